@@ -1,0 +1,10 @@
+"""compiler: GLSL to AGX-like ISA binaries.
+
+Owns the GLSL preprocessor and front end, the NIR-like SSA IR and its passes,
+the backend (instruction selection, register allocation, scheduling, control-flow
+lowering), the assembler, the disassembler and shader statistics. Encoding goes
+through the one ISA table in uapi.
+
+May import: uapi. Must never import driver or drmshim. See README.md."""
+
+__all__: list[str] = []

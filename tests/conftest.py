@@ -1,0 +1,49 @@
+"""Shared pytest set-up: skips for optional tools, with a clear reason."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+PIGLIT_BIN_DIRS = [Path("/usr/lib/piglit/bin"), Path("/usr/lib/x86_64-linux-gnu/piglit/bin")]
+
+
+def piglit_bin_dir() -> Path | None:
+    """Where Debian's piglit test binaries are, or None when piglit is not installed."""
+    for d in PIGLIT_BIN_DIRS:
+        if (d / "shader_runner").exists():
+            return d
+    return None
+
+
+def llvmpipe_available() -> bool:
+    """True when Mesa's EGL (glvnd vendor) with llvmpipe is installed."""
+    return Path("/usr/share/glvnd/egl_vendor.d/50_mesa.json").exists() and any(
+        Path(p).exists() for p in ("/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so",
+                                   "/usr/lib/x86_64-linux-gnu/dri/kms_swrast_dri.so")
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_piglit = None if piglit_bin_dir() else pytest.mark.skip(
+        reason="needs Debian's piglit package (make optional-deps installs it)")
+    skip_mesa = None if llvmpipe_available() else pytest.mark.skip(
+        reason="needs Mesa's llvmpipe (libegl-mesa0, libgl1-mesa-dri) as a reference renderer")
+    for item in items:
+        if skip_piglit and "piglit" in item.keywords:
+            item.add_marker(skip_piglit)
+        if skip_mesa and "mesa" in item.keywords:
+            item.add_marker(skip_mesa)
+
+
+@pytest.fixture
+def tool():
+    """Look up an executable on PATH or skip the test with the reason."""
+    def find(name: str) -> str:
+        path = shutil.which(name)
+        if path is None:
+            pytest.skip(f"needs the '{name}' program")
+        return path
+    return find

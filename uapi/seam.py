@@ -1,0 +1,110 @@
+"""The syscall seam between userspace and the kernel.
+
+Sole responsibility: route ``open``/``ioctl``/``mmap``/``close`` on device paths to
+the backend registered for that path, exactly as a real driver's syscalls reach a
+real kernel. The driver calls only these four functions; it never imports a
+backend. A backend (drmshim registers ``/dev/dri/renderD128``) is any object with
+the methods of :class:`Backend`.
+
+Backends are found the way Mesa's drm-shim is injected under an unmodified
+driver: the first ``open`` of a path with no registered backend loads the
+``shimgl.uapi_backends`` entry points, each of which registers itself.
+
+``ioctl`` returns 0 or raises ``OSError`` with the errno the kernel would give.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+from importlib.metadata import entry_points
+from typing import Protocol
+
+__all__ = ["Backend", "register_backend", "unregister_backend", "open", "ioctl", "mmap", "close"]
+
+
+class Backend(Protocol):
+    """What a kernel backend offers for one device path."""
+
+    def open(self, path: str) -> object:
+        """Return a new open-file object (one DRM file) for ``path``."""
+
+    def ioctl(self, file: object, request: int, arg: object) -> int:
+        """Handle one ioctl; return 0 or raise OSError(errno)."""
+
+    def mmap(self, file: object, offset: int, length: int) -> memoryview:
+        """Map ``length`` bytes at the fake file ``offset``; return shared memory."""
+
+    def close(self, file: object) -> None:
+        """Release the open file (after its in-flight work ends)."""
+
+
+_lock = threading.Lock()
+_backends: dict[str, Backend] = {}
+_files: dict[int, tuple[Backend, object]] = {}
+_entry_points_loaded = False
+# Fake descriptors start high so they can never be confused with real ones.
+_next_fd = 1 << 20
+
+
+def register_backend(path: str, backend: Backend) -> None:
+    """Make ``backend`` answer for device ``path`` (replacing any earlier one)."""
+    with _lock:
+        _backends[path] = backend
+
+
+def unregister_backend(path: str) -> None:
+    with _lock:
+        _backends.pop(path, None)
+
+
+def _load_entry_point_backends() -> None:
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    for ep in entry_points(group="shimgl.uapi_backends"):
+        ep.load()()
+
+
+def open(path: str) -> int:  # noqa: A001 - the syscall's name
+    """Open a device path; return a file descriptor. ENOENT if nothing answers."""
+    global _next_fd
+    if path not in _backends:
+        _load_entry_point_backends()
+    backend = _backends.get(path)
+    if backend is None:
+        raise OSError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    file = backend.open(path)
+    with _lock:
+        fd = _next_fd
+        _next_fd += 1
+        _files[fd] = (backend, file)
+    return fd
+
+
+def _lookup(fd: int) -> tuple[Backend, object]:
+    try:
+        return _files[fd]
+    except KeyError:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF)) from None
+
+
+def ioctl(fd: int, request: int, arg: object) -> int:
+    """Issue ``request`` with ``arg`` (a cffi struct pointer) on ``fd``."""
+    backend, file = _lookup(fd)
+    return backend.ioctl(file, request, arg)
+
+
+def mmap(fd: int, offset: int, length: int) -> memoryview:
+    """Map ``length`` bytes of ``fd`` at ``offset``; writable, shared with the GPU."""
+    backend, file = _lookup(fd)
+    return backend.mmap(file, offset, length)
+
+
+def close(fd: int) -> None:
+    with _lock:
+        backend, file = _lookup(fd)
+        del _files[fd]
+    backend.close(file)
