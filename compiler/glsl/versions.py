@@ -1,0 +1,116 @@
+"""GLSL language versions, profiles and the extensions the front end exposes.
+
+A version is a number plus a flag for OpenGL ES. `GLSLVersion.at_least(d, e)`
+mirrors Mesa's ``state->is_version(desktop, es)``: true when the shader is a
+desktop shader of version >= d, or an ES shader of version >= e (0 = never).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430)
+ES_VERSIONS = (100, 300, 310)
+
+
+@dataclass(frozen=True, slots=True)
+class GLSLVersion:
+    number: int
+    es: bool = False
+    profile: str = "compatibility"  # "es", "core" or "compatibility"
+
+    def at_least(self, desktop: int, es: int = 0) -> bool:
+        if self.es:
+            return es != 0 and self.number >= es
+        return desktop != 0 and self.number >= desktop
+
+    @property
+    def compatibility(self) -> bool:
+        """Deprecated built-ins (gl_Vertex, ftransform, ...) are available."""
+        return not self.es and self.profile == "compatibility"
+
+    @property
+    def name(self) -> str:
+        n = f"{self.number // 100}.{self.number % 100:02d}"
+        return f"GLSL ES {n}" if self.es else f"GLSL {n}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+DEFAULT_VERSION = GLSLVersion(110, False, "compatibility")
+
+
+def _supported_list() -> str:
+    items = [f"{v // 100}.{v % 100:02d}" for v in DESKTOP_VERSIONS]
+    items += [f"{v // 100}.{v % 100:02d} ES" for v in ES_VERSIONS]
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+def parse_version(number: int, profile: str | None) -> tuple[GLSLVersion, str | None]:
+    """The version of a `#version NUMBER [PROFILE]` line, and an error text or None."""
+    if profile is not None and profile not in ("es", "core", "compatibility"):
+        return (GLSLVersion(number if number in DESKTOP_VERSIONS else 110),
+                f"\"{profile}\" is not a valid shading language profile; if present, "
+                "it must be \"core\", \"compatibility\", or \"es\"")
+    es = profile == "es" or number == 100
+    if es:
+        if number == 100 and profile == "es":
+            return GLSLVersion(100, True, "es"), "illegal profile `es' with GLSL ES 1.00"
+        if number not in ES_VERSIONS:
+            name = f"GLSL ES {number // 100}.{number % 100:02d}"
+            return (GLSLVersion(100, True, "es"),
+                    f"{name} is not supported. Supported versions are: {_supported_list()}")
+        if number >= 300 and profile != "es":
+            return GLSLVersion(number, True, "es"), "#version 300 and later require the `es' profile"
+        return GLSLVersion(number, True, "es"), None
+    if number in (300, 310) and profile is None:
+        return (GLSLVersion(number, True, "es"),
+                f"GLSL {number // 100}.{number % 100:02d} is not supported. "
+                f"Supported versions are: {_supported_list()}")
+    if number not in DESKTOP_VERSIONS:
+        name = f"GLSL {number // 100}.{number % 100:02d}"
+        return (GLSLVersion(110), f"{name} is not supported. Supported versions are: {_supported_list()}")
+    if profile is not None and number < 150:
+        return (GLSLVersion(number, False, "compatibility"),
+                f"versions prior to 1.50 do not support the `{profile}' profile")
+    if number < 150:
+        return GLSLVersion(number, False, "compatibility"), None
+    return GLSLVersion(number, False, profile or "core"), None
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """An extension the front end knows: where it may be enabled."""
+
+    name: str
+    desktop: int = 0  # lowest desktop version where it may be enabled (0 = never)
+    es: int = 0  # lowest ES version where it may be enabled (0 = never)
+
+
+EXTENSIONS = (
+    Extension("GL_ARB_compute_shader", desktop=140),
+    Extension("GL_ARB_shader_storage_buffer_object", desktop=140),
+    Extension("GL_ARB_explicit_attrib_location", desktop=130),
+    Extension("GL_ARB_explicit_uniform_location", desktop=130),
+    Extension("GL_ARB_separate_shader_objects", desktop=110),
+    Extension("GL_ARB_texture_rectangle", desktop=110),
+    Extension("GL_ARB_uniform_buffer_object", desktop=130),
+    Extension("GL_ARB_shader_image_load_store", desktop=130),
+    Extension("GL_ARB_shader_atomic_counters", desktop=140),
+    Extension("GL_ARB_shading_language_420pack", desktop=130),
+    Extension("GL_ARB_arrays_of_arrays", desktop=120),
+    Extension("GL_ARB_shader_bit_encoding", desktop=130),
+    Extension("GL_ARB_shader_texture_lod", desktop=110),
+    Extension("GL_ARB_draw_instanced", desktop=110),
+    Extension("GL_ARB_fragment_coord_conventions", desktop=110),
+    Extension("GL_EXT_texture_array", desktop=110),
+    Extension("GL_OES_standard_derivatives", es=100),
+    Extension("GL_EXT_shader_texture_lod", es=100),
+    Extension("GL_EXT_frag_depth", es=100),
+)
+
+
+def extension_table(version: GLSLVersion) -> list[Extension]:
+    """Extensions that may be named in `#extension` for this version."""
+    return [e for e in EXTENSIONS if version.at_least(e.desktop, e.es)]
