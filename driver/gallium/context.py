@@ -1,0 +1,247 @@
+"""The pipe context: one per GL context (Gallium's pipe_context).
+
+State setting follows Gallium: constant state objects (CSOs) are created from
+frozen dataclasses, bound by handle and deleted; other state is set by value.
+Bound state persists until changed. Draws, dispatches, clears, copies and blits
+are recorded into the driver's batches and executed in order; results become
+visible to the CPU through transfer_map (which waits or flushes as needed) or
+after a fence from flush() has signalled.
+
+Handles returned by create_*_state are opaque to the caller."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from driver.gallium.defines import (
+    PipeBarrier, PipeClear, PipeFlush, PipeFormat, PipeMap, PipeQueryType, PipeShaderType,
+)
+from driver.gallium.screen import PipeFence, PipeScreen
+from driver.gallium.state import (
+    BlendState, BlitInfo, Box, ClipState, ConstantBuffer, DepthStencilAlphaState,
+    DrawInfo, DrawStartCountBias, FramebufferState, GridInfo, ImageView,
+    IndirectInfo, PipeResource, RasterizerState, SamplerState, SamplerView,
+    ScissorState, ShaderBuffer, ShaderState, StreamOutputTarget, Surface,
+    VertexBuffer, VertexElement, ViewportState,
+)
+
+__all__ = ["PipeContext", "PipeQuery", "Transfer"]
+
+Handle = Any
+
+
+class PipeQuery:
+    """A query object made by PipeContext.create_query (drivers subclass it)."""
+
+    def __init__(self, type: PipeQueryType, index: int = 0):
+        self.type = type
+        self.index = index
+
+
+@dataclass
+class Transfer:
+    """A CPU mapping of a region of a resource (pipe_transfer).
+
+    `data` is a writable memoryview of the mapped bytes, laid out linearly:
+    texel (x, y, z) of the box is at y*stride_B + z*layer_stride_B + x*bpp
+    relative to the box origin (for buffers: `data[0]` is byte box.x)."""
+    resource: PipeResource
+    level: int
+    usage: PipeMap
+    box: Box
+    stride_B: int
+    layer_stride_B: int
+    data: memoryview
+
+
+class PipeContext(abc.ABC):
+    """A rendering context. Not thread-safe; one GL context owns one."""
+
+    screen: PipeScreen
+
+    # -- constant state objects ------------------------------------------------
+    @abc.abstractmethod
+    def create_blend_state(self, state: BlendState) -> Handle: ...
+    @abc.abstractmethod
+    def bind_blend_state(self, handle: Handle) -> None: ...
+    @abc.abstractmethod
+    def delete_blend_state(self, handle: Handle) -> None: ...
+
+    @abc.abstractmethod
+    def create_rasterizer_state(self, state: RasterizerState) -> Handle: ...
+    @abc.abstractmethod
+    def bind_rasterizer_state(self, handle: Handle) -> None: ...
+    @abc.abstractmethod
+    def delete_rasterizer_state(self, handle: Handle) -> None: ...
+
+    @abc.abstractmethod
+    def create_depth_stencil_alpha_state(self, state: DepthStencilAlphaState) -> Handle: ...
+    @abc.abstractmethod
+    def bind_depth_stencil_alpha_state(self, handle: Handle) -> None: ...
+    @abc.abstractmethod
+    def delete_depth_stencil_alpha_state(self, handle: Handle) -> None: ...
+
+    @abc.abstractmethod
+    def create_sampler_state(self, state: SamplerState) -> Handle: ...
+    @abc.abstractmethod
+    def bind_sampler_states(self, shader: PipeShaderType, start_slot: int,
+                            handles: Sequence[Handle | None]) -> None:
+        """Bind samplers to slots start_slot.. of a stage (None unbinds)."""
+    @abc.abstractmethod
+    def delete_sampler_state(self, handle: Handle) -> None: ...
+
+    @abc.abstractmethod
+    def create_vertex_elements_state(self, elements: tuple[VertexElement, ...]) -> Handle:
+        """Element i feeds vertex shader input location i."""
+    @abc.abstractmethod
+    def bind_vertex_elements_state(self, handle: Handle) -> None: ...
+    @abc.abstractmethod
+    def delete_vertex_elements_state(self, handle: Handle) -> None: ...
+
+    @abc.abstractmethod
+    def create_shader_state(self, state: ShaderState) -> Handle:
+        """Compile (or queue for compilation: variants are the driver's
+        business) one stage; VERTEX, FRAGMENT or COMPUTE."""
+    @abc.abstractmethod
+    def bind_shader_state(self, stage: PipeShaderType, handle: Handle | None) -> None: ...
+    @abc.abstractmethod
+    def delete_shader_state(self, handle: Handle) -> None: ...
+
+    # -- parameter-like state ----------------------------------------------------
+    @abc.abstractmethod
+    def set_blend_color(self, rgba: tuple[float, float, float, float]) -> None: ...
+    @abc.abstractmethod
+    def set_stencil_ref(self, front: int, back: int) -> None: ...
+    @abc.abstractmethod
+    def set_sample_mask(self, mask: int) -> None:
+        """Bit i enables sample i of every pixel."""
+    @abc.abstractmethod
+    def set_clip_state(self, clip: ClipState) -> None: ...
+    @abc.abstractmethod
+    def set_framebuffer_state(self, fb: FramebufferState) -> None: ...
+    @abc.abstractmethod
+    def set_viewport_states(self, start_slot: int, viewports: Sequence[ViewportState]) -> None: ...
+    @abc.abstractmethod
+    def set_scissor_states(self, start_slot: int, scissors: Sequence[ScissorState]) -> None: ...
+
+    # -- resource bindings ----------------------------------------------------
+    @abc.abstractmethod
+    def set_constant_buffer(self, shader: PipeShaderType, index: int,
+                            cb: ConstantBuffer | None) -> None:
+        """Index 0 is the default uniform block (std140-like packing decided
+        by the compiler's uniform layout); 1.. are uniform blocks."""
+    @abc.abstractmethod
+    def set_sampler_views(self, shader: PipeShaderType, start_slot: int,
+                          views: Sequence[SamplerView | None]) -> None: ...
+    @abc.abstractmethod
+    def set_shader_buffers(self, shader: PipeShaderType, start_slot: int,
+                           buffers: Sequence[ShaderBuffer | None],
+                           writable_bitmask: int) -> None: ...
+    @abc.abstractmethod
+    def set_shader_images(self, shader: PipeShaderType, start_slot: int,
+                          images: Sequence[ImageView | None]) -> None: ...
+    @abc.abstractmethod
+    def set_vertex_buffers(self, buffers: Sequence[VertexBuffer]) -> None:
+        """Replace all vertex buffer slots (slot i = buffers[i])."""
+    @abc.abstractmethod
+    def set_stream_output_targets(self, targets: Sequence[StreamOutputTarget],
+                                  offsets_B: Sequence[int]) -> None:
+        """Bind transform feedback targets; an offset of -1 appends after
+        what was written before (resume)."""
+
+    # -- work -------------------------------------------------------------------
+    @abc.abstractmethod
+    def draw_vbo(self, info: DrawInfo, drawid_offset: int, indirect: IndirectInfo | None,
+                 draws: Sequence[DrawStartCountBias]) -> None:
+        """Draw with the bound state; one draw per entry of `draws` (multi-draw),
+        gl_DrawID = drawid_offset + i. Ignored when `indirect` is given except
+        for info."""
+    @abc.abstractmethod
+    def launch_grid(self, info: GridInfo) -> None:
+        """Dispatch the bound COMPUTE shader."""
+    @abc.abstractmethod
+    def clear(self, buffers: PipeClear, scissor: ScissorState | None,
+              color: tuple, depth: float, stencil: int) -> None:
+        """Clear the selected buffers of the bound framebuffer (whole, or
+        within `scissor`). `color` is 4 floats, or 4 ints for integer formats."""
+    @abc.abstractmethod
+    def clear_render_target(self, dst: Surface, color: tuple, x: int, y: int,
+                            width: int, height: int, render_condition_enabled: bool) -> None: ...
+    @abc.abstractmethod
+    def clear_depth_stencil(self, dst: Surface, clear_flags: PipeClear, depth: float,
+                            stencil: int, x: int, y: int, width: int, height: int,
+                            render_condition_enabled: bool) -> None: ...
+    @abc.abstractmethod
+    def resource_copy_region(self, dst: PipeResource, dst_level: int, dstx: int, dsty: int,
+                             dstz: int, src: PipeResource, src_level: int, src_box: Box) -> None:
+        """Raw copy between resources of the same block size (no conversion).
+        For buffers, dstx and src_box.x/width are bytes."""
+    @abc.abstractmethod
+    def blit(self, info: BlitInfo) -> None: ...
+    @abc.abstractmethod
+    def generate_mipmap(self, resource: PipeResource, format: PipeFormat, base_level: int,
+                        last_level: int, first_layer: int, last_layer: int) -> bool:
+        """Fill levels base_level+1..last_level from base_level; False if the
+        driver cannot (the caller then uses blits: see util.gen_mipmap_by_blit)."""
+    @abc.abstractmethod
+    def memory_barrier(self, flags: PipeBarrier) -> None: ...
+    @abc.abstractmethod
+    def texture_barrier(self) -> None: ...
+    @abc.abstractmethod
+    def invalidate_resource(self, resource: PipeResource) -> None:
+        """The contents are no longer needed (glInvalidate*)."""
+
+    # -- data transfer ------------------------------------------------------------
+    @abc.abstractmethod
+    def buffer_subdata(self, resource: PipeResource, usage: PipeMap, offset_B: int,
+                       data: bytes | memoryview) -> None:
+        """Write len(data) bytes at offset_B, ordered after earlier work."""
+    @abc.abstractmethod
+    def texture_subdata(self, resource: PipeResource, level: int, usage: PipeMap, box: Box,
+                        data: bytes | memoryview, stride_B: int, layer_stride_B: int) -> None:
+        """Write a box of texels given in linear layout (rows stride_B apart,
+        layers/slices layer_stride_B apart) in the resource's format."""
+    @abc.abstractmethod
+    def transfer_map(self, resource: PipeResource, level: int, usage: PipeMap,
+                     box: Box) -> Transfer:
+        """Map a region for CPU access. Without UNSYNCHRONIZED, waits for (or
+        flushes) GPU work touching the region first."""
+    @abc.abstractmethod
+    def transfer_flush_region(self, transfer: Transfer, box: Box) -> None:
+        """With FLUSH_EXPLICIT: make CPU writes to `box` (relative to the
+        mapped box) visible to the GPU."""
+    @abc.abstractmethod
+    def transfer_unmap(self, transfer: Transfer) -> None: ...
+
+    # -- synchronisation ------------------------------------------------------------
+    @abc.abstractmethod
+    def flush(self, flags: PipeFlush = PipeFlush.NONE) -> PipeFence:
+        """Submit all recorded work; return a fence signalled when it completes."""
+    @abc.abstractmethod
+    def fence_server_sync(self, fence: PipeFence) -> None:
+        """Make later GPU work of this context wait for `fence` (glWaitSync)."""
+
+    # -- queries ------------------------------------------------------------------
+    @abc.abstractmethod
+    def create_query(self, type: PipeQueryType, index: int = 0) -> PipeQuery: ...
+    @abc.abstractmethod
+    def destroy_query(self, query: PipeQuery) -> None: ...
+    @abc.abstractmethod
+    def begin_query(self, query: PipeQuery) -> bool: ...
+    @abc.abstractmethod
+    def end_query(self, query: PipeQuery) -> bool:
+        """End (or, for TIMESTAMP, write) the query."""
+    @abc.abstractmethod
+    def get_query_result(self, query: PipeQuery, wait: bool) -> int | None:
+        """The result (counts, ns, or 0/1 for predicates), or None when not
+        available and `wait` is False."""
+    @abc.abstractmethod
+    def render_condition(self, query: PipeQuery | None, condition: bool, wait: bool) -> None:
+        """Skip later draws/clears/blits when query's result == condition
+        (None: render unconditionally)."""
+
+    def destroy(self) -> None:
+        """Release the context; the default does nothing."""

@@ -1,0 +1,27 @@
+"""The generated registry modules match the Khronos XML registry."""
+
+from pathlib import Path
+
+import pytest
+
+from driver.gl import enums, gen_registry, registry_commands
+
+REG = gen_registry.DEFAULT_REGISTRY
+GL_DIR = Path(gen_registry.__file__).parent
+
+
+@pytest.mark.skipif(not REG.exists(), reason=f"no Khronos registry at {REG} (apt-get install khronos-api)")
+def test_regenerating_changes_nothing():
+    assert (GL_DIR / "enums.py").read_text() == gen_registry.generate_enums(REG)
+    assert (GL_DIR / "registry_commands.py").read_text() == gen_registry.generate_commands(REG)
+
+
+def test_known_values():
+    # gl.xml values, cross-checked against the GL 4.6 spec's enumerant tables
+    assert enums.GL_TEXTURE_2D == 0x0DE1
+    assert enums.GL_INVALID_ENUM == 0x0500
+    assert enums.GL_INVALID_FRAMEBUFFER_OPERATION == 0x0506
+    assert enums.GL_COMPUTE_SHADER == 0x91B9
+    assert ("gles2", "3.0") in registry_commands.ADDED_IN
+    assert "glBindVertexArray" in registry_commands.ADDED_IN[("gles2", "3.0")]
+    assert "glBegin" in registry_commands.CORE_REMOVED
