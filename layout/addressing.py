@@ -1,0 +1,212 @@
+"""Vectorised addressing and tile/detile copies.
+
+Coordinates are in *elements*: pixels for plain formats, blocks for
+block-compressed formats (block (bx, by) covers pixels [4bx, 4bx+4) x [4by, 4by+4)
+for a 4 x 4 format). Every function takes whole numpy arrays and runs no Python
+loop per element.
+
+Twiddled addressing (per level): tiles of ``tilesize_el[level]`` in raster order,
+``ceil(stride_el / tile_w)`` tiles per row; inside a tile elements are in Morton
+order with x in the low bit (x bit i -> bit 2i, y bit i -> bit 2i+1; a 2n x n tile
+puts x's extra top bit above all of them). The samples of an MSAA element are
+stored together: sample s of element e is at ``e * blocksize_B + s * bytes_per_block``.
+
+Because the Morton bits of x and y are disjoint, a twiddled offset separates into
+``x_part(x) + y_part(y)``; tile/detile use that to address a whole region with
+one broadcast addition.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .miptree import Layout
+
+__all__ = ["offset_B", "tile", "detile", "spread_bits", "morton_el"]
+
+
+def spread_bits(v: np.ndarray) -> np.ndarray:
+    """Insert a zero bit above each of the low 16 bits of ``v``: bit i -> bit 2i."""
+    v = np.asarray(v, dtype=np.int64) & 0xFFFF
+    v = (v | (v << 8)) & 0x00FF00FF
+    v = (v | (v << 4)) & 0x0F0F0F0F
+    v = (v | (v << 2)) & 0x33333333
+    v = (v | (v << 1)) & 0x55555555
+    return v
+
+
+def morton_el(x: np.ndarray, y: np.ndarray, tile_w_el, tile_h_el) -> np.ndarray:
+    """Element index inside a tile of (power-of-two) ``tile_w_el`` x ``tile_h_el``
+    for in-tile coordinates; the common low bits interleave, the larger axis's
+    remaining bits go on top."""
+    x = np.asarray(x, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    tile_w_el = np.asarray(tile_w_el, dtype=np.int64)
+    tile_h_el = np.asarray(tile_h_el, dtype=np.int64)
+    m = np.minimum(tile_w_el, tile_h_el)  # power of two
+    log2m = _log2(m)
+    low = spread_bits(x & (m - 1)) | (spread_bits(y & (m - 1)) << 1)
+    high = ((x | y) & ~(m - 1)) << log2m  # only one of x, y has bits >= m
+    return low | high
+
+
+def _log2(v: np.ndarray) -> np.ndarray:
+    """log2 of powers of two, exactly, for int64 arrays."""
+    v = np.asarray(v, dtype=np.int64)
+    return np.frexp(v.astype(np.float64))[1].astype(np.int64) - 1
+
+
+def _level_tables(lay: Layout):
+    tw = np.array([t[0] for t in lay.tilesize_el], dtype=np.int64)
+    th = np.array([t[1] for t in lay.tilesize_el], dtype=np.int64)
+    stride = np.array(lay.stride_el, dtype=np.int64)
+    offs = np.array(lay.level_offsets_B, dtype=np.int64)
+    w_el = np.array([lay.level_width_el(l) for l in range(lay.levels)], dtype=np.int64)
+    h_el = np.array([lay.level_height_el(l) for l in range(lay.levels)], dtype=np.int64)
+    return tw, th, stride, offs, w_el, h_el
+
+
+def offset_B(lay: Layout, x, y, layer=0, level=0, sample=0, check: bool = True) -> np.ndarray:
+    """Byte offsets (int64, broadcast shape of the inputs) of elements (x, y) of a
+    layer, level and sample, from the start of the image.
+
+    x and y are in elements (blocks for block-compressed formats). With ``check``,
+    coordinates outside the level raise ValueError.
+    """
+    x = np.asarray(x, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    layer = np.asarray(layer, dtype=np.int64)
+    level = np.asarray(level, dtype=np.int64)
+    sample = np.asarray(sample, dtype=np.int64)
+    tw, th, stride, offs, w_el, h_el = _level_tables(lay)
+    if check:
+        if np.any((level < 0) | (level >= lay.levels)):
+            raise ValueError(f"level out of range (the image has {lay.levels} levels)")
+        if np.any((layer < 0) | (layer >= lay.depth_px)):
+            raise ValueError(f"layer out of range (the image has {lay.depth_px} layers)")
+        if np.any((sample < 0) | (sample >= lay.sample_count_sa)):
+            raise ValueError(f"sample out of range (the image has {lay.sample_count_sa} samples)")
+        if np.any((x < 0) | (x >= w_el[level]) | (y < 0) | (y >= h_el[level])):
+            raise ValueError("coordinates outside the level")
+    bpp = lay.bytes_per_block_B
+    base = layer * lay.layer_stride_B + sample * bpp
+    if lay.tiling == "linear":
+        return base + y * lay.linear_stride_B + x * bpp
+    tw_l, th_l = tw[level], th[level]
+    tiles_per_row = (stride[level] + tw_l - 1) // tw_l
+    tile_index = (y // th_l) * tiles_per_row + x // tw_l
+    el = tile_index * (tw_l * th_l) + morton_el(x % tw_l, y % th_l, tw_l, th_l)
+    return base + offs[level] + el * lay.blocksize_B
+
+
+def _region_offsets_B(lay: Layout, level: int, layer: int, x_el: int, y_el: int,
+                      w_el: int, h_el: int) -> np.ndarray:
+    """(h_el, w_el) byte offsets of a region, by the separable x/y decomposition."""
+    xs = np.arange(x_el, x_el + w_el, dtype=np.int64)
+    ys = np.arange(y_el, y_el + h_el, dtype=np.int64)
+    base = layer * lay.layer_stride_B
+    if lay.tiling == "linear":
+        return base + ys[:, None] * lay.linear_stride_B + xs[None, :] * lay.bytes_per_block_B
+    tw, th = lay.tilesize_el[level]
+    tiles_per_row = -(-lay.stride_el[level] // tw)
+    area = tw * th
+    m = min(tw, th)
+    log2m = m.bit_length() - 1
+    # x contributes its tile column and its Morton bits (plus, for 2n x n tiles,
+    # the extra top bit); y contributes its tile row and its Morton bits.
+    x_part = (xs // tw) * area + (spread_bits(xs % tw & (m - 1))
+                                  | (((xs % tw) & ~(m - 1)) << log2m))
+    y_part = (ys // th) * tiles_per_row * area + ((spread_bits(ys % th & (m - 1)) << 1)
+                                                  | (((ys % th) & ~(m - 1)) << log2m))
+    return base + lay.level_offsets_B[level] + (y_part[:, None] + x_part[None, :]) * lay.blocksize_B
+
+
+def _region_el(lay: Layout, level: int, x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:
+    """Convert a pixel region to elements; block-compressed regions must be
+    block-aligned (or end at the level's edge)."""
+    if not 0 <= level < lay.levels:
+        raise ValueError(f"level {level} out of range (the image has {lay.levels} levels)")
+    fmt = lay.fmt
+    bw, bh = fmt.block_width_px, fmt.block_height_px
+    lw, lh = lay.level_width_px(level), lay.level_height_px(level)
+    if x < 0 or y < 0 or w < 0 or h < 0 or x + w > lw or y + h > lh:
+        raise ValueError(f"region {x},{y} {w}x{h} is outside level {level} ({lw}x{lh})")
+    if x % bw or y % bh or ((x + w) % bw and x + w != lw) or ((y + h) % bh and y + h != lh):
+        raise ValueError(f"region of a block-compressed image must be aligned to {bw}x{bh} blocks")
+    return x // bw, y // bh, -(-(x + w) // bw) - x // bw, -(-(y + h) // bh) - y // bh
+
+
+def _as_bytes(buf) -> np.ndarray:
+    arr = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf
+    if arr.dtype != np.uint8 or arr.ndim != 1:
+        arr = arr.reshape(-1).view(np.uint8)
+    return arr
+
+
+def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """Copy a region of the image out to a linear host array.
+
+    ``src_bytes`` is the whole image (a uint8 numpy array or any buffer). The region
+    is in pixels (block-aligned for block-compressed formats). Returns uint8 of shape
+    ``(h_el, w_el, blocksize_B)``: one row per element row, and each element's bytes
+    (all of its samples: reshape to ``(h_el, w_el, samples, bytes_per_block)``).
+    Works for every tiling and level; for compressed levels of
+    ``twiddled_compressed`` it reads the body as stored (see ``compression``).
+    """
+    x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
+    if not 0 <= layer < lay.depth_px:
+        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
+    src = _as_bytes(src_bytes)
+    offsets = _region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el)
+    return _read(src, offsets, lay.blocksize_B)
+
+
+def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int) -> None:
+    """Copy a linear host array into a region of the image, in place.
+
+    ``dst_bytes`` is the whole image (a writable uint8 numpy array or bytearray);
+    ``src_linear`` has shape ``(h_el, w_el, blocksize_B)`` (or any shape with that
+    many bytes, e.g. ``(h, w, 4)`` uint8 or ``(h, w)`` uint32 for RGBA8).
+    """
+    x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
+    if not 0 <= layer < lay.depth_px:
+        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
+    dst = _as_bytes(dst_bytes)
+    src = np.ascontiguousarray(src_linear).reshape(-1).view(np.uint8)
+    if src.size != h_el * w_el * lay.blocksize_B:
+        raise ValueError(f"source holds {src.size} B, the region needs "
+                         f"{h_el}x{w_el} elements of {lay.blocksize_B} B")
+    offsets = _region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el)
+    _write(dst, offsets, src.reshape(h_el, w_el, lay.blocksize_B), lay.blocksize_B)
+
+
+_WORD = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _word_view(buf: np.ndarray, size_B: int, offsets: np.ndarray):
+    """A view of ``buf`` as the widest words (8, 4, 2 or 1 bytes) dividing
+    ``size_B`` that every offset is aligned to, and that word size."""
+    base = buf.ctypes.data
+    for word_B in (8, 4, 2, 1):
+        if size_B % word_B == 0 and base % word_B == 0 and not np.any(offsets % word_B):
+            n = buf.size // word_B
+            return buf[: n * word_B].view(_WORD[word_B]), word_B
+    raise AssertionError("unreachable: 1-byte words always fit")
+
+
+def _read(src: np.ndarray, offsets: np.ndarray, size_B: int) -> np.ndarray:
+    if offsets.size and (offsets.min() < 0 or offsets.max() + size_B > src.size):
+        raise ValueError(f"the buffer ({src.size} B) is too small for the layout")
+    words, word_B = _word_view(src, size_B, offsets)
+    k = size_B // word_B
+    idx = (offsets // word_B)[..., None] + np.arange(k)
+    return words[idx].reshape(offsets.shape + (k,)).view(np.uint8).reshape(offsets.shape + (size_B,))
+
+
+def _write(dst: np.ndarray, offsets: np.ndarray, values: np.ndarray, size_B: int) -> None:
+    if offsets.size and (offsets.min() < 0 or offsets.max() + size_B > dst.size):
+        raise ValueError(f"the buffer ({dst.size} B) is too small for the layout")
+    words, word_B = _word_view(dst, size_B, offsets)
+    k = size_B // word_B
+    idx = (offsets // word_B)[..., None] + np.arange(k)
+    words[idx] = np.ascontiguousarray(values).view(_WORD[word_B]).reshape(idx.shape)
