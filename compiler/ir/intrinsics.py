@@ -1,0 +1,98 @@
+"""The intrinsic table: every non-ALU, non-texture operation (I/O, memory,
+system values, barriers, discard, variables).
+
+An entry gives the sources (component counts, 0 = any), whether there is a
+destination and its component count (0 = chosen by the builder), the named
+constant indices in print order, and whether the instruction can be removed when
+unused (``can_eliminate``) and moved or merged with an equal one (``can_reorder``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["IntrinsicInfo", "INTRINSICS", "INTERP_MODES", "ATOMIC_OPS", "SCOPES"]
+
+INTERP_MODES = ("smooth", "flat", "noperspective")
+ATOMIC_OPS = ("add", "imin", "umin", "imax", "umax", "and", "or", "xor", "xchg", "cmpxchg")
+SCOPES = ("none", "subgroup", "workgroup", "device")
+
+
+@dataclass(frozen=True)
+class IntrinsicInfo:
+    name: str
+    src_components: tuple[int, ...]
+    has_dest: bool
+    dest_components: int = 0
+    indices: tuple[str, ...] = ()
+    can_eliminate: bool = False
+    can_reorder: bool = False
+    dest_bit_size: int = 0          # 0 = chosen by the builder (default 32)
+
+    @property
+    def num_srcs(self) -> int:
+        return len(self.src_components)
+
+    @property
+    def has_side_effects(self) -> bool:
+        return not self.can_eliminate
+
+
+INTRINSICS: dict[str, IntrinsicInfo] = {}
+
+
+def _intr(name, srcs=(), dest=False, dest_comps=0, indices=(), eliminate=False, reorder=False, dest_bits=0):
+    assert name not in INTRINSICS, name
+    INTRINSICS[name] = IntrinsicInfo(name, tuple(srcs), dest, dest_comps, tuple(indices),
+                                     eliminate, reorder, dest_bits)
+
+
+def _sysval(name, comps, bits=0):
+    _intr(name, (), True, comps, (), True, True, bits)
+
+
+# Variables (before lowering): the source is a deref.
+_intr("load_deref", (1,), True, 0, (), eliminate=True)
+_intr("store_deref", (1, 0), False, 0, ("write_mask",))
+
+# Function parameters and return values (removed by inlining).
+_intr("load_param", (), True, 0, ("param_idx",), eliminate=True, reorder=True)
+_intr("return_value", (0,), False)
+
+# Shader I/O. ``slot`` is the varying slot name (POS, VAR0, ...), ``base`` the driver location.
+_intr("load_input", (1,), True, 0, ("base", "component", "slot", "interp"), eliminate=True, reorder=True)
+_intr("store_output", (0, 1), False, 0, ("base", "component", "slot", "write_mask"))
+_intr("load_uniform", (1,), True, 0, ("base", "range"), eliminate=True, reorder=True)
+_intr("load_ubo", (1, 1), True, 0, ("align",), eliminate=True, reorder=True)
+
+# Memory.
+_intr("load_ssbo", (1, 1), True, 0, ("align",), eliminate=True)
+_intr("store_ssbo", (0, 1, 1), False, 0, ("write_mask", "align"))
+_intr("ssbo_atomic", (1, 1, 1), True, 1, ("atomic_op",))
+_intr("ssbo_atomic_swap", (1, 1, 1, 1), True, 1, ("atomic_op",))
+_intr("load_shared", (1,), True, 0, ("base", "align"), eliminate=True)
+_intr("store_shared", (0, 1), False, 0, ("base", "write_mask", "align"))
+_intr("shared_atomic", (1, 1), True, 1, ("base", "atomic_op"))
+_intr("shared_atomic_swap", (1, 1, 1), True, 1, ("base", "atomic_op"))
+_intr("load_scratch", (1,), True, 0, ("base", "align"), eliminate=True)
+_intr("store_scratch", (0, 1), False, 0, ("base", "write_mask", "align"))
+_intr("barrier", (), False, 0, ("execution_scope", "memory_scope"))
+
+# Fragment control.
+_intr("discard", (), False)
+_intr("discard_if", (1,), False)
+
+# System values.
+_sysval("load_frag_coord", 4, 32)
+_sysval("load_front_face", 1, 1)
+_sysval("load_point_coord", 2, 32)
+_sysval("load_sample_id", 1, 32)
+_sysval("load_vertex_id", 1, 32)
+_sysval("load_instance_id", 1, 32)
+_sysval("load_base_vertex", 1, 32)
+_sysval("load_base_instance", 1, 32)
+_sysval("load_local_invocation_id", 3, 32)
+_sysval("load_local_invocation_index", 1, 32)
+_sysval("load_global_invocation_id", 3, 32)
+_sysval("load_workgroup_id", 3, 32)
+_sysval("load_num_workgroups", 3, 32)
