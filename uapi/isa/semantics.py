@@ -1,0 +1,498 @@
+"""The ISA's lane-wise meaning: pure numpy functions, the executable spec.
+
+Every function here takes and returns numpy arrays with one element per lane (or
+scalars that broadcast). None of them knows about registers, execution masks or
+memory: the shader core (``drmshim.gpu.usc``) reads operands, calls these and
+writes results. The instruction table (``table.py``) names one of these per
+instruction, so the table is the single place that says what an instruction does.
+
+Numeric conventions of the ISA (tests hold the core to them):
+
+- Floats are IEEE binary32 / binary16, round to nearest even. Denormals are KEPT
+  (never flushed), at both sizes. 16-bit float ops compute in binary32 and round
+  once to binary16 (exact for add/mul/sqrt: binary32 has more than 2p+2 bits).
+- ``fma`` is fused: computed in binary64 and rounded to binary32 (exact product).
+- ``fmin``/``fmax`` are IEEE minNum/maxNum: a NaN operand loses to a number.
+- Saturate clamps to [0, 1] and maps NaN to 0.
+- Integer arithmetic wraps modulo 2^size. Shift counts are taken modulo the size.
+- Float -> integer conversion rounds toward zero, saturates, and maps NaN to 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+UINT = {16: np.uint16, 32: np.uint32, 64: np.uint64}
+SINT = {16: np.int16, 32: np.int32, 64: np.int64}
+FLOAT = {16: np.float16, 32: np.float32}
+
+# ---------------------------------------------------------------------------
+# 8-bit float immediates (the AGX minifloat: s.eee.mmmm)
+
+
+def minifloat_decode(code: int) -> float:
+    """Value of an 8-bit float immediate: exponent 0 is denormal (m / 128), else
+    (16 + m) * 2^e / 256; bit 7 is the sign. Range +-15.5, exact in binary16."""
+    sign = -1.0 if code & 0x80 else 1.0
+    exp, mant = (code >> 4) & 7, code & 0xF
+    mag = mant / 128.0 if exp == 0 else (16 + mant) * (2.0 ** exp) / 256.0
+    return sign * mag
+
+
+MINIFLOAT_VALUES = {minifloat_decode(c): c for c in range(256) if c != 0x80}
+MINIFLOAT_VALUES[-0.0] = 0x80  # note: -0.0 == 0.0 as a dict key; 0.0 keeps code 0
+
+
+def minifloat_encode(value: float) -> int:
+    """The code of ``value``; raises ValueError when it is not exactly representable."""
+    if value == 0.0:
+        return 0x80 if np.signbit(value) else 0
+    code = MINIFLOAT_VALUES.get(float(value))
+    if code is None:
+        raise ValueError(f"{value!r} is not representable as an 8-bit float immediate")
+    return code
+
+
+# ---------------------------------------------------------------------------
+# Float ALU (operands already converted to binary32 by the core)
+
+
+def saturate(x):
+    """Clamp to [0, 1]; NaN becomes 0."""
+    return np.where(x > 0, np.minimum(x, np.float32(1)), np.float32(0)).astype(x.dtype, copy=False)
+
+
+def fadd(a, b): return np.add(a, b, dtype=np.float32)
+def fmul(a, b): return np.multiply(a, b, dtype=np.float32)
+def fmin(a, b): return np.fmin(a, b, dtype=np.float32)
+def fmax(a, b): return np.fmax(a, b, dtype=np.float32)
+
+
+def fma(a, b, c):
+    """Fused multiply-add: the binary32 product is exact in binary64."""
+    return (np.asarray(a, np.float64) * b + np.asarray(c, np.float64)).astype(np.float32)
+
+
+def floor(a): return np.floor(a, dtype=np.float32)
+def ceil(a): return np.ceil(a, dtype=np.float32)
+def trunc(a): return np.trunc(a, dtype=np.float32)
+def roundeven(a): return np.rint(a, dtype=np.float32)
+
+
+def fract(a):
+    """a - floor(a), kept below 1.0 (fract of a tiny negative number is the largest
+    float below 1, not 1); fract(+-inf) is NaN."""
+    r = np.subtract(a, np.floor(a), dtype=np.float32)
+    return np.minimum(r, np.float32(np.nextafter(np.float32(1), np.float32(0))))
+
+
+def _quiet(fn, *args):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return fn(*args)
+
+
+def rcp(a): return _quiet(np.divide, np.float32(1), np.asarray(a, np.float32))   # rcp(+-0) = +-inf
+def rsqrt(a): return _quiet(lambda x: np.float32(1) / np.sqrt(x), np.asarray(a, np.float32))
+def sqrt(a): return _quiet(np.sqrt, np.asarray(a, np.float32))                     # sqrt(<0) = NaN
+def log2(a): return _quiet(np.log2, np.asarray(a, np.float32))                     # log2(0) = -inf
+def exp2(a): return _quiet(np.exp2, np.asarray(a, np.float32))
+def sin(a): return _quiet(np.sin, np.asarray(a, np.float32))                        # radians
+def cos(a): return _quiet(np.cos, np.asarray(a, np.float32))
+
+
+def quad_dfdx(v):
+    """Fine derivative along x inside 2x2 quads. Lanes are quad-ordered: lane
+    4q + 2*row + col. Both lanes of a row get right minus left."""
+    q = np.asarray(v, np.float32).reshape(-1, 2, 2)
+    d = q[:, :, 1] - q[:, :, 0]
+    return np.repeat(d, 2, axis=1).reshape(-1)
+
+
+def quad_dfdy(v):
+    """Fine derivative along y inside 2x2 quads: bottom row minus top row, per column."""
+    q = np.asarray(v, np.float32).reshape(-1, 2, 2)
+    d = q[:, 1, :] - q[:, 0, :]
+    return np.stack([d, d], axis=1).reshape(-1)
+
+
+# ---------------------------------------------------------------------------
+# Integer ALU (unsigned arrays of the op size, signed views where the op is signed)
+
+
+def iadd(a, b): return a + b
+def isub(a, b): return a - b
+def imul(a, b): return a * b
+def imad(a, b, c): return a * b + c
+def imin(a, b): return np.minimum(a, b)   # signed or unsigned by the operand types
+def imax(a, b): return np.maximum(a, b)
+
+
+def _bits(x) -> int:
+    return np.dtype(x.dtype).itemsize * 8
+
+
+def ishl(a, b): return a << (b & (_bits(a) - 1)).astype(a.dtype)
+def ushr(a, b): return a >> (b & (_bits(a) - 1)).astype(a.dtype)
+def ishr(a, b): return a >> (b.astype(a.dtype.type(0).dtype) & (_bits(a) - 1))  # a is signed: arithmetic
+
+
+def umulhi(a, b):
+    n = _bits(a)
+    if n == 64:
+        return _mulhi64(a, b, signed=False)
+    wide = np.uint64 if n == 32 else np.uint32
+    return (a.astype(wide) * b.astype(wide)) >> wide(n)
+
+
+def imulhi(a, b):
+    n = _bits(a)
+    if n == 64:
+        return _mulhi64(a, b, signed=True)
+    wide = np.int64 if n == 32 else np.int32
+    return (a.astype(wide) * b.astype(wide)) >> wide(n)
+
+
+def _mulhi64(a, b, signed: bool):
+    ua, ub = a.view(np.uint64) if signed else a, b.view(np.uint64) if signed else b
+    m32 = np.uint64(0xFFFFFFFF)
+    al, ah, bl, bh = ua & m32, ua >> np.uint64(32), ub & m32, ub >> np.uint64(32)
+    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
+    mid = (ll >> np.uint64(32)) + (lh & m32) + (hl & m32)
+    hi = hh + (lh >> np.uint64(32)) + (hl >> np.uint64(32)) + (mid >> np.uint64(32))
+    if signed:  # two's complement correction of the unsigned high word
+        hi = hi - np.where(a < 0, ub, 0).astype(np.uint64) - np.where(b < 0, ua, 0).astype(np.uint64)
+    return hi
+
+
+def bitop(a, b, tt: int):
+    """4-bit truth table: bit (b<<1 | a) of ``tt`` gives the result bit. and=0x8,
+    or=0xE, xor=0x6, copy a=0xA, not a=0x5."""
+    r = np.zeros_like(a)
+    if tt & 1: r |= ~a & ~b
+    if tt & 2: r |= a & ~b
+    if tt & 4: r |= ~a & b
+    if tt & 8: r |= a & b
+    return r
+
+
+def _mask(count, n, dtype):
+    """(1 << count) - 1 for count in [0, n], as ``dtype`` (count = n gives all ones)."""
+    c = np.asarray(count).astype(np.uint64)
+    full = np.uint64((1 << n) - 1)
+    m = np.where(c >= n, full, (np.uint64(1) << np.minimum(c, 63)) - np.uint64(1))
+    return m.astype(dtype)
+
+
+def bfi(base, insert, offset, count):
+    """GLSL bitfieldInsert; offset and count are taken modulo (size + 1) bits' range:
+    offset modulo size, count clamped to size - offset."""
+    n = _bits(base)
+    off = (offset & (n - 1)).astype(base.dtype)
+    cnt = np.minimum(count.astype(np.uint64), np.uint64(n) - off.astype(np.uint64))
+    m = _mask(cnt, n, base.dtype) << off
+    return (base & ~m) | ((insert << off) & m)
+
+
+def ubfe(value, offset, count):
+    """GLSL bitfieldExtract (unsigned): zero-extended field; count 0 gives 0."""
+    n = _bits(value)
+    off = (offset & (n - 1)).astype(value.dtype)
+    cnt = np.minimum(count.astype(np.uint64), np.uint64(n) - off.astype(np.uint64))
+    return (value >> off) & _mask(cnt, n, value.dtype)
+
+
+def ibfe(value, offset, count):
+    """GLSL bitfieldExtract (signed): the field's top bit is sign-extended."""
+    n = _bits(value)
+    u = value.view(UINT[n])
+    off = (offset & (n - 1)).astype(u.dtype)
+    cnt = np.minimum(count.astype(np.uint64), np.uint64(n) - off.astype(np.uint64)).astype(u.dtype)
+    field = (u >> off) & _mask(cnt, n, u.dtype)
+    sign = np.where(cnt > 0, (field >> np.maximum(cnt, 1).astype(u.dtype) - u.dtype.type(1)) & u.dtype.type(1), 0)
+    ext = np.where(sign.astype(bool), ~_mask(cnt, n, u.dtype), u.dtype.type(0)).astype(u.dtype)
+    return (field | ext).view(SINT[n])
+
+
+def popcount(a): return np.bitwise_count(a).astype(a.dtype)
+
+
+def bitrev(a):
+    n = _bits(a)
+    x = a.astype(np.uint64)
+    for shift, m in ((1, 0x5555555555555555), (2, 0x3333333333333333), (4, 0x0F0F0F0F0F0F0F0F),
+                     (8, 0x00FF00FF00FF00FF), (16, 0x0000FFFF0000FFFF), (32, 0x00000000FFFFFFFF)):
+        m = np.uint64(m)
+        x = ((x >> np.uint64(shift)) & m) | ((x & m) << np.uint64(shift))
+    return (x >> np.uint64(64 - n)).astype(a.dtype)
+
+
+def ffs(a):
+    """Index of the lowest set bit; all ones (-1) for 0 (GLSL findLSB)."""
+    low = a & (~a + a.dtype.type(1))
+    idx = np.bitwise_count(low - a.dtype.type(1)).astype(a.dtype)
+    return np.where(a == 0, ~a.dtype.type(0), idx).astype(a.dtype)
+
+
+def clz(a):
+    """Count of leading zero bits; the size (e.g. 32) for 0."""
+    x = a.copy()
+    n = _bits(a)
+    s = 1
+    while s < n:
+        x |= x >> a.dtype.type(s)
+        s *= 2
+    return (n - np.bitwise_count(x).astype(np.int64)).astype(a.dtype)
+
+
+# ---------------------------------------------------------------------------
+# Compare-and-select and control-flow conditions
+
+ICMP = ("eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge")
+FCMP = ("eq", "ne", "lt", "le", "gt", "ge")  # ne is unordered (true with NaN); others ordered
+
+
+def icompare(cond: str, a_u, b_u):
+    """Integer compare of two unsigned arrays of the same size; s* conditions view
+    them as two's complement."""
+    if cond[0] == "s":
+        n = _bits(np.asarray(a_u))
+        a_u, b_u = np.asarray(a_u).view(SINT[n]), np.asarray(b_u).view(SINT[n])
+        cond = cond[1:]
+    elif cond[0] == "u":
+        cond = cond[1:]
+    return {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+            "gt": np.greater, "ge": np.greater_equal}[cond](a_u, b_u)
+
+
+def fcompare(cond: str, a, b):
+    return {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+            "gt": np.greater, "ge": np.greater_equal}[cond](a, b)
+
+
+def select(c, t, f): return np.where(c, t, f)
+
+
+# r0l nesting-counter semantics (applegpu's exec()): ``v`` is every lane's r0l
+# (active or not); afterwards a lane is active exactly when its r0l is 0.
+
+def cf_if(v, cond, n: int):
+    v = v.astype(np.int32)
+    return np.where(v != 0, v + n, np.where(cond, 0, 1)).astype(np.uint16)
+
+
+def cf_else(v, cond, n: int):
+    v = v.astype(np.int32)
+    return np.where(v == 0, n, np.where(v == 1, np.where(cond, 0, 1), v)).astype(np.uint16)
+
+
+def cf_while(v, cond, n: int):
+    v = v.astype(np.int32)
+    return np.where(v < n, np.where(cond, 0, n), v).astype(np.uint16)
+
+
+def cf_pop(v, n: int):
+    return np.maximum(v.astype(np.int32) - n, 0).astype(np.uint16)
+
+
+def cf_push(v, n: int):
+    """push_exec n: an if whose condition is always true (re-derives exec from r0l)."""
+    return cf_if(v, True, n)
+
+
+# ---------------------------------------------------------------------------
+# Conversions
+
+TYPES = ("u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64", "f16", "f32")
+TYPE_BITS = {t: int(t[1:]) for t in TYPES}
+_NP_TYPE = {"u8": np.uint8, "s8": np.int8, "u16": np.uint16, "s16": np.int16, "u32": np.uint32,
+            "s32": np.int32, "u64": np.uint64, "s64": np.int64, "f16": np.float16, "f32": np.float32}
+
+
+def convert(dtype: str, stype: str, raw):
+    """Convert the low bits of ``raw`` (an unsigned register value) from ``stype``
+    to ``dtype``. Returns an array of dtype's numpy type: integer -> integer wraps
+    or extends by the source's sign; int -> float rounds to nearest even; float ->
+    int rounds toward zero, saturates, NaN -> 0."""
+    sbits = TYPE_BITS[stype]
+    raw = np.asarray(raw).astype(np.uint64) & np.uint64((1 << sbits) - 1)
+    src = raw.astype(UINT[sbits] if sbits > 8 else np.uint8).view(_NP_TYPE[stype])
+    out_t = _NP_TYPE[dtype]
+    if dtype[0] == "f":
+        with np.errstate(over="ignore"):
+            return (src.astype(np.float32) if stype[0] == "f" else src).astype(out_t)
+    if stype[0] != "f":
+        return src.astype(out_t)
+    info = np.iinfo(out_t)
+    x = np.trunc(src.astype(np.float64))
+    with np.errstate(invalid="ignore"):
+        out = np.where(np.isnan(x), 0, np.clip(x, float(info.min), float(info.max))).astype(out_t)
+    if TYPE_BITS[dtype] == 64:  # the bound 2^63 or 2^64 is not an integer of the type: saturate exactly
+        out = np.where(x >= float(info.max), out_t(info.max), out)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Memory formats (device_load/store, local_load/store, ld_tile/st_tile)
+
+MEM_FORMATS = ("i8", "i16", "i32", "f16", "unorm8", "snorm8", "unorm16", "snorm16",
+               "rgb10a2", "srgba8", "rg11b10f", "rgb9e5")
+PACKED_FORMATS = ("rgb10a2", "rg11b10f", "rgb9e5")  # one 32-bit word holds the vector
+FORMAT_ELEMENT_B = {"i8": 1, "i16": 2, "i32": 4, "f16": 2, "unorm8": 1, "snorm8": 1,
+                    "unorm16": 2, "snorm16": 2, "srgba8": 1, "rgb10a2": 4, "rg11b10f": 4, "rgb9e5": 4}
+INTEGER_FORMATS = ("i8", "i16", "i32")  # raw bits, zero-extended into the register
+
+
+def format_bytes(fmt: str, count: int) -> int:
+    """Bytes a ``count``-component access of ``fmt`` touches."""
+    return 4 if fmt in PACKED_FORMATS else FORMAT_ELEMENT_B[fmt] * count
+
+
+def srgb_to_linear(c):
+    c = np.asarray(c, np.float32)
+    return np.where(c <= 0.04045, c / np.float32(12.92), ((c + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4)).astype(np.float32)
+
+
+def linear_to_srgb(c):
+    c = np.clip(np.nan_to_num(np.asarray(c, np.float32)), 0, 1)
+    return np.where(c <= 0.0031308, c * np.float32(12.92),
+                    np.float32(1.055) * c ** np.float32(1 / 2.4) - np.float32(0.055)).astype(np.float32)
+
+
+def _unorm(x, bits): return (x.astype(np.float32) / np.float32((1 << bits) - 1))
+def _snorm(x, bits): return np.maximum(x.astype(np.float32) / np.float32((1 << (bits - 1)) - 1), np.float32(-1))
+
+
+def _to_unorm(v, bits):
+    v = np.clip(np.nan_to_num(np.asarray(v, np.float32)), 0, 1)
+    return np.rint(v * np.float32((1 << bits) - 1)).astype(np.uint32)
+
+
+def _to_snorm(v, bits):
+    v = np.clip(np.nan_to_num(np.asarray(v, np.float32)), -1, 1)
+    return np.rint(v * np.float32((1 << (bits - 1)) - 1)).astype(np.int32)
+
+
+def _small_float_decode(x, mbits):
+    """Unsigned float with 5-bit exponent (bias 15) and ``mbits`` mantissa bits."""
+    e = ((x >> mbits) & 0x1F).astype(np.int32)
+    m = (x & ((1 << mbits) - 1)).astype(np.float32)
+    scale = np.float32(1 << mbits)
+    normal = np.ldexp(np.float32(1) + m / scale, e - 15)
+    denorm = np.ldexp(m / scale, -14)
+    special = np.where(m == 0, np.float32(np.inf), np.float32(np.nan))
+    return np.where(e == 0, denorm, np.where(e == 31, special, normal)).astype(np.float32)
+
+
+def _small_float_encode(v, mbits):
+    """Round binary32 to the unsigned small float (RTE through binary16); negatives and NaN -> 0."""
+    v = np.asarray(v, np.float32)
+    h = np.where(np.isnan(v) | (v <= 0), np.float32(0), v).astype(np.float16).view(np.uint16).astype(np.uint32)
+    drop = 10 - mbits  # binary16 has 10 mantissa bits; round to nearest even on the dropped bits
+    half = 1 << (drop - 1)
+    rounded = (h + (half - 1) + ((h >> drop) & 1)) >> drop
+    is_inf = (h & 0x7C00) == 0x7C00
+    return np.where(is_inf, np.uint32(0x1F << mbits), rounded).astype(np.uint32)
+
+
+def _rgb9e5_decode(w):
+    e = ((w >> 27) & 0x1F).astype(np.int32) - 15 - 9
+    return np.stack([np.ldexp(((w >> s) & 0x1FF).astype(np.float32), e) for s in (0, 9, 18)], axis=-1)
+
+
+def _rgb9e5_encode(v):
+    v = np.clip(np.nan_to_num(np.asarray(v, np.float32)[..., :3], posinf=65408.0), 0, 65408.0)
+    maxc = v.max(axis=-1)
+    e = np.maximum(-16, np.floor(np.log2(np.maximum(maxc, 2.0 ** -30)))).astype(np.int32) + 1 + 15
+    denom = np.ldexp(np.float64(1), e - 15 - 9)
+    mx = np.rint(maxc / denom)
+    e = np.where(mx == 512, e + 1, e)
+    denom = np.ldexp(np.float64(1), e - 15 - 9)
+    m = np.rint(v / denom[..., None]).astype(np.uint32)
+    return (m[..., 0] | (m[..., 1] << 9) | (m[..., 2] << 18) | (e.astype(np.uint32) << 27)).astype(np.uint32)
+
+
+def unpack_format(fmt: str, elements, count: int):
+    """Memory -> register values. ``elements``: for per-component formats an
+    (n, count) array of raw unsigned elements (uint8/uint16/uint32); for packed
+    formats an (n,) uint32 word. Returns (n, count): uint32 raw bits for integer
+    formats, float32 for the others."""
+    if fmt in INTEGER_FORMATS:
+        return elements.astype(np.uint32)
+    if fmt == "f16":
+        return elements.astype(np.uint16).view(np.float16).astype(np.float32)
+    if fmt == "unorm8": return _unorm(elements, 8)
+    if fmt == "unorm16": return _unorm(elements, 16)
+    if fmt == "snorm8": return _snorm(elements.astype(np.uint8).view(np.int8), 8)
+    if fmt == "snorm16": return _snorm(elements.astype(np.uint16).view(np.int16), 16)
+    if fmt == "srgba8":
+        v = _unorm(elements, 8)
+        rgb = min(count, 3)
+        v[:, :rgb] = srgb_to_linear(v[:, :rgb])
+        return v
+    w = elements.astype(np.uint32)
+    if fmt == "rgb10a2":
+        v = np.stack([_unorm((w >> s) & 0x3FF, 10) for s in (0, 10, 20)] + [_unorm(w >> 30, 2)], axis=-1)
+    elif fmt == "rg11b10f":
+        v = np.stack([_small_float_decode(w & 0x7FF, 6), _small_float_decode((w >> 11) & 0x7FF, 6),
+                      _small_float_decode(w >> 22, 5), np.ones(w.shape, np.float32)], axis=-1)
+    elif fmt == "rgb9e5":
+        v = np.concatenate([_rgb9e5_decode(w), np.ones(w.shape + (1,), np.float32)], axis=-1)
+    else:
+        raise ValueError(f"unknown memory format {fmt!r}")
+    return v[:, :count].astype(np.float32)
+
+
+def pack_format(fmt: str, values, count: int):
+    """Register values -> memory elements, the inverse of :func:`unpack_format`.
+    ``values``: (n, count) uint32 raw bits (integer formats) or float32. Returns
+    (n, count) elements of the format's element type, or an (n,) uint32 word for
+    packed formats (components beyond ``count`` are 0)."""
+    if fmt == "i8": return values.astype(np.uint8)
+    if fmt == "i16": return values.astype(np.uint16)
+    if fmt == "i32": return values.astype(np.uint32)
+    if fmt == "f16":
+        with np.errstate(over="ignore"):
+            return values.astype(np.float16).view(np.uint16)
+    if fmt == "unorm8": return _to_unorm(values, 8).astype(np.uint8)
+    if fmt == "unorm16": return _to_unorm(values, 16).astype(np.uint16)
+    if fmt == "snorm8": return _to_snorm(values, 8).astype(np.int8).view(np.uint8)
+    if fmt == "snorm16": return _to_snorm(values, 16).astype(np.int16).view(np.uint16)
+    if fmt == "srgba8":
+        v = np.array(values, np.float32)
+        rgb = min(count, 3)
+        v[:, :rgb] = linear_to_srgb(v[:, :rgb])
+        return _to_unorm(v, 8).astype(np.uint8)
+    v = np.zeros((values.shape[0], 4), np.float32)
+    v[:, :count] = values
+    if fmt == "rgb10a2":
+        c = [_to_unorm(v[:, i], 10) for i in range(3)] + [_to_unorm(v[:, 3], 2)]
+        return (c[0] | (c[1] << 10) | (c[2] << 20) | (c[3] << 30)).astype(np.uint32)
+    if fmt == "rg11b10f":
+        return (_small_float_encode(v[:, 0], 6) | (_small_float_encode(v[:, 1], 6) << 11)
+                | (_small_float_encode(v[:, 2], 5) << 22)).astype(np.uint32)
+    if fmt == "rgb9e5":
+        return _rgb9e5_encode(v)
+    raise ValueError(f"unknown memory format {fmt!r}")
+
+
+# ---------------------------------------------------------------------------
+# Atomics: the combining function (the core applies it in lane order)
+
+ATOMIC_OPS = ("add", "sub", "xchg", "cmpxchg", "umin", "umax", "smin", "smax", "and", "or", "xor")
+
+
+def atomic_combine(op: str, old, value, compare=None):
+    """New memory value after one atomic ``op`` on uint32 ``old`` with ``value``."""
+    old, value = np.asarray(old, np.uint32), np.asarray(value, np.uint32)
+    if op == "add": return old + value
+    if op == "sub": return old - value
+    if op == "xchg": return value + 0 * old
+    if op == "cmpxchg": return np.where(old == np.asarray(compare, np.uint32), value, old)
+    if op == "umin": return np.minimum(old, value)
+    if op == "umax": return np.maximum(old, value)
+    if op == "smin": return np.minimum(old.view(np.int32), value.view(np.int32)).view(np.uint32)
+    if op == "smax": return np.maximum(old.view(np.int32), value.view(np.int32)).view(np.uint32)
+    if op == "and": return old & value
+    if op == "or": return old | value
+    if op == "xor": return old ^ value
+    raise ValueError(f"unknown atomic op {op!r}")
