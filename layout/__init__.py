@@ -5,6 +5,50 @@ block-compressed formats and their decompression, miptree layouts (linear,
 twiddled, twiddled+compressed), vectorised addressing and tile/detile copies.
 
 Must never import anything of ours: it is a leaf used by both the driver and the
-GPU model. See README.md."""
+GPU model. See README.md.
 
-__all__: list[str] = []
+- formats: ``FORMATS``, ``get_format(name) -> Format``
+- pack: ``pack(format, rgba) -> bytes``, ``unpack(format, bytes) -> rgba``
+- etc: ``decompress(format, blocks) -> (nblocks, bh, bw, 4)`` for ETC1/ETC2/EAC
+- miptree: ``make_miptree(...) -> Layout``
+- addressing: ``offset_B(lay, x, y, layer, level, sample)``, ``tile``, ``detile``
+- compression: the metadata of ``twiddled_compressed`` layouts
+"""
+
+from .addressing import detile, morton_el, offset_B, tile
+from .compression import (
+    SUBTILE_SOLID,
+    clear_metadata,
+    fast_clear,
+    metadata_index,
+    resolve,
+    set_tiles_uncompressed,
+    subtile_uncompressed_mode,
+    tile_mode_uncompressed,
+    tile_modes,
+)
+from .etc import decompress
+from .formats import FORMATS, Channel, Format, get_format
+from .miptree import (
+    CACHELINE_B,
+    MAX_LEVELS,
+    PAGE_B,
+    TILINGS,
+    Layout,
+    can_compress,
+    make_miptree,
+    max_tile_size_el,
+)
+from .pack import linear_to_srgb, pack, srgb_to_linear, unpack, unpack_dtype
+
+__all__ = [
+    "FORMATS", "Channel", "Format", "get_format",
+    "pack", "unpack", "unpack_dtype", "srgb_to_linear", "linear_to_srgb",
+    "decompress",
+    "Layout", "make_miptree", "can_compress", "max_tile_size_el",
+    "TILINGS", "CACHELINE_B", "PAGE_B", "MAX_LEVELS",
+    "offset_B", "tile", "detile", "morton_el",
+    "SUBTILE_SOLID", "subtile_uncompressed_mode", "tile_mode_uncompressed",
+    "metadata_index", "clear_metadata", "tile_modes", "set_tiles_uncompressed",
+    "resolve", "fast_clear",
+]

@@ -150,15 +150,26 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     is in pixels (block-aligned for block-compressed formats). Returns uint8 of shape
     ``(h_el, w_el, blocksize_B)``: one row per element row, and each element's bytes
     (all of its samples: reshape to ``(h_el, w_el, samples, bytes_per_block)``).
-    Works for every tiling and level; for compressed levels of
-    ``twiddled_compressed`` it reads the body as stored (see ``compression``).
+    Works for every tiling and level; on the compressed levels of
+    ``twiddled_compressed`` images it honours the metadata (plain and solid
+    subtiles, see ``compression``; other modes raise ValueError), and ``tile``
+    leaves the level's metadata all "uncompressed".
     """
     x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
     if not 0 <= layer < lay.depth_px:
         raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
     src = _as_bytes(src_bytes)
     offsets = _region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el)
-    return _read(src, offsets, lay.blocksize_B)
+    out = _read(src, offsets, lay.blocksize_B)
+    if level < lay.compressed_levels:
+        # Solid subtiles read as their value, whatever the body holds under them.
+        from .compression import solid_patches
+        px, py, sample, values = solid_patches(lay, src, level, layer)
+        keep = (px >= x_el) & (px < x_el + w_el) & (py >= y_el) & (py < y_el + h_el)
+        bpp = lay.bytes_per_block_B
+        cols = (sample[keep] * bpp)[:, None] + np.arange(bpp)
+        out[(py[keep] - y_el)[:, None], (px[keep] - x_el)[:, None], cols] = values[keep]
+    return out
 
 
 def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int) -> None:
@@ -176,6 +187,11 @@ def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: 
     if src.size != h_el * w_el * lay.blocksize_B:
         raise ValueError(f"source holds {src.size} B, the region needs "
                          f"{h_el}x{w_el} elements of {lay.blocksize_B} B")
+    if level < lay.compressed_levels:
+        # Make the whole level plain first, so the parts of partly overwritten
+        # solid tiles keep their value; the level is then all "uncompressed".
+        from .compression import resolve
+        resolve(lay, dst, level, layer)
     offsets = _region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el)
     _write(dst, offsets, src.reshape(h_el, w_el, lay.blocksize_B), lay.blocksize_B)
 

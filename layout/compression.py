@@ -1,0 +1,180 @@
+"""Compression metadata of ``twiddled_compressed`` layouts.
+
+What is known of AGX lossless compression (Mesa ail and libagx), and what this
+model does with it:
+
+- The body of a compressed level is addressed exactly like the twiddled layout.
+- The metadata holds one byte per 8 x 4-sample *subtile*, 8 bytes per 16 x 16-sample
+  *tile* (MSAA images are seen "stretched": 2x doubles the height, 4x both axes,
+  see ``effective_width_sa``). Subtile k of a tile is column ``k % 2``, row ``k // 2``.
+- Tiles of a level are stored "fully twiddled": the low bits of the tile
+  coordinates interleave (x in the low bit) up to the smaller grid dimension
+  rounded to a power of two; the larger axis's remaining bits go on top. Levels
+  are at ``level_offsets_compressed_B``, layers ``compression_layer_stride_B`` apart,
+  all after the image body at ``metadata_offset_B``.
+- Mode ``subtile_uncompressed_mode(format)`` (0x1f / 0x3f / 0x7f / 0xff for
+  1 / 2 / 4 / 8-16 byte blocks) means the subtile's data is stored plainly in the
+  body. This is the mode the GPU model's PBE and the CPU write.
+- Mode ``SUBTILE_SOLID`` (0x03) means the whole subtile has one value: copy k of
+  the 8 copies stored at the start of the tile's body (the tile's top-left pixel's
+  address + k elements), as the hardware's fast clear writes them.
+- Other modes are real hardware compression that this model never produces;
+  reading them raises ValueError.
+
+``clear_metadata`` must be called on a new compressed image (the driver does it
+at allocation) so that its body reads plainly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .addressing import offset_B, spread_bits
+from .formats import Format, get_format
+from .miptree import Layout
+
+__all__ = ["SUBTILE_SOLID", "subtile_uncompressed_mode", "tile_mode_uncompressed",
+           "metadata_index", "clear_metadata", "tile_modes", "set_tiles_uncompressed",
+           "resolve", "fast_clear", "solid_patches"]
+
+SUBTILE_SOLID = 0x03
+_UNCOMPRESSED = {1: 0x1F, 2: 0x3F, 4: 0x7F, 8: 0xFF, 16: 0xFF}
+
+
+def subtile_uncompressed_mode(format: str | Format) -> int:
+    """The per-subtile metadata byte meaning "stored plainly", by block size."""
+    fmt = get_format(format)
+    try:
+        return _UNCOMPRESSED[fmt.block_size_B]
+    except KeyError:
+        raise ValueError(f"{fmt.name}: compression needs a 1, 2, 4, 8 or 16-byte format") from None
+
+
+def tile_mode_uncompressed(format: str | Format) -> int:
+    """The 64-bit metadata word of a tile whose 8 subtiles are all uncompressed."""
+    return subtile_uncompressed_mode(format) * 0x0101010101010101
+
+
+def _check_compressed_level(lay: Layout, level: int, layer: int) -> None:
+    if lay.tiling != "twiddled_compressed":
+        raise ValueError("compression metadata exists only for twiddled_compressed layouts")
+    if not 0 <= level < lay.compressed_levels:
+        raise ValueError(f"level {level} has no compression metadata "
+                         f"(only the first {lay.compressed_levels} levels do)")
+    if not 0 <= layer < lay.depth_px:
+        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
+
+
+def metadata_index(lay: Layout, level: int, tx, ty, layer=0) -> np.ndarray:
+    """Byte offsets (from the image start) of the 8-byte metadata words of tiles
+    (tx, ty) of a level and layer; vectorised over tx, ty, layer."""
+    tx = np.asarray(tx, dtype=np.int64)
+    ty = np.asarray(ty, dtype=np.int64)
+    layer = np.asarray(layer, dtype=np.int64)
+    w_tl, h_tl = lay.metadata_width_tl(level), lay.metadata_height_tl(level)
+    major = tx if w_tl > h_tl else ty
+    intl_bits = (min(w_tl, h_tl) - 1).bit_length()  # ceil(log2(minor dimension))
+    mask = (1 << intl_bits) - 1
+    index_tl = (spread_bits(tx & mask) | (spread_bits(ty & mask) << 1)) + ((major & ~mask) << intl_bits)
+    return (lay.metadata_offset_B + layer * lay.compression_layer_stride_B
+            + lay.level_offsets_compressed_B[level] + index_tl * 8)
+
+
+def clear_metadata(lay: Layout, buf: np.ndarray) -> None:
+    """Mark every tile of every compressed level and layer "uncompressed"."""
+    if lay.tiling != "twiddled_compressed":
+        raise ValueError("compression metadata exists only for twiddled_compressed layouts")
+    buf[lay.metadata_offset_B:lay.size_B] = subtile_uncompressed_mode(lay.format)
+
+
+def _tile_grid(lay: Layout, level: int):
+    ty, tx = np.mgrid[0:lay.metadata_height_tl(level), 0:lay.metadata_width_tl(level)]
+    return tx.astype(np.int64), ty.astype(np.int64)
+
+
+def tile_modes(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> np.ndarray:
+    """The subtile modes of a level and layer: uint8 (height_tl, width_tl, 8)."""
+    _check_compressed_level(lay, level, layer)
+    tx, ty = _tile_grid(lay, level)
+    offs = metadata_index(lay, level, tx, ty, layer)
+    return buf[offs[..., None] + np.arange(8)]
+
+
+def set_tiles_uncompressed(lay: Layout, buf: np.ndarray, level: int, layer: int,
+                           x: int, y: int, w: int, h: int) -> None:
+    """Mark "uncompressed" every tile touching the pixel region (after a plain write
+    to it; the caller must have resolved solid tiles it only partly overwrote)."""
+    _check_compressed_level(lay, level, layer)
+    if w <= 0 or h <= 0:
+        return
+    sx = 2 if lay.sample_count_sa == 4 else 1
+    sy = 2 if lay.sample_count_sa >= 2 else 1
+    ty, tx = np.mgrid[(y * sy) // 16:-(-(y + h) * sy // 16), (x * sx) // 16:-(-(x + w) * sx // 16)]
+    offs = metadata_index(lay, level, tx, ty, layer)
+    buf[offs[..., None] + np.arange(8)] = subtile_uncompressed_mode(lay.format)
+
+
+def solid_patches(lay: Layout, buf: np.ndarray, level: int, layer: int = 0):
+    """The samples covered by solid subtiles and their values:
+    ``(px, py, sample, values)`` with values uint8 (m, bytes_per_block).
+
+    Raises ValueError on a mode this model does not know."""
+    modes = tile_modes(lay, buf, level, layer)
+    unc = subtile_uncompressed_mode(lay.format)
+    unknown = (modes != unc) & (modes != SUBTILE_SOLID)
+    if np.any(unknown):
+        ty, tx, k = np.argwhere(unknown)[0]
+        raise ValueError(f"unknown compression mode 0x{modes[ty, tx, k]:02x} at level {level}, "
+                         f"layer {layer}, tile ({tx}, {ty}), subtile {k}")
+    ty, tx, k = (a.astype(np.int64) for a in np.nonzero(modes == SUBTILE_SOLID))
+    S = lay.sample_count_sa
+    fx = 2 if S == 4 else 1
+    fy = 2 if S >= 2 else 1
+    # The 32 samples of each solid subtile, in sample space.
+    dy, dx = np.mgrid[0:4, 0:8]
+    sxs = (tx * 16 + (k % 2) * 8)[:, None] + dx.reshape(-1)[None]
+    sys_ = (ty * 16 + (k // 2) * 4)[:, None] + dy.reshape(-1)[None]
+    w_sa = lay.level_width_px(level) * fx
+    h_sa = lay.level_height_px(level) * fy
+    inside = (sxs < w_sa) & (sys_ < h_sa)
+    px, py = sxs // fx, sys_ // fy
+    if S == 4:
+        sample = (sxs & 1) | ((sys_ & 1) << 1)
+    elif S == 2:
+        sample = sys_ & 1
+    else:
+        sample = np.zeros_like(sxs)
+    # Copy k of the tile's solid value starts k elements after the tile's first pixel.
+    tile_base = offset_B(lay, (tx * 16) // fx, (ty * 16) // fy, layer, level, 0)
+    src = (tile_base + k * lay.blocksize_B)[:, None] + sample * lay.bytes_per_block_B
+    px, py, sample, src = px[inside], py[inside], sample[inside], src[inside]
+    values = buf[src[:, None] + np.arange(lay.bytes_per_block_B)]
+    return px, py, sample, values
+
+
+def resolve(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> None:
+    """Rewrite a level's solid subtiles as plain data and mark every tile
+    "uncompressed" (what the hardware's in-place decompression does)."""
+    px, py, sample, values = solid_patches(lay, buf, level, layer)
+    dst = offset_B(lay, px, py, layer, level, sample)
+    buf[dst[:, None] + np.arange(lay.bytes_per_block_B)] = values  # values were gathered first
+    tx, ty = _tile_grid(lay, level)
+    buf[metadata_index(lay, level, tx, ty, layer)[..., None] + np.arange(8)] = \
+        subtile_uncompressed_mode(lay.format)
+
+
+def fast_clear(lay: Layout, buf: np.ndarray, level: int, layer: int, value: np.ndarray) -> None:
+    """Clear a level to one value the way the hardware's fast clear does: every
+    subtile solid, and 8 copies of the value at the start of each tile's body.
+    ``value`` is one element of one sample (``bytes_per_block`` bytes)."""
+    _check_compressed_level(lay, level, layer)
+    value = np.asarray(value, dtype=np.uint8).reshape(-1)
+    if value.size != lay.bytes_per_block_B:
+        raise ValueError(f"a clear value of {lay.format} is {lay.bytes_per_block_B} bytes, not {value.size}")
+    tx, ty = _tile_grid(lay, level)
+    buf[metadata_index(lay, level, tx, ty, layer)[..., None] + np.arange(8)] = SUBTILE_SOLID
+    fx = 2 if lay.sample_count_sa == 4 else 1
+    fy = 2 if lay.sample_count_sa >= 2 else 1
+    base = offset_B(lay, (tx * 16) // fx, (ty * 16) // fy, layer, level, 0).reshape(-1)
+    copies = np.tile(value, 8 * lay.sample_count_sa)
+    buf[base[:, None] + np.arange(copies.size)] = copies
