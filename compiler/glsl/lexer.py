@@ -1,0 +1,170 @@
+"""The GLSL lexer: preprocessed text -> tokens with source locations.
+
+Keywords depend on the version, as in Mesa's glsl_lexer.ll: a word is a
+keyword where the version allows it, an error ("illegal use of reserved word")
+where the version reserves it, and a plain identifier elsewhere. Whether an
+identifier names a type (a struct) is decided by the parser, which owns the
+symbol table; built-in type names are keywords here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import InfoLog, SourceLoc
+from .types import builtin_type_names
+from .versions import GLSLVersion
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # "ident", "type", "keyword", "int", "uint", "float", "double", "bool", "punct", "eof"
+    text: str
+    loc: SourceLoc
+    value: object = None  # numeric value for literals
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind}, {self.text!r}, {self.loc})"
+
+
+# keyword -> (desktop version allowed, ES version allowed); 0 = never a keyword.
+_KEYWORDS: dict[str, tuple[int, int]] = {
+    "attribute": (110, 100), "const": (110, 100), "uniform": (110, 100), "varying": (110, 100),
+    "break": (110, 100), "continue": (110, 100), "do": (110, 100), "for": (110, 100),
+    "while": (110, 100), "if": (110, 100), "else": (110, 100), "in": (110, 100),
+    "out": (110, 100), "inout": (110, 100), "true": (110, 100), "false": (110, 100),
+    "discard": (110, 100), "return": (110, 100), "struct": (110, 100), "void": (110, 100),
+    "invariant": (120, 100), "centroid": (120, 300), "lowp": (130, 100), "mediump": (130, 100),
+    "highp": (130, 100), "precision": (130, 100), "flat": (130, 300), "smooth": (130, 300),
+    "noperspective": (130, 0), "switch": (130, 300), "case": (130, 300), "default": (130, 300),
+    "layout": (140, 300), "sample": (400, 0), "patch": (400, 0), "subroutine": (400, 0),
+    "buffer": (430, 310), "shared": (430, 310), "coherent": (420, 310), "volatile": (420, 310),
+    "restrict": (420, 310), "readonly": (420, 310), "writeonly": (420, 310), "precise": (400, 0),
+}
+
+# Reserved for future use: using one is an error. (desktop from, ES from)
+_RESERVED: dict[str, tuple[int, int]] = {
+    w: (110, 100) for w in (
+        "asm class union enum typedef template this packed goto inline noinline public "
+        "static extern external interface long short half fixed unsigned superp input output "
+        "hvec2 hvec3 hvec4 fvec2 fvec3 fvec4 sampler3DRect sizeof cast namespace using").split()
+}
+_RESERVED.update({w: (110, 100) for w in "dvec2 dvec3 dvec4 double dmat2 dmat3 dmat4".split()})
+_RESERVED.update({"lowp": (110, 0), "mediump": (110, 0), "highp": (110, 0), "precision": (110, 0),
+                  "switch": (110, 100), "case": (110, 100), "default": (110, 100),
+                  "flat": (110, 100), "smooth": (130, 100), "noperspective": (130, 100),
+                  "volatile": (110, 100), "active": (120, 100), "common": (130, 100),
+                  "partition": (130, 100), "filter": (130, 100), "image1D": (130, 0),
+                  "resource": (420, 300), "coherent": (130, 300), "restrict": (130, 300),
+                  "readonly": (130, 300), "writeonly": (130, 300), "atomic_uint": (130, 300),
+                  "layout": (130, 300), "patch": (130, 300), "sample": (130, 300),
+                  "subroutine": (130, 300), "centroid": (110, 100), "invariant": (110, 100),
+                  "shared": (130, 300), "buffer": (130, 300), "precise": (130, 300)})
+
+_PUNCT = sorted("""<<= >>= ++ -- << >> <= >= == != && || ^^ += -= *= /= %= &= |= ^=
+    ( ) [ ] { } . , ; : ? + - * / % < > = ! ~ & | ^""".split(), key=len, reverse=True)
+
+_TOKEN_RE = re.compile(r"""
+  (?P<ws>[ \t\v\f\r]+)
+| (?P<float>(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:lf|LF|[fF])?
+           |[0-9]+[eE][+-]?[0-9]+(?:lf|LF|[fF])?
+           |[0-9]+(?:lf|LF|[fF]))
+| (?P<int>0[xX][0-9a-fA-F]*[uU]?|[0-9]+[uU]?)
+| (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+| (?P<punct>""" + "|".join(re.escape(p) for p in _PUNCT) + r""")
+| (?P<bad>.)
+""", re.VERBOSE)
+
+
+def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
+             log: InfoLog, extensions=()) -> list[Token]:
+    """Split preprocessed `text` into tokens; `line_map[i]` locates output line i.
+
+    `extensions` are the enabled extensions (some add type names).
+    """
+    type_names = builtin_type_names(version, extensions)
+    toks: list[Token] = []
+    for idx, line in enumerate(text.split("\n")):
+        src, lineno = line_map[idx] if idx < len(line_map) else (0, idx + 1)
+        pos = 0
+        while pos < len(line):
+            m = _TOKEN_RE.match(line, pos)
+            kind = m.lastgroup
+            s = m.group(kind)
+            loc = SourceLoc(src, lineno, pos + 1)
+            pos = m.end()
+            if kind == "ws":
+                continue
+            if kind == "word":
+                toks.append(_word(s, loc, version, type_names, log))
+            elif kind == "int":
+                toks.append(_integer(s, loc, version, log))
+            elif kind == "float":
+                toks.append(_float(s, loc, version, log))
+            elif kind == "punct":
+                toks.append(Token("punct", s, loc))
+            else:
+                log.error(loc, f"syntax error, unexpected character `{s}'" if s != "#" else
+                          "syntax error, unexpected '#'")
+    last = line_map[-1] if line_map else (0, 1)
+    toks.append(Token("eof", "end of file", SourceLoc(last[0], last[1], 1)))
+    return toks
+
+
+def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog) -> Token:
+    if s in ("true", "false"):
+        return Token("bool", s, loc, s == "true")
+    kw = _KEYWORDS.get(s)
+    if kw and version.at_least(*kw):
+        return Token("keyword", s, loc)
+    if s in type_names:
+        return Token("type", s, loc)
+    res = _RESERVED.get(s)
+    if res and version.at_least(*res):
+        log.error(loc, f"illegal use of reserved word `{s}'")
+        return Token("ident", s, loc)
+    if "__" in s and not s.startswith("gl_"):
+        log.warning(loc, f"identifier `{s}' uses reserved `__' string") if not version.es else \
+            log.error(loc, f"identifier `{s}' uses reserved `__' string")
+    return Token("ident", s, loc)
+
+
+def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog) -> Token:
+    unsigned = s[-1] in "uU"
+    digits = s[:-1] if unsigned else s
+    if unsigned and not version.at_least(130, 300):
+        log.error(loc, "unsigned integer literals require GLSL 1.30 or GLSL ES 3.00")
+    try:
+        if digits.lower().startswith("0x"):
+            value = int(digits, 16)
+        elif digits.startswith("0") and len(digits) > 1:
+            value = int(digits, 8)
+        else:
+            value = int(digits, 10)
+    except ValueError:
+        log.error(loc, f"invalid integer literal `{s}'")
+        value = 0
+    if value > 0xFFFFFFFF:
+        # GLSL 1.30+: out-of-range literals are an error; Mesa's message.
+        log.error(loc, f"literal value `{s}' out of range")
+        value &= 0xFFFFFFFF
+    if unsigned:
+        return Token("uint", s, loc, value)
+    if value > 0x7FFFFFFF:
+        value -= 1 << 32  # two's complement, as the specifications describe for 1.30+
+    return Token("int", s, loc, value)
+
+
+def _float(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog) -> Token:
+    if s[-2:] in ("lf", "LF"):
+        if not version.at_least(400, 0):
+            log.error(loc, "double-precision floating-point literals require GLSL 4.00")
+        return Token("double", s, loc, float(s[:-2]))
+    if s[-1] in "fF":
+        if not version.at_least(120, 300):
+            log.error(loc, "the `f' suffix on floating-point literals requires GLSL 1.20 or GLSL ES 3.00")
+        s2 = s[:-1]
+    else:
+        s2 = s
+    return Token("float", s, loc, float(s2))

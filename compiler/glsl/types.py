@@ -1,0 +1,361 @@
+"""GLSL types.
+
+One class, `GLSLType`, describes every type. Built-in types are interned
+singletons (compare them with ``is`` or ``==``); arrays compare structurally
+(element type and length); structs and interface blocks compare by identity,
+since each declaration makes a new type.
+
+Kinds (`GLSLType.base`):
+- "void"
+- "bool", "int", "uint", "float", "double": scalars, vectors (`vector_size` 2-4)
+  and, for float/double, matrices (`columns` x `vector_size` rows)
+- "sampler": `sampler_dim` ("1D", "2D", "3D", "Cube", "Rect", "Buffer", "2DMS"),
+  `sampler_shadow`, `sampler_array`, `sampled_base` ("float", "int", "uint")
+- "image": as samplers, without shadow
+- "atomic_uint"
+- "struct": `fields` (tuple of `StructField`)
+- "block": an interface block; `fields` plus `block_kind` ("uniform", "buffer", "in", "out")
+- "array": `element` and `length` (None = unsized)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .versions import GLSLVersion
+
+SCALAR_BASES = ("bool", "int", "uint", "float", "double")
+
+
+@dataclass(frozen=True, slots=True)
+class StructField:
+    name: str
+    type: "GLSLType"
+    # Per-member qualifiers of interface blocks (layout, interpolation, ...);
+    # an opaque mapping owned by semantic analysis.
+    qualifiers: object = None
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class GLSLType:
+    name: str
+    base: str
+    vector_size: int = 1  # components of a vector; rows of a matrix
+    columns: int = 1  # > 1 only for matrices
+    element: "GLSLType | None" = None
+    length: int | None = None
+    fields: tuple[StructField, ...] = ()
+    sampler_dim: str = ""
+    sampler_shadow: bool = False
+    sampler_array: bool = False
+    sampled_base: str = ""
+    block_kind: str = ""
+
+    # -- equality: arrays structural, everything else by identity -----------
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, GLSLType):
+            return NotImplemented
+        if self.base == "array" and other.base == "array":
+            return self.length == other.length and self.element == other.element
+        return False
+
+    def __hash__(self) -> int:
+        if self.base == "array":
+            return hash(("array", self.length, self.element))
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"GLSLType({self})"
+
+    def __str__(self) -> str:
+        if self.base == "array":
+            # GLSL spelling: float[3][2] is an array of 3 arrays of 2 floats.
+            inner, dims = self, []
+            while inner.base == "array":
+                dims.append("" if inner.length is None else str(inner.length))
+                inner = inner.element
+            return inner.name + "".join(f"[{d}]" for d in dims)
+        return self.name
+
+    # -- classification ------------------------------------------------------
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.base in SCALAR_BASES and self.vector_size == 1 and self.columns == 1
+
+    @property
+    def is_vector(self) -> bool:
+        return self.base in SCALAR_BASES and self.vector_size > 1 and self.columns == 1
+
+    @property
+    def is_matrix(self) -> bool:
+        return self.columns > 1
+
+    @property
+    def is_numeric(self) -> bool:
+        """int, uint, float or double scalar, vector or matrix."""
+        return self.base in ("int", "uint", "float", "double")
+
+    @property
+    def is_boolean(self) -> bool:
+        return self.base == "bool"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.base in ("int", "uint")
+
+    @property
+    def is_float(self) -> bool:
+        return self.base in ("float", "double")
+
+    @property
+    def is_array(self) -> bool:
+        return self.base == "array"
+
+    @property
+    def is_struct(self) -> bool:
+        return self.base == "struct"
+
+    @property
+    def is_block(self) -> bool:
+        return self.base == "block"
+
+    @property
+    def is_sampler(self) -> bool:
+        return self.base == "sampler"
+
+    @property
+    def is_image(self) -> bool:
+        return self.base == "image"
+
+    @property
+    def is_opaque(self) -> bool:
+        return self.base in ("sampler", "image", "atomic_uint")
+
+    @property
+    def is_void(self) -> bool:
+        return self.base == "void"
+
+    @property
+    def components(self) -> int:
+        """Scalar components of a scalar, vector or matrix (0 for anything else)."""
+        return self.vector_size * self.columns if self.base in SCALAR_BASES else 0
+
+    def contains(self, pred) -> bool:
+        """Whether this type, an element or a member (recursively) satisfies pred."""
+        if pred(self):
+            return True
+        if self.base == "array":
+            return self.element.contains(pred)
+        return any(f.type.contains(pred) for f in self.fields)
+
+    @property
+    def contains_opaque(self) -> bool:
+        return self.contains(lambda t: t.is_opaque)
+
+    @property
+    def scalar_type(self) -> "GLSLType":
+        """The scalar type of a scalar, vector or matrix."""
+        return scalar(self.base)
+
+    @property
+    def column_type(self) -> "GLSLType":
+        """The column vector of a matrix."""
+        return vector(self.base, self.vector_size)
+
+    @property
+    def row_type(self) -> "GLSLType":
+        return vector(self.base, self.columns)
+
+    @property
+    def innermost_element(self) -> "GLSLType":
+        t = self
+        while t.base == "array":
+            t = t.element
+        return t
+
+    def field_type(self, name: str) -> "GLSLType | None":
+        for f in self.fields:
+            if f.name == name:
+                return f.type
+        return None
+
+    def with_base(self, base: str) -> "GLSLType":
+        """The same shape with another scalar base (vec3 -> ivec3)."""
+        return vector(base, self.vector_size) if self.columns == 1 else matrix(base, self.columns, self.vector_size)
+
+
+# ---------------------------------------------------------------------------
+# Interned built-in types
+
+_BY_NAME: dict[str, GLSLType] = {}
+_MIN_VERSION: dict[str, tuple[int, int]] = {}  # name -> (desktop, es) where a keyword
+
+
+def _add(t: GLSLType, desktop: int, es: int) -> GLSLType:
+    _BY_NAME[t.name] = t
+    _MIN_VERSION[t.name] = (desktop, es)
+    return t
+
+
+VOID = _add(GLSLType("void", "void"), 110, 100)
+_VEC_PREFIX = {"bool": "b", "int": "i", "uint": "u", "float": "", "double": "d"}
+_SCALAR_VERSIONS = {"bool": (110, 100), "int": (110, 100), "uint": (130, 300),
+                    "float": (110, 100), "double": (400, 0)}
+
+for _b in SCALAR_BASES:
+    _add(GLSLType(_b, _b), *_SCALAR_VERSIONS[_b])
+    for _n in (2, 3, 4):
+        _add(GLSLType(f"{_VEC_PREFIX[_b]}vec{_n}", _b, _n), *_SCALAR_VERSIONS[_b])
+for _b, _p in (("float", ""), ("double", "d")):
+    for _c in (2, 3, 4):
+        for _r in (2, 3, 4):
+            _ver = _SCALAR_VERSIONS[_b] if _c == _r else ((120, 300) if _b == "float" else (400, 0))
+            _t = _add(GLSLType(f"{_p}mat{_c}x{_r}", _b, _r, _c), *_ver)
+            if _c == _r:
+                _BY_NAME[f"{_p}mat{_c}"] = _t
+                _MIN_VERSION[f"{_p}mat{_c}"] = _ver
+
+ATOMIC_UINT = _add(GLSLType("atomic_uint", "atomic_uint"), 420, 310)
+
+# (name suffix, dim, array, shadow, desktop, es) for float samplers; int/uint
+# samplers exist for the non-shadow ones from 1.30 / ES 3.00.
+_SAMPLERS = [
+    ("1D", "1D", False, False, 110, 0), ("2D", "2D", False, False, 110, 100),
+    ("3D", "3D", False, False, 110, 300), ("Cube", "Cube", False, False, 110, 100),
+    ("1DShadow", "1D", False, True, 110, 0), ("2DShadow", "2D", False, True, 110, 300),
+    ("CubeShadow", "Cube", False, True, 130, 300), ("1DArray", "1D", True, False, 130, 0),
+    ("2DArray", "2D", True, False, 130, 300), ("1DArrayShadow", "1D", True, True, 130, 0),
+    ("2DArrayShadow", "2D", True, True, 130, 300), ("2DRect", "Rect", False, False, 140, 0),
+    ("2DRectShadow", "Rect", False, True, 140, 0), ("Buffer", "Buffer", False, False, 140, 0),
+    ("2DMS", "2DMS", False, False, 150, 310), ("2DMSArray", "2DMS", True, False, 150, 0),
+    ("CubeArray", "Cube", True, False, 400, 0), ("CubeArrayShadow", "Cube", True, True, 400, 0),
+]
+for _suffix, _dim, _arr, _shadow, _d, _e in _SAMPLERS:
+    _add(GLSLType(f"sampler{_suffix}", "sampler", sampler_dim=_dim, sampler_array=_arr,
+                  sampler_shadow=_shadow, sampled_base="float"), _d, _e)
+    if not _shadow:
+        for _b, _p in (("int", "i"), ("uint", "u")):
+            _add(GLSLType(f"{_p}sampler{_suffix}", "sampler", sampler_dim=_dim, sampler_array=_arr,
+                          sampled_base=_b), max(_d, 130), max(_e, 300) if _e else 0)
+
+_IMAGES = [("1D", "1D", False, 0), ("2D", "2D", False, 310), ("3D", "3D", False, 310),
+           ("2DRect", "Rect", False, 0), ("Cube", "Cube", False, 310), ("Buffer", "Buffer", False, 0),
+           ("1DArray", "1D", True, 0), ("2DArray", "2D", True, 310), ("CubeArray", "Cube", True, 0),
+           ("2DMS", "2DMS", False, 0), ("2DMSArray", "2DMS", True, 0)]
+for _suffix, _dim, _arr, _e in _IMAGES:
+    for _b, _p in (("float", ""), ("int", "i"), ("uint", "u")):
+        _add(GLSLType(f"{_p}image{_suffix}", "image", sampler_dim=_dim, sampler_array=_arr,
+                      sampled_base=_b), 420, _e)
+
+# Extensions that make type names available earlier than their core version.
+_EXTENSION_TYPES = {
+    "GL_ARB_texture_rectangle": ("sampler2DRect", "sampler2DRectShadow"),
+    "GL_ARB_shader_atomic_counters": ("atomic_uint",),
+    "GL_ARB_shader_image_load_store": tuple(n for n, t in _BY_NAME.items() if t.base == "image"),
+    "GL_EXT_texture_array": ("sampler1DArray", "sampler2DArray", "sampler1DArrayShadow",
+                             "sampler2DArrayShadow"),
+}
+
+
+def builtin_type_names(version: GLSLVersion, extensions=()) -> set[str]:
+    """Type-name keywords of this version (plus those enabled by extensions)."""
+    names = {n for n, (d, e) in _MIN_VERSION.items() if version.at_least(d, e)}
+    for ext in extensions:
+        names.update(_EXTENSION_TYPES.get(ext, ()))
+    return names
+
+
+def all_builtin_type_names() -> set[str]:
+    return set(_BY_NAME)
+
+
+def lookup(name: str) -> GLSLType:
+    """A built-in type by name (KeyError when there is none)."""
+    return _BY_NAME[name]
+
+
+def scalar(base: str) -> GLSLType:
+    return _BY_NAME[base]
+
+
+def vector(base: str, size: int) -> GLSLType:
+    if size == 1:
+        return _BY_NAME[base]
+    return _BY_NAME[f"{_VEC_PREFIX[base]}vec{size}"]
+
+
+def matrix(base: str, columns: int, rows: int) -> GLSLType:
+    if columns == 1:
+        return vector(base, rows)
+    return _BY_NAME[f"{'d' if base == 'double' else ''}mat{columns}x{rows}"]
+
+
+def array_of(element: GLSLType, length: int | None) -> GLSLType:
+    return GLSLType(f"{element}[{'' if length is None else length}]", "array",
+                    element=element, length=length)
+
+
+def struct_type(name: str, fields: list[StructField]) -> GLSLType:
+    return GLSLType(name, "struct", fields=tuple(fields))
+
+
+def block_type(name: str, kind: str, fields: list[StructField]) -> GLSLType:
+    return GLSLType(name, "block", fields=tuple(fields), block_kind=kind)
+
+
+VOID = _BY_NAME["void"]
+BOOL = _BY_NAME["bool"]
+INT = _BY_NAME["int"]
+UINT = _BY_NAME["uint"]
+FLOAT = _BY_NAME["float"]
+DOUBLE = _BY_NAME["double"]
+VEC2, VEC3, VEC4 = (_BY_NAME[f"vec{n}"] for n in (2, 3, 4))
+IVEC2, IVEC3, IVEC4 = (_BY_NAME[f"ivec{n}"] for n in (2, 3, 4))
+UVEC2, UVEC3, UVEC4 = (_BY_NAME[f"uvec{n}"] for n in (2, 3, 4))
+BVEC2, BVEC3, BVEC4 = (_BY_NAME[f"bvec{n}"] for n in (2, 3, 4))
+MAT2, MAT3, MAT4 = (_BY_NAME[f"mat{n}"] for n in (2, 3, 4))
+
+
+def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersion) -> bool:
+    """Whether `src` converts implicitly to `dst` (GLSL 1.20+: int->float, 4.00: ->double).
+
+    ES and GLSL 1.10 have no implicit conversions. uint exists from 1.30.
+    """
+    if src == dst:
+        return True
+    if version.es or not version.at_least(120):
+        return False
+    if src.base not in SCALAR_BASES or dst.base not in SCALAR_BASES:
+        return False
+    if src.vector_size != dst.vector_size or src.columns != dst.columns:
+        return False
+    pairs = {("int", "float"), ("uint", "float")}
+    if version.at_least(400):
+        pairs |= {("int", "uint"), ("int", "double"), ("uint", "double"), ("float", "double")}
+    return (src.base, dst.base) in pairs
+
+
+def type_size_slots(t: GLSLType) -> int:
+    """Locations (vec4 slots) a type occupies as a shader input/output."""
+    if t.is_array:
+        return (t.length or 0) * type_size_slots(t.element)
+    if t.is_struct or t.is_block:
+        return sum(type_size_slots(f.type) for f in t.fields)
+    if t.is_matrix:
+        return t.columns * (2 if t.base == "double" and t.vector_size > 2 else 1)
+    if t.base == "double" and t.vector_size > 2:
+        return 2
+    return 1
+
+
+__all__ = [
+    "GLSLType", "StructField", "lookup", "scalar", "vector", "matrix", "array_of", "struct_type",
+    "block_type", "builtin_type_names", "implicit_conversion_allowed", "type_size_slots",
+    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "VEC2", "VEC3", "VEC4", "IVEC2", "IVEC3",
+    "IVEC4", "UVEC2", "UVEC3", "UVEC4", "BVEC2", "BVEC3", "BVEC4", "MAT2", "MAT3", "MAT4",
+    "ATOMIC_UINT",
+]
