@@ -1,0 +1,296 @@
+"""ISP: per-sample depth and stencil tests, primitive ordering by per-pixel rank
+layers, hidden surface removal and occlusion counts.
+
+Ordering: fragments of one pixel must be handled in primitive order, but a Python
+loop over primitives is never acceptable. ``rank_layers`` sorts fragments by
+(pixel, input position) once and numbers them within their pixel: layer k holds
+every pixel's k-th fragment, so inside a layer all pixels are distinct and a whole
+layer is gathered, tested and scattered with plain numpy indexing. Layers are
+processed in order 0, 1, 2...: the loop runs over the depth complexity, not over
+primitives or pixels.
+
+Buffers are (H, W, S) arrays (rows, columns, samples) whose element [0, 0] is pixel
+``origin`` = (x0, y0): a whole framebuffer (origin (0, 0)) or one tile's memory.
+Depth is float32 window depth (the caller converts to/from D16/D24/D32F on
+load/store); stencil is uint8 (``stencil_bits`` = 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .constants import (ALWAYS, COMPARE_FUNCS, DECR, DECR_WRAP, EQUAL, GEQUAL, GREATER, INCR,
+                        INCR_WRAP, INVERT, KEEP, LEQUAL, LESS, NEVER, NOTEQUAL, REPLACE,
+                        STENCIL_OPS, ZERO, enum_value)
+from .rasterize import Fragments
+
+
+def compare(func: int | str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """GL compare: ``a FUNC b`` (depth: fragment z vs stored z; stencil:
+    (ref & mask) vs (stored & mask)). Returns a bool array."""
+    f = enum_value(func, COMPARE_FUNCS, "compare function")
+    if f == NEVER:
+        return np.zeros(np.broadcast(a, b).shape, bool)
+    if f == ALWAYS:
+        return np.ones(np.broadcast(a, b).shape, bool)
+    return {LESS: np.less, EQUAL: np.equal, LEQUAL: np.less_equal, GREATER: np.greater,
+            NOTEQUAL: np.not_equal, GEQUAL: np.greater_equal}[f](a, b)
+
+
+def stencil_op(op: int | str, stored: np.ndarray, ref: np.ndarray | int, bits: int = 8) -> np.ndarray:
+    """New stencil values (before the write mask) for ``op`` applied to ``stored``.
+
+    incr/decr clamp to [0, 2^bits - 1]; incr_wrap/decr_wrap wrap; invert flips all
+    ``bits`` bits; replace writes ``ref``. Returns the dtype of ``stored``.
+    """
+    o = enum_value(op, STENCIL_OPS, "stencil op")
+    top = (1 << bits) - 1
+    s = np.asarray(stored)
+    wide = s.astype(np.int64)
+    if o == KEEP:
+        r = wide
+    elif o == ZERO:
+        r = np.zeros_like(wide)
+    elif o == REPLACE:
+        r = np.broadcast_to(np.asarray(ref, dtype=np.int64) & top, wide.shape)
+    elif o == INCR:
+        r = np.minimum(wide + 1, top)
+    elif o == DECR:
+        r = np.maximum(wide - 1, 0)
+    elif o == INVERT:
+        r = ~wide & top
+    elif o == INCR_WRAP:
+        r = (wide + 1) & top
+    elif o == DECR_WRAP:
+        r = (wide - 1) & top
+    else:  # pragma: no cover
+        raise AssertionError(o)
+    return r.astype(s.dtype)
+
+
+@dataclass(frozen=True)
+class StencilFace:
+    """glStencilFuncSeparate + glStencilOpSeparate + glStencilMaskSeparate of one face."""
+
+    func: int | str = "always"
+    ref: int = 0
+    value_mask: int = 0xFF
+    write_mask: int = 0xFF
+    fail_op: int | str = "keep"      # stencil test fails
+    zfail_op: int | str = "keep"     # stencil passes, depth fails
+    zpass_op: int | str = "keep"     # both pass (or no depth test)
+
+
+@dataclass(frozen=True)
+class DepthStencilState:
+    """Depth/stencil state of a draw. Disabled tests pass and write nothing."""
+
+    depth_test: bool = False
+    depth_func: int | str = "less"
+    depth_write: bool = True
+    stencil_test: bool = False
+    front: StencilFace = field(default_factory=StencilFace)
+    back: StencilFace = field(default_factory=StencilFace)
+    stencil_bits: int = 8
+
+    @property
+    def trivial(self) -> bool:
+        """True when every covered sample passes and no buffer changes."""
+        return not self.depth_test and not self.stencil_test
+
+
+@dataclass(frozen=True)
+class RankLayers:
+    """Fragments grouped into per-pixel rank layers.
+
+    ``order`` (F,) int64: fragment indices sorted by (rank, pixel); layer k is
+    ``order[offsets[k]:offsets[k+1]]`` and holds at most one fragment per pixel.
+    ``rank`` (F,) int32: each fragment's position among its pixel's fragments.
+    """
+
+    order: np.ndarray
+    offsets: np.ndarray
+    rank: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return len(self.offsets) - 1
+
+    def layer(self, k: int) -> np.ndarray:
+        return self.order[self.offsets[k]:self.offsets[k + 1]]
+
+
+def rank_layers(x: np.ndarray, y: np.ndarray) -> RankLayers:
+    """Per-pixel ranks of fragments at pixels (x, y) (each (F,) int), in input order:
+    among the fragments of one pixel, the one earlier in the arrays gets the lower
+    rank (``rasterize`` emits primitive order)."""
+    n = len(x)
+    if n == 0:
+        return RankLayers(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int32))
+    x = np.asarray(x, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    x0, y0 = x.min(), y.min()
+    span = int(x.max() - x0) + 1
+    pix = (y - y0) * span + (x - x0)
+    # unique keys (pixel, input index): a plain sort of int64 is far faster than a
+    # stable argsort, and decoding the key gives the permutation back
+    key = pix * n + np.arange(n, dtype=np.int64)
+    key.sort()
+    frag_sorted = key % n
+    pix_sorted = key // n
+    new_group = np.empty(n, bool)
+    new_group[0] = True
+    np.not_equal(pix_sorted[1:], pix_sorted[:-1], out=new_group[1:])
+    idx = np.arange(n, dtype=np.int64)
+    group_start = np.maximum.accumulate(np.where(new_group, idx, 0))
+    rank_sorted = idx - group_start
+    nlayers = int(rank_sorted.max()) + 1
+    rank = np.empty(n, dtype=np.int32)
+    rank[frag_sorted] = rank_sorted
+    if nlayers == 1:
+        return RankLayers(frag_sorted, np.array([0, n], np.int64), rank)
+    small = rank_sorted.astype(np.uint8 if nlayers <= 256 else np.uint16 if nlayers <= 65536 else np.int64)
+    perm = np.argsort(small, kind="stable")         # radix sort for small ints; keeps pixel order
+    offsets = np.zeros(nlayers + 1, np.int64)
+    np.cumsum(np.bincount(rank_sorted, minlength=nlayers), out=offsets[1:])
+    return RankLayers(frag_sorted[perm], offsets, rank)
+
+
+def _face_select(front_facing: np.ndarray | None, fv, bv):
+    if front_facing is None or fv == bv:
+        return fv
+    return np.where(front_facing, fv, bv)
+
+
+def _stencil_update(state: DepthStencilState, face: StencilFace, stored: np.ndarray,
+                    spass: np.ndarray, dpass: np.ndarray) -> np.ndarray:
+    bits = state.stencil_bits
+    fail = enum_value(face.fail_op, STENCIL_OPS, "stencil op")
+    zfail = enum_value(face.zfail_op, STENCIL_OPS, "stencil op")
+    zpass = enum_value(face.zpass_op, STENCIL_OPS, "stencil op")
+    new = stored
+    if zpass != KEEP:
+        new = np.where(spass & dpass, stencil_op(zpass, stored, face.ref, bits), new)
+    if zfail != KEEP:
+        new = np.where(spass & ~dpass, stencil_op(zfail, stored, face.ref, bits), new)
+    if fail != KEEP:
+        new = np.where(~spass, stencil_op(fail, stored, face.ref, bits), new)
+    top = (1 << bits) - 1
+    wm = face.write_mask & top
+    keep_bits = top & ~wm
+    return ((new & wm) | (stored & keep_bits)).astype(stored.dtype)
+
+
+def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray | None,
+                  stencil: np.ndarray | None, *, front_facing: np.ndarray | None = None,
+                  layers: RankLayers | None = None, coverage: np.ndarray | None = None,
+                  z: np.ndarray | None = None, origin: tuple[int, int] = (0, 0),
+                  owner: np.ndarray | None = None) -> np.ndarray:
+    """Run the depth and stencil tests of ``frags`` in primitive order, updating
+    ``depth`` (H, W, S) float32 and ``stencil`` (H, W, S) uint8 in place.
+
+    ``front_facing`` (F,) bool selects the stencil face (None: all front).
+    ``coverage`` (F,) uint8 replaces ``frags.coverage`` (late tests: the shader's
+    discard / sample mask applied); ``z`` (F, S) replaces ``frags.z`` (shader-written
+    depth). ``layers``: ``rank_layers(frags.x, frags.y)``, computed if not given.
+    ``owner`` (H, W, S) int64, optional: set to the fragment index wherever a
+    fragment passes (the last writer of each sample; see ``resolve_visibility``).
+
+    Early vs late is the caller's choice: call it before shading with the raster
+    coverage (early), or after shading with the shader's coverage and depth (late).
+    Returns (F,) uint8: the samples of each fragment that passed both tests.
+    """
+    cov = frags.coverage if coverage is None else np.asarray(coverage, dtype=np.uint8)
+    if state.trivial and owner is None:
+        return cov.copy()
+    zs = frags.z if z is None else np.asarray(z, dtype=np.float32)
+    if layers is None:
+        layers = rank_layers(frags.x, frags.y)
+    ox, oy = origin
+    px = frags.x.astype(np.int64) - ox
+    py = frags.y.astype(np.int64) - oy
+    passed = np.zeros(len(frags), dtype=np.uint8)
+    dfunc = enum_value(state.depth_func, COMPARE_FUNCS, "depth function")
+    fr, bk = state.front, state.back
+    two_sided = state.stencil_test and front_facing is not None and fr != bk
+    for k in range(layers.count):
+        idx = layers.layer(k)
+        lx, ly = px[idx], py[idx]
+        lface = front_facing[idx] if two_sided else None
+        for s in range(frags.samples):
+            on = ((cov[idx] >> s) & 1).astype(bool)
+            if not on.any():
+                continue
+            sel = idx[on]
+            sx, sy = lx[on], ly[on]
+            face_sel = lface[on] if lface is not None else None
+            dpass = np.ones(len(sel), bool)
+            if state.depth_test:
+                zf = zs[sel, s]
+                dpass = compare(dfunc, zf, depth[sy, sx, s])
+            spass = np.ones(len(sel), bool)
+            if state.stencil_test:
+                st = stencil[sy, sx, s]
+                ref = _face_select(face_sel, fr.ref, bk.ref)
+                vmask = _face_select(face_sel, fr.value_mask, bk.value_mask)
+                ref_m = np.asarray(ref & vmask, dtype=np.int64)
+                st_m = st.astype(np.int64) & vmask
+                sp_front = compare(fr.func, ref_m, st_m)
+                spass = sp_front if face_sel is None else np.where(
+                    face_sel, sp_front, compare(bk.func, ref_m, st_m))
+                new_st = _stencil_update(state, fr, st, spass, dpass)
+                if face_sel is not None:
+                    new_st = np.where(face_sel, new_st, _stencil_update(state, bk, st, spass, dpass))
+                stencil[sy, sx, s] = new_st
+            ok = spass & dpass
+            if state.depth_test and state.depth_write:
+                w = np.flatnonzero(ok)
+                depth[sy[w], sx[w], s] = zf[w]
+            passed[sel[ok]] |= np.uint8(1 << s)
+            if owner is not None:
+                w = np.flatnonzero(ok)
+                owner[sy[w], sx[w], s] = sel[w]
+    return passed
+
+
+def resolve_visibility(frags: Fragments, state: DepthStencilState, depth: np.ndarray | None,
+                       stencil: np.ndarray | None, shape: tuple[int, int] | None = None, *,
+                       front_facing: np.ndarray | None = None, layers: RankLayers | None = None,
+                       origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
+    """Hidden surface removal for opaque, non-discarding, non-depth-writing shaders
+    with plain colour overwrite (no blending, no logic op).
+
+    Runs the depth/stencil tests of all fragments first (updating the buffers exactly
+    as in-order processing would), then keeps, per sample, only the **last**
+    fragment that passed: its colour is the one in-order processing leaves. Shading
+    only those fragments, with coverage ``visible``, and writing their colour gives
+    the same image as shading everything in order.
+
+    ``shape``: (H, W) of the buffers when both are None. Returns ``(visible,
+    passed)``, both (F,) uint8 sample masks (``passed`` feeds occlusion queries).
+    """
+    if depth is not None:
+        h, w, _ = depth.shape
+    elif stencil is not None:
+        h, w, _ = stencil.shape
+    else:
+        h, w = shape
+    owner = np.full((h, w, frags.samples), -1, dtype=np.int64)
+    passed = depth_stencil(frags, state, depth, stencil, front_facing=front_facing, layers=layers,
+                           origin=origin, owner=owner)
+    visible = np.zeros(len(frags), dtype=np.uint8)
+    for s in range(frags.samples):
+        o = owner[..., s].ravel()
+        o = o[o >= 0]                      # unique per sample: plain fancy-index OR is safe
+        visible[o] |= np.uint8(1 << s)
+    return visible, passed
+
+
+_POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def samples_passed(mask: np.ndarray) -> int:
+    """Occlusion query count: the number of set bits over (F,) uint8 sample masks."""
+    return int(_POPCOUNT8[np.asarray(mask, dtype=np.uint8)].sum())

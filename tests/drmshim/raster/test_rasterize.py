@@ -1,0 +1,243 @@
+"""Rasteriser: coverage against independently evaluated edge functions, the fill
+rule on shared edges (every sample of a tiled square covered exactly once), MSAA
+sample positions, scissor rectangles, block sizes, depth and barycentrics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from drmshim.gpu.raster import (SAMPLE_POSITIONS_16THS, barycentrics, intersect_rects, point_coords,
+                                rasterize, setup_lines, setup_points, setup_triangles)
+
+from .reference import coverage_count, covered_samples
+
+
+def window_tris(tris_xy, z=0.5, inv_w=1.0):
+    """(T, 3, 2) pixel positions -> (T, 3, 4) window array for setup."""
+    t = np.asarray(tris_xy, dtype=np.float64).reshape(-1, 3, 2)
+    out = np.empty(t.shape[:2] + (4,))
+    out[..., :2] = t
+    out[..., 2] = z
+    out[..., 3] = inv_w
+    return out
+
+
+def raster_count(tris_xy, width, height, samples=1, **kw):
+    setup = setup_triangles(window_tris(tris_xy))
+    frags = rasterize(setup, (0, 0, width, height), samples, **kw)
+    count = np.zeros((height, width, samples), np.int64)
+    for s in range(samples):
+        on = (frags.coverage >> s) & 1 == 1
+        np.add.at(count[..., s], (frags.y[on], frags.x[on]), 1)
+    return count, frags, setup
+
+
+def test_single_triangle_matches_edge_functions():
+    tri = [[(1.3, 2.7), (17.9, 5.2), (6.4, 19.1)]]
+    got, _, _ = raster_count(tri, 24, 24)
+    want = coverage_count(tri, 24, 24)
+    assert got.sum() > 100
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("samples", [1, 2, 4])
+@pytest.mark.parametrize("block_px", [1, 4, 8, 16])
+def test_random_triangles_match_reference(samples, block_px):
+    rng = np.random.default_rng(samples * 100 + block_px)
+    tris = rng.uniform(-4, 36, size=(12, 3, 2))
+    got, frags, setup = raster_count(tris, 32, 32, samples, block_px=block_px)
+    want = coverage_count(tris, 32, 32, SAMPLE_POSITIONS_16THS[samples])
+    np.testing.assert_array_equal(got, want)
+    # fragments come out in primitive order, each (triangle, pixel) once
+    assert (np.diff(frags.tri) >= 0).all()
+    key = frags.tri.astype(np.int64) * 4096 + frags.y * 64 + frags.x
+    assert len(np.unique(key)) == len(key)
+    assert (frags.coverage != 0).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-3, 19, allow_nan=False, width=32), min_size=6, max_size=6),
+       st.sampled_from([1, 4]))
+def test_hypothesis_triangle_coverage(coords, samples):
+    tri = np.array(coords).reshape(1, 3, 2)
+    got, _, _ = raster_count(tri, 16, 16, samples)
+    want = coverage_count(tri, 16, 16, SAMPLE_POSITIONS_16THS[samples])
+    np.testing.assert_array_equal(got, want)
+
+
+def grid_mesh(n, size, jitter, rng, flip_diagonals=True):
+    """A square [0, size]^2 tiled by 2 n^2 triangles over a jittered (n+1)^2 grid."""
+    g = np.linspace(0, size, n + 1)
+    xs, ys = np.meshgrid(g, g)
+    pts = np.stack((xs, ys), -1)
+    inner = (slice(1, n), slice(1, n))
+    step = size / n
+    pts[inner] += rng.uniform(-jitter, jitter, pts[inner].shape) * step
+    tris = []
+    for j in range(n):
+        for i in range(n):
+            a, b, c, d = pts[j, i], pts[j, i + 1], pts[j + 1, i + 1], pts[j + 1, i]
+            if flip_diagonals and (i + j) % 2:
+                tris += [(a, b, d), (b, c, d)]
+            else:
+                tris += [(a, b, c), (a, c, d)]
+    return np.array(tris)
+
+
+@pytest.mark.parametrize("samples", [1, 4])
+def test_fill_rule_grid_mesh_each_sample_once(samples):
+    rng = np.random.default_rng(7)
+    tris = grid_mesh(6, 30.0, 0.35, rng)
+    got, _, _ = raster_count(tris, 30, 30, samples)
+    assert (got == 1).all(), f"holes {np.sum(got == 0)}, overlaps {np.sum(got > 1)}"
+
+
+def test_fill_rule_fan_around_centre_pixel_corner_and_centre():
+    # fans whose hub sits exactly on a pixel centre and on a pixel corner
+    for hub in [(8.5, 8.5), (8.0, 8.0), (8.25, 7.5)]:
+        ring = np.array([(0, 0), (16, 0), (16, 8.5), (16, 16), (8.5, 16), (0, 16), (0, 8)], float)
+        tris = [(hub, ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
+        got, _, _ = raster_count(tris, 16, 16)
+        assert (got == 1).all(), hub
+
+
+def test_fill_rule_strip_with_reversed_winding():
+    # a triangle strip as the assembler emits it (alternate winding kept) plus
+    # mirrored orientation: culling is off, so winding must not matter
+    xs = np.arange(0, 17, 2.0)
+    top = [(x, 0.0) for x in xs]
+    bot = [(x + 0.5, 16.0) for x in xs]
+    verts = [v for pair in zip(top, bot) for v in pair]
+    tris = [(verts[i], verts[i + 1], verts[i + 2]) for i in range(len(verts) - 2)]
+    got, _, _ = raster_count(tris, 16, 16)
+    inside = np.zeros((16, 16), bool)
+    # the strip covers the parallelogram between y=0 and y=16, x from 0.5*y/16..16+
+    assert (got[..., 0] <= 1).all()
+    ref = coverage_count(tris, 16, 16)
+    np.testing.assert_array_equal(got, ref)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(2, 7), st.floats(0.0, 0.45))
+def test_hypothesis_random_meshes_watertight(seed, n, jitter):
+    rng = np.random.default_rng(seed)
+    tris = grid_mesh(n, 24.0, jitter, rng, flip_diagonals=bool(seed & 1))
+    got, _, _ = raster_count(tris, 24, 24, 4)
+    assert (got == 1).all()
+
+
+def test_diagonal_shared_edges_exact_pixel_centres():
+    # edges passing exactly through pixel centres: the shared-edge tie decides
+    tris = [[(0.5, 0.5), (12.5, 12.5), (0.5, 12.5)], [(0.5, 0.5), (12.5, 0.5), (12.5, 12.5)],
+            [(12.5, 0.5), (16, 0), (12.5, 12.5)]]
+    got, _, _ = raster_count(tris, 16, 16)
+    assert got.max() == 1
+    np.testing.assert_array_equal(got, coverage_count(tris, 16, 16))
+
+
+def test_rect_restricts_fragments_and_tiles_partition():
+    rng = np.random.default_rng(3)
+    tris = rng.uniform(0, 40, size=(20, 3, 2))
+    setup = setup_triangles(window_tris(tris))
+    whole = rasterize(setup, (0, 0, 40, 40), 4)
+    parts = [rasterize(setup, (x, y, x + 16, y + 16), 4) for y in range(0, 40, 16) for x in range(0, 40, 16)]
+    keys = lambda f: set(zip(f.tri.tolist(), f.x.tolist(), f.y.tolist(), f.coverage.tolist()))
+    union = set().union(*(keys(p) for p in parts))
+    assert union == keys(whole)
+    assert sum(len(p) for p in parts) == len(whole)
+    sc = rasterize(setup, intersect_rects((0, 0, 40, 40), (5, 7, 20, 30)), 1)
+    assert sc.x.min() >= 5 and sc.x.max() < 20 and sc.y.min() >= 7 and sc.y.max() < 30
+
+
+def test_rows_subset():
+    rng = np.random.default_rng(4)
+    setup = setup_triangles(window_tris(rng.uniform(0, 20, size=(10, 3, 2))))
+    sub = rasterize(setup, (0, 0, 20, 20), rows=np.array([2, 5, 7]))
+    assert set(np.unique(sub.tri)) <= {2, 5, 7}
+    whole = rasterize(setup, (0, 0, 20, 20))
+    assert len(sub) == np.isin(whole.tri, [2, 5, 7]).sum()
+
+
+def test_depth_plane_and_barycentrics():
+    win = np.array([[[2.0, 1.0, 0.2, 1.0], [30.0, 3.0, 0.8, 0.5], [5.0, 29.0, 0.5, 0.25]]])
+    setup = setup_triangles(win)
+    frags = rasterize(setup, (0, 0, 32, 32), 4)
+    # analytic linear barycentrics at pixel centres
+    P = np.stack((frags.x + 0.5, frags.y + 0.5), 1)
+    A, B, C = win[0, :, :2]
+    T = np.array([B - A, C - A]).T
+    l12 = np.linalg.solve(T, (P - A).T).T
+    lam = np.column_stack((1 - l12.sum(1), l12))
+    got_lin = barycentrics(setup, frags, perspective=False)
+    np.testing.assert_allclose(got_lin, lam, atol=2e-3)  # vertices snapped to 1/256 px
+    z_centre = lam @ win[0, :, 2]
+    # 4x samples straddle the centre symmetrically: their mean depth is the centre depth
+    np.testing.assert_allclose(frags.z.mean(1), z_centre, atol=1e-4)
+    pw = lam * win[0, :, 3]
+    pw /= pw.sum(1, keepdims=True)
+    np.testing.assert_allclose(barycentrics(setup, frags, perspective=True), pw, atol=2e-3)
+    s2 = barycentrics(setup, frags, sample=2, perspective=False)
+    np.testing.assert_allclose(s2.sum(1), 1, atol=1e-5)
+
+
+def test_depth_clamped_and_offset_added():
+    win = window_tris([[(0, 0), (8, 0), (0, 8)]], z=0.9)
+    setup = setup_triangles(win, offset=(0.0, 2 ** 22, 0.0))      # +0.25
+    frags = rasterize(setup, (0, 0, 8, 8))
+    np.testing.assert_allclose(frags.z, 1.0)
+    setup = setup_triangles(win, offset=(0.0, -2 ** 22, 0.0))
+    np.testing.assert_allclose(rasterize(setup, (0, 0, 8, 8)).z, 0.65, atol=1e-6)
+
+
+def test_cull_modes():
+    ccw = [(0, 0), (8, 0), (0, 8)]
+    cw = [(0, 0), (0, 8), (8, 0)]
+    win = window_tris([ccw, cw])
+    for cull, front_face, kept in [("none", "ccw", [0, 1]), ("back", "ccw", [0]), ("front", "ccw", [1]),
+                                   ("back", "cw", [1]), ("front", "cw", [0]), ("front_and_back", "ccw", [])]:
+        setup = setup_triangles(win, cull=cull, front_face=front_face)
+        assert setup.prim.tolist() == kept, (cull, front_face)
+    setup = setup_triangles(win, front_face="cw")
+    assert setup.front_facing.tolist() == [False, True]
+
+
+def test_degenerate_triangles_dropped():
+    setup = setup_triangles(window_tris([[(0, 0), (4, 4), (8, 8)], [(1, 1), (1, 1), (5, 2)]]))
+    assert len(setup) == 0
+    assert len(rasterize(setup, (0, 0, 8, 8))) == 0
+
+
+def test_points_square_and_sprite_coords():
+    win = np.array([[4.5, 4.5, 0.5, 1.0], [10.0, 10.0, 0.5, 1.0], [1.5, 12.5, 0.3, 1.0]])
+    setup = setup_points(win, np.array([1.0, 4.0, 3.0]))
+    frags = rasterize(setup, (0, 0, 16, 16))
+    for p, (xs, ys) in enumerate([((4,), (4,)), (range(8, 12), range(8, 12)), (range(0, 3), range(11, 14))]):
+        on = setup.prim[frags.tri] == p
+        got = set(zip(frags.x[on].tolist(), frags.y[on].tolist()))
+        assert got == {(x, y) for x in xs for y in ys}, p
+    pc = point_coords(setup, frags)
+    on = setup.prim[frags.tri] == 1
+    # size-4 point at (10, 10): pixel centres 8.5..11.5 -> s = 1/8, 3/8, 5/8, 7/8
+    np.testing.assert_allclose(pc[on, 0], (frags.x[on] + 0.5 - 8.0) / 4, atol=1e-6)
+    np.testing.assert_allclose(pc[on, 1], 1 - (frags.y[on] + 0.5 - 8.0) / 4, atol=1e-6)
+    bw = barycentrics(setup, frags)
+    assert bw.shape == (len(frags), 1)
+    np.testing.assert_allclose(bw, 1.0)
+
+
+def test_lines_one_pixel_per_column_and_interpolation():
+    win = np.array([[[0.5, 2.0, 0.0, 1.0], [20.5, 9.0, 1.0, 1.0]],   # x-major
+                    [[3.0, 0.5, 0.0, 1.0], [6.0, 15.5, 1.0, 1.0]]])  # y-major
+    setup = setup_lines(win, 1.0)
+    frags = rasterize(setup, (0, 0, 24, 24))
+    for line, major, n in [(0, "x", 20), (1, "y", 15)]:
+        on = setup.prim[frags.tri] == line
+        along = frags.x[on] if major == "x" else frags.y[on]
+        assert sorted(along.tolist()) == list(range(int(along.min()), int(along.min()) + n)), line
+    w = barycentrics(setup, frags, perspective=False)
+    assert w.shape == (len(frags), 2)
+    on = setup.prim[frags.tri] == 0
+    np.testing.assert_allclose(w[on, 1], (frags.x[on] + 0.5 - 0.5) / 20.0, atol=1e-3)
+    np.testing.assert_allclose(frags.z[on, 0], w[on, 1], atol=1e-3)
