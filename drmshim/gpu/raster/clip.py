@@ -81,8 +81,8 @@ def vertex_distances(position: np.ndarray, clip_distance: np.ndarray | None = No
 
 def _blend3(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
     """sum_j weights[..., j] * values[..., j, :], summed left to right (see module doc)."""
-    return (weights[..., 0, None] * values[..., 0, :] + weights[..., 1, None] * values[..., 1, :]
-            + weights[..., 2, None] * values[..., 2, :])
+    return (weights[..., 0, None] * values[..., None, 0, :] + weights[..., 1, None] * values[..., None, 1, :]
+            + weights[..., 2, None] * values[..., None, 2, :])
 
 
 def _clip_polygons(dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -117,11 +117,11 @@ def _clip_polygons(dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         i_out = np.where(inside, nxt, slot)
         d_in = np.where(inside, d, d_next)
         d_out = np.where(inside, d_next, d)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = d_in / (d_in - d_out)
         w_in = w[rows, i_in]
         w_out = w[rows, i_out]
-        w_cross = w_in + t[..., None] * (w_out - w_in)
+        with np.errstate(divide="ignore", invalid="ignore"):   # non-crossing slots: unused
+            t = d_in / (d_in - d_out)
+            w_cross = w_in + t[..., None] * (w_out - w_in)
         new = np.zeros_like(w)
         r_self, c_self = np.nonzero(emit_self)
         new[r_self, pos_self[r_self, c_self]] = w[r_self, c_self]
