@@ -1,0 +1,590 @@
+"""Built-in functions: compact signature descriptions -> concrete overloads.
+
+The table `_TABLE` has one line per generic prototype of the specifications:
+
+    DESKTOP ES [STAGES] [+EXTENSION ...] | RET name(PARAM, ...)
+
+DESKTOP is the first desktop version ("110"), "-" for never, or "110c" for a
+deprecated function that core profiles lose at 1.40 (compatibility keeps it).
+ES is the first ES version, "-" for never, or "100-" for ES 1.00 only.
+STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), combinable.
++EXT makes the function available when that extension is enabled.
+
+Generic parameter types expand in lockstep: genType = float..vec4, genIType,
+genUType, genBType, genDType (sizes 1-4); vec, ivec, uvec, bvec (sizes 2-4);
+mat (every float matrix), sqmat (square). `out`/`inout` mark directions.
+Texture, image and matrix-shape families are generated in code below, from
+the sampler and image types of `types.py`, because their shapes follow rules
+rather than lists.
+
+`builtin_signatures(version, stage, extensions)` returns {name: [signature]}
+for one compilation; every concrete signature carries its availability, so
+the same data answers "is texture2D available in a 1.40 core vertex shader?".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import types as T
+from .symbols import FunctionSignature, Variable
+from .versions import GLSLVersion
+
+STAGE_LETTERS = {"v": "vertex", "f": "fragment", "c": "compute"}
+
+_TABLE = """
+# 8.1 angle and trigonometry
+110 100 | genType radians(genType)
+110 100 | genType degrees(genType)
+110 100 | genType sin(genType)
+110 100 | genType cos(genType)
+110 100 | genType tan(genType)
+110 100 | genType asin(genType)
+110 100 | genType acos(genType)
+110 100 | genType atan(genType, genType)
+110 100 | genType atan(genType)
+130 300 | genType sinh(genType)
+130 300 | genType cosh(genType)
+130 300 | genType tanh(genType)
+130 300 | genType asinh(genType)
+130 300 | genType acosh(genType)
+130 300 | genType atanh(genType)
+# 8.2 exponential
+110 100 | genType pow(genType, genType)
+110 100 | genType exp(genType)
+110 100 | genType log(genType)
+110 100 | genType exp2(genType)
+110 100 | genType log2(genType)
+110 100 | genType sqrt(genType)
+110 100 | genType inversesqrt(genType)
+# 8.3 common
+110 100 | genType abs(genType)
+130 300 | genIType abs(genIType)
+110 100 | genType sign(genType)
+130 300 | genIType sign(genIType)
+110 100 | genType floor(genType)
+130 300 | genType trunc(genType)
+130 300 | genType round(genType)
+130 300 | genType roundEven(genType)
+110 100 | genType ceil(genType)
+110 100 | genType fract(genType)
+110 100 | genType mod(genType, float)
+110 100 | genType mod(genType, genType)
+130 300 | genType modf(genType, out genType)
+110 100 | genType min(genType, genType)
+110 100 | genType min(genType, float)
+130 300 | genIType min(genIType, genIType)
+130 300 | genIType min(genIType, int)
+130 300 | genUType min(genUType, genUType)
+130 300 | genUType min(genUType, uint)
+110 100 | genType max(genType, genType)
+110 100 | genType max(genType, float)
+130 300 | genIType max(genIType, genIType)
+130 300 | genIType max(genIType, int)
+130 300 | genUType max(genUType, genUType)
+130 300 | genUType max(genUType, uint)
+110 100 | genType clamp(genType, genType, genType)
+110 100 | genType clamp(genType, float, float)
+130 300 | genIType clamp(genIType, genIType, genIType)
+130 300 | genIType clamp(genIType, int, int)
+130 300 | genUType clamp(genUType, genUType, genUType)
+130 300 | genUType clamp(genUType, uint, uint)
+110 100 | genType mix(genType, genType, genType)
+110 100 | genType mix(genType, genType, float)
+130 300 | genType mix(genType, genType, genBType)
+- 310 | genIType mix(genIType, genIType, genBType)
+- 310 | genUType mix(genUType, genUType, genBType)
+- 310 | genBType mix(genBType, genBType, genBType)
+110 100 | genType step(genType, genType)
+110 100 | genType step(float, genType)
+110 100 | genType smoothstep(genType, genType, genType)
+110 100 | genType smoothstep(float, float, genType)
+130 300 | genBType isnan(genType)
+130 300 | genBType isinf(genType)
+330 300 +GL_ARB_shader_bit_encoding | genIType floatBitsToInt(genType)
+330 300 +GL_ARB_shader_bit_encoding | genUType floatBitsToUint(genType)
+330 300 +GL_ARB_shader_bit_encoding | genType intBitsToFloat(genIType)
+330 300 +GL_ARB_shader_bit_encoding | genType uintBitsToFloat(genUType)
+400 - | genType fma(genType, genType, genType)
+400 310 | genType frexp(genType, out genIType)
+400 310 | genType ldexp(genType, genIType)
+# 8.4 floating-point pack and unpack
+410 300 | uint packUnorm2x16(vec2)
+420 300 | uint packSnorm2x16(vec2)
+400 310 | uint packUnorm4x8(vec4)
+400 310 | uint packSnorm4x8(vec4)
+410 300 | vec2 unpackUnorm2x16(uint)
+420 300 | vec2 unpackSnorm2x16(uint)
+400 310 | vec4 unpackUnorm4x8(uint)
+400 310 | vec4 unpackSnorm4x8(uint)
+420 300 | uint packHalf2x16(vec2)
+420 300 | vec2 unpackHalf2x16(uint)
+400 - | double packDouble2x32(uvec2)
+400 - | uvec2 unpackDouble2x32(double)
+# 8.5 geometric
+110 100 | float length(genType)
+110 100 | float distance(genType, genType)
+110 100 | float dot(genType, genType)
+110 100 | vec3 cross(vec3, vec3)
+110 100 | genType normalize(genType)
+110c - @v | vec4 ftransform()
+110 100 | genType faceforward(genType, genType, genType)
+110 100 | genType reflect(genType, genType)
+110 100 | genType refract(genType, genType, float)
+# 8.6 matrix (outerProduct and transpose are generated)
+110 100 | mat matrixCompMult(mat, mat)
+150 300 | float determinant(sqmat)
+140 300 | sqmat inverse(sqmat)
+# 8.7 vector relational
+110 100 | bvec lessThan(vec, vec)
+110 100 | bvec lessThan(ivec, ivec)
+130 300 | bvec lessThan(uvec, uvec)
+110 100 | bvec lessThanEqual(vec, vec)
+110 100 | bvec lessThanEqual(ivec, ivec)
+130 300 | bvec lessThanEqual(uvec, uvec)
+110 100 | bvec greaterThan(vec, vec)
+110 100 | bvec greaterThan(ivec, ivec)
+130 300 | bvec greaterThan(uvec, uvec)
+110 100 | bvec greaterThanEqual(vec, vec)
+110 100 | bvec greaterThanEqual(ivec, ivec)
+130 300 | bvec greaterThanEqual(uvec, uvec)
+110 100 | bvec equal(vec, vec)
+110 100 | bvec equal(ivec, ivec)
+130 300 | bvec equal(uvec, uvec)
+110 100 | bvec equal(bvec, bvec)
+110 100 | bvec notEqual(vec, vec)
+110 100 | bvec notEqual(ivec, ivec)
+130 300 | bvec notEqual(uvec, uvec)
+110 100 | bvec notEqual(bvec, bvec)
+110 100 | bool any(bvec)
+110 100 | bool all(bvec)
+110 100 | bvec not(bvec)
+# 8.8 integer
+400 310 | genUType uaddCarry(genUType, genUType, out genUType)
+400 310 | genUType usubBorrow(genUType, genUType, out genUType)
+400 310 | void umulExtended(genUType, genUType, out genUType, out genUType)
+400 310 | void imulExtended(genIType, genIType, out genIType, out genIType)
+400 310 | genIType bitfieldExtract(genIType, int, int)
+400 310 | genUType bitfieldExtract(genUType, int, int)
+400 310 | genIType bitfieldInsert(genIType, genIType, int, int)
+400 310 | genUType bitfieldInsert(genUType, genUType, int, int)
+400 310 | genIType bitfieldReverse(genIType)
+400 310 | genUType bitfieldReverse(genUType)
+400 310 | genIType bitCount(genIType)
+400 310 | genIType bitCount(genUType)
+400 310 | genIType findLSB(genIType)
+400 310 | genIType findLSB(genUType)
+400 310 | genIType findMSB(genIType)
+400 310 | genIType findMSB(genUType)
+# 8.10 atomic counters
+420 310 +GL_ARB_shader_atomic_counters | uint atomicCounterIncrement(atomic_uint)
+420 310 +GL_ARB_shader_atomic_counters | uint atomicCounterDecrement(atomic_uint)
+420 310 +GL_ARB_shader_atomic_counters | uint atomicCounter(atomic_uint)
+# 8.11 atomic memory functions (first argument: a buffer or shared variable)
+430 310 | uint atomicAdd(inout uint, uint)
+430 310 | int atomicAdd(inout int, int)
+430 310 | uint atomicMin(inout uint, uint)
+430 310 | int atomicMin(inout int, int)
+430 310 | uint atomicMax(inout uint, uint)
+430 310 | int atomicMax(inout int, int)
+430 310 | uint atomicAnd(inout uint, uint)
+430 310 | int atomicAnd(inout int, int)
+430 310 | uint atomicOr(inout uint, uint)
+430 310 | int atomicOr(inout int, int)
+430 310 | uint atomicXor(inout uint, uint)
+430 310 | int atomicXor(inout int, int)
+430 310 | uint atomicExchange(inout uint, uint)
+430 310 | int atomicExchange(inout int, int)
+430 310 | uint atomicCompSwap(inout uint, uint, uint)
+430 310 | int atomicCompSwap(inout int, int, int)
+# 8.13 fragment processing (derivatives, interpolation)
+110 300 @f +GL_OES_standard_derivatives | genType dFdx(genType)
+110 300 @f +GL_OES_standard_derivatives | genType dFdy(genType)
+110 300 @f +GL_OES_standard_derivatives | genType fwidth(genType)
+400 - @f | genType interpolateAtCentroid(genType)
+400 - @f | genType interpolateAtSample(genType, int)
+400 - @f | genType interpolateAtOffset(genType, vec2)
+# 8.14 noise
+110 - | float noise1(genType)
+110 - | vec2 noise2(genType)
+110 - | vec3 noise3(genType)
+110 - | vec4 noise4(genType)
+# 8.16 shader invocation control and memory control
+430 310 @c +GL_ARB_compute_shader | void barrier()
+420 310 +GL_ARB_shader_image_load_store | void memoryBarrier()
+420 310 +GL_ARB_shader_atomic_counters | void memoryBarrierAtomicCounter()
+430 310 +GL_ARB_shader_storage_buffer_object | void memoryBarrierBuffer()
+430 310 @c +GL_ARB_compute_shader | void memoryBarrierShared()
+430 310 +GL_ARB_shader_image_load_store | void memoryBarrierImage()
+430 310 @c +GL_ARB_compute_shader | void groupMemoryBarrier()
+# legacy texture functions (compatibility; ES 1.00)
+110c - | vec4 texture1D(sampler1D, float)
+110c - @f | vec4 texture1D(sampler1D, float, float)
+110c - | vec4 texture1DProj(sampler1D, vec2)
+110c - @f | vec4 texture1DProj(sampler1D, vec2, float)
+110c - | vec4 texture1DProj(sampler1D, vec4)
+110c - @f | vec4 texture1DProj(sampler1D, vec4, float)
+110c - | vec4 texture1DLod(sampler1D, float, float)
+110c - | vec4 texture1DProjLod(sampler1D, vec2, float)
+110c - | vec4 texture1DProjLod(sampler1D, vec4, float)
+110c 100- | vec4 texture2D(sampler2D, vec2)
+110c 100- @f | vec4 texture2D(sampler2D, vec2, float)
+110c 100- | vec4 texture2DProj(sampler2D, vec3)
+110c 100- @f | vec4 texture2DProj(sampler2D, vec3, float)
+110c 100- | vec4 texture2DProj(sampler2D, vec4)
+110c 100- @f | vec4 texture2DProj(sampler2D, vec4, float)
+110c 100- | vec4 texture2DLod(sampler2D, vec2, float)
+110c 100- | vec4 texture2DProjLod(sampler2D, vec3, float)
+110c 100- | vec4 texture2DProjLod(sampler2D, vec4, float)
+110c - | vec4 texture3D(sampler3D, vec3)
+110c - @f | vec4 texture3D(sampler3D, vec3, float)
+110c - | vec4 texture3DProj(sampler3D, vec4)
+110c - @f | vec4 texture3DProj(sampler3D, vec4, float)
+110c - | vec4 texture3DLod(sampler3D, vec3, float)
+110c - | vec4 texture3DProjLod(sampler3D, vec4, float)
+110c 100- | vec4 textureCube(samplerCube, vec3)
+110c 100- @f | vec4 textureCube(samplerCube, vec3, float)
+110c 100- | vec4 textureCubeLod(samplerCube, vec3, float)
+110c - | vec4 shadow1D(sampler1DShadow, vec3)
+110c - @f | vec4 shadow1D(sampler1DShadow, vec3, float)
+110c - | vec4 shadow2D(sampler2DShadow, vec3)
+110c - @f | vec4 shadow2D(sampler2DShadow, vec3, float)
+110c - | vec4 shadow1DProj(sampler1DShadow, vec4)
+110c - @f | vec4 shadow1DProj(sampler1DShadow, vec4, float)
+110c - | vec4 shadow2DProj(sampler2DShadow, vec4)
+110c - @f | vec4 shadow2DProj(sampler2DShadow, vec4, float)
+110c - | vec4 shadow1DLod(sampler1DShadow, vec3, float)
+110c - | vec4 shadow2DLod(sampler2DShadow, vec3, float)
+110c - | vec4 shadow1DProjLod(sampler1DShadow, vec4, float)
+110c - | vec4 shadow2DProjLod(sampler2DShadow, vec4, float)
+110c - | vec4 texture2DRect(sampler2DRect, vec2)
+110c - | vec4 texture2DRectProj(sampler2DRect, vec3)
+110c - | vec4 texture2DRectProj(sampler2DRect, vec4)
+110c - | vec4 shadow2DRect(sampler2DRectShadow, vec3)
+110c - | vec4 shadow2DRectProj(sampler2DRectShadow, vec4)
+- - @f +GL_EXT_shader_texture_lod | vec4 texture2DLodEXT(sampler2D, vec2, float)
+- - @f +GL_EXT_shader_texture_lod | vec4 texture2DProjLodEXT(sampler2D, vec3, float)
+- - @f +GL_EXT_shader_texture_lod | vec4 texture2DProjLodEXT(sampler2D, vec4, float)
+- - @f +GL_EXT_shader_texture_lod | vec4 textureCubeLodEXT(samplerCube, vec3, float)
+- - @f +GL_EXT_shader_texture_lod | vec4 texture2DGradEXT(sampler2D, vec2, vec2, vec2)
+- - @f +GL_EXT_shader_texture_lod | vec4 texture2DProjGradEXT(sampler2D, vec3, vec2, vec2)
+- - @f +GL_EXT_shader_texture_lod | vec4 texture2DProjGradEXT(sampler2D, vec4, vec2, vec2)
+- - @f +GL_EXT_shader_texture_lod | vec4 textureCubeGradEXT(samplerCube, vec3, vec3, vec3)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Availability:
+    """Where a built-in (function or variable) exists."""
+
+    desktop: int = 0  # first desktop version (0 = never)
+    es: int = 0  # first ES version (0 = never)
+    deprecated: bool = False  # desktop core profiles (1.40+) lose it
+    es_until: int = 0  # ES: last version + 1 (0 = no end)
+    stages: frozenset[str] = frozenset()  # empty = every stage
+    extensions: tuple[str, ...] = ()  # enabling any of these makes it available
+
+    def available(self, version: GLSLVersion, stage: str, extensions=()) -> bool:
+        if self.stages and stage not in self.stages:
+            return False
+        if version.es:
+            ok = self.es != 0 and version.number >= self.es and (
+                not self.es_until or version.number < self.es_until)
+        else:
+            ok = self.desktop != 0 and version.number >= self.desktop
+            if ok and self.deprecated and version.number >= 140 and not version.compatibility:
+                ok = False
+        if not ok:
+            ok = any(e in extensions for e in self.extensions)
+        return ok
+
+
+def _parse_availability(head: str) -> Availability:
+    words = head.split()
+    desktop, es = words[0], words[1]
+    stages: set[str] = set()
+    exts: list[str] = []
+    for w in words[2:]:
+        if w.startswith("@"):
+            stages.update(STAGE_LETTERS[c] for c in w[1:])
+        elif w.startswith("+"):
+            exts.append(w[1:])
+    deprecated = desktop.endswith("c")
+    es_until = 300 if es.endswith("-") and es != "-" else 0
+    return Availability(
+        desktop=0 if desktop == "-" else int(desktop.rstrip("c")),
+        es=0 if es == "-" else int(es.rstrip("-")),
+        deprecated=deprecated, es_until=es_until, stages=frozenset(stages), extensions=tuple(exts))
+
+
+_GENERIC_BASES = {"genType": "float", "genIType": "int", "genUType": "uint", "genBType": "bool",
+                  "genDType": "double", "vec": "float", "ivec": "int", "uvec": "uint", "bvec": "bool"}
+
+
+def _expand(ret: str, params: list[tuple[str, str]]) -> list[tuple[T.GLSLType, list[tuple[str, T.GLSLType]]]]:
+    """Expand generic type names of one prototype into concrete (return, params) pairs."""
+    names = [ret] + [p for _, p in params]
+    if any(n in ("mat", "sqmat") for n in names):
+        out = []
+        for c in (2, 3, 4):
+            for r in (2, 3, 4):
+                if "sqmat" in names and c != r:
+                    continue
+                m = T.matrix("float", c, r)
+                conv = lambda n: m if n in ("mat", "sqmat") else T.lookup(n)  # noqa: E731
+                out.append((conv(ret), [(d, conv(p)) for d, p in params]))
+        return out
+    generic = [n for n in names if n in _GENERIC_BASES]
+    if not generic:
+        return [(T.lookup(ret), [(d, T.lookup(p)) for d, p in params])]
+    sizes = (2, 3, 4) if any(n in ("vec", "ivec", "uvec", "bvec") for n in generic) else (1, 2, 3, 4)
+    out = []
+    for n in sizes:
+        conv = lambda t: T.vector(_GENERIC_BASES[t], n) if t in _GENERIC_BASES else T.lookup(t)  # noqa: E731
+        out.append((conv(ret), [(d, conv(p)) for d, p in params]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinFunction:
+    """One concrete overload and where it exists."""
+
+    name: str
+    return_type: T.GLSLType
+    params: tuple[tuple[str, T.GLSLType], ...]  # (direction, type); direction in/out/inout
+    availability: Availability
+
+    def signature(self) -> FunctionSignature:
+        params = [Variable(f"p{i}", t, storage=d, scope="parameter", builtin=True)
+                  for i, (d, t) in enumerate(self.params)]
+        return FunctionSignature(self.name, self.return_type, params, builtin=True)
+
+
+def _table_functions() -> list[BuiltinFunction]:
+    out = []
+    for line in _TABLE.strip().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        head, proto = line.split("|")
+        avail = _parse_availability(head)
+        proto = proto.strip()
+        ret_name, rest = proto.split(" ", 1)
+        name, args = rest.split("(", 1)
+        args = args.rstrip(")").strip()
+        params = []
+        for a in (x.strip() for x in args.split(",") if x.strip()):
+            words = a.split()
+            params.append((words[0], words[1]) if len(words) == 2 else ("in", words[0]))
+        for ret, ps in _expand(ret_name, params):
+            out.append(BuiltinFunction(name.strip(), ret, tuple(ps), avail))
+    return out
+
+
+def _matrix_shape_functions() -> list[BuiltinFunction]:
+    out = []
+    for c in (2, 3, 4):
+        for r in (2, 3, 4):
+            square = c == r
+            avail = Availability(120, 300)
+            m = T.matrix("float", c, r)
+            # outerProduct(column vector c_size=r, row vector size=c) -> mat c x r
+            out.append(BuiltinFunction("outerProduct", m, (("in", T.vector("float", r)),
+                                                           ("in", T.vector("float", c))), avail))
+            out.append(BuiltinFunction("transpose", T.matrix("float", r, c), (("in", m),), avail))
+            del square
+    return out
+
+
+# -- textures ------------------------------------------------------------------
+
+_COORD = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1, "2DMS": 2}
+_OFFSET = {"1D": 1, "2D": 2, "3D": 3, "Rect": 2, "2DMS": 2}
+
+
+def _samplers() -> list[T.GLSLType]:
+    return [T.lookup(n) for n in sorted(T.all_builtin_type_names()) if T.lookup(n).is_sampler]
+
+
+def _coord_size(s: T.GLSLType) -> int:
+    n = _COORD[s.sampler_dim] + (1 if s.sampler_array else 0)
+    if s.sampler_shadow:
+        if s.sampler_dim == "Cube" and s.sampler_array:
+            return 4  # the reference is a separate parameter
+        n = max(n + 1, 3) if s.sampler_dim == "1D" else n + 1
+    return n
+
+
+def _texture_functions() -> list[BuiltinFunction]:
+    out: list[BuiltinFunction] = []
+    F, I = "float", "int"
+
+    def add(name, ret, params, d, e, stages=()):
+        out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in params),
+                                   Availability(d, e, stages=frozenset(stages))))
+
+    for s in _samplers():
+        dim, arr, shadow = s.sampler_dim, s.sampler_array, s.sampler_shadow
+        gvec4 = T.vector(s.sampled_base, 4)
+        ret = T.FLOAT if shadow else gvec4
+        cube_array_shadow = dim == "Cube" and arr and shadow
+        P = T.vector(F, _coord_size(s))
+        off = T.vector(I, _OFFSET[dim]) if dim in _OFFSET else None
+        grad = T.vector(F, 3 if dim == "Cube" else _COORD[dim])
+        es_ok = 300 if dim in ("2D", "3D", "Cube") else (310 if dim == "2DMS" and not arr else 0)
+        size_dims = _COORD[dim] - (1 if dim == "Cube" else 0) + (1 if arr else 0)
+        size_t = T.vector(I, size_dims)
+        # textureSize
+        if dim in ("Rect", "Buffer", "2DMS"):
+            add("textureSize", size_t, [s], 140 if dim != "2DMS" else 150, es_ok)
+        else:
+            add("textureSize", size_t, [s, T.INT], 130, es_ok)
+        if dim in ("Buffer", "2DMS"):
+            # texelFetch only
+            if dim == "Buffer":
+                add("texelFetch", gvec4, [s, T.INT], 140, 0)
+            else:
+                add("texelFetch", gvec4, [s, T.vector(I, 3 if arr else 2), T.INT], 150, es_ok)
+            continue
+        lod_ok = not (dim == "Rect")
+        bias_ok = lod_ok and not (cube_array_shadow or (shadow and dim == "Cube" and not arr and False))
+        # texture
+        if cube_array_shadow:
+            add("texture", ret, [s, P, T.FLOAT], 400, 0)
+        else:
+            add("texture", ret, [s, P], 130, es_ok)
+            if bias_ok and not (shadow and arr and dim == "2D"):
+                add("texture", ret, [s, P, T.FLOAT], 130, es_ok, {"fragment"})
+        # textureProj
+        if not arr and dim != "Cube":
+            proj_sizes = [4] if shadow or dim == "3D" else [_COORD[dim] + 1, 4]
+            for n in proj_sizes:
+                add("textureProj", ret, [s, T.vector(F, n)], 130, es_ok)
+                if lod_ok:
+                    add("textureProj", ret, [s, T.vector(F, n), T.FLOAT], 130, es_ok, {"fragment"})
+                    add("textureProjLod", ret, [s, T.vector(F, n), T.FLOAT], 130,
+                        es_ok if dim != "Cube" else 0)
+                if off is not None:
+                    add("textureProjOffset", ret, [s, T.vector(F, n), off], 130, es_ok)
+                    if lod_ok:
+                        add("textureProjOffset", ret, [s, T.vector(F, n), off, T.FLOAT], 130, es_ok,
+                            {"fragment"})
+                        add("textureProjLodOffset", ret, [s, T.vector(F, n), T.FLOAT, off], 130, es_ok)
+                add("textureProjGrad", ret, [s, T.vector(F, n), grad, grad], 130, es_ok)
+                if off is not None:
+                    add("textureProjGradOffset", ret, [s, T.vector(F, n), grad, grad, off], 130, es_ok)
+        # textureLod
+        if lod_ok and not cube_array_shadow and not (shadow and (dim == "Cube" or (arr and dim == "2D"))):
+            add("textureLod", ret, [s, P, T.FLOAT], 130, es_ok)
+        # textureOffset / textureLodOffset / texelFetch(Offset)
+        if off is not None and not (shadow and arr and dim == "2D" and False):
+            add("textureOffset", ret, [s, P, off], 130, es_ok)
+            if lod_ok and not (shadow and arr and dim == "2D"):
+                add("textureOffset", ret, [s, P, off, T.FLOAT], 130, es_ok, {"fragment"})
+                add("textureLodOffset", ret, [s, P, T.FLOAT, off], 130, es_ok)
+            if not shadow:
+                fetch_p = T.vector(I, _COORD[dim] + (1 if arr else 0))
+                if dim == "Rect":
+                    add("texelFetch", gvec4, [s, fetch_p], 140, 0)
+                    add("texelFetchOffset", gvec4, [s, fetch_p, off], 140, 0)
+                else:
+                    add("texelFetch", gvec4, [s, fetch_p, T.INT], 130, es_ok)
+                    add("texelFetchOffset", gvec4, [s, fetch_p, T.INT, off], 130, es_ok)
+        # textureGrad / textureGradOffset
+        if cube_array_shadow:
+            pass
+        else:
+            add("textureGrad", ret, [s, P, grad, grad], 130, es_ok)
+            if off is not None:
+                add("textureGradOffset", ret, [s, P, grad, grad, off], 130, es_ok)
+        # gather
+        if dim in ("2D", "Cube", "Rect"):
+            ges = 310 if es_ok and dim != "Rect" else 0
+            if shadow:
+                gparams = [s, P, T.FLOAT] if not cube_array_shadow else [s, P, T.FLOAT]
+                add("textureGather", T.VEC4, gparams, 400, ges)
+            else:
+                add("textureGather", gvec4, [s, P], 400, ges)
+                add("textureGather", gvec4, [s, P, T.INT], 400, ges)
+            if dim != "Cube":
+                gp = [s, P, T.FLOAT] if shadow else [s, P]
+                gr = T.VEC4 if shadow else gvec4
+                add("textureGatherOffset", gr, gp + [T.IVEC2], 400, ges)
+                add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4)], 400, 0)
+                if not shadow:
+                    add("textureGatherOffset", gr, gp + [T.IVEC2, T.INT], 400, ges)
+                    add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4), T.INT], 400, 0)
+        # queries
+        if dim != "Rect":
+            qp = T.vector(F, _COORD[dim]) if _COORD[dim] > 1 else T.FLOAT
+            add("textureQueryLod", T.VEC2, [s, qp], 400, 0, {"fragment"})
+            add("textureQueryLevels", T.INT, [s], 430, 0)
+    return out
+
+
+def _image_functions() -> list[BuiltinFunction]:
+    out: list[BuiltinFunction] = []
+    coord = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1, "2DMS": 2}
+    for name in sorted(T.all_builtin_type_names()):
+        img = T.lookup(name)
+        if not img.is_image:
+            continue
+        dim, arr = img.sampler_dim, img.sampler_array
+        n = coord[dim] + (1 if arr and dim != "Cube" else 0)
+        if dim == "Cube" and arr:
+            n = 3
+        P = T.vector("int", n)
+        ms = [T.INT] if dim == "2DMS" else []
+        gvec4 = T.vector(img.sampled_base, 4)
+        size_n = {"1D": 1, "Buffer": 1, "2D": 2, "Rect": 2, "Cube": 2, "2DMS": 2, "3D": 3}[dim] + \
+            (1 if arr else 0)
+        es = 310 if dim in ("2D", "3D", "Cube") else 0
+        avail = Availability(420, es, extensions=("GL_ARB_shader_image_load_store",))
+
+        def add(fname, ret, params, a=avail):
+            out.append(BuiltinFunction(fname, ret, tuple(("in", p) for p in params), a))
+
+        add("imageSize", T.vector("int", size_n), [img], Availability(430, es))
+        add("imageLoad", gvec4, [img, P] + ms)
+        add("imageStore", T.VOID, [img, P] + ms + [gvec4])
+        if img.sampled_base in ("int", "uint"):
+            data = T.scalar(img.sampled_base)
+            a = Availability(420, 0, extensions=("GL_ARB_shader_image_load_store",))
+            for op in ("Add", "Min", "Max", "And", "Or", "Xor", "Exchange"):
+                add(f"imageAtomic{op}", data, [img, P] + ms + [data], a)
+            add("imageAtomicCompSwap", data, [img, P] + ms + [data, data], a)
+    return out
+
+
+@lru_cache(maxsize=1)
+def all_builtin_functions() -> tuple[BuiltinFunction, ...]:
+    """Every overload of every version and stage (about 2,000)."""
+    return tuple(_table_functions() + _matrix_shape_functions() + _texture_functions()
+                 + _image_functions())
+
+
+def _types_available(f: BuiltinFunction, version: GLSLVersion, extensions) -> bool:
+    names = T.builtin_type_names(version, extensions)
+    for t in [f.return_type] + [p for _, p in f.params]:
+        inner = t.innermost_element
+        if inner.name not in names:
+            return False
+    return True
+
+
+@lru_cache(maxsize=64)
+def _signatures_cached(version: GLSLVersion, stage: str, extensions: frozenset) -> dict:
+    table: dict[str, list[BuiltinFunction]] = {}
+    for f in all_builtin_functions():
+        if f.availability.available(version, stage, extensions) and _types_available(f, version, extensions):
+            table.setdefault(f.name, []).append(f)
+    return table
+
+
+def builtin_functions(version: GLSLVersion, stage: str, extensions=()) -> dict[str, list[BuiltinFunction]]:
+    """Name -> overloads available to one compilation."""
+    return _signatures_cached(version, stage, frozenset(extensions))
+
+
+def builtin_function_names(version: GLSLVersion, stage: str, extensions=()) -> set[str]:
+    return set(builtin_functions(version, stage, extensions))
