@@ -7,6 +7,38 @@ PBE, CDM), capture/replay and fault dumps. It registers itself as the backend of
 /dev/dri/renderD128 on the uapi seam.
 
 May import: uapi, layout. Must never import driver or compiler: a kernel never
-links against the userspace that calls it. See README.md."""
+links against the userspace that calls it. See README.md.
 
-__all__: list[str] = []
+Public API: :class:`Kernel` (one device; ``Kernel(config="m1max", gpu=executor)``),
+:func:`register_backend` (the ``shimgl.uapi_backends`` entry point: installs the
+default kernel at /dev/dri/renderD128), :func:`default_kernel`,
+:func:`set_gpu_factory` (the GPU executor of kernels created afterwards).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import uapi
+
+from .kernel import DEVICE_PATH, GPU_CONFIGS, GPUConfig, Kernel, set_gpu_factory
+
+__all__ = ["Kernel", "GPUConfig", "GPU_CONFIGS", "DEVICE_PATH", "register_backend", "default_kernel",
+           "set_gpu_factory"]
+
+_default: Kernel | None = None
+_default_lock = threading.Lock()
+
+
+def default_kernel() -> Kernel:
+    """The kernel behind /dev/dri/renderD128 (created on first use)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Kernel()
+        return _default
+
+
+def register_backend() -> None:
+    """Answer for /dev/dri/renderD128 on the uapi seam (the entry point the seam loads)."""
+    uapi.register_backend(DEVICE_PATH, default_kernel())

@@ -1,0 +1,293 @@
+"""The firmware queues of one user queue, with the barrier rules of the UAPI notes.
+
+Sole responsibility: turn each job's commands into WAIT/RUN operations on three
+firmware queues (vertex, fragment, compute) and execute them, each queue in its
+own thread, in order. The rules:
+
+- A render command's explicit barrier waits go in the vertex queue before its
+  vertex half; the fragment queue always waits for the vertex half before the
+  fragment half. So vertex work runs ahead of earlier fragment work unless a
+  barrier forbids it.
+- A compute command's waits go in the compute queue; compute runs in order.
+- A blit (fragment-only render command) has its waits and its execution in the
+  fragment queue.
+- A barrier on boundary ``b`` of a kind waits until the first ``b`` commands of
+  that kind in the job (0: all earlier jobs' commands of that kind) have
+  completed. Render and compute of one user queue run concurrently.
+- A wait already implied is not repeated: by an earlier wait of the same queue
+  on the same kind, or by the queue's own order (the compute queue completes
+  compute commands in order, the fragment queue completes render commands).
+
+Counters are absolute per user queue: ``vertex`` (vertex halves run), ``render``
+(render commands fully complete, i.e. fragment halves and blits) and
+``compute``. A barrier on boundary b of a job whose first render command has
+absolute number n+1 waits for ``render >= n + b``.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+import uapi
+
+from ..memory import GPUFault
+from .command import FirmwareCommand
+from .executor import GPUExecutor
+from .trace import FirmwareEvent
+
+__all__ = ["Firmware", "FirmwareJob", "QUEUE_NAMES"]
+
+QUEUE_NAMES = ("Compute", "Vertex", "Fragment")
+NONE = uapi.DRM_ASAHI_BARRIER_NONE
+EIO, ENODATA = 5, 61
+
+
+@dataclass
+class FirmwareJob:
+    """A job as the firmware receives it: its commands and a completion callback."""
+
+    commands: list[FirmwareCommand]
+    on_complete: Callable[[int], None]  # called with 0 or the errno of the first failure
+    seq: int = 0
+    remaining: int = 0
+    error: int = 0
+
+
+@dataclass
+class _Op:
+    op: str  # "WAIT" or "RUN"
+    what: str  # event name: "C0", "R1f", "R1v", "C2"
+    job: FirmwareJob
+    counter: str = ""  # WAIT: counter that must reach target
+    target: int = 0
+    half: str = ""  # RUN: "vertex", "fragment", "compute"
+    command: FirmwareCommand | None = None
+    bumps: tuple[str, ...] = ()  # RUN: counters incremented when done
+
+
+@dataclass
+class _Ring:
+    name: str
+    ops: deque = field(default_factory=deque)
+    waited: dict = field(default_factory=lambda: {"render": -1, "compute": -1})
+    thread: threading.Thread | None = None
+
+
+class Firmware:
+    """The vertex, fragment and compute firmware queues of one user queue."""
+
+    def __init__(self, name: str, executor: GPUExecutor, gpu_lock: threading.Lock | None,
+                 listeners: list[Callable[[FirmwareEvent], None]]):
+        self.name = name
+        self.executor = executor
+        self.gpu_lock = None if getattr(executor, "concurrent", False) else gpu_lock
+        self.listeners = listeners
+        self.cv = threading.Condition()
+        self.done = {"vertex": 0, "render": 0, "compute": 0}
+        self.assigned = {"vertex": 0, "render": 0, "compute": 0}
+        self.rings = {n: _Ring(n) for n in QUEUE_NAMES}
+        self.in_flight: list[FirmwareJob] = []
+        self._jobs = 0
+        self._stopping = False
+
+    # ------------------------------------------------------------ planning
+    def _wait(self, ring: _Ring, kind: str, base: int, boundary: int, job: FirmwareJob,
+              own_completed: int | None) -> None:
+        """Queue a wait on ``boundary`` of ``kind`` unless NONE or implied."""
+        if boundary == NONE:
+            return
+        target = base + boundary
+        if target <= ring.waited[kind] or (own_completed is not None and target <= own_completed):
+            return
+        ring.waited[kind] = target
+        letter, suffix = ("R", "f") if kind == "render" else ("C", "")
+        ring.ops.append(_Op("WAIT", f"{letter}{boundary}{suffix}", job, counter=kind, target=target))
+
+    def submit(self, job: FirmwareJob) -> None:
+        """Queue every command of ``job`` on the firmware queues (returns at once)."""
+        vertex, fragment, compute = self.rings["Vertex"], self.rings["Fragment"], self.rings["Compute"]
+        with self.cv:
+            self._jobs += 1
+            job.seq = self._jobs
+            job.remaining = len(job.commands)
+            self.in_flight.append(job)
+            base_r, base_c = self.assigned["render"], self.assigned["compute"]
+            for command in job.commands:
+                if command.kind == "render":
+                    self._wait(vertex, "render", base_r, command.vdm_barrier, job, None)
+                    self._wait(vertex, "compute", base_c, command.cdm_barrier, job, None)
+                    self.assigned["vertex"] += 1
+                    self.assigned["render"] += 1
+                    vertex.ops.append(_Op("RUN", f"{command.name}v", job, half="vertex", command=command,
+                                          bumps=("vertex",)))
+                    fragment.ops.append(_Op("WAIT", f"{command.name}v", job, counter="vertex",
+                                            target=self.assigned["vertex"]))
+                    fragment.ops.append(_Op("RUN", f"{command.name}f", job, half="fragment", command=command,
+                                            bumps=("render",)))
+                elif command.kind == "blit":
+                    own = self.assigned["render"]
+                    self._wait(fragment, "render", base_r, command.vdm_barrier, job, own)
+                    self._wait(fragment, "compute", base_c, command.cdm_barrier, job, None)
+                    self.assigned["render"] += 1
+                    fragment.ops.append(_Op("RUN", f"{command.name}f", job, half="blit", command=command,
+                                            bumps=("render",)))
+                else:
+                    own = self.assigned["compute"]
+                    self._wait(compute, "render", base_r, command.vdm_barrier, job, None)
+                    self._wait(compute, "compute", base_c, command.cdm_barrier, job, own)
+                    self.assigned["compute"] += 1
+                    compute.ops.append(_Op("RUN", command.name, job, half="compute", command=command,
+                                           bumps=("compute",)))
+            self._start_threads()
+            self.cv.notify_all()
+
+    # ----------------------------------------------------------- execution
+    def _start_threads(self) -> None:
+        for ring in self.rings.values():
+            if ring.thread is None:
+                ring.thread = threading.Thread(target=self._loop, args=(ring,), daemon=True,
+                                               name=f"shimgl-fw-{self.name}-{ring.name}")
+                ring.thread.start()
+
+    def _emit(self, ring: _Ring, op: _Op) -> None:
+        event = FirmwareEvent(self.name, op.job.seq, ring.name, op.op, op.what)
+        for listener in list(self.listeners):
+            listener(event)
+
+    def _loop(self, ring: _Ring) -> None:
+        while True:
+            with self.cv:
+                self.cv.wait_for(lambda: ring.ops or self._stopping)
+                if not ring.ops:
+                    return
+                op = ring.ops.popleft()
+            self._emit(ring, op)
+            if op.op == "WAIT":
+                with self.cv:
+                    self.cv.wait_for(lambda: self.done[op.counter] >= op.target)
+                continue
+            self._run(op)
+            with self.cv:
+                for counter in op.bumps:
+                    self.done[counter] += 1
+                self.cv.notify_all()
+            if op.half != "vertex":
+                self._command_done(op.job, op.command)
+
+    def _run(self, op: _Op) -> None:
+        command = op.command
+        if command.failed:  # the vertex half faulted: the command stopped there
+            return
+        feedback = command.feedback
+        half = op.half
+        run = {"vertex": self.executor.run_vertex, "fragment": self.executor.run_fragment,
+               "compute": self.executor.run_compute,
+               "blit": getattr(self.executor, "run_blit", self.executor.run_fragment)}[half]
+        stamp = "vertex" if half == "vertex" else ("fragment" if half in ("fragment", "blit") else "compute")
+        start_ns = time.monotonic_ns()
+        if half in ("vertex", "compute", "blit"):
+            feedback.start_ns = start_ns
+        self._timestamp(command, f"{stamp}_start", start_ns)
+        try:
+            if self.gpu_lock is not None:
+                with self.gpu_lock:
+                    run(command)
+            else:
+                run(command)
+        except GPUFault as fault:
+            command.failed = True
+            feedback.fault = fault.info
+            feedback.status = uapi.DRM_ASAHI_STATUS_FAULT
+        except Exception:  # noqa: BLE001 - a broken executor must not kill the firmware
+            command.failed = True
+            feedback.status = uapi.DRM_ASAHI_STATUS_UNKNOWN_ERROR
+            print(f"shimgl firmware: {self.name} {op.what} crashed:", file=sys.stderr)
+            traceback.print_exc()
+        end_ns = time.monotonic_ns()
+        if half == "vertex":
+            feedback.vertex_start_ns, feedback.vertex_end_ns = start_ns, end_ns
+        elif half in ("fragment", "blit"):
+            feedback.fragment_start_ns, feedback.fragment_end_ns = start_ns, end_ns
+        feedback.end_ns = end_ns
+        self._timestamp(command, f"{stamp}_end", end_ns)
+
+    @staticmethod
+    def _timestamp(command: FirmwareCommand, which: str, value_ns: int) -> None:
+        target = command.timestamp_targets.get(which)
+        if target is not None and command.physical is not None:
+            command.physical[target:target + 8] = np.frombuffer(np.uint64(value_ns).tobytes(), np.uint8)
+
+    def _command_done(self, job: FirmwareJob, command: FirmwareCommand) -> None:
+        feedback = command.feedback
+        if feedback.fault is None and command.faults:
+            feedback.fault = command.faults[0]
+            feedback.soft_fault = True
+        if not command.failed:
+            feedback.status = uapi.DRM_ASAHI_STATUS_COMPLETE
+        faults = 1 if feedback.fault is not None else 0
+        command.counters.add(commands=1, faults=faults)
+        self._write_feedback(command)
+        if command.failed and not job.error:
+            job.error = EIO if feedback.status == uapi.DRM_ASAHI_STATUS_FAULT else ENODATA
+        with self.cv:
+            job.remaining -= 1
+            finished = job.remaining == 0
+            if finished:
+                self.in_flight.remove(job)
+            self.cv.notify_all()
+        if finished:
+            job.on_complete(job.error)
+
+    @staticmethod
+    def _write_feedback(command: FirmwareCommand) -> None:
+        if command.feedback_target is None or command.physical is None:
+            return
+        phys, size_B = command.feedback_target
+        fb = command.feedback
+        record = uapi.ffi.new("struct drm_asahi_cmd_feedback *")
+        record.status = fb.status
+        record.command_index = command.index
+        for name in ("start_ns", "end_ns", "vertex_start_ns", "vertex_end_ns", "fragment_start_ns",
+                     "fragment_end_ns", "tvb_size_B", "tvb_usage_B", "tvb_overflows", "partial_renders"):
+            setattr(record, name, getattr(fb, name))
+        if fb.fault is not None:
+            record.fault_address = fb.fault.address
+            record.fault_unit = unit_number(fb.fault.unit)
+            record.flags = (uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
+                            | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
+                            | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))
+        raw = np.frombuffer(uapi.ffi.buffer(record), dtype=np.uint8)[:size_B]
+        command.physical[phys:phys + raw.size] = raw
+
+    # ------------------------------------------------------------ lifetime
+    def idle(self) -> bool:
+        with self.cv:
+            return not self.in_flight
+
+    def drain(self, timeout_s: float | None = None) -> bool:
+        """Wait until every submitted job has completed."""
+        with self.cv:
+            return self.cv.wait_for(lambda: not self.in_flight, timeout_s)
+
+    def stop(self) -> None:
+        """Drain, then end the firmware threads."""
+        self.drain()
+        with self.cv:
+            self._stopping = True
+            self.cv.notify_all()
+        for ring in self.rings.values():
+            if ring.thread is not None and ring.thread is not threading.current_thread():
+                ring.thread.join()
+
+
+def unit_number(unit: str) -> int:
+    """``enum drm_asahi_fault_unit`` value of a unit name ("USC", "TEX", ...); UNKNOWN if none."""
+    return uapi.drm.constants.get(f"DRM_ASAHI_UNIT_{unit.upper()}", uapi.DRM_ASAHI_UNIT_UNKNOWN)

@@ -1,0 +1,88 @@
+"""User queues and their scheduler, as drm_sched runs them.
+
+Sole responsibility: hold a user queue's jobs in submission order and release
+each to the firmware once all its in-fences have signalled. An unsignalled
+in-fence holds back the later jobs of its queue (jobs are released in order)
+and no other queue. SUBMIT returns as soon as the job is queued; the scheduler
+thread waits on the kernel's sync condition variable, without spinning.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..firmware import Counters, Firmware, FirmwareJob
+from .errors import errno
+from .syncobj import Fence, SyncState
+
+__all__ = ["Job", "UserQueue"]
+
+
+@dataclass
+class Job:
+    """One SUBMIT: its firmware job, the fences it waits for and the fence it signals."""
+
+    firmware_job: FirmwareJob
+    in_fences: list[Fence]
+    done: Fence
+    references: list = field(default_factory=list)  # GEM objects held until completion
+
+    def complete(self, error: int) -> None:
+        self.done.signal(error)
+        for gem in self.references:
+            gem.put()
+        self.references = []
+
+
+class UserQueue:
+    """A ``drm_asahi_queue_create`` queue: scheduler thread plus firmware queues."""
+
+    def __init__(self, queue_id: int, vm, priority: int, usc_exec_base: int, firmware: Firmware,
+                 sync: SyncState):
+        self.queue_id = queue_id
+        self.vm = vm
+        self.priority = priority
+        self.firmware_priority = 3 - priority
+        self.usc_exec_base = usc_exec_base
+        self.firmware = firmware
+        self.counters = Counters()
+        self.sync = sync
+        self._pending: deque[Job] = deque()
+        self._closing = False
+        self._thread = threading.Thread(target=self._loop, daemon=True, name=f"shimgl-sched-{firmware.name}")
+        self._thread.start()
+
+    def push(self, job: Job) -> None:
+        job.firmware_job.on_complete = job.complete
+        with self.sync.cv:
+            self._pending.append(job)
+            self.sync.cv.notify_all()
+
+    def _ready(self) -> bool:
+        return self._closing or (bool(self._pending) and all(f.signaled for f in self._pending[0].in_fences))
+
+    def _loop(self) -> None:
+        while True:
+            with self.sync.cv:
+                self.sync.cv.wait_for(self._ready)
+                if self._closing:
+                    return
+                job = self._pending.popleft()
+            self.firmware.submit(job.firmware_job)
+
+    def shutdown(self) -> None:
+        """Cancel jobs still waiting for their in-fences (their fences signal ESRCH, as
+        drm_sched kills an entity's jobs), let the firmware finish what it has, stop."""
+        with self.sync.cv:
+            self._closing = True
+            cancelled = list(self._pending)
+            self._pending.clear()
+            self.sync.cv.notify_all()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+        for job in cancelled:
+            job.complete(errno.ESRCH)
+        self.firmware.stop()
+        self.vm.put()

@@ -1,0 +1,204 @@
+"""SUBMIT: validate a command buffer and its syncs, and build the job.
+
+Sole responsibility: decode ``drm_asahi_submit`` (syncs, then the flat command
+buffer of ``drm_asahi_cmd_header`` + payload records) exactly as the kernel
+validates it, and turn it into a :class:`~drmshim.kernel.scheduler.Job`. Every
+check happens before any state changes, so a malformed submission executes
+nothing and changes nothing. Rules:
+
+- flags and pad are zero; the queue exists (ENOENT); 1..64 hardware commands.
+- syncs: known type; the handle exists (ENOENT); a binary sync has a zero
+  point; an in-sync (and its point) must have a fence (EINVAL).
+- each header fits the buffer and its payload is no larger than the struct we
+  know (a shorter payload is zero-extended).
+- barriers: ``DRM_ASAHI_BARRIER_NONE`` or a boundary no later than the number of
+  commands of that kind before this one (a future boundary is EINVAL).
+  Attachment records have both barriers NONE.
+- render: known flags; 1..16384 px; 1..2048 layers; 1, 2 or 4 samples; uTile
+  32x32, 32x16 or 16x16. compute: flags zero. Timestamps name a bound
+  timestamp object (ENOENT) and fit it; feedback names a GEM object (ENOENT)
+  and fits it, 8-byte aligned.
+"""
+
+from __future__ import annotations
+
+import uapi
+
+from ..firmware import Attachment, FirmwareCommand, FirmwareJob
+from .errors import check, errno, fail
+from .syncobj import Fence
+from .usercopy import copy_from_user, struct_from_bytes
+
+__all__ = ["build_job", "RENDER_FLAGS", "UTILE_SIZES_PX"]
+
+ffi = uapi.ffi
+NONE = uapi.DRM_ASAHI_BARRIER_NONE
+RENDER_FLAGS = (uapi.DRM_ASAHI_RENDER_VERTEX_SCRATCH | uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES
+                | uapi.DRM_ASAHI_RENDER_NO_VERTEX_CLUSTERING | uapi.DRM_ASAHI_RENDER_DBIAS_IS_INT)
+UTILE_SIZES_PX = {(32, 32), (32, 16), (16, 16)}
+MAX_DIMENSION_PX = 16384
+MAX_LAYERS = 2048
+SAMPLE_COUNTS = {1, 2, 4}
+HEADER_SIZE_B = ffi.sizeof("struct drm_asahi_cmd_header")
+SYNC_SIZE_B = ffi.sizeof("struct drm_asahi_sync")
+ATTACHMENT_SIZE_B = ffi.sizeof("struct drm_asahi_attachment")
+FEEDBACK_SIZE_B = ffi.sizeof("struct drm_asahi_cmd_feedback")
+
+_PAYLOADS = {
+    uapi.DRM_ASAHI_CMD_RENDER: ("render", "struct drm_asahi_cmd_render"),
+    uapi.DRM_ASAHI_CMD_BLIT: ("blit", "struct drm_asahi_cmd_render"),
+    uapi.DRM_ASAHI_CMD_COMPUTE: ("compute", "struct drm_asahi_cmd_compute"),
+}
+_ATTACHMENT_KINDS = {
+    uapi.DRM_ASAHI_SET_VERTEX_ATTACHMENTS: "vertex",
+    uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS: "fragment",
+    uapi.DRM_ASAHI_SET_COMPUTE_ATTACHMENTS: "compute",
+}
+
+
+def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]]]:
+    """Validate the sync array: the in-fences to wait for, and (syncobj, type, point) outs."""
+    count = args.in_sync_count + args.out_sync_count
+    raw = copy_from_user(args.syncs, count * SYNC_SIZE_B)
+    in_fences: list[Fence] = []
+    outs = []
+    for i in range(count):
+        sync = struct_from_bytes("struct drm_asahi_sync", raw[i * SYNC_SIZE_B:(i + 1) * SYNC_SIZE_B])
+        check(sync.sync_type in (uapi.DRM_ASAHI_SYNC_SYNCOBJ, uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ),
+              errno.EINVAL, f"sync {i}: unknown sync_type {sync.sync_type}")
+        syncobj = file.syncobj(sync.handle)
+        binary = sync.sync_type == uapi.DRM_ASAHI_SYNC_SYNCOBJ
+        check(not (binary and sync.timeline_value), errno.EINVAL, f"sync {i}: a binary sync object with a point")
+        if i < args.in_sync_count:
+            fences = syncobj.resolve(sync.timeline_value)
+            check(fences is not None, errno.EINVAL, f"in-sync {i} has no fence")
+            in_fences.extend(fences)
+        else:
+            outs.append((syncobj, sync.sync_type, sync.timeline_value))
+    return in_fences, outs
+
+
+def _check_barrier(value: int, seen: int, what: str, index: int) -> None:
+    check(value == NONE or value <= seen, errno.EINVAL,
+          f"command {index}: {what} barrier {value} is in the future ({seen} such commands so far)")
+
+
+def _check_render(cmd, index: int) -> None:
+    check(not (cmd.flags & ~RENDER_FLAGS), errno.EINVAL, f"command {index}: unknown render flags 0x{cmd.flags:x}")
+    check(1 <= cmd.width_px <= MAX_DIMENSION_PX and 1 <= cmd.height_px <= MAX_DIMENSION_PX, errno.EINVAL,
+          f"command {index}: framebuffer {cmd.width_px}x{cmd.height_px} px outside 1..{MAX_DIMENSION_PX}")
+    check(1 <= cmd.layers <= MAX_LAYERS, errno.EINVAL, f"command {index}: {cmd.layers} layers outside 1..{MAX_LAYERS}")
+    check(cmd.samples in SAMPLE_COUNTS, errno.EINVAL, f"command {index}: {cmd.samples} samples (1, 2 or 4)")
+    check((cmd.utile_width_px, cmd.utile_height_px) in UTILE_SIZES_PX, errno.EINVAL,
+          f"command {index}: uTile {cmd.utile_width_px}x{cmd.utile_height_px} (32x32, 32x16 or 16x16)")
+
+
+def _timestamp_targets(file, cmd, kind: str, index: int, references: list) -> dict[str, int]:
+    pairs = {"compute": cmd.ts} if kind == "compute" else (
+        {"fragment": cmd.ts_frag} if kind == "blit" else {"vertex": cmd.ts_vtx, "fragment": cmd.ts_frag})
+    targets = {}
+    for stage, stamps in pairs.items():
+        for edge in ("start", "end"):
+            stamp = getattr(stamps, edge)
+            if stamp.handle == 0:
+                continue
+            obj = file.bind_object(stamp.handle)
+            check(stamp.offset + 8 <= obj.range_B, errno.EINVAL,
+                  f"command {index}: {stage} {edge} timestamp at {stamp.offset} outside its {obj.range_B}-byte object")
+            targets[f"{stage}_{edge}"] = obj.gem.phys + obj.offset_B + stamp.offset
+            references.append(obj.gem.get())
+    return targets
+
+
+def _feedback_target(file, cmd, index: int, references: list) -> tuple[int, int] | None:
+    if cmd.feedback_handle == 0:
+        check(cmd.feedback_size == 0 and cmd.feedback_offset == 0, errno.EINVAL,
+              f"command {index}: feedback offset/size without a feedback_handle")
+        return None
+    gem = file.gem(cmd.feedback_handle, errno.ENOENT)
+    size_B = min(cmd.feedback_size, FEEDBACK_SIZE_B)
+    check(cmd.feedback_offset % 8 == 0 and size_B > 0 and cmd.feedback_offset + size_B <= gem.size_B,
+          errno.EINVAL, f"command {index}: feedback at {cmd.feedback_offset}+{size_B} outside its object")
+    references.append(gem.get())
+    return gem.phys + cmd.feedback_offset, size_B
+
+
+def _attachments(payload: bytes, header, index: int, max_attachments: int) -> list[Attachment]:
+    check(header.vdm_barrier == NONE and header.cdm_barrier == NONE, errno.EINVAL,
+          f"command {index}: attachment records take no barriers")
+    check(len(payload) % ATTACHMENT_SIZE_B == 0, errno.EINVAL,
+          f"command {index}: attachment payload of {len(payload)} bytes is not a whole number of records")
+    count = len(payload) // ATTACHMENT_SIZE_B
+    check(count <= max_attachments, errno.EINVAL, f"command {index}: {count} attachments > {max_attachments}")
+    out = []
+    for i in range(count):
+        att = struct_from_bytes("struct drm_asahi_attachment", payload[i * ATTACHMENT_SIZE_B:(i + 1) * ATTACHMENT_SIZE_B])
+        check(att.pad == 0 and att.flags == 0, errno.EINVAL, f"command {index}: attachment {i} pad/flags nonzero")
+        out.append(Attachment(att.pointer, att.size, att.flags))
+    return out
+
+
+def build_job(kernel, file, args):
+    """Validate ``args`` (a ``struct drm_asahi_submit``) and return (queue, job, outs)."""
+    from .scheduler import Job
+
+    check(args.flags == 0, errno.EINVAL, "submit flags must be zero")
+    check(args.pad == 0, errno.EINVAL, "submit pad must be zero")
+    queue = file.queue(args.queue_id)
+    in_fences, outs = _syncs(file, args)
+    check(args.cmdbuf_size > 0, errno.EINVAL, "empty command buffer")
+    buf = copy_from_user(args.cmdbuf, args.cmdbuf_size)
+    config = kernel.config
+    commands: list[FirmwareCommand] = []
+    references: list = []
+    attachments = {"vertex": [], "fragment": [], "compute": []}
+    seen = {"render": 0, "compute": 0}
+    pos = index = 0
+    try:
+        while pos < len(buf):
+            check(pos + HEADER_SIZE_B <= len(buf), errno.EINVAL, f"command {index}: truncated header")
+            header = struct_from_bytes("struct drm_asahi_cmd_header", buf[pos:pos + HEADER_SIZE_B])
+            end = pos + HEADER_SIZE_B + header.size
+            check(end <= len(buf), errno.EINVAL, f"command {index}: payload runs past the command buffer")
+            payload = buf[pos + HEADER_SIZE_B:end]
+            pos = end
+            if header.cmd_type in _ATTACHMENT_KINDS:
+                attachments[_ATTACHMENT_KINDS[header.cmd_type]] = _attachments(
+                    payload, header, index, config.max_attachments)
+                continue
+            check(header.cmd_type in _PAYLOADS, errno.EINVAL, f"command {index}: unknown cmd_type {header.cmd_type}")
+            kind, ctype = _PAYLOADS[header.cmd_type]
+            check(header.size <= ffi.sizeof(ctype), errno.EINVAL,
+                  f"command {index}: {header.size}-byte payload larger than {ctype}")
+            check(len(commands) < config.max_commands_per_submission, errno.EINVAL,
+                  f"more than {config.max_commands_per_submission} commands")
+            _check_barrier(header.vdm_barrier, seen["render"], "render (vdm)", index)
+            _check_barrier(header.cdm_barrier, seen["compute"], "compute (cdm)", index)
+            cmd = struct_from_bytes(ctype, payload)
+            if kind == "compute":
+                check(cmd.flags == 0, errno.EINVAL, f"command {index}: compute flags must be zero")
+            else:
+                _check_render(cmd, index)
+            timestamps = _timestamp_targets(file, cmd, kind, index, references)
+            feedback = _feedback_target(file, cmd, index, references)
+            seq = "compute" if kind == "compute" else "render"
+            seen[seq] += 1
+            faults: list = []
+            commands.append(FirmwareCommand(
+                kind=kind, index=index, name=f"{'C' if seq == 'compute' else 'R'}{seen[seq]}", cmd=cmd,
+                memory=queue.vm.view(faults), vm=queue.vm, usc_exec_base=queue.usc_exec_base, config=config,
+                counters=queue.counters, faults=faults,
+                vertex_attachments=list(attachments["vertex"]) if kind == "render" else [],
+                fragment_attachments=list(attachments["fragment"]) if kind != "compute" else [],
+                compute_attachments=list(attachments["compute"]) if kind == "compute" else [],
+                timestamp_targets=timestamps, feedback_target=feedback, physical=kernel.arena.bytes,
+                vdm_barrier=header.vdm_barrier, cdm_barrier=header.cdm_barrier))
+            index += 1
+        check(len(commands) >= 1, errno.EINVAL, "a submission needs at least one hardware command")
+    except OSError:
+        for gem in references:
+            gem.put()
+        raise
+    done = Fence(kernel.sync, f"{file.name} queue {queue.queue_id}")
+    job = Job(FirmwareJob(commands, on_complete=lambda error: None), in_fences, done, references)
+    return queue, job, outs

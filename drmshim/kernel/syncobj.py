@@ -1,0 +1,187 @@
+"""Fences and DRM sync objects, with the semantics of ``drm_syncobj.c``.
+
+Sole responsibility: what a fence and a sync object are, and waiting on them.
+A fence signals once (optionally with an error, e.g. EIO after a GPU fault). A
+sync object points at a fence or at nothing; a timeline sync object holds a chain
+of (point, fence) links, and a point counts as signalled once its link and every
+earlier link have signalled (``dma_fence_chain``). Point 0 means the whole
+current fence, as for a binary sync object.
+
+All fences and sync objects of one kernel share one condition variable: every
+signal and every fence replacement notifies it, and waiters re-check their
+predicate. Waits block on it; nothing spins.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+
+from .errors import errno, fail
+
+__all__ = ["SyncState", "Fence", "Syncobj", "wait_many"]
+
+_fence_ids = itertools.count(1)
+
+
+class SyncState:
+    """The lock and condition variable shared by one kernel's fences and sync objects."""
+
+    def __init__(self):
+        self.cv = threading.Condition(threading.Lock())
+
+
+class Fence:
+    """A one-shot completion event."""
+
+    def __init__(self, state: SyncState, name: str = ""):
+        self.state = state
+        self.id = next(_fence_ids)
+        self.name = name
+        self.signaled = False
+        self.error = 0
+        self.timestamp_ns = 0
+
+    @classmethod
+    def stub(cls, state: SyncState) -> "Fence":
+        """An already signalled fence (``dma_fence_get_stub``)."""
+        fence = cls(state, "stub")
+        fence.signaled = True
+        fence.timestamp_ns = time.monotonic_ns()
+        return fence
+
+    def signal(self, error: int = 0) -> None:
+        with self.state.cv:
+            if self.signaled:
+                return
+            self.error = error
+            self.signaled = True
+            self.timestamp_ns = time.monotonic_ns()
+            self.state.cv.notify_all()
+
+    def wait(self, timeout_s: float | None = None) -> bool:
+        with self.state.cv:
+            return self.state.cv.wait_for(lambda: self.signaled, timeout_s)
+
+    def __repr__(self) -> str:
+        return f"Fence({self.name or self.id}, signaled={self.signaled}, error={self.error})"
+
+
+class Syncobj:
+    """A DRM sync object. ``links`` is guarded by the shared condition's lock."""
+
+    def __init__(self, state: SyncState, signaled: bool = False):
+        self.state = state
+        self.links: list[tuple[int, Fence]] = []
+        if signaled:
+            self.links = [(0, Fence.stub(state))]
+
+    # The callers below hold state.cv unless noted.
+    def replace(self, fence: Fence | None) -> None:
+        """Binary semantics: point at ``fence`` (None: reset). Takes the lock."""
+        with self.state.cv:
+            self.links = [] if fence is None else [(0, fence)]
+            self.state.cv.notify_all()
+
+    def add_point(self, point: int, fence: Fence) -> None:
+        """Timeline semantics: append ``fence`` as chain link ``point`` (0: replace). Takes the lock."""
+        if point == 0:
+            self.replace(fence)
+            return
+        with self.state.cv:
+            self.links = self.links + [(point, fence)]
+            self.state.cv.notify_all()
+
+    def resolve(self, point: int) -> list[Fence] | None:
+        """The fences that must signal for ``point``; None when the point has no fence yet."""
+        if not self.links:
+            return None
+        if point == 0:
+            return [fence for _, fence in self.links]
+        for i, (link_point, _) in enumerate(self.links):
+            if link_point >= point and link_point != 0:
+                return [fence for _, fence in self.links[:i + 1]]
+        return None
+
+    def fence_for(self, point: int) -> Fence | None:
+        """The fence of ``point`` (0: the current fence) as one object, or None.
+        A chain of several links becomes one snapshot fence."""
+        fences = self.resolve(point)
+        if fences is None:
+            return None
+        if len(fences) == 1:
+            return fences[0]
+        return _ChainFence(self.state, fences)
+
+    def query(self, last_submitted: bool) -> int:
+        """SYNCOBJ_QUERY: the last signalled point, or with LAST_SUBMITTED the last added one."""
+        links = self.links
+        if not links or links[-1][0] == 0:
+            return 0
+        if last_submitted:
+            return links[-1][0]
+        signaled_point = 0
+        for point, fence in links:
+            if not fence.signaled:
+                break
+            signaled_point = point
+        return signaled_point
+
+
+class _ChainFence(Fence):
+    """A snapshot of a timeline's chain, as one fence (what a sync file exports)."""
+
+    def __init__(self, state: SyncState, fences: list[Fence]):
+        super().__init__(state, "chain")
+        self.fences = fences
+
+    @property
+    def signaled(self) -> bool:  # type: ignore[override]
+        return all(f.signaled for f in self.fences)
+
+    @signaled.setter
+    def signaled(self, value: bool) -> None:
+        pass
+
+    @property
+    def error(self) -> int:  # type: ignore[override]
+        return next((f.error for f in self.fences if f.error), 0)
+
+    @error.setter
+    def error(self, value: int) -> None:
+        pass
+
+
+def _remaining_s(deadline_ns: int) -> float:
+    return (deadline_ns - time.monotonic_ns()) / 1e9
+
+
+def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns: int, *,
+              wait_all: bool, for_submit: bool, available: bool) -> int:
+    """SYNCOBJ_(TIMELINE_)WAIT. Returns ``first_signaled``; raises ETIME on expiry, EINVAL
+    when a point has no fence and WAIT_FOR_SUBMIT is not set.
+
+    ``deadline_ns`` is absolute CLOCK_MONOTONIC (``time.monotonic_ns``); a deadline in
+    the past polls once. A fence found for an entry stays the one waited on, even if the
+    sync object is replaced later (as the kernel takes a reference at the start).
+    """
+    with state.cv:
+        resolved: list[list[Fence] | None] = [sync.resolve(point) for sync, point in entries]
+        if not for_submit and any(r is None for r in resolved):
+            raise fail(errno.EINVAL, "a sync object point has no fence (and no WAIT_FOR_SUBMIT)")
+
+        def done(i: int) -> bool:
+            if resolved[i] is None:
+                resolved[i] = entries[i][0].resolve(entries[i][1])
+            fences = resolved[i]
+            return fences is not None and (available or all(f.signaled for f in fences))
+
+        while True:
+            states = [done(i) for i in range(len(entries))]
+            if all(states) or (not wait_all and any(states)):
+                return states.index(True)
+            remaining = _remaining_s(deadline_ns)
+            if remaining <= 0:
+                raise fail(errno.ETIME, "sync object wait timed out")
+            state.cv.wait(remaining)

@@ -1,0 +1,277 @@
+"""GPU address spaces: page tables at 16 KiB granularity, and GPU memory access.
+
+Sole responsibility: map GPU virtual addresses to physical arena bytes, and give
+the GPU model vectorised access through them. A :class:`VM` implements
+``drmshim.memory.GPUMemory``. The page table is a sorted list of mappings
+(contiguous runs of pages of one object, or one page repeated for SINGLE_PAGE);
+translation of a whole numpy array of addresses is one ``np.searchsorted`` over
+the run starts. Updates build a new immutable snapshot of the arrays, so the GPU
+translates without taking a lock while binds happen.
+
+A read of an unmapped page, a read of a write-only page, or a write to an
+unmapped or read-only page is a GPU fault: ``GPUFault(FaultInfo)``; with soft
+faults, reads give 0 and writes are dropped, and the fault is recorded.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..memory import FaultInfo, GPUFault
+from .arena import PAGE_SIZE_B, Arena
+from .gem import GEMObject
+
+__all__ = ["VM", "VMView", "Mapping"]
+
+_FAST_ITEMSIZES = (1, 2, 4, 8)
+
+
+@dataclass
+class Mapping:
+    """``[va, end)`` maps to ``gem`` from ``gem_offset_B`` (or its one page, repeated)."""
+
+    va: int
+    end: int
+    gem: GEMObject
+    gem_offset_B: int
+    single_page: bool
+    readable: bool
+    writable: bool
+
+    def phys_at(self, va: int) -> int:
+        delta = va - self.va
+        if self.single_page:
+            delta %= PAGE_SIZE_B
+        return self.gem.phys + self.gem_offset_B + delta
+
+
+class _Snapshot:
+    """The page table as arrays; a sentinel empty run at VA 0 keeps every index valid."""
+
+    def __init__(self, mappings: list[Mapping]):
+        self.starts = np.array([0] + [m.va for m in mappings], dtype=np.uint64)
+        self.ends = np.array([0] + [m.end for m in mappings], dtype=np.uint64)
+        self.phys = np.array([0] + [m.gem.phys + m.gem_offset_B for m in mappings], dtype=np.int64)
+        self.single = np.array([False] + [m.single_page for m in mappings])
+        self.readable = np.array([False] + [m.readable for m in mappings])
+        self.writable = np.array([False] + [m.writable for m in mappings])
+
+
+class VM:
+    """One GPU address space (a ``drm_asahi_vm_create`` VM)."""
+
+    def __init__(self, vm_id: int, arena: Arena, kernel_start: int, kernel_end: int,
+                 soft_faults: bool = False):
+        self.vm_id = vm_id
+        self.arena = arena
+        self.kernel_start = kernel_start
+        self.kernel_end = kernel_end
+        self.soft_faults = soft_faults
+        self.faults: list[FaultInfo] = []
+        self._mappings: list[Mapping] = []
+        self._lock = threading.Lock()
+        self._snapshot = _Snapshot([])
+        self._refs = 1
+
+    def get(self) -> "VM":
+        with self._lock:
+            self._refs += 1
+        return self
+
+    def put(self) -> None:
+        """Drop a reference (the file's id, or a queue's); the last one unmaps everything."""
+        with self._lock:
+            self._refs -= 1
+            last = self._refs == 0
+        if last:
+            self.unmap_all()
+
+    # ----------------------------------------------------------------- binds
+    def mappings(self) -> list[Mapping]:
+        with self._lock:
+            return list(self._mappings)
+
+    def map(self, va: int, size_B: int, gem: GEMObject, gem_offset_B: int, *, readable: bool,
+            writable: bool, single_page: bool = False) -> None:
+        """Map ``[va, va + size_B)``; whatever was mapped there is replaced. Takes a reference on ``gem``."""
+        new = Mapping(va, va + size_B, gem.get(), gem_offset_B, single_page, readable, writable)
+        with self._lock:
+            dropped = self._cut(va, va + size_B)
+            bisect.insort(self._mappings, new, key=lambda m: m.va)
+            self._snapshot = _Snapshot(self._mappings)
+        for gem_ref in dropped:
+            gem_ref.put()
+
+    def unmap(self, va: int, size_B: int) -> None:
+        """Unmap ``[va, va + size_B)`` (any part of any mappings; unmapped pages are ignored)."""
+        with self._lock:
+            dropped = self._cut(va, va + size_B)
+            self._snapshot = _Snapshot(self._mappings)
+        for gem_ref in dropped:
+            gem_ref.put()
+
+    def unmap_all(self) -> None:
+        with self._lock:
+            dropped = [m.gem for m in self._mappings]
+            self._mappings = []
+            self._snapshot = _Snapshot([])
+        for gem_ref in dropped:
+            gem_ref.put()
+
+    def _cut(self, start: int, end: int) -> list[GEMObject]:
+        """Remove ``[start, end)`` from the mappings (lock held). Returns references to drop."""
+        dropped: list[GEMObject] = []
+        kept: list[Mapping] = []
+        for m in self._mappings:
+            if m.end <= start or m.va >= end:
+                kept.append(m)
+                continue
+            pieces = []
+            if m.va < start:
+                pieces.append(Mapping(m.va, start, m.gem, m.gem_offset_B, m.single_page, m.readable, m.writable))
+            if m.end > end:
+                offset = m.gem_offset_B if m.single_page else m.gem_offset_B + (end - m.va)
+                pieces.append(Mapping(end, m.end, m.gem, offset, m.single_page, m.readable, m.writable))
+            # The old mapping's reference covers the first piece; each extra piece takes one.
+            if not pieces:
+                dropped.append(m.gem)
+            for extra in pieces[1:]:
+                extra.gem.get()
+            kept.extend(pieces)
+        kept.sort(key=lambda m: m.va)
+        self._mappings = kept
+        return dropped
+
+    # ----------------------------------------------------------- translation
+    def translate(self, vas: np.ndarray, is_read: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Physical arena offsets of ``vas`` and whether each access is allowed."""
+        snap = self._snapshot
+        v = np.asarray(vas, dtype=np.uint64)
+        idx = np.searchsorted(snap.starts, v, side="right") - 1
+        ok = v < snap.ends[idx]
+        ok &= (snap.readable if is_read else snap.writable)[idx]
+        delta = (v - snap.starts[idx]).astype(np.int64)
+        delta = np.where(snap.single[idx], delta % PAGE_SIZE_B, delta)
+        return snap.phys[idx] + delta, ok
+
+    def _fault(self, vas: np.ndarray, ok: np.ndarray, unit: str, is_read: bool, sink: list | None) -> None:
+        bad = int(np.asarray(vas, dtype=np.uint64).reshape(-1)[~ok.reshape(-1)][0])
+        info = FaultInfo(bad, unit, is_read)
+        self.faults.append(info)
+        if sink is not None:
+            sink.append(info)
+        if not self.soft_faults:
+            raise GPUFault(info)
+
+    def _checked(self, vas: np.ndarray, is_read: bool, unit: str, sink) -> tuple[np.ndarray, np.ndarray]:
+        phys, ok = self.translate(vas, is_read)
+        if not ok.all():
+            self._fault(vas, ok, unit, is_read, sink)
+        return phys, ok
+
+    def _byte_addresses(self, vas: np.ndarray, itemsize: int, is_read: bool, unit: str, sink) \
+            -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Per-byte physical offsets and validity, shape (n, itemsize); also per-element
+        offsets when every element lies within one page (the common, fast case)."""
+        v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        lanes = np.arange(itemsize, dtype=np.int64)
+        if itemsize == 1 or not np.any((v & np.uint64(PAGE_SIZE_B - 1)) + np.uint64(itemsize) > PAGE_SIZE_B):
+            phys, ok = self._checked(v, is_read, unit, sink)
+            byte_phys = phys[:, None] + lanes
+            return byte_phys, np.broadcast_to(ok[:, None], byte_phys.shape), np.where(ok, phys, -1)
+        byte_phys, byte_ok = self._checked(v[:, None] + lanes.astype(np.uint64), is_read, unit, sink)
+        return byte_phys, byte_ok, None
+
+    def _typed(self, dtype: np.dtype) -> np.ndarray:
+        return self.arena.bytes.view(dtype)
+
+    def gather(self, vas: np.ndarray, dtype, unit: str, _sink: list | None = None) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        n = dtype.itemsize
+        shape = np.shape(vas)
+        byte_phys, byte_ok, elem_phys = self._byte_addresses(vas, n, True, unit, _sink)
+        if elem_phys is not None and n in _FAST_ITEMSIZES and dtype.kind in "uif" \
+                and not np.any(elem_phys % n):
+            # Aligned elements: index the arena viewed as ``dtype`` directly.
+            out = self._typed(dtype)[np.maximum(elem_phys, 0) // n]
+            out[elem_phys < 0] = 0
+            return out.reshape(shape)
+        raw = self.arena.bytes[np.where(byte_ok, byte_phys, 0)]
+        raw[~byte_ok] = 0
+        return raw.reshape(-1).view(dtype).reshape(shape)
+
+    def scatter(self, vas: np.ndarray, values: np.ndarray, unit: str, _sink: list | None = None) -> None:
+        values = np.ascontiguousarray(values)
+        n = values.dtype.itemsize
+        byte_phys, byte_ok, _ = self._byte_addresses(vas, n, False, unit, _sink)
+        raw = values.reshape(-1).view(np.uint8).reshape(-1, n)
+        raw = np.broadcast_to(raw, byte_phys.shape)
+        self.arena.bytes[byte_phys[byte_ok]] = raw[byte_ok]
+
+    def _chunks(self, va: int, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
+        """Split ``[va, va + nbytes)`` at page boundaries: chunk start VAs and lengths."""
+        first = va // PAGE_SIZE_B * PAGE_SIZE_B
+        bounds = np.arange(first + PAGE_SIZE_B, va + nbytes, PAGE_SIZE_B, dtype=np.uint64)
+        starts = np.concatenate([np.array([va], dtype=np.uint64), bounds])
+        ends = np.concatenate([bounds, np.array([va + nbytes], dtype=np.uint64)])
+        return starts, (ends - starts).astype(np.int64)
+
+    def read(self, va: int, nbytes: int, unit: str, _sink: list | None = None) -> np.ndarray:
+        out = np.zeros(nbytes, dtype=np.uint8)
+        if nbytes == 0:
+            return out
+        starts, lengths = self._chunks(va, nbytes)
+        phys, ok = self._checked(starts, True, unit, _sink)
+        pos = 0
+        for p, length, good in zip(phys.tolist(), lengths.tolist(), ok.tolist()):
+            if good:
+                out[pos:pos + length] = self.arena.bytes[p:p + length]
+            pos += length
+        return out
+
+    def write(self, va: int, data, unit: str, _sink: list | None = None) -> None:
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            raw = np.frombuffer(bytes(data), dtype=np.uint8)
+        else:
+            raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        if raw.size == 0:
+            return
+        starts, lengths = self._chunks(va, raw.size)
+        phys, ok = self._checked(starts, False, unit, _sink)
+        pos = 0
+        for p, length, good in zip(phys.tolist(), lengths.tolist(), ok.tolist()):
+            if good:
+                self.arena.bytes[p:p + length] = raw[pos:pos + length]
+            pos += length
+
+    def view(self, sink: list) -> "VMView":
+        """This VM as GPUMemory for one command: its faults are also appended to ``sink``."""
+        return VMView(self, sink)
+
+
+class VMView:
+    """A VM seen by one command: same memory, the command's own fault record."""
+
+    def __init__(self, vm: VM, sink: list):
+        self.vm = vm
+        self.faults = sink
+
+    @property
+    def soft_faults(self) -> bool:
+        return self.vm.soft_faults
+
+    def read(self, va: int, nbytes: int, unit: str) -> np.ndarray:
+        return self.vm.read(va, nbytes, unit, self.faults)
+
+    def write(self, va: int, data, unit: str) -> None:
+        self.vm.write(va, data, unit, self.faults)
+
+    def gather(self, vas: np.ndarray, dtype, unit: str) -> np.ndarray:
+        return self.vm.gather(vas, dtype, unit, self.faults)
+
+    def scatter(self, vas: np.ndarray, values: np.ndarray, unit: str) -> None:
+        self.vm.scatter(vas, values, unit, self.faults)
