@@ -1,0 +1,26 @@
+"""Optimisation and lowering passes over the IR.
+
+Every pass has the signature ``pass(shader, **options) -> bool`` (True when it
+changed something) and keeps the IR valid. ``run_pass`` runs one and validates
+afterwards in debug mode; ``optimize`` is the optimisation loop."""
+
+from __future__ import annotations
+
+from ..core import Shader
+from ..validate import debug_validate, validate_shader
+from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_dead_cf
+
+__all__ = [
+    "run_pass", "opt_constant_folding", "opt_copy_prop", "opt_cse", "opt_dce", "opt_dead_cf",
+]
+
+
+def run_pass(shader: Shader, pass_fn, *args, validate: bool | None = None, **kwargs) -> bool:
+    """Run ``pass_fn`` and, in debug mode (``SHIMGL_DEBUG=validate``), validate after it."""
+    progress = pass_fn(shader, *args, **kwargs)
+    if validate or (validate is None and debug_validate()):
+        try:
+            validate_shader(shader)
+        except Exception as e:
+            raise type(e)(f"after {pass_fn.__name__}: {e}") from None
+    return progress
