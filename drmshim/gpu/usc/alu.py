@@ -1,0 +1,138 @@
+"""ALU units: float and integer ops, compare-and-select, conversions, moves,
+special registers, quad derivatives. Each ``compile_*`` turns one decoded
+instruction into a step ``f(batch)`` that does one numpy operation (or a few)
+over all lanes of the batch, through the table entry's ``impl``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uapi.isa import Instruction, Reg
+from uapi.isa.semantics import SINT, UINT, convert
+
+from .state import float_reader, float_writer, raw_reader, raw_writer, to_bits
+
+__all__ = ["COMPILERS"]
+
+
+def _check_size(ins: Instruction, size: int) -> None:
+    if size not in ins.op.sizes:
+        raise ValueError(f"{ins}: {ins.op.name} is not defined for {size}-bit destinations")
+
+
+def compile_falu(ins: Instruction):
+    dst: Reg = ins["dst"]
+    _check_size(ins, dst.size)
+    names = [f.name for f in ins.op.fields if f.role == "op" and f.name != "dst"]
+    rd = [float_reader(ins[n], ins.values.get(f"{n}_abs", False), ins.values.get(f"{n}_neg", False)) for n in names]
+    write, impl = float_writer(dst, ins.values.get("sat", False)), ins.op.impl
+    if len(rd) == 1:
+        (a,) = rd
+        return lambda b: write(b, impl(a(b)))
+    if len(rd) == 2:
+        a, c = rd
+        return lambda b: write(b, impl(a(b), c(b)))
+    a, c, d = rd
+    return lambda b: write(b, impl(a(b), c(b), d(b)))
+
+
+def compile_quad(ins: Instruction):
+    dst: Reg = ins["dst"]
+    _check_size(ins, dst.size)
+    a = float_reader(ins["a"], ins["a_abs"], ins["a_neg"])
+    write, impl = float_writer(dst, ins["sat"]), ins.op.impl
+
+    def step(b):
+        if not b.ctx.quads:
+            return write(b, np.zeros(b.n, np.float32))
+        v = np.broadcast_to(a(b), (b.n,))
+        write(b, impl(v))
+    return step
+
+
+def _int_reader(src, size: int, typ: str):
+    raw = raw_reader(src, size)
+    if typ == "s":
+        st = SINT[size]
+        return lambda b: raw(b).view(st)
+    return raw
+
+
+def compile_ialu(ins: Instruction):
+    dst: Reg = ins["dst"]
+    size = dst.size
+    _check_size(ins, size)
+    names = [f.name for f in ins.op.fields if f.role == "op" and f.name not in ("dst", "tt")]
+    types = ins.op.types[1:]
+    rd = [_int_reader(ins[n], size, t) for n, t in zip(names, types)]
+    write, impl, ut = raw_writer(dst), ins.op.impl, UINT[size]
+
+    def fix(v):
+        v = np.asarray(v)
+        return v.view(ut) if v.dtype.itemsize == size // 8 else v.astype(ut)
+
+    if ins.op.name == "bitop":
+        tt = ins["tt"]
+        a, c = rd
+        return lambda b: write(b, impl(a(b), c(b), tt))
+    with_ = {1: lambda b: write(b, fix(impl(rd[0](b)))),
+             2: lambda b: write(b, fix(impl(rd[0](b), rd[1](b)))),
+             3: lambda b: write(b, fix(impl(rd[0](b), rd[1](b), rd[2](b)))),
+             4: lambda b: write(b, fix(impl(rd[0](b), rd[1](b), rd[2](b), rd[3](b))))}
+    return with_[len(rd)]
+
+
+def _operand_size(*srcs, default: int) -> int:
+    sizes = [s.size for s in srcs if isinstance(s, Reg)]
+    return max(sizes) if sizes else default
+
+
+def compile_cmpsel(ins: Instruction):
+    dst: Reg = ins["dst"]
+    size = dst.size
+    cond = ins["cond"]
+    t, f = raw_reader(ins["t"], size), raw_reader(ins["f"], size)
+    write = raw_writer(dst)
+    if ins.op.name == "fcmpsel":
+        a, c = float_reader(ins["a"]), float_reader(ins["b"])
+    else:
+        csize = _operand_size(ins["a"], ins["b"], default=size)
+        a, c = raw_reader(ins["a"], csize), raw_reader(ins["b"], csize)
+    impl = ins.op.impl
+    return lambda b: write(b, np.where(impl(cond, a(b), c(b)), t(b), f(b)))
+
+
+def compile_convert(ins: Instruction):
+    dst: Reg = ins["dst"]
+    src = ins["a"]
+    dtype, stype = ins["dtype"], ins["stype"]
+    src_size = src.size if isinstance(src, Reg) else 64
+    a = raw_reader(src, src_size)
+    write, size, impl = raw_writer(dst), dst.size, ins.op.impl
+    if int(dtype[1:]) > size:
+        raise ValueError(f"{ins}: a {dtype} does not fit a {size}-bit register")
+    return lambda b: write(b, to_bits(impl(dtype, stype, a(b)), size))
+
+
+def compile_mov(ins: Instruction):
+    dst: Reg = ins["dst"]
+    a, write = raw_reader(ins["a"], dst.size), raw_writer(dst)
+    return lambda b: write(b, a(b))
+
+
+def compile_mov_imm(ins: Instruction):
+    dst: Reg = ins["dst"]
+    value = UINT[dst.size](ins["imm"] & ((1 << dst.size) - 1))
+    write = raw_writer(dst)
+    return lambda b: write(b, value)
+
+
+def compile_get_sr(ins: Instruction):
+    dst: Reg = ins["dst"]
+    write, name, ut = raw_writer(dst), ins["sr"], UINT[dst.size]
+    return lambda b: write(b, b.ctx.special(name, b.lanes).astype(ut))
+
+
+COMPILERS = {"falu": compile_falu, "quad": compile_quad, "ialu": compile_ialu, "cmpsel": compile_cmpsel,
+             "convert": compile_convert, "mov": compile_mov, "mov_imm": compile_mov_imm, "get_sr": compile_get_sr}

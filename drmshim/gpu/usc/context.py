@@ -1,0 +1,165 @@
+"""What the pipeline gives the shader core for one dispatch, and what it gets back.
+
+The VDM (vertex), PDM (fragment) and CDM (compute) each fill an
+:class:`ExecContext` and call ``ShaderCore.run(program_va, ctx)``. Everything is
+per *lane* (one vertex, one fragment sample/pixel, one compute thread), as numpy
+arrays of length ``lanes`` (or scalars that apply to all lanes).
+
+Inputs
+------
+``uniforms``         uint32[256]: u0..u255 (halves ``uNl``/``uNh`` are its uint16 view).
+``specials``         name -> per-lane array or scalar, read by ``get_sr`` (names in
+                     ``uapi.isa.SPECIAL_REGS``; ``lane_id`` is always available).
+                     :meth:`ExecContext.for_compute` fills the compute ones.
+``threadgroup_lanes`` compute: lanes per threadgroup (groups are consecutive
+                     lanes; a batch never splits a group). ``local_memory_B`` is
+                     the threadgroup memory size per group.
+``quads``            fragment: lanes come in 2x2 quads, lane 4q + 2*row + col,
+                     helper lanes included (``helper`` marks them: they execute
+                     for derivatives but have no side effects).
+``coefficients``     fragment: float32[n_cf, 3, lanes], the plane (a, b, c) of every
+                     coefficient register for the lane's primitive, *or*
+                     ``cf_planes`` float32[n_prims, n_cf, 3] with ``primitive_index``
+                     int[lanes] (the PDM's natural form: no per-lane copy).
+                     ``iter`` evaluates a*x + b*y + c at the lane's position; with
+                     perspective it divides by the W register's plane (the PDM puts
+                     attr/w planes in cf and the 1/w plane in cf_w); ``ldcf`` returns c.
+``position_px``      float32[2, lanes]: window position of the pixel centre (x+0.5,
+                     y+0.5). ``sample_position_px`` / ``centroid_position_px`` are
+                     the positions ``iter .sample`` / ``.centroid`` use (default: centre).
+``tile_buffer``      uint8[records, record_B] (the caller's tile buffer) and
+                     ``tile_index`` int[lanes]: the record (pixel or sample) each lane
+                     reads/writes with ``ld_tile``/``st_tile`` at a byte offset.
+``texture_heap_va``, ``sampler_heap_va``: descriptor arrays in GPU memory; an
+                     instruction's texture index t reads the descriptor at
+                     heap + t * ``texture_desc_stride_B`` (samplers likewise).
+``stack_va``, ``stack_bytes_per_lane``: spill memory; lane L's stack is at
+                     stack_va + L * stack_bytes_per_lane (L is the global lane index).
+
+Outputs (allocated by the core when None)
+------------------------------------------
+``varyings``         uint32[n_outputs, lanes] written by ``st_var`` (vertex).
+``depth``/``stencil`` float32/uint8[lanes] written by ``zs_emit``, with
+                     ``depth_written``/``stencil_written`` bool[lanes].
+``sample_mask``      uint16[lanes]: starts as ``specials['coverage_mask']`` (or all
+                     ones), ANDed by ``sample_mask``.
+``discarded``        bool[lanes]: lanes that executed ``discard``.
+``registers``        uint32[n_regs32, lanes]: the final register file, kept when
+                     ``keep_registers`` is set (tests, debugging, vertex epilogues).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from uapi.isa import SPECIAL_REGS
+
+__all__ = ["ExecContext"]
+
+
+@dataclass
+class ExecContext:
+    lanes: int
+    uniforms: np.ndarray = field(default_factory=lambda: np.zeros(256, np.uint32))
+    specials: dict = field(default_factory=dict)
+    # compute
+    threadgroup_lanes: int = 1
+    local_memory_B: int = 0
+    # fragment
+    quads: bool = False
+    helper: np.ndarray | None = None
+    coefficients: np.ndarray | None = None
+    cf_planes: np.ndarray | None = None
+    primitive_index: np.ndarray | None = None
+    position_px: np.ndarray | None = None
+    sample_position_px: np.ndarray | None = None
+    centroid_position_px: np.ndarray | None = None
+    tile_buffer: np.ndarray | None = None
+    tile_index: np.ndarray | None = None
+    # textures and stack
+    texture_heap_va: int = 0
+    sampler_heap_va: int = 0
+    texture_desc_stride_B: int = 24
+    sampler_desc_stride_B: int = 16
+    stack_va: int = 0
+    stack_bytes_per_lane: int = 0
+    # outputs
+    varyings: np.ndarray | None = None
+    n_varyings: int = 64
+    depth: np.ndarray | None = None
+    stencil: np.ndarray | None = None
+    depth_written: np.ndarray | None = None
+    stencil_written: np.ndarray | None = None
+    sample_mask: np.ndarray | None = None
+    discarded: np.ndarray | None = None
+    keep_registers: bool = False
+    registers: np.ndarray | None = None
+
+    def __post_init__(self):
+        self.uniforms = np.ascontiguousarray(self.uniforms, dtype=np.uint32)
+        if self.uniforms.size < 256:
+            self.uniforms = np.concatenate([self.uniforms, np.zeros(256 - self.uniforms.size, np.uint32)])
+        unknown = set(self.specials) - set(SPECIAL_REGS)
+        assert not unknown, f"unknown special registers {sorted(unknown)}"
+        if self.quads:
+            assert self.lanes % 4 == 0, "quad lanes come in groups of 4"
+        assert self.lanes % self.threadgroup_lanes == 0, "lanes must be whole threadgroups"
+
+    def allocate_outputs(self) -> None:
+        """Create the output arrays the caller did not supply."""
+        n = self.lanes
+        if self.varyings is None:
+            self.varyings = np.zeros((self.n_varyings, n), np.uint32)
+        if self.depth is None:
+            self.depth = np.zeros(n, np.float32)
+        if self.stencil is None:
+            self.stencil = np.zeros(n, np.uint8)
+        if self.depth_written is None:
+            self.depth_written = np.zeros(n, bool)
+        if self.stencil_written is None:
+            self.stencil_written = np.zeros(n, bool)
+        if self.sample_mask is None:
+            cov = self.specials.get("coverage_mask", 0xFFFF)
+            self.sample_mask = np.broadcast_to(np.asarray(cov, np.uint16), (n,)).copy()
+        if self.discarded is None:
+            self.discarded = np.zeros(n, bool)
+
+    def special(self, name: str, lanes: slice) -> np.ndarray:
+        """Per-lane values of special register ``name`` for a slice of lanes (uint32)."""
+        if name == "lane_id":
+            return np.arange(lanes.start, lanes.stop, dtype=np.uint32)
+        if name == "helper_invocation" and name not in self.specials:
+            h = self.helper
+            return np.zeros(lanes.stop - lanes.start, np.uint32) if h is None else h[lanes].astype(np.uint32)
+        if name not in self.specials:
+            raise KeyError(f"special register {name} was not provided by the pipeline")
+        v = np.asarray(self.specials[name])
+        if v.ndim == 0:
+            return np.full(lanes.stop - lanes.start, v, np.uint32)
+        return v[lanes].astype(np.uint32, copy=False)
+
+    @classmethod
+    def for_compute(cls, grid_threadgroups: tuple[int, int, int], threadgroup_size: tuple[int, int, int],
+                    **kw) -> "ExecContext":
+        """A compute dispatch: lanes ordered threadgroup by threadgroup (x fastest),
+        threads inside a group x fastest; fills every compute special register."""
+        gx, gy, gz = grid_threadgroups
+        tx, ty, tz = threadgroup_size
+        per_group = tx * ty * tz
+        lanes = gx * gy * gz * per_group
+        lane = np.arange(lanes, dtype=np.int64)
+        group, local = lane // per_group, lane % per_group
+        g = (group % gx, group // gx % gy, group // (gx * gy))
+        t = (local % tx, local // tx % ty, local // (tx * ty))
+        sp = {}
+        for i, a in enumerate("xyz"):
+            sp[f"threadgroup_position_in_grid.{a}"] = g[i].astype(np.uint32)
+            sp[f"thread_position_in_threadgroup.{a}"] = t[i].astype(np.uint32)
+            sp[f"thread_position_in_grid.{a}"] = (g[i] * threadgroup_size[i] + t[i]).astype(np.uint32)
+            sp[f"threads_per_threadgroup.{a}"] = threadgroup_size[i]
+            sp[f"threadgroups_per_grid.{a}"] = grid_threadgroups[i]
+        sp["thread_index_in_threadgroup"] = local.astype(np.uint32)
+        sp.update(kw.pop("specials", {}))
+        return cls(lanes=lanes, specials=sp, threadgroup_lanes=per_group, **kw)

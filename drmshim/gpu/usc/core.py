@@ -1,0 +1,253 @@
+"""The shader core (USC): fetch a program from GPU memory, decode it once, and
+execute it over many lanes in batches.
+
+Execution model. A batch of lanes (8K-64K) runs in lockstep, like one very wide
+SIMD group: every instruction is one numpy operation over the batch's registers
+(``state.Batch``). Divergence is handled with the execution mask, derived from
+r0l after each control-flow instruction exactly as AGX does (a lane is active
+when its r0l is 0); instructions with no active lane are skipped, control-flow
+instructions always run; ``jmp_exec_any`` loops until no lane is active. A
+whole threadgroup always lies in one batch, so ``threadgroup_barrier`` holds by
+construction (every lane finishes an instruction before any lane starts the
+next), and threadgroup memory is a byte array per batch.
+
+Debug mode (``ShaderCore(mem, debug=True)``) models the scoreboard: the
+registers written by an asynchronous instruction (``is_async`` in the table)
+are pending on its slot until a ``wait`` of that slot; reading or overwriting a
+pending register raises :class:`ScoreboardHazard` naming the instruction, the
+register and the offset. This is how compiler scheduling bugs surface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from uapi.isa import Instruction, Reg, decode_one
+from uapi.isa.semantics import fcompare, icompare
+from uapi.isa.table import BY_OPCODE
+
+from . import alu, frag, mem, tex
+from .context import ExecContext
+from .state import Batch, float_reader, halves_of, raw_reader
+
+__all__ = ["ShaderCore", "Program", "ShaderError", "ScoreboardHazard"]
+
+UNIT = "USC"
+MAX_PROGRAM_B = 1 << 20
+
+
+class ShaderError(RuntimeError):
+    """A program that cannot run: undecodable, unterminated, or malformed."""
+
+
+class ScoreboardHazard(ShaderError):
+    """A register written by an in-flight asynchronous op was used before its wait."""
+
+
+# Step kinds of the run loop
+MASKED, ALWAYS, JMP_ANY, JMP_NONE, STOP, WAIT = range(6)
+
+
+@dataclass
+class Program:
+    """A decoded, compiled program: instructions, steps and per-step register use."""
+
+    va: int
+    code: bytes
+    instructions: list[tuple[int, Instruction]]
+    steps: list = field(default_factory=list)          # (kind, fn, target index)
+    reads: list = field(default_factory=list)          # halves read per instruction
+    writes: list = field(default_factory=list)         # halves written per instruction
+    n_regs32: int = 1
+
+
+def _fetch(memory, va: int) -> bytes:
+    """Read instructions from ``va`` until a ``stop`` past every branch target."""
+    code = bytearray()
+    furthest = 0
+    while True:
+        if len(code) > MAX_PROGRAM_B:
+            raise ShaderError(f"program at 0x{va:x}: no terminating stop within {MAX_PROGRAM_B} bytes")
+        opcode = int(memory.read(va + len(code), 1, UNIT)[0])
+        op = BY_OPCODE.get(opcode)
+        if op is None:
+            raise ShaderError(f"program at 0x{va:x}: unknown opcode 0x{opcode:02x} at offset {len(code)}")
+        here = len(code)
+        code += bytes(memory.read(va + here, op.length_B, UNIT))
+        if op.unit == "jmp":
+            ins = decode_one(bytes(code), here)
+            furthest = max(furthest, here + ins["target"])
+        if op.name == "stop" and len(code) > furthest:
+            return bytes(code)
+
+
+def _register_use(ins: Instruction) -> tuple[set, set]:
+    reads, writes = set(), set()
+    for f in ins.op.fields:
+        v = ins.values.get(f.name)
+        if isinstance(v, Reg):
+            (writes if f.name == "dst" else reads).update(halves_of(v))
+    if ins.op.unit == "cf":
+        reads.add(0)
+        writes.add(0)
+    return reads, writes
+
+
+COMPILERS = {**alu.COMPILERS, **mem.COMPILERS, **frag.COMPILERS, **tex.COMPILERS}
+
+
+def _compile_cf(ins: Instruction):
+    impl, name = ins.op.impl, ins.op.name
+    n = ins["n"]
+    if name in ("pop_exec", "push_exec"):
+        def step(b):
+            r0l = b.u16[0, 0::2]
+            r0l[...] = impl(r0l, n)
+            b.refresh_exec()
+        return step
+    cond = ins["cond"]
+    if ins.op.name.endswith("fcmp"):
+        a, c = float_reader(ins["a"]), float_reader(ins["b"])
+        test = lambda b: fcompare(cond, a(b), c(b))
+    else:
+        size = max([r.size for r in (ins["a"], ins["b"]) if isinstance(r, Reg)] or [32])
+        a, c = raw_reader(ins["a"], size), raw_reader(ins["b"], size)
+        test = lambda b: icompare(cond, a(b), c(b))
+
+    def step(b):
+        r0l = b.u16[0, 0::2]
+        r0l[...] = impl(r0l, test(b), n)
+        b.refresh_exec()
+    return step
+
+
+def compile_program(va: int, code: bytes) -> Program:
+    prog = Program(va, code, [])
+    off = 0
+    while off < len(code):
+        try:
+            ins = decode_one(code, off)
+        except ValueError as e:
+            raise ShaderError(f"program at 0x{va:x}: {e}") from None
+        prog.instructions.append((off, ins))
+        off += ins.op.length_B
+    index_of = {o: i for i, (o, _) in enumerate(prog.instructions)}
+    top = 0
+    for off, ins in prog.instructions:
+        unit = ins.op.unit
+        reads, writes = _register_use(ins)
+        prog.reads.append(frozenset(reads))
+        prog.writes.append(frozenset(writes))
+        top = max([top] + [h // 2 for h in reads | writes])
+        try:
+            if unit == "jmp":
+                target = off + ins["target"]
+                if target not in index_of:
+                    raise ShaderError(f"{ins} at offset {off}: target {target} is not an instruction")
+                kind = JMP_ANY if ins.op.name == "jmp_exec_any" else JMP_NONE
+                prog.steps.append((kind, None, index_of[target]))
+            elif unit == "stop":
+                prog.steps.append((STOP, None, 0))
+            elif unit == "wait":
+                prog.steps.append((WAIT, ins["slot"], 0))
+            elif unit == "barrier":
+                prog.steps.append((ALWAYS, lambda b: None, 0))
+            elif unit == "cf":
+                prog.steps.append((ALWAYS, _compile_cf(ins), 0))
+            else:
+                prog.steps.append((MASKED, COMPILERS[unit](ins), 0))
+        except (ValueError, KeyError) as e:
+            raise ShaderError(f"program at 0x{va:x}, offset {off}: {ins}: {e}") from None
+    prog.n_regs32 = top + 1
+    return prog
+
+
+class ShaderCore:
+    """One shader core bound to a GPU address space.
+
+    ``run(program_va, ctx)`` executes the program at ``program_va`` over
+    ``ctx.lanes`` lanes. Decoded programs are cached by address and content (the
+    bytes are re-read and compared on every run, so rewriting a shader in place
+    is seen)."""
+
+    def __init__(self, memory, debug: bool = False, batch_lanes: int = 32768, max_steps: int = 1_000_000):
+        self.mem = memory
+        self.debug = debug
+        self.batch_lanes = batch_lanes
+        self.max_steps = max_steps
+        self._cache: dict[int, Program] = {}
+
+    def load(self, program_va: int) -> Program:
+        prog = self._cache.get(program_va)
+        if prog is not None:
+            current = bytes(self.mem.read(program_va, len(prog.code), UNIT))
+            if current == prog.code:
+                return prog
+        prog = compile_program(program_va, _fetch(self.mem, program_va))
+        self._cache[program_va] = prog
+        return prog
+
+    def _batch_size(self, ctx: ExecContext) -> int:
+        unit = np.lcm(4 if ctx.quads else 1, ctx.threadgroup_lanes)
+        return int(max(unit, self.batch_lanes // unit * unit))
+
+    def run(self, program_va: int, ctx: ExecContext) -> ExecContext:
+        prog = self.load(program_va)
+        ctx.allocate_outputs()
+        if ctx.keep_registers:
+            ctx.registers = np.zeros((prog.n_regs32, ctx.lanes), np.uint32)
+        size = self._batch_size(ctx)
+        with np.errstate(all="ignore"):
+            for lane0 in range(0, ctx.lanes, size):
+                n = min(size, ctx.lanes - lane0)
+                b = Batch(self, ctx, lane0, n, prog.n_regs32)
+                if ctx.local_memory_B:
+                    b.local = mem.ByteMemory(np.zeros(n // ctx.threadgroup_lanes * ctx.local_memory_B, np.uint8))
+                self._run_batch(prog, b)
+                if ctx.keep_registers:
+                    ctx.registers[:, lane0:lane0 + n] = b.r32
+        return ctx
+
+    def _run_batch(self, prog: Program, b: Batch) -> None:
+        steps, debug = prog.steps, self.debug
+        pc, count, limit = 0, 0, self.max_steps
+        while True:
+            kind, fn, target = steps[pc]
+            if debug:
+                self._scoreboard(prog, pc, b)
+            if kind == MASKED:
+                if b.any_active:
+                    fn(b)
+                pc += 1
+            elif kind == ALWAYS:
+                fn(b)
+                pc += 1
+            elif kind == JMP_ANY:
+                pc = target if b.any_active else pc + 1
+            elif kind == JMP_NONE:
+                pc = target if not b.any_active else pc + 1
+            elif kind == WAIT:
+                b.pending = {h: s for h, s in b.pending.items() if s != fn}
+                pc += 1
+            else:  # STOP
+                return
+            count += 1
+            if count > limit:
+                raise ShaderError(f"program at 0x{prog.va:x} did not finish within {limit} instructions "
+                                  f"(last at offset {prog.instructions[pc][0]})")
+
+    def _scoreboard(self, prog: Program, pc: int, b: Batch) -> None:
+        if b.pending:
+            hit = (prog.reads[pc] | prog.writes[pc]) & b.pending.keys()
+            if hit:
+                h = min(hit)
+                off, ins = prog.instructions[pc]
+                raise ScoreboardHazard(
+                    f"offset {off}: `{ins}` uses r{h // 2}{'lh'[h % 2]}, still pending on scoreboard slot "
+                    f"{b.pending[h]} (missing `wait {b.pending[h]}`)")
+        off, ins = prog.instructions[pc]
+        if ins.op.is_async and "slot" in ins.values:
+            for h in prog.writes[pc]:
+                b.pending[h] = ins["slot"]

@@ -1,0 +1,152 @@
+"""Varying and fragment-output units: st_var, iter, ldcf, ld_tile, st_tile,
+zs_emit, sample_mask, discard. They exchange data with the pipeline through
+the :class:`~drmshim.gpu.usc.context.ExecContext` (see its docstring)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uapi.isa import Instruction
+
+from .mem import ByteMemory, comps_to_values, load_values, read_vec, store_values, values_to_comps, write_vec
+from .state import float_reader, raw_reader
+
+__all__ = ["COMPILERS"]
+
+
+def compile_st_var(ins: Instruction):
+    index, a = ins["index"], raw_reader(ins["a"], 32)
+
+    def step(b):
+        out = b.ctx.varyings[index, b.lanes]
+        np.copyto(out, a(b), where=b.exec)
+    return step
+
+
+def _planes(b, cf: int) -> np.ndarray:
+    """(3, n) plane coefficients of coefficient register ``cf`` for the batch."""
+    ctx = b.ctx
+    if ctx.coefficients is not None:
+        return ctx.coefficients[cf, :, b.lanes]
+    if ctx.cf_planes is None:
+        raise ValueError("iter/ldcf need coefficients (or cf_planes + primitive_index) in the context")
+    return ctx.cf_planes[ctx.primitive_index[b.lanes], cf].T
+
+
+def _position(b, loc: str) -> np.ndarray:
+    ctx = b.ctx
+    pos = {"center": ctx.position_px, "centroid": ctx.centroid_position_px,
+           "sample": ctx.sample_position_px}[loc]
+    if pos is None:
+        pos = ctx.position_px
+    if pos is None:
+        raise ValueError("iter needs position_px in the context")
+    return pos[:, b.lanes]
+
+
+def compile_iter(ins: Instruction):
+    dst, cf, loc = ins["dst"], ins["cf"], ins["loc"]
+    cf_w = ins["cf_w"] if ins["interp"] == "persp" else None
+
+    def step(b):
+        xy = _position(b, loc).astype(np.float32)
+        x, y = xy[0], xy[1]
+
+        def ev(k):
+            p = _planes(b, k).astype(np.float32)
+            return p[0] * x + p[1] * y + p[2]
+        w = ev(cf_w) if cf_w is not None else None
+        vals = []
+        for i in range(dst.count):
+            v = ev(cf + i)
+            if w is not None:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    v = v / w
+            vals.append(v)
+        write_vec(b, dst, values_to_comps(np.stack(vals, axis=-1), dst.size), None)
+    return step
+
+
+def compile_ldcf(ins: Instruction):
+    dst, cf = ins["dst"], ins["cf"]
+
+    def step(b):
+        vals = np.stack([_planes(b, cf + i)[2].astype(np.float32) for i in range(dst.count)], axis=-1)
+        write_vec(b, dst, values_to_comps(vals, dst.size), None)
+    return step
+
+
+def _tile_addresses(b, offset: int, idx) -> np.ndarray:
+    ctx = b.ctx
+    if ctx.tile_buffer is None or ctx.tile_index is None:
+        raise ValueError("ld_tile/st_tile need tile_buffer and tile_index in the context")
+    rec = np.asarray(ctx.tile_index[b.lanes], np.int64)
+    if idx is not None:
+        rec = rec[idx]
+    return rec * ctx.tile_buffer.shape[1] + offset
+
+
+def compile_ld_tile(ins: Instruction):
+    dst, offset, fmt = ins["dst"], ins["offset"], ins["fmt"]
+
+    def step(b):
+        idx = None if b.all_active else np.flatnonzero(b.exec)
+        vals = load_values(ByteMemory(b.ctx.tile_buffer), _tile_addresses(b, offset, idx), fmt, dst.count)
+        write_vec(b, dst, values_to_comps(vals, dst.size), idx)
+    return step
+
+
+def compile_st_tile(ins: Instruction):
+    data, offset, fmt, mask = ins["data"], ins["offset"], ins["fmt"], ins["mask"]
+    k = data.count
+    keep_old = [c for c in range(k) if not mask >> c & 1]
+
+    def step(b):
+        idx = np.flatnonzero(b.effect_mask())
+        mem = ByteMemory(b.ctx.tile_buffer)
+        addr = _tile_addresses(b, offset, idx)
+        vals = comps_to_values(read_vec(b, data, idx), data.size, fmt not in ("i8", "i16", "i32"))
+        if keep_old:
+            old = load_values(mem, addr, fmt, k)
+            vals[:, keep_old] = old[:, keep_old]  # same kind: both float32 or both uint32
+        store_values(mem, addr, fmt, vals, k)
+    return step
+
+
+def compile_zs_emit(ins: Instruction):
+    mode = ins["mode"]
+    z = float_reader(ins["z"]) if "z" in mode else None
+    s = raw_reader(ins["s"], 16) if "s" in mode else None
+
+    def step(b):
+        m = b.effect_mask()
+        ctx = b.ctx
+        if z is not None:
+            np.copyto(ctx.depth[b.lanes], z(b), where=m, casting="unsafe")
+            ctx.depth_written[b.lanes] |= m
+        if s is not None:
+            np.copyto(ctx.stencil[b.lanes], np.asarray(s(b)).astype(np.uint8), where=m)
+            ctx.stencil_written[b.lanes] |= m
+    return step
+
+
+def compile_sample_mask(ins: Instruction):
+    a = raw_reader(ins["a"], 16)
+
+    def step(b):
+        out = b.ctx.sample_mask[b.lanes]
+        np.copyto(out, out & a(b), where=b.effect_mask())
+    return step
+
+
+def compile_discard(ins: Instruction):
+    def step(b):
+        m = b.effect_mask()
+        b.ctx.discarded[b.lanes] |= m
+        b.dead |= m
+    return step
+
+
+COMPILERS = {"st_var": compile_st_var, "iter": compile_iter, "ldcf": compile_ldcf, "ld_tile": compile_ld_tile,
+             "st_tile": compile_st_tile, "zs_emit": compile_zs_emit, "sample_mask": compile_sample_mask,
+             "discard": compile_discard}

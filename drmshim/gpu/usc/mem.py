@@ -1,0 +1,368 @@
+"""Memory units: device, threadgroup (local) and stack loads/stores, and atomics
+with exact sequential semantics.
+
+Device and stack accesses go through the context's ``GPUMemory`` (a bad address
+is a ``GPUFault`` with unit "USC"); threadgroup memory is on-chip, a numpy byte
+array per batch behind the same gather/scatter interface (:class:`LocalMemory`).
+
+Atomics: the lanes that perform an atomic in one instruction are applied in
+increasing lane order. Each lane receives the value memory held just before its
+own operation (so lanes on one address see distinct old values, exactly as if
+executed one after another), computed with sorting and segmented scans, never a
+loop per lane (see :func:`sequential_atomic`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from drmshim.memory import FaultInfo, GPUFault
+from uapi.isa import Instruction, Reg
+from uapi.isa.semantics import FORMAT_ELEMENT_B, INTEGER_FORMATS, PACKED_FORMATS, pack_format, unpack_format
+
+from .state import raw_reader, to_bits
+
+__all__ = ["COMPILERS", "ByteMemory", "sequential_atomic", "read_vec", "write_vec", "load_values", "store_values"]
+
+UNIT = "USC"
+_ELEM_T = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+
+
+class ByteMemory:
+    """On-chip memory (threadgroup memory, the tile buffer) as a numpy byte array
+    with the gather/scatter interface of ``GPUMemory``, addressed by flat byte
+    offset. Out-of-range accesses fault like device memory."""
+
+    def __init__(self, array: np.ndarray):
+        assert array.dtype == np.uint8 and array.flags.c_contiguous, "a contiguous uint8 array"
+        self.bytes = array.reshape(-1)
+
+    def _idx(self, offs, itemsize, is_read):
+        offs = np.asarray(offs, np.int64)
+        bad = (offs < 0) | (offs + itemsize > self.bytes.size)
+        if bad.any():
+            raise GPUFault(FaultInfo(int(offs[bad][0]), "USC(local)", is_read))
+        return offs[..., None] + np.arange(itemsize)
+
+    def gather(self, offs, dtype, unit=UNIT):
+        dtype = np.dtype(dtype)
+        return self.bytes[self._idx(offs, dtype.itemsize, True)].view(dtype).reshape(np.shape(offs))
+
+    def scatter(self, offs, values, unit=UNIT):
+        values = np.ascontiguousarray(values)
+        idx = self._idx(offs, values.dtype.itemsize, False)
+        self.bytes[idx.reshape(-1, values.dtype.itemsize)] = values.view(np.uint8).reshape(-1, values.dtype.itemsize)
+
+
+# ---------------------------------------------------------------------------
+# Vector registers <-> per-lane component arrays
+
+def read_vec(b, r: Reg, idx) -> list[np.ndarray]:
+    """Raw components (uint16/uint32) of vector register ``r`` for lanes ``idx``."""
+    step = r.size // 16
+    out = []
+    for c in range(r.count):
+        h = r.half + c * step
+        row = b.r32[h // 2] if r.size == 32 else b.u16[h // 2, h % 2::2]
+        out.append(row if idx is None else row[idx])
+    return out
+
+
+def write_vec(b, r: Reg, comps, idx) -> None:
+    """Write raw components (already ``r.size`` bits) for lanes ``idx`` (None: all
+    lanes, honouring the execution mask)."""
+    step = r.size // 16
+    for c in range(min(r.count, len(comps))):
+        h = r.half + c * step
+        row = b.r32[h // 2] if r.size == 32 else b.u16[h // 2, h % 2::2]
+        if idx is None:
+            if b.all_active:
+                row[...] = comps[c]
+            else:
+                np.copyto(row, comps[c], where=b.exec)
+        else:
+            row[idx] = comps[c]
+
+
+def _lanes(mask: np.ndarray, all_: bool):
+    return None if all_ else np.flatnonzero(mask)
+
+
+def _as_float(raw: np.ndarray, size: int) -> np.ndarray:
+    return raw.view(np.float32) if size == 32 else raw.view(np.float16).astype(np.float32)
+
+
+def load_values(memory, addr: np.ndarray, fmt: str, k: int) -> np.ndarray:
+    """(n, k) values of ``fmt`` at byte addresses ``addr`` (uint32 bits or float32)."""
+    if fmt in PACKED_FORMATS:
+        elems = memory.gather(addr, np.uint32, UNIT)
+    else:
+        esize = FORMAT_ELEMENT_B[fmt]
+        vas = addr[:, None] + (np.arange(k, dtype=addr.dtype) * esize).astype(addr.dtype)
+        elems = memory.gather(vas.reshape(-1), _ELEM_T[esize], UNIT).reshape(-1, k)
+    return unpack_format(fmt, elems, k)
+
+
+def store_values(memory, addr: np.ndarray, fmt: str, vals: np.ndarray, k: int) -> None:
+    elems = pack_format(fmt, vals, k)
+    if fmt in PACKED_FORMATS:
+        memory.scatter(addr, elems, UNIT)
+    else:
+        esize = FORMAT_ELEMENT_B[fmt]
+        vas = addr[:, None] + (np.arange(k, dtype=addr.dtype) * esize).astype(addr.dtype)
+        memory.scatter(vas.reshape(-1), np.ascontiguousarray(elems).reshape(-1), UNIT)
+
+
+def values_to_comps(vals: np.ndarray, size: int) -> list[np.ndarray]:
+    """(n, k) float32 or uint32 values -> raw register components of ``size`` bits."""
+    if vals.dtype.kind == "f":
+        return [to_bits(vals[:, c], size) for c in range(vals.shape[1])]
+    return [vals[:, c].astype(np.uint16 if size == 16 else np.uint32) for c in range(vals.shape[1])]
+
+
+def comps_to_values(raw: list[np.ndarray], size: int, as_float: bool) -> np.ndarray:
+    if not as_float:
+        return np.stack([c.astype(np.uint32) for c in raw], axis=-1)
+    return np.stack([_as_float(c, size) for c in raw], axis=-1)
+
+
+def load_into(b, memory, addr: np.ndarray, fmt: str, dst: Reg, idx) -> None:
+    """Load ``dst.count`` components of ``fmt`` at byte addresses ``addr`` (one per
+    selected lane) and write them, converted, to ``dst``."""
+    vals = load_values(memory, addr, fmt, dst.count)
+    write_vec(b, dst, values_to_comps(vals, dst.size), idx)
+
+
+
+def store_from(b, memory, addr: np.ndarray, fmt: str, data: Reg, idx) -> None:
+    vals = comps_to_values(read_vec(b, data, idx), data.size, fmt not in INTEGER_FORMATS)
+    store_values(memory, addr, fmt, vals, data.count)
+
+
+def _device_address(ins: Instruction):
+    base = raw_reader(ins["base"], 64)
+    index = raw_reader(ins["index"], 32)
+    shift = np.uint64(ins["shift"])
+
+    def addr(b, idx):
+        bv = np.broadcast_to(base(b), (b.n,))
+        iv = np.broadcast_to(index(b), (b.n,)).view(np.int32).astype(np.int64).view(np.uint64)
+        a = bv + (iv << shift)
+        return a if idx is None else a[idx]
+    return addr
+
+
+def compile_device_load(ins: Instruction):
+    addr, dst, fmt = _device_address(ins), ins["dst"], ins["fmt"]
+
+    def step(b):
+        idx = _lanes(b.exec, b.all_active)
+        load_into(b, b.mem, addr(b, idx), fmt, dst, idx)
+    return step
+
+
+def compile_device_store(ins: Instruction):
+    addr, data, fmt = _device_address(ins), ins["data"], ins["fmt"]
+
+    def step(b):
+        m = b.effect_mask()
+        idx = _lanes(m, bool(m.all()))
+        store_from(b, b.mem, addr(b, idx), fmt, data, idx)
+    return step
+
+
+def _local_address(ins: Instruction):
+    a = raw_reader(ins["addr"], 32)
+
+    def addr(b, idx):
+        group = np.arange(b.n, dtype=np.int64) // b.ctx.threadgroup_lanes
+        v = group * b.ctx.local_memory_B + np.broadcast_to(a(b), (b.n,)).astype(np.int64)
+        return v if idx is None else v[idx]
+    return addr
+
+
+def compile_local_load(ins: Instruction):
+    addr, dst, fmt = _local_address(ins), ins["dst"], ins["fmt"]
+
+    def step(b):
+        idx = _lanes(b.exec, b.all_active)
+        load_into(b, b.local, addr(b, idx), fmt, dst, idx)
+    return step
+
+
+def compile_local_store(ins: Instruction):
+    addr, data, fmt = _local_address(ins), ins["data"], ins["fmt"]
+
+    def step(b):
+        m = b.effect_mask()
+        idx = _lanes(m, bool(m.all()))
+        store_from(b, b.local, addr(b, idx), fmt, data, idx)
+    return step
+
+
+def _stack_address(ins: Instruction):
+    off = raw_reader(ins["offset"], 32)
+
+    def addr(b, idx):
+        ctx = b.ctx
+        lane = np.arange(b.lane0, b.lane0 + b.n, dtype=np.uint64)
+        v = np.uint64(ctx.stack_va) + lane * np.uint64(ctx.stack_bytes_per_lane) + \
+            np.broadcast_to(off(b), (b.n,)).astype(np.uint64)
+        return v if idx is None else v[idx]
+    return addr
+
+
+def compile_stack_load(ins: Instruction):
+    addr, dst = _stack_address(ins), ins["dst"]
+    fmt = "i32" if dst.size == 32 else "i16"
+
+    def step(b):
+        idx = _lanes(b.exec, b.all_active)
+        load_into(b, b.mem, addr(b, idx), fmt, dst, idx)
+    return step
+
+
+def compile_stack_store(ins: Instruction):
+    addr, data = _stack_address(ins), ins["data"]
+    fmt = "i32" if data.size == 32 else "i16"
+
+    def step(b):
+        m = b.exec  # spills of helper lanes must survive too: they execute
+        idx = _lanes(m, b.all_active)
+        store_from(b, b.mem, addr(b, idx), fmt, data, idx)
+    return step
+
+
+# ---------------------------------------------------------------------------
+# Atomics
+
+def _segmented_scan(op: str, ext: np.ndarray, gid: np.ndarray, starts: np.ndarray, groups: int) -> np.ndarray:
+    """Inclusive scan of uint32 ``ext`` restarting at every group (``gid`` sorted,
+    group g starts at ``starts[g]``), with the atomic op's combining function."""
+    x = ext.astype(np.uint64)
+    g = gid.astype(np.uint64)
+    if op in ("add", "sub"):
+        cs = np.cumsum(x)
+        base = (cs - x)[starts]
+        return (cs - base[gid]).astype(np.uint32)
+    if op == "xor":
+        cs = np.bitwise_xor.accumulate(x)
+        base = (cs ^ x)[starts]
+        return (cs ^ base[gid]).astype(np.uint32)
+    if op in ("umax", "smax"):
+        bias = np.uint64(0x80000000 if op == "smax" else 0)
+        acc = np.maximum.accumulate((g << np.uint64(32)) | (x ^ bias))
+        return ((acc & np.uint64(0xFFFFFFFF)) ^ bias).astype(np.uint32)
+    if op in ("umin", "smin"):
+        bias = np.uint64(0x80000000 if op == "smin" else 0)
+        acc = np.minimum.accumulate(((np.uint64(groups - 1) - g) << np.uint64(32)) | (x ^ bias))
+        return ((acc & np.uint64(0xFFFFFFFF)) ^ bias).astype(np.uint32)
+    if op in ("and", "or"):
+        bits = ((ext[:, None] >> np.arange(32, dtype=np.uint32)) & 1).astype(np.int32)
+        count = bits if op == "or" else 1 - bits                    # ones seen (or) / zeros seen (and)
+        cs = np.cumsum(count, axis=0)
+        seen = cs - (cs - count)[starts][gid]
+        res = (seen > 0) if op == "or" else (seen == 0)
+        return (res.astype(np.uint32) << np.arange(32, dtype=np.uint32)).sum(axis=1, dtype=np.uint64).astype(np.uint32)
+    if op == "xchg":
+        return ext.copy()
+    raise ValueError(op)
+
+
+def sequential_atomic(op: str, keys: np.ndarray, initial: np.ndarray, inverse: np.ndarray,
+                      values: np.ndarray, compares: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Apply atomics in index order. ``keys``/``inverse``: lane i targets location
+    ``inverse[i]`` (0..G-1) whose value before the instruction is ``initial[g]``.
+    Returns (old value seen by each lane, final value of each location)."""
+    n, groups = inverse.size, initial.size
+    values = values.astype(np.uint32)
+    if op == "sub":
+        values = (np.uint32(0) - values).astype(np.uint32)
+        op = "add"
+    order = np.argsort(inverse, kind="stable")
+    gid = inverse[order]
+    vs = values[order]
+    counts = np.bincount(gid, minlength=groups)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    rank = np.arange(n) - starts[gid]
+    olds_sorted = np.empty(n, np.uint32)
+    if op == "cmpxchg":
+        cs = compares.astype(np.uint32)[order]
+        cur = initial.astype(np.uint32).copy()
+        ptr = np.zeros(groups, np.int64)                 # first unprocessed rank per group
+        live = counts > 0
+        while live.any():
+            cand = (cs == cur[gid]) & (rank >= ptr[gid]) & live[gid]
+            first = np.full(groups, np.iinfo(np.int64).max)
+            np.minimum.at(first, gid[cand], rank[cand])
+            hit = first < np.iinfo(np.int64).max
+            upto = np.where(hit, first, counts - 1)      # last rank decided this round
+            sel = live[gid] & (rank >= ptr[gid]) & (rank <= upto[gid])
+            olds_sorted[sel] = cur[gid[sel]]
+            winners = np.flatnonzero(hit)
+            cur[winners] = vs[starts[winners] + first[winners]]
+            ptr = upto + 1
+            live = live & hit & (ptr < counts)
+        finals = cur
+    else:
+        # Extended sequence per group: [initial, v1, v2, ...]; old of v_j = scan at the element before it.
+        ext_starts = starts + np.arange(groups)
+        ext = np.empty(n + groups, np.uint32)
+        ext[ext_starts] = initial
+        pos = np.arange(n) + gid + 1
+        ext[pos] = vs
+        ext_gid = np.repeat(np.arange(groups), counts + 1)
+        scan = _segmented_scan(op, ext, ext_gid, ext_starts, groups)
+        olds_sorted = scan[pos - 1]
+        finals = scan[ext_starts + counts]
+    olds = np.empty(n, np.uint32)
+    olds[order] = olds_sorted
+    return olds, finals
+
+
+def _do_atomic(b, memory, addrs: np.ndarray, idx, op: str, value, cmp, dst: Reg) -> None:
+    if addrs.size == 0:
+        return
+    uniq, inverse = np.unique(addrs, return_inverse=True)
+    initial = memory.gather(uniq, np.uint32, UNIT)
+    v = np.broadcast_to(value(b), (b.n,))
+    v = v if idx is None else v[idx]
+    c = None
+    if cmp is not None:
+        c = np.broadcast_to(cmp(b), (b.n,))
+        c = c if idx is None else c[idx]
+    olds, finals = sequential_atomic(op, uniq, initial, inverse.reshape(-1), v, c)
+    memory.scatter(uniq, finals, UNIT)
+    write_vec(b, Reg("r", dst.half, dst.size, 1), [olds.astype(np.uint16 if dst.size == 16 else np.uint32)], idx)
+
+
+def compile_atomic(ins: Instruction):
+    addr = _device_address(ins)
+    op, dst = ins["op"], ins["dst"]
+    value = raw_reader(ins["value"], 32)
+    cmp = raw_reader(ins["cmp"], 32) if op == "cmpxchg" else None
+
+    def step(b):
+        m = b.effect_mask()
+        idx = np.flatnonzero(m)
+        _do_atomic(b, b.mem, addr(b, idx), idx, op, value, cmp, dst)
+    return step
+
+
+def compile_local_atomic(ins: Instruction):
+    addr = _local_address(ins)
+    op, dst = ins["op"], ins["dst"]
+    value = raw_reader(ins["value"], 32)
+    cmp = raw_reader(ins["cmp"], 32) if op == "cmpxchg" else None
+
+    def step(b):
+        m = b.effect_mask()
+        idx = np.flatnonzero(m)
+        _do_atomic(b, b.local, addr(b, idx), idx, op, value, cmp, dst)
+    return step
+
+
+COMPILERS = {"device_load": compile_device_load, "device_store": compile_device_store, "atomic": compile_atomic,
+             "local_load": compile_local_load, "local_store": compile_local_store,
+             "local_atomic": compile_local_atomic, "stack_load": compile_stack_load,
+             "stack_store": compile_stack_store}
