@@ -1,0 +1,187 @@
+"""Texture and sampler descriptors as the texture unit sees them.
+
+Sole responsibility: read a packed ``TEXTURE`` / ``SAMPLER`` descriptor (the
+``uapi.packets`` table) from GPU memory and turn it into a :class:`TextureView` /
+:class:`SamplerState`: the image's ``layout.Layout`` (from ``layout.make_miptree``),
+its format, and separable per-level address tables. Decoding is cached by the
+descriptor's bytes, so a descriptor read costs one 32-byte memory read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+import layout
+from uapi import packets as P
+
+__all__ = ["TextureView", "SamplerState", "InvalidDescriptor", "read_texture", "read_sampler",
+           "texture_view", "sampler_state", "format_id", "format_by_id", "FORMAT_NAMES", "UNIT"]
+
+UNIT = "TEX"
+
+#: The format id of a descriptor is the index of the format's name in layout's table.
+FORMAT_NAMES: tuple[str, ...] = tuple(layout.FORMATS)
+_FORMAT_IDS = {name: i for i, name in enumerate(FORMAT_NAMES)}
+
+_TILING = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
+           P.Tiling.TWIDDLED_COMPRESSED: "twiddled_compressed"}
+
+T = P.TextureTarget
+_SPATIAL_DIMS = {T.TEXTURE_1D: 1, T.TEXTURE_1D_ARRAY: 1, T.TEXTURE_2D: 2, T.TEXTURE_2D_ARRAY: 2,
+                 T.TEXTURE_2D_MS: 2, T.TEXTURE_2D_MS_ARRAY: 2, T.TEXTURE_3D: 3, T.TEXTURE_CUBE: 2,
+                 T.TEXTURE_CUBE_ARRAY: 2, T.TEXTURE_BUFFER: 1}
+_ARRAYS = {T.TEXTURE_1D_ARRAY, T.TEXTURE_2D_ARRAY, T.TEXTURE_CUBE_ARRAY, T.TEXTURE_2D_MS_ARRAY}
+
+
+class InvalidDescriptor(ValueError):
+    """A descriptor that describes no possible image (the texture unit refuses it)."""
+
+
+def format_id(name: str) -> int:
+    """The descriptor format id of a layout format name."""
+    return _FORMAT_IDS[layout.get_format(name).name]
+
+
+def format_by_id(fid: int) -> layout.Format:
+    if not 0 <= fid < len(FORMAT_NAMES):
+        raise InvalidDescriptor(f"format id {fid} names no format (the table has {len(FORMAT_NAMES)})")
+    return layout.FORMATS[FORMAT_NAMES[fid]]
+
+
+@dataclass(frozen=True, eq=False)
+class TextureView:
+    """A texture descriptor, decoded. Coordinates of the address tables are in
+    elements (blocks for block-compressed formats)."""
+
+    record: P.Record
+    target: P.TextureTarget
+    lay: layout.Layout
+    fmt: layout.Format
+    address: int
+    srgb: bool                      # decode sRGB to linear when sampling
+    swizzle: tuple[int, int, int, int]
+    first_level: int
+    last_level: int                 # clamped to the miptree's levels
+    spatial_dims: int               # 1, 2 or 3 coordinates before the array layer
+    is_array: bool
+    is_cube: bool
+    # separable addressing: offset(x, y, level) = x_part_B[x_base[l] + x] + y_part_B[y_base[l] + y]
+    x_part_B: np.ndarray
+    y_part_B: np.ndarray
+    x_base: np.ndarray
+    y_base: np.ndarray
+    width_el: np.ndarray            # per level
+    height_el: np.ndarray
+    depth_px: np.ndarray            # per level: 3D slices minify, layers do not
+
+    @property
+    def levels(self) -> int:
+        return self.lay.levels
+
+    @property
+    def layers(self) -> int:
+        return self.lay.depth_px
+
+    def level_width_px(self, level):
+        return np.maximum(1, self.lay.width_px >> np.asarray(level))
+
+    def level_height_px(self, level):
+        return np.maximum(1, self.lay.height_px >> np.asarray(level))
+
+
+@dataclass(frozen=True)
+class SamplerState:
+    record: P.Record
+    min_filter: P.Filter
+    mag_filter: P.Filter
+    mip_filter: P.MipFilter
+    wraps: tuple[P.Wrap, P.Wrap, P.Wrap]
+    compare_enable: bool
+    compare_func: P.CompareFunc
+    border_colour: P.BorderColour
+    border_bits: tuple[int, int, int, int]
+    seamless_cube: bool
+    unnormalized: bool
+    lod_min: float
+    lod_max: float
+    lod_bias: float
+
+
+def _address_tables(lay: layout.Layout, fmt: layout.Format):
+    """Per-level x and y parts of the byte offset (the layout is separable: the
+    offset of (x, y) is offset(x, 0) + offset(0, y) - offset(0, 0))."""
+    xs, ys, xb, yb, w_el, h_el = [], [], [], [], [], []
+    nx = ny = 0
+    for level in range(lay.levels):
+        w, h = lay.level_width_el(level), lay.level_height_el(level)
+        origin = int(layout.offset_B(lay, 0, 0, 0, level, check=False))
+        xs.append(layout.offset_B(lay, np.arange(w), 0, 0, level, check=False) - origin)
+        ys.append(layout.offset_B(lay, 0, np.arange(h), 0, level, check=False))
+        xb.append(nx)
+        yb.append(ny)
+        nx, ny = nx + w, ny + h
+        w_el.append(w)
+        h_el.append(h)
+    return (np.concatenate(xs).astype(np.int64), np.concatenate(ys).astype(np.int64),
+            np.array(xb, np.int64), np.array(yb, np.int64), np.array(w_el, np.int64), np.array(h_el, np.int64))
+
+
+@lru_cache(maxsize=512)
+def texture_view(raw: bytes) -> TextureView:
+    """Decode a packed TEXTURE descriptor (bytes). Raises InvalidDescriptor."""
+    rec = P.TEXTURE.unpack(raw)
+    if not isinstance(rec.target, P.TextureTarget) or not isinstance(rec.tiling, P.Tiling):
+        raise InvalidDescriptor(f"texture descriptor: {'; '.join(rec.problems)}")
+    fmt = format_by_id(rec.format_id)
+    target = rec.target
+    linear = rec.tiling == P.Tiling.LINEAR
+    try:
+        lay = layout.make_miptree(
+            rec.width_px, rec.height_px, rec.depth_px, rec.levels, fmt.name, rec.sample_count,
+            _TILING[rec.tiling], mipmapped_z=target == T.TEXTURE_3D,
+            linear_stride_B=rec.linear_stride_B if linear else 0)
+    except ValueError as e:
+        raise InvalidDescriptor(f"texture descriptor describes no image: {e}") from None
+    if rec.layer_stride_B:
+        lay = dataclasses.replace(lay, layer_stride_B=rec.layer_stride_B)
+    swz = tuple(int(s) if isinstance(s, P.Swizzle) else int(P.Swizzle.ZERO)
+                for s in (rec.swizzle_r, rec.swizzle_g, rec.swizzle_b, rec.swizzle_a))
+    last = min(rec.last_level, lay.levels - 1)
+    first = min(rec.first_level, last)
+    xp, yp, xb, yb, w_el, h_el = _address_tables(lay, fmt)
+    depth = np.array([max(1, lay.depth_px >> l) if target == T.TEXTURE_3D else lay.depth_px
+                      for l in range(lay.levels)], np.int64)
+    return TextureView(rec, target, lay, fmt, rec.address,
+                       bool(rec.srgb), swz, first, last, _SPATIAL_DIMS[target], target in _ARRAYS,
+                       target in (T.TEXTURE_CUBE, T.TEXTURE_CUBE_ARRAY), xp, yp, xb, yb, w_el, h_el, depth)
+
+
+@lru_cache(maxsize=512)
+def sampler_state(raw: bytes) -> SamplerState:
+    rec = P.SAMPLER.unpack(raw)
+
+    def enum_or(v, default):
+        return v if not isinstance(v, int) or hasattr(v, "name") else default
+
+    return SamplerState(
+        rec, enum_or(rec.min_filter, P.Filter.NEAREST), enum_or(rec.mag_filter, P.Filter.NEAREST),
+        enum_or(rec.mip_filter, P.MipFilter.NONE),
+        tuple(enum_or(w, P.Wrap.CLAMP_TO_EDGE) for w in (rec.wrap_s, rec.wrap_t, rec.wrap_r)),
+        rec.compare_enable, enum_or(rec.compare_func, P.CompareFunc.NEVER),
+        enum_or(rec.border_colour, P.BorderColour.TRANSPARENT_BLACK),
+        (rec.border_0, rec.border_1, rec.border_2, rec.border_3), rec.seamless_cube,
+        rec.unnormalized_coords, float(rec.lod_min), float(rec.lod_max), float(rec.lod_bias))
+
+
+def read_texture(mem, va: int) -> TextureView:
+    raw = bytes(np.asarray(mem.read(int(va), P.TEXTURE_DESC_B, UNIT), dtype=np.uint8))
+    return texture_view(raw)
+
+
+def read_sampler(mem, va: int) -> SamplerState:
+    raw = bytes(np.asarray(mem.read(int(va), P.SAMPLER_DESC_B, UNIT), dtype=np.uint8))
+    return sampler_state(raw)

@@ -1,0 +1,385 @@
+"""Filtered sampling, texel fetch and size queries, in bulk over lanes.
+
+Sole responsibility: GL's texture sampling rules (OpenGL 4.6 §8.14-8.15, §8.22-8.23)
+for one texture view and one sampler over many lanes at once: cube face selection
+(and seamless filtering across faces), the LOD from derivatives (given, or from 2x2
+quads), bias and clamps, mipmap selection, wrap modes, nearest/linear filtering
+(1D, 2D, 3D, arrays), shadow comparison, gather, offsets and swizzles. Texels come
+from ``texels.fetch``; no Python loop runs per lane or per texel.
+
+Float computations use float32 like the hardware; integer formats are never
+filtered (linear filters act as nearest for them, as GL calls such textures
+incomplete).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uapi import packets as P
+
+from .descriptors import SamplerState, TextureView
+from .texels import Taps, border_colour, fetch, value_dtype
+
+__all__ = ["sample_view", "load_view", "size_view", "cube_face", "wrap", "QUAD_LANES"]
+
+QUAD_LANES = 4  # implicit derivatives: lanes 4q+0..3 are pixels (0,0), (1,0), (0,1), (1,1) of quad q
+
+W = P.Wrap
+F32 = np.float32
+
+
+def wrap(i: np.ndarray, size: np.ndarray, mode: P.Wrap) -> tuple[np.ndarray, np.ndarray | None]:
+    """Integer texel coordinate -> (index in [0, size), border mask or None)."""
+    if mode == W.REPEAT:
+        return np.mod(i, size), None
+    if mode == W.MIRRORED_REPEAT:
+        m = np.mod(i, 2 * size)
+        return np.where(m < size, m, 2 * size - 1 - m), None
+    if mode == W.MIRROR_CLAMP_TO_EDGE:
+        return np.minimum(np.where(i >= 0, i, -1 - i), size - 1), None
+    clamped = np.clip(i, 0, size - 1)
+    if mode == W.CLAMP_TO_BORDER:
+        return clamped, (i < 0) | (i >= size)
+    return clamped, None
+
+
+def cube_face(d: np.ndarray):
+    """Directions (n, 3) -> face (0..5 = +X -X +Y -Y +Z -Z), s, t in [0, 1] (GL table 8.19).
+    Ties go to X, then Y."""
+    x, y, z = d[:, 0], d[:, 1], d[:, 2]
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    is_x = (ax >= ay) & (ax >= az)
+    is_y = ~is_x & (ay >= az)
+    is_z = ~is_x & ~is_y
+    ma = np.where(is_x, ax, np.where(is_y, ay, az))
+    sc = np.where(is_x, np.where(x >= 0, -z, z), np.where(is_y, x, np.where(z >= 0, x, -x)))
+    tc = np.where(is_x, -y, np.where(is_y, np.where(y >= 0, z, -z), -y))
+    face = np.where(is_x, np.where(x >= 0, 0, 1), np.where(is_y, np.where(y >= 0, 2, 3), np.where(z >= 0, 4, 5)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = F32(0.5) / ma
+    return face.astype(np.int64), (sc * inv + F32(0.5)).astype(F32), (tc * inv + F32(0.5)).astype(F32), \
+        is_x, is_y, ma
+
+
+def _face_direction(face, sc, tc):
+    """Inverse of the table: face and (sc, tc) in [-1, 1] (or beyond) -> direction."""
+    one = np.ones_like(sc)
+    x = np.select([face == 0, face == 1, face == 4, face == 5], [one, -one, sc, -sc], sc)
+    y = np.select([face <= 1, face == 2, face == 3], [-tc, one, -one], -tc)
+    z = np.select([face == 0, face == 1, face == 2, face == 3, face == 4], [-sc, sc, tc, -tc, one], -one)
+    return np.stack([x, y, z], axis=1)
+
+
+def _cube_neighbours(face, i, j, size):
+    """Seamless cube filtering: taps off the face edge continue on the adjacent face.
+    Corner taps (off both edges) land on one of the two faces sharing the corner."""
+    off = (i < 0) | (i >= size) | (j < 0) | (j >= size)
+    if not np.any(off):
+        return face, i, j
+    f, ii, jj, n = face[off], i[off], j[off], size[off].astype(np.float64)
+    sc = (ii + 0.5) / n * 2 - 1
+    tc = (jj + 0.5) / n * 2 - 1
+    d = _face_direction(f, sc, tc)
+    nf, s, t, *_ = cube_face(d)
+    ni = np.clip(np.floor(s.astype(np.float64) * n), 0, n - 1).astype(np.int64)
+    nj = np.clip(np.floor(t.astype(np.float64) * n), 0, n - 1).astype(np.int64)
+    face, i, j = face.copy(), i.copy(), j.copy()
+    face[off], i[off], j[off] = nf, ni, nj
+    return face, i, j
+
+
+def _quad_derivatives(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Fine derivatives of per-lane values (n, k) over 2x2 quads (see QUAD_LANES)."""
+    n = c.shape[0]
+    if n % 4:
+        raise ValueError(f"implicit derivatives need whole 2x2 quads: {n} lanes is not a multiple of 4")
+    q = c.reshape(n // 4, 4, -1)
+    dx = np.repeat(np.stack([q[:, 1] - q[:, 0], q[:, 3] - q[:, 2]], axis=1), 2, axis=1)
+    dy = np.stack([q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]], axis=1)[:, [0, 1, 0, 1]]
+    return dx.reshape(c.shape), dy.reshape(c.shape)
+
+
+def _cube_face_derivs(d, dd, face_info):
+    """Derivatives of the face coordinates (s, t) given derivatives of the direction."""
+    _, s, t, is_x, is_y, ma = face_info
+    x, y, z = d[:, 0], d[:, 1], d[:, 2]
+    dx_, dy_, dz_ = dd[:, 0], dd[:, 1], dd[:, 2]
+    # sc, tc, ma as signed functions of the direction, and their derivatives
+    sgn_ma = np.where(is_x, np.sign(x), np.where(is_y, np.sign(y), np.sign(z)))
+    dma = sgn_ma * np.where(is_x, dx_, np.where(is_y, dy_, dz_))
+    sc = (s - 0.5) * 2 * ma
+    tc = (t - 0.5) * 2 * ma
+    dsc = np.where(is_x, np.where(x >= 0, -dz_, dz_), np.where(is_y, dx_, np.where(z >= 0, dx_, -dx_)))
+    dtc = np.where(is_x, -dy_, np.where(is_y, np.where(y >= 0, dz_, -dz_), -dy_))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ds = 0.5 * (dsc * ma - sc * dma) / (ma * ma)
+        dt = 0.5 * (dtc * ma - tc * dma) / (ma * ma)
+    return np.stack([ds, dt], axis=1)
+
+
+def _compare(func: P.CompareFunc, ref, d):
+    ops = {P.CompareFunc.NEVER: lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
+           P.CompareFunc.LESS: np.less, P.CompareFunc.EQUAL: np.equal, P.CompareFunc.LEQUAL: np.less_equal,
+           P.CompareFunc.GREATER: np.greater, P.CompareFunc.NOTEQUAL: np.not_equal,
+           P.CompareFunc.GEQUAL: np.greater_equal,
+           P.CompareFunc.ALWAYS: lambda a, b: np.ones(np.broadcast(a, b).shape, bool)}
+    return ops[func](ref, d).astype(F32)
+
+
+def _swizzle(view: TextureView, res: np.ndarray) -> np.ndarray:
+    if view.swizzle == (0, 1, 2, 3):
+        return res
+    out = np.empty_like(res)
+    for i, s in enumerate(view.swizzle):
+        out[i] = res[s] if s < 4 else (0 if s == P.Swizzle.ZERO else 1)
+    return out
+
+
+def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
+    """lambda' of GL eq. 8.6 (before the level choice), per lane (float32)."""
+    if samp.unnormalized:
+        return np.zeros(n, F32)
+    if lod is not None:
+        lam = np.broadcast_to(np.asarray(lod, F32), (n,)).astype(F32)
+    else:
+        src = dirs if view.is_cube else st
+        if ddx is None or ddy is None:
+            gx, gy = _quad_derivatives(src)
+        else:
+            gx = np.asarray(ddx, F32)[:, :src.shape[1]]
+            gy = np.asarray(ddy, F32)[:, :src.shape[1]]
+        if view.is_cube:
+            gx, gy = _cube_face_derivs(dirs, gx, cube_info), _cube_face_derivs(dirs, gy, cube_info)
+        b = view.first_level
+        scale = np.array([view.lay.width_px >> b or 1, view.lay.height_px >> b or 1,
+                          int(view.depth_px[b])][:gx.shape[1]], F32)
+        rho = np.maximum(np.sqrt(((gx * scale) ** 2).sum(1)), np.sqrt(((gy * scale) ** 2).sum(1)))
+        with np.errstate(divide="ignore"):
+            lam = np.log2(rho).astype(F32)
+    lam = lam + F32(samp.lod_bias)
+    if bias is not None:
+        lam = lam + np.asarray(bias, F32)
+    return np.clip(np.nan_to_num(lam, nan=0.0), F32(samp.lod_min), F32(samp.lod_max)).astype(F32)
+
+
+def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None, bias=None, ddx=None,
+                ddy=None, compare=None, offset=None, gather_component=None, strategy="auto") -> np.ndarray:
+    """Sample one texture view with one sampler. Returns (4, n), channel-major."""
+    coords = np.asarray(coords, F32)
+    if coords.ndim == 1:
+        coords = coords[:, None]
+    n = coords.shape[0]
+    if view.lay.sample_count_sa > 1:
+        raise ValueError("multisampled textures cannot be sampled with filtering: use load()")
+    nd = view.spatial_dims
+    is_int = value_dtype(view.fmt) != np.float32
+    cube_info = dirs = None
+    layer_coord = None
+    if view.is_cube:
+        dirs = coords[:, :3]
+        cube_info = cube_face(dirs)
+        st = np.stack([cube_info[1], cube_info[2]], axis=1)
+        if view.is_array:
+            layer_coord = coords[:, 3]
+    else:
+        st = coords[:, :nd]
+        if view.is_array:
+            layer_coord = coords[:, nd]
+
+    lam = _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n)
+    base, top = view.first_level, view.last_level
+    mip = samp.mip_filter
+    mag_linear = samp.mag_filter == P.Filter.LINEAR
+    min_linear = samp.min_filter == P.Filter.LINEAR
+    c = F32(0.5) if (mag_linear and not min_linear and mip != P.MipFilter.NONE) else F32(0)
+    mag = lam <= c
+    if is_int:
+        mag_linear = min_linear = False
+    linear = np.where(mag, mag_linear, min_linear)
+
+    # levels and the weight of the second one
+    level1 = np.full(n, base, np.int64)
+    frac = None
+    if gather_component is None and not samp.unnormalized:
+        if mip == P.MipFilter.NEAREST or (mip == P.MipFilter.LINEAR and is_int):
+            d = base + np.ceil(lam + F32(0.5)).astype(np.int64) - 1
+            level1 = np.where(mag | (lam <= 0.5), base, np.minimum(d, top))
+        elif mip == P.MipFilter.LINEAR:
+            fl = np.floor(lam)
+            level1 = np.where(mag, base, np.minimum(base + fl.astype(np.int64), top))
+            frac = np.where(mag | (level1 >= top), F32(0), (lam - fl).astype(F32))
+            if not np.any(frac > 0):
+                frac = None
+    levels = [(level1, None)] if frac is None else [(level1, F32(1) - frac), (np.minimum(level1 + 1, top), frac)]
+
+    layer = None
+    if layer_coord is not None:
+        count = view.layers // 6 if view.is_cube else view.layers
+        layer = np.clip(np.floor(layer_coord + F32(0.5)), 0, max(count - 1, 0)).astype(np.int64)
+    if view.is_cube:
+        face = cube_info[0]
+        layer = face if layer is None else face + 6 * layer
+    if layer is None:
+        layer = np.zeros(n, np.int64)
+
+    any_linear = bool(np.any(linear)) or gather_component is not None
+    offs = None if offset is None else np.asarray(offset, np.int64).reshape(n, -1)
+    taps_x, taps_y, taps_layer, taps_level, taps_border, weights = [], [], [], [], [], []
+    for level, level_w in levels:
+        sizes = [view.level_width_px(level), view.level_height_px(level), view.depth_px[level]][:nd]
+        axes = []  # per axis: (i0, i1, w1)
+        for a in range(nd):
+            u = st[:, a] if samp.unnormalized else st[:, a] * sizes[a].astype(F32)
+            if offs is not None and a < offs.shape[1]:
+                u = u + offs[:, a].astype(F32)
+            if any_linear:
+                lin = linear if gather_component is None else np.ones(n, bool)
+                ua = np.where(lin, u - F32(0.5), u)
+                with np.errstate(invalid="ignore"):
+                    fl = np.floor(ua)
+                    i0 = np.nan_to_num(fl, nan=0, posinf=2**40, neginf=-2**40).astype(np.int64)
+                w1 = np.where(lin, (ua - fl).astype(F32), F32(0))
+            else:
+                with np.errstate(invalid="ignore"):
+                    i0 = np.nan_to_num(np.floor(u), nan=0, posinf=2**40, neginf=-2**40).astype(np.int64)
+                w1 = None
+            axes.append((i0, i0 + 1, w1))
+        combos = range(1 << nd) if any_linear else [0]
+        for combo in combos:
+            idx, border, wt = [], None, level_w
+            for a in range(nd):
+                i0, i1, w1 = axes[a]
+                bit = (combo >> a) & 1
+                i = i1 if bit else i0
+                if w1 is not None:
+                    wa = w1 if bit else F32(1) - w1
+                    wt = wa if wt is None else wt * wa
+                idx.append(i)
+            tap_layer = layer
+            if view.is_cube:
+                if samp.seamless_cube:
+                    f2, ix, iy = _cube_neighbours(face, idx[0], idx[1], sizes[0])
+                    tap_layer = layer - face + f2
+                    idx = [ix, iy]
+                else:
+                    idx = [np.clip(idx[0], 0, sizes[0] - 1), np.clip(idx[1], 0, sizes[1] - 1)]
+            else:
+                for a in range(nd):
+                    mode = P.Wrap.CLAMP_TO_EDGE if samp.unnormalized and samp.wraps[a] in (W.REPEAT, W.MIRRORED_REPEAT) \
+                        else samp.wraps[a]
+                    idx[a], b = wrap(idx[a], sizes[a], mode)
+                    if b is not None:
+                        border = b if border is None else border | b
+            while len(idx) < 3:
+                idx.append(np.zeros(n, np.int64))
+            if nd == 3:  # 3D: the slice is the layer of its level
+                tap_layer, idx = idx[2], idx[:2]
+            taps_x.append(idx[0])
+            taps_y.append(idx[1])
+            taps_layer.append(tap_layer)
+            taps_level.append(level)
+            taps_border.append(border)
+            weights.append(wt)
+
+    table, cols = fetch(mem, view, Taps(taps_x, taps_y, taps_layer, taps_level, taps_border),
+                        border_colour(view, samp), strategy)
+    dtype = table.dtype
+    if gather_component is not None:
+        order = [2, 3, 1, 0]  # GL: (i0,j1), (i1,j1), (i1,j0), (i0,j0); combo bit0 = i, bit1 = j
+        res = np.empty((4, n), F32 if compare is not None else dtype)
+        s = view.swizzle[int(gather_component)]
+        for out_i, combo in enumerate(order):
+            if compare is not None and samp.compare_enable:
+                res[out_i] = _compare(samp.compare_func, _ref(view, compare), table[0].take(cols[combo]))
+            elif s < 4:
+                res[out_i] = table[s].take(cols[combo])
+            else:
+                res[out_i] = 0 if s == P.Swizzle.ZERO else 1
+        return res
+    if compare is not None and samp.compare_enable:
+        ref = _ref(view, compare)
+        r = np.zeros(n, F32)
+        for col, wt in zip(cols, weights):
+            v = _compare(samp.compare_func, ref, table[0].take(col))
+            r += v if wt is None else wt * v
+        res = np.zeros((4, n), F32)
+        res[0], res[3] = r, 1
+        return _swizzle(view, res)
+    if dtype != np.float32 or all(w is None for w in weights):
+        res = table[:, cols[0]]
+        return _swizzle(view, res)
+    res = np.zeros((4, n), F32)
+    tmp = np.empty(n, F32)
+    for col, wt in zip(cols, weights):
+        for ch in range(4):
+            np.multiply(table[ch].take(col), wt, out=tmp)
+            res[ch] += tmp
+    return _swizzle(view, res)
+
+
+def _ref(view: TextureView, compare) -> np.ndarray:
+    ref = np.asarray(compare, F32)
+    depth = view.fmt.channel("Z")
+    if depth is not None and depth.type == "UNORM":
+        ref = np.clip(ref, 0, 1)  # fixed-point depth: the reference is clamped (GL 8.23.1)
+    return ref
+
+
+def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True, strategy="auto") -> np.ndarray:
+    """texelFetch: integer coordinates (n, k) at level first_level + lod -> (4, n).
+    Out-of-range coordinates, levels, layers or samples read 0 (robust access)."""
+    coords = np.asarray(coords, np.int64)
+    if coords.ndim == 1:
+        coords = coords[:, None]
+    n = coords.shape[0]
+    nd = view.spatial_dims
+    level = view.first_level + np.broadcast_to(np.asarray(lod if lod is not None else 0, np.int64), (n,))
+    ok = (level >= view.first_level) & (level <= view.last_level)
+    level = np.where(ok, level, view.first_level)
+    sizes = [view.level_width_px(level), view.level_height_px(level), view.depth_px[level]]
+    xyz = [coords[:, a] if a < coords.shape[1] else np.zeros(n, np.int64) for a in range(3)]
+    if nd == 3:
+        layer = xyz[2]
+        ok &= (layer >= 0) & (layer < sizes[2])
+    elif view.is_array or view.is_cube:
+        layer = coords[:, nd] if coords.shape[1] > nd else np.zeros(n, np.int64)
+        ok &= (layer >= 0) & (layer < view.layers)
+    else:
+        layer = np.zeros(n, np.int64)
+    for a in range(min(nd, 2)):
+        ok &= (xyz[a] >= 0) & (xyz[a] < sizes[a])
+    samp_idx = np.zeros(n, np.int64) if sample is None else np.broadcast_to(np.asarray(sample, np.int64), (n,))
+    ok &= (samp_idx >= 0) & (samp_idx < view.lay.sample_count_sa)
+    x = np.where(ok, xyz[0], 0)
+    y = np.where(ok, xyz[1], 0) if nd >= 2 else np.zeros(n, np.int64)
+    layer = np.where(ok, layer, 0)
+    table, cols = fetch(mem, view, Taps([x], [y], [layer], [level], [~ok], np.where(ok, samp_idx, 0)),
+                        None, strategy)
+    res = table[:, cols[0]]
+    return _swizzle(view, res) if swizzle else res
+
+
+def size_view(view: TextureView, lod) -> np.ndarray:
+    """textureSize: (n, 3) int32; unused components are 0 (see ``texture.size``)."""
+    lod = np.atleast_1d(np.asarray(lod, np.int64))
+    level = np.clip(view.first_level + lod, 0, view.levels - 1)
+    w = view.level_width_px(level)
+    h = view.level_height_px(level)
+    zero = np.zeros_like(w)
+    T = P.TextureTarget
+    t = view.target
+    layers = np.full_like(w, view.layers)
+    if t in (T.TEXTURE_1D, T.TEXTURE_BUFFER):
+        out = (w, zero, zero)
+    elif t == T.TEXTURE_1D_ARRAY:
+        out = (w, layers, zero)
+    elif t in (T.TEXTURE_2D, T.TEXTURE_2D_MS, T.TEXTURE_CUBE):
+        out = (w, h, zero)
+    elif t == T.TEXTURE_3D:
+        out = (w, h, view.depth_px[level])
+    elif t == T.TEXTURE_CUBE_ARRAY:
+        out = (w, h, layers // 6)
+    else:
+        out = (w, h, layers)
+    return np.stack(out, axis=1).astype(np.int32)

@@ -1,0 +1,140 @@
+"""texelFetch, size/levels queries, descriptors, read strategies, faults."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import layout
+from drmshim.gpu import texture as tex
+from drmshim.memory import GPUFault
+from tests.drmshim.texture.texenv import DESC_VA, IMAGE_VA, mip_chain, new_memory, put_texture
+from uapi import packets as P
+
+
+@pytest.mark.parametrize("tiling", ["linear", "twiddled", "twiddled_compressed"])
+def test_load_returns_every_texel_written(tiling):
+    rng = np.random.default_rng(1)
+    mem = new_memory()
+    data = [rng.integers(0, 256, (1, 37, 45, 4), dtype=np.uint8)]
+    put_texture(mem, data, tiling=tiling, pack_values=False)
+    y, x = np.mgrid[0:37, 0:45]
+    got = tex.load(mem, DESC_VA, np.stack([x.ravel(), y.ravel()], 1), 0)
+    assert got.dtype == np.float32 and got.shape == (45 * 37, 4)
+    np.testing.assert_array_equal(got, data[0][0].reshape(-1, 4) / np.float32(255))
+
+
+def test_load_all_levels_and_layers_of_an_array():
+    rng = np.random.default_rng(2)
+    mem = new_memory()
+    chain = mip_chain(rng, 32, 16, layers=3)
+    put_texture(mem, chain, target="TEXTURE_2D_ARRAY", pack_values=False)
+    for level, data in enumerate(chain):
+        z, y, x = np.mgrid[0:3, 0:data.shape[1], 0:data.shape[2]]
+        got = tex.load(mem, DESC_VA, np.stack([x.ravel(), y.ravel(), z.ravel()], 1), np.full(x.size, level))
+        np.testing.assert_array_equal(got, data.reshape(-1, 4) / np.float32(255), err_msg=f"level {level}")
+
+
+def test_load_out_of_range_reads_zero():
+    mem = new_memory()
+    put_texture(mem, [np.full((1, 4, 4, 4), 200, np.uint8)], pack_values=False)
+    coords = np.array([[0, 0], [4, 0], [0, -1], [3, 3], [1, 1]])
+    got = tex.load(mem, DESC_VA, coords, np.array([0, 0, 0, 0, 5]))
+    assert got[:, 0].tolist() == pytest.approx([200 / 255, 0, 0, 200 / 255, 0])
+
+
+@pytest.mark.parametrize("fmt, values, dtype", [
+    ("R32G32B32A32_UINT", [[1, 2**32 - 1, 7, 9]], np.uint32),
+    ("R16G16_SINT", [[-5, 300, 0, 1]], np.int32),
+    ("R32_FLOAT", [[-1.5, 0, 0, 1]], np.float32),
+    ("R16G16B16A16_FLOAT", [[0.5, -2, 65504, 1]], np.float32),
+    ("B5G6R5_UNORM", [[1, 0, 1, 1]], np.float32),
+    ("R8G8B8_UNORM", [[1, 0, 1, 1]], np.float32),
+])
+def test_load_formats_type_and_value(fmt, values, dtype):
+    mem = new_memory()
+    data = np.broadcast_to(np.array(values, dtype), (1, 3, 5, 4))
+    put_texture(mem, [data], fmt=fmt, tiling="linear" if fmt == "R8G8B8_UNORM" else "twiddled")
+    got = tex.load(mem, DESC_VA, np.array([[4, 2], [0, 0]]), 0)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got[0], np.array(values[0], dtype))
+
+
+def test_size_levels_samples_queries():
+    rng = np.random.default_rng(3)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 40, 24, layers=6), target="TEXTURE_CUBE_ARRAY", first_level=1, last_level=3,
+                pack_values=False, width=40, height=24)
+    assert tex.size(mem, DESC_VA, np.array([0, 1, 2])).tolist() == [[20, 12, 1], [10, 6, 1], [5, 3, 1]]
+    assert tex.levels(mem, DESC_VA).tolist() == [3]
+    assert tex.samples(mem, DESC_VA).tolist() == [1]
+    put_texture(mem, mip_chain(rng, 8, 8, layers=4, depth_3d=True), target="TEXTURE_3D", pack_values=False)
+    assert tex.size(mem, DESC_VA, np.array([0, 1, 3])).tolist() == [[8, 8, 4], [4, 4, 2], [1, 1, 1]]
+    put_texture(mem, [np.zeros((5, 1, 9, 4), np.uint8)], target="TEXTURE_1D_ARRAY", pack_values=False)
+    assert tex.size(mem, DESC_VA, 0).tolist() == [[9, 5, 0]]
+
+
+def test_range_and_gather_reads_agree():
+    from drmshim.gpu.texture.sampling import load_view
+    rng = np.random.default_rng(4)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 64, 64), pack_values=False)
+    view = tex.read_texture(mem, DESC_VA)
+    coords = rng.integers(0, 8, (500, 2))
+    lod = rng.integers(0, 4, 500)
+    a = load_view(mem, view, coords, lod, strategy="range")
+    b = load_view(mem, view, coords, lod, strategy="gather")
+    np.testing.assert_array_equal(a, b)
+
+
+def test_per_lane_descriptors_pick_their_own_texture():
+    mem = new_memory()
+    put_texture(mem, [np.full((1, 2, 2, 4), 10, np.uint8)], pack_values=False)
+    put_texture(mem, [np.full((1, 2, 2, 4), 99, np.uint8)], va=IMAGE_VA + 0x10000, desc_va=DESC_VA + 0x40,
+                pack_values=False)
+    va = np.array([DESC_VA, DESC_VA + 0x40, DESC_VA + 0x40, DESC_VA], np.uint64)
+    got = tex.load(mem, va, np.zeros((4, 2), np.int64), 0)
+    assert np.round(got[:, 0] * 255).tolist() == [10, 99, 99, 10]
+
+
+def test_etc2_texture_decodes_through_layout():
+    rng = np.random.default_rng(5)
+    mem = new_memory()
+    blocks = rng.integers(0, 256, (1, 2, 3, 8), dtype=np.uint8)  # 12 x 8 pixels of 4x4 blocks
+    put_texture(mem, [blocks], fmt="ETC2_RGB8", pack_values=False, width=12, height=8)
+    y, x = np.mgrid[0:8, 0:12]
+    got = tex.load(mem, DESC_VA, np.stack([x.ravel(), y.ravel()], 1), 0)
+    expect = layout.decompress("ETC2_RGB8", blocks.reshape(-1, 8))  # [block, y, x, c]
+    expect = expect.reshape(2, 3, 4, 4, 4).transpose(0, 2, 1, 3, 4).reshape(8, 12, 4)
+    np.testing.assert_allclose(got, expect.reshape(-1, 4))
+
+
+def test_solid_subtiles_of_compressed_images_read_the_clear_value():
+    mem = new_memory()
+    lay = put_texture(mem, [np.zeros((1, 32, 32, 4), np.uint8)], tiling="twiddled_compressed", pack_values=False)
+    buf = np.asarray(mem.read(IMAGE_VA, lay.size_B, "TEST"))
+    layout.fast_clear(lay, buf, 0, 0, np.array([10, 20, 30, 40], np.uint8))
+    mem.write(IMAGE_VA, buf, "TEST")
+    y, x = np.mgrid[0:32, 0:32]
+    got = tex.load(mem, DESC_VA, np.stack([x.ravel(), y.ravel()], 1), 0)
+    np.testing.assert_array_equal(np.round(got * 255), np.tile([10, 20, 30, 40], (1024, 1)))
+
+
+def test_faults_name_the_texture_unit():
+    mem = new_memory()
+    with pytest.raises(GPUFault) as e:
+        tex.load(mem, 0x10, np.zeros((1, 2), np.int64), 0)
+    assert e.value.info.unit == "TEX"
+    put_texture(mem, [np.zeros((1, 4, 4, 4), np.uint8)], pack_values=False)
+    mem.write(DESC_VA, P.pack(P.TEXTURE, format_id=tex.format_id("R8G8B8A8_UNORM"), width_px=4, height_px=4,
+                              tiling="LINEAR", linear_stride_B=16, address=0x9_0000_0000), "TEST")
+    with pytest.raises(GPUFault) as e:
+        tex.load(mem, DESC_VA, np.zeros((1, 2), np.int64), 0)
+    assert e.value.info.unit == "TEX" and e.value.info.address >= 0x9_0000_0000
+
+
+def test_invalid_descriptor_is_refused():
+    mem = new_memory()
+    mem.write(DESC_VA, P.pack(P.TEXTURE, format_id=1000), "TEST")
+    with pytest.raises(tex.InvalidDescriptor):
+        tex.load(mem, DESC_VA, np.zeros((1, 2), np.int64), 0)
