@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from ..core import Shader
 from ..validate import debug_validate, validate_shader
+from .algebraic import opt_algebraic
 from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_dead_cf
 
 __all__ = [
-    "run_pass", "opt_constant_folding", "opt_copy_prop", "opt_cse", "opt_dce", "opt_dead_cf",
+    "run_pass", "opt_algebraic", "opt_constant_folding", "opt_copy_prop", "opt_cse", "opt_dce", "opt_dead_cf",
 ]
 
 
