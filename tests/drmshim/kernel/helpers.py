@@ -72,15 +72,15 @@ class Dev:
             uapi.close(self.fd)
 
     # ------------------------------------------------------------ ioctls
-    def ioctl(self, name: str, **fields):
-        spec = next(s for s in uapi.drm.IOCTLS if s.name == f"DRM_IOCTL_{name}")
+    def ioctl(self, _name: str, /, **fields):
+        spec = next(s for s in uapi.drm.IOCTLS if s.name == f"DRM_IOCTL_{_name}")
         arg = ffi.new(f"{spec.struct} *", fields)
         uapi.ioctl(self.fd, spec.request, arg)
         return arg
 
-    def errno_of(self, name: str, **fields) -> int:
+    def errno_of(self, _name: str, /, **fields) -> int:
         with pytest.raises(OSError) as info:
-            self.ioctl(name, **fields)
+            self.ioctl(_name, **fields)
         return info.value.errno
 
     def array(self, ctype: str, values) -> int:
