@@ -1,0 +1,104 @@
+"""The GL context: one object per GL context, with the GL entry points as
+methods named like the C functions.
+
+Calling convention (see driver.gl.pointers for pointers): scalar arguments as
+in C, in C order; array inputs as sequences / bytes / numpy; output pointers
+are returned instead of passed (glGenBuffers(n) -> list[int],
+glGetIntegerv(pname) -> list[int], glGetShaderInfoLog(shader) -> str). On a GL
+error an entry point records the error (first one wins until glGetError) and
+returns None, changing no state."""
+
+from __future__ import annotations
+
+from driver.gallium import (
+    CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat, PipeTextureTarget,
+    ResourceTemplate, UploadManager,
+)
+from driver.gl import enums as E
+from driver.gl.api import Api, get_api
+from driver.gl.buffers import INDEXED_TARGETS, BufferMixin
+from driver.gl.errors import GLError
+from driver.gl.get import GetMixin
+from driver.gl.limits import compute_limits, extensions_for
+from driver.gl.objects import Buffer, Namespace, TransformFeedback, VertexArray
+from driver.gl.state import FixedState, StateMixin
+from driver.gl.vertexarrays import VertexArrayMixin
+
+__all__ = ["ContextBase", "DefaultFramebuffer"]
+
+
+class DefaultFramebuffer:
+    """The window-system-provided framebuffer (name 0): an RGBA8 colour buffer
+    and a 24/8 depth-stencil buffer made through the pipe screen, as an EGL
+    pbuffer surface would be."""
+
+    name = 0
+
+    def __init__(self, screen, width: int, height: int, samples: int = 0):
+        self.width, self.height, self.samples = width, height, samples
+        self.color = screen.resource_create(ResourceTemplate(
+            PipeTextureTarget.TEXTURE_2D, PipeFormat.R8G8B8A8_UNORM, width, height,
+            nr_samples=samples, bind=PipeBind.RENDER_TARGET | PipeBind.SAMPLER_VIEW))
+        self.depth_stencil = screen.resource_create(ResourceTemplate(
+            PipeTextureTarget.TEXTURE_2D, PipeFormat.Z24_UNORM_S8_UINT, width, height,
+            nr_samples=samples, bind=PipeBind.DEPTH_STENCIL))
+        self.draw_buffers = [E.GL_BACK]
+        self.read_buffer = E.GL_BACK
+        self.bits = (8, 8, 8, 8, 24, 8)
+
+
+class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
+    """Common machinery; driver.gl.Context composes it with every family."""
+
+    def __init__(self, pipe: PipeContext, api: str | Api = "gles3", width: int = 256,
+                 height: int = 256):
+        self.api = api if isinstance(api, Api) else get_api(api)
+        self.pipe = pipe
+        self.screen = pipe.screen
+        self.caps = self.screen.caps
+        self.cso = CsoContext(pipe)
+        self.uploader = UploadManager(self.screen, pipe)
+        self.limits = compute_limits(self.api, self.caps)
+        self.extensions = extensions_for(self.api)
+        self._error = E.GL_NO_ERROR
+        self.error_log: list[str] = []
+        self.state = FixedState()
+        self.state.viewport = self.state.scissor = (0, 0, width, height)
+        # name spaces
+        self.buffers = Namespace(Buffer)
+        self.vertex_arrays = Namespace(lambda n, k: VertexArray.make(n, k))
+        self.default_vao = VertexArray.make(0, self.caps.max_vertex_attribs)
+        self.vao = self.default_vao
+        self.buffer_bindings: dict = {}
+        self.indexed_buffers = {t: {} for t in INDEXED_TARGETS}
+        self.transform_feedbacks = Namespace(lambda n: TransformFeedback(n))
+        self.default_xfb = TransformFeedback(0)
+        self.xfb = self.default_xfb
+        self.current_attribs = [((0.0, 0.0, 0.0, 1.0), "float")
+                                for _ in range(self.caps.max_vertex_attribs)]
+        self.client_enabled: set[int] = set()
+        self.window = DefaultFramebuffer(self.screen, width, height)
+        self._init_families()
+        self._get_table = self._get_entries()
+
+    def _init_families(self) -> None:
+        """Hook for the mixins of driver.gl.Context to set up their state."""
+
+    # -- errors ------------------------------------------------------------------
+    def _record_error(self, err: GLError) -> None:
+        self.error_log.append(f"{err.code:#06x} {err.message}")
+        if self._error == E.GL_NO_ERROR:
+            self._error = err.code
+
+    def glGetError(self) -> int:
+        err, self._error = self._error, E.GL_NO_ERROR
+        return err
+
+    # -- flush / finish (GL 4.6 section 4.1.2) -------------------------------------
+    def glFlush(self) -> None:
+        self.pipe.flush(PipeFlush.ASYNC)
+
+    def glFinish(self) -> None:
+        from driver.gallium import PIPE_TIMEOUT_INFINITE
+        fence = self.pipe.flush(PipeFlush.NONE)
+        self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)

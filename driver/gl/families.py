@@ -1,0 +1,22 @@
+"""The Context class: ContextBase composed with every entry-point family."""
+
+from __future__ import annotations
+
+from driver.gl.context import ContextBase
+from driver.gl.errors import finish_context_class
+from driver.gl.textures import TextureMixin
+from driver.gl.framebuffers import FramebufferMixin
+
+__all__ = ["Context"]
+
+
+@finish_context_class
+class Context(TextureMixin, FramebufferMixin, ContextBase):
+    """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
+    `api` is one of driver.gl.API_NAMES."""
+
+    def _init_families(self) -> None:
+        for cls in type(self).__mro__:
+            init = cls.__dict__.get("_init_family")
+            if init is not None:
+                init(self)

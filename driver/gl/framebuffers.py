@@ -1,0 +1,475 @@
+"""Framebuffer and renderbuffer objects, attachments, completeness, draw and
+read buffer selection (GL 4.6 chapter 9, GLES 3.2 chapter 9)."""
+
+from __future__ import annotations
+
+from driver.gallium import (
+    FramebufferState, PipeBind, PipeTextureTarget, ResourceTemplate, Surface,
+)
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.formats import INTERNAL_FORMATS, lookup
+from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
+
+__all__ = ["FramebufferMixin"]
+
+DEPTH_ATTACHMENTS = (E.GL_DEPTH_ATTACHMENT, E.GL_STENCIL_ATTACHMENT)
+
+
+class FramebufferMixin:
+    def _init_family(self) -> None:
+        self.framebuffers = Namespace(Framebuffer)
+        self.renderbuffers = Namespace(Renderbuffer)
+        self.draw_framebuffer = None        # None = the default framebuffer
+        self.read_framebuffer = None
+        self.renderbuffer_binding = None
+
+    # -- binding -----------------------------------------------------------------
+    def _fb_targets(self):
+        if self.api.gl_or_es((3, 0), (3, 0)):
+            return {E.GL_FRAMEBUFFER, E.GL_DRAW_FRAMEBUFFER, E.GL_READ_FRAMEBUFFER}
+        return {E.GL_FRAMEBUFFER}
+
+    def glGenFramebuffers(self, n: int) -> list[int]:
+        check(n >= 0, E.GL_INVALID_VALUE)
+        return self.framebuffers.gen(n)
+
+    def glBindFramebuffer(self, target: int, framebuffer: int) -> None:
+        check_enum(target, self._fb_targets())
+        fb = None
+        if framebuffer:
+            check(self.framebuffers.is_generated(framebuffer) or not (self.api.core or self.api.es_(3, 0)),
+                  E.GL_INVALID_OPERATION, "framebuffer name was not generated")
+            fb = self.framebuffers.get_or_create(framebuffer)
+            fb.ever_bound = True
+        if target in (E.GL_FRAMEBUFFER, E.GL_DRAW_FRAMEBUFFER):
+            self.draw_framebuffer = fb
+        if target in (E.GL_FRAMEBUFFER, E.GL_READ_FRAMEBUFFER):
+            self.read_framebuffer = fb
+
+    def glIsFramebuffer(self, framebuffer: int) -> bool:
+        fb = self.framebuffers.get(framebuffer)
+        return fb is not None and fb.ever_bound
+
+    def glDeleteFramebuffers(self, n: int, framebuffers) -> None:
+        check(n >= 0, E.GL_INVALID_VALUE)
+        for name in list(framebuffers)[:n]:
+            fb = self.framebuffers.get(name)
+            if name == 0 or not self.framebuffers.is_generated(name):
+                continue
+            if fb is not None:
+                if self.draw_framebuffer is fb:
+                    self.draw_framebuffer = None
+                if self.read_framebuffer is fb:
+                    self.read_framebuffer = None
+            self.framebuffers.delete(name)
+
+    def _fb_for_target(self, target: int):
+        check_enum(target, self._fb_targets())
+        return self.read_framebuffer if target == E.GL_READ_FRAMEBUFFER else self.draw_framebuffer
+
+    # -- renderbuffers ---------------------------------------------------------------
+    def glGenRenderbuffers(self, n: int) -> list[int]:
+        check(n >= 0, E.GL_INVALID_VALUE)
+        return self.renderbuffers.gen(n)
+
+    def glBindRenderbuffer(self, target: int, renderbuffer: int) -> None:
+        check_enum(target, (E.GL_RENDERBUFFER,))
+        rb = None
+        if renderbuffer:
+            check(self.renderbuffers.is_generated(renderbuffer) or not (self.api.core or self.api.es_(3, 0)),
+                  E.GL_INVALID_OPERATION, "renderbuffer name was not generated")
+            rb = self.renderbuffers.get_or_create(renderbuffer)
+            rb.ever_bound = True
+        self.renderbuffer_binding = rb
+
+    def glIsRenderbuffer(self, renderbuffer: int) -> bool:
+        rb = self.renderbuffers.get(renderbuffer)
+        return rb is not None and rb.ever_bound
+
+    def glDeleteRenderbuffers(self, n: int, renderbuffers) -> None:
+        check(n >= 0, E.GL_INVALID_VALUE)
+        for name in list(renderbuffers)[:n]:
+            rb = self.renderbuffers.get(name)
+            if rb is None:
+                self.renderbuffers.delete(name)
+                continue
+            if self.renderbuffer_binding is rb:
+                self.renderbuffer_binding = None
+            self._detach_from_framebuffers(rb)
+            if rb.resource is not None:
+                self.screen.resource_destroy(rb.resource)
+            self.renderbuffers.delete(name)
+
+    def _detach_from_framebuffers(self, obj) -> None:
+        """GL 4.6 section 9.2.7: deleting an image detaches it from the bound
+        framebuffers."""
+        for fb in (self.draw_framebuffer, self.read_framebuffer):
+            if fb is None:
+                continue
+            for att, a in list(fb.attachments.items()):
+                if a.obj is obj:
+                    del fb.attachments[att]
+
+    def _renderbuffer_formats(self):
+        if self.api.es and self.api.version < (3, 0):
+            return {E.GL_RGBA4, E.GL_RGB5_A1, E.GL_RGB565, E.GL_DEPTH_COMPONENT16,
+                    E.GL_STENCIL_INDEX8, E.GL_RGBA8, E.GL_RGB8, E.GL_DEPTH24_STENCIL8,
+                    E.GL_DEPTH_COMPONENT24}
+        ok = {f for f, info in INTERNAL_FORMATS.items()
+              if info.color_renderable or info.is_depth_or_stencil}
+        if not self.api.es:
+            ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL}
+        return ok
+
+    def glRenderbufferStorageMultisample(self, target, samples, internalformat, width, height):
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        self._renderbuffer_storage(target, samples, internalformat, width, height)
+
+    def glRenderbufferStorage(self, target, internalformat, width, height):
+        self._renderbuffer_storage(target, 0, internalformat, width, height)
+
+    def _renderbuffer_storage(self, target, samples, internalformat, width, height):
+        # GL 4.6 section 9.2.4
+        check_enum(target, (E.GL_RENDERBUFFER,))
+        check(internalformat in self._renderbuffer_formats(), E.GL_INVALID_ENUM,
+              f"bad renderbuffer format {internalformat:#x}")
+        maxsz = self.limits["GL_MAX_RENDERBUFFER_SIZE"]
+        check(0 <= width <= maxsz and 0 <= height <= maxsz, E.GL_INVALID_VALUE, "bad size")
+        check(samples >= 0, E.GL_INVALID_VALUE, "negative samples")
+        check(samples <= max(self.caps.sample_counts), E.GL_INVALID_OPERATION, "too many samples")
+        rb = self.renderbuffer_binding
+        check(rb is not None, E.GL_INVALID_OPERATION, "no renderbuffer bound")
+        info = lookup(internalformat)
+        if info.integer and self.api.es:
+            check(samples == 0, E.GL_INVALID_OPERATION, "multisampled integer renderbuffer (ES 3.0)")
+        if rb.resource is not None:
+            self.screen.resource_destroy(rb.resource)
+            rb.resource = None
+        # round up to a supported count (GL 4.6 section 9.2.4)
+        actual = 0 if samples == 0 else min(s for s in self.caps.sample_counts if s >= samples)
+        rb.width, rb.height, rb.internal_format, rb.samples = width, height, internalformat, actual
+        if width and height:
+            bind = PipeBind.DEPTH_STENCIL if info.is_depth_or_stencil else PipeBind.RENDER_TARGET
+            rb.resource = self.screen.resource_create(ResourceTemplate(
+                PipeTextureTarget.TEXTURE_2D, info.pipe, width, height, nr_samples=actual,
+                bind=bind))
+
+    def glGetRenderbufferParameteriv(self, target: int, pname: int) -> list:
+        check_enum(target, (E.GL_RENDERBUFFER,))
+        rb = self.renderbuffer_binding
+        check(rb is not None, E.GL_INVALID_OPERATION)
+        info = lookup(rb.internal_format)
+        bits = _component_bits(info)
+        values = {E.GL_RENDERBUFFER_WIDTH: rb.width, E.GL_RENDERBUFFER_HEIGHT: rb.height,
+                  E.GL_RENDERBUFFER_INTERNAL_FORMAT: rb.internal_format,
+                  E.GL_RENDERBUFFER_SAMPLES: rb.samples,
+                  E.GL_RENDERBUFFER_RED_SIZE: bits[0], E.GL_RENDERBUFFER_GREEN_SIZE: bits[1],
+                  E.GL_RENDERBUFFER_BLUE_SIZE: bits[2], E.GL_RENDERBUFFER_ALPHA_SIZE: bits[3],
+                  E.GL_RENDERBUFFER_DEPTH_SIZE: bits[4], E.GL_RENDERBUFFER_STENCIL_SIZE: bits[5]}
+        check_enum(pname, values)
+        return [int(values[pname])]
+
+    # -- attachments -----------------------------------------------------------------
+    def _attachment_points(self):
+        n = self.caps.max_render_targets if self.api.gl_or_es((3, 0), (3, 0)) else 1
+        pts = {E.GL_COLOR_ATTACHMENT0 + i for i in range(n)} | set(DEPTH_ATTACHMENTS)
+        if self.api.gl_or_es((3, 0), (3, 0)):
+            pts.add(E.GL_DEPTH_STENCIL_ATTACHMENT)
+        return pts
+
+    def _attach(self, fb, attachment: int, att: Attachment | None) -> None:
+        targets = ((E.GL_DEPTH_ATTACHMENT, E.GL_STENCIL_ATTACHMENT)
+                   if attachment == E.GL_DEPTH_STENCIL_ATTACHMENT else (attachment,))
+        for t in targets:
+            if att is None:
+                fb.attachments.pop(t, None)
+            else:
+                fb.attachments[t] = att
+
+    def _check_attachment_target(self, target, attachment):
+        fb = self._fb_for_target(target)
+        check(fb is not None, E.GL_INVALID_OPERATION, "default framebuffer bound")
+        if attachment not in self._attachment_points():
+            if E.GL_COLOR_ATTACHMENT0 <= attachment <= E.GL_COLOR_ATTACHMENT0 + 31:
+                check(False, E.GL_INVALID_OPERATION if self.api.es else E.GL_INVALID_ENUM,
+                      "colour attachment >= MAX_COLOR_ATTACHMENTS")
+            check(False, E.GL_INVALID_ENUM, f"bad attachment {attachment:#x}")
+        return fb
+
+    def glFramebufferRenderbuffer(self, target, attachment, renderbuffertarget, renderbuffer):
+        fb = self._check_attachment_target(target, attachment)
+        check_enum(renderbuffertarget, (E.GL_RENDERBUFFER,))
+        if renderbuffer == 0:
+            self._attach(fb, attachment, None)
+            return
+        rb = self.renderbuffers.get(renderbuffer)
+        check(rb is not None, E.GL_INVALID_OPERATION, "not a renderbuffer")
+        self._attach(fb, attachment, Attachment(E.GL_RENDERBUFFER, rb))
+
+    def glFramebufferTexture2D(self, target, attachment, textarget, texture, level):
+        fb = self._check_attachment_target(target, attachment)
+        if texture == 0:
+            self._attach(fb, attachment, None)
+            return
+        tex = self.textures.get(texture)
+        check(tex is not None, E.GL_INVALID_OPERATION, "not a texture")
+        from driver.gl.textures import CUBE_FACES
+        ok = {E.GL_TEXTURE_2D, *CUBE_FACES}
+        if not self.api.es:
+            ok |= {E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE}
+        check_enum(textarget, ok)
+        want = E.GL_TEXTURE_CUBE_MAP if textarget in CUBE_FACES else textarget
+        check(tex.target == want, E.GL_INVALID_OPERATION, "texture target mismatch")
+        check(level >= 0 and (level == 0 or textarget != E.GL_TEXTURE_RECTANGLE),
+              E.GL_INVALID_VALUE, "bad level")
+        check(level <= 14, E.GL_INVALID_VALUE, "level too large")
+        face = textarget - CUBE_FACES[0] if textarget in CUBE_FACES else 0
+        self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, face, face))
+
+    def glFramebufferTextureLayer(self, target, attachment, texture, level, layer):
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        fb = self._check_attachment_target(target, attachment)
+        if texture == 0:
+            self._attach(fb, attachment, None)
+            return
+        tex = self.textures.get(texture)
+        check(tex is not None and tex.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY,
+                                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY),
+              E.GL_INVALID_OPERATION, "not a layered texture")
+        check(level >= 0 and layer >= 0, E.GL_INVALID_VALUE)
+        self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, layer))
+
+    # -- completeness (GL 4.6 section 9.4.2) ------------------------------------------------
+    def _attachment_info(self, a: Attachment):
+        """(width, height, internal format, samples) of an attached image or None."""
+        if a.type == E.GL_RENDERBUFFER:
+            rb = a.obj
+            return (rb.width, rb.height, rb.internal_format, rb.samples) if rb.width else None
+        img = self._image(a.obj, a.face if a.obj.target == E.GL_TEXTURE_CUBE_MAP else 0, a.level)
+        if img is None:
+            return None
+        if a.obj.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY) and a.layer >= img.depth:
+            return None
+        return (img.width, img.height, img.internal_format, img.samples)
+
+    def _framebuffer_status(self, fb) -> int:
+        if fb is None:
+            return E.GL_FRAMEBUFFER_COMPLETE
+        if not fb.attachments:
+            if fb.default_width and fb.default_height:
+                return E.GL_FRAMEBUFFER_COMPLETE
+            return E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
+        sizes, samples = set(), set()
+        for point, a in fb.attachments.items():
+            info = self._attachment_info(a)
+            if info is None:
+                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+            w, h, ifmt, s = info
+            fmt = lookup(ifmt)
+            if w == 0 or h == 0:
+                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+            if point == E.GL_DEPTH_ATTACHMENT and fmt.kind not in ("depth", "depthstencil"):
+                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+            if point == E.GL_STENCIL_ATTACHMENT and fmt.kind not in ("stencil", "depthstencil"):
+                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+            if point not in DEPTH_ATTACHMENTS and not fmt.color_renderable:
+                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+            sizes.add((w, h))
+            samples.add(s)
+        if len(samples) > 1:
+            return E.GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE
+        # GLES 2.0 requires equal sizes; later versions use the intersection
+        if self.api.es and self.api.version < (3, 0) and len(sizes) > 1:
+            return E.GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS
+        d, s = fb.attachments.get(E.GL_DEPTH_ATTACHMENT), fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
+        if d is not None and s is not None and (d.obj is not s.obj or d.level != s.level):
+            if self.api.es and self.api.version >= (3, 0):
+                return E.GL_FRAMEBUFFER_UNSUPPORTED      # ES 3.0 section 4.4.4.2
+        return E.GL_FRAMEBUFFER_COMPLETE
+
+    def glCheckFramebufferStatus(self, target: int) -> int:
+        fb = self._fb_for_target(target)
+        return self._framebuffer_status(fb)
+
+    # -- draw/read buffers -------------------------------------------------------------
+    def glDrawBuffers(self, n: int, bufs) -> None:
+        check(self.api.gl_or_es((2, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        bufs = list(bufs)[:n]
+        check(0 <= n <= self.caps.max_render_targets, E.GL_INVALID_VALUE, "n > MAX_DRAW_BUFFERS")
+        fb = self.draw_framebuffer
+        if fb is None:
+            # GL 4.6 section 17.4.1: BACK/NONE (and FRONT.. on GL) for the default framebuffer
+            ok = {E.GL_NONE, E.GL_BACK} | ({E.GL_FRONT_LEFT, E.GL_BACK_LEFT, E.GL_FRONT_RIGHT,
+                                            E.GL_BACK_RIGHT} if not self.api.es else set())
+            for b in bufs:
+                check(b in ok, E.GL_INVALID_OPERATION if self.api.es or b in self._attachment_points()
+                      else E.GL_INVALID_ENUM, "bad draw buffer for the default framebuffer")
+            check(n == 1 or not self.api.es, E.GL_INVALID_OPERATION)
+            self.window.draw_buffers = bufs
+            return
+        for i, b in enumerate(bufs):
+            if b == E.GL_NONE:
+                continue
+            check(E.GL_COLOR_ATTACHMENT0 <= b < E.GL_COLOR_ATTACHMENT0 + 32 or b in (E.GL_BACK, E.GL_FRONT),
+                  E.GL_INVALID_ENUM, "bad draw buffer")
+            check(b != E.GL_BACK and b != E.GL_FRONT, E.GL_INVALID_OPERATION)
+            check(b < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets, E.GL_INVALID_OPERATION)
+            if self.api.es:
+                check(b == E.GL_COLOR_ATTACHMENT0 + i, E.GL_INVALID_OPERATION,
+                      "GLES: draw buffer i must be COLOR_ATTACHMENTi or NONE")
+        check(len(set(b for b in bufs if b != E.GL_NONE)) == len([b for b in bufs if b != E.GL_NONE]),
+              E.GL_INVALID_OPERATION, "a buffer named twice")
+        fb.draw_buffers = bufs
+
+    def glDrawBuffer(self, buf: int) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        self.glDrawBuffers(1, [buf])
+
+    def glReadBuffer(self, src: int) -> None:
+        check(self.api.gl_or_es((1, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        fb = self.read_framebuffer
+        if fb is None:
+            ok = {E.GL_NONE, E.GL_BACK} | ({E.GL_FRONT, E.GL_FRONT_LEFT, E.GL_BACK_LEFT, E.GL_LEFT}
+                                           if not self.api.es else set())
+            check(src in ok, E.GL_INVALID_OPERATION if self.api.es else E.GL_INVALID_ENUM,
+                  "bad read buffer for the default framebuffer")
+            self.window.read_buffer = src
+            return
+        check(src == E.GL_NONE or E.GL_COLOR_ATTACHMENT0 <= src < E.GL_COLOR_ATTACHMENT0 + 32
+              or src in (E.GL_BACK, E.GL_FRONT), E.GL_INVALID_ENUM)
+        check(src == E.GL_NONE or E.GL_COLOR_ATTACHMENT0 <= src <
+              E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets, E.GL_INVALID_OPERATION)
+        fb.read_buffer = src
+
+    def _draw_buffer_enum(self, i: int) -> int:
+        bufs = self.window.draw_buffers if self.draw_framebuffer is None else self.draw_framebuffer.draw_buffers
+        return bufs[i] if i < len(bufs) else E.GL_NONE
+
+    def _read_buffer_enum(self) -> int:
+        fb = self.read_framebuffer
+        return self.window.read_buffer if fb is None else fb.read_buffer
+
+    def _draw_fb_samples(self) -> int:
+        fb = self.draw_framebuffer
+        if fb is None:
+            return self.window.samples
+        for a in fb.attachments.values():
+            info = self._attachment_info(a)
+            if info:
+                return info[3]
+        return 0
+
+    def _fb_bits(self, component: int) -> int:
+        fb = self.draw_framebuffer
+        if fb is None:
+            return self.window.bits[component]
+        point = (E.GL_DEPTH_ATTACHMENT if component == 4 else E.GL_STENCIL_ATTACHMENT
+                 if component == 5 else E.GL_COLOR_ATTACHMENT0)
+        a = fb.attachments.get(point)
+        info = self._attachment_info(a) if a else None
+        return _component_bits(lookup(info[2]))[component] if info else 0
+
+    # -- the pipe framebuffer state -----------------------------------------------------
+    def _surface(self, a: Attachment) -> Surface | None:
+        if a.type == E.GL_RENDERBUFFER:
+            rb = a.obj
+            return Surface(rb.resource, rb.resource.format) if rb.resource is not None else None
+        res = self._texture_resource(a.obj)
+        if res is None:
+            return None
+        return Surface(res, res.format, a.level, a.layer, a.layer)
+
+    def _pipe_framebuffer_state(self) -> FramebufferState:
+        fb = self.draw_framebuffer
+        if fb is None:
+            w = self.window
+            cb = Surface(w.color, w.color.format) if E.GL_BACK in w.draw_buffers or \
+                E.GL_BACK_LEFT in w.draw_buffers or E.GL_FRONT in w.draw_buffers else None
+            return FramebufferState(w.width, w.height, 1, max(1, w.samples), (cb,),
+                                    Surface(w.depth_stencil, w.depth_stencil.format))
+        cbufs = []
+        for b in fb.draw_buffers:
+            a = fb.attachments.get(b) if b != E.GL_NONE else None
+            cbufs.append(self._surface(a) if a else None)
+        zs = fb.attachments.get(E.GL_DEPTH_ATTACHMENT) or fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
+        infos = [self._attachment_info(a) for a in fb.attachments.values()]
+        infos = [i for i in infos if i]
+        w = min((i[0] for i in infos), default=fb.default_width)
+        h = min((i[1] for i in infos), default=fb.default_height)
+        samples = max((i[3] for i in infos), default=0)
+        return FramebufferState(w, h, 1, max(1, samples), tuple(cbufs),
+                                self._surface(zs) if zs else None)
+
+    def glGetFramebufferAttachmentParameteriv(self, target, attachment, pname) -> list:
+        fb = self._fb_for_target(target)
+        if fb is None:
+            check(attachment in (E.GL_BACK, E.GL_FRONT, E.GL_DEPTH, E.GL_STENCIL, E.GL_BACK_LEFT,
+                                 E.GL_FRONT_LEFT), E.GL_INVALID_ENUM if not self.api.es else
+                  E.GL_INVALID_OPERATION)
+            values = {E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE: E.GL_FRAMEBUFFER_DEFAULT}
+            check_enum(pname, values)
+            return [values[pname]]
+        check(attachment in self._attachment_points(), E.GL_INVALID_ENUM, "bad attachment")
+        a = fb.attachments.get(attachment if attachment != E.GL_DEPTH_STENCIL_ATTACHMENT
+                               else E.GL_DEPTH_ATTACHMENT)
+        if attachment == E.GL_DEPTH_STENCIL_ATTACHMENT:
+            s = fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
+            check((a is None and s is None) or (a is not None and s is not None and a.obj is s.obj),
+                  E.GL_INVALID_OPERATION, "different depth and stencil images")
+        if a is None:
+            values = {E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE: E.GL_NONE}
+            if pname == E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME:
+                return [0]
+            check(pname in values, E.GL_INVALID_OPERATION if self.api.gl_or_es((3, 0), (3, 0))
+                  else E.GL_INVALID_ENUM)
+            return [values[pname]]
+        values = {E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE: a.type,
+                  E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME: a.obj.name}
+        if a.type == E.GL_TEXTURE:
+            values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL] = a.level
+            if a.obj.target == E.GL_TEXTURE_CUBE_MAP:
+                values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE] = \
+                    E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + a.face
+            if self.api.gl_or_es((3, 0), (3, 0)):
+                values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER] = a.layer
+        info = self._attachment_info(a)
+        if info and self.api.gl_or_es((3, 0), (3, 0)):
+            fmt = lookup(info[2])
+            bits = _component_bits(fmt)
+            values |= {E.GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE: bits[0],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE: bits[1],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE: bits[2],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE: bits[3],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE: bits[4],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE: bits[5],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE: {
+                           "unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
+                           "float": E.GL_FLOAT, "int": E.GL_INT, "uint": E.GL_UNSIGNED_INT,
+                           "depth": E.GL_UNSIGNED_NORMALIZED if "Z32" not in fmt.pipe.name else E.GL_FLOAT,
+                           "depthstencil": E.GL_UNSIGNED_NORMALIZED, "stencil": E.GL_UNSIGNED_INT,
+                       }[fmt.kind],
+                       E.GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING:
+                           E.GL_SRGB if "SRGB" in fmt.pipe.name else E.GL_LINEAR}
+        check_enum(pname, values)
+        return [int(values[pname])]
+
+
+def _component_bits(info) -> tuple[int, int, int, int, int, int]:
+    """(R, G, B, A, depth, stencil) bits of an internal format, from its pipe
+    format name (e.g. R8G8B8A8_UNORM -> 8, 8, 8, 8, 0, 0)."""
+    import re
+    bits = dict.fromkeys("RGBAZS", 0)
+    name = info.pipe.name
+    if name == "B5G6R5_UNORM":
+        return (5, 6, 5, 0, 0, 0)
+    if name == "R11G11B10_FLOAT":
+        return (11, 11, 10, 0, 0, 0)
+    if name == "R9G9B9E5_FLOAT":
+        return (9, 9, 9, 0, 0, 0)
+    for ch, n in re.findall(r"([RGBAZSLX])(\d+)", name):
+        if ch in bits:
+            bits[ch] = int(n)
+        elif ch == "L":
+            bits["R"] = bits["G"] = bits["B"] = int(n)
+    return (bits["R"], bits["G"], bits["B"], bits["A"], bits["Z"], bits["S"])

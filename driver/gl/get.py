@@ -1,0 +1,281 @@
+"""glGet*: the state and limit tables (GL 4.6 chapter 23, GLES 3.2 chapter 21)
+and the type conversions of GL 4.6 section 2.2.2."""
+
+from __future__ import annotations
+
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check, check_enum
+
+__all__ = ["GetMixin", "NORMALIZED_PNAMES"]
+
+# Values converted to integers by the [-1, 1] -> [INT_MIN, INT_MAX] mapping
+# (GL 4.6 section 2.2.2, "color" and normalized values).
+NORMALIZED_PNAMES = frozenset({E.GL_COLOR_CLEAR_VALUE, E.GL_BLEND_COLOR, E.GL_DEPTH_CLEAR_VALUE,
+                               E.GL_DEPTH_RANGE, E.GL_CURRENT_COLOR})
+
+
+def _name(obj) -> int:
+    return 0 if obj is None else obj.name
+
+
+def _float_to_int(v: float, normalized: bool) -> int:
+    if normalized:
+        v = max(-1.0, min(1.0, v))
+        return int(round(v * 0x7FFFFFFF)) if v >= 0 else int(round(v * 0x80000000))
+    return int(round(v))
+
+
+class GetMixin:
+    def _get_entries(self) -> dict:
+        """pname -> function(ctx) returning a scalar or tuple."""
+        api, s = self.api, self.state
+        lim = self.limits
+        t = {}
+        for name, value in lim.items():
+            t[getattr(E, name)] = (lambda v: lambda c: v)(value)
+        st = s.stencil
+        t.update({
+            E.GL_ARRAY_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_ARRAY_BUFFER)),
+            E.GL_ELEMENT_ARRAY_BUFFER_BINDING: lambda c: _name(c.vao.element_buffer),
+            E.GL_VIEWPORT: lambda c: s.viewport,
+            E.GL_SCISSOR_BOX: lambda c: s.scissor,
+            E.GL_DEPTH_RANGE: lambda c: s.depth_range,
+            E.GL_COLOR_CLEAR_VALUE: lambda c: s.clear_color,
+            E.GL_DEPTH_CLEAR_VALUE: lambda c: s.clear_depth,
+            E.GL_STENCIL_CLEAR_VALUE: lambda c: s.clear_stencil,
+            E.GL_COLOR_WRITEMASK: lambda c: s.color_mask,
+            E.GL_DEPTH_WRITEMASK: lambda c: s.depth_mask,
+            E.GL_DEPTH_FUNC: lambda c: s.depth_func,
+            E.GL_BLEND_SRC_RGB: lambda c: s.blend_src_rgb,
+            E.GL_BLEND_DST_RGB: lambda c: s.blend_dst_rgb,
+            E.GL_BLEND_SRC_ALPHA: lambda c: s.blend_src_alpha,
+            E.GL_BLEND_DST_ALPHA: lambda c: s.blend_dst_alpha,
+            E.GL_BLEND_EQUATION_RGB: lambda c: s.blend_eq_rgb,
+            E.GL_BLEND_EQUATION_ALPHA: lambda c: s.blend_eq_alpha,
+            E.GL_BLEND_COLOR: lambda c: s.blend_color,
+            E.GL_STENCIL_FUNC: lambda c: st[0].func,
+            E.GL_STENCIL_REF: lambda c: st[0].ref,
+            E.GL_STENCIL_VALUE_MASK: lambda c: st[0].value_mask,
+            E.GL_STENCIL_WRITEMASK: lambda c: st[0].write_mask,
+            E.GL_STENCIL_FAIL: lambda c: st[0].fail,
+            E.GL_STENCIL_PASS_DEPTH_FAIL: lambda c: st[0].zfail,
+            E.GL_STENCIL_PASS_DEPTH_PASS: lambda c: st[0].zpass,
+            E.GL_STENCIL_BACK_FUNC: lambda c: st[1].func,
+            E.GL_STENCIL_BACK_REF: lambda c: st[1].ref,
+            E.GL_STENCIL_BACK_VALUE_MASK: lambda c: st[1].value_mask,
+            E.GL_STENCIL_BACK_WRITEMASK: lambda c: st[1].write_mask,
+            E.GL_STENCIL_BACK_FAIL: lambda c: st[1].fail,
+            E.GL_STENCIL_BACK_PASS_DEPTH_FAIL: lambda c: st[1].zfail,
+            E.GL_STENCIL_BACK_PASS_DEPTH_PASS: lambda c: st[1].zpass,
+            E.GL_CULL_FACE_MODE: lambda c: s.cull_face,
+            E.GL_FRONT_FACE: lambda c: s.front_face,
+            E.GL_POLYGON_OFFSET_FACTOR: lambda c: s.polygon_offset_factor,
+            E.GL_POLYGON_OFFSET_UNITS: lambda c: s.polygon_offset_units,
+            E.GL_LINE_WIDTH: lambda c: s.line_width,
+            E.GL_SAMPLE_COVERAGE_VALUE: lambda c: s.sample_coverage_value,
+            E.GL_SAMPLE_COVERAGE_INVERT: lambda c: s.sample_coverage_invert,
+            E.GL_UNPACK_ALIGNMENT: lambda c: s.unpack.alignment,
+            E.GL_PACK_ALIGNMENT: lambda c: s.pack.alignment,
+            E.GL_GENERATE_MIPMAP_HINT: lambda c: s.hints.get(E.GL_GENERATE_MIPMAP_HINT, E.GL_DONT_CARE),
+            E.GL_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.active_texture,
+            E.GL_TEXTURE_BINDING_2D: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D),
+            E.GL_TEXTURE_BINDING_CUBE_MAP: lambda c: c._texture_binding_name(E.GL_TEXTURE_CUBE_MAP),
+            E.GL_CURRENT_PROGRAM: lambda c: _name(c.current_program),
+            E.GL_FRAMEBUFFER_BINDING: lambda c: _name(c.draw_framebuffer),
+            E.GL_RENDERBUFFER_BINDING: lambda c: _name(c.renderbuffer_binding),
+            E.GL_SUBPIXEL_BITS: lambda c: c.caps.subpixel_bits,
+            E.GL_RED_BITS: lambda c: c._fb_bits(0),
+            E.GL_GREEN_BITS: lambda c: c._fb_bits(1),
+            E.GL_BLUE_BITS: lambda c: c._fb_bits(2),
+            E.GL_ALPHA_BITS: lambda c: c._fb_bits(3),
+            E.GL_DEPTH_BITS: lambda c: c._fb_bits(4),
+            E.GL_STENCIL_BITS: lambda c: c._fb_bits(5),
+            E.GL_IMPLEMENTATION_COLOR_READ_FORMAT: lambda c: E.GL_RGBA,
+            E.GL_IMPLEMENTATION_COLOR_READ_TYPE: lambda c: E.GL_UNSIGNED_BYTE,
+            E.GL_NUM_COMPRESSED_TEXTURE_FORMATS: lambda c: 0,
+            E.GL_COMPRESSED_TEXTURE_FORMATS: lambda c: (),
+            E.GL_NUM_SHADER_BINARY_FORMATS: lambda c: 0,
+            E.GL_SHADER_BINARY_FORMATS: lambda c: (),
+            E.GL_SHADER_COMPILER: lambda c: True,
+            E.GL_SAMPLE_BUFFERS: lambda c: int(c._draw_fb_samples() > 1),
+            E.GL_SAMPLES: lambda c: c._draw_fb_samples(),
+        })
+        if api.gl_or_es((3, 0), (3, 0)):
+            t.update({
+                E.GL_MAJOR_VERSION: lambda c: api.version[0],
+                E.GL_MINOR_VERSION: lambda c: api.version[1],
+                E.GL_NUM_EXTENSIONS: lambda c: len(c.extensions),
+                E.GL_VERTEX_ARRAY_BINDING: lambda c: _name(c.vao) if c.vao is not c.default_vao else 0,
+                E.GL_DRAW_FRAMEBUFFER_BINDING: lambda c: _name(c.draw_framebuffer),
+                E.GL_READ_FRAMEBUFFER_BINDING: lambda c: _name(c.read_framebuffer),
+                E.GL_READ_BUFFER: lambda c: c._read_buffer_enum(),
+                E.GL_COPY_READ_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_COPY_READ_BUFFER)),
+                E.GL_COPY_WRITE_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_COPY_WRITE_BUFFER)),
+                E.GL_PIXEL_PACK_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)),
+                E.GL_PIXEL_UNPACK_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)),
+                E.GL_UNIFORM_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_UNIFORM_BUFFER)),
+                E.GL_TRANSFORM_FEEDBACK_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_TRANSFORM_FEEDBACK_BUFFER)),
+                E.GL_TEXTURE_BINDING_3D: lambda c: c._texture_binding_name(E.GL_TEXTURE_3D),
+                E.GL_TEXTURE_BINDING_2D_ARRAY: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_ARRAY),
+                E.GL_SAMPLER_BINDING: lambda c: _name(c.sampler_units[c.active_texture]),
+                E.GL_UNPACK_ROW_LENGTH: lambda c: s.unpack.row_length,
+                E.GL_UNPACK_SKIP_ROWS: lambda c: s.unpack.skip_rows,
+                E.GL_UNPACK_SKIP_PIXELS: lambda c: s.unpack.skip_pixels,
+                E.GL_UNPACK_IMAGE_HEIGHT: lambda c: s.unpack.image_height,
+                E.GL_UNPACK_SKIP_IMAGES: lambda c: s.unpack.skip_images,
+                E.GL_PACK_ROW_LENGTH: lambda c: s.pack.row_length,
+                E.GL_PACK_SKIP_ROWS: lambda c: s.pack.skip_rows,
+                E.GL_PACK_SKIP_PIXELS: lambda c: s.pack.skip_pixels,
+                E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT: lambda c: s.hints.get(
+                    E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE),
+                E.GL_TRANSFORM_FEEDBACK_ACTIVE: lambda c: c.xfb.active,
+                E.GL_TRANSFORM_FEEDBACK_PAUSED: lambda c: c.xfb.paused,
+                E.GL_TRANSFORM_FEEDBACK_BINDING: lambda c: _name(c.xfb) if c.xfb is not c.default_xfb else 0,
+                E.GL_PROGRAM_BINARY_FORMATS: lambda c: (),
+                E.GL_NUM_PROGRAM_BINARY_FORMATS: lambda c: 0,
+            })
+            for i in range(self.caps.max_render_targets):
+                t[E.GL_DRAW_BUFFER0 + i] = (lambda i: lambda c: c._draw_buffer_enum(i))(i)
+        if not api.es:
+            t.update({
+                E.GL_POLYGON_MODE: lambda c: (s.polygon_mode, s.polygon_mode),
+                E.GL_POINT_SIZE: lambda c: s.point_size,
+                E.GL_LOGIC_OP_MODE: lambda c: s.logic_op,
+                E.GL_PROVOKING_VERTEX: lambda c: s.provoking_vertex,
+                E.GL_PRIMITIVE_RESTART_INDEX: lambda c: s.primitive_restart_index,
+                E.GL_DRAW_BUFFER: lambda c: c._draw_buffer_enum(0),
+                E.GL_PACK_IMAGE_HEIGHT: lambda c: s.pack.image_height,
+                E.GL_PACK_SKIP_IMAGES: lambda c: s.pack.skip_images,
+                E.GL_UNPACK_SWAP_BYTES: lambda c: s.unpack.swap_bytes,
+                E.GL_UNPACK_LSB_FIRST: lambda c: s.unpack.lsb_first,
+                E.GL_PACK_SWAP_BYTES: lambda c: s.pack.swap_bytes,
+                E.GL_PACK_LSB_FIRST: lambda c: s.pack.lsb_first,
+                E.GL_TEXTURE_BINDING_1D: lambda c: c._texture_binding_name(E.GL_TEXTURE_1D),
+                E.GL_TEXTURE_BINDING_1D_ARRAY: lambda c: c._texture_binding_name(E.GL_TEXTURE_1D_ARRAY),
+                E.GL_TEXTURE_BINDING_RECTANGLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_RECTANGLE),
+                E.GL_TEXTURE_BINDING_BUFFER: lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER),
+                E.GL_CONTEXT_PROFILE_MASK: lambda c: (E.GL_CONTEXT_CORE_PROFILE_BIT if api.core
+                                                      else E.GL_CONTEXT_COMPATIBILITY_PROFILE_BIT),
+                E.GL_CONTEXT_FLAGS: lambda c: 0,
+                E.GL_DOUBLEBUFFER: lambda c: False,
+                E.GL_STEREO: lambda c: False,
+                E.GL_LINE_SMOOTH_HINT: lambda c: s.hints.get(E.GL_LINE_SMOOTH_HINT, E.GL_DONT_CARE),
+                E.GL_POLYGON_SMOOTH_HINT: lambda c: s.hints.get(E.GL_POLYGON_SMOOTH_HINT, E.GL_DONT_CARE),
+                E.GL_TEXTURE_COMPRESSION_HINT: lambda c: s.hints.get(E.GL_TEXTURE_COMPRESSION_HINT, E.GL_DONT_CARE),
+            })
+        if api.gl_or_es((3, 2), (3, 1)):
+            t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
+        if api.gl_or_es((4, 3), (3, 1)):
+            t.update({
+                E.GL_DRAW_INDIRECT_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)),
+                E.GL_DISPATCH_INDIRECT_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_DISPATCH_INDIRECT_BUFFER)),
+                E.GL_SHADER_STORAGE_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_SHADER_STORAGE_BUFFER)),
+                E.GL_ATOMIC_COUNTER_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_ATOMIC_COUNTER_BUFFER)),
+                E.GL_TEXTURE_BINDING_2D_MULTISAMPLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE),
+            })
+        t.update(self._legacy_get_entries())
+        return t
+
+    def _legacy_get_entries(self) -> dict:
+        return {}
+
+    def _get_raw(self, pname: int):
+        table = self._get_table
+        if pname in table:
+            return table[pname](self)
+        if pname in self._enable_caps():
+            return pname in self.state.enabled
+        raise GLError(E.GL_INVALID_ENUM, f"glGet: bad pname {pname:#x}")
+
+    @staticmethod
+    def _as_tuple(v):
+        return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+    def glGetIntegerv(self, pname: int) -> list[int]:
+        norm = pname in NORMALIZED_PNAMES
+        out = []
+        for v in self._as_tuple(self._get_raw(pname)):
+            out.append(_float_to_int(v, norm) if isinstance(v, float) else int(v))
+        return out
+
+    def glGetInteger64v(self, pname: int) -> list[int]:
+        check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        return self.glGetIntegerv(pname)
+
+    def glGetFloatv(self, pname: int) -> list[float]:
+        return [float(v) for v in self._as_tuple(self._get_raw(pname))]
+
+    def glGetDoublev(self, pname: int) -> list[float]:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        return self.glGetFloatv(pname)
+
+    def glGetBooleanv(self, pname: int) -> list[bool]:
+        return [bool(v) for v in self._as_tuple(self._get_raw(pname))]
+
+    # -- indexed state (GL 4.6 section 22.1) ------------------------------------------
+    def _get_indexed(self, target: int, index: int):
+        binding = {E.GL_UNIFORM_BUFFER_BINDING: (E.GL_UNIFORM_BUFFER, 0),
+                   E.GL_UNIFORM_BUFFER_START: (E.GL_UNIFORM_BUFFER, 1),
+                   E.GL_UNIFORM_BUFFER_SIZE: (E.GL_UNIFORM_BUFFER, 2),
+                   E.GL_TRANSFORM_FEEDBACK_BUFFER_BINDING: (E.GL_TRANSFORM_FEEDBACK_BUFFER, 0),
+                   E.GL_TRANSFORM_FEEDBACK_BUFFER_START: (E.GL_TRANSFORM_FEEDBACK_BUFFER, 1),
+                   E.GL_TRANSFORM_FEEDBACK_BUFFER_SIZE: (E.GL_TRANSFORM_FEEDBACK_BUFFER, 2)}
+        if self.api.gl_or_es((4, 3), (3, 1)):
+            binding |= {E.GL_SHADER_STORAGE_BUFFER_BINDING: (E.GL_SHADER_STORAGE_BUFFER, 0),
+                        E.GL_SHADER_STORAGE_BUFFER_START: (E.GL_SHADER_STORAGE_BUFFER, 1),
+                        E.GL_SHADER_STORAGE_BUFFER_SIZE: (E.GL_SHADER_STORAGE_BUFFER, 2),
+                        E.GL_ATOMIC_COUNTER_BUFFER_BINDING: (E.GL_ATOMIC_COUNTER_BUFFER, 0),
+                        E.GL_ATOMIC_COUNTER_BUFFER_START: (E.GL_ATOMIC_COUNTER_BUFFER, 1),
+                        E.GL_ATOMIC_COUNTER_BUFFER_SIZE: (E.GL_ATOMIC_COUNTER_BUFFER, 2)}
+        if target in binding:
+            buf_target, field = binding[target]
+            check(0 <= index < self._indexed_limit(buf_target), E.GL_INVALID_VALUE)
+            if buf_target == E.GL_TRANSFORM_FEEDBACK_BUFFER:
+                entry = self.xfb.buffers[index]
+            else:
+                entry = self.indexed_buffers[buf_target].get(index, (None, 0, 0))
+            return _name(entry[0]) if field == 0 else entry[field]
+        if self.api.gl_or_es((4, 3), (3, 1)) and target in (
+                E.GL_MAX_COMPUTE_WORK_GROUP_COUNT, E.GL_MAX_COMPUTE_WORK_GROUP_SIZE):
+            check(0 <= index < 3, E.GL_INVALID_VALUE)
+            src = (self.caps.max_compute_grid_size if target == E.GL_MAX_COMPUTE_WORK_GROUP_COUNT
+                   else self.caps.max_compute_block_size)
+            return src[index]
+        raise GLError(E.GL_INVALID_ENUM, f"glGet*i_v: bad target {target:#x}")
+
+    def glGetIntegeri_v(self, target: int, index: int) -> list[int]:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        return [int(self._get_indexed(target, index))]
+
+    def glGetInteger64i_v(self, target: int, index: int) -> list[int]:
+        return self.glGetIntegeri_v(target, index)
+
+    def glGetBooleani_v(self, target: int, index: int) -> list[bool]:
+        check(self.api.gl_or_es((3, 0), (3, 1)), E.GL_INVALID_OPERATION)
+        return [bool(self._get_indexed(target, index))]
+
+    # -- strings -------------------------------------------------------------------
+    def glGetString(self, name: int) -> str:
+        values = {E.GL_VENDOR: self.caps.vendor, E.GL_RENDERER: self.caps.name,
+                  E.GL_VERSION: self.api.version_string,
+                  E.GL_SHADING_LANGUAGE_VERSION: self.api.glsl_version_string}
+        if not self.api.core:      # GL 4.6 core section 22.2: EXTENSIONS only via GetStringi
+            values[E.GL_EXTENSIONS] = " ".join(self.extensions)
+        check_enum(name, values)
+        return values[name]
+
+    def glGetStringi(self, name: int, index: int) -> str:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        if name == E.GL_EXTENSIONS:
+            check(0 <= index < len(self.extensions), E.GL_INVALID_VALUE)
+            return self.extensions[index]
+        if name == E.GL_SHADING_LANGUAGE_VERSION and self.api.gl(4, 3):
+            versions = self._glsl_version_list()
+            check(0 <= index < len(versions), E.GL_INVALID_VALUE)
+            return versions[index]
+        raise GLError(E.GL_INVALID_ENUM, "glGetStringi: bad name")
+
+    def _glsl_version_list(self) -> list[str]:
+        """GL 4.3 section 22.2: NUM_SHADING_LANGUAGE_VERSIONS strings, the
+        empty string meaning #version 110 with no #version directive."""
+        return list(self.api.glsl) + [""]

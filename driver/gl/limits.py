@@ -1,0 +1,165 @@
+"""Implementation-dependent limits, derived from the pipe screen's caps, and
+the extension list per API."""
+
+from __future__ import annotations
+
+from driver.gallium import PipeShaderType, ScreenCaps
+from driver.gl.api import Api
+
+__all__ = ["compute_limits", "extensions_for"]
+
+
+def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
+    """GL limit name -> value for the limits `api` defines (GL 4.6 tables
+    23.51-23.69, GLES 3.2 tables 21.40-21.58)."""
+    vs = caps.shaders[PipeShaderType.VERTEX]
+    fs = caps.shaders[PipeShaderType.FRAGMENT]
+    cs = caps.shaders.get(PipeShaderType.COMPUTE)
+    tex2d = caps.max_texture_2d_size_px
+    lim: dict[str, object] = {
+        "GL_MAX_TEXTURE_SIZE": tex2d,
+        "GL_MAX_CUBE_MAP_TEXTURE_SIZE": 1 << (caps.max_texture_cube_levels - 1),
+        "GL_MAX_RENDERBUFFER_SIZE": tex2d,
+        "GL_MAX_VIEWPORT_DIMS": (caps.max_viewport_size_px, caps.max_viewport_size_px),
+        "GL_MAX_VERTEX_ATTRIBS": caps.max_vertex_attribs,
+        "GL_MAX_VERTEX_UNIFORM_VECTORS": vs.max_const_buffer0_size_B // 16 // 16,
+        "GL_MAX_FRAGMENT_UNIFORM_VECTORS": fs.max_const_buffer0_size_B // 16 // 16,
+        "GL_MAX_VARYING_VECTORS": caps.max_varying_components // 4 - 1 if not api.es else 15,
+        "GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS": vs.max_texture_samplers,
+        "GL_MAX_TEXTURE_IMAGE_UNITS": fs.max_texture_samplers,
+        "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS": caps.max_combined_texture_units,
+        "GL_ALIASED_POINT_SIZE_RANGE": caps.point_size_range,
+        "GL_ALIASED_LINE_WIDTH_RANGE": caps.line_width_range,
+    }
+    if api.gl_or_es((3, 0), (3, 0)):
+        lim.update({
+            "GL_MAX_3D_TEXTURE_SIZE": 1 << (caps.max_texture_3d_levels - 1),
+            "GL_MAX_ARRAY_TEXTURE_LAYERS": caps.max_texture_array_layers,
+            "GL_MAX_TEXTURE_LOD_BIAS": caps.max_texture_lod_bias,
+            "GL_MAX_DRAW_BUFFERS": caps.max_render_targets,
+            "GL_MAX_COLOR_ATTACHMENTS": caps.max_render_targets,
+            "GL_MAX_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_ELEMENTS_INDICES": 1 << 20,
+            "GL_MAX_ELEMENTS_VERTICES": 1 << 20,
+            "GL_MAX_ELEMENT_INDEX": 0xFFFFFFFF,
+            "GL_MAX_VERTEX_UNIFORM_COMPONENTS": vs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": fs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_VARYING_COMPONENTS": caps.max_varying_components,
+            "GL_MAX_VERTEX_OUTPUT_COMPONENTS": vs.max_outputs * 4,
+            "GL_MAX_FRAGMENT_INPUT_COMPONENTS": (fs.max_inputs * 4) if not api.es else 60,
+            "GL_MAX_VERTEX_UNIFORM_BLOCKS": vs.max_const_buffers - 1,
+            "GL_MAX_FRAGMENT_UNIFORM_BLOCKS": fs.max_const_buffers - 1,
+            "GL_MAX_COMBINED_UNIFORM_BLOCKS": vs.max_const_buffers + fs.max_const_buffers - 2,
+            "GL_MAX_UNIFORM_BUFFER_BINDINGS": 2 * (vs.max_const_buffers - 1) + 4,
+            "GL_MAX_UNIFORM_BLOCK_SIZE": caps.max_uniform_block_size_B,
+            "GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT": caps.uniform_buffer_offset_alignment_B,
+            "GL_MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS":
+                (vs.max_const_buffers - 1) * caps.max_uniform_block_size_B // 4
+                + vs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS":
+                (fs.max_const_buffers - 1) * caps.max_uniform_block_size_B // 4
+                + fs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS":
+                caps.max_stream_output_interleaved_components,
+            "GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS": caps.max_stream_output_buffers,
+            "GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS":
+                caps.max_stream_output_separate_components,
+            "GL_MIN_PROGRAM_TEXEL_OFFSET": caps.min_texel_offset,
+            "GL_MAX_PROGRAM_TEXEL_OFFSET": caps.max_texel_offset,
+            "GL_MAX_SERVER_WAIT_TIMEOUT": 0xFFFFFFFFFFFFFFFF if not api.es else 0x7FFFFFFFFFFFFFFF,
+            "GL_MAX_TEXTURE_BUFFER_SIZE": caps.max_texel_buffer_elements,
+            "GL_NUM_SHADING_LANGUAGE_VERSIONS": len(api.glsl) + 1,
+        })
+        if api.es and api.version < (3, 1):
+            del lim["GL_MAX_TEXTURE_BUFFER_SIZE"]
+    if not api.es:
+        lim.update({
+            "GL_MAX_CLIP_DISTANCES": caps.max_clip_planes,
+            "GL_MAX_RECTANGLE_TEXTURE_SIZE": tex2d,
+            "GL_POINT_SIZE_RANGE": caps.point_size_range,
+            "GL_POINT_SIZE_GRANULARITY": 0.125,
+            "GL_LINE_WIDTH_RANGE": caps.line_width_range,
+            "GL_LINE_WIDTH_GRANULARITY": 0.125,
+            "GL_SMOOTH_LINE_WIDTH_RANGE": caps.line_width_range,
+            "GL_SMOOTH_LINE_WIDTH_GRANULARITY": 0.125,
+            "GL_MAX_DUAL_SOURCE_DRAW_BUFFERS": caps.max_dual_source_render_targets,
+            "GL_MAX_GEOMETRY_UNIFORM_BLOCKS": 0,
+            "GL_MAX_COLOR_TEXTURE_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_DEPTH_TEXTURE_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_SAMPLE_MASK_WORDS": 1,
+            "GL_TIMESTAMP": 0,
+        })
+    if api.compat:
+        lim.update({"GL_MAX_CLIP_PLANES": caps.max_clip_planes,
+                    "GL_MAX_TEXTURE_COORDS": 8, "GL_MAX_TEXTURE_UNITS": 8,
+                    "GL_MAX_MODELVIEW_STACK_DEPTH": 32, "GL_MAX_PROJECTION_STACK_DEPTH": 32,
+                    "GL_MAX_TEXTURE_STACK_DEPTH": 10, "GL_MAX_LIGHTS": 8})
+    if api.gl_or_es((4, 3), (3, 1)) and cs is not None:
+        lim.update({
+            "GL_MAX_COMPUTE_UNIFORM_BLOCKS": cs.max_const_buffers - 1,
+            "GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS": cs.max_texture_samplers,
+            "GL_MAX_COMPUTE_IMAGE_UNIFORMS": cs.max_shader_images,
+            "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE": caps.max_compute_shared_memory_B,
+            "GL_MAX_COMPUTE_UNIFORM_COMPONENTS": cs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS": cs.max_atomic_counter_buffers,
+            "GL_MAX_COMPUTE_ATOMIC_COUNTERS": caps.max_compute_atomic_counters,
+            "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS": caps.max_compute_threads_per_block,
+            "GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS": cs.max_shader_buffers,
+            "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS": caps.max_combined_shader_buffers,
+            "GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS": caps.max_combined_shader_buffers,
+            "GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS": vs.max_shader_buffers,
+            "GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS": fs.max_shader_buffers,
+            "GL_MAX_SHADER_STORAGE_BLOCK_SIZE": 1 << 27,
+            "GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT": caps.shader_buffer_offset_alignment_B,
+            "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS": 8,
+            "GL_MAX_IMAGE_UNITS": caps.max_combined_images,
+            "GL_MAX_COMBINED_IMAGE_UNIFORMS": caps.max_combined_images,
+            "GL_MAX_VERTEX_IMAGE_UNIFORMS": vs.max_shader_images,
+            "GL_MAX_FRAGMENT_IMAGE_UNIFORMS": fs.max_shader_images,
+            "GL_MAX_UNIFORM_LOCATIONS": 4096,
+            "GL_MAX_FRAMEBUFFER_WIDTH": tex2d,
+            "GL_MAX_FRAMEBUFFER_HEIGHT": tex2d,
+            "GL_MAX_FRAMEBUFFER_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_VERTEX_ATTRIB_RELATIVE_OFFSET": 2047,
+            "GL_MAX_VERTEX_ATTRIB_BINDINGS": caps.max_vertex_buffers,
+            "GL_MAX_VERTEX_ATTRIB_STRIDE": caps.max_vertex_attrib_stride_B,
+            "GL_MAX_COLOR_TEXTURE_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_DEPTH_TEXTURE_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_SAMPLE_MASK_WORDS": 1,
+            "GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET": caps.min_texture_gather_offset,
+            "GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET": caps.max_texture_gather_offset,
+        })
+    return lim
+
+
+def extensions_for(api: Api) -> list[str]:
+    """Only extensions whose functionality the front end implements. On
+    desktop GL these are ARB/EXT names of features core in the version, which
+    piglit tests still ask for by name."""
+    if api.es:
+        exts = ["GL_OES_element_index_uint", "GL_OES_texture_npot", "GL_EXT_blend_minmax",
+                "GL_OES_depth24", "GL_OES_packed_depth_stencil", "GL_OES_rgb8_rgba8",
+                "GL_OES_vertex_array_object"]
+        if api.version >= (3, 0):
+            exts = ["GL_EXT_color_buffer_float", "GL_OES_texture_float",
+                    "GL_OES_texture_half_float"]
+        return sorted(exts)
+    exts = ["GL_ARB_vertex_array_object", "GL_ARB_framebuffer_object", "GL_ARB_map_buffer_range",
+            "GL_ARB_copy_buffer", "GL_ARB_texture_rectangle", "GL_EXT_texture_array",
+            "GL_ARB_texture_rg", "GL_ARB_uniform_buffer_object", "GL_ARB_draw_instanced",
+            "GL_ARB_instanced_arrays", "GL_ARB_shader_bit_encoding", "GL_ARB_shader_texture_lod",
+            "GL_ARB_sync", "GL_ARB_sampler_objects", "GL_ARB_explicit_attrib_location",
+            "GL_ARB_draw_elements_base_vertex", "GL_ARB_vertex_type_2_10_10_10_rev",
+            "GL_ARB_texture_swizzle", "GL_ARB_occlusion_query2", "GL_ARB_timer_query",
+            "GL_ARB_blend_func_extended", "GL_ARB_depth_clamp", "GL_ARB_seamless_cube_map",
+            "GL_EXT_texture_swizzle"]
+    if api.version >= (4, 3):
+        exts += ["GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
+                 "GL_ARB_shader_image_load_store", "GL_ARB_shader_atomic_counters",
+                 "GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack",
+                 "GL_ARB_arrays_of_arrays", "GL_ARB_shading_language_packing",
+                 "GL_ARB_texture_query_levels", "GL_ARB_vertex_attrib_binding",
+                 "GL_ARB_program_interface_query", "GL_ARB_texture_storage"]
+    return sorted(exts)

@@ -1,0 +1,263 @@
+"""GL objects and their name spaces (GL 4.6 section 2.6 / chapter 5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from driver.gl import enums as E
+
+__all__ = [
+    "Buffer", "Framebuffer", "Namespace", "Program", "Query", "Renderbuffer", "Sampler",
+    "SamplerParams", "Shader", "Sync", "Texture", "TransformFeedback", "VertexArray",
+    "VertexAttrib", "VertexBinding", "Attachment",
+]
+
+
+class Namespace:
+    """Names of one object type. A name is *reserved* by glGen* (value None)
+    and becomes an object when first bound (or at once for glCreate*-style
+    objects such as shaders and programs). 0 is never a generated name."""
+
+    def __init__(self, factory):
+        self.factory = factory
+        self.objects: dict[int, Any] = {}
+        self._next = 1
+
+    def gen(self, n: int) -> list[int]:
+        names = []
+        while len(names) < n:
+            if self._next not in self.objects:
+                self.objects[self._next] = None
+                names.append(self._next)
+            self._next += 1
+        return names
+
+    def create(self, *args) -> tuple[int, Any]:
+        name = self.gen(1)[0]
+        obj = self.objects[name] = self.factory(name, *args)
+        return name, obj
+
+    def is_generated(self, name: int) -> bool:
+        return name in self.objects
+
+    def get(self, name: int):
+        """The object, or None when the name is unused or only reserved."""
+        return self.objects.get(name)
+
+    def get_or_create(self, name: int, *args):
+        obj = self.objects.get(name)
+        if obj is None:
+            obj = self.objects[name] = self.factory(name, *args)
+        return obj
+
+    def delete(self, name: int):
+        return self.objects.pop(name, None)
+
+    def __iter__(self):
+        return iter(o for o in self.objects.values() if o is not None)
+
+
+@dataclass(eq=False)
+class Buffer:
+    name: int
+    size: int = 0
+    usage: int = E.GL_STATIC_DRAW
+    data: bytearray = field(default_factory=bytearray)   # CPU shadow for reads/maps
+    resource: Any = None
+    immutable: bool = False
+    storage_flags: int = 0
+    mapped: bool = False
+    map_offset: int = 0
+    map_length: int = 0
+    map_access: int = 0          # GL_MAP_*_BIT flags of the current mapping
+    map_view: Any = None
+
+
+@dataclass(eq=False)
+class VertexAttrib:
+    """Generic attribute state (GL 4.6 table 23.4 and 23.5)."""
+    enabled: bool = False
+    size: int = 4
+    type: int = E.GL_FLOAT
+    normalized: bool = False
+    integer: bool = False
+    relative_offset: int = 0
+    binding: int = 0
+    stride: int = 0               # as specified (0 = tightly packed)
+    pointer: Any = 0              # offset into the buffer, or client memory
+
+
+@dataclass(eq=False)
+class VertexBinding:
+    buffer: Buffer | None = None
+    offset: int = 0
+    stride: int = 16
+    divisor: int = 0
+
+
+@dataclass(eq=False)
+class VertexArray:
+    name: int
+    attribs: list = field(default_factory=list)
+    bindings: list = field(default_factory=list)
+    element_buffer: Buffer | None = None
+    # Compatibility-profile fixed-function arrays: key -> VertexAttrib/VertexBinding
+    legacy: dict = field(default_factory=dict)
+    ever_bound: bool = False
+
+    @classmethod
+    def make(cls, name: int, n_attribs: int) -> "VertexArray":
+        vao = cls(name)
+        vao.attribs = [VertexAttrib(binding=i) for i in range(n_attribs)]
+        vao.bindings = [VertexBinding() for _ in range(n_attribs)]
+        return vao
+
+
+@dataclass
+class SamplerParams:
+    """Sampler state (GL 4.6 table 23.18): shared by textures and samplers."""
+    min_filter: int = E.GL_NEAREST_MIPMAP_LINEAR
+    mag_filter: int = E.GL_LINEAR
+    wrap_s: int = E.GL_REPEAT
+    wrap_t: int = E.GL_REPEAT
+    wrap_r: int = E.GL_REPEAT
+    min_lod: float = -1000.0
+    max_lod: float = 1000.0
+    lod_bias: float = 0.0
+    compare_mode: int = E.GL_NONE
+    compare_func: int = E.GL_LEQUAL
+    border_color: tuple = (0.0, 0.0, 0.0, 0.0)
+    max_anisotropy: float = 1.0
+
+
+@dataclass(eq=False)
+class Sampler:
+    name: int
+    params: SamplerParams = field(default_factory=SamplerParams)
+
+
+@dataclass
+class TexImage:
+    """One level of one face/target: the specified image's properties."""
+    width: int = 0
+    height: int = 0
+    depth: int = 0
+    internal_format: int = E.GL_RGBA
+    samples: int = 0
+    fixed_sample_locations: bool = True
+    compressed: bool = False
+
+
+@dataclass(eq=False)
+class Texture:
+    name: int
+    target: int = 0
+    # images[face][level] -> TexImage; face is 0 except for cube maps (0..5)
+    images: list = field(default_factory=list)
+    params: SamplerParams = field(default_factory=SamplerParams)
+    base_level: int = 0
+    max_level: int = 1000
+    swizzle: list = field(default_factory=lambda: [E.GL_RED, E.GL_GREEN, E.GL_BLUE, E.GL_ALPHA])
+    depth_stencil_mode: int = E.GL_DEPTH_COMPONENT
+    immutable: bool = False
+    immutable_levels: int = 0
+    resource: Any = None
+    resource_key: Any = None
+    buffer: Buffer | None = None          # GL_TEXTURE_BUFFER
+    buffer_internal_format: int = 0
+    buffer_offset: int = 0
+    buffer_size: int = 0
+
+
+@dataclass
+class Attachment:
+    type: int = E.GL_NONE                 # GL_NONE, GL_TEXTURE, GL_RENDERBUFFER
+    obj: Any = None
+    level: int = 0
+    layer: int = 0                        # face for cube maps, or layer
+    face: int = 0
+    layered: bool = False
+
+
+@dataclass(eq=False)
+class Framebuffer:
+    name: int
+    attachments: dict = field(default_factory=dict)   # attachment enum -> Attachment
+    draw_buffers: list = field(default_factory=lambda: [E.GL_COLOR_ATTACHMENT0])
+    read_buffer: int = E.GL_COLOR_ATTACHMENT0
+    default_width: int = 0
+    default_height: int = 0
+    ever_bound: bool = False
+
+
+@dataclass(eq=False)
+class Renderbuffer:
+    name: int
+    width: int = 0
+    height: int = 0
+    internal_format: int = E.GL_RGBA4
+    samples: int = 0
+    resource: Any = None
+    ever_bound: bool = False
+
+
+@dataclass(eq=False)
+class Shader:
+    name: int
+    type: int
+    source: str | None = None
+    compiled: bool = False
+    info_log: str = ""
+    delete_pending: bool = False
+    ast: Any = None
+    attached_to: int = 0
+
+
+@dataclass(eq=False)
+class Program:
+    name: int
+    shaders: list = field(default_factory=list)
+    linked: bool = False
+    link_attempted: bool = False
+    validated: bool = False
+    info_log: str = ""
+    delete_pending: bool = False
+    attrib_bindings: dict = field(default_factory=dict)     # name -> location (BindAttribLocation)
+    frag_data_bindings: dict = field(default_factory=dict)
+    linked_state: Any = None     # LinkedProgram after a successful link
+    separable: bool = False
+    binary_retrievable: bool = False
+    tf_varyings: list = field(default_factory=list)
+    tf_buffer_mode: int = E.GL_INTERLEAVED_ATTRIBS
+
+
+@dataclass(eq=False)
+class Query:
+    name: int
+    target: int = 0
+    active: bool = False
+    pipe_query: Any = None
+    result: int | None = None
+    ever_used: bool = False
+
+
+@dataclass(eq=False)
+class Sync:
+    name: int
+    fence: Any = None
+    signaled: bool = False
+    condition: int = E.GL_SYNC_GPU_COMMANDS_COMPLETE
+    delete_pending: bool = False
+
+
+@dataclass(eq=False)
+class TransformFeedback:
+    name: int
+    active: bool = False
+    paused: bool = False
+    primitive_mode: int = 0
+    buffers: list = field(default_factory=lambda: [(None, 0, 0)] * 4)   # (Buffer, offset, size)
+    program: Any = None
+    ever_bound: bool = False
+    vertices_written: int = 0

@@ -1,0 +1,361 @@
+"""Fixed-function per-fragment and rasterisation state: enables, blend, depth,
+stencil, cull, polygon offset, scissor, viewport, masks, sample coverage,
+pixel store, hints (GL 4.6 chapters 13-17, GLES 3.2 chapters 13-15)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check, check_enum
+
+__all__ = ["FixedState", "StateMixin", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
+
+COMPARE_FUNCS = frozenset(range(E.GL_NEVER, E.GL_ALWAYS + 1))
+STENCIL_OPS = frozenset({E.GL_KEEP, E.GL_ZERO, E.GL_REPLACE, E.GL_INCR, E.GL_DECR,
+                         E.GL_INVERT, E.GL_INCR_WRAP, E.GL_DECR_WRAP})
+BLEND_FACTORS = frozenset({
+    E.GL_ZERO, E.GL_ONE, E.GL_SRC_COLOR, E.GL_ONE_MINUS_SRC_COLOR, E.GL_DST_COLOR,
+    E.GL_ONE_MINUS_DST_COLOR, E.GL_SRC_ALPHA, E.GL_ONE_MINUS_SRC_ALPHA, E.GL_DST_ALPHA,
+    E.GL_ONE_MINUS_DST_ALPHA, E.GL_CONSTANT_COLOR, E.GL_ONE_MINUS_CONSTANT_COLOR,
+    E.GL_CONSTANT_ALPHA, E.GL_ONE_MINUS_CONSTANT_ALPHA, E.GL_SRC_ALPHA_SATURATE,
+})
+DUAL_SOURCE_FACTORS = frozenset({E.GL_SRC1_COLOR, E.GL_ONE_MINUS_SRC1_COLOR,
+                                 E.GL_SRC1_ALPHA, E.GL_ONE_MINUS_SRC1_ALPHA})
+FACES = frozenset({E.GL_FRONT, E.GL_BACK, E.GL_FRONT_AND_BACK})
+
+
+@dataclass
+class StencilFace:
+    func: int = E.GL_ALWAYS
+    ref: int = 0
+    value_mask: int = 0xFFFFFFFF
+    write_mask: int = 0xFFFFFFFF
+    fail: int = E.GL_KEEP
+    zfail: int = E.GL_KEEP
+    zpass: int = E.GL_KEEP
+
+
+@dataclass
+class PixelStore:
+    """Pack or unpack state (GL 4.6 table 8.1 / 18.1)."""
+    swap_bytes: bool = False
+    lsb_first: bool = False
+    row_length: int = 0
+    image_height: int = 0
+    skip_rows: int = 0
+    skip_pixels: int = 0
+    skip_images: int = 0
+    alignment: int = 4
+
+
+@dataclass
+class FixedState:
+    """Initial values from GL 4.6 chapter 23 / GLES 3.2 chapter 21 tables."""
+    enabled: set = field(default_factory=lambda: {E.GL_DITHER, E.GL_MULTISAMPLE})
+    blend_src_rgb: int = E.GL_ONE
+    blend_dst_rgb: int = E.GL_ZERO
+    blend_src_alpha: int = E.GL_ONE
+    blend_dst_alpha: int = E.GL_ZERO
+    blend_eq_rgb: int = E.GL_FUNC_ADD
+    blend_eq_alpha: int = E.GL_FUNC_ADD
+    blend_color: tuple = (0.0, 0.0, 0.0, 0.0)
+    logic_op: int = E.GL_COPY
+    color_mask: tuple = (True, True, True, True)
+    depth_func: int = E.GL_LESS
+    depth_mask: bool = True
+    depth_range: tuple = (0.0, 1.0)
+    stencil: tuple = field(default_factory=lambda: (StencilFace(), StencilFace()))
+    cull_face: int = E.GL_BACK
+    front_face: int = E.GL_CCW
+    polygon_offset_factor: float = 0.0
+    polygon_offset_units: float = 0.0
+    polygon_mode: int = E.GL_FILL
+    line_width: float = 1.0
+    point_size: float = 1.0
+    provoking_vertex: int = E.GL_LAST_VERTEX_CONVENTION
+    scissor: tuple = (0, 0, 0, 0)
+    viewport: tuple = (0, 0, 0, 0)
+    clear_color: tuple = (0.0, 0.0, 0.0, 0.0)
+    clear_depth: float = 1.0
+    clear_stencil: int = 0
+    sample_coverage_value: float = 1.0
+    sample_coverage_invert: bool = False
+    sample_mask_value: int = 0xFFFFFFFF
+    primitive_restart_index: int = 0
+    unpack: PixelStore = field(default_factory=PixelStore)
+    pack: PixelStore = field(default_factory=PixelStore)
+    hints: dict = field(default_factory=dict)
+
+
+def _clamp01(x: float) -> float:
+    return min(1.0, max(0.0, float(x)))
+
+
+class StateMixin:
+    """glEnable and the fixed-function state setters."""
+
+    # -- enables --------------------------------------------------------------
+    def _enable_caps(self) -> set[int]:
+        api = self.api
+        caps = {E.GL_BLEND, E.GL_CULL_FACE, E.GL_DEPTH_TEST, E.GL_DITHER,
+                E.GL_POLYGON_OFFSET_FILL, E.GL_SAMPLE_ALPHA_TO_COVERAGE, E.GL_SAMPLE_COVERAGE,
+                E.GL_SCISSOR_TEST, E.GL_STENCIL_TEST}
+        if api.gl_or_es((3, 0), (3, 0)):
+            caps |= {E.GL_RASTERIZER_DISCARD}
+        if api.gl_or_es((4, 3), (3, 0)):
+            caps |= {E.GL_PRIMITIVE_RESTART_FIXED_INDEX}
+        if api.gl_or_es((3, 2), (3, 1)):
+            caps |= {E.GL_SAMPLE_MASK}
+        if not api.es:
+            caps |= {E.GL_COLOR_LOGIC_OP, E.GL_DEPTH_CLAMP, E.GL_FRAMEBUFFER_SRGB,
+                     E.GL_LINE_SMOOTH, E.GL_MULTISAMPLE, E.GL_POLYGON_OFFSET_LINE,
+                     E.GL_POLYGON_OFFSET_POINT, E.GL_POLYGON_SMOOTH, E.GL_PRIMITIVE_RESTART,
+                     E.GL_PROGRAM_POINT_SIZE, E.GL_SAMPLE_ALPHA_TO_ONE,
+                     E.GL_TEXTURE_CUBE_MAP_SEAMLESS}
+            caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
+        if api.compat:
+            caps |= {E.GL_ALPHA_TEST, E.GL_NORMALIZE, E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE,
+                     E.GL_VERTEX_PROGRAM_TWO_SIDE, E.GL_LIGHTING, E.GL_FOG, E.GL_COLOR_MATERIAL,
+                     E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D, E.GL_TEXTURE_CUBE_MAP,
+                     E.GL_LINE_STIPPLE, E.GL_POLYGON_STIPPLE, E.GL_RESCALE_NORMAL}
+            caps |= {E.GL_LIGHT0 + i for i in range(8)}
+        return caps
+
+    def _set_enable(self, cap: int, on: bool) -> None:
+        if cap not in self._enable_caps():
+            raise GLError(E.GL_INVALID_ENUM, f"glEnable/glDisable: bad cap {cap:#x}")
+        if on:
+            self.state.enabled.add(cap)
+        else:
+            self.state.enabled.discard(cap)
+
+    def glEnable(self, cap: int) -> None:
+        self._set_enable(cap, True)
+
+    def glDisable(self, cap: int) -> None:
+        self._set_enable(cap, False)
+
+    def glIsEnabled(self, cap: int) -> bool:
+        if cap in self._client_state_caps():
+            return cap in self.client_enabled
+        check_enum(cap, self._enable_caps())
+        return cap in self.state.enabled
+
+    def _client_state_caps(self) -> set[int]:
+        return set()
+
+    # -- blend ------------------------------------------------------------------
+    def _check_blend_factor(self, f: int, dst: bool) -> None:
+        ok = f in BLEND_FACTORS or (f in DUAL_SOURCE_FACTORS and self.api.gl(3, 3))
+        if dst and f == E.GL_SRC_ALPHA_SATURATE and self.api.es and self.api.version < (3, 0):
+            ok = False
+        check(ok, E.GL_INVALID_ENUM, f"bad blend factor {f:#x}")
+
+    def glBlendFunc(self, sfactor: int, dfactor: int) -> None:
+        self.glBlendFuncSeparate(sfactor, dfactor, sfactor, dfactor)
+
+    def glBlendFuncSeparate(self, src_rgb: int, dst_rgb: int, src_alpha: int, dst_alpha: int) -> None:
+        self._check_blend_factor(src_rgb, False)
+        self._check_blend_factor(dst_rgb, True)
+        self._check_blend_factor(src_alpha, False)
+        self._check_blend_factor(dst_alpha, True)
+        s = self.state
+        s.blend_src_rgb, s.blend_dst_rgb = src_rgb, dst_rgb
+        s.blend_src_alpha, s.blend_dst_alpha = src_alpha, dst_alpha
+
+    def _blend_equations(self):
+        return {E.GL_FUNC_ADD, E.GL_FUNC_SUBTRACT, E.GL_FUNC_REVERSE_SUBTRACT} | (
+            set() if self.api.es and self.api.version < (3, 0) else {E.GL_MIN, E.GL_MAX})
+
+    def glBlendEquation(self, mode: int) -> None:
+        self.glBlendEquationSeparate(mode, mode)
+
+    def glBlendEquationSeparate(self, mode_rgb: int, mode_alpha: int) -> None:
+        eqs = self._blend_equations()
+        check_enum(mode_rgb, eqs)
+        check_enum(mode_alpha, eqs)
+        self.state.blend_eq_rgb, self.state.blend_eq_alpha = mode_rgb, mode_alpha
+
+    def glBlendColor(self, r: float, g: float, b: float, a: float) -> None:
+        # GL 4.6 section 17.3.6.1: not clamped when specified (GL 3.0+, ES 3.0+)
+        self.state.blend_color = (float(r), float(g), float(b), float(a))
+
+    def glLogicOp(self, opcode: int) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check_enum(opcode, range(E.GL_CLEAR, E.GL_SET + 1))
+        self.state.logic_op = opcode
+
+    def glColorMask(self, r, g, b, a) -> None:
+        self.state.color_mask = (bool(r), bool(g), bool(b), bool(a))
+
+    # -- depth ------------------------------------------------------------------
+    def glDepthFunc(self, func: int) -> None:
+        check_enum(func, COMPARE_FUNCS)
+        self.state.depth_func = func
+
+    def glDepthMask(self, flag) -> None:
+        self.state.depth_mask = bool(flag)
+
+    def glDepthRangef(self, n: float, f: float) -> None:
+        self.state.depth_range = (_clamp01(n), _clamp01(f))
+
+    def glDepthRange(self, n: float, f: float) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        self.glDepthRangef(n, f)
+
+    def glClearDepthf(self, d: float) -> None:
+        self.state.clear_depth = _clamp01(d)
+
+    def glClearDepth(self, d: float) -> None:
+        self.glClearDepthf(d)
+
+    # -- stencil -----------------------------------------------------------------
+    def _faces(self, face: int):
+        check_enum(face, FACES)
+        front, back = self.state.stencil
+        return {E.GL_FRONT: (front,), E.GL_BACK: (back,), E.GL_FRONT_AND_BACK: (front, back)}[face]
+
+    def glStencilFunc(self, func: int, ref: int, mask: int) -> None:
+        self.glStencilFuncSeparate(E.GL_FRONT_AND_BACK, func, ref, mask)
+
+    def glStencilFuncSeparate(self, face: int, func: int, ref: int, mask: int) -> None:
+        faces = self._faces(face)
+        check_enum(func, COMPARE_FUNCS)
+        for f in faces:
+            f.func, f.ref, f.value_mask = func, int(ref), int(mask) & 0xFFFFFFFF
+
+    def glStencilOp(self, fail: int, zfail: int, zpass: int) -> None:
+        self.glStencilOpSeparate(E.GL_FRONT_AND_BACK, fail, zfail, zpass)
+
+    def glStencilOpSeparate(self, face: int, fail: int, zfail: int, zpass: int) -> None:
+        faces = self._faces(face)
+        for op in (fail, zfail, zpass):
+            check_enum(op, STENCIL_OPS)
+        for f in faces:
+            f.fail, f.zfail, f.zpass = fail, zfail, zpass
+
+    def glStencilMask(self, mask: int) -> None:
+        self.glStencilMaskSeparate(E.GL_FRONT_AND_BACK, mask)
+
+    def glStencilMaskSeparate(self, face: int, mask: int) -> None:
+        for f in self._faces(face):
+            f.write_mask = int(mask) & 0xFFFFFFFF
+
+    def glClearStencil(self, s: int) -> None:
+        self.state.clear_stencil = int(s)
+
+    # -- rasterisation -------------------------------------------------------------
+    def glCullFace(self, mode: int) -> None:
+        check_enum(mode, FACES)
+        self.state.cull_face = mode
+
+    def glFrontFace(self, mode: int) -> None:
+        check_enum(mode, (E.GL_CW, E.GL_CCW))
+        self.state.front_face = mode
+
+    def glPolygonOffset(self, factor: float, units: float) -> None:
+        self.state.polygon_offset_factor = float(factor)
+        self.state.polygon_offset_units = float(units)
+
+    def glPolygonMode(self, face: int, mode: int) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        # GL 4.6 section 14.6.4: face must be FRONT_AND_BACK in the core profile
+        check_enum(face, {E.GL_FRONT_AND_BACK} if self.api.core else FACES)
+        check_enum(mode, (E.GL_POINT, E.GL_LINE, E.GL_FILL))
+        self.state.polygon_mode = mode
+
+    def glLineWidth(self, width: float) -> None:
+        check(width > 0, E.GL_INVALID_VALUE, "line width must be positive")
+        self.state.line_width = float(width)
+
+    def glPointSize(self, size: float) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check(size > 0, E.GL_INVALID_VALUE, "point size must be positive")
+        self.state.point_size = float(size)
+
+    def glProvokingVertex(self, mode: int) -> None:
+        check(self.api.gl(3, 2), E.GL_INVALID_OPERATION)
+        check_enum(mode, (E.GL_FIRST_VERTEX_CONVENTION, E.GL_LAST_VERTEX_CONVENTION))
+        self.state.provoking_vertex = mode
+
+    def glPrimitiveRestartIndex(self, index: int) -> None:
+        check(self.api.gl(3, 1), E.GL_INVALID_OPERATION)
+        self.state.primitive_restart_index = int(index) & 0xFFFFFFFF
+
+    def glScissor(self, x: int, y: int, width: int, height: int) -> None:
+        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative scissor size")
+        self.state.scissor = (int(x), int(y), int(width), int(height))
+
+    def glViewport(self, x: int, y: int, width: int, height: int) -> None:
+        # GL 4.6 section 13.8.1: negative sizes are INVALID_VALUE; sizes are
+        # clamped to MAX_VIEWPORT_DIMS.
+        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative viewport size")
+        m = self.caps.max_viewport_size_px
+        self.state.viewport = (int(x), int(y), min(int(width), m), min(int(height), m))
+
+    def glSampleCoverage(self, value: float, invert) -> None:
+        self.state.sample_coverage_value = _clamp01(value)
+        self.state.sample_coverage_invert = bool(invert)
+
+    def glSampleMaski(self, mask_number: int, mask: int) -> None:
+        check(self.api.gl_or_es((3, 2), (3, 1)), E.GL_INVALID_OPERATION)
+        check(mask_number == 0, E.GL_INVALID_VALUE, "one sample mask word")
+        self.state.sample_mask_value = int(mask) & 0xFFFFFFFF
+
+    def glClearColor(self, r: float, g: float, b: float, a: float) -> None:
+        self.state.clear_color = (float(r), float(g), float(b), float(a))
+
+    # -- hints, pixel store ---------------------------------------------------------
+    def _hint_targets(self):
+        t = {E.GL_GENERATE_MIPMAP_HINT, E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT}
+        if not self.api.es:
+            t |= {E.GL_LINE_SMOOTH_HINT, E.GL_POLYGON_SMOOTH_HINT, E.GL_TEXTURE_COMPRESSION_HINT}
+        if self.api.compat:
+            t |= {E.GL_PERSPECTIVE_CORRECTION_HINT, E.GL_POINT_SMOOTH_HINT, E.GL_FOG_HINT}
+        if self.api.es and self.api.version < (3, 0):
+            t.discard(E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT)
+        return t
+
+    def glHint(self, target: int, mode: int) -> None:
+        check_enum(target, self._hint_targets())
+        check_enum(mode, (E.GL_DONT_CARE, E.GL_FASTEST, E.GL_NICEST))
+        self.state.hints[target] = mode
+
+    def _pixel_store_params(self):
+        es2 = self.api.es and self.api.version < (3, 0)
+        unpack = {E.GL_UNPACK_ALIGNMENT: "alignment"}
+        pack = {E.GL_PACK_ALIGNMENT: "alignment"}
+        if not es2:
+            unpack |= {E.GL_UNPACK_ROW_LENGTH: "row_length", E.GL_UNPACK_SKIP_ROWS: "skip_rows",
+                       E.GL_UNPACK_SKIP_PIXELS: "skip_pixels",
+                       E.GL_UNPACK_IMAGE_HEIGHT: "image_height",
+                       E.GL_UNPACK_SKIP_IMAGES: "skip_images"}
+            pack |= {E.GL_PACK_ROW_LENGTH: "row_length", E.GL_PACK_SKIP_ROWS: "skip_rows",
+                     E.GL_PACK_SKIP_PIXELS: "skip_pixels"}
+        if not self.api.es:
+            unpack |= {E.GL_UNPACK_SWAP_BYTES: "swap_bytes", E.GL_UNPACK_LSB_FIRST: "lsb_first"}
+            pack |= {E.GL_PACK_SWAP_BYTES: "swap_bytes", E.GL_PACK_LSB_FIRST: "lsb_first",
+                     E.GL_PACK_IMAGE_HEIGHT: "image_height", E.GL_PACK_SKIP_IMAGES: "skip_images"}
+        return unpack, pack
+
+    def glPixelStorei(self, pname: int, param: int) -> None:
+        unpack, pack = self._pixel_store_params()
+        if pname in unpack:
+            store, attr = self.state.unpack, unpack[pname]
+        elif pname in pack:
+            store, attr = self.state.pack, pack[pname]
+        else:
+            raise GLError(E.GL_INVALID_ENUM, f"glPixelStorei: bad pname {pname:#x}")
+        param = int(param)
+        if attr == "alignment":
+            check(param in (1, 2, 4, 8), E.GL_INVALID_VALUE, "alignment must be 1, 2, 4 or 8")
+        elif attr in ("swap_bytes", "lsb_first"):
+            param = bool(param)
+        else:
+            check(param >= 0, E.GL_INVALID_VALUE, "negative pixel store value")
+        setattr(store, attr, param)
+
+    def glPixelStoref(self, pname: int, param: float) -> None:
+        # GL 4.6 section 8.4.1: rounded to the nearest integer
+        self.glPixelStorei(pname, int(round(param)))

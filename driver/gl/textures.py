@@ -1,0 +1,656 @@
+"""Texture objects, texture image specification, parameters and sampler
+objects (GL 4.6 chapter 8, GLES 3.2 chapter 8)."""
+
+from __future__ import annotations
+
+import math
+
+from driver.gallium import (
+    Box, PipeBind, PipeMap, PipeTextureTarget as T, ResourceTemplate,
+)
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check, check_enum
+from driver.gl.formats import (
+    INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
+    UNSIZED_ES2_COMBINATIONS, bytes_per_pixel, lookup, pixel_type_matches,
+)
+from driver.gl.objects import Namespace, Sampler, TexImage, Texture
+from driver.gl.pointers import as_bytes
+
+__all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS"]
+
+CUBE_FACES = tuple(range(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X, E.GL_TEXTURE_CUBE_MAP_NEGATIVE_Z + 1))
+PIPE_TARGETS = {E.GL_TEXTURE_1D: T.TEXTURE_1D, E.GL_TEXTURE_2D: T.TEXTURE_2D,
+                E.GL_TEXTURE_3D: T.TEXTURE_3D, E.GL_TEXTURE_CUBE_MAP: T.TEXTURE_CUBE,
+                E.GL_TEXTURE_RECTANGLE: T.TEXTURE_RECT, E.GL_TEXTURE_1D_ARRAY: T.TEXTURE_1D_ARRAY,
+                E.GL_TEXTURE_2D_ARRAY: T.TEXTURE_2D_ARRAY, E.GL_TEXTURE_BUFFER: T.BUFFER,
+                E.GL_TEXTURE_2D_MULTISAMPLE: T.TEXTURE_2D,
+                E.GL_TEXTURE_CUBE_MAP_ARRAY: T.TEXTURE_CUBE_ARRAY}
+
+MIN_FILTERS = frozenset({E.GL_NEAREST, E.GL_LINEAR, E.GL_NEAREST_MIPMAP_NEAREST,
+                         E.GL_LINEAR_MIPMAP_NEAREST, E.GL_NEAREST_MIPMAP_LINEAR,
+                         E.GL_LINEAR_MIPMAP_LINEAR})
+MAG_FILTERS = frozenset({E.GL_NEAREST, E.GL_LINEAR})
+SWIZZLES = frozenset({E.GL_RED, E.GL_GREEN, E.GL_BLUE, E.GL_ALPHA, E.GL_ZERO, E.GL_ONE})
+
+
+class TextureMixin:
+    def _init_family(self) -> None:
+        self.textures = Namespace(Texture)
+        self.samplers = Namespace(Sampler)
+        self.active_texture = 0
+        n = self.caps.max_combined_texture_units
+        self.texture_units = [dict() for _ in range(n)]     # target -> Texture
+        self.sampler_units = [None] * n
+        self.default_textures = {t: Texture(0, t) for t in self._texture_targets()}
+
+    # -- targets ---------------------------------------------------------------
+    def _texture_targets(self) -> set[int]:
+        api = self.api
+        t = {E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP}
+        if api.gl_or_es((3, 0), (3, 0)):
+            t |= {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY}
+        if not api.es:
+            t |= {E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
+                  E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE}
+        if api.es_(3, 1):
+            t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
+        if api.gl(4, 0):
+            t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
+        return t
+
+    def _bound_texture(self, target: int) -> Texture:
+        unit = self.texture_units[self.active_texture]
+        return unit.get(target) or self.default_textures[target]
+
+    def _texture_binding_name(self, target: int) -> int:
+        tex = self.texture_units[self.active_texture].get(target)
+        return tex.name if tex is not None else 0
+
+    # -- objects ---------------------------------------------------------------
+    def glGenTextures(self, n: int) -> list[int]:
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        return self.textures.gen(n)
+
+    def glBindTexture(self, target: int, texture: int) -> None:
+        check_enum(target, self._texture_targets(), f"bad texture target {target:#x}")
+        unit = self.texture_units[self.active_texture]
+        if texture == 0:
+            unit.pop(target, None)
+            return
+        check(self.textures.is_generated(texture) or not self.api.core, E.GL_INVALID_OPERATION,
+              "texture name was not generated")
+        tex = self.textures.get_or_create(texture)
+        # GL 4.6 section 8.1: binding to a different target than first bound
+        check(tex.target in (0, target), E.GL_INVALID_OPERATION, "texture target mismatch")
+        tex.target = target
+        unit[target] = tex
+
+    def glIsTexture(self, texture: int) -> bool:
+        tex = self.textures.get(texture)
+        return tex is not None and tex.target != 0
+
+    def glDeleteTextures(self, n: int, textures) -> None:
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        for name in list(textures)[:n]:
+            tex = self.textures.get(name)
+            if name == 0 or not self.textures.is_generated(name):
+                continue
+            if tex is not None:
+                for unit in self.texture_units:
+                    for tgt, t in list(unit.items()):
+                        if t is tex:
+                            del unit[tgt]
+                self._detach_from_framebuffers(tex)
+                if tex.resource is not None:
+                    self.screen.resource_destroy(tex.resource)
+            self.textures.delete(name)
+
+    def _detach_from_framebuffers(self, obj) -> None:
+        """Overridden by FramebufferMixin."""
+
+    def glActiveTexture(self, texture: int) -> None:
+        unit = texture - E.GL_TEXTURE0
+        check(0 <= unit < self.caps.max_combined_texture_units, E.GL_INVALID_ENUM,
+              "texture unit out of range")
+        self.active_texture = unit
+
+    # -- parameters (GL 4.6 section 8.10, table 8.26) -----------------------------
+    def _set_sampler_param(self, params, pname: int, value, for_sampler: bool) -> bool:
+        """Validate and set a sampler parameter; False if pname is not one."""
+        v0 = value[0] if isinstance(value, (list, tuple)) else value
+        if pname in (E.GL_TEXTURE_WRAP_S, E.GL_TEXTURE_WRAP_T, E.GL_TEXTURE_WRAP_R):
+            wraps = {E.GL_CLAMP_TO_EDGE, E.GL_REPEAT, E.GL_MIRRORED_REPEAT}
+            if not self.api.es or self.api.version >= (3, 2):
+                wraps.add(E.GL_CLAMP_TO_BORDER)
+            if self.api.compat:
+                wraps.add(E.GL_CLAMP)
+            if self.api.gl(4, 4):
+                wraps.add(E.GL_MIRROR_CLAMP_TO_EDGE)
+            check_enum(int(v0), wraps)
+            attr = {E.GL_TEXTURE_WRAP_S: "wrap_s", E.GL_TEXTURE_WRAP_T: "wrap_t",
+                    E.GL_TEXTURE_WRAP_R: "wrap_r"}[pname]
+            setattr(params, attr, int(v0))
+        elif pname == E.GL_TEXTURE_MIN_FILTER:
+            check_enum(int(v0), MIN_FILTERS)
+            params.min_filter = int(v0)
+        elif pname == E.GL_TEXTURE_MAG_FILTER:
+            check_enum(int(v0), MAG_FILTERS)
+            params.mag_filter = int(v0)
+        elif pname == E.GL_TEXTURE_MIN_LOD and self.api.gl_or_es((1, 2), (3, 0)):
+            params.min_lod = float(v0)
+        elif pname == E.GL_TEXTURE_MAX_LOD and self.api.gl_or_es((1, 2), (3, 0)):
+            params.max_lod = float(v0)
+        elif pname == E.GL_TEXTURE_LOD_BIAS and not self.api.es:
+            params.lod_bias = float(v0)
+        elif pname == E.GL_TEXTURE_COMPARE_MODE and self.api.gl_or_es((1, 4), (3, 0)):
+            check_enum(int(v0), (E.GL_NONE, E.GL_COMPARE_REF_TO_TEXTURE))
+            params.compare_mode = int(v0)
+        elif pname == E.GL_TEXTURE_COMPARE_FUNC and self.api.gl_or_es((1, 4), (3, 0)):
+            check_enum(int(v0), range(E.GL_NEVER, E.GL_ALWAYS + 1))
+            params.compare_func = int(v0)
+        elif pname == E.GL_TEXTURE_BORDER_COLOR and (not self.api.es or self.api.version >= (3, 2)):
+            check(isinstance(value, (list, tuple)) and len(value) >= 4, E.GL_INVALID_ENUM,
+                  "border colour needs the vector form")
+            params.border_color = tuple(float(x) for x in value[:4])
+        elif pname == E.GL_TEXTURE_MAX_ANISOTROPY_EXT:
+            check(float(v0) >= 1.0, E.GL_INVALID_VALUE)
+            params.max_anisotropy = min(float(v0), self.caps.max_texture_anisotropy)
+        else:
+            return False
+        return True
+
+    def _tex_parameter(self, target: int, pname: int, value) -> None:
+        check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
+        tex = self._bound_texture(target)
+        v0 = value[0] if isinstance(value, (list, tuple)) else value
+        if target in (E.GL_TEXTURE_2D_MULTISAMPLE,) and pname not in (
+                E.GL_TEXTURE_BASE_LEVEL, E.GL_TEXTURE_MAX_LEVEL, E.GL_DEPTH_STENCIL_TEXTURE_MODE,
+                E.GL_TEXTURE_SWIZZLE_R, E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B,
+                E.GL_TEXTURE_SWIZZLE_A, E.GL_TEXTURE_SWIZZLE_RGBA):
+            raise GLError(E.GL_INVALID_ENUM, "sampler state of a multisample texture")
+        if target == E.GL_TEXTURE_RECTANGLE:
+            # GL 4.6 section 8.10: rectangle textures take no mipmaps or repeat
+            if pname == E.GL_TEXTURE_MIN_FILTER:
+                check_enum(int(v0), MAG_FILTERS)
+            if pname in (E.GL_TEXTURE_WRAP_S, E.GL_TEXTURE_WRAP_T, E.GL_TEXTURE_WRAP_R):
+                check_enum(int(v0), (E.GL_CLAMP_TO_EDGE, E.GL_CLAMP_TO_BORDER, E.GL_CLAMP))
+        es3 = self.api.gl_or_es((1, 2), (3, 0))
+        if pname == E.GL_TEXTURE_BASE_LEVEL and es3:
+            check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative base level")
+            check(target != E.GL_TEXTURE_RECTANGLE or int(v0) == 0, E.GL_INVALID_OPERATION)
+            tex.base_level = int(v0)
+        elif pname == E.GL_TEXTURE_MAX_LEVEL and es3:
+            check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative max level")
+            tex.max_level = int(v0)
+        elif pname in (E.GL_TEXTURE_SWIZZLE_R, E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B,
+                       E.GL_TEXTURE_SWIZZLE_A) and self.api.gl_or_es((3, 3), (3, 0)):
+            check_enum(int(v0), SWIZZLES)
+            tex.swizzle[pname - E.GL_TEXTURE_SWIZZLE_R] = int(v0)
+        elif pname == E.GL_TEXTURE_SWIZZLE_RGBA and not self.api.es:
+            check(isinstance(value, (list, tuple)) and len(value) >= 4, E.GL_INVALID_ENUM)
+            for v in value[:4]:
+                check_enum(int(v), SWIZZLES)
+            tex.swizzle = [int(v) for v in value[:4]]
+        elif pname == E.GL_DEPTH_STENCIL_TEXTURE_MODE and self.api.gl_or_es((4, 3), (3, 1)):
+            check_enum(int(v0), (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX))
+            tex.depth_stencil_mode = int(v0)
+        elif not self._set_sampler_param(tex.params, pname, value, False):
+            raise GLError(E.GL_INVALID_ENUM, f"glTexParameter: bad pname {pname:#x}")
+
+    def glTexParameteri(self, target: int, pname: int, param: int) -> None:
+        check(pname not in (E.GL_TEXTURE_BORDER_COLOR, E.GL_TEXTURE_SWIZZLE_RGBA), E.GL_INVALID_ENUM)
+        self._tex_parameter(target, pname, int(param))
+
+    def glTexParameterf(self, target: int, pname: int, param: float) -> None:
+        check(pname not in (E.GL_TEXTURE_BORDER_COLOR, E.GL_TEXTURE_SWIZZLE_RGBA), E.GL_INVALID_ENUM)
+        self._tex_parameter(target, pname, float(param))
+
+    def glTexParameteriv(self, target: int, pname: int, params) -> None:
+        self._tex_parameter(target, pname, list(params))
+
+    def glTexParameterfv(self, target: int, pname: int, params) -> None:
+        self._tex_parameter(target, pname, [float(x) for x in params])
+
+    def glGetTexParameteriv(self, target: int, pname: int) -> list:
+        check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
+        tex = self._bound_texture(target)
+        p = tex.params
+        values = {E.GL_TEXTURE_MIN_FILTER: p.min_filter, E.GL_TEXTURE_MAG_FILTER: p.mag_filter,
+                  E.GL_TEXTURE_WRAP_S: p.wrap_s, E.GL_TEXTURE_WRAP_T: p.wrap_t}
+        if self.api.gl_or_es((1, 2), (3, 0)):
+            values |= {E.GL_TEXTURE_WRAP_R: p.wrap_r, E.GL_TEXTURE_MIN_LOD: p.min_lod,
+                       E.GL_TEXTURE_MAX_LOD: p.max_lod, E.GL_TEXTURE_BASE_LEVEL: tex.base_level,
+                       E.GL_TEXTURE_MAX_LEVEL: tex.max_level,
+                       E.GL_TEXTURE_COMPARE_MODE: p.compare_mode,
+                       E.GL_TEXTURE_COMPARE_FUNC: p.compare_func,
+                       E.GL_TEXTURE_SWIZZLE_R: tex.swizzle[0], E.GL_TEXTURE_SWIZZLE_G: tex.swizzle[1],
+                       E.GL_TEXTURE_SWIZZLE_B: tex.swizzle[2], E.GL_TEXTURE_SWIZZLE_A: tex.swizzle[3],
+                       E.GL_TEXTURE_IMMUTABLE_FORMAT: int(tex.immutable),
+                       E.GL_TEXTURE_IMMUTABLE_LEVELS: tex.immutable_levels}
+        if not self.api.es:
+            values |= {E.GL_TEXTURE_LOD_BIAS: p.lod_bias, E.GL_TEXTURE_BORDER_COLOR: p.border_color,
+                       E.GL_TEXTURE_SWIZZLE_RGBA: tuple(tex.swizzle)}
+        values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
+        check_enum(pname, values)
+        v = values[pname]
+        return [int(x) for x in v] if isinstance(v, tuple) else [int(v)]
+
+    def glGetTexParameterfv(self, target: int, pname: int) -> list:
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            check_enum(target, self._texture_targets())
+            return list(self._bound_texture(target).params.border_color)
+        if pname in (E.GL_TEXTURE_MIN_LOD, E.GL_TEXTURE_MAX_LOD, E.GL_TEXTURE_LOD_BIAS,
+                     E.GL_TEXTURE_MAX_ANISOTROPY_EXT):
+            check_enum(target, self._texture_targets())
+            p = self._bound_texture(target).params
+            return [float({E.GL_TEXTURE_MIN_LOD: p.min_lod, E.GL_TEXTURE_MAX_LOD: p.max_lod,
+                           E.GL_TEXTURE_LOD_BIAS: p.lod_bias,
+                           E.GL_TEXTURE_MAX_ANISOTROPY_EXT: p.max_anisotropy}[pname])]
+        return [float(v) for v in (self.glGetTexParameteriv(target, pname) or [])]
+
+    # -- image specification (GL 4.6 section 8.5) -----------------------------------
+    def _max_size(self, target: int) -> int:
+        lim = self.limits
+        if target == E.GL_TEXTURE_3D:
+            return lim["GL_MAX_3D_TEXTURE_SIZE"]
+        if target in CUBE_FACES or target == E.GL_TEXTURE_CUBE_MAP:
+            return lim["GL_MAX_CUBE_MAP_TEXTURE_SIZE"]
+        return lim["GL_MAX_TEXTURE_SIZE"]
+
+    def _image_target(self, target: int, dims: int) -> tuple[int, int]:
+        """(texture object target, face index) for a TexImage target."""
+        valid = self._texture_targets()
+        if dims == 1:
+            ok = {E.GL_TEXTURE_1D} & valid
+        elif dims == 2:
+            ok = {E.GL_TEXTURE_2D, E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_1D_ARRAY, *CUBE_FACES} & (
+                valid | set(CUBE_FACES))
+        else:
+            ok = {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY} & valid
+        check_enum(target, ok, f"bad TexImage{dims}D target {target:#x}")
+        if target in CUBE_FACES:
+            return E.GL_TEXTURE_CUBE_MAP, target - E.GL_TEXTURE_CUBE_MAP_POSITIVE_X
+        return target, 0
+
+    def _check_format_type(self, internalformat: int, fmt: int, type: int):
+        check_enum(fmt, PIXEL_FORMATS, f"bad pixel format {fmt:#x}")
+        check_enum(type, PIXEL_TYPES, f"bad pixel type {type:#x}")
+        info = lookup(internalformat)
+        if self.api.es:
+            # GLES 3.2 section 8.4.2, tables 8.2/8.3
+            if internalformat in UNSIZED:
+                check(info is not None and internalformat == fmt and
+                      ((fmt, type) in UNSIZED_ES2_COMBINATIONS or
+                       (self.api.version >= (3, 0) and self._es3_unsized_ok(fmt, type))),
+                      E.GL_INVALID_OPERATION, "format/type/internalformat combination")
+                return info
+            check(self.api.version >= (3, 0) and internalformat in INTERNAL_FORMATS,
+                  E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
+            fmt_ok = fmt == _es_format_for(info)
+            check(fmt_ok and type in info.es_types, E.GL_INVALID_OPERATION,
+                  "format/type/internalformat combination (GLES 3 table 8.2)")
+            return info
+        check(info is not None, E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
+        check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION, "format/type mismatch")
+        # GL 4.6 section 8.5: integer-ness and depth-ness must agree
+        check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION,
+              "integer internal format needs an integer pixel format (and vice versa)")
+        is_ds = info.base in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)
+        check(is_ds == (fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)), E.GL_INVALID_OPERATION,
+              "depth internal format needs a depth pixel format (and vice versa)")
+        return info
+
+    @staticmethod
+    def _es3_unsized_ok(fmt, type):
+        return (fmt, type) in {(E.GL_RGBA, E.GL_FLOAT), (E.GL_RGBA, E.GL_HALF_FLOAT),
+                               (E.GL_RGB, E.GL_FLOAT), (E.GL_RGB, E.GL_HALF_FLOAT),
+                               (E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_SHORT),
+                               (E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT),
+                               (E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8)}
+
+    def _tex_image(self, dims, target, level, internalformat, width, height, depth, border,
+                   fmt, type, pixels) -> None:
+        tex_target, face = self._image_target(target, dims)
+        check(level >= 0, E.GL_INVALID_VALUE, "negative level")
+        info = self._check_format_type(internalformat, fmt, type)
+        maxsz = self._max_size(target)
+        check(level <= int(math.log2(maxsz)), E.GL_INVALID_VALUE, "level too large")
+        check(0 <= width <= maxsz and 0 <= height <= maxsz and 0 <= depth <= maxsz,
+              E.GL_INVALID_VALUE, "bad size")
+        check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
+        if tex_target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
+            check(width == height, E.GL_INVALID_VALUE, "cube map faces must be square")
+        if tex_target == E.GL_TEXTURE_RECTANGLE:
+            check(level == 0, E.GL_INVALID_VALUE, "rectangle textures have one level")
+        if tex_target in (E.GL_TEXTURE_2D_ARRAY,):
+            check(depth <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE)
+        if info.is_depth_or_stencil:
+            check(tex_target in (E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_2D_ARRAY,
+                                 E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
+                                 E.GL_TEXTURE_CUBE_MAP_ARRAY),
+                  E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
+        tex = self._bound_texture(tex_target)
+        check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
+        data = self._unpack_source(pixels, fmt, type, width, height, depth)
+        self._set_image(tex, face, level, TexImage(width, height, depth, internalformat))
+        tex.resource = None if tex.resource is None else self._drop_resource(tex)
+        if data is not None:
+            self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
+                                               fmt, type, data))
+
+    def _unpack_source(self, pixels, fmt, type, width, height, depth):
+        """The client (or PIXEL_UNPACK buffer) bytes of an image, or None."""
+        pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
+        n = self._image_size_B(self.state.unpack, fmt, type, width, height, depth)
+        if pbo is not None:
+            check(isinstance(pixels, int), E.GL_INVALID_OPERATION, "offset expected with a PBO")
+            check(not pbo.mapped, E.GL_INVALID_OPERATION, "unpack buffer mapped")
+            check(pixels + n <= pbo.size, E.GL_INVALID_OPERATION, "read beyond the unpack buffer")
+            return self._read_buffer(pbo, pixels, n)
+        if pixels is None:
+            return None
+        raw = as_bytes(pixels)
+        check(len(raw) >= n, E.GL_INVALID_VALUE, "pixel data shorter than the image")
+        return raw
+
+    @staticmethod
+    def _image_size_B(store, fmt, type, width, height, depth) -> int:
+        """Bytes an image occupies in client memory under pixel store state
+        (GL 4.6 section 8.4.4.1)."""
+        if width == 0 or height == 0 or depth == 0:
+            return 0
+        bpp = bytes_per_pixel(fmt, type)
+        row_px = store.row_length or width
+        row_B = -(-row_px * bpp // store.alignment) * store.alignment
+        rows = store.image_height or height
+        first = (store.skip_images * rows + store.skip_rows) * row_B + store.skip_pixels * bpp
+        return first + ((depth - 1) * rows + (height - 1)) * row_B + width * bpp
+
+    def _pending_uploads(self, tex: Texture) -> list:
+        if not hasattr(tex, "pending"):
+            tex.pending = []
+        return tex.pending
+
+    def _drop_resource(self, tex: Texture):
+        self.screen.resource_destroy(tex.resource)
+        return None
+
+    @staticmethod
+    def _set_image(tex: Texture, face: int, level: int, img: TexImage) -> None:
+        faces = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else 1
+        while len(tex.images) < faces:
+            tex.images.append([])
+        levels = tex.images[face]
+        while len(levels) <= level:
+            levels.append(TexImage())
+        levels[level] = img
+
+    def glTexImage1D(self, target, level, internalformat, width, border, format, type, pixels):
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        self._tex_image(1, target, level, internalformat, width, 1, 1, border, format, type, pixels)
+
+    def glTexImage2D(self, target, level, internalformat, width, height, border, format, type,
+                     pixels):
+        self._tex_image(2, target, level, internalformat, width, height, 1, border, format,
+                        type, pixels)
+
+    def glTexImage3D(self, target, level, internalformat, width, height, depth, border, format,
+                     type, pixels):
+        check(self.api.gl_or_es((1, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        self._tex_image(3, target, level, internalformat, width, height, depth, border, format,
+                        type, pixels)
+
+    def _tex_sub_image(self, dims, target, level, x, y, z, width, height, depth, fmt, type, pixels):
+        tex_target, face = self._image_target(target, dims)
+        check(level >= 0, E.GL_INVALID_VALUE, "negative level")
+        check_enum(fmt, PIXEL_FORMATS)
+        check_enum(type, PIXEL_TYPES)
+        tex = self._bound_texture(tex_target)
+        img = self._image(tex, face, level)
+        check(img is not None, E.GL_INVALID_OPERATION, "level not defined")
+        check(width >= 0 and height >= 0 and depth >= 0, E.GL_INVALID_VALUE, "negative size")
+        check(x >= 0 and y >= 0 and z >= 0 and x + width <= img.width and
+              y + height <= img.height and z + depth <= img.depth,
+              E.GL_INVALID_VALUE, "region outside the image")
+        self._check_format_type_sub(img.internal_format, fmt, type)
+        data = self._unpack_source(pixels, fmt, type, width, height, depth)
+        if data is not None:
+            self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
+                                               fmt, type, data))
+
+    def _check_format_type_sub(self, internalformat, fmt, type) -> None:
+        info = lookup(internalformat)
+        if self.api.es and internalformat in INTERNAL_FORMATS:
+            check(fmt == _es_format_for(info) and type in info.es_types, E.GL_INVALID_OPERATION)
+        elif not self.api.es:
+            check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION)
+            check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION)
+
+    def glTexSubImage1D(self, target, level, xoffset, width, format, type, pixels):
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        self._tex_sub_image(1, target, level, xoffset, 0, 0, width, 1, 1, format, type, pixels)
+
+    def glTexSubImage2D(self, target, level, xoffset, yoffset, width, height, format, type, pixels):
+        self._tex_sub_image(2, target, level, xoffset, yoffset, 0, width, height, 1, format, type,
+                            pixels)
+
+    def glTexSubImage3D(self, target, level, xoffset, yoffset, zoffset, width, height, depth,
+                        format, type, pixels):
+        check(self.api.gl_or_es((1, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        self._tex_sub_image(3, target, level, xoffset, yoffset, zoffset, width, height, depth,
+                            format, type, pixels)
+
+    @staticmethod
+    def _image(tex: Texture, face: int, level: int) -> TexImage | None:
+        if face < len(tex.images) and level < len(tex.images[face]):
+            img = tex.images[face][level]
+            return img if img.width else None
+        return None
+
+    # -- immutable storage (GL 4.6 section 8.19) -----------------------------------------
+    def _tex_storage(self, dims, target, levels, internalformat, width, height, depth) -> None:
+        check(self.api.gl_or_es((4, 2), (3, 0)) or self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        ok = {1: {E.GL_TEXTURE_1D}, 2: {E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP,
+                                        E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_1D_ARRAY},
+              3: {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY}}[dims]
+        check_enum(target, ok & self._texture_targets())
+        check(internalformat in INTERNAL_FORMATS, E.GL_INVALID_ENUM, "unsized internal format")
+        check(width >= 1 and height >= 1 and depth >= 1 and levels >= 1, E.GL_INVALID_VALUE)
+        biggest = max(width, height if dims >= 2 and target != E.GL_TEXTURE_1D_ARRAY else 1,
+                      depth if target == E.GL_TEXTURE_3D else 1)
+        check(levels <= int(math.log2(biggest)) + 1, E.GL_INVALID_OPERATION, "too many levels")
+        if target == E.GL_TEXTURE_CUBE_MAP:
+            check(width == height, E.GL_INVALID_VALUE)
+        if target == E.GL_TEXTURE_RECTANGLE:
+            check(levels == 1, E.GL_INVALID_VALUE)
+        maxsz = self._max_size(target)
+        check(width <= maxsz and height <= maxsz, E.GL_INVALID_VALUE)
+        tex = self._bound_texture(target)
+        check(tex.name != 0, E.GL_INVALID_OPERATION, "default texture object")
+        check(not tex.immutable, E.GL_INVALID_OPERATION, "already immutable")
+        tex.images = []
+        faces = 6 if target == E.GL_TEXTURE_CUBE_MAP else 1
+        for face in range(faces):
+            for lv in range(levels):
+                w = max(1, width >> lv)
+                h = height if target == E.GL_TEXTURE_1D_ARRAY else max(1, height >> lv)
+                d = max(1, depth >> lv) if target == E.GL_TEXTURE_3D else depth
+                self._set_image(tex, face, lv, TexImage(w, h, d, internalformat))
+        tex.immutable, tex.immutable_levels = True, levels
+        self._texture_resource(tex)
+
+    def glTexStorage1D(self, target, levels, internalformat, width):
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        self._tex_storage(1, target, levels, internalformat, width, 1, 1)
+
+    def glTexStorage2D(self, target, levels, internalformat, width, height):
+        self._tex_storage(2, target, levels, internalformat, width, height, 1)
+
+    def glTexStorage3D(self, target, levels, internalformat, width, height, depth):
+        self._tex_storage(3, target, levels, internalformat, width, height, depth)
+
+    # -- resources ----------------------------------------------------------------
+    def _texture_resource(self, tex: Texture):
+        """Create (or return) the pipe resource holding the texture's levels
+        base..last defined, and upload pending images. Level-0 properties
+        define the template; mismatched levels are the completeness check's
+        business (GL 4.6 section 8.17)."""
+        base = self._image(tex, 0, tex.base_level) if tex.images else None
+        if base is None:
+            return None
+        info = lookup(base.internal_format)
+        last = tex.base_level
+        while self._image(tex, 0, last + 1) is not None and last + 1 <= tex.max_level:
+            last += 1
+        key = (base.width, base.height, base.depth, base.internal_format, last, base.samples)
+        if tex.resource is None or tex.resource_key != key:
+            if tex.resource is not None:
+                self.screen.resource_destroy(tex.resource)
+            target = PIPE_TARGETS[tex.target]
+            is3d = tex.target == E.GL_TEXTURE_3D
+            layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else (1 if is3d else base.depth)
+            bind = PipeBind.SAMPLER_VIEW | (PipeBind.DEPTH_STENCIL if info.is_depth_or_stencil
+                                            else PipeBind.RENDER_TARGET)
+            tex.resource = self.screen.resource_create(ResourceTemplate(
+                target, info.pipe, base.width, base.height, base.depth if is3d else 1,
+                layers, last, base.samples, bind))
+            tex.resource_key = key
+        for face, level, (x, y, z, w, h, d), fmt, type, data in self._pending_uploads(tex):
+            bpp = bytes_per_pixel(fmt, type)
+            self.pipe.texture_subdata(tex.resource, level, PipeMap.WRITE,
+                                      Box(x, y, z + face, w, h, d), data, w * bpp, w * h * bpp)
+        tex.pending = []
+        return tex.resource
+
+    def glGenerateMipmap(self, target: int) -> None:
+        check_enum(target, {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D,
+                            E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
+                            E.GL_TEXTURE_CUBE_MAP_ARRAY} & self._texture_targets())
+        tex = self._bound_texture(target)
+        base = self._image(tex, 0, tex.base_level) if tex.images else None
+        check(base is not None, E.GL_INVALID_OPERATION, "base level undefined")
+        if target == E.GL_TEXTURE_CUBE_MAP:
+            faces = [self._image(tex, f, tex.base_level) for f in range(6)]
+            check(all(f is not None and (f.width, f.internal_format) ==
+                      (base.width, base.internal_format) for f in faces),
+                  E.GL_INVALID_OPERATION, "cube map not cube complete")
+        info = lookup(base.internal_format)
+        check(not info.integer and not info.is_depth_or_stencil, E.GL_INVALID_OPERATION,
+              "format cannot be mipmapped")
+        top = int(math.log2(max(base.width, base.height,
+                                base.depth if target == E.GL_TEXTURE_3D else 1)))
+        last = min(tex.base_level + top, tex.max_level)
+        faces = 6 if target == E.GL_TEXTURE_CUBE_MAP else 1
+        for face in range(faces):
+            for lv in range(tex.base_level + 1, last + 1):
+                s = lv - tex.base_level
+                d = max(1, base.depth >> s) if target == E.GL_TEXTURE_3D else base.depth
+                self._set_image(tex, face, lv, TexImage(max(1, base.width >> s),
+                                                        max(1, base.height >> s), d,
+                                                        base.internal_format))
+        res = self._texture_resource(tex)
+        layers = (6 if target == E.GL_TEXTURE_CUBE_MAP else
+                  (1 if target == E.GL_TEXTURE_3D else base.depth))
+        if not self.pipe.generate_mipmap(res, res.format, tex.base_level, last, 0, layers - 1):
+            from driver.gallium import gen_mipmap_by_blit
+            gen_mipmap_by_blit(self.pipe, res, tex.base_level, last, 0, layers - 1)
+
+    def glGetTexLevelParameteriv(self, target: int, level: int, pname: int) -> list:
+        check(self.api.gl_or_es((1, 0), (3, 1)), E.GL_INVALID_OPERATION)
+        if target in CUBE_FACES:
+            tex, face = self._bound_texture(E.GL_TEXTURE_CUBE_MAP), target - CUBE_FACES[0]
+        else:
+            check_enum(target, self._texture_targets())
+            tex, face = self._bound_texture(target), 0
+        check(0 <= level <= int(math.log2(self._max_size(target))), E.GL_INVALID_VALUE)
+        img = self._image(tex, face, level) or TexImage()
+        values = {E.GL_TEXTURE_WIDTH: img.width, E.GL_TEXTURE_HEIGHT: img.height,
+                  E.GL_TEXTURE_DEPTH: img.depth, E.GL_TEXTURE_INTERNAL_FORMAT:
+                  img.internal_format if img.width else (E.GL_RGBA if self.api.es else E.GL_RGBA),
+                  E.GL_TEXTURE_SAMPLES: img.samples,
+                  E.GL_TEXTURE_COMPRESSED: int(img.compressed)}
+        check_enum(pname, values)
+        return [int(values[pname])]
+
+    # -- sampler objects (GL 4.6 section 8.2) ------------------------------------------
+    def glGenSamplers(self, count: int) -> list[int]:
+        check(self.api.gl_or_es((3, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        check(count >= 0, E.GL_INVALID_VALUE)
+        names = self.samplers.gen(count)
+        for n in names:
+            self.samplers.get_or_create(n)
+        return names
+
+    def glIsSampler(self, sampler: int) -> bool:
+        return self.samplers.get(sampler) is not None
+
+    def glBindSampler(self, unit: int, sampler: int) -> None:
+        check(0 <= unit < self.caps.max_combined_texture_units, E.GL_INVALID_VALUE)
+        obj = None
+        if sampler:
+            obj = self.samplers.get(sampler)
+            check(obj is not None, E.GL_INVALID_OPERATION, "not a sampler name")
+        self.sampler_units[unit] = obj
+
+    def glDeleteSamplers(self, count: int, samplers) -> None:
+        check(count >= 0, E.GL_INVALID_VALUE)
+        for name in list(samplers)[:count]:
+            obj = self.samplers.get(name)
+            if obj is None:
+                continue
+            self.sampler_units = [None if s is obj else s for s in self.sampler_units]
+            self.samplers.delete(name)
+
+    def _sampler(self, sampler: int) -> Sampler:
+        obj = self.samplers.get(sampler)
+        check(obj is not None, E.GL_INVALID_OPERATION, "not a sampler name")
+        return obj
+
+    def _sampler_parameter(self, sampler, pname, value):
+        obj = self._sampler(sampler)
+        if not self._set_sampler_param(obj.params, pname, value, True):
+            raise GLError(E.GL_INVALID_ENUM, f"glSamplerParameter: bad pname {pname:#x}")
+
+    def glSamplerParameteri(self, sampler, pname, param):
+        check(pname != E.GL_TEXTURE_BORDER_COLOR, E.GL_INVALID_ENUM)
+        self._sampler_parameter(sampler, pname, int(param))
+
+    def glSamplerParameterf(self, sampler, pname, param):
+        check(pname != E.GL_TEXTURE_BORDER_COLOR, E.GL_INVALID_ENUM)
+        self._sampler_parameter(sampler, pname, float(param))
+
+    def glSamplerParameteriv(self, sampler, pname, params):
+        self._sampler_parameter(sampler, pname, list(params))
+
+    def glSamplerParameterfv(self, sampler, pname, params):
+        self._sampler_parameter(sampler, pname, [float(x) for x in params])
+
+    def glGetSamplerParameteriv(self, sampler, pname) -> list:
+        p = self._sampler(sampler).params
+        values = {E.GL_TEXTURE_MIN_FILTER: p.min_filter, E.GL_TEXTURE_MAG_FILTER: p.mag_filter,
+                  E.GL_TEXTURE_WRAP_S: p.wrap_s, E.GL_TEXTURE_WRAP_T: p.wrap_t,
+                  E.GL_TEXTURE_WRAP_R: p.wrap_r, E.GL_TEXTURE_MIN_LOD: p.min_lod,
+                  E.GL_TEXTURE_MAX_LOD: p.max_lod, E.GL_TEXTURE_COMPARE_MODE: p.compare_mode,
+                  E.GL_TEXTURE_COMPARE_FUNC: p.compare_func}
+        check_enum(pname, values)
+        return [int(values[pname])]
+
+    def glGetSamplerParameterfv(self, sampler, pname) -> list:
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            return list(self._sampler(sampler).params.border_color)
+        return [float(v) for v in (self.glGetSamplerParameteriv(sampler, pname) or [])]
+
+
+def _es_format_for(info) -> int:
+    """The pixel format GLES 3 table 8.2 pairs with a sized internal format."""
+    if info.kind == "depth":
+        return E.GL_DEPTH_COMPONENT
+    if info.kind == "depthstencil":
+        return E.GL_DEPTH_STENCIL
+    if info.kind == "stencil":
+        return E.GL_STENCIL_INDEX
+    if info.integer:
+        return {E.GL_RED: E.GL_RED_INTEGER, E.GL_RG: E.GL_RG_INTEGER, E.GL_RGB: E.GL_RGB_INTEGER,
+                E.GL_RGBA: E.GL_RGBA_INTEGER}[info.base]
+    return info.base

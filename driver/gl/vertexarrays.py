@@ -1,0 +1,276 @@
+"""Vertex array objects, generic attribute arrays and current attribute
+values (GL 4.6 chapter 10, GLES 3.2 chapter 10)."""
+
+from __future__ import annotations
+
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.objects import VertexArray
+from driver.gl.pointers import ClientMemory
+
+__all__ = ["VertexArrayMixin", "TYPE_SIZES"]
+
+TYPE_SIZES = {E.GL_BYTE: 1, E.GL_UNSIGNED_BYTE: 1, E.GL_SHORT: 2, E.GL_UNSIGNED_SHORT: 2,
+              E.GL_INT: 4, E.GL_UNSIGNED_INT: 4, E.GL_FLOAT: 4, E.GL_HALF_FLOAT: 2,
+              E.GL_DOUBLE: 8, E.GL_FIXED: 4, E.GL_INT_2_10_10_10_REV: 4,
+              E.GL_UNSIGNED_INT_2_10_10_10_REV: 4, E.GL_UNSIGNED_INT_10F_11F_11F_REV: 4}
+PACKED = (E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV)
+INTEGER_TYPES = frozenset({E.GL_BYTE, E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_UNSIGNED_SHORT,
+                           E.GL_INT, E.GL_UNSIGNED_INT})
+
+
+def attrib_size_B(size: int, type: int) -> int:
+    if type in PACKED or type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:
+        return 4
+    return (4 if size == E.GL_BGRA else size) * TYPE_SIZES[type]
+
+
+class VertexArrayMixin:
+    # -- objects ---------------------------------------------------------------
+    def _new_vao(self, name: int) -> VertexArray:
+        return VertexArray.make(name, self.caps.max_vertex_attribs)
+
+    def glGenVertexArrays(self, n: int) -> list[int]:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        return self.vertex_arrays.gen(n)
+
+    def glBindVertexArray(self, array: int) -> None:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        if array == 0:
+            self.vao = self.default_vao
+            return
+        check(self.vertex_arrays.is_generated(array), E.GL_INVALID_OPERATION,
+              "not a vertex array name")
+        vao = self.vertex_arrays.get_or_create(array, self.caps.max_vertex_attribs)
+        vao.ever_bound = True
+        self.vao = vao
+
+    def glIsVertexArray(self, array: int) -> bool:
+        vao = self.vertex_arrays.get(array)
+        return vao is not None and vao.ever_bound
+
+    def glDeleteVertexArrays(self, n: int, arrays) -> None:
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        for name in list(arrays)[:n]:
+            if name == 0 or not self.vertex_arrays.is_generated(name):
+                continue
+            if self.vao is self.vertex_arrays.get(name):
+                self.vao = self.default_vao
+            self.vertex_arrays.delete(name)
+
+    def _vao_for_edit(self) -> VertexArray:
+        # GL 4.6 core section 10.3.1: no vertex array object bound
+        check(self.vao is not self.default_vao or not self.api.core, E.GL_INVALID_OPERATION,
+              "no vertex array object bound (core profile)")
+        return self.vao
+
+    # -- attribute arrays -------------------------------------------------------------
+    def _check_index(self, index: int) -> None:
+        check(0 <= index < self.caps.max_vertex_attribs, E.GL_INVALID_VALUE,
+              "attribute index >= MAX_VERTEX_ATTRIBS")
+
+    def _pointer_types(self, integer: bool) -> set[int]:
+        if integer:
+            return set(INTEGER_TYPES)
+        t = {E.GL_BYTE, E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_UNSIGNED_SHORT, E.GL_FIXED,
+             E.GL_FLOAT}
+        if self.api.gl_or_es((3, 0), (3, 0)):
+            t |= {E.GL_HALF_FLOAT, E.GL_INT, E.GL_UNSIGNED_INT, *PACKED}
+        if not self.api.es:
+            t.add(E.GL_DOUBLE)
+        if self.api.gl(4, 4):
+            t.add(E.GL_UNSIGNED_INT_10F_11F_11F_REV)
+        return t
+
+    def _set_pointer(self, index, size, type, normalized, stride, pointer, integer):
+        self._check_index(index)
+        vao = self._vao_for_edit()
+        bgra_ok = not self.api.es and not integer
+        check(1 <= size <= 4 or (size == E.GL_BGRA and bgra_ok), E.GL_INVALID_VALUE, "bad size")
+        check_enum(type, self._pointer_types(integer), f"bad attribute type {type:#x}")
+        check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
+        if self.api.gl_or_es((4, 4), (3, 1)):
+            check(stride <= self.caps.max_vertex_attrib_stride_B, E.GL_INVALID_VALUE,
+                  "stride > MAX_VERTEX_ATTRIB_STRIDE")
+        if type in PACKED:
+            check(size in (4, E.GL_BGRA), E.GL_INVALID_OPERATION, "packed type needs size 4")
+        if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:
+            check(size == 3, E.GL_INVALID_OPERATION)
+        if size == E.GL_BGRA:
+            check(type in (E.GL_UNSIGNED_BYTE, *PACKED), E.GL_INVALID_OPERATION)
+            check(normalized, E.GL_INVALID_OPERATION, "BGRA must be normalized")
+        array_buffer = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
+        client = array_buffer is None
+        if client:
+            # GL 4.6 section 10.3.1 / ES 3.0 section 2.9.6: client arrays only with VAO 0
+            is_null = pointer is None or pointer == 0 if isinstance(pointer, int) or pointer is None else False
+            check(self.vao is self.default_vao or is_null, E.GL_INVALID_OPERATION,
+                  "client array pointer with a vertex array object bound")
+            if pointer is not None and not isinstance(pointer, int):
+                pointer = ClientMemory.wrap(pointer)
+        else:
+            check(isinstance(pointer, int) and pointer >= 0, E.GL_INVALID_VALUE,
+                  "with a buffer bound, pointer is a byte offset")
+        a = vao.attribs[index]
+        a.size, a.type, a.normalized, a.integer = size, type, bool(normalized), integer
+        a.stride, a.pointer, a.relative_offset, a.binding = stride, pointer, 0, index
+        b = vao.bindings[index]
+        b.buffer = array_buffer
+        b.offset = pointer if isinstance(pointer, int) else 0
+        b.stride = stride or attrib_size_B(size, type)
+
+    def glVertexAttribPointer(self, index: int, size: int, type: int, normalized, stride: int,
+                              pointer) -> None:
+        self._set_pointer(index, size, type, normalized, stride, pointer, integer=False)
+
+    def glVertexAttribIPointer(self, index: int, size: int, type: int, stride: int, pointer) -> None:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        self._set_pointer(index, size, type, False, stride, pointer, integer=True)
+
+    def glEnableVertexAttribArray(self, index: int) -> None:
+        self._check_index(index)
+        self._vao_for_edit().attribs[index].enabled = True
+
+    def glDisableVertexAttribArray(self, index: int) -> None:
+        self._check_index(index)
+        self._vao_for_edit().attribs[index].enabled = False
+
+    def glVertexAttribDivisor(self, index: int, divisor: int) -> None:
+        check(self.api.gl_or_es((3, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        self._check_index(index)
+        check(divisor >= 0, E.GL_INVALID_VALUE)
+        vao = self._vao_for_edit()
+        vao.attribs[index].binding = index
+        vao.bindings[index].divisor = int(divisor)
+
+    # GL 4.3 / ES 3.1 separate attribute format and binding
+    def glBindVertexBuffer(self, bindingindex: int, buffer: int, offset: int, stride: int) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        vao = self._vao_for_edit()
+        check(vao is not self.default_vao or not self.api.es, E.GL_INVALID_OPERATION)
+        check(0 <= bindingindex < self.caps.max_vertex_buffers, E.GL_INVALID_VALUE)
+        check(offset >= 0 and 0 <= stride <= self.caps.max_vertex_attrib_stride_B, E.GL_INVALID_VALUE)
+        obj = None
+        if buffer:
+            check(self.buffers.is_generated(buffer), E.GL_INVALID_OPERATION, "not a buffer name")
+            obj = self.buffers.get_or_create(buffer)
+        b = vao.bindings[bindingindex]
+        b.buffer, b.offset, b.stride = obj, offset, stride
+
+    def _attrib_format(self, attribindex, size, type, normalized, relativeoffset, integer):
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        vao = self._vao_for_edit()
+        self._check_index(attribindex)
+        check(1 <= size <= 4, E.GL_INVALID_VALUE)
+        check(0 <= relativeoffset <= 2047, E.GL_INVALID_VALUE, "relative offset too large")
+        check_enum(type, self._pointer_types(integer))
+        if type in PACKED:
+            check(size == 4, E.GL_INVALID_OPERATION)
+        a = vao.attribs[attribindex]
+        a.size, a.type, a.normalized, a.integer = size, type, bool(normalized), integer
+        a.relative_offset = relativeoffset
+
+    def glVertexAttribFormat(self, attribindex, size, type, normalized, relativeoffset) -> None:
+        self._attrib_format(attribindex, size, type, normalized, relativeoffset, False)
+
+    def glVertexAttribIFormat(self, attribindex, size, type, relativeoffset) -> None:
+        self._attrib_format(attribindex, size, type, False, relativeoffset, True)
+
+    def glVertexAttribBinding(self, attribindex: int, bindingindex: int) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        vao = self._vao_for_edit()
+        self._check_index(attribindex)
+        check(0 <= bindingindex < self.caps.max_vertex_buffers, E.GL_INVALID_VALUE)
+        vao.attribs[attribindex].binding = bindingindex
+
+    def glVertexBindingDivisor(self, bindingindex: int, divisor: int) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        vao = self._vao_for_edit()
+        check(0 <= bindingindex < self.caps.max_vertex_buffers, E.GL_INVALID_VALUE)
+        vao.bindings[bindingindex].divisor = int(divisor)
+
+    # -- queries -------------------------------------------------------------------
+    def glGetVertexAttribiv(self, index: int, pname: int) -> list:
+        self._check_index(index)
+        if pname == E.GL_CURRENT_VERTEX_ATTRIB:
+            return [int(v) for v in self.current_attribs[index][0]]
+        a = self.vao.attribs[index]
+        b = self.vao.bindings[a.binding]
+        values = {
+            E.GL_VERTEX_ATTRIB_ARRAY_ENABLED: int(a.enabled),
+            E.GL_VERTEX_ATTRIB_ARRAY_SIZE: a.size,
+            E.GL_VERTEX_ATTRIB_ARRAY_STRIDE: a.stride,
+            E.GL_VERTEX_ATTRIB_ARRAY_TYPE: a.type,
+            E.GL_VERTEX_ATTRIB_ARRAY_NORMALIZED: int(a.normalized),
+            E.GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING: b.buffer.name if b.buffer else 0,
+        }
+        if self.api.gl_or_es((3, 0), (3, 0)):
+            values[E.GL_VERTEX_ATTRIB_ARRAY_INTEGER] = int(a.integer)
+            values[E.GL_VERTEX_ATTRIB_ARRAY_DIVISOR] = b.divisor
+        if self.api.gl_or_es((4, 3), (3, 1)):
+            values[E.GL_VERTEX_ATTRIB_BINDING] = a.binding
+            values[E.GL_VERTEX_ATTRIB_RELATIVE_OFFSET] = a.relative_offset
+        check_enum(pname, values)
+        return [values[pname]]
+
+    def glGetVertexAttribfv(self, index: int, pname: int) -> list:
+        if pname == E.GL_CURRENT_VERTEX_ATTRIB:
+            self._check_index(index)
+            return [float(v) for v in self.current_attribs[index][0]]
+        return [float(v) for v in (self.glGetVertexAttribiv(index, pname) or [])]
+
+    def glGetVertexAttribIiv(self, index: int, pname: int) -> list:
+        return self.glGetVertexAttribiv(index, pname)
+
+    def glGetVertexAttribIuiv(self, index: int, pname: int) -> list:
+        return self.glGetVertexAttribiv(index, pname)
+
+    def glGetVertexAttribPointerv(self, index: int, pname: int):
+        self._check_index(index)
+        check_enum(pname, (E.GL_VERTEX_ATTRIB_ARRAY_POINTER,))
+        return self.vao.attribs[index].pointer
+
+    # -- current attribute values (GL 4.6 section 10.2) -------------------------------
+    def _set_current(self, index: int, values, kind: str) -> None:
+        self._check_index(index)
+        v = list(values) + [0, 0, 0, 1][len(values):]
+        self.current_attribs[index] = (tuple(v), kind)
+
+    def glVertexAttrib1f(self, index, x):
+        self._set_current(index, (float(x),), "float")
+
+    def glVertexAttrib2f(self, index, x, y):
+        self._set_current(index, (float(x), float(y)), "float")
+
+    def glVertexAttrib3f(self, index, x, y, z):
+        self._set_current(index, (float(x), float(y), float(z)), "float")
+
+    def glVertexAttrib4f(self, index, x, y, z, w):
+        self._set_current(index, (float(x), float(y), float(z), float(w)), "float")
+
+    def glVertexAttrib1fv(self, index, v):
+        self._set_current(index, [float(x) for x in list(v)[:1]], "float")
+
+    def glVertexAttrib2fv(self, index, v):
+        self._set_current(index, [float(x) for x in list(v)[:2]], "float")
+
+    def glVertexAttrib3fv(self, index, v):
+        self._set_current(index, [float(x) for x in list(v)[:3]], "float")
+
+    def glVertexAttrib4fv(self, index, v):
+        self._set_current(index, [float(x) for x in list(v)[:4]], "float")
+
+    def glVertexAttribI4i(self, index, x, y, z, w):
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        self._set_current(index, (int(x), int(y), int(z), int(w)), "int")
+
+    def glVertexAttribI4ui(self, index, x, y, z, w):
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        self._set_current(index, tuple(int(c) & 0xFFFFFFFF for c in (x, y, z, w)), "uint")
+
+    def glVertexAttribI4iv(self, index, v):
+        self.glVertexAttribI4i(index, *list(v)[:4])
+
+    def glVertexAttribI4uiv(self, index, v):
+        self.glVertexAttribI4ui(index, *list(v)[:4])
