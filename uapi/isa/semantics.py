@@ -59,45 +59,69 @@ def minifloat_encode(value: float) -> int:
 
 def saturate(x):
     """Clamp to [0, 1]; NaN becomes 0."""
-    return np.where(x > 0, np.minimum(x, np.float32(1)), np.float32(0)).astype(x.dtype, copy=False)
+    r = np.clip(x, np.float32(0), np.float32(1))
+    if np.ndim(r):
+        np.copyto(r, np.float32(0), where=r != r)
+        return r
+    return np.float32(0) if r != r else r
 
 
-def fadd(a, b): return np.add(a, b, dtype=np.float32)
-def fmul(a, b): return np.multiply(a, b, dtype=np.float32)
-def fmin(a, b): return np.fmin(a, b, dtype=np.float32)
-def fmax(a, b): return np.fmax(a, b, dtype=np.float32)
+# Binary32 ops. ``out`` lets the core write straight into a register row; the
+# functions stay pure (they never read ``out``). Floating-point exceptions are
+# not errors in the ISA: callers run under np.errstate(all="ignore").
+
+def fadd(a, b, out=None): return np.add(a, b, out=out)
+def fmul(a, b, out=None): return np.multiply(a, b, out=out)
+def fmin(a, b, out=None): return np.fmin(a, b, out=out)
+def fmax(a, b, out=None): return np.fmax(a, b, out=out)
 
 
 def fma(a, b, c):
-    """Fused multiply-add: the binary32 product is exact in binary64."""
-    return (np.asarray(a, np.float64) * b + np.asarray(c, np.float64)).astype(np.float32)
+    """Fused multiply-add: the binary32 product is exact in binary64, so one
+    rounding of the binary64 sum (then to binary32) differs from a true fma only
+    in double-rounding ties, which the ISA accepts."""
+    t = np.array(a, dtype=np.float64)  # a fresh array: safe to update in place
+    if t.ndim:
+        t *= b
+        t += c
+    else:
+        t = t * b + c
+    return np.asarray(t).astype(np.float32)
 
 
-def floor(a): return np.floor(a, dtype=np.float32)
-def ceil(a): return np.ceil(a, dtype=np.float32)
-def trunc(a): return np.trunc(a, dtype=np.float32)
-def roundeven(a): return np.rint(a, dtype=np.float32)
+def floor(a, out=None): return np.floor(a, out=out)
+def ceil(a, out=None): return np.ceil(a, out=out)
+def trunc(a, out=None): return np.trunc(a, out=out)
+def roundeven(a, out=None): return np.rint(a, out=out)
+
+
+_BELOW_ONE = np.float32(np.nextafter(np.float32(1), np.float32(0)))
 
 
 def fract(a):
     """a - floor(a), kept below 1.0 (fract of a tiny negative number is the largest
     float below 1, not 1); fract(+-inf) is NaN."""
-    r = np.subtract(a, np.floor(a), dtype=np.float32)
-    return np.minimum(r, np.float32(np.nextafter(np.float32(1), np.float32(0))))
+    r = np.floor(a)
+    if not np.ndim(r):
+        return min(np.float32(a - r), _BELOW_ONE) if a == a else np.float32(np.nan)
+    np.subtract(a, r, out=r)
+    np.copyto(r, _BELOW_ONE, where=r >= 1)
+    return r
 
 
-def _quiet(fn, *args):
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return fn(*args)
+def rcp(a): return np.divide(np.float32(1), a)   # rcp(+-0) = +-inf
 
 
-def rcp(a): return _quiet(np.divide, np.float32(1), np.asarray(a, np.float32))   # rcp(+-0) = +-inf
-def rsqrt(a): return _quiet(lambda x: np.float32(1) / np.sqrt(x), np.asarray(a, np.float32))
-def sqrt(a): return _quiet(np.sqrt, np.asarray(a, np.float32))                     # sqrt(<0) = NaN
-def log2(a): return _quiet(np.log2, np.asarray(a, np.float32))                     # log2(0) = -inf
-def exp2(a): return _quiet(np.exp2, np.asarray(a, np.float32))
-def sin(a): return _quiet(np.sin, np.asarray(a, np.float32))                        # radians
-def cos(a): return _quiet(np.cos, np.asarray(a, np.float32))
+def rsqrt(a):
+    r = np.sqrt(a)
+    return np.divide(np.float32(1), r, out=r) if np.ndim(r) else np.float32(1) / r
+
+
+def sqrt(a, out=None): return np.sqrt(a, out=out)     # sqrt(<0) = NaN
+def log2(a, out=None): return np.log2(a, out=out)     # log2(0) = -inf, log2(<0) = NaN
+def exp2(a, out=None): return np.exp2(a, out=out)
+def sin(a, out=None): return np.sin(a, out=out)       # radians
+def cos(a, out=None): return np.cos(a, out=out)
 
 
 def quad_dfdx(v):
@@ -314,12 +338,16 @@ def convert(dtype: str, stype: str, raw):
     or extends by the source's sign; int -> float rounds to nearest even; float ->
     int rounds toward zero, saturates, NaN -> 0."""
     sbits = TYPE_BITS[stype]
-    raw = np.asarray(raw).astype(np.uint64) & np.uint64((1 << sbits) - 1)
-    src = raw.astype(UINT[sbits] if sbits > 8 else np.uint8).view(_NP_TYPE[stype])
+    raw = np.asarray(raw)
+    if raw.dtype.itemsize * 8 == sbits:
+        src = raw.view(_NP_TYPE[stype])
+    else:
+        raw = raw.astype(np.uint64) & np.uint64((1 << sbits) - 1)
+        src = raw.astype(UINT[sbits] if sbits > 8 else np.uint8).view(_NP_TYPE[stype])
     out_t = _NP_TYPE[dtype]
     if dtype[0] == "f":
         with np.errstate(over="ignore"):
-            return (src.astype(np.float32) if stype[0] == "f" else src).astype(out_t)
+            return (src.astype(np.float32, copy=False) if stype[0] == "f" else src).astype(out_t, copy=False)
     if stype[0] != "f":
         return src.astype(out_t)
     info = np.iinfo(out_t)

@@ -6,6 +6,8 @@ over all lanes of the batch, through the table entry's ``impl``.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from uapi.isa import Instruction, Reg
@@ -26,7 +28,28 @@ def compile_falu(ins: Instruction):
     _check_size(ins, dst.size)
     names = [f.name for f in ins.op.fields if f.role == "op" and f.name != "dst"]
     rd = [float_reader(ins[n], ins.values.get(f"{n}_abs", False), ins.values.get(f"{n}_neg", False)) for n in names]
-    write, impl = float_writer(dst, ins.values.get("sat", False)), ins.op.impl
+    sat = ins.values.get("sat", False)
+    write, impl = float_writer(dst, sat), ins.op.impl
+    if dst.size == 32 and not sat and "out" in inspect.signature(impl).parameters and len(rd) <= 2:
+        # Fast path: with every lane active, the ufunc writes the register row itself.
+        row = dst.half // 2
+        if len(rd) == 1:
+            (a,) = rd
+
+            def step1(b):
+                if b.all_active:
+                    impl(a(b), out=b.f32[row])
+                else:
+                    write(b, impl(a(b)))
+            return step1
+        a, c = rd
+
+        def step2(b):
+            if b.all_active:
+                impl(a(b), c(b), out=b.f32[row])
+            else:
+                write(b, impl(a(b), c(b)))
+        return step2
     if len(rd) == 1:
         (a,) = rd
         return lambda b: write(b, impl(a(b)))

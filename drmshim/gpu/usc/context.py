@@ -33,6 +33,8 @@ Inputs
 ``texture_heap_va``, ``sampler_heap_va``: descriptor arrays in GPU memory; an
                      instruction's texture index t reads the descriptor at
                      heap + t * ``texture_desc_stride_B`` (samplers likewise).
+``preload``          {k: per-lane uint32 (or float32) array}: register rk's value at
+                     start (ABIs that pass values in registers; tests).
 ``stack_va``, ``stack_bytes_per_lane``: spill memory; lane L's stack is at
                      stack_va + L * stack_bytes_per_lane (L is the global lane index).
 
@@ -64,6 +66,7 @@ class ExecContext:
     lanes: int
     uniforms: np.ndarray = field(default_factory=lambda: np.zeros(256, np.uint32))
     specials: dict = field(default_factory=dict)
+    preload: dict = field(default_factory=dict)
     # compute
     threadgroup_lanes: int = 1
     local_memory_B: int = 0

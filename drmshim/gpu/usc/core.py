@@ -172,7 +172,7 @@ class ShaderCore:
     bytes are re-read and compared on every run, so rewriting a shader in place
     is seen)."""
 
-    def __init__(self, memory, debug: bool = False, batch_lanes: int = 32768, max_steps: int = 1_000_000):
+    def __init__(self, memory, debug: bool = False, batch_lanes: int = 16384, max_steps: int = 1_000_000):
         self.mem = memory
         self.debug = debug
         self.batch_lanes = batch_lanes
@@ -196,13 +196,17 @@ class ShaderCore:
     def run(self, program_va: int, ctx: ExecContext) -> ExecContext:
         prog = self.load(program_va)
         ctx.allocate_outputs()
+        preload = {k: np.broadcast_to(np.asarray(v), (ctx.lanes,)) for k, v in ctx.preload.items()}
+        n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
         if ctx.keep_registers:
-            ctx.registers = np.zeros((prog.n_regs32, ctx.lanes), np.uint32)
+            ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
         size = self._batch_size(ctx)
         with np.errstate(all="ignore"):
             for lane0 in range(0, ctx.lanes, size):
                 n = min(size, ctx.lanes - lane0)
-                b = Batch(self, ctx, lane0, n, prog.n_regs32)
+                b = Batch(self, ctx, lane0, n, n_regs32)
+                for k, v in preload.items():
+                    b.r32[k] = v[lane0:lane0 + n].view(np.uint32) if v.dtype.itemsize == 4 else v[lane0:lane0 + n]
                 if ctx.local_memory_B:
                     b.local = mem.ByteMemory(np.zeros(n // ctx.threadgroup_lanes * ctx.local_memory_B, np.uint8))
                 self._run_batch(prog, b)

@@ -45,6 +45,17 @@ class Batch:
         self.dead = dead
         self.pending: dict[int, int] = {}  # register half -> scoreboard slot (debug mode)
         self.local = None                   # threadgroup memory of this batch (compute)
+        self._consts: dict = {}
+
+    def const(self, v) -> np.ndarray:
+        """A read-only array of ``n`` copies of scalar ``v``, cached: numpy's
+        min/max are several times slower with a scalar operand than with two arrays."""
+        key = (v.dtype.char, v.tobytes())
+        arr = self._consts.get(key)
+        if arr is None:
+            arr = self._consts[key] = np.full(self.n, v)
+            arr.flags.writeable = False
+        return arr
 
     def refresh_exec(self) -> None:
         """Recompute the execution mask from r0l (after a control-flow instruction)."""
@@ -73,7 +84,7 @@ def raw_reader(src, size: int):
     ut = UINT[size]
     if isinstance(src, Imm):
         c = ut(src.code)
-        return lambda b: c
+        return lambda b: b.const(c)
     half, rsize = src.half, src.size
     i, h = half // 2, half % 2
     if src.file == "u":
@@ -83,7 +94,7 @@ def raw_reader(src, size: int):
             get = lambda b: b.uni32[i]
         else:
             get = lambda b: np.uint64(b.uni32[i]) | (np.uint64(b.uni32[i + 1]) << np.uint64(32))
-        return lambda b: ut(get(b))
+        return lambda b: b.const(ut(get(b)))
     if rsize == 16:
         get = lambda b: b.u16[i, h::2]
     elif rsize == 32:
@@ -101,13 +112,13 @@ def float_reader(src, abs_: bool = False, neg: bool = False):
     if isinstance(src, Imm):
         v = np.float32(minifloat_decode(src.code))
         v = -abs(v) if abs_ and neg else abs(v) if abs_ else -v if neg else v
-        return lambda b: v
+        return lambda b: b.const(v)
     half, i, h = src.half, src.half // 2, src.half % 2
     if src.size == 64:
         raise ValueError("float operands are 16 or 32 bits")
     if src.file == "u":
-        get = (lambda b: b.unif32[i]) if src.size == 32 else \
-            (lambda b: np.float32(b.uni16[half:half + 1].view(np.float16)[0]))
+        get = (lambda b: b.const(b.unif32[i])) if src.size == 32 else \
+            (lambda b: b.const(np.float32(b.uni16[half:half + 1].view(np.float16)[0])))
     elif src.size == 32:
         get = lambda b: b.f32[i]
     else:
