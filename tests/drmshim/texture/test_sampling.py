@@ -1,0 +1,259 @@
+"""Filtered sampling against the clarity-first reference sampler (texenv), and
+analytic cases: wraps, filters, mipmaps, LOD from derivatives and quads, arrays,
+3D, cube maps (faces, seamless), shadow compare, sRGB, integer formats,
+swizzles, gather, offsets and borders."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from drmshim.gpu import texture as tex
+from tests.drmshim.texture.texenv import (DESC_VA, SAMP_VA, mip_chain, new_memory, put_sampler, put_texture,
+                                          ref_sample_2d, ref_wrap)
+
+WRAPS = ["REPEAT", "MIRRORED_REPEAT", "CLAMP_TO_EDGE", "CLAMP_TO_BORDER", "MIRROR_CLAMP_TO_EDGE"]
+
+
+def as_float(chain):
+    return [c.astype(np.float64) / 255 for c in chain]
+
+
+@pytest.mark.parametrize("wrap_s, wrap_t", [(w, WRAPS[(i + 2) % 5]) for i, w in enumerate(WRAPS)])
+@pytest.mark.parametrize("linear", [False, True])
+def test_2d_wraps_and_filters_match_reference(wrap_s, wrap_t, linear):
+    rng = np.random.default_rng(10)
+    mem = new_memory()
+    chain = mip_chain(rng, 7, 5, levels=1)
+    put_texture(mem, chain, tiling="linear", pack_values=False)
+    border = (0.25, 0.5, 0.75, 1.0)
+    put_sampler(mem, wrap_s=wrap_s, wrap_t=wrap_t, mag_filter=int(linear), min_filter=int(linear),
+                border_colour="CUSTOM", **{f"border_{i}": int(np.float32(v).view(np.uint32)) for i, v in enumerate(border)})
+    st = rng.uniform(-2.3, 3.1, (300, 2)).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st, lod=np.zeros(300, np.float32))
+    ref = [ref_sample_2d(as_float(chain), s, t, 0.0, wrap_s=wrap_s, wrap_t=wrap_t, mag_linear=linear,
+                         min_linear=linear, border=border) for s, t in st]
+    np.testing.assert_allclose(got, np.array(ref), atol=2e-6)
+
+
+@pytest.mark.parametrize("mip", ["NONE", "NEAREST", "LINEAR"])
+@pytest.mark.parametrize("min_linear, mag_linear", [(False, False), (True, True), (False, True)])
+def test_mipmapping_matches_reference(mip, min_linear, mag_linear):
+    rng = np.random.default_rng(11)
+    mem = new_memory()
+    chain = mip_chain(rng, 32, 16)
+    put_texture(mem, chain, first_level=1, last_level=4, pack_values=False)
+    put_sampler(mem, mip_filter=mip, min_filter=int(min_linear), mag_filter=int(mag_linear),
+                lod_bias=0.25, lod_min=-0.5, lod_max=2.75)
+    n = 400
+    st = rng.uniform(-1, 2, (n, 2)).astype(np.float32)
+    lod = rng.uniform(-1.5, 5, n).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st, lod=lod)
+    ref = [ref_sample_2d(as_float(chain), s, t, min(max(l + 0.25, -0.5), 2.75), mip=mip, mag_linear=mag_linear,
+                         min_linear=min_linear, base=1, top=4) for (s, t), l in zip(st, np.float32(lod))]
+    np.testing.assert_allclose(got, np.array(ref), atol=3e-6)
+
+
+def test_trilinear_exact_midway_between_levels():
+    mem = new_memory()
+    chain = [np.full((1, 8 >> l, 8 >> l, 4), v, np.uint8) for l, v in enumerate([0, 100, 200, 250])]
+    put_texture(mem, chain, pack_values=False)
+    put_sampler(mem, mip_filter="LINEAR", min_filter="LINEAR", mag_filter="LINEAR")
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.full((3, 2), 0.3, np.float32), lod=np.array([0.5, 1.25, 9.0]))
+    assert got[:, 0].tolist() == pytest.approx([50 / 255, (0.75 * 100 + 0.25 * 200) / 255, 250 / 255], abs=1e-6)
+
+
+def test_lod_from_gradients_and_from_quads():
+    mem = new_memory()
+    chain = [np.full((1, 64 >> l, 64 >> l, 4), 10 * l, np.uint8) for l in range(7)]
+    put_texture(mem, chain, pack_values=False)
+    put_sampler(mem, mip_filter="NEAREST")
+    # a quad whose pixels step 4 texels in x and 1 in y: rho = 4, lambda = 2 -> level 2
+    step = np.float32(4 / 64)
+    quad = np.array([[0.1, 0.1], [0.1 + step, 0.1], [0.1, 0.1 + 1 / 64], [0.1 + step, 0.1 + 1 / 64]], np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.concatenate([quad, quad * 0.5]))
+    assert np.round(got[:, 0] * 255).tolist() == [20] * 4 + [10] * 4
+    ddx = np.tile([[16 / 64, 0]], (2, 1)).astype(np.float32)
+    ddy = np.tile([[0, 2 / 64]], (2, 1)).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.full((2, 2), 0.5, np.float32), ddx=ddx, ddy=ddy,
+                     bias=np.array([0, -1], np.float32))
+    assert np.round(got[:, 0] * 255).tolist() == [40, 30]
+
+
+def test_1d_and_1d_array_and_2d_array_layers():
+    rng = np.random.default_rng(12)
+    mem = new_memory()
+    chain = mip_chain(rng, 9, 1, layers=4, levels=1)
+    put_texture(mem, chain, target="TEXTURE_1D_ARRAY", pack_values=False)
+    put_sampler(mem, mag_filter="LINEAR", wrap_s="REPEAT")
+    n = 200
+    s = rng.uniform(-1, 2, n).astype(np.float32)
+    layer = rng.uniform(-1, 5, n).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.stack([s, layer], 1), lod=np.zeros(n))
+    f = as_float(chain)
+    for k in range(n):
+        li = min(max(math.floor(layer[k] + 0.5), 0), 3)
+        u = np.float32(s[k]) * np.float32(9) - 0.5
+        i0, a = math.floor(u), u - math.floor(u)
+        expect = (1 - a) * f[0][li, 0, ref_wrap(i0, 9, "REPEAT")] + a * f[0][li, 0, ref_wrap(i0 + 1, 9, "REPEAT")]
+        np.testing.assert_allclose(got[k], expect, atol=2e-6)
+
+
+def test_3d_trilinear_filtering():
+    rng = np.random.default_rng(13)
+    mem = new_memory()
+    data = rng.integers(0, 256, (5, 4, 6, 4), dtype=np.uint8)  # depth 5, height 4, width 6
+    put_texture(mem, [data], target="TEXTURE_3D", pack_values=False)
+    put_sampler(mem, mag_filter="LINEAR", wrap_s="REPEAT", wrap_t="CLAMP_TO_EDGE", wrap_r="MIRRORED_REPEAT")
+    n = 150
+    str_ = rng.uniform(-0.5, 1.5, (n, 3)).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, str_, lod=np.zeros(n))
+    f = data.astype(float) / 255
+    for k in range(n):
+        uvw = [np.float32(str_[k, a]) * np.float32(sz) - 0.5 for a, sz in enumerate((6, 4, 5))]
+        base = [math.floor(c) for c in uvw]
+        fr = [c - b for c, b in zip(uvw, base)]
+        acc = np.zeros(4)
+        for dz in (0, 1):
+            for dy in (0, 1):
+                for dx in (0, 1):
+                    wt = (fr[0] if dx else 1 - fr[0]) * (fr[1] if dy else 1 - fr[1]) * (fr[2] if dz else 1 - fr[2])
+                    i = ref_wrap(base[0] + dx, 6, "REPEAT")
+                    j = ref_wrap(base[1] + dy, 4, "CLAMP_TO_EDGE")
+                    z = ref_wrap(base[2] + dz, 5, "MIRRORED_REPEAT")
+                    acc += wt * f[z, j, i]
+        np.testing.assert_allclose(got[k], acc, atol=3e-6)
+
+
+def face_colours():
+    """Cube with face f filled with value 40 * (f + 1)."""
+    return [np.stack([np.full((8, 8, 4), 40 * (f + 1), np.uint8) for f in range(6)])]
+
+
+def test_cube_face_selection_follows_the_gl_table():
+    mem = new_memory()
+    rng = np.random.default_rng(14)
+    faces = rng.integers(0, 256, (6, 4, 4, 4), dtype=np.uint8)
+    put_texture(mem, [faces], target="TEXTURE_CUBE", pack_values=False)
+    put_sampler(mem)
+    # (direction, face, sc, tc, ma) per GL table 8.19, with sc, tc = +-0.5 of ma
+    cases = [((1, -0.5, -0.25), 0, 0.25, 0.5), ((-1, -0.5, -0.25), 1, -0.25, 0.5),
+             ((0.25, 1, 0.5), 2, 0.25, 0.5), ((0.25, -1, 0.5), 3, 0.25, -0.5),
+             ((0.25, -0.5, 1), 4, 0.25, 0.5), ((0.25, -0.5, -1), 5, -0.25, 0.5)]
+    dirs = np.array([c[0] for c in cases], np.float32) * 3  # scale must not matter
+    got = tex.sample(mem, DESC_VA, SAMP_VA, dirs, lod=np.zeros(6))
+    for k, (_, face, sc, tc) in enumerate(cases):
+        s, t = (sc + 1) / 2, (tc + 1) / 2
+        np.testing.assert_allclose(got[k], faces[face, int(t * 4), int(s * 4)] / 255, atol=1e-6)
+
+
+@pytest.mark.parametrize("seamless", [False, True])
+def test_cube_edge_filtering_seamless_or_not(seamless):
+    mem = new_memory()
+    put_texture(mem, face_colours(), target="TEXTURE_CUBE", pack_values=False)
+    put_sampler(mem, mag_filter="LINEAR", min_filter="LINEAR", seamless_cube=seamless)
+    # just inside +X, on its edge with +Z (sc = -z = -1): half the footprint is off the face
+    d = np.array([[1.0, 0.0, 0.99999]], np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, d, lod=np.zeros(1))
+    x_val, z_val = 40 / 255, 200 / 255
+    expect = (x_val + z_val) / 2 if seamless else x_val
+    assert got[0, 0] == pytest.approx(expect, abs=2e-3)
+
+
+@pytest.mark.parametrize("func, expect", [("NEVER", [0, 0, 0]), ("LESS", [1, 0, 0]), ("EQUAL", [0, 1, 0]),
+                                          ("LEQUAL", [1, 1, 0]), ("GREATER", [0, 0, 1]), ("NOTEQUAL", [1, 0, 1]),
+                                          ("GEQUAL", [0, 1, 1]), ("ALWAYS", [1, 1, 1])])
+def test_shadow_compare_functions(func, expect):
+    mem = new_memory()
+    put_texture(mem, [np.full((1, 4, 4, 4), 0.5, np.float32)], fmt="Z32_FLOAT")
+    put_sampler(mem, compare_enable=True, compare_func=func)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.full((3, 2), 0.5, np.float32), lod=np.zeros(3),
+                     compare=np.array([0.25, 0.5, 0.75], np.float32))
+    assert got[:, 0].tolist() == expect and got[:, 3].tolist() == [1, 1, 1]
+
+
+def test_shadow_pcf_filters_the_comparisons():
+    mem = new_memory()
+    depth = np.zeros((1, 2, 2, 4), np.float32)
+    depth[0, :, 1, 0] = 1.0  # right column far
+    put_texture(mem, [depth], fmt="Z16_UNORM")
+    put_sampler(mem, compare_enable=True, compare_func="LEQUAL", mag_filter="LINEAR", wrap_s="CLAMP_TO_EDGE",
+                wrap_t="CLAMP_TO_EDGE")
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[0.5, 0.5], [0.375, 0.5]], np.float32), lod=np.zeros(2),
+                     compare=np.array([0.5, 1.5], np.float32))  # 1.5 clamps to 1.0 for UNORM depth
+    assert got[:, 0].tolist() == pytest.approx([0.5, 0.25])
+
+
+def test_srgb_decode_before_filtering():
+    mem = new_memory()
+    raw = np.array([[[[0, 0, 0, 255], [255, 255, 255, 0]]]], np.uint8)
+    put_texture(mem, [raw], pack_values=False, srgb=True)
+    put_sampler(mem, mag_filter="LINEAR", wrap_s="CLAMP_TO_EDGE")
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[0.5, 0.5]], np.float32), lod=np.zeros(1))
+    assert got[0].tolist() == pytest.approx([0.5, 0.5, 0.5, 0.5])  # linear-space average, alpha untouched
+    raw2 = np.full((1, 1, 1, 4), 128, np.uint8)
+    put_texture(mem, [raw2], pack_values=False, srgb=True)
+    c = 128 / 255
+    assert tex.sample(mem, DESC_VA, SAMP_VA, np.array([[0.5, 0.5]], np.float32), lod=np.zeros(1))[0, 0] \
+        == pytest.approx(((c + 0.055) / 1.055) ** 2.4, abs=1e-6)
+
+
+def test_integer_textures_are_exact_and_never_filtered():
+    mem = new_memory()
+    data = np.arange(16 * 4, dtype=np.uint32).reshape(1, 4, 4, 4) * 1000003
+    put_texture(mem, [data], fmt="R32G32B32A32_UINT")
+    put_sampler(mem, mag_filter="LINEAR", min_filter="LINEAR", mip_filter="LINEAR")
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[0.3, 0.6], [0.99, 0.01]], np.float32), lod=np.zeros(2))
+    assert got.dtype == np.uint32
+    np.testing.assert_array_equal(got, [data[0, 2, 1], data[0, 0, 3]])
+
+
+def test_swizzle_and_missing_channels():
+    mem = new_memory()
+    put_texture(mem, [np.full((1, 2, 2, 4), [0.25, 0.5, 0, 0], np.float32)], fmt="R32G32_FLOAT",
+                swizzle=("G", "ONE", "R", "B"))
+    put_sampler(mem)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[0.5, 0.5]], np.float32), lod=np.zeros(1))
+    assert got[0].tolist() == [0.5, 1.0, 0.25, 0.0]
+
+
+def test_gather_returns_the_footprint_in_gl_order():
+    mem = new_memory()
+    data = np.zeros((1, 4, 4, 4), np.float32)
+    data[0, :, :, 1] = np.arange(16).reshape(4, 4)
+    put_texture(mem, [data], fmt="R32G32B32A32_FLOAT")
+    put_sampler(mem, wrap_s="REPEAT", wrap_t="REPEAT")
+    # centre between texels (1,1), (2,1), (1,2), (2,2): i0 = 1, j0 = 1
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[0.5, 0.5], [0.0, 0.0]], np.float32), gather_component=1,
+                     lod=np.zeros(2))
+    # (i0,j1), (i1,j1), (i1,j0), (i0,j0) ; second lane wraps: i0 = j0 = -1 -> 3
+    assert got[0].tolist() == [9, 10, 6, 5] and got[1].tolist() == [3, 0, 12, 15]
+
+
+def test_texel_offsets_shift_in_texel_space():
+    mem = new_memory()
+    data = np.zeros((1, 4, 8, 4), np.float32)
+    data[0, :, :, 0] = np.arange(32).reshape(4, 8)
+    put_texture(mem, [data], fmt="R32G32B32A32_FLOAT")
+    put_sampler(mem, wrap_s="CLAMP_TO_EDGE", wrap_t="CLAMP_TO_EDGE")
+    st = np.array([[2.5 / 8, 1.5 / 4]] * 3, np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st, lod=np.zeros(3), offset=np.array([[0, 0], [1, -1], [-8, 2]]))
+    assert got[:, 0].tolist() == [10, 3, 24]
+
+
+def test_border_colour_takes_the_format_channels():
+    mem = new_memory()
+    put_texture(mem, [np.zeros((1, 2, 2, 4), np.float32)], fmt="R8_UNORM")
+    put_sampler(mem, wrap_s="CLAMP_TO_BORDER", wrap_t="CLAMP_TO_BORDER", border_colour="CUSTOM",
+                **{f"border_{i}": int(np.float32(v).view(np.uint32)) for i, v in enumerate([0.2, 0.3, 0.4, 0.5])})
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[-1, -1]], np.float32), lod=np.zeros(1))
+    assert got[0].tolist() == pytest.approx([0.2, 0, 0, 1])
+    put_texture(mem, [np.zeros((1, 2, 2, 4), np.int32)], fmt="R32G32B32A32_SINT")
+    put_sampler(mem, wrap_s="CLAMP_TO_BORDER", border_colour="CUSTOM", border_0=2**32 - 7, border_3=5)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[1.5, 0.5]], np.float32), lod=np.zeros(1))
+    assert got.dtype == np.int32 and got[0].tolist() == [-7, 0, 0, 5]
+    put_sampler(mem, wrap_s="CLAMP_TO_BORDER", border_colour="OPAQUE_WHITE")
+    assert tex.sample(mem, DESC_VA, SAMP_VA, np.array([[1.5, 0.5]], np.float32), lod=np.zeros(1))[0].tolist() \
+        == [1, 1, 1, 1]
