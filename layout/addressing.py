@@ -18,6 +18,8 @@ one broadcast addition.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .miptree import Layout
@@ -66,6 +68,33 @@ def _level_tables(lay: Layout):
     return tw, th, stride, offs, w_el, h_el
 
 
+@lru_cache(maxsize=None)
+def _axis_luts(tile_w_el: int, tile_h_el: int) -> tuple[np.ndarray, np.ndarray]:
+    """Morton bits contributed by each in-tile x and each in-tile y: the element
+    index inside the tile is ``lut_x[x % tile_w] + lut_y[y % tile_h]``."""
+    m = min(tile_w_el, tile_h_el)
+    log2m = m.bit_length() - 1
+    ix = np.arange(tile_w_el, dtype=np.int64)
+    iy = np.arange(tile_h_el, dtype=np.int64)
+    lut_x = spread_bits(ix & (m - 1)) | ((ix & ~(m - 1)) << log2m)
+    lut_y = (spread_bits(iy & (m - 1)) << 1) | ((iy & ~(m - 1)) << log2m)
+    lut_x.setflags(write=False)
+    lut_y.setflags(write=False)
+    return lut_x, lut_y
+
+
+def _axis_parts_el(lay: Layout, level: int, x: np.ndarray, y: np.ndarray):
+    """Twiddled element index = x_part + y_part, for one level."""
+    tw, th = lay.tilesize_el[level]
+    lut_x, lut_y = _axis_luts(tw, th)
+    area = tw * th
+    tiles_per_row = -(-lay.stride_el[level] // tw)
+    log2tw, log2th = tw.bit_length() - 1, th.bit_length() - 1
+    x_part = ((x >> log2tw) * area) + lut_x[x & (tw - 1)]
+    y_part = ((y >> log2th) * (tiles_per_row * area)) + lut_y[y & (th - 1)]
+    return x_part, y_part
+
+
 def offset_B(lay: Layout, x, y, layer=0, level=0, sample=0, check: bool = True) -> np.ndarray:
     """Byte offsets (int64, broadcast shape of the inputs) of elements (x, y) of a
     layer, level and sample, from the start of the image.
@@ -78,25 +107,46 @@ def offset_B(lay: Layout, x, y, layer=0, level=0, sample=0, check: bool = True) 
     layer = np.asarray(layer, dtype=np.int64)
     level = np.asarray(level, dtype=np.int64)
     sample = np.asarray(sample, dtype=np.int64)
-    tw, th, stride, offs, w_el, h_el = _level_tables(lay)
     if check:
-        if np.any((level < 0) | (level >= lay.levels)):
-            raise ValueError(f"level out of range (the image has {lay.levels} levels)")
-        if np.any((layer < 0) | (layer >= lay.depth_px)):
-            raise ValueError(f"layer out of range (the image has {lay.depth_px} layers)")
-        if np.any((sample < 0) | (sample >= lay.sample_count_sa)):
-            raise ValueError(f"sample out of range (the image has {lay.sample_count_sa} samples)")
-        if np.any((x < 0) | (x >= w_el[level]) | (y < 0) | (y >= h_el[level])):
-            raise ValueError("coordinates outside the level")
+        _check_ranges(lay, x, y, layer, level, sample)
     bpp = lay.bytes_per_block_B
-    base = layer * lay.layer_stride_B + sample * bpp
+    base = layer * lay.layer_stride_B + sample * bpp if (layer.ndim or sample.ndim) else \
+        int(layer) * lay.layer_stride_B + int(sample) * bpp
     if lay.tiling == "linear":
         return base + y * lay.linear_stride_B + x * bpp
+    if level.ndim == 0:  # the common case: one level, separable and table-driven
+        lv = int(level)
+        x_part, y_part = _axis_parts_el(lay, lv, x, y)
+        return (x_part + y_part) * lay.blocksize_B + (base + lay.level_offsets_B[lv])
+    tw, th, stride, offs, _, _ = _level_tables(lay)
     tw_l, th_l = tw[level], th[level]
     tiles_per_row = (stride[level] + tw_l - 1) // tw_l
     tile_index = (y // th_l) * tiles_per_row + x // tw_l
     el = tile_index * (tw_l * th_l) + morton_el(x % tw_l, y % th_l, tw_l, th_l)
     return base + offs[level] + el * lay.blocksize_B
+
+
+def _check_ranges(lay: Layout, x, y, layer, level, sample) -> None:
+    def outside(v: np.ndarray, hi) -> bool:
+        if v.size == 0:
+            return False
+        if np.ndim(hi):
+            return bool(np.any((v < 0) | (v >= hi)))
+        return bool(v.min() < 0 or v.max() >= hi)
+
+    if outside(level, lay.levels):
+        raise ValueError(f"level out of range (the image has {lay.levels} levels)")
+    if outside(layer, lay.depth_px):
+        raise ValueError(f"layer out of range (the image has {lay.depth_px} layers)")
+    if outside(sample, lay.sample_count_sa):
+        raise ValueError(f"sample out of range (the image has {lay.sample_count_sa} samples)")
+    if level.ndim == 0:
+        w_el, h_el = lay.level_width_el(int(level)), lay.level_height_el(int(level))
+    else:
+        _, _, _, _, w_tab, h_tab = _level_tables(lay)
+        w_el, h_el = w_tab[level], h_tab[level]
+    if outside(x, w_el) or outside(y, h_el):
+        raise ValueError("coordinates outside the level")
 
 
 def _region_offsets_B(lay: Layout, level: int, layer: int, x_el: int, y_el: int,
@@ -107,18 +157,9 @@ def _region_offsets_B(lay: Layout, level: int, layer: int, x_el: int, y_el: int,
     base = layer * lay.layer_stride_B
     if lay.tiling == "linear":
         return base + ys[:, None] * lay.linear_stride_B + xs[None, :] * lay.bytes_per_block_B
-    tw, th = lay.tilesize_el[level]
-    tiles_per_row = -(-lay.stride_el[level] // tw)
-    area = tw * th
-    m = min(tw, th)
-    log2m = m.bit_length() - 1
-    # x contributes its tile column and its Morton bits (plus, for 2n x n tiles,
-    # the extra top bit); y contributes its tile row and its Morton bits.
-    x_part = (xs // tw) * area + (spread_bits(xs % tw & (m - 1))
-                                  | (((xs % tw) & ~(m - 1)) << log2m))
-    y_part = (ys // th) * tiles_per_row * area + ((spread_bits(ys % th & (m - 1)) << 1)
-                                                  | (((ys % th) & ~(m - 1)) << log2m))
-    return base + lay.level_offsets_B[level] + (y_part[:, None] + x_part[None, :]) * lay.blocksize_B
+    x_part, y_part = _axis_parts_el(lay, level, xs, ys)
+    size_B = lay.blocksize_B
+    return (y_part * size_B + (base + lay.level_offsets_B[level]))[:, None] + (x_part * size_B)[None, :]
 
 
 def _region_el(lay: Layout, level: int, x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:

@@ -193,3 +193,17 @@ def test_region_and_size_errors():
         detile(lay, buf[:100], 0, 0, 0, 0, 16, 16)
     with pytest.raises(ValueError, match="layer 1 out of range"):
         detile(lay, buf, 0, 1, 0, 0, 1, 1)
+
+
+def test_offsets_with_per_element_levels_layers_and_samples():
+    lay = make_miptree(37, 23, 3, levels=2, format="R16G16_UNORM")
+    rng = np.random.default_rng(5)
+    level = rng.integers(0, lay.levels, 500)
+    xs = (rng.random(500) * np.array([lay.level_width_el(int(l)) for l in level])).astype(int)
+    ys = (rng.random(500) * np.array([lay.level_height_el(int(l)) for l in level])).astype(int)
+    layer = rng.integers(0, 3, 500)
+    fast = offset_B(lay, xs, ys, layer, level)
+    ref = [reference_offset_B(lay, int(x), int(y), int(z), int(l)) for x, y, z, l in zip(xs, ys, layer, level)]
+    assert fast.tolist() == ref
+    with pytest.raises(ValueError, match="outside the level"):
+        offset_B(lay, np.array([0, 20]), np.array([0, 0]), 0, np.array([0, 1]))
