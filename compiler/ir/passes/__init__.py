@@ -10,9 +10,11 @@ from ..core import Shader
 from ..validate import debug_validate, validate_shader
 from .algebraic import opt_algebraic
 from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_dead_cf
+from .vars import lower_indirect_derefs, lower_vars_to_ssa
 
 __all__ = [
     "run_pass", "opt_algebraic", "opt_constant_folding", "opt_copy_prop", "opt_cse", "opt_dce", "opt_dead_cf",
+    "lower_vars_to_ssa", "lower_indirect_derefs",
 ]
 
 
