@@ -106,9 +106,6 @@ class TextureMixin:
                     self.screen.resource_destroy(tex.resource)
             self.textures.delete(name)
 
-    def _detach_from_framebuffers(self, obj) -> None:
-        """Overridden by FramebufferMixin."""
-
     def glActiveTexture(self, texture: int) -> None:
         unit = texture - E.GL_TEXTURE0
         check(0 <= unit < self.caps.max_combined_texture_units, E.GL_INVALID_ENUM,

@@ -1,0 +1,181 @@
+"""Framebuffers and renderbuffers (GL 4.6 chapter 9, GLES 3.2 chapter 9)."""
+
+from driver.gl import enums as E
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+
+FB = E.GL_FRAMEBUFFER
+C0 = E.GL_COLOR_ATTACHMENT0
+
+
+def fbo(ctx):
+    (f,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(FB, f)
+    return f
+
+
+def rbo(ctx, fmt, w=8, h=8, samples=0):
+    (r,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, r)
+    ctx.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, samples, fmt, w, h)
+    return r
+
+
+def tex2d(ctx, fmt, w=8, h=8, f=E.GL_RGBA, t=E.GL_UNSIGNED_BYTE):
+    (t_,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t_)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, fmt, w, h, 0, f, t, None)
+    return t_
+
+
+def test_default_framebuffer_is_complete(any_ctx):
+    assert any_ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_COMPLETE
+
+
+def test_completeness_rules(es3):
+    f = fbo(es3)
+    assert es3.glIsFramebuffer(f)
+    assert es3.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
+    t = tex2d(es3, E.GL_RGBA8)
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, 0)
+    assert es3.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_COMPLETE
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, 1)      # undefined level
+    assert es3.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, 0)
+    d = rbo(es3, E.GL_RGBA8)
+    es3.glFramebufferRenderbuffer(FB, E.GL_DEPTH_ATTACHMENT, E.GL_RENDERBUFFER, d)
+    assert es3.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+    d = rbo(es3, E.GL_DEPTH_COMPONENT24, 4, 4)                    # smaller is fine in ES3
+    es3.glFramebufferRenderbuffer(FB, E.GL_DEPTH_ATTACHMENT, E.GL_RENDERBUFFER, d)
+    assert es3.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_COMPLETE
+    ms = rbo(es3, E.GL_RGBA8, samples=4)
+    es3.glFramebufferRenderbuffer(FB, C0 + 1, E.GL_RENDERBUFFER, ms)
+    assert es3.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE
+
+
+def test_es2_requires_equal_sizes():
+    c = make_ctx("gles2")
+    fbo(c)
+    t = tex2d(c, E.GL_RGBA)
+    c.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, 0)
+    d = rbo_es2(c, E.GL_DEPTH_COMPONENT16, 4, 4)
+    c.glFramebufferRenderbuffer(FB, E.GL_DEPTH_ATTACHMENT, E.GL_RENDERBUFFER, d)
+    assert c.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS
+
+
+def rbo_es2(c, fmt, w, h):
+    (r,) = c.glGenRenderbuffers(1)
+    c.glBindRenderbuffer(E.GL_RENDERBUFFER, r)
+    c.glRenderbufferStorage(E.GL_RENDERBUFFER, fmt, w, h)
+    return r
+
+
+def test_attachment_errors(es3):
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, 0, 0)
+    expect(es3, E.GL_INVALID_OPERATION)                    # default framebuffer bound
+    fbo(es3)
+    es3.glFramebufferTexture2D(FB, C0 + 8, E.GL_TEXTURE_2D, 0, 0)
+    expect(es3, E.GL_INVALID_OPERATION)                    # ES: >= MAX_COLOR_ATTACHMENTS
+    es3.glFramebufferTexture2D(FB, E.GL_BACK, E.GL_TEXTURE_2D, 0, 0)
+    expect(es3, E.GL_INVALID_ENUM)
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, 999, 0)
+    expect(es3, E.GL_INVALID_OPERATION)
+    t = tex2d(es3, E.GL_RGBA8)
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_CUBE_MAP_POSITIVE_X, t, 0)
+    expect(es3, E.GL_INVALID_OPERATION)                    # target mismatch
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, -1)
+    expect(es3, E.GL_INVALID_VALUE)
+
+
+def test_renderbuffer_storage(es3):
+    es3.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 4, 4)
+    expect(es3, E.GL_INVALID_OPERATION)                    # none bound
+    r = rbo(es3, E.GL_RGBA8, 5, 3, samples=3)
+    assert es3.glIsRenderbuffer(r)
+    q = lambda p: es3.glGetRenderbufferParameteriv(E.GL_RENDERBUFFER, p)[0]
+    assert (q(E.GL_RENDERBUFFER_WIDTH), q(E.GL_RENDERBUFFER_HEIGHT)) == (5, 3)
+    assert q(E.GL_RENDERBUFFER_SAMPLES) == 4               # rounded up to a supported count
+    assert q(E.GL_RENDERBUFFER_RED_SIZE) == 8
+    es3.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGB, 4, 4)     # ES3: unsized not allowed
+    expect(es3, E.GL_INVALID_ENUM)
+    es3.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, 64, E.GL_RGBA8, 4, 4)
+    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, -1, 4)
+    expect(es3, E.GL_INVALID_VALUE)
+    es3.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, 4, E.GL_RGBA8UI, 4, 4)
+    expect(es3, E.GL_INVALID_OPERATION)                    # ES 3.0: no MSAA integer
+
+
+def test_deleting_attached_renderbuffer_detaches(es3):
+    fbo(es3)
+    r = rbo(es3, E.GL_RGBA8)
+    es3.glFramebufferRenderbuffer(FB, C0, E.GL_RENDERBUFFER, r)
+    assert es3.glGetFramebufferAttachmentParameteriv(
+        FB, C0, E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) == [r]
+    es3.glDeleteRenderbuffers(1, [r])
+    assert es3.glGetFramebufferAttachmentParameteriv(
+        FB, C0, E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) == [E.GL_NONE]
+
+
+def test_attachment_queries(es3):
+    fbo(es3)
+    t = tex2d(es3, E.GL_RGBA16F, f=E.GL_RGBA, t=E.GL_HALF_FLOAT)
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, 0)
+    q = lambda p: es3.glGetFramebufferAttachmentParameteriv(FB, C0, p)[0]
+    assert q(E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) == E.GL_TEXTURE
+    assert q(E.GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE) == 16
+    assert q(E.GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE) == E.GL_FLOAT
+    assert q(E.GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING) == E.GL_LINEAR
+
+
+def test_draw_buffers(es3):
+    es3.glDrawBuffers(1, [C0])
+    expect(es3, E.GL_INVALID_OPERATION)                    # default fb takes BACK/NONE
+    es3.glDrawBuffers(1, [E.GL_NONE])
+    assert es3.glGetIntegerv(E.GL_DRAW_BUFFER0) == [E.GL_NONE]
+    fbo(es3)
+    es3.glDrawBuffers(2, [C0, C0 + 1])
+    assert es3.glGetIntegerv(E.GL_DRAW_BUFFER1) == [C0 + 1]
+    es3.glDrawBuffers(2, [C0 + 1, C0])
+    expect(es3, E.GL_INVALID_OPERATION)                    # ES: i must be COLOR_ATTACHMENTi
+    es3.glDrawBuffers(9, [C0] * 9)
+    expect(es3, E.GL_INVALID_VALUE)
+    core = make_ctx("gl33")
+    fbo(core)
+    core.glDrawBuffers(2, [C0 + 1, C0])
+    assert core.glGetIntegerv(E.GL_DRAW_BUFFER0) == [C0 + 1]
+    core.glDrawBuffers(2, [C0, C0])
+    expect(core, E.GL_INVALID_OPERATION)
+
+
+def test_read_buffer(es3):
+    es3.glReadBuffer(C0)
+    expect(es3, E.GL_INVALID_OPERATION)
+    fbo(es3)
+    es3.glReadBuffer(C0 + 2)
+    assert es3.glGetIntegerv(E.GL_READ_BUFFER) == [C0 + 2]
+
+
+def test_split_draw_read_bindings(es3):
+    a, b = es3.glGenFramebuffers(2)
+    es3.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, a)
+    es3.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, b)
+    assert es3.glGetIntegerv(E.GL_DRAW_FRAMEBUFFER_BINDING) == [a]
+    assert es3.glGetIntegerv(E.GL_READ_FRAMEBUFFER_BINDING) == [b]
+    es3.glDeleteFramebuffers(1, [a])
+    assert es3.glGetIntegerv(E.GL_DRAW_FRAMEBUFFER_BINDING) == [0]
+    es3.glBindFramebuffer(FB, 1234)
+    expect(es3, E.GL_INVALID_OPERATION)
+
+
+def test_pipe_framebuffer_state_for_mrt(es3):
+    fbo(es3)
+    t0 = tex2d(es3, E.GL_RGBA8, 8, 8)
+    t1 = tex2d(es3, E.GL_RGBA8, 4, 4)
+    es3.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t0, 0)
+    es3.glFramebufferTexture2D(FB, C0 + 1, E.GL_TEXTURE_2D, t1, 0)
+    es3.glDrawBuffers(2, [C0, E.GL_NONE])
+    st = es3._pipe_framebuffer_state()
+    assert (st.width_px, st.height_px) == (4, 4)
+    assert st.cbufs[0].resource is es3.textures.get(t0).resource and st.cbufs[1] is None
+    assert st.zsbuf is None
