@@ -39,6 +39,8 @@ class Job:
 class UserQueue:
     """A ``drm_asahi_queue_create`` queue: scheduler thread plus firmware queues."""
 
+    FLUSH_TIMEOUT_S = 1.0
+
     def __init__(self, queue_id: int, vm, priority: int, usc_exec_base: int, firmware: Firmware,
                  sync: SyncState):
         self.queue_id = queue_id
@@ -73,9 +75,12 @@ class UserQueue:
             self.firmware.submit(job.firmware_job)
 
     def shutdown(self) -> None:
-        """Cancel jobs still waiting for their in-fences (their fences signal ESRCH, as
-        drm_sched kills an entity's jobs), let the firmware finish what it has, stop."""
+        """Flush, then stop: as drm_sched tears down an entity, wait up to
+        ``FLUSH_TIMEOUT_S`` for queued jobs to reach the firmware; jobs still blocked on
+        their in-fences after that are killed (their fences signal ESRCH). The firmware
+        then finishes everything it has, and the threads end."""
         with self.sync.cv:
+            self.sync.cv.wait_for(lambda: not self._pending, self.FLUSH_TIMEOUT_S)
             self._closing = True
             cancelled = list(self._pending)
             self._pending.clear()

@@ -84,7 +84,8 @@ class Dev:
         return info.value.errno
 
     def array(self, ctype: str, values) -> int:
-        arr = ffi.new(f"{ctype}[]", list(values))
+        """A user array that stays alive with this file; its address. ``bytes`` for "char"."""
+        arr = ffi.new(f"{ctype}[]", values if isinstance(values, bytes) else list(values))
         self.keep.append(arr)
         return ptr(arr)
 
@@ -118,7 +119,7 @@ class Dev:
     def syncobj(self, signaled: bool = False) -> int:
         return self.ioctl("SYNCOBJ_CREATE", flags=uapi.DRM_SYNCOBJ_CREATE_SIGNALED if signaled else 0).handle
 
-    def submit(self, queue_id: int, cmdbuf: bytes, in_syncs=(), out_syncs=(), **fields):
+    def submit(self, queue: int, cmdbuf: bytes, in_syncs=(), out_syncs=(), **fields):
         """``in_syncs``/``out_syncs``: handles (binary) or (handle, point) pairs (timeline)."""
         def sync(s):
             if isinstance(s, tuple):
@@ -126,7 +127,7 @@ class Dev:
             return {"sync_type": uapi.DRM_ASAHI_SYNC_SYNCOBJ, "handle": s}
         syncs = [sync(s) for s in in_syncs] + [sync(s) for s in out_syncs]
         args = dict(syncs=self.array("struct drm_asahi_sync", syncs) if syncs else 0,
-                    cmdbuf=self.array("char", cmdbuf) if cmdbuf else 0, queue_id=queue_id,
+                    cmdbuf=self.array("char", cmdbuf) if cmdbuf else 0, queue_id=queue,
                     in_sync_count=len(in_syncs), out_sync_count=len(out_syncs), cmdbuf_size=len(cmdbuf))
         args.update(fields)
         return self.ioctl("ASAHI_SUBMIT", **args)
@@ -190,3 +191,42 @@ def open_private():
     for d, path in opened:
         d.close()
         uapi.unregister_backend(path)
+
+
+class GateExecutor:
+    """A test GPU: records each half it runs as (half, tag) where the tag is the
+    command's stream base (vdm/cdm_ctrl_stream_base), blocks on ``gates[(half, tag)]``
+    (a threading.Event) when one is set up, and runs ``actions[(half, tag)](command)``."""
+
+    concurrent = True
+
+    def __init__(self):
+        import threading
+        self.gates: dict = {}
+        self.actions: dict = {}
+        self.log: list = []
+        self.commands: list = []
+        self.lock = threading.Lock()
+
+    def _run(self, half: str, command) -> None:
+        tag = command.cmd.cdm_ctrl_stream_base if command.kind == "compute" else command.cmd.vdm_ctrl_stream_base
+        with self.lock:
+            self.log.append((half, tag))
+            self.commands.append(command)
+        gate = self.gates.get((half, tag))
+        if gate is not None:
+            assert gate.wait(10), f"gate {(half, tag)} never opened"
+        action = self.actions.get((half, tag))
+        if action is not None:
+            action(command)
+        with self.lock:
+            self.log.append((half + " done", tag))
+
+    def run_vertex(self, command) -> None:
+        self._run("vertex", command)
+
+    def run_fragment(self, command) -> None:
+        self._run("fragment", command)
+
+    def run_compute(self, command) -> None:
+        self._run("compute", command)
