@@ -12,9 +12,18 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import GLSLCompileError, InfoLog, Message, SourceLoc
+from . import ast
+from .ast import NodeVisitor, TranslationUnit, walk
+from .errors import FatalError, GLSLCompileError, InfoLog, Message, SourceLoc
+from .lexer import tokenize
+from .parser import parse_tokens
 from .preprocessor import PreprocessResult, preprocess_full
+from .semantic import analyze
+from .symbols import FunctionSignature, Variable
+from .types import GLSLType
 from .versions import GLSLVersion
+
+STAGES = ("vertex", "fragment", "compute")
 
 
 class Preprocessed(NamedTuple):
@@ -36,7 +45,36 @@ def preprocess(source: str) -> Preprocessed:
     return Preprocessed(r.text, r.version.number, r.profile, r.extensions)
 
 
+def parse(source: str, stage: str) -> TranslationUnit:
+    """Preprocess, parse and type-check one shader.
+
+    `stage` is "vertex", "fragment" or "compute". Returns the typed AST (see
+    `compiler.glsl.ast`); its `info_log` holds the warnings. Raises
+    GLSLCompileError, whose `info_log` holds every message in Mesa's format
+    (`0:LINE(COL): error: ...`), when the shader has an error.
+    """
+    if stage not in STAGES:
+        raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
+    log = InfoLog()
+    pp = preprocess_full(source, log)
+    if not log.has_errors:
+        tokens = tokenize(pp.text, pp.line_map, pp.version, log, tuple(
+            n for n, b in pp.extensions.items() if b != "disable"))
+        try:
+            decls = parse_tokens(tokens, log)
+        except FatalError:
+            decls = None
+        if decls is not None and not log.has_errors:
+            tu = analyze(decls, pp.version, stage, pp.extensions, log, pp.invariant_all)
+            log.raise_if_errors()
+            tu.info_log = log.text
+            return tu
+    log.raise_if_errors()
+    raise AssertionError("unreachable: no error but no translation unit")
+
+
 __all__ = [
-    "GLSLCompileError", "GLSLVersion", "InfoLog", "Message", "Preprocessed",
-    "PreprocessResult", "SourceLoc", "preprocess", "preprocess_full",
+    "FunctionSignature", "GLSLCompileError", "GLSLType", "GLSLVersion", "InfoLog", "Message",
+    "NodeVisitor", "Preprocessed", "PreprocessResult", "SourceLoc", "STAGES", "TranslationUnit",
+    "Variable", "ast", "parse", "preprocess", "preprocess_full", "walk",
 ]

@@ -31,7 +31,7 @@ class SourceLoc:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    loc: SourceLoc
+    loc: SourceLoc | None  # None: a whole-shader (link-style) message, printed without location
     kind: str  # "error", "warning", "preprocessor error", "preprocessor warning"
     text: str
 
@@ -40,6 +40,8 @@ class Message:
         return self.kind.endswith("error")
 
     def __str__(self) -> str:
+        if self.loc is None:
+            return f"{self.kind}: {self.text}"
         return f"{self.loc}: {self.kind}: {self.text}"
 
 
@@ -51,6 +53,10 @@ class InfoLog:
 
     def error(self, loc: SourceLoc, text: str, *, preprocessor: bool = False) -> None:
         self.messages.append(Message(loc, "preprocessor error" if preprocessor else "error", text))
+
+    def shader_error(self, text: str) -> None:
+        """An error about the whole shader (Mesa reports these at link time)."""
+        self.messages.append(Message(None, "error", text))
 
     def warning(self, loc: SourceLoc, text: str, *, preprocessor: bool = False) -> None:
         self.messages.append(Message(loc, "preprocessor warning" if preprocessor else "warning", text))

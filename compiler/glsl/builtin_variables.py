@@ -1,0 +1,304 @@
+"""Built-in variables, constants and uniforms, per version and stage.
+
+`LIMITS` is the single source of the implementation limits that the shading
+language exposes as `gl_Max*` constants; the GL driver should read its
+`GL_MAX_*` answers from here (driver may import compiler, not the reverse).
+
+`_TABLE` lines have the availability syntax of builtin_functions.py:
+
+    DESKTOP ES [STAGES] [+EXTENSION] | STORAGE TYPE NAME[SIZE]
+
+where STORAGE is in, out, uniform or const, TYPE a built-in type or one of
+the state structs defined below, and SIZE a number or a gl_Max* constant.
+Constants take their value from LIMITS.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import types as T
+from .builtin_functions import Availability, _parse_availability
+from .symbols import Variable
+from .versions import GLSLVersion
+
+LIMITS: dict[str, int | tuple[int, ...]] = {
+    "gl_MaxLights": 8,
+    "gl_MaxClipPlanes": 8,
+    "gl_MaxTextureUnits": 8,
+    "gl_MaxTextureCoords": 8,
+    "gl_MaxVertexAttribs": 16,
+    "gl_MaxVertexUniformComponents": 4096,
+    "gl_MaxVaryingFloats": 128,
+    "gl_MaxVaryingComponents": 128,
+    "gl_MaxVertexTextureImageUnits": 16,
+    "gl_MaxCombinedTextureImageUnits": 48,
+    "gl_MaxTextureImageUnits": 16,
+    "gl_MaxFragmentUniformComponents": 4096,
+    "gl_MaxDrawBuffers": 8,
+    "gl_MaxClipDistances": 8,
+    "gl_MaxVertexUniformVectors": 1024,
+    "gl_MaxFragmentUniformVectors": 1024,
+    "gl_MaxVaryingVectors": 32,
+    "gl_MaxVertexOutputVectors": 32,
+    "gl_MaxFragmentInputVectors": 32,
+    "gl_MaxVertexOutputComponents": 128,
+    "gl_MaxFragmentInputComponents": 128,
+    "gl_MinProgramTexelOffset": -8,
+    "gl_MaxProgramTexelOffset": 7,
+    "gl_MaxComputeWorkGroupCount": (65535, 65535, 65535),
+    "gl_MaxComputeWorkGroupSize": (1024, 1024, 64),
+    "gl_MaxComputeUniformComponents": 4096,
+    "gl_MaxComputeTextureImageUnits": 16,
+    "gl_MaxComputeImageUniforms": 8,
+    "gl_MaxComputeAtomicCounters": 4096,
+    "gl_MaxComputeAtomicCounterBuffers": 8,
+    "gl_MaxVertexAtomicCounters": 4096,
+    "gl_MaxFragmentAtomicCounters": 4096,
+    "gl_MaxCombinedAtomicCounters": 4096,
+    "gl_MaxAtomicCounterBindings": 8,
+    "gl_MaxVertexAtomicCounterBuffers": 8,
+    "gl_MaxFragmentAtomicCounterBuffers": 8,
+    "gl_MaxCombinedAtomicCounterBuffers": 8,
+    "gl_MaxAtomicCounterBufferSize": 16384,
+    "gl_MaxImageUnits": 8,
+    "gl_MaxCombinedImageUnitsAndFragmentOutputs": 16,
+    "gl_MaxImageSamples": 0,
+    "gl_MaxVertexImageUniforms": 8,
+    "gl_MaxFragmentImageUniforms": 8,
+    "gl_MaxCombinedImageUniforms": 16,
+}
+
+_CONSTANTS = """
+110c - | gl_MaxLights
+110c - | gl_MaxClipPlanes
+110c - | gl_MaxTextureUnits
+110c - | gl_MaxTextureCoords
+110 100 | gl_MaxVertexAttribs
+110 - | gl_MaxVertexUniformComponents
+110c - | gl_MaxVaryingFloats
+130 - | gl_MaxVaryingComponents
+110 100 | gl_MaxVertexTextureImageUnits
+110 100 | gl_MaxCombinedTextureImageUnits
+110 100 | gl_MaxTextureImageUnits
+110 - | gl_MaxFragmentUniformComponents
+110 100 | gl_MaxDrawBuffers
+130 - | gl_MaxClipDistances
+410 100 | gl_MaxVertexUniformVectors
+410 100 | gl_MaxFragmentUniformVectors
+410 100- | gl_MaxVaryingVectors
+- 300 | gl_MaxVertexOutputVectors
+- 300 | gl_MaxFragmentInputVectors
+150 - | gl_MaxVertexOutputComponents
+150 - | gl_MaxFragmentInputComponents
+400 300 | gl_MinProgramTexelOffset
+400 300 | gl_MaxProgramTexelOffset
+430 310 +GL_ARB_compute_shader | gl_MaxComputeWorkGroupCount
+430 310 +GL_ARB_compute_shader | gl_MaxComputeWorkGroupSize
+430 310 +GL_ARB_compute_shader | gl_MaxComputeUniformComponents
+430 310 +GL_ARB_compute_shader | gl_MaxComputeTextureImageUnits
+430 310 +GL_ARB_compute_shader | gl_MaxComputeImageUniforms
+430 310 +GL_ARB_compute_shader | gl_MaxComputeAtomicCounters
+430 310 +GL_ARB_compute_shader | gl_MaxComputeAtomicCounterBuffers
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxVertexAtomicCounters
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxFragmentAtomicCounters
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxCombinedAtomicCounters
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxAtomicCounterBindings
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxVertexAtomicCounterBuffers
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxFragmentAtomicCounterBuffers
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxCombinedAtomicCounterBuffers
+420 310 +GL_ARB_shader_atomic_counters | gl_MaxAtomicCounterBufferSize
+420 310 +GL_ARB_shader_image_load_store | gl_MaxImageUnits
+420 310 +GL_ARB_shader_image_load_store | gl_MaxCombinedImageUnitsAndFragmentOutputs
+420 - +GL_ARB_shader_image_load_store | gl_MaxImageSamples
+420 310 +GL_ARB_shader_image_load_store | gl_MaxVertexImageUniforms
+420 310 +GL_ARB_shader_image_load_store | gl_MaxFragmentImageUniforms
+420 310 +GL_ARB_shader_image_load_store | gl_MaxCombinedImageUniforms
+"""
+
+_TABLE = """
+# vertex
+110 100 @v | out vec4 gl_Position
+110 100 @v | out float gl_PointSize
+130 - @v | out float gl_ClipDistance[gl_MaxClipDistances]
+110c - @v | out vec4 gl_ClipVertex
+130 300 @v | in int gl_VertexID
+140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
+110c - @v | in vec4 gl_Vertex
+110c - @v | in vec3 gl_Normal
+110c - @v | in vec4 gl_Color
+110c - @v | in vec4 gl_SecondaryColor
+110c - @v | in vec4 gl_MultiTexCoord0
+110c - @v | in vec4 gl_MultiTexCoord1
+110c - @v | in vec4 gl_MultiTexCoord2
+110c - @v | in vec4 gl_MultiTexCoord3
+110c - @v | in vec4 gl_MultiTexCoord4
+110c - @v | in vec4 gl_MultiTexCoord5
+110c - @v | in vec4 gl_MultiTexCoord6
+110c - @v | in vec4 gl_MultiTexCoord7
+110c - @v | in float gl_FogCoord
+110c - @v | out vec4 gl_FrontColor
+110c - @v | out vec4 gl_BackColor
+110c - @v | out vec4 gl_FrontSecondaryColor
+110c - @v | out vec4 gl_BackSecondaryColor
+110c - @v | out vec4 gl_TexCoord[gl_MaxTextureCoords]
+110c - @v | out float gl_FogFragCoord
+# fragment
+110 100 @f | in vec4 gl_FragCoord
+110 100 @f | in bool gl_FrontFacing
+120 100 @f | in vec2 gl_PointCoord
+130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
+150 - @f | in int gl_PrimitiveID
+400 - @f | in int gl_SampleID
+400 - @f | in vec2 gl_SamplePosition
+400 - @f | in int gl_SampleMaskIn[1]
+400 - @f | out int gl_SampleMask[1]
+430 - @f | in int gl_Layer
+430 - @f | in int gl_ViewportIndex
+110c 100- @f | out vec4 gl_FragColor
+110c 100- @f | out vec4 gl_FragData[gl_MaxDrawBuffers]
+110 300 @f | out float gl_FragDepth
+- - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT
+110c - @f | in vec4 gl_Color
+110c - @f | in vec4 gl_SecondaryColor
+110c - @f | in vec4 gl_TexCoord[gl_MaxTextureCoords]
+110c - @f | in float gl_FogFragCoord
+# compute
+430 310 @c +GL_ARB_compute_shader | in uvec3 gl_NumWorkGroups
+430 310 @c +GL_ARB_compute_shader | const uvec3 gl_WorkGroupSize
+430 310 @c +GL_ARB_compute_shader | in uvec3 gl_WorkGroupID
+430 310 @c +GL_ARB_compute_shader | in uvec3 gl_LocalInvocationID
+430 310 @c +GL_ARB_compute_shader | in uvec3 gl_GlobalInvocationID
+430 310 @c +GL_ARB_compute_shader | in uint gl_LocalInvocationIndex
+# uniform state, every stage
+110 100 | uniform gl_DepthRangeParameters gl_DepthRange
+110c - | uniform mat4 gl_ModelViewMatrix
+110c - | uniform mat4 gl_ProjectionMatrix
+110c - | uniform mat4 gl_ModelViewProjectionMatrix
+110c - | uniform mat4 gl_TextureMatrix[gl_MaxTextureCoords]
+110c - | uniform mat3 gl_NormalMatrix
+110c - | uniform mat4 gl_ModelViewMatrixInverse
+110c - | uniform mat4 gl_ProjectionMatrixInverse
+110c - | uniform mat4 gl_ModelViewProjectionMatrixInverse
+110c - | uniform mat4 gl_TextureMatrixInverse[gl_MaxTextureCoords]
+110c - | uniform mat4 gl_ModelViewMatrixTranspose
+110c - | uniform mat4 gl_ProjectionMatrixTranspose
+110c - | uniform mat4 gl_ModelViewProjectionMatrixTranspose
+110c - | uniform mat4 gl_TextureMatrixTranspose[gl_MaxTextureCoords]
+110c - | uniform mat4 gl_ModelViewMatrixInverseTranspose
+110c - | uniform mat4 gl_ProjectionMatrixInverseTranspose
+110c - | uniform mat4 gl_ModelViewProjectionMatrixInverseTranspose
+110c - | uniform mat4 gl_TextureMatrixInverseTranspose[gl_MaxTextureCoords]
+110c - | uniform float gl_NormalScale
+110c - | uniform vec4 gl_ClipPlane[gl_MaxClipPlanes]
+110c - | uniform gl_PointParameters gl_Point
+110c - | uniform gl_MaterialParameters gl_FrontMaterial
+110c - | uniform gl_MaterialParameters gl_BackMaterial
+110c - | uniform gl_LightSourceParameters gl_LightSource[gl_MaxLights]
+110c - | uniform gl_LightModelParameters gl_LightModel
+110c - | uniform gl_LightModelProducts gl_FrontLightModelProduct
+110c - | uniform gl_LightModelProducts gl_BackLightModelProduct
+110c - | uniform gl_LightProducts gl_FrontLightProduct[gl_MaxLights]
+110c - | uniform gl_LightProducts gl_BackLightProduct[gl_MaxLights]
+110c - | uniform vec4 gl_TextureEnvColor[gl_MaxTextureUnits]
+110c - | uniform vec4 gl_EyePlaneS[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_EyePlaneT[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_EyePlaneR[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_EyePlaneQ[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_ObjectPlaneS[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_ObjectPlaneT[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_ObjectPlaneR[gl_MaxTextureCoords]
+110c - | uniform vec4 gl_ObjectPlaneQ[gl_MaxTextureCoords]
+110c - | uniform gl_FogParameters gl_Fog
+"""
+
+
+def _struct(name: str, spec: str) -> T.GLSLType:
+    fields = []
+    for item in spec.split(";"):
+        if item.strip():
+            tname, fname = item.split()
+            fields.append(T.StructField(fname, T.lookup(tname)))
+    return T.struct_type(name, fields)
+
+
+STATE_STRUCTS: dict[str, T.GLSLType] = {
+    "gl_DepthRangeParameters": _struct("gl_DepthRangeParameters", "float near; float far; float diff"),
+    "gl_PointParameters": _struct(
+        "gl_PointParameters", "float size; float sizeMin; float sizeMax; float fadeThresholdSize; "
+        "float distanceConstantAttenuation; float distanceLinearAttenuation; "
+        "float distanceQuadraticAttenuation"),
+    "gl_MaterialParameters": _struct(
+        "gl_MaterialParameters", "vec4 emission; vec4 ambient; vec4 diffuse; vec4 specular; float shininess"),
+    "gl_LightSourceParameters": _struct(
+        "gl_LightSourceParameters", "vec4 ambient; vec4 diffuse; vec4 specular; vec4 position; "
+        "vec4 halfVector; vec3 spotDirection; float spotExponent; float spotCutoff; float spotCosCutoff; "
+        "float constantAttenuation; float linearAttenuation; float quadraticAttenuation"),
+    "gl_LightModelParameters": _struct("gl_LightModelParameters", "vec4 ambient"),
+    "gl_LightModelProducts": _struct("gl_LightModelProducts", "vec4 sceneColor"),
+    "gl_LightProducts": _struct("gl_LightProducts", "vec4 ambient; vec4 diffuse; vec4 specular"),
+    "gl_FogParameters": _struct("gl_FogParameters", "vec4 color; float density; float start; float end; "
+                                "float scale"),
+}
+
+
+def _constant_entries() -> list[tuple[Availability, str]]:
+    out = []
+    for line in _CONSTANTS.strip().splitlines():
+        head, name = line.split("|")
+        out.append((_parse_availability(head), name.strip()))
+    return out
+
+
+def _variable_entries() -> list[tuple[Availability, str, str, str, str | None]]:
+    out = []
+    for line in _TABLE.strip().splitlines():
+        if line.startswith("#"):
+            continue
+        head, decl = line.split("|")
+        storage, tname, name = decl.split()
+        size = None
+        if "[" in name:
+            name, size = name.rstrip("]").split("[")
+        out.append((_parse_availability(head), storage, tname, name, size))
+    return out
+
+
+def _constant_variable(name: str) -> Variable:
+    value = LIMITS[name]
+    if isinstance(value, tuple):
+        t = T.vector("int", len(value))
+        const = tuple(value)
+    else:
+        t = T.INT
+        const = (value,)
+    return Variable(name, t, storage="const", scope="builtin", builtin=True, const_value=const,
+                    read_only=True)
+
+
+@lru_cache(maxsize=64)
+def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Variable, ...]:
+    out: list[Variable] = []
+    for avail, name in _constant_entries():
+        if avail.available(version, stage, extensions):
+            out.append(_constant_variable(name))
+    for avail, storage, tname, name, size in _variable_entries():
+        if not avail.available(version, stage, extensions):
+            continue
+        t = STATE_STRUCTS[tname] if tname in STATE_STRUCTS else T.lookup(tname)
+        if size is not None:
+            n = int(size) if size.isdigit() else LIMITS[size]
+            t = T.array_of(t, n)
+        out.append(Variable(name, t, storage=storage, scope="builtin", builtin=True,
+                            read_only=storage in ("in", "uniform", "const")))
+    return tuple(out)
+
+
+def builtin_variables(version: GLSLVersion, stage: str, extensions=()) -> list[Variable]:
+    """Fresh Variable objects for one compilation (semantic analysis marks them used)."""
+    import copy
+    return [copy.copy(v) for v in _cached(version, stage, frozenset(extensions))]
+
+
+def all_builtin_variable_names() -> set[str]:
+    return {e[3] for e in _variable_entries()} | set(LIMITS)

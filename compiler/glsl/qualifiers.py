@@ -1,0 +1,494 @@
+"""Storage, interpolation and layout qualifier rules; interface blocks.
+
+A mixin of `semantic.Analyzer`. `apply_qualifiers` turns the qualifiers as
+written (ast.TypeQualifier) into the fields of a `symbols.Variable` and
+reports every misuse: storage qualifiers per stage, version and scope,
+interface types (no bool inputs, flat integers, ...), opaque types only as
+uniforms, and each layout identifier in the places and versions that allow it.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from . import types as T
+from .builtin_variables import LIMITS
+from .symbols import Variable
+
+IMAGE_FORMATS = {
+    "rgba32f": "float", "rgba16f": "float", "rg32f": "float", "rg16f": "float",
+    "r11f_g11f_b10f": "float", "r32f": "float", "r16f": "float", "rgba16": "float",
+    "rgb10_a2": "float", "rgba8": "float", "rg16": "float", "rg8": "float", "r16": "float",
+    "r8": "float", "rgba16_snorm": "float", "rgba8_snorm": "float", "rg16_snorm": "float",
+    "rg8_snorm": "float", "r16_snorm": "float", "r8_snorm": "float",
+    "rgba32i": "int", "rgba16i": "int", "rgba8i": "int", "rg32i": "int", "rg16i": "int",
+    "rg8i": "int", "r32i": "int", "r16i": "int", "r8i": "int",
+    "rgba32ui": "uint", "rgba16ui": "uint", "rgb10_a2ui": "uint", "rgba8ui": "uint",
+    "rg32ui": "uint", "rg16ui": "uint", "rg8ui": "uint", "r32ui": "uint", "r16ui": "uint",
+    "r8ui": "uint",
+}
+ES_IMAGE_FORMATS = {"rgba32f", "rgba16f", "r32f", "rgba8", "rgba8_snorm", "rgba32i", "rgba16i",
+                    "rgba8i", "r32i", "rgba32ui", "rgba16ui", "rgba8ui", "r32ui"}
+BLOCK_LAYOUTS = {"std140", "std430", "shared", "packed"}
+MATRIX_LAYOUTS = {"row_major", "column_major"}
+VALUED = {"location", "binding", "offset", "index", "local_size_x", "local_size_y", "local_size_z",
+          "component", "max_vertices", "invocations", "vertices", "stream", "xfb_buffer",
+          "xfb_offset", "xfb_stride", "align"}
+FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | {
+    "early_fragment_tests", "origin_upper_left", "pixel_center_integer", "depth_any",
+    "depth_greater", "depth_less", "depth_unchanged"}
+_ORDER_RANK = {"invariant": 0, "precise": 0, "interpolation": 1, "layout": 1, "auxiliary": 2,
+               "storage": 2, "precision": 3, "memory": 2}
+
+
+class QualifierRules:
+    """Mixin: see the module docstring."""
+
+    # -- order ---------------------------------------------------------------
+
+    def check_qualifier_order(self, q: A.TypeQualifier) -> None:
+        """Before GLSL 4.20 qualifiers come as: invariant, interpolation, storage, precision."""
+        if self.version.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled:
+            return
+        ranks = [_ORDER_RANK[k] for k in q.order]
+        if ranks != sorted(ranks):
+            if q.invariant and q.order[0] != "invariant":
+                self.error(q.loc, "invariant qualifiers must come first")
+            elif q.precision and q.order[-1] != "precision":
+                self.error(q.loc, "precision qualifiers must come last")
+            else:
+                self.error(q.loc, "interpolation qualifiers must precede storage qualifiers")
+
+    # -- layout values -------------------------------------------------------
+
+    def layout_values(self, q: A.TypeQualifier) -> dict:
+        out: dict = {}
+        for lid in q.layout:
+            name = lid.name
+            key = name.lower() if name.lower() in ("std140", "std430", "shared", "packed", "row_major",
+                                                   "column_major") else name
+            if key in VALUED:
+                if lid.value is None:
+                    self.error(lid.loc, f"layout qualifier `{name}' requires a value")
+                    continue
+                v = self.expr(lid.value)
+                if v.type is None:
+                    continue
+                if v.const is None or not (v.type.is_scalar and v.type.is_integer):
+                    self.error(lid.loc, f"{name} must be an integral constant expression")
+                    continue
+                value = v.const[0]
+                if value < 0:
+                    self.error(lid.loc, f"{name} layout qualifier is invalid ({value} < 0)")
+                    continue
+                if key in out and out[key] != value and key.startswith("local_size"):
+                    self.error(lid.loc, f"{key} mismatch")
+                out[key] = value
+            elif key in FLAGS:
+                if lid.value is not None:
+                    self.error(lid.loc, f"layout qualifier `{name}' does not take a value")
+                out[key] = True
+            else:
+                self.error(lid.loc, f"unrecognized layout identifier `{name}'")
+        return out
+
+    def need(self, cond: bool, loc, msg: str) -> bool:
+        if not cond:
+            self.error(loc, msg)
+        return cond
+
+    # -- variables -----------------------------------------------------------
+
+    def apply_qualifiers(self, var: Variable, q: A.TypeQualifier, loc, global_scope: bool) -> None:
+        storage = q.storage
+        stage = self.stage
+        t = var.type
+        var.written_storage = storage
+        var.interpolation = q.interpolation
+        var.centroid, var.sample, var.patch = q.centroid, q.sample, q.patch
+        var.invariant = q.invariant or False
+        var.precise = q.precise
+        var.precision = q.precision
+        var.memory = frozenset(q.memory)
+        if storage is None:
+            var.storage = "temporary"
+        elif storage in ("const", "const in"):
+            if storage == "const in":
+                self.error(loc, "`in' qualifier may only be used on function parameters here")
+            var.storage = "const"
+            var.read_only = True
+        elif storage == "attribute":
+            self.need(stage == "vertex", loc, "`attribute' variables may not be declared in the "
+                      f"{stage} shader")
+            if self.version.es and self.version.number >= 300:
+                self.error(loc, "illegal use of reserved word `attribute'")
+            elif not self.version.es and self.version.number >= 140 and not self.version.compatibility:
+                self.error(loc, f"`attribute' is deprecated and removed from {self.version} core")
+            var.storage = "in"
+        elif storage == "varying":
+            if self.version.es and self.version.number >= 300:
+                self.error(loc, "illegal use of reserved word `varying'")
+            elif not self.version.es and self.version.number >= 140 and not self.version.compatibility:
+                self.error(loc, f"`varying' is deprecated and removed from {self.version} core")
+            self.need(stage in ("vertex", "fragment"), loc,
+                      f"`varying' variables may not be declared in the {stage} shader")
+            var.storage = "out" if stage == "vertex" else "in"
+        elif storage in ("in", "out"):
+            if global_scope and not self.version.at_least(130, 300):
+                self.error(loc, f"`{storage}' qualifier in declaration of `{var.name}' only valid for "
+                           f"function parameters in {self.version}")
+            if stage == "compute":
+                self.error(loc, f"compute shader variables cannot be declared `{storage}'")
+            var.storage = storage
+        elif storage == "inout":
+            self.error(loc, f"`inout' qualifier in declaration of `{var.name}' only valid for function "
+                       "parameters")
+            var.storage = "temporary"
+        elif storage == "uniform":
+            var.storage = "uniform"
+            var.read_only = True
+        elif storage == "buffer":
+            self.error(loc, "buffer variables must be declared in a shader storage block")
+            var.storage = "buffer"
+        elif storage == "shared":
+            if stage != "compute":
+                self.error(loc, "`shared' variables may only be declared in compute shaders")
+            var.storage = "shared"
+        if var.storage not in ("temporary", "const") and not global_scope:
+            self.error(loc, f"`{storage}' qualifier is not allowed on local variables")
+        if var.storage in ("in",) and not var.read_only:
+            var.read_only = True
+        layout = self.layout_values(q)
+        var.layout = layout
+        self.check_interface_type(var, loc)
+        self.check_auxiliary(var, q, loc)
+        self.check_variable_layout(var, layout, loc)
+        self.check_opaque(var, loc)
+        if q.memory and not (t.innermost_element.is_image or var.storage == "buffer"):
+            self.error(loc, "memory qualifiers may only be used on image variables and buffer variables")
+        if global_scope and self.log is not None and var.storage == "in" and stage == "vertex":
+            pass
+
+    def check_interface_type(self, var: Variable, loc) -> None:
+        t, stage, storage = var.type, self.stage, var.storage
+        inner = t.innermost_element
+        if storage not in ("in", "out") or var.scope == "parameter":
+            return
+        is_vs_in = stage == "vertex" and storage == "in"
+        is_fs_out = stage == "fragment" and storage == "out"
+        if is_vs_in:
+            if inner.base == "bool" or inner.is_struct or inner.is_opaque:
+                self.error(loc, f"vertex shader input / attribute cannot have type {t}")
+            elif t.is_array and (self.version.es or not self.version.at_least(150)):
+                self.error(loc, "vertex shader input / attribute cannot have array type")
+            elif inner.base in ("int", "uint") and not self.version.at_least(130, 300):
+                self.error(loc, f"vertex shader input / attribute cannot have type {t}")
+            return
+        if is_fs_out:
+            if inner.base == "bool" or inner.is_struct or inner.is_matrix or inner.is_opaque:
+                self.error(loc, f"fragment shader output cannot have type {t}")
+            elif t.is_array and t.element.is_array:
+                self.error(loc, "fragment shader output cannot be an array of arrays")
+            return
+        # varyings: vertex out, fragment in
+        if inner.base == "bool" or inner.is_opaque:
+            self.error(loc, f"varying variables must be of base type float, int or uint (not {t})"
+                       if self.version.at_least(130, 300) else
+                       f"varying variables must be of base type float in {self.version}")
+            return
+        if inner.base in ("int", "uint") or t.contains(lambda x: x.base in ("int", "uint")):
+            if not self.version.at_least(130, 300):
+                self.error(loc, f"varying variables must be of base type float in {self.version}")
+            elif var.interpolation != "flat":
+                if stage == "fragment":
+                    self.error(loc, "if a fragment input is (or contains) an integer, then it must be "
+                               "qualified with 'flat'")
+                elif self.version.es:
+                    self.error(loc, "if a vertex output is (or contains) an integer, then it must be "
+                               "qualified with 'flat'")
+        if inner.is_struct and not self.version.at_least(150, 300):
+            self.error(loc, f"varying variables cannot be structures in {self.version}")
+
+    def check_auxiliary(self, var: Variable, q: A.TypeQualifier, loc) -> None:
+        io = var.storage in ("in", "out")
+        if q.interpolation:
+            if not io:
+                self.error(loc, f"interpolation qualifier `{q.interpolation}' can only be applied to "
+                           "shader inputs or outputs.")
+            elif self.stage == "vertex" and var.storage == "in":
+                self.error(loc, f"interpolation qualifier `{q.interpolation}' cannot be applied to "
+                           "vertex shader inputs")
+            elif self.stage == "fragment" and var.storage == "out":
+                self.error(loc, f"interpolation qualifier `{q.interpolation}' cannot be applied to "
+                           "fragment shader outputs")
+        if q.centroid or q.sample:
+            word = "centroid" if q.centroid else "sample"
+            if not io or (self.stage == "vertex" and var.storage == "in") or \
+                    (self.stage == "fragment" and var.storage == "out"):
+                self.error(loc, f"`{word}' can only be applied to shader outputs of the vertex shader "
+                           "and inputs of the fragment shader")
+        if q.invariant:
+            ok = (var.storage == "out" and self.stage == "vertex") or (
+                var.storage == "in" and self.stage == "fragment" and not self.version.es) or (
+                var.storage == "out" and self.stage == "fragment" and self.version.es)
+            if not ok:
+                self.error(loc, "`invariant' can only be applied to shader outputs (or fragment "
+                           "inputs)")
+        if q.precision and not self.version.at_least(130, 100):
+            self.error(loc, f"precision qualifiers are not supported in {self.version}")
+
+    def check_opaque(self, var: Variable, loc) -> None:
+        t = var.type
+        if not t.contains_opaque:
+            return
+        if var.storage != "uniform" and var.scope != "parameter":
+            self.error(loc, "opaque variables must be declared uniform")
+        inner = t.innermost_element
+        if inner.is_image:
+            fmt = [k for k in var.layout if k in IMAGE_FORMATS]
+            if fmt:
+                if IMAGE_FORMATS[fmt[0]] != inner.sampled_base:
+                    self.error(loc, f"format qualifier `{fmt[0]}' does not match the base data type "
+                               f"of the image")
+                if self.version.es and fmt[0] not in ES_IMAGE_FORMATS:
+                    self.error(loc, f"format qualifier `{fmt[0]}' is not supported in {self.version}")
+            elif "writeonly" not in var.memory and (self.version.es or not self.version.at_least(0)):
+                self.error(loc, "image not qualified with `writeonly' must have a format layout "
+                           "qualifier")
+            elif not fmt and "writeonly" not in var.memory:
+                self.error(loc, "image not qualified with `writeonly' must have a format layout "
+                           "qualifier")
+        if inner is T.ATOMIC_UINT and self.version.es and "binding" not in var.layout:
+            self.error(loc, "atomic counters require a binding")
+
+    def check_variable_layout(self, var: Variable, layout: dict, loc) -> None:
+        if not layout:
+            return
+        stage, storage, v = self.stage, var.storage, self.version
+        if var.scope != "global":
+            self.error(loc, "layout qualifiers may only be used on global declarations")
+            return
+        for key in layout:
+            if key == "location":
+                if storage == "in" and stage == "vertex":
+                    self.need(v.at_least(330, 300) or "GL_ARB_explicit_attrib_location" in self.enabled,
+                              loc, "explicit location for vertex shader inputs requires GLSL 3.30, "
+                              "GLSL ES 3.00 or GL_ARB_explicit_attrib_location")
+                elif storage == "out" and stage == "fragment":
+                    self.need(v.at_least(330, 300) or "GL_ARB_explicit_attrib_location" in self.enabled,
+                              loc, "explicit location for fragment shader outputs requires GLSL 3.30, "
+                              "GLSL ES 3.00 or GL_ARB_explicit_attrib_location")
+                    if layout["location"] >= LIMITS["gl_MaxDrawBuffers"]:
+                        self.error(loc, f"invalid location {layout['location']} specified for "
+                                   f"`{var.name}'")
+                elif storage in ("in", "out"):
+                    self.need(v.at_least(410, 310) or "GL_ARB_separate_shader_objects" in self.enabled,
+                              loc, "explicit location for shader inputs and outputs between stages "
+                              "requires GLSL 4.10, GLSL ES 3.10 or GL_ARB_separate_shader_objects")
+                elif storage == "uniform":
+                    self.need(v.at_least(430, 310) or "GL_ARB_explicit_uniform_location" in self.enabled,
+                              loc, "explicit location for uniforms requires GLSL 4.30, GLSL ES 3.10 or "
+                              "GL_ARB_explicit_uniform_location")
+                    if var.type.innermost_element is T.ATOMIC_UINT:
+                        self.error(loc, "atomic counters cannot have an explicit location")
+                else:
+                    self.error(loc, "location qualifier may only be used on shader inputs, outputs "
+                               "and uniforms")
+                if storage == "in" and stage == "vertex" and \
+                        layout["location"] >= LIMITS["gl_MaxVertexAttribs"]:
+                    self.error(loc, f"invalid location {layout['location']} specified for `{var.name}'")
+            elif key == "binding":
+                self.need(v.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled,
+                          loc, "binding layout qualifier requires GLSL 4.20, GLSL ES 3.10 or "
+                          "GL_ARB_shading_language_420pack")
+                if not (storage == "uniform" and var.type.contains_opaque):
+                    self.error(loc, "binding qualifier may only be used on opaque uniforms and "
+                               "interface blocks")
+            elif key == "offset":
+                if var.type.innermost_element is not T.ATOMIC_UINT:
+                    self.error(loc, "offset qualifier may only be used on atomic counters here")
+                elif layout["offset"] % 4:
+                    self.error(loc, "atomic counter offset must be a multiple of 4")
+            elif key == "index":
+                self.need(storage == "out" and stage == "fragment" and not v.es, loc,
+                          "the index layout qualifier may only be used on fragment shader outputs")
+                if layout["index"] > 1:
+                    self.error(loc, "invalid index value; index must be 0 or 1")
+            elif key in IMAGE_FORMATS:
+                if not var.type.innermost_element.is_image:
+                    self.error(loc, "format layout qualifiers may only be used on image variables")
+            elif key in ("origin_upper_left", "pixel_center_integer"):
+                if var.name != "gl_FragCoord":
+                    self.error(loc, f"layout qualifier `{key}' can only be applied to gl_FragCoord")
+            elif key.startswith("depth_"):
+                if var.name != "gl_FragDepth":
+                    self.error(loc, f"layout qualifier `{key}' can only be applied to gl_FragDepth")
+            elif key in BLOCK_LAYOUTS or key in MATRIX_LAYOUTS:
+                if not (storage == "uniform" and var.type.innermost_element.is_matrix) and \
+                        key in MATRIX_LAYOUTS:
+                    self.error(loc, f"layout qualifier `{key}' can only be applied to uniform blocks")
+                elif key in BLOCK_LAYOUTS:
+                    self.error(loc, f"layout qualifier `{key}' can only be applied to interface blocks")
+            elif key.startswith("local_size") or key == "early_fragment_tests":
+                self.error(loc, f"layout qualifier `{key}' can only be used in `layout(...) in;'")
+            else:
+                self.error(loc, f"layout qualifier `{key}' is not allowed here")
+
+    # -- `layout(...) in;` and `layout(std140) uniform;` -------------------------
+
+    def default_layout_declaration(self, d: A.QualifierDeclaration) -> None:
+        q = d.qualifier
+        layout = self.layout_values(q)
+        storage = q.storage
+        if storage == "in" and any(k.startswith("local_size") for k in layout):
+            if self.stage != "compute":
+                self.error(d.loc, "local_size qualifiers may only be used in compute shaders")
+                return
+            for i, axis in enumerate("xyz"):
+                key = f"local_size_{axis}"
+                if key in layout:
+                    value = layout[key]
+                    limit = LIMITS["gl_MaxComputeWorkGroupSize"][i]
+                    if value < 1 or value > limit:
+                        self.error(d.loc, f"local_size_{axis} ({value}) must be between 1 and {limit}")
+                        value = 1
+                    if self.local_size[i] is not None and self.local_size[i] != value:
+                        self.error(d.loc, "compute shader local group size mismatch")
+                    self.local_size[i] = value
+            for i in range(3):
+                if self.local_size[i] is None:
+                    self.local_size[i] = 1
+            total = self.local_size[0] * self.local_size[1] * self.local_size[2]
+            if total > 1024:
+                self.error(d.loc, f"product of local_sizes ({total}) exceeds "
+                           "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS (1024)")
+            wg = self.symbols.lookup("gl_WorkGroupSize")
+            if isinstance(wg, Variable) and wg.builtin:
+                wg.const_value = tuple(self.local_size)
+            return
+        if storage == "in" and layout.keys() <= {"early_fragment_tests"}:
+            if self.stage != "fragment":
+                self.error(d.loc, "early_fragment_tests layout qualifier only allowed in fragment shaders")
+            self.early_fragment_tests = True
+            return
+        if storage in ("uniform", "buffer") and layout.keys() <= BLOCK_LAYOUTS | MATRIX_LAYOUTS:
+            if "std430" in layout and storage == "uniform":
+                self.error(d.loc, "std430 storage block layout qualifier is supported only for shader "
+                           "storage blocks")
+            self.default_block_layout[storage].update(layout)
+            return
+        if storage == "out" and not layout:
+            self.error(d.loc, "syntax error, unexpected ';'")
+            return
+        if not q.layout:
+            self.error(d.loc, "declaration does not declare anything")
+            return
+        self.error(d.loc, "invalid layout qualifiers in default declaration")
+
+    # -- interface blocks ------------------------------------------------------
+
+    def interface_block(self, b: A.InterfaceBlock) -> None:
+        q = b.qualifier
+        kind = q.storage
+        v = self.version
+        if kind == "uniform":
+            self.need(v.at_least(140, 300) or "GL_ARB_uniform_buffer_object" in self.enabled, b.loc,
+                      "uniform blocks require GLSL 1.40, GLSL ES 3.00 or GL_ARB_uniform_buffer_object")
+        elif kind == "buffer":
+            self.need(v.at_least(430, 310) or "GL_ARB_shader_storage_buffer_object" in self.enabled,
+                      b.loc, "shader storage blocks require GLSL 4.30, GLSL ES 3.10 or "
+                      "GL_ARB_shader_storage_buffer_object")
+        elif kind in ("in", "out"):
+            self.need(v.at_least(150, 0), b.loc, f"`{kind}' interface blocks require GLSL 1.50")
+            if (kind == "in" and self.stage == "vertex") or (kind == "out" and self.stage == "fragment"):
+                self.error(b.loc, f"{self.stage} shader {'inputs' if kind == 'in' else 'outputs'} cannot "
+                           "be interface blocks")
+            if self.stage == "compute":
+                self.error(b.loc, "compute shaders cannot have input or output interface blocks")
+        else:
+            self.error(b.loc, "interface block must be declared uniform, buffer, in or out")
+            kind = "uniform"
+        layout = self.layout_values(q)
+        block_layout = dict(self.default_block_layout.get(kind, {}))
+        block_layout.update(layout)
+        if "std430" in block_layout and kind != "buffer":
+            self.error(b.loc, "std430 storage block layout qualifier is supported only for shader "
+                       "storage blocks")
+        for key in layout:
+            if key == "binding":
+                self.need(v.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled,
+                          b.loc, "binding layout qualifier requires GLSL 4.20, GLSL ES 3.10 or "
+                          "GL_ARB_shading_language_420pack")
+                if kind not in ("uniform", "buffer"):
+                    self.error(b.loc, "binding qualifier may only be used on uniform and storage blocks")
+            elif key == "location" and kind in ("uniform", "buffer"):
+                self.error(b.loc, "location qualifier is not allowed on uniform or storage blocks")
+            elif key not in BLOCK_LAYOUTS | MATRIX_LAYOUTS | {"binding", "location"}:
+                self.error(b.loc, f"layout qualifier `{key}' is not allowed on interface blocks")
+        if q.memory and kind != "buffer":
+            self.error(b.loc, "memory qualifiers may only be used on storage blocks")
+        fields: list[T.StructField] = []
+        names: set[str] = set()
+        nmembers = sum(len(m.declarators) for m in b.members)
+        count = 0
+        for m in b.members:
+            mq = m.qualifier
+            mt = self.resolve_type(m.type_spec, allow_unsized=True)
+            if mt is None:
+                continue
+            if mq.storage and mq.storage != kind:
+                self.error(m.loc, f"member storage qualifier `{mq.storage}' does not match the block's "
+                           f"`{kind}'")
+            mlayout = self.layout_values(mq)
+            for key in mlayout:
+                if key not in MATRIX_LAYOUTS and not (key == "location" and kind in ("in", "out")) \
+                        and key != "offset":
+                    self.error(m.loc, f"layout qualifier `{key}' is not allowed on block members")
+            if mq.interpolation and kind not in ("in", "out"):
+                self.error(m.loc, "interpolation qualifiers are only allowed on input and output block "
+                           "members")
+            for d in m.declarators:
+                count += 1
+                t = self.apply_array_dims(mt, d.array_dims, d.loc, allow_unsized=True)
+                if t.contains_opaque:
+                    self.error(d.loc, f"{kind} block member `{d.name}' cannot have opaque type {t}")
+                if t.is_array and t.length is None and not (kind == "buffer" and count == nmembers):
+                    self.error(d.loc, f"unsized array `{d.name}' definition: only last member of a "
+                               "shader storage block can be defined as unsized array")
+                if d.name in names:
+                    self.error(d.loc, f"`{d.name}' redeclared")
+                names.add(d.name)
+                self.check_precision(t, mq.precision, d.loc)
+                member_layout = dict(block_layout)
+                member_layout.update(mlayout)
+                fields.append(T.StructField(d.name, t, {
+                    "layout": member_layout, "interpolation": mq.interpolation,
+                    "memory": frozenset(q.memory) | frozenset(mq.memory), "precision": mq.precision,
+                    "centroid": mq.centroid, "invariant": mq.invariant}))
+        bt = T.block_type(b.block_name, kind, fields)
+        b.type = bt
+        self.blocks.append(b)
+        if b.block_name.startswith("gl_") and b.block_name != "gl_PerVertex":
+            self.error(b.loc, f"identifier `{b.block_name}' uses reserved `gl_' prefix")
+        block_key = f"#block {kind} {b.block_name}"
+        if self.symbols.lookup(block_key) is not None:
+            self.error(b.loc, f"`{b.block_name}' redeclared")
+        self.symbols.declare_global(block_key, bt) if False else self.symbols.scopes[1].__setitem__(
+            block_key, bt)
+        storage = kind
+        memory = frozenset(q.memory)
+        if b.instance_name:
+            t = self.apply_array_dims(bt, b.array_dims, b.loc, allow_unsized=False)
+            var = Variable(b.instance_name, t, storage=storage, scope="global", loc=b.loc,
+                           layout=block_layout, memory=memory, block=b,
+                           read_only=storage in ("uniform", "in") or "readonly" in memory)
+            b.variable = var
+            self.declare_variable(var, b.loc, global_scope=True)
+        else:
+            for f in fields:
+                info = f.qualifiers
+                var = Variable(f.name, f.type, storage=storage, scope="global", loc=b.loc,
+                               layout=info["layout"], memory=info["memory"], block=b,
+                               interpolation=info["interpolation"],
+                               read_only=storage in ("uniform", "in") or "readonly" in info["memory"])
+                b.member_variables.append(var)
+                self.declare_variable(var, b.loc, global_scope=True)

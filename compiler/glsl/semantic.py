@@ -1,0 +1,698 @@
+"""Semantic analysis: declarations, qualifiers, statements, built-ins.
+
+`analyze(decls, version, stage, extensions, log)` walks the parser's AST once,
+in source order, with a scoped symbol table whose outermost scope holds the
+built-in variables of this version and stage, and fills in the typed AST
+described in ast.py. Expression rules live in expressions.py, layout and
+storage-qualifier rules in qualifiers.py.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from . import types as T
+from .builtin_functions import builtin_functions
+from .builtin_variables import builtin_variables
+from .errors import InfoLog
+from .expressions import ExpressionAnalyzer
+from .qualifiers import QualifierRules
+from .symbols import FunctionSignature, SymbolTable, Variable
+from .versions import GLSLVersion
+
+_ES_DEFAULT_PRECISION = {
+    "vertex": {"float": "highp", "int": "highp", "sampler2D": "lowp", "samplerCube": "lowp",
+               "atomic_uint": "highp"},
+    "fragment": {"int": "mediump", "sampler2D": "lowp", "samplerCube": "lowp", "atomic_uint": "highp"},
+    "compute": {"float": "highp", "int": "highp", "sampler2D": "lowp", "samplerCube": "lowp",
+                "atomic_uint": "highp"},
+}
+
+
+class Analyzer(ExpressionAnalyzer, QualifierRules):
+    def __init__(self, version: GLSLVersion, stage: str, extensions: dict[str, str], log: InfoLog):
+        self.version = version
+        self.stage = stage
+        self.log = log
+        self.enabled = {n for n, b in extensions.items() if b in ("require", "enable", "warn")}
+        self.symbols = SymbolTable()
+        self._builtin_table = builtin_functions(version, stage, frozenset(self.enabled))
+        self._builtin_sig_cache: dict[str, list[FunctionSignature]] = {}
+        for v in builtin_variables(version, stage, frozenset(self.enabled)):
+            self.symbols.declare(v.name, v)
+        self.symbols.push()  # user globals live in scope 1, above the built-ins
+        self.user_functions: dict[str, list[FunctionSignature]] = {}
+        self.hidden_builtins: set[str] = set()
+        self.used_builtins: list[Variable] = []
+        self.used_builtin_functions: list[FunctionSignature] = []
+        self.globals: list[Variable] = []
+        self.blocks: list[A.InterfaceBlock] = []
+        self.function: FunctionSignature | None = None
+        self.loop_depth = 0
+        self.switch_stack: list[dict] = []
+        self.precision_stack: list[dict[str, str]] = [
+            dict(_ES_DEFAULT_PRECISION.get(stage, {})) if version.es else {}]
+        self.local_size: list[int | None] = [None, None, None]
+        self.default_block_layout: dict[str, dict] = {"uniform": {}, "buffer": {}}
+        self.found_return = False
+
+    # -- built-ins -----------------------------------------------------------
+
+    def builtin_signatures(self, name: str) -> list[FunctionSignature]:
+        sigs = self._builtin_sig_cache.get(name)
+        if sigs is None:
+            sigs = [f.signature() for f in self._builtin_table.get(name, ())]
+            self._builtin_sig_cache[name] = sigs
+        return sigs
+
+    # -- scopes --------------------------------------------------------------
+
+    def push_scope(self) -> None:
+        self.symbols.push()
+        self.precision_stack.append({})
+
+    def pop_scope(self) -> None:
+        self.symbols.pop()
+        self.precision_stack.pop()
+
+    def default_precision(self, t: T.GLSLType) -> str | None:
+        key = t.innermost_element
+        key_name = key.base if key.base in ("float", "int", "uint") else key.name
+        if key_name == "uint":
+            key_name = "int"
+        for scope in reversed(self.precision_stack):
+            if key_name in scope:
+                return scope[key_name]
+        return None
+
+    def check_precision(self, t: T.GLSLType, precision: str | None, loc) -> None:
+        """ES: a float or opaque declaration needs a precision (explicit or default)."""
+        if not self.version.es or precision is not None or t is None:
+            return
+        inner = t.innermost_element
+        if inner.is_struct or inner.is_block:
+            return
+        needs = inner.base in ("float", "int", "uint") or inner.is_sampler or inner.is_image
+        if needs and self.default_precision(inner) is None:
+            self.error(loc, f"no precision specified this scope for type `{inner}'")
+
+    # -- types ---------------------------------------------------------------
+
+    def array_size(self, e: A.Expression | None) -> int | None:
+        if e is None:
+            return None
+        e2 = self.expr(e)
+        if e2.type is None:
+            return 1
+        if not (e2.type.is_scalar and e2.type.is_integer):
+            self.error(e.loc, "array size must be integer type")
+            return 1
+        if e2.const is None:
+            self.error(e.loc, "array size must be a constant valued expression")
+            return 1
+        if e2.const[0] <= 0:
+            self.error(e.loc, "array size must be > 0")
+            return 1
+        return e2.const[0]
+
+    def apply_array_dims(self, t: T.GLSLType, dims: list, loc, allow_unsized: bool) -> T.GLSLType:
+        if not dims:
+            return t
+        total = len(dims) + (1 if t.is_array else 0)
+        if total > 1 and not self.version.at_least(430, 310) and "GL_ARB_arrays_of_arrays" not in self.enabled:
+            self.error(loc, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
+        for d in reversed(dims):
+            size = self.array_size(d)
+            if size is None and not allow_unsized:
+                self.error(loc, "unsized array declarations are not allowed here")
+            t = T.array_of(t, size)
+        return t
+
+    def resolve_type(self, spec: A.TypeSpecifier, allow_unsized: bool = False) -> T.GLSLType | None:
+        if spec.struct is not None:
+            t = self.declare_struct(spec.struct)
+        else:
+            sym = self.symbols.lookup(spec.name)
+            if isinstance(sym, T.GLSLType):
+                t = sym
+            else:
+                try:
+                    t = T.lookup(spec.name)
+                except KeyError:
+                    self.error(spec.loc, f"unknown type `{spec.name}'")
+                    return None
+        if spec.array_dims and not self.version.at_least(120, 300):
+            self.error(spec.loc, f"array type specifiers are not allowed in {self.version}")
+        t = self.apply_array_dims(t, spec.array_dims, spec.loc, allow_unsized)
+        spec.type = t
+        return t
+
+    def declare_struct(self, s: A.StructSpecifier) -> T.GLSLType:
+        fields: list[T.StructField] = []
+        names: set[str] = set()
+        for m in s.members:
+            if m.type_spec.struct is not None and self.version.es:
+                self.error(m.loc, "embedded structure declarations are not allowed")
+            if not m.qualifier.empty and set(m.qualifier.order) != {"precision"}:
+                self.error(m.loc, "only precision qualifiers may be applied to structure members")
+            base = self.resolve_type(m.type_spec)
+            if base is None:
+                continue
+            for d in m.declarators:
+                t = self.apply_array_dims(base, d.array_dims, d.loc, allow_unsized=False)
+                if t.contains_opaque and self.version.es:
+                    pass
+                if t.is_void:
+                    self.error(d.loc, f"void type in struct field `{d.name}'")
+                if d.name in names:
+                    self.error(d.loc, f"duplicate field name `{d.name}' in structure")
+                names.add(d.name)
+                fields.append(T.StructField(d.name, t))
+        name = s.name or f"#anon_struct_{id(s):x}"
+        t = T.struct_type(name, fields)
+        s.type = t
+        if s.name:
+            if s.name.startswith("gl_"):
+                self.error(s.loc, f"identifier `{s.name}' uses reserved `gl_' prefix")
+            if self.symbols.lookup_current(s.name) is not None:
+                self.error(s.loc, f"struct `{s.name}' previously defined")
+            else:
+                self.symbols.declare(s.name, t)
+        return t
+
+    # -- translation unit ----------------------------------------------------
+
+    def run(self, decls: list[A.Node]) -> None:
+        for d in decls:
+            self.external(d)
+        main = [s for s in self.user_functions.get("main", []) if s.definition is not None]
+        if not main:
+            self.log.shader_error(f"{self.stage} shader lacks `main'")
+        if self.stage == "compute" and None in self.local_size:
+            if self.local_size == [None, None, None]:
+                self.log.shader_error("compute shader must contain a fixed work group size")
+
+    def external(self, d: A.Node) -> None:
+        if isinstance(d, A.FunctionDefinition):
+            self.function_definition(d)
+        elif isinstance(d, A.FunctionDeclaration):
+            self.function_prototype(d.prototype, defining=False)
+        else:
+            self.declaration(d, global_scope=True)
+
+    def declaration(self, d: A.Node, global_scope: bool) -> None:
+        if isinstance(d, A.VariableDeclaration):
+            self.variable_declaration(d, global_scope)
+        elif isinstance(d, A.PrecisionDeclaration):
+            self.precision_declaration(d)
+        elif isinstance(d, A.QualifierDeclaration):
+            self.qualifier_declaration(d, global_scope)
+        elif isinstance(d, A.InterfaceBlock):
+            if not global_scope:
+                self.error(d.loc, "interface blocks must be declared at global scope")
+            self.interface_block(d)
+        elif isinstance(d, (A.FunctionDeclaration, A.FunctionDefinition)):
+            self.error(d.loc, "function declarations must be at global scope")
+
+    def precision_declaration(self, d: A.PrecisionDeclaration) -> None:
+        if not self.version.at_least(130, 100):
+            self.error(d.loc, f"precision qualifiers are not supported in {self.version}")
+            return
+        t = self.resolve_type(d.type_spec)
+        if t is None:
+            return
+        if d.type_spec.array_dims or not (t in (T.FLOAT, T.INT) or t.is_opaque):
+            self.error(d.loc, "default precision statements apply only to float, int, and opaque types")
+            return
+        key = t.name if t.is_opaque else t.base
+        self.precision_stack[-1][key] = d.precision
+
+    # -- variables -----------------------------------------------------------
+
+    def variable_declaration(self, d: A.VariableDeclaration, global_scope: bool) -> None:
+        q = d.qualifier
+        base = self.resolve_type(d.type_spec, allow_unsized=True)
+        if base is None:
+            return
+        if not d.declarators:
+            if not q.empty and d.type_spec.struct is None:
+                self.warning(d.loc, "empty declaration")
+            return
+        self.check_qualifier_order(q)
+        for decl in d.declarators:
+            t = self.apply_array_dims(base, decl.array_dims, decl.loc, allow_unsized=True)
+            var = self.make_variable(decl.name, t, q, decl.loc, global_scope)
+            decl.variable = var
+            if var is None:
+                continue
+            if decl.initializer is not None:
+                self.initialize(var, decl)
+            elif var.storage == "const":
+                self.error(decl.loc, f"const declaration of `{decl.name}' must be initialized")
+            if var.type.is_array and var.type.length is None and not global_scope and \
+                    decl.initializer is None:
+                self.error(decl.loc, f"unsized array `{decl.name}' must be sized at declaration")
+            if var.type.is_array and var.type.length is None and self.version.es and \
+                    decl.initializer is None:
+                self.error(decl.loc, "unsized array declarations are not allowed in GLSL ES")
+            self.declare_variable(var, decl.loc, global_scope)
+
+    def make_variable(self, name, t, q: A.TypeQualifier, loc, global_scope: bool) -> Variable | None:
+        if t.is_void:
+            self.error(loc, f"variable `{name}' declared as type `void'")
+            return None
+        var = Variable(name, t, scope="global" if global_scope else "local", loc=loc)
+        self.apply_qualifiers(var, q, loc, global_scope)
+        self.check_precision(t, q.precision, loc)
+        return var
+
+    def declare_variable(self, var: Variable, loc, global_scope: bool) -> None:
+        name = var.name
+        if name.startswith("gl_"):
+            if self.redeclare_builtin(var, loc):
+                return
+            self.error(loc, f"identifier `{name}' uses reserved `gl_' prefix")
+            return
+        existing = self.symbols.lookup_current(name)
+        if existing is not None or (global_scope and name in self.user_functions):
+            self.error(loc, f"`{name}' redeclared")
+            return
+        self.symbols.declare(name, var)
+        if global_scope:
+            self.globals.append(var)
+
+    def redeclare_builtin(self, var: Variable, loc) -> bool:
+        """Permitted redeclarations of built-ins (sizes, interpolation, layout)."""
+        old = self.symbols.lookup(var.name)
+        if not isinstance(old, Variable) or not old.builtin:
+            return False
+        same = old.type == var.type or (
+            old.type.is_array and var.type.is_array and old.type.element == var.type.element)
+        allowed = var.name in ("gl_TexCoord", "gl_ClipDistance", "gl_FragDepth", "gl_FragCoord",
+                               "gl_Color", "gl_SecondaryColor", "gl_FrontColor", "gl_BackColor",
+                               "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_Position",
+                               "gl_PointSize")
+        if not (same and allowed) or self.version.es:
+            if self.version.es:
+                self.error(loc, f"redeclaration of built-in variable `{var.name}' is not allowed in GLSL ES")
+                return True
+            return False
+        if old.used:
+            self.error(loc, f"`{var.name}' redeclared after use")
+        old.type = var.type
+        old.interpolation = var.interpolation or old.interpolation
+        old.invariant = var.invariant or old.invariant
+        old.layout.update(var.layout)
+        return True
+
+    def initialize(self, var: Variable, decl: A.Declarator) -> None:
+        init = decl.initializer
+        if isinstance(init, A.Call) and init.name == "{}":
+            init = self.initializer_list(init, var.type)
+            if init is None:
+                return
+        else:
+            init = self.expr(init)
+        if init.type is None:
+            return
+        storage = var.storage
+        if storage in ("in", "out") or var.written_storage in ("attribute", "varying"):
+            what = {"vertex": "vertex shader", "fragment": "fragment shader"}.get(self.stage, self.stage)
+            kind = "input" if storage == "in" else "output"
+            self.error(decl.loc, f"cannot initialize {what} {kind}")
+            return
+        if storage == "uniform":
+            if self.version.es:
+                self.error(decl.loc, f"uniform initializers are not allowed in {self.version}")
+                return
+            if not self.version.at_least(120):
+                self.error(decl.loc, f"cannot initialize uniform {var.name} in GLSL 1.10 "
+                           "(GLSL 1.20 required)")
+                return
+        if storage in ("buffer", "shared"):
+            self.error(decl.loc, f"cannot initialize {storage} variable `{var.name}'")
+            return
+        if var.type.contains_opaque:
+            self.error(decl.loc, f"cannot initialize opaque variable `{var.name}'")
+            return
+        if var.type.is_array and var.type.length is None and init.type.is_array:
+            var.type = T.array_of(var.type.element, init.type.length)
+        conv = self.assign_convert(init, var.type, decl.loc, what="initializer")
+        if conv is None:
+            return
+        decl.initializer = conv
+        if storage == "const" or storage == "uniform":
+            if conv.const is None:
+                if storage == "uniform" or var.scope == "global" or not self.version.at_least(420, 0):
+                    self.error(decl.loc, f"initializer of {storage} variable `{var.name}' must be a "
+                               "constant expression")
+            else:
+                var.const_value = conv.const if storage == "const" else None
+                if storage == "uniform":
+                    var.const_value = None
+                    var.layout.setdefault("initializer", conv.const)
+        elif var.scope == "global" and self.version.es and conv.const is None and \
+                not self.version.at_least(0, 300):
+            self.error(decl.loc, "global variable initializers must be constant expressions in GLSL ES 1.00")
+
+    def initializer_list(self, init: A.Call, t: T.GLSLType) -> A.Expression | None:
+        """`{a, b}` (GLSL 4.20) as the constructor of the declared type."""
+        if not self.version.at_least(420, 0) and "GL_ARB_shading_language_420pack" not in self.enabled:
+            self.error(init.loc, "C-style initialization requires the GL_ARB_shading_language_420pack "
+                       "extension or GLSL 4.20")
+            return None
+        if t.is_array:
+            elem = t.element
+            items = [self.initializer_list(x, elem) if isinstance(x, A.Call) and x.name == "{}"
+                     else self.expr(x) for x in init.args]
+            if any(i is None for i in items):
+                return None
+            if t.length is None:
+                t = T.array_of(elem, len(items))
+            return self.build_constructor(t, items, init.loc)
+        if t.is_struct:
+            items = []
+            for f, x in zip(t.fields, init.args):
+                items.append(self.initializer_list(x, f.type) if isinstance(x, A.Call) and x.name == "{}"
+                             else self.expr(x))
+            if any(i is None for i in items):
+                return None
+            return self.build_constructor(t, items, init.loc)
+        if t.is_matrix:
+            items = [self.initializer_list(x, t.column_type) if isinstance(x, A.Call) and x.name == "{}"
+                     else self.expr(x) for x in init.args]
+            if len(items) != t.columns or any(i is None or i.type != t.column_type for i in items):
+                self.error(init.loc, f"initializer list for `{t}' must have {t.columns} columns")
+                return None
+            return self.build_constructor(t, items, init.loc)
+        items = [self.expr(x) for x in init.args]
+        if t.is_vector and len(items) != t.vector_size or t.is_scalar and len(items) != 1:
+            self.error(init.loc, f"initializer list has the wrong number of components for `{t}'")
+            return None
+        return self.build_constructor(t, items, init.loc)
+
+    # -- qualifier-only declarations -----------------------------------------
+
+    def qualifier_declaration(self, d: A.QualifierDeclaration, global_scope: bool) -> None:
+        q = d.qualifier
+        if not d.names:
+            self.default_layout_declaration(d)
+            return
+        for name, loc in d.names:
+            sym = self.symbols.lookup(name)
+            if not isinstance(sym, Variable):
+                self.error(loc, f"`{name}' undeclared")
+                continue
+            if q.invariant:
+                if not global_scope:
+                    self.error(loc, "`invariant' qualifier may only be used at global scope")
+                ok_out = sym.storage == "out" and (self.stage == "vertex" or self.stage == "fragment")
+                ok_in = sym.storage == "in" and self.stage == "fragment" and not self.version.es
+                if not (ok_out or ok_in):
+                    self.error(loc, f"`{name}' cannot be marked invariant; interfaces between shader "
+                               "stages only.")
+                    continue
+                if sym.used:
+                    self.error(loc, f"`{name}' cannot be marked invariant after use")
+                sym.invariant = True
+            if q.precise:
+                sym.precise = True
+            d.variables.append(sym)
+
+    # -- functions -----------------------------------------------------------
+
+    def function_prototype(self, p: A.FunctionPrototype, defining: bool) -> FunctionSignature | None:
+        ret = self.resolve_type(p.return_type)
+        if ret is None:
+            return None
+        if not p.return_qualifier.empty and set(p.return_qualifier.order) != {"precision"}:
+            self.error(p.loc, "function return type cannot have storage qualifiers other than precision")
+        if ret.is_array and not self.version.at_least(120, 300):
+            self.error(p.loc, f"functions returning arrays are not allowed in {self.version}")
+        if ret.contains_opaque:
+            self.error(p.loc, f"function `{p.name}' return type can't contain an opaque type")
+        params: list[Variable] = []
+        for prm in p.parameters:
+            t = self.resolve_type(prm.type_spec)
+            if t is None:
+                return None
+            t = self.apply_array_dims(t, prm.array_dims, prm.loc, allow_unsized=False)
+            if t.is_void:
+                self.error(prm.loc, "`void' parameter must be only parameter")
+                return None
+            q = prm.qualifier
+            storage = q.storage or "in"
+            if storage not in ("in", "out", "inout", "const", "const in"):
+                self.error(prm.loc, f"`{storage}' qualifier is not allowed on function parameters")
+                storage = "in"
+            read_only = storage in ("const", "const in")
+            direction = "in" if storage in ("const", "const in", "in") else storage
+            if t.is_opaque and direction != "in":
+                self.error(prm.loc, f"opaque parameters cannot be `{direction}'")
+            if q.interpolation or q.layout or q.invariant:
+                self.error(prm.loc, "function parameters may only have storage, precision and memory "
+                           "qualifiers")
+            self.check_precision(t, q.precision, prm.loc)
+            var = Variable(prm.name or "", t, storage=direction, scope="parameter", loc=prm.loc,
+                           read_only=read_only, precision=q.precision, memory=frozenset(q.memory))
+            prm.variable = var
+            params.append(var)
+        if p.name.startswith("gl_"):
+            self.error(p.loc, f"identifier `{p.name}' uses reserved `gl_' prefix")
+        if p.name == "main":
+            if ret is not T.VOID:
+                self.error(p.loc, "main() must return void")
+            if params:
+                self.error(p.loc, "main() must not take any parameters")
+        if isinstance(self.symbols.lookup(p.name), (Variable, T.GLSLType)) and \
+                self.symbols.scopes[1].get(p.name) is not None:
+            self.error(p.loc, f"`{p.name}' redeclared")
+            return None
+        builtin = self.builtin_signatures(p.name)
+        if builtin:
+            same = any(list(b.parameter_types) == [x.type for x in params] for b in builtin)
+            if self.version.es or (self.version.at_least(130) and same):
+                self.error(p.loc, f"A shader cannot redefine or overload built-in function `{p.name}' "
+                           f"in {self.version}")
+            else:
+                self.hidden_builtins.add(p.name)
+        sigs = self.user_functions.setdefault(p.name, [])
+        for s in sigs:
+            if list(s.parameter_types) == [x.type for x in params]:
+                if s.return_type != ret:
+                    self.error(p.loc, f"function `{p.name}' return type doesn't match prototype")
+                for a, b in zip(s.parameters, params):
+                    if a.storage != b.storage or a.read_only != b.read_only:
+                        self.error(p.loc, f"function `{p.name}' parameter `{b.name}' qualifiers "
+                                   "don't match prototype")
+                if defining and s.definition is not None:
+                    self.error(p.loc, f"function `{p.name}' redefined")
+                    return None
+                if defining:
+                    s.parameters = params
+                p.signature = s
+                return s
+        sig = FunctionSignature(p.name, ret, params, loc=p.loc)
+        sigs.append(sig)
+        p.signature = sig
+        return sig
+
+    def function_definition(self, d: A.FunctionDefinition) -> None:
+        sig = self.function_prototype(d.prototype, defining=True)
+        if sig is None:
+            return
+        sig.definition = d
+        self.function = sig
+        self.found_return = False
+        self.push_scope()
+        for prm in d.prototype.parameters:
+            v = prm.variable
+            if prm.name:
+                if self.symbols.lookup_current(prm.name) is not None:
+                    self.error(prm.loc, f"`{prm.name}' redeclared")
+                else:
+                    self.symbols.declare(prm.name, v)
+        self.statements(d.body.statements)
+        self.pop_scope()
+        self.function = None
+
+    # -- statements ----------------------------------------------------------
+
+    def statements(self, stmts: list[A.Statement]) -> None:
+        for s in stmts:
+            self.statement(s)
+
+    def statement(self, s: A.Statement) -> None:
+        getattr(self, "stmt_" + type(s).__name__)(s)
+
+    def stmt_CompoundStatement(self, s: A.CompoundStatement) -> None:
+        if s.new_scope:
+            self.push_scope()
+        self.statements(s.statements)
+        if s.new_scope:
+            self.pop_scope()
+
+    def stmt_DeclarationStatement(self, s: A.DeclarationStatement) -> None:
+        self.declaration(s.declaration, global_scope=False)
+
+    def stmt_ExpressionStatement(self, s: A.ExpressionStatement) -> None:
+        if s.expression is not None:
+            s.expression = self.expr(s.expression)
+
+    def condition(self, c, what: str):
+        if isinstance(c, A.ConditionDeclaration):
+            t = self.resolve_type(c.type_spec)
+            if t is None:
+                return c
+            var = self.make_variable(c.name, t, c.qualifier, c.loc, global_scope=False)
+            if var is None:
+                return c
+            decl = A.Declarator(c.name, [], c.initializer, c.loc)
+            self.initialize(var, decl)
+            c.initializer = decl.initializer
+            c.variable = var
+            self.declare_variable(var, c.loc, global_scope=False)
+            if t is not T.BOOL:
+                self.error(c.loc, f"{what} condition must be scalar boolean")
+            return c
+        c = self.expr(c)
+        if c.type is not None and c.type is not T.BOOL:
+            self.error(c.loc, f"{what} condition must be scalar boolean" if what == "loop" else
+                       "if-statement condition must be scalar boolean")
+        return c
+
+    def stmt_If(self, s: A.If) -> None:
+        s.condition = self.condition(s.condition, "if-statement")
+        self.scoped(s.then)
+        if s.otherwise is not None:
+            self.scoped(s.otherwise)
+
+    def scoped(self, s: A.Statement) -> None:
+        self.push_scope()
+        self.statement(s)
+        self.pop_scope()
+
+    def stmt_While(self, s: A.While) -> None:
+        self.push_scope()
+        s.condition = self.condition(s.condition, "loop")
+        self.loop_depth += 1
+        self.statement(s.body)
+        self.loop_depth -= 1
+        self.pop_scope()
+
+    def stmt_DoWhile(self, s: A.DoWhile) -> None:
+        self.loop_depth += 1
+        self.scoped(s.body)
+        self.loop_depth -= 1
+        s.condition = self.condition(s.condition, "loop")
+
+    def stmt_For(self, s: A.For) -> None:
+        self.push_scope()
+        if s.init is not None:
+            self.statement(s.init)
+        if s.condition is not None:
+            s.condition = self.condition(s.condition, "loop")
+        if s.step is not None:
+            s.step = self.expr(s.step)
+        self.loop_depth += 1
+        self.statement(s.body)
+        self.loop_depth -= 1
+        self.pop_scope()
+
+    def stmt_Switch(self, s: A.Switch) -> None:
+        s.selector = self.expr(s.selector)
+        sel = s.selector
+        if sel.type is not None and not (sel.type.is_scalar and sel.type.is_integer):
+            self.error(sel.loc, "switch-statement expression must be scalar integer")
+        self.switch_stack.append({"values": set(), "default": False,
+                                  "type": sel.type, "loop_depth": self.loop_depth})
+        body = s.body.statements
+        if body and not isinstance(body[0], A.CaseLabel):
+            self.error(body[0].loc, "statement before the first case label in switch")
+        self.stmt_CompoundStatement(s.body)
+        self.switch_stack.pop()
+
+    def stmt_CaseLabel(self, s: A.CaseLabel) -> None:
+        if not self.switch_stack:
+            self.error(s.loc, "case label must be within a switch statement")
+            return
+        sw = self.switch_stack[-1]
+        if s.value is None:
+            if sw["default"]:
+                self.error(s.loc, "multiple default labels in one switch")
+            sw["default"] = True
+            return
+        s.value = self.expr(s.value)
+        v = s.value
+        if v.type is None:
+            return
+        if not (v.type.is_scalar and v.type.is_integer) or v.const is None:
+            self.error(v.loc, "case label must be a scalar integer constant expression")
+            return
+        st = sw["type"]
+        if st is not None and v.type is not st:
+            if self.version.es or not self.can_convert(v.type, st):
+                self.error(v.loc, "type mismatch with switch init-expression and case label "
+                           f"({st} != {v.type})")
+                return
+            s.value = self.convert(v, st)
+        value = s.value.const[0] & 0xFFFFFFFF
+        if value in sw["values"]:
+            self.error(s.loc, "duplicate case value")
+        sw["values"].add(value)
+
+    def stmt_Return(self, s: A.Return) -> None:
+        f = self.function
+        if f is None:
+            return
+        self.found_return = True
+        if s.value is None:
+            if f.return_type is not T.VOID:
+                self.error(s.loc, f"`return' with no value, in function {f.name} returning non-void")
+            return
+        s.value = self.expr(s.value)
+        v = s.value
+        if v.type is None:
+            return
+        if f.return_type is T.VOID:
+            self.error(s.loc, f"`return' with a value, in function `{f.name}' returning void")
+            return
+        if v.type != f.return_type:
+            if v.type.base in T.SCALAR_BASES and self.can_convert(v.type, f.return_type):
+                s.value = self.convert(v, f.return_type)
+            else:
+                self.error(s.loc, f"`return' with wrong type {v.type}, in function `{f.name}' "
+                           f"returning {f.return_type}")
+
+    def stmt_Break(self, s: A.Break) -> None:
+        if self.loop_depth == 0 and not self.switch_stack:
+            self.error(s.loc, "break may only appear in a loop or a switch")
+
+    def stmt_Continue(self, s: A.Continue) -> None:
+        in_switch_only = self.switch_stack and self.switch_stack[-1]["loop_depth"] == self.loop_depth
+        if self.loop_depth == 0 or (in_switch_only and self.loop_depth == 0):
+            self.error(s.loc, "continue may only appear in a loop")
+
+    def stmt_Discard(self, s: A.Discard) -> None:
+        if self.stage != "fragment":
+            self.error(s.loc, "discard may only appear in a fragment shader")
+
+
+def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: dict[str, str],
+            log: InfoLog, invariant_all: bool = False) -> A.TranslationUnit:
+    """Type-check `decls`; messages go to `log`. Returns the (typed) translation unit."""
+    an = Analyzer(version, stage, extensions, log)
+    if stage == "compute" and not version.at_least(430, 310) and "GL_ARB_compute_shader" not in an.enabled:
+        log.error(A.SourceLoc(0, 1, 1), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
+    an.run(decls)
+    tu = A.TranslationUnit(version, stage, decls, dict(extensions))
+    tu.globals = an.globals
+    tu.builtin_variables = an.used_builtins
+    tu.functions = [s for sigs in an.user_functions.values() for s in sigs]
+    tu.builtin_functions = an.used_builtin_functions
+    tu.interface_blocks = an.blocks
+    mains = [s for s in an.user_functions.get("main", []) if s.definition is not None]
+    tu.main = mains[0] if mains else None
+    if stage == "compute" and None not in an.local_size:
+        tu.local_size = tuple(an.local_size)
+    tu.invariant_all = invariant_all
+    return tu
