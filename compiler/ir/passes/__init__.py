@@ -10,11 +10,13 @@ from ..core import Shader
 from ..validate import debug_validate, validate_shader
 from .algebraic import opt_algebraic
 from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_dead_cf
+from .control import loop_trip_count, opt_loop_unroll, opt_peephole_select
 from .vars import lower_indirect_derefs, lower_vars_to_ssa
 
 __all__ = [
     "run_pass", "opt_algebraic", "opt_constant_folding", "opt_copy_prop", "opt_cse", "opt_dce", "opt_dead_cf",
-    "lower_vars_to_ssa", "lower_indirect_derefs",
+    "lower_vars_to_ssa", "lower_indirect_derefs", "opt_peephole_select", "opt_loop_unroll",
+    "loop_trip_count",
 ]
 
 

@@ -1,0 +1,234 @@
+"""Control-flow optimisations: if-flattening into selects (ir3's "flatten" and NIR's
+``nir_opt_peephole_select``) and unrolling of loops with a constant trip count."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..builder import Builder
+from ..core import (
+    Alu, Block, Def, If, Instr, Intrinsic, Jump, LoadConst, Loop, Phi, Shader, Undef, clone_cf_list,
+    first_block, last_block, replace_uses, walk_cf,
+)
+from ..opcodes import evaluate_op
+from ..types import raw_dtype
+from .cfutil import find_list, splice
+
+__all__ = ["opt_peephole_select", "opt_loop_unroll", "loop_trip_count"]
+
+
+# ---------------------------------------------------------------- if-flattening
+
+def _speculatable(instr: Instr) -> bool:
+    """Safe to run on lanes that would not have run it: no side effects, no traps."""
+    if isinstance(instr, (Alu, LoadConst, Undef)):
+        return True
+    return isinstance(instr, Intrinsic) and instr.info.can_reorder
+
+
+def _cost(block: Block) -> int:
+    return sum(1 for i in block.instrs if isinstance(i, (Alu, Intrinsic)) and
+               not (isinstance(i, Alu) and i.op == "mov"))
+
+
+def _flattenable(node: If, max_instrs: int) -> bool:
+    if len(node.then_list) != 1 or len(node.else_list) != 1:
+        return False
+    then_b, else_b = node.then_list[0], node.else_list[0]
+    for b in (then_b, else_b):
+        if b.jump() is not None or b.phis() or not all(_speculatable(i) for i in b.instrs):
+            return False
+    return _cost(then_b) + _cost(else_b) <= max_instrs
+
+
+def opt_peephole_select(shader: Shader, max_instrs: int = 8) -> bool:
+    """Flatten an if whose two sides are single blocks of at most ``max_instrs``
+    side-effect-free instructions: both sides run unconditionally and the phis after
+    the if become ``bcsel``. Inner ifs go first, so nests flatten bottom-up."""
+    progress = False
+    for func in shader.functions:
+        changed = True
+        while changed:
+            changed = False
+            for node in reversed(list(walk_cf(func.body))):
+                if isinstance(node, If) and _flattenable(node, max_instrs):
+                    _flatten(func, node)
+                    changed = progress = True
+                    break
+    return progress
+
+
+def _flatten(func, node: If) -> None:
+    nodes, idx = find_list(func, node)
+    before, after = nodes[idx - 1], nodes[idx + 1]
+    then_b, else_b = node.then_list[0], node.else_list[0]
+    for b in (then_b, else_b):
+        for instr in list(b.instrs):
+            b.remove(instr)
+            before.append(instr)
+    builder = Builder(func).at_end(before)
+    mapping: dict[Def, Def] = {}
+    for phi in after.phis():
+        t, e = phi.src_for(then_b), phi.src_for(else_b)
+        mapping[phi.dest] = t if t is e else builder.bcsel(node.cond, t, e)
+        after.remove(phi)
+    replace_uses(func.body, mapping)
+    splice(func, node, [Block()])
+
+
+# ---------------------------------------------------------------- loop unrolling
+
+def _own_jumps(nodes) -> list[Jump]:
+    """Jumps that belong to the loop whose body is ``nodes`` (not to inner loops)."""
+    out = []
+    for node in nodes:
+        if isinstance(node, Block):
+            j = node.jump()
+            if j is not None:
+                out.append(j)
+        elif isinstance(node, If):
+            out += _own_jumps(node.then_list) + _own_jumps(node.else_list)
+    return out
+
+
+def _loop_shape(loop: Loop):
+    """(header, if, exit_on_true, exit_block, continue_list, rest) for a loop of the
+    form ``loop { H; if (c) {break} else {...}; rest }`` (or the mirrored form), else None."""
+    body = loop.body
+    if len(body) < 3 or not isinstance(body[1], If):
+        return None
+    header, node, rest = body[0], body[1], body[2:]
+    for exit_list, cont_list, on_true in ((node.then_list, node.else_list, True),
+                                          (node.else_list, node.then_list, False)):
+        if len(exit_list) == 1 and exit_list[0].jump() is not None and exit_list[0].jump().kind == "break":
+            jumps = _own_jumps(cont_list) + _own_jumps(rest)
+            if not jumps and not any(isinstance(i, Phi) for i in exit_list[0].instrs):
+                return header, node, on_true, exit_list[0], cont_list, rest
+    return None
+
+
+def _eval_const(d: Def, env: dict, memo: dict):
+    """The constant raw bits of ``d`` given constant loop-header phis, or None."""
+    if d in env:
+        return env[d]
+    if d in memo:
+        return memo[d]
+    instr = d.parent
+    result = None
+    if isinstance(instr, LoadConst):
+        result = instr.values
+    elif isinstance(instr, Alu) and instr.info.foldable:
+        srcs = []
+        for s in instr.srcs:
+            v = _eval_const(s.def_, env, memo)
+            if v is None:
+                break
+            srcs.append(np.array([v[c] for c in s.swizzle], np.uint64).astype(raw_dtype(s.def_.bit_size)))
+        else:
+            out = evaluate_op(instr.info, srcs, [s.def_.bit_size for s in instr.srcs], instr.dest.bit_size)
+            result = tuple(int(x) for x in np.asarray(out).astype(np.uint64).reshape(-1))
+    memo[d] = result
+    return result
+
+
+def loop_trip_count(func, loop: Loop, max_trip: int = 64) -> int | None:
+    """How many times the body runs to its end before the exit is taken, when that
+    is a compile-time constant (found by evaluating the exit condition on the
+    constant induction values, iteration by iteration), else None."""
+    shape = _loop_shape(loop)
+    if shape is None:
+        return None
+    header, node, on_true, _exit, _cont, _rest = shape
+    nodes, idx = find_list(func, loop)
+    pre, latch = nodes[idx - 1], last_block(loop.body)
+    phis = header.phis()
+    env = {}
+    for phi in phis:
+        if {b for b, _d in phi.srcs} != {pre, latch}:
+            return None
+        init = phi.src_for(pre)
+        env[phi.dest] = init.parent.values if isinstance(init.parent, LoadConst) else None
+    for k in range(max_trip + 1):
+        c = _eval_const(node.cond, env, {})
+        if c is None:
+            return None
+        if bool(c[0]) == on_true:
+            return k
+        memo: dict = {}
+        env = {phi.dest: _eval_const(phi.src_for(latch), env, memo) for phi in phis}
+    return None
+
+
+def _count_instrs(nodes) -> int:
+    return sum(len(n.instrs) for n in walk_cf(nodes) if isinstance(n, Block))
+
+
+def _detached_block(instrs) -> Block:
+    """A block listing ``instrs`` without taking them over (only for cloning)."""
+    b = Block()
+    b.instrs = list(instrs)
+    return b
+
+
+def opt_loop_unroll(shader: Shader, max_trip: int = 32, max_instrs: int = 512) -> bool:
+    """Fully unroll loops with a constant trip count of at most ``max_trip`` when the
+    unrolled code has at most ``max_instrs`` instructions. Innermost loops first."""
+    progress = False
+    for func in shader.functions:
+        changed = True
+        while changed:
+            changed = False
+            for loop in reversed([n for n in walk_cf(func.body) if isinstance(n, Loop)]):
+                trip = loop_trip_count(func, loop, max_trip)
+                if trip is None or (trip + 1) * _count_instrs(loop.body) > max_instrs:
+                    continue
+                _unroll(func, loop, trip)
+                changed = progress = True
+                break
+    return progress
+
+
+def _unroll(func, loop: Loop, trip: int) -> None:
+    header, node, _on_true, exit_block, cont_list, rest = _loop_shape(loop)
+    nodes, idx = find_list(func, loop)
+    pre, latch = nodes[idx - 1], last_block(loop.body)
+    phis = header.phis()
+    head = [i for i in header.instrs if not isinstance(i, Phi)]
+    current = {phi.dest: phi.src_for(pre) for phi in phis}
+    new_nodes: list = []
+    for _ in range(trip):
+        def_map = dict(current)
+        new_nodes += clone_cf_list([_detached_block(head)] + list(cont_list) + list(rest), def_map)
+        current = {phi.dest: def_map.get(phi.src_for(latch), phi.src_for(latch)) for phi in phis}
+    def_map = dict(current)
+    exit_instrs = [i for i in exit_block.instrs if not isinstance(i, Jump)]
+    new_nodes += clone_cf_list([_detached_block(head + exit_instrs)], def_map)
+    # Values of the header and the exit block are visible after the loop.
+    after_loop = {d: def_map[d] for d in list(current) + [i.dest for i in head + exit_instrs if i.dest is not None]}
+    replace_uses(func.body, after_loop)
+    _merge_runs(new_nodes)
+    splice(func, loop, new_nodes)
+
+
+def _merge_runs(nodes: list) -> None:
+    """Merge adjacent blocks of freshly cloned code (their phis have one source)."""
+    i = 0
+    while i + 1 < len(nodes):
+        a, b = nodes[i], nodes[i + 1]
+        if isinstance(a, Block) and isinstance(b, Block):
+            mapping = {}
+            for instr in list(b.instrs):
+                if isinstance(instr, Phi):
+                    assert len(instr.srcs) == 1, "merging a block whose phi has several sources"
+                    mapping[instr.dest] = instr.srcs[0][1]
+                else:
+                    a.append(instr)
+            if mapping:
+                replace_uses(nodes, mapping)
+            for n in walk_cf(nodes):
+                if isinstance(n, Block):
+                    for phi in n.phis():
+                        phi.srcs = [(a if blk is b else blk, d) for blk, d in phi.srcs]
+            del nodes[i + 1]
+        else:
+            i += 1

@@ -1,0 +1,144 @@
+"""If-flattening and loop unrolling."""
+
+import numpy as np
+import pytest
+
+from compiler.ir.core import If, Loop, walk_cf
+from compiler.ir.parser import parse_shader
+from compiler.ir.passes import opt_copy_prop, opt_dce, run_pass
+from compiler.ir.passes.control import loop_trip_count, opt_loop_unroll, opt_peephole_select
+from compiler.ir.passes.vars import lower_vars_to_ssa
+
+from . import programs
+from .irtest import CASE, NEGCASE, assert_same_outputs, program
+
+DIAMOND = """
+    block b0:
+      32x1 %z = load_const (0)
+      32x4 %i = intrinsic load_input (%z) (base=0, slot=VAR0)
+      32x1 %h = load_const (0.5)
+      1x1 %c = flt %i.x, %h
+    if %c {{
+      block b1:
+        {then}
+    }} else {{
+      block b2:
+        {else_}
+    }}
+    block b3:
+      32x4 %p = phi b1: %t, b2: %e
+      intrinsic store_output (%p, %z) (base=0, slot=VAR0, write_mask=xyzw)
+"""
+
+
+def test_small_diamond_becomes_bcsel():
+    CASE(opt_peephole_select, DIAMOND.format(then="32x4 %t = fadd %i, %i", else_="32x4 %e = fmul %i, %i"), """
+        block b0:
+          32x1 %z = load_const (0)
+          32x4 %i = intrinsic load_input (%z) (base=0, slot=VAR0)
+          32x1 %h = load_const (0.5)
+          1x1 %c = flt %i.x, %h
+          32x4 %t = fadd %i, %i
+          32x4 %e = fmul %i, %i
+          32x4 %p = bcsel %c.xxxx, %t, %e
+          intrinsic store_output (%p, %z) (base=0, slot=VAR0, write_mask=xyzw)
+    """)
+
+
+def test_side_effects_are_not_flattened():
+    NEGCASE(opt_peephole_select, DIAMOND.format(
+        then="32x4 %t = fadd %i, %i\n        intrinsic store_ssbo (%t, %z, %z) (write_mask=xyzw)",
+        else_="32x4 %e = fmul %i, %i"))
+
+
+def test_big_sides_are_not_flattened():
+    NEGCASE(opt_peephole_select, DIAMOND.format(then="32x4 %t = fadd %i, %i", else_="32x4 %e = fmul %i, %i"),
+            max_instrs=1)
+
+
+def test_nested_ifs_flatten_bottom_up():
+    s = programs.sum_of_positive()
+    run_pass(s, lower_vars_to_ssa)
+    # Unroll first (the loop has an if inside), then flatten what is left.
+    run_pass(s, opt_copy_prop)
+    run_pass(s, opt_dce)
+    reference = programs.sum_of_positive()
+    assert run_pass(s, opt_loop_unroll)
+    assert run_pass(s, opt_peephole_select)
+    assert not any(isinstance(n, (If, Loop)) for n in walk_cf(s.main.body))
+    for seed in range(3):
+        assert_same_outputs(reference, s, inputs=programs.random_inputs(np.random.default_rng(seed)))
+
+
+COUNTED = """
+    block b0:
+      32x1 %z = load_const (0)
+      32x1 %one = load_const (1)
+      32x1 %n = load_const ({n})
+      32x1 %f0 = load_const (0.0)
+    loop {{
+      block b1:
+        32x1 %i = phi b0: %z, b4: %j
+        32x1 %acc = phi b0: %f0, b4: %acc2
+        1x1 %c = ige %i, %n
+      if %c {{
+        block b2:
+          break
+      }} else {{
+        block b3:
+      }}
+      block b4:
+        32x1 %fi = i2f32 %i
+        32x1 %acc2 = fadd %acc, %fi
+        32x1 %j = iadd %i, %one
+    }}
+    block b5:
+      intrinsic store_output (%acc, %z) (base=0, slot=VAR0, write_mask=x)
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 7])
+def test_trip_count(n):
+    s = parse_shader(program(COUNTED.format(n=n)))
+    loop = next(x for x in walk_cf(s.main.body) if isinstance(x, Loop))
+    assert loop_trip_count(s.main, loop) == n
+
+
+def test_unknown_trip_count_is_not_unrolled():
+    text = COUNTED.format(n=3).replace("32x1 %n = load_const (3)",
+                                       "32x4 %in = intrinsic load_input (%z) (base=0, slot=VAR0)\n"
+                                       "      32x1 %n = f2i32 %in.x")
+    NEGCASE(opt_loop_unroll, text)
+
+
+def test_unroll_two_iterations_text():
+    CASE(opt_loop_unroll, COUNTED.format(n=2), """
+        block b0:
+          32x1 %z = load_const (0)
+          32x1 %one = load_const (1)
+          32x1 %n = load_const (2)
+          32x1 %f0 = load_const (0.0)
+          1x1 %c0 = ige %z, %n
+          32x1 %fi0 = i2f32 %z
+          32x1 %a1 = fadd %f0, %fi0
+          32x1 %j0 = iadd %z, %one
+          1x1 %c1 = ige %j0, %n
+          32x1 %fi1 = i2f32 %j0
+          32x1 %a2 = fadd %a1, %fi1
+          32x1 %j1 = iadd %j0, %one
+          1x1 %c2 = ige %j1, %n
+          intrinsic store_output (%a2, %z) (base=0, slot=VAR0, write_mask=x)
+    """)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_unrolled_loop_keeps_meaning(n):
+    before = parse_shader(program(COUNTED.format(n=n)))
+    after = parse_shader(program(COUNTED.format(n=n)))
+    assert run_pass(after, opt_loop_unroll)
+    assert not any(isinstance(x, Loop) for x in walk_cf(after.main.body))
+    assert_same_outputs(before, after)
+
+
+def test_too_long_loops_stay():
+    NEGCASE(opt_loop_unroll, COUNTED.format(n=100))
