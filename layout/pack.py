@@ -40,6 +40,9 @@ def linear_to_srgb(c: np.ndarray) -> np.ndarray:
     return np.where(c <= 0.0031308, c * 12.92, 1.055 * np.maximum(c, 0.0031308) ** (1 / 2.4) - 0.055)
 
 
+_SRGB8_TO_LINEAR = srgb_to_linear(np.arange(256) / 255.0).astype(np.float32)
+
+
 def _rgba_slots(fmt: Format) -> list[tuple[Channel, list[int]]]:
     """For each stored channel, the RGBA positions it feeds on unpack (the first
     one is where pack reads it from)."""
@@ -65,9 +68,14 @@ def _check_plain(fmt: Format) -> None:
         raise ValueError(f"{fmt.name} is block-compressed: use decompress(), not pack/unpack")
 
 
+_BYTE_ALIGNED = {8: np.dtype("<u1"), 16: np.dtype("<u2"), 32: np.dtype("<u4")}
+
+
 def _extract(raw: np.ndarray, c: Channel) -> np.ndarray:
-    """The channel's bitfield as uint64."""
+    """The channel's bitfield, as an unsigned integer array."""
     lo, hi = c.shift_bits // 8, (c.shift_bits + c.bits - 1) // 8
+    if c.shift_bits % 8 == 0 and c.bits in _BYTE_ALIGNED:  # fast path: whole bytes
+        return np.ascontiguousarray(raw[..., lo:hi + 1]).view(_BYTE_ALIGNED[c.bits])[..., 0]
     acc = np.zeros(raw.shape[:-1], dtype=np.uint64)
     for b in range(lo, hi + 1):  # at most 5 bytes per channel
         acc |= raw[..., b].astype(np.uint64) << np.uint64(8 * (b - lo))
@@ -76,8 +84,11 @@ def _extract(raw: np.ndarray, c: Channel) -> np.ndarray:
 
 def _deposit(out: np.ndarray, c: Channel, code: np.ndarray) -> None:
     """OR the channel's code (uint64) into its bitfield of ``out`` (uint8 blocks)."""
-    code = (code & np.uint64((1 << c.bits) - 1)) << np.uint64(c.shift_bits % 8)
     lo, hi = c.shift_bits // 8, (c.shift_bits + c.bits - 1) // 8
+    if c.shift_bits % 8 == 0 and c.bits in _BYTE_ALIGNED:  # fast path: whole bytes
+        out[..., lo:hi + 1] = code.astype(_BYTE_ALIGNED[c.bits])[..., None].view(np.uint8)
+        return
+    code = (code.astype(np.uint64) & np.uint64((1 << c.bits) - 1)) << np.uint64(c.shift_bits % 8)
     for b in range(lo, hi + 1):
         out[..., b] |= ((code >> np.uint64(8 * (b - lo))) & np.uint64(0xFF)).astype(np.uint8)
 
@@ -119,10 +130,13 @@ def _small_float_encode(x: np.ndarray, mant_bits: int) -> np.ndarray:
 
 def _decode_channel(fmt: Format, c: Channel, v: np.ndarray) -> np.ndarray:
     if c.type == "UNORM":
-        f = v.astype(np.float64) / float((1 << c.bits) - 1)
         if fmt.is_srgb and c.name in "RGBL":
-            f = srgb_to_linear(f)
-        return f
+            if c.bits == 8:
+                return _SRGB8_TO_LINEAR[v]
+            return srgb_to_linear(v.astype(np.float64) / float((1 << c.bits) - 1))
+        # c / (2^n - 1) is correctly rounded in float32 while c fits its significand.
+        ftype = np.float32 if c.bits <= 24 else np.float64
+        return v.astype(ftype) / ftype((1 << c.bits) - 1)
     if c.type == "SNORM":
         return np.maximum(_sign_extend(v, c.bits) / float((1 << (c.bits - 1)) - 1), -1.0)
     if c.type == "UINT":
@@ -139,28 +153,36 @@ def _decode_channel(fmt: Format, c: Channel, v: np.ndarray) -> np.ndarray:
     raise ValueError(f"{fmt.name}: no conversion for a {c.bits}-bit {c.type} channel")
 
 
+def _clamp(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Clamp to [lo, hi] with NaN going to lo (fmax/fmin ignore NaN), as float64."""
+    return np.fmin(np.fmax(x, lo, dtype=np.float64), hi)
+
+
 def _encode_channel(fmt: Format, c: Channel, x: np.ndarray) -> np.ndarray:
-    """One channel's values (float64) to its code (uint64)."""
+    """One channel's values to its code (an unsigned integer array)."""
     if c.type == "UNORM":
-        x = np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0)
+        x = _clamp(x, 0.0, 1.0)
         if fmt.is_srgb and c.name in "RGBL":
             x = linear_to_srgb(x)
-        return np.floor(x * float((1 << c.bits) - 1) + 0.5).astype(np.uint64)
+        q = x * float((1 << c.bits) - 1)
+        q += 0.5
+        return np.floor(q, out=q).astype(np.uint64)
     if c.type == "SNORM":
-        x = np.clip(np.nan_to_num(x, nan=0.0), -1.0, 1.0)
-        q = np.floor(x * float((1 << (c.bits - 1)) - 1) + 0.5).astype(np.int64)
+        q = _clamp(x, -1.0, 1.0) * float((1 << (c.bits - 1)) - 1)
+        q += 0.5
+        q = np.floor(q, out=q).astype(np.int64)
         return (q & ((1 << c.bits) - 1)).astype(np.uint64)
     if c.type == "UINT":
-        return np.clip(np.nan_to_num(x, nan=0.0), 0, (1 << c.bits) - 1).astype(np.uint64)
+        return _clamp(x, 0, (1 << c.bits) - 1).astype(np.uint64)
     if c.type == "SINT":
-        q = np.clip(np.nan_to_num(x, nan=0.0), -(1 << (c.bits - 1)), (1 << (c.bits - 1)) - 1)
+        q = _clamp(x, -(1 << (c.bits - 1)), (1 << (c.bits - 1)) - 1)
         return (q.astype(np.int64) & ((1 << c.bits) - 1)).astype(np.uint64)
     if c.type == "FLOAT":
         if c.bits == 16:
             with np.errstate(over="ignore"):
-                return x.astype(np.float16).view(np.uint16).astype(np.uint64)
+                return x.astype(np.float16).view(np.uint16)
         if c.bits == 32:
-            return x.astype(np.float32).view(np.uint32).astype(np.uint64)
+            return x.astype(np.float32).view(np.uint32)
         if c.bits in (10, 11):
             return _small_float_encode(x, c.bits - 5)
     raise ValueError(f"{fmt.name}: no conversion for a {c.bits}-bit {c.type} channel")
@@ -219,10 +241,14 @@ def pack(format: str | Format, values) -> np.ndarray:
     values = np.asarray(values)
     if values.shape[-1:] != (4,):
         raise ValueError(f"{fmt.name}: values must end in an axis of 4 (RGBA), got shape {values.shape}")
-    x = values.astype(np.float64)
+    shape = values.shape[:-1]
+    values = values.reshape(-1, 4)  # 1-D channels: no 0-d corner cases below
     if fmt.name == "R9G9B9E5_FLOAT":
-        return _rgb9e5_encode(x[..., :3])
-    out = np.zeros(values.shape[:-1] + (fmt.block_size_B,), dtype=np.uint8)
+        return _rgb9e5_encode(values[:, :3].astype(np.float64)).reshape(shape + (4,))
+    out = np.zeros((values.shape[0], fmt.block_size_B), dtype=np.uint8)
     for c, positions in _rgba_slots(fmt):
-        _deposit(out, c, _encode_channel(fmt, c, x[..., positions[0]]))
-    return out
+        x = values[:, positions[0]]
+        if c.type != "FLOAT" or c.bits in (10, 11):
+            x = x.astype(np.float64)
+        _deposit(out, c, _encode_channel(fmt, c, x))
+    return out.reshape(shape + (fmt.block_size_B,))
