@@ -177,7 +177,8 @@ for _name, _opc, _fn in (("bitrev", 0x31, S.bitrev), ("popcount", 0x32, S.popcou
     _op(_name, _opc, _ialu(1), "ialu", impl=_fn, types=("u", "u"), sizes=_I3, **_ALU)
 
 # Compare-and-select: dst = cond(a, b) ? t : f. a, b compared at their own size; t, f raw at dst size.
-_op("icmpsel", 0x38, _ialu(4) + (Field("cond", 70, ICMP, "suffix"),), "cmpsel", impl=S.icompare,
+_op("icmpsel", 0x38, (Field("dst", 8, Dst()), Field("a", 18, Src()), Field("b", 31, Src()), Field("t", 44, Src()),
+                      Field("f", 57, Src()), Field("cond", 70, ICMP, "suffix")), "cmpsel", impl=S.icompare,
     types=("x", "u", "u", "x", "x"), sizes=_I3, **_ALU)
 _op("fcmpsel", 0x39, (Field("dst", 8, Dst()), Field("a", 18, Src(float_imm=True)), Field("b", 31, Src(float_imm=True)),
                       Field("t", 44, Src()), Field("f", 57, Src()), Field("cond", 70, FCMP, "suffix")),
