@@ -20,7 +20,7 @@ from .assembly import assemble, provoking_column
 from .clip import ClippedPrims, blend, clip_lines, clip_planes, clip_triangles, cull_points, vertex_distances
 from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, SAMPLE_POSITIONS_16THS, STENCIL_OPS,
                         SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
-from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, rank_layers,
+from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op)
 from .rasterize import Fragments, barycentrics, intersect_rects, point_coords, rasterize, sample_depth
 from .setup import (TriangleSetup, min_resolvable_depth, polygon_offset, setup_lines, setup_points,
@@ -33,7 +33,7 @@ __all__ = [
     "vertex_distances",
     "COMPARE_FUNCS", "CULL_MODES", "FRONT_FACES", "SAMPLE_POSITIONS_16THS", "STENCIL_OPS",
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
-    "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "rank_layers",
+    "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
     "resolve_visibility", "samples_passed", "stencil_op",
     "Fragments", "barycentrics", "intersect_rects", "point_coords", "rasterize", "sample_depth",
     "TriangleSetup", "min_resolvable_depth", "polygon_offset", "setup_lines", "setup_points",

@@ -105,9 +105,12 @@ class DepthStencilState:
 class RankLayers:
     """Fragments grouped into per-pixel rank layers.
 
-    ``order`` (F,) int64: fragment indices sorted by (rank, pixel); layer k is
-    ``order[offsets[k]:offsets[k+1]]`` and holds at most one fragment per pixel.
-    ``rank`` (F,) int32: each fragment's position among its pixel's fragments.
+    ``order`` (F,) int64: fragment indices sorted by layer; layer k is
+    ``order[offsets[k]:offsets[k+1]]`` and holds at most one fragment per pixel; a
+    pixel's fragments are in increasing layers in primitive order.
+    ``rank`` (F,) int32: each fragment's layer (from ``rank_layers``: its position
+    among its pixel's fragments; from the rasteriser: its block rank, which can
+    exceed that, so layers may be sparser but never disordered).
     """
 
     order: np.ndarray
@@ -122,10 +125,13 @@ class RankLayers:
         return self.order[self.offsets[k]:self.offsets[k + 1]]
 
 
-def rank_layers(x: np.ndarray, y: np.ndarray) -> RankLayers:
-    """Per-pixel ranks of fragments at pixels (x, y) (each (F,) int), in input order:
-    among the fragments of one pixel, the one earlier in the arrays gets the lower
-    rank (``rasterize`` emits primitive order)."""
+def rank_layers(x: np.ndarray, y: np.ndarray, tri: np.ndarray | None = None) -> RankLayers:
+    """Per-pixel ranks of fragments at pixels (x, y) (each (F,) int).
+
+    Among the fragments of one pixel the order is that of ``tri`` (setup rows, i.e.
+    primitive order; at most one fragment per (pixel, tri)) when given, else the
+    order of the input arrays.
+    """
     n = len(x)
     if n == 0:
         return RankLayers(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int32))
@@ -134,12 +140,17 @@ def rank_layers(x: np.ndarray, y: np.ndarray) -> RankLayers:
     x0, y0 = x.min(), y.min()
     span = int(x.max() - x0) + 1
     pix = (y - y0) * span + (x - x0)
-    # unique keys (pixel, input index): a plain sort of int64 is far faster than a
-    # stable argsort, and decoding the key gives the permutation back
-    key = pix * n + np.arange(n, dtype=np.int64)
-    key.sort()
-    frag_sorted = key % n
-    pix_sorted = key // n
+    if tri is None:
+        # unique keys (pixel, input index): a plain sort of int64 is far faster than
+        # a stable argsort, and decoding the key gives the permutation back
+        key = pix * n + np.arange(n, dtype=np.int64)
+        key.sort()
+        frag_sorted = key % n
+        pix_sorted = key // n
+    else:
+        t = np.asarray(tri, dtype=np.int64)
+        frag_sorted = np.argsort(pix * (int(t.max()) + 1) + t)
+        pix_sorted = pix[frag_sorted]
     new_group = np.empty(n, bool)
     new_group[0] = True
     np.not_equal(pix_sorted[1:], pix_sorted[:-1], out=new_group[1:])
@@ -156,6 +167,17 @@ def rank_layers(x: np.ndarray, y: np.ndarray) -> RankLayers:
     offsets = np.zeros(nlayers + 1, np.int64)
     np.cumsum(np.bincount(rank_sorted, minlength=nlayers), out=offsets[1:])
     return RankLayers(frag_sorted[perm], offsets, rank)
+
+
+def layers_of(frags: Fragments) -> RankLayers:
+    """The rank layers of ``frags``: the rasteriser's own (``layer_offsets``: layers
+    are contiguous, no sorting) or, for fragments without them, ``rank_layers`` by
+    pixel and setup row."""
+    if frags.layer_offsets is not None:
+        off = np.asarray(frags.layer_offsets, dtype=np.int64)
+        rank = np.repeat(np.arange(len(off) - 1, dtype=np.int32), np.diff(off))
+        return RankLayers(np.arange(len(frags), dtype=np.int64), off, rank)
+    return rank_layers(frags.x, frags.y, frags.tri)
 
 
 def _face_select(front_facing: np.ndarray | None, fv, bv):
@@ -207,7 +229,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
         return cov.copy()
     zs = frags.z if z is None else np.asarray(z, dtype=np.float32)
     if layers is None:
-        layers = rank_layers(frags.x, frags.y)
+        layers = layers_of(frags)
     ox, oy = origin
     px = frags.x.astype(np.int64) - ox
     py = frags.y.astype(np.int64) - oy

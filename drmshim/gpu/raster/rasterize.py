@@ -1,18 +1,24 @@
-"""Rasterisation: setup triangles -> fragments, in bulk.
+"""Rasterisation: setup triangles -> fragments, in bulk, already in rank layers.
 
-Two levels, both vectorised over all triangles at once:
+Three steps, each vectorised over all triangles at once:
 
-1. Every triangle's pixel bounding box (clipped to the raster rectangle) is cut
-   into blocks of ``block_px`` x ``block_px`` pixels aligned on the box's corner.
-   Each (triangle, block) pair is classified from the edge functions at the corners
-   of its sample extent: rejected (outside one edge), full (inside all edges:
-   coverage known without per-sample work) or partial.
-2. Surviving pairs expand to pixels (row by row with ``np.repeat``); partial ones
-   evaluate the three edge functions at every sample in exact int64 arithmetic.
+1. **Blocks.** The raster rectangle is cut into ``block_px`` x ``block_px`` blocks
+   on a grid aligned with the rectangle's corner. Every (triangle, block) pair the
+   triangle's pixel bounding box touches is classified from the edge functions at
+   the corners of its sample extent: rejected (outside one edge), full (inside all
+   edges: coverage known without per-sample work) or partial.
+2. **Layers.** Pairs are numbered within their block in triangle order (the block
+   rank). Block rank k of all blocks forms layer k: a layer never holds two pairs
+   of one block, hence never two fragments of one pixel, and a pixel's fragments
+   appear in increasing layers in triangle (= primitive) order. These are the
+   ISP's per-pixel rank layers at block granularity, found by sorting pairs, never
+   fragments.
+3. **Pixels.** Full pairs of a whole block expand by broadcasting; the others
+   (partial pairs, blocks cut by the bounding box or the rectangle) expand row by
+   row with ``np.repeat`` and evaluate the three edge functions at every sample in
+   exact int64 arithmetic.
 
-A fragment is one (triangle, pixel) with a nonzero sample coverage mask. Fragments
-come out in setup-triangle order (and within a triangle, block by block), which is
-primitive order: the ISP ranks them per pixel from that.
+A fragment is one (triangle, pixel) with a nonzero sample coverage mask.
 """
 
 from __future__ import annotations
@@ -33,6 +39,11 @@ class Fragments:
     ``x``, ``y`` (F,) int32: pixel. ``coverage`` (F,) uint8: bit s = sample s covered.
     ``z`` (F, samples) float32: window depth at each sample (polygon offset added,
     clamped to the depth clamp range), valid where covered.
+    ``layer_offsets`` (L + 1,) int64 or None: fragments ``layer_offsets[k] :
+    layer_offsets[k+1]`` form layer k; no pixel occurs twice in a layer, and the
+    fragments of a pixel occur in increasing layers in primitive order (``layers``
+    turns this into the ISP's ``RankLayers``). None: no layering known (use
+    ``isp.rank_layers``).
     """
 
     tri: np.ndarray
@@ -41,12 +52,14 @@ class Fragments:
     coverage: np.ndarray
     z: np.ndarray
     samples: int
+    layer_offsets: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.tri)
 
     def take(self, index: np.ndarray) -> "Fragments":
-        """The fragments at ``index`` (int array or bool mask), in that order."""
+        """The fragments at ``index`` (int array or bool mask), in that order (the
+        layering is dropped)."""
         return Fragments(self.tri[index], self.x[index], self.y[index], self.coverage[index],
                          self.z[index], self.samples)
 
@@ -72,18 +85,29 @@ def _expand_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return owner, local
 
 
-def _expand_rects(x0: np.ndarray, y0: np.ndarray, w: np.ndarray, h: np.ndarray):
-    """All pixels of rectangles (origin x0, y0; size w, h; all (P,) int64), row-major.
-
-    Returns (rect index, x, y), each (sum(w*h),) int64.
-    """
+def _expand_rects(w: np.ndarray, h: np.ndarray):
+    """All pixels of P rectangles of size (w, h), row-major: (rect, dx, dy) (int64)."""
     row_rect, row_local = _expand_counts(h)                 # one entry per rectangle row
-    row_w = w[row_rect]
-    pix_row, pix_local = _expand_counts(row_w)
-    rect = row_rect[pix_row]
-    x = x0[rect] + pix_local
-    y = y0[rect] + row_local[pix_row]
-    return rect, x, y
+    pix_row, dx = _expand_counts(w[row_rect])
+    return row_rect[pix_row], dx, row_local[pix_row]
+
+
+def _group_ranks(group: np.ndarray) -> np.ndarray:
+    """Rank of each item within its group, in input order (group: (P,) int64 >= 0)."""
+    n = len(group)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    key = group * n + np.arange(n, dtype=np.int64)          # unique: plain sort suffices
+    key.sort()
+    item = key % n
+    g = key // n
+    idx = np.arange(n, dtype=np.int64)
+    start = np.empty(n, bool)
+    start[0] = True
+    np.not_equal(g[1:], g[:-1], out=start[1:])
+    rank = np.empty(n, np.int64)
+    rank[item] = idx - np.maximum.accumulate(np.where(start, idx, 0))
+    return rank
 
 
 def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
@@ -93,9 +117,10 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
 
     ``rect`` is the intersection of viewport, scissor, framebuffer and, for tiled
     rendering, the tile (``intersect_rects``). ``samples``: 1, 2 or 4 at the standard
-    positions (``constants.SAMPLE_POSITIONS_16THS``). ``rows``: optional sorted subset of
-    setup rows (a tile's list). ``depth_clamp``: the range fragment depth is clamped
-    to after the offset ([0, 1] for GL; [min(n,f), max(n,f)] with depth clamp).
+    positions (``constants.SAMPLE_POSITIONS_16THS``). ``rows``: optional increasing
+    subset of setup rows (a tile's list). ``depth_clamp``: the range fragment depth
+    is clamped to after the offset ([0, 1] for GL; [min(n,f), max(n,f)] with depth
+    clamp). Returns layered ``Fragments`` (see there).
     """
     pos = sample_positions_fx(samples)                      # (S, 2)
     all_bits = (1 << samples) - 1
@@ -104,69 +129,117 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     bb = setup.bbox_px[rows]
     bx0 = np.maximum(bb[:, 0], rx0)
     by0 = np.maximum(bb[:, 1], ry0)
-    bw = np.minimum(bb[:, 2], rx1) - bx0
-    bh = np.minimum(bb[:, 3], ry1) - by0
-    live = (bw > 0) & (bh > 0)
-    rows, bx0, by0, bw, bh = rows[live], bx0[live], by0[live], bw[live], bh[live]
+    bx1 = np.minimum(bb[:, 2], rx1)
+    by1 = np.minimum(bb[:, 3], ry1)
+    live = (bx1 > bx0) & (by1 > by0)
+    rows, bx0, by0, bx1, by1 = rows[live], bx0[live], by0[live], bx1[live], by1[live]
 
-    # --- level 1: (triangle, block) pairs ---------------------------------------
+    # --- 1. (triangle, block) pairs on the rectangle's block grid -------------------
     B = int(block_px)
-    nbx = (bw + B - 1) // B
-    nby = (bh + B - 1) // B
-    pair_tri_local, blk = _expand_counts(nbx * nby)
-    pbx = blk % nbx[pair_tri_local]
-    pby = blk // nbx[pair_tri_local]
-    px0 = bx0[pair_tri_local] + pbx * B
-    py0 = by0[pair_tri_local] + pby * B
-    pw = np.minimum(px0 + B, (bx0 + bw)[pair_tri_local]) - px0
-    ph = np.minimum(py0 + B, (by0 + bh)[pair_tri_local]) - py0
-    ptri = rows[pair_tri_local]
-    # sample extent of the block in fx
+    grid_w = max((rx1 - rx0 + B - 1) // B, 1)
+    gx0 = (bx0 - rx0) // B
+    gy0 = (by0 - ry0) // B
+    ngx = (bx1 - 1 - rx0) // B - gx0 + 1
+    ngy = (by1 - 1 - ry0) // B - gy0 + 1
+    owner, blk = _expand_counts(ngx * ngy)
+    gy, gx = np.divmod(blk, ngx[owner])
+    gx += gx0[owner]
+    gy += gy0[owner]
+    px0 = np.maximum(rx0 + gx * B, bx0[owner])
+    py0 = np.maximum(ry0 + gy * B, by0[owner])
+    pw = np.minimum(rx0 + gx * B + B, bx1[owner]) - px0
+    ph = np.minimum(ry0 + gy * B + B, by1[owner]) - py0
+    ptri = rows[owner]
     sx_lo = (px0 << SUBPIXEL_BITS) + pos[:, 0].min()
     sx_hi = ((px0 + pw - 1) << SUBPIXEL_BITS) + pos[:, 0].max()
     sy_lo = (py0 << SUBPIXEL_BITS) + pos[:, 1].min()
     sy_hi = ((py0 + ph - 1) << SUBPIXEL_BITS) + pos[:, 1].max()
     reject = np.zeros(len(ptri), bool)
     full = np.ones(len(ptri), bool)
+    a = setup.edge_a[ptri]
+    b = setup.edge_b[ptri]
+    cb = setup.edge_c[ptri] - setup.edge_bias[ptri]
     for i in range(3):
-        a = setup.edge_a[ptri, i]
-        b = setup.edge_b[ptri, i]
-        cb = setup.edge_c[ptri, i] - setup.edge_bias[ptri, i]
-        emax = cb + a * np.where(a > 0, sx_hi, sx_lo) + b * np.where(b > 0, sy_hi, sy_lo)
-        emin = cb + a * np.where(a > 0, sx_lo, sx_hi) + b * np.where(b > 0, sy_lo, sy_hi)
-        reject |= emax < 0
-        full &= emin >= 0
-    keep = ~reject
-    ptri, px0, py0, pw, ph, full = ptri[keep], px0[keep], py0[keep], pw[keep], ph[keep], full[keep]
+        ai, bi = a[:, i], b[:, i]
+        xa, xb = np.where(ai > 0, sx_hi, sx_lo), np.where(ai > 0, sx_lo, sx_hi)
+        ya, yb = np.where(bi > 0, sy_hi, sy_lo), np.where(bi > 0, sy_lo, sy_hi)
+        reject |= cb[:, i] + ai * xa + bi * ya < 0
+        full &= cb[:, i] + ai * xb + bi * yb >= 0
+    keep = np.flatnonzero(~reject)
+    ptri, gx, gy, px0, py0, pw, ph, full = (v[keep] for v in (ptri, gx, gy, px0, py0, pw, ph, full))
+    a, b, cb = a[keep], b[keep], cb[keep]
 
-    # --- level 2: pixels ---------------------------------------------------------
-    pair, x, y = _expand_rects(px0, py0, pw, ph)
-    tri = ptri[pair]
-    coverage = np.full(len(tri), all_bits, dtype=np.uint8)
-    part = np.flatnonzero(~full[pair])
-    if len(part):
-        t = tri[part]
-        X = x[part] << SUBPIXEL_BITS
-        Y = y[part] << SUBPIXEL_BITS
-        cov = np.zeros(len(part), dtype=np.uint8)
+    # --- 2. layers: rank of each pair within its block, triangle order ----------------
+    layer = _group_ranks(gy * grid_w + gx)
+    nlayers = int(layer.max()) + 1 if len(layer) else 0
+    whole = full & (pw == B) & (ph == B)
+    # two streams, each in layer order: whole-block full pairs, then all the others
+    order = np.argsort(np.where(whole, 0, nlayers) + layer, kind="stable")
+    ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb = (
+        v[order] for v in (ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb))
+    n_whole = int(whole.sum())
+
+    # --- 3a. whole full blocks: broadcast -----------------------------------------------
+    ly, lx = np.divmod(np.arange(B * B, dtype=np.int64), B)
+    w_tri = np.broadcast_to(ptri[:n_whole, None], (n_whole, B * B)).ravel()
+    w_x = (px0[:n_whole, None] + lx).ravel()
+    w_y = (py0[:n_whole, None] + ly).ravel()
+    w_cov = np.full(n_whole * B * B, all_bits, np.uint8)
+
+    # --- 3b. the other pairs: row expansion and per-sample edge tests ----------------
+    rest = slice(n_whole, None)
+    pair, dx, dy = _expand_rects(pw[rest], ph[rest])
+    r_tri = ptri[rest][pair]
+    r_x = px0[rest][pair] + dx
+    r_y = py0[rest][pair] + dy
+    r_cov = np.full(len(pair), all_bits, np.uint8)
+    partial = ~full[rest]
+    if partial.any():
+        part = np.flatnonzero(partial[pair])
+        pp = pair[part]
+        X = r_x[part] << SUBPIXEL_BITS
+        Y = r_y[part] << SUBPIXEL_BITS
         inside = [None] * samples
+        ar, br, cr = a[rest], b[rest], cb[rest]
         for i in range(3):
-            a = setup.edge_a[t, i]
-            b = setup.edge_b[t, i]
-            base = a * X + b * Y + (setup.edge_c[t, i] - setup.edge_bias[t, i])
+            ai, bi = ar[pp, i], br[pp, i]
+            base = ai * X + bi * Y + cr[pp, i]
             for s in range(samples):
-                ok = (base + (a * pos[s, 0] + b * pos[s, 1])) >= 0
+                ok = base + (ai * pos[s, 0] + bi * pos[s, 1]) >= 0
                 inside[s] = ok if i == 0 else (inside[s] & ok)
-        for s in range(samples):
+        cov = inside[0].astype(np.uint8)
+        for s in range(1, samples):
             cov |= inside[s].astype(np.uint8) << s
-        coverage[part] = cov
-        nonzero = coverage != 0
-        if not nonzero.all():
-            tri, x, y, coverage = tri[nonzero], x[nonzero], y[nonzero], coverage[nonzero]
+        r_cov[part] = cov
+    r_layer_counts = np.bincount(layer[rest][pair], weights=None, minlength=nlayers)
+    nz = r_cov != 0
+    if not nz.all():
+        r_layer_counts = np.bincount(layer[rest][pair[nz]], minlength=nlayers)
+        r_tri, r_x, r_y, r_cov = r_tri[nz], r_x[nz], r_y[nz], r_cov[nz]
+    w_layer_counts = np.bincount(layer[:n_whole], minlength=nlayers) * (B * B)
 
-    # --- depth per sample ----------------------------------------------------------
+    # --- merge the two streams layer by layer (contiguous copies) ----------------------
+    offsets = np.zeros(nlayers + 1, np.int64)
+    np.cumsum(w_layer_counts + r_layer_counts, out=offsets[1:])
+    if n_whole == 0 or len(r_tri) == 0 or nlayers <= 1:
+        parts = [(w_tri, w_x, w_y, w_cov), (r_tri, r_x, r_y, r_cov)]
+        tri, x, y, coverage = (np.concatenate((p0, p1)) for p0, p1 in zip(*parts))
+    else:
+        w_off = np.concatenate(([0], np.cumsum(w_layer_counts)))
+        r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
+        merged = []
+        for w_arr, r_arr in ((w_tri, r_tri), (w_x, r_x), (w_y, r_y), (w_cov, r_cov)):
+            chunks = []
+            for k in range(nlayers):
+                chunks.append(w_arr[w_off[k]:w_off[k + 1]])
+                chunks.append(r_arr[r_off[k]:r_off[k + 1]])
+            merged.append(np.concatenate(chunks))
+        tri, x, y, coverage = merged
+
+    offsets = np.unique(offsets)          # drop layers left empty by zero-coverage pairs
     z = sample_depth(setup, tri, x, y, samples, depth_clamp)
-    return Fragments(tri.astype(np.int32), x.astype(np.int32), y.astype(np.int32), coverage, z, samples)
+    return Fragments(tri.astype(np.int32), x.astype(np.int32), y.astype(np.int32), coverage, z,
+                     samples, offsets)
 
 
 def sample_depth(setup: TriangleSetup, tri: np.ndarray, x: np.ndarray, y: np.ndarray,

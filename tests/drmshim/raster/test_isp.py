@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from drmshim.gpu.raster import (COMPARE_FUNCS, STENCIL_OPS, DepthStencilState, Fragments, StencilFace,
-                                compare, depth_stencil, rank_layers, rasterize, resolve_visibility,
+                                compare, depth_stencil, layers_of, rank_layers, rasterize, resolve_visibility,
                                 samples_passed, setup_triangles, stencil_op)
 
 PY_COMPARE = {"never": lambda a, b: False, "less": operator.lt, "equal": operator.eq, "lequal": operator.le,
@@ -147,7 +147,7 @@ def shade_in_order(frags, state, depth, stencil, facing, colour_of_frag):
     h, w, S = depth.shape
     image = np.full((h, w, S), -1, np.int64)
     passed = depth_stencil(frags, state, depth, stencil, front_facing=facing)
-    layers = rank_layers(frags.x, frags.y)
+    layers = rank_layers(frags.x, frags.y, frags.tri)      # independent of the raster layers
     for k in range(layers.count):
         idx = layers.layer(k)
         for s in range(S):

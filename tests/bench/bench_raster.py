@@ -1,0 +1,135 @@
+"""Speed of the geometry/raster units alone at 1024x1024 (no shading, no memory).
+
+Workloads mirror the issue's GPU-model targets (whole pipeline: full-screen quad
+30 ms, 20k small depth-tested triangles 150 ms, 100 big blended triangles 1.5 s);
+these rows are the raster units' share of them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from drmshim.gpu.raster import (DepthStencilState, bin_triangles, barycentrics, clip_triangles, depth_stencil,
+                                rank_layers, rasterize, resolve_visibility, setup_triangles,
+                                viewport_transform)
+
+SIZE = 1024
+
+
+def _best_ms(fn, repeat=3):
+    best = float("inf")
+    out = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e3, out
+
+
+def _window(clip):
+    return viewport_transform(clip, (0, 0, SIZE, SIZE))
+
+
+def fullscreen_quad():
+    clip = np.array([[-1, -1, 0, 1], [1, -1, 0, 1], [1, 1, 0, 1], [-1, 1, 0, 1]], float)
+    return clip, np.array([[0, 1, 2], [0, 2, 3]])
+
+
+def small_triangles(n=20000, seed=1):
+    rng = np.random.default_rng(seed)
+    centre = rng.uniform(-1, 1, (n, 1, 2))
+    # ~10 px area: edge ~4.5 px = 0.0088 NDC
+    offs = rng.uniform(-1, 1, (n, 3, 2)) * (4.5 / SIZE * 2)
+    clip = np.ones((n, 3, 4))
+    clip[..., :2] = centre + offs
+    clip[..., 2] = rng.uniform(-0.9, 0.9, (n, 1))
+    return clip.reshape(-1, 4), np.arange(3 * n).reshape(n, 3)
+
+
+def big_triangles(n=100, seed=2):
+    rng = np.random.default_rng(seed)
+    ang = rng.uniform(0, 2 * np.pi, (n, 1)) + np.array([0, 2.1, 4.2])[None, :] + rng.uniform(-0.3, 0.3, (n, 3))
+    r = rng.uniform(1.6, 2.2, (n, 3))
+    clip = np.ones((n, 3, 4))
+    clip[..., 0] = r * np.cos(ang)
+    clip[..., 1] = r * np.sin(ang)
+    clip[..., 2] = rng.uniform(-0.5, 0.5, (n, 3))
+    return clip.reshape(-1, 4), np.arange(3 * n).reshape(n, 3)
+
+
+def geometry(clip, tris):
+    c = clip_triangles(clip, tris)
+    return setup_triangles(_window(c.position))
+
+
+def run():
+    rows = []
+    rect = (0, 0, SIZE, SIZE)
+
+    clip, tris = fullscreen_quad()
+    setup = geometry(clip, tris)
+    ms, frags = _best_ms(lambda: rasterize(setup, rect, 1))
+    rows.append(("raster: full-screen quad, rasterize 1x", ms, f"{len(frags)} frags; pipeline target 30 ms"))
+    ms, _ = _best_ms(lambda: rasterize(setup, rect, 4))
+    rows.append(("raster: full-screen quad, rasterize 4x MSAA", ms, ""))
+    ms, _ = _best_ms(lambda: barycentrics(setup, frags))
+    rows.append(("raster: full-screen quad, perspective barycentrics", ms, "PDM share"))
+
+    clip, tris = small_triangles()
+    ms, setup = _best_ms(lambda: geometry(clip, tris))
+    rows.append(("raster: 20k small tris, clip + viewport + setup", ms, ""))
+    ms, frags = _best_ms(lambda: rasterize(setup, rect, 1))
+    rows.append(("raster: 20k small tris, rasterize", ms, f"{len(frags)} frags"))
+    ms, layers = _best_ms(lambda: rank_layers(frags.x, frags.y))
+    rows.append(("raster: 20k small tris, rank layers", ms, f"{layers.count} layers"))
+    state = DepthStencilState(depth_test=True, depth_func="less")
+
+    def depth():
+        d = np.ones((SIZE, SIZE, 1), np.float32)
+        return depth_stencil(frags, state, d, None, layers=layers)
+    ms, _ = _best_ms(depth)
+    rows.append(("raster: 20k small tris, depth test (layers given)", ms, ""))
+
+    def hsr():
+        d = np.ones((SIZE, SIZE, 1), np.float32)
+        return resolve_visibility(frags, state, d, None, layers=layers)
+    ms, _ = _best_ms(hsr)
+    rows.append(("raster: 20k small tris, HSR visibility", ms, ""))
+
+    def whole_small():
+        s = geometry(clip, tris)
+        f = rasterize(s, rect, 1)
+        d = np.ones((SIZE, SIZE, 1), np.float32)
+        return depth_stencil(f, state, d, None)
+    ms, _ = _best_ms(whole_small)
+    rows.append(("raster: 20k small tris, all raster units", ms, "pipeline target 150 ms"))
+
+    clip, tris = big_triangles()
+    setup = geometry(clip, tris)
+
+    def big_whole():
+        f = rasterize(setup, rect, 1)
+        return f, rank_layers(f.x, f.y)
+    ms, (frags, layers) = _best_ms(big_whole, repeat=1)
+    nfrags = len(frags)
+    del frags, layers
+    rows.append(("raster: 100 big tris, rasterize + rank, whole frame", ms, f"{nfrags / 1e6:.1f} M frags"))
+
+    def big_tiled(tile=128):
+        tl = bin_triangles(setup, SIZE, SIZE, tile_size_px=tile)
+        n = 0
+        for t in tl.nonempty_tiles():
+            f = rasterize(setup, tl.tile_rect(t), 1, rows=tl.tile_rows(t))
+            lay = rank_layers(f.x, f.y)
+            n += len(f) + lay.count * 0
+        return n
+    ms, _ = _best_ms(big_tiled, repeat=1)
+    rows.append(("raster: 100 big tris, rasterize + rank, 128px tiles", ms, "pipeline target 1.5 s"))
+    return rows
+
+
+if __name__ == "__main__":
+    for what, ms, note in run():
+        print(f"{what:<60} {ms:>10.2f}  {note}")
