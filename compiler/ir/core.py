@@ -28,7 +28,7 @@ __all__ = [
     "Call", "Jump", "Block", "If", "Loop", "CFNode", "Function", "Variable", "Shader",
     "VAR_MODES", "TEX_OPS", "TEX_SRC_KINDS", "SAMPLER_DIMS", "STAGES",
     "CFG", "compute_cfg", "walk_blocks", "walk_instrs", "walk_cf", "replace_uses",
-    "clone_cf_list", "identity_swizzle", "first_block", "last_block",
+    "clone_cf_list", "clone_shader", "identity_swizzle", "first_block", "last_block",
 ]
 
 STAGES = ("vertex", "fragment", "compute")
@@ -561,3 +561,28 @@ def clone_cf_list(cf_list: list[CFNode], def_map: dict[Def, Def] | None = None,
     for old, new in phis:
         new.srcs = [(block_map.get(b, b), m(d)) for b, d in old.srcs]
     return result
+
+
+def clone_shader(shader: Shader) -> Shader:
+    """A deep copy of a shader (variables, functions, calls between them)."""
+    new = Shader(shader.stage, shader.name)
+    new.info = dict(shader.info)
+    var_map: dict[Variable, Variable] = {}
+    for v in shader.variables:
+        var_map[v] = Variable(v.name, v.type, v.mode, dict(v.data))
+        new.variables.append(var_map[v])
+    func_map: dict[Function, Function] = {}
+    for f in shader.functions:
+        func_map[f] = Function(f.name, f.params, f.ret)
+        new.functions.append(func_map[f])
+    for f in shader.functions:
+        nf = func_map[f]
+        local_map = dict(var_map)
+        for v in f.locals:
+            local_map[v] = Variable(v.name, v.type, v.mode, dict(v.data))
+            nf.locals.append(local_map[v])
+        nf.body = clone_cf_list(f.body, {}, {}, local_map)
+        for instr in walk_instrs(nf.body):
+            if isinstance(instr, Call):
+                instr.callee = func_map.get(instr.callee, instr.callee)
+    return new
