@@ -35,6 +35,8 @@ ETC_MODIFIERS = np.array([[2, 8, -2, -8], [5, 17, -5, -17], [9, 29, -9, -29],
 # Punch-through with the opaque bit clear: index 0 and 2 lose their modifier
 # (and index 2 is transparent).
 _ETC_MODIFIERS_NON_OPAQUE = ETC_MODIFIERS * np.array([0, 1, 0, 1])
+# [opaque][codeword][index]
+_MODIFIER_TABLES = np.stack([_ETC_MODIFIERS_NON_OPAQUE, ETC_MODIFIERS]).astype(np.int32)
 # T and H mode distances.
 ETC_DISTANCES = np.array([3, 6, 11, 16, 23, 32, 41, 64], dtype=np.int64)
 # EAC modifier tables, indexed by the 3-bit pixel index.
@@ -82,7 +84,8 @@ def _ext7(v):
 
 def _decode_etc2_rgb(word: np.ndarray, punchthrough: bool) -> tuple[np.ndarray, np.ndarray]:
     """(n,) uint64 colour words -> RGB int64 (n, 4, 4, 3) [block, y, x, c] and an
-    opacity mask (n, 4, 4) (all True unless punch-through)."""
+    opacity mask (n, 4, 4) (all True unless punch-through). Each mode is decoded
+    only for the blocks that use it."""
     n = word.shape[0]
     flag33 = _bits(word, 33, 33).astype(bool)
     # Punch-through blocks are always "differential"; bit 33 is the opaque flag.
@@ -90,41 +93,65 @@ def _decode_etc2_rgb(word: np.ndarray, punchthrough: bool) -> tuple[np.ndarray, 
     opaque = flag33 if punchthrough else np.ones(n, dtype=bool)
 
     # Per-pixel 2-bit index: msb from bits 31..16, lsb from bits 15..0.
-    pix = _PIXEL_INDEX[None]
+    pix = _PIXEL_INDEX.astype(np.uint64)[None]
     w = word[:, None, None]
-    idx = ((((w >> (np.uint64(16) + pix.astype(np.uint64))) & np.uint64(1)) << np.uint64(1))
-           | ((w >> pix.astype(np.uint64)) & np.uint64(1))).astype(np.int64)  # (n, 4, 4)
+    idx = ((((w >> (np.uint64(16) + pix)) & np.uint64(1)) << np.uint64(1))
+           | ((w >> pix) & np.uint64(1))).astype(np.int64)  # (n, 4, 4)
 
-    # Differential base colours (5 bits + signed 3-bit delta) and overflow tests.
+    # The differential fields decide the mode: an overflowing R, G or B selects
+    # T, H or planar mode.
     base5 = np.stack([_bits(word, 63, 59), _bits(word, 55, 51), _bits(word, 47, 43)], -1)
     delta = np.stack([_bits(word, 58, 56), _bits(word, 50, 48), _bits(word, 42, 40)], -1)
-    delta = np.where(delta >= 4, delta - 8, delta)
-    second5 = base5 + delta
+    second5 = base5 + np.where(delta >= 4, delta - 8, delta)
     overflow = (second5 < 0) | (second5 > 31)
     t_mode = diff & overflow[:, 0]
     h_mode = diff & ~overflow[:, 0] & overflow[:, 1]
     p_mode = diff & ~overflow[:, 0] & ~overflow[:, 1] & overflow[:, 2]
+    etc1 = ~(t_mode | h_mode | p_mode)
 
-    # Individual / differential ("ETC1") modes.
+    out = np.empty((n, 4, 4, 3), dtype=np.int32)
+    if etc1.any():
+        out[etc1] = _etc1_modes(word[etc1], idx[etc1], diff[etc1], opaque[etc1])
+    th = t_mode | h_mode
+    if th.any():
+        out[th] = _t_h_modes(word[th], idx[th], t_mode[th])
+    if p_mode.any():
+        out[p_mode] = _planar_mode(word[p_mode])
+    visible = opaque[:, None, None] | p_mode[:, None, None] | (idx != 2)
+    out[~visible] = 0
+    return out, visible
+
+
+def _etc1_modes(word, idx, diff, opaque):
+    """Individual and differential modes: two sub-blocks, each a base colour plus
+    a per-pixel intensity modifier."""
+    base5 = np.stack([_bits(word, 63, 59), _bits(word, 55, 51), _bits(word, 47, 43)], -1)
+    delta = np.stack([_bits(word, 58, 56), _bits(word, 50, 48), _bits(word, 42, 40)], -1)
+    second5 = np.clip(base5 + np.where(delta >= 4, delta - 8, delta), 0, 31)
     ind1 = _ext4(np.stack([_bits(word, 63, 60), _bits(word, 55, 52), _bits(word, 47, 44)], -1))
     ind2 = _ext4(np.stack([_bits(word, 59, 56), _bits(word, 51, 48), _bits(word, 43, 40)], -1))
     c1 = np.where(diff[:, None], _ext5(base5), ind1)
-    c2 = np.where(diff[:, None], _ext5(np.clip(second5, 0, 31)), ind2)
+    c2 = np.where(diff[:, None], _ext5(second5), ind2)
     cw1, cw2 = _bits(word, 39, 37), _bits(word, 36, 34)
     flip = _bits(word, 32, 32).astype(bool)
-    second = np.where(flip[:, None, None], _Y[None] >= 2, _X[None] >= 2)  # (n, 4, 4)
-    base = np.where(second[..., None], c2[:, None, None, :], c1[:, None, None, :])
-    cw = np.where(second, cw2[:, None, None], cw1[:, None, None])
-    mod = np.where(opaque[:, None, None], ETC_MODIFIERS[cw, idx], _ETC_MODIFIERS_NON_OPAQUE[cw, idx])
-    rgb = np.clip(base + mod[..., None], 0, 255)
+    # flip 0: left/right 2x4 sub-blocks; flip 1: top/bottom 4x2 sub-blocks.
+    second = np.where(flip[:, None, None], _Y[None] >= 2, _X[None] >= 2).astype(np.intp)  # (n, 4, 4)
+    block = np.arange(word.shape[0])[:, None, None]
+    base = np.stack([c1, c2], 1).astype(np.int32)[block, second]  # (n, 4, 4, 3)
+    cw = np.stack([cw1, cw2], 1)[block, second]
+    mod = _MODIFIER_TABLES[opaque.astype(np.intp)[:, None, None], cw, idx]
+    base += mod[..., None]
+    return np.clip(base, 0, 255, out=base)
 
+
+def _t_h_modes(word, idx, t_mode):
+    """T and H modes: four paint colours, chosen per pixel by its index."""
     # T mode: paint colours C1, C2 + d, C2, C2 - d.
     t1 = _ext4(np.stack([(_bits(word, 60, 59) << 2) | _bits(word, 57, 56),
                          _bits(word, 55, 52), _bits(word, 51, 48)], -1))
     t2 = _ext4(np.stack([_bits(word, 47, 44), _bits(word, 43, 40), _bits(word, 39, 36)], -1))
     td = ETC_DISTANCES[(_bits(word, 35, 34) << 1) | _bits(word, 32, 32)][:, None]
     t_paint = np.stack([t1, np.clip(t2 + td, 0, 255), t2, np.clip(t2 - td, 0, 255)], 1)
-
     # H mode: paint colours C1 + d, C1 - d, C2 + d, C2 - d; the distance index's
     # low bit is whether C1 >= C2 (as 12-bit RGB444 values).
     h1_4 = np.stack([_bits(word, 62, 59), (_bits(word, 58, 56) << 1) | _bits(word, 52, 52),
@@ -137,11 +164,12 @@ def _decode_etc2_rgb(word: np.ndarray, punchthrough: bool) -> tuple[np.ndarray, 
     h1, h2 = _ext4(h1_4), _ext4(h2_4)
     h_paint = np.stack([np.clip(h1 + hd, 0, 255), np.clip(h1 - hd, 0, 255),
                         np.clip(h2 + hd, 0, 255), np.clip(h2 - hd, 0, 255)], 1)
-
     paint = np.where(t_mode[:, None, None], t_paint, h_paint)  # (n, 4, 3)
-    th_rgb = paint[np.arange(n)[:, None, None], idx]  # (n, 4, 4, 3)
+    return paint[np.arange(word.shape[0])[:, None, None], idx]  # (n, 4, 4, 3)
 
-    # Planar mode: origin O, horizontal H and vertical V colours, bilinear.
+
+def _planar_mode(word):
+    """Planar mode: origin O, horizontal H and vertical V colours, interpolated."""
     o = np.stack([_ext6(_bits(word, 62, 57)),
                   _ext7((_bits(word, 56, 56) << 6) | _bits(word, 54, 49)),
                   _ext6((_bits(word, 48, 48) << 5) | (_bits(word, 44, 43) << 3) | _bits(word, 41, 39))], -1)
@@ -149,13 +177,7 @@ def _decode_etc2_rgb(word: np.ndarray, punchthrough: bool) -> tuple[np.ndarray, 
                   _ext7(_bits(word, 31, 25)), _ext6(_bits(word, 24, 19))], -1)
     v = np.stack([_ext6(_bits(word, 18, 13)), _ext7(_bits(word, 12, 6)), _ext6(_bits(word, 5, 0))], -1)
     o_, h_, v_ = o[:, None, None], h[:, None, None], v[:, None, None]
-    p_rgb = np.clip((_X[None, ..., None] * (h_ - o_) + _Y[None, ..., None] * (v_ - o_) + 4 * o_ + 2) >> 2, 0, 255)
-
-    th = (t_mode | h_mode)[:, None, None, None]
-    out = np.where(p_mode[:, None, None, None], p_rgb, np.where(th, th_rgb, rgb))
-    visible = opaque[:, None, None] | p_mode[:, None, None] | (idx != 2)
-    out = np.where(visible[..., None], out, 0)
-    return out, visible
+    return np.clip((_X[None, ..., None] * (h_ - o_) + _Y[None, ..., None] * (v_ - o_) + 4 * o_ + 2) >> 2, 0, 255)
 
 
 def _decode_eac(word: np.ndarray, eleven_bit: bool, signed: bool) -> np.ndarray:
