@@ -129,6 +129,10 @@ class Layout:
         """Bytes of one element with all its samples (samples are stored together)."""
         return self.fmt.block_size_B * self.sample_count_sa
 
+    def layer_level_B(self, layer: int, level: int) -> int:
+        """Offset of a level of a layer from the start of the image."""
+        return layer * self.layer_stride_B + self.level_offsets_B[level]
+
     def level_size_B(self, level: int) -> int:
         end = self.level_offsets_B[level + 1] if level + 1 < self.levels else self.miptree_end_B
         return end - self.level_offsets_B[level]
