@@ -1,0 +1,4 @@
+// EXPECT: 0:3(5): error: discard may only appear in a fragment shader
+void main() {
+    discard;
+}

@@ -1,0 +1,6 @@
+// EXPECT: 0:4(19): error: no precision specified this scope for type `sampler3D'
+#version 300 es
+precision mediump float;
+uniform sampler3D vol;
+out vec4 c;
+void main() {}

@@ -1,0 +1,3 @@
+// EXPECT: 0:2(1): error: extension `GL_NV_nonexistent' unsupported in this shader
+#extension GL_NV_nonexistent : require
+void main() {}

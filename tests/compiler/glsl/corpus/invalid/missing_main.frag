@@ -1,0 +1,2 @@
+// EXPECT: error: fragment shader lacks `main'
+void f() {}

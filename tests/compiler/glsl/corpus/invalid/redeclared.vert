@@ -1,0 +1,5 @@
+// EXPECT: 0:4(9): error: `x' redeclared
+void main() {
+    float x;
+    int x;
+}

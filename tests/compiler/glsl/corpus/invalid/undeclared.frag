@@ -1,0 +1,4 @@
+// EXPECT: 0:3(15): error: `y' undeclared
+void main() {
+    float x = y;
+}
