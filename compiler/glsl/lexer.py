@@ -51,16 +51,30 @@ _RESERVED: dict[str, tuple[int, int]] = {
         "hvec2 hvec3 hvec4 fvec2 fvec3 fvec4 sampler3DRect sizeof cast namespace using").split()
 }
 _RESERVED.update({w: (110, 100) for w in "dvec2 dvec3 dvec4 double dmat2 dmat3 dmat4".split()})
-_RESERVED.update({"lowp": (110, 0), "mediump": (110, 0), "highp": (110, 0), "precision": (110, 0),
+_RESERVED.update({"lowp": (120, 0), "mediump": (120, 0), "highp": (120, 0), "precision": (120, 0),
                   "switch": (110, 100), "case": (110, 100), "default": (110, 100),
-                  "flat": (110, 100), "smooth": (130, 100), "noperspective": (130, 100),
-                  "volatile": (110, 100), "active": (120, 100), "common": (130, 100),
-                  "partition": (130, 100), "filter": (130, 100), "image1D": (130, 0),
-                  "resource": (420, 300), "coherent": (130, 300), "restrict": (130, 300),
-                  "readonly": (130, 300), "writeonly": (130, 300), "atomic_uint": (130, 300),
-                  "layout": (130, 300), "patch": (130, 300), "sample": (130, 300),
-                  "subroutine": (130, 300), "centroid": (110, 100), "invariant": (110, 100),
-                  "shared": (130, 300), "buffer": (130, 300), "precise": (130, 300)})
+                  "flat": (0, 100), "noperspective": (0, 300), "volatile": (110, 100),
+                  "active": (110, 100), "common": (130, 300), "partition": (130, 300),
+                  "filter": (130, 300), "image1D": (130, 0), "resource": (420, 300),
+                  "coherent": (130, 300), "restrict": (130, 300), "readonly": (130, 300),
+                  "writeonly": (130, 300), "layout": (130, 300), "patch": (130, 300),
+                  "sample": (130, 300), "subroutine": (130, 300), "shared": (130, 300),
+                  "buffer": (130, 300), "precise": (130, 300), "attribute": (0, 300),
+                  "varying": (0, 300)})
+
+# Keywords that an enabled extension brings to earlier versions.
+_EXTENSION_KEYWORDS = {
+    "buffer": ("GL_ARB_shader_storage_buffer_object",),
+    "shared": ("GL_ARB_compute_shader",),
+    "layout": ("GL_ARB_explicit_attrib_location", "GL_ARB_uniform_buffer_object",
+               "GL_ARB_separate_shader_objects", "GL_ARB_explicit_uniform_location",
+               "GL_ARB_shading_language_420pack", "GL_ARB_compute_shader",
+               "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_image_load_store",
+               "GL_ARB_shader_atomic_counters", "GL_ARB_fragment_coord_conventions"),
+    "coherent": ("GL_ARB_shader_image_load_store",), "volatile": ("GL_ARB_shader_image_load_store",),
+    "restrict": ("GL_ARB_shader_image_load_store",), "readonly": ("GL_ARB_shader_image_load_store",),
+    "writeonly": ("GL_ARB_shader_image_load_store",),
+}
 
 _PUNCT = sorted("""<<= >>= ++ -- << >> <= >= == != && || ^^ += -= *= /= %= &= |= ^=
     ( ) [ ] { } . , ; : ? + - * / % < > = ! ~ & | ^""".split(), key=len, reverse=True)
@@ -84,6 +98,7 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
     `extensions` are the enabled extensions (some add type names).
     """
     type_names = builtin_type_names(version, extensions)
+    ext_keywords = {w for w, exts in _EXTENSION_KEYWORDS.items() if any(e in extensions for e in exts)}
     toks: list[Token] = []
     for idx, line in enumerate(text.split("\n")):
         src, lineno = line_map[idx] if idx < len(line_map) else (0, idx + 1)
@@ -97,7 +112,7 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             if kind == "ws":
                 continue
             if kind == "word":
-                toks.append(_word(s, loc, version, type_names, log))
+                toks.append(_word(s, loc, version, type_names, log, ext_keywords))
             elif kind == "int":
                 toks.append(_integer(s, loc, version, log))
             elif kind == "float":
@@ -112,11 +127,13 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
     return toks
 
 
-def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog) -> Token:
+def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog,
+          ext_keywords=frozenset()) -> Token:
     if s in ("true", "false"):
         return Token("bool", s, loc, s == "true")
     kw = _KEYWORDS.get(s)
-    if kw and version.at_least(*kw):
+    if kw and (version.at_least(*kw) and not (s in ("attribute", "varying") and version.at_least(0, 300))
+               or s in ext_keywords):
         return Token("keyword", s, loc)
     if s in type_names:
         return Token("type", s, loc)
