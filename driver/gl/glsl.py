@@ -1,0 +1,157 @@
+"""The GL front end's view of the GLSL compiler: compile one shader to a typed
+AST, and describe GLSL types as GL type enums and memory layouts.
+
+Uses `compiler.glsl.parse(source, stage)` when the compiler exports it, and
+otherwise runs the same pipeline from its modules (preprocess, tokenize,
+parse, analyze)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from driver.gl import enums as E
+
+__all__ = ["CompileResult", "compile_glsl", "gl_type_enum", "std140_size", "leaf_uniforms",
+           "UniformLeaf", "type_slots"]
+
+
+@dataclass
+class CompileResult:
+    ok: bool
+    info_log: str
+    unit: object = None      # compiler.glsl.ast.TranslationUnit when ok
+    version: int = 0
+    profile: str = ""
+
+
+def compile_glsl(source: str, stage: str) -> CompileResult:
+    """stage: "vertex", "fragment" or "compute"."""
+    import compiler.glsl as glsl
+    parse = getattr(glsl, "parse", None)
+    if parse is not None:
+        try:
+            unit = parse(source, stage)
+        except glsl.GLSLCompileError as err:
+            return CompileResult(False, err.info_log)
+        v = unit.version
+        return CompileResult(True, getattr(unit, "info_log", ""), unit, v.number,
+                             "es" if v.es else "core")
+    from compiler.glsl.errors import FatalError, InfoLog
+    from compiler.glsl.lexer import tokenize
+    from compiler.glsl.parser import parse_tokens
+    from compiler.glsl.preprocessor import preprocess_full
+    from compiler.glsl.semantic import analyze
+    log = InfoLog()
+    try:
+        pp = preprocess_full(source, log)
+        if log.has_errors():
+            return CompileResult(False, log.text)
+        toks = tokenize(pp.text, pp.line_map, pp.version, log, tuple(pp.extensions))
+        decls = parse_tokens(toks, log) if not log.has_errors() else []
+        if log.has_errors():
+            return CompileResult(False, log.text)
+        unit = analyze(decls, pp.version, stage, pp.extensions, log, pp.invariant_all)
+    except FatalError:
+        return CompileResult(False, log.text)
+    if log.has_errors():
+        return CompileResult(False, log.text)
+    if unit.main is None:
+        return CompileResult(False, "0:0(0): error: function `main' is not defined\n")
+    unit.info_log = log.text
+    return CompileResult(True, log.text, unit, pp.version.number, pp.profile)
+
+
+_VEC = {"float": (E.GL_FLOAT, E.GL_FLOAT_VEC2, E.GL_FLOAT_VEC3, E.GL_FLOAT_VEC4),
+        "int": (E.GL_INT, E.GL_INT_VEC2, E.GL_INT_VEC3, E.GL_INT_VEC4),
+        "uint": (E.GL_UNSIGNED_INT, E.GL_UNSIGNED_INT_VEC2, E.GL_UNSIGNED_INT_VEC3,
+                 E.GL_UNSIGNED_INT_VEC4),
+        "bool": (E.GL_BOOL, E.GL_BOOL_VEC2, E.GL_BOOL_VEC3, E.GL_BOOL_VEC4),
+        "double": (E.GL_DOUBLE, E.GL_DOUBLE_VEC2, E.GL_DOUBLE_VEC3, E.GL_DOUBLE_VEC4)}
+_MAT = {(2, 2): E.GL_FLOAT_MAT2, (3, 3): E.GL_FLOAT_MAT3, (4, 4): E.GL_FLOAT_MAT4,
+        (2, 3): E.GL_FLOAT_MAT2x3, (2, 4): E.GL_FLOAT_MAT2x4, (3, 2): E.GL_FLOAT_MAT3x2,
+        (3, 4): E.GL_FLOAT_MAT3x4, (4, 2): E.GL_FLOAT_MAT4x2, (4, 3): E.GL_FLOAT_MAT4x3}
+_SAMPLER_DIMS = {"1D": "1D", "2D": "2D", "3D": "3D", "Cube": "CUBE", "Rect": "2D_RECT",
+                 "Buffer": "BUFFER", "2DMS": "2D_MULTISAMPLE"}
+
+
+def gl_type_enum(t) -> int:
+    """The GL type enum of a non-array, non-struct GLSL type (GL 4.6 table 7.3)."""
+    if t.base in _VEC:
+        if t.columns > 1:
+            return _MAT[(t.columns, t.vector_size)]
+        return _VEC[t.base][t.vector_size - 1]
+    if t.base in ("sampler", "image"):
+        prefix = {"float": "", "int": "INT_", "uint": "UNSIGNED_INT_"}[t.sampled_base or "float"]
+        kind = "SAMPLER" if t.base == "sampler" else "IMAGE"
+        name = f"GL_{prefix}{kind}_{_SAMPLER_DIMS[t.sampler_dim]}"
+        if t.sampler_array:
+            name += "_ARRAY"
+        if t.sampler_shadow:
+            name += "_SHADOW"
+        return getattr(E, name)
+    if t.base == "atomic_uint":
+        return E.GL_UNSIGNED_INT_ATOMIC_COUNTER
+    raise ValueError(f"no GL type enum for {t.name}")
+
+
+def type_slots(t) -> int:
+    """16-byte slots one element of a basic type takes in the default uniform
+    block: one per matrix column, one for a scalar/vector/opaque."""
+    return t.columns if t.columns > 1 else 1
+
+
+@dataclass
+class UniformLeaf:
+    """One active uniform as GL reports it: arrays of basic types are one
+    entry named "a[0]" with `size` elements; structs are flattened."""
+    name: str
+    type: object          # the element GLSLType (basic)
+    size: int             # array length (1 for non-arrays)
+    is_array: bool
+    variable: object
+
+
+def leaf_uniforms(name: str, t, variable) -> list[UniformLeaf]:
+    """GL 4.6 section 7.3.1.1: the active-resource names of a uniform."""
+    if t.base == "array":
+        el = t.element
+        if el.base in ("struct", "array"):
+            out = []
+            for i in range(t.length or 0):
+                out += leaf_uniforms(f"{name}[{i}]", el, variable)
+            return out
+        return [UniformLeaf(f"{name}[0]", el, t.length or 0, True, variable)]
+    if t.base == "struct":
+        out = []
+        for f in t.fields:
+            out += leaf_uniforms(f"{name}.{f.name}", f.type, variable)
+        return out
+    return [UniformLeaf(name, t, 1, False, variable)]
+
+
+def _std140_align_size(t) -> tuple[int, int]:
+    """(base alignment, size) in bytes under std140 (GL 4.6 section 7.6.2.2)."""
+    if t.base == "array":
+        a, s = _std140_align_size(t.element)
+        a = max(a, 16)
+        stride = -(-s // a) * a
+        return a, stride * (t.length or 0)
+    if t.base in ("struct", "block"):
+        off, align = 0, 16
+        for f in t.fields:
+            a, s = _std140_align_size(f.type)
+            off = -(-off // a) * a + s
+            align = max(align, a)
+        return align, -(-off // align) * align
+    comp = 8 if t.base == "double" else 4
+    if t.columns > 1:
+        rows = t.vector_size            # a column is a vector of `rows`, padded to 16
+        col = max(16, comp * (2 if rows == 2 else 4))
+        return col, col * t.columns
+    n = t.vector_size
+    a = comp * (1 if n == 1 else 2 if n == 2 else 4)
+    return a, comp * n
+
+
+def std140_size(t) -> int:
+    return _std140_align_size(t)[1]

@@ -1,0 +1,652 @@
+"""Shader and program objects: compile, attach, link (interface matching,
+attribute / fragment output / uniform locations, uniform blocks), program
+queries (GL 4.6 chapter 7, GLES 3.2 chapter 7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from driver.gallium import PipeShaderType, ShaderState
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.glsl import (
+    UniformLeaf, compile_glsl, gl_type_enum, leaf_uniforms, std140_size, type_slots,
+)
+from driver.gl.objects import Namespace, Program, Shader
+
+__all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
+
+STAGES = {E.GL_VERTEX_SHADER: "vertex", E.GL_FRAGMENT_SHADER: "fragment",
+          E.GL_COMPUTE_SHADER: "compute"}
+PIPE_STAGES = {"vertex": PipeShaderType.VERTEX, "fragment": PipeShaderType.FRAGMENT,
+               "compute": PipeShaderType.COMPUTE}
+
+
+@dataclass
+class UniformInfo:
+    """An active uniform of the default block. Element i of it has location
+    `location + i` and its data at `offset_B + i * stride_B` in the
+    program's uniform storage (one 16-byte slot per column)."""
+    name: str
+    gl_type: int
+    type: object
+    size: int
+    is_array: bool
+    location: int
+    offset_B: int
+    stride_B: int
+    kind: str                # float int uint bool sampler image atomic
+
+    @property
+    def components(self) -> int:
+        return self.type.vector_size if self.kind not in ("sampler", "image", "atomic") else 1
+
+    @property
+    def columns(self) -> int:
+        return self.type.columns
+
+
+@dataclass
+class UniformBlockInfo:
+    name: str
+    binding: int
+    data_size_B: int
+    stages: set = field(default_factory=set)
+    members: list = field(default_factory=list)
+    is_storage: bool = False
+
+
+@dataclass
+class LinkedProgram:
+    """Everything a successful link establishes (and draws use)."""
+    units: dict                       # stage -> TranslationUnit
+    attributes: dict                  # name -> (location, gl type, size)
+    frag_outputs: dict                # name -> location
+    uniforms: list                    # UniformInfo in location order
+    locations: dict                   # location -> (UniformInfo, element index)
+    uniform_data: bytearray
+    blocks: list                      # UniformBlockInfo
+    local_size: tuple | None = None
+    pipe_shaders: dict = field(default_factory=dict)   # PipeShaderType -> handle
+    tf_varyings: list = field(default_factory=list)
+
+
+class LinkError(Exception):
+    pass
+
+
+def _is_builtin(v) -> bool:
+    return getattr(v, "builtin", False) or v.name.startswith("gl_")
+
+
+class ProgramMixin:
+    def _init_family(self) -> None:
+        # GL 4.6 section 7.1: shaders and programs share one name space
+        self.shader_objects = Namespace(lambda n, *a: None)
+        self.current_program = None
+
+    # -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names,
+    #    INVALID_OPERATION for the other kind of object) ----------------------------
+    def _shader(self, name: int) -> Shader:
+        obj = self.shader_objects.get(name)
+        check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
+        check(isinstance(obj, Shader), E.GL_INVALID_OPERATION, f"{name} is a program")
+        return obj
+
+    def _program(self, name: int) -> Program:
+        obj = self.shader_objects.get(name)
+        check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
+        check(isinstance(obj, Program), E.GL_INVALID_OPERATION, f"{name} is a shader")
+        return obj
+
+    def _shader_types(self):
+        t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
+        if self.api.gl_or_es((4, 3), (3, 1)):
+            t.add(E.GL_COMPUTE_SHADER)
+        return t
+
+    # -- shaders ---------------------------------------------------------------
+    def glCreateShader(self, type: int) -> int:
+        check_enum(type, self._shader_types())
+        name = self.shader_objects.gen(1)[0]
+        self.shader_objects.objects[name] = Shader(name, type)
+        return name
+
+    def glShaderSource(self, shader: int, count: int, strings, lengths=None) -> None:
+        """`strings`: a sequence of str/bytes; `lengths` None or per-string
+        lengths (negative: up to the string's end), as in C."""
+        sh = self._shader(shader)
+        check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+        parts = []
+        for i, s in enumerate(list(strings)[:count]):
+            s = s.decode() if isinstance(s, (bytes, bytearray)) else str(s)
+            if lengths is not None and lengths[i] is not None and lengths[i] >= 0:
+                s = s[:lengths[i]]
+            parts.append(s)
+        sh.source = "".join(parts)
+
+    def glCompileShader(self, shader: int) -> None:
+        sh = self._shader(shader)
+        res = compile_glsl(sh.source or "", STAGES[sh.type])
+        if res.ok and not self._version_supported(res.version, res.profile):
+            res.ok = False
+            res.info_log = (f"0:1(10): error: GLSL {res.version}{' ES' if res.profile == 'es' else ''}"
+                            f" is not supported. Supported versions are: "
+                            f"{', '.join(self.api.glsl)}\n")
+        sh.compiled, sh.info_log = res.ok, res.info_log
+        sh.ast = res.unit if res.ok else None
+
+    def _version_supported(self, version: int, profile: str) -> bool:
+        tag = f"{version} es" if profile == "es" and version != 100 else str(version)
+        if tag in self.api.glsl:
+            return True
+        # GL 4.3 core includes ARB_ES3_compatibility: GLSL ES 3.00 shaders
+        return self.api.gl(4, 3) and tag in ("100", "300 es")
+
+    def glDeleteShader(self, shader: int) -> None:
+        if shader == 0:
+            return
+        sh = self._shader(shader)
+        attached = any(sh in p.shaders for p in self._programs())
+        if attached:
+            sh.delete_pending = True
+        else:
+            self.shader_objects.delete(shader)
+
+    def _programs(self):
+        return [o for o in self.shader_objects if isinstance(o, Program)]
+
+    def glIsShader(self, shader: int) -> bool:
+        return isinstance(self.shader_objects.get(shader), Shader)
+
+    def glGetShaderiv(self, shader: int, pname: int) -> list[int]:
+        sh = self._shader(shader)
+        values = {E.GL_SHADER_TYPE: sh.type, E.GL_DELETE_STATUS: int(sh.delete_pending),
+                  E.GL_COMPILE_STATUS: int(sh.compiled),
+                  E.GL_INFO_LOG_LENGTH: len(sh.info_log) + 1 if sh.info_log else 0,
+                  E.GL_SHADER_SOURCE_LENGTH: len(sh.source) + 1 if sh.source else 0}
+        check_enum(pname, values)
+        return [values[pname]]
+
+    def glGetShaderInfoLog(self, shader: int) -> str:
+        return self._shader(shader).info_log
+
+    def glGetShaderSource(self, shader: int) -> str:
+        return self._shader(shader).source or ""
+
+    def glReleaseShaderCompiler(self) -> None:
+        pass
+
+    def glGetShaderPrecisionFormat(self, shadertype: int, precisiontype: int):
+        """Returns (range[2], precision): IEEE float32 / int32 for all precisions."""
+        check_enum(shadertype, (E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER))
+        floats = (E.GL_LOW_FLOAT, E.GL_MEDIUM_FLOAT, E.GL_HIGH_FLOAT)
+        ints = (E.GL_LOW_INT, E.GL_MEDIUM_INT, E.GL_HIGH_INT)
+        check_enum(precisiontype, floats + ints)
+        return ([127, 127], 23) if precisiontype in floats else ([31, 30], 0)
+
+    # -- programs -----------------------------------------------------------------
+    def glCreateProgram(self) -> int:
+        name = self.shader_objects.gen(1)[0]
+        self.shader_objects.objects[name] = Program(name)
+        return name
+
+    def glAttachShader(self, program: int, shader: int) -> None:
+        prog, sh = self._program(program), self._shader(shader)
+        check(sh not in prog.shaders, E.GL_INVALID_OPERATION, "already attached")
+        if self.api.es:
+            # GLES 3.2 section 7.3: one shader object per stage
+            check(all(s.type != sh.type for s in prog.shaders), E.GL_INVALID_OPERATION,
+                  "a shader of that type is already attached")
+        prog.shaders.append(sh)
+
+    def glDetachShader(self, program: int, shader: int) -> None:
+        prog, sh = self._program(program), self._shader(shader)
+        check(sh in prog.shaders, E.GL_INVALID_OPERATION, "not attached")
+        prog.shaders.remove(sh)
+        if sh.delete_pending and not any(sh in p.shaders for p in self._programs()):
+            self.shader_objects.delete(sh.name)
+
+    def glGetAttachedShaders(self, program: int, maxcount: int) -> list[int]:
+        check(maxcount >= 0, E.GL_INVALID_VALUE)
+        return [s.name for s in self._program(program).shaders][:maxcount]
+
+    def glDeleteProgram(self, program: int) -> None:
+        if program == 0:
+            return
+        prog = self._program(program)
+        if prog is self.current_program:
+            prog.delete_pending = True
+            return
+        self._destroy_program(prog)
+
+    def _destroy_program(self, prog: Program) -> None:
+        for sh in list(prog.shaders):
+            prog.shaders.remove(sh)
+            if sh.delete_pending and not any(sh in p.shaders for p in self._programs()):
+                self.shader_objects.delete(sh.name)
+        if prog.linked_state is not None:
+            for handle in prog.linked_state.pipe_shaders.values():
+                self.pipe.delete_shader_state(handle)
+        self.shader_objects.delete(prog.name)
+
+    def glIsProgram(self, program: int) -> bool:
+        return isinstance(self.shader_objects.get(program), Program)
+
+    def glUseProgram(self, program: int) -> None:
+        prog = None
+        if program:
+            prog = self._program(program)
+            check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
+        check(not (self.xfb.active and not self.xfb.paused), E.GL_INVALID_OPERATION,
+              "transform feedback active")
+        old = self.current_program
+        self.current_program = prog
+        if old is not None and old is not prog and old.delete_pending:
+            self._destroy_program(old)
+
+    def glBindAttribLocation(self, program: int, index: int, name: str) -> None:
+        prog = self._program(program)
+        check(0 <= index < self.caps.max_vertex_attribs, E.GL_INVALID_VALUE)
+        check(not name.startswith("gl_"), E.GL_INVALID_OPERATION, "reserved name")
+        prog.attrib_bindings[name] = index
+
+    def glBindFragDataLocation(self, program: int, color: int, name: str) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check(0 <= color < self.caps.max_render_targets, E.GL_INVALID_VALUE)
+        check(not name.startswith("gl_"), E.GL_INVALID_OPERATION, "reserved name")
+        prog.frag_data_bindings[name] = color
+
+    def glTransformFeedbackVaryings(self, program: int, count: int, varyings, buffermode: int):
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check(count >= 0, E.GL_INVALID_VALUE)
+        check_enum(buffermode, (E.GL_INTERLEAVED_ATTRIBS, E.GL_SEPARATE_ATTRIBS))
+        if buffermode == E.GL_SEPARATE_ATTRIBS:
+            check(count <= self.caps.max_stream_output_buffers, E.GL_INVALID_VALUE)
+        prog.tf_varyings = [str(v) for v in list(varyings)[:count]]
+        prog.tf_buffer_mode = buffermode
+
+    # -- linking ------------------------------------------------------------------------
+    def glLinkProgram(self, program: int) -> None:
+        prog = self._program(program)
+        check(not (self.xfb.active and prog is self.current_program), E.GL_INVALID_OPERATION)
+        prog.link_attempted = True
+        try:
+            linked = self._link(prog)
+        except LinkError as err:
+            prog.linked, prog.info_log = False, f"error: {err}\n"
+            # GL 4.6 section 7.3: a failed relink of the current program keeps
+            # its executable in use; the program object loses its state
+            if prog is not self.current_program and prog.linked_state is not None:
+                prog.linked_state = None
+            return
+        old = prog.linked_state
+        prog.linked, prog.info_log, prog.linked_state = True, "", linked
+        if old is not None:
+            for handle in old.pipe_shaders.values():
+                self.pipe.delete_shader_state(handle)
+        for stage, unit in linked.units.items():
+            src = "".join(s.source or "" for s in prog.shaders if STAGES[s.type] == stage)
+            linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
+                PIPE_STAGES[stage], unit, src, self._pipe_shader_info(linked, stage)))
+
+    def _pipe_shader_info(self, linked: LinkedProgram, stage: str) -> dict:
+        return {"attributes": {k: v[0] for k, v in linked.attributes.items()},
+                "frag_outputs": dict(linked.frag_outputs),
+                "uniforms": {u.name: (u.offset_B, u.stride_B, u.size) for u in linked.uniforms},
+                "uniform_blocks": {b.name: b.binding for b in linked.blocks if not b.is_storage},
+                "storage_blocks": {b.name: b.binding for b in linked.blocks if b.is_storage},
+                "local_size": linked.local_size}
+
+    def _link(self, prog: Program) -> LinkedProgram:
+        if not prog.shaders:
+            raise LinkError("no shaders attached to the program")
+        units: dict[str, list] = {}
+        for sh in prog.shaders:
+            if not sh.compiled:
+                raise LinkError(f"{STAGES[sh.type]} shader {sh.name} is not compiled")
+            units.setdefault(STAGES[sh.type], []).append(sh.ast)
+        if "compute" in units and len(units) > 1:
+            raise LinkError("compute shaders may not be linked with other stages")
+        if self.api.es and "compute" not in units and set(units) != {"vertex", "fragment"}:
+            raise LinkError("GLSL ES programs need both a vertex and a fragment shader")
+        if self.api.core and "compute" not in units and "vertex" not in units:
+            raise LinkError("a vertex shader is required in the core profile")
+        merged = {stage: self._merge_stage(stage, us) for stage, us in units.items()}
+        versions = {u.version.number for us in units.values() for u in us}
+        if self.api.es and len(versions) > 1:
+            raise LinkError("all shaders must use the same GLSL ES version")
+        if "vertex" in merged and "fragment" in merged:
+            self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
+        attributes = self._assign_attributes(prog, merged.get("vertex"))
+        frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
+        uniforms, locations, data = self._assign_uniforms(merged)
+        blocks = self._collect_blocks(merged)
+        tf = []
+        if prog.tf_varyings:
+            outs = {v.name: v for v in merged["vertex"]["outputs"]} if "vertex" in merged else {}
+            for name in prog.tf_varyings:
+                base = name.split("[")[0]
+                if base not in outs and base not in ("gl_Position", "gl_PointSize"):
+                    raise LinkError(f"transform feedback varying `{name}' is not a vertex output")
+                tf.append(name)
+        local_size = None
+        if "compute" in merged:
+            local_size = merged["compute"]["unit"].local_size
+            if local_size is None:
+                raise LinkError("compute shader has no local_size layout")
+        return LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
+                             uniforms, locations, data, blocks, local_size, tf_varyings=tf)
+
+    @staticmethod
+    def _merge_stage(stage: str, units: list) -> dict:
+        """Globals of all shader objects of one stage (GL allows several)."""
+        mains = [u for u in units if u.main is not None]
+        if len(mains) != 1:
+            raise LinkError(f"{stage} shader: {'no' if not mains else 'more than one'} "
+                            f"definition of main()")
+        globals_: dict[str, object] = {}
+        for u in units:
+            for g in u.globals:
+                prev = globals_.get(g.name)
+                if prev is not None and prev.type != g.type:
+                    raise LinkError(f"`{g.name}' declared as different types in {stage} shaders")
+                if prev is None or g.used:
+                    globals_[g.name] = g
+        vs = list(globals_.values())
+        return {"unit": mains[0], "globals": vs,
+                "inputs": [g for g in vs if g.storage == "in" and not _is_builtin(g)],
+                "outputs": [g for g in vs if g.storage == "out" and not _is_builtin(g)],
+                "uniforms": [g for g in vs if g.storage == "uniform" and g.block is None
+                             and g.type.base != "block"],
+                "blocks": [b for u in units for b in u.interface_blocks]}
+
+    @staticmethod
+    def _match_interfaces(vs: dict, fs: dict, es: bool) -> None:
+        """GLSL 4.30 section 4.3.4 / GLSL ES 3.00 section 4.3.10: each used
+        fragment input needs a vertex output of the same name (or location)
+        and type; GLSL ES also requires matching interpolation."""
+        by_name = {v.name: v for v in vs["outputs"]}
+        by_loc = {v.layout["location"]: v for v in vs["outputs"] if "location" in v.layout}
+        for inp in fs["inputs"]:
+            loc = inp.layout.get("location")
+            out = by_loc.get(loc) if loc is not None else by_name.get(inp.name)
+            if out is None:
+                if not inp.used:
+                    continue
+                raise LinkError(f"fragment shader input `{inp.name}' has no matching output "
+                                f"in the previous stage")
+            if out.type != inp.type:
+                raise LinkError(f"`{inp.name}' is declared as type `{inp.type.name}' in the "
+                                f"fragment shader and `{out.type.name}' in the vertex shader")
+            if es and (out.interpolation or "smooth") != (inp.interpolation or "smooth"):
+                raise LinkError(f"interpolation qualifier mismatch for `{inp.name}'")
+
+    def _assign_attributes(self, prog: Program, vs: dict | None) -> dict:
+        """GL 4.6 section 11.1.1: explicit layout locations, then
+        BindAttribLocation, then the lowest free slots."""
+        if vs is None:
+            return {}
+        maxattr = self.caps.max_vertex_attribs
+        used: dict[int, str] = {}
+        out: dict[str, tuple] = {}
+        pending = []
+        for v in vs["inputs"]:
+            if not v.used and not self.api.es:
+                continue
+            n = self._attrib_slots(v.type)
+            loc = v.layout.get("location", prog.attrib_bindings.get(v.name))
+            if loc is None:
+                pending.append((v, n))
+                continue
+            if loc + n > maxattr:
+                raise LinkError(f"attribute `{v.name}' location {loc} exceeds MAX_VERTEX_ATTRIBS")
+            for s in range(loc, loc + n):
+                if s in used and (self.api.es or "location" in v.layout):
+                    raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
+                used[s] = v.name
+            out[v.name] = (loc, v.type, n)
+        for v, n in pending:
+            loc = next((s for s in range(maxattr - n + 1)
+                        if all(x not in used for x in range(s, s + n))), None)
+            if loc is None:
+                raise LinkError(f"too many vertex attributes (`{v.name}')")
+            for s in range(loc, loc + n):
+                used[s] = v.name
+            out[v.name] = (loc, v.type, n)
+        return out
+
+    @staticmethod
+    def _attrib_slots(t) -> int:
+        if t.base == "array":
+            return (t.length or 0) * ProgramMixin._attrib_slots(t.element)
+        return t.columns if t.columns > 1 else 1
+
+    def _assign_frag_outputs(self, prog: Program, fs: dict | None) -> dict:
+        if fs is None:
+            return {}
+        outs = fs["outputs"]
+        res = {}
+        unassigned = []
+        for v in outs:
+            loc = v.layout.get("location", prog.frag_data_bindings.get(v.name))
+            if loc is None:
+                unassigned.append(v)
+            else:
+                n = v.type.length if v.type.base == "array" else 1
+                if loc + n > self.caps.max_render_targets:
+                    raise LinkError(f"fragment output `{v.name}' location {loc} out of range")
+                res[v.name] = loc
+        if unassigned:
+            if self.api.es and len(outs) > 1:
+                raise LinkError("multiple fragment outputs need explicit locations in GLSL ES")
+            free = [i for i in range(self.caps.max_render_targets) if i not in res.values()]
+            for v, loc in zip(unassigned, free):
+                res[v.name] = loc
+        if len(set(res.values())) != len(res):
+            raise LinkError("two fragment outputs share a location")
+        return res
+
+    def _assign_uniforms(self, merged: dict):
+        """Leaves of every used default-block uniform across stages, with
+        explicit locations first (GL 4.6 section 7.6)."""
+        seen: dict[str, object] = {}
+        for stage in merged.values():
+            for v in stage["uniforms"]:
+                prev = seen.get(v.name)
+                if prev is not None and prev.type != v.type:
+                    raise LinkError(f"uniform `{v.name}' has different types in different stages")
+                if prev is None or (v.used and not prev.used):
+                    seen[v.name] = v
+        leaves: list[UniformLeaf] = []
+        for v in seen.values():
+            if v.used or v.layout.get("location") is not None:
+                leaves += leaf_uniforms(v.name, v.type, v)
+        taken: set[int] = set()
+        infos: list[UniformInfo] = []
+        offset = 0
+        explicit = [lf for lf in leaves if lf.variable.layout.get("location") is not None]
+        implicit = [lf for lf in leaves if lf.variable.layout.get("location") is None]
+        var_next: dict[int, int] = {}
+        for leaf in explicit + implicit:
+            n = max(1, leaf.size)
+            if leaf.variable.layout.get("location") is not None:
+                base = var_next.get(id(leaf.variable), leaf.variable.layout["location"])
+                if any(x in taken for x in range(base, base + n)):
+                    raise LinkError(f"uniform `{leaf.name}' location {base} overlaps another")
+            else:
+                base = 0
+                while any(x in taken for x in range(base, base + n)):
+                    base += 1
+            var_next[id(leaf.variable)] = base + n
+            taken.update(range(base, base + n))
+            t = leaf.type
+            kind = {"sampler": "sampler", "image": "image", "atomic_uint": "atomic"}.get(t.base, t.base)
+            stride = 16 * type_slots(t)
+            infos.append(UniformInfo(leaf.name, gl_type_enum(t), t, n, leaf.is_array, base,
+                                     offset, stride, kind))
+            offset += stride * n
+        infos.sort(key=lambda u: u.location)
+        locations = {}
+        for u in infos:
+            for i in range(u.size):
+                locations[u.location + i] = (u, i)
+        data = bytearray(offset)
+        for u in infos:              # layout(binding=N) initialises sampler units
+            binding = u.type and getattr(next((lf.variable for lf in leaves if lf.name == u.name),
+                                              None), "layout", {}).get("binding")
+            if u.kind in ("sampler", "image") and binding is not None:
+                for i in range(u.size):
+                    data[u.offset_B + i * u.stride_B:u.offset_B + i * u.stride_B + 4] = \
+                        int(binding + i).to_bytes(4, "little", signed=True)
+        return infos, locations, data
+
+    def _collect_blocks(self, merged: dict) -> list:
+        blocks: dict[str, UniformBlockInfo] = {}
+        for stage, m in merged.items():
+            for b in m["blocks"]:
+                kind = b.qualifier.storage
+                if kind not in ("uniform", "buffer"):
+                    continue
+                if b.variable is not None:
+                    layout = b.variable.layout
+                else:
+                    layout = b.member_variables[0].layout if b.member_variables else {}
+                prev = blocks.get(b.block_name)
+                if prev is None:
+                    binding = layout.get("binding")
+                    prev = blocks[b.block_name] = UniformBlockInfo(
+                        b.block_name, binding if isinstance(binding, int) else 0,
+                        std140_size(b.type), is_storage=kind == "buffer",
+                        members=[f.name for f in b.type.fields])
+                elif prev.members != [f.name for f in b.type.fields]:
+                    raise LinkError(f"interface block `{b.block_name}' differs between stages")
+                prev.stages.add(stage)
+        return list(blocks.values())
+
+    # -- program queries ----------------------------------------------------------------
+    def _linked(self, prog: Program) -> LinkedProgram:
+        check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
+        return prog.linked_state
+
+    def glGetProgramiv(self, program: int, pname: int) -> list[int]:
+        prog = self._program(program)
+        ls = prog.linked_state
+        ub = [b for b in ls.blocks if not b.is_storage] if ls else []
+        values = {
+            E.GL_DELETE_STATUS: int(prog.delete_pending), E.GL_LINK_STATUS: int(prog.linked),
+            E.GL_VALIDATE_STATUS: int(prog.validated),
+            E.GL_INFO_LOG_LENGTH: len(prog.info_log) + 1 if prog.info_log else 0,
+            E.GL_ATTACHED_SHADERS: len(prog.shaders),
+            E.GL_ACTIVE_ATTRIBUTES: len(ls.attributes) if ls else 0,
+            E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: max((len(n) + 1 for n in ls.attributes), default=0) if ls else 0,
+            E.GL_ACTIVE_UNIFORMS: len(ls.uniforms) if ls else 0,
+            E.GL_ACTIVE_UNIFORM_MAX_LENGTH: max((len(u.name) + 1 for u in ls.uniforms), default=0) if ls else 0,
+        }
+        if self.api.gl_or_es((3, 0), (3, 0)):
+            values |= {
+                E.GL_ACTIVE_UNIFORM_BLOCKS: len(ub),
+                E.GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH: max((len(b.name) + 1 for b in ub), default=0),
+                E.GL_TRANSFORM_FEEDBACK_BUFFER_MODE: prog.tf_buffer_mode,
+                E.GL_TRANSFORM_FEEDBACK_VARYINGS: len(ls.tf_varyings) if ls else 0,
+                E.GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
+                    max((len(n) + 1 for n in ls.tf_varyings), default=0) if ls else 0,
+                E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT: int(prog.binary_retrievable),
+            }
+        if self.api.gl_or_es((4, 3), (3, 1)):
+            values[E.GL_COMPUTE_WORK_GROUP_SIZE] = None
+            values[E.GL_PROGRAM_SEPARABLE] = int(prog.separable)
+        check_enum(pname, values)
+        if pname == E.GL_COMPUTE_WORK_GROUP_SIZE:
+            check(ls is not None and ls.local_size is not None, E.GL_INVALID_OPERATION,
+                  "no linked compute shader")
+            return list(ls.local_size)
+        return [values[pname]]
+
+    def glGetProgramInfoLog(self, program: int) -> str:
+        return self._program(program).info_log
+
+    def glValidateProgram(self, program: int) -> None:
+        prog = self._program(program)
+        prog.validated = prog.linked
+        if not prog.linked:
+            prog.info_log = prog.info_log or "error: program not linked\n"
+
+    def glGetAttribLocation(self, program: int, name: str) -> int:
+        ls = self._linked(self._program(program))
+        entry = ls.attributes.get(name)
+        return entry[0] if entry else -1
+
+    def glGetFragDataLocation(self, program: int, name: str) -> int:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        ls = self._linked(self._program(program))
+        return ls.frag_outputs.get(name, -1)
+
+    def glGetActiveAttrib(self, program: int, index: int):
+        """Returns (name, size, type)."""
+        prog = self._program(program)
+        attrs = sorted(prog.linked_state.attributes.items()) if prog.linked_state else []
+        check(0 <= index < len(attrs), E.GL_INVALID_VALUE, "index out of range")
+        name, (loc, t, n) = attrs[index]
+        el = t.element if t.base == "array" else t
+        return (name, t.length if t.base == "array" else 1, gl_type_enum(el))
+
+    def glGetActiveUniform(self, program: int, index: int):
+        """Returns (name, size, type); array names end in "[0]"."""
+        prog = self._program(program)
+        us = prog.linked_state.uniforms if prog.linked_state else []
+        check(0 <= index < len(us), E.GL_INVALID_VALUE, "index out of range")
+        u = us[index]
+        return (u.name, u.size, u.gl_type)
+
+    def glGetUniformLocation(self, program: int, name: str) -> int:
+        """GL 4.6 section 7.3.1.1: "a", "a[0]" and "a[i]" name array elements."""
+        ls = self._linked(self._program(program))
+        base, index = name, 0
+        if name.endswith("]") and "[" in name:
+            head, _, idx = name[:-1].rpartition("[")
+            if not idx.isdigit():
+                return -1
+            base, index = head, int(idx)
+        for u in ls.uniforms:
+            uname = u.name[:-3] if u.is_array else u.name
+            if uname == base and (u.is_array or (index == 0 and base == name)):
+                return u.location + index if index < u.size else -1
+        return -1
+
+    def glGetUniformBlockIndex(self, program: int, name: str) -> int:
+        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        ls = self._linked(self._program(program))
+        ub = [b for b in ls.blocks if not b.is_storage]
+        for i, b in enumerate(ub):
+            if b.name == name:
+                return i
+        return E.GL_INVALID_INDEX
+
+    def glUniformBlockBinding(self, program: int, index: int, binding: int) -> None:
+        ls = self._linked(self._program(program))
+        ub = [b for b in ls.blocks if not b.is_storage]
+        check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
+        check(0 <= binding < self.limits["GL_MAX_UNIFORM_BUFFER_BINDINGS"], E.GL_INVALID_VALUE)
+        ub[index].binding = binding
+
+    def glGetActiveUniformBlockiv(self, program: int, index: int, pname: int) -> list[int]:
+        ls = self._linked(self._program(program))
+        ub = [b for b in ls.blocks if not b.is_storage]
+        check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
+        b = ub[index]
+        values = {E.GL_UNIFORM_BLOCK_BINDING: b.binding, E.GL_UNIFORM_BLOCK_DATA_SIZE: b.data_size_B,
+                  E.GL_UNIFORM_BLOCK_NAME_LENGTH: len(b.name) + 1,
+                  E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.members),
+                  E.GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER: int("vertex" in b.stages),
+                  E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
+        check_enum(pname, values)
+        return [values[pname]]
+
+    def glGetActiveUniformBlockName(self, program: int, index: int) -> str:
+        ls = self._linked(self._program(program))
+        ub = [b for b in ls.blocks if not b.is_storage]
+        check(0 <= index < len(ub), E.GL_INVALID_VALUE)
+        return ub[index].name

@@ -1,0 +1,173 @@
+"""glUniform* / glProgramUniform* / glGetUniform* (GL 4.6 section 7.6.1 and
+7.13, GLES 3.2 section 7.6.1).
+
+The default uniform block is stored per program as bytes: element i of a
+uniform is at offset_B + i * stride_B, one 16-byte slot per matrix column
+(or one for a scalar/vector), components as float32/int32/uint32 (bools as
+int32 0/1). This storage is what the draw path hands to the pipe as constant
+buffer 0."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import check
+
+__all__ = ["UniformMixin"]
+
+_ACCEPTS = {"f": ("float", "bool"), "i": ("int", "bool", "sampler", "image"),
+            "ui": ("uint", "bool")}
+_PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i"}
+
+
+class UniformMixin:
+    def _uniform_target(self, program):
+        """The program a glUniform / glProgramUniform call writes."""
+        if program is None:
+            prog = self.current_program
+            check(prog is not None, E.GL_INVALID_OPERATION, "no current program")
+        else:
+            prog = self._program(program)
+            check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
+        return prog.linked_state
+
+    def _set_uniform(self, program, location: int, count: int, values, letter: str,
+                     comps: int, matrix: tuple | None = None, transpose: bool = False) -> None:
+        ls = self._uniform_target(program)
+        check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+        if matrix is not None and transpose and self.api.es and self.api.version < (3, 0):
+            check(False, E.GL_INVALID_VALUE, "transpose must be FALSE in GLES 2.0")
+        if location == -1:
+            return                    # GL 4.6 section 7.6.1: silently ignored
+        entry = ls.locations.get(location)
+        check(entry is not None, E.GL_INVALID_OPERATION, f"invalid uniform location {location}")
+        u, index = entry
+        check(u.kind in _ACCEPTS[letter], E.GL_INVALID_OPERATION,
+              f"glUniform*{letter} does not match the type of `{u.name}'")
+        if matrix is None:
+            check(u.columns == 1 and u.components == comps, E.GL_INVALID_OPERATION,
+                  f"size mismatch for `{u.name}'")
+            if u.kind in ("sampler", "image"):
+                check(comps == 1 and letter == "i", E.GL_INVALID_OPERATION)
+        else:
+            check((u.columns, u.components) == matrix and u.kind == "float",
+                  E.GL_INVALID_OPERATION, f"matrix size mismatch for `{u.name}'")
+        check(count <= 1 or u.is_array, E.GL_INVALID_OPERATION, "count > 1 for a non-array")
+        per = comps if matrix is None else matrix[0] * matrix[1]
+        flat = np.asarray(values, dtype=np.float64 if letter == "f" else np.int64).ravel()
+        check(len(flat) >= per * count, E.GL_INVALID_VALUE, "not enough values")
+        n = min(count, u.size - index)
+        if u.kind in ("sampler", "image"):
+            units = self.caps.max_combined_texture_units if u.kind == "sampler" else \
+                self.caps.max_combined_images
+            check(all(0 <= int(v) < units for v in flat[:n]), E.GL_INVALID_VALUE,
+                  "sampler value out of range")
+        for e in range(n):
+            vals = flat[e * per:(e + 1) * per]
+            if matrix is not None:
+                cols, rows = matrix
+                m = vals.reshape((rows, cols)).T if transpose else vals.reshape((cols, rows))
+                columns = [list(m[c]) for c in range(cols)]
+            else:
+                columns = [list(vals)]
+            base = u.offset_B + (index + e) * u.stride_B
+            for c, col in enumerate(columns):
+                col = [_convert(v, u.kind) for v in col]
+                raw = struct.pack(f"<{len(col)}{_PACK[u.kind]}", *col)
+                ls.uniform_data[base + 16 * c:base + 16 * c + len(raw)] = raw
+
+    def _get_uniform(self, program: int, location: int, as_kind: str) -> list:
+        prog = self._program(program)
+        check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
+        entry = prog.linked_state.locations.get(location)
+        check(entry is not None, E.GL_INVALID_OPERATION, "invalid location")
+        u, index = entry
+        base = u.offset_B + index * u.stride_B
+        out = []
+        for c in range(u.columns):
+            raw = prog.linked_state.uniform_data[base + 16 * c:base + 16 * c + 4 * u.components]
+            out += list(struct.unpack(f"<{u.components}{_PACK[u.kind]}", raw))
+        if as_kind == "float":
+            return [float(v) for v in out]
+        return [int(v) for v in out]
+
+    def glGetUniformfv(self, program: int, location: int) -> list:
+        return self._get_uniform(program, location, "float")
+
+    def glGetUniformiv(self, program: int, location: int) -> list:
+        return self._get_uniform(program, location, "int")
+
+    def glGetUniformuiv(self, program: int, location: int) -> list:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        return [v & 0xFFFFFFFF for v in self._get_uniform(program, location, "int")]
+
+
+def _convert(v, kind):
+    if kind == "bool":
+        return int(v != 0)
+    if kind == "float":
+        return float(v)
+    if kind == "uint":
+        return int(v) & 0xFFFFFFFF
+    return int(v)
+
+
+def _define_entry_points():
+    """glUniform{1,2,3,4}{f,i,ui}[v], glUniformMatrix{N,NxM}fv and their
+    glProgramUniform* forms (GL 4.1 / ES 3.1)."""
+    def scalar(n, letter, program_form):
+        def fn(self, *args):
+            if program_form:
+                program, location, *vals = args
+            else:
+                program, (location, *vals) = None, args
+            self._scalar_guard(letter, program_form)
+            self._set_uniform(program, location, 1, vals, letter, n)
+        return fn
+
+    def vector(n, letter, program_form):
+        def fn(self, *args):
+            if program_form:
+                program, location, count, value = args
+            else:
+                program, (location, count, value) = None, args
+            self._scalar_guard(letter, program_form)
+            self._set_uniform(program, location, count, value, letter, n)
+        return fn
+
+    def matrix(cols, rows, program_form):
+        def fn(self, *args):
+            if program_form:
+                program, location, count, transpose, value = args
+            else:
+                program, (location, count, transpose, value) = None, args
+            if cols != rows:
+                check(self.api.gl_or_es((2, 1), (3, 0)), E.GL_INVALID_OPERATION)
+            self._scalar_guard("f", program_form)
+            self._set_uniform(program, location, count, value, "f", rows, (cols, rows),
+                              bool(transpose))
+        return fn
+
+    for program_form, prefix in ((False, "glUniform"), (True, "glProgramUniform")):
+        for n in (1, 2, 3, 4):
+            for letter in ("f", "i", "ui"):
+                setattr(UniformMixin, f"{prefix}{n}{letter}", scalar(n, letter, program_form))
+                setattr(UniformMixin, f"{prefix}{n}{letter}v", vector(n, letter, program_form))
+        for cols in (2, 3, 4):
+            for rows in (2, 3, 4):
+                suffix = f"{cols}" if cols == rows else f"{cols}x{rows}"
+                setattr(UniformMixin, f"{prefix}Matrix{suffix}fv", matrix(cols, rows, program_form))
+
+
+def _scalar_guard(self, letter: str, program_form: bool) -> None:
+    if letter == "ui":
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+    if program_form:
+        check(self.api.gl_or_es((4, 1), (3, 1)), E.GL_INVALID_OPERATION)
+
+
+UniformMixin._scalar_guard = _scalar_guard
+_define_entry_points()

@@ -1,0 +1,235 @@
+"""Shaders, programs, linking, program queries (GL 4.6 chapter 7, GLES 3.2 chapter 7)."""
+
+import pytest
+
+from driver.gallium import PipeShaderType
+from driver.gl import enums as E
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+
+VS300 = """#version 300 es
+layout(location = 3) in vec4 pos;
+in vec2 uv;
+uniform mat4 mvp;
+uniform float scale[3];
+out vec2 v_uv;
+void main() { gl_Position = mvp * pos * scale[2]; v_uv = uv; }
+"""
+FS300 = """#version 300 es
+precision mediump float;
+in vec2 v_uv;
+uniform vec4 tint;
+uniform sampler2D tex;
+uniform struct L { vec3 dir; int n; } light;
+out vec4 color;
+void main() { color = texture(tex, v_uv) * tint + vec4(light.dir, float(light.n)); }
+"""
+
+
+def shader(ctx, type, src):
+    s = ctx.glCreateShader(type)
+    ctx.glShaderSource(s, 1, [src])
+    ctx.glCompileShader(s)
+    return s
+
+
+def program(ctx, vs=VS300, fs=FS300, link=True):
+    p = ctx.glCreateProgram()
+    for t, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        if src is not None:
+            ctx.glAttachShader(p, shader(ctx, t, src))
+    if link:
+        ctx.glLinkProgram(p)
+    return p
+
+
+def test_compile_status_and_log(es3):
+    s = shader(es3, E.GL_VERTEX_SHADER, VS300)
+    assert es3.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [1]
+    bad = shader(es3, E.GL_FRAGMENT_SHADER, "#version 300 es\nvoid main() { undefined_thing = 1; }\n")
+    assert es3.glGetShaderiv(bad, E.GL_COMPILE_STATUS) == [0]
+    log = es3.glGetShaderInfoLog(bad)
+    assert "undefined_thing" in log and "error" in log
+    assert es3.glGetShaderiv(bad, E.GL_INFO_LOG_LENGTH) == [len(log) + 1]
+    assert es3.glGetShaderSource(s) == VS300
+    assert es3.glGetError() == E.GL_NO_ERROR
+
+
+def test_version_must_be_supported_by_the_api(es3):
+    s = shader(es3, E.GL_VERTEX_SHADER, "#version 310 es\nvoid main() { gl_Position = vec4(0.0); }\n")
+    assert es3.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [0]
+    assert "not supported" in es3.glGetShaderInfoLog(s)
+
+
+def test_object_kind_errors(es3):
+    es3.glCreateShader(E.GL_COMPUTE_SHADER)                  # ES 3.1
+    expect(es3, E.GL_INVALID_ENUM)
+    p = es3.glCreateProgram()
+    es3.glCompileShader(p)
+    expect(es3, E.GL_INVALID_OPERATION)                     # a program, not a shader
+    es3.glCompileShader(999)
+    expect(es3, E.GL_INVALID_VALUE)
+    s = es3.glCreateShader(E.GL_VERTEX_SHADER)
+    es3.glLinkProgram(s)
+    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glAttachShader(p, s)
+    es3.glAttachShader(p, s)
+    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glAttachShader(p, es3.glCreateShader(E.GL_VERTEX_SHADER))   # ES: one per stage
+    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glDetachShader(p, es3.glCreateShader(E.GL_FRAGMENT_SHADER))
+    expect(es3, E.GL_INVALID_OPERATION)
+
+
+def test_link_and_queries(es3):
+    p = program(es3)
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], es3.glGetProgramInfoLog(p)
+    assert es3.glGetAttribLocation(p, "pos") == 3
+    assert es3.glGetAttribLocation(p, "uv") == 0
+    assert es3.glGetAttribLocation(p, "nope") == -1
+    assert es3.glGetFragDataLocation(p, "color") == 0
+    names = {es3.glGetActiveUniform(p, i)[0]: es3.glGetActiveUniform(p, i)[1:]
+             for i in range(es3.glGetProgramiv(p, E.GL_ACTIVE_UNIFORMS)[0])}
+    assert names["mvp"] == (1, E.GL_FLOAT_MAT4)
+    assert names["scale[0]"] == (3, E.GL_FLOAT)
+    assert names["tex"] == (1, E.GL_SAMPLER_2D)
+    assert names["light.dir"] == (1, E.GL_FLOAT_VEC3) and names["light.n"] == (1, E.GL_INT)
+    loc = es3.glGetUniformLocation(p, "scale")
+    assert es3.glGetUniformLocation(p, "scale[0]") == loc
+    assert es3.glGetUniformLocation(p, "scale[2]") == loc + 2
+    assert es3.glGetUniformLocation(p, "scale[3]") == -1
+    assert es3.glGetUniformLocation(p, "light.n") >= 0
+    assert es3.glGetProgramiv(p, E.GL_ACTIVE_ATTRIBUTES) == [2]
+    assert es3.glGetActiveAttrib(p, 0) == ("pos", 1, E.GL_FLOAT_VEC4)
+    assert es3.glGetError() == E.GL_NO_ERROR
+
+
+def test_link_creates_pipe_shaders(es3):
+    p = program(es3)
+    stages = [a[0].stage for n, a in es3.pipe.calls if n == "create_shader_state"]
+    assert sorted(stages) == [PipeShaderType.VERTEX, PipeShaderType.FRAGMENT]
+    st = [a[0] for n, a in es3.pipe.calls if n == "create_shader_state"][0]
+    assert st.info["attributes"] == {"pos": 3, "uv": 0}
+    es3.glDeleteProgram(p)
+    assert es3.pipe.names().count("delete_shader_state") == 2
+
+
+def test_bind_attrib_location_applies_at_link(es3):
+    p = program(es3, link=False)
+    es3.glBindAttribLocation(p, 7, "uv")
+    es3.glBindAttribLocation(p, 2, "gl_Vertex")
+    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glLinkProgram(p)
+    assert es3.glGetAttribLocation(p, "uv") == 7
+
+
+def test_link_errors(es3):
+    p = program(es3, fs=None)                                 # ES needs both stages
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    assert "vertex and a fragment" in es3.glGetProgramInfoLog(p)
+    fs_missing = FS300.replace("in vec2 v_uv;", "in vec2 v_other;").replace("v_uv)", "v_other)")
+    p = program(es3, fs=fs_missing)
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    assert "v_other" in es3.glGetProgramInfoLog(p)
+    fs_type = FS300.replace("in vec2 v_uv;", "in vec3 v_uv;").replace("(tex, v_uv)", "(tex, v_uv.xy)")
+    p = program(es3, fs=fs_type)
+    assert "type" in es3.glGetProgramInfoLog(p)
+    fs_flat = FS300.replace("in vec2 v_uv;", "flat in vec2 v_uv;")
+    p = program(es3, fs=fs_flat)
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]        # ES: interpolation must match
+    es3.glUseProgram(p)
+    expect(es3, E.GL_INVALID_OPERATION)                         # not linked
+
+
+def test_attribute_aliasing_is_a_link_error_in_es(es3):
+    vs = VS300.replace("in vec2 uv;", "layout(location = 3) in vec2 uv;")
+    p = program(es3, vs=vs)
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    assert "alias" in es3.glGetProgramInfoLog(p)
+
+
+def test_multiple_outputs_need_locations_in_es(es3):
+    fs = FS300.replace("out vec4 color;", "out vec4 color; out vec4 other;").replace(
+        "void main() {", "void main() { other = vec4(1.0);")
+    p = program(es3, fs=fs)
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+
+
+def test_delete_current_program_is_deferred(es3):
+    p = program(es3)
+    es3.glUseProgram(p)
+    es3.glDeleteProgram(p)
+    assert es3.glIsProgram(p)
+    assert es3.glGetProgramiv(p, E.GL_DELETE_STATUS) == [1]
+    es3.glUseProgram(0)
+    assert not es3.glIsProgram(p)
+
+
+def test_shader_deletion_deferred_while_attached(es3):
+    p = es3.glCreateProgram()
+    s = shader(es3, E.GL_VERTEX_SHADER, VS300)
+    es3.glAttachShader(p, s)
+    es3.glDeleteShader(s)
+    assert es3.glIsShader(s)
+    assert es3.glGetShaderiv(s, E.GL_DELETE_STATUS) == [1]
+    es3.glDetachShader(p, s)
+    assert not es3.glIsShader(s)
+
+
+def test_uniform_blocks_gl43():
+    c = make_ctx("gl43")
+    vs = """#version 430
+layout(std140, binding = 2) uniform Params { vec3 a; float b; mat3 m; } params;
+in vec4 p;
+void main() { gl_Position = p + vec4(params.a, params.b) + vec4(params.m[0], 0.0); }
+"""
+    fs = "#version 430\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"
+    p = program(c, vs, fs)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    i = c.glGetUniformBlockIndex(p, "Params")
+    assert i == 0 and c.glGetUniformBlockIndex(p, "Nope") == E.GL_INVALID_INDEX
+    # std140: vec3 at 0, float at 12, mat3 = 3 vec4 columns at 16 -> 64 bytes
+    assert c.glGetActiveUniformBlockiv(p, i, E.GL_UNIFORM_BLOCK_DATA_SIZE) == [64]
+    assert c.glGetActiveUniformBlockiv(p, i, E.GL_UNIFORM_BLOCK_BINDING) == [2]
+    c.glUniformBlockBinding(p, i, 5)
+    assert c.glGetActiveUniformBlockiv(p, i, E.GL_UNIFORM_BLOCK_BINDING) == [5]
+    c.glUniformBlockBinding(p, 3, 0)
+    expect(c, E.GL_INVALID_VALUE)
+
+
+def test_compute_program():
+    c = make_ctx("gl43")
+    cs = c.glCreateShader(E.GL_COMPUTE_SHADER)
+    c.glShaderSource(cs, 1, ["#version 430\nlayout(local_size_x = 8, local_size_y = 2) in;\n"
+                             "void main() {}\n"])
+    c.glCompileShader(cs)
+    p = c.glCreateProgram()
+    c.glAttachShader(p, cs)
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    assert c.glGetProgramiv(p, E.GL_COMPUTE_WORK_GROUP_SIZE) == [8, 2, 1]
+    g = program(c, "#version 430\nin vec4 p;\nvoid main() { gl_Position = p; }\n",
+                "#version 430\nout vec4 o;\nvoid main() { o = vec4(0.0); }\n")
+    c.glGetProgramiv(g, E.GL_COMPUTE_WORK_GROUP_SIZE)
+    expect(c, E.GL_INVALID_OPERATION)
+
+
+def test_compat_program_without_vertex_shader_links():
+    c = make_ctx("compat")
+    p = program(c, vs=None, fs="#version 110\nvoid main() { gl_FragColor = gl_Color; }\n")
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    core = make_ctx("gl33")
+    p = program(core, vs=None, fs="#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n")
+    assert core.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+
+
+def test_transform_feedback_varyings_checked_at_link(es3):
+    p = program(es3, link=False)
+    es3.glTransformFeedbackVaryings(p, 1, ["v_uv"], E.GL_INTERLEAVED_ATTRIBS)
+    es3.glLinkProgram(p)
+    assert es3.glGetProgramiv(p, E.GL_TRANSFORM_FEEDBACK_VARYINGS) == [1]
+    es3.glTransformFeedbackVaryings(p, 1, ["missing"], E.GL_INTERLEAVED_ATTRIBS)
+    es3.glLinkProgram(p)
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    es3.glTransformFeedbackVaryings(p, 1, ["v_uv"], E.GL_RGBA)
+    expect(es3, E.GL_INVALID_ENUM)
