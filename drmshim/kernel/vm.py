@@ -50,15 +50,22 @@ class Mapping:
 
 
 class _Snapshot:
-    """The page table as arrays; a sentinel empty run at VA 0 keeps every index valid."""
+    """The page table as arrays; a sentinel empty run at VA 0 keeps every index valid.
+
+    ``offset`` is physical minus virtual for each run, so a translation is one add.
+    """
 
     def __init__(self, mappings: list[Mapping]):
         self.starts = np.array([0] + [m.va for m in mappings], dtype=np.uint64)
         self.ends = np.array([0] + [m.end for m in mappings], dtype=np.uint64)
         self.phys = np.array([0] + [m.gem.phys + m.gem_offset_B for m in mappings], dtype=np.int64)
+        self.offset = self.phys - self.starts.astype(np.int64)
         self.single = np.array([False] + [m.single_page for m in mappings])
         self.readable = np.array([False] + [m.readable for m in mappings])
         self.writable = np.array([False] + [m.writable for m in mappings])
+        self.any_single = bool(self.single.any())
+        self.all_readable = bool(self.readable[1:].all())
+        self.all_writable = bool(self.writable[1:].all())
 
 
 class VM:
@@ -148,15 +155,34 @@ class VM:
 
     # ----------------------------------------------------------- translation
     def translate(self, vas: np.ndarray, is_read: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Physical arena offsets of ``vas`` and whether each access is allowed."""
+        """Physical arena offsets of ``vas`` and whether each access is allowed.
+
+        Fast path: when every address lies in one run (a unit reading one buffer), the
+        translation is one scalar add. Otherwise one ``searchsorted`` over the run starts.
+        """
         snap = self._snapshot
         v = np.asarray(vas, dtype=np.uint64)
+        if v.size == 0:
+            return np.zeros(v.shape, np.int64), np.ones(v.shape, bool)
+        perm = snap.readable if is_read else snap.writable
+        lo, hi = v.min(), v.max()
+        run = int(np.searchsorted(snap.starts, lo, side="right")) - 1
+        if hi < snap.ends[run] and perm[run]:
+            if snap.single[run]:
+                in_page = ((v - snap.starts[run]) % np.uint64(PAGE_SIZE_B)).astype(np.int64)
+                return snap.phys[run] + in_page, np.ones(v.shape, bool)
+            return v.astype(np.int64) + snap.offset[run], np.ones(v.shape, bool)
         idx = np.searchsorted(snap.starts, v, side="right") - 1
-        ok = v < snap.ends[idx]
-        ok &= (snap.readable if is_read else snap.writable)[idx]
-        delta = (v - snap.starts[idx]).astype(np.int64)
-        delta = np.where(snap.single[idx], delta % PAGE_SIZE_B, delta)
-        return snap.phys[idx] + delta, ok
+        ok = v < np.take(snap.ends, idx)
+        if not (snap.all_readable if is_read else snap.all_writable):
+            ok &= np.take(perm, idx)
+        phys = v.astype(np.int64) + np.take(snap.offset, idx)
+        if snap.any_single:
+            single = np.take(snap.single, idx)
+            if single.any():
+                in_page = ((v - np.take(snap.starts, idx)) % np.uint64(PAGE_SIZE_B)).astype(np.int64)
+                phys = np.where(single, np.take(snap.phys, idx) + in_page, phys)
+        return phys, ok
 
     def _fault(self, vas: np.ndarray, ok: np.ndarray, unit: str, is_read: bool, sink: list | None) -> None:
         bad = int(np.asarray(vas, dtype=np.uint64).reshape(-1)[~ok.reshape(-1)][0])
@@ -173,44 +199,59 @@ class VM:
             self._fault(vas, ok, unit, is_read, sink)
         return phys, ok
 
-    def _byte_addresses(self, vas: np.ndarray, itemsize: int, is_read: bool, unit: str, sink) \
-            -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """Per-byte physical offsets and validity, shape (n, itemsize); also per-element
-        offsets when every element lies within one page (the common, fast case)."""
-        v = np.asarray(vas, dtype=np.uint64).reshape(-1)
-        lanes = np.arange(itemsize, dtype=np.int64)
-        if itemsize == 1 or not np.any((v & np.uint64(PAGE_SIZE_B - 1)) + np.uint64(itemsize) > PAGE_SIZE_B):
-            phys, ok = self._checked(v, is_read, unit, sink)
-            byte_phys = phys[:, None] + lanes
-            return byte_phys, np.broadcast_to(ok[:, None], byte_phys.shape), np.where(ok, phys, -1)
-        byte_phys, byte_ok = self._checked(v[:, None] + lanes.astype(np.uint64), is_read, unit, sink)
-        return byte_phys, byte_ok, None
+    def _element_phys(self, v: np.ndarray, itemsize: int, is_read: bool, unit: str, sink):
+        """Per-element (phys, ok), or None when some element straddles a page boundary."""
+        if itemsize > 1 and np.any((v & np.uint64(PAGE_SIZE_B - 1)) > np.uint64(PAGE_SIZE_B - itemsize)):
+            return None
+        return self._checked(v, is_read, unit, sink)
 
-    def _typed(self, dtype: np.dtype) -> np.ndarray:
-        return self.arena.bytes.view(dtype)
+    def _typed(self, dtype: np.dtype) -> np.ndarray | None:
+        """The arena viewed as ``dtype`` when elements can be indexed directly, else None."""
+        if dtype.itemsize in _FAST_ITEMSIZES and dtype.kind in "uifb":
+            return self.arena.bytes.view(dtype)
+        return None
 
     def gather(self, vas: np.ndarray, dtype, unit: str, _sink: list | None = None) -> np.ndarray:
         dtype = np.dtype(dtype)
         n = dtype.itemsize
         shape = np.shape(vas)
-        byte_phys, byte_ok, elem_phys = self._byte_addresses(vas, n, True, unit, _sink)
-        if elem_phys is not None and n in _FAST_ITEMSIZES and dtype.kind in "uif" \
-                and not np.any(elem_phys % n):
-            # Aligned elements: index the arena viewed as ``dtype`` directly.
-            out = self._typed(dtype)[np.maximum(elem_phys, 0) // n]
-            out[elem_phys < 0] = 0
-            return out.reshape(shape)
-        raw = self.arena.bytes[np.where(byte_ok, byte_phys, 0)]
-        raw[~byte_ok] = 0
-        return raw.reshape(-1).view(dtype).reshape(shape)
+        v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        got = self._element_phys(v, n, True, unit, _sink)
+        if got is None:  # some element straddles two pages: translate every byte
+            phys, ok = self._checked(v[:, None] + np.arange(n, dtype=np.uint64), True, unit, _sink)
+            raw = self.arena.bytes[np.where(ok, phys, 0)]
+            raw[~ok] = 0
+            return raw.reshape(-1).view(dtype).reshape(shape)
+        phys, ok = got
+        all_ok = bool(ok.all())
+        if not all_ok:
+            phys = np.where(ok, phys, 0)
+        typed = self._typed(dtype)
+        if typed is not None and not np.any(phys & (n - 1)):
+            out = typed[phys // n]
+        else:
+            out = self.arena.bytes[phys[:, None] + np.arange(n)].reshape(-1).view(dtype)
+        if not all_ok:
+            out[~ok] = 0
+        return out.reshape(shape)
 
     def scatter(self, vas: np.ndarray, values: np.ndarray, unit: str, _sink: list | None = None) -> None:
-        values = np.ascontiguousarray(values)
+        values = np.ascontiguousarray(values).reshape(-1)
         n = values.dtype.itemsize
-        byte_phys, byte_ok, _ = self._byte_addresses(vas, n, False, unit, _sink)
-        raw = values.reshape(-1).view(np.uint8).reshape(-1, n)
-        raw = np.broadcast_to(raw, byte_phys.shape)
-        self.arena.bytes[byte_phys[byte_ok]] = raw[byte_ok]
+        v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        got = self._element_phys(v, n, False, unit, _sink)
+        if got is None:  # some element straddles two pages: translate every byte
+            phys, ok = self._checked(v[:, None] + np.arange(n, dtype=np.uint64), False, unit, _sink)
+            self.arena.bytes[phys[ok]] = values.view(np.uint8).reshape(-1, n)[ok]
+            return
+        phys, ok = got
+        if not ok.all():
+            phys, values = phys[ok], values[ok]
+        typed = self._typed(values.dtype)
+        if typed is not None and not np.any(phys & (n - 1)):
+            typed[phys // n] = values
+        else:
+            self.arena.bytes[phys[:, None] + np.arange(n)] = values.view(np.uint8).reshape(-1, n)
 
     def _chunks(self, va: int, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
         """Split ``[va, va + nbytes)`` at page boundaries: chunk start VAs and lengths."""
