@@ -227,9 +227,8 @@ class QualifierRules:
                 self.error(loc, f"`{word}' can only be applied to shader outputs of the vertex shader "
                            "and inputs of the fragment shader")
         if q.invariant:
-            ok = (var.storage == "out" and self.stage == "vertex") or (
-                var.storage == "in" and self.stage == "fragment" and not self.version.es) or (
-                var.storage == "out" and self.stage == "fragment" and self.version.es)
+            ok = var.storage == "out" or (
+                var.storage == "in" and self.stage == "fragment" and not self.version.es)
             if not ok:
                 self.error(loc, "`invariant' can only be applied to shader outputs (or fragment "
                            "inputs)")

@@ -1,0 +1,206 @@
+"""Semantic analysis: the typed AST the IR builder receives."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.glsl import GLSLCompileError, ast, parse, preprocess
+from compiler.glsl import types as T
+
+
+def body(src: str, stage: str = "vertex"):
+    """The statements of main()."""
+    return parse(src, stage).main.definition.body.statements
+
+
+def expr_of(stmt):
+    e = stmt.expression
+    return e.value if isinstance(e, ast.Assignment) else e
+
+
+def test_implicit_conversion_is_an_explicit_node():
+    (decl,) = body("#version 120\nvoid main() { float f = 1 + 2.0; }\n")
+    init = decl.declaration.declarators[0].initializer
+    assert isinstance(init, ast.Binary) and init.type is T.FLOAT
+    assert isinstance(init.left, ast.Conversion) and init.left.type is T.FLOAT
+    assert init.left.operand.type is T.INT
+    assert init.const == (3.0,)
+
+
+def test_swizzle_replaces_field_access():
+    stmts = body("void main() { vec4 v = vec4(1.0, 2.0, 3.0, 4.0); vec2 s = v.wx; }\n")
+    init = stmts[1].declaration.declarators[0].initializer
+    assert isinstance(init, ast.Swizzle) and init.components == (3, 0) and init.type is T.VEC2
+
+
+def test_constant_folding_through_const_variables_and_constructors():
+    stmts = body("void main() {\n const vec3 a = vec3(1.0, 2.0, 3.0);\n"
+                 " const float d = dot(a, a) + a.y * 2.0;\n"
+                 " const mat2 m = mat2(2.0);\n const vec2 r = m * vec2(1.0, 3.0);\n}\n")
+    d = stmts[1].declaration.declarators[0].variable
+    assert d.const_value == (18.0,)
+    assert stmts[3].declaration.declarators[0].variable.const_value == (2.0, 6.0)
+
+
+def test_integer_constant_arithmetic_wraps_and_truncates():
+    stmts = body("#version 130\nvoid main() {\n const int a = -7 / 2;\n const int b = -7 % 3;\n"
+                 " const uint c = 0u - 1u;\n const int d = 2147483647 + 1;\n}\n")
+    values = [s.declaration.declarators[0].variable.const_value for s in stmts]
+    assert values == [(-3,), (-1,), (0xFFFFFFFF,), (-2147483648,)]
+
+
+def test_array_size_from_constant_expression():
+    (decl,) = body("const int N = 2;\nvoid main() { float a[N * 3 + 1]; }\n")
+    assert str(decl.declaration.declarators[0].variable.type) == "float[7]"
+
+
+def test_arrays_of_arrays_type_order():
+    stmts = body("#version 430\nvoid main() { float[2] a[3]; int n = a.length() * 10 + a[0].length(); }\n")
+    v = stmts[0].declaration.declarators[0].variable
+    assert str(v.type) == "float[3][2]" and v.type.length == 3 and v.type.element.length == 2
+    assert stmts[1].declaration.declarators[0].initializer.const == (32,)
+
+
+def test_overload_resolution_prefers_exact_match():
+    src = ("#version 120\nfloat f(float x) { return x; }\nint f(int x) { return x; }\n"
+           "void main() { float a = f(1); float b = f(1.0); }\n")
+    stmts = body(src)
+    call_a = stmts[0].declaration.declarators[0].initializer
+    assert isinstance(call_a, ast.Conversion)  # int f(int) then converted to float
+    assert call_a.operand.signature.return_type is T.INT
+    call_b = stmts[1].declaration.declarators[0].initializer
+    assert call_b.signature.return_type is T.FLOAT
+
+
+def test_overload_resolution_with_conversion():
+    src = "#version 120\nfloat g(float x, float y) { return x; }\nvoid main() { float a = g(1, 2); }\n"
+    call = body(src)[0].declaration.declarators[0].initializer
+    assert all(isinstance(a, ast.Conversion) for a in call.args)
+
+
+def test_ambiguous_call_is_an_error():
+    src = ("#version 400\nvoid h(float x, double y) {}\nvoid h(double x, float y) {}\n"
+           "void main() { h(1, 1); }\n")
+    with pytest.raises(GLSLCompileError) as e:
+        parse(src, "vertex")
+    assert "0:4(15): error: parameter ambiguity in call to `h(int, int)'" in e.value.info_log
+
+
+def test_matrix_vector_shapes():
+    stmts = body("#version 120\nvoid main() {\n mat2x3 m; vec3 a = m * vec2(1.0);\n"
+                 " vec2 b = vec3(1.0) * m;\n mat3x2 t = transpose(m);\n mat3 o = m * t;\n}\n")
+    types = [s.declaration.declarators[0].variable.type.name for s in stmts[1:]]
+    assert types == ["vec3", "vec2", "mat3x2", "mat3x3"]
+
+
+def test_struct_and_block_members():
+    tu = parse("#version 140\nstruct L { vec3 p; float k; };\nuniform B { L lights[2]; float s; } b;\n"
+               "void main() { gl_Position = vec4(b.lights[1].p * b.s, 1.0); }\n", "vertex")
+    (block,) = tu.interface_blocks
+    assert block.type.block_kind == "uniform" and [f.name for f in block.type.fields] == ["lights", "s"]
+    assert block.variable.name == "b" and block.variable.storage == "uniform"
+    accesses = [n for n in ast.walk(tu) if isinstance(n, ast.FieldAccess)]
+    assert {(a.field, a.field_index) for a in accesses} == {("lights", 0), ("p", 0), ("s", 1)}
+
+
+def test_instance_less_block_members_are_globals():
+    tu = parse("#version 430\nlayout(local_size_x = 1) in;\n"
+               "layout(std430, binding = 3) buffer Data { uint n; float v[]; };\n"
+               "void main() { v[n] = float(v.length()); }\n", "compute")
+    assert [(v.name, v.storage, v.layout.get("binding"), v.layout.get("std430")) for v in tu.globals] == [
+        ("n", "buffer", 3, True), ("v", "buffer", 3, True)]
+    length = [n for n in ast.walk(tu) if isinstance(n, ast.ArrayLength)][0]
+    assert length.const is None  # runtime-sized
+
+
+def test_qualifiers_become_variable_fields():
+    tu = parse("#version 330\nlayout(location = 2) out vec4 c;\nflat in ivec2 i;\n"
+               "centroid in vec3 n;\ninvariant out float x;\nuniform sampler2D s;\nvoid main() {}\n",
+               "fragment")
+    c, i, n, x, s = tu.globals
+    assert (c.storage, c.layout) == ("out", {"location": 2})
+    assert (i.storage, i.interpolation, i.read_only) == ("in", "flat", True)
+    assert n.centroid and s.storage == "uniform"
+
+
+def test_varying_and_attribute_map_to_in_out():
+    vs = parse("attribute vec4 p;\nvarying vec2 uv;\nvoid main() { uv = p.xy; gl_Position = p; }\n",
+               "vertex")
+    assert [(v.name, v.storage, v.written_storage) for v in vs.globals] == [
+        ("p", "in", "attribute"), ("uv", "out", "varying")]
+    fs = parse("varying vec2 uv;\nvoid main() { gl_FragColor = vec4(uv, 0.0, 1.0); }\n", "fragment")
+    assert fs.globals[0].storage == "in"
+
+
+def test_switch_and_loops_typed():
+    stmts = body("#version 130\nvoid main() {\n int n = 0;\n"
+                 " for (int i = 0; i < 4; ++i) { if (i == 2) continue; n += i; }\n"
+                 " while (n > 0) n--;\n do { n++; } while (n < 3);\n"
+                 " switch (n) { case 0: n = 1; break; case 1 + 2: break; default: break; }\n}\n")
+    sw = stmts[-1]
+    labels = [s for s in sw.body.statements if isinstance(s, ast.CaseLabel)]
+    assert [lbl.value.const if lbl.value else None for lbl in labels] == [(0,), (3,), None]
+
+
+def test_initializer_lists_420():
+    (d,) = body("#version 420\nvoid main() { vec3 v[2] = { vec3(1.0), { 0.0, 1.0, 2.0 } }; }\n")
+    init = d.declaration.declarators[0].initializer
+    assert isinstance(init, ast.Constructor) and str(init.type) == "vec3[2]"
+    assert init.const == ((1.0, 1.0, 1.0), (0.0, 1.0, 2.0))
+
+
+def test_unsized_array_sized_by_initializer():
+    (d,) = body("#version 120\nvoid main() { float a[] = float[](1.0, 2.0, 3.0); }\n")
+    assert d.declaration.declarators[0].variable.type.length == 3
+
+
+def test_locations_point_at_the_construct():
+    with pytest.raises(GLSLCompileError) as e:
+        parse("#version 330\n\nvoid main() {\n    bool b = true;\n    float f = b * 1.0;\n}\n",
+              "vertex")
+    assert e.value.info_log.startswith("0:5(15): error: ")
+
+
+def test_line_directive_moves_locations():
+    with pytest.raises(GLSLCompileError) as e:
+        parse("#version 330\n#line 100 7\nvoid main() { undefined_thing = 1; }\n", "vertex")
+    assert e.value.info_log == "7:100(15): error: `undefined_thing' undeclared\n"
+
+
+def test_several_errors_are_all_reported():
+    with pytest.raises(GLSLCompileError) as e:
+        parse("void main() {\n  a = 1.0;\n  b = 2.0;\n}\n", "vertex")
+    assert e.value.info_log.splitlines() == ["0:2(3): error: `a' undeclared",
+                                             "0:3(3): error: `b' undeclared"]
+
+
+def test_warnings_go_to_info_log_of_successful_compile():
+    tu = parse("#version 330\n#define A__B 1\nvoid main() { gl_Position = vec4(A__B); }\n", "vertex")
+    assert "preprocessor warning" in tu.info_log
+
+
+def test_unknown_stage():
+    with pytest.raises(ValueError):
+        parse("void main() {}", "geometry")
+
+
+def test_preprocess_returns_the_four_fields():
+    text, version, profile, extensions = preprocess("#version 300 es\nvoid main() {}\n")
+    assert (version, profile, extensions) == (300, "es", {})
+    assert "void main" in text
+
+
+def test_visitor_and_walk():
+    tu = parse("void main() { gl_Position = vec4(1.0) + vec4(2.0); }\n", "vertex")
+
+    class Count(ast.NodeVisitor):
+        n = 0
+
+        def visit_Constructor(self, node):
+            self.n += 1
+            self.generic_visit(node)
+
+    c = Count()
+    c.visit(tu)
+    assert c.n == 2
+    assert sum(isinstance(n, ast.Literal) for n in ast.walk(tu)) == 2
