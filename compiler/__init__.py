@@ -8,3 +8,8 @@ through the one ISA table in uapi.
 May import: uapi. Must never import driver or drmshim. See README.md."""
 
 __all__: list[str] = []
+
+# GLSL front end (compiler/glsl): parse(source, stage) -> typed AST.
+from .glsl import GLSLCompileError, parse as parse_glsl, preprocess as preprocess_glsl  # noqa: E402
+
+__all__ += ["GLSLCompileError", "parse_glsl", "preprocess_glsl"]
