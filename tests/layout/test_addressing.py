@@ -207,3 +207,32 @@ def test_offsets_with_per_element_levels_layers_and_samples():
     assert fast.tolist() == ref
     with pytest.raises(ValueError, match="outside the level"):
         offset_B(lay, np.array([0, 20]), np.array([0, 0]), 0, np.array([0, 1]))
+
+
+def _check_random_layouts(count: int, max_px: int, seed: int) -> None:
+    """Over random layouts: addressing never aliases two elements and never leaves
+    the space make_miptree reserved for the level (padding tiles included)."""
+    rng = np.random.default_rng(seed)
+    formats = ["R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT",
+               "R32G32B32A32_FLOAT", "ETC2_RGB8", "ETC2_RGBA8", "ASTC_6x6"]
+    for _ in range(count):
+        fmt = formats[rng.integers(len(formats))]
+        w, h = (int(v) for v in rng.integers(1, max_px, 2))
+        samples = 1 if fmt.startswith(("ETC", "ASTC")) else int(rng.choice([1, 1, 2, 4]))
+        lay = make_miptree(w, h, 2, levels=1 if samples > 1 else 2, format=fmt, sample_count_sa=samples)
+        for level in range(lay.levels):
+            ys, xs = np.mgrid[0:lay.level_height_el(level), 0:lay.level_width_el(level)]
+            offs = offset_B(lay, xs, ys, 1, level).reshape(-1)
+            start = lay.layer_level_B(1, level)
+            assert offs.min() >= start and offs.max() + lay.blocksize_B <= start + lay.level_size_B(level), \
+                (fmt, w, h, samples, level)
+            assert np.unique(offs).size == offs.size, (fmt, w, h, samples, level)
+
+
+def test_every_element_has_its_own_bytes_inside_its_level():
+    _check_random_layouts(count=25, max_px=300, seed=6)
+
+
+@pytest.mark.slow
+def test_every_element_has_its_own_bytes_inside_its_level_large():
+    _check_random_layouts(count=120, max_px=1100, seed=7)
