@@ -217,3 +217,43 @@ def test_destroyed_vm_unmaps_when_its_queues_are_gone(open_private):
     assert kernel.queue_vm(d.kernel_file(), queue) is gpu
     d.ioctl("ASAHI_QUEUE_DESTROY", queue_id=queue)
     assert gpu.mappings() == []
+
+
+def test_translation_matches_a_page_by_page_reference(open_private):
+    """Random binds (subranges, single pages, read-only) against a plain dict page table."""
+    kernel, d = open_private()
+    vm = d.vm()
+    rng = np.random.default_rng(7)
+    objects = [d.gem(8 * PAGE) for _ in range(3)]
+    for h in objects:
+        d.map(h, 8 * PAGE)[:] = rng.integers(0, 256, 8 * PAGE, dtype=np.uint8).tobytes()
+    reference = {}  # VA page -> (object handle, object page, writable)
+    for _ in range(12):
+        h = int(rng.choice(objects))
+        pages = int(rng.integers(1, 4))
+        obj_page = int(rng.integers(0, 8 - pages + 1))
+        va_page = int(rng.integers(0, 24))
+        single = bool(rng.integers(0, 4) == 0)
+        writable = bool(rng.integers(0, 2))
+        flags = READ | (WRITE if writable else 0) | (SINGLE if single else 0)
+        d.bind(vm, h, BASE + va_page * PAGE, pages * PAGE, offset=obj_page * PAGE, flags=flags)
+        for i in range(pages):
+            reference[va_page + i] = (h, obj_page + (0 if single else i), writable)
+        if rng.integers(0, 3) == 0:
+            gone = int(rng.integers(0, 24))
+            d.unbind(vm, BASE + gone * PAGE, PAGE)
+            reference.pop(gone, None)
+    contents = {h: np.frombuffer(bytes(d.map(h, 8 * PAGE)), np.uint8) for h in objects}
+    vas = BASE + rng.integers(0, 24 * PAGE, 2000).astype(np.uint64)
+    expected = np.array([contents[reference[p][0]][reference[p][1] * PAGE + o] if p in reference else 0
+                         for p, o in ((int(va - BASE) // PAGE, int(va - BASE) % PAGE) for va in vas)], np.uint8)
+    mapped = np.array([int(va - BASE) // PAGE in reference for va in vas])
+    gpu = d.kernel_file().vms.items[vm]
+    assert np.array_equal(gpu.gather(vas[mapped], np.uint8, "USC"), expected[mapped])
+    phys, ok = gpu.translate(vas, is_read=True)
+    assert np.array_equal(ok, mapped)
+    one_page = vas[mapped][:1]  # a single address: the one-run fast path
+    assert gpu.gather(one_page, np.uint8, "USC")[0] == expected[mapped][0]
+    _, writable_ok = gpu.translate(vas, is_read=False)
+    assert np.array_equal(writable_ok, [mapped[i] and reference[int(va - BASE) // PAGE][2]
+                                        for i, va in enumerate(vas)])
