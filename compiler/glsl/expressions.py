@@ -620,11 +620,15 @@ class ExpressionAnalyzer:
                 conv.append(self.convert(a, p.type))
         sig.used = True
         call = A.FunctionCall(sig, conv, loc, type=sig.return_type)
+        if not sig.builtin and self.function is not None:
+            self.call_graph.setdefault(self.function, set()).add(sig)
+            self.call_sites.setdefault(sig, loc)
         if sig.builtin:
             if sig not in self.used_builtin_functions:
                 self.used_builtin_functions.append(sig)
             self.check_builtin_call(call)
-            if all(a.const is not None for a in conv):
+            # GLSL 1.10 has no function calls in constant expressions.
+            if all(a.const is not None for a in conv) and self.version.at_least(120, 100):
                 call.const = C.fold_builtin(sig.name, sig.return_type, [(a.type, a.const) for a in conv])
         return call
 
@@ -641,6 +645,13 @@ class ExpressionAnalyzer:
             last = call.args[-1]
             if last.type is T.INT and last.const is None and not call.signature.parameters[1].type.is_scalar:
                 self.error(last.loc, "parameter `comp' must be a constant expression")
+        if name.startswith("image") and name != "imageSize":
+            var = self.lvalue_root(call.args[0])
+            if var is not None:
+                if name == "imageStore" and "readonly" in var.memory:
+                    self.error(call.loc, f"image variable `{var.name}' is readonly; imageStore is not allowed")
+                elif name != "imageStore" and "writeonly" in var.memory:
+                    self.error(call.loc, f"image variable `{var.name}' is writeonly; {name} is not allowed")
         if name.startswith("atomic") and not name.startswith("atomicCounter"):
             var = self.lvalue_root(call.args[0])
             if var is None or var.storage not in ("buffer", "shared"):

@@ -54,6 +54,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         self.local_size: list[int | None] = [None, None, None]
         self.default_block_layout: dict[str, dict] = {"uniform": {}, "buffer": {}}
         self.found_return = False
+        self.call_graph: dict[FunctionSignature, set[FunctionSignature]] = {}
+        self.call_sites: dict[FunctionSignature, object] = {}
+        self.early_fragment_tests = False
 
     # -- built-ins -----------------------------------------------------------
 
@@ -187,9 +190,39 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         main = [s for s in self.user_functions.get("main", []) if s.definition is not None]
         if not main:
             self.log.shader_error(f"{self.stage} shader lacks `main'")
+        self.check_whole_shader()
         if self.stage == "compute" and None in self.local_size:
             if self.local_size == [None, None, None]:
                 self.log.shader_error("compute shader must contain a fixed work group size")
+
+    def check_whole_shader(self) -> None:
+        """Rules Mesa checks at link time, for a shader that is its own program."""
+        for sig, loc in self.call_sites.items():
+            if sig.definition is None:
+                self.error(loc, f"unresolved reference to function `{sig.name}'")
+        # static recursion: a cycle in the call graph
+        state: dict[FunctionSignature, int] = {}
+
+        def visit(f: FunctionSignature) -> bool:
+            state[f] = 1
+            for g in self.call_graph.get(f, ()):
+                if state.get(g) == 1 or (state.get(g) is None and visit(g)):
+                    return True
+            state[f] = 2
+            return False
+
+        for f in list(self.call_graph):
+            if state.get(f) is None and visit(f):
+                self.log.shader_error(f"function `{f.name}' has static recursion")
+                break
+        if self.stage == "fragment":
+            written = {v.name for v in self.used_builtins if v.assigned}
+            if {"gl_FragColor", "gl_FragData"} <= written:
+                self.log.shader_error("fragment shader writes to both gl_FragColor and gl_FragData")
+            user_out = [v for v in self.globals if v.storage == "out" and v.assigned]
+            if user_out and written & {"gl_FragColor", "gl_FragData"}:
+                self.log.shader_error("fragment shader writes to both a user-defined output and "
+                                      + ("gl_FragColor" if "gl_FragColor" in written else "gl_FragData"))
 
     def external(self, d: A.Node) -> None:
         if isinstance(d, A.FunctionDefinition):
