@@ -25,6 +25,11 @@ from .descriptors import (FORMAT_NAMES, InvalidDescriptor, SamplerState, Texture
                           read_sampler, read_texture)
 from .images import ATOMIC_OPS, image_atomic_view, image_load_view, image_store_view
 from .sampling import QUAD_LANES, load_view, sample_view, size_view
+from .texels import DecodeCache
+
+#: Big calls run in batches of this many lanes (a multiple of 4: whole quads), so
+#: every temporary stays in cache; the decoded texels are shared by the batches.
+BATCH_LANES = 1 << 15
 
 __all__ = ["sample", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
            "read_texture", "read_sampler", "TextureView", "SamplerState", "InvalidDescriptor",
@@ -76,11 +81,22 @@ def sample(mem, tex_desc_va, samp_desc_va, coords, *, lod=None, bias=None, ddx=N
         c = coords if coords.ndim == 2 else coords[:, None]
         ddx, ddy = _quad_derivatives(c)
 
+    cache = DecodeCache()
+
     def run(lanes, tva, sva):
-        return sample_view(mem, read_texture(mem, tva), read_sampler(mem, sva), _sub(coords, lanes),
-                           lod=_sub(lod, lanes), bias=_sub(bias, lanes), ddx=_sub(ddx, lanes), ddy=_sub(ddy, lanes),
-                           compare=_sub(compare, lanes), offset=_sub(offset, lanes),
-                           gather_component=gather_component)
+        view, samp = read_texture(mem, tva), read_sampler(mem, sva)
+        m = n if lanes is None else lanes.size
+        if lanes is None and m > BATCH_LANES:
+            lanes = np.arange(n)
+        parts = []
+        for start in range(0, m, BATCH_LANES):
+            sel = None if lanes is None else lanes[start:start + BATCH_LANES]
+            if sel is not None and sel.size == n:
+                sel = None
+            parts.append(sample_view(mem, view, samp, _sub(coords, sel), lod=_sub(lod, sel), bias=_sub(bias, sel),
+                                     ddx=_sub(ddx, sel), ddy=_sub(ddy, sel), compare=_sub(compare, sel),
+                                     offset=_sub(offset, sel), gather_component=gather_component, cache=cache))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
     return _per_group(n, groups, run).T
 
 

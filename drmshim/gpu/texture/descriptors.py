@@ -69,13 +69,22 @@ class TextureView:
     spatial_dims: int               # 1, 2 or 3 coordinates before the array layer
     is_array: bool
     is_cube: bool
-    # separable addressing: offset(x, y, level) = x_part_B[x_base[l] + x] + y_part_B[y_base[l] + y]
-    x_part_B: np.ndarray
-    y_part_B: np.ndarray
+    # Separable addressing in *columns*: the texel (x, y) of a level, layer z, sample s
+    # is column x_col[x_base[l] + x] + y_col[y_base[l] + y] + z * layer_col + s * sample_col.
+    # A column is (element offset / unit_B) * ppb + the pixel's index inside its block,
+    # so every pixel of a block-compressed image has its own column too.
+    unit_B: int                     # bytes per column unit: one block of one sample (1 if unaligned)
+    ppb: int                        # pixels per block
+    x_col: np.ndarray
+    y_col: np.ndarray
     x_base: np.ndarray
     y_base: np.ndarray
-    width_el: np.ndarray            # per level
-    height_el: np.ndarray
+    layer_col: int
+    sample_col: int
+    level_first_col: np.ndarray     # per level: first and one-past-last column (layer 0)
+    level_end_col: np.ndarray
+    width_px_l: np.ndarray          # per level sizes
+    height_px_l: np.ndarray
     depth_px: np.ndarray            # per level: 3D slices minify, layers do not
 
     @property
@@ -86,11 +95,16 @@ class TextureView:
     def layers(self) -> int:
         return self.lay.depth_px
 
+    @property
+    def aligned(self) -> bool:
+        """Columns are whole blocks (false for 3/6/12-byte texels, addressed by byte)."""
+        return self.unit_B == self.fmt.block_size_B
+
     def level_width_px(self, level):
-        return np.maximum(1, self.lay.width_px >> np.asarray(level))
+        return self.width_px_l[level]
 
     def level_height_px(self, level):
-        return np.maximum(1, self.lay.height_px >> np.asarray(level))
+        return self.height_px_l[level]
 
 
 @dataclass(frozen=True)
@@ -111,23 +125,35 @@ class SamplerState:
     lod_bias: float
 
 
-def _address_tables(lay: layout.Layout, fmt: layout.Format):
-    """Per-level x and y parts of the byte offset (the layout is separable: the
-    offset of (x, y) is offset(x, 0) + offset(0, y) - offset(0, 0))."""
-    xs, ys, xb, yb, w_el, h_el = [], [], [], [], [], []
+def _address_tables(lay: layout.Layout, fmt: layout.Format) -> dict:
+    """Per-level column tables (see TextureView). The layout is separable: the offset
+    of (x, y) is offset(x, 0) + offset(0, y) - offset(0, 0) (layout.addressing)."""
+    bpb, bw, bh = fmt.block_size_B, fmt.block_width_px, fmt.block_height_px
+    ppb = bw * bh
+    offsets = list(lay.level_offsets_B) + [lay.miptree_end_B, lay.layer_stride_B, lay.linear_stride_B]
+    aligned = all(o % bpb == 0 for o in offsets)
+    unit_B = bpb if aligned else 1
+    xs, ys, xb, yb = [], [], [], []
     nx = ny = 0
     for level in range(lay.levels):
-        w, h = lay.level_width_el(level), lay.level_height_el(level)
+        w, h = lay.level_width_px(level), lay.level_height_px(level)
+        px, py = np.arange(w), np.arange(h)
         origin = int(layout.offset_B(lay, 0, 0, 0, level, check=False))
-        xs.append(layout.offset_B(lay, np.arange(w), 0, 0, level, check=False) - origin)
-        ys.append(layout.offset_B(lay, 0, np.arange(h), 0, level, check=False))
+        x_B = layout.offset_B(lay, px // bw, 0, 0, level, check=False) - origin
+        y_B = layout.offset_B(lay, 0, py // bh, 0, level, check=False)
+        xs.append(x_B // unit_B * ppb + px % bw)
+        ys.append(y_B // unit_B * ppb + (py % bh) * bw)
         xb.append(nx)
         yb.append(ny)
         nx, ny = nx + w, ny + h
-        w_el.append(w)
-        h_el.append(h)
-    return (np.concatenate(xs).astype(np.int64), np.concatenate(ys).astype(np.int64),
-            np.array(xb, np.int64), np.array(yb, np.int64), np.array(w_el, np.int64), np.array(h_el, np.int64))
+    first = np.array([o // unit_B * ppb for o in lay.level_offsets_B], np.int64)
+    ends = np.array([o // unit_B * ppb for o in list(lay.level_offsets_B[1:]) + [lay.miptree_end_B]], np.int64)
+    return dict(unit_B=unit_B, ppb=ppb, x_col=np.concatenate(xs).astype(np.int64),
+                y_col=np.concatenate(ys).astype(np.int64), x_base=np.array(xb, np.int64),
+                y_base=np.array(yb, np.int64), layer_col=lay.layer_stride_B // unit_B * ppb,
+                sample_col=bpb // unit_B * ppb, level_first_col=first, level_end_col=ends,
+                width_px_l=np.array([lay.level_width_px(l) for l in range(lay.levels)], np.int64),
+                height_px_l=np.array([lay.level_height_px(l) for l in range(lay.levels)], np.int64))
 
 
 @lru_cache(maxsize=512)
@@ -152,12 +178,12 @@ def texture_view(raw: bytes) -> TextureView:
                 for s in (rec.swizzle_r, rec.swizzle_g, rec.swizzle_b, rec.swizzle_a))
     last = min(rec.last_level, lay.levels - 1)
     first = min(rec.first_level, last)
-    xp, yp, xb, yb, w_el, h_el = _address_tables(lay, fmt)
     depth = np.array([max(1, lay.depth_px >> l) if target == T.TEXTURE_3D else lay.depth_px
                       for l in range(lay.levels)], np.int64)
     return TextureView(rec, target, lay, fmt, rec.address,
                        bool(rec.srgb), swz, first, last, _SPATIAL_DIMS[target], target in _ARRAYS,
-                       target in (T.TEXTURE_CUBE, T.TEXTURE_CUBE_ARRAY), xp, yp, xb, yb, w_el, h_el, depth)
+                       target in (T.TEXTURE_CUBE, T.TEXTURE_CUBE_ARRAY), **_address_tables(lay, fmt),
+                       depth_px=depth)
 
 
 @lru_cache(maxsize=512)

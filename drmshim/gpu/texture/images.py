@@ -19,7 +19,7 @@ import numpy as np
 import layout
 
 from .descriptors import UNIT, TextureView
-from .texels import Taps, _element_offsets
+from .texels import columns
 from .sampling import load_view
 
 __all__ = ["image_load_view", "image_store_view", "image_atomic_view", "ATOMIC_OPS"]
@@ -50,10 +50,10 @@ def _texel_addresses(mem, view: TextureView, coords, sample=None):
         ok &= (layer >= 0) & (layer < (view.depth_px[level] if nd == 3 else view.layers))
     s = np.zeros(n, np.int64) if sample is None else np.broadcast_to(np.asarray(sample, np.int64), (n,))
     ok &= (s >= 0) & (s < view.lay.sample_count_sa)
-    taps = Taps([np.where(ok, x, 0)], [np.where(ok, y, 0)], [np.where(ok, layer, 0)], [level], [None],
-                np.where(ok, s, 0))
-    offs, _ = _element_offsets(mem, view, taps)
-    return (view.address + offs[0]).astype(np.uint64), ok
+    if view.fmt.is_compressed or view.lay.tiling == "twiddled_compressed":
+        raise ValueError("images cannot be block-compressed or use compressed layouts")
+    col = columns(view, np.where(ok, x, 0), np.where(ok, y, 0), np.where(ok, layer, 0), level, np.where(ok, s, 0))
+    return (view.address + col * view.unit_B).astype(np.uint64), ok
 
 
 def _scatter_raw(mem, vas: np.ndarray, raw: np.ndarray) -> None:

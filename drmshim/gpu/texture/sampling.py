@@ -19,7 +19,7 @@ import numpy as np
 from uapi import packets as P
 
 from .descriptors import SamplerState, TextureView
-from .texels import Taps, border_colour, fetch, value_dtype
+from .texels import border_colour, column_span, columns, fetch, fetch_plan, solid_redirect, value_dtype
 
 __all__ = ["sample_view", "load_view", "size_view", "cube_face", "wrap", "QUAD_LANES"]
 
@@ -71,22 +71,37 @@ def _face_direction(face, sc, tc):
     return np.stack([x, y, z], axis=1)
 
 
-def _cube_neighbours(face, i, j, size):
-    """Seamless cube filtering: taps off the face edge continue on the adjacent face.
-    Corner taps (off both edges) land on one of the two faces sharing the corner."""
+def _table_take(table, bases, level, uniform, size, idx, shift):
+    """table[bases[level] + i] - shift for each index array; a uniform level takes
+    from the level's slice (shifted once, on the small table)."""
+    if uniform:
+        b = int(bases[level])
+        t = table[b:b + int(size)]
+        if shift:
+            t = t - shift
+        return [t.take(i) for i in idx]
+    b = bases.take(level)
+    return [table.take(b + i) - shift if shift else table.take(b + i) for i in idx]
+
+
+def _seamless(view, col, face, layer, level, i, j, size, shift):
+    """Seamless cube filtering: taps off the face's edge continue on the adjacent
+    face (through the direction of the tap's centre). Corner taps (off both edges)
+    land on one of the two faces sharing the corner."""
     off = (i < 0) | (i >= size) | (j < 0) | (j >= size)
     if not np.any(off):
-        return face, i, j
-    f, ii, jj, n = face[off], i[off], j[off], size[off].astype(np.float64)
-    sc = (ii + 0.5) / n * 2 - 1
-    tc = (jj + 0.5) / n * 2 - 1
-    d = _face_direction(f, sc, tc)
-    nf, s, t, *_ = cube_face(d)
+        return col
+    n = np.broadcast_to(size, off.shape)[off].astype(np.float64)
+    f = face[off]
+    sc = (i[off] + 0.5) / n * 2 - 1
+    tc = (j[off] + 0.5) / n * 2 - 1
+    nf, s, t, *_ = cube_face(_face_direction(f, sc, tc))
     ni = np.clip(np.floor(s.astype(np.float64) * n), 0, n - 1).astype(np.int64)
     nj = np.clip(np.floor(t.astype(np.float64) * n), 0, n - 1).astype(np.int64)
-    face, i, j = face.copy(), i.copy(), j.copy()
-    face[off], i[off], j[off] = nf, ni, nj
-    return face, i, j
+    lv = np.broadcast_to(level, off.shape)[off]
+    col = col.copy()
+    col[off] = columns(view, ni, nj, layer[off] - f + nf, lv) - shift
+    return col
 
 
 def _quad_derivatives(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -154,17 +169,25 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
         b = view.first_level
         scale = np.array([view.lay.width_px >> b or 1, view.lay.height_px >> b or 1,
                           int(view.depth_px[b])][:gx.shape[1]], F32)
-        rho = np.maximum(np.sqrt(((gx * scale) ** 2).sum(1)), np.sqrt(((gy * scale) ** 2).sum(1)))
+        def length2(g):
+            total = None
+            for a in range(g.shape[1]):
+                c = g[:, a] * scale[a]
+                total = c * c if total is None else total + c * c
+            return total
+        rho = np.sqrt(np.maximum(length2(gx), length2(gy)))
         with np.errstate(divide="ignore"):
             lam = np.log2(rho).astype(F32)
     lam = lam + F32(samp.lod_bias)
     if bias is not None:
         lam = lam + np.asarray(bias, F32)
-    return np.clip(np.nan_to_num(lam, nan=0.0), F32(samp.lod_min), F32(samp.lod_max)).astype(F32)
+    lam = np.clip(lam, F32(samp.lod_min), F32(samp.lod_max))
+    return np.where(np.isnan(lam), F32(samp.lod_min), lam).astype(F32, copy=False)
 
 
 def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None, bias=None, ddx=None,
-                ddy=None, compare=None, offset=None, gather_component=None, strategy="auto") -> np.ndarray:
+                ddy=None, compare=None, offset=None, gather_component=None, strategy="auto",
+                cache=None) -> np.ndarray:
     """Sample one texture view with one sampler. Returns (4, n), channel-major."""
     coords = np.asarray(coords, F32)
     if coords.ndim == 1:
@@ -190,100 +213,133 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     lam = _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n)
     base, top = view.first_level, view.last_level
     mip = samp.mip_filter
-    mag_linear = samp.mag_filter == P.Filter.LINEAR
-    min_linear = samp.min_filter == P.Filter.LINEAR
+    mag_linear = samp.mag_filter == P.Filter.LINEAR and not is_int
+    min_linear = samp.min_filter == P.Filter.LINEAR and not is_int
     c = F32(0.5) if (mag_linear and not min_linear and mip != P.MipFilter.NONE) else F32(0)
     mag = lam <= c
-    if is_int:
-        mag_linear = min_linear = False
-    linear = np.where(mag, mag_linear, min_linear)
+    if gather_component is not None:
+        lin = True
+    elif mag_linear == min_linear:
+        lin = mag_linear  # one filter for every lane
+    else:
+        lin = np.where(mag, mag_linear, min_linear)
+    any_linear = bool(np.any(lin))
 
-    # levels and the weight of the second one
-    level1 = np.full(n, base, np.int64)
+    # levels (GL 8.14.3) and the weight of the second one
+    level1 = base
     frac = None
-    if gather_component is None and not samp.unnormalized:
-        if mip == P.MipFilter.NEAREST or (mip == P.MipFilter.LINEAR and is_int):
-            d = base + np.ceil(lam + F32(0.5)).astype(np.int64) - 1
+    if gather_component is None and not samp.unnormalized and mip != P.MipFilter.NONE:
+        if mip == P.MipFilter.NEAREST or is_int:
+            d = base + np.ceil(lam + F32(0.5)).astype(np.intp) - 1
             level1 = np.where(mag | (lam <= 0.5), base, np.minimum(d, top))
-        elif mip == P.MipFilter.LINEAR:
+        else:
             fl = np.floor(lam)
-            level1 = np.where(mag, base, np.minimum(base + fl.astype(np.int64), top))
-            frac = np.where(mag | (level1 >= top), F32(0), (lam - fl).astype(F32))
+            level1 = np.where(mag, base, np.minimum(base + fl.astype(np.intp), top))
+            frac = np.where(mag | (level1 >= top), F32(0), lam - fl).astype(F32, copy=False)
             if not np.any(frac > 0):
                 frac = None
-    levels = [(level1, None)] if frac is None else [(level1, F32(1) - frac), (np.minimum(level1 + 1, top), frac)]
+    level1 = np.broadcast_to(np.asarray(level1, np.intp), (n,))
+    if frac is None:
+        levels = [(level1, None)]
+    else:
+        levels = [(level1, F32(1) - frac), (np.minimum(level1 + 1, top), frac)]
 
-    layer = None
+    layer = 0
     if layer_coord is not None:
         count = view.layers // 6 if view.is_cube else view.layers
-        layer = np.clip(np.floor(layer_coord + F32(0.5)), 0, max(count - 1, 0)).astype(np.int64)
+        layer = np.clip(np.floor(layer_coord + F32(0.5)), 0, max(count - 1, 0)).astype(np.intp)
+    face = None
     if view.is_cube:
         face = cube_info[0]
-        layer = face if layer is None else face + 6 * layer
-    if layer is None:
-        layer = np.zeros(n, np.int64)
+        layer = face + 6 * layer
 
-    any_linear = bool(np.any(linear)) or gather_component is not None
-    offs = None if offset is None else np.asarray(offset, np.int64).reshape(n, -1)
-    taps_x, taps_y, taps_layer, taps_level, taps_border, weights = [], [], [], [], [], []
+    # the columns all taps can reach: one read of that range when it is small
+    lvl_lo, lvl_hi = int(levels[0][0].min()), int(levels[-1][0].max())
+    if nd == 3 or view.layers == 1:
+        layer_lo, layer_hi = 0, view.layers - 1
+    elif view.is_cube:
+        cubes = (layer - face) // 6
+        layer_lo, layer_hi = 6 * int(cubes.min()), 6 * int(cubes.max()) + 5
+    else:
+        layer_lo, layer_hi = int(np.min(layer)), int(np.max(layer))
+    ntaps = n * len(levels) * ((1 << nd) if any_linear else 1)
+    shift = fetch_plan(view, column_span(view, lvl_lo, lvl_hi, layer_lo, layer_hi), ntaps, strategy, cache)
+    layer_part = layer * view.layer_col if (view.layers > 1 and nd < 3) else 0
+    st_cols = [np.ascontiguousarray(st[:, a]) for a in range(nd)]
+    offs = None if offset is None else np.asarray(offset, np.intp).reshape(n, -1)
+
+    cols, borders, weights = [], [], []
     for level, level_w in levels:
-        sizes = [view.level_width_px(level), view.level_height_px(level), view.depth_px[level]][:nd]
-        axes = []  # per axis: (i0, i1, w1)
+        uniform = lvl_lo == lvl_hi
+        if uniform:
+            level = lvl_lo
+        sizes = [view.width_px_l[level], view.height_px_l[level], view.depth_px[level]][:nd]
+        parts, wts, bmasks, raw_idx, idxs = [], [], [], [], []
         for a in range(nd):
-            u = st[:, a] if samp.unnormalized else st[:, a] * sizes[a].astype(F32)
+            u = st_cols[a] if samp.unnormalized else st_cols[a] * np.asarray(sizes[a], F32)
             if offs is not None and a < offs.shape[1]:
                 u = u + offs[:, a].astype(F32)
-            if any_linear:
-                lin = linear if gather_component is None else np.ones(n, bool)
-                ua = np.where(lin, u - F32(0.5), u)
-                with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore"):
+                if any_linear:
+                    ua = u - F32(0.5) if lin is True else np.where(lin, u - F32(0.5), u)
                     fl = np.floor(ua)
-                    i0 = np.nan_to_num(fl, nan=0, posinf=2**40, neginf=-2**40).astype(np.int64)
-                w1 = np.where(lin, (ua - fl).astype(F32), F32(0))
-            else:
-                with np.errstate(invalid="ignore"):
-                    i0 = np.nan_to_num(np.floor(u), nan=0, posinf=2**40, neginf=-2**40).astype(np.int64)
-                w1 = None
-            axes.append((i0, i0 + 1, w1))
-        combos = range(1 << nd) if any_linear else [0]
-        for combo in combos:
-            idx, border, wt = [], None, level_w
-            for a in range(nd):
-                i0, i1, w1 = axes[a]
-                bit = (combo >> a) & 1
-                i = i1 if bit else i0
-                if w1 is not None:
-                    wa = w1 if bit else F32(1) - w1
-                    wt = wa if wt is None else wt * wa
-                idx.append(i)
-            tap_layer = layer
-            if view.is_cube:
-                if samp.seamless_cube:
-                    f2, ix, iy = _cube_neighbours(face, idx[0], idx[1], sizes[0])
-                    tap_layer = layer - face + f2
-                    idx = [ix, iy]
+                    i0 = fl.astype(np.intp)
+                    w1 = ua - fl if lin is True else np.where(lin, ua - fl, F32(0)).astype(F32)
+                    ends = [i0, i0 + 1]
+                    w0 = F32(1) - w1
+                    if a == nd - 1 and level_w is not None:  # fold the level weight in once
+                        w0, w1 = w0 * level_w, w1 * level_w
+                    wts.append([w0, w1])
                 else:
-                    idx = [np.clip(idx[0], 0, sizes[0] - 1), np.clip(idx[1], 0, sizes[1] - 1)]
+                    ends = [np.floor(u).astype(np.intp)]
+                    wts.append([level_w if a == nd - 1 else None])
+            mode = samp.wraps[a]
+            if view.is_cube:
+                mode = W.CLAMP_TO_EDGE
+            elif samp.unnormalized and mode in (W.REPEAT, W.MIRRORED_REPEAT):
+                mode = W.CLAMP_TO_EDGE
+            wrapped = [wrap(i, sizes[a], mode) for i in ends]
+            bmasks.append([b for _, b in wrapped])
+            idx = [i for i, _ in wrapped]
+            raw_idx.append(ends)
+            idxs.append(idx)
+            if a == 0:
+                parts.append(_table_take(view.x_col, view.x_base, level, uniform, sizes[0], idx, 0))
+            elif a == 1:
+                ys = _table_take(view.y_col, view.y_base, level, uniform, sizes[1], idx, shift)
+                parts.append([y + layer_part for y in ys] if isinstance(layer_part, np.ndarray) else ys)
             else:
-                for a in range(nd):
-                    mode = P.Wrap.CLAMP_TO_EDGE if samp.unnormalized and samp.wraps[a] in (W.REPEAT, W.MIRRORED_REPEAT) \
-                        else samp.wraps[a]
-                    idx[a], b = wrap(idx[a], sizes[a], mode)
-                    if b is not None:
-                        border = b if border is None else border | b
-            while len(idx) < 3:
-                idx.append(np.zeros(n, np.int64))
-            if nd == 3:  # 3D: the slice is the layer of its level
-                tap_layer, idx = idx[2], idx[:2]
-            taps_x.append(idx[0])
-            taps_y.append(idx[1])
-            taps_layer.append(tap_layer)
-            taps_level.append(level)
-            taps_border.append(border)
+                parts.append([k * view.layer_col for k in idx])
+        if nd == 1:
+            parts.append([view.y_col.take(view.y_base[level]) - shift + layer_part])
+            wts.append([None])
+            bmasks.append([None])
+        for combo in range(1 << len(parts)) if any_linear else [0]:
+            bits = [(combo >> a) & 1 for a in range(len(parts))]
+            if any(b >= len(parts[a]) for a, b in enumerate(bits)):
+                continue
+            col = parts[0][bits[0]]
+            for a in range(1, len(parts)):
+                col = col + parts[a][bits[a]]
+            wt = bm = None
+            for a in range(len(parts)):
+                w = wts[a][bits[a]]
+                if w is not None:
+                    wt = w if wt is None else wt * w
+                b = bmasks[a][bits[a]]
+                if b is not None:
+                    bm = b if bm is None else bm | b
+            if view.is_cube and samp.seamless_cube:
+                col = _seamless(view, col, face, layer, level, raw_idx[0][bits[0]], raw_idx[1][bits[1]],
+                                sizes[0], shift)
+            if view.lay.tiling == "twiddled_compressed":
+                col = solid_redirect(mem, view, col + shift, idxs[0][bits[0]], idxs[1][bits[1]] if nd > 1 else 0,
+                                     idxs[2][bits[2]] if nd == 3 else layer, level) - shift
+            cols.append(col)
+            borders.append(bm)
             weights.append(wt)
 
-    table, cols = fetch(mem, view, Taps(taps_x, taps_y, taps_layer, taps_level, taps_border),
-                        border_colour(view, samp), strategy)
+    table, cols = fetch(mem, view, cols, borders, border_colour(view, samp), shift=shift, cache=cache)
     dtype = table.dtype
     if gather_component is not None:
         order = [2, 3, 1, 0]  # GL: (i0,j1), (i1,j1), (i1,j0), (i0,j0); combo bit0 = i, bit1 = j
@@ -309,12 +365,14 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     if dtype != np.float32 or all(w is None for w in weights):
         res = table[:, cols[0]]
         return _swizzle(view, res)
-    res = np.zeros((4, n), F32)
+    res = np.empty((4, n), F32)
     tmp = np.empty(n, F32)
-    for col, wt in zip(cols, weights):
-        for ch in range(4):
-            np.multiply(table[ch].take(col), wt, out=tmp)
-            res[ch] += tmp
+    for ch in range(4):
+        row, acc = table[ch], res[ch]
+        np.multiply(row.take(cols[0]), weights[0], out=acc)
+        for col, wt in zip(cols[1:], weights[1:]):
+            np.multiply(row.take(col), wt, out=tmp)
+            np.add(acc, tmp, out=acc)
     return _swizzle(view, res)
 
 
@@ -354,8 +412,10 @@ def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True,
     x = np.where(ok, xyz[0], 0)
     y = np.where(ok, xyz[1], 0) if nd >= 2 else np.zeros(n, np.int64)
     layer = np.where(ok, layer, 0)
-    table, cols = fetch(mem, view, Taps([x], [y], [layer], [level], [~ok], np.where(ok, samp_idx, 0)),
-                        None, strategy)
+    col = columns(view, x, y, layer, level, np.where(ok, samp_idx, 0))
+    col = solid_redirect(mem, view, col, x, y, layer, level)
+    shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1) if col.size else (0, 1), col.size, strategy)
+    table, cols = fetch(mem, view, [col - shift if shift else col], [~ok], None, shift=shift)
     res = table[:, cols[0]]
     return _swizzle(view, res) if swizzle else res
 

@@ -16,8 +16,6 @@ Column ``table.shape[1] - 1`` always holds the border colour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 import layout
@@ -25,24 +23,12 @@ from uapi import packets as P
 
 from .descriptors import UNIT, InvalidDescriptor, SamplerState, TextureView
 
-__all__ = ["Taps", "fetch", "decode_elements", "value_dtype", "border_colour", "RANGE_READ_FACTOR"]
+__all__ = ["DecodeCache", "columns", "column_span", "solid_redirect", "fetch", "fetch_plan", "decode_elements", "value_dtype", "border_colour",
+           "RANGE_READ_FACTOR"]
 
 #: Read a whole byte range when it holds at most this many elements per tap (or 64 Ki).
 RANGE_READ_FACTOR = 4
 _RANGE_MIN_EL = 1 << 16
-
-
-@dataclass
-class Taps:
-    """Texel coordinates of several taps, each an int64 array over lanes (all the
-    same shape). ``border`` marks taps that read the border colour instead."""
-
-    x_px: list[np.ndarray]
-    y_px: list[np.ndarray]
-    layer: list[np.ndarray]
-    level: list[np.ndarray]
-    border: list[np.ndarray | None]
-    sample: np.ndarray | int = 0
 
 
 def value_dtype(fmt: layout.Format) -> np.dtype:
@@ -98,100 +84,126 @@ def decode_elements(view: TextureView, raw: np.ndarray) -> np.ndarray:
     return vals
 
 
-def _element_offsets(mem, view: TextureView, taps: Taps):
-    """Per tap: byte offsets of the element from the image start, and the pixel's
-    index inside its block (None for plain formats)."""
-    fmt, lay = view.fmt, view.lay
-    bw, bh = fmt.block_width_px, fmt.block_height_px
-    offs, pix = [], []
-    for x, y, layer, level in zip(taps.x_px, taps.y_px, taps.layer, taps.level):
-        if fmt.is_compressed:
-            xe, ye = x // bw, y // bh
-            pix.append((y % bh) * bw + x % bw)
-        else:
-            xe, ye = x, y
-            pix.append(None)
-        xb, yb = view.x_base[level], view.y_base[level]
-        layer_B = layer * lay.layer_stride_B if lay.depth_px > 1 else 0
-        off = view.x_part_B[xb + xe] + view.y_part_B[yb + ye] + layer_B
-        if lay.sample_count_sa > 1:
-            off = off + np.asarray(taps.sample, np.int64) * fmt.block_size_B
-        elif lay.tiling == "twiddled_compressed":
-            off = _solid_redirect(mem, view, off, x, y, layer, level, layer_B)
-        offs.append(off)
-    return offs, pix
+def columns(view: TextureView, x, y, layer, level, sample=0) -> np.ndarray:
+    """Column (see TextureView) of pixel (x, y) of a layer (3D: slice), level and
+    sample; coordinates must be in range. Vectorised; scalars broadcast."""
+    col = view.x_col.take(view.x_base[level] + x) + view.y_col.take(view.y_base[level] + y)
+    if view.lay.depth_px > 1:
+        col = col + np.asarray(layer, np.int64) * view.layer_col
+    if view.lay.sample_count_sa > 1:
+        col = col + np.asarray(sample, np.int64) * view.sample_col
+    return col
 
 
-def _solid_redirect(mem, view, off, x, y, layer, level, layer_B):
+def column_span(view: TextureView, level_lo: int, level_hi: int, layer_lo: int, layer_hi: int) -> tuple[int, int]:
+    """Columns [lo, hi) that hold levels level_lo..level_hi of layers layer_lo..layer_hi."""
+    lo = layer_lo * view.layer_col + int(view.level_first_col[level_lo])
+    hi = layer_hi * view.layer_col + int(view.level_end_col[level_hi])
+    return lo, hi
+
+
+def solid_redirect(mem, view: TextureView, col, x, y, layer, level):
     """Compressed layouts: a texel in a SOLID subtile (8 x 4 pixels) reads copy k of
     the value, stored k elements after the first element of its 16 x 16 tile
-    (layout.compression). Single-sampled images only."""
+    (layout.compression). Single-sampled images only; others are returned as is."""
     lay = view.lay
-    x, y, level = np.broadcast_arrays(x, y, level)
+    if lay.tiling != "twiddled_compressed" or lay.sample_count_sa > 1:
+        return col
+    x, y, level, layer = (np.broadcast_to(np.asarray(a, np.int64), np.shape(col)) for a in (x, y, level, layer))
     comp = level < lay.compressed_levels
     if not np.any(comp):
-        return off
+        return col
     k = (x % 16) // 8 + 2 * ((y % 16) // 4)
-    meta_B = np.zeros(x.shape, np.int64)
-    layer = np.broadcast_to(layer, x.shape)
+    meta_B = np.zeros(np.shape(col), np.int64)
     for lv in np.unique(level[comp]):
         sel = comp & (level == lv)
         meta_B[sel] = layout.metadata_index(lay, int(lv), x[sel] // 16, y[sel] // 16, layer[sel]) + k[sel]
-    modes = np.zeros(x.shape, np.uint8)
+    modes = np.zeros(np.shape(col), np.uint8)
     modes[comp] = np.asarray(mem.gather((view.address + meta_B[comp]).astype(np.uint64), np.uint8, UNIT))
     solid = comp & (modes == layout.SUBTILE_SOLID)
     if not np.any(solid):
-        return off
-    xb, yb = view.x_base[level], view.y_base[level]
-    tile_first_B = view.x_part_B[xb + x - x % 16] + view.y_part_B[yb + y - y % 16] + layer_B
-    return np.where(solid, tile_first_B + k * lay.fmt.block_size_B, off)
+        return col
+    first = columns(view, x - x % 16, y - y % 16, layer, level)
+    return np.where(solid, first + k * (lay.fmt.block_size_B // view.unit_B), col)
 
 
-def fetch(mem, view: TextureView, taps: Taps, border: np.ndarray | None = None,
-          strategy: str = "auto") -> tuple[np.ndarray, list[np.ndarray]]:
-    """Decode the texels of ``taps``. Returns ``(table, columns)``: ``table`` is
-    (4, m + 1) decoded values (last column: ``border``, zeros if None) and
-    ``columns[k]`` the column of tap k's texel per lane.
+class DecodeCache:
+    """Decoded column ranges of one call (memory does not change during a call), so
+    the batches of a big call decode each range once."""
 
-    ``strategy``: "auto", "range" (one read of the byte range) or "gather".
+    def __init__(self):
+        self.entries: list[tuple[TextureView, int, int, np.ndarray]] = []  # view, lo_col, hi_col, decoded
+
+    def find(self, view: TextureView, lo: int, hi: int):
+        for v, a, b, decoded in self.entries:
+            if v is view and a <= lo and hi <= b:
+                return a, b, decoded
+        return None
+
+
+def fetch_plan(view: TextureView, span: tuple[int, int], ntaps: int, strategy: str = "auto",
+               cache: DecodeCache | None = None) -> int | None:
+    """Choose how ``fetch`` reads: returns the column shift of a range read (callers
+    pass columns minus it), or None to gather each tap. ``span``: columns [lo, hi)
+    containing every tap."""
+    if strategy == "gather" or not view.aligned:
+        return None
+    if cache is not None:
+        hit = cache.find(view, *span)
+        if hit is not None:
+            return hit[0]
+    ppb = view.ppb
+    lo_el, hi_el = span[0] // ppb, -(-span[1] // ppb)
+    if strategy == "range" or (hi_el - lo_el) * ppb <= max(RANGE_READ_FACTOR * ntaps, _RANGE_MIN_EL):
+        return lo_el * ppb
+    return None
+
+
+def fetch(mem, view: TextureView, cols: list[np.ndarray], borders: list | None = None,
+          border_value: np.ndarray | None = None, *, shift: int | None = None,
+          cache: DecodeCache | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Decode the texels at ``cols`` (per tap). With ``shift`` (from ``fetch_plan``)
+    the columns are relative to it and one range read serves all taps; without,
+    they are columns from the image start and each is gathered.
+
+    Returns ``(table, local)``: ``table`` is (4, m + 1) decoded values, its last
+    column the border value (zeros if None); ``local[k]`` gives tap k's column in
+    ``table`` per lane (the border column where ``borders[k]`` is set).
     """
     fmt = view.fmt
-    bpb = fmt.block_size_B
-    ppb = fmt.block_width_px * fmt.block_height_px
-    offs, pix = _element_offsets(mem, view, taps)
-    sizes = [o.size for o in offs]
-    flat = np.concatenate([o.reshape(-1) for o in offs]) if offs else np.zeros(0, np.int64)
+    bpb, ppb, unit = fmt.block_size_B, view.ppb, view.unit_B
     dtype = value_dtype(fmt)
-    if flat.size == 0:
-        table = np.zeros((4, 1), dtype)
-        return table, [np.zeros(0, np.int64) for _ in offs]
-    lo, hi = int(flat.min()), int(flat.max())
-    span_el = (hi - lo) // bpb + 1
-    use_range = strategy == "range" or (
-        strategy == "auto" and span_el <= max(RANGE_READ_FACTOR * flat.size, _RANGE_MIN_EL))
-    if use_range and not np.all((flat - lo) % bpb == 0):
-        use_range = False  # e.g. 3-byte texels across cache-line aligned levels
-    if use_range:
-        raw = np.asarray(mem.read(view.address + lo, span_el * bpb, UNIT), np.uint8).reshape(span_el, bpb)
-        col_el = (flat - lo) // bpb
+    ntaps = sum(np.size(c) for c in cols)
+    if ntaps == 0:
+        return np.zeros((4, 1), dtype), [np.zeros(np.shape(c), np.intp) for c in cols]
+    if shift is not None:
+        hi = max(int(c.max()) for c in cols) + 1 + shift
+        hit = cache.find(view, shift, hi) if cache is not None else None
+        if hit is not None:
+            decoded = hit[2]
+        else:
+            hi_el = -(-(hi - shift) // ppb)
+            raw = np.asarray(mem.read(view.address + shift // ppb * bpb, hi_el * bpb, UNIT), np.uint8)
+            decoded = decode_elements(view, raw.reshape(-1, bpb))
+            if cache is not None:
+                cache.entries.append((view, shift, shift + decoded.shape[1], decoded))
+        local = cols
     else:
-        raw = _gather_elements(mem, view.address + flat, bpb)
-        col_el = np.arange(flat.size, dtype=np.int64)
-    decoded = decode_elements(view, raw)
+        flat = np.concatenate([np.asarray(c, np.int64).reshape(-1) for c in cols])
+        raw = _gather_elements(mem, view.address + (flat // ppb) * unit, bpb)
+        decoded = decode_elements(view, raw)
+        pos = np.arange(flat.size, dtype=np.intp) * ppb + (flat % ppb if ppb > 1 else 0)
+        local, start = [], 0
+        for c in cols:
+            local.append(pos[start:start + np.size(c)].reshape(np.shape(c)))
+            start += np.size(c)
     table = np.empty((4, decoded.shape[1] + 1), dtype)
     table[:, :-1] = decoded
-    table[:, -1] = 0 if border is None else border
-    border_col = table.shape[1] - 1
-    columns, start = [], 0
-    for k, size in enumerate(sizes):
-        col = col_el[start:start + size].reshape(offs[k].shape) * ppb
-        if pix[k] is not None:
-            col = col + pix[k]
-        if taps.border[k] is not None:
-            col = np.where(taps.border[k], border_col, col)
-        columns.append(col)
-        start += size
-    return table, columns
+    table[:, -1] = 0 if border_value is None else border_value
+    if borders is not None:
+        edge = table.shape[1] - 1
+        local = [lc if b is None else np.where(b, edge, lc) for lc, b in zip(local, borders)]
+    return table, local
 
 
 def _gather_elements(mem, vas: np.ndarray, bpb: int) -> np.ndarray:
