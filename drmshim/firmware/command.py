@@ -34,8 +34,8 @@ class Attachment:
 
 class Counters:
     """Per-queue performance counters (thread-safe). The executor adds vertices,
-    primitives, fragments, tiles, shader instructions and partial renders; the
-    firmware adds commands and faults."""
+    primitives, fragments, tiles and shader instructions; the firmware adds
+    commands, faults and each command's ``feedback.partial_renders``."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -58,7 +58,8 @@ class Counters:
 @dataclass
 class Feedback:
     """What the kernel writes to the command's feedback buffer once it completes.
-    The executor fills the TVB statistics and partial-render count."""
+    The executor fills the TVB statistics and the partial-render count (which the
+    firmware also adds to the queue's ``partial_renders`` counter)."""
 
     status: int = 0
     start_ns: int = 0

@@ -233,7 +233,7 @@ class Firmware:
         if not command.failed:
             feedback.status = uapi.DRM_ASAHI_STATUS_COMPLETE
         faults = 1 if feedback.fault is not None else 0
-        command.counters.add(commands=1, faults=faults)
+        command.counters.add(commands=1, faults=faults, partial_renders=feedback.partial_renders)
         self._write_feedback(command)
         if command.failed and not job.error:
             job.error = EIO if feedback.status == uapi.DRM_ASAHI_STATUS_FAULT else ENODATA
@@ -268,10 +268,6 @@ class Firmware:
         command.physical[phys:phys + raw.size] = raw
 
     # ------------------------------------------------------------ lifetime
-    def idle(self) -> bool:
-        with self.cv:
-            return not self.in_flight
-
     def drain(self, timeout_s: float | None = None) -> bool:
         """Wait until every submitted job has completed."""
         with self.cv:

@@ -3,7 +3,9 @@
 Sole responsibility: one buffer object's identity, size, placement and lifetime.
 References are held by handles (in any file), VM mappings, bind objects (timestamp
 buffers), exported PRIME fds and in-flight jobs; the pages go back to the arena
-when the last reference is dropped.
+when the last reference is dropped. A CPU mapping (``mmap``) holds no reference,
+unlike Linux: using a memoryview after its object is freed sees whatever reuses
+those pages.
 """
 
 from __future__ import annotations

@@ -42,12 +42,6 @@ class Mapping:
     readable: bool
     writable: bool
 
-    def phys_at(self, va: int) -> int:
-        delta = va - self.va
-        if self.single_page:
-            delta %= PAGE_SIZE_B
-        return self.gem.phys + self.gem_offset_B + delta
-
 
 class _Snapshot:
     """The page table as arrays; a sentinel empty run at VA 0 keeps every index valid.

@@ -249,14 +249,18 @@ def test_feedback_outside_the_object_is_einval(dev):
 def test_queue_counters(gpu):
     executor, _, d, _, queue = gpu
     executor.actions[("vertex", 1)] = lambda c: c.counters.add(vertices=3, primitives=1)
-    executor.actions[("fragment", 1)] = lambda c: c.counters.add(fragments=256, tiles=1, shader_instructions=40)
+    def fragment(command):
+        command.counters.add(fragments=256, tiles=1, shader_instructions=40)
+        command.feedback.partial_renders = 2  # the firmware counts these for the queue
+
+    executor.actions[("fragment", 1)] = fragment
     out = d.syncobj()
     d.submit(queue, render(vdm_ctrl_stream_base=1) + compute(), out_syncs=[out])
     d.wait([out])
     counters = ffi.new("struct drm_asahi_queue_counters *")
     d.ioctl("ASAHI_QUEUE_COUNTERS", queue_id=queue, pointer=ptr(counters), size=ffi.sizeof(counters[0]))
     assert (counters.commands, counters.vertices, counters.primitives, counters.fragments, counters.tiles,
-            counters.shader_instructions, counters.partial_renders, counters.faults) == (2, 3, 1, 256, 1, 40, 0, 0)
+            counters.shader_instructions, counters.partial_renders, counters.faults) == (2, 3, 1, 256, 1, 40, 2, 0)
     partial = ffi.new("struct drm_asahi_queue_counters *")
     d.ioctl("ASAHI_QUEUE_COUNTERS", queue_id=queue, pointer=ptr(partial), size=8)
     assert partial.commands == 2 and partial.vertices == 0
