@@ -34,7 +34,7 @@ def test_swizzle_replaces_field_access():
 
 
 def test_constant_folding_through_const_variables_and_constructors():
-    stmts = body("void main() {\n const vec3 a = vec3(1.0, 2.0, 3.0);\n"
+    stmts = body("#version 120\nvoid main() {\n const vec3 a = vec3(1.0, 2.0, 3.0);\n"
                  " const float d = dot(a, a) + a.y * 2.0;\n"
                  " const mat2 m = mat2(2.0);\n const vec2 r = m * vec2(1.0, 3.0);\n}\n")
     d = stmts[1].declaration.declarators[0].variable

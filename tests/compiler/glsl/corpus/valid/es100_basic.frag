@@ -12,6 +12,5 @@ void main() {
     float w = fwidth(v_texcoord.x) + dFdx(c.r) + dFdy(c.g);
     if (c.a < 0.1)
         discard;
-    gl_FragColor = vec4(c.rgb, w);
-    gl_FragData[0] = gl_FragColor * (gl_FrontFacing ? 1.0 : 0.5) + gl_FragCoord * 0.0;
+    gl_FragData[0] = vec4(c.rgb, w) * (gl_FrontFacing ? 1.0 : 0.5) + gl_FragCoord * 0.0;
 }
