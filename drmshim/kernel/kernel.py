@@ -46,13 +46,24 @@ CAPS = {
     uapi.DRM_CAP_SYNCOBJ_TIMELINE: 1,
 }
 
-_gpu_factory: Callable[["Kernel"], GPUExecutor] = lambda kernel: NullExecutor()
+def _model_or_null(kernel: "Kernel") -> GPUExecutor:
+    """The GPU model's executor when ``drmshim.gpu`` offers ``executor_factory(kernel)``;
+    else the no-op executor (empty command streams)."""
+    try:
+        from ..gpu import executor_factory
+    except ImportError:
+        return NullExecutor()
+    return executor_factory(kernel)
 
 
-def set_gpu_factory(factory: Callable[["Kernel"], GPUExecutor]) -> None:
-    """Make kernels created from now on run their commands on ``factory(kernel)``."""
+_gpu_factory: Callable[["Kernel"], GPUExecutor] = _model_or_null
+
+
+def set_gpu_factory(factory: Callable[["Kernel"], GPUExecutor] | None) -> None:
+    """Make kernels created from now on run their commands on ``factory(kernel)``
+    (None: back to the default, the GPU model if present, else no-ops)."""
     global _gpu_factory
-    _gpu_factory = factory
+    _gpu_factory = factory or _model_or_null
 
 
 def _aligned(*values: int) -> bool:
@@ -64,7 +75,8 @@ class Kernel:
 
     ``config``: a name in ``GPU_CONFIGS`` or a ``GPUConfig`` (default: ``SHIMGL_GPU``
     or "m1"). ``gpu``: a GPU executor, or a factory ``gpu(kernel)`` making one
-    (default: the factory of :func:`set_gpu_factory`, i.e. the no-op executor).
+    (default: the factory of :func:`set_gpu_factory`; initially
+    ``drmshim.gpu.executor_factory`` if the GPU model defines it, else no-ops).
     ``soft_faults`` overrides the configuration's SOFT_FAULTS feature.
     """
 

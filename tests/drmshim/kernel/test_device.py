@@ -120,3 +120,18 @@ def test_kernel_accepts_an_executor_or_a_factory():
     executor = Executor()
     assert Kernel(gpu=executor, arena_size_B=1 << 24).gpu is executor
     assert isinstance(Kernel(gpu=lambda kernel: Executor(), arena_size_B=1 << 24).gpu, Executor)
+
+
+def test_set_gpu_factory_applies_to_new_kernels():
+    import drmshim
+    from drmshim.firmware import NullExecutor
+
+    class Marker(NullExecutor):
+        pass
+
+    drmshim.set_gpu_factory(lambda kernel: Marker())
+    try:
+        assert isinstance(Kernel(arena_size_B=1 << 24).gpu, Marker)
+    finally:
+        drmshim.set_gpu_factory(None)
+    assert not isinstance(Kernel(arena_size_B=1 << 24).gpu, Marker)
