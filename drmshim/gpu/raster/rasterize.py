@@ -77,11 +77,13 @@ def intersect_rects(*rects: tuple[int, int, int, int] | None) -> tuple[int, int,
 
 
 def _expand_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(owner, index within owner) for ``counts[i]`` items of owner i."""
+    """(owner, index within owner) for ``counts[i]`` items of owner i (int32 when
+    the total allows, else int64)."""
     total = int(counts.sum())
-    owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    start = np.cumsum(counts) - counts
-    local = np.arange(total, dtype=np.int64) - np.repeat(start, counts)
+    it = np.int32 if total < 2 ** 31 else np.int64
+    owner = np.repeat(np.arange(len(counts), dtype=it), counts)
+    start = (np.cumsum(counts) - counts).astype(it)
+    local = np.arange(total, dtype=it) - np.repeat(start, counts)
     return owner, local
 
 
@@ -110,6 +112,56 @@ def _group_ranks(group: np.ndarray) -> np.ndarray:
     return rank
 
 
+def _pair_coverage(a, b, cb, px0, py0, full, pos, block_px, pair, dx, dy) -> np.ndarray:
+    """Sample coverage (uint8 per candidate) of candidates (pair, dx, dy).
+
+    ``a``, ``b``, ``cb`` (P, 3) int64: edge coefficients (bias folded into cb) per
+    pair; ``px0``, ``py0``: the pair's origin pixel; ``pos`` (S, 2) sample offsets in
+    fx. Exact: the edge value at (origin + d, sample s) is ``e0[s] + A*dx + B*dy``
+    with A = 256 a, B = 256 b; the candidate is inside iff ``A*dx + B*dy >= -e0[s]``.
+    Where |A| + |B| is small enough (all of a block's steps fit in int32: every
+    triangle up to ~4000 px wide) the per-candidate arithmetic runs in int32 with
+    the threshold clamped to int32 (the comparison is unchanged by the clamp since
+    the left side stays strictly inside the int32 range); other pairs use int64.
+    """
+    samples = len(pos)
+    cov = np.zeros(len(pair), np.uint8)
+    if len(pair) == 0:
+        return cov
+    A = a << SUBPIXEL_BITS
+    Bc = b << SUBPIXEL_BITS
+    X0 = px0 << SUBPIXEL_BITS
+    Y0 = py0 << SUBPIXEL_BITS
+    span = (np.abs(A) + np.abs(Bc)).max(axis=1) * (block_px - 1)
+    small = span < 2 ** 31 - 2
+    groups = [(np.flatnonzero(small[pair]) if not small.all() else None, np.int32)]
+    if not small.all():
+        groups.append((np.flatnonzero(~small[pair]), np.int64))
+    for sel, dt in groups:
+        p = pair if sel is None else pair[sel]
+        ddx = (dx if sel is None else dx[sel]).astype(dt, copy=False)
+        ddy = (dy if sel is None else dy[sel]).astype(dt, copy=False)
+        inside = [None] * samples
+        for i in range(3):
+            rel = A[:, i].astype(dt)[p] * ddx
+            rel += Bc[:, i].astype(dt)[p] * ddy
+            for s in range(samples):
+                e0 = cb[:, i] + a[:, i] * (X0 + pos[s, 0]) + b[:, i] * (Y0 + pos[s, 1])
+                thr = -e0
+                if dt == np.int32:
+                    thr = np.clip(thr, -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+                ok = rel >= thr[p]
+                inside[s] = ok if i == 0 else (inside[s] & ok)
+        c = inside[0].astype(np.uint8)
+        for s in range(1, samples):
+            c |= inside[s].astype(np.uint8) << s
+        if sel is None:
+            cov = c
+        else:
+            cov[sel] = c
+    return cov
+
+
 def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
               rows: np.ndarray | None = None, depth_clamp: tuple[float, float] = (0.0, 1.0),
               block_px: int = 8) -> Fragments:
@@ -126,11 +178,12 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     all_bits = (1 << samples) - 1
     rows = np.arange(len(setup), dtype=np.int64) if rows is None else np.asarray(rows, np.int64)
     rx0, ry0, rx1, ry1 = (int(v) for v in rect)
-    bb = setup.bbox_px[rows]
-    bx0 = np.maximum(bb[:, 0], rx0)
-    by0 = np.maximum(bb[:, 1], ry0)
-    bx1 = np.minimum(bb[:, 2], rx1)
-    by1 = np.minimum(bb[:, 3], ry1)
+    # pixels with a sample inside the triangle's fx bounding box
+    xf, yf = setup.x_fx[rows], setup.y_fx[rows]
+    bx0 = np.maximum(-((pos[:, 0].max() - xf.min(axis=1)) >> SUBPIXEL_BITS), rx0)
+    by0 = np.maximum(-((pos[:, 1].max() - yf.min(axis=1)) >> SUBPIXEL_BITS), ry0)
+    bx1 = np.minimum(((xf.max(axis=1) - pos[:, 0].min()) >> SUBPIXEL_BITS) + 1, rx1)
+    by1 = np.minimum(((yf.max(axis=1) - pos[:, 1].min()) >> SUBPIXEL_BITS) + 1, ry1)
     live = (bx1 > bx0) & (by1 > by0)
     rows, bx0, by0, bx1, by1 = rows[live], bx0[live], by0[live], bx1[live], by1[live]
 
@@ -179,67 +232,68 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
         v[order] for v in (ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb))
     n_whole = int(whole.sum())
 
+    # per-pair depth plane: z at sample s of pixel (px0, py0), and slopes per pixel
+    pos_px = pos / SUBPIXEL_ONE
+    zt = (setup.z[:, 0] + setup.z_offset - setup.dzdx * (setup.x_fx[:, 0] / SUBPIXEL_ONE)
+          - setup.dzdy * (setup.y_fx[:, 0] / SUBPIXEL_ONE))[ptri]
+    dzdx = setup.dzdx[ptri]
+    dzdy = setup.dzdy[ptri]
+    zp = (zt + dzdx * px0 + dzdy * py0)[:, None] + dzdx[:, None] * pos_px[:, 0] + dzdy[:, None] * pos_px[:, 1]
+    zp = zp.astype(np.float32)
+    dzdx = dzdx.astype(np.float32)
+    dzdy = dzdy.astype(np.float32)
+
     # --- 3a. whole full blocks: broadcast -----------------------------------------------
-    ly, lx = np.divmod(np.arange(B * B, dtype=np.int64), B)
-    w_tri = np.broadcast_to(ptri[:n_whole, None], (n_whole, B * B)).ravel()
-    w_x = (px0[:n_whole, None] + lx).ravel()
-    w_y = (py0[:n_whole, None] + ly).ravel()
-    w_cov = np.full(n_whole * B * B, all_bits, np.uint8)
+    nb = B * B
+    ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
+    w = slice(0, n_whole)
+    w_tri = np.repeat(ptri[w].astype(np.int32), nb)
+    w_x = (px0[w].astype(np.int32)[:, None] + lx).ravel()
+    w_y = (py0[w].astype(np.int32)[:, None] + ly).ravel()
+    w_cov = np.full(n_whole * nb, all_bits, np.uint8)
+    w_z = (zp[w, None, :] + (dzdx[w, None] * lx.astype(np.float32)
+                             + dzdy[w, None] * ly.astype(np.float32))[:, :, None]).reshape(-1, samples)
 
     # --- 3b. the other pairs: row expansion and per-sample edge tests ----------------
     rest = slice(n_whole, None)
     pair, dx, dy = _expand_rects(pw[rest], ph[rest])
-    r_tri = ptri[rest][pair]
-    r_x = px0[rest][pair] + dx
-    r_y = py0[rest][pair] + dy
-    r_cov = np.full(len(pair), all_bits, np.uint8)
-    partial = ~full[rest]
-    if partial.any():
-        part = np.flatnonzero(partial[pair])
-        pp = pair[part]
-        X = r_x[part] << SUBPIXEL_BITS
-        Y = r_y[part] << SUBPIXEL_BITS
-        inside = [None] * samples
-        ar, br, cr = a[rest], b[rest], cb[rest]
-        for i in range(3):
-            ai, bi = ar[pp, i], br[pp, i]
-            base = ai * X + bi * Y + cr[pp, i]
-            for s in range(samples):
-                ok = base + (ai * pos[s, 0] + bi * pos[s, 1]) >= 0
-                inside[s] = ok if i == 0 else (inside[s] & ok)
-        cov = inside[0].astype(np.uint8)
-        for s in range(1, samples):
-            cov |= inside[s].astype(np.uint8) << s
-        r_cov[part] = cov
-    r_layer_counts = np.bincount(layer[rest][pair], weights=None, minlength=nlayers)
-    nz = r_cov != 0
-    if not nz.all():
-        r_layer_counts = np.bincount(layer[rest][pair[nz]], minlength=nlayers)
-        r_tri, r_x, r_y, r_cov = r_tri[nz], r_x[nz], r_y[nz], r_cov[nz]
-    w_layer_counts = np.bincount(layer[:n_whole], minlength=nlayers) * (B * B)
+    r_cov = _pair_coverage(a[rest], b[rest], cb[rest], px0[rest], py0[rest], full[rest], pos, B,
+                           pair, dx, dy)
+    nz = np.flatnonzero(r_cov)
+    if len(nz) < len(r_cov):
+        pair, dx, dy, r_cov = pair[nz], dx[nz], dy[nz], r_cov[nz]
+    r_layer_counts = np.bincount(layer[rest][pair], minlength=nlayers)
+    r_tri = ptri[rest].astype(np.int32)[pair]
+    r_x = px0[rest].astype(np.int32)[pair] + dx
+    r_y = py0[rest].astype(np.int32)[pair] + dy
+    r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None]
+    w_layer_counts = np.bincount(layer[w], minlength=nlayers) * nb
 
     # --- merge the two streams layer by layer (contiguous copies) ----------------------
     offsets = np.zeros(nlayers + 1, np.int64)
     np.cumsum(w_layer_counts + r_layer_counts, out=offsets[1:])
-    if n_whole == 0 or len(r_tri) == 0 or nlayers <= 1:
-        parts = [(w_tri, w_x, w_y, w_cov), (r_tri, r_x, r_y, r_cov)]
-        tri, x, y, coverage = (np.concatenate((p0, p1)) for p0, p1 in zip(*parts))
+    streams = list(zip((w_tri, w_x, w_y, w_cov, w_z), (r_tri, r_x, r_y, r_cov, r_z)))
+    if len(r_tri) == 0:
+        merged = [wa for wa, _ in streams]
+    elif n_whole == 0:
+        merged = [ra for _, ra in streams]
     else:
         w_off = np.concatenate(([0], np.cumsum(w_layer_counts)))
         r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
         merged = []
-        for w_arr, r_arr in ((w_tri, r_tri), (w_x, r_x), (w_y, r_y), (w_cov, r_cov)):
+        for w_arr, r_arr in streams:
             chunks = []
             for k in range(nlayers):
                 chunks.append(w_arr[w_off[k]:w_off[k + 1]])
                 chunks.append(r_arr[r_off[k]:r_off[k + 1]])
             merged.append(np.concatenate(chunks))
-        tri, x, y, coverage = merged
-
+    tri, x, y, coverage, z = merged
+    lo, hi = depth_clamp
+    np.maximum(z, np.float32(lo), out=z)
+    np.minimum(z, np.float32(hi), out=z)
     offsets = np.unique(offsets)          # drop layers left empty by zero-coverage pairs
-    z = sample_depth(setup, tri, x, y, samples, depth_clamp)
-    return Fragments(tri.astype(np.int32), x.astype(np.int32), y.astype(np.int32), coverage, z,
-                     samples, offsets)
+    return Fragments(tri.astype(np.int32, copy=False), x.astype(np.int32, copy=False),
+                     y.astype(np.int32, copy=False), coverage, z, samples, offsets)
 
 
 def sample_depth(setup: TriangleSetup, tri: np.ndarray, x: np.ndarray, y: np.ndarray,
