@@ -352,7 +352,79 @@ def type_size_slots(t: GLSLType) -> int:
     return 1
 
 
+def _round_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def std_alignment_size(t: GLSLType, std430: bool = False, row_major: bool = False) -> tuple[int, int]:
+    """(base alignment, size) in bytes of `t` in a std140 or std430 block (GLSL 4.30 7.6.2.2).
+
+    Unsized arrays have size 0 (the runtime length decides). Arrays' stride is
+    `std_array_stride`.
+    """
+    if t.base in SCALAR_BASES:
+        comp = 8 if t.base == "double" else 4
+        if t.is_matrix:
+            vec = vector(t.base, t.columns if row_major else t.vector_size)
+            count = t.vector_size if row_major else t.columns
+            return std_alignment_size(array_of(vec, count), std430)
+        n = t.vector_size
+        align = comp * (4 if n >= 3 else n)
+        return align, comp * n
+    if t.is_array:
+        stride = std_array_stride(t, std430, row_major)
+        align, _ = std_alignment_size(t.element, std430, row_major)
+        if not std430:
+            align = _round_up(align, 16)
+        return align, stride * (t.length or 0)
+    if t.is_struct or t.is_block:
+        offset, align = 0, 0
+        for f in t.fields:
+            a, size = std_alignment_size(f.type, std430, _row_major(f, row_major))
+            offset = _round_up(offset, a) + size
+            align = max(align, a)
+        if not std430:
+            align = _round_up(align, 16)
+        return align, _round_up(offset, align)
+    raise ValueError(f"type {t} has no std140/std430 layout")
+
+
+def std_array_stride(t: GLSLType, std430: bool = False, row_major: bool = False) -> int:
+    align, size = std_alignment_size(t.element, std430, row_major)
+    if not std430:
+        align = _round_up(align, 16)
+    return _round_up(size, align)
+
+
+def _row_major(f: StructField, default: bool) -> bool:
+    layout = (f.qualifiers or {}).get("layout", {}) if isinstance(f.qualifiers, dict) else {}
+    if layout.get("row_major"):
+        return True
+    if layout.get("column_major"):
+        return False
+    return default
+
+
+def block_member_offsets(block: GLSLType) -> list[tuple[str, int]]:
+    """(member name, byte offset) of a uniform or storage block's members.
+
+    std430 when the members' layout says so (storage blocks only), std140 otherwise
+    (`shared` and `packed` are laid out as std140, which they are allowed to be).
+    """
+    out = []
+    offset = 0
+    for f in block.fields:
+        layout = f.qualifiers.get("layout", {}) if isinstance(f.qualifiers, dict) else {}
+        std430 = bool(layout.get("std430"))
+        a, size = std_alignment_size(f.type, std430, _row_major(f, False))
+        offset = _round_up(offset, a)
+        out.append((f.name, offset))
+        offset += size
+    return out
+
+
 __all__ = [
+    "std_alignment_size", "std_array_stride", "block_member_offsets",
     "GLSLType", "StructField", "lookup", "scalar", "vector", "matrix", "array_of", "struct_type",
     "block_type", "builtin_type_names", "implicit_conversion_allowed", "type_size_slots",
     "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "VEC2", "VEC3", "VEC4", "IVEC2", "IVEC3",

@@ -204,3 +204,24 @@ def test_visitor_and_walk():
     c.visit(tu)
     assert c.n == 2
     assert sum(isinstance(n, ast.Literal) for n in ast.walk(tu)) == 2
+
+
+def test_std140_and_std430_offsets():
+    tu = parse("#version 430\nlayout(local_size_x = 1) in;\n"
+               "struct S { vec3 a; float b; };\n"
+               "layout(std140) uniform U { float f; vec3 v; float g[2]; mat3 m; S s; vec2 t; };\n"
+               "layout(std430) buffer B { float f2; vec2 v2; float h[2]; vec3 w; S s2[]; };\n"
+               "void main() {}\n", "compute")
+    ubo, ssbo = (b.type for b in tu.interface_blocks)
+    assert T.block_member_offsets(ubo) == [("f", 0), ("v", 16), ("g", 32), ("m", 64), ("s", 112),
+                                           ("t", 128)]
+    assert T.block_member_offsets(ssbo) == [("f2", 0), ("v2", 8), ("h", 16), ("w", 32), ("s2", 48)]
+    assert T.std_array_stride(T.array_of(T.FLOAT, 2)) == 16
+    assert T.std_array_stride(T.array_of(T.FLOAT, 2), std430=True) == 4
+
+
+def test_row_major_matrix_member():
+    tu = parse("#version 140\nuniform U { layout(row_major) mat2x3 m; float x; };\nvoid main() {}\n",
+               "vertex")
+    # row_major mat2x3 = 3 rows of vec2, each padded to 16 bytes
+    assert T.block_member_offsets(tu.interface_blocks[0].type) == [("m", 0), ("x", 48)]
