@@ -5,6 +5,7 @@ from __future__ import annotations
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
 from driver.gl.textures import TextureMixin
+from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.uniforms import UniformMixin
@@ -13,7 +14,8 @@ __all__ = ["Context"]
 
 
 @finish_context_class
-class Context(TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin, ContextBase):
+class Context(DrawMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+              ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""
 

@@ -3,7 +3,10 @@ objects (GL 4.6 chapter 8, GLES 3.2 chapter 8)."""
 
 from __future__ import annotations
 
+import copy
 import math
+
+import layout
 
 from driver.gallium import (
     Box, PipeBind, PipeMap, PipeTextureTarget as T, ResourceTemplate,
@@ -12,9 +15,10 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.formats import (
     INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
-    UNSIZED_ES2_COMBINATIONS, bytes_per_pixel, lookup, pixel_type_matches,
+    UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches,
 )
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
+from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
 
 __all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS"]
@@ -334,12 +338,12 @@ class TextureMixin:
         tex.resource = None if tex.resource is None else self._drop_resource(tex)
         if data is not None:
             self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
-                                               fmt, type, data))
+                                               fmt, type, copy.copy(self.state.unpack), data))
 
     def _unpack_source(self, pixels, fmt, type, width, height, depth):
         """The client (or PIXEL_UNPACK buffer) bytes of an image, or None."""
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
-        n = self._image_size_B(self.state.unpack, fmt, type, width, height, depth)
+        n = image_size_B(self.state.unpack, fmt, type, width, height, depth)
         if pbo is not None:
             check(isinstance(pixels, int), E.GL_INVALID_OPERATION, "offset expected with a PBO")
             check(not pbo.mapped, E.GL_INVALID_OPERATION, "unpack buffer mapped")
@@ -350,19 +354,6 @@ class TextureMixin:
         raw = as_bytes(pixels)
         check(len(raw) >= n, E.GL_INVALID_VALUE, "pixel data shorter than the image")
         return raw
-
-    @staticmethod
-    def _image_size_B(store, fmt, type, width, height, depth) -> int:
-        """Bytes an image occupies in client memory under pixel store state
-        (GL 4.6 section 8.4.4.1)."""
-        if width == 0 or height == 0 or depth == 0:
-            return 0
-        bpp = bytes_per_pixel(fmt, type)
-        row_px = store.row_length or width
-        row_B = -(-row_px * bpp // store.alignment) * store.alignment
-        rows = store.image_height or height
-        first = (store.skip_images * rows + store.skip_rows) * row_B + store.skip_pixels * bpp
-        return first + ((depth - 1) * rows + (height - 1)) * row_B + width * bpp
 
     def _pending_uploads(self, tex: Texture) -> list:
         if not hasattr(tex, "pending"):
@@ -414,7 +405,7 @@ class TextureMixin:
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
         if data is not None:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
-                                               fmt, type, data))
+                                               fmt, type, copy.copy(self.state.unpack), data))
 
     def _check_format_type_sub(self, internalformat, fmt, type) -> None:
         info = lookup(internalformat)
@@ -513,10 +504,13 @@ class TextureMixin:
                 target, info.pipe, base.width, base.height, base.depth if is3d else 1,
                 layers, last, base.samples, bind))
             tex.resource_key = key
-        for face, level, (x, y, z, w, h, d), fmt, type, data in self._pending_uploads(tex):
-            bpp = bytes_per_pixel(fmt, type)
+        for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
+            rgba = read_client_image(data, store, fmt, type, w, h, d)
+            name = tex.resource.format.name
+            bpp = layout.get_format(name).block_size_B
             self.pipe.texture_subdata(tex.resource, level, PipeMap.WRITE,
-                                      Box(x, y, z + face, w, h, d), data, w * bpp, w * h * bpp)
+                                      Box(x, y, z + face, w, h, d),
+                                      to_resource_bytes(rgba, name), w * bpp, w * h * bpp)
         tex.pending = []
         return tex.resource
 

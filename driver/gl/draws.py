@@ -1,0 +1,519 @@
+"""Draw, dispatch and clear entry points: validation (GL 4.6 sections 10.4,
+10.5, 17.4.3 and 19; GLES 3.2 sections 10.5, 15.2.3 and 17) and the pipe
+calls that carry them out (Mesa's st_draw / st_atom kind)."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from driver.gallium import (
+    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
+    PipeClear, PipePrim, PipeShaderType, VertexBuffer, VertexElement,
+)
+from driver.gl import enums as E
+from driver.gl import pipestate as ps
+from driver.gl.errors import check, check_enum
+from driver.gl.pointers import ClientMemory
+from driver.gl.textures import PIPE_TARGETS
+from driver.gl.vertexarrays import attrib_size_B
+
+__all__ = ["DrawMixin"]
+
+INDEX_TYPES = {E.GL_UNSIGNED_BYTE: 1, E.GL_UNSIGNED_SHORT: 2, E.GL_UNSIGNED_INT: 4}
+_SAMPLER_TARGETS = {"1D": E.GL_TEXTURE_1D, "2D": E.GL_TEXTURE_2D, "3D": E.GL_TEXTURE_3D,
+                    "Cube": E.GL_TEXTURE_CUBE_MAP, "Rect": E.GL_TEXTURE_RECTANGLE,
+                    "Buffer": E.GL_TEXTURE_BUFFER, "2DMS": E.GL_TEXTURE_2D_MULTISAMPLE}
+
+
+class DrawMixin:
+    # -- validation ------------------------------------------------------------
+    def _draw_modes(self) -> set[int]:
+        modes = set(range(E.GL_POINTS, E.GL_TRIANGLE_FAN + 1))
+        if self.api.compat:
+            modes |= {E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON}
+        if self.api.gl(3, 2) or self.api.es_(3, 2):
+            modes |= {E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY,
+                      E.GL_TRIANGLES_ADJACENCY, E.GL_TRIANGLE_STRIP_ADJACENCY}
+        return modes
+
+    def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
+        """The checks shared by every draw (Mesa's draw_validate.c order)."""
+        check_enum(mode, self._draw_modes(), f"bad primitive mode {mode:#x}")
+        check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+        check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
+        prog = self.current_program
+        if prog is None:
+            check(self.api.compat, E.GL_INVALID_OPERATION, "no current program")
+        else:
+            stages = prog.linked_state.units
+            check("compute" not in stages, E.GL_INVALID_OPERATION, "compute-only program")
+        if self.api.core:
+            check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION,
+                  "no vertex array object bound")
+        status = self._framebuffer_status(self.draw_framebuffer)
+        check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
+              "draw framebuffer incomplete")
+        check(not self._mapped_buffers_in_use(), E.GL_INVALID_OPERATION, "a buffer in use is mapped")
+        xfb = self.xfb
+        if xfb.active and not xfb.paused:
+            base = {E.GL_POINTS: E.GL_POINTS, E.GL_LINES: E.GL_LINES, E.GL_LINE_LOOP: E.GL_LINES,
+                    E.GL_LINE_STRIP: E.GL_LINES}.get(mode, E.GL_TRIANGLES)
+            check(base == xfb.primitive_mode, E.GL_INVALID_OPERATION,
+                  "mode does not match transform feedback's primitive mode")
+
+    # -- draws --------------------------------------------------------------------
+    def glDrawArrays(self, mode: int, first: int, count: int) -> None:
+        self._draw_arrays(mode, first, count, 1, 0)
+
+    def glDrawArraysInstanced(self, mode, first, count, instancecount) -> None:
+        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        self._draw_arrays(mode, first, count, instancecount, 0)
+
+    def glDrawArraysInstancedBaseInstance(self, mode, first, count, instancecount, baseinstance):
+        check(self.api.gl(4, 2), E.GL_INVALID_OPERATION)
+        self._draw_arrays(mode, first, count, instancecount, baseinstance)
+
+    def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
+        check(first >= 0, E.GL_INVALID_VALUE, "negative first")
+        self._validate_draw(mode, count, instances)
+        if count == 0 or instances == 0:
+            return
+        self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
+                                       instance_count=instances),
+                        [DrawStartCountBias(first, count)], None, (first, first + count - 1))
+
+    def glDrawElements(self, mode, count, type, indices) -> None:
+        self._draw_elements(mode, count, type, indices, 1, 0, 0, None)
+
+    def glDrawElementsInstanced(self, mode, count, type, indices, instancecount) -> None:
+        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        self._draw_elements(mode, count, type, indices, instancecount, 0, 0, None)
+
+    def glDrawRangeElements(self, mode, start, end, count, type, indices) -> None:
+        check(self.api.gl_or_es((1, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        check(end >= start, E.GL_INVALID_VALUE, "end < start")
+        self._draw_elements(mode, count, type, indices, 1, 0, 0, (start, end))
+
+    def glDrawElementsBaseVertex(self, mode, count, type, indices, basevertex) -> None:
+        check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
+        self._draw_elements(mode, count, type, indices, 1, basevertex, 0, None)
+
+    def glDrawRangeElementsBaseVertex(self, mode, start, end, count, type, indices, basevertex):
+        check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
+        check(end >= start, E.GL_INVALID_VALUE, "end < start")
+        self._draw_elements(mode, count, type, indices, 1, basevertex, 0, (start, end))
+
+    def glDrawElementsInstancedBaseVertex(self, mode, count, type, indices, instancecount,
+                                          basevertex):
+        check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
+        self._draw_elements(mode, count, type, indices, instancecount, basevertex, 0, None)
+
+    def _index_data(self, count, type, indices):
+        """(resource or None, byte offset, client bytes or None)."""
+        size = INDEX_TYPES[type]
+        ebo = self.vao.element_buffer
+        if ebo is not None:
+            check(isinstance(indices, int) and indices >= 0, E.GL_INVALID_VALUE,
+                  "indices must be a byte offset with an element buffer")
+            check(indices % size == 0 or not self.api.es, E.GL_INVALID_OPERATION,
+                  "misaligned index offset")
+            return ebo, indices, None
+        check(not self.api.core, E.GL_INVALID_OPERATION, "no element array buffer (core profile)")
+        check(self.vao is self.default_vao or not self.api.es, E.GL_INVALID_OPERATION,
+              "client indices with a vertex array object")
+        check(indices is not None and not isinstance(indices, int), E.GL_INVALID_OPERATION,
+              "NULL client index pointer")
+        data = ClientMemory.wrap(indices).read(0, count * size)
+        return None, 0, data
+
+    def _draw_elements(self, mode, count, type, indices, instances, basevertex, base_instance,
+                       range_):
+        check_enum(type, INDEX_TYPES, "bad index type")
+        self._validate_draw(mode, count, instances)
+        xfb = self.xfb
+        if self.api.es and self.api.version < (3, 2):
+            # GLES 3.0 section 2.15.2: no DrawElements while feedback is active
+            check(not (xfb.active and not xfb.paused), E.GL_INVALID_OPERATION,
+                  "DrawElements with transform feedback active")
+        if count == 0 or instances == 0:
+            return
+        ebo, offset, data = self._index_data(count, type, indices)
+        size = INDEX_TYPES[type]
+        if ebo is not None:
+            raw = bytes(ebo.data[offset:offset + count * size])
+            res, start = ebo.resource, offset // size
+        else:
+            raw = data
+            res, up_off = self.uploader.upload(data, alignment_B=size)
+            start = up_off // size
+        idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
+        restart = self._restart_index(size)
+        live = idx[idx != restart] if restart is not None else idx
+        lo = int(live.min()) + basevertex if live.size else 0
+        hi = int(live.max()) + basevertex if live.size else 0
+        if range_ is not None:
+            lo, hi = range_[0] + basevertex, range_[1] + basevertex
+        info = DrawInfo(PipePrim(mode), size, res, None, base_instance, instances,
+                        restart is not None, restart if restart is not None else 0,
+                        True, max(lo, 0), max(hi, 0))
+        self._emit_draw(mode, info, [DrawStartCountBias(start, count, basevertex)], None, (lo, hi))
+
+    def _restart_index(self, size):
+        s = self.state
+        if E.GL_PRIMITIVE_RESTART_FIXED_INDEX in s.enabled:
+            return (1 << (8 * size)) - 1
+        if E.GL_PRIMITIVE_RESTART in s.enabled:
+            return s.primitive_restart_index
+        return None
+
+    def _indirect_buffer(self, offset: int, size: int):
+        buf = self.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)
+        check(buf is not None, E.GL_INVALID_OPERATION, "no DRAW_INDIRECT_BUFFER bound")
+        check(offset >= 0 and offset % 4 == 0, E.GL_INVALID_VALUE, "misaligned indirect offset")
+        check(offset + size <= buf.size, E.GL_INVALID_OPERATION, "indirect command beyond the buffer")
+        if self.api.es:
+            check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION, "default VAO")
+        return buf
+
+    def glDrawArraysIndirect(self, mode: int, indirect: int) -> None:
+        check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
+        buf = self._indirect_buffer(indirect, 16)
+        self._validate_draw(mode, 0)
+        count, instances, first, base_instance = struct.unpack_from("<4I", buf.data, indirect)
+        self._emit_draw(mode, DrawInfo(PipePrim(mode), instance_count=instances),
+                        [DrawStartCountBias(0, 0)], IndirectInfo(buf.resource, indirect, 16),
+                        (first, first + max(count, 1) - 1))
+
+    def glDrawElementsIndirect(self, mode: int, type: int, indirect: int) -> None:
+        check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
+        check_enum(type, INDEX_TYPES)
+        buf = self._indirect_buffer(indirect, 20)
+        ebo = self.vao.element_buffer
+        check(ebo is not None, E.GL_INVALID_OPERATION, "no element array buffer")
+        self._validate_draw(mode, 0)
+        size = INDEX_TYPES[type]
+        self._emit_draw(mode, DrawInfo(PipePrim(mode), size, ebo.resource,
+                                       primitive_restart=self._restart_index(size) is not None,
+                                       restart_index=self._restart_index(size) or 0),
+                        [DrawStartCountBias(0, 0)], IndirectInfo(buf.resource, indirect, 20),
+                        (0, max(0, ebo.size // size - 1)))
+
+    # -- state emission -------------------------------------------------------------
+    def _emit_framebuffer(self):
+        fb = self._pipe_framebuffer_state()
+        self.pipe.set_framebuffer_state(fb)
+        return fb
+
+    def _emit_state(self, fb) -> None:
+        s = self.state
+        cso = self.cso
+        depth_bits = self._fb_bits(4) if fb.zsbuf is not None else 0
+        stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
+        cso.set_blend(ps.blend_state(s, len(fb.cbufs)))
+        cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits))
+        cso.set_rasterizer(ps.rasterizer_state(s, self.api, fb.samples,
+                                               self._clip_plane_mask()))
+        self.pipe.set_viewport_states(0, [ps.viewport_state(s)])
+        self.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
+        self.pipe.set_blend_color(s.blend_color)
+        full = (1 << stencil_bits) - 1 if stencil_bits else 0
+        self.pipe.set_stencil_ref(max(0, min(s.stencil[0].ref, full)),
+                                  max(0, min(s.stencil[1].ref, full)))
+        mask = s.sample_mask_value if E.GL_SAMPLE_MASK in s.enabled else 0xFFFFFFFF
+        self.pipe.set_sample_mask(mask)
+
+    def _clip_plane_mask(self) -> int:
+        return sum(1 << i for i in range(self.caps.max_clip_planes)
+                   if E.GL_CLIP_DISTANCE0 + i in self.state.enabled)
+
+    def _program_for_draw(self):
+        return self.current_program
+
+    def _emit_program(self, prog, stages) -> None:
+        ls = prog.linked_state
+        for stage in stages:
+            self.pipe.bind_shader_state(stage, ls.pipe_shaders.get(stage))
+            self.pipe.set_constant_buffer(stage, 0, ConstantBuffer(
+                None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
+            self._emit_blocks(ls, stage)
+            self._emit_samplers(ls, stage)
+
+    def _emit_blocks(self, ls, stage) -> None:
+        name = {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
+                PipeShaderType.COMPUTE: "compute"}[stage]
+        ubos = self.indexed_buffers[E.GL_UNIFORM_BUFFER]
+        for i, b in enumerate(bl for bl in ls.blocks if not bl.is_storage):
+            if name not in b.stages:
+                continue
+            buf, off, size = ubos.get(b.binding, (None, 0, 0))
+            cb = None
+            if buf is not None and buf.resource is not None:
+                cb = ConstantBuffer(buf.resource, off, size or buf.size - off)
+            self.pipe.set_constant_buffer(stage, 1 + i, cb)
+
+    def _emit_samplers(self, ls, stage) -> None:
+        samplers, views = [], []
+        for u in ls.uniforms:
+            if u.kind != "sampler":
+                continue
+            for i in range(u.size):
+                unit = struct.unpack_from("<i", ls.uniform_data, u.offset_B + i * u.stride_B)[0]
+                target = _SAMPLER_TARGETS[u.type.sampler_dim]
+                if u.type.sampler_array:
+                    target = {E.GL_TEXTURE_1D: E.GL_TEXTURE_1D_ARRAY,
+                              E.GL_TEXTURE_2D: E.GL_TEXTURE_2D_ARRAY,
+                              E.GL_TEXTURE_CUBE_MAP: E.GL_TEXTURE_CUBE_MAP_ARRAY}[target]
+                tex = self.texture_units[unit].get(target) if target in self._texture_targets() else None
+                res = self._texture_resource(tex) if tex is not None and self._texture_complete(tex) else None
+                if res is None:
+                    samplers.append(None)
+                    views.append(None)     # incomplete: the driver returns (0, 0, 0, 1)
+                    continue
+                sobj = self.sampler_units[unit]
+                params = sobj.params if sobj is not None else tex.params
+                seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
+                samplers.append(ps.sampler_state(params, target, seamless))
+                views.append(ps.sampler_view(tex, res, PIPE_TARGETS[target]))
+        self.cso.set_samplers(stage, samplers)
+        self.pipe.set_sampler_views(stage, 0, views)
+
+    def _texture_complete(self, tex) -> bool:
+        """GL 4.6 section 8.17 (mipmap, cube and format completeness)."""
+        base = self._image(tex, 0, tex.base_level) if tex.images else None
+        if base is None or base.width == 0:
+            return False
+        from driver.gl.formats import lookup
+        info = lookup(base.internal_format)
+        p = tex.params
+        mip = p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR)
+        if info.integer and (p.mag_filter != E.GL_NEAREST or p.min_filter not in
+                             (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):
+            return False
+        faces = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else 1
+        top = max(base.width, base.height, base.depth if tex.target == E.GL_TEXTURE_3D else 1)
+        last = tex.base_level + top.bit_length() - 1 if mip else tex.base_level
+        last = min(last, tex.max_level)
+        if tex.immutable:
+            last = min(last, tex.immutable_levels - 1)
+        for face in range(faces):
+            for lv in range(tex.base_level, last + 1):
+                img = self._image(tex, face, lv)
+                s = lv - tex.base_level
+                want = (max(1, base.width >> s), max(1, base.height >> s))
+                if img is None or (img.width, img.height) != want or \
+                        img.internal_format != base.internal_format:
+                    return False
+        return True
+
+    def _emit_vertices(self, prog, vertex_range) -> None:
+        """Vertex elements and buffers for the program's attributes (Mesa's
+        st_atom_array): enabled arrays read buffers (client memory is
+        uploaded), disabled ones read the current value with stride 0."""
+        ls = prog.linked_state if prog is not None else None
+        attributes = sorted(ls.attributes.items(), key=lambda kv: kv[1][0]) if ls else []
+        elements, buffers = [], []
+        lo, hi = vertex_range
+        instances = 1
+        for name, (loc, gtype, nslots) in attributes:
+            for slot in range(loc, loc + nslots):
+                a = self.vao.attribs[slot]
+                if a.enabled:
+                    b = self.vao.bindings[a.binding]
+                    fmt = ps.vertex_format(a.size, a.type, a.normalized, a.integer)
+                    stride = b.stride
+                    if b.buffer is not None:
+                        vb = VertexBuffer(b.buffer.resource, b.offset)
+                    else:
+                        rows = hi + 1 if b.divisor == 0 else -(-instances // b.divisor) + 1
+                        nbytes = (rows - 1) * stride + attrib_size_B(a.size, a.type)
+                        mem = a.pointer if isinstance(a.pointer, ClientMemory) else None
+                        check(mem is not None, E.GL_INVALID_OPERATION, "NULL client array")
+                        res, off = self.uploader.upload(mem.read(0, nbytes))
+                        vb = VertexBuffer(res, off)
+                    buffers.append(vb)
+                    elements.append(VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
+                                                  b.divisor))
+                else:
+                    value, kind = self.current_attribs[slot]
+                    letter, fmt = {"float": ("f", "R32G32B32A32_FLOAT"),
+                                   "int": ("i", "R32G32B32A32_SINT"),
+                                   "uint": ("I", "R32G32B32A32_UINT")}[kind]
+                    res, off = self.uploader.upload(struct.pack(f"<4{letter}", *value))
+                    buffers.append(VertexBuffer(res, off))
+                    from driver.gallium import PipeFormat
+                    elements.append(VertexElement(0, len(buffers) - 1, PipeFormat[fmt], 0))
+        self.cso.set_vertex_elements(tuple(elements))
+        self.pipe.set_vertex_buffers(buffers)
+
+    def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
+        prog = self._program_for_draw()
+        fb = self._emit_framebuffer()
+        self._emit_state(fb)
+        if prog is not None:
+            self._emit_program(prog, (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT))
+        self._emit_vertices(prog, vertex_range)
+        self._emit_stream_output()
+        self.pipe.draw_vbo(info, 0, indirect, draws)
+
+    def _emit_stream_output(self) -> None:
+        """Overridden by the transform feedback family."""
+
+    # -- compute ----------------------------------------------------------------------
+    def _compute_program(self):
+        prog = self.current_program
+        check(prog is not None and "compute" in prog.linked_state.units, E.GL_INVALID_OPERATION,
+              "no compute program in use")
+        return prog
+
+    def glDispatchCompute(self, x: int, y: int, z: int) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        prog = self._compute_program()
+        limit = self.caps.max_compute_grid_size
+        check(0 <= x <= limit[0] and 0 <= y <= limit[1] and 0 <= z <= limit[2], E.GL_INVALID_VALUE,
+              "group count > MAX_COMPUTE_WORK_GROUP_COUNT")
+        if x == 0 or y == 0 or z == 0:
+            return
+        self._emit_program(prog, (PipeShaderType.COMPUTE,))
+        self._emit_compute_resources()
+        self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (x, y, z)))
+
+    def glDispatchComputeIndirect(self, indirect: int) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        prog = self._compute_program()
+        check(indirect >= 0, E.GL_INVALID_VALUE, "negative offset")
+        check(indirect % 4 == 0, E.GL_INVALID_VALUE, "misaligned offset")
+        buf = self.buffer_bindings.get(E.GL_DISPATCH_INDIRECT_BUFFER)
+        check(buf is not None, E.GL_INVALID_OPERATION, "no DISPATCH_INDIRECT_BUFFER bound")
+        check(indirect + 12 <= buf.size, E.GL_INVALID_OPERATION, "beyond the buffer")
+        check(not buf.mapped, E.GL_INVALID_OPERATION, "buffer mapped")
+        self._emit_program(prog, (PipeShaderType.COMPUTE,))
+        self._emit_compute_resources()
+        self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (0, 0, 0),
+                                       indirect=buf.resource, indirect_offset_B=indirect))
+
+    def _emit_compute_resources(self) -> None:
+        """Shader storage buffers and images for the compute stage."""
+        from driver.gallium import ShaderBuffer
+        ssbos = self.indexed_buffers[E.GL_SHADER_STORAGE_BUFFER]
+        n = max(ssbos.keys(), default=-1) + 1
+        bufs = []
+        for i in range(n):
+            b, off, size = ssbos.get(i, (None, 0, 0))
+            bufs.append(ShaderBuffer(b.resource, off, size or b.size - off)
+                        if b is not None and b.resource is not None else None)
+        self.pipe.set_shader_buffers(PipeShaderType.COMPUTE, 0, bufs, (1 << n) - 1)
+
+    def glMemoryBarrier(self, barriers: int) -> None:
+        check(self.api.gl_or_es((4, 2), (3, 1)), E.GL_INVALID_OPERATION)
+        bits = {E.GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT: PipeBarrier.VERTEX_BUFFER,
+                E.GL_ELEMENT_ARRAY_BARRIER_BIT: PipeBarrier.INDEX_BUFFER,
+                E.GL_UNIFORM_BARRIER_BIT: PipeBarrier.CONSTANT_BUFFER,
+                E.GL_TEXTURE_FETCH_BARRIER_BIT: PipeBarrier.TEXTURE,
+                E.GL_SHADER_IMAGE_ACCESS_BARRIER_BIT: PipeBarrier.IMAGE,
+                E.GL_COMMAND_BARRIER_BIT: PipeBarrier.INDIRECT_BUFFER,
+                E.GL_PIXEL_BUFFER_BARRIER_BIT: PipeBarrier.MAPPED_BUFFER,
+                E.GL_TEXTURE_UPDATE_BARRIER_BIT: PipeBarrier.UPDATE,
+                E.GL_BUFFER_UPDATE_BARRIER_BIT: PipeBarrier.UPDATE,
+                E.GL_FRAMEBUFFER_BARRIER_BIT: PipeBarrier.FRAMEBUFFER,
+                E.GL_TRANSFORM_FEEDBACK_BARRIER_BIT: PipeBarrier.STREAMOUT_BUFFER,
+                E.GL_ATOMIC_COUNTER_BARRIER_BIT: PipeBarrier.SHADER_BUFFER,
+                E.GL_SHADER_STORAGE_BARRIER_BIT: PipeBarrier.SHADER_BUFFER}
+        if barriers == E.GL_ALL_BARRIER_BITS:
+            self.pipe.memory_barrier(PipeBarrier.ALL)
+            return
+        known = 0
+        for b in bits:
+            known |= b
+        check(barriers & ~known == 0, E.GL_INVALID_VALUE, "unknown barrier bits")
+        flags = PipeBarrier(0)
+        for b, f in bits.items():
+            if barriers & b:
+                flags |= f
+        self.pipe.memory_barrier(flags)
+
+    # -- clears (GL 4.6 section 17.4.3) ----------------------------------------------------
+    def glClear(self, mask: int) -> None:
+        allowed = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
+        if self.api.compat:
+            allowed |= E.GL_ACCUM_BUFFER_BIT
+        check(mask & ~allowed == 0, E.GL_INVALID_VALUE, "bad clear bits")
+        status = self._framebuffer_status(self.draw_framebuffer)
+        check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
+              "draw framebuffer incomplete")
+        if E.GL_RASTERIZER_DISCARD in self.state.enabled:
+            return
+        fb = self._emit_framebuffer()
+        s = self.state
+        buffers = PipeClear(0)
+        if mask & E.GL_COLOR_BUFFER_BIT:
+            for i, cb in enumerate(fb.cbufs):
+                if cb is not None:
+                    buffers |= PipeClear.color(i)
+        if mask & E.GL_DEPTH_BUFFER_BIT and fb.zsbuf is not None and self._fb_bits(4) and s.depth_mask:
+            buffers |= PipeClear.DEPTH
+        stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
+        if mask & E.GL_STENCIL_BUFFER_BIT and stencil_bits:
+            full = (1 << stencil_bits) - 1
+            if s.stencil[0].write_mask & full:
+                buffers |= PipeClear.STENCIL
+                if s.stencil[0].write_mask & full != full:
+                    raise NotImplementedError("masked stencil clears need a clear-by-draw path")
+        if buffers & PipeClear.COLOR and not all(s.color_mask):
+            if not any(s.color_mask):
+                buffers &= ~PipeClear.COLOR
+            else:
+                raise NotImplementedError("masked colour clears need a clear-by-draw path")
+        if not buffers:
+            return
+        scissor = (ps.scissor_state(s, fb.width_px, fb.height_px)
+                   if E.GL_SCISSOR_TEST in s.enabled else None)
+        self.pipe.clear(buffers, scissor, s.clear_color, s.clear_depth,
+                        s.clear_stencil & ((1 << stencil_bits) - 1 if stencil_bits else 0))
+
+    def _clear_buffer(self, buffer, drawbuffer, value, kind) -> None:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        valid = {"iv": (E.GL_COLOR, E.GL_STENCIL), "uiv": (E.GL_COLOR,),
+                 "fv": (E.GL_COLOR, E.GL_DEPTH), "fi": (E.GL_DEPTH_STENCIL,)}[kind]
+        check_enum(buffer, valid)
+        if buffer == E.GL_COLOR:
+            check(0 <= drawbuffer < self.caps.max_render_targets, E.GL_INVALID_VALUE,
+                  "drawbuffer out of range")
+        else:
+            check(drawbuffer == 0, E.GL_INVALID_VALUE, "drawbuffer must be 0")
+        status = self._framebuffer_status(self.draw_framebuffer)
+        check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION)
+        fb = self._emit_framebuffer()
+        s = self.state
+        if buffer == E.GL_COLOR:
+            if drawbuffer >= len(fb.cbufs) or fb.cbufs[drawbuffer] is None:
+                return
+            color = tuple(value[:4])
+            self.pipe.clear(PipeClear.color(drawbuffer), None if E.GL_SCISSOR_TEST not in s.enabled
+                            else ps.scissor_state(s, fb.width_px, fb.height_px), color, 0.0, 0)
+            return
+        flags = PipeClear(0)
+        depth, stencil = 0.0, 0
+        if buffer in (E.GL_DEPTH, E.GL_DEPTH_STENCIL) and self._fb_bits(4):
+            flags |= PipeClear.DEPTH
+            depth = min(1.0, max(0.0, float(value[0])))
+        if buffer in (E.GL_STENCIL, E.GL_DEPTH_STENCIL) and self._fb_bits(5):
+            flags |= PipeClear.STENCIL
+            stencil = int(value[1] if buffer == E.GL_DEPTH_STENCIL else value[0])
+        if flags:
+            self.pipe.clear(flags, None if E.GL_SCISSOR_TEST not in s.enabled
+                            else ps.scissor_state(s, fb.width_px, fb.height_px), (0, 0, 0, 0),
+                            depth, stencil)
+
+    def glClearBufferfv(self, buffer: int, drawbuffer: int, value) -> None:
+        self._clear_buffer(buffer, drawbuffer, [float(v) for v in value], "fv")
+
+    def glClearBufferiv(self, buffer: int, drawbuffer: int, value) -> None:
+        self._clear_buffer(buffer, drawbuffer, [int(v) for v in value], "iv")
+
+    def glClearBufferuiv(self, buffer: int, drawbuffer: int, value) -> None:
+        self._clear_buffer(buffer, drawbuffer, [int(v) & 0xFFFFFFFF for v in value], "uiv")
+
+    def glClearBufferfi(self, buffer: int, drawbuffer: int, depth: float, stencil: int) -> None:
+        self._clear_buffer(buffer, drawbuffer, [depth, stencil], "fi")

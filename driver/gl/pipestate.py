@@ -1,0 +1,195 @@
+"""Translation of GL state into pipe state (Mesa's st_atom_* kind): blend,
+depth-stencil-alpha and rasterizer CSOs, viewport, scissor, vertex elements,
+samplers and sampler views. Pure functions of the context's state."""
+
+from __future__ import annotations
+
+from driver.gallium import (
+    PIPE_MAX_COLOR_BUFS, BlendState, DepthStencilAlphaState, PipeBlendFactor as BF,
+    PipeBlendFunc, PipeCompareFunc, PipeFace, PipeFormat, PipeLogicOp, PipePolygonMode,
+    PipeStencilOp, PipeSwizzle, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, RasterizerState,
+    RtBlendState, SamplerState, SamplerView, ScissorState, StencilState, ViewportState,
+)
+from driver.gl import enums as E
+
+__all__ = ["blend_state", "dsa_state", "rasterizer_state", "viewport_state", "scissor_state",
+           "vertex_format", "sampler_state", "sampler_view", "compare_func"]
+
+_FACTORS = {
+    E.GL_ZERO: BF.ZERO, E.GL_ONE: BF.ONE, E.GL_SRC_COLOR: BF.SRC_COLOR,
+    E.GL_ONE_MINUS_SRC_COLOR: BF.INV_SRC_COLOR, E.GL_DST_COLOR: BF.DST_COLOR,
+    E.GL_ONE_MINUS_DST_COLOR: BF.INV_DST_COLOR, E.GL_SRC_ALPHA: BF.SRC_ALPHA,
+    E.GL_ONE_MINUS_SRC_ALPHA: BF.INV_SRC_ALPHA, E.GL_DST_ALPHA: BF.DST_ALPHA,
+    E.GL_ONE_MINUS_DST_ALPHA: BF.INV_DST_ALPHA, E.GL_CONSTANT_COLOR: BF.CONST_COLOR,
+    E.GL_ONE_MINUS_CONSTANT_COLOR: BF.INV_CONST_COLOR, E.GL_CONSTANT_ALPHA: BF.CONST_ALPHA,
+    E.GL_ONE_MINUS_CONSTANT_ALPHA: BF.INV_CONST_ALPHA,
+    E.GL_SRC_ALPHA_SATURATE: BF.SRC_ALPHA_SATURATE, E.GL_SRC1_COLOR: BF.SRC1_COLOR,
+    E.GL_ONE_MINUS_SRC1_COLOR: BF.INV_SRC1_COLOR, E.GL_SRC1_ALPHA: BF.SRC1_ALPHA,
+    E.GL_ONE_MINUS_SRC1_ALPHA: BF.INV_SRC1_ALPHA,
+}
+_EQUATIONS = {E.GL_FUNC_ADD: PipeBlendFunc.ADD, E.GL_FUNC_SUBTRACT: PipeBlendFunc.SUBTRACT,
+              E.GL_FUNC_REVERSE_SUBTRACT: PipeBlendFunc.REVERSE_SUBTRACT,
+              E.GL_MIN: PipeBlendFunc.MIN, E.GL_MAX: PipeBlendFunc.MAX}
+_STENCIL_OPS = {E.GL_KEEP: PipeStencilOp.KEEP, E.GL_ZERO: PipeStencilOp.ZERO,
+                E.GL_REPLACE: PipeStencilOp.REPLACE, E.GL_INCR: PipeStencilOp.INCR,
+                E.GL_DECR: PipeStencilOp.DECR, E.GL_INCR_WRAP: PipeStencilOp.INCR_WRAP,
+                E.GL_DECR_WRAP: PipeStencilOp.DECR_WRAP, E.GL_INVERT: PipeStencilOp.INVERT}
+_FACES = {E.GL_FRONT: PipeFace.FRONT, E.GL_BACK: PipeFace.BACK,
+          E.GL_FRONT_AND_BACK: PipeFace.FRONT_AND_BACK}
+_FILL = {E.GL_FILL: PipePolygonMode.FILL, E.GL_LINE: PipePolygonMode.LINE,
+         E.GL_POINT: PipePolygonMode.POINT}
+_WRAPS = {E.GL_REPEAT: PipeTexWrap.REPEAT, E.GL_CLAMP_TO_EDGE: PipeTexWrap.CLAMP_TO_EDGE,
+          E.GL_CLAMP_TO_BORDER: PipeTexWrap.CLAMP_TO_BORDER, E.GL_CLAMP: PipeTexWrap.CLAMP,
+          E.GL_MIRRORED_REPEAT: PipeTexWrap.MIRROR_REPEAT,
+          E.GL_MIRROR_CLAMP_TO_EDGE: PipeTexWrap.MIRROR_CLAMP_TO_EDGE}
+_SWIZZLES = {E.GL_RED: PipeSwizzle.X, E.GL_GREEN: PipeSwizzle.Y, E.GL_BLUE: PipeSwizzle.Z,
+             E.GL_ALPHA: PipeSwizzle.W, E.GL_ZERO: PipeSwizzle.ZERO, E.GL_ONE: PipeSwizzle.ONE}
+
+
+def compare_func(gl: int) -> PipeCompareFunc:
+    return PipeCompareFunc(gl - E.GL_NEVER)
+
+
+def blend_state(s, n_cbufs: int) -> BlendState:
+    """GL 4.6 section 17.3.6: one blend state for all draw buffers (no
+    indexed blend yet)."""
+    on = E.GL_BLEND in s.enabled
+    mask = sum(1 << i for i, m in enumerate(s.color_mask) if m)
+    rt = RtBlendState(on, _EQUATIONS[s.blend_eq_rgb], _FACTORS[s.blend_src_rgb],
+                      _FACTORS[s.blend_dst_rgb], _EQUATIONS[s.blend_eq_alpha],
+                      _FACTORS[s.blend_src_alpha], _FACTORS[s.blend_dst_alpha], mask)
+    if s.blend_eq_rgb in (E.GL_MIN, E.GL_MAX) or s.blend_eq_alpha in (E.GL_MIN, E.GL_MAX):
+        # GL 4.6 section 17.3.6.1: MIN/MAX ignore the factors; canonicalise
+        # them so equivalent states share one CSO.
+        rt = RtBlendState(on, rt.rgb_func,
+                          BF.ONE if s.blend_eq_rgb in (E.GL_MIN, E.GL_MAX) else rt.rgb_src_factor,
+                          BF.ONE if s.blend_eq_rgb in (E.GL_MIN, E.GL_MAX) else rt.rgb_dst_factor,
+                          rt.alpha_func,
+                          BF.ONE if s.blend_eq_alpha in (E.GL_MIN, E.GL_MAX) else rt.alpha_src_factor,
+                          BF.ONE if s.blend_eq_alpha in (E.GL_MIN, E.GL_MAX) else rt.alpha_dst_factor,
+                          mask)
+    logic = E.GL_COLOR_LOGIC_OP in s.enabled
+    return BlendState(rt=(rt,) * PIPE_MAX_COLOR_BUFS, logicop_enable=logic,
+                      logicop_func=PipeLogicOp(s.logic_op - E.GL_CLEAR),
+                      dither=E.GL_DITHER in s.enabled,
+                      alpha_to_coverage=E.GL_SAMPLE_ALPHA_TO_COVERAGE in s.enabled,
+                      alpha_to_one=E.GL_SAMPLE_ALPHA_TO_ONE in s.enabled)
+
+
+def _stencil(f, enabled: bool, bits: int) -> StencilState:
+    full = (1 << bits) - 1
+    return StencilState(enabled, compare_func(f.func), _STENCIL_OPS[f.fail], _STENCIL_OPS[f.zfail],
+                        _STENCIL_OPS[f.zpass], f.value_mask & full, f.write_mask & full)
+
+
+def dsa_state(s, has_depth: bool, stencil_bits: int) -> DepthStencilAlphaState:
+    """GL 4.6 sections 17.3.3-17.3.4: the tests are off when the framebuffer
+    has no depth / stencil buffer."""
+    depth = E.GL_DEPTH_TEST in s.enabled and has_depth
+    stencil = E.GL_STENCIL_TEST in s.enabled and stencil_bits > 0
+    front, back = s.stencil
+    return DepthStencilAlphaState(
+        depth_enabled=depth, depth_writemask=depth and s.depth_mask,
+        depth_func=compare_func(s.depth_func) if depth else PipeCompareFunc.ALWAYS,
+        stencil=(_stencil(front, stencil, stencil_bits), _stencil(back, stencil, stencil_bits)))
+
+
+def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> RasterizerState:
+    cull = E.GL_CULL_FACE in s.enabled
+    fill = _FILL[s.polygon_mode]
+    return RasterizerState(
+        flatshade=getattr(s, "flat_shading", False),
+        flatshade_first=s.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION,
+        light_twoside=E.GL_VERTEX_PROGRAM_TWO_SIDE in s.enabled,
+        front_ccw=s.front_face == E.GL_CCW,
+        cull_face=_FACES[s.cull_face] if cull else PipeFace.NONE,
+        fill_front=fill, fill_back=fill,
+        offset_tri=E.GL_POLYGON_OFFSET_FILL in s.enabled,
+        offset_line=E.GL_POLYGON_OFFSET_LINE in s.enabled,
+        offset_point=E.GL_POLYGON_OFFSET_POINT in s.enabled,
+        offset_units=s.polygon_offset_units, offset_scale=s.polygon_offset_factor,
+        scissor=E.GL_SCISSOR_TEST in s.enabled,
+        point_size=s.point_size,
+        point_size_per_vertex=api.es or E.GL_PROGRAM_POINT_SIZE in s.enabled,
+        point_quad_rasterization=api.es or api.core or E.GL_POINT_SPRITE in s.enabled,
+        line_width=s.line_width, line_smooth=E.GL_LINE_SMOOTH in s.enabled,
+        multisample=fb_samples > 1 and (api.es or E.GL_MULTISAMPLE in s.enabled),
+        rasterizer_discard=E.GL_RASTERIZER_DISCARD in s.enabled,
+        depth_clamp=E.GL_DEPTH_CLAMP in s.enabled,
+        depth_clip_near=E.GL_DEPTH_CLAMP not in s.enabled,
+        depth_clip_far=E.GL_DEPTH_CLAMP not in s.enabled,
+        clip_plane_enable=clip_planes,
+    )
+
+
+def viewport_state(s) -> ViewportState:
+    x, y, w, h = s.viewport
+    n, f = s.depth_range
+    return ViewportState.from_gl(x, y, w, h, n, f)
+
+
+def scissor_state(s, fb_width: int, fb_height: int) -> ScissorState:
+    x, y, w, h = s.scissor
+    return ScissorState(max(0, x), max(0, y), max(0, min(fb_width, x + w)),
+                        max(0, min(fb_height, y + h)))
+
+
+_VTYPES = {E.GL_BYTE: ("8", "SNORM", "SSCALED", "SINT"),
+           E.GL_UNSIGNED_BYTE: ("8", "UNORM", "USCALED", "UINT"),
+           E.GL_SHORT: ("16", "SNORM", "SSCALED", "SINT"),
+           E.GL_UNSIGNED_SHORT: ("16", "UNORM", "USCALED", "UINT"),
+           E.GL_INT: ("32", "SNORM", "SSCALED", "SINT"),
+           E.GL_UNSIGNED_INT: ("32", "UNORM", "USCALED", "UINT"),
+           E.GL_HALF_FLOAT: ("16", "FLOAT", "FLOAT", None),
+           E.GL_FLOAT: ("32", "FLOAT", "FLOAT", None),
+           E.GL_FIXED: ("32", "FIXED", "FIXED", None),
+           E.GL_DOUBLE: ("64", "FLOAT", "FLOAT", None)}
+
+
+def vertex_format(size: int, type: int, normalized: bool, integer: bool) -> PipeFormat:
+    """The pipe format fetching one attribute (GL 4.6 section 10.3, table 10.3)."""
+    if size == E.GL_BGRA:
+        if type == E.GL_UNSIGNED_BYTE:
+            return PipeFormat.B8G8R8A8_UNORM
+        return PipeFormat.B10G10R10A2_UNORM
+    if type in (E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV):
+        sign = "S" if type == E.GL_INT_2_10_10_10_REV else "U"
+        return PipeFormat[f"R10G10B10A2_{sign}NORM" if normalized else f"R10G10B10A2_{sign}SCALED"]
+    if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:
+        return PipeFormat.R11G11B10_FLOAT
+    bits, norm, scaled, intkind = _VTYPES[type]
+    kind = intkind if integer else (norm if normalized else scaled)
+    return PipeFormat["".join(f"{c}{bits}" for c in "RGBA"[:size]) + "_" + kind]
+
+
+def sampler_state(params, target: int, seamless: bool) -> SamplerState:
+    """GL 4.6 section 8.14: MIN_FILTER names both the image and mip filter."""
+    mf = params.min_filter
+    min_img = PipeTexFilter.LINEAR if mf in (E.GL_LINEAR, E.GL_LINEAR_MIPMAP_NEAREST,
+                                             E.GL_LINEAR_MIPMAP_LINEAR) else PipeTexFilter.NEAREST
+    mip = {E.GL_NEAREST: PipeTexMipFilter.NONE, E.GL_LINEAR: PipeTexMipFilter.NONE,
+           E.GL_NEAREST_MIPMAP_NEAREST: PipeTexMipFilter.NEAREST,
+           E.GL_LINEAR_MIPMAP_NEAREST: PipeTexMipFilter.NEAREST,
+           E.GL_NEAREST_MIPMAP_LINEAR: PipeTexMipFilter.LINEAR,
+           E.GL_LINEAR_MIPMAP_LINEAR: PipeTexMipFilter.LINEAR}[mf]
+    return SamplerState(
+        wrap_s=_WRAPS[params.wrap_s], wrap_t=_WRAPS[params.wrap_t], wrap_r=_WRAPS[params.wrap_r],
+        min_img_filter=min_img, min_mip_filter=mip,
+        mag_img_filter=PipeTexFilter.LINEAR if params.mag_filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
+        compare_mode=params.compare_mode == E.GL_COMPARE_REF_TO_TEXTURE,
+        compare_func=compare_func(params.compare_func),
+        unnormalized_coords=target == E.GL_TEXTURE_RECTANGLE,
+        max_anisotropy=params.max_anisotropy,
+        seamless_cube_map=seamless,
+        lod_bias=params.lod_bias, min_lod=params.min_lod, max_lod=params.max_lod,
+        border_color=tuple(params.border_color))
+
+
+def sampler_view(tex, resource, pipe_target) -> SamplerView:
+    last = resource.template.last_level
+    layers = resource.template.array_size
+    return SamplerView(resource, resource.format, pipe_target,
+                       first_level=min(tex.base_level, last),
+                       last_level=min(max(tex.max_level, tex.base_level), last),
+                       first_layer=0, last_layer=layers - 1,
+                       swizzle=tuple(_SWIZZLES[s] for s in tex.swizzle))

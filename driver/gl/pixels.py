@@ -1,0 +1,128 @@
+"""Pixel transfer: client images <-> RGBA arrays <-> resource formats, with
+the pixel store state (GL 4.6 sections 8.4.4 and 18.2). Format facts and
+conversions come from `layout` (pack/unpack with GL's rules)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import layout
+from driver.gl import enums as E
+from driver.gl.formats import INTEGER_PIXEL_FORMATS, bytes_per_pixel
+
+__all__ = ["client_format", "from_resource_bytes", "image_size_B", "read_client_image",
+           "to_resource_bytes", "write_client_image"]
+
+_CHANNELS = {E.GL_RED: "R", E.GL_RG: "RG", E.GL_RGB: "RGB", E.GL_RGBA: "RGBA", E.GL_BGRA: "BGRA",
+             E.GL_RED_INTEGER: "R", E.GL_RG_INTEGER: "RG", E.GL_RGB_INTEGER: "RGB",
+             E.GL_RGBA_INTEGER: "RGBA", E.GL_BGRA_INTEGER: "BGRA", E.GL_LUMINANCE: "L",
+             E.GL_LUMINANCE_ALPHA: "LA", E.GL_ALPHA: "A"}
+_TYPES = {E.GL_UNSIGNED_BYTE: (8, "UNORM", "UINT"), E.GL_BYTE: (8, "SNORM", "SINT"),
+          E.GL_UNSIGNED_SHORT: (16, "UNORM", "UINT"), E.GL_SHORT: (16, "SNORM", "SINT"),
+          E.GL_UNSIGNED_INT: (32, "UNORM", "UINT"), E.GL_INT: (32, "SNORM", "SINT"),
+          E.GL_HALF_FLOAT: (16, "FLOAT", None), E.GL_FLOAT: (32, "FLOAT", None)}
+# Packed types: GL names bits from the most significant end; layout (like
+# Gallium) from the least significant one.
+_PACKED = {(E.GL_UNSIGNED_SHORT_5_6_5, E.GL_RGB): "B5G6R5_UNORM",
+           (E.GL_UNSIGNED_SHORT_4_4_4_4, E.GL_RGBA): "A4B4G4R4_UNORM",
+           (E.GL_UNSIGNED_SHORT_5_5_5_1, E.GL_RGBA): "A1B5G5R5_UNORM",
+           (E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_RGBA): "R10G10B10A2_UNORM",
+           (E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_RGBA_INTEGER): "R10G10B10A2_UINT",
+           (E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_BGRA): "B10G10R10A2_UNORM",
+           (E.GL_UNSIGNED_INT_10F_11F_11F_REV, E.GL_RGB): "R11G11B10_FLOAT",
+           (E.GL_UNSIGNED_INT_5_9_9_9_REV, E.GL_RGB): "R9G9B9E5_FLOAT",
+           (E.GL_UNSIGNED_INT_8_8_8_8_REV, E.GL_RGBA): "R8G8B8A8_UNORM",
+           (E.GL_UNSIGNED_INT_8_8_8_8_REV, E.GL_BGRA): "B8G8R8A8_UNORM",
+           (E.GL_UNSIGNED_INT_8_8_8_8, E.GL_RGBA): "A8B8G8R8_UNORM",
+           (E.GL_UNSIGNED_SHORT_5_6_5_REV, E.GL_RGB): "R5G6B5_UNORM",
+           (E.GL_UNSIGNED_SHORT_4_4_4_4_REV, E.GL_RGBA): "R4G4B4A4_UNORM",
+           (E.GL_UNSIGNED_SHORT_1_5_5_5_REV, E.GL_RGBA): "R5G5B5A1_UNORM",
+           (E.GL_UNSIGNED_SHORT_1_5_5_5_REV, E.GL_BGRA): "B5G5R5A1_UNORM",
+           (E.GL_UNSIGNED_SHORT_4_4_4_4_REV, E.GL_BGRA): "B4G4R4A4_UNORM",
+           (E.GL_UNSIGNED_BYTE_3_3_2, E.GL_RGB): "B2G3R3_UNORM",
+           (E.GL_UNSIGNED_BYTE_2_3_3_REV, E.GL_RGB): "R3G3B2_UNORM",
+           (E.GL_UNSIGNED_INT_24_8, E.GL_DEPTH_STENCIL): "S8_UINT_Z24_UNORM",
+           (E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV, E.GL_DEPTH_STENCIL): "Z32_FLOAT_S8X24_UINT"}
+_DEPTH = {E.GL_UNSIGNED_SHORT: "Z16_UNORM", E.GL_UNSIGNED_INT: "Z32_UNORM", E.GL_FLOAT: "Z32_FLOAT"}
+
+
+def client_format(fmt: int, type: int) -> str | None:
+    """The layout format name describing one client pixel of (format, type),
+    or None when layout has no such format."""
+    if (type, fmt) in _PACKED:
+        name = _PACKED[(type, fmt)]
+    elif fmt == E.GL_DEPTH_COMPONENT:
+        name = _DEPTH.get(type)
+    elif fmt == E.GL_STENCIL_INDEX:
+        name = "S8_UINT" if type == E.GL_UNSIGNED_BYTE else None
+    elif fmt in _CHANNELS and type in _TYPES:
+        bits, norm, integer = _TYPES[type]
+        kind = integer if fmt in INTEGER_PIXEL_FORMATS else norm
+        if kind is None:
+            return None
+        name = "".join(f"{c}{bits}" for c in _CHANNELS[fmt]) + "_" + kind
+    else:
+        return None
+    return name if name in layout.FORMATS else None
+
+
+def _row_geometry(store, fmt, type, width, height):
+    bpp = bytes_per_pixel(fmt, type)
+    row_px = store.row_length or width
+    row_B = -(-row_px * bpp // store.alignment) * store.alignment
+    image_B = row_B * (store.image_height or height)
+    first_B = store.skip_images * image_B + store.skip_rows * row_B + store.skip_pixels * bpp
+    return bpp, row_B, image_B, first_B
+
+
+def image_size_B(store, fmt, type, width, height, depth) -> int:
+    """Bytes the client image spans, skips included (GL 4.6 section 8.4.4.1)."""
+    if not (width and height and depth):
+        return 0
+    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    return first_B + (depth - 1) * image_B + (height - 1) * row_B + width * bpp
+
+
+def read_client_image(raw: bytes, store, fmt, type, width, height, depth) -> np.ndarray:
+    """Client bytes -> RGBA array (depth, height, width, 4) per layout.unpack."""
+    name = client_format(fmt, type)
+    if name is None:
+        raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
+    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    buf = np.frombuffer(bytes(raw), np.uint8)
+    out = np.empty((depth, height, width, bpp), np.uint8)
+    for z in range(depth):
+        for y in range(height):
+            start = first_B + z * image_B + y * row_B
+            out[z, y] = buf[start:start + width * bpp].reshape(width, bpp)
+    return layout.unpack(name, out)   # channel names place B/G/R/A; result is RGBA
+
+
+def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | None = None) -> bytes:
+    """RGBA (depth, height, width, 4) -> client bytes laid out per `store`
+    (bytes between rows are left as in `dest`, or zero)."""
+    depth, height, width = rgba.shape[:3]
+    name = client_format(fmt, type)
+    if name is None:
+        raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
+    packed = layout.pack(name, rgba)
+    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    total = image_size_B(store, fmt, type, width, height, depth)
+    out = bytearray(total) if dest is None else dest
+    for z in range(depth):
+        for y in range(height):
+            start = first_B + z * image_B + y * row_B
+            out[start:start + width * bpp] = packed[z, y].tobytes()
+    return bytes(out)
+
+
+def to_resource_bytes(rgba: np.ndarray, pipe_format_name: str) -> bytes:
+    """RGBA -> tightly packed bytes in a resource's format."""
+    return layout.pack(pipe_format_name, rgba).tobytes()
+
+
+def from_resource_bytes(raw: bytes, pipe_format_name: str, shape) -> np.ndarray:
+    """Tightly packed resource bytes -> RGBA array of `shape` (d, h, w)."""
+    fmt = layout.get_format(pipe_format_name)
+    arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, fmt.block_size_B)
+    return layout.unpack(pipe_format_name, arr)

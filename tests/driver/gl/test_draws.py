@@ -1,0 +1,248 @@
+"""Draw validation and the pipe calls draws, clears and dispatches make
+(GL 4.6 sections 10.4-10.5, 17.4.3, 19; GLES 3.2 sections 10.5, 15.2.3, 17)."""
+
+import struct
+
+import numpy as np
+import pytest
+
+from driver.gallium import (
+    PipeBlendFactor, PipeClear, PipeCompareFunc, PipeFace, PipeFormat, PipePrim, PipeShaderType,
+)
+from driver.gl import enums as E
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+from tests.driver.gl.test_programs import program
+
+VS = """#version 300 es
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 col;
+out vec4 v;
+void main() { gl_Position = pos; v = col; }
+"""
+FS = """#version 300 es
+precision mediump float;
+in vec4 v;
+uniform sampler2D tex;
+out vec4 o;
+void main() { o = v * texture(tex, vec2(0.5)); }
+"""
+
+
+@pytest.fixture
+def ready(es3):
+    p = program(es3, VS, FS)
+    es3.glUseProgram(p)
+    (b,) = es3.glGenBuffers(1)
+    es3.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    es3.glBufferData(E.GL_ARRAY_BUFFER, 48, np.arange(12, dtype=np.float32), E.GL_STATIC_DRAW)
+    es3.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 16, 0)
+    es3.glEnableVertexAttribArray(0)
+    es3.pipe.calls.clear()
+    return es3
+
+
+def test_draw_arrays_emits_state_and_draw(ready):
+    c = ready
+    c.glEnable(E.GL_DEPTH_TEST)
+    c.glDepthFunc(E.GL_GEQUAL)
+    c.glEnable(E.GL_CULL_FACE)
+    c.glEnable(E.GL_BLEND)
+    c.glBlendFunc(E.GL_SRC_ALPHA, E.GL_ONE_MINUS_SRC_ALPHA)
+    c.glVertexAttrib4f(1, 0.25, 0.5, 0.75, 1.0)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.glGetError() == E.GL_NO_ERROR
+    info, drawid, indirect, draws = c.pipe.last("draw_vbo")
+    assert info.mode == PipePrim.TRIANGLES and info.index_size == 0
+    assert (draws[0].start, draws[0].count) == (0, 3) and indirect is None
+    fb = c.pipe.last("set_framebuffer_state")[0]
+    assert fb.cbufs[0].resource is c.window.color and fb.zsbuf.resource is c.window.depth_stencil
+    dsa = c.pipe.last("create_depth_stencil_alpha_state")[0]
+    assert dsa.depth_enabled and dsa.depth_func == PipeCompareFunc.GEQUAL
+    blend = c.pipe.last("create_blend_state")[0]
+    assert blend.rt[0].blend_enable and blend.rt[0].rgb_dst_factor == PipeBlendFactor.INV_SRC_ALPHA
+    rast = c.pipe.last("create_rasterizer_state")[0]
+    assert rast.cull_face == PipeFace.BACK and rast.front_ccw
+    elements = c.pipe.last("create_vertex_elements_state")[0]
+    assert elements[0].src_format == PipeFormat.R32G32B32A32_FLOAT and elements[0].src_stride_B == 16
+    assert elements[1].src_stride_B == 0        # disabled array: the current value
+    buffers = c.pipe.last("set_vertex_buffers")[0]
+    assert buffers[0].resource is c.buffers.get(1).resource
+    res, off = buffers[1].resource, buffers[1].offset_B
+    assert struct.unpack_from("<4f", res.storage, off) == (0.25, 0.5, 0.75, 1.0)
+    stages = [a[0] for n, a in c.pipe.calls if n == "bind_shader_state"]
+    assert PipeShaderType.VERTEX in stages and PipeShaderType.FRAGMENT in stages
+    vp = c.pipe.last("set_viewport_states")[1][0]
+    assert vp.scale == (32.0, 16.0, 0.5)
+
+
+def test_redundant_state_is_not_recreated(ready):
+    c = ready
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    n = c.pipe.names().count("create_blend_state")
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.pipe.names().count("create_blend_state") == n
+    assert c.pipe.names().count("draw_vbo") == 2
+
+
+@pytest.mark.parametrize("call,code", [
+    (lambda c: c.glDrawArrays(E.GL_QUADS, 0, 3), E.GL_INVALID_ENUM),
+    (lambda c: c.glDrawArrays(E.GL_TRIANGLES, 0, -1), E.GL_INVALID_VALUE),
+    (lambda c: c.glDrawArrays(E.GL_TRIANGLES, -1, 3), E.GL_INVALID_VALUE),
+    (lambda c: c.glDrawArraysInstanced(E.GL_TRIANGLES, 0, 3, -1), E.GL_INVALID_VALUE),
+    (lambda c: c.glDrawElements(E.GL_TRIANGLES, 3, E.GL_FLOAT, bytes(12)), E.GL_INVALID_ENUM),
+    (lambda c: c.glDrawRangeElements(E.GL_TRIANGLES, 5, 4, 3, E.GL_UNSIGNED_BYTE, bytes(3)),
+     E.GL_INVALID_VALUE),
+    (lambda c: c.glDrawArraysIndirect(E.GL_TRIANGLES, 0), E.GL_INVALID_OPERATION),  # ES 3.1
+])
+def test_draw_errors(ready, call, code):
+    call(ready)
+    expect(ready, code)
+    assert "draw_vbo" not in ready.pipe.names()
+
+
+def test_no_program_is_an_error_in_es_and_core(ready):
+    ready.glUseProgram(0)
+    ready.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(ready, E.GL_INVALID_OPERATION)
+
+
+def test_incomplete_framebuffer(ready):
+    (f,) = ready.glGenFramebuffers(1)
+    ready.glBindFramebuffer(E.GL_FRAMEBUFFER, f)
+    ready.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(ready, E.GL_INVALID_FRAMEBUFFER_OPERATION)
+    ready.glClear(E.GL_COLOR_BUFFER_BIT)
+    expect(ready, E.GL_INVALID_FRAMEBUFFER_OPERATION)
+
+
+def test_mapped_buffer_blocks_draws(ready):
+    ready.glMapBufferRange(E.GL_ARRAY_BUFFER, 0, 4, E.GL_MAP_READ_BIT)
+    ready.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(ready, E.GL_INVALID_OPERATION)
+
+
+def test_zero_count_draws_nothing(ready):
+    ready.glDrawArrays(E.GL_TRIANGLES, 0, 0)
+    assert ready.glGetError() == E.GL_NO_ERROR and "draw_vbo" not in ready.pipe.names()
+
+
+def test_client_arrays_are_uploaded(es3):
+    p = program(es3, VS, FS)
+    es3.glUseProgram(p)
+    verts = np.arange(8, dtype=np.float32)
+    es3.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, verts)
+    es3.glEnableVertexAttribArray(0)
+    es3.glDrawArrays(E.GL_POINTS, 1, 3)
+    vb = es3.pipe.last("set_vertex_buffers")[0][0]
+    assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 32]) == verts.tobytes()
+    el = es3.pipe.last("create_vertex_elements_state")[0][0]
+    assert el.src_format == PipeFormat.R32G32_FLOAT and el.src_stride_B == 8
+
+
+def test_draw_elements_client_and_buffer_indices(ready):
+    c = ready
+    c.glDrawElements(E.GL_TRIANGLES, 3, E.GL_UNSIGNED_SHORT, np.array([2, 0, 1], np.uint16))
+    info, _, _, draws = c.pipe.last("draw_vbo")
+    assert info.index_size == 2 and (info.min_index, info.max_index) == (0, 2)
+    idx = np.frombuffer(bytes(info.index_resource.storage), np.uint16)
+    assert list(idx[draws[0].start:draws[0].start + 3]) == [2, 0, 1]
+    (e,) = c.glGenBuffers(1)
+    c.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, e)
+    c.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, 8, np.array([0, 1, 2, 1], np.uint16), E.GL_STATIC_DRAW)
+    c.glEnable(E.GL_PRIMITIVE_RESTART_FIXED_INDEX)
+    c.glDrawElementsInstanced(E.GL_TRIANGLES, 3, E.GL_UNSIGNED_SHORT, 2, 5)
+    info, _, _, draws = c.pipe.last("draw_vbo")
+    assert info.index_resource is c.buffers.get(e).resource and draws[0].start == 1
+    assert info.instance_count == 5 and info.primitive_restart and info.restart_index == 0xFFFF
+
+
+def test_core_needs_element_buffer_and_vao():
+    c = make_ctx("gl33")
+    p = program(c, "#version 330\nlayout(location=0) in vec4 p;\nvoid main() { gl_Position = p; }\n",
+                "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n")
+    c.glUseProgram(p)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(c, E.GL_INVALID_OPERATION)                       # no VAO
+    (v,) = c.glGenVertexArrays(1)
+    c.glBindVertexArray(v)
+    c.glDrawElements(E.GL_TRIANGLES, 3, E.GL_UNSIGNED_BYTE, bytes(3))
+    expect(c, E.GL_INVALID_OPERATION)                       # client indices
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.glGetError() == E.GL_NO_ERROR
+
+
+def test_sampler_uniform_binds_texture_unit(ready):
+    c = ready
+    (t,) = c.glGenTextures(1)
+    c.glActiveTexture(E.GL_TEXTURE2)
+    c.glBindTexture(E.GL_TEXTURE_2D, t)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(16))
+    c.glUniform1i(c.glGetUniformLocation(c.current_program.name, "tex"), 2)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    stage, start, views = c.pipe.last("set_sampler_views")
+    assert views[0] is None                                # mipmap-incomplete (default MIN_FILTER)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    stage, start, views = c.pipe.last("set_sampler_views")
+    assert views[0].resource is c.textures.get(t).resource
+
+
+def test_clear_calls_pipe_with_state(es3):
+    es3.glClearColor(0.1, 0.2, 0.3, 0.4)
+    es3.glClearDepthf(0.5)
+    es3.glClearStencil(0x1FF)
+    es3.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT)
+    buffers, scissor, color, depth, stencil = es3.pipe.last("clear")
+    assert buffers == PipeClear.COLOR0 | PipeClear.DEPTH | PipeClear.STENCIL
+    assert scissor is None and color == (0.1, 0.2, 0.3, 0.4) and depth == 0.5
+    assert stencil == 0xFF                                 # masked to the stencil bits
+    es3.glEnable(E.GL_SCISSOR_TEST)
+    es3.glScissor(2, 3, 100, 4)
+    es3.glDepthMask(False)
+    es3.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
+    buffers, scissor, *_ = es3.pipe.last("clear")
+    assert buffers == PipeClear.COLOR0                    # depth writes masked off
+    assert (scissor.minx, scissor.miny, scissor.maxx, scissor.maxy) == (2, 3, 64, 7)
+    es3.glClear(0x8000_0000)
+    expect(es3, E.GL_INVALID_VALUE)
+
+
+def test_clear_buffer(es3):
+    es3.glClearBufferfv(E.GL_COLOR, 0, [1, 0, 0, 1])
+    assert es3.pipe.last("clear")[2] == (1.0, 0.0, 0.0, 1.0)
+    es3.glClearBufferfi(E.GL_DEPTH_STENCIL, 0, 0.25, 7)
+    buffers, _, _, depth, stencil = es3.pipe.last("clear")
+    assert buffers == PipeClear.DEPTH | PipeClear.STENCIL and (depth, stencil) == (0.25, 7)
+    es3.glClearBufferiv(E.GL_DEPTH, 0, [1])
+    expect(es3, E.GL_INVALID_ENUM)
+    es3.glClearBufferfv(E.GL_COLOR, 8, [0, 0, 0, 0])
+    expect(es3, E.GL_INVALID_VALUE)
+    es3.glClearBufferfv(E.GL_DEPTH, 1, [0.0])
+    expect(es3, E.GL_INVALID_VALUE)
+
+
+def test_dispatch_compute():
+    c = make_ctx("gles31")
+    cs = c.glCreateShader(E.GL_COMPUTE_SHADER)
+    c.glShaderSource(cs, 1, ["#version 310 es\nlayout(local_size_x = 4) in;\nvoid main() {}\n"])
+    c.glCompileShader(cs)
+    p = c.glCreateProgram()
+    c.glAttachShader(p, cs)
+    c.glLinkProgram(p)
+    c.glDispatchCompute(1, 1, 1)
+    expect(c, E.GL_INVALID_OPERATION)                      # not in use yet
+    c.glUseProgram(p)
+    c.glDispatchCompute(3, 2, 1)
+    grid = c.pipe.last("launch_grid")[0]
+    assert grid.block == (4, 1, 1) and grid.grid == (3, 2, 1)
+    c.glDispatchCompute(1 << 20, 1, 1)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glDispatchComputeIndirect(2)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glDispatchComputeIndirect(0)
+    expect(c, E.GL_INVALID_OPERATION)                      # no buffer bound
+    c.glMemoryBarrier(E.GL_SHADER_STORAGE_BARRIER_BIT)
+    assert c.pipe.last("memory_barrier")[0]
+    c.glDrawArrays(E.GL_POINTS, 0, 1)
+    expect(c, E.GL_INVALID_OPERATION)                      # compute program for a draw
