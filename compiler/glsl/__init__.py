@@ -56,7 +56,7 @@ def parse(source: str, stage: str) -> TranslationUnit:
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
     log = InfoLog()
-    pp = preprocess_full(source, log)
+    pp = preprocess_full(source, log, stage)
     if not log.has_errors:
         tokens = tokenize(pp.text, pp.line_map, pp.version, log, tuple(
             n for n, b in pp.extensions.items() if b != "disable"))

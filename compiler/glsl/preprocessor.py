@@ -189,8 +189,9 @@ class _ExprError(Exception):
 class Preprocessor:
     """One run over one shader source; see the module docstring."""
 
-    def __init__(self, source: str, log: InfoLog | None = None):
+    def __init__(self, source: str, log: InfoLog | None = None, stage: str | None = None):
         self.log = log if log is not None else InfoLog()
+        self.stage = stage
         self.source = source
         self.macros: dict[str, Macro] = {}
         self.conds: list[_Cond] = []
@@ -559,7 +560,7 @@ class Preprocessor:
                 self.extensions[ext] = behavior
             return
         if name not in table:
-            stage_word = "this"
+            stage_word = self.stage or "this"
             msg = f"extension `{name}' unsupported in {stage_word} shader"
             if behavior == "require":
                 self.log.error(self._loc(hash_col), msg)
@@ -853,9 +854,12 @@ def _substitute(self: Preprocessor, m: Macro, args: dict, call: PPToken, line: i
     return pasted
 
 
-def preprocess_full(source: str, log: InfoLog | None = None) -> PreprocessResult:
-    """Run the preprocessor; messages go to `log` (a new one if None)."""
-    return Preprocessor(source, log).run()
+def preprocess_full(source: str, log: InfoLog | None = None, stage: str | None = None) -> PreprocessResult:
+    """Run the preprocessor; messages go to `log` (a new one if None).
+
+    `stage` only words messages ("unsupported in fragment shader").
+    """
+    return Preprocessor(source, log, stage).run()
 
 
 __all__ = ["PreprocessResult", "Preprocessor", "preprocess_full", "Extension"]

@@ -69,6 +69,9 @@ def test_extension_brings_functions():
     ("textureGatherOffsets", ES310, "fragment", False),
     ("noise1", CORE430, "vertex", True),
     ("noise1", ES310, "vertex", False),
+    ("texture2DLod", ES100, "vertex", True),
+    ("texture2DLod", ES100, "fragment", False),
+    ("textureCubeLod", GL110, "fragment", True),
 ])
 def test_availability(name, version, stage, present):
     assert (name in builtin_function_names(version, stage)) is present
