@@ -62,7 +62,7 @@ class Interpreter:
     variables: dict = field(default_factory=dict)     # name -> raw array (slots, lanes) or (slots,)
     sysvals: dict = field(default_factory=dict)       # intrinsic name -> raw array (comps, lanes)
     sample: Callable | None = None                    # (Tex, {kind: raw array}) -> raw array
-    max_iterations: int = 100000
+    max_iterations: int = 10000
 
     def __post_init__(self):
         self.alive = np.ones(self.lanes, bool)
