@@ -31,7 +31,7 @@ from .texels import DecodeCache
 #: every temporary stays in cache; the decoded texels are shared by the batches.
 BATCH_LANES = 1 << 15
 
-__all__ = ["sample", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
+__all__ = ["BATCH_LANES", "sample", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
            "read_texture", "read_sampler", "TextureView", "SamplerState", "InvalidDescriptor",
            "format_id", "format_by_id", "FORMAT_NAMES", "ATOMIC_OPS", "QUAD_LANES"]
 
@@ -50,9 +50,19 @@ def _groups(n: int, *vas):
 
 
 def _sub(x, lanes):
+    """The lanes' part of a per-lane argument (``lanes``: None, a slice or indices)."""
     if x is None or lanes is None or np.ndim(x) == 0:
         return x
     return np.asarray(x)[lanes]
+
+
+def _batch(lanes, start: int, m: int):
+    """Lanes start..start + BATCH_LANES of a group (None: the whole call)."""
+    if m <= BATCH_LANES:
+        return lanes
+    if lanes is None:
+        return slice(start, start + BATCH_LANES)
+    return lanes[start:start + BATCH_LANES]
 
 
 def _per_group(n, groups, run):
@@ -86,13 +96,9 @@ def sample(mem, tex_desc_va, samp_desc_va, coords, *, lod=None, bias=None, ddx=N
     def run(lanes, tva, sva):
         view, samp = read_texture(mem, tva), read_sampler(mem, sva)
         m = n if lanes is None else lanes.size
-        if lanes is None and m > BATCH_LANES:
-            lanes = np.arange(n)
         parts = []
         for start in range(0, m, BATCH_LANES):
-            sel = None if lanes is None else lanes[start:start + BATCH_LANES]
-            if sel is not None and sel.size == n:
-                sel = None
+            sel = _batch(lanes, start, m)
             parts.append(sample_view(mem, view, samp, _sub(coords, sel), lod=_sub(lod, sel), bias=_sub(bias, sel),
                                      ddx=_sub(ddx, sel), ddy=_sub(ddy, sel), compare=_sub(compare, sel),
                                      offset=_sub(offset, sel), gather_component=gather_component, cache=cache))
@@ -105,8 +111,16 @@ def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:
     coords = np.asarray(coords, np.int64)
     n = coords.shape[0]
 
+    cache = DecodeCache()
+
     def run(lanes, tva):
-        return load_view(mem, read_texture(mem, tva), _sub(coords, lanes), _sub(lod, lanes), _sub(sample, lanes))
+        view = read_texture(mem, tva)
+        m = n if lanes is None else lanes.size
+        parts = []
+        for start in range(0, m, BATCH_LANES):
+            sel = _batch(lanes, start, m)
+            parts.append(load_view(mem, view, _sub(coords, sel), _sub(lod, sel), _sub(sample, sel), cache=cache))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
     return _per_group(n, _groups(n, tex_desc_va), run).T
 
 

@@ -105,13 +105,22 @@ def _seamless(view, col, face, layer, level, i, j, size, shift):
 
 
 def _quad_derivatives(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Fine derivatives of per-lane values (n, k) over 2x2 quads (see QUAD_LANES)."""
+    """Fine derivatives of per-lane values (n, k) over 2x2 quads (see QUAD_LANES):
+    d/dx from the pixel's row of the quad, d/dy from its column."""
     n = c.shape[0]
     if n % 4:
         raise ValueError(f"implicit derivatives need whole 2x2 quads: {n} lanes is not a multiple of 4")
     q = c.reshape(n // 4, 4, -1)
-    dx = np.repeat(np.stack([q[:, 1] - q[:, 0], q[:, 3] - q[:, 2]], axis=1), 2, axis=1)
-    dy = np.stack([q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]], axis=1)[:, [0, 1, 0, 1]]
+    dx = np.empty_like(q)
+    dy = np.empty_like(q)
+    dx[:, 0] = q[:, 1] - q[:, 0]
+    dx[:, 1] = dx[:, 0]
+    dx[:, 2] = q[:, 3] - q[:, 2]
+    dx[:, 3] = dx[:, 2]
+    dy[:, 0] = q[:, 2] - q[:, 0]
+    dy[:, 2] = dy[:, 0]
+    dy[:, 1] = q[:, 3] - q[:, 1]
+    dy[:, 3] = dy[:, 1]
     return dx.reshape(c.shape), dy.reshape(c.shape)
 
 
@@ -384,7 +393,8 @@ def _ref(view: TextureView, compare) -> np.ndarray:
     return ref
 
 
-def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True, strategy="auto") -> np.ndarray:
+def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True, strategy="auto",
+              cache=None) -> np.ndarray:
     """texelFetch: integer coordinates (n, k) at level first_level + lod -> (4, n).
     Out-of-range coordinates, levels, layers or samples read 0 (robust access)."""
     coords = np.asarray(coords, np.int64)
@@ -414,8 +424,9 @@ def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True,
     layer = np.where(ok, layer, 0)
     col = columns(view, x, y, layer, level, np.where(ok, samp_idx, 0))
     col = solid_redirect(mem, view, col, x, y, layer, level)
-    shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1) if col.size else (0, 1), col.size, strategy)
-    table, cols = fetch(mem, view, [col - shift if shift else col], [~ok], None, shift=shift)
+    shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1) if col.size else (0, 1), col.size, strategy,
+                       cache)
+    table, cols = fetch(mem, view, [col - shift if shift else col], [~ok], None, shift=shift, cache=cache)
     res = table[:, cols[0]]
     return _swizzle(view, res) if swizzle else res
 
