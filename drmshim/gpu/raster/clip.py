@@ -39,7 +39,8 @@ class ClippedPrims:
     ``prim``: (N,) int64 index of the input primitive each output primitive comes
     from, non-decreasing (draw order is kept; a clipped triangle becomes a fan of
     up to 3 + planes - 2 triangles, consecutive).
-    ``weights``: (N, k, k) float64; corner c of output primitive n is
+    ``weights``: (N, k, k) float64 (may be a read-only broadcast view when nothing
+    was clipped); corner c of output primitive n is
     ``sum_j weights[n, c, j] * input_vertex[prim[n], j]``; rows sum to 1.
     ``position``: (N, k, 4) float64 clip-space positions of the output corners.
     k = 3 for triangles, 2 for lines.
@@ -64,19 +65,30 @@ def clip_planes(*, guard_band_ndc: float = 8.0, clip_z: bool = True,
     return np.array(planes, dtype=np.float64)
 
 
-def vertex_distances(position: np.ndarray, clip_distance: np.ndarray | None = None,
-                     **plane_options) -> np.ndarray:
-    """(V, P + D) float64 signed distances of every vertex to every clip plane.
+def vertex_distances(position: np.ndarray, clip_distance: np.ndarray | None = None, *,
+                     guard_band_ndc: float = 8.0, clip_z: bool = True,
+                     zero_to_one_depth: bool = False) -> np.ndarray:
+    """(V, P + D) float64 signed distances of every vertex to every clip plane, in
+    the order of ``clip_planes`` (same options), then the user clip distances.
 
-    ``position``: (V, 4) clip-space x, y, z, w. ``clip_distance``: (V, D) user clip
-    distances or None. ``plane_options``: those of ``clip_planes``.
+    ``position``: (V, 4) clip-space x, y, z, w. ``clip_distance``: (V, D) or None.
     """
     pos = np.asarray(position, dtype=np.float64).reshape(-1, 4)
-    d = pos @ clip_planes(**plane_options).T
+    x, y, z, w = pos.T
+    gw = float(guard_band_ndc) * w
+    cols = [gw + x, gw - x, gw + y, gw - y]
+    if clip_z:
+        cols += [z if zero_to_one_depth else z + w, w - z]
     if clip_distance is not None:
         cd = np.asarray(clip_distance, dtype=np.float64).reshape(len(pos), -1)
-        d = np.concatenate((d, cd), axis=1)
-    return d
+        cols += list(cd.T)
+    return np.stack(cols, axis=1)
+
+
+def outcodes(dist: np.ndarray) -> np.ndarray:
+    """(V,) int64: bit p set where vertex distance to plane p is negative."""
+    bits = (dist < 0).astype(np.int64) << np.arange(dist.shape[1], dtype=np.int64)
+    return np.bitwise_or.reduce(bits, axis=1)
 
 
 def _blend3(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -145,33 +157,36 @@ def clip_triangles(position: np.ndarray, triangles: np.ndarray,
     """
     pos = np.asarray(position, dtype=np.float64).reshape(-1, 4)
     tris = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
-    dv = vertex_distances(pos, clip_distance, **plane_options)[tris]     # (T, 3, P)
-    inside = dv >= 0
-    accept = inside.all(axis=(1, 2))
-    reject = (~inside).all(axis=1).any(axis=1)
+    dist = vertex_distances(pos, clip_distance, **plane_options)
+    code = outcodes(dist)
+    c0, c1, c2 = code[tris[:, 0]], code[tris[:, 1]], code[tris[:, 2]]
+    accept = (c0 | c1 | c2) == 0
+    reject = (c0 & c1 & c2) != 0
+    if accept.all():
+        return ClippedPrims(np.arange(len(tris)), np.broadcast_to(np.eye(3), (len(tris), 3, 3)), pos[tris])
     partial = np.flatnonzero(~accept & ~reject)
     acc = np.flatnonzero(accept)
-
-    eye = np.broadcast_to(np.eye(3), (len(acc), 3, 3))
-    prim_parts = [acc]
-    weight_parts = [eye]
+    prim = [acc]
+    weights = [np.broadcast_to(np.eye(3), (len(acc), 3, 3))]
+    position_out = [pos[tris[acc]]]
     if len(partial):
-        wpoly, count = _clip_polygons(dv[partial])
+        wpoly, count = _clip_polygons(dist[tris[partial]])
         ntri = np.maximum(count - 2, 0)
         poly, local = _expand(ntri)
         corners = np.stack((np.zeros_like(local), local + 1, local + 2), axis=1)
-        prim_parts.append(partial[poly])
-        weight_parts.append(wpoly[poly[:, None], corners])
-    prim = np.concatenate(prim_parts)
-    weights = np.concatenate(weight_parts).reshape(-1, 3, 3)
-    if len(partial):
-        order = np.argsort(prim, kind="stable")
-        prim, weights = prim[order], weights[order]
-    position_out = _blend3(weights, pos[tris[prim]])
+        w = wpoly[poly[:, None], corners]
+        prim.append(partial[poly])
+        weights.append(w)
+        position_out.append(_blend3(w, pos[tris[partial[poly]]]))
+    prim = np.concatenate(prim)
+    order = np.argsort(prim, kind="stable")
+    prim = prim[order]
+    weights = np.concatenate(weights)[order]
+    position_out = np.concatenate(position_out)[order]
     positive_w = (position_out[..., 3] > 0).all(axis=1)
     if not positive_w.all():
         prim, weights, position_out = prim[positive_w], weights[positive_w], position_out[positive_w]
-    return ClippedPrims(prim, np.ascontiguousarray(weights), position_out)
+    return ClippedPrims(prim, weights, position_out)
 
 
 def clip_lines(position: np.ndarray, lines: np.ndarray,
@@ -206,7 +221,7 @@ def cull_points(position: np.ndarray, clip_distance: np.ndarray | None = None, *
     distance; points are never cut."""
     d = vertex_distances(position, clip_distance, guard_band_ndc=1.0, clip_z=clip_z,
                          zero_to_one_depth=zero_to_one_depth)
-    return (d >= 0).all(axis=1)
+    return outcodes(d) == 0
 
 
 def blend(values: np.ndarray, prim_vertices: np.ndarray, clipped: ClippedPrims) -> np.ndarray:
