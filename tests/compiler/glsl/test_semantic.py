@@ -225,3 +225,29 @@ def test_row_major_matrix_member():
                "vertex")
     # row_major mat2x3 = 3 rows of vec2, each padded to 16 bytes
     assert T.block_member_offsets(tu.interface_blocks[0].type) == [("m", 0), ("x", 48)]
+
+
+VALID_SNIPPETS = {
+"pervertex": ("#version 150\nout gl_PerVertex { vec4 gl_Position; float gl_PointSize; };\nvoid main() { gl_Position = vec4(1.0); }\n", "vertex"),
+"shadow_struct": ("struct S { float a; };\nvoid main() { float S = 1.0; gl_Position = vec4(S); }\n", "vertex"),
+"while_decl": ("#version 130\nvoid main() { int i = 0; while (bool b = i < 3) { i++; } gl_Position = vec4(i); }\n", "vertex"),
+"comma": ("void main() { float a, b; a = (b = 1.0, b + 1.0); gl_Position = vec4(a); }\n", "vertex"),
+"proto_names": ("float f(float);\nfloat f(float y) { return y; }\nvoid main() { gl_Position = vec4(f(1.0)); }\n", "vertex"),
+"nested_struct": ("#version 120\nstruct A { float x; };\nstruct B { A a[2]; };\nuniform B b;\nvoid main() { gl_Position = vec4(b.a[1].x); }\n", "vertex"),
+"ternary_array": ("#version 120\nvoid main() { float a[2]; float b[2]; float c[2] = true ? a : b; gl_Position = vec4(c[0]); }\n", "vertex"),
+"vec_index": ("#version 130\nuniform int k;\nvoid main() { vec4 v = vec4(1.0); v[k] = 2.0; mat3 m; m[1][2] = v[0]; gl_Position = v; }\n", "vertex"),
+"out_struct_varying": ("#version 150\nstruct V { vec3 n; };\nout V v;\nvoid main() { v.n = vec3(1.0); gl_Position = vec4(0.0); }\n", "vertex"),
+"precision_in_func": ("#version 100\nprecision mediump float;\nvoid main() { precision highp float; highp vec2 x = vec2(1.0); gl_FragColor = vec4(x, 0.0, 1.0); }\n", "fragment"),
+"fragcoord_layout": ("#version 150\nlayout(origin_upper_left) in vec4 gl_FragCoord;\nout vec4 c;\nvoid main() { c = gl_FragCoord; }\n", "fragment"),
+"fragdepth_layout": ("#version 420\nlayout(depth_greater) out float gl_FragDepth;\nvoid main() { gl_FragDepth = 1.0; }\n", "fragment"),
+"uint_ops": ("#version 130\nvoid main() { uint a = 3u; int b = 2; uint c = a * 2u + uint(b); c >>= 1; c %= 2u; gl_Position = vec4(c); }\n", "vertex"),
+"int_to_uint_400": ("#version 400\nvoid main() { uint a = 3; float f = a; double d = f; gl_Position = vec4(float(d)); }\n", "vertex"),
+"mat_ctor": ("#version 120\nvoid main() { mat3 m = mat3(mat4(1.0)); mat2 n = mat2(vec2(1.0), 2.0, 3.0); vec4 v = vec4(n); gl_Position = vec4(m[0], 1.0) + v; }\n", "vertex"),
+"const_array_index": ("#version 120\nconst float t[3] = float[3](1.0, 2.0, 3.0);\nconst float x = t[1] * 2.0;\nfloat y[int(x)];\nvoid main() { gl_Position = vec4(y.length()); }\n", "vertex"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALID_SNIPPETS))
+def test_valid_snippets(name):
+    src, stage = VALID_SNIPPETS[name]
+    parse(src, stage)
