@@ -16,12 +16,16 @@ A 64-bit ETC/EAC block is a big-endian integer (byte 0 holds bits 63..56). Pixel
 - ``raw=True``: the integer values the block encodes, before normalisation (int32):
   8-bit colour/alpha for ETC/EAC-alpha, 11-bit values (0..2047, or -1023..1023
   signed) for R11/RG11.
+
+The same entry point decodes BC1-BC5 (``DXT1/3/5``, ``RGTC1/2``, see ``bc.py``).
+BPTC (BC6H/BC7) and ASTC are in the table (block sizes) but not decoded.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .bc import decompress_bc
 from .formats import Format, get_format
 from .pack import srgb_to_linear
 
@@ -203,14 +207,17 @@ def _decode_eac(word: np.ndarray, eleven_bit: bool, signed: bool) -> np.ndarray:
 
 
 def decompress(format: str | Format, blocks, raw: bool = False) -> np.ndarray:
-    """Decode ETC1/ETC2/EAC blocks: uint8 ``(nblocks, block_size_B)`` ->
+    """Decode ETC1/ETC2/EAC (and BC1-BC5) blocks: uint8 ``(nblocks, block_size_B)`` ->
     ``(nblocks, 4, 4, 4)`` RGBA ``[block, y, x, c]`` (see the module doc)."""
     fmt = get_format(format)
-    if fmt.family != "etc":
-        raise ValueError(f"decompress supports the ETC1/ETC2/EAC formats, not {fmt.name}")
+    supported = fmt.family == "etc" or fmt.name.startswith(("DXT", "RGTC"))
+    if not supported:
+        raise ValueError(f"decompress supports ETC1/ETC2/EAC and BC1-BC5 (DXT, RGTC), not {fmt.name}")
     blocks = np.asarray(blocks, dtype=np.uint8)
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")
+    if fmt.family == "bc":
+        return decompress_bc(fmt.name, blocks, raw, fmt.is_srgb, srgb_to_linear)
     n = blocks.shape[0]
     out = np.zeros((n, 4, 4, 4), dtype=np.int64)
     name = fmt.name
