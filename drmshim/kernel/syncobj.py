@@ -153,8 +153,11 @@ class _ChainFence(Fence):
         pass
 
 
+_MAX_SLICE_S = 3600.0  # INT64_MAX deadlines ("forever") wait in slices Python's locks accept
+
+
 def _remaining_s(deadline_ns: int) -> float:
-    return (deadline_ns - time.monotonic_ns()) / 1e9
+    return min((deadline_ns - time.monotonic_ns()) / 1e9, _MAX_SLICE_S)
 
 
 def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns: int, *,

@@ -218,3 +218,11 @@ def test_exported_fds_are_seam_descriptors(dev):
         uapi.ioctl(fd2, uapi.DRM_IOCTL_SYNCOBJ_CREATE, uapi.ffi.new("struct drm_syncobj_create *"))
     assert info.value.errno == errno.ENOTTY
     uapi.close(fd2)
+
+
+def test_int64_max_timeout_means_forever(dev):
+    s = dev.syncobj()
+    timer = _later(0.05, lambda: _signal(dev, [s]))
+    dev.ioctl("SYNCOBJ_WAIT", handles=dev.array("__u32", [s]), count_handles=1, timeout_nsec=(1 << 63) - 1,
+              flags=FOR_SUBMIT)
+    timer.join()
