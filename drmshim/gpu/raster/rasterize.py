@@ -324,25 +324,49 @@ def barycentrics(setup: TriangleSetup, frags: Fragments, *, sample: int | None =
     Returns (F, 3) weights over the setup triangle's corners, or with
     ``over_vertices`` (F, k) over the primitive's vertices (k = 2 for lines, 1 for
     points; same as corners for triangles). Rows sum to 1.
+
+    Per triangle, the (perspective-scaled) barycentric numerators and their sum are
+    planes in x, y; they are set up exactly in float64 at a reference pixel near
+    corner 0 and evaluated per fragment in float32 from one row gather.
     """
-    t = frags.tri.astype(np.int64)
     if sample is None:
         ox = oy = SUBPIXEL_ONE // 2
     else:
-        ox, oy = sample_positions_fx(frags.samples)[sample]
-    X = (frags.x.astype(np.int64) << SUBPIXEL_BITS) + ox
-    Y = (frags.y.astype(np.int64) << SUBPIXEL_BITS) + oy
-    inv_area = 1.0 / setup.area2_fx[t]
-    lam = np.empty((len(t), 3), dtype=np.float64)
+        ox, oy = (int(v) for v in sample_positions_fx(frags.samples)[sample])
+    t_all = len(setup)
+    rx = setup.x_fx[:, 0] >> SUBPIXEL_BITS
+    ry = setup.y_fx[:, 0] >> SUBPIXEL_BITS
+    X = (rx << SUBPIXEL_BITS) + ox
+    Y = (ry << SUBPIXEL_BITS) + oy
+    inv_area = 1.0 / setup.area2_fx
+    scale = setup.inv_w if perspective else np.ones((t_all, 3))
+    table = np.empty((t_all, 2 + 3 * 4), np.float64)
+    table[:, 0] = rx
+    table[:, 1] = ry
     for i in range(3):
-        e = setup.edge_a[t, i] * X + setup.edge_b[t, i] * Y + setup.edge_c[t, i]
-        lam[:, i] = e * inv_area
+        e_ref = setup.edge_a[:, i] * X + setup.edge_b[:, i] * Y + setup.edge_c[:, i]   # exact int64
+        k = inv_area * scale[:, i]
+        table[:, 2 + 3 * i] = e_ref * k
+        table[:, 3 + 3 * i] = (setup.edge_a[:, i] << SUBPIXEL_BITS) * k
+        table[:, 4 + 3 * i] = (setup.edge_b[:, i] << SUBPIXEL_BITS) * k
+    table[:, 11:14] = table[:, 2:11].reshape(t_all, 3, 3).sum(axis=1)
+    rows = table.astype(np.float32)[frags.tri]                          # (F, 14)
+    dx = frags.x.astype(np.float32) - rows[:, 0]
+    dy = frags.y.astype(np.float32) - rows[:, 1]
+    lam = np.empty((len(frags), 3), np.float32)
+    for i in range(3):
+        v = rows[:, 3 + 3 * i] * dx
+        v += rows[:, 4 + 3 * i] * dy
+        v += rows[:, 2 + 3 * i]
+        lam[:, i] = v
     if perspective:
-        lam *= setup.inv_w[t]
-        lam /= lam.sum(axis=1, keepdims=True)
+        total = rows[:, 12] * dx
+        total += rows[:, 13] * dy
+        total += rows[:, 11]
+        lam *= (1.0 / total)[:, None]
     if over_vertices and setup.corner_weights is not None:
-        lam = np.einsum("fc,fck->fk", lam, setup.corner_weights[t])
-    return lam.astype(np.float32)
+        lam = np.einsum("fc,fck->fk", lam, setup.corner_weights[frags.tri].astype(np.float32))
+    return lam
 
 
 def point_coords(setup: TriangleSetup, frags: Fragments) -> np.ndarray:
@@ -350,6 +374,6 @@ def point_coords(setup: TriangleSetup, frags: Fragments) -> np.ndarray:
     by ``setup_points``)."""
     if setup.corner_uv is None:
         raise ValueError("point_coords needs a setup from setup_points")
-    lam = barycentrics(setup, frags, perspective=False, over_vertices=False).astype(np.float64)
-    uv = setup.corner_uv[frags.tri]
-    return np.einsum("fc,fcu->fu", lam, uv).astype(np.float32)
+    lam = barycentrics(setup, frags, perspective=False, over_vertices=False)
+    uv = setup.corner_uv.astype(np.float32)[frags.tri]
+    return np.einsum("fc,fcu->fu", lam, uv)
