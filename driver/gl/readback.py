@@ -1,0 +1,236 @@
+"""glReadPixels, glBlitFramebuffer, glInvalidate*Framebuffer, glCopyTexSubImage2D
+(GL 4.6 sections 18.2-18.3, 9.2.9, 8.6; GLES 3.2 sections 16.1, 16.2, 9.2.9)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from driver.gallium import (
+    BlitImage, BlitInfo, Box, PipeMap, PipeMask, PipeTexFilter, ScissorState,
+)
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, lookup
+from driver.gl.formats import pixel_type_matches
+from driver.gl.pixels import client_format, from_resource_bytes, write_client_image
+
+__all__ = ["ReadbackMixin"]
+
+
+class ReadbackMixin:
+    def _read_surface(self):
+        """(resource, level, layer, internal format info) of the read buffer."""
+        fb = self.read_framebuffer
+        if fb is None:
+            return self.window.color, 0, 0, lookup(E.GL_RGBA8)
+        a = fb.attachments.get(fb.read_buffer)
+        if a is None:
+            return None
+        surf = self._surface(a)
+        info = self._attachment_info(a)
+        return surf.resource, surf.level, surf.first_layer, lookup(info[2])
+
+    def _read_format_ok(self, fmt, type, info) -> bool:
+        """GLES 3.2 section 16.1.2: RGBA/UNSIGNED_BYTE for normalized
+        fixed-point, RGBA_INTEGER/INT or UNSIGNED_INT for integer, RGBA/FLOAT
+        for float buffers, plus the implementation's read format/type."""
+        if not self.api.es:
+            if info.integer != (fmt in INTEGER_PIXEL_FORMATS):
+                return False
+            return pixel_type_matches(fmt, type)
+        if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE) and info.kind == "unorm":
+            return True
+        if fmt == E.GL_RGBA_INTEGER and info.integer:
+            return type == (E.GL_INT if info.kind == "int" else E.GL_UNSIGNED_INT)
+        if (fmt, type) == (E.GL_RGBA, E.GL_FLOAT) and info.kind == "float":
+            return True
+        if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_INT_2_10_10_10_REV) and info.enum == E.GL_RGB10_A2:
+            return True
+        return info.kind == "unorm" and (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+
+    def glReadPixels(self, x: int, y: int, width: int, height: int, format: int, type: int,
+                     pixels=None):
+        """Returns the packed bytes (client memory), or None when a
+        PIXEL_PACK_BUFFER is bound (then `pixels` is the byte offset into it)."""
+        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
+        check_enum(format, PIXEL_FORMATS, "bad format")
+        check_enum(type, PIXEL_TYPES, "bad type")
+        status = self._framebuffer_status(self.read_framebuffer)
+        check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
+              "read framebuffer incomplete")
+        if format not in (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX, E.GL_DEPTH_STENCIL):
+            check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
+            src = self._read_surface()
+            check(src is not None, E.GL_INVALID_OPERATION, "no read buffer image")
+            res, level, layer, info = src
+            check(self._read_format_ok(format, type, info), E.GL_INVALID_OPERATION,
+                  "format/type not allowed for this read buffer")
+        else:
+            check(not self.api.es, E.GL_INVALID_ENUM if self.api.version < (3, 0) else
+                  E.GL_INVALID_OPERATION, "depth/stencil reads are desktop-only")
+            fb = self.read_framebuffer
+            if fb is None:
+                res, level, layer = self.window.depth_stencil, 0, 0
+            else:
+                a = fb.attachments.get(E.GL_DEPTH_ATTACHMENT if format != E.GL_STENCIL_INDEX
+                                       else E.GL_STENCIL_ATTACHMENT)
+                check(a is not None, E.GL_INVALID_OPERATION, "no depth/stencil buffer")
+                surf = self._surface(a)
+                res, level, layer = surf.resource, surf.level, surf.first_layer
+            info = None
+        check(self._read_samples() <= 1, E.GL_INVALID_OPERATION, "multisampled read framebuffer")
+        pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+        if pbo is not None:
+            check(not pbo.mapped, E.GL_INVALID_OPERATION, "pack buffer mapped")
+        if width == 0 or height == 0:
+            return b""
+        check(client_format(format, type) is not None, E.GL_INVALID_OPERATION,
+              "unsupported conversion")
+        rgba = self._read_rgba(res, level, layer, x, y, width, height)
+        if format == E.GL_STENCIL_INDEX and rgba.shape[-1] and res.format.name.startswith(("Z24", "Z32")):
+            rgba = rgba[..., [1, 1, 1, 1]]
+        out = write_client_image(rgba[np.newaxis], self.state.pack, format, type)
+        if pbo is not None:
+            check(isinstance(pixels, int) and pixels + len(out) <= pbo.size, E.GL_INVALID_OPERATION,
+                  "write beyond the pack buffer")
+            self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, pixels, out)
+            pbo.data[pixels:pixels + len(out)] = out
+            return None
+        return out
+
+    def _read_samples(self) -> int:
+        fb = self.read_framebuffer
+        if fb is None:
+            return self.window.samples
+        a = fb.attachments.get(fb.read_buffer)
+        info = self._attachment_info(a) if a else None
+        return info[3] if info else 0
+
+    def _read_rgba(self, res, level, layer, x, y, width, height) -> np.ndarray:
+        """RGBA (height, width, 4) of a region; pixels outside the image read
+        as zero (GL 4.6 section 18.2.8: undefined, we choose 0)."""
+        t = res.template
+        w, h = max(1, t.width_px >> level), max(1, t.height_px >> level)
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(w, x + width), min(h, y + height)
+        out = None
+        if x1 > x0 and y1 > y0:
+            tr = self.pipe.transfer_map(res, level, PipeMap.READ,
+                                        Box(x0, y0, layer, x1 - x0, y1 - y0, 1))
+            try:
+                import layout
+                bpp = layout.get_format(res.format.name).block_size_B
+                rows = [bytes(tr.data[r * tr.stride_B:r * tr.stride_B + (x1 - x0) * bpp])
+                        for r in range(y1 - y0)]
+            finally:
+                self.pipe.transfer_unmap(tr)
+            inner = from_resource_bytes(b"".join(rows), res.format.name, (y1 - y0, x1 - x0))
+            out = np.zeros((height, width, 4), inner.dtype)
+            out[y0 - y:y1 - y, x0 - x:x1 - x] = inner
+        return out if out is not None else np.zeros((height, width, 4), np.float32)
+
+    # -- blits (GL 4.6 section 18.3.1) ---------------------------------------------------
+    def glBlitFramebuffer(self, srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask,
+                          filter) -> None:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        allowed = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
+        check(mask & ~allowed == 0, E.GL_INVALID_VALUE, "bad mask bits")
+        check_enum(filter, (E.GL_NEAREST, E.GL_LINEAR))
+        check(filter == E.GL_NEAREST or not mask & (E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT),
+              E.GL_INVALID_OPERATION, "LINEAR filter with depth/stencil")
+        for fb in (self.read_framebuffer, self.draw_framebuffer):
+            check(self._framebuffer_status(fb) == E.GL_FRAMEBUFFER_COMPLETE,
+                  E.GL_INVALID_FRAMEBUFFER_OPERATION, "framebuffer incomplete")
+        draw = self._pipe_framebuffer_state()
+        # GL 4.6 section 18.3.1: no multisampled destination; a resolve must
+        # not scale (GLES 3.2 section 16.2.1 and GL alike)
+        check(draw.samples <= 1, E.GL_INVALID_OPERATION, "multisampled draw framebuffer")
+        if self._read_samples() > 1:
+            check((abs(srcX1 - srcX0), abs(srcY1 - srcY0)) == (abs(dstX1 - dstX0), abs(dstY1 - dstY0)),
+                  E.GL_INVALID_OPERATION, "a resolve must not scale")
+        blits = []
+        if mask & E.GL_COLOR_BUFFER_BIT:
+            src = self._read_surface()
+            if src is not None and self._read_buffer_enum() != E.GL_NONE:
+                res, level, layer, info = src
+                for cb in draw.cbufs:
+                    if cb is None:
+                        continue
+                    dst_info = self._format_info_of(cb)
+                    check(info.integer == dst_info.integer, E.GL_INVALID_OPERATION,
+                          "integer and non-integer buffers")
+                    check(not info.integer or filter == E.GL_NEAREST, E.GL_INVALID_OPERATION,
+                          "LINEAR filter with integer buffers")
+                    blits.append((res, level, layer, cb.resource, cb.level, cb.first_layer,
+                                  PipeMask.RGBA))
+        for bit, pmask, point in ((E.GL_DEPTH_BUFFER_BIT, PipeMask.Z, E.GL_DEPTH_ATTACHMENT),
+                                  (E.GL_STENCIL_BUFFER_BIT, PipeMask.S, E.GL_STENCIL_ATTACHMENT)):
+            if not mask & bit:
+                continue
+            s = self._zs_surface(self.read_framebuffer, point)
+            d = draw.zsbuf
+            if s is None or d is None:
+                continue
+            check(s.resource.format == d.resource.format, E.GL_INVALID_OPERATION,
+                  "depth/stencil formats differ")
+            blits.append((s.resource, s.level, s.first_layer, d.resource, d.level, d.first_layer,
+                          pmask))
+        scissor = None
+        if E.GL_SCISSOR_TEST in self.state.enabled:
+            x, y, w, h = self.state.scissor
+            scissor = ScissorState(max(0, x), max(0, y), max(0, x + w), max(0, y + h))
+        for sres, slevel, slayer, dres, dlevel, dlayer, pmask in blits:
+            self.pipe.blit(BlitInfo(
+                dst=BlitImage(dres, dlevel, Box(dstX0, dstY0, dlayer, dstX1 - dstX0, dstY1 - dstY0, 1),
+                              dres.format),
+                src=BlitImage(sres, slevel, Box(srcX0, srcY0, slayer, srcX1 - srcX0, srcY1 - srcY0, 1),
+                              sres.format),
+                mask=pmask, filter=PipeTexFilter.LINEAR if filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
+                scissor=scissor))
+
+    def _zs_surface(self, fb, point):
+        if fb is None:
+            from driver.gallium import Surface
+            ds = self.window.depth_stencil
+            return Surface(ds, ds.format)
+        a = fb.attachments.get(point)
+        return self._surface(a) if a else None
+
+    def _format_info_of(self, surface):
+        from driver.gl.formats import INTERNAL_FORMATS
+        for info in INTERNAL_FORMATS.values():
+            if info.pipe == surface.resource.format:
+                return info
+        return lookup(E.GL_RGBA8)
+
+    # -- invalidation (GL 4.6 section 17.4.4) ----------------------------------------------
+    def glInvalidateFramebuffer(self, target: int, num: int, attachments) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        fb = self._fb_for_target(target)
+        check(num >= 0, E.GL_INVALID_VALUE)
+        atts = list(attachments)[:num]
+        if fb is None:
+            for a in atts:
+                check_enum(a, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
+            if E.GL_COLOR in atts:
+                self.pipe.invalidate_resource(self.window.color)
+            if E.GL_DEPTH in atts and E.GL_STENCIL in atts:
+                self.pipe.invalidate_resource(self.window.depth_stencil)
+            return
+        for a in atts:
+            if E.GL_COLOR_ATTACHMENT0 <= a < E.GL_COLOR_ATTACHMENT0 + 32:
+                check(a < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets,
+                      E.GL_INVALID_OPERATION, "attachment >= MAX_COLOR_ATTACHMENTS")
+            else:
+                check_enum(a, (E.GL_DEPTH_ATTACHMENT, E.GL_STENCIL_ATTACHMENT,
+                               E.GL_DEPTH_STENCIL_ATTACHMENT))
+        # Invalidation is a hint; only whole single-level renderbuffers are dropped.
+        for a in atts:
+            att = fb.attachments.get(a)
+            if att is not None and att.type == E.GL_RENDERBUFFER and att.obj.resource is not None:
+                self.pipe.invalidate_resource(att.obj.resource)
+
+    def glInvalidateSubFramebuffer(self, target, num, attachments, x, y, width, height) -> None:
+        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE)
+        check(self.api.gl_or_es((4, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        self._fb_for_target(target)        # validation only: a sub-region hint is ignored
