@@ -27,7 +27,7 @@ from .compression import (
     tile_mode_uncompressed,
     tile_modes,
 )
-from .etc import decompress
+from .etc import decompress, decompress_image
 from .formats import FORMATS, Channel, Format, get_format
 from .miptree import (
     CACHELINE_B,
@@ -44,7 +44,7 @@ from .pack import linear_to_srgb, pack, srgb_to_linear, unpack, unpack_dtype
 __all__ = [
     "FORMATS", "Channel", "Format", "get_format",
     "pack", "unpack", "unpack_dtype", "srgb_to_linear", "linear_to_srgb",
-    "decompress",
+    "decompress", "decompress_image",
     "Layout", "make_miptree", "can_compress", "max_tile_size_el",
     "TILINGS", "CACHELINE_B", "PAGE_B", "MAX_LEVELS",
     "offset_B", "tile", "detile", "morton_el",

@@ -29,7 +29,7 @@ from .bc import decompress_bc
 from .formats import Format, get_format
 from .pack import srgb_to_linear
 
-__all__ = ["decompress", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
+__all__ = ["decompress", "decompress_image", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
 
 # Intensity modifiers by table codeword, indexed by the 2-bit pixel index
 # (msb, lsb): 0 -> +a, 1 -> +b, 2 -> -a, 3 -> -b.
@@ -244,3 +244,20 @@ def decompress(format: str | Format, blocks, raw: bool = False) -> np.ndarray:
     if fmt.is_srgb:
         result[..., :3] = srgb_to_linear(result[..., :3])
     return result
+
+
+def decompress_image(format: str | Format, blocks, width_px: int | None = None,
+                     height_px: int | None = None, raw: bool = False) -> np.ndarray:
+    """Decode a grid of blocks ``(h_el, w_el, block_size_B)`` (as ``detile`` returns
+    them) into an image ``(height_px, width_px, 4)``, cropped to the given size
+    (default: the whole grid)."""
+    fmt = get_format(format)
+    blocks = np.asarray(blocks, dtype=np.uint8)
+    if blocks.ndim != 3:
+        raise ValueError(f"blocks must have shape (h_el, w_el, {fmt.block_size_B}), got {blocks.shape}")
+    h_el, w_el = blocks.shape[:2]
+    bw, bh = fmt.block_width_px, fmt.block_height_px
+    texels = decompress(fmt, blocks.reshape(-1, fmt.block_size_B), raw=raw)  # (n, bh, bw, 4)
+    image = texels.reshape(h_el, w_el, bh, bw, 4).transpose(0, 2, 1, 3, 4).reshape(h_el * bh, w_el * bw, 4)
+    return image[:height_px if height_px is not None else h_el * bh,
+                 :width_px if width_px is not None else w_el * bw]

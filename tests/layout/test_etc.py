@@ -210,3 +210,19 @@ def test_bad_requests():
         decompress("ASTC_4x4", np.zeros((1, 16), np.uint8))
     with pytest.raises(ValueError, match=r"shape \(n, 16\)"):
         decompress("ETC2_RGBA8", np.zeros((1, 8), np.uint8))
+
+
+def test_decompress_image_places_blocks_and_crops():
+    # A 6x5 image is 2x2 blocks: T-mode block at (0, 0), planar at (1, 0), H at (0, 1).
+    from layout import decompress_image, detile, make_miptree, tile
+    grid = np.array([[T_MODE, PLANAR], [H_MODE, INDIVIDUAL]], np.uint8)
+    lay = make_miptree(6, 5, format="ETC2_RGB8")
+    buf = np.zeros(lay.size_B, np.uint8)
+    tile(lay, buf, grid, 0, 0, 0, 0, 6, 5)
+    image = decompress_image("ETC2_RGB8", detile(lay, buf, 0, 0, 0, 0, 6, 5), 6, 5, raw=True)
+    assert image.shape == (5, 6, 4)
+    assert image[0, 3, :3].tolist() == [52, 69, 86]      # T block, pixel (3, 0)
+    assert image[0, 4, :3].tolist() == [130, 129, 105]   # planar block, pixel (0, 0)
+    assert image[2, 5, :3].tolist() == [81, 160, 143]    # planar block, pixel (1, 2)
+    assert image[3, 5, :3].tolist() == [49, 191, 143]    # planar block, pixel (1, 3): (65-390+522)>>2 = 49
+    assert image[4, 1, :3].tolist() == [104, 19, 70]     # H block, pixel (1, 0)
