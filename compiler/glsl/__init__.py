@@ -58,14 +58,18 @@ def parse(source: str, stage: str) -> TranslationUnit:
     log = InfoLog()
     pp = preprocess_full(source, log, stage)
     if not log.has_errors:
+        extensions = dict(pp.extensions)
+        if not pp.version.es:
+            # As in Mesa, GL_ARB_texture_rectangle is enabled by default on desktop.
+            extensions.setdefault("GL_ARB_texture_rectangle", "enable")
         tokens = tokenize(pp.text, pp.line_map, pp.version, log, tuple(
-            n for n, b in pp.extensions.items() if b != "disable"))
+            n for n, b in extensions.items() if b != "disable"))
         try:
             decls = parse_tokens(tokens, log)
         except FatalError:
             decls = None
         if decls is not None and not log.has_errors:
-            tu = analyze(decls, pp.version, stage, pp.extensions, log, pp.invariant_all)
+            tu = analyze(decls, pp.version, stage, extensions, log, pp.invariant_all)
             log.raise_if_errors()
             tu.info_log = log.text
             return tu

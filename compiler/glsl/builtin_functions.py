@@ -389,14 +389,12 @@ def _matrix_shape_functions() -> list[BuiltinFunction]:
     out = []
     for c in (2, 3, 4):
         for r in (2, 3, 4):
-            square = c == r
             avail = Availability(120, 300)
             m = T.matrix("float", c, r)
             # outerProduct(column vector c_size=r, row vector size=c) -> mat c x r
             out.append(BuiltinFunction("outerProduct", m, (("in", T.vector("float", r)),
                                                            ("in", T.vector("float", c))), avail))
             out.append(BuiltinFunction("transpose", T.matrix("float", r, c), (("in", m),), avail))
-            del square
     return out
 
 
@@ -451,7 +449,7 @@ def _texture_functions() -> list[BuiltinFunction]:
                 add("texelFetch", gvec4, [s, T.vector(I, 3 if arr else 2), T.INT], 150, es_ok)
             continue
         lod_ok = not (dim == "Rect")
-        bias_ok = lod_ok and not (cube_array_shadow or (shadow and dim == "Cube" and not arr and False))
+        bias_ok = lod_ok and not cube_array_shadow
         # texture
         if cube_array_shadow:
             add("texture", ret, [s, P, T.FLOAT], 400, 0)
@@ -481,7 +479,7 @@ def _texture_functions() -> list[BuiltinFunction]:
         if lod_ok and not cube_array_shadow and not (shadow and (dim == "Cube" or (arr and dim == "2D"))):
             add("textureLod", ret, [s, P, T.FLOAT], 130, es_ok)
         # textureOffset / textureLodOffset / texelFetch(Offset)
-        if off is not None and not (shadow and arr and dim == "2D" and False):
+        if off is not None:
             add("textureOffset", ret, [s, P, off], 130, es_ok)
             if lod_ok and not (shadow and arr and dim == "2D"):
                 add("textureOffset", ret, [s, P, off, T.FLOAT], 130, es_ok, {"fragment"})
@@ -495,9 +493,7 @@ def _texture_functions() -> list[BuiltinFunction]:
                     add("texelFetch", gvec4, [s, fetch_p, T.INT], 130, es_ok)
                     add("texelFetchOffset", gvec4, [s, fetch_p, T.INT, off], 130, es_ok)
         # textureGrad / textureGradOffset
-        if cube_array_shadow:
-            pass
-        else:
+        if not cube_array_shadow:
             add("textureGrad", ret, [s, P, grad, grad], 130, es_ok)
             if off is not None:
                 add("textureGradOffset", ret, [s, P, grad, grad, off], 130, es_ok)
@@ -505,8 +501,7 @@ def _texture_functions() -> list[BuiltinFunction]:
         if dim in ("2D", "Cube", "Rect"):
             ges = 310 if es_ok and dim != "Rect" else 0
             if shadow:
-                gparams = [s, P, T.FLOAT] if not cube_array_shadow else [s, P, T.FLOAT]
-                add("textureGather", T.VEC4, gparams, 400, ges)
+                add("textureGather", T.VEC4, [s, P, T.FLOAT], 400, ges)
             else:
                 add("textureGather", gvec4, [s, P], 400, ges)
                 add("textureGather", gvec4, [s, P, T.INT], 400, ges)

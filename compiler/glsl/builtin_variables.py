@@ -153,6 +153,7 @@ _TABLE = """
 400 - @f | in vec2 gl_SamplePosition
 400 - @f | in int gl_SampleMaskIn[1]
 400 - @f | out int gl_SampleMask[1]
+400 - @f | uniform int gl_NumSamples
 430 - @f | in int gl_Layer
 430 - @f | in int gl_ViewportIndex
 110c 100- @f | out vec4 gl_FragColor

@@ -334,7 +334,6 @@ class ExpressionAnalyzer:
             e.type = t.type
             return e
         op = e.op[:-1]
-        tmp = A.Binary(op, t, v, e.loc)
         if op in _ARITH:
             r = self.arithmetic_type(op, t, v, e.loc)
         elif op in ("<<", ">>"):
@@ -344,7 +343,6 @@ class ExpressionAnalyzer:
         if r is None:
             return e
         rtype, _, conv_v = r
-        del tmp
         if rtype != t.type:
             self.error(e.loc, f"value of type {rtype} cannot be assigned to variable of type {t.type}")
             return e
@@ -457,10 +455,8 @@ class ExpressionAnalyzer:
                     if b.const is not None:
                         e.const = b.const[idx]
                     return e
-            kind = "structure" if bt.is_struct else "interface block"
-            self.error(e.loc, f"{kind} `{bt.name}' has no field `{e.field}'" if bt.is_struct else
+            self.error(e.loc, f"structure `{bt.name}' has no field `{e.field}'" if bt.is_struct else
                        f"interface block `{bt.name}' has no member `{e.field}'")
-            del kind
             return e
         if bt.is_vector or (bt.is_scalar and bt.base in T.SCALAR_BASES):
             return self.swizzle(e)
@@ -596,7 +592,7 @@ class ExpressionAnalyzer:
         def score(s):
             return tuple(0 if p.type == t else (1 if p.type.base == "float" else 2)
                          for p, t in zip(s.parameters, arg_types))
-        scored = sorted((score(s), s) for s in sigs) if False else [(score(s), s) for s in sigs]
+        scored = [(score(s), s) for s in sigs]
         best = []
         for sc, s in scored:
             if not any(all(o <= m for o, m in zip(other, sc)) and other != sc for other, _ in scored):
@@ -636,8 +632,6 @@ class ExpressionAnalyzer:
         name = call.signature.name
         for idx in _CONST_PARAMS.get(name, ()):
             arg = call.args[idx] if idx >= 0 else call.args[-1]
-            if arg.type is not None and arg.type.is_array and idx < 0:
-                pass
             if arg.const is None:
                 self.error(arg.loc, f"parameter `offset' must be a constant expression"
                            if "ffset" in name else "parameter must be a constant expression")
@@ -733,8 +727,6 @@ class ExpressionAnalyzer:
                 if total < needed:
                     self.error(loc, f"too few components to construct `{t}'")
                     return A.Constructor(args, loc)
-                if t.is_matrix and any(a.type.is_matrix for a in args):
-                    pass
         if all(a.const is not None for a in node.args):
             node.const = C.construct(node.type, [(a.type, a.const) for a in node.args])
         return node

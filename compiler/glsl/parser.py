@@ -315,9 +315,6 @@ class Parser:
         spec = self.type_specifier()
         if self.accept(";"):
             return A.VariableDeclaration(q, spec, [], start.loc)
-        nt = self.tok
-        if nt.kind == "type" or (nt.kind == "ident" and False):
-            self.syntax_error()
         name_tok = self.expect_ident()
         if self.at("("):
             proto = self.function_prototype(q, spec, name_tok, start.loc)

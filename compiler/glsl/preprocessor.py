@@ -595,6 +595,10 @@ class Preprocessor:
             new += 1
         return new
 
+    def expand(self, tokens: list[PPToken], line: int) -> tuple[list[PPToken], bool]:
+        """Macro-expand `tokens` found on `line`; returns (tokens, whether anything changed)."""
+        return _expand(self, tokens, line)
+
     # -- #if expressions -----------------------------------------------------
 
     def _eval_condition(self, args: list[PPToken], hash_col: int) -> bool:
@@ -780,8 +784,6 @@ def _expand(self: Preprocessor, tokens: list[PPToken], line: int) -> tuple[list[
         changed = True
     return out, changed
 
-
-Preprocessor.expand = _expand  # type: ignore[attr-defined]
 
 
 def _collect_args(work: list[PPToken]):

@@ -119,15 +119,11 @@ class QualifierRules:
         elif storage == "attribute":
             self.need(stage == "vertex", loc, "`attribute' variables may not be declared in the "
                       f"{stage} shader")
-            if self.version.es and self.version.number >= 300:
-                self.error(loc, "illegal use of reserved word `attribute'")
-            elif not self.version.es and self.version.number >= 140 and not self.version.compatibility:
+            if not self.version.es and self.version.number >= 140 and not self.version.compatibility:
                 self.error(loc, f"`attribute' is deprecated and removed from {self.version} core")
             var.storage = "in"
         elif storage == "varying":
-            if self.version.es and self.version.number >= 300:
-                self.error(loc, "illegal use of reserved word `varying'")
-            elif not self.version.es and self.version.number >= 140 and not self.version.compatibility:
+            if not self.version.es and self.version.number >= 140 and not self.version.compatibility:
                 self.error(loc, f"`varying' is deprecated and removed from {self.version} core")
             self.need(stage in ("vertex", "fragment"), loc,
                       f"`varying' variables may not be declared in the {stage} shader")
@@ -165,8 +161,6 @@ class QualifierRules:
         self.check_opaque(var, loc)
         if q.memory and not (t.innermost_element.is_image or var.storage == "buffer"):
             self.error(loc, "memory qualifiers may only be used on image variables and buffer variables")
-        if global_scope and self.log is not None and var.storage == "in" and stage == "vertex":
-            pass
 
     def check_interface_type(self, var: Variable, loc) -> None:
         t, stage, storage = var.type, self.stage, var.storage
@@ -250,10 +244,7 @@ class QualifierRules:
                                f"of the image")
                 if self.version.es and fmt[0] not in ES_IMAGE_FORMATS:
                     self.error(loc, f"format qualifier `{fmt[0]}' is not supported in {self.version}")
-            elif "writeonly" not in var.memory and (self.version.es or not self.version.at_least(0)):
-                self.error(loc, "image not qualified with `writeonly' must have a format layout "
-                           "qualifier")
-            elif not fmt and "writeonly" not in var.memory:
+            elif "writeonly" not in var.memory:
                 self.error(loc, "image not qualified with `writeonly' must have a format layout "
                            "qualifier")
         if inner is T.ATOMIC_UINT and self.version.es and "binding" not in var.layout:
@@ -471,8 +462,7 @@ class QualifierRules:
         block_key = f"#block {kind} {b.block_name}"
         if self.symbols.lookup(block_key) is not None:
             self.error(b.loc, f"`{b.block_name}' redeclared")
-        self.symbols.declare_global(block_key, bt) if False else self.symbols.scopes[1].__setitem__(
-            block_key, bt)
+        self.symbols.scopes[1][block_key] = bt  # block names: a namespace of their own
         storage = kind
         memory = frozenset(q.memory)
         if b.instance_name:

@@ -162,8 +162,6 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 continue
             for d in m.declarators:
                 t = self.apply_array_dims(base, d.array_dims, d.loc, allow_unsized=False)
-                if t.contains_opaque and self.version.es:
-                    pass
                 if t.is_void:
                     self.error(d.loc, f"void type in struct field `{d.name}'")
                 if d.name in names:

@@ -145,3 +145,11 @@ def test_texture_lod_family_requires_vertex_or_extension_in_es100():
     parse("#version 100\n#extension GL_EXT_shader_texture_lod : enable\nprecision mediump float;\n"
           "uniform sampler2D s;\n"
           "void main() { gl_FragColor = texture2DLodEXT(s, vec2(0.0), 1.0); }\n", "fragment")
+
+
+def test_texture_rectangle_is_enabled_by_default_on_desktop():
+    parse("uniform sampler2DRect r;\nvoid main() { gl_FragColor = texture2DRect(r, vec2(1.0)); }\n",
+          "fragment")
+    with pytest.raises(GLSLCompileError):
+        parse("#extension GL_ARB_texture_rectangle : disable\nuniform sampler2DRect r;\n"
+              "void main() {}\n", "fragment")
