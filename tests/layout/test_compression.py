@@ -49,7 +49,11 @@ def test_metadata_is_fully_twiddled():
 
 
 def test_metadata_fits_every_level_and_layer():
-    for w, h, s in [(496, 496, 1), (100, 37, 1), (40, 24, 4), (300, 20, 2), (17, 600, 1)]:
+    rng = np.random.default_rng(8)
+    random_cases = [(int(rng.integers(16, 900)), int(rng.integers(16, 900)), 1) for _ in range(30)]
+    random_cases += [(int(rng.integers(16, 300)), int(rng.integers(8, 300)), int(rng.choice([2, 4])))
+                     for _ in range(15)]
+    for w, h, s in [(496, 496, 1), (100, 37, 1), (40, 24, 4), (300, 20, 2), (17, 600, 1)] + random_cases:
         lay = make_miptree(w, h, 3, levels=1 if s > 1 else 2, sample_count_sa=s, tiling="twiddled_compressed")
         for level in range(lay.compressed_levels):
             ty, tx = np.mgrid[0:lay.metadata_height_tl(level), 0:lay.metadata_width_tl(level)]
