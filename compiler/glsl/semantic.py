@@ -294,6 +294,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         var = Variable(name, t, scope="global" if global_scope else "local", loc=loc)
         self.apply_qualifiers(var, q, loc, global_scope)
         self.check_precision(t, q.precision, loc)
+        if self.version.es and var.precision is None and not t.innermost_element.is_struct:
+            var.precision = self.default_precision(t)
         return var
 
     def declare_variable(self, var: Variable, loc, global_scope: bool) -> None:
@@ -376,11 +378,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 if storage == "uniform" or var.scope == "global" or not self.version.at_least(420, 0):
                     self.error(decl.loc, f"initializer of {storage} variable `{var.name}' must be a "
                                "constant expression")
+            elif storage == "const":
+                var.const_value = conv.const
             else:
-                var.const_value = conv.const if storage == "const" else None
-                if storage == "uniform":
-                    var.const_value = None
-                    var.layout.setdefault("initializer", conv.const)
+                var.uniform_initializer = conv.const
         elif var.scope == "global" and self.version.es and conv.const is None and \
                 not self.version.at_least(0, 300):
             self.error(decl.loc, "global variable initializers must be constant expressions in GLSL ES 1.00")
@@ -483,8 +484,11 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 self.error(prm.loc, "function parameters may only have storage, precision and memory "
                            "qualifiers")
             self.check_precision(t, q.precision, prm.loc)
+            precision = q.precision
+            if self.version.es and precision is None and not t.innermost_element.is_struct:
+                precision = self.default_precision(t)
             var = Variable(prm.name or "", t, storage=direction, scope="parameter", loc=prm.loc,
-                           read_only=read_only, precision=q.precision, memory=frozenset(q.memory))
+                           read_only=read_only, precision=precision, memory=frozenset(q.memory))
             prm.variable = var
             params.append(var)
         if p.name.startswith("gl_"):

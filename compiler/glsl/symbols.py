@@ -26,6 +26,9 @@ class Variable:
     layout: explicit layout qualifiers, e.g. {"location": 2, "std140": True}.
     block: the InterfaceBlock this is a member of (instance-less blocks), or None.
     const_value: folded initializer of a `const` variable (see ast.py for the form).
+    uniform_initializer: folded initializer of a uniform (GLSL 1.20+), the
+      value the program's uniform starts with.
+    precision: as written, or in GLSL ES the default precision in scope.
     """
 
     name: str
@@ -45,6 +48,7 @@ class Variable:
     layout: dict[str, Any] = field(default_factory=dict)
     block: Any = None
     const_value: Any = None
+    uniform_initializer: Any = None
     builtin: bool = False
     read_only: bool = False
     used: bool = False

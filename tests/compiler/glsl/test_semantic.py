@@ -251,3 +251,15 @@ VALID_SNIPPETS = {
 def test_valid_snippets(name):
     src, stage = VALID_SNIPPETS[name]
     parse(src, stage)
+
+
+def test_es_default_precision_is_recorded():
+    tu = parse("#version 300 es\nprecision mediump float;\nin vec2 uv;\nhighp in float h;\n"
+               "uniform sampler2D s;\nout vec4 c;\nvoid main() { c = vec4(uv, h, 1.0); }\n", "fragment")
+    assert [(v.name, v.precision) for v in tu.globals] == [
+        ("uv", "mediump"), ("h", "highp"), ("s", "lowp"), ("c", "mediump")]
+
+
+def test_uniform_initializer_value():
+    tu = parse("#version 120\nuniform vec2 u = vec2(1, 2);\nvoid main() {}\n", "vertex")
+    assert tu.globals[0].uniform_initializer == (1.0, 2.0)
