@@ -357,9 +357,6 @@ class DrawMixin:
         self._emit_stream_output()
         self.pipe.draw_vbo(info, 0, indirect, draws)
 
-    def _emit_stream_output(self) -> None:
-        """Overridden by the transform feedback family."""
-
     # -- compute ----------------------------------------------------------------------
     def _compute_program(self):
         prog = self.current_program

@@ -8,6 +8,7 @@ from driver.gl.textures import TextureMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.programs import ProgramMixin
+from driver.gl.queries import QueryMixin
 from driver.gl.readback import ReadbackMixin
 from driver.gl.uniforms import UniformMixin
 
@@ -15,7 +16,7 @@ __all__ = ["Context"]
 
 
 @finish_context_class
-class Context(DrawMixin, ReadbackMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+class Context(DrawMixin, QueryMixin, ReadbackMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""

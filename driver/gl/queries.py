@@ -1,0 +1,291 @@
+"""Query objects, sync objects and transform feedback objects
+(GL 4.6 sections 4.1-4.3 and 13.2; GLES 3.2 sections 4.1-4.2 and 12.1)."""
+
+from __future__ import annotations
+
+from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType, StreamOutputTarget
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.objects import Namespace, Query, Sync, TransformFeedback
+
+__all__ = ["QueryMixin"]
+
+_PIPE_QUERY = {E.GL_SAMPLES_PASSED: PipeQueryType.OCCLUSION_COUNTER,
+               E.GL_ANY_SAMPLES_PASSED: PipeQueryType.OCCLUSION_PREDICATE,
+               E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE: PipeQueryType.OCCLUSION_PREDICATE_CONSERVATIVE,
+               E.GL_PRIMITIVES_GENERATED: PipeQueryType.PRIMITIVES_GENERATED,
+               E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: PipeQueryType.PRIMITIVES_EMITTED,
+               E.GL_TIME_ELAPSED: PipeQueryType.TIME_ELAPSED,
+               E.GL_TIMESTAMP: PipeQueryType.TIMESTAMP}
+
+
+class QueryMixin:
+    def _init_family(self) -> None:
+        self.queries = Namespace(Query)
+        self.active_queries: dict[int, Query] = {}
+        self.syncs: dict[int, Sync] = {}
+        self._next_sync = 1
+
+    # -- queries ----------------------------------------------------------------
+    def _query_targets(self) -> set[int]:
+        t = set()
+        if self.api.gl_or_es((3, 3), (3, 0)):
+            t |= {E.GL_ANY_SAMPLES_PASSED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}
+        if self.api.gl_or_es((4, 3), (3, 0)):
+            t.add(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE)
+        if not self.api.es:
+            t |= {E.GL_SAMPLES_PASSED, E.GL_PRIMITIVES_GENERATED, E.GL_TIME_ELAPSED}
+        return t
+
+    def glGenQueries(self, n: int) -> list[int]:
+        check(self.api.gl_or_es((1, 5), (3, 0)), E.GL_INVALID_OPERATION)
+        check(n >= 0, E.GL_INVALID_VALUE)
+        return self.queries.gen(n)
+
+    def glIsQuery(self, id: int) -> bool:
+        q = self.queries.get(id)
+        return q is not None and q.ever_used
+
+    def glDeleteQueries(self, n: int, ids) -> None:
+        check(n >= 0, E.GL_INVALID_VALUE)
+        for name in list(ids)[:n]:
+            q = self.queries.get(name)
+            if q is not None:
+                if q.active:                       # GL 4.6 section 4.2.1: ends the query
+                    self.pipe.end_query(q.pipe_query)
+                    del self.active_queries[q.target]
+                if q.pipe_query is not None:
+                    self.pipe.destroy_query(q.pipe_query)
+            self.queries.delete(name)
+
+    def glBeginQuery(self, target: int, id: int) -> None:
+        check_enum(target, self._query_targets(), f"bad query target {target:#x}")
+        check(id != 0, E.GL_INVALID_OPERATION, "query name 0")
+        check(target not in self.active_queries, E.GL_INVALID_OPERATION,
+              "a query of that target is active")
+        if target in (E.GL_ANY_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
+                      E.GL_SAMPLES_PASSED):
+            # GL 4.6 section 4.2: the occlusion targets share one active slot
+            check(not any(t in self.active_queries for t in (
+                E.GL_ANY_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE, E.GL_SAMPLES_PASSED)),
+                E.GL_INVALID_OPERATION, "an occlusion query is active")
+        check(self.queries.is_generated(id), E.GL_INVALID_OPERATION, "not a query name")
+        q = self.queries.get_or_create(id)
+        check(not q.active, E.GL_INVALID_OPERATION, "query already active")
+        check(q.target in (0, target), E.GL_INVALID_OPERATION, "query has another target")
+        if q.pipe_query is None:
+            q.pipe_query = self.pipe.create_query(_PIPE_QUERY[target])
+        q.target, q.active, q.ever_used, q.result = target, True, True, None
+        self.active_queries[target] = q
+        self.pipe.begin_query(q.pipe_query)
+
+    def glEndQuery(self, target: int) -> None:
+        check_enum(target, self._query_targets())
+        q = self.active_queries.get(target)
+        check(q is not None, E.GL_INVALID_OPERATION, "no active query of that target")
+        self.pipe.end_query(q.pipe_query)
+        q.active = False
+        del self.active_queries[target]
+
+    def glQueryCounter(self, id: int, target: int) -> None:
+        check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        check_enum(target, (E.GL_TIMESTAMP,))
+        check(self.queries.is_generated(id), E.GL_INVALID_OPERATION, "not a query name")
+        q = self.queries.get_or_create(id)
+        check(not q.active, E.GL_INVALID_OPERATION)
+        check(q.target in (0, E.GL_TIMESTAMP), E.GL_INVALID_OPERATION)
+        if q.pipe_query is None:
+            q.pipe_query = self.pipe.create_query(PipeQueryType.TIMESTAMP)
+        q.target, q.ever_used, q.result = E.GL_TIMESTAMP, True, None
+        self.pipe.end_query(q.pipe_query)
+
+    def glGetQueryiv(self, target: int, pname: int) -> list[int]:
+        targets = self._query_targets() | ({E.GL_TIMESTAMP} if not self.api.es else set())
+        check_enum(target, targets)
+        if pname == E.GL_CURRENT_QUERY:
+            q = self.active_queries.get(target)
+            return [q.name if q else 0]
+        check(pname == E.GL_QUERY_COUNTER_BITS and not self.api.es, E.GL_INVALID_ENUM)
+        return [64 if target in (E.GL_TIMESTAMP, E.GL_TIME_ELAPSED) else 32]
+
+    def _query_result(self, id: int, pname: int) -> int:
+        q = self.queries.get(id)
+        check(q is not None and q.ever_used, E.GL_INVALID_OPERATION, "not a query object")
+        check(not q.active, E.GL_INVALID_OPERATION, "query is active")
+        valid = {E.GL_QUERY_RESULT, E.GL_QUERY_RESULT_AVAILABLE}
+        if self.api.gl(4, 4):
+            valid.add(E.GL_QUERY_RESULT_NO_WAIT)
+        check_enum(pname, valid)
+        if q.result is None:
+            wait = pname == E.GL_QUERY_RESULT
+            q.result = self.pipe.get_query_result(q.pipe_query, wait)
+        if pname == E.GL_QUERY_RESULT_AVAILABLE:
+            return int(q.result is not None)
+        return int(q.result or 0)
+
+    def glGetQueryObjectuiv(self, id: int, pname: int) -> list[int]:
+        return [self._query_result(id, pname) & 0xFFFFFFFF]
+
+    def glGetQueryObjectiv(self, id: int, pname: int) -> list[int]:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        return [min(self._query_result(id, pname), 0x7FFFFFFF)]
+
+    def glGetQueryObjectui64v(self, id: int, pname: int) -> list[int]:
+        check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        return [self._query_result(id, pname)]
+
+    def glGetQueryObjecti64v(self, id: int, pname: int) -> list[int]:
+        return self.glGetQueryObjectui64v(id, pname)
+
+    # -- syncs (GL 4.6 section 4.1) --------------------------------------------------------
+    def glFenceSync(self, condition: int, flags: int) -> int:
+        """Returns the sync handle as an int (the C ABI hands it out as GLsync)."""
+        check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        check_enum(condition, (E.GL_SYNC_GPU_COMMANDS_COMPLETE,))
+        check(flags == 0, E.GL_INVALID_VALUE, "flags must be 0")
+        fence = self.pipe.flush(PipeFlush.ASYNC)
+        handle = self._next_sync
+        self._next_sync += 1
+        self.syncs[handle] = Sync(handle, fence)
+        return handle
+
+    def _sync(self, sync: int) -> Sync:
+        obj = self.syncs.get(sync)
+        check(obj is not None, E.GL_INVALID_VALUE, "not a sync object")
+        return obj
+
+    def glIsSync(self, sync: int) -> bool:
+        return sync in self.syncs
+
+    def glDeleteSync(self, sync: int) -> None:
+        if sync == 0:
+            return
+        self._sync(sync)
+        del self.syncs[sync]
+
+    def glClientWaitSync(self, sync: int, flags: int, timeout: int) -> int:
+        obj = self._sync(sync)
+        check(flags & ~E.GL_SYNC_FLUSH_COMMANDS_BIT == 0, E.GL_INVALID_VALUE, "bad flags")
+        if obj.signaled or self.screen.fence_finish(obj.fence, 0):
+            obj.signaled = True
+            return E.GL_ALREADY_SIGNALED
+        if timeout == 0:
+            return E.GL_TIMEOUT_EXPIRED
+        if self.screen.fence_finish(obj.fence, min(int(timeout), PIPE_TIMEOUT_INFINITE)):
+            obj.signaled = True
+            return E.GL_CONDITION_SATISFIED
+        return E.GL_TIMEOUT_EXPIRED
+
+    def glWaitSync(self, sync: int, flags: int, timeout: int) -> None:
+        obj = self._sync(sync)
+        check(flags == 0, E.GL_INVALID_VALUE, "flags must be 0")
+        check(timeout == E.GL_TIMEOUT_IGNORED, E.GL_INVALID_VALUE, "timeout must be TIMEOUT_IGNORED")
+        self.pipe.fence_server_sync(obj.fence)
+
+    def glGetSynciv(self, sync: int, pname: int) -> list[int]:
+        obj = self._sync(sync)
+        if not obj.signaled and self.screen.fence_finish(obj.fence, 0):
+            obj.signaled = True
+        values = {E.GL_OBJECT_TYPE: E.GL_SYNC_FENCE, E.GL_SYNC_CONDITION: obj.condition,
+                  E.GL_SYNC_FLAGS: 0,
+                  E.GL_SYNC_STATUS: E.GL_SIGNALED if obj.signaled else E.GL_UNSIGNALED}
+        check_enum(pname, values)
+        return [values[pname]]
+
+    # -- transform feedback objects (GL 4.6 section 13.2) ---------------------------------
+    def glGenTransformFeedbacks(self, n: int) -> list[int]:
+        check(self.api.gl_or_es((4, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        check(n >= 0, E.GL_INVALID_VALUE)
+        return self.transform_feedbacks.gen(n)
+
+    def glBindTransformFeedback(self, target: int, id: int) -> None:
+        check(self.api.gl_or_es((4, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        check_enum(target, (E.GL_TRANSFORM_FEEDBACK,))
+        check(not (self.xfb.active and not self.xfb.paused), E.GL_INVALID_OPERATION,
+              "transform feedback active")
+        if id == 0:
+            self.xfb = self.default_xfb
+            return
+        check(self.transform_feedbacks.is_generated(id), E.GL_INVALID_OPERATION, "not a name")
+        obj = self.transform_feedbacks.get_or_create(id)
+        obj.ever_bound = True
+        self.xfb = obj
+
+    def glIsTransformFeedback(self, id: int) -> bool:
+        obj = self.transform_feedbacks.get(id)
+        return obj is not None and obj.ever_bound
+
+    def glDeleteTransformFeedbacks(self, n: int, ids) -> None:
+        check(n >= 0, E.GL_INVALID_VALUE)
+        for name in list(ids)[:n]:
+            obj = self.transform_feedbacks.get(name)
+            if obj is not None:
+                check(not obj.active, E.GL_INVALID_OPERATION, "deleting an active object")
+        for name in list(ids)[:n]:
+            obj = self.transform_feedbacks.get(name)
+            if obj is self.xfb:
+                self.xfb = self.default_xfb
+            if name:
+                self.transform_feedbacks.delete(name)
+
+    def glBeginTransformFeedback(self, primitiveMode: int) -> None:
+        check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        check_enum(primitiveMode, (E.GL_POINTS, E.GL_LINES, E.GL_TRIANGLES))
+        x = self.xfb
+        check(not x.active, E.GL_INVALID_OPERATION, "already active")
+        prog = self.current_program
+        check(prog is not None and prog.linked_state.tf_varyings, E.GL_INVALID_OPERATION,
+              "no program with transform feedback varyings")
+        needed = 1 if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS else len(prog.linked_state.tf_varyings)
+        for i in range(needed):
+            check(x.buffers[i][0] is not None, E.GL_INVALID_OPERATION,
+                  f"no buffer bound to transform feedback binding {i}")
+        x.active, x.paused, x.primitive_mode, x.program = True, False, primitiveMode, prog
+        x.first_emit = True
+
+    def glEndTransformFeedback(self) -> None:
+        check(self.xfb.active, E.GL_INVALID_OPERATION, "not active")
+        x = self.xfb
+        x.active = x.paused = False
+        self.pipe.set_stream_output_targets([], [])
+
+    def glPauseTransformFeedback(self) -> None:
+        check(self.xfb.active and not self.xfb.paused, E.GL_INVALID_OPERATION)
+        self.xfb.paused = True
+
+    def glResumeTransformFeedback(self) -> None:
+        x = self.xfb
+        check(x.active and x.paused, E.GL_INVALID_OPERATION)
+        check(self.current_program is x.program, E.GL_INVALID_OPERATION, "program changed")
+        x.paused = False
+
+    def _emit_stream_output(self) -> None:
+        x = self.xfb
+        if not x.active or x.paused:
+            self.pipe.set_stream_output_targets([], [])
+            return
+        prog = x.program
+        n = 1 if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS else len(prog.linked_state.tf_varyings)
+        targets = []
+        for buf, off, size in x.buffers[:n]:
+            targets.append(StreamOutputTarget(buf.resource, off, size or buf.size - off))
+        offsets = [0 if x.first_emit else -1] * n
+        x.first_emit = False
+        self.pipe.set_stream_output_targets(targets, offsets)
+
+    def glGetTransformFeedbackVarying(self, program: int, index: int):
+        """Returns (name, size, type) of a captured varying."""
+        prog = self._program(program)
+        ls = prog.linked_state
+        names = ls.tf_varyings if ls else []
+        check(0 <= index < len(names), E.GL_INVALID_VALUE)
+        name = names[index]
+        from driver.gl.glsl import gl_type_enum
+        vs = ls.units.get("vertex")
+        for g in (vs.globals if vs else []):
+            if g.name == name.split("[")[0]:
+                t = g.type.element if g.type.base == "array" and "[" in name else g.type
+                size = t.length if t.base == "array" else 1
+                el = t.element if t.base == "array" else t
+                return (name, size, gl_type_enum(el))
+        return (name, 1, E.GL_FLOAT_VEC4)
