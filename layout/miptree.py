@@ -227,7 +227,7 @@ def make_miptree(width_px: int, height_px: int, depth_px: int = 1, levels: int =
         return Layout(**args, linear_stride_B=stride_B, layer_stride_B=layer_stride_B,
                       page_aligned_layers=False, level_offsets_B=(0,),
                       miptree_end_B=layer_stride_B, tilesize_el=((1, 1),),
-                      stride_el=(stride_B // fmt.block_size_B if stride_B % fmt.block_size_B == 0 else width_px,),
+                      stride_el=(width_px,),  # elements per row; the byte stride is linear_stride_B
                       metadata_offset_B=0, level_offsets_compressed_B=(),
                       compression_layer_stride_B=0, compressed_levels=0, size_B=size_B)
 
