@@ -254,7 +254,7 @@ def test_valid_snippets(name):
 
 
 def test_es_default_precision_is_recorded():
-    tu = parse("#version 300 es\nprecision mediump float;\nin vec2 uv;\nhighp in float h;\n"
+    tu = parse("#version 300 es\nprecision mediump float;\nin vec2 uv;\nin highp float h;\n"
                "uniform sampler2D s;\nout vec4 c;\nvoid main() { c = vec4(uv, h, 1.0); }\n", "fragment")
     assert [(v.name, v.precision) for v in tu.globals] == [
         ("uv", "mediump"), ("h", "highp"), ("s", "lowp"), ("c", "mediump")]
