@@ -5,8 +5,9 @@ the GPU model vectorised access through them. A :class:`VM` implements
 ``drmshim.memory.GPUMemory``. The page table is a sorted list of mappings
 (contiguous runs of pages of one object, or one page repeated for SINGLE_PAGE);
 translation of a whole numpy array of addresses is one ``np.searchsorted`` over
-the run starts. Updates build a new immutable snapshot of the arrays, so the GPU
-translates without taking a lock while binds happen.
+the run starts. A bind touches only the runs it overlaps (bisection) and drops the
+array snapshot; the next translation rebuilds it once. A snapshot is immutable, so
+the GPU translates without a lock while binds happen.
 
 A read of an unmapped page, a read of a write-only page, or a write to an
 unmapped or read-only page is a GPU fault: ``GPUFault(FaultInfo)``; with soft
@@ -73,9 +74,10 @@ class VM:
         self.kernel_end = kernel_end
         self.soft_faults = soft_faults
         self.faults: list[FaultInfo] = []
-        self._mappings: list[Mapping] = []
+        self._mappings: list[Mapping] = []  # sorted, non-overlapping runs
+        self._starts: list[int] = []  # their start VAs, for bisection
         self._lock = threading.Lock()
-        self._snapshot = _Snapshot([])
+        self._snapshot: _Snapshot | None = None
         self._refs = 1
 
     def get(self) -> "VM":
@@ -101,51 +103,66 @@ class VM:
         """Map ``[va, va + size_B)``; whatever was mapped there is replaced. Takes a reference on ``gem``."""
         new = Mapping(va, va + size_B, gem.get(), gem_offset_B, single_page, readable, writable)
         with self._lock:
-            dropped = self._cut(va, va + size_B)
-            bisect.insort(self._mappings, new, key=lambda m: m.va)
-            self._snapshot = _Snapshot(self._mappings)
+            dropped, at = self._cut(va, va + size_B)
+            self._mappings.insert(at, new)
+            self._starts.insert(at, va)
+            self._snapshot = None
         for gem_ref in dropped:
             gem_ref.put()
 
     def unmap(self, va: int, size_B: int) -> None:
         """Unmap ``[va, va + size_B)`` (any part of any mappings; unmapped pages are ignored)."""
         with self._lock:
-            dropped = self._cut(va, va + size_B)
-            self._snapshot = _Snapshot(self._mappings)
+            dropped, _ = self._cut(va, va + size_B)
+            self._snapshot = None
         for gem_ref in dropped:
             gem_ref.put()
 
     def unmap_all(self) -> None:
         with self._lock:
             dropped = [m.gem for m in self._mappings]
-            self._mappings = []
-            self._snapshot = _Snapshot([])
+            self._mappings, self._starts = [], []
+            self._snapshot = None
         for gem_ref in dropped:
             gem_ref.put()
 
-    def _cut(self, start: int, end: int) -> list[GEMObject]:
-        """Remove ``[start, end)`` from the mappings (lock held). Returns references to drop."""
+    def _cut(self, start: int, end: int) -> tuple[list[GEMObject], int]:
+        """Remove ``[start, end)`` from the mappings (lock held): only the runs that overlap
+        it are touched (found by bisection). Returns the references to drop and the index
+        where a run starting at ``start`` belongs."""
+        first = bisect.bisect_right(self._starts, start) - 1
+        if first < 0 or self._mappings[first].end <= start:
+            first += 1
+        last = bisect.bisect_left(self._starts, end)  # runs [first, last) overlap
         dropped: list[GEMObject] = []
-        kept: list[Mapping] = []
-        for m in self._mappings:
-            if m.end <= start or m.va >= end:
-                kept.append(m)
-                continue
-            pieces = []
+        pieces: list[Mapping] = []
+        for m in self._mappings[first:last]:
+            kept = []
             if m.va < start:
-                pieces.append(Mapping(m.va, start, m.gem, m.gem_offset_B, m.single_page, m.readable, m.writable))
+                kept.append(Mapping(m.va, start, m.gem, m.gem_offset_B, m.single_page, m.readable, m.writable))
             if m.end > end:
                 offset = m.gem_offset_B if m.single_page else m.gem_offset_B + (end - m.va)
-                pieces.append(Mapping(end, m.end, m.gem, offset, m.single_page, m.readable, m.writable))
-            # The old mapping's reference covers the first piece; each extra piece takes one.
-            if not pieces:
+                kept.append(Mapping(end, m.end, m.gem, offset, m.single_page, m.readable, m.writable))
+            # The old run's reference covers its first piece; each extra piece takes one.
+            if not kept:
                 dropped.append(m.gem)
-            for extra in pieces[1:]:
+            for extra in kept[1:]:
                 extra.gem.get()
-            kept.extend(pieces)
-        kept.sort(key=lambda m: m.va)
-        self._mappings = kept
-        return dropped
+            pieces.extend(kept)
+        self._mappings[first:last] = pieces
+        self._starts[first:last] = [m.va for m in pieces]
+        at = first + sum(1 for m in pieces if m.va < start)
+        return dropped, at
+
+    def _table(self) -> _Snapshot:
+        """The current page-table arrays, rebuilt after a change on first use."""
+        snap = self._snapshot
+        if snap is None:
+            with self._lock:
+                if self._snapshot is None:
+                    self._snapshot = _Snapshot(self._mappings)
+                snap = self._snapshot
+        return snap
 
     # ----------------------------------------------------------- translation
     def translate(self, vas: np.ndarray, is_read: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -154,7 +171,7 @@ class VM:
         Fast path: when every address lies in one run (a unit reading one buffer), the
         translation is one scalar add. Otherwise one ``searchsorted`` over the run starts.
         """
-        snap = self._snapshot
+        snap = self._table()
         v = np.asarray(vas, dtype=np.uint64)
         if v.size == 0:
             return np.zeros(v.shape, np.int64), np.ones(v.shape, bool)
