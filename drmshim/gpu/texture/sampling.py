@@ -32,6 +32,8 @@ F32 = np.float32
 def wrap(i: np.ndarray, size: np.ndarray, mode: P.Wrap) -> tuple[np.ndarray, np.ndarray | None]:
     """Integer texel coordinate -> (index in [0, size), border mask or None)."""
     if mode == W.REPEAT:
+        if np.ndim(size) == 0 and (size & (size - 1)) == 0:
+            return i & (int(size) - 1), None  # power of two: a mask (cheaper than mod)
         return np.mod(i, size), None
     if mode == W.MIRRORED_REPEAT:
         m = np.mod(i, 2 * size)
@@ -272,7 +274,8 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     else:
         layer_lo, layer_hi = int(np.min(layer)), int(np.max(layer))
     ntaps = n * len(levels) * ((1 << nd) if any_linear else 1)
-    shift = fetch_plan(view, column_span(view, lvl_lo, lvl_hi, layer_lo, layer_hi), ntaps, strategy, cache)
+    span = column_span(view, lvl_lo, lvl_hi, layer_lo, layer_hi)
+    shift = fetch_plan(view, span, ntaps, strategy, cache)
     layer_part = layer * view.layer_col if (view.layers > 1 and nd < 3) else 0
     st_cols = [np.ascontiguousarray(st[:, a]) for a in range(nd)]
     offs = None if offset is None else np.asarray(offset, np.intp).reshape(n, -1)
@@ -348,7 +351,8 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
             borders.append(bm)
             weights.append(wt)
 
-    table, cols = fetch(mem, view, cols, borders, border_colour(view, samp), shift=shift, cache=cache)
+    table, cols = fetch(mem, view, cols, borders, border_colour(view, samp), shift=shift, span_end=span[1],
+                        cache=cache)
     dtype = table.dtype
     if gather_component is not None:
         order = [2, 3, 1, 0]  # GL: (i0,j1), (i1,j1), (i1,j0), (i0,j0); combo bit0 = i, bit1 = j

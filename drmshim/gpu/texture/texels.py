@@ -160,11 +160,12 @@ def fetch_plan(view: TextureView, span: tuple[int, int], ntaps: int, strategy: s
 
 
 def fetch(mem, view: TextureView, cols: list[np.ndarray], borders: list | None = None,
-          border_value: np.ndarray | None = None, *, shift: int | None = None,
+          border_value: np.ndarray | None = None, *, shift: int | None = None, span_end: int | None = None,
           cache: DecodeCache | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
     """Decode the texels at ``cols`` (per tap). With ``shift`` (from ``fetch_plan``)
     the columns are relative to it and one range read serves all taps; without,
-    they are columns from the image start and each is gathered.
+    they are columns from the image start and each is gathered. ``span_end``: a
+    column (from the image start) past every tap, if the caller knows one.
 
     Returns ``(table, local)``: ``table`` is (4, m + 1) decoded values, its last
     column the border value (zeros if None); ``local[k]`` gives tap k's column in
@@ -177,7 +178,7 @@ def fetch(mem, view: TextureView, cols: list[np.ndarray], borders: list | None =
     if ntaps == 0:
         return np.zeros((4, 1), dtype), [np.zeros(np.shape(c), np.intp) for c in cols]
     if shift is not None:
-        hi = max(int(c.max()) for c in cols) + 1 + shift
+        hi = span_end if span_end is not None else max(int(c.max()) for c in cols) + 1 + shift
         hit = cache.find(view, shift, hi) if cache is not None else None
         if hit is not None:
             decoded = hit[2]
