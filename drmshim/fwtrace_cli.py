@@ -26,9 +26,23 @@ _paths = itertools.count(1)
 _KINDS = {"render": "DRM_ASAHI_CMD_RENDER", "compute": "DRM_ASAHI_CMD_COMPUTE", "blit": "DRM_ASAHI_CMD_BLIT"}
 
 
+_DESCRIPTION = """\
+Submit the described commands as no-op commands to a fresh mock kernel and print,
+one line per firmware queue, what its compute, vertex and fragment queues did.
+
+FILE.json:
+  {"commands": [{"type": "render", "barrier": {"render": null, "compute": 0}},
+                {"type": "compute", "barrier": {"render": null, "compute": null}}]}
+
+type is render, compute or blit; a barrier is a boundary index or null (none).
+Exit status: 0, 1 for an unreadable file, 2 when the kernel rejects the submission."""
+
+
 def register(subparsers) -> None:
+    import argparse
+
     parser = subparsers.add_parser("fwtrace", help="print the firmware queue view of a described submission",
-                                   description=__doc__.split("\n\n")[1])
+                                   description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", metavar="FILE.json", help="the submission: {\"commands\": [...]}")
     parser.set_defaults(func=_main)
 
