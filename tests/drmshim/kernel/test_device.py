@@ -135,3 +135,13 @@ def test_set_gpu_factory_applies_to_new_kernels():
     finally:
         drmshim.set_gpu_factory(None)
     assert not isinstance(Kernel(arena_size_B=1 << 24).gpu, Marker)
+
+
+def test_the_seam_finds_drmshim_by_entry_point():
+    import subprocess
+    import sys
+
+    code = ("import sys, uapi; fd = uapi.open('/dev/dri/renderD128'); "
+            "print('drmshim' in sys.modules, type(uapi.seam._files[fd][1]).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "DRMFile"]

@@ -226,3 +226,9 @@ def test_int64_max_timeout_means_forever(dev):
     dev.ioctl("SYNCOBJ_WAIT", handles=dev.array("__u32", [s]), count_handles=1, timeout_nsec=(1 << 63) - 1,
               flags=FOR_SUBMIT)
     timer.join()
+
+
+def test_wait_deadline_is_accepted_as_a_hint(dev):
+    s = dev.syncobj(signaled=True)
+    dev.ioctl("SYNCOBJ_WAIT", handles=dev.array("__u32", [s]), count_handles=1, timeout_nsec=0,
+              flags=uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_DEADLINE, deadline_nsec=time.monotonic_ns())
