@@ -122,8 +122,10 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             else:
                 log.error(loc, f"syntax error, unexpected character `{s}'" if s != "#" else
                           "syntax error, unexpected '#'")
-    last = line_map[-1] if line_map else (0, 1)
-    toks.append(Token("eof", "end of file", SourceLoc(last[0], last[1], 1)))
+    # end of file: just after the last character of the last line
+    lines = text.split("\n")
+    last = line_map[len(lines) - 1] if len(line_map) >= len(lines) else (0, len(lines))
+    toks.append(Token("eof", "end of file", SourceLoc(last[0], last[1], len(lines[-1]) + 1)))
     return toks
 
 

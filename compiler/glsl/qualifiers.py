@@ -70,7 +70,7 @@ class QualifierRules:
                 if lid.value is None:
                     self.error(lid.loc, f"layout qualifier `{name}' requires a value")
                     continue
-                v = self.expr(lid.value)
+                v = lid.value = self.expr(lid.value)
                 if v.type is None:
                     continue
                 if v.const is None or not (v.type.is_scalar and v.type.is_integer):

@@ -100,10 +100,11 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
 
     # -- types ---------------------------------------------------------------
 
-    def array_size(self, e: A.Expression | None) -> int | None:
-        if e is None:
+    def array_size(self, e2: A.Expression | None) -> int | None:
+        """The length given by an analyzed array-size expression (None: unsized)."""
+        if e2 is None:
             return None
-        e2 = self.expr(e)
+        e = e2
         if e2.type is None:
             return 1
         if not (e2.type.is_scalar and e2.type.is_integer):
@@ -123,8 +124,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         total = len(dims) + (1 if t.is_array else 0)
         if total > 1 and not self.version.at_least(430, 310) and "GL_ARB_arrays_of_arrays" not in self.enabled:
             self.error(loc, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
-        for d in reversed(dims):
-            size = self.array_size(d)
+        for i in reversed(range(len(dims))):
+            if dims[i] is not None:
+                dims[i] = self.expr(dims[i])  # the typed expression replaces the parsed one
+            size = self.array_size(dims[i])
             if size is None and not allow_unsized:
                 self.error(loc, "unsized array declarations are not allowed here")
             t = T.array_of(t, size)

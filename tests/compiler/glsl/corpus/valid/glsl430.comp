@@ -1,11 +1,13 @@
 #version 430
-layout(local_size_x = 16, local_size_y = 16) in;
+const int W = 8;
+layout(local_size_x = W * 2, local_size_y = 16) in;
 layout(std430, binding = 0) buffer Particles {
     vec4 positions[];
 };
 layout(std140, binding = 1) uniform Params { float dt; uint count; };
 layout(r32ui, binding = 0) uniform uimage2D counts;
 shared uint local_count;
+shared float scratch[int(sqrt(16.0))];
 struct Pair { int a; float b[2]; };
 
 void main() {
