@@ -138,3 +138,29 @@ def test_invalid_descriptor_is_refused():
     mem.write(DESC_VA, P.pack(P.TEXTURE, format_id=1000), "TEST")
     with pytest.raises(tex.InvalidDescriptor):
         tex.load(mem, DESC_VA, np.zeros((1, 2), np.int64), 0)
+
+
+def test_multisampled_load_picks_the_sample():
+    rng = np.random.default_rng(6)
+    mem = new_memory()
+    raw = rng.integers(0, 256, (1, 4, 8, 4 * 4), dtype=np.uint8)  # 4 samples of RGBA8 per pixel
+    put_texture(mem, [raw], target="TEXTURE_2D_MS", samples=4, pack_values=False)
+    y, x, s = np.mgrid[0:4, 0:8, 0:4]
+    got = tex.load(mem, DESC_VA, np.stack([x.ravel(), y.ravel()], 1), 0, sample=s.ravel())
+    expect = raw.reshape(4, 8, 4, 4)[y.ravel(), x.ravel(), s.ravel()] / np.float32(255)
+    np.testing.assert_array_equal(got, expect)
+    assert tex.samples(mem, DESC_VA).tolist() == [4]
+    assert tex.load(mem, DESC_VA, np.array([[0, 0]]), 0, sample=np.array([4])).tolist() == [[0, 0, 0, 0]]
+    with pytest.raises(ValueError, match="multisampled"):
+        tex.sample(mem, DESC_VA, DESC_VA, np.zeros((1, 2), np.float32), lod=np.zeros(1))
+
+
+def test_view_levels_offset_load_and_size():
+    rng = np.random.default_rng(7)
+    mem = new_memory()
+    chain = mip_chain(rng, 16, 16)
+    put_texture(mem, chain, first_level=2, last_level=3, pack_values=False)
+    got = tex.load(mem, DESC_VA, np.array([[1, 2], [0, 0], [0, 0]]), np.array([0, 1, 2]))
+    np.testing.assert_array_equal(got[:2], [chain[2][0, 2, 1] / np.float32(255), chain[3][0, 0, 0] / np.float32(255)])
+    assert got[2].tolist() == [0, 0, 0, 0]  # lod 2 is past last_level
+    assert tex.size(mem, DESC_VA, np.array([0, 1])).tolist() == [[4, 4, 0], [2, 2, 0]]
