@@ -81,7 +81,7 @@ class Kind:
     bits: int = 0
 
     def codes(self):
-        """Every valid bit pattern (a range or a list)."""
+        """Every valid bit pattern (a range or a tuple), in increasing kind order."""
         return range(1 << self.bits)
 
     def pack(self, value) -> int:
@@ -97,13 +97,22 @@ class Kind:
         raise NotImplementedError
 
 
+_DST_CODES = tuple(h | (s << 8) for s in range(3) for h in range(N_HALVES) if s == 0 or h % 2 == 0)
+_SRC_CODES = (tuple(h | (s << 11) for s in range(3) for h in range(N_HALVES) if s == 0 or h % 2 == 0)
+              + tuple(h | (1 << 9) | (s << 11) for s in range(3) for h in range(N_UNIFORM_HALVES)
+                      if s == 0 or h % 2 == 0)
+              + tuple(v | (2 << 9) for v in range(256)))
+_VEC_CODES = tuple(h | (s << 8) | (c << 9) for s, size in enumerate((16, 32)) for c in range(8)
+                   for h in range(0, N_HALVES, 1 + s) if h + (c + 1) * size // 16 <= N_HALVES)
+
+
 class Dst(Kind):
     """A destination register: half index (8 bits) and size code (2 bits: 16/32/64)."""
 
     bits = 10
 
     def codes(self):
-        return [h | (s << 8) for s in range(3) for h in range(N_HALVES) if s == 0 or h % 2 == 0]
+        return _DST_CODES
 
     def pack(self, r: Reg) -> int:
         assert isinstance(r, Reg) and r.file == "r" and r.count == 1, f"destination must be one r register, got {r}"
@@ -143,10 +152,7 @@ class Src(Kind):
         self.float_imm = float_imm
 
     def codes(self):
-        regs = [h | (s << 11) for s in range(3) for h in range(N_HALVES) if s == 0 or h % 2 == 0]
-        unis = [h | (1 << 9) | (s << 11) for s in range(3) for h in range(N_UNIFORM_HALVES) if s == 0 or h % 2 == 0]
-        imms = [v | (2 << 9) for v in range(256)]
-        return regs + unis + imms
+        return _SRC_CODES
 
     def pack(self, v) -> int:
         if isinstance(v, Imm):
@@ -175,9 +181,13 @@ class Src(Kind):
     def parse(self, text: str):
         if text[:1] in "ru" and text[1:2].isdigit():
             return _parse_scalar(text, "ru")
+        try:
+            number = float(text) if self.float_imm else int(text, 0)
+        except ValueError:
+            raise ValueError(f"not a register or immediate: {text!r}") from None
         if self.float_imm:
-            return Imm(minifloat_encode(float(text)))
-        value = int(text, 0)
+            return Imm(minifloat_encode(number))
+        value = number
         if not 0 <= value < 256:
             raise ValueError(f"integer immediate {value} does not fit 8 bits (use mov_imm or a uniform)")
         return Imm(value)
@@ -190,13 +200,7 @@ class Vec(Kind):
     bits = 12
 
     def codes(self):
-        out = []
-        for s, size in enumerate((16, 32)):
-            for c in range(8):
-                for h in range(0, N_HALVES, 1 + s):
-                    if h + (c + 1) * size // 16 <= N_HALVES:
-                        out.append(h | (s << 8) | (c << 9))
-        return out
+        return _VEC_CODES
 
     def pack(self, r: Reg) -> int:
         assert isinstance(r, Reg) and r.file == "r" and r.size in (16, 32) and 1 <= r.count <= 8, f"bad vector {r}"
