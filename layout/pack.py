@@ -98,11 +98,11 @@ def _sign_extend(v: np.ndarray, bits: int) -> np.ndarray:
     return np.where(v >= (1 << (bits - 1)), v - (1 << bits), v)
 
 
-def _small_float_decode(v: np.ndarray, mant_bits: int) -> np.ndarray:
+def _small_float_value(code: np.ndarray, mant_bits: int) -> np.ndarray:
     """Unsigned float with a 5-bit exponent (bias 15) and ``mant_bits`` mantissa bits."""
-    v = v.astype(np.int64)
-    e = v >> mant_bits
-    m = (v & ((1 << mant_bits) - 1)).astype(np.float64)
+    code = np.asarray(code, dtype=np.int64)
+    e = code >> mant_bits
+    m = (code & ((1 << mant_bits) - 1)).astype(np.float64)
     scale = float(1 << mant_bits)
     normal = np.ldexp(1.0 + m / scale, (e - 15).astype(np.int32))
     denormal = np.ldexp(m / scale, -14)
@@ -110,21 +110,42 @@ def _small_float_decode(v: np.ndarray, mant_bits: int) -> np.ndarray:
     return np.where(e == 0, denormal, np.where(e == 31, special, normal))
 
 
+# Every 10- and 11-bit float code's value: decoding is one table lookup.
+_SMALL_FLOAT_TABLES = {bits: _small_float_value(np.arange(1 << bits), bits - 5).astype(np.float32)
+                       for bits in (10, 11)}
+
+
+def _rne_shift(v: np.ndarray, shift: np.ndarray | int) -> np.ndarray:
+    """``v >> shift`` rounded to nearest, ties to even (v >= 0, int64)."""
+    shift = np.asarray(shift, dtype=np.int64)
+    half = (np.int64(1) << (shift - 1)) - 1
+    return (v + half + ((v >> shift) & 1)) >> shift
+
+
 def _small_float_encode(x: np.ndarray, mant_bits: int) -> np.ndarray:
-    """GL's conversion to an unsigned 10/11-bit float: round to nearest, negatives
-    to 0, finite overflow to the largest finite value, +inf to inf, NaN to NaN."""
-    x = np.asarray(x, dtype=np.float64)
+    """GL's conversion to an unsigned 10/11-bit float: round to nearest even,
+    negatives to 0, finite overflow to the largest finite value, +inf to inf,
+    NaN to NaN.
+
+    Rounds once, in integers, from the float32 bits (exact for float32 inputs;
+    a float64 input is first rounded to float32)."""
     k = mant_bits
-    max_code = (30 << k) | ((1 << k) - 1)
+    x = np.asarray(x)
     max_val = float(np.ldexp(2.0 - 2.0 ** -k, 15))
-    v = np.clip(np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0), 0.0, max_val)
-    mant, exp = np.frexp(v)  # v = mant * 2^exp, mant in [0.5, 1)
-    normal = ((exp.astype(np.int64) - 1 + 15) << k) + np.rint((2 * mant - 1) * (1 << k)).astype(np.int64)
-    denormal = np.rint(np.ldexp(v, 14 + k)).astype(np.int64)
-    code = np.where(v < 2.0 ** -14, denormal, normal)
-    code = np.minimum(code, max_code)
-    code = np.where(np.isposinf(x), 31 << k, code)
-    code = np.where(np.isnan(x), (31 << k) | (1 << (k - 1)), code)
+    v = np.fmin(np.fmax(x, 0.0), max_val).astype(np.float32)  # NaN -> 0 here, fixed below
+    bits = v.view(np.uint32).astype(np.int64)
+    e = bits >> 23  # float32 biased exponent (sign is 0)
+    m = bits & 0x7FFFFF
+    # Normal results: re-bias the exponent (127 -> 15) and round the mantissa.
+    normal = _rne_shift(((e - 112) << 23) | m, 23 - k)
+    # Denormal results (below 2^-14): the significand in units of 2^(-14-k).
+    significand = np.where(e > 0, m | (1 << 23), 0)
+    denormal = _rne_shift(significand, np.minimum(136 - k - e, 40))
+    code = np.where(e >= 113, normal, denormal)
+    special = ~np.isfinite(x)
+    if special.any():
+        code[special & (x > 0)] = 31 << k
+        code[np.isnan(x)] = (31 << k) | (1 << (k - 1))
     return code.astype(np.uint64)
 
 
@@ -149,7 +170,7 @@ def _decode_channel(fmt: Format, c: Channel, v: np.ndarray) -> np.ndarray:
         if c.bits == 32:
             return v.astype(np.uint32).view(np.float32)
         if c.bits in (10, 11):
-            return _small_float_decode(v, c.bits - 5)
+            return _SMALL_FLOAT_TABLES[c.bits][v]
     raise ValueError(f"{fmt.name}: no conversion for a {c.bits}-bit {c.type} channel")
 
 

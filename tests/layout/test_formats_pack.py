@@ -223,3 +223,26 @@ def test_bad_requests():
         unpack("R8G8B8A8_UNORM", np.zeros(3, np.uint8))
     with pytest.raises(ValueError, match="axis of 4"):
         pack("R8G8B8A8_UNORM", np.zeros(3))
+
+
+def test_small_floats_round_to_the_nearest_code():
+    """Against a brute-force reference: the nearest of all 11-bit / 10-bit values
+    (ties to the even code), for float32 inputs across the whole range."""
+    rng = np.random.default_rng(9)
+    x = np.concatenate([rng.random(3000) * 2.0 ** rng.integers(-24, 17, 3000),
+                        [0.0, 2.0 ** -20, 1.5 * 2.0 ** -20, 65024.0, 65023.0, 64512.0, 1.0, 1.03125]])
+    x = x.astype(np.float32).astype(np.float64)
+    for name, bits, col, shift in (("R11G11B10_FLOAT", 11, 0, 0), ("R11G11B10_FLOAT", 10, 2, 22)):
+        mant = bits - 5
+        codes = np.arange((31 << mant))  # every finite code
+        e, m = codes >> mant, codes & ((1 << mant) - 1)
+        values = np.where(e == 0, m * 2.0 ** (-14 - mant), (1 + m / 2.0 ** mant) * 2.0 ** (e - 15))
+        dist = np.abs(values[None, :] - np.minimum(x, values[-1])[:, None])
+        best = dist.min(axis=1, keepdims=True)
+        candidates = dist == best
+        nearest = np.where(candidates.sum(1) > 1, np.argmax(candidates & (codes % 2 == 0), 1), dist.argmin(1))
+        rgba = np.zeros((x.size, 4))
+        rgba[:, col] = x
+        word = pack(name, rgba).view(np.uint32)[:, 0]
+        got = (word >> shift) & ((1 << bits) - 1)
+        assert got.tolist() == nearest.tolist()
