@@ -123,7 +123,10 @@ class Kernel:
         kernel_size = ffi.sizeof(spec.struct)
         n = min(user_size, kernel_size)
         kbuf = ffi.new(f"{spec.struct} *")
-        ffi.memmove(kbuf, arg, n)
+        try:
+            ffi.memmove(kbuf, arg, n)
+        except (TypeError, ValueError):
+            raise fail(errno.EFAULT, "the ioctl argument is not a pointer to memory") from None
         handler = self._impl[spec.name]
         if spec.name in BLOCKING:
             handler(self, file, kbuf)

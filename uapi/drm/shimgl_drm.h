@@ -492,14 +492,14 @@ struct drm_asahi_gem_share {
 /* DRM_IOCTL_ASAHI_QUEUE_COUNTERS: the kernel writes at most size bytes of
  * struct drm_asahi_queue_counters to pointer. flags MBZ. */
 struct drm_asahi_queue_counters {
-	__u64 commands;
-	__u64 vertices;
-	__u64 primitives;
-	__u64 fragments;
-	__u64 tiles;
-	__u64 shader_instructions;
-	__u64 partial_renders;
-	__u64 faults;
+	__u64 commands;            /* hardware commands completed */
+	__u64 vertices;            /* vertices shaded */
+	__u64 primitives;          /* primitives assembled */
+	__u64 fragments;           /* fragments shaded */
+	__u64 tiles;               /* tiles processed by fragment passes */
+	__u64 shader_instructions; /* USC instructions executed (per lane group) */
+	__u64 partial_renders;     /* partial renders (TVB overflows) */
+	__u64 faults;              /* commands that faulted (soft or hard) */
 };
 
 struct drm_asahi_get_queue_counters {

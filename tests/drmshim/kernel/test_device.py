@@ -145,3 +145,9 @@ def test_the_seam_finds_drmshim_by_entry_point():
             "print('drmshim' in sys.modules, type(uapi.seam._files[fd][1]).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "DRMFile"]
+
+
+def test_an_argument_that_is_not_memory_is_efault(dev):
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, uapi.DRM_IOCTL_ASAHI_GET_TIME, 1234)
+    assert info.value.errno == errno.EFAULT
