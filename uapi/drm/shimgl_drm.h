@@ -497,7 +497,7 @@ struct drm_asahi_queue_counters {
 	__u64 primitives;          /* primitives assembled */
 	__u64 fragments;           /* fragments shaded */
 	__u64 tiles;               /* tiles processed by fragment passes */
-	__u64 shader_instructions; /* USC instructions executed (per lane group) */
+	__u64 shader_instructions; /* USC instructions executed */
 	__u64 partial_renders;     /* partial renders (TVB overflows) */
 	__u64 faults;              /* commands that faulted (soft or hard) */
 };
