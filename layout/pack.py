@@ -116,9 +116,9 @@ _SMALL_FLOAT_TABLES = {bits: _small_float_value(np.arange(1 << bits), bits - 5).
 
 
 def _rne_shift(v: np.ndarray, shift: np.ndarray | int) -> np.ndarray:
-    """``v >> shift`` rounded to nearest, ties to even (v >= 0, int64)."""
-    shift = np.asarray(shift, dtype=np.int64)
-    half = (np.int64(1) << (shift - 1)) - 1
+    """``v >> shift`` rounded to nearest, ties to even (0 <= v < 2^30, 1 <= shift <= 31)."""
+    shift = np.asarray(shift, dtype=v.dtype)
+    half = (v.dtype.type(1) << (shift - 1)) - 1
     return (v + half + ((v >> shift) & 1)) >> shift
 
 
@@ -133,14 +133,14 @@ def _small_float_encode(x: np.ndarray, mant_bits: int) -> np.ndarray:
     x = np.asarray(x)
     max_val = float(np.ldexp(2.0 - 2.0 ** -k, 15))
     v = np.fmin(np.fmax(x, 0.0), max_val).astype(np.float32)  # NaN -> 0 here, fixed below
-    bits = v.view(np.uint32).astype(np.int64)
+    bits = v.view(np.int32)  # v >= 0: the sign bit is clear
     e = bits >> 23  # float32 biased exponent (sign is 0)
     m = bits & 0x7FFFFF
     # Normal results: re-bias the exponent (127 -> 15) and round the mantissa.
     normal = _rne_shift(((e - 112) << 23) | m, 23 - k)
     # Denormal results (below 2^-14): the significand in units of 2^(-14-k).
     significand = np.where(e > 0, m | (1 << 23), 0)
-    denormal = _rne_shift(significand, np.minimum(136 - k - e, 40))
+    denormal = _rne_shift(significand, np.minimum(136 - k - e, 31))
     code = np.where(e >= 113, normal, denormal)
     special = ~np.isfinite(x)
     if special.any():
