@@ -335,7 +335,15 @@ class Conversion(Expression):
 
 @dataclass(eq=False)
 class Declarator(Node):
-    """One name of a declaration: `a[3] = init`. `variable` after analysis."""
+    """One name of a declaration: `a[3] = init`. `variable` after analysis.
+
+    Members of structs and interface blocks are Declarators too; they have no
+    `variable` (they are fields of the struct or block type; the variables of
+    an instance-less block are in `InterfaceBlock.member_variables`).
+    A global array declared without size (desktop GLSL allows it) keeps an
+    unsized type; its size is the largest constant index used plus one, which
+    Mesa decides at link time.
+    """
 
     name: str
     array_dims: list[Expression | None] = field(default_factory=list)

@@ -641,8 +641,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         sel = s.selector
         if sel.type is not None and not (sel.type.is_scalar and sel.type.is_integer):
             self.error(sel.loc, "switch-statement expression must be scalar integer")
-        self.switch_stack.append({"values": set(), "default": False,
-                                  "type": sel.type, "loop_depth": self.loop_depth})
+        self.switch_stack.append({"values": set(), "default": False, "type": sel.type})
         body = s.body.statements
         if body and not isinstance(body[0], A.CaseLabel):
             self.error(body[0].loc, "statement before the first case label in switch")
@@ -706,8 +705,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             self.error(s.loc, "break may only appear in a loop or a switch")
 
     def stmt_Continue(self, s: A.Continue) -> None:
-        in_switch_only = self.switch_stack and self.switch_stack[-1]["loop_depth"] == self.loop_depth
-        if self.loop_depth == 0 or (in_switch_only and self.loop_depth == 0):
+        if self.loop_depth == 0:
             self.error(s.loc, "continue may only appear in a loop")
 
     def stmt_Discard(self, s: A.Discard) -> None:
