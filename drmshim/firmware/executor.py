@@ -3,9 +3,11 @@
 Sole responsibility: the :class:`GPUExecutor` protocol (``run_vertex``,
 ``run_fragment``, ``run_compute``, optionally ``run_blit``; each takes a
 :class:`~drmshim.firmware.command.FirmwareCommand`) and :class:`NullExecutor`,
-which executes empty command streams: every command is a no-op that takes a
-little time. The GPU model provides the real executor; install one per kernel
-with ``Kernel(gpu=...)`` or for new kernels with ``drmshim.set_gpu_factory``.
+which executes empty command streams: every command is a no-op. The GPU model
+provides the real executor: kernels use ``drmshim.gpu.executor_factory(kernel)``
+when that exists; install another per kernel with ``Kernel(gpu=...)`` or for new
+kernels with ``drmshim.set_gpu_factory``. A blit goes to ``run_blit`` if the
+executor has it, else to ``run_fragment`` (``command.kind == "blit"``).
 
 Executors are called from the firmware threads of every queue. Unless an
 executor sets ``concurrent = True`` the kernel serialises the calls.
