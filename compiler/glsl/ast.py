@@ -340,9 +340,9 @@ class Declarator(Node):
     Members of structs and interface blocks are Declarators too; they have no
     `variable` (they are fields of the struct or block type; the variables of
     an instance-less block are in `InterfaceBlock.member_variables`).
-    A global array declared without size (desktop GLSL allows it) keeps an
-    unsized type; its size is the largest constant index used plus one, which
-    Mesa decides at link time.
+    A global array declared without size (desktop GLSL allows it) gets, at the
+    end of analysis, the size implied by the largest constant index used (as
+    Mesa's linker does); only a storage block's last member stays unsized.
     """
 
     name: str

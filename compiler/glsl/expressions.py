@@ -71,6 +71,8 @@ class ExpressionAnalyzer:
         e.symbol = sym
         e.type = sym.type
         sym.used = True
+        if sym.type.is_array and sym.type.length is None and sym.storage != "buffer":
+            self.implicit_arrays.setdefault(sym, [0, []])[1].append(e)
         if sym.builtin and sym not in self.used_builtins:
             self.used_builtins.append(sym)
         if sym.storage == "const" and sym.const_value is not None:
@@ -409,6 +411,9 @@ class ExpressionAnalyzer:
             e.type = bt.scalar_type
         if i.const is not None:
             idx = i.const[0]
+            if isinstance(b, A.VariableRef) and b.symbol in self.implicit_arrays:
+                entry = self.implicit_arrays[b.symbol]
+                entry[0] = max(entry[0], idx + 1)
             if idx < 0:
                 self.error(e.loc, f"{what} index must be >= 0")
                 e.type = None

@@ -57,6 +57,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         self.call_graph: dict[FunctionSignature, set[FunctionSignature]] = {}
         self.call_sites: dict[FunctionSignature, object] = {}
         self.early_fragment_tests = False
+        # unsized global arrays -> [size implied by constant indices, VariableRefs]
+        self.implicit_arrays: dict[Variable, list] = {}
 
     # -- built-ins -----------------------------------------------------------
 
@@ -198,6 +200,12 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
 
     def check_whole_shader(self) -> None:
         """Rules Mesa checks at link time, for a shader that is its own program."""
+        for var, (size, refs) in self.implicit_arrays.items():
+            if var.type.length is not None:
+                continue  # sized later by a redeclaration
+            var.type = T.array_of(var.type.element, max(size, 1))
+            for ref in refs:
+                ref.type = var.type
         for sig, loc in self.call_sites.items():
             if sig.definition is None:
                 self.error(loc, f"unresolved reference to function `{sig.name}'")

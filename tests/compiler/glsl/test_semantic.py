@@ -263,3 +263,11 @@ def test_es_default_precision_is_recorded():
 def test_uniform_initializer_value():
     tu = parse("#version 120\nuniform vec2 u = vec2(1, 2);\nvoid main() {}\n", "vertex")
     assert tu.globals[0].uniform_initializer == (1.0, 2.0)
+
+
+def test_unsized_global_array_is_sized_by_its_constant_indices():
+    tu = parse("#version 120\nuniform float w[];\nvoid main() { gl_Position = vec4(w[1] + w[4]); }\n",
+               "vertex")
+    assert str(tu.globals[0].type) == "float[5]"
+    refs = [n for n in ast.walk(tu) if isinstance(n, ast.VariableRef) and n.name == "w"]
+    assert all(str(r.type) == "float[5]" for r in refs)
