@@ -76,7 +76,6 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
         self.xfb = self.default_xfb
         self.current_attribs = [((0.0, 0.0, 0.0, 1.0), "float")
                                 for _ in range(self.caps.max_vertex_attribs)]
-        self.client_enabled: set[int] = set()
         self.window = DefaultFramebuffer(self.screen, width, height)
         self._init_families()
         self._get_table = self._get_entries()

@@ -14,6 +14,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
+from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import check, check_enum
 from driver.gl.pointers import ClientMemory
 from driver.gl.textures import PIPE_TARGETS
@@ -229,14 +230,30 @@ class DrawMixin:
                    if E.GL_CLIP_DISTANCE0 + i in self.state.enabled)
 
     def _program_for_draw(self):
-        return self.current_program
+        """The current program, or in the compatibility profile with none,
+        the fixed-function program (built once, from generated GLSL)."""
+        if self.current_program is not None or not self.api.compat:
+            return self.current_program
+        ff = getattr(self, "_ff_program", None)
+        if ff is None:
+            from driver.gl.objects import Program
+            ff = Program(0)
+            ff.linked_state = self._link(ff)
+            ff.linked = True
+            self._create_pipe_shaders(ff)
+            self._ff_program = ff
+        return ff
 
     def _emit_program(self, prog, stages) -> None:
         ls = prog.linked_state
+        state_block = self._state_uniform_bytes() if self.api.compat else None
         for stage in stages:
             self.pipe.bind_shader_state(stage, ls.pipe_shaders.get(stage))
             self.pipe.set_constant_buffer(stage, 0, ConstantBuffer(
                 None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
+            if state_block is not None:
+                self.pipe.set_constant_buffer(stage, STATE_CONSTANT_BUFFER, ConstantBuffer(
+                    None, 0, len(state_block), state_block))
             self._emit_blocks(ls, stage)
             self._emit_samplers(ls, stage)
 
@@ -318,9 +335,13 @@ class DrawMixin:
         instances = 1
         for name, (loc, gtype, nslots) in attributes:
             for slot in range(loc, loc + nslots):
-                a = self.vao.attribs[slot]
-                if a.enabled:
-                    b = self.vao.bindings[a.binding]
+                if name.startswith("gl_"):
+                    src = self._legacy_source(name)
+                    a, b = src if src is not None else (None, None)
+                else:
+                    a = self.vao.attribs[slot]
+                    b = self.vao.bindings[a.binding] if a.enabled else None
+                if a is not None and b is not None:
                     fmt = ps.vertex_format(a.size, a.type, a.normalized, a.integer)
                     stride = b.stride
                     if b.buffer is not None:
@@ -336,7 +357,10 @@ class DrawMixin:
                     elements.append(VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
                                                   b.divisor))
                 else:
-                    value, kind = self.current_attribs[slot]
+                    if name.startswith("gl_"):
+                        value, kind = self._legacy_current(name), "float"
+                    else:
+                        value, kind = self.current_attribs[slot]
                     letter, fmt = {"float": ("f", "R32G32B32A32_FLOAT"),
                                    "int": ("i", "R32G32B32A32_SINT"),
                                    "uint": ("I", "R32G32B32A32_UINT")}[kind]

@@ -12,6 +12,7 @@ from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
     UniformLeaf, compile_glsl, gl_type_enum, leaf_uniforms, std140_size, type_slots,
 )
+from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
 from driver.gl.objects import Namespace, Program, Shader
 
 __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
@@ -75,6 +76,13 @@ class LinkError(Exception):
     pass
 
 
+@dataclass
+class _Builtin:
+    """A built-in vertex input (gl_Color, ...) being given a location."""
+    name: str
+    type: object = None
+
+
 def _is_builtin(v) -> bool:
     return getattr(v, "builtin", False) or v.name.startswith("gl_")
 
@@ -84,6 +92,7 @@ class ProgramMixin:
         # GL 4.6 section 7.1: shaders and programs share one name space
         self.shader_objects = Namespace(lambda n, *a: None)
         self.current_program = None
+        self._ff_cache: dict = {}
 
     # -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names,
     #    INVALID_OPERATION for the other kind of object) ----------------------------
@@ -287,6 +296,10 @@ class ProgramMixin:
         if old is not None:
             for handle in old.pipe_shaders.values():
                 self.pipe.delete_shader_state(handle)
+        self._create_pipe_shaders(prog)
+
+    def _create_pipe_shaders(self, prog: Program) -> None:
+        linked = prog.linked_state
         for stage, unit in linked.units.items():
             src = "".join(s.source or "" for s in prog.shaders if STAGES[s.type] == stage)
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
@@ -298,16 +311,20 @@ class ProgramMixin:
                 "uniforms": {u.name: (u.offset_B, u.stride_B, u.size) for u in linked.uniforms},
                 "uniform_blocks": {b.name: b.binding for b in linked.blocks if not b.is_storage},
                 "storage_blocks": {b.name: b.binding for b in linked.blocks if b.is_storage},
-                "local_size": linked.local_size}
+                "local_size": linked.local_size,
+                "state_uniforms": state_uniform_layout() if self.api.compat else {},
+                "state_constant_buffer": STATE_CONSTANT_BUFFER}
 
     def _link(self, prog: Program) -> LinkedProgram:
-        if not prog.shaders:
-            raise LinkError("no shaders attached to the program")
+        if not prog.shaders and not (self.api.compat and prog.name == 0):
+            raise LinkError("no shaders attached to the program")   # (name 0: fixed function)
         units: dict[str, list] = {}
         for sh in prog.shaders:
             if not sh.compiled:
                 raise LinkError(f"{STAGES[sh.type]} shader {sh.name} is not compiled")
             units.setdefault(STAGES[sh.type], []).append(sh.ast)
+        if self.api.compat and "compute" not in units:
+            self._add_fixed_function_stages(units)
         if "compute" in units and len(units) > 1:
             raise LinkError("compute shaders may not be linked with other stages")
         if self.api.es and "compute" not in units and set(units) != {"vertex", "fragment"}:
@@ -339,6 +356,21 @@ class ProgramMixin:
                 raise LinkError("compute shader has no local_size layout")
         return LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
                              uniforms, locations, data, blocks, local_size, tf_varyings=tf)
+
+    def _add_fixed_function_stages(self, units: dict) -> None:
+        """Compatibility profile: a missing vertex or fragment stage is the
+        fixed-function one (GL 4.6 compat section 7.3)."""
+        from driver.gl.compat import fixed_function_source
+        reads_texcoords = any(v.name == "gl_TexCoord" for u in units.get("fragment", [])
+                              for v in u.builtin_variables)
+        for stage in ("vertex", "fragment"):
+            if stage not in units:
+                src = fixed_function_source(stage, 8 if reads_texcoords else 0)
+                res = self._ff_cache.get(src)
+                if res is None:
+                    res = self._ff_cache[src] = compile_glsl(src, stage)
+                    assert res.ok, f"fixed-function {stage} shader: {res.info_log}"
+                units[stage] = [res.unit]
 
     @staticmethod
     def _merge_stage(stage: str, units: list) -> dict:
@@ -408,6 +440,18 @@ class ProgramMixin:
                     raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
                 used[s] = v.name
             out[v.name] = (loc, v.type, n)
+        if self.api.compat:
+            from driver.gl.compat import LEGACY_ATTRIBS
+            unit = vs["unit"]
+            names = {v.name for v in unit.builtin_variables if v.name in LEGACY_ATTRIBS}
+            if any(getattr(f, "name", "") == "ftransform" for f in unit.builtin_functions):
+                names.add("gl_Vertex")
+            if "gl_Vertex" in names:      # gl_Vertex aliases generic attribute 0
+                out["gl_Vertex"] = (0, None, 1)
+                used.setdefault(0, "gl_Vertex")
+                names.discard("gl_Vertex")
+            for name in sorted(names):
+                pending.append((_Builtin(name), 1))
         for v, n in pending:
             loc = next((s for s in range(maxattr - n + 1)
                         if all(x not in used for x in range(s, s + n))), None)
@@ -590,6 +634,8 @@ class ProgramMixin:
         attrs = sorted(prog.linked_state.attributes.items()) if prog.linked_state else []
         check(0 <= index < len(attrs), E.GL_INVALID_VALUE, "index out of range")
         name, (loc, t, n) = attrs[index]
+        if t is None:                       # a built-in input (compatibility profile)
+            return (name, 1, E.GL_FLOAT_VEC3 if name == "gl_Normal" else E.GL_FLOAT_VEC4)
         el = t.element if t.base == "array" else t
         return (name, t.length if t.base == "array" else 1, gl_type_enum(el))
 

@@ -138,7 +138,7 @@ class StateMixin:
 
     def glIsEnabled(self, cap: int) -> bool:
         if cap in self._client_state_caps():
-            return cap in self.client_enabled
+            return self._client_enabled(cap)
         check_enum(cap, self._enable_caps())
         return cap in self.state.enabled
 

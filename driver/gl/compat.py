@@ -1,0 +1,420 @@
+"""Compatibility-profile state: matrix stacks, current vertex values
+(glColor*, glTexCoord*, glNormal*), legacy client arrays (glVertexPointer,
+...), glShadeModel, user clip planes, and the built-in uniform state block
+that feeds gl_ModelViewMatrix & co. (GL 4.6 compatibility profile chapters
+10, 12, 13)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.objects import VertexAttrib, VertexBinding
+from driver.gl.pointers import ClientMemory
+from driver.gl.vertexarrays import attrib_size_B
+
+__all__ = ["CompatMixin", "STATE_UNIFORMS", "STATE_CONSTANT_BUFFER", "LEGACY_ATTRIBS",
+           "fixed_function_source", "state_uniform_layout"]
+
+# Constant buffer slot holding the built-in state uniforms (the last one of a
+# stage: uniform block bindings use 1..14).
+STATE_CONSTANT_BUFFER = 15
+
+# Built-in uniform state (GLSL 1.10-1.50 section 7.4/7.5) in block order:
+# (name, vec4 slots per element, elements). Matrices are column-major, one
+# 16-byte slot per column; mat3 takes three slots.
+_MATS = ["gl_ModelViewMatrix", "gl_ProjectionMatrix", "gl_ModelViewProjectionMatrix"]
+STATE_UNIFORMS: tuple[tuple[str, int, int], ...] = tuple(
+    [(m + sfx, 4, 1) for m in _MATS for sfx in ("", "Inverse", "Transpose", "InverseTranspose")]
+    + [("gl_TextureMatrix" + sfx, 4, 8) for sfx in ("", "Inverse", "Transpose", "InverseTranspose")]
+    + [("gl_NormalMatrix", 3, 1), ("gl_ClipPlane", 1, 8), ("gl_DepthRange", 1, 1)])
+
+
+def state_uniform_layout() -> dict[str, tuple[int, int]]:
+    """name -> (offset_B, element stride_B) in the state constant buffer."""
+    out, off = {}, 0
+    for name, slots, n in STATE_UNIFORMS:
+        out[name] = (off, 16 * slots)
+        off += 16 * slots * n
+    return out
+
+
+# Built-in vertex inputs and the client array that feeds each.
+LEGACY_ATTRIBS = {"gl_Vertex": E.GL_VERTEX_ARRAY, "gl_Normal": E.GL_NORMAL_ARRAY,
+                  "gl_Color": E.GL_COLOR_ARRAY, "gl_SecondaryColor": E.GL_SECONDARY_COLOR_ARRAY,
+                  "gl_FogCoord": E.GL_FOG_COORD_ARRAY,
+                  **{f"gl_MultiTexCoord{i}": E.GL_TEXTURE_COORD_ARRAY for i in range(8)}}
+_MODES = {E.GL_MODELVIEW: 0, E.GL_PROJECTION: 1, E.GL_TEXTURE: 2}
+_DEPTHS = (32, 32, 10)
+
+
+def fixed_function_source(stage: str, texcoords: int) -> str:
+    """GLSL 1.10 for a stage a compatibility program omits: transform and
+    colour/texture-coordinate pass-through (lighting, texenv and fog are not
+    done here)."""
+    if stage == "vertex":
+        lines = ["gl_Position = ftransform();",
+                 "gl_ClipVertex = gl_ModelViewMatrix * gl_Vertex;",
+                 "gl_FrontColor = gl_Color;", "gl_BackColor = gl_Color;",
+                 "gl_FrontSecondaryColor = gl_SecondaryColor;",
+                 "gl_BackSecondaryColor = gl_SecondaryColor;"]
+        lines += [f"gl_TexCoord[{i}] = gl_TextureMatrix[{i}] * gl_MultiTexCoord{i};"
+                  for i in range(texcoords)]
+    else:
+        lines = ["gl_FragColor = gl_Color;"]
+    return "#version 110\nvoid main() {\n    " + "\n    ".join(lines) + "\n}\n"
+
+
+def _identity():
+    return np.identity(4)
+
+
+class CompatMixin:
+    def _init_family(self) -> None:
+        self.matrix_mode = E.GL_MODELVIEW
+        self.stacks = [[_identity()], [_identity()], [[_identity()] for _ in range(8)]]
+        self.current_color = (1.0, 1.0, 1.0, 1.0)
+        self.current_secondary_color = (0.0, 0.0, 0.0, 1.0)
+        self.current_normal = (0.0, 0.0, 1.0)
+        self.current_texcoords = [(0.0, 0.0, 0.0, 1.0) for _ in range(8)]
+        self.client_active_texture = 0
+        self.shade_model = E.GL_SMOOTH
+        self.clip_planes = [(0.0, 0.0, 0.0, 0.0) for _ in range(self.caps.max_clip_planes)]
+        self.state.flat_shading = False
+
+    def _compat_only(self) -> None:
+        check(self.api.compat, E.GL_INVALID_OPERATION, "compatibility profile only")
+
+    # -- matrix stacks (GL 4.6 compat section 12.1.1) ------------------------------------
+    def _stack(self) -> list:
+        i = _MODES[self.matrix_mode]
+        return self.stacks[2][self.active_texture % 8] if i == 2 else self.stacks[i]
+
+    def _set_top(self, m) -> None:
+        self._stack()[-1] = np.asarray(m, np.float64)
+
+    def glMatrixMode(self, mode: int) -> None:
+        self._compat_only()
+        check_enum(mode, _MODES)
+        self.matrix_mode = mode
+
+    def glLoadIdentity(self) -> None:
+        self._compat_only()
+        self._set_top(_identity())
+
+    def glLoadMatrixf(self, m) -> None:
+        """`m`: 16 values in column-major order, as in C."""
+        self._compat_only()
+        self._set_top(np.asarray(m, np.float64).reshape(4, 4).T)
+
+    glLoadMatrixd = glLoadMatrixf
+
+    def glLoadTransposeMatrixf(self, m) -> None:
+        self._compat_only()
+        self._set_top(np.asarray(m, np.float64).reshape(4, 4))
+
+    def glMultMatrixf(self, m) -> None:
+        self._compat_only()
+        self._set_top(self._stack()[-1] @ np.asarray(m, np.float64).reshape(4, 4).T)
+
+    glMultMatrixd = glMultMatrixf
+
+    def glMultTransposeMatrixf(self, m) -> None:
+        self._compat_only()
+        self._set_top(self._stack()[-1] @ np.asarray(m, np.float64).reshape(4, 4))
+
+    def _mult(self, m) -> None:
+        self._set_top(self._stack()[-1] @ m)
+
+    def glOrtho(self, left, right, bottom, top, near, far) -> None:
+        """GL 4.6 compat equation 12.4."""
+        self._compat_only()
+        check(left != right and bottom != top and near != far, E.GL_INVALID_VALUE)
+        m = _identity()
+        m[0, 0], m[1, 1], m[2, 2] = 2 / (right - left), 2 / (top - bottom), -2 / (far - near)
+        m[0, 3] = -(right + left) / (right - left)
+        m[1, 3] = -(top + bottom) / (top - bottom)
+        m[2, 3] = -(far + near) / (far - near)
+        self._mult(m)
+
+    def glFrustum(self, left, right, bottom, top, near, far) -> None:
+        """GL 4.6 compat equation 12.3."""
+        self._compat_only()
+        check(near > 0 and far > 0 and left != right and bottom != top and near != far,
+              E.GL_INVALID_VALUE)
+        m = np.zeros((4, 4))
+        m[0, 0] = 2 * near / (right - left)
+        m[1, 1] = 2 * near / (top - bottom)
+        m[0, 2] = (right + left) / (right - left)
+        m[1, 2] = (top + bottom) / (top - bottom)
+        m[2, 2] = -(far + near) / (far - near)
+        m[2, 3] = -2 * far * near / (far - near)
+        m[3, 2] = -1
+        self._mult(m)
+
+    def glTranslatef(self, x, y, z) -> None:
+        self._compat_only()
+        m = _identity()
+        m[:3, 3] = (x, y, z)
+        self._mult(m)
+
+    glTranslated = glTranslatef
+
+    def glScalef(self, x, y, z) -> None:
+        self._compat_only()
+        self._mult(np.diag([x, y, z, 1.0]))
+
+    glScaled = glScalef
+
+    def glRotatef(self, angle, x, y, z) -> None:
+        """GL 4.6 compat equation 12.5 (angle in degrees)."""
+        self._compat_only()
+        n = math.sqrt(x * x + y * y + z * z)
+        m = _identity()
+        if n:
+            x, y, z = x / n, y / n, z / n
+            c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            u = np.array([x, y, z])
+            r = np.outer(u, u) * (1 - c) + c * np.identity(3) + s * np.array(
+                [[0, -z, y], [z, 0, -x], [-y, x, 0]])
+            m[:3, :3] = r
+        self._mult(m)
+
+    glRotated = glRotatef
+
+    def glPushMatrix(self) -> None:
+        self._compat_only()
+        st = self._stack()
+        depth = _DEPTHS[_MODES[self.matrix_mode]]
+        check(len(st) < depth, E.GL_STACK_OVERFLOW, "matrix stack overflow")
+        st.append(st[-1].copy())
+
+    def glPopMatrix(self) -> None:
+        self._compat_only()
+        st = self._stack()
+        check(len(st) > 1, E.GL_STACK_UNDERFLOW, "matrix stack underflow")
+        st.pop()
+
+    # -- current values (GL 4.6 compat section 10.2) -------------------------------------
+    def glColor4f(self, r, g, b, a) -> None:
+        self._compat_only()
+        self.current_color = (float(r), float(g), float(b), float(a))
+
+    def glColor3f(self, r, g, b) -> None:
+        self.glColor4f(r, g, b, 1.0)
+
+    def glColor4ub(self, r, g, b, a) -> None:
+        self.glColor4f(r / 255, g / 255, b / 255, a / 255)
+
+    def glColor3ub(self, r, g, b) -> None:
+        self.glColor4f(r / 255, g / 255, b / 255, 1.0)
+
+    def glColor4fv(self, v) -> None:
+        self.glColor4f(*list(v)[:4])
+
+    def glColor3fv(self, v) -> None:
+        self.glColor3f(*list(v)[:3])
+
+    def glSecondaryColor3f(self, r, g, b) -> None:
+        self._compat_only()
+        self.current_secondary_color = (float(r), float(g), float(b), 1.0)
+
+    def glNormal3f(self, x, y, z) -> None:
+        self._compat_only()
+        self.current_normal = (float(x), float(y), float(z))
+
+    def glNormal3fv(self, v) -> None:
+        self.glNormal3f(*list(v)[:3])
+
+    def glMultiTexCoord4f(self, target, s, t, r, q) -> None:
+        self._compat_only()
+        unit = target - E.GL_TEXTURE0
+        check(0 <= unit < 8, E.GL_INVALID_ENUM, "bad texture unit")
+        self.current_texcoords[unit] = (float(s), float(t), float(r), float(q))
+
+    def glMultiTexCoord2f(self, target, s, t) -> None:
+        self.glMultiTexCoord4f(target, s, t, 0.0, 1.0)
+
+    def glTexCoord4f(self, s, t, r, q) -> None:
+        self._compat_only()
+        self.current_texcoords[0] = (float(s), float(t), float(r), float(q))
+
+    def glTexCoord2f(self, s, t) -> None:
+        self.glTexCoord4f(s, t, 0.0, 1.0)
+
+    def glTexCoord2fv(self, v) -> None:
+        self.glTexCoord2f(*list(v)[:2])
+
+    def glShadeModel(self, mode: int) -> None:
+        self._compat_only()
+        check_enum(mode, (E.GL_FLAT, E.GL_SMOOTH))
+        self.shade_model = mode
+        self.state.flat_shading = mode == E.GL_FLAT
+
+    # -- clip planes (GL 4.6 compat section 13.7) ----------------------------------------------
+    def glClipPlane(self, plane: int, equation) -> None:
+        """The plane is transformed by the inverse of the current modelview
+        matrix when specified (eye coordinates)."""
+        self._compat_only()
+        i = plane - E.GL_CLIP_PLANE0
+        check(0 <= i < self.caps.max_clip_planes, E.GL_INVALID_ENUM, "bad clip plane")
+        p = np.asarray(list(equation)[:4], np.float64)
+        mv = self.stacks[0][-1]
+        self.clip_planes[i] = tuple(float(v) for v in p @ np.linalg.inv(mv))
+
+    def glGetClipPlane(self, plane: int) -> list[float]:
+        self._compat_only()
+        i = plane - E.GL_CLIP_PLANE0
+        check(0 <= i < self.caps.max_clip_planes, E.GL_INVALID_ENUM, "bad clip plane")
+        return list(self.clip_planes[i])
+
+    # -- legacy client arrays (GL 4.6 compat section 10.3.3) ---------------------------------------
+    def _client_state_caps(self) -> set[int]:
+        if not self.api.compat:
+            return set()
+        return {E.GL_VERTEX_ARRAY, E.GL_NORMAL_ARRAY, E.GL_COLOR_ARRAY,
+                E.GL_SECONDARY_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY, E.GL_FOG_COORD_ARRAY}
+
+    def _legacy_key(self, array: int):
+        return (array, self.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
+
+    def glEnableClientState(self, array: int) -> None:
+        self._compat_only()
+        check_enum(array, self._client_state_caps())
+        self._legacy(self._legacy_key(array))[0].enabled = True
+
+    def glDisableClientState(self, array: int) -> None:
+        self._compat_only()
+        check_enum(array, self._client_state_caps())
+        self._legacy(self._legacy_key(array))[0].enabled = False
+
+    def glClientActiveTexture(self, texture: int) -> None:
+        self._compat_only()
+        unit = texture - E.GL_TEXTURE0
+        check(0 <= unit < 8, E.GL_INVALID_ENUM)
+        self.client_active_texture = unit
+
+    def _legacy(self, key):
+        entry = self.vao.legacy.get(key)
+        if entry is None:
+            entry = self.vao.legacy[key] = (VertexAttrib(), VertexBinding())
+        return entry
+
+    def _legacy_pointer(self, array, size, type, stride, pointer, sizes, types, normalized):
+        self._compat_only()
+        check(size in sizes, E.GL_INVALID_VALUE, "bad size")
+        check_enum(type, types)
+        check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
+        a, b = self._legacy(self._legacy_key(array))
+        buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
+        if buf is None and pointer is not None and not isinstance(pointer, int):
+            pointer = ClientMemory.wrap(pointer)
+        a.size, a.type, a.normalized, a.stride, a.pointer = size, type, normalized, stride, pointer
+        b.buffer, b.offset = buf, pointer if isinstance(pointer, int) else 0
+        b.stride = stride or attrib_size_B(size, type)
+
+    def glVertexPointer(self, size, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_VERTEX_ARRAY, size, type, stride, pointer, (2, 3, 4),
+                             (E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE, E.GL_HALF_FLOAT), False)
+
+    def glNormalPointer(self, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_NORMAL_ARRAY, 3, type, stride, pointer, (3,),
+                             (E.GL_BYTE, E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE), True)
+
+    def glColorPointer(self, size, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_COLOR_ARRAY, size, type, stride, pointer, (3, 4),
+                             (E.GL_BYTE, E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_UNSIGNED_SHORT,
+                              E.GL_INT, E.GL_UNSIGNED_INT, E.GL_FLOAT, E.GL_DOUBLE,
+                              E.GL_HALF_FLOAT), True)
+
+    def glSecondaryColorPointer(self, size, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_SECONDARY_COLOR_ARRAY, size, type, stride, pointer, (3,),
+                             (E.GL_BYTE, E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_UNSIGNED_SHORT,
+                              E.GL_INT, E.GL_UNSIGNED_INT, E.GL_FLOAT, E.GL_DOUBLE), True)
+
+    def glTexCoordPointer(self, size, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_TEXTURE_COORD_ARRAY, size, type, stride, pointer, (1, 2, 3, 4),
+                             (E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE, E.GL_HALF_FLOAT), False)
+
+    def _legacy_source(self, name: str):
+        """(VertexAttrib, VertexBinding) of the array feeding a built-in
+        input if enabled, else None (then the current value is used)."""
+        array = LEGACY_ATTRIBS[name]
+        unit = int(name[len("gl_MultiTexCoord"):]) if name.startswith("gl_MultiTexCoord") else 0
+        entry = self.vao.legacy.get((array, unit))
+        if entry is not None and entry[0].enabled:
+            return entry
+        if name == "gl_Vertex" and self.vao.attribs[0].enabled:
+            return self.vao.attribs[0], self.vao.bindings[self.vao.attribs[0].binding]
+        return None
+
+    def _legacy_current(self, name: str) -> tuple:
+        if name == "gl_Color":
+            return self.current_color
+        if name == "gl_SecondaryColor":
+            return self.current_secondary_color
+        if name == "gl_Normal":
+            return (*self.current_normal, 1.0)
+        if name.startswith("gl_MultiTexCoord"):
+            return self.current_texcoords[int(name[len("gl_MultiTexCoord"):])]
+        return self.current_attribs[0][0]
+
+    # -- the state block -------------------------------------------------------------------
+    def _state_uniform_bytes(self) -> bytes:
+        mv, p = self.stacks[0][-1], self.stacks[1][-1]
+        mats = {"gl_ModelViewMatrix": [mv], "gl_ProjectionMatrix": [p],
+                "gl_ModelViewProjectionMatrix": [p @ mv],
+                "gl_TextureMatrix": [st[-1] for st in self.stacks[2]]}
+        out = []
+        for name, slots, n in STATE_UNIFORMS:
+            if name == "gl_NormalMatrix":
+                nm = np.linalg.inv(mv[:3, :3]).T if abs(np.linalg.det(mv[:3, :3])) > 1e-30 else np.zeros((3, 3))
+                cols = [np.append(nm[:, c], 0.0) for c in range(3)]
+                out.append(np.concatenate(cols))
+            elif name == "gl_ClipPlane":
+                planes = list(self.clip_planes) + [(0.0,) * 4] * (8 - len(self.clip_planes))
+                out.append(np.asarray(planes[:8], np.float64).ravel())
+            elif name == "gl_DepthRange":
+                n_, f = self.state.depth_range
+                out.append(np.array([n_, f, f - n_, 0.0]))
+            else:
+                base = next(b for b in mats if name.startswith(b))
+                sfx = name[len(base):]
+                for m in mats[base]:
+                    if "Inverse" in sfx:
+                        m = np.linalg.inv(m) if abs(np.linalg.det(m)) > 1e-30 else np.zeros((4, 4))
+                    if "Transpose" in sfx:
+                        m = m.T
+                    out.append(m.T.ravel())          # column-major
+        return np.concatenate(out).astype(np.float32).tobytes()
+
+    def _legacy_get_entries(self) -> dict:
+        if not self.api.compat:
+            return {}
+
+        def mat(i):
+            return lambda c: tuple(c.stacks[i][-1].T.ravel())
+        return {
+            E.GL_MATRIX_MODE: lambda c: c.matrix_mode,
+            E.GL_MODELVIEW_MATRIX: mat(0), E.GL_PROJECTION_MATRIX: mat(1),
+            E.GL_TEXTURE_MATRIX: lambda c: tuple(c.stacks[2][c.active_texture % 8][-1].T.ravel()),
+            E.GL_MODELVIEW_STACK_DEPTH: lambda c: len(c.stacks[0]),
+            E.GL_PROJECTION_STACK_DEPTH: lambda c: len(c.stacks[1]),
+            E.GL_TEXTURE_STACK_DEPTH: lambda c: len(c.stacks[2][c.active_texture % 8]),
+            E.GL_CURRENT_COLOR: lambda c: c.current_color,
+            E.GL_CURRENT_NORMAL: lambda c: c.current_normal,
+            E.GL_CURRENT_TEXTURE_COORDS: lambda c: c.current_texcoords[c.active_texture % 8],
+            E.GL_SHADE_MODEL: lambda c: c.shade_model,
+            E.GL_CLIENT_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.client_active_texture,
+            E.GL_VERTEX_ARRAY: lambda c: c._client_enabled(E.GL_VERTEX_ARRAY),
+            E.GL_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_COLOR_ARRAY),
+            E.GL_NORMAL_ARRAY: lambda c: c._client_enabled(E.GL_NORMAL_ARRAY),
+            E.GL_TEXTURE_COORD_ARRAY: lambda c: c._client_enabled(E.GL_TEXTURE_COORD_ARRAY),
+        }
+
+    def _client_enabled(self, array: int) -> bool:
+        entry = self.vao.legacy.get(self._legacy_key(array))
+        return entry is not None and entry[0].enabled

@@ -1,0 +1,161 @@
+"""Compatibility profile: matrix stacks, current values, legacy arrays,
+shade model, clip planes, fixed-function stages (GL 4.6 compatibility
+profile chapters 10, 12, 13)."""
+
+import struct
+
+import numpy as np
+import pytest
+
+from driver.gallium import PipeFormat, PipeShaderType
+from driver.gl import enums as E
+from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+from tests.driver.gl.test_programs import program
+
+
+def matrix(c, pname):
+    return np.array(c.glGetFloatv(pname)).reshape(4, 4).T     # GL returns column-major
+
+
+def test_ortho_and_frustum_match_the_spec(compat):
+    c = compat
+    c.glMatrixMode(E.GL_PROJECTION)
+    c.glOrtho(0, 250, 0, 250, -1, 1)            # piglit's "ortho" command
+    m = matrix(c, E.GL_PROJECTION_MATRIX)
+    assert np.allclose(m @ [125, 125, 0, 1], [0, 0, 0, 1])
+    assert np.allclose(m @ [250, 0, 0, 1], [1, -1, 0, 1])
+    c.glLoadIdentity()
+    c.glFrustum(-1, 1, -1, 1, 1, 10)
+    clip = matrix(c, E.GL_PROJECTION_MATRIX) @ [0, 0, -1, 1]
+    assert np.isclose(clip[2] / clip[3], -1)    # near plane maps to ndc z = -1
+    clip = matrix(c, E.GL_PROJECTION_MATRIX) @ [0, 0, -10, 1]
+    assert np.isclose(clip[2] / clip[3], 1)
+    c.glFrustum(-1, 1, -1, 1, 0, 10)
+    expect(c, E.GL_INVALID_VALUE)
+
+
+def test_modelview_transforms_and_stack(compat):
+    c = compat
+    c.glTranslatef(1, 2, 3)
+    c.glRotatef(90, 0, 0, 1)
+    c.glScalef(2, 2, 2)
+    m = matrix(c, E.GL_MODELVIEW_MATRIX)
+    assert np.allclose(m @ [1, 0, 0, 1], [1, 4, 3, 1])       # scale, rotate x->y, translate
+    c.glPushMatrix()
+    assert c.glGetIntegerv(E.GL_MODELVIEW_STACK_DEPTH) == [2]
+    c.glLoadIdentity()
+    c.glPopMatrix()
+    assert np.allclose(matrix(c, E.GL_MODELVIEW_MATRIX), m)
+    c.glPopMatrix()
+    expect(c, E.GL_STACK_UNDERFLOW)
+    for _ in range(31):
+        c.glPushMatrix()
+    c.glPushMatrix()
+    expect(c, E.GL_STACK_OVERFLOW)
+
+
+def test_load_matrix_is_column_major(compat):
+    compat.glLoadMatrixf(list(range(16)))
+    assert compat.glGetFloatv(E.GL_MODELVIEW_MATRIX) == [float(i) for i in range(16)]
+    assert matrix(compat, E.GL_MODELVIEW_MATRIX)[0, 3] == 12.0
+
+
+def test_texture_matrix_per_unit(compat):
+    compat.glMatrixMode(E.GL_TEXTURE)
+    compat.glActiveTexture(E.GL_TEXTURE1)
+    compat.glScalef(2, 2, 2)
+    compat.glActiveTexture(E.GL_TEXTURE0)
+    assert matrix(compat, E.GL_TEXTURE_MATRIX)[0, 0] == 1.0
+    compat.glActiveTexture(E.GL_TEXTURE1)
+    assert matrix(compat, E.GL_TEXTURE_MATRIX)[0, 0] == 2.0
+
+
+def test_legacy_entry_points_are_compat_only(core):
+    core.glMatrixMode(E.GL_MODELVIEW)
+    expect(core, E.GL_INVALID_OPERATION)
+    core.glShadeModel(E.GL_FLAT)
+    expect(core, E.GL_INVALID_OPERATION)
+    core.glColor4f(1, 1, 1, 1)
+    expect(core, E.GL_INVALID_OPERATION)
+
+
+def test_current_values_and_shade_model(compat):
+    compat.glColor4ub(255, 0, 51, 255)
+    assert compat.glGetFloatv(E.GL_CURRENT_COLOR) == pytest.approx([1.0, 0.0, 0.2, 1.0])
+    compat.glTexCoord2f(0.5, 0.25)
+    assert compat.glGetFloatv(E.GL_CURRENT_TEXTURE_COORDS) == [0.5, 0.25, 0.0, 1.0]
+    compat.glShadeModel(E.GL_FLAT)
+    assert compat.glGetIntegerv(E.GL_SHADE_MODEL) == [E.GL_FLAT]
+    compat.glShadeModel(E.GL_FLAT + 7)
+    expect(compat, E.GL_INVALID_ENUM)
+
+
+def test_clip_plane_in_eye_space(compat):
+    compat.glTranslatef(0, 0, -5)
+    compat.glClipPlane(E.GL_CLIP_PLANE0, [0, 0, 1, 0])
+    # p_eye = p * inverse(MV): z >= 0 in object space is z >= -5 in eye space
+    assert compat.glGetClipPlane(E.GL_CLIP_PLANE0) == [0.0, 0.0, 1.0, 5.0]
+    compat.glClipPlane(E.GL_CLIP_PLANE0 + 8, [0, 0, 0, 0])
+    expect(compat, E.GL_INVALID_ENUM)
+
+
+def test_draw_rect_the_piglit_way(compat):
+    """piglit's draw rect without piglit_vertex: glVertexPointer from client
+    memory + glEnableClientState + a triangle strip, fixed-function VS."""
+    c = compat
+    fs = "#version 110\nvoid main() { gl_FragColor = gl_Color * 0.5; }\n"
+    p = program(c, vs=None, fs=fs)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    c.glUseProgram(p)
+    c.glMatrixMode(E.GL_PROJECTION)
+    c.glOrtho(0, 64, 0, 32, -1, 1)
+    verts = np.array([0, 0, 64, 0, 0, 32, 64, 32], np.float32)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, verts)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    assert c.glIsEnabled(E.GL_VERTEX_ARRAY)
+    c.glColor4f(0.0, 1.0, 0.0, 1.0)
+    c.glShadeModel(E.GL_FLAT)
+    c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert c.glGetError() == E.GL_NO_ERROR, c.error_log
+    elements = c.pipe.last("create_vertex_elements_state")[0]
+    buffers = c.pipe.last("set_vertex_buffers")[0]
+    attrs = c.current_program.linked_state.attributes
+    assert attrs["gl_Vertex"][0] == 0 and "gl_Color" in attrs
+    v = elements[attrs["gl_Vertex"][0]]
+    assert v.src_format == PipeFormat.R32G32_FLOAT and v.src_stride_B == 8
+    vb = buffers[v.vertex_buffer_index]
+    assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 32]) == verts.tobytes()
+    col = elements[sorted(a[0] for a in attrs.values()).index(attrs["gl_Color"][0])]
+    assert col.src_stride_B == 0                           # the current colour
+    cb = buffers[col.vertex_buffer_index]
+    assert struct.unpack_from("<4f", cb.resource.storage, cb.offset_B) == (0.0, 1.0, 0.0, 1.0)
+    assert c.pipe.last("create_rasterizer_state")[0].flatshade
+    # the state constant buffer holds gl_ModelViewProjectionMatrix
+    calls = [a for n, a in c.pipe.calls if n == "set_constant_buffer" and a[1] == STATE_CONSTANT_BUFFER]
+    data = calls[-1][2].user_buffer
+    off, _ = state_uniform_layout()["gl_ModelViewProjectionMatrix"]
+    mvp = np.frombuffer(data, np.float32, 16, off).reshape(4, 4).T
+    assert np.allclose(mvp @ [64, 32, 0, 1], [1, 1, 0, 1])
+
+
+def test_no_program_uses_fixed_function(compat):
+    compat.glVertexPointer(3, E.GL_FLOAT, 0, np.zeros(9, np.float32))
+    compat.glEnableClientState(E.GL_VERTEX_ARRAY)
+    compat.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert compat.glGetError() == E.GL_NO_ERROR, compat.error_log
+    stages = {a[0].stage for n, a in compat.pipe.calls if n == "create_shader_state"}
+    assert stages == {PipeShaderType.VERTEX, PipeShaderType.FRAGMENT}
+    assert compat.pipe.names().count("draw_vbo") == 1
+
+
+def test_legacy_pointer_errors(compat):
+    compat.glVertexPointer(1, E.GL_FLOAT, 0, None)
+    expect(compat, E.GL_INVALID_VALUE)
+    compat.glColorPointer(4, E.GL_FLOAT, -1, None)
+    expect(compat, E.GL_INVALID_VALUE)
+    compat.glTexCoordPointer(2, E.GL_UNSIGNED_BYTE, 0, None)
+    expect(compat, E.GL_INVALID_ENUM)
+    compat.glEnableClientState(E.GL_BLEND)
+    expect(compat, E.GL_INVALID_ENUM)
