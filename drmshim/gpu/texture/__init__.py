@@ -166,7 +166,9 @@ def image_load(mem, desc_va, coords, sample=None) -> np.ndarray:
 
 
 def image_store(mem, desc_va, coords, values, sample=None) -> None:
-    """imageStore; on duplicate texels the highest lane's value is kept."""
+    """imageStore; on duplicate texels the highest lane's value is kept. ``values``
+    (n, 4): uint32 means raw register bits (float bits for float/normalised formats),
+    float32/int32 are values."""
     coords = np.asarray(coords, np.int64)
     n = coords.shape[0]
     for lanes, va in _groups(n, desc_va):
@@ -175,8 +177,10 @@ def image_store(mem, desc_va, coords, values, sample=None) -> None:
 
 
 def image_atomic(mem, desc_va, coords, op, values, compare=None, sample=None) -> np.ndarray:
-    """imageAtomic{Add,Min,Max,And,Or,Xor,Exchange,CompSwap}: returns each lane's old
-    value, as if lanes ran one after another in lane order."""
+    """imageAtomic*: ``op`` is one of ATOMIC_OPS (the ISA's names: add, sub, xchg,
+    cmpxchg, umin, umax, smin, smax, and, or, xor). ``values``/``compare``: uint32
+    register bits (float32/int32 arrays are taken by their bits). Returns each lane's
+    old value as uint32 bits, as if lanes ran one after another in lane order."""
     coords = np.asarray(coords, np.int64)
     n = coords.shape[0]
     groups = _groups(n, desc_va)
@@ -187,6 +191,6 @@ def image_atomic(mem, desc_va, coords, op, values, compare=None, sample=None) ->
         part = image_atomic_view(mem, read_texture(mem, va), coords[lanes], op, _sub(np.broadcast_to(values, (n,)), lanes),
                                  _sub(None if compare is None else np.broadcast_to(compare, (n,)), lanes),
                                  _sub(sample, lanes))
-        out = np.zeros(n, part.dtype) if out is None else out
+        out = np.zeros(n, np.uint32) if out is None else out
         out[lanes] = part
     return out

@@ -24,7 +24,22 @@ from .sampling import load_view
 
 __all__ = ["image_load_view", "image_store_view", "image_atomic_view", "ATOMIC_OPS"]
 
-ATOMIC_OPS = ("add", "min", "max", "and", "or", "xor", "exchange", "compare_exchange")
+#: The ISA's atomic ops (uapi.isa) plus long names; min/max compare as the format's type.
+ATOMIC_OPS = ("add", "sub", "xchg", "cmpxchg", "umin", "umax", "smin", "smax", "min", "max", "and", "or", "xor",
+              "exchange", "compare_exchange")
+_ALIASES = {"xchg": "exchange", "cmpxchg": "compare_exchange"}
+
+
+def _bits(values, n: int) -> np.ndarray:
+    """Per-lane 32-bit patterns (int64 holding uint32) of atomic operands: uint32 input
+    is raw register bits; float32 and int32 input are viewed as their bits; other
+    integers are taken modulo 2^32."""
+    v = np.broadcast_to(np.asarray(values), (n,))
+    if v.dtype in (np.float32, np.int32, np.uint32):
+        return v.view(np.uint32).astype(np.int64)
+    if v.dtype.kind == "f":
+        return v.astype(np.float32).view(np.uint32).astype(np.int64)
+    return v.astype(np.int64) & 0xFFFFFFFF
 
 
 def image_load_view(mem, view: TextureView, coords, sample=None) -> np.ndarray:
@@ -68,12 +83,17 @@ def _scatter_raw(mem, vas: np.ndarray, raw: np.ndarray) -> None:
 
 
 def image_store_view(mem, view: TextureView, coords, values, sample=None) -> None:
+    """``values`` (n, 4): uint32 arrays are raw register bits (floats for float and
+    normalised formats, two's complement for SINT); other dtypes are taken as values."""
     if view.fmt.is_compressed:
         raise ValueError(f"{view.fmt.name}: images cannot be block-compressed")
     vas, ok = _texel_addresses(mem, view, coords, sample)
     if not np.any(ok):
         return
-    raw = layout.pack(view.fmt, np.asarray(values)[ok])
+    values = np.asarray(values)
+    if values.dtype == np.uint32:
+        values = values.view(layout.unpack_dtype(view.fmt))
+    raw = layout.pack(view.fmt, values[ok])
     _scatter_raw(mem, vas[ok], raw)
 
 
@@ -138,7 +158,8 @@ def _exclusive_scan(op: str, init: np.ndarray, v: np.ndarray, start, seg_first, 
 
 
 def image_atomic_view(mem, view: TextureView, coords, op: str, values, compare=None, sample=None) -> np.ndarray:
-    """Apply ``op`` lane by lane (in lane order) to 32-bit texels; returns old values."""
+    """Apply ``op`` lane by lane (in lane order) to 32-bit texels; returns each lane's
+    old value as uint32 bits (0 for out-of-range lanes)."""
     if op not in ATOMIC_OPS:
         raise ValueError(f"unknown atomic op {op!r} (one of {ATOMIC_OPS})")
     fmt = view.fmt
@@ -146,18 +167,24 @@ def image_atomic_view(mem, view: TextureView, coords, op: str, values, compare=N
         raise ValueError(f"{fmt.name}: image atomics need a single 32-bit channel format (R32_UINT/SINT/FLOAT)")
     ctype = fmt.channels[0].type
     is_float = ctype == "FLOAT"
-    signed = ctype == "SINT"
-    if is_float and op not in ("exchange", "compare_exchange", "add"):
+    op = _ALIASES.get(op, op)
+    signed = op in ("smin", "smax") or (op in ("min", "max") and ctype == "SINT")
+    op = {"umin": "min", "smin": "min", "umax": "max", "smax": "max"}.get(op, op)
+    if is_float and op not in ("exchange", "compare_exchange", "add", "sub"):
         raise ValueError(f"{op} is not defined on float images")
-    out_dtype = np.float32 if is_float else (np.int32 if signed else np.uint32)
     vas, ok = _texel_addresses(mem, view, coords, sample)
     n = vas.size
-    old_out = np.zeros(n, out_dtype)
+    old_out = np.zeros(n, np.uint32)
     lanes = np.nonzero(ok)[0]
     if lanes.size == 0:
         return old_out
-    vals = np.asarray(values).reshape(n, -1)[:, 0] if np.ndim(values) > 1 else np.broadcast_to(values, (n,))
-    bits_in = np.asarray(vals, out_dtype)[lanes].view(np.uint32).astype(np.int64)
+    vals = np.asarray(values)
+    vals = vals.reshape(n, -1)[:, 0] if vals.ndim > 1 else vals
+    bits_all = _bits(vals, n)
+    if op == "sub":  # subtracting is adding the negation (two's complement, or -x for floats)
+        bits_all = bits_all ^ 0x80000000 if is_float else (-bits_all) & 0xFFFFFFFF
+        op = "add"
+    bits_in = bits_all[lanes]
     order, sk, start, seg_first, rank = _segments(vas[lanes].astype(np.int64))
     v = bits_in[order]
     seg_vas = sk[start].astype(np.uint64)
@@ -167,8 +194,8 @@ def image_atomic_view(mem, view: TextureView, coords, op: str, values, compare=N
     if op == "compare_exchange" or (is_float and op == "add"):
         cmp_bits = None
         if op == "compare_exchange":
-            cmp_bits = np.asarray(compare, out_dtype).reshape(-1)
-            cmp_bits = np.broadcast_to(cmp_bits, (n,))[lanes].view(np.uint32).astype(np.int64)[order]
+            cmp_bits = _bits(np.asarray(compare).reshape(-1) if np.ndim(compare) else compare, n)
+            cmp_bits = cmp_bits[lanes][order]
         old, final = _by_rank(op, init_u, v, seg_id, rank, cmp_bits)
     else:
         if signed and op in ("min", "max"):  # compare as signed, store the bit patterns
@@ -181,7 +208,7 @@ def image_atomic_view(mem, view: TextureView, coords, op: str, values, compare=N
     mem.scatter(seg_vas, final.astype(np.uint32), UNIT)
     res = np.empty(lanes.size, np.uint32)
     res[order] = old.astype(np.uint32)
-    old_out[lanes] = res.view(out_dtype)
+    old_out[lanes] = res
     return old_out
 
 

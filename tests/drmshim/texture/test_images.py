@@ -55,7 +55,7 @@ def sequential(op, mem_vals, idx, values, compare):
 
 
 @pytest.mark.parametrize("fmt, dtype", [("R32_UINT", np.uint32), ("R32_SINT", np.int32)])
-@pytest.mark.parametrize("op", list(tex.ATOMIC_OPS))
+@pytest.mark.parametrize("op", ["add", "min", "max", "and", "or", "xor", "exchange", "compare_exchange"])
 def test_atomics_are_sequential_in_lane_order(op, fmt, dtype):
     rng = np.random.default_rng(20)
     mem = new_memory()
@@ -75,8 +75,8 @@ def test_atomics_are_sequential_in_lane_order(op, fmt, dtype):
     old = tex.image_atomic(mem, DESC_VA, coords, op, values, compare)
     with np.errstate(over="ignore"):
         expect_old, expect_mem = sequential(op, init[0, 0, :, 0].copy(), texel, values, compare)
-    assert old.dtype == dtype
-    np.testing.assert_array_equal(old, expect_old)
+    assert old.dtype == np.uint32  # register bits
+    np.testing.assert_array_equal(old.view(dtype), expect_old)
     after = tex.image_load(mem, DESC_VA, np.stack([np.arange(8), np.zeros(8, int)], 1))[:, 0]
     np.testing.assert_array_equal(after.astype(dtype), expect_mem)
 
@@ -91,10 +91,10 @@ def test_float_atomic_add_and_exchange():
     for v in vals[:5]:
         expect.append(acc)
         acc = np.float32(acc + v)
-    np.testing.assert_array_equal(old[:5], expect)
+    np.testing.assert_array_equal(old[:5].view(np.float32), expect)
     assert tex.image_load(mem, DESC_VA, np.array([[0, 0]]))[0, 0] == acc
     old = tex.image_atomic(mem, DESC_VA, np.array([[1, 0], [1, 0]]), "exchange", np.array([1.5, 2.5], np.float32))
-    assert old.tolist() == [7, 1.5]
+    assert old.view(np.float32).tolist() == [7, 1.5]
 
 
 def test_out_of_range_atomics_are_dropped():
@@ -103,3 +103,23 @@ def test_out_of_range_atomics_are_dropped():
     old = tex.image_atomic(mem, DESC_VA, np.array([[8, 0], [0, 0], [-1, 2]]), "add", np.array([5, 6, 7], np.uint32))
     assert old.tolist() == [0, 0, 0]
     assert tex.image_load(mem, DESC_VA, np.array([[0, 0]]))[0, 0] == 6
+
+
+def test_isa_op_names_signedness_and_raw_bits():
+    mem = new_memory()
+    make_image(mem, "R32_UINT")
+    one = np.array([[0, 0]])
+    minus_one = np.array([0xFFFFFFFF], np.uint32)
+    tex.image_atomic(mem, DESC_VA, one, "xchg", np.array([5], np.uint32))
+    assert tex.image_atomic(mem, DESC_VA, one, "smin", minus_one).tolist() == [5]    # -1 < 5 signed
+    assert tex.image_atomic(mem, DESC_VA, one, "umin", np.array([7], np.uint32)).tolist() == [0xFFFFFFFF]
+    assert tex.image_atomic(mem, DESC_VA, one, "sub", np.array([10], np.uint32)).tolist() == [7]
+    assert tex.image_atomic(mem, DESC_VA, one, "cmpxchg", np.array([1], np.uint32),
+                            compare=np.array([2**32 - 3], np.uint32)).tolist() == [2**32 - 3]
+    assert tex.image_load(mem, DESC_VA, one)[0, 0] == 1
+    make_image(mem, "R32_FLOAT")
+    bits = np.array([1.5, 2.25], np.float32).view(np.uint32)
+    tex.image_store(mem, DESC_VA, np.array([[0, 0], [1, 0]]), np.stack([bits] * 4, 1))  # raw register bits
+    assert tex.image_load(mem, DESC_VA, np.array([[0, 0], [1, 0]]))[:, 0].tolist() == [1.5, 2.25]
+    old = tex.image_atomic(mem, DESC_VA, one, "sub", np.array([0.5], np.float32).view(np.uint32))
+    assert old.view(np.float32).tolist() == [1.5] and tex.image_load(mem, DESC_VA, one)[0, 0] == 1.0
