@@ -504,7 +504,7 @@ CF_BINDING = Packet("CF_BINDING", 1, [
 # Descriptors: texture, sampler, PBE (render-target store), ZLS control
 # ---------------------------------------------------------------------------------
 
-TEXTURE = Packet("TEXTURE", 8, [
+TEXTURE = Packet("TEXTURE", 6, [
     enumf("target", 0, 4, TextureTarget, default=TextureTarget.TEXTURE_2D),
     enumf("tiling", 4, 2, Tiling),
     boolean("srgb", 6, doc="decode sRGB to linear on sampling (RGB only)"),
@@ -521,8 +521,8 @@ TEXTURE = Packet("TEXTURE", 8, [
     uint("first_level", at(2, 18), 4, doc="view: base level"),
     uint("last_level", at(2, 22), 4, doc="view: max level"),
     address("address", at(3), 36, modifier=shr(4)),
-    uint("linear_stride_B", at(5), 20, modifier=shr(4), doc="row stride of linear images"),
-    uint("layer_stride_B", at(6), 32, modifier=shr(7), doc="bytes between layers/slices"),
+    uint("linear_stride_B", at(4, 4), 20, modifier=shr(4), doc="row stride of linear images"),
+    uint("layer_stride_B", at(5), 32, modifier=shr(7), doc="bytes between layers/slices"),
 ])
 
 SAMPLER = Packet("SAMPLER", 8, [
