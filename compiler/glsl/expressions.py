@@ -609,11 +609,13 @@ class ExpressionAnalyzer:
         for idx, (p, a) in enumerate(zip(sig.parameters, args)):
             if p.storage in ("out", "inout"):
                 var = self.lvalue_root(a)
-                if var is None or var.read_only or var.storage in ("const", "uniform") or \
-                        (var.storage == "in" and var.scope != "parameter"):
-                    what = "out" if p.storage == "out" else "inout"
-                    self.error(a.loc, f"function parameter '{what} {p.name}' references a "
-                               + ("non-lvalue" if var is None else "read-only variable"))
+                what = f"{p.storage} {p.name}"
+                if var is not None and (var.read_only or var.storage in ("const", "uniform") or (
+                        var.storage == "in" and var.scope != "parameter")):
+                    self.error(a.loc, f"function parameter '{what}' references the read-only "
+                               f"variable '{var.name}'")
+                elif var is None:
+                    self.error(a.loc, f"function parameter '{what}' is not an lvalue")
                 else:
                     var.assigned = True
                 conv.append(a)

@@ -513,13 +513,13 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 self.symbols.scopes[1].get(p.name) is not None:
             self.error(p.loc, f"`{p.name}' redeclared")
             return None
-        builtin = self.builtin_signatures(p.name)
-        if builtin:
-            same = any(list(b.parameter_types) == [x.type for x in params] for b in builtin)
-            if self.version.es or (self.version.at_least(130) and same):
+        if self.builtin_signatures(p.name):
+            # ES 3.00+ forbids it; ES 1.00 adds overloads; on desktop the user's
+            # signatures hide every built-in of that name (as in Mesa).
+            if self.version.es and self.version.number >= 300:
                 self.error(p.loc, f"A shader cannot redefine or overload built-in function `{p.name}' "
                            f"in {self.version}")
-            else:
+            elif not self.version.es:
                 self.hidden_builtins.add(p.name)
         sigs = self.user_functions.setdefault(p.name, [])
         for s in sigs:
