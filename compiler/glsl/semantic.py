@@ -98,7 +98,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             return
         needs = inner.base in ("float", "int", "uint") or inner.is_sampler or inner.is_image
         if needs and self.default_precision(inner) is None:
-            self.error(loc, f"no precision specified this scope for type `{inner}'")
+            self.error(loc, f"No precision specified in this scope for type `{inner}'")
 
     # -- types ---------------------------------------------------------------
 
