@@ -41,13 +41,18 @@ def texture_unit():
     return texture
 
 
-def _descriptor(reader, heap_attr: str, stride_attr: str):
+def _descriptor(src, heap_attr: str, stride_attr: str):
+    """Descriptor address(es) for a texture/sampler index operand: an int when the
+    index is uniform (immediate or uniform register), else per lane."""
+    reader = raw_reader(src, 32)
+    uniform = not (isinstance(src, Reg) and src.file == "r")
+
     def va(b, idx):
         ctx = b.ctx
         heap, stride = getattr(ctx, heap_attr), getattr(ctx, stride_attr)
         t = reader(b)
-        if np.ndim(t) == 0:
-            return int(heap) + int(t) * stride
+        if uniform:
+            return int(heap) + int(np.asarray(t).reshape(-1)[0]) * stride
         t = np.asarray(t, np.uint64)
         t = t if idx is None else t[idx]
         return np.uint64(heap) + t * np.uint64(stride)
@@ -86,8 +91,8 @@ def _active(b):
 
 def compile_texture_sample(ins: Instruction):
     dst, coords, dim, mode = ins["dst"], ins["coords"], ins["dim"], ins["lod_mode"]
-    tex = _descriptor(raw_reader(ins["tex"], 32), "texture_heap_va", "texture_desc_stride_B")
-    samp = _descriptor(raw_reader(ins["samp"], 32), "sampler_heap_va", "sampler_desc_stride_B")
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
+    samp = _descriptor(ins["samp"], "sampler_heap_va", "sampler_desc_stride_B")
     lod = float_reader(ins["lod"]) if mode in ("bias", "lod") else None
     grad = ins["grad"] if mode == "grad" else None
     ref = float_reader(ins["ref"]) if ins["compare"] else None
@@ -130,7 +135,7 @@ def compile_texture_sample(ins: Instruction):
 
 def compile_texture_load(ins: Instruction):
     dst, coords = ins["dst"], ins["coords"]
-    tex = _descriptor(raw_reader(ins["tex"], 32), "texture_heap_va", "texture_desc_stride_B")
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
     lod = raw_reader(ins["lod"], 32)
     smp = raw_reader(ins["sample"], 32) if ins["ms"] else None
 
@@ -144,7 +149,7 @@ def compile_texture_load(ins: Instruction):
 
 def compile_texture_size(ins: Instruction):
     dst = ins["dst"]
-    tex = _descriptor(raw_reader(ins["tex"], 32), "texture_heap_va", "texture_desc_stride_B")
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
     lod = raw_reader(ins["lod"], 32)
 
     def step(b):
@@ -156,7 +161,7 @@ def compile_texture_size(ins: Instruction):
 
 def compile_image_load(ins: Instruction):
     dst, coords = ins["dst"], ins["coords"]
-    tex = _descriptor(raw_reader(ins["tex"], 32), "texture_heap_va", "texture_desc_stride_B")
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
 
     def step(b):
         idx = _active(b)
@@ -166,7 +171,7 @@ def compile_image_load(ins: Instruction):
 
 def compile_image_write(ins: Instruction):
     data, coords = ins["data"], ins["coords"]
-    tex = _descriptor(raw_reader(ins["tex"], 32), "texture_heap_va", "texture_desc_stride_B")
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
 
     def step(b):
         idx = np.flatnonzero(b.effect_mask())
@@ -180,7 +185,7 @@ def compile_image_write(ins: Instruction):
 
 def compile_image_atomic(ins: Instruction):
     dst, coords, op = ins["dst"], ins["coords"], ins["op"]
-    tex = _descriptor(raw_reader(ins["tex"], 32), "texture_heap_va", "texture_desc_stride_B")
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
     value = raw_reader(ins["value"], 32)
     cmp = raw_reader(ins["cmp"], 32) if op == "cmpxchg" else None
 

@@ -1,0 +1,132 @@
+"""Varyings (st_var, iter, ldcf) and fragment outputs (tile buffer, zs_emit,
+sample_mask, discard with helper lanes)."""
+
+import numpy as np
+
+from drmshim.gpu.usc import ExecContext
+
+from .helpers import f16, f32, run
+
+RNG = np.random.default_rng(3)
+
+
+def test_st_var_writes_vertex_outputs_for_active_lanes():
+    x = np.arange(6, dtype=np.float32)
+    ctx = run("""
+        fmul r1, r0, 2.0
+        st_var 0, r0
+        st_var 5, r1
+        mov_imm r0l, 0
+        if_icmp.ult r2, 3, 1
+          st_var 6, r2
+        pop_exec 1
+    """, lanes=6, inputs={0: x, 2: np.arange(6, dtype=np.uint32)})
+    assert np.array_equal(ctx.varyings[0].view(np.float32), x)
+    assert np.array_equal(ctx.varyings[5].view(np.float32), 2 * x)
+    assert list(ctx.varyings[6]) == [0, 1, 2, 0, 0, 0]
+
+
+def fragment_context(n_quads=16, **kw):
+    lanes = 4 * n_quads
+    # quads along a row of pixels: quad q covers pixels (2q..2q+1, 0..1)
+    q, sub = np.arange(lanes) // 4, np.arange(lanes) % 4
+    px = 2 * q + sub % 2
+    py = sub // 2
+    pos = np.stack([px + 0.5, py + 0.5]).astype(np.float32)
+    return ExecContext(lanes=lanes, quads=True, position_px=pos, **kw), px, py
+
+
+def test_iter_linear_perspective_and_flat():
+    n_cf = 6
+    ctx, px, py = fragment_context()
+    coeff = RNG.uniform(-2, 2, (n_cf, 3)).astype(np.float32)
+    coeff[0] = [0.01, 0.02, 0.5]  # cf0: the 1/w plane (positive over the tile)
+    ctx.coefficients = np.repeat(coeff[:, :, None], ctx.lanes, axis=2)
+    out = run("""
+        iter.linear.center r1_r2, cf2
+        iter.persp.center r3_r4_r5, cf1, cf0
+        ldcf r6, cf4
+        iter.persp.center r7l_r7h, cf1, cf0
+    """, ctx=ctx)
+    x, y = px + 0.5, py + 0.5
+    plane = lambda k: coeff[k, 0] * x + coeff[k, 1] * y + coeff[k, 2]
+    np.testing.assert_allclose(f32(out, 1), plane(2), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(f32(out, 2), plane(3), rtol=1e-6, atol=1e-6)
+    for i in range(3):
+        np.testing.assert_allclose(f32(out, 3 + i), plane(1 + i) / plane(0), rtol=1e-5, atol=1e-6)
+    assert np.array_equal(f32(out, 6), np.full(ctx.lanes, coeff[4, 2]))
+    np.testing.assert_allclose(f16(out, 7).astype(np.float32), plane(1) / plane(0), rtol=2e-3, atol=1e-3)
+    np.testing.assert_allclose(f16(out, 7, high=True).astype(np.float32), plane(2) / plane(0), rtol=2e-3, atol=1e-3)
+
+
+def test_iter_per_primitive_planes_and_sample_centroid_positions():
+    ctx, px, py = fragment_context()
+    planes = np.array([[[0, 0, 1], [1, 0, 0]], [[0, 0, 1], [0, 1, 0]]], np.float32)  # 2 prims, cf0 = 1, cf1 = x or y
+    prim = (np.arange(ctx.lanes) // 8 % 2).astype(np.int64)
+    ctx.cf_planes, ctx.primitive_index = planes, prim
+    ctx.sample_position_px = ctx.position_px + np.float32(0.25)
+    ctx.centroid_position_px = ctx.position_px - np.float32(0.125)
+    out = run("""
+        iter.linear.center r1, cf1
+        iter.linear.sample r2, cf1
+        iter.persp.centroid r3, cf1, cf0
+    """, ctx=ctx)
+    centre = np.where(prim == 0, px + 0.5, py + 0.5)
+    assert np.array_equal(f32(out, 1), centre.astype(np.float32))
+    assert np.array_equal(f32(out, 2), (centre + 0.25).astype(np.float32))
+    assert np.array_equal(f32(out, 3), (centre - 0.125).astype(np.float32))
+
+
+def test_tile_buffer_load_blend_store_with_write_mask():
+    """The shader-side blend of AGX: ld_tile, mix, st_tile (alpha untouched by the mask)."""
+    ctx, px, py = fragment_context(n_quads=4)
+    tile = RNG.integers(0, 256, (ctx.lanes, 8), dtype=np.uint8)
+    before = tile.copy()
+    ctx.tile_buffer, ctx.tile_index = tile, np.arange(ctx.lanes)[::-1].copy()
+    src = np.full(ctx.lanes, 1.0, np.float32)
+    run("""
+        ld_tile.unorm8 r4_r5_r6_r7, 0
+        fmul r8, r4, 0.5
+        fadd r8, r8, 0.5
+        fmul r9, r5, 0.5
+        fmul r10, r6, 0.5
+        st_tile.unorm8 r8_r9_r10_r11, 0, 7
+        st_tile.i32 r1, 4, 1
+    """, ctx=ctx, inputs={1: src})
+    rec = ctx.tile_index
+    dst = before[rec, :4] / 255.0
+    expected = np.rint(np.clip(np.stack([dst[:, 0] * 0.5 + 0.5, dst[:, 1] * 0.5, dst[:, 2] * 0.5], -1), 0, 1) * 255)
+    assert np.array_equal(tile[rec, :3], expected.astype(np.uint8))
+    assert np.array_equal(tile[rec, 3], before[rec, 3])            # masked-out alpha kept
+    assert np.array_equal(tile[rec, 4:8].copy().view(np.float32)[:, 0], src)
+
+
+def test_zs_emit_sample_mask_and_discard_with_helpers():
+    helper = np.zeros(8, bool)
+    helper[3] = True
+    ctx, _, _ = fragment_context(n_quads=2, helper=helper, specials={"coverage_mask": 0xF})
+    tile = np.zeros((8, 4), np.uint8)
+    ctx.tile_buffer, ctx.tile_index = tile, np.arange(8)
+    x = np.arange(8, dtype=np.uint32)
+    out = run("""
+        convert.f32.u32 r2, r1
+        fmul r2, r2, 0.125
+        zs_emit.zs r2, r1l
+        sample_mask 5
+        mov_imm r0l, 0
+        if_icmp.uge r1, 6, 1
+          discard
+        pop_exec 1
+        mov_imm r3, 0xffffffff
+        st_tile.i32 r3, 0, 1
+        dfdx r4, r2
+    """, ctx=ctx, inputs={1: x})
+    live = ~helper
+    assert np.array_equal(out.depth_written, live)
+    assert np.array_equal(out.depth[live], (x * 0.125).astype(np.float32)[live])
+    assert np.array_equal(out.stencil[live], x[live].astype(np.uint8))
+    assert np.array_equal(out.sample_mask, np.where(live, 0x5, 0xF))
+    assert np.array_equal(out.discarded, x >= 6)
+    written = tile.view(np.uint32)[:, 0] == 0xFFFFFFFF
+    assert np.array_equal(written, live & (x < 6))                  # helpers and discarded lanes write nothing
+    assert np.array_equal(f32(out, 4), np.full(8, 0.125, np.float32))  # derivatives still use every quad lane

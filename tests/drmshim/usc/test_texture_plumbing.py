@@ -1,0 +1,151 @@
+"""The core's side of texture and image instructions, against a fake texture unit
+(the real one is tested in tests/drmshim/texture): coordinates, LOD modes,
+quad derivatives, comparison, offsets, gather, descriptor addresses, results."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from drmshim.gpu.usc import ExecContext, tex
+
+from .helpers import f16, f32, run
+
+TEX_HEAP, SAMP_HEAP = 0x5000_0000, 0x6000_0000
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    calls = []
+
+    def sample(mem, tex_va, samp_va, coords, **kw):
+        calls.append(("sample", tex_va, samp_va, coords.copy(), kw))
+        n = coords.shape[0]
+        return np.stack([coords[:, 0], coords[:, 1] if coords.shape[1] > 1 else np.zeros(n, np.float32),
+                         np.full(n, 0.5, np.float32), np.ones(n, np.float32)], -1)
+
+    def load(mem, tex_va, coords, lod, sample=None):
+        calls.append(("load", tex_va, coords.copy(), lod.copy(), sample))
+        return np.stack([coords[:, 0], coords[:, 1], lod, np.full(coords.shape[0], -1, np.int32)], -1).astype(np.int32)
+
+    def size(mem, tex_va, lod):
+        calls.append(("size", tex_va, lod.copy()))
+        return np.stack([64 >> lod, 32 >> lod, np.ones_like(lod)], -1).astype(np.int32)
+
+    def image_load(mem, tex_va, coords):
+        calls.append(("image_load", tex_va, coords.copy()))
+        return np.tile(np.array([1.0, 2.0, 3.0, 4.0], np.float32), (coords.shape[0], 1))
+
+    def image_store(mem, tex_va, coords, values):
+        calls.append(("image_store", tex_va, coords.copy(), values.copy()))
+
+    def image_atomic(mem, tex_va, coords, op, value, compare=None):
+        calls.append(("image_atomic", tex_va, coords.copy(), op, value.copy(), compare))
+        return np.arange(coords.shape[0], dtype=np.uint32) + 1000
+
+    unit = SimpleNamespace(sample=sample, load=load, size=size, image_load=image_load, image_store=image_store,
+                           image_atomic=image_atomic)
+    monkeypatch.setattr(tex, "texture_unit", lambda: unit)
+    return calls
+
+
+def frag_ctx(n_quads=2):
+    lanes = 4 * n_quads
+    return ExecContext(lanes=lanes, quads=True, texture_heap_va=TEX_HEAP, sampler_heap_va=SAMP_HEAP)
+
+
+def quad_coords(n_quads=2):
+    sub = np.arange(4 * n_quads) % 4
+    u = (sub % 2) * 0.25 + np.repeat(np.arange(n_quads), 4) * 0.5
+    v = (sub // 2) * 0.125
+    return u.astype(np.float32), v.astype(np.float32)
+
+
+def test_implicit_lod_passes_exact_quad_derivatives(fake):
+    u, v = quad_coords()
+    out = run("texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 3, 2, 0\nwait 0", ctx=frag_ctx(), inputs={0: u, 1: v})
+    (kind, tex_va, samp_va, coords, kw), = fake
+    assert tex_va == TEX_HEAP + 3 * 24 and samp_va == SAMP_HEAP + 2 * 16
+    assert np.array_equal(coords, np.stack([u, v], -1))
+    assert np.array_equal(kw["ddx"], np.tile([0.25, 0.0], (8, 1)).astype(np.float32))
+    assert np.array_equal(kw["ddy"], np.tile([0.0, 0.125], (8, 1)).astype(np.float32))
+    assert "lod" not in kw and "bias" not in kw
+    assert np.array_equal(f32(out, 4), u) and np.array_equal(f32(out, 6), np.full(8, 0.5, np.float32))
+
+
+def test_bias_lod_grad_compare_offset_gather(fake):
+    u, v = quad_coords()
+    inputs = {0: u, 1: v, 2: np.full(8, 1.5, np.float32), 3: np.full(8, 0.75, np.float32),
+              8: np.full(8, 0.1, np.float32), 9: np.full(8, 0.2, np.float32), 10: np.full(8, 0.3, np.float32),
+              11: np.full(8, 0.4, np.float32), 12: np.full(8, (3 | (0xF << 4)), np.uint32)}
+    run("""
+        texture_sample.2d.bias r4, r0_r1, 0, 0, r2, 0
+        texture_sample.2d.lod.compare r5, r0_r1, 0, 0, r2, r3, 0
+        texture_sample.2d.grad.offset r6, r0_r1, 0, 0, r8_r9_r10_r11, r12, 0
+        texture_sample.2d.auto.gather r7, r0_r1, 0, 0, 2, 0
+        wait 0
+    """, ctx=frag_ctx(), inputs=inputs)
+    bias, lod, grad, gather = (c[4] for c in fake)
+    assert np.array_equal(bias["bias"], np.full(8, 1.5, np.float32)) and "ddx" in bias
+    assert np.array_equal(lod["lod"], np.full(8, 1.5, np.float32))
+    assert np.array_equal(lod["compare"], np.full(8, 0.75, np.float32)) and "ddx" not in lod
+    assert np.array_equal(grad["ddx"], np.tile([0.1, 0.2], (8, 1)).astype(np.float32))
+    assert np.array_equal(grad["ddy"], np.tile([0.3, 0.4], (8, 1)).astype(np.float32))
+    assert np.array_equal(grad["offset"], np.tile([3, -1], (8, 1)))
+    assert gather["gather_component"] == 2
+
+
+def test_only_active_lanes_sample_and_per_lane_descriptors(fake):
+    u, v = quad_coords()
+    ctx = frag_ctx()
+    out = run("""
+        mov_imm r0l, 0
+        if_icmp.ult r9, 4, 1
+          texture_sample.2d.lod r4_r5, r0_r1, r9, 1, 0.0, 0
+          wait 0
+        pop_exec 1
+    """, ctx=ctx, inputs={0: u, 1: v, 9: np.arange(8, dtype=np.uint32)})
+    (_, tex_va, samp_va, coords, kw), = fake
+    assert list(tex_va) == [TEX_HEAP + 24 * i for i in range(4)] and samp_va == SAMP_HEAP + 16
+    assert coords.shape == (4, 2)
+    assert np.array_equal(f32(out, 4)[:4], u[:4]) and not f32(out, 4)[4:].any()
+
+
+def test_vertex_stage_sampling_uses_level_zero(fake):
+    run("texture_sample.2d.auto r4, r0_r1, 0, 0, 0\nwait 0", lanes=3, texture_heap_va=TEX_HEAP)
+    assert np.array_equal(fake[0][4]["lod"], np.zeros(3, np.float32))
+
+
+def test_texel_fetch_size_and_16bit_results(fake):
+    coords = np.arange(6, dtype=np.int32)
+    out = run("""
+        texture_load.2d r4_r5_r6_r7, r0_r1, 1, r2, 0
+        texture_load.2d_ms.ms r8_r9, r0_r1, 1, 0, 3, 0
+        texture_size r10_r11_r12, 2, 1
+        texture_sample.2d.lod r13l_r13h, r0_r1, 0, 0, 0.0, 0
+        wait 0
+    """, lanes=6, inputs={0: coords, 1: coords * 10, 2: np.full(6, 2, np.int32)}, texture_heap_va=TEX_HEAP)
+    assert np.array_equal(out.registers[4], coords) and np.array_equal(out.registers[5], coords * 10)
+    assert set(out.registers[6]) == {2} and set(out.registers[7]) == {0xFFFFFFFF}
+    assert np.array_equal(fake[1][4], np.full(6, 3))
+    assert set(out.registers[10]) == {32} and set(out.registers[11]) == {16} and set(out.registers[12]) == {1}
+    assert fake[2][1] == TEX_HEAP + 48
+    assert np.array_equal(f16(out, 13).astype(np.float32), coords.view(np.float32).astype(np.float16))
+
+
+def test_image_load_store_atomic(fake):
+    coords = np.arange(4, dtype=np.int32)
+    out = run("""
+        image_load.2d r4_r5_r6_r7, r0_r1, 0, 0
+        wait 0
+        image_write.2d r4_r5_r6_r7, r0_r1, 1, 0
+        image_atomic.cmpxchg.2d r8, r0_r1, 1, r2, r3, 0
+        wait 0
+    """, lanes=4, inputs={0: coords, 1: coords, 2: np.full(4, 7, np.uint32), 3: np.full(4, 9, np.uint32)},
+        texture_heap_va=TEX_HEAP)
+    assert np.array_equal(f32(out, 5), np.full(4, 2.0, np.float32))
+    _, va, c, values = fake[1]
+    assert va == TEX_HEAP + 24 and np.array_equal(values.view(np.float32)[0], [1, 2, 3, 4])
+    kind, va, c, op, value, compare = fake[2]
+    assert op == "cmpxchg" and list(value) == [7] * 4 and list(compare) == [9] * 4
+    assert list(out.registers[8]) == [1000, 1001, 1002, 1003]
