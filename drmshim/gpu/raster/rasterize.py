@@ -243,17 +243,6 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     dzdx = dzdx.astype(np.float32)
     dzdy = dzdy.astype(np.float32)
 
-    # --- 3a. whole full blocks: broadcast -----------------------------------------------
-    nb = B * B
-    ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
-    w = slice(0, n_whole)
-    w_tri = np.repeat(ptri[w].astype(np.int32), nb)
-    w_x = (px0[w].astype(np.int32)[:, None] + lx).ravel()
-    w_y = (py0[w].astype(np.int32)[:, None] + ly).ravel()
-    w_cov = np.full(n_whole * nb, all_bits, np.uint8)
-    w_z = (zp[w, None, :] + (dzdx[w, None] * lx.astype(np.float32)
-                             + dzdy[w, None] * ly.astype(np.float32))[:, :, None]).reshape(-1, samples)
-
     # --- 3b. the other pairs: row expansion and per-sample edge tests ----------------
     rest = slice(n_whole, None)
     pair, dx, dy = _expand_rects(pw[rest], ph[rest])
@@ -267,27 +256,54 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     r_x = px0[rest].astype(np.int32)[pair] + dx
     r_y = py0[rest].astype(np.int32)[pair] + dy
     r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None]
-    w_layer_counts = np.bincount(layer[w], minlength=nlayers) * nb
 
-    # --- merge the two streams layer by layer (contiguous copies) ----------------------
+    # --- 3a. whole full blocks, broadcast straight into the output, layer by layer --
+    nb = B * B
+    w_layer_counts = np.bincount(layer[:n_whole], minlength=nlayers) * nb
     offsets = np.zeros(nlayers + 1, np.int64)
     np.cumsum(w_layer_counts + r_layer_counts, out=offsets[1:])
-    streams = list(zip((w_tri, w_x, w_y, w_cov, w_z), (r_tri, r_x, r_y, r_cov, r_z)))
-    if len(r_tri) == 0:
-        merged = [wa for wa, _ in streams]
-    elif n_whole == 0:
-        merged = [ra for _, ra in streams]
+    if n_whole == 0:
+        tri, x, y, coverage, z = r_tri, r_x, r_y, r_cov, r_z
     else:
-        w_off = np.concatenate(([0], np.cumsum(w_layer_counts)))
-        r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
-        merged = []
-        for w_arr, r_arr in streams:
-            chunks = []
+        total = int(offsets[-1])
+        tri = np.empty(total, np.int32)
+        x = np.empty(total, np.int32)
+        y = np.empty(total, np.int32)
+        coverage = np.empty(total, np.uint8)
+        z = np.empty((total, samples), np.float32)
+        ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
+        lxf, lyf = lx.astype(np.float32), ly.astype(np.float32)
+        w_tri, w_x, w_y = (v[:n_whole].astype(np.int32) for v in (ptri, px0, py0))
+
+        def whole(dst: int, p0: int, p1: int) -> None:
+            n = p1 - p0
+            end = dst + n * nb
+            tri[dst:end].reshape(n, nb)[:] = w_tri[p0:p1, None]
+            np.add(w_x[p0:p1, None], lx, out=x[dst:end].reshape(n, nb))
+            np.add(w_y[p0:p1, None], ly, out=y[dst:end].reshape(n, nb))
+            coverage[dst:end] = all_bits
+            dz = dzdx[p0:p1, None] * lxf
+            dz += dzdy[p0:p1, None] * lyf
+            np.add(zp[p0:p1, None, :], dz[:, :, None], out=z[dst:end].reshape(n, nb, samples))
+
+        if len(r_tri) == 0:
+            whole(0, 0, n_whole)
+        else:
+            w_pairs = np.concatenate(([0], np.cumsum(w_layer_counts // nb)))
+            r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
             for k in range(nlayers):
-                chunks.append(w_arr[w_off[k]:w_off[k + 1]])
-                chunks.append(r_arr[r_off[k]:r_off[k + 1]])
-            merged.append(np.concatenate(chunks))
-    tri, x, y, coverage, z = merged
+                dst = int(offsets[k])
+                if w_pairs[k + 1] > w_pairs[k]:
+                    whole(dst, int(w_pairs[k]), int(w_pairs[k + 1]))
+                    dst += int(w_layer_counts[k])
+                r0, r1 = int(r_off[k]), int(r_off[k + 1])
+                if r1 > r0:
+                    end = dst + r1 - r0
+                    tri[dst:end] = r_tri[r0:r1]
+                    x[dst:end] = r_x[r0:r1]
+                    y[dst:end] = r_y[r0:r1]
+                    coverage[dst:end] = r_cov[r0:r1]
+                    z[dst:end] = r_z[r0:r1]
     lo, hi = depth_clamp
     np.maximum(z, np.float32(lo), out=z)
     np.minimum(z, np.float32(hi), out=z)
@@ -350,20 +366,28 @@ def barycentrics(setup: TriangleSetup, frags: Fragments, *, sample: int | None =
         table[:, 3 + 3 * i] = (setup.edge_a[:, i] << SUBPIXEL_BITS) * k
         table[:, 4 + 3 * i] = (setup.edge_b[:, i] << SUBPIXEL_BITS) * k
     table[:, 11:14] = table[:, 2:11].reshape(t_all, 3, 3).sum(axis=1)
-    rows = table.astype(np.float32)[frags.tri]                          # (F, 14)
-    dx = frags.x.astype(np.float32) - rows[:, 0]
-    dy = frags.y.astype(np.float32) - rows[:, 1]
-    lam = np.empty((len(frags), 3), np.float32)
+    cols = np.ascontiguousarray(table.T, dtype=np.float32)             # (14, T)
+    tri = frags.tri
+
+    def col(k):
+        return np.take(cols[k], tri)
+    dx = frags.x.astype(np.float32)
+    dx -= col(0)
+    dy = frags.y.astype(np.float32)
+    dy -= col(1)
+    lam = np.empty((3, len(frags)), np.float32)
     for i in range(3):
-        v = rows[:, 3 + 3 * i] * dx
-        v += rows[:, 4 + 3 * i] * dy
-        v += rows[:, 2 + 3 * i]
-        lam[:, i] = v
+        v = lam[i]
+        np.multiply(col(3 + 3 * i), dx, out=v)
+        v += col(4 + 3 * i) * dy
+        v += col(2 + 3 * i)
     if perspective:
-        total = rows[:, 12] * dx
-        total += rows[:, 13] * dy
-        total += rows[:, 11]
-        lam *= (1.0 / total)[:, None]
+        total = col(12) * dx
+        total += col(13) * dy
+        total += col(11)
+        np.reciprocal(total, out=total)
+        lam *= total
+    lam = lam.T
     if over_vertices and setup.corner_weights is not None:
         lam = np.einsum("fc,fck->fk", lam, setup.corner_weights[frags.tri].astype(np.float32))
     return lam
