@@ -36,6 +36,18 @@ class ExpressionAnalyzer:
     def warning(self, loc, msg: str) -> None:
         self.log.warning(loc, msg)
 
+    def require_version(self, loc, desktop: int, es: int, problem: str) -> bool:
+        """Mesa's check_version: "PROBLEM in GLSL 1.10 (GLSL 1.30 or GLSL ES 3.00 required)"."""
+        if self.version.at_least(desktop, es):
+            return True
+        needs = []
+        if desktop:
+            needs.append(f"GLSL {desktop // 100}.{desktop % 100:02d}")
+        if es:
+            needs.append(f"GLSL ES {es // 100}.{es % 100:02d}")
+        self.error(loc, f"{problem} in {self.version} ({' or '.join(needs)} required)")
+        return False
+
     def can_convert(self, src: T.GLSLType, dst: T.GLSLType) -> bool:
         return T.implicit_conversion_allowed(src, dst, self.version)
 
@@ -132,31 +144,35 @@ class ExpressionAnalyzer:
 
     def integer_binary_type(self, op, a, b, loc):
         """% & | ^ : integer operands (GLSL 1.30 / ES 3.00)."""
-        if not self.version.at_least(130, 300):
-            self.error(loc, f"operator '{op}' is reserved in {self.version}")
+        if op == "%":
+            if not self.require_version(loc, 130, 300, "operator '%' is reserved"):
+                return None
+        elif not self.require_version(loc, 130, 300, "bit-wise operations are forbidden"):
             return None
         ta, tb = a.type, b.type
-        if not ta.is_integer or not tb.is_integer or ta.is_array or tb.is_array:
-            self.error(loc, f"operands to {'%' if op == '%' else 'bitwise operators'} must be integral"
-                       if op == "%" else f"operands of `{op}' must be integral")
-            return None
+        what = "operator %" if op == "%" else f"`{op}'"
+        for side, t in (("LHS", ta), ("RHS", tb)):
+            if not t.is_integer or t.is_array:
+                self.error(loc, f"{side} of {what} must be an integer")
+                return None
         if ta.base != tb.base:
             if self.can_convert(ta.scalar_type, tb.scalar_type):
                 a = self.convert(a, ta.with_base(tb.base))
             elif self.can_convert(tb.scalar_type, ta.scalar_type):
                 b = self.convert(b, tb.with_base(ta.base))
             else:
-                self.error(loc, f"operands of `{op}' must have the same base type")
+                self.error(loc, "could not implicitly convert operands to modulus (%) operator"
+                           if op == "%" else f"operands of `{op}' must have the same base type")
                 return None
             ta, tb = a.type, b.type
         if ta.is_vector and tb.is_vector and ta.vector_size != tb.vector_size:
-            self.error(loc, f"operands of `{op}' must have the same size")
+            self.error(loc, "type mismatch" if op == "%" else
+                       f"operands of `{op}' cannot be vectors of different sizes")
             return None
         return (tb if ta.is_scalar else ta), a, b
 
     def shift_type(self, op, a, b, loc):
-        if not self.version.at_least(130, 300):
-            self.error(loc, f"operator '{op}' is reserved in {self.version}")
+        if not self.require_version(loc, 130, 300, "bit-wise operations are forbidden"):
             return None
         ta, tb = a.type, b.type
         if not ta.is_integer or ta.is_array:
@@ -166,10 +182,10 @@ class ExpressionAnalyzer:
             self.error(loc, f"RHS of operator {op} must be an integer or integer vector")
             return None
         if ta.is_scalar and not tb.is_scalar:
-            self.error(loc, f"If the first operand of {op} is scalar, the second must be scalar as well")
+            self.error(loc, f"if the first operand of {op} is scalar, the second must be scalar as well")
             return None
         if ta.is_vector and tb.is_vector and ta.vector_size != tb.vector_size:
-            self.error(loc, f"Vector operands to {op} must have same number of elements")
+            self.error(loc, f"vector operands to operator {op} must have same number of elements")
             return None
         return ta, a, b
 
@@ -210,10 +226,15 @@ class ExpressionAnalyzer:
             if not (a.type.is_scalar and b.type.is_scalar and a.type.is_numeric and b.type.is_numeric):
                 self.error(e.loc, "operands to relational operators must be scalar and numeric")
                 return e
-            r = self.arithmetic_type(op, a, b, e.loc)
-            if r is None:
-                return e
-            _, e.left, e.right = r
+            if a.type.base != b.type.base:
+                if self.can_convert(a.type, b.type):
+                    a = self.convert(a, b.type)
+                elif self.can_convert(b.type, a.type):
+                    b = self.convert(b, a.type)
+                else:
+                    self.error(e.loc, "could not implicitly convert operands to relational operator")
+                    return e
+            e.left, e.right = a, b
             e.type = T.BOOL
         elif op in _ARITH:
             r = self.arithmetic_type(op, a, b, e.loc)
@@ -248,8 +269,7 @@ class ExpressionAnalyzer:
                 self.error(e.loc, "operand of `!' must be scalar boolean")
                 return e
         elif e.op == "~":
-            if not self.version.at_least(130, 300):
-                self.error(e.loc, f"operator '~' is reserved in {self.version}")
+            if not self.require_version(e.loc, 130, 300, "bit-wise operations are forbidden"):
                 return e
             if not x.type.is_integer or x.type.is_array:
                 self.error(e.loc, "operand of `~' must be an integer")
@@ -326,8 +346,8 @@ class ExpressionAnalyzer:
             return e
         self.check_lvalue(t, e.loc)
         if e.op == "=":
-            if t.type.is_array and not self.version.at_least(120, 100):
-                self.error(e.loc, "whole array assignment forbidden in GLSL 1.10")
+            if t.type.is_array:
+                self.require_version(e.loc, 120, 300, "whole array assignment forbidden")
             if t.type.contains_opaque:
                 self.error(e.loc, "cannot assign to a variable of opaque type")
             conv = self.assign_convert(v, t.type, e.loc)

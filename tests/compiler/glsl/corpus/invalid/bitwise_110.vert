@@ -1,0 +1,4 @@
+// EXPECT: 0:3(13): error: bit-wise operations are forbidden in GLSL 1.10 (GLSL 1.30 or GLSL ES 3.00 required)
+void main() {
+    int i = 5 & 3;
+}
