@@ -21,7 +21,7 @@ from .table import Group, GroupRecord, Packet, Record, format_record
 
 __all__ = ["Stream", "StreamItem", "VDM_STREAM", "CDM_STREAM", "USC_STREAM",
            "walk_vdm", "walk_cdm", "decode_usc_words", "decode_ppp_state",
-           "decode_cf_bindings", "format_stream", "ReadWords"]
+           "decode_cf_bindings", "format_stream", "ReadWords", "memory_reader"]
 
 ReadWords = Callable[[int, int], Sequence[int]]
 
@@ -89,6 +89,15 @@ class StreamItem:
         if self.record is None:
             return None
         return self.record.group.name if isinstance(self.record, GroupRecord) else self.record.name
+
+
+def memory_reader(mem, unit: str = "VDM") -> ReadWords:
+    """``read_words`` over any GPU memory with ``read(va, nbytes, unit) -> uint8 array``
+    (drmshim's GPUMemory protocol; duck-typed, uapi imports nothing of ours)."""
+    def read_words(va: int, n: int):
+        raw = bytes(memoryview(mem.read(int(va), 4 * int(n), unit)).cast("B"))
+        return [int.from_bytes(raw[i:i + 4], "little") for i in range(0, len(raw), 4)]
+    return read_words
 
 
 def _read(read_words: ReadWords, va: int, n: int) -> tuple[int, ...]:

@@ -336,3 +336,22 @@ def test_big_calls_run_in_batches_with_per_lane_descriptors():
         ref = ref_sample_2d(as_float(chain), st[k, 0], st[k, 1], float(lod[k]), mip="LINEAR" if linear else "NONE",
                             mag_linear=linear, min_linear=linear)
         np.testing.assert_allclose(got[k], ref, atol=3e-6)
+
+
+from hypothesis import given, settings, strategies as st_  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st_.lists(st_.integers(-70, 70), min_size=1, max_size=40), st_.integers(1, 9), st_.sampled_from(WRAPS))
+def test_wrap_matches_the_spec_definition(coords, size, mode):
+    from drmshim.gpu.texture.sampling import wrap
+    from uapi import packets as P
+    i = np.array(coords, np.int64)
+    for sz in (size, np.int64(size), np.full(i.shape, size)):
+        idx, border = wrap(i, sz, P.Wrap[mode])
+        for k, c in enumerate(coords):
+            expect = ref_wrap(c, size, mode)
+            if expect is None:
+                assert border[k]
+            else:
+                assert idx[k] == expect and (border is None or not border[k])

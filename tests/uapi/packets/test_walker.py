@@ -137,3 +137,12 @@ def test_random_bytes_never_crash_or_hang(blob, start_word):
         assert len(items) <= 2001
         assert m.reads < 20000
         P.format_stream(items)
+
+
+def test_memory_reader_walks_a_gpu_memory_and_reports_its_faults():
+    from drmshim.memory import FlatMemory
+    mem = FlatMemory(0x1000, BASE)
+    mem.write(BASE, P.pack("VDM_BARRIER") + P.pack("VDM_STREAM_LINK", target=BASE + 0x2000), "TEST")
+    items = list(P.walk_vdm(P.memory_reader(mem), BASE))
+    assert names(items)[:2] == ["VDM_BARRIER", "VDM_STREAM_LINK"]
+    assert "GPU fault" in items[2].error and mem.faults[0].unit == "VDM"
