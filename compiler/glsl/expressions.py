@@ -699,8 +699,7 @@ class ExpressionAnalyzer:
             self.error(loc, f"cannot construct opaque type `{t}'")
             return A.Constructor(args, loc)
         if t.is_array:
-            if not self.version.at_least(120, 300):
-                self.error(loc, f"array constructors forbidden in {self.version}")
+            if not self.require_version(loc, 120, 300, "array constructors forbidden"):
                 return A.Constructor(args, loc)
             if t.length is None:
                 t = T.array_of(t.element, len(args))

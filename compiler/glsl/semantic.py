@@ -365,12 +365,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             self.error(decl.loc, f"cannot initialize {what} {kind}")
             return
         if storage == "uniform":
-            if self.version.es:
-                self.error(decl.loc, f"uniform initializers are not allowed in {self.version}")
-                return
-            if not self.version.at_least(120):
-                self.error(decl.loc, f"cannot initialize uniform {var.name} in GLSL 1.10 "
-                           "(GLSL 1.20 required)")
+            if not self.require_version(decl.loc, 120, 0, f"cannot initialize uniform {var.name}"):
                 return
         if storage in ("buffer", "shared"):
             self.error(decl.loc, f"cannot initialize {storage} variable `{var.name}'")
