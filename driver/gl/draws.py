@@ -256,6 +256,7 @@ class DrawMixin:
                     None, 0, len(state_block), state_block))
             self._emit_blocks(ls, stage)
             self._emit_samplers(ls, stage)
+            self._emit_images(stage, ls)
 
     def _emit_blocks(self, ls, stage) -> None:
         name = {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
@@ -301,8 +302,7 @@ class DrawMixin:
         base = self._image(tex, 0, tex.base_level) if tex.images else None
         if base is None or base.width == 0:
             return False
-        from driver.gl.formats import lookup
-        info = lookup(base.internal_format)
+        info = self._format_info(base.internal_format)
         p = tex.params
         mip = p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR)
         if info.integer and (p.mag_filter != E.GL_NEAREST or p.min_filter not in

@@ -5,6 +5,7 @@ from __future__ import annotations
 from driver.gl.compat import CompatMixin
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
+from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
@@ -17,7 +18,7 @@ __all__ = ["Context"]
 
 
 @finish_context_class
-class Context(CompatMixin, DrawMixin, QueryMixin, ReadbackMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+class Context(CompatMixin, DrawMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""

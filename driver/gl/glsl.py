@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from driver.gl import enums as E
 
-__all__ = ["CompileResult", "compile_glsl", "gl_type_enum", "std140_size", "leaf_uniforms",
-           "UniformLeaf", "type_slots"]
+__all__ = ["BlockMember", "CompileResult", "compile_glsl", "gl_type_enum", "leaf_uniforms",
+           "std140_members", "std140_size", "type_slots", "UniformLeaf"]
 
 
 @dataclass
@@ -155,3 +155,50 @@ def _std140_align_size(t) -> tuple[int, int]:
 
 def std140_size(t) -> int:
     return _std140_align_size(t)[1]
+
+
+@dataclass
+class BlockMember:
+    """An active uniform inside a uniform/storage block (std140 layout)."""
+    name: str
+    type: object          # the element GLSLType (basic)
+    size: int
+    offset_B: int
+    array_stride_B: int
+    matrix_stride_B: int
+
+
+def std140_members(block_type, prefix: str = "") -> list[BlockMember]:
+    """Flatten a block's members with std140 offsets (GL 4.6 section 7.6.2.2)."""
+    out: list[BlockMember] = []
+
+    def walk(name, t, base):
+        if t.base == "array":
+            el = t.element
+            a, s = _std140_align_size(el)
+            stride = -(-s // max(a, 16)) * max(a, 16)
+            if el.base in ("struct", "array"):
+                for i in range(t.length or 0):
+                    walk(f"{name}[{i}]", el, base + i * stride)
+            else:
+                ms = max(16, _std140_align_size(el)[0]) if el.columns > 1 else 0
+                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms))
+            return
+        if t.base == "struct":
+            off = base
+            for f in t.fields:
+                a, s = _std140_align_size(f.type)
+                off = -(-off // a) * a
+                walk(f"{name}.{f.name}", f.type, off)
+                off += s
+            return
+        ms = _std140_align_size(t)[0] if t.columns > 1 else 0
+        out.append(BlockMember(name, t, 1, base, 0, ms))
+
+    off = 0
+    for f in block_type.fields:
+        a, s = _std140_align_size(f.type)
+        off = -(-off // a) * a
+        walk(prefix + f.name, f.type, off)
+        off += s
+    return out

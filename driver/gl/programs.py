@@ -10,7 +10,7 @@ from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
-    UniformLeaf, compile_glsl, gl_type_enum, leaf_uniforms, std140_size, type_slots,
+    UniformLeaf, compile_glsl, gl_type_enum, leaf_uniforms, std140_members, std140_size, type_slots,
 )
 from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
 from driver.gl.objects import Namespace, Program, Shader
@@ -55,6 +55,7 @@ class UniformBlockInfo:
     stages: set = field(default_factory=set)
     members: list = field(default_factory=list)
     is_storage: bool = False
+    active: list = field(default_factory=list)     # BlockMember, std140 offsets
 
 
 @dataclass
@@ -565,6 +566,10 @@ class ProgramMixin:
                         b.block_name, binding if isinstance(binding, int) else 0,
                         std140_size(b.type), is_storage=kind == "buffer",
                         members=[f.name for f in b.type.fields])
+                    # GL 4.6 section 7.3.1.1: members are named Block.member
+                    # when the block has an instance name
+                    prefix = f"{b.block_name}." if b.instance_name else ""
+                    prev.active = std140_members(b.type, prefix)
                 elif prev.members != [f.name for f in b.type.fields]:
                     raise LinkError(f"interface block `{b.block_name}' differs between stages")
                 prev.stages.add(stage)
@@ -586,8 +591,10 @@ class ProgramMixin:
             E.GL_ATTACHED_SHADERS: len(prog.shaders),
             E.GL_ACTIVE_ATTRIBUTES: len(ls.attributes) if ls else 0,
             E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: max((len(n) + 1 for n in ls.attributes), default=0) if ls else 0,
-            E.GL_ACTIVE_UNIFORMS: len(ls.uniforms) if ls else 0,
-            E.GL_ACTIVE_UNIFORM_MAX_LENGTH: max((len(u.name) + 1 for u in ls.uniforms), default=0) if ls else 0,
+            E.GL_ACTIVE_UNIFORMS: len(self._active_uniforms(ls)),
+            E.GL_ACTIVE_UNIFORM_MAX_LENGTH: max(
+                (len(u[0].name if isinstance(u, tuple) else u.name) + 1
+                 for u in self._active_uniforms(ls)), default=0),
         }
         if self.api.gl_or_es((3, 0), (3, 0)):
             values |= {
@@ -639,13 +646,127 @@ class ProgramMixin:
         el = t.element if t.base == "array" else t
         return (name, t.length if t.base == "array" else 1, gl_type_enum(el))
 
+    @staticmethod
+    def _active_uniforms(ls) -> list:
+        """Every active uniform: the default block's in location order, then
+        uniform block members as (BlockMember, block index)."""
+        if ls is None:
+            return []
+        out = list(ls.uniforms)
+        ubs = [b for b in ls.blocks if not b.is_storage]
+        for i, b in enumerate(ubs):
+            out += [(m, i) for m in b.active]
+        return out
+
     def glGetActiveUniform(self, program: int, index: int):
         """Returns (name, size, type); array names end in "[0]"."""
         prog = self._program(program)
-        us = prog.linked_state.uniforms if prog.linked_state else []
+        us = self._active_uniforms(prog.linked_state)
         check(0 <= index < len(us), E.GL_INVALID_VALUE, "index out of range")
         u = us[index]
+        if isinstance(u, tuple):
+            m = u[0]
+            return (m.name, m.size, gl_type_enum(m.type))
         return (u.name, u.size, u.gl_type)
+
+    def glGetActiveUniformName(self, program: int, index: int) -> str:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        r = self.glGetActiveUniform(program, index)
+        check(r is not None, E.GL_INVALID_VALUE)
+        return r[0]
+
+    def glGetUniformIndices(self, program: int, count: int, names) -> list[int]:
+        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check(count >= 0, E.GL_INVALID_VALUE)
+        us = self._active_uniforms(prog.linked_state) if prog.linked else []
+        index = {}
+        for i, u in enumerate(us):
+            n = u[0].name if isinstance(u, tuple) else u.name
+            index[n] = i
+            if n.endswith("[0]"):
+                index[n[:-3]] = i
+        return [index.get(str(n), E.GL_INVALID_INDEX) for n in list(names)[:count]]
+
+    def glGetActiveUniformsiv(self, program: int, count: int, indices, pname: int) -> list[int]:
+        """GL 4.6 section 7.3.1.1, table 7.6."""
+        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check(count >= 0, E.GL_INVALID_VALUE)
+        us = self._active_uniforms(prog.linked_state)
+        idx = list(indices)[:count]
+        check(all(0 <= i < len(us) for i in idx), E.GL_INVALID_VALUE, "index out of range")
+        check_enum(pname, (E.GL_UNIFORM_TYPE, E.GL_UNIFORM_SIZE, E.GL_UNIFORM_NAME_LENGTH,
+                           E.GL_UNIFORM_BLOCK_INDEX, E.GL_UNIFORM_OFFSET, E.GL_UNIFORM_ARRAY_STRIDE,
+                           E.GL_UNIFORM_MATRIX_STRIDE, E.GL_UNIFORM_IS_ROW_MAJOR))
+        out = []
+        for i in idx:
+            u = us[i]
+            if isinstance(u, tuple):
+                m, block = u
+                v = {E.GL_UNIFORM_TYPE: gl_type_enum(m.type), E.GL_UNIFORM_SIZE: m.size,
+                     E.GL_UNIFORM_NAME_LENGTH: len(m.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: block,
+                     E.GL_UNIFORM_OFFSET: m.offset_B, E.GL_UNIFORM_ARRAY_STRIDE: m.array_stride_B,
+                     E.GL_UNIFORM_MATRIX_STRIDE: m.matrix_stride_B, E.GL_UNIFORM_IS_ROW_MAJOR: 0}
+            else:
+                v = {E.GL_UNIFORM_TYPE: u.gl_type, E.GL_UNIFORM_SIZE: u.size,
+                     E.GL_UNIFORM_NAME_LENGTH: len(u.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: -1,
+                     E.GL_UNIFORM_OFFSET: -1, E.GL_UNIFORM_ARRAY_STRIDE: -1,
+                     E.GL_UNIFORM_MATRIX_STRIDE: -1, E.GL_UNIFORM_IS_ROW_MAJOR: 0}
+            out.append(v[pname])
+        return out
+
+    def glProgramParameteri(self, program: int, pname: int, value: int) -> None:
+        check(self.api.gl_or_es((4, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        names = {E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT}
+        if self.api.gl_or_es((4, 1), (3, 1)):
+            names.add(E.GL_PROGRAM_SEPARABLE)
+        check_enum(pname, names)
+        check(value in (0, 1), E.GL_INVALID_VALUE, "value must be TRUE or FALSE")
+        if pname == E.GL_PROGRAM_SEPARABLE:
+            prog.separable = bool(value)
+        else:
+            prog.binary_retrievable = bool(value)
+
+    def glGetProgramBinary(self, program: int, bufSize: int):
+        """No program binary formats are supported (NUM_PROGRAM_BINARY_FORMATS
+        is 0): GL 4.6 section 7.5, an unlinked program or a zero-length
+        binary is INVALID_OPERATION."""
+        prog = self._program(program)
+        check(bufSize >= 0, E.GL_INVALID_VALUE)
+        check(False, E.GL_INVALID_OPERATION, "program binaries are not supported")
+        return prog
+
+    def glProgramBinary(self, program: int, binaryFormat: int, binary, length: int) -> None:
+        self._program(program)
+        check(False, E.GL_INVALID_ENUM, "no program binary formats are supported")
+
+    def glShaderBinary(self, count: int, shaders, binaryformat: int, binary, length: int) -> None:
+        check(count >= 0 and length >= 0, E.GL_INVALID_VALUE)
+        for s in list(shaders)[:count]:
+            self._shader(s)
+        check(False, E.GL_INVALID_ENUM, "no shader binary formats are supported")
+
+    def glGetInternalformativ(self, target: int, internalformat: int, pname: int,
+                              bufSize: int) -> list[int]:
+        """GL 4.6 section 22.3 (ES 3.0 subset: SAMPLES and NUM_SAMPLE_COUNTS)."""
+        check(self.api.gl_or_es((4, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        targets = {E.GL_RENDERBUFFER}
+        if self.api.gl_or_es((4, 2), (3, 1)):
+            targets.add(E.GL_TEXTURE_2D_MULTISAMPLE)
+        check_enum(target, targets)
+        from driver.gl.formats import INTERNAL_FORMATS
+        info = INTERNAL_FORMATS.get(internalformat)
+        check(info is not None and (info.color_renderable or info.is_depth_or_stencil),
+              E.GL_INVALID_ENUM, "not a renderable internal format")
+        check_enum(pname, (E.GL_SAMPLES, E.GL_NUM_SAMPLE_COUNTS))
+        check(bufSize >= 0, E.GL_INVALID_VALUE)
+        counts = sorted((s for s in self.caps.sample_counts if s > 1), reverse=True)
+        if info.integer and self.api.es and self.api.version < (3, 1):
+            counts = []
+        out = counts if pname == E.GL_SAMPLES else [len(counts)]
+        return out[:bufSize]
 
     def glGetUniformLocation(self, program: int, name: str) -> int:
         """GL 4.6 section 7.3.1.1: "a", "a[0]" and "a[i]" name array elements."""
@@ -685,7 +806,7 @@ class ProgramMixin:
         b = ub[index]
         values = {E.GL_UNIFORM_BLOCK_BINDING: b.binding, E.GL_UNIFORM_BLOCK_DATA_SIZE: b.data_size_B,
                   E.GL_UNIFORM_BLOCK_NAME_LENGTH: len(b.name) + 1,
-                  E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.members),
+                  E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.active),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER: int("vertex" in b.stages),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
         check_enum(pname, values)

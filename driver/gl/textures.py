@@ -487,7 +487,7 @@ class TextureMixin:
         base = self._image(tex, 0, tex.base_level) if tex.images else None
         if base is None:
             return None
-        info = lookup(base.internal_format)
+        info = self._format_info(base.internal_format)
         last = tex.base_level
         while self._image(tex, 0, last + 1) is not None and last + 1 <= tex.max_level:
             last += 1
@@ -512,7 +512,14 @@ class TextureMixin:
                                       Box(x, y, z + face, w, h, d),
                                       to_resource_bytes(rgba, name), w * bpp, w * h * bpp)
         tex.pending = []
+        self._upload_compressed(tex)
         return tex.resource
+
+    def _format_info(self, internalformat: int):
+        info = lookup(internalformat)
+        if info is None:
+            info = self._compressed_formats().get(internalformat, (None,))[0]
+        return info
 
     def glGenerateMipmap(self, target: int) -> None:
         check_enum(target, {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D,

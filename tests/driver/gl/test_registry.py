@@ -25,3 +25,19 @@ def test_known_values():
     assert ("gles2", "3.0") in registry_commands.ADDED_IN
     assert "glBindVertexArray" in registry_commands.ADDED_IN[("gles2", "3.0")]
     assert "glBegin" in registry_commands.CORE_REMOVED
+
+
+def _commands(api, upto):
+    out = set()
+    for (a, v), names in registry_commands.ADDED_IN.items():
+        if a == api and tuple(map(int, v.split("."))) <= upto:
+            out |= set(names)
+    return out
+
+
+@pytest.mark.parametrize("version", [(2, 0), (3, 0)])
+def test_every_gles_command_is_an_entry_point(version):
+    """The GLES 2.0 and 3.0 command lists of the registry are complete."""
+    from driver.gl import Context
+    missing = sorted(n for n in _commands("gles2", version) if not hasattr(Context, n))
+    assert missing == []

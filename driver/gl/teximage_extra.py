@@ -1,0 +1,378 @@
+"""More texture specification: compressed images, copies from the read
+framebuffer, multisample textures, buffer textures, integer border colours,
+image units, texture image queries (GL 4.6 sections 8.6-8.9, 8.20, 8.26;
+GLES 3.2 sections 8.6-8.9, 8.22)."""
+
+from __future__ import annotations
+
+import struct
+
+from driver.gallium import (
+    BlitImage, BlitInfo, Box, ImageView, PipeFormat as F, PipeMap, PipeShaderType,
+    PipeTexFilter,
+)
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.formats import INTERNAL_FORMATS, InternalFormat, lookup
+from driver.gl.objects import TexImage
+from driver.gl.pointers import as_bytes
+
+__all__ = ["TexImageExtraMixin", "COMPRESSED_FORMATS"]
+
+
+def _c(enum, pipe, base, bw=4, bh=4, block_B=8):
+    return enum, (InternalFormat(enum, base, pipe, "unorm", False), bw, bh, block_B)
+
+
+# internal format -> (format info, block width, block height, bytes per block)
+COMPRESSED_FORMATS = dict([
+    _c(E.GL_COMPRESSED_RGB8_ETC2, F.ETC2_RGB8, E.GL_RGB),
+    _c(E.GL_COMPRESSED_SRGB8_ETC2, F.ETC2_SRGB8, E.GL_RGB),
+    _c(E.GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, F.ETC2_RGB8A1, E.GL_RGBA),
+    _c(E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2, F.ETC2_SRGB8A1, E.GL_RGBA),
+    _c(E.GL_COMPRESSED_RGBA8_ETC2_EAC, F.ETC2_RGBA8, E.GL_RGBA, block_B=16),
+    _c(E.GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC, F.ETC2_SRGBA8, E.GL_RGBA, block_B=16),
+    _c(E.GL_COMPRESSED_R11_EAC, F.ETC2_R11_UNORM, E.GL_RED),
+    _c(E.GL_COMPRESSED_SIGNED_R11_EAC, F.ETC2_R11_SNORM, E.GL_RED),
+    _c(E.GL_COMPRESSED_RG11_EAC, F.ETC2_RG11_UNORM, E.GL_RG, block_B=16),
+    _c(E.GL_COMPRESSED_SIGNED_RG11_EAC, F.ETC2_RG11_SNORM, E.GL_RG, block_B=16),
+])
+DESKTOP_COMPRESSED = dict([
+    _c(E.GL_COMPRESSED_RED_RGTC1, F.RGTC1_UNORM, E.GL_RED),
+    _c(E.GL_COMPRESSED_SIGNED_RED_RGTC1, F.RGTC1_SNORM, E.GL_RED),
+    _c(E.GL_COMPRESSED_RG_RGTC2, F.RGTC2_UNORM, E.GL_RG, block_B=16),
+    _c(E.GL_COMPRESSED_SIGNED_RG_RGTC2, F.RGTC2_SNORM, E.GL_RG, block_B=16),
+])
+
+
+class TexImageExtraMixin:
+    def _compressed_formats(self) -> dict:
+        if self.api.es and self.api.version < (3, 0):
+            return {}
+        out = dict(COMPRESSED_FORMATS)
+        if not self.api.es:
+            out.update(DESKTOP_COMPRESSED)
+        return out
+
+    # -- compressed images (GL 4.6 section 8.7) ----------------------------------------------
+    def _compressed_size(self, ifmt, w, h, d) -> int:
+        info, bw, bh, bb = self._compressed_formats()[ifmt]
+        return -(-w // bw) * -(-h // bh) * d * bb
+
+    def _compressed_image(self, dims, target, level, internalformat, w, h, d, border, size, data):
+        tex_target, face = self._image_target(target, dims)
+        check(level >= 0, E.GL_INVALID_VALUE, "negative level")
+        fmts = self._compressed_formats()
+        check(internalformat in fmts, E.GL_INVALID_ENUM, "not a compressed format")
+        check(tex_target not in (E.GL_TEXTURE_3D, E.GL_TEXTURE_RECTANGLE), E.GL_INVALID_OPERATION,
+              "target does not take this compressed format")
+        maxsz = self._max_size(target)
+        check(0 <= w <= maxsz and 0 <= h <= maxsz and 0 <= d <= maxsz, E.GL_INVALID_VALUE, "bad size")
+        check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
+        check(size == self._compressed_size(internalformat, w, h, d), E.GL_INVALID_VALUE,
+              "imageSize does not match the image")
+        if tex_target == E.GL_TEXTURE_CUBE_MAP:
+            check(w == h, E.GL_INVALID_VALUE)
+        tex = self._bound_texture(tex_target)
+        check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
+        raw = self._compressed_source(size, data)
+        self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
+        if tex.resource is not None:
+            self.screen.resource_destroy(tex.resource)
+            tex.resource = None
+        if raw is not None:
+            self._pending_compressed(tex).append((face, level, (0, 0, 0, w, h, d), raw))
+
+    def _compressed_source(self, size, data):
+        pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
+        if pbo is not None:
+            check(isinstance(data, int) and data + size <= pbo.size, E.GL_INVALID_OPERATION)
+            return self._read_buffer(pbo, data, size)
+        if data is None:
+            return None
+        raw = as_bytes(data)
+        check(len(raw) >= size, E.GL_INVALID_VALUE, "data shorter than imageSize")
+        return raw[:size]
+
+    def _pending_compressed(self, tex):
+        if not hasattr(tex, "pending_compressed"):
+            tex.pending_compressed = []
+        return tex.pending_compressed
+
+    def _upload_compressed(self, tex) -> None:
+        """Called when the resource exists: raw blocks go in unchanged."""
+        for face, level, (x, y, z, w, h, d), raw in getattr(tex, "pending_compressed", []):
+            info, bw, bh, bb = self._compressed_formats()[tex.images[face][level].internal_format]
+            row = -(-w // bw) * bb
+            self.pipe.texture_subdata(tex.resource, level, PipeMap.WRITE,
+                                      Box(x, y, z + face, w, h, d), raw, row, row * -(-h // bh))
+        tex.pending_compressed = []
+
+    def glCompressedTexImage2D(self, target, level, internalformat, width, height, border,
+                               imageSize, data) -> None:
+        self._compressed_image(2, target, level, internalformat, width, height, 1, border,
+                               imageSize, data)
+
+    def glCompressedTexImage3D(self, target, level, internalformat, width, height, depth, border,
+                               imageSize, data) -> None:
+        check(self.api.gl_or_es((1, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        self._compressed_image(3, target, level, internalformat, width, height, depth, border,
+                               imageSize, data)
+
+    def glCompressedTexImage1D(self, target, level, internalformat, width, border, imageSize, data):
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check_enum(target, (E.GL_TEXTURE_1D,))
+        check(False, E.GL_INVALID_ENUM, "no 1D compressed formats are supported")
+
+    def _compressed_sub_image(self, dims, target, level, x, y, z, w, h, d, fmt, size, data):
+        tex_target, face = self._image_target(target, dims)
+        tex = self._bound_texture(tex_target)
+        img = self._image(tex, face, level)
+        check(fmt in self._compressed_formats(), E.GL_INVALID_ENUM, "not a compressed format")
+        check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
+        check(img.internal_format == fmt, E.GL_INVALID_OPERATION, "format differs from the image")
+        check(x >= 0 and y >= 0 and z >= 0 and w >= 0 and h >= 0 and d >= 0 and
+              x + w <= img.width and y + h <= img.height and z + d <= img.depth,
+              E.GL_INVALID_VALUE, "region outside the image")
+        info, bw, bh, bb = self._compressed_formats()[fmt]
+        # GL 4.6 section 8.7: regions must be block-aligned (or reach the edge)
+        check(x % bw == 0 and y % bh == 0 and (w % bw == 0 or x + w == img.width) and
+              (h % bh == 0 or y + h == img.height), E.GL_INVALID_OPERATION, "not block aligned")
+        check(size == self._compressed_size(fmt, w, h, d), E.GL_INVALID_VALUE, "bad imageSize")
+        raw = self._compressed_source(size, data)
+        if raw is not None:
+            self._pending_compressed(tex).append((face, level, (x, y, z, w, h, d), raw))
+
+    def glCompressedTexSubImage2D(self, target, level, xoffset, yoffset, width, height, format,
+                                  imageSize, data) -> None:
+        self._compressed_sub_image(2, target, level, xoffset, yoffset, 0, width, height, 1, format,
+                                   imageSize, data)
+
+    def glCompressedTexSubImage3D(self, target, level, xoffset, yoffset, zoffset, width, height,
+                                  depth, format, imageSize, data) -> None:
+        check(self.api.gl_or_es((1, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        self._compressed_sub_image(3, target, level, xoffset, yoffset, zoffset, width, height,
+                                   depth, format, imageSize, data)
+
+    # -- copies from the read framebuffer (GL 4.6 section 8.6) -----------------------------------
+    def _copy_source(self):
+        status = self._framebuffer_status(self.read_framebuffer)
+        check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
+              "read framebuffer incomplete")
+        check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
+        check(self._read_samples() <= 1, E.GL_INVALID_OPERATION, "multisampled read framebuffer")
+        src = self._read_surface()
+        check(src is not None, E.GL_INVALID_OPERATION, "no read image")
+        return src
+
+    def glCopyTexImage2D(self, target, level, internalformat, x, y, width, height, border) -> None:
+        tex_target, face = self._image_target(target, 2)
+        check(level >= 0, E.GL_INVALID_VALUE)
+        info = lookup(internalformat)
+        check(info is not None and not info.is_depth_or_stencil or not self.api.es,
+              E.GL_INVALID_VALUE if info is None else E.GL_INVALID_OPERATION, "bad internal format")
+        maxsz = self._max_size(target)
+        check(0 <= width <= maxsz and 0 <= height <= maxsz, E.GL_INVALID_VALUE)
+        check(border == 0, E.GL_INVALID_VALUE)
+        if tex_target == E.GL_TEXTURE_CUBE_MAP:
+            check(width == height, E.GL_INVALID_VALUE)
+        res, rlevel, rlayer, rinfo = self._copy_source()
+        if self.api.es:
+            # GLES 3.2 table 8.16: the copy may drop components, never add them
+            comps = {E.GL_ALPHA: "A", E.GL_LUMINANCE: "R", E.GL_LUMINANCE_ALPHA: "RA",
+                     E.GL_RED: "R", E.GL_RG: "RG", E.GL_RGB: "RGB", E.GL_RGBA: "RGBA"}
+            have = comps.get(rinfo.base, "RGBA")
+            check(set(comps.get(info.base, "RGBA")) <= set(have), E.GL_INVALID_OPERATION,
+                  "the read buffer lacks components")
+            check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
+        tex = self._bound_texture(tex_target)
+        check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
+        self._set_image(tex, face, level, TexImage(width, height, 1, internalformat))
+        if width and height:
+            self._blit_from_read(tex, face, level, 0, 0, 0, x, y, width, height, res, rlevel, rlayer)
+
+    def _blit_from_read(self, tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer):
+        dst = self._texture_resource(tex)
+        self.pipe.blit(BlitInfo(
+            dst=BlitImage(dst, level, Box(dx, dy, dz + face, w, h, 1), dst.format),
+            src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), res.format),
+            filter=PipeTexFilter.NEAREST))
+
+    def _copy_sub(self, dims, target, level, dx, dy, dz, x, y, w, h) -> None:
+        tex_target, face = self._image_target(target, dims)
+        check(level >= 0, E.GL_INVALID_VALUE)
+        check(w >= 0 and h >= 0, E.GL_INVALID_VALUE)
+        tex = self._bound_texture(tex_target)
+        img = self._image(tex, face, level)
+        check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
+        check(dx >= 0 and dy >= 0 and dz >= 0 and dx + w <= img.width and dy + h <= img.height
+              and dz < img.depth, E.GL_INVALID_VALUE, "region outside the image")
+        res, rlevel, rlayer, rinfo = self._copy_source()
+        check(lookup(img.internal_format).integer == rinfo.integer, E.GL_INVALID_OPERATION)
+        if w and h:
+            self._blit_from_read(tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer)
+
+    def glCopyTexSubImage2D(self, target, level, xoffset, yoffset, x, y, width, height) -> None:
+        self._copy_sub(2, target, level, xoffset, yoffset, 0, x, y, width, height)
+
+    def glCopyTexSubImage3D(self, target, level, xoffset, yoffset, zoffset, x, y, width, height):
+        check(self.api.gl_or_es((1, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        self._copy_sub(3, target, level, xoffset, yoffset, zoffset, x, y, width, height)
+
+    # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
+    def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable):
+        ok = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
+                                              if not self.api.es else set())
+        check_enum(target, ok)
+        check(samples >= 1, E.GL_INVALID_VALUE, "samples must be positive")
+        info = INTERNAL_FORMATS.get(internalformat)
+        check(info is not None and (info.color_renderable or info.is_depth_or_stencil),
+              E.GL_INVALID_ENUM if self.api.es else E.GL_INVALID_ENUM, "not a renderable format")
+        check(samples <= max(self.caps.sample_counts), E.GL_INVALID_OPERATION, "too many samples")
+        maxsz = self.limits["GL_MAX_TEXTURE_SIZE"]
+        check(1 <= w <= maxsz and 1 <= h <= maxsz, E.GL_INVALID_VALUE)
+        tex = self._bound_texture(target)
+        check(tex.name != 0 or not immutable, E.GL_INVALID_OPERATION)
+        check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
+        actual = min(s for s in self.caps.sample_counts if s >= samples)
+        tex.images = []
+        self._set_image(tex, 0, 0, TexImage(w, h, d, internalformat, actual, bool(fixed)))
+        tex.immutable, tex.immutable_levels = immutable, 1 if immutable else 0
+        if tex.resource is not None:
+            self.screen.resource_destroy(tex.resource)
+            tex.resource = None
+        self._texture_resource(tex)
+
+    def glTexStorage2DMultisample(self, target, samples, internalformat, width, height,
+                                  fixedsamplelocations) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        self._ms_storage(target, samples, internalformat, width, height, 1, fixedsamplelocations, True)
+
+    def glTexImage2DMultisample(self, target, samples, internalformat, width, height,
+                                fixedsamplelocations) -> None:
+        check(self.api.gl(3, 2), E.GL_INVALID_OPERATION)
+        self._ms_storage(target, samples, internalformat, width, height, 1, fixedsamplelocations, False)
+
+    def glGetMultisamplefv(self, pname: int, index: int) -> list[float]:
+        """Standard sample positions (GL 4.6 section 14.3.1; D3D's patterns)."""
+        check(self.api.gl_or_es((3, 2), (3, 1)), E.GL_INVALID_OPERATION)
+        check_enum(pname, (E.GL_SAMPLE_POSITION,))
+        n = max(1, self._draw_fb_samples())
+        pos = {1: [(0.5, 0.5)], 2: [(0.75, 0.75), (0.25, 0.25)],
+               4: [(0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875)]}.get(n)
+        check(pos is not None and 0 <= index < n, E.GL_INVALID_VALUE, "sample index out of range")
+        return list(pos[index])
+
+    # -- buffer textures (GL 4.6 section 8.9) --------------------------------------------------
+    def glTexBufferRange(self, target, internalformat, buffer, offset, size) -> None:
+        check(self.api.gl(4, 3) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(offset >= 0 and size > 0, E.GL_INVALID_VALUE)
+        check(offset % self.caps.texture_buffer_offset_alignment_B == 0, E.GL_INVALID_VALUE)
+        self._tex_buffer(target, internalformat, buffer, offset, size)
+
+    def glTexBuffer(self, target, internalformat, buffer) -> None:
+        check(self.api.gl(3, 1) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        self._tex_buffer(target, internalformat, buffer, 0, 0)
+
+    def _tex_buffer(self, target, internalformat, buffer, offset, size) -> None:
+        check_enum(target, (E.GL_TEXTURE_BUFFER,))
+        info = INTERNAL_FORMATS.get(internalformat)
+        check(info is not None and info.kind in ("unorm", "float", "int", "uint") and
+              info.base in (E.GL_RED, E.GL_RG, E.GL_RGB, E.GL_RGBA), E.GL_INVALID_ENUM,
+              "not a texture buffer format")
+        buf = None
+        if buffer:
+            buf = self.buffers.get(buffer)
+            check(buf is not None, E.GL_INVALID_OPERATION, "not a buffer object")
+            if size:
+                check(offset + size <= buf.size, E.GL_INVALID_VALUE)
+        tex = self._bound_texture(E.GL_TEXTURE_BUFFER)
+        tex.buffer, tex.buffer_internal_format = buf, internalformat
+        tex.buffer_offset, tex.buffer_size = offset, size
+
+    # -- integer border colours / parameters (GL 4.6 section 8.10) ---------------------------
+    def glTexParameterIiv(self, target, pname, params) -> None:
+        check(self.api.gl(3, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            check_enum(target, self._texture_targets())
+            self._bound_texture(target).params.border_color = tuple(int(v) for v in list(params)[:4])
+            return
+        self._tex_parameter(target, pname, [int(v) for v in params])
+
+    glTexParameterIuiv = glTexParameterIiv
+
+    def glGetTexParameterIiv(self, target, pname) -> list:
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            check_enum(target, self._texture_targets())
+            return [int(v) for v in self._bound_texture(target).params.border_color]
+        return self.glGetTexParameteriv(target, pname)
+
+    glGetTexParameterIuiv = glGetTexParameterIiv
+
+    def glSamplerParameterIiv(self, sampler, pname, params) -> None:
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            self._sampler(sampler).params.border_color = tuple(int(v) for v in list(params)[:4])
+            return
+        self._sampler_parameter(sampler, pname, [int(v) for v in params])
+
+    glSamplerParameterIuiv = glSamplerParameterIiv
+
+    def glGetSamplerParameterIiv(self, sampler, pname) -> list:
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            return [int(v) for v in self._sampler(sampler).params.border_color]
+        return self.glGetSamplerParameteriv(sampler, pname)
+
+    glGetSamplerParameterIuiv = glGetSamplerParameterIiv
+
+    def glGetTexLevelParameterfv(self, target, level, pname) -> list:
+        return [float(v) for v in (self.glGetTexLevelParameteriv(target, level, pname) or [])]
+
+    # -- image units (GL 4.6 section 8.26) ------------------------------------------------------
+    def glBindImageTexture(self, unit, texture, level, layered, layer, access, format) -> None:
+        check(self.api.gl_or_es((4, 2), (3, 1)), E.GL_INVALID_OPERATION)
+        check(0 <= unit < self.caps.max_combined_images, E.GL_INVALID_VALUE, "unit out of range")
+        check(level >= 0 and layer >= 0, E.GL_INVALID_VALUE)
+        check_enum(access, (E.GL_READ_ONLY, E.GL_WRITE_ONLY, E.GL_READ_WRITE))
+        info = INTERNAL_FORMATS.get(format)
+        check(info is not None and not info.is_depth_or_stencil, E.GL_INVALID_VALUE,
+              "not an image format")
+        if not hasattr(self, "image_units"):
+            self.image_units = {}
+        if texture == 0:
+            self.image_units.pop(unit, None)
+            return
+        tex = self.textures.get(texture)
+        check(tex is not None, E.GL_INVALID_VALUE, "not a texture")
+        if self.api.es:
+            check(tex.immutable, E.GL_INVALID_OPERATION, "GLES: images need immutable textures")
+        self.image_units[unit] = (tex, level, bool(layered), layer, access, format)
+
+    def _image_view(self, unit):
+        entry = getattr(self, "image_units", {}).get(unit)
+        if entry is None:
+            return None
+        tex, level, layered, layer, access, fmt = entry
+        res = self._texture_resource(tex)
+        if res is None:
+            return None
+        rw = {E.GL_READ_ONLY: PipeMap.READ, E.GL_WRITE_ONLY: PipeMap.WRITE,
+              E.GL_READ_WRITE: PipeMap.READ | PipeMap.WRITE}[access]
+        last = res.template.array_size - 1 if layered else layer
+        return ImageView(res, INTERNAL_FORMATS[fmt].pipe, int(rw), level,
+                         0 if layered else layer, last)
+
+    def _emit_images(self, stage: PipeShaderType, ls) -> None:
+        units = []
+        for u in ls.uniforms:
+            if u.kind != "image":
+                continue
+            for i in range(u.size):
+                units.append(struct.unpack_from("<i", ls.uniform_data, u.offset_B + i * u.stride_B)[0])
+        if units or getattr(self, "image_units", None):
+            n = max(units, default=-1) + 1
+            self.pipe.set_shader_images(stage, 0, [self._image_view(i) for i in range(n)])
+
+    def glMemoryBarrierByRegion(self, barriers: int) -> None:
+        check(self.api.gl(4, 5) or self.api.es_(3, 1), E.GL_INVALID_OPERATION)
+        self.glMemoryBarrier(barriers)
+

@@ -1,0 +1,119 @@
+"""Compressed textures, copies, multisample and buffer textures, image units,
+program-interface-ish queries added for GLES 3.0/3.1."""
+
+from driver.gallium import PipeFormat
+from driver.gl import enums as E
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+from tests.driver.gl.test_programs import program
+from tests.driver.gl.test_textures import tex
+
+ETC2 = E.GL_COMPRESSED_RGB8_ETC2
+
+
+def test_compressed_tex_image(es3):
+    t = tex(es3)
+    es3.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, ETC2, 8, 4, 0, 15, bytes(16))
+    expect(es3, E.GL_INVALID_VALUE)                        # 2 blocks x 8 B = 16
+    es3.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 8, 4, 0, 16, bytes(16))
+    expect(es3, E.GL_INVALID_ENUM)
+    es3.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, ETC2, 8, 4, 0, 16, bytes(range(16)))
+    assert es3.glGetError() == E.GL_NO_ERROR
+    res = es3._texture_resource(es3.textures.get(t))
+    assert res.format == PipeFormat.ETC2_RGB8
+    name, args = es3.pipe.calls[-1]
+    assert name == "texture_subdata" and args[4] == bytes(range(16)) and args[5] == 16
+    es3.glCompressedTexSubImage2D(E.GL_TEXTURE_2D, 0, 2, 0, 4, 4, ETC2, 8, bytes(8))
+    expect(es3, E.GL_INVALID_OPERATION)                    # not block aligned
+    es3.glCompressedTexSubImage2D(E.GL_TEXTURE_2D, 0, 4, 0, 4, 4, ETC2, 8, bytes(8))
+    assert es3.glGetError() == E.GL_NO_ERROR
+
+
+def test_es2_has_no_etc2():
+    c = make_ctx("gles2")
+    tex(c)
+    c.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, ETC2, 4, 4, 0, 8, bytes(8))
+    expect(c, E.GL_INVALID_ENUM)
+
+
+def test_copy_tex_image_blits_from_read_buffer(es3):
+    t = tex(es3)
+    es3.glCopyTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 1, 2, 8, 4, 0)
+    assert es3.glGetError() == E.GL_NO_ERROR
+    info = es3.pipe.last("blit")[0]
+    assert info.src.resource is es3.window.color
+    assert (info.src.box.x, info.src.box.y, info.src.box.width) == (1, 2, 8)
+    assert info.dst.resource is es3.textures.get(t).resource
+    es3.glCopyTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 0, 0, 4, 4, 1)
+    expect(es3, E.GL_INVALID_VALUE)
+    es3.glCopyTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_R32UI, 0, 0, 4, 4, 0)
+    expect(es3, E.GL_INVALID_OPERATION)                    # integer from a normalized buffer
+    es3.glCopyTexSubImage2D(E.GL_TEXTURE_2D, 0, 6, 0, 0, 0, 4, 4)
+    expect(es3, E.GL_INVALID_VALUE)                        # outside the 8x4 image
+
+
+def test_texture_2d_multisample():
+    c = make_ctx("gles31")
+    t = tex(c, E.GL_TEXTURE_2D_MULTISAMPLE)
+    c.glTexStorage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 3, E.GL_RGBA8, 8, 8, True)
+    assert c.glGetError() == E.GL_NO_ERROR
+    res = c.textures.get(t).resource
+    assert res.template.nr_samples == 4
+    assert c.glGetTexLevelParameteriv(E.GL_TEXTURE_2D_MULTISAMPLE, 0, E.GL_TEXTURE_SAMPLES) == [4]
+    c.glTexStorage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 64, E.GL_RGBA8, 8, 8, True)
+    expect(c, E.GL_INVALID_OPERATION)
+    c.glTexParameteri(E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    expect(c, E.GL_INVALID_ENUM)
+
+
+def test_internalformat_query(es3):
+    assert es3.glGetInternalformativ(E.GL_RENDERBUFFER, E.GL_RGBA8, E.GL_NUM_SAMPLE_COUNTS, 4) == [2]
+    assert es3.glGetInternalformativ(E.GL_RENDERBUFFER, E.GL_RGBA8, E.GL_SAMPLES, 4) == [4, 2]
+    es3.glGetInternalformativ(E.GL_TEXTURE_2D, E.GL_RGBA8, E.GL_SAMPLES, 4)
+    expect(es3, E.GL_INVALID_ENUM)
+
+
+def test_program_binaries_unsupported(es3):
+    assert es3.glGetIntegerv(E.GL_NUM_PROGRAM_BINARY_FORMATS) == [0]
+    p = program(es3)
+    es3.glProgramBinary(p, 0, b"", 0)
+    expect(es3, E.GL_INVALID_ENUM)
+    es3.glProgramParameteri(p, E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT, 2)
+    expect(es3, E.GL_INVALID_VALUE)
+
+
+def test_block_members_are_active_uniforms():
+    c = make_ctx("gles3")
+    vs = """#version 300 es
+uniform Blk { vec3 a; float b; mat2 m[2]; } blk;
+in vec4 p;
+void main() { gl_Position = p + vec4(blk.a, blk.b) + vec4(blk.m[1][0], 0.0, 0.0); }
+"""
+    fs = "#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n"
+    p = program(c, vs, fs)
+    idx = c.glGetUniformIndices(p, 4, ["Blk.a", "Blk.b", "Blk.m", "nope"])
+    assert idx[3] == E.GL_INVALID_INDEX and E.GL_INVALID_INDEX not in idx[:3]
+    # std140: a at 0, b at 12, m[2] of mat2: columns padded to 16, 32 per matrix, at 16
+    assert c.glGetActiveUniformsiv(p, 3, idx[:3], E.GL_UNIFORM_OFFSET) == [0, 12, 16]
+    assert c.glGetActiveUniformsiv(p, 3, idx[:3], E.GL_UNIFORM_ARRAY_STRIDE) == [0, 0, 32]
+    assert c.glGetActiveUniformsiv(p, 3, idx[:3], E.GL_UNIFORM_MATRIX_STRIDE) == [0, 0, 16]
+    assert c.glGetActiveUniformsiv(p, 1, idx[:1], E.GL_UNIFORM_BLOCK_INDEX) == [0]
+    assert c.glGetActiveUniform(p, idx[2]) == ("Blk.m[0]", 2, E.GL_FLOAT_MAT2)
+    assert c.glGetActiveUniformBlockiv(p, 0, E.GL_UNIFORM_BLOCK_DATA_SIZE) == [80]
+    assert c.glGetUniformLocation(p, "Blk.a") == -1
+
+
+def test_bind_image_texture():
+    c = make_ctx("gles31")
+    t = tex(c)
+    c.glBindImageTexture(0, t, 0, False, 0, E.GL_READ_WRITE, E.GL_RGBA8)
+    expect(c, E.GL_INVALID_OPERATION)                      # ES: immutable textures only
+    c.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 4, 4)
+    c.glBindImageTexture(0, t, 0, False, 0, E.GL_READ_WRITE, E.GL_RGBA8)
+    assert c.glGetError() == E.GL_NO_ERROR
+    view = c._image_view(0)
+    assert view.resource is c.textures.get(t).resource and view.format == PipeFormat.R8G8B8A8_UNORM
+    c.glBindImageTexture(10_000, t, 0, False, 0, E.GL_READ_WRITE, E.GL_RGBA8)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glBindImageTexture(0, t, 0, False, 0, E.GL_RGBA, E.GL_RGBA8)
+    expect(c, E.GL_INVALID_ENUM)
