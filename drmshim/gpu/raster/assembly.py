@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .constants import (LINE_LOOP, LINE_STRIP, LINES, POINTS, TOPOLOGIES, TRIANGLE_FAN,
-                        TRIANGLE_STRIP, TRIANGLES, enum_value)
+from .constants import (LINE_LOOP, LINE_STRIP, LINES, POINTS, TRIANGLE_FAN, TRIANGLE_STRIP,
+                        TRIANGLES, Primitive, enum_value)
 
 VERTS_PER_PRIM = {POINTS: 1, LINES: 2, LINE_LOOP: 2, LINE_STRIP: 2,
                   TRIANGLES: 3, TRIANGLE_STRIP: 3, TRIANGLE_FAN: 3}
@@ -53,7 +53,7 @@ def assemble(topology: int | str, count: int | None = None, *, indices: np.ndarr
     column k-1 when it is True (GL's first/last vertex convention).
     Incomplete trailing primitives are dropped, as GL does.
     """
-    topo = enum_value(topology, TOPOLOGIES, "topology")
+    topo = enum_value(topology, Primitive, "topology")
     if indices is None:
         if count is None:
             raise ValueError("give count or indices")

@@ -1,16 +1,21 @@
 """Enumerations and fixed parameters of the geometry and raster units.
 
-The command-stream packet table (``uapi.packets``) is meant to become the single
-source of truth for the enumerations below (primitive topology, compare function,
-stencil op, cull mode, winding). Until it exposes them, the raster unit defines
-them here as plain ints with GL's order, and every function accepts either the
-int or its lower-case name (``"less"``, ``"triangle_strip"``...). When the packet
-table grows these enums, replace the tables here by imports from it.
+Primitive topology, compare function and stencil op come from the command-stream
+packet table (``uapi.packets``: ``Primitive``, ``CompareFunc``, ``StencilOp``), the
+single source of truth; every function here accepts an enum member, its int value
+or its name in any case (``"less"``, ``"triangle_strip"``; ``"incr"``/``"decr"`` are
+accepted for ``INCR_SAT``/``DECR_SAT``). The packet table describes culling and
+winding as booleans (``cull_front``, ``cull_back``, ``front_ccw``); the raster
+functions take them as the small local enums ``CullMode`` and ``FrontFace``.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
+
+from uapi.packets import CompareFunc, Primitive, StencilOp
 
 # --- fixed point -------------------------------------------------------------
 
@@ -23,28 +28,37 @@ SUBPIXEL_ONE = 1 << SUBPIXEL_BITS  # fixed-point units (fx) per pixel
 #: keeps them, and their sums, exact in int64 (and even in float64).
 MAX_WINDOW_COORD_PX = 1 << 17
 
-# --- primitive topology (GL order) ----------------------------------------------
+# --- enumerations ---------------------------------------------------------------------
 
-TOPOLOGIES = ("points", "lines", "line_loop", "line_strip",
-              "triangles", "triangle_strip", "triangle_fan")
-POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = range(7)
 
-# --- depth/stencil compare functions (GL order: GL_NEVER + i) --------------------
+class CullMode(IntEnum):
+    NONE = 0
+    FRONT = 1
+    BACK = 2
+    FRONT_AND_BACK = 3
 
-COMPARE_FUNCS = ("never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always")
-NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS = range(8)
 
-# --- stencil operations ------------------------------------------------------------
+class FrontFace(IntEnum):
+    CCW = 0
+    CW = 1
 
-STENCIL_OPS = ("keep", "zero", "replace", "incr", "decr", "invert", "incr_wrap", "decr_wrap")
-KEEP, ZERO, REPLACE, INCR, DECR, INVERT, INCR_WRAP, DECR_WRAP = range(8)
 
-# --- culling and winding -------------------------------------------------------------
+POINTS, LINES, LINE_LOOP, LINE_STRIP = (int(Primitive[n]) for n in ("POINTS", "LINES", "LINE_LOOP", "LINE_STRIP"))
+TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = (int(Primitive[n]) for n in ("TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"))
+NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS = (int(m) for m in CompareFunc)
+KEEP, ZERO, REPLACE, INCR, DECR, INVERT, INCR_WRAP, DECR_WRAP = (
+    int(StencilOp[n]) for n in ("KEEP", "ZERO", "REPLACE", "INCR_SAT", "DECR_SAT", "INVERT", "INCR_WRAP", "DECR_WRAP"))
+CULL_NONE, CULL_FRONT, CULL_BACK, CULL_FRONT_AND_BACK = (int(m) for m in CullMode)
+CCW, CW = int(FrontFace.CCW), int(FrontFace.CW)
 
-CULL_MODES = ("none", "front", "back", "front_and_back")
-CULL_NONE, CULL_FRONT, CULL_BACK, CULL_FRONT_AND_BACK = range(4)
-FRONT_FACES = ("ccw", "cw")
-CCW, CW = range(2)
+#: lower-case names, in enum order (for messages, tests, parametrisation)
+TOPOLOGIES = tuple(m.name.lower() for m in Primitive)
+COMPARE_FUNCS = tuple(m.name.lower() for m in CompareFunc)
+STENCIL_OPS = tuple(m.name.lower() for m in StencilOp)
+CULL_MODES = tuple(m.name.lower() for m in CullMode)
+FRONT_FACES = tuple(m.name.lower() for m in FrontFace)
+
+_ALIASES = {"incr": "incr_sat", "decr": "decr_sat"}
 
 # --- sample patterns -------------------------------------------------------------------
 
@@ -71,14 +85,17 @@ def sample_positions_px(samples: int) -> np.ndarray:
     return sample_positions_fx(samples) / SUBPIXEL_ONE
 
 
-def enum_value(value: int | str, names: tuple[str, ...], what: str) -> int:
-    """Map an enum given as int or lower-case name to its int; raise on junk."""
+def enum_value(value: int | str | IntEnum, enum: type[IntEnum], what: str) -> int:
+    """Map an enum given as member, int value or (case-insensitive) name to its int."""
     if isinstance(value, str):
+        name = value.lower()
+        name = _ALIASES.get(name, name)
         try:
-            return names.index(value.lower())
-        except ValueError:
+            return int(enum[name.upper()])
+        except KeyError:
+            names = [m.name.lower() for m in enum]
             raise ValueError(f"unknown {what} {value!r}; expected one of {names}") from None
-    value = int(value)
-    if not 0 <= value < len(names):
-        raise ValueError(f"{what} {value} out of range 0..{len(names) - 1}")
-    return value
+    try:
+        return int(enum(int(value)))
+    except ValueError:
+        raise ValueError(f"{what} {value} is not a {enum.__name__} value") from None

@@ -21,16 +21,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .constants import (ALWAYS, COMPARE_FUNCS, DECR, DECR_WRAP, EQUAL, GEQUAL, GREATER, INCR,
+from .constants import (ALWAYS, CompareFunc, StencilOp, DECR, DECR_WRAP, EQUAL, GEQUAL, GREATER, INCR,
                         INCR_WRAP, INVERT, KEEP, LEQUAL, LESS, NEVER, NOTEQUAL, REPLACE,
-                        STENCIL_OPS, ZERO, enum_value)
+                        ZERO, enum_value)
 from .rasterize import Fragments
 
 
 def compare(func: int | str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """GL compare: ``a FUNC b`` (depth: fragment z vs stored z; stencil:
     (ref & mask) vs (stored & mask)). Returns a bool array."""
-    f = enum_value(func, COMPARE_FUNCS, "compare function")
+    f = enum_value(func, CompareFunc, "compare function")
     if f == NEVER:
         return np.zeros(np.broadcast(a, b).shape, bool)
     if f == ALWAYS:
@@ -45,7 +45,7 @@ def stencil_op(op: int | str, stored: np.ndarray, ref: np.ndarray | int, bits: i
     incr/decr clamp to [0, 2^bits - 1]; incr_wrap/decr_wrap wrap; invert flips all
     ``bits`` bits; replace writes ``ref``. Returns the dtype of ``stored``.
     """
-    o = enum_value(op, STENCIL_OPS, "stencil op")
+    o = enum_value(op, StencilOp, "stencil op")
     top = (1 << bits) - 1
     s = np.asarray(stored)
     wide = s.astype(np.int64)
@@ -189,9 +189,9 @@ def _face_select(front_facing: np.ndarray | None, fv, bv):
 def _stencil_update(state: DepthStencilState, face: StencilFace, stored: np.ndarray,
                     spass: np.ndarray, dpass: np.ndarray) -> np.ndarray:
     bits = state.stencil_bits
-    fail = enum_value(face.fail_op, STENCIL_OPS, "stencil op")
-    zfail = enum_value(face.zfail_op, STENCIL_OPS, "stencil op")
-    zpass = enum_value(face.zpass_op, STENCIL_OPS, "stencil op")
+    fail = enum_value(face.fail_op, StencilOp, "stencil op")
+    zfail = enum_value(face.zfail_op, StencilOp, "stencil op")
+    zpass = enum_value(face.zpass_op, StencilOp, "stencil op")
     new = stored
     if zpass != KEEP:
         new = np.where(spass & dpass, stencil_op(zpass, stored, face.ref, bits), new)
@@ -234,7 +234,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     px = frags.x.astype(np.int64) - ox
     py = frags.y.astype(np.int64) - oy
     passed = np.zeros(len(frags), dtype=np.uint8)
-    dfunc = enum_value(state.depth_func, COMPARE_FUNCS, "depth function")
+    dfunc = enum_value(state.depth_func, CompareFunc, "depth function")
     fr, bk = state.front, state.back
     two_sided = state.stencil_test and front_facing is not None and fr != bk
     for k in range(layers.count):

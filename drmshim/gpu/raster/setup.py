@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .constants import (CULL_BACK, CULL_FRONT, CULL_FRONT_AND_BACK, CULL_MODES, FRONT_FACES,
-                        MAX_WINDOW_COORD_PX, SUBPIXEL_ONE, CCW, enum_value)
+from .constants import (CCW, CULL_BACK, CULL_FRONT, CULL_FRONT_AND_BACK, MAX_WINDOW_COORD_PX,
+                        SUBPIXEL_ONE, CullMode, FrontFace, enum_value)
 
 
 def viewport_transform(position: np.ndarray, viewport_px: tuple[float, float, float, float],
@@ -180,8 +180,8 @@ def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
     area2 = signed_area2_fx(x_fx, y_fx)
     ccw = area2 > 0
     front = np.ones(n, bool) if always_front else (
-        ccw if enum_value(front_face, FRONT_FACES, "front face") == CCW else ~ccw)
-    mode = enum_value(cull, CULL_MODES, "cull mode")
+        ccw if enum_value(front_face, FrontFace, "front face") == CCW else ~ccw)
+    mode = enum_value(cull, CullMode, "cull mode")
     keep = area2 != 0
     if mode == CULL_FRONT:
         keep &= ~front

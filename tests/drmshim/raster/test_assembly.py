@@ -72,7 +72,9 @@ def test_indices_and_restart():
 
 
 def test_enum_by_int_and_errors():
-    assert assemble(4, 3).tolist() == [[0, 1, 2]]
+    from uapi.packets import Primitive
+    assert assemble(Primitive.TRIANGLES, 3).tolist() == [[0, 1, 2]]
+    assert assemble(int(Primitive.LINE_LOOP), 2).tolist() == [[0, 1], [1, 0]]
     with pytest.raises(ValueError):
         assemble("quads", 4)
     with pytest.raises(ValueError):

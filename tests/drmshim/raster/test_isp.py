@@ -25,15 +25,15 @@ def test_compare_truth_table(func):
     want = np.array([[PY_COMPARE[func](x, y) for x, y in zip(ra, rb)] for ra, rb in zip(a, b)])
     np.testing.assert_array_equal(compare(func, a, b), want)
     assert COMPARE_FUNCS.index(func) == ["never", "less", "equal", "lequal", "greater", "notequal",
-                                         "gequal", "always"].index(func)
+                                         "gequal", "always"].index(func)      # GL's order
 
 
 STENCIL_TABLE = {  # stored: 0, 1, 0x7F, 0xFE, 0xFF with ref 0x5A
     "keep": [0, 1, 0x7F, 0xFE, 0xFF],
     "zero": [0, 0, 0, 0, 0],
     "replace": [0x5A] * 5,
-    "incr": [1, 2, 0x80, 0xFF, 0xFF],
-    "decr": [0, 0, 0x7E, 0xFD, 0xFE],
+    "incr_sat": [1, 2, 0x80, 0xFF, 0xFF],
+    "decr_sat": [0, 0, 0x7E, 0xFD, 0xFE],
     "invert": [0xFF, 0xFE, 0x80, 0x01, 0x00],
     "incr_wrap": [1, 2, 0x80, 0xFF, 0x00],
     "decr_wrap": [0xFF, 0, 0x7E, 0xFD, 0xFE],
@@ -46,6 +46,17 @@ def test_stencil_op_truth_table(op):
     got = stencil_op(op, stored, 0x5A)
     assert got.dtype == np.uint8
     assert got.tolist() == STENCIL_TABLE[op]
+
+
+def test_enums_are_the_packet_tables():
+    from uapi.packets import CompareFunc, StencilOp
+    stored = np.array([0, 1, 0x7F, 0xFE, 0xFF], np.uint8)
+    assert stencil_op(StencilOp.INCR_SAT, stored, 0).tolist() == STENCIL_TABLE["incr_sat"]
+    assert stencil_op("incr", stored, 0).tolist() == STENCIL_TABLE["incr_sat"]       # GL's name
+    assert stencil_op(int(StencilOp.DECR_WRAP), stored, 0).tolist() == STENCIL_TABLE["decr_wrap"]
+    assert compare(CompareFunc.GEQUAL, 1, 1) and not compare("LESS", 1, 1)
+    with pytest.raises(ValueError):
+        compare("lessish", 1, 1)
 
 
 def reference_depth_stencil(frags, state, depth, stencil, front_facing):
@@ -170,7 +181,7 @@ def test_hsr_gives_the_in_order_image(func, samples):
     frags = rasterize(setup, (0, 0, size, size), samples)
     facing = setup.front_facing[frags.tri]
     state = DepthStencilState(depth_test=True, depth_func=func, depth_write=True, stencil_test=True,
-                              front=StencilFace("gequal", 3, 0xFF, 0xFF, "keep", "incr", "incr"),
+                              front=StencilFace("gequal", 3, 0xFF, 0xFF, "keep", "incr_sat", "incr_sat"),
                               back=StencilFace("always", 0, 0xFF, 0xFF, "keep", "keep", "decr_wrap"))
     colour = setup.prim[frags.tri] * 7 + 1
     d0 = np.full((size, size, samples), 0.5 if func in ("greater", "gequal") else 1.0, np.float32)
