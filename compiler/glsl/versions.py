@@ -44,7 +44,7 @@ DEFAULT_VERSION = GLSLVersion(110, False, "compatibility")
 def _supported_list() -> str:
     items = [f"{v // 100}.{v % 100:02d}" for v in DESKTOP_VERSIONS]
     items += [f"{v // 100}.{v % 100:02d} ES" for v in ES_VERSIONS]
-    return ", ".join(items[:-1]) + ", and " + items[-1]
+    return ", ".join(items)  # Mesa's list: "1.10, 1.20, ..., 1.00 ES, 3.00 ES"
 
 
 def parse_version(number: int, profile: str | None) -> tuple[GLSLVersion, str | None]:
