@@ -1,0 +1,92 @@
+"""Program fetch and cache, scoreboard hazards, batching."""
+
+import numpy as np
+import pytest
+
+from drmshim.gpu.usc import ExecContext, ScoreboardHazard, ShaderCore, ShaderError
+from drmshim.memory import GPUFault
+from uapi.isa import assemble
+
+from .helpers import DATA_VA_OFFSET, new_memory, run
+
+
+def uniforms_with(a):
+    u = np.zeros(256, np.uint32)
+    u[0], u[1] = a & 0xFFFFFFFF, a >> 32
+    return u
+
+
+def test_reading_an_async_result_before_wait_is_a_hazard():
+    mem = new_memory()
+    prog = "device_load.i32 r1, u0_u1, 0, 0, 1\niadd r2, r1, 1"
+    with pytest.raises(ScoreboardHazard, match=r"r1l.*slot 1.*wait 1"):
+        run(prog, lanes=4, mem=mem, uniforms=uniforms_with(mem.base + DATA_VA_OFFSET))
+    # with the wait: fine; a wait on the other slot does not help
+    run(prog.replace("\n", "\nwait 1\n"), lanes=4, mem=mem, uniforms=uniforms_with(mem.base + DATA_VA_OFFSET))
+    with pytest.raises(ScoreboardHazard):
+        run(prog.replace("\n", "\nwait 0\n"), lanes=4, mem=mem, uniforms=uniforms_with(mem.base + DATA_VA_OFFSET))
+    # outside debug mode the same program runs (the result is already there in the model)
+    run(prog, lanes=4, mem=mem, uniforms=uniforms_with(mem.base + DATA_VA_OFFSET), debug=False)
+
+
+def test_overwriting_a_pending_register_is_a_hazard():
+    mem = new_memory()
+    with pytest.raises(ScoreboardHazard, match="mov_imm"):
+        run("stack_load r1, 0, 0\nmov_imm r1, 3\nwait 0", lanes=4, mem=mem, stack_va=mem.base + DATA_VA_OFFSET,
+            stack_bytes_per_lane=4)
+
+
+def test_program_cache_sees_rewritten_code_and_fetch_faults():
+    mem = new_memory()
+    core = ShaderCore(mem)
+    mem.write(mem.base, assemble("mov_imm r1, 5\nstop"), "t")
+    ctx = ExecContext(lanes=2, keep_registers=True)
+    assert list(core.run(mem.base, ctx).registers[1]) == [5, 5]
+    assert core.load(mem.base) is core.load(mem.base)               # cached
+    mem.write(mem.base, assemble("mov_imm r1, 6\nstop"), "t")       # same length, new content
+    assert list(core.run(mem.base, ExecContext(lanes=2, keep_registers=True)).registers[1]) == [6, 6]
+    with pytest.raises(GPUFault) as info:
+        core.run(0x10, ExecContext(lanes=1))
+    assert info.value.info.unit == "USC"
+
+
+def test_fetch_reads_past_a_stop_that_a_branch_jumps_over():
+    mem = new_memory()
+    mem.write(mem.base, assemble("""
+        mov_imm r0l, 0
+        jmp_exec_any past
+        stop
+    past:
+        mov_imm r1, 9
+        stop
+    """), "t")
+    ctx = ShaderCore(mem).run(mem.base, ExecContext(lanes=1, keep_registers=True))
+    assert ctx.registers[1][0] == 9
+
+
+def test_garbage_program_is_reported():
+    mem = new_memory()
+    mem.write(mem.base, bytes([0xFF, 0xFF]), "t")
+    with pytest.raises(ShaderError, match="unknown opcode"):
+        ShaderCore(mem).run(mem.base, ExecContext(lanes=1))
+
+
+def test_undefined_size_is_reported_at_load():
+    mem = new_memory()
+    mem.write(mem.base, assemble("fadd r0_r1, r2, r3\nstop"), "t")
+    with pytest.raises(ShaderError, match="not defined for 64-bit"):
+        ShaderCore(mem).run(mem.base, ExecContext(lanes=1))
+
+
+@pytest.mark.parametrize("batch", [4, 12, 1024])
+def test_results_do_not_depend_on_batch_size(batch):
+    prog = """
+        get_sr r1, lane_id
+        mov_imm r0l, 0
+        if_icmp.ult r1, 37, 1
+          imul r2, r1, r1
+        pop_exec 1
+    """
+    ctx = run(prog, lanes=100, batch_lanes=batch, quads=True)
+    lane = np.arange(100)
+    assert np.array_equal(ctx.registers[2], np.where(lane < 37, lane * lane, 0))
