@@ -23,7 +23,8 @@ from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, SAMPLE_POSITIONS
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op)
 from .rasterize import Fragments, barycentrics, intersect_rects, point_coords, rasterize, sample_depth
-from .setup import (TriangleSetup, min_resolvable_depth, polygon_offset, setup_lines, setup_points,
+from .setup import (TriangleSetup, face_and_cull, min_resolvable_depth, polygon_edges, polygon_offset,
+                    polygon_vertices, setup_lines, setup_points,
                     setup_triangles, signed_area2_fx, snap_fx, viewport_transform)
 from .tiler import TileLists, bin_triangles
 
@@ -36,7 +37,8 @@ __all__ = [
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
     "resolve_visibility", "samples_passed", "stencil_op",
     "Fragments", "barycentrics", "intersect_rects", "point_coords", "rasterize", "sample_depth",
-    "TriangleSetup", "min_resolvable_depth", "polygon_offset", "setup_lines", "setup_points",
+    "TriangleSetup", "face_and_cull", "min_resolvable_depth", "polygon_edges", "polygon_offset",
+    "polygon_vertices", "setup_lines", "setup_points",
     "setup_triangles", "signed_area2_fx", "snap_fx", "viewport_transform",
     "TileLists", "bin_triangles",
 ]

@@ -154,6 +154,50 @@ def signed_area2_fx(x_fx: np.ndarray, y_fx: np.ndarray) -> np.ndarray:
             - (x_fx[:, 2] - x_fx[:, 0]) * (y_fx[:, 1] - y_fx[:, 0]))
 
 
+def _face_and_cull(area2: np.ndarray, front_face, cull) -> tuple[np.ndarray, np.ndarray]:
+    ccw = area2 > 0
+    front = ccw if enum_value(front_face, FrontFace, "front face") == CCW else ~ccw
+    mode = enum_value(cull, CullMode, "cull mode")
+    keep = area2 != 0
+    if mode == CULL_FRONT:
+        keep &= ~front
+    elif mode == CULL_BACK:
+        keep &= front
+    elif mode == CULL_FRONT_AND_BACK:
+        keep &= False
+    return keep, front
+
+
+def face_and_cull(window: np.ndarray, front_face: int | str = CCW,
+                  cull: int | str = "none") -> tuple[np.ndarray, np.ndarray]:
+    """(keep, front_facing), both (T,) bool, for (T, 3, 4) window triangles: what
+    ``setup_triangles`` decides, for callers that draw the triangles another way
+    (polygon mode line/point: cull first, then ``polygon_edges`` / ``polygon_vertices``).
+    Zero-area triangles are not kept."""
+    win = np.asarray(window, dtype=np.float64).reshape(-1, 3, 4)
+    return _face_and_cull(signed_area2_fx(snap_fx(win[..., 0]), snap_fx(win[..., 1])), front_face, cull)
+
+
+def polygon_edges(window: np.ndarray, prim: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """glPolygonMode(GL_LINE): the edges (0,1), (1,2), (2,0) of every triangle.
+
+    Returns ((3T, 2, 4) line endpoints for ``setup_lines``, (3T,) primitive ids).
+    Edges shared by two drawn triangles are drawn by both, as in GL. Barycentrics
+    of the lines are over the edge's endpoints (corners c and (c+1) % 3).
+    """
+    win = np.asarray(window, dtype=np.float64).reshape(-1, 3, 4)
+    prim = np.arange(len(win), dtype=np.int64) if prim is None else np.asarray(prim, dtype=np.int64)
+    ends = win[:, [[0, 1], [1, 2], [2, 0]]]
+    return ends.reshape(-1, 2, 4), np.repeat(prim, 3)
+
+
+def polygon_vertices(window: np.ndarray, prim: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """glPolygonMode(GL_POINT): the corners of every triangle, ((3T, 4), (3T,) ids)."""
+    win = np.asarray(window, dtype=np.float64).reshape(-1, 3, 4)
+    prim = np.arange(len(win), dtype=np.int64) if prim is None else np.asarray(prim, dtype=np.int64)
+    return win.reshape(-1, 4), np.repeat(prim, 3)
+
+
 def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
                     front_face: int | str = CCW, cull: int | str = "none",
                     offset: tuple[float, float, float] | None = None,
@@ -178,17 +222,9 @@ def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
     x_fx = snap_fx(win[..., 0])
     y_fx = snap_fx(win[..., 1])
     area2 = signed_area2_fx(x_fx, y_fx)
-    ccw = area2 > 0
-    front = np.ones(n, bool) if always_front else (
-        ccw if enum_value(front_face, FrontFace, "front face") == CCW else ~ccw)
-    mode = enum_value(cull, CullMode, "cull mode")
-    keep = area2 != 0
-    if mode == CULL_FRONT:
-        keep &= ~front
-    elif mode == CULL_BACK:
-        keep &= front
-    elif mode == CULL_FRONT_AND_BACK:
-        keep &= False
+    keep, front = _face_and_cull(area2, front_face, cull)
+    if always_front:
+        front = np.ones(n, bool)
     sel = np.flatnonzero(keep)
     x_fx, y_fx, area2, front, win, prim = x_fx[sel], y_fx[sel], area2[sel], front[sel], win[sel], prim[sel]
     if corner_weights is not None:

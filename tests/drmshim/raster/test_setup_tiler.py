@@ -106,3 +106,26 @@ def test_tiler_overflow_bins_a_prefix_and_resumes():
     assert partial_renders >= 2
     assert sum(len(r) for r in seen) == full.entries
     assert np.array_equal(np.unique(np.concatenate(seen)), np.unique(full.rows))
+
+
+def test_polygon_mode_line_and_point_after_culling():
+    from drmshim.gpu.raster import face_and_cull, polygon_edges, polygon_vertices, rasterize, setup_lines, setup_points
+    win = np.zeros((2, 3, 4))
+    win[..., 2:] = (0.5, 1.0)
+    win[0, :, :2] = [(2.5, 2.5), (12.5, 2.5), (2.5, 12.5)]       # ccw (y up): front
+    win[1, :, :2] = [(20.5, 2.5), (20.5, 12.5), (30.5, 2.5)]     # cw: back
+    keep, front = face_and_cull(win, "ccw", "back")
+    assert keep.tolist() == [True, False] and front.tolist() == [True, False]
+    ends, prim = polygon_edges(win[keep], np.flatnonzero(keep))
+    assert ends.shape == (3, 2, 4) and prim.tolist() == [0, 0, 0]
+    setup = setup_lines(ends, 1.0, prim=prim)
+    frags = rasterize(setup, (0, 0, 32, 16))
+    got = set(zip(frags.x.tolist(), frags.y.tolist()))
+    assert {(x, 2) for x in range(3, 12)} <= got            # bottom edge y = 2.5
+    assert {(2, y) for y in range(3, 12)} <= got            # left edge x = 2.5
+    assert (7, 7) in got                                    # the hypotenuse through (7.5, 7.5)
+    assert (5, 5) not in got                                # interior not filled
+    pts, pprim = polygon_vertices(win[keep])
+    ps = setup_points(pts, 1.0, prim=pprim)
+    pf = rasterize(ps, (0, 0, 32, 16))
+    assert set(zip(pf.x.tolist(), pf.y.tolist())) == {(2, 2), (12, 2), (2, 12)}
