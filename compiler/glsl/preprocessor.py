@@ -344,8 +344,8 @@ class Preprocessor:
         if len(toks) > 2:
             self.error("extra tokens at end of directive", toks[2].column)
         version, problem = parse_version(int(num) if num.isdigit() else 0, profile)
-        if problem:
-            self.log.error(self._loc(hash_col), problem)
+        if problem:  # Mesa reports these at the version number
+            self.log.error(self._loc(toks[0].column), problem)
         self.version = version
         self._apply_version_macros()
 
@@ -552,9 +552,10 @@ class Preprocessor:
                 self.log.warning(self._loc(hash_col),
                                  "#extension directive is not allowed in the middle of a shader")
         table = {e.name: e for e in extension_table(self.version)}
+        name_loc = self._loc(args[0].column)
         if name == "all":
             if behavior in ("require", "enable"):
-                self.log.error(self._loc(hash_col), f"cannot {behavior} all extensions")
+                self.log.error(name_loc, f"cannot {behavior} all extensions")
                 return
             for ext in table:
                 self.extensions[ext] = behavior
@@ -563,9 +564,9 @@ class Preprocessor:
             stage_word = self.stage or "this"
             msg = f"extension `{name}' unsupported in {stage_word} shader"
             if behavior == "require":
-                self.log.error(self._loc(hash_col), msg)
+                self.log.error(name_loc, msg)
             elif behavior != "disable":
-                self.log.warning(self._loc(hash_col), msg)
+                self.log.warning(name_loc, msg)
             return
         self.extensions[name] = behavior
         self.extension_locs[name] = self._loc(hash_col)

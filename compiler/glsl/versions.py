@@ -56,7 +56,7 @@ def parse_version(number: int, profile: str | None) -> tuple[GLSLVersion, str | 
     es = profile == "es" or number == 100
     if es:
         if number == 100 and profile == "es":
-            return GLSLVersion(100, True, "es"), "illegal profile `es' with GLSL ES 1.00"
+            return GLSLVersion(100, True, "es"), "GLSL 1.00 ES should be selected using `#version 100'"
         if number not in ES_VERSIONS:
             name = f"GLSL ES {number // 100}.{number % 100:02d}"
             return (GLSLVersion(100, True, "es"),
@@ -72,8 +72,7 @@ def parse_version(number: int, profile: str | None) -> tuple[GLSLVersion, str | 
         name = f"GLSL {number // 100}.{number % 100:02d}"
         return (GLSLVersion(110), f"{name} is not supported. Supported versions are: {_supported_list()}")
     if profile is not None and number < 150:
-        return (GLSLVersion(number, False, "compatibility"),
-                f"versions prior to 1.50 do not support the `{profile}' profile")
+        return GLSLVersion(number, False, "compatibility"), "illegal text following version number"
     if number < 150:
         return GLSLVersion(number, False, "compatibility"), None
     return GLSLVersion(number, False, profile or "core"), None

@@ -183,13 +183,14 @@ def test_skipped_block_hides_errors():
     ("#if (1\n#endif\n", "0:1(1): preprocessor error: syntax error, unexpected NEWLINE, expecting ')'"),
     ("int x;\n#version 330\n", "0:2(1): preprocessor error: #version must appear on the first line"),
     ("#version 0330\n", '0:1(1): preprocessor error: invalid #version "0330" (not a decimal constant)'),
-    ("#version 440\n", "0:1(1): error: GLSL 4.40 is not supported. Supported versions are: "
+    ("#version 440\n", "0:1(10): error: GLSL 4.40 is not supported. Supported versions are: "
      "1.10, 1.20, 1.30, 1.40, 1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 1.00 ES, 3.00 ES, 3.10 ES"),
-    ("#version 330 foo\n", '0:1(1): error: "foo" is not a valid shading language profile; '
+    ("#version 330 foo\n", '0:1(10): error: "foo" is not a valid shading language profile; '
      'if present, it must be "core", "compatibility", or "es"'),
-    ("#version 120 core\n", "0:1(1): error: versions prior to 1.50 do not support the `core' profile"),
-    ("#extension GL_FOO_bar : require\n", "0:1(1): error: extension `GL_FOO_bar' unsupported in this shader"),
-    ("#extension all : enable\n", "0:1(1): error: cannot enable all extensions"),
+    ("#version 120 core\n", "0:1(10): error: illegal text following version number"),
+    ("#version 100 es\n", "0:1(10): error: GLSL 1.00 ES should be selected using `#version 100'"),
+    ("#extension GL_FOO_bar : require\n", "0:1(12): error: extension `GL_FOO_bar' unsupported in this shader"),
+    ("#extension all : enable\n", "0:1(12): error: cannot enable all extensions"),
     ("#extension GL_ARB_texture_rectangle : maybe\n", "0:1(39): error: unknown extension behavior `maybe'"),
     ("#version 300 es\nint x;\n#extension GL_OES_standard_derivatives : enable\n",
      "0:3(1): error: #extension directive is not allowed in the middle of a shader"),

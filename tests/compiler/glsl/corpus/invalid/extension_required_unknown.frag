@@ -1,3 +1,3 @@
-// EXPECT: 0:2(1): error: extension `GL_NV_nonexistent' unsupported in fragment shader
+// EXPECT: 0:2(12): error: extension `GL_NV_nonexistent' unsupported in fragment shader
 #extension GL_NV_nonexistent : require
 void main() {}
