@@ -20,7 +20,7 @@ tuple of element values; a struct a tuple of member values.
 
 Walking: `node.children()` yields direct child nodes in source order;
 `walk(node)` yields all nodes depth first; `NodeVisitor` dispatches to
-`visit_<ClassName>` methods.
+`visit_<ClassName>` methods; `dump(node)` prints an indented tree.
 """
 
 from __future__ import annotations
@@ -55,6 +55,36 @@ def walk(node: Node) -> Iterator[Node]:
     yield node
     for c in node.children():
         yield from walk(c)
+
+
+def _describe(node: Node) -> str:
+    """One line for `dump`: class name, the node's own scalar facts, its type and constant."""
+    parts = [type(node).__name__]
+    for f in fields(node):  # type: ignore[arg-type]
+        v = getattr(node, f.name)
+        if f.name in ("loc", "type", "const") or isinstance(v, (Node, list, tuple)) or v is None:
+            continue
+        if f.name in ("symbol", "variable"):
+            parts.append(f"{f.name}={v.storage}:{v.name}")
+        elif f.name == "signature":
+            parts.append(("builtin " if v.builtin else "") + str(v))
+        elif isinstance(v, (str, int, float, bool)) and v not in ("", -1, False):
+            parts.append(f"{f.name}={v!r}")
+    t = getattr(node, "type", None)
+    if t is not None:
+        parts.append(f": {t}")
+    c = getattr(node, "const", None)
+    if c is not None:
+        parts.append(f"= {c!r}")
+    return " ".join(parts)
+
+
+def dump(node: Node, indent: str = "") -> str:
+    """An indented text tree of `node` (for debugging and SHIMGL_DEBUG output)."""
+    lines = [indent + _describe(node)]
+    for c in node.children():
+        lines.append(dump(c, indent + "  "))
+    return "\n".join(lines)
 
 
 class NodeVisitor:

@@ -271,3 +271,18 @@ def test_unsized_global_array_is_sized_by_its_constant_indices():
     assert str(tu.globals[0].type) == "float[5]"
     refs = [n for n in ast.walk(tu) if isinstance(n, ast.VariableRef) and n.name == "w"]
     assert all(str(r.type) == "float[5]" for r in refs)
+
+
+def test_dump_prints_a_typed_tree():
+    tu = parse("#version 120\nuniform float u;\nvoid main() { gl_Position = vec4(u * 2); }\n", "vertex")
+    text = ast.dump(tu.main.definition)
+    assert text.splitlines()[4:] == [
+        "    ExpressionStatement",
+        "      Assignment op='=' : vec4",
+        "        VariableRef name='gl_Position' symbol=out:gl_Position : vec4",
+        "        Constructor : vec4",
+        "          Binary op='*' : float",
+        "            VariableRef name='u' symbol=uniform:u : float",
+        "            Conversion : float = (2.0,)",
+        "              Literal value=2 : int = (2,)",
+    ]
