@@ -1,0 +1,16 @@
+"""drmshim.gpu.pipeline: the units that walk command streams and drive the others.
+
+- ``executor``: :class:`Executor` (run_vertex / run_fragment / run_compute /
+  run_blit for the firmware) and :func:`executor_factory`.
+- ``cdm``: compute launches. ``streams``: strict VDM/CDM walking.
+- ``usc_words``: pipelines (USC words) -> shader-core contexts.
+- ``vdm``, ``ppp``, ``render``: the render pipeline (see ``render``'s docstring
+  for the conventions a driver must follow).
+
+Imports ``uapi``, ``layout``, ``drmshim.memory`` and the sibling units
+(``usc``, ``raster``, ``texture``) only.
+"""
+
+from .executor import Executor, debug_flags, executor_factory
+
+__all__ = ["Executor", "executor_factory", "debug_flags"]

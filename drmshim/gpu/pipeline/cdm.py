@@ -1,0 +1,83 @@
+"""CDM: the compute data master. Walks a compute command's CDM stream and runs
+each launch on the shader core over its whole grid in bulk.
+
+A launch (``CDM_LAUNCH``) names a pipeline (USC words: the kernel, its uniforms,
+texture/sampler tables, threadgroup memory) and a grid of threadgroups, direct
+or read from ``indirect_buffer`` (3 x uint32, in threadgroups). Lanes are
+ordered threadgroup by threadgroup (``ExecContext.for_compute``); a batch never
+splits a threadgroup, so barriers and local memory hold. Launches run in stream
+order and each sees the memory writes of the earlier ones (``CDM_BARRIER`` is
+therefore satisfied by construction).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uapi import packets as P
+
+from ..usc import ExecContext
+from .streams import walk
+from .usc_words import read_pipeline, read_words
+
+__all__ = ["run_cdm", "MAX_LANES_PER_RUN"]
+
+#: Lanes handed to one ShaderCore.run (the grid is split into whole-threadgroup
+#: slices above this, to bound the memory of the per-lane special registers).
+MAX_LANES_PER_RUN = 1 << 20
+
+
+def _grid(memory, launch) -> tuple[int, int, int]:
+    if launch.mode == P.CDMMode.INDIRECT:
+        g = read_words(memory, launch.indirect_buffer, 3, "CDM")
+        return int(g[0]), int(g[1]), int(g[2])
+    return launch.grid_x_tg, launch.grid_y_tg, launch.grid_z_tg
+
+
+def run_launch(core, memory, launch, sampler_heap_va: int = 0) -> int:
+    """Run one CDM_LAUNCH; returns the number of threads run."""
+    pipe = read_pipeline(memory, launch.pipeline, "CDM", sampler_heap_va)
+    gx, gy, gz = _grid(memory, launch)
+    tg = (launch.threadgroup_x_threads, launch.threadgroup_y_threads, launch.threadgroup_z_threads)
+    per_group = tg[0] * tg[1] * tg[2]
+    groups = gx * gy * gz
+    if groups == 0 or per_group == 0:
+        return 0
+    # slices of whole rows of threadgroups in z (then y) keep for_compute's numbering
+    groups_per_run = max(1, MAX_LANES_PER_RUN // per_group)
+    for z0, z1, y0, y1 in _slices(gx, gy, gz, groups_per_run):
+        ctx = ExecContext.for_compute((gx, y1 - y0, z1 - z0), tg, local_memory_B=pipe.local_memory_B,
+                                      **pipe.context_fields())
+        if y0 or z0:   # shift the group coordinates of the slice
+            sp = ctx.specials
+            for axis, off in (("y", y0), ("z", z0)):
+                if off:
+                    sp[f"threadgroup_position_in_grid.{axis}"] = sp[f"threadgroup_position_in_grid.{axis}"] + np.uint32(off)
+                    sp[f"thread_position_in_grid.{axis}"] = sp[f"thread_position_in_grid.{axis}"] + np.uint32(off * tg["xyz".index(axis)])
+        sp = ctx.specials
+        sp["threadgroups_per_grid.y"], sp["threadgroups_per_grid.z"] = gy, gz
+        core.run(pipe.code_va, ctx)
+    return groups * per_group
+
+
+def _slices(gx: int, gy: int, gz: int, groups_per_run: int):
+    """(z0, z1, y0, y1) blocks of threadgroups, each at most ~groups_per_run groups."""
+    rows = max(1, groups_per_run // gx)          # rows of gx groups per run
+    if rows >= gy:
+        planes = max(1, rows // gy)
+        for z0 in range(0, gz, planes):
+            yield z0, min(gz, z0 + planes), 0, gy
+    else:
+        for z0 in range(gz):
+            for y0 in range(0, gy, rows):
+                yield z0, z0 + 1, y0, min(gy, y0 + rows)
+
+
+def run_cdm(core, memory, stream_va: int, sampler_heap_va: int = 0) -> dict:
+    """Execute the CDM stream at ``stream_va``; returns counts for the counters."""
+    launches = threads = 0
+    for _va, rec in walk(memory, stream_va, P.CDM_STREAM, "CDM"):
+        if rec.name == "CDM_LAUNCH":
+            threads += run_launch(core, memory, rec, sampler_heap_va)
+            launches += 1
+    return {"launches": launches, "threads": threads}

@@ -1,0 +1,114 @@
+"""The GPU executor the firmware drives: the render pipeline, compute and blits.
+
+Sole responsibility: turn a :class:`~drmshim.firmware.FirmwareCommand` into work
+for the units: ``run_vertex`` (VDM, vertex shading, PPP, tiler: the tiled
+vertex buffer of the command), ``run_fragment`` (tile passes: background
+program, ISP, PDM, fragment shading, end-of-tile program), ``run_compute``
+(CDM) and ``run_blit`` (a fragment-only render command). A fault of any unit
+stops the command: it is reported (``report_fault``) and re-raised for the
+firmware, which records it in the feedback and carries on with the next command.
+
+Debug options (``SHIMGL_DEBUG``, comma separated): ``sysmem`` renders straight to
+memory (one pass over the whole framebuffer, no tiling, no TVB limit), ``nohsr``
+disables hidden surface removal. ``SHIMGL_TVB_ENTRIES`` sets the tiled vertex
+buffer capacity in (tile, primitive) entries.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ...memory import GPUFault
+from ..usc import ShaderCore
+from .cdm import run_cdm
+
+__all__ = ["Executor", "executor_factory", "debug_flags", "TVB_ENTRY_B"]
+
+#: Bytes of one (tile, primitive) entry of the tiled vertex buffer (for the feedback).
+TVB_ENTRY_B = 8
+DEFAULT_TVB_ENTRIES = 1 << 22
+
+
+def debug_flags() -> set[str]:
+    return {f.strip() for f in os.environ.get("SHIMGL_DEBUG", "").split(",") if f.strip()}
+
+
+class Executor:
+    """The software GPU. Not concurrent: the kernel serialises its calls.
+
+    ``tvb_entries``: capacity of the tiled vertex buffer; ``sysmem``/``hsr``:
+    override the ``SHIMGL_DEBUG`` options (None: read the environment per command).
+    """
+
+    concurrent = False
+
+    def __init__(self, kernel=None, *, tvb_entries: int | None = None, sysmem: bool | None = None,
+                 hsr: bool | None = None, debug_shaders: bool = False):
+        self.kernel = kernel
+        env_tvb = os.environ.get("SHIMGL_TVB_ENTRIES")
+        self.tvb_entries = tvb_entries or (int(env_tvb) if env_tvb else DEFAULT_TVB_ENTRIES)
+        self.sysmem = sysmem
+        self.hsr = hsr
+        self.debug_shaders = debug_shaders
+        self._cores: dict[int, ShaderCore] = {}
+        self._tvbs: dict[int, object] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def options(self) -> tuple[bool, bool]:
+        flags = debug_flags()
+        sysmem = ("sysmem" in flags) if self.sysmem is None else self.sysmem
+        hsr = ("nohsr" not in flags) if self.hsr is None else self.hsr
+        return sysmem, hsr
+
+    def core(self, command) -> ShaderCore:
+        """The shader core of the command's VM (programs stay decoded between commands)."""
+        key = id(command.vm) if command.vm is not None else id(command.memory)
+        core = self._cores.get(key)
+        if core is None or core.mem is not command.memory:
+            if core is None:
+                core = ShaderCore(command.memory, debug=self.debug_shaders)
+                if len(self._cores) > 64:
+                    self._cores.clear()
+                self._cores[key] = core
+            core.mem = command.memory
+        return core
+
+    @staticmethod
+    def _fault(command, fault: GPUFault) -> None:
+        command.report_fault(fault.info)
+        raise fault
+
+    # ------------------------------------------------------------------ halves
+    def run_compute(self, command) -> None:
+        cmd = command.cmd
+        if not cmd.cdm_ctrl_stream_base:
+            return
+        try:
+            run_cdm(self.core(command), command.memory, cmd.cdm_ctrl_stream_base, cmd.sampler_heap)
+        except GPUFault as fault:
+            self._fault(command, fault)
+
+    def run_vertex(self, command) -> None:
+        from .render import run_vertex_half
+        try:
+            self._tvbs[id(command)] = run_vertex_half(self, command)
+        except GPUFault as fault:
+            self._tvbs.pop(id(command), None)
+            self._fault(command, fault)
+
+    def run_fragment(self, command) -> None:
+        from .render import run_fragment_half
+        tvb = self._tvbs.pop(id(command), None)
+        try:
+            run_fragment_half(self, command, tvb)
+        except GPUFault as fault:
+            self._fault(command, fault)
+
+    def run_blit(self, command) -> None:
+        """A blit is a fragment-only render command: no VDM work, an empty TVB."""
+        self.run_fragment(command)
+
+
+def executor_factory(kernel=None) -> Executor:
+    """The executor a kernel uses by default (``drmshim.gpu.executor_factory``)."""
+    return Executor(kernel)

@@ -1,0 +1,93 @@
+"""USC words: what a pipeline address points at, decoded for the shader core.
+
+Sole responsibility: read the tagged USC records of one pipeline (``USC_SHADER``,
+``USC_UNIFORM``, ``USC_TEXTURE``, ``USC_SAMPLER``, ``USC_SHARED``,
+``USC_VARYINGS``, ``USC_FRAGMENT``, ended by ``USC_END``) through the packet
+table, load the uniform registers they name, and fill the matching fields of an
+:class:`~drmshim.gpu.usc.ExecContext`. Every read is a GPU access of the unit
+that fetches the words (a bad address is a :class:`~drmshim.memory.GPUFault`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from uapi import packets as P
+
+__all__ = ["ShaderPipeline", "read_pipeline", "read_words"]
+
+MAX_RECORDS = 64
+
+
+def read_words(memory, va: int, count: int, unit: str) -> np.ndarray:
+    """``count`` little-endian 32-bit words at ``va`` (uint32)."""
+    return memory.read(va, 4 * count, unit).view("<u4").astype(np.uint32)
+
+
+@dataclass
+class ShaderPipeline:
+    """One decoded pipeline (a shader and its bindings)."""
+
+    va: int
+    code_va: int = 0
+    register_count: int = 0
+    scratch_size_B: int = 0
+    uniforms: np.ndarray = field(default_factory=lambda: np.zeros(256, np.uint32))
+    texture_heap_va: int = 0
+    sampler_heap_va: int = 0
+    local_memory_B: int = 0
+    threadgroup_size_threads: int = 1
+    output_count_words: int = 0
+    cf_count: int = 0
+    writes_depth: bool = False
+    writes_sample_mask: bool = False
+    discards: bool = False
+    early_z: bool = True
+
+    def context_fields(self) -> dict:
+        """Keyword arguments of ExecContext this pipeline determines."""
+        return dict(uniforms=self.uniforms, texture_heap_va=self.texture_heap_va,
+                    sampler_heap_va=self.sampler_heap_va, texture_desc_stride_B=P.TEXTURE_DESC_B,
+                    sampler_desc_stride_B=P.SAMPLER_DESC_B)
+
+
+def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> ShaderPipeline:
+    """Decode the USC words at ``va``. ``sampler_heap_va``: the command's sampler
+    heap, used when the pipeline binds no sampler table of its own."""
+    pipe = ShaderPipeline(va, sampler_heap_va=sampler_heap_va)
+    halves = pipe.uniforms.view(np.uint16)
+    at = va
+    for _ in range(MAX_RECORDS):
+        w0 = int(read_words(memory, at, 1, unit)[0])
+        kind = P.USC_STREAM.identify(w0)
+        if kind is None:
+            raise ValueError(f"USC words at 0x{va:x}: unknown tag {w0 & 0xFF} at 0x{at:x}")
+        rec = kind.unpack(read_words(memory, at, kind.size_words, unit).tolist())
+        at += kind.size_B
+        name = rec.name
+        if name == "USC_END":
+            return pipe
+        if name == "USC_SHADER":
+            pipe.code_va, pipe.register_count, pipe.scratch_size_B = rec.code, rec.register_count, rec.scratch_size_B
+        elif name == "USC_UNIFORM":
+            n = rec.size_halves
+            if n:
+                if rec.start_halves + n > halves.size:
+                    raise ValueError(f"USC_UNIFORM at 0x{at:x}: halves {rec.start_halves}+{n} exceed 512")
+                data = memory.read(rec.buffer, 2 * n, unit).view("<u2")
+                halves[rec.start_halves:rec.start_halves + n] = data
+        elif name == "USC_TEXTURE":
+            pipe.texture_heap_va = rec.table - rec.start * P.TEXTURE_DESC_B
+        elif name == "USC_SAMPLER":
+            pipe.sampler_heap_va = rec.table - rec.start * P.SAMPLER_DESC_B
+        elif name == "USC_SHARED":
+            pipe.local_memory_B = rec.local_memory_size_B
+            pipe.threadgroup_size_threads = rec.threadgroup_size_threads
+        elif name == "USC_VARYINGS":
+            pipe.output_count_words, pipe.cf_count = rec.output_count_words, rec.cf_count
+        elif name == "USC_FRAGMENT":
+            pipe.writes_depth, pipe.writes_sample_mask = rec.writes_depth, rec.writes_sample_mask
+            pipe.discards, pipe.early_z = rec.discards, rec.early_z
+    raise ValueError(f"USC words at 0x{va:x}: no USC_END within {MAX_RECORDS} records")
