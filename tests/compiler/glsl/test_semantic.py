@@ -276,7 +276,7 @@ def test_unsized_global_array_is_sized_by_its_constant_indices():
 def test_dump_prints_a_typed_tree():
     tu = parse("#version 120\nuniform float u;\nvoid main() { gl_Position = vec4(u * 2); }\n", "vertex")
     text = ast.dump(tu.main.definition)
-    assert text.splitlines()[4:] == [
+    assert text.splitlines()[5:] == [
         "    ExpressionStatement",
         "      Assignment op='=' : vec4",
         "        VariableRef name='gl_Position' symbol=out:gl_Position : vec4",
