@@ -66,8 +66,9 @@ def border_colour(view: TextureView, samp: SamplerState) -> np.ndarray:
 
 
 def decode_elements(view: TextureView, raw: np.ndarray) -> np.ndarray:
-    """Raw elements uint8 (m, block_size_B) -> decoded (4, m * pixels per block),
-    channel-major; block pixels are in row-major order inside each block."""
+    """Raw elements uint8 (m, block_size_B) -> decoded (4, m * pixels per block + 1),
+    channel-major; block pixels are in row-major order inside each block. The last
+    column is spare: ``fetch`` puts the border colour there."""
     fmt = view.fmt
     if fmt.is_compressed:
         if fmt.family != "etc":
@@ -77,11 +78,12 @@ def decode_elements(view: TextureView, raw: np.ndarray) -> np.ndarray:
         vals = layout.unpack(fmt, raw)
         if fmt.is_depth and fmt.is_stencil:
             vals[:, 1] = 0  # depth textures read (D, 0, 0, 1)
-    vals = np.ascontiguousarray(vals.T, dtype=value_dtype(fmt))
-    if view.srgb != fmt.is_srgb and vals.dtype == np.float32 and not fmt.is_depth_or_stencil:
+    out = np.zeros((4, vals.shape[0] + 1), value_dtype(fmt))
+    out[:, :-1] = vals.T
+    if view.srgb != fmt.is_srgb and out.dtype == np.float32 and not fmt.is_depth_or_stencil:
         convert = layout.srgb_to_linear if view.srgb else layout.linear_to_srgb
-        vals[:3] = convert(vals[:3]).astype(np.float32)
-    return vals
+        out[:3, :-1] = convert(out[:3, :-1]).astype(np.float32)
+    return out
 
 
 def columns(view: TextureView, x, y, layer, level, sample=0) -> np.ndarray:
@@ -125,6 +127,38 @@ def solid_redirect(mem, view: TextureView, col, x, y, layer, level):
         return col
     first = columns(view, x - x % 16, y - y % 16, layer, level)
     return np.where(solid, first + k * (lay.fmt.block_size_B // view.unit_B), col)
+
+
+class _ContentCache:
+    """Decoded ranges across calls, validated by content: each use re-reads the
+    range's bytes from GPU memory (so faults and writes are always seen) and reuses
+    the decoded texels only if the bytes are unchanged. Bounded LRU."""
+
+    def __init__(self, budget_B: int = 64 << 20):
+        self.budget_B = budget_B
+        self.used_B = 0
+        self.entries: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+    def decode(self, view: TextureView, va: int, raw: np.ndarray) -> np.ndarray:
+        key = (va, raw.size, view.fmt.name, view.srgb)
+        hit = self.entries.pop(key, None)
+        if hit is not None and np.array_equal(hit[0], raw):
+            self.entries[key] = hit  # most recently used last
+            return hit[1]
+        if hit is not None:
+            self.used_B -= hit[0].nbytes + hit[1].nbytes
+        decoded = decode_elements(view, raw.reshape(-1, view.fmt.block_size_B))
+        size = raw.nbytes + decoded.nbytes
+        if size <= self.budget_B // 4:
+            while self.entries and self.used_B + size > self.budget_B:
+                old = self.entries.pop(next(iter(self.entries)))
+                self.used_B -= old[0].nbytes + old[1].nbytes
+            self.entries[key] = (raw.copy(), decoded)
+            self.used_B += size
+        return decoded
+
+
+CONTENT_CACHE = _ContentCache()
 
 
 class DecodeCache:
@@ -184,10 +218,11 @@ def fetch(mem, view: TextureView, cols: list[np.ndarray], borders: list | None =
             decoded = hit[2]
         else:
             hi_el = -(-(hi - shift) // ppb)
-            raw = np.asarray(mem.read(view.address + shift // ppb * bpb, hi_el * bpb, UNIT), np.uint8)
-            decoded = decode_elements(view, raw.reshape(-1, bpb))
+            va = view.address + shift // ppb * bpb
+            raw = np.asarray(mem.read(va, hi_el * bpb, UNIT), np.uint8)
+            decoded = CONTENT_CACHE.decode(view, va, raw)
             if cache is not None:
-                cache.entries.append((view, shift, shift + decoded.shape[1], decoded))
+                cache.entries.append((view, shift, shift + decoded.shape[1] - 1, decoded))
         local = cols
     else:
         flat = np.concatenate([np.asarray(c, np.int64).reshape(-1) for c in cols])
@@ -198,8 +233,7 @@ def fetch(mem, view: TextureView, cols: list[np.ndarray], borders: list | None =
         for c in cols:
             local.append(pos[start:start + np.size(c)].reshape(np.shape(c)))
             start += np.size(c)
-    table = np.empty((4, decoded.shape[1] + 1), dtype)
-    table[:, :-1] = decoded
+    table = decoded  # (shared with the caches: only its spare last column is written)
     table[:, -1] = 0 if border_value is None else border_value
     if borders is not None:
         edge = table.shape[1] - 1

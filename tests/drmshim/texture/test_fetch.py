@@ -164,3 +164,14 @@ def test_view_levels_offset_load_and_size():
     np.testing.assert_array_equal(got[:2], [chain[2][0, 2, 1] / np.float32(255), chain[3][0, 0, 0] / np.float32(255)])
     assert got[2].tolist() == [0, 0, 0, 0]  # lod 2 is past last_level
     assert tex.size(mem, DESC_VA, np.array([0, 1])).tolist() == [[4, 4, 0], [2, 2, 0]]
+
+
+def test_decoded_texels_are_reused_only_while_memory_is_unchanged():
+    mem = new_memory()
+    lay = put_texture(mem, [np.full((1, 8, 8, 4), 50, np.uint8)], pack_values=False)
+    coords = np.array([[3, 3]])
+    assert np.round(tex.load(mem, DESC_VA, coords, 0)[0, 0] * 255) == 50
+    assert np.round(tex.load(mem, DESC_VA, coords, 0)[0, 0] * 255) == 50   # from the cache
+    off = int(layout.offset_B(lay, 3, 3))
+    mem.write(IMAGE_VA + off, bytes([7, 7, 7, 7]), "TEST")                   # a render to the texture
+    assert np.round(tex.load(mem, DESC_VA, coords, 0)[0, 0] * 255) == 7
