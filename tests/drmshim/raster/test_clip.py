@@ -193,3 +193,25 @@ def test_points_culled_not_clipped():
     pos = np.array([[0, 0, 0, 1], [1.5, 0, 0, 1], [0, 0, -1.2, 1], [0.99, -0.99, 0.99, 1]], float)
     assert cull_points(pos).tolist() == [True, False, False, True]
     assert cull_points(pos, np.array([[-1.0], [1], [1], [0.0]])).tolist() == [False, False, False, True]
+
+
+def test_guard_band_gives_the_view_volume_pixels():
+    # big triangles far off screen: clipping at the guard band and scissoring gives
+    # the pixels of exact view-volume clipping, up to snapping of the new vertices
+    rng = np.random.default_rng(9)
+    pos = np.ones((90, 4))
+    pos[:, :3] = rng.uniform(-5, 5, (90, 3))
+    pos[:, 2] = rng.uniform(-0.9, 0.9, 90)
+    tris = np.arange(90).reshape(30, 3)
+    size = 48
+    counts = []
+    for g in (1.0, 8.0):
+        c = clip_triangles(pos, tris, guard_band_ndc=g)
+        setup = setup_triangles(viewport_transform(c.position, (0, 0, size, size)), prim=c.prim)
+        f = rasterize(setup, (0, 0, size, size), 1)
+        count = np.zeros((30, size, size), int)
+        np.add.at(count, (setup.prim[f.tri], f.y, f.x), 1)
+        assert count.max() == 1           # a clipped fan covers each pixel once
+        counts.append(count)
+    differ = (counts[0] != counts[1]).sum()
+    assert counts[0].sum() > 5000 and differ <= counts[0].sum() * 0.002

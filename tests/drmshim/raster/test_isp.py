@@ -157,8 +157,8 @@ def shade_in_order(frags, state, depth, stencil, facing, colour_of_frag):
     """Reference: every fragment shaded, colours written in primitive order."""
     h, w, S = depth.shape
     image = np.full((h, w, S), -1, np.int64)
-    passed = depth_stencil(frags, state, depth, stencil, front_facing=facing)
-    layers = rank_layers(frags.x, frags.y, frags.tri)      # independent of the raster layers
+    layers = rank_layers(frags.x, frags.y, frags.tri)      # sorted ranks, not the raster's layers
+    passed = depth_stencil(frags, state, depth, stencil, front_facing=facing, layers=layers)
     for k in range(layers.count):
         idx = layers.layer(k)
         for s in range(S):
@@ -170,6 +170,8 @@ def shade_in_order(frags, state, depth, stencil, facing, colour_of_frag):
 @pytest.mark.parametrize("func", ["less", "lequal", "greater", "always", "equal", "notequal"])
 @pytest.mark.parametrize("samples", [1, 4])
 def test_hsr_gives_the_in_order_image(func, samples):
+    """HSR on the rasteriser's block layers == shading everything in sorted per-pixel
+    rank order: same depth, stencil, passed masks and image."""
     rng = np.random.default_rng(5)
     size = 24
     t = 60
