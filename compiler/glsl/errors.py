@@ -15,11 +15,14 @@ when any error was recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class SourceLoc:
-    """Where a construct starts: source-string number, 1-based line and column."""
+class SourceLoc(NamedTuple):
+    """Where a construct starts: source-string number, 1-based line and column.
+
+    A NamedTuple (not a dataclass): the lexer makes one per token.
+    """
 
     source: int = 0
     line: int = 1

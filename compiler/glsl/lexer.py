@@ -10,22 +10,18 @@ symbol table; built-in type names are keywords here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import InfoLog, SourceLoc
 from .types import builtin_type_names
 from .versions import GLSLVersion
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     kind: str  # "ident", "type", "keyword", "int", "uint", "float", "double", "bool", "punct", "eof"
     text: str
     loc: SourceLoc
     value: object = None  # numeric value for literals
-
-    def __repr__(self) -> str:
-        return f"Token({self.kind}, {self.text!r}, {self.loc})"
 
 
 # keyword -> (desktop version allowed, ES version allowed); 0 = never a keyword.
