@@ -110,6 +110,8 @@ class Interpreter:
     # ------------------------------------------------------------ control flow
     def _exec_list(self, nodes) -> None:
         for node in nodes:
+            if not self.active.any():
+                return          # active lanes only shrink along a list: the rest is dead here
             if isinstance(node, Block):
                 self._exec_block(node)
             elif isinstance(node, If):
