@@ -29,6 +29,7 @@ ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="}
 # Binary operators by precedence, lowest first (GLSL spec 5.1).
 BINARY_LEVELS = [("||",), ("^^",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="),
                  ("<", ">", "<=", ">="), ("<<", ">>"), ("+", "-"), ("*", "/", "%")]
+_BINARY_LEVEL = {op: level for level, ops in enumerate(BINARY_LEVELS) for op in ops}
 
 _LITERAL_TYPES = {"int": INT, "uint": UINT, "float": FLOAT, "double": DOUBLE, "bool": BOOL}
 
@@ -570,16 +571,17 @@ class Parser:
             return A.Conditional(cond, a, b, cond.loc)
         return cond
 
-    def binary(self, level: int) -> A.Expression:
-        if level == len(BINARY_LEVELS):
-            return self.unary()
-        left = self.binary(level + 1)
-        ops = BINARY_LEVELS[level]
-        while self.tok.kind == "punct" and self.tok.text in ops:
-            op = self.advance().text
+    def binary(self, min_level: int) -> A.Expression:
+        """Precedence climbing over BINARY_LEVELS; every binary operator is left-associative."""
+        left = self.unary()
+        while True:
+            t = self.tok
+            level = _BINARY_LEVEL.get(t.text) if t.kind == "punct" else None
+            if level is None or level < min_level:
+                return left
+            self.i += 1
             right = self.binary(level + 1)
-            left = A.Binary(op, left, right, left.loc)
-        return left
+            left = A.Binary(t.text, left, right, left.loc)
 
     def unary(self) -> A.Expression:
         t = self.tok
