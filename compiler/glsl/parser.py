@@ -3,8 +3,10 @@
 Why by hand: GLSL's grammar is ambiguous without the symbol table (`S (x);`
 is a constructor call when S is a struct name and a call otherwise), so the
 parser keeps the scoped set of type names it has seen; recursive descent also
-gives precise `0:LINE(COL)` locations for every message. Expressions use one
-function per precedence level of the GLSL specification (section 5.1).
+gives precise `0:LINE(COL)` locations for every message. Binary operators
+are parsed by precedence climbing over the levels of the GLSL specification
+(section 5.1); unary, postfix, conditional and assignment have their own
+functions.
 
 The parser reports the first syntax error in the bison style of Mesa
 (``syntax error, unexpected X, expecting Y``) and stops.
