@@ -116,6 +116,7 @@ class RankLayers:
     order: np.ndarray
     offsets: np.ndarray
     rank: np.ndarray
+    identity: bool = False   # order is arange(F): layers are contiguous slices
 
     @property
     def count(self) -> int:
@@ -176,7 +177,7 @@ def layers_of(frags: Fragments) -> RankLayers:
     if frags.layer_offsets is not None:
         off = np.asarray(frags.layer_offsets, dtype=np.int64)
         rank = np.repeat(np.arange(len(off) - 1, dtype=np.int32), np.diff(off))
-        return RankLayers(np.arange(len(frags), dtype=np.int64), off, rank)
+        return RankLayers(np.arange(len(frags), dtype=np.int64), off, rank, identity=True)
     return rank_layers(frags.x, frags.y, frags.tri)
 
 
@@ -216,9 +217,11 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     ``front_facing`` (F,) bool selects the stencil face (None: all front).
     ``coverage`` (F,) uint8 replaces ``frags.coverage`` (late tests: the shader's
     discard / sample mask applied); ``z`` (F, S) replaces ``frags.z`` (shader-written
-    depth). ``layers``: ``rank_layers(frags.x, frags.y)``, computed if not given.
+    depth). ``layers``: ``layers_of(frags)`` when not given.
     ``owner`` (H, W, S) int64, optional: set to the fragment index wherever a
     fragment passes (the last writer of each sample; see ``resolve_visibility``).
+    Buffers must be C-contiguous; ``origin`` is the pixel of their element [0, 0]
+    (a tile's corner), and every fragment must lie inside them.
 
     Early vs late is the caller's choice: call it before shading with the raster
     coverage (early), or after shading with the shader's coverage and depth (late).
@@ -230,31 +233,43 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     zs = frags.z if z is None else np.asarray(z, dtype=np.float32)
     if layers is None:
         layers = layers_of(frags)
+    bufs = [b for b in (depth, stencil, owner) if b is not None]
+    h, w, nsamples = bufs[0].shape
+    for b in bufs:
+        assert b.shape == (h, w, nsamples) and b.flags.c_contiguous, \
+            "depth/stencil/owner buffers must be C-contiguous (H, W, S) arrays of one shape"
+    dflat = depth.reshape(-1) if depth is not None else None
+    sflat = stencil.reshape(-1) if stencil is not None else None
+    oflat = owner.reshape(-1) if owner is not None else None
     ox, oy = origin
-    px = frags.x.astype(np.int64) - ox
-    py = frags.y.astype(np.int64) - oy
+    # flat index of every fragment's sample 0 in the (H, W, S) buffers
+    base = ((frags.y.astype(np.int64) - oy) * w + (frags.x.astype(np.int64) - ox)) * nsamples
     passed = np.zeros(len(frags), dtype=np.uint8)
     dfunc = enum_value(state.depth_func, CompareFunc, "depth function")
     fr, bk = state.front, state.back
     two_sided = state.stencil_test and front_facing is not None and fr != bk
+    identity = layers.identity
     for k in range(layers.count):
-        idx = layers.layer(k)
-        lx, ly = px[idx], py[idx]
-        lface = front_facing[idx] if two_sided else None
-        for s in range(frags.samples):
-            on = ((cov[idx] >> s) & 1).astype(bool)
-            if not on.any():
+        lo, hi = int(layers.offsets[k]), int(layers.offsets[k + 1])
+        pick = slice(lo, hi) if identity else layers.order[lo:hi]
+        lbase, lcov, lz = base[pick], cov[pick], zs[pick]
+        lface = front_facing[pick] if two_sided else None
+        lpassed = np.zeros(hi - lo, np.uint8)
+        for smp in range(frags.samples):
+            bit = (lcov >> smp) & 1
+            m = None if bit.all() else np.flatnonzero(bit)
+            if m is not None and len(m) == 0:
                 continue
-            sel = idx[on]
-            sx, sy = lx[on], ly[on]
-            face_sel = lface[on] if lface is not None else None
-            dpass = np.ones(len(sel), bool)
+            fi = lbase + smp if m is None else lbase[m] + smp
+            n = len(fi)
+            face_sel = lface if lface is None or m is None else lface[m]
+            dpass = np.ones(n, bool)
             if state.depth_test:
-                zf = zs[sel, s]
-                dpass = compare(dfunc, zf, depth[sy, sx, s])
-            spass = np.ones(len(sel), bool)
+                zf = lz[:, smp] if m is None else lz[m, smp]
+                dpass = compare(dfunc, zf, dflat[fi])
+            spass = np.ones(n, bool)
             if state.stencil_test:
-                st = stencil[sy, sx, s]
+                st = sflat[fi]
                 ref = _face_select(face_sel, fr.ref, bk.ref)
                 vmask = _face_select(face_sel, fr.value_mask, bk.value_mask)
                 ref_m = np.asarray(ref & vmask, dtype=np.int64)
@@ -265,15 +280,21 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
                 new_st = _stencil_update(state, fr, st, spass, dpass)
                 if face_sel is not None:
                     new_st = np.where(face_sel, new_st, _stencil_update(state, bk, st, spass, dpass))
-                stencil[sy, sx, s] = new_st
-            ok = spass & dpass
+                sflat[fi] = new_st
+            ok = spass & dpass if state.stencil_test else dpass
             if state.depth_test and state.depth_write:
-                w = np.flatnonzero(ok)
-                depth[sy[w], sx[w], s] = zf[w]
-            passed[sel[ok]] |= np.uint8(1 << s)
-            if owner is not None:
-                w = np.flatnonzero(ok)
-                owner[sy[w], sx[w], s] = sel[w]
+                wsel = np.flatnonzero(ok)
+                dflat[fi[wsel]] = zf[wsel]
+            bits = ok.astype(np.uint8) << smp
+            if m is None:
+                lpassed |= bits
+            else:
+                lpassed[m] |= bits
+            if oflat is not None:
+                wsel = np.flatnonzero(ok)
+                frag = (np.arange(lo, hi) if identity else layers.order[lo:hi])
+                oflat[fi[wsel]] = frag[wsel] if m is None else frag[m[wsel]]
+        passed[pick] = lpassed
     return passed
 
 
