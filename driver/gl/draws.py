@@ -257,6 +257,7 @@ class DrawMixin:
             self._emit_blocks(ls, stage)
             self._emit_samplers(ls, stage)
             self._emit_images(stage, ls)
+            self._emit_shader_buffers(stage, ls)
 
     def _emit_blocks(self, ls, stage) -> None:
         name = {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
@@ -397,7 +398,6 @@ class DrawMixin:
         if x == 0 or y == 0 or z == 0:
             return
         self._emit_program(prog, (PipeShaderType.COMPUTE,))
-        self._emit_compute_resources()
         self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (x, y, z)))
 
     def glDispatchComputeIndirect(self, indirect: int) -> None:
@@ -410,21 +410,8 @@ class DrawMixin:
         check(indirect + 12 <= buf.size, E.GL_INVALID_OPERATION, "beyond the buffer")
         check(not buf.mapped, E.GL_INVALID_OPERATION, "buffer mapped")
         self._emit_program(prog, (PipeShaderType.COMPUTE,))
-        self._emit_compute_resources()
         self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (0, 0, 0),
                                        indirect=buf.resource, indirect_offset_B=indirect))
-
-    def _emit_compute_resources(self) -> None:
-        """Shader storage buffers and images for the compute stage."""
-        from driver.gallium import ShaderBuffer
-        ssbos = self.indexed_buffers[E.GL_SHADER_STORAGE_BUFFER]
-        n = max(ssbos.keys(), default=-1) + 1
-        bufs = []
-        for i in range(n):
-            b, off, size = ssbos.get(i, (None, 0, 0))
-            bufs.append(ShaderBuffer(b.resource, off, size or b.size - off)
-                        if b is not None and b.resource is not None else None)
-        self.pipe.set_shader_buffers(PipeShaderType.COMPUTE, 0, bufs, (1 << n) - 1)
 
     def glMemoryBarrier(self, barriers: int) -> None:
         check(self.api.gl_or_es((4, 2), (3, 1)), E.GL_INVALID_OPERATION)
@@ -481,11 +468,13 @@ class DrawMixin:
                 buffers |= PipeClear.STENCIL
                 if s.stencil[0].write_mask & full != full:
                     raise NotImplementedError("masked stencil clears need a clear-by-draw path")
-        if buffers & PipeClear.COLOR and not all(s.color_mask):
-            if not any(s.color_mask):
-                buffers &= ~PipeClear.COLOR
-            else:
-                raise NotImplementedError("masked colour clears need a clear-by-draw path")
+        for i in range(len(fb.cbufs)):
+            bit = PipeClear.color(i)
+            if buffers & bit and not all(s.rt[i].color_mask):
+                if not any(s.rt[i].color_mask):
+                    buffers &= ~bit
+                else:
+                    raise NotImplementedError("masked colour clears need a clear-by-draw path")
         if not buffers:
             return
         scissor = (ps.scissor_state(s, fb.width_px, fb.height_px)

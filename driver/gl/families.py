@@ -7,8 +7,10 @@ from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin
+from driver.gl.desktop import DesktopMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
+from driver.gl.interface_query import InterfaceQueryMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
 from driver.gl.readback import ReadbackMixin
@@ -18,7 +20,7 @@ __all__ = ["Context"]
 
 
 @finish_context_class
-class Context(CompatMixin, DrawMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+class Context(CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""

@@ -43,15 +43,15 @@ class GetMixin:
             E.GL_COLOR_CLEAR_VALUE: lambda c: s.clear_color,
             E.GL_DEPTH_CLEAR_VALUE: lambda c: s.clear_depth,
             E.GL_STENCIL_CLEAR_VALUE: lambda c: s.clear_stencil,
-            E.GL_COLOR_WRITEMASK: lambda c: s.color_mask,
+            E.GL_COLOR_WRITEMASK: lambda c: s.rt[0].color_mask,
             E.GL_DEPTH_WRITEMASK: lambda c: s.depth_mask,
             E.GL_DEPTH_FUNC: lambda c: s.depth_func,
-            E.GL_BLEND_SRC_RGB: lambda c: s.blend_src_rgb,
-            E.GL_BLEND_DST_RGB: lambda c: s.blend_dst_rgb,
-            E.GL_BLEND_SRC_ALPHA: lambda c: s.blend_src_alpha,
-            E.GL_BLEND_DST_ALPHA: lambda c: s.blend_dst_alpha,
-            E.GL_BLEND_EQUATION_RGB: lambda c: s.blend_eq_rgb,
-            E.GL_BLEND_EQUATION_ALPHA: lambda c: s.blend_eq_alpha,
+            E.GL_BLEND_SRC_RGB: lambda c: s.rt[0].src_rgb,
+            E.GL_BLEND_DST_RGB: lambda c: s.rt[0].dst_rgb,
+            E.GL_BLEND_SRC_ALPHA: lambda c: s.rt[0].src_alpha,
+            E.GL_BLEND_DST_ALPHA: lambda c: s.rt[0].dst_alpha,
+            E.GL_BLEND_EQUATION_RGB: lambda c: s.rt[0].eq_rgb,
+            E.GL_BLEND_EQUATION_ALPHA: lambda c: s.rt[0].eq_alpha,
             E.GL_BLEND_COLOR: lambda c: s.blend_color,
             E.GL_STENCIL_FUNC: lambda c: st[0].func,
             E.GL_STENCIL_REF: lambda c: st[0].ref,
@@ -184,7 +184,7 @@ class GetMixin:
         if pname in table:
             return table[pname](self)
         if pname in self._enable_caps():
-            return pname in self.state.enabled
+            return self._is_enabled(pname)
         raise GLError(E.GL_INVALID_ENUM, f"glGet: bad pname {pname:#x}")
 
     @staticmethod
@@ -227,6 +227,13 @@ class GetMixin:
                         E.GL_ATOMIC_COUNTER_BUFFER_BINDING: (E.GL_ATOMIC_COUNTER_BUFFER, 0),
                         E.GL_ATOMIC_COUNTER_BUFFER_START: (E.GL_ATOMIC_COUNTER_BUFFER, 1),
                         E.GL_ATOMIC_COUNTER_BUFFER_SIZE: (E.GL_ATOMIC_COUNTER_BUFFER, 2)}
+        rt_fields = {E.GL_BLEND_SRC_RGB: "src_rgb", E.GL_BLEND_DST_RGB: "dst_rgb",
+                     E.GL_BLEND_SRC_ALPHA: "src_alpha", E.GL_BLEND_DST_ALPHA: "dst_alpha",
+                     E.GL_BLEND_EQUATION_RGB: "eq_rgb", E.GL_BLEND_EQUATION_ALPHA: "eq_alpha",
+                     E.GL_COLOR_WRITEMASK: "color_mask", E.GL_BLEND: "enabled"}
+        if target in rt_fields and (self.api.gl(3, 0) or self.api.es_(3, 2)):
+            check(0 <= index < self.caps.max_render_targets, E.GL_INVALID_VALUE)
+            return getattr(self.state.rt[index], rt_fields[target])
         if target in binding:
             buf_target, field = binding[target]
             check(0 <= index < self._indexed_limit(buf_target), E.GL_INVALID_VALUE)
@@ -245,14 +252,14 @@ class GetMixin:
 
     def glGetIntegeri_v(self, target: int, index: int) -> list[int]:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
-        return [int(self._get_indexed(target, index))]
+        return [int(v) for v in self._as_tuple(self._get_indexed(target, index))]
 
     def glGetInteger64i_v(self, target: int, index: int) -> list[int]:
         return self.glGetIntegeri_v(target, index)
 
     def glGetBooleani_v(self, target: int, index: int) -> list[bool]:
         check(self.api.gl_or_es((3, 0), (3, 1)), E.GL_INVALID_OPERATION)
-        return [bool(self._get_indexed(target, index))]
+        return [bool(v) for v in self._as_tuple(self._get_indexed(target, index))]
 
     # -- strings -------------------------------------------------------------------
     def glGetString(self, name: int) -> str:

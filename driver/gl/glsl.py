@@ -129,32 +129,36 @@ def leaf_uniforms(name: str, t, variable) -> list[UniformLeaf]:
     return [UniformLeaf(name, t, 1, False, variable)]
 
 
-def _std140_align_size(t) -> tuple[int, int]:
-    """(base alignment, size) in bytes under std140 (GL 4.6 section 7.6.2.2)."""
+def _std140_align_size(t, std430: bool = False) -> tuple[int, int]:
+    """(base alignment, size) in bytes under std140, or std430 when asked
+    (GL 4.6 section 7.6.2.2: std430 does not round array strides and struct
+    alignments up to 16 bytes)."""
+    vec4 = 1 if std430 else 16
     if t.base == "array":
-        a, s = _std140_align_size(t.element)
-        a = max(a, 16)
+        a, s = _std140_align_size(t.element, std430)
+        a = max(a, vec4)
         stride = -(-s // a) * a
         return a, stride * (t.length or 0)
     if t.base in ("struct", "block"):
-        off, align = 0, 16
+        off, align = 0, vec4
         for f in t.fields:
-            a, s = _std140_align_size(f.type)
+            a, s = _std140_align_size(f.type, std430)
             off = -(-off // a) * a + s
             align = max(align, a)
         return align, -(-off // align) * align
     comp = 8 if t.base == "double" else 4
     if t.columns > 1:
-        rows = t.vector_size            # a column is a vector of `rows`, padded to 16
-        col = max(16, comp * (2 if rows == 2 else 4))
+        rows = t.vector_size            # a column is a vector of `rows`
+        col = comp * (2 if rows == 2 else 4)
+        col = max(col, vec4 * (1 if std430 else 1)) if std430 else max(16, col)
         return col, col * t.columns
     n = t.vector_size
     a = comp * (1 if n == 1 else 2 if n == 2 else 4)
     return a, comp * n
 
 
-def std140_size(t) -> int:
-    return _std140_align_size(t)[1]
+def std140_size(t, std430: bool = False) -> int:
+    return _std140_align_size(t, std430)[1]
 
 
 @dataclass
@@ -168,36 +172,38 @@ class BlockMember:
     matrix_stride_B: int
 
 
-def std140_members(block_type, prefix: str = "") -> list[BlockMember]:
-    """Flatten a block's members with std140 offsets (GL 4.6 section 7.6.2.2)."""
+def std140_members(block_type, prefix: str = "", std430: bool = False) -> list[BlockMember]:
+    """Flatten a block's members with std140 (or std430) offsets
+    (GL 4.6 section 7.6.2.2)."""
     out: list[BlockMember] = []
 
     def walk(name, t, base):
         if t.base == "array":
             el = t.element
-            a, s = _std140_align_size(el)
-            stride = -(-s // max(a, 16)) * max(a, 16)
+            a, s = _std140_align_size(el, std430)
+            vec4 = 1 if std430 else 16
+            stride = -(-s // max(a, vec4)) * max(a, vec4)
             if el.base in ("struct", "array"):
                 for i in range(t.length or 0):
                     walk(f"{name}[{i}]", el, base + i * stride)
             else:
-                ms = max(16, _std140_align_size(el)[0]) if el.columns > 1 else 0
+                ms = _std140_align_size(el, std430)[0] if el.columns > 1 else 0
                 out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms))
             return
         if t.base == "struct":
             off = base
             for f in t.fields:
-                a, s = _std140_align_size(f.type)
+                a, s = _std140_align_size(f.type, std430)
                 off = -(-off // a) * a
                 walk(f"{name}.{f.name}", f.type, off)
                 off += s
             return
-        ms = _std140_align_size(t)[0] if t.columns > 1 else 0
+        ms = _std140_align_size(t, std430)[0] if t.columns > 1 else 0
         out.append(BlockMember(name, t, 1, base, 0, ms))
 
     off = 0
     for f in block_type.fields:
-        a, s = _std140_align_size(f.type)
+        a, s = _std140_align_size(f.type, std430)
         off = -(-off // a) * a
         walk(prefix + f.name, f.type, off)
         off += s

@@ -50,26 +50,30 @@ def compare_func(gl: int) -> PipeCompareFunc:
     return PipeCompareFunc(gl - E.GL_NEVER)
 
 
+def _rt_blend(rt) -> RtBlendState:
+    mask = sum(1 << i for i, m in enumerate(rt.color_mask) if m)
+    minmax = (E.GL_MIN, E.GL_MAX)
+    # GL 4.6 section 17.3.6.1: MIN/MAX ignore the factors; canonicalise them
+    # so that equivalent states share one CSO.
+    rgb_min = rt.eq_rgb in minmax
+    a_min = rt.eq_alpha in minmax
+    return RtBlendState(
+        rt.enabled, _EQUATIONS[rt.eq_rgb],
+        BF.ONE if rgb_min else _FACTORS[rt.src_rgb], BF.ONE if rgb_min else _FACTORS[rt.dst_rgb],
+        _EQUATIONS[rt.eq_alpha],
+        BF.ONE if a_min else _FACTORS[rt.src_alpha], BF.ONE if a_min else _FACTORS[rt.dst_alpha],
+        mask)
+
+
 def blend_state(s, n_cbufs: int) -> BlendState:
-    """GL 4.6 section 17.3.6: one blend state for all draw buffers (no
-    indexed blend yet)."""
-    on = E.GL_BLEND in s.enabled
-    mask = sum(1 << i for i, m in enumerate(s.color_mask) if m)
-    rt = RtBlendState(on, _EQUATIONS[s.blend_eq_rgb], _FACTORS[s.blend_src_rgb],
-                      _FACTORS[s.blend_dst_rgb], _EQUATIONS[s.blend_eq_alpha],
-                      _FACTORS[s.blend_src_alpha], _FACTORS[s.blend_dst_alpha], mask)
-    if s.blend_eq_rgb in (E.GL_MIN, E.GL_MAX) or s.blend_eq_alpha in (E.GL_MIN, E.GL_MAX):
-        # GL 4.6 section 17.3.6.1: MIN/MAX ignore the factors; canonicalise
-        # them so equivalent states share one CSO.
-        rt = RtBlendState(on, rt.rgb_func,
-                          BF.ONE if s.blend_eq_rgb in (E.GL_MIN, E.GL_MAX) else rt.rgb_src_factor,
-                          BF.ONE if s.blend_eq_rgb in (E.GL_MIN, E.GL_MAX) else rt.rgb_dst_factor,
-                          rt.alpha_func,
-                          BF.ONE if s.blend_eq_alpha in (E.GL_MIN, E.GL_MAX) else rt.alpha_src_factor,
-                          BF.ONE if s.blend_eq_alpha in (E.GL_MIN, E.GL_MAX) else rt.alpha_dst_factor,
-                          mask)
+    """GL 4.6 section 17.3.6: per-draw-buffer blend state."""
+    rts = tuple(_rt_blend(rt) for rt in s.rt[:PIPE_MAX_COLOR_BUFS])
+    rts = rts + (RtBlendState(),) * (PIPE_MAX_COLOR_BUFS - len(rts))
+    independent = any(r != rts[0] for r in rts[1:])
+    if not independent:
+        rts = (rts[0],) * PIPE_MAX_COLOR_BUFS
     logic = E.GL_COLOR_LOGIC_OP in s.enabled
-    return BlendState(rt=(rt,) * PIPE_MAX_COLOR_BUFS, logicop_enable=logic,
+    return BlendState(rt=rts, independent_blend_enable=independent, logicop_enable=logic,
                       logicop_func=PipeLogicOp(s.logic_op - E.GL_CLEAR),
                       dither=E.GL_DITHER in s.enabled,
                       alpha_to_coverage=E.GL_SAMPLE_ALPHA_TO_COVERAGE in s.enabled,

@@ -562,14 +562,17 @@ class ProgramMixin:
                 prev = blocks.get(b.block_name)
                 if prev is None:
                     binding = layout.get("binding")
+                    # uniform blocks use std140; storage blocks std430 unless
+                    # std140 is asked for (shared/packed: our choice, GL 4.6 7.6.2.1)
+                    std430 = kind == "buffer" and not layout.get("std140")
                     prev = blocks[b.block_name] = UniformBlockInfo(
                         b.block_name, binding if isinstance(binding, int) else 0,
-                        std140_size(b.type), is_storage=kind == "buffer",
+                        std140_size(b.type, std430), is_storage=kind == "buffer",
                         members=[f.name for f in b.type.fields])
                     # GL 4.6 section 7.3.1.1: members are named Block.member
                     # when the block has an instance name
                     prefix = f"{b.block_name}." if b.instance_name else ""
-                    prev.active = std140_members(b.type, prefix)
+                    prev.active = std140_members(b.type, prefix, std430)
                 elif prev.members != [f.name for f in b.type.fields]:
                     raise LinkError(f"interface block `{b.block_name}' differs between stages")
                 prev.stages.add(stage)

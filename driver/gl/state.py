@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 
-__all__ = ["FixedState", "StateMixin", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
+__all__ = ["FixedState", "RtBlend", "StateMixin", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
 
 COMPARE_FUNCS = frozenset(range(E.GL_NEVER, E.GL_ALWAYS + 1))
 STENCIL_OPS = frozenset({E.GL_KEEP, E.GL_ZERO, E.GL_REPLACE, E.GL_INCR, E.GL_DECR,
@@ -50,18 +50,29 @@ class PixelStore:
 
 
 @dataclass
+class RtBlend:
+    """Per-draw-buffer blend state (GL 4.6 section 17.3.6, indexed since GL 4.0
+    / GLES 3.2)."""
+    enabled: bool = False
+    src_rgb: int = E.GL_ONE
+    dst_rgb: int = E.GL_ZERO
+    src_alpha: int = E.GL_ONE
+    dst_alpha: int = E.GL_ZERO
+    eq_rgb: int = E.GL_FUNC_ADD
+    eq_alpha: int = E.GL_FUNC_ADD
+    color_mask: tuple = (True, True, True, True)
+
+
+MAX_DRAW_BUFFERS = 8
+
+
+@dataclass
 class FixedState:
     """Initial values from GL 4.6 chapter 23 / GLES 3.2 chapter 21 tables."""
     enabled: set = field(default_factory=lambda: {E.GL_DITHER, E.GL_MULTISAMPLE})
-    blend_src_rgb: int = E.GL_ONE
-    blend_dst_rgb: int = E.GL_ZERO
-    blend_src_alpha: int = E.GL_ONE
-    blend_dst_alpha: int = E.GL_ZERO
-    blend_eq_rgb: int = E.GL_FUNC_ADD
-    blend_eq_alpha: int = E.GL_FUNC_ADD
+    rt: list = field(default_factory=lambda: [RtBlend() for _ in range(MAX_DRAW_BUFFERS)])
     blend_color: tuple = (0.0, 0.0, 0.0, 0.0)
     logic_op: int = E.GL_COPY
-    color_mask: tuple = (True, True, True, True)
     depth_func: int = E.GL_LESS
     depth_mask: bool = True
     depth_range: tuple = (0.0, 1.0)
@@ -114,6 +125,8 @@ class StateMixin:
                      E.GL_PROGRAM_POINT_SIZE, E.GL_SAMPLE_ALPHA_TO_ONE,
                      E.GL_TEXTURE_CUBE_MAP_SEAMLESS}
             caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
+        if api.gl(4, 3):
+            caps |= {E.GL_DEBUG_OUTPUT, E.GL_DEBUG_OUTPUT_SYNCHRONOUS}
         if api.compat:
             caps |= {E.GL_ALPHA_TEST, E.GL_NORMALIZE, E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE,
                      E.GL_VERTEX_PROGRAM_TWO_SIDE, E.GL_LIGHTING, E.GL_FOG, E.GL_COLOR_MATERIAL,
@@ -125,6 +138,10 @@ class StateMixin:
     def _set_enable(self, cap: int, on: bool) -> None:
         if cap not in self._enable_caps():
             raise GLError(E.GL_INVALID_ENUM, f"glEnable/glDisable: bad cap {cap:#x}")
+        if cap == E.GL_BLEND:
+            for rt in self.state.rt:
+                rt.enabled = on
+            return
         if on:
             self.state.enabled.add(cap)
         else:
@@ -140,7 +157,43 @@ class StateMixin:
         if cap in self._client_state_caps():
             return self._client_enabled(cap)
         check_enum(cap, self._enable_caps())
+        return self._is_enabled(cap)
+
+    def _is_enabled(self, cap: int) -> bool:
+        if cap == E.GL_BLEND:
+            return self.state.rt[0].enabled
         return cap in self.state.enabled
+
+    # -- indexed enables (GL 4.6 section 17.3.6 / 14.9; GLES 3.2) ------------------
+    def _indexed_cap(self, target: int, index: int) -> None:
+        check(self.api.gl(3, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        caps = {E.GL_BLEND}
+        if self.api.gl(4, 1):
+            caps.add(E.GL_SCISSOR_TEST)
+        check_enum(target, caps)
+        limit = len(self.state.rt) if target == E.GL_BLEND else self.caps.max_viewports
+        check(0 <= index < min(limit, self.caps.max_render_targets), E.GL_INVALID_VALUE,
+              "index out of range")
+
+    def glEnablei(self, target: int, index: int) -> None:
+        self._indexed_cap(target, index)
+        if target == E.GL_BLEND:
+            self.state.rt[index].enabled = True
+        else:
+            self.state.enabled.add(target)
+
+    def glDisablei(self, target: int, index: int) -> None:
+        self._indexed_cap(target, index)
+        if target == E.GL_BLEND:
+            self.state.rt[index].enabled = False
+        else:
+            self.state.enabled.discard(target)
+
+    def glIsEnabledi(self, target: int, index: int) -> bool:
+        self._indexed_cap(target, index)
+        if target == E.GL_BLEND:
+            return self.state.rt[index].enabled
+        return target in self.state.enabled
 
     def _client_state_caps(self) -> set[int]:
         return set()
@@ -156,13 +209,38 @@ class StateMixin:
         self.glBlendFuncSeparate(sfactor, dfactor, sfactor, dfactor)
 
     def glBlendFuncSeparate(self, src_rgb: int, dst_rgb: int, src_alpha: int, dst_alpha: int) -> None:
+        self._blend_func(range(len(self.state.rt)), src_rgb, dst_rgb, src_alpha, dst_alpha)
+
+    def _blend_func(self, rts, src_rgb, dst_rgb, src_alpha, dst_alpha) -> None:
         self._check_blend_factor(src_rgb, False)
         self._check_blend_factor(dst_rgb, True)
         self._check_blend_factor(src_alpha, False)
         self._check_blend_factor(dst_alpha, True)
-        s = self.state
-        s.blend_src_rgb, s.blend_dst_rgb = src_rgb, dst_rgb
-        s.blend_src_alpha, s.blend_dst_alpha = src_alpha, dst_alpha
+        for i in rts:
+            rt = self.state.rt[i]
+            rt.src_rgb, rt.dst_rgb, rt.src_alpha, rt.dst_alpha = src_rgb, dst_rgb, src_alpha, dst_alpha
+
+    def _draw_buffer_index(self, buf: int) -> range:
+        check(self.api.gl(4, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(0 <= buf < self.caps.max_render_targets, E.GL_INVALID_VALUE, "buffer out of range")
+        return range(buf, buf + 1)
+
+    def glBlendFunci(self, buf: int, src: int, dst: int) -> None:
+        self._blend_func(self._draw_buffer_index(buf), src, dst, src, dst)
+
+    def glBlendFuncSeparatei(self, buf, src_rgb, dst_rgb, src_alpha, dst_alpha) -> None:
+        self._blend_func(self._draw_buffer_index(buf), src_rgb, dst_rgb, src_alpha, dst_alpha)
+
+    def glBlendEquationi(self, buf: int, mode: int) -> None:
+        self._blend_equation(self._draw_buffer_index(buf), mode, mode)
+
+    def glBlendEquationSeparatei(self, buf: int, mode_rgb: int, mode_alpha: int) -> None:
+        self._blend_equation(self._draw_buffer_index(buf), mode_rgb, mode_alpha)
+
+    def glColorMaski(self, buf: int, r, g, b, a) -> None:
+        check(self.api.gl(3, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(0 <= buf < self.caps.max_render_targets, E.GL_INVALID_VALUE, "buffer out of range")
+        self.state.rt[buf].color_mask = (bool(r), bool(g), bool(b), bool(a))
 
     def _blend_equations(self):
         return {E.GL_FUNC_ADD, E.GL_FUNC_SUBTRACT, E.GL_FUNC_REVERSE_SUBTRACT} | (
@@ -172,10 +250,14 @@ class StateMixin:
         self.glBlendEquationSeparate(mode, mode)
 
     def glBlendEquationSeparate(self, mode_rgb: int, mode_alpha: int) -> None:
+        self._blend_equation(range(len(self.state.rt)), mode_rgb, mode_alpha)
+
+    def _blend_equation(self, rts, mode_rgb: int, mode_alpha: int) -> None:
         eqs = self._blend_equations()
         check_enum(mode_rgb, eqs)
         check_enum(mode_alpha, eqs)
-        self.state.blend_eq_rgb, self.state.blend_eq_alpha = mode_rgb, mode_alpha
+        for i in rts:
+            self.state.rt[i].eq_rgb, self.state.rt[i].eq_alpha = mode_rgb, mode_alpha
 
     def glBlendColor(self, r: float, g: float, b: float, a: float) -> None:
         # GL 4.6 section 17.3.6.1: not clamped when specified (GL 3.0+, ES 3.0+)
@@ -187,7 +269,8 @@ class StateMixin:
         self.state.logic_op = opcode
 
     def glColorMask(self, r, g, b, a) -> None:
-        self.state.color_mask = (bool(r), bool(g), bool(b), bool(a))
+        for rt in self.state.rt:
+            rt.color_mask = (bool(r), bool(g), bool(b), bool(a))
 
     # -- depth ------------------------------------------------------------------
     def glDepthFunc(self, func: int) -> None:

@@ -1,0 +1,502 @@
+"""Desktop-GL entry points beyond GLES: vertex attribute value variants,
+multi-draws, point parameters, colour clamping, conditional rendering,
+more framebuffer attachment forms, texture image reads, fragment output
+indices, indexed viewport/scissor/depth range, buffer/texture invalidation,
+buffer clears, image copies, debug output and object labels (GL 4.6)."""
+
+from __future__ import annotations
+
+from driver.gallium import Box, PipeMap
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check, check_enum
+from driver.gl.objects import Attachment
+from driver.gl.pixels import write_client_image, from_resource_bytes
+from driver.gl.pointers import as_bytes
+
+__all__ = ["DesktopMixin"]
+
+
+class DesktopMixin:
+    def _desktop(self, major: int = 1, minor: int = 0) -> None:
+        check(self.api.gl(major, minor), E.GL_INVALID_OPERATION, "desktop GL only")
+
+    # -- attribute value variants (GL 4.6 section 10.2.1) ---------------------------------
+    def glGetVertexAttribdv(self, index: int, pname: int) -> list:
+        self._desktop()
+        return self.glGetVertexAttribfv(index, pname)
+
+    # -- multi-draws (GL 4.6 section 10.4) --------------------------------------------------
+    def glMultiDrawArrays(self, mode, first, count, drawcount) -> None:
+        self._desktop()
+        check(drawcount >= 0, E.GL_INVALID_VALUE)
+        for i in range(drawcount):
+            self._draw_arrays(mode, first[i], count[i], 1, 0)
+
+    def glMultiDrawElements(self, mode, count, type, indices, drawcount) -> None:
+        self._desktop()
+        check(drawcount >= 0, E.GL_INVALID_VALUE)
+        for i in range(drawcount):
+            self._draw_elements(mode, count[i], type, indices[i], 1, 0, 0, None)
+
+    def glMultiDrawElementsBaseVertex(self, mode, count, type, indices, drawcount, basevertex):
+        self._desktop(3, 2)
+        check(drawcount >= 0, E.GL_INVALID_VALUE)
+        for i in range(drawcount):
+            self._draw_elements(mode, count[i], type, indices[i], 1, basevertex[i], 0, None)
+
+    def glDrawElementsInstancedBaseInstance(self, mode, count, type, indices, instancecount,
+                                            baseinstance) -> None:
+        self._desktop(4, 2)
+        self._draw_elements(mode, count, type, indices, instancecount, 0, baseinstance, None)
+
+    def glDrawElementsInstancedBaseVertexBaseInstance(self, mode, count, type, indices,
+                                                      instancecount, basevertex, baseinstance):
+        self._desktop(4, 2)
+        self._draw_elements(mode, count, type, indices, instancecount, basevertex, baseinstance,
+                            None)
+
+    def glMultiDrawArraysIndirect(self, mode, indirect, drawcount, stride) -> None:
+        self._desktop(4, 3)
+        check(drawcount >= 0 and (stride == 0 or stride % 4 == 0), E.GL_INVALID_VALUE)
+        for i in range(drawcount):
+            self.glDrawArraysIndirect(mode, indirect + i * (stride or 16))
+
+    def glMultiDrawElementsIndirect(self, mode, type, indirect, drawcount, stride) -> None:
+        self._desktop(4, 3)
+        check(drawcount >= 0 and (stride == 0 or stride % 4 == 0), E.GL_INVALID_VALUE)
+        for i in range(drawcount):
+            self.glDrawElementsIndirect(mode, type, indirect + i * (stride or 20))
+
+    # -- rasterisation extras ------------------------------------------------------------------
+    def glPointParameterf(self, pname: int, param: float) -> None:
+        self.glPointParameterfv(pname, [param])
+
+    def glPointParameteri(self, pname: int, param: int) -> None:
+        self.glPointParameterfv(pname, [param])
+
+    def glPointParameteriv(self, pname: int, params) -> None:
+        self.glPointParameterfv(pname, list(params))
+
+    def glPointParameterfv(self, pname: int, params) -> None:
+        """GL 4.6 section 14.4 (core: FADE_THRESHOLD_SIZE and SPRITE_COORD_ORIGIN)."""
+        self._desktop()
+        v = list(params)[0]
+        if pname == E.GL_POINT_FADE_THRESHOLD_SIZE:
+            check(v >= 0, E.GL_INVALID_VALUE)
+            self.state.point_fade_threshold = float(v)
+        elif pname == E.GL_POINT_SPRITE_COORD_ORIGIN:
+            check_enum(int(v), (E.GL_LOWER_LEFT, E.GL_UPPER_LEFT))
+            self.state.point_sprite_origin = int(v)
+        else:
+            raise GLError(E.GL_INVALID_ENUM, "bad point parameter")
+
+    def glClampColor(self, target: int, clamp: int) -> None:
+        self._desktop(3, 0)
+        targets = {E.GL_CLAMP_READ_COLOR}
+        if self.api.compat:
+            targets |= {E.GL_CLAMP_VERTEX_COLOR, E.GL_CLAMP_FRAGMENT_COLOR}
+        check_enum(target, targets)
+        check_enum(clamp, (E.GL_TRUE, E.GL_FALSE, E.GL_FIXED_ONLY))
+        self.state.clamp_color = {**getattr(self.state, "clamp_color", {}), target: clamp}
+
+    # -- conditional rendering (GL 4.6 section 10.10) ------------------------------------------
+    def glBeginConditionalRender(self, id: int, mode: int) -> None:
+        self._desktop(3, 0)
+        check_enum(mode, (E.GL_QUERY_WAIT, E.GL_QUERY_NO_WAIT, E.GL_QUERY_BY_REGION_WAIT,
+                          E.GL_QUERY_BY_REGION_NO_WAIT))
+        check(getattr(self, "_conditional", None) is None, E.GL_INVALID_OPERATION, "already active")
+        q = self.queries.get(id)
+        check(q is not None and q.ever_used and not q.active, E.GL_INVALID_OPERATION,
+              "not a usable query")
+        check(q.target in (E.GL_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED,
+                           E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE), E.GL_INVALID_OPERATION,
+              "not an occlusion query")
+        self._conditional = q
+        self.pipe.render_condition(q.pipe_query, False,
+                                   mode in (E.GL_QUERY_WAIT, E.GL_QUERY_BY_REGION_WAIT))
+
+    def glEndConditionalRender(self) -> None:
+        self._desktop(3, 0)
+        check(getattr(self, "_conditional", None) is not None, E.GL_INVALID_OPERATION, "not active")
+        self._conditional = None
+        self.pipe.render_condition(None, False, False)
+
+    # -- more attachment forms (GL 4.6 section 9.2.8) -------------------------------------------
+    def glFramebufferTexture(self, target, attachment, texture, level) -> None:
+        self._desktop(3, 2)
+        fb = self._check_attachment_target(target, attachment)
+        if texture == 0:
+            self._attach(fb, attachment, None)
+            return
+        tex = self.textures.get(texture)
+        check(tex is not None and tex.target != 0, E.GL_INVALID_VALUE, "not a texture")
+        check(level >= 0, E.GL_INVALID_VALUE)
+        layered = tex.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
+                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY)
+        self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, 0, 0, layered))
+
+    def glFramebufferTexture1D(self, target, attachment, textarget, texture, level) -> None:
+        self._desktop()
+        fb = self._check_attachment_target(target, attachment)
+        if texture == 0:
+            self._attach(fb, attachment, None)
+            return
+        check_enum(textarget, (E.GL_TEXTURE_1D,))
+        tex = self.textures.get(texture)
+        check(tex is not None and tex.target == E.GL_TEXTURE_1D, E.GL_INVALID_OPERATION)
+        check(level >= 0, E.GL_INVALID_VALUE)
+        self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level))
+
+    def glFramebufferTexture3D(self, target, attachment, textarget, texture, level, zoffset):
+        self._desktop()
+        fb = self._check_attachment_target(target, attachment)
+        if texture == 0:
+            self._attach(fb, attachment, None)
+            return
+        check_enum(textarget, (E.GL_TEXTURE_3D,))
+        tex = self.textures.get(texture)
+        check(tex is not None and tex.target == E.GL_TEXTURE_3D, E.GL_INVALID_OPERATION)
+        check(level >= 0 and zoffset >= 0, E.GL_INVALID_VALUE)
+        self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, zoffset))
+
+    # -- texture image reads (GL 4.6 section 8.11.4) ----------------------------------------------
+    def glGetTexImage(self, target, level, format, type) -> bytes | None:
+        """Returns the packed image (or writes a bound PIXEL_PACK_BUFFER)."""
+        self._desktop()
+        from driver.gl.textures import CUBE_FACES
+        ok = {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D, E.GL_TEXTURE_1D_ARRAY,
+              E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_RECTANGLE, *CUBE_FACES}
+        check_enum(target, ok)
+        from driver.gl.formats import PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
+        check_enum(format, PIXEL_FORMATS)
+        check_enum(type, PIXEL_TYPES)
+        check(level >= 0, E.GL_INVALID_VALUE)
+        check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION)
+        face = target - CUBE_FACES[0] if target in CUBE_FACES else 0
+        tex = self._bound_texture(E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
+        img = self._image(tex, face, level)
+        if img is None:
+            return b""
+        res = self._texture_resource(tex)
+        layers = img.depth
+        tr = self.pipe.transfer_map(res, level, PipeMap.READ,
+                                    Box(0, 0, face, img.width, img.height, layers))
+        try:
+            raw = bytes(tr.data[:tr.layer_stride_B * layers])
+        finally:
+            self.pipe.transfer_unmap(tr)
+        rgba = from_resource_bytes(raw, res.format.name, (layers, img.height, img.width))
+        out = write_client_image(rgba, self.state.pack, format, type)
+        pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+        if pbo is not None:
+            self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, 0, out)
+            return None
+        return out
+
+    # -- fragment output indices (GL 4.6 section 15.2.3, dual-source blending) ------------------
+    def glBindFragDataLocationIndexed(self, program, colorNumber, index, name) -> None:
+        self._desktop(3, 3)
+        check(index in (0, 1), E.GL_INVALID_VALUE, "index must be 0 or 1")
+        if index == 1:
+            check(colorNumber < self.caps.max_dual_source_render_targets, E.GL_INVALID_VALUE)
+        prog = self._program(program)
+        self.glBindFragDataLocation(program, colorNumber, name)
+        if not hasattr(prog, "frag_data_index"):
+            prog.frag_data_index = {}
+        prog.frag_data_index[name] = index
+
+    def glGetFragDataIndex(self, program: int, name: str) -> int:
+        self._desktop(3, 3)
+        prog = self._program(program)
+        check(prog.linked, E.GL_INVALID_OPERATION)
+        if name not in prog.linked_state.frag_outputs:
+            return -1
+        return getattr(prog, "frag_data_index", {}).get(name, 0)
+
+    # -- indexed viewports (GL 4.6 section 13.8.1; one viewport) ----------------------------------
+    def _viewport_index(self, index: int) -> None:
+        self._desktop(4, 1)
+        check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE, "viewport index")
+
+    def glViewportIndexedf(self, index, x, y, w, h) -> None:
+        self._viewport_index(index)
+        check(w >= 0 and h >= 0, E.GL_INVALID_VALUE)
+        self.glViewport(int(x), int(y), int(w), int(h))
+
+    def glViewportIndexedfv(self, index, v) -> None:
+        self.glViewportIndexedf(index, *list(v)[:4])
+
+    def glViewportArrayv(self, first, count, v) -> None:
+        self._desktop(4, 1)
+        check(count >= 0 and first + count <= self.caps.max_viewports, E.GL_INVALID_VALUE)
+        vals = list(v)
+        for i in range(count):
+            self.glViewportIndexedf(first + i, *vals[4 * i:4 * i + 4])
+
+    def glScissorIndexed(self, index, left, bottom, width, height) -> None:
+        self._viewport_index(index)
+        self.glScissor(left, bottom, width, height)
+
+    def glScissorIndexedv(self, index, v) -> None:
+        self.glScissorIndexed(index, *list(v)[:4])
+
+    def glScissorArrayv(self, first, count, v) -> None:
+        self._desktop(4, 1)
+        check(count >= 0 and first + count <= self.caps.max_viewports, E.GL_INVALID_VALUE)
+        vals = list(v)
+        for i in range(count):
+            self.glScissorIndexed(first + i, *vals[4 * i:4 * i + 4])
+
+    def glDepthRangeIndexed(self, index, n, f) -> None:
+        self._viewport_index(index)
+        self.glDepthRangef(n, f)
+
+    def glDepthRangeArrayv(self, first, count, v) -> None:
+        self._desktop(4, 1)
+        check(count >= 0 and first + count <= self.caps.max_viewports, E.GL_INVALID_VALUE)
+        vals = list(v)
+        for i in range(count):
+            self.glDepthRangeIndexed(first + i, vals[2 * i], vals[2 * i + 1])
+
+    def glGetFloati_v(self, target, index) -> list[float]:
+        self._desktop(4, 1)
+        if target in (E.GL_VIEWPORT, E.GL_DEPTH_RANGE, E.GL_SCISSOR_BOX):
+            check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE)
+            return self.glGetFloatv(target)
+        return [float(v) for v in (self.glGetIntegeri_v(target, index) or [])]
+
+    def glGetDoublei_v(self, target, index) -> list[float]:
+        return self.glGetFloati_v(target, index)
+
+    # -- invalidation and clears of buffers/textures (GL 4.6 sections 6.5, 8.23) ------------------
+    def glInvalidateBufferData(self, buffer: int) -> None:
+        self._desktop(4, 3)
+        buf = self.buffers.get(buffer)
+        check(buf is not None, E.GL_INVALID_VALUE, "not a buffer")
+        check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
+        if buf.resource is not None:
+            self.pipe.invalidate_resource(buf.resource)
+
+    def glInvalidateBufferSubData(self, buffer: int, offset: int, length: int) -> None:
+        self._desktop(4, 3)
+        buf = self.buffers.get(buffer)
+        check(buf is not None, E.GL_INVALID_VALUE, "not a buffer")
+        check(offset >= 0 and length >= 0 and offset + length <= buf.size, E.GL_INVALID_VALUE)
+        check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
+
+    def glInvalidateTexImage(self, texture: int, level: int) -> None:
+        self._desktop(4, 3)
+        tex = self.textures.get(texture)
+        check(tex is not None, E.GL_INVALID_VALUE)
+        check(level >= 0, E.GL_INVALID_VALUE)
+
+    def glInvalidateTexSubImage(self, texture, level, x, y, z, w, h, d) -> None:
+        self.glInvalidateTexImage(texture, level)
+
+    def glClearBufferSubData(self, target, internalformat, offset, size, format, type, data):
+        """GL 4.6 section 6.3.3: fill a range with one converted value."""
+        self._desktop(4, 3)
+        buf = self._bound_buffer(target)
+        check(buf is not None, E.GL_INVALID_OPERATION, "no buffer bound")
+        from driver.gl.formats import INTERNAL_FORMATS
+        info = INTERNAL_FORMATS.get(internalformat)
+        check(info is not None and info.base in (E.GL_RED, E.GL_RG, E.GL_RGB, E.GL_RGBA)
+              and info.kind in ("unorm", "float", "int", "uint"), E.GL_INVALID_ENUM)
+        import layout
+        el = layout.get_format(info.pipe.name).block_size_B
+        check(offset >= 0 and size >= 0 and offset % el == 0 and size % el == 0, E.GL_INVALID_VALUE)
+        check(offset + size <= buf.size, E.GL_INVALID_VALUE)
+        check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
+        if data is None:
+            value = bytes(el)
+        else:
+            from driver.gl.pixels import read_client_image, to_resource_bytes
+            from driver.gl.state import PixelStore
+            rgba = read_client_image(as_bytes(data), PixelStore(alignment=1), format, type, 1, 1, 1)
+            value = to_resource_bytes(rgba, info.pipe.name)
+        fill = value * (size // el)
+        buf.data[offset:offset + size] = fill
+        if size:
+            self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, offset, fill)
+
+    def glClearBufferData(self, target, internalformat, format, type, data) -> None:
+        buf = self._bound_buffer(target) if self.api.gl(4, 3) else None
+        self.glClearBufferSubData(target, internalformat, 0, buf.size if buf else 0, format, type,
+                                  data)
+
+    def glCopyImageSubData(self, srcName, srcTarget, srcLevel, srcX, srcY, srcZ, dstName,
+                           dstTarget, dstLevel, dstX, dstY, dstZ, w, h, d) -> None:
+        """GL 4.6 section 18.3.3: raw copies between images of compatible formats."""
+        self._desktop(4, 3)
+
+        def image(name, target):
+            if target == E.GL_RENDERBUFFER:
+                rb = self.renderbuffers.get(name)
+                check(rb is not None and rb.resource is not None, E.GL_INVALID_VALUE)
+                return rb.resource
+            tex = self.textures.get(name)
+            check(tex is not None and tex.target == target, E.GL_INVALID_VALUE if tex is None
+                  else E.GL_INVALID_ENUM)
+            res = self._texture_resource(tex)
+            check(res is not None, E.GL_INVALID_OPERATION, "image undefined")
+            return res
+        src, dst = image(srcName, srcTarget), image(dstName, dstTarget)
+        import layout
+        check(layout.get_format(src.format.name).block_size_B ==
+              layout.get_format(dst.format.name).block_size_B, E.GL_INVALID_OPERATION,
+              "incompatible formats")
+        check(min(w, h, d, srcX, srcY, srcZ, dstX, dstY, dstZ) >= 0, E.GL_INVALID_VALUE)
+        self.pipe.resource_copy_region(dst, dstLevel, dstX, dstY, dstZ, src, srcLevel,
+                                       Box(srcX, srcY, srcZ, w, h, d))
+
+    # -- debug output and labels (GL 4.6 chapter 20) ----------------------------------------------
+    def _debug_state(self):
+        if not hasattr(self, "_debug"):
+            self._debug = {"callback": None, "user": None, "log": [], "groups": [("", 0)],
+                           "labels": {}}
+        return self._debug
+
+    def glDebugMessageCallback(self, callback, userParam) -> None:
+        self._desktop(4, 3)
+        d = self._debug_state()
+        d["callback"], d["user"] = callback, userParam
+
+    def glDebugMessageControl(self, source, type, severity, count, ids, enabled) -> None:
+        self._desktop(4, 3)
+        check(count >= 0, E.GL_INVALID_VALUE)
+
+    def glDebugMessageInsert(self, source, type, id, severity, length, buf) -> None:
+        self._desktop(4, 3)
+        check_enum(source, (E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_SOURCE_THIRD_PARTY))
+        msg = str(buf) if length < 0 else str(buf)[:length]
+        self._debug_message(source, type, id, severity, msg)
+
+    def _debug_message(self, source, type, id, severity, msg) -> None:
+        d = self._debug_state()
+        if E.GL_DEBUG_OUTPUT not in self.state.enabled:
+            return
+        if d["callback"] is not None:
+            d["callback"](source, type, id, severity, len(msg), msg, d["user"])
+        else:
+            d["log"].append((source, type, id, severity, msg))
+
+    def glGetDebugMessageLog(self, count, bufSize):
+        """Returns a list of (source, type, id, severity, message)."""
+        self._desktop(4, 3)
+        check(bufSize >= 0 and count >= 0, E.GL_INVALID_VALUE)
+        log = self._debug_state()["log"]
+        out, log[:] = log[:count], log[count:]
+        return out
+
+    def glPushDebugGroup(self, source, id, length, message) -> None:
+        self._desktop(4, 3)
+        check_enum(source, (E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_SOURCE_THIRD_PARTY))
+        groups = self._debug_state()["groups"]
+        check(len(groups) < 64, E.GL_STACK_OVERFLOW)
+        groups.append((str(message), id))
+
+    def glPopDebugGroup(self) -> None:
+        self._desktop(4, 3)
+        groups = self._debug_state()["groups"]
+        check(len(groups) > 1, E.GL_STACK_UNDERFLOW)
+        groups.pop()
+
+    def _label_target(self, identifier, name):
+        spaces = {E.GL_BUFFER: self.buffers, E.GL_TEXTURE: self.textures,
+                  E.GL_VERTEX_ARRAY: self.vertex_arrays, E.GL_FRAMEBUFFER: self.framebuffers,
+                  E.GL_RENDERBUFFER: self.renderbuffers, E.GL_SAMPLER: self.samplers,
+                  E.GL_QUERY: self.queries, E.GL_TRANSFORM_FEEDBACK: self.transform_feedbacks,
+                  E.GL_SHADER: self.shader_objects, E.GL_PROGRAM: self.shader_objects}
+        check_enum(identifier, spaces)
+        check(spaces[identifier].get(name) is not None, E.GL_INVALID_VALUE, "no such object")
+
+    def glObjectLabel(self, identifier, name, length, label) -> None:
+        self._desktop(4, 3)
+        self._label_target(identifier, name)
+        text = None if label is None else (str(label) if length < 0 else str(label)[:length])
+        self._debug_state()["labels"][(identifier, name)] = text
+
+    def glGetObjectLabel(self, identifier, name, bufSize) -> str:
+        self._desktop(4, 3)
+        self._label_target(identifier, name)
+        check(bufSize >= 0, E.GL_INVALID_VALUE)
+        return (self._debug_state()["labels"].get((identifier, name)) or "")[:max(0, bufSize - 1)]
+
+    def glObjectPtrLabel(self, ptr, length, label) -> None:
+        self._desktop(4, 3)
+        check(ptr in self.syncs, E.GL_INVALID_VALUE, "not a sync object")
+        self._debug_state()["labels"][("sync", ptr)] = label
+
+    def glGetObjectPtrLabel(self, ptr, bufSize) -> str:
+        self._desktop(4, 3)
+        check(ptr in self.syncs, E.GL_INVALID_VALUE, "not a sync object")
+        return (self._debug_state()["labels"].get(("sync", ptr)) or "")[:max(0, bufSize - 1)]
+
+
+def _define_attrib_variants():
+    """glVertexAttrib{1,2,3,4}{s,d}[v], glVertexAttrib4N*, glVertexAttrib4{b,i,ub,ui,us,s}v,
+    glVertexAttribI{1,2,3}{i,ui}[v], glVertexAttribI4{b,s,ub,us}v,
+    glVertexAttribP{1..4}ui[v] (GL 4.6 section 10.2.1)."""
+    ranges = {"b": 127, "s": 32767, "i": 2147483647, "ub": 255, "us": 65535, "ui": 4294967295}
+
+    def floats(n, vector):
+        def fn(self, index, *args):
+            self._desktop()
+            vals = list(args[0])[:n] if vector else list(args)
+            self._set_current(index, tuple(float(v) for v in vals), "float")
+        return fn
+
+    def normalized(letter, vector):
+        def fn(self, index, *args):
+            self._desktop()
+            vals = list(args[0])[:4] if vector else list(args)
+            top = ranges[letter]
+            conv = [max(-1.0, v / top) if letter in "bsi" else v / top for v in vals]
+            self._set_current(index, tuple(float(v) for v in conv), "float")
+        return fn
+
+    def integers(n, signed, vector):
+        def fn(self, index, *args):
+            self._desktop(3, 0)
+            vals = [int(v) for v in (list(args[0])[:n] if vector else list(args))]
+            if not signed:
+                vals = [v & 0xFFFFFFFF for v in vals]
+            full = vals + [0, 0, 0, 1][len(vals):]
+            self._set_current(index, tuple(full), "int" if signed else "uint")
+        return fn
+
+    def packed(n, vector):
+        def fn(self, index, type, normalized_, value):
+            self._desktop(3, 3)
+            check_enum(type, (E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV))
+            v = int(list(value)[0] if vector else value)
+            comps = [(v >> s) & m for s, m in ((0, 1023), (10, 1023), (20, 1023), (30, 3))]
+            if type == E.GL_INT_2_10_10_10_REV:
+                comps = [c - (1 << b) if c >> (b - 1) else c for c, b in zip(comps, (10, 10, 10, 2))]
+                if normalized_:
+                    comps = [max(-1.0, c / ((1 << (b - 1)) - 1)) for c, b in zip(comps, (10, 10, 10, 2))]
+            elif normalized_:
+                comps = [c / ((1 << b) - 1) for c, b in zip(comps, (10, 10, 10, 2))]
+            self._set_current(index, tuple(float(c) for c in comps[:n]), "float")
+        return fn
+
+    for n in (1, 2, 3, 4):
+        for letter in ("s", "d"):
+            setattr(DesktopMixin, f"glVertexAttrib{n}{letter}", floats(n, False))
+            setattr(DesktopMixin, f"glVertexAttrib{n}{letter}v", floats(n, True))
+        for signed, letter in ((True, "i"), (False, "ui")):
+            if n < 4:
+                setattr(DesktopMixin, f"glVertexAttribI{n}{letter}", integers(n, signed, False))
+                setattr(DesktopMixin, f"glVertexAttribI{n}{letter}v", integers(n, signed, True))
+        setattr(DesktopMixin, f"glVertexAttribP{n}ui", packed(n, False))
+        setattr(DesktopMixin, f"glVertexAttribP{n}uiv", packed(n, True))
+    for letter in ("b", "i", "ub", "ui", "us", "s"):
+        setattr(DesktopMixin, f"glVertexAttrib4N{letter}v", normalized(letter, True))
+        setattr(DesktopMixin, f"glVertexAttrib4{letter}v", floats(4, True))
+    setattr(DesktopMixin, "glVertexAttrib4Nub", normalized("ub", False))
+    setattr(DesktopMixin, "glVertexAttrib4dv", floats(4, True))
+    for letter, signed in (("b", True), ("s", True), ("ub", False), ("us", False)):
+        setattr(DesktopMixin, f"glVertexAttribI4{letter}v", integers(4, signed, True))
+
+
+_define_attrib_variants()

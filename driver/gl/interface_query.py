@@ -1,0 +1,196 @@
+"""Program interface queries (GL 4.6 section 7.3.1, GLES 3.2 section 7.3.1):
+glGetProgramInterfaceiv, glGetProgramResourceIndex/Name/iv/Location, and the
+storage-block binding and buffer bindings compute and fragment shaders use."""
+
+from __future__ import annotations
+
+from driver.gallium import PipeShaderType, ShaderBuffer
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.glsl import gl_type_enum
+
+__all__ = ["InterfaceQueryMixin"]
+
+
+class _Res:
+    """One active resource of an interface, with its properties."""
+
+    def __init__(self, name: str, props: dict):
+        self.name = name
+        self.props = props
+
+
+class InterfaceQueryMixin:
+    def _interfaces(self):
+        i = {E.GL_UNIFORM, E.GL_UNIFORM_BLOCK, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT,
+             E.GL_TRANSFORM_FEEDBACK_VARYING, E.GL_BUFFER_VARIABLE, E.GL_SHADER_STORAGE_BLOCK,
+             E.GL_ATOMIC_COUNTER_BUFFER}
+        return i
+
+    def _resources(self, prog, interface) -> list[_Res]:
+        ls = prog.linked_state
+        if ls is None:
+            return []
+        stages = set(ls.units)
+
+        def refs(st):
+            return {E.GL_REFERENCED_BY_VERTEX_SHADER: int("vertex" in st),
+                    E.GL_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in st),
+                    E.GL_REFERENCED_BY_COMPUTE_SHADER: int("compute" in st)}
+        out = []
+        if interface == E.GL_UNIFORM:
+            ubs = [b for b in ls.blocks if not b.is_storage]
+            for u in self._active_uniforms(ls):
+                if isinstance(u, tuple):
+                    m, bi = u
+                    out.append(_Res(m.name, {
+                        E.GL_TYPE: gl_type_enum(m.type), E.GL_ARRAY_SIZE: m.size,
+                        E.GL_OFFSET: m.offset_B, E.GL_BLOCK_INDEX: bi,
+                        E.GL_ARRAY_STRIDE: m.array_stride_B, E.GL_MATRIX_STRIDE: m.matrix_stride_B,
+                        E.GL_IS_ROW_MAJOR: 0, E.GL_LOCATION: -1,
+                        E.GL_ATOMIC_COUNTER_BUFFER_INDEX: -1, **refs(ubs[bi].stages)}))
+                else:
+                    out.append(_Res(u.name, {
+                        E.GL_TYPE: u.gl_type, E.GL_ARRAY_SIZE: u.size, E.GL_OFFSET: -1,
+                        E.GL_BLOCK_INDEX: -1, E.GL_ARRAY_STRIDE: -1, E.GL_MATRIX_STRIDE: -1,
+                        E.GL_IS_ROW_MAJOR: 0, E.GL_LOCATION: u.location,
+                        E.GL_ATOMIC_COUNTER_BUFFER_INDEX: -1, **refs(stages)}))
+        elif interface in (E.GL_UNIFORM_BLOCK, E.GL_SHADER_STORAGE_BLOCK):
+            storage = interface == E.GL_SHADER_STORAGE_BLOCK
+            blocks = [b for b in ls.blocks if b.is_storage == storage]
+            first = 0
+            for b in blocks:
+                n = len(b.active)
+                out.append(_Res(b.name, {
+                    E.GL_BUFFER_BINDING: b.binding, E.GL_BUFFER_DATA_SIZE: b.data_size_B,
+                    E.GL_NUM_ACTIVE_VARIABLES: n,
+                    E.GL_ACTIVE_VARIABLES: tuple(range(first, first + n)), **refs(b.stages)}))
+                first += n
+        elif interface == E.GL_BUFFER_VARIABLE:
+            for bi, b in enumerate(bl for bl in ls.blocks if bl.is_storage):
+                for m in b.active:
+                    out.append(_Res(m.name, {
+                        E.GL_TYPE: gl_type_enum(m.type), E.GL_ARRAY_SIZE: m.size,
+                        E.GL_OFFSET: m.offset_B, E.GL_BLOCK_INDEX: bi,
+                        E.GL_ARRAY_STRIDE: m.array_stride_B, E.GL_MATRIX_STRIDE: m.matrix_stride_B,
+                        E.GL_IS_ROW_MAJOR: 0, E.GL_TOP_LEVEL_ARRAY_SIZE: 1,
+                        E.GL_TOP_LEVEL_ARRAY_STRIDE: 0, **refs(b.stages)}))
+        elif interface == E.GL_PROGRAM_INPUT:
+            first = "vertex" if "vertex" in stages else ("compute" if "compute" in stages else "fragment")
+            if first == "vertex":
+                for name, (loc, t, n) in sorted(ls.attributes.items()):
+                    el = t.element if t is not None and t.base == "array" else t
+                    out.append(_Res(name, {
+                        E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
+                        E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
+                        E.GL_LOCATION: -1 if name.startswith("gl_") else loc,
+                        E.GL_IS_PER_PATCH: 0, **refs({"vertex"})}))
+        elif interface == E.GL_PROGRAM_OUTPUT:
+            fs = ls.units.get("fragment")
+            if fs is not None:
+                outs = {g.name: g for g in fs.globals if g.storage == "out"}
+                for name, loc in sorted(ls.frag_outputs.items()):
+                    t = outs[name].type if name in outs else None
+                    el = t.element if t is not None and t.base == "array" else t
+                    out.append(_Res(name, {
+                        E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
+                        E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
+                        E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: 0, E.GL_IS_PER_PATCH: 0,
+                        **refs({"fragment"})}))
+        elif interface == E.GL_TRANSFORM_FEEDBACK_VARYING:
+            for i, name in enumerate(ls.tf_varyings):
+                v = self.glGetTransformFeedbackVarying(prog.name, i)
+                out.append(_Res(name, {E.GL_TYPE: v[2], E.GL_ARRAY_SIZE: v[1], E.GL_OFFSET: 0,
+                                         E.GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: 0}))
+        return out
+
+    def _pi_program(self, program, interface):
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check_enum(interface, self._interfaces())
+        return prog
+
+    def glGetProgramInterfaceiv(self, program: int, programInterface: int, pname: int) -> list[int]:
+        prog = self._pi_program(program, programInterface)
+        res = self._resources(prog, programInterface)
+        check_enum(pname, (E.GL_ACTIVE_RESOURCES, E.GL_MAX_NAME_LENGTH, E.GL_MAX_NUM_ACTIVE_VARIABLES))
+        if pname == E.GL_ACTIVE_RESOURCES:
+            return [len(res)]
+        if pname == E.GL_MAX_NAME_LENGTH:
+            check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_OPERATION)
+            return [max((len(r.name) + 1 for r in res), default=0)]
+        check(programInterface in (E.GL_UNIFORM_BLOCK, E.GL_SHADER_STORAGE_BLOCK,
+                                   E.GL_ATOMIC_COUNTER_BUFFER), E.GL_INVALID_OPERATION)
+        return [max((r.props.get(E.GL_NUM_ACTIVE_VARIABLES, 0) for r in res), default=0)]
+
+    def glGetProgramResourceIndex(self, program: int, programInterface: int, name: str) -> int:
+        prog = self._pi_program(program, programInterface)
+        check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_ENUM)
+        for i, r in enumerate(self._resources(prog, programInterface)):
+            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
+                return i
+        return E.GL_INVALID_INDEX
+
+    def glGetProgramResourceName(self, program: int, programInterface: int, index: int,
+                                 bufSize: int) -> str:
+        prog = self._pi_program(program, programInterface)
+        check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_ENUM)
+        res = self._resources(prog, programInterface)
+        check(0 <= index < len(res), E.GL_INVALID_VALUE, "index out of range")
+        check(bufSize >= 0, E.GL_INVALID_VALUE)
+        return res[index].name[:max(0, bufSize - 1)]
+
+    def glGetProgramResourceiv(self, program: int, programInterface: int, index: int,
+                               propCount: int, props, bufSize: int) -> list[int]:
+        prog = self._pi_program(program, programInterface)
+        res = self._resources(prog, programInterface)
+        check(0 <= index < len(res), E.GL_INVALID_VALUE, "index out of range")
+        check(propCount > 0 and bufSize >= 0, E.GL_INVALID_VALUE)
+        r = res[index]
+        out = []
+        for p in list(props)[:propCount]:
+            if p == E.GL_NAME_LENGTH:
+                out.append(len(r.name) + 1)
+                continue
+            # GL 4.6 table 7.2: a property the interface lacks is INVALID_OPERATION
+            check(p in r.props, E.GL_INVALID_OPERATION, f"property {p:#x} not of this interface")
+            v = r.props[p]
+            out += list(v) if isinstance(v, tuple) else [v]
+        return out[:bufSize]
+
+    def glGetProgramResourceLocation(self, program: int, programInterface: int, name: str) -> int:
+        prog = self._pi_program(program, programInterface)
+        check(programInterface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT),
+              E.GL_INVALID_ENUM)
+        check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
+        if programInterface == E.GL_UNIFORM:
+            return self.glGetUniformLocation(program, name)
+        if programInterface == E.GL_PROGRAM_INPUT:
+            return self.glGetAttribLocation(program, name) if not name.startswith("gl_") else -1
+        return prog.linked_state.frag_outputs.get(name, -1)
+
+    def glShaderStorageBlockBinding(self, program: int, index: int, binding: int) -> None:
+        check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check(prog.linked, E.GL_INVALID_OPERATION)
+        blocks = [b for b in prog.linked_state.blocks if b.is_storage]
+        check(0 <= index < len(blocks), E.GL_INVALID_VALUE, "block index out of range")
+        check(0 <= binding < self.limits["GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS"], E.GL_INVALID_VALUE)
+        blocks[index].binding = binding
+
+    def _emit_shader_buffers(self, stage: PipeShaderType, ls) -> None:
+        """Storage blocks of the program, in block order, bound from the
+        indexed SHADER_STORAGE_BUFFER bindings their binding points name."""
+        name = {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
+                PipeShaderType.COMPUTE: "compute"}[stage]
+        ssbos = self.indexed_buffers[E.GL_SHADER_STORAGE_BUFFER]
+        bufs = []
+        for b in (bl for bl in ls.blocks if bl.is_storage):
+            if name not in b.stages:
+                bufs.append(None)
+                continue
+            buf, off, size = ssbos.get(b.binding, (None, 0, 0))
+            bufs.append(ShaderBuffer(buf.resource, off, size or buf.size - off)
+                        if buf is not None and buf.resource is not None else None)
+        if bufs:
+            self.pipe.set_shader_buffers(stage, 0, bufs, (1 << len(bufs)) - 1)
