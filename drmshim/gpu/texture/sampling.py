@@ -265,7 +265,9 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         layer = face + 6 * layer
 
     # the columns all taps can reach: one read of that range when it is small
-    lvl_lo, lvl_hi = int(levels[0][0].min()), int(levels[-1][0].max())
+    l1_lo, l1_hi = int(level1.min()), int(level1.max())
+    uniform = l1_lo == l1_hi  # then every lane uses the same level(s): scalar tables
+    lvl_lo, lvl_hi = l1_lo, (min(l1_hi + 1, top) if len(levels) == 2 else l1_hi)
     if nd == 3 or view.layers == 1:
         layer_lo, layer_hi = 0, view.layers - 1
     elif view.is_cube:
@@ -282,9 +284,8 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
 
     cols, borders, weights = [], [], []
     for level, level_w in levels:
-        uniform = lvl_lo == lvl_hi
         if uniform:
-            level = lvl_lo
+            level = int(level[0])
         sizes = [view.width_px_l[level], view.height_px_l[level], view.depth_px[level]][:nd]
         parts, wts, bmasks, raw_idx, idxs = [], [], [], [], []
         for a in range(nd):

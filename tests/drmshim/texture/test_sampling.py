@@ -355,3 +355,18 @@ def test_wrap_matches_the_spec_definition(coords, size, mode):
                 assert border[k]
             else:
                 assert idx[k] == expect and (border is None or not border[k])
+
+
+@pytest.mark.parametrize("lod_value", [0.0, 1.5, 2.25, 7.0])
+def test_uniform_lod_takes_the_scalar_path_and_matches_reference(lod_value):
+    rng = np.random.default_rng(17)
+    mem = new_memory()
+    chain = mip_chain(rng, 16, 8)
+    put_texture(mem, chain, pack_values=False)
+    put_sampler(mem, mip_filter="LINEAR", min_filter="LINEAR", mag_filter="LINEAR", wrap_s="MIRRORED_REPEAT",
+                wrap_t="REPEAT")
+    st = rng.uniform(-1, 2, (100, 2)).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st, lod=np.full(100, lod_value, np.float32))
+    ref = [ref_sample_2d(as_float(chain), s, t, lod_value, mip="LINEAR", mag_linear=True, min_linear=True,
+                         wrap_s="MIRRORED_REPEAT", wrap_t="REPEAT") for s, t in st]
+    np.testing.assert_allclose(got, np.array(ref), atol=3e-6)
