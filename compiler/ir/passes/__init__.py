@@ -14,12 +14,14 @@ from .control import loop_trip_count, opt_loop_unroll, opt_peephole_select
 from .vars import lower_indirect_derefs, lower_vars_to_ssa
 from .scalar import lower_alu_to_scalar
 from .inline import inline_functions
+from .io import lower_io
 from .pipeline import OPT_LOOP, optimize, preprocess
 
 __all__ = [
     "run_pass", "opt_algebraic", "opt_constant_folding", "opt_copy_prop", "opt_cse", "opt_dce", "opt_dead_cf",
     "lower_vars_to_ssa", "lower_indirect_derefs", "opt_peephole_select", "opt_loop_unroll",
     "loop_trip_count", "lower_alu_to_scalar", "inline_functions", "optimize", "preprocess", "OPT_LOOP",
+    "lower_io",
 ]
 
 

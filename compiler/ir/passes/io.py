@@ -1,0 +1,195 @@
+"""Lowering variable access of shader interfaces to explicit I/O intrinsics.
+
+After this pass no deref of an ``shader_in``, ``shader_out``, ``uniform``, ``ubo``,
+``ssbo`` or ``shared`` variable is left:
+
+* inputs and outputs become ``load_input`` / ``store_output`` with a location
+  offset (one location per vector; arrays and struct members take consecutive
+  locations); ``base`` is ``data["driver_location"]`` (else ``data["location"]``,
+  else assigned in declaration order), ``slot`` and ``interp`` come from ``data``;
+* default-block uniforms become ``load_uniform`` at a byte offset; the pass lays
+  them out with std430 rules and records ``data["offset_B"]`` and
+  ``shader.info["uniform_size_B"]``;
+* ``ubo`` / ``ssbo`` block variables become ``load_ubo`` / ``load_ssbo`` /
+  ``store_ssbo`` with the block index ``data["binding"]`` and std140 (UBO) or
+  std430 (SSBO) offsets (``data["packing"]`` overrides);
+* ``shared`` variables become ``load_shared`` / ``store_shared`` (std430), with
+  ``shader.info["shared_size_B"]``.
+
+Booleans live in memory as 32-bit 0/1. The driver's I/O lowering (varying slot
+assignment, uniform registers vs UBO, vertex fetch, blending) builds on this.
+"""
+
+from __future__ import annotations
+
+from ..builder import Builder
+from ..core import Deref, Def, Intrinsic, LoadConst, Shader, Variable, replace_uses, walk_instrs
+from ..types import ArrayType, StructType, VarType, VecType
+from .vars import _remove_dead_derefs
+
+__all__ = ["lower_io", "type_layout", "member_offset_B", "IO_MODES"]
+
+IO_MODES = ("shader_in", "shader_out", "uniform", "ubo", "ssbo", "shared")
+
+
+def _round_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def type_layout(t: VarType, packing: str = "std430") -> tuple[int, int]:
+    """(size_B, align_B) of ``t`` under std140 or std430 rules."""
+    if isinstance(t, VecType):
+        n = 4 if t.bit_size == 1 else t.bit_size // 8
+        align = n * (4 if t.components == 3 else t.components)
+        return n * t.components, align
+    if isinstance(t, ArrayType):
+        size, align = type_layout(t.element, packing)
+        if packing == "std140":
+            align = _round_up(align, 16)
+        stride = _round_up(size, align)
+        return stride * t.length, align
+    offset, align = 0, 1
+    for _n, ft in t.fields:
+        fsize, falign = type_layout(ft, packing)
+        offset = _round_up(offset, falign) + fsize
+        align = max(align, falign)
+    if packing == "std140":
+        align = _round_up(align, 16)
+    return _round_up(offset, align), align
+
+
+def member_offset_B(t: StructType, field: int, packing: str) -> int:
+    offset = 0
+    for i, (_n, ft) in enumerate(t.fields):
+        fsize, falign = type_layout(ft, packing)
+        offset = _round_up(offset, falign)
+        if i == field:
+            return offset
+        offset += fsize
+    raise IndexError(field)
+
+
+def _locations(t: VarType) -> int:
+    if isinstance(t, VecType):
+        return 1
+    if isinstance(t, ArrayType):
+        return t.length * _locations(t.element)
+    return sum(_locations(ft) for _n, ft in t.fields)
+
+
+def _offset(b: Builder, deref: Deref, unit: str, packing: str) -> Def:
+    """Offset of ``deref`` from its variable: in locations or in bytes."""
+    const, dynamic = 0, []
+    for step in deref.path()[1:]:
+        ptype = step.parent.parent.type
+        if step.kind == "array":
+            if unit == "location":
+                stride = _locations(ptype.element)
+            else:
+                size, align = type_layout(ptype.element, packing)
+                stride = _round_up(size, _round_up(align, 16) if packing == "std140" else align)
+            idx = step.index
+            if isinstance(idx.parent, LoadConst):
+                v = idx.parent.values[0]
+                const += (v - (1 << 32) if v >= 1 << 31 else v) * stride
+            else:
+                dynamic.append(b.imul(idx, stride))
+        else:
+            if unit == "location":
+                const += sum(_locations(ft) for _n, ft in ptype.fields[:step.field])
+            else:
+                const += member_offset_B(ptype, step.field, packing)
+    result = b.iimm(const)
+    for d in dynamic:
+        result = b.iadd(result, d)
+    return result
+
+
+def _assign_layouts(shader: Shader) -> None:
+    next_loc = {"shader_in": 0, "shader_out": 0}
+    uniform_end, shared_end = 0, 0
+    for var in shader.variables:
+        if var.mode in next_loc and "driver_location" not in var.data:
+            loc = var.data.get("location", next_loc[var.mode])
+            var.data["driver_location"] = loc
+            next_loc[var.mode] = max(next_loc[var.mode], loc + _locations(var.type))
+        elif var.mode == "uniform" and "offset_B" not in var.data:
+            size, align = type_layout(var.type, "std430")
+            var.data["offset_B"] = _round_up(uniform_end, align)
+            uniform_end = var.data["offset_B"] + size
+        elif var.mode == "shared" and "offset_B" not in var.data:
+            size, align = type_layout(var.type, "std430")
+            var.data["offset_B"] = _round_up(shared_end, align)
+            shared_end = var.data["offset_B"] + size
+    shader.info["uniform_size_B"] = max(shader.info.get("uniform_size_B", 0), uniform_end)
+    shader.info["shared_size_B"] = max(shader.info.get("shared_size_B", 0), shared_end)
+
+
+def lower_io(shader: Shader, modes: tuple[str, ...] = IO_MODES) -> bool:
+    """Replace load_deref/store_deref of interface variables by I/O intrinsics."""
+    _assign_layouts(shader)
+    progress = False
+    for func in shader.functions:
+        for instr in list(walk_instrs(func.body)):
+            if not (isinstance(instr, Intrinsic) and instr.name in ("load_deref", "store_deref")):
+                continue
+            deref = instr.srcs[0].parent
+            var: Variable = deref.var
+            if var.mode not in modes:
+                continue
+            _lower_access(Builder(func, shader).before(instr), func, instr, deref, var)
+            instr.block.remove(instr)
+            progress = True
+        if progress:
+            _remove_dead_derefs(func)
+    return progress
+
+
+def _lower_access(b: Builder, func, instr: Intrinsic, deref: Deref, var: Variable) -> None:
+    t: VecType = deref.type
+    is_load = instr.name == "load_deref"
+    mem_bits = 32 if t.bit_size == 1 else t.bit_size
+    value = None if is_load else instr.srcs[1]
+    if value is not None and value.bit_size == 1:
+        value = b.b2i32(value)
+    mask = None if is_load else instr.indices.get("write_mask", (1 << t.components) - 1)
+    mode, data = var.mode, var.data
+    result = None
+    if mode in ("shader_in", "shader_out"):
+        offset = _offset(b, deref, "location", "")
+        slot = data.get("slot", var.name)
+        if mode == "shader_in":
+            result = b.load_input(offset, num_components=t.components, bit_size=mem_bits,
+                                  base=data["driver_location"], component=data.get("component", 0),
+                                  slot=slot, interp=data.get("interp", "smooth"))
+        else:
+            b.store_output(value, offset, base=data["driver_location"], component=data.get("component", 0),
+                           slot=slot, write_mask=mask)
+    elif mode == "uniform":
+        offset = _offset(b, deref, "byte", "std430")
+        size, _a = type_layout(var.type, "std430")
+        result = b.load_uniform(offset, num_components=t.components, bit_size=mem_bits,
+                                base=data["offset_B"], range=size)
+    elif mode in ("ubo", "ssbo"):
+        packing = data.get("packing", "std140" if mode == "ubo" else "std430")
+        offset = _offset(b, deref, "byte", packing)
+        index = b.iimm(data.get("binding", 0))
+        _s, align = type_layout(t, packing)
+        if is_load:
+            result = b.intrinsic(f"load_{mode}", index, offset, num_components=t.components,
+                                 bit_size=mem_bits, align=align)
+        else:
+            assert mode == "ssbo", "uniform blocks are read-only"
+            b.store_ssbo(value, index, offset, write_mask=mask, align=align)
+    else:   # shared
+        offset = _offset(b, deref, "byte", "std430")
+        _s, align = type_layout(t, "std430")
+        if is_load:
+            result = b.load_shared(offset, num_components=t.components, bit_size=mem_bits,
+                                   base=data["offset_B"], align=align)
+        else:
+            b.store_shared(value, offset, base=data["offset_B"], write_mask=mask, align=align)
+    if result is not None:
+        if t.bit_size == 1:
+            result = b.i2b1(result)
+        replace_uses(func.body, {instr.dest: result})
