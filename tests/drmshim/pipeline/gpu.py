@@ -84,4 +84,145 @@ def command(space: Space, kind: str, **fields) -> FirmwareCommand:
                   "utile_height_px": 32, **fields}
     cmd = uapi.ffi.new(struct + " *", fields)[0]
     return FirmwareCommand(kind=kind, index=0, name="X0", cmd=cmd, memory=space.mem, vm=None,
-                           usc_exec_base=0, config=SimpleNamespace(), counters=Counters(), feedback=Feedback())
+                           usc_exec_base=BASE, config=SimpleNamespace(), counters=Counters(), feedback=Feedback())
+
+
+# ----------------------------------------------------------------------------- render helpers
+
+def f32bits(*values: float) -> list[int]:
+    return [int(v) for v in np.array(values, np.float32).view(np.uint32)]
+
+
+def vertex_shader(n_varyings: int = 0) -> str:
+    """Vertex buffer at u0_u1: per vertex x, y, z, w then n_varyings floats."""
+    stride = 4 + n_varyings
+    lines = ["get_sr r3, vertex_id", f"mov_imm r12, {stride}", "imul r3, r3, r12",
+             "device_load.i32 r4_r5_r6_r7, u0_u1, r3, 2, 0", "wait 0"]
+    lines += [f"st_var {i}, r{4 + i}" for i in range(4)]
+    for k in range(0, n_varyings, 4):
+        m = min(4, n_varyings - k)
+        regs = "_".join(f"r{8 + j}" for j in range(m))
+        lines += [f"iadd r3, r3, 4" if k == 0 else "iadd r3, r3, 4", f"device_load.i32 {regs}, u0_u1, r3, 2, 0",
+                  "wait 0"]
+        lines += [f"st_var {4 + k + j}, r{8 + j}" for j in range(m)]
+    return "\n".join(lines + ["stop"])
+
+
+def constant_fs(rgba) -> str:
+    bits = f32bits(*rgba)
+    return "\n".join([f"mov_imm r{4 + i}, 0x{b:x}" for i, b in enumerate(bits)]
+                     + ["st_tile.unorm8 r4_r5_r6_r7, 0, 15", "stop"])
+
+
+CLEAR_BG = "\n".join(["mov r4, u0", "mov r5, u1", "mov r6, u2", "mov r7, u3",
+                       "st_tile.unorm8 r4_r5_r6_r7, 0, 15", "stop"])
+STORE_EOT = "\n".join(["get_sr r4, pixel_x", "get_sr r5, pixel_y", "ld_tile.unorm8 r8_r9_r10_r11, 0",
+                        "image_write.2d r8_r9_r10_r11, r4_r5, 0, 0", "wait 0", "stop"])
+LOAD_BG = "\n".join(["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r6, 0",
+                      "texture_load.2d r8_r9_r10_r11, r4_r5, 0, r6, 0", "wait 0",
+                      "st_tile.unorm8 r8_r9_r10_r11, 0, 15", "stop"])
+
+
+class Target:
+    """An RGBA8 render target in the space, and its texture descriptor."""
+
+    def __init__(self, space: Space, W: int, H: int, tiling: str = "linear", fmt: str = "R8G8B8A8_UNORM"):
+        import layout
+        from drmshim.gpu.texture.descriptors import format_id
+        self.space, self.W, self.H = space, W, H
+        self.lay = layout.make_miptree(W, H, format=fmt, tiling=tiling, renderable=True)
+        self.va = space.alloc(self.lay.size_B, 16384)
+        if tiling == "twiddled_compressed":
+            buf = np.zeros(self.lay.size_B, np.uint8)
+            layout.clear_metadata(self.lay, buf)
+            space.mem.write(self.va, buf, "test")
+        self.desc = P.pack("TEXTURE", tiling=tiling.upper(), format_id=format_id(fmt), width_px=W, height_px=H,
+                           address=self.va, linear_stride_B=self.lay.linear_stride_B if tiling == "linear" else 0)
+
+    def pixels(self) -> np.ndarray:
+        import layout
+        raw = self.space.get(self.va, self.lay.size_B)
+        return layout.detile(self.lay, raw, 0, 0, 0, 0, self.W, self.H).reshape(self.H, self.W, -1)
+
+
+class Scene:
+    """Builds a render command: draws with their state, bg/eot programs."""
+
+    def __init__(self, space: Space, W: int = 64, H: int = 64, samples: int = 1, tiling: str = "linear",
+                 clear=(0.0, 0.0, 0.0, 0.0), clear_depth: float = 1.0, clear_stencil: int = 0):
+        self.space, self.W, self.H, self.samples = space, W, H, samples
+        self.target = Target(space, W, H, tiling)
+        self.blocks: list[bytes] = []
+        self.clear_depth, self.clear_stencil = clear_depth, clear_stencil
+        u = np.zeros(256, np.uint32)
+        u[:4] = f32bits(*clear)
+        self.bg = space.usc(CLEAR_BG, uniforms=u)
+        self.eot = space.usc(STORE_EOT, textures=self.target.desc)
+        self.partial_bg = space.usc(LOAD_BG, textures=self.target.desc)
+        self.vs_cache: dict = {}
+
+    def viewport(self) -> dict:
+        return dict(translate_x=self.W / 2, scale_x=self.W / 2, translate_y=self.H / 2, scale_y=self.H / 2,
+                    translate_z=0.5, scale_z=0.5)
+
+    def draw(self, vertices, fs: str | int, *, primitive: str = "TRIANGLES", indices=None, index_size: str = "U32",
+             varyings: int = 0, cf_bindings=None, instances: int = 1, fragment: dict | None = None,
+             fs_uniforms=None, fs_textures=None, base_vertex: int = 0, restart: int | None = None, **ppp) -> None:
+        sp = self.space
+        v = np.ascontiguousarray(vertices, np.float32)
+        vbuf = sp.put(v)
+        key = varyings
+        if key not in self.vs_cache:
+            self.vs_cache[key] = sp.program(vertex_shader(varyings))
+        vs = sp.usc(code_va=self.vs_cache[key], uniforms=u64_uniforms(vbuf), outputs=4 + varyings)
+        fs_va = fs if isinstance(fs, int) else sp.usc(fs, fragment=fragment, uniforms=fs_uniforms,
+                                                     textures=fs_textures, cf=8)
+        members = {"viewport": self.viewport(), **ppp}
+        bindings = cf_bindings if cf_bindings is not None else []
+        if bindings:
+            hdr = P.pack("CF_BINDING_HEADER", slots_32=1 + varyings,
+                         cf_count=max(b["base_cf"] + b.get("components", 1) for b in bindings))
+            cf = sp.put(hdr + b"".join(P.pack("CF_BINDING", **b) for b in bindings), 16)
+        else:
+            cf = sp.put(P.pack("CF_BINDING_HEADER", slots_32=1, cf_count=0), 16)
+        members["fragment_shader"] = dict(pipeline=fs_va, cf_bindings=cf, cf_binding_count=len(bindings))
+        if varyings:
+            members.setdefault("output_select", dict(varyings=True))
+            members.setdefault("varying_counts", dict(smooth_32=varyings))
+        state = P.pack("PPP_STATE", **members)
+        state_va = sp.put(state, 16)
+        self.blocks.append(P.pack("VDM_STATE", vertex_shader=dict(pipeline=vs),
+                                  vertex_outputs=dict(output_count_words=4 + varyings)))
+        self.blocks.append(P.pack("VDM_PPP_STATE_UPDATE", size_words=len(state) // 4, state=state_va))
+        draw = dict(primitive=primitive, instances=instances, base_vertex=base_vertex)
+        if indices is not None:
+            dt = {"U8": np.uint8, "U16": np.uint16, "U32": np.uint32}[index_size]
+            ib = np.ascontiguousarray(indices, dt)
+            draw.update(indexed=True, index_size=index_size, index_buffer=sp.put(ib), index_buffer_size_B=ib.nbytes,
+                        count=len(ib))
+            if restart is not None:
+                draw.update(restart_enable=True, restart_index=restart)
+        else:
+            draw.update(count=len(v))
+        self.blocks.append(P.pack("VDM_INDEX_LIST", **draw))
+
+    def command(self, **fields):
+        import uapi
+        stream = self.space.put(b"".join(self.blocks) + P.pack("VDM_TERMINATE"), 16)
+        base = {"vdm_ctrl_stream_base": stream, "width_px": self.W, "height_px": self.H, "samples": self.samples,
+                "sample_size_B": 4, "utile_width_px": 32, "utile_height_px": 32,
+                "flags": uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES,
+                "isp_bgobjdepth": f32bits(self.clear_depth)[0], "isp_bgobjvals": self.clear_stencil,
+                "bg": {"usc": self.bg - BASE}, "eot": {"usc": self.eot - BASE},
+                "partial_bg": {"usc": self.partial_bg - BASE}, "partial_eot": {"usc": self.eot - BASE}}
+        base.update(fields)
+        return command(self.space, "render", **base)
+
+    def render(self, executor=None, **fields) -> np.ndarray:
+        from drmshim.gpu.pipeline import Executor
+        ex = executor or Executor()
+        cmd = self.command(**fields)
+        ex.run_vertex(cmd)
+        ex.run_fragment(cmd)
+        self.last = cmd
+        return self.target.pixels()

@@ -1,0 +1,249 @@
+"""PPP: primitive assembly, clipping, culling, viewport, setup, and the
+coefficient planes of every primitive (the PDM's inputs), for one draw.
+
+Vertex outputs (the notes' order): position (4 words), 32-bit smooth, flat and
+linear varyings, 16-bit smooth, flat and linear pairs (``PPP_VARYING_COUNTS``
+words each), then the point size (``PPP_OUTPUT_SELECT.point_size``) and the clip
+distances (``clip_distances`` mask, one word per set bit). Remapped slots: slot
+0 is W (1/w, screen-linear), slot 1 is window Z if ``frag_coord_z``, then one
+slot per user varying word in output order; slots below the binding header's
+``slots_32`` are 32-bit, the others packed pairs of 16-bit values.
+
+Coefficient registers: each ``CF_BINDING`` fills ``components`` registers from
+``base_cf``: a plane (a, b, c) per primitive with value ``a*x + b*y + c`` at
+window position (x, y). Flat: (0, 0, provoking vertex value). Linear: the
+screen-linear plane of the value. Perspective: the plane of value/w; the
+fragment shader divides by the W slot's plane (``iter.persp cfN, cfW``). On
+16-bit slots component i is half (i % 2) of slot base_slot + i // 2. Sources
+FRAGCOORD_Z (the depth plane, polygon offset included), POINT_COORD (s, t of
+point sprites) and PRIMITIVE_ID (flat, the draw's primitive number) ignore the
+slots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from uapi import packets as P
+
+from .. import raster as R
+from .vdm import Draw, VertexBatch
+
+__all__ = ["DrawGeometry", "process_draw", "TOPOLOGY", "viewport_rect"]
+
+TOPOLOGY = {P.Primitive.POINTS: "points", P.Primitive.LINES: "lines", P.Primitive.LINE_STRIP: "line_strip",
+            P.Primitive.LINE_LOOP: "line_loop", P.Primitive.TRIANGLES: "triangles",
+            P.Primitive.TRIANGLE_STRIP: "triangle_strip", P.Primitive.TRIANGLE_FAN: "triangle_fan"}
+VERTS = {"points": 1, "lines": 2, "line_strip": 2, "line_loop": 2, "triangles": 3, "triangle_strip": 3,
+         "triangle_fan": 3}
+
+
+@dataclass
+class DrawGeometry:
+    """What the tiler keeps of one draw: setup rows, their planes and the state."""
+
+    draw: Draw
+    setup: R.TriangleSetup | None     # None: nothing to rasterise
+    planes: np.ndarray                # float32 (rows, n_cf, 3)
+    primitives: int                   # primitives assembled (primitives generated)
+    rect: tuple[int, int, int, int]   # viewport ∩ scissor ∩ framebuffer, pixels
+
+
+def _f32(words: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(words, np.uint32).view(np.float32).astype(np.float64)
+
+
+def viewport_rect(ppp: dict, width_px: int, height_px: int) -> tuple[int, int, int, int]:
+    rect = [(0, 0, width_px, height_px)]
+    vp = ppp.get("viewport")
+    if vp is not None:
+        sx, sy = abs(vp.scale_x), abs(vp.scale_y)
+        rect.append((int(np.floor(vp.translate_x - sx)), int(np.floor(vp.translate_y - sy)),
+                     int(np.ceil(vp.translate_x + sx)), int(np.ceil(vp.translate_y + sy))))
+    raster = ppp.get("raster")
+    sc = ppp.get("scissor")
+    if raster is not None and raster.scissor_enable and sc is not None:
+        rect.append((sc.min_x_px, sc.min_y_px, sc.max_x_px, sc.max_y_px))
+    return R.intersect_rects(*rect)
+
+
+def _window(position: np.ndarray, vp) -> np.ndarray:
+    """(..., 4) clip -> x_px, y_px, z, 1/w (window = translate + scale * ndc)."""
+    inv_w = 1.0 / position[..., 3]
+    out = np.empty(position.shape, np.float64)
+    if vp is None:
+        out[..., 0], out[..., 1], out[..., 2] = position[..., 0] * inv_w, position[..., 1] * inv_w, position[..., 2] * inv_w
+    else:
+        out[..., 0] = vp.translate_x + vp.scale_x * position[..., 0] * inv_w
+        out[..., 1] = vp.translate_y + vp.scale_y * position[..., 1] * inv_w
+        out[..., 2] = vp.translate_z + vp.scale_z * position[..., 2] * inv_w
+    out[..., 3] = inv_w
+    return out
+
+
+def _layout(ppp: dict):
+    """(first user output word, user words, point size word or None, clip words)."""
+    sel = ppp.get("output_select")
+    vc = ppp.get("varying_counts")
+    n_user = 0
+    if vc is not None and (sel is None or sel.varyings):
+        n_user = vc.smooth_32 + vc.flat_32 + vc.linear_32 + vc.smooth_16 + vc.flat_16 + vc.linear_16
+    at = 4 + n_user
+    psize = None
+    if sel is not None and sel.point_size:
+        psize, at = at, at + 1
+    nclip = bin(sel.clip_distances).count("1") if sel is not None else 0
+    return 4, n_user, psize, list(range(at, at + nclip))
+
+
+def _plane(xw: np.ndarray, yw: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Planes (T, 3) through (x_c, y_c, v_c) of the three corners (float64)."""
+    dx1, dx2 = xw[:, 1] - xw[:, 0], xw[:, 2] - xw[:, 0]
+    dy1, dy2 = yw[:, 1] - yw[:, 0], yw[:, 2] - yw[:, 0]
+    dv1, dv2 = v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]
+    det = dx1 * dy2 - dx2 * dy1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(det != 0, (dv1 * dy2 - dv2 * dy1) / det, 0.0)
+        b = np.where(det != 0, (dx1 * dv2 - dx2 * dv1) / det, 0.0)
+    c = v[:, 0] - a * xw[:, 0] - b * yw[:, 0]
+    return np.stack((a, b, c), axis=1)
+
+
+def _bindings(memory, ppp: dict):
+    fs = ppp.get("fragment_shader")
+    if fs is None or not fs.cf_binding_count and not fs.cf_bindings:
+        return None, []
+    from .usc_words import read_words
+    words = read_words(memory, fs.cf_bindings, 1 + fs.cf_binding_count, "PPP").tolist()
+    header = P.CF_BINDING_HEADER.unpack(words[:1])
+    return header, [P.CF_BINDING.unpack([w]) for w in words[1:]]
+
+
+def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_px: int,
+                 depth_format: str, n_cf: int) -> DrawGeometry:
+    ppp = draw.ppp
+    raster = ppp.get("raster") or P.PPP_RASTER.unpack(P.pack("PPP_RASTER"))
+    vp = ppp.get("viewport")
+    topo = TOPOLOGY.get(draw.record.primitive)
+    if topo is None:
+        raise ValueError(f"VDM_INDEX_LIST at 0x{draw.va:x}: unknown primitive {draw.record.primitive}")
+    provoking_last = raster.provoking_vertex == P.ProvokingVertex.LAST
+    empty = DrawGeometry(draw, None, np.zeros((0, n_cf, 3), np.float32), 0, (0, 0, 0, 0))
+    if batch.lanes == 0:
+        return empty
+    prims = R.assemble(topo, indices=batch.stream, restart_index=-1, provoking_last=provoking_last)
+    empty.primitives = len(prims)
+    if raster.rasterizer_discard or len(prims) == 0:
+        return empty
+    out = batch.outputs
+    position = _f32(out[0:4].T)
+    first_user, n_user, psize_word, clip_words = _layout(ppp)
+    clip = _f32(out[clip_words].T) if clip_words else None
+    opts = dict(clip_z=bool(raster.depth_clip) and not raster.depth_clamp)
+    k = VERTS[topo]
+    offset = None
+    if raster.depth_bias_enable and ppp.get("depth_bias") is not None:
+        db = ppp["depth_bias"]
+        offset = (db.slope_scale, db.constant, db.clamp)
+    if k == 3:
+        clipped = R.clip_triangles(position, prims, clip, **opts)
+        window = _window(clipped.position, vp)
+        setup = R.setup_triangles(window, prim=np.arange(len(clipped.prim)),
+                                  front_face="ccw" if raster.front_ccw else "cw",
+                                  cull=("front_and_back" if raster.cull_front and raster.cull_back else
+                                        "front" if raster.cull_front else "back" if raster.cull_back else "none"),
+                                  offset=offset, depth_format=depth_format)
+        src_prim = clipped.prim[setup.prim]
+        weights = clipped.weights[setup.prim]                         # (T, 3, 3)
+    elif k == 2:
+        clipped = R.clip_lines(position, prims, clip, **opts)
+        window = _window(clipped.position, vp)
+        setup = R.setup_lines(window, raster.line_width_px, prim=np.arange(len(clipped.prim)), offset=offset,
+                              depth_format=depth_format)
+        src_prim = clipped.prim[setup.prim]
+        weights = np.einsum("tcl,tlj->tcj", setup.corner_weights, clipped.weights[setup.prim])
+    else:
+        keep = np.flatnonzero(R.cull_points(position[prims[:, 0]], None if clip is None else clip[prims[:, 0]],
+                                            clip_z=opts["clip_z"]))
+        window = _window(position[prims[keep, 0]], vp)
+        size = raster.point_size_px
+        if raster.program_point_size and psize_word is not None:
+            size = np.maximum(_f32(out[psize_word])[prims[keep, 0]], 1.0)
+        setup = R.setup_points(window, size, prim=np.arange(len(keep)), offset=offset, depth_format=depth_format,
+                               sprite_origin_lower_left=bool(raster.point_sprite_lower_left))
+        src_prim = keep[setup.prim]
+        weights = setup.corner_weights                                # (T, 3, 1)
+    rect = viewport_rect(ppp, width_px, height_px)
+    planes = _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
+                     provoking=(k - 1) if provoking_last else 0)
+    setup = _strip(setup, src_prim)
+    return DrawGeometry(draw, setup, planes, len(prims), rect)
+
+
+def _strip(setup: R.TriangleSetup, src_prim: np.ndarray) -> R.TriangleSetup:
+    """The setup with the draw's primitive numbers and no per-corner extras."""
+    from dataclasses import replace
+    return replace(setup, prim=np.asarray(src_prim, np.int64), corner_weights=None, corner_uv=None)
+
+
+def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf, provoking) -> np.ndarray:
+    t = len(setup)
+    planes = np.zeros((t, n_cf, 3), np.float32)
+    header, bindings = _bindings(memory, ppp)
+    if not bindings or t == 0:
+        return planes
+    xw = setup.x_fx / 256.0
+    yw = setup.y_fx / 256.0
+    inv_w = setup.inv_w
+    verts = prims[src_prim]                                           # (T, k) lanes
+    sel = ppp.get("output_select")
+    z_slot = sel is not None and sel.frag_coord_z
+    user0 = 2 if z_slot else 1
+    slots_32 = header.slots_32
+
+    def corners(vertex_values: np.ndarray) -> np.ndarray:            # (lanes,) -> (T, 3)
+        return np.einsum("tcj,tj->tc", weights, vertex_values[verts])
+
+    z_plane = None
+    for b in bindings:
+        for i in range(b.components):
+            cf = b.base_cf + i
+            if cf >= n_cf:
+                continue
+            if b.source == P.CoefficientSource.FRAGCOORD_Z:
+                if z_plane is None:
+                    z_plane = _plane(xw, yw, setup.z + setup.z_offset[:, None])
+                planes[:, cf] = z_plane
+                continue
+            if b.source == P.CoefficientSource.POINT_COORD:
+                if setup.corner_uv is not None and i < 2:   # 0 for other primitives
+                    planes[:, cf] = _plane(xw, yw, setup.corner_uv[..., i])
+                continue
+            if b.source == P.CoefficientSource.PRIMITIVE_ID:
+                planes[:, cf, 2] = src_prim
+                continue
+            if b.base_slot < slots_32:
+                slot, half = b.base_slot + i, None
+            else:
+                slot, half = b.base_slot + i // 2, i % 2
+            if slot == 0:
+                planes[:, cf] = _plane(xw, yw, inv_w)
+                continue
+            if z_slot and slot == 1:
+                planes[:, cf] = _plane(xw, yw, setup.z)
+                continue
+            word = out[first_user + slot - user0] if first_user + slot - user0 < len(out) else np.zeros(out.shape[1], np.uint32)
+            if half is None:
+                values = word.view(np.float32).astype(np.float64)
+            else:
+                values = ((word >> (16 * half)) & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float64)
+            if b.shade_model == P.ShadeModel.FLAT:
+                planes[:, cf, 2] = values[verts[:, provoking]]
+            elif b.shade_model == P.ShadeModel.LINEAR:
+                planes[:, cf] = _plane(xw, yw, corners(values))
+            else:
+                planes[:, cf] = _plane(xw, yw, corners(values) * inv_w)
+    return planes
+
