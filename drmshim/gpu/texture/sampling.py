@@ -162,6 +162,28 @@ def _swizzle(view: TextureView, res: np.ndarray) -> np.ndarray:
     return out
 
 
+def _quad_rho2(cols: list[np.ndarray], scale) -> np.ndarray:
+    """Implicit LOD from 2x2 quads without per-lane derivative arrays: the squared
+    scale factor max(|d/dx|^2, |d/dy|^2) per lane, from per-quad differences (a
+    lane's d/dx is its quad row's, its d/dy its quad column's)."""
+    n = cols[0].shape[0]
+    if n % 4:
+        raise ValueError(f"implicit derivatives need whole 2x2 quads: {n} lanes is not a multiple of 4")
+    x_top = x_bot = y_left = y_right = 0
+    for c, sc in zip(cols, scale):
+        q = c.reshape(-1, 4)
+        x_top = x_top + ((q[:, 1] - q[:, 0]) * sc) ** 2
+        x_bot = x_bot + ((q[:, 3] - q[:, 2]) * sc) ** 2
+        y_left = y_left + ((q[:, 2] - q[:, 0]) * sc) ** 2
+        y_right = y_right + ((q[:, 3] - q[:, 1]) * sc) ** 2
+    out = np.empty((n // 4, 4), F32)
+    np.maximum(x_top, y_left, out=out[:, 0])
+    np.maximum(x_top, y_right, out=out[:, 1])
+    np.maximum(x_bot, y_left, out=out[:, 2])
+    np.maximum(x_bot, y_right, out=out[:, 3])
+    return out.reshape(n)
+
+
 def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
     """lambda' of GL eq. 8.6 (before the level choice), per lane (float32)."""
     if samp.unnormalized:
@@ -169,26 +191,30 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
     if lod is not None:
         lam = np.broadcast_to(np.asarray(lod, F32), (n,)).astype(F32)
     else:
-        src = dirs if view.is_cube else st
-        if ddx is None or ddy is None:
-            gx, gy = _quad_derivatives(src)
-        else:
-            gx = np.asarray(ddx, F32)[:, :src.shape[1]]
-            gy = np.asarray(ddy, F32)[:, :src.shape[1]]
-        if view.is_cube:
-            gx, gy = _cube_face_derivs(dirs, gx, cube_info), _cube_face_derivs(dirs, gy, cube_info)
         b = view.first_level
-        scale = np.array([view.lay.width_px >> b or 1, view.lay.height_px >> b or 1,
-                          int(view.depth_px[b])][:gx.shape[1]], F32)
-        def length2(g):
-            total = None
-            for a in range(g.shape[1]):
-                c = g[:, a] * scale[a]
-                total = c * c if total is None else total + c * c
-            return total
-        rho = np.sqrt(np.maximum(length2(gx), length2(gy)))
-        with np.errstate(divide="ignore"):
-            lam = np.log2(rho).astype(F32)
+        k = 2 if view.is_cube else st.shape[1]
+        scale = np.array([view.lay.width_px >> b or 1, view.lay.height_px >> b or 1, int(view.depth_px[b])][:k], F32)
+        if (ddx is None or ddy is None) and not view.is_cube:
+            rho2 = _quad_rho2([np.ascontiguousarray(st[:, a]) for a in range(k)], scale)
+        else:
+            src = dirs if view.is_cube else st
+            if ddx is None or ddy is None:
+                gx, gy = _quad_derivatives(src)
+            else:
+                gx = np.asarray(ddx, F32)[:, :src.shape[1]]
+                gy = np.asarray(ddy, F32)[:, :src.shape[1]]
+            if view.is_cube:
+                gx, gy = _cube_face_derivs(dirs, gx, cube_info), _cube_face_derivs(dirs, gy, cube_info)
+
+            def length2(g):
+                total = None
+                for a in range(g.shape[1]):
+                    c = g[:, a] * scale[a]
+                    total = c * c if total is None else total + c * c
+                return total
+            rho2 = np.maximum(length2(gx), length2(gy))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lam = (F32(0.5) * np.log2(rho2)).astype(F32, copy=False)  # log2(rho) = log2(rho^2) / 2
     lam = lam + F32(samp.lod_bias)
     if bias is not None:
         lam = lam + np.asarray(bias, F32)
