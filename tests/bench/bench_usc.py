@@ -85,12 +85,14 @@ def numpy_reference(n: int, lane0: int = 0) -> np.ndarray:
     return r31 + r30
 
 
-def _best_ms(fn, repeat: int = 3) -> float:
+def _best_ms(fn, repeat: int = 5) -> float:
+    """Best of ``repeat`` runs in CPU time of this process: on a shared 2-core machine
+    other processes inflate wall time far more than CPU time (numpy here is single-threaded)."""
     best = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, time.process_time() - t)
     return best * 1000
 
 
@@ -115,4 +117,28 @@ def run() -> list[tuple[str, float, str]]:
                      f"target <= 40 ms; {ms / ref_ms:.1f}x the numpy reference"))
     rows.append(("numpy reference, same program, 1M lanes in 16K blocks", ref_ms, "hand-written, same run"))
     rows.append(("numpy reference, same program, 1M lanes at once", whole_ms, "hand-written, same run"))
+    return rows + run_texture()
+
+
+def run_texture() -> list[tuple[str, float, str]]:
+    """One texture_sample instruction per lane (implicit LOD from quads, trilinear,
+    256^2 RGBA8 mipmapped) over 1M fragment lanes, through the core and the
+    texture unit: the issue's 60 ms target for the whole instruction path."""
+    from drmshim.gpu.usc import ExecContext, ShaderCore
+    from tests.bench.bench_texture import BASE, _setup
+    from uapi.isa import assemble
+
+    mem, st, _ = _setup()
+    code_va = BASE + 0x200000
+    mem.write(code_va, assemble("texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 0, 0, 0\nwait 0\nstop"), "bench")
+    rows = []
+    for batch in (16384, 65536):
+        core = ShaderCore(mem, batch_lanes=batch)
+
+        def once():
+            ctx = ExecContext(lanes=st.shape[0], quads=True, texture_heap_va=BASE, sampler_heap_va=BASE + 0x100,
+                              preload={0: st[:, 0], 1: st[:, 1]})
+            core.run(code_va, ctx)
+        ms = _best_ms(once)
+        rows.append((f"usc: texture_sample instr (trilinear, quads), 1M lanes, batch {batch}", ms, "target <= 60 ms"))
     return rows

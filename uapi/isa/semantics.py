@@ -126,17 +126,20 @@ def cos(a, out=None): return np.cos(a, out=out)
 
 def quad_dfdx(v):
     """Fine derivative along x inside 2x2 quads. Lanes are quad-ordered: lane
-    4q + 2*row + col. Both lanes of a row get right minus left."""
-    q = np.asarray(v, np.float32).reshape(-1, 2, 2)
-    d = q[:, :, 1] - q[:, :, 0]
-    return np.repeat(d, 2, axis=1).reshape(-1)
+    4q + 2*row + col (any trailing axes are components). Both lanes of a row get
+    right minus left."""
+    v = np.asarray(v, np.float32)
+    q = v.reshape((-1, 2, 2) + v.shape[1:])
+    d = q[:, :, 1:2] - q[:, :, 0:1]
+    return np.broadcast_to(d, q.shape).reshape(v.shape)
 
 
 def quad_dfdy(v):
     """Fine derivative along y inside 2x2 quads: bottom row minus top row, per column."""
-    q = np.asarray(v, np.float32).reshape(-1, 2, 2)
-    d = q[:, 1, :] - q[:, 0, :]
-    return np.stack([d, d], axis=1).reshape(-1)
+    v = np.asarray(v, np.float32)
+    q = v.reshape((-1, 2, 2) + v.shape[1:])
+    d = q[:, 1:2] - q[:, 0:1]
+    return np.broadcast_to(d, q.shape).reshape(v.shape)
 
 
 # ---------------------------------------------------------------------------

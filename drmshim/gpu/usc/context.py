@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from uapi import packets
 from uapi.isa import SPECIAL_REGS
 
 __all__ = ["ExecContext"]
@@ -84,8 +85,8 @@ class ExecContext:
     # textures and stack
     texture_heap_va: int = 0
     sampler_heap_va: int = 0
-    texture_desc_stride_B: int = 24
-    sampler_desc_stride_B: int = 16
+    texture_desc_stride_B: int = packets.TEXTURE_DESC_B
+    sampler_desc_stride_B: int = packets.SAMPLER_DESC_B
     stack_va: int = 0
     stack_bytes_per_lane: int = 0
     # outputs

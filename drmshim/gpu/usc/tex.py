@@ -60,9 +60,11 @@ def _descriptor(src, heap_attr: str, stride_attr: str):
 
 
 def _floats(b, r: Reg, idx) -> np.ndarray:
-    comps = read_vec(b, r, None)
-    f = np.stack([c.view(np.float32) if r.size == 32 else c.view(np.float16).astype(np.float32) for c in comps], -1)
-    return f if idx is None else f[idx]
+    """(n, count) float32 of a vector register (lanes ``idx``; None: all)."""
+    out = np.empty((b.n, r.count), np.float32)
+    for c, comp in enumerate(read_vec(b, r, None)):
+        out[:, c] = comp.view(np.float32) if r.size == 32 else comp.view(np.float16)
+    return out if idx is None else out[idx]
 
 
 def _ints(b, r: Reg, idx) -> np.ndarray:
@@ -107,8 +109,7 @@ def compile_texture_sample(ins: Instruction):
         if mode in ("auto", "bias"):
             if b.ctx.quads:
                 spatial = xyz[:, :ns]
-                ddx = np.stack([quad_dfdx(spatial[:, c]) for c in range(ns)], -1)
-                ddy = np.stack([quad_dfdy(spatial[:, c]) for c in range(ns)], -1)
+                ddx, ddy = quad_dfdx(spatial), quad_dfdy(spatial)
                 kw["ddx"], kw["ddy"] = (ddx, ddy) if idx is None else (ddx[idx], ddy[idx])
             else:  # no quads (vertex, compute): implicit LOD is level 0
                 kw["lod"] = np.zeros(b.n if idx is None else idx.size, np.float32)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from drmshim.gpu.usc import ExecContext, tex
+from uapi.packets import SAMPLER_DESC_B, TEXTURE_DESC_B
 
 from .helpers import f16, f32, run
 
@@ -65,7 +66,7 @@ def test_implicit_lod_passes_exact_quad_derivatives(fake):
     u, v = quad_coords()
     out = run("texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 3, 2, 0\nwait 0", ctx=frag_ctx(), inputs={0: u, 1: v})
     (kind, tex_va, samp_va, coords, kw), = fake
-    assert tex_va == TEX_HEAP + 3 * 24 and samp_va == SAMP_HEAP + 2 * 16
+    assert tex_va == TEX_HEAP + 3 * TEXTURE_DESC_B and samp_va == SAMP_HEAP + 2 * SAMPLER_DESC_B
     assert np.array_equal(coords, np.stack([u, v], -1))
     assert np.array_equal(kw["ddx"], np.tile([0.25, 0.0], (8, 1)).astype(np.float32))
     assert np.array_equal(kw["ddy"], np.tile([0.0, 0.125], (8, 1)).astype(np.float32))
@@ -106,7 +107,7 @@ def test_only_active_lanes_sample_and_per_lane_descriptors(fake):
         pop_exec 1
     """, ctx=ctx, inputs={0: u, 1: v, 9: np.arange(8, dtype=np.uint32)})
     (_, tex_va, samp_va, coords, kw), = fake
-    assert list(tex_va) == [TEX_HEAP + 24 * i for i in range(4)] and samp_va == SAMP_HEAP + 16
+    assert list(tex_va) == [TEX_HEAP + TEXTURE_DESC_B * i for i in range(4)] and samp_va == SAMP_HEAP + SAMPLER_DESC_B
     assert coords.shape == (4, 2)
     assert np.array_equal(f32(out, 4)[:4], u[:4]) and not f32(out, 4)[4:].any()
 
@@ -129,7 +130,7 @@ def test_texel_fetch_size_and_16bit_results(fake):
     assert set(out.registers[6]) == {2} and set(out.registers[7]) == {0xFFFFFFFF}
     assert np.array_equal(fake[1][4], np.full(6, 3))
     assert set(out.registers[10]) == {32} and set(out.registers[11]) == {16} and set(out.registers[12]) == {1}
-    assert fake[2][1] == TEX_HEAP + 48
+    assert fake[2][1] == TEX_HEAP + 2 * TEXTURE_DESC_B
     assert np.array_equal(f16(out, 13).astype(np.float32), coords.view(np.float32).astype(np.float16))
 
 
@@ -145,7 +146,43 @@ def test_image_load_store_atomic(fake):
         texture_heap_va=TEX_HEAP)
     assert np.array_equal(f32(out, 5), np.full(4, 2.0, np.float32))
     _, va, c, values = fake[1]
-    assert va == TEX_HEAP + 24 and np.array_equal(values.view(np.float32)[0], [1, 2, 3, 4])
+    assert va == TEX_HEAP + TEXTURE_DESC_B and np.array_equal(values.view(np.float32)[0], [1, 2, 3, 4])
     kind, va, c, op, value, compare = fake[2]
     assert op == "cmpxchg" and list(value) == [7] * 4 and list(compare) == [9] * 4
     assert list(out.registers[8]) == [1000, 1001, 1002, 1003]
+
+
+def test_with_the_real_texture_unit():
+    """End to end: descriptors in GPU memory, the real drmshim.gpu.texture, nearest
+    sampling at texel centres and texel fetch return the texels."""
+    import layout
+    from drmshim.gpu import texture
+    from uapi import packets as P
+
+    from .helpers import new_memory
+    mem = new_memory()
+    base = mem.base + 0x20000
+    side = 8
+    texels = np.random.default_rng(1).integers(0, 256, (side, side, 4), dtype=np.uint8)
+    lay = layout.make_miptree(side, side, 1, 1, "R8G8B8A8_UNORM", 1, "twiddled")
+    buf = np.zeros(lay.size_B, np.uint8)
+    layout.tile(lay, buf, texels, 0, 0, 0, 0, side, side)
+    mem.write(base + 0x1000, buf, "t")
+    mem.write(base, P.pack(P.TEXTURE, format_id=texture.format_id("R8G8B8A8_UNORM"), tiling="TWIDDLED",
+                           width_px=side, height_px=side, levels=1, last_level=0, address=base + 0x1000,
+                           layer_stride_B=lay.layer_stride_B), "t")
+    mem.write(base + 0x800, P.pack(P.SAMPLER, min_filter="NEAREST", mag_filter="NEAREST", mip_filter="NONE"), "t")
+    x, y = np.meshgrid(np.arange(side), np.arange(side))
+    x, y = x.reshape(-1), y.reshape(-1)
+    out = run("""
+        texture_sample.2d.lod r4_r5_r6_r7, r0_r1, 0, 0, 0.0, 0
+        texture_load.2d r8_r9_r10_r11, r2_r3, 0, 0, 1
+        wait 0
+        wait 1
+    """, mem=mem, lanes=x.size, texture_heap_va=base, sampler_heap_va=base + 0x800,
+        inputs={0: ((x + 0.5) / side).astype(np.float32), 1: ((y + 0.5) / side).astype(np.float32),
+                2: x.astype(np.int32), 3: y.astype(np.int32)})
+    expected = texels[y, x] / 255.0
+    for c in range(4):
+        np.testing.assert_allclose(f32(out, 4 + c), expected[:, c], atol=1e-6)
+        np.testing.assert_allclose(f32(out, 8 + c), expected[:, c], atol=1e-6)
