@@ -6,6 +6,7 @@ that feeds gl_ModelViewMatrix & co. (GL 4.6 compatibility profile chapters
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -254,6 +255,64 @@ class CompatMixin:
         self.shade_model = mode
         self.state.flat_shading = mode == E.GL_FLAT
 
+    glLoadTransposeMatrixd = glLoadTransposeMatrixf
+    glMultTransposeMatrixd = glMultTransposeMatrixf
+
+    def glAlphaFunc(self, func: int, ref: float) -> None:
+        """GL 4.6 compat section 17.3.5 (ref clamped to [0, 1])."""
+        self._compat_only()
+        check_enum(func, range(E.GL_NEVER, E.GL_ALWAYS + 1))
+        self.state.alpha_func = func
+        self.state.alpha_ref = min(1.0, max(0.0, float(ref)))
+
+    def glRectf(self, x1, y1, x2, y2) -> None:
+        """GL 4.6 compat section 10.9: Begin(POLYGON), the four corners, End;
+        drawn from a temporary client vertex array (current colour etc. apply)."""
+        self._compat_only()
+        verts = np.array([x1, y1, x2, y1, x2, y2, x1, y2], np.float32)
+        key = (E.GL_VERTEX_ARRAY, 0)
+        saved = self.vao.legacy.get(key)
+        saved_state = None if saved is None else (copy.copy(saved[0]), copy.copy(saved[1]))
+        saved_buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
+        self.buffer_bindings[E.GL_ARRAY_BUFFER] = None
+        try:
+            a, b = self._legacy(key)
+            self._legacy_pointer(E.GL_VERTEX_ARRAY, 2, E.GL_FLOAT, 0, verts, (2,), (E.GL_FLOAT,), False)
+            a.enabled = True
+            self._draw_arrays(E.GL_POLYGON, 0, 4, 1, 0)
+        finally:
+            self.buffer_bindings[E.GL_ARRAY_BUFFER] = saved_buf
+            if saved_state is None:
+                self.vao.legacy.pop(key, None)
+            else:
+                self.vao.legacy[key] = saved_state
+
+    glRectd = glRectf
+    glRecti = glRectf
+    glRects = glRectf
+
+    def glRectfv(self, v1, v2) -> None:
+        self.glRectf(v1[0], v1[1], v2[0], v2[1])
+
+    glRectdv = glRectfv
+    glRectiv = glRectfv
+    glRectsv = glRectfv
+
+    def glGetPointerv(self, pname: int):
+        """Client array pointers (compat) and the debug callback."""
+        arrays = {E.GL_VERTEX_ARRAY_POINTER: E.GL_VERTEX_ARRAY,
+                  E.GL_NORMAL_ARRAY_POINTER: E.GL_NORMAL_ARRAY,
+                  E.GL_COLOR_ARRAY_POINTER: E.GL_COLOR_ARRAY,
+                  E.GL_TEXTURE_COORD_ARRAY_POINTER: E.GL_TEXTURE_COORD_ARRAY,
+                  E.GL_SECONDARY_COLOR_ARRAY_POINTER: E.GL_SECONDARY_COLOR_ARRAY}
+        if pname in (E.GL_DEBUG_CALLBACK_FUNCTION, E.GL_DEBUG_CALLBACK_USER_PARAM) and \
+                (self.api.gl(4, 3) or self.api.es_(3, 2)):
+            d = self._debug_state()
+            return d["callback"] if pname == E.GL_DEBUG_CALLBACK_FUNCTION else d["user"]
+        check(self.api.compat and pname in arrays, E.GL_INVALID_ENUM, "bad pname")
+        entry = self.vao.legacy.get(self._legacy_key(arrays[pname]))
+        return entry[0].pointer if entry else 0
+
     # -- clip planes (GL 4.6 compat section 13.7) ----------------------------------------------
     def glClipPlane(self, plane: int, equation) -> None:
         """The plane is transformed by the inverse of the current modelview
@@ -408,6 +467,9 @@ class CompatMixin:
             E.GL_CURRENT_NORMAL: lambda c: c.current_normal,
             E.GL_CURRENT_TEXTURE_COORDS: lambda c: c.current_texcoords[c.active_texture % 8],
             E.GL_SHADE_MODEL: lambda c: c.shade_model,
+            E.GL_ALPHA_TEST_FUNC: lambda c: c.state.alpha_func,
+            E.GL_ALPHA_TEST_REF: lambda c: c.state.alpha_ref,
+            E.GL_CURRENT_SECONDARY_COLOR: lambda c: c.current_secondary_color,
             E.GL_CLIENT_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.client_active_texture,
             E.GL_VERTEX_ARRAY: lambda c: c._client_enabled(E.GL_VERTEX_ARRAY),
             E.GL_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_COLOR_ARRAY),
@@ -418,3 +480,106 @@ class CompatMixin:
     def _client_enabled(self, array: int) -> bool:
         entry = self.vao.legacy.get(self._legacy_key(array))
         return entry is not None and entry[0].enabled
+
+
+def _normalize(v, letter: str) -> float:
+    """GL 4.6 section 2.3.5.1 / table 10.2: integer components of colours and
+    normals are normalised (signed: max(c / (2^(b-1) - 1), -1))."""
+    bits = {"b": 8, "s": 16, "i": 32, "ub": 8, "us": 16, "ui": 32}.get(letter)
+    if bits is None:
+        return float(v)
+    if letter.startswith("u"):
+        return int(v) / ((1 << bits) - 1)
+    return max(int(v) / ((1 << (bits - 1)) - 1), -1.0)
+
+
+def _define_current_value_variants():
+    """glColor{3,4}*, glSecondaryColor3*, glNormal3*, glTexCoord{1..4}*,
+    glMultiTexCoord{1..4}* in every component type, plain and v forms
+    (GL 4.6 compat section 10.2.2)."""
+    color_types = ("b", "d", "f", "i", "s", "ub", "ui", "us")
+    coord_types = ("d", "f", "i", "s")
+
+    def make(kind, n, letter, vector):
+        def fn(self, *args):
+            self._compat_only()
+            if kind == "multitex":
+                target, rest = args[0], args[1:]
+            else:
+                target, rest = None, args
+            vals = list(rest[0])[:n] if vector else list(rest)
+            if kind in ("color", "secondary", "normal"):
+                vals = [_normalize(v, letter) for v in vals]
+            else:
+                vals = [float(v) for v in vals]
+            if kind == "color":
+                self.current_color = tuple(vals + [1.0][: 4 - n])
+            elif kind == "secondary":
+                self.current_secondary_color = (*vals, 1.0)
+            elif kind == "normal":
+                self.current_normal = tuple(vals)
+            else:
+                unit = 0 if target is None else target - E.GL_TEXTURE0
+                check(0 <= unit < 8, E.GL_INVALID_ENUM, "bad texture unit")
+                self.current_texcoords[unit] = tuple(vals + [0.0, 0.0, 1.0][n - 1:])
+        return fn
+
+    specs = [("color", "glColor", (3, 4), color_types), ("secondary", "glSecondaryColor", (3,), color_types),
+             ("normal", "glNormal", (3,), ("b", "d", "f", "i", "s")),
+             ("texcoord", "glTexCoord", (1, 2, 3, 4), coord_types),
+             ("multitex", "glMultiTexCoord", (1, 2, 3, 4), coord_types)]
+    for kind, prefix, sizes, types in specs:
+        for n in sizes:
+            for letter in types:
+                for vector in (False, True):
+                    name = f"{prefix}{n}{letter}{'v' if vector else ''}"
+                    if name not in CompatMixin.__dict__:
+                        setattr(CompatMixin, name, make(kind, n, letter, vector))
+
+
+def _define_packed_value_variants():
+    """glColorP*, glNormalP3ui, glTexCoordP*, glMultiTexCoordP*,
+    glSecondaryColorP3ui (GL 3.3, ARB_vertex_type_2_10_10_10_rev)."""
+    def decode(type, v, normalized):
+        comps = [(v >> s) & m for s, m in ((0, 1023), (10, 1023), (20, 1023), (30, 3))]
+        bits = (10, 10, 10, 2)
+        if type == E.GL_INT_2_10_10_10_REV:
+            comps = [c - (1 << b) if c >> (b - 1) else c for c, b in zip(comps, bits)]
+            if normalized:
+                comps = [max(-1.0, c / ((1 << (b - 1)) - 1)) for c, b in zip(comps, bits)]
+        elif normalized:
+            comps = [c / ((1 << b) - 1) for c, b in zip(comps, bits)]
+        return [float(c) for c in comps]
+
+    def make(kind, n, vector):
+        def fn(self, *args):
+            self._compat_only()
+            if kind == "multitex":
+                target, type, value = args
+            else:
+                target, (type, value) = None, args
+            check_enum(type, (E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV))
+            v = int(list(value)[0] if vector else value)
+            comps = decode(type, v, kind in ("color", "secondary", "normal"))[:n]
+            if kind == "color":
+                self.current_color = tuple(comps + [1.0][: 4 - n])
+            elif kind == "secondary":
+                self.current_secondary_color = (*comps, 1.0)
+            elif kind == "normal":
+                self.current_normal = tuple(comps)
+            else:
+                unit = 0 if target is None else target - E.GL_TEXTURE0
+                check(0 <= unit < 8, E.GL_INVALID_ENUM)
+                self.current_texcoords[unit] = tuple(comps + [0.0, 0.0, 1.0][n - 1:])
+        return fn
+
+    for kind, prefix, sizes in (("color", "glColorP", (3, 4)), ("secondary", "glSecondaryColorP", (3,)),
+                                ("normal", "glNormalP", (3,)), ("texcoord", "glTexCoordP", (1, 2, 3, 4)),
+                                ("multitex", "glMultiTexCoordP", (1, 2, 3, 4))):
+        for n in sizes:
+            setattr(CompatMixin, f"{prefix}{n}ui", make(kind, n, False))
+            setattr(CompatMixin, f"{prefix}{n}uiv", make(kind, n, True))
+
+
+_define_current_value_variants()
+_define_packed_value_variants()

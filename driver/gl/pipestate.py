@@ -92,10 +92,14 @@ def dsa_state(s, has_depth: bool, stencil_bits: int) -> DepthStencilAlphaState:
     depth = E.GL_DEPTH_TEST in s.enabled and has_depth
     stencil = E.GL_STENCIL_TEST in s.enabled and stencil_bits > 0
     front, back = s.stencil
+    alpha = E.GL_ALPHA_TEST in s.enabled
     return DepthStencilAlphaState(
         depth_enabled=depth, depth_writemask=depth and s.depth_mask,
         depth_func=compare_func(s.depth_func) if depth else PipeCompareFunc.ALWAYS,
-        stencil=(_stencil(front, stencil, stencil_bits), _stencil(back, stencil, stencil_bits)))
+        stencil=(_stencil(front, stencil, stencil_bits), _stencil(back, stencil, stencil_bits)),
+        alpha_enabled=alpha,
+        alpha_func=compare_func(s.alpha_func) if alpha else PipeCompareFunc.ALWAYS,
+        alpha_ref_value=s.alpha_ref if alpha else 0.0)
 
 
 def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> RasterizerState:

@@ -94,6 +94,8 @@ class FixedState:
     sample_coverage_invert: bool = False
     sample_mask_value: int = 0xFFFFFFFF
     primitive_restart_index: int = 0
+    alpha_func: int = E.GL_ALWAYS          # compatibility profile alpha test
+    alpha_ref: float = 0.0
     unpack: PixelStore = field(default_factory=PixelStore)
     pack: PixelStore = field(default_factory=PixelStore)
     hints: dict = field(default_factory=dict)

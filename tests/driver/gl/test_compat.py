@@ -159,3 +159,44 @@ def test_legacy_pointer_errors(compat):
     expect(compat, E.GL_INVALID_ENUM)
     compat.glEnableClientState(E.GL_BLEND)
     expect(compat, E.GL_INVALID_ENUM)
+
+
+def test_current_value_variants(compat):
+    compat.glColor3ub(255, 0, 0)
+    assert compat.glGetFloatv(E.GL_CURRENT_COLOR) == [1.0, 0.0, 0.0, 1.0]
+    compat.glColor4sv([32767, -32767, 0, 32767])
+    assert compat.glGetFloatv(E.GL_CURRENT_COLOR) == [1.0, -1.0, 0.0, 1.0]
+    compat.glMultiTexCoord3d(E.GL_TEXTURE0 + 2, 1, 2, 3)
+    assert compat.current_texcoords[2] == (1.0, 2.0, 3.0, 1.0)
+    compat.glTexCoord1f(0.5)
+    assert compat.glGetFloatv(E.GL_CURRENT_TEXTURE_COORDS) == [0.5, 0.0, 0.0, 1.0]
+    compat.glColorP4ui(E.GL_UNSIGNED_INT_2_10_10_10_REV, 1023 | (3 << 30))
+    assert compat.glGetFloatv(E.GL_CURRENT_COLOR) == [1.0, 0.0, 0.0, 1.0]
+    compat.glMultiTexCoord2f(E.GL_TEXTURE0 + 9, 0, 0)
+    expect(compat, E.GL_INVALID_ENUM)
+
+
+def test_alpha_test_reaches_the_dsa_state(compat):
+    from driver.gallium import PipeCompareFunc
+    compat.glAlphaFunc(E.GL_GREATER, 1.5)
+    assert compat.glGetFloatv(E.GL_ALPHA_TEST_REF) == [1.0]     # clamped
+    compat.glEnable(E.GL_ALPHA_TEST)
+    compat.glRectf(-1, -1, 1, 1)
+    dsa = compat.pipe.last("create_depth_stencil_alpha_state")[0]
+    assert dsa.alpha_enabled and dsa.alpha_func == PipeCompareFunc.GREATER
+    compat.glAlphaFunc(0, 0.5)
+    expect(compat, E.GL_INVALID_ENUM)
+
+
+def test_rect_draws_a_polygon_and_restores_arrays(compat):
+    from driver.gallium import PipePrim
+    before = np.zeros(6, np.float32)
+    compat.glVertexPointer(3, E.GL_FLOAT, 0, before)
+    compat.glRectf(0, 0, 2, 1)
+    info, _, _, draws = compat.pipe.last("draw_vbo")
+    assert info.mode == PipePrim.POLYGON and draws[0].count == 4
+    vb = compat.pipe.last("set_vertex_buffers")[0][0]
+    assert np.array_equal(np.frombuffer(bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 32]),
+                                        np.float32), [0, 0, 2, 0, 2, 1, 0, 1])
+    assert not compat.glIsEnabled(E.GL_VERTEX_ARRAY)
+    assert compat.glGetPointerv(E.GL_VERTEX_ARRAY_POINTER).read(0, 24) == before.tobytes()
