@@ -13,3 +13,8 @@ __all__: list[str] = []
 from .glsl import GLSLCompileError, parse as parse_glsl, preprocess as preprocess_glsl  # noqa: E402
 
 __all__ += ["GLSLCompileError", "parse_glsl", "preprocess_glsl"]
+
+# SSA IR (compiler/ir): builder, validator, printer/parser, interpreter; passes in compiler.ir.passes.
+from . import ir  # noqa: E402
+
+__all__ += ["ir"]
