@@ -127,6 +127,17 @@ def run():
         rows.append((f"raster: 100 big tris, bin + rasterize in layers, {tile}px tiles", ms,
                      f"{nfrags / 1e6:.1f} M frags, <= {nlayers} layers; pipeline target 1.5 s"))
 
+    def big_depth(tile=128):
+        tl = bin_triangles(setup, SIZE, SIZE, tile_size_px=tile)
+        state = DepthStencilState(depth_test=True, depth_func="lequal")
+        for t in tl.nonempty_tiles():
+            x0, y0, x1, y1 = tl.tile_rect(t)
+            f = rasterize(setup, (x0, y0, x1, y1), 1, rows=tl.tile_rows(t))
+            d = np.ones((y1 - y0, x1 - x0, 1), np.float32)
+            depth_stencil(f, state, d, None, origin=(x0, y0))
+    ms, _ = _best_ms(big_depth, repeat=1)
+    rows.append(("raster: 100 big tris, same + depth test in layer order", ms, "128px tiles"))
+
     def big_bary(tile=128):
         tl = bin_triangles(setup, SIZE, SIZE, tile_size_px=tile)
         for t in tl.nonempty_tiles():

@@ -354,44 +354,43 @@ def barycentrics(setup: TriangleSetup, frags: Fragments, *, sample: int | None =
         ox = oy = SUBPIXEL_ONE // 2
     else:
         ox, oy = (int(v) for v in sample_positions_fx(frags.samples)[sample])
-    t_all = len(setup)
-    rx = setup.x_fx[:, 0] >> SUBPIXEL_BITS
-    ry = setup.y_fx[:, 0] >> SUBPIXEL_BITS
+    n = len(frags)
+    if n == 0:
+        return np.zeros((0, 3 if not over_vertices or setup.corner_weights is None
+                         else setup.corner_weights.shape[2]), np.float32)
+    # reference pixel: the fragments' corner, so the float32 plane offsets stay small
+    rx, ry = int(frags.x.min()), int(frags.y.min())
     X = (rx << SUBPIXEL_BITS) + ox
     Y = (ry << SUBPIXEL_BITS) + oy
-    inv_area = 1.0 / setup.area2_fx
-    scale = setup.inv_w if perspective else np.ones((t_all, 3))
-    table = np.empty((t_all, 2 + 3 * 4), np.float64)
-    table[:, 0] = rx
-    table[:, 1] = ry
-    for i in range(3):
-        e_ref = setup.edge_a[:, i] * X + setup.edge_b[:, i] * Y + setup.edge_c[:, i]   # exact int64
-        k = inv_area * scale[:, i]
-        table[:, 2 + 3 * i] = e_ref * k
-        table[:, 3 + 3 * i] = (setup.edge_a[:, i] << SUBPIXEL_BITS) * k
-        table[:, 4 + 3 * i] = (setup.edge_b[:, i] << SUBPIXEL_BITS) * k
-    table[:, 11:14] = table[:, 2:11].reshape(t_all, 3, 3).sum(axis=1)
-    cols = np.ascontiguousarray(table.T, dtype=np.float32)             # (14, T)
-    tri = frags.tri
-
-    def col(k):
-        return np.take(cols[k], tri)
-    dx = frags.x.astype(np.float32)
-    dx -= col(0)
-    dy = frags.y.astype(np.float32)
-    dy -= col(1)
-    lam = np.empty((3, len(frags)), np.float32)
-    for i in range(3):
-        v = lam[i]
-        np.multiply(col(3 + 3 * i), dx, out=v)
-        v += col(4 + 3 * i) * dy
-        v += col(2 + 3 * i)
+    k = 1.0 / setup.area2_fx
     if perspective:
-        total = col(12) * dx
-        total += col(13) * dy
-        total += col(11)
+        k = k[:, None] * setup.inv_w
+    else:
+        k = np.broadcast_to(k[:, None], (len(setup), 3))
+    dx = frags.x.astype(np.float32)
+    dx -= np.float32(rx)
+    dy = frags.y.astype(np.float32)
+    dy -= np.float32(ry)
+    tri = frags.tri
+    lam = np.empty((3, n), np.float32)
+    # linear weights sum to 1: the third is 1 - the others; perspective ones need all
+    for i in range(3 if perspective else 2):
+        e_ref = setup.edge_a[:, i] * X + setup.edge_b[:, i] * Y + setup.edge_c[:, i]      # exact int64
+        c = (e_ref * k[:, i]).astype(np.float32)
+        ga = ((setup.edge_a[:, i] << SUBPIXEL_BITS) * k[:, i]).astype(np.float32)
+        gb = ((setup.edge_b[:, i] << SUBPIXEL_BITS) * k[:, i]).astype(np.float32)
+        v = lam[i]
+        np.multiply(np.take(ga, tri), dx, out=v)
+        v += np.take(gb, tri) * dy
+        v += np.take(c, tri)
+    if perspective:
+        total = lam[0] + lam[1]
+        total += lam[2]
         np.reciprocal(total, out=total)
         lam *= total
+    else:
+        np.subtract(1.0, lam[0], out=lam[2])
+        lam[2] -= lam[1]
     lam = lam.T
     if over_vertices and setup.corner_weights is not None:
         lam = np.einsum("fc,fck->fk", lam, setup.corner_weights[frags.tri].astype(np.float32))
