@@ -97,7 +97,7 @@ def sample(mem, tex_desc_va, samp_desc_va, coords, *, lod=None, bias=None, ddx=N
         view, samp = read_texture(mem, tva), read_sampler(mem, sva)
         m = n if lanes is None else lanes.size
         parts = []
-        for start in range(0, m, BATCH_LANES):
+        for start in range(0, max(m, 1), BATCH_LANES):
             sel = _batch(lanes, start, m)
             parts.append(sample_view(mem, view, samp, _sub(coords, sel), lod=_sub(lod, sel), bias=_sub(bias, sel),
                                      ddx=_sub(ddx, sel), ddy=_sub(ddy, sel), compare=_sub(compare, sel),
@@ -117,7 +117,7 @@ def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:
         view = read_texture(mem, tva)
         m = n if lanes is None else lanes.size
         parts = []
-        for start in range(0, m, BATCH_LANES):
+        for start in range(0, max(m, 1), BATCH_LANES):
             sel = _batch(lanes, start, m)
             parts.append(load_view(mem, view, _sub(coords, sel), _sub(lod, sel), _sub(sample, sel), cache=cache))
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)

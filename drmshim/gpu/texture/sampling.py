@@ -232,6 +232,8 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     n = coords.shape[0]
     if view.lay.sample_count_sa > 1:
         raise ValueError("multisampled textures cannot be sampled with filtering: use load()")
+    if n == 0:
+        return np.zeros((4, 0), value_dtype(view.fmt))
     nd = view.spatial_dims
     is_int = value_dtype(view.fmt) != np.float32
     cube_info = dirs = None
@@ -432,6 +434,8 @@ def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True,
     if coords.ndim == 1:
         coords = coords[:, None]
     n = coords.shape[0]
+    if n == 0:
+        return np.zeros((4, 0), value_dtype(view.fmt))
     nd = view.spatial_dims
     level = view.first_level + np.broadcast_to(np.asarray(lod if lod is not None else 0, np.int64), (n,))
     ok = (level >= view.first_level) & (level <= view.last_level)

@@ -175,3 +175,10 @@ def test_decoded_texels_are_reused_only_while_memory_is_unchanged():
     off = int(layout.offset_B(lay, 3, 3))
     mem.write(IMAGE_VA + off, bytes([7, 7, 7, 7]), "TEST")                   # a render to the texture
     assert np.round(tex.load(mem, DESC_VA, coords, 0)[0, 0] * 255) == 7
+
+
+def test_no_lanes_no_work():
+    mem = new_memory()
+    put_texture(mem, [np.zeros((1, 2, 2, 4), np.uint8)], pack_values=False)
+    assert tex.load(mem, DESC_VA, np.zeros((0, 2), np.int64), np.zeros(0, np.int64)).shape == (0, 4)
+    assert tex.sample(mem, DESC_VA, DESC_VA + 0x40, np.zeros((0, 2), np.float32)).shape == (0, 4)
