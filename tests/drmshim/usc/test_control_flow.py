@@ -164,6 +164,22 @@ def test_jmp_exec_none_skips_only_when_no_lane_is_active():
     assert list(mixed.registers[2]) == [0, 7, 0, 7]
 
 
+def test_while_fcmp_loop_and_memory_barrier():
+    """x = 1; while (x < limit) x *= 2 — with the loop condition as while_fcmp (break_if nest 1)."""
+    limit = np.array([0.5, 1.0, 3.0, 100.0, np.nan], np.float32)
+    ctx = run("""
+        mov_imm r0l, 0
+        mov_imm r2, 0x3f800000      ; 1.0
+    loop:
+        while_fcmp.lt r2, r1, 1
+        fmul r2, r2, 2.0
+        memory_barrier.device
+        jmp_exec_any loop
+        pop_exec 1
+    """, lanes=limit.size, inputs={1: limit})
+    assert list(ctx.registers[2].view(np.float32)) == [1.0, 1.0, 4.0, 128.0, 1.0]
+
+
 def test_fcmp_with_nan_takes_the_else_branch():
     x = np.array([np.nan, 1.0, -1.0], np.float32)
     ctx = run("""
