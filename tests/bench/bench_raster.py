@@ -135,8 +135,9 @@ def run():
             f = rasterize(setup, (x0, y0, x1, y1), 1, rows=tl.tile_rows(t))
             d = np.ones((y1 - y0, x1 - x0, 1), np.float32)
             depth_stencil(f, state, d, None, origin=(x0, y0))
-    ms, _ = _best_ms(big_depth, repeat=1)
-    rows.append(("raster: 100 big tris, same + depth test in layer order", ms, "128px tiles"))
+    for tile in (128, 256):
+        ms, _ = _best_ms(lambda: big_depth(tile), repeat=1)
+        rows.append((f"raster: 100 big tris, same + depth test in layer order", ms, f"{tile}px tiles"))
 
     def big_bary(tile=128):
         tl = bin_triangles(setup, SIZE, SIZE, tile_size_px=tile)

@@ -249,6 +249,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     fr, bk = state.front, state.back
     two_sided = state.stencil_test and front_facing is not None and fr != bk
     identity = layers.identity
+    all_covered = bool((cov == (1 << frags.samples) - 1).all())
     for k in range(layers.count):
         lo, hi = int(layers.offsets[k]), int(layers.offsets[k + 1])
         pick = slice(lo, hi) if identity else layers.order[lo:hi]
@@ -256,18 +257,22 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
         lface = front_facing[pick] if two_sided else None
         lpassed = np.zeros(hi - lo, np.uint8)
         for smp in range(frags.samples):
-            bit = (lcov >> smp) & 1
-            m = None if bit.all() else np.flatnonzero(bit)
+            m = None if all_covered else np.flatnonzero((lcov >> smp) & 1)
+            if m is not None and len(m) == hi - lo:
+                m = None
             if m is not None and len(m) == 0:
                 continue
-            fi = lbase + smp if m is None else lbase[m] + smp
+            fi = lbase if m is None else lbase[m]
+            if smp:
+                fi = fi + smp
             n = len(fi)
             face_sel = lface if lface is None or m is None else lface[m]
-            dpass = np.ones(n, bool)
             if state.depth_test:
                 zf = lz[:, smp] if m is None else lz[m, smp]
-                dpass = compare(dfunc, zf, dflat[fi])
-            spass = np.ones(n, bool)
+                dcur = dflat[fi]
+                dpass = compare(dfunc, zf, dcur)
+            else:
+                dpass = np.ones(n, bool)
             if state.stencil_test:
                 st = sflat[fi]
                 ref = _face_select(face_sel, fr.ref, bk.ref)
@@ -281,11 +286,12 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
                 if face_sel is not None:
                     new_st = np.where(face_sel, new_st, _stencil_update(state, bk, st, spass, dpass))
                 sflat[fi] = new_st
-            ok = spass & dpass if state.stencil_test else dpass
+                ok = spass & dpass
+            else:
+                ok = dpass
             if state.depth_test and state.depth_write:
-                wsel = np.flatnonzero(ok)
-                dflat[fi[wsel]] = zf[wsel]
-            bits = ok.astype(np.uint8) << smp
+                dflat[fi] = np.where(ok, zf, dcur)       # pixels are distinct within a layer
+            bits = ok.view(np.uint8) if smp == 0 else ok.view(np.uint8) << smp
             if m is None:
                 lpassed |= bits
             else:
