@@ -191,8 +191,8 @@ def _build(b: Builder, rep, m: _Match, comps: int, base: str, bits: int) -> AluS
     return AluSrc(d, (0,) * comps)
 
 
-def _try_patterns(instr: Alu) -> Def | None:
-    for entry in PATTERNS:
+def _try_patterns(instr: Alu, by_op: dict) -> Def | None:
+    for entry in by_op.get(instr.op, ()):
         search, replace = entry[0], entry[1]
         flags = entry[2] if len(entry) > 2 else ()
         if search[0] != instr.op or (instr.exact and INEXACT in flags):
@@ -215,6 +215,9 @@ def _try_patterns(instr: Alu) -> Def | None:
 def opt_algebraic(shader: Shader) -> bool:
     """Apply the first matching pattern of ``PATTERNS`` to every ALU instruction."""
     progress = False
+    by_op: dict[str, list] = {}
+    for entry in PATTERNS:
+        by_op.setdefault(entry[0][0], []).append(entry)
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
         for block in walk_blocks(func.body):
@@ -222,7 +225,7 @@ def opt_algebraic(shader: Shader) -> bool:
                 instr.map_sources(lambda d: mapping.get(d, d))
                 if not isinstance(instr, Alu):
                     continue
-                new = _try_patterns(instr)
+                new = _try_patterns(instr, by_op)
                 if new is not None:
                     mapping[instr.dest] = new
                     block.remove(instr)

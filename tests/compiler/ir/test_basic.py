@@ -273,3 +273,39 @@ def test_dead_cf_keeps_real_branches():
         }}
         block b3:
     """)
+
+
+def test_dead_cf_constant_break_drops_rest_of_loop_body():
+    # Regression shape from unrolling: `loop { i = phi; if (true) break; ...; }`.
+    CASE(opt_dead_cf, f"""
+        block b0:
+          32x1 %z = load_const (0)
+          32x1 %one = load_const (1)
+          1x1 %t = load_const (true)
+        loop {{
+          block b1:
+            32x1 %i = phi b0: %z, b4: %j
+          if %t {{
+            block b2:
+              break
+          }} else {{
+            block b3:
+          }}
+          block b4:
+            32x1 %j = iadd %i, %one
+        }}
+        block b5:
+          {store('%i')}
+    """, f"""
+        block b0:
+          32x1 %z = load_const (0)
+          32x1 %one = load_const (1)
+          1x1 %t = load_const (true)
+        loop {{
+          block b1:
+            32x1 %i = phi b0: %z
+            break
+        }}
+        block b2:
+          {store('%i')}
+    """)
