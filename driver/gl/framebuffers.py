@@ -292,6 +292,36 @@ class FramebufferMixin:
         fb = self._fb_for_target(target)
         return self._framebuffer_status(fb)
 
+    # -- default-framebuffer-less parameters (GL 4.6 section 9.2.1) -----------------
+    _FB_PARAMS = {E.GL_FRAMEBUFFER_DEFAULT_WIDTH: "default_width",
+                  E.GL_FRAMEBUFFER_DEFAULT_HEIGHT: "default_height",
+                  E.GL_FRAMEBUFFER_DEFAULT_LAYERS: "default_layers",
+                  E.GL_FRAMEBUFFER_DEFAULT_SAMPLES: "default_samples",
+                  E.GL_FRAMEBUFFER_DEFAULT_FIXED_SAMPLE_LOCATIONS: "default_fixed_samples"}
+
+    def glFramebufferParameteri(self, target: int, pname: int, param: int) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        fb = self._fb_for_target(target)
+        names = dict(self._FB_PARAMS)
+        if self.api.es and self.api.version < (3, 2):
+            names.pop(E.GL_FRAMEBUFFER_DEFAULT_LAYERS)
+        check_enum(pname, names)
+        check(fb is not None, E.GL_INVALID_OPERATION, "default framebuffer bound")
+        limit = {E.GL_FRAMEBUFFER_DEFAULT_WIDTH: self.limits["GL_MAX_FRAMEBUFFER_WIDTH"],
+                 E.GL_FRAMEBUFFER_DEFAULT_HEIGHT: self.limits["GL_MAX_FRAMEBUFFER_HEIGHT"],
+                 E.GL_FRAMEBUFFER_DEFAULT_LAYERS: self.caps.max_texture_array_layers,
+                 E.GL_FRAMEBUFFER_DEFAULT_SAMPLES: max(self.caps.sample_counts),
+                 E.GL_FRAMEBUFFER_DEFAULT_FIXED_SAMPLE_LOCATIONS: 1}[pname]
+        check(0 <= param <= limit, E.GL_INVALID_VALUE, "parameter out of range")
+        setattr(fb, names[pname], int(param))
+
+    def glGetFramebufferParameteriv(self, target: int, pname: int) -> list[int]:
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        fb = self._fb_for_target(target)
+        check_enum(pname, self._FB_PARAMS)
+        check(fb is not None, E.GL_INVALID_OPERATION, "default framebuffer bound")
+        return [int(getattr(fb, self._FB_PARAMS[pname], 0))]
+
     # -- draw/read buffers -------------------------------------------------------------
     def glDrawBuffers(self, n: int, bufs) -> None:
         check(self.api.gl_or_es((2, 0), (3, 0)), E.GL_INVALID_OPERATION)

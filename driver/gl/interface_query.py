@@ -41,6 +41,16 @@ class InterfaceQueryMixin:
         if interface == E.GL_UNIFORM:
             ubs = [b for b in ls.blocks if not b.is_storage]
             for u in self._active_uniforms(ls):
+                if isinstance(u, tuple) and len(u) == 3:
+                    m, _, abi = u
+                    out.append(_Res(m.name, {
+                        E.GL_TYPE: E.GL_UNSIGNED_INT_ATOMIC_COUNTER, E.GL_ARRAY_SIZE: m.size,
+                        E.GL_OFFSET: m.offset_B, E.GL_BLOCK_INDEX: -1,
+                        E.GL_ARRAY_STRIDE: 4 if m.size > 1 else 0, E.GL_MATRIX_STRIDE: 0,
+                        E.GL_IS_ROW_MAJOR: 0, E.GL_LOCATION: -1,
+                        E.GL_ATOMIC_COUNTER_BUFFER_INDEX: abi,
+                        **refs(ls.atomic_buffers[abi].stages)}))
+                    continue
                 if isinstance(u, tuple):
                     m, bi = u
                     out.append(_Res(m.name, {
@@ -97,6 +107,14 @@ class InterfaceQueryMixin:
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: 0, E.GL_IS_PER_PATCH: 0,
                         **refs({"fragment"})}))
+        elif interface == E.GL_ATOMIC_COUNTER_BUFFER:
+            for i, a in enumerate(ls.atomic_buffers):
+                vals = self.glGetActiveAtomicCounterBufferiv(
+                    prog.name, i, E.GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES)
+                out.append(_Res("", {E.GL_BUFFER_BINDING: a.binding,
+                                     E.GL_BUFFER_DATA_SIZE: a.data_size_B,
+                                     E.GL_NUM_ACTIVE_VARIABLES: len(a.counters),
+                                     E.GL_ACTIVE_VARIABLES: tuple(vals or ()), **refs(a.stages)}))
         elif interface == E.GL_TRANSFORM_FEEDBACK_VARYING:
             for i, name in enumerate(ls.tf_varyings):
                 v = self.glGetTransformFeedbackVarying(prog.name, i)
@@ -190,6 +208,14 @@ class InterfaceQueryMixin:
                 bufs.append(None)
                 continue
             buf, off, size = ssbos.get(b.binding, (None, 0, 0))
+            bufs.append(ShaderBuffer(buf.resource, off, size or buf.size - off)
+                        if buf is not None and buf.resource is not None else None)
+        acbs = self.indexed_buffers[E.GL_ATOMIC_COUNTER_BUFFER]
+        for a in ls.atomic_buffers:
+            if name not in a.stages:
+                bufs.append(None)
+                continue
+            buf, off, size = acbs.get(a.binding, (None, 0, 0))
             bufs.append(ShaderBuffer(buf.resource, off, size or buf.size - off)
                         if buf is not None and buf.resource is not None else None)
         if bufs:

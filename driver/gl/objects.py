@@ -188,6 +188,9 @@ class Framebuffer:
     read_buffer: int = E.GL_COLOR_ATTACHMENT0
     default_width: int = 0
     default_height: int = 0
+    default_layers: int = 0
+    default_samples: int = 0
+    default_fixed_samples: int = 0
     ever_bound: bool = False
 
 

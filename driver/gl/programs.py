@@ -59,6 +59,15 @@ class UniformBlockInfo:
 
 
 @dataclass
+class AtomicBufferInfo:
+    """An active atomic counter buffer: counters are (name, offset_B, count)."""
+    binding: int
+    counters: list = field(default_factory=list)
+    data_size_B: int = 0
+    stages: set = field(default_factory=set)
+
+
+@dataclass
 class LinkedProgram:
     """Everything a successful link establishes (and draws use)."""
     units: dict                       # stage -> TranslationUnit
@@ -71,6 +80,7 @@ class LinkedProgram:
     local_size: tuple | None = None
     pipe_shaders: dict = field(default_factory=dict)   # PipeShaderType -> handle
     tf_varyings: list = field(default_factory=list)
+    atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
 
 
 class LinkError(Exception):
@@ -78,10 +88,24 @@ class LinkError(Exception):
 
 
 @dataclass
+class _AtomicCounter:
+    """An active atomic counter as an active uniform (location -1)."""
+    name: str
+    offset_B: int
+    size: int
+
+
+@dataclass
 class _Builtin:
     """A built-in vertex input (gl_Color, ...) being given a location."""
     name: str
     type: object = None
+
+
+def _base_type(t):
+    while t.base == "array":
+        t = t.element
+    return t
 
 
 def _is_builtin(v) -> bool:
@@ -312,6 +336,8 @@ class ProgramMixin:
                 "uniforms": {u.name: (u.offset_B, u.stride_B, u.size) for u in linked.uniforms},
                 "uniform_blocks": {b.name: b.binding for b in linked.blocks if not b.is_storage},
                 "storage_blocks": {b.name: b.binding for b in linked.blocks if b.is_storage},
+                # atomic counter buffer i is shader buffer slot (#storage blocks + i)
+                "atomic_counter_buffers": [a.binding for a in linked.atomic_buffers],
                 "local_size": linked.local_size,
                 "state_uniforms": state_uniform_layout() if self.api.compat else {},
                 "state_constant_buffer": STATE_CONSTANT_BUFFER}
@@ -342,6 +368,7 @@ class ProgramMixin:
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
         uniforms, locations, data = self._assign_uniforms(merged)
         blocks = self._collect_blocks(merged)
+        atomics = self._collect_atomic_counters(merged)
         tf = []
         if prog.tf_varyings:
             outs = {v.name: v for v in merged["vertex"]["outputs"]} if "vertex" in merged else {}
@@ -356,7 +383,8 @@ class ProgramMixin:
             if local_size is None:
                 raise LinkError("compute shader has no local_size layout")
         return LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
-                             uniforms, locations, data, blocks, local_size, tf_varyings=tf)
+                             uniforms, locations, data, blocks, local_size, tf_varyings=tf,
+                             atomic_buffers=atomics)
 
     def _add_fixed_function_stages(self, units: dict) -> None:
         """Compatibility profile: a missing vertex or fragment stage is the
@@ -507,6 +535,8 @@ class ProgramMixin:
                     seen[v.name] = v
         leaves: list[UniformLeaf] = []
         for v in seen.values():
+            if _base_type(v.type).base == "atomic_uint":
+                continue                      # atomic counters live in buffers
             if v.used or v.layout.get("location") is not None:
                 leaves += leaf_uniforms(v.name, v.type, v)
         taken: set[int] = set()
@@ -547,6 +577,36 @@ class ProgramMixin:
                     data[u.offset_B + i * u.stride_B:u.offset_B + i * u.stride_B + 4] = \
                         int(binding + i).to_bytes(4, "little", signed=True)
         return infos, locations, data
+
+    def _collect_atomic_counters(self, merged: dict) -> list:
+        """GLSL 4.30 section 4.4.6.2: counters at layout(binding, offset);
+        offsets default to the next free 4-byte slot of their binding."""
+        next_offset: dict[int, int] = {}
+        buffers: dict[int, AtomicBufferInfo] = {}
+        seen: dict[str, object] = {}
+        for stage, m in merged.items():
+            for v in m["uniforms"]:
+                if _base_type(v.type).base != "atomic_uint":
+                    continue
+                if v.name in seen:
+                    buffers[seen[v.name]].stages.add(stage)
+                    continue
+                binding = v.layout.get("binding", 0)
+                if binding >= self.limits.get("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 0):
+                    raise LinkError(f"atomic counter `{v.name}' binding {binding} out of range")
+                offset = v.layout.get("offset", next_offset.get(binding, 0))
+                count = v.type.length if v.type.base == "array" else 1
+                buf = buffers.setdefault(binding, AtomicBufferInfo(binding))
+                for other in buf.counters:
+                    if other[1] < offset + 4 * count and offset < other[1] + 4 * other[2]:
+                        raise LinkError(f"atomic counters `{other[0]}' and `{v.name}' overlap")
+                name = f"{v.name}[0]" if v.type.base == "array" else v.name
+                buf.counters.append((name, offset, count))
+                buf.stages.add(stage)
+                buf.data_size_B = max(buf.data_size_B, offset + 4 * count)
+                next_offset[binding] = offset + 4 * count
+                seen[v.name] = binding
+        return [buffers[b] for b in sorted(buffers)]
 
     def _collect_blocks(self, merged: dict) -> list:
         blocks: dict[str, UniformBlockInfo] = {}
@@ -659,7 +719,32 @@ class ProgramMixin:
         ubs = [b for b in ls.blocks if not b.is_storage]
         for i, b in enumerate(ubs):
             out += [(m, i) for m in b.active]
+        for i, a in enumerate(ls.atomic_buffers):
+            out += [(_AtomicCounter(name, offset, count), -1, i) for name, offset, count in a.counters]
         return out
+
+    def glGetActiveAtomicCounterBufferiv(self, program: int, bufferIndex: int, pname: int) -> list:
+        """GL 4.6 section 7.3.1.1 (atomic counter buffers)."""
+        check(self.api.gl_or_es((4, 2), (3, 1)), E.GL_INVALID_OPERATION)
+        prog = self._program(program)
+        check(prog.linked, E.GL_INVALID_OPERATION)
+        bufs = prog.linked_state.atomic_buffers
+        check(0 <= bufferIndex < len(bufs), E.GL_INVALID_VALUE, "buffer index out of range")
+        a = bufs[bufferIndex]
+        first = len(prog.linked_state.uniforms) + sum(
+            len(b.active) for b in prog.linked_state.blocks if not b.is_storage)
+        first += sum(len(b.counters) for b in bufs[:bufferIndex])
+        values = {E.GL_ATOMIC_COUNTER_BUFFER_BINDING: a.binding,
+                  E.GL_ATOMIC_COUNTER_BUFFER_DATA_SIZE: a.data_size_B,
+                  E.GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS: len(a.counters),
+                  E.GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES:
+                      tuple(range(first, first + len(a.counters))),
+                  E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER: int("vertex" in a.stages),
+                  E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in a.stages),
+                  E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_COMPUTE_SHADER: int("compute" in a.stages)}
+        check_enum(pname, values)
+        v = values[pname]
+        return list(v) if isinstance(v, tuple) else [v]
 
     def glGetActiveUniform(self, program: int, index: int):
         """Returns (name, size, type); array names end in "[0]"."""
@@ -669,6 +754,8 @@ class ProgramMixin:
         u = us[index]
         if isinstance(u, tuple):
             m = u[0]
+            if isinstance(m, _AtomicCounter):
+                return (m.name, m.size, E.GL_UNSIGNED_INT_ATOMIC_COUNTER)
             return (m.name, m.size, gl_type_enum(m.type))
         return (u.name, u.size, u.gl_type)
 
@@ -705,7 +792,13 @@ class ProgramMixin:
         out = []
         for i in idx:
             u = us[i]
-            if isinstance(u, tuple):
+            if isinstance(u, tuple) and isinstance(u[0], _AtomicCounter):
+                m = u[0]
+                v = {E.GL_UNIFORM_TYPE: E.GL_UNSIGNED_INT_ATOMIC_COUNTER, E.GL_UNIFORM_SIZE: m.size,
+                     E.GL_UNIFORM_NAME_LENGTH: len(m.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: -1,
+                     E.GL_UNIFORM_OFFSET: m.offset_B, E.GL_UNIFORM_ARRAY_STRIDE: 4 if m.size > 1 else 0,
+                     E.GL_UNIFORM_MATRIX_STRIDE: 0, E.GL_UNIFORM_IS_ROW_MAJOR: 0}
+            elif isinstance(u, tuple):
                 m, block = u
                 v = {E.GL_UNIFORM_TYPE: gl_type_enum(m.type), E.GL_UNIFORM_SIZE: m.size,
                      E.GL_UNIFORM_NAME_LENGTH: len(m.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: block,

@@ -195,3 +195,71 @@ def test_compute_dispatch_binds_storage_and_uniform_buffers(core):
     assert any(a[1] == 1 and a[2] is not None and a[2].resource is core.buffers.get(ubo).resource
                for a in cbs)
     assert core.pipe.last("launch_grid")[0].block == (4, 1, 1)
+
+
+ATOMIC_CS = """#version 430
+layout(local_size_x = 1) in;
+layout(binding = 2, offset = 4) uniform atomic_uint a;
+layout(binding = 2) uniform atomic_uint b[2];
+layout(binding = 0) uniform atomic_uint c;
+void main() { atomicCounterIncrement(a); atomicCounterIncrement(b[1]); atomicCounterIncrement(c); }
+"""
+
+
+def test_atomic_counters(core):
+    p = compute_program(core, ATOMIC_CS)
+    n = core.glGetProgramInterfaceiv(p, E.GL_ATOMIC_COUNTER_BUFFER, E.GL_ACTIVE_RESOURCES)[0]
+    assert n == 2
+    q = core.glGetActiveAtomicCounterBufferiv
+    assert [q(p, i, E.GL_ATOMIC_COUNTER_BUFFER_BINDING)[0] for i in range(2)] == [0, 2]
+    # binding 2: a at 4, b[2] continues at 8 -> 16 bytes
+    assert q(p, 1, E.GL_ATOMIC_COUNTER_BUFFER_DATA_SIZE) == [16]
+    assert q(p, 1, E.GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS) == [2]
+    idx = q(p, 1, E.GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES)
+    names = {core.glGetActiveUniform(p, i)[0]: i for i in idx}
+    assert set(names) == {"a", "b[0]"}
+    assert core.glGetActiveUniformsiv(p, 1, [names["b[0]"]], E.GL_UNIFORM_OFFSET) == [8]
+    assert core.glGetActiveUniform(p, names["a"])[2] == E.GL_UNSIGNED_INT_ATOMIC_COUNTER
+    assert core.glGetUniformLocation(p, "a") == -1
+    q(p, 2, E.GL_ATOMIC_COUNTER_BUFFER_BINDING)
+    expect(core, E.GL_INVALID_VALUE)
+    # a dispatch binds the counter buffers after the (zero) storage blocks
+    core.glUseProgram(p)
+    b0, b2 = core.glGenBuffers(2)
+    for name, binding in ((b0, 0), (b2, 2)):
+        core.glBindBuffer(E.GL_ATOMIC_COUNTER_BUFFER, name)
+        core.glBufferData(E.GL_ATOMIC_COUNTER_BUFFER, 16, None, E.GL_DYNAMIC_COPY)
+        core.glBindBufferBase(E.GL_ATOMIC_COUNTER_BUFFER, binding, name)
+    core.glDispatchCompute(1, 1, 1)
+    _, _, bufs, _ = core.pipe.last("set_shader_buffers")
+    assert [b.resource for b in bufs] == [core.buffers.get(b0).resource, core.buffers.get(b2).resource]
+
+
+def test_overlapping_atomic_counters_fail_to_link(core):
+    src = ATOMIC_CS.replace("layout(binding = 2) uniform atomic_uint b[2];",
+                            "layout(binding = 2, offset = 0) uniform atomic_uint b[2];")
+    cs = core.glCreateShader(E.GL_COMPUTE_SHADER)
+    core.glShaderSource(cs, 1, [src])
+    core.glCompileShader(cs)
+    p = core.glCreateProgram()
+    core.glAttachShader(p, cs)
+    core.glLinkProgram(p)
+    assert core.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    assert "overlap" in core.glGetProgramInfoLog(p)
+
+
+def test_framebuffer_default_parameters():
+    c = make_ctx("gles31")
+    (f,) = c.glGenFramebuffers(1)
+    c.glFramebufferParameteri(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_WIDTH, 16)
+    expect(c, E.GL_INVALID_OPERATION)                      # default framebuffer
+    c.glBindFramebuffer(E.GL_FRAMEBUFFER, f)
+    assert c.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
+    c.glFramebufferParameteri(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_WIDTH, 16)
+    c.glFramebufferParameteri(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_HEIGHT, 8)
+    assert c.glGetFramebufferParameteriv(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_WIDTH) == [16]
+    assert c.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    c.glFramebufferParameteri(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_WIDTH, -1)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glFramebufferParameteri(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_LAYERS, 2)   # ES 3.2
+    expect(c, E.GL_INVALID_ENUM)
