@@ -17,6 +17,7 @@ from typing import Callable
 
 import uapi
 
+from ..capture import hooks as capture_hooks
 from ..firmware import Firmware, GPUExecutor, NullExecutor, debug_enabled, stderr_logger
 from . import fds
 from .arena import PAGE_SIZE_B, Arena
@@ -98,6 +99,7 @@ class Kernel:
         self.files: list[DRMFile] = []
         self._lock = threading.Lock()
         self._impl = {**SYNC_IOCTLS, **self._asahi_ioctls()}
+        self.hooks = capture_hooks.install(self)  # SHIMGL_CAPTURE, fault dumps, SHIMGL_DEBUG=trace
 
     @staticmethod
     def now_ns() -> int:
@@ -322,6 +324,7 @@ class Kernel:
 
     def _submit(self, file, arg) -> None:
         queue, job, outs = build_job(self, file, arg)
+        self.hooks.on_submit(file, arg, queue, job)
         for syncobj, sync_type, point in outs:
             if sync_type == uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ and point:
                 syncobj.add_point(point, job.done)

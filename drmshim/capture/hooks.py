@@ -1,0 +1,77 @@
+"""Where the kernel calls into capture: two calls in ``drmshim/kernel/kernel.py``.
+
+Sole responsibility: the glue. ``install(kernel)`` (from ``Kernel.__init__``)
+returns the kernel's :class:`KernelHooks` and, with ``SHIMGL_DEBUG=trace``,
+routes the kernel's ``ioctl`` through the tracer. ``hooks.on_submit(file, arg,
+queue, job)`` (from the SUBMIT ioctl, after validation, before the job is queued)
+captures the submission when ``SHIMGL_CAPTURE`` says so, and arranges for a core
+dump when one of its commands faults. Nothing here may make a SUBMIT fail: an
+error is logged and the submission goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import threading
+import traceback
+import weakref
+
+from ..firmware import debug_enabled
+from .capture import CaptureState
+from .coredump import CoreDumper
+from .snapshot import copy_submit
+from .trace import traced
+
+__all__ = ["KernelHooks", "install"]
+
+
+class KernelHooks:
+    """One kernel's capture state, core dumper and submit counter."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.capture = CaptureState(kernel)
+        self.dumper = CoreDumper(kernel)
+        self.dumps_enabled = True
+        self._seq = itertools.count()
+        self._last_done = weakref.WeakKeyDictionary()  # queue -> the done fence of its latest job
+        self._lock = threading.Lock()
+
+    def on_submit(self, file, arg, queue, job) -> None:
+        try:
+            self._on_submit(file, arg, queue, job)
+        except Exception:  # noqa: BLE001 - capture must never break SUBMIT
+            print("shimgl capture: internal error (the submission goes on):", file=sys.stderr)
+            traceback.print_exc()
+
+    def _on_submit(self, file, arg, queue, job) -> None:
+        with self._lock:
+            seq = next(self._seq)
+            previous = self._last_done.get(queue)
+            self._last_done[queue] = job.done
+        wanted = self.capture.wanted()
+        if wanted is None and not self.dumps_enabled:
+            return
+        copied = copy_submit(arg)
+        if wanted is not None:
+            self.capture.capture(*wanted, file, queue, job, copied, previous, seq)
+        if self.dumps_enabled:
+            complete = job.complete
+
+            def complete_and_dump(error: int) -> None:
+                try:
+                    self.dumper.job_done(file, queue, job, copied, seq)
+                except Exception:  # noqa: BLE001
+                    traceback.print_exc()
+                complete(error)
+            # UserQueue.push hands ``job.complete`` to the firmware: this instance's
+            # completion first writes the dump, then signals as before.
+            job.complete = complete_and_dump
+
+
+def install(kernel) -> KernelHooks:
+    """The hooks of a new kernel; with ``SHIMGL_DEBUG=trace`` its ioctls are logged."""
+    if debug_enabled("trace"):
+        kernel.ioctl = traced(kernel.ioctl)
+    return KernelHooks(kernel)
