@@ -330,6 +330,7 @@ USC_SHADER = Packet("USC_SHADER", 3, [
     uint("register_count", 8, 8, doc="32-bit general registers used (r0..r{n-1})"),
     uint("scratch_size_B", 16, 16, modifier=shr(4), doc="per-lane stack for spills"),
     address("code", at(1), 40, doc="the first instruction"),
+    uint("uniform_count_halves", at(2, 8), 10, doc="16-bit uniform registers the program reads (u0l..)"),
 ])
 
 USC_UNIFORM = Packet("USC_UNIFORM", 3, [
