@@ -226,3 +226,20 @@ class Scene:
         ex.run_fragment(cmd)
         self.last = cmd
         return self.target.pixels()
+
+
+COUNT_FS = "\n".join(["ld_tile.i32 r4, 0", "iadd r4, r4, 1", "st_tile.i32 r4, 0, 1", "stop"])
+
+
+def record_eot(space: Space, W: int, H: int, samples: int = 1) -> tuple[int, int]:
+    """An end-of-tile program storing every sample's raw 32-bit record to a buffer
+    ((y * W + x) * samples + s); returns (usc words, buffer)."""
+    buf = space.alloc(4 * W * H * samples)
+    asm = "\n".join(["get_sr r4, pixel_x", "get_sr r5, pixel_y", "get_sr r6, sample_id", f"mov_imm r7, {W}",
+                     "imad r8, r5, r7, r4", f"mov_imm r7, {samples}", "imad r8, r8, r7, r6",
+                     "ld_tile.i32 r9, 0", "device_store.i32 r9, u0_u1, r8, 2, 0", "wait 0", "stop"])
+    return space.usc(asm, uniforms=u64_uniforms(buf)), buf
+
+
+def zero_bg(space: Space) -> int:
+    return space.usc("mov_imm r4, 0\nst_tile.i32 r4, 0, 1\nstop")
