@@ -317,24 +317,6 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
                      y.astype(np.int32, copy=False), coverage, z, samples, offsets)
 
 
-def sample_depth(setup: TriangleSetup, tri: np.ndarray, x: np.ndarray, y: np.ndarray,
-                 samples: int, depth_clamp: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
-    """(F, samples) float32 window depth of triangles ``tri`` at pixels (x, y)'s samples,
-    from the depth plane through the snapped corners, plus the polygon offset."""
-    pos_px = sample_positions_fx(samples) / SUBPIXEL_ONE
-    x0_px = setup.x_fx[:, 0] / SUBPIXEL_ONE
-    y0_px = setup.y_fx[:, 0] / SUBPIXEL_ONE
-    dzdx, dzdy = setup.dzdx, setup.dzdy
-    # per triangle and sample: depth at pixel (0, 0)'s sample s
-    z_origin = (setup.z[:, 0] + setup.z_offset - dzdx * x0_px - dzdy * y0_px)[:, None] \
-        + dzdx[:, None] * pos_px[None, :, 0] + dzdy[:, None] * pos_px[None, :, 1]
-    zf = dzdx[tri] * x + dzdy[tri] * y
-    z = z_origin[tri] + zf[:, None]
-    lo, hi = depth_clamp
-    np.clip(z, lo, hi, out=z)
-    return z.astype(np.float32)
-
-
 def barycentrics(setup: TriangleSetup, frags: Fragments, *, sample: int | None = None,
                  perspective: bool = True, over_vertices: bool = True) -> np.ndarray:
     """Interpolation weights of every fragment, float32.

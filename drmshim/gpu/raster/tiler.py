@@ -59,12 +59,12 @@ class TileLists:
 
 def bin_triangles(setup: TriangleSetup, width_px: int, height_px: int, *, tile_size_px: int = 32,
                   capacity_entries: int | None = None, first_row: int = 0,
-                  exact: bool = True, samples: int = 4) -> TileLists:
+                  exact: bool = True) -> TileLists:
     """Bin setup rows ``first_row..`` into tiles of ``tile_size_px``.
 
     A triangle goes into every tile its pixel bounding box touches; with ``exact``
-    tiles wholly outside one of its edges (tested at the tile's sample extent, for
-    up to ``samples`` samples per pixel) are skipped. With ``capacity_entries`` the
+    tiles wholly outside one of its edges (tested over the tile's whole pixel area,
+    so for any sample pattern) are skipped. With ``capacity_entries`` the
     binned rows are the longest prefix whose entries fit (at least one row, so a
     render always progresses).
     """
