@@ -119,6 +119,10 @@ class PipeContext(abc.ABC):
     def set_sample_mask(self, mask: int) -> None:
         """Bit i enables sample i of every pixel."""
     @abc.abstractmethod
+    def set_min_samples(self, min_samples: int) -> None:
+        """Run the fragment shader at least this many times per pixel
+        (sample shading); 1 = per pixel."""
+    @abc.abstractmethod
     def set_clip_state(self, clip: ClipState) -> None: ...
     @abc.abstractmethod
     def set_framebuffer_state(self, fb: FramebufferState) -> None: ...

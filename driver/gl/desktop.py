@@ -349,6 +349,69 @@ class DesktopMixin:
         self.pipe.resource_copy_region(dst, dstLevel, dstX, dstY, dstZ, src, srcLevel,
                                        Box(srcX, srcY, srcZ, w, h, d))
 
+    # -- sample shading (GL 4.6 section 14.3.1.1) ---------------------------------------------
+    def glMinSampleShading(self, value: float) -> None:
+        self._desktop(4, 0)
+        self.state.min_sample_shading = min(1.0, max(0.0, float(value)))
+
+    # -- drawing what transform feedback captured (GL 4.6 section 13.3.1) -----------------------
+    def glDrawTransformFeedback(self, mode: int, id: int) -> None:
+        self._draw_xfb(mode, id, 0, 1)
+
+    def glDrawTransformFeedbackInstanced(self, mode: int, id: int, instancecount: int) -> None:
+        self._draw_xfb(mode, id, 0, instancecount)
+
+    def glDrawTransformFeedbackStream(self, mode: int, id: int, stream: int) -> None:
+        self._draw_xfb(mode, id, stream, 1)
+
+    def glDrawTransformFeedbackStreamInstanced(self, mode, id, stream, instancecount) -> None:
+        self._draw_xfb(mode, id, stream, instancecount)
+
+    def _draw_xfb(self, mode, id, stream, instances) -> None:
+        self._desktop(4, 0)
+        check(stream == 0, E.GL_INVALID_VALUE, "stream >= MAX_VERTEX_STREAMS (1)")
+        obj = self.transform_feedbacks.get(id)
+        check(obj is not None, E.GL_INVALID_VALUE, "not a transform feedback object")
+        check(not obj.active or obj.paused, E.GL_INVALID_OPERATION, "object still active")
+        check(getattr(obj, "ended", False), E.GL_INVALID_OPERATION, "EndTransformFeedback never called")
+        self._validate_draw(mode, 0, instances)
+        from driver.gallium import DrawInfo, DrawStartCountBias, IndirectInfo, PipePrim, StreamOutputTarget
+        buf, off, size = obj.buffers[0]
+        so = StreamOutputTarget(buf.resource, off, size or buf.size - off)
+        self._emit_draw(mode, DrawInfo(PipePrim(mode), instance_count=instances),
+                        [DrawStartCountBias(0, 0)], IndirectInfo(None, count_from_stream_output=so),
+                        (0, 0))
+
+    # -- indexed queries (GL 4.6 section 4.2; one vertex stream) ----------------------------------
+    def _query_index(self, target, index) -> None:
+        self._desktop(4, 0)
+        check(index == 0, E.GL_INVALID_VALUE, "index >= MAX_VERTEX_STREAMS (1)")
+
+    def glBeginQueryIndexed(self, target: int, index: int, id: int) -> None:
+        self._query_index(target, index)
+        self.glBeginQuery(target, id)
+
+    def glEndQueryIndexed(self, target: int, index: int) -> None:
+        self._query_index(target, index)
+        self.glEndQuery(target)
+
+    def glGetQueryIndexediv(self, target: int, index: int, pname: int) -> list[int]:
+        self._query_index(target, index)
+        return self.glGetQueryiv(target, pname)
+
+    def glGetInternalformati64v(self, target, internalformat, pname, bufSize) -> list[int]:
+        self._desktop(4, 3)
+        return self.glGetInternalformativ(target, internalformat, pname, bufSize)
+
+    def glGetProgramResourceLocationIndex(self, program, programInterface, name) -> int:
+        self._desktop(4, 3)
+        check_enum(programInterface, (E.GL_PROGRAM_OUTPUT,))
+        prog = self._program(program)
+        check(prog.linked, E.GL_INVALID_OPERATION)
+        if name not in prog.linked_state.frag_outputs:
+            return -1
+        return getattr(prog, "frag_data_index", {}).get(name, 0)
+
     # -- debug output and labels (GL 4.6 chapter 20) ----------------------------------------------
     def _debug_state(self):
         if not hasattr(self, "_debug"):

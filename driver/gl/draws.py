@@ -4,6 +4,7 @@ calls that carry them out (Mesa's st_draw / st_atom kind)."""
 
 from __future__ import annotations
 
+import math
 import struct
 
 import numpy as np
@@ -224,6 +225,10 @@ class DrawMixin:
                                   max(0, min(s.stencil[1].ref, full)))
         mask = s.sample_mask_value if E.GL_SAMPLE_MASK in s.enabled else 0xFFFFFFFF
         self.pipe.set_sample_mask(mask)
+        # GL 4.6 section 14.3.1.1: ceil(MIN_SAMPLE_SHADING_VALUE * samples)
+        shading = E.GL_SAMPLE_SHADING in s.enabled and fb.samples > 1
+        self.pipe.set_min_samples(max(1, math.ceil(s.min_sample_shading * fb.samples - 1e-9))
+                                  if shading else 1)
 
     def _clip_plane_mask(self) -> int:
         return sum(1 << i for i in range(self.caps.max_clip_planes)

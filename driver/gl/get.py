@@ -165,6 +165,8 @@ class GetMixin:
             })
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
+        if api.gl(4, 0):
+            t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: s.min_sample_shading
         if api.gl_or_es((4, 3), (3, 1)):
             t.update({
                 E.GL_DRAW_INDIRECT_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)),

@@ -247,6 +247,7 @@ class QueryMixin:
         check(self.xfb.active, E.GL_INVALID_OPERATION, "not active")
         x = self.xfb
         x.active = x.paused = False
+        x.ended = True
         self.pipe.set_stream_output_targets([], [])
 
     def glPauseTransformFeedback(self) -> None:

@@ -94,6 +94,7 @@ class FixedState:
     sample_coverage_invert: bool = False
     sample_mask_value: int = 0xFFFFFFFF
     primitive_restart_index: int = 0
+    min_sample_shading: float = 0.0
     alpha_func: int = E.GL_ALWAYS          # compatibility profile alpha test
     alpha_ref: float = 0.0
     unpack: PixelStore = field(default_factory=PixelStore)
@@ -127,6 +128,8 @@ class StateMixin:
                      E.GL_PROGRAM_POINT_SIZE, E.GL_SAMPLE_ALPHA_TO_ONE,
                      E.GL_TEXTURE_CUBE_MAP_SEAMLESS}
             caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
+        if api.gl(4, 0):
+            caps.add(E.GL_SAMPLE_SHADING)
         if api.gl(4, 3):
             caps |= {E.GL_DEBUG_OUTPUT, E.GL_DEBUG_OUTPUT_SYNCHRONOUS}
         if api.compat:

@@ -219,6 +219,61 @@ class TexImageExtraMixin:
         check(self.api.gl_or_es((1, 2), (3, 0)), E.GL_INVALID_OPERATION)
         self._copy_sub(3, target, level, xoffset, yoffset, zoffset, x, y, width, height)
 
+    def glCopyTexImage1D(self, target, level, internalformat, x, y, width, border) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check_enum(target, (E.GL_TEXTURE_1D,))
+        check(level >= 0, E.GL_INVALID_VALUE)
+        info = lookup(internalformat)
+        check(info is not None, E.GL_INVALID_VALUE, "bad internal format")
+        check(0 <= width <= self._max_size(target) and border == 0, E.GL_INVALID_VALUE)
+        res, rlevel, rlayer, rinfo = self._copy_source()
+        check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
+        tex = self._bound_texture(target)
+        check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
+        self._set_image(tex, 0, level, TexImage(width, 1, 1, internalformat))
+        if width:
+            self._blit_from_read(tex, 0, level, 0, 0, 0, x, y, width, 1, res, rlevel, rlayer)
+
+    def glCopyTexSubImage1D(self, target, level, xoffset, x, y, width) -> None:
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check_enum(target, (E.GL_TEXTURE_1D,))
+        tex = self._bound_texture(target)
+        img = self._image(tex, 0, level)
+        check(level >= 0 and width >= 0, E.GL_INVALID_VALUE)
+        check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
+        check(xoffset >= 0 and xoffset + width <= img.width, E.GL_INVALID_VALUE)
+        res, rlevel, rlayer, rinfo = self._copy_source()
+        if width:
+            self._blit_from_read(tex, 0, level, xoffset, 0, 0, x, y, width, 1, res, rlevel, rlayer)
+
+    def glCompressedTexSubImage1D(self, target, level, xoffset, width, format, imageSize, data):
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check_enum(target, (E.GL_TEXTURE_1D,))
+        # no compressed format supports 1D textures (GL 4.6 section 8.7)
+        check(False, E.GL_INVALID_ENUM if format not in self._compressed_formats()
+              else E.GL_INVALID_OPERATION, "no 1D compressed formats")
+
+    def glGetCompressedTexImage(self, target: int, level: int) -> bytes:
+        """The raw compressed blocks of a level (GL 4.6 section 8.11.4)."""
+        check(not self.api.es, E.GL_INVALID_OPERATION)
+        from driver.gl.textures import CUBE_FACES
+        check_enum(target, {E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                            *CUBE_FACES})
+        face = target - CUBE_FACES[0] if target in CUBE_FACES else 0
+        tex = self._bound_texture(E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
+        check(level >= 0, E.GL_INVALID_VALUE)
+        img = self._image(tex, face, level)
+        check(img is not None and img.compressed, E.GL_INVALID_OPERATION, "not a compressed image")
+        res = self._texture_resource(tex)
+        info, bw, bh, bb = self._compressed_formats()[img.internal_format]
+        size = self._compressed_size(img.internal_format, img.width, img.height, img.depth)
+        tr = self.pipe.transfer_map(res, level, PipeMap.READ,
+                                    Box(0, 0, face, img.width, img.height, img.depth))
+        try:
+            return bytes(tr.data[:size])
+        finally:
+            self.pipe.transfer_unmap(tr)
+
     # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
     def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable):
         ok = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
@@ -252,6 +307,18 @@ class TexImageExtraMixin:
                                 fixedsamplelocations) -> None:
         check(self.api.gl(3, 2), E.GL_INVALID_OPERATION)
         self._ms_storage(target, samples, internalformat, width, height, 1, fixedsamplelocations, False)
+
+    def glTexStorage3DMultisample(self, target, samples, internalformat, width, height, depth,
+                                  fixedsamplelocations) -> None:
+        check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)
+        self._ms_storage(target, samples, internalformat, width, height, depth,
+                         fixedsamplelocations, True)
+
+    def glTexImage3DMultisample(self, target, samples, internalformat, width, height, depth,
+                                fixedsamplelocations) -> None:
+        check(self.api.gl(3, 2), E.GL_INVALID_OPERATION)
+        self._ms_storage(target, samples, internalformat, width, height, depth,
+                         fixedsamplelocations, False)
 
     def glGetMultisamplefv(self, pname: int, index: int) -> list[float]:
         """Standard sample positions (GL 4.6 section 14.3.1; D3D's patterns)."""

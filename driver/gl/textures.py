@@ -29,6 +29,7 @@ PIPE_TARGETS = {E.GL_TEXTURE_1D: T.TEXTURE_1D, E.GL_TEXTURE_2D: T.TEXTURE_2D,
                 E.GL_TEXTURE_RECTANGLE: T.TEXTURE_RECT, E.GL_TEXTURE_1D_ARRAY: T.TEXTURE_1D_ARRAY,
                 E.GL_TEXTURE_2D_ARRAY: T.TEXTURE_2D_ARRAY, E.GL_TEXTURE_BUFFER: T.BUFFER,
                 E.GL_TEXTURE_2D_MULTISAMPLE: T.TEXTURE_2D,
+                E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY: T.TEXTURE_2D_ARRAY,
                 E.GL_TEXTURE_CUBE_MAP_ARRAY: T.TEXTURE_CUBE_ARRAY}
 
 MIN_FILTERS = frozenset({E.GL_NEAREST, E.GL_LINEAR, E.GL_NEAREST_MIPMAP_NEAREST,
@@ -56,7 +57,8 @@ class TextureMixin:
             t |= {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY}
         if not api.es:
             t |= {E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
-                  E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE}
+                  E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE,
+                  E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
         if api.es_(3, 1):
             t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
         if api.gl(4, 0):
@@ -165,7 +167,7 @@ class TextureMixin:
         check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
         tex = self._bound_texture(target)
         v0 = value[0] if isinstance(value, (list, tuple)) else value
-        if target in (E.GL_TEXTURE_2D_MULTISAMPLE,) and pname not in (
+        if target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) and pname not in (
                 E.GL_TEXTURE_BASE_LEVEL, E.GL_TEXTURE_MAX_LEVEL, E.GL_DEPTH_STENCIL_TEXTURE_MODE,
                 E.GL_TEXTURE_SWIZZLE_R, E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B,
                 E.GL_TEXTURE_SWIZZLE_A, E.GL_TEXTURE_SWIZZLE_RGBA):

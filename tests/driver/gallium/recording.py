@@ -28,12 +28,31 @@ def _texel_bytes(fmt) -> int:
     return max(1, total // 8)
 
 
+def _block_bytes(fmt) -> int:
+    """Bytes per 4x4 block of a compressed format, else 0."""
+    name = fmt.name
+    if not name.startswith(("ETC", "RGTC", "DXT")):
+        return 0
+    eight = ("ETC1_RGB8", "ETC2_RGB8", "ETC2_SRGB8", "ETC2_RGB8A1", "ETC2_SRGB8A1",
+             "ETC2_R11_UNORM", "ETC2_R11_SNORM", "RGTC1_UNORM", "RGTC1_SNORM", "DXT1_RGB", "DXT1_RGBA")
+    return 8 if name in eight else 16
+
+
 class RecordingResource(PipeResource):
     def __init__(self, template):
         super().__init__(template)
         t = template
         if t.is_buffer:
             self.storage = bytearray(t.width_px)
+        elif _block_bytes(t.format):
+            # compressed: each level is rows of 4x4 blocks
+            self.block_B = _block_bytes(t.format)
+            self.levels = []
+            for lvl in range(t.last_level + 1):
+                w, h = max(1, t.width_px >> lvl), max(1, t.height_px >> lvl)
+                d = max(1, t.depth_px >> lvl) * t.array_size
+                bw, bh = -(-w // 4), -(-h // 4)
+                self.levels.append((bw, bh, d, bytearray(bw * bh * d * self.block_B)))
         else:
             self.bpp = _texel_bytes(t.format)
             self.levels = []
@@ -123,6 +142,16 @@ def _buffer_subdata(self, resource, usage, offset_B, data):
 
 def _texture_subdata(self, resource, level, usage, box, data, stride_B, layer_stride_B):
     self._rec("texture_subdata", resource, level, usage, box, bytes(data), stride_B, layer_stride_B)
+    if hasattr(resource, "block_B"):
+        bw, bh, d, store = resource.levels[level]
+        bb = resource.block_B
+        rows, cols = -(-box.height // 4), -(-box.width // 4)
+        for z in range(box.depth):
+            for r in range(rows):
+                src = z * layer_stride_B + r * stride_B
+                dst = (((box.z + z) * bh + box.y // 4 + r) * bw + box.x // 4) * bb
+                store[dst:dst + cols * bb] = bytes(data[src:src + cols * bb])
+        return
     w, h, d, store = resource.levels[level]
     bpp = resource.bpp
     for z in range(box.depth):
@@ -137,6 +166,16 @@ def _transfer_map(self, resource, level, usage, box):
     if resource.template.is_buffer:
         view = memoryview(resource.storage)[box.x:box.x + box.width]
         return Transfer(resource, level, usage, box, box.width, box.width, view)
+    if hasattr(resource, "block_B"):
+        bw, bh, d, store = resource.levels[level]
+        bb = resource.block_B
+        rows, cols = -(-box.height // 4), -(-box.width // 4)
+        out = bytearray()
+        for z in range(box.depth):
+            for r in range(rows):
+                src = (((box.z + z) * bh + box.y // 4 + r) * bw + box.x // 4) * bb
+                out += store[src:src + cols * bb]
+        return Transfer(resource, level, usage, box, cols * bb, cols * bb * rows, memoryview(out))
     w, h, d, store = resource.levels[level]
     bpp = resource.bpp
     stride = box.width * bpp

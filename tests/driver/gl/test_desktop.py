@@ -263,3 +263,65 @@ def test_framebuffer_default_parameters():
     expect(c, E.GL_INVALID_VALUE)
     c.glFramebufferParameteri(E.GL_FRAMEBUFFER, E.GL_FRAMEBUFFER_DEFAULT_LAYERS, 2)   # ES 3.2
     expect(c, E.GL_INVALID_ENUM)
+
+
+GL43_VS = "#version 430\nlayout(location=0) in vec4 p;\nout vec4 v;\nvoid main() { gl_Position = p; v = p; }\n"
+GL43_FS = "#version 430\nin vec4 v;\nout vec4 o;\nvoid main() { o = v; }\n"
+
+
+def test_draw_transform_feedback(core):
+    p = program(core, GL43_VS, GL43_FS, link=False)
+    core.glTransformFeedbackVaryings(p, 1, ["v"], E.GL_INTERLEAVED_ATTRIBS)
+    core.glLinkProgram(p)
+    core.glUseProgram(p)
+    (vao,) = core.glGenVertexArrays(1)
+    core.glBindVertexArray(vao)
+    (t,) = core.glGenTransformFeedbacks(1)
+    core.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, t)
+    core.glDrawTransformFeedback(E.GL_POINTS, t)
+    expect(core, E.GL_INVALID_OPERATION)                   # never ended
+    (b,) = core.glGenBuffers(1)
+    core.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, b)
+    core.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 64, None, E.GL_STATIC_COPY)
+    core.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, b)
+    core.glBeginTransformFeedback(E.GL_POINTS)
+    core.glDrawArrays(E.GL_POINTS, 0, 4)
+    core.glEndTransformFeedback()
+    core.glDrawTransformFeedback(E.GL_POINTS, t)
+    info, _, indirect, _ = core.pipe.last("draw_vbo")
+    assert indirect.count_from_stream_output.resource is core.buffers.get(b).resource
+    core.glDrawTransformFeedbackStream(E.GL_POINTS, t, 1)
+    expect(core, E.GL_INVALID_VALUE)
+
+
+def test_min_sample_shading(core):
+    core.glMinSampleShading(0.5)
+    core.glEnable(E.GL_SAMPLE_SHADING)
+    (f,) = core.glGenFramebuffers(1)
+    core.glBindFramebuffer(E.GL_FRAMEBUFFER, f)
+    (r,) = core.glGenRenderbuffers(1)
+    core.glBindRenderbuffer(E.GL_RENDERBUFFER, r)
+    core.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, 4, E.GL_RGBA8, 4, 4)
+    core.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, r)
+    p = program(core, GL43_VS, GL43_FS)
+    core.glUseProgram(p)
+    (vao,) = core.glGenVertexArrays(1)
+    core.glBindVertexArray(vao)
+    core.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert core.pipe.last("set_min_samples") == (2,)       # ceil(0.5 * 4)
+    assert core.glGetFloatv(E.GL_MIN_SAMPLE_SHADING_VALUE) == [0.5]
+
+
+def test_get_compressed_tex_image_and_1d_copy(core):
+    (t,) = core.glGenTextures(1)
+    core.glBindTexture(E.GL_TEXTURE_2D, t)
+    blocks = bytes(range(16))
+    core.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_COMPRESSED_RED_RGTC1, 8, 4, 0, 16, blocks)
+    assert core.glGetCompressedTexImage(E.GL_TEXTURE_2D, 0) == blocks
+    (t1,) = core.glGenTextures(1)
+    core.glBindTexture(E.GL_TEXTURE_1D, t1)
+    core.glCopyTexImage1D(E.GL_TEXTURE_1D, 0, E.GL_RGBA8, 2, 3, 16, 0)
+    info = core.pipe.last("blit")[0]
+    assert (info.src.box.x, info.src.box.y, info.src.box.width, info.src.box.height) == (2, 3, 16, 1)
+    core.glCopyTexSubImage1D(E.GL_TEXTURE_1D, 0, 10, 0, 0, 8)
+    expect(core, E.GL_INVALID_VALUE)
