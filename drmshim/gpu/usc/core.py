@@ -61,6 +61,7 @@ class Program:
     reads: list = field(default_factory=list)          # halves read per instruction
     writes: list = field(default_factory=list)         # halves written per instruction
     n_regs32: int = 1
+    zero_rows: tuple = (0,)                            # registers that must start at 0
 
 
 def _fetch(memory, va: int) -> bytes:
@@ -161,7 +162,30 @@ def compile_program(va: int, code: bytes) -> Program:
         except (ValueError, KeyError) as e:
             raise ShaderError(f"program at 0x{va:x}, offset {off}: {ins}: {e}") from None
     prog.n_regs32 = top + 1
+    prog.zero_rows = _rows_to_zero(prog)
     return prog
+
+
+# Units whose write covers every lane when every lane is active (no per-lane subset).
+_FULL_WRITERS = {"falu", "ialu", "cmpsel", "convert", "mov", "mov_imm", "get_sr", "quad", "iter", "ldcf"}
+
+
+def _rows_to_zero(prog: Program) -> tuple:
+    """Registers start at 0. A 32-bit register need not be cleared when both its
+    halves are written by a full-lane ALU write before any read, in the straight-line
+    start of the program (before the first control-flow instruction every lane is
+    active, so such a write defines every lane)."""
+    defined: set = set()
+    undefined_read: set = {0, 1}  # r0l (the nesting counter) is always cleared
+    for i, (_, ins) in enumerate(prog.instructions):
+        if ins.op.unit in ("cf", "jmp", "stop"):
+            break
+        undefined_read |= set(prog.reads[i]) - defined
+        if ins.op.unit in _FULL_WRITERS:
+            defined |= set(prog.writes[i])
+    rows = {h // 2 for h in undefined_read} | {r for r in range(prog.n_regs32)
+                                               if not {2 * r, 2 * r + 1} <= defined}
+    return tuple(sorted(r for r in rows if r < prog.n_regs32))
 
 
 class ShaderCore:
@@ -201,10 +225,12 @@ class ShaderCore:
         if ctx.keep_registers:
             ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
         size = self._batch_size(ctx)
+        storage = np.empty((max(n_regs32, 1), min(size, ctx.lanes)), np.uint32)
+        consts: dict = {}
         with np.errstate(all="ignore"):
             for lane0 in range(0, ctx.lanes, size):
                 n = min(size, ctx.lanes - lane0)
-                b = Batch(self, ctx, lane0, n, n_regs32)
+                b = Batch(self, ctx, lane0, n, n_regs32, storage, consts, prog.zero_rows)
                 for k, v in preload.items():
                     b.r32[k] = v[lane0:lane0 + n].view(np.uint32) if v.dtype.itemsize == 4 else v[lane0:lane0 + n]
                 if ctx.local_memory_B:

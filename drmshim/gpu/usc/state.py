@@ -25,18 +25,33 @@ class Batch:
     lane0+n``). ``exec`` is the execution mask (r0l == 0); ``dead`` marks helper
     and discarded lanes, which execute but have no side effects."""
 
-    def __init__(self, core, ctx, lane0: int, n: int, n_regs32: int):
+    def __init__(self, core, ctx, lane0: int, n: int, n_regs32: int, storage: np.ndarray | None = None,
+                 consts: dict | None = None, zero_rows=None):
+        """``storage``: a uint32 [>= n_regs32, >= n] array to reuse for the registers;
+        ``zero_rows``: the rows of it to clear (None: all; the program analysis knows
+        which registers are written before they are read); ``consts``: a
+        constant-array cache shared by a run's batches."""
         self.core, self.ctx, self.mem = core, ctx, core.mem
         self.lane0, self.n = lane0, n
         self.lanes = slice(lane0, lane0 + n)
-        self.r32 = np.zeros((max(n_regs32, 1), n), np.uint32)
+        if storage is None:
+            self.r32 = np.zeros((max(n_regs32, 1), n), np.uint32)
+        else:
+            self.r32 = storage[:max(n_regs32, 1), :n]
+            if zero_rows is None:
+                self.r32.fill(0)
+            else:
+                for r in zero_rows:
+                    if r < self.r32.shape[0]:
+                        self.r32[r].fill(0)
         self.f32 = self.r32.view(np.float32)
         self.u16 = self.r32.view(np.uint16)
         self.h16 = self.r32.view(np.float16)
         self.uni32 = ctx.uniforms
         self.uni16 = ctx.uniforms.view(np.uint16)
         self.unif32 = ctx.uniforms.view(np.float32)
-        self.exec = np.ones(n, bool)
+        self._consts: dict = {} if consts is None else consts
+        self.exec = self.const(np.True_)  # read-only; refresh_exec replaces it
         self.all_active = True
         self.any_active = n > 0
         dead = np.zeros(n, bool)
@@ -45,12 +60,11 @@ class Batch:
         self.dead = dead
         self.pending: dict[int, int] = {}  # register half -> scoreboard slot (debug mode)
         self.local = None                   # threadgroup memory of this batch (compute)
-        self._consts: dict = {}
 
     def const(self, v) -> np.ndarray:
         """A read-only array of ``n`` copies of scalar ``v``, cached: numpy's
         min/max are several times slower with a scalar operand than with two arrays."""
-        key = (v.dtype.char, v.tobytes())
+        key = (self.n, v.dtype.char, v.tobytes())
         arr = self._consts.get(key)
         if arr is None:
             arr = self._consts[key] = np.full(self.n, v)

@@ -90,3 +90,17 @@ def test_results_do_not_depend_on_batch_size(batch):
     ctx = run(prog, lanes=100, batch_lanes=batch, quads=True)
     lane = np.arange(100)
     assert np.array_equal(ctx.registers[2], np.where(lane < 37, lane * lane, 0))
+
+
+def test_registers_start_at_zero_even_when_partly_written():
+    ctx = run("""
+        mov_imm r5l, 7          ; only the low half: r5h must read 0
+        iadd r6, r5, 0
+        mov_imm r0l, 0
+        if_icmp.eq r7, 1, 1     ; masked write: other lanes keep 0
+          mov_imm r8, 9
+        pop_exec 1
+        iadd r9, r8, r10        ; r10 never written
+    """, lanes=4, inputs={7: np.array([1, 0, 1, 0], np.uint32)}, batch_lanes=2)
+    assert list(ctx.registers[6]) == [7] * 4
+    assert list(ctx.registers[9]) == [9, 0, 9, 0]
