@@ -30,7 +30,7 @@ __all__ = [
     "VDM_TERMINATE",
     "CDM_LAUNCH", "CDM_STREAM_LINK", "CDM_TERMINATE", "CDM_BARRIER", "CDM_RETURN",
     "USC_END", "USC_SHADER", "USC_UNIFORM", "USC_TEXTURE", "USC_SAMPLER", "USC_SHARED",
-    "USC_VARYINGS", "USC_FRAGMENT",
+    "USC_VARYINGS", "USC_FRAGMENT", "USC_PBE",
     "PPP_HEADER", "PPP_VIEWPORT", "PPP_SCISSOR", "PPP_DEPTH_BIAS", "PPP_RASTER",
     "PPP_OUTPUT_SELECT", "PPP_VARYING_COUNTS", "PPP_FRAGMENT_SHADER", "PPP_ZS",
     "PPP_STENCIL_FRONT", "PPP_STENCIL_BACK", "PPP_MSAA", "PPP_OCCLUSION", "PPP_STATE",
@@ -79,6 +79,7 @@ class USCTag(IntEnum):
     SHARED = 5
     VARYINGS = 6
     FRAGMENT = 7
+    PBE = 8
 
 
 class Primitive(IntEnum):
@@ -373,6 +374,13 @@ USC_FRAGMENT = Packet("USC_FRAGMENT", 1, [
     boolean("discards", 10),
     boolean("early_z", 11, doc="depth/stencil may be tested before shading"),
 ])
+
+USC_PBE = Packet("USC_PBE", 3, [
+    _tag(USCTag.PBE),
+    uint("tile_offset_B", 8, 8, doc="byte offset of the render target in each tile-memory record"),
+    address("descriptor", at(1), 36, modifier=shr(4), doc="a PBE descriptor"),
+], doc="End-of-tile pipelines: after the program, the PBE stores this render target of tile memory "
+       "(raw bytes in the descriptor's format) into its image.")
 
 # ---------------------------------------------------------------------------------
 # PPP state: a PPP_HEADER word, then the present records in this order.

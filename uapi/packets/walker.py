@@ -59,7 +59,7 @@ CDM_STREAM = Stream("CDM", 29, 3, {
 USC_STREAM = Stream("USC", 0, 8, {
     d.USCTag.END: d.USC_END, d.USCTag.SHADER: d.USC_SHADER, d.USCTag.UNIFORM: d.USC_UNIFORM,
     d.USCTag.TEXTURE: d.USC_TEXTURE, d.USCTag.SAMPLER: d.USC_SAMPLER, d.USCTag.SHARED: d.USC_SHARED,
-    d.USCTag.VARYINGS: d.USC_VARYINGS, d.USCTag.FRAGMENT: d.USC_FRAGMENT,
+    d.USCTag.VARYINGS: d.USC_VARYINGS, d.USCTag.FRAGMENT: d.USC_FRAGMENT, d.USCTag.PBE: d.USC_PBE,
 })
 
 MAX_USC_WORDS = 64        # tagged USC records per pipeline before giving up
