@@ -77,9 +77,6 @@ class TexImageExtraMixin:
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         raw = self._compressed_source(size, data)
         self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
-        if tex.resource is not None:
-            self.screen.resource_destroy(tex.resource)
-            tex.resource = None
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (0, 0, 0, w, h, d), raw))
 

@@ -337,7 +337,6 @@ class TextureMixin:
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
         self._set_image(tex, face, level, TexImage(width, height, depth, internalformat))
-        tex.resource = None if tex.resource is None else self._drop_resource(tex)
         if data is not None:
             self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
@@ -361,10 +360,6 @@ class TextureMixin:
         if not hasattr(tex, "pending"):
             tex.pending = []
         return tex.pending
-
-    def _drop_resource(self, tex: Texture):
-        self.screen.resource_destroy(tex.resource)
-        return None
 
     @staticmethod
     def _set_image(tex: Texture, face: int, level: int, img: TexImage) -> None:
@@ -493,19 +488,32 @@ class TextureMixin:
         last = tex.base_level
         while self._image(tex, 0, last + 1) is not None and last + 1 <= tex.max_level:
             last += 1
-        key = (base.width, base.height, base.depth, base.internal_format, last, base.samples)
+        key = (base.width, base.height, base.depth, base.internal_format, tex.base_level, last,
+               base.samples)
         if tex.resource is None or tex.resource_key != key:
-            if tex.resource is not None:
-                self.screen.resource_destroy(tex.resource)
             target = PIPE_TARGETS[tex.target]
             is3d = tex.target == E.GL_TEXTURE_3D
-            layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else (1 if is3d else base.depth)
-            bind = PipeBind.SAMPLER_VIEW | (PipeBind.DEPTH_STENCIL if info.is_depth_or_stencil
-                                            else PipeBind.RENDER_TARGET)
-            tex.resource = self.screen.resource_create(ResourceTemplate(
-                target, info.pipe, base.width, base.height, base.depth if is3d else 1,
+            arrays = tex.target in (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY,
+                                    E.GL_TEXTURE_CUBE_MAP_ARRAY, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+            layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else (base.depth if arrays else 1)
+            if tex.target == E.GL_TEXTURE_1D_ARRAY:
+                layers = base.height
+            bind = PipeBind.SAMPLER_VIEW
+            if info.is_depth_or_stencil:
+                bind |= PipeBind.DEPTH_STENCIL
+            elif info.color_renderable:
+                bind |= PipeBind.RENDER_TARGET
+            # level 0 of the resource is what the base level implies (as
+            # Mesa's st_finalize_texture guesses): base extents << base_level
+            b = tex.base_level
+            height0 = 1 if tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY) else base.height << b
+            new = self.screen.resource_create(ResourceTemplate(
+                target, info.pipe, base.width << b, height0, base.depth << b if is3d else 1,
                 layers, last, base.samples, bind))
-            tex.resource_key = key
+            if tex.resource is not None:
+                self._copy_common_levels(tex.resource, new)
+                self.screen.resource_destroy(tex.resource)
+            tex.resource, tex.resource_key = new, key
         for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
             rgba = read_client_image(data, store, fmt, type, w, h, d)
             name = tex.resource.format.name
@@ -516,6 +524,21 @@ class TextureMixin:
         tex.pending = []
         self._upload_compressed(tex)
         return tex.resource
+
+    def _copy_common_levels(self, old, new) -> None:
+        """Carry the images that keep their size and format into a new
+        resource (uploaded or rendered content alike)."""
+        a, b = old.template, new.template
+        if a.format != b.format or a.target != b.target or a.array_size != b.array_size or \
+                a.nr_samples != b.nr_samples:
+            return
+        for level in range(min(a.last_level, b.last_level) + 1):
+            dims_a = [max(1, x >> level) for x in (a.width_px, a.height_px, a.depth_px)]
+            dims_b = [max(1, x >> level) for x in (b.width_px, b.height_px, b.depth_px)]
+            if dims_a == dims_b:
+                w, h, d = dims_a
+                self.pipe.resource_copy_region(new, level, 0, 0, 0, old, level,
+                                               Box(0, 0, 0, w, h, d * a.array_size))
 
     def _format_info(self, internalformat: int):
         info = lookup(internalformat)

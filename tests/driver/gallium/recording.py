@@ -205,6 +205,12 @@ def _resource_copy_region(self, dst, dst_level, dstx, dsty, dstz, src, src_level
     self._rec("resource_copy_region", dst, dst_level, dstx, dsty, dstz, src, src_level, src_box)
     if dst.template.is_buffer:
         dst.storage[dstx:dstx + src_box.width] = src.storage[src_box.x:src_box.x + src_box.width]
+        return
+    tr = _transfer_map(self, src, src_level, 0, src_box)
+    self.calls.pop()
+    _texture_subdata(self, dst, dst_level, 0, type(src_box)(dstx, dsty, dstz, src_box.width,
+                     src_box.height, src_box.depth), tr.data, tr.stride_B, tr.layer_stride_B)
+    self.calls.pop()
 
 
 def _flush(self, flags=0):

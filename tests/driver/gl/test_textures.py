@@ -205,3 +205,24 @@ def test_samplers(es3):
     expect(es3, E.GL_INVALID_VALUE)
     es3.glDeleteSamplers(1, [s1])
     assert es3.glGetIntegerv(E.GL_SAMPLER_BINDING) == [0]
+
+
+def test_respecifying_a_level_keeps_the_others(es3):
+    """Adding level 1 after level 0 reached the GPU reallocates the miptree;
+    level 0's content is carried over (as Mesa's st_finalize_texture does)."""
+    t = tex(es3)
+    es3.glTexImage2D(T2, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(range(16)))
+    first = es3._texture_resource(es3.textures.get(t))
+    es3.glTexImage2D(T2, 1, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([9] * 4))
+    res = es3._texture_resource(es3.textures.get(t))
+    assert res is not first and first in es3.screen.destroyed
+    assert res.template.last_level == 1
+    assert bytes(res.levels[0][3]) == bytes(range(16)) and bytes(res.levels[1][3]) == bytes([9] * 4)
+
+
+def test_base_level_sets_the_miptree_size(es3):
+    t = tex(es3)
+    es3.glTexImage2D(T2, 2, E.GL_RGBA8, 4, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    es3.glTexParameteri(T2, E.GL_TEXTURE_BASE_LEVEL, 2)
+    res = es3._texture_resource(es3.textures.get(t))
+    assert (res.template.width_px, res.template.height_px) == (16, 8)
