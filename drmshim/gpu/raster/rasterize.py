@@ -13,10 +13,10 @@ Three steps, each vectorised over all triangles at once:
    appear in increasing layers in triangle (= primitive) order. These are the
    ISP's per-pixel rank layers at block granularity, found by sorting pairs, never
    fragments.
-3. **Pixels.** Full pairs of a whole block expand by broadcasting; the others
-   (partial pairs, blocks cut by the bounding box or the rectangle) expand row by
-   row with ``np.repeat`` and evaluate the three edge functions at every sample in
-   exact int64 arithmetic.
+3. **Pixels.** Full pairs of a whole block expand by broadcasting; for the others
+   (partial pairs, blocks cut by the bounding box or the rectangle) every pixel row
+   gets its exact covered span per sample from the three edge functions (int64
+   floor/ceil divisions), and only pixels inside the spans are expanded.
 
 A fragment is one (triangle, pixel) with a nonzero sample coverage mask.
 """
@@ -87,13 +87,6 @@ def _expand_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return owner, local
 
 
-def _expand_rects(w: np.ndarray, h: np.ndarray):
-    """All pixels of P rectangles of size (w, h), row-major: (rect, dx, dy) (int64)."""
-    row_rect, row_local = _expand_counts(h)                 # one entry per rectangle row
-    pix_row, dx = _expand_counts(w[row_rect])
-    return row_rect[pix_row], dx, row_local[pix_row]
-
-
 def _group_ranks(group: np.ndarray) -> np.ndarray:
     """Rank of each item within its group, in input order (group: (P,) int64 >= 0)."""
     n = len(group)
@@ -112,54 +105,62 @@ def _group_ranks(group: np.ndarray) -> np.ndarray:
     return rank
 
 
-def _pair_coverage(a, b, cb, px0, py0, full, pos, block_px, pair, dx, dy) -> np.ndarray:
-    """Sample coverage (uint8 per candidate) of candidates (pair, dx, dy).
+def _span_fragments(a, b, cb, px0, py0, pw, ph, pos):
+    """Covered pixels of P partial pairs, found per pixel row as exact spans.
 
-    ``a``, ``b``, ``cb`` (P, 3) int64: edge coefficients (bias folded into cb) per
-    pair; ``px0``, ``py0``: the pair's origin pixel; ``pos`` (S, 2) sample offsets in
-    fx. Exact: the edge value at (origin + d, sample s) is ``e0[s] + A*dx + B*dy``
-    with A = 256 a, B = 256 b; the candidate is inside iff ``A*dx + B*dy >= -e0[s]``.
-    Where |A| + |B| is small enough (all of a block's steps fit in int32: every
-    triangle up to ~4000 px wide) the per-candidate arithmetic runs in int32 with
-    the threshold clamped to int32 (the comparison is unchanged by the clamp since
-    the left side stays strictly inside the int32 range); other pairs use int64.
+    ``a``, ``b``, ``cb`` (P, 3) int64: edge coefficients (fill-rule bias folded into
+    ``cb``); the pair covers pixels (px0 + dx, py0 + dy), 0 <= dx < pw, 0 <= dy < ph;
+    ``pos`` (S, 2) sample offsets in fx. On one pixel row, at sample s, edge i is
+    ``e(dx) = e0 + A*dx`` with A = 256 a, so ``e >= 0`` holds on a half-line of dx
+    whose end is an exact integer floor/ceil division; three half-lines and the
+    pair's width give the row's span. Only pixels inside the union of the samples'
+    spans are expanded; per-sample bits compare dx with each sample's span.
+
+    Returns (pair, dx, dy, coverage): int32, int32, int32, uint8, one per pixel
+    with at least one covered sample, pair-major and row-major.
     """
     samples = len(pos)
-    cov = np.zeros(len(pair), np.uint8)
-    if len(pair) == 0:
-        return cov
-    A = a << SUBPIXEL_BITS
-    Bc = b << SUBPIXEL_BITS
-    X0 = px0 << SUBPIXEL_BITS
-    Y0 = py0 << SUBPIXEL_BITS
-    span = (np.abs(A) + np.abs(Bc)).max(axis=1) * (block_px - 1)
-    small = span < 2 ** 31 - 2
-    groups = [(np.flatnonzero(small[pair]) if not small.all() else None, np.int32)]
-    if not small.all():
-        groups.append((np.flatnonzero(~small[pair]), np.int64))
-    for sel, dt in groups:
-        p = pair if sel is None else pair[sel]
-        ddx = (dx if sel is None else dx[sel]).astype(dt, copy=False)
-        ddy = (dy if sel is None else dy[sel]).astype(dt, copy=False)
-        inside = [None] * samples
+    row_pair, dy = _expand_counts(ph)
+    w = pw[row_pair]
+    big = np.int64(1) << 40
+    spans = []
+    for s in range(samples):
+        lo = np.zeros(len(row_pair), np.int64)
+        hi = w.astype(np.int64) - 1
         for i in range(3):
-            rel = A[:, i].astype(dt)[p] * ddx
-            rel += Bc[:, i].astype(dt)[p] * ddy
-            for s in range(samples):
-                e0 = cb[:, i] + a[:, i] * (X0 + pos[s, 0]) + b[:, i] * (Y0 + pos[s, 1])
-                thr = -e0
-                if dt == np.int32:
-                    thr = np.clip(thr, -2 ** 31, 2 ** 31 - 1).astype(np.int32)
-                ok = rel >= thr[p]
-                inside[s] = ok if i == 0 else (inside[s] & ok)
-        c = inside[0].astype(np.uint8)
-        for s in range(1, samples):
-            c |= inside[s].astype(np.uint8) << s
-        if sel is None:
-            cov = c
-        else:
-            cov[sel] = c
-    return cov
+            ai = a[:, i]
+            # edge value at the pair's origin pixel, sample s, then at each row start
+            e0 = cb[:, i] + ai * ((px0 << SUBPIXEL_BITS) + pos[s, 0]) + b[:, i] * ((py0 << SUBPIXEL_BITS) + pos[s, 1])
+            thr = -(e0[row_pair] + (b[:, i] << SUBPIXEL_BITS)[row_pair] * dy)     # need A*dx >= thr
+            A = (ai << SUBPIXEL_BITS)[row_pair]
+            zero = A == 0
+            q = thr // np.where(zero, 1, A)                      # floor(thr / A)
+            exact = q * A == thr
+            lo = np.maximum(lo, np.where(A > 0, q + ~exact, 0))  # ceil for A > 0
+            hi = np.minimum(hi, np.where(A < 0, q, big))         # floor for A < 0
+            hi = np.where(zero & (thr > 0), -1, hi)              # A == 0: all or nothing
+        spans.append((lo, hi))
+    if samples == 1:
+        lo, hi = spans[0]
+    else:
+        lo = np.minimum.reduce([sp[0] for sp in spans])
+        hi = np.maximum.reduce([sp[1] for sp in spans])
+    count = np.maximum(hi - lo + 1, 0)
+    row, k = _expand_counts(count)
+    dx = (lo[row] + k).astype(np.int32)
+    pair = row_pair[row]
+    pdy = dy[row]
+    if samples == 1:
+        cov = np.ones(len(row), np.uint8)
+    else:
+        cov = np.zeros(len(row), np.uint8)
+        for s, (slo, shi) in enumerate(spans):
+            inside = (dx >= slo[row]) & (dx <= shi[row])
+            cov |= inside.astype(np.uint8) << s
+        nz = np.flatnonzero(cov)
+        if len(nz) < len(cov):
+            pair, dx, pdy, cov = pair[nz], dx[nz], pdy[nz], cov[nz]
+    return pair, dx, pdy, cov
 
 
 def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
@@ -250,12 +251,8 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
 
     # --- 3b. the other pairs: row expansion and per-sample edge tests ----------------
     rest = slice(n_whole, None)
-    pair, dx, dy = _expand_rects(pw[rest], ph[rest])
-    r_cov = _pair_coverage(a[rest], b[rest], cb[rest], px0[rest], py0[rest], full[rest], pos, B,
-                           pair, dx, dy)
-    nz = np.flatnonzero(r_cov)
-    if len(nz) < len(r_cov):
-        pair, dx, dy, r_cov = pair[nz], dx[nz], dy[nz], r_cov[nz]
+    pair, dx, dy, r_cov = _span_fragments(a[rest], b[rest], cb[rest], px0[rest], py0[rest],
+                                          pw[rest], ph[rest], pos)
     r_layer_counts = np.bincount(layer[rest][pair], minlength=nlayers)
     r_tri = ptri[rest].astype(np.int32)[pair]
     r_x = px0[rest].astype(np.int32)[pair] + dx
