@@ -7,7 +7,8 @@ everything else is derived from it:
 - :func:`encode` / :func:`decode` / :func:`decode_one`: Instruction <-> bytes;
 - :func:`assemble` / :func:`disassemble`: text <-> bytes (``format_instruction``
   and ``assemble_line`` for one instruction);
-- :func:`make`: build an instruction from keyword values (the compiler's builder);
+- :func:`make`: build an instruction from keyword values (the compiler's builder),
+  with operand constructors ``r16 r32 r64 u32 u64 vec imm fimm``;
 - ``semantics``: the lane-wise numpy meaning of each instruction (the executable
   spec; the shader core in ``drmshim.gpu.usc`` calls these).
 
@@ -17,9 +18,10 @@ Golden cases (``hex  asm`` lines) are in ``cases.txt`` beside the table.
 from . import semantics
 from .codec import (AsmError, DecodeError, Instruction, assemble, assemble_line, decode, decode_one, disassemble,
                     encode, format_instruction, make, present_fields)
-from .fields import Imm, Reg
+from .fields import Imm, Reg, fimm, imm, r16, r32, r64, u32, u64, vec
 from .table import BY_NAME, BY_OPCODE, OPS, SPECIAL_REGS, TEX_DIMS, Field, Op
 
 __all__ = ["OPS", "BY_NAME", "BY_OPCODE", "Op", "Field", "Instruction", "Reg", "Imm", "SPECIAL_REGS", "TEX_DIMS",
            "encode", "decode", "decode_one", "assemble", "assemble_line", "disassemble", "format_instruction",
-           "present_fields", "make", "DecodeError", "AsmError", "semantics"]
+           "present_fields", "make", "DecodeError", "AsmError", "semantics",
+           "r16", "r32", "r64", "u32", "u64", "vec", "imm", "fimm"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .semantics import minifloat_decode, minifloat_encode
 
 __all__ = ["Reg", "Imm", "Kind", "Dst", "Src", "Vec", "Cf", "UInt", "SInt", "Enum", "Flag",
-           "N_HALVES", "N_UNIFORM_HALVES", "SIZE_CODES"]
+           "N_HALVES", "N_UNIFORM_HALVES", "SIZE_CODES", "r16", "r32", "r64", "u32", "u64", "vec", "imm", "fimm"]
 
 N_HALVES = 256           # r0l .. r127h
 N_UNIFORM_HALVES = 512   # u0l .. u255h
@@ -312,3 +312,45 @@ class Flag(Kind):
 
     def unpack(self, code: int) -> bool:
         return bool(code)
+
+
+# ---------------------------------------------------------------------------
+# Operand constructors for builders (the compiler's backend)
+
+def r32(n: int) -> Reg:
+    """32-bit rN."""
+    return Reg("r", 2 * n, 32)
+
+
+def r16(n: int, high: bool = False) -> Reg:
+    """16-bit rNl / rNh."""
+    return Reg("r", 2 * n + int(high), 16)
+
+
+def r64(n: int) -> Reg:
+    """64-bit rN_rN+1 (n even or odd: any pair of consecutive 32-bit registers)."""
+    return Reg("r", 2 * n, 64)
+
+
+def u32(n: int) -> Reg:
+    return Reg("u", 2 * n, 32)
+
+
+def u64(n: int) -> Reg:
+    return Reg("u", 2 * n, 64)
+
+
+def vec(n: int, count: int, size: int = 32) -> Reg:
+    """``count`` consecutive registers from rN (size 32) or from half N (size 16)."""
+    return Reg("r", 2 * n if size == 32 else n, size, count)
+
+
+def imm(value: int) -> Imm:
+    """8-bit integer immediate."""
+    assert 0 <= value < 256, f"integer immediate {value} does not fit 8 bits"
+    return Imm(value)
+
+
+def fimm(value: float) -> Imm:
+    """8-bit float immediate (raises ValueError when not representable)."""
+    return Imm(minifloat_encode(value))

@@ -156,5 +156,11 @@ def test_make_builder():
                    a_neg=True, b_abs=False, b_neg=False)
     assert str(ins) == "fadd r0, r1.neg, 1.5"
     assert str(isa.make("wait")) == "wait 0"
+    ins = isa.make("fma", dst=isa.r16(3, high=True), a=isa.r32(1), b=isa.fimm(-0.5), c=isa.u32(7), sat=True, c_abs=True)
+    assert str(ins) == "fma.sat r3h, r1, -0.5, u7.abs"
+    ins = isa.make("device_load", dst=isa.vec(4, 4), base=isa.u64(0), index=isa.r32(9), fmt="unorm8", shift=2)
+    assert str(ins) == "device_load.unorm8 r4_r5_r6_r7, u0_u1, r9, 2, 0"
+    assert str(isa.make("iter", dst=isa.vec(5, 2, size=16), cf=3, cf_w=0, interp="persp", loc="center")) == \
+        "iter.persp.center r2h_r3l, cf3, cf0"
     with pytest.raises(TypeError, match="unknown fields"):
         isa.make("stop", x=1)
