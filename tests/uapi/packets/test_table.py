@@ -181,3 +181,46 @@ def test_readme_tables_are_generated_from_the_table():
     assert docs.BEGIN in text
     assert text.split(docs.BEGIN)[1] == docs.generated_section().split(docs.BEGIN)[1] + "\n", \
         "README.md is stale: run python -m uapi.packets.docs"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def field_values(f: Field):
+    """A strategy of every valid logical value of a field."""
+    if f.type == "bool":
+        return st.booleans()
+    if f.type == "float":
+        return st.floats(width=32, allow_nan=False)
+    if f.type == "enum":
+        return st.sampled_from(list(f.enum))
+    if f.type == "int":
+        return st.integers(-(1 << (f.size - 1)), (1 << (f.size - 1)) - 1)
+    enc = st.integers(0, (1 << f.size) - 1)
+    m = f.modifier
+    if m is None:
+        return enc
+    if m.kind == "minus":
+        return enc.map(lambda e: e + m.amount)
+    if m.kind == "shr":
+        return enc.map(lambda e: e << m.amount)
+    return st.integers(0, min((1 << f.size) - 1, 62)).map(lambda e: 1 << e)
+
+
+@st.composite
+def packet_and_values(draw):
+    packet = draw(st.sampled_from(sorted(P.PACKETS.values(), key=lambda p: p.name)))
+    values = {f.name: draw(field_values(f)) for f in packet.fields if f.exact is None}
+    return packet, values
+
+
+@settings(max_examples=400, deadline=None)
+@given(packet_and_values())
+def test_random_packets_round_trip_all_fields_at_once(pv):
+    packet, values = pv
+    data = packet.pack(**values)
+    assert len(data) == packet.size_B
+    rec = packet.unpack(data)
+    assert rec.problems == []
+    assert {k: rec[k] for k in values} == values
+    assert packet.pack(**{k: rec[k] for k in values}) == data
