@@ -35,11 +35,12 @@ Fragment half (``run_fragment_half``), per pass:
    shader's discard, sample mask and depth) when the shader discards or writes
    depth or its USC_FRAGMENT has no ``early_z``; tile-memory writes of lanes that
    fail are dropped.
-5. End-of-tile program (``eot``, ``partial_eot`` for passes before the last),
-   one lane per record like the background program: it stores tile memory
-   into images (``ld_tile`` + ``image_write``, the texture unit's image path
-   with every layout of ``layout``: linear, twiddled, compressed). Faults in it
-   are reported as PBE faults.
+5. End-of-tile pipeline (``eot``, ``partial_eot`` for passes before the last):
+   its program (optional) runs one lane per record like the background
+   program, then the PBE stores each ``USC_PBE`` render target of tile memory
+   into its image (``pbe``: linear, twiddled, twiddled_compressed). A program
+   may also store with ``image_write``/``device_store`` itself. Faults in this
+   step are reported as PBE faults.
 
 Occlusion: ``PPP_OCCLUSION`` (mode, index) adds each draw's passed samples to
 the uint64 at ``isp_oclqry_base + 8 * index`` (BOOLEAN: writes 1 if any).
@@ -64,6 +65,7 @@ from uapi import packets as P
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
+from .pbe import store_render_target
 from .ppp import DrawGeometry, process_draw
 from .usc_words import read_pipeline, read_words
 from .vdm import shade_vertices, walk_draws
@@ -185,7 +187,7 @@ def _bin(tvb: TiledVertexBuffer, capacity: int) -> list[Pass]:
     passes, first = [], 0
     while first < n:
         tl = R.bin_triangles(tvb.setup, tvb.width_px, tvb.height_px, tile_size_px=tvb.tile_px,
-                             capacity_entries=capacity, first_row=first, samples=tvb.samples)
+                             capacity_entries=capacity, first_row=first)
         passes.append(Pass(np.arange(first, tl.rows_end, dtype=np.int64), tl.nonempty_tiles(), tl.entries))
         first = tl.rows_end
     return passes
@@ -327,18 +329,21 @@ def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label
         return
     x = np.repeat(px, S)
     y = np.repeat(py, S)
-    ctx = ExecContext(lanes=n, specials={"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32),
-                                         "sample_id": np.tile(np.arange(S, dtype=np.uint32), len(px))},
-                      position_px=np.stack((x + 0.5, y + 0.5)).astype(np.float32),
-                      tile_buffer=tile_buffer, tile_index=np.arange(n, dtype=np.int64), **pipe.context_fields())
     try:
-        core.run(pipe.code_va, ctx)
+        if pipe.code_va:
+            ctx = ExecContext(lanes=n, specials={"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32),
+                                                 "sample_id": np.tile(np.arange(S, dtype=np.uint32), len(px))},
+                              position_px=np.stack((x + 0.5, y + 0.5)).astype(np.float32),
+                              tile_buffer=tile_buffer, tile_index=np.arange(n, dtype=np.int64),
+                              **pipe.context_fields())
+            core.run(pipe.code_va, ctx)
+        for offset_B, desc in pipe.pbe:
+            store_render_target(command.memory, desc, offset_B, tile_buffer, px, py, S)
     except GPUFault as fault:
         if unit_label is None:
             raise
         info = fault.info
         raise GPUFault(type(info)(info.address, unit_label, info.is_read)) from None
-    return ctx
 
 
 def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:

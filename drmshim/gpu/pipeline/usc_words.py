@@ -2,7 +2,7 @@
 
 Sole responsibility: read the tagged USC records of one pipeline (``USC_SHADER``,
 ``USC_UNIFORM``, ``USC_TEXTURE``, ``USC_SAMPLER``, ``USC_SHARED``,
-``USC_VARYINGS``, ``USC_FRAGMENT``, ended by ``USC_END``) through the packet
+``USC_VARYINGS``, ``USC_FRAGMENT``, ``USC_PBE``, ended by ``USC_END``) through the packet
 table, load the uniform registers they name, and fill the matching fields of an
 :class:`~drmshim.gpu.usc.ExecContext`. Every read is a GPU access of the unit
 that fetches the words (a bad address is a :class:`~drmshim.memory.GPUFault`).
@@ -45,6 +45,7 @@ class ShaderPipeline:
     writes_sample_mask: bool = False
     discards: bool = False
     early_z: bool = True
+    pbe: list = field(default_factory=list)   # (tile_offset_B, descriptor va) per USC_PBE
 
     def context_fields(self) -> dict:
         """Keyword arguments of ExecContext this pipeline determines."""
@@ -87,6 +88,8 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             pipe.threadgroup_size_threads = rec.threadgroup_size_threads
         elif name == "USC_VARYINGS":
             pipe.output_count_words, pipe.cf_count = rec.output_count_words, rec.cf_count
+        elif name == "USC_PBE":
+            pipe.pbe.append((rec.tile_offset_B, rec.descriptor))
         elif name == "USC_FRAGMENT":
             pipe.writes_depth, pipe.writes_sample_mask = rec.writes_depth, rec.writes_sample_mask
             pipe.discards, pipe.early_z = rec.discards, rec.early_z

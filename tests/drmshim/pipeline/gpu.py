@@ -43,11 +43,13 @@ class Space:
 
     def usc(self, asm: str | None = None, *, code_va: int | None = None, uniforms: np.ndarray | None = None,
             textures: bytes | None = None, samplers: bytes | None = None, registers: int = 32,
-            shared_B: int = 0, threads: int = 1, outputs: int = 0, cf: int = 0, fragment: dict | None = None) -> int:
-        """USC words for a pipeline; returns their address."""
-        if code_va is None:
+            shared_B: int = 0, threads: int = 1, outputs: int = 0, cf: int = 0, fragment: dict | None = None,
+            pbe=()) -> int:
+        """USC words for a pipeline; returns their address. ``pbe``: (tile offset,
+        PBE descriptor bytes) render targets of an end-of-tile pipeline."""
+        if code_va is None and asm is not None:
             code_va = self.program(asm)
-        words = [P.pack("USC_SHADER", register_count=registers, code=code_va)]
+        words = [] if code_va is None else [P.pack("USC_SHADER", register_count=registers, code=code_va)]
         if uniforms is not None:
             u = np.ascontiguousarray(uniforms).view(np.uint16)
             nz = np.flatnonzero(u)
@@ -65,6 +67,8 @@ class Space:
             words.append(P.pack("USC_VARYINGS", output_count_words=outputs, cf_count=cf))
         if fragment is not None:
             words.append(P.pack("USC_FRAGMENT", **fragment))
+        for offset_B, desc in pbe:
+            words.append(P.pack("USC_PBE", tile_offset_B=offset_B, descriptor=self.put(desc, 64)))
         words.append(P.pack("USC_END"))
         return self.put(b"".join(words), align=16)
 
@@ -138,6 +142,8 @@ class Target:
             space.mem.write(self.va, buf, "test")
         self.desc = P.pack("TEXTURE", tiling=tiling.upper(), format_id=format_id(fmt), width_px=W, height_px=H,
                            address=self.va, linear_stride_B=self.lay.linear_stride_B if tiling == "linear" else 0)
+        self.pbe = P.pack("PBE", tiling=tiling.upper(), format_id=format_id(fmt), width_px=W, height_px=H,
+                          address=self.va, linear_stride_B=self.lay.linear_stride_B if tiling == "linear" else 0)
 
     def pixels(self) -> np.ndarray:
         import layout
@@ -157,7 +163,7 @@ class Scene:
         u = np.zeros(256, np.uint32)
         u[:4] = f32bits(*clear)
         self.bg = space.usc(CLEAR_BG, uniforms=u)
-        self.eot = space.usc(STORE_EOT, textures=self.target.desc)
+        self.eot = space.usc(pbe=[(0, self.target.pbe)])
         self.partial_bg = space.usc(LOAD_BG, textures=self.target.desc)
         self.vs_cache: dict = {}
 
