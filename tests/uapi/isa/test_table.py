@@ -50,3 +50,11 @@ def test_every_instruction_is_executed_by_some_core_test():
     text = text.replace("\\n", " ")  # escaped newlines inside one-line assembly strings
     missing = [op.name for op in isa.OPS if not re.search(rf"\b{op.name}\b", text)]
     assert not missing, f"no execution test uses {missing}"
+
+
+def test_reference_manual_is_current():
+    from uapi.isa.reference import REFERENCE_PATH, reference_markdown
+    assert REFERENCE_PATH.read_text() == reference_markdown(), \
+        "uapi/isa/REFERENCE.md is stale: run `python -m uapi.isa.reference`"
+    for op in isa.OPS:
+        assert f"### `{op.name}`" in REFERENCE_PATH.read_text()
