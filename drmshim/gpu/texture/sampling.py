@@ -461,8 +461,9 @@ def load_view(mem, view: TextureView, coords, lod, sample=None, *, swizzle=True,
     col = solid_redirect(mem, view, col, x, y, layer, level)
     shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1) if col.size else (0, 1), col.size, strategy,
                        cache)
-    table, cols = fetch(mem, view, [col - shift if shift else col], [~ok], None, shift=shift, cache=cache)
-    res = table[:, cols[0]]
+    table, cols = fetch(mem, view, [col - shift if shift else col], None, None, shift=shift, cache=cache)
+    res = table[:, cols[0]]  # a fresh array
+    res[:, ~ok] = 0
     return _swizzle(view, res) if swizzle else res
 
 

@@ -11,7 +11,7 @@ once however many taps read it.
 Two read strategies give identical results: when the taps fall in a byte range not
 much bigger than the number of taps, the range is read with one ``mem.read`` and
 decoded whole; otherwise each tap's element is gathered with ``mem.gather``.
-Column ``table.shape[1] - 1`` always holds the border colour.
+Column ``table.shape[1] - 1`` holds the border colour when some tap reads it.
 """
 
 from __future__ import annotations
@@ -233,9 +233,10 @@ def fetch(mem, view: TextureView, cols: list[np.ndarray], borders: list | None =
         for c in cols:
             local.append(pos[start:start + np.size(c)].reshape(np.shape(c)))
             start += np.size(c)
-    table = decoded  # (shared with the caches: only its spare last column is written)
-    table[:, -1] = 0 if border_value is None else border_value
-    if borders is not None:
+    table = decoded  # shared with the caches: read-only, except in a private copy below
+    if borders is not None and any(b is not None for b in borders):
+        table = decoded.copy()  # (several threads may sample the same texture at once)
+        table[:, -1] = 0 if border_value is None else border_value
         edge = table.shape[1] - 1
         local = [lc if b is None else np.where(b, edge, lc) for lc, b in zip(local, borders)]
     return table, local
