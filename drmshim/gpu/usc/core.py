@@ -11,7 +11,8 @@ whole threadgroup always lies in one batch, so ``threadgroup_barrier`` holds by
 construction (every lane finishes an instruction before any lane starts the
 next), and threadgroup memory is a byte array per batch.
 
-Debug mode (``ShaderCore(mem, debug=True)``) models the scoreboard: the
+Debug mode (``ShaderCore(mem, debug=True)``, or ``SHIMGL_DEBUG=scoreboard``) models
+the scoreboard: the
 registers written by an asynchronous instruction (``is_async`` in the table)
 are pending on its slot until a ``wait`` of that slot; reading or overwriting a
 pending register raises :class:`ScoreboardHazard` naming the instruction, the
@@ -20,6 +21,7 @@ register and the offset. This is how compiler scheduling bugs surface.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -196,8 +198,13 @@ class ShaderCore:
     bytes are re-read and compared on every run, so rewriting a shader in place
     is seen)."""
 
-    def __init__(self, memory, debug: bool = False, batch_lanes: int = 16384, max_steps: int = 1_000_000):
+    def __init__(self, memory, debug: bool | None = None, batch_lanes: int = 16384, max_steps: int = 1_000_000):
+        """``debug``: check the scoreboard (default: on when ``SHIMGL_DEBUG`` names
+        ``scoreboard``). ``max_steps``: instructions per batch before the program is
+        declared hung (a GPU timeout)."""
         self.mem = memory
+        if debug is None:
+            debug = "scoreboard" in os.environ.get("SHIMGL_DEBUG", "").split(",")
         self.debug = debug
         self.batch_lanes = batch_lanes
         self.max_steps = max_steps

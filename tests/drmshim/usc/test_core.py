@@ -104,3 +104,10 @@ def test_registers_start_at_zero_even_when_partly_written():
     """, lanes=4, inputs={7: np.array([1, 0, 1, 0], np.uint32)}, batch_lanes=2)
     assert list(ctx.registers[6]) == [7] * 4
     assert list(ctx.registers[9]) == [9, 0, 9, 0]
+
+
+def test_debug_mode_from_the_environment(monkeypatch):
+    monkeypatch.setenv("SHIMGL_DEBUG", "trace,scoreboard")
+    assert ShaderCore(new_memory()).debug
+    monkeypatch.setenv("SHIMGL_DEBUG", "trace")
+    assert not ShaderCore(new_memory()).debug
