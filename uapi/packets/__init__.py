@@ -17,7 +17,7 @@ from . import table as _table
 from . import walker as _walker
 from .defs import *  # noqa: F401,F403 - the table's names are the public API
 from .table import (GROUPS, PACKETS, Field, Group, GroupRecord, Packet, Record, bytes_to_words,
-                    format_record, lookup, pack, unpack, words_to_bytes)
+                    format_record, lookup, pack, print_record, unpack, words_to_bytes)
 from .walker import (CDM_STREAM, USC_STREAM, VDM_STREAM, Stream, StreamItem, decode_cf_bindings,
                      decode_ppp_state, decode_usc_words, format_stream, memory_reader, walk_cdm, walk_vdm)
 
@@ -25,7 +25,7 @@ format = format_record  # noqa: A001 - "print/format(record)" of the table, by i
 
 __all__ = list(_defs.__all__) + [
     "Field", "Packet", "Group", "Record", "GroupRecord", "PACKETS", "GROUPS",
-    "pack", "unpack", "format", "format_record", "lookup", "words_to_bytes", "bytes_to_words",
+    "pack", "unpack", "format", "format_record", "print_record", "lookup", "words_to_bytes", "bytes_to_words",
     "Stream", "StreamItem", "VDM_STREAM", "CDM_STREAM", "USC_STREAM", "walk_vdm", "walk_cdm",
     "decode_usc_words", "decode_ppp_state", "decode_cf_bindings", "format_stream", "memory_reader",
 ]

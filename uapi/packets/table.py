@@ -35,7 +35,7 @@ from typing import Any, Iterable, Mapping
 __all__ = [
     "Field", "Packet", "Group", "Record", "GroupRecord", "PACKETS", "GROUPS",
     "uint", "sint", "boolean", "flt", "address", "enumf", "at",
-    "minus", "shr", "LOG2", "pack", "unpack", "format_record", "lookup",
+    "minus", "shr", "LOG2", "pack", "unpack", "format_record", "print_record", "lookup",
     "words_to_bytes", "bytes_to_words", "describe_packet",
 ]
 
@@ -363,6 +363,11 @@ def format_record(record: "Record | GroupRecord", indent: str = "", *, defaults:
         lines.append(f"{indent}  {f.name}: {f.format_value(v)}")
     lines += [f"{indent}  (!) {p}" for p in record.problems]
     return "\n".join(lines)
+
+
+def print_record(record: "Record | GroupRecord", *, defaults: bool = True, file=None) -> None:
+    """Print ``format_record(record)`` (to ``file``, default stdout)."""
+    print(format_record(record, defaults=defaults), file=file)
 
 
 # -- groups: a header word whose bools say which records follow --------------------

@@ -117,6 +117,10 @@ def test_format_names_fields_and_problems():
     text = P.format(P.unpack("VDM_BARRIER", [raw[0] | 1 << 12]))
     assert "VDM_BARRIER" in text and "usc_cache_invalidate: True" in text
     assert "(!) nonzero undefined bits in word 0: 0x00001000" in text
+    import io
+    out = io.StringIO()
+    P.print_record(P.unpack("VDM_BARRIER", raw), file=out)
+    assert out.getvalue() == P.format(P.unpack("VDM_BARRIER", raw)) + "\n"
 
 
 # -- every field of every packet round-trips at its extremes ----------------------------
