@@ -103,6 +103,25 @@ def run():
     ms, _ = _best_ms(hsr)
     rows.append(("raster: 20k small tris, HSR visibility", ms, ""))
 
+    def small_tiled(tile):
+        tl = bin_triangles(setup, SIZE, SIZE, tile_size_px=tile)
+        return sum(len(rasterize(setup, tl.tile_rect(t), 1, rows=tl.tile_rows(t))) for t in tl.nonempty_tiles())
+    for tile in (32, 256):
+        ms, n = _best_ms(lambda: small_tiled(tile), repeat=1)
+        rows.append((f"raster: 20k small tris, bin + rasterize per {tile}px tile", ms,
+                     "per-call overhead: rasterize big regions, not 32px tiles"))
+
+    def small_regions(tile=32, region_tiles=8):
+        tl = bin_triangles(setup, SIZE, SIZE, tile_size_px=tile)
+        n = 0
+        for ty in range(0, tl.tiles_y, region_tiles):
+            for tx in range(0, tl.tiles_x, region_tiles):
+                rect, r = tl.region(tx, ty, min(tx + region_tiles, tl.tiles_x), min(ty + region_tiles, tl.tiles_y))
+                n += len(rasterize(setup, rect, 1, rows=r))
+        return n
+    ms, n = _best_ms(small_regions, repeat=1)
+    rows.append(("raster: 20k small tris, 32px bins, rasterized as 256px regions", ms, f"{n} frags"))
+
     def whole_small():
         s = geometry(clip, tris)
         f = rasterize(s, rect, 1)

@@ -56,6 +56,22 @@ class TileLists:
     def nonempty_tiles(self) -> np.ndarray:
         return np.flatnonzero(np.diff(self.offsets))
 
+    def region(self, tx0: int, ty0: int, tx1: int, ty1: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
+        """A block of tiles [tx0, tx1) x [ty0, ty1) as one raster job: its pixel rect
+        and the sorted union of its tiles' rows.
+
+        ``rasterize`` costs ~100 numpy calls per call, so rasterising one 32 px tile at
+        a time is dominated by call overhead for small triangles; rasterise regions
+        of a few hundred pixels (or the whole frame) and split fragments per tile
+        afterwards (``x // tile_size_px``, ``y // tile_size_px``) if needed.
+        """
+        tiles = (np.arange(ty0, ty1)[:, None] * self.tiles_x + np.arange(tx0, tx1)[None, :]).ravel()
+        parts = [self.rows[self.offsets[t]:self.offsets[t + 1]] for t in tiles]
+        rows = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+        s = self.tile_size_px
+        rect = (tx0 * s, ty0 * s, min(tx1 * s, self.width_px), min(ty1 * s, self.height_px))
+        return rect, rows
+
 
 def bin_triangles(setup: TriangleSetup, width_px: int, height_px: int, *, tile_size_px: int = 32,
                   capacity_entries: int | None = None, first_row: int = 0,

@@ -129,3 +129,18 @@ def test_polygon_mode_line_and_point_after_culling():
     ps = setup_points(pts, 1.0, prim=pprim)
     pf = rasterize(ps, (0, 0, 32, 16))
     assert set(zip(pf.x.tolist(), pf.y.tolist())) == {(2, 2), (12, 2), (2, 12)}
+
+
+def test_tile_regions_cover_the_frame_once():
+    rng = np.random.default_rng(5)
+    setup = random_setup(rng, 60, 100)
+    tl = bin_triangles(setup, 100, 100, tile_size_px=16)
+    whole = rasterize(setup, (0, 0, 100, 100), 4)
+    keys = set()
+    for ty in range(0, tl.tiles_y, 3):
+        for tx in range(0, tl.tiles_x, 3):
+            rect, rows = tl.region(tx, ty, min(tx + 3, tl.tiles_x), min(ty + 3, tl.tiles_y))
+            assert (np.diff(rows) > 0).all()
+            f = rasterize(setup, rect, 4, rows=rows)
+            keys |= set(zip(f.tri.tolist(), f.x.tolist(), f.y.tolist(), f.coverage.tolist()))
+    assert keys == set(zip(whole.tri.tolist(), whole.x.tolist(), whole.y.tolist(), whole.coverage.tolist()))
