@@ -51,6 +51,8 @@ class DrawMixin:
         else:
             stages = prog.linked_state.units
             check("compute" not in stages, E.GL_INVALID_OPERATION, "compute-only program")
+            check(self._sampler_units_consistent(prog.linked_state), E.GL_INVALID_OPERATION,
+                  "samplers of different types use one texture unit")
         if self.api.core:
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION,
                   "no vertex array object bound")
@@ -279,29 +281,59 @@ class DrawMixin:
 
     def _emit_samplers(self, ls, stage) -> None:
         samplers, views = [], []
+        for unit, target in self._sampler_targets(ls):
+            tex = self.texture_units[unit].get(target) if target in self._texture_targets() else None
+            if tex is not None and target == E.GL_TEXTURE_BUFFER:
+                samplers.append(None)
+                views.append(self._buffer_view(tex))
+                continue
+            res = self._texture_resource(tex) if tex is not None and self._texture_complete(tex) else None
+            if res is None:
+                samplers.append(None)
+                views.append(None)     # incomplete: the driver returns (0, 0, 0, 1)
+                continue
+            sobj = self.sampler_units[unit]
+            params = sobj.params if sobj is not None else tex.params
+            seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
+            samplers.append(ps.sampler_state(params, target, seamless))
+            views.append(ps.sampler_view(tex, res, PIPE_TARGETS[target]))
+        self.cso.set_samplers(stage, samplers)
+        self.pipe.set_sampler_views(stage, 0, views)
+
+    def _sampler_targets(self, ls):
+        """(texture unit, texture target) of every sampler uniform element."""
         for u in ls.uniforms:
             if u.kind != "sampler":
                 continue
+            target = _SAMPLER_TARGETS[u.type.sampler_dim]
+            if u.type.sampler_array:
+                target = {E.GL_TEXTURE_1D: E.GL_TEXTURE_1D_ARRAY,
+                          E.GL_TEXTURE_2D: E.GL_TEXTURE_2D_ARRAY,
+                          E.GL_TEXTURE_CUBE_MAP: E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                          E.GL_TEXTURE_2D_MULTISAMPLE: E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}[target]
             for i in range(u.size):
                 unit = struct.unpack_from("<i", ls.uniform_data, u.offset_B + i * u.stride_B)[0]
-                target = _SAMPLER_TARGETS[u.type.sampler_dim]
-                if u.type.sampler_array:
-                    target = {E.GL_TEXTURE_1D: E.GL_TEXTURE_1D_ARRAY,
-                              E.GL_TEXTURE_2D: E.GL_TEXTURE_2D_ARRAY,
-                              E.GL_TEXTURE_CUBE_MAP: E.GL_TEXTURE_CUBE_MAP_ARRAY}[target]
-                tex = self.texture_units[unit].get(target) if target in self._texture_targets() else None
-                res = self._texture_resource(tex) if tex is not None and self._texture_complete(tex) else None
-                if res is None:
-                    samplers.append(None)
-                    views.append(None)     # incomplete: the driver returns (0, 0, 0, 1)
-                    continue
-                sobj = self.sampler_units[unit]
-                params = sobj.params if sobj is not None else tex.params
-                seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
-                samplers.append(ps.sampler_state(params, target, seamless))
-                views.append(ps.sampler_view(tex, res, PIPE_TARGETS[target]))
-        self.cso.set_samplers(stage, samplers)
-        self.pipe.set_sampler_views(stage, 0, views)
+                yield unit, target
+
+    def _buffer_view(self, tex):
+        """A texel buffer view (GL 4.6 section 8.9)."""
+        from driver.gallium import PipeTextureTarget, SamplerView
+        from driver.gl.formats import INTERNAL_FORMATS
+        buf = tex.buffer
+        if buf is None or buf.resource is None:
+            return None
+        size = tex.buffer_size or buf.size - tex.buffer_offset
+        return SamplerView(buf.resource, INTERNAL_FORMATS[tex.buffer_internal_format].pipe,
+                           PipeTextureTarget.BUFFER, offset_B=tex.buffer_offset, size_B=size)
+
+    def _sampler_units_consistent(self, ls) -> bool:
+        """GL 4.6 section 11.1.3.11 / GLES 3.2 section 11.1.3.5: samplers of
+        different types may not use the same texture unit."""
+        seen: dict[int, int] = {}
+        for unit, target in self._sampler_targets(ls):
+            if seen.setdefault(unit, target) != target:
+                return False
+        return True
 
     def _texture_complete(self, tex) -> bool:
         """GL 4.6 section 8.17 (mipmap, cube and format completeness)."""
@@ -310,6 +342,12 @@ class DrawMixin:
             return False
         info = self._format_info(base.internal_format)
         p = tex.params
+        if self.api.es and self.api.version < (3, 0):
+            # GLES 2.0 section 3.8.2: NPOT textures need CLAMP_TO_EDGE and no mipmaps
+            npot = any(x & (x - 1) for x in (base.width, base.height))
+            if npot and (p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR) or
+                         p.wrap_s != E.GL_CLAMP_TO_EDGE or p.wrap_t != E.GL_CLAMP_TO_EDGE):
+                return False
         mip = p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR)
         if info.integer and (p.mag_filter != E.GL_NEAREST or p.min_filter not in
                              (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):

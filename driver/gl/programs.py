@@ -4,6 +4,7 @@ queries (GL 4.6 chapter 7, GLES 3.2 chapter 7)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from driver.gallium import PipeShaderType, ShaderState
@@ -81,6 +82,9 @@ class LinkedProgram:
     pipe_shaders: dict = field(default_factory=dict)   # PipeShaderType -> handle
     tf_varyings: list = field(default_factory=list)
     atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
+
+
+_VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
 
 
 class LinkError(Exception):
@@ -161,7 +165,12 @@ class ProgramMixin:
 
     def glCompileShader(self, shader: int) -> None:
         sh = self._shader(shader)
-        res = compile_glsl(sh.source or "", STAGES[sh.type])
+        source = sh.source or ""
+        if self.api.es and not _VERSION_RE.search(source):
+            # GLSL ES 1.00 section 3.4: no #version means version 100 in a
+            # GLES context; "#line 0" keeps the messages' line numbers.
+            source = "#version 100\n#line 0\n" + source
+        res = compile_glsl(source, STAGES[sh.type])
         if res.ok and not self._version_supported(res.version, res.profile):
             res.ok = False
             res.info_log = (f"0:1(10): error: GLSL {res.version}{' ES' if res.profile == 'es' else ''}"
@@ -683,10 +692,13 @@ class ProgramMixin:
         return self._program(program).info_log
 
     def glValidateProgram(self, program: int) -> None:
+        """GL 4.6 section 11.1.3.11: would a draw with this program succeed?"""
         prog = self._program(program)
-        prog.validated = prog.linked
+        prog.validated = prog.linked and self._sampler_units_consistent(prog.linked_state)
         if not prog.linked:
             prog.info_log = prog.info_log or "error: program not linked\n"
+        elif not prog.validated:
+            prog.info_log = "error: samplers of different types use the same texture unit\n"
 
     def glGetAttribLocation(self, program: int, name: str) -> int:
         ls = self._linked(self._program(program))

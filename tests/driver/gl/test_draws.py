@@ -246,3 +246,48 @@ def test_dispatch_compute():
     assert c.pipe.last("memory_barrier")[0]
     c.glDrawArrays(E.GL_POINTS, 0, 1)
     expect(c, E.GL_INVALID_OPERATION)                      # compute program for a draw
+
+
+FS_TWO_SAMPLERS = """#version 300 es
+precision mediump float;
+in vec4 v;
+uniform sampler2D a;
+uniform mediump samplerCube b;
+out vec4 o;
+void main() { o = v * texture(a, vec2(0.5)) * texture(b, vec3(1.0)); }
+"""
+
+
+def test_samplers_of_different_types_on_one_unit(es3):
+    p = program(es3, VS, FS_TWO_SAMPLERS)
+    es3.glUseProgram(p)
+    es3.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, bytes(48))
+    es3.glValidateProgram(p)
+    assert es3.glGetProgramiv(p, E.GL_VALIDATE_STATUS) == [0]      # both on unit 0
+    es3.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glUniform1i(es3.glGetUniformLocation(p, "b"), 1)
+    es3.glValidateProgram(p)
+    assert es3.glGetProgramiv(p, E.GL_VALIDATE_STATUS) == [1]
+    es3.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert es3.glGetError() == E.GL_NO_ERROR
+
+
+def test_es2_npot_textures_need_clamp_and_no_mipmaps():
+    c = make_ctx("gles2")
+    vs = "attribute vec4 p;\nvoid main() { gl_Position = p; }\n"
+    fs = "precision mediump float;\nuniform sampler2D t;\nvoid main() { gl_FragColor = texture2D(t, vec2(0.5)); }\n"
+    p = program(c, vs, fs)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    c.glUseProgram(p)
+    (t,) = c.glGenTextures(1)
+    c.glBindTexture(E.GL_TEXTURE_2D, t)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA, 3, 3, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_LINEAR)
+    c.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, bytes(48))
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.pipe.last("set_sampler_views")[2] == [None]          # REPEAT wrap: incomplete
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, E.GL_CLAMP_TO_EDGE)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_T, E.GL_CLAMP_TO_EDGE)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.pipe.last("set_sampler_views")[2][0] is not None
