@@ -92,18 +92,23 @@ def _own_jumps(nodes) -> list[Jump]:
 
 
 def _loop_shape(loop: Loop):
-    """(header, if, exit_on_true, exit_block, continue_list, rest) for a loop of the
-    form ``loop { H; if (c) {break} else {...}; rest }`` (or the mirrored form), else None."""
+    """(prefix, if, exit_on_true, exit_block, continue_list, rest) for a loop whose only
+    exit is one top-level ``if (c) {break} else {...}`` (or the mirrored form) of its
+    body, with no continue: ``loop { prefix; if (c) break; rest }``. The prefix is
+    one block for a ``for``/``while`` loop (exit at the top) and the whole body for a
+    ``do``/``while`` loop (exit at the bottom). None for any other loop."""
     body = loop.body
-    if len(body) < 3 or not isinstance(body[1], If):
-        return None
-    header, node, rest = body[0], body[1], body[2:]
-    for exit_list, cont_list, on_true in ((node.then_list, node.else_list, True),
-                                          (node.else_list, node.then_list, False)):
-        if len(exit_list) == 1 and exit_list[0].jump() is not None and exit_list[0].jump().kind == "break":
-            jumps = _own_jumps(cont_list) + _own_jumps(rest)
-            if not jumps and not any(isinstance(i, Phi) for i in exit_list[0].instrs):
-                return header, node, on_true, exit_list[0], cont_list, rest
+    for pos in range(1, len(body) - 1, 2):
+        node = body[pos]
+        if not isinstance(node, If):
+            continue
+        prefix, rest = body[:pos], body[pos + 1:]
+        for exit_list, cont_list, on_true in ((node.then_list, node.else_list, True),
+                                              (node.else_list, node.then_list, False)):
+            if len(exit_list) == 1 and exit_list[0].jump() is not None and exit_list[0].jump().kind == "break":
+                jumps = _own_jumps(prefix) + _own_jumps(cont_list) + _own_jumps(rest)
+                if not jumps and not any(isinstance(i, Phi) for i in exit_list[0].instrs):
+                    return prefix, node, on_true, exit_list[0], cont_list, rest
     return None
 
 
@@ -138,7 +143,7 @@ def loop_trip_count(func, loop: Loop, max_trip: int = 64) -> int | None:
     shape = _loop_shape(loop)
     if shape is None:
         return None
-    header, node, on_true, _exit, _cont, _rest = shape
+    header, node, on_true = loop.body[0], shape[1], shape[2]
     nodes, idx = find_list(func, loop)
     pre, latch = nodes[idx - 1], last_block(loop.body)
     phis = header.phis()
@@ -189,22 +194,33 @@ def opt_loop_unroll(shader: Shader, max_trip: int = 32, max_instrs: int = 512) -
 
 
 def _unroll(func, loop: Loop, trip: int) -> None:
-    header, node, _on_true, exit_block, cont_list, rest = _loop_shape(loop)
+    prefix, node, _on_true, exit_block, cont_list, rest = _loop_shape(loop)
     nodes, idx = find_list(func, loop)
+    header = prefix[0]
     pre, latch = nodes[idx - 1], last_block(loop.body)
     phis = header.phis()
     head = [i for i in header.instrs if not isinstance(i, Phi)]
     current = {phi.dest: phi.src_for(pre) for phi in phis}
     new_nodes: list = []
+
+    def prefix_copy(extra=()):
+        return [_detached_block(head + list(extra) if len(prefix) == 1 else head)] + list(prefix[1:])
+
+    exit_instrs = [i for i in exit_block.instrs if not isinstance(i, Jump)]
     for _ in range(trip):
         def_map = dict(current)
-        new_nodes += clone_cf_list([_detached_block(head)] + list(cont_list) + list(rest), def_map)
+        new_nodes += clone_cf_list(prefix_copy() + list(cont_list) + list(rest), def_map)
         current = {phi.dest: def_map.get(phi.src_for(latch), phi.src_for(latch)) for phi in phis}
     def_map = dict(current)
-    exit_instrs = [i for i in exit_block.instrs if not isinstance(i, Jump)]
-    new_nodes += clone_cf_list([_detached_block(head + exit_instrs)], def_map)
-    # Values of the header and the exit block are visible after the loop.
-    after_loop = {d: def_map[d] for d in list(current) + [i.dest for i in head + exit_instrs if i.dest is not None]}
+    last = prefix_copy(exit_instrs)
+    if len(prefix) > 1:
+        last.append(_detached_block(exit_instrs))
+    new_nodes += clone_cf_list(last, def_map)
+    # Values of the prefix and the exit block are visible after the loop.
+    defined = [i.dest for n in prefix for i in (n.instrs if isinstance(n, Block) else [])
+               if i.dest is not None and not (isinstance(i, Phi) and i.block is header)]
+    defined += [i.dest for i in exit_instrs if i.dest is not None]
+    after_loop = {d: def_map[d] for d in list(current) + defined if d in def_map}
     replace_uses(func.body, after_loop)
     _merge_runs(new_nodes)
     splice(func, loop, new_nodes)

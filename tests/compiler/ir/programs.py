@@ -84,3 +84,17 @@ def indirect_array(length=4):
 def random_inputs(rng, lanes=16, slots=("VAR0", "VAR1")):
     import numpy as np
     return {slot: rng.uniform(0, 1, (4, lanes)).astype(np.float32).view(np.uint32) for slot in slots}
+
+
+def do_while_loop(b, n, body):
+    """int i = 0; do { body(i); i++; } while (i < n);  -- through a variable."""
+    i = b.local_var(f"i{len(b.func.locals)}", I32)
+    b.store_var(i, b.iimm(0))
+    loop = b.push_loop()
+    body(b.load_var(i))
+    b.store_var(i, b.iadd(b.load_var(i), b.iimm(1)))
+    nif = b.push_if(b.ilt(b.load_var(i), b.iimm(n)))
+    b.push_else(nif)
+    b.break_()
+    b.pop_if(nif)
+    b.pop_loop(loop)

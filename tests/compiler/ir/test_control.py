@@ -5,6 +5,7 @@ import pytest
 
 from compiler.ir.core import If, Loop, walk_cf
 from compiler.ir.parser import parse_shader
+from compiler.ir.validate import validate_shader
 from compiler.ir.passes import opt_copy_prop, opt_dce, run_pass
 from compiler.ir.passes.control import loop_trip_count, opt_loop_unroll, opt_peephole_select
 from compiler.ir.passes.vars import lower_vars_to_ssa
@@ -142,3 +143,53 @@ def test_unrolled_loop_keeps_meaning(n):
 
 def test_too_long_loops_stay():
     NEGCASE(opt_loop_unroll, COUNTED.format(n=100))
+
+
+DO_WHILE = """
+    block b0:
+      32x1 %z = load_const (0)
+      32x1 %one = load_const (1)
+      32x1 %n = load_const ({n})
+      32x4 %in = intrinsic load_input (%z) (base=0, slot=VAR0)
+    loop {{
+      block b1:
+        32x1 %i = phi b0: %z, b7: %j
+        32x4 %acc = phi b0: %in, b7: %acc3
+        32x1 %fi = i2f32 %i
+        1x1 %big = flt %in.x, %fi
+      if %big {{
+        block b2:
+          32x4 %acc1 = fmul %acc, %acc
+      }} else {{
+        block b3:
+          32x4 %acc2 = fadd %acc, %fi.xxxx
+      }}
+      block b4:
+        32x4 %acc3 = phi b2: %acc1, b3: %acc2
+        32x1 %j = iadd %i, %one
+        1x1 %more = ilt %j, %n
+      if %more {{
+        block b5:
+      }} else {{
+        block b6:
+          break
+      }}
+      block b7:
+    }}
+    block b8:
+      intrinsic store_output (%acc3, %z) (base=0, slot=VAR0, write_mask=xyzw)
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_do_while_loop_unrolls_and_keeps_meaning(n):
+    text = program(DO_WHILE.format(n=n))
+    before, after = parse_shader(text), parse_shader(text)
+    validate_shader(before)
+    loop = next(x for x in walk_cf(after.main.body) if isinstance(x, Loop))
+    assert loop_trip_count(after.main, loop) == n - 1
+    assert run_pass(after, opt_loop_unroll)
+    assert not any(isinstance(x, Loop) for x in walk_cf(after.main.body))
+    assert sum(isinstance(x, If) for x in walk_cf(after.main.body)) == n
+    for seed in range(3):
+        assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(seed)))

@@ -93,7 +93,10 @@ class Gen:
                 self.loop_vars.append(i)
                 self.stmts(depth + 1)
                 self.loop_vars.pop()
-            programs.counted_loop(b, n, body)
+            if self.draw(st.booleans()):
+                programs.counted_loop(b, n, body)
+            else:
+                programs.do_while_loop(b, n, body)
 
     def finish(self):
         b = self.b
