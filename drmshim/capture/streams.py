@@ -27,7 +27,7 @@ ATTACHMENT_SIZE_B = ffi.sizeof("struct drm_asahi_attachment")
 MAX_PROGRAM_B = 64 << 10      # a USC program longer than this is cut off
 MAX_TABLE_ENTRIES = 64        # descriptors decoded per texture/sampler table
 MAX_SHOWN_BUFFER_B = 256      # bytes of a uniform buffer hexdumped
-MAX_BLOCKS = 4096             # blocks per stream walk in the decoder
+MAX_BLOCKS = 1 << 16          # blocks per stream walk in the decoder (long streams are real)
 
 _PAYLOADS = {
     uapi.DRM_ASAHI_CMD_RENDER: ("render", "struct drm_asahi_cmd_render"),

@@ -1,0 +1,81 @@
+"""Core dumps on GPU faults, and shimgl crashdec's estimate of where the GPU stopped."""
+
+from __future__ import annotations
+
+import uapi
+from drmshim.capture import read_file
+from drmshim.capture.report import crashdec_text
+from tests.drmshim.capture import scene
+from tests.drmshim.capture.conftest import submit_and_wait
+
+UNMAPPED = scene.BASE + 0x200000  # nothing is mapped there
+
+
+def _faulting_scene(cpu, *, index_va=None, uniform_va=None) -> None:
+    cpu[:] = bytes(scene.scene_bytes(**{k: v for k, v in (("index_va", index_va), ("uniform_va", uniform_va))
+                                        if v is not None}))
+
+
+def test_a_fault_writes_a_core_dump(toy, tmp_path, capfd):
+    kernel, d, vm, queue, handle, cpu = toy
+    _faulting_scene(cpu, index_va=UNMAPPED + 0x40)
+    fb = d.gem(0x4000)
+    submit_and_wait(d, queue, scene.compute_cmd() + scene.render_cmd(feedback_handle=fb, feedback_size=uapi.ffi.sizeof("struct drm_asahi_cmd_feedback")))
+    feedback = uapi.ffi.new("struct drm_asahi_cmd_feedback *")
+    uapi.ffi.memmove(feedback, bytes(d.map(fb, 0x4000)[:uapi.ffi.sizeof(feedback[0])]), uapi.ffi.sizeof(feedback[0]))
+    assert feedback.status == uapi.DRM_ASAHI_STATUS_FAULT and feedback.fault_address == UNMAPPED + 0x40
+    dumps = list((tmp_path / "dumps").glob("*.dump"))
+    assert len(dumps) == 1
+    err = capfd.readouterr().err
+    assert "GPU fault" in err and str(dumps[0]) in err
+    dump = read_file(dumps[0])
+    assert dump.problems == []
+    assert dump.header["kind"] == "coredump"
+    (fault,) = [r.meta for r in dump.of_type("fault")]
+    assert fault["address"] == UNMAPPED + 0x40
+    assert fault["unit"] == "VDM" and fault["read"] is True and fault["soft"] is False
+    assert fault["command_index"] == 1 and fault["kind"] == "render" and fault["command_name"] == "R1"
+    assert fault["queue"] == queue
+    (sub,) = dump.of_type("submit")
+    assert sub.blobs["cmdbuf"].startswith(scene.compute_cmd())
+
+
+def test_no_dump_without_a_fault(toy, tmp_path):
+    kernel, d, vm, queue, handle, cpu = toy
+    submit_and_wait(d, queue, scene.render_cmd() + scene.compute_cmd())
+    assert not (tmp_path / "dumps").exists() or not list((tmp_path / "dumps").glob("*"))
+
+
+def test_crashdec_estimates_the_draw_that_used_the_bad_index_buffer(toy, tmp_path):
+    kernel, d, vm, queue, handle, cpu = toy
+    _faulting_scene(cpu, index_va=UNMAPPED + 0x40)
+    submit_and_wait(d, queue, scene.render_cmd())
+    (path,) = (tmp_path / "dumps").glob("*.dump")
+    text = crashdec_text(read_file(path))
+    assert f"GPU FAULT: read of 0x{UNMAPPED + 0x40:x} by VDM" in text
+    assert "not mapped" in text
+    assert "VDM_INDEX_LIST" in text
+    location = text.split("ESTIMATED CRASH LOCATION:")[1].splitlines()[0]
+    assert location.strip() == f"VDM stream block VDM_INDEX_LIST at 0x{scene.BASE + 0x18:x}"
+    assert "index_buffer" in text.split("ESTIMATED CRASH LOCATION:")[1]
+
+
+def test_crashdec_points_at_the_launch_whose_uniforms_faulted(toy, tmp_path):
+    kernel, d, vm, queue, handle, cpu = toy
+    # uniforms just past the end of the scene object: the same launch reads them
+    _faulting_scene(cpu, uniform_va=scene.BASE + scene.SIZE_B + 0x10)
+    submit_and_wait(d, queue, scene.compute_cmd())
+    (path,) = (tmp_path / "dumps").glob("*.dump")
+    text = crashdec_text(read_file(path))
+    assert "by USC" in text
+    location = text.split("ESTIMATED CRASH LOCATION:")[1].splitlines()[0]
+    assert location.strip() == f"CDM stream block CDM_LAUNCH at 0x{scene.BASE + 0x700:x}"
+
+
+def test_later_commands_and_the_dump_count(toy, tmp_path, monkeypatch):
+    """A faulting command stops; the next command of the submit still runs."""
+    kernel, d, vm, queue, handle, cpu = toy
+    _faulting_scene(cpu, index_va=UNMAPPED)
+    submit_and_wait(d, queue, scene.render_cmd() + scene.compute_cmd())
+    assert bytes(cpu[0x1900:0x1901]) != b"\x00"  # the compute command ran
+    assert len(list((tmp_path / "dumps").glob("*.dump"))) == 1
