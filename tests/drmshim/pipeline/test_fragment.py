@@ -1,0 +1,175 @@
+"""Fragment side: late depth with discard and shader depth, occlusion queries,
+derivatives in quads, blits, counters and faults of each unit."""
+
+import numpy as np
+import pytest
+
+import uapi
+from drmshim.gpu.pipeline import Executor
+from drmshim.memory import GPUFault
+from uapi import packets as P
+
+from .gpu import BASE, LOAD_BG, Scene, Space, Target, command, constant_fs, record_eot, u64_uniforms, zero_bg
+
+W = H = 16
+RED, GREEN = constant_fs((1, 0, 0, 1)), constant_fs((0, 1, 0, 1))
+
+
+def quad(z):
+    return np.array([[-1, -1, z, 1], [1, -1, z, 1], [-1, 1, z, 1], [1, 1, z, 1]], np.float32)
+
+
+DISCARD_LEFT_RED = f"""
+get_sr r4, pixel_x
+if_icmp.ult r4, {W // 2}, 1
+discard
+pop_exec 1
+{RED.replace('stop', '').strip()}
+stop
+"""
+
+
+@pytest.mark.parametrize("hsr", [True, False])
+def test_discard_means_late_depth_and_no_write(hsr):
+    sp = Space()
+    sc = Scene(sp, W, H)
+    sc.draw(quad(-0.5), DISCARD_LEFT_RED, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS", depth_write=True),
+            fragment=dict(discards=True))
+    sc.draw(quad(0.5), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS", depth_write=True))
+    img = sc.render(Executor(hsr=hsr))
+    assert (img[:, :W // 2, 1] == 255).all() and (img[:, W // 2:, 0] == 255).all()
+    assert (img[:, W // 2:, 1] == 0).all()
+
+
+SHADER_DEPTH = "mov_imm r8, 0x3dcccccd\nzs_emit.z r8\n" + RED   # z = 0.1
+
+
+def test_shader_written_depth_is_tested_and_stored():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    sc.draw(quad(0.8), SHADER_DEPTH, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS", depth_write=True),
+            fragment=dict(writes_depth=True))
+    sc.draw(quad(-0.6), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS", depth_write=True))
+    img = sc.render()     # window z of the green quad: 0.2 > 0.1
+    assert (img[..., 0] == 255).all()
+
+
+def test_occlusion_counts_samples_passed_per_index():
+    sp = Space()
+    sc = Scene(sp, W, H, samples=4)
+    sc.eot, _ = record_eot(sp, W, H, 4)
+    sc.bg = zero_bg(sp)
+    queries = sp.put(np.array([5, 0, 0], np.uint64))
+    half = np.array([[-1, -1, 0, 1], [0, -1, 0, 1], [-1, 1, 0, 1], [0, 1, 0, 1]], np.float32)
+    sc.draw(half, RED, primitive="TRIANGLE_STRIP", occlusion=dict(mode="COUNTING", index=0),
+            zs=dict(depth_func="LESS", depth_write=True))
+    sc.draw(quad(0.5), RED, primitive="TRIANGLE_STRIP", occlusion=dict(mode="COUNTING", index=1),
+            zs=dict(depth_func="LESS", depth_write=True))
+    sc.draw(quad(0.9), RED, primitive="TRIANGLE_STRIP", occlusion=dict(mode="BOOLEAN", index=2),
+            zs=dict(depth_func="LESS", depth_write=True))
+    sc.render(isp_oclqry_base=queries)
+    # index 0 adds to 5; the second quad passes only on the right half; the third nowhere
+    np.testing.assert_array_equal(sp.get(queries, 3, np.uint64), [5 + W * H * 4 // 2, W * H * 4 // 2, 0])
+
+
+DERIV_FS = """
+get_sr r4, pixel_x
+get_sr r5, pixel_y
+convert.f32.u32 r6, r4
+convert.f32.u32 r7, r5
+fmul r8, r6, r6
+fmul r9, r8, r7
+dfdx r10, r9
+dfdy r11, r9
+st_tile.i32 r10, 0, 1
+stop
+"""
+
+
+def test_derivatives_come_from_2x2_quads_of_one_primitive():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    sc.bg = zero_bg(sp)
+    sc.eot, buf = record_eot(sp, W, H)
+    # a triangle covering part of the screen: quads at its edge have helper lanes
+    sc.draw(np.array([[-1, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1]], np.float32), DERIV_FS)
+    sc.render()
+    got = sp.get(buf, W * H, np.float32).reshape(H, W)
+    y, x = np.mgrid[0:H, 0:W]
+    x0, yq = x & ~1, y
+    want = ((x0 + 1) ** 2 - x0 ** 2) * yq      # fine derivative of x*x*y across the quad's row
+    covered = x + y < W - 1
+    np.testing.assert_array_equal(got[covered], want[covered].astype(np.float32))
+
+
+BLIT_BG = """
+get_sr r4, pixel_x
+get_sr r5, pixel_y
+ushr r4, r4, 1
+ushr r5, r5, 1
+mov_imm r6, 0
+texture_load.2d r8_r9_r10_r11, r4_r5, 0, r6, 0
+wait 0
+st_tile.unorm8 r8_r9_r10_r11, 0, 15
+stop
+"""
+
+
+def test_blit_scales_a_linear_image_into_a_twiddled_one():
+    sp = Space()
+    src = Target(sp, 8, 8, "linear")
+    pixels = np.random.default_rng(3).integers(0, 256, (8, 8, 4), dtype=np.uint8)
+    import layout
+    raw = np.zeros(src.lay.size_B, np.uint8)
+    layout.tile(src.lay, raw, pixels, 0, 0, 0, 0, 8, 8)
+    sp.mem.write(src.va, raw, "test")
+    dst = Target(sp, 16, 16, "twiddled")
+    bg = sp.usc(BLIT_BG, textures=src.desc)
+    eot = sp.usc(pbe=[(0, dst.pbe)])
+    cmd = command(sp, "blit", width_px=16, height_px=16, sample_size_B=4, bg={"usc": bg - BASE},
+                  eot={"usc": eot - BASE})
+    Executor().run_blit(cmd)
+    np.testing.assert_array_equal(dst.pixels(), pixels.repeat(2, 0).repeat(2, 1))
+    assert cmd.counters.snapshot()["tiles"] == 1
+
+
+def test_counters_vertices_primitives_fragments_tiles():
+    sp = Space()
+    sc = Scene(sp, 64, 64)
+    sc.draw(quad(0.0), RED, primitive="TRIANGLE_STRIP")
+    sc.render(Executor(hsr=False))
+    c = sc.last.counters.snapshot()
+    assert c["vertices"] == 4 and c["primitives"] == 2 and c["tiles"] == 4 and c["fragments"] == 64 * 64
+
+
+def _faulting(sp, where):
+    sc = Scene(sp, W, H)
+    fs = RED
+    if where == "USC":
+        fs = "mov_imm r4, 0\n" + "device_load.i32 r5, u0_u1, r4, 2, 0\nwait 0\n" + RED
+        sc.draw(quad(0), fs, primitive="TRIANGLE_STRIP", fs_uniforms=u64_uniforms(0xBAD_0000))
+    else:
+        sc.draw(quad(0), fs, primitive="TRIANGLE_STRIP")
+    if where == "PBE":
+        bad = Target(sp, W, H)
+        bad.pbe = P.pack("PBE", format_id=0, width_px=W, height_px=H, address=0xBAD_0000, linear_stride_B=64)
+        sc.eot = sp.usc(pbe=[(0, P.pack("PBE", tiling="LINEAR", format_id=P.unpack("TEXTURE", sc.target.desc).format_id,
+                                           width_px=W, height_px=H, address=0xBAD_0000, linear_stride_B=64))])
+    return sc
+
+
+@pytest.mark.parametrize("where", ["USC", "PBE"])
+def test_fragment_faults_name_their_unit(where):
+    sp = Space()
+    sc = _faulting(sp, where)
+    ex = Executor()
+    cmd = sc.command()
+    ex.run_vertex(cmd)
+    with pytest.raises(GPUFault) as info:
+        ex.run_fragment(cmd)
+    assert info.value.info.unit == where and info.value.info.address == 0xBAD_0000
+    assert cmd.faults[-1] == info.value.info
+    # the executor keeps working: a good command after it renders
+    good = Scene(sp, W, H)
+    good.draw(quad(0), GREEN, primitive="TRIANGLE_STRIP")
+    assert (good.render(ex)[..., 1] == 255).all()
