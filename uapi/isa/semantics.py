@@ -70,10 +70,18 @@ def saturate(x):
 # functions stay pure (they never read ``out``). Floating-point exceptions are
 # not errors in the ISA: callers run under np.errstate(all="ignore").
 
-def fadd(a, b, out=None): return np.add(a, b, out=out)
-def fmul(a, b, out=None): return np.multiply(a, b, out=out)
-def fmin(a, b, out=None): return np.fmin(a, b, out=out)
-def fmax(a, b, out=None): return np.fmax(a, b, out=out)
+def fadd(a, b, out=None):
+    """a + b."""
+    return np.add(a, b, out=out)
+def fmul(a, b, out=None):
+    """a * b."""
+    return np.multiply(a, b, out=out)
+def fmin(a, b, out=None):
+    """IEEE minNum: the smaller; a NaN operand loses to a number."""
+    return np.fmin(a, b, out=out)
+def fmax(a, b, out=None):
+    """IEEE maxNum: the larger; a NaN operand loses to a number."""
+    return np.fmax(a, b, out=out)
 
 
 def fma(a, b, c):
@@ -89,10 +97,18 @@ def fma(a, b, c):
     return np.asarray(t).astype(np.float32)
 
 
-def floor(a, out=None): return np.floor(a, out=out)
-def ceil(a, out=None): return np.ceil(a, out=out)
-def trunc(a, out=None): return np.trunc(a, out=out)
-def roundeven(a, out=None): return np.rint(a, out=out)
+def floor(a, out=None):
+    """Round toward -inf."""
+    return np.floor(a, out=out)
+def ceil(a, out=None):
+    """Round toward +inf."""
+    return np.ceil(a, out=out)
+def trunc(a, out=None):
+    """Round toward zero."""
+    return np.trunc(a, out=out)
+def roundeven(a, out=None):
+    """Round to nearest integer, ties to even."""
+    return np.rint(a, out=out)
 
 
 _BELOW_ONE = np.float32(np.nextafter(np.float32(1), np.float32(0)))
@@ -109,19 +125,32 @@ def fract(a):
     return r
 
 
-def rcp(a): return np.divide(np.float32(1), a)   # rcp(+-0) = +-inf
+def rcp(a):
+    """1 / a (correctly rounded); rcp(+-0) = +-inf, rcp(+-inf) = +-0."""
+    return np.divide(np.float32(1), a)
 
 
 def rsqrt(a):
+    """1 / sqrt(a); rsqrt(+-0) = +-inf, rsqrt(<0) = NaN."""
     r = np.sqrt(a)
     return np.divide(np.float32(1), r, out=r) if np.ndim(r) else np.float32(1) / r
 
 
-def sqrt(a, out=None): return np.sqrt(a, out=out)     # sqrt(<0) = NaN
-def log2(a, out=None): return np.log2(a, out=out)     # log2(0) = -inf, log2(<0) = NaN
-def exp2(a, out=None): return np.exp2(a, out=out)
-def sin(a, out=None): return np.sin(a, out=out)       # radians
-def cos(a, out=None): return np.cos(a, out=out)
+def sqrt(a, out=None):
+    """Square root (correctly rounded); sqrt(-0) = -0, sqrt(<0) = NaN."""
+    return np.sqrt(a, out=out)
+def log2(a, out=None):
+    """Base-2 logarithm; log2(+-0) = -inf, log2(<0) = NaN."""
+    return np.log2(a, out=out)
+def exp2(a, out=None):
+    """2 ** a; exp2(-inf) = 0."""
+    return np.exp2(a, out=out)
+def sin(a, out=None):
+    """Sine of a (radians)."""
+    return np.sin(a, out=out)
+def cos(a, out=None):
+    """Cosine of a (radians)."""
+    return np.cos(a, out=out)
 
 
 def quad_dfdx(v):
@@ -146,24 +175,43 @@ def quad_dfdy(v):
 # Integer ALU (unsigned arrays of the op size, signed views where the op is signed)
 
 
-def iadd(a, b): return a + b
-def isub(a, b): return a - b
-def imul(a, b): return a * b
-def imad(a, b, c): return a * b + c
-def imin(a, b): return np.minimum(a, b)   # signed or unsigned by the operand types
-def imax(a, b): return np.maximum(a, b)
+def iadd(a, b):
+    """a + b, wrapping."""
+    return a + b
+def isub(a, b):
+    """a - b, wrapping."""
+    return a - b
+def imul(a, b):
+    """Low half of a * b."""
+    return a * b
+def imad(a, b, c):
+    """a * b + c, wrapping."""
+    return a * b + c
+def imin(a, b):
+    """The smaller (signed or unsigned by the table's operand types)."""
+    return np.minimum(a, b)
+def imax(a, b):
+    """The larger (signed or unsigned by the table's operand types)."""
+    return np.maximum(a, b)
 
 
 def _bits(x) -> int:
     return np.dtype(x.dtype).itemsize * 8
 
 
-def ishl(a, b): return a << (b & (_bits(a) - 1)).astype(a.dtype)
-def ushr(a, b): return a >> (b & (_bits(a) - 1)).astype(a.dtype)
-def ishr(a, b): return a >> (b.astype(a.dtype.type(0).dtype) & (_bits(a) - 1))  # a is signed: arithmetic
+def ishl(a, b):
+    """a << (b mod size)."""
+    return a << (b & (_bits(a) - 1)).astype(a.dtype)
+def ushr(a, b):
+    """Logical a >> (b mod size)."""
+    return a >> (b & (_bits(a) - 1)).astype(a.dtype)
+def ishr(a, b):
+    """Arithmetic a >> (b mod size) (a is signed)."""
+    return a >> (b.astype(a.dtype) & (_bits(a) - 1))
 
 
 def umulhi(a, b):
+    """High half of the unsigned double-width product."""
     n = _bits(a)
     if n == 64:
         return _mulhi64(a, b, signed=False)
@@ -172,6 +220,7 @@ def umulhi(a, b):
 
 
 def imulhi(a, b):
+    """High half of the signed double-width product."""
     n = _bits(a)
     if n == 64:
         return _mulhi64(a, b, signed=True)
@@ -240,10 +289,13 @@ def ibfe(value, offset, count):
     return (field | ext).view(SINT[n])
 
 
-def popcount(a): return np.bitwise_count(a).astype(a.dtype)
+def popcount(a):
+    """Number of set bits."""
+    return np.bitwise_count(a).astype(a.dtype)
 
 
 def bitrev(a):
+    """Bits in reverse order."""
     n = _bits(a)
     x = a.astype(np.uint64)
     for shift, m in ((1, 0x5555555555555555), (2, 0x3333333333333333), (4, 0x0F0F0F0F0F0F0F0F),
@@ -303,21 +355,25 @@ def select(c, t, f): return np.where(c, t, f)
 # (active or not); afterwards a lane is active exactly when its r0l is 0.
 
 def cf_if(v, cond, n: int):
+    """if: r0l != 0 -> r0l + n; else r0l = 0 if cond else 1."""
     v = v.astype(np.int32)
     return np.where(v != 0, v + n, np.where(cond, 0, 1)).astype(np.uint16)
 
 
 def cf_else(v, cond, n: int):
+    """else: r0l == 0 -> n; r0l == 1 -> 0 if cond else 1; otherwise unchanged."""
     v = v.astype(np.int32)
     return np.where(v == 0, n, np.where(v == 1, np.where(cond, 0, 1), v)).astype(np.uint16)
 
 
 def cf_while(v, cond, n: int):
+    """while: r0l < n -> 0 if cond else n; otherwise unchanged."""
     v = v.astype(np.int32)
     return np.where(v < n, np.where(cond, 0, n), v).astype(np.uint16)
 
 
 def cf_pop(v, n: int):
+    """pop_exec: r0l = max(r0l - n, 0)."""
     return np.maximum(v.astype(np.int32) - n, 0).astype(np.uint16)
 
 
