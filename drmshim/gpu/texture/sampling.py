@@ -407,6 +407,13 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     if dtype != np.float32 or all(w is None for w in weights):
         res = table[:, cols[0]]
         return _swizzle(view, res)
+    return _swizzle(view, _weighted_sum(table, cols, weights, n))
+
+
+def _weighted_sum(table: np.ndarray, cols, weights, n: int) -> np.ndarray:
+    """sum_k weights[k] * table[:, cols[k]] -> (4, n) float32, taps added in order,
+    one channel at a time (contiguous arithmetic; measured faster than taking
+    whole RGBA texels at once, even for small batches)."""
     res = np.empty((4, n), F32)
     tmp = np.empty(n, F32)
     for ch in range(4):
@@ -415,7 +422,7 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         for col, wt in zip(cols[1:], weights[1:]):
             np.multiply(row.take(col), wt, out=tmp)
             np.add(acc, tmp, out=acc)
-    return _swizzle(view, res)
+    return res
 
 
 def _ref(view: TextureView, compare) -> np.ndarray:
