@@ -505,25 +505,28 @@ class DrawMixin:
         if mask & E.GL_DEPTH_BUFFER_BIT and fb.zsbuf is not None and self._fb_bits(4) and s.depth_mask:
             buffers |= PipeClear.DEPTH
         stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
-        if mask & E.GL_STENCIL_BUFFER_BIT and stencil_bits:
-            full = (1 << stencil_bits) - 1
-            if s.stencil[0].write_mask & full:
-                buffers |= PipeClear.STENCIL
-                if s.stencil[0].write_mask & full != full:
-                    raise NotImplementedError("masked stencil clears need a clear-by-draw path")
+        full = (1 << stencil_bits) - 1 if stencil_bits else 0
+        stencil_mask = s.stencil[0].write_mask & full
+        if mask & E.GL_STENCIL_BUFFER_BIT and stencil_mask:
+            buffers |= PipeClear.STENCIL
+        color_bits = []
         for i in range(len(fb.cbufs)):
-            bit = PipeClear.color(i)
-            if buffers & bit and not all(s.rt[i].color_mask):
-                if not any(s.rt[i].color_mask):
-                    buffers &= ~bit
-                else:
-                    raise NotImplementedError("masked colour clears need a clear-by-draw path")
+            bits = sum(1 << c for c, m in enumerate(s.rt[i].color_mask) if m)
+            if not bits:
+                buffers &= ~PipeClear.color(i)
+            color_bits.append(bits if buffers & PipeClear.color(i) else 0)
         if not buffers:
+            return
+        partial = any(b not in (0, 0xF) for b in color_bits) or \
+            (buffers & PipeClear.STENCIL and stencil_mask != full)
+        if partial:
+            # pipe.clear has no write masks: draw the clear (GL 4.6 section 17.4.3)
+            self._clear_with_quad(fb, color_bits, bool(buffers & PipeClear.DEPTH),
+                                  bool(buffers & PipeClear.STENCIL), stencil_bits)
             return
         scissor = (ps.scissor_state(s, fb.width_px, fb.height_px)
                    if E.GL_SCISSOR_TEST in s.enabled else None)
-        self.pipe.clear(buffers, scissor, s.clear_color, s.clear_depth,
-                        s.clear_stencil & ((1 << stencil_bits) - 1 if stencil_bits else 0))
+        self.pipe.clear(buffers, scissor, s.clear_color, s.clear_depth, s.clear_stencil & full)
 
     def _clear_buffer(self, buffer, drawbuffer, value, kind) -> None:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)

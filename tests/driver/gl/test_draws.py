@@ -291,3 +291,30 @@ def test_es2_npot_textures_need_clamp_and_no_mipmaps():
     c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_T, E.GL_CLAMP_TO_EDGE)
     c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     assert c.pipe.last("set_sampler_views")[2][0] is not None
+
+
+def test_masked_clears_are_drawn(es3):
+    """pipe.clear has no write masks: a partial colour or stencil mask clears
+    with a quad (Mesa's clear_with_quad), keeping the masks and scissor."""
+    es3.glColorMask(True, False, True, False)
+    es3.glClearColor(0.25, 0.5, 0.75, 1.0)
+    es3.glClear(E.GL_COLOR_BUFFER_BIT)
+    assert "clear" not in es3.pipe.names()
+    info, _, _, draws = es3.pipe.last("draw_vbo")
+    assert info.mode == PipePrim.TRIANGLE_STRIP and draws[0].count == 4
+    blend = es3.pipe.last("create_blend_state")[0]
+    assert blend.rt[0].colormask == 0b0101 and not blend.rt[0].blend_enable
+    cb = [a for n, a in es3.pipe.calls if n == "set_constant_buffer" and a[1] == 0][-1][2]
+    (color,) = [u for u in es3._clear_programs[1].linked_state.uniforms if u.name == "color"]
+    assert struct.unpack_from("<4f", cb.user_buffer, color.offset_B) == (0.25, 0.5, 0.75, 1.0)
+    es3.glColorMask(True, True, True, True)
+    es3.glStencilMask(0x0F)
+    es3.glClearStencil(0x35)
+    es3.glClear(E.GL_STENCIL_BUFFER_BIT)
+    dsa = es3.pipe.last("create_depth_stencil_alpha_state")[0]
+    assert dsa.stencil[0].enabled and dsa.stencil[0].writemask == 0x0F
+    assert es3.pipe.last("set_stencil_ref") == (0x35, 0x35)
+    es3.glColorMask(False, False, False, False)
+    n = len(es3.pipe.calls)
+    es3.glClear(E.GL_COLOR_BUFFER_BIT)                     # nothing to write
+    assert "draw_vbo" not in es3.pipe.names()[n:] and "clear" not in es3.pipe.names()[n:]
