@@ -205,6 +205,9 @@ def _blocks_before_ifs(nodes):
             yield from _blocks_before_ifs(node.body)
 
 
+_DIM_COMPONENTS = {"1d": 1, "2d": 2, "3d": 3, "cube": 3, "rect": 2, "buf": 1, "ms": 2}
+
+
 def _type_errors(instr, label, func) -> list[str]:
     errors = []
     err = errors.append
@@ -277,6 +280,16 @@ def _type_errors(instr, label, func) -> list[str]:
             err(f"{label}: repeated texture source kind")
         if instr.op not in ("txs", "query_levels") and "coord" not in kinds:
             err(f"{label}: needs a coord source")
+        dim_comps = _DIM_COMPONENTS[instr.dim]
+        for kind, d in instr.srcs:
+            need = {"coord": dim_comps + instr.is_array, "lod": 1, "bias": 1, "comparator": 1,
+                    "ms_index": 1, "ddx": dim_comps, "ddy": dim_comps,
+                    "offset": min(dim_comps, 3) if instr.dim != "cube" else 0}[kind]
+            if kind == "coord" and instr.dim == "cube" and instr.op != "txf":
+                need = 3 + instr.is_array
+            if d.num_components != need:
+                err(f"{label}: {kind} must have {need} components for a {instr.dim}"
+                    f"{' array' if instr.is_array else ''} texture")
     elif isinstance(instr, Deref):
         if instr.kind == "array" and (instr.index.num_components != 1 or instr.index.bit_size != 32):
             err(f"{label}: array index must be a 32-bit scalar")

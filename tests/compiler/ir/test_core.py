@@ -227,3 +227,78 @@ def test_loop_phi_back_edge_validates_and_cfg_is_right():
     b0, b1, b2, b3, b4, b5 = blocks
     assert cfg.succs[b2] == [b5] and cfg.succs[b3] == [b1] and cfg.preds[b1] == [b0, b3, b4]
     assert cfg.preds[b4] == []      # unreachable, yet still the structural back edge
+
+
+EVERYTHING = """
+shader fragment
+var shader_in f32x4 color (location=0, slot=VAR0, interp=noperspective)
+var uniform {f32x4[2] m; i32 n} u
+var ssbo {u32 count; f32x4[8] data} buf (binding=2, packing=std430)
+
+function helper(32x4, 1x1) -> 32x4 {
+  var function_temp {f32x4 v; b1 flag}[2] tmp
+  block b0:
+    32x4 %p = intrinsic load_param () (param_idx=0)
+    1x1 %f = intrinsic load_param () (param_idx=1)
+    32x1 %d = deref_var tmp
+    32x1 %one = load_const (1)
+    32x1 %e = deref_array %d[%one]
+    32x1 %g = deref_struct %e.v
+    intrinsic store_deref (%g, %p) (write_mask=xw)
+    32x4 %l = intrinsic load_deref (%g) ()
+    32x4 %r = bcsel %f.xxxx, %l, %p
+    intrinsic return_value (%r) ()
+}
+
+function main {
+  block b0:
+    32x1 %z = load_const (0)
+    32x4 %c = intrinsic load_input (%z) (base=0, component=0, slot=VAR0, interp=noperspective)
+    16x2 %h = load_const (1.5, -0.25)
+    64x1 %big = load_const (0x123456789abcdef)
+    8x1 %byte = load_const (200)
+    32x3 %cube = mov %c.xyz
+    32x1 %lod = mov %c.w
+    32x4 %t0 = tex tex (coord=%cube) (texture=1, sampler=1, dim=cube)
+    32x4 %t1 = tex txb (coord=%cube, bias=%lod) (texture=1, sampler=1, dim=cube)
+    32x2 %uv = mov %c.xy
+    32x3 %uva = mov %c.xyz
+    32x1 %t2 = tex txl (coord=%uva, lod=%lod, comparator=%lod) (texture=0, sampler=3, dim=2d, array, shadow)
+    32x4 %t3 = tex txd (coord=%uv, ddx=%uv, ddy=%uv) (texture=0, sampler=0, dim=2d)
+    32x2 %iuv = f2i32 %uv
+    32x4 %t4 = tex txf (coord=%iuv, lod=%z, offset=%iuv) (texture=2, sampler=0, dim=2d, dest_type=uint)
+    32x2 %t5 = tex txs (lod=%z) (texture=2, sampler=0, dim=2d, dest_type=int)
+    32x1 %t6 = tex query_levels () (texture=2, sampler=0, dim=2d, dest_type=int)
+    32x4 %t7 = tex tg4 (coord=%uv) (texture=2, sampler=2, dim=2d, component=3)
+    1x1 %ff = intrinsic load_front_face () ()
+    32x4 %call = call helper(%t0, %ff)
+    32x1 %old = intrinsic ssbo_atomic_swap (%z, %z, %z, %z) (atomic_op=cmpxchg)
+    32x1 %sh = intrinsic shared_atomic (%z, %z) (base=16, atomic_op=umax)
+    intrinsic barrier () (execution_scope=2, memory_scope=3)
+    32x1 %u = intrinsic load_uniform (%z) (base=0, range=48)
+    32x4 %ubo = intrinsic load_ubo (%z, %z) (align=16)
+    32x3 %gid = intrinsic load_global_invocation_id () ()
+    32x4 %fc = intrinsic load_frag_coord () ()
+    1x1 %k = flt %fc.x, %u
+    intrinsic discard_if (%k) ()
+    32x4 %sum = fadd %call, %t1
+    32x4 %ex = exact fmul %sum, %t3
+    intrinsic store_output (%ex, %z) (base=0, slot=FRAG_RESULT_DATA0, write_mask=xyzw)
+}
+"""
+
+
+def test_every_kind_of_instruction_round_trips_and_validates():
+    s = parse_shader(EVERYTHING)
+    validate_shader(s)
+    text = print_shader(s)
+    assert print_shader(parse_shader(text)) == text
+    assert print_shader(clone_shader(s)) == text
+    assert "exact fmul" in text and "dim=cube" in text and "array, shadow" in text
+
+
+def test_texture_source_sizes_are_checked():
+    bad = EVERYTHING.replace("32x4 %t0 = tex tex (coord=%cube)", "32x4 %t0 = tex tex (coord=%uv)")
+    bad = bad.replace("    32x4 %t0", "    32x2 %uv0 = mov %c.xy\n    32x4 %t0").replace("(coord=%uv) (texture=1, sampler=1, dim=cube)", "(coord=%uv0) (texture=1, sampler=1, dim=cube)")
+    with pytest.raises(ValidationError, match="coord must have 3 components"):
+        validate_shader(parse_shader(bad))
