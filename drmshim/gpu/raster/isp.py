@@ -105,25 +105,26 @@ class DepthStencilState:
 class RankLayers:
     """Fragments grouped into per-pixel rank layers.
 
-    ``order`` (F,) int64: fragment indices sorted by layer; layer k is
+    ``order`` (F,) int64 or None (identity): fragment indices sorted by layer; layer k is
     ``order[offsets[k]:offsets[k+1]]`` and holds at most one fragment per pixel; a
     pixel's fragments are in increasing layers in primitive order.
-    ``rank`` (F,) int32: each fragment's layer (from ``rank_layers``: its position
+    ``rank`` (F,) int32 or None: each fragment's layer (from ``rank_layers``: its position
     among its pixel's fragments; from the rasteriser: its block rank, which can
     exceed that, so layers may be sparser but never disordered).
     """
 
-    order: np.ndarray
+    order: np.ndarray | None
     offsets: np.ndarray
-    rank: np.ndarray
-    identity: bool = False   # order is arange(F): layers are contiguous slices
+    rank: np.ndarray | None
+    identity: bool = False   # order is arange(F) (then ``order``/``rank`` may be None)
 
     @property
     def count(self) -> int:
         return len(self.offsets) - 1
 
     def layer(self, k: int) -> np.ndarray:
-        return self.order[self.offsets[k]:self.offsets[k + 1]]
+        lo, hi = int(self.offsets[k]), int(self.offsets[k + 1])
+        return np.arange(lo, hi) if self.order is None else self.order[lo:hi]
 
 
 def rank_layers(x: np.ndarray, y: np.ndarray, tri: np.ndarray | None = None) -> RankLayers:
@@ -176,8 +177,7 @@ def layers_of(frags: Fragments) -> RankLayers:
     pixel and setup row."""
     if frags.layer_offsets is not None:
         off = np.asarray(frags.layer_offsets, dtype=np.int64)
-        rank = np.repeat(np.arange(len(off) - 1, dtype=np.int32), np.diff(off))
-        return RankLayers(np.arange(len(frags), dtype=np.int64), off, rank, identity=True)
+        return RankLayers(None, off, None, identity=True)
     return rank_layers(frags.x, frags.y, frags.tri)
 
 
@@ -243,7 +243,16 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     oflat = owner.reshape(-1) if owner is not None else None
     ox, oy = origin
     # flat index of every fragment's sample 0 in the (H, W, S) buffers
-    base = ((frags.y.astype(np.int64) - oy) * w + (frags.x.astype(np.int64) - ox)) * nsamples
+    if h * w * nsamples < 2 ** 31:
+        base = frags.y - np.int32(oy)
+        base *= np.int32(w)
+        base += frags.x
+        base -= np.int32(ox)
+        base = base.astype(np.int64)        # int64 indices scatter fastest
+    else:
+        base = (frags.y.astype(np.int64) - oy) * w + (frags.x.astype(np.int64) - ox)
+    if nsamples > 1:
+        base *= nsamples
     passed = np.zeros(len(frags), dtype=np.uint8)
     dfunc = enum_value(state.depth_func, CompareFunc, "depth function")
     fr, bk = state.front, state.back
@@ -269,7 +278,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
             face_sel = lface if lface is None or m is None else lface[m]
             if state.depth_test:
                 zf = lz[:, smp] if m is None else lz[m, smp]
-                dcur = dflat[fi]
+                dcur = np.take(dflat, fi)
                 dpass = compare(dfunc, zf, dcur)
             else:
                 dpass = np.ones(n, bool)
@@ -290,10 +299,13 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
             else:
                 ok = dpass
             if state.depth_test and state.depth_write:
-                dflat[fi] = np.where(ok, zf, dcur)       # pixels are distinct within a layer
+                dflat[fi] = np.where(ok, zf, dcur)      # pixels are distinct within a layer
             bits = ok.view(np.uint8) if smp == 0 else ok.view(np.uint8) << smp
             if m is None:
-                lpassed |= bits
+                if frags.samples == 1:
+                    lpassed = bits
+                else:
+                    lpassed |= bits
             else:
                 lpassed[m] |= bits
             if oflat is not None:
