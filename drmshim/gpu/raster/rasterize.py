@@ -249,7 +249,7 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     dzdx = dzdx.astype(np.float32)
     dzdy = dzdy.astype(np.float32)
 
-    # --- 3b. the other pairs: row expansion and per-sample edge tests ----------------
+    # --- 3a. the other pairs: exact spans per pixel row ------------------------------
     rest = slice(n_whole, None)
     pair, dx, dy, r_cov = _span_fragments(a[rest], b[rest], cb[rest], px0[rest], py0[rest],
                                           pw[rest], ph[rest], pos)
@@ -259,7 +259,7 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     r_y = py0[rest].astype(np.int32)[pair] + dy
     r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None]
 
-    # --- 3a. whole full blocks, broadcast straight into the output, layer by layer --
+    # --- 3b. whole full blocks, broadcast straight into the output, layer by layer --
     nb = B * B
     w_layer_counts = np.bincount(layer[:n_whole], minlength=nlayers) * nb
     offsets = np.zeros(nlayers + 1, np.int64)
