@@ -35,8 +35,8 @@ __all__ = [
     "PPP_OUTPUT_SELECT", "PPP_VARYING_COUNTS", "PPP_FRAGMENT_SHADER", "PPP_ZS",
     "PPP_STENCIL_FRONT", "PPP_STENCIL_BACK", "PPP_MSAA", "PPP_OCCLUSION", "PPP_STATE",
     "CF_BINDING_HEADER", "CF_BINDING",
-    "TEXTURE", "SAMPLER", "PBE", "ZLS_CONTROL",
-    "TEXTURE_DESC_B", "SAMPLER_DESC_B", "PBE_DESC_B",
+    "TEXTURE", "SAMPLER", "SAMPLER_BORDER", "PBE", "ZLS_CONTROL",
+    "TEXTURE_DESC_B", "SAMPLER_DESC_B", "SAMPLER_EXTENDED_DESC_B", "PBE_DESC_B",
 ]
 
 
@@ -163,7 +163,7 @@ class BorderColour(IntEnum):
     TRANSPARENT_BLACK = 0
     OPAQUE_BLACK = 1
     OPAQUE_WHITE = 2
-    CUSTOM = 3  # the sampler's border_0..3 words, raw bits (float or integer per format)
+    CUSTOM = 3  # a SAMPLER_BORDER after the sampler: raw bits (float or integer per format)
 
 
 class TextureTarget(IntEnum):
@@ -534,7 +534,7 @@ TEXTURE = Packet("TEXTURE", 6, [
     uint("layer_stride_B", at(5), 32, modifier=shr(7), doc="bytes between layers/slices"),
 ])
 
-SAMPLER = Packet("SAMPLER", 8, [
+SAMPLER = Packet("SAMPLER", 4, [
     enumf("min_filter", 0, 1, Filter),
     enumf("mag_filter", 1, 1, Filter),
     enumf("mip_filter", 2, 2, MipFilter),
@@ -543,17 +543,21 @@ SAMPLER = Packet("SAMPLER", 8, [
     enumf("wrap_r", 10, 3, Wrap, default=Wrap.REPEAT),
     boolean("compare_enable", 13),
     enumf("compare_func", 14, 3, CompareFunc, default=CompareFunc.LEQUAL),
-    enumf("border_colour", 17, 2, BorderColour),
+    enumf("border_colour", 17, 2, BorderColour, doc="CUSTOM: a SAMPLER_BORDER follows the sampler"),
     boolean("seamless_cube", 19, doc="filter across cube faces"),
     boolean("unnormalized_coords", 20, doc="coordinates in texels (rectangle textures)"),
     flt("lod_min", at(1), default=-1000.0),
     flt("lod_max", at(2), default=1000.0),
     flt("lod_bias", at(3)),
-    uint("border_0", at(4), 32, doc="CUSTOM border, raw bits"),
-    uint("border_1", at(5), 32),
-    uint("border_2", at(6), 32),
-    uint("border_3", at(7), 32),
-])
+], doc="16 B; a sampler with a CUSTOM border colour is extended by a SAMPLER_BORDER (32 B in all, "
+       "as Mesa's extended samplers), so a sampler heap with custom borders has a 32 B stride.")
+
+SAMPLER_BORDER = Packet("SAMPLER_BORDER", 4, [
+    uint("border_0", at(0), 32, doc="raw bits: float for float/normalised formats, integer for integer ones"),
+    uint("border_1", at(1), 32),
+    uint("border_2", at(2), 32),
+    uint("border_3", at(3), 32),
+], doc="The custom border colour of the SAMPLER just before it.")
 
 PBE = Packet("PBE", 8, [
     enumf("target", 0, 4, TextureTarget, default=TextureTarget.TEXTURE_2D),
@@ -581,4 +585,5 @@ ZLS_CONTROL = Packet("ZLS_CONTROL", 1, [
 
 TEXTURE_DESC_B = TEXTURE.size_B
 SAMPLER_DESC_B = SAMPLER.size_B
+SAMPLER_EXTENDED_DESC_B = SAMPLER.size_B + SAMPLER_BORDER.size_B
 PBE_DESC_B = PBE.size_B

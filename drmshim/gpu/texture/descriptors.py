@@ -188,7 +188,12 @@ def texture_view(raw: bytes) -> TextureView:
 
 @lru_cache(maxsize=512)
 def sampler_state(raw: bytes) -> SamplerState:
-    rec = P.SAMPLER.unpack(raw)
+    """Decode a packed SAMPLER, followed by its SAMPLER_BORDER when the border
+    colour is CUSTOM (``raw`` then holds both)."""
+    rec = P.SAMPLER.unpack(raw[:P.SAMPLER_DESC_B])
+    border = P.SAMPLER_BORDER.unpack(raw[P.SAMPLER_DESC_B:]) if len(raw) >= P.SAMPLER_EXTENDED_DESC_B else None
+    border_bits = (0, 0, 0, 0) if border is None else (border.border_0, border.border_1, border.border_2,
+                                                      border.border_3)
 
     def enum_or(v, default):
         return v if not isinstance(v, int) or hasattr(v, "name") else default
@@ -199,7 +204,7 @@ def sampler_state(raw: bytes) -> SamplerState:
         tuple(enum_or(w, P.Wrap.CLAMP_TO_EDGE) for w in (rec.wrap_s, rec.wrap_t, rec.wrap_r)),
         rec.compare_enable, enum_or(rec.compare_func, P.CompareFunc.NEVER),
         enum_or(rec.border_colour, P.BorderColour.TRANSPARENT_BLACK),
-        (rec.border_0, rec.border_1, rec.border_2, rec.border_3), rec.seamless_cube,
+        border_bits, rec.seamless_cube,
         rec.unnormalized_coords, float(rec.lod_min), float(rec.lod_max), float(rec.lod_bias))
 
 
@@ -210,4 +215,6 @@ def read_texture(mem, va: int) -> TextureView:
 
 def read_sampler(mem, va: int) -> SamplerState:
     raw = bytes(np.asarray(mem.read(int(va), P.SAMPLER_DESC_B, UNIT), dtype=np.uint8))
+    if P.SAMPLER.unpack(raw).border_colour == P.BorderColour.CUSTOM:
+        raw += bytes(np.asarray(mem.read(int(va) + P.SAMPLER_DESC_B, P.SAMPLER_BORDER.size_B, UNIT), np.uint8))
     return sampler_state(raw)

@@ -65,7 +65,12 @@ def put_texture(mem, levels_data, fmt="R8G8B8A8_UNORM", target="TEXTURE_2D", til
 
 
 def put_sampler(mem, va=SAMP_VA, **fields):
-    mem.write(va, P.pack(P.SAMPLER, **fields), "TEST")
+    """A SAMPLER, extended by a SAMPLER_BORDER when border_0..3 are given."""
+    border = {k: fields.pop(k) for k in list(fields) if k.startswith("border_") and k != "border_colour"}
+    data = P.pack(P.SAMPLER, **fields)
+    if border:
+        data += P.pack(P.SAMPLER_BORDER, **border)
+    mem.write(va, data, "TEST")
 
 
 def mip_chain(rng, w, h, layers=1, levels=None, depth_3d=False):

@@ -48,9 +48,10 @@ def test_sampler_literal_words():
     data = P.pack(P.SAMPLER, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR",
                   wrap_s="CLAMP_TO_EDGE", wrap_t="MIRRORED_REPEAT", wrap_r="CLAMP_TO_BORDER",
                   compare_enable=True, compare_func="GREATER", border_colour="CUSTOM",
-                  seamless_cube=True, lod_min=0.0, lod_max=4.0, lod_bias=-0.5, border_3=0x3F80_0000)
+                  seamless_cube=True, lod_min=0.0, lod_max=4.0, lod_bias=-0.5)
     w0 = 1 | 1 << 1 | 2 << 2 | 0 << 4 | 2 << 7 | 3 << 10 | 1 << 13 | 4 << 14 | 3 << 17 | 1 << 19
-    assert words(data) == [w0, 0, 0x4080_0000, 0xBF00_0000, 0, 0, 0, 0x3F80_0000]
+    assert words(data) == [w0, 0, 0x4080_0000, 0xBF00_0000]
+    assert words(P.pack(P.SAMPLER_BORDER, border_3=0x3F80_0000)) == [0, 0, 0, 0x3F80_0000]
 
 
 def test_cf_binding_and_stream_link_literals():
@@ -107,7 +108,7 @@ def test_unpack_reports_undefined_bits_and_bad_enums():
     assert rec.depth_func is P.CompareFunc.GEQUAL
     assert rec.undefined == [(0, 1 << 20)]
     assert any("undefined" in p for p in rec.problems)
-    bad = P.unpack("SAMPLER", [7 << 4, 0, 0, 0, 0, 0, 0, 0])  # wrap_s = 7 names nothing
+    bad = P.unpack("SAMPLER", [7 << 4, 0, 0, 0])  # wrap_s = 7 names nothing
     assert bad.wrap_s == 7 and any("wrap_s" in p for p in bad.problems)
     assert P.unpack("SAMPLER", P.pack("SAMPLER")).problems == []
 
@@ -177,7 +178,7 @@ def test_enums_have_the_documented_values():
     assert [int(b) for b in (P.VDMBlock.PPP_STATE_UPDATE, P.VDMBlock.BARRIER, P.VDMBlock.VDM_STATE_UPDATE,
                              P.VDMBlock.INDEX_LIST, P.VDMBlock.STREAM_LINK, P.VDMBlock.TERMINATE)] == [0, 1, 2, 3, 4, 6]
     assert P.IndexSize.U32.size_B == 4
-    assert (P.TEXTURE_DESC_B, P.SAMPLER_DESC_B, P.PBE_DESC_B) == (24, 32, 32)
+    assert (P.TEXTURE_DESC_B, P.SAMPLER_DESC_B, P.SAMPLER_EXTENDED_DESC_B, P.PBE_DESC_B) == (24, 16, 32, 32)
 
 
 def test_readme_tables_are_generated_from_the_table():
