@@ -6,11 +6,12 @@ bytes from GPU memory, ``layout.detile``, ``layout.unpack``, then quantise to 8
 bits per channel (sample 0 of multisampled targets, layer/level of the view).
 
 Where the attachments are (the GPU model's convention, ``drmshim.gpu.pipeline.
-render``): the end-of-tile program (USC words at ``usc_exec_base + eot.usc``)
-stores tile memory with ``image_write`` through the image descriptors its
-``USC_TEXTURE`` records bind (``TEXTURE`` descriptors, ``TEXTURE_DESC_B`` apart).
-Each descriptor that decodes cleanly to a 2D image no larger than the
-framebuffer is an attachment. ``pbe_image`` also reads ``PBE`` descriptors.
+render``): the end-of-tile pipeline (USC words at ``usc_exec_base + eot.usc``)
+names each render target with a ``USC_PBE`` record (a ``PBE`` descriptor); the
+PBE stores tile memory through it. A pipeline without ``USC_PBE`` records may
+store with ``image_write`` itself: then the ``TEXTURE`` descriptors its
+``USC_TEXTURE`` records bind are taken as the targets. A descriptor counts only
+if it decodes cleanly to an image (a TEXTURE one no larger than the framebuffer).
 """
 
 from __future__ import annotations
@@ -32,28 +33,35 @@ MAX_TARGETS = 8
 
 
 def _plausible(rec, cmd) -> bool:
-    return (not rec.problems and rec.format_id < len(FORMAT_NAMES) and rec.tiling in _TILINGS
-            and rec.address != 0 and rec.width_px <= max(cmd.width_px, 1) and rec.height_px <= max(cmd.height_px, 1))
+    """A clean descriptor of an image; a TEXTURE (a guess) must also fit the framebuffer."""
+    fits = rec.name == "PBE" or (rec.width_px <= max(cmd.width_px, 1) and rec.height_px <= max(cmd.height_px, 1))
+    return not rec.problems and rec.format_id < len(FORMAT_NAMES) and rec.tiling in _TILINGS and rec.address != 0 \
+        and fits
 
 
 def colour_targets(cmd, memory, usc_exec_base: int) -> list[tuple[str, object]]:
-    """(label, TEXTURE record) of each colour attachment of a render command (never raises)."""
+    """(label, PBE or TEXTURE record) of each colour attachment of a render command (never raises)."""
     if not getattr(cmd, "eot", None) or not cmd.eot.usc:
         return []
-    read_words = P.memory_reader(memory, "PBE")
+    items = P.decode_usc_words(P.memory_reader(memory, "PBE"), usc_exec_base + cmd.eot.usc)
+    records = [it.record for it in items if it.record is not None]
+    pbes = [r for r in records if r.name == "USC_PBE"]
+    found: list[tuple[str, int, object]] = []  # (label, descriptor va, packet)
+    if pbes:
+        found = [(f"rt{i}", r.descriptor, P.PBE) for i, r in enumerate(pbes[:MAX_TARGETS])]
+    else:
+        for r in records:
+            if r.name == "USC_TEXTURE":
+                found += [(f"rt{r.start + i}", r.table + i * P.TEXTURE_DESC_B, P.TEXTURE)
+                          for i in range(min(r.count, MAX_TARGETS))]
     out = []
-    for item in P.decode_usc_words(read_words, usc_exec_base + cmd.eot.usc):
-        rec = item.record
-        if rec is None or rec.name != "USC_TEXTURE":
+    for label, va, packet in found:
+        try:
+            desc = P.unpack(packet, bytes(memory.read(va, packet.size_B, "PBE")))
+        except Exception:  # noqa: BLE001 - unreadable: not a target
             continue
-        for i in range(min(rec.count, MAX_TARGETS)):
-            va = rec.table + i * P.TEXTURE_DESC_B
-            try:
-                desc = P.unpack(P.TEXTURE, bytes(memory.read(va, P.TEXTURE.size_B, "PBE")))
-            except Exception:  # noqa: BLE001 - unreadable: not a target
-                continue
-            if _plausible(desc, cmd):
-                out.append((f"rt{rec.start + i}", desc))
+        if _plausible(desc, cmd):
+            out.append((label, desc))
     return out
 
 

@@ -215,6 +215,9 @@ class _Decoder:
             elif rec.name in ("USC_TEXTURE", "USC_SAMPLER"):
                 packet = P.TEXTURE if rec.name == "USC_TEXTURE" else P.SAMPLER
                 self.table(packet, rec.table, rec.start, rec.count, indent, refs)
+            elif rec.name == "USC_PBE":
+                self.descriptor(P.PBE, rec.descriptor, f"render target (tile offset {rec.tile_offset_B} B)",
+                                indent, refs)
             elif rec.name == "USC_UNIFORM":
                 size_B = 2 * rec.size_halves
                 refs.append((rec.buffer, size_B, "USC_UNIFORM.buffer"))

@@ -140,7 +140,12 @@ def test_replay_of_a_rendered_frame_with_the_gpu_model(tmp_path, monkeypatch):
     if status != uapi.DRM_ASAHI_STATUS_COMPLETE or not ((img[..., 0] == 255).any() and (img[..., 2] == 255).any()):
         pytest.skip(f"the GPU model did not render the frame (feedback status {status}): nothing to replay")
 
-    replayer = Replayer(read_file(tmp_path / "frame.cap"))
+    capture = read_file(tmp_path / "frame.cap")
+    from drmshim.capture.report import decode_text
+    text = decode_text(capture)
+    for expected in ("USC_PBE", "render target (tile offset 0 B)", "PBE\n", "st_tile.unorm8", "VDM_INDEX_LIST"):
+        assert expected in text, expected
+    replayer = Replayer(capture)
     try:
         results = replayer.run(png_dir=str(tmp_path / "png"))
         replayed = bytes(read_back(replayer, results[0].vm_key, target.va, target.lay.size_B))
