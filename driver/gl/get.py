@@ -90,8 +90,8 @@ class GetMixin:
             E.GL_ALPHA_BITS: lambda c: c._fb_bits(3),
             E.GL_DEPTH_BITS: lambda c: c._fb_bits(4),
             E.GL_STENCIL_BITS: lambda c: c._fb_bits(5),
-            E.GL_IMPLEMENTATION_COLOR_READ_FORMAT: lambda c: E.GL_RGBA,
-            E.GL_IMPLEMENTATION_COLOR_READ_TYPE: lambda c: E.GL_UNSIGNED_BYTE,
+            E.GL_IMPLEMENTATION_COLOR_READ_FORMAT: lambda c: c._implementation_read()[0],
+            E.GL_IMPLEMENTATION_COLOR_READ_TYPE: lambda c: c._implementation_read()[1],
             E.GL_NUM_COMPRESSED_TEXTURE_FORMATS: lambda c: 0,
             E.GL_COMPRESSED_TEXTURE_FORMATS: lambda c: (),
             E.GL_NUM_SHADER_BINARY_FORMATS: lambda c: 0,
@@ -174,12 +174,35 @@ class GetMixin:
                 E.GL_SHADER_STORAGE_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_SHADER_STORAGE_BUFFER)),
                 E.GL_ATOMIC_COUNTER_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_ATOMIC_COUNTER_BUFFER)),
                 E.GL_TEXTURE_BINDING_2D_MULTISAMPLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE),
+                E.GL_PROGRAM_PIPELINE_BINDING: lambda c: 0,
+            })
+        if api.gl(4, 3):
+            t.update({
+                E.GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY:
+                    lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY),
+                E.GL_DEBUG_GROUP_STACK_DEPTH: lambda c: len(c._debug_state()["groups"]),
+                E.GL_DEBUG_LOGGED_MESSAGES: lambda c: len(c._debug_state()["log"]),
+                E.GL_MIN_SAMPLE_SHADING_VALUE: lambda c: s.min_sample_shading,
             })
         t.update(self._legacy_get_entries())
         return t
 
     def _legacy_get_entries(self) -> dict:
         return {}
+
+    def _implementation_read(self) -> tuple[int, int]:
+        """GLES 3.2 section 16.1.2: the extra format/type ReadPixels accepts
+        for the current read buffer (the buffer's natural one)."""
+        src = self._read_surface() if self._framebuffer_status(
+            self.read_framebuffer) == E.GL_FRAMEBUFFER_COMPLETE else None
+        info = src[3] if src else None
+        if info is None or info.kind == "unorm":
+            return E.GL_RGBA, E.GL_UNSIGNED_BYTE
+        if info.kind == "int":
+            return E.GL_RGBA_INTEGER, E.GL_INT
+        if info.kind == "uint":
+            return E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT
+        return E.GL_RGBA, E.GL_FLOAT
 
     def _get_raw(self, pname: int):
         table = self._get_table
@@ -244,6 +267,17 @@ class GetMixin:
             else:
                 entry = self.indexed_buffers[buf_target].get(index, (None, 0, 0))
             return _name(entry[0]) if field == 0 else entry[field]
+        image_fields = {E.GL_IMAGE_BINDING_NAME: 0, E.GL_IMAGE_BINDING_LEVEL: 1,
+                        E.GL_IMAGE_BINDING_LAYERED: 2, E.GL_IMAGE_BINDING_LAYER: 3,
+                        E.GL_IMAGE_BINDING_ACCESS: 4, E.GL_IMAGE_BINDING_FORMAT: 5}
+        if target in image_fields and self.api.gl_or_es((4, 2), (3, 1)):
+            check(0 <= index < self.caps.max_combined_images, E.GL_INVALID_VALUE)
+            entry = getattr(self, "image_units", {}).get(index)
+            if entry is None:
+                return {E.GL_IMAGE_BINDING_ACCESS: E.GL_READ_ONLY,
+                        E.GL_IMAGE_BINDING_FORMAT: E.GL_R8}.get(target, 0)
+            v = entry[image_fields[target]]
+            return v.name if target == E.GL_IMAGE_BINDING_NAME else v
         if self.api.gl_or_es((4, 3), (3, 1)) and target in (
                 E.GL_MAX_COMPUTE_WORK_GROUP_COUNT, E.GL_MAX_COMPUTE_WORK_GROUP_SIZE):
             check(0 <= index < 3, E.GL_INVALID_VALUE)

@@ -4,6 +4,7 @@ the extension list per API."""
 from __future__ import annotations
 
 from driver.gallium import PipeShaderType, ScreenCaps
+from driver.gl import enums as E
 from driver.gl.api import Api
 
 __all__ = ["compute_limits", "extensions_for"]
@@ -90,6 +91,18 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
             "GL_TIMESTAMP": 0,
         })
+    if api.gl(4, 0):
+        lim["GL_MAX_VERTEX_STREAMS"] = 1
+    if api.gl(4, 1):
+        lim.update({"GL_MAX_VIEWPORTS": caps.max_viewports,
+                    "GL_VIEWPORT_SUBPIXEL_BITS": 0,
+                    "GL_VIEWPORT_BOUNDS_RANGE": (-2.0 * caps.max_viewport_size_px,
+                                                 2.0 * caps.max_viewport_size_px - 1),
+                    "GL_LAYER_PROVOKING_VERTEX": E.GL_LAST_VERTEX_CONVENTION,
+                    "GL_VIEWPORT_INDEX_PROVOKING_VERTEX": E.GL_LAST_VERTEX_CONVENTION})
+    if api.gl(4, 3):
+        lim.update({"GL_MAX_DEBUG_MESSAGE_LENGTH": 4096, "GL_MAX_DEBUG_LOGGED_MESSAGES": 64,
+                    "GL_MAX_DEBUG_GROUP_STACK_DEPTH": 64, "GL_MAX_LABEL_LENGTH": 256})
     if api.compat:
         lim.update({"GL_MAX_CLIP_PLANES": caps.max_clip_planes,
                     "GL_MAX_TEXTURE_COORDS": 8, "GL_MAX_TEXTURE_UNITS": 8,
@@ -128,6 +141,16 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_DEPTH_TEXTURE_SAMPLES": max(caps.sample_counts),
             "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
+            "GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS": vs.max_atomic_counter_buffers,
+            "GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS": fs.max_atomic_counter_buffers,
+            "GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS": 8,
+            "GL_MAX_VERTEX_ATOMIC_COUNTERS": caps.max_compute_atomic_counters,
+            "GL_MAX_FRAGMENT_ATOMIC_COUNTERS": caps.max_compute_atomic_counters,
+            "GL_MAX_COMBINED_ATOMIC_COUNTERS": caps.max_compute_atomic_counters,
+            "GL_MAX_ATOMIC_COUNTER_BUFFER_SIZE": 1 << 16,
+            "GL_MAX_IMAGE_SAMPLES": 0,
+            "GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES":
+                caps.max_render_targets + caps.max_combined_shader_buffers + caps.max_combined_images,
             "GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET": caps.min_texture_gather_offset,
             "GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET": caps.max_texture_gather_offset,
         })

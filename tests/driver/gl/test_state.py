@@ -212,3 +212,26 @@ def test_limits_meet_spec_minimums(any_ctx):
         assert c.glGetIntegerv(E.GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS)[0] >= 128
     c.glGetIntegerv(0xFFFF)
     expect(c, E.GL_INVALID_ENUM)
+
+
+def test_every_get_entry_answers_in_every_type(any_ctx):
+    """Each pname of the context's Get table answers glGetIntegerv,
+    glGetFloatv and glGetBooleanv with the same number of values."""
+    c = any_ctx
+    for pname in sorted(c._get_table):
+        i, f, b = c.glGetIntegerv(pname), c.glGetFloatv(pname), c.glGetBooleanv(pname)
+        assert c.glGetError() == E.GL_NO_ERROR, hex(pname)
+        assert len(i) == len(f) == len(b) >= 0, hex(pname)
+
+
+def test_implementation_read_format_follows_the_read_buffer():
+    c = make_ctx("gles3")
+    assert c.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_TYPE) == [E.GL_UNSIGNED_BYTE]
+    (f,) = c.glGenFramebuffers(1)
+    c.glBindFramebuffer(E.GL_FRAMEBUFFER, f)
+    (r,) = c.glGenRenderbuffers(1)
+    c.glBindRenderbuffer(E.GL_RENDERBUFFER, r)
+    c.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA32UI, 4, 4)
+    c.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, r)
+    assert c.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_FORMAT) == [E.GL_RGBA_INTEGER]
+    assert c.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_TYPE) == [E.GL_UNSIGNED_INT]
