@@ -224,7 +224,8 @@ def test_sequential_atomic_matches_a_loop(op, lanes):
     assert [int(x) for x in finals] == [ref_mem[int(a)] for a in uniq]
 
 
-def test_threadgroup_memory_with_barrier_reverses_each_group():
+@pytest.mark.parametrize("batch_lanes", [16, 128, 16384])  # a batch never splits a threadgroup
+def test_threadgroup_memory_with_barrier_reverses_each_group(batch_lanes):
     ctx = ExecContext.for_compute((3, 1, 1), (64, 1, 1), local_memory_B=256)
     out = run("""
         get_sr r1, thread_index_in_threadgroup
@@ -237,7 +238,7 @@ def test_threadgroup_memory_with_barrier_reverses_each_group():
         ishl r4, r4, 2
         local_load.i32 r5, r4, 0
         wait 0
-    """, ctx=ctx)
+    """, ctx=ctx, batch_lanes=batch_lanes)
     lane = np.arange(192)
     assert np.array_equal(out.registers[5], lane // 64 * 64 + 63 - lane % 64)
 
