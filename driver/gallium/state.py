@@ -333,12 +333,35 @@ class StreamOutputInfo:
 class ShaderState:
     """A shader to make a CSO from (pipe_shader_state / pipe_compute_state).
 
-    `ir` is the compiler's representation of one linked stage (produced by
-    `compiler`; opaque to the pipe layer's users), `source` the GLSL text it
-    came from (for debugging and the disk cache), and `info` a mapping of
-    linker facts the driver needs (input/output locations, uniform layout,
-    sampler/image/buffer bindings, local size for compute, shared memory in
-    bytes). Compared by identity: shaders are not deduplicated."""
+    `ir` is the compiler's representation of one linked stage (today the
+    typed AST `compiler.glsl.parse` returns), `source` the GLSL text it came
+    from (for debugging and the disk cache), and `info` the linker's binding
+    model, which the GL front end fills as follows:
+
+    - "attributes": vertex input name -> location (= vertex element index;
+      built-ins such as "gl_Vertex" included in the compatibility profile);
+    - "frag_outputs": fragment output name -> colour buffer index;
+    - "uniforms": default-block uniform name (arrays as "a[0]", struct
+      members flattened "s.f") -> (offset_B, element stride_B, elements) in
+      constant buffer 0; one 16-byte slot per matrix column or per
+      scalar/vector element, components as float32/int32/uint32 (bools 0/1);
+      samplers and images hold their unit number as int32;
+    - "uniform_blocks": block name -> constant buffer slot (1, 2, ...;
+      std140 layout);
+    - "storage_blocks": block name -> shader buffer slot (std430 unless
+      declared std140);
+    - "atomic_counter_buffers": GL binding -> shader buffer slot (after the
+      storage blocks), counters at their layout offsets;
+    - "samplers": sampler uniform name -> (first sampler/view slot, count):
+      slots follow the uniforms in location order;
+    - "images": image uniform name -> (offset_B of its unit numbers in
+      constant buffer 0, count): image slot = the image unit;
+    - "local_size": compute workgroup size or None;
+    - "state_uniforms" / "state_constant_buffer": compatibility built-in
+      state (gl_ModelViewMatrix, ...) name -> (offset_B, stride_B) in that
+      constant buffer slot.
+
+    Compared by identity: shaders are not deduplicated."""
     stage: PipeShaderType
     ir: Any
     source: str = ""

@@ -340,13 +340,26 @@ class ProgramMixin:
                 PIPE_STAGES[stage], unit, src, self._pipe_shader_info(linked, stage)))
 
     def _pipe_shader_info(self, linked: LinkedProgram, stage: str) -> dict:
+        """The binding model a hardware driver needs to compile one stage;
+        see ShaderState in driver.gallium.state for the keys."""
+        samplers, images, slot = {}, {}, 0
+        for u in linked.uniforms:
+            if u.kind == "sampler":
+                samplers[u.name] = (slot, u.size)
+                slot += u.size
+            elif u.kind == "image":
+                images[u.name] = (u.offset_B, u.size)
+        ubos = [b for b in linked.blocks if not b.is_storage]
+        ssbos = [b for b in linked.blocks if b.is_storage]
         return {"attributes": {k: v[0] for k, v in linked.attributes.items()},
                 "frag_outputs": dict(linked.frag_outputs),
                 "uniforms": {u.name: (u.offset_B, u.stride_B, u.size) for u in linked.uniforms},
-                "uniform_blocks": {b.name: b.binding for b in linked.blocks if not b.is_storage},
-                "storage_blocks": {b.name: b.binding for b in linked.blocks if b.is_storage},
-                # atomic counter buffer i is shader buffer slot (#storage blocks + i)
-                "atomic_counter_buffers": [a.binding for a in linked.atomic_buffers],
+                "uniform_blocks": {b.name: 1 + i for i, b in enumerate(ubos)},
+                "storage_blocks": {b.name: i for i, b in enumerate(ssbos)},
+                "atomic_counter_buffers": {a.binding: len(ssbos) + i
+                                           for i, a in enumerate(linked.atomic_buffers)},
+                "samplers": samplers,
+                "images": images,
                 "local_size": linked.local_size,
                 "state_uniforms": state_uniform_layout() if self.api.compat else {},
                 "state_constant_buffer": STATE_CONSTANT_BUFFER}

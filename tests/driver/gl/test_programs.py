@@ -110,6 +110,10 @@ def test_link_creates_pipe_shaders(es3):
     assert sorted(stages) == [PipeShaderType.VERTEX, PipeShaderType.FRAGMENT]
     st = [a[0] for n, a in es3.pipe.calls if n == "create_shader_state"][0]
     assert st.info["attributes"] == {"pos": 3, "uv": 0}
+    assert st.info["samplers"] == {"tex": (0, 1)} and st.info["frag_outputs"] == {"color": 0}
+    off, stride, count = st.info["uniforms"]["scale[0]"]
+    assert (stride, count) == (16, 3)
+    assert st.info["uniforms"]["mvp"][1] == 64              # four 16-byte columns
     es3.glDeleteProgram(p)
     assert es3.pipe.names().count("delete_shader_state") == 2
 
