@@ -352,6 +352,7 @@ USC_SAMPLER = Packet("USC_SAMPLER", 3, [
     _tag(USCTag.SAMPLER),
     uint("start", 8, 8, doc="first sampler state register"),
     uint("count", 16, 8),
+    boolean("extended", 24, doc="entries are SAMPLER + SAMPLER_BORDER (SAMPLER_EXTENDED_DESC_B apart)"),
     address("table", at(1), 36, modifier=shr(4), doc="array of SAMPLER descriptors"),
 ])
 
