@@ -82,6 +82,7 @@ class DrawMixin:
     def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
         check(first >= 0, E.GL_INVALID_VALUE, "negative first")
         self._validate_draw(mode, count, instances)
+        self._check_feedback_space(mode, count, instances)
         if count == 0 or instances == 0:
             return
         self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
@@ -113,6 +114,37 @@ class DrawMixin:
                                           basevertex):
         check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
         self._draw_elements(mode, count, type, indices, instancecount, basevertex, 0, None)
+
+    def _check_feedback_space(self, mode, count, instances) -> None:
+        """GLES 3.0/3.1 section 2.15.2 (12.1 in 3.1): DrawArrays while feedback
+        is active must fit in the bound buffers; counts what it writes."""
+        x = self.xfb
+        if not (x.active and not x.paused):
+            return
+        per = {E.GL_POINTS: 1, E.GL_LINES: 2, E.GL_TRIANGLES: 3}.get(mode, 1)
+        vertices = (count // per) * per * instances
+        if self.api.es and self.api.version < (3, 2):
+            strides = self._feedback_strides_B(x.program)
+            for (buf, off, size), stride in zip(x.buffers, strides):
+                room = (size or buf.size - off) // stride if stride else vertices
+                check(x.vertices_written + vertices <= room, E.GL_INVALID_OPERATION,
+                      "not enough room in the transform feedback buffers")
+        x.vertices_written += vertices
+
+    def _feedback_strides_B(self, prog) -> list[int]:
+        """Bytes per vertex captured into each feedback buffer."""
+        sizes = []
+        for i in range(len(prog.linked_state.tf_varyings)):
+            name, n, type = self.glGetTransformFeedbackVarying(prog.name, i)
+            comps = {E.GL_FLOAT: 1, E.GL_FLOAT_VEC2: 2, E.GL_FLOAT_VEC3: 3, E.GL_FLOAT_VEC4: 4,
+                     E.GL_INT: 1, E.GL_INT_VEC2: 2, E.GL_INT_VEC3: 3, E.GL_INT_VEC4: 4,
+                     E.GL_UNSIGNED_INT: 1, E.GL_UNSIGNED_INT_VEC2: 2, E.GL_UNSIGNED_INT_VEC3: 3,
+                     E.GL_UNSIGNED_INT_VEC4: 4, E.GL_FLOAT_MAT2: 4, E.GL_FLOAT_MAT3: 9,
+                     E.GL_FLOAT_MAT4: 16}.get(type, 4)
+            sizes.append(4 * comps * n)
+        if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS:
+            return [sum(sizes)]
+        return sizes
 
     def _index_data(self, count, type, indices):
         """(resource or None, byte offset, client bytes or None)."""

@@ -242,6 +242,7 @@ class QueryMixin:
                   f"no buffer bound to transform feedback binding {i}")
         x.active, x.paused, x.primitive_mode, x.program = True, False, primitiveMode, prog
         x.first_emit = True
+        x.vertices_written = 0
 
     def glEndTransformFeedback(self) -> None:
         check(self.xfb.active, E.GL_INVALID_OPERATION, "not active")

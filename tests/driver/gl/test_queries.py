@@ -153,3 +153,15 @@ def test_transform_feedback_objects(es3):
     # bindings are per object: the default object has none
     assert es3.glGetIntegeri_v(E.GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0) == [0]
     assert es3.glGetTransformFeedbackVarying(p, 0) == ("v_uv", 1, E.GL_FLOAT_VEC2)
+
+
+def test_feedback_overflow_is_an_error_in_es3(es3):
+    p, b = xfb_ready(es3)                                   # v_uv: vec2 = 8 bytes per vertex
+    es3.glBindBufferRange(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, b, 0, 48)   # room for 6 vertices
+    es3.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, bytes(16 * 9))
+    es3.glBeginTransformFeedback(E.GL_TRIANGLES)
+    es3.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    es3.glDrawArrays(E.GL_TRIANGLES, 0, 4)                  # 3 more (the 4th is dropped): fits
+    assert es3.glGetError() == E.GL_NO_ERROR
+    es3.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(es3, E.GL_INVALID_OPERATION)
