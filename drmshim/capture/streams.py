@@ -162,7 +162,8 @@ class Block:
 
 @dataclass
 class CommandDecode:
-    """The decode of one command: text lines and the stream blocks (for crashdec)."""
+    """The decode of one command: text lines and the blocks (for crashdec): the
+    VDM/CDM stream's, then the USC words of the bg/eot/helper programs."""
 
     lines: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
@@ -338,10 +339,10 @@ class _Decoder:
             return
         va = self.usc_exec_base + offset
         self.emit(f"{indent}{title}: USC words at 0x{va:x} (usc_exec_base + 0x{offset:x})")
-        items = P.decode_usc_words(self.read_words, va)
-        refs = self.out.extra_refs
-        for it in items:
-            self.emit_item(it, indent + "  ", refs)
+        for it in P.decode_usc_words(self.read_words, va):
+            block = Block(it, title)
+            self.out.blocks.append(block)
+            self.emit_item(it, indent + "  ", block.refs)
 
 
 def decode_command(kind: str, cmd, memory, usc_exec_base: int = 0, *, disassemble: bool = True) -> CommandDecode:

@@ -79,3 +79,25 @@ def test_later_commands_and_the_dump_count(toy, tmp_path, monkeypatch):
     submit_and_wait(d, queue, scene.render_cmd() + scene.compute_cmd())
     assert bytes(cpu[0x1900:0x1901]) != b"\x00"  # the compute command ran
     assert len(list((tmp_path / "dumps").glob("*.dump"))) == 1
+
+
+def test_crashdec_blames_the_end_of_tile_store_for_a_bad_target():
+    """A write fault at an unmapped render target: the eot pipeline's descriptor is the user."""
+    from drmshim.capture import MappingInfo, MemoryImage, decode_command, estimate_location
+    from uapi import packets as P
+
+    data = bytearray(scene.scene_bytes())
+    bad = scene.BASE + 0x400000
+    fmt_id = tuple(__import__("layout").FORMATS).index("R8G8B8A8_UNORM")
+    data[0x2000:0x2018] = P.pack("TEXTURE", tiling="LINEAR", format_id=fmt_id, width_px=16, height_px=16,
+                                 address=bad, linear_stride_B=64)
+    image = MemoryImage([MappingInfo(scene.BASE, scene.SIZE_B, 1, 0)], {1: bytes(data)})
+    cmd = uapi.ffi.new("struct drm_asahi_cmd_render *", {"vdm_ctrl_stream_base": scene.BASE, "eot": {"usc": 0x580},
+                                                         "width_px": 16, "height_px": 16})
+    dec = decode_command("render", cmd, image, scene.USC_EXEC_BASE)
+    est = estimate_location(dec.blocks, bad + 0x3C0, image.mapping_at)
+    assert est.user is not None and est.user.stream == "eot program" and est.user.item.name == "USC_TEXTURE"
+    assert est.block is est.user
+    # an address nothing references: the last draw
+    est = estimate_location(dec.blocks, 0x7777_0000_0000, image.mapping_at)
+    assert est.user is None and est.block.item.name == "VDM_INDEX_LIST"
