@@ -157,6 +157,7 @@ class GetMixin:
                 E.GL_CONTEXT_PROFILE_MASK: lambda c: (E.GL_CONTEXT_CORE_PROFILE_BIT if api.core
                                                       else E.GL_CONTEXT_COMPATIBILITY_PROFILE_BIT),
                 E.GL_CONTEXT_FLAGS: lambda c: 0,
+                E.GL_TIMESTAMP: lambda c: c.screen.get_timestamp_ns(),   # GL 4.6 section 4.3
                 E.GL_DOUBLEBUFFER: lambda c: False,
                 E.GL_STEREO: lambda c: False,
                 E.GL_LINE_SMOOTH_HINT: lambda c: s.hints.get(E.GL_LINE_SMOOTH_HINT, E.GL_DONT_CARE),

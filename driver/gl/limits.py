@@ -89,7 +89,6 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_DEPTH_TEXTURE_SAMPLES": max(caps.sample_counts),
             "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
-            "GL_TIMESTAMP": 0,
         })
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1

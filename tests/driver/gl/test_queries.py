@@ -165,3 +165,8 @@ def test_feedback_overflow_is_an_error_in_es3(es3):
     assert es3.glGetError() == E.GL_NO_ERROR
     es3.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     expect(es3, E.GL_INVALID_OPERATION)
+
+
+def test_timestamp_get_reads_the_gpu_clock(core):
+    core.screen.get_timestamp_ns = lambda: 123456789012
+    assert core.glGetInteger64v(E.GL_TIMESTAMP) == [123456789012]
