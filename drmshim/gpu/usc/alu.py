@@ -38,7 +38,7 @@ def compile_falu(ins: Instruction):
 
             def step1(b):
                 if b.all_active:
-                    impl(a(b), out=b.f32[row])
+                    impl(a(b), out=b.rows_f32[row])
                 else:
                     write(b, impl(a(b)))
             return step1
@@ -46,7 +46,7 @@ def compile_falu(ins: Instruction):
 
         def step2(b):
             if b.all_active:
-                impl(a(b), c(b), out=b.f32[row])
+                impl(a(b), c(b), out=b.rows_f32[row])
             else:
                 write(b, impl(a(b), c(b)))
         return step2

@@ -64,6 +64,7 @@ class Program:
     writes: list = field(default_factory=list)         # halves written per instruction
     n_regs32: int = 1
     zero_rows: tuple = (0,)                            # registers that must start at 0
+    blocks: list = field(default_factory=list)         # (kind, fns or fn, target block, next block, size)
 
 
 def _fetch(memory, va: int) -> bytes:
@@ -165,7 +166,31 @@ def compile_program(va: int, code: bytes) -> Program:
             raise ShaderError(f"program at 0x{va:x}, offset {off}: {ins}: {e}") from None
     prog.n_regs32 = top + 1
     prog.zero_rows = _rows_to_zero(prog)
+    prog.blocks = _blocks(prog.steps)
     return prog
+
+
+def _blocks(steps: list) -> list:
+    """Group maximal runs of masked steps that no branch enters in the middle."""
+    n = len(steps)
+    leaders = {0}
+    for i, (kind, _, target) in enumerate(steps):
+        if kind != MASKED:
+            leaders |= {i, i + 1}
+        if kind in (JMP_ANY, JMP_NONE):
+            leaders.add(target)
+    starts = sorted(x for x in leaders if x < n)
+    index_of = {s: k for k, s in enumerate(starts)}
+    blocks = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else n
+        kind, fn, target = steps[start]
+        nxt = k + 1
+        if kind == MASKED:
+            blocks.append((MASKED, tuple(steps[j][1] for j in range(start, end)), 0, nxt, end - start))
+        else:
+            blocks.append((kind, fn, index_of.get(target, 0) if kind in (JMP_ANY, JMP_NONE) else 0, nxt, 1))
+    return blocks
 
 
 # Units whose write covers every lane when every lane is active (no per-lane subset).
@@ -248,6 +273,8 @@ class ShaderCore:
         return ctx
 
     def _run_batch(self, prog: Program, b: Batch) -> None:
+        if not self.debug:
+            return self._run_blocks(prog, b)
         steps, debug = prog.steps, self.debug
         pc, count, limit = 0, 0, self.max_steps
         while True:
@@ -274,6 +301,33 @@ class ShaderCore:
             if count > limit:
                 raise ShaderError(f"program at 0x{prog.va:x} did not finish within {limit} instructions "
                                   f"(last at offset {prog.instructions[pc][0]})")
+
+    def _run_blocks(self, prog: Program, b: Batch) -> None:
+        """The fast loop: straight runs of masked steps execute as one block (same
+        semantics as the step loop, which debug mode uses for the scoreboard)."""
+        blocks = prog.blocks
+        i, count, limit = 0, 0, self.max_steps
+        while True:
+            kind, payload, target, nxt, size = blocks[i]
+            if kind == MASKED:
+                if b.any_active:
+                    for fn in payload:
+                        fn(b)
+                i = nxt
+            elif kind == ALWAYS:
+                payload(b)
+                i = nxt
+            elif kind == JMP_ANY:
+                i = target if b.any_active else nxt
+            elif kind == JMP_NONE:
+                i = target if not b.any_active else nxt
+            elif kind == WAIT:
+                i = nxt
+            else:  # STOP
+                return
+            count += size
+            if count > limit:
+                raise ShaderError(f"program at 0x{prog.va:x} did not finish within {limit} instructions")
 
     def _scoreboard(self, prog: Program, pc: int, b: Batch) -> None:
         if b.pending:

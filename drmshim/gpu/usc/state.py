@@ -45,6 +45,8 @@ class Batch:
                     if r < self.r32.shape[0]:
                         self.r32[r].fill(0)
         self.f32 = self.r32.view(np.float32)
+        self.rows_u32 = list(self.r32)    # row views made once per batch: the hot path indexes lists
+        self.rows_f32 = list(self.f32)
         self.u16 = self.r32.view(np.uint16)
         self.h16 = self.r32.view(np.float16)
         self.uni32 = ctx.uniforms
@@ -61,10 +63,11 @@ class Batch:
         self.pending: dict[int, int] = {}  # register half -> scoreboard slot (debug mode)
         self.local = None                   # threadgroup memory of this batch (compute)
 
-    def const(self, v) -> np.ndarray:
-        """A read-only array of ``n`` copies of scalar ``v``, cached: numpy's
-        min/max are several times slower with a scalar operand than with two arrays."""
-        key = (self.n, v.dtype.char, v.tobytes())
+    def const(self, v, key=None) -> np.ndarray:
+        """A read-only array of ``n`` copies of scalar ``v``, cached (``key``: a
+        precomputed ``const_key(v)``): numpy's min/max are several times slower
+        with a scalar operand than with two arrays."""
+        key = (self.n, key or const_key(v))
         arr = self._consts.get(key)
         if arr is None:
             arr = self._consts[key] = np.full(self.n, v)
@@ -80,6 +83,11 @@ class Batch:
     def effect_mask(self) -> np.ndarray:
         """Lanes whose side effects (stores, atomics, outputs) happen."""
         return self.exec & ~self.dead
+
+
+def const_key(v) -> tuple:
+    """Cache key of a numpy scalar (bit-exact: NaNs and -0.0 included)."""
+    return (v.dtype.char, v.tobytes())
 
 
 def halves_of(r) -> range:
@@ -98,7 +106,8 @@ def raw_reader(src, size: int):
     ut = UINT[size]
     if isinstance(src, Imm):
         c = ut(src.code)
-        return lambda b: b.const(c)
+        key = const_key(c)
+        return lambda b: b.const(c, key)
     half, rsize = src.half, src.size
     i, h = half // 2, half % 2
     if src.file == "u":
@@ -112,7 +121,7 @@ def raw_reader(src, size: int):
     if rsize == 16:
         get = lambda b: b.u16[i, h::2]
     elif rsize == 32:
-        get = lambda b: b.r32[i]
+        get = lambda b: b.rows_u32[i]
     else:
         get = lambda b: b.r32[i].astype(np.uint64) | (b.r32[i + 1].astype(np.uint64) << np.uint64(32))
     if rsize == size:
@@ -126,7 +135,8 @@ def float_reader(src, abs_: bool = False, neg: bool = False):
     if isinstance(src, Imm):
         v = np.float32(minifloat_decode(src.code))
         v = -abs(v) if abs_ and neg else abs(v) if abs_ else -v if neg else v
-        return lambda b: b.const(v)
+        key = const_key(v)
+        return lambda b: b.const(v, key)
     half, i, h = src.half, src.half // 2, src.half % 2
     if src.size == 64:
         raise ValueError("float operands are 16 or 32 bits")
@@ -134,7 +144,7 @@ def float_reader(src, abs_: bool = False, neg: bool = False):
         get = (lambda b: b.const(b.unif32[i])) if src.size == 32 else \
             (lambda b: b.const(np.float32(b.uni16[half:half + 1].view(np.float16)[0])))
     elif src.size == 32:
-        get = lambda b: b.f32[i]
+        get = lambda b: b.rows_f32[i]
     else:
         get = lambda b: b.h16[i, h::2].astype(np.float32)
     if abs_ and neg:
@@ -156,7 +166,7 @@ def raw_writer(dst: Reg):
     if size == 32:
         def write(b, v):
             if b.all_active:
-                b.r32[i] = v
+                b.rows_u32[i][...] = v
             else:
                 np.copyto(b.r32[i], np.asarray(v).astype(ut, copy=False), where=b.exec)
     elif size == 16:
@@ -186,7 +196,7 @@ def float_writer(dst: Reg, sat: bool = False):
             if sat:
                 v = saturate(np.asarray(v, np.float32))
             if b.all_active:
-                b.f32[i] = v
+                b.rows_f32[i][...] = v
             else:
                 np.copyto(b.f32[i], v, where=b.exec, casting="unsafe")
     elif size == 16:

@@ -10,6 +10,9 @@ from drmshim.memory import FlatMemory
 from uapi.isa import assemble
 
 CODE_VA_OFFSET = 0x0
+#: Debug (scoreboard-checking, step-by-step) loop by default; a test module can flip
+#: it to exercise the fast block loop too.
+DEBUG_DEFAULT = True
 DATA_VA_OFFSET = 0x10000
 
 
@@ -18,7 +21,7 @@ def new_memory(size: int = 1 << 20) -> FlatMemory:
 
 
 def run(asm: str, lanes: int = 8, *, mem: FlatMemory | None = None, inputs: dict | None = None,
-        ctx: ExecContext | None = None, debug: bool = True, batch_lanes: int = 16384, **ctx_kw) -> ExecContext:
+        ctx: ExecContext | None = None, debug: bool | None = None, batch_lanes: int = 16384, **ctx_kw) -> ExecContext:
     """Run ``asm`` (``stop`` appended when missing) with r-registers preloaded from
     ``inputs`` {k: array}; returns the context with ``registers`` kept."""
     if "stop" not in asm.split():
@@ -34,6 +37,7 @@ def run(asm: str, lanes: int = 8, *, mem: FlatMemory | None = None, inputs: dict
         if v.dtype == np.float64:
             v = v.astype(np.float32)
         ctx.preload[k] = v.view(np.uint32) if v.dtype.itemsize == 4 else v.astype(np.uint32)
+    debug = DEBUG_DEFAULT if debug is None else debug
     ShaderCore(mem, debug=debug, batch_lanes=batch_lanes).run(mem.base + CODE_VA_OFFSET, ctx)
     return ctx
 

@@ -9,9 +9,16 @@ from hypothesis import strategies as st
 from drmshim.gpu.usc import ShaderError
 from uapi.isa import semantics as S
 
+from . import helpers
 from .helpers import run
 
 RNG = np.random.default_rng(7)
+
+
+@pytest.fixture(autouse=True, params=["step loop (debug)", "block loop"])
+def loop_kind(request, monkeypatch):
+    """Every control-flow test runs on both run loops of the core."""
+    monkeypatch.setattr(helpers, "DEBUG_DEFAULT", request.param.startswith("step"))
 
 
 def test_if_else():
