@@ -22,6 +22,21 @@ from .usc_words import read_words
 
 __all__ = ["store_render_target"]
 
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_OFFSET_CACHE: dict = {}
+
+
+def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int) -> np.ndarray:
+    """Byte offsets of pixels (xs, ys): the PBE's address generator, remembered for
+    the last few (layout, pixel set) pairs (every pass of a frame stores the same tiles)."""
+    key = (lay, level, sample, len(xs), hash(xs.tobytes()), hash(ys.tobytes()))
+    offs = _OFFSET_CACHE.get(key)
+    if offs is None:
+        if len(_OFFSET_CACHE) > 16:
+            _OFFSET_CACHE.clear()
+        offs = _OFFSET_CACHE[key] = layout.offset_B(lay, xs, ys, 0, level, sample)
+    return offs
+
 TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
            P.Tiling.TWIDDLED_COMPRESSED: "twiddled_compressed"}
 
@@ -48,8 +63,15 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     if lay.is_level_compressed(d.level):
         layout.resolve(lay, image, d.level, 0)
     records = tile_buffer.reshape(len(px), samples, -1)
-    cols = np.arange(bpp)
+    whole = len(keep) == len(px)
+    xs, ys = (px, py) if whole else (px[keep], py[keep])
     for s in range(min(samples, lay.sample_count_sa)):
-        offs = layout.offset_B(lay, px[keep], py[keep], 0, d.level, s)
-        image[offs[:, None] + cols] = records[keep, s, tile_offset_B:tile_offset_B + bpp]
+        offs = _offsets(lay, xs, ys, d.level, s)
+        data = records[:, s, tile_offset_B:tile_offset_B + bpp] if whole else \
+            records[keep, s, tile_offset_B:tile_offset_B + bpp]
+        word = _WORDS.get(bpp)
+        if word is not None and not (offs % bpp).any():
+            image.view(word)[offs // bpp] = np.ascontiguousarray(data).view(word).reshape(-1)
+        else:
+            image[offs[:, None] + np.arange(bpp)] = data
     memory.write(base, image, "PBE")

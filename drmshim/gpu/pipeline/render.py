@@ -204,6 +204,10 @@ class _DrawState:
     late: bool = False
     hsr_ok: bool = False
     quads: bool = False
+    names: frozenset = frozenset()      # instructions of the fragment program
+    specials: frozenset = frozenset()   # special registers it reads
+    uses_iter: bool = False
+    uniform: tuple | None = None        # uniform_record of the fragment program
     sample_mask: int = 0xFFFF
     occlusion: object = None
     passed: int = 0
@@ -238,6 +242,10 @@ def _draw_state(executor, command, geom: DrawGeometry) -> _DrawState:
         st.code_va = st.pipe.code_va
         prog = executor.core(command).load(st.code_va)
         names = {ins.op.name for _, ins in prog.instructions}
+        st.names = frozenset(names)
+        st.specials = frozenset(ins["sr"] for _, ins in prog.instructions if ins.op.name == "get_sr")
+        st.uses_iter = "iter" in names
+        st.uniform = uniform_record(executor.core(command), st.pipe, max(int(command.cmd.sample_size_B), 4), {})
         st.quads = bool(names & {"dfdx", "dfdy"}) or any(
             ins.op.name == "texture_sample" and ins["lod_mode"] in ("auto", "bias") for _, ins in prog.instructions)
         p = st.pipe
@@ -301,6 +309,55 @@ class _Frame:
         self.memory.write(base, raw, "ZLS")
 
 
+#: Instructions whose results may differ between lanes (or that touch memory).
+LANE_VARYING = {"get_sr", "iter", "ldcf", "ld_tile", "texture_sample", "texture_load", "texture_size", "image_load",
+                "image_write", "image_atomic", "device_load", "device_store", "atomic", "local_load", "local_store",
+                "local_atomic", "stack_load", "stack_store", "zs_emit", "sample_mask", "discard", "dfdx", "dfdy"}
+
+
+def uniform_record(core, pipe, record_B: int, cache: dict):
+    """For a program whose every lane computes the same thing (no lane-varying input,
+    no memory access), the tile-record bytes it writes: (written bool[record_B],
+    value uint8[record_B]) found by running one lane twice (records of 0x00 and
+    0xFF). None for any other program. Running it per lane would write the same
+    bytes into every record, so the caller broadcasts them."""
+    key = (pipe.code_va, pipe.uniforms.tobytes(), record_B)
+    if key in cache:
+        return cache[key]
+    prog = core.load(pipe.code_va)
+    result = None
+    if not any(ins.op.name in LANE_VARYING - {"ld_tile"} for _, ins in prog.instructions) and \
+            "ld_tile" not in {ins.op.name for _, ins in prog.instructions}:
+        runs = []
+        for fill in (0x00, 0xFF):
+            rec = np.full((1, record_B), fill, np.uint8)
+            core.run(pipe.code_va, ExecContext(lanes=1, tile_buffer=rec, tile_index=np.zeros(1, np.int64),
+                                               **pipe.context_fields()))
+            runs.append(rec[0])
+        result = (runs[0] == runs[1], runs[0])
+    cache[key] = result
+    return result
+
+
+def _broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: np.ndarray,
+                      value: np.ndarray) -> None:
+    """Write the ``written`` bytes of ``value`` into records ``rows`` (None: all)."""
+    n_B = tile_buffer.shape[1]
+    if written.all() and n_B % 4 == 0:
+        words = tile_buffer.view(np.uint32)
+        v = value.view(np.uint32)
+        if rows is None:
+            words[:] = v
+        else:
+            words[rows] = v
+        return
+    cols = np.flatnonzero(written)
+    if rows is None:
+        tile_buffer[:, cols] = value[cols]
+    else:
+        tile_buffer[rows[:, None], cols] = value[cols]
+
+
 def _program(command, bg_eot) -> int:
     return command.usc_exec_base + bg_eot.usc if bg_eot.usc else 0
 
@@ -327,10 +384,12 @@ def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label
     n = len(px) * S
     if n == 0:
         return
-    x = np.repeat(px, S)
-    y = np.repeat(py, S)
     try:
-        if pipe.code_va:
+        uniform = uniform_record(core, pipe, tile_buffer.shape[1], {}) if pipe.code_va else None
+        if uniform is not None:
+            _broadcast_record(tile_buffer, None, *uniform)
+        elif pipe.code_va:
+            x, y = (np.repeat(px, S), np.repeat(py, S)) if S > 1 else (px, py)
             ctx = ExecContext(lanes=n, specials={"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32),
                                                  "sample_id": np.tile(np.arange(S, dtype=np.uint32), len(px))},
                               position_px=np.stack((x + 0.5, y + 0.5)).astype(np.float32),
@@ -374,7 +433,8 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
         tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
         _run_tile_program(core, command, bg, px, py, S, tile_buffer)
         if len(ps.rows):
-            fragments += _shade_pass(core, command, tvb, ps, frame, states, record_of, tile_buffer)
+            fragments += _shade_pass(core, command, tvb, ps, frame, states, record_of, tile_buffer,
+                                    tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y)
         _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE")
     frame.store()
     _write_occlusion(command, states)
@@ -412,35 +472,44 @@ def _filter(frags: R.Fragments, keep: np.ndarray) -> R.Fragments:
     return replace(sub, layer_offsets=np.unique(cum[frags.layer_offsets]))
 
 
-def _shade_pass(core, command, tvb, ps: Pass, frame: _Frame, states, record_of, tile_buffer) -> int:
+def _shade_pass(core, command, tvb, ps: Pass, frame: _Frame, states, record_of, tile_buffer,
+                all_tiles: bool) -> int:
     setup = tvb.setup
-    S = frame.S
-    rects = np.array([states[d].geom.rect for d in sorted(states)], np.int64).reshape(-1, 4)
+    S, W, H = frame.S, frame.W, frame.H
     draw_ids = np.array(sorted(states), np.int64)
-    lo = min((states[d].geom.draw.ppp.get("viewport").min_depth if states[d].geom.draw.ppp.get("viewport") else 0.0)
-             for d in states)
-    hi = max((states[d].geom.draw.ppp.get("viewport").max_depth if states[d].geom.draw.ppp.get("viewport") else 1.0)
-             for d in states)
-    frags = R.rasterize(setup, (0, 0, frame.W, frame.H), S, rows=ps.rows, depth_clamp=(min(lo, hi), max(lo, hi)))
+    vps = [states[d].geom.draw.ppp.get("viewport") for d in draw_ids]
+    lo = min(v.min_depth if v is not None else 0.0 for v in vps)
+    hi = max(v.max_depth if v is not None else 1.0 for v in vps)
+    frags = R.rasterize(setup, (0, 0, W, H), S, rows=ps.rows, depth_clamp=(min(lo, hi), max(lo, hi)))
     if len(frags) == 0:
         return 0
-    draw = tvb.row_draw[frags.tri]
-    rect = rects[np.searchsorted(draw_ids, draw)]
-    keep = (frags.x >= rect[:, 0]) & (frags.x < rect[:, 2]) & (frags.y >= rect[:, 1]) & (frags.y < rect[:, 3])
-    keep &= record_of[frags.y, frags.x] >= 0
-    masks = np.array([states[d].sample_mask & ((1 << S) - 1) for d in draw_ids], np.uint8)
-    cov = frags.coverage & masks[np.searchsorted(draw_ids, draw)]
-    keep &= cov != 0
-    frags = replace(frags, coverage=cov)
-    frags = _filter(frags, keep)
+    one_draw = len(draw_ids) == 1
+    draw = None if one_draw else tvb.row_draw[frags.tri]
+    slot = 0 if one_draw else np.searchsorted(draw_ids, draw)
+    keep = None
+    rects = np.array([states[d].geom.rect for d in draw_ids], np.int64).reshape(-1, 4)
+    if (rects != (0, 0, W, H)).any():
+        rect = rects[slot] if not one_draw else rects[0]
+        keep = (frags.x >= rect[..., 0]) & (frags.x < rect[..., 2]) & (frags.y >= rect[..., 1]) & (frags.y < rect[..., 3])
+    if not all_tiles:
+        inside = record_of[frags.y, frags.x] >= 0
+        keep = inside if keep is None else keep & inside
+    full = (1 << S) - 1
+    masks = np.array([states[d].sample_mask & full for d in draw_ids], np.uint8)
+    if (masks != full).any():
+        cov = frags.coverage & (masks[slot] if not one_draw else masks[0])
+        frags = replace(frags, coverage=cov)
+        keep = cov != 0 if keep is None else keep & (cov != 0)
+    if keep is not None:
+        frags = _filter(frags, keep)
     if len(frags) == 0:
         return 0
-    draw = tvb.row_draw[frags.tri]
+    draw = np.full(len(frags), draw_ids[0], np.int64) if one_draw else tvb.row_draw[frags.tri]
     front = setup.front_facing[frags.tri]
     layers = R.layers_of(frags)
-    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front)
-    hsr = tvb.hsr and all(states[d].hsr_ok for d in np.unique(draw))
-    if hsr:
+    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw)
+    present = draw_ids if one_draw else np.unique(draw)
+    if tvb.hsr and all(states[d].hsr_ok for d in present):
         return ctx.hidden_surface_removal(layers)
     return ctx.in_order(layers)
 
@@ -450,23 +519,29 @@ def _single_layer(n: int) -> R.RankLayers:
 
 
 class _PassContext:
-    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front):
+    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw):
         self.core, self.command, self.tvb, self.frame = core, command, tvb, frame
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
-        self.frags, self.draw, self.front = frags, draw, front
+        self.frags, self.draw, self.front, self.one_draw = frags, draw, front, one_draw
+        self.rec_f = record_of[frags.y, frags.x]       # tile-memory pixel of every fragment
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
 
     # -- depth/stencil of a set of fragments with distinct pixels
     def _test(self, st: _DrawState, idx: np.ndarray, coverage=None, z=None) -> np.ndarray:
+        if st.ds.trivial:
+            return (self.frags.coverage[idx] if coverage is None else np.asarray(coverage, np.uint8)).copy()
         sub = self.frags.take(idx)
         return R.depth_stencil(sub, st.ds, self.frame.depth, self.frame.stencil, front_facing=self.front[idx],
                                layers=_single_layer(len(idx)), coverage=coverage, z=z)
 
     def _groups(self, idx: np.ndarray):
-        d = self.draw[idx]
         if len(idx) == 0:
             return
+        if self.one_draw:
+            yield int(self.draw[0]), idx
+            return
+        d = self.draw[idx]
         if (d == d[0]).all():
             yield int(d[0]), idx
             return
@@ -478,19 +553,29 @@ class _PassContext:
 
     def hidden_surface_removal(self, layers: R.RankLayers) -> int:
         frags, S = self.frags, self.S
-        owner = np.full((self.frame.H, self.frame.W, S), -1, np.int64)
+        rec = self.rec_f
+        owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
         for k in range(layers.count):
             for d, idx in self._groups(layers.layer(k)):
                 st = self.states[d]
                 passed = self._test(st, idx)
+                if S == 1:
+                    on = idx[passed != 0]
+                    st.passed += len(on)
+                    owner[rec[on]] = on
+                    continue
                 st.passed += R.samples_passed(passed)
                 for s in range(S):
-                    on = np.flatnonzero((passed >> s) & 1)
-                    owner[frags.y[idx[on]], frags.x[idx[on]], s] = idx[on]
-        visible = np.zeros(len(frags), np.uint8)
-        for s in range(S):
-            o = owner[..., s].ravel()
-            visible[o[o >= 0]] |= np.uint8(1 << s)
+                    on = idx[((passed >> s) & 1) != 0]
+                    owner[rec[on] * S + s] = on
+        o = owner[owner >= 0]
+        if S == 1:
+            visible = np.zeros(len(frags), np.uint8)
+            visible[o] = 1
+        else:
+            visible = np.zeros(len(frags), np.uint8)
+            s_of = np.flatnonzero(owner >= 0) % S
+            np.bitwise_or.at(visible, o, (1 << s_of).astype(np.uint8))
         shown = np.flatnonzero(visible)
         lanes = 0
         for d, idx in self._groups(shown):
@@ -521,65 +606,110 @@ class _PassContext:
                 passed = self._test(st, idx, coverage=cover)
                 st.passed += R.samples_passed(passed)
             return 0
-        bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
-        f_local, s = np.nonzero(bits)
-        f = idx[f_local]
-        x, y, tri = frags.x[f].astype(np.int64), frags.y[f].astype(np.int64), frags.tri[f].astype(np.int64)
+        direct = not late and "ld_tile" not in st.names   # writes go straight to tile memory
+        if direct and not st.quads and st.uniform is not None:     # same bytes for every lane
+            if S == 1:
+                _broadcast_record(self.tile_buffer, self.rec_f[idx], *st.uniform)
+                return len(idx)
+            bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
+            f_local, s = np.nonzero(bits)
+            _broadcast_record(self.tile_buffer, self.rec_f[idx[f_local]] * S + s, *st.uniform)
+            return len(f_local)
+        if S == 1:
+            f_local = np.arange(len(idx))
+            s = np.zeros(len(idx), np.int32)
+            f = idx
+        else:
+            bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
+            f_local, s = np.nonzero(bits)
+            s = s.astype(np.int32)
+            f = idx[f_local]
+        x, y, tri = frags.x[f], frags.y[f], frags.tri[f]
         helper = None
-        real = np.arange(len(f))
+        lane_of = None                                  # lane of each (f_local, s) pair
         if st.quads:
-            key = ((tri * S + s) * ((self.frame.H + 1) // 2 + 1) + (y >> 1)) * ((self.frame.W + 1) // 2 + 1) + (x >> 1)
-            quad_keys, quad = np.unique(key, return_inverse=True)
-            nq = len(quad_keys)
-            real = 4 * quad + 2 * (y & 1) + (x & 1)
-            n = 4 * nq
-            first = np.zeros(nq, np.int64)
-            first[quad] = np.arange(len(f))
-            qx, qy = x[first] & ~1, y[first] & ~1
-            slot = np.arange(n) & 3
-            X = np.repeat(qx, 4) + (slot & 1)
-            Y = np.repeat(qy, 4) + (slot >> 1)
-            TRI = np.repeat(tri[first], 4)
-            SS = np.repeat(s[first], 4)
-            FF = np.repeat(f[first], 4)
-            helper = np.ones(n, bool)
-            helper[real] = False
-            X[real], Y[real], TRI[real], SS[real], FF[real] = x, y, tri, s, f
-            x, y, tri, s, f = X, Y, TRI, SS, FF
+            x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
         n = len(x)
-        records = np.full(n, -1, np.int64)
-        inside = (x >= 0) & (x < self.frame.W) & (y >= 0) & (y < self.frame.H)
-        records[inside] = self.record_of[y[inside], x[inside]]
-        records = np.where(records >= 0, records * S + s, -1)
-        scratch = self.tile_buffer[np.maximum(records, 0)]
-        pos = np.stack((x + 0.5, y + 0.5)).astype(np.float32)
-        spos = np.stack((x + self.spos[s, 0], y + self.spos[s, 1])).astype(np.float32)
-        ctx = ExecContext(
-            lanes=n, quads=st.quads, helper=helper,
-            specials={"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32),
-                      "sample_id": s.astype(np.uint32), "coverage_mask": (1 << s).astype(np.uint32),
-                      "front_facing": self.front[f].astype(np.uint32),
-                      "primitive_id": self.tvb.setup.prim[tri].astype(np.uint32)},
-            cf_planes=self.tvb.planes, primitive_index=tri, position_px=pos, sample_position_px=spos,
-            centroid_position_px=pos, tile_buffer=scratch, tile_index=np.arange(n, dtype=np.int64),
-            **st.pipe.context_fields())
+        if helper is None:
+            rec = self.rec_f[f]
+        else:
+            rec = self.record_of[np.clip(y, 0, self.frame.H - 1), np.clip(x, 0, self.frame.W - 1)]
+            rec = np.where((x >= 0) & (x < self.frame.W) & (y >= 0) & (y < self.frame.H), rec, -1)
+        records = rec * S + s if S > 1 else rec
+        specials = {}
+        for name in st.specials:
+            if name == "pixel_x":
+                specials[name] = x.view(np.uint32)
+            elif name == "pixel_y":
+                specials[name] = y.view(np.uint32)
+            elif name == "sample_id":
+                specials[name] = s.view(np.uint32) if S > 1 else 0
+            elif name == "coverage_mask":
+                specials[name] = (1 << s).astype(np.uint32) if S > 1 else 1
+            elif name == "front_facing":
+                specials[name] = self.front[f].astype(np.uint32)
+            elif name == "primitive_id":
+                specials[name] = self.tvb.setup.prim[tri].astype(np.uint32)
+        kw = {}
+        if st.uses_iter:
+            xf = x.astype(np.float32)
+            yf = y.astype(np.float32)
+            kw["position_px"] = np.stack((xf + np.float32(0.5), yf + np.float32(0.5)))
+            kw["centroid_position_px"] = kw["position_px"]
+            if S > 1:
+                kw["sample_position_px"] = np.stack((xf + self.spos[s, 0], yf + self.spos[s, 1]))
+        if direct:
+            tile, tile_index = self.tile_buffer, np.maximum(records, 0)
+        else:
+            tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
+        ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials, cf_planes=self.tvb.planes,
+                          primitive_index=tri, tile_buffer=tile, tile_index=tile_index,
+                          **kw, **st.pipe.context_fields())
         self.core.run(st.code_va, ctx)
-        alive = ~ctx.discarded & (((ctx.sample_mask.astype(np.int64) >> s) & 1) == 1)
+        if direct:
+            return len(f_local)
+        alive = ~ctx.discarded
+        if st.late:
+            alive &= ((ctx.sample_mask >> s) & 1).astype(bool)
         if helper is not None:
             alive &= ~helper
         if late:
-            lane_of = real                                   # lanes of the (f_local, s) pairs
-            ok = alive[lane_of]
+            pair = np.arange(len(f_local)) if lane_of is None else lane_of
+            ok = alive[pair]
+            s_pair = s[pair]
             cov2 = np.zeros(len(idx), np.uint8)
-            np.bitwise_or.at(cov2, f_local[ok], (1 << s[lane_of][ok]).astype(np.uint8))
+            np.bitwise_or.at(cov2, f_local[ok], (1 << s_pair[ok]).astype(np.uint8))
             z = frags.z[idx].copy()
-            dw = ctx.depth_written[lane_of]
-            z[f_local[dw], s[lane_of][dw]] = ctx.depth[lane_of][dw]
+            dw = ctx.depth_written[pair]
+            z[f_local[dw], s_pair[dw]] = ctx.depth[pair][dw]
             passed = self._test(st, idx, coverage=cov2, z=z)
             st.passed += R.samples_passed(passed)
-            alive_pairs = ((passed[f_local] >> s[lane_of]) & 1).astype(bool)
+            alive_pairs = ((passed[f_local] >> s_pair) & 1).astype(bool)
             alive = np.zeros(n, bool)
-            alive[lane_of[alive_pairs]] = True
+            alive[pair[alive_pairs]] = True
         w = np.flatnonzero(alive & (records >= 0))
-        self.tile_buffer[records[w]] = scratch[w]
-        return int(len(real))
+        self.tile_buffer[records[w]] = tile[w]
+        return len(f_local)
+
+
+def _quads(x, y, tri, s, f, S, W, H):
+    """Complete 2x2 quads of one primitive (and sample) with helper lanes.
+    Returns the lane arrays, the helper mask and the lane of every input pair."""
+    qw = (W + 1) // 2 + 1
+    qh = (H + 1) // 2 + 1
+    key = ((tri.astype(np.int64) * S + s) * qh + (y >> 1)) * qw + (x >> 1)
+    quad_keys, quad = np.unique(key, return_inverse=True)
+    nq = len(quad_keys)
+    real = 4 * quad + 2 * (y & 1) + (x & 1)
+    n = 4 * nq
+    first = np.zeros(nq, np.int64)
+    first[quad] = np.arange(len(x))
+    slot = np.arange(n) & 3
+    X = (np.repeat(x[first] & ~1, 4) + (slot & 1)).astype(np.int32)
+    Y = (np.repeat(y[first] & ~1, 4) + (slot >> 1)).astype(np.int32)
+    TRI = np.repeat(tri[first], 4)
+    SS = np.repeat(s[first], 4)
+    FF = np.repeat(f[first], 4)
+    helper = np.ones(n, bool)
+    helper[real] = False
+    return X, Y, TRI, SS, FF, helper, real
