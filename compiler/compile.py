@@ -1,0 +1,97 @@
+"""The front half of the compiler: GLSL source -> optimised IR + ShaderInfo.
+
+    shader, info = front_half(source, stage, key)
+
+runs ``compiler.glsl.parse`` -> ``compiler.lower.glsl_to_ir`` (which lowers the
+shader interface to I/O intrinsics) -> ``compiler.ir.passes.preprocess``
+(inline, vars->SSA, the optimisation loop, indirect arrays; scalarised when
+``key["scalarize"]``). The backend takes ``shader`` from here; the driver reads
+``info``. The conventions (slots, indices, uniform files, render targets) are
+documented in compiler/lower/io.py and compiler/lower/blend.py.
+
+Key fields read (``compiler.ir.ShaderKey`` or None): vertex — ``clip_planes``,
+``attribute_locations``, ``fp16_varyings``, ``flat_shade``; fragment —
+``render_targets`` (tuple of ``compiler.lower.RenderTarget``), ``alpha_func``,
+``alpha_to_coverage``, ``alpha_to_one``, ``samples``, ``two_side``,
+``flat_shade``; all — ``uniform_regs_B``, ``atomic_counter_ssbo_base``,
+``scalarize``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.glsl import parse
+from compiler.ir import Shader
+from compiler.ir.passes import preprocess
+from compiler.lower import glsl_to_ir
+from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
+
+__all__ = ["ShaderInfo", "front_half"]
+
+
+@dataclass
+class ShaderInfo:
+    """What the driver and the backend need to know about a compiled shader.
+
+    - ``varyings``: vertex outputs (VS: ``index`` = first st_var output index, in
+      the AGX order POS, 32-bit smooth/flat/linear, 16-bit ..., PSIZ, CLIP) or
+      fragment inputs (FS: ``index`` = first coefficient register; cf0 = W, cf1 = Z);
+      ``varying(slot)`` finds one by slot name. ``vertex_outputs``: total VS words.
+    - ``uniforms``: leaf name -> ``UniformSlot`` (file "regs": byte offset from u0;
+      "ubo": in UBO 0, the default uniform buffer); ``uniform_regs_B``: bytes of
+      uniform registers used (including ``shimgl_BlendColor``/``shimgl_AlphaRef``).
+    - ``attributes``: VS input name -> ``Attribute`` (location, type, components).
+    - ``outputs``: FS: render target index -> output name, "DEPTH", "SAMPLE_MASK".
+    - ``samplers``/``images``/``atomic_counters``: name -> ``OpaqueSlot``.
+    - ``ubos``/``ssbos``: block name -> UBO index (binding + 1) / SSBO index (binding).
+    - ``local_size``: compute work-group size; ``shared_size_B``, ``scratch_size_B``.
+    - ``discards``: the shader may discard (it has discard/discard_if).
+    """
+    stage: str
+    version: int
+    varyings: list[Varying] = field(default_factory=list)
+    vertex_outputs: int = 0
+    uniforms: dict[str, UniformSlot] = field(default_factory=dict)
+    uniform_regs_B: int = 0
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    outputs: dict = field(default_factory=dict)
+    samplers: dict[str, OpaqueSlot] = field(default_factory=dict)
+    images: dict[str, OpaqueSlot] = field(default_factory=dict)
+    atomic_counters: dict[str, OpaqueSlot] = field(default_factory=dict)
+    ubos: dict[str, int] = field(default_factory=dict)
+    ssbos: dict[str, int] = field(default_factory=dict)
+    local_size: tuple[int, int, int] | None = None
+    shared_size_B: int = 0
+    scratch_size_B: int = 0
+    discards: bool = False
+    info_log: str = ""
+
+    def varying(self, slot: str) -> Varying:
+        for v in self.varyings:
+            if v.slot == slot:
+                return v
+        raise KeyError(slot)
+
+
+def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
+    """Parse, lower and optimise one shader for variant ``key``. Raises
+    ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
+    lowering does not support."""
+    unit = parse(source, stage)
+    shader = glsl_to_ir(unit, key)
+    io = shader.info.pop("io")
+    scalarize = bool(key.get("scalarize", False)) if key is not None else False
+    preprocess(shader, scalarize=scalarize)
+    from compiler.ir import walk_instrs, Intrinsic
+    discards = any(isinstance(i, Intrinsic) and i.name in ("discard", "discard_if")
+                   for f in shader.functions for i in walk_instrs(f.body))
+    info = ShaderInfo(
+        stage=stage, version=unit.version.number, varyings=list(io.varyings),
+        vertex_outputs=shader.info.get("vertex_outputs", 0), uniforms=dict(io.uniforms),
+        uniform_regs_B=getattr(io, "uniform_regs_used_B", 0), attributes=dict(io.attributes),
+        outputs=dict(io.outputs), samplers=dict(io.samplers), images=dict(io.images),
+        atomic_counters=dict(io.atomic_counters), ubos=dict(io.ubos), ssbos=dict(io.ssbos),
+        local_size=unit.local_size, shared_size_B=shader.info.get("shared_size_B", 0),
+        scratch_size_B=shader.info.get("scratch_size_B", 0), discards=discards, info_log=unit.info_log)
+    return shader, info

@@ -1,0 +1,73 @@
+"""compiler.lower: the typed GLSL AST -> the SSA IR, with built-in functions and
+shader-interface lowering (varyings, uniforms, vertex inputs, fragment outputs and
+blending in the shader).
+
+Public API:
+- ``glsl_to_ir(unit, key=None) -> (ir.Shader, LoweredIO)``... see ``glsl_to_ir``.
+- ``Varying``, ``UniformSlot``, ``Attribute``, ``OpaqueSlot``: the maps (io.py).
+- ``RenderTarget``, ``Blend``: the fragment key's render-target state (blend.py).
+- ``LowerInterpreter``: the IR interpreter plus this package's intrinsics.
+
+Modules: ``from_ast`` (expressions, statements, control flow, inlining),
+``builtins`` (one definition per GLSL built-in function), ``io`` (interface and the
+conventions the backend and the driver rely on), ``blend`` (fragment epilogue),
+``intrinsics`` (intrinsics added to the IR's table). May import: compiler.glsl,
+compiler.ir (and uapi).
+"""
+
+from __future__ import annotations
+
+from compiler.glsl import ast
+
+from . import intrinsics as _intrinsics  # noqa: F401  (registers the extra intrinsics)
+from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
+from .from_ast import Lowerer, LoweringError
+from .interp import LowerInterpreter
+from .io import Attribute, IOLowering, OpaqueSlot, UniformSlot, Varying, order_varyings
+
+__all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot", "Attribute", "OpaqueSlot",
+           "RenderTarget", "Blend", "DEFAULT_RENDER_TARGETS", "LowerInterpreter", "order_varyings"]
+
+
+def lower_unit(unit: ast.TranslationUnit, key=None):
+    """Translate ``unit``; returns ``(shader, io)`` where ``io`` (an ``IOLowering``)
+    holds the maps (attributes, varyings, uniforms, samplers, images, atomic
+    counters, ubos, ssbos, outputs). The IR still has variables (run
+    ``compiler.ir.passes.lower_io`` and ``preprocess``; ``compiler.compile.front_half``
+    does all of it)."""
+    io = IOLowering(unit, key)
+    L = Lowerer(unit, io)
+    io.begin(L)
+    # Global initialisers, in declaration order, before main's body.
+    for d in unit.declarations:
+        if isinstance(d, ast.VariableDeclaration):
+            for decl in d.declarators:
+                sym = decl.variable
+                if sym is None or sym.type.is_opaque or sym.storage not in ("temporary", "const"):
+                    continue
+                if sym not in L.vars:
+                    io.global_symbol(L, sym)
+                init = decl.initializer
+                var, _path = L.vars[sym]
+                if init is not None:
+                    L.store(L.b.deref_var(var), sym.type, L.expr(init))
+                elif sym.const_value is not None:
+                    L.store(L.b.deref_var(var), sym.type, L.const(sym.type, sym.const_value))
+    main = unit.main
+    if main is None or main.definition is None:
+        raise LoweringError("the shader has no main()")
+    L.inline_body(main.definition.body, None)
+    io.finish(L)
+    L.shader.info["local_size"] = unit.local_size
+    return L.shader, io
+
+
+def glsl_to_ir(unit: ast.TranslationUnit, key=None):
+    """The IR of ``unit`` for variant ``key`` (a ``compiler.ir.ShaderKey`` or None),
+    with interface variables already lowered to I/O intrinsics (``lower_io``) but
+    not optimised. ``shader.info["io"]`` holds the ``IOLowering`` with the maps."""
+    from compiler.ir.passes import lower_io
+    shader, io = lower_unit(unit, key)
+    lower_io(shader)
+    shader.info["io"] = io
+    return shader

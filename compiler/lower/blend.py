@@ -1,0 +1,259 @@
+"""Fragment outputs and blending, lowered into the shader as on AGX (no
+fixed-function blender; Mesa's nir_lower_blend + agx_nir_lower_tilebuffer).
+
+The variant key carries the state (``ShaderKey`` field ``render_targets``: a tuple
+of ``RenderTarget``; default: one RGBA unorm8 target at tile offset 0, no
+blending). For each render target i the epilogue
+
+1. takes the colour written to location i (``gl_FragData[i]``, the ``out``
+   variable at location i, or ``gl_FragColor`` broadcast to every target);
+2. applies the compatibility alpha test (``key["alpha_func"]``: never, less,
+   equal, lequal, greater, notequal, gequal; reference from the uniform
+   ``shimgl_AlphaRef``), alpha-to-coverage (``key["alpha_to_coverage"]`` with
+   ``key["samples"]``) and alpha-to-one, on target 0's alpha;
+3. blends with the tile buffer's current value (``load_tile``): every GL factor
+   (zero, one, src/dst colour and alpha and their one_minus forms,
+   src_alpha_saturate, constant colour/alpha and one_minus forms, the constant
+   from the uniform ``shimgl_BlendColor``) and equation (add, subtract,
+   reverse_subtract, min, max); sources and destination are clamped first for
+   normalized formats;
+4. converts to the tile-buffer format (clamps for unorm/snorm and integer formats;
+   16-bit floats for f16) and ``store_tile``s with the colour write mask.
+
+``gl_FragDepth`` becomes ``store_output`` slot ``DEPTH``; ``gl_SampleMask`` and
+alpha-to-coverage ``store_output`` slot ``SAMPLE_MASK`` (an int mask).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.glsl import types as GT
+from compiler.ir import VecType
+from compiler.ir.core import Variable as IRVariable
+
+__all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "fragment_outputs", "DEFAULT_RENDER_TARGETS"]
+
+FACTORS = ("zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
+           "src_alpha", "one_minus_src_alpha", "dst_alpha", "one_minus_dst_alpha", "src_alpha_saturate",
+           "constant_color", "one_minus_constant_color", "constant_alpha", "one_minus_constant_alpha")
+EQUATIONS = ("add", "subtract", "reverse_subtract", "min", "max")
+_UNORM = ("unorm8", "unorm16", "srgba8", "rgb10a2")
+_SNORM = ("snorm8", "snorm16")
+_INT_RANGE = {("i8", "int"): (-128, 127), ("i8", "uint"): (0, 255), ("i16", "int"): (-32768, 32767),
+              ("i16", "uint"): (0, 65535)}
+
+
+@dataclass(frozen=True)
+class Blend:
+    rgb_func: str = "add"
+    rgb_src: str = "one"
+    rgb_dst: str = "zero"
+    alpha_func: str = "add"
+    alpha_src: str = "one"
+    alpha_dst: str = "zero"
+
+    def __post_init__(self):
+        for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst):
+            assert f in FACTORS, f"unknown blend factor {f!r}"
+        assert self.rgb_func in EQUATIONS and self.alpha_func in EQUATIONS, "unknown blend equation"
+
+    @property
+    def uses_constant(self) -> bool:
+        return any("constant" in f for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
+
+
+@dataclass(frozen=True)
+class RenderTarget:
+    """One colour attachment: tile-buffer ``format`` (uapi.isa memory format name),
+    the shader-side ``base_type`` (float/int/uint), ``components`` stored,
+    ``offset_B`` in the tile record, ``write_mask`` (bit i = component i) and the
+    ``blend`` state (None = no blending)."""
+    format: str = "unorm8"
+    base_type: str = "float"
+    components: int = 4
+    offset_B: int = 0
+    write_mask: int = 0xF
+    blend: Blend | None = None
+
+
+DEFAULT_RENDER_TARGETS = (RenderTarget(),)
+
+
+def _colour_sources(io, L) -> dict[int, tuple]:
+    """location -> (symbol, local var, element index or None, type) of colour outputs."""
+    out: dict[int, tuple] = {}
+    broadcast = None
+    next_loc = 0
+    for s, var in io.out_symbols:
+        if s.name == "gl_FragColor":
+            broadcast = (s, var, None, GT.VEC4)
+        elif s.name == "gl_FragData":
+            from .io import _const_indices
+            for i in _const_indices(io.unit, s, s.type.length):
+                out[i] = (s, var, i, GT.VEC4)
+        elif not s.builtin:
+            loc = s.layout.get("location")
+            loc = loc[0] if isinstance(loc, tuple) else loc
+            if loc is None:
+                loc = next_loc
+            if s.type.is_array:
+                for i in range(s.type.length):
+                    out[loc + i] = (s, var, i, s.type.element)
+                next_loc = loc + s.type.length
+            else:
+                out[loc] = (s, var, None, s.type)
+                next_loc = loc + 1
+    return out, broadcast
+
+
+def fragment_outputs(io, L) -> None:
+    b = L.b
+    rts = io.k("render_targets", None) or DEFAULT_RENDER_TARGETS
+    sources, broadcast = _colour_sources(io, L)
+    outs = {s.name: (s, var) for s, var in io.out_symbols}
+
+    def colour(i):
+        src = sources.get(i) if broadcast is None else broadcast
+        if src is None:
+            return None, None
+        s, var, elem, t = src
+        d = b.deref_var(var)
+        if elem is not None:
+            d = b.deref_array(d, elem)
+        return b.load_deref(d), t
+
+    info = {}
+    # Alpha test, alpha to coverage and alpha to one act on render target 0's colour.
+    c0, _t0 = colour(0)
+    sample_mask = None
+    if c0 is not None and c0.num_components == 4:
+        alpha = b.channel(c0, 3)
+        func = io.k("alpha_func", None)
+        if func and func != "always":
+            ref = b.load_var(io.add_uniform("shimgl_AlphaRef", GT.FLOAT))
+            passed = {"never": lambda: b.bimm(False), "less": lambda: b.flt(alpha, ref),
+                      "equal": lambda: b.feq(alpha, ref), "lequal": lambda: b.fge(ref, alpha),
+                      "greater": lambda: b.flt(ref, alpha), "notequal": lambda: b.fneu(alpha, ref),
+                      "gequal": lambda: b.fge(alpha, ref)}[func]()
+            b.discard_if(b.inot(passed))
+        if io.k("alpha_to_coverage", False):
+            n = io.k("samples", 1) or 1
+            k = b.f2i32(b.fround_even(b.fmul(b.fsat(alpha), float(n))))
+            sample_mask = b.isub(b.ishl(b.iimm(1), k), 1)
+    one_alpha = io.k("alpha_to_one", False)
+    blend_colour = None
+    for i, rt in enumerate(rts):
+        c, t = colour(i)
+        if c is None or rt.write_mask & ((1 << rt.components) - 1) == 0:
+            continue
+        info[i] = sources.get(i, broadcast)[0].name if (sources.get(i) or broadcast) else None
+        if rt.base_type == "float" and c.num_components == 4 and one_alpha:
+            c = b.vec(b.channel(c, 0), b.channel(c, 1), b.channel(c, 2), b.fimm(1.0))
+        if rt.blend is not None and rt.base_type == "float":
+            if rt.blend.uses_constant and blend_colour is None:
+                blend_colour = b.load_var(io.add_uniform("shimgl_BlendColor", GT.VEC4))
+            c = _blend(b, rt, i, _pad4(b, c), blend_colour)
+        value = _convert(b, rt, _pad4(b, c) if rt.base_type == "float" else c)
+        mask = rt.write_mask & ((1 << rt.components) - 1)
+        b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
+    if "gl_SampleMask" in outs:
+        m = b.load_deref(b.deref_array(b.deref_var(outs["gl_SampleMask"][1]), 0))
+        sample_mask = m if sample_mask is None else b.iand(sample_mask, m)
+    if "gl_FragDepth" in outs:
+        var = IRVariable("gl_FragDepth", VecType("float", 32, 1), "shader_out",
+                         {"slot": "DEPTH", "driver_location": 0})
+        io.shader.variables.append(var)
+        b.store_var(var, b.load_var(outs["gl_FragDepth"][1]))
+        info["DEPTH"] = "gl_FragDepth"
+    if sample_mask is not None:
+        var = IRVariable("gl_SampleMask", VecType("int", 32, 1), "shader_out",
+                         {"slot": "SAMPLE_MASK", "driver_location": 0})
+        io.shader.variables.append(var)
+        b.store_var(var, sample_mask)
+        info["SAMPLE_MASK"] = "gl_SampleMask"
+    io.outputs = info
+
+
+def _pad4(b, c):
+    if c.num_components == 4:
+        return c
+    chans = [b.channel(c, i) for i in range(c.num_components)]
+    while len(chans) < 4:
+        chans.append(b.fimm(1.0 if len(chans) == 3 else 0.0))
+    return b.vec(*chans)
+
+
+def _factor(b, name, src, dst, const, alpha_channel: bool):
+    """Factor ``name`` for the colour (vec3) or the alpha (scalar) part."""
+    def part(v):
+        return b.channel(v, 3) if alpha_channel else b.swizzle(v, "xyz")
+
+    def alpha_of(v):
+        return b.channel(v, 3)
+    one = b.fimm(1.0)
+    if name == "zero":
+        return b.fimm(0.0)
+    if name == "one":
+        return one
+    if name == "src_alpha_saturate":
+        if alpha_channel:
+            return one
+        return b.fmin(alpha_of(src), b.fsub(one, alpha_of(dst)))
+    neg = name.startswith("one_minus_")
+    base = name[len("one_minus_"):] if neg else name
+    v = {"src_color": lambda: part(src), "dst_color": lambda: part(dst), "src_alpha": lambda: alpha_of(src),
+         "dst_alpha": lambda: alpha_of(dst), "constant_color": lambda: part(const),
+         "constant_alpha": lambda: alpha_of(const)}[base]()
+    return b.fsub(one, v) if neg else v
+
+
+def _equation(b, func, s, sf, d, df):
+    if func == "min":
+        return b.fmin(s, d)
+    if func == "max":
+        return b.fmax(s, d)
+    ss, dd = b.fmul(s, sf), b.fmul(d, df)
+    return {"add": lambda: b.fadd(ss, dd), "subtract": lambda: b.fsub(ss, dd),
+            "reverse_subtract": lambda: b.fsub(dd, ss)}[func]()
+
+
+def _clamp(b, rt, v):
+    if rt.format in _UNORM:
+        return b.fsat(v)
+    if rt.format in _SNORM:
+        return b.fmin(b.fmax(v, -1.0), 1.0)
+    return v
+
+
+def _blend(b, rt: RenderTarget, index: int, src, const):
+    bl = rt.blend
+    src = _clamp(b, rt, src)
+    dst = b.intrinsic("load_tile", num_components=rt.components, rt=index, format=rt.format,
+                      offset_B=rt.offset_B)
+    dst = _pad4(b, dst)
+    if const is not None:
+        const = _clamp(b, rt, const)
+    rgb = _equation(b, bl.rgb_func, b.swizzle(src, "xyz"), _factor(b, bl.rgb_src, src, dst, const, False),
+                    b.swizzle(dst, "xyz"), _factor(b, bl.rgb_dst, src, dst, const, False))
+    a = _equation(b, bl.alpha_func, b.channel(src, 3), _factor(b, bl.alpha_src, src, dst, const, True),
+                  b.channel(dst, 3), _factor(b, bl.alpha_dst, src, dst, const, True))
+    return b.vec(b.channel(rgb, 0), b.channel(rgb, 1), b.channel(rgb, 2), a)
+
+
+def _convert(b, rt: RenderTarget, c):
+    n = rt.components
+    if c.num_components > n:
+        c = b.swizzle(c, tuple(range(n))) if n > 1 else b.channel(c, 0)
+    if rt.base_type == "float":
+        c = _clamp(b, rt, c)
+        if rt.format == "f16":
+            return b.f2f16(c)
+        return c
+    rng = _INT_RANGE.get((rt.format, rt.base_type))
+    if rng is None:
+        return c
+    lo, hi = rng
+    if rt.base_type == "int":
+        return b.imin(b.imax(c, lo), hi)
+    return b.umin(c, hi)

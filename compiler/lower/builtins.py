@@ -1,0 +1,845 @@
+"""GLSL built-in functions expressed in IR ops: one definition per function name.
+
+Each ``f_<name>`` method receives the already evaluated arguments (values for
+``in`` parameters, ``LValue``s for ``out``/``inout``) and the call node, and
+returns the result value. Texture, image, atomic and barrier functions are in
+the second half.
+
+Precision (GLSL 4.30 section 4.7.1 / ES 3.00 section 4.5.1): the ISA has native
+sin, cos, exp2, log2, rcp, rsqrt and sqrt (uapi.isa), so those map to single ops;
+exp/log/pow go through exp2/log2 ("inherited from exp2/log2"); atan uses a range
+reduction to |t| <= tan(pi/8) and an odd polynomial (error < 2e-7 rad), and
+asin/acos/atan2 are built on it. ``noise*`` returns 0, as Mesa does.
+"""
+
+from __future__ import annotations
+
+import math
+
+from compiler.glsl import ast
+from compiler.glsl import types as GT
+from compiler.ir import Def
+
+__all__ = ["Builtins", "BUILTIN_NAMES"]
+
+_ATOMIC_OPS = {"atomicAdd": "add", "atomicAnd": "and", "atomicOr": "or", "atomicXor": "xor",
+               "atomicExchange": "xchg", "atomicCompSwap": "cmpxchg"}
+_IMAGE_ATOMIC_OPS = {"imageAtomicAdd": "add", "imageAtomicAnd": "and", "imageAtomicOr": "or",
+                     "imageAtomicXor": "xor", "imageAtomicExchange": "xchg", "imageAtomicCompSwap": "cmpxchg",
+                     "imageAtomicMin": "min", "imageAtomicMax": "max"}
+_DIMS = {"1D": "1d", "2D": "2d", "3D": "3d", "Cube": "cube", "Rect": "rect", "Buffer": "buf", "2DMS": "ms"}
+_COORDS = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1, "2DMS": 2}
+
+
+class Builtins:
+    def __init__(self, lowerer):
+        self.L = lowerer
+
+    @property
+    def b(self):
+        return self.L.b
+
+    # ------------------------------------------------------------ dispatch
+    def call(self, e: ast.FunctionCall):
+        name = e.name
+        params = e.signature.parameters
+        args = []
+        for p, a in zip(params, e.args):
+            if p.storage in ("out", "inout") or name.startswith("atomic") and not name.startswith("atomicCounter") \
+                    and p is params[0]:
+                args.append(self.L.lvalue(a))
+            elif a.type.is_opaque:
+                args.append(self.L.opaque_of(a))
+            else:
+                args.append(self.L.expr(a))
+        if name in _ATOMIC_OPS or name in ("atomicMin", "atomicMax"):
+            return self.atomic(name, e, args)
+        if name.startswith("imageAtomic"):
+            return self.image_atomic(name, e, args)
+        if _is_texture_function(name):
+            return self.texture(name, e, args)
+        m = getattr(self, "f_" + name, None)
+        if m is None:
+            from .from_ast import LoweringError
+            raise LoweringError(f"built-in function {name} is not lowered")
+        return m(e, *args)
+
+    # ------------------------------------------------------------ small helpers
+    def f(self, value, like: Def | None = None):
+        bits = like.bit_size if like is not None else 32
+        return self.b.fimm(value, bits)
+
+    def ftype(self, e, i=0) -> GT.GLSLType:
+        return e.args[i].type
+
+    def poly(self, x: Def, coeffs) -> Def:
+        """Horner: coeffs[0] + x*(coeffs[1] + x*(...))."""
+        b = self.b
+        acc = self.f(coeffs[-1])
+        for c in reversed(coeffs[:-1]):
+            acc = b.ffma(acc, x, self.f(c))
+        return acc
+
+    # ------------------------------------------------------------ 8.1 angle and trigonometry
+    def f_radians(self, e, x):
+        return self.b.fmul(x, self.f(math.pi / 180))
+
+    def f_degrees(self, e, x):
+        return self.b.fmul(x, self.f(180 / math.pi))
+
+    def f_sin(self, e, x):
+        return self.b.fsin(x)
+
+    def f_cos(self, e, x):
+        return self.b.fcos(x)
+
+    def f_tan(self, e, x):
+        return self.b.fdiv(self.b.fsin(x), self.b.fcos(x))
+
+    def atan01(self, t: Def) -> Def:
+        """atan(t) for t in [0, 1]: reduce t > tan(pi/8) with (t-1)/(t+1)."""
+        b = self.b
+        big = b.flt(self.f(0.41421356), t)
+        r = b.bcsel(big, b.fdiv(b.fsub(t, 1.0), b.fadd(t, 1.0)), t)
+        r2 = b.fmul(r, r)
+        # atan(r) = r * (1 - r^2/3 + r^4/5 - ...), |r| <= 0.4142
+        p = self.poly(r2, [1.0, -1 / 3, 1 / 5, -1 / 7, 1 / 9, -1 / 11, 1 / 13, -1 / 15, 1 / 17])
+        a = b.fmul(r, p)
+        return b.bcsel(big, b.fadd(a, self.f(math.pi / 4)), a)
+
+    def atan2(self, y: Def, x: Def) -> Def:
+        b = self.b
+        ax, ay = b.fabs(x), b.fabs(y)
+        mx, mn = b.fmax(ax, ay), b.fmin(ax, ay)
+        t = b.bcsel(b.feq(mx, 0.0), self.f(0.0), b.fdiv(mn, mx))
+        r = self.atan01(t)
+        r = b.bcsel(b.flt(ax, ay), b.fsub(self.f(math.pi / 2), r), r)
+        r = b.bcsel(b.flt(x, 0.0), b.fsub(self.f(math.pi), r), r)
+        return b.bcsel(b.flt(y, 0.0), b.fneg(r), r)
+
+    def f_atan(self, e, y, x=None):
+        b = self.b
+        if x is not None:
+            return self.atan2(y, x)
+        a = b.fabs(y)
+        big = b.flt(self.f(1.0), a)
+        t = b.bcsel(big, b.frcp(a), a)
+        r = self.atan01(t)
+        r = b.bcsel(big, b.fsub(self.f(math.pi / 2), r), r)
+        return b.bcsel(b.flt(y, 0.0), b.fneg(r), r)
+
+    def f_asin(self, e, x):
+        b = self.b
+        c = b.fsqrt(b.fmul(b.fsub(1.0, x), b.fadd(1.0, x)))
+        return self.atan2(x, c)
+
+    def f_acos(self, e, x):
+        b = self.b
+        s = b.fsqrt(b.fmul(b.fsub(1.0, x), b.fadd(1.0, x)))
+        return self.atan2(s, x)
+
+    def exp(self, x):
+        return self.b.fexp2(self.b.fmul(x, self.f(1 / math.log(2))))
+
+    def log(self, x):
+        return self.b.fmul(self.b.flog2(x), self.f(math.log(2)))
+
+    def f_sinh(self, e, x):
+        b = self.b
+        return b.fmul(b.fsub(self.exp(x), self.exp(b.fneg(x))), 0.5)
+
+    def f_cosh(self, e, x):
+        b = self.b
+        return b.fmul(b.fadd(self.exp(x), self.exp(b.fneg(x))), 0.5)
+
+    def f_tanh(self, e, x):
+        b = self.b
+        xc = b.fmin(b.fmax(x, -10.0), 10.0)
+        e2 = self.exp(b.fmul(xc, 2.0))
+        return b.fdiv(b.fsub(e2, 1.0), b.fadd(e2, 1.0))
+
+    def f_asinh(self, e, x):
+        b = self.b
+        a = b.fabs(x)
+        r = self.log(b.fadd(a, b.fsqrt(b.ffma(x, x, 1.0))))
+        return b.bcsel(b.flt(x, 0.0), b.fneg(r), r)
+
+    def f_acosh(self, e, x):
+        b = self.b
+        return self.log(b.fadd(x, b.fsqrt(b.ffma(x, x, -1.0))))
+
+    def f_atanh(self, e, x):
+        b = self.b
+        return b.fmul(self.log(b.fdiv(b.fadd(1.0, x), b.fsub(1.0, x))), 0.5)
+
+    # ------------------------------------------------------------ 8.2 exponential
+    def f_pow(self, e, x, y):
+        b = self.b
+        return b.fexp2(b.fmul(y, b.flog2(x)))
+
+    def f_exp(self, e, x):
+        return self.exp(x)
+
+    def f_log(self, e, x):
+        return self.log(x)
+
+    def f_exp2(self, e, x):
+        return self.b.fexp2(x)
+
+    def f_log2(self, e, x):
+        return self.b.flog2(x)
+
+    def f_sqrt(self, e, x):
+        return self.b.fsqrt(x)
+
+    def f_inversesqrt(self, e, x):
+        return self.b.frsq(x)
+
+    # ------------------------------------------------------------ 8.3 common
+    def _base(self, e, i=0) -> str:
+        return self.ftype(e, i).base
+
+    def f_abs(self, e, x):
+        return self.b.fabs(x) if self._base(e) in ("float", "double") else self.b.iabs(x)
+
+    def f_sign(self, e, x):
+        return self.b.fsign(x) if self._base(e) in ("float", "double") else self.b.isign(x)
+
+    def f_floor(self, e, x):
+        return self.b.ffloor(x)
+
+    def f_ceil(self, e, x):
+        return self.b.fceil(x)
+
+    def f_trunc(self, e, x):
+        return self.b.ftrunc(x)
+
+    def f_round(self, e, x):
+        return self.b.fround_even(x)
+
+    def f_roundEven(self, e, x):
+        return self.b.fround_even(x)
+
+    def f_fract(self, e, x):
+        return self.b.fsub(x, self.b.ffloor(x))
+
+    def f_mod(self, e, x, y):
+        b = self.b
+        return b.fsub(x, b.fmul(y, b.ffloor(b.fdiv(x, y))))
+
+    def f_modf(self, e, x, ip):
+        b = self.b
+        i = b.ftrunc(x)
+        self.L.write(ip, i)
+        return b.fsub(x, i)
+
+    def _minmax(self, e, x, y, which):
+        base = self._base(e)
+        op = {"float": "f", "double": "f", "int": "i", "uint": "u"}[base] + which
+        return self.b.alu(op, x, y)
+
+    def f_min(self, e, x, y):
+        return self._minmax(e, x, y, "min")
+
+    def f_max(self, e, x, y):
+        return self._minmax(e, x, y, "max")
+
+    def f_clamp(self, e, x, lo, hi):
+        return self._minmax(e, self._minmax(e, x, lo, "max"), hi, "min")
+
+    def f_mix(self, e, x, y, a):
+        b = self.b
+        if self.ftype(e, 2).base == "bool":
+            return b.bcsel(a, y, x)
+        return b.ffma(y, a, b.fmul(x, b.fsub(1.0, a)))
+
+    def f_step(self, e, edge, x):
+        b = self.b
+        return b.b2f32(b.fge(x, edge))
+
+    def f_smoothstep(self, e, e0, e1, x):
+        b = self.b
+        t = b.fsat(b.fdiv(b.fsub(x, e0), b.fsub(e1, e0)))
+        return b.fmul(b.fmul(t, t), b.ffma(t, -2.0, 3.0))
+
+    def f_isnan(self, e, x):
+        return self.b.fneu(x, x)
+
+    def f_isinf(self, e, x):
+        return self.b.feq(self.b.fabs(x), self.f(math.inf))
+
+    def f_floatBitsToInt(self, e, x):
+        return x
+
+    f_floatBitsToUint = f_intBitsToFloat = f_uintBitsToFloat = f_floatBitsToInt
+
+    def f_fma(self, e, a, b_, c):
+        return self.b.ffma(a, b_, c)
+
+    def f_frexp(self, e, x, exp_lv):
+        b = self.b
+        bits = x
+        zero = b.feq(x, 0.0)
+        ex = b.isub(b.ubitfield_extract(bits, 23, 8), 126)
+        mant = b.ior(b.iand(bits, 0x807FFFFF), 0x3F000000)
+        self.L.write(exp_lv, b.bcsel(zero, b.iimm(0), ex))
+        return b.bcsel(zero, x, mant)
+
+    def f_ldexp(self, e, x, n):
+        b = self.b
+        half = b.ishr(n, 1)
+        rest = b.isub(n, half)
+        return b.fmul(b.fmul(x, b.fexp2(b.i2f32(half))), b.fexp2(b.i2f32(rest)))
+
+    # ------------------------------------------------------------ 8.4 packing
+    def _pack(self, v: Def, n: int, bits: int, signed: bool) -> Def:
+        b = self.b
+        scale = float((1 << (bits - 1)) - 1 if signed else (1 << bits) - 1)
+        c = b.fmin(b.fmax(v, -1.0 if signed else 0.0), 1.0)
+        q = b.f2i32(b.fround_even(b.fmul(c, scale)))
+        mask = (1 << bits) - 1
+        out = b.iand(b.channel(q, 0), mask)
+        for i in range(1, n):
+            out = b.ior(out, b.ishl(b.iand(b.channel(q, i), mask), bits * i))
+        return out
+
+    def _unpack(self, u: Def, n: int, bits: int, signed: bool) -> Def:
+        b = self.b
+        scale = float((1 << (bits - 1)) - 1 if signed else (1 << bits) - 1)
+        parts = []
+        for i in range(n):
+            if signed:
+                f = b.i2f32(b.ibitfield_extract(u, bits * i, bits))
+                parts.append(b.fmax(b.fdiv(f, scale), -1.0))
+            else:
+                parts.append(b.fdiv(b.u2f32(b.ubitfield_extract(u, bits * i, bits)), scale))
+        return b.vec(*parts)
+
+    def f_packUnorm2x16(self, e, v):
+        return self._pack(v, 2, 16, False)
+
+    def f_packSnorm2x16(self, e, v):
+        return self._pack(v, 2, 16, True)
+
+    def f_packUnorm4x8(self, e, v):
+        return self._pack(v, 4, 8, False)
+
+    def f_packSnorm4x8(self, e, v):
+        return self._pack(v, 4, 8, True)
+
+    def f_unpackUnorm2x16(self, e, u):
+        return self._unpack(u, 2, 16, False)
+
+    def f_unpackSnorm2x16(self, e, u):
+        return self._unpack(u, 2, 16, True)
+
+    def f_unpackUnorm4x8(self, e, u):
+        return self._unpack(u, 4, 8, False)
+
+    def f_unpackSnorm4x8(self, e, u):
+        return self._unpack(u, 4, 8, True)
+
+    def f_packHalf2x16(self, e, v):
+        return self.b.pack_half_2x16(v)
+
+    def f_unpackHalf2x16(self, e, u):
+        return self.b.unpack_half_2x16(u)
+
+    # ------------------------------------------------------------ 8.5 geometric
+    def dot(self, x: Def, y: Def) -> Def:
+        n = x.num_components
+        return self.b.fmul(x, y) if n == 1 else self.b.alu(f"fdot{n}", x, y)
+
+    def f_dot(self, e, x, y):
+        return self.dot(x, y)
+
+    def f_length(self, e, x):
+        return self.b.fabs(x) if x.num_components == 1 else self.b.fsqrt(self.dot(x, x))
+
+    def f_distance(self, e, x, y):
+        return self.f_length(e, self.b.fsub(x, y))
+
+    def f_cross(self, e, x, y):
+        b = self.b
+        return b.fsub(b.fmul(b.swz(x, "yzx"), b.swz(y, "zxy")), b.fmul(b.swz(x, "zxy"), b.swz(y, "yzx")))
+
+    def f_normalize(self, e, x):
+        b = self.b
+        if x.num_components == 1:
+            return b.fsign(x)
+        return b.fmul(x, b.frsq(self.dot(x, x)))
+
+    def f_faceforward(self, e, n, i, nref):
+        b = self.b
+        return b.bcsel(b.flt(self.dot(nref, i), 0.0), n, b.fneg(n))
+
+    def f_reflect(self, e, i, n):
+        b = self.b
+        d = self.dot(n, i)
+        return b.fsub(i, b.fmul(b.fmul(d, 2.0), n))
+
+    def f_refract(self, e, i, n, eta):
+        b = self.b
+        d = self.dot(n, i)
+        k = b.fsub(1.0, b.fmul(b.fmul(eta, eta), b.fsub(1.0, b.fmul(d, d))))
+        r = b.fsub(b.fmul(eta, i), b.fmul(b.ffma(eta, d, b.fsqrt(k)), n))
+        return b.bcsel(b.flt(k, 0.0), b.fmul(i, 0.0), r)
+
+    def f_ftransform(self, e):
+        mvp = self.L.io.builtin_value(self.L, "gl_ModelViewProjectionMatrix")
+        v = self.L.io.builtin_value(self.L, "gl_Vertex")
+        return self.L.mat_vec(mvp, v)
+
+    # ------------------------------------------------------------ 8.6 matrix
+    def f_matrixCompMult(self, e, x, y):
+        return [self.b.fmul(a, c) for a, c in zip(x, y)]
+
+    def f_outerProduct(self, e, c, r):
+        b = self.b
+        return [b.fmul(c, b.channel(r, j)) for j in range(r.num_components)]
+
+    def f_transpose(self, e, m):
+        b = self.b
+        rows = m[0].num_components
+        return [b.vec(*[b.channel(col, j) for col in m]) for j in range(rows)]
+
+    def _elem(self, m, c, r):
+        return self.b.channel(m[c], r)
+
+    def _det(self, m, n, rows=None, cols=None):
+        """Determinant by cofactor expansion over the listed rows/columns."""
+        b = self.b
+        rows = list(range(n)) if rows is None else rows
+        cols = list(range(n)) if cols is None else cols
+        if len(rows) == 1:
+            return self._elem(m, cols[0], rows[0])
+        if len(rows) == 2:
+            return b.fsub(b.fmul(self._elem(m, cols[0], rows[0]), self._elem(m, cols[1], rows[1])),
+                          b.fmul(self._elem(m, cols[1], rows[0]), self._elem(m, cols[0], rows[1])))
+        total = None
+        for k, c in enumerate(cols):
+            minor = self._det(m, n, rows[1:], [x for x in cols if x != c])
+            term = b.fmul(self._elem(m, c, rows[0]), minor)
+            if total is None:
+                total = term
+            else:
+                total = b.fadd(total, term) if k % 2 == 0 else b.fsub(total, term)
+        return total
+
+    def f_determinant(self, e, m):
+        return self._det(m, len(m))
+
+    def f_inverse(self, e, m):
+        b = self.b
+        n = len(m)
+        det = self._det(m, n)
+        inv = b.frcp(det)
+        cols = []
+        for c in range(n):
+            comps = []
+            for r in range(n):
+                # inverse[c][r] = cofactor(r, c) / det  (adjugate = transposed cofactors)
+                minor = self._det(m, n, [x for x in range(n) if x != c], [x for x in range(n) if x != r])
+                cof = minor if (r + c) % 2 == 0 else b.fneg(minor)
+                comps.append(b.fmul(cof, inv))
+            cols.append(b.vec(*comps))
+        return cols
+
+    # ------------------------------------------------------------ 8.7 vector relational
+    def _cmp(self, e, x, y, fop, iop, uop):
+        base = self._base(e)
+        op = fop if base in ("float", "double") else uop if base == "uint" else iop
+        if op.startswith("swap:"):
+            return self.b.alu(op[5:], y, x)
+        return self.b.alu(op, x, y)
+
+    def f_lessThan(self, e, x, y):
+        return self._cmp(e, x, y, "flt", "ilt", "ult")
+
+    def f_lessThanEqual(self, e, x, y):
+        return self._cmp(e, x, y, "swap:fge", "swap:ige", "swap:uge")
+
+    def f_greaterThan(self, e, x, y):
+        return self._cmp(e, x, y, "swap:flt", "swap:ilt", "swap:ult")
+
+    def f_greaterThanEqual(self, e, x, y):
+        return self._cmp(e, x, y, "fge", "ige", "uge")
+
+    def f_equal(self, e, x, y):
+        return self._cmp(e, x, y, "feq", "ieq", "ieq")
+
+    def f_notEqual(self, e, x, y):
+        return self._cmp(e, x, y, "fneu", "ine", "ine")
+
+    def _reduce(self, v, op):
+        r = self.b.channel(v, 0)
+        for i in range(1, v.num_components):
+            r = self.b.alu(op, r, self.b.swz(v, (i,)))
+        return r
+
+    def f_any(self, e, v):
+        return self._reduce(v, "ior")
+
+    def f_all(self, e, v):
+        return self._reduce(v, "iand")
+
+    def f_not(self, e, v):
+        return self.b.inot(v)
+
+    # ------------------------------------------------------------ 8.8 integer
+    def f_uaddCarry(self, e, x, y, carry):
+        b = self.b
+        s = b.iadd(x, y)
+        self.L.write(carry, b.b2i32(b.ult(s, x)))
+        return s
+
+    def f_usubBorrow(self, e, x, y, borrow):
+        b = self.b
+        self.L.write(borrow, b.b2i32(b.ult(x, y)))
+        return b.isub(x, y)
+
+    def umul_high(self, x, y):
+        b = self.b
+        xl, xh = b.iand(x, 0xFFFF), b.ushr(x, 16)
+        yl, yh = b.iand(y, 0xFFFF), b.ushr(y, 16)
+        ll, lh, hl, hh = b.imul(xl, yl), b.imul(xl, yh), b.imul(xh, yl), b.imul(xh, yh)
+        mid = b.iadd(b.iadd(b.ushr(ll, 16), b.iand(lh, 0xFFFF)), b.iand(hl, 0xFFFF))
+        return b.iadd(b.iadd(hh, b.ushr(lh, 16)), b.iadd(b.ushr(hl, 16), b.ushr(mid, 16)))
+
+    def f_umulExtended(self, e, x, y, msb, lsb):
+        b = self.b
+        self.L.write(msb, self.umul_high(x, y))
+        self.L.write(lsb, b.imul(x, y))
+
+    def f_imulExtended(self, e, x, y, msb, lsb):
+        b = self.b
+        hi = self.umul_high(x, y)
+        hi = b.isub(hi, b.bcsel(b.ilt(x, 0), y, b.imm(0, "int")))
+        hi = b.isub(hi, b.bcsel(b.ilt(y, 0), x, b.imm(0, "int")))
+        self.L.write(msb, hi)
+        self.L.write(lsb, b.imul(x, y))
+
+    def f_bitfieldExtract(self, e, v, offset, bits):
+        b = self.b
+        op = "ibitfield_extract" if self._base(e) == "int" else "ubitfield_extract"
+        r = b.alu(op, v, offset, bits)
+        return b.bcsel(b.ieq(bits, 32), v, r)
+
+    def f_bitfieldInsert(self, e, base, ins, offset, bits):
+        b = self.b
+        r = b.bitfield_insert(base, ins, offset, bits)
+        return b.bcsel(b.ieq(bits, 32), ins, r)
+
+    def f_bitfieldReverse(self, e, v):
+        return self.b.bitfield_reverse(v)
+
+    def f_bitCount(self, e, v):
+        return self.b.bit_count(v)
+
+    def f_findLSB(self, e, v):
+        return self.b.find_lsb(v)
+
+    def f_findMSB(self, e, v):
+        return self.b.ifind_msb(v) if self._base(e) == "int" else self.b.ufind_msb(v)
+
+    # ------------------------------------------------------------ 8.13 fragment processing, 8.14 noise
+    def f_dFdx(self, e, x):
+        return self.b.fddx(x)
+
+    def f_dFdy(self, e, x):
+        return self.b.fddy(x)
+
+    def f_fwidth(self, e, x):
+        b = self.b
+        return b.fadd(b.fabs(b.fddx(x)), b.fabs(b.fddy(x)))
+
+    def f_interpolateAtCentroid(self, e, x):
+        return x            # pixel-centre value: we interpolate at the centre (single-sample)
+
+    def f_interpolateAtSample(self, e, x, s):
+        return x
+
+    def f_interpolateAtOffset(self, e, x, off):
+        b = self.b          # first-order: value + offset . gradient
+        return b.fadd(x, b.fadd(b.fmul(b.fddx(x), b.channel(off, 0)), b.fmul(b.fddy(x), b.channel(off, 1))))
+
+    def _noise(self, e, n):
+        return self.b.fimm([0.0] * n) if n > 1 else self.b.fimm(0.0)
+
+    def f_noise1(self, e, x):
+        return self._noise(e, 1)
+
+    def f_noise2(self, e, x):
+        return self._noise(e, 2)
+
+    def f_noise3(self, e, x):
+        return self._noise(e, 3)
+
+    def f_noise4(self, e, x):
+        return self._noise(e, 4)
+
+    # ------------------------------------------------------------ 8.16 barriers
+    def f_barrier(self, e):
+        self.b.barrier(execution_scope="workgroup", memory_scope="workgroup")
+
+    def _membar(self, scope):
+        self.b.barrier(execution_scope="none", memory_scope=scope)
+
+    def f_memoryBarrier(self, e):
+        self._membar("device")
+
+    def f_memoryBarrierAtomicCounter(self, e):
+        self._membar("device")
+
+    def f_memoryBarrierBuffer(self, e):
+        self._membar("device")
+
+    def f_memoryBarrierImage(self, e):
+        self._membar("device")
+
+    def f_memoryBarrierShared(self, e):
+        self._membar("workgroup")
+
+    def f_groupMemoryBarrier(self, e):
+        self._membar("workgroup")
+
+    # ------------------------------------------------------------ 8.10/8.11 atomics
+    def atomic(self, name, e, args):
+        b = self.b
+        lv, data = args[0], args[1:]
+        base = e.args[0].type.base
+        op = _ATOMIC_OPS.get(name) or (("imin" if base == "int" else "umin") if name == "atomicMin"
+                                       else ("imax" if base == "int" else "umax"))
+        mode, index, offset, base_B = self.L.io.memory_address(self.L, lv.deref)
+        swap = op == "cmpxchg"
+        if mode == "ssbo":
+            return b.intrinsic("ssbo_atomic_swap" if swap else "ssbo_atomic", index, offset, *data,
+                               atomic_op=op)
+        return b.intrinsic("shared_atomic_swap" if swap else "shared_atomic", offset, *data,
+                           base=base_B, atomic_op=op)
+
+    def _counter(self, c):
+        b = self.b
+        return b.iimm(self.L.io.atomic_counter_ssbo(c)), b.iimm(c.offset_B)
+
+    def f_atomicCounterIncrement(self, e, c):
+        index, offset = self._counter(c)
+        return self.b.ssbo_atomic(index, offset, self.b.iimm(1), atomic_op="add")
+
+    def f_atomicCounterDecrement(self, e, c):
+        index, offset = self._counter(c)
+        old = self.b.ssbo_atomic(index, offset, self.b.iimm(-1), atomic_op="add")
+        return self.b.isub(old, 1)
+
+    def f_atomicCounter(self, e, c):
+        index, offset = self._counter(c)
+        return self.b.load_ssbo(index, offset, num_components=1, align=4)
+
+    # ------------------------------------------------------------ images
+    def _image_coord(self, img, coord):
+        return coord
+
+    def _image_indices(self, img):
+        t = img.type
+        return dict(image=img.slot, dim=_DIMS[t.sampler_dim], is_array=t.sampler_array)
+
+    def _per_slot(self, opq, emit):
+        """``emit(slot)`` for a constant slot, or a select ladder over an array's slots."""
+        b = self.b
+        if opq.index is None:
+            return emit(opq.slot)
+        results = [emit(opq.slot + i) for i in range(opq.length)]
+        r = results[-1]
+        for i in range(opq.length - 2, -1, -1):
+            r = b.bcsel(b.ieq(opq.index, i), results[i], r)
+        return r
+
+    def f_imageSize(self, e, img):
+        n = e.type.vector_size
+        return self._per_slot(img, lambda s: self.b.intrinsic(
+            "image_size", num_components=n, **{**self._image_indices(img), "image": s}))
+
+    def f_imageLoad(self, e, img, coord, sample=None):
+        b = self.b
+        sample = sample if sample is not None else b.iimm(0)
+        return self._per_slot(img, lambda s: b.intrinsic(
+            "image_load", coord, sample, **{**self._image_indices(img), "image": s}))
+
+    def f_imageStore(self, e, img, coord, *rest):
+        b = self.b
+        sample, value = (rest[0], rest[1]) if len(rest) == 2 else (b.iimm(0), rest[0])
+        if img.index is not None:
+            for i in range(img.length):
+                node = b.push_if(b.ieq(img.index, i))
+                b.intrinsic("image_store", coord, sample, value, **{**self._image_indices(img), "image": img.slot + i})
+                b.pop_if(node)
+            return None
+        b.intrinsic("image_store", coord, sample, value, **self._image_indices(img))
+        return None
+
+    def image_atomic(self, name, e, args):
+        b = self.b
+        img, coord = args[0], args[1]
+        rest = list(args[2:])
+        ms = img.type.sampler_dim == "2DMS"
+        sample = rest.pop(0) if ms else b.iimm(0)
+        op = _IMAGE_ATOMIC_OPS[name]
+        if op in ("min", "max"):
+            op = ("i" if img.type.sampled_base == "int" else "u") + op
+        intr = "image_atomic_swap" if op == "cmpxchg" else "image_atomic"
+        return b.intrinsic(intr, coord, sample, *rest, atomic_op=op, **self._image_indices(img))
+
+    # ------------------------------------------------------------ textures
+    def texture(self, name, e, args):
+        return _TextureCall(self, name, e, args).emit()
+
+
+_TEXTURE_PREFIXES = ("texture", "texel", "shadow")
+
+
+def _is_texture_function(name: str) -> bool:
+    return name.startswith(_TEXTURE_PREFIXES)
+
+
+class _TextureCall:
+    """One texture built-in: parses the name (Proj, Lod, Grad, Offset, Fetch,
+    Gather, Size, Query...) and the sampler type into a Tex instruction."""
+
+    def __init__(self, bi: Builtins, name: str, e, args):
+        self.bi, self.b, self.name, self.e = bi, bi.b, name, e
+        self.sampler = args[0]
+        self.args = list(args[1:])
+        self.arg_types = [a.type for a in e.args[1:]]
+        self.st: GT.GLSLType = self.sampler.type
+
+    def emit(self):
+        n = self.name
+        st = self.st
+        b = self.b
+        dim = _DIMS[st.sampler_dim]
+        common = dict(dim=dim, is_array=st.sampler_array, is_shadow=st.sampler_shadow,
+                      dest_type=st.sampled_base)
+        if n == "textureSize":
+            lod = self.args[0] if self.args else b.iimm(0)
+            comps = self.e.type.vector_size
+            return self._tex("txs", {"lod": lod}, comps, {**common, "is_shadow": False}, dest_type="int")
+        if n == "textureQueryLevels":
+            return self._tex("query_levels", {}, 1, common, dest_type="int")
+        if n == "textureQueryLod":
+            return self._tex("lod", {"coord": self.args[0]}, 2, common, dest_type="float")
+        if n.startswith("texelFetch"):
+            srcs = {"coord": self.args[0]}
+            rest = self.args[1:]
+            if dim == "ms":
+                srcs["ms_index"] = rest.pop(0)
+            elif dim not in ("rect", "buf"):
+                srcs["lod"] = rest.pop(0)
+            else:
+                srcs["lod"] = b.iimm(0)
+            if n.endswith("Offset"):
+                srcs["offset"] = rest.pop(0)
+            return self._tex("txf", srcs, 4, {**common, "is_shadow": False})
+        if n.startswith("textureGather"):
+            return self._gather(common)
+        return self._sample(common)
+
+    def _tex(self, op, srcs, comps, common, dest_type=None, component=0):
+        kw = dict(common)
+        if dest_type is not None:
+            kw["dest_type"] = dest_type
+        bi = self.bi
+        opq = self.sampler
+
+        def emit(slot):
+            return self.b.tex(op, num_components=comps, texture=slot, sampler=slot, component=component,
+                              **srcs, **kw)
+        return bi._per_slot(opq, emit)
+
+    def _split_coord(self, P: Def, proj: bool):
+        """(coord, comparator) from the P argument of a sampling function."""
+        b = self.b
+        st = self.st
+        ncoord = _COORDS[st.sampler_dim] + (1 if st.sampler_array else 0)
+        comp = None
+        if proj:
+            q = b.channel(P, P.num_components - 1)
+            rq = b.frcp(q)
+            coord = b.fmul(b.swizzle(P, tuple(range(ncoord))) if ncoord < P.num_components else P, rq)
+            if st.sampler_shadow:
+                comp = b.fmul(b.channel(P, 2), rq)
+            return coord, comp
+        if st.sampler_shadow and not (st.sampler_dim == "Cube" and st.sampler_array):
+            ref_index = 2 if st.sampler_dim == "1D" else P.num_components - 1
+            comp = b.channel(P, ref_index)
+        coord = b.swizzle(P, tuple(range(ncoord))) if ncoord < P.num_components else P
+        return coord, comp
+
+    def _sample(self, common):
+        n = self.name
+        b = self.b
+        proj = "Proj" in n
+        lod = "Lod" in n
+        grad = "Grad" in n
+        offset = "Offset" in n
+        args = list(self.args)
+        P = args.pop(0)
+        coord, comp = self._split_coord(P, proj)
+        st = self.st
+        if st.sampler_dim == "Cube" and st.sampler_array and st.sampler_shadow:
+            comp = args.pop(0)
+        srcs = {"coord": coord}
+        if comp is not None:
+            srcs["comparator"] = comp
+        op = "tex"
+        if lod:
+            srcs["lod"] = args.pop(0)
+            op = "txl"
+        if grad:
+            srcs["ddx"], srcs["ddy"] = args.pop(0), args.pop(0)
+            op = "txd"
+        if offset:
+            srcs["offset"] = args.pop(0)
+        if args:                                   # the optional bias
+            srcs["bias"] = args.pop(0)
+            op = "txb"
+        if self.b.shader.stage != "fragment" and op == "tex":
+            op = "txl"                             # no implicit derivatives outside fragment shaders
+            srcs["lod"] = b.fimm(0.0)
+        legacy_shadow = n.startswith("shadow")
+        comps = 1 if st.sampler_shadow else 4
+        r = self._tex(op, srcs, comps, common)
+        if legacy_shadow:                          # depth texture mode LUMINANCE: (r, r, r, 1)
+            return b.vec(r, r, r, b.fimm(1.0))
+        return r
+
+    def _gather(self, common):
+        b = self.b
+        n = self.name
+        args = list(self.args)
+        P = args.pop(0)
+        st = self.st
+        ncoord = _COORDS[st.sampler_dim] + (1 if st.sampler_array else 0)
+        coord = b.swizzle(P, tuple(range(ncoord))) if ncoord < P.num_components else P
+        srcs = {"coord": coord}
+        if st.sampler_shadow:
+            srcs["comparator"] = args.pop(0)
+        offsets = None
+        if n == "textureGatherOffset":
+            srcs["offset"] = args.pop(0)
+        elif n == "textureGatherOffsets":
+            offsets = args.pop(0)
+        component = 0
+        if args:
+            c = self.e.args[-1]
+            component = c.const[0] if c.const is not None else 0
+        if offsets is None:
+            return self._tex("tg4", srcs, 4, common, component=component)
+        # Four gathers, one per offset; each contributes its (i0, j0) texel (.w).
+        texels = []
+        for i in range(4):
+            s = dict(srcs, offset=offsets[i])
+            texels.append(b.channel(self._tex("tg4", s, 4, common, component=component), 3))
+        return b.vec(*texels)
+
+
+BUILTIN_NAMES = sorted({n[2:] for n in dir(Builtins) if n.startswith("f_")})

@@ -1,0 +1,725 @@
+"""Shader interface lowering: what every global and built-in variable becomes, and
+the maps the driver and the backend read (``ShaderInfo`` in compiler/compile.py).
+
+Conventions (the contract with the backend and the driver):
+
+* **Vertex inputs**: ``load_input`` with ``slot="ATTR<loc>"``, ``base=<loc>``. The
+  location is ``layout(location)``, else ``key["attribute_locations"][name]``,
+  else the next free one in declaration order; the legacy ``gl_Vertex``,
+  ``gl_Normal``, ``gl_Color``, ... come after the user attributes unless the key
+  names them. ``attributes`` maps name -> ``Attribute``.
+* **Vertex outputs** (AGX order, seeds/000): ``POS`` (gl_Position, outputs 0-3),
+  then 32-bit varyings grouped smooth, flat, noperspective, then 16-bit varyings
+  (mediump/lowp floats when ``key["fp16_varyings"]``) in the same groups, then
+  ``PSIZ``, then ``CLIP`` (clip distances). Each user varying is one slot
+  ``VAR<k>``; ``Varying.index`` is its first vertex output index (st_var index, in
+  32-bit words) and output ``index + location_offset * components + component``
+  holds each value. Varyings are ordered by explicit location, then declaration.
+* **Fragment inputs**: coefficient registers: cf0 = W, cf1 = Z, then every input
+  varying in the same grouping order; ``Varying.index`` is the first cf register.
+  ``load_input`` has ``slot="VAR<k>"`` and ``interp``. Stages are linked by
+  ``Varying.name`` (or ``location`` when both sides have one).
+  Compatibility: gl_Color reads ``gl_FrontColor`` (and ``gl_BackColor`` with
+  ``key["two_side"]``), gl_SecondaryColor ``gl_FrontSecondaryColor``, gl_TexCoord[i]
+  ``gl_TexCoord[i]``; ``key["flat_shade"]`` makes the colours flat.
+* **Clip planes**: there is no enable mask in the hardware, so
+  ``key["clip_planes"]`` (bit i = plane/distance i enabled, default 0) selects the
+  clip distances written: gl_ClipDistance[i] when the shader writes it, else
+  dot(gl_ClipPlane[i], gl_ClipVertex) (gl_Position when gl_ClipVertex is not
+  written); disabled distances below the highest enabled one are written 1.0.
+* **Uniforms**: default-block uniforms (including the compatibility state
+  uniforms under their GLSL names, gl_ModelViewProjectionMatrix, gl_LightSource,
+  ...) are laid out with std430 rules (a matrix is an array of column vectors, so
+  mat3 columns are 16 bytes apart) in declaration order. The first
+  ``key["uniform_regs_B"]`` bytes (default 1024, i.e. 256 32-bit uniform registers)
+  are uniform registers (``load_uniform``, byte offsets); the rest go to UBO index
+  0, the default uniform buffer (``load_ubo``). A uniform block with binding b is
+  UBO index b + 1; a storage block with binding b is SSBO index b; atomic counter
+  buffer binding b is SSBO index ``key["atomic_counter_ssbo_base"]`` (default 32)
+  + b. ``uniforms`` maps every leaf name ("m", "s.f", "a[2].f") -> ``UniformSlot``.
+* **Samplers/images**: slots in declaration order (arrays take consecutive slots);
+  ``Tex.texture == Tex.sampler == slot``; the driver binds the unit the sampler
+  uniform holds to that slot.
+* **Fragment outputs**: see blend.py (``store_tile`` per render target of the key,
+  ``store_output`` slot ``DEPTH`` for gl_FragDepth and ``SAMPLE_MASK``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.glsl import ast
+from compiler.glsl import types as GT
+from compiler.ir import ArrayType, Builder, StructType, VecType
+from compiler.ir.core import Deref, Variable as IRVariable, first_block
+from compiler.ir.passes.io import _offset as deref_offset, member_offset_B, type_layout
+
+from .from_ast import LoweringError, Opaque, ir_type
+
+__all__ = ["Varying", "UniformSlot", "Attribute", "OpaqueSlot", "IOLowering", "order_varyings",
+           "SYSVALS", "LEGACY_ATTRIBUTES"]
+
+SYSVALS = {
+    "gl_FragCoord": "load_frag_coord", "gl_FrontFacing": "load_front_face", "gl_PointCoord": "load_point_coord",
+    "gl_SampleID": "load_sample_id", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
+    "gl_NumWorkGroups": "load_num_workgroups", "gl_WorkGroupID": "load_workgroup_id",
+    "gl_LocalInvocationID": "load_local_invocation_id", "gl_GlobalInvocationID": "load_global_invocation_id",
+    "gl_LocalInvocationIndex": "load_local_invocation_index",
+}
+LEGACY_ATTRIBUTES = ("gl_Vertex", "gl_Normal", "gl_Color", "gl_SecondaryColor", "gl_FogCoord") + tuple(
+    f"gl_MultiTexCoord{i}" for i in range(8))
+_COMPAT_FS_INPUTS = {"gl_Color": "gl_FrontColor", "gl_SecondaryColor": "gl_FrontSecondaryColor",
+                     "gl_FogFragCoord": "gl_FogFragCoord"}
+_INTERP = {None: "smooth", "smooth": "smooth", "flat": "flat", "noperspective": "noperspective"}
+
+
+@dataclass(frozen=True)
+class Varying:
+    """One varying slot. ``index``: VS = first vertex output (32-bit word) index;
+    FS = first coefficient register. ``components`` per location, ``locations``
+    (array elements x matrix columns), ``bit_size`` 32 or 16."""
+    slot: str
+    name: str
+    location: int | None
+    components: int
+    locations: int
+    interp: str
+    bit_size: int
+    index: int
+
+    @property
+    def words(self) -> int:
+        per = self.components if self.bit_size == 32 else (self.components + 1) // 2
+        return per * self.locations
+
+
+@dataclass(frozen=True)
+class UniformSlot:
+    """Where a default-block uniform leaf lives. ``file`` is "regs" (uniform
+    registers, ``offset_B`` from u0) or "ubo" (UBO index ``ubo``). Arrays:
+    ``count`` elements ``array_stride_B`` apart; matrices: columns
+    ``matrix_stride_B`` apart."""
+    name: str
+    type: str
+    file: str
+    offset_B: int
+    size_B: int
+    count: int = 1
+    array_stride_B: int = 0
+    matrix_stride_B: int = 0
+    ubo: int = 0
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    location: int
+    type: str
+    components: int
+    locations: int
+
+
+@dataclass(frozen=True)
+class OpaqueSlot:
+    """A sampler/image uniform: ``slot`` (first of ``count``), the GLSL type, the
+    layout binding (initial unit) if any; atomic counters: binding and offset."""
+    name: str
+    type: str
+    slot: int
+    count: int
+    binding: int | None = None
+    offset_B: int = 0
+
+
+_GROUP = {"smooth": 0, "flat": 1, "noperspective": 2}
+
+
+def order_varyings(items: list[dict], first_index: int) -> list[Varying]:
+    """Assign slots and indices in AGX order: 32-bit smooth, flat, linear, then
+    16-bit in the same groups; within a group by location, then given order.
+    ``items``: dicts with name, location, components, locations, interp, bit_size."""
+    keyed = sorted(enumerate(items), key=lambda p: (
+        p[1]["bit_size"] != 32, _GROUP[p[1]["interp"]],
+        p[1]["location"] if p[1]["location"] is not None else 1 << 20, p[0]))
+    out, index = [], first_index
+    for k, (_i, it) in enumerate(keyed):
+        v = Varying(f"VAR{k}", it["name"], it["location"], it["components"], it["locations"], it["interp"],
+                    it["bit_size"], index)
+        out.append(v)
+        index += v.words
+    return out
+
+
+def _layout_int(layout: dict, name: str):
+    v = layout.get(name)
+    if isinstance(v, tuple):
+        v = v[0]
+    return v
+
+
+def _block_layout(block: ast.InterfaceBlock) -> dict:
+    out = {}
+    for lid in block.qualifier.layout:
+        out[lid.name] = lid.value.const[0] if lid.value is not None and lid.value.const else True
+    return out
+
+
+def _glsl_leaves(name: str, t: GT.GLSLType):
+    """(leaf name, type, path) for uniform maps; arrays of basic types stay one leaf."""
+    if t.is_struct:
+        for i, f in enumerate(t.fields):
+            yield from ((n, lt, (("s", i),) + p) for n, lt, p in _glsl_leaves(f"{name}.{f.name}", f.type))
+    elif t.is_array and (t.element.is_struct or t.element.is_array):
+        for i in range(t.length or 1):
+            yield from ((n, lt, (("a", i),) + p) for n, lt, p in _glsl_leaves(f"{name}[{i}]", t.element))
+    else:
+        yield name, t, ()
+
+
+class IOLowering:
+    def __init__(self, unit: ast.TranslationUnit, key):
+        self.unit = unit
+        self.key = key
+        self.stage = unit.stage
+        self.attributes: dict[str, Attribute] = {}
+        self.varyings: list[Varying] = []
+        self.uniforms: dict[str, UniformSlot] = {}
+        self.samplers: dict[str, OpaqueSlot] = {}
+        self.images: dict[str, OpaqueSlot] = {}
+        self.atomic_counters: dict[str, OpaqueSlot] = {}
+        self.ubos: dict[str, int] = {}
+        self.ssbos: dict[str, int] = {}
+        self.outputs: dict[str, object] = {}         # FS: name -> render target / DEPTH; filled by blend
+        self.inputs_pending: list[dict] = []
+        self.out_symbols: list = []                   # (symbol, local var)
+        self._next_sampler = 0
+        self._next_image = 0
+        self._shared_end = 0
+        self._uniform_vars: list[tuple] = []          # (symbol, type) in declaration order
+        self._input_vars: list = []
+        self.regs_B = key.get("uniform_regs_B", 1024) if key is not None else 1024
+
+    def k(self, name, default=None):
+        return self.key.get(name, default) if self.key is not None else default
+
+    # ------------------------------------------------------------ setup
+    def begin(self, L) -> None:
+        self.L = L
+        self.shader = L.shader
+        self.pro = Builder(L.func, L.shader)
+        self.pro.block, self.pro.index = first_block(L.func.body), 0
+        symbols = []
+        for g in self.unit.globals:
+            symbols.append(g)
+        for v in self.unit.builtin_variables:
+            if v not in symbols:
+                symbols.append(v)
+        self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform"])
+        for s in symbols:
+            if s.storage != "uniform" and s not in L.vars:
+                self.global_symbol(L, s)
+
+    # ------------------------------------------------------------ uniforms
+    def _plan_uniforms(self, L, syms) -> None:
+        """Uniform registers first, the rest in the default UBO (index 0)."""
+        offset = 0
+        spill_fields, spill_syms = [], []
+        blocks_done = set()
+        for s in syms:
+            if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
+                continue
+            if s.block is not None:
+                if id(s.block) not in blocks_done:
+                    blocks_done.add(id(s.block))
+                    self._block(L, s.block, None)
+                var, path = self._block_vars[id(s.block)]
+                idx = [m.name for m in s.block.member_variables].index(s.name)
+                fidx = L._ir_field_index(s.block.type, [f.name for f in s.block.type.fields].index(s.name))
+                L.bind(s, var, (fidx,))
+                continue
+            if s.type.is_block:
+                self._block(L, None, s)
+                continue
+            t = ir_type(s.type)
+            size, align = type_layout(t, "std430")
+            start = (offset + align - 1) // align * align
+            if start + size <= self.regs_B:
+                var = IRVariable(s.name, t, "uniform", {"offset_B": start})
+                self.shader.variables.append(var)
+                L.bind(s, var)
+                self._record_uniform(s.name, s.type, t, "regs", start, 0)
+                offset = start + size
+            else:
+                spill_fields.append((s.name, t))
+                spill_syms.append(s)
+        self.uniform_regs_used_B = offset
+        if spill_fields:
+            st = StructType(tuple(spill_fields))
+            var = IRVariable("shimgl_DefaultUniforms", st, "ubo", {"binding": 0, "packing": "std430"})
+            self.shader.variables.append(var)
+            for i, s in enumerate(spill_syms):
+                L.bind(s, var, (i,))
+                self._record_uniform(s.name, s.type, st.fields[i][1], "ubo",
+                                     member_offset_B(st, i, "std430"), 0)
+
+    def add_uniform(self, name: str, gtype: GT.GLSLType) -> IRVariable:
+        """A uniform the lowering itself needs (blend colour, alpha reference)."""
+        t = ir_type(gtype)
+        size, align = type_layout(t, "std430")
+        start = (self.uniform_regs_used_B + align - 1) // align * align
+        var = IRVariable(name, t, "uniform", {"offset_B": start})
+        self.shader.variables.append(var)
+        self._record_uniform(name, gtype, t, "regs", start, 0)
+        self.uniform_regs_used_B = start + size
+        return var
+
+    def _record_uniform(self, name, gtype, t, file, base_B, ubo) -> None:
+        for leaf, lt, path in _glsl_leaves(name, gtype):
+            it, off = t, base_B
+            for kind, i in path:
+                if kind == "s":
+                    off += member_offset_B(it, i, "std430")
+                    it = it.fields[i][1]
+                else:
+                    size, align = type_layout(it.element, "std430")
+                    off += i * ((size + align - 1) // align * align)
+                    it = it.element
+            size, _a = type_layout(it, "std430")
+            count, astride, mstride = 1, 0, 0
+            inner, innert = lt, it
+            if lt.is_array:
+                count = lt.length or 1
+                esize, ealign = type_layout(it.element, "std430")
+                astride = (esize + ealign - 1) // ealign * ealign
+                inner, innert = lt.element, it.element
+            if inner.is_matrix:
+                csize, calign = type_layout(innert.element, "std430")
+                mstride = (csize + calign - 1) // calign * calign
+            self.uniforms[leaf] = UniformSlot(leaf, str(lt), file, off, size, count, astride, mstride, ubo)
+
+    def _block(self, L, block: ast.InterfaceBlock | None, sym) -> None:
+        """A uniform or storage block (instance-less when ``sym`` is None)."""
+        if block is None:
+            block = next(b for b in self.unit.interface_blocks if b.variable is sym)
+        layout = _block_layout(block)
+        t = block.type
+        kind = t.block_kind
+        binding = layout.get("binding", 0)
+        packing = "std430" if layout.get("std430") else "std140"
+        names = []
+        if block.array_dims:
+            raise LoweringError("arrays of interface blocks are not supported yet")
+        irt = ir_type(t)
+        mode = "ubo" if kind == "uniform" else "ssbo"
+        index = binding + 1 if mode == "ubo" else binding
+        var = IRVariable(block.instance_name or block.block_name, irt, mode,
+                         {"binding": index, "packing": packing, "block": block.block_name})
+        self.shader.variables.append(var)
+        (self.ubos if mode == "ubo" else self.ssbos)[block.block_name] = index
+        if not hasattr(self, "_block_vars"):
+            self._block_vars = {}
+        self._block_vars[id(block)] = (var, ())
+        if sym is not None:
+            L.bind(sym, var)
+        for m in block.member_variables:
+            fidx = L._ir_field_index(t, [f.name for f in t.fields].index(m.name))
+            L.bind(m, var, (fidx,))
+        del names
+
+    # ------------------------------------------------------------ other globals
+    def global_symbol(self, L, s) -> None:
+        if s in L.vars:
+            return
+        name = s.name
+        if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
+            return
+        if s.storage == "uniform":
+            self._plan_uniforms(L, [s])
+            return
+        if s.storage == "buffer":
+            if s.block is not None:
+                self._block(L, s.block, None)
+            else:
+                self._block(L, None, s)
+            return
+        if s.storage == "shared":
+            t = ir_type(s.type)
+            size, align = type_layout(t, "std430")
+            start = (self._shared_end + align - 1) // align * align
+            var = IRVariable(name, t, "shared", {"offset_B": start})
+            self._shared_end = start + size
+            self.shader.variables.append(var)
+            L.bind(s, var)
+            return
+        if s.builtin and name in SYSVALS:
+            var = L.new_local(name, s.type)
+            v = self.pro.intrinsic(SYSVALS[name], bit_size=1 if s.type.is_boolean else 32)
+            self.pro.store_var(var, v)
+            L.bind(s, var)
+            return
+        if s.builtin and name == "gl_SampleMaskIn":
+            var = L.new_local(name, s.type)
+            self.pro.store_deref(self.pro.deref_array(self.pro.deref_var(var), 0), self.pro.iimm(-1))
+            L.bind(s, var)
+            return
+        if s.builtin and name == "gl_WorkGroupSize":
+            var = L.new_local(name, s.type)
+            size = self.unit.local_size or (1, 1, 1)
+            self.pro.store_var(var, self.pro.imm(list(size), "uint"))
+            L.bind(s, var)
+            return
+        if s.storage == "in":
+            self._input(L, s)
+            return
+        if s.storage == "out":
+            var = L.new_local(name, s.type)
+            L.bind(s, var)
+            self.out_symbols.append((s, var))
+            return
+        # globals without storage (and const): plain locals; initialisers in glsl_to_ir
+        var = L.new_local(name, s.type)
+        L.bind(s, var)
+
+    def builtin_value(self, L, name: str):
+        """The value of a built-in variable the shader may not reference itself."""
+        for s in list(L.vars):
+            if getattr(s, "name", None) == name and getattr(s, "builtin", False):
+                return L.load(L.var_deref(s), s.type)
+        from compiler.glsl.builtin_variables import builtin_variables
+        sym = next(v for v in builtin_variables(self.unit.version, self.stage, tuple(self.unit.extensions))
+                   if v.name == name)
+        if sym.storage == "uniform":
+            self._plan_uniforms(L, [sym])
+        else:
+            self.global_symbol(L, sym)
+        return L.load(L.var_deref(sym), sym.type)
+
+    # ------------------------------------------------------------ inputs
+    def _input(self, L, s) -> None:
+        var = L.new_local(s.name, s.type)
+        L.bind(s, var)
+        if self.stage == "vertex":
+            self._input_vars.append((s, var))
+        elif self.stage == "fragment":
+            self._input_vars.append((s, var))
+        else:
+            raise LoweringError(f"compute shaders have no input {s.name}")
+
+    def _fs_input_items(self) -> list[tuple]:
+        """(symbol, local, [(varying name, location, ir type, interp, element or None)])"""
+        out = []
+        flat_colours = self.k("flat_shade", False)
+        fp16 = self.k("fp16_varyings", False)
+        for s, var in self._input_vars:
+            name = s.name
+            interp = _INTERP[s.interpolation]
+            bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
+            if s.builtin:
+                if name in ("gl_Color", "gl_SecondaryColor"):
+                    interp = "flat" if flat_colours else "smooth"
+                    front = _COMPAT_FS_INPUTS[name]
+                    parts = [(front, None, s.type, interp, None)]
+                    if self.k("two_side", False):
+                        parts.append((front.replace("Front", "Back"), None, s.type, interp, None))
+                    out.append((s, var, parts))
+                elif name == "gl_TexCoord":
+                    idx = _const_indices(self.unit, s, 8)
+                    out.append((s, var, [(f"gl_TexCoord[{i}]", None, GT.VEC4, "smooth", i) for i in idx]))
+                elif name == "gl_FogFragCoord":
+                    out.append((s, var, [(name, None, s.type, "smooth", None)]))
+                elif name == "gl_ClipDistance":
+                    out.append((s, var, []))          # not readable on AGX: reads give 0
+                elif name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
+                    out.append((s, var, [(name, None, s.type, "flat", None)]))
+                elif name == "gl_SamplePosition":
+                    out.append((s, var, []))          # centre of the pixel: 0.5, 0.5
+                else:
+                    raise LoweringError(f"built-in input {name} is not supported")
+            else:
+                if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
+                    interp = "flat"
+                out.append((s, var, [(name, _layout_int(s.layout, "location"), s.type, interp, bits)]))
+        return out
+
+    def _emit_inputs(self) -> None:
+        pro = self.pro
+        L = self.L
+        if self.stage == "vertex":
+            self._emit_attributes()
+            return
+        items = self._fs_input_items()
+        flat = []
+        for s, var, parts in items:
+            for p in parts:
+                name, loc, t, interp, extra = p
+                bits = extra if isinstance(extra, int) and extra in (16, 32) and not name.startswith("gl_") else 32
+                irt = ir_type(t)
+                comps, locs = _vec_shape(t)
+                flat.append(dict(name=name, location=loc, components=comps, locations=locs, interp=interp,
+                                 bit_size=bits, _t=t, _irt=irt))
+        vs = order_varyings(flat, 2)
+        self.varyings = vs
+        by_name = {v.name: v for v in vs}
+        ivars = {}
+        for v, it in zip(sorted(vs, key=lambda v: v.name), sorted(flat, key=lambda d: d["name"])):
+            var = IRVariable(v.name, it["_irt"], "shader_in",
+                             {"slot": v.slot, "driver_location": v.index, "interp": v.interp})
+            self.shader.variables.append(var)
+            ivars[v.name] = (var, it["_t"])
+        for s, var, parts in items:
+            if s.builtin and s.name in ("gl_Color", "gl_SecondaryColor"):
+                fvar, t = ivars[parts[0][0]]
+                front = L.load(pro.deref_var(fvar), t)
+                if len(parts) == 2:
+                    bvar, _t = ivars[parts[1][0]]
+                    back = L.load(pro.deref_var(bvar), t)
+                    ff = pro.load_front_face()
+                    front = pro.bcsel(ff, front, back)
+                pro.store_var(var, front)
+            elif s.builtin and s.name == "gl_TexCoord":
+                for name, _loc, t, _i, elem in parts:
+                    ivar, _t = ivars[name]
+                    pro.store_deref(pro.deref_array(pro.deref_var(var), elem), pro.load_var(ivar))
+            elif s.builtin and s.name == "gl_ClipDistance":
+                for i in range(s.type.length):
+                    pro.store_deref(pro.deref_array(pro.deref_var(var), i), pro.fimm(0.0))
+            elif s.builtin and s.name == "gl_SamplePosition":
+                pro.store_var(var, pro.fimm([0.5, 0.5]))
+            else:
+                ivar, t = ivars[parts[0][0]]
+                saved = L.b
+                L.b = pro
+                L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))
+                L.b = saved
+        del by_name
+
+    def _emit_attributes(self) -> None:
+        L, pro = self.L, self.pro
+        given = dict(self.k("attribute_locations", ()) or ())
+        used: set[int] = set()
+        plan = []
+        for s, var in self._input_vars:
+            loc = _layout_int(s.layout, "location")
+            if loc is None:
+                loc = given.get(s.name)
+            plan.append([s, var, loc])
+            if loc is not None:
+                used.update(range(loc, loc + GT.type_size_slots(s.type)))
+        nxt = 0
+        for entry in sorted(plan, key=lambda p: (p[0].builtin, 0)):
+            if entry[2] is None:
+                n = GT.type_size_slots(entry[0].type)
+                while any(x in used for x in range(nxt, nxt + n)):
+                    nxt += 1
+                entry[2] = nxt
+                used.update(range(nxt, nxt + n))
+        saved = L.b
+        L.b = pro
+        for s, var, loc in plan:
+            comps, locs = _vec_shape(s.type)
+            self.attributes[s.name] = Attribute(s.name, loc, str(s.type), comps, locs)
+            ivar = IRVariable(s.name, ir_type(s.type), "shader_in",
+                              {"slot": f"ATTR{loc}", "driver_location": loc})
+            self.shader.variables.append(ivar)
+            L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), s.type))
+        L.b = saved
+
+    # ------------------------------------------------------------ opaque
+    def opaque_symbol(self, L, s, e) -> Opaque:
+        t = s.type
+        inner = t.innermost_element
+        count = _count(t)
+        if inner.is_sampler or inner.is_image:
+            table = self.samplers if inner.is_sampler else self.images
+            if s.name not in table:
+                nxt = self._next_sampler if inner.is_sampler else self._next_image
+                table[s.name] = OpaqueSlot(s.name, str(t), nxt, count, _layout_int(s.layout, "binding"))
+                if inner.is_sampler:
+                    self._next_sampler += count
+                else:
+                    self._next_image += count
+            slot = table[s.name]
+            o = Opaque("sampler" if inner.is_sampler else "image", inner, slot.slot, s.name, None, count)
+        else:
+            binding = _layout_int(s.layout, "binding") or 0
+            offset = _layout_int(s.layout, "offset") or 0
+            self.atomic_counters[s.name] = OpaqueSlot(s.name, str(t), 0, count, binding, offset)
+            o = Opaque("atomic", inner, 0, s.name, None, count, binding, offset)
+        L.opaque[s] = o
+        return o
+
+    def atomic_counter_ssbo(self, opq: Opaque) -> int:
+        if opq.index is not None:
+            raise LoweringError("dynamically indexed atomic counters are not supported")
+        return self.k("atomic_counter_ssbo_base", 32) + opq.binding
+
+    # ------------------------------------------------------------ memory
+    def memory_address(self, L, deref_def):
+        """(mode, block index Def, byte offset Def, base_B) of a buffer/shared deref."""
+        b = L.b
+        d: Deref = deref_def.parent
+        var = d.var
+        if var.mode == "ssbo":
+            off = deref_offset(b, d, "byte", var.data.get("packing", "std430"))
+            return "ssbo", b.iimm(var.data["binding"]), off, 0
+        if var.mode == "shared":
+            off = deref_offset(b, d, "byte", "std430")
+            return "shared", None, off, var.data["offset_B"]
+        raise LoweringError("atomic functions need a buffer or shared variable")
+
+    def runtime_array_length(self, L, e):
+        b = L.b
+        lv = L.lvalue(e.base)
+        d: Deref = lv.deref.parent
+        var = d.var
+        if var.mode != "ssbo":
+            raise LoweringError("length() of an unsized array outside a storage block")
+        packing = var.data.get("packing", "std430")
+        # offset of the array: address of element 0
+        zero = b.deref_array(lv.deref, 0)
+        start = deref_offset(b, zero.parent, "byte", packing)
+        size, align = type_layout(d.type.element, packing)
+        if packing == "std140":
+            align = (align + 15) // 16 * 16
+        stride = (size + align - 1) // align * align
+        total = b.intrinsic("get_ssbo_size", b.iimm(var.data["binding"]), num_components=1)
+        return b.udiv(b.isub(total, start), stride)
+
+    # ------------------------------------------------------------ end of main
+    def finish(self, L) -> None:
+        self._emit_inputs()
+        if self.stage == "vertex":
+            self._vertex_outputs(L)
+        elif self.stage == "fragment":
+            from .blend import fragment_outputs
+            fragment_outputs(self, L)
+        self.shader.info["shared_size_B"] = self._shared_end
+
+    def _vertex_outputs(self, L) -> None:
+        b = L.b
+        outs = {s.name: (s, var) for s, var in self.out_symbols}
+        items, stores = [], []
+        fp16 = self.k("fp16_varyings", False)
+        flat_colours = self.k("flat_shade", False)
+        for s, var in self.out_symbols:
+            name = s.name
+            if s.builtin:
+                if name in ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"):
+                    items.append(dict(name=name, location=None, components=4, locations=1,
+                                      interp="flat" if flat_colours else "smooth", bit_size=32))
+                    stores.append((name, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
+                elif name == "gl_TexCoord":
+                    for i in _const_indices(self.unit, s, 8):
+                        n = f"gl_TexCoord[{i}]"
+                        items.append(dict(name=n, location=None, components=4, locations=1, interp="smooth",
+                                          bit_size=32))
+                        stores.append((n, GT.VEC4, lambda var=var, i=i: b.load_deref(
+                            b.deref_array(b.deref_var(var), i))))
+                elif name == "gl_FogFragCoord":
+                    items.append(dict(name=name, location=None, components=1, locations=1, interp="smooth",
+                                      bit_size=32))
+                    stores.append((name, s.type, lambda var=var: b.load_var(var)))
+                elif name in ("gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex"):
+                    pass
+                else:
+                    raise LoweringError(f"built-in output {name} is not supported")
+                continue
+            comps, locs = _vec_shape(s.type)
+            interp = _INTERP[s.interpolation]
+            if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
+                interp = "flat"
+            bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
+            items.append(dict(name=name, location=_layout_int(s.layout, "location"), components=comps,
+                              locations=locs, interp=interp, bit_size=bits))
+            stores.append((name, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
+        user = order_varyings(items, 4)
+        by_name = {v.name: v for v in user}
+        index = 4 + sum(v.words for v in user)
+        varyings = [Varying("POS", "gl_Position", None, 4, 1, "noperspective", 32, 0)]
+        pos_var = IRVariable("gl_Position", VecType("float", 32, 4), "shader_out",
+                             {"slot": "POS", "driver_location": 0})
+        self.shader.variables.append(pos_var)
+        if "gl_Position" in outs:
+            position = b.load_var(outs["gl_Position"][1])
+        else:
+            position = b.fimm([0.0, 0.0, 0.0, 1.0])
+        b.store_var(pos_var, position)
+        for name, t, load in stores:
+            v = by_name[name]
+            var = IRVariable(name, ir_type(t), "shader_out", {"slot": v.slot, "driver_location": v.index})
+            self.shader.variables.append(var)
+            L.store(b.deref_var(var), t, load())
+        varyings += user
+        if "gl_PointSize" in outs:
+            v = Varying("PSIZ", "gl_PointSize", None, 1, 1, "flat", 32, index)
+            index += 1
+            varyings.append(v)
+            var = IRVariable("gl_PointSize", VecType("float", 32, 1), "shader_out",
+                             {"slot": "PSIZ", "driver_location": v.index})
+            self.shader.variables.append(var)
+            b.store_var(var, b.load_var(outs["gl_PointSize"][1]))
+        mask = self.k("clip_planes", 0) or 0
+        if mask:
+            n = mask.bit_length()
+            dists = []
+            if "gl_ClipDistance" in outs:
+                cd = outs["gl_ClipDistance"][1]
+                for i in range(n):
+                    dists.append(b.load_deref(b.deref_array(b.deref_var(cd), i)) if mask >> i & 1 else None)
+            else:
+                planes = self.builtin_value(L, "gl_ClipPlane")
+                if "gl_ClipVertex" in outs:
+                    cv = b.load_var(outs["gl_ClipVertex"][1])
+                else:
+                    cv = position
+                for i in range(n):
+                    dists.append(b.fdot4(planes[i], cv) if mask >> i & 1 else None)
+            dists = [d if d is not None else b.fimm(1.0) for d in dists]
+            v = Varying("CLIP", "gl_ClipDistance", None, n, 1, "noperspective", 32, index)
+            varyings.append(v)
+            index += n
+            var = IRVariable("gl_ClipDistance", VecType("float", 32, n) if n in (1, 2, 3, 4) else
+                             ArrayType(VecType("float", 32, 1), n), "shader_out",
+                             {"slot": "CLIP", "driver_location": v.index})
+            self.shader.variables.append(var)
+            if n <= 4:
+                b.store_var(var, b.vec(*dists) if n > 1 else dists[0])
+            else:
+                for i, d in enumerate(dists):
+                    b.store_deref(b.deref_array(b.deref_var(var), i), d)
+        self.varyings = varyings
+        self.shader.info["vertex_outputs"] = index
+
+
+def _vec_shape(t: GT.GLSLType) -> tuple[int, int]:
+    """(components per location, locations) of an interface type."""
+    if t.is_array:
+        c, n = _vec_shape(t.element)
+        return c, n * (t.length or 1)
+    if t.is_matrix:
+        return t.vector_size, t.columns
+    if t.is_struct:
+        return 4, GT.type_size_slots(t)
+    return t.vector_size, 1
+
+
+def _count(t: GT.GLSLType) -> int:
+    return (t.length or 1) * _count(t.element) if t.is_array else 1
+
+
+def _const_indices(unit, sym, length: int) -> list[int]:
+    """Constant indices the shader uses on array ``sym`` (all when one is dynamic)."""
+    found = set()
+    for n in ast.walk(unit):
+        if isinstance(n, ast.Index) and isinstance(n.base, ast.VariableRef) and n.base.symbol is sym:
+            if n.index.const is None:
+                return list(range(length))
+            found.add(n.index.const[0])
+        elif isinstance(n, ast.VariableRef) and n.symbol is sym:
+            pass
+    for n in ast.walk(unit):
+        if isinstance(n, ast.VariableRef) and n.symbol is sym:
+            parent_ok = any(isinstance(p, ast.Index) and p.base is n for p in ast.walk(unit))
+            if not parent_ok:
+                return list(range(length))
+    return sorted(found)
