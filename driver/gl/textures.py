@@ -588,11 +588,32 @@ class TextureMixin:
             tex, face = self._bound_texture(target), 0
         check(0 <= level <= int(math.log2(self._max_size(target))), E.GL_INVALID_VALUE)
         img = self._image(tex, face, level) or TexImage()
+        defined = self._image(tex, face, level) is not None
         values = {E.GL_TEXTURE_WIDTH: img.width, E.GL_TEXTURE_HEIGHT: img.height,
-                  E.GL_TEXTURE_DEPTH: img.depth, E.GL_TEXTURE_INTERNAL_FORMAT:
-                  img.internal_format if img.width else (E.GL_RGBA if self.api.es else E.GL_RGBA),
+                  E.GL_TEXTURE_DEPTH: img.depth,
+                  E.GL_TEXTURE_INTERNAL_FORMAT: img.internal_format if defined else E.GL_RGBA,
                   E.GL_TEXTURE_SAMPLES: img.samples,
+                  E.GL_TEXTURE_FIXED_SAMPLE_LOCATIONS: int(img.fixed_sample_locations),
                   E.GL_TEXTURE_COMPRESSED: int(img.compressed)}
+        # GL 4.6 table 23.17: component sizes and types of the image's format
+        from driver.gl.framebuffers import _component_bits
+        info = self._format_info(img.internal_format) if defined else None
+        bits = _component_bits(info) if info is not None and not img.compressed else (0,) * 6
+        kind = {"unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
+                "float": E.GL_FLOAT, "int": E.GL_INT, "uint": E.GL_UNSIGNED_INT,
+                "depth": E.GL_UNSIGNED_NORMALIZED, "depthstencil": E.GL_UNSIGNED_NORMALIZED,
+                "stencil": E.GL_NONE}.get(info.kind if info else None, E.GL_NONE)
+        if info is not None and info.pipe.name.startswith("Z32"):
+            kind = E.GL_FLOAT
+        for i, (size_e, type_e) in enumerate(((E.GL_TEXTURE_RED_SIZE, E.GL_TEXTURE_RED_TYPE),
+                                              (E.GL_TEXTURE_GREEN_SIZE, E.GL_TEXTURE_GREEN_TYPE),
+                                              (E.GL_TEXTURE_BLUE_SIZE, E.GL_TEXTURE_BLUE_TYPE),
+                                              (E.GL_TEXTURE_ALPHA_SIZE, E.GL_TEXTURE_ALPHA_TYPE),
+                                              (E.GL_TEXTURE_DEPTH_SIZE, E.GL_TEXTURE_DEPTH_TYPE))):
+            values[size_e] = bits[i]
+            values[type_e] = kind if bits[i] else E.GL_NONE
+        values[E.GL_TEXTURE_STENCIL_SIZE] = bits[5]
+        values[E.GL_TEXTURE_SHARED_SIZE] = 5 if info is not None and info.pipe.name == "R9G9B9E5_FLOAT" else 0
         check_enum(pname, values)
         return [int(values[pname])]
 

@@ -226,3 +226,16 @@ def test_base_level_sets_the_miptree_size(es3):
     es3.glTexParameteri(T2, E.GL_TEXTURE_BASE_LEVEL, 2)
     res = es3._texture_resource(es3.textures.get(t))
     assert (res.template.width_px, res.template.height_px) == (16, 8)
+
+
+def test_level_parameters_sizes_and_types():
+    c = make_ctx("gles31")
+    tex(c)
+    c.glTexImage2D(T2, 0, E.GL_RGB565, 2, 2, 0, E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5, None)
+    q = lambda p: c.glGetTexLevelParameteriv(T2, 0, p)[0]
+    assert (q(E.GL_TEXTURE_RED_SIZE), q(E.GL_TEXTURE_GREEN_SIZE), q(E.GL_TEXTURE_ALPHA_SIZE)) == (5, 6, 0)
+    assert q(E.GL_TEXTURE_RED_TYPE) == E.GL_UNSIGNED_NORMALIZED and q(E.GL_TEXTURE_ALPHA_TYPE) == E.GL_NONE
+    c.glTexImage2D(T2, 0, E.GL_DEPTH_COMPONENT32F, 2, 2, 0, E.GL_DEPTH_COMPONENT, E.GL_FLOAT, None)
+    assert (q(E.GL_TEXTURE_DEPTH_SIZE), q(E.GL_TEXTURE_DEPTH_TYPE)) == (32, E.GL_FLOAT)
+    assert q(E.GL_TEXTURE_INTERNAL_FORMAT) == E.GL_DEPTH_COMPONENT32F
+    assert c.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_WIDTH) == [0]    # undefined level
