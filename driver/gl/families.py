@@ -31,3 +31,30 @@ class Context(ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQue
             init = cls.__dict__.get("_init_family")
             if init is not None:
                 init(self)
+
+    def destroy(self) -> None:
+        """Release every pipe object the context made (eglDestroyContext).
+        The context must not be used afterwards."""
+        destroy = self.screen.resource_destroy
+        for b in self.buffers:
+            if b.resource is not None:
+                destroy(b.resource)
+        for t in self.textures:
+            if t.resource is not None:
+                destroy(t.resource)
+        for r in self.renderbuffers:
+            if r.resource is not None:
+                destroy(r.resource)
+        programs = list(self._programs()) + list(getattr(self, "_clear_programs", {}).values())
+        if getattr(self, "_ff_program", None) is not None:
+            programs.append(self._ff_program)
+        for p in programs:
+            if p.linked_state is not None:
+                for handle in p.linked_state.pipe_shaders.values():
+                    self.pipe.delete_shader_state(handle)
+        for q in self.queries:
+            if q.pipe_query is not None:
+                self.pipe.destroy_query(q.pipe_query)
+        self.cso.destroy()
+        destroy(self.window.color)
+        destroy(self.window.depth_stencil)

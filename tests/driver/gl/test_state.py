@@ -235,3 +235,16 @@ def test_implementation_read_format_follows_the_read_buffer():
     c.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, r)
     assert c.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_FORMAT) == [E.GL_RGBA_INTEGER]
     assert c.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_TYPE) == [E.GL_UNSIGNED_INT]
+
+
+def test_destroy_releases_pipe_objects():
+    from tests.driver.gl.test_programs import program
+    c = make_ctx("gles3")
+    (b,) = c.glGenBuffers(1)
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    c.glBufferData(E.GL_ARRAY_BUFFER, 4, None, E.GL_STATIC_DRAW)
+    program(c)
+    c.destroy()
+    destroyed = c.screen.destroyed
+    assert c.buffers.get(b).resource in destroyed and c.window.color in destroyed
+    assert c.pipe.names().count("delete_shader_state") == 2
