@@ -158,17 +158,23 @@ def quad_dfdx(v):
     4q + 2*row + col (any trailing axes are components). Both lanes of a row get
     right minus left."""
     v = np.asarray(v, np.float32)
-    q = v.reshape((-1, 2, 2) + v.shape[1:])
-    d = q[:, :, 1:2] - q[:, :, 0:1]
-    return np.broadcast_to(d, q.shape).reshape(v.shape)
+    q = v.reshape((-1, 4) + v.shape[1:])
+    out = np.empty_like(q)
+    np.subtract(q[:, 1], q[:, 0], out=out[:, 0])
+    np.subtract(q[:, 3], q[:, 2], out=out[:, 2])
+    out[:, 1], out[:, 3] = out[:, 0], out[:, 2]
+    return out.reshape(v.shape)
 
 
 def quad_dfdy(v):
     """Fine derivative along y inside 2x2 quads: bottom row minus top row, per column."""
     v = np.asarray(v, np.float32)
-    q = v.reshape((-1, 2, 2) + v.shape[1:])
-    d = q[:, 1:2] - q[:, 0:1]
-    return np.broadcast_to(d, q.shape).reshape(v.shape)
+    q = v.reshape((-1, 4) + v.shape[1:])
+    out = np.empty_like(q)
+    np.subtract(q[:, 2], q[:, 0], out=out[:, 0])
+    np.subtract(q[:, 3], q[:, 1], out=out[:, 1])
+    out[:, 2], out[:, 3] = out[:, 0], out[:, 1]
+    return out.reshape(v.shape)
 
 
 # ---------------------------------------------------------------------------

@@ -79,7 +79,18 @@ def _scalar(reader, b, idx, dtype):
 
 
 def _write_result(b, dst: Reg, res, idx) -> None:
+    """Write the unit's (n, 4) result (float32, int32 or uint32) to ``dst``."""
     res = np.asarray(res)
+    if dst.size == 32 and idx is None:  # every lane of the batch: column -> register row, no temporaries
+        for c in range(min(dst.count, res.shape[1])):
+            row = b.rows_u32[dst.half // 2 + c]
+            if res.dtype.kind == "f":
+                row = row.view(np.float32)
+            if b.all_active:
+                row[...] = res[:, c]
+            else:
+                np.copyto(row, res[:, c], where=b.exec, casting="unsafe")
+        return
     if res.dtype.kind in "iu":
         res = res.astype(np.int64).astype(np.uint32)
     else:
@@ -107,9 +118,12 @@ def compile_texture_sample(ins: Instruction):
         xyz = _floats(b, coords, None)
         kw = {}
         if mode in ("auto", "bias"):
-            if b.ctx.quads:
-                spatial = xyz[:, :ns]
-                ddx, ddy = quad_dfdx(spatial), quad_dfdy(spatial)
+            if b.ctx.quads:  # per component on the contiguous register rows
+                rows = [c.view(np.float32) if coords.size == 32 else c.view(np.float16).astype(np.float32)
+                        for c in read_vec(b, coords, None)[:ns]]
+                ddx, ddy = np.empty((b.n, ns), np.float32), np.empty((b.n, ns), np.float32)
+                for c, row in enumerate(rows):
+                    ddx[:, c], ddy[:, c] = quad_dfdx(row), quad_dfdy(row)
                 kw["ddx"], kw["ddy"] = (ddx, ddy) if idx is None else (ddx[idx], ddy[idx])
             else:  # no quads (vertex, compute): implicit LOD is level 0
                 kw["lod"] = np.zeros(b.n if idx is None else idx.size, np.float32)
