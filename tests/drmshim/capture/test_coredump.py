@@ -101,3 +101,22 @@ def test_crashdec_blames_the_end_of_tile_store_for_a_bad_target():
     # an address nothing references: the last draw
     est = estimate_location(dec.blocks, 0x7777_0000_0000, image.mapping_at)
     assert est.user is None and est.block.item.name == "VDM_INDEX_LIST"
+
+
+def test_soft_faults_are_dumped_as_soft(tmp_path, monkeypatch):
+    from tests.drmshim.kernel.helpers import Dev, private_device
+
+    monkeypatch.setenv("SHIMGL_DUMP_DIR", str(tmp_path / "dumps"))
+    kernel, path = private_device(gpu=scene.ToyGPU(), soft_faults=True)
+    d = Dev(path)
+    try:
+        vm, queue, handle, cpu = scene.setup(d)
+        cpu[:] = bytes(scene.scene_bytes(index_va=UNMAPPED))
+        submit_and_wait(d, queue, scene.render_cmd())
+    finally:
+        d.close()
+        uapi.unregister_backend(path)
+    (dump,) = (tmp_path / "dumps").glob("*.dump")
+    (fault,) = [r.meta for r in read_file(dump).of_type("fault")]
+    assert fault["soft"] is True and fault["address"] == UNMAPPED
+    assert fault["status"] == uapi.DRM_ASAHI_STATUS_COMPLETE

@@ -86,10 +86,10 @@ def test_cmdbuf_parse_is_forgiving():
     assert e[0].error == "unknown cmd_type 99" and e[1].kind == "compute"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None)
 @given(data=st.binary(min_size=0, max_size=4096), eot=st.integers(0, 0x1000), helper=st.integers(0, 0x1000))
 def test_decode_of_random_memory_never_raises(data, eot, helper):
-    image = _image(data.ljust(0x4000, b"\0") if len(data) % 4 else data or b"\0\0\0\0")
+    image = _image(data + bytes(-len(data) % 4 or (4 if not data else 0)))
     dec = decode_command("render", _render(eot={"usc": eot}, vertex_helper={"binary": helper}), image,
                          scene.BASE)
     assert dec.lines
