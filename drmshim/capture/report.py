@@ -96,7 +96,9 @@ def _decode_submit(position: int, record, index: dict, out: list[str], *, only_c
             continue
         est = estimate_location(dec.blocks, fault_address, image.mapping_at)
         marker_va = est.block.item.va if est.block is not None else None
-        for line in dec.lines:
+        for i, line in enumerate(dec.lines):
+            if est.block is not None and i == est.block.line:
+                out.append("-----> ESTIMATED CRASH LOCATION")
             out.append(line)
         out.append("")
         if est.block is not None:

@@ -153,6 +153,7 @@ class Block:
     item: P.StreamItem
     stream: str
     refs: list[tuple[int, int | None, str]] = field(default_factory=list)  # (va, size_B or None, what)
+    line: int = 0  # index of its first line in ``CommandDecode.lines``
 
     @property
     def is_work(self) -> bool:
@@ -329,7 +330,7 @@ class _Decoder:
             self.emit(f"{indent}  (none)")
             return
         for item in walk(self.read_words, start_va, max_blocks=MAX_BLOCKS):
-            block = Block(item, title)
+            block = Block(item, title, line=len(self.out.lines))
             self.out.blocks.append(block)
             self.emit_item(item, indent + "  ", block.refs)
 
@@ -340,7 +341,7 @@ class _Decoder:
         va = self.usc_exec_base + offset
         self.emit(f"{indent}{title}: USC words at 0x{va:x} (usc_exec_base + 0x{offset:x})")
         for it in P.decode_usc_words(self.read_words, va):
-            block = Block(it, title)
+            block = Block(it, title, line=len(self.out.lines))
             self.out.blocks.append(block)
             self.emit_item(it, indent + "  ", block.refs)
 

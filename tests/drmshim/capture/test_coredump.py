@@ -58,6 +58,9 @@ def test_crashdec_estimates_the_draw_that_used_the_bad_index_buffer(toy, tmp_pat
     location = text.split("ESTIMATED CRASH LOCATION:")[1].splitlines()[0]
     assert location.strip() == f"VDM stream block VDM_INDEX_LIST at 0x{scene.BASE + 0x18:x}"
     assert "index_buffer" in text.split("ESTIMATED CRASH LOCATION:")[1]
+    # the marker also sits in the decoded stream, right before the block
+    marked = text.split("-----> ESTIMATED CRASH LOCATION\n")[1].splitlines()[0]
+    assert marked.strip() == f"0x{scene.BASE + 0x18:010x}: VDM_INDEX_LIST"
 
 
 def test_crashdec_points_at_the_launch_whose_uniforms_faulted(toy, tmp_path):
