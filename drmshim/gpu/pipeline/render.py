@@ -552,12 +552,18 @@ class _PassContext:
             yield int(d[part[0]]), idx[part]
 
     def hidden_surface_removal(self, layers: R.RankLayers) -> int:
+        """Resolve visibility of the whole pass first, then shade only the last
+        passing fragment of every sample (one lane per visible sample)."""
         frags, S = self.frags, self.S
         rec = self.rec_f
         owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
         for k in range(layers.count):
             for d, idx in self._groups(layers.layer(k)):
                 st = self.states[d]
+                if S == 1 and st.ds.trivial:                # every fragment passes (coverage is nonzero)
+                    st.passed += len(idx)
+                    owner[rec[idx]] = idx
+                    continue
                 passed = self._test(st, idx)
                 if S == 1:
                     on = idx[passed != 0]
@@ -568,14 +574,15 @@ class _PassContext:
                 for s in range(S):
                     on = idx[((passed >> s) & 1) != 0]
                     owner[rec[on] * S + s] = on
-        o = owner[owner >= 0]
+        held = np.flatnonzero(owner >= 0)
+        o = owner[held]
+        if S == 1 and self.one_draw:        # records are distinct: shade in record order
+            return self._shade(self.states[int(self.draw[0])], o, np.ones(len(o), np.uint8), late=False)
+        visible = np.zeros(len(frags), np.uint8)
         if S == 1:
-            visible = np.zeros(len(frags), np.uint8)
             visible[o] = 1
         else:
-            visible = np.zeros(len(frags), np.uint8)
-            s_of = np.flatnonzero(owner >= 0) % S
-            np.bitwise_or.at(visible, o, (1 << s_of).astype(np.uint8))
+            np.bitwise_or.at(visible, o, (1 << (held % S)).astype(np.uint8))
         shown = np.flatnonzero(visible)
         lanes = 0
         for d, idx in self._groups(shown):
@@ -606,8 +613,11 @@ class _PassContext:
                 passed = self._test(st, idx, coverage=cover)
                 st.passed += R.samples_passed(passed)
             return 0
-        direct = not late and "ld_tile" not in st.names   # writes go straight to tile memory
-        if direct and not st.quads and st.uniform is not None:     # same bytes for every lane
+        # Early tests: lanes have distinct records (one layer), so the program reads and
+        # writes tile memory in place. Late tests: it works on a copy of the records,
+        # written back for the samples that pass.
+        direct = not late
+        if direct and not st.quads and st.uniform is not None and "ld_tile" not in st.names:  # same bytes everywhere
             if S == 1:
                 _broadcast_record(self.tile_buffer, self.rec_f[idx], *st.uniform)
                 return len(idx)
