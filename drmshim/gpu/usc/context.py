@@ -40,7 +40,8 @@ Inputs
 
 Outputs (allocated by the core when None)
 ------------------------------------------
-``varyings``         uint32[n_outputs, lanes] written by ``st_var`` (vertex).
+``varyings``         uint32[n_varyings, lanes] written by ``st_var`` (vertex; allocated
+                     only for programs that use st_var).
 ``depth``/``stencil`` float32/uint8[lanes] written by ``zs_emit``, with
                      ``depth_written``/``stencil_written`` bool[lanes].
 ``sample_mask``      uint16[lanes]: starts as ``specials['coverage_mask']`` (or all
@@ -111,10 +112,11 @@ class ExecContext:
             assert self.lanes % 4 == 0, "quad lanes come in groups of 4"
         assert self.lanes % self.threadgroup_lanes == 0, "lanes must be whole threadgroups"
 
-    def allocate_outputs(self) -> None:
-        """Create the output arrays the caller did not supply."""
+    def allocate_outputs(self, varyings: bool = True) -> None:
+        """Create the output arrays the caller did not supply (``varyings``: also the
+        vertex outputs, which only programs with st_var need)."""
         n = self.lanes
-        if self.varyings is None:
+        if self.varyings is None and varyings:
             self.varyings = np.zeros((self.n_varyings, n), np.uint32)
         if self.depth is None:
             self.depth = np.zeros(n, np.float32)

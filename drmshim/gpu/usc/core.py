@@ -251,7 +251,7 @@ class ShaderCore:
 
     def run(self, program_va: int, ctx: ExecContext) -> ExecContext:
         prog = self.load(program_va)
-        ctx.allocate_outputs()
+        ctx.allocate_outputs(varyings=any(ins.op.unit == "st_var" for _, ins in prog.instructions))
         preload = {k: np.broadcast_to(np.asarray(v), (ctx.lanes,)) for k, v in ctx.preload.items()}
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
         if ctx.keep_registers:
