@@ -46,7 +46,12 @@ class DrawMixin:
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
         prog = self.current_program
-        if prog is None:
+        if prog is None and self.bound_pipeline is not None:
+            problem = self._pipeline_problem(self.bound_pipeline)
+            check(problem is None, E.GL_INVALID_OPERATION, problem or "")
+            check(not self.bound_pipeline.stages.keys() <= {"compute"}, E.GL_INVALID_OPERATION,
+                  "compute-only pipeline")
+        elif prog is None:
             check(self.api.compat, E.GL_INVALID_OPERATION, "no current program")
         else:
             stages = prog.linked_state.units
@@ -448,18 +453,23 @@ class DrawMixin:
         self.pipe.set_vertex_buffers(buffers)
 
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
-        prog = self._program_for_draw()
+        stages = self._stage_programs()
         fb = self._emit_framebuffer()
         self._emit_state(fb)
-        if prog is not None:
-            self._emit_program(prog, (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT))
-        self._emit_vertices(prog, vertex_range)
+        for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
+            if stage in stages:
+                self._emit_program(stages[stage], (stage,))
+            else:
+                self.pipe.bind_shader_state(stage, None)
+        self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range)
         self._emit_stream_output()
         self.pipe.draw_vbo(info, 0, indirect, draws)
 
     # -- compute ----------------------------------------------------------------------
     def _compute_program(self):
         prog = self.current_program
+        if prog is None and self.bound_pipeline is not None:
+            prog = self.bound_pipeline.stages.get("compute")
         check(prog is not None and "compute" in prog.linked_state.units, E.GL_INVALID_OPERATION,
               "no compute program in use")
         return prog

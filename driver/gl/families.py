@@ -12,6 +12,7 @@ from driver.gl.desktop import DesktopMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.interface_query import InterfaceQueryMixin
+from driver.gl.pipelines import PipelineMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
 from driver.gl.readback import ReadbackMixin
@@ -21,7 +22,7 @@ __all__ = ["Context"]
 
 
 @finish_context_class
-class Context(ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+class Context(PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""

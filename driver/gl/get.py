@@ -175,7 +175,8 @@ class GetMixin:
                 E.GL_SHADER_STORAGE_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_SHADER_STORAGE_BUFFER)),
                 E.GL_ATOMIC_COUNTER_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_ATOMIC_COUNTER_BUFFER)),
                 E.GL_TEXTURE_BINDING_2D_MULTISAMPLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE),
-                E.GL_PROGRAM_PIPELINE_BINDING: lambda c: 0,
+                E.GL_PROGRAM_PIPELINE_BINDING:
+                    lambda c: c.bound_pipeline.name if c.bound_pipeline is not None else 0,
             })
         if api.gl(4, 3):
             t.update({

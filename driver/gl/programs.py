@@ -376,9 +376,10 @@ class ProgramMixin:
             self._add_fixed_function_stages(units)
         if "compute" in units and len(units) > 1:
             raise LinkError("compute shaders may not be linked with other stages")
-        if self.api.es and "compute" not in units and set(units) != {"vertex", "fragment"}:
+        if self.api.es and "compute" not in units and set(units) != {"vertex", "fragment"} \
+                and not prog.separable:
             raise LinkError("GLSL ES programs need both a vertex and a fragment shader")
-        if self.api.core and "compute" not in units and "vertex" not in units:
+        if self.api.core and "compute" not in units and "vertex" not in units and not prog.separable:
             raise LinkError("a vertex shader is required in the core profile")
         merged = {stage: self._merge_stage(stage, us) for stage, us in units.items()}
         versions = {u.version.number for us in units.values() for u in us}

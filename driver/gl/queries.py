@@ -234,6 +234,8 @@ class QueryMixin:
         x = self.xfb
         check(not x.active, E.GL_INVALID_OPERATION, "already active")
         prog = self.current_program
+        if prog is None and self.bound_pipeline is not None:
+            prog = self.bound_pipeline.stages.get("vertex")
         check(prog is not None and prog.linked_state.tf_varyings, E.GL_INVALID_OPERATION,
               "no program with transform feedback varyings")
         needed = 1 if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS else len(prog.linked_state.tf_varyings)

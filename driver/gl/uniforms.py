@@ -28,6 +28,8 @@ class UniformMixin:
         """The program a glUniform / glProgramUniform call writes."""
         if program is None:
             prog = self.current_program
+            if prog is None and getattr(self, "bound_pipeline", None) is not None:
+                prog = self.bound_pipeline.active_program     # GL 4.6 section 7.4.1
             check(prog is not None, E.GL_INVALID_OPERATION, "no current program")
         else:
             prog = self._program(program)

@@ -35,9 +35,9 @@ def _commands(api, upto):
     return out
 
 
-@pytest.mark.parametrize("version", [(2, 0), (3, 0)])
+@pytest.mark.parametrize("version", [(2, 0), (3, 0), (3, 1)])
 def test_every_gles_command_is_an_entry_point(version):
-    """The GLES 2.0 and 3.0 command lists of the registry are complete."""
+    """The GLES 2.0, 3.0 and 3.1 command lists of the registry are complete."""
     from driver.gl import Context
     missing = sorted(n for n in _commands("gles2", version) if not hasattr(Context, n))
     assert missing == []
