@@ -14,7 +14,7 @@ from ..opcodes import evaluate_op
 from ..types import raw_dtype
 from .cfutil import find_list, splice
 
-__all__ = ["opt_peephole_select", "opt_loop_unroll", "loop_trip_count"]
+__all__ = ["opt_peephole_select", "opt_loop_unroll", "loop_trip_count", "opt_remove_once_loops"]
 
 
 # ---------------------------------------------------------------- if-flattening
@@ -248,3 +248,98 @@ def _merge_runs(nodes: list) -> None:
             del nodes[i + 1]
         else:
             i += 1
+
+
+# ---------------------------------------------------------------- once-loops
+
+def _exits(nodes) -> bool:
+    """Every path through the cf list ``nodes`` ends in a break of the enclosing loop."""
+    last = nodes[-1]
+    j = last.jump()
+    if j is not None:
+        return j.kind == "break"
+    return (len(nodes) >= 2 and isinstance(nodes[-2], If) and not last.instrs
+            and _exits(nodes[-2].then_list) and _exits(nodes[-2].else_list))
+
+
+def _sink_after_exits(nodes: list) -> None:
+    """Move the code after an if one side of which always breaks into the other side
+    (dropping it when both break): it only ran on that side anyway."""
+    i = 0
+    while i < len(nodes):
+        node = nodes[i]
+        if isinstance(node, If):
+            _sink_after_exits(node.then_list)
+            _sink_after_exits(node.else_list)
+            t, e = _exits(node.then_list), _exits(node.else_list)
+            rest = nodes[i + 1:]
+            if (t or e) and not (len(rest) == 1 and not rest[0].instrs):
+                del nodes[i + 1:]
+                nodes.append(Block())
+                if not (t and e):
+                    target = node.else_list if t else node.then_list
+                    tail = last_block(target)
+                    for instr in list(rest[0].instrs):
+                        tail.append(instr)
+                    target.extend(rest[1:])
+                    _sink_after_exits(target)
+        i += 1
+
+
+def _own_blocks(nodes):
+    for node in nodes:
+        if isinstance(node, Block):
+            yield node
+        elif isinstance(node, If):
+            yield from _own_blocks(node.then_list)
+            yield from _own_blocks(node.else_list)
+
+
+def _removable_once_loop(func, loop: Loop) -> bool:
+    if any(j.kind == "continue" for j in _own_jumps(loop.body)):
+        return False
+    inside = [b for b in walk_cf(loop.body) if isinstance(b, Block)]
+    if any(b.phis() for b in inside):
+        return False
+    nodes, idx = find_list(func, loop)
+    if nodes[idx + 1].phis():
+        return False
+    defined = {i.dest for b in inside for i in b.instrs if i.dest is not None}
+    inside_set = set(inside)
+    for node in walk_cf(func.body):
+        if isinstance(node, Block) and node not in inside_set:
+            for instr in node.instrs:
+                if any(d in defined for d in instr.sources()):
+                    return False
+        elif isinstance(node, If) and node.cond in defined and not any(node is n for n in walk_cf(loop.body)):
+            return False
+    return True
+
+
+def opt_remove_once_loops(shader: Shader) -> bool:
+    """Remove loops that never iterate: every path through the body ends in a break
+    and there is no continue (the front end's once-loops for early returns and
+    ``switch``). Code after an if that breaks on one side is first moved into the
+    other side, so removing the breaks keeps the meaning. Works on phi-free loops
+    (run it before vars->SSA) whose values are not used after the loop."""
+    progress = False
+    for func in shader.functions:
+        changed = True
+        while changed:
+            changed = False
+            for loop in [n for n in walk_cf(func.body) if isinstance(n, Loop)]:
+                if not _removable_once_loop(func, loop):
+                    continue
+                trial = clone_cf_list(loop.body)      # sink on a copy first: only act if it pays
+                _sink_after_exits(trial)
+                if not _exits(trial):
+                    continue
+                _sink_after_exits(loop.body)
+                for block in _own_blocks(loop.body):
+                    j = block.jump()
+                    if j is not None:
+                        block.remove(j)
+                splice(func, loop, loop.body)
+                changed = progress = True
+                break
+    return progress

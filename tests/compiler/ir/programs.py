@@ -98,3 +98,30 @@ def do_while_loop(b, n, body):
     b.break_()
     b.pop_if(nif)
     b.pop_loop(loop)
+
+
+def early_return():
+    """void main() { vec4 v = in; if (v.x < 0.5) { out = 0; return; }
+    if (v.y < 0.5) { out = v; return; } else { v *= 2; } out = v + 1; }
+    as the front end lowers it: a once-loop with breaks."""
+    s, b = new_shader()
+    out = b.local_var("out", VEC4)
+    v = b.local_var("v", VEC4)
+    b.store_var(out, b.fimm([9.0, 9.0, 9.0, 9.0]))
+    loop = b.push_loop()
+    b.store_var(v, load_in(b))
+    nif = b.push_if(b.flt(b.channel(b.load_var(v), 0), 0.5))
+    b.store_var(out, b.fimm([0.0, 0.0, 0.0, 0.0]))
+    b.break_()
+    b.pop_if(nif)
+    nif = b.push_if(b.flt(b.channel(b.load_var(v), 1), 0.5))
+    b.store_var(out, b.load_var(v))
+    b.break_()
+    b.push_else(nif)
+    b.store_var(v, b.fmul(b.load_var(v), 2.0))
+    b.pop_if(nif)
+    b.store_var(out, b.fadd(b.load_var(v), 1.0))
+    b.break_()
+    b.pop_loop(loop)
+    store_out(b, b.load_var(out))
+    return s

@@ -193,3 +193,54 @@ def test_do_while_loop_unrolls_and_keeps_meaning(n):
     assert sum(isinstance(x, If) for x in walk_cf(after.main.body)) == n
     for seed in range(3):
         assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(seed)))
+
+
+def test_once_loop_from_early_returns_is_removed():
+    from compiler.ir.passes.control import opt_remove_once_loops
+    before, after = programs.early_return(), programs.early_return()
+    assert run_pass(after, opt_remove_once_loops)
+    assert not any(isinstance(x, Loop) for x in walk_cf(after.main.body))
+    for seed in range(3):
+        assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(seed)))
+
+
+def test_once_loop_text():
+    from compiler.ir.passes.control import opt_remove_once_loops
+    CASE(opt_remove_once_loops, """
+        block b0:
+          32x1 %z = load_const (0)
+          1x1 %c = intrinsic load_front_face () ()
+        loop {
+          block b1:
+          if %c {
+            block b2:
+              intrinsic store_output (%z, %z) (base=0, slot=VAR0, write_mask=x)
+              break
+          } else {
+            block b3:
+          }
+          block b4:
+            32x1 %one = load_const (1)
+            intrinsic store_output (%one, %z) (base=0, slot=VAR0, write_mask=x)
+            break
+        }
+        block b5:
+    """, """
+        block b0:
+          32x1 %z = load_const (0)
+          1x1 %c = intrinsic load_front_face () ()
+        if %c {
+          block b2:
+            intrinsic store_output (%z, %z) (base=0, slot=VAR0, write_mask=x)
+        } else {
+          block b3:
+            32x1 %one = load_const (1)
+            intrinsic store_output (%one, %z) (base=0, slot=VAR0, write_mask=x)
+        }
+        block b4:
+    """)
+
+
+def test_real_loops_are_not_once_loops():
+    from compiler.ir.passes.control import opt_remove_once_loops
+    NEGCASE(opt_remove_once_loops, COUNTED.format(n=3))

@@ -30,6 +30,7 @@ class Gen:
         for k in range(3):
             b.store_deref(b.deref_array(b.deref_var(self.arr), k), self.inputs[1])
         self.loop_vars = []
+        self.contexts = []      # "loop" or "once" (a front end's once-loop for early returns)
 
     def draw(self, strategy):
         return self.data.draw(strategy)
@@ -70,7 +71,9 @@ class Gen:
 
     def stmt(self, depth):
         b = self.b
-        kinds = ["assign", "assign_masked", "array_store"] + (["if", "loop"] if depth < 2 else [])
+        kinds = ["assign", "assign_masked", "array_store"] + (["if", "loop", "once"] if depth < 2 else [])
+        if self.contexts and self.contexts[-1] == "once":
+            kinds.append("early_break")
         kind = self.draw(st.sampled_from(kinds))
         if kind == "assign":
             b.store_var(self.draw(st.sampled_from(self.vars)), self.expr(0))
@@ -79,6 +82,18 @@ class Gen:
         elif kind == "array_store":
             idx = self.index()
             b.store_deref(b.deref_array(b.deref_var(self.arr), idx), self.expr(0))
+        elif kind == "once":
+            loop = b.push_loop()
+            self.contexts.append("once")
+            self.stmts(depth + 1)
+            self.contexts.pop()
+            b.break_()
+            b.pop_loop(loop)
+        elif kind == "early_break":
+            nif = b.push_if(b.flt(b.channel(self.expr(1), 0), b.channel(self.expr(1), 1)))
+            b.store_var(self.draw(st.sampled_from(self.vars)), self.expr(0))
+            b.break_()
+            b.pop_if(nif)
         elif kind == "if":
             nif = b.push_if(b.flt(b.channel(self.expr(1), 0), b.channel(self.expr(1), 1)))
             self.stmts(depth + 1)
@@ -91,7 +106,9 @@ class Gen:
 
             def body(i):
                 self.loop_vars.append(i)
+                self.contexts.append("loop")
                 self.stmts(depth + 1)
+                self.contexts.pop()
                 self.loop_vars.pop()
             if self.draw(st.booleans()):
                 programs.counted_loop(b, n, body)
