@@ -524,6 +524,7 @@ class _PassContext:
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
         self.frags, self.draw, self.front, self.one_draw = frags, draw, front, one_draw
         self.rec_f = record_of[frags.y, frags.x]       # tile-memory pixel of every fragment
+        self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
 
@@ -672,8 +673,10 @@ class _PassContext:
             tile, tile_index = self.tile_buffer, np.maximum(records, 0)
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
-        ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials, cf_planes=self.tvb.planes,
-                          primitive_index=tri, tile_buffer=tile, tile_index=tile_index,
+        if st.uses_iter or "ldcf" in st.names:   # the PDM's coefficient registers, per lane
+            kw["coefficients"] = np.take(self.planes_t, tri, axis=2)
+        ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
+                          tile_buffer=tile, tile_index=tile_index,
                           **kw, **st.pipe.context_fields())
         self.core.run(st.code_va, ctx)
         if direct:
