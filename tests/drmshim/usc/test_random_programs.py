@@ -20,7 +20,7 @@ UNIFORMS = np.random.default_rng(9).integers(0, 2 ** 32, 256, dtype=np.uint64).a
 UNIFORMS[:8] = np.array([1.5, -2.0, 0.25, 3.0, np.nan, np.inf, 1e-40, -0.0], np.float32).view(np.uint32)
 
 FALU = [op for op in isa.OPS if op.unit == "falu"]
-IALU = [op for op in isa.OPS if op.unit == "ialu" and op.name not in ("umulhi", "imulhi")]
+IALU = [op for op in isa.OPS if op.unit == "ialu"]
 
 
 # ---------------------------------------------------------------------------
