@@ -11,7 +11,7 @@ import numpy as np
 
 from driver.gallium import (
     ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
-    PipeClear, PipePrim, PipeShaderType, VertexBuffer, VertexElement,
+    PipeClear, PipeFormat, PipePrim, PipeShaderType, VertexBuffer, VertexElement,
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
@@ -405,15 +405,25 @@ class DrawMixin:
                     return False
         return True
 
-    def _emit_vertices(self, prog, vertex_range) -> None:
+    def _emit_vertices(self, prog, vertex_range, instances: int = 1) -> None:
         """Vertex elements and buffers for the program's attributes (Mesa's
-        st_atom_array): enabled arrays read buffers (client memory is
-        uploaded), disabled ones read the current value with stride 0."""
+        st_atom_array): element i feeds input location i; enabled arrays read
+        buffers (client memory is uploaded), disabled ones and unused
+        locations below the highest one read a constant with stride 0."""
         ls = prog.linked_state if prog is not None else None
         attributes = sorted(ls.attributes.items(), key=lambda kv: kv[1][0]) if ls else []
-        elements, buffers = [], []
+        by_location: dict[int, VertexElement] = {}
+        buffers: list[VertexBuffer] = []
         lo, hi = vertex_range
-        instances = 1
+
+        def constant(value, kind) -> VertexElement:
+            letter, fmt = {"float": ("f", PipeFormat.R32G32B32A32_FLOAT),
+                           "int": ("i", PipeFormat.R32G32B32A32_SINT),
+                           "uint": ("I", PipeFormat.R32G32B32A32_UINT)}[kind]
+            res, off = self.uploader.upload(struct.pack(f"<4{letter}", *value))
+            buffers.append(VertexBuffer(res, off))
+            return VertexElement(0, len(buffers) - 1, fmt, 0)
+
         for name, (loc, gtype, nslots) in attributes:
             for slot in range(loc, loc + nslots):
                 if name.startswith("gl_"):
@@ -422,33 +432,30 @@ class DrawMixin:
                 else:
                     a = self.vao.attribs[slot]
                     b = self.vao.bindings[a.binding] if a.enabled else None
-                if a is not None and b is not None:
-                    fmt = ps.vertex_format(a.size, a.type, a.normalized, a.integer)
-                    stride = b.stride
-                    if b.buffer is not None:
-                        vb = VertexBuffer(b.buffer.resource, b.offset)
-                    else:
-                        rows = hi + 1 if b.divisor == 0 else -(-instances // b.divisor) + 1
-                        nbytes = (rows - 1) * stride + attrib_size_B(a.size, a.type)
-                        mem = a.pointer if isinstance(a.pointer, ClientMemory) else None
-                        check(mem is not None, E.GL_INVALID_OPERATION, "NULL client array")
-                        res, off = self.uploader.upload(mem.read(0, nbytes))
-                        vb = VertexBuffer(res, off)
-                    buffers.append(vb)
-                    elements.append(VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
-                                                  b.divisor))
-                else:
+                if a is None or b is None:
                     if name.startswith("gl_"):
-                        value, kind = self._legacy_current(name), "float"
+                        by_location[slot] = constant(self._legacy_current(name), "float")
                     else:
-                        value, kind = self.current_attribs[slot]
-                    letter, fmt = {"float": ("f", "R32G32B32A32_FLOAT"),
-                                   "int": ("i", "R32G32B32A32_SINT"),
-                                   "uint": ("I", "R32G32B32A32_UINT")}[kind]
-                    res, off = self.uploader.upload(struct.pack(f"<4{letter}", *value))
-                    buffers.append(VertexBuffer(res, off))
-                    from driver.gallium import PipeFormat
-                    elements.append(VertexElement(0, len(buffers) - 1, PipeFormat[fmt], 0))
+                        by_location[slot] = constant(*self.current_attribs[slot])
+                    continue
+                fmt = ps.vertex_format(a.size, a.type, a.normalized, a.integer)
+                stride = b.stride
+                if b.buffer is not None:
+                    vb = VertexBuffer(b.buffer.resource, b.offset)
+                else:
+                    rows = hi + 1 if b.divisor == 0 else -(-instances // b.divisor)
+                    nbytes = max(0, rows - 1) * stride + a.relative_offset + attrib_size_B(a.size, a.type)
+                    mem = a.pointer if isinstance(a.pointer, ClientMemory) else None
+                    check(mem is not None, E.GL_INVALID_OPERATION, "NULL client array")
+                    res, off = self.uploader.upload(mem.read(0, nbytes))
+                    vb = VertexBuffer(res, off)
+                buffers.append(vb)
+                by_location[slot] = VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
+                                                  b.divisor)
+        count = max(by_location, default=-1) + 1
+        elements = []
+        for loc in range(count):
+            elements.append(by_location.get(loc) or constant((0.0, 0.0, 0.0, 1.0), "float"))
         self.cso.set_vertex_elements(tuple(elements))
         self.pipe.set_vertex_buffers(buffers)
 
@@ -461,7 +468,7 @@ class DrawMixin:
                 self._emit_program(stages[stage], (stage,))
             else:
                 self.pipe.bind_shader_state(stage, None)
-        self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range)
+        self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
         self._emit_stream_output()
         self.pipe.draw_vbo(info, 0, indirect, draws)
 

@@ -127,7 +127,7 @@ def test_draw_rect_the_piglit_way(compat):
     assert v.src_format == PipeFormat.R32G32_FLOAT and v.src_stride_B == 8
     vb = buffers[v.vertex_buffer_index]
     assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 32]) == verts.tobytes()
-    col = elements[sorted(a[0] for a in attrs.values()).index(attrs["gl_Color"][0])]
+    col = elements[attrs["gl_Color"][0]]                   # element i feeds location i
     assert col.src_stride_B == 0                           # the current colour
     cb = buffers[col.vertex_buffer_index]
     assert struct.unpack_from("<4f", cb.resource.storage, cb.offset_B) == (0.0, 1.0, 0.0, 1.0)

@@ -318,3 +318,28 @@ def test_masked_clears_are_drawn(es3):
     n = len(es3.pipe.calls)
     es3.glClear(E.GL_COLOR_BUFFER_BIT)                     # nothing to write
     assert "draw_vbo" not in es3.pipe.names()[n:] and "clear" not in es3.pipe.names()[n:]
+
+
+def test_vertex_elements_are_indexed_by_location(es3):
+    vs = VS.replace("layout(location = 1) in vec4 col;", "layout(location = 3) in vec4 col;")
+    p = program(es3, vs, FS)
+    es3.glUseProgram(p)
+    es3.glVertexAttribPointer(3, 2, E.GL_FLOAT, False, 0, np.arange(6, dtype=np.float32))
+    es3.glEnableVertexAttribArray(3)
+    es3.glDrawArrays(E.GL_POINTS, 0, 3)
+    elements = es3.pipe.last("create_vertex_elements_state")[0]
+    assert len(elements) == 4
+    assert elements[3].src_format == PipeFormat.R32G32_FLOAT and elements[3].src_stride_B == 8
+    assert all(e.src_stride_B == 0 for e in elements[:3])   # pos (disabled) and two gaps
+
+
+def test_instanced_client_arrays_upload_one_row_per_divisor_step(es3):
+    p = program(es3, VS, FS)
+    es3.glUseProgram(p)
+    data = np.arange(16, dtype=np.float32)
+    es3.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 0, data)
+    es3.glEnableVertexAttribArray(1)
+    es3.glVertexAttribDivisor(1, 2)
+    es3.glDrawArraysInstanced(E.GL_POINTS, 0, 1, 7)          # instances 0..6 -> rows 0..3
+    vb = es3.pipe.last("set_vertex_buffers")[0][1]
+    assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 64]) == data.tobytes()
