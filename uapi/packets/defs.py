@@ -26,7 +26,7 @@ __all__ = [
     "CoefficientSource", "VisibilityMode", "ZFormat",
     # packets and groups
     "VDM_PPP_STATE_UPDATE", "VDM_BARRIER", "VDM_STATE_UPDATE", "VDM_STATE_VERTEX_SHADER",
-    "VDM_STATE_VERTEX_OUTPUTS", "VDM_STATE", "VDM_INDEX_LIST", "VDM_STREAM_LINK",
+    "VDM_STATE_VERTEX_OUTPUTS", "VDM_STATE_STATISTICS", "VDM_STATE", "VDM_INDEX_LIST", "VDM_STREAM_LINK",
     "VDM_TERMINATE",
     "CDM_LAUNCH", "CDM_STREAM_LINK", "CDM_TERMINATE", "CDM_BARRIER", "CDM_RETURN",
     "USC_END", "USC_SHADER", "USC_UNIFORM", "USC_TEXTURE", "USC_SAMPLER", "USC_SHARED",
@@ -242,6 +242,7 @@ VDM_BARRIER = Packet("VDM_BARRIER", 1, [
 VDM_STATE_UPDATE = Packet("VDM_STATE_UPDATE", 1, [
     boolean("vertex_shader", 0),
     boolean("vertex_outputs", 1),
+    boolean("statistics", 2),
     _block(VDMBlock.VDM_STATE_UPDATE),
 ], doc="Header of the VDM_STATE group: which VDM state records follow.")
 
@@ -253,9 +254,17 @@ VDM_STATE_VERTEX_OUTPUTS = Packet("VDM_STATE_VERTEX_OUTPUTS", 1, [
     uint("output_count_words", 0, 8, doc="32-bit vertex outputs written with st_var"),
 ])
 
+VDM_STATE_STATISTICS = Packet("VDM_STATE_STATISTICS", 2, [
+    address("counters", 0, 37, modifier=shr(3),
+            doc="0: none; else 6 uint64 the following draws add to: vertices submitted, primitives "
+                "submitted (= primitives generated), vertex shader invocations, clipper input primitives, "
+                "clipper output primitives, fragment shader invocations"),
+], doc="Pipeline statistics of the following draws (GL's query counters), added in memory.")
+
 VDM_STATE = Group("VDM_STATE", VDM_STATE_UPDATE, [
     ("vertex_shader", VDM_STATE_VERTEX_SHADER),
     ("vertex_outputs", VDM_STATE_VERTEX_OUTPUTS),
+    ("statistics", VDM_STATE_STATISTICS),
 ])
 
 VDM_INDEX_LIST = Packet("VDM_INDEX_LIST", 11, [
