@@ -158,6 +158,10 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
         g = process_draw(memory, d, batch, W, H, depth_format, _cf_count(memory, d.ppp))
         primitives += g.primitives
         geoms.append(g)
+        if d.statistics_va:
+            rows = 0 if g.setup is None else len(np.unique(g.setup.prim))
+            add_statistics(memory, d.statistics_va, [d.count * d.instances, g.primitives, batch.lanes,
+                                                     g.primitives, rows, 0])
     tvb.draws = geoms
     live = [g for g in geoms if g.setup is not None and len(g.setup)]
     if live:
@@ -176,6 +180,14 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
 
 
 TVB_ENTRY_B = 8
+STATISTICS = ("vertices_submitted", "primitives_submitted", "vs_invocations", "clipper_invocations",
+              "clipper_primitives", "fs_invocations")
+
+
+def add_statistics(memory, va: int, amounts) -> None:
+    """Add to the 6 uint64 pipeline-statistics counters at ``va`` (VDM_STATE_STATISTICS)."""
+    old = memory.read(va, 48, "VDM").view("<u8")
+    memory.write(va, (old + np.asarray(amounts, np.uint64)).astype("<u8"), "VDM")
 
 
 def _bin(tvb: TiledVertexBuffer, capacity: int) -> list[Pass]:
@@ -210,7 +222,8 @@ class _DrawState:
     uniform: tuple | None = None        # uniform_record of the fragment program
     sample_mask: int = 0xFFFF
     occlusion: object = None
-    passed: int = 0
+    passed: int = 0                     # samples that passed depth/stencil (occlusion)
+    shaded: int = 0                     # fragment shader invocations (lanes, helpers excluded)
 
 
 def _stencil_face(rec) -> R.StencilFace:
@@ -438,6 +451,9 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
         _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE")
     frame.store()
     _write_occlusion(command, states)
+    for st in states.values():
+        if st.geom.draw.statistics_va and st.shaded:
+            add_statistics(command.memory, st.geom.draw.statistics_va, [0, 0, 0, 0, 0, st.shaded])
     command.counters.add(tiles=tiles_done if not tvb.sysmem else tvb.tiles_x * tvb.tiles_y, fragments=fragments)
 
 
@@ -606,6 +622,11 @@ class _PassContext:
 
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: _DrawState, idx: np.ndarray, cover: np.ndarray, late: bool) -> int:
+        n = self._shade_lanes(st, idx, cover, late)
+        st.shaded += n
+        return n
+
+    def _shade_lanes(self, st: _DrawState, idx: np.ndarray, cover: np.ndarray, late: bool) -> int:
         S, frags = self.S, self.frags
         if len(idx) == 0:
             return 0

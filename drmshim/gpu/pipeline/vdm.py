@@ -53,6 +53,7 @@ class Draw:
     first_index: int = 0
     base_vertex: int = 0
     base_instance: int = 0
+    statistics_va: int = 0          # VDM_STATE_STATISTICS counters (0: none)
 
 
 @dataclass
@@ -72,7 +73,7 @@ class VertexBatch:
 def walk_draws(memory, stream_va: int) -> list[Draw]:
     """Walk the VDM stream; every draw with its state snapshot (unit VDM)."""
     draws: list[Draw] = []
-    vertex_pipeline, outputs = 0, 0
+    vertex_pipeline, outputs, statistics = 0, 0, 0
     ppp: dict = {}
     for va, rec in walk(memory, stream_va, P.VDM_STREAM, "VDM"):
         if isinstance(rec, P.GroupRecord):      # VDM_STATE
@@ -82,13 +83,17 @@ def walk_draws(memory, stream_va: int) -> list[Draw]:
             vo = rec.members.get("vertex_outputs")
             if vo is not None:
                 outputs = vo.output_count_words
+            st = rec.members.get("statistics")
+            if st is not None:
+                statistics = st.counters
             continue
         if rec.name == "VDM_PPP_STATE_UPDATE":
             state = P.PPP_STATE.unpack(read_words(memory, rec.state, rec.size_words, "PPP").tolist())
             ppp = {**ppp, **state.members}
         elif rec.name == "VDM_INDEX_LIST":
             d = Draw(len(draws), va, rec, vertex_pipeline, outputs, dict(ppp), count=rec.count,
-                     instances=rec.instances, base_vertex=rec.base_vertex, base_instance=rec.base_instance)
+                     instances=rec.instances, base_vertex=rec.base_vertex, base_instance=rec.base_instance,
+                     statistics_va=statistics)
             if rec.indirect:
                 n = 5 if rec.indexed else 4
                 w = read_words(memory, rec.indirect_buffer, n, "VDM").astype(np.int64)

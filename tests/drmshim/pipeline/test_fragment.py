@@ -173,3 +173,19 @@ def test_fragment_faults_name_their_unit(where):
     good = Scene(sp, W, H)
     good.draw(quad(0), GREEN, primitive="TRIANGLE_STRIP")
     assert (good.render(ex)[..., 1] == 255).all()
+
+
+def test_pipeline_statistics_are_added_in_memory():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    stats = sp.put(np.array([1, 2, 3, 4, 5, 6], np.uint64))
+    sc.draw(quad(0.0), RED, primitive="TRIANGLE_STRIP", instances=2)
+    # the second draw: one triangle wholly clipped away (behind the far plane)
+    sc.blocks.insert(0, P.pack("VDM_STATE", statistics=dict(counters=stats)))
+    far = np.array([[-1, -1, 2, 1], [1, -1, 2, 1], [-1, 1, 2, 1]], np.float32)
+    sc.draw(far, RED)
+    sc.render(Executor(hsr=False))
+    # 4 vertices x 2 instances + 3; 2 x 2 + 1 primitives; 8 + 3 shaded vertices;
+    # clipper: 5 in, 4 out; fragments: the quad twice (same pixels, both shaded)
+    np.testing.assert_array_equal(sp.get(stats, 6, np.uint64) - np.arange(1, 7),
+                                  [11, 5, 11, 5, 4, 2 * W * H])
