@@ -16,7 +16,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import GLError, check, check_enum
 from driver.gl.pointers import ClientMemory
 from driver.gl.textures import PIPE_TARGETS
 from driver.gl.vertexarrays import attrib_size_B
@@ -182,24 +182,32 @@ class DrawMixin:
             return
         ebo, offset, data = self._index_data(count, type, indices)
         size = INDEX_TYPES[type]
+        restart = self._restart_index(size)
         if ebo is not None:
-            raw = bytes(ebo.data[offset:offset + count * size])
             res, start = ebo.resource, offset // size
         else:
-            raw = data
             res, up_off = self.uploader.upload(data, alignment_B=size)
             start = up_off // size
-        idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
-        restart = self._restart_index(size)
-        live = idx[idx != restart] if restart is not None else idx
-        lo = int(live.min()) + basevertex if live.size else 0
-        hi = int(live.max()) + basevertex if live.size else 0
-        if range_ is not None:
-            lo, hi = range_[0] + basevertex, range_[1] + basevertex
+
+        def index_range():
+            """Smallest and largest vertex the draw fetches (GL 4.6 10.4:
+            DrawRangeElements' start/end are a promise); read through the pipe
+            so GPU-written index buffers count."""
+            if range_ is not None:
+                return range_[0] + basevertex, range_[1] + basevertex
+            raw = data if ebo is None else self._read_buffer(ebo, offset, count * size)
+            idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
+            live = idx[idx != restart] if restart is not None else idx
+            if not live.size:
+                return 0, 0
+            return int(live.min()) + basevertex, int(live.max()) + basevertex
+
+        lo, hi = range_ if range_ is not None else (0, 0xFFFFFFFF)
         info = DrawInfo(PipePrim(mode), size, res, None, base_instance, instances,
                         restart is not None, restart if restart is not None else 0,
-                        True, max(lo, 0), max(hi, 0))
-        self._emit_draw(mode, info, [DrawStartCountBias(start, count, basevertex)], None, (lo, hi))
+                        range_ is not None, max(lo + basevertex, 0), max(hi + basevertex, 0))
+        self._emit_draw(mode, info, [DrawStartCountBias(start, count, basevertex)], None,
+                        index_range)
 
     def _restart_index(self, size):
         s = self.state
@@ -209,23 +217,28 @@ class DrawMixin:
             return s.primitive_restart_index
         return None
 
+    def _no_client_arrays(self):
+        raise GLError(E.GL_INVALID_OPERATION, "client arrays with an indirect draw")
+
     def _indirect_buffer(self, offset: int, size: int):
         buf = self.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)
         check(buf is not None, E.GL_INVALID_OPERATION, "no DRAW_INDIRECT_BUFFER bound")
         check(offset >= 0 and offset % 4 == 0, E.GL_INVALID_VALUE, "misaligned indirect offset")
         check(offset + size <= buf.size, E.GL_INVALID_OPERATION, "indirect command beyond the buffer")
         if self.api.es:
+            # GLES 3.1 section 10.5: no default VAO, no client arrays
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION, "default VAO")
+            check(all(self.vao.bindings[a.binding].buffer is not None
+                      for a in self.vao.attribs if a.enabled), E.GL_INVALID_OPERATION,
+                  "an enabled array has no buffer")
         return buf
 
     def glDrawArraysIndirect(self, mode: int, indirect: int) -> None:
         check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
         buf = self._indirect_buffer(indirect, 16)
         self._validate_draw(mode, 0)
-        count, instances, first, base_instance = struct.unpack_from("<4I", buf.data, indirect)
-        self._emit_draw(mode, DrawInfo(PipePrim(mode), instance_count=instances),
-                        [DrawStartCountBias(0, 0)], IndirectInfo(buf.resource, indirect, 16),
-                        (first, first + max(count, 1) - 1))
+        self._emit_draw(mode, DrawInfo(PipePrim(mode)), [DrawStartCountBias(0, 0)],
+                        IndirectInfo(buf.resource, indirect, 16), self._no_client_arrays)
 
     def glDrawElementsIndirect(self, mode: int, type: int, indirect: int) -> None:
         check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
@@ -239,7 +252,7 @@ class DrawMixin:
                                        primitive_restart=self._restart_index(size) is not None,
                                        restart_index=self._restart_index(size) or 0),
                         [DrawStartCountBias(0, 0)], IndirectInfo(buf.resource, indirect, 20),
-                        (0, max(0, ebo.size // size - 1)))
+                        self._no_client_arrays)
 
     # -- state emission -------------------------------------------------------------
     def _emit_framebuffer(self):
@@ -414,7 +427,12 @@ class DrawMixin:
         attributes = sorted(ls.attributes.items(), key=lambda kv: kv[1][0]) if ls else []
         by_location: dict[int, VertexElement] = {}
         buffers: list[VertexBuffer] = []
-        lo, hi = vertex_range
+        bounds: list = []
+
+        def last_vertex() -> int:
+            if not bounds:
+                bounds.append(vertex_range() if callable(vertex_range) else vertex_range)
+            return bounds[0][1]
 
         def constant(value, kind) -> VertexElement:
             letter, fmt = {"float": ("f", PipeFormat.R32G32B32A32_FLOAT),
@@ -443,7 +461,7 @@ class DrawMixin:
                 if b.buffer is not None:
                     vb = VertexBuffer(b.buffer.resource, b.offset)
                 else:
-                    rows = hi + 1 if b.divisor == 0 else -(-instances // b.divisor)
+                    rows = last_vertex() + 1 if b.divisor == 0 else -(-instances // b.divisor)
                     nbytes = max(0, rows - 1) * stride + a.relative_offset + attrib_size_B(a.size, a.type)
                     mem = a.pointer if isinstance(a.pointer, ClientMemory) else None
                     check(mem is not None, E.GL_INVALID_OPERATION, "NULL client array")

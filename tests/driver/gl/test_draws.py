@@ -144,7 +144,7 @@ def test_draw_elements_client_and_buffer_indices(ready):
     c = ready
     c.glDrawElements(E.GL_TRIANGLES, 3, E.GL_UNSIGNED_SHORT, np.array([2, 0, 1], np.uint16))
     info, _, _, draws = c.pipe.last("draw_vbo")
-    assert info.index_size == 2 and (info.min_index, info.max_index) == (0, 2)
+    assert info.index_size == 2 and not info.index_bounds_valid
     idx = np.frombuffer(bytes(info.index_resource.storage), np.uint16)
     assert list(idx[draws[0].start:draws[0].start + 3]) == [2, 0, 1]
     (e,) = c.glGenBuffers(1)
@@ -343,3 +343,20 @@ def test_instanced_client_arrays_upload_one_row_per_divisor_step(es3):
     es3.glDrawArraysInstanced(E.GL_POINTS, 0, 1, 7)          # instances 0..6 -> rows 0..3
     vb = es3.pipe.last("set_vertex_buffers")[0][1]
     assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 64]) == data.tobytes()
+
+
+def test_range_elements_promise_bounds_and_size_client_uploads(ready):
+    c = ready
+    colors = np.arange(40, dtype=np.float32)                 # 10 vec4s
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, 0)
+    c.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 0, colors)
+    c.glEnableVertexAttribArray(1)
+    c.glDrawRangeElements(E.GL_POINTS, 2, 5, 2, E.GL_UNSIGNED_BYTE, bytes([2, 5]))
+    info = c.pipe.last("draw_vbo")[0]
+    assert info.index_bounds_valid and (info.min_index, info.max_index) == (2, 5)
+    vb = c.pipe.last("set_vertex_buffers")[0][1]
+    # vertices 0..5 of the client array are uploaded (the promised end + 1)
+    assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 96]) == colors[:24].tobytes()
+    c.glDrawElements(E.GL_POINTS, 2, E.GL_UNSIGNED_BYTE, bytes([7, 1]))
+    vb = c.pipe.last("set_vertex_buffers")[0][1]
+    assert bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 128]) == colors[:32].tobytes()
