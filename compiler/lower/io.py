@@ -197,6 +197,8 @@ class IOLowering:
         self._shared_end = 0
         self._uniform_vars: list[tuple] = []          # (symbol, type) in declaration order
         self._input_vars: list = []
+        self.uniform_regs_used_B = 0
+        self._spills = 0
         self.regs_B = key.get("uniform_regs_B", 1024) if key is not None else 1024
 
     def k(self, name, default=None):
@@ -222,23 +224,22 @@ class IOLowering:
     # ------------------------------------------------------------ uniforms
     def _plan_uniforms(self, L, syms) -> None:
         """Uniform registers first, the rest in the default UBO (index 0)."""
-        offset = 0
+        offset = self.uniform_regs_used_B
         spill_fields, spill_syms = [], []
         blocks_done = set()
         for s in syms:
             if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
+                continue
+            if s.type.is_block:
+                self._block(L, s.block if isinstance(s.block, ast.InterfaceBlock) else None, s)
                 continue
             if s.block is not None:
                 if id(s.block) not in blocks_done:
                     blocks_done.add(id(s.block))
                     self._block(L, s.block, None)
                 var, path = self._block_vars[id(s.block)]
-                idx = [m.name for m in s.block.member_variables].index(s.name)
                 fidx = L._ir_field_index(s.block.type, [f.name for f in s.block.type.fields].index(s.name))
                 L.bind(s, var, (fidx,))
-                continue
-            if s.type.is_block:
-                self._block(L, None, s)
                 continue
             t = ir_type(s.type)
             size, align = type_layout(t, "std430")
@@ -254,6 +255,9 @@ class IOLowering:
                 spill_syms.append(s)
         self.uniform_regs_used_B = offset
         if spill_fields:
+            if self._spills:
+                raise LoweringError("uniform registers exhausted by uniforms the lowering added")
+            self._spills += 1
             st = StructType(tuple(spill_fields))
             var = IRVariable("shimgl_DefaultUniforms", st, "ubo", {"binding": 0, "packing": "std430"})
             self.shader.variables.append(var)
@@ -301,6 +305,11 @@ class IOLowering:
         """A uniform or storage block (instance-less when ``sym`` is None)."""
         if block is None:
             block = next(b for b in self.unit.interface_blocks if b.variable is sym)
+        if id(block) in getattr(self, "_block_vars", {}):
+            var, _p = self._block_vars[id(block)]
+            if sym is not None:
+                L.bind(sym, var)
+            return
         layout = _block_layout(block)
         t = block.type
         kind = t.block_kind
@@ -337,10 +346,14 @@ class IOLowering:
             self._plan_uniforms(L, [s])
             return
         if s.storage == "buffer":
-            if s.block is not None:
-                self._block(L, s.block, None)
+            if s.type.is_block:
+                self._block(L, s.block if isinstance(s.block, ast.InterfaceBlock) else None, s)
+            elif id(s.block) in getattr(self, "_block_vars", {}):
+                var, _p = self._block_vars[id(s.block)]
+                fidx = L._ir_field_index(s.block.type, [f.name for f in s.block.type.fields].index(s.name))
+                L.bind(s, var, (fidx,))
             else:
-                self._block(L, None, s)
+                self._block(L, s.block, None)
             return
         if s.storage == "shared":
             t = ir_type(s.type)
@@ -447,6 +460,13 @@ class IOLowering:
         if self.stage == "vertex":
             self._emit_attributes()
             return
+        saved_b, L.b = L.b, pro
+        try:
+            self._emit_fs_inputs(L, pro)
+        finally:
+            L.b = saved_b
+
+    def _emit_fs_inputs(self, L, pro) -> None:
         items = self._fs_input_items()
         flat = []
         for s, var, parts in items:
@@ -485,12 +505,9 @@ class IOLowering:
                     pro.store_deref(pro.deref_array(pro.deref_var(var), i), pro.fimm(0.0))
             elif s.builtin and s.name == "gl_SamplePosition":
                 pro.store_var(var, pro.fimm([0.5, 0.5]))
-            else:
+            elif parts:
                 ivar, t = ivars[parts[0][0]]
-                saved = L.b
-                L.b = pro
                 L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))
-                L.b = saved
         del by_name
 
     def _emit_attributes(self) -> None:
@@ -506,7 +523,11 @@ class IOLowering:
             if loc is not None:
                 used.update(range(loc, loc + GT.type_size_slots(s.type)))
         nxt = 0
-        for entry in sorted(plan, key=lambda p: (p[0].builtin, 0)):
+        def order(p):
+            s = p[0]
+            return (s.builtin, LEGACY_ATTRIBUTES.index(s.name) if s.name in LEGACY_ATTRIBUTES else 0)
+        plan.sort(key=order)
+        for entry in plan:
             if entry[2] is None:
                 n = GT.type_size_slots(entry[0].type)
                 while any(x in used for x in range(nxt, nxt + n)):
