@@ -3,7 +3,7 @@ indexed bindings (GL 4.6 chapter 6, GLES 3.2 chapter 6)."""
 
 from __future__ import annotations
 
-from driver.gallium import PipeBind, PipeFormat, PipeMap, PipeTextureTarget, ResourceTemplate
+from driver.gallium import Box, PipeBind, PipeFormat, PipeMap, PipeTextureTarget, ResourceTemplate
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import Buffer
@@ -141,20 +141,19 @@ class BufferMixin:
             for i, (b, o, s) in list(tbl.items()):
                 if b is obj:
                     tbl[i] = (None, 0, 0)
-        if obj.mapped:
-            obj.mapped = False
+        if obj.mapped:                       # GL 4.6 section 6.3.1: deletion unmaps
+            self._unmap(obj)
 
     # -- data store ------------------------------------------------------------------
     def _allocate(self, buf: Buffer, size: int, data) -> None:
         if buf.resource is not None:
             self.screen.resource_destroy(buf.resource)
             buf.resource = None
-        payload = bytearray(size)
+        payload = None
         if data is not None:
             raw = as_bytes(data)
             check(len(raw) >= size, E.GL_INVALID_VALUE, "data shorter than size")
-            payload[:] = raw[:size]
-        buf.data = payload
+            payload = raw[:size]
         buf.size = size
         if size:
             buf.resource = self.screen.resource_create(ResourceTemplate(
@@ -162,8 +161,8 @@ class BufferMixin:
                 bind=PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER
                 | PipeBind.SHADER_BUFFER | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER
                 | PipeBind.SAMPLER_VIEW))
-            if data is not None:
-                self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, 0, bytes(payload))
+            if payload is not None:
+                self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, 0, payload)
 
     def glBufferData(self, target: int, size: int, data, usage: int) -> None:
         buf = self._bound_buffer(target)
@@ -198,7 +197,6 @@ class BufferMixin:
         raw = as_bytes(data)
         check(len(raw) >= size, E.GL_INVALID_VALUE, "data shorter than size")
         if size:
-            buf.data[offset:offset + size] = raw[:size]
             self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, offset, bytes(raw[:size]))
 
     def glGetBufferSubData(self, target: int, offset: int, size: int) -> bytes:
@@ -215,9 +213,7 @@ class BufferMixin:
         if size == 0:
             return b""
         from driver.gallium import buffer_read
-        data = buffer_read(self.pipe, buf.resource, offset, size)
-        buf.data[offset:offset + size] = data
-        return data
+        return buffer_read(self.pipe, buf.resource, offset, size)
 
     # -- mapping -------------------------------------------------------------------
     def glMapBufferRange(self, target: int, offset: int, length: int, access: int):
@@ -246,14 +242,21 @@ class BufferMixin:
         else:
             check(not access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION,
                   "PERSISTENT on mutable storage")
-        if access & E.GL_MAP_INVALIDATE_BUFFER_BIT or access & E.GL_MAP_INVALIDATE_RANGE_BIT:
-            contents = bytearray(length)
-        else:
-            contents = bytearray(self._read_buffer(buf, offset, length))
+        usage = PipeMap(0)
+        for bit, flag in ((E.GL_MAP_READ_BIT, PipeMap.READ), (E.GL_MAP_WRITE_BIT, PipeMap.WRITE),
+                          (E.GL_MAP_INVALIDATE_RANGE_BIT, PipeMap.DISCARD_RANGE),
+                          (E.GL_MAP_INVALIDATE_BUFFER_BIT, PipeMap.DISCARD_WHOLE_RESOURCE),
+                          (E.GL_MAP_FLUSH_EXPLICIT_BIT, PipeMap.FLUSH_EXPLICIT),
+                          (E.GL_MAP_UNSYNCHRONIZED_BIT, PipeMap.UNSYNCHRONIZED),
+                          (E.GL_MAP_PERSISTENT_BIT, PipeMap.PERSISTENT),
+                          (E.GL_MAP_COHERENT_BIT, PipeMap.COHERENT)):
+            if access & bit:
+                usage |= flag
+        # Mesa's st_bufferobj_map_range: the pipe's transfer is the mapping
+        tr = self.pipe.transfer_map(buf.resource, 0, usage, Box(offset, 0, 0, length))
         buf.mapped, buf.map_offset, buf.map_length, buf.map_access = True, offset, length, access
-        buf.map_view = contents
-        buf.map_flushed = [] if access & E.GL_MAP_FLUSH_EXPLICIT_BIT else None
-        return memoryview(contents)
+        buf.map_view = tr
+        return tr.data
 
     def glMapBuffer(self, target: int, access: int):
         check(not self.api.es, E.GL_INVALID_OPERATION)
@@ -265,8 +268,8 @@ class BufferMixin:
         check(not buf.mapped, E.GL_INVALID_OPERATION, "already mapped")
         if buf.size == 0:
             buf.mapped, buf.map_offset, buf.map_length, buf.map_access = True, 0, 0, bits[access]
-            buf.map_view, buf.map_flushed = bytearray(), None
-            return memoryview(buf.map_view)
+            buf.map_view = None
+            return memoryview(b"")
         return self.glMapBufferRange(target, 0, buf.size, bits[access])
 
     def glFlushMappedBufferRange(self, target: int, offset: int, length: int) -> None:
@@ -276,19 +279,11 @@ class BufferMixin:
         check(buf.map_access & E.GL_MAP_FLUSH_EXPLICIT_BIT, E.GL_INVALID_OPERATION,
               "mapped without FLUSH_EXPLICIT")
         check(offset + length <= buf.map_length, E.GL_INVALID_VALUE, "range beyond the mapping")
-        buf.map_flushed.append((offset, length))
+        self.pipe.transfer_flush_region(buf.map_view, Box(offset, 0, 0, length))
 
     def _unmap(self, buf: Buffer) -> None:
-        if buf.map_access & E.GL_MAP_WRITE_BIT and buf.map_length:
-            if buf.map_flushed is None:
-                ranges = [(0, buf.map_length)]
-            else:
-                ranges = buf.map_flushed
-            for off, n in ranges:
-                chunk = bytes(buf.map_view[off:off + n])
-                start = buf.map_offset + off
-                buf.data[start:start + n] = chunk
-                self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, start, chunk)
+        if buf.map_view is not None:
+            self.pipe.transfer_unmap(buf.map_view)
         buf.mapped = False
         buf.map_offset = buf.map_length = buf.map_access = 0
         buf.map_view = None
@@ -302,7 +297,7 @@ class BufferMixin:
     def glGetBufferPointerv(self, target: int, pname: int):
         check_enum(pname, (E.GL_BUFFER_MAP_POINTER,))
         buf = self._target_buffer(target)
-        return memoryview(buf.map_view) if buf.mapped else None
+        return buf.map_view.data if buf.mapped and buf.map_view is not None else None
 
     # -- copies and queries ------------------------------------------------------------
     def glCopyBufferSubData(self, read_target: int, write_target: int, read_offset: int,
@@ -319,10 +314,8 @@ class BufferMixin:
             check(abs(read_offset - write_offset) >= size, E.GL_INVALID_VALUE, "overlapping ranges")
         check(not src.mapped and not dst.mapped, E.GL_INVALID_OPERATION, "buffer mapped")
         if size:
-            from driver.gallium import Box
             self.pipe.resource_copy_region(dst.resource, 0, write_offset, 0, 0, src.resource, 0,
                                            Box(read_offset, 0, 0, size))
-            dst.data[write_offset:write_offset + size] = src.data[read_offset:read_offset + size]
 
     def glGetBufferParameteriv(self, target: int, pname: int) -> list[int]:
         buf = self._bound_buffer(target)

@@ -315,7 +315,6 @@ class DesktopMixin:
             rgba = read_client_image(as_bytes(data), PixelStore(alignment=1), format, type, 1, 1, 1)
             value = to_resource_bytes(rgba, info.pipe.name)
         fill = value * (size // el)
-        buf.data[offset:offset + size] = fill
         if size:
             self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, offset, fill)
 

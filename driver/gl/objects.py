@@ -63,7 +63,6 @@ class Buffer:
     name: int
     size: int = 0
     usage: int = E.GL_STATIC_DRAW
-    data: bytearray = field(default_factory=bytearray)   # CPU shadow for reads/maps
     resource: Any = None
     immutable: bool = False
     storage_flags: int = 0
@@ -71,7 +70,7 @@ class Buffer:
     map_offset: int = 0
     map_length: int = 0
     map_access: int = 0          # GL_MAP_*_BIT flags of the current mapping
-    map_view: Any = None
+    map_view: Any = None         # the pipe Transfer of the current mapping
 
 
 @dataclass(eq=False)

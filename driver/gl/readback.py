@@ -94,7 +94,6 @@ class ReadbackMixin:
             check(isinstance(pixels, int) and pixels + len(out) <= pbo.size, E.GL_INVALID_OPERATION,
                   "write beyond the pack buffer")
             self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, pixels, out)
-            pbo.data[pixels:pixels + len(out)] = out
             return None
         return out
 

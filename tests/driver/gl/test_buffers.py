@@ -97,15 +97,24 @@ def test_map_range_write_then_unmap(es3):
     expect(es3, E.GL_INVALID_OPERATION)
 
 
-def test_map_flush_explicit_only_writes_flushed_ranges(es3):
+def test_map_is_a_pipe_transfer_and_flush_explicit_flushes_regions(es3):
+    from driver.gallium import PipeMap
     bound(es3, 8, bytes(8))
-    m = es3.glMapBufferRange(A, 0, 8, E.GL_MAP_WRITE_BIT | E.GL_MAP_FLUSH_EXPLICIT_BIT)
-    m[:] = b"12345678"
+    es3.pipe.calls.clear()
+    m = es3.glMapBufferRange(A, 2, 6, E.GL_MAP_WRITE_BIT | E.GL_MAP_FLUSH_EXPLICIT_BIT
+                             | E.GL_MAP_INVALIDATE_RANGE_BIT)
+    res, level, usage, box = es3.pipe.last("transfer_map")
+    assert usage == PipeMap.WRITE | PipeMap.FLUSH_EXPLICIT | PipeMap.DISCARD_RANGE
+    assert (box.x, box.width) == (2, 6)
+    m[1:3] = b"23"
     es3.glFlushMappedBufferRange(A, 1, 2)
-    es3.glFlushMappedBufferRange(A, 7, 2)                   # beyond the mapping
+    transfer, region = es3.pipe.last("transfer_flush_region")
+    assert (region.x, region.width) == (1, 2)
+    es3.glFlushMappedBufferRange(A, 5, 2)                   # beyond the 6-byte mapping
     expect(es3, E.GL_INVALID_VALUE)
     es3.glUnmapBuffer(A)
-    assert bytes(es3.buffers.get(1).resource.storage) == b"\x0023\0\0\0\0\0"
+    assert es3.pipe.last("transfer_unmap")[0] is transfer
+    assert bytes(es3.buffers.get(1).resource.storage)[3:5] == b"23"
 
 
 @pytest.mark.parametrize("offset,length,access,code", [
