@@ -404,11 +404,22 @@ class FramebufferMixin:
     def _surface(self, a: Attachment) -> Surface | None:
         if a.type == E.GL_RENDERBUFFER:
             rb = a.obj
-            return Surface(rb.resource, rb.resource.format) if rb.resource is not None else None
+            res = rb.resource
+            return Surface(res, self._render_format(res.format)) if res is not None else None
         res = self._texture_resource(a.obj)
         if res is None:
             return None
-        return Surface(res, res.format, a.level, a.layer, a.layer)
+        last = res.template.array_size - 1 if a.layered else a.layer
+        return Surface(res, self._render_format(res.format), a.level,
+                       0 if a.layered else a.layer, last)
+
+    def _render_format(self, fmt):
+        """GL 4.6 section 17.3.7: desktop GL writes sRGB buffers linearly
+        unless FRAMEBUFFER_SRGB is enabled (GLES always encodes)."""
+        from driver.gallium import PipeFormat
+        if self.api.es or "SRGB" not in fmt.name or E.GL_FRAMEBUFFER_SRGB in self.state.enabled:
+            return fmt
+        return PipeFormat[fmt.name.replace("SRGB", "UNORM")]
 
     def _pipe_framebuffer_state(self) -> FramebufferState:
         fb = self.draw_framebuffer

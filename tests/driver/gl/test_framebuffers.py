@@ -179,3 +179,17 @@ def test_pipe_framebuffer_state_for_mrt(es3):
     assert (st.width_px, st.height_px) == (4, 4)
     assert st.cbufs[0].resource is es3.textures.get(t0).resource and st.cbufs[1] is None
     assert st.zsbuf is None
+
+
+def test_srgb_encoding_follows_framebuffer_srgb_on_desktop():
+    from driver.gallium import PipeFormat
+    for api, enable, want in (("gl33", False, PipeFormat.R8G8B8A8_UNORM),
+                              ("gl33", True, PipeFormat.R8G8B8A8_SRGB),
+                              ("gles3", False, PipeFormat.R8G8B8A8_SRGB)):
+        c = make_ctx(api)
+        fbo(c)
+        t = tex2d(c, E.GL_SRGB8_ALPHA8)
+        c.glFramebufferTexture2D(FB, C0, E.GL_TEXTURE_2D, t, 0)
+        if enable:
+            c.glEnable(E.GL_FRAMEBUFFER_SRGB)
+        assert c._pipe_framebuffer_state().cbufs[0].format == want, api
