@@ -216,6 +216,10 @@ class IOLowering:
         for v in self.unit.builtin_variables:
             if v not in symbols:
                 symbols.append(v)
+        for s in symbols:            # samplers and images: slots in declaration order
+            inner = s.type.innermost_element
+            if s.storage == "uniform" and (inner.is_sampler or inner.is_image):
+                self.opaque_symbol(L, s, None)
         self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform"])
         for s in symbols:
             if s.storage != "uniform" and s not in L.vars:
