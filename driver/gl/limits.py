@@ -161,13 +161,13 @@ def extensions_for(api: Api) -> list[str]:
     desktop GL these are ARB/EXT names of features core in the version, which
     piglit tests still ask for by name."""
     if api.es:
-        exts = ["GL_OES_element_index_uint", "GL_OES_texture_npot", "GL_EXT_blend_minmax",
-                "GL_OES_depth24", "GL_OES_packed_depth_stencil", "GL_OES_rgb8_rgba8",
-                "GL_OES_vertex_array_object"]
         if api.version >= (3, 0):
-            exts = ["GL_EXT_color_buffer_float", "GL_OES_texture_float",
-                    "GL_OES_texture_half_float"]
-        return sorted(exts)
+            # float colour buffers: the format table marks them renderable
+            return ["GL_EXT_color_buffer_float"]
+        # GLES 2.0: 32-bit indices, RGB8/RGBA8 and DEPTH_COMPONENT24
+        # renderbuffers, MIN/MAX blending
+        return sorted(["GL_OES_element_index_uint", "GL_OES_rgb8_rgba8", "GL_OES_depth24",
+                       "GL_EXT_blend_minmax"])
     exts = ["GL_ARB_vertex_array_object", "GL_ARB_framebuffer_object", "GL_ARB_map_buffer_range",
             "GL_ARB_copy_buffer", "GL_ARB_texture_rectangle", "GL_EXT_texture_array",
             "GL_ARB_texture_rg", "GL_ARB_uniform_buffer_object", "GL_ARB_draw_instanced",

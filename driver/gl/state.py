@@ -248,8 +248,8 @@ class StateMixin:
         self.state.rt[buf].color_mask = (bool(r), bool(g), bool(b), bool(a))
 
     def _blend_equations(self):
-        return {E.GL_FUNC_ADD, E.GL_FUNC_SUBTRACT, E.GL_FUNC_REVERSE_SUBTRACT} | (
-            set() if self.api.es and self.api.version < (3, 0) else {E.GL_MIN, E.GL_MAX})
+        # MIN/MAX: GL 1.4, GLES 3.0, and GLES 2.0 with EXT_blend_minmax (advertised)
+        return {E.GL_FUNC_ADD, E.GL_FUNC_SUBTRACT, E.GL_FUNC_REVERSE_SUBTRACT, E.GL_MIN, E.GL_MAX}
 
     def glBlendEquation(self, mode: int) -> None:
         self.glBlendEquationSeparate(mode, mode)

@@ -57,12 +57,15 @@ def test_blend_state_and_errors(es3):
     assert es3.glGetFloatv(E.GL_BLEND_COLOR) == [0.5, -2.0, 3.0, 1.0]
 
 
-def test_es2_has_no_min_max_and_no_saturate_dst():
+def test_es2_min_max_come_with_the_advertised_extension_and_no_saturate_dst():
     c = make_ctx("gles2")
+    assert "GL_EXT_blend_minmax" in c.glGetString(E.GL_EXTENSIONS).split()
     c.glBlendEquation(E.GL_MIN)
-    expect(c, E.GL_INVALID_ENUM)
+    assert c.glGetIntegerv(E.GL_BLEND_EQUATION_RGB) == [E.GL_MIN]
     c.glBlendFunc(E.GL_ONE, E.GL_SRC_ALPHA_SATURATE)
     expect(c, E.GL_INVALID_ENUM)
+    c.glBindVertexArray(0)                                # no OES_vertex_array_object
+    expect(c, E.GL_INVALID_OPERATION)
 
 
 def test_separate_stencil(es3):
