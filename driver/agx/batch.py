@@ -1,0 +1,239 @@
+"""Batches and submissions (Mesa's agx_batch.c + agx_batch_submit).
+
+Sole responsibility: collect the work of one framebuffer (a render batch: VDM
+stream, clears, loads/stores) or of compute dispatches (a compute batch: CDM
+stream), with the resources it reads and writes, and turn it into one SUBMIT
+with Mesa's command order and barriers::
+
+    [COMPUTE, barriers (0, 0)]                 if the batch has compute work
+    [SET_FRAGMENT_ATTACHMENTS]                 the render targets' memory
+    [RENDER, vdm = compute ? NONE : 0, cdm = compute ? 1 : 0]
+
+In-syncs: the syncobjs of earlier submissions that wrote what this batch
+touches (or read what it writes), the writers of shared BOs (implicit sync),
+and fences from ``fence_server_sync``. Out-sync: a fresh binary syncobj, which
+becomes the writer/reader sync of the batch's resources.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import uapi
+from driver.gallium import FramebufferState, PipeClear
+from uapi import packets as P
+
+from .device import BO, Command, Device
+from .pool import Pool
+from .tilebuffer import TileLayout, clear_program, load_program, make_tile_layout, tile_size_px
+
+__all__ = ["Batch", "Submission"]
+
+NONE = uapi.DRM_ASAHI_BARRIER_NONE
+
+
+class Submission:
+    """One SUBMIT: its out-syncobj and what must live until it completes."""
+
+    def __init__(self, device: Device, handle: int, pools: list[Pool], bos: list[BO], label: str):
+        self.device, self.handle, self.pools, self.bos, self.label = device, handle, pools, bos, label
+        self.done = False
+
+    def poll(self) -> bool:
+        if not self.done and self.device.syncobj_wait([self.handle], timeout_ns=0):
+            self.retire()
+        return self.done
+
+    def wait(self, timeout_ns: int = -1) -> bool:
+        if not self.done and self.device.syncobj_wait([self.handle], timeout_ns=timeout_ns):
+            self.retire()
+        return self.done
+
+    def retire(self) -> None:
+        """Completed: release the batch's memory and the syncobj."""
+        if self.done:
+            return
+        self.done = True
+        for pool in self.pools:
+            pool.release()
+        for bo in self.bos:
+            bo.release()
+        self.pools, self.bos = [], []
+        self.device.syncobj_destroy(self.handle)
+
+    def __repr__(self):
+        return f"<Submission {self.label} {'done' if self.done else 'pending'}>"
+
+
+@dataclass(eq=False)
+class Batch:
+    """Unsubmitted work. ``fb`` is None for a compute batch."""
+    ctx: object
+    fb: FramebufferState | None
+    serial: int
+    pool: Pool = None
+    usc_pool: Pool = None
+    vdm: bytearray = field(default_factory=bytearray)
+    cdm: bytearray = field(default_factory=bytearray)
+    draws: int = 0
+    launches: int = 0
+    clear: int = 0                                  # PipeClear bits handled by the bg program / ZLS
+    clear_color: dict = field(default_factory=dict)   # rt -> 4 raw 32-bit words
+    clear_depth: float = 1.0
+    clear_stencil: int = 0
+    reads: set = field(default_factory=set)
+    writes: set = field(default_factory=set)
+    bo_refs: dict = field(default_factory=dict)     # id(bo) -> bo (one reference each)
+    occlusion_va: int = 0
+
+    def __post_init__(self):
+        dev = self.ctx.device
+        self.pool = Pool(dev, label="batch")
+        self.usc_pool = Pool(dev, usc=True, label="batch usc")
+        if self.fb is not None:
+            self.tile = make_tile_layout(tuple(None if s is None else _surface_format(s) for s in self.fb.cbufs))
+        self.label = f"batch{self.serial}"
+
+    @property
+    def is_compute(self) -> bool:
+        return self.fb is None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.draws or self.launches or self.clear)
+
+    def use(self, resource, write: bool = False) -> None:
+        """Record that this batch reads (or writes) ``resource`` and keep its BO alive."""
+        bo = resource.bo
+        if id(bo) not in self.bo_refs:
+            bo.refs += 1
+            self.bo_refs[id(bo)] = bo
+        if write:
+            self.writes.add(resource)
+            resource.writer = self
+        else:
+            self.reads.add(resource)
+            resource.readers.add(self)
+
+    def keep(self, bo: BO) -> None:
+        if id(bo) not in self.bo_refs:
+            bo.refs += 1
+            self.bo_refs[id(bo)] = bo
+
+    # ------------------------------------------------------------------ render command
+    def _samples(self) -> int:
+        return max(1, self.fb.samples or 1)
+
+    def _attachments(self):
+        fb = self.fb
+        for i, s in enumerate(fb.cbufs):
+            if s is not None:
+                yield i, s
+
+    def render_fields(self) -> dict:
+        fb, dev = self.fb, self.ctx.device
+        samples = self._samples()
+        tl: TileLayout = self.tile
+        tile_px = tile_size_px(tl.record_B, samples)
+        color_clear = (self.clear >> 2) & 0xFF
+        color_present = sum(1 << i for i, _ in self._attachments())
+        load_mask = color_present & ~color_clear
+        uniforms = np.zeros(32, np.uint32)
+        for i, words in self.clear_color.items():
+            uniforms[4 * i:4 * i + 4] = words
+        # background: clear or load each render target
+        def view(s):
+            return s.resource.texture_descriptor(format=_surface_format(s), first_level=s.level,
+                                                 last_level=s.level, first_layer=s.first_layer)
+        loads = b"".join(view(s) if s is not None and load_mask >> i & 1 else bytes(P.TEXTURE_DESC_B)
+                         for i, s in enumerate(fb.cbufs))
+        everything = b"".join(view(s) if s is not None else bytes(P.TEXTURE_DESC_B) for s in fb.cbufs)
+        bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples), uniforms,
+                            loads if load_mask else b"")
+        partial_bg = self._pipeline(load_program(tl, samples), None, everything) if color_present else 0
+        pbe = [(tl.slots[i].offset_B, s.resource.pbe_descriptor(s.level, s.first_layer, _surface_format(s)))
+               for i, s in self._attachments()]
+        eot = self._pipeline(None, None, b"", pbe=pbe)
+        fields = {
+            "width_px": fb.width_px, "height_px": fb.height_px, "layers": 1, "samples": samples,
+            "utile_width_px": tile_px, "utile_height_px": tile_px, "sample_size_B": tl.record_B,
+            "bg": {"usc": bg}, "eot": {"usc": eot}, "partial_bg": {"usc": partial_bg}, "partial_eot": {"usc": eot},
+            "isp_bgobjdepth": struct.unpack("<I", struct.pack("<f", self.clear_depth))[0],
+            "isp_bgobjvals": self.clear_stencil & 0xFF,
+            "isp_merge_upper_x": struct.unpack("<I", struct.pack("<f", 1.732051 / max(fb.width_px, 1)))[0],
+            "isp_merge_upper_y": struct.unpack("<I", struct.pack("<f", 1.732051 / max(fb.height_px, 1)))[0],
+            "isp_oclqry_base": self.occlusion_va,
+        }
+        if self.clear:
+            fields["flags"] = uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES
+        if self.vdm:
+            fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + P.pack("VDM_TERMINATE"), 64)
+        zs = fb.zsbuf
+        if zs is not None:
+            res = zs.resource
+            zls = {}
+            if "depth" in res.planes:
+                pl = res.planes["depth"]
+                cleared = bool(self.clear & PipeClear.DEPTH)
+                zls.update(depth_load=not cleared, depth_store=True, depth_clear=cleared,
+                           depth_format=P.ZFormat.Z16_UNORM if pl.lay.format == "Z16_UNORM" else P.ZFormat.Z32_FLOAT,
+                           depth_tiling=_TILING[pl.lay.tiling])
+                fields["depth"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
+                                   "stride": pl.lay.linear_stride_B if pl.lay.tiling == "linear" else 0}
+            if "stencil" in res.planes:
+                pl = res.planes["stencil"]
+                cleared = bool(self.clear & PipeClear.STENCIL)
+                zls.update(stencil_load=not cleared, stencil_store=True, stencil_clear=cleared,
+                           stencil_tiling=_TILING[pl.lay.tiling])
+                fields["stencil"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
+                                     "stride": pl.lay.linear_stride_B if pl.lay.tiling == "linear" else 0}
+            fields["zls_ctrl"] = int.from_bytes(P.pack("ZLS_CONTROL", **zls), "little")
+        return fields
+
+    def _pipeline(self, program: bytes | None, uniforms, textures: bytes, pbe=()) -> int:
+        """USC words (in the USC heap) for a bg/eot program; returns the offset from usc_exec_base."""
+        words = []
+        if program is not None:
+            code = self.usc_pool.upload(program, 64)
+            words.append(P.pack("USC_SHADER", register_count=16, code=code))
+        if uniforms is not None:
+            u = np.ascontiguousarray(uniforms, np.uint32)
+            words.append(P.pack("USC_UNIFORM", start_halves=0, size_halves=2 * len(u),
+                                buffer=self.pool.upload(u.tobytes(), 16)))
+        if textures:
+            words.append(P.pack("USC_TEXTURE", start=0, count=len(textures) // P.TEXTURE_DESC_B,
+                                table=self.pool.upload(textures, 64)))
+        for offset_B, desc in pbe:
+            words.append(P.pack("USC_PBE", tile_offset_B=offset_B, descriptor=self.pool.upload(desc, 64)))
+        words.append(P.pack("USC_END"))
+        va = self.usc_pool.upload(b"".join(words), 64)
+        return va - self.ctx.device.usc_base
+
+    def commands(self) -> list[Command]:
+        cmds = []
+        compute = bool(self.cdm)
+        if compute:
+            stream = self.pool.upload(bytes(self.cdm) + P.pack("CDM_TERMINATE"), 64)
+            cmds.append(Command.compute({"cdm_ctrl_stream_base": stream,
+                                         "cdm_ctrl_stream_end": stream + len(self.cdm) + 4}, 0, 0))
+        if self.fb is not None:
+            atts = []
+            for _, s in self._attachments():
+                atts.append((s.resource.va, s.resource.alloc_B))
+            if self.fb.zsbuf is not None:
+                atts.append((self.fb.zsbuf.resource.va, self.fb.zsbuf.resource.alloc_B))
+            if atts:
+                cmds.append(Command.attachments(uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS, atts))
+            cmds.append(Command.render(self.render_fields(), NONE if compute else 0, 1 if compute else NONE))
+        return cmds
+
+
+_TILING = {"linear": P.Tiling.LINEAR, "twiddled": P.Tiling.TWIDDLED,
+           "twiddled_compressed": P.Tiling.TWIDDLED_COMPRESSED}
+
+
+def _surface_format(s) -> str:
+    return s.format.value if s.format.value != "NONE" else s.resource.lay.format

@@ -1,0 +1,734 @@
+"""The pipe interface implemented on the AGX-like hardware (Mesa's agx_pipe.c,
+agx_state.c, agx_batch.c, agx_fence.c, agx_query.c in one context).
+
+``AgxScreen`` owns the device (one DRM file, VM, queue), resources and fences.
+``AgxContext`` keeps the bound state, routes work into batches keyed by the
+framebuffer (at most ``MAX_BATCHES`` unsubmitted), flushes a batch when another
+one must see its results (hazards on resources), submits, and serves
+transfers (waiting for the GPU, detiling/tiling through ``layout``).
+
+Driver options (SHIMGL_DEBUG): ``sync`` waits after every submit, ``flush``
+flushes after every draw and dispatch."""
+
+from __future__ import annotations
+
+import itertools
+import struct
+from collections.abc import Sequence
+
+import numpy as np
+
+import layout
+from driver.gallium import (
+    BlendState, BlitInfo, Box, ClipState, ConstantBuffer, DepthStencilAlphaState, DrawInfo,
+    DrawStartCountBias, FramebufferState, GridInfo, ImageView, IndirectInfo, PipeBarrier, PipeBind,
+    PipeClear, PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery,
+    PipeQueryType, PipeResource, PipeScreen, PipeShaderType, PipeTexFilter, PipeTextureTarget,
+    RasterizerState, ResourceTemplate, SamplerState, SamplerView, ScissorState, ScreenCaps,
+    ShaderBuffer, ShaderState, StreamOutputTarget, Surface, Transfer, VertexBuffer, VertexElement,
+    ViewportState, PIPE_TIMEOUT_INFINITE,
+)
+
+from .batch import Batch, Submission
+from .device import Device
+from .resource import DEPTH_PLANE, AgxResource, layout_format
+from .shader import ShaderCSO
+from .tilebuffer import tile_format
+
+__all__ = ["AgxScreen", "AgxContext", "AgxFence", "MAX_BATCHES"]
+
+MAX_BATCHES = 8
+S = PipeShaderType
+
+
+class AgxFence(PipeFence):
+    """The submissions up to a flush (None: nothing was ever submitted)."""
+
+    def __init__(self, submission: Submission | None):
+        self.submission = submission
+
+    def signalled(self) -> bool:
+        return self.submission is None or self.submission.poll()
+
+
+class AgxScreen(PipeScreen):
+    """One device. ``path`` is the render node opened through the uapi seam."""
+
+    def __init__(self, path: str = "/dev/dri/renderD128"):
+        self.device = Device(path)
+        p = self.device.params
+        self._caps = ScreenCaps(name=f"shimgl AGX G{p.gpu_generation}{chr(p.gpu_variant)}", vendor="shimgl")
+        self.pending: list[Submission] = []
+        self.compile_fn = None       # set by driver.agx.compile when the compiler backend is present
+        from . import compile as _compile
+        self.compile_fn = _compile.compile_variant
+
+    @property
+    def caps(self) -> ScreenCaps:
+        return self._caps
+
+    def is_format_supported(self, format: PipeFormat, target: PipeTextureTarget, sample_count: int,
+                            bind: PipeBind) -> bool:
+        try:
+            name = layout_format(format)
+        except (KeyError, ValueError):
+            return False
+        fmt = layout.get_format(name)
+        if sample_count not in (0, 1, 2, 4):
+            return False
+        if sample_count > 1 and (fmt.is_compressed or target == PipeTextureTarget.TEXTURE_3D):
+            return False
+        if bind & PipeBind.RENDER_TARGET and tile_format(name) is None:
+            return False
+        if bind & PipeBind.DEPTH_STENCIL and name not in DEPTH_PLANE:
+            return False
+        if bind & PipeBind.VERTEX_BUFFER and (fmt.is_compressed or fmt.is_depth_or_stencil):
+            return False
+        return True
+
+    def resource_create(self, template: ResourceTemplate) -> PipeResource:
+        return AgxResource(self.device, template)
+
+    def resource_destroy(self, resource: PipeResource) -> None:
+        # batches hold their own BO references, so the memory lives until they complete
+        resource.destroy()
+
+    def fence_finish(self, fence: PipeFence, timeout_ns: int) -> bool:
+        sub = fence.submission
+        if sub is None:
+            return True
+        timeout = -1 if timeout_ns >= PIPE_TIMEOUT_INFINITE or timeout_ns < 0 else timeout_ns
+        done = sub.wait(timeout)
+        if done:
+            self.retire()
+        return done
+
+    def get_timestamp_ns(self) -> int:
+        return self.device.timestamp_ns()
+
+    def context_create(self) -> "AgxContext":
+        return AgxContext(self)
+
+    def retire(self) -> None:
+        """Release the memory of completed submissions (in order: the queue completes in order)."""
+        keep = []
+        for i, sub in enumerate(self.pending):
+            if not sub.poll():
+                keep = self.pending[i:]
+                break
+        self.pending = keep
+
+    def destroy(self) -> None:
+        for sub in self.pending:
+            sub.wait()
+        self.pending = []
+        self.device.close()
+
+
+class AgxQuery(PipeQuery):
+    def __init__(self, type: PipeQueryType, index: int = 0):
+        super().__init__(type, index)
+        self.slot = None
+        self.result = None
+        self.begin_value = 0
+        self.submission = None
+        self.active = False
+
+
+class AgxContext(PipeContext):
+    def __init__(self, screen: AgxScreen):
+        self.screen = screen
+        self.device = screen.device
+        self.debug = self.device.debug
+        self._serial = itertools.count()
+        self._handles = itertools.count(1)
+        self.batches: dict = {}                   # FramebufferState (or None: compute) -> Batch
+        self.last_submission: Submission | None = None
+        self.in_fences: list[Submission] = []
+        # bound state
+        self.blend = BlendState()
+        self.rast = RasterizerState()
+        self.dsa = DepthStencilAlphaState()
+        self.velems: tuple[VertexElement, ...] = ()
+        self.shaders: dict[PipeShaderType, ShaderCSO | None] = {S.VERTEX: None, S.FRAGMENT: None, S.COMPUTE: None}
+        self.samplers: dict[PipeShaderType, list] = {s: [] for s in S}
+        self.views: dict[PipeShaderType, list] = {s: [] for s in S}
+        self.constant_buffers: dict[PipeShaderType, dict[int, ConstantBuffer]] = {s: {} for s in S}
+        self.shader_buffers: dict[PipeShaderType, list] = {s: [] for s in S}
+        self.shader_buffers_writable: dict[PipeShaderType, int] = {s: 0 for s in S}
+        self.images: dict[PipeShaderType, list] = {s: [] for s in S}
+        self.vertex_buffers: list[VertexBuffer] = []
+        self.so_targets: list = []
+        self.fb = FramebufferState(0, 0)
+        self.viewport = ViewportState((1.0, 1.0, 0.5), (0.0, 0.0, 0.5))
+        self.scissor = ScissorState(0, 0, 0, 0)
+        self.blend_color = (0.0, 0.0, 0.0, 0.0)
+        self.stencil_ref = (0, 0)
+        self.sample_mask = 0xFFFF
+        self.min_samples = 1
+        self.clip = ClipState()
+        self.render_cond = None
+        self.queries_active: list[AgxQuery] = []
+        self.occlusion_bo = None
+        self.occlusion_free = list(range(512))
+        self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0}
+
+    # ------------------------------------------------------------------ CSOs
+    def _handle(self, state):
+        return state
+
+    def create_blend_state(self, state: BlendState):
+        return state
+
+    def bind_blend_state(self, handle) -> None:
+        self.blend = handle or BlendState()
+
+    def delete_blend_state(self, handle) -> None:
+        pass
+
+    def create_rasterizer_state(self, state: RasterizerState):
+        return state
+
+    def bind_rasterizer_state(self, handle) -> None:
+        self.rast = handle or RasterizerState()
+
+    def delete_rasterizer_state(self, handle) -> None:
+        pass
+
+    def create_depth_stencil_alpha_state(self, state: DepthStencilAlphaState):
+        return state
+
+    def bind_depth_stencil_alpha_state(self, handle) -> None:
+        self.dsa = handle or DepthStencilAlphaState()
+
+    def delete_depth_stencil_alpha_state(self, handle) -> None:
+        pass
+
+    def create_sampler_state(self, state: SamplerState):
+        return state
+
+    def bind_sampler_states(self, shader, start_slot, handles) -> None:
+        lst = self.samplers[shader]
+        while len(lst) < start_slot + len(handles):
+            lst.append(None)
+        for i, h in enumerate(handles):
+            lst[start_slot + i] = h
+
+    def delete_sampler_state(self, handle) -> None:
+        pass
+
+    def create_vertex_elements_state(self, elements: tuple[VertexElement, ...]):
+        return tuple(elements)
+
+    def bind_vertex_elements_state(self, handle) -> None:
+        self.velems = handle or ()
+
+    def delete_vertex_elements_state(self, handle) -> None:
+        pass
+
+    def create_shader_state(self, state: ShaderState):
+        return ShaderCSO(state, self.screen.compile_fn)
+
+    def bind_shader_state(self, stage, handle) -> None:
+        self.shaders[stage] = handle
+
+    def delete_shader_state(self, handle) -> None:
+        pass
+
+    # ------------------------------------------------------------------ parameters
+    def set_blend_color(self, rgba) -> None:
+        self.blend_color = tuple(rgba)
+
+    def set_stencil_ref(self, front: int, back: int) -> None:
+        self.stencil_ref = (front, back)
+
+    def set_sample_mask(self, mask: int) -> None:
+        self.sample_mask = mask
+
+    def set_min_samples(self, min_samples: int) -> None:
+        self.min_samples = min_samples
+
+    def set_clip_state(self, clip: ClipState) -> None:
+        self.clip = clip
+
+    def set_framebuffer_state(self, fb: FramebufferState) -> None:
+        self.fb = fb
+
+    def set_viewport_states(self, start_slot: int, viewports) -> None:
+        if start_slot == 0 and viewports:
+            self.viewport = viewports[0]
+
+    def set_scissor_states(self, start_slot: int, scissors) -> None:
+        if start_slot == 0 and scissors:
+            self.scissor = scissors[0]
+
+    def set_constant_buffer(self, shader, index, cb) -> None:
+        if cb is None:
+            self.constant_buffers[shader].pop(index, None)
+        else:
+            self.constant_buffers[shader][index] = cb
+
+    def set_sampler_views(self, shader, start_slot, views) -> None:
+        lst = self.views[shader]
+        while len(lst) < start_slot + len(views):
+            lst.append(None)
+        for i, v in enumerate(views):
+            lst[start_slot + i] = v
+
+    def set_shader_buffers(self, shader, start_slot, buffers, writable_bitmask) -> None:
+        lst = self.shader_buffers[shader]
+        while len(lst) < start_slot + len(buffers):
+            lst.append(None)
+        for i, b in enumerate(buffers):
+            lst[start_slot + i] = b
+        mask = self.shader_buffers_writable[shader] & ~(((1 << len(buffers)) - 1) << start_slot)
+        self.shader_buffers_writable[shader] = mask | (writable_bitmask << start_slot)
+
+    def set_shader_images(self, shader, start_slot, images) -> None:
+        lst = self.images[shader]
+        while len(lst) < start_slot + len(images):
+            lst.append(None)
+        for i, im in enumerate(images):
+            lst[start_slot + i] = im
+
+    def set_vertex_buffers(self, buffers) -> None:
+        self.vertex_buffers = list(buffers)
+
+    def set_stream_output_targets(self, targets, offsets_B) -> None:
+        self.so_targets = list(zip(targets, offsets_B))
+
+    # ------------------------------------------------------------------ batches and hazards
+    def _flush_batch(self, batch: Batch) -> None:
+        """Submit one batch (and drop it from the unsubmitted set)."""
+        for key, b in list(self.batches.items()):
+            if b is batch:
+                del self.batches[key]
+        self._submit(batch)
+
+    def _flush_writer(self, resource, keep: Batch | None = None) -> None:
+        w = resource.writer
+        if w is not None and w is not keep:
+            self.stats["flushes_for_hazards"] += 1
+            self._flush_batch(w)
+
+    def _flush_readers(self, resource, keep: Batch | None = None) -> None:
+        for r in list(resource.readers):
+            if r is not keep:
+                self.stats["flushes_for_hazards"] += 1
+                self._flush_batch(r)
+
+    def _batch_for(self, fb: FramebufferState | None) -> Batch:
+        batch = self.batches.get(fb)
+        if batch is not None:
+            return batch
+        if len(self.batches) >= MAX_BATCHES:
+            self._flush_batch(next(iter(self.batches.values())))
+        batch = Batch(self, fb, next(self._serial))
+        if fb is not None:
+            for s in list(fb.cbufs) + [fb.zsbuf]:
+                if s is None:
+                    continue
+                self._flush_writer(s.resource, batch)
+                self._flush_readers(s.resource, batch)
+                batch.use(s.resource, write=True)
+            if self.occlusion_bo is not None:
+                batch.occlusion_va = self.occlusion_bo.va
+        self.batches[fb] = batch
+        return batch
+
+    def render_batch(self) -> Batch:
+        assert self.fb.width_px > 0 and self.fb.height_px > 0, "no framebuffer bound"
+        return self._batch_for(self.fb)
+
+    def read(self, batch: Batch, resource) -> None:
+        """``batch`` reads ``resource``: earlier unsubmitted writers go first."""
+        if resource is None:
+            return
+        self._flush_writer(resource, batch)
+        batch.use(resource)
+
+    def write(self, batch: Batch, resource) -> None:
+        if resource is None:
+            return
+        self._flush_writer(resource, batch)
+        self._flush_readers(resource, batch)
+        batch.use(resource, write=True)
+
+    def _submit(self, batch: Batch) -> None:
+        dev = self.device
+        for r in batch.reads:
+            r.readers.discard(batch)
+        for r in batch.writes:
+            if r.writer is batch:
+                r.writer = None
+            r.readers.discard(batch)
+        if batch.empty:
+            for bo in batch.bo_refs.values():
+                bo.release()
+            batch.pool.release()
+            batch.usc_pool.release()
+            return
+        in_syncs = set()
+        for r in batch.reads | batch.writes:
+            if r.write_sync is not None and not r.write_sync.done:
+                in_syncs.add(r.write_sync)
+        for r in batch.writes:
+            in_syncs |= {s for s in r.read_syncs if not s.done}
+        in_syncs |= {s for s in self.in_fences if not s.done}
+        self.in_fences = []
+        cmds = batch.commands()
+        handle = dev.syncobj_create()
+        sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label)
+        waits = [s.handle for s in in_syncs if not s.done]
+        dev.submit(cmds, in_syncs=waits, out_syncs=[handle])
+        self.stats["submits"] += 1
+        for r in batch.reads:
+            r.read_syncs = {s for s in r.read_syncs if not s.done} | {sub}
+        for r in batch.writes:
+            r.write_sync = sub
+            r.read_syncs = set()
+        self.last_submission = sub
+        self.screen.pending.append(sub)
+        if "sync" in self.debug:
+            if not sub.wait(10_000_000_000):
+                raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
+        self.screen.retire()
+
+    def flush(self, flags: PipeFlush = PipeFlush.NONE) -> PipeFence:
+        for batch in list(self.batches.values()):
+            self._flush_batch(batch)
+        self.batches = {}
+        return AgxFence(self.last_submission)
+
+    def fence_server_sync(self, fence: PipeFence) -> None:
+        if fence.submission is not None and not fence.submission.done:
+            self.in_fences.append(fence.submission)
+
+    def _sync_resource(self, resource, write: bool) -> None:
+        """CPU access: flush unsubmitted work on the resource and wait for the GPU."""
+        self._flush_writer(resource)
+        if write:
+            self._flush_readers(resource)
+        subs = [resource.write_sync] if resource.write_sync is not None else []
+        if write:
+            subs += list(resource.read_syncs)
+        for sub in subs:
+            if not sub.done and not sub.wait(60_000_000_000):
+                raise TimeoutError(f"GPU work on {resource} did not complete")
+        self.screen.retire()
+
+    # ------------------------------------------------------------------ transfers
+    def transfer_map(self, resource, level: int, usage: PipeMap, box: Box) -> Transfer:
+        if not usage & PipeMap.UNSYNCHRONIZED:
+            if usage & PipeMap.DISCARD_WHOLE_RESOURCE and resource.template.is_buffer and self._busy(resource):
+                self._rename(resource)
+            else:
+                self._sync_resource(resource, write=bool(usage & PipeMap.WRITE))
+        if resource.template.is_buffer:
+            view = resource.bo.map[box.x:box.x + box.width]
+            return Transfer(resource, level, usage, box, box.width, box.width, view)
+        if usage & PipeMap.DISCARD_RANGE and not usage & PipeMap.READ:
+            data = _empty_region(resource, level, box)
+        else:
+            data = resource.read_region(level, box.x, box.y, box.z, box.width, box.height, box.depth)
+        d, h, w, bpp = data.shape
+        return Transfer(resource, level, usage, box, w * bpp, w * bpp * h, memoryview(data.reshape(-1)))
+
+    def transfer_flush_region(self, transfer: Transfer, box: Box) -> None:
+        pass        # mappings are coherent: the BO is the GPU's memory
+
+    def transfer_unmap(self, transfer: Transfer) -> None:
+        res = transfer.resource
+        if res.template.is_buffer or not transfer.usage & PipeMap.WRITE:
+            return
+        b = transfer.box
+        data = np.frombuffer(transfer.data, np.uint8).reshape(b.depth, -1)
+        res.write_region(transfer.level, b.x, b.y, b.z, b.width, b.height, b.depth, data.reshape(b.depth, -1))
+
+    def _busy(self, resource) -> bool:
+        return resource.writer is not None or bool(resource.readers) or \
+            (resource.write_sync is not None and not resource.write_sync.poll()) or \
+            any(not s.poll() for s in resource.read_syncs)
+
+    def _rename(self, resource) -> None:
+        """DISCARD_WHOLE_RESOURCE on a busy buffer: give it fresh memory (batches keep the old BO)."""
+        old = resource.bo
+        resource.bo = self.device.bo_create(old.size_B, shared=old.shared, label=old.label)
+        old.release()
+        resource.writer, resource.readers = None, set()
+        resource.write_sync, resource.read_syncs = None, set()
+
+    def buffer_subdata(self, resource, usage, offset_B, data) -> None:
+        raw = bytes(data) if not isinstance(data, (bytes, bytearray)) else data
+        whole = offset_B == 0 and len(raw) == resource.size_B
+        tr = self.transfer_map(resource, 0, PipeMap.WRITE | (PipeMap.DISCARD_WHOLE_RESOURCE if whole else 0),
+                               Box(offset_B, 0, 0, len(raw)))
+        tr.data[:len(raw)] = raw
+        self.transfer_unmap(tr)
+
+    def texture_subdata(self, resource, level, usage, box, data, stride_B, layer_stride_B) -> None:
+        self._sync_resource(resource, write=True)
+        fmt = layout.get_format(resource.lay.format if "color" in resource.planes else layout_format(resource.format))
+        bw, bh = fmt.block_width_px, fmt.block_height_px
+        w_el, h_el = -(-box.width // bw), -(-box.height // bh)
+        bpp = layout.get_format(layout_format(resource.format)).block_size_B * resource.samples
+        src = np.frombuffer(bytes(data), np.uint8)
+        rows = w_el * bpp
+        out = np.empty((box.depth, h_el, rows), np.uint8)
+        for z in range(box.depth):
+            idx = z * layer_stride_B + np.arange(h_el)[:, None] * stride_B + np.arange(rows)[None, :]
+            out[z] = src[idx]
+        resource.write_region(level, box.x, box.y, box.z, box.width, box.height, box.depth,
+                              out.reshape(box.depth, h_el, w_el, bpp))
+
+    # ------------------------------------------------------------------ clears
+    def clear(self, buffers: PipeClear, scissor: ScissorState | None, color: tuple, depth: float,
+              stencil: int) -> None:
+        if not self._render_condition_passes():
+            return
+        fb = self.fb
+        if scissor is not None and (scissor.minx > 0 or scissor.miny > 0 or scissor.maxx < fb.width_px
+                                    or scissor.maxy < fb.height_px):
+            self._clear_region(buffers, scissor, color, depth, stencil)
+            return
+        batch = self.render_batch()
+        if batch.draws:
+            # loads then clears happen at tile start: clear after draws needs a fresh render pass
+            self._flush_batch(batch)
+            batch = self.render_batch()
+        for i, s in enumerate(fb.cbufs):
+            if s is not None and buffers & PipeClear.color(i):
+                batch.clear |= PipeClear.color(i)
+                batch.clear_color[i] = _clear_words(_surface_name(s), color)
+        if fb.zsbuf is not None:
+            planes = fb.zsbuf.resource.planes
+            if buffers & PipeClear.DEPTH and "depth" in planes:
+                batch.clear |= PipeClear.DEPTH
+                batch.clear_depth = float(min(max(depth, 0.0), 1.0))
+            if buffers & PipeClear.STENCIL and "stencil" in planes:
+                batch.clear |= PipeClear.STENCIL
+                batch.clear_stencil = int(stencil) & 0xFF
+            # a depth/stencil buffer with one plane cleared and the other not loads that one (ZLS handles it)
+
+    def _clear_region(self, buffers, sc: ScissorState, color, depth, stencil) -> None:
+        """Scissored clears: written through a transfer (after the GPU is done with the target)."""
+        fb = self.fb
+        x0, y0 = max(sc.minx, 0), max(sc.miny, 0)
+        x1, y1 = min(sc.maxx, fb.width_px), min(sc.maxy, fb.height_px)
+        if x1 <= x0 or y1 <= y0:
+            return
+        for i, s in enumerate(fb.cbufs):
+            if s is not None and buffers & PipeClear.color(i):
+                self.clear_render_target(s, color, x0, y0, x1 - x0, y1 - y0, False)
+        if fb.zsbuf is not None and buffers & PipeClear.DEPTHSTENCIL:
+            self.clear_depth_stencil(fb.zsbuf, buffers & PipeClear.DEPTHSTENCIL, depth, stencil, x0, y0,
+                                     x1 - x0, y1 - y0, False)
+
+    def clear_render_target(self, dst: Surface, color, x, y, width, height, render_condition_enabled) -> None:
+        if render_condition_enabled and not self._render_condition_passes():
+            return
+        name = _surface_name(dst)
+        res = dst.resource
+        texel = _pack_color(name, color)
+        bpp = len(texel)
+        layers = dst.last_layer - dst.first_layer + 1
+        data = np.tile(np.frombuffer(texel, np.uint8), layers * height * width * res.samples)
+        self._sync_resource(res, write=True)
+        res.write_region(dst.level, x, y, dst.first_layer, width, height, layers,
+                         data.reshape(layers, height, width, bpp * res.samples))
+
+    def clear_depth_stencil(self, dst: Surface, clear_flags, depth, stencil, x, y, width, height,
+                            render_condition_enabled) -> None:
+        if render_condition_enabled and not self._render_condition_passes():
+            return
+        res = dst.resource
+        layers = dst.last_layer - dst.first_layer + 1
+        self._sync_resource(res, write=True)
+        mem = res.memory()
+        for plane, flag in (("depth", PipeClear.DEPTH), ("stencil", PipeClear.STENCIL)):
+            if plane not in res.planes or not clear_flags & flag:
+                continue
+            pl = res.planes[plane]
+            if plane == "depth":
+                v = np.float32(min(max(depth, 0.0), 1.0))
+                if pl.lay.format == "Z16_UNORM":
+                    v = np.uint16(round(float(v) * 65535))
+                texel = np.array([v]).view(np.uint8)
+            else:
+                texel = np.array([stencil & 0xFF], np.uint8)
+            data = np.tile(texel, height * width * res.samples).reshape(height, width, -1)
+            for layer in range(dst.first_layer, dst.first_layer + layers):
+                layout.tile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], data, dst.level, layer,
+                            x, y, width, height)
+
+    # ------------------------------------------------------------------ copies and blits (CPU, ordered)
+    def resource_copy_region(self, dst, dst_level, dstx, dsty, dstz, src, src_level, src_box) -> None:
+        self._sync_resource(src, write=False)
+        self._sync_resource(dst, write=True)
+        if dst.template.is_buffer:
+            dst.bo.map[dstx:dstx + src_box.width] = src.bo.map[src_box.x:src_box.x + src_box.width]
+            return
+        b = src_box
+        data = src.read_region(src_level, b.x, b.y, b.z, b.width, b.height, b.depth)
+        dst.write_region(dst_level, dstx, dsty, dstz, b.width, b.height, b.depth, data)
+
+    def blit(self, info: BlitInfo) -> None:
+        if info.render_condition_enable and not self._render_condition_passes():
+            return
+        from .blit import cpu_blit
+        self._sync_resource(info.src.resource, write=False)
+        self._sync_resource(info.dst.resource, write=True)
+        cpu_blit(info)
+
+    def generate_mipmap(self, resource, format, base_level, last_level, first_layer, last_layer) -> bool:
+        return False
+
+    def memory_barrier(self, flags: PipeBarrier) -> None:
+        self.flush()
+
+    def texture_barrier(self) -> None:
+        self.flush()
+
+    def invalidate_resource(self, resource) -> None:
+        pass
+
+    # ------------------------------------------------------------------ draws and dispatches
+    def draw_vbo(self, info: DrawInfo, drawid_offset: int, indirect: IndirectInfo | None,
+                 draws: Sequence[DrawStartCountBias]) -> None:
+        if not self._render_condition_passes():
+            return
+        from .encode import encode_draw
+        encode_draw(self, info, drawid_offset, indirect, draws)
+        self.stats["draws"] += 1
+        if "flush" in self.debug:
+            self.flush()
+
+    def launch_grid(self, info: GridInfo) -> None:
+        from .encode import encode_launch
+        encode_launch(self, info)
+        self.stats["launches"] += 1
+        if "flush" in self.debug:
+            self.flush()
+
+    # ------------------------------------------------------------------ queries
+    def create_query(self, type: PipeQueryType, index: int = 0) -> PipeQuery:
+        return AgxQuery(type, index)
+
+    def destroy_query(self, query) -> None:
+        if query.slot is not None:
+            self.occlusion_free.append(query.slot)
+            query.slot = None
+
+    def _occlusion_slot(self, query) -> None:
+        if self.occlusion_bo is None:
+            self.occlusion_bo = self.device.bo_create(8 * 512, label="occlusion")
+            for b in self.batches.values():
+                b.occlusion_va = self.occlusion_bo.va
+        if query.slot is None:
+            query.slot = self.occlusion_free.pop(0)
+
+    def begin_query(self, query) -> bool:
+        t = query.type
+        query.result = None
+        if t in (PipeQueryType.OCCLUSION_COUNTER, PipeQueryType.OCCLUSION_PREDICATE,
+                 PipeQueryType.OCCLUSION_PREDICATE_CONSERVATIVE):
+            self._occlusion_slot(query)
+            # the slot's earlier users must be done before it is zeroed
+            self.flush()
+            if self.last_submission is not None:
+                self.last_submission.wait()
+            self.occlusion_bo.map[8 * query.slot:8 * query.slot + 8] = bytes(8)
+            self.queries_active.append(query)
+        elif t in (PipeQueryType.TIME_ELAPSED,):
+            self._finish()
+            query.begin_value = self.device.timestamp_ns()
+        elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
+            self._finish()
+            query.begin_value = self.device.queue_counters()["primitives"]
+        query.active = True
+        return True
+
+    def end_query(self, query) -> bool:
+        t = query.type
+        query.active = False
+        if query in self.queries_active:
+            self.queries_active.remove(query)
+        if t == PipeQueryType.TIMESTAMP:
+            self._finish()
+            query.result = self.device.timestamp_ns()
+        elif t == PipeQueryType.TIME_ELAPSED:
+            self._finish()
+            query.result = self.device.timestamp_ns() - query.begin_value
+        elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
+            self._finish()
+            query.result = self.device.queue_counters()["primitives"] - query.begin_value
+        elif t == PipeQueryType.GPU_FINISHED:
+            query.submission = self.flush().submission
+        else:
+            query.submission = "pending"
+        return True
+
+    def _finish(self) -> None:
+        fence = self.flush()
+        self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+
+    def get_query_result(self, query, wait: bool):
+        t = query.type
+        if query.result is not None:
+            return query.result
+        if t == PipeQueryType.GPU_FINISHED:
+            sub = query.submission
+            return True if sub is None or (sub.wait() if wait else sub.poll()) else (None if not wait else True)
+        if query.slot is not None:
+            fence = self.flush()
+            if not wait and not fence.signalled():
+                return None
+            self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+            value = int(np.frombuffer(self.occlusion_bo.map[8 * query.slot:8 * query.slot + 8], np.uint64)[0])
+            if t != PipeQueryType.OCCLUSION_COUNTER:
+                value = int(value != 0)
+            return value
+        return 0
+
+    def render_condition(self, query, condition: bool, wait: bool) -> None:
+        self.render_cond = None if query is None else (query, condition)
+
+    def _render_condition_passes(self) -> bool:
+        if self.render_cond is None:
+            return True
+        query, condition = self.render_cond
+        result = self.get_query_result(query, True)
+        return bool(result) != bool(condition)
+
+    def destroy(self) -> None:
+        self.flush()
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _surface_name(s: Surface) -> str:
+    return s.format.value if s.format.value != "NONE" else s.resource.lay.format
+
+
+def _clear_words(name: str, color) -> list[int]:
+    """Raw 32-bit register values the bg program stores: float bits for float
+    and normalised formats, integers for integer formats."""
+    fmt = layout.get_format(name)
+    if fmt.is_integer:
+        return [int(c) & 0xFFFFFFFF for c in color]
+    return list(np.array([float(c) for c in color], np.float32).view(np.uint32))
+
+
+def _pack_color(name: str, color) -> bytes:
+    fmt = layout.get_format(name)
+    rgba = np.array([color], np.int64 if fmt.is_integer else np.float64)
+    if not fmt.is_integer:
+        rgba = rgba.astype(np.float32)
+    return bytes(layout.pack(name, rgba))
+
+
+def _empty_region(resource, level, box) -> np.ndarray:
+    fmt = layout.get_format(layout_format(resource.format))
+    w_el = -(-box.width // fmt.block_width_px)
+    h_el = -(-box.height // fmt.block_height_px)
+    return np.zeros((box.depth, h_el, w_el, fmt.block_size_B * resource.samples), np.uint8)

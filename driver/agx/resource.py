@@ -1,0 +1,290 @@
+"""Resources: buffers and images in BOs, laid out with ``layout`` (ail).
+
+Sole responsibility: what a resource is in memory and the CPU's access to it
+without synchronisation (the context orders it against the GPU): image
+layouts from ``layout.make_miptree``, depth/stencil as separate planes the ZLS
+understands (depth Z32_FLOAT or Z16_UNORM, stencil S8_UINT), region reads and
+writes that detile/tile through ``layout`` and convert packed depth/stencil
+formats, and the hardware descriptors (TEXTURE, PBE) of a view.
+
+Units: ``_B`` bytes, ``_px`` pixels, ``_el`` elements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import layout
+from driver.gallium import PipeBind, PipeFormat, PipeResource, PipeTextureTarget, ResourceTemplate
+from uapi import packets as P
+
+from .device import BO, Device
+
+__all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "STENCIL_FORMATS"]
+
+FORMAT_IDS = {name: i for i, name in enumerate(layout.FORMATS)}
+
+#: packed depth/stencil format -> (depth plane format or None, has stencil)
+DEPTH_PLANE = {
+    "Z16_UNORM": ("Z16_UNORM", False), "Z32_FLOAT": ("Z32_FLOAT", False), "Z24X8_UNORM": ("Z32_FLOAT", False),
+    "X8Z24_UNORM": ("Z32_FLOAT", False), "Z32_UNORM": ("Z32_FLOAT", False),
+    "Z24_UNORM_S8_UINT": ("Z32_FLOAT", True), "S8_UINT_Z24_UNORM": ("Z32_FLOAT", True),
+    "Z32_FLOAT_S8X24_UINT": ("Z32_FLOAT", True), "S8_UINT": (None, True),
+    "X24S8_UINT": (None, True), "S8X24_UINT": (None, True),
+}
+STENCIL_FORMATS = {k for k, (_, s) in DEPTH_PLANE.items() if s}
+
+T = PipeTextureTarget
+_TARGETS = {T.TEXTURE_1D: P.TextureTarget.TEXTURE_1D, T.TEXTURE_1D_ARRAY: P.TextureTarget.TEXTURE_1D_ARRAY,
+            T.TEXTURE_2D: P.TextureTarget.TEXTURE_2D, T.TEXTURE_RECT: P.TextureTarget.TEXTURE_2D,
+            T.TEXTURE_2D_ARRAY: P.TextureTarget.TEXTURE_2D_ARRAY, T.TEXTURE_3D: P.TextureTarget.TEXTURE_3D,
+            T.TEXTURE_CUBE: P.TextureTarget.TEXTURE_CUBE, T.TEXTURE_CUBE_ARRAY: P.TextureTarget.TEXTURE_CUBE_ARRAY,
+            T.BUFFER: P.TextureTarget.TEXTURE_BUFFER}
+_TILING = {"linear": P.Tiling.LINEAR, "twiddled": P.Tiling.TWIDDLED,
+           "twiddled_compressed": P.Tiling.TWIDDLED_COMPRESSED}
+
+
+def layout_format(fmt: PipeFormat | str) -> str:
+    """The layout format name of a pipe format (they are named alike)."""
+    name = fmt.value if isinstance(fmt, PipeFormat) else fmt
+    layout.get_format(name)      # raises for unknown names
+    return name
+
+
+def format_id(name: str) -> int:
+    return FORMAT_IDS[layout.get_format(name).name]
+
+
+@dataclass(frozen=True)
+class Plane:
+    """One image of a resource: its layout and byte offset in the resource's BO."""
+    lay: layout.Layout
+    offset_B: int
+
+    @property
+    def va_offset_B(self) -> int:
+        return self.offset_B
+
+
+class AgxResource(PipeResource):
+    """A buffer (bytes at ``bo.va``) or a texture (one or two planes in ``bo``).
+
+    Hazard tracking (filled by the context): ``writer`` is the unsubmitted batch
+    writing it, ``readers`` the unsubmitted batches reading it, ``write_sync`` /
+    ``read_syncs`` the syncobjs of submitted work that wrote / read it."""
+
+    def __init__(self, device: Device, template: ResourceTemplate):
+        super().__init__(template)
+        self.device = device
+        t = template
+        self.writer = None
+        self.readers: set = set()
+        self.write_sync: int | None = None
+        self.read_syncs: set[int] = set()
+        self.planes: dict[str, Plane] = {}
+        self.samples = max(1, t.nr_samples)
+        shared = bool(t.bind & (PipeBind.SHARED | PipeBind.SCANOUT))
+        if t.is_buffer:
+            self.alloc_B = max(t.width_px, 1)
+            self.bo: BO = device.bo_create(max(t.width_px, 1), shared=shared, label="buffer")
+            return
+        name = layout_format(t.format)
+        layers = t.array_size
+        mipmapped_z = t.target == T.TEXTURE_3D
+        if mipmapped_z:
+            layers = t.depth_px
+        height = 1 if t.target in (T.TEXTURE_1D, T.TEXTURE_1D_ARRAY) else t.height_px
+        tiling = "linear" if t.bind & PipeBind.LINEAR and t.last_level == 0 and self.samples == 1 else "twiddled"
+        renderable = bool(t.bind & (PipeBind.RENDER_TARGET | PipeBind.DEPTH_STENCIL))
+        offset = 0
+        formats = {}
+        if name in DEPTH_PLANE:
+            depth_fmt, stencil = DEPTH_PLANE[name]
+            if depth_fmt:
+                formats["depth"] = depth_fmt
+            if stencil:
+                formats["stencil"] = "S8_UINT"
+        else:
+            formats["color"] = name
+        for plane, fmt in formats.items():
+            lay = layout.make_miptree(t.width_px, height, layers, levels=t.last_level + 1, format=fmt,
+                                      sample_count_sa=self.samples, tiling=tiling, mipmapped_z=mipmapped_z,
+                                      renderable=renderable,
+                                      writeable_image=bool(t.bind & PipeBind.SHADER_IMAGE))
+            self.planes[plane] = Plane(lay, offset)
+            offset = -(-(offset + lay.size_B) // layout.PAGE_B) * layout.PAGE_B
+        self.alloc_B = offset
+        self.bo = device.bo_create(offset, shared=shared, label=f"texture {name}")
+
+    # -- properties ------------------------------------------------------------
+    @property
+    def va(self) -> int:
+        return self.bo.va
+
+    @property
+    def lay(self) -> layout.Layout:
+        """The layout of the colour (or depth, else stencil) plane."""
+        for k in ("color", "depth", "stencil"):
+            if k in self.planes:
+                return self.planes[k].lay
+        raise AssertionError("buffers have no layout")
+
+    def level_size_px(self, level: int) -> tuple[int, int, int]:
+        t = self.template
+        w = max(1, t.width_px >> level)
+        h = 1 if t.target in (T.TEXTURE_1D, T.TEXTURE_1D_ARRAY) else max(1, t.height_px >> level)
+        d = max(1, t.depth_px >> level) if t.target == T.TEXTURE_3D else t.array_size
+        return w, h, d
+
+    def memory(self) -> np.ndarray:
+        """The whole BO as a writable uint8 array (no synchronisation)."""
+        return np.frombuffer(self.bo.map, np.uint8)
+
+    def destroy(self) -> None:
+        if self.bo is not None:
+            self.bo.release()
+            self.bo = None
+
+    # -- CPU region access (the caller synchronises) ----------------------------
+    def read_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int) -> np.ndarray:
+        """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes)."""
+        name = layout_format(self.template.format)
+        mem = self.memory()
+        layers = []
+        for layer in range(z, z + d):
+            if "color" in self.planes:
+                pl = self.planes["color"]
+                raw = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, layer, x, y, w, h)
+                layers.append(raw)
+                continue
+            depth = stencil = None
+            if "depth" in self.planes:
+                pl = self.planes["depth"]
+                depth = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, layer,
+                                      x, y, w, h)
+            if "stencil" in self.planes:
+                pl = self.planes["stencil"]
+                stencil = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, layer,
+                                        x, y, w, h)
+            layers.append(_pack_zs(name, depth, stencil, h, w, self.samples))
+        return np.stack(layers)
+
+    def write_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int, data: np.ndarray) -> None:
+        """Write a box given as uint8 (d, h_el, w_el, bytes) in the resource's format."""
+        name = layout_format(self.template.format)
+        mem = self.memory()
+        data = np.asarray(data, np.uint8)
+        for i, layer in enumerate(range(z, z + d)):
+            src = data[i]
+            if "color" in self.planes:
+                pl = self.planes["color"]
+                layout.tile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], src, level, layer, x, y, w, h)
+                continue
+            depth, stencil = _unpack_zs(name, src, h, w, self.samples)
+            for plane, values in (("depth", depth), ("stencil", stencil)):
+                if plane in self.planes and values is not None:
+                    pl = self.planes[plane]
+                    layout.tile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], values, level, layer,
+                                x, y, w, h)
+
+    # -- descriptors --------------------------------------------------------------
+    def texture_descriptor(self, *, format: str | None = None, target: PipeTextureTarget | None = None,
+                           first_level: int = 0, last_level: int | None = None, first_layer: int = 0,
+                           swizzle=(0, 1, 2, 3), plane: str | None = None) -> bytes:
+        """A TEXTURE descriptor of a view (``swizzle`` in P.Swizzle values)."""
+        t = self.template
+        target = t.target if target is None else target
+        if plane is None:
+            plane = "color" if "color" in self.planes else ("depth" if "depth" in self.planes else "stencil")
+        pl = self.planes[plane]
+        lay = pl.lay
+        fmt = format or lay.format
+        if plane != "color":
+            fmt = lay.format
+        hw_target = _TARGETS[target]
+        if self.samples > 1:
+            hw_target = P.TextureTarget.TEXTURE_2D_MS_ARRAY if t.array_size > 1 else P.TextureTarget.TEXTURE_2D_MS
+        depth = lay.depth_px - first_layer
+        last = lay.levels - 1 if last_level is None else last_level
+        return P.pack("TEXTURE", target=hw_target, tiling=_TILING[lay.tiling], format_id=format_id(fmt),
+                      srgb=layout.get_format(fmt).is_srgb,
+                      swizzle_r=swizzle[0], swizzle_g=swizzle[1], swizzle_b=swizzle[2], swizzle_a=swizzle[3],
+                      width_px=lay.width_px, height_px=lay.height_px, sample_count=lay.sample_count_sa,
+                      depth_px=max(1, depth), levels=lay.levels, first_level=first_level, last_level=last,
+                      address=self.va + pl.offset_B + first_layer * lay.layer_stride_B,
+                      linear_stride_B=lay.linear_stride_B if lay.tiling == "linear" else 0,
+                      layer_stride_B=lay.layer_stride_B if lay.depth_px > 1 else 0)
+
+    def pbe_descriptor(self, level: int, layer: int, format: str | None = None, plane: str = "color") -> bytes:
+        """A PBE descriptor storing into (level, layer)."""
+        pl = self.planes[plane]
+        lay = pl.lay
+        fmt = format or lay.format
+        return P.pack("PBE", target=P.TextureTarget.TEXTURE_2D, tiling=_TILING[lay.tiling],
+                      format_id=format_id(fmt), srgb=layout.get_format(fmt).is_srgb,
+                      sample_count=lay.sample_count_sa, width_px=lay.width_px, height_px=lay.height_px,
+                      level=level, levels=lay.levels, layer=layer, address=self.va + pl.offset_B,
+                      linear_stride_B=lay.linear_stride_B if lay.tiling == "linear" else 0,
+                      layer_stride_B=lay.layer_stride_B if lay.depth_px > 1 else 0)
+
+
+# ----------------------------------------------------------------------------- packed Z/S conversion
+
+def _pack_zs(name: str, depth, stencil, h: int, w: int, samples: int) -> np.ndarray:
+    """Planes (detiled uint8 arrays) -> texels of the packed format, uint8 (h, w, bytes)."""
+    n = h * w * samples
+    z = None
+    if depth is not None:
+        z = np.ascontiguousarray(depth).view(np.uint16 if name == "Z16_UNORM" else np.float32).reshape(n)
+    s = None if stencil is None else np.ascontiguousarray(stencil).reshape(n).astype(np.uint32)
+    if name in ("Z16_UNORM", "Z32_FLOAT"):
+        out = z
+    elif name == "S8_UINT":
+        out = s.astype(np.uint8)
+    elif name in ("X24S8_UINT",):
+        out = (s << 24).astype(np.uint32)
+    elif name in ("S8X24_UINT",):
+        out = s.astype(np.uint32)
+    elif name == "Z32_UNORM":
+        out = np.rint(np.clip(z, 0, 1).astype(np.float64) * 0xFFFFFFFF).astype(np.uint32)
+    elif name == "Z32_FLOAT_S8X24_UINT":
+        out = np.empty((n, 2), np.uint32)
+        out[:, 0] = z.view(np.uint32)
+        out[:, 1] = s
+    else:   # 24-bit unorm depth in a 32-bit word
+        d24 = np.rint(np.clip(z, 0, 1).astype(np.float64) * 0xFFFFFF).astype(np.uint32)
+        s8 = np.zeros(n, np.uint32) if s is None else s
+        if name in ("Z24_UNORM_S8_UINT", "Z24X8_UNORM"):
+            out = d24 | (s8 << 24)
+        else:   # S8_UINT_Z24_UNORM, X8Z24_UNORM
+            out = (d24 << 8) | s8
+    return np.ascontiguousarray(out).view(np.uint8).reshape(h, w, -1)
+
+
+def _unpack_zs(name: str, src: np.ndarray, h: int, w: int, samples: int):
+    """Texels of a packed format -> (depth plane values, stencil plane values)."""
+    n = h * w * samples
+    raw = np.ascontiguousarray(src).reshape(-1)
+    if name == "Z16_UNORM":
+        return raw.view(np.uint16), None
+    if name == "Z32_FLOAT":
+        return raw.view(np.float32), None
+    if name == "S8_UINT":
+        return None, raw.view(np.uint8)
+    if name == "X24S8_UINT":
+        return None, (raw.view(np.uint32) >> 24).astype(np.uint8)
+    if name == "S8X24_UINT":
+        return None, (raw.view(np.uint32) & 0xFF).astype(np.uint8)
+    if name == "Z32_FLOAT_S8X24_UINT":
+        words = raw.view(np.uint32).reshape(n, 2)
+        return words[:, 0].copy().view(np.float32), (words[:, 1] & 0xFF).astype(np.uint8)
+    words = raw.view(np.uint32)
+    if name == "Z32_UNORM":
+        return (words.astype(np.float64) / 0xFFFFFFFF).astype(np.float32), None
+    if name in ("Z24_UNORM_S8_UINT", "Z24X8_UNORM"):
+        d24, s8 = words & 0xFFFFFF, words >> 24
+    else:
+        d24, s8 = words >> 8, words & 0xFF
+    z = (d24.astype(np.float64) / 0xFFFFFF).astype(np.float32)
+    return z, s8.astype(np.uint8) if name in STENCIL_FORMATS else None

@@ -1,0 +1,142 @@
+"""Tile memory: where each render target lives in a tile record, and the
+driver's own tile programs (Mesa's agx_tilebuffer + the bg/eot "meta" shaders).
+
+Sole responsibility: map render-target formats to tile-buffer formats (the
+``st_tile``/``ld_tile`` memory formats of the ISA, whose bytes equal the
+image's, so the PBE stores them unconverted), lay the render targets out in a
+record, choose the tile size, and assemble the background programs (clear
+from uniforms, load through ``texture_load``) the render command runs at the
+start of every tile. The end-of-tile pipeline needs no program: its USC_PBE
+records make the PBE store each render target."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import layout
+from uapi.isa import assemble
+
+__all__ = ["RTSlot", "TileLayout", "tile_format", "make_tile_layout", "clear_program", "load_program",
+           "tile_size_px"]
+
+
+@dataclass(frozen=True)
+class RTSlot:
+    """One render target in the tile record: ``mem_format`` (ISA memory format),
+    ``components`` stored, ``base_type`` float/int/uint, ``offset_B`` in the record."""
+    mem_format: str
+    components: int
+    base_type: str
+    offset_B: int
+    size_B: int
+
+
+@dataclass(frozen=True)
+class TileLayout:
+    slots: tuple[RTSlot | None, ...]
+    record_B: int
+
+
+_PACKED = {"R10G10B10A2_UNORM": "rgb10a2", "R10G10B10X2_UNORM": "rgb10a2", "R11G11B10_FLOAT": "rg11b10f",
+           "R9G9B9E5_FLOAT": "rgb9e5"}
+
+
+@lru_cache(maxsize=None)
+def tile_format(name: str) -> tuple[str, int, str] | None:
+    """(mem_format, components, base_type) of a colour format, or None when it
+    cannot be rendered through tile memory (channels out of RGBA order, mixed
+    sizes, block-compressed, depth/stencil)."""
+    fmt = layout.get_format(name)
+    if fmt.is_compressed or fmt.is_depth_or_stencil:
+        return None
+    if name in _PACKED:
+        return _PACKED[name], 4 if "A2" in name or "X2" in name else 3, "float"
+    chans = [c for c in fmt.channels]
+    names = "".join(c.name for c in chans)
+    if names not in ("R", "RG", "RGB", "RGBA", "RGBX"):
+        return None
+    bits = {c.bits for c in chans}
+    types = {c.type for c in chans if c.name != "X"}
+    if len(bits) != 1 or len(types) != 1:
+        return None
+    b, t = bits.pop(), types.pop()
+    n = len(chans)
+    if fmt.is_srgb:
+        return ("srgba8", n, "float") if b == 8 else None
+    table = {(8, "UNORM"): "unorm8", (8, "SNORM"): "snorm8", (16, "UNORM"): "unorm16", (16, "SNORM"): "snorm16",
+             (16, "FLOAT"): "f16", (32, "FLOAT"): "i32", (8, "UINT"): "i8", (8, "SINT"): "i8",
+             (16, "UINT"): "i16", (16, "SINT"): "i16", (32, "UINT"): "i32", (32, "SINT"): "i32"}
+    mem = table.get((b, t))
+    if mem is None:
+        return None
+    base = {"UINT": "uint", "SINT": "int"}.get(t, "float")
+    return mem, n, base
+
+
+def make_tile_layout(formats: tuple[str | None, ...]) -> TileLayout:
+    """Render targets in order, each aligned to its element size; records are
+    a multiple of 4 bytes."""
+    slots, offset = [], 0
+    for name in formats:
+        if name is None:
+            slots.append(None)
+            continue
+        tf = tile_format(name)
+        assert tf is not None, f"{name} is not renderable"
+        size = layout.get_format(name).block_size_B
+        align = min(size, 4) if size & (size - 1) == 0 else 1
+        offset = -(-offset // align) * align
+        slots.append(RTSlot(tf[0], tf[1], tf[2], offset, size))
+        offset += size
+    return TileLayout(tuple(slots), max(4, -(-offset // 4) * 4))
+
+
+def tile_size_px(record_B: int, samples: int) -> int:
+    """Square tile size: tile memory holds 16 KiB per tile (32x32 of 16 B), so
+    larger records or more samples give smaller tiles (agx_select_tile_size)."""
+    per_px = record_B * samples
+    for size in (32, 16, 8):
+        if size * size * per_px <= 16 << 10:
+            return size
+    return 8
+
+
+def _regs(first: int, n: int) -> str:
+    return "_".join(f"r{first + i}" for i in range(n))
+
+
+@lru_cache(maxsize=256)
+def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int) -> bytes:
+    """Background program: render target i is set from uniforms u[4i..4i+3]
+    (raw 32-bit values) when bit i of clear_mask is set, loaded from texture i
+    (texture_load at the pixel, and sample) when bit i of load_mask is set."""
+    lines = []
+    if load_mask:
+        lines += ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r6, 0"]
+        if samples > 1:
+            lines.append("get_sr r7, sample_id")
+    for i, slot in enumerate(tl.slots):
+        if slot is None:
+            continue
+        n = slot.components
+        mask = (1 << n) - 1
+        if clear_mask >> i & 1:
+            lines += [f"mov r{8 + c}, u{4 * i + c}" for c in range(n)]
+        elif load_mask >> i & 1:
+            if samples > 1:
+                lines.append(f"texture_load.2d_ms.ms {_regs(8, 4)}, r4_r5, {i}, r6, r7, 0")
+            else:
+                lines.append(f"texture_load.2d {_regs(8, 4)}, r4_r5, {i}, r6, 0")
+            lines.append("wait 0")
+        else:
+            continue
+        lines.append(f"st_tile.{slot.mem_format} {_regs(8, n)}, {slot.offset_B}, {mask}")
+    lines.append("stop")
+    return assemble("\n".join(lines))
+
+
+def load_program(tl: TileLayout, samples: int) -> bytes:
+    """Partial-render background program: every render target is loaded back."""
+    mask = sum(1 << i for i, s in enumerate(tl.slots) if s is not None)
+    return clear_program(tl, 0, mask, samples)

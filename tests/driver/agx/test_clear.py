@@ -1,0 +1,106 @@
+"""Clears through the background program and readback through transfers."""
+
+import numpy as np
+import pytest
+
+from driver.agx.pipe import AgxScreen
+from driver.gallium import (Box, FramebufferState, PipeBind, PipeClear, PipeFormat, PipeMap,
+                            PipeTextureTarget, ResourceTemplate, ScissorState, Surface, PIPE_TIMEOUT_INFINITE)
+
+
+@pytest.fixture(scope="module")
+def screen():
+    s = AgxScreen()
+    yield s
+    s.destroy()
+
+
+def target(screen, w, h, fmt=PipeFormat.R8G8B8A8_UNORM, samples=0, bind=PipeBind.RENDER_TARGET):
+    return screen.resource_create(ResourceTemplate(PipeTextureTarget.TEXTURE_2D, fmt, w, h, nr_samples=samples,
+                                                   bind=bind | PipeBind.SAMPLER_VIEW))
+
+
+def read(ctx, res, w, h):
+    tr = ctx.transfer_map(res, 0, PipeMap.READ, Box(0, 0, 0, w, h, 1))
+    out = np.frombuffer(bytes(tr.data), np.uint8).reshape(h, w, -1).copy()
+    ctx.transfer_unmap(tr)
+    return out
+
+
+def test_clear_color_and_read_back(screen):
+    ctx = screen.context_create()
+    rt = target(screen, 70, 45)
+    ctx.set_framebuffer_state(FramebufferState(70, 45, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (1.0, 0.5, 0.25, 1.0), 1.0, 0)
+    fence = ctx.flush()
+    assert screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+    px = read(ctx, rt, 70, 45)
+    assert (px == [255, 128, 64, 255]).all()
+    assert ctx.stats["submits"] == 1
+
+
+def test_second_clear_loads_nothing_and_scissored_clear(screen):
+    ctx = screen.context_create()
+    rt = target(screen, 32, 32)
+    ctx.set_framebuffer_state(FramebufferState(32, 32, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (0.0, 0.0, 1.0, 1.0), 1.0, 0)
+    ctx.clear(PipeClear.COLOR0, ScissorState(4, 8, 12, 20), (1.0, 0.0, 0.0, 1.0), 1.0, 0)
+    px = read(ctx, rt, 32, 32)
+    expect = np.zeros((32, 32, 4), np.uint8)
+    expect[...] = [0, 0, 255, 255]
+    expect[8:20, 4:12] = [255, 0, 0, 255]
+    assert (px == expect).all()
+
+
+@pytest.mark.parametrize("fmt, color, expect", [
+    (PipeFormat.R32G32B32A32_FLOAT, (0.1, -2.0, 3.5, 1.0), np.array([0.1, -2.0, 3.5, 1.0], np.float32).view(np.uint8)),
+    (PipeFormat.R16G16B16A16_FLOAT, (0.5, 2.0, -1.0, 0.0), np.array([0.5, 2.0, -1.0, 0.0], np.float16).view(np.uint8)),
+    (PipeFormat.R32_UINT, (123456, 0, 0, 0), np.array([123456], np.uint32).view(np.uint8)),
+    (PipeFormat.R8G8_UNORM, (1.0, 0.0, 0, 0), np.array([255, 0], np.uint8)),
+])
+def test_clear_formats(screen, fmt, color, expect):
+    ctx = screen.context_create()
+    rt = target(screen, 20, 20, fmt)
+    ctx.set_framebuffer_state(FramebufferState(20, 20, cbufs=(Surface(rt, fmt),)))
+    ctx.clear(PipeClear.COLOR0, None, color, 1.0, 0)
+    px = read(ctx, rt, 20, 20)
+    assert (px == expect).all(), (px[0, 0], expect)
+
+
+def test_mrt_and_depth_stencil_clear(screen):
+    ctx = screen.context_create()
+    a, b = target(screen, 40, 24), target(screen, 40, 24, PipeFormat.R32_FLOAT)
+    zs = target(screen, 40, 24, PipeFormat.Z24_UNORM_S8_UINT, bind=PipeBind.DEPTH_STENCIL)
+    ctx.set_framebuffer_state(FramebufferState(40, 24, cbufs=(Surface(a, PipeFormat.R8G8B8A8_UNORM),
+                                                              Surface(b, PipeFormat.R32_FLOAT)),
+                                               zsbuf=Surface(zs, PipeFormat.Z24_UNORM_S8_UINT)))
+    ctx.clear(PipeClear.COLOR | PipeClear.DEPTHSTENCIL, None, (0.0, 1.0, 0.0, 1.0), 0.25, 0x5A)
+    assert (read(ctx, a, 40, 24) == [0, 255, 0, 255]).all()
+    assert (read(ctx, b, 40, 24).view(np.float32) == 0.0).all()
+    z = read(ctx, zs, 40, 24).view(np.uint32)[..., 0]
+    assert ((z & 0xFFFFFF) == round(0.25 * 0xFFFFFF)).all() and ((z >> 24) == 0x5A).all()
+
+
+def test_msaa_clear(screen):
+    ctx = screen.context_create()
+    rt = target(screen, 16, 16, samples=4)
+    ctx.set_framebuffer_state(FramebufferState(16, 16, samples=4, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (0.0, 0.0, 0.0, 1.0), 1.0, 0)
+    px = read(ctx, rt, 16, 16).reshape(16, 16, 4, 4)
+    assert (px == [0, 0, 0, 255]).all()
+
+
+def test_texture_upload_roundtrip_every_layout(screen):
+    ctx = screen.context_create()
+    rng = np.random.default_rng(1)
+    for target_, dims in ((PipeTextureTarget.TEXTURE_2D, (37, 19, 1, 1)), (PipeTextureTarget.TEXTURE_2D_ARRAY, (16, 8, 1, 3)),
+                          (PipeTextureTarget.TEXTURE_3D, (8, 8, 5, 1))):
+        w, h, d, layers = dims
+        res = screen.resource_create(ResourceTemplate(target_, PipeFormat.R8G8B8A8_UNORM, w, h, d, layers,
+                                                      last_level=2, bind=PipeBind.SAMPLER_VIEW))
+        n = max(d, layers)
+        data = rng.integers(0, 256, (n, h, w, 4), np.uint8)
+        ctx.texture_subdata(res, 0, PipeMap.WRITE, Box(0, 0, 0, w, h, n), data.tobytes(), w * 4, w * h * 4)
+        tr = ctx.transfer_map(res, 0, PipeMap.READ, Box(1, 2, 0, w - 1, h - 2, n))
+        got = np.frombuffer(bytes(tr.data), np.uint8).reshape(n, h - 2, w - 1, 4)
+        assert (got == data[:, 2:, 1:]).all()
