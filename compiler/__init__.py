@@ -18,3 +18,9 @@ __all__ += ["GLSLCompileError", "parse_glsl", "preprocess_glsl"]
 from . import ir  # noqa: E402
 
 __all__ += ["ir"]
+
+# GLSL -> IR lowering (compiler/lower) and the front half of the pipeline (compiler/compile.py).
+from . import lower  # noqa: E402
+from .compile import ShaderInfo, front_half  # noqa: E402
+
+__all__ += ["lower", "ShaderInfo", "front_half"]
