@@ -1,0 +1,132 @@
+"""The backend pipeline and the whole compiler's entry points.
+
+``compile_ir(shader)``: instruction selection -> dead-code elimination ->
+scheduling -> register allocation (with spilling) -> phi/copy lowering ->
+control-flow lowering -> scoreboard waits -> encoding -> statistics.
+``compile_glsl(source, stage, key)``: the front half (``compiler.compile``) then
+``compile_ir``. ``SHIMGL_DEBUG=shaderdb`` prints one shader-db line per
+compiled variant; ``SHIMGL_DEBUG=shaders`` prints the GLSL, the optimised IR and
+the assembly (both to stderr).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from compiler.ir.core import Intrinsic, Shader, clone_shader, walk_instrs
+
+from .abi import BackendError, CompiledShader
+from .cflow import linearise
+from .isel import select
+from .mir import MFunction, Ref, mcfg, walk_mblocks
+from .pack import assemble_items
+from .ra import allocate, lower_copies
+from .schedule import schedule
+from .stats import compute_stats
+from .waits import insert_waits
+
+__all__ = ["compile_ir", "compile_glsl", "debug_flags", "dce"]
+
+
+def debug_flags() -> set[str]:
+    return {f.strip() for f in os.environ.get("SHIMGL_DEBUG", "").split(",") if f.strip()}
+
+
+def _lower_discard_if(shader: Shader) -> None:
+    from compiler.ir.builder import Builder
+    for func in shader.functions:
+        for instr in list(walk_instrs(func.body)):
+            if isinstance(instr, Intrinsic) and instr.name == "discard_if":
+                b = Builder(func, shader).before(instr)
+                node = b.push_if(instr.srcs[0])
+                b.intrinsic("discard")
+                b.pop_if(node)
+                instr.block.remove(instr)
+
+
+def dce(func: MFunction) -> None:
+    """Remove instructions (and phis) whose results are never read."""
+    while True:
+        used = set()
+        cfg = mcfg(func)
+        for b in walk_mblocks(func.body):
+            for ins in b.instrs:
+                used.update(ins.uses())
+            for p in b.phis:
+                used.update(x.vreg for x in p.srcs.values() if isinstance(x, Ref))
+            node = cfg.if_cond_block.get(b)
+            if node is not None:
+                used.update(x.vreg for x in node.cond[2:] if isinstance(x, Ref))
+        changed = False
+        for b in walk_mblocks(func.body):
+            keep = []
+            for ins in b.instrs:
+                defs = ins.defs()
+                removable = defs and all(d not in used for d in defs) and (
+                    ins.op in ("collect", "copy") or (not ins.pseudo and ins.info.can_eliminate))
+                if removable:
+                    changed = True
+                else:
+                    keep.append(ins)
+            b.instrs = keep
+            phis = [p for p in b.phis if p.dst in used]
+            changed |= len(phis) != len(b.phis)
+            b.phis = phis
+        if not changed:
+            return
+
+
+def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | None = None) -> CompiledShader:
+    """Compile an IR shader (after the front half: I/O lowered, optimised) to a
+    binary. ``max_regs``: the 32-bit register budget (r0, r1 included); smaller
+    budgets spill. The input shader is not modified."""
+    t0 = time.perf_counter()
+    ir = clone_shader(shader)
+    _lower_discard_if(ir)
+    func, sel = select(ir)
+    dce(func)
+    schedule(func)
+    alloc = allocate(func, max_regs)
+    lower_copies(func, alloc)
+    items, loops = linearise(func, alloc.reg)
+    items, _waits = insert_waits(items)
+    binary = assemble_items(items)
+    from uapi.isa import disassemble
+    asm = disassemble(binary)
+    scratch = func.stack_base_B + func.spill_B
+    regs32 = (alloc.max_half + 1) // 2
+    uniform_words = sel.layout.words_used
+    stats = compute_stats(binary, alloc.max_half, uniform_words, scratch, loops, func.spills, func.fills)
+    sinfo = shader.info or {}
+    local = sinfo.get("local_size")
+    result = CompiledShader(
+        stage=shader.stage, binary=binary, assembly=asm, stats=stats, gprs=alloc.max_half, regs32=regs32,
+        uniform_words=uniform_words, uniforms=sorted(sel.layout.slots.values(), key=lambda s: s.index),
+        scratch_B=scratch, local_memory_B=int(sinfo.get("shared_size_B", 0)),
+        local_size=tuple(local) if local else None, cf_count=sel.cf_max,
+        vertex_outputs=int(sinfo.get("vertex_outputs", 0)), attributes=sorted(sel.attributes), info=info,
+        **sel.flags)
+    result.compile_time_s = time.perf_counter() - t0
+    flags = debug_flags()
+    if "shaders" in flags:
+        from compiler.ir import print_shader
+        if source:
+            print(f"GLSL {shader.stage} shader:\n{source}", file=sys.stderr)
+        print(f"IR:\n{print_shader(shader)}", file=sys.stderr)
+        print(f"assembly:\n{asm}", file=sys.stderr)
+    if "shaderdb" in flags:
+        print(stats.shaderdb(shader.stage), file=sys.stderr)
+    return result
+
+
+def compile_glsl(source: str, stage: str, key=None, **kw) -> CompiledShader:
+    """GLSL source -> CompiledShader: ``compiler.compile.front_half`` then
+    :func:`compile_ir`. Raises the front end's compile error on invalid source."""
+    try:
+        from compiler.compile import front_half
+    except ImportError as e:  # the front half is not there yet
+        raise BackendError(f"compile_glsl needs compiler.compile.front_half: {e}") from None
+    shader, info = front_half(source, stage, key)
+    return compile_ir(shader, info, source=source, **kw)

@@ -1,0 +1,391 @@
+"""SSA register allocation with spilling, then the lowering of phis and the
+parallel-copy pseudo-instructions to moves.
+
+1. Liveness on the structured CFG (phi sources live out of their predecessor;
+   if conditions are read at the end of their block).
+2. Pressure: wherever more 16-bit halves are live than the budget holds, the
+   live value whose next use is furthest away (Belady) is spilled everywhere
+   (``spill.py``), and liveness is recomputed.
+3. Colouring in program order, which for structured code is a dominance order:
+   at a block's entry exactly its live-in values hold registers; each
+   instruction frees the values it reads for the last time, then places its
+   results first-fit at their alignment (a phi's result prefers its sources'
+   register and a loop-carried value the phi's, so most copies vanish). Vectors
+   take consecutive halves. Alignment can fragment the file: when a value finds
+   no room, the value live there with the furthest next use is spilled and the
+   colouring restarts.
+4. Phis become parallel copies at the end of each predecessor; ``collect``,
+   ``copy`` and ``preload`` are parallel copies too. They are sequentialised per
+   16-bit half (cycles broken through r1l) and adjacent halves merged into
+   32-bit moves.
+
+Registers are counted in halves as in Mesa: r0 (r0l, the nesting counter) and r1
+(the backend's temporary) are reserved, so a budget of N 32-bit registers gives
+r2..r(N-1).
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from uapi.isa import Imm, Reg
+
+from .abi import RESERVED_REGS32, TEMP_REG, BackendError
+from .mir import Const, MFunction, MInstr, Ref, VReg, linear_blocks, mcfg
+from .spill import spill_value
+
+__all__ = ["allocate", "Allocation"]
+
+
+class Allocation:
+    def __init__(self, reg: dict, max_half: int):
+        self.reg = reg              # VReg -> first half
+        self.max_half = max_half    # highest half used + 1
+
+
+def _term_uses(cfg, b) -> list:
+    node = cfg.if_cond_block.get(b)
+    if node is None:
+        return []
+    return [x.vreg for x in node.cond[2:] if isinstance(x, Ref)]
+
+
+def liveness(func: MFunction):
+    cfg = mcfg(func)
+    blocks = linear_blocks(func)
+    use, defs = {}, {}
+    for b in blocks:
+        u, d = set(), set()
+        for p in b.phis:
+            d.add(p.dst)
+        for ins in b.instrs:
+            for v in ins.uses():
+                if v not in d:
+                    u.add(v)
+            d.update(ins.defs())
+        for v in _term_uses(cfg, b):
+            if v not in d:
+                u.add(v)
+        use[b], defs[b] = u, d
+    phi_out = {b: set() for b in blocks}
+    for s in blocks:
+        for p in s.phis:
+            for pred, x in p.srcs.items():
+                if isinstance(x, Ref):
+                    phi_out[pred].add(x.vreg)
+    live_in = {b: set() for b in blocks}
+    live_out = {b: set() for b in blocks}
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(blocks):
+            out = set(phi_out[b])
+            for s in cfg.succs[b]:
+                out |= live_in[s]
+            inn = use[b] | (out - defs[b])
+            if out != live_out[b] or inn != live_in[b]:
+                live_out[b], live_in[b] = out, inn
+                changed = True
+    return cfg, blocks, live_in, live_out
+
+
+def _block_points(cfg, b, live_out):
+    """For each instruction index k of ``b``: the values live just after it."""
+    live = set(live_out) | set(_term_uses(cfg, b))
+    after = [None] * len(b.instrs)
+    for k in range(len(b.instrs) - 1, -1, -1):
+        after[k] = set(live)
+        ins = b.instrs[k]
+        live -= set(ins.defs())
+        live |= set(ins.uses())
+    return after
+
+
+def _positions(blocks, cfg):
+    """Linear position of every instruction and the use positions of every vreg."""
+    pos, uses = {}, {}
+    n = 0
+    for b in blocks:
+        n += 1
+        for ins in b.instrs:
+            pos[id(ins)] = n
+            for v in ins.uses():
+                uses.setdefault(v, []).append(n)
+            n += 1
+        for v in _term_uses(cfg, b):
+            uses.setdefault(v, []).append(n)
+        for s in cfg.succs[b]:
+            for p in s.phis:
+                x = p.srcs.get(b)
+                if isinstance(x, Ref):
+                    uses.setdefault(x.vreg, []).append(n)
+        n += 1
+    for v in uses:
+        uses[v].sort()
+    return pos, uses
+
+
+def _next_use(uses, v, p) -> int:
+    lst = uses.get(v, [])
+    i = bisect.bisect_right(lst, p)
+    return lst[i] - p if i < len(lst) else 1 << 30
+
+
+def _victim(candidates, uses, p):
+    best = None
+    for v in candidates:
+        if not v.spillable:
+            continue
+        key = (_next_use(uses, v, p), v.halves, -v.id)
+        if best is None or key > best[0]:
+            best = (key, v)
+    return None if best is None else best[1]
+
+
+def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> None:
+    for _round in range(max_rounds):
+        cfg, blocks, live_in, live_out = liveness(func)
+        pos, uses = _positions(blocks, cfg)
+        spilled = False
+        for b in blocks:
+            after = _block_points(cfg, b, live_out[b])
+            entry = set(live_in[b]) | {p.dst for p in b.phis}
+            if sum(v.halves for v in entry) > budget_halves:
+                p = pos[id(b.instrs[0])] - 1 if b.instrs else 0
+                victim = _victim(entry - {p_.dst for p_ in b.phis}, uses, p) or _victim(entry, uses, p)
+                spill_value(func, victim)
+                spilled = True
+                break
+            for k, ins in enumerate(b.instrs):
+                live = after[k] | set(ins.defs())
+                before = (after[k] - set(ins.defs())) | set(ins.uses())
+                need = max(sum(v.halves for v in live), sum(v.halves for v in before))
+                if need > budget_halves:
+                    busy = set(ins.uses()) | set(ins.defs())
+                    victim = _victim(live - busy, uses, pos[id(ins)])
+                    if victim is None:
+                        raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}`")
+                    spill_value(func, victim)
+                    spilled = True
+                    break
+            if spilled:
+                break
+        if not spilled:
+            return
+    raise BackendError("spilling did not converge")
+
+
+class _File:
+    """Occupancy of the register halves during colouring."""
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+        self.owner = [None] * hi
+
+    def free_at(self, h: int, n: int) -> bool:
+        return h >= self.lo and h + n <= self.hi and all(self.owner[h + i] is None for i in range(n))
+
+    def place(self, v: VReg, h: int) -> None:
+        for i in range(v.halves):
+            assert self.owner[h + i] is None, f"{v} placed on occupied half {h + i}"
+            self.owner[h + i] = v
+
+    def release(self, v: VReg, h: int) -> None:
+        for i in range(v.halves):
+            if self.owner[h + i] is v:
+                self.owner[h + i] = None
+
+    def find(self, v: VReg, hint: int | None) -> int | None:
+        n, a = v.halves, v.align
+        if hint is not None and hint % a == 0 and self.free_at(hint, n):
+            return hint
+        start = (self.lo + a - 1) // a * a
+        for h in range(start, self.hi - n + 1, a):
+            if self.free_at(h, n):
+                return h
+        return None
+
+
+def _colour(func: MFunction, budget_halves: int):
+    """Returns (reg map, None) or (None, vreg to spill)."""
+    cfg, blocks, live_in, live_out = liveness(func)
+    pos, uses = _positions(blocks, cfg)
+    lo, hi = 2 * RESERVED_REGS32, 2 * RESERVED_REGS32 + budget_halves
+    reg: dict[VReg, int] = {}
+    hint_of: dict[VReg, VReg] = {}
+    for b in blocks:
+        for p in b.phis:
+            for x in p.srcs.values():
+                if isinstance(x, Ref) and x.off == 0 and x.vreg.halves == p.dst.halves:
+                    hint_of.setdefault(x.vreg, p.dst)
+                    hint_of.setdefault(p.dst, x.vreg)
+
+    def hint(v):
+        h = hint_of.get(v)
+        return reg.get(h) if h is not None else None
+
+    for b in blocks:
+        f = _File(lo, hi)
+        for v in live_in[b]:
+            assert v in reg, f"{v} live into a block before its definition"
+            f.place(v, reg[v])
+        after = _block_points(cfg, b, live_out[b])
+        first_live = after[0] if b.instrs else (set(live_out[b]) | set(_term_uses(cfg, b)))
+        for p in b.phis:
+            h = f.find(p.dst, hint(p.dst))
+            if h is None:
+                p0 = pos[id(b.instrs[0])] - 1 if b.instrs else 0
+                return None, _victim(set(live_in[b]), uses, p0) or p.dst
+            reg[p.dst] = h
+            f.place(p.dst, h)
+        for p in b.phis:
+            if p.dst not in first_live and not (b.instrs and p.dst in b.instrs[0].uses()):
+                f.release(p.dst, reg[p.dst])
+        for k, ins in enumerate(b.instrs):
+            live = after[k]
+            for v in set(ins.uses()):
+                if v not in live:
+                    f.release(v, reg[v])
+            for v in ins.defs():
+                h = f.find(v, hint(v))
+                if h is None:
+                    p = pos[id(ins)]
+                    busy = set(ins.uses()) | set(ins.defs())
+                    placed = {o for o in f.owner if o is not None} - busy
+                    return None, _victim(placed, uses, p) or _victim(live - busy, uses, p)
+                reg[v] = h
+                f.place(v, h)
+            for v in ins.defs():
+                if v not in live:
+                    f.release(v, reg[v])
+    return reg, None
+
+
+def allocate(func: MFunction, max_regs32: int = 128, max_rounds: int = 400) -> Allocation:
+    """Allocate registers in place: spills as needed, then colours. ``max_regs32``:
+    the register budget (r0 and r1 included)."""
+    budget = 2 * (max_regs32 - RESERVED_REGS32)
+    if budget < 4:
+        raise BackendError(f"a budget of {max_regs32} registers leaves nothing to allocate")
+    _reduce_pressure(func, budget, max_rounds)
+    for _attempt in range(max_rounds):
+        reg, victim = _colour(func, budget)
+        if reg is not None:
+            top = max([2 * RESERVED_REGS32] + [h + v.halves for v, h in reg.items()])
+            return Allocation(reg, top)
+        if victim is None:
+            raise BackendError("register allocation failed with nothing left to spill")
+        spill_value(func, victim)
+        _reduce_pressure(func, budget, max_rounds)
+    raise BackendError("register colouring did not converge")
+
+
+# ---------------------------------------------------------------------------
+# Parallel copies
+
+def _halves_of_source(x, reg) -> list:
+    """Per-half sources of a copy operand: ('r', half) / ('u', half) / ('imm', value)."""
+    if isinstance(x, Ref):
+        h = reg[x.vreg] + x.off
+        return [("r", h + i) for i in range(x.size // 16)]
+    if isinstance(x, VReg):
+        h = reg[x]
+        return [("r", h + i) for i in range(x.halves)]
+    if isinstance(x, Const):
+        return [("imm", (x.bits >> (16 * i)) & 0xFFFF) for i in range(x.size // 16)]
+    if isinstance(x, Reg):
+        return [(x.file, x.half + i) for i in range(x.size // 16 * x.count)]
+    if isinstance(x, Imm):
+        return [("imm", x.code)]
+    raise TypeError(f"cannot copy from {x!r}")
+
+
+def sequentialise(moves: list[tuple[int, tuple]]) -> list[MInstr]:
+    """Half-granular parallel copy ``[(dst half, src)]`` -> physical moves."""
+    pending = {d: s for d, s in moves if s != ("r", d)}
+    out: list[tuple[int, tuple]] = []
+    temp = 2 * TEMP_REG
+
+    def readers(h):
+        return [d for d, s in pending.items() if s == ("r", h)]
+
+    while pending:
+        progress = True
+        while progress:
+            progress = False
+            for d in sorted(pending):
+                if d in pending and not readers(d):
+                    out.append((d, pending.pop(d)))
+                    progress = True
+                    partner = d ^ 1
+                    if partner in pending and not readers(partner):
+                        out.append((partner, pending.pop(partner)))
+        if pending:       # only cycles remain: break one through r1l
+            d = min(pending)
+            out.append((temp, ("r", d)))
+            for k, s in list(pending.items()):
+                if s == ("r", d):
+                    pending[k] = ("r", temp)
+    return _merge(out)
+
+
+def _merge(moves: list[tuple[int, tuple]]) -> list[MInstr]:
+    out = []
+    i = 0
+    while i < len(moves):
+        d, s = moves[i]
+        if i + 1 < len(moves) and d % 2 == 0:
+            d2, s2 = moves[i + 1]
+            if d2 == d + 1 and s[0] == s2[0]:
+                if s[0] == "imm":
+                    out.append(MInstr("mov_imm", {"dst": Reg("r", d, 32), "imm": s[1] | (s2[1] << 16)}))
+                    i += 2
+                    continue
+                if s[1] % 2 == 0 and s2[1] == s[1] + 1:
+                    out.append(MInstr("mov", {"dst": Reg("r", d, 32), "a": Reg(s[0], s[1], 32)}))
+                    i += 2
+                    continue
+        if s[0] == "imm":
+            out.append(MInstr("mov_imm", {"dst": Reg("r", d, 16), "imm": s[1]}))
+        else:
+            out.append(MInstr("mov", {"dst": Reg("r", d, 16), "a": Reg(s[0], s[1], 16)}))
+        i += 1
+    return out
+
+
+def lower_copies(func: MFunction, alloc: Allocation) -> None:
+    """Phis -> copies at the end of predecessors; pseudos -> moves."""
+    reg = alloc.reg
+    cfg = mcfg(func)
+    for b in linear_blocks(func):
+        for pred in cfg.preds[b]:
+            moves = []
+            for p in b.phis:
+                x = p.srcs[pred]
+                for i, s in enumerate(_halves_of_source(x, reg)):
+                    moves.append((reg[p.dst] + i, s))
+            pred.instrs.extend(sequentialise(moves))
+        b.phis = []
+    for b in linear_blocks(func):
+        new = []
+        for ins in b.instrs:
+            if not ins.pseudo:
+                new.append(ins)
+                continue
+            moves = []
+            if ins.op == "collect":
+                (dst,) = ins.dsts
+                h = reg[dst]
+                for x in ins.srcs:
+                    for s in _halves_of_source(x, reg):
+                        moves.append((h, s))
+                        h += 1
+            else:
+                for dst, x in zip(ins.dsts, ins.srcs):
+                    for i, s in enumerate(_halves_of_source(x, reg)):
+                        moves.append((reg[dst] + i, s))
+            new.extend(sequentialise(moves))
+        b.instrs = new
+
+
+_ = MInstr
