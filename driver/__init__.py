@@ -9,4 +9,6 @@ May import: uapi, layout, compiler. Must never import drmshim: it reaches the
 kernel only through the uapi seam, as a real driver reaches a real kernel only
 through syscalls. See README.md."""
 
-__all__: list[str] = []
+from driver.agx.face import Context  # noqa: E402
+
+__all__: list[str] = ["Context"]

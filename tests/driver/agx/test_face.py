@@ -1,0 +1,27 @@
+"""driver.Context: the whole stack from GL calls to pixels."""
+
+import numpy as np
+
+import driver
+
+
+def test_clear_read_pixels_and_png(tmp_path):
+    ctx = driver.Context(api="gles3", width=64, height=48)
+    ctx.glClearColor(0.2, 0.4, 0.6, 1.0)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    img = ctx.read_pixels()
+    assert img.shape == (48, 64, 4)
+    assert (img == [51, 102, 153, 255]).all()
+    ctx.glEnable(ctx.GL_SCISSOR_TEST)
+    ctx.glScissor(10, 5, 20, 10)
+    ctx.glClearColor(1, 0, 0, 1)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    img = ctx.read_pixels()
+    assert (img[5:15, 10:30] == [255, 0, 0, 255]).all()
+    assert (img[:5] == [51, 102, 153, 255]).all() and (img[15:] == [51, 102, 153, 255]).all()
+    assert ctx.glGetError() == 0
+    path = tmp_path / "out.png"
+    ctx.save_png(path)
+    from PIL import Image
+    png = np.asarray(Image.open(path))
+    assert (png[::-1] == img).all()
