@@ -160,9 +160,13 @@ class Lowerer:
             et = t.column_type if t.is_matrix else t.element
             return [self.load(b.deref_array(deref, i), et) for i in range(n)]
         if t.is_struct or t.is_block:
-            out = []
-            for i, f in enumerate(t.fields):
-                out.append(self.load(b.deref_struct(deref, i), f.type) if ir_type(f.type) is not None else None)
+            out, i = [], 0
+            for f in t.fields:
+                if ir_type(f.type) is None:
+                    out.append(None)
+                    continue
+                out.append(self.load(b.deref_struct(deref, i), f.type))
+                i += 1
             return out
         return b.load_deref(deref)
 
@@ -172,8 +176,10 @@ class Lowerer:
             et = t.column_type if t.is_matrix else t.element
             for i, v in enumerate(value):
                 self.store(b.deref_array(deref, i), et, v)
-        elif t.is_struct:
-            for i, (f, v) in enumerate(zip(t.fields, value)):
+        elif t.is_struct or t.is_block:
+            fields = [f for f in t.fields if ir_type(f.type) is not None]
+            values = [v for v in value if v is not None] if len(value) != len(fields) else value
+            for i, (f, v) in enumerate(zip(fields, values)):
                 if v is not None:
                     self.store(b.deref_struct(deref, i), f.type, v)
         else:

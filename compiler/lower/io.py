@@ -455,7 +455,8 @@ class IOLowering:
             else:
                 if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
                     interp = "flat"
-                out.append((s, var, [(name, _layout_int(s.layout, "location"), s.type, interp, bits)]))
+                link = s.type.name if s.type.is_block else name
+                out.append((s, var, [(link, _layout_int(s.layout, "location"), s.type, interp, bits)]))
         return out
 
     def _emit_inputs(self) -> None:
@@ -654,9 +655,10 @@ class IOLowering:
             if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
                 interp = "flat"
             bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
-            items.append(dict(name=name, location=_layout_int(s.layout, "location"), components=comps,
+            link = s.type.name if s.type.is_block else name
+            items.append(dict(name=link, location=_layout_int(s.layout, "location"), components=comps,
                               locations=locs, interp=interp, bit_size=bits))
-            stores.append((name, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
+            stores.append((link, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
         user = order_varyings(items, 4)
         by_name = {v.name: v for v in user}
         index = 4 + sum(v.words for v in user)
@@ -723,7 +725,7 @@ def _vec_shape(t: GT.GLSLType) -> tuple[int, int]:
         return c, n * (t.length or 1)
     if t.is_matrix:
         return t.vector_size, t.columns
-    if t.is_struct:
+    if t.is_struct or t.is_block:
         return 4, GT.type_size_slots(t)
     return t.vector_size, 1
 
