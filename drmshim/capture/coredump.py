@@ -17,6 +17,7 @@ consumed by the next draw); with no candidate, the last draw/launch decoded.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import tempfile
@@ -32,6 +33,7 @@ from .streams import Block
 __all__ = ["dump_dir", "CoreDumper", "estimate_location", "Estimate", "MAX_DUMPS", "WINDOW_B"]
 
 MAX_DUMPS = 32         # per kernel; later faults are only logged
+_dump_numbers = itertools.count(1)  # process-wide: dump names never collide between kernels
 WINDOW_B = PAGE_SIZE_B  # memory saved on each side of a fault address
 
 
@@ -64,7 +66,7 @@ class CoreDumper:
             print(f"shimgl: {what}; {MAX_DUMPS} core dumps already written, not dumping", file=sys.stderr, flush=True)
             return None
         directory = dump_dir()
-        path = os.path.join(directory, f"shimgl-fault-{os.getpid()}-{seq:04d}-{n}.dump")
+        path = os.path.join(directory, f"shimgl-fault-{os.getpid()}-{next(_dump_numbers):04d}.dump")
         try:
             self._write(path, file, queue, faulted, copied, seq)
         except Exception as e:  # noqa: BLE001 - a failed dump must not take the GPU down

@@ -155,8 +155,11 @@ class RecordingMemory:
         self.reads.append((int(va), int(nbytes)))
         return data
 
-    def __getattr__(self, name):
-        return getattr(self.memory, name)
+    def read_bytes(self, va: int, nbytes: int) -> bytes:
+        read_bytes = getattr(self.memory, "read_bytes", None)
+        data = read_bytes(va, nbytes) if read_bytes is not None else bytes(self.memory.read(va, nbytes, ""))
+        self.reads.append((int(va), int(nbytes)))
+        return data
 
 
 def merge_ranges(ranges, align_B: int = 1) -> list[tuple[int, int]]:

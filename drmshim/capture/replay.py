@@ -31,7 +31,7 @@ from .fileformat import CaptureFile
 from .memimage import MappingInfo, MemoryImage, NotCaptured
 from .streams import HEADER_SIZE_B, parse_cmdbuf
 
-__all__ = ["Replayer", "ReplayedSubmit", "submits_of", "image_of_submit", "read_back"]
+__all__ = ["Replayer", "ReplayedSubmit", "submits_of", "image_of_submit", "objects_index", "read_back"]
 
 ffi = uapi.ffi
 WAIT_S = 60.0
@@ -52,7 +52,8 @@ def submits_of(capture: CaptureFile) -> list:
     return capture.of_type("submit")
 
 
-def _objects_index(capture: CaptureFile) -> dict[tuple[int, str], bytes]:
+def objects_index(capture: CaptureFile) -> dict[tuple[int, str], bytes]:
+    """(object id, digest) -> content, over the file's object records."""
     out = {}
     for r in capture.of_type("object"):
         gid, digest = r.meta.get("id"), r.meta.get("digest")
@@ -61,8 +62,9 @@ def _objects_index(capture: CaptureFile) -> dict[tuple[int, str], bytes]:
     return out
 
 
-def image_of_submit(record, objects_index: dict | None = None) -> tuple[MemoryImage, list[str]]:
-    """The captured memory of one submit record (and problems found building it)."""
+def image_of_submit(record, objects: dict | None = None) -> tuple[MemoryImage, list[str]]:
+    """The captured memory of one submit record (and problems found building it);
+    ``objects``: what :func:`objects_index` returns (for ``full`` captures)."""
     meta, problems = record.meta, []
     mappings = []
     for i, m in enumerate(meta.get("mappings", []) if isinstance(meta.get("mappings"), list) else []):
@@ -70,15 +72,16 @@ def image_of_submit(record, objects_index: dict | None = None) -> tuple[MemoryIm
             mappings.append(MappingInfo.from_json(m))
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             problems.append(f"mapping {i}: {e}")
-    objects = {}
+    contents = {}
     for ref in meta.get("objects", []) if isinstance(meta.get("objects"), list) else []:
-        if not isinstance(ref, dict):
+        if not isinstance(ref, dict) or not isinstance(ref.get("id"), int) or not isinstance(ref.get("digest"), str):
+            problems.append(f"malformed object reference {ref!r:.80}")
             continue
-        data = (objects_index or {}).get((ref.get("id"), ref.get("digest")))
+        data = (objects or {}).get((ref["id"], ref["digest"]))
         if data is None:
             problems.append(f"object {ref.get('id')} ({ref.get('digest')}) is missing from the file")
         else:
-            objects[ref["id"]] = data
+            contents[ref["id"]] = data
     ranges = []
     for i, r in enumerate(meta.get("ranges", []) if isinstance(meta.get("ranges"), list) else []):
         blob = record.blobs.get(f"range{i}")
@@ -87,7 +90,7 @@ def image_of_submit(record, objects_index: dict | None = None) -> tuple[MemoryIm
             problems.append(f"range {i} is missing or malformed")
             continue
         ranges.append((va, blob))
-    return MemoryImage(mappings, objects, ranges), problems
+    return MemoryImage(mappings, contents, ranges), problems
 
 
 def _num(d, key, default=0) -> int:
@@ -113,7 +116,7 @@ class Replayer:
         self.kernel = kernel
         self.kernel.hooks.capture.enabled = False  # a replay is not captured again
         self.file = kernel.open("/replay")
-        self.objects_index = _objects_index(capture)
+        self.objects_index = objects_index(capture)
         self.gems: dict[int, int] = {}      # captured object id -> replay handle
         self.gem_sizes: dict[int, int] = {}
         self.vms: dict[tuple, int] = {}     # (file, vm id) -> replay vm id
@@ -331,7 +334,10 @@ class Replayer:
         last = len(records) - 1 if last is None else min(last, len(records) - 1)
         results = []
         for position in range(max(first, 0), last + 1):
-            results.append(self.replay(position, records[position], png_dir))
+            try:
+                results.append(self.replay(position, records[position], png_dir))
+            except Exception as e:  # noqa: BLE001 - a damaged record must not stop the others
+                results.append(ReplayedSubmit(position, -1, f"error: {type(e).__name__}: {e}"))
         return results
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from .coredump import estimate_location
 from .fileformat import CaptureFile
 from .memimage import MemoryImage
-from .replay import _objects_index, image_of_submit
-from .streams import _format_value, decode_command, hexdump, parse_cmdbuf, struct_items
+from .replay import objects_index, image_of_submit
+from .streams import format_value, decode_command, hexdump, parse_cmdbuf, struct_items
 
 __all__ = ["decode_text", "crashdec_text"]
 
@@ -57,7 +57,7 @@ def _entry_lines(entry) -> list[str]:
     if entry.struct is not None:
         for name, value in struct_items(entry.struct):
             if value or name in ("width_px", "height_px"):
-                lines.append(f"    {name}: {_format_value(name, value)}")
+                lines.append(f"    {name}: {format_value(name, value)}")
     elif entry.attachments:
         lines += [f"    attachment 0x{p:x} size {s} flags {f}" for p, s, f in entry.attachments]
     elif entry.payload:
@@ -118,7 +118,7 @@ def decode_text(capture: CaptureFile, *, first: int = 0, last: int | None = None
     out.append(f"shimgl capture v{capture.version}: kind {header.get('kind', '?')}, options "
                f"{header.get('options', {})}, GPU {header.get('config', {}).get('name', '?') if isinstance(header.get('config'), dict) else '?'}")
     out += [f"(!) {p}" for p in capture.problems]
-    index = _objects_index(capture)
+    index = objects_index(capture)
     submits = capture.of_type("submit")
     last = len(submits) - 1 if last is None else last
     for position, record in enumerate(submits):
@@ -136,7 +136,7 @@ def crashdec_text(capture: CaptureFile) -> str:
     out += [f"(!) {p}" for p in capture.problems]
     faults = [r.meta for r in capture.of_type("fault")]
     submits = capture.of_type("submit")
-    index = _objects_index(capture)
+    index = objects_index(capture)
     if not faults:
         out.append("(!) no fault record")
     for f in faults:

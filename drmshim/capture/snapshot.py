@@ -99,7 +99,7 @@ def referenced_ranges(cmdbuf: bytes, memory, usc_exec_base: int) -> list[tuple[i
         wanted += [(ptr, min(size, MAX_REF_RANGE_B)) for ptr, size, _ in entry.attachments]
         if entry.struct is None:
             continue
-        dec = decode_command(entry.kind, entry.struct, recording, usc_exec_base, disassemble=False)
+        dec = decode_command(entry.kind, entry.struct, recording, usc_exec_base, text=False)
         refs = [r for b in dec.blocks for r in b.refs] + dec.extra_refs
         wanted += [(va, min(size if size is not None else UNKNOWN_SIZE_B, MAX_REF_RANGE_B)) for va, size, _ in refs]
     wanted += recording.reads

@@ -12,14 +12,15 @@ reason; nothing here raises on bad data or loops forever (every walk is bounded)
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 
 import uapi
 from uapi import isa
 from uapi import packets as P
 
-__all__ = ["CmdEntry", "parse_cmdbuf", "struct_items", "CommandDecode", "decode_command", "hexdump",
-           "MAX_PROGRAM_B", "MAX_TABLE_ENTRIES"]
+__all__ = ["CmdEntry", "parse_cmdbuf", "struct_items", "format_value", "Block", "CommandDecode", "decode_command",
+           "hexdump", "HEADER_SIZE_B", "MAX_PROGRAM_B", "MAX_TABLE_ENTRIES"]
 
 ffi = uapi.ffi
 HEADER_SIZE_B = ffi.sizeof("struct drm_asahi_cmd_header")
@@ -121,9 +122,11 @@ def parse_cmdbuf(buf: bytes) -> list[CmdEntry]:
 
 def struct_items(cdata, prefix: str = "") -> list[tuple[str, object]]:
     """Every leaf field of a cffi struct as (dotted name, value), arrays as lists."""
+    ctype = ffi.typeof(cdata)
+    if ctype.kind == "pointer":
+        ctype = ctype.item
     items = []
-    for name, fld in ffi.typeof(cdata).item.fields if ffi.typeof(cdata).kind == "pointer" \
-            else ffi.typeof(cdata).fields:
+    for name, fld in ctype.fields:
         value = getattr(cdata, name)
         kind = fld.type.kind
         if kind == "struct":
@@ -135,7 +138,7 @@ def struct_items(cdata, prefix: str = "") -> list[tuple[str, object]]:
     return items
 
 
-def _format_value(name: str, value) -> str:
+def format_value(name: str, value) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(str(v) for v in value) + "]"
     if isinstance(value, int) and (value > 0xFFFF or any(k in name for k in ("base", "heap", "addr", "usc",
@@ -172,7 +175,15 @@ class CommandDecode:
 
 
 def _words_reader(memory):
-    return P.memory_reader(memory, "VDM")
+    """``read_words`` for the walkers: straight from bytes when the memory offers
+    ``read_bytes`` (a MemoryImage), else through the GPUMemory ``read``."""
+    read_bytes = getattr(memory, "read_bytes", None)
+    if read_bytes is None:
+        return P.memory_reader(memory, "VDM")
+
+    def read_words(va: int, n: int):
+        return struct.unpack(f"<{int(n)}I", read_bytes(int(va), 4 * int(n)))
+    return read_words
 
 
 def _address_fields(rec) -> list[tuple[str, int]]:
@@ -186,21 +197,27 @@ def _address_fields(rec) -> list[tuple[str, int]]:
 
 
 class _Decoder:
-    def __init__(self, memory, usc_exec_base: int, out: CommandDecode, disassemble: bool = True):
+    def __init__(self, memory, usc_exec_base: int, out: CommandDecode, text: bool = True):
         self.memory = memory
         self.read_words = _words_reader(memory)
         self.usc_exec_base = usc_exec_base
         self.out = out
-        self.disassemble = disassemble
+        self.text = text
         self.programs_seen: set[int] = set()
 
     # ---- helpers
     def emit(self, line: str) -> None:
-        self.out.lines.append(line)
+        if self.text:
+            self.out.lines.append(line)
+
+    def hexdump(self, data: bytes, base: int, indent: str, limit_B: int = 4096) -> None:
+        if self.text:
+            self.out.lines += hexdump(data, base, indent, limit_B)
 
     def read(self, va: int, n: int) -> bytes | str:
         try:
-            return bytes(self.memory.read(va, n, "VDM"))
+            read_bytes = getattr(self.memory, "read_bytes", None)
+            return read_bytes(va, n) if read_bytes is not None else bytes(self.memory.read(va, n, "VDM"))
         except Exception as e:  # noqa: BLE001 - reported, never raised
             return f"read failed: {e}"
 
@@ -228,7 +245,7 @@ class _Decoder:
                 if isinstance(data, str):
                     self.emit(f"{indent}  ({data})")
                 else:
-                    self.out.lines += hexdump(data, rec.buffer, indent + "  ", MAX_SHOWN_BUFFER_B)
+                    self.hexdump(data, rec.buffer, indent + "  ", MAX_SHOWN_BUFFER_B)
 
     def table(self, packet, va: int, start: int, count: int, indent: str, refs: list) -> None:
         shown = min(count, MAX_TABLE_ENTRIES)
@@ -245,8 +262,9 @@ class _Decoder:
             self.emit(f"{indent}{label} 0x{va:x}: ??? ({data})")
             return None
         rec = P.unpack(packet, data)
-        text = P.format_record(rec, indent + "  ", defaults=False).lstrip()
-        self.emit(f"{indent}{label} 0x{va:x}: {text}")
+        if self.text:
+            text = P.format_record(rec, indent + "  ", defaults=False).lstrip()
+            self.emit(f"{indent}{label} 0x{va:x}: {text}")
         if packet in (P.TEXTURE, P.PBE) and rec.address:
             refs.append((rec.address, None, f"{packet.name}.address"))
         return rec
@@ -280,9 +298,9 @@ class _Decoder:
                 ins = isa.decode_one(code, pos)
             except isa.DecodeError as e:
                 self.emit(f"{indent}{pos:6x}:  ??? ({e})")
-                self.out.lines += hexdump(code[pos:pos + 16], va + pos, indent + "        ")
+                self.hexdump(code[pos:pos + 16], va + pos, indent + "        ")
                 return pos
-            if self.disassemble:
+            if self.text:
                 self.emit(f"{indent}{pos:6x}:  {ins}")
             if ins.op.unit == "jmp" and "target" in ins.values:
                 furthest = max(furthest, pos + int(ins["target"]))
@@ -294,9 +312,9 @@ class _Decoder:
 
     # ---- walks
     def emit_item(self, item: P.StreamItem, indent: str, refs: list) -> None:
-        text = P.format_stream([item])
-        for line in text.splitlines():
-            self.emit(indent + line)
+        if self.text:
+            for line in P.format_stream([item]).splitlines():
+                self.emit(indent + line)
         for it in [item, *item.children]:
             self.collect(it, refs)
         # follow what the walker does not: programs, tables, uniforms
@@ -346,10 +364,11 @@ class _Decoder:
             self.emit_item(it, indent + "  ", block.refs)
 
 
-def decode_command(kind: str, cmd, memory, usc_exec_base: int = 0, *, disassemble: bool = True) -> CommandDecode:
-    """Decode one command (``kind`` "render"/"blit"/"compute", ``cmd`` its cffi struct)."""
+def decode_command(kind: str, cmd, memory, usc_exec_base: int = 0, *, text: bool = True) -> CommandDecode:
+    """Decode one command (``kind`` "render"/"blit"/"compute", ``cmd`` its cffi struct).
+    ``text=False``: only the blocks and their references (no lines; faster)."""
     out = CommandDecode()
-    dec = _Decoder(memory, usc_exec_base, out, disassemble)
+    dec = _Decoder(memory, usc_exec_base, out, text)
     indent = "    "
     if kind == "compute":
         dec.stream("CDM stream", P.walk_cdm, cmd.cdm_ctrl_stream_base, indent)
@@ -367,7 +386,8 @@ def decode_command(kind: str, cmd, memory, usc_exec_base: int = 0, *, disassembl
         dec.table(P.SAMPLER, cmd.sampler_heap, 0, cmd.sampler_count, indent, out.extra_refs)
     if cmd.zls_ctrl:
         zls = P.unpack(P.ZLS_CONTROL, (cmd.zls_ctrl & 0xFFFFFFFF).to_bytes(4, "little"))
-        dec.emit(f"{indent}zls_ctrl: " + P.format_record(zls, indent + "  ", defaults=False).lstrip())
+        if text:
+            dec.emit(f"{indent}zls_ctrl: " + P.format_record(zls, indent + "  ", defaults=False).lstrip())
     pixels = cmd.width_px * cmd.height_px * max(cmd.layers, 1) * max(cmd.samples, 1)
     for name, bytes_per_sample in (("depth", 4), ("stencil", 1)):
         buf = getattr(cmd, name)

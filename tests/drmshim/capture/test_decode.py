@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import struct
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import drmshim
 import uapi
-from drmshim.capture import MappingInfo, MemoryImage, decode_command, parse_cmdbuf, read_bytes
-from drmshim.capture.report import decode_text
+from drmshim.capture import MappingInfo, MemoryImage, Writer, decode_command, parse_cmdbuf, read_bytes, read_file
+from drmshim.capture.replay import Replayer
+from drmshim.capture.report import crashdec_text, decode_text
 from tests.drmshim.capture import scene
 from tests.drmshim.capture.conftest import submit_and_wait
 from uapi import packets as P
@@ -129,3 +133,41 @@ def test_corrupted_capture_files_never_crash_decode(capture_bytes, data):
     cut = data.draw(st.integers(0, len(raw)))
     text = decode_text(read_bytes(bytes(raw[:cut])))
     assert text.endswith("submits\n")
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-(1 << 70), 1 << 70) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                  max_size=4), max_leaves=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["vm", "queue", "submit", "syncs", "handles", "mappings", "objects_B", "full", "ranges",
+                            "seq", "file", "first mapping's va"]), value=_json)
+def test_nonsense_json_values_never_crash_decode_crashdec_or_replay(capture_bytes, key, value):
+    """Valid framing, nonsense meaning: every tool reports, none raises."""
+    cap = read_bytes(capture_bytes)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "x.cap")
+        w = Writer(path)
+        for r in cap.records:
+            meta = dict(r.meta)
+            meta.pop("blobs", None)
+            if r.type == "submit" and key != "first mapping's va":
+                meta[key] = value
+            elif r.type == "submit" and isinstance(meta.get("mappings"), list) and meta["mappings"]:
+                meta["mappings"][0] = {**meta["mappings"][0], "va": value}
+            w.write(meta, list(r.blobs.items()))
+        w.close()
+        bad = read_file(path)
+    assert decode_text(bad).endswith("submits\n")
+    crashdec_text(bad)
+    drmshim.set_gpu_factory(lambda kernel: scene.ToyGPU())
+    try:
+        replayer = Replayer(bad)
+        try:
+            results = replayer.run()
+        finally:
+            replayer.close()
+    finally:
+        drmshim.set_gpu_factory(None)
+    assert len(results) == 1
