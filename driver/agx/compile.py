@@ -1,7 +1,170 @@
-"""GLSL shader variants through the compiler (filled in when the backend lands)."""
+"""GLSL shader variants through the compiler (Mesa's agx_compile_variant).
+
+Sole responsibility: compile one pipe shader CSO for one variant key with
+``compiler.backend.compile_glsl`` and translate the result into an
+``AgxShader``: the binary, the uniform registers the driver fills (the default
+block re-laid from the GL front end's layout into the compiler's, buffer and
+attribute addresses), the maps from the compiler's binding slots to pipe slots
+(textures/samplers, UBOs, SSBOs, images), the vertex outputs and the
+coefficient bindings of a fragment shader.
+
+The GL front end lays the default block out with one 16-byte slot per element
+or matrix column (``ShaderState.info["uniforms"]``); the compiler lays it out
+std430 in declaration order (``ShaderInfo.uniforms``). ``remap`` lists the
+copies (src_offset_B, dst_offset_B, size_B) between the two."""
 
 from __future__ import annotations
 
-__all__ = ["compile_variant"]
+from .shader import AgxShader, CFBinding, Push
 
-compile_variant = None
+__all__ = ["compile_variant", "link_fragment_bindings", "available"]
+
+try:
+    from compiler.backend import compile_glsl
+    available = True
+except ImportError:     # the backend is not installed: only prebuilt shaders run
+    compile_glsl = None
+    available = False
+
+STAGE_NAMES = {0: "vertex", 4: "fragment", 5: "compute"}
+_COLS = {"mat2": 2, "mat3": 3, "mat4": 4}
+
+
+def _columns(type_name: str) -> tuple[int, int]:
+    """(columns, rows) of a GLSL type name (vectors: (1, n), scalars: (1, 1))."""
+    t = type_name
+    if t.startswith(("mat", "dmat")):
+        body = t[t.index("mat") + 3:]
+        if "x" in body:
+            c, r = body.split("x")
+            return int(c), int(r)
+        return int(body), int(body)
+    for p in ("vec", "ivec", "uvec", "bvec"):
+        if t.startswith(p):
+            return 1, int(t[len(p):])
+    return 1, 1
+
+
+def _front_entry(front: dict, name: str):
+    for cand in (name, name + "[0]", name[:-3] if name.endswith("[0]") else None):
+        if cand and cand in front:
+            return front[cand]
+    return None
+
+
+def _remap(front: dict, slots: dict) -> tuple[list, int]:
+    """Copies from the front end's default block to the compiler's, and its size."""
+    copies, size = [], 0
+    for name, u in slots.items():
+        size = max(size, u.offset_B + u.size_B)
+        entry = _front_entry(front, name)
+        if entry is None:
+            continue
+        off, stride, elements = entry
+        cols, rows = _columns(u.type)
+        n = min(u.count, elements) if u.count > 1 else 1
+        for e in range(n):
+            for c in range(cols):
+                src = off + e * stride + c * 16
+                dst = u.offset_B + e * (u.array_stride_B or 0) + c * (u.matrix_stride_B or 16)
+                copies.append((src, dst, 4 * rows, u.file, u.ubo))
+    return copies, size
+
+
+def compile_variant(state, key) -> AgxShader:
+    if compile_glsl is None:
+        raise NotImplementedError("the compiler backend is not available")
+    stage = STAGE_NAMES[int(state.stage)]
+    c = compile_glsl(state.source, stage, key)
+    info = c.info
+    pinfo = state.info or {}
+    default_words = (getattr(info, "uniform_regs_B", 0) + 3) // 4
+    push = []
+    if default_words:
+        push.append(Push(0, 2 * default_words, "default"))
+    for s in c.uniforms:
+        push.append(Push(2 * s.index, 2 * s.words, s.kind, index=s.binding))
+    remap, default_size = _remap(pinfo.get("uniforms", {}), info.uniforms)
+    # binding maps: compiler slot -> pipe slot
+    texture_map = {}
+    for name, o in info.samplers.items():
+        entry = _front_entry(pinfo.get("samplers", {}), name)
+        first = entry[0] if entry else o.slot
+        for i in range(o.count):
+            texture_map[o.slot + i] = first + i
+    image_units = {}
+    for name, o in info.images.items():
+        entry = _front_entry(pinfo.get("images", {}), name)
+        for i in range(o.count):
+            image_units[o.slot + i] = (entry[0] + 16 * i) if entry else None
+    ubo_map = {0: None}
+    for name, idx in info.ubos.items():
+        ubo_map[idx] = pinfo.get("uniform_blocks", {}).get(name, idx)
+    ssbo_map = {}
+    for name, idx in info.ssbos.items():
+        ssbo_map[idx] = pinfo.get("storage_blocks", {}).get(name, idx)
+    for name, o in getattr(info, "atomic_counters", {}).items():
+        if o.binding is not None:
+            ssbo_map.setdefault(32 + o.binding, pinfo.get("atomic_counter_buffers", {}).get(o.binding, o.binding))
+    shader = AgxShader(stage=stage, binary=c.binary, register_count=max(8, c.regs32 + 1),
+                       scratch_size_B=c.scratch_B, push=tuple(push),
+                       textures=max(list(texture_map) + [-1]) + 1, samplers=max(list(texture_map) + [-1]) + 1,
+                       writes_depth=c.writes_depth, writes_sample_mask=c.writes_sample_mask, discards=c.discards,
+                       reads_tile=c.reads_tile, shared_B=c.local_memory_B,
+                       local_size=tuple(c.local_size) if c.local_size else (1, 1, 1))
+    shader.info.update(compiled=c, shader_info=info, remap=remap, default_size_B=max(default_size, 4 * default_words),
+                       texture_map=texture_map, image_units=image_units, ubo_map=ubo_map, ssbo_map=ssbo_map,
+                       uses_instance_id="instance_id" in c.assembly,
+                       blend_color=info.uniforms.get("shimgl_BlendColor"),
+                       alpha_ref=info.uniforms.get("shimgl_AlphaRef"))
+    if stage == "vertex":
+        _vertex_outputs(shader, c, info)
+    elif stage == "fragment":
+        shader.cf_count = max(c.cf_count, 2)
+    return shader
+
+
+def _vertex_outputs(shader: AgxShader, c, info) -> None:
+    counts = {"smooth": 0, "flat": 0, "noperspective": 0}
+    words = {}
+    for v in info.varyings:
+        if v.slot == "POS":
+            continue
+        if v.slot == "PSIZ":
+            shader.point_size = True
+            continue
+        if v.slot.startswith("CLIP"):
+            shader.clip_distances |= (1 << v.words) - 1
+            continue
+        counts[v.interp] += v.words
+        words[v.name] = v
+    shader.smooth_32, shader.flat_32, shader.linear_32 = counts["smooth"], counts["flat"], counts["noperspective"]
+    shader.output_count_words = max(4, c.vertex_outputs or info.vertex_outputs)
+    shader.info["varyings"] = words
+    shader.info["attributes"] = {a.location: a for a in info.attributes.values()}
+
+
+_SHADE = {"flat": "FLAT", "noperspective": "LINEAR", "smooth": "PERSPECTIVE"}
+
+
+def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = False) -> tuple[CFBinding, ...]:
+    """Coefficient bindings of a (vertex, fragment) pair: cf0 = W (slot 0), cf1 = window Z,
+    then each fragment input from the vertex output of the same name (remapped slot =
+    output word - 3: slot 0 is W and the user words follow)."""
+    out = [CFBinding(0, 0, 1, "LINEAR"), CFBinding(0, 1, 1, "LINEAR", "FRAGCOORD_Z")]
+    fsi = fs.info.get("shader_info")
+    vouts = vs.info.get("varyings", {})
+    if fsi is None:
+        return tuple(out)
+    for v in fsi.varyings:
+        w = vouts.get(v.name)
+        if w is None:
+            continue
+        per = v.components
+        shade = _SHADE.get(v.interp, "PERSPECTIVE")
+        if flat_shade and v.name in ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
+                                     "gl_BackSecondaryColor", "gl_Color", "gl_SecondaryColor"):
+            shade = "FLAT"
+        for loc in range(v.locations):
+            out.append(CFBinding(w.index + loc * w.components - 3, v.index + loc * per, per, shade))
+    return tuple(out)

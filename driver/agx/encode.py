@@ -1,0 +1,636 @@
+"""Encoders: draws into VDM streams and PPP state, dispatches into CDM streams
+(Mesa's agx_encode_state / agx_draw_vbo / agx_launch_grid).
+
+Sole responsibility: for one draw or dispatch with the context's bound state,
+pick the shader variants (keys from blend state, render-target formats and
+other state), fill their uniform registers (default block, buffer and
+attribute addresses, system values), build texture/sampler tables, write the
+USC words, PPP state and VDM/CDM packets through ``uapi.packets``, and record
+what the batch reads and writes. Everything goes into the batch's pools."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import layout
+from compiler.ir import ShaderKey
+from driver.gallium import (
+    DrawInfo, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeFace, PipeFormat, PipePrim, PipeQueryType,
+    PipeShaderType, PipeSwizzle, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
+    SamplerState,
+)
+from uapi import packets as P
+
+from .compile import link_fragment_bindings
+from .resource import AgxResource, layout_format
+from .shader import AgxShader
+
+__all__ = ["encode_draw", "encode_launch", "sampler_descriptor", "view_descriptor"]
+
+S = PipeShaderType
+_PRIMS = {PipePrim.POINTS: P.Primitive.POINTS, PipePrim.LINES: P.Primitive.LINES,
+          PipePrim.LINE_STRIP: P.Primitive.LINE_STRIP, PipePrim.LINE_LOOP: P.Primitive.LINE_LOOP,
+          PipePrim.TRIANGLES: P.Primitive.TRIANGLES, PipePrim.TRIANGLE_STRIP: P.Primitive.TRIANGLE_STRIP,
+          PipePrim.TRIANGLE_FAN: P.Primitive.TRIANGLE_FAN, PipePrim.POLYGON: P.Primitive.TRIANGLE_FAN}
+_INDEX = {1: P.IndexSize.U8, 2: P.IndexSize.U16, 4: P.IndexSize.U32}
+_INDEX_DT = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+_STENCIL_OPS = [P.StencilOp.KEEP, P.StencilOp.ZERO, P.StencilOp.REPLACE, P.StencilOp.INCR_SAT,
+                P.StencilOp.DECR_SAT, P.StencilOp.INCR_WRAP, P.StencilOp.DECR_WRAP, P.StencilOp.INVERT]
+_WRAPS = {PipeTexWrap.REPEAT: P.Wrap.REPEAT, PipeTexWrap.CLAMP: P.Wrap.CLAMP_TO_EDGE,
+          PipeTexWrap.CLAMP_TO_EDGE: P.Wrap.CLAMP_TO_EDGE, PipeTexWrap.CLAMP_TO_BORDER: P.Wrap.CLAMP_TO_BORDER,
+          PipeTexWrap.MIRROR_REPEAT: P.Wrap.MIRRORED_REPEAT, PipeTexWrap.MIRROR_CLAMP: P.Wrap.MIRROR_CLAMP_TO_EDGE,
+          PipeTexWrap.MIRROR_CLAMP_TO_EDGE: P.Wrap.MIRROR_CLAMP_TO_EDGE,
+          PipeTexWrap.MIRROR_CLAMP_TO_BORDER: P.Wrap.MIRROR_CLAMP_TO_EDGE}
+_FACTORS = {PipeBlendFactor.ONE: "one", PipeBlendFactor.SRC_COLOR: "src_color",
+            PipeBlendFactor.SRC_ALPHA: "src_alpha", PipeBlendFactor.DST_ALPHA: "dst_alpha",
+            PipeBlendFactor.DST_COLOR: "dst_color", PipeBlendFactor.SRC_ALPHA_SATURATE: "src_alpha_saturate",
+            PipeBlendFactor.CONST_COLOR: "constant_color", PipeBlendFactor.CONST_ALPHA: "constant_alpha",
+            PipeBlendFactor.ZERO: "zero", PipeBlendFactor.INV_SRC_COLOR: "one_minus_src_color",
+            PipeBlendFactor.INV_SRC_ALPHA: "one_minus_src_alpha", PipeBlendFactor.INV_DST_ALPHA: "one_minus_dst_alpha",
+            PipeBlendFactor.INV_DST_COLOR: "one_minus_dst_color",
+            PipeBlendFactor.INV_CONST_COLOR: "one_minus_constant_color",
+            PipeBlendFactor.INV_CONST_ALPHA: "one_minus_constant_alpha"}
+_FUNCS = {PipeBlendFunc.ADD: "add", PipeBlendFunc.SUBTRACT: "subtract",
+          PipeBlendFunc.REVERSE_SUBTRACT: "reverse_subtract", PipeBlendFunc.MIN: "min", PipeBlendFunc.MAX: "max"}
+_ALPHA = ["never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always"]
+
+
+# ----------------------------------------------------------------------------- keys
+
+def fragment_key(ctx, batch) -> ShaderKey:
+    """Render targets (tile format, offset, write mask, blend), alpha test, MSAA."""
+    from compiler.lower import Blend, RenderTarget
+    rts = []
+    b = ctx.blend
+    for i, s in enumerate(ctx.fb.cbufs):
+        slot = batch.tile.slots[i]
+        if slot is None:
+            rts.append(RenderTarget(write_mask=0))
+            continue
+        rt = b.rt[i] if b.independent_blend_enable else b.rt[0]
+        blend = None
+        if rt.blend_enable and slot.base_type == "float":
+            blend = Blend(_FUNCS[rt.rgb_func], _FACTORS.get(rt.rgb_src_factor, "one"),
+                          _FACTORS.get(rt.rgb_dst_factor, "zero"), _FUNCS[rt.alpha_func],
+                          _FACTORS.get(rt.alpha_src_factor, "one"), _FACTORS.get(rt.alpha_dst_factor, "zero"))
+        rts.append(RenderTarget(format=slot.mem_format, base_type=slot.base_type, components=slot.components,
+                                offset_B=slot.offset_B, write_mask=rt.colormask & ((1 << slot.components) - 1),
+                                blend=blend))
+    dsa = ctx.dsa
+    return ShaderKey.make(render_targets=tuple(rts) or (RenderTarget(write_mask=0),),
+                          alpha_func=_ALPHA[int(dsa.alpha_func)] if dsa.alpha_enabled else "always",
+                          alpha_to_coverage=b.alpha_to_coverage, alpha_to_one=b.alpha_to_one,
+                          samples=max(1, ctx.fb.samples or 1), two_side=ctx.rast.light_twoside,
+                          flat_shade=ctx.rast.flatshade)
+
+
+def vertex_key(ctx, cso) -> ShaderKey:
+    info = cso.state.info or {}
+    return ShaderKey.make(attribute_locations=dict(info.get("attributes", {})),
+                          clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
+
+
+# ----------------------------------------------------------------------------- descriptors
+
+def sampler_descriptor(s: SamplerState | None) -> tuple[bytes, bytes | None]:
+    """SAMPLER (and its SAMPLER_BORDER when the border colour is custom)."""
+    if s is None:
+        return P.pack("SAMPLER"), None
+    border = tuple(s.border_color)
+    builtin = {(0, 0, 0, 0): P.BorderColour.TRANSPARENT_BLACK, (0, 0, 0, 1): P.BorderColour.OPAQUE_BLACK,
+               (1, 1, 1, 1): P.BorderColour.OPAQUE_WHITE}
+    key = tuple(float(c) for c in border)
+    bc = builtin.get(key, P.BorderColour.CUSTOM) if not s.border_color_is_integer or key == (0, 0, 0, 0) \
+        else P.BorderColour.CUSTOM
+    mip = {PipeTexMipFilter.NONE: P.MipFilter.NONE, PipeTexMipFilter.NEAREST: P.MipFilter.NEAREST,
+           PipeTexMipFilter.LINEAR: P.MipFilter.LINEAR}[s.min_mip_filter]
+    desc = P.pack("SAMPLER", min_filter=int(s.min_img_filter), mag_filter=int(s.mag_img_filter), mip_filter=mip,
+                  wrap_s=_WRAPS[s.wrap_s], wrap_t=_WRAPS[s.wrap_t], wrap_r=_WRAPS[s.wrap_r],
+                  compare_enable=s.compare_mode, compare_func=int(s.compare_func), border_colour=bc,
+                  seamless_cube=s.seamless_cube_map, unnormalized_coords=s.unnormalized_coords,
+                  lod_min=max(min(s.min_lod, 1000.0), -1000.0), lod_max=max(min(s.max_lod, 1000.0), -1000.0),
+                  lod_bias=s.lod_bias)
+    extra = None
+    if bc == P.BorderColour.CUSTOM:
+        words = [int(c) & 0xFFFFFFFF for c in border] if s.border_color_is_integer else \
+            [int(w) for w in np.array(border, np.float32).view(np.uint32)]
+        extra = P.pack("SAMPLER_BORDER", border_0=words[0], border_1=words[1], border_2=words[2], border_3=words[3])
+    return desc, extra
+
+
+_SWZ = {PipeSwizzle.X: P.Swizzle.R, PipeSwizzle.Y: P.Swizzle.G, PipeSwizzle.Z: P.Swizzle.B,
+        PipeSwizzle.W: P.Swizzle.A, PipeSwizzle.ZERO: P.Swizzle.ZERO, PipeSwizzle.ONE: P.Swizzle.ONE}
+
+
+def view_descriptor(view) -> bytes:
+    if view is None:
+        return bytes(P.TEXTURE_DESC_B)
+    res: AgxResource = view.resource
+    if view.target == PipeTextureTarget.BUFFER or res.template.is_buffer:
+        fmt = layout_format(view.format)
+        bpp = layout.get_format(fmt).block_size_B
+        n = (view.size_B or (res.template.width_px - view.offset_B)) // bpp
+        return P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_BUFFER, tiling=P.Tiling.LINEAR,
+                      format_id=_fid(fmt), width_px=max(1, min(n, 16384)), address=res.va + view.offset_B,
+                      linear_stride_B=-(-n * bpp // 16) * 16 if n * bpp < (1 << 24) else 0)
+    swz = tuple(_SWZ[s] for s in view.swizzle)
+    plane = None
+    if "color" not in res.planes:
+        # depth/stencil sampling: the depth plane unless the view format is stencil-only
+        plane = "stencil" if view.format.value in ("S8_UINT", "X24S8_UINT", "S8X24_UINT") or \
+            "depth" not in res.planes else "depth"
+    fmt = layout_format(view.format) if plane is None else None
+    return res.texture_descriptor(format=fmt, target=view.target, first_level=view.first_level,
+                                  last_level=view.last_level, first_layer=view.first_layer, swizzle=swz,
+                                  plane=plane)
+
+
+def _fid(name):
+    from .resource import format_id
+    return format_id(name)
+
+
+# ----------------------------------------------------------------------------- uniforms and tables
+
+def _cb_bytes(ctx, stage, slot) -> bytes:
+    cb = ctx.constant_buffers[stage].get(slot)
+    if cb is None:
+        return b""
+    if cb.user_buffer is not None:
+        return bytes(cb.user_buffer[cb.offset_B:cb.offset_B + cb.size_B] if cb.offset_B else cb.user_buffer)
+    res = cb.resource
+    ctx._sync_resource(res, write=False)
+    return bytes(res.bo.map[cb.offset_B:cb.offset_B + cb.size_B])
+
+
+def _default_block(ctx, sh: AgxShader, stage) -> bytes:
+    """The default uniform block in the compiler's layout."""
+    size = sh.info.get("default_size_B", 0)
+    block = bytearray(-(-size // 16) * 16)
+    if not block:
+        return b""
+    cb0 = _cb_bytes(ctx, stage, 0)
+    for src, dst, n, _file, _ubo in sh.info.get("remap", ()):
+        if src + n <= len(cb0) and dst + n <= len(block):
+            block[dst:dst + n] = cb0[src:src + n]
+    for name, values in (("blend_color", ctx.blend_color), ("alpha_ref", (ctx.dsa.alpha_ref_value,))):
+        u = sh.info.get(name)
+        if u is not None:
+            raw = np.array(values, np.float32).tobytes()
+            block[u.offset_B:u.offset_B + len(raw)] = raw
+    return bytes(block)
+
+
+def _buffer_address(ctx, batch, res, offset_B: int, write: bool) -> int:
+    if write:
+        ctx.write(batch, res)
+    else:
+        ctx.read(batch, res)
+    return res.va + offset_B
+
+
+def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndarray:
+    """uint16 halves of the uniform registers the shader reads."""
+    halves = np.zeros(max(sh.uniform_halves, 2), np.uint16)
+    words = halves.view(np.uint32)
+    default = _default_block(ctx, sh, stage) if sh.info.get("default_size_B") else b""
+    default_va = None
+
+    def put64(p, value):
+        words[p.start_halves // 2:p.start_halves // 2 + 2] = [value & 0xFFFFFFFF, value >> 32]
+
+    for p in sh.push:
+        src = p.source
+        if src == "default":
+            raw = np.frombuffer(default.ljust(2 * p.size_halves, b"\0")[:2 * p.size_halves], np.uint16)
+            halves[p.start_halves:p.start_halves + p.size_halves] = raw
+        elif src == "cb0":
+            raw = _cb_bytes(ctx, stage, 0)[p.offset_B:p.offset_B + 2 * p.size_halves]
+            halves[p.start_halves:p.start_halves + len(raw) // 2] = np.frombuffer(raw[:len(raw) // 2 * 2], np.uint16)
+        elif src == "const":
+            halves[p.start_halves:p.start_halves + len(p.data) // 2] = np.frombuffer(p.data, np.uint16)
+        elif src in ("uniform_address",) or (src == "ubo_address" and sh.info.get("ubo_map", {}).get(p.index, p.index) is None):
+            if default_va is None:
+                default_va = batch.pool.upload(default or bytes(16), 16)
+            put64(p, default_va)
+        elif src in ("ubo_address", "ubo"):
+            slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
+            cb = ctx.constant_buffers[stage].get(slot)
+            if cb is None:
+                put64(p, ctx.device.zero_page and (1 << 32) or 0)
+            elif cb.user_buffer is not None:
+                put64(p, batch.pool.upload(bytes(cb.user_buffer) or bytes(16), 16) + cb.offset_B)
+            else:
+                put64(p, _buffer_address(ctx, batch, cb.resource, cb.offset_B, False))
+        elif src in ("ssbo_address", "ssbo", "ssbo_size"):
+            slot = sh.info.get("ssbo_map", {}).get(p.index, p.index)
+            bufs = ctx.shader_buffers[stage]
+            sb = bufs[slot] if slot < len(bufs) else None
+            if sb is None:
+                if src != "ssbo_size":
+                    put64(p, 1 << 32)
+                continue
+            if src == "ssbo_size":
+                words[p.start_halves // 2] = sb.size_B
+            else:
+                writable = bool(ctx.shader_buffers_writable[stage] >> slot & 1)
+                put64(p, _buffer_address(ctx, batch, sb.resource, sb.offset_B, writable))
+        elif src in ("attribute_address", "vbo"):
+            put64(p, attributes[p.index][0] if attributes and p.index in attributes else 1 << 32)
+        elif src == "attribute_stride":
+            words[p.start_halves // 2] = attributes[p.index][1] if attributes and p.index in attributes else 0
+        elif src == "sysval" and p.name == "blend_color":
+            words[p.start_halves // 2:p.start_halves // 2 + 4] = np.array(ctx.blend_color, np.float32).view(np.uint32)
+    return halves
+
+
+def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
+    """Texture and sampler tables (descriptor i = compiler slot i; images at IMAGE_DESCRIPTOR_BASE + i)."""
+    tmap = sh.info.get("texture_map") or {i: i for i in range(sh.textures)}
+    images = sh.info.get("image_units", {})
+    views, samplers = ctx.views[stage], ctx.samplers[stage]
+    n = max(list(tmap) + [-1]) + 1
+    texs, samps, extended = [], [], False
+    sampler_entries = []
+    for i in range(n):
+        slot = tmap.get(i)
+        view = views[slot] if slot is not None and slot < len(views) else None
+        if view is not None:
+            ctx.read(batch, view.resource)
+        texs.append(view_descriptor(view))
+        smp = samplers[slot] if slot is not None and slot < len(samplers) else None
+        d, extra = sampler_descriptor(smp)
+        sampler_entries.append((d, extra))
+        extended |= extra is not None
+    for d, extra in sampler_entries:
+        samps.append(d + (extra or bytes(P.SAMPLER_BORDER.size_B)) if extended else d)
+    if images:
+        from compiler.backend import IMAGE_DESCRIPTOR_BASE
+        while len(texs) < IMAGE_DESCRIPTOR_BASE:
+            texs.append(bytes(P.TEXTURE_DESC_B))
+        cb0 = _cb_bytes(ctx, stage, 0)
+        for i in range(max(images) + 1):
+            off = images.get(i)
+            unit = int(np.frombuffer(cb0[off:off + 4], np.int32)[0]) if off is not None and off + 4 <= len(cb0) else i
+            imgs = ctx.images[stage]
+            iv = imgs[unit] if 0 <= unit < len(imgs) else None
+            if iv is None:
+                texs.append(bytes(P.TEXTURE_DESC_B))
+                continue
+            ctx.write(batch, iv.resource)
+            res = iv.resource
+            if res.template.is_buffer:
+                fmt = layout_format(iv.format)
+                bpp = layout.get_format(fmt).block_size_B
+                nel = (iv.size_B or res.template.width_px) // bpp
+                texs.append(P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_BUFFER, tiling=P.Tiling.LINEAR,
+                                   format_id=_fid(fmt), width_px=max(1, min(nel, 16384)),
+                                   address=res.va + iv.offset_B))
+            else:
+                texs.append(res.texture_descriptor(format=layout_format(iv.format), first_level=iv.level,
+                                                   last_level=iv.level, first_layer=iv.first_layer))
+    return b"".join(texs), b"".join(samps), extended
+
+
+def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict | None = None) -> int:
+    """The USC words of a shader with its bindings; returns their address."""
+    dev = ctx.device
+    words = [P.pack("USC_SHADER", register_count=min(sh.register_count, 255),
+                    scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=sh.code_va(dev, None),
+                    uniform_count_halves=min(sh.uniform_halves, 1023))]
+    halves = build_uniforms(ctx, batch, sh, stage, attributes)
+    if len(halves):
+        va = batch.pool.upload(halves.tobytes(), 16)
+        for start in range(0, len(halves), 256):
+            n = min(256, len(halves) - start)
+            words.append(P.pack("USC_UNIFORM", start_halves=start, size_halves=n, buffer=va + 2 * start))
+    texs, samps, extended = _tables(ctx, batch, sh, stage)
+    if texs:
+        words.append(P.pack("USC_TEXTURE", start=0, count=len(texs) // P.TEXTURE_DESC_B,
+                            table=batch.pool.upload(texs, 64)))
+    if samps:
+        stride = P.SAMPLER_EXTENDED_DESC_B if extended else P.SAMPLER_DESC_B
+        words.append(P.pack("USC_SAMPLER", start=0, count=len(samps) // stride, extended=extended,
+                            table=batch.pool.upload(samps, 64)))
+    if sh.stage == "compute" and sh.shared_B:
+        lx, ly, lz = sh.local_size
+        words.append(P.pack("USC_SHARED", local_memory_size_B=-(-sh.shared_B // 16) * 16,
+                            threadgroup_size_threads=max(1, lx * ly * lz)))
+    if sh.stage == "vertex":
+        words.append(P.pack("USC_VARYINGS", output_count_words=sh.output_count_words))
+    if sh.stage == "fragment":
+        words.append(P.pack("USC_VARYINGS", cf_count=max(sh.cf_count, 1)))
+        words.append(P.pack("USC_FRAGMENT", **(fragment or {})))
+    words.append(P.pack("USC_END"))
+    return batch.pool.upload(b"".join(words), 64)
+
+
+# ----------------------------------------------------------------------------- vertex attributes
+
+def _attribute_rows(ctx, el, vb, rows: range, comps: int, want_int: bool, batch) -> np.ndarray:
+    """Rows of one attribute converted to `comps` 32-bit words (missing components 0, 0, 0, 1)."""
+    fmt = layout_format(el.src_format)
+    f = layout.get_format(fmt)
+    bpp = f.block_size_B
+    n = len(rows)
+    if vb.user_buffer is not None:
+        src = np.frombuffer(bytes(vb.user_buffer), np.uint8)
+        base = el.src_offset_B + vb.offset_B
+    else:
+        ctx._sync_resource(vb.resource, write=False)
+        src = np.frombuffer(vb.resource.bo.map, np.uint8)
+        base = vb.offset_B + el.src_offset_B
+    offs = base + np.arange(rows.start, rows.stop, dtype=np.int64) * el.src_stride_B
+    idx = offs[:, None] + np.arange(bpp)
+    valid = (idx < src.size).all(axis=1)
+    raw = np.zeros((n, bpp), np.uint8)
+    raw[valid] = src[idx[valid]]
+    rgba = layout.unpack(fmt, raw)
+    out = np.zeros((n, 4), np.uint32)
+    if want_int:
+        out[:] = rgba.astype(np.int64).astype(np.uint32) if rgba.dtype.kind in "iu" else \
+            rgba.astype(np.int64).astype(np.uint32)
+        out[:, 3] = np.where(len(f.channels) >= 4, out[:, 3], 1)
+    else:
+        out[:] = rgba.astype(np.float32).view(np.uint32)
+    return np.ascontiguousarray(out[:, :comps])
+
+
+def vertex_attributes(ctx, batch, vs: AgxShader, lo: int, hi: int, instances: tuple[int, int] | None):
+    """{location: (address, stride_B)} for the compiled VS's attributes over vertex ids [lo, hi).
+    ``instances``: (first, count) when instanced attributes must be fetched per instance:
+    then values are lists of (address, stride) per instance."""
+    attrs = vs.info.get("attributes", {})
+    compiled = vs.info.get("compiled")
+    used = compiled.attributes if compiled is not None else []
+    out, per_instance = {}, {}
+    for loc in used:
+        a = attrs.get(loc)
+        comps = a.components if a is not None else 4
+        want_int = a is not None and a.type.startswith(("int", "uint", "ivec", "uvec"))
+        el = ctx.velems[loc] if loc < len(ctx.velems) else None
+        vb = ctx.vertex_buffers[el.vertex_buffer_index] if el is not None and \
+            el.vertex_buffer_index < len(ctx.vertex_buffers) else None
+        if el is None or vb is None or (vb.resource is None and vb.user_buffer is None):
+            default = np.array([0, 0, 0, 1], np.uint32 if want_int else np.float32).view(np.uint32)[:comps]
+            out[loc] = (batch.pool.upload(default.tobytes(), 16), 0)
+            continue
+        fmt = layout.get_format(layout_format(el.src_format))
+        direct = (not fmt.is_compressed and all(c.bits == 32 for c in fmt.channels) and
+                  len(fmt.channels) >= comps and vb.resource is not None and el.instance_divisor == 0 and
+                  (fmt.is_integer == want_int) and all(c.type in ("FLOAT", "UINT", "SINT") for c in fmt.channels))
+        if direct:
+            out[loc] = (_buffer_address(ctx, batch, vb.resource, vb.offset_B + el.src_offset_B, False),
+                        el.src_stride_B)
+            continue
+        if el.instance_divisor:
+            first, count = instances
+            rows_needed = range(first, first + (count - 1) // el.instance_divisor + 1)
+            data = _attribute_rows(ctx, el, vb, rows_needed, comps, want_int, batch)
+            va = batch.pool.upload(data.tobytes(), 16)
+            stride = 4 * comps
+            per_instance[loc] = [(va + stride * (k // el.instance_divisor), 0) for k in range(count)]
+            continue
+        data = _attribute_rows(ctx, el, vb, range(lo, hi), comps, want_int, batch)
+        va = batch.pool.upload(data.tobytes() or bytes(16), 16)
+        out[loc] = (va - lo * 4 * comps, 4 * comps)
+    return out, per_instance
+
+
+# ----------------------------------------------------------------------------- draws
+
+def _quads_to_triangles(mode, ids: np.ndarray) -> np.ndarray:
+    if mode == PipePrim.QUADS:
+        q = ids[:len(ids) // 4 * 4].reshape(-1, 4)
+        return q[:, [0, 1, 2, 0, 2, 3]].reshape(-1)
+    if mode == PipePrim.QUAD_STRIP:
+        n = (len(ids) - 2) // 2
+        if n <= 0:
+            return ids[:0]
+        k = np.arange(n) * 2
+        q = np.stack([ids[k], ids[k + 1], ids[k + 3], ids[k + 2]], 1)
+        return q[:, [0, 1, 2, 0, 2, 3]].reshape(-1)
+    raise AssertionError(mode)
+
+
+def _read_indices(ctx, info: DrawInfo, start: int, count: int) -> np.ndarray:
+    dt = _INDEX_DT[info.index_size]
+    if info.index_user_buffer is not None:
+        raw = np.frombuffer(bytes(info.index_user_buffer), dt)
+    else:
+        ctx._sync_resource(info.index_resource, write=False)
+        raw = np.frombuffer(info.index_resource.bo.map, dt)
+    return raw[start:start + count].astype(np.int64)
+
+
+def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
+    if indirect is not None:
+        draws, info = _resolve_indirect(ctx, info, indirect)
+    for i, d in enumerate(draws):
+        if d.count == 0 or info.instance_count == 0:
+            continue
+        _encode_one(ctx, info, d)
+
+
+def _resolve_indirect(ctx, info: DrawInfo, ind):
+    """Indirect draws: the parameters are read back after the GPU wrote them."""
+    from dataclasses import replace
+    from driver.gallium import DrawStartCountBias
+    if ind.count_from_stream_output is not None:
+        t = ind.count_from_stream_output
+        return [DrawStartCountBias(0, 0)], info
+    ctx._sync_resource(ind.buffer, write=False)
+    n = 5 if info.index_size else 4
+    stride = ind.stride_B or 4 * n
+    words = np.frombuffer(ind.buffer.bo.map, np.uint32)
+    out = []
+    for k in range(ind.draw_count):
+        w = words[(ind.offset_B + k * stride) // 4:(ind.offset_B + k * stride) // 4 + n].astype(np.int64)
+        if info.index_size:
+            count, inst, first, bias, base_inst = w
+            bias = int(np.int32(np.uint32(bias)))
+            out.append((DrawStartCountBias(int(first), int(count), bias), int(inst), int(base_inst)))
+        else:
+            count, inst, first, base_inst = w
+            out.append((DrawStartCountBias(int(first), int(count)), int(inst), int(base_inst)))
+    draws = []
+    for d, inst, base in out:
+        for_draw = replace(info, instance_count=inst, start_instance=base)
+        _encode_one(ctx, for_draw, d) if d.count and inst else None
+    return [], info
+
+
+def _encode_one(ctx, info: DrawInfo, d) -> None:
+    mode = info.mode
+    if mode not in _PRIMS and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
+        return      # adjacency and patches: no geometry or tessellation stages
+    batch = ctx.render_batch()
+    vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
+    assert vs_cso is not None, "no vertex shader bound"
+    vs = vs_cso.variant(vertex_key(ctx, vs_cso))
+    fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
+    # indices (CPU-converted for quads)
+    index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
+    indices = None
+    if info.index_size:
+        base_vertex = d.index_bias
+        if mode in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
+            indices = _read_indices(ctx, info, d.start, d.count)
+        elif info.index_user_buffer is not None:
+            raw = bytes(info.index_user_buffer)[d.start * info.index_size:(d.start + d.count) * info.index_size]
+            index_va, index_bytes, index_size = batch.pool.upload(raw or bytes(4), 16), len(raw), info.index_size
+        else:
+            res = info.index_resource
+            index_va = _buffer_address(ctx, batch, res, d.start * info.index_size, False)
+            index_bytes = max(0, res.template.width_px - d.start * info.index_size)
+            index_size = info.index_size
+    elif mode in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
+        indices = np.arange(d.start, d.start + d.count, dtype=np.int64)
+        base_vertex = 0
+    if indices is not None:
+        tri = _quads_to_triangles(mode, indices).astype(np.uint32)
+        mode = PipePrim.TRIANGLES
+        count = len(tri)
+        if count == 0:
+            return
+        index_va, index_bytes, index_size = batch.pool.upload(tri.tobytes(), 16), tri.nbytes, 4
+    # vertex id range for converted attributes
+    if index_size:
+        if info.index_bounds_valid and indices is None:
+            lo, hi = info.min_index + base_vertex, info.max_index + base_vertex + 1
+        else:
+            ids = indices if indices is not None else _read_indices(ctx, info, d.start, d.count)
+            if info.primitive_restart:
+                ids = ids[ids != (info.restart_index & ((1 << (8 * info.index_size)) - 1))]
+            lo, hi = (int(ids.min()) + base_vertex, int(ids.max()) + base_vertex + 1) if len(ids) else (0, 1)
+    else:
+        lo, hi = d.start, d.start + d.count
+    lo = max(lo, 0)
+    hi = max(hi, lo + 1)
+    attributes, per_instance = vertex_attributes(ctx, batch, vs, lo, hi,
+                                                 (info.start_instance, info.instance_count))
+    cf = fs.cf_bindings if fs is not None and fs.cf_bindings else (
+        link_fragment_bindings(vs, fs, ctx.rast.flatshade) if fs is not None else ())
+    ppp = _ppp_state(ctx, batch, vs, fs, cf)
+    instance_runs = [(info.start_instance, info.instance_count, attributes)]
+    if per_instance:
+        instance_runs = []
+        for k in range(info.instance_count):
+            attrs = dict(attributes)
+            for loc, lst in per_instance.items():
+                attrs[loc] = lst[k]
+            instance_runs.append((info.start_instance + k, 1, attrs))
+    for base_instance, instances, attrs in instance_runs:
+        vs_words = usc_words(ctx, batch, vs, S.VERTEX, attrs)
+        batch.vdm += P.pack("VDM_STATE", vertex_shader=dict(pipeline=vs_words),
+                            vertex_outputs=dict(output_count_words=vs.output_count_words))
+        batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=len(ppp) // 4, state=batch.pool.upload(ppp, 16))
+        draw = dict(primitive=_PRIMS[mode], instances=instances, base_vertex=base_vertex,
+                    base_instance=base_instance, count=count)
+        if index_size:
+            draw.update(indexed=True, index_size=_INDEX[index_size], index_buffer=index_va,
+                        index_buffer_size_B=index_bytes)
+            if info.primitive_restart and indices is None:
+                draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
+        batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
+        batch.draws += 1
+
+
+def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> bytes:
+    fb, rast, dsa = ctx.fb, ctx.rast, ctx.dsa
+    vp = ctx.viewport
+    (sx, sy, sz), (tx, ty, tz) = vp.scale, vp.translate
+    near, far = tz - sz, tz + sz
+    m = {"viewport": dict(translate_x=tx, scale_x=sx, translate_y=ty, scale_y=sy, translate_z=tz, scale_z=sz,
+                          min_depth=max(0.0, min(near, far)), max_depth=min(1.0, max(near, far)))}
+    if rast.scissor:
+        sc = ctx.scissor
+        x0, y0 = min(max(sc.minx, 0), fb.width_px), min(max(sc.miny, 0), fb.height_px)
+        x1, y1 = min(max(sc.maxx, x0), fb.width_px), min(max(sc.maxy, y0), fb.height_px)
+    else:
+        x0, y0, x1, y1 = 0, 0, fb.width_px, fb.height_px
+    m["scissor"] = dict(min_x_px=x0, max_x_px=x1, min_y_px=y0, max_y_px=y1)
+    if rast.offset_tri or rast.offset_line or rast.offset_point:
+        m["depth_bias"] = dict(constant=rast.offset_units, slope_scale=rast.offset_scale, clamp=rast.offset_clamp)
+    from driver.gallium import PipePolygonMode
+    m["raster"] = dict(cull_front=bool(rast.cull_face & PipeFace.FRONT), cull_back=bool(rast.cull_face & PipeFace.BACK),
+                       front_ccw=rast.front_ccw,
+                       provoking_vertex=P.ProvokingVertex.FIRST if rast.flatshade_first else P.ProvokingVertex.LAST,
+                       polygon_mode_front=int(rast.fill_front), polygon_mode_back=int(rast.fill_back),
+                       point_sprite=bool(rast.sprite_coord_enable or rast.point_quad_rasterization),
+                       point_sprite_lower_left=not rast.sprite_coord_upper_left,
+                       program_point_size=bool(rast.point_size_per_vertex and vs.point_size),
+                       depth_clip=rast.depth_clip_near, depth_clamp=rast.depth_clamp,
+                       rasterizer_discard=rast.rasterizer_discard,
+                       depth_bias_enable=bool(rast.offset_tri or rast.offset_line or rast.offset_point),
+                       scissor_enable=True, point_size_px=float(rast.point_size),
+                       line_width_px=float(rast.line_width))
+    has_user = bool(vs.smooth_32 or vs.flat_32 or vs.linear_32 or vs.output_count_words > 4)
+    m["output_select"] = dict(clip_distances=vs.clip_distances & 0xFFFF, varyings=has_user,
+                              point_size=vs.point_size, frag_coord_z=False)
+    m["varying_counts"] = dict(smooth_32=vs.smooth_32, flat_32=vs.flat_32, linear_32=vs.linear_32)
+    if fs is not None:
+        fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
+                        discards=fs.discards, early_z=not (fs.writes_depth or fs.discards or fs.writes_sample_mask))
+        fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
+        n_user = vs.smooth_32 + vs.flat_32 + vs.linear_32
+        hdr = P.pack("CF_BINDING_HEADER", slots_32=1 + n_user,
+                     cf_count=max([b.base_cf + b.components for b in cf] + [fs.cf_count, 1]))
+        body = b"".join(P.pack("CF_BINDING", components=b.components, shade_model=P.ShadeModel[b.shade_model],
+                               source=P.CoefficientSource[b.source], base_slot=b.base_slot, base_cf=b.base_cf)
+                        for b in cf)
+        m["fragment_shader"] = dict(pipeline=fs_words, cf_bindings=batch.pool.upload(hdr + body, 16),
+                                    cf_binding_count=len(cf))
+    zs = fb.zsbuf
+    planes = zs.resource.planes if zs is not None else {}
+    depth_on = dsa.depth_enabled and "depth" in planes
+    st_on = dsa.stencil[0].enabled and "stencil" in planes
+    two = st_on and dsa.stencil[1].enabled
+    m["zs"] = dict(depth_func=int(dsa.depth_func) if depth_on else P.CompareFunc.ALWAYS,
+                   depth_write=bool(depth_on and dsa.depth_writemask), stencil_test=st_on, two_sided_stencil=two)
+    if st_on:
+        for face, name in ((0, "stencil_front"), (1, "stencil_back")):
+            s = dsa.stencil[face if two else 0]
+            m[name] = dict(compare=int(s.func), stencil_fail=_STENCIL_OPS[s.fail_op],
+                           depth_fail=_STENCIL_OPS[s.zfail_op], depth_pass=_STENCIL_OPS[s.zpass_op],
+                           reference=ctx.stencil_ref[face if two else 0] & 0xFF, read_mask=s.valuemask & 0xFF,
+                           write_mask=s.writemask & 0xFF)
+    samples = max(1, fb.samples or 1)
+    m["msaa"] = dict(sample_count=samples, sample_mask=ctx.sample_mask & 0xFFFF,
+                     alpha_to_coverage=ctx.blend.alpha_to_coverage, alpha_to_one=ctx.blend.alpha_to_one,
+                     sample_shading=ctx.min_samples > 1)
+    occ = [q for q in ctx.queries_active if q.slot is not None]
+    if occ:
+        q = occ[0]
+        mode = P.VisibilityMode.COUNTING if q.type == PipeQueryType.OCCLUSION_COUNTER else P.VisibilityMode.BOOLEAN
+        m["occlusion"] = dict(mode=mode, index=q.slot)
+        if not batch.occlusion_va:
+            batch.occlusion_va = ctx.occlusion_bo.va
+        batch.keep(ctx.occlusion_bo)
+    else:
+        m["occlusion"] = dict(mode=P.VisibilityMode.NONE)
+    return P.pack("PPP_STATE", **m)
+
+
+# ----------------------------------------------------------------------------- dispatches
+
+def encode_launch(ctx, info: GridInfo) -> None:
+    cso = ctx.shaders[S.COMPUTE]
+    assert cso is not None, "no compute shader bound"
+    sh = cso.variant(ShaderKey.make())
+    batch = ctx._batch_for(None)
+    words = usc_words(ctx, batch, sh, S.COMPUTE)
+    bx, by, bz = info.block
+    launch = dict(pipeline=words, threadgroup_x_threads=bx, threadgroup_y_threads=by, threadgroup_z_threads=bz)
+    if info.indirect is not None:
+        launch.update(mode=P.CDMMode.INDIRECT,
+                      indirect_buffer=_buffer_address(ctx, batch, info.indirect, info.indirect_offset_B, False))
+    else:
+        gx, gy, gz = info.grid
+        if gx * gy * gz == 0:
+            return
+        launch.update(grid_x_tg=gx, grid_y_tg=gy, grid_z_tg=gz)
+    if batch.launches:
+        batch.cdm += P.pack("CDM_BARRIER")
+    batch.cdm += P.pack("CDM_LAUNCH", **launch)
+    batch.launches += 1
