@@ -194,10 +194,18 @@ def sampler_state(params, target: int, seamless: bool) -> SamplerState:
 
 
 def sampler_view(tex, resource, pipe_target) -> SamplerView:
+    """A view of the texture's levels base..max; texture views (GL 4.6
+    section 8.18) add their level/layer offsets into the parent's resource
+    and their own format."""
     last = resource.template.last_level
     layers = resource.template.array_size
-    return SamplerView(resource, resource.format, pipe_target,
-                       first_level=min(tex.base_level, last),
-                       last_level=min(max(tex.max_level, tex.base_level), last),
-                       first_layer=0, last_layer=layers - 1,
+    level0 = getattr(tex, "view_min_level", 0)
+    layer0 = getattr(tex, "view_min_layer", 0)
+    nlayers = getattr(tex, "view_num_layers", 0) or layers - layer0
+    view_levels = getattr(tex, "view_num_levels", 0) or (last + 1 - level0)
+    first = min(level0 + tex.base_level, last)
+    final = min(level0 + min(max(tex.max_level, tex.base_level), view_levels - 1), last)
+    fmt = getattr(tex, "view_format", None) or resource.format
+    return SamplerView(resource, fmt, pipe_target, first_level=first, last_level=final,
+                       first_layer=layer0, last_layer=layer0 + nlayers - 1,
                        swizzle=tuple(_SWIZZLES[s] for s in tex.swizzle))

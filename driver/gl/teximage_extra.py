@@ -327,6 +327,71 @@ class TexImageExtraMixin:
         check(pos is not None and 0 <= index < n, E.GL_INVALID_VALUE, "sample index out of range")
         return list(pos[index])
 
+    # -- texture views (GL 4.6 section 8.18) ---------------------------------------------------
+    _VIEW_TARGETS = {
+        E.GL_TEXTURE_1D: {E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY},
+        E.GL_TEXTURE_1D_ARRAY: {E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY},
+        E.GL_TEXTURE_2D: {E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY},
+        E.GL_TEXTURE_2D_ARRAY: {E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
+                                E.GL_TEXTURE_CUBE_MAP_ARRAY},
+        E.GL_TEXTURE_3D: {E.GL_TEXTURE_3D},
+        E.GL_TEXTURE_CUBE_MAP: {E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY,
+                                E.GL_TEXTURE_CUBE_MAP_ARRAY},
+        E.GL_TEXTURE_RECTANGLE: {E.GL_TEXTURE_RECTANGLE},
+        E.GL_TEXTURE_2D_MULTISAMPLE: {E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY},
+        E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY: {E.GL_TEXTURE_2D_MULTISAMPLE,
+                                            E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY},
+    }
+
+    def glTextureView(self, texture, target, origtexture, internalformat, minlevel, numlevels,
+                      minlayer, numlayers) -> None:
+        check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)
+        check(texture != 0, E.GL_INVALID_VALUE, "texture 0")
+        orig = self.textures.get(origtexture)
+        check(orig is not None and orig.target != 0, E.GL_INVALID_VALUE, "origtexture is not a texture")
+        check(self.textures.is_generated(texture), E.GL_INVALID_OPERATION, "texture not generated")
+        view = self.textures.get(texture)
+        check(view is None or view.target == 0, E.GL_INVALID_OPERATION, "texture already has a target")
+        check(orig.immutable, E.GL_INVALID_OPERATION, "origtexture is not immutable")
+        check(target in self._VIEW_TARGETS.get(orig.target, ()), E.GL_INVALID_OPERATION,
+              "incompatible view target (GL 4.6 table 8.21)")
+        import layout
+        src_info = self._format_info(orig.images[0][0].internal_format)
+        dst_info = INTERNAL_FORMATS.get(internalformat)
+        check(dst_info is not None, E.GL_INVALID_OPERATION, "bad view format")
+        same_class = (src_info.is_depth_or_stencil or dst_info.is_depth_or_stencil) and \
+            src_info.enum == dst_info.enum or not src_info.is_depth_or_stencil and \
+            not dst_info.is_depth_or_stencil and \
+            layout.get_format(src_info.pipe.name).block_size_B == \
+            layout.get_format(dst_info.pipe.name).block_size_B
+        check(same_class, E.GL_INVALID_OPERATION, "format not in the same view class")
+        levels = orig.immutable_levels
+        faces = len(orig.images)
+        layers = 6 if orig.target == E.GL_TEXTURE_CUBE_MAP else orig.images[0][0].depth
+        check(0 <= minlevel < levels and 0 <= minlayer < layers, E.GL_INVALID_VALUE,
+              "minlevel/minlayer out of range")
+        numlevels = min(numlevels, levels - minlevel)
+        numlayers = min(numlayers, layers - minlayer)
+        if target == E.GL_TEXTURE_CUBE_MAP:
+            check(numlayers == 6, E.GL_INVALID_VALUE, "cube views take 6 layers")
+        if target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_RECTANGLE,
+                      E.GL_TEXTURE_2D_MULTISAMPLE):
+            check(numlayers == 1, E.GL_INVALID_VALUE, "non-array views take one layer")
+        view = self.textures.get_or_create(texture)
+        view.target, view.immutable, view.immutable_levels = target, True, numlevels
+        view.images = []
+        for face in range(6 if target == E.GL_TEXTURE_CUBE_MAP else 1):
+            src_face = face if faces == 6 else 0
+            for lv in range(numlevels):
+                img = orig.images[src_face][minlevel + lv]
+                depth = img.depth if target == E.GL_TEXTURE_3D else (
+                    numlayers if target not in (E.GL_TEXTURE_CUBE_MAP,) else 1)
+                self._set_image(view, face, lv, TexImage(img.width, img.height, depth,
+                                                         internalformat, img.samples))
+        view.view_parent, view.view_format = orig, dst_info.pipe
+        view.view_min_level, view.view_num_levels = minlevel, numlevels
+        view.view_min_layer, view.view_num_layers = minlayer, numlayers
+
     # -- buffer textures (GL 4.6 section 8.9) --------------------------------------------------
     def glTexBufferRange(self, target, internalformat, buffer, offset, size) -> None:
         check(self.api.gl(4, 3) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)

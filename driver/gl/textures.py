@@ -481,6 +481,9 @@ class TextureMixin:
         base..last defined, and upload pending images. Level-0 properties
         define the template; mismatched levels are the completeness check's
         business (GL 4.6 section 8.17)."""
+        parent = getattr(tex, "view_parent", None)
+        if parent is not None:
+            return self._texture_resource(parent)     # a view shares its parent's storage
         base = self._image(tex, 0, tex.base_level) if tex.images else None
         if base is None:
             return None

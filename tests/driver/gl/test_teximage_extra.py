@@ -117,3 +117,26 @@ def test_bind_image_texture():
     expect(c, E.GL_INVALID_VALUE)
     c.glBindImageTexture(0, t, 0, False, 0, E.GL_RGBA, E.GL_RGBA8)
     expect(c, E.GL_INVALID_ENUM)
+
+
+def test_texture_views(core):
+    (orig, view, other) = core.glGenTextures(3)
+    core.glBindTexture(E.GL_TEXTURE_2D_ARRAY, orig)
+    core.glTexStorage3D(E.GL_TEXTURE_2D_ARRAY, 3, E.GL_RGBA8, 8, 8, 4)
+    core.glTextureView(view, E.GL_TEXTURE_2D, orig, E.GL_R32UI, 1, 2, 2, 1)
+    assert core.glGetError() == E.GL_NO_ERROR
+    v = core.textures.get(view)
+    assert v.target == E.GL_TEXTURE_2D and v.immutable_levels == 2
+    assert core._texture_resource(v) is core.textures.get(orig).resource
+    from driver.gl import pipestate
+    sv = pipestate.sampler_view(v, core._texture_resource(v), None)
+    assert (sv.first_level, sv.last_level, sv.first_layer, sv.last_layer) == (1, 2, 2, 2)
+    assert sv.format == PipeFormat.R32_UINT
+    core.glTextureView(other, E.GL_TEXTURE_3D, orig, E.GL_RGBA8, 0, 1, 0, 1)
+    expect(core, E.GL_INVALID_OPERATION)                   # incompatible target
+    core.glTextureView(other, E.GL_TEXTURE_2D, orig, E.GL_RGBA16F, 0, 1, 0, 1)
+    expect(core, E.GL_INVALID_OPERATION)                   # other view class (64 bits)
+    core.glTextureView(other, E.GL_TEXTURE_2D, orig, E.GL_RGBA8, 5, 1, 0, 1)
+    expect(core, E.GL_INVALID_VALUE)
+    core.glTextureView(view, E.GL_TEXTURE_2D, orig, E.GL_RGBA8, 0, 1, 0, 1)
+    expect(core, E.GL_INVALID_OPERATION)                   # already a texture
