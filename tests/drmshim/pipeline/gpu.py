@@ -173,7 +173,8 @@ class Scene:
 
     def draw(self, vertices, fs: str | int, *, primitive: str = "TRIANGLES", indices=None, index_size: str = "U32",
              varyings: int = 0, cf_bindings=None, instances: int = 1, fragment: dict | None = None,
-             fs_uniforms=None, fs_textures=None, base_vertex: int = 0, restart: int | None = None, **ppp) -> None:
+             fs_uniforms=None, fs_textures=None, base_vertex: int = 0, restart: int | None = None,
+             slots_32: int | None = None, **ppp) -> None:
         sp = self.space
         v = np.ascontiguousarray(vertices, np.float32)
         vbuf = sp.put(v)
@@ -186,7 +187,7 @@ class Scene:
         members = {"viewport": self.viewport(), **ppp}
         bindings = cf_bindings if cf_bindings is not None else []
         if bindings:
-            hdr = P.pack("CF_BINDING_HEADER", slots_32=1 + varyings,
+            hdr = P.pack("CF_BINDING_HEADER", slots_32=1 + varyings if slots_32 is None else slots_32,
                          cf_count=max(b["base_cf"] + b.get("components", 1) for b in bindings))
             cf = sp.put(hdr + b"".join(P.pack("CF_BINDING", **b) for b in bindings), 16)
         else:

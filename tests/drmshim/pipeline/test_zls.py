@@ -1,0 +1,102 @@
+"""ZLS: depth/stencil loaded at the start of a render and stored at its end, in
+their layouts; several draws with different states in one pass; 16-bit and
+linear varyings; fan/loop assembly."""
+
+import numpy as np
+import pytest
+
+import layout
+from uapi import packets as P
+
+from .gpu import Scene, Space, constant_fs
+
+W = H = 32
+RED, GREEN = constant_fs((1, 0, 0, 1)), constant_fs((0, 1, 0, 1))
+
+
+def quad(z, x0=-1.0, x1=1.0):
+    return np.array([[x0, -1, z, 1], [x1, -1, z, 1], [x0, 1, z, 1], [x1, 1, z, 1]], np.float32)
+
+
+def zls_word(**kw) -> int:
+    return int.from_bytes(P.pack("ZLS_CONTROL", **kw), "little")
+
+
+@pytest.mark.parametrize("fmt,tiling", [("Z32_FLOAT", "TWIDDLED"), ("Z16_UNORM", "TWIDDLED"), ("Z32_FLOAT", "LINEAR")])
+def test_depth_and_stencil_stored_then_loaded_by_the_next_render(fmt, tiling):
+    sp = Space()
+    lay = layout.make_miptree(W, H, format=fmt, tiling=tiling.lower())
+    slay = layout.make_miptree(W, H, format="S8_UINT", tiling="twiddled")
+    zbuf, sbuf = sp.alloc(lay.size_B, 16384), sp.alloc(slay.size_B, 16384)
+    zs = {"depth": {"base": zbuf, "stride": lay.linear_stride_B}, "stencil": {"base": sbuf}}
+    # render 1: the left half at z = 0.25 (window), stencil 7 there
+    a = Scene(sp, W, H)
+    a.draw(quad(-0.5, x1=0.0), RED, primitive="TRIANGLE_STRIP", zs=dict(depth_func="ALWAYS", depth_write=True,
+                                                                        stencil_test=True),
+           stencil_front=dict(compare="ALWAYS", depth_pass="REPLACE", reference=7))
+    a.render(zls_ctrl=zls_word(depth_store=True, stencil_store=True, depth_format=fmt, depth_tiling=tiling), **zs)
+    z = layout.detile(lay, sp.get(zbuf, lay.size_B), 0, 0, 0, 0, W, H)
+    z = z.view(np.float32 if fmt == "Z32_FLOAT" else np.uint16).reshape(H, W)
+    want = np.where(np.arange(W) < W // 2, 0.25, 1.0)[None].repeat(H, 0)
+    np.testing.assert_allclose(z if fmt == "Z32_FLOAT" else z / 65535, want, atol=1e-4)
+    # render 2 loads both: z = 0.5 passes LESS only on the right; stencil EQUAL 7 only on the left
+    b = Scene(sp, W, H)
+    b.draw(quad(0.0), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS"))
+    b.draw(quad(0.0), RED, primitive="TRIANGLE_STRIP", zs=dict(stencil_test=True),
+           stencil_front=dict(compare="EQUAL", reference=7))
+    img = b.render(zls_ctrl=zls_word(depth_load=True, stencil_load=True, depth_format=fmt, depth_tiling=tiling),
+                   **zs)
+    assert (img[:, W // 2:, 1] == 255).all() and (img[:, :W // 2, 0] == 255).all()
+    assert (img[:, :W // 2, 1] == 0).all()
+
+
+def test_draws_with_different_state_share_a_pass_in_primitive_order():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    sc.draw(quad(0.0), RED, primitive="TRIANGLE_STRIP", zs=dict(depth_func="ALWAYS", depth_write=True))
+    sc.draw(quad(0.5, x1=0.0), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS"))   # hidden
+    sc.draw(quad(0.5, x0=0.0), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="GREATER"))  # shown
+    img = sc.render()
+    assert (img[:, :W // 2, 0] == 255).all() and (img[:, W // 2:, 1] == 255).all()
+    assert (img[:, :W // 2, 1] == 0).all()
+
+
+HALF_FS = "iter.linear.center r4l_r4h, cf1\nconvert.f32.f16 r5, r4l\nconvert.f32.f16 r6, r4h\n" \
+          "mov_imm r7, 0\nmov_imm r8, 0x3f800000\nst_tile.unorm8 r5_r6_r7_r8, 0, 15\nstop"
+
+
+def test_16bit_varying_pairs_and_linear_interpolation():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    # one packed pair per vertex: (x_ndc-ish ramp, constant 0.5) as f16 halves
+    pos = quad(0.0)
+    a = np.array([0.0, 1.0, 0.0, 1.0], np.float16)
+    b = np.full(4, 0.5, np.float16)
+    word = (a.view(np.uint16).astype(np.uint32) | (b.view(np.uint16).astype(np.uint32) << 16)).view(np.float32)
+    verts = np.concatenate([pos, word[:, None]], 1)
+    sc.draw(verts, HALF_FS, primitive="TRIANGLE_STRIP", varyings=1, varying_counts=dict(smooth_16=1), slots_32=1,
+            cf_bindings=[dict(base_slot=1, base_cf=1, components=2, shade_model="LINEAR")])
+    img = sc.render()
+    x = (np.arange(W) + 0.5) / W
+    np.testing.assert_allclose(img[0, :, 0] / 255, x, atol=1 / 255 + 2e-3)
+    assert (np.abs(img[..., 1].astype(int) - 128) <= 1).all()
+
+
+@pytest.mark.parametrize("prim", ["TRIANGLE_FAN", "LINE_LOOP"])
+def test_fan_and_line_loop_assembly(prim):
+    sp = Space()
+    sc = Scene(sp, W, H)
+    if prim == "TRIANGLE_FAN":
+        fan = np.array([[-1, -1, 0, 1], [1, -1, 0, 1], [1, 1, 0, 1], [-1, 1, 0, 1]], np.float32)
+        sc.draw(fan, RED, primitive=prim)
+        assert (sc.render()[..., 0] == 255).all()
+    else:
+        c = (np.array([4.5, 27.5]) / W * 2 - 1)
+        loop = np.array([[c[0], c[0], 0, 1], [c[1], c[0], 0, 1], [c[1], c[1], 0, 1], [c[0], c[1], 0, 1]],
+                        np.float32)
+        sc.draw(loop, RED, primitive=prim)
+        img = sc.render()
+        red = img[..., 0] == 255
+        # a closed outline: rows 4 and 27 and columns 4 and 27 between the corners, nothing inside
+        assert red[4, 5:27].all() and red[27, 5:27].all() and red[5:27, 4].all() and red[5:27, 27].all()
+        assert not red[6:26, 6:26].any()
