@@ -5,6 +5,7 @@ queries (GL 4.6 chapter 7, GLES 3.2 chapter 7)."""
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 
 from driver.gallium import PipeShaderType, ShaderState
@@ -440,7 +441,7 @@ class ProgramMixin:
                 if prev is None or g.used:
                     globals_[g.name] = g
         vs = list(globals_.values())
-        return {"unit": mains[0], "globals": vs,
+        return {"unit": mains[0], "units": units, "globals": vs,
                 "inputs": [g for g in vs if g.storage == "in" and not _is_builtin(g)],
                 "outputs": [g for g in vs if g.storage == "out" and not _is_builtin(g)],
                 "uniforms": [g for g in vs if g.storage == "uniform" and g.block is None
@@ -592,6 +593,7 @@ class ProgramMixin:
             for i in range(u.size):
                 locations[u.location + i] = (u, i)
         data = bytearray(offset)
+        self._apply_initializers(merged, locations, infos, data)
         for u in infos:              # layout(binding=N) initialises sampler units
             binding = u.type and getattr(next((lf.variable for lf in leaves if lf.name == u.name),
                                               None), "layout", {}).get("binding")
@@ -600,6 +602,59 @@ class ProgramMixin:
                     data[u.offset_B + i * u.stride_B:u.offset_B + i * u.stride_B + 4] = \
                         int(binding + i).to_bytes(4, "little", signed=True)
         return infos, locations, data
+
+    def _apply_initializers(self, merged, locations, infos, data) -> None:
+        """GLSL 1.20 section 4.3.5: a uniform's initializer is its value after
+        a successful link."""
+        from compiler.glsl import ast as A
+        inits = {}
+        for stage in merged.values():
+            for unit in stage["units"]:
+                for d in unit.declarations:
+                    if isinstance(d, A.VariableDeclaration) and d.qualifier.storage == "uniform":
+                        for dc in d.declarators:
+                            if dc.initializer is not None and dc.initializer.const is not None:
+                                inits[dc.name] = (dc.variable.type if dc.variable else None,
+                                                  dc.initializer.const)
+        by_name = {}
+        for u in infos:
+            by_name[u.name[:-3] if u.is_array else u.name] = u
+
+        def write(name, t, value):
+            if t.base == "array":
+                el = t.element
+                if el.base in ("struct", "array"):
+                    for i, v in enumerate(value):
+                        write(f"{name}[{i}]", el, v)
+                    return
+                u = by_name.get(name)
+                if u is not None:
+                    for i, v in enumerate(value[:u.size]):
+                        store(u, i, v)
+                return
+            if t.base == "struct":
+                for f, v in zip(t.fields, value):
+                    write(f"{name}.{f.name}", f.type, v)
+                return
+            u = by_name.get(name)
+            if u is not None:
+                store(u, 0, value)
+
+        def store(u, index, comps):
+            comps = list(comps)
+            rows = u.components
+            letter = {"float": "f", "int": "i", "uint": "I", "bool": "i"}.get(u.kind)
+            if letter is None:
+                return
+            base = u.offset_B + index * u.stride_B
+            for c in range(u.columns):
+                col = comps[c * rows:(c + 1) * rows]
+                col = [int(bool(v)) if u.kind == "bool" else v for v in col]
+                struct.pack_into(f"<{len(col)}{letter}", data, base + 16 * c, *col)
+
+        for name, (t, value) in inits.items():
+            if t is not None:
+                write(name, t, value)
 
     def _collect_atomic_counters(self, merged: dict) -> list:
         """GLSL 4.30 section 4.4.6.2: counters at layout(binding, offset);

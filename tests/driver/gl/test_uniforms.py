@@ -89,3 +89,27 @@ def test_get_uniform_needs_a_linked_program(es3):
     p = es3.glCreateProgram()
     es3.glGetUniformfv(p, 0)
     expect(es3, E.GL_INVALID_OPERATION)
+
+
+def test_uniform_initializers_are_the_values_after_link():
+    from tests.driver.gl.conftest import make_ctx
+    c = make_ctx("compat")
+    fs = """#version 120
+struct S { float a; int c; };
+uniform float x = 2.5;
+uniform vec3 v = vec3(1.0, 2.0, 3.0);
+uniform int i[2] = int[2](4, 5);
+uniform mat2 m = mat2(1.0, 2.0, 3.0, 4.0);
+uniform bool b = true;
+uniform S s = S(1.5, 7);
+void main() { gl_FragColor = vec4(x) + vec4(v, 1.0) + float(i[1]) + m[0].x + float(b) + s.a + float(s.c); }
+"""
+    p = program(c, vs=None, fs=fs)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    loc = lambda n: c.glGetUniformLocation(p, n)              # noqa: E731
+    assert c.glGetUniformfv(p, loc("x")) == [2.5]
+    assert c.glGetUniformfv(p, loc("v")) == [1.0, 2.0, 3.0]
+    assert c.glGetUniformiv(p, loc("i[1]")) == [5]
+    assert c.glGetUniformfv(p, loc("m")) == [1.0, 2.0, 3.0, 4.0]
+    assert c.glGetUniformiv(p, loc("b")) == [1]
+    assert c.glGetUniformfv(p, loc("s.a")) == [1.5] and c.glGetUniformiv(p, loc("s.c")) == [7]
