@@ -277,6 +277,10 @@ class DrawMixin:
                                   max(0, min(s.stencil[1].ref, full)))
         mask = s.sample_mask_value if E.GL_SAMPLE_MASK in s.enabled else 0xFFFFFFFF
         self.pipe.set_sample_mask(mask)
+        if self.api.compat:
+            # user clip planes in eye space (GL 4.6 compat section 13.7)
+            from driver.gallium import ClipState
+            self.pipe.set_clip_state(ClipState(tuple(tuple(p) for p in self.clip_planes)))
         # GL 4.6 section 14.3.1.1: ceil(MIN_SAMPLE_SHADING_VALUE * samples)
         shading = E.GL_SAMPLE_SHADING in s.enabled and fb.samples > 1
         self.pipe.set_min_samples(max(1, math.ceil(s.min_sample_shading * fb.samples - 1e-9))

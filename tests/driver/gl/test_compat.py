@@ -99,6 +99,10 @@ def test_clip_plane_in_eye_space(compat):
     assert compat.glGetClipPlane(E.GL_CLIP_PLANE0) == [0.0, 0.0, 1.0, 5.0]
     compat.glClipPlane(E.GL_CLIP_PLANE0 + 8, [0, 0, 0, 0])
     expect(compat, E.GL_INVALID_ENUM)
+    compat.glEnable(E.GL_CLIP_PLANE0)
+    compat.glRectf(0, 0, 1, 1)
+    assert compat.pipe.last("set_clip_state")[0].ucp[0] == (0.0, 0.0, 1.0, 5.0)
+    assert compat.pipe.last("create_rasterizer_state")[0].clip_plane_enable == 1
 
 
 def test_draw_rect_the_piglit_way(compat):
