@@ -26,10 +26,12 @@ _WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _OFFSET_CACHE: dict = {}
 
 
-def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int) -> np.ndarray:
+def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int, pixels_key=None) -> np.ndarray:
     """Byte offsets of pixels (xs, ys): the PBE's address generator, remembered for
-    the last few (layout, pixel set) pairs (every pass of a frame stores the same tiles)."""
-    key = (lay, level, sample, len(xs), hash(xs.tobytes()), hash(ys.tobytes()))
+    the last few (layout, pixel set) pairs when the caller names the pixel set."""
+    if pixels_key is None:
+        return layout.offset_B(lay, xs, ys, 0, level, sample)
+    key = (lay, level, sample, pixels_key)
     offs = _OFFSET_CACHE.get(key)
     if offs is None:
         if len(_OFFSET_CACHE) > 16:
@@ -42,8 +44,9 @@ TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
 
 
 def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: np.ndarray,
-                        px: np.ndarray, py: np.ndarray, samples: int) -> None:
-    """Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
+                        px: np.ndarray, py: np.ndarray, samples: int, pixels_key=None) -> None:
+    """``pixels_key``: a hashable name of the pixel set (px, py), for address reuse.
+    Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
     pixels (px, py) into the image of the PBE descriptor at ``desc_va``."""
     d = P.PBE.unpack(read_words(memory, desc_va, P.PBE.size_words, "PBE").tolist())
     fmt = format_by_id(d.format_id)
@@ -66,7 +69,7 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     whole = len(keep) == len(px)
     xs, ys = (px, py) if whole else (px[keep], py[keep])
     for s in range(min(samples, lay.sample_count_sa)):
-        offs = _offsets(lay, xs, ys, d.level, s)
+        offs = _offsets(lay, xs, ys, d.level, s, pixels_key if whole else None)
         data = records[:, s, tile_offset_B:tile_offset_B + bpp] if whole else \
             records[keep, s, tile_offset_B:tile_offset_B + bpp]
         word = _WORDS.get(bpp)

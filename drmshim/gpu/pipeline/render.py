@@ -390,7 +390,29 @@ def _tile_pixels(tvb: TiledVertexBuffer, tiles: np.ndarray | None) -> tuple[np.n
     return x[keep], y[keep]
 
 
-def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label: str | None = None) -> None:
+_PIXEL_MAPS: dict = {}
+
+
+def _pixel_map(tvb: TiledVertexBuffer, tiles: np.ndarray | None):
+    """(px, py, record_of, key) of a pass: its pixels in record order, the record of
+    every framebuffer pixel (-1: not in the pass) and a key naming this mapping.
+    Remembered for the last few (frame size, tile set): frames repeat them."""
+    key = (tvb.width_px, tvb.height_px, tvb.tile_px, None if tiles is None else tiles.tobytes())
+    hit = _PIXEL_MAPS.get(key)
+    if hit is None:
+        px, py = _tile_pixels(tvb, tiles)
+        record_of = np.full((tvb.height_px, tvb.width_px), -1, np.int64)
+        record_of[py, px] = np.arange(len(px), dtype=np.int64)
+        for a in (px, py, record_of):
+            a.flags.writeable = False
+        if len(_PIXEL_MAPS) > 8:
+            _PIXEL_MAPS.clear()
+        hit = _PIXEL_MAPS[key] = (px, py, record_of, key)
+    return hit
+
+
+def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label: str | None = None,
+                      key=None) -> None:
     if not va:
         return
     pipe = read_pipeline(command.memory, va, "PDM", command.cmd.sampler_heap)
@@ -410,7 +432,7 @@ def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label
                               **pipe.context_fields())
             core.run(pipe.code_va, ctx)
         for offset_B, desc in pipe.pbe:
-            store_render_target(command.memory, desc, offset_B, tile_buffer, px, py, S)
+            store_render_target(command.memory, desc, offset_B, tile_buffer, px, py, S, pixels_key=key)
     except GPUFault as fault:
         if unit_label is None:
             raise
@@ -440,15 +462,13 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
             if len(tiles) == 0:
                 continue
             tiles_done += len(tiles)
-        px, py = _tile_pixels(tvb, tiles)
-        record_of = np.full((H, W), -1, np.int64)
-        record_of[py, px] = np.arange(len(px), dtype=np.int64)
+        px, py, record_of, key = _pixel_map(tvb, tiles)
         tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
-        _run_tile_program(core, command, bg, px, py, S, tile_buffer)
+        _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key)
         if len(ps.rows):
             fragments += _shade_pass(core, command, tvb, ps, frame, states, record_of, tile_buffer,
                                     tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y)
-        _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE")
+        _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key)
     frame.store()
     _write_occlusion(command, states)
     for st in states.values():
@@ -574,12 +594,17 @@ class _PassContext:
         frags, S = self.frags, self.S
         rec = self.rec_f
         owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
+        contiguous = frags.layer_offsets is not None            # layers are runs of fragments
         for k in range(layers.count):
             for d, idx in self._groups(layers.layer(k)):
                 st = self.states[d]
                 if S == 1 and st.ds.trivial:                # every fragment passes (coverage is nonzero)
                     st.passed += len(idx)
-                    owner[rec[idx]] = idx
+                    if self.one_draw and contiguous:        # layer k is fragments a..b
+                        a, b = layers.offsets[k], layers.offsets[k + 1]
+                        owner[rec[a:b]] = np.arange(a, b)
+                    else:
+                        owner[rec[idx]] = idx
                     continue
                 passed = self._test(st, idx)
                 if S == 1:
@@ -594,7 +619,8 @@ class _PassContext:
         held = np.flatnonzero(owner >= 0)
         o = owner[held]
         if S == 1 and self.one_draw:        # records are distinct: shade in record order
-            return self._shade(self.states[int(self.draw[0])], o, np.ones(len(o), np.uint8), late=False)
+            return self._shade(self.states[int(self.draw[0])], o, np.ones(len(o), np.uint8), late=False,
+                               records=held)
         visible = np.zeros(len(frags), np.uint8)
         if S == 1:
             visible[o] = 1
@@ -621,12 +647,14 @@ class _PassContext:
         return lanes
 
     # -- fragment shading: one lane per covered sample
-    def _shade(self, st: _DrawState, idx: np.ndarray, cover: np.ndarray, late: bool) -> int:
-        n = self._shade_lanes(st, idx, cover, late)
+    def _shade(self, st: _DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
+        """Shade fragments ``idx`` on the samples of ``cover``; ``records``: their tile
+        records when known (single-sampled). Returns the lanes shaded."""
+        n = self._shade_lanes(st, idx, cover, late, records)
         st.shaded += n
         return n
 
-    def _shade_lanes(self, st: _DrawState, idx: np.ndarray, cover: np.ndarray, late: bool) -> int:
+    def _shade_lanes(self, st: _DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, known) -> int:
         S, frags = self.S, self.frags
         if len(idx) == 0:
             return 0
@@ -641,7 +669,7 @@ class _PassContext:
         direct = not late
         if direct and not st.quads and st.uniform is not None and "ld_tile" not in st.names:  # same bytes everywhere
             if S == 1:
-                _broadcast_record(self.tile_buffer, self.rec_f[idx], *st.uniform)
+                _broadcast_record(self.tile_buffer, self.rec_f[idx] if known is None else known, *st.uniform)
                 return len(idx)
             bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
             f_local, s = np.nonzero(bits)
