@@ -1,0 +1,195 @@
+"""More rendering: MRT, render-to-texture then sampling (a hazard flush), MSAA resolve,
+per-instance attributes, occlusion queries, driver options, primitive types."""
+
+import numpy as np
+import pytest
+
+from tests.driver.agx.glhelp import FS_COLOR, VS_COLOR, context, pixel_centres, program, vertices
+
+VS_POS = """#version 300 es
+in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); }"""
+FULL = np.array([[-1, -1], [3, -1], [-1, 3]], np.float32)
+
+
+def _fbo_texture(ctx, w, h, fmt, format_, type_, samples=0):
+    if samples:
+        rb = ctx.glGenRenderbuffers(1)[0]
+        ctx.glBindRenderbuffer(ctx.GL_RENDERBUFFER, rb)
+        ctx.glRenderbufferStorageMultisample(ctx.GL_RENDERBUFFER, samples, fmt, w, h)
+        return rb
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    ctx.glTexImage2D(ctx.GL_TEXTURE_2D, 0, fmt, w, h, 0, format_, type_, None)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_MIN_FILTER, ctx.GL_NEAREST)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_MAG_FILTER, ctx.GL_NEAREST)
+    return tex
+
+
+def test_mrt_writes_each_target():
+    ctx = context(16, 16)
+    fs = """#version 300 es
+    precision highp float;
+    layout(location = 0) out vec4 a; layout(location = 1) out vec4 b;
+    void main(){ a = vec4(1.0, 0.0, 0.0, 1.0); b = vec4(0.0, 0.25, 1.0, 0.5); }"""
+    p = program(ctx, VS_POS, fs)
+    vertices(ctx, p, FULL, {"pos": (2, 0)}, 2)
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fbo)
+    ta = _fbo_texture(ctx, 16, 16, ctx.GL_RGBA8, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE)
+    ctx.glFramebufferTexture2D(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT0, ctx.GL_TEXTURE_2D, ta, 0)
+    tb = _fbo_texture(ctx, 16, 16, ctx.GL_RGBA8, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE)
+    ctx.glFramebufferTexture2D(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT1, ctx.GL_TEXTURE_2D, tb, 0)
+    ctx.glDrawBuffers(2, [ctx.GL_COLOR_ATTACHMENT0, ctx.GL_COLOR_ATTACHMENT1])
+    assert ctx.glCheckFramebufferStatus(ctx.GL_FRAMEBUFFER) == ctx.GL_FRAMEBUFFER_COMPLETE
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    out = []
+    for i in range(2):
+        ctx.glReadBuffer(ctx.GL_COLOR_ATTACHMENT0 + i)
+        out.append(np.frombuffer(bytes(ctx.glReadPixels(0, 0, 16, 16, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE)), np.uint8))
+    assert (out[0].reshape(-1, 4) == [255, 0, 0, 255]).all()
+    assert (out[1].reshape(-1, 4) == [0, 64, 255, 128]).all()
+
+
+def test_render_to_texture_then_sample_it():
+    """The second draw samples what the first rendered: the driver flushes the first batch."""
+    ctx = context(16, 16)
+    p = program(ctx, VS_COLOR, FS_COLOR)
+    tri = np.array([[-1, -1, 0, 1, 0.2, 0.6, 1.0, 1], [3, -1, 0, 1, 0.2, 0.6, 1.0, 1], [-1, 3, 0, 1, 0.2, 0.6, 1.0, 1]])
+    vertices(ctx, p, tri, {"pos": (4, 0), "col": (4, 4)}, 8)
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fbo)
+    tex = _fbo_texture(ctx, 4, 4, ctx.GL_RGBA8, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE)
+    ctx.glFramebufferTexture2D(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT0, ctx.GL_TEXTURE_2D, tex, 0)
+    ctx.glViewport(0, 0, 4, 4)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, 0)
+    ctx.glViewport(0, 0, 16, 16)
+    vs = """#version 300 es
+    in vec2 pos; out vec2 uv; void main(){ uv = pos * 0.5 + 0.5; gl_Position = vec4(pos, 0.0, 1.0); }"""
+    fs = """#version 300 es
+    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
+    void main(){ color = texture(t, uv).bgra; }"""
+    p2 = program(ctx, vs, fs)
+    vertices(ctx, p2, FULL, {"pos": (2, 0)}, 2)
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    flushes = ctx.pipe.stats["flushes_for_hazards"]
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = ctx.read_pixels().astype(int)
+    assert ctx.pipe.stats["flushes_for_hazards"] > flushes
+    assert np.abs(img - [255, 153, 51, 255]).max() <= 1
+
+
+def test_msaa_renderbuffer_resolve_averages_edge_samples():
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    # a triangle whose hypotenuse crosses pixel centres diagonally
+    vertices(ctx, p, np.array([[-1, -1], [1, -1], [-1, 1]], np.float32), {"pos": (2, 0)}, 2)
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fbo)
+    rb = _fbo_texture(ctx, 16, 16, ctx.GL_RGBA8, None, None, samples=4)
+    ctx.glFramebufferRenderbuffer(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT0, ctx.GL_RENDERBUFFER, rb)
+    assert ctx.glCheckFramebufferStatus(ctx.GL_FRAMEBUFFER) == ctx.GL_FRAMEBUFFER_COMPLETE
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    ctx.glBindFramebuffer(ctx.GL_READ_FRAMEBUFFER, fbo)
+    ctx.glBindFramebuffer(ctx.GL_DRAW_FRAMEBUFFER, 0)
+    ctx.glBlitFramebuffer(0, 0, 16, 16, 0, 0, 16, 16, ctx.GL_COLOR_BUFFER_BIT, ctx.GL_NEAREST)
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, 0)
+    img = ctx.read_pixels()[..., 0].astype(int)
+    X, Y = pixel_centres(16, 16)
+    assert (img[X + Y < -0.2] == 255).all() and (img[X + Y > 0.2] == 0).all()
+    diag = img[np.abs(X + Y) < 0.01]
+    assert ((diag > 0) & (diag < 255)).all(), diag           # partly covered: resolved to a mix
+
+
+def test_per_instance_attribute_divisor():
+    ctx = context(32, 8)
+    vs = """#version 300 es
+    in vec2 pos; in float off; in vec4 col; out vec4 v;
+    void main(){ gl_Position = vec4(pos.x * 0.125 - 0.875 + off, pos.y, 0.0, 1.0); v = col; }"""
+    fs = """#version 300 es
+    precision highp float; in vec4 v; out vec4 color; void main(){ color = v; }"""
+    p = program(ctx, vs, fs)
+    quad = [[-1, -1], [1, -1], [-1, 1], [1, -1], [1, 1], [-1, 1]]
+    vertices(ctx, p, np.array(quad, np.float32), {"pos": (2, 0)}, 2)
+    inst = np.array([[0.0, 1, 0, 0, 1], [0.5, 0, 1, 0, 1], [1.0, 0, 0, 1, 1], [1.5, 1, 1, 1, 1]], np.float32)
+    vbo = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(ctx.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(ctx.GL_ARRAY_BUFFER, inst.nbytes, inst, ctx.GL_STATIC_DRAW)
+    for name, n, first in (("off", 1, 0), ("col", 4, 1)):
+        loc = ctx.glGetAttribLocation(p, name)
+        ctx.glVertexAttribPointer(loc, n, ctx.GL_FLOAT, False, 20, 4 * first)
+        ctx.glEnableVertexAttribArray(loc)
+        ctx.glVertexAttribDivisor(loc, 1)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArraysInstanced(ctx.GL_TRIANGLES, 0, 6, 4)
+    img = ctx.read_pixels()
+    for i in range(4):
+        assert (img[4, 8 * i:8 * i + 4, :3] == inst[i, 1:4] * 255).all()
+        assert (img[4, 8 * i + 4:8 * i + 8] == 0).all()
+
+
+def test_occlusion_query_counts_samples():
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    half = np.array([[-1, -1], [0, -1], [-1, 1], [0, -1], [0, 1], [-1, 1]], np.float32)
+    vertices(ctx, p, half, {"pos": (2, 0)}, 2)
+    q = ctx.glGenQueries(1)[0]
+    ctx.glBeginQuery(ctx.GL_ANY_SAMPLES_PASSED, q)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    ctx.glEndQuery(ctx.GL_ANY_SAMPLES_PASSED)
+    assert ctx.glGetQueryObjectuiv(q, ctx.GL_QUERY_RESULT)[0] == 1
+    ctx.glEnable(ctx.GL_SCISSOR_TEST)
+    ctx.glScissor(12, 0, 4, 16)
+    ctx.glBeginQuery(ctx.GL_ANY_SAMPLES_PASSED, q)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    ctx.glEndQuery(ctx.GL_ANY_SAMPLES_PASSED)
+    assert ctx.glGetQueryObjectuiv(q, ctx.GL_QUERY_RESULT)[0] == 0
+
+
+@pytest.mark.parametrize("option", ["sync", "flush"])
+def test_debug_options_give_the_same_image(monkeypatch, option):
+    monkeypatch.setenv("SHIMGL_DEBUG", option)
+    from driver.agx.pipe import AgxContext, AgxScreen
+    import driver.agx.face as face
+    screen = AgxScreen()
+    monkeypatch.setattr(face, "_screens", {"/dev/dri/renderD128": screen})
+    ctx = context(16, 16)
+    assert option in ctx.pipe.debug
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(0.0, 1.0, 0.0, 1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1], [1, -1], [-1, 1], [1, -1], [1, 1], [-1, 1]], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    submits = ctx.pipe.stats["submits"]
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 3, 3)
+    if option == "flush":
+        assert ctx.pipe.stats["submits"] == submits + 1          # every draw flushed
+    img = ctx.read_pixels()
+    assert (img == [0, 255, 0, 255]).all()
+
+
+@pytest.mark.parametrize("mode, n, covered", [("GL_TRIANGLE_FAN", 4, 1.0), ("GL_LINES", 2, None),
+                                             ("GL_POINTS", 1, None)])
+def test_primitive_types(mode, n, covered):
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    if mode == "GL_TRIANGLE_FAN":
+        v = [[-1, -1], [1, -1], [1, 1], [-1, 1]]
+    elif mode == "GL_LINES":
+        v = [[-1, 0.0625], [1, 0.0625]]                 # along the centres of row 8
+    else:
+        v = [[0.0625, 0.0625]]                          # centre of pixel (8, 8)
+    vertices(ctx, p, np.array(v, np.float32), {"pos": (2, 0)}, 2)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(getattr(ctx, mode), 0, n)
+    img = ctx.read_pixels()[..., 0]
+    if covered:
+        assert (img == 255).all()
+    elif mode == "GL_LINES":
+        assert (img[8] == 255).all() and img.sum() == 255 * 16
+    else:
+        assert img[8, 8] == 255 and img.sum() == 255
