@@ -119,9 +119,9 @@ def estimate_location(blocks: list[Block], address: int, mapping_of) -> Estimate
         if b.item.words and b.item.va <= address < b.item.va + 4 * len(b.item.words):
             return Estimate(b, b, "the faulting address is inside this block of the stream")
     target_map = mapping_of(address)
-    best: tuple[int, int] | None = None  # (distance, block index)
+    best: tuple[int, int, str, int] | None = None  # (distance, block index, what, va)
     for i, b in enumerate(blocks):
-        for va, size_B, _what in b.refs:
+        for va, size_B, what in b.refs:
             if va > address:
                 continue
             if size_B is not None and address < va + size_B:
@@ -133,11 +133,12 @@ def estimate_location(blocks: list[Block], address: int, mapping_of) -> Estimate
                     continue
                 distance = address - va
             if best is None or distance < best[0] or (distance == best[0] and i > best[1]):
-                best = (distance, i)
+                best = (distance, i, what, va)
     if best is not None:
         user = blocks[best[1]]
         work = next((b for b in blocks[best[1]:] if b.is_work), None)
-        why = (f"{user.item.name} at 0x{user.item.va:x} references the memory at or just below the faulting address"
+        why = (f"{user.item.name} at 0x{user.item.va:x} uses {best[2]} = 0x{best[3]:x}, at or just below the "
+               f"faulting address"
                + (f"; the first draw/launch from there is at 0x{work.item.va:x}" if work is not None and work is not user
                   else ""))
         return Estimate(work or user, user, why)

@@ -28,6 +28,8 @@ ATTACHMENT_SIZE_B = ffi.sizeof("struct drm_asahi_attachment")
 MAX_PROGRAM_B = 64 << 10      # a USC program longer than this is cut off
 MAX_TABLE_ENTRIES = 64        # descriptors decoded per texture/sampler table
 MAX_SHOWN_BUFFER_B = 256      # bytes of a uniform buffer hexdumped
+MAX_UNIFORM_SCAN_B = 4096     # bytes of a uniform buffer scanned for pointers
+MAX_VA = 1 << 40              # GPU virtual addresses are at most 40 bits
 MAX_BLOCKS = 1 << 16          # blocks per stream walk in the decoder (long streams are real)
 
 _PAYLOADS = {
@@ -240,12 +242,21 @@ class _Decoder:
             elif rec.name == "USC_UNIFORM":
                 size_B = 2 * rec.size_halves
                 refs.append((rec.buffer, size_B, "USC_UNIFORM.buffer"))
-                data = self.read(rec.buffer, min(size_B, MAX_SHOWN_BUFFER_B))
+                data = self.read(rec.buffer, min(size_B, MAX_UNIFORM_SCAN_B))
                 self.emit(f"{indent}uniforms at 0x{rec.buffer:x} ({size_B} B):")
                 if isinstance(data, str):
                     self.emit(f"{indent}  ({data})")
-                else:
-                    self.hexdump(data, rec.buffer, indent + "  ", MAX_SHOWN_BUFFER_B)
+                    continue
+                self.hexdump(data[:MAX_SHOWN_BUFFER_B], rec.buffer, indent + "  ", MAX_SHOWN_BUFFER_B)
+                # Shaders get buffer addresses through uniforms: 64-bit values that could
+                # be GPU addresses are references too (crashdec's estimate uses them).
+                # (Registers past the loaded size read as zero.)
+                data += bytes(-len(data) % 8)
+                for off in range(0, len(data), 8):
+                    value = int.from_bytes(data[off:off + 8], "little")
+                    if 0 < value < MAX_VA and value % 4 == 0:
+                        reg = rec.start_halves // 2 + off // 4  # 32-bit uniform registers
+                        refs.append((value, None, f"uniform u{reg}_u{reg + 1} (a pointer?)"))
 
     def table(self, packet, va: int, start: int, count: int, indent: str, refs: list) -> None:
         shown = min(count, MAX_TABLE_ENTRIES)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import uapi
 from drmshim.capture import read_file
 from drmshim.capture.report import crashdec_text
@@ -123,3 +125,50 @@ def test_soft_faults_are_dumped_as_soft(tmp_path, monkeypatch):
     (fault,) = [r.meta for r in read_file(dump).of_type("fault")]
     assert fault["soft"] is True and fault["address"] == UNMAPPED
     assert fault["status"] == uapi.DRM_ASAHI_STATUS_COMPLETE
+
+
+def test_crashdec_with_the_gpu_model_finds_the_launch_that_stored_out_of_bounds(tmp_path, monkeypatch):
+    """Three launches; the second's output pointer (a uniform) is unmapped. The GPU model
+    faults there; the dump's estimate names the second launch, not the last one."""
+    import numpy as np
+
+    import drmshim.gpu as model
+    from uapi import packets as P
+    if not hasattr(model, "executor_factory"):
+        pytest.skip("drmshim.gpu.executor_factory does not exist yet")
+    G = pytest.importorskip("tests.drmshim.pipeline.gpu", reason="the GPU model's test builders are not there yet")
+    from tests.drmshim.kernel.helpers import Dev, compute, private_device
+
+    monkeypatch.setenv("SHIMGL_DUMP_DIR", str(tmp_path / "dumps"))
+    space_B = 1 << 20
+    sp = G.Space(space_B)
+    store = "get_sr r0, thread_position_in_grid.x\nmov_imm r1, 7\ndevice_store.i32 r1, u0_u1, r0, 2, 0\nwait 0\nstop"
+    code = sp.program(store)
+    outs = [sp.alloc(64), G.BASE + 0x80_0000, sp.alloc(64)]
+    launches = [P.pack("CDM_LAUNCH", pipeline=sp.usc(code_va=code, uniforms=G.u64_uniforms(out)), grid_x_tg=1,
+                       threadgroup_x_threads=4) for out in outs]
+    stream = sp.put(b"".join(launches) + P.pack("CDM_TERMINATE"), 16)
+    kernel, path = private_device()
+    d = Dev(path)
+    try:
+        vm = d.vm()
+        handle = d.gem(space_B)
+        cpu = d.map(handle, space_B)
+        cpu[:] = sp.mem.bytes.tobytes()
+        d.bind(vm, handle, G.BASE, space_B)
+        queue = d.ioctl("ASAHI_QUEUE_CREATE", vm_id=vm, priority=uapi.DRM_ASAHI_PRIORITY_MEDIUM,
+                        usc_exec_base=G.BASE).queue_id
+        submit_and_wait(d, queue, compute(cdm_ctrl_stream_base=stream))
+        first = np.frombuffer(bytes(cpu[outs[0] - G.BASE:outs[0] - G.BASE + 16]), np.uint32)
+    finally:
+        d.close()
+        uapi.unregister_backend(path)
+    dumps = list((tmp_path / "dumps").glob("*.dump"))
+    if not dumps and not (first == 7).all():
+        pytest.skip("the GPU model did not run the launches")
+    (dump,) = dumps
+    text = crashdec_text(read_file(dump))
+    assert f"write of 0x{outs[1]:x}" in text
+    location = text.split("ESTIMATED CRASH LOCATION:")[1].splitlines()[0]
+    assert location.strip() == f"CDM stream block CDM_LAUNCH at 0x{stream + 40:x}"
+    assert "uniform u0_u1 (a pointer?)" in text.split("ESTIMATED CRASH LOCATION:")[1]
