@@ -189,3 +189,68 @@ def test_pipeline_statistics_are_added_in_memory():
     # clipper: 5 in, 4 out; fragments: the quad twice (same pixels, both shaded)
     np.testing.assert_array_equal(sp.get(stats, 6, np.uint64) - np.arange(1, 7),
                                   [11, 5, 11, 5, 4, 2 * W * H])
+
+
+HALF_BLEND = """
+ld_tile.unorm8 r8_r9_r10_r11, 0
+mov r12, u0
+mov r13, u1
+mov r14, u2
+fmul r12, r12, 0.5
+fma r12, r8, 0.5, r12
+fmul r13, r13, 0.5
+fma r13, r9, 0.5, r13
+fmul r14, r14, 0.5
+fma r14, r10, 0.5, r14
+mov_imm r15, 0x3f800000
+st_tile.unorm8 r12_r13_r14_r15, 0, 15
+stop
+"""
+
+
+def test_blending_follows_primitive_order_per_pixel():
+    sp = Space()
+    sc = Scene(sp, W, H, clear=(0, 0, 0, 1))
+    colours = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
+    for c in colours:                # three full-screen quads, two triangles each, in one draw each
+        u = np.zeros(256, np.uint32)
+        u[:3] = np.array(c, np.float32).view(np.uint32)
+        sc.draw(quad(0.0), HALF_BLEND, primitive="TRIANGLE_STRIP", fs_uniforms=u)
+    img = sc.render().astype(int)
+    # unorm8 after each step: r = 255*.5 -> 128, then 64, then 32; g: 128 then 64; b: 128
+    expected = np.array([32, 64, 128, 255])
+    assert (np.abs(img - expected) <= 1).all()
+
+
+POINT_COORD_FS = "iter.linear.center r4_r5, cf1\nmov_imm r6, 0\nmov_imm r7, 0x3f800000\n" \
+                 "st_tile.unorm8 r4_r5_r6_r7, 0, 15\nstop"
+
+
+@pytest.mark.parametrize("lower_left", [False, True])
+def test_point_sprite_coordinates(lower_left):
+    sp = Space()
+    sc = Scene(sp, W, H)
+    c = np.array([8.0, 8.0]) / W * 2 - 1
+    sc.draw(np.array([[c[0], c[1], 0, 1]], np.float32), POINT_COORD_FS, primitive="POINTS",
+            raster=dict(point_size_px=4.0, point_sprite=True, point_sprite_lower_left=lower_left),
+            cf_bindings=[dict(base_cf=1, components=2, source="POINT_COORD", shade_model="LINEAR")])
+    img = sc.render().astype(float) / 255
+    s = (np.arange(6, 10) - 6 + 0.5) / 4
+    np.testing.assert_allclose(img[6:10, 6:10, 0], np.tile(s, (4, 1)), atol=1 / 255)
+    t = s if lower_left else 1 - s
+    np.testing.assert_allclose(img[6:10, 6:10, 1], np.tile(t[:, None], (1, 4)), atol=1 / 255)
+
+
+def test_vertex_half_faults_name_their_unit():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    sc.draw(quad(0.0), RED, primitive="TRIANGLE_STRIP", indices=[0, 1, 2, 3])
+    # the index buffer of the draw points nowhere
+    blocks = sc.blocks[:-1] + [P.pack("VDM_INDEX_LIST", primitive="TRIANGLE_STRIP", indexed=True,
+                                      index_size="U16", index_buffer=0xBAD_0000, index_buffer_size_B=8, count=4)]
+    sc.blocks = blocks
+    ex = Executor()
+    cmd = sc.command()
+    with pytest.raises(GPUFault) as info:
+        ex.run_vertex(cmd)
+    assert info.value.info.unit == "VDM" and info.value.info.address == 0xBAD_0000 and info.value.info.is_read

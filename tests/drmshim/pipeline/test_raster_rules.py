@@ -43,15 +43,16 @@ def test_shared_edges_cover_each_pixel_exactly_once():
     np.testing.assert_array_equal(counts(sp, sc, buf, W, H)[..., 0], 1)
 
 
-def test_msaa4_sample_coverage_matches_edge_functions_at_sample_positions():
+@pytest.mark.parametrize("samples", [2, 4])
+def test_msaa_sample_coverage_matches_edge_functions_at_sample_positions(samples):
     W = H = 16
-    sp, sc, buf = counting_scene(W, H, samples=4)
+    sp, sc, buf = counting_scene(W, H, samples=samples)
     vx, vy = np.array([1.3, 14.6, 4.1]), np.array([2.2, 6.7, 15.4])
     sc.draw(np.stack([vx / W * 2 - 1, vy / H * 2 - 1, np.zeros(3), np.ones(3)], 1), COUNT_FS)
-    got = counts(sp, sc, buf, W, H, 4)
-    pos = np.array([(6, 2), (14, 6), (2, 10), (10, 14)]) / 16.0
+    got = counts(sp, sc, buf, W, H, samples)
+    pos = np.array({2: [(12, 12), (4, 4)], 4: [(6, 2), (14, 6), (2, 10), (10, 14)]}[samples]) / 16.0
     y, x = np.mgrid[0:H, 0:W]
-    for s in range(4):
+    for s in range(samples):
         sx, sy = x + pos[s, 0], y + pos[s, 1]
         e = [(vx[(i + 2) % 3] - vx[(i + 1) % 3]) * (sy - vy[(i + 1) % 3])
              - (vy[(i + 2) % 3] - vy[(i + 1) % 3]) * (sx - vx[(i + 1) % 3]) for i in range(3)]
