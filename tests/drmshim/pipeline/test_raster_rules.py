@@ -47,7 +47,8 @@ def test_shared_edges_cover_each_pixel_exactly_once():
 def test_msaa_sample_coverage_matches_edge_functions_at_sample_positions(samples):
     W = H = 16
     sp, sc, buf = counting_scene(W, H, samples=samples)
-    vx, vy = np.array([1.3, 14.6, 4.1]), np.array([2.2, 6.7, 15.4])
+    # on the 1/256 px grid the rasteriser snaps to, so the analytic edges are the rasteriser's
+    vx, vy = np.round(np.array([1.3, 14.6, 4.1]) * 256) / 256, np.round(np.array([2.2, 6.7, 15.4]) * 256) / 256
     sc.draw(np.stack([vx / W * 2 - 1, vy / H * 2 - 1, np.zeros(3), np.ones(3)], 1), COUNT_FS)
     got = counts(sp, sc, buf, W, H, samples)
     pos = np.array({2: [(12, 12), (4, 4)], 4: [(6, 2), (14, 6), (2, 10), (10, 14)]}[samples]) / 16.0
