@@ -2,8 +2,9 @@
 
 Sole responsibility: the glue. ``install(kernel)`` (from ``Kernel.__init__``)
 returns the kernel's :class:`KernelHooks` and, with ``SHIMGL_DEBUG=trace``,
-routes the kernel's ``ioctl`` through the tracer. ``hooks.on_submit(file, arg,
-queue, job)`` (from the SUBMIT ioctl, after validation, before the job is queued)
+routes the kernel's ``ioctl`` and ``mmap`` through the tracer.
+``hooks.on_submit(file, arg, queue, job)`` (from the SUBMIT ioctl, after
+validation, before the job is queued)
 captures the submission when ``SHIMGL_CAPTURE`` says so, and arranges for a core
 dump when one of its commands faults. Nothing here may make a SUBMIT fail: an
 error is logged and the submission goes on.
@@ -21,7 +22,7 @@ from ..firmware import debug_enabled
 from .capture import CaptureState
 from .coredump import CoreDumper
 from .snapshot import copy_submit
-from .trace import traced
+from .trace import traced, traced_mmap
 
 __all__ = ["KernelHooks", "install"]
 
@@ -71,7 +72,8 @@ class KernelHooks:
 
 
 def install(kernel) -> KernelHooks:
-    """The hooks of a new kernel; with ``SHIMGL_DEBUG=trace`` its ioctls are logged."""
+    """The hooks of a new kernel; with ``SHIMGL_DEBUG=trace`` its ioctls and mmaps are logged."""
     if debug_enabled("trace"):
         kernel.ioctl = traced(kernel.ioctl)
+        kernel.mmap = traced_mmap(kernel.mmap)
     return KernelHooks(kernel)

@@ -1,6 +1,6 @@
-"""``SHIMGL_DEBUG=trace``: log every ioctl, like Mesa's wrap library.
+"""``SHIMGL_DEBUG=trace``: log every ioctl (and mmap), like Mesa's wrap library.
 
-Sole responsibility: wrap a kernel's ``ioctl`` so each call logs one line on
+Sole responsibility: wrap a kernel's ``ioctl`` (and ``mmap``) so each call logs one line on
 stderr: the file, the ioctl's name (decoded from the request number through
 ``uapi.drm``'s table), the struct's fields as passed in, then the result: ``= 0``
 and the fields the kernel changed, or ``= -ERRNO (message)``. Formatting never
@@ -17,7 +17,7 @@ import uapi
 
 from .streams import struct_items
 
-__all__ = ["traced", "describe_request", "format_fields"]
+__all__ = ["traced", "traced_mmap", "describe_request", "format_fields"]
 
 ffi = uapi.ffi
 
@@ -54,13 +54,37 @@ def format_fields(values: dict) -> str:
     return ", ".join(fmt(k, v) for k, v in values.items())
 
 
-def traced(ioctl: Callable, log: Callable[[str], None] | None = None) -> Callable:
-    """``ioctl(file, request, arg)`` that logs each call (to stderr unless ``log``)."""
+def _emitter(log: Callable[[str], None] | None) -> Callable[[str], None]:
     def emit(line: str) -> None:
         if log is not None:
             log(line)
         else:
             print(line, file=sys.stderr, flush=True)
+    return emit
+
+
+def traced_mmap(mmap: Callable, log: Callable[[str], None] | None = None) -> Callable:
+    """``mmap(file, offset, length)`` that logs each call."""
+    emit = _emitter(log)
+
+    def wrapper(file, offset, length):
+        where = getattr(file, "name", "?")
+        try:
+            view = mmap(file, offset, length)
+        except OSError as e:
+            emit(f"shimgl trace: {where} mmap(offset=0x{offset:x}, length={length}) = "
+                 f"-{errno.errorcode.get(e.errno, str(e.errno))} ({e.strerror})")
+            raise
+        emit(f"shimgl trace: {where} mmap(offset=0x{offset:x}, length={length}) = {len(view)} bytes")
+        return view
+
+    wrapper.__wrapped__ = mmap
+    return wrapper
+
+
+def traced(ioctl: Callable, log: Callable[[str], None] | None = None) -> Callable:
+    """``ioctl(file, request, arg)`` that logs each call (to stderr unless ``log``)."""
+    emit = _emitter(log)
 
     def wrapper(file, request, arg):
         name = describe_request(request)
