@@ -6,9 +6,13 @@ sync objects, queues, submits), resources and transfers laid out with
 encoders through ``uapi.packets``, shader variants from ``compiler``, and the
 implementation of the pipe interface (pipe.py: AgxScreen, AgxContext).
 
-May import: uapi, layout, compiler, driver.gallium. Never drmshim."""
+May import: uapi, layout, compiler, driver.gallium. Never drmshim. See README.md."""
 
 from .device import BO, BOCache, Command, Device
 from .heap import VAHeap
+from .pipe import AgxContext, AgxFence, AgxScreen
+from .resource import AgxResource
+from .shader import AgxShader, CFBinding, Push
 
-__all__ = ["BO", "BOCache", "Command", "Device", "VAHeap"]
+__all__ = ["BO", "BOCache", "Command", "Device", "VAHeap", "AgxContext", "AgxFence", "AgxScreen",
+           "AgxResource", "AgxShader", "CFBinding", "Push"]
