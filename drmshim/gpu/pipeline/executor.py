@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import os
 
+from ...firmware import debug_enabled
 from ...memory import GPUFault
 from ..usc import ShaderCore
 from .cdm import run_cdm
 
-__all__ = ["Executor", "executor_factory", "debug_flags", "TVB_ENTRY_B"]
+__all__ = ["Executor", "executor_factory", "debug_flags"]
 
-#: Bytes of one (tile, primitive) entry of the tiled vertex buffer (for the feedback).
-TVB_ENTRY_B = 8
 DEFAULT_TVB_ENTRIES = 1 << 22
 
 
 def debug_flags() -> set[str]:
-    return {f.strip() for f in os.environ.get("SHIMGL_DEBUG", "").split(",") if f.strip()}
+    """The ``SHIMGL_DEBUG`` options the GPU model reads (``sysmem``, ``nohsr``)."""
+    return {f for f in ("sysmem", "nohsr") if debug_enabled(f)}
 
 
 class Executor:

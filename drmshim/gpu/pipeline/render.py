@@ -179,6 +179,7 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
     return tvb
 
 
+#: Bytes of one (tile, primitive) entry of the tiled vertex buffer (for the feedback).
 TVB_ENTRY_B = 8
 STATISTICS = ("vertices_submitted", "primitives_submitted", "vs_invocations", "clipper_invocations",
               "clipper_primitives", "fs_invocations")
