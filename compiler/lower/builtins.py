@@ -726,7 +726,11 @@ class _TextureCall:
         if n == "textureQueryLevels":
             return self._tex("query_levels", {}, 1, common, dest_type="int")
         if n == "textureQueryLod":
-            return self._tex("lod", {"coord": self.args[0]}, 2, common, dest_type="float")
+            coord = self.args[0]
+            if st.sampler_array:            # the IR wants the layer too; it does not affect the LOD
+                chans = [b.channel(coord, i) for i in range(coord.num_components)] + [b.fimm(0.0)]
+                coord = b.vec(*chans)
+            return self._tex("lod", {"coord": coord}, 2, common, dest_type="float")
         if n.startswith("texelFetch"):
             srcs = {"coord": self.args[0]}
             rest = self.args[1:]
