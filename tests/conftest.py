@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests must not be flaky on a loaded 2-core machine: no per-example
+# deadline, and in CI a fixed sequence of examples (reproducible failures).
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 PIGLIT_BIN_DIRS = [Path("/usr/lib/piglit/bin"), Path("/usr/lib/x86_64-linux-gnu/piglit/bin")]
 
