@@ -309,13 +309,13 @@ class AgxContext(PipeContext):
         w = resource.writer
         if w is not None and w is not keep:
             self.stats["flushes_for_hazards"] += 1
-            self._flush_batch(w)
+            w.ctx._flush_batch(w)          # possibly another context's batch (shared resources)
 
     def _flush_readers(self, resource, keep: Batch | None = None) -> None:
         for r in list(resource.readers):
             if r is not keep:
                 self.stats["flushes_for_hazards"] += 1
-                self._flush_batch(r)
+                r.ctx._flush_batch(r)
 
     def _batch_for(self, fb: FramebufferState | None) -> Batch:
         batch = self.batches.get(fb)

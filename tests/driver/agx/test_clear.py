@@ -104,3 +104,43 @@ def test_texture_upload_roundtrip_every_layout(screen):
         tr = ctx.transfer_map(res, 0, PipeMap.READ, Box(1, 2, 0, w - 1, h - 2, n))
         got = np.frombuffer(bytes(tr.data), np.uint8).reshape(n, h - 2, w - 1, 4)
         assert (got == data[:, 2:, 1:]).all()
+
+
+def test_two_contexts_share_a_resource(screen):
+    """A read in one context flushes and waits for the other context's unsubmitted clear."""
+    a, b = screen.context_create(), screen.context_create()
+    rt = target(screen, 16, 16)
+    a.set_framebuffer_state(FramebufferState(16, 16, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    a.clear(PipeClear.COLOR0, None, (0.0, 1.0, 1.0, 1.0), 1.0, 0)
+    assert a.batches and a.stats["submits"] == 0
+    assert (read(b, rt, 16, 16) == [0, 255, 255, 255]).all()
+    assert not a.batches and a.stats["submits"] == 1
+    assert rt.write_sync is not None and rt.write_sync.done
+
+
+def test_bo_cache_reuses_transient_memory_across_frames(screen):
+    ctx = screen.context_create()
+    rt = target(screen, 16, 16)
+    ctx.set_framebuffer_state(FramebufferState(16, 16, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    dev = screen.device
+    for i in range(3):
+        ctx.clear(PipeClear.COLOR0, None, (i / 4, 0.0, 0.0, 1.0), 1.0, 0)
+        screen.fence_finish(ctx.flush(), PIPE_TIMEOUT_INFINITE)
+    allocs = dev.bo_allocs
+    hits = dev.cache.hits
+    for i in range(5):
+        ctx.clear(PipeClear.COLOR0, None, (i / 8, 0.0, 0.0, 1.0), 1.0, 0)
+        screen.fence_finish(ctx.flush(), PIPE_TIMEOUT_INFINITE)
+    assert dev.bo_allocs == allocs and dev.cache.hits > hits      # pools came from the cache
+
+
+def test_fence_poll_and_wait(screen):
+    ctx = screen.context_create()
+    rt = target(screen, 64, 64)
+    ctx.set_framebuffer_state(FramebufferState(64, 64, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (1.0, 1.0, 1.0, 1.0), 1.0, 0)
+    fence = ctx.flush()
+    assert screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+    assert screen.fence_finish(fence, 0)
+    empty = screen.context_create().flush()
+    assert screen.fence_finish(empty, 0)
