@@ -48,8 +48,7 @@ the uint64 at ``isp_oclqry_base + 8 * index`` (BOOLEAN: writes 1 if any).
 (direct rendering, no tiles, no TVB limit); ``nohsr``: never HSR.
 
 Not modelled: layered rendering (layer 0 only), polygon modes other than
-FILL, alpha-to-coverage, shader stencil export, per-draw depth clamp ranges
-(the widest range of the pass is used).
+FILL, alpha-to-coverage, shader stencil export, per-lane scratch memory.
 """
 
 from __future__ import annotations
@@ -542,6 +541,12 @@ def _shade_pass(core, command, tvb, ps: Pass, frame: _Frame, states, record_of, 
     if len(frags) == 0:
         return 0
     draw = np.full(len(frags), draw_ids[0], np.int64) if one_draw else tvb.row_draw[frags.tri]
+    los = np.array([v.min_depth if v is not None else 0.0 for v in vps], np.float32)
+    his = np.array([v.max_depth if v is not None else 1.0 for v in vps], np.float32)
+    if not one_draw and ((los != los[0]).any() or (his != his[0]).any()):   # per-draw depth range
+        slot = np.searchsorted(draw_ids, draw)
+        lo_f, hi_f = np.minimum(los, his)[slot], np.maximum(los, his)[slot]
+        frags = replace(frags, z=np.clip(frags.z, lo_f[:, None], hi_f[:, None]).astype(np.float32))
     front = setup.front_facing[frags.tri]
     layers = R.layers_of(frags)
     ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw)

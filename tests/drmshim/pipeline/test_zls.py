@@ -100,3 +100,16 @@ def test_fan_and_line_loop_assembly(prim):
         # a closed outline: rows 4 and 27 and columns 4 and 27 between the corners, nothing inside
         assert red[4, 5:27].all() and red[27, 5:27].all() and red[5:27, 4].all() and red[5:27, 27].all()
         assert not red[6:26, 6:26].any()
+
+
+def test_each_draw_clamps_depth_to_its_own_range():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    vp = sc.viewport()
+    # left: clamped to 0.3 (then a z=0.5 draw fails LESS); right: full range, z=0.9 (the z=0.5 draw passes)
+    sc.draw(quad(0.6, x1=0.0), RED, primitive="TRIANGLE_STRIP", viewport={**vp, "max_depth": 0.3},
+            zs=dict(depth_func="ALWAYS", depth_write=True))
+    sc.draw(quad(0.8, x0=0.0), RED, primitive="TRIANGLE_STRIP", zs=dict(depth_func="ALWAYS", depth_write=True))
+    sc.draw(quad(0.0), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS"))
+    img = sc.render()
+    assert (img[:, :W // 2, 0] == 255).all() and (img[:, W // 2:, 1] == 255).all()
