@@ -212,8 +212,9 @@ class Replayer:
             pos = 0
             while pos < len(data):
                 m = image.mapping_at(va + pos)
-                if m is None or m.gem not in self.gems:
-                    pos += 1
+                if m is None or m.gem not in self.gems:  # skip to the next mapping (or the end)
+                    later = [mm.va for mm in image.mappings if mm.va > va + pos]
+                    pos = min(len(data), (min(later) - va) if later else len(data))
                     continue
                 stop = min(len(data), m.contiguous_until(va + pos) - va)
                 off = m.object_offset(va + pos)
