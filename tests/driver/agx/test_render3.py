@@ -1,0 +1,180 @@
+"""Textures of several targets and formats, float and integer render targets, uniform
+arrays/structs and blocks, depth readback, the compatibility profile."""
+
+import numpy as np
+import pytest
+
+from tests.driver.agx.glhelp import context, program, vertices
+
+VS_UV = """#version 300 es
+in vec2 pos; out vec2 uv; void main(){ uv = pos * 0.5 + 0.5; gl_Position = vec4(pos, 0.0, 1.0); }"""
+QUAD = np.array([[-1, -1], [1, -1], [-1, 1], [1, -1], [1, 1], [-1, 1]], np.float32)
+
+
+def _nearest(ctx, target):
+    ctx.glTexParameteri(target, ctx.GL_TEXTURE_MIN_FILTER, ctx.GL_NEAREST)
+    ctx.glTexParameteri(target, ctx.GL_TEXTURE_MAG_FILTER, ctx.GL_NEAREST)
+
+
+def test_linear_filtering_matches_numpy():
+    ctx = context(8, 8)
+    fs = """#version 300 es
+    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
+    void main(){ color = texture(t, uv); }"""
+    p = program(ctx, VS_UV, fs)
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    texels = np.array([[[0, 0, 0, 255], [255, 0, 0, 255]], [[0, 255, 0, 255], [255, 255, 0, 255]]], np.uint8)
+    ctx.glTexImage2D(ctx.GL_TEXTURE_2D, 0, ctx.GL_RGBA8, 2, 2, 0, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE, texels)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_MIN_FILTER, ctx.GL_LINEAR)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_WRAP_S, ctx.GL_CLAMP_TO_EDGE)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_WRAP_T, ctx.GL_CLAMP_TO_EDGE)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    img = ctx.read_pixels().astype(float)
+    u = np.clip((np.arange(8) + 0.5) / 8 * 2 - 0.5, 0, 1)          # texel-space weight of texel 1
+    expect_r = np.tile(u * 255, (8, 1))
+    expect_g = np.tile((u * 255)[:, None], (1, 8))
+    assert np.abs(img[..., 0] - expect_r).max() <= 2
+    assert np.abs(img[..., 1] - expect_g).max() <= 2
+
+
+@pytest.mark.parametrize("kind", ["2d_array", "3d", "cube"])
+def test_texture_targets(kind):
+    ctx = context(8, 8)
+    sampler, coord, target = {"2d_array": ("sampler2DArray", "vec3(uv, 2.0)", "GL_TEXTURE_2D_ARRAY"),
+                              "3d": ("sampler3D", "vec3(uv, 0.7)", "GL_TEXTURE_3D"),
+                              "cube": ("samplerCube", "vec3(1.0, uv.y * 2.0 - 1.0, -(uv.x * 2.0 - 1.0))",
+                                       "GL_TEXTURE_CUBE_MAP")}[kind]
+    fs = f"""#version 300 es
+    precision highp float; precision highp {sampler}; uniform {sampler} t; in vec2 uv; out vec4 color;
+    void main(){{ color = texture(t, {coord}); }}"""
+    p = program(ctx, VS_UV, fs)
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    tex = ctx.glGenTextures(1)[0]
+    tgt = getattr(ctx, target)
+    ctx.glBindTexture(tgt, tex)
+    layers = [np.full((4, 4, 4), (40 * i, 255 - 40 * i, 17 * i, 255), np.uint8) for i in range(6)]
+    if kind == "cube":
+        for face in range(6):
+            ctx.glTexImage2D(ctx.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, ctx.GL_RGBA8, 4, 4, 0, ctx.GL_RGBA,
+                             ctx.GL_UNSIGNED_BYTE, layers[face])
+        expect = layers[0][0, 0]                            # +X face
+    else:
+        data = np.stack(layers[:4])
+        ctx.glTexImage3D(tgt, 0, ctx.GL_RGBA8, 4, 4, 4, 0, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE, data)
+        expect = layers[2][0, 0]                            # layer 2 / slice floor(0.7 * 4) = 2
+    _nearest(ctx, tgt)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    img = ctx.read_pixels()
+    assert (np.abs(img.astype(int) - expect).max(axis=-1) <= 1).all(), (img[0, 0], expect)
+
+
+def test_mipmaps_with_explicit_lod():
+    ctx = context(8, 8)
+    fs = """#version 300 es
+    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
+    void main(){ color = textureLod(t, uv, 2.0); }"""
+    p = program(ctx, VS_UV, fs)
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    for level, size in enumerate((8, 4, 2, 1)):
+        data = np.full((size, size, 4), (60 * level, 0, 255 - 60 * level, 255), np.uint8)
+        ctx.glTexImage2D(ctx.GL_TEXTURE_2D, level, ctx.GL_RGBA8, size, size, 0, ctx.GL_RGBA, ctx.GL_UNSIGNED_BYTE, data)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_MIN_FILTER, ctx.GL_NEAREST_MIPMAP_NEAREST)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    assert (ctx.read_pixels() == [120, 0, 135, 255]).all()
+
+
+@pytest.mark.parametrize("internal, fmt, typ, value, dtype", [
+    ("GL_RGBA16F", "GL_RGBA", "GL_FLOAT", (0.5, -2.0, 100.0, 1.0), np.float32),
+    ("GL_R32F", "GL_RED", "GL_FLOAT", (3.25, 0, 0, 1), np.float32),
+    ("GL_RGBA32UI", "GL_RGBA_INTEGER", "GL_UNSIGNED_INT", (7, 70000, 3, 1), np.uint32),
+])
+def test_float_and_integer_render_targets(internal, fmt, typ, value, dtype):
+    ctx = context(8, 8)
+    integer = "UI" in internal
+    out_t = "uvec4" if integer else "vec4"
+    fs = f"""#version 300 es
+    precision highp float; precision highp int; uniform {out_t} c; out {out_t} color; void main(){{ color = c; }}"""
+    p = program(ctx, """#version 300 es
+    in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); }""", fs)
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fbo)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    ctx.glTexImage2D(ctx.GL_TEXTURE_2D, 0, getattr(ctx, internal), 8, 8, 0, getattr(ctx, fmt), getattr(ctx, typ), None)
+    _nearest(ctx, ctx.GL_TEXTURE_2D)
+    ctx.glFramebufferTexture2D(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT0, ctx.GL_TEXTURE_2D, tex, 0)
+    assert ctx.glCheckFramebufferStatus(ctx.GL_FRAMEBUFFER) == ctx.GL_FRAMEBUFFER_COMPLETE
+    loc = ctx.glGetUniformLocation(p, "c")
+    (ctx.glUniform4ui if integer else ctx.glUniform4f)(loc, *value)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    comps = 1 if fmt == "GL_RED" else 4
+    read_fmt = ctx.GL_RGBA_INTEGER if integer else ctx.GL_RGBA
+    raw = ctx.glReadPixels(0, 0, 8, 8, read_fmt, ctx.GL_UNSIGNED_INT if integer else ctx.GL_FLOAT)
+    px = np.frombuffer(bytes(raw), dtype).reshape(8, 8, 4)
+    assert np.allclose(px[..., :comps], np.array(value, dtype)[:comps]), px[0, 0]
+
+
+def test_uniform_arrays_structs_and_blocks():
+    ctx = context(8, 8)
+    fs = """#version 300 es
+    precision highp float;
+    struct S { float a; vec3 b; };
+    uniform S s; uniform float w[3];
+    layout(std140) uniform Block { vec4 tint; float gain; };
+    out vec4 color;
+    void main(){ color = vec4(s.b * s.a, w[0] + w[1] + w[2]) * tint * gain; }"""
+    p = program(ctx, """#version 300 es
+    in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); }""", fs)
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "s.a"), 0.5)
+    ctx.glUniform3f(ctx.glGetUniformLocation(p, "s.b"), 1.0, 0.5, 0.25)
+    ctx.glUniform1fv(ctx.glGetUniformLocation(p, "w"), 3, [0.1, 0.2, 0.3])
+    block = np.zeros(8, np.float32)
+    block[:4] = (1.0, 1.0, 2.0, 1.0)
+    block[4] = 1.0
+    ubo = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(ctx.GL_UNIFORM_BUFFER, ubo)
+    ctx.glBufferData(ctx.GL_UNIFORM_BUFFER, block.nbytes, block, ctx.GL_STATIC_DRAW)
+    ctx.glUniformBlockBinding(p, ctx.glGetUniformBlockIndex(p, "Block"), 3)
+    ctx.glBindBufferBase(ctx.GL_UNIFORM_BUFFER, 3, ubo)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    img = ctx.read_pixels().astype(int)
+    expect = np.array([0.5, 0.25, 0.25, 0.6]) * 255
+    assert np.abs(img - expect).max() <= 1, img[0, 0]
+
+
+def test_depth_readback_desktop():
+    ctx = context(8, 8, api="gl33")
+    p = program(ctx, """#version 330
+    in vec3 pos; void main(){ gl_Position = vec4(pos, 1.0); }""", """#version 330
+    out vec4 color; void main(){ color = vec4(1.0); }""")
+    vao = vertices(ctx, p, np.array([[-1, -1, 0.5], [3, -1, 0.5], [-1, 3, 0.5]], np.float32), {"pos": (3, 0)}, 3)
+    ctx.glEnable(ctx.GL_DEPTH_TEST)
+    ctx.glClear(ctx.GL_DEPTH_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    raw = ctx.glReadPixels(0, 0, 8, 8, ctx.GL_DEPTH_COMPONENT, ctx.GL_FLOAT)
+    z = np.frombuffer(bytes(raw), np.float32)
+    assert np.allclose(z, 0.75, atol=1e-6)
+
+
+def test_compat_quads_with_legacy_arrays():
+    ctx = context(16, 16, api="compat")
+    p = program(ctx, """#version 120
+    void main(){ gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }""", """#version 120
+    void main(){ gl_FragColor = gl_Color; }""")
+    quad = np.array([[-1, -1], [0, -1], [0, 0], [-1, 0], [0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    cols = np.repeat(np.array([[1, 0, 0, 1], [0, 0, 1, 1]], np.float32), 4, 0)
+    ctx.glEnableClientState(ctx.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, ctx.GL_FLOAT, 0, quad)
+    ctx.glEnableClientState(ctx.GL_COLOR_ARRAY)
+    ctx.glColorPointer(4, ctx.GL_FLOAT, 0, cols)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_QUADS, 0, 8)
+    img = ctx.read_pixels()
+    assert (img[:8, :8] == [255, 0, 0, 255]).all() and (img[8:, 8:] == [0, 0, 255, 255]).all()
+    assert (img[:8, 8:] == 0).all() and (img[8:, :8] == 0).all()
