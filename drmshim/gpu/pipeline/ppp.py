@@ -147,7 +147,13 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     if raster.depth_bias_enable and ppp.get("depth_bias") is not None:
         db = ppp["depth_bias"]
         offset = (db.slope_scale, db.constant, db.clamp)
-    if k == 3:
+    if k == 3 and (raster.polygon_mode_front != P.PolygonMode.FILL or
+                   raster.polygon_mode_back != P.PolygonMode.FILL):
+        clipped = R.clip_triangles(position, prims, clip, **opts)
+        window = _window(clipped.position, vp)
+        setup, sub_tri, weights = _polygon_modes(window, clipped.weights, raster, offset, depth_format)
+        src_prim = clipped.prim[sub_tri]
+    elif k == 3:
         clipped = R.clip_triangles(position, prims, clip, **opts)
         window = _window(clipped.position, vp)
         setup = R.setup_triangles(window, prim=np.arange(len(clipped.prim)),
@@ -180,6 +186,52 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
                      provoking=(k - 1) if provoking_last else 0)
     setup = _strip(setup, src_prim)
     return DrawGeometry(draw, setup, planes, len(prims), rect)
+
+
+def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, depth_format: str):
+    """glPolygonMode: after face determination and culling, triangles drawn as
+    their three edges (LINE) or corners (POINT) or filled. Returns the setup
+    (rows in primitive order), the clipped triangle of each row and the row's
+    corner weights over the primitive's vertices (T, 3, 3). Every edge of a
+    clipped polygon is drawn (no edge flags)."""
+    x, y = window[..., 0], window[..., 1]
+    area = (x[:, 1] - x[:, 0]) * (y[:, 2] - y[:, 0]) - (x[:, 2] - x[:, 0]) * (y[:, 1] - y[:, 0])
+    front = (area > 0) == bool(raster.front_ccw)
+    keep = ~((front & bool(raster.cull_front)) | (~front & bool(raster.cull_back)))
+    mode = np.where(front, int(raster.polygon_mode_front), int(raster.polygon_mode_back))
+    parts = []
+    fill = np.flatnonzero(keep & (mode == P.PolygonMode.FILL))
+    if len(fill):
+        st = R.setup_triangles(window[fill], prim=fill, front_face="ccw" if raster.front_ccw else "cw",
+                               offset=offset, depth_format=depth_format)
+        parts.append((st, st.prim, tri_weights[st.prim]))
+    line = np.flatnonzero(keep & (mode == P.PolygonMode.LINE))
+    if len(line):
+        a = np.array([0, 1, 2])
+        b = np.array([1, 2, 0])
+        ends = np.stack((window[line][:, a], window[line][:, b]), axis=2).reshape(-1, 2, 4)
+        owner = np.repeat(line, 3)
+        st = R.setup_lines(ends, raster.line_width_px, prim=np.arange(len(owner)), offset=offset,
+                           depth_format=depth_format)
+        end_w = np.stack((tri_weights[line][:, a], tri_weights[line][:, b]), axis=2).reshape(-1, 2, 3)
+        w = np.einsum("tcl,tlj->tcj", st.corner_weights, end_w[st.prim])
+        parts.append((st, owner[st.prim], w))
+    point = np.flatnonzero(keep & (mode == P.PolygonMode.POINT))
+    if len(point):
+        owner = np.repeat(point, 3)
+        st = R.setup_points(window[point].reshape(-1, 4), raster.point_size_px, prim=np.arange(len(owner)),
+                            offset=offset, depth_format=depth_format)
+        w = np.einsum("tcl,tlj->tcj", st.corner_weights, tri_weights[point].reshape(-1, 1, 3)[st.prim])
+        parts.append((st, owner[st.prim], w))
+    if not parts:
+        st = R.setup_triangles(window[:0], prim=np.zeros(0, np.int64))
+        return st, np.zeros(0, np.int64), np.zeros((0, 3, 3))
+    names = [f for f in R.TriangleSetup.__dataclass_fields__ if f not in ("corner_weights", "corner_uv")]
+    order = np.argsort(np.concatenate([p[1] for p in parts]), kind="stable")
+    setup = R.TriangleSetup(**{f: np.concatenate([getattr(p[0], f) for p in parts])[order] for f in names})
+    sub = np.concatenate([p[1] for p in parts])[order]
+    weights = np.concatenate([p[2] for p in parts])[order]
+    return setup, sub, weights
 
 
 def _strip(setup: R.TriangleSetup, src_prim: np.ndarray) -> R.TriangleSetup:

@@ -47,8 +47,9 @@ the uint64 at ``isp_oclqry_base + 8 * index`` (BOOLEAN: writes 1 if any).
 ``SHIMGL_DEBUG=sysmem``: one pass over the whole framebuffer in pixel order
 (direct rendering, no tiles, no TVB limit); ``nohsr``: never HSR.
 
-Not modelled: layered rendering (layer 0 only), polygon modes other than
-FILL, alpha-to-coverage, shader stencil export, per-lane scratch memory.
+Not modelled: layered rendering (layer 0 only), edge flags of clipped
+polygons in LINE mode, alpha-to-coverage, shader stencil export, per-lane
+scratch memory.
 """
 
 from __future__ import annotations

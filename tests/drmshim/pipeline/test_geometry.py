@@ -212,3 +212,24 @@ def test_polygon_offset_pulls_a_coplanar_draw_in_front():
                                                   raster=dict(depth_bias_enable=True),
                                                   depth_bias=dict(constant=-4.0)))])
     np.testing.assert_array_equal(red(img), inside(*TRI_PX))
+
+
+def test_polygon_mode_line_draws_the_edges_and_point_the_corners():
+    # a square as two triangles; LINE mode draws its outline and the diagonal
+    c = (np.array([4.5, 27.5]) / W * 2 - 1)
+    sq = np.array([[c[0], c[0], 0, 1], [c[1], c[0], 0, 1], [c[0], c[1], 0, 1], [c[1], c[1], 0, 1]], np.float32)
+    img, _ = render([((sq, RED), dict(primitive="TRIANGLE_STRIP",
+                                      raster=dict(polygon_mode_front="LINE", polygon_mode_back="LINE")))])
+    r = red(img)
+    assert r[4, 5:27].all() and r[27, 5:27].all() and r[5:27, 4].all() and r[5:27, 27].all()
+    assert r[np.arange(6, 26), 31 - np.arange(6, 26)].all()          # the shared diagonal
+    assert not r[6:14, 6:14].any()
+    img, _ = render([((sq, RED), dict(primitive="TRIANGLE_STRIP",
+                                      raster=dict(polygon_mode_front="POINT", polygon_mode_back="POINT")))])
+    want = np.zeros((H, W), bool)
+    want[[4, 4, 27, 27], [4, 27, 4, 27]] = True
+    np.testing.assert_array_equal(red(img), want)
+    # the mode follows the face: with clockwise fronts the square's triangles are back faces (FILL)
+    img, _ = render([((sq, RED), dict(primitive="TRIANGLE_STRIP",
+                                      raster=dict(polygon_mode_front="POINT", front_ccw=False)))])
+    assert red(img).sum() == 23 * 23
