@@ -245,18 +245,25 @@ class IOLowering:
                 fidx = L._ir_field_index(s.block.type, [f.name for f in s.block.type.fields].index(s.name))
                 L.bind(s, var, (fidx,))
                 continue
-            t = ir_type(s.type)
+            gtype = s.type
+            if s.builtin and gtype.is_array:
+                # built-in state arrays (gl_LightSource[8], gl_TextureMatrix[8], ...): only up to the
+                # highest constant index used, when every use is a constant index
+                used = _const_indices(self.unit, s, gtype.length)
+                if used and max(used) + 1 < gtype.length:
+                    gtype = GT.array_of(gtype.element, max(used) + 1)
+            t = ir_type(gtype)
             size, align = type_layout(t, "std430")
             start = (offset + align - 1) // align * align
             if start + size <= self.regs_B:
                 var = IRVariable(s.name, t, "uniform", {"offset_B": start})
                 self.shader.variables.append(var)
                 L.bind(s, var)
-                self._record_uniform(s.name, s.type, t, "regs", start, 0)
+                self._record_uniform(s.name, gtype, t, "regs", start, 0)
                 offset = start + size
             else:
                 spill_fields.append((s.name, t))
-                spill_syms.append(s)
+                spill_syms.append((s, gtype))
         self.uniform_regs_used_B = offset
         if spill_fields:
             if self._spills:
@@ -265,9 +272,9 @@ class IOLowering:
             st = StructType(tuple(spill_fields))
             var = IRVariable("shimgl_DefaultUniforms", st, "ubo", {"binding": 0, "packing": "std430"})
             self.shader.variables.append(var)
-            for i, s in enumerate(spill_syms):
+            for i, (s, gtype) in enumerate(spill_syms):
                 L.bind(s, var, (i,))
-                self._record_uniform(s.name, s.type, st.fields[i][1], "ubo",
+                self._record_uniform(s.name, gtype, st.fields[i][1], "ubo",
                                      member_offset_B(st, i, "std430"), 0)
 
     def add_uniform(self, name: str, gtype: GT.GLSLType) -> IRVariable:

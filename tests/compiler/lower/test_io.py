@@ -223,3 +223,16 @@ def test_compatibility_colours_two_sided_and_flat():
     tiles, info, _it = run_fragment(fs, {"gl_FrontColor": front, "gl_BackColor": back, "gl_TexCoord[3]": tc},
                                     lanes, key=key, sysvals={"load_front_face": facing})
     np.testing.assert_array_equal(as_f32(tiles[0])[0], np.where(facing[0], 0.25, 0.5))
+
+
+def test_builtin_state_arrays_keep_only_the_used_elements():
+    vs = """#version 110
+void main() { gl_TexCoord[1] = gl_TextureMatrix[1] * gl_MultiTexCoord0;
+              gl_FrontColor = gl_LightSource[0].diffuse; gl_Position = ftransform(); }"""
+    _s, info = front_half(vs, "vertex")
+    u = info.uniforms
+    assert (u["gl_TextureMatrix"].file, u["gl_TextureMatrix"].offset_B, u["gl_TextureMatrix"].count) == ("regs", 0, 2)
+    assert "gl_LightSource[0].diffuse" in u and "gl_LightSource[1].diffuse" not in u
+    assert all(s.file == "regs" for s in u.values())
+    assert [(v.name, v.index) for v in info.varyings] == [("gl_Position", 0), ("gl_FrontColor", 4),
+                                                          ("gl_TexCoord[1]", 8)]
