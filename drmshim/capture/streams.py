@@ -176,6 +176,12 @@ class CommandDecode:
     extra_refs: list[tuple[int, int | None, str]] = field(default_factory=list)  # outside the streams
 
 
+def _format_names() -> tuple[str, ...]:
+    """``format_id`` -> name: the index into layout's format table."""
+    import layout
+    return tuple(layout.FORMATS)
+
+
 def _words_reader(memory):
     """``read_words`` for the walkers: straight from bytes when the memory offers
     ``read_bytes`` (a MemoryImage), else through the GPUMemory ``read``."""
@@ -276,6 +282,10 @@ class _Decoder:
         if self.text:
             text = P.format_record(rec, indent + "  ", defaults=False).lstrip()
             self.emit(f"{indent}{label} 0x{va:x}: {text}")
+            if packet in (P.TEXTURE, P.PBE):
+                names = _format_names()
+                name = names[rec.format_id] if rec.format_id < len(names) else "not in layout's table"
+                self.emit(f"{indent}    (format {rec.format_id} = {name})")
         if packet in (P.TEXTURE, P.PBE) and rec.address:
             refs.append((rec.address, None, f"{packet.name}.address"))
         return rec

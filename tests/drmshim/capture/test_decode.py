@@ -46,7 +46,7 @@ def test_decode_prints_every_stream_by_name(toy, tmp_path, monkeypatch):
                      "CF_BINDING_HEADER", "VDM_INDEX_LIST", "primitive: TRIANGLES", "VDM_TERMINATE", "CDM_LAUNCH",
                      "grid_x_tg: 2", "CDM_TERMINATE", "USC_UNIFORM", "mov_imm r0, 0xdeadbeef", "stop",
                      "uniforms at 0x100000900", "04030201", "eot program: USC words at 0x100000580",
-                     "TEXTURE table at 0x100002000", "address: 0x100004000", "1 submits"):
+                     "TEXTURE table at 0x100002000", "address: 0x100004000", "= R8G8B8A8_UNORM)", "1 submits"):
         assert expected in text, expected
     assert "???" not in text
 
