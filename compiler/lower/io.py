@@ -70,6 +70,16 @@ LEGACY_ATTRIBUTES = ("gl_Vertex", "gl_Normal", "gl_Color", "gl_SecondaryColor", 
     f"gl_MultiTexCoord{i}" for i in range(8))
 _COMPAT_FS_INPUTS = {"gl_Color": "gl_FrontColor", "gl_SecondaryColor": "gl_FrontSecondaryColor",
                      "gl_FogFragCoord": "gl_FogFragCoord"}
+# Canonical order of the compatibility varyings (after the user varyings of a group).
+_COMPAT_ORDER = ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_Color",
+                 "gl_SecondaryColor", "gl_TexCoord", "gl_FogFragCoord")
+
+
+def _canonical(pair):
+    s = pair[0]
+    return (s.builtin, _COMPAT_ORDER.index(s.name) if s.name in _COMPAT_ORDER else len(_COMPAT_ORDER))
+
+
 _INTERP = {None: "smooth", "smooth": "smooth", "flat": "flat", "noperspective": "noperspective"}
 
 
@@ -434,7 +444,7 @@ class IOLowering:
         out = []
         flat_colours = self.k("flat_shade", False)
         fp16 = self.k("fp16_varyings", False)
-        for s, var in self._input_vars:
+        for s, var in sorted(self._input_vars, key=_canonical):
             name = s.name
             interp = _INTERP[s.interpolation]
             bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
@@ -634,7 +644,7 @@ class IOLowering:
         items, stores = [], []
         fp16 = self.k("fp16_varyings", False)
         flat_colours = self.k("flat_shade", False)
-        for s, var in self.out_symbols:
+        for s, var in sorted(self.out_symbols, key=_canonical):
             name = s.name
             if s.builtin:
                 if name in ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"):
