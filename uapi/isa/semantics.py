@@ -12,7 +12,10 @@ Numeric conventions of the ISA (tests hold the core to them):
   (never flushed), at both sizes. 16-bit float ops compute in binary32 and round
   once to binary16 (exact for add/mul/sqrt: binary32 has more than 2p+2 bits).
 - ``fma`` is fused: computed in binary64 and rounded to binary32 (exact product).
-- ``fmin``/``fmax`` are IEEE minNum/maxNum: a NaN operand loses to a number.
+- ``fmin``/``fmax`` are IEEE 754-2019 minimumNumber/maximumNumber: a NaN operand
+  loses to a number, -0 < +0, and of two NaNs the first is returned.
+- ``fma`` returns the canonical NaN 0x7fc00000; other ops return the quiet NaN the
+  host FPU gives (x86: the first NaN operand, quieted; a fresh NaN is negative).
 - Saturate clamps to [0, 1] and maps NaN to 0.
 - Integer arithmetic wraps modulo 2^size. Shift counts are taken modulo the size.
 - Float -> integer conversion rounds toward zero, saturates, and maps NaN to 0.
@@ -76,25 +79,53 @@ def fadd(a, b, out=None):
 def fmul(a, b, out=None):
     """a * b."""
     return np.multiply(a, b, out=out)
-def fmin(a, b, out=None):
-    """IEEE minNum: the smaller; a NaN operand loses to a number."""
-    return np.fmin(a, b, out=out)
-def fmax(a, b, out=None):
-    """IEEE maxNum: the larger; a NaN operand loses to a number."""
-    return np.fmax(a, b, out=out)
+def _min_max_ties(r, a, b, negative_if):
+    """Make fmin/fmax deterministic where numpy's SIMD and scalar loops differ: two
+    zeros give -0 when ``negative_if(sign a, sign b)`` else +0; two NaNs give a."""
+    if not np.ndim(r):
+        if a == 0 and b == 0:
+            return np.float32(-0.0 if negative_if(np.signbit(a), np.signbit(b)) else 0.0)
+        return np.float32(a) if np.isnan(a) and np.isnan(b) else r
+    special = np.flatnonzero(~(np.abs(r) > 0))  # zero or NaN results only
+    if special.size:
+        a, b = np.broadcast_to(a, r.shape)[special], np.broadcast_to(b, r.shape)[special]
+        rs = np.where((a == 0) & (b == 0),
+                      np.where(negative_if(np.signbit(a), np.signbit(b)), np.float32(-0.0), np.float32(0.0)),
+                      r[special])
+        r[special] = np.where(np.isnan(a) & np.isnan(b), a, rs)
+    return r
+
+
+def fmin(a, b):
+    """IEEE 754-2019 minimumNumber: the smaller, -0 below +0; a NaN operand loses to a number."""
+    return _min_max_ties(np.fmin(a, b), a, b, np.logical_or)
+
+
+def fmax(a, b):
+    """IEEE 754-2019 maximumNumber: the larger, +0 above -0; a NaN operand loses to a number."""
+    return _min_max_ties(np.fmax(a, b), a, b, np.logical_and)
+
+
+
+CANONICAL_NAN = np.uint32(0x7FC00000).view(np.float32)
 
 
 def fma(a, b, c):
     """Fused multiply-add: the binary32 product is exact in binary64, so one
     rounding of the binary64 sum (then to binary32) differs from a true fma only
-    in double-rounding ties, which the ISA accepts."""
+    in double-rounding ties, which the ISA accepts. A NaN result is the canonical
+    quiet NaN 0x7fc00000."""
     t = np.array(a, dtype=np.float64)  # a fresh array: safe to update in place
     if t.ndim:
         t *= b
         t += c
     else:
         t = t * b + c
-    return np.asarray(t).astype(np.float32)
+    r = np.asarray(t).astype(np.float32)
+    nan = r != r  # which input NaN survives differs between numpy's loops: a NaN result is canonical
+    if nan.any():
+        r[nan] = CANONICAL_NAN
+    return r if r.ndim else r[()]
 
 
 def floor(a, out=None):

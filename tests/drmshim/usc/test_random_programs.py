@@ -15,7 +15,8 @@ from uapi.isa.semantics import SINT, UINT, minifloat_decode, saturate
 
 from .helpers import run
 
-N_REGS = 6  # r0..r5 in play (r0 holds only data here: no control flow)
+N_REGS = 6  # r1..r6 hold data (r0l is the nesting counter, r7 the lane id)
+FIRST = 1
 UNIFORMS = np.random.default_rng(9).integers(0, 2 ** 32, 256, dtype=np.uint64).astype(np.uint32)
 UNIFORMS[:8] = np.array([1.5, -2.0, 0.25, 3.0, np.nan, np.inf, 1e-40, -0.0], np.float32).view(np.uint32)
 
@@ -36,16 +37,19 @@ def ref_read_raw(regs, src, size):
 
 
 def ref_read_float(regs, src, abs_, neg):
+    """A one-element float32 array (array conversions keep NaN payloads; numpy
+    scalar conversions may not)."""
     if isinstance(src, Imm):
-        v = np.float32(minifloat_decode(src.code))
+        v = np.array([minifloat_decode(src.code)], np.float32)
     else:
         raw = ref_read_raw(regs, src, src.size)
-        v = np.uint32(raw).view(np.float32) if src.size == 32 else np.float32(np.uint16(raw).view(np.float16))
+        v = np.array([raw], np.uint32).view(np.float32) if src.size == 32 else \
+            np.array([raw], np.uint16).view(np.float16).astype(np.float32)
     if abs_:
         v = np.abs(v)
     if neg:
         v = -v
-    return np.float32(v)
+    return v
 
 
 def ref_write(regs, dst, raw):
@@ -58,7 +62,7 @@ def ref_execute(ins, regs):
     dst = v["dst"]
     names = [f.name for f in op.fields if f.role == "op" and f.name not in ("dst", "tt")]
     if op.unit == "falu":
-        args = [np.array([ref_read_float(regs, v[n], v[f"{n}_abs"], v[f"{n}_neg"])]) for n in names]
+        args = [ref_read_float(regs, v[n], v[f"{n}_abs"], v[f"{n}_neg"]) for n in names]
         with np.errstate(all="ignore"):
             r = np.asarray(op.impl(*args), np.float32)
             if v["sat"]:
@@ -83,10 +87,10 @@ def ref_execute(ins, regs):
 def dst_reg(draw, sizes):
     size = draw(st.sampled_from(sizes))
     if size == 16:
-        return Reg("r", draw(st.integers(0, 2 * N_REGS - 1)), 16)
+        return Reg("r", 2 * FIRST + draw(st.integers(0, 2 * N_REGS - 1)), 16)
     if size == 32:
-        return Reg("r", 2 * draw(st.integers(0, N_REGS - 1)), 32)
-    return Reg("r", 2 * draw(st.integers(0, N_REGS - 2)), 64)
+        return Reg("r", 2 * (FIRST + draw(st.integers(0, N_REGS - 1))), 32)
+    return Reg("r", 2 * (FIRST + draw(st.integers(0, N_REGS - 2))), 64)
 
 
 def src_operand(draw, sizes):
@@ -130,16 +134,20 @@ INIT[2] = np.array([0x3C00BC00, 0x7C00FC00, 0x00010400, 0x7E00FBFF, 0, 1, 0xFFFF
 
 
 @settings(max_examples=60, deadline=None)
-@given(programs())
-def test_random_alu_programs_match_the_reference(prog):
-    text = "\n".join(str(i) for i in prog)
-    ctx = run(text, lanes=LANES, inputs={k: INIT[k] for k in range(N_REGS)}, uniforms=UNIFORMS)
+@given(programs(), programs(), st.integers(0, LANES))
+def test_random_alu_programs_match_the_reference(prog, masked, active_lanes):
+    """``prog`` runs on every lane, then ``masked`` only on lanes below ``active_lanes``."""
+    text = "\n".join(str(i) for i in prog) + f"\nmov_imm r0l, 0\nif_icmp.ult r7, {active_lanes}, 1\n" + \
+        "\n".join(str(i) for i in masked) + "\npop_exec 1"
+    inputs = {FIRST + k: INIT[k] for k in range(N_REGS)}
+    inputs[7] = np.arange(LANES, dtype=np.uint32)
+    ctx = run(text, lanes=LANES, inputs=inputs, uniforms=UNIFORMS)
     for lane in range(LANES):
         regs = {}
         for k in range(N_REGS):
-            ref_write(regs, Reg("r", 2 * k, 32), int(INIT[k, lane]))
-        for ins in prog:
+            ref_write(regs, Reg("r", 2 * (FIRST + k), 32), int(INIT[k, lane]))
+        for ins in prog + (masked if lane < active_lanes else []):
             ref_execute(ins, regs)
-        got = [int(ctx.registers[k, lane]) for k in range(N_REGS)]
-        want = [regs.get(2 * k, 0) | (regs.get(2 * k + 1, 0) << 16) for k in range(N_REGS)]
+        got = [int(ctx.registers[FIRST + k, lane]) for k in range(N_REGS)]
+        want = [regs.get(2 * (FIRST + k), 0) | (regs.get(2 * (FIRST + k) + 1, 0) << 16) for k in range(N_REGS)]
         assert got == want, f"lane {lane}:\n{text}"
