@@ -162,7 +162,8 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
                                         "front" if raster.cull_front else "back" if raster.cull_back else "none"),
                                   offset=offset, depth_format=depth_format)
         src_prim = clipped.prim[setup.prim]
-        weights = clipped.weights[setup.prim]                         # (T, 3, 3)
+        # nothing clipped: the weights are the identity (a broadcast view), corners are vertices
+        weights = None if clipped.weights.strides[0] == 0 else clipped.weights[setup.prim]   # (T, 3, 3)
     elif k == 2:
         clipped = R.clip_lines(position, prims, clip, **opts)
         window = _window(clipped.position, vp)
@@ -256,6 +257,8 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
     slots_32 = header.slots_32
 
     def corners(vertex_values: np.ndarray) -> np.ndarray:            # (lanes,) -> (T, 3)
+        if weights is None:
+            return vertex_values[verts]
         return np.einsum("tcj,tj->tc", weights, vertex_values[verts])
 
     z_plane = None

@@ -575,9 +575,16 @@ class _PassContext:
     def _test(self, st: _DrawState, idx: np.ndarray, coverage=None, z=None) -> np.ndarray:
         if st.ds.trivial:
             return (self.frags.coverage[idx] if coverage is None else np.asarray(coverage, np.uint8)).copy()
-        sub = self.frags.take(idx)
-        return R.depth_stencil(sub, st.ds, self.frame.depth, self.frame.stencil, front_facing=self.front[idx],
-                               layers=_single_layer(len(idx)), coverage=coverage, z=z)
+        n = len(idx)
+        if n and idx[-1] - idx[0] == n - 1 and (np.diff(idx) == 1).all():   # a run: views, no copies
+            sel = slice(int(idx[0]), int(idx[0]) + n)
+            f = self.frags
+            sub = R.Fragments(f.tri[sel], f.x[sel], f.y[sel], f.coverage[sel], f.z[sel], f.samples)
+        else:
+            sel = idx
+            sub = self.frags.take(idx)
+        return R.depth_stencil(sub, st.ds, self.frame.depth, self.frame.stencil, front_facing=self.front[sel],
+                               layers=_single_layer(n), coverage=coverage, z=z)
 
     def _groups(self, idx: np.ndarray):
         if len(idx) == 0:

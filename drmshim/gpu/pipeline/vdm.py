@@ -130,7 +130,10 @@ def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatc
     """Run the vertex shader over the distinct vertices of every instance."""
     ids, restart = _indices(memory, draw)
     valid = ids if restart is None else ids[~restart]
-    uniq, inverse = np.unique(valid, return_inverse=True)
+    if draw.record.indexed:
+        uniq, inverse = np.unique(valid, return_inverse=True)
+    else:                                   # consecutive vertex ids: each shaded once already
+        uniq, inverse = valid, np.arange(len(valid), dtype=np.int64)
     per_instance = np.full(len(ids), -1, np.int64)
     if restart is None:
         per_instance[:] = inverse
