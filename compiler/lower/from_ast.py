@@ -117,6 +117,7 @@ class Lowerer:
         self.b = Builder(self.func, self.shader)
         self.vars: dict[Any, tuple[IRVariable, tuple[int, ...]]] = {}
         self.opaque: dict[Any, Opaque] = {}
+        self.block_arrays: dict[Any, list[IRVariable]] = {}   # arrays of UBO/SSBO blocks
         self.ctx: list[_Ctx] = []
         self.funcs: list[_Func] = []
         self.ended = False              # the current block ended with break/continue
@@ -209,6 +210,10 @@ class Lowerer:
             return LValue(b.deref_struct(base.deref, self._ir_field_index(e.base.type, idx)), e.type)
         if isinstance(e, ast.Index):
             bt = e.base.type
+            if isinstance(e.base, ast.VariableRef) and e.base.symbol in self.block_arrays:
+                if e.index.const is None:
+                    raise LoweringError("non-constant index into an array of interface blocks")
+                return LValue(b.deref_var(self.block_arrays[e.base.symbol][e.index.const[0]]), e.type)
             if bt.is_array or bt.is_matrix:
                 base = self.lvalue(e.base)
                 return LValue(b.deref_array(base.deref, self.index_value(e.index)), e.type)

@@ -244,7 +244,7 @@ class IOLowering:
         for s in syms:
             if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
                 continue
-            if s.type.is_block:
+            if s.type.innermost_element.is_block:
                 self._block(L, s.block if isinstance(s.block, ast.InterfaceBlock) else None, s)
                 continue
             if s.block is not None:
@@ -337,11 +337,25 @@ class IOLowering:
         binding = layout.get("binding", 0)
         packing = "std430" if layout.get("std430") else "std140"
         names = []
-        if block.array_dims:
-            raise LoweringError("arrays of interface blocks are not supported yet")
         irt = ir_type(t)
         mode = "ubo" if kind == "uniform" else "ssbo"
         index = binding + 1 if mode == "ubo" else binding
+        if block.array_dims:
+            # One buffer per element (bindings b, b+1, ...): constant indices pick the variable.
+            if sym is None or not sym.type.is_array:
+                raise LoweringError("arrays of interface blocks need an instance name")
+            elems = []
+            for i in range(sym.type.length or 1):
+                var = IRVariable(f"{sym.name}[{i}]", irt, mode,
+                                 {"binding": index + i, "packing": packing, "block": block.block_name})
+                self.shader.variables.append(var)
+                (self.ubos if mode == "ubo" else self.ssbos)[f"{block.block_name}[{i}]"] = index + i
+                elems.append(var)
+            L.block_arrays[sym] = elems
+            if not hasattr(self, "_block_vars"):
+                self._block_vars = {}
+            self._block_vars[id(block)] = (elems[0], ())
+            return
         var = IRVariable(block.instance_name or block.block_name, irt, mode,
                          {"binding": index, "packing": packing, "block": block.block_name})
         self.shader.variables.append(var)
@@ -367,7 +381,7 @@ class IOLowering:
             self._plan_uniforms(L, [s])
             return
         if s.storage == "buffer":
-            if s.type.is_block:
+            if s.type.innermost_element.is_block:
                 self._block(L, s.block if isinstance(s.block, ast.InterfaceBlock) else None, s)
             elif id(s.block) in getattr(self, "_block_vars", {}):
                 var, _p = self._block_vars[id(s.block)]

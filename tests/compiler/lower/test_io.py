@@ -236,3 +236,19 @@ void main() { gl_TexCoord[1] = gl_TextureMatrix[1] * gl_MultiTexCoord0;
     assert all(s.file == "regs" for s in u.values())
     assert [(v.name, v.index) for v in info.varyings] == [("gl_Position", 0), ("gl_FrontColor", 4),
                                                           ("gl_TexCoord[1]", 8)]
+
+
+def test_arrays_of_blocks_are_one_buffer_per_element():
+    src = """#version 430
+layout(std140, binding = 1) uniform L { vec4 c; } ls[3];
+layout(std430, binding = 4) buffer O { float v[]; } outs[2];
+layout(local_size_x = 1) in;
+void main() { outs[1].v[2] = ls[2].c.y + ls[0].c.x + float(outs[0].v.length()); }"""
+    shader, info = front_half(src, "compute")
+    assert info.ubos == {"L[0]": 2, "L[1]": 3, "L[2]": 4} and info.ssbos == {"O[0]": 4, "O[1]": 5}
+    from compiler.lower import LowerInterpreter
+    ubos = {2: np.array([1, 0, 0, 0], np.float32).view(np.uint8), 4: np.array([0, 10, 0, 0], np.float32).view(np.uint8)}
+    o0, o1 = np.zeros(7, np.float32).view(np.uint8), np.zeros(4, np.float32).view(np.uint8)
+    it = LowerInterpreter(lanes=1, ubos=ubos, ssbos={4: o0, 5: o1})
+    it.run(shader)
+    assert o1.view(np.float32)[2] == 1 + 10 + 7
