@@ -44,6 +44,9 @@ Fragment half (``run_fragment_half``), per pass:
 
 Occlusion: ``PPP_OCCLUSION`` (mode, index) adds each draw's passed samples to
 the uint64 at ``isp_oclqry_base + 8 * index`` (BOOLEAN: writes 1 if any).
+Statistics: draws after a ``VDM_STATE_STATISTICS`` add vertices and primitives
+submitted, vertex shader invocations, clipper input/output primitives (vertex
+half) and fragment shader invocations (fragment half) to its 6 uint64.
 ``SHIMGL_DEBUG=sysmem``: one pass over the whole framebuffer in pixel order
 (direct rendering, no tiles, no TVB limit); ``nohsr``: never HSR.
 

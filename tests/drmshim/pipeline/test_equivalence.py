@@ -79,3 +79,30 @@ def test_render_target_layouts_store_the_same_pixels(tiling):
     linear = scene(BLEND_FS, n=40).render()
     other = scene(BLEND_FS, n=40, tiling=tiling).render()
     np.testing.assert_array_equal(other, linear)
+
+
+def test_msaa_partial_renders_and_sysmem_agree_sample_for_sample(monkeypatch):
+    from .gpu import record_eot
+
+    def run(executor, debug=""):
+        monkeypatch.setenv("SHIMGL_DEBUG", debug)
+        sp = Space()
+        sc = Scene(sp, W, H, samples=4)
+        sc.eot, buf = record_eot(sp, W, H, 4)
+        sc.partial_bg = sc.space.usc(  # reload raw records: the partial eot stored them
+            "\n".join(["get_sr r4, pixel_x", "get_sr r5, pixel_y", "get_sr r6, sample_id", f"mov_imm r7, {W}",
+                       "imad r8, r5, r7, r4", "mov_imm r7, 4", "imad r8, r8, r7, r6",
+                       "device_load.i32 r9, u0_u1, r8, 2, 0", "wait 0", "st_tile.i32 r9, 0, 1", "stop"]),
+            uniforms=np.array([buf & 0xFFFFFFFF, buf >> 32] + [0] * 254, np.uint32))
+        sc.draw(random_triangles(60, seed=5), BLEND_FS, varyings=4, cf_bindings=BINDINGS,
+                zs=dict(depth_func="LESS", depth_write=True))
+        sc.render(executor)
+        return sp.get(buf, W * H * 4, np.uint32), sc.last.feedback.partial_renders
+
+    one, n1 = run(Executor(sysmem=None))
+    parts, n2 = run(Executor(tvb_entries=20))
+    direct, n3 = run(Executor(tvb_entries=20), "sysmem")
+    assert n1 == 0 and n2 >= 2 and n3 == 0
+    np.testing.assert_array_equal(parts, one)
+    np.testing.assert_array_equal(direct, one)
+    assert len(np.unique(one)) > 50
