@@ -69,6 +69,12 @@ class Builder:
         self.block: Block = last_block(func.body)
         self.index: int | None = None
 
+    def __getattr__(self, name: str):
+        # Intrinsics registered after import (by other modules) still get a method.
+        if name in INTRINSICS:
+            return lambda *srcs, **kw: self.intrinsic(name, *srcs, **kw)
+        raise AttributeError(name)
+
     # ------------------------------------------------------------ cursor
     def at_end(self, block: Block) -> "Builder":
         self.block, self.index = block, None

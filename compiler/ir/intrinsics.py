@@ -78,6 +78,19 @@ _intr("load_scratch", (1,), True, 0, ("base", "align"), eliminate=True)
 _intr("store_scratch", (0, 1), False, 0, ("base", "write_mask", "align"))
 _intr("barrier", (), False, 0, ("execution_scope", "memory_scope"))
 
+# Images (``image`` is the image slot).
+_intr("image_load", (0, 1), True, 4, ("image", "dim", "is_array"), eliminate=True)
+_intr("image_store", (0, 1, 4), False, 0, ("image", "dim", "is_array"))
+_intr("image_atomic", (0, 1, 1), True, 1, ("image", "dim", "is_array", "atomic_op"))
+_intr("image_atomic_swap", (0, 1, 1, 1), True, 1, ("image", "dim", "is_array", "atomic_op"))
+_intr("image_size", (), True, 0, ("image", "dim", "is_array"), eliminate=True, reorder=True)
+_intr("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True)
+
+# Driver-level lowering (tile buffer for blending in the shader, vertex fetch).
+_intr("load_tile", (), True, 0, ("rt", "format", "offset_B"), eliminate=True)
+_intr("store_tile", (0,), False, 0, ("rt", "format", "offset_B", "write_mask"))
+_intr("load_vbo", (1,), True, 0, ("buffer", "format"), eliminate=True, reorder=True)
+
 # Fragment control.
 _intr("discard", (), False)
 _intr("discard_if", (1,), False)

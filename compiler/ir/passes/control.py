@@ -286,6 +286,23 @@ def _sink_after_exits(nodes: list) -> None:
         i += 1
 
 
+def _breaks_in_tail(nodes, tail: bool) -> bool:
+    """True when every own break in ``nodes`` is where falling through instead would
+    run nothing more before the end of the loop body (``tail``: the end of ``nodes``
+    is such a place)."""
+    for i, node in enumerate(nodes):
+        rest_empty = all(isinstance(n, Block) and not n.instrs for n in nodes[i + 1:])
+        if isinstance(node, Block):
+            j = node.jump()
+            if j is not None and j.kind == "break" and not tail:
+                return False
+        elif isinstance(node, If):
+            inner_tail = tail and rest_empty
+            if not (_breaks_in_tail(node.then_list, inner_tail) and _breaks_in_tail(node.else_list, inner_tail)):
+                return False
+    return True
+
+
 def _own_blocks(nodes):
     for node in nodes:
         if isinstance(node, Block):
@@ -332,7 +349,7 @@ def opt_remove_once_loops(shader: Shader) -> bool:
                     continue
                 trial = clone_cf_list(loop.body)      # sink on a copy first: only act if it pays
                 _sink_after_exits(trial)
-                if not _exits(trial):
+                if not _exits(trial) or not _breaks_in_tail(trial, True):
                     continue
                 _sink_after_exits(loop.body)
                 for block in _own_blocks(loop.body):

@@ -130,6 +130,7 @@ def lower_io(shader: Shader, modes: tuple[str, ...] = IO_MODES) -> bool:
     _assign_layouts(shader)
     progress = False
     for func in shader.functions:
+        mapping: dict[Def, Def] = {}
         for instr in list(walk_instrs(func.body)):
             if not (isinstance(instr, Intrinsic) and instr.name in ("load_deref", "store_deref")):
                 continue
@@ -137,15 +138,19 @@ def lower_io(shader: Shader, modes: tuple[str, ...] = IO_MODES) -> bool:
             var: Variable = deref.var
             if var.mode not in modes:
                 continue
-            _lower_access(Builder(func, shader).before(instr), func, instr, deref, var)
+            result = _lower_access(Builder(func, shader).before(instr), instr, deref, var)
+            if result is not None:
+                mapping[instr.dest] = result
             instr.block.remove(instr)
             progress = True
+        replace_uses(func.body, mapping)
         if progress:
             _remove_dead_derefs(func)
     return progress
 
 
-def _lower_access(b: Builder, func, instr: Intrinsic, deref: Deref, var: Variable) -> None:
+def _lower_access(b: Builder, instr: Intrinsic, deref: Deref, var: Variable) -> Def | None:
+    """Emit the access; returns the loaded value (None for a store)."""
     t: VecType = deref.type
     is_load = instr.name == "load_deref"
     mem_bits = 32 if t.bit_size == 1 else t.bit_size
@@ -189,7 +194,6 @@ def _lower_access(b: Builder, func, instr: Intrinsic, deref: Deref, var: Variabl
                                    base=data["offset_B"], align=align)
         else:
             b.store_shared(value, offset, base=data["offset_B"], write_mask=mask, align=align)
-    if result is not None:
-        if t.bit_size == 1:
-            result = b.i2b1(result)
-        replace_uses(func.body, {instr.dest: result})
+    if result is not None and t.bit_size == 1:
+        result = b.i2b1(result)
+    return result

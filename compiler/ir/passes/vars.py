@@ -202,12 +202,15 @@ def lower_indirect_derefs(shader: Shader, max_ladder_length: int = 16) -> bool:
         changed = True
         while changed:
             changed = False
+            mapping: dict[Def, Def] = {}
             for instr in walk_instrs(func.body):
                 if isinstance(instr, Intrinsic) and instr.name in ("load_deref", "store_deref"):
+                    instr.map_sources(lambda d: mapping.get(d, d))
                     deref = instr.srcs[0].parent
                     if deref.var in indirect_vars and deref.var not in to_scratch and _has_indirect(deref):
-                        _ladder(func, instr)
+                        _ladder(func, instr, mapping)
                         changed = progress = True
+            replace_uses(func.body, mapping)
         if progress:
             _remove_dead_derefs(func)
     return progress
@@ -232,7 +235,7 @@ def _rebuild(b: Builder, path: list[Deref], level: int, index: Def) -> Def:
     return d
 
 
-def _ladder(func: Function, instr: Intrinsic) -> None:
+def _ladder(func: Function, instr: Intrinsic, mapping: dict) -> None:
     path = instr.srcs[0].parent.path()
     level = next(i for i, s in enumerate(path) if s.kind == "array" and _const_index(s.index) is None)
     idx = path[level].index
@@ -243,7 +246,7 @@ def _ladder(func: Function, instr: Intrinsic) -> None:
         result = loads[-1]
         for i in range(length - 2, -1, -1):
             result = b.bcsel(b.ieq(idx, i), loads[i], result)
-        replace_uses(func.body, {instr.dest: result})
+        mapping[instr.dest] = result
     else:
         value, mask = instr.srcs[1], instr.indices.get("write_mask")
         for i in range(length):
@@ -275,6 +278,7 @@ def _lower_to_scratch(shader: Shader, func: Function, variables: set[Variable]) 
             size = shader.info.get("scratch_size_B", 0)
             base_of[var] = size
             shader.info["scratch_size_B"] = size + scratch_size_B(var.type)
+    mapping: dict[Def, Def] = {}
     for instr in list(walk_instrs(func.body)):
         if not (isinstance(instr, Intrinsic) and instr.name in ("load_deref", "store_deref")):
             continue
@@ -297,7 +301,7 @@ def _lower_to_scratch(shader: Shader, func: Function, variables: set[Variable]) 
                                align=4)
             if t.bit_size == 1:
                 v = b.i2b1(v)
-            replace_uses(func.body, {instr.dest: v})
+            mapping[instr.dest] = v
         else:
             value = instr.srcs[1]
             if value.bit_size == 1:
@@ -305,4 +309,5 @@ def _lower_to_scratch(shader: Shader, func: Function, variables: set[Variable]) 
             mask = instr.indices.get("write_mask", (1 << value.num_components) - 1)
             b.store_scratch(value, offset, base=base_of[deref.var], write_mask=mask, align=4)
         instr.block.remove(instr)
+    replace_uses(func.body, mapping)
     func.locals = [v for v in func.locals if v not in variables]

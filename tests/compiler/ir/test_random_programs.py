@@ -150,7 +150,14 @@ def _check(pipeline, data):
     after = clone_shader(before)
     PIPELINES[pipeline](after)
     validate_shader(after)
-    _compare(before, after, seed=data.draw(st.integers(0, 1000)))
+    try:
+        _compare(before, after, seed=data.draw(st.integers(0, 1000)))
+    except AssertionError:
+        import os
+        if os.environ.get("IR_DUMP"):
+            from compiler.ir.printer import print_shader
+            open(os.environ["IR_DUMP"], "w").write(print_shader(before) + "\n=====\n" + print_shader(after))
+        raise
 
 
 @pytest.mark.parametrize("pipeline", list(PIPELINES))
