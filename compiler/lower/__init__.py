@@ -3,9 +3,11 @@ shader-interface lowering (varyings, uniforms, vertex inputs, fragment outputs a
 blending in the shader).
 
 Public API:
-- ``glsl_to_ir(unit, key=None) -> (ir.Shader, LoweredIO)``... see ``glsl_to_ir``.
+- ``glsl_to_ir(unit, key=None) -> ir.Shader`` (``shader.info["io"]`` holds the maps);
+  ``lower_unit(unit, key) -> (shader, IOLowering)`` before ``lower_io``.
 - ``Varying``, ``UniformSlot``, ``Attribute``, ``OpaqueSlot``: the maps (io.py).
 - ``RenderTarget``, ``Blend``: the fragment key's render-target state (blend.py).
+- ``VertexAttrib``: the vertex key's attribute descriptors (vertex_fetch.py).
 - ``LowerInterpreter``: the IR interpreter plus this package's intrinsics.
 
 Modules: ``from_ast`` (expressions, statements, control flow, inlining),
@@ -24,9 +26,11 @@ from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter
 from .io import Attribute, IOLowering, OpaqueSlot, UniformSlot, Varying, order_varyings
+from .vertex_fetch import VertexAttrib
 
 __all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot", "Attribute", "OpaqueSlot",
-           "RenderTarget", "Blend", "DEFAULT_RENDER_TARGETS", "LowerInterpreter", "order_varyings"]
+           "RenderTarget", "Blend", "DEFAULT_RENDER_TARGETS", "LowerInterpreter", "order_varyings",
+           "VertexAttrib"]
 
 
 def lower_unit(unit: ast.TranslationUnit, key=None):

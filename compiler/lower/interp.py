@@ -21,6 +21,11 @@ class LowerInterpreter(Interpreter):
     tiles: dict = field(default_factory=dict)
     images: dict = field(default_factory=dict)
     ssbo_sizes: dict = field(default_factory=dict)
+    vbos: dict = field(default_factory=dict)
+
+    _VBO_FORMATS = {"i32": (np.uint32, None), "f16": (np.float16, None), "i8": (np.uint8, None),
+                    "i16": (np.uint16, None), "unorm8": (np.uint8, 255.0), "unorm16": (np.uint16, 65535.0),
+                    "snorm8": (np.int8, 127.0), "snorm16": (np.int16, 32767.0)}
 
     def _intrinsic(self, instr) -> None:
         name, ix = instr.name, instr.indices
@@ -63,6 +68,21 @@ class LowerInterpreter(Interpreter):
                     img[y[lane], x[lane], 0] = new
                     result[lane] = old
                 self._set(instr.dest, result[None])
+        elif name == "load_vbo":
+            dtype, scale = self._VBO_FORMATS[ix["format"]]
+            buf = np.asarray(self.vbos[ix["buffer"]], np.uint8)
+            size = np.dtype(dtype).itemsize
+            offs = self._get(instr.srcs[0])[0].astype(np.int64)
+            n = instr.dest.num_components
+            idx = np.clip(offs[:, None] + np.arange(n * size), 0, len(buf) - 1)
+            vals = np.ascontiguousarray(buf[idx]).view(dtype).T          # (n, lanes)
+            if scale is not None:
+                out = np.maximum(vals.astype(np.float32) / np.float32(scale), -1.0).astype(np.float32).view(np.uint32)
+            elif dtype == np.float16:
+                out = vals.astype(np.float32).view(np.uint32)
+            else:
+                out = vals.astype(np.uint32)
+            self._set(instr.dest, out)
         elif name == "get_ssbo_size":
             idx = int(self._get(instr.srcs[0])[0, 0])
             size = self.ssbo_sizes.get(idx, len(self.ssbos.get(idx, b"")))

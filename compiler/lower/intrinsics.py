@@ -15,6 +15,8 @@ selects them as noted. ``compiler.lower.interp.LowerInterpreter`` executes them.
   sample, data) and ``image_atomic_swap`` (coord, sample, compare, data) with
   ``atomic_op``; ``image_size`` () -> ivecN.
 * ``get_ssbo_size`` (block index)     -> uint: bytes bound to that SSBO index.
+* ``load_vbo`` (byte offset)          -> vecN: vertex buffer ``buffer`` read in the
+  memory ``format`` (device_load with the buffer's base address; vertex_fetch.py).
 """
 
 from __future__ import annotations
@@ -41,5 +43,6 @@ LOWER_INTRINSICS = {
     "image_atomic_swap": _add("image_atomic_swap", (0, 1, 1, 1), True, 1,
                               ("image", "dim", "is_array", "atomic_op")),
     "image_size": _add("image_size", (), True, 0, ("image", "dim", "is_array"), eliminate=True, reorder=True),
+    "load_vbo": _add("load_vbo", (1,), True, 0, ("buffer", "format"), eliminate=True, reorder=True),
     "get_ssbo_size": _add("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True),
 }

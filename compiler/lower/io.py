@@ -80,6 +80,7 @@ def _canonical(pair):
     return (s.builtin, _COMPAT_ORDER.index(s.name) if s.name in _COMPAT_ORDER else len(_COMPAT_ORDER))
 
 
+_BASE_IR = {"float": "float", "int": "int", "uint": "uint", "bool": "uint", "double": "float"}
 _INTERP = {None: "smooth", "smooth": "smooth", "flat": "flat", "noperspective": "noperspective"}
 
 
@@ -572,9 +573,14 @@ class IOLowering:
                 used.update(range(nxt, nxt + n))
         saved = L.b
         L.b = pro
+        fetch = {a.location: a for a in (self.k("vertex_attribs", ()) or ())}
         for s, var, loc in plan:
             comps, locs = _vec_shape(s.type)
             self.attributes[s.name] = Attribute(s.name, loc, str(s.type), comps, locs)
+            if loc in fetch and locs == 1 and not s.type.is_array:
+                from .vertex_fetch import fetch_attribute
+                pro.store_var(var, fetch_attribute(pro, fetch[loc], _BASE_IR[s.type.base], comps))
+                continue
             ivar = IRVariable(s.name, ir_type(s.type), "shader_in",
                               {"slot": f"ATTR{loc}", "driver_location": loc})
             self.shader.variables.append(ivar)

@@ -252,3 +252,34 @@ void main() { outs[1].v[2] = ls[2].c.y + ls[0].c.x + float(outs[0].v.length()); 
     it = LowerInterpreter(lanes=1, ubos=ubos, ssbos={4: o0, 5: o1})
     it.run(shader)
     assert o1.view(np.float32)[2] == 1 + 10 + 7
+
+
+def test_vertex_fetch_from_attribute_descriptors():
+    from compiler.lower import LowerInterpreter
+    from compiler.lower.vertex_fetch import VertexAttrib
+    src = """#version 330
+layout(location = 0) in vec4 pos; layout(location = 1) in vec4 col; layout(location = 2) in vec2 sh;
+layout(location = 3) in ivec2 ids; layout(location = 4) in vec3 inst;
+out vec4 c; out vec2 s; flat out ivec2 i; out vec3 k;
+void main() { gl_Position = pos; c = col; s = sh; i = ids; k = inst; }"""
+    n = 6
+    pos = np.arange(n * 3, dtype=np.float32).reshape(n, 3)            # 3 floats, stride 12: w = 1
+    col = np.arange(n * 4, dtype=np.uint8).reshape(n, 4) * 10          # normalized ubyte
+    sh = np.array([[-3, 7]] * n, np.int16)                            # short, not normalized -> float
+    ids = np.array([[-2, 100]] * n, np.int8)                           # byte as int (glVertexAttribIPointer)
+    inst = np.arange(3 * 3, dtype=np.float16).reshape(3, 3)           # half, divisor 2
+    attribs = (VertexAttrib(0, 0, "float", 3, stride_B=12), VertexAttrib(1, 1, "ubyte", 4, True, stride_B=4),
+               VertexAttrib(2, 2, "short", 2, stride_B=4), VertexAttrib(3, 3, "byte", 2, stride_B=2),
+               VertexAttrib(4, 4, "half", 3, stride_B=6, divisor=2))
+    shader, info = front_half(src, "vertex", ShaderKey.make(vertex_attribs=attribs))
+    vbos = {0: pos.view(np.uint8).ravel(), 1: col.ravel(), 2: sh.view(np.uint8).ravel(),
+            3: ids.view(np.uint8).ravel(), 4: inst.view(np.uint8).ravel()}
+    inst_id = np.array([[0, 1, 2, 3, 4, 5]], np.uint32)
+    it = LowerInterpreter(lanes=n, vbos=vbos, sysvals={"load_instance_id": inst_id})
+    it.run(shader)
+    np.testing.assert_array_equal(as_f32(it.outputs["POS"]), np.concatenate([pos.T, np.ones((1, n))]))
+    np.testing.assert_allclose(as_f32(it.outputs[info.varying("VAR0").slot]), col.T / 255.0, rtol=1e-6)
+    got = {v.name: it.outputs[v.slot] for v in info.varyings}
+    np.testing.assert_array_equal(as_f32(got["s"])[:2], sh.T.astype(np.float32))
+    np.testing.assert_array_equal(got["i"][:2].view(np.int32), ids.T.astype(np.int32))
+    np.testing.assert_array_equal(as_f32(got["k"])[:3], inst[np.arange(n) // 2].T.astype(np.float32))
