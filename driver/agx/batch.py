@@ -88,6 +88,7 @@ class Batch:
     writes: set = field(default_factory=set)
     bo_refs: dict = field(default_factory=dict)     # id(bo) -> bo (one reference each)
     occlusion_va: int = 0
+    blit: tuple | None = None                       # (program, uniforms, texture table) of a blit command
 
     def __post_init__(self):
         dev = self.ctx.device
@@ -103,7 +104,7 @@ class Batch:
 
     @property
     def empty(self) -> bool:
-        return not (self.draws or self.launches or self.clear)
+        return not (self.draws or self.launches or self.clear or self.blit)
 
     def use(self, resource, write: bool = False) -> None:
         """Record that this batch reads (or writes) ``resource`` and keep its BO alive."""
@@ -151,8 +152,12 @@ class Batch:
         loads = b"".join(view(s) if s is not None and load_mask >> i & 1 else bytes(P.TEXTURE_DESC_B)
                          for i, s in enumerate(fb.cbufs))
         everything = b"".join(view(s) if s is not None else bytes(P.TEXTURE_DESC_B) for s in fb.cbufs)
-        bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples), uniforms,
-                            loads if load_mask else b"")
+        if self.blit is not None:
+            program, blit_uniforms, blit_textures, blit_samplers = self.blit
+            bg = self._pipeline(program, blit_uniforms, blit_textures, samplers=blit_samplers)
+        else:
+            bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples), uniforms,
+                                loads if load_mask else b"")
         partial_bg = self._pipeline(load_program(tl, samples), None, everything) if color_present else 0
         pbe = [(tl.slots[i].offset_B, s.resource.pbe_descriptor(s.level, s.first_layer, _surface_format(s)))
                for i, s in self._attachments()]
@@ -193,7 +198,7 @@ class Batch:
             fields["zls_ctrl"] = int.from_bytes(P.pack("ZLS_CONTROL", **zls), "little")
         return fields
 
-    def _pipeline(self, program: bytes | None, uniforms, textures: bytes, pbe=()) -> int:
+    def _pipeline(self, program: bytes | None, uniforms, textures: bytes, pbe=(), samplers: bytes = b"") -> int:
         """USC words (in the USC heap) for a bg/eot program; returns the offset from usc_exec_base."""
         words = []
         if program is not None:
@@ -206,6 +211,9 @@ class Batch:
         if textures:
             words.append(P.pack("USC_TEXTURE", start=0, count=len(textures) // P.TEXTURE_DESC_B,
                                 table=self.pool.upload(textures, 64)))
+        if samplers:
+            words.append(P.pack("USC_SAMPLER", start=0, count=len(samplers) // P.SAMPLER_DESC_B,
+                                table=self.pool.upload(samplers, 64)))
         for offset_B, desc in pbe:
             words.append(P.pack("USC_PBE", tile_offset_B=offset_B, descriptor=self.pool.upload(desc, 64)))
         words.append(P.pack("USC_END"))
@@ -227,7 +235,8 @@ class Batch:
                 atts.append((self.fb.zsbuf.resource.va, self.fb.zsbuf.resource.alloc_B))
             if atts:
                 cmds.append(Command.attachments(uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS, atts))
-            cmds.append(Command.render(self.render_fields(), NONE if compute else 0, 1 if compute else NONE))
+            cmds.append(Command.render(self.render_fields(), NONE if compute else 0, 1 if compute else NONE,
+                                       blit=self.blit is not None))
         return cmds
 
 

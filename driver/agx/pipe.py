@@ -24,7 +24,8 @@ from driver.gallium import (
     DrawStartCountBias, FramebufferState, GridInfo, ImageView, IndirectInfo, PipeBarrier, PipeBind,
     PipeClear, PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery,
     PipeQueryType, PipeResource, PipeScreen, PipeShaderType, PipeTexFilter, PipeTextureTarget,
-    RasterizerState, ResourceTemplate, SamplerState, SamplerView, ScissorState, ScreenCaps,
+    PipeTexMipFilter, PipeTexWrap, RasterizerState, ResourceTemplate, SamplerState, SamplerView, ScissorState,
+    ScreenCaps,
     ShaderBuffer, ShaderState, StreamOutputTarget, Surface, Transfer, VertexBuffer, VertexElement,
     ViewportState, PIPE_TIMEOUT_INFINITE,
 )
@@ -575,10 +576,76 @@ class AgxContext(PipeContext):
     def blit(self, info: BlitInfo) -> None:
         if info.render_condition_enable and not self._render_condition_passes():
             return
+        if self._gpu_blit(info):
+            return
         from .blit import cpu_blit
         self._sync_resource(info.src.resource, write=False)
         self._sync_resource(info.dst.resource, write=True)
         cpu_blit(info)
+
+    def _gpu_blit(self, info: BlitInfo) -> bool:
+        """Colour blits and resolves as BLIT commands: a background program samples (or
+        averages the samples of) the source inside the destination rectangle and reloads
+        the destination elsewhere; the PBE stores the destination. False when the blit
+        needs the CPU path (depth/stencil, integer formats, multisampled destinations)."""
+        from .batch import Batch
+        from .encode import sampler_descriptor
+        from .tilebuffer import blit_program, make_tile_layout
+        src, dst = info.src, info.dst
+        sres, dres = src.resource, dst.resource
+        if info.mask & PipeMask.ZS or not info.mask & PipeMask.RGBA:
+            return False
+        if "color" not in sres.planes or "color" not in dres.planes or dres.samples > 1:
+            return False
+        sname, dname = layout_format(src.format), layout_format(dst.format)
+        sfmt, dfmt = layout.get_format(sname), layout.get_format(dname)
+        if sfmt.is_integer or dfmt.is_integer or tile_format(dname) is None or sfmt.is_compressed:
+            return False
+        sb, db = src.box, dst.box
+        if sres.samples > 1 and (abs(sb.width) != abs(db.width) or abs(sb.height) != abs(db.height)
+                                 or sb.width < 0 or sb.height < 0 or db.width < 0 or db.height < 0):
+            return False
+        dw_lvl, dh_lvl, _ = dres.level_size_px(dst.level)
+        sw_lvl, sh_lvl, _ = sres.level_size_px(src.level)
+        dx0, dx1 = sorted((db.x, db.x + db.width))
+        dy0, dy1 = sorted((db.y, db.y + db.height))
+        sx0, sx1 = sorted((sb.x, sb.x + sb.width))
+        sy0, sy1 = sorted((sb.y, sb.y + sb.height))
+        if dx1 == dx0 or dy1 == dy0 or sx1 == sx0 or sy1 == sy0:
+            return True
+        flip_x = (sb.width < 0) != (db.width < 0)
+        flip_y = (sb.height < 0) != (db.height < 0)
+        scale_x = (sx1 - sx0) / (dx1 - dx0) * (-1 if flip_x else 1)
+        scale_y = (sy1 - sy0) / (dy1 - dy0) * (-1 if flip_y else 1)
+        start_x = (sx1 if flip_x else sx0) - dx0 * scale_x
+        start_y = (sy1 if flip_y else sy0) - dy0 * scale_y
+        rx0, ry0, rx1, ry1 = max(dx0, 0), max(dy0, 0), min(dx1, dw_lvl), min(dy1, dh_lvl)
+        if info.scissor is not None:
+            sc = info.scissor
+            rx0, ry0, rx1, ry1 = max(rx0, sc.minx), max(ry0, sc.miny), min(rx1, sc.maxx), min(ry1, sc.maxy)
+        if rx1 <= rx0 or ry1 <= ry0:
+            return True
+        smp, _ = sampler_descriptor(SamplerState(
+            wrap_s=PipeTexWrap.CLAMP_TO_EDGE, wrap_t=PipeTexWrap.CLAMP_TO_EDGE, wrap_r=PipeTexWrap.CLAMP_TO_EDGE,
+            min_img_filter=info.filter, mag_img_filter=info.filter, min_mip_filter=PipeTexMipFilter.NONE))
+        uniforms = np.array([rx0, ry0, rx1, ry1, scale_x, scale_y, start_x, start_y, 1.0 / sw_lvl, 1.0 / sh_lvl,
+                             0.5, 1.0 / sres.samples], np.float32).view(np.uint32)
+        mask = int(info.mask & PipeMask.RGBA)
+        for k in range(max(1, min(abs(sb.depth), abs(db.depth)))):
+            surf = Surface(dres, dst.format, dst.level, db.z + k, db.z + k)
+            fb = FramebufferState(dw_lvl, dh_lvl, cbufs=(surf,))
+            batch = Batch(self, fb, next(self._serial))
+            self.read(batch, sres)
+            self.write(batch, dres)
+            src_desc = sres.texture_descriptor(format=sname, target=PipeTextureTarget.TEXTURE_2D,
+                                               first_level=src.level, last_level=src.level, first_layer=sb.z + k)
+            dst_desc = dres.texture_descriptor(format=dname, target=PipeTextureTarget.TEXTURE_2D,
+                                               first_level=dst.level, last_level=dst.level, first_layer=db.z + k)
+            tl = make_tile_layout((dname,))
+            program = blit_program(tl.slots[0], sres.samples, mask)
+            batch.blit = (program, uniforms, src_desc + dst_desc + src_desc, smp)
+            self._submit(batch)
+        return True
 
     def generate_mipmap(self, resource, format, base_level, last_level, first_layer, last_layer) -> bool:
         return False

@@ -140,3 +140,36 @@ def load_program(tl: TileLayout, samples: int) -> bytes:
     """Partial-render background program: every render target is loaded back."""
     mask = sum(1 << i for i, s in enumerate(tl.slots) if s is not None)
     return clear_program(tl, 0, mask, samples)
+
+
+@lru_cache(maxsize=64)
+def blit_program(slot: RTSlot, samples: int, write_mask: int) -> bytes:
+    """Background program of a blit command (one lane per destination pixel).
+
+    Uniforms (32-bit floats): u0..u3 the destination rectangle [x0, x1) x [y0, y1)
+    (box clipped to the scissor and the level), u4/u5 source pixels per destination
+    pixel (negative: mirrored), u6/u7 the source position of destination (0, 0),
+    u8/u9 1/source size, u10 = 0.5, u11 = 1/samples. Texture 0 (sampler 0) is the
+    source, texture 1 the destination (loaded where the rectangle does not cover).
+    ``samples`` > 1: a resolve (texture_load of every sample, averaged, no scaling)."""
+    n = slot.components
+    lines = ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r14, 0",
+             "texture_load.2d r16_r17_r18_r19, r4_r5, 1, r14, 0", "wait 0",
+             "convert.f32.u32 r6, r4", "convert.f32.u32 r7, r5", "fadd r6, r6, u10", "fadd r7, r7, u10"]
+    if samples > 1:
+        lines += ["mov_imm r8, 0", "mov_imm r9, 0", "mov_imm r10, 0", "mov_imm r11, 0"]
+        for s in range(samples):
+            lines += [f"mov_imm r15, {s}", "texture_load.2d_ms.ms r24_r25_r26_r27, r4_r5, 2, r14, r15, 0", "wait 0"]
+            lines += [f"fadd r{8 + c}, r{8 + c}, r{24 + c}" for c in range(4)]
+        lines += [f"fmul r{8 + c}, r{8 + c}, u11" for c in range(4)]
+    else:
+        lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "fmul r12, r12, u8", "fmul r13, r13, u9",
+                  "texture_sample.2d.lod r8_r9_r10_r11, r12_r13, 0, 0, r14, 0", "wait 0"]
+    for c in range(4):
+        src = f"r{8 + c}" if write_mask >> c & 1 else f"r{16 + c}"
+        # inside the rectangle: the blitted value, else the destination's own
+        lines += [f"fcmpsel.ge r20, r6, u0, {src}, r{16 + c}", f"fcmpsel.lt r20, r6, u2, r20, r{16 + c}",
+                  f"fcmpsel.ge r20, r7, u1, r20, r{16 + c}", f"fcmpsel.lt r{28 + c}, r7, u3, r20, r{16 + c}"]
+    lines.append(f"st_tile.{slot.mem_format} {_regs(28, n)}, {slot.offset_B}, {(1 << n) - 1}")
+    lines.append("stop")
+    return assemble("\n".join(lines))
