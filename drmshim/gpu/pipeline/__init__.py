@@ -4,8 +4,9 @@
   run_blit for the firmware) and :func:`executor_factory`.
 - ``cdm``: compute launches. ``streams``: strict VDM/CDM walking.
 - ``usc_words``: pipelines (USC words) -> shader-core contexts.
-- ``vdm``, ``ppp``, ``render``: the render pipeline (see ``render``'s docstring
-  for the conventions a driver must follow).
+- ``vdm``, ``ppp``, ``render``, ``fragment``, ``zls``, ``pbe``: the render
+  pipeline (``render``'s docstring and README.md give the conventions a driver
+  must follow).
 
 Imports ``uapi``, ``layout``, ``drmshim.memory`` and the sibling units
 (``usc``, ``raster``, ``texture``) only.

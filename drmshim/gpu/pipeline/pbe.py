@@ -19,6 +19,7 @@ from uapi import packets as P
 
 from ..texture.descriptors import format_by_id
 from .usc_words import read_words
+from .zls import TILINGS
 
 __all__ = ["store_render_target"]
 
@@ -39,8 +40,6 @@ def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int, pixel
         offs = _OFFSET_CACHE[key] = layout.offset_B(lay, xs, ys, 0, level, sample)
     return offs
 
-TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
-           P.Tiling.TWIDDLED_COMPRESSED: "twiddled_compressed"}
 
 
 def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: np.ndarray,

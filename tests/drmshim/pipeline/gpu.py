@@ -106,7 +106,7 @@ def vertex_shader(n_varyings: int = 0) -> str:
     for k in range(0, n_varyings, 4):
         m = min(4, n_varyings - k)
         regs = "_".join(f"r{8 + j}" for j in range(m))
-        lines += [f"iadd r3, r3, 4" if k == 0 else "iadd r3, r3, 4", f"device_load.i32 {regs}, u0_u1, r3, 2, 0",
+        lines += ["iadd r3, r3, 4", f"device_load.i32 {regs}, u0_u1, r3, 2, 0",
                   "wait 0"]
         lines += [f"st_var {4 + k + j}, r{8 + j}" for j in range(m)]
     return "\n".join(lines + ["stop"])

@@ -4,12 +4,11 @@ derivatives in quads, blits, counters and faults of each unit."""
 import numpy as np
 import pytest
 
-import uapi
 from drmshim.gpu.pipeline import Executor
 from drmshim.memory import GPUFault
 from uapi import packets as P
 
-from .gpu import BASE, LOAD_BG, Scene, Space, Target, command, constant_fs, record_eot, u64_uniforms, zero_bg
+from .gpu import BASE, Scene, Space, Target, command, constant_fs, record_eot, u64_uniforms, zero_bg
 
 W = H = 16
 RED, GREEN = constant_fs((1, 0, 0, 1)), constant_fs((0, 1, 0, 1))

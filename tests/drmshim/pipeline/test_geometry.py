@@ -7,7 +7,7 @@ import pytest
 
 from uapi import packets as P
 
-from .gpu import COUNT_FS, Scene, Space, constant_fs, record_eot, u64_uniforms, zero_bg
+from .gpu import Scene, Space, constant_fs, record_eot, u64_uniforms, zero_bg
 
 W = H = 32
 RED = constant_fs((1, 0, 0, 1))

@@ -8,7 +8,7 @@ import uapi
 from drmshim.gpu.pipeline import Executor
 from uapi import packets as P
 
-from ..kernel.helpers import Dev, header, private_device, ptr  # noqa: F401
+from ..kernel.helpers import Dev, header, private_device
 from .gpu import BASE, Scene, Space, constant_fs, u64_uniforms
 from .test_compute import ADD_ONE
 

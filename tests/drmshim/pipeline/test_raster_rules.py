@@ -4,9 +4,8 @@ coverage, depth and stencil truth tables, scissor."""
 import numpy as np
 import pytest
 
-from uapi import packets as P
 
-from .gpu import BASE, COUNT_FS, Scene, Space, constant_fs, record_eot, zero_bg
+from .gpu import COUNT_FS, Scene, Space, constant_fs, record_eot, zero_bg
 
 
 def counting_scene(W, H, samples=1):

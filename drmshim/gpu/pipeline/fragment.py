@@ -1,0 +1,434 @@
+"""ISP, PDM and fragment shading of one pass, in bulk.
+
+Sole responsibility: given a pass's rasterised fragments (in the rasteriser's
+per-pixel rank layers) and the draw states, run depth/stencil and the fragment
+programs so that every sample sees its primitives in order: hidden surface
+removal when the pass allows it (resolve visibility, then shade the visible
+samples once), else layer by layer with early or late depth/stencil. One lane
+per covered sample; coefficient registers per lane from the PPP planes;
+``ld_tile``/``st_tile`` on tile memory (in place when tests are early, on a copy
+written back for passing samples when late). Programs whose lanes all compute
+the same thing write one record, broadcast (``uniform_record``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from uapi import packets as P
+
+from .. import raster as R
+from ..usc import ExecContext
+from .ppp import DrawGeometry
+from .usc_words import read_pipeline
+
+__all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record"]
+
+SIDE_EFFECTS = {"device_store", "atomic", "image_write", "image_atomic"}
+
+
+@dataclass
+class DrawState:
+    geom: DrawGeometry
+    pipe: object = None
+    code_va: int = 0
+    ds: R.DepthStencilState = field(default_factory=R.DepthStencilState)
+    late: bool = False
+    hsr_ok: bool = False
+    quads: bool = False
+    names: frozenset = frozenset()      # instructions of the fragment program
+    specials: frozenset = frozenset()   # special registers it reads
+    uses_iter: bool = False
+    uniform: tuple | None = None        # uniform_record of the fragment program
+    sample_mask: int = 0xFFFF
+    occlusion: object = None
+    passed: int = 0                     # samples that passed depth/stencil (occlusion)
+    shaded: int = 0                     # fragment shader invocations (lanes, helpers excluded)
+
+
+def _stencil_face(rec) -> R.StencilFace:
+    if rec is None:
+        return R.StencilFace()
+    return R.StencilFace(func=int(rec.compare), ref=rec.reference, value_mask=rec.read_mask,
+                         write_mask=rec.write_mask, fail_op=int(rec.stencil_fail), zfail_op=int(rec.depth_fail),
+                         zpass_op=int(rec.depth_pass))
+
+
+def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
+    ppp = geom.draw.ppp
+    st = DrawState(geom)
+    zs = ppp.get("zs")
+    if zs is not None:
+        depth_test = zs.depth_func != P.CompareFunc.ALWAYS or zs.depth_write
+        front = _stencil_face(ppp.get("stencil_front"))
+        back = _stencil_face(ppp.get("stencil_back")) if zs.two_sided_stencil else front
+        st.ds = R.DepthStencilState(depth_test=bool(depth_test), depth_func=int(zs.depth_func),
+                                    depth_write=bool(zs.depth_write), stencil_test=bool(zs.stencil_test),
+                                    front=front, back=back)
+    msaa = ppp.get("msaa")
+    if msaa is not None:
+        st.sample_mask = msaa.sample_mask
+    st.occlusion = ppp.get("occlusion")
+    fs = ppp.get("fragment_shader")
+    if fs is not None and fs.pipeline:
+        st.pipe = read_pipeline(command.memory, fs.pipeline, "PDM", command.cmd.sampler_heap)
+        st.code_va = st.pipe.code_va
+        prog = executor.core(command).load(st.code_va)
+        names = {ins.op.name for _, ins in prog.instructions}
+        st.names = frozenset(names)
+        st.specials = frozenset(ins["sr"] for _, ins in prog.instructions if ins.op.name == "get_sr")
+        st.uses_iter = "iter" in names
+        st.uniform = uniform_record(executor.core(command), st.pipe, max(int(command.cmd.sample_size_B), 4), {})
+        st.quads = bool(names & {"dfdx", "dfdy"}) or any(
+            ins.op.name == "texture_sample" and ins["lod_mode"] in ("auto", "bias") for _, ins in prog.instructions)
+        p = st.pipe
+        st.late = p.discards or p.writes_depth or p.writes_sample_mask or "discard" in names \
+            or "zs_emit" in names or "sample_mask" in names
+        st.hsr_ok = not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
+    else:
+        st.hsr_ok = True
+    return st
+
+
+#: Instructions whose results may differ between lanes (or that touch memory).
+LANE_VARYING = {"get_sr", "iter", "ldcf", "ld_tile", "texture_sample", "texture_load", "texture_size", "image_load",
+                "image_write", "image_atomic", "device_load", "device_store", "atomic", "local_load", "local_store",
+                "local_atomic", "stack_load", "stack_store", "zs_emit", "sample_mask", "discard", "dfdx", "dfdy"}
+
+
+def uniform_record(core, pipe, record_B: int, cache: dict):
+    """For a program whose every lane computes the same thing (no lane-varying input,
+    no memory access), the tile-record bytes it writes: (written bool[record_B],
+    value uint8[record_B]) found by running one lane twice (records of 0x00 and
+    0xFF). None for any other program. Running it per lane would write the same
+    bytes into every record, so the caller broadcasts them."""
+    key = (pipe.code_va, pipe.uniforms.tobytes(), record_B)
+    if key in cache:
+        return cache[key]
+    prog = core.load(pipe.code_va)
+    result = None
+    if not any(ins.op.name in LANE_VARYING - {"ld_tile"} for _, ins in prog.instructions) and \
+            "ld_tile" not in {ins.op.name for _, ins in prog.instructions}:
+        runs = []
+        for fill in (0x00, 0xFF):
+            rec = np.full((1, record_B), fill, np.uint8)
+            core.run(pipe.code_va, ExecContext(lanes=1, tile_buffer=rec, tile_index=np.zeros(1, np.int64),
+                                               **pipe.context_fields()))
+            runs.append(rec[0])
+        result = (runs[0] == runs[1], runs[0])
+    cache[key] = result
+    return result
+
+
+def broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: np.ndarray,
+                      value: np.ndarray) -> None:
+    """Write the ``written`` bytes of ``value`` into records ``rows`` (None: all)."""
+    n_B = tile_buffer.shape[1]
+    if written.all() and n_B % 4 == 0:
+        words = tile_buffer.view(np.uint32)
+        v = value.view(np.uint32)
+        if rows is None:
+            words[:] = v
+        else:
+            words[rows] = v
+        return
+    cols = np.flatnonzero(written)
+    if rows is None:
+        tile_buffer[:, cols] = value[cols]
+    else:
+        tile_buffer[rows[:, None], cols] = value[cols]
+
+
+def _filter(frags: R.Fragments, keep: np.ndarray) -> R.Fragments:
+    """Fragments where ``keep``, keeping the rasteriser's layers."""
+    if keep.all():
+        return frags
+    sub = frags.take(keep)
+    if frags.layer_offsets is None:
+        return sub
+    cum = np.concatenate(([0], np.cumsum(keep)))
+    return replace(sub, layer_offsets=np.unique(cum[frags.layer_offsets]))
+
+
+def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, tile_buffer,
+                all_tiles: bool) -> int:
+    setup = tvb.setup
+    S, W, H = frame.S, frame.W, frame.H
+    draw_ids = np.array(sorted(states), np.int64)
+    vps = [states[d].geom.draw.ppp.get("viewport") for d in draw_ids]
+    lo = min(v.min_depth if v is not None else 0.0 for v in vps)
+    hi = max(v.max_depth if v is not None else 1.0 for v in vps)
+    frags = R.rasterize(setup, (0, 0, W, H), S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)))
+    if len(frags) == 0:
+        return 0
+    one_draw = len(draw_ids) == 1
+    draw = None if one_draw else tvb.row_draw[frags.tri]
+    slot = 0 if one_draw else np.searchsorted(draw_ids, draw)
+    keep = None
+    rects = np.array([states[d].geom.rect for d in draw_ids], np.int64).reshape(-1, 4)
+    if (rects != (0, 0, W, H)).any():
+        rect = rects[slot] if not one_draw else rects[0]
+        keep = (frags.x >= rect[..., 0]) & (frags.x < rect[..., 2]) & (frags.y >= rect[..., 1]) & (frags.y < rect[..., 3])
+    if not all_tiles:
+        inside = record_of[frags.y, frags.x] >= 0
+        keep = inside if keep is None else keep & inside
+    full = (1 << S) - 1
+    masks = np.array([states[d].sample_mask & full for d in draw_ids], np.uint8)
+    if (masks != full).any():
+        cov = frags.coverage & (masks[slot] if not one_draw else masks[0])
+        frags = replace(frags, coverage=cov)
+        keep = cov != 0 if keep is None else keep & (cov != 0)
+    if keep is not None:
+        frags = _filter(frags, keep)
+    if len(frags) == 0:
+        return 0
+    draw = np.full(len(frags), draw_ids[0], np.int64) if one_draw else tvb.row_draw[frags.tri]
+    los = np.array([v.min_depth if v is not None else 0.0 for v in vps], np.float32)
+    his = np.array([v.max_depth if v is not None else 1.0 for v in vps], np.float32)
+    if not one_draw and ((los != los[0]).any() or (his != his[0]).any()):   # per-draw depth range
+        slot = np.searchsorted(draw_ids, draw)
+        lo_f, hi_f = np.minimum(los, his)[slot], np.maximum(los, his)[slot]
+        frags = replace(frags, z=np.clip(frags.z, lo_f[:, None], hi_f[:, None]).astype(np.float32))
+    front = setup.front_facing[frags.tri]
+    layers = R.layers_of(frags)
+    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw)
+    present = draw_ids if one_draw else np.unique(draw)
+    if tvb.hsr and all(states[d].hsr_ok for d in present):
+        return ctx.hidden_surface_removal(layers)
+    return ctx.in_order(layers)
+
+
+def _single_layer(n: int) -> R.RankLayers:
+    return R.RankLayers(np.arange(n, dtype=np.int64), np.array([0, n], np.int64), np.zeros(n, np.int32))
+
+
+class _PassContext:
+    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw):
+        self.core, self.command, self.tvb, self.frame = core, command, tvb, frame
+        self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
+        self.frags, self.draw, self.front, self.one_draw = frags, draw, front, one_draw
+        self.rec_f = record_of[frags.y, frags.x]       # tile-memory pixel of every fragment
+        self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
+        self.S = frame.S
+        self.spos = R.sample_positions_px(self.S).astype(np.float32)
+
+    # -- depth/stencil of a set of fragments with distinct pixels
+    def _test(self, st: DrawState, idx: np.ndarray, coverage=None, z=None) -> np.ndarray:
+        if st.ds.trivial:
+            return (self.frags.coverage[idx] if coverage is None else np.asarray(coverage, np.uint8)).copy()
+        n = len(idx)
+        if n and idx[-1] - idx[0] == n - 1 and (np.diff(idx) == 1).all():   # a run: views, no copies
+            sel = slice(int(idx[0]), int(idx[0]) + n)
+            f = self.frags
+            sub = R.Fragments(f.tri[sel], f.x[sel], f.y[sel], f.coverage[sel], f.z[sel], f.samples)
+        else:
+            sel = idx
+            sub = self.frags.take(idx)
+        return R.depth_stencil(sub, st.ds, self.frame.depth, self.frame.stencil, front_facing=self.front[sel],
+                               layers=_single_layer(n), coverage=coverage, z=z)
+
+    def _groups(self, idx: np.ndarray):
+        if len(idx) == 0:
+            return
+        if self.one_draw:
+            yield int(self.draw[0]), idx
+            return
+        d = self.draw[idx]
+        if (d == d[0]).all():
+            yield int(d[0]), idx
+            return
+        order = np.argsort(d, kind="stable")
+        ds = d[order]
+        cuts = np.flatnonzero(np.diff(ds)) + 1
+        for part in np.split(order, cuts):
+            yield int(d[part[0]]), idx[part]
+
+    def hidden_surface_removal(self, layers: R.RankLayers) -> int:
+        """Resolve visibility of the whole pass first, then shade only the last
+        passing fragment of every sample (one lane per visible sample)."""
+        frags, S = self.frags, self.S
+        rec = self.rec_f
+        owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
+        contiguous = frags.layer_offsets is not None            # layers are runs of fragments
+        for k in range(layers.count):
+            for d, idx in self._groups(layers.layer(k)):
+                st = self.states[d]
+                if S == 1 and st.ds.trivial:                # every fragment passes (coverage is nonzero)
+                    st.passed += len(idx)
+                    if self.one_draw and contiguous:        # layer k is fragments a..b
+                        a, b = layers.offsets[k], layers.offsets[k + 1]
+                        owner[rec[a:b]] = np.arange(a, b)
+                    else:
+                        owner[rec[idx]] = idx
+                    continue
+                passed = self._test(st, idx)
+                if S == 1:
+                    on = idx[passed != 0]
+                    st.passed += len(on)
+                    owner[rec[on]] = on
+                    continue
+                st.passed += R.samples_passed(passed)
+                for s in range(S):
+                    on = idx[((passed >> s) & 1) != 0]
+                    owner[rec[on] * S + s] = on
+        held = np.flatnonzero(owner >= 0)
+        o = owner[held]
+        if S == 1 and self.one_draw:        # records are distinct: shade in record order
+            return self._shade(self.states[int(self.draw[0])], o, np.ones(len(o), np.uint8), late=False,
+                               records=held)
+        visible = np.zeros(len(frags), np.uint8)
+        if S == 1:
+            visible[o] = 1
+        else:
+            np.bitwise_or.at(visible, o, (1 << (held % S)).astype(np.uint8))
+        shown = np.flatnonzero(visible)
+        lanes = 0
+        for d, idx in self._groups(shown):
+            lanes += self._shade(self.states[d], idx, visible[idx], late=False)
+        return lanes
+
+    def in_order(self, layers: R.RankLayers) -> int:
+        lanes = 0
+        for k in range(layers.count):
+            for d, idx in self._groups(layers.layer(k)):
+                st = self.states[d]
+                if st.late:
+                    lanes += self._shade(st, idx, self.frags.coverage[idx], late=True)
+                else:
+                    passed = self._test(st, idx)
+                    st.passed += R.samples_passed(passed)
+                    on = passed != 0
+                    lanes += self._shade(st, idx[on], passed[on], late=False)
+        return lanes
+
+    # -- fragment shading: one lane per covered sample
+    def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
+        """Shade fragments ``idx`` on the samples of ``cover``; ``records``: their tile
+        records when known (single-sampled). Returns the lanes shaded."""
+        n = self._shade_lanes(st, idx, cover, late, records)
+        st.shaded += n
+        return n
+
+    def _shade_lanes(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, known) -> int:
+        S, frags = self.S, self.frags
+        if len(idx) == 0:
+            return 0
+        if st.pipe is None:      # no fragment shader: depth/stencil only
+            if late:
+                passed = self._test(st, idx, coverage=cover)
+                st.passed += R.samples_passed(passed)
+            return 0
+        # Early tests: lanes have distinct records (one layer), so the program reads and
+        # writes tile memory in place. Late tests: it works on a copy of the records,
+        # written back for the samples that pass.
+        direct = not late
+        if direct and not st.quads and st.uniform is not None and "ld_tile" not in st.names:  # same bytes everywhere
+            if S == 1:
+                broadcast_record(self.tile_buffer, self.rec_f[idx] if known is None else known, *st.uniform)
+                return len(idx)
+            bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
+            f_local, s = np.nonzero(bits)
+            broadcast_record(self.tile_buffer, self.rec_f[idx[f_local]] * S + s, *st.uniform)
+            return len(f_local)
+        if S == 1:
+            f_local = np.arange(len(idx))
+            s = np.zeros(len(idx), np.int32)
+            f = idx
+        else:
+            bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
+            f_local, s = np.nonzero(bits)
+            s = s.astype(np.int32)
+            f = idx[f_local]
+        x, y, tri = frags.x[f], frags.y[f], frags.tri[f]
+        helper = None
+        lane_of = None                                  # lane of each (f_local, s) pair
+        if st.quads:
+            x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
+        n = len(x)
+        if helper is None:
+            rec = self.rec_f[f]
+        else:
+            rec = self.record_of[np.clip(y, 0, self.frame.H - 1), np.clip(x, 0, self.frame.W - 1)]
+            rec = np.where((x >= 0) & (x < self.frame.W) & (y >= 0) & (y < self.frame.H), rec, -1)
+        records = rec * S + s if S > 1 else rec
+        specials = {}
+        for name in st.specials:
+            if name == "pixel_x":
+                specials[name] = x.view(np.uint32)
+            elif name == "pixel_y":
+                specials[name] = y.view(np.uint32)
+            elif name == "sample_id":
+                specials[name] = s.view(np.uint32) if S > 1 else 0
+            elif name == "coverage_mask":
+                specials[name] = (1 << s).astype(np.uint32) if S > 1 else 1
+            elif name == "front_facing":
+                specials[name] = self.front[f].astype(np.uint32)
+            elif name == "primitive_id":
+                specials[name] = self.tvb.setup.prim[tri].astype(np.uint32)
+        kw = {}
+        if st.uses_iter:
+            xf = x.astype(np.float32)
+            yf = y.astype(np.float32)
+            kw["position_px"] = np.stack((xf + np.float32(0.5), yf + np.float32(0.5)))
+            kw["centroid_position_px"] = kw["position_px"]
+            if S > 1:
+                kw["sample_position_px"] = np.stack((xf + self.spos[s, 0], yf + self.spos[s, 1]))
+        if direct:
+            tile, tile_index = self.tile_buffer, np.maximum(records, 0)
+        else:
+            tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
+        if st.uses_iter or "ldcf" in st.names:   # the PDM's coefficient registers, per lane
+            kw["coefficients"] = np.take(self.planes_t, tri, axis=2)
+        ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
+                          tile_buffer=tile, tile_index=tile_index,
+                          **kw, **st.pipe.context_fields())
+        self.core.run(st.code_va, ctx)
+        if direct:
+            return len(f_local)
+        alive = ~ctx.discarded
+        if st.late:
+            alive &= ((ctx.sample_mask >> s) & 1).astype(bool)
+        if helper is not None:
+            alive &= ~helper
+        if late:
+            pair = np.arange(len(f_local)) if lane_of is None else lane_of
+            ok = alive[pair]
+            s_pair = s[pair]
+            cov2 = np.zeros(len(idx), np.uint8)
+            np.bitwise_or.at(cov2, f_local[ok], (1 << s_pair[ok]).astype(np.uint8))
+            z = frags.z[idx].copy()
+            dw = ctx.depth_written[pair]
+            z[f_local[dw], s_pair[dw]] = ctx.depth[pair][dw]
+            passed = self._test(st, idx, coverage=cov2, z=z)
+            st.passed += R.samples_passed(passed)
+            alive_pairs = ((passed[f_local] >> s_pair) & 1).astype(bool)
+            alive = np.zeros(n, bool)
+            alive[pair[alive_pairs]] = True
+        w = np.flatnonzero(alive & (records >= 0))
+        self.tile_buffer[records[w]] = tile[w]
+        return len(f_local)
+
+
+def _quads(x, y, tri, s, f, S, W, H):
+    """Complete 2x2 quads of one primitive (and sample) with helper lanes.
+    Returns the lane arrays, the helper mask and the lane of every input pair."""
+    qw = (W + 1) // 2 + 1
+    qh = (H + 1) // 2 + 1
+    key = ((tri.astype(np.int64) * S + s) * qh + (y >> 1)) * qw + (x >> 1)
+    quad_keys, quad = np.unique(key, return_inverse=True)
+    nq = len(quad_keys)
+    real = 4 * quad + 2 * (y & 1) + (x & 1)
+    n = 4 * nq
+    first = np.zeros(nq, np.int64)
+    first[quad] = np.arange(len(x))
+    slot = np.arange(n) & 3
+    X = (np.repeat(x[first] & ~1, 4) + (slot & 1)).astype(np.int32)
+    Y = (np.repeat(y[first] & ~1, 4) + (slot >> 1)).astype(np.int32)
+    TRI = np.repeat(tri[first], 4)
+    SS = np.repeat(s[first], 4)
+    FF = np.repeat(f[first], 4)
+    helper = np.ones(n, bool)
+    helper[real] = False
+    return X, Y, TRI, SS, FF, helper, real

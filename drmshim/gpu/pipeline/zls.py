@@ -1,0 +1,80 @@
+"""ZLS: depth/stencil load and store, and the ISP memory that holds them.
+
+Sole responsibility: the depth/stencil buffers of a render command between its
+ZLS buffers in memory (``depth``/``stencil`` ``zls_buffer``s, laid out by
+``layout`` as ``zls_ctrl``'s ZLS_CONTROL word says: Z32_FLOAT or Z16_UNORM,
+S8_UINT; linear, twiddled or compressed) and the ISP's arrays. Unit "ZLS".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import layout
+from uapi import packets as P
+
+__all__ = ["IspMemory", "zls_control", "DEPTH_FORMATS", "TILINGS"]
+
+DEPTH_FORMATS = {P.ZFormat.Z32_FLOAT: ("Z32_FLOAT", "float32"), P.ZFormat.Z16_UNORM: ("Z16_UNORM", "unorm16")}
+TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
+           P.Tiling.TWIDDLED_COMPRESSED: "twiddled_compressed"}
+
+
+def zls_control(cmd):
+    """The render command's ZLS_CONTROL record (low word of ``zls_ctrl``)."""
+    return P.ZLS_CONTROL.unpack(P.words_to_bytes([cmd.zls_ctrl & 0xFFFFFFFF]))
+
+
+class IspMemory:
+    """ISP memory of one render command: depth (float32) and stencil (uint8) as
+    (H, W, samples) arrays, cleared from ``isp_bgobjdepth``/``isp_bgobjvals`` or
+    loaded from the ZLS buffers at the start, stored back at the end when
+    ``zls_ctrl`` asks. Kept for the whole command (partial renders included)."""
+
+    def __init__(self, command, W, H, S):
+        cmd = command.cmd
+        self.command, self.memory, self.cmd = command, command.memory, cmd
+        self.W, self.H, self.S = W, H, S
+        self.zls = zls_control(cmd)
+        self.record_B = max(int(cmd.sample_size_B), 4)
+        clear_z = np.uint32(cmd.isp_bgobjdepth).view(np.float32)
+        self.depth = np.full((H, W, S), clear_z, np.float32)
+        self.stencil = np.full((H, W, S), cmd.isp_bgobjvals & 0xFF, np.uint8)
+        if self.zls.depth_load and cmd.depth.base:
+            self.depth[...] = self._load_depth()
+        if self.zls.stencil_load and cmd.stencil.base:
+            self.stencil[...] = self._load("stencil", "S8_UINT").reshape(H, W, S)
+
+    def _layout(self, which: str, fmt: str):
+        buf = getattr(self.cmd, which)
+        tiling = TILINGS[self.zls.depth_tiling if which == "depth" else self.zls.stencil_tiling]
+        stride = buf.stride if tiling == "linear" else 0
+        return layout.make_miptree(self.W, self.H, format=fmt, sample_count_sa=self.S, tiling=tiling,
+                                   linear_stride_B=stride)
+
+    def _load(self, which: str, fmt: str) -> np.ndarray:
+        lay = self._layout(which, fmt)
+        raw = self.memory.read(getattr(self.cmd, which).base, lay.size_B, "ZLS")
+        return layout.detile(lay, raw, 0, 0, 0, 0, self.W, self.H)
+
+    def _load_depth(self) -> np.ndarray:
+        fmt = DEPTH_FORMATS[self.zls.depth_format][0]
+        raw = self._load("depth", fmt)
+        if fmt == "Z16_UNORM":
+            return (raw.view(np.uint16).astype(np.float32) / 65535.0).reshape(self.H, self.W, self.S)
+        return raw.view(np.float32).reshape(self.H, self.W, self.S)
+
+    def store(self) -> None:
+        if self.zls.depth_store and self.cmd.depth.base:
+            fmt = DEPTH_FORMATS[self.zls.depth_format][0]
+            data = self.depth if fmt == "Z32_FLOAT" else np.rint(np.clip(self.depth, 0, 1) * 65535).astype(np.uint16)
+            self._store("depth", fmt, data)
+        if self.zls.stencil_store and self.cmd.stencil.base:
+            self._store("stencil", "S8_UINT", self.stencil)
+
+    def _store(self, which: str, fmt: str, data: np.ndarray) -> None:
+        lay = self._layout(which, fmt)
+        base = getattr(self.cmd, which).base
+        raw = self.memory.read(base, lay.size_B, "ZLS").copy()
+        layout.tile(lay, raw, np.ascontiguousarray(data), 0, 0, 0, 0, self.W, self.H)
+        self.memory.write(base, raw, "ZLS")
