@@ -31,6 +31,10 @@ SIDE_EFFECTS = {"device_store", "atomic", "image_write", "image_atomic"}
 
 @dataclass
 class DrawState:
+    """What the fragment half knows of one draw: its geometry, fragment pipeline,
+    depth/stencil state, how its program must run (late tests, HSR allowed, quads,
+    uniform) and what it has counted (occlusion, invocations)."""
+
     geom: DrawGeometry
     pipe: object = None
     code_va: int = 0

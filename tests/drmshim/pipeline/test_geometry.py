@@ -233,3 +233,31 @@ def test_polygon_mode_line_draws_the_edges_and_point_the_corners():
     img, _ = render([((sq, RED), dict(primitive="TRIANGLE_STRIP",
                                       raster=dict(polygon_mode_front="POINT", front_ccw=False)))])
     assert red(img).sum() == 23 * 23
+
+
+def test_vdm_stream_links_and_calls():
+    sp = Space()
+    sc = Scene(sp, W, H)
+    left = np.array([[-1, -1, 0, 1], [0, -1, 0, 1], [-1, 1, 0, 1], [0, 1, 0, 1]], np.float32)
+    sc.draw(left, RED, primitive="TRIANGLE_STRIP")
+    sc.draw(left + np.array([1, 0, 0, 0], np.float32), constant_fs((0, 1, 0, 1)), primitive="TRIANGLE_STRIP")
+    first, second = sc.blocks[:3], sc.blocks[3:]
+    # main: call a sub-stream holding the first draw, then link to a tail with the second
+    sub = sp.put(b"".join(first) + P.pack("VDM_BARRIER", returns=True), 16)
+    tail = sp.put(b"".join(second) + P.pack("VDM_TERMINATE"), 16)
+    sc.blocks = [P.pack("VDM_STREAM_LINK", with_return=True, target=sub), P.pack("VDM_BARRIER"),
+                 P.pack("VDM_STREAM_LINK", target=tail)]
+    img = sc.render()
+    assert (img[:, :W // 2, 0] == 255).all() and (img[:, W // 2:, 1] == 255).all()
+
+
+def test_program_point_size_comes_from_the_vertex_output():
+    pts = np.array([[px_to_ndc(5.5), px_to_ndc(6.5), 0, 1, 3.0], [px_to_ndc(20.5), px_to_ndc(10.5), 0, 1, 5.0]],
+                   np.float32)
+    img, _ = render([((pts, RED), dict(primitive="POINTS", varyings=1, output_select=dict(point_size=True),
+                                       varying_counts=dict(), raster=dict(program_point_size=True,
+                                                                          point_size_px=9.0)))])
+    want = np.zeros((H, W), bool)
+    want[5:8, 4:7] = True
+    want[8:13, 18:23] = True
+    np.testing.assert_array_equal(red(img), want)
