@@ -214,6 +214,7 @@ class _PassContext:
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
         self.frags, self.draw, self.front, self.one_draw = frags, draw, front, one_draw
         self.rec_f = record_of[frags.y, frags.x]       # tile-memory pixel of every fragment
+        self._all = None
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
@@ -232,6 +233,14 @@ class _PassContext:
             sub = self.frags.take(idx)
         return R.depth_stencil(sub, st.ds, self.frame.depth, self.frame.stencil, front_facing=self.front[sel],
                                layers=_single_layer(n), coverage=coverage, z=z)
+
+    def _layer(self, layers: R.RankLayers, k: int) -> np.ndarray:
+        """Fragment indices of layer k (a view of one arange when layers are runs)."""
+        if layers.order is not None:
+            return layers.layer(k)
+        if self._all is None:
+            self._all = np.arange(len(self.frags))
+        return self._all[int(layers.offsets[k]):int(layers.offsets[k + 1])]
 
     def _groups(self, idx: np.ndarray):
         if len(idx) == 0:
@@ -257,13 +266,13 @@ class _PassContext:
         owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
         contiguous = frags.layer_offsets is not None            # layers are runs of fragments
         for k in range(layers.count):
-            for d, idx in self._groups(layers.layer(k)):
+            for d, idx in self._groups(self._layer(layers, k)):
                 st = self.states[d]
                 if S == 1 and st.ds.trivial:                # every fragment passes (coverage is nonzero)
                     st.passed += len(idx)
                     if self.one_draw and contiguous:        # layer k is fragments a..b
                         a, b = layers.offsets[k], layers.offsets[k + 1]
-                        owner[rec[a:b]] = np.arange(a, b)
+                        owner[rec[a:b]] = idx
                     else:
                         owner[rec[idx]] = idx
                     continue
@@ -296,7 +305,7 @@ class _PassContext:
     def in_order(self, layers: R.RankLayers) -> int:
         lanes = 0
         for k in range(layers.count):
-            for d, idx in self._groups(layers.layer(k)):
+            for d, idx in self._groups(self._layer(layers, k)):
                 st = self.states[d]
                 if st.late:
                     lanes += self._shade(st, idx, self.frags.coverage[idx], late=True)
