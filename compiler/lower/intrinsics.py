@@ -1,9 +1,8 @@
-"""Intrinsics the lowering needs that compiler/ir does not define (yet).
-
-They are registered into ``compiler.ir.intrinsics.INTRINSICS`` when this module is
-imported (``compiler.lower`` imports it), so the validator, printer and parser know
-them; the builder reaches them with ``b.intrinsic(name, ...)``. The backend
-selects them as noted. ``compiler.lower.interp.LowerInterpreter`` executes them.
+"""Intrinsics the lowering introduced; compiler/ir's table now defines them
+(commit a62b706). This module checks, at import, that the table's entries still
+have the sources and indices the lowering emits (and registers them on an older
+IR), so a change on either side fails loudly. The builder reaches them with
+``b.intrinsic(name, ...)``; ``compiler.lower.interp.LowerInterpreter`` executes them.
 
 * ``load_tile`` ()                     -> vecN  ld_tile: the render target's current
   value in the tile buffer. Indices: ``rt``, ``format`` (a uapi.isa memory format
@@ -31,6 +30,9 @@ def _add(name, srcs=(), dest=False, dest_comps=0, indices=(), eliminate=False, r
     existing = INTRINSICS.get(name)
     if existing is None:
         INTRINSICS[name] = info
+    else:
+        assert (existing.src_components, existing.has_dest, existing.indices) == \
+            (info.src_components, info.has_dest, info.indices), f"intrinsic {name} changed shape in compiler.ir"
     return INTRINSICS[name]
 
 
