@@ -85,6 +85,7 @@ def _colour_sources(io, L) -> dict[int, tuple]:
     out: dict[int, tuple] = {}
     broadcast = None
     next_loc = 0
+    given = dict(io.k("frag_output_locations", ()) or ())     # glBindFragDataLocation
     for s, var in io.out_symbols:
         if s.name == "gl_FragColor":
             broadcast = (s, var, None, GT.VEC4)
@@ -96,7 +97,7 @@ def _colour_sources(io, L) -> dict[int, tuple]:
             loc = s.layout.get("location")
             loc = loc[0] if isinstance(loc, tuple) else loc
             if loc is None:
-                loc = next_loc
+                loc = given.get(s.name, next_loc)
             if s.type.is_array:
                 for i in range(s.type.length):
                     out[loc + i] = (s, var, i, s.type.element)

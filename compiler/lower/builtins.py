@@ -45,8 +45,7 @@ class Builtins:
         params = e.signature.parameters
         args = []
         for p, a in zip(params, e.args):
-            if p.storage in ("out", "inout") or name.startswith("atomic") and not name.startswith("atomicCounter") \
-                    and p is params[0]:
+            if p.storage in ("out", "inout"):           # atomic*'s memory argument is inout too
                 args.append(self.L.lvalue(a))
             elif a.type.is_opaque:
                 args.append(self.L.opaque_of(a))

@@ -216,14 +216,14 @@ class Lowerer:
                 return LValue(b.deref_var(self.block_arrays[e.base.symbol][e.index.const[0]]), e.type)
             if bt.is_array or bt.is_matrix:
                 base = self.lvalue(e.base)
-                return LValue(b.deref_array(base.deref, self.index_value(e.index)), e.type)
+                return LValue(b.deref_array(base.deref, self.expr(e.index)), e.type)
             base = self.lvalue(e.base)          # a vector
             if e.index.const is not None:
                 c = e.index.const[0]
                 comps = (c,) if base.comps is None else (base.comps[c],)
                 return LValue(base.deref, bt if base.comps is None else base.type, comps)
             assert base.comps is None, "dynamic index into a swizzle"
-            return LValue(base.deref, bt, None, self.index_value(e.index))
+            return LValue(base.deref, bt, None, self.expr(e.index))
         if isinstance(e, ast.Swizzle):
             base = self.lvalue(e.base)
             comps = tuple(e.components) if base.comps is None else tuple(base.comps[c] for c in e.components)
@@ -239,10 +239,6 @@ class Lowerer:
         if ir_type(t.fields[idx].type) is None:
             return None
         return sum(1 for f in t.fields[:idx] if ir_type(f.type) is not None)
-
-    def index_value(self, e: ast.Expression) -> Def:
-        v = self.expr(e)
-        return v
 
     def read(self, lv: LValue):
         v = self.load(lv.deref, lv.type)
@@ -610,17 +606,16 @@ class Lowerer:
             else:
                 self.store(b.deref_var(var), sym.type, self.expr(a))
             binds.append((sym, "var", var))
-        saved = {}
+        # Bind the parameters for this inlined copy; restore the outer bindings afterwards
+        # (a function can be inlined again from inside its own arguments: f(f(x))).
+        saved = []
         for sym, kind, v in binds:
             table = self.opaque if kind == "opaque" else self.vars
-            saved[(id(table), sym)] = (table, sym, table.get(sym))
-            if kind == "opaque":
-                self.opaque[sym] = v
-            else:
-                self.bind(sym, v)
+            saved.append((table, sym, table.get(sym)))
+            table[sym] = v if kind == "opaque" else (v, ())
         ret = None if sig.return_type.is_void else self.new_local(f"{sig.name}.ret", sig.return_type)
         self.inline_body(fdef.body, ret)
-        for table, sym, old in saved.values():
+        for table, sym, old in reversed(saved):
             if old is None:
                 table.pop(sym, None)
             else:

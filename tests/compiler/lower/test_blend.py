@@ -135,3 +135,12 @@ void main() { o = c; gl_SampleMask[0] = 0x5; gl_FragDepth = c.x * 0.5; }"""
     np.testing.assert_array_equal(it.outputs["SAMPLE_MASK"][0], cov & 5)
     np.testing.assert_array_equal(as_f32(it.outputs["DEPTH"][0]), SRC[0] * 0.5)
     assert info.outputs == {0: "o", "DEPTH": "gl_FragDepth", "SAMPLE_MASK": "gl_SampleMask"}
+
+
+def test_fragment_output_locations_from_the_key():
+    fs = "#version 130\nin vec4 c; out vec4 first; out vec4 second;\nvoid main() { first = c; second = c * 2.0; }\n"
+    rts = (RenderTarget(format="i32"), RenderTarget(format="i32", offset_B=16))
+    key = ShaderKey.make(render_targets=rts, frag_output_locations={"first": 1, "second": 0})
+    tiles, info, _it = run_fragment(fs, {"c": SRC}, LANES, key=key)
+    assert info.outputs == {0: "second", 1: "first"}
+    np.testing.assert_array_equal(as_f32(tiles[0]), SRC * 2)
