@@ -141,6 +141,7 @@ class AgxContext(PipeContext):
         self.screen = screen
         self.device = screen.device
         self.debug = self.device.debug
+        self.queue_id = self.device.queue_create()      # one UAPI queue per context, as Mesa
         self._serial = itertools.count()
         self._handles = itertools.count(1)
         self.batches: dict = {}                   # FramebufferState (or None: compute) -> Batch
@@ -381,7 +382,7 @@ class AgxContext(PipeContext):
         handle = dev.syncobj_create()
         sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label)
         waits = [s.handle for s in in_syncs if not s.done]
-        dev.submit(cmds, in_syncs=waits, out_syncs=[handle])
+        dev.submit(cmds, in_syncs=waits, out_syncs=[handle], queue_id=self.queue_id)
         self.stats["submits"] += 1
         for r in batch.reads:
             r.read_syncs = {s for s in r.read_syncs if not s.done} | {sub}
@@ -711,7 +712,7 @@ class AgxContext(PipeContext):
             query.begin_value = self.device.timestamp_ns()
         elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
             self._finish()
-            query.begin_value = self.device.queue_counters()["primitives"]
+            query.begin_value = self.device.queue_counters(self.queue_id)["primitives"]
         query.active = True
         return True
 
@@ -728,7 +729,7 @@ class AgxContext(PipeContext):
             query.result = self.device.timestamp_ns() - query.begin_value
         elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
             self._finish()
-            query.result = self.device.queue_counters()["primitives"] - query.begin_value
+            query.result = self.device.queue_counters(self.queue_id)["primitives"] - query.begin_value
         elif t == PipeQueryType.GPU_FINISHED:
             query.submission = self.flush().submission
         else:
@@ -768,7 +769,11 @@ class AgxContext(PipeContext):
         return bool(result) != bool(condition)
 
     def destroy(self) -> None:
-        self.flush()
+        fence = self.flush()
+        self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+        if self.queue_id is not None:
+            self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=self.queue_id)
+            self.queue_id = None
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -77,3 +77,18 @@ def test_gpu_resolve_averages_samples(screen):
                       BlitImage(ms, 0, Box(0, 0, 0, 8, 8), PipeFormat.R8G8B8A8_UNORM)))
     px = read(ctx, one, 8, 8)
     assert (px[..., 0] == 100).all() and (px[..., 3] == 255).all()
+
+
+def test_cross_context_gpu_dependency(screen):
+    """Context B's blit reads what context A cleared: A's batch is flushed, and B's submission
+    (on its own queue) waits for A's through an in-sync."""
+    from driver.gallium import FramebufferState, PipeClear, Surface
+    a, b = screen.context_create(), screen.context_create()
+    assert a.queue_id != b.queue_id
+    src, dst = tex(screen, a, 16, 16), tex(screen, b, 16, 16)
+    a.set_framebuffer_state(FramebufferState(16, 16, cbufs=(Surface(src, PipeFormat.R8G8B8A8_UNORM),)))
+    a.clear(PipeClear.COLOR0, None, (1.0, 0.0, 1.0, 1.0), 1.0, 0)
+    b.blit(BlitInfo(BlitImage(dst, 0, Box(0, 0, 0, 16, 16), PipeFormat.R8G8B8A8_UNORM),
+                    BlitImage(src, 0, Box(0, 0, 0, 16, 16), PipeFormat.R8G8B8A8_UNORM)))
+    assert a.stats["submits"] == 1 and b.stats["submits"] == 1
+    assert (read(b, dst, 16, 16) == [255, 0, 255, 255]).all()

@@ -36,7 +36,7 @@ def test_partial_renders_match_one_pass():
     try:
         small = driver.Context(api="gles3", width=64, height=64, device=path)
         img_small = _scene(small)
-        counters = small.screen.device.queue_counters()
+        counters = small.screen.device.queue_counters(small.pipe.queue_id)
         assert counters["partial_renders"] > 0
     finally:
         uapi.unregister_backend(path)
