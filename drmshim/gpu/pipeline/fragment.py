@@ -41,6 +41,7 @@ class DrawState:
     ds: R.DepthStencilState = field(default_factory=R.DepthStencilState)
     late: bool = False
     hsr_ok: bool = False
+    tile_writes: frozenset | None = None   # (offset, format, count) its program always writes whole
     quads: bool = False
     names: frozenset = frozenset()      # instructions of the fragment program
     specials: frozenset = frozenset()   # special registers it reads
@@ -50,6 +51,25 @@ class DrawState:
     occlusion: object = None
     passed: int = 0                     # samples that passed depth/stencil (occlusion)
     shaded: int = 0                     # fragment shader invocations (lanes, helpers excluded)
+
+
+CONTROL_FLOW = {"if_icmp", "if_fcmp", "else_icmp", "else_fcmp", "while_icmp", "while_fcmp", "pop_exec",
+                "push_exec", "jmp_exec_any", "jmp_exec_none"}
+
+
+def _tile_writes(prog) -> frozenset | None:
+    """The tile-record fields a program writes whole on every lane, or None when a
+    write is partial (component mask) or may be skipped (control flow)."""
+    if any(ins.op.name in CONTROL_FLOW for _, ins in prog.instructions):
+        return None
+    fields = set()
+    for _, ins in prog.instructions:
+        if ins.op.name == "st_tile":
+            count = ins["data"].count
+            if ins["mask"] & ((1 << count) - 1) != (1 << count) - 1:
+                return None
+            fields.add((ins["offset"], ins["fmt"], count))
+    return frozenset(fields)
 
 
 def _stencil_face(rec) -> R.StencilFace:
@@ -90,9 +110,12 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         p = st.pipe
         st.late = p.discards or p.writes_depth or p.writes_sample_mask or "discard" in names \
             or "zs_emit" in names or "sample_mask" in names
-        st.hsr_ok = not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
+        st.tile_writes = _tile_writes(prog)
+        st.hsr_ok = (not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
+                     and st.tile_writes is not None)
     else:
         st.hsr_ok = True
+        st.tile_writes = frozenset()
     return st
 
 
@@ -199,7 +222,10 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     layers = R.layers_of(frags)
     ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw)
     present = draw_ids if one_draw else np.unique(draw)
-    if tvb.hsr and all(states[d].hsr_ok for d in present):
+    # HSR keeps only the last fragment of a sample: right when each shader overwrites
+    # what the others write (the same whole tile-record fields, unconditionally)
+    writes = {states[d].tile_writes for d in present}
+    if tvb.hsr and all(states[d].hsr_ok for d in present) :
         return ctx.hidden_surface_removal(layers)
     return ctx.in_order(layers)
 

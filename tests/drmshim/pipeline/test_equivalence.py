@@ -106,3 +106,17 @@ def test_msaa_partial_renders_and_sysmem_agree_sample_for_sample(monkeypatch):
     np.testing.assert_array_equal(parts, one)
     np.testing.assert_array_equal(direct, one)
     assert len(np.unique(one)) > 50
+
+
+def test_hsr_is_not_used_when_a_later_shader_writes_less_of_the_record():
+    red_only = "mov_imm r4, 0x3f800000\nst_tile.unorm8 r4_r5_r6_r7, 0, 1\nstop"   # writes R only
+    images = []
+    for hsr in (True, False):
+        sp = Space()
+        sc = Scene(sp, W, H, clear=(0, 0, 0, 0))
+        sc.draw(random_triangles(10, seed=2), OPAQUE_FS, varyings=4, cf_bindings=BINDINGS,
+                zs=dict(depth_func="ALWAYS", depth_write=True))
+        sc.draw(random_triangles(10, seed=3), red_only, varyings=4, cf_bindings=BINDINGS,
+                zs=dict(depth_func="ALWAYS", depth_write=True))
+        images.append(sc.render(Executor(hsr=hsr)))
+    np.testing.assert_array_equal(images[0], images[1])
