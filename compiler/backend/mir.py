@@ -27,7 +27,7 @@ from uapi.isa import BY_NAME, Imm, Reg
 from uapi.isa.fields import Dst, Src, Vec
 
 __all__ = ["VReg", "Ref", "Const", "MInstr", "MPhi", "MBlock", "MIf", "MLoop", "MFunction", "walk_mblocks",
-           "PSEUDO_OPS", "field_kind", "mcfg", "linear_blocks"]
+           "PSEUDO_OPS", "field_kind", "mcfg", "linear_blocks", "MemPhi", "phi_source_vregs"]
 
 PSEUDO_OPS = ("collect", "copy", "preload")
 _ids = itertools.count()
@@ -137,9 +137,18 @@ class MPhi:
 
 
 @dataclass(eq=False)
+class MemPhi:
+    """A spilled phi: each predecessor stores its source to the stack slot at its end."""
+    dst: VReg
+    slot_B: int
+    srcs: dict = field(default_factory=dict)
+
+
+@dataclass(eq=False)
 class MBlock:
     instrs: list = field(default_factory=list)
     phis: list = field(default_factory=list)
+    mem_phis: list = field(default_factory=list)   # MemPhi: phis whose value lives on the stack
     jump: str | None = None                       # "break" / "continue"
     id: int = field(default_factory=lambda: next(_ids))
 
@@ -167,6 +176,8 @@ class MFunction:
     stage: str
     stack_base_B: int = 0          # scratch (IR load/store_scratch) bytes; spill slots follow
     spill_B: int = 0
+    spilled: dict = field(default_factory=dict)   # VReg -> ("slot", offset_B) or ("remat", MInstr)
+    reloads: dict = field(default_factory=dict)   # reload VReg -> (its instruction, ("slot", offset_B) / ("remat", MInstr))
     spills: int = 0
     fills: int = 0
 
@@ -251,3 +262,18 @@ def phys(reg_half: int, size: int, count: int = 1) -> Reg:
 
 
 _ = Imm  # re-exported for users of the module
+
+
+def phi_source_vregs(func: MFunction, block: MBlock, succs) -> set:
+    """Vregs read at the end of ``block`` by the phis (register and memory) of its successors."""
+    out = set()
+    for s in succs:
+        for p in s.phis:
+            x = p.srcs.get(block)
+            if isinstance(x, Ref):
+                out.add(x.vreg)
+        for p in s.mem_phis:
+            x = p.srcs.get(block)
+            if isinstance(x, Ref) and x.vreg not in func.spilled:
+                out.add(x.vreg)
+    return out

@@ -54,7 +54,7 @@ def dce(func: MFunction) -> None:
         for b in walk_mblocks(func.body):
             for ins in b.instrs:
                 used.update(ins.uses())
-            for p in b.phis:
+            for p in b.phis + b.mem_phis:
                 used.update(x.vreg for x in p.srcs.values() if isinstance(x, Ref))
             node = cfg.if_cond_block.get(b)
             if node is not None:

@@ -31,8 +31,8 @@ import bisect
 from uapi.isa import Imm, Reg
 
 from .abi import RESERVED_REGS32, TEMP_REG, BackendError
-from .mir import Const, MFunction, MInstr, Ref, VReg, linear_blocks, mcfg
-from .spill import spill_value
+from .mir import Const, MFunction, MInstr, Ref, VReg, linear_blocks, mcfg, phi_source_vregs
+from .spill import lower_memory_phis, spill_value
 
 __all__ = ["allocate", "Allocation"]
 
@@ -67,12 +67,7 @@ def liveness(func: MFunction):
             if v not in d:
                 u.add(v)
         use[b], defs[b] = u, d
-    phi_out = {b: set() for b in blocks}
-    for s in blocks:
-        for p in s.phis:
-            for pred, x in p.srcs.items():
-                if isinstance(x, Ref):
-                    phi_out[pred].add(x.vreg)
+    phi_out = {b: phi_source_vregs(func, b, cfg.succs[b]) for b in blocks}
     live_in = {b: set() for b in blocks}
     live_out = {b: set() for b in blocks}
     changed = True
@@ -101,7 +96,7 @@ def _block_points(cfg, b, live_out):
     return after
 
 
-def _positions(blocks, cfg):
+def _positions(func, blocks, cfg):
     """Linear position of every instruction and the use positions of every vreg."""
     pos, uses = {}, {}
     n = 0
@@ -114,11 +109,8 @@ def _positions(blocks, cfg):
             n += 1
         for v in _term_uses(cfg, b):
             uses.setdefault(v, []).append(n)
-        for s in cfg.succs[b]:
-            for p in s.phis:
-                x = p.srcs.get(b)
-                if isinstance(x, Ref):
-                    uses.setdefault(x.vreg, []).append(n)
+        for v in phi_source_vregs(func, b, cfg.succs[b]):
+            uses.setdefault(v, []).append(n)
         n += 1
     for v in uses:
         uses[v].sort()
@@ -142,10 +134,21 @@ def _victim(candidates, uses, p):
     return None if best is None else best[1]
 
 
+def _phi_victim(cfg, b, live):
+    """A successor phi whose source here is a reload (spilling the phi lets the
+    source stay in memory)."""
+    for s in cfg.succs[b]:
+        for p in s.phis:
+            x = p.srcs.get(b)
+            if isinstance(x, Ref) and x.vreg in live and not x.vreg.spillable:
+                return p.dst
+    return None
+
+
 def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> None:
     for _round in range(max_rounds):
         cfg, blocks, live_in, live_out = liveness(func)
-        pos, uses = _positions(blocks, cfg)
+        pos, uses = _positions(func, blocks, cfg)
         spilled = False
         for b in blocks:
             after = _block_points(cfg, b, live_out[b])
@@ -162,9 +165,10 @@ def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> No
                 need = max(sum(v.halves for v in live), sum(v.halves for v in before))
                 if need > budget_halves:
                     busy = set(ins.uses()) | set(ins.defs())
-                    victim = _victim(live - busy, uses, pos[id(ins)])
+                    victim = _victim(live - busy, uses, pos[id(ins)]) or _phi_victim(cfg, b, live)
                     if victim is None:
-                        raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}`")
+                        raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}` "
+                                           f"(live: {sorted(live, key=lambda v: v.id)}; block: {b.instrs})")
                     spill_value(func, victim)
                     spilled = True
                     break
@@ -209,7 +213,7 @@ class _File:
 def _colour(func: MFunction, budget_halves: int):
     """Returns (reg map, None) or (None, vreg to spill)."""
     cfg, blocks, live_in, live_out = liveness(func)
-    pos, uses = _positions(blocks, cfg)
+    pos, uses = _positions(func, blocks, cfg)
     lo, hi = 2 * RESERVED_REGS32, 2 * RESERVED_REGS32 + budget_halves
     reg: dict[VReg, int] = {}
     hint_of: dict[VReg, VReg] = {}
@@ -359,6 +363,8 @@ def lower_copies(func: MFunction, alloc: Allocation) -> None:
     cfg = mcfg(func)
     for b in linear_blocks(func):
         for pred in cfg.preds[b]:
+            if b.mem_phis:
+                pred.instrs.extend(lower_memory_phis(func, reg, pred, b.mem_phis))
             moves = []
             for p in b.phis:
                 x = p.srcs[pred]
@@ -366,6 +372,7 @@ def lower_copies(func: MFunction, alloc: Allocation) -> None:
                     moves.append((reg[p.dst] + i, s))
             pred.instrs.extend(sequentialise(moves))
         b.phis = []
+        b.mem_phis = []
     for b in linear_blocks(func):
         new = []
         for ins in b.instrs:

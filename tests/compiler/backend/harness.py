@@ -87,3 +87,33 @@ def interp_outputs(it, slots: list[str], comps: int = 4) -> np.ndarray:
     for s in slots:
         rows.extend(it.outputs[s][:comps])
     return np.array(rows, np.uint32)
+
+
+def frag_context(lanes: int, inputs: dict, cf_of: dict, record_B: int = 64) -> ExecContext:
+    """A fragment context whose coefficient registers hold per-lane constants:
+    ``inputs`` {slot: (4, lanes) raw uint32}, ``cf_of`` {slot: first cf}; cf0 (W)
+    is the constant 1 so perspective iteration returns the values exactly."""
+    n_cf = max([c + 4 for c in cf_of.values()] + [2])
+    coef = np.zeros((n_cf, 3, lanes), np.float32)
+    coef[0, 2] = 1.0
+    for slot, cf in cf_of.items():
+        coef[cf:cf + 4, 2] = np.asarray(inputs[slot]).view(np.float32)
+    ctx = ExecContext(lanes=lanes, quads=True, coefficients=coef,
+                      position_px=np.zeros((2, lanes), np.float32),
+                      tile_buffer=np.zeros((lanes, record_B), np.uint8), tile_index=np.arange(lanes),
+                      specials={"pixel_x": np.arange(lanes, dtype=np.uint32) % 7,
+                                "pixel_y": np.arange(lanes, dtype=np.uint32) // 7})
+    return ctx
+
+
+def retarget_inputs(shader, cf_of: dict) -> None:
+    """Point every fragment load_input of slot s at coefficient register cf_of[s]."""
+    from compiler.ir.core import Intrinsic, walk_instrs
+    for i in walk_instrs(shader.main.body):
+        if isinstance(i, Intrinsic) and i.name == "load_input":
+            i.indices["base"] = cf_of[i.indices["slot"]]
+
+
+def tile_words(ctx, rt: int = 0) -> np.ndarray:
+    """(4, lanes) raw words a shader stored with st_tile.i32 at render target ``rt``."""
+    return ctx.tile_buffer[:, 16 * rt:16 * rt + 16].copy().view(np.uint32).T
