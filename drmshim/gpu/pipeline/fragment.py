@@ -225,7 +225,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     # HSR keeps only the last fragment of a sample: right when each shader overwrites
     # what the others write (the same whole tile-record fields, unconditionally)
     writes = {states[d].tile_writes for d in present}
-    if tvb.hsr and all(states[d].hsr_ok for d in present) :
+    if tvb.hsr and all(states[d].hsr_ok for d in present) and len(writes) == 1:
         return ctx.hidden_surface_removal(layers)
     return ctx.in_order(layers)
 
