@@ -578,7 +578,7 @@ class Lowerer:
             return Opaque(base.kind, e.type.innermost_element, base.slot, base.name, idx,
                           e.base.type.length or 1, base.binding, base.offset_B)
         if isinstance(e, ast.FieldAccess):
-            raise LoweringError("opaque struct members are not supported")
+            return self.io.opaque_leaf(self, _leaf_name(e), e.type)
         raise LoweringError(f"cannot take an opaque value from {type(e).__name__}")
 
     # ------------------------------------------------------------ calls
@@ -885,6 +885,17 @@ class Lowerer:
         if ctx.saw_continue and self.ctx and self.ctx[-1].kind == "switch":
             self.ctx[-1].saw_continue = True
         self._after_loop(ctx)
+
+
+def _leaf_name(e) -> str:
+    """``s.t``, ``a[1].t``: the uniform-leaf name of an opaque struct member (constant indices)."""
+    if isinstance(e, ast.VariableRef):
+        return e.name
+    if isinstance(e, ast.FieldAccess):
+        return f"{_leaf_name(e.base)}.{e.field}"
+    if isinstance(e, ast.Index) and e.index.const is not None:
+        return f"{_leaf_name(e.base)}[{e.index.const[0]}]"
+    raise LoweringError("opaque struct members need constant indices")
 
 
 def _opaque_count(t: GT.GLSLType) -> int:

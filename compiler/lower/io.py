@@ -178,8 +178,12 @@ def _block_layout(block: ast.InterfaceBlock) -> dict:
 def _glsl_leaves(name: str, t: GT.GLSLType):
     """(leaf name, type, path) for uniform maps; arrays of basic types stay one leaf."""
     if t.is_struct:
-        for i, f in enumerate(t.fields):
+        i = 0                       # IR field index: opaque members have no storage
+        for f in t.fields:
+            if ir_type(f.type) is None:
+                continue
             yield from ((n, lt, (("s", i),) + p) for n, lt, p in _glsl_leaves(f"{name}.{f.name}", f.type))
+            i += 1
     elif t.is_array and (t.element.is_struct or t.element.is_array):
         for i in range(t.length or 1):
             yield from ((n, lt, (("a", i),) + p) for n, lt, p in _glsl_leaves(f"{name}[{i}]", t.element))
@@ -610,6 +614,20 @@ class IOLowering:
             o = Opaque("atomic", inner, 0, s.name, None, count, binding, offset)
         L.opaque[s] = o
         return o
+
+    def opaque_leaf(self, L, name: str, t: GT.GLSLType) -> Opaque:
+        """A sampler/image member of a uniform struct, by leaf name (``s.tex``)."""
+        inner = t.innermost_element
+        table = self.samplers if inner.is_sampler else self.images
+        count = _count(t)
+        if name not in table:
+            nxt = self._next_sampler if inner.is_sampler else self._next_image
+            table[name] = OpaqueSlot(name, str(t), nxt, count, None)
+            if inner.is_sampler:
+                self._next_sampler += count
+            else:
+                self._next_image += count
+        return Opaque("sampler" if inner.is_sampler else "image", inner, table[name].slot, name, None, count)
 
     def atomic_counter_ssbo(self, opq: Opaque) -> int:
         if opq.index is not None:

@@ -149,3 +149,12 @@ void main() { o = texture(a[2], p.xy) + look(b) + texture(a[int(p.z)], p.xy); }"
     assert {n: (s.slot, s.count) for n, s in info.samplers.items()} == {"a": (0, 3), "b": (3, 1)}
     # the dynamic index samples all three and selects (CSE merges a[2] with the ladder's slot 2)
     assert [e[1]["texture"] for e in log] == [2, 3, 0, 1]
+
+
+def test_samplers_inside_uniform_structs():
+    src = """struct M { vec4 tint; sampler2D tex; }; uniform M mats[2]; uniform sampler2D plain; in vec4 p; out vec4 o;
+void main() { o = texture(mats[1].tex, p.xy) * mats[1].tint + texture(plain, p.zw); }"""
+    log, info, _it = sample_log(src)
+    assert {n: s.slot for n, s in info.samplers.items()} == {"plain": 0, "mats[1].tex": 1}
+    assert "mats[1].tint" in info.uniforms and not any("tex" in n for n in info.uniforms)
+    assert sorted(e[1]["texture"] for e in log) == [0, 1]
