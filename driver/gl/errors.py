@@ -27,7 +27,8 @@ def check(cond: bool, code: int, message: str = "") -> None:
 
 def check_enum(value: int, allowed, message: str = "") -> None:
     if value not in allowed:
-        raise GLError(E.GL_INVALID_ENUM, message or f"bad enum {value:#x}")
+        shown = f"{value:#x}" if isinstance(value, int) else repr(value)
+        raise GLError(E.GL_INVALID_ENUM, message or f"bad enum {shown}")
 
 
 def _wrap(fn):

@@ -190,6 +190,19 @@ class TexImageExtraMixin:
 
     def _blit_from_read(self, tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer):
         dst = self._texture_resource(tex)
+        if dst is None:
+            # No miptree yet (the base level is undefined): keep the pixels
+            # as a pending upload, as an image specified with data would be.
+            import copy as _copy
+            import numpy as np
+            rgba = self._read_rgba(res, rlevel, rlayer, x, y, w, h)
+            integer = rgba.dtype.kind in "iu"
+            fmt, type = ((E.GL_RGBA_INTEGER, E.GL_INT) if integer else (E.GL_RGBA, E.GL_FLOAT))
+            data = rgba.astype(np.int32 if integer else np.float32).tobytes()
+            from driver.gl.state import PixelStore
+            self._pending_uploads(tex).append((face, level, (dx, dy, dz, w, h, 1), fmt, type,
+                                               _copy.copy(PixelStore(alignment=1)), data))
+            return
         self.pipe.blit(BlitInfo(
             dst=BlitImage(dst, level, Box(dx, dy, dz + face, w, h, 1), dst.format),
             src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), res.format),

@@ -140,3 +140,17 @@ def test_texture_views(core):
     expect(core, E.GL_INVALID_VALUE)
     core.glTextureView(view, E.GL_TEXTURE_2D, orig, E.GL_RGBA8, 0, 1, 0, 1)
     expect(core, E.GL_INVALID_OPERATION)                   # already a texture
+
+
+def test_copy_into_a_level_without_a_miptree_keeps_the_pixels(core):
+    """CopyTexImage2D into level 2 while level 0 is undefined: no resource
+    can exist yet, so the copied pixels wait as a pending upload."""
+    core.window.color.levels[0][3][:4] = bytes([255, 0, 0, 255])
+    (t,) = core.glGenTextures(1)
+    core.glBindTexture(E.GL_TEXTURE_2D, t)
+    core.glCopyTexImage2D(E.GL_TEXTURE_2D, 2, E.GL_RGBA8, 0, 0, 1, 1, 0)
+    assert core.glGetError() == E.GL_NO_ERROR
+    core.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    core.glTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    res = core._texture_resource(core.textures.get(t))
+    assert bytes(res.levels[2][3]) == bytes([255, 0, 0, 255])
