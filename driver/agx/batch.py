@@ -88,6 +88,7 @@ class Batch:
     writes: set = field(default_factory=set)
     bo_refs: dict = field(default_factory=dict)     # id(bo) -> bo (one reference each)
     occlusion_va: int = 0
+    clear_rect: tuple | None = None                 # scissored colour clear: (x0, y0, x1, y1) px
     blit: tuple | None = None                       # (program, uniforms, texture table) of a blit command
 
     def __post_init__(self):
@@ -142,22 +143,25 @@ class Batch:
         color_clear = (self.clear >> 2) & 0xFF
         color_present = sum(1 << i for i, _ in self._attachments())
         load_mask = color_present & ~color_clear
-        uniforms = np.zeros(32, np.uint32)
+        uniforms = np.zeros(40, np.uint32)
         for i, words in self.clear_color.items():
             uniforms[4 * i:4 * i + 4] = words
+        rect = self.clear_rect is not None
+        if rect:
+            uniforms[32:37] = np.array(list(self.clear_rect) + [0.5], np.float32).view(np.uint32)
         # background: clear or load each render target
         def view(s):
             return s.resource.texture_descriptor(format=_surface_format(s), first_level=s.level,
                                                  last_level=s.level, first_layer=s.first_layer)
-        loads = b"".join(view(s) if s is not None and load_mask >> i & 1 else bytes(P.TEXTURE_DESC_B)
+        loads = b"".join(view(s) if s is not None and (load_mask >> i & 1 or rect) else bytes(P.TEXTURE_DESC_B)
                          for i, s in enumerate(fb.cbufs))
         everything = b"".join(view(s) if s is not None else bytes(P.TEXTURE_DESC_B) for s in fb.cbufs)
         if self.blit is not None:
             program, blit_uniforms, blit_textures, blit_samplers = self.blit
             bg = self._pipeline(program, blit_uniforms, blit_textures, samplers=blit_samplers)
         else:
-            bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples), uniforms,
-                                loads if load_mask else b"")
+            bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples, rect), uniforms,
+                                loads if load_mask or rect else b"")
         partial_bg = self._pipeline(load_program(tl, samples), None, everything) if color_present else 0
         pbe = [(tl.slots[i].offset_B, s.resource.pbe_descriptor(s.level, s.first_layer, _surface_format(s)))
                for i, s in self._attachments()]
@@ -173,7 +177,7 @@ class Batch:
             "isp_oclqry_base": self.occlusion_va,
         }
         if self.clear:
-            fields["flags"] = uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES
+            fields["flags"] = uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES     # every tile runs bg/eot
         if self.vdm:
             fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + P.pack("VDM_TERMINATE"), 64)
         zs = fb.zsbuf

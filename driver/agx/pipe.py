@@ -489,15 +489,22 @@ class AgxContext(PipeContext):
         if not self._render_condition_passes():
             return
         fb = self.fb
+        rect = None
         if scissor is not None and (scissor.minx > 0 or scissor.miny > 0 or scissor.maxx < fb.width_px
                                     or scissor.maxy < fb.height_px):
-            self._clear_region(buffers, scissor, color, depth, stencil)
-            return
+            if buffers & PipeClear.DEPTHSTENCIL:
+                self._clear_region(buffers & PipeClear.DEPTHSTENCIL, scissor, color, depth, stencil)
+            buffers &= ~PipeClear.DEPTHSTENCIL
+            rect = (max(scissor.minx, 0), max(scissor.miny, 0), min(scissor.maxx, fb.width_px),
+                    min(scissor.maxy, fb.height_px))
+            if not buffers & PipeClear.COLOR or rect[2] <= rect[0] or rect[3] <= rect[1]:
+                return
         batch = self.render_batch()
-        if batch.draws:
+        if batch.draws or (rect is not None and batch.clear) or batch.clear_rect is not None:
             # loads then clears happen at tile start: clear after draws needs a fresh render pass
             self._flush_batch(batch)
             batch = self.render_batch()
+        batch.clear_rect = rect
         for i, s in enumerate(fb.cbufs):
             if s is not None and buffers & PipeClear.color(i):
                 batch.clear |= PipeClear.color(i)

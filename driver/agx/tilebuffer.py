@@ -107,10 +107,14 @@ def _regs(first: int, n: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int) -> bytes:
+def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int, rect: bool = False) -> bytes:
     """Background program: render target i is set from uniforms u[4i..4i+3]
     (raw 32-bit values) when bit i of clear_mask is set, loaded from texture i
-    (texture_load at the pixel, and sample) when bit i of load_mask is set."""
+    (texture_load at the pixel, and sample) when bit i of load_mask is set.
+    ``rect``: the clear applies inside the rectangle u32..u35 (floats x0, y0, x1,
+    y1; u36 = 0.5) only; cleared targets are loaded outside it."""
+    if rect:
+        load_mask |= clear_mask
     lines = []
     if load_mask:
         lines += ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r6, 0"]
@@ -121,7 +125,7 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int)
             continue
         n = slot.components
         mask = (1 << n) - 1
-        if clear_mask >> i & 1:
+        if clear_mask >> i & 1 and not rect:
             lines += [f"mov r{8 + c}, u{4 * i + c}" for c in range(n)]
         elif load_mask >> i & 1:
             if samples > 1:
@@ -129,6 +133,13 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int)
             else:
                 lines.append(f"texture_load.2d {_regs(8, 4)}, r4_r5, {i}, r6, 0")
             lines.append("wait 0")
+            if rect and clear_mask >> i & 1:
+                lines += ["convert.f32.u32 r20, r4", "convert.f32.u32 r21, r5", "fadd r20, r20, u36",
+                          "fadd r21, r21, u36"]
+                for c in range(n):
+                    v, d = f"u{4 * i + c}", f"r{8 + c}"
+                    lines += [f"fcmpsel.ge r22, r20, u32, {v}, {d}", f"fcmpsel.lt r22, r20, u34, r22, {d}",
+                              f"fcmpsel.ge r22, r21, u33, r22, {d}", f"fcmpsel.lt {d}, r21, u35, r22, {d}"]
         else:
             continue
         lines.append(f"st_tile.{slot.mem_format} {_regs(8, n)}, {slot.offset_B}, {mask}")

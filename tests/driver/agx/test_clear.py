@@ -50,6 +50,7 @@ def test_second_clear_loads_nothing_and_scissored_clear(screen):
     expect[...] = [0, 0, 255, 255]
     expect[8:20, 4:12] = [255, 0, 0, 255]
     assert (px == expect).all()
+    assert ctx.stats["submits"] == 2          # the scissored clear is a second render command (GPU)
 
 
 @pytest.mark.parametrize("fmt, color, expect", [
