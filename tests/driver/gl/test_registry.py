@@ -41,3 +41,12 @@ def test_every_gles_command_is_an_entry_point(version):
     from driver.gl import Context
     missing = sorted(n for n in _commands("gles2", version) if not hasattr(Context, n))
     assert missing == []
+
+
+def test_every_enum_the_front_end_names_exists():
+    """A typo in a rarely taken branch would only fail at run time."""
+    import re
+    names = set()
+    for path in GL_DIR.glob("*.py"):
+        names |= set(re.findall(r"\bE\.(GL_\w+)", path.read_text()))
+    assert names and sorted(n for n in names if not hasattr(enums, n)) == []
