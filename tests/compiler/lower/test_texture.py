@@ -37,7 +37,7 @@ def sample_log(src: str, stage="fragment", ret=None, version="430"):
     inputs = {v.slot: f32(P) for v in info.varyings}
     for a in info.attributes.values():
         inputs[f"ATTR{a.location}"] = f32(P)
-    it = LowerInterpreter(lanes=LANES, inputs=inputs, sample=sample)
+    it = LowerInterpreter(lanes=LANES, inputs=inputs, sample=sample, uniforms=np.zeros(256, np.uint32))
     it.run(shader)
     return log, info, it
 
