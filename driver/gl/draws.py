@@ -403,9 +403,11 @@ class DrawMixin:
                          p.wrap_s != E.GL_CLAMP_TO_EDGE or p.wrap_t != E.GL_CLAMP_TO_EDGE):
                 return False
         mip = p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR)
-        if info.integer and (p.mag_filter != E.GL_NEAREST or p.min_filter not in
-                             (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):
-            return False
+        stencil = info.kind == "stencil" or (info.kind == "depthstencil" and
+                                             tex.depth_stencil_mode == E.GL_STENCIL_INDEX)
+        if (info.integer or stencil) and (p.mag_filter != E.GL_NEAREST or p.min_filter not in
+                                          (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):
+            return False            # GL 4.6 section 8.17: integer and stencil need NEAREST
         faces = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else 1
         top = max(base.width, base.height, base.depth if tex.target == E.GL_TEXTURE_3D else 1)
         last = tex.base_level + top.bit_length() - 1 if mip else tex.base_level

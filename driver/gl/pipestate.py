@@ -206,6 +206,8 @@ def sampler_view(tex, resource, pipe_target) -> SamplerView:
     first = min(level0 + tex.base_level, last)
     final = min(level0 + min(max(tex.max_level, tex.base_level), view_levels - 1), last)
     fmt = getattr(tex, "view_format", None) or resource.format
+    if tex.depth_stencil_mode == E.GL_STENCIL_INDEX and fmt.name == "Z24_UNORM_S8_UINT":
+        fmt = PipeFormat.X24S8_UINT          # GL 4.6 section 8.10: sample the stencil
     return SamplerView(resource, fmt, pipe_target, first_level=first, last_level=final,
                        first_layer=layer0, last_layer=layer0 + nlayers - 1,
                        swizzle=tuple(_SWIZZLES[s] for s in tex.swizzle))

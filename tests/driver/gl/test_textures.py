@@ -239,3 +239,18 @@ def test_level_parameters_sizes_and_types():
     assert (q(E.GL_TEXTURE_DEPTH_SIZE), q(E.GL_TEXTURE_DEPTH_TYPE)) == (32, E.GL_FLOAT)
     assert q(E.GL_TEXTURE_INTERNAL_FORMAT) == E.GL_DEPTH_COMPONENT32F
     assert c.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_WIDTH) == [0]    # undefined level
+
+
+def test_stencil_texturing():
+    from driver.gl import pipestate
+    c = make_ctx("gles31")
+    t = tex(c)
+    c.glTexStorage2D(T2, 1, E.GL_DEPTH24_STENCIL8, 4, 4)
+    c.glTexParameteri(T2, E.GL_DEPTH_STENCIL_TEXTURE_MODE, E.GL_STENCIL_INDEX)
+    texobj = c.textures.get(t)
+    view = pipestate.sampler_view(texobj, c._texture_resource(texobj), None)
+    assert view.format == PipeFormat.X24S8_UINT
+    assert not c._texture_complete(texobj)                 # LINEAR mag filter
+    c.glTexParameteri(T2, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    c.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    assert c._texture_complete(texobj)
