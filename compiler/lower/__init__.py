@@ -5,7 +5,8 @@ blending in the shader).
 Public API:
 - ``glsl_to_ir(unit, key=None) -> ir.Shader`` (``shader.info["io"]`` holds the maps);
   ``lower_unit(unit, key) -> (shader, IOLowering)`` before ``lower_io``.
-- ``Varying``, ``UniformSlot``, ``Attribute``, ``OpaqueSlot``: the maps (io.py).
+- ``Varying``, ``UniformSlot``, ``Attribute``, ``OpaqueSlot``: the maps (io.py);
+  ``link_varyings(vs_info.varyings, fs_info.varyings) -> [CfBinding]``.
 - ``RenderTarget``, ``Blend``: the fragment key's render-target state (blend.py).
 - ``VertexAttrib``: the vertex key's attribute descriptors (vertex_fetch.py).
 - ``LowerInterpreter``: the IR interpreter plus this package's intrinsics.
@@ -25,12 +26,12 @@ from . import intrinsics as _intrinsics  # noqa: F401  (registers the extra intr
 from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter
-from .io import Attribute, IOLowering, OpaqueSlot, UniformSlot, Varying, order_varyings
+from .io import Attribute, CfBinding, IOLowering, OpaqueSlot, UniformSlot, Varying, link_varyings, order_varyings
 from .vertex_fetch import VertexAttrib
 
 __all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot", "Attribute", "OpaqueSlot",
            "RenderTarget", "Blend", "DEFAULT_RENDER_TARGETS", "LowerInterpreter", "order_varyings",
-           "VertexAttrib"]
+           "VertexAttrib", "CfBinding", "link_varyings"]
 
 
 def lower_unit(unit: ast.TranslationUnit, key=None):

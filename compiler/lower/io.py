@@ -56,7 +56,8 @@ from compiler.ir.passes.io import _offset as deref_offset, member_offset_B, type
 
 from .from_ast import LoweringError, Opaque, ir_type
 
-__all__ = ["Varying", "UniformSlot", "Attribute", "OpaqueSlot", "IOLowering", "order_varyings",
+__all__ = ["Varying", "UniformSlot", "Attribute", "OpaqueSlot", "IOLowering", "order_varyings", "CfBinding",
+           "link_varyings",
            "SYSVALS", "LEGACY_ATTRIBUTES"]
 
 SYSVALS = {
@@ -158,6 +159,34 @@ def order_varyings(items: list[dict], first_index: int) -> list[Varying]:
                     it["bit_size"], index)
         out.append(v)
         index += v.words
+    return out
+
+
+@dataclass(frozen=True)
+class CfBinding:
+    """One fragment input fed from the vertex outputs: coefficient registers
+    ``cf_base``.. ``cf_base + count - 1`` take vertex outputs ``vs_index``.. (None:
+    the vertex shader does not write it; the driver binds zeros), interpolated
+    ``interp``. cf0 (W) and cf1 (Z) are always bound to the position's W and Z."""
+    name: str
+    cf_base: int
+    vs_index: int | None
+    count: int
+    interp: str
+    bit_size: int = 32
+
+
+def link_varyings(vs: list[Varying], fs: list[Varying]) -> list[CfBinding]:
+    """Match fragment inputs to vertex outputs by location (both explicit) or name;
+    the interpolation comes from the fragment side (GLSL 4.30+ rule)."""
+    by_loc = {v.location: v for v in vs if v.location is not None}
+    by_name = {v.name: v for v in vs}
+    out = []
+    for f in fs:
+        src = by_loc.get(f.location) if f.location is not None else None
+        src = src or by_name.get(f.name)
+        out.append(CfBinding(f.name, f.index, src.index if src is not None else None,
+                             f.components * f.locations, f.interp, f.bit_size))
     return out
 
 

@@ -283,3 +283,18 @@ void main() { gl_Position = pos; c = col; s = sh; i = ids; k = inst; }"""
     np.testing.assert_array_equal(as_f32(got["s"])[:2], sh.T.astype(np.float32))
     np.testing.assert_array_equal(got["i"][:2].view(np.int32), ids.T.astype(np.int32))
     np.testing.assert_array_equal(as_f32(got["k"])[:3], inst[np.arange(n) // 2].T.astype(np.float32))
+
+
+def test_link_varyings_by_name_and_location():
+    from compiler.lower import link_varyings
+    vs = """#version 410
+in vec4 p; layout(location = 5) out vec2 byloc; out vec3 n; flat out int id; out float unused;
+void main() { gl_Position = p; byloc = p.xy; n = p.xyz; id = 1; unused = 0.0; }"""
+    fs = """#version 410
+layout(location = 5) in vec2 renamed; in vec3 n; flat in int id; in vec4 missing; out vec4 o;
+void main() { o = vec4(renamed, n.x, float(id)) + missing; }"""
+    _v, vi = front_half(vs, "vertex")
+    _f, fi = front_half(fs, "fragment")
+    got = [(b.name, b.cf_base, b.vs_index, b.count, b.interp) for b in link_varyings(vi.varyings, fi.varyings)]
+    assert got == [("renamed", 2, 4, 2, "smooth"), ("n", 4, 6, 3, "smooth"), ("missing", 7, None, 4, "smooth"),
+                   ("id", 11, 10, 1, "flat")]
