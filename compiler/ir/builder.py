@@ -300,19 +300,21 @@ class Builder:
 
     def push_if(self, cond: Def) -> If:
         """Start an if; the cursor moves into the then-list."""
-        cf_list, idx = self._split_here()
         node = If(cond)
+        self._insert_after_cursor_block(node)
+        self.at_end(first_block(node.then_list))
+        return node
+
+    def _insert_after_cursor_block(self, node) -> None:
+        """Put an if or loop right after the cursor (splitting its block), followed by
+        a block; phis that named the cursor's block as predecessor now name that one."""
+        cf_list, idx = self._split_here()
         after = cf_list[idx + 1] if idx + 1 < len(cf_list) else None
         if not isinstance(after, Block):
             after = Block()
             cf_list.insert(idx + 1, after)
-            moved = self.block  # phis that named this block as predecessor now see `after`
-            self._move_phi_preds(moved, after)
-        else:
-            self._move_phi_preds(self.block, after)
+        self._move_phi_preds(self.block, after)
         cf_list.insert(idx + 1, node)
-        self.at_end(first_block(node.then_list))
-        return node
 
     def push_else(self, node: If) -> None:
         self.at_end(last_block(node.else_list))
@@ -327,14 +329,9 @@ class Builder:
         return self.phi([(last_block(node.then_list), then_value), (last_block(node.else_list), else_value)])
 
     def push_loop(self) -> Loop:
-        cf_list, idx = self._split_here()
+        """Start a loop; the cursor moves into its body."""
         node = Loop()
-        after = cf_list[idx + 1] if idx + 1 < len(cf_list) else None
-        if not isinstance(after, Block):
-            after = Block()
-            cf_list.insert(idx + 1, after)
-        self._move_phi_preds(self.block, after)
-        cf_list.insert(idx + 1, node)
+        self._insert_after_cursor_block(node)
         self.at_end(first_block(node.body))
         return node
 

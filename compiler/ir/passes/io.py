@@ -27,7 +27,7 @@ from ..core import Deref, Def, Intrinsic, LoadConst, Shader, Variable, replace_u
 from ..types import ArrayType, StructType, VarType, VecType
 from .vars import _remove_dead_derefs
 
-__all__ = ["lower_io", "type_layout", "member_offset_B", "IO_MODES"]
+__all__ = ["lower_io", "type_layout", "member_offset_B", "deref_offset", "IO_MODES"]
 
 IO_MODES = ("shader_in", "shader_out", "uniform", "ubo", "ssbo", "shared")
 
@@ -103,6 +103,9 @@ def _offset(b: Builder, deref: Deref, unit: str, packing: str) -> Def:
     for d in dynamic:
         result = b.iadd(result, d)
     return result
+
+
+deref_offset = _offset      # public name (the driver's I/O lowering uses it)
 
 
 def _assign_layouts(shader: Shader) -> None:
