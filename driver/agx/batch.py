@@ -136,7 +136,7 @@ class Batch:
                 yield i, s
 
     def render_fields(self) -> dict:
-        fb, dev = self.fb, self.ctx.device
+        fb = self.fb
         samples = self._samples()
         tl: TileLayout = self.tile
         tile_px = tile_size_px(tl.record_B, samples)

@@ -15,8 +15,8 @@ import numpy as np
 import layout
 from compiler.ir import ShaderKey
 from driver.gallium import (
-    DrawInfo, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeFace, PipeFormat, PipePrim, PipeQueryType,
-    PipeShaderType, PipeSwizzle, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
+    DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeFace, PipePrim,
+    PipeQueryType, PipeShaderType, PipeSwizzle, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
     SamplerState,
 )
 from uapi import packets as P
@@ -424,21 +424,19 @@ def _read_indices(ctx, info: DrawInfo, start: int, count: int) -> np.ndarray:
 
 
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
-    if indirect is not None:
-        draws, info = _resolve_indirect(ctx, info, indirect)
-    for i, d in enumerate(draws):
-        if d.count == 0 or info.instance_count == 0:
-            continue
-        _encode_one(ctx, info, d)
+    runs = [(info, d) for d in draws] if indirect is None else _resolve_indirect(ctx, info, indirect)
+    for inf, d in runs:
+        if d.count and inf.instance_count:
+            _encode_one(ctx, inf, d)
 
 
-def _resolve_indirect(ctx, info: DrawInfo, ind):
-    """Indirect draws: the parameters are read back after the GPU wrote them."""
+def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
+    """Indirect draws: the parameters are read back once the GPU work writing them is
+    done ((info, draw) per indirect record). Draws from transform feedback draw nothing:
+    stream output is not implemented."""
     from dataclasses import replace
-    from driver.gallium import DrawStartCountBias
-    if ind.count_from_stream_output is not None:
-        t = ind.count_from_stream_output
-        return [DrawStartCountBias(0, 0)], info
+    if ind.count_from_stream_output is not None or ind.buffer is None:
+        return []
     ctx._sync_resource(ind.buffer, write=False)
     n = 5 if info.index_size else 4
     stride = ind.stride_B or 4 * n
@@ -453,11 +451,7 @@ def _resolve_indirect(ctx, info: DrawInfo, ind):
         else:
             count, inst, first, base_inst = w
             out.append((DrawStartCountBias(int(first), int(count)), int(inst), int(base_inst)))
-    draws = []
-    for d, inst, base in out:
-        for_draw = replace(info, instance_count=inst, start_instance=base)
-        _encode_one(ctx, for_draw, d) if d.count and inst else None
-    return [], info
+    return [(replace(info, instance_count=inst, start_instance=base), d) for d, inst, base in out]
 
 
 def _encode_one(ctx, info: DrawInfo, d) -> None:
@@ -552,7 +546,6 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> bytes:
     m["scissor"] = dict(min_x_px=x0, max_x_px=x1, min_y_px=y0, max_y_px=y1)
     if rast.offset_tri or rast.offset_line or rast.offset_point:
         m["depth_bias"] = dict(constant=rast.offset_units, slope_scale=rast.offset_scale, clamp=rast.offset_clamp)
-    from driver.gallium import PipePolygonMode
     m["raster"] = dict(cull_front=bool(rast.cull_face & PipeFace.FRONT), cull_back=bool(rast.cull_face & PipeFace.BACK),
                        front_ccw=rast.front_ccw,
                        provoking_vertex=P.ProvokingVertex.FIRST if rast.flatshade_first else P.ProvokingVertex.LAST,

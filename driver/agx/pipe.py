@@ -13,7 +13,6 @@ flushes after every draw and dispatch."""
 from __future__ import annotations
 
 import itertools
-import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -21,13 +20,11 @@ import numpy as np
 import layout
 from driver.gallium import (
     BlendState, BlitInfo, Box, ClipState, ConstantBuffer, DepthStencilAlphaState, DrawInfo,
-    DrawStartCountBias, FramebufferState, GridInfo, ImageView, IndirectInfo, PipeBarrier, PipeBind,
-    PipeClear, PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery,
-    PipeQueryType, PipeResource, PipeScreen, PipeShaderType, PipeTexFilter, PipeTextureTarget,
-    PipeTexMipFilter, PipeTexWrap, RasterizerState, ResourceTemplate, SamplerState, SamplerView, ScissorState,
-    ScreenCaps,
-    ShaderBuffer, ShaderState, StreamOutputTarget, Surface, Transfer, VertexBuffer, VertexElement,
-    ViewportState, PIPE_TIMEOUT_INFINITE,
+    DrawStartCountBias, FramebufferState, GridInfo, IndirectInfo, PipeBarrier, PipeBind, PipeClear,
+    PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery, PipeQueryType,
+    PipeResource, PipeScreen, PipeShaderType, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
+    RasterizerState, ResourceTemplate, SamplerState, ScissorState, ScreenCaps, ShaderState, Surface,
+    Transfer, VertexBuffer, VertexElement, ViewportState, PIPE_TIMEOUT_INFINITE,
 )
 
 from .batch import Batch, Submission

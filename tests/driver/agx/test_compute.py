@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tests.driver.agx.glhelp import compute_program, context, program, vertices
+from tests.driver.agx.glhelp import compute_program, context, program
 
 
 def test_image_store_then_sample():

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import uapi
-from driver.agx.pipe import AgxScreen
 from drmshim import Kernel
 from drmshim.gpu.pipeline import Executor
 from tests.driver.agx.glhelp import FS_COLOR, VS_COLOR, context, program, vertices

@@ -152,7 +152,7 @@ def test_occlusion_query_counts_samples():
 @pytest.mark.parametrize("option", ["sync", "flush"])
 def test_debug_options_give_the_same_image(monkeypatch, option):
     monkeypatch.setenv("SHIMGL_DEBUG", option)
-    from driver.agx.pipe import AgxContext, AgxScreen
+    from driver.agx.pipe import AgxScreen
     import driver.agx.face as face
     screen = AgxScreen()
     monkeypatch.setattr(face, "_screens", {"/dev/dri/renderD128": screen})
@@ -193,3 +193,22 @@ def test_primitive_types(mode, n, covered):
         assert (img[8] == 255).all() and img.sum() == 255 * 16
     else:
         assert img[8, 8] == 255 and img.sum() == 255
+
+
+def test_indirect_and_multi_draws():
+    ctx = context(16, 16, api="gles31")
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0, 0.5, 0.0, 1.0); }""")
+    left = [[-1, -1], [0, -1], [-1, 1], [0, -1], [0, 1], [-1, 1]]
+    vertices(ctx, p, np.array(left, np.float32), {"pos": (2, 0)}, 2)
+    cmd = np.array([3, 1, 3, 0], np.uint32)              # count, instances, first, base instance
+    ind = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(ctx.GL_DRAW_INDIRECT_BUFFER, ind)
+    ctx.glBufferData(ctx.GL_DRAW_INDIRECT_BUFFER, cmd.nbytes, cmd, ctx.GL_STATIC_DRAW)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArraysIndirect(ctx.GL_TRIANGLES, 0)
+    img = ctx.read_pixels()
+    X, Y = np.meshgrid(np.arange(16) + 0.5, np.arange(16) + 0.5)
+    edge = X + Y / 2 - 8                  # the second triangle: (8, 0), (8, 16), (0, 16) in pixels
+    assert (img[(X < 8) & (edge > 0.5)] == [255, 128, 0, 255]).all()
+    assert (img[X > 8] == 0).all() and (img[edge < -0.5] == 0).all()

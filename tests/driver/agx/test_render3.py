@@ -153,7 +153,7 @@ def test_depth_readback_desktop():
     p = program(ctx, """#version 330
     in vec3 pos; void main(){ gl_Position = vec4(pos, 1.0); }""", """#version 330
     out vec4 color; void main(){ color = vec4(1.0); }""")
-    vao = vertices(ctx, p, np.array([[-1, -1, 0.5], [3, -1, 0.5], [-1, 3, 0.5]], np.float32), {"pos": (3, 0)}, 3)
+    vertices(ctx, p, np.array([[-1, -1, 0.5], [3, -1, 0.5], [-1, 3, 0.5]], np.float32), {"pos": (3, 0)}, 3)
     ctx.glEnable(ctx.GL_DEPTH_TEST)
     ctx.glClear(ctx.GL_DEPTH_BUFFER_BIT)
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
@@ -164,7 +164,7 @@ def test_depth_readback_desktop():
 
 def test_compat_quads_with_legacy_arrays():
     ctx = context(16, 16, api="compat")
-    p = program(ctx, """#version 120
+    program(ctx, """#version 120
     void main(){ gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }""", """#version 120
     void main(){ gl_FragColor = gl_Color; }""")
     quad = np.array([[-1, -1], [0, -1], [0, 0], [-1, 0], [0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
