@@ -211,10 +211,10 @@ class Selector:
         abs_ = neg = False
         while isinstance(d.parent, Alu) and d.parent.op in ("fneg", "fabs"):
             inner = d.parent.srcs[0]
-            if d.parent.op == "fneg":
+            if d.parent.op == "fabs":
+                abs_ = True           # inner negations no longer matter; outer ones stay
+            elif not abs_:
                 neg = not neg
-            else:
-                abs_, neg = True, False
             d, comp = inner.def_, inner.swizzle[comp]
         return self.vals[d][comp], abs_, neg
 
@@ -620,13 +620,12 @@ class Selector:
             raise BackendError(f"dynamically indexed {kind} blocks are not supported")
         return Reg("u", 2 * self.layout.slot(f"{kind}_address", b, 2), 64)
 
-    def _load(self, op: str, d: Def, **f) -> list:
+    def _load(self, op: str, d: Def, fmt: str | None = None, **f) -> list:
         size = _msize(d.bit_size)
         if size == 64:
             raise BackendError("64-bit memory loads are not supported")
         v = VReg(size, d.num_components)
-        fmt = "i32" if size == 32 else "i16"
-        fields = {"dst": v, "fmt": fmt}
+        fields = {"dst": v, "fmt": fmt or ("i32" if size == 32 else "i16")}
         fields.update({k: (self.src(x, op, k) if isinstance(x, (Const, Ref)) else x) for k, x in f.items()})
         self.block.instrs.append(MInstr(op, fields))
         return self._split(v)
@@ -676,6 +675,11 @@ class Selector:
         mask = i.indices.get("write_mask", (1 << value.num_components) - 1)
         self._store("device_store", value, mask, self.vals[offset][0],
                     {"base": self._buffer("ssbo", index), "shift": 0}, "index")
+
+    def in_load_vbo(self, i):
+        base = Reg("u", 2 * self.layout.slot("vbo_address", i.indices.get("buffer", 0), 2), 64)
+        return self._load("device_load", i.dest, fmt=i.indices.get("format", "i32"), base=base,
+                          index=self._address_index(self.vals[i.srcs[0]][0]), shift=0)
 
     def in_get_ssbo_size(self, i):
         b = self._const_src(i.srcs[0])

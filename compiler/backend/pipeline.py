@@ -63,6 +63,12 @@ def dce(func: MFunction) -> None:
         for b in walk_mblocks(func.body):
             keep = []
             for ins in b.instrs:
+                if ins.op == "preload":
+                    pairs = [(d, x) for d, x in zip(ins.dsts, ins.srcs) if d in used]
+                    changed |= len(pairs) != len(ins.dsts)
+                    ins.dsts, ins.srcs = [d for d, _ in pairs], [x for _, x in pairs]
+                    if not pairs:
+                        continue
                 defs = ins.defs()
                 removable = defs and all(d not in used for d in defs) and (
                     ins.op in ("collect", "copy") or (not ins.pseudo and ins.info.can_eliminate))
