@@ -81,18 +81,26 @@ def fmul(a, b, out=None):
     return np.multiply(a, b, out=out)
 def _min_max_ties(r, a, b, negative_if):
     """Make fmin/fmax deterministic where numpy's SIMD and scalar loops differ: two
-    zeros give -0 when ``negative_if(sign a, sign b)`` else +0; two NaNs give a."""
+    zeros give -0 when ``negative_if(sign a, sign b)`` else +0; a NaN (even a
+    signalling one) loses to a number; two NaNs give a."""
     if not np.ndim(r):
         if a == 0 and b == 0:
             return np.float32(-0.0 if negative_if(np.signbit(a), np.signbit(b)) else 0.0)
-        return np.float32(a) if np.isnan(a) and np.isnan(b) else r
-    special = np.flatnonzero(~(np.abs(r) > 0))  # zero or NaN results only
+        if np.isnan(a) or np.isnan(b):
+            return np.float32(b if np.isnan(a) and not np.isnan(b) else a)
+        return r
+    magnitude = np.abs(r)
+    if r.size == 0 or magnitude.min() > 0:
+        return r  # no zero and no NaN (min of a NaN is NaN): the common case, two cheap passes
+    special = np.flatnonzero(~(magnitude > 0))  # zero or NaN results only
     if special.size:
         a, b = np.broadcast_to(a, r.shape)[special], np.broadcast_to(b, r.shape)[special]
         rs = np.where((a == 0) & (b == 0),
                       np.where(negative_if(np.signbit(a), np.signbit(b)), np.float32(-0.0), np.float32(0.0)),
                       r[special])
-        r[special] = np.where(np.isnan(a) & np.isnan(b), a, rs)
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        rs = np.where(nan_a & ~nan_b, b, np.where(nan_b & ~nan_a, a, rs))  # signalling NaNs lose too
+        r[special] = np.where(nan_a & nan_b, a, rs)
     return r
 
 

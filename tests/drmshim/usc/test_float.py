@@ -175,3 +175,11 @@ def test_fmin_fmax_order_signed_zeros_the_same_on_every_lane():
     b = -a
     lo, hi = run2("fmin", a, b), run2("fmax", a, b)
     assert np.all(np.signbit(lo)) and not np.any(np.signbit(hi))
+
+
+def test_signalling_nan_loses_to_a_number_in_fmin_fmax():
+    snan = np.array([0x7FA00000], np.uint32).view(np.float32)[0]
+    for n in (1, 37):
+        a = np.full(n, 0.0, np.float32)
+        b = np.full(n, snan, np.float32)
+        assert np.array_equal(run2("fmin", a, b), a) and np.array_equal(run2("fmax", b, a), a)
