@@ -9,6 +9,13 @@ May import: uapi, layout, compiler. Must never import drmshim: it reaches the
 kernel only through the uapi seam, as a real driver reaches a real kernel only
 through syscalls. See README.md."""
 
-from driver.agx.face import Context  # noqa: E402
-
 __all__: list[str] = ["Context"]
+
+
+def __getattr__(name):
+    # driver.Context (driver.agx.face) is imported on first use: importing `driver`
+    # must not pull in the whole stack
+    if name == "Context":
+        from driver.agx.face import Context
+        return Context
+    raise AttributeError(f"module 'driver' has no attribute {name!r}")

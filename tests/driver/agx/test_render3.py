@@ -178,3 +178,47 @@ def test_compat_quads_with_legacy_arrays():
     img = ctx.read_pixels()
     assert (img[:8, :8] == [255, 0, 0, 255]).all() and (img[8:, 8:] == [0, 0, 255, 255]).all()
     assert (img[:8, 8:] == 0).all() and (img[8:, :8] == 0).all()
+
+
+def test_normalized_and_integer_attributes():
+    ctx = context(8, 8)
+    vs = """#version 300 es
+    in vec2 pos; in vec4 col; in ivec2 k; out vec4 v;
+    void main(){ gl_Position = vec4(pos, 0.0, 1.0); v = col * float(k.x + k.y) / 10.0; }"""
+    p = program(ctx, vs, """#version 300 es
+    precision highp float; in vec4 v; out vec4 color; void main(){ color = v; }""")
+    vao = vertices(ctx, p, np.array([[-1, -1], [3, -1], [-1, 3]], np.float32), {"pos": (2, 0)}, 2)
+    cols = np.array([[255, 128, 0, 255]] * 3, np.uint8)
+    ks = np.array([[3, 7]] * 3, np.int16)
+    for name, data, n, typ in (("col", cols, 4, ctx.GL_UNSIGNED_BYTE), ("k", ks, 2, ctx.GL_SHORT)):
+        buf = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(ctx.GL_ARRAY_BUFFER, buf)
+        ctx.glBufferData(ctx.GL_ARRAY_BUFFER, data.nbytes, data, ctx.GL_STATIC_DRAW)
+        loc = ctx.glGetAttribLocation(p, name)
+        if name == "k":
+            ctx.glVertexAttribIPointer(loc, n, typ, 0, 0)
+        else:
+            ctx.glVertexAttribPointer(loc, n, typ, True, 0, 0)
+        ctx.glEnableVertexAttribArray(loc)
+    assert vao
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    assert (np.abs(ctx.read_pixels().astype(int) - [255, 128, 0, 255]).max(axis=-1) <= 1).all()
+
+
+def test_shadow_sampler_compares_depth():
+    ctx = context(8, 8)
+    p = program(ctx, VS_UV, """#version 300 es
+    precision highp float; precision highp sampler2DShadow; uniform sampler2DShadow t; in vec2 uv; out vec4 color;
+    void main(){ color = vec4(texture(t, vec3(uv, 0.5))); }""")
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    depth = np.tile(np.array([0.25, 0.75], np.float32), (2, 1))     # left column 0.25, right 0.75
+    ctx.glTexImage2D(ctx.GL_TEXTURE_2D, 0, ctx.GL_DEPTH_COMPONENT32F, 2, 2, 0, ctx.GL_DEPTH_COMPONENT, ctx.GL_FLOAT,
+                     depth)
+    _nearest(ctx, ctx.GL_TEXTURE_2D)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_COMPARE_MODE, ctx.GL_COMPARE_REF_TO_TEXTURE)
+    ctx.glTexParameteri(ctx.GL_TEXTURE_2D, ctx.GL_TEXTURE_COMPARE_FUNC, ctx.GL_LEQUAL)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    img = ctx.read_pixels()[..., 0]
+    assert (img[:, :4] == 0).all() and (img[:, 4:] == 255).all()     # 0.5 <= 0.25 fails, <= 0.75 passes
