@@ -1,0 +1,636 @@
+"""Build shimgl's C ABI: generate from the Khronos registry, compile with cffi's
+embedding mode, link.
+
+    python driver/abi/build.py OUTDIR        # what the install hook runs
+
+Outputs in OUTDIR (see README.md):
+  libshimgl.so         the embedded-Python library: every GL/GLES/EGL command of
+                       gl.xml + egl.xml, OSMesa*, __egl_Main; SONAME libshimgl.so
+  libOSMesa.so.8       SONAME libOSMesa.so.8, DT_NEEDED libshimgl.so (+ symlink
+                       libOSMesa.so): what PyOpenGL's osmesa platform dlopens
+  libEGL_shimgl.so.0   symlink to libshimgl.so, named by the glvnd vendor JSON
+  50_shimgl.json       the glvnd EGL vendor file (__EGL_VENDOR_LIBRARY_FILENAMES)
+  _commands.py         generated Python marshalling, one function per command
+  _eglenums.py         generated EGL_* constants
+
+Standard library + cffi only: it runs inside pip's isolated build environment,
+where shimgl itself (numpy, ...) is not importable, so it is loaded by file path
+(never as driver.abi.build)."""
+
+from __future__ import annotations
+
+import json
+import keyword
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import registry  # noqa: E402  (sibling module, loaded by path on purpose)
+
+sys.path.pop(0)
+
+__all__ = ["BuildError", "build", "main"]
+
+LIBRARY = "libshimgl.so"
+OSMESA = "libOSMesa.so.8"
+EGL_VENDOR = "libEGL_shimgl.so.0"
+VENDOR_JSON = "50_shimgl.json"
+COMMANDS_PY = "_commands.py"
+EGL_ENUMS_PY = "_eglenums.py"
+EMBED_MODULE = "_shimgl_embed"
+
+
+class BuildError(RuntimeError):
+    """A prerequisite is missing (compiler, shared libpython, registry)."""
+
+
+# The C types the registry's commands use. One block serves cffi's cdef and the C
+# source (cffi needs full definitions; the C side gets the same text).
+TYPEDEFS = """
+typedef unsigned int GLenum; typedef unsigned char GLboolean; typedef unsigned int GLbitfield;
+typedef void GLvoid; typedef signed char GLbyte; typedef unsigned char GLubyte;
+typedef short GLshort; typedef unsigned short GLushort; typedef int GLint; typedef unsigned int GLuint;
+typedef int GLclampx; typedef int GLsizei; typedef float GLfloat; typedef float GLclampf;
+typedef double GLdouble; typedef double GLclampd; typedef void *GLeglClientBufferEXT;
+typedef void *GLeglImageOES; typedef char GLchar; typedef char GLcharARB;
+typedef unsigned int GLhandleARB; typedef unsigned short GLhalf; typedef unsigned short GLhalfARB;
+typedef int GLfixed; typedef long GLintptr; typedef long GLintptrARB; typedef long GLsizeiptr;
+typedef long GLsizeiptrARB; typedef int64_t GLint64; typedef int64_t GLint64EXT;
+typedef uint64_t GLuint64; typedef uint64_t GLuint64EXT; typedef struct __GLsync *GLsync;
+struct _cl_context; struct _cl_event;
+typedef void (*GLDEBUGPROC)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *message, const void *userParam);
+typedef void (*GLDEBUGPROCARB)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *message, const void *userParam);
+typedef void (*GLDEBUGPROCKHR)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *message, const void *userParam);
+typedef void (*GLDEBUGPROCAMD)(GLuint id, GLenum category, GLenum severity, GLsizei length, const GLchar *message, void *userParam);
+typedef unsigned short GLhalfNV; typedef long GLvdpauSurfaceNV; typedef void (*GLVULKANPROCNV)(void);
+typedef int32_t EGLint; typedef unsigned int EGLBoolean; typedef unsigned int EGLenum;
+typedef intptr_t EGLAttribKHR; typedef intptr_t EGLAttrib; typedef void *EGLClientBuffer;
+typedef void *EGLConfig; typedef void *EGLContext; typedef void *EGLDeviceEXT; typedef void *EGLDisplay;
+typedef void *EGLImage; typedef void *EGLImageKHR; typedef void *EGLLabelKHR; typedef void *EGLObjectKHR;
+typedef void *EGLOutputLayerEXT; typedef void *EGLOutputPortEXT; typedef void *EGLStreamKHR;
+typedef void *EGLSurface; typedef void *EGLSync; typedef void *EGLSyncKHR; typedef void *EGLSyncNV;
+typedef void (*__eglMustCastToProperFunctionPointerType)(void);
+typedef uint64_t EGLTimeKHR; typedef uint64_t EGLTime; typedef uint64_t EGLTimeNV;
+typedef uint64_t EGLuint64NV; typedef uint64_t EGLuint64KHR; typedef int64_t EGLnsecsANDROID;
+typedef int EGLNativeFileDescriptorKHR; typedef long EGLsizeiANDROID;
+typedef void (*EGLSetBlobFuncANDROID)(const void *key, EGLsizeiANDROID keySize, const void *value, EGLsizeiANDROID valueSize);
+typedef EGLsizeiANDROID (*EGLGetBlobFuncANDROID)(const void *key, EGLsizeiANDROID keySize, void *value, EGLsizeiANDROID valueSize);
+struct EGLClientPixmapHI { void *pData; EGLint iWidth; EGLint iHeight; EGLint iStride; };
+typedef void (*EGLDEBUGPROCKHR)(EGLenum error, const char *command, EGLint messageType, EGLLabelKHR threadLabel, EGLLabelKHR objectLabel, const char *message);
+typedef void *EGLNativeDisplayType; typedef unsigned long EGLNativePixmapType;
+typedef unsigned long EGLNativeWindowType;
+struct AHardwareBuffer; struct wl_buffer; struct wl_display; struct wl_resource;
+typedef void *OSMesaContext; typedef void (*OSMESAproc)(void);
+"""
+
+# OSMesa (Mesa's osmesa.h API; not in the Khronos registry).
+OSMESA_COMMANDS = [
+    ("OSMesaContext", "OSMesaCreateContext", "GLenum format, OSMesaContext sharelist"),
+    ("OSMesaContext", "OSMesaCreateContextExt",
+     "GLenum format, GLint depthBits, GLint stencilBits, GLint accumBits, OSMesaContext sharelist"),
+    ("OSMesaContext", "OSMesaCreateContextAttribs", "const int *attribList, OSMesaContext sharelist"),
+    ("void", "OSMesaDestroyContext", "OSMesaContext ctx"),
+    ("GLboolean", "OSMesaMakeCurrent",
+     "OSMesaContext ctx, void *buffer, GLenum type, GLsizei width, GLsizei height"),
+    ("OSMesaContext", "OSMesaGetCurrentContext", "void"),
+    ("void", "OSMesaPixelStore", "GLint pname, GLint value"),
+    ("void", "OSMesaGetIntegerv", "GLint pname, GLint *value"),
+    ("GLboolean", "OSMesaGetDepthBuffer",
+     "OSMesaContext c, GLint *width, GLint *height, GLint *bytesPerValue, void **buffer"),
+    ("GLboolean", "OSMesaGetColorBuffer",
+     "OSMesaContext c, GLint *width, GLint *height, GLint *format, void **buffer"),
+    ("void", "OSMesaColorClamp", "GLboolean enable"),
+    ("void", "OSMesaPostprocess", "OSMesaContext osmesa, const char *filter, unsigned enable_value"),
+]
+
+# Implemented in C (never call Python): the lookups must work before Python starts.
+C_ONLY = {"eglGetProcAddress", "OSMesaGetProcAddress"}
+
+# Types that are opaque handles: Python sees an int.
+HANDLE_TYPES = {"GLsync", "EGLDisplay", "EGLConfig", "EGLContext", "EGLSurface", "EGLSync",
+                "EGLSyncKHR", "EGLImage", "EGLImageKHR", "OSMesaContext", "EGLClientBuffer",
+                "EGLDeviceEXT", "EGLNativeDisplayType", "EGLStreamKHR", "EGLLabelKHR",
+                "EGLObjectKHR", "GLeglImageOES", "GLeglClientBufferEXT", "EGLSyncNV"}
+CHAR_TYPES = {"GLchar", "GLcharARB", "char", "GLubyte"}
+
+
+# ----------------------------------------------------------------------------
+# the command list
+# ----------------------------------------------------------------------------
+
+def all_commands(registry_dir: Path) -> list[registry.Command]:
+    cmds = registry.read_commands(registry_dir)
+    for ret, name, params in OSMESA_COMMANDS:
+        ps = []
+        if params != "void":
+            for decl in params.split(","):
+                m = re.match(r"\s*(.*?)(\w+)\s*$", decl)
+                ps.append(registry.Param(" ".join(m.group(1).replace("*", " *").split()),
+                                         m.group(2), ""))
+        cmds.append(registry.Command(name, ret, tuple(ps), "osmesa"))
+    cmds.append(registry.Command("OSMesaGetProcAddress", "OSMESAproc",
+                                 (registry.Param("const char *", "funcName", ""),), "osmesa"))
+    return sorted(cmds, key=lambda c: c.name)
+
+
+def _zero(ret: str) -> str:
+    return "0" if "*" not in ret and ret not in HANDLE_TYPES and "proc" not in ret.lower() \
+        else "NULL"
+
+
+# ----------------------------------------------------------------------------
+# C: cdef + source
+# ----------------------------------------------------------------------------
+
+def make_cdef(cmds) -> str:
+    out = [TYPEDEFS, """
+void shimgl_set_impl(int index, int on);
+void shimgl_set_ready(void);
+const char *shimgl_so_path(void);
+void *shimgl_get_proc_address(const char *name);
+int shimgl_command_count(void);
+extern "Python" void shimgl_py_init(void);
+extern "Python" int shimgl_py_missing(int index);
+"""]
+    for c in cmds:
+        if c.name in C_ONLY:
+            continue
+        out.append(f'extern "Python" {c.ret} shimgl_py_{c.name}({c.c_params()});')
+    return "\n".join(out)
+
+
+C_PRELUDE = r"""
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <Python.h>
+#define SHIMGL_EXPORT __attribute__((visibility("default")))
+"""
+
+C_HELPERS = r"""
+static volatile int shimgl_ready;
+static unsigned char shimgl_impl[SHIMGL_NCOMMANDS];
+
+void shimgl_set_impl(int index, int on) { if (index >= 0 && index < SHIMGL_NCOMMANDS) shimgl_impl[index] = (unsigned char)on; }
+void shimgl_set_ready(void) { __atomic_store_n(&shimgl_ready, 1, __ATOMIC_RELEASE); }
+int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
+
+#define SHIMGL_ENTER() do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0)) shimgl_py_init(); } while (0)
+
+/* A host that dlopens us RTLD_LOCAL (waffle does, for libEGL) leaves libpython's
+   symbols local; Python extension modules (_cffi_backend, numpy) need them global. */
+__attribute__((constructor)) static void shimgl_promote_libpython(void)
+{
+    Dl_info info;
+    if (dladdr((void *)&Py_IsInitialized, &info) && info.dli_fname)
+        dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+}
+
+const char *shimgl_so_path(void)
+{
+    Dl_info info;
+    if (dladdr((void *)&shimgl_so_path, &info) && info.dli_fname)
+        return info.dli_fname;
+    return "";
+}
+
+struct shimgl_proc { const char *name; void *fn; };
+static int shimgl_proc_cmp(const void *key, const void *entry)
+{
+    return strcmp((const char *)key, ((const struct shimgl_proc *)entry)->name);
+}
+"""
+
+C_TAIL = r"""
+SHIMGL_EXPORT void *shimgl_get_proc_address(const char *name)
+{
+    const struct shimgl_proc *p;
+    if (!name) return NULL;
+    p = bsearch(name, shimgl_procs, sizeof shimgl_procs / sizeof shimgl_procs[0],
+                sizeof shimgl_procs[0], shimgl_proc_cmp);
+    return p ? p->fn : NULL;
+}
+
+SHIMGL_EXPORT __eglMustCastToProperFunctionPointerType eglGetProcAddress(const char *procname)
+{
+    return (__eglMustCastToProperFunctionPointerType)shimgl_get_proc_address(procname);
+}
+
+SHIMGL_EXPORT OSMESAproc OSMesaGetProcAddress(const char *funcName)
+{
+    return (OSMESAproc)shimgl_get_proc_address(funcName);
+}
+
+/* ---- glvnd EGL vendor ABI (glvnd/libeglabi.h, ABI major version 0) ---------
+   Only the parts we use are declared: __egl_Main receives the imports table and
+   fills the function pointers glvnd calls. */
+typedef struct {
+    EGLDisplay (*getPlatformDisplay)(EGLenum platform, void *nativeDisplay, const EGLAttrib *attrib_list);
+    EGLBoolean (*getSupportsAPI)(EGLenum api);
+    const char *(*getVendorString)(int name);
+    void *(*getProcAddress)(const char *procName);
+    void *(*getDispatchAddress)(const char *procName);
+    void (*setDispatchIndex)(const char *procName, int index);
+    /* optional members follow in the real struct; left untouched (glvnd zeroes them) */
+} shimgl_egl_imports;
+
+static EGLDisplay shimgl_vendor_platform_display(EGLenum platform, void *native, const EGLAttrib *attribs)
+{
+    return eglGetPlatformDisplay(platform, native, attribs);
+}
+static EGLBoolean shimgl_vendor_supports_api(EGLenum api)
+{
+    return api == 0x30A0 /* EGL_OPENGL_ES_API */ || api == 0x30A2 /* EGL_OPENGL_API */;
+}
+static const char *shimgl_vendor_string(int name)
+{
+    return name == 0 /* __EGL_VENDOR_STRING_PLATFORM_EXTENSIONS */ ? "EGL_MESA_platform_surfaceless" : NULL;
+}
+static void *shimgl_vendor_dispatch_address(const char *name) { (void)name; return NULL; }
+static void shimgl_vendor_set_dispatch_index(const char *name, int index) { (void)name; (void)index; }
+
+SHIMGL_EXPORT EGLBoolean __egl_Main(uint32_t version, const void *exports, void *vendor, void *imports)
+{
+    shimgl_egl_imports *im = imports;
+    (void)exports; (void)vendor;
+    if ((version >> 16) != 0)
+        return 0;
+    im->getPlatformDisplay = shimgl_vendor_platform_display;
+    im->getSupportsAPI = shimgl_vendor_supports_api;
+    im->getVendorString = shimgl_vendor_string;
+    im->getProcAddress = shimgl_get_proc_address;
+    im->getDispatchAddress = shimgl_vendor_dispatch_address;
+    im->setDispatchIndex = shimgl_vendor_set_dispatch_index;
+    return 1;
+}
+"""
+
+
+def _args(c) -> str:
+    return ", ".join(p.name for p in c.params)
+
+
+def make_source(cmds) -> str:
+    out = [C_PRELUDE, TYPEDEFS, f"#define SHIMGL_NCOMMANDS {len(cmds)}",
+           # forward declarations of the extern "Python" functions cffi defines later
+           "static void shimgl_py_init(void);", "static int shimgl_py_missing(int index);"]
+    for c in cmds:
+        if c.name not in C_ONLY:
+            out.append(f"static {c.ret} shimgl_py_{c.name}({c.c_params()});")
+    out.append(C_HELPERS)
+    for i, c in enumerate(cmds):
+        if c.name in C_ONLY:
+            out.append(f"SHIMGL_EXPORT {c.ret} {c.name}({c.c_params()});")
+            continue
+        call = f"shimgl_py_{c.name}({_args(c)})"
+        if c.ret == "void":
+            body = (f"SHIMGL_ENTER(); if (shimgl_impl[{i}]) {{ {call}; return; }} "
+                    f"shimgl_py_missing({i});")
+        else:
+            body = (f"SHIMGL_ENTER(); if (shimgl_impl[{i}]) return {call}; "
+                    f"shimgl_py_missing({i}); return ({c.ret}){_zero(c.ret)};")
+        out.append(f"SHIMGL_EXPORT {c.ret} {c.name}({c.c_params()}) {{ {body} }}")
+    out.append("static const struct shimgl_proc shimgl_procs[] = {")
+    for c in cmds:   # sorted by name (strcmp order = Python's order for ASCII)
+        out.append(f'    {{"{c.name}", (void *){c.name}}},')
+    out.append("};")
+    out.append(C_TAIL)
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------
+# Python: one marshalling function per command (driver.abi.marshal's helpers)
+# ----------------------------------------------------------------------------
+
+_POINTER_ARRAY_CMDS = re.compile(r"^gl(VertexAttrib[IL]?Pointer|VertexPointer|NormalPointer|ColorPointer|"
+                                 r"TexCoordPointer|SecondaryColorPointer|FogCoordPointer|"
+                                 r"EdgeFlagPointer|IndexPointer)(ARB|EXT)?$")
+_PIXEL_IN = re.compile(r"^gl(Tex(Sub)?Image[123]D|TextureSubImage[123]D|DrawPixels)(EXT|OES)?$")
+
+
+def _pyname(n: str) -> str:
+    return n + "_" if keyword.iskeyword(n) or n in ("ctx", "M") else n
+
+
+def _base(c_type: str) -> str:
+    return c_type.replace("const", "").replace("*", "").replace("struct", "").strip()
+
+
+def _len_expr(length: str, names: dict[str, str]) -> str | None:
+    """A Python expression for the registry's len attribute, or None when it
+    depends on state (COMPSIZE) or is absent."""
+    if not length or "COMPSIZE" in length or "(" in length:
+        return None
+    expr = length
+    for n, py in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        expr = re.sub(rf"\b{re.escape(n)}\b", py, expr)
+    if not re.fullmatch(r"[\w\s*+\-]+", expr):
+        return None
+    if re.search(r"[A-Za-z_]", expr) and not all(t in names.values() for t in re.findall(r"[A-Za-z_]\w*", expr)):
+        return None
+    return expr
+
+
+def _compsize_arg(length: str, names) -> str | None:
+    m = re.fullmatch(r"COMPSIZE\((\w+)\)", length or "")
+    if m and m.group(1) in names:
+        return names[m.group(1)]
+    return None
+
+
+def marshal_function(c) -> str:
+    """The Python source of `def NAME(ctx, *c_args)`: converts C arguments to the
+    front end's calling convention, calls ctx.NAME, writes outputs, converts the
+    return value (driver/gl/pointers.py documents the convention)."""
+    names = {p.name: _pyname(p.name) for p in c.params}
+    consumed: set[str] = set()
+    for p in c.params:      # the lengths of a string array are read with the strings
+        if p.c_type.count("*") == 2 and p.c_type.startswith("const") \
+                and _base(p.c_type) in ("GLchar", "GLcharARB", "char") and "length" in names:
+            consumed.add("length")
+    outs = [p for p in c.params if "*" in p.c_type and not p.c_type.startswith("const")]
+    # scalars that only size an output (bufSize of glGetShaderInfoLog): the front
+    # end may or may not take them (M.call decides by the method's arity)
+    limits = {p.name for p in c.params if "*" not in p.c_type
+              and any(re.search(rf"\b{re.escape(p.name)}\b", o.length or "")
+                      and "COMPSIZE" not in o.length for o in outs)}
+    ins, extra = [], []
+    for p in c.params:
+        py = names[p.name]
+        t, base = p.c_type, _base(p.c_type)
+        is_const = t.startswith("const")
+        stars = t.count("*")
+        if p.name in consumed or (stars and not is_const):
+            continue
+        target = extra if p.name in limits and p is c.params[-1 - len(outs)] else ins
+        if stars == 0:
+            target.append(f"M.handle({py})" if base in HANDLE_TYPES else py)
+            continue
+        if stars == 1 and base in ("GLchar", "GLcharARB", "char"):
+            n = _len_expr(p.length, names)
+            ins.append(f"M.str_in({py}, {n})" if n and n != "1" else f"M.str_in({py})")
+        elif stars == 2 and base in ("GLchar", "GLcharARB", "char"):
+            count = _len_expr(p.length, names) or "1"
+            lengths = names["length"] if "length" in consumed else "M.NULL"
+            ins.append(f"M.strs_in({py}, {count}, {lengths})")
+        elif stars == 1:
+            if _POINTER_ARRAY_CMDS.match(c.name) and p.name == "pointer":
+                ins.append(f"M.client_array(ctx, {py})")
+            elif p.name == "indices" and "Elements" in c.name and c.name.startswith("glDraw"):
+                ins.append(f"M.client_indices(ctx, {py})")
+            elif _PIXEL_IN.match(c.name) and p.name == "pixels":
+                dims = [names.get(k, "1") for k in ("width", "height", "depth")]
+                ins.append(f"M.pixels_in(ctx, {py}, {names['format']}, {names['type']}, "
+                           f"{', '.join(dims)})")
+            elif base in ("void", "GLvoid"):
+                n = _len_expr(p.length, names)
+                ins.append(f"M.bytes_in({py}, {n})" if n else f"M.addr({py})")
+            else:
+                n = _len_expr(p.length, names)
+                if n is None:
+                    k = _compsize_arg(p.length, names)
+                    n = f"M.pname_count({k})" if k else "M.guess_count()"
+                ins.append(f"M.arr_in({py}, {base!r}, {n})")
+        else:
+            ins.append(f"M.addr({py})")
+    if extra:
+        call = f"M.call(ctx.{c.name}, ({''.join(i + ', ' for i in ins)}), ({extra[0]},))"
+    else:
+        call = f"ctx.{c.name}({', '.join(ins)})"
+    body = [f"def {c.name}(ctx, {', '.join(names.values())}):" if c.params
+            else f"def {c.name}(ctx):"]
+    if outs:
+        body.append(f"    r = {call}")
+        body.append(f"    if r is None: return {_py_zero(c.ret)}")
+        body += [f"    {s}" for s in _outputs(c, outs, names)]
+        body.append(f"    return {_py_ret(c.ret, 'r')}" if c.ret != "void" else "    return None")
+    else:
+        body.append(f"    return {_py_ret(c.ret, call)}" if c.ret != "void" else f"    {call}")
+    return "\n".join(body)
+
+
+def _outputs(c, outs, names) -> list[str]:
+    limit_param = next((names[p.name] for p in c.params
+                        if p.name in ("bufSize", "bufsize", "maxLength", "maxCount", "count",
+                                      "maxcount", "bufferSize")
+                        and "*" not in p.c_type), None)
+    lines = []
+    if len(outs) == 1:
+        p = outs[0]
+        lines.append(f"M.put({names[p.name]}, {_base(p.c_type)!r}, r, "
+                     f"{limit_param if limit_param else 'None'})")
+    elif len(outs) == 2 and outs[0].name in ("length", "count", "size") \
+            and "*" in outs[0].c_type and _base(outs[0].c_type) in ("GLsizei", "GLint", "EGLint"):
+        p = outs[1]
+        lines.append(f"n = M.put({names[p.name]}, {_base(p.c_type)!r}, r, "
+                     f"{limit_param if limit_param else 'None'})")
+        lines.append(f"M.put({names[outs[0].name]}, 'GLsizei', n)")
+    else:
+        lines.append(f"M.put_many(({', '.join(names[p.name] for p in outs)},), "
+                     f"({', '.join(repr(_base(p.c_type)) for p in outs)},), r)")
+    return lines
+
+
+def _py_zero(ret: str) -> str:
+    if ret == "void":
+        return "None"
+    return "M.NULL" if "*" in ret or ret in HANDLE_TYPES else "0"
+
+
+def _py_ret(ret: str, expr: str) -> str:
+    if ret == "void":
+        return expr
+    if ret in ("const GLubyte *", "const char *"):
+        return f"M.cstr({expr})"
+    if ret in HANDLE_TYPES:
+        return f"M.to_handle({expr}, {ret!r})"
+    if "*" in ret:
+        return f"M.to_pointer({expr})"
+    if ret in ("GLboolean", "EGLBoolean"):
+        return f"M.boolean({expr})"
+    return f"M.number({expr})"
+
+
+def make_commands_py(cmds, registry_dir: Path) -> str:
+    banner = (f'"""Generated by driver/abi/build.py from the Khronos XML registry '
+              f'({registry_dir}/gl.xml,\negl.xml) while the package was built. Do not edit.\n\n'
+              "NAMES: every exported command, in the index order of the C library.\n"
+              "MARSHAL: name -> function(ctx, *c_args) for the GL commands (see build.py,\n"
+              'marshal_function)."""\n')
+    out = [banner, "# fmt: off", "from driver.abi import marshal as M", "",
+           "NAMES = (" + "".join(f"\n    {c.name!r}," for c in cmds) + "\n)", ""]
+    gl = [c for c in cmds if c.family == "gl"]
+    for c in gl:
+        out.append(marshal_function(c))
+        out.append("")
+    out.append("MARSHAL = {" + "".join(f"\n    {c.name!r}: {c.name}," for c in gl) + "\n}")
+    out.append("")
+    out.append("# return kinds: p = pointer or handle, v = void, n = number")
+    out.append("RETURNS = {" + "".join(f"\n    {c.name!r}: {_ret_kind(c.ret)!r}," for c in cmds)
+               + "\n}")
+    return "\n".join(out) + "\n"
+
+
+def _ret_kind(ret: str) -> str:
+    if ret == "void":
+        return "v"
+    return "p" if _zero(ret) == "NULL" else "n"
+
+
+def make_egl_enums_py(registry_dir: Path) -> str:
+    """EGL_* constants of egl.xml as a Python module."""
+    import xml.etree.ElementTree as ET
+    root = ET.parse(registry_dir / "egl.xml").getroot()
+    values = {}
+    for e in root.findall("enums/enum"):
+        name, value = e.get("name"), e.get("value")
+        if not name or not value:
+            continue
+        v = value.strip().rstrip("ULul")
+        if v.startswith("EGL_CAST("):       # EGL_CAST(EGLDisplay,0) and friends
+            v = v[len("EGL_CAST("):-1].split(",")[1]
+        try:
+            values[name] = int(v, 0)
+        except ValueError:
+            continue
+    lines = [f'"""Generated by driver/abi/build.py from the Khronos XML registry '
+             f'({registry_dir}/egl.xml)\nwhile the package was built. Do not edit."""',
+             "# fmt: off"]
+    lines += [f"{n} = {values[n]:#x}" if values[n] >= 0 else f"{n} = {values[n]}"
+              for n in sorted(values)]
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------
+# compile and link
+# ----------------------------------------------------------------------------
+
+def _python_link_flags() -> list[str]:
+    if not sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        raise BuildError("this Python has no shared libpython (Py_ENABLE_SHARED=0): a C host "
+                         "could not start it; rebuild Python with --enable-shared")
+    libdir = sysconfig.get_config_var("LIBDIR")
+    ldlib = sysconfig.get_config_var("LDLIBRARY")     # libpython3.11.so
+    name = re.sub(r"^lib|\.so.*$", "", ldlib)
+    return [f"-L{libdir}", f"-l{name}", f"-Wl,-rpath,{libdir}"]
+
+
+def _cc() -> list[str]:
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        raise BuildError("no C compiler (cc/gcc) found; install gcc")
+    return cc.split()
+
+
+def embedding_init_code(extra_paths: list[str]) -> str:
+    """Runs once, in the embedded or the already running interpreter, before the
+    first command: make the package importable (a C host's Python knows nothing
+    of the virtual environment shimgl was installed into), then install the
+    Python implementations."""
+    return f"""
+import os, site, sys
+from {EMBED_MODULE} import ffi, lib
+_here = os.path.dirname(os.path.realpath(ffi.string(lib.shimgl_so_path()).decode()))
+for _p in {extra_paths!r} + [os.path.dirname(os.path.dirname(_here))]:
+    if os.path.isdir(_p) and _p not in sys.path:
+        site.addsitedir(_p)
+if not sys.argv:
+    sys.argv = [""]
+from driver.abi import runtime
+runtime.install(ffi, lib)
+"""
+
+
+def build(outdir: Path, verbose: bool = False) -> list[Path]:
+    """Generate, compile and link into outdir; returns the files written.
+    Raises BuildError when a prerequisite is missing."""
+    try:
+        import cffi
+    except ImportError as e:      # pragma: no cover - cffi is a build requirement
+        raise BuildError("cffi is not installed") from e
+    try:
+        registry_dir = registry.find_registry()
+    except FileNotFoundError as e:
+        raise BuildError(str(e)) from e
+    cc = _cc()
+    link_py = _python_link_flags()
+    outdir.mkdir(parents=True, exist_ok=True)
+    cmds = all_commands(registry_dir)
+
+    ffi = cffi.FFI()
+    ffi.cdef(make_cdef(cmds))
+    ffi.set_source(EMBED_MODULE, make_source(cmds))
+    site_dirs = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+    ffi.embedding_init_code(embedding_init_code(site_dirs))
+
+    with tempfile.TemporaryDirectory(prefix="shimgl-abi-") as tmp:
+        tmp = Path(tmp)
+        c_file = tmp / "shimgl.c"
+        ffi.emit_c_code(str(c_file))
+        include = sysconfig.get_paths()["include"]
+        lib_tmp = tmp / LIBRARY
+        run = [*cc, "-shared", "-fPIC", "-O1", "-fvisibility=hidden", "-w", f"-I{include}",
+               str(c_file), "-o", str(lib_tmp), "-Wl,-Bsymbolic", f"-Wl,-soname,{LIBRARY}",
+               "-Wl,--no-as-needed", *link_py, "-ldl", "-lpthread"]
+        _run(run, verbose)
+        osmesa_c = tmp / "osmesa_stub.c"
+        osmesa_c.write_text("/* libOSMesa.so.8: every symbol comes from libshimgl.so (DT_NEEDED). */\n"
+                            "int shimgl_osmesa_stub;\n")
+        osm_tmp = tmp / OSMESA
+        _run([*cc, "-shared", "-fPIC", str(osmesa_c), "-o", str(osm_tmp),
+              f"-Wl,-soname,{OSMESA}", "-Wl,--no-as-needed", f"-L{tmp}", "-l:" + LIBRARY,
+              "-Wl,-rpath,$ORIGIN"], verbose)
+        written = []
+        for src in (lib_tmp, osm_tmp):
+            dst = outdir / src.name
+            tmp_dst = outdir / (src.name + ".tmp")
+            shutil.copyfile(src, tmp_dst)
+            os.chmod(tmp_dst, 0o755)
+            os.replace(tmp_dst, dst)        # atomic: running processes keep the old inode
+            written.append(dst)
+    for link, target in (("libOSMesa.so", OSMESA), (EGL_VENDOR, LIBRARY)):
+        p = outdir / link
+        if p.is_symlink() or p.exists():
+            p.unlink()
+        p.symlink_to(target)
+        written.append(p)
+    vendor = {"file_format_version": "1.0.0",
+              "ICD": {"library_path": str((outdir / EGL_VENDOR).resolve().parent / EGL_VENDOR)}}
+    (outdir / VENDOR_JSON).write_text(json.dumps(vendor, indent=4) + "\n")
+    (outdir / COMMANDS_PY).write_text(make_commands_py(cmds, registry_dir))
+    (outdir / EGL_ENUMS_PY).write_text(make_egl_enums_py(registry_dir))
+    written += [outdir / VENDOR_JSON, outdir / COMMANDS_PY, outdir / EGL_ENUMS_PY]
+    return written
+
+
+def _run(cmd: list[str], verbose: bool) -> None:
+    if verbose:
+        print(" ".join(cmd), file=sys.stderr)
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise BuildError(f"{cmd[0]} failed ({res.returncode}):\n{res.stderr[-4000:]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    outdir = Path(argv[0]) if argv else HERE
+    try:
+        files = build(outdir, verbose=True)
+    except BuildError as e:
+        print(f"shimgl ABI build: {e}", file=sys.stderr)
+        return 1
+    for f in files:
+        print(f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

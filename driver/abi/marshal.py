@@ -1,0 +1,346 @@
+"""C pointers <-> the GL front end's Python calling convention.
+
+The generated driver/abi/_commands.py calls these helpers (as `M.*`) for each
+argument, following the registry's parameter types and `len` attributes;
+OVERRIDES holds the commands whose convention no rule captures (several outputs
+in another order, pointers handed out, pixel packing).
+
+Every helper accepts cffi cdata for pointers; NULL reads as None."""
+
+from __future__ import annotations
+
+from driver.gl import enums as E
+from driver.gl.pixels import image_size_B
+
+__all__ = ["OVERRIDES", "bind"]
+
+ffi = None
+NULL = None
+_cstr_cache: dict[str, object] = {}
+_mapped: dict[tuple[int, int], object] = {}   # (context id, buffer target) -> cdata keeping a map alive
+
+
+def bind(the_ffi) -> None:
+    global ffi, NULL
+    ffi = the_ffi
+    NULL = ffi.NULL
+
+
+# -- scalars and handles ----------------------------------------------------------
+def handle(p) -> int:
+    return int(ffi.cast("uintptr_t", p))
+
+
+def to_handle(value, c_type: str):
+    return ffi.cast(c_type, int(value or 0))
+
+
+def to_pointer(value):
+    if value is None:
+        return NULL
+    if isinstance(value, int):
+        return ffi.cast("void *", value)
+    return value
+
+
+def boolean(value) -> int:
+    return 1 if value else 0
+
+
+def number(value):
+    return 0 if value is None else value
+
+
+def cstr(value):
+    """A C string that stays valid for the life of the process (glGetString)."""
+    if value is None:
+        return NULL
+    c = _cstr_cache.get(value)
+    if c is None:
+        c = _cstr_cache[value] = ffi.new("char[]", value.encode())
+    return c
+
+
+# -- inputs -----------------------------------------------------------------------
+def addr(p) -> int | None:
+    return None if p == NULL else int(ffi.cast("uintptr_t", p))
+
+
+def str_in(p, length=None) -> str | None:
+    if p == NULL:
+        return None
+    p = ffi.cast("char *", p)
+    raw = ffi.string(p) if length is None or length < 0 else ffi.buffer(p, length)[:]
+    return raw.decode("utf-8", "replace")
+
+
+def strs_in(p, count, lengths) -> list[str]:
+    if p == NULL or count <= 0:
+        return []
+    arr = ffi.cast("char **", p)
+    lens = None if lengths == NULL else ffi.cast("GLint *", lengths)
+    out = []
+    for i in range(count):
+        n = -1 if lens is None else lens[i]
+        out.append(str_in(arr[i], n) or "")
+    return out
+
+
+def bytes_in(p, size) -> bytes | None:
+    if p == NULL:
+        return None
+    return ffi.buffer(ffi.cast("char *", p), max(int(size), 0))[:]
+
+
+def arr_in(p, c_type: str, n) -> list | None:
+    if p == NULL:
+        return None
+    return ffi.unpack(ffi.cast(c_type + " *", p), max(int(n), 0))
+
+
+# Values read by the pname-dependent *v setters (glTexParameterfv, glLightfv, ...).
+_FOUR = {getattr(E, n) for n in (
+    "GL_TEXTURE_BORDER_COLOR", "GL_AMBIENT", "GL_DIFFUSE", "GL_SPECULAR", "GL_EMISSION",
+    "GL_POSITION", "GL_FOG_COLOR", "GL_TEXTURE_ENV_COLOR", "GL_LIGHT_MODEL_AMBIENT",
+    "GL_AMBIENT_AND_DIFFUSE", "GL_TEXTURE_SWIZZLE_RGBA", "GL_OBJECT_PLANE", "GL_EYE_PLANE",
+) if hasattr(E, n)}
+_THREE = {getattr(E, n) for n in ("GL_SPOT_DIRECTION", "GL_POINT_DISTANCE_ATTENUATION",
+                                  "GL_COLOR_INDEXES") if hasattr(E, n)}
+
+
+def pname_count(pname) -> int:
+    return 4 if pname in _FOUR else 3 if pname in _THREE else 1
+
+
+def guess_count() -> int:
+    return 1
+
+
+def client_array(ctx, p):
+    """glVertexAttribPointer & co.: a byte offset with an ARRAY_BUFFER bound,
+    else client memory read through the raw address."""
+    if ctx.buffer_bindings.get(E.GL_ARRAY_BUFFER) is not None or p == NULL:
+        return handle(p)
+    return _client_memory(p)
+
+
+def client_indices(ctx, p):
+    if ctx.vao.element_buffer is not None or p == NULL:
+        return handle(p)
+    return _client_memory(p)
+
+
+def _client_memory(p):
+    from driver.gl import ClientMemory
+    base = handle(p)
+    return ClientMemory(lambda at, n: ffi.buffer(ffi.cast("char *", at), n)[:], base)
+
+
+def pixels_in(ctx, p, fmt, type_, width, height, depth=1):
+    if ctx.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER) is not None:
+        return handle(p)
+    if p == NULL:
+        return None
+    try:
+        n = image_size_B(ctx.state.unpack, fmt, type_, width, height, depth)
+    except Exception:       # bad format/type: the front end reports the GL error
+        n = 0
+    return ffi.buffer(ffi.cast("char *", p), max(n, 0))[:]
+
+
+# -- outputs ----------------------------------------------------------------------
+def put(p, c_type: str, value, limit=None) -> int:
+    """Write value (scalar, sequence, bytes or str) to the C array p; at most
+    `limit` elements (for strings: limit - 1 chars + NUL). Returns the count
+    written (chars without the NUL for strings)."""
+    if p == NULL or value is None:
+        return 0
+    if isinstance(value, str):
+        if limit is not None and limit <= 0:
+            return 0
+        raw = value.encode()
+        if limit is not None:
+            raw = raw[:limit - 1]
+        ffi.memmove(ffi.cast("char *", p), raw + b"\0", len(raw) + 1)
+        return len(raw)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raw = bytes(value)
+        if limit is not None:
+            raw = raw[:max(limit, 0)]
+        ffi.memmove(ffi.cast("char *", p), raw, len(raw))
+        return len(raw)
+    if c_type in ("void", "GLvoid"):
+        c_type = "GLint"
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        value = [value]
+    if limit is not None:
+        value = value[:max(limit, 0)]
+    arr = ffi.cast(c_type + " *", p)
+    for i, v in enumerate(value):
+        if c_type in HANDLE_C_TYPES:
+            v = ffi.cast(c_type, int(v or 0))
+        elif isinstance(v, bool):
+            v = int(v)
+        arr[i] = v
+    return len(value)
+
+
+HANDLE_C_TYPES = {"GLsync", "void *"}
+
+
+def put_many(ptrs, c_types, values) -> None:
+    if not isinstance(values, (tuple, list)) or len(values) != len(ptrs):
+        values = (values,) + (None,) * (len(ptrs) - 1)
+    for p, t, v in zip(ptrs, c_types, values):
+        put(p, t, v)
+
+
+# -- commands no rule captures ------------------------------------------------------
+def _active(kind):
+    def active(ctx, program, index, bufSize, length, size, type_, name):
+        r = getattr(ctx, kind)(program, index)
+        if r is None:
+            return
+        n = put(name, "GLchar", r[0], bufSize)
+        put(length, "GLsizei", n)
+        put(size, "GLint", r[1])
+        put(type_, "GLenum", r[2])
+    return active
+
+
+def glGetShaderPrecisionFormat(ctx, shadertype, precisiontype, range_, precision):
+    r = ctx.glGetShaderPrecisionFormat(shadertype, precisiontype)
+    if r is not None:
+        put(range_, "GLint", r[0])
+        put(precision, "GLint", r[1])
+
+
+def glReadPixels(ctx, x, y, width, height, format_, type_, pixels):
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glReadPixels(x, y, width, height, format_, type_, handle(pixels))
+        return
+    r = ctx.glReadPixels(x, y, width, height, format_, type_)
+    if r is not None and pixels != NULL:
+        ffi.memmove(ffi.cast("char *", pixels), bytes(r), len(r))
+
+
+def glReadnPixels(ctx, x, y, width, height, format_, type_, bufSize, data):
+    r = ctx.glReadPixels(x, y, width, height, format_, type_)
+    if r is not None and data != NULL:
+        raw = bytes(r)[:max(bufSize, 0)]
+        ffi.memmove(ffi.cast("char *", data), raw, len(raw))
+
+
+def _map(name):
+    def map_buffer(ctx, target, *args):
+        r = getattr(ctx, name)(target, *args)
+        if r is None:
+            return NULL
+        c = ffi.from_buffer(r, require_writable=False)
+        _mapped[(id(ctx), target)] = (c, r)
+        return ffi.cast("void *", c)
+    return map_buffer
+
+
+def glUnmapBuffer(ctx, target):
+    r = ctx.glUnmapBuffer(target)
+    _mapped.pop((id(ctx), target), None)
+    return boolean(r)
+
+
+def glGetPointerv(ctx, pname, params):
+    r = ctx.glGetPointerv(pname)
+    put(params, "void *", _pointer_value(r))
+
+
+def glGetVertexAttribPointerv(ctx, index, pname, pointer):
+    r = ctx.glGetVertexAttribPointerv(index, pname)
+    put(pointer, "void *", _pointer_value(r))
+
+
+def _pointer_value(r) -> int:
+    if r is None:
+        return 0
+    if isinstance(r, int):
+        return r
+    return int(getattr(r, "base", 0) or 0)
+
+
+def glGetBufferPointerv(ctx, target, pname, params):
+    entry = _mapped.get((id(ctx), target))
+    put(params, "void *", handle(entry[0]) if entry else 0)
+
+
+def glDebugMessageCallback(ctx, callback, userParam):
+    ctx.glDebugMessageCallback(None if callback == NULL else callback, handle(userParam))
+
+
+def glGetUniformIndices(ctx, program, count, names, indices):
+    r = ctx.glGetUniformIndices(program, count, strs_in(names, count, NULL))
+    put(indices, "GLuint", r, count)
+
+
+def glMultiDrawArrays(ctx, mode, first, count, drawcount):
+    ctx.glMultiDrawArrays(mode, arr_in(first, "GLint", drawcount),
+                          arr_in(count, "GLsizei", drawcount), drawcount)
+
+
+def glGetSynciv(ctx, sync, pname, count, length, values):
+    r = ctx.glGetSynciv(handle(sync), pname)
+    n = put(values, "GLint", r, count)
+    put(length, "GLsizei", n)
+
+
+OVERRIDES = {
+    "glGetActiveUniform": _active("glGetActiveUniform"),
+    "glGetActiveAttrib": _active("glGetActiveAttrib"),
+    "glGetShaderPrecisionFormat": glGetShaderPrecisionFormat,
+    "glReadPixels": glReadPixels,
+    "glReadnPixels": glReadnPixels,
+    "glMapBuffer": _map("glMapBuffer"),
+    "glMapBufferRange": _map("glMapBufferRange"),
+    "glUnmapBuffer": glUnmapBuffer,
+    "glGetPointerv": glGetPointerv,
+    "glGetVertexAttribPointerv": glGetVertexAttribPointerv,
+    "glGetBufferPointerv": glGetBufferPointerv,
+    "glDebugMessageCallback": glDebugMessageCallback,
+    "glGetUniformIndices": glGetUniformIndices,
+    "glMultiDrawArrays": glMultiDrawArrays,
+    "glGetSynciv": glGetSynciv,
+}
+
+
+def _tf_varying(ctx, program, index, bufSize, length, size, type_, name):
+    r = ctx.glGetTransformFeedbackVarying(program, index)
+    if r is None:
+        return
+    n = put(name, "GLchar", r[0], bufSize)
+    put(length, "GLsizei", n)
+    put(size, "GLsizei", r[1])
+    put(type_, "GLenum", r[2])
+
+
+OVERRIDES["glGetTransformFeedbackVarying"] = _tf_varying
+
+
+_arity: dict[object, int] = {}
+
+
+def call(method, args, extra):
+    """Call a front-end method with `args`, plus `extra` (output sizes such as
+    bufSize) when the method takes them."""
+    fn = getattr(method, "__func__", method)
+    n = _arity.get(fn)
+    if n is None:
+        import inspect
+        try:
+            params = list(inspect.signature(inspect.unwrap(fn)).parameters.values())
+            n = sum(1 for p in params[1:] if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+            if any(p.kind == p.VAR_POSITIONAL for p in params):
+                n = 1 << 30
+        except (TypeError, ValueError):
+            n = 1 << 30
+        _arity[fn] = n
+    return method(*args, *extra) if n >= len(args) + len(extra) else method(*args)

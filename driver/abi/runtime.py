@@ -1,0 +1,139 @@
+"""The Python side of libshimgl.so: binds the C entry points to Python.
+
+`install(ffi, lib)` runs once per process, from the library's embedding init
+code (in a C host's freshly started interpreter, or in the Python process that
+loaded the library). For each exported command (index order of the C library,
+driver/abi/_commands.py NAMES) it attaches the implementation:
+
+* gl*: the generated marshalling function (or marshal.OVERRIDES) around the
+  method of the calling thread's current driver.gl.Context, when the front end
+  has that method. Commands it does not have stay unattached in C: calling one
+  records GL_INVALID_OPERATION (what a missing extension's command would do).
+* egl*: driver.abi.egl.COMMANDS; OSMesa*: driver.abi.osmesa.COMMANDS.
+
+The current context is per thread (threading.local). Exceptions never cross the
+C boundary: an internal error is reported once per command on stderr and
+recorded as GL_INVALID_OPERATION."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import traceback
+
+__all__ = ["current", "install", "set_current"]
+
+
+class _Current(threading.local):
+    gl = None            # driver.gl.Context of the thread's current context
+    owner = None         # the EGL or OSMesa context object that made it current
+    egl_error = 0x3000   # EGL_SUCCESS
+    egl_api = 0x30A0     # EGL_OPENGL_ES_API
+
+
+current = _Current()
+_debug = "abi" in os.environ.get("SHIMGL_DEBUG", "").split(",")
+_reported: set[str] = set()
+_lib = None
+ffi = None
+
+
+def set_current(owner, gl) -> None:
+    current.owner, current.gl = owner, gl
+
+
+def _report(name: str, err: BaseException) -> None:
+    if name not in _reported or _debug:
+        _reported.add(name)
+        print(f"shimgl: internal error in {name}: {err!r}", file=sys.stderr)
+        if _debug:
+            traceback.print_exc()
+
+
+def _gl_entry(name, fn, zero, after):
+    from driver.gl.errors import GLError
+    from driver.gl import enums as E
+
+    def entry(*args):
+        ctx = current.gl
+        if ctx is None:
+            return zero
+        try:
+            r = fn(ctx, *args)
+            if after is not None:
+                after()
+            return r
+        except Exception as err:    # never let an exception reach C
+            _report(name, err)
+            ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"internal error in {name}"))
+            return zero
+    return entry
+
+
+def _after_flush():
+    owner = current.owner
+    hook = getattr(owner, "after_flush", None)
+    if hook is not None:
+        hook()
+
+
+def install(the_ffi, lib) -> None:
+    global _lib, ffi
+    _lib, ffi = lib, the_ffi
+    from driver.abi import egl, marshal, osmesa
+    from driver.abi import _commands
+    from driver.gl import Context as GLContext
+    from driver.gl.errors import GLError
+    from driver.gl import enums as E
+
+    marshal.bind(the_ffi)
+    egl.bind(the_ffi)
+    osmesa.bind(the_ffi)
+    names = _commands.NAMES
+    assert len(names) == lib.shimgl_command_count(), "generated tables out of step with the library"
+
+    @the_ffi.def_extern(name="shimgl_py_init")
+    def _init():
+        pass
+
+    @the_ffi.def_extern(name="shimgl_py_missing", error=0)
+    def _missing(index):
+        name = names[index]
+        if _debug:
+            print(f"shimgl: {name} is not implemented", file=sys.stderr)
+        if name.startswith("gl"):
+            ctx = current.gl
+            if ctx is not None:
+                ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not implemented"))
+        elif name.startswith("egl"):
+            current.egl_error = egl.EGL_BAD_PARAMETER
+        return 0
+
+    rets = _commands.RETURNS
+    for index, name in enumerate(names):
+        fn = None
+        if name.startswith("gl"):
+            impl = marshal.OVERRIDES.get(name)
+            if impl is None and getattr(GLContext, name, None) is not None:
+                impl = _commands.MARSHAL.get(name)
+            if impl is not None:
+                zero = the_ffi.NULL if rets[name] == "p" else 0
+                after = _after_flush if name in ("glFinish", "glFlush") else None
+                fn = _gl_entry(name, impl, zero, after)
+        elif name.startswith("egl"):
+            fn = egl.COMMANDS.get(name)
+        else:
+            fn = osmesa.COMMANDS.get(name)
+        if fn is None:
+            continue
+        the_ffi.def_extern(name="shimgl_py_" + name, onerror=_onerror(name))(fn)
+        lib.shimgl_set_impl(index, 1)
+    lib.shimgl_set_ready()
+
+
+def _onerror(name):
+    def onerror(exc_type, exc_value, tb):
+        _report(name, exc_value)
+        return None
+    return onerror
