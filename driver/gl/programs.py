@@ -123,6 +123,7 @@ class ProgramMixin:
         self.shader_objects = Namespace(lambda n, *a: None)
         self.current_program = None
         self._ff_cache: dict = {}
+        self._ff_sources: dict = {}       # id(unit) -> generated GLSL of a fixed-function stage
 
     # -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names,
     #    INVALID_OPERATION for the other kind of object) ----------------------------
@@ -179,6 +180,7 @@ class ProgramMixin:
                             f"{', '.join(self.api.glsl)}\n")
         sh.compiled, sh.info_log = res.ok, res.info_log
         sh.ast = res.unit if res.ok else None
+        sh.compiled_source = source if res.ok else None   # what the AST was built from
 
     def _version_supported(self, version: int, profile: str) -> bool:
         tag = f"{version} es" if profile == "es" and version != 100 else str(version)
@@ -336,7 +338,11 @@ class ProgramMixin:
     def _create_pipe_shaders(self, prog: Program) -> None:
         linked = prog.linked_state
         for stage, unit in linked.units.items():
-            src = "".join(s.source or "" for s in prog.shaders if STAGES[s.type] == stage)
+            # the text the stage's AST came from (GLES prefix and generated
+            # fixed-function stages included): drivers may recompile it
+            src = "".join(getattr(s, "compiled_source", None) or s.source or ""
+                          for s in prog.shaders if STAGES[s.type] == stage)
+            src = src or self._ff_sources.get(id(unit), "")
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
                 PIPE_STAGES[stage], unit, src, self._pipe_shader_info(linked, stage)))
 
@@ -423,6 +429,7 @@ class ProgramMixin:
                 if res is None:
                     res = self._ff_cache[src] = compile_glsl(src, stage)
                     assert res.ok, f"fixed-function {stage} shader: {res.info_log}"
+                    self._ff_sources[id(res.unit)] = src
                 units[stage] = [res.unit]
 
     @staticmethod

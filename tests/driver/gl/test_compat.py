@@ -204,3 +204,16 @@ def test_rect_draws_a_polygon_and_restores_arrays(compat):
                                         np.float32), [0, 0, 2, 0, 2, 1, 0, 1])
     assert not compat.glIsEnabled(E.GL_VERTEX_ARRAY)
     assert compat.glGetPointerv(E.GL_VERTEX_ARRAY_POINTER).read(0, 24) == before.tobytes()
+
+
+def test_generated_stages_carry_their_source(compat):
+    """Drivers may recompile ShaderState.source: fixed-function stages pass
+    their generated GLSL, GLES shaders without #version their prefixed text."""
+    compat.glRectf(0, 0, 1, 1)
+    states = [a[0] for n, a in compat.pipe.calls if n == "create_shader_state"]
+    assert all("void main()" in st.source for st in states) and len(states) == 2
+    es = make_ctx("gles2")
+    program(es, "attribute vec4 p;\nvoid main() { gl_Position = p; }\n",
+            "precision mediump float;\nvoid main() { gl_FragColor = vec4(1.0); }\n")
+    states = [a[0] for n, a in es.pipe.calls if n == "create_shader_state"]
+    assert all(st.source.startswith("#version 100\n") for st in states)
