@@ -289,6 +289,17 @@ class _PassContext:
         passing fragment of every sample (one lane per visible sample)."""
         frags, S = self.frags, self.S
         rec = self.rec_f
+        if self.one_draw and S == 1:
+            st = self.states[int(self.draw[0])]
+            if st.ds.trivial and st.uniform is not None and not st.quads:
+                # every fragment passes and writes the same bytes: which one is last does not matter
+                st.passed += len(frags)
+                covered = np.zeros(self.tile_buffer.shape[0], bool)
+                covered[rec] = True
+                n = int(np.count_nonzero(covered))          # one invocation per visible sample
+                st.shaded += n
+                broadcast_record(self.tile_buffer, rec, *st.uniform)
+                return n
         owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
         contiguous = frags.layer_offsets is not None            # layers are runs of fragments
         for k in range(layers.count):
