@@ -16,7 +16,7 @@ Numeric conventions of the ISA (tests hold the core to them):
   loses to a number, -0 < +0, and of two NaNs the first is returned.
 - ``fma`` returns the canonical NaN 0x7fc00000; other ops return the quiet NaN the
   host FPU gives (x86: the first NaN operand, quieted; a fresh NaN is negative).
-- Saturate clamps to [0, 1] and maps NaN to 0.
+- Saturate clamps to [0, 1] and maps NaN and -0 to +0.
 - Integer arithmetic wraps modulo 2^size. Shift counts are taken modulo the size.
 - Float -> integer conversion rounds toward zero, saturates, and maps NaN to 0.
 """
@@ -61,12 +61,13 @@ def minifloat_encode(value: float) -> int:
 
 
 def saturate(x):
-    """Clamp to [0, 1]; NaN becomes 0."""
+    """Clamp to [0, 1]; NaN and -0 become +0."""
     r = np.clip(x, np.float32(0), np.float32(1))
     if np.ndim(r):
+        np.add(r, np.float32(0), out=r)  # -0 + 0 = +0 (clip may keep either zero)
         np.copyto(r, np.float32(0), where=r != r)
         return r
-    return np.float32(0) if r != r else r
+    return np.float32(0) if r != r else np.float32(r + np.float32(0))
 
 
 # Binary32 ops. ``out`` lets the core write straight into a register row; the
