@@ -6,7 +6,7 @@ from __future__ import annotations
 from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType, StreamOutputTarget
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.objects import Namespace, Query, Sync, TransformFeedback
+from driver.gl.objects import Namespace, Query, Sync
 
 __all__ = ["QueryMixin"]
 
