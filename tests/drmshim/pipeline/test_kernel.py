@@ -91,3 +91,36 @@ def test_triangle_and_compute_through_the_kernel_and_a_fault_that_does_not_stop_
     assert f0.status == uapi.DRM_ASAHI_STATUS_FAULT and f0.fault_address == 0xBAD_0000
     assert f0.fault_unit == uapi.DRM_ASAHI_UNIT_VDM and f0.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ
     assert f1.status == f2.status == uapi.DRM_ASAHI_STATUS_COMPLETE
+
+
+def test_partial_renders_reach_the_feedback_and_the_queue_counters(monkeypatch):
+    from .test_equivalence import BINDINGS, OPAQUE_FS, random_triangles
+    monkeypatch.setenv("SHIMGL_TVB_ENTRIES", "16")     # read when the kernel makes its executor
+    _, path = private_device()
+    d2 = Dev(path)
+    try:
+        vm = d2.vm()
+        bo = d2.gem(SIZE)
+        d2.bind(vm, bo, BASE, SIZE)
+        fbo = d2.gem(0x4000)
+        view = d2.map(fbo, 0x4000)
+        sp = Space.__new__(Space)
+        sp.mem = MappedMemory(d2.map(bo, SIZE))
+        sp.top = BASE + 0x1000
+        q = d2.ioctl("ASAHI_QUEUE_CREATE", vm_id=vm, priority=1, usc_exec_base=BASE).queue_id
+        sc = Scene(sp, 32, 32)
+        sc.draw(random_triangles(40), OPAQUE_FS, varyings=4, cf_bindings=BINDINGS)
+        out = d2.syncobj()
+        d2.submit(q, _record(sc.command(), fbo, 0, "render"), out_syncs=[out])
+        d2.wait([out])
+        f = _feedback(view, 0)
+        assert f.status == uapi.DRM_ASAHI_STATUS_COMPLETE and f.partial_renders >= 2
+        assert f.tvb_overflows == f.partial_renders and f.tvb_size_B == 16 * 8
+        counters = ffi.new("struct drm_asahi_queue_counters *")
+        d2.ioctl("ASAHI_QUEUE_COUNTERS", queue_id=q, pointer=int(ffi.cast("uintptr_t", counters)),
+                 size=ffi.sizeof(counters[0]))
+        assert counters.partial_renders == f.partial_renders and counters.primitives == 40
+        assert counters.vertices == 120 and counters.fragments > 0 and counters.tiles > 0
+    finally:
+        d2.close()
+        uapi.unregister_backend(path)
