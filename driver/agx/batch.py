@@ -89,7 +89,9 @@ class Batch:
     bo_refs: dict = field(default_factory=dict)     # id(bo) -> bo (one reference each)
     occlusion_va: int = 0
     clear_rect: tuple | None = None                 # scissored colour clear: (x0, y0, x1, y1) px
-    blit: tuple | None = None                       # (program, uniforms, texture table) of a blit command
+    blit: tuple | None = None
+    usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
+    ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)                       # (program, uniforms, texture table) of a blit command
 
     def __post_init__(self):
         dev = self.ctx.device

@@ -10,6 +10,8 @@ what the batch reads and writes. Everything goes into the batch's pools."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 import layout
@@ -92,6 +94,7 @@ def vertex_key(ctx, cso) -> ShaderKey:
 
 # ----------------------------------------------------------------------------- descriptors
 
+@lru_cache(maxsize=1024)
 def sampler_descriptor(s: SamplerState | None) -> tuple[bytes, bytes | None]:
     """SAMPLER (and its SAMPLER_BORDER when the border colour is custom)."""
     if s is None:
@@ -122,9 +125,23 @@ _SWZ = {PipeSwizzle.X: P.Swizzle.R, PipeSwizzle.Y: P.Swizzle.G, PipeSwizzle.Z: P
         PipeSwizzle.W: P.Swizzle.A, PipeSwizzle.ZERO: P.Swizzle.ZERO, PipeSwizzle.ONE: P.Swizzle.ONE}
 
 
+_VIEW_CACHE: dict = {}
+
+
 def view_descriptor(view) -> bytes:
+    """TEXTURE descriptor of a sampler view (memoised on the view and the resource's address)."""
     if view is None:
         return bytes(P.TEXTURE_DESC_B)
+    key = (view, view.resource.bo.va)
+    desc = _VIEW_CACHE.get(key)
+    if desc is None:
+        if len(_VIEW_CACHE) > 4096:
+            _VIEW_CACHE.clear()
+        desc = _VIEW_CACHE[key] = _view_descriptor(view)
+    return desc
+
+
+def _view_descriptor(view) -> bytes:
     res: AgxResource = view.resource
     if view.target == PipeTextureTarget.BUFFER or res.template.is_buffer:
         fmt = layout_format(view.format)
@@ -293,18 +310,23 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
 
 
 def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict | None = None) -> int:
-    """The USC words of a shader with its bindings; returns their address."""
+    """The USC words of a shader with its bindings; returns their address. Identical
+    words (same variant, uniform values and tables) are uploaded once per batch."""
     dev = ctx.device
+    halves = build_uniforms(ctx, batch, sh, stage, attributes)
+    texs, samps, extended = _tables(ctx, batch, sh, stage)
+    key = (id(sh), int(stage), halves.tobytes(), texs, samps, tuple(sorted((fragment or {}).items())))
+    cached = batch.usc_cache.get(key)
+    if cached is not None:
+        return cached
     words = [P.pack("USC_SHADER", register_count=min(sh.register_count, 255),
                     scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=sh.code_va(dev, None),
                     uniform_count_halves=min(sh.uniform_halves, 1023))]
-    halves = build_uniforms(ctx, batch, sh, stage, attributes)
     if len(halves):
         va = batch.pool.upload(halves.tobytes(), 16)
         for start in range(0, len(halves), 256):
             n = min(256, len(halves) - start)
             words.append(P.pack("USC_UNIFORM", start_halves=start, size_halves=n, buffer=va + 2 * start))
-    texs, samps, extended = _tables(ctx, batch, sh, stage)
     if texs:
         words.append(P.pack("USC_TEXTURE", start=0, count=len(texs) // P.TEXTURE_DESC_B,
                             table=batch.pool.upload(texs, 64)))
@@ -322,7 +344,8 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
         words.append(P.pack("USC_VARYINGS", cf_count=max(sh.cf_count, 1)))
         words.append(P.pack("USC_FRAGMENT", **(fragment or {})))
     words.append(P.pack("USC_END"))
-    return batch.pool.upload(b"".join(words), 64)
+    va = batch.usc_cache[key] = batch.pool.upload(b"".join(words), 64)
+    return va
 
 
 # ----------------------------------------------------------------------------- vertex attributes
@@ -505,7 +528,17 @@ def _encode_one(ctx, info: DrawInfo, d) -> None:
                                                  (info.start_instance, info.instance_count))
     cf = fs.cf_bindings if fs is not None and fs.cf_bindings else (
         link_fragment_bindings(vs, fs, ctx.rast.flatshade) if fs is not None else ())
-    ppp = _ppp_state(ctx, batch, vs, fs, cf)
+    fs_words = None
+    if fs is not None:
+        fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
+                        discards=fs.discards, early_z=not (fs.writes_depth or fs.discards or fs.writes_sample_mask))
+        fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
+    occ = [(q.slot, q.type) for q in ctx.queries_active if q.slot is not None]
+    state_key = (ctx.fb, ctx.rast, ctx.dsa, ctx.blend, ctx.viewport, ctx.scissor, ctx.stencil_ref, ctx.sample_mask,
+                 ctx.min_samples, id(vs), id(fs), fs_words, cf, tuple(occ))
+    ppp = batch.ppp_cache.get(state_key)
+    if ppp is None:
+        ppp = batch.ppp_cache[state_key] = _ppp_state(ctx, batch, vs, fs, cf, fs_words)
     instance_runs = [(info.start_instance, info.instance_count, attributes)]
     if per_instance:
         instance_runs = []
@@ -518,7 +551,7 @@ def _encode_one(ctx, info: DrawInfo, d) -> None:
         vs_words = usc_words(ctx, batch, vs, S.VERTEX, attrs)
         batch.vdm += P.pack("VDM_STATE", vertex_shader=dict(pipeline=vs_words),
                             vertex_outputs=dict(output_count_words=vs.output_count_words))
-        batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=len(ppp) // 4, state=batch.pool.upload(ppp, 16))
+        batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
         draw = dict(primitive=_PRIMS[mode], instances=instances, base_vertex=base_vertex,
                     base_instance=base_instance, count=count)
         if index_size:
@@ -530,7 +563,8 @@ def _encode_one(ctx, info: DrawInfo, d) -> None:
         batch.draws += 1
 
 
-def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> bytes:
+def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) -> tuple[int, int]:
+    """Upload the PPP state of a draw; (address, size in words)."""
     fb, rast, dsa = ctx.fb, ctx.rast, ctx.dsa
     vp = ctx.viewport
     (sx, sy, sz), (tx, ty, tz) = vp.scale, vp.translate
@@ -563,9 +597,6 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> bytes:
                               point_size=vs.point_size, frag_coord_z=False)
     m["varying_counts"] = dict(smooth_32=vs.smooth_32, flat_32=vs.flat_32, linear_32=vs.linear_32)
     if fs is not None:
-        fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
-                        discards=fs.discards, early_z=not (fs.writes_depth or fs.discards or fs.writes_sample_mask))
-        fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
         n_user = vs.smooth_32 + vs.flat_32 + vs.linear_32
         hdr = P.pack("CF_BINDING_HEADER", slots_32=1 + n_user,
                      cf_count=max([b.base_cf + b.components for b in cf] + [fs.cf_count, 1]))
@@ -602,7 +633,8 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> bytes:
         batch.keep(ctx.occlusion_bo)
     else:
         m["occlusion"] = dict(mode=P.VisibilityMode.NONE)
-    return P.pack("PPP_STATE", **m)
+    state = P.pack("PPP_STATE", **m)
+    return batch.pool.upload(state, 16), len(state) // 4
 
 
 # ----------------------------------------------------------------------------- dispatches
