@@ -15,6 +15,7 @@ overflow and domain errors undefined, we only need to be deterministic.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -31,6 +32,7 @@ ASSOCIATIVE = "associative"
 _SPEC_RE = re.compile(r"(float|int|uint|bool)(\d*)$")
 
 
+@functools.lru_cache(maxsize=None)
 def parse_type_spec(spec: str) -> tuple[str, int | None]:
     """``"float32"`` -> ``("float", 32)``; ``"float"`` -> ``("float", None)`` (unsized)."""
     m = _SPEC_RE.match(spec)

@@ -153,8 +153,7 @@ def _function_errors(func: Function) -> list[str]:
     # ---- uses and types
     for node_block in walk_blocks(func.body):
         for idx, instr in enumerate(node_block.instrs):
-            label = f"{fname}: {type(instr).__name__}{' ' + instr.op if isinstance(instr, Alu) else ''}" \
-                    f"{' ' + instr.name if isinstance(instr, Intrinsic) else ''}"
+            label = _Label(fname, instr)
             if isinstance(instr, Phi):
                 preds = cfg.preds[node_block]
                 src_blocks = [b for b, _d in instr.srcs]
@@ -182,6 +181,19 @@ def _function_errors(func: Function) -> list[str]:
         if not dominated(node.cond, before, len(before.instrs) + 1):
             err(f"{fname}: if condition does not dominate the if")
     return errors
+
+
+class _Label:
+    """The name of an instruction in messages, formatted only when one is needed."""
+    __slots__ = ("fname", "instr")
+
+    def __init__(self, fname, instr):
+        self.fname, self.instr = fname, instr
+
+    def __format__(self, spec) -> str:
+        i = self.instr
+        extra = f" {i.op}" if isinstance(i, Alu) else f" {i.name}" if isinstance(i, Intrinsic) else ""
+        return f"{self.fname}: {type(i).__name__}{extra}"
 
 
 def _walk_ifs(nodes):

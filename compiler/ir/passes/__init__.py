@@ -26,9 +26,12 @@ __all__ = [
 
 
 def run_pass(shader: Shader, pass_fn, *args, validate: bool | None = None, **kwargs) -> bool:
-    """Run ``pass_fn`` and, in debug mode (``SHIMGL_DEBUG=validate``), validate after it."""
+    """Run ``pass_fn`` and, in debug mode (``SHIMGL_DEBUG=validate``), validate after it.
+
+    A pass that reports no progress promises it changed nothing (the NEGCASE tests
+    check that promise), so the IR is only validated after passes that made progress."""
     progress = pass_fn(shader, *args, **kwargs)
-    if validate or (validate is None and debug_validate()):
+    if (validate or (validate is None and debug_validate())) and (progress or validate):
         try:
             validate_shader(shader)
         except Exception as e:
