@@ -22,6 +22,7 @@ UNIFORMS[:8] = np.array([1.5, -2.0, 0.25, 3.0, np.nan, np.inf, 1e-40, -0.0], np.
 
 FALU = [op for op in isa.OPS if op.unit == "falu"]
 IALU = [op for op in isa.OPS if op.unit == "ialu"]
+OTHER = [isa.BY_NAME[n] for n in ("icmpsel", "fcmpsel", "convert", "mov", "mov_imm")]
 
 
 # ---------------------------------------------------------------------------
@@ -60,6 +61,31 @@ def ref_write(regs, dst, raw):
 def ref_execute(ins, regs):
     op, v = ins.op, ins.values
     dst = v["dst"]
+    mask = (1 << dst.size) - 1
+    if op.name == "mov_imm":
+        return ref_write(regs, dst, v["imm"] & mask)
+    if op.name == "mov":
+        return ref_write(regs, dst, ref_read_raw(regs, v["a"], dst.size))
+    if op.name == "convert":
+        src = v["a"]
+        raw = np.array([ref_read_raw(regs, src, src.size if isinstance(src, Reg) else 64)], np.uint64)
+        out = np.asarray(op.impl(v["dtype"], v["stype"], raw))
+        if out.dtype.kind == "f":
+            with np.errstate(over="ignore"):
+                bits = int(out.astype({16: np.float16, 32: np.float32}[dst.size]).view(UINT[dst.size])[0])
+        else:
+            bits = int(out.astype(np.int64)[0]) if out.dtype.kind == "i" else int(out[0])
+        return ref_write(regs, dst, bits & mask)
+    if op.unit == "cmpsel":
+        if op.name == "fcmpsel":
+            x, y = ref_read_float(regs, v["a"], False, False), ref_read_float(regs, v["b"], False, False)
+            cond = op.impl(v["cond"], x, y)[0]
+        else:
+            size = max([r.size for r in (v["a"], v["b"]) if isinstance(r, Reg)] or [dst.size])
+            x = np.array([ref_read_raw(regs, v["a"], size)], UINT[size])
+            y = np.array([ref_read_raw(regs, v["b"], size)], UINT[size])
+            cond = op.impl(v["cond"], x, y)[0]
+        return ref_write(regs, dst, ref_read_raw(regs, v["t" if cond else "f"], dst.size))
     names = [f.name for f in op.fields if f.role == "op" and f.name not in ("dst", "tt")]
     if op.unit == "falu":
         args = [ref_read_float(regs, v[n], v[f"{n}_abs"], v[f"{n}_neg"]) for n in names]
@@ -107,9 +133,25 @@ def src_operand(draw, sizes):
 def programs(draw):
     out = []
     for _ in range(draw(st.integers(1, 8))):
-        op = draw(st.sampled_from(FALU + IALU))
+        op = draw(st.sampled_from(FALU + IALU + OTHER))
         values = {}
-        if op.unit == "falu":
+        if op.name == "mov_imm":
+            values = {"dst": dst_reg(draw, [16, 32]), "imm": draw(st.integers(0, 2 ** 32 - 1))}
+        elif op.name == "convert":
+            dtype, stype = draw(st.sampled_from(isa.semantics.TYPES)), draw(st.sampled_from(isa.semantics.TYPES))
+            dbits = int(dtype[1:])
+            values = {"dst": dst_reg(draw, [s for s in (16, 32, 64) if s >= dbits]), "dtype": dtype, "stype": stype,
+                      "a": src_operand(draw, [s for s in (16, 32, 64) if s >= int(stype[1:])])}
+        elif op.unit == "cmpsel":
+            fl = op.name == "fcmpsel"
+            values = {"dst": dst_reg(draw, [16, 32, 64]),
+                      "cond": draw(st.sampled_from(isa.semantics.FCMP if fl else isa.semantics.ICMP)),
+                      "a": src_operand(draw, [16, 32] if fl else [16, 32, 64]),
+                      "b": src_operand(draw, [16, 32] if fl else [16, 32, 64]),
+                      "t": src_operand(draw, [16, 32, 64]), "f": src_operand(draw, [16, 32, 64])}
+        elif op.name == "mov":
+            values = {"dst": dst_reg(draw, [16, 32, 64]), "a": src_operand(draw, [16, 32, 64])}
+        elif op.unit == "falu":
             values["dst"] = dst_reg(draw, [16, 32])
             values["sat"] = draw(st.booleans())
             for f in op.fields:
