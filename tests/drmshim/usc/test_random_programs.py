@@ -183,7 +183,7 @@ def test_random_alu_programs_match_the_reference(prog, masked, active_lanes):
         "\n".join(str(i) for i in masked) + "\npop_exec 1"
     inputs = {FIRST + k: INIT[k] for k in range(N_REGS)}
     inputs[7] = np.arange(LANES, dtype=np.uint32)
-    ctx = run(text, lanes=LANES, inputs=inputs, uniforms=UNIFORMS)
+    ctx = run(text, lanes=LANES, inputs=inputs, uniforms=UNIFORMS, debug=False)  # the fast block loop
     for lane in range(LANES):
         regs = {}
         for k in range(N_REGS):
