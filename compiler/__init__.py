@@ -24,3 +24,9 @@ from . import lower  # noqa: E402
 from .compile import ShaderInfo, front_half  # noqa: E402
 
 __all__ += ["lower", "ShaderInfo", "front_half"]
+
+# Backend (compiler/backend): IR -> ISA binary; compile_glsl runs the whole compiler.
+from . import backend  # noqa: E402
+from .backend import CompiledShader, compile_glsl, compile_ir  # noqa: E402
+
+__all__ += ["backend", "CompiledShader", "compile_glsl", "compile_ir"]
