@@ -50,3 +50,14 @@ def test_every_enum_the_front_end_names_exists():
     for path in GL_DIR.glob("*.py"):
         names |= set(re.findall(r"\bE\.(GL_\w+)", path.read_text()))
     assert names and sorted(n for n in names if not hasattr(enums, n)) == []
+
+
+def test_entry_point_lists_per_api():
+    from driver.gl import entry_points, missing_entry_points
+    es2 = entry_points("gles2")
+    assert "glDrawArrays" in es2 and "glBindVertexArray" not in es2
+    assert "glBegin" not in entry_points("gl33")              # removed from core
+    assert "glMatrixMode" in entry_points("compat")
+    assert missing_entry_points("gles31") == []
+    # GL 3.3 core lacks only the immediate-mode glVertexP* commands
+    assert all(n.startswith("glVertexP") for n in missing_entry_points("gl33"))
