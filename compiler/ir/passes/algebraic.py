@@ -102,6 +102,15 @@ PATTERNS: list[tuple] = [
      for pair in _INVERSE_COMPARE for a, b in (pair, pair[::-1])]
 
 
+# Reassociate constants towards each other so the folder can combine them, for every
+# op the table marks commutative and associative: op(op(a, #b), #c) -> op(a, op(b, c)).
+# Float ops round differently when regrouped, hence inexact.
+PATTERNS += [
+    ((name, (name, "a", "#b"), "#c"), (name, "a", (name, "#b", "#c")), INEXACT if name[0] == "f" else ())
+    for name, info in OPS.items() if info.commutative and info.associative
+]
+
+
 def _check_table() -> None:
     for entry in PATTERNS:
         search, replace = entry[0], entry[1]

@@ -104,6 +104,11 @@ def _program_for(search):
         if isinstance(e, str):
             if e in bound:
                 return bound[e]
+            if e.startswith("#"):           # a constant variable
+                value = {"#a": 2, "#b": 3, "#c": 5}[e]
+                lines.append(f"32x4 {name} = load_const ({value}, {value}, {value}, {value})")
+                bound[e] = name
+                return name
             src = {"a": "%i", "b": "%j", "c": "%k", "x": "%i", "y": "%j"}[e]
             if kind == "bool":
                 lines.append(f"1x4 {name} = flt {src}, %j")
@@ -157,3 +162,14 @@ def test_exact_rule_keeps_meaning(entry, monkeypatch):
     monkeypatch.setattr(algebraic, "PATTERNS", [entry])     # this rule alone
     assert run_pass(after, opt_algebraic)
     assert_same_outputs(before, after, inputs=inputs)
+
+
+def test_constants_reassociate_for_associative_ops():
+    from compiler.ir.passes import opt_constant_folding, run_pass
+    from compiler.ir.printer import print_shader
+    s = parse_shader(program(body(["32x1 %c1 = load_const (3)", "32x1 %c2 = load_const (4)",
+                                   "32x4 %t = iadd %i, %c1.xxxx", "32x4 %r = iadd %c2.xxxx, %t"])))
+    assert run_pass(s, opt_algebraic)
+    assert run_pass(s, opt_constant_folding)
+    text = print_shader(s)
+    assert "load_const (7, 7, 7, 7)" in text and text.count("iadd") == 2      # one dead iadd left for DCE
