@@ -4,7 +4,8 @@ subprocess and print its pixels: the independent reference of the `mesa` tests.
 Usage: python mesa_ref.py < scene.json > pixels (raw RGBA8, row 0 at the bottom).
 A scene: width, height, vs, fs, vertices (float rows), attribs {name: [n, first]},
 stride (floats), draws [[mode, first, count]], clear [r, g, b, a], depth (bool),
-blend ([src, dst] GL enum names or null)."""
+blend ([src, dst] GL enum names or null), uniforms {name: floats (16 = mat4)},
+texture {width, height, data (RGBA8 bytes as a list), filter} bound to unit 0."""
 
 import ctypes
 import json
@@ -61,6 +62,23 @@ def main():
         loc = GL.glGetAttribLocation(prog, name)
         GL.glVertexAttribPointer(loc, k, GL.GL_FLOAT, False, 4 * scene["stride"], ctypes.c_void_p(4 * first))
         GL.glEnableVertexAttribArray(loc)
+    for name, values in scene.get("uniforms", {}).items():
+        loc = GL.glGetUniformLocation(prog, name)
+        v = np.array(values, np.float32)
+        if len(v) == 16:
+            GL.glUniformMatrix4fv(loc, 1, False, v)
+        else:
+            getattr(GL, f"glUniform{len(v)}fv")(loc, 1, v)
+    tex = scene.get("texture")
+    if tex:
+        t = GL.glGenTextures(1)
+        GL.glBindTexture(GL.GL_TEXTURE_2D, t)
+        data = np.array(tex["data"], np.uint8)
+        GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, tex["width"], tex["height"], 0, GL.GL_RGBA,
+                        GL.GL_UNSIGNED_BYTE, data)
+        f = getattr(GL, tex["filter"])
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, f)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, f)
     GL.glClearColor(*scene["clear"])
     GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
     if scene.get("depth"):
