@@ -222,3 +222,23 @@ def test_shadow_sampler_compares_depth():
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
     img = ctx.read_pixels()[..., 0]
     assert (img[:, :4] == 0).all() and (img[:, 4:] == 255).all()     # 0.5 <= 0.25 fails, <= 0.75 passes
+
+
+def test_clip_distance_and_point_size():
+    ctx = context(16, 16, api="gl33")
+    p = program(ctx, """#version 330
+    in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); gl_ClipDistance[0] = pos.x; gl_PointSize = 4.0; }""",
+                """#version 330
+    out vec4 color; void main(){ color = vec4(1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1], [3, -1], [-1, 3], [-0.5, -0.5]], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glEnable(ctx.GL_CLIP_DISTANCE0)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = ctx.read_pixels()[..., 0]
+    assert (img[:, 8:] == 255).all() and (img[:, :8] == 0).all()      # x < 0 clipped away
+    ctx.glDisable(ctx.GL_CLIP_DISTANCE0)
+    ctx.glEnable(ctx.GL_PROGRAM_POINT_SIZE)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_POINTS, 3, 1)
+    img = ctx.read_pixels()[..., 0]
+    assert (img[2:6, 2:6] == 255).all() and img.sum() == 16 * 255     # a 4x4 point at pixel (4, 4)
