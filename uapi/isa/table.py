@@ -232,6 +232,9 @@ _op("texture_load", 0x51, (
     "texture_load", schedule_class="texture", is_async=True, can_reorder=False)
 _op("texture_size", 0x52, (Field("dst", 8, Vec()), Field("tex", 20, Src()), Field("lod", 33, Src())),
     "texture_size", schedule_class="texture", doc="dst = width, height, depth/layers of level lod")
+_op("texture_query", 0x56, (Field("query", 33, Enum(1, ("levels", "samples")), "suffix"), Field("dst", 8, Dst()),
+                            Field("tex", 20, Src())), "texture_query", sizes=(16, 32), schedule_class="texture",
+    doc="dst = the view's accessible mip levels, or its samples per pixel")
 _op("image_load", 0x53, (Field("dim", 45, Enum(3, TEX_DIMS), "suffix"), Field("dst", 8, Vec()),
                          Field("coords", 20, Vec()), Field("tex", 32, Src()), Field("slot", 48, SLOT)),
     "image_load", schedule_class="load", is_async=True, can_reorder=False)

@@ -10,6 +10,7 @@ offsets, descriptor addresses) and calls the texture unit
            gather_component=None) -> (n, 4)
     load(mem, tex_desc_va, coords int32 (n, k), lod int32 (n,), sample=None) -> (n, 4)
     size(mem, tex_desc_va, lod int32 (n,)) -> int32 (n, 3)
+    levels(mem, tex_desc_va, n) / samples(mem, tex_desc_va, n) -> int32 (n,)
     image_load(mem, tex_desc_va, coords int32 (n, k)) -> (n, 4)
     image_store(mem, tex_desc_va, coords int32 (n, k), values uint32 (n, 4))   # raw register bits
     image_atomic(mem, tex_desc_va, coords int32 (n, k), op, value uint32 (n,),
@@ -174,6 +175,19 @@ def compile_texture_size(ins: Instruction):
     return step
 
 
+def compile_texture_query(ins: Instruction):
+    dst, query = ins["dst"], ins["query"]
+    tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
+
+    def step(b):
+        idx = _active(b)
+        m = b.n if idx is None else idx.size
+        fn = texture_unit().levels if query == "levels" else texture_unit().samples
+        res = np.asarray(fn(b.mem, tex(b, idx), m), np.int32).reshape(-1, 1)
+        write_vec(b, Reg("r", dst.half, dst.size), values_to_comps(res.astype(np.uint32), dst.size), idx)
+    return step
+
+
 def compile_image_load(ins: Instruction):
     dst, coords = ins["dst"], ins["coords"]
     tex = _descriptor(ins["tex"], "texture_heap_va", "texture_desc_stride_B")
@@ -215,5 +229,6 @@ def compile_image_atomic(ins: Instruction):
 
 
 COMPILERS = {"texture_sample": compile_texture_sample, "texture_load": compile_texture_load,
-             "texture_size": compile_texture_size, "image_load": compile_image_load,
+             "texture_size": compile_texture_size, "texture_query": compile_texture_query,
+             "image_load": compile_image_load,
              "image_write": compile_image_write, "image_atomic": compile_image_atomic}

@@ -44,8 +44,16 @@ def fake(monkeypatch):
         calls.append(("image_atomic", tex_va, coords.copy(), op, value.copy(), compare))
         return np.arange(coords.shape[0], dtype=np.uint32) + 1000
 
+    def levels(mem, tex_va, n):
+        calls.append(("levels", tex_va, n))
+        return np.full(n, 9, np.int32)
+
+    def samples(mem, tex_va, n):
+        calls.append(("samples", tex_va, n))
+        return np.full(n, 4, np.int32)
+
     unit = SimpleNamespace(sample=sample, load=load, size=size, image_load=image_load, image_store=image_store,
-                           image_atomic=image_atomic)
+                           image_atomic=image_atomic, levels=levels, samples=samples)
     monkeypatch.setattr(tex, "texture_unit", lambda: unit)
     return calls
 
@@ -134,6 +142,20 @@ def test_texel_fetch_size_and_16bit_results(fake):
     assert np.array_equal(f16(out, 13).astype(np.float32), coords.view(np.float32).astype(np.float16))
 
 
+def test_texture_queries(fake):
+    out = run("""
+        texture_query.levels r1, 3
+        mov_imm r0l, 0
+        if_icmp.ult r5, 2, 1
+          texture_query.samples r2l, r5
+        pop_exec 1
+    """, lanes=4, inputs={5: np.arange(4, dtype=np.uint32)}, texture_heap_va=TEX_HEAP)
+    assert list(out.registers[1]) == [9] * 4
+    assert list(out.registers[2] & 0xFFFF) == [4, 4, 0, 0]
+    assert fake[0] == ("levels", TEX_HEAP + 3 * TEXTURE_DESC_B, 4)
+    assert list(fake[1][1]) == [TEX_HEAP, TEX_HEAP + TEXTURE_DESC_B] and fake[1][2] == 2
+
+
 def test_image_load_store_atomic(fake):
     coords = np.arange(4, dtype=np.int32)
     out = run("""
@@ -177,12 +199,15 @@ def test_with_the_real_texture_unit():
     out = run("""
         texture_sample.2d.lod r4_r5_r6_r7, r0_r1, 0, 0, 0.0, 0
         texture_load.2d r8_r9_r10_r11, r2_r3, 0, 0, 1
+        texture_query.levels r12, 0
+        texture_size r13_r14, 0, 0
         wait 0
         wait 1
     """, mem=mem, lanes=x.size, texture_heap_va=base, sampler_heap_va=base + 0x800,
         inputs={0: ((x + 0.5) / side).astype(np.float32), 1: ((y + 0.5) / side).astype(np.float32),
                 2: x.astype(np.int32), 3: y.astype(np.int32)})
     expected = texels[y, x] / 255.0
+    assert set(out.registers[12]) == {1} and set(out.registers[13]) == {side} and set(out.registers[14]) == {side}
     for c in range(4):
         np.testing.assert_allclose(f32(out, 4 + c), expected[:, c], atol=1e-6)
         np.testing.assert_allclose(f32(out, 8 + c), expected[:, c], atol=1e-6)
