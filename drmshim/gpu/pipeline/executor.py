@@ -52,6 +52,7 @@ class Executor:
         self.debug_shaders = debug_shaders
         self._cores: dict[int, ShaderCore] = {}
         self._tvbs: dict[int, object] = {}
+        self.caches: dict = {}      # facts about decoded programs (fragment.uniform_record, analyses)
 
     # ------------------------------------------------------------------ helpers
     def options(self) -> tuple[bool, bool]:

@@ -99,18 +99,15 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
     if fs is not None and fs.pipeline:
         st.pipe = read_pipeline(command.memory, fs.pipeline, "PDM", command.cmd.sampler_heap)
         st.code_va = st.pipe.code_va
-        prog = executor.core(command).load(st.code_va)
-        names = {ins.op.name for _, ins in prog.instructions}
-        st.names = frozenset(names)
-        st.specials = frozenset(ins["sr"] for _, ins in prog.instructions if ins.op.name == "get_sr")
+        core = executor.core(command)
+        prog = core.load(st.code_va)
+        names, st.specials, st.quads, st.tile_writes = _analysis(prog, executor.caches)
+        st.names = names
         st.uses_iter = "iter" in names
-        st.uniform = uniform_record(executor.core(command), st.pipe, max(int(command.cmd.sample_size_B), 4), {})
-        st.quads = bool(names & {"dfdx", "dfdy"}) or any(
-            ins.op.name == "texture_sample" and ins["lod_mode"] in ("auto", "bias") for _, ins in prog.instructions)
+        st.uniform = uniform_record(core, st.pipe, max(int(command.cmd.sample_size_B), 4), executor.caches)
         p = st.pipe
         st.late = p.discards or p.writes_depth or p.writes_sample_mask or "discard" in names \
             or "zs_emit" in names or "sample_mask" in names
-        st.tile_writes = _tile_writes(prog)
         st.hsr_ok = (not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
                      and st.tile_writes is not None)
     else:
@@ -125,28 +122,50 @@ LANE_VARYING = {"get_sr", "iter", "ldcf", "ld_tile", "texture_sample", "texture_
                 "local_atomic", "stack_load", "stack_store", "zs_emit", "sample_mask", "discard", "dfdx", "dfdy"}
 
 
+def _cached(cache: dict, prog, key, make):
+    """``make()`` remembered in ``cache`` for this decoded program (programs are
+    re-decoded when their bytes change, so the Program object names the code)."""
+    full = (id(prog),) + key
+    hit = cache.get(full)
+    if hit is not None and hit[0] is prog:
+        return hit[1]
+    if len(cache) > 4096:
+        cache.clear()
+    value = make()
+    cache[full] = (prog, value)
+    return value
+
+
+def _analysis(prog, cache: dict):
+    """(instruction names, special registers read, needs quads, tile writes) of a program."""
+    def make():
+        names = frozenset(ins.op.name for _, ins in prog.instructions)
+        specials = frozenset(ins["sr"] for _, ins in prog.instructions if ins.op.name == "get_sr")
+        quads = bool(names & {"dfdx", "dfdy"}) or any(
+            ins.op.name == "texture_sample" and ins["lod_mode"] in ("auto", "bias") for _, ins in prog.instructions)
+        return names, specials, quads, _tile_writes(prog)
+    return _cached(cache, prog, ("analysis",), make)
+
+
 def uniform_record(core, pipe, record_B: int, cache: dict):
     """For a program whose every lane computes the same thing (no lane-varying input,
     no memory access), the tile-record bytes it writes: (written bool[record_B],
     value uint8[record_B]) found by running one lane twice (records of 0x00 and
     0xFF). None for any other program. Running it per lane would write the same
     bytes into every record, so the caller broadcasts them."""
-    key = (pipe.code_va, pipe.uniforms.tobytes(), record_B)
-    if key in cache:
-        return cache[key]
     prog = core.load(pipe.code_va)
-    result = None
-    if not any(ins.op.name in LANE_VARYING - {"ld_tile"} for _, ins in prog.instructions) and \
-            "ld_tile" not in {ins.op.name for _, ins in prog.instructions}:
+
+    def make():
+        if any(ins.op.name in LANE_VARYING for _, ins in prog.instructions):
+            return None
         runs = []
         for fill in (0x00, 0xFF):
             rec = np.full((1, record_B), fill, np.uint8)
             core.run(pipe.code_va, ExecContext(lanes=1, tile_buffer=rec, tile_index=np.zeros(1, np.int64),
                                                **pipe.context_fields()))
             runs.append(rec[0])
-        result = (runs[0] == runs[1], runs[0])
-    cache[key] = result
-    return result
+        return runs[0] == runs[1], runs[0]
+    return _cached(cache, prog, ("uniform", pipe.uniforms.tobytes(), record_B), make)
 
 
 def broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: np.ndarray,

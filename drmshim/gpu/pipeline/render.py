@@ -244,15 +244,16 @@ def _pixel_map(tvb: TiledVertexBuffer, tiles: np.ndarray | None):
 
 
 def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label: str | None = None,
-                      key=None) -> None:
+                      key=None, caches=None) -> None:
     if not va:
         return
     pipe = read_pipeline(command.memory, va, "PDM", command.cmd.sampler_heap)
+    caches = {} if caches is None else caches
     n = len(px) * S
     if n == 0:
         return
     try:
-        uniform = uniform_record(core, pipe, tile_buffer.shape[1], {}) if pipe.code_va else None
+        uniform = uniform_record(core, pipe, tile_buffer.shape[1], caches) if pipe.code_va else None
         if uniform is not None:
             broadcast_record(tile_buffer, None, *uniform)
         elif pipe.code_va:
@@ -296,11 +297,12 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
             tiles_done += len(tiles)
         px, py, record_of, key = _pixel_map(tvb, tiles)
         tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
-        _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key)
+        _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key, caches=executor.caches)
         if len(ps.rows):
             fragments += shade_pass(core, command, tvb, ps.rows, frame, states, record_of, tile_buffer,
                                     tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y)
-        _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key)
+        _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
+                          caches=executor.caches)
     frame.store()
     _write_occlusion(command, states)
     for st in states.values():
