@@ -29,8 +29,9 @@ Fragment half (``run_fragment_half``), per pass:
    shading), coefficient registers from the PPP planes (``cf_planes`` +
    ``primitive_index``), ``st_tile``/``ld_tile`` on the lane's record. Hidden
    surface removal (for passes whose shaders neither read tile memory, nor
-   discard, nor write depth/sample mask, nor store to memory): resolve
-   visibility first, shade only the last visible fragment of each sample. Else
+   discard, nor write depth/sample mask, nor store to memory, and all write the
+   same whole tile-record fields): resolve visibility first, shade only the
+   last visible fragment of each sample. Else
    layer by layer: early depth/stencil, or late (after shading, with the
    shader's discard, sample mask and depth) when the shader discards or writes
    depth or its USC_FRAGMENT has no ``early_z``; tile-memory writes of lanes that
