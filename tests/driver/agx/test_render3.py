@@ -242,3 +242,47 @@ def test_clip_distance_and_point_size():
     ctx.glDrawArrays(ctx.GL_POINTS, 3, 1)
     img = ctx.read_pixels()[..., 0]
     assert (img[2:6, 2:6] == 255).all() and img.sum() == 16 * 255     # a 4x4 point at pixel (4, 4)
+
+
+def test_atomic_counters_in_compute():
+    ctx = context(4, 4, api="gles31")
+    from tests.driver.agx.glhelp import compute_program
+    compute_program(ctx, """#version 310 es
+    layout(local_size_x = 32) in;
+    layout(binding = 0, offset = 4) uniform atomic_uint hits;
+    void main(){ if (gl_GlobalInvocationID.x % 3u == 0u) atomicCounterIncrement(hits); }""")
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(ctx.GL_ATOMIC_COUNTER_BUFFER, buf)
+    ctx.glBufferData(ctx.GL_ATOMIC_COUNTER_BUFFER, 8, np.array([7, 100], np.uint32), ctx.GL_DYNAMIC_COPY)
+    ctx.glBindBufferBase(ctx.GL_ATOMIC_COUNTER_BUFFER, 0, buf)
+    ctx.glDispatchCompute(4, 1, 1)
+    view = ctx.glMapBufferRange(ctx.GL_ATOMIC_COUNTER_BUFFER, 0, 8, ctx.GL_MAP_READ_BIT)
+    out = np.frombuffer(bytes(view), np.uint32)
+    assert list(out) == [7, 100 + len(range(0, 128, 3))]
+
+
+def test_compat_flat_shading_and_alpha_test():
+    ctx = context(16, 16, api="compat")
+    program(ctx, """#version 120
+    void main(){ gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }""", """#version 120
+    void main(){ gl_FragColor = gl_Color; }""")
+    tri = np.array([[-1, -1], [3, -1], [-1, 3]], np.float32)
+    cols = np.array([[1, 0, 0, 0.2], [0, 1, 0, 0.2], [0, 0, 1, 0.9]], np.float32)   # last vertex provokes
+    ctx.glEnableClientState(ctx.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, ctx.GL_FLOAT, 0, tri)
+    ctx.glEnableClientState(ctx.GL_COLOR_ARRAY)
+    ctx.glColorPointer(4, ctx.GL_FLOAT, 0, cols)
+    ctx.glShadeModel(ctx.GL_FLAT)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = ctx.read_pixels()
+    assert (img == [0, 0, 255, 230]).all()
+    ctx.glShadeModel(ctx.GL_SMOOTH)
+    ctx.glEnable(ctx.GL_ALPHA_TEST)
+    ctx.glAlphaFunc(ctx.GL_GREATER, 0.5)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = ctx.read_pixels().astype(int)
+    X, Y = np.meshgrid((np.arange(16) + 0.5) / 8 - 1, (np.arange(16) + 0.5) / 8 - 1)
+    alpha = 0.2 + 0.7 * (Y + 1) / 4                      # interpolated alpha: 0.2 at y=-1 .. 0.9 at y=3
+    assert (img[alpha < 0.48] == 0).all() and (img[alpha > 0.52][:, 3] > 127).all()
