@@ -35,11 +35,21 @@ __all__ = ["Batch", "Submission"]
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 
 
-class Submission:
-    """One SUBMIT: its out-syncobj and what must live until it completes."""
+FEEDBACK_B = uapi.ffi.sizeof("struct drm_asahi_cmd_feedback")
+STATUS_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_STATUS_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_STATUS_")}
+UNIT_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_UNIT_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_UNIT_")}
 
-    def __init__(self, device: Device, handle: int, pools: list[Pool], bos: list[BO], label: str):
+
+class Submission:
+    """One SUBMIT: its out-syncobj, what must live until it completes, and where the
+    kernel writes each command's feedback (read at retirement: ``feedback``)."""
+
+    def __init__(self, device: Device, handle: int, pools: list[Pool], bos: list[BO], label: str,
+                 feedback_slots=(), on_retire=None):
         self.device, self.handle, self.pools, self.bos, self.label = device, handle, pools, bos, label
+        self.feedback_slots = list(feedback_slots)      # (kind, bo, offset_B)
+        self.feedback: list[dict] = []
+        self.on_retire = on_retire
         self.done = False
 
     def poll(self) -> bool:
@@ -57,6 +67,16 @@ class Submission:
         if self.done:
             return
         self.done = True
+        for kind, bo, off in self.feedback_slots:
+            fb = uapi.ffi.from_buffer("struct drm_asahi_cmd_feedback *", bo.map[off:off + FEEDBACK_B])
+            entry = {"kind": kind, "status": STATUS_NAMES.get(fb.status, str(fb.status)),
+                     "partial_renders": int(fb.partial_renders), "start_ns": int(fb.start_ns),
+                     "end_ns": int(fb.end_ns)}
+            if fb.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
+                entry["fault"] = (int(fb.fault_address), UNIT_NAMES.get(fb.fault_unit, str(fb.fault_unit)))
+            self.feedback.append(entry)
+        if self.on_retire is not None:
+            self.on_retire(self)
         for pool in self.pools:
             pool.release()
         for bo in self.bos:
@@ -90,6 +110,7 @@ class Batch:
     occlusion_va: int = 0
     clear_rect: tuple | None = None                 # scissored colour clear: (x0, y0, x1, y1) px
     blit: tuple | None = None
+    feedback_slots: list = field(default_factory=list)
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
     ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)                       # (program, uniforms, texture table) of a blit command
 
@@ -226,13 +247,22 @@ class Batch:
         va = self.usc_pool.upload(b"".join(words), 64)
         return va - self.ctx.device.usc_base
 
+    def _feedback(self, kind: str) -> dict:
+        """Feedback fields of one command: a zeroed slot in the batch's pool."""
+        bo, off = self.pool.alloc(FEEDBACK_B, 64)
+        bo.map[off:off + FEEDBACK_B] = bytes(FEEDBACK_B)
+        self.feedback_slots.append((kind, bo, off))
+        return {"feedback_handle": bo.handle, "feedback_size": FEEDBACK_B, "feedback_offset": off}
+
     def commands(self) -> list[Command]:
         cmds = []
+        self.feedback_slots = []
         compute = bool(self.cdm)
         if compute:
             stream = self.pool.upload(bytes(self.cdm) + P.pack("CDM_TERMINATE"), 64)
             cmds.append(Command.compute({"cdm_ctrl_stream_base": stream,
-                                         "cdm_ctrl_stream_end": stream + len(self.cdm) + 4}, 0, 0))
+                                         "cdm_ctrl_stream_end": stream + len(self.cdm) + 4,
+                                         **self._feedback("compute")}, 0, 0))
         if self.fb is not None:
             atts = []
             for _, s in self._attachments():
@@ -241,7 +271,8 @@ class Batch:
                 atts.append((self.fb.zsbuf.resource.va, self.fb.zsbuf.resource.alloc_B))
             if atts:
                 cmds.append(Command.attachments(uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS, atts))
-            cmds.append(Command.render(self.render_fields(), NONE if compute else 0, 1 if compute else NONE,
+            fields = {**self.render_fields(), **self._feedback("blit" if self.blit is not None else "render")}
+            cmds.append(Command.render(fields, NONE if compute else 0, 1 if compute else NONE,
                                        blit=self.blit is not None))
         return cmds
 

@@ -13,6 +13,7 @@ flushes after every draw and dispatch."""
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -170,7 +171,9 @@ class AgxContext(PipeContext):
         self.queries_active: list[AgxQuery] = []
         self.occlusion_bo = None
         self.occlusion_free = list(range(512))
-        self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0}
+        self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
+                      "faults": 0}
+        self.faults: list = []
 
     # ------------------------------------------------------------------ CSOs
     def _handle(self, state):
@@ -377,7 +380,8 @@ class AgxContext(PipeContext):
         self.in_fences = []
         cmds = batch.commands()
         handle = dev.syncobj_create()
-        sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label)
+        sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label,
+                         batch.feedback_slots, self._retired)
         waits = [s.handle for s in in_syncs if not s.done]
         dev.submit(cmds, in_syncs=waits, out_syncs=[handle], queue_id=self.queue_id)
         self.stats["submits"] += 1
@@ -392,6 +396,17 @@ class AgxContext(PipeContext):
             if not sub.wait(10_000_000_000):
                 raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
         self.screen.retire()
+
+    def _retired(self, sub: Submission) -> None:
+        """A submission completed: count partial renders, report faults (as Mesa prints them)."""
+        for fb in sub.feedback:
+            self.stats["partial_renders"] += fb["partial_renders"]
+            if fb["status"] != "COMPLETE" or "fault" in fb:
+                self.stats["faults"] += 1
+                self.faults.append((sub.label, fb))
+                address, unit = fb.get("fault", (0, "?"))
+                warnings.warn(f"shimgl: {sub.label} {fb['kind']} command {fb['status']}: "
+                              f"{unit} fault at 0x{address:x}", RuntimeWarning, stacklevel=2)
 
     def flush(self, flags: PipeFlush = PipeFlush.NONE) -> PipeFence:
         for batch in list(self.batches.values()):

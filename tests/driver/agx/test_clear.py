@@ -145,3 +145,19 @@ def test_fence_poll_and_wait(screen):
     assert screen.fence_finish(fence, 0)
     empty = screen.context_create().flush()
     assert screen.fence_finish(empty, 0)
+
+
+def test_gpu_fault_is_reported_from_the_feedback(screen):
+    """A render target whose memory is gone (unbound VA): the PBE faults, the kernel's
+    feedback says so, and the context reports it."""
+    ctx = screen.context_create()
+    rt = target(screen, 16, 16)
+    rt.bo.device.unbind(rt.bo.va, rt.bo.size_B)          # pull the pages out from under the GPU
+    ctx.set_framebuffer_state(FramebufferState(16, 16, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (1.0, 0.0, 0.0, 1.0), 1.0, 0)
+    with pytest.warns(RuntimeWarning, match="fault"):
+        screen.fence_finish(ctx.flush(), PIPE_TIMEOUT_INFINITE)
+    assert ctx.stats["faults"] == 1
+    label, fb = ctx.faults[0]
+    assert fb["status"] == "FAULT" and fb["fault"][1] == "PBE" and rt.va <= fb["fault"][0] < rt.va + rt.bo.size_B
+    rt.bo.device.bind(rt.bo.handle, rt.bo.va, rt.bo.size_B)    # restore, so the BO can be freed

@@ -37,6 +37,7 @@ def test_partial_renders_match_one_pass():
         img_small = _scene(small)
         counters = small.screen.device.queue_counters(small.pipe.queue_id)
         assert counters["partial_renders"] > 0
+        assert small.pipe.stats["partial_renders"] == counters["partial_renders"]    # from the feedback
     finally:
         uapi.unregister_backend(path)
     img = _scene(context(64, 64))
