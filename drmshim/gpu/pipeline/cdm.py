@@ -18,6 +18,7 @@ from uapi import packets as P
 
 from ..usc import ExecContext
 from .streams import walk
+from .scratch import run_program
 from .usc_words import read_pipeline, read_words
 
 __all__ = ["run_cdm", "MAX_LANES_PER_RUN"]
@@ -56,7 +57,7 @@ def run_launch(core, memory, launch, sampler_heap_va: int = 0) -> int:
                     sp[f"thread_position_in_grid.{axis}"] = sp[f"thread_position_in_grid.{axis}"] + np.uint32(off * tg["xyz".index(axis)])
         sp = ctx.specials
         sp["threadgroups_per_grid.y"], sp["threadgroups_per_grid.z"] = gy, gz
-        core.run(pipe.code_va, ctx)
+        run_program(core, pipe, ctx)
     return groups * per_group
 
 

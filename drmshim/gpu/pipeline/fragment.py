@@ -22,6 +22,7 @@ from uapi import packets as P
 from .. import raster as R
 from ..usc import ExecContext
 from .ppp import DrawGeometry
+from .scratch import run_program
 from .usc_words import read_pipeline
 
 __all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record"]
@@ -453,7 +454,7 @@ class _PassContext:
         ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
                           tile_buffer=tile, tile_index=tile_index,
                           **kw, **st.pipe.context_fields())
-        self.core.run(st.code_va, ctx)
+        run_program(self.core, st.pipe, ctx)
         if direct:
             return len(f_local)
         alive = ~ctx.discarded

@@ -52,8 +52,7 @@ half) and fragment shader invocations (fragment half) to its 6 uint64.
 (direct rendering, no tiles, no TVB limit); ``nohsr``: never HSR.
 
 Not modelled: layered rendering (layer 0 only), edge flags of clipped
-polygons in LINE mode, alpha-to-coverage, shader stencil export, per-lane
-scratch memory.
+polygons in LINE mode, alpha-to-coverage, shader stencil export.
 """
 
 from __future__ import annotations
@@ -71,6 +70,7 @@ from ..usc import ExecContext
 from .fragment import broadcast_record, draw_state, shade_pass, uniform_record
 from .pbe import store_render_target
 from .ppp import DrawGeometry, process_draw
+from .scratch import run_program
 from .usc_words import read_pipeline, read_words
 from .zls import DEPTH_FORMATS, IspMemory, zls_control
 from .vdm import shade_vertices, walk_draws
@@ -264,7 +264,7 @@ def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label
                               position_px=np.stack((x + 0.5, y + 0.5)).astype(np.float32),
                               tile_buffer=tile_buffer, tile_index=np.arange(n, dtype=np.int64),
                               **pipe.context_fields())
-            core.run(pipe.code_va, ctx)
+            run_program(core, pipe, ctx)
         for offset_B, desc in pipe.pbe:
             store_render_target(command.memory, desc, offset_B, tile_buffer, px, py, S, pixels_key=key)
     except GPUFault as fault:

@@ -30,6 +30,7 @@ from uapi import packets as P
 
 from ..usc import ExecContext
 from .streams import walk
+from .scratch import run_program
 from .usc_words import ShaderPipeline, read_pipeline, read_words
 
 __all__ = ["Draw", "walk_draws", "shade_vertices", "VertexBatch"]
@@ -151,7 +152,7 @@ def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatc
                   "instance_id": np.repeat(np.arange(ni, dtype=np.uint32), nu)},
         preload={1: np.uint32(draw.base_instance), 2: np.uint32(np.int64(draw.base_vertex) & 0xFFFFFFFF)},
         **pipe.context_fields())
-    core.run(pipe.code_va, ctx)
+    run_program(core, pipe, ctx)
     # the stream of lanes: instance i uses lanes i*nu + inverse, instances split by restarts
     block = np.concatenate([per_instance, [-1]])
     offsets = np.repeat(np.arange(ni, dtype=np.int64) * nu, len(block))

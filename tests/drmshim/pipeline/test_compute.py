@@ -147,3 +147,31 @@ def test_fault_names_the_unit_and_address_and_stops():
     with pytest.raises(GPUFault) as info:
         ex.run_compute(cmd)
     assert info.value.info.unit == "CDM" and info.value.info.address == 0x7777_0000
+
+
+# each thread spills a value to its stack (same offset in every lane) and reads it back
+SPILL = """
+get_sr r0, thread_position_in_grid.x
+mov_imm r1, 12
+iadd r2, r0, 7
+stack_store r2, r1, 0
+wait 0
+mov_imm r2, 0
+stack_load r3, r1, 0
+wait 0
+device_store.i32 r3, u0_u1, r0, 2, 0
+wait 0
+stop
+"""
+
+
+def test_scratch_memory_is_private_per_lane():
+    space = Space()
+    out = space.alloc(4 * 64)
+    words = space.put(P.pack("USC_SHADER", register_count=8, scratch_size_B=32, code=space.program(SPILL))
+                      + P.pack("USC_UNIFORM", start_halves=0, size_halves=4,
+                               buffer=space.put(u64_uniforms(out)[:2].tobytes()))
+                      + P.pack("USC_END"), 16)
+    launch = P.pack("CDM_LAUNCH", pipeline=words, grid_x_tg=4, threadgroup_x_threads=16)
+    _run(space, _stream(space, launch))
+    np.testing.assert_array_equal(space.get(out, 64, np.uint32), np.arange(64) + 7)
