@@ -33,7 +33,9 @@ class _Current(threading.local):
 
 
 current = _Current()
-_debug = "abi" in os.environ.get("SHIMGL_DEBUG", "").split(",")
+_debug_flags = os.environ.get("SHIMGL_DEBUG", "").split(",")
+_debug = "abi" in _debug_flags
+_trace = "calls" in _debug_flags     # SHIMGL_DEBUG=calls: every GL call and its GL errors
 _reported: set[str] = set()
 _lib = None
 ffi = None
@@ -60,9 +62,13 @@ def _gl_entry(name, fn, zero, after):
         if ctx is None:
             return zero
         try:
+            if _trace:
+                n_errors = len(ctx.error_log)
             r = fn(ctx, *args)
             if after is not None:
                 after()
+            if _trace:
+                print(f"shimgl: {name}{args!r} -> {r!r} {ctx.error_log[n_errors:]}", file=sys.stderr)
             return r
         except Exception as err:    # never let an exception reach C
             _report(name, err)
