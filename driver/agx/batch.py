@@ -111,6 +111,8 @@ class Batch:
     clear_rect: tuple | None = None                 # scissored colour clear: (x0, y0, x1, y1) px
     blit: tuple | None = None
     feedback_slots: list = field(default_factory=list)
+    no_load: set = field(default_factory=set)       # attachments whose contents were invalidated before any draw
+    no_store: set = field(default_factory=set)      # ... after the draws: nothing to store
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
     ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)                       # (program, uniforms, texture table) of a blit command
 
@@ -165,7 +167,8 @@ class Batch:
         tile_px = tile_size_px(tl.record_B, samples)
         color_clear = (self.clear >> 2) & 0xFF
         color_present = sum(1 << i for i, _ in self._attachments())
-        load_mask = color_present & ~color_clear
+        load_mask = color_present & ~color_clear & ~sum(
+            1 << i for i, s in self._attachments() if id(s.resource) in self.no_load)
         uniforms = np.zeros(40, np.uint32)
         for i, words in self.clear_color.items():
             uniforms[4 * i:4 * i + 4] = words
@@ -187,7 +190,7 @@ class Batch:
                                 loads if load_mask or rect else b"")
         partial_bg = self._pipeline(load_program(tl, samples), None, everything) if color_present else 0
         pbe = [(tl.slots[i].offset_B, s.resource.pbe_descriptor(s.level, s.first_layer, _surface_format(s)))
-               for i, s in self._attachments()]
+               for i, s in self._attachments() if id(s.resource) not in self.no_store]
         eot = self._pipeline(None, None, b"", pbe=pbe)
         fields = {
             "width_px": fb.width_px, "height_px": fb.height_px, "layers": 1, "samples": samples,
@@ -210,7 +213,8 @@ class Batch:
             if "depth" in res.planes:
                 pl = res.planes["depth"]
                 cleared = bool(self.clear & PipeClear.DEPTH)
-                zls.update(depth_load=not cleared, depth_store=True, depth_clear=cleared,
+                zls.update(depth_load=not cleared and id(res) not in self.no_load,
+                           depth_store=id(res) not in self.no_store, depth_clear=cleared,
                            depth_format=P.ZFormat.Z16_UNORM if pl.lay.format == "Z16_UNORM" else P.ZFormat.Z32_FLOAT,
                            depth_tiling=_TILING[pl.lay.tiling])
                 fields["depth"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
@@ -218,7 +222,8 @@ class Batch:
             if "stencil" in res.planes:
                 pl = res.planes["stencil"]
                 cleared = bool(self.clear & PipeClear.STENCIL)
-                zls.update(stencil_load=not cleared, stencil_store=True, stencil_clear=cleared,
+                zls.update(stencil_load=not cleared and id(res) not in self.no_load,
+                           stencil_store=id(res) not in self.no_store, stencil_clear=cleared,
                            stencil_tiling=_TILING[pl.lay.tiling])
                 fields["stencil"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
                                      "stride": pl.lay.linear_stride_B if pl.lay.tiling == "linear" else 0}

@@ -677,7 +677,17 @@ class AgxContext(PipeContext):
         self.flush()
 
     def invalidate_resource(self, resource) -> None:
-        pass
+        """glInvalidate*: an attachment of an unsubmitted batch is neither loaded (before its
+        draws) nor stored (after them) -- the tiler's saving, as Mesa's agx does."""
+        for batch in self.batches.values():
+            if batch.fb is None or batch.blit is not None:
+                continue
+            attached = [s.resource for s in list(batch.fb.cbufs) + [batch.fb.zsbuf] if s is not None]
+            if any(r is resource for r in attached):
+                if batch.draws or batch.clear:
+                    batch.no_store.add(id(resource))
+                else:
+                    batch.no_load.add(id(resource))
 
     # ------------------------------------------------------------------ draws and dispatches
     def draw_vbo(self, info: DrawInfo, drawid_offset: int, indirect: IndirectInfo | None,

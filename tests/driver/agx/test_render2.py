@@ -212,3 +212,24 @@ def test_indirect_and_multi_draws():
     edge = X + Y / 2 - 8                  # the second triangle: (8, 0), (8, 16), (0, 16) in pixels
     assert (img[(X < 8) & (edge > 0.5)] == [255, 128, 0, 255]).all()
     assert (img[X > 8] == 0).all() and (img[edge < -0.5] == 0).all()
+
+
+def test_invalidate_skips_depth_store_and_colour_load():
+    ctx = context(16, 16, api="gles3")
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(0.0, 1.0, 0.0, 1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1], [3, -1], [-1, 3]], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glEnable(ctx.GL_DEPTH_TEST)
+    ctx.glClearDepthf(0.5)
+    ctx.glClear(ctx.GL_DEPTH_BUFFER_BIT)
+    ctx.glFinish()                                   # depth 0.5 stored
+    ctx.glClearDepthf(1.0)
+    ctx.glClear(ctx.GL_DEPTH_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)         # z = 0 -> 0.5 in window space: passes LESS 1.0
+    ctx.glInvalidateFramebuffer(ctx.GL_FRAMEBUFFER, 1, [ctx.GL_DEPTH])
+    assert (ctx.read_pixels() == [0, 255, 0, 255]).all()
+    from driver.gallium import Box, PipeMap
+    # the depth of the second frame was not stored: the buffer still holds the first clear
+    tr = ctx.pipe.transfer_map(ctx.gl.window.depth_stencil, 0, PipeMap.READ, Box(0, 0, 0, 16, 16))
+    z = np.frombuffer(bytes(tr.data), np.uint32) & 0xFFFFFF
+    assert (z == round(0.5 * 0xFFFFFF)).all()
