@@ -12,9 +12,12 @@ from ..core import (
 )
 from ..opcodes import evaluate_op
 from ..types import raw_dtype
-from .cfutil import find_list, splice
+from .cfutil import find_list, merge_adjacent_blocks, splice
 
-__all__ = ["opt_peephole_select", "opt_loop_unroll", "loop_trip_count", "opt_remove_once_loops"]
+__all__ = [
+    "opt_peephole_select", "opt_loop_unroll", "loop_trip_count", "opt_remove_once_loops",
+    "opt_remove_continues",
+]
 
 
 # ---------------------------------------------------------------- if-flattening
@@ -262,16 +265,24 @@ def _exits(nodes) -> bool:
             and _exits(nodes[-2].then_list) and _exits(nodes[-2].else_list))
 
 
+def _always_jumps(nodes) -> bool:
+    """Every path through ``nodes`` ends in a break or continue of the enclosing loop."""
+    if nodes[-1].jump() is not None:
+        return True
+    return (len(nodes) >= 2 and isinstance(nodes[-2], If) and not nodes[-1].instrs
+            and _always_jumps(nodes[-2].then_list) and _always_jumps(nodes[-2].else_list))
+
+
 def _sink_after_exits(nodes: list) -> None:
-    """Move the code after an if one side of which always breaks into the other side
-    (dropping it when both break): it only ran on that side anyway."""
+    """Move the code after an if one side of which always jumps (break or continue)
+    into the other side (dropping it when both jump): it only ran on that side anyway."""
     i = 0
     while i < len(nodes):
         node = nodes[i]
         if isinstance(node, If):
             _sink_after_exits(node.then_list)
             _sink_after_exits(node.else_list)
-            t, e = _exits(node.then_list), _exits(node.else_list)
+            t, e = _always_jumps(node.then_list), _always_jumps(node.else_list)
             rest = nodes[i + 1:]
             if (t or e) and not (len(rest) == 1 and not rest[0].instrs):
                 del nodes[i + 1:]
@@ -286,19 +297,19 @@ def _sink_after_exits(nodes: list) -> None:
         i += 1
 
 
-def _breaks_in_tail(nodes, tail: bool) -> bool:
-    """True when every own break in ``nodes`` is where falling through instead would
-    run nothing more before the end of the loop body (``tail``: the end of ``nodes``
-    is such a place)."""
+def _jumps_in_tail(nodes, tail: bool, kind: str = "break") -> bool:
+    """True when every own ``kind`` jump in ``nodes`` is where falling through instead
+    would run nothing more before the end of the loop body (``tail``: the end of
+    ``nodes`` is such a place)."""
     for i, node in enumerate(nodes):
         rest_empty = all(isinstance(n, Block) and not n.instrs for n in nodes[i + 1:])
         if isinstance(node, Block):
             j = node.jump()
-            if j is not None and j.kind == "break" and not tail:
+            if j is not None and j.kind == kind and not tail:
                 return False
         elif isinstance(node, If):
-            inner_tail = tail and rest_empty
-            if not (_breaks_in_tail(node.then_list, inner_tail) and _breaks_in_tail(node.else_list, inner_tail)):
+            inner = tail and rest_empty
+            if not (_jumps_in_tail(node.then_list, inner, kind) and _jumps_in_tail(node.else_list, inner, kind)):
                 return False
     return True
 
@@ -349,7 +360,7 @@ def opt_remove_once_loops(shader: Shader) -> bool:
                     continue
                 trial = clone_cf_list(loop.body)      # sink on a copy first: only act if it pays
                 _sink_after_exits(trial)
-                if not _exits(trial) or not _breaks_in_tail(trial, True):
+                if not _exits(trial) or not _jumps_in_tail(trial, True):
                     continue
                 _sink_after_exits(loop.body)
                 for block in _own_blocks(loop.body):
@@ -359,4 +370,30 @@ def opt_remove_once_loops(shader: Shader) -> bool:
                 splice(func, loop, loop.body)
                 changed = progress = True
                 break
+    return progress
+
+
+def opt_remove_continues(shader: Shader) -> bool:
+    """Remove ``continue`` from phi-free loops (run it before vars->SSA): the code
+    after an if that jumps on one side moves into the other side, after which a
+    continue with nothing left to skip is just the end of the body. Loops whose
+    continues cannot all be placed so keep them. Unrolling needs continue-free loops."""
+    progress = False
+    for func in shader.functions:
+        for loop in [n for n in walk_cf(func.body) if isinstance(n, Loop)]:
+            if not any(j.kind == "continue" for j in _own_jumps(loop.body)):
+                continue
+            if any(b.phis() for b in walk_cf(loop.body) if isinstance(b, Block)):
+                continue
+            trial = clone_cf_list(loop.body)
+            _sink_after_exits(trial)
+            if not _jumps_in_tail(trial, True, "continue"):
+                continue
+            _sink_after_exits(loop.body)
+            for block in _own_blocks(loop.body):
+                j = block.jump()
+                if j is not None and j.kind == "continue":
+                    block.remove(j)
+            merge_adjacent_blocks(func, loop.body)
+            progress = True
     return progress

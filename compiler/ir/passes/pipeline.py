@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..core import Shader
 from .algebraic import opt_algebraic
 from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_dead_cf
-from .control import opt_loop_unroll, opt_peephole_select, opt_remove_once_loops
+from .control import opt_loop_unroll, opt_peephole_select, opt_remove_continues, opt_remove_once_loops
 from .inline import inline_functions
 from .scalar import lower_alu_to_scalar
 from .vars import lower_indirect_derefs, lower_vars_to_ssa
@@ -14,7 +14,7 @@ __all__ = ["optimize", "preprocess", "OPT_LOOP"]
 
 # The passes of one round of the loop, in order.
 OPT_LOOP = (
-    opt_remove_once_loops, lower_vars_to_ssa, opt_copy_prop, opt_dce, opt_dead_cf, opt_constant_folding, opt_algebraic,
+    opt_remove_once_loops, opt_remove_continues, lower_vars_to_ssa, opt_copy_prop, opt_dce, opt_dead_cf, opt_constant_folding, opt_algebraic,
     opt_cse, opt_peephole_select, opt_loop_unroll,
 )
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from compiler.ir.core import If, Loop, walk_cf
+from compiler.ir.core import If, Jump, Loop, walk_cf, walk_instrs
 from compiler.ir.parser import parse_shader
 from compiler.ir.validate import validate_shader
 from compiler.ir.passes import opt_copy_prop, opt_dce, run_pass
@@ -244,3 +244,39 @@ def test_once_loop_text():
 def test_real_loops_are_not_once_loops():
     from compiler.ir.passes.control import opt_remove_once_loops
     NEGCASE(opt_remove_once_loops, COUNTED.format(n=3))
+
+
+def test_continue_removed_then_loop_unrolls():
+    from compiler.ir.builder import Builder
+    from compiler.ir.passes import optimize
+    from compiler.ir.passes.control import opt_remove_continues
+
+    def make():
+        s, b = programs.new_shader()
+        x = programs.load_in(b)
+        acc = b.local_var("acc", programs.VEC4)
+        i = b.local_var("i", programs.I32)
+        b.store_var(acc, x)
+        b.store_var(i, b.iimm(0))
+        loop = b.push_loop()
+        nif = b.push_if(b.ilt(b.load_var(i), 4))
+        b.push_else(nif)
+        b.break_()
+        b.pop_if(nif)
+        skip = b.push_if(b.flt(b.channel(b.load_var(acc), 0), b.i2f32(b.load_var(i))))
+        b.store_var(i, b.iadd(b.load_var(i), 1))          # the step, then continue
+        b.continue_()
+        b.pop_if(skip)
+        b.store_var(acc, b.fadd(b.load_var(acc), 0.75))
+        b.store_var(i, b.iadd(b.load_var(i), 1))
+        b.pop_loop(loop)
+        programs.store_out(b, b.load_var(acc))
+        return s
+
+    before, after = make(), make()
+    assert run_pass(after, opt_remove_continues)
+    assert not any(isinstance(i, Jump) and i.kind == "continue" for i in walk_instrs(after.main.body))
+    optimize(after)
+    assert not any(isinstance(x, Loop) for x in walk_cf(after.main.body))
+    for seed in range(3):
+        assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(seed)))

@@ -74,6 +74,8 @@ class Gen:
         kinds = ["assign", "assign_masked", "array_store"] + (["if", "loop", "once"] if depth < 2 else [])
         if self.contexts and self.contexts[-1] == "once":
             kinds.append("early_break")
+        if self.contexts and isinstance(self.contexts[-1], tuple):
+            kinds.append("continue")
         kind = self.draw(st.sampled_from(kinds))
         if kind == "assign":
             b.store_var(self.draw(st.sampled_from(self.vars)), self.expr(0))
@@ -89,6 +91,13 @@ class Gen:
             self.contexts.pop()
             b.break_()
             b.pop_loop(loop)
+        elif kind == "continue":          # for (...; i++) { ... if (c) { x = e; continue; } ... }
+            counter = self.contexts[-1][1]
+            nif = b.push_if(b.flt(b.channel(self.expr(1), 0), b.channel(self.expr(1), 1)))
+            b.store_var(self.draw(st.sampled_from(self.vars)), self.expr(0))
+            b.store_var(counter, b.iadd(b.load_var(counter), 1))
+            b.continue_()
+            b.pop_if(nif)
         elif kind == "early_break":
             nif = b.push_if(b.flt(b.channel(self.expr(1), 0), b.channel(self.expr(1), 1)))
             b.store_var(self.draw(st.sampled_from(self.vars)), self.expr(0))
@@ -111,9 +120,27 @@ class Gen:
                 self.contexts.pop()
                 self.loop_vars.pop()
             if self.draw(st.booleans()):
-                programs.counted_loop(b, n, body)
+                self.for_loop(n, depth)
             else:
                 programs.do_while_loop(b, n, body)
+
+    def for_loop(self, n, depth):
+        """for (int i = 0; i < n; i++) { stmts } as the front end lowers it."""
+        b = self.b
+        i = b.local_var(f"i{len(b.func.locals)}", programs.I32)
+        b.store_var(i, b.iimm(0))
+        loop = b.push_loop()
+        nif = b.push_if(b.ilt(b.load_var(i), n))
+        b.push_else(nif)
+        b.break_()
+        b.pop_if(nif)
+        self.loop_vars.append(b.load_var(i))
+        self.contexts.append(("loop", i))
+        self.stmts(depth + 1)
+        self.contexts.pop()
+        self.loop_vars.pop()
+        b.store_var(i, b.iadd(b.load_var(i), 1))
+        b.pop_loop(loop)
 
     def finish(self):
         b = self.b
