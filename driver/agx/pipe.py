@@ -584,6 +584,11 @@ class AgxContext(PipeContext):
 
     # ------------------------------------------------------------------ copies and blits (CPU, ordered)
     def resource_copy_region(self, dst, dst_level, dstx, dsty, dstz, src, src_level, src_box) -> None:
+        if dst.template.is_buffer and src.template.is_buffer:
+            self._copy_buffer(dst, dstx, src, src_box.x, src_box.width)
+            return
+        if self._copy_texture(dst, dst_level, dstx, dsty, dstz, src, src_level, src_box):
+            return
         self._sync_resource(src, write=False)
         self._sync_resource(dst, write=True)
         if dst.template.is_buffer:
@@ -602,6 +607,76 @@ class AgxContext(PipeContext):
         self._sync_resource(info.src.resource, write=False)
         self._sync_resource(info.dst.resource, write=True)
         cpu_blit(info)
+
+    def _internal_code(self, name: str, program: bytes) -> int:
+        """Address of one of the driver's own programs in the USC heap (uploaded once per screen)."""
+        cache = self.screen.__dict__.setdefault("internal_code", {})
+        if name not in cache:
+            bo = self.device.bo_create(len(program) + 64, usc=True, label=f"internal {name}")
+            bo.write(0, program)
+            cache[name] = bo
+        return cache[name].va
+
+    def _copy_buffer(self, dst, dst_offset_B: int, src, src_offset_B: int, size_B: int) -> None:
+        """glCopyBufferSubData on the GPU: a compute launch in the compute batch."""
+        from uapi import packets as P
+        from .tilebuffer import buffer_copy_program
+        if size_B <= 0:
+            return
+        word = dst_offset_B % 4 == 0 and src_offset_B % 4 == 0 and size_B % 4 == 0
+        n = size_B // 4 if word else size_B
+        batch = self._batch_for(None)
+        self.read(batch, src)
+        self.write(batch, dst)
+        code = self._internal_code(f"buffer_copy_{word}", buffer_copy_program(word))
+        u = np.zeros(6, np.uint32)
+        u[0:2] = [(src.va + src_offset_B) & 0xFFFFFFFF, (src.va + src_offset_B) >> 32]
+        u[2:4] = [(dst.va + dst_offset_B) & 0xFFFFFFFF, (dst.va + dst_offset_B) >> 32]
+        u[4] = n - 1
+        words = (P.pack("USC_SHADER", register_count=8, code=code)
+                 + P.pack("USC_UNIFORM", start_halves=0, size_halves=12, buffer=batch.pool.upload(u.tobytes(), 16))
+                 + P.pack("USC_END"))
+        if batch.launches:
+            batch.cdm += P.pack("CDM_BARRIER")
+        batch.cdm += P.pack("CDM_LAUNCH", pipeline=batch.pool.upload(words, 64), grid_x_tg=-(-n // 64),
+                            threadgroup_x_threads=64)
+        batch.launches += 1
+        if "flush" in self.debug:
+            self.flush()
+
+    def _copy_texture(self, dst, dst_level, dstx, dsty, dstz, src, src_level, b: Box) -> bool:
+        """Texture copies of renderable colour formats as BLIT commands (texture_load, exact);
+        False for what needs the CPU (depth/stencil, compressed, multisampled, unrenderable)."""
+        from .batch import Batch
+        from .tilebuffer import copy_program, make_tile_layout
+        if "color" not in src.planes or "color" not in dst.planes or src.samples > 1 or dst.samples > 1:
+            return False
+        name = dst.lay.format.replace("_SRGB", "_UNORM")
+        if layout.get_format(src.lay.format).block_size_B != layout.get_format(name).block_size_B:
+            return False
+        if tile_format(name) is None or name not in layout.FORMATS:
+            return False
+        sname = src.lay.format.replace("_SRGB", "_UNORM")
+        if sname != name:
+            return False
+        dw, dh, _ = dst.level_size_px(dst_level)
+        rect = np.array([dstx, dsty, dstx + b.width, dsty + b.height, b.x, b.y], np.int64)
+        if rect[2] <= rect[0] or rect[3] <= rect[1]:
+            return True
+        uniforms = rect.astype(np.uint32)
+        for k in range(b.depth):
+            surf = Surface(dst, PipeFormat(name), dst_level, dstz + k, dstz + k)
+            batch = Batch(self, FramebufferState(dw, dh, cbufs=(surf,)), next(self._serial))
+            self.read(batch, src)
+            self.write(batch, dst)
+            src_desc = src.texture_descriptor(format=name, target=PipeTextureTarget.TEXTURE_2D,
+                                              first_level=src_level, last_level=src_level, first_layer=b.z + k)
+            dst_desc = dst.texture_descriptor(format=name, target=PipeTextureTarget.TEXTURE_2D,
+                                              first_level=dst_level, last_level=dst_level, first_layer=dstz + k)
+            program = copy_program(make_tile_layout((name,)).slots[0])
+            batch.blit = (program, uniforms, src_desc + dst_desc, b"")
+            self._submit(batch)
+        return True
 
     def _gpu_blit(self, info: BlitInfo) -> bool:
         """Colour blits and resolves as BLIT commands: a background program samples (or

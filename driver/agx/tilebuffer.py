@@ -184,3 +184,33 @@ def blit_program(slot: RTSlot, samples: int, write_mask: int) -> bytes:
     lines.append(f"st_tile.{slot.mem_format} {_regs(28, n)}, {slot.offset_B}, {(1 << n) - 1}")
     lines.append("stop")
     return assemble("\n".join(lines))
+
+
+@lru_cache(maxsize=64)
+def copy_program(slot: RTSlot) -> bytes:
+    """Background program of a texture copy (BLIT command): inside the destination
+    rectangle [u0, u2) x [u1, u3) (integers) the texel at pixel - (u0, u1) + (u4, u5)
+    of texture 0 (``texture_load``: exact for every renderable format viewed without
+    sRGB), elsewhere the destination's own texel (texture 1)."""
+    n = slot.components
+    lines = ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r14, 0",
+             "texture_load.2d r16_r17_r18_r19, r4_r5, 1, r14, 0", "wait 0",
+             "isub r12, r4, u0", "iadd r12, r12, u4", "isub r13, r5, u1", "iadd r13, r13, u5",
+             "texture_load.2d r8_r9_r10_r11, r12_r13, 0, r14, 0", "wait 0"]
+    for c in range(n):
+        d = f"r{16 + c}"
+        lines += [f"icmpsel.uge r20, r4, u0, r{8 + c}, {d}", f"icmpsel.ult r20, r4, u2, r20, {d}",
+                  f"icmpsel.uge r20, r5, u1, r20, {d}", f"icmpsel.ult r{28 + c}, r5, u3, r20, {d}"]
+    lines.append(f"st_tile.{slot.mem_format} {_regs(28, n)}, {slot.offset_B}, {(1 << n) - 1}")
+    lines.append("stop")
+    return assemble("\n".join(lines))
+
+
+def buffer_copy_program(word: bool) -> bytes:
+    """Compute kernel copying bytes (or 32-bit words) u0_u1 -> u2_u3; thread i copies
+    element min(i, u4) (extra threads of the last group repeat the last element)."""
+    fmt, shift = ("i32", 2) if word else ("i8", 0)
+    return assemble("\n".join([
+        "get_sr r4, thread_position_in_grid.x", "umin r4, r4, u4",
+        f"device_load.{fmt} r5, u0_u1, r4, {shift}, 0", "wait 0",
+        f"device_store.{fmt} r5, u2_u3, r4, {shift}, 0", "wait 0", "stop"]))

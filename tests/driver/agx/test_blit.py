@@ -92,3 +92,41 @@ def test_cross_context_gpu_dependency(screen):
                     BlitImage(src, 0, Box(0, 0, 0, 16, 16), PipeFormat.R8G8B8A8_UNORM)))
     assert a.stats["submits"] == 1 and b.stats["submits"] == 1
     assert (read(b, dst, 16, 16) == [255, 0, 255, 255]).all()
+
+
+@pytest.mark.parametrize("fmt, dtype", [(PipeFormat.R8G8B8A8_UNORM, np.uint8), (PipeFormat.R32G32B32A32_UINT, np.uint32),
+                                        (PipeFormat.R16G16_FLOAT, np.uint16), (PipeFormat.R8G8B8A8_SRGB, np.uint8)])
+def test_gpu_texture_copy_is_exact(screen, fmt, dtype):
+    ctx = screen.context_create()
+    rng = np.random.default_rng(9)
+    comps = 2 if fmt == PipeFormat.R16G16_FLOAT else 4
+    src_data = rng.integers(0, np.iinfo(dtype).max, (10, 12, comps), dtype=np.int64).astype(dtype)
+    if fmt == PipeFormat.R16G16_FLOAT:
+        src_data = rng.random((10, 12, comps)).astype(np.float16).view(np.uint16)
+    dst_data = np.zeros((16, 16, comps), dtype)
+    src, dst = tex(screen, ctx, 12, 10, src_data, fmt=fmt), tex(screen, ctx, 16, 16, dst_data, fmt=fmt)
+    submits = ctx.stats["submits"]
+    ctx.resource_copy_region(dst, 0, 3, 5, 0, src, 0, Box(2, 1, 0, 7, 6))
+    assert ctx.stats["submits"] == submits + 1                 # a BLIT command
+    got = read(ctx, dst, 16, 16).view(dtype).reshape(16, 16, comps)
+    want = dst_data.copy()
+    want[5:11, 3:10] = src_data[1:7, 2:9]
+    assert (got == want).all()
+
+
+@pytest.mark.parametrize("offsets", [(0, 0, 64), (4, 8, 1000), (3, 5, 77)])
+def test_gpu_buffer_copy(screen, offsets):
+    ctx = screen.context_create()
+    src_off, dst_off, size = offsets
+    a = screen.resource_create(ResourceTemplate(PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 2048))
+    b = screen.resource_create(ResourceTemplate(PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 2048))
+    data = np.random.default_rng(1).integers(0, 256, 2048, np.uint8)
+    ctx.buffer_subdata(a, PipeMap.WRITE, 0, data.tobytes())
+    ctx.buffer_subdata(b, PipeMap.WRITE, 0, bytes(2048))
+    ctx.resource_copy_region(b, 0, dst_off, 0, 0, a, 0, Box(src_off, 0, 0, size))
+    assert ctx.stats["launches"] == 0 and ctx.batches                 # queued in the compute batch
+    tr = ctx.transfer_map(b, 0, PipeMap.READ, Box(0, 0, 0, 2048))
+    got = np.frombuffer(bytes(tr.data), np.uint8)
+    want = np.zeros(2048, np.uint8)
+    want[dst_off:dst_off + size] = data[src_off:src_off + size]
+    assert (got == want).all()
