@@ -85,6 +85,9 @@ def compile_variant(state, key) -> AgxShader:
     for s in c.uniforms:
         push.append(Push(2 * s.index, 2 * s.words, s.kind, index=s.binding))
     remap, default_size = _remap(pinfo.get("uniforms", {}), info.uniforms)
+    # compatibility built-in state (gl_ModelViewMatrix, gl_LightSource, ...): copied from
+    # the state constant buffer
+    state_remap, _ = _remap(pinfo.get("state_uniforms", {}), info.uniforms)
     # binding maps: compiler slot -> pipe slot
     texture_map = {}
     for name, o in info.samplers.items():
@@ -112,7 +115,8 @@ def compile_variant(state, key) -> AgxShader:
                        writes_depth=c.writes_depth, writes_sample_mask=c.writes_sample_mask, discards=c.discards,
                        reads_tile=c.reads_tile, shared_B=c.local_memory_B,
                        local_size=tuple(c.local_size) if c.local_size else (1, 1, 1))
-    shader.info.update(compiled=c, shader_info=info, remap=remap, default_size_B=max(default_size, 4 * default_words),
+    shader.info.update(compiled=c, shader_info=info, remap=remap, state_remap=state_remap,
+                       state_cb=pinfo.get("state_constant_buffer", 15), default_size_B=max(default_size, 4 * default_words),
                        texture_map=texture_map, image_units=image_units, ubo_map=ubo_map, ssbo_map=ssbo_map,
                        uses_instance_id="instance_id" in c.assembly,
                        blend_color=info.uniforms.get("shimgl_BlendColor"),

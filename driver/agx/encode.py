@@ -190,6 +190,11 @@ def _default_block(ctx, sh: AgxShader, stage) -> bytes:
     for src, dst, n, _file, _ubo in sh.info.get("remap", ()):
         if src + n <= len(cb0) and dst + n <= len(block):
             block[dst:dst + n] = cb0[src:src + n]
+    if sh.info.get("state_remap"):
+        cb = _cb_bytes(ctx, stage, sh.info["state_cb"])
+        for src, dst, n, _file, _ubo in sh.info["state_remap"]:
+            if src + n <= len(cb) and dst + n <= len(block):
+                block[dst:dst + n] = cb[src:src + n]
     for name, values in (("blend_color", ctx.blend_color), ("alpha_ref", (ctx.dsa.alpha_ref_value,))):
         u = sh.info.get(name)
         if u is not None:

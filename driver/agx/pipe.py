@@ -172,7 +172,7 @@ class AgxContext(PipeContext):
         self.occlusion_bo = None
         self.occlusion_free = list(range(512))
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
-                      "faults": 0}
+                      "faults": 0, "staged_uploads": 0}
         self.faults: list = []
 
     # ------------------------------------------------------------------ CSOs
@@ -475,6 +475,16 @@ class AgxContext(PipeContext):
     def buffer_subdata(self, resource, usage, offset_B, data) -> None:
         raw = bytes(data) if not isinstance(data, (bytes, bytearray)) else data
         whole = offset_B == 0 and len(raw) == resource.size_B
+        if not whole and not usage & PipeMap.UNSYNCHRONIZED and raw and self._busy(resource):
+            # the GPU still uses the buffer: stage the bytes and copy them in order on the GPU
+            # (Mesa's staging upload) instead of stalling
+            staging = AgxResource(self.device, ResourceTemplate(PipeTextureTarget.BUFFER, PipeFormat.R8_UINT,
+                                                                len(raw)))
+            staging.bo.write(0, raw)
+            self._copy_buffer(resource, offset_B, staging, 0, len(raw))
+            staging.destroy()           # the compute batch holds the staging BO until it completes
+            self.stats["staged_uploads"] += 1
+            return
         tr = self.transfer_map(resource, 0, PipeMap.WRITE | (PipeMap.DISCARD_WHOLE_RESOURCE if whole else 0),
                                Box(offset_B, 0, 0, len(raw)))
         tr.data[:len(raw)] = raw

@@ -233,3 +233,18 @@ def test_invalidate_skips_depth_store_and_colour_load():
     tr = ctx.pipe.transfer_map(ctx.gl.window.depth_stencil, 0, PipeMap.READ, Box(0, 0, 0, 16, 16))
     z = np.frombuffer(bytes(tr.data), np.uint32) & 0xFFFFFF
     assert (z == round(0.5 * 0xFFFFFF)).all()
+
+
+def test_buffer_subdata_on_a_busy_buffer_is_staged_and_ordered():
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    left = np.array([[-1, -1], [0, -1], [-1, 1], [0, -1], [0, 1], [-1, 1]], np.float32)
+    vertices(ctx, p, np.vstack([left, left]), {"pos": (2, 0)}, 2)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)                    # reads the buffer (batch not submitted)
+    right = left + np.array([1, 0], np.float32)
+    ctx.glBufferSubData(ctx.GL_ARRAY_BUFFER, 0, right.nbytes, right)
+    assert ctx.pipe.stats["staged_uploads"] == 1
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    assert (ctx.read_pixels() == 255).all()                     # both halves: old data, then new
