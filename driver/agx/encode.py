@@ -324,8 +324,10 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
     cached = batch.usc_cache.get(key)
     if cached is not None:
         return cached
+    code = sh.code_bo(dev)
+    batch.keep(code)
     words = [P.pack("USC_SHADER", register_count=min(sh.register_count, 255),
-                    scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=sh.code_va(dev, None),
+                    scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=code.va,
                     uniform_count_halves=min(sh.uniform_halves, 1023))]
     if len(halves):
         va = batch.pool.upload(halves.tobytes(), 16)

@@ -235,7 +235,8 @@ class AgxContext(PipeContext):
         self.shaders[stage] = handle
 
     def delete_shader_state(self, handle) -> None:
-        pass
+        if handle is not None:
+            handle.release()
 
     # ------------------------------------------------------------------ parameters
     def set_blend_color(self, rgba) -> None:

@@ -83,15 +83,20 @@ class AgxShader:
     def uniform_halves(self) -> int:
         return max((p.start_halves + p.size_halves for p in self.push), default=0)
 
-    def code_va(self, device, pool_factory) -> int:
-        """Upload the binary into the device's USC heap once; its address."""
-        va = self._va.get(id(device))
-        if va is None:
+    def code_bo(self, device):
+        """The binary in the device's USC heap (uploaded on first use)."""
+        bo = self._va.get(id(device))
+        if bo is None:
             bo = device.bo_create(len(self.binary) + 64, usc=True, label=f"{self.stage} shader")
             bo.write(0, self.binary)
-            self._va[id(device)] = va = bo.va
-            self._bo = bo
-        return va
+            self._va[id(device)] = bo
+        return bo
+
+    def release(self) -> None:
+        """Drop the binaries' BOs (batches using them hold their own references)."""
+        for bo in self._va.values():
+            bo.release()
+        self._va = {}
 
 
 class ShaderCSO:
@@ -122,3 +127,10 @@ class ShaderCSO:
 
     def __len__(self):
         return len(self._variants)
+
+    def release(self) -> None:
+        for v in self._variants.values():
+            v.release()
+        if self.prebuilt is not None:
+            self.prebuilt.release()
+        self._variants = {}
