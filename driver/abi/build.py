@@ -244,6 +244,9 @@ typedef struct {
 
 static EGLDisplay shimgl_vendor_platform_display(EGLenum platform, void *native, const EGLAttrib *attribs)
 {
+    /* EGL_NONE: glvnd's eglGetDisplay(native) */
+    if (platform == 0x3038 /* EGL_NONE */)
+        return eglGetDisplay((EGLNativeDisplayType)native);
     return eglGetPlatformDisplay(platform, native, attribs);
 }
 static EGLBoolean shimgl_vendor_supports_api(EGLenum api)

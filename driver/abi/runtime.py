@@ -11,7 +11,10 @@ driver/abi/_commands.py NAMES) it attaches the implementation:
   records GL_INVALID_OPERATION (what a missing extension's command would do).
 * egl*: driver.abi.egl.COMMANDS; OSMesa*: driver.abi.osmesa.COMMANDS.
 
-The current context is per thread (threading.local). Exceptions never cross the
+The current context is per thread (threading.local). Calls from several threads
+are serialised by one lock (LOCK), as a big driver lock: the driver stack below
+(one screen per process, its BO cache and heaps) is not written for concurrent
+callers; the GIL alone does not make its compound updates atomic. Exceptions never cross the
 C boundary: an internal error is reported once per command on stderr and
 recorded as GL_INVALID_OPERATION."""
 
@@ -33,6 +36,7 @@ class _Current(threading.local):
 
 
 current = _Current()
+LOCK = threading.RLock()
 _debug_flags = os.environ.get("SHIMGL_DEBUG", "").split(",")
 _debug = "abi" in _debug_flags
 _trace = "calls" in _debug_flags     # SHIMGL_DEBUG=calls: every GL call and its GL errors
@@ -61,6 +65,10 @@ def _gl_entry(name, fn, zero, after):
         ctx = current.gl
         if ctx is None:
             return zero
+        with LOCK:
+            return call(ctx, args)
+
+    def call(ctx, args):
         try:
             if _trace:
                 n_errors = len(ctx.error_log)
@@ -124,7 +132,7 @@ def install(the_ffi, lib) -> None:
             if impl is None and getattr(GLContext, name, None) is not None:
                 impl = _commands.MARSHAL.get(name)
             if impl is not None:
-                zero = the_ffi.NULL if rets[name] == "p" else 0
+                zero = {"p": the_ffi.NULL, "v": None}.get(rets[name], 0)
                 after = _after_flush if name in ("glFinish", "glFlush") else None
                 fn = _gl_entry(name, impl, zero, after)
         elif name.startswith("egl"):
@@ -133,9 +141,18 @@ def install(the_ffi, lib) -> None:
             fn = osmesa.COMMANDS.get(name)
         if fn is None:
             continue
+        if not name.startswith("gl"):
+            fn = _locked(fn)
         the_ffi.def_extern(name="shimgl_py_" + name, onerror=_onerror(name))(fn)
         lib.shimgl_set_impl(index, 1)
     lib.shimgl_set_ready()
+
+
+def _locked(fn):
+    def entry(*args):
+        with LOCK:
+            return fn(*args)
+    return entry
 
 
 def _onerror(name):
