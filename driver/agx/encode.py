@@ -485,6 +485,11 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
 
 
 def _encode_one(ctx, info: DrawInfo, d) -> None:
+    if ctx.so_targets and not getattr(ctx, "_warned_xfb", False):
+        import warnings
+        ctx._warned_xfb = True
+        warnings.warn("shimgl: transform feedback is not implemented; nothing is captured", RuntimeWarning,
+                      stacklevel=4)
     mode = info.mode
     if mode not in _PRIMS and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
         return      # adjacency and patches: no geometry or tessellation stages

@@ -248,3 +248,18 @@ def test_buffer_subdata_on_a_busy_buffer_is_staged_and_ordered():
     assert ctx.pipe.stats["staged_uploads"] == 1
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
     assert (ctx.read_pixels() == 255).all()                     # both halves: old data, then new
+
+
+def test_fence_sync_objects_and_timestamps():
+    ctx = context(16, 16, api="gl33")
+    ctx.glClearColor(0.0, 0.0, 1.0, 1.0)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    sync = ctx.glFenceSync(ctx.GL_SYNC_GPU_COMMANDS_COMPLETE, 0)
+    assert ctx.pipe.stats["submits"] >= 1                       # the fence flushed the work
+    r = ctx.glClientWaitSync(sync, ctx.GL_SYNC_FLUSH_COMMANDS_BIT, 5_000_000_000)
+    assert r in (ctx.GL_ALREADY_SIGNALED, ctx.GL_CONDITION_SATISFIED)
+    ctx.glWaitSync(sync, 0, ctx.GL_TIMEOUT_IGNORED)
+    assert ctx.glGetError() == 0
+    t0 = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
+    t1 = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
+    assert 0 < t0 <= t1
