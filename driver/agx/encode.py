@@ -485,9 +485,9 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
 
 
 def _encode_one(ctx, info: DrawInfo, d) -> None:
-    if ctx.so_targets and not getattr(ctx, "_warned_xfb", False):
+    if ctx.so_targets and "xfb" not in ctx.warned:
         import warnings
-        ctx._warned_xfb = True
+        ctx.warned.add("xfb")
         warnings.warn("shimgl: transform feedback is not implemented; nothing is captured", RuntimeWarning,
                       stacklevel=4)
     mode = info.mode

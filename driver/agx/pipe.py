@@ -174,6 +174,7 @@ class AgxContext(PipeContext):
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
                       "faults": 0, "staged_uploads": 0}
         self.faults: list = []
+        self.warned: set[str] = set()           # one-time warnings already given
 
     # ------------------------------------------------------------------ CSOs
     def _handle(self, state):

@@ -263,3 +263,29 @@ def test_fence_sync_objects_and_timestamps():
     t0 = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
     t1 = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
     assert 0 < t0 <= t1
+
+
+def test_primitive_restart_and_line_loop():
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    v = np.array([[-1, -1], [0, -1], [-1, 0], [0, 0],          # lower-left quad as a strip
+                  [0, 0], [1, 0], [0, 1], [1, 1]], np.float32)    # upper-right quad as a strip
+    vertices(ctx, p, v, {"pos": (2, 0)}, 2)
+    ibo = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(ctx.GL_ELEMENT_ARRAY_BUFFER, ibo)
+    idx = np.array([0, 1, 2, 3, 0xFFFF, 4, 5, 6, 7], np.uint16)
+    ctx.glBufferData(ctx.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx, ctx.GL_STATIC_DRAW)
+    ctx.glEnable(ctx.GL_PRIMITIVE_RESTART_FIXED_INDEX)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawElements(ctx.GL_TRIANGLE_STRIP, 9, ctx.GL_UNSIGNED_SHORT, 0)
+    img = ctx.read_pixels()[..., 0]
+    assert (img[:8, :8] == 255).all() and (img[8:, 8:] == 255).all()
+    assert (img[:8, 8:] == 0).all() and (img[8:, :8] == 0).all()      # no triangle across the restart
+    loop = np.array([[-0.9375, -0.9375], [0.9375, -0.9375], [0.9375, 0.9375], [-0.9375, 0.9375]], np.float32)
+    vertices(ctx, p, loop, {"pos": (2, 0)}, 2)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_LINE_LOOP, 0, 4)
+    img = ctx.read_pixels()[..., 0]
+    assert img[0, 5] == 255 and img[15, 5] == 255 and img[5, 0] == 255 and img[5, 15] == 255   # all 4 edges
+    assert (img[2:14, 2:14] == 0).all()
