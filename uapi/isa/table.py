@@ -202,10 +202,14 @@ _op("get_sr", 0x3D, (Field("dst", 8, Dst()), Field("sr", 18, Enum(8, SPECIAL_REG
 _op("st_var", 0x40, (Field("index", 8, UInt(8)), Field("a", 16, Src())), "st_var",
     schedule_class="varying", **_SIDE, doc="vertex output `index` = a (32 bits)")
 _op("iter", 0x41, (Field("interp", 36, Enum(1, ("persp", "linear")), "suffix"),
-                   Field("loc", 37, Enum(2, ("center", "centroid", "sample")), "suffix"),
+                   Field("loc", 37, Enum(3, ("center", "centroid", "sample", "at_sample", "at_offset")), "suffix"),
                    Field("dst", 8, Vec()), Field("cf", 20, Cf()),
-                   Field("cf_w", 28, Cf(), when=_has("interp", "persp"))), "iter", schedule_class="varying",
-    doc="dst[i] = plane(cf+i) at the lane's position (divided by plane(cf_w) when persp)")
+                   Field("cf_w", 28, Cf(), when=_has("interp", "persp")),
+                   Field("where", 40, Src(), when=_has("loc", "at_sample", "at_offset"))), "iter",
+    schedule_class="varying",
+    doc="dst[i] = plane(cf+i) at the lane's position (divided by plane(cf_w) when persp): the pixel centre, "
+        "the centroid, the lane's sample; at_sample: sample `where` of the pixel (interpolateAtSample); "
+        "at_offset: centre + `where`'s two binary16 (x low, y high) pixel offsets (interpolateAtOffset)")
 _op("ldcf", 0x42, (Field("dst", 8, Vec()), Field("cf", 20, Cf())), "ldcf", schedule_class="varying",
     doc="flat varying: dst[i] = constant term of cf+i")
 

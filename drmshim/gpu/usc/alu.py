@@ -133,8 +133,9 @@ def compile_convert(ins: Instruction):
     src_size = src.size if isinstance(src, Reg) else 64
     a = raw_reader(src, src_size)
     write, size, impl = raw_writer(dst), dst.size, ins.op.impl
-    if int(dtype[1:]) > size:
-        raise ValueError(f"{ins}: a {dtype} does not fit a {size}-bit register")
+    if int(dtype[1:]) > size or (dtype[0] == "f" and int(dtype[1:]) != size):
+        raise ValueError(f"{ins}: a {dtype} needs a {max(16, int(dtype[1:]))}-bit destination"
+                         f"{'' if dtype[0] == 'f' else ' or wider'}")
     return lambda b: write(b, to_bits(impl(dtype, stype, a(b)), size))
 
 

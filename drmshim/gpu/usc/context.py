@@ -27,6 +27,8 @@ Inputs
 ``position_px``      float32[2, lanes]: window position of the pixel centre (x+0.5,
                      y+0.5). ``sample_position_px`` / ``centroid_position_px`` are
                      the positions ``iter .sample`` / ``.centroid`` use (default: centre).
+                     ``sample_offsets_px`` float32[samples, 2]: sample positions inside
+                     a pixel (0..1), for ``iter .at_sample`` (interpolateAtSample).
 ``tile_buffer``      uint8[records, record_B] (the caller's tile buffer) and
                      ``tile_index`` int[lanes]: the record (pixel or sample) each lane
                      reads/writes with ``ld_tile``/``st_tile`` at a byte offset.
@@ -81,6 +83,7 @@ class ExecContext:
     position_px: np.ndarray | None = None
     sample_position_px: np.ndarray | None = None
     centroid_position_px: np.ndarray | None = None
+    sample_offsets_px: np.ndarray | None = None
     tile_buffer: np.ndarray | None = None
     tile_index: np.ndarray | None = None
     # textures and stack

@@ -33,23 +33,35 @@ def _planes(b, cf: int) -> np.ndarray:
     return ctx.cf_planes[ctx.primitive_index[b.lanes], cf].T
 
 
-def _position(b, loc: str) -> np.ndarray:
+def _position(b, loc: str, where) -> np.ndarray:
+    """(2, n) window positions where ``iter`` evaluates its planes."""
     ctx = b.ctx
-    pos = {"center": ctx.position_px, "centroid": ctx.centroid_position_px,
-           "sample": ctx.sample_position_px}[loc]
-    if pos is None:
-        pos = ctx.position_px
-    if pos is None:
+    centre = ctx.position_px
+    if centre is None:
         raise ValueError("iter needs position_px in the context")
-    return pos[:, b.lanes]
+    centre = centre[:, b.lanes].astype(np.float32)
+    if loc == "center":
+        return centre
+    if loc in ("centroid", "sample"):
+        pos = ctx.centroid_position_px if loc == "centroid" else ctx.sample_position_px
+        return centre if pos is None else pos[:, b.lanes].astype(np.float32)
+    value = np.broadcast_to(where(b), (b.n,))
+    if loc == "at_offset":
+        halves = np.ascontiguousarray(value, np.uint32).view(np.uint16).reshape(-1, 2)
+        return centre + halves.view(np.float16).astype(np.float32).T
+    offsets = ctx.sample_offsets_px  # at_sample: the pixel's corner plus the sample's offset
+    if offsets is None:
+        return centre
+    return np.floor(centre) + np.asarray(offsets, np.float32)[value.astype(np.int64) % len(offsets)].T
 
 
 def compile_iter(ins: Instruction):
     dst, cf, loc = ins["dst"], ins["cf"], ins["loc"]
     cf_w = ins["cf_w"] if ins["interp"] == "persp" else None
+    where = raw_reader(ins["where"], 32) if loc in ("at_sample", "at_offset") else None
 
     def step(b):
-        xy = _position(b, loc).astype(np.float32)
+        xy = _position(b, loc, where)
         x, y = xy[0], xy[1]
 
         def ev(k):

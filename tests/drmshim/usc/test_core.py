@@ -76,6 +76,9 @@ def test_undefined_size_is_reported_at_load():
     mem.write(mem.base, assemble("fadd r0_r1, r2, r3\nstop"), "t")
     with pytest.raises(ShaderError, match="not defined for 64-bit"):
         ShaderCore(mem).run(mem.base, ExecContext(lanes=1))
+    mem.write(mem.base, assemble("convert.f16.f32 r0, r2\nstop"), "t")
+    with pytest.raises(ShaderError, match="needs a 16-bit destination"):
+        ShaderCore(mem).run(mem.base, ExecContext(lanes=1))
 
 
 @pytest.mark.parametrize("batch", [4, 12, 1024])

@@ -77,6 +77,26 @@ def test_iter_per_primitive_planes_and_sample_centroid_positions():
     assert np.array_equal(f32(out, 3), (centre - 0.125).astype(np.float32))
 
 
+def test_iter_at_sample_and_at_offset():
+    ctx, px, py = fragment_context(n_quads=2)
+    planes = np.zeros((3, 3, ctx.lanes), np.float32)
+    planes[0, 2] = 1.0                       # cf0: 1/w = 1
+    planes[1, 0], planes[2, 1] = 1.0, 1.0    # cf1 = x, cf2 = y
+    ctx.coefficients = planes
+    ctx.sample_offsets_px = np.array([[0.375, 0.125], [0.875, 0.375], [0.125, 0.625], [0.625, 0.875]], np.float32)
+    offs = np.array([0.25, -0.5], np.float16).view(np.uint16)
+    out = run("""
+        iter.persp.at_sample r1_r2, cf1, cf0, r9
+        iter.linear.at_offset r3_r4, cf1, r10
+    """, ctx=ctx, inputs={9: np.arange(8, dtype=np.uint32) % 4,
+                          10: np.full(8, int(offs[0]) | int(offs[1]) << 16, np.uint32)})
+    sample = np.arange(8) % 4
+    assert np.array_equal(f32(out, 1), (px + ctx.sample_offsets_px[sample, 0]).astype(np.float32))
+    assert np.array_equal(f32(out, 2), (py + ctx.sample_offsets_px[sample, 1]).astype(np.float32))
+    assert np.array_equal(f32(out, 3), (px + 0.75).astype(np.float32))
+    assert np.array_equal(f32(out, 4), (py + 0.0).astype(np.float32))
+
+
 def test_tile_buffer_load_blend_store_with_write_mask():
     """The shader-side blend of AGX: ld_tile, mix, st_tile (alpha untouched by the mask)."""
     ctx, px, py = fragment_context(n_quads=4)

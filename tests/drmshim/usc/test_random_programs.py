@@ -140,7 +140,8 @@ def programs(draw):
         elif op.name == "convert":
             dtype, stype = draw(st.sampled_from(isa.semantics.TYPES)), draw(st.sampled_from(isa.semantics.TYPES))
             dbits = int(dtype[1:])
-            values = {"dst": dst_reg(draw, [s for s in (16, 32, 64) if s >= dbits]), "dtype": dtype, "stype": stype,
+            sizes = [dbits] if dtype[0] == "f" else [s for s in (16, 32, 64) if s >= dbits]
+            values = {"dst": dst_reg(draw, sizes), "dtype": dtype, "stype": stype,
                       "a": src_operand(draw, [s for s in (16, 32, 64) if s >= int(stype[1:])])}
         elif op.unit == "cmpsel":
             fl = op.name == "fcmpsel"
