@@ -172,6 +172,8 @@ C_PRELUDE = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <Python.h>
+#include <pthread.h>
+#include <unistd.h>
 #define SHIMGL_EXPORT __attribute__((visibility("default")))
 """
 
@@ -183,7 +185,25 @@ void shimgl_set_impl(int index, int on) { if (index >= 0 && index < SHIMGL_NCOMM
 void shimgl_set_ready(void) { __atomic_store_n(&shimgl_ready, 1, __ATOMIC_RELEASE); }
 int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
 
-#define SHIMGL_ENTER() do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0)) shimgl_py_init(); } while (0)
+/* Before a C host's first call starts Python: name the interpreter the library
+   was built for (a virtual environment's python included), so that Python finds
+   its own standard library and site-packages instead of guessing from PATH. */
+static pthread_once_t shimgl_program_once = PTHREAD_ONCE_INIT;
+static void shimgl_set_program(void)
+{
+    static wchar_t *name;
+    if (Py_IsInitialized() || getenv("PYTHONHOME") || access(SHIMGL_PYTHON_EXECUTABLE, X_OK) != 0)
+        return;
+    name = Py_DecodeLocale(SHIMGL_PYTHON_EXECUTABLE, NULL);
+    if (name)
+        Py_SetProgramName(name);
+}
+static void shimgl_start(void)
+{
+    pthread_once(&shimgl_program_once, shimgl_set_program);
+    shimgl_py_init();
+}
+#define SHIMGL_ENTER() do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0)) shimgl_start(); } while (0)
 
 /* A host that dlopens us RTLD_LOCAL (waffle does, for libEGL) leaves libpython's
    symbols local; Python extension modules (_cffi_backend, numpy) need them global. */
@@ -283,6 +303,7 @@ def _args(c) -> str:
 
 def make_source(cmds) -> str:
     out = [C_PRELUDE, TYPEDEFS, f"#define SHIMGL_NCOMMANDS {len(cmds)}",
+           f"#define SHIMGL_PYTHON_EXECUTABLE {json.dumps(sys.executable)}",
            # forward declarations of the extern "Python" functions cffi defines later
            "static void shimgl_py_init(void);", "static int shimgl_py_missing(int index);"]
     for c in cmds:

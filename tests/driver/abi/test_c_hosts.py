@@ -1,0 +1,102 @@
+"""C programs that never started Python, on libshimgl.so: EGL through the
+system's glvnd libEGL/libGL, EGL errors against the library itself, OSMesa, two
+threads, inside and outside the virtual environment."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from driver.abi import paths
+from tests.driver.abi.conftest import clean_env, run
+
+pytestmark = pytest.mark.skipif(not Path("/usr/include/EGL/egl.h").exists(),
+                                reason="needs the EGL/GL headers (libglvnd-dev)")
+
+
+def _first_call_s(out: str) -> float:
+    m = re.search(r"first call ([\d.]+) s", out)
+    return float(m.group(1)) if m else float("nan")
+
+
+def test_egl_gles3_through_glvnd(build_host, shimgl_env):
+    exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
+    res = run([exe, "gles3"], shimgl_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "GL_VERSION OpenGL ES 3.0 shimgl" in res.stdout
+    assert "EGL 1.5 vendor shimgl" in res.stdout
+    for ext in ("EGL_KHR_create_context", "EGL_KHR_surfaceless_context",
+                "EGL_KHR_no_config_context", "EGL_KHR_fence_sync"):
+        assert ext in res.stdout
+    print("C host: first EGL call (Python start + driver import)", _first_call_s(res.stdout), "s")
+
+
+def test_egl_gl_from_two_threads(build_host, shimgl_env):
+    """Two pthreads, a context each, current at the same time (the current
+    context is per thread; the calls are serialised by the ABI's lock)."""
+    exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
+    res = run([exe, "gl", "threads"], shimgl_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "threads ok" in res.stdout
+
+
+def test_egl_errors(build_host, abi_dir):
+    """Linked against libshimgl.so itself (no glvnd): every EGL error is ours."""
+    exe = build_host("egl_errors", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout
+    assert "internal error" not in res.stderr
+
+
+def test_osmesa_c_host(build_host, shimgl_env):
+    """dlopen("libOSMesa.so.8", RTLD_LOCAL) through LD_LIBRARY_PATH: libpython
+    is promoted to global by the library's constructor, so numpy & co load."""
+    exe = build_host("osmesa_host", "-ldl")
+    res = run([exe], shimgl_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "first 0 128 255 255" in res.stdout      # BGRA of (1, 0.5, 0)
+
+
+def test_c_host_finds_the_package_outside_the_venv(build_host, shimgl_env, tmp_path):
+    """No VIRTUAL_ENV, no venv on PATH, no PYTHONPATH, another working
+    directory: the embedded interpreter still finds shimgl and its
+    dependencies (site directories recorded at build time, the package root
+    beside the library)."""
+    exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
+    env = dict(shimgl_env)
+    env["PATH"] = "/usr/bin:/bin"
+    env["HOME"] = str(tmp_path)
+    res = run([exe, "gles3"], env, cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+@pytest.mark.slow
+def test_c_host_with_a_library_built_by_the_base_interpreter(build_host, tmp_path):
+    """Outside any virtual environment: the ABI built by the base interpreter
+    (the venv's python without the venv) into a copy of the package, found by
+    a C host through PYTHONPATH-free start-up."""
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    if not base.exists():
+        pytest.skip("no base interpreter")
+    probe = subprocess.run([base, "-c", "import cffi, numpy, PIL, glad"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("the base interpreter lacks cffi/numpy/Pillow/glad2")
+    root = Path(__file__).resolve().parents[3]
+    copy = tmp_path / "shimgl"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".venv", ".git", "*.so", "__pycache__",
+                                                              "out", ".hypothesis"))
+    env = clean_env()
+    res = run([base, copy / "driver" / "abi" / "build.py", copy / "driver" / "abi"], env,
+              timeout=1800)
+    assert res.returncode == 0, res.stderr
+    exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
+    env["__EGL_VENDOR_LIBRARY_FILENAMES"] = str(copy / "driver" / "abi" / paths.VENDOR_JSON)
+    res = run([exe, "gles3"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
