@@ -34,13 +34,11 @@ STATE_UNIFORMS: tuple[tuple[str, int, int], ...] = tuple(
     + [("gl_NormalMatrix", 3, 1), ("gl_ClipPlane", 1, 8), ("gl_DepthRange", 1, 1)])
 
 
-def state_uniform_layout() -> dict[str, tuple[int, int]]:
-    """name -> (offset_B, element stride_B) in the state constant buffer."""
-    out, off = {}, 0
-    for name, slots, n in STATE_UNIFORMS:
-        out[name] = (off, 16 * slots)
-        off += 16 * slots * n
-    return out
+def state_uniform_layout() -> dict[str, tuple[int, int, int]]:
+    """leaf name -> (offset_B, element stride_B, elements) in the state
+    constant buffer (the full GLSL 1.20 state: driver.gl.legacy.stateblock)."""
+    from driver.gl.legacy.stateblock import state_layout
+    return state_layout()
 
 
 # Built-in vertex inputs and the client array that feeds each.

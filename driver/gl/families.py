@@ -12,6 +12,7 @@ from driver.gl.desktop import DesktopMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.interface_query import InterfaceQueryMixin
+from driver.gl.legacy import LegacyMixin
 from driver.gl.pipelines import PipelineMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
@@ -22,7 +23,7 @@ __all__ = ["Context"]
 
 
 @finish_context_class
-class Context(PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+class Context(LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""
@@ -49,6 +50,7 @@ class Context(PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixi
         programs = list(self._programs()) + list(getattr(self, "_clear_programs", {}).values())
         if getattr(self, "_ff_program", None) is not None:
             programs.append(self._ff_program)
+        programs += list(getattr(self, "_ff_programs", {}).values())
         for p in programs:
             if p.linked_state is not None:
                 for handle in p.linked_state.pipe_shaders.values():

@@ -108,7 +108,7 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> Rasterize
     return RasterizerState(
         flatshade=getattr(s, "flat_shading", False),
         flatshade_first=s.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION,
-        light_twoside=E.GL_VERTEX_PROGRAM_TWO_SIDE in s.enabled,
+        light_twoside=E.GL_VERTEX_PROGRAM_TWO_SIDE in s.enabled or getattr(s, "ff_two_side", False),
         front_ccw=s.front_face == E.GL_CCW,
         cull_face=_FACES[s.cull_face] if cull else PipeFace.NONE,
         fill_front=fill, fill_back=fill,
@@ -118,7 +118,7 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> Rasterize
         offset_units=s.polygon_offset_units, offset_scale=s.polygon_offset_factor,
         scissor=E.GL_SCISSOR_TEST in s.enabled,
         point_size=s.point_size,
-        point_size_per_vertex=api.es or E.GL_PROGRAM_POINT_SIZE in s.enabled,
+        point_size_per_vertex=api.es or E.GL_PROGRAM_POINT_SIZE in s.enabled or getattr(s, "ff_point_size", False),
         point_quad_rasterization=api.es or api.core or E.GL_POINT_SPRITE in s.enabled,
         line_width=s.line_width, line_smooth=E.GL_LINE_SMOOTH in s.enabled,
         multisample=fb_samples > 1 and (api.es or E.GL_MULTISAMPLE in s.enabled),

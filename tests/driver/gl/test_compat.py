@@ -139,7 +139,7 @@ def test_draw_rect_the_piglit_way(compat):
     # the state constant buffer holds gl_ModelViewProjectionMatrix
     calls = [a for n, a in c.pipe.calls if n == "set_constant_buffer" and a[1] == STATE_CONSTANT_BUFFER]
     data = calls[-1][2].user_buffer
-    off, _ = state_uniform_layout()["gl_ModelViewProjectionMatrix"]
+    off, _, _ = state_uniform_layout()["gl_ModelViewProjectionMatrix"]
     mvp = np.frombuffer(data, np.float32, 16, off).reshape(4, 4).T
     assert np.allclose(mvp @ [64, 32, 0, 1], [1, 1, 0, 1])
 

@@ -1,0 +1,570 @@
+"""Fixed-function state entry points (lighting, materials, fog, texture
+environments, texture coordinate generation, point parameters, stipples,
+per-unit texture enables) and the generated program for a draw without a
+current program, cached by its state key (GL 2.1 sections 2.11-2.14,
+3.4-3.10)."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.glsl import compile_glsl
+from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
+                                    sampler_name, vertex_source)
+from driver.gl.legacy.state import LegacyState
+from driver.gl.legacy.stateblock import state_block_bytes
+from driver.gl.objects import Program, Shader
+
+__all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS"]
+
+# fixed-function texture targets by priority (GL 2.1 section 3.8.15; rectangle per
+# ARB_texture_rectangle)
+TEXTURE_TARGETS = (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_3D, E.GL_TEXTURE_RECTANGLE,
+                   E.GL_TEXTURE_2D, E.GL_TEXTURE_1D)
+TEXGEN_CAPS = (E.GL_TEXTURE_GEN_S, E.GL_TEXTURE_GEN_T, E.GL_TEXTURE_GEN_R, E.GL_TEXTURE_GEN_Q)
+_COORDS = {E.GL_S: 0, E.GL_T: 1, E.GL_R: 2, E.GL_Q: 3}
+_EXTRA_CAPS = {E.GL_TEXTURE_GEN_S, E.GL_TEXTURE_GEN_T, E.GL_TEXTURE_GEN_R, E.GL_TEXTURE_GEN_Q,
+               E.GL_COLOR_SUM, E.GL_TEXTURE_RECTANGLE, E.GL_AUTO_NORMAL, E.GL_INDEX_LOGIC_OP,
+               E.GL_MAP1_VERTEX_3, E.GL_MAP1_VERTEX_4, E.GL_MAP2_VERTEX_3, E.GL_MAP2_VERTEX_4,
+               E.GL_MAP1_COLOR_4, E.GL_MAP2_COLOR_4, E.GL_MAP1_NORMAL, E.GL_MAP2_NORMAL,
+               E.GL_MAP1_INDEX, E.GL_MAP2_INDEX, E.GL_VERTEX_PROGRAM_POINT_SIZE,
+               *[getattr(E, f"GL_MAP{d}_TEXTURE_COORD_{n}") for d in (1, 2) for n in (1, 2, 3, 4)]}
+
+
+def _floats(params, n: int) -> tuple:
+    vals = [float(v) for v in (list(params) if not isinstance(params, (int, float)) else [params])]
+    check(len(vals) >= n, E.GL_INVALID_VALUE, "too few parameter values")
+    return tuple(vals[:n])
+
+
+def _int_color(v) -> float:
+    """GL 2.1 table 2.9: integer colour parameters map [-2^31, 2^31 - 1] to [-1, 1]."""
+    return (2 * int(v) + 1) / (2 ** 32 - 1)
+
+
+class FixedFunctionMixin:
+    def _init_family(self) -> None:
+        self.legacy = LegacyState()
+        self._ff_programs: dict = {}
+
+    # -- enables -------------------------------------------------------------------------
+    def _enable_caps(self) -> set[int]:
+        caps = super()._enable_caps()
+        if self.api.compat:
+            caps |= _EXTRA_CAPS
+        return caps
+
+    def _set_enable(self, cap: int, on: bool) -> None:
+        if self.api.compat and (cap in TEXTURE_TARGETS or cap in TEXGEN_CAPS):
+            check_enum(cap, self._enable_caps())
+            unit = self.active_texture
+            check(unit < 8, E.GL_INVALID_OPERATION, "no fixed-function texture unit")
+            s = (self.legacy.tex_enabled if cap in TEXTURE_TARGETS else self.legacy.texgen_enabled)[unit]
+            if on:
+                s.add(cap)
+            else:
+                s.discard(cap)
+            return
+        super()._set_enable(cap, on)
+
+    def _is_enabled(self, cap: int) -> bool:
+        if self.api.compat and (cap in TEXTURE_TARGETS or cap in TEXGEN_CAPS):
+            unit = self.active_texture % 8
+            s = (self.legacy.tex_enabled if cap in TEXTURE_TARGETS else self.legacy.texgen_enabled)[unit]
+            return cap in s
+        return super()._is_enabled(cap)
+
+    # -- lights (GL 2.1 section 2.14.2) --------------------------------------------------------
+    def _light(self, light: int):
+        self._compat_only()
+        i = light - E.GL_LIGHT0
+        check(0 <= i < 8, E.GL_INVALID_ENUM, "bad light")
+        return self.legacy.lights[i]
+
+    def _set_light(self, light: int, pname: int, params, as_int: bool) -> None:
+        li = self._light(light)
+        conv = _int_color if as_int else float
+        if pname in (E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR):
+            v = tuple(conv(x) for x in list(params)[:4]) if as_int else _floats(params, 4)
+            setattr(li, {E.GL_AMBIENT: "ambient", E.GL_DIFFUSE: "diffuse", E.GL_SPECULAR: "specular"}[pname], v)
+        elif pname == E.GL_POSITION:
+            p = np.asarray(_floats(params, 4))
+            li.position = tuple(float(x) for x in self.stacks[0][-1] @ p)
+        elif pname == E.GL_SPOT_DIRECTION:
+            d = np.asarray(_floats(params, 3))
+            li.spot_direction = tuple(float(x) for x in self.stacks[0][-1][:3, :3] @ d)
+        elif pname == E.GL_SPOT_EXPONENT:
+            (v,) = _floats(params, 1)
+            check(0 <= v <= 128, E.GL_INVALID_VALUE, "spot exponent out of [0, 128]")
+            li.spot_exponent = v
+        elif pname == E.GL_SPOT_CUTOFF:
+            (v,) = _floats(params, 1)
+            check(0 <= v <= 90 or v == 180, E.GL_INVALID_VALUE, "spot cutoff not in [0, 90] or 180")
+            li.spot_cutoff = v
+        elif pname in (E.GL_CONSTANT_ATTENUATION, E.GL_LINEAR_ATTENUATION, E.GL_QUADRATIC_ATTENUATION):
+            (v,) = _floats(params, 1)
+            check(v >= 0, E.GL_INVALID_VALUE, "negative attenuation")
+            k = [E.GL_CONSTANT_ATTENUATION, E.GL_LINEAR_ATTENUATION, E.GL_QUADRATIC_ATTENUATION].index(pname)
+            att = list(li.attenuation)
+            att[k] = v
+            li.attenuation = tuple(att)
+        else:
+            check_enum(pname, ())
+
+    def glLightf(self, light, pname, param) -> None:
+        check(pname in (E.GL_SPOT_EXPONENT, E.GL_SPOT_CUTOFF, E.GL_CONSTANT_ATTENUATION,
+                        E.GL_LINEAR_ATTENUATION, E.GL_QUADRATIC_ATTENUATION), E.GL_INVALID_ENUM)
+        self._set_light(light, pname, [param], False)
+
+    glLighti = glLightf
+
+    def glLightfv(self, light, pname, params) -> None:
+        self._set_light(light, pname, params, False)
+
+    def glLightiv(self, light, pname, params) -> None:
+        self._set_light(light, pname, params, pname in (E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR))
+
+    def glGetLightfv(self, light, pname) -> list[float]:
+        li = self._light(light)
+        table = {E.GL_AMBIENT: li.ambient, E.GL_DIFFUSE: li.diffuse, E.GL_SPECULAR: li.specular,
+                 E.GL_POSITION: li.position, E.GL_SPOT_DIRECTION: li.spot_direction,
+                 E.GL_SPOT_EXPONENT: (li.spot_exponent,), E.GL_SPOT_CUTOFF: (li.spot_cutoff,),
+                 E.GL_CONSTANT_ATTENUATION: li.attenuation[:1],
+                 E.GL_LINEAR_ATTENUATION: li.attenuation[1:2],
+                 E.GL_QUADRATIC_ATTENUATION: li.attenuation[2:]}
+        check_enum(pname, table)
+        return [float(v) for v in table[pname]]
+
+    def glGetLightiv(self, light, pname) -> list[int]:
+        vals = self.glGetLightfv(light, pname)
+        if vals is None:
+            return None
+        if pname in (E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR):
+            return [int(round(((2 ** 32 - 1) * v - 1) / 2)) for v in vals]
+        return [int(round(v)) for v in vals]
+
+    # -- materials (section 2.14.2) ------------------------------------------------------------
+    def _material_faces(self, face: int) -> list:
+        check_enum(face, (E.GL_FRONT, E.GL_BACK, E.GL_FRONT_AND_BACK))
+        m = self.legacy.materials
+        return {E.GL_FRONT: [m[0]], E.GL_BACK: [m[1]], E.GL_FRONT_AND_BACK: m}[face]
+
+    def _set_material(self, face, pname, params, as_int) -> None:
+        self._compat_only()
+        mats = self._material_faces(face)
+        if pname == E.GL_SHININESS:
+            (v,) = _floats(params, 1)
+            check(0 <= v <= 128, E.GL_INVALID_VALUE, "shininess out of [0, 128]")
+            for m in mats:
+                m.shininess = v
+            return
+        names = {E.GL_AMBIENT: ("ambient",), E.GL_DIFFUSE: ("diffuse",), E.GL_SPECULAR: ("specular",),
+                 E.GL_EMISSION: ("emission",), E.GL_AMBIENT_AND_DIFFUSE: ("ambient", "diffuse")}
+        if pname == E.GL_COLOR_INDEXES:
+            _floats(params, 3)
+            return
+        check_enum(pname, names)
+        v = tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)
+        for m in mats:
+            for n in names[pname]:
+                setattr(m, n, v)
+
+    def glMaterialf(self, face, pname, param) -> None:
+        check(pname == E.GL_SHININESS, E.GL_INVALID_ENUM, "glMaterialf takes GL_SHININESS")
+        self._set_material(face, pname, [param], False)
+
+    glMateriali = glMaterialf
+
+    def glMaterialfv(self, face, pname, params) -> None:
+        self._set_material(face, pname, params, False)
+
+    def glMaterialiv(self, face, pname, params) -> None:
+        self._set_material(face, pname, params, pname != E.GL_SHININESS)
+
+    def glGetMaterialfv(self, face, pname) -> list[float]:
+        self._compat_only()
+        check_enum(face, (E.GL_FRONT, E.GL_BACK))
+        self._track_color_material()
+        m = self._material_faces(face)[0]
+        table = {E.GL_AMBIENT: m.ambient, E.GL_DIFFUSE: m.diffuse, E.GL_SPECULAR: m.specular,
+                 E.GL_EMISSION: m.emission, E.GL_SHININESS: (m.shininess,)}
+        check_enum(pname, table)
+        return [float(v) for v in table[pname]]
+
+    def glGetMaterialiv(self, face, pname) -> list[int]:
+        vals = self.glGetMaterialfv(face, pname)
+        if vals is None:
+            return None
+        if pname == E.GL_SHININESS:
+            return [int(round(vals[0]))]
+        return [int(round(((2 ** 32 - 1) * v - 1) / 2)) for v in vals]
+
+    def glColorMaterial(self, face, mode) -> None:
+        self._compat_only()
+        check_enum(face, (E.GL_FRONT, E.GL_BACK, E.GL_FRONT_AND_BACK))
+        check_enum(mode, (E.GL_EMISSION, E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR,
+                          E.GL_AMBIENT_AND_DIFFUSE))
+        self.legacy.color_material_face, self.legacy.color_material_mode = face, mode
+
+    def _track_color_material(self) -> None:
+        """Section 2.14.3: while COLOR_MATERIAL is enabled the tracked
+        material parameters follow the current colour."""
+        if E.GL_COLOR_MATERIAL in self.state.enabled:
+            mode = self.legacy.color_material_mode
+            if mode == E.GL_AMBIENT_AND_DIFFUSE:
+                self._set_material(self.legacy.color_material_face, E.GL_AMBIENT_AND_DIFFUSE,
+                                   self.current_color, False)
+            else:
+                self._set_material(self.legacy.color_material_face, mode, self.current_color, False)
+
+    # -- light model ---------------------------------------------------------------------------
+    def _set_light_model(self, pname, params, as_int) -> None:
+        self._compat_only()
+        L = self.legacy
+        if pname == E.GL_LIGHT_MODEL_AMBIENT:
+            L.light_model_ambient = tuple(_int_color(x) for x in list(params)[:4]) if as_int \
+                else _floats(params, 4)
+        elif pname == E.GL_LIGHT_MODEL_LOCAL_VIEWER:
+            L.local_viewer = bool(_floats(params, 1)[0])
+        elif pname == E.GL_LIGHT_MODEL_TWO_SIDE:
+            L.two_side = bool(_floats(params, 1)[0])
+        elif pname == E.GL_LIGHT_MODEL_COLOR_CONTROL:
+            (v,) = _floats(params, 1)
+            check_enum(int(v), (E.GL_SINGLE_COLOR, E.GL_SEPARATE_SPECULAR_COLOR))
+            L.color_control = int(v)
+        else:
+            check_enum(pname, ())
+
+    def glLightModelf(self, pname, param) -> None:
+        check(pname != E.GL_LIGHT_MODEL_AMBIENT, E.GL_INVALID_ENUM)
+        self._set_light_model(pname, [param], False)
+
+    glLightModeli = glLightModelf
+
+    def glLightModelfv(self, pname, params) -> None:
+        self._set_light_model(pname, params, False)
+
+    def glLightModeliv(self, pname, params) -> None:
+        self._set_light_model(pname, params, True)
+
+    # -- fog (section 3.10) --------------------------------------------------------------------
+    def _set_fog(self, pname, params, as_int) -> None:
+        self._compat_only()
+        fog = self.legacy.fog
+        if pname == E.GL_FOG_COLOR:
+            fog.color = tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)
+            return
+        (v,) = _floats(params, 1)
+        if pname == E.GL_FOG_MODE:
+            check_enum(int(v), (E.GL_LINEAR, E.GL_EXP, E.GL_EXP2))
+            fog.mode = int(v)
+        elif pname == E.GL_FOG_DENSITY:
+            check(v >= 0, E.GL_INVALID_VALUE, "negative fog density")
+            fog.density = v
+        elif pname == E.GL_FOG_START:
+            fog.start = v
+        elif pname == E.GL_FOG_END:
+            fog.end = v
+        elif pname == E.GL_FOG_INDEX:
+            fog.index = v
+        elif pname == E.GL_FOG_COORD_SRC:
+            check_enum(int(v), (E.GL_FOG_COORD, E.GL_FRAGMENT_DEPTH))
+            fog.coord_src = int(v)
+        else:
+            check_enum(pname, ())
+
+    def glFogf(self, pname, param) -> None:
+        check(pname != E.GL_FOG_COLOR, E.GL_INVALID_ENUM)
+        self._set_fog(pname, [param], False)
+
+    glFogi = glFogf
+
+    def glFogfv(self, pname, params) -> None:
+        self._set_fog(pname, params, False)
+
+    def glFogiv(self, pname, params) -> None:
+        self._set_fog(pname, params, True)
+
+    # -- texture environments (section 3.8.13) -------------------------------------------------
+    _ENV_ENUMS = {
+        E.GL_TEXTURE_ENV_MODE: ("mode", (E.GL_MODULATE, E.GL_DECAL, E.GL_BLEND, E.GL_REPLACE, E.GL_ADD,
+                                         E.GL_COMBINE)),
+        E.GL_COMBINE_RGB: ("combine_rgb", (E.GL_REPLACE, E.GL_MODULATE, E.GL_ADD, E.GL_ADD_SIGNED,
+                                           E.GL_INTERPOLATE, E.GL_SUBTRACT, E.GL_DOT3_RGB, E.GL_DOT3_RGBA)),
+        E.GL_COMBINE_ALPHA: ("combine_alpha", (E.GL_REPLACE, E.GL_MODULATE, E.GL_ADD, E.GL_ADD_SIGNED,
+                                               E.GL_INTERPOLATE, E.GL_SUBTRACT)),
+    }
+    _ENV_SOURCES = {E.GL_SRC0_RGB: ("src_rgb", 0), E.GL_SRC1_RGB: ("src_rgb", 1), E.GL_SRC2_RGB: ("src_rgb", 2),
+                    E.GL_SRC0_ALPHA: ("src_alpha", 0), E.GL_SRC1_ALPHA: ("src_alpha", 1),
+                    E.GL_SRC2_ALPHA: ("src_alpha", 2), E.GL_OPERAND0_RGB: ("op_rgb", 0),
+                    E.GL_OPERAND1_RGB: ("op_rgb", 1), E.GL_OPERAND2_RGB: ("op_rgb", 2),
+                    E.GL_OPERAND0_ALPHA: ("op_alpha", 0), E.GL_OPERAND1_ALPHA: ("op_alpha", 1),
+                    E.GL_OPERAND2_ALPHA: ("op_alpha", 2)}
+
+    def _env_unit(self):
+        check(self.active_texture < 8, E.GL_INVALID_OPERATION, "no fixed-function texture unit")
+        return self.legacy.texenv[self.active_texture]
+
+    def _set_texenv(self, target, pname, params, as_int) -> None:
+        self._compat_only()
+        check_enum(target, (E.GL_TEXTURE_ENV, E.GL_TEXTURE_FILTER_CONTROL, E.GL_POINT_SPRITE))
+        env = self._env_unit()
+        if target == E.GL_POINT_SPRITE:
+            check_enum(pname, (E.GL_COORD_REPLACE,))
+            env.coord_replace = bool(_floats(params, 1)[0])
+            return
+        if target == E.GL_TEXTURE_FILTER_CONTROL:
+            check_enum(pname, (E.GL_TEXTURE_LOD_BIAS,))
+            env.lod_bias = _floats(params, 1)[0]
+            return
+        if pname == E.GL_TEXTURE_ENV_COLOR:
+            env.color = tuple(min(1.0, max(0.0, c)) for c in (
+                tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)))
+            return
+        (v,) = _floats(params, 1)
+        if pname in self._ENV_ENUMS:
+            attr, allowed = self._ENV_ENUMS[pname]
+            check_enum(int(v), allowed)
+            setattr(env, attr, int(v))
+        elif pname in self._ENV_SOURCES:
+            attr, k = self._ENV_SOURCES[pname]
+            if attr.startswith("src"):
+                ok = int(v) in (E.GL_TEXTURE, E.GL_CONSTANT, E.GL_PRIMARY_COLOR, E.GL_PREVIOUS) or \
+                    0 <= int(v) - E.GL_TEXTURE0 < 8
+            elif attr == "op_rgb":
+                ok = int(v) in (E.GL_SRC_COLOR, E.GL_ONE_MINUS_SRC_COLOR, E.GL_SRC_ALPHA,
+                                E.GL_ONE_MINUS_SRC_ALPHA)
+            else:
+                ok = int(v) in (E.GL_SRC_ALPHA, E.GL_ONE_MINUS_SRC_ALPHA)
+            check(ok, E.GL_INVALID_ENUM, "bad combiner source/operand")
+            getattr(env, attr)[k] = int(v)
+        elif pname in (E.GL_RGB_SCALE, E.GL_ALPHA_SCALE):
+            check(v in (1.0, 2.0, 4.0), E.GL_INVALID_VALUE, "scale must be 1, 2 or 4")
+            setattr(env, "rgb_scale" if pname == E.GL_RGB_SCALE else "alpha_scale", v)
+        else:
+            check_enum(pname, ())
+
+    def glTexEnvf(self, target, pname, param) -> None:
+        self._set_texenv(target, pname, [param], False)
+
+    glTexEnvi = glTexEnvf
+
+    def glTexEnvfv(self, target, pname, params) -> None:
+        self._set_texenv(target, pname, params, False)
+
+    def glTexEnviv(self, target, pname, params) -> None:
+        self._set_texenv(target, pname, params, True)
+
+    def glGetTexEnvfv(self, target, pname) -> list[float]:
+        self._compat_only()
+        check_enum(target, (E.GL_TEXTURE_ENV, E.GL_TEXTURE_FILTER_CONTROL, E.GL_POINT_SPRITE))
+        env = self._env_unit()
+        if target == E.GL_POINT_SPRITE:
+            check_enum(pname, (E.GL_COORD_REPLACE,))
+            return [float(env.coord_replace)]
+        if target == E.GL_TEXTURE_FILTER_CONTROL:
+            check_enum(pname, (E.GL_TEXTURE_LOD_BIAS,))
+            return [env.lod_bias]
+        if pname == E.GL_TEXTURE_ENV_COLOR:
+            return list(env.color)
+        if pname in self._ENV_ENUMS:
+            return [float(getattr(env, self._ENV_ENUMS[pname][0]))]
+        if pname in self._ENV_SOURCES:
+            attr, k = self._ENV_SOURCES[pname]
+            return [float(getattr(env, attr)[k])]
+        check_enum(pname, (E.GL_RGB_SCALE, E.GL_ALPHA_SCALE))
+        return [env.rgb_scale if pname == E.GL_RGB_SCALE else env.alpha_scale]
+
+    def glGetTexEnviv(self, target, pname) -> list[int]:
+        vals = self.glGetTexEnvfv(target, pname)
+        if vals is None:
+            return None
+        if pname == E.GL_TEXTURE_ENV_COLOR:
+            return [int(round(((2 ** 32 - 1) * v - 1) / 2)) for v in vals]
+        return [int(round(v)) for v in vals]
+
+    # -- texture coordinate generation (section 2.12.4) ----------------------------------------
+    def _set_texgen(self, coord, pname, params) -> None:
+        self._compat_only()
+        check_enum(coord, _COORDS)
+        check(self.active_texture < 8, E.GL_INVALID_OPERATION)
+        g = self.legacy.texgen[self.active_texture][_COORDS[coord]]
+        if pname == E.GL_TEXTURE_GEN_MODE:
+            (v,) = _floats(params, 1)
+            allowed = {E.GL_OBJECT_LINEAR, E.GL_EYE_LINEAR}
+            if coord in (E.GL_S, E.GL_T):
+                allowed.add(E.GL_SPHERE_MAP)
+            if coord != E.GL_Q:
+                allowed |= {E.GL_REFLECTION_MAP, E.GL_NORMAL_MAP}
+            check_enum(int(v), allowed)
+            g.mode = int(v)
+        elif pname == E.GL_OBJECT_PLANE:
+            g.object_plane = _floats(params, 4)
+        elif pname == E.GL_EYE_PLANE:
+            p = np.asarray(_floats(params, 4))
+            g.eye_plane = tuple(float(x) for x in p @ np.linalg.inv(self.stacks[0][-1]))
+        else:
+            check_enum(pname, ())
+
+    def glTexGenf(self, coord, pname, param) -> None:
+        check(pname == E.GL_TEXTURE_GEN_MODE, E.GL_INVALID_ENUM)
+        self._set_texgen(coord, pname, [param])
+
+    glTexGeni = glTexGenf
+    glTexGend = glTexGenf
+
+    def glTexGenfv(self, coord, pname, params) -> None:
+        self._set_texgen(coord, pname, params)
+
+    glTexGeniv = glTexGenfv
+    glTexGendv = glTexGenfv
+
+    def glGetTexGenfv(self, coord, pname) -> list[float]:
+        self._compat_only()
+        check_enum(coord, _COORDS)
+        g = self.legacy.texgen[self.active_texture % 8][_COORDS[coord]]
+        table = {E.GL_TEXTURE_GEN_MODE: (g.mode,), E.GL_OBJECT_PLANE: g.object_plane,
+                 E.GL_EYE_PLANE: g.eye_plane}
+        check_enum(pname, table)
+        return [float(v) for v in table[pname]]
+
+    glGetTexGendv = glGetTexGenfv
+
+    def glGetTexGeniv(self, coord, pname) -> list[int]:
+        vals = self.glGetTexGenfv(coord, pname)
+        return None if vals is None else [int(round(v)) for v in vals]
+
+    # -- points, stipples (sections 3.3-3.5) ----------------------------------------------------
+    def _set_point(self, pname, params) -> None:
+        pt = self.legacy.point
+        if pname == E.GL_POINT_DISTANCE_ATTENUATION:
+            pt.attenuation = _floats(params, 3)
+            return
+        (v,) = _floats(params, 1)
+        if pname in (E.GL_POINT_SIZE_MIN, E.GL_POINT_SIZE_MAX, E.GL_POINT_FADE_THRESHOLD_SIZE):
+            check(v >= 0, E.GL_INVALID_VALUE, "negative point parameter")
+            setattr(pt, {E.GL_POINT_SIZE_MIN: "size_min", E.GL_POINT_SIZE_MAX: "size_max",
+                         E.GL_POINT_FADE_THRESHOLD_SIZE: "fade_threshold"}[pname], v)
+        elif pname == E.GL_POINT_SPRITE_COORD_ORIGIN:
+            check_enum(int(v), (E.GL_LOWER_LEFT, E.GL_UPPER_LEFT))
+            pt.sprite_coord_origin = int(v)
+        else:
+            check_enum(pname, ())
+
+    def glPointParameterf(self, pname, param) -> None:
+        check(pname != E.GL_POINT_DISTANCE_ATTENUATION, E.GL_INVALID_ENUM)
+        self._set_point(pname, [param])
+
+    glPointParameteri = glPointParameterf
+
+    def glPointParameterfv(self, pname, params) -> None:
+        self._set_point(pname, params)
+
+    glPointParameteriv = glPointParameterfv
+
+    def glLineStipple(self, factor, pattern) -> None:
+        self._compat_only()
+        self.legacy.line_stipple = (max(1, min(256, int(factor))), int(pattern) & 0xFFFF)
+
+    def glPolygonStipple(self, mask) -> None:
+        """32 x 32 bits, unpacked as a GL_COLOR_INDEX/GL_BITMAP image (rows of
+        4 bytes, most significant bit first unless UNPACK_LSB_FIRST)."""
+        self._compat_only()
+        raw = bytes(np.frombuffer(bytes(mask) if not isinstance(mask, np.ndarray) else mask.tobytes(),
+                                  np.uint8)[:128])
+        check(len(raw) == 128, E.GL_INVALID_VALUE, "stipple needs 128 bytes")
+        if self.state.unpack.lsb_first:
+            raw = bytes(np.packbits(np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")))
+        self.legacy.polygon_stipple = raw
+
+    def glGetPolygonStipple(self) -> bytes:
+        self._compat_only()
+        return self.legacy.polygon_stipple
+
+    # -- the program of a draw without a current program ------------------------------------------
+    def _ff_texture_units(self) -> tuple:
+        """UnitKey of each fixed-function unit with an enabled, complete texture."""
+        units = []
+        for u in range(8):
+            enabled = self.legacy.tex_enabled[u]
+            target = next((t for t in TEXTURE_TARGETS if t in enabled), None)
+            if target is None:
+                continue
+            tex = self.texture_units[u].get(target)
+            if tex is None or not self._texture_complete(tex):
+                continue
+            base = self._image(tex, 0, tex.base_level)
+            fmt = self._format_info(base.internal_format).base
+            env = self.legacy.texenv[u]
+            combine = ()
+            if env.mode == E.GL_COMBINE:
+                combine = (env.combine_rgb, env.combine_alpha, tuple(env.src_rgb), tuple(env.op_rgb),
+                           tuple(env.src_alpha), tuple(env.op_alpha), (env.rgb_scale, env.alpha_scale))
+            units.append(UnitKey(u, target, fmt, env.mode, combine))
+        return tuple(units)
+
+    def _ff_keys(self, units: tuple) -> tuple[VertexKey, FragmentKey]:
+        L, en = self.legacy, self.state.enabled
+        lighting = E.GL_LIGHTING in en
+        lights = tuple(LightKey(i, li.position[3] == 0, li.spot_cutoff != 180.0,
+                                li.attenuation != (1.0, 0.0, 0.0))
+                       for i, li in enumerate(L.lights) if E.GL_LIGHT0 + i in en) if lighting else ()
+        texcoords = []
+        for u in sorted({x.unit for x in units}):
+            gens = L.texgen_enabled[u]
+            texcoords.append((u, tuple(L.texgen[u][k].mode if cap in gens else 0
+                                       for k, cap in enumerate(TEXGEN_CAPS))))
+        fog = E.GL_FOG in en
+        separate = lighting and L.color_control == E.GL_SEPARATE_SPECULAR_COLOR
+        vkey = VertexKey(
+            lighting=lighting, lights=lights, two_side=lighting and L.two_side,
+            local_viewer=lighting and L.local_viewer, separate_specular=separate,
+            color_material=(L.color_material_face, L.color_material_mode)
+            if lighting and E.GL_COLOR_MATERIAL in en else None,
+            normalize=E.GL_NORMALIZE in en, rescale=E.GL_RESCALE_NORMAL in en,
+            texcoords=tuple(texcoords), fog_coord=L.fog.coord_src if fog else None,
+            point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0))
+        fkey = FragmentKey(units=units, color_sum=separate or (E.GL_COLOR_SUM in en and not lighting),
+                           fog_mode=L.fog.mode if fog else None,
+                           polygon_stipple=E.GL_POLYGON_STIPPLE in en and self._drawing_polygons)
+        return vkey, fkey
+
+    _drawing_polygons = False
+
+    def _ff_program_for(self, vkey: VertexKey, fkey: FragmentKey):
+        key = (vkey, fkey)
+        prog = self._ff_programs.get(key)
+        if prog is None:
+            prog = Program(0)
+            for gltype, src, stage in ((E.GL_VERTEX_SHADER, vertex_source(vkey), "vertex"),
+                                       (E.GL_FRAGMENT_SHADER, fragment_source(fkey), "fragment")):
+                res = compile_glsl(src, stage)
+                assert res.ok, f"fixed-function {stage} shader: {res.info_log}\n{src}"
+                prog.shaders.append(Shader(0, gltype, src, True, ast=res.unit))
+            prog.linked_state = self._link(prog)
+            prog.linked = True
+            ls = prog.linked_state
+            data = ls.uniform_data
+            for u in ls.uniforms:
+                if u.name.startswith("shimgl_Texture"):
+                    struct.pack_into("<i", data, u.offset_B, int(u.name[len("shimgl_Texture"):]))
+            self._create_pipe_shaders(prog)
+            self._ff_programs[key] = prog
+        return prog
+
+    def _program_for_draw(self):
+        if self.current_program is not None or not self.api.compat or self.bound_pipeline is not None:
+            self.state.ff_two_side = self.state.ff_point_size = False
+            return super()._program_for_draw()
+        self._track_color_material()
+        vkey, fkey = self._ff_keys(self._ff_texture_units())
+        self.state.ff_two_side = vkey.two_side
+        self.state.ff_point_size = vkey.point_attenuation
+        return self._ff_program_for(vkey, fkey)
+
+    def _state_uniform_bytes(self) -> bytes:
+        return state_block_bytes(self)

@@ -1,0 +1,169 @@
+"""The built-in uniform state block of the compatibility profile (GLSL 1.20
+section 7.5): one layout, written once, that both the GLSL built-ins
+(gl_ModelViewMatrix, gl_LightSource[i].diffuse, gl_Fog.scale, ...) and the
+generated fixed-function stages read, so the two always agree.
+
+Layout rule (the front end's default-block convention): every leaf -- a
+matrix column, a vector, a scalar, one array element -- takes one 16-byte
+slot. `state_layout()` maps each leaf name as the compiler reports it
+("gl_TextureMatrix", "gl_LightSource[3].position", "gl_Fog.density") to
+(offset_B, element stride_B, elements) in constant buffer 15; the hardware
+driver copies from there into the compiler's layout."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = ["STATE_LEAVES", "state_layout", "state_block_bytes", "MAX_LIGHTS", "MAX_UNITS"]
+
+MAX_LIGHTS = 8
+MAX_UNITS = 8
+
+_MATS = ("gl_ModelViewMatrix", "gl_ProjectionMatrix", "gl_ModelViewProjectionMatrix")
+_SFX = ("", "Inverse", "Transpose", "InverseTranspose")
+_LIGHT = ("ambient", "diffuse", "specular", "position", "halfVector", "spotDirection",
+          "spotExponent", "spotCutoff", "spotCosCutoff", "constantAttenuation",
+          "linearAttenuation", "quadraticAttenuation")
+_MATERIAL = ("emission", "ambient", "diffuse", "specular", "shininess")
+_POINT = ("size", "sizeMin", "sizeMax", "fadeThresholdSize", "distanceConstantAttenuation",
+          "distanceLinearAttenuation", "distanceQuadraticAttenuation")
+
+
+def _leaves() -> tuple[tuple[str, int, int], ...]:
+    """(leaf name, 16-byte slots per element, elements) in block order."""
+    out = [(m + s, 4, 1) for m in _MATS for s in _SFX]
+    out += [("gl_TextureMatrix" + s, 4, MAX_UNITS) for s in _SFX]
+    out += [("gl_NormalMatrix", 3, 1), ("gl_NormalScale", 1, 1), ("gl_ClipPlane", 1, 8)]
+    out += [(f"gl_DepthRange.{f}", 1, 1) for f in ("near", "far", "diff")]
+    out += [(f"gl_Point.{f}", 1, 1) for f in _POINT]
+    out += [(f"gl_{side}Material.{f}", 1, 1) for side in ("Front", "Back") for f in _MATERIAL]
+    out += [(f"gl_LightSource[{i}].{f}", 1, 1) for i in range(MAX_LIGHTS) for f in _LIGHT]
+    out += [("gl_LightModel.ambient", 1, 1), ("gl_FrontLightModelProduct.sceneColor", 1, 1),
+            ("gl_BackLightModelProduct.sceneColor", 1, 1)]
+    out += [(f"gl_{side}LightProduct[{i}].{f}", 1, 1) for side in ("Front", "Back")
+            for i in range(MAX_LIGHTS) for f in ("ambient", "diffuse", "specular")]
+    out += [("gl_TextureEnvColor", 1, MAX_UNITS)]
+    out += [(f"gl_{k}Plane{c}", 1, MAX_UNITS) for k in ("Eye", "Object") for c in "STRQ"]
+    out += [(f"gl_Fog.{f}", 1, 1) for f in ("color", "density", "start", "end", "scale")]
+    # internal state of the generated fixed-function stages
+    out += [("shimgl_PolygonStipple", 1, 32), ("shimgl_LineStipple", 1, 1)]
+    return tuple(out)
+
+
+STATE_LEAVES = _leaves()
+
+
+@lru_cache(maxsize=1)
+def state_layout() -> dict[str, tuple[int, int, int]]:
+    """leaf name -> (offset_B, element stride_B, elements)."""
+    out, off = {}, 0
+    for name, slots, n in STATE_LEAVES:
+        out[name] = (off, 16 * slots, n)
+        off += 16 * slots * n
+    return out
+
+
+def _slot_index() -> dict[str, int]:
+    return {name: off // 16 for name, (off, _, _) in state_layout().items()}
+
+
+_SLOTS = _slot_index()
+_TOTAL_SLOTS = sum(s * n for _, s, n in STATE_LEAVES)
+
+
+def _inv(m: np.ndarray) -> np.ndarray:
+    try:
+        return np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        return np.zeros_like(m)
+
+
+def state_block_bytes(ctx) -> bytes:
+    """The block for the current state of a compatibility context `ctx`
+    (matrix stacks, clip planes and depth range from driver.gl.compat; the
+    rest from ctx.legacy, a driver.gl.legacy.state.LegacyState)."""
+    L = ctx.legacy
+    block = np.zeros((_TOTAL_SLOTS, 4), np.float64)
+
+    def put(name, value, element=0):
+        off, stride, _ = state_layout()[name]
+        v = np.asarray(value, np.float64).ravel()
+        i = (off + element * stride) // 16
+        flat = block[i:i + stride // 16].reshape(-1)
+        flat[:v.size] = v
+        block[i:i + stride // 16] = flat.reshape(-1, 4)
+
+    def put_matrix(base, m, element=0):
+        for sfx in _SFX:
+            x = _inv(m) if "Inverse" in sfx else m
+            x = x.T if "Transpose" in sfx else x
+            put(base + sfx, x.T, element)          # column-major: column c in slot c
+
+    mv, p = ctx.stacks[0][-1], ctx.stacks[1][-1]
+    put_matrix("gl_ModelViewMatrix", mv)
+    put_matrix("gl_ProjectionMatrix", p)
+    put_matrix("gl_ModelViewProjectionMatrix", p @ mv)
+    for u in range(MAX_UNITS):
+        put_matrix("gl_TextureMatrix", ctx.stacks[2][u][-1], u)
+    nm = _inv(mv[:3, :3]).T
+    put("gl_NormalMatrix", np.concatenate([np.append(nm[:, c], 0.0) for c in range(3)]))
+    # GL 2.1 section 2.11.3: rescale factor 1 / |third row of the inverse|
+    row = _inv(mv[:3, :3])[2]
+    n = float(np.sqrt(row @ row))
+    put("gl_NormalScale", [1.0 / n if n else 1.0])
+    planes = list(ctx.clip_planes)[:8]
+    for i, pl in enumerate(planes):
+        put("gl_ClipPlane", pl, i)
+    near, far = ctx.state.depth_range
+    put("gl_DepthRange.near", [near])
+    put("gl_DepthRange.far", [far])
+    put("gl_DepthRange.diff", [far - near])
+    pt = L.point
+    for f, v in zip(_POINT, (ctx.state.point_size, pt.size_min, pt.size_max, pt.fade_threshold,
+                             *pt.attenuation)):
+        put(f"gl_Point.{f}", [v])
+    for side, m in zip(("Front", "Back"), L.materials):
+        for f in _MATERIAL:
+            put(f"gl_{side}Material.{f}", getattr(m, f) if f != "shininess" else [m.shininess])
+    for i, li in enumerate(L.lights):
+        put(f"gl_LightSource[{i}].ambient", li.ambient)
+        put(f"gl_LightSource[{i}].diffuse", li.diffuse)
+        put(f"gl_LightSource[{i}].specular", li.specular)
+        put(f"gl_LightSource[{i}].position", li.position)
+        put(f"gl_LightSource[{i}].halfVector", li.half_vector())
+        put(f"gl_LightSource[{i}].spotDirection", li.spot_direction)
+        put(f"gl_LightSource[{i}].spotExponent", [li.spot_exponent])
+        put(f"gl_LightSource[{i}].spotCutoff", [li.spot_cutoff])
+        put(f"gl_LightSource[{i}].spotCosCutoff", [np.cos(np.radians(li.spot_cutoff))])
+        put(f"gl_LightSource[{i}].constantAttenuation", [li.attenuation[0]])
+        put(f"gl_LightSource[{i}].linearAttenuation", [li.attenuation[1]])
+        put(f"gl_LightSource[{i}].quadraticAttenuation", [li.attenuation[2]])
+    put("gl_LightModel.ambient", L.light_model_ambient)
+    for side, m in zip(("Front", "Back"), L.materials):
+        scene = np.asarray(m.emission) + np.asarray(m.ambient) * np.asarray(L.light_model_ambient)
+        scene[3] = m.diffuse[3]
+        put(f"gl_{side}LightModelProduct.sceneColor", scene)
+        for i, li in enumerate(L.lights):
+            for f in ("ambient", "diffuse", "specular"):
+                put(f"gl_{side}LightProduct[{i}].{f}", np.asarray(getattr(m, f)) * np.asarray(getattr(li, f)))
+    for u, env in enumerate(L.texenv):
+        put("gl_TextureEnvColor", env.color, u)
+    for u, g in enumerate(L.texgen):
+        for c, coord in zip("STRQ", g):
+            put(f"gl_EyePlane{c}", coord.eye_plane, u)
+            put(f"gl_ObjectPlane{c}", coord.object_plane, u)
+    fog = L.fog
+    put("gl_Fog.color", fog.color)
+    put("gl_Fog.density", [fog.density])
+    put("gl_Fog.start", [fog.start])
+    put("gl_Fog.end", [fog.end])
+    put("gl_Fog.scale", [1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0])
+    bits = np.unpackbits(np.frombuffer(L.polygon_stipple, np.uint8)).reshape(32, 32)
+    # each row as 4 bytes (floats hold 8 bits exactly): the shader extracts bit x
+    rows = np.packbits(bits, axis=1).astype(np.float64)
+    for r in range(32):
+        put("shimgl_PolygonStipple", rows[r], r)
+    put("shimgl_LineStipple", [L.line_stipple[0], L.line_stipple[1], 0, 0])
+    return block.astype(np.float32).tobytes()
