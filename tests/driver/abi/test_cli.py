@@ -1,0 +1,54 @@
+"""`shimgl env` and `shimgl run`."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from driver.abi import paths
+from driver.cli import main
+from tests.driver.abi.conftest import run
+
+SHIMGL = Path(sys.executable).parent / "shimgl"
+
+
+def test_env_prints_export_lines(abi_dir, capsys):
+    assert main(["env"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    values = dict(shlex.split(line.removeprefix("export "))[0].split("=", 1) for line in lines)
+    assert all(line.startswith("export ") for line in lines)
+    assert Path(values["__EGL_VENDOR_LIBRARY_FILENAMES"]).is_file()
+    assert values["LD_LIBRARY_PATH"].split(":")[0] == str(abi_dir)
+    assert values["PIGLIT_PLATFORM"] == "surfaceless_egl"
+
+
+def test_env_without_the_library(monkeypatch, capsys):
+    monkeypatch.setattr(paths, "library_dir", lambda: None)
+    assert main(["env"]) == 1
+    assert "not built" in capsys.readouterr().err
+
+
+def test_run_python_script(abi_dir, tmp_path):
+    if not SHIMGL.exists():
+        pytest.skip("the shimgl console script is not installed")
+    script = tmp_path / "show.py"
+    script.write_text("import os, sys\n"
+                      "print(os.environ['__EGL_VENDOR_LIBRARY_FILENAMES'])\n"
+                      "print(os.environ['LD_LIBRARY_PATH'])\n"
+                      "print(sys.argv[1:])\n")
+    res = run([SHIMGL, "run", script, "a", "--b"], None)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.splitlines()
+    assert out[0] == str(paths.vendor_json())
+    assert out[1].split(":")[0] == str(abi_dir)
+    assert out[2] == "['a', '--b']"
+
+
+def test_run_missing_program(abi_dir):
+    if not SHIMGL.exists():
+        pytest.skip("the shimgl console script is not installed")
+    res = run([SHIMGL, "run", "/nonexistent/program"], None)
+    assert res.returncode == 127

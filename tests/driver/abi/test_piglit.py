@@ -1,0 +1,34 @@
+"""Piglit's shader_runner (Debian's binaries, unchanged) on shimgl through
+glvnd: `eval "$(shimgl env)"` then shader_runner FILE -auto -fbo."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import piglit_bin_dir
+from tests.driver.abi.conftest import DATA_DIR, run
+
+pytestmark = pytest.mark.piglit
+
+
+def _shader_runner(binary: str, test: str, env) -> str:
+    res = run([piglit_bin_dir() / binary, DATA_DIR / test, "-auto", "-fbo"], env)
+    lines = [l for l in res.stdout.splitlines() if l.startswith("PIGLIT:")]
+    assert lines, f"no result line (exit {res.returncode}):\n{res.stdout}\n{res.stderr}"
+    return lines[-1]
+
+
+def test_shader_runner_glsl_110(shimgl_env):
+    """GLSL 1.10 vertex + fragment shader, compatibility context, draw rect
+    through legacy client arrays, FBO, uniforms, probes."""
+    assert '"pass"' in _shader_runner("shader_runner", "glsl110-vs-fs.shader_test", shimgl_env)
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "driver.gl: shader_runner_gles3 queries GL_MAX_CLIP_PLANES (= GL_MAX_CLIP_DISTANCES_EXT) on "
+    "GLES 3.0; the front end records GL_INVALID_ENUM (no GL_EXT_clip_cull_distance), which "
+    "shader_runner reads back after glUseProgram as 'Failed to use program'. Mesa exposes the "
+    "extension, so the query succeeds there."))
+def test_shader_runner_glsl_es_300(shimgl_env):
+    assert '"pass"' in _shader_runner("shader_runner_gles3", "glsles300-vs-fs.shader_test",
+                                      shimgl_env)

@@ -1,0 +1,21 @@
+"""PyOpenGL programs run unchanged on shimgl: PYOPENGL_PLATFORM=egl (glvnd
+dispatching to shimgl's vendor library) and PYOPENGL_PLATFORM=osmesa
+(libOSMesa.so.8 found through LD_LIBRARY_PATH), in a fresh process each, where
+the library's Python is the script's own interpreter."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.driver.abi.conftest import PY_DIR, run
+
+
+@pytest.mark.parametrize("platform", ["egl", "osmesa"])
+def test_pyopengl_platform(platform, shimgl_env):
+    env = dict(shimgl_env, PYOPENGL_PLATFORM=platform)
+    res = run([sys.executable, PY_DIR / f"pyopengl_{platform}.py"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("OK")
+    assert "internal error" not in res.stderr
