@@ -115,7 +115,6 @@ def fmax(a, b):
     return _min_max_ties(np.fmax(a, b), a, b, np.logical_and)
 
 
-
 CANONICAL_NAN = np.uint32(0x7FC00000).view(np.float32)
 
 
@@ -482,7 +481,8 @@ def format_bytes(fmt: str, count: int) -> int:
 
 def srgb_to_linear(c):
     c = np.asarray(c, np.float32)
-    return np.where(c <= 0.04045, c / np.float32(12.92), ((c + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4)).astype(np.float32)
+    curve = ((c + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4)
+    return np.where(c <= 0.04045, c / np.float32(12.92), curve).astype(np.float32)
 
 
 def linear_to_srgb(c):

@@ -310,7 +310,8 @@ _op("while_icmp", 0x84, _cf_cmp(False), "cf", impl=S.cf_while, **_CF)
 _op("while_fcmp", 0x85, _cf_cmp(True), "cf", impl=S.cf_while, **_CF)
 _op("pop_exec", 0x86, (Field("n", 8, UInt(8)),), "cf", impl=S.cf_pop, **_CF)
 _op("push_exec", 0x87, (Field("n", 8, UInt(8)),), "cf", impl=S.cf_push, **_CF)
-_op("jmp_exec_any", 0x88, (Field("target", 8, SInt(24)),), "jmp", doc="branch (bytes from this instruction) if any lane is active", **_CF)
+_op("jmp_exec_any", 0x88, (Field("target", 8, SInt(24)),), "jmp",
+    doc="branch (bytes from this instruction) if any lane is active", **_CF)
 _op("jmp_exec_none", 0x89, (Field("target", 8, SInt(24)),), "jmp", doc="branch if no lane is active", **_CF)
 
 OPS: tuple[Op, ...] = tuple(_ops)

@@ -133,7 +133,6 @@ def load_into(b, memory, addr: np.ndarray, fmt: str, dst: Reg, idx) -> None:
     write_vec(b, dst, values_to_comps(vals, dst.size), idx)
 
 
-
 def store_from(b, memory, addr: np.ndarray, fmt: str, data: Reg, idx) -> None:
     vals = comps_to_values(read_vec(b, data, idx), data.size, fmt not in INTEGER_FORMATS)
     store_values(memory, addr, fmt, vals, data.count)

@@ -76,7 +76,9 @@ def _ints(b, r: Reg, idx) -> np.ndarray:
 def _scalar(reader, b, idx, dtype):
     v = np.broadcast_to(np.asarray(reader(b)), (b.n,))
     v = v if idx is None else v[idx]
-    return v.astype(dtype) if np.dtype(dtype).kind == "f" else v.view(dtype) if v.dtype.itemsize == 4 else v.astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        return v.astype(dtype)
+    return v.view(dtype) if v.dtype.itemsize == np.dtype(dtype).itemsize else v.astype(dtype)
 
 
 def _write_result(b, dst: Reg, res, idx) -> None:
