@@ -1,0 +1,95 @@
+"""The marshalling helpers (C pointers <-> the front end's convention), in
+process with a plain cffi FFI (no library loaded), and the generator's rules."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import cffi
+import pytest
+
+from driver.abi import marshal as M
+
+BUILD_PY = Path(M.__file__).resolve().parent / "build.py"
+
+
+@pytest.fixture(scope="module")
+def ffi():
+    f = cffi.FFI()
+    spec = importlib.util.spec_from_file_location("_abi_build_for_test", BUILD_PY)
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    f.cdef(build.TYPEDEFS)
+    M.bind(f)
+    return f
+
+
+@pytest.fixture(scope="module")
+def build():
+    spec = importlib.util.spec_from_file_location("_abi_build_for_test2", BUILD_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_inputs(ffi):
+    s = ffi.new("char[]", b"hello")
+    assert M.str_in(s) == "hello"
+    assert M.str_in(s, 3) == "hel"
+    assert M.str_in(ffi.NULL) is None
+    strings = [ffi.new("char[]", b"abc"), ffi.new("char[]", b"defg")]
+    arr = ffi.new("char *[]", strings)
+    lengths = ffi.new("GLint[]", [2, -1])
+    assert M.strs_in(arr, 2, lengths) == ["ab", "defg"]
+    assert M.strs_in(arr, 2, ffi.NULL) == ["abc", "defg"]
+    floats = ffi.new("GLfloat[]", [1.0, 2.5, -3.0])
+    assert M.arr_in(floats, "GLfloat", 3) == [1.0, 2.5, -3.0]
+    assert M.arr_in(floats, "GLfloat", -1) == []
+    assert M.bytes_in(ffi.new("char[]", b"\x01\x02\x03"), 2) == b"\x01\x02"
+
+
+def test_outputs(ffi):
+    ints = ffi.new("GLint[4]")
+    assert M.put(ints, "GLint", [1, 2, 3, 4, 5], 4) == 4
+    assert list(ints) == [1, 2, 3, 4]
+    assert M.put(ints, "GLint", 7) == 1 and ints[0] == 7
+    chars = ffi.new("char[8]")
+    assert M.put(chars, "GLchar", "a long info log", 8) == 7
+    assert ffi.string(chars) == b"a long "
+    assert M.put(chars, "GLchar", "x", 0) == 0          # bufSize 0 writes nothing
+    raw = ffi.new("char[4]")
+    assert M.put(raw, "void", b"\x09\x08\x07\x06\x05", 4) == 4
+    assert bytes(ffi.buffer(raw)) == b"\x09\x08\x07\x06"
+    booleans = ffi.new("GLboolean[2]")
+    M.put(booleans, "GLboolean", [True, False])
+    assert list(booleans) == [1, 0]
+
+
+def test_pname_counts():
+    from driver.gl import enums as E
+    assert M.pname_count(E.GL_TEXTURE_BORDER_COLOR) == 4
+    assert M.pname_count(E.GL_TEXTURE_MIN_FILTER) == 1
+
+
+def test_generated_rules(build):
+    """One command per rule, from the real registry entries' shapes."""
+    P, C = build.registry.Param, build.registry.Command
+    shader_source = C("glShaderSource", "void", (
+        P("GLuint", "shader", ""), P("GLsizei", "count", ""),
+        P("const GLchar *const *", "string", "count"), P("const GLint *", "length", "count")), "gl")
+    src = build.marshal_function(shader_source)
+    assert "M.strs_in(string, count, length)" in src and "arr_in(length" not in src
+    info_log = C("glGetShaderInfoLog", "void", (
+        P("GLuint", "shader", ""), P("GLsizei", "bufSize", ""),
+        P("GLsizei *", "length", "1"), P("GLchar *", "infoLog", "bufSize")), "gl")
+    src = build.marshal_function(info_log)
+    assert "M.call(ctx.glGetShaderInfoLog, (shader, ), (bufSize,))" in src
+    assert "M.put(infoLog, 'GLchar', r, bufSize)" in src and "M.put(length, 'GLsizei', n)" in src
+    get_integerv = C("glGetIntegerv", "void", (
+        P("GLenum", "pname", ""), P("GLint *", "data", "COMPSIZE(pname)")), "gl")
+    assert "ctx.glGetIntegerv(pname)" in build.marshal_function(get_integerv)
+    fence = C("glFenceSync", "GLsync", (P("GLenum", "condition", ""), P("GLbitfield", "flags", "")), "gl")
+    assert "M.to_handle(" in build.marshal_function(fence)
+    lambda_param = C("glFoo", "void", (P("GLint", "lambda", ""),), "gl")
+    assert "def glFoo(ctx, lambda_):" in build.marshal_function(lambda_param)
