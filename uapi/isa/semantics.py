@@ -105,14 +105,24 @@ def _min_max_ties(r, a, b, negative_if):
     return r
 
 
-def fmin(a, b):
+def _min_max(ufunc, a, b, out, negative_if):
+    if out is None or np.may_share_memory(out, a) or np.may_share_memory(out, b):
+        r = _min_max_ties(ufunc(a, b), a, b, negative_if)  # the fix-up needs the operands intact
+        if out is None:
+            return r
+        np.copyto(out, r)
+        return out
+    return _min_max_ties(ufunc(a, b, out=out), a, b, negative_if)
+
+
+def fmin(a, b, out=None):
     """IEEE 754-2019 minimumNumber: the smaller, -0 below +0; a NaN operand loses to a number."""
-    return _min_max_ties(np.fmin(a, b), a, b, np.logical_or)
+    return _min_max(np.fmin, a, b, out, np.logical_or)
 
 
-def fmax(a, b):
+def fmax(a, b, out=None):
     """IEEE 754-2019 maximumNumber: the larger, +0 above -0; a NaN operand loses to a number."""
-    return _min_max_ties(np.fmax(a, b), a, b, np.logical_and)
+    return _min_max(np.fmax, a, b, out, np.logical_and)
 
 
 CANONICAL_NAN = np.uint32(0x7FC00000).view(np.float32)

@@ -183,3 +183,11 @@ def test_signalling_nan_loses_to_a_number_in_fmin_fmax():
         a = np.full(n, 0.0, np.float32)
         b = np.full(n, snan, np.float32)
         assert np.array_equal(run2("fmin", a, b), a) and np.array_equal(run2("fmax", b, a), a)
+
+
+def test_fmin_fmax_in_place_on_a_source_register():
+    a = np.array([0.0, -0.0, np.nan, 2.0], np.float32)
+    b = np.array([-0.0, 0.0, 1.0, np.nan], np.float32)
+    ctx = run("fmin r0, r0, r1\nfmax r2, r3, r2", lanes=4, inputs={0: a, 1: b, 2: a, 3: b})
+    assert bits_equal(f32(ctx, 0), [-0.0, -0.0, 1.0, 2.0])
+    assert bits_equal(f32(ctx, 2), [0.0, 0.0, 1.0, 2.0])
