@@ -32,3 +32,12 @@ def test_shader_runner_glsl_110(shimgl_env):
 def test_shader_runner_glsl_es_300(shimgl_env):
     assert '"pass"' in _shader_runner("shader_runner_gles3", "glsles300-vs-fs.shader_test",
                                       shimgl_env)
+
+
+def test_glslparsertest_reports_a_compile_error(shimgl_env):
+    """glslparsertest compiles a shader that must fail (info log read back
+    through glGetShaderiv(INFO_LOG_LENGTH) + glGetShaderInfoLog)."""
+    res = run([piglit_bin_dir() / "glslparsertest", DATA_DIR / "undeclared.vert", "fail", "1.10"],
+              shimgl_env)
+    assert '"pass"' in res.stdout, res.stdout + res.stderr
+    assert "undeclared_variable" in res.stdout
