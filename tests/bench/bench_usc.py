@@ -1,7 +1,11 @@
-"""Shader core speed: a 32-instruction ALU program over 1,048,576 lanes, against a
-hand-written numpy kernel of the same computation in the same run (target: at
-most 40 ms; the numpy floor is about 7 ms). Texture sampling speed belongs to
-the texture unit's benchmark once that unit exists (see bench_texture)."""
+"""Shader core speed (issue 5), in CPU time of this process (best of 5):
+
+- a 32-instruction ALU program over 1,048,576 lanes, against a hand-written numpy
+  kernel of the same computation in the same run (target: at most 40 ms; the numpy
+  floor is about 7 ms on an idle machine);
+- one texture_sample instruction per lane (trilinear, LOD from quads) over 1M
+  fragment lanes through the core and the texture unit (target: at most 60 ms;
+  the unit alone is measured in bench_texture)."""
 
 from __future__ import annotations
 
