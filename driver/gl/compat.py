@@ -6,7 +6,6 @@ that feeds gl_ModelViewMatrix & co. (GL 4.6 compatibility profile chapters
 
 from __future__ import annotations
 
-import copy
 import math
 
 import numpy as np
@@ -262,39 +261,6 @@ class CompatMixin:
         check_enum(func, range(E.GL_NEVER, E.GL_ALWAYS + 1))
         self.state.alpha_func = func
         self.state.alpha_ref = min(1.0, max(0.0, float(ref)))
-
-    def glRectf(self, x1, y1, x2, y2) -> None:
-        """GL 4.6 compat section 10.9: Begin(POLYGON), the four corners, End;
-        drawn from a temporary client vertex array (current colour etc. apply)."""
-        self._compat_only()
-        verts = np.array([x1, y1, x2, y1, x2, y2, x1, y2], np.float32)
-        key = (E.GL_VERTEX_ARRAY, 0)
-        saved = self.vao.legacy.get(key)
-        saved_state = None if saved is None else (copy.copy(saved[0]), copy.copy(saved[1]))
-        saved_buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
-        self.buffer_bindings[E.GL_ARRAY_BUFFER] = None
-        try:
-            a, b = self._legacy(key)
-            self._legacy_pointer(E.GL_VERTEX_ARRAY, 2, E.GL_FLOAT, 0, verts, (2,), (E.GL_FLOAT,), False)
-            a.enabled = True
-            self._draw_arrays(E.GL_POLYGON, 0, 4, 1, 0)
-        finally:
-            self.buffer_bindings[E.GL_ARRAY_BUFFER] = saved_buf
-            if saved_state is None:
-                self.vao.legacy.pop(key, None)
-            else:
-                self.vao.legacy[key] = saved_state
-
-    glRectd = glRectf
-    glRecti = glRectf
-    glRects = glRectf
-
-    def glRectfv(self, v1, v2) -> None:
-        self.glRectf(v1[0], v1[1], v2[0], v2[1])
-
-    glRectdv = glRectfv
-    glRectiv = glRectfv
-    glRectsv = glRectfv
 
     def glGetPointerv(self, pname: int):
         """Client array pointers (compat) and the debug callback."""

@@ -12,7 +12,7 @@ from driver.gl.desktop import DesktopMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.interface_query import InterfaceQueryMixin
-from driver.gl.legacy import LegacyMixin
+from driver.gl.legacy import LegacyMixin, install_dispatch
 from driver.gl.pipelines import PipelineMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
@@ -22,6 +22,7 @@ from driver.gl.uniforms import UniformMixin
 __all__ = ["Context"]
 
 
+@install_dispatch
 @finish_context_class
 class Context(LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):

@@ -3,13 +3,21 @@ top of driver.gl -- immediate mode, the fixed-function pipeline generated
 as GLSL from the state (cached by a key of it), display lists, attribute
 stacks, raster-position and pixel commands, and glGet of that state.
 
-`LegacyMixin` is composed into driver.gl.Context; every entry point is a
-method named like the C function (driver/gl/README.md)."""
+`LegacyMixin` is composed into driver.gl.Context and `install_dispatch`
+decorates the final class (display-list recording and the Begin/End
+rule); every entry point is a method named like the C function
+(driver/gl/README.md)."""
 
+from driver.gl.legacy.attrib import AttribMixin
+from driver.gl.legacy.dlist import DisplayListMixin, install_dispatch
 from driver.gl.legacy.fixedfunc import FixedFunctionMixin
+from driver.gl.legacy.get import GetLegacyMixin
+from driver.gl.legacy.immediate import ImmediateMixin
+from driver.gl.legacy.raster import RasterMixin
 
-__all__ = ["LegacyMixin"]
+__all__ = ["LegacyMixin", "install_dispatch"]
 
 
-class LegacyMixin(FixedFunctionMixin):
+class LegacyMixin(GetLegacyMixin, ImmediateMixin, RasterMixin, DisplayListMixin, AttribMixin,
+                  FixedFunctionMixin):
     """Every legacy family, in one base for driver.gl.Context."""

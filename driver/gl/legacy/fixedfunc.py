@@ -14,7 +14,7 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import compile_glsl
 from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
-                                    sampler_name, vertex_source)
+                                    vertex_source)
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
 from driver.gl.objects import Program, Shader
@@ -36,6 +36,7 @@ _EXTRA_CAPS = {E.GL_TEXTURE_GEN_S, E.GL_TEXTURE_GEN_T, E.GL_TEXTURE_GEN_R, E.GL_
 
 
 def _floats(params, n: int) -> tuple:
+    check(params is not None, E.GL_INVALID_VALUE, "NULL parameters")
     vals = [float(v) for v in (list(params) if not isinstance(params, (int, float)) else [params])]
     check(len(vals) >= n, E.GL_INVALID_VALUE, "too few parameter values")
     return tuple(vals[:n])
@@ -457,11 +458,15 @@ class FixedFunctionMixin:
 
     def glPointParameterf(self, pname, param) -> None:
         check(pname != E.GL_POINT_DISTANCE_ATTENUATION, E.GL_INVALID_ENUM)
-        self._set_point(pname, [param])
+        self.glPointParameterfv(pname, [param])
 
     glPointParameteri = glPointParameterf
 
     def glPointParameterfv(self, pname, params) -> None:
+        """GL 2.1 section 3.4 (the core-profile parameters through driver.gl.desktop)."""
+        if pname in (E.GL_POINT_FADE_THRESHOLD_SIZE, E.GL_POINT_SPRITE_COORD_ORIGIN) \
+                or not self.api.compat:
+            super().glPointParameterfv(pname, params)
         self._set_point(pname, params)
 
     glPointParameteriv = glPointParameterfv
@@ -470,12 +475,13 @@ class FixedFunctionMixin:
         self._compat_only()
         self.legacy.line_stipple = (max(1, min(256, int(factor))), int(pattern) & 0xFFFF)
 
-    def glPolygonStipple(self, mask) -> None:
+    def glPolygonStipple(self, pixels) -> None:
         """32 x 32 bits, unpacked as a GL_COLOR_INDEX/GL_BITMAP image (rows of
         4 bytes, most significant bit first unless UNPACK_LSB_FIRST)."""
         self._compat_only()
-        raw = bytes(np.frombuffer(bytes(mask) if not isinstance(mask, np.ndarray) else mask.tobytes(),
-                                  np.uint8)[:128])
+        check(not isinstance(pixels, (int, float)) and pixels is not None, E.GL_INVALID_VALUE,
+              "array expected")
+        raw = (pixels.tobytes() if isinstance(pixels, np.ndarray) else bytes(pixels))[:128]
         check(len(raw) == 128, E.GL_INVALID_VALUE, "stipple needs 128 bytes")
         if self.state.unpack.lsb_first:
             raw = bytes(np.packbits(np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")))

@@ -200,8 +200,8 @@ def test_rect_draws_a_polygon_and_restores_arrays(compat):
     info, _, _, draws = compat.pipe.last("draw_vbo")
     assert info.mode == PipePrim.POLYGON and draws[0].count == 4
     vb = compat.pipe.last("set_vertex_buffers")[0][0]
-    assert np.array_equal(np.frombuffer(bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 32]),
-                                        np.float32), [0, 0, 2, 0, 2, 1, 0, 1])
+    xyzw = np.frombuffer(bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 64]), np.float32)
+    assert np.array_equal(xyzw.reshape(4, 4), [[0, 0, 0, 1], [2, 0, 0, 1], [2, 1, 0, 1], [0, 1, 0, 1]])
     assert not compat.glIsEnabled(E.GL_VERTEX_ARRAY)
     assert compat.glGetPointerv(E.GL_VERTEX_ARRAY_POINTER).read(0, 24) == before.tobytes()
 

@@ -1,0 +1,190 @@
+"""Display lists (GL 2.1 section 5.4) and the dispatch that every entry
+point of a compatibility context goes through:
+
+- while a list is being compiled, a command that may be compiled is
+  recorded with a private copy of its arguments (and executed as well in
+  GL_COMPILE_AND_EXECUTE mode); the commands of section 5.4's list (Get*,
+  Is*, Gen*, Delete*, client state, pixel store, buffer and shader object
+  commands, Flush, Finish, ...) are executed immediately;
+- between glBegin and glEnd every command but those of section 2.6.3 is
+  GL_INVALID_OPERATION.
+
+Errors of a compiled command are reported when the list is executed, as
+the spec asks. Commands run by glCallList (and commands that entry points
+call internally) bypass the dispatch."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check, check_enum
+from driver.gl.legacy.immediate import allowed_in_begin_end
+
+__all__ = ["DisplayListMixin", "install_dispatch", "compiled_into_lists", "MAX_LIST_NESTING"]
+
+MAX_LIST_NESTING = 64
+
+_EXECUTED_IMMEDIATELY = {
+    "glNewList", "glEndList", "glFeedbackBuffer", "glSelectBuffer", "glRenderMode",
+    "glClientActiveTexture", "glInterleavedArrays", "glEnableClientState", "glDisableClientState",
+    "glEnableVertexAttribArray", "glDisableVertexAttribArray", "glPushClientAttrib",
+    "glPopClientAttrib", "glReadPixels", "glPixelStoref", "glPixelStorei", "glAreTexturesResident",
+    "glBindBuffer", "glBufferData", "glBufferSubData", "glShaderSource", "glCompileShader",
+    "glLinkProgram", "glAttachShader", "glDetachShader", "glBindAttribLocation",
+    "glValidateProgram", "glFlush", "glFinish", "glFenceSync", "glClientWaitSync", "glWaitSync",
+    "glReadnPixels", "glBindVertexArray", "glBindFramebuffer", "glBindRenderbuffer",
+    "glRenderbufferStorage", "glFramebufferTexture2D", "glFramebufferRenderbuffer",
+    "glCheckFramebufferStatus", "glBindBufferBase", "glBindBufferRange", "glCopyBufferSubData",
+}
+_EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap", "glUnmap", "glFlushMapped",
+                      "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
+
+
+def compiled_into_lists(name: str) -> bool:
+    """Whether a command is recorded into a display list being compiled."""
+    if name in _EXECUTED_IMMEDIATELY or name.startswith(_EXECUTED_PREFIXES):
+        return False
+    return not name.endswith("Pointer")
+
+
+def _copy_arg(a):
+    """A private copy of an argument (client memory may change after compilation)."""
+    if isinstance(a, np.ndarray):
+        return a.copy()
+    if isinstance(a, (list, tuple)):
+        return type(a)(_copy_arg(x) for x in a)
+    if isinstance(a, (bytes, str, int, float, bool)) or a is None:
+        return a
+    if isinstance(a, (bytearray, memoryview)):
+        return bytes(a)
+    return a
+
+
+def _dispatch(name: str, fn, listed: bool, in_begin_end: bool):
+    @functools.wraps(fn)
+    def entry(self, *args, **kwargs):
+        if self._dispatch_depth:
+            return fn(self, *args, **kwargs)
+        dl = self._list_compiling
+        if dl is not None and listed:
+            dl[2].append((name, tuple(_copy_arg(a) for a in args), kwargs))
+            if dl[1] == E.GL_COMPILE:
+                return None
+        if self._im is not None and not in_begin_end:
+            self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} between glBegin and glEnd"))
+            return None
+        self._dispatch_depth += 1
+        try:
+            return fn(self, *args, **kwargs)
+        finally:
+            self._dispatch_depth -= 1
+    entry.__gl_entry__ = True
+    return entry
+
+
+def install_dispatch(cls):
+    """Class decorator for the final Context (after the GL error wrapping)."""
+    for name in dir(cls):
+        if not name.startswith("gl") or name == "glGetError":
+            continue
+        fn = getattr(cls, name)
+        if callable(fn):
+            setattr(cls, name, _dispatch(name, fn, compiled_into_lists(name), allowed_in_begin_end(name)))
+    return cls
+
+
+_CALL_LISTS_TYPES = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,
+                     E.GL_UNSIGNED_SHORT: np.uint16, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
+                     E.GL_FLOAT: np.float32, E.GL_2_BYTES: 2, E.GL_3_BYTES: 3, E.GL_4_BYTES: 4}
+
+
+class DisplayListMixin:
+    def _init_family(self) -> None:
+        self._lists: dict[int, list] = {}
+        self._list_compiling = None          # (name, mode, commands)
+        self._dispatch_depth = 0
+        self._list_nesting = 0
+
+    def glNewList(self, list: int, mode: int) -> None:
+        self._compat_only()
+        check(list != 0, E.GL_INVALID_VALUE, "list 0")
+        check_enum(mode, (E.GL_COMPILE, E.GL_COMPILE_AND_EXECUTE))
+        check(self._list_compiling is None, E.GL_INVALID_OPERATION, "glNewList inside glNewList")
+        self._list_compiling = (int(list), mode, [])
+
+    def glEndList(self) -> None:
+        self._compat_only()
+        check(self._list_compiling is not None, E.GL_INVALID_OPERATION, "glEndList without glNewList")
+        name, _, commands = self._list_compiling
+        self._list_compiling = None
+        self._lists[name] = commands
+
+    def _execute_list(self, name: int) -> None:
+        commands = self._lists.get(name)
+        if commands is None or self._list_nesting >= MAX_LIST_NESTING:
+            return
+        self._list_nesting += 1
+        self._dispatch_depth += 1
+        try:
+            for cmd, args, kwargs in commands:
+                getattr(self, cmd)(*args, **kwargs)
+        finally:
+            self._dispatch_depth -= 1
+            self._list_nesting -= 1
+
+    def glCallList(self, list: int) -> None:
+        self._compat_only()
+        self._execute_list(int(list))
+
+    def glCallLists(self, n: int, type: int, lists) -> None:
+        """Section 5.4: names are the list base plus each offset."""
+        self._compat_only()
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        check_enum(type, _CALL_LISTS_TYPES)
+        dt = _CALL_LISTS_TYPES[type]
+        check(not isinstance(lists, (int, float)) and lists is not None, E.GL_INVALID_VALUE,
+              "array expected")
+        if isinstance(lists, (list, tuple)) and not isinstance(dt, int):
+            offsets = [int(x) for x in lists[:n]]
+        else:
+            raw = lists.encode("latin-1") if isinstance(lists, str) else \
+                (np.asarray(lists).tobytes() if isinstance(lists, np.ndarray) else bytes(lists))
+            if isinstance(dt, int):
+                b = np.frombuffer(raw[:n * dt], np.uint8).reshape(n, dt).astype(np.int64)
+                offsets = [int(sum(int(row[k]) << (8 * (dt - 1 - k)) for k in range(dt))) for row in b]
+            else:
+                offsets = [int(x) for x in np.frombuffer(raw[:n * np.dtype(dt).itemsize], dt)]
+        for off in offsets:
+            self._execute_list(self.legacy.list_base + off)
+
+    def glListBase(self, base: int) -> None:
+        self._compat_only()
+        self.legacy.list_base = int(base)
+
+    def glGenLists(self, range: int) -> int:
+        self._compat_only()
+        check(range >= 0, E.GL_INVALID_VALUE, "negative range")
+        if range == 0:
+            return 0
+        first = 1
+        while any(first + k in self._lists for k in builtins_range(range)):
+            first += 1
+        for k in builtins_range(range):
+            self._lists[first + k] = []
+        return first
+
+    def glDeleteLists(self, list: int, range: int) -> None:
+        self._compat_only()
+        check(range >= 0, E.GL_INVALID_VALUE, "negative range")
+        for k in builtins_range(range):
+            self._lists.pop(list + k, None)
+
+    def glIsList(self, list: int) -> bool:
+        self._compat_only()
+        return int(list) in self._lists
+
+
+builtins_range = range

@@ -1,0 +1,141 @@
+"""glGet of the legacy state (GL 2.1 section 6.2, tables 6.5-6.37): the
+entries added to the context's Get table for a compatibility context.
+Per-light, per-material, texture environment and texgen state is read
+with glGetLight/glGetMaterial/glGetTexEnv/glGetTexGen (fixedfunc.py)."""
+
+from __future__ import annotations
+
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
+from driver.gl.legacy.dlist import MAX_LIST_NESTING
+
+__all__ = ["GetLegacyMixin"]
+
+
+def _unit_enabled(target):
+    return lambda c: target in c.legacy.tex_enabled[c.active_texture % 8]
+
+
+def _texgen_enabled(cap):
+    return lambda c: cap in c.legacy.texgen_enabled[c.active_texture % 8]
+
+
+class GetLegacyMixin:
+    def _legacy_get_entries(self) -> dict:
+        t = super()._legacy_get_entries()
+        if not self.api.compat:
+            return t
+        L = lambda c: c.legacy    # noqa: E731
+        t.update({
+            # lighting (table 6.11-6.13)
+            E.GL_LIGHT_MODEL_AMBIENT: lambda c: L(c).light_model_ambient,
+            E.GL_LIGHT_MODEL_LOCAL_VIEWER: lambda c: L(c).local_viewer,
+            E.GL_LIGHT_MODEL_TWO_SIDE: lambda c: L(c).two_side,
+            E.GL_LIGHT_MODEL_COLOR_CONTROL: lambda c: L(c).color_control,
+            E.GL_COLOR_MATERIAL_FACE: lambda c: L(c).color_material_face,
+            E.GL_COLOR_MATERIAL_PARAMETER: lambda c: L(c).color_material_mode,
+            # fog (table 6.10)
+            E.GL_FOG_MODE: lambda c: L(c).fog.mode, E.GL_FOG_DENSITY: lambda c: L(c).fog.density,
+            E.GL_FOG_START: lambda c: L(c).fog.start, E.GL_FOG_END: lambda c: L(c).fog.end,
+            E.GL_FOG_INDEX: lambda c: L(c).fog.index, E.GL_FOG_COLOR: lambda c: L(c).fog.color,
+            E.GL_FOG_COORD_SRC: lambda c: L(c).fog.coord_src,
+            # current values (table 6.5)
+            E.GL_CURRENT_FOG_COORD: lambda c: L(c).fog_coord,
+            E.GL_CURRENT_INDEX: lambda c: L(c).index,
+            E.GL_EDGE_FLAG: lambda c: L(c).edge_flag,
+            E.GL_CURRENT_RASTER_POSITION: lambda c: L(c).raster.window,
+            E.GL_CURRENT_RASTER_POSITION_VALID: lambda c: L(c).raster.valid,
+            E.GL_CURRENT_RASTER_COLOR: lambda c: L(c).raster.color,
+            E.GL_CURRENT_RASTER_SECONDARY_COLOR: lambda c: L(c).raster.secondary_color,
+            E.GL_CURRENT_RASTER_TEXTURE_COORDS: lambda c: L(c).raster.texcoords[c.active_texture % 8],
+            E.GL_CURRENT_RASTER_DISTANCE: lambda c: L(c).raster.distance,
+            E.GL_CURRENT_RASTER_INDEX: lambda c: 1,
+            # points, lines, polygons (tables 6.12-6.14)
+            E.GL_POINT_SIZE_MIN: lambda c: L(c).point.size_min,
+            E.GL_POINT_SIZE_MAX: lambda c: L(c).point.size_max,
+            E.GL_POINT_FADE_THRESHOLD_SIZE: lambda c: L(c).point.fade_threshold,
+            E.GL_POINT_DISTANCE_ATTENUATION: lambda c: L(c).point.attenuation,
+            E.GL_POINT_SPRITE_COORD_ORIGIN: lambda c: L(c).point.sprite_coord_origin,
+            E.GL_LINE_STIPPLE_PATTERN: lambda c: L(c).line_stipple[1],
+            E.GL_LINE_STIPPLE_REPEAT: lambda c: L(c).line_stipple[0],
+            # texturing (per active unit)
+            E.GL_TEXTURE_1D: _unit_enabled(E.GL_TEXTURE_1D), E.GL_TEXTURE_2D: _unit_enabled(E.GL_TEXTURE_2D),
+            E.GL_TEXTURE_3D: _unit_enabled(E.GL_TEXTURE_3D),
+            E.GL_TEXTURE_CUBE_MAP: _unit_enabled(E.GL_TEXTURE_CUBE_MAP),
+            E.GL_TEXTURE_RECTANGLE: _unit_enabled(E.GL_TEXTURE_RECTANGLE),
+            E.GL_TEXTURE_GEN_S: _texgen_enabled(E.GL_TEXTURE_GEN_S),
+            E.GL_TEXTURE_GEN_T: _texgen_enabled(E.GL_TEXTURE_GEN_T),
+            E.GL_TEXTURE_GEN_R: _texgen_enabled(E.GL_TEXTURE_GEN_R),
+            E.GL_TEXTURE_GEN_Q: _texgen_enabled(E.GL_TEXTURE_GEN_Q),
+            # pixels (tables 6.20-6.21)
+            E.GL_ZOOM_X: lambda c: L(c).pixel_zoom[0], E.GL_ZOOM_Y: lambda c: L(c).pixel_zoom[1],
+            **{k: (lambda k: lambda c: L(c).pixel_transfer.get(k, 1.0 if "SCALE" in name else 0.0))(k)
+               for name, k in (("RED_SCALE", E.GL_RED_SCALE), ("GREEN_SCALE", E.GL_GREEN_SCALE),
+                               ("BLUE_SCALE", E.GL_BLUE_SCALE), ("ALPHA_SCALE", E.GL_ALPHA_SCALE),
+                               ("DEPTH_SCALE", E.GL_DEPTH_SCALE), ("RED_BIAS", E.GL_RED_BIAS),
+                               ("GREEN_BIAS", E.GL_GREEN_BIAS), ("BLUE_BIAS", E.GL_BLUE_BIAS),
+                               ("ALPHA_BIAS", E.GL_ALPHA_BIAS), ("DEPTH_BIAS", E.GL_DEPTH_BIAS))},
+            # display lists, attribute stacks, modes (tables 6.35-6.37)
+            E.GL_LIST_BASE: lambda c: L(c).list_base,
+            E.GL_LIST_INDEX: lambda c: c._list_compiling[0] if c._list_compiling else 0,
+            E.GL_LIST_MODE: lambda c: c._list_compiling[1] if c._list_compiling else 0,
+            E.GL_MAX_LIST_NESTING: lambda c: MAX_LIST_NESTING,
+            E.GL_ATTRIB_STACK_DEPTH: lambda c: len(c._attrib_stack),
+            E.GL_CLIENT_ATTRIB_STACK_DEPTH: lambda c: len(c._client_attrib_stack),
+            E.GL_MAX_ATTRIB_STACK_DEPTH: lambda c: MAX_ATTRIB_STACK_DEPTH,
+            E.GL_MAX_CLIENT_ATTRIB_STACK_DEPTH: lambda c: MAX_ATTRIB_STACK_DEPTH,
+            E.GL_RENDER_MODE: lambda c: L(c).render_mode,
+            E.GL_PERSPECTIVE_CORRECTION_HINT: lambda c: L(c).perspective_hint,
+            E.GL_ACCUM_CLEAR_VALUE: lambda c: L(c).accum_clear,
+            E.GL_INDEX_CLEAR_VALUE: lambda c: L(c).index_clear,
+            E.GL_RGBA_MODE: lambda c: True, E.GL_INDEX_MODE: lambda c: False,
+            E.GL_AUX_BUFFERS: lambda c: 0,
+            E.GL_RED_BITS: lambda c: 8, E.GL_GREEN_BITS: lambda c: 8, E.GL_BLUE_BITS: lambda c: 8,
+            E.GL_ALPHA_BITS: lambda c: 8, E.GL_DEPTH_BITS: lambda c: 24, E.GL_STENCIL_BITS: lambda c: 8,
+            E.GL_ACCUM_RED_BITS: lambda c: 0, E.GL_ACCUM_GREEN_BITS: lambda c: 0,
+            E.GL_ACCUM_BLUE_BITS: lambda c: 0, E.GL_ACCUM_ALPHA_BITS: lambda c: 0,
+            E.GL_INDEX_BITS: lambda c: 0,
+            E.GL_MAX_EVAL_ORDER: lambda c: 30, E.GL_MAX_PIXEL_MAP_TABLE: lambda c: 256,
+            E.GL_MAX_NAME_STACK_DEPTH: lambda c: 64,
+            E.GL_COLOR_SUM: lambda c: E.GL_COLOR_SUM in c.state.enabled,
+            E.GL_CLAMP_VERTEX_COLOR: lambda c: L(c).clamp_vertex_color,
+            E.GL_SECONDARY_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_SECONDARY_COLOR_ARRAY),
+            E.GL_FOG_COORD_ARRAY: lambda c: c._client_enabled(E.GL_FOG_COORD_ARRAY),
+            E.GL_EDGE_FLAG_ARRAY: lambda c: c._client_enabled(E.GL_EDGE_FLAG_ARRAY),
+            E.GL_INDEX_ARRAY: lambda c: c._client_enabled(E.GL_INDEX_ARRAY),
+        })
+        return t
+
+    def _hint_targets(self):
+        targets = super()._hint_targets()
+        if self.api.compat:
+            targets = set(targets) | {E.GL_PERSPECTIVE_CORRECTION_HINT, E.GL_POINT_SMOOTH_HINT,
+                                      E.GL_FOG_HINT, E.GL_GENERATE_MIPMAP_HINT}
+        return targets
+
+    # -- buffers and modes this implementation does not have (GL 2.1 sections 4.2.3, 4.2.4, 5.2)
+    def glClearAccum(self, r, g, b, a) -> None:
+        self._compat_only()
+        self.legacy.accum_clear = tuple(min(1.0, max(-1.0, float(v))) for v in (r, g, b, a))
+
+    def glClearIndex(self, c) -> None:
+        self._compat_only()
+        self.legacy.index_clear = float(c)
+
+    def glIndexMask(self, mask) -> None:
+        self._compat_only()
+
+    def glAccum(self, op, value) -> None:
+        """Section 4.2.4: INVALID_OPERATION without an accumulation buffer (there is none)."""
+        self._compat_only()
+        check_enum(op, (E.GL_ACCUM, E.GL_LOAD, E.GL_RETURN, E.GL_MULT, E.GL_ADD))
+        check(False, E.GL_INVALID_OPERATION, "no accumulation buffer")
+
+    def glRenderMode(self, mode) -> int:
+        """Only GL_RENDER draws; selection and feedback are not implemented
+        (their modes are accepted and record no hits)."""
+        self._compat_only()
+        check_enum(mode, (E.GL_RENDER, E.GL_SELECT, E.GL_FEEDBACK))
+        self.legacy.render_mode = mode
+        return 0

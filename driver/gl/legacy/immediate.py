@@ -1,0 +1,303 @@
+"""Immediate mode (GL 2.1 sections 2.6-2.9): glBegin/glEnd, the vertex
+commands in every size and type (generated from one table), edge flags,
+fog coordinates, glArrayElement, glInterleavedArrays, the legacy array
+pointers not in driver.gl.compat, and glRect*.
+
+Vertices are accumulated as tuples of the current values (one Python call
+per glVertex is inherent to the API) and drawn in bulk at glEnd from
+temporary client arrays, so the fixed-function program, a user program
+reading gl_Color & co., and the driver's primitive conversion (quads,
+quad strips, polygons) all apply unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.objects import VertexAttrib, VertexBinding
+from driver.gl.pointers import ClientMemory
+
+__all__ = ["ImmediateMixin", "allowed_in_begin_end", "PRIMITIVES"]
+
+PRIMITIVES = (E.GL_POINTS, E.GL_LINES, E.GL_LINE_LOOP, E.GL_LINE_STRIP, E.GL_TRIANGLES,
+              E.GL_TRIANGLE_STRIP, E.GL_TRIANGLE_FAN, E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON)
+
+_PREFIXES_OK = ("glVertex", "glColor", "glSecondaryColor", "glIndex", "glNormal", "glMaterial",
+                "glFogCoord", "glTexCoord", "glMultiTexCoord", "glEvalCoord", "glEvalPoint",
+                "glEdgeFlag", "glCallList")
+
+
+def allowed_in_begin_end(name: str) -> bool:
+    """GL 2.1 section 2.6.3: the commands that may appear between Begin and End."""
+    if name in ("glArrayElement", "glEnd", "glGetError"):
+        return True
+    if name.endswith(("Pointer", "Divisor")) or name in ("glColorMaterial", "glColorMask", "glColorMaski"):
+        return False
+    return name.startswith(_PREFIXES_OK)
+
+
+
+# (array, unit) -> components, for the temporary arrays of a Begin/End batch
+_TYPES_NP = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,
+             E.GL_UNSIGNED_SHORT: np.uint16, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
+             E.GL_FLOAT: np.float32, E.GL_DOUBLE: np.float64, E.GL_HALF_FLOAT: np.float16}
+
+
+class ImmediateMixin:
+    def _init_family(self) -> None:
+        self._im = None              # list of vertex tuples between Begin and End
+        self._im_mode = None
+
+    # -- Begin / End ---------------------------------------------------------------------
+    def glBegin(self, mode: int) -> None:
+        self._compat_only()
+        check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
+        check_enum(mode, PRIMITIVES, f"bad primitive {mode:#x}")
+        self._im, self._im_mode = [], mode
+
+    def glEnd(self) -> None:
+        self._compat_only()
+        check(self._im is not None, E.GL_INVALID_OPERATION, "glEnd without glBegin")
+        verts, mode = self._im, self._im_mode
+        self._im = self._im_mode = None
+        if verts:
+            self._draw_vertex_tuples(mode, verts)
+
+    def _emit_vertex(self, x, y, z, w) -> None:
+        """A vertex with the current values (section 2.7); outside Begin/End
+        it only sets the current vertex attribute 0 (no effect in GL 2.1)."""
+        if self._im is None:
+            return
+        self._im.append(((x, y, z, w), self.current_color, self.current_secondary_color,
+                         self.current_normal, tuple(self.current_texcoords), self.legacy.fog_coord,
+                         self.legacy.edge_flag))
+
+    def _draw_vertex_tuples(self, mode: int, verts: list) -> None:
+        pos, col, sec, nrm, tcs, fog, _edge = zip(*verts)
+        tcs = np.asarray(tcs, np.float32)                  # (n, 8, 4)
+        arrays = {(E.GL_VERTEX_ARRAY, 0): np.asarray(pos, np.float32),
+                  (E.GL_COLOR_ARRAY, 0): np.asarray(col, np.float32),
+                  (E.GL_SECONDARY_COLOR_ARRAY, 0): np.asarray(sec, np.float32)[:, :3],
+                  (E.GL_NORMAL_ARRAY, 0): np.asarray(nrm, np.float32),
+                  (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1)}
+        for u in range(8):
+            arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = np.ascontiguousarray(tcs[:, u])
+        self._draw_temporary_arrays(mode, arrays, len(verts))
+
+    def _draw_temporary_arrays(self, mode: int, arrays: dict, count: int) -> None:
+        """Draw `count` vertices from float32 client arrays {(array, unit):
+        (count, components)} in place of the legacy arrays, which are
+        restored afterwards (as are every other binding)."""
+        legacy = self.vao.legacy
+        saved = dict(legacy)
+        saved_generic0 = self.vao.attribs[0].enabled
+        try:
+            for key, data in arrays.items():
+                data = np.ascontiguousarray(data, np.float32)
+                comps = data.shape[1]
+                a = VertexAttrib(enabled=True, size=comps, type=E.GL_FLOAT, stride=0,
+                                 pointer=ClientMemory.wrap(data.tobytes()))
+                legacy[key] = (a, VertexBinding(None, 0, 4 * comps))
+            self.vao.attribs[0].enabled = False
+            self._draw_arrays(mode, 0, count, 1, 0)
+        finally:
+            legacy.clear()
+            legacy.update(saved)
+            self.vao.attribs[0].enabled = saved_generic0
+
+    # -- per-vertex state that driver.gl.compat does not keep ----------------------------
+    def glEdgeFlag(self, flag) -> None:
+        self._compat_only()
+        self.legacy.edge_flag = bool(flag)
+
+    def glEdgeFlagv(self, v) -> None:
+        self.glEdgeFlag(_first(v))
+
+    def glFogCoordf(self, coord) -> None:
+        self._compat_only()
+        self.legacy.fog_coord = float(coord)
+
+    glFogCoordd = glFogCoordf
+
+    def glFogCoordfv(self, v) -> None:
+        self.glFogCoordf(_first(v))
+
+    glFogCoorddv = glFogCoordfv
+
+    # -- glRect (section 2.10) -----------------------------------------------------------
+    def glRectf(self, x1, y1, x2, y2) -> None:
+        """Begin(POLYGON); Vertex2(x1, y1) ... Vertex2(x1, y2); End."""
+        self._compat_only()
+        verts = []
+        for x, y in ((x1, y1), (x2, y1), (x2, y2), (x1, y2)):
+            verts.append(((float(x), float(y), 0.0, 1.0), self.current_color,
+                          self.current_secondary_color, self.current_normal,
+                          tuple(self.current_texcoords), self.legacy.fog_coord, True))
+        self._draw_vertex_tuples(E.GL_POLYGON, verts)
+
+    glRectd = glRecti = glRects = glRectf
+
+    def glRectfv(self, v1, v2) -> None:
+        self.glRectf(v1[0], v1[1], v2[0], v2[1])
+
+    glRectdv = glRectiv = glRectsv = glRectfv
+
+    # -- more legacy arrays (section 2.8) -------------------------------------------------
+    def glFogCoordPointer(self, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_FOG_COORD_ARRAY, 1, type, stride, pointer, (1,),
+                             (E.GL_FLOAT, E.GL_DOUBLE, E.GL_HALF_FLOAT), False)
+
+    def glEdgeFlagPointer(self, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_EDGE_FLAG_ARRAY, 1, E.GL_UNSIGNED_BYTE, stride, pointer, (1,),
+                             (E.GL_UNSIGNED_BYTE,), False)
+
+    def glIndexPointer(self, type, stride, pointer) -> None:
+        self._legacy_pointer(E.GL_INDEX_ARRAY, 1, type, stride, pointer, (1,),
+                             (E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE), False)
+
+    def _client_state_caps(self) -> set[int]:
+        caps = super()._client_state_caps()
+        if self.api.compat:
+            caps |= {E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY}
+        return caps
+
+    def _element(self, array: int, unit: int, i: int):
+        """The values of element i of an enabled legacy array, as floats
+        (normalised when the array is), or None."""
+        entry = self.vao.legacy.get((array, unit))
+        if entry is None or not entry[0].enabled:
+            return None
+        a, b = entry
+        size = 4 if a.size == E.GL_BGRA else a.size
+        dt = np.dtype(_TYPES_NP[a.type])
+        stride = a.stride or size * dt.itemsize
+        if b.buffer is not None:
+            raw = self._read_buffer(b.buffer, b.offset + i * stride, size * dt.itemsize)
+        else:
+            raw = a.pointer.read(i * stride, size * dt.itemsize)
+        v = np.frombuffer(raw, dt).astype(np.float64)
+        if a.normalized and dt.kind in "iu":
+            bits = 8 * dt.itemsize
+            v = v / (2 ** bits - 1) if dt.kind == "u" else np.maximum(v / (2 ** (bits - 1) - 1), -1.0)
+        if a.size == E.GL_BGRA:
+            v = v[[2, 1, 0, 3]]
+        return [float(x) for x in v]
+
+    def glArrayElement(self, i: int) -> None:
+        """Section 2.8: the immediate-mode commands for element i of every
+        enabled array, the vertex last."""
+        self._compat_only()
+        check(i >= 0, E.GL_INVALID_VALUE, "negative index")
+        v = self._element(E.GL_EDGE_FLAG_ARRAY, 0, i)
+        if v is not None:
+            self.legacy.edge_flag = bool(v[0])
+        for u in range(8):
+            v = self._element(E.GL_TEXTURE_COORD_ARRAY, u, i)
+            if v is not None:
+                self.current_texcoords[u] = tuple(v + [0.0, 0.0, 1.0][len(v) - 1:])
+        v = self._element(E.GL_FOG_COORD_ARRAY, 0, i)
+        if v is not None:
+            self.legacy.fog_coord = v[0]
+        v = self._element(E.GL_SECONDARY_COLOR_ARRAY, 0, i)
+        if v is not None:
+            self.current_secondary_color = (*v[:3], 1.0)
+        v = self._element(E.GL_COLOR_ARRAY, 0, i)
+        if v is not None:
+            self.current_color = tuple(v + [1.0][:4 - len(v)])
+        v = self._element(E.GL_NORMAL_ARRAY, 0, i)
+        if v is not None:
+            self.current_normal = tuple(v[:3])
+        v = self._element(E.GL_VERTEX_ARRAY, 0, i)
+        if v is not None:
+            self._emit_vertex(*(v + [0.0, 1.0][len(v) - 2:]))
+
+    # -- glInterleavedArrays (section 2.8, table 2.5) -------------------------------------
+    # format -> (texcoord size, colour size, colour type, normal, vertex size)
+    _INTERLEAVED = {
+        E.GL_V2F: (0, 0, 0, False, 2), E.GL_V3F: (0, 0, 0, False, 3),
+        E.GL_C4UB_V2F: (0, 4, E.GL_UNSIGNED_BYTE, False, 2),
+        E.GL_C4UB_V3F: (0, 4, E.GL_UNSIGNED_BYTE, False, 3),
+        E.GL_C3F_V3F: (0, 3, E.GL_FLOAT, False, 3), E.GL_N3F_V3F: (0, 0, 0, True, 3),
+        E.GL_C4F_N3F_V3F: (0, 4, E.GL_FLOAT, True, 3), E.GL_T2F_V3F: (2, 0, 0, False, 3),
+        E.GL_T4F_V4F: (4, 0, 0, False, 4), E.GL_T2F_C4UB_V3F: (2, 4, E.GL_UNSIGNED_BYTE, False, 3),
+        E.GL_T2F_C3F_V3F: (2, 3, E.GL_FLOAT, False, 3), E.GL_T2F_N3F_V3F: (2, 0, 0, True, 3),
+        E.GL_T2F_C4F_N3F_V3F: (2, 4, E.GL_FLOAT, True, 3),
+        E.GL_T4F_C4F_N3F_V4F: (4, 4, E.GL_FLOAT, True, 4)}
+
+    def glInterleavedArrays(self, format: int, stride: int, pointer) -> None:
+        self._compat_only()
+        check_enum(format, self._INTERLEAVED)
+        check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
+        st, sc, tc, en, sv = self._INTERLEAVED[format]
+        f = 4
+        pc = st * f
+        pn = pc + (4 if tc == E.GL_UNSIGNED_BYTE else sc * f)
+        pv = pn + (3 * f if en else 0)
+        s = stride or pv + sv * f
+        buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
+        if buf is None and not isinstance(pointer, int):
+            base = ClientMemory.wrap(pointer)
+
+            def at(off):
+                return base.offset(off)
+        else:
+            def at(off):
+                return (pointer or 0) + off
+        for cap in (E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY, E.GL_FOG_COORD_ARRAY,
+                    E.GL_SECONDARY_COLOR_ARRAY):
+            self._legacy(self._legacy_key(cap))[0].enabled = False
+        tex = self._legacy(self._legacy_key(E.GL_TEXTURE_COORD_ARRAY))[0]
+        tex.enabled = bool(st)
+        if st:
+            self.glTexCoordPointer(st, E.GL_FLOAT, s, at(0))
+        col = self._legacy(self._legacy_key(E.GL_COLOR_ARRAY))[0]
+        col.enabled = bool(sc)
+        if sc:
+            self.glColorPointer(sc, tc, s, at(pc))
+        nrm = self._legacy(self._legacy_key(E.GL_NORMAL_ARRAY))[0]
+        nrm.enabled = en
+        if en:
+            self.glNormalPointer(E.GL_FLOAT, s, at(pn))
+        self.glVertexPointer(sv, E.GL_FLOAT, s, at(pv))
+        self._legacy(self._legacy_key(E.GL_VERTEX_ARRAY))[0].enabled = True
+
+
+def _first(v):
+    check(not isinstance(v, (int, float)) and v is not None, E.GL_INVALID_VALUE, "array expected")
+    return list(v)[0]
+
+
+def _define_vertex_variants():
+    """glVertex{2,3,4}{s,i,f,d}[v] (section 2.7): missing z = 0, w = 1."""
+    def make(n, vector):
+        def fn(self, *args):
+            self._compat_only()
+            vals = [float(v) for v in (list(args[0])[:n] if vector else args)]
+            check(len(vals) == n, E.GL_INVALID_VALUE, "wrong number of coordinates")
+            self._emit_vertex(*(vals + [0.0, 1.0][n - 2:]))
+        fn.__name__ = f"glVertex{n}"
+        return fn
+
+    for n in (2, 3, 4):
+        for letter in ("s", "i", "f", "d"):
+            for vector in (False, True):
+                setattr(ImmediateMixin, f"glVertex{n}{letter}{'v' if vector else ''}", make(n, vector))
+
+
+def _define_index_variants():
+    """glIndex{s,i,f,d,ub}[v]: the current colour index (kept for glGet;
+    there is no colour-index rendering)."""
+    def make(vector):
+        def fn(self, c):
+            self._compat_only()
+            self.legacy.index = float(_first(c) if vector else c)
+        return fn
+
+    for letter in ("s", "i", "f", "d", "ub"):
+        setattr(ImmediateMixin, f"glIndex{letter}", make(False))
+        setattr(ImmediateMixin, f"glIndex{letter}v", make(True))
+
+
+_define_vertex_variants()
+_define_index_variants()
