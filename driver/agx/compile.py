@@ -31,8 +31,9 @@ _COLS = {"mat2": 2, "mat3": 3, "mat4": 4}
 
 
 def _columns(type_name: str) -> tuple[int, int]:
-    """(columns, rows) of a GLSL type name (vectors: (1, n), scalars: (1, 1))."""
-    t = type_name
+    """(columns, rows) of a GLSL type name (vectors: (1, n), scalars: (1, 1)); array
+    types ("mat4x4[2]") give their element's."""
+    t = type_name.split("[")[0]
     if t.startswith(("mat", "dmat")):
         body = t[t.index("mat") + 3:]
         if "x" in body:
