@@ -110,7 +110,9 @@ class RasterPos:
 
 @dataclass
 class LegacyState:
-    lights: list = field(default_factory=lambda: [Light() for _ in range(8)])
+    # table 6.11: light 0 is white, the others black
+    lights: list = field(default_factory=lambda: [Light(diffuse=(1.0, 1.0, 1.0, 1.0), specular=(1.0, 1.0, 1.0, 1.0))]
+                         + [Light() for _ in range(7)])
     materials: list = field(default_factory=lambda: [Material(), Material()])   # front, back
     light_model_ambient: tuple = (0.2, 0.2, 0.2, 1.0)
     local_viewer: bool = False

@@ -1,0 +1,48 @@
+"""Render one of scenes.py with Mesa's llvmpipe (EGL surfaceless, desktop GL
+compatibility context, PyOpenGL) and print its pixels: the independent
+reference of the `mesa` legacy tests.
+
+Usage: python mesa_legacy_ref.py SCENE WIDTH HEIGHT > pixels (raw RGBA8, row 0 at the bottom)."""
+
+import ctypes
+import os
+import sys
+
+os.environ["__EGL_VENDOR_LIBRARY_FILENAMES"] = "/usr/share/glvnd/egl_vendor.d/50_mesa.json"
+os.environ["PYOPENGL_PLATFORM"] = "egl"
+os.environ["LIBGL_ALWAYS_SOFTWARE"] = "1"
+os.environ["EGL_PLATFORM"] = "surfaceless"
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+
+
+def main():
+    import numpy as np
+    from OpenGL import EGL
+    from OpenGL import GL
+    from tests.driver.gl.legacy.scenes import SCENES
+    name, w, h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    dpy = EGL.eglGetDisplay(EGL.EGL_DEFAULT_DISPLAY)
+    EGL.eglInitialize(dpy, None, None)
+    cfg, n = EGL.EGLConfig(), EGL.EGLint()
+    attrs = (EGL.EGLint * 5)(EGL.EGL_RENDERABLE_TYPE, EGL.EGL_OPENGL_BIT, EGL.EGL_SURFACE_TYPE,
+                             EGL.EGL_PBUFFER_BIT, EGL.EGL_NONE)
+    EGL.eglChooseConfig(dpy, attrs, ctypes.pointer(cfg), 1, ctypes.pointer(n))
+    EGL.eglBindAPI(EGL.EGL_OPENGL_API)
+    ctx = EGL.eglCreateContext(dpy, cfg, EGL.EGL_NO_CONTEXT, None)
+    assert EGL.eglMakeCurrent(dpy, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, ctx)
+    fbo = GL.glGenFramebuffers(1)
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
+    rb = GL.glGenRenderbuffers(2)
+    GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb[0])
+    GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, w, h)
+    GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, rb[0])
+    GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb[1])
+    GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_DEPTH24_STENCIL8, w, h)
+    GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_STENCIL_ATTACHMENT, GL.GL_RENDERBUFFER, rb[1])
+    SCENES[name](GL, w, h)
+    px = GL.glReadPixels(0, 0, w, h, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE)
+    sys.stdout.buffer.write(np.frombuffer(bytes(px), np.uint8).tobytes())
+
+
+if __name__ == "__main__":
+    main()
