@@ -1,0 +1,97 @@
+"""Results files and the Markdown summary of a piglit run (pure; no processes).
+
+results.json / results.csv: one row per (test, driver): path, driver, result,
+time_s, returncode, message, binary. summary.md: pass/fail/skip/warn/crash/
+timeout per directory for each driver, totals with pass rates, and, when a
+reference driver ran too, the differences: tests shimgl fails (fail, crash or
+timeout) that the reference passes first, then the other differences."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from .runner import Outcome
+
+__all__ = ["RESULTS", "summarise", "write_results", "write_summary"]
+
+RESULTS = ("pass", "fail", "skip", "warn", "crash", "timeout")
+_BAD = ("fail", "crash", "timeout")
+
+
+def write_results(outcomes: list[Outcome], out_dir: Path) -> tuple[Path, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = [o.row() for o in outcomes]
+    j = out_dir / "results.json"
+    j.write_text(json.dumps(rows, indent=1) + "\n")
+    c = out_dir / "results.csv"
+    with c.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["path"])
+        w.writeheader()
+        w.writerows(rows)
+    return j, c
+
+
+def _group(path: str) -> str:
+    return "/".join(Path(path).parent.parts[:4])
+
+
+def summarise(outcomes: list[Outcome]) -> dict[str, dict[str, Counter]]:
+    """driver -> group -> Counter of results (group "TOTAL" for all)."""
+    table: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for o in outcomes:
+        table[o.driver][_group(o.path)][o.result] += 1
+        table[o.driver]["TOTAL"][o.result] += 1
+    return table
+
+
+def _rate(c: Counter) -> str:
+    n = sum(c.values())
+    return f"{100.0 * c['pass'] / n:.1f}%" if n else "-"
+
+
+def write_summary(outcomes: list[Outcome], out_dir: Path, title: str, reference: str | None = None,
+                  subject: str = "shimgl") -> Path:
+    table = summarise(outcomes)
+    drivers = [d for d in (subject, reference) if d and d in table] or sorted(table)
+    lines = [f"# {title}", ""]
+    lines.append("| driver | tests | " + " | ".join(RESULTS) + " | pass rate |")
+    lines.append("|---|---|" + "---|" * len(RESULTS) + "---|")
+    for d in drivers:
+        c = table[d]["TOTAL"]
+        lines.append(f"| {d} | {sum(c.values())} | " + " | ".join(str(c[r]) for r in RESULTS)
+                     + f" | {_rate(c)} |")
+    lines += ["", "## Per directory", ""]
+    head = "| directory | " + " | ".join(f"{d} pass/fail/skip/crash/timeout" for d in drivers) + " |"
+    lines += [head, "|---|" + "---|" * len(drivers)]
+    groups = sorted({g for d in drivers for g in table[d] if g != "TOTAL"})
+    for g in groups:
+        cells = []
+        for d in drivers:
+            c = table[d].get(g, Counter())
+            cells.append("/".join(str(c[r]) for r in ("pass", "fail", "skip", "crash", "timeout"))
+                         + (f" (+{c['warn']} warn)" if c["warn"] else ""))
+        lines.append(f"| {g} | " + " | ".join(cells) + " |")
+    if reference and reference in table and subject in table:
+        by = {(o.driver, o.path): o for o in outcomes}
+        paths = sorted({o.path for o in outcomes})
+        regress, other = [], []
+        for p in paths:
+            a, b = by.get((subject, p)), by.get((reference, p))
+            if a is None or b is None or a.result == b.result:
+                continue
+            (regress if a.result in _BAD and b.result == "pass" else other).append((p, a, b))
+        lines += ["", f"## Differences from {reference}", "",
+                  f"{len(regress)} tests fail on {subject} and pass on {reference}; "
+                  f"{len(other)} other differences.", ""]
+        if regress or other:
+            lines += [f"| test | {subject} | {reference} | {subject} message |", "|---|---|---|---|"]
+            for p, a, b in regress + other:
+                msg = a.message.replace("|", "\\|")[:160]
+                lines.append(f"| {p} | {a.result} | {b.result} | {msg} |")
+    path = out_dir / "summary.md"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return path
