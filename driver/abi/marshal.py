@@ -103,6 +103,7 @@ _FOUR = {getattr(E, n) for n in (
     "GL_TEXTURE_BORDER_COLOR", "GL_AMBIENT", "GL_DIFFUSE", "GL_SPECULAR", "GL_EMISSION",
     "GL_POSITION", "GL_FOG_COLOR", "GL_TEXTURE_ENV_COLOR", "GL_LIGHT_MODEL_AMBIENT",
     "GL_AMBIENT_AND_DIFFUSE", "GL_TEXTURE_SWIZZLE_RGBA", "GL_OBJECT_PLANE", "GL_EYE_PLANE",
+    "GL_COLOR",        # glClearBuffer{f,i,ui}v(GL_COLOR, ...)
 ) if hasattr(E, n)}
 _THREE = {getattr(E, n) for n in ("GL_SPOT_DIRECTION", "GL_POINT_DISTANCE_ATTENUATION",
                                   "GL_COLOR_INDEXES") if hasattr(E, n)}

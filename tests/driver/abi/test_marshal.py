@@ -93,3 +93,8 @@ def test_generated_rules(build):
     assert "M.to_handle(" in build.marshal_function(fence)
     lambda_param = C("glFoo", "void", (P("GLint", "lambda", ""),), "gl")
     assert "def glFoo(ctx, lambda_):" in build.marshal_function(lambda_param)
+
+
+def test_clear_buffer_color_reads_four_values():
+    from driver.gl import enums as E
+    assert M.pname_count(E.GL_COLOR) == 4 and M.pname_count(E.GL_DEPTH) == 1
