@@ -92,8 +92,9 @@ class Selector:
         self.attributes: set[int] = set()
         self.flags = {"reads_tile": False, "writes_depth": False, "writes_sample_mask": False, "discards": False}
         self.cf_max = 0
-        io = info.get("io")
+        io = options.get("info") or info.get("io")     # the front half's ShaderInfo, or the lowering's maps
         self.varying_components = {v.slot: v.components for v in getattr(io, "varyings", [])} if io else {}
+        self.varying_bits = {v.slot: v.bit_size for v in getattr(io, "varyings", [])} if io else {}
 
     # ------------------------------------------------------------ helpers
     def _count_uses(self) -> dict:
@@ -841,6 +842,9 @@ class Selector:
         comps = self.vals[value]
         if self.stage == "vertex":
             per = self.varying_components.get(slot, 4)
+            if self.varying_bits.get(slot, 32) == 16:
+                self._store_var16(base + off * ((per + 1) // 2), comp, comps, mask)
+                return
             for c, x in enumerate(comps):
                 if mask >> c & 1:
                     self.emit("st_var", index=base + off * per + comp + c, a=self.src(x, "st_var", "a"))
@@ -865,6 +869,20 @@ class Selector:
             # an unlowered colour output: raw 32-bit words at 16 bytes per render target
             data = self.vector([self.reg_operand(x, 32) for x in comps], 32)
             self.emit("st_tile", data=data, fmt="i32", offset=16 * (base + off), mask=mask)
+
+    def _store_var16(self, first_word: int, comp: int, comps: list, mask: int) -> None:
+        """A 16-bit varying: components as binary16, two per output word (low half
+        first); a half this store does not write is 0."""
+        words: dict[int, list] = {}
+        for c, x in enumerate(comps):
+            if mask >> c & 1:
+                k = comp + c
+                h = x if isinstance(x, Ref) and x.size == 16 else self.op("convert", 16, a=x, dtype="f16", stype="f32")
+                words.setdefault(k // 2, [Const(0, 16), Const(0, 16)])[k % 2] = h
+        for w, halves in sorted(words.items()):
+            v = VReg(16, 2, align=2)
+            self.block.instrs.append(MInstr("collect", dsts=[v], srcs=halves))
+            self.emit("st_var", index=first_word + w, a=Ref(v, 0, 32))
 
     def in_load_tile(self, i):
         self.flags["reads_tile"] = True

@@ -91,7 +91,7 @@ def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | 
     t0 = time.perf_counter()
     ir = clone_shader(shader)
     _lower_discard_if(ir)
-    func, sel = select(ir)
+    func, sel = select(ir, {"info": info})
     dce(func)
     schedule(func)
     alloc = allocate(func, max_regs)

@@ -135,3 +135,30 @@ def test_shimgl_compile_command(tmp_path):
     assert binary == compile_glsl(VERT, "vertex").binary
     p = subprocess.run(cmd + [str(bad)], capture_output=True, text=True)
     assert p.returncode == 1 and "error:" in p.stdout and "nothing" in p.stdout
+
+
+def test_fp16_varyings_are_packed_in_pairs():
+    src = """#version 330
+layout(location = 0) in vec4 pos;
+out mediump vec3 c;
+out vec2 t;
+void main() { gl_Position = pos; c = pos.zyx; t = pos.xy * 2.0; }"""
+    comp = compile_glsl(src, "vertex", ShaderKey.make(fp16_varyings=True))
+    info = comp.info
+    v16 = [v for v in info.varyings if v.bit_size == 16]
+    assert len(v16) == 1 and v16[0].words == 2
+    lanes = 16
+    pos = np.random.default_rng(10).uniform(-1, 1, (lanes, 4)).astype(np.float32)
+    run = _Compiled(comp)
+    va = 0x1_0030_0000
+    extra = {("attribute_address", 0): va, ("attribute_stride", 0): 16}
+    ctx = ExecContext(lanes=lanes, specials={"vertex_id": np.arange(lanes, dtype=np.uint32), "instance_id": 0})
+    ctx, _ = run.core(lanes, ctx=ctx, extra=extra)
+    run.mem.write(va, pos.view(np.uint8), "test")
+    from drmshim.gpu.usc import ShaderCore
+    ShaderCore(run.mem, debug=True).run(CODE_VA, ctx)
+    k = v16[0].index
+    halves = ctx.varyings[k:k + 2].T.copy().view(np.float16)      # (lanes, 4 halves)
+    assert (halves[:, :3] == pos[:, [2, 1, 0]].astype(np.float16)).all() and (halves[:, 3] == 0).all()
+    t = info.varying([v.slot for v in info.varyings if v.name == "t"][0]).index
+    assert np.allclose(ctx.varyings[t:t + 2].view(np.float32).T, pos[:, :2] * 2)
