@@ -362,11 +362,20 @@ class Device:
         arr = ffi.new("__u32[]", [handle])
         self.ioctl("SYNCOBJ_RESET", handles=_ptr(arr), count_handles=1)
 
-    def syncobj_export(self, handle: int) -> int:
-        return self.ioctl("SYNCOBJ_HANDLE_TO_FD", handle=handle, flags=0).fd
+    def syncobj_export(self, handle: int, sync_file: bool = False) -> int:
+        """A descriptor of the syncobj, or of its current fence as a sync file."""
+        flags = uapi.DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE if sync_file else 0
+        return self.ioctl("SYNCOBJ_HANDLE_TO_FD", handle=handle, flags=flags).fd
 
     def syncobj_import(self, fd: int) -> int:
         return self.ioctl("SYNCOBJ_FD_TO_HANDLE", fd=fd, flags=0).handle
+
+    def syncobj_import_sync_file(self, fd: int) -> int:
+        """A new syncobj holding the fence of a sync file."""
+        handle = self.syncobj_create()
+        self.ioctl("SYNCOBJ_FD_TO_HANDLE", fd=fd, handle=handle,
+                   flags=uapi.DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE)
+        return handle
 
     # ------------------------------------------------------------------ queues and submits
     def queue_create(self, priority: int = uapi.DRM_ASAHI_PRIORITY_MEDIUM) -> int:

@@ -49,6 +49,14 @@ class AgxFence(PipeFence):
     def signalled(self) -> bool:
         return self.submission is None or self.submission.poll()
 
+    def export_sync_file(self) -> int | None:
+        """The fence as a sync file descriptor of the seam (Mesa's agx_fence_get_fd), or
+        None when it has already signalled (a signalled fence needs no file)."""
+        sub = self.submission
+        if sub is None or sub.poll():
+            return None
+        return sub.device.syncobj_export(sub.handle, sync_file=True)
+
 
 class AgxScreen(PipeScreen):
     """One device. ``path`` is the render node opened through the uapi seam."""
@@ -101,6 +109,11 @@ class AgxScreen(PipeScreen):
         if done:
             self.retire()
         return done
+
+    def fence_from_sync_file(self, fd: int) -> AgxFence:
+        """A fence that signals with a sync file (EGL_ANDROID_native_fence_sync's import)."""
+        handle = self.device.syncobj_import_sync_file(fd)
+        return AgxFence(Submission(self.device, handle, [], [], f"sync file {fd}"))
 
     def get_timestamp_ns(self) -> int:
         return self.device.timestamp_ns()
@@ -392,6 +405,8 @@ class AgxContext(PipeContext):
         for r in batch.writes:
             r.write_sync = sub
             r.read_syncs = set()
+            if r.bo.shared:
+                r.bo.writer = (self.queue_id, handle)     # Mesa's bo->writer for shared BOs
         self.last_submission = sub
         self.screen.pending.append(sub)
         if "sync" in self.debug:

@@ -161,3 +161,30 @@ def test_gpu_fault_is_reported_from_the_feedback(screen):
     label, fb = ctx.faults[0]
     assert fb["status"] == "FAULT" and fb["fault"][1] == "PBE" and rt.va <= fb["fault"][0] < rt.va + rt.bo.size_B
     rt.bo.device.bind(rt.bo.handle, rt.bo.va, rt.bo.size_B)    # restore, so the BO can be freed
+
+
+def test_fence_sync_file_round_trip(screen):
+    """A fence exported as a sync file and imported back gates another context's work."""
+    a, b = screen.context_create(), screen.context_create()
+    rt = target(screen, 256, 256)
+    a.set_framebuffer_state(FramebufferState(256, 256, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    a.clear(PipeClear.COLOR0, None, (0.5, 0.5, 0.5, 1.0), 1.0, 0)
+    fence = a.flush()
+    fd = fence.export_sync_file()
+    imported = screen.fence_from_sync_file(fd) if fd is not None else fence
+    b.fence_server_sync(imported)
+    assert screen.fence_finish(imported, PIPE_TIMEOUT_INFINITE)
+    assert screen.fence_finish(fence, 0)
+    if fd is not None:
+        import uapi
+        uapi.close(fd)
+
+
+def test_shared_resources_record_their_writer(screen):
+    ctx = screen.context_create()
+    rt = target(screen, 16, 16, bind=PipeBind.RENDER_TARGET | PipeBind.SHARED)
+    assert rt.bo.shared and rt.bo not in screen.device.cache.buckets.get(("user", 16 << 10), [])
+    ctx.set_framebuffer_state(FramebufferState(16, 16, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (0.0, 0.0, 0.0, 1.0), 1.0, 0)
+    ctx.flush()
+    assert rt.bo.writer is not None and rt.bo.writer[0] == ctx.queue_id
