@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["TIERS", "PiglitTest", "find_piglit", "load_list", "sample", "test_for", "tier_tests"]
+__all__ = ["TIERS", "PiglitTest", "find_piglit", "load_list", "sample", "command_for", "tier_tests"]
 
 PIGLIT_DIRS = ("/usr/lib/x86_64-linux-gnu/piglit", "/usr/lib/piglit", "/usr/local/lib/piglit",
                "/usr/share/piglit")
@@ -127,7 +127,7 @@ def _is_es_glsl(version: str) -> bool:
     return v.endswith("es") or v in ("1.00", "3.00", "3.10", "3.20")
 
 
-def test_for(root: Path, rel: str) -> PiglitTest | None:
+def command_for(root: Path, rel: str) -> PiglitTest | None:
     """The command for one root-relative test path (None if it is not runnable)."""
     path = root / rel
     try:
@@ -158,7 +158,7 @@ def tier_tests(root: Path, tier: int) -> list[PiglitTest]:
             base = root / top / "spec" / d
             if base.is_dir():
                 rels += [p.relative_to(root).as_posix() for p in base.rglob("*") if p.name.endswith(suffixes)]
-    tests = [test_for(root, r) for r in sorted(set(rels))]
+    tests = [command_for(root, r) for r in sorted(set(rels))]
     return [t for t in tests if t is not None]
 
 
@@ -172,11 +172,11 @@ def load_list(root: Path, list_file) -> list[PiglitTest]:
             continue
         words = line.split()
         if len(words) == 2 and not words[0].endswith((".shader_test",) + PARSER_SUFFIXES):
-            t = test_for(root, words[1])
+            t = command_for(root, words[1])
             if t is not None:
                 out.append(PiglitTest(t.path, words[0], t.args))
             continue
-        t = test_for(root, words[0])
+        t = command_for(root, words[0])
         if t is not None:
             out.append(t)
     return out
