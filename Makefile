@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Parallel test workers (pytest-xdist); 2 cores is the target machine.
 JOBS   ?= auto
 
-.PHONY: all venv test test-all lint-imports bench demo optional-deps clean
+.PHONY: all venv test test-all lint-imports bench demo optional-deps clean piglit
 
 all: test
 
@@ -51,6 +51,18 @@ optional-deps:
 	    piglit libegl-mesa0 libgl1-mesa-dri libglvnd-dev libosmesa6 >/dev/null \
 	  || echo "optional-deps: could not install every optional package; dependent tests will skip"; \
 	else echo "optional-deps: not root or no apt-get; dependent tests will skip"; fi
+
+# Conformance: the installed piglit (Debian's package) on shimgl next to Mesa's
+# llvmpipe, per tier (issue 10): piglit-results/tierN/{summary.md,results.csv,results.json}.
+# A reproducible sample of PIGLIT_SAMPLE tests per tier (empty: whole tiers, hours).
+PIGLIT_SAMPLE ?= 50
+PIGLIT_TIERS  ?= 1 2 3 4
+PIGLIT_JOBS   ?= 2
+piglit: $(STAMP) optional-deps
+	@for t in $(PIGLIT_TIERS); do \
+	  $(VENV)/bin/shimgl piglit --tier $$t $(if $(PIGLIT_SAMPLE),--sample $(PIGLIT_SAMPLE)) \
+	    --reference --jobs $(PIGLIT_JOBS) --timeout 120 --out piglit-results/tier$$t || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
