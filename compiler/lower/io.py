@@ -89,7 +89,9 @@ _INTERP = {None: "smooth", "smooth": "smooth", "flat": "flat", "noperspective": 
 class Varying:
     """One varying slot. ``index``: VS = first vertex output (32-bit word) index;
     FS = first coefficient register. ``components`` per location, ``locations``
-    (array elements x matrix columns), ``bit_size`` 32 or 16."""
+    (array elements x matrix columns), ``bit_size`` 32 or 16 (how the value is
+    stored and interpolated; the IR values stay 32-bit, the backend converts at
+    st_var / iter). ``sampling`` from the ``centroid``/``sample`` qualifiers."""
     slot: str
     name: str
     location: int | None
@@ -98,6 +100,7 @@ class Varying:
     interp: str
     bit_size: int
     index: int
+    sampling: str = "center"        # FS: "center", "centroid" or "sample" (the iter location)
 
     @property
     def words(self) -> int:
@@ -156,7 +159,7 @@ def order_varyings(items: list[dict], first_index: int) -> list[Varying]:
     out, index = [], first_index
     for k, (_i, it) in enumerate(keyed):
         v = Varying(f"VAR{k}", it["name"], it["location"], it["components"], it["locations"], it["interp"],
-                    it["bit_size"], index)
+                    it["bit_size"], index, it.get("sampling", "center"))
         out.append(v)
         index += v.words
     return out
@@ -521,7 +524,8 @@ class IOLowering:
                 if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
                     interp = "flat"
                 link = s.type.name if s.type.is_block else name
-                out.append((s, var, [(link, _layout_int(s.layout, "location"), s.type, interp, bits)]))
+                sampling = "sample" if s.sample else "centroid" if s.centroid else "center"
+                out.append((s, var, [(link, _layout_int(s.layout, "location"), s.type, interp, bits, sampling)]))
         return out
 
     def _emit_inputs(self) -> None:
@@ -541,12 +545,13 @@ class IOLowering:
         flat = []
         for s, var, parts in items:
             for p in parts:
-                name, loc, t, interp, extra = p
+                name, loc, t, interp, extra = p[:5]
+                sampling = p[5] if len(p) > 5 else "center"
                 bits = extra if isinstance(extra, int) and extra in (16, 32) and not name.startswith("gl_") else 32
                 irt = ir_type(t)
                 comps, locs = _vec_shape(t)
                 flat.append(dict(name=name, location=loc, components=comps, locations=locs, interp=interp,
-                                 bit_size=bits, _t=t, _irt=irt))
+                                 bit_size=bits, sampling=sampling, _t=t, _irt=irt))
         vs = order_varyings(flat, 2)
         self.varyings = vs
         by_name = {v.name: v for v in vs}

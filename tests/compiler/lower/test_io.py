@@ -298,3 +298,11 @@ void main() { o = vec4(renamed, n.x, float(id)) + missing; }"""
     got = [(b.name, b.cf_base, b.vs_index, b.count, b.interp) for b in link_varyings(vi.varyings, fi.varyings)]
     assert got == [("renamed", 2, 4, 2, "smooth"), ("n", 4, 6, 3, "smooth"), ("missing", 7, None, 4, "smooth"),
                    ("id", 11, 10, 1, "flat")]
+
+
+def test_centroid_and_sample_qualifiers_reach_the_varying_map():
+    fs = """#version 400
+centroid in vec2 c; sample in vec3 s; in float n; out vec4 o;
+void main() { o = vec4(c, s.x, n); }"""
+    _s, info = front_half(fs, "fragment")
+    assert [(v.name, v.sampling) for v in info.varyings] == [("c", "centroid"), ("s", "sample"), ("n", "center")]
