@@ -85,3 +85,46 @@ def test_more_primitive_types(mode, api):
         assert (img[8, :8] == 255).all() and (img[9:, 8] == 255).all() and img.sum() <= 255 * 17
     else:
         assert (img == 255).all()
+
+
+def test_every_stencil_op_and_depth_func():
+    ops = ["GL_KEEP", "GL_ZERO", "GL_REPLACE", "GL_INCR", "GL_DECR", "GL_INVERT", "GL_INCR_WRAP", "GL_DECR_WRAP"]
+    starts = [0, 255]
+    ctx = context(len(ops) * 2, 2, api="gl33")
+    p = program(ctx, """#version 330
+    in vec3 pos; void main(){ gl_Position = vec4(pos, 1.0); }""", """#version 330
+    out vec4 color; void main(){ color = vec4(1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1, 0], [3, -1, 0], [-1, 3, 0]], np.float32), {"pos": (3, 0)}, 3)
+    ctx.glEnable(ctx.GL_SCISSOR_TEST)
+    ctx.glEnable(ctx.GL_STENCIL_TEST)
+    want = []
+    for j, start in enumerate(starts):
+        for i, op in enumerate(ops):
+            col = j * len(ops) + i
+            ctx.glScissor(col, 0, 1, 2)
+            ctx.glClearStencil(start)
+            ctx.glClear(ctx.GL_STENCIL_BUFFER_BIT)
+            ctx.glStencilFunc(ctx.GL_ALWAYS, 0x5A, 0xFF)
+            ctx.glStencilOp(ctx.GL_KEEP, ctx.GL_KEEP, getattr(ctx, op))
+            ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+            want.append({"GL_KEEP": start, "GL_ZERO": 0, "GL_REPLACE": 0x5A, "GL_INCR": min(start + 1, 255),
+                         "GL_DECR": max(start - 1, 0), "GL_INVERT": 255 - start, "GL_INCR_WRAP": (start + 1) & 255,
+                         "GL_DECR_WRAP": (start - 1) & 255}[op])
+    raw = ctx.glReadPixels(0, 0, len(ops) * 2, 2, ctx.GL_STENCIL_INDEX, ctx.GL_UNSIGNED_BYTE)
+    got = np.frombuffer(bytes(raw), np.uint8).reshape(2, -1)
+    assert (got == np.array(want)).all(), (got[0], want)
+    # depth functions: a quad at z = 0 (window 0.5) against a cleared depth of 0.5
+    funcs = {"GL_NEVER": 0, "GL_LESS": 0, "GL_EQUAL": 1, "GL_LEQUAL": 1, "GL_GREATER": 0, "GL_NOTEQUAL": 0,
+             "GL_GEQUAL": 1, "GL_ALWAYS": 1}
+    ctx.glDisable(ctx.GL_STENCIL_TEST)
+    ctx.glEnable(ctx.GL_DEPTH_TEST)
+    ctx.glClearDepth(0.5)
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glScissor(0, 0, len(ops) * 2, 2)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT | ctx.GL_DEPTH_BUFFER_BIT)
+    for i, f in enumerate(funcs):
+        ctx.glScissor(i, 0, 1, 2)
+        ctx.glDepthFunc(getattr(ctx, f))
+        ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = ctx.read_pixels()[0, :len(funcs), 0]
+    assert list(img // 255) == list(funcs.values())
