@@ -12,7 +12,7 @@ documented in compiler/lower/io.py and compiler/lower/blend.py.
 Key fields read (``compiler.ir.ShaderKey`` or None): vertex — ``clip_planes``,
 ``attribute_locations``, ``vertex_attribs`` (``compiler.lower.VertexAttrib``),
 ``fp16_varyings``, ``flat_shade``; fragment —
-``render_targets`` (tuple of ``compiler.lower.RenderTarget``), ``frag_output_locations``, ``alpha_func``,
+``render_targets`` (tuple of ``compiler.lower.RenderTarget``), ``frag_output_locations``, ``logic_op``, ``alpha_func``,
 ``alpha_to_coverage``, ``alpha_to_one``, ``samples``, ``two_side``,
 ``flat_shade``; all — ``uniform_regs_B``, ``atomic_counter_ssbo_base``,
 ``scalarize``.

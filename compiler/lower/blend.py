@@ -16,7 +16,9 @@ blending). For each render target i the epilogue
    src_alpha_saturate, constant colour/alpha and one_minus forms, the constant
    from the uniform ``shimgl_BlendColor``) and equation (add, subtract,
    reverse_subtract, min, max); sources and destination are clamped first for
-   normalized formats;
+   normalized formats; or, with ``key["logic_op"]`` (glLogicOp names: clear, and,
+   and_reverse, copy, ..., nand, set), combines the integer values instead
+   (unorm8/unorm16 and integer formats; float formats ignore it, as in GL);
 4. converts to the tile-buffer format (clamps for unorm/snorm and integer formats;
    16-bit floats for f16) and ``store_tile``s with the colour write mask.
 
@@ -32,12 +34,25 @@ from compiler.glsl import types as GT
 from compiler.ir import VecType
 from compiler.ir.core import Variable as IRVariable
 
-__all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "fragment_outputs", "DEFAULT_RENDER_TARGETS"]
+__all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "LOGIC_OPS", "fragment_outputs",
+           "DEFAULT_RENDER_TARGETS"]
 
 FACTORS = ("zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
            "src_alpha", "one_minus_src_alpha", "dst_alpha", "one_minus_dst_alpha", "src_alpha_saturate",
            "constant_color", "one_minus_constant_color", "constant_alpha", "one_minus_constant_alpha")
 EQUATIONS = ("add", "subtract", "reverse_subtract", "min", "max")
+# glLogicOp: name -> f(s, d, mask) on integers (GL 4.6 table 17.3).
+LOGIC_OPS = {
+    "clear": lambda b, s, d, m: b.iand(s, 0), "and": lambda b, s, d, m: b.iand(s, d),
+    "and_reverse": lambda b, s, d, m: b.iand(s, b.inot(d)), "copy": lambda b, s, d, m: s,
+    "and_inverted": lambda b, s, d, m: b.iand(b.inot(s), d), "noop": lambda b, s, d, m: d,
+    "xor": lambda b, s, d, m: b.ixor(s, d), "or": lambda b, s, d, m: b.ior(s, d),
+    "nor": lambda b, s, d, m: b.inot(b.ior(s, d)), "equiv": lambda b, s, d, m: b.inot(b.ixor(s, d)),
+    "invert": lambda b, s, d, m: b.inot(d), "or_reverse": lambda b, s, d, m: b.ior(s, b.inot(d)),
+    "copy_inverted": lambda b, s, d, m: b.inot(s), "or_inverted": lambda b, s, d, m: b.ior(b.inot(s), d),
+    "nand": lambda b, s, d, m: b.inot(b.iand(s, d)), "set": lambda b, s, d, m: b.ior(s, m),
+}
+_LOGIC_BITS = {"unorm8": 8, "unorm16": 16, "i8": 8, "i16": 16, "i32": 32}
 _UNORM = ("unorm8", "unorm16", "srgba8", "rgb10a2")
 _SNORM = ("snorm8", "snorm16")
 _INT_RANGE = {("i8", "int"): (-128, 127), ("i8", "uint"): (0, 255), ("i16", "int"): (-32768, 32767),
@@ -151,6 +166,12 @@ def fragment_outputs(io, L) -> None:
         info[i] = sources.get(i, broadcast)[0].name if (sources.get(i) or broadcast) else None
         if rt.base_type == "float" and c.num_components == 4 and one_alpha:
             c = b.vec(b.channel(c, 0), b.channel(c, 1), b.channel(c, 2), b.fimm(1.0))
+        logic = io.k("logic_op", None)
+        if logic and logic != "copy" and rt.format in _LOGIC_BITS:
+            value = _logic_op(b, rt, i, logic, c)
+            mask = rt.write_mask & ((1 << rt.components) - 1)
+            b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
+            continue
         if rt.blend is not None and rt.base_type == "float":
             if rt.blend.uses_constant and blend_colour is None:
                 blend_colour = b.load_var(io.add_uniform("shimgl_BlendColor", GT.VEC4))
@@ -258,3 +279,24 @@ def _convert(b, rt: RenderTarget, c):
     if rt.base_type == "int":
         return b.imin(b.imax(c, lo), hi)
     return b.umin(c, hi)
+
+
+def _logic_op(b, rt: RenderTarget, index: int, op: str, c):
+    """glLogicOp on the target's integer values (normalized formats through their
+    integer encoding)."""
+    bits = _LOGIC_BITS[rt.format]
+    n = rt.components
+    c = c if c.num_components <= n else b.swizzle(c, tuple(range(n)))
+    dst = b.intrinsic("load_tile", num_components=c.num_components, rt=index, format=rt.format,
+                      offset_B=rt.offset_B)
+    mask = (1 << bits) - 1 if bits < 32 else 0xFFFFFFFF
+    if rt.base_type == "float":
+        scale = float(mask)
+        src_i = b.f2u32(b.fround_even(b.fmul(b.fsat(c), scale)))
+        dst_i = b.f2u32(b.fround_even(b.fmul(b.fsat(dst), scale)))
+    else:
+        src_i, dst_i = c, dst
+    r = b.iand(LOGIC_OPS[op](b, src_i, dst_i, b.imm(mask, "uint")), b.imm(mask, "uint"))
+    if rt.base_type == "float":
+        return b.fdiv(b.u2f32(r), float(mask))
+    return r

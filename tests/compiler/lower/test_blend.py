@@ -144,3 +144,17 @@ def test_fragment_output_locations_from_the_key():
     tiles, info, _it = run_fragment(fs, {"c": SRC}, LANES, key=key)
     assert info.outputs == {0: "second", 1: "first"}
     np.testing.assert_array_equal(as_f32(tiles[0]), SRC * 2)
+
+
+@pytest.mark.parametrize("op", ["clear", "and", "and_reverse", "and_inverted", "noop", "xor", "or", "nor",
+                                "equiv", "invert", "or_reverse", "copy_inverted", "or_inverted", "nand", "set"])
+def test_logic_ops_on_unorm8(op):
+    from compiler.lower.blend import LOGIC_OPS  # noqa: F401
+    s8 = np.rint(np.clip(SRC, 0, 1) * 255).astype(np.int64)
+    d8 = np.rint(DST * 255).astype(np.int64)
+    ref = {"clear": 0 * s8, "and": s8 & d8, "and_reverse": s8 & ~d8, "and_inverted": ~s8 & d8, "noop": d8,
+           "xor": s8 ^ d8, "or": s8 | d8, "nor": ~(s8 | d8), "equiv": ~(s8 ^ d8), "invert": ~d8,
+           "or_reverse": s8 | ~d8, "copy_inverted": ~s8, "or_inverted": ~s8 | d8, "nand": ~(s8 & d8),
+           "set": s8 | 255}[op] & 255
+    tiles, _i, _it = run_blend(RenderTarget(), logic_op=op)
+    np.testing.assert_allclose(as_f32(tiles[0]), ref / 255.0, rtol=1e-6)
