@@ -312,9 +312,29 @@ class Device:
             self._bo_free(bo)
 
     def bo_export(self, bo: BO) -> int:
-        """A dma-buf descriptor of a shared BO (PRIME)."""
-        assert bo.shared, "only shared BOs can be exported"
+        """A dma-buf descriptor of a BO (PRIME). A VM-private BO is first made shared in
+        place with the GEM_SHARE extension (its binds stay; it is never cached again)."""
+        if not bo.shared:
+            self.ioctl("ASAHI_GEM_SHARE", handle=bo.handle, flags=0)
+            bo.shared = True
         return self.ioctl("PRIME_HANDLE_TO_FD", handle=bo.handle, flags=0).fd
+
+    def bo_import(self, fd: int, size_B: int, label: str = "imported") -> BO:
+        """The BO of a dma-buf (PRIME), mapped and bound in this VM; an object this file
+        already has comes back with one more reference."""
+        with self.lock:
+            handle = self.ioctl("PRIME_FD_TO_HANDLE", fd=fd, flags=0).handle
+            bo = self.bos.get(handle)
+            if bo is not None:
+                bo.refs += 1
+                return bo
+            size = _page_align(size_B)
+            va = self.user_heap.alloc(size + GUARD_B)
+            self.bind(handle, va, size)
+            offset = self.ioctl("ASAHI_GEM_MMAP_OFFSET", handle=handle).offset
+            bo = BO(self, handle, size, va, uapi.mmap(self.fd, offset, size), "user", True, label)
+            self.bos[handle] = bo
+            return bo
 
     # ------------------------------------------------------------------ sync objects
     def syncobj_create(self, signaled: bool = False) -> int:

@@ -96,6 +96,14 @@ class AgxScreen(PipeScreen):
     def resource_create(self, template: ResourceTemplate) -> PipeResource:
         return AgxResource(self.device, template)
 
+    def resource_get_handle(self, resource: PipeResource) -> int:
+        """A dma-buf descriptor (of the seam) of the resource's memory, for another
+        device file to import with ``resource_from_handle`` and the same template."""
+        return self.device.bo_export(resource.bo)
+
+    def resource_from_handle(self, template: ResourceTemplate, fd: int) -> PipeResource:
+        return AgxResource(self.device, template, import_fd=fd)
+
     def resource_destroy(self, resource: PipeResource) -> None:
         # batches hold their own BO references, so the memory lives until they complete
         resource.destroy()

@@ -74,7 +74,8 @@ class AgxResource(PipeResource):
     writing it, ``readers`` the unsubmitted batches reading it, ``write_sync`` /
     ``read_syncs`` the syncobjs of submitted work that wrote / read it."""
 
-    def __init__(self, device: Device, template: ResourceTemplate):
+    def __init__(self, device: Device, template: ResourceTemplate, import_fd: int | None = None):
+        """``import_fd``: use the memory of a dma-buf (laid out by the same rules) instead of a new BO."""
         super().__init__(template)
         self.device = device
         t = template
@@ -87,7 +88,8 @@ class AgxResource(PipeResource):
         shared = bool(t.bind & (PipeBind.SHARED | PipeBind.SCANOUT))
         if t.is_buffer:
             self.alloc_B = max(t.width_px, 1)
-            self.bo: BO = device.bo_create(max(t.width_px, 1), shared=shared, label="buffer")
+            self.bo: BO = device.bo_create(max(t.width_px, 1), shared=shared, label="buffer") if import_fd is None \
+                else device.bo_import(import_fd, self.alloc_B)
             return
         name = layout_format(t.format)
         layers = t.array_size
@@ -115,7 +117,8 @@ class AgxResource(PipeResource):
             self.planes[plane] = Plane(lay, offset)
             offset = -(-(offset + lay.size_B) // layout.PAGE_B) * layout.PAGE_B
         self.alloc_B = offset
-        self.bo = device.bo_create(offset, shared=shared, label=f"texture {name}")
+        self.bo = device.bo_create(offset, shared=shared, label=f"texture {name}") if import_fd is None \
+            else device.bo_import(import_fd, offset, label=f"imported {name}")
 
     # -- properties ------------------------------------------------------------
     @property

@@ -188,3 +188,25 @@ def test_shared_resources_record_their_writer(screen):
     ctx.clear(PipeClear.COLOR0, None, (0.0, 0.0, 0.0, 1.0), 1.0, 0)
     ctx.flush()
     assert rt.bo.writer is not None and rt.bo.writer[0] == ctx.queue_id
+
+
+def test_export_to_another_device_file(screen):
+    """A render target exported as a dma-buf (VM-private made shared with GEM_SHARE) and
+    imported by a second screen (another DRM file, another VM) reads the same pixels."""
+    other = AgxScreen()
+    try:
+        ctx = screen.context_create()
+        rt = target(screen, 24, 16)
+        assert not rt.bo.shared
+        ctx.set_framebuffer_state(FramebufferState(24, 16, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+        ctx.clear(PipeClear.COLOR0, None, (0.0, 0.5, 1.0, 1.0), 1.0, 0)
+        screen.fence_finish(ctx.flush(), PIPE_TIMEOUT_INFINITE)
+        fd = screen.resource_get_handle(rt)
+        assert rt.bo.shared
+        imported = other.resource_from_handle(rt.template, fd)
+        assert imported.bo.device is other.device and imported.va != 0
+        assert (read(other.context_create(), imported, 24, 16) == [0, 128, 255, 255]).all()
+        import uapi
+        uapi.close(fd)
+    finally:
+        other.destroy()
