@@ -331,3 +331,59 @@ def test_vertex_attribute_fetch_and_base_vertex():
 
 def test_memory_is_flatmemory_sized():
     assert FlatMemory  # the harness's memory model (kept imported for clarity)
+
+
+class FakeImageUnit:
+    """Images as a dict of texels: checks coordinates, descriptor addresses and
+    values reach the unit (image k is descriptor IMAGE_DESCRIPTOR_BASE + k)."""
+    store: dict = {}
+
+    @classmethod
+    def image_store(cls, mem, va, coords, values):
+        for c, v in zip(coords.tolist(), values.tolist()):
+            cls.store[(int(va), tuple(c))] = v
+
+    @classmethod
+    def image_load(cls, mem, va, coords, sample=None):
+        return np.array([cls.store.get((int(va), tuple(c)), [0, 0, 0, 0]) for c in coords.tolist()],
+                        np.uint32).reshape(-1, 4)
+
+    @classmethod
+    def image_atomic(cls, mem, va, coords, op, value, compare=None):
+        olds = []
+        for c, v in zip(coords.tolist(), value.tolist()):
+            key = (int(va), tuple(c))
+            old = cls.store.get(key, [0, 0, 0, 0])
+            olds.append(old[0])
+            cls.store[key] = [old[0] + v] + old[1:]
+        return np.array(olds, np.uint32)
+
+    @staticmethod
+    def size(mem, va, lod):
+        return np.tile(np.array([[int(va) % 1000, 7, 1]], np.int32), (np.size(lod), 1))
+
+
+def test_image_store_load_atomic_and_size(monkeypatch):
+    from compiler.backend import IMAGE_DESCRIPTOR_BASE
+    FakeImageUnit.store = {}
+    monkeypatch.setattr(usc_tex, "texture_unit", lambda: FakeImageUnit)
+    sh, b = new_shader("compute")
+    gid = b.load_global_invocation_id()
+    coord = b.vec(b.channel(gid, 0), b.iimm(3))
+    b.intrinsic("image_store", coord, b.iimm(0), b.vec(b.channel(gid, 0), b.iimm(5), b.iimm(6), b.iimm(7)),
+                image=2, dim="2d", is_array=False)
+    old = b.intrinsic("image_atomic", coord, b.iimm(0), b.iimm(10), image=2, dim="2d", is_array=False,
+                      atomic_op="add")
+    back = b.intrinsic("image_load", coord, b.iimm(0), image=2, dim="2d", is_array=False)
+    size = b.intrinsic("image_size", num_components=2, image=1, dim="2d", is_array=False)
+    off = b.imul(b.channel(gid, 0), 16)
+    b.store_ssbo(b.vec(old, b.channel(back, 0), b.channel(back, 1), b.channel(size, 0)), b.iimm(0), off,
+                 write_mask=0xF, align=16)
+    run = Run(sh)
+    ctx = ExecContext.for_compute((1, 1, 1), (16, 1, 1))
+    ctx.texture_heap_va = 0x2000
+    _, out = run.core(16, ssbos={0: np.zeros(256, np.uint8)}, ctx=ctx)
+    w = out[0].view(np.uint32).reshape(16, 4)
+    stride = ctx.texture_desc_stride_B
+    assert (w[:, 0] == np.arange(16)).all() and (w[:, 1] == np.arange(16) + 10).all() and (w[:, 2] == 5).all()
+    assert (w[:, 3] == (0x2000 + (IMAGE_DESCRIPTOR_BASE + 1) * stride) % 1000).all()
