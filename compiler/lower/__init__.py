@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from compiler.glsl import ast
 
-from . import intrinsics as _intrinsics  # noqa: F401  (registers the extra intrinsics)
+from . import intrinsics  # noqa: F401  (checks the intrinsics the lowering emits)
 from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter

@@ -22,7 +22,7 @@ emitting the step first; ``do``-``while``'s ``continue`` evaluates the condition
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from compiler.glsl import ast

@@ -46,7 +46,7 @@ Conventions (the contract with the backend and the driver):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from compiler.glsl import ast
 from compiler.glsl import types as GT

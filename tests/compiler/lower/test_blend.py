@@ -149,7 +149,6 @@ def test_fragment_output_locations_from_the_key():
 @pytest.mark.parametrize("op", ["clear", "and", "and_reverse", "and_inverted", "noop", "xor", "or", "nor",
                                 "equiv", "invert", "or_reverse", "copy_inverted", "or_inverted", "nand", "set"])
 def test_logic_ops_on_unorm8(op):
-    from compiler.lower.blend import LOGIC_OPS  # noqa: F401
     s8 = np.rint(np.clip(SRC, 0, 1) * 255).astype(np.int64)
     d8 = np.rint(DST * 255).astype(np.int64)
     ref = {"clear": 0 * s8, "and": s8 & d8, "and_reverse": s8 & ~d8, "and_inverted": ~s8 & d8, "noop": d8,

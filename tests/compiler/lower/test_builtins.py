@@ -5,8 +5,6 @@ to a few ULP / 1e-5 relative, atan-based ones to 1e-6 rad absolute)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -196,7 +194,7 @@ def test_matrix_functions(n):
     m = MATS[n].astype(np.float32)        # numpy [row][col]
     cols = ", ".join(f"{float(m[r, c])!r}" for c in range(n) for r in range(n))
     decl = f"const mat{n} M = mat{n}({cols});\n"
-    got = run(f"vec4(determinant(M))", {"a": a_any}, decls=decl)
+    got = run("vec4(determinant(M))", {"a": a_any}, decls=decl)
     close(got[0], np.full(LANES, np.linalg.det(m.astype(np.float64))), 1e-5, 1e-5)
     inv = np.linalg.inv(m.astype(np.float64))
     for c in range(n):

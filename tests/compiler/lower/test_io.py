@@ -3,8 +3,6 @@ access, clip planes and compatibility built-ins, checked literally and run."""
 
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 
 from compiler.compile import front_half
@@ -187,7 +185,8 @@ void main() { uint i = uint(p.x); o = vec4(values[i] * params.scale + params.off
 def test_clip_distances_follow_the_enable_mask():
     src = """#version 130
 in vec4 p; out float d;
-void main() { gl_Position = p; gl_ClipDistance[0] = p.x; gl_ClipDistance[2] = p.y; gl_ClipDistance[3] = 5.0; d = 1.0; }"""
+void main() { gl_Position = p; gl_ClipDistance[0] = p.x; gl_ClipDistance[2] = p.y;
+              gl_ClipDistance[3] = 5.0; d = 1.0; }"""
     p = np.random.default_rng(1).uniform(-1, 1, (4, LANES)).astype(np.float32)
     _o, info, it = run_vertex(src, {"p": p}, LANES, key=ShaderKey.make(clip_planes=0b101))
     assert _vary(info)[-1] == ("CLIP", "gl_ClipDistance", 5, 3, 1, "noperspective", 32)
@@ -202,7 +201,8 @@ def test_user_clip_planes_from_clip_vertex():
     v = np.random.default_rng(2).uniform(-1, 1, (4, LANES)).astype(np.float32)
     planes = np.random.default_rng(3).uniform(-1, 1, (8, 4)).astype(np.float32)
     _o, info, it = run_vertex(src, {"gl_Vertex": v}, LANES, key=ShaderKey.make(clip_planes=0b11),
-                              uniforms={"gl_ClipPlane": planes, "gl_ModelViewProjectionMatrix": np.eye(4, dtype=np.float32)})
+                              uniforms={"gl_ClipPlane": planes,
+                                        "gl_ModelViewProjectionMatrix": np.eye(4, dtype=np.float32)})
     clip = as_f32(it.outputs["CLIP"])
     np.testing.assert_allclose(clip[:2], planes[:2] @ (v * 2), rtol=1e-6)
     np.testing.assert_array_equal(as_f32(it.outputs["POS"]), v)

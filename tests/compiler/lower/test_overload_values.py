@@ -5,8 +5,6 @@ for expansions; exact for the integer, bit and relational functions)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -213,7 +211,6 @@ def _np_args(f, vals):
 
 def _special(name, f, args):
     """(return value, out values) references for the functions with out parameters or bit tricks."""
-    n = f.return_type.vector_size if not f.return_type.is_void else f.params[0][1].vector_size
     if name == "findMSB":
         return _msb(args[0], f.params[0][1].base == "int"), []
     if name == "bitfieldExtract":

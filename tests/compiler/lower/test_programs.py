@@ -4,7 +4,6 @@ the IR interpreter; results compared with the same program written in Python."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from tests.compiler.lower.harness import as_f32, as_i32, run_fragment, run_vertex
 

@@ -4,7 +4,6 @@ a recording sample callback on the IR interpreter captures what each call asks f
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from compiler.compile import front_half
 from compiler.ir import ShaderKey
@@ -23,7 +22,6 @@ def sample_log(src: str, stage="fragment", ret=None, version="430"):
         vals = {}
         for kind, raw in srcs.items():
             v = raw[:, 0]
-            d = next(d for k, d in tex.srcs if k == kind)
             vals[kind] = tuple(np.asarray(v, np.uint32).view(np.int32 if kind in ("offset", "ms_index") or
                                                             (tex.op in ("txf", "txs")) else np.float32).tolist())
         log.append((tex.op, dict(dim=tex.dim, array=tex.is_array, shadow=tex.is_shadow, texture=tex.texture,
