@@ -1,16 +1,20 @@
-"""Render one of scenes.py with Mesa's llvmpipe (EGL surfaceless, desktop GL
-compatibility context, PyOpenGL) and print its pixels: the independent
-reference of the `mesa` legacy tests.
+"""Render one of scenes.py through PyOpenGL (EGL surfaceless, desktop GL
+compatibility context) and print its pixels: with Mesa's llvmpipe it is the
+independent reference of the `mesa` legacy tests; with VENDOR=shimgl (and
+the environment of `shimgl env`) it runs the same program through shimgl's
+C ABI.
 
-Usage: python mesa_legacy_ref.py SCENE WIDTH HEIGHT > pixels (raw RGBA8, row 0 at the bottom)."""
+Usage: python mesa_legacy_ref.py SCENE WIDTH HEIGHT [mesa|shimgl] > pixels
+(raw RGBA8, row 0 at the bottom)."""
 
 import ctypes
 import os
 import sys
 
-os.environ["__EGL_VENDOR_LIBRARY_FILENAMES"] = "/usr/share/glvnd/egl_vendor.d/50_mesa.json"
+if sys.argv[4:5] != ["shimgl"]:
+    os.environ["__EGL_VENDOR_LIBRARY_FILENAMES"] = "/usr/share/glvnd/egl_vendor.d/50_mesa.json"
+    os.environ["LIBGL_ALWAYS_SOFTWARE"] = "1"
 os.environ["PYOPENGL_PLATFORM"] = "egl"
-os.environ["LIBGL_ALWAYS_SOFTWARE"] = "1"
 os.environ["EGL_PLATFORM"] = "surfaceless"
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 
