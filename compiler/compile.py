@@ -48,6 +48,8 @@ class ShaderInfo:
     - ``ubos``/``ssbos``: block name -> UBO index (binding + 1) / SSBO index (binding).
     - ``local_size``: compute work-group size; ``shared_size_B``, ``scratch_size_B``.
     - ``discards``: the shader may discard (it has discard/discard_if).
+    - ``system_values``: the system-value intrinsics the optimised IR reads
+      (``load_sample_id`` means per-sample shading, ``load_frag_coord``, ...).
     """
     stage: str
     version: int
@@ -66,6 +68,7 @@ class ShaderInfo:
     shared_size_B: int = 0
     scratch_size_B: int = 0
     discards: bool = False
+    system_values: frozenset = frozenset()
     info_log: str = ""
 
     def varying(self, slot: str) -> Varying:
@@ -84,9 +87,11 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
     io = shader.info.pop("io")
     scalarize = bool(key.get("scalarize", False)) if key is not None else False
     preprocess(shader, scalarize=scalarize)
-    from compiler.ir import walk_instrs, Intrinsic
-    discards = any(isinstance(i, Intrinsic) and i.name in ("discard", "discard_if")
-                   for f in shader.functions for i in walk_instrs(f.body))
+    from compiler.ir import INTRINSICS, Intrinsic, walk_instrs
+    used = {i.name for f in shader.functions for i in walk_instrs(f.body) if isinstance(i, Intrinsic)}
+    discards = bool(used & {"discard", "discard_if"})
+    sysvals = frozenset(n for n in used if n.startswith("load_") and not INTRINSICS[n].src_components
+                        and INTRINSICS[n].can_reorder)
     info = ShaderInfo(
         stage=stage, version=unit.version.number, varyings=list(io.varyings),
         vertex_outputs=shader.info.get("vertex_outputs", 0), uniforms=dict(io.uniforms),
@@ -94,5 +99,6 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
         outputs=dict(io.outputs), samplers=dict(io.samplers), images=dict(io.images),
         atomic_counters=dict(io.atomic_counters), ubos=dict(io.ubos), ssbos=dict(io.ssbos),
         local_size=unit.local_size, shared_size_B=shader.info.get("shared_size_B", 0),
-        scratch_size_B=shader.info.get("scratch_size_B", 0), discards=discards, info_log=unit.info_log)
+        scratch_size_B=shader.info.get("scratch_size_B", 0), discards=discards, system_values=sysvals,
+        info_log=unit.info_log)
     return shader, info

@@ -92,3 +92,13 @@ void main() {
     np.testing.assert_array_equal(got, base * 2 + np.array([16, 2, 0, 0], np.float32))
     assert counts[0, 0, 0] == LANES
     assert ab.view(np.uint32)[1] == LANES
+
+
+def test_shader_info_lists_the_system_values_read():
+    _s, info = front_half("#version 400\nin vec4 c; out vec4 o;\n"
+                          "void main() { o = c * float(gl_SampleID) + gl_FragCoord; }\n", "fragment")
+    assert info.system_values == {"load_frag_coord", "load_sample_id"}
+    _s, info = front_half("#version 430\nlayout(local_size_x = 2) in;\n"
+                          "layout(std430, binding = 0) buffer B { uint x[]; };\n"
+                          "void main() { x[gl_GlobalInvocationID.x] = gl_WorkGroupID.y; }\n", "compute")
+    assert info.system_values == {"load_global_invocation_id", "load_workgroup_id"}
