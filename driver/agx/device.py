@@ -74,6 +74,7 @@ class BO:
     shared: bool = False
     label: str = ""
     writer: tuple[int, int] | None = None
+    writer_submission: object = None     # the Submission behind ``writer`` (implicit sync)
     idle_since: float = 0.0
     freed: bool = False
     refs: int = field(default=1)

@@ -101,8 +101,15 @@ class AgxScreen(PipeScreen):
         device file to import with ``resource_from_handle`` and the same template."""
         return self.device.bo_export(resource.bo)
 
-    def resource_from_handle(self, template: ResourceTemplate, fd: int) -> PipeResource:
-        return AgxResource(self.device, template, import_fd=fd)
+    def resource_from_handle(self, template: ResourceTemplate, fd: int, exporter: PipeResource | None = None
+                             ) -> PipeResource:
+        """Import a dma-buf. ``exporter``: the resource it came from, when it lives in this
+        process, so that work on either side is ordered after the other's writes (implicit sync)."""
+        res = AgxResource(self.device, template, import_fd=fd)
+        if exporter is not None:
+            from .implicit import link
+            link(exporter.bo, res.bo)
+        return res
 
     def resource_destroy(self, resource: PipeResource) -> None:
         # batches hold their own BO references, so the memory lives until they complete
@@ -193,7 +200,7 @@ class AgxContext(PipeContext):
         self.occlusion_bo = None
         self.occlusion_free = list(range(512))
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
-                      "faults": 0, "staged_uploads": 0}
+                      "faults": 0, "staged_uploads": 0, "implicit_syncs": 0}
         self.faults: list = []
         self.warned: set[str] = set()           # one-time warnings already given
 
@@ -401,12 +408,24 @@ class AgxContext(PipeContext):
             in_syncs |= {s for s in r.read_syncs if not s.done}
         in_syncs |= {s for s in self.in_fences if not s.done}
         self.in_fences = []
+        temporary = []                                   # implicit sync: other files' writers of shared BOs
+        for r in batch.reads | batch.writes:
+            if r.bo.shared:
+                from .implicit import foreign_writers
+                for sub in foreign_writers(r.bo):
+                    fd = sub.device.syncobj_export(sub.handle, sync_file=True)
+                    temporary.append(dev.syncobj_import_sync_file(fd))
+                    self.stats["implicit_syncs"] += 1
+                    import uapi
+                    uapi.close(fd)
         cmds = batch.commands()
         handle = dev.syncobj_create()
         sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label,
                          batch.feedback_slots, self._retired)
-        waits = [s.handle for s in in_syncs if not s.done]
+        waits = [s.handle for s in in_syncs if not s.done] + temporary
         dev.submit(cmds, in_syncs=waits, out_syncs=[handle], queue_id=self.queue_id)
+        for t in temporary:
+            dev.syncobj_destroy(t)
         self.stats["submits"] += 1
         for r in batch.reads:
             r.read_syncs = {s for s in r.read_syncs if not s.done} | {sub}
@@ -415,6 +434,7 @@ class AgxContext(PipeContext):
             r.read_syncs = set()
             if r.bo.shared:
                 r.bo.writer = (self.queue_id, handle)     # Mesa's bo->writer for shared BOs
+                r.bo.writer_submission = sub
         self.last_submission = sub
         self.screen.pending.append(sub)
         if "sync" in self.debug:
@@ -451,6 +471,9 @@ class AgxContext(PipeContext):
         subs = [resource.write_sync] if resource.write_sync is not None else []
         if write:
             subs += list(resource.read_syncs)
+        if resource.bo.shared:
+            from .implicit import foreign_writers
+            subs += foreign_writers(resource.bo)
         for sub in subs:
             if not sub.done and not sub.wait(60_000_000_000):
                 raise TimeoutError(f"GPU work on {resource} did not complete")

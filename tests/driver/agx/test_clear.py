@@ -210,3 +210,27 @@ def test_export_to_another_device_file(screen):
         uapi.close(fd)
     finally:
         other.destroy()
+
+
+def test_implicit_sync_between_device_files(screen):
+    """The importer's GPU work waits for the exporter's unfinished write (through a sync
+    file imported as a temporary syncobj), without any explicit fence from the app."""
+    from driver.gallium import BlitImage, BlitInfo
+    other = AgxScreen()
+    try:
+        ctx = screen.context_create()
+        rt = target(screen, 64, 64)
+        fd = screen.resource_get_handle(rt)
+        imported = other.resource_from_handle(rt.template, fd, exporter=rt)
+        ctx.set_framebuffer_state(FramebufferState(64, 64, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+        ctx.clear(PipeClear.COLOR0, None, (1.0, 1.0, 0.0, 1.0), 1.0, 0)
+        ctx.flush()                                   # submitted, maybe still running
+        octx = other.context_create()
+        copy = target(other, 64, 64)
+        octx.blit(BlitInfo(BlitImage(copy, 0, Box(0, 0, 0, 64, 64), PipeFormat.R8G8B8A8_UNORM),
+                           BlitImage(imported, 0, Box(0, 0, 0, 64, 64), PipeFormat.R8G8B8A8_UNORM)))
+        assert (read(octx, copy, 64, 64) == [255, 255, 0, 255]).all()
+        import uapi
+        uapi.close(fd)
+    finally:
+        other.destroy()
