@@ -686,7 +686,17 @@ class Builtins:
         if op in ("min", "max"):
             op = ("i" if img.type.sampled_base == "int" else "u") + op
         intr = "image_atomic_swap" if op == "cmpxchg" else "image_atomic"
-        return b.intrinsic(intr, coord, sample, *rest, atomic_op=op, **self._image_indices(img))
+        if img.index is None:
+            return b.intrinsic(intr, coord, sample, *rest, atomic_op=op, **self._image_indices(img))
+        # A dynamically indexed image array: one guarded atomic per element.
+        result = self.L.new_local("imgatomic", e.type)
+        for i in range(img.length):
+            node = b.push_if(b.ieq(img.index, i))
+            v = b.intrinsic(intr, coord, sample, *rest, atomic_op=op,
+                            **{**self._image_indices(img), "image": img.slot + i})
+            b.store_var(result, v)
+            b.pop_if(node)
+        return b.load_var(result)
 
     # ------------------------------------------------------------ textures
     def texture(self, name, e, args):

@@ -102,3 +102,19 @@ def test_shader_info_lists_the_system_values_read():
                           "layout(std430, binding = 0) buffer B { uint x[]; };\n"
                           "void main() { x[gl_GlobalInvocationID.x] = gl_WorkGroupID.y; }\n", "compute")
     assert info.system_values == {"load_global_invocation_id", "load_workgroup_id"}
+
+
+def test_dynamically_indexed_image_arrays():
+    src = """#version 430
+layout(local_size_x = 4) in;
+layout(r32ui, binding = 0) uniform uimage2D imgs[2];
+void main() {
+    int k = int(gl_LocalInvocationID.x) & 1;
+    imageAtomicAdd(imgs[k], ivec2(0, 0), 1u);
+    imageStore(imgs[k], ivec2(1, 0), uvec4(7u + uint(k)));
+}"""
+    a, c = np.zeros((1, 2, 4), np.uint32), np.zeros((1, 2, 4), np.uint32)
+    _s, info, it = run_compute(src, images={0: a, 1: c})
+    assert info.images["imgs"].count == 2
+    assert a[0, 0, 0] == LANES // 2 and c[0, 0, 0] == LANES // 2
+    assert a[0, 1, 0] == 7 and c[0, 1, 0] == 8
