@@ -182,11 +182,12 @@ def fragment_outputs(io, L) -> None:
     if "gl_SampleMask" in outs:
         m = b.load_deref(b.deref_array(b.deref_var(outs["gl_SampleMask"][1]), 0))
         sample_mask = m if sample_mask is None else b.iand(sample_mask, m)
-    if "gl_FragDepth" in outs:
+    depth = outs.get("gl_FragDepth") or outs.get("gl_FragDepthEXT")      # (EXT: GL_EXT_frag_depth, ES 1.00)
+    if depth is not None:
         var = IRVariable("gl_FragDepth", VecType("float", 32, 1), "shader_out",
                          {"slot": "DEPTH", "driver_location": 0})
         io.shader.variables.append(var)
-        b.store_var(var, b.load_var(outs["gl_FragDepth"][1]))
+        b.store_var(var, b.load_var(depth[1]))
         info["DEPTH"] = "gl_FragDepth"
     if sample_mask is not None:
         var = IRVariable("gl_SampleMask", VecType("int", 32, 1), "shader_out",
