@@ -188,6 +188,15 @@ def broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: 
         tile_buffer[rows[:, None], cols] = value[cols]
 
 
+def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``record_of[y, x]`` for in-range pixel arrays, as one flat ``take``: about
+    twice as fast as 2-D fancy indexing over a frame's million fragments."""
+    flat = y.astype(np.intp)
+    flat *= record_of.shape[1]
+    flat += x
+    return record_of.reshape(-1).take(flat)
+
+
 def _filter(frags: R.Fragments, keep: np.ndarray) -> R.Fragments:
     """Fragments where ``keep``, keeping the rasteriser's layers."""
     if keep.all():
@@ -219,7 +228,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
         rect = rects[slot] if not one_draw else rects[0]
         keep = (frags.x >= rect[..., 0]) & (frags.x < rect[..., 2]) & (frags.y >= rect[..., 1]) & (frags.y < rect[..., 3])
     if not all_tiles:
-        inside = record_of[frags.y, frags.x] >= 0
+        inside = records_at(record_of, frags.x, frags.y) >= 0
         keep = inside if keep is None else keep & inside
     full = (1 << S) - 1
     masks = np.array([states[d].sample_mask & full for d in draw_ids], np.uint8)
@@ -259,7 +268,7 @@ class _PassContext:
         self.core, self.command, self.tvb, self.frame = core, command, tvb, frame
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
         self.frags, self.draw, self.front, self.one_draw = frags, draw, front, one_draw
-        self.rec_f = record_of[frags.y, frags.x]       # tile-memory pixel of every fragment
+        self.rec_f = records_at(record_of, frags.x, frags.y)     # tile-memory pixel of every fragment
         self._all = None
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
@@ -318,7 +327,8 @@ class _PassContext:
                 covered[rec] = True
                 n = int(np.count_nonzero(covered))          # one invocation per visible sample
                 st.shaded += n
-                broadcast_record(self.tile_buffer, rec, *st.uniform)
+                # every record covered (a full-screen draw): one contiguous fill, no scatter
+                broadcast_record(self.tile_buffer, None if n == len(covered) else rec, *st.uniform)
                 return n
         owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
         contiguous = frags.layer_offsets is not None            # layers are runs of fragments

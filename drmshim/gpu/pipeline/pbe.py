@@ -30,16 +30,30 @@ _OFFSET_CACHE: dict = {}
 def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int, pixels_key=None) -> np.ndarray:
     """Byte offsets of pixels (xs, ys): the PBE's address generator, remembered for
     the last few (layout, pixel set) pairs when the caller names the pixel set."""
+    return _remembered(("offsets", lay, level, sample, pixels_key), pixels_key,
+                       lambda: layout.offset_B(lay, xs, ys, 0, level, sample))
+
+
+def _remembered(key, pixels_key, make):
+    """``make()``, kept in _OFFSET_CACHE under ``key`` when the pixel set is named."""
     if pixels_key is None:
-        return layout.offset_B(lay, xs, ys, 0, level, sample)
-    key = (lay, level, sample, pixels_key)
-    offs = _OFFSET_CACHE.get(key)
-    if offs is None:
+        return make()
+    value = _OFFSET_CACHE.get(key)
+    if value is None:
         if len(_OFFSET_CACHE) > 16:
             _OFFSET_CACHE.clear()
-        offs = _OFFSET_CACHE[key] = layout.offset_B(lay, xs, ys, 0, level, sample)
-    return offs
+        value = _OFFSET_CACHE[key] = make()
+    return value
 
+
+def _word_index(offs: np.ndarray, bpp: int, key, pixels_key) -> np.ndarray | None:
+    """Offsets as indices of ``bpp``-byte words of the image, or None when some
+    offset is not word-aligned (remembered with the offsets)."""
+    word = _WORDS.get(bpp)
+
+    def make():
+        return None if word is None or (offs % bpp).any() else offs // bpp
+    return _remembered(("words",) + key, pixels_key, make)
 
 
 def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: np.ndarray,
@@ -61,19 +75,36 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     if len(keep) == 0:
         return
     base = d.address + d.layer * d.layer_stride_B
-    image = memory.read(base, lay.size_B, "PBE")
-    if lay.is_level_compressed(d.level):
-        layout.resolve(lay, image, d.level, 0)
     records = tile_buffer.reshape(len(px), samples, -1)
     whole = len(keep) == len(px)
+    stored = min(samples, lay.sample_count_sa)
+    # Pixels named by the caller are distinct: when they cover every byte of an
+    # uncompressed image, the PBE only writes (no read of the old contents, 4 MB
+    # at 1024x1024 RGBA8).
+    overwrite = (whole and pixels_key is not None and not lay.is_level_compressed(d.level)
+                 and len(px) * stored * bpp == lay.size_B)
+    if overwrite:
+        image = np.empty(lay.size_B, np.uint8)
+    else:
+        image = memory.read(base, lay.size_B, "PBE")
+        if lay.is_level_compressed(d.level):
+            layout.resolve(lay, image, d.level, 0)
     xs, ys = (px, py) if whole else (px[keep], py[keep])
-    for s in range(min(samples, lay.sample_count_sa)):
-        offs = _offsets(lay, xs, ys, d.level, s, pixels_key if whole else None)
+    key = pixels_key if whole else None
+    word = _WORDS.get(bpp)
+    for s in range(stored):
+        offs = _offsets(lay, xs, ys, d.level, s, key)
+        words = _word_index(offs, bpp, (lay, d.level, s, key), key)
+        if words is not None and tile_offset_B % bpp == 0 and tile_buffer.shape[1] % bpp == 0 \
+                and tile_buffer.flags.c_contiguous:
+            # records read as whole words (a strided gather of words, not of bytes)
+            column = tile_buffer.view(word).reshape(len(px), samples, -1)[:, s, tile_offset_B // bpp]
+            image.view(word)[words] = column if whole else column[keep]
+            continue
         data = records[:, s, tile_offset_B:tile_offset_B + bpp] if whole else \
             records[keep, s, tile_offset_B:tile_offset_B + bpp]
-        word = _WORDS.get(bpp)
-        if word is not None and not (offs % bpp).any():
-            image.view(word)[offs // bpp] = np.ascontiguousarray(data).view(word).reshape(-1)
+        if words is not None:
+            image.view(word)[words] = np.ascontiguousarray(data).view(word).reshape(-1)
         else:
             image[offs[:, None] + np.arange(bpp)] = data
     memory.write(base, image, "PBE")
