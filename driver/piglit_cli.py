@@ -26,6 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("--list", metavar="FILE", help="file of piglit-root-relative test paths")
     p.add_argument("--sample", type=int, metavar="N", help="run a reproducible sample of N tests per tier/list")
     p.add_argument("--filter", metavar="TEXT", help="only tests whose path contains TEXT")
+    p.add_argument("--all", action="store_true",
+                   help="keep geometry/tessellation, fp64/int64 and rlimit tests in tiers 1-3")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="parallel processes")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-test timeout in seconds")
     p.add_argument("--reference", action="store_true", help="also run the list on Mesa's llvmpipe and compare")
@@ -48,7 +50,7 @@ def _run(args) -> int:
     if args.list:
         groups.append(("list " + Path(args.list).name, load_list(root, args.list)))
     for t in args.tier or ([] if args.list else [1]):
-        groups.append((f"tier {t}", tier_tests(root, t)))
+        groups.append((f"tier {t}", tier_tests(root, t, include_all=args.all)))
     tests, seen = [], set()
     for _, ts in groups:
         ts = [t for t in ts if not args.filter or args.filter in t.path]

@@ -109,3 +109,13 @@ def test_shimgl_runs_a_piglit_binary(tmp_path):
     t = command_for(ROOT, "tests/spec/glsl-1.10/execution/fs-notEqual-of-expression.shader_test")
     (o,) = run_tests(ROOT, [t], "shimgl", jobs=1, timeout_s=300, progress=False)
     assert o.result in ("pass", "fail"), o
+
+
+def test_out_of_scope_files():
+    from driver.piglit.tests import out_of_scope
+    assert out_of_scope("[require]\nGLSL >= 1.50\n[geometry shader]\nvoid main(){}\n") == \
+        "geometry/tessellation stage"
+    assert out_of_scope("[fragment shader]\nuniform dvec2 d;\n") == "fp64/int64"
+    assert out_of_scope("[require]\nGL_ARB_gpu_shader_int64\n") == "fp64/int64"
+    assert out_of_scope("[require]\nrlimit 268435456\n") == "rlimit"
+    assert out_of_scope("[fragment shader]\n// a double-check comment\nvoid main(){}\n") is None
