@@ -410,7 +410,7 @@ class AgxContext(PipeContext):
         self.in_fences = []
         temporary = []                                   # implicit sync: other files' writers of shared BOs
         for r in batch.reads | batch.writes:
-            if r.bo.shared:
+            if r.bo is not None and r.bo.shared:          # (a destroyed staging resource has no BO)
                 from .implicit import foreign_writers
                 for sub in foreign_writers(r.bo):
                     fd = sub.device.syncobj_export(sub.handle, sync_file=True)
@@ -432,7 +432,7 @@ class AgxContext(PipeContext):
         for r in batch.writes:
             r.write_sync = sub
             r.read_syncs = set()
-            if r.bo.shared:
+            if r.bo is not None and r.bo.shared:
                 r.bo.writer = (self.queue_id, handle)     # Mesa's bo->writer for shared BOs
                 r.bo.writer_submission = sub
         self.last_submission = sub
