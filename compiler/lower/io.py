@@ -267,7 +267,8 @@ class IOLowering:
             inner = s.type.innermost_element
             if s.storage == "uniform" and (inner.is_sampler or inner.is_image):
                 self.opaque_symbol(L, s, None)
-        self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform"])
+        # Inactive uniforms take no registers (a later reference would still place them).
+        self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform" and (s.used or s.builtin)])
         for s in symbols:
             if s.storage != "uniform" and s not in L.vars:
                 self.global_symbol(L, s)

@@ -306,3 +306,9 @@ centroid in vec2 c; sample in vec3 s; in float n; out vec4 o;
 void main() { o = vec4(c, s.x, n); }"""
     _s, info = front_half(fs, "fragment")
     assert [(v.name, v.sampling) for v in info.varyings] == [("c", "centroid"), ("s", "sample"), ("n", "center")]
+
+
+def test_inactive_uniforms_take_no_registers():
+    src = "#version 330\nuniform vec4 big[300]; uniform float f; out vec4 o;\nvoid main() { o = vec4(f); }\n"
+    _s, info = front_half(src, "fragment")
+    assert list(info.uniforms) == ["f"] and info.uniforms["f"].offset_B == 0 and info.uniform_regs_B == 4
