@@ -950,7 +950,8 @@ class Selector:
         tex_idx, samp_idx = Imm(t.texture), Imm(t.sampler)
         if t.op in ("txs", "query_levels"):
             if t.op == "query_levels":
-                raise BackendError("textureQueryLevels is not supported by the ISA")
+                self.vals[t.dest] = [self.op("texture_query", 32, tex=tex_idx, query="levels")]
+                return
             lod = t.src("lod")
             v = VReg(32, 3)
             self.emit("texture_size", dst=v, tex=tex_idx,

@@ -47,7 +47,7 @@ class Run:
         self.compiled = compile_ir(shader, max_regs=max_regs, **kw)
 
     def core(self, lanes: int, ssbos: dict | None = None, default_uniforms=None, ctx=None, specials=None,
-             extra=None, core_kw=None):
+             extra=None, core_kw=None, setup=None):
         mem = FlatMemory(MEM_B, base=CODE_VA)
         mem.write(CODE_VA, self.compiled.binary, "test")
         values, va = dict(extra or {}), DATA_VA
@@ -65,6 +65,8 @@ class Run:
             ctx = ExecContext(lanes=lanes, specials=sp)
         ctx.uniforms = fill_uniforms(self.compiled, values, default_uniforms)
         ctx.stack_va, ctx.stack_bytes_per_lane = stack_va, max(4, self.compiled.scratch_B)
+        if setup is not None:
+            setup(mem)
         core = ShaderCore(mem, debug=True, **(core_kw or {}))
         core.run(CODE_VA, ctx)
         out = {b: mem.read(v, n, "test") for b, (v, n) in placed.items()}

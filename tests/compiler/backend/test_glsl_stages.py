@@ -162,3 +162,61 @@ void main() { gl_Position = pos; c = pos.zyx; t = pos.xy * 2.0; }"""
     assert (halves[:, :3] == pos[:, [2, 1, 0]].astype(np.float16)).all() and (halves[:, 3] == 0).all()
     t = info.varying([v.slot for v in info.varyings if v.name == "t"][0]).index
     assert np.allclose(ctx.varyings[t:t + 2].view(np.float32).T, pos[:, :2] * 2)
+
+
+TEX_FRAG = """#version 430
+uniform sampler2D s;
+in vec2 uv;
+flat in ivec2 texel;
+layout(location = 0) out uvec4 o;
+void main() {
+  vec4 a = texture(s, uv);
+  vec4 b = texelFetch(s, texel, 0);
+  ivec2 size = textureSize(s, 0);
+  o = uvec4(packUnorm4x8(a), packUnorm4x8(b), uint(size.x * 100 + size.y), uint(textureQueryLevels(s)));
+}"""
+
+
+def test_texture_builtins_with_the_real_texture_unit():
+    import layout
+    from drmshim.gpu import texture
+    from uapi import packets as P
+
+    key = ShaderKey.make(render_targets=(RenderTarget(format="i32", base_type="uint"),))
+    c = compile_glsl(TEX_FRAG, "fragment", key)
+    info = c.info
+    side = 8
+    texels = np.random.default_rng(12).integers(0, 256, (side, side, 4), dtype=np.uint8)
+    lay = layout.make_miptree(side, side, 1, 1, "R8G8B8A8_UNORM", 1, "twiddled")
+    buf = np.zeros(lay.size_B, np.uint8)
+    layout.tile(lay, buf, texels, 0, 0, 0, 0, side, side)
+    lanes = side * side
+    x, y = np.meshgrid(np.arange(side), np.arange(side))
+    x, y = x.reshape(-1), y.reshape(-1)
+    ui, ti = info.varying("VAR0").index, info.varying("VAR1").index
+    n_cf = max(ui, ti) + 4
+    coef = np.zeros((n_cf, 3, lanes), np.float32)
+    coef[0, 2] = 1.0
+    coef[ui, 2], coef[ui + 1, 2] = (x + 0.5) / side, (y + 0.5) / side
+    coef[ti, 2], coef[ti + 1, 2] = x.astype(np.int32).view(np.float32), y[::-1].astype(np.int32).view(np.float32)
+    ctx = ExecContext(lanes=lanes, quads=False, coefficients=coef, position_px=np.zeros((2, lanes), np.float32),
+                      tile_buffer=np.zeros((lanes, 16), np.uint8), tile_index=np.arange(lanes),
+                      specials={"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32)})
+    run = _Compiled(c)
+    heap = 0x1_0030_0000
+    ctx.texture_heap_va, ctx.sampler_heap_va = heap, heap + 0x800
+
+    def setup(mem):
+        mem.write(heap + 0x1000, buf, "t")
+        mem.write(heap, P.pack(P.TEXTURE, format_id=texture.format_id("R8G8B8A8_UNORM"), tiling="TWIDDLED",
+                               width_px=side, height_px=side, levels=1, last_level=0, address=heap + 0x1000,
+                               layer_stride_B=lay.layer_stride_B), "t")
+        mem.write(heap + 0x800, P.pack(P.SAMPLER, min_filter="NEAREST", mag_filter="NEAREST", mip_filter="NONE"),
+                  "t")
+    ctx, _ = run.core(lanes, ctx=ctx, setup=setup)
+    out = ctx.tile_buffer.view(np.uint32)
+    pack = lambda t: t[..., 0].astype(np.uint32) | (t[..., 1].astype(np.uint32) << 8) | \
+        (t[..., 2].astype(np.uint32) << 16) | (t[..., 3].astype(np.uint32) << 24)  # noqa: E731
+    assert (out[:, 0] == pack(texels[y, x])).all()
+    assert (out[:, 1] == pack(texels[y[::-1], x])).all()
+    assert (out[:, 2] == side * 100 + side).all() and (out[:, 3] == 1).all()
