@@ -236,15 +236,14 @@ class Runner:
             target = getattr(c, kind, None)
             if target is None:
                 raise _Skip(f"{kind} is not known to the GL front end")
-            if kind in ("GL_GEOMETRY_SHADER", "GL_TESS_CONTROL_SHADER", "GL_TESS_EVALUATION_SHADER") \
-                    or (kind == "GL_COMPUTE_SHADER" and not self.api.gl_or_es((4, 3), (3, 1))):
-                raise _Skip(f"{kind} stages are not supported by this context ({self.api.name})")
             if "#version " not in src:
                 ver = f"#version {glsl.num}{' es' if glsl.es and glsl.num != 100 else ''}\n"
                 src = ver + src
             s = c.glCreateShader(target)
             if not s:
-                raise _Skip(f"glCreateShader({kind}) failed: stage unsupported")
+                err = c.glGetError()
+                raise _Skip(f"glCreateShader({kind}) failed (GL error 0x{err:x}): the stage is not "
+                            f"supported by this context ({self.api.name})")
             c.glShaderSource(s, 1, [src])
             c.glCompileShader(s)
             if not c.glGetShaderiv(s, c.GL_COMPILE_STATUS)[0]:
