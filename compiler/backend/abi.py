@@ -29,6 +29,8 @@ Fragment shaders
   varying (cf0 = W, the 1/w plane; cf1 = window Z); smooth inputs use
   ``iter.persp`` over cf0, noperspective ``iter.linear``, flat ``ldcf``.
 - gl_FragCoord.xy = pixel_x/pixel_y + 0.5; .z = cf1, .w = cf0 (both linear).
+- gl_PointCoord: ``iter.linear`` of the two cf registers from ``point_coord_cf``
+  (after every varying), which the driver binds to the POINT_COORD source.
 - Colour outputs are ``st_tile`` as the lowering chose (``store_tile``); depth
   is ``zs_emit``, the sample mask ``sample_mask``; ``discard`` kills lanes.
 
@@ -108,6 +110,7 @@ class CompiledShader:
     local_memory_B: int = 0     # compute: shared memory per threadgroup
     local_size: tuple | None = None
     cf_count: int = 0           # fragment: coefficient registers read
+    point_coord_cf: int | None = None   # fragment: first of the two cf registers of gl_PointCoord (source POINT_COORD)
     vertex_outputs: int = 0     # vertex: st_var words
     attributes: list = field(default_factory=list)      # vertex: attribute locations fetched
     reads_tile: bool = False

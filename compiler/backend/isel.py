@@ -95,6 +95,8 @@ class Selector:
         io = options.get("info") or info.get("io")     # the front half's ShaderInfo, or the lowering's maps
         self.varying_components = {v.slot: v.components for v in getattr(io, "varyings", [])} if io else {}
         self.varying_bits = {v.slot: v.bit_size for v in getattr(io, "varyings", [])} if io else {}
+        self.varyings = list(getattr(io, "varyings", [])) if io else []
+        self.point_coord_cf = None
 
     # ------------------------------------------------------------ helpers
     def _count_uses(self) -> dict:
@@ -799,7 +801,18 @@ class Selector:
         return [self.op("get_sr", 16, sr="front_facing")]
 
     def in_load_point_coord(self, i):
-        raise BackendError("gl_PointCoord needs a coefficient binding the lowering does not give yet")
+        """gl_PointCoord: a linear plane pair after every varying's registers
+        (``CompiledShader.point_coord_cf``; the driver binds source POINT_COORD there)."""
+        if self.point_coord_cf is None:
+            top = Z_CF + 1
+            for v in self.varyings:
+                top = max(top, v.index + v.components * v.locations)
+            from compiler.ir.core import walk_instrs
+            for ins in walk_instrs(self.shader.main.body):
+                if isinstance(ins, Intrinsic) and ins.name == "load_input":
+                    top = max(top, ins.indices.get("base", 0) + 4)
+            self.point_coord_cf = top
+        return self._iter(self.point_coord_cf, 2, 32, "noperspective")
 
     def in_load_base_vertex(self, i):
         return [self.preloaded["load_base_vertex"]]

@@ -220,3 +220,26 @@ def test_texture_builtins_with_the_real_texture_unit():
     assert (out[:, 0] == pack(texels[y, x])).all()
     assert (out[:, 1] == pack(texels[y[::-1], x])).all()
     assert (out[:, 2] == side * 100 + side).all() and (out[:, 3] == 1).all()
+
+
+def test_point_coord_gets_its_own_coefficient_registers():
+    src = """#version 330
+in vec3 v;
+layout(location = 0) out uvec4 o;
+void main() { o = floatBitsToUint(vec4(gl_PointCoord, v.z, 0.0)); }"""
+    c = compile_glsl(src, "fragment", ShaderKey.make(render_targets=(RenderTarget(format="i32", base_type="uint"),)))
+    vi = c.info.varying("VAR0").index
+    pc = c.point_coord_cf
+    assert pc is not None and pc >= vi + 3 and c.cf_count == pc + 2
+    lanes = 8
+    coef = np.zeros((pc + 2, 3, lanes), np.float32)
+    coef[0, 2] = 1.0
+    coef[vi + 2, 2] = 5.0
+    coef[pc] = np.array([[1.0], [0.0], [0.0]])           # s = x
+    coef[pc + 1] = np.array([[0.0], [1.0], [0.0]])       # t = y
+    pos = np.stack([np.arange(lanes) + 0.5, np.full(lanes, 2.5)]).astype(np.float32)
+    ctx = ExecContext(lanes=lanes, coefficients=coef, position_px=pos, tile_buffer=np.zeros((lanes, 16), np.uint8),
+                      tile_index=np.arange(lanes))
+    ctx, _ = _Compiled(c).core(lanes, ctx=ctx)
+    out = ctx.tile_buffer.view(np.float32)
+    assert (out[:, 0] == pos[0]).all() and (out[:, 1] == 2.5).all() and (out[:, 2] == 5.0).all()
