@@ -233,3 +233,15 @@ def test_every_op_emitted_by_the_lowering_is_selected():
     rest = {op for op in OPS if op not in covered and not op.startswith(("vec", "fdot", "ball_", "bany_"))
             and "2" not in op[1:3]}
     assert not rest, f"ops without a backend test: {sorted(rest)}"
+
+
+def test_64bit_integer_arithmetic():
+    a, c = _ints(), _ints()
+    def build(b, x):
+        wide = b.imul(b.i2i64(x[0]), b.i2i64(x[1]))
+        s = b.iadd(wide, b.u2u64(x[1]))
+        return b.vec(b.u2u32(s), b.u2u32(b.ushr(s, 32)), b.u2u32(b.ishr(wide, 40)))
+    got, exp, run = _run(build, [a, c])
+    np.testing.assert_array_equal(got, exp)
+    import re
+    assert re.search(r"\bimul r\d+_r\d+, r\d+_r\d+", run.compiled.assembly)      # 64-bit register pairs
