@@ -155,8 +155,24 @@ PIXEL_TYPES = {
 }
 
 
+# Legacy formats (GL 2.1 table 3.16, compatibility profile): the sized luminance,
+# alpha and intensity formats and the component counts 1-4 of GL 1.0. Intensity
+# is stored as luminance; pipestate.sampler_view routes its alpha from red.
+LEGACY = {
+    E.GL_INTENSITY: _f(E.GL_INTENSITY, E.GL_INTENSITY, F.L8_UNORM, "unorm", False),
+    E.GL_INTENSITY8: _f(E.GL_INTENSITY8, E.GL_INTENSITY, F.L8_UNORM, "unorm", False),
+    E.GL_LUMINANCE8: _f(E.GL_LUMINANCE8, E.GL_LUMINANCE, F.L8_UNORM, "unorm", False),
+    E.GL_ALPHA8: _f(E.GL_ALPHA8, E.GL_ALPHA, F.A8_UNORM, "unorm", False),
+    E.GL_LUMINANCE8_ALPHA8: _f(E.GL_LUMINANCE8_ALPHA8, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm", False),
+    1: _f(1, E.GL_LUMINANCE, F.L8_UNORM, "unorm", False),
+    2: _f(2, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm", False),
+    3: _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
+    4: _f(4, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm"),
+}
+
+
 def lookup(internalformat: int) -> InternalFormat | None:
-    return INTERNAL_FORMATS.get(internalformat) or UNSIZED.get(internalformat)
+    return INTERNAL_FORMATS.get(internalformat) or UNSIZED.get(internalformat) or LEGACY.get(internalformat)
 
 
 def pixel_type_matches(fmt: int, type: int) -> bool:

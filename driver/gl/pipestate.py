@@ -208,6 +208,10 @@ def sampler_view(tex, resource, pipe_target) -> SamplerView:
     fmt = getattr(tex, "view_format", None) or resource.format
     if tex.depth_stencil_mode == E.GL_STENCIL_INDEX and fmt.name == "Z24_UNORM_S8_UINT":
         fmt = PipeFormat.X24S8_UINT          # GL 4.6 section 8.10: sample the stencil
+    swizzle = list(tex.swizzle)
+    base = tex.images[0][tex.base_level] if tex.images and len(tex.images[0]) > tex.base_level else None
+    if base is not None and base.internal_format in (E.GL_INTENSITY, E.GL_INTENSITY8):
+        swizzle = [E.GL_RED if s == E.GL_ALPHA else s for s in swizzle]   # stored as luminance
     return SamplerView(resource, fmt, pipe_target, first_level=first, last_level=final,
                        first_layer=layer0, last_layer=layer0 + nlayers - 1,
-                       swizzle=tuple(_SWIZZLES[s] for s in tex.swizzle))
+                       swizzle=tuple(_SWIZZLES[s] for s in swizzle))

@@ -539,7 +539,16 @@ class FixedFunctionMixin:
                            polygon_stipple=E.GL_POLYGON_STIPPLE in en and self._drawing_polygons)
         return vkey, fkey
 
-    _drawing_polygons = False
+    _draw_mode = None
+
+    def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
+        self._draw_mode = mode           # polygon stipple applies to polygons only
+        super()._validate_draw(mode, count, instances)
+
+    @property
+    def _drawing_polygons(self) -> bool:
+        return self._draw_mode is not None and self._draw_mode >= E.GL_TRIANGLES and \
+            self.state.polygon_mode == E.GL_FILL
 
     def _ff_program_for(self, vkey: VertexKey, fkey: FragmentKey):
         key = (vkey, fkey)

@@ -74,6 +74,12 @@ class ImmediateMixin:
                          self.legacy.edge_flag))
 
     def _draw_vertex_tuples(self, mode: int, verts: list) -> None:
+        if self.shade_model == E.GL_FLAT and self.state.polygon_mode == E.GL_FILL and \
+                mode in (E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON):
+            verts = [verts[i] for i in _flat_triangles(mode, len(verts))]
+            mode = E.GL_TRIANGLES
+            if not verts:
+                return
         pos, col, sec, nrm, tcs, fog, _edge = zip(*verts)
         tcs = np.asarray(tcs, np.float32)                  # (n, 8, 4)
         arrays = {(E.GL_VERTEX_ARRAY, 0): np.asarray(pos, np.float32),
@@ -261,6 +267,27 @@ class ImmediateMixin:
             self.glNormalPointer(E.GL_FLOAT, s, at(pn))
         self.glVertexPointer(sv, E.GL_FLOAT, s, at(pv))
         self._legacy(self._legacy_key(E.GL_VERTEX_ARRAY))[0].enabled = True
+
+
+def _flat_triangles(mode: int, n: int) -> list[int]:
+    """Vertex indices of triangles covering quads, quad strips or a polygon
+    with each triangle's last vertex the primitive's provoking vertex (GL 2.1
+    table 2.12: the 4th of a quad, the 4th of a strip quad, the 1st of a
+    polygon), so that flat shading with the last-vertex convention of
+    triangles gives each primitive one colour. Winding is kept."""
+    out = []
+    if mode == E.GL_QUADS:
+        for q in range(n // 4):
+            a, b, c, d = range(4 * q, 4 * q + 4)
+            out += [a, b, d, b, c, d]
+    elif mode == E.GL_QUAD_STRIP:
+        for q in range((n - 2) // 2):
+            a, b, c, d = 2 * q, 2 * q + 1, 2 * q + 3, 2 * q + 2      # polygon order; c provokes
+            out += [a, b, c, d, a, c]
+    else:
+        for i in range(1, n - 1):
+            out += [i, i + 1, 0]
+    return out
 
 
 def _first(v):

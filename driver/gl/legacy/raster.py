@@ -11,6 +11,7 @@ CopyPixels, colour tables/convolution/histogram."""
 
 from __future__ import annotations
 
+import math
 import struct
 
 import numpy as np
@@ -215,7 +216,9 @@ class RasterMixin:
             rgba = np.zeros((height, width, 4), np.float32)
             rgba[..., 3] = bits
             from driver.gl.legacy.state import RasterPos
-            moved = RasterPos((r.window[0] - xorig, r.window[1] - yorig, *r.window[2:]), True, r.color,
+            # the bitmap's lower left pixel is (floor(xr - xo), floor(yr - yo)), as Mesa rounds
+            moved = RasterPos((math.floor(r.window[0] - xorig), math.floor(r.window[1] - yorig),
+                               *r.window[2:]), True, r.color,
                               r.secondary_color, r.texcoords, r.distance)
             self.legacy.raster = moved
             try:

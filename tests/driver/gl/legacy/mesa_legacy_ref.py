@@ -23,6 +23,7 @@ def main():
     import numpy as np
     from OpenGL import EGL
     from OpenGL import GL
+    from tests.driver.gl.legacy.features import FEATURES
     from tests.driver.gl.legacy.scenes import SCENES
     name, w, h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     dpy = EGL.eglGetDisplay(EGL.EGL_DEFAULT_DISPLAY)
@@ -43,7 +44,7 @@ def main():
     GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb[1])
     GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_DEPTH24_STENCIL8, w, h)
     GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_STENCIL_ATTACHMENT, GL.GL_RENDERBUFFER, rb[1])
-    SCENES[name](GL, w, h)
+    {**SCENES, **FEATURES}[name](GL, w, h)
     px = GL.glReadPixels(0, 0, w, h, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE)
     sys.stdout.buffer.write(np.frombuffer(bytes(px), np.uint8).tobytes())
 

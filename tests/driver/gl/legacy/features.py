@@ -1,0 +1,357 @@
+"""Small legacy-GL programs, one per fixed-function feature, written once
+against a `gl` namespace (driver.Context or PyOpenGL's OpenGL.GL) like
+scenes.py, and compared with Mesa's llvmpipe. Every program sets up the
+whole state it needs and draws at w x h."""
+
+import math
+
+import numpy as np
+
+
+def _setup(gl, w, h, ortho=True, clear=(0.0, 0.0, 0.0, 1.0)):
+    gl.glViewport(0, 0, w, h)
+    gl.glClearColor(*clear)
+    gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+    gl.glMatrixMode(gl.GL_PROJECTION)
+    gl.glLoadIdentity()
+    if ortho:
+        gl.glOrtho(-1.0, 1.0, -1.0, 1.0, -10.0, 10.0)
+    else:
+        gl.glFrustum(-1.0, 1.0, -1.0, 1.0, 1.0, 10.0)
+    gl.glMatrixMode(gl.GL_MODELVIEW)
+    gl.glLoadIdentity()
+
+
+def _texture(gl, image, internal, fmt, filt=None):
+    t = gl.glGenTextures(1)
+    t = int(t[0]) if hasattr(t, "__len__") else int(t)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, t)
+    gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+    image = np.ascontiguousarray(image, np.uint8)
+    gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, internal, image.shape[1], image.shape[0], 0, fmt,
+                    gl.GL_UNSIGNED_BYTE, image)
+    f = filt or gl.GL_NEAREST
+    gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MIN_FILTER, f)
+    gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAG_FILTER, f)
+    return t
+
+
+def _quad(gl, x0, y0, x1, y1, z=0.0, tex=True):
+    gl.glBegin(gl.GL_QUADS)
+    for s, t in ((0, 0), (1, 0), (1, 1), (0, 1)):
+        if tex:
+            gl.glTexCoord2f(s, t)
+        gl.glVertex3f(x0 + (x1 - x0) * s, y0 + (y1 - y0) * t, z)
+    gl.glEnd()
+
+
+def _disk(gl, cx, cy, r, n=24, z=0.0, normal=(0.0, 0.0, 1.0)):
+    gl.glBegin(gl.GL_TRIANGLE_FAN)
+    gl.glNormal3f(*normal)
+    gl.glVertex3f(cx, cy, z)
+    for i in range(n + 1):
+        a = 2 * math.pi * i / n
+        gl.glVertex3f(cx + r * math.cos(a), cy + r * math.sin(a), z)
+    gl.glEnd()
+
+
+def spot_two_sided(gl, w, h):
+    """A positional spot light with attenuation, local viewer, separate
+    specular, two-sided lighting with a different back material; a finely
+    tessellated front-facing plane and a back-facing one."""
+    _setup(gl, w, h, ortho=False)
+    gl.glLightfv(gl.GL_LIGHT1, gl.GL_POSITION, (0.0, 0.0, -1.0, 1.0))
+    gl.glLightfv(gl.GL_LIGHT1, gl.GL_DIFFUSE, (1.0, 0.9, 0.7, 1.0))
+    gl.glLightfv(gl.GL_LIGHT1, gl.GL_SPECULAR, (1.0, 1.0, 1.0, 1.0))
+    gl.glLightfv(gl.GL_LIGHT1, gl.GL_AMBIENT, (0.1, 0.1, 0.2, 1.0))
+    gl.glLightfv(gl.GL_LIGHT1, gl.GL_SPOT_DIRECTION, (0.2, 0.0, -1.0))
+    gl.glLightf(gl.GL_LIGHT1, gl.GL_SPOT_CUTOFF, 40.0)
+    gl.glLightf(gl.GL_LIGHT1, gl.GL_SPOT_EXPONENT, 4.0)
+    gl.glLightf(gl.GL_LIGHT1, gl.GL_LINEAR_ATTENUATION, 0.3)
+    gl.glLightf(gl.GL_LIGHT1, gl.GL_QUADRATIC_ATTENUATION, 0.1)
+    gl.glLightModeli(gl.GL_LIGHT_MODEL_TWO_SIDE, 1)
+    gl.glLightModeli(gl.GL_LIGHT_MODEL_LOCAL_VIEWER, 1)
+    gl.glLightModeli(gl.GL_LIGHT_MODEL_COLOR_CONTROL, gl.GL_SEPARATE_SPECULAR_COLOR)
+    gl.glLightModelfv(gl.GL_LIGHT_MODEL_AMBIENT, (0.05, 0.05, 0.05, 1.0))
+    gl.glMaterialfv(gl.GL_FRONT, gl.GL_DIFFUSE, (0.2, 0.6, 1.0, 1.0))
+    gl.glMaterialfv(gl.GL_BACK, gl.GL_DIFFUSE, (1.0, 0.5, 0.2, 1.0))
+    gl.glMaterialfv(gl.GL_FRONT_AND_BACK, gl.GL_SPECULAR, (0.6, 0.6, 0.6, 1.0))
+    gl.glMaterialf(gl.GL_FRONT_AND_BACK, gl.GL_SHININESS, 20.0)
+    gl.glMaterialfv(gl.GL_FRONT, gl.GL_EMISSION, (0.05, 0.0, 0.0, 1.0))
+    gl.glEnable(gl.GL_LIGHTING)
+    gl.glEnable(gl.GL_LIGHT1)
+    n = 12
+    for (x0, x1), nz, flip in (((-3.0, 0.0), 1.0, False), ((0.0, 3.0), -1.0, True)):
+        gl.glNormal3f(0.0, 0.0, nz)
+        for j in range(n):
+            gl.glBegin(gl.GL_TRIANGLE_STRIP)
+            for i in range(n + 1):
+                x = x0 + (x1 - x0) * i / n
+                for yy in ((j, j + 1) if not flip else (j + 1, j)):
+                    gl.glVertex3f(x, -3.0 + 6.0 * yy / n, -3.0)
+            gl.glEnd()
+    gl.glFinish()
+
+
+def texgen(gl, w, h):
+    """Object-linear S/T generation on one disk, sphere mapping on a lit
+    sphere-ish fan with varying normals, the texture matrix scaling S."""
+    _setup(gl, w, h)
+    img = np.zeros((8, 8, 4), np.uint8)
+    img[..., 0] = np.arange(8)[None, :] * 32
+    img[..., 1] = np.arange(8)[:, None] * 32
+    img[..., 2] = 128
+    img[..., 3] = 255
+    _texture(gl, img, gl.GL_RGBA, gl.GL_RGBA)
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_MODE, gl.GL_REPLACE)
+    gl.glTexGeni(gl.GL_S, gl.GL_TEXTURE_GEN_MODE, gl.GL_OBJECT_LINEAR)
+    gl.glTexGeni(gl.GL_T, gl.GL_TEXTURE_GEN_MODE, gl.GL_OBJECT_LINEAR)
+    gl.glTexGenfv(gl.GL_S, gl.GL_OBJECT_PLANE, (1.0, 0.0, 0.0, 0.5))
+    gl.glTexGenfv(gl.GL_T, gl.GL_OBJECT_PLANE, (0.0, 1.0, 0.0, 0.5))
+    gl.glEnable(gl.GL_TEXTURE_GEN_S)
+    gl.glEnable(gl.GL_TEXTURE_GEN_T)
+    gl.glMatrixMode(gl.GL_TEXTURE)
+    gl.glLoadIdentity()
+    gl.glScalef(1.5, 1.0, 1.0)
+    gl.glMatrixMode(gl.GL_MODELVIEW)
+    _disk(gl, -0.5, 0.5, 0.45)
+    gl.glMatrixMode(gl.GL_TEXTURE)
+    gl.glLoadIdentity()
+    gl.glMatrixMode(gl.GL_MODELVIEW)
+    gl.glTexGeni(gl.GL_S, gl.GL_TEXTURE_GEN_MODE, gl.GL_EYE_LINEAR)
+    gl.glTexGeni(gl.GL_T, gl.GL_TEXTURE_GEN_MODE, gl.GL_EYE_LINEAR)
+    gl.glPushMatrix()
+    gl.glTranslatef(0.3, 0.0, 0.0)
+    gl.glTexGenfv(gl.GL_S, gl.GL_EYE_PLANE, (1.0, 0.0, 0.0, 0.0))
+    gl.glTexGenfv(gl.GL_T, gl.GL_EYE_PLANE, (0.0, 1.0, 0.0, 0.5))
+    gl.glPopMatrix()
+    _disk(gl, 0.5, 0.5, 0.45)
+    gl.glTexGeni(gl.GL_S, gl.GL_TEXTURE_GEN_MODE, gl.GL_SPHERE_MAP)
+    gl.glTexGeni(gl.GL_T, gl.GL_TEXTURE_GEN_MODE, gl.GL_SPHERE_MAP)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for i in range(16):
+        for a in (i, i + 1):
+            ang = 2 * math.pi * a / 16
+            gl.glNormal3f(0.8 * math.cos(ang), 0.8 * math.sin(ang), 0.6)
+            gl.glVertex3f(0.45 * math.cos(ang), -0.5 + 0.45 * math.sin(ang), 0.0)
+        gl.glNormal3f(0.0, 0.0, 1.0)
+        gl.glVertex3f(0.0, -0.5, 0.0)
+    gl.glEnd()
+    gl.glDisable(gl.GL_TEXTURE_GEN_S)
+    gl.glDisable(gl.GL_TEXTURE_GEN_T)
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glFinish()
+
+
+def texenv_modes(gl, w, h):
+    """Every classic environment mode (rows) on every base format (columns)."""
+    _setup(gl, w, h)
+    rgba = np.array([[[200, 100, 50, 128], [50, 200, 100, 255]], [[100, 50, 200, 64], [255, 255, 255, 0]]],
+                    np.uint8)
+    formats = [(gl.GL_RGBA, gl.GL_RGBA, rgba), (gl.GL_RGB, gl.GL_RGB, rgba[..., :3]),
+               (gl.GL_LUMINANCE, gl.GL_LUMINANCE, rgba[..., 0]), (gl.GL_ALPHA, gl.GL_ALPHA, rgba[..., 3]),
+               (gl.GL_LUMINANCE_ALPHA, gl.GL_LUMINANCE_ALPHA, rgba[..., [0, 3]]),
+               (gl.GL_INTENSITY, gl.GL_LUMINANCE, rgba[..., 1])]
+    modes = [gl.GL_REPLACE, gl.GL_MODULATE, gl.GL_DECAL, gl.GL_BLEND, gl.GL_ADD]
+    texs = [_texture(gl, img, internal, fmt) for internal, fmt, img in formats]
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    gl.glTexEnvfv(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_COLOR, (0.1, 0.9, 0.4, 0.7))
+    gl.glColor4f(0.6, 0.4, 0.9, 0.5)
+    for r, mode in enumerate(modes):
+        gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_MODE, mode)
+        for c, t in enumerate(texs):
+            gl.glBindTexture(gl.GL_TEXTURE_2D, t)
+            x0, y0 = -1 + 2 * c / len(texs), -1 + 2 * r / len(modes)
+            _quad(gl, x0, y0, x0 + 2 / len(texs), y0 + 2 / len(modes))
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glFinish()
+
+
+def combine_modes(gl, w, h):
+    """GL_COMBINE functions, sources and operands, RGB and alpha scales."""
+    _setup(gl, w, h)
+    img = np.array([[[200, 100, 50, 128], [50, 200, 180, 255]], [[100, 50, 200, 64], [160, 160, 40, 200]]],
+                   np.uint8)
+    _texture(gl, img, gl.GL_RGBA, gl.GL_RGBA)
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_MODE, gl.GL_COMBINE)
+    gl.glTexEnvfv(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_COLOR, (0.3, 0.6, 0.9, 0.25))
+    gl.glColor4f(0.7, 0.2, 0.5, 0.8)
+    cases = [
+        (gl.GL_INTERPOLATE, gl.GL_INTERPOLATE, (gl.GL_TEXTURE, gl.GL_PRIMARY_COLOR, gl.GL_CONSTANT),
+         (gl.GL_SRC_COLOR, gl.GL_SRC_COLOR, gl.GL_SRC_ALPHA), 1.0, 1.0),
+        (gl.GL_DOT3_RGB, gl.GL_MODULATE, (gl.GL_TEXTURE, gl.GL_PRIMARY_COLOR, gl.GL_CONSTANT),
+         (gl.GL_SRC_COLOR, gl.GL_SRC_COLOR, gl.GL_SRC_COLOR), 1.0, 2.0),
+        (gl.GL_SUBTRACT, gl.GL_ADD, (gl.GL_TEXTURE, gl.GL_CONSTANT, gl.GL_PRIMARY_COLOR),
+         (gl.GL_SRC_COLOR, gl.GL_ONE_MINUS_SRC_COLOR, gl.GL_SRC_COLOR), 2.0, 1.0),
+        (gl.GL_ADD_SIGNED, gl.GL_SUBTRACT, (gl.GL_PRIMARY_COLOR, gl.GL_TEXTURE, gl.GL_CONSTANT),
+         (gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_SRC_COLOR, gl.GL_SRC_COLOR), 4.0, 1.0),
+        (gl.GL_MODULATE, gl.GL_REPLACE, (gl.GL_TEXTURE, gl.GL_TEXTURE, gl.GL_CONSTANT),
+         (gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_COLOR, gl.GL_SRC_COLOR), 1.0, 1.0),
+        (gl.GL_DOT3_RGBA, gl.GL_REPLACE, (gl.GL_TEXTURE, gl.GL_CONSTANT, gl.GL_CONSTANT),
+         (gl.GL_SRC_COLOR, gl.GL_SRC_COLOR, gl.GL_SRC_COLOR), 1.0, 1.0),
+    ]
+    srcs_rgb = (gl.GL_SRC0_RGB, gl.GL_SRC1_RGB, gl.GL_SRC2_RGB)
+    ops_rgb = (gl.GL_OPERAND0_RGB, gl.GL_OPERAND1_RGB, gl.GL_OPERAND2_RGB)
+    srcs_a = (gl.GL_SRC0_ALPHA, gl.GL_SRC1_ALPHA, gl.GL_SRC2_ALPHA)
+    for k, (frgb, fa, srcs, ops, rgb_scale, a_scale) in enumerate(cases):
+        gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_COMBINE_RGB, frgb)
+        gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_COMBINE_ALPHA, fa)
+        for p, s in zip(srcs_rgb, srcs):
+            gl.glTexEnvi(gl.GL_TEXTURE_ENV, p, s)
+        for p, o in zip(ops_rgb, ops):
+            gl.glTexEnvi(gl.GL_TEXTURE_ENV, p, o)
+        for p, s in zip(srcs_a, srcs):
+            gl.glTexEnvi(gl.GL_TEXTURE_ENV, p, s)
+        gl.glTexEnvf(gl.GL_TEXTURE_ENV, gl.GL_RGB_SCALE, rgb_scale)
+        gl.glTexEnvf(gl.GL_TEXTURE_ENV, gl.GL_ALPHA_SCALE, a_scale)
+        y0 = -1 + 2 * k / len(cases)
+        _quad(gl, -1.0, y0, 1.0, y0 + 2 / len(cases))
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glFinish()
+
+
+def fog_modes(gl, w, h):
+    """EXP and EXP2 by eye distance, and LINEAR from glFogCoord per vertex."""
+    _setup(gl, w, h, ortho=False)
+    gl.glEnable(gl.GL_FOG)
+    gl.glFogfv(gl.GL_FOG_COLOR, (0.9, 0.8, 0.2, 1.0))
+    gl.glColor3f(0.1, 0.3, 0.9)
+    for k, (mode, density) in enumerate(((gl.GL_EXP, 0.25), (gl.GL_EXP2, 0.2))):
+        gl.glFogi(gl.GL_FOG_MODE, mode)
+        gl.glFogf(gl.GL_FOG_DENSITY, density)
+        y0 = -3.0 + 2.0 * k
+        gl.glBegin(gl.GL_QUADS)
+        for x, y, z in ((-3, y0, -1.5), (3, y0, -8), (3, y0 + 2, -8), (-3, y0 + 2, -1.5)):
+            gl.glVertex3f(x, y, z)
+        gl.glEnd()
+    gl.glFogi(gl.GL_FOG_MODE, gl.GL_LINEAR)
+    gl.glFogf(gl.GL_FOG_START, 0.0)
+    gl.glFogf(gl.GL_FOG_END, 10.0)
+    gl.glFogi(gl.GL_FOG_COORD_SRC, gl.GL_FOG_COORD)
+    gl.glBegin(gl.GL_QUADS)
+    for (x, y), fc in zip(((-1.5, 0.5), (1.5, 0.5), (1.5, 1.5), (-1.5, 1.5)), (0.0, 10.0, 5.0, 2.0)):
+        gl.glFogCoordf(fc)
+        gl.glVertex3f(x, y, -1.5)
+    gl.glEnd()
+    gl.glFogi(gl.GL_FOG_COORD_SRC, gl.GL_FRAGMENT_DEPTH)
+    gl.glDisable(gl.GL_FOG)
+    gl.glFinish()
+
+
+def stipple_and_flat(gl, w, h):
+    """Polygon stipple; flat shading of quads, quad strips and polygons."""
+    _setup(gl, w, h)
+    pattern = np.zeros(128, np.uint8)
+    for row in range(32):
+        pattern[row * 4:(row + 1) * 4] = [0xF0, 0x0F, 0xAA, 0x55] if row % 4 < 2 else [0x0F, 0xF0, 0x55, 0xAA]
+    gl.glPolygonStipple(pattern)
+    gl.glEnable(gl.GL_POLYGON_STIPPLE)
+    gl.glColor3f(1.0, 1.0, 1.0)
+    gl.glRectf(-1.0, 0.0, 0.0, 1.0)
+    gl.glDisable(gl.GL_POLYGON_STIPPLE)
+    gl.glShadeModel(gl.GL_FLAT)
+    colors = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0), (0, 1, 1), (1, 0, 1)]
+    gl.glBegin(gl.GL_QUAD_STRIP)
+    for i, c in enumerate(colors):
+        gl.glColor3f(*c)
+        gl.glVertex2f(0.0 + 0.33 * (i // 2), 0.0 + (i % 2))
+    gl.glEnd()
+    gl.glBegin(gl.GL_POLYGON)
+    for i, (x, y) in enumerate(((-1, -1), (0, -1), (0, -0.2), (-0.5, 0), (-1, -0.2))):
+        gl.glColor3f(*colors[i])
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glBegin(gl.GL_QUADS)
+    for i, (x, y) in enumerate(((0.1, -1), (1, -1), (1, -0.1), (0.1, -0.1))):
+        gl.glColor3f(*colors[i + 2])
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glShadeModel(gl.GL_SMOOTH)
+    gl.glFinish()
+
+
+def pixels(gl, w, h):
+    """glRasterPos, glDrawPixels (with zoom and scale/bias), glBitmap, glCopyPixels, glWindowPos."""
+    _setup(gl, w, h, clear=(0.1, 0.1, 0.1, 1.0))
+    img = np.zeros((6, 8, 4), np.uint8)
+    img[..., 0] = np.arange(8)[None, :] * 30
+    img[..., 1] = np.arange(6)[:, None] * 40
+    img[..., 2] = 200
+    img[..., 3] = 255
+    gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+    gl.glRasterPos2f(-0.9, -0.9)
+    gl.glDrawPixels(8, 6, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, img)
+    gl.glPixelZoom(2.0, 1.5)
+    gl.glPixelTransferf(gl.GL_RED_SCALE, 0.5)
+    gl.glPixelTransferf(gl.GL_BLUE_BIAS, -0.3)
+    gl.glRasterPos2f(0.0, -0.9)
+    gl.glDrawPixels(8, 6, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, img)
+    gl.glPixelTransferf(gl.GL_RED_SCALE, 1.0)
+    gl.glPixelTransferf(gl.GL_BLUE_BIAS, 0.0)
+    gl.glPixelZoom(1.0, 1.0)
+    bits = np.array([0x18, 0x3C, 0x7E, 0xFF, 0xFF, 0x7E, 0x3C, 0x18], np.uint8)
+    gl.glColor3f(1.0, 0.8, 0.0)
+    gl.glRasterPos2f(-0.9, 0.2)
+    for _ in range(3):
+        gl.glBitmap(8, 8, 0.0, 0.0, 10.0, 2.0, bits)
+    gl.glWindowPos2i(w // 2, h // 2)
+    gl.glCopyPixels(0, 0, w // 4, h // 4, gl.GL_COLOR)
+    gl.glFinish()
+
+
+def arrays_and_attribs(gl, w, h):
+    """glInterleavedArrays + glDrawArrays, glArrayElement inside Begin/End,
+    and state restored by glPopAttrib / glPopClientAttrib."""
+    _setup(gl, w, h)
+    data = np.array([[1, 0, 0, -1.0, -1.0, 0.0], [0, 1, 0, 0.0, -1.0, 0.0], [0, 0, 1, -1.0, 0.0, 0.0],
+                     [1, 1, 0, 0.0, 0.0, 0.0]], np.float32)
+    gl.glPushClientAttrib(gl.GL_CLIENT_VERTEX_ARRAY_BIT)
+    gl.glInterleavedArrays(gl.GL_C3F_V3F, 0, data)
+    gl.glDrawArrays(gl.GL_TRIANGLE_STRIP, 0, 4)
+    gl.glPushMatrix()
+    gl.glTranslatef(1.0, 1.0, 0.0)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for i in (0, 1, 2):
+        gl.glArrayElement(i)
+    gl.glEnd()
+    gl.glPopMatrix()
+    gl.glPopClientAttrib()
+    gl.glPushAttrib(gl.GL_CURRENT_BIT | gl.GL_ENABLE_BIT | gl.GL_LIGHTING_BIT)
+    gl.glEnable(gl.GL_LIGHTING)
+    gl.glEnable(gl.GL_LIGHT0)
+    gl.glMaterialfv(gl.GL_FRONT, gl.GL_DIFFUSE, (0.0, 1.0, 0.0, 1.0))
+    gl.glColor3f(1.0, 0.0, 1.0)
+    gl.glNormal3f(0.0, 0.0, 1.0)
+    gl.glRectf(0.1, -0.9, 0.9, -0.5)
+    gl.glPopAttrib()
+    gl.glRectf(0.1, -0.4, 0.9, -0.1)          # unlit, the colour before the push
+    gl.glFinish()
+
+
+def clip_and_normals(gl, w, h):
+    """A user clip plane; GL_RESCALE_NORMAL and GL_NORMALIZE under a scaled modelview."""
+    _setup(gl, w, h)
+    gl.glEnable(gl.GL_LIGHTING)
+    gl.glEnable(gl.GL_LIGHT0)
+    gl.glLightfv(gl.GL_LIGHT0, gl.GL_POSITION, (0.3, 0.4, 1.0, 0.0))
+    gl.glClipPlane(gl.GL_CLIP_PLANE0, (1.0, 1.0, 0.0, 0.3))
+    gl.glEnable(gl.GL_CLIP_PLANE0)
+    _disk(gl, -0.5, 0.5, 0.45)
+    gl.glDisable(gl.GL_CLIP_PLANE0)
+    for k, cap in enumerate((gl.GL_RESCALE_NORMAL, gl.GL_NORMALIZE, None)):
+        gl.glPushMatrix()
+        gl.glTranslatef(-0.6 + 0.6 * k, -0.5, 0.0)
+        gl.glScalef(0.5, 0.5, 0.5)
+        if cap is not None:
+            gl.glEnable(cap)
+        _disk(gl, 0.0, 0.0, 0.5, normal=(0.0, 0.3, 1.0))
+        if cap is not None:
+            gl.glDisable(cap)
+        gl.glPopMatrix()
+    gl.glFinish()
+
+
+FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
+                                    stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals)}
