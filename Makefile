@@ -55,7 +55,7 @@ optional-deps:
 # Conformance: the installed piglit (Debian's package) on shimgl next to Mesa's
 # llvmpipe, per tier (issue 10): piglit-results/tierN/{summary.md,results.csv,results.json}.
 # A reproducible sample of PIGLIT_SAMPLE tests per tier (empty: whole tiers, hours).
-PIGLIT_SAMPLE ?= 50
+PIGLIT_SAMPLE ?= 100
 PIGLIT_TIERS  ?= 1 2 3 4
 PIGLIT_JOBS   ?= 2
 piglit: $(STAMP) optional-deps
