@@ -36,7 +36,8 @@ def test_partial_renders_match_one_pass():
         small = driver.Context(api="gles3", width=64, height=64, device=path)
         img_small = _scene(small)
         counters = small.screen.device.queue_counters(small.pipe.queue_id)
-        assert counters["partial_renders"] > 0
+        if "flush" not in small.pipe.debug:          # one draw per command never overflows
+            assert counters["partial_renders"] > 0
         assert small.pipe.stats["partial_renders"] == counters["partial_renders"]    # from the feedback
     finally:
         uapi.unregister_backend(path)
