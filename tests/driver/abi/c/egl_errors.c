@@ -102,6 +102,10 @@ int main(void)
            EGL_SUCCESS);
     glBegin(GL_TRIANGLES);      /* not in a core profile */
     expect("glBegin in core: GL_INVALID_OPERATION", glGetError() == GL_INVALID_OPERATION, EGL_SUCCESS);
+    glAccum(GL_LOAD, 1.0f);     /* exported, not implemented by the front end */
+    expect("unimplemented glAccum: GL_INVALID_OPERATION", glGetError() == GL_INVALID_OPERATION,
+           EGL_SUCCESS);
+    expect("GL error cleared", glGetError() == GL_NO_ERROR, EGL_SUCCESS);
     EGLSync sync = eglCreateSync(dpy, EGL_SYNC_FENCE, NULL);
     expect("eglCreateSync(FENCE)", sync != EGL_NO_SYNC, EGL_SUCCESS);
     expect("eglClientWaitSync", eglClientWaitSync(dpy, sync, EGL_SYNC_FLUSH_COMMANDS_BIT,
