@@ -203,6 +203,7 @@ class AgxContext(PipeContext):
                       "faults": 0, "staged_uploads": 0, "implicit_syncs": 0}
         self.faults: list = []
         self.warned: set[str] = set()           # one-time warnings already given
+        self.timer_queries: list[AgxQuery] = []  # active TIME_ELAPSED queries (collect submissions)
 
     # ------------------------------------------------------------------ CSOs
     def _handle(self, state):
@@ -437,6 +438,8 @@ class AgxContext(PipeContext):
                 r.bo.writer_submission = sub
         self.last_submission = sub
         self.screen.pending.append(sub)
+        for q in self.timer_queries:
+            q.submissions.append(sub)
         if "sync" in self.debug:
             if not sub.wait(10_000_000_000):
                 raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
@@ -869,9 +872,11 @@ class AgxContext(PipeContext):
                 self.last_submission.wait()
             self.occlusion_bo.map[8 * query.slot:8 * query.slot + 8] = bytes(8)
             self.queries_active.append(query)
-        elif t in (PipeQueryType.TIME_ELAPSED,):
-            self._finish()
-            query.begin_value = self.device.timestamp_ns()
+        elif t == PipeQueryType.TIME_ELAPSED:
+            # the GPU time of the commands submitted until end_query, from their feedback
+            self.flush()
+            query.submissions = []
+            self.timer_queries.append(query)
         elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
             self._finish()
             query.begin_value = self.device.queue_counters(self.queue_id)["primitives"]
@@ -887,8 +892,10 @@ class AgxContext(PipeContext):
             self._finish()
             query.result = self.device.timestamp_ns()
         elif t == PipeQueryType.TIME_ELAPSED:
-            self._finish()
-            query.result = self.device.timestamp_ns() - query.begin_value
+            self.flush()
+            if query in self.timer_queries:
+                self.timer_queries.remove(query)
+            query.submission = "timer"
         elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
             self._finish()
             query.result = self.device.queue_counters(self.queue_id)["primitives"] - query.begin_value
@@ -909,6 +916,15 @@ class AgxContext(PipeContext):
         if t == PipeQueryType.GPU_FINISHED:
             sub = query.submission
             return True if sub is None or (sub.wait() if wait else sub.poll()) else (None if not wait else True)
+        if t == PipeQueryType.TIME_ELAPSED:
+            subs = getattr(query, "submissions", [])
+            if not wait and not all(s.poll() for s in subs):
+                return None
+            for s in subs:
+                s.wait()
+            times = [(fb["start_ns"], fb["end_ns"]) for s in subs for fb in s.feedback if fb["end_ns"]]
+            query.result = max(e for _, e in times) - min(b for b, _ in times) if times else 0
+            return query.result
         if query.slot is not None:
             fence = self.flush()
             if not wait and not fence.signalled():

@@ -289,3 +289,21 @@ def test_primitive_restart_and_line_loop():
     img = ctx.read_pixels()[..., 0]
     assert img[0, 5] == 255 and img[15, 5] == 255 and img[5, 0] == 255 and img[5, 15] == 255   # all 4 edges
     assert (img[2:14, 2:14] == 0).all()
+
+
+def test_time_elapsed_query_from_command_feedback():
+    ctx = context(64, 64, api="gl33")
+    p = program(ctx, """#version 330
+    in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); }""", """#version 330
+    out vec4 color; void main(){ color = vec4(1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1], [3, -1], [-1, 3]], np.float32), {"pos": (2, 0)}, 2)
+    q = ctx.glGenQueries(1)[0]
+    import time
+    t0 = time.monotonic_ns()
+    ctx.glBeginQuery(ctx.GL_TIME_ELAPSED, q)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    ctx.glEndQuery(ctx.GL_TIME_ELAPSED)
+    elapsed = ctx.glGetQueryObjectui64v(q, ctx.GL_QUERY_RESULT)[0]
+    wall = time.monotonic_ns() - t0
+    assert 0 < elapsed <= wall
