@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import driver
-from tests.driver.gl.legacy import scenes
+from tests.driver.gl.legacy import features, scenes
 
 REF = Path(__file__).with_name("mesa_legacy_ref.py")
 ROOT = Path(__file__).resolve().parents[4]
@@ -26,7 +26,7 @@ TOL = 2                 # per channel, in 1/255 (piglit's default RGBA8 probe to
 
 def render(scene, w=W, h=H, **kw) -> np.ndarray:
     ctx = driver.Context(api="compat", width=w, height=h)
-    scenes.SCENES[scene](ctx, w, h, **kw)
+    {**scenes.SCENES, **features.FEATURES}[scene](ctx, w, h, **kw)
     assert ctx.glGetError() == ctx.GL_NO_ERROR, ctx.gl.error_log
     return ctx.read_pixels().astype(int)
 
@@ -179,6 +179,22 @@ def assert_images_match(img, ref, tol=3, max_bad_fraction=0.002):
 @pytest.mark.parametrize("scene", sorted(scenes.SCENES))
 def test_matches_llvmpipe(scene):
     assert_images_match(render(scene), reference(scene))
+
+
+@pytest.mark.mesa
+@pytest.mark.parametrize("feature", sorted(set(features.FEATURES) - {"texenv_modes"}))
+def test_feature_matches_llvmpipe(feature):
+    """Two-sided spot lighting, texgen, combiners, fog modes, stipple and flat
+    quads, pixel rectangles, arrays and attribute stacks, clip planes and
+    normal rescaling: each a small program, against llvmpipe at 48 x 48."""
+    assert_images_match(render(feature, 48, 48), reference(feature, w=48, h=48))
+
+
+@pytest.mark.mesa
+@pytest.mark.slow
+def test_texenv_modes_match_llvmpipe():
+    """5 environment modes x 6 base formats (30 generated fragment programs)."""
+    assert_images_match(render("texenv_modes", 48, 48), reference("texenv_modes", w=48, h=48))
 
 
 @pytest.mark.mesa
