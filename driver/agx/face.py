@@ -47,11 +47,26 @@ class Context:
             return getattr(E, name)
         return getattr(self.gl, name)
 
-    def read_pixels(self) -> np.ndarray:
-        """The window's colour buffer as uint8 (height, width, 4), row 0 at the bottom."""
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {n for n in dir(self.gl) if n.startswith("gl")})
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.destroy()
+
+    def read_pixels(self, x: int = 0, y: int = 0, width: int | None = None, height: int | None = None
+                    ) -> np.ndarray:
+        """RGBA8 pixels of the current read framebuffer (default: the whole window) as uint8
+        (height, width, 4), row 0 at the bottom (glReadPixels order), after glFinish."""
+        width = self.width - x if width is None else width
+        height = self.height - y if height is None else height
         self.gl.glFinish()
-        raw = self.gl.glReadPixels(0, 0, self.width, self.height, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
-        return np.frombuffer(bytes(raw), np.uint8).reshape(self.height, self.width, 4).copy()
+        raw = self.gl.glReadPixels(x, y, width, height, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+        if raw is None:
+            raise RuntimeError(f"glReadPixels failed: {self.gl.error_log[-1:]}")
+        return np.frombuffer(bytes(raw), np.uint8).reshape(height, width, 4).copy()
 
     def save_png(self, path) -> None:
         from PIL import Image

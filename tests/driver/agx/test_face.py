@@ -25,3 +25,12 @@ def test_clear_read_pixels_and_png(tmp_path):
     from PIL import Image
     png = np.asarray(Image.open(path))
     assert (png[::-1] == img).all()
+
+
+def test_context_manager_region_and_dir():
+    with driver.Context(api="gl33", width=8, height=4) as ctx:
+        assert "glDrawArrays" in dir(ctx) and ctx.GL_TRIANGLES == 4
+        ctx.glClearColor(1, 1, 1, 1)
+        ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+        assert ctx.read_pixels(2, 1, 3, 2).shape == (2, 3, 4)
+        assert (ctx.read_pixels(2, 1, 3, 2) == 255).all()
