@@ -130,6 +130,12 @@ class Surface:
         self.current_in = None       # the Context this surface is bound to
         self.destroyed = False
 
+    def free(self):
+        from driver.agx.face import default_screen
+        screen = default_screen()
+        screen.resource_destroy(self.fb.color)
+        screen.resource_destroy(self.fb.depth_stencil)
+
 
 class Context:
     def __init__(self, config, api_name, client_api, version):
@@ -296,8 +302,7 @@ def eglTerminate(dpy):
             obj.destroyed = True
             if not bound:
                 del table[h]
-                if isinstance(obj, Context):
-                    obj.free()
+                obj.free()
     SYNCS.clear()
     return 1
 
@@ -440,6 +445,7 @@ def eglDestroySurface(dpy, surface):
     s.destroyed = True
     if s.current_in is None:
         del SURFACES[s.handle]
+        s.free()
     return 1
 
 
@@ -608,8 +614,8 @@ def _release_current():
         for s in (cur.draw, cur.read):
             if s is not None:
                 s.current_in = None
-                if s.destroyed:
-                    SURFACES.pop(s.handle, None)
+                if s.destroyed and SURFACES.pop(s.handle, None) is not None:
+                    s.free()
         cur.draw = cur.read = None
         if cur.destroyed:
             CONTEXTS.pop(cur.handle, None)
@@ -647,6 +653,8 @@ def eglMakeCurrent(dpy, draw, read, context):
     for s in (ctx.draw, ctx.read):
         if s is not None and s not in (d, r):
             s.current_in = None
+            if s.destroyed and SURFACES.pop(s.handle, None) is not None:
+                s.free()
     ctx.draw, ctx.read = d, r
     for s in (d, r):
         if s is not None:
