@@ -27,7 +27,7 @@ def register(subparsers) -> None:
     p.add_argument("--sample", type=int, metavar="N", help="run a reproducible sample of N tests per tier/list")
     p.add_argument("--filter", metavar="TEXT", help="only tests whose path contains TEXT")
     p.add_argument("--all", action="store_true",
-                   help="keep geometry/tessellation, fp64/int64 and rlimit tests in tiers 1-3")
+                   help="keep geometry/tessellation, fp64/int64 and rlimit tests")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="parallel processes")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-test timeout in seconds")
     p.add_argument("--reference", action="store_true", help="also run the list on Mesa's llvmpipe and compare")

@@ -11,9 +11,9 @@ Tiers (issue 10):
      and glsl-es-3.10 execution tests
   4  compiler tests: glslparsertest over the `compiler` directories
 each over `tests/spec/<dir>` and its `generated_tests/spec/<dir>` counterpart.
-Tiers 1-3 leave out tests with geometry/tessellation stages, fp64/int64 or an
+Every tier leaves out tests of geometry/tessellation stages, fp64/int64 or an
 rlimit (see `out_of_scope`; the piglit research notes put them in a separate,
-out-of-scope list), unless asked for all.
+out-of-scope list; shimgl has none of these), unless asked for all.
 
 The binary for a shader_test follows piglit's rule (framework/test/shader_test.py,
 re-implemented): a GL ES requirement below 3.0 -> shader_runner_gles2, GL ES
@@ -182,9 +182,9 @@ def tier_tests(root: Path, tier: int, include_all: bool = False) -> list[PiglitT
             if base.is_dir():
                 rels += [p.relative_to(root).as_posix() for p in base.rglob("*") if p.name.endswith(suffixes)]
     rels = sorted(set(rels))
-    if spec["kind"] == "shader" and not include_all:
-        rels = [r for r in rels
-                if out_of_scope((root / r).read_text(encoding="utf-8", errors="replace")) is None]
+    if not include_all:
+        rels = [r for r in rels if not r.endswith((".geom", ".tesc", ".tese"))
+                and out_of_scope((root / r).read_text(encoding="utf-8", errors="replace")) is None]
     tests = [command_for(root, r) for r in rels]
     return [t for t in tests if t is not None]
 
