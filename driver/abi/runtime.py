@@ -61,28 +61,32 @@ def _gl_entry(name, fn, zero, after):
     from driver.gl.errors import GLError
     from driver.gl import enums as E
 
+    def failed(ctx, err):
+        _report(name, err)
+        ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"internal error in {name}"))
+        return zero
+
     def entry(*args):
         ctx = current.gl
         if ctx is None:
             return zero
         with LOCK:
-            return call(ctx, args)
+            try:
+                r = fn(ctx, *args)
+                if after is not None:
+                    after()
+                return r
+            except Exception as err:    # never let an exception reach C
+                return failed(ctx, err)
 
-    def call(ctx, args):
-        try:
-            if _trace:
-                n_errors = len(ctx.error_log)
-            r = fn(ctx, *args)
-            if after is not None:
-                after()
-            if _trace:
-                print(f"shimgl: {name}{args!r} -> {r!r} {ctx.error_log[n_errors:]}", file=sys.stderr)
-            return r
-        except Exception as err:    # never let an exception reach C
-            _report(name, err)
-            ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"internal error in {name}"))
-            return zero
-    return entry
+    def traced(*args):
+        ctx = current.gl
+        n_errors = len(ctx.error_log) if ctx is not None else 0
+        r = entry(*args)
+        errors = ctx.error_log[n_errors:] if ctx is not None else "no current context"
+        print(f"shimgl: {name}{args!r} -> {r!r} {errors}", file=sys.stderr)
+        return r
+    return traced if _trace else entry
 
 
 def _after_flush():

@@ -52,3 +52,15 @@ def test_run_missing_program(abi_dir):
         pytest.skip("the shimgl console script is not installed")
     res = run([SHIMGL, "run", "/nonexistent/program"], None)
     assert res.returncode == 127
+
+
+def test_run_binary(abi_dir, build_host):
+    """`shimgl run` a compiled EGL program: it reaches shimgl through glvnd."""
+    if not SHIMGL.exists():
+        pytest.skip("the shimgl console script is not installed")
+    from tests.driver.abi.conftest import clean_env
+    exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
+    env = clean_env(PATH=f"{SHIMGL.parent}:/usr/bin:/bin")
+    res = run([SHIMGL, "run", exe, "gles3"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "EGL 1.5 vendor shimgl" in res.stdout
