@@ -20,11 +20,14 @@ from .shader import AgxShader, CFBinding, Push
 __all__ = ["compile_variant", "link_fragment_bindings", "available"]
 
 try:
-    from compiler.backend import compile_glsl
+    from compiler.backend import BackendError, compile_glsl
+    from compiler.lower import LoweringError
     available = True
+    COMPILE_ERRORS: tuple = (BackendError, LoweringError, NotImplementedError)
 except ImportError:     # the backend is not installed: only prebuilt shaders run
     compile_glsl = None
     available = False
+    COMPILE_ERRORS = (NotImplementedError,)
 
 STAGE_NAMES = {0: "vertex", 4: "fragment", 5: "compute"}
 _COLS = {"mat2": 2, "mat3": 3, "mat4": 4}
@@ -126,6 +129,7 @@ def compile_variant(state, key) -> AgxShader:
         _vertex_outputs(shader, c, info)
     elif stage == "fragment":
         shader.cf_count = max(c.cf_count, 2)
+        shader.info["point_coord_cf"] = getattr(c, "point_coord_cf", None)
     return shader
 
 
@@ -159,6 +163,9 @@ def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = Fals
     out = [CFBinding(0, 0, 1, "LINEAR"), CFBinding(0, 1, 1, "LINEAR", "FRAGCOORD_Z")]
     fsi = fs.info.get("shader_info")
     vouts = vs.info.get("varyings", {})
+    pc = fs.info.get("point_coord_cf")
+    if pc is not None:
+        out.append(CFBinding(0, pc, 2, "LINEAR", "POINT_COORD"))
     if fsi is None:
         return tuple(out)
     for v in fsi.varyings:

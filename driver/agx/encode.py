@@ -596,7 +596,8 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
                        front_ccw=rast.front_ccw,
                        provoking_vertex=P.ProvokingVertex.FIRST if rast.flatshade_first else P.ProvokingVertex.LAST,
                        polygon_mode_front=int(rast.fill_front), polygon_mode_back=int(rast.fill_back),
-                       point_sprite=bool(rast.sprite_coord_enable or rast.point_quad_rasterization),
+                       point_sprite=bool(rast.sprite_coord_enable or rast.point_quad_rasterization or
+                                         (fs is not None and fs.info.get("point_coord_cf") is not None)),
                        point_sprite_lower_left=not rast.sprite_coord_upper_left,
                        program_point_size=bool(rast.point_size_per_vertex and vs.point_size),
                        depth_clip=rast.depth_clip_near, depth_clamp=rast.depth_clamp,

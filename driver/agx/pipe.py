@@ -12,6 +12,7 @@ flushes after every draw and dispatch."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import warnings
 from collections.abc import Sequence
@@ -200,7 +201,7 @@ class AgxContext(PipeContext):
         self.occlusion_bo = None
         self.occlusion_free = list(range(512))
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
-                      "faults": 0, "staged_uploads": 0, "implicit_syncs": 0}
+                      "faults": 0, "staged_uploads": 0, "implicit_syncs": 0, "skipped": 0}
         self.faults: list = []
         self.warned: set[str] = set()           # one-time warnings already given
         self.timer_queries: list[AgxQuery] = []  # active TIME_ELAPSED queries (collect submissions)
@@ -831,17 +832,34 @@ class AgxContext(PipeContext):
         if not self._render_condition_passes():
             return
         from .encode import encode_draw
-        encode_draw(self, info, drawid_offset, indirect, draws)
+        with self._compile_errors_skip("draw"):
+            encode_draw(self, info, drawid_offset, indirect, draws)
         self.stats["draws"] += 1
         if "flush" in self.debug:
             self.flush()
 
     def launch_grid(self, info: GridInfo) -> None:
         from .encode import encode_launch
-        encode_launch(self, info)
+        with self._compile_errors_skip("dispatch"):
+            encode_launch(self, info)
         self.stats["launches"] += 1
         if "flush" in self.debug:
             self.flush()
+
+    @contextlib.contextmanager
+    def _compile_errors_skip(self, what: str):
+        """A shader variant the compiler cannot build skips the draw/dispatch with a warning
+        (as Mesa's drivers print and skip: GL has no error for it)."""
+        from .compile import COMPILE_ERRORS
+        try:
+            yield
+        except COMPILE_ERRORS as e:
+            self.stats["skipped"] += 1
+            key = f"{type(e).__name__}: {e}"
+            if key not in self.warned:
+                self.warned.add(key)
+                warnings.warn(f"shimgl: {what} skipped: shader variant failed to compile ({key})",
+                              RuntimeWarning, stacklevel=4)
 
     # ------------------------------------------------------------------ queries
     def create_query(self, type: PipeQueryType, index: int = 0) -> PipeQuery:

@@ -286,3 +286,36 @@ def test_compat_flat_shading_and_alpha_test():
     X, Y = np.meshgrid((np.arange(16) + 0.5) / 8 - 1, (np.arange(16) + 0.5) / 8 - 1)
     alpha = 0.2 + 0.7 * (Y + 1) / 4                      # interpolated alpha: 0.2 at y=-1 .. 0.9 at y=3
     assert (img[alpha < 0.48] == 0).all() and (img[alpha > 0.52][:, 3] > 127).all()
+
+
+def test_point_coord():
+    ctx = context(8, 8, api="gl33")
+    p = program(ctx, """#version 330
+    in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); gl_PointSize = 4.0; }""", """#version 330
+    out vec4 color; void main(){ color = vec4(gl_PointCoord, 0.0, 1.0); }""")
+    vertices(ctx, p, np.array([[0, 0]], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glEnable(ctx.GL_PROGRAM_POINT_SIZE)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_POINTS, 0, 1)
+    img = ctx.read_pixels().astype(int)
+    centres = (np.arange(4) + 0.5) / 4
+    assert np.abs(img[2:6, 2:6, 0] - np.round(centres * 255)[None, :]).max() <= 1       # s grows rightwards
+    assert np.abs(img[2:6, 2:6, 1] - np.round(centres[::-1] * 255)[:, None]).max() <= 1  # t from the top
+    assert (img[:2] == 0).all() and (img[6:] == 0).all()
+
+
+def test_a_shader_the_backend_cannot_compile_skips_the_draw_with_a_warning(monkeypatch):
+    from compiler.backend import BackendError
+    ctx = context(8, 8)
+
+    def refuse(state, key):
+        raise BackendError("an operation this test pretends is unsupported")
+    monkeypatch.setattr(ctx.screen, "compile_fn", refuse)        # for the shader CSOs made at link
+    p = program(ctx, """#version 300 es
+    in vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); }""", """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1], [3, -1], [-1, 3]], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    with pytest.warns(RuntimeWarning, match="skipped"):
+        ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    assert ctx.pipe.stats["skipped"] == 1 and (ctx.read_pixels() == 0).all()
