@@ -307,3 +307,44 @@ def test_time_elapsed_query_from_command_feedback():
     elapsed = ctx.glGetQueryObjectui64v(q, ctx.GL_QUERY_RESULT)[0]
     wall = time.monotonic_ns() - t0
     assert 0 < elapsed <= wall
+
+
+def _msaa_fbo(ctx, w, h):
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fbo)
+    rb = ctx.glGenRenderbuffers(1)[0]
+    ctx.glBindRenderbuffer(ctx.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorageMultisample(ctx.GL_RENDERBUFFER, 4, ctx.GL_RGBA8, w, h)
+    ctx.glFramebufferRenderbuffer(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT0, ctx.GL_RENDERBUFFER, rb)
+    return fbo
+
+
+def _resolve(ctx, fbo, w, h):
+    ctx.glBindFramebuffer(ctx.GL_READ_FRAMEBUFFER, fbo)
+    ctx.glBindFramebuffer(ctx.GL_DRAW_FRAMEBUFFER, 0)
+    ctx.glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, ctx.GL_COLOR_BUFFER_BIT, ctx.GL_NEAREST)
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, 0)
+    return ctx.read_pixels()
+
+
+def test_msaa_sample_mask_and_alpha_to_coverage():
+    ctx = context(8, 8, api="gles31")
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; uniform float a; out vec4 color; void main(){ color = vec4(1.0, 1.0, 1.0, a); }""")
+    vertices(ctx, p, FULL, {"pos": (2, 0)}, 2)
+    fbo = _msaa_fbo(ctx, 8, 8)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "a"), 1.0)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glEnable(ctx.GL_SAMPLE_MASK)
+    ctx.glSampleMaski(0, 0b0011)                     # half of the 4 samples
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = _resolve(ctx, fbo, 8, 8).astype(int)
+    assert (np.abs(img[..., 0] - 128).max()) <= 1, img[0, 0]
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fbo)
+    ctx.glDisable(ctx.GL_SAMPLE_MASK)
+    ctx.glEnable(ctx.GL_SAMPLE_ALPHA_TO_COVERAGE)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "a"), 0.5)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    img = _resolve(ctx, fbo, 8, 8).astype(int)
+    assert 96 <= img[..., 0].mean() <= 160, img[..., 0].mean()      # about half of the samples covered
