@@ -319,3 +319,24 @@ def test_a_shader_the_backend_cannot_compile_skips_the_draw_with_a_warning(monke
     with pytest.warns(RuntimeWarning, match="skipped"):
         ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
     assert ctx.pipe.stats["skipped"] == 1 and (ctx.read_pixels() == 0).all()
+
+
+def test_etc2_compressed_texture_matches_layout_decoder():
+    import layout
+    ctx = context(8, 8)
+    fs = """#version 300 es
+    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
+    void main(){ color = texture(t, uv); }"""
+    p = program(ctx, VS_UV, fs)
+    vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
+    blocks = np.random.default_rng(4).integers(0, 256, (2, 2, 8), np.uint8)      # 8x8 texels of ETC2 RGB8
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
+    ctx.glCompressedTexImage2D(ctx.GL_TEXTURE_2D, 0, ctx.GL_COMPRESSED_RGB8_ETC2, 8, 8, 0, blocks.nbytes, blocks)
+    _nearest(ctx, ctx.GL_TEXTURE_2D)
+    assert ctx.glGetError() == 0
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    img = ctx.read_pixels().astype(int)
+    want = layout.decompress_image("ETC2_RGB8", blocks, 8, 8)
+    want = np.round(np.asarray(want, np.float64).reshape(8, 8, 4) * (255 if np.asarray(want).max() <= 1 else 1))
+    assert np.abs(img[..., :3] - want[..., :3]).max() <= 1
