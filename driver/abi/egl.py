@@ -3,7 +3,7 @@
 One display (EGL_PLATFORM_SURFACELESS_MESA, also what eglGetDisplay(
 EGL_DEFAULT_DISPLAY) returns), a few RGBA8 configs with pbuffer surfaces,
 contexts for OpenGL (compatibility up to 3.3, core up to 4.3) and OpenGL ES
-(2.0, 3.0, 3.1), surfaceless and no-config contexts, fence syncs. Errors follow
+(2.0 to 3.1; the newest backward-compatible version is what a request gets), surfaceless and no-config contexts, fence syncs. Errors follow
 the EGL 1.5 specification: every call sets the thread's error (EGL_SUCCESS on
 success); eglGetError returns and resets it.
 
@@ -536,27 +536,22 @@ CONTEXT_ATTRS = {EGL_CONTEXT_MAJOR_VERSION, EGL_CONTEXT_MINOR_VERSION,
 
 
 def choose_api(client_api: int, major: int, minor: int, profile: int) -> str:
-    """The driver.gl API name for a requested version (EGL_KHR_create_context):
-    the version asked for or a later backward-compatible one; EGL_BAD_MATCH when
-    we have none."""
+    """The driver.gl API name for a requested version. EGL_KHR_create_context:
+    the context may implement "any later version that is backward compatible
+    with the requested version", and like Mesa we give the newest: OpenGL ES
+    2.0-3.1 -> ES 3.1; core 3.2-4.3 -> 4.3 core; compatibility (or any version
+    below 3.2) up to 3.3 -> the 3.3 compatibility context. EGL_BAD_MATCH when
+    we have none (ES 1.x, ES 3.2, GL 4.4+)."""
     if client_api == EGL_OPENGL_ES_API:
-        if major == 2:
-            return "gles2"
-        if major == 3 and minor == 0:
-            return "gles3"
-        if major == 3 and minor == 1:
-            return "gles31"
-        raise EGLFail(EGL_BAD_MATCH)
+        _check(major == 2 or (major == 3 and minor <= 1), EGL_BAD_MATCH)
+        return "gles31"
     version = (major, minor)
-    core = version >= (3, 2) and profile & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
     if version >= (3, 2):
         _check(profile & (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
                           | EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT), EGL_BAD_MATCH)
-    if core:
-        if version <= (3, 3):
-            return "gl33"
-        _check(version <= (4, 3), EGL_BAD_MATCH)
-        return "gl43"
+        if profile & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT:
+            _check(version <= (4, 3), EGL_BAD_MATCH)
+            return "gl43"
     _check(version <= (3, 3), EGL_BAD_MATCH)
     return "compat"
 

@@ -149,7 +149,7 @@ def OSMesaCreateContextAttribs(attribs, sharelist):
             i += 2
     version = (major, minor)
     if profile == OSMESA_CORE_PROFILE and version >= (3, 2):
-        api_name = "gl33" if version <= (3, 3) else "gl43" if version <= (4, 3) else None
+        api_name = "gl43" if version <= (4, 3) else None     # newest compatible core
     else:
         api_name = "compat" if version <= (3, 3) else None
     return NULL if api_name is None else _create(fmt, api_name)

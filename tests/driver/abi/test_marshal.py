@@ -98,3 +98,20 @@ def test_generated_rules(build):
 def test_clear_buffer_color_reads_four_values():
     from driver.gl import enums as E
     assert M.pname_count(E.GL_COLOR) == 4 and M.pname_count(E.GL_DEPTH) == 1
+
+
+def test_context_versions():
+    """EGL_KHR_create_context: the newest backward-compatible version we have."""
+    from driver.abi import egl
+    es, gl = egl.EGL_OPENGL_ES_API, egl.EGL_OPENGL_API
+    core, compat = egl.EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, egl.EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
+    assert egl.choose_api(es, 2, 0, core) == "gles31"
+    assert egl.choose_api(es, 3, 1, core) == "gles31"
+    assert egl.choose_api(gl, 1, 0, core) == "compat"         # profile ignored below 3.2
+    assert egl.choose_api(gl, 3, 3, compat) == "compat"
+    assert egl.choose_api(gl, 3, 2, core) == "gl43"
+    assert egl.choose_api(gl, 4, 3, core) == "gl43"
+    for args in ((es, 1, 1, core), (es, 3, 2, core), (gl, 4, 4, core), (gl, 4, 0, compat)):
+        with pytest.raises(egl.EGLFail) as e:
+            egl.choose_api(*args)
+        assert e.value.code == egl.EGL_BAD_MATCH
