@@ -110,8 +110,15 @@ class AgxResource(PipeResource):
         else:
             formats["color"] = name
         for plane, fmt in formats.items():
+            plane_tiling = tiling
+            # render targets use twiddled_compressed layouts when format and size allow
+            # (SHIMGL_DEBUG=nocompress turns it off)
+            if ("nocompress" not in device.debug and plane == "color" and tiling == "twiddled" and t.bind & PipeBind.RENDER_TARGET
+                    and not t.bind & (PipeBind.SHADER_IMAGE | PipeBind.SHARED | PipeBind.SCANOUT)
+                    and layout.can_compress(fmt, t.width_px, height, self.samples)):
+                plane_tiling = "twiddled_compressed"      # render targets are compressed, as ail decides
             lay = layout.make_miptree(t.width_px, height, layers, levels=t.last_level + 1, format=fmt,
-                                      sample_count_sa=self.samples, tiling=tiling, mipmapped_z=mipmapped_z,
+                                      sample_count_sa=self.samples, tiling=plane_tiling, mipmapped_z=mipmapped_z,
                                       renderable=renderable,
                                       writeable_image=bool(t.bind & PipeBind.SHADER_IMAGE))
             self.planes[plane] = Plane(lay, offset)
@@ -119,6 +126,11 @@ class AgxResource(PipeResource):
         self.alloc_B = offset
         self.bo = device.bo_create(offset, shared=shared, label=f"texture {name}") if import_fd is None \
             else device.bo_import(import_fd, offset, label=f"imported {name}")
+        if import_fd is None:
+            mem = self.memory()
+            for pl in self.planes.values():
+                if pl.lay.tiling == "twiddled_compressed":     # a new image: every tile "uncompressed"
+                    layout.clear_metadata(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B])
 
     # -- properties ------------------------------------------------------------
     @property

@@ -234,3 +234,18 @@ def test_implicit_sync_between_device_files(screen):
         uapi.close(fd)
     finally:
         other.destroy()
+
+
+def test_render_targets_are_compressed_and_start_uncompressed(screen):
+    import layout
+    rt = target(screen, 64, 64)
+    assert rt.lay.tiling == "twiddled_compressed"
+    pl = rt.planes["color"]
+    modes = layout.tile_modes(pl.lay, rt.memory()[pl.offset_B:pl.offset_B + pl.lay.size_B], 0)
+    assert (modes == layout.subtile_uncompressed_mode("R8G8B8A8_UNORM")).all()
+    small = target(screen, 8, 8)
+    assert small.lay.tiling == "twiddled"                     # too small to compress
+    ctx = screen.context_create()
+    ctx.set_framebuffer_state(FramebufferState(64, 64, cbufs=(Surface(rt, PipeFormat.R8G8B8A8_UNORM),)))
+    ctx.clear(PipeClear.COLOR0, None, (0.25, 0.5, 0.75, 1.0), 1.0, 0)
+    assert (read(ctx, rt, 64, 64) == [64, 128, 191, 255]).all()
