@@ -109,12 +109,12 @@ class Batch:
     bo_refs: dict = field(default_factory=dict)     # id(bo) -> bo (one reference each)
     occlusion_va: int = 0
     clear_rect: tuple | None = None                 # scissored colour clear: (x0, y0, x1, y1) px
-    blit: tuple | None = None
+    blit: tuple | None = None                       # (program, uniforms, textures, samplers) of a BLIT command
     feedback_slots: list = field(default_factory=list)
     no_load: set = field(default_factory=set)       # attachments whose contents were invalidated before any draw
     no_store: set = field(default_factory=set)      # ... after the draws: nothing to store
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
-    ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)                       # (program, uniforms, texture table) of a blit command
+    ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)
 
     def __post_init__(self):
         dev = self.ctx.device
