@@ -134,6 +134,19 @@ def _victim(candidates, uses, p):
     return None if best is None else best[1]
 
 
+def _busy(ins) -> set:
+    """Values an instruction needs whole in registers: its results and the
+    operands it reads entirely (a vector read one component at a time can be
+    spilled: each use reloads just that component)."""
+    busy = set(ins.defs())
+    for x in ins.use_operands():
+        if isinstance(x, VReg):
+            busy.add(x)
+        elif isinstance(x, Ref) and (x.vreg.count == 1 or x.size // 16 >= x.vreg.halves):
+            busy.add(x.vreg)
+    return busy
+
+
 def _phi_victim(cfg, b, live):
     """A successor phi whose source here is a reload (spilling the phi lets the
     source stay in memory)."""
@@ -164,7 +177,7 @@ def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> No
                 before = (after[k] - set(ins.defs())) | set(ins.uses())
                 need = max(sum(v.halves for v in live), sum(v.halves for v in before))
                 if need > budget_halves:
-                    busy = set(ins.uses()) | set(ins.defs())
+                    busy = _busy(ins)
                     victim = _victim(live - busy, uses, pos[id(ins)]) or _phi_victim(cfg, b, live)
                     if victim is None:
                         raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}` "
@@ -254,7 +267,7 @@ def _colour(func: MFunction, budget_halves: int):
                 h = f.find(v, hint(v))
                 if h is None:
                     p = pos[id(ins)]
-                    busy = set(ins.uses()) | set(ins.defs())
+                    busy = _busy(ins)
                     placed = {o for o in f.owner if o is not None} - busy
                     return None, _victim(placed, uses, p) or _victim(live - busy, uses, p)
                 reg[v] = h

@@ -4,10 +4,12 @@ A dependency DAG over the block's instructions: SSA edges (a use after its
 definition) plus order edges between instructions the table marks as not
 reorderable (memory, texture, varyings, fragment outputs, barriers keep their
 relative order; loads are not moved across stores or barriers). The scheduler
-repeatedly takes the ready instruction with the longest latency-weighted path to
-the end of the block (asynchronous ops count ``ASYNC_LATENCY``), ties broken by
-original order. The effect: loads and texture fetches start as early as their
-operands allow, so the ``wait`` for them lands as late as possible (waits.py).
+repeatedly takes, among the ready instructions, one that is an asynchronous op
+or feeds one (address arithmetic), else the first in the original order. The
+effect: loads and texture fetches start as early as their operands allow, so
+the ``wait`` for them lands as late as possible (waits.py), while everything
+else keeps its order (AGX has no ALU latencies to hide, and reordering ALU work
+would only raise register pressure).
 """
 
 from __future__ import annotations
@@ -55,9 +57,9 @@ def schedule_block(instrs: list) -> list:
         if k and instrs[0].op == "preload":
             succs[0].add(k)
             preds[k].add(0)
-    prio = [0] * n
+    prio = [0] * n          # 1: an async op or an instruction feeding one
     for k in range(n - 1, -1, -1):
-        prio[k] = _latency(instrs[k]) + max((prio[s] for s in succs[k]), default=0)
+        prio[k] = int(_latency(instrs[k]) > 1 or any(prio[s] for s in succs[k]))
     waiting = [len(p) for p in preds]
     ready = [k for k in range(n) if not waiting[k]]
     out = []
