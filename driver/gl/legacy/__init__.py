@@ -10,6 +10,7 @@ rule); every entry point is a method named like the C function
 
 from driver.gl.legacy.attrib import AttribMixin
 from driver.gl.legacy.dlist import DisplayListMixin, install_dispatch
+from driver.gl.legacy.evaluators import EvaluatorMixin
 from driver.gl.legacy.fixedfunc import FixedFunctionMixin
 from driver.gl.legacy.get import GetLegacyMixin
 from driver.gl.legacy.immediate import ImmediateMixin
@@ -18,6 +19,6 @@ from driver.gl.legacy.raster import RasterMixin
 __all__ = ["LegacyMixin", "install_dispatch"]
 
 
-class LegacyMixin(GetLegacyMixin, ImmediateMixin, RasterMixin, DisplayListMixin, AttribMixin,
+class LegacyMixin(GetLegacyMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
                   FixedFunctionMixin):
     """Every legacy family, in one base for driver.gl.Context."""

@@ -98,6 +98,10 @@ class GetLegacyMixin:
             E.GL_INDEX_BITS: lambda c: 0,
             E.GL_MAX_EVAL_ORDER: lambda c: 30, E.GL_MAX_PIXEL_MAP_TABLE: lambda c: 256,
             E.GL_MAX_NAME_STACK_DEPTH: lambda c: 64,
+            E.GL_NAME_STACK_DEPTH: lambda c: len(c._names()),
+            E.GL_MAP1_GRID_DOMAIN: lambda c: c._grid1[1:], E.GL_MAP1_GRID_SEGMENTS: lambda c: c._grid1[0],
+            E.GL_MAP2_GRID_DOMAIN: lambda c: (*c._grid2[1:3], *c._grid2[4:6]),
+            E.GL_MAP2_GRID_SEGMENTS: lambda c: (c._grid2[0], c._grid2[3]),
             E.GL_COLOR_SUM: lambda c: E.GL_COLOR_SUM in c.state.enabled,
             E.GL_CLAMP_VERTEX_COLOR: lambda c: L(c).clamp_vertex_color,
             E.GL_SECONDARY_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_SECONDARY_COLOR_ARRAY),
@@ -133,9 +137,79 @@ class GetLegacyMixin:
         check(False, E.GL_INVALID_OPERATION, "no accumulation buffer")
 
     def glRenderMode(self, mode) -> int:
-        """Only GL_RENDER draws; selection and feedback are not implemented
-        (their modes are accepted and record no hits)."""
+        """Only GL_RENDER draws; selection and feedback (optional in issue 11)
+        keep their state but record no hits or vertices: leaving them returns 0."""
         self._compat_only()
         check_enum(mode, (E.GL_RENDER, E.GL_SELECT, E.GL_FEEDBACK))
+        check(mode != E.GL_SELECT or self.__dict__.get("_select_buffer") is not None, E.GL_INVALID_OPERATION,
+              "glRenderMode(GL_SELECT) without glSelectBuffer")
+        check(mode != E.GL_FEEDBACK or self.__dict__.get("_feedback_buffer") is not None,
+              E.GL_INVALID_OPERATION, "glRenderMode(GL_FEEDBACK) without glFeedbackBuffer")
         self.legacy.render_mode = mode
         return 0
+
+    def _names(self) -> list:
+        return self.__dict__.setdefault("_name_stack", [])
+
+    def glSelectBuffer(self, size, buffer=None) -> None:
+        self._compat_only()
+        check(size >= 0, E.GL_INVALID_VALUE, "negative size")
+        check(self.legacy.render_mode != E.GL_SELECT, E.GL_INVALID_OPERATION, "in selection mode")
+        self._select_buffer = size
+
+    def glFeedbackBuffer(self, size, type, buffer=None) -> None:
+        self._compat_only()
+        check_enum(type, (E.GL_2D, E.GL_3D, E.GL_3D_COLOR, E.GL_3D_COLOR_TEXTURE, E.GL_4D_COLOR_TEXTURE))
+        check(size >= 0, E.GL_INVALID_VALUE, "negative size")
+        check(self.legacy.render_mode != E.GL_FEEDBACK, E.GL_INVALID_OPERATION, "in feedback mode")
+        self._feedback_buffer = (size, type)
+
+    def glPassThrough(self, token) -> None:
+        self._compat_only()
+
+    def glInitNames(self) -> None:
+        self._compat_only()
+        self._names().clear()
+
+    def glPushName(self, name) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            check(len(self._names()) < 64, E.GL_STACK_OVERFLOW, "name stack overflow")
+            self._names().append(int(name))
+
+    def glPopName(self) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            check(self._names(), E.GL_STACK_UNDERFLOW, "name stack underflow")
+            self._names().pop()
+
+    def glLoadName(self, name) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            check(self._names(), E.GL_INVALID_OPERATION, "empty name stack")
+            self._names()[-1] = int(name)
+
+    # -- texture residency (GL 2.1 section 3.8.12: every texture is resident) -------------------
+    def glAreTexturesResident(self, n, textures):
+        self._compat_only()
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        names = list(textures)[:n] if not isinstance(textures, int) else []
+        check(all(t != 0 and self.textures.get(t) is not None for t in names), E.GL_INVALID_VALUE,
+              "not a texture")
+        return [True] * n
+
+    def glPrioritizeTextures(self, n, textures, priorities) -> None:
+        self._compat_only()
+        check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+
+    # -- pixel maps (section 6.1.3) -------------------------------------------------------------
+    def glGetPixelMapfv(self, map) -> list[float]:
+        self._compat_only()
+        check(E.GL_PIXEL_MAP_I_TO_I <= map <= E.GL_PIXEL_MAP_A_TO_A, E.GL_INVALID_ENUM, "bad map")
+        return list(self.legacy.pixel_transfer.get(("map", map), [0.0]))
+
+    def glGetPixelMapuiv(self, map) -> list[int]:
+        vals = self.glGetPixelMapfv(map)
+        return None if vals is None else [int(v) for v in vals]
+
+    glGetPixelMapusv = glGetPixelMapuiv

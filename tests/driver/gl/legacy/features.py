@@ -353,5 +353,33 @@ def clip_and_normals(gl, w, h):
     gl.glFinish()
 
 
+def evaluators(gl, w, h):
+    """A lit bicubic Bezier patch with automatic normals (glMap2, glMapGrid2,
+    glEvalMesh2) and a coloured Bezier curve (glMap1, glEvalCoord1)."""
+    _setup(gl, w, h)
+    ctrl = np.array([[[x - 1.5, y - 1.5, 0.8 * math.sin(x + y)] for x in range(4)] for y in range(4)],
+                    np.float32) * 0.4
+    gl.glMap2f(gl.GL_MAP2_VERTEX_3, 0.0, 1.0, 3, 4, 0.0, 1.0, 12, 4, ctrl)
+    gl.glEnable(gl.GL_MAP2_VERTEX_3)
+    gl.glEnable(gl.GL_AUTO_NORMAL)
+    gl.glEnable(gl.GL_LIGHTING)
+    gl.glEnable(gl.GL_LIGHT0)
+    gl.glMapGrid2f(8, 0.0, 1.0, 8, 0.0, 1.0)
+    gl.glEvalMesh2(gl.GL_FILL, 0, 8, 0, 8)
+    gl.glDisable(gl.GL_LIGHTING)
+    pts = np.array([[-0.9, 0.9, 0.0], [-0.3, 0.2, 0.0], [0.3, 0.95, 0.0], [0.9, 0.52, 0.0]], np.float32)
+    cols = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 0, 1]], np.float32)
+    gl.glMap1f(gl.GL_MAP1_VERTEX_3, 0.0, 1.0, 3, 4, pts)
+    gl.glMap1f(gl.GL_MAP1_COLOR_4, 0.0, 1.0, 4, 4, cols)
+    gl.glEnable(gl.GL_MAP1_VERTEX_3)
+    gl.glEnable(gl.GL_MAP1_COLOR_4)
+    gl.glBegin(gl.GL_POINTS)
+    for i in range(9):
+        gl.glEvalCoord1f(i / 8.0)
+    gl.glEnd()
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
-                                    stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals)}
+                                    stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
+                                    evaluators)}

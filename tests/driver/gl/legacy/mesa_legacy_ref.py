@@ -19,6 +19,20 @@ os.environ["EGL_PLATFORM"] = "surfaceless"
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 
 
+class _CNames:
+    """PyOpenGL's GL module with the C signatures where its wrappers differ
+    (glMap1/glMap2 infer strides and orders from the array)."""
+
+    def __init__(self, gl):
+        from OpenGL.raw.GL.VERSION import GL_1_0
+        self._gl, self._raw = gl, GL_1_0
+
+    def __getattr__(self, name):
+        if name in ("glMap1f", "glMap2f", "glMap1d", "glMap2d"):
+            return getattr(self._raw, name)
+        return getattr(self._gl, name)
+
+
 def main():
     import numpy as np
     from OpenGL import EGL
@@ -44,7 +58,7 @@ def main():
     GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb[1])
     GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_DEPTH24_STENCIL8, w, h)
     GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_STENCIL_ATTACHMENT, GL.GL_RENDERBUFFER, rb[1])
-    {**SCENES, **FEATURES}[name](GL, w, h)
+    {**SCENES, **FEATURES}[name](_CNames(GL), w, h)
     px = GL.glReadPixels(0, 0, w, h, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE)
     sys.stdout.buffer.write(np.frombuffer(bytes(px), np.uint8).tobytes())
 

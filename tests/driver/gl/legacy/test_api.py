@@ -380,6 +380,39 @@ def test_legacy_commands_are_compat_only():
     assert core.glGetError() == E.GL_INVALID_VALUE
 
 
+def test_evaluators_issue_vertices_without_touching_current_values(gl):
+    pts = np.array([[0, 0, 0], [1, 2, 0], [2, 0, 0]], np.float32)
+    gl.glMap1f(E.GL_MAP1_VERTEX_3, 0.0, 1.0, 3, 3, pts)
+    gl.glMap1f(E.GL_MAP1_COLOR_4, 0.0, 1.0, 4, 2, np.array([[1, 0, 0, 1], [0, 0, 1, 1]], np.float32))
+    gl.glEnable(E.GL_MAP1_VERTEX_3)
+    gl.glEnable(E.GL_MAP1_COLOR_4)
+    assert gl.glGetMapiv(E.GL_MAP1_VERTEX_3, E.GL_ORDER) == [3]
+    assert gl.glGetMapfv(E.GL_MAP1_VERTEX_3, E.GL_DOMAIN) == [0, 1]
+    gl.glMapGrid1f(2, 0.0, 1.0)
+    gl.glEvalMesh1(E.GL_LINE, 0, 2)
+    info, _, _, draws = gl.pipe.last("draw_vbo")
+    assert info.mode == PipePrim.LINE_STRIP and draws[0].count == 3
+    assert vertex_rows(gl, 3).tolist() == [[0, 0, 0, 1], [1, 1, 0, 1], [2, 0, 0, 1]]   # Bezier midpoint
+    assert gl.glGetFloatv(E.GL_CURRENT_COLOR) == [1, 1, 1, 1]
+    gl.glMap1f(E.GL_MAP1_VERTEX_3, 1.0, 1.0, 3, 3, pts)
+    assert err(gl) == E.GL_INVALID_VALUE
+    gl.glMap2f(E.GL_MAP2_NORMAL, 0, 1, 3, 31, 0, 1, 93, 1, np.zeros(93 * 31, np.float32))
+    assert err(gl) == E.GL_INVALID_VALUE                                   # order > MAX_EVAL_ORDER
+
+
+def test_selection_and_feedback_state(gl):
+    gl.glRenderMode(E.GL_SELECT)
+    assert err(gl) == E.GL_INVALID_OPERATION                               # no select buffer
+    gl.glSelectBuffer(64)
+    gl.glRenderMode(E.GL_SELECT)
+    gl.glInitNames()
+    gl.glPushName(7)
+    gl.glLoadName(8)
+    assert gl.glGetIntegerv(E.GL_NAME_STACK_DEPTH) == [1]
+    assert gl.glRenderMode(E.GL_RENDER) == 0
+    assert gl.glAreTexturesResident(0, []) == []
+
+
 # -- the state block and the generated programs ----------------------------------------------------
 def test_state_block_holds_the_builtin_uniforms(gl):
     gl.glLightfv(E.GL_LIGHT2, E.GL_SPECULAR, [0.1, 0.2, 0.3, 0.4])

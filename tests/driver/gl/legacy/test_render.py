@@ -182,12 +182,16 @@ def test_matches_llvmpipe(scene):
 
 
 @pytest.mark.mesa
+@pytest.mark.slow
 @pytest.mark.parametrize("feature", sorted(set(features.FEATURES) - {"texenv_modes"}))
 def test_feature_matches_llvmpipe(feature):
     """Two-sided spot lighting, texgen, combiners, fog modes, stipple and flat
     quads, pixel rectangles, arrays and attribute stacks, clip planes and
     normal rescaling: each a small program, against llvmpipe at 48 x 48."""
-    assert_images_match(render(feature, 48, 48), reference(feature, w=48, h=48))
+    # a non-planar quad may be split along either diagonal (GL 2.1 section 2.6.1): the
+    # curved Bezier patch's quad strips differ from llvmpipe's split on a few pixels
+    bad = 0.01 if feature == "evaluators" else 0.002
+    assert_images_match(render(feature, 48, 48), reference(feature, w=48, h=48), max_bad_fraction=bad)
 
 
 @pytest.mark.mesa
