@@ -37,21 +37,47 @@ class ByteMemory:
         assert array.dtype == np.uint8 and array.flags.c_contiguous, "a contiguous uint8 array"
         self.bytes = array.reshape(-1)
 
-    def _idx(self, offs, itemsize, is_read):
+    def _check(self, offs, itemsize, is_read) -> np.ndarray:
         offs = np.asarray(offs, np.int64)
         bad = (offs < 0) | (offs + itemsize > self.bytes.size)
         if bad.any():
             raise GPUFault(FaultInfo(int(offs[bad][0]), "USC(local)", is_read))
-        return offs[..., None] + np.arange(itemsize)
+        return offs
+
+    def word_index(self, offs, size: int) -> np.ndarray | None:
+        """Indices of ``size``-byte words (2, 4 or 8) at byte offsets ``offs`` when
+        every one is aligned and in range, else None (then the byte path runs and
+        faults as usual). Words move ``size`` times fewer elements than bytes: the
+        fast path of ld_tile/st_tile, whose pixels are 4 or 8 aligned bytes."""
+        if size not in (2, 4, 8) or self.bytes.size % size:
+            return None
+        offs = np.asarray(offs, np.int64)
+        if offs.size and (offs.view(np.uint64) > np.uint64(self.bytes.size - size)).any():
+            return None                                     # negative offsets wrap above the end
+        if (offs & (size - 1)).any():
+            return None
+        return offs >> (size.bit_length() - 1)
 
     def gather(self, offs, dtype, unit=UNIT):
         dtype = np.dtype(dtype)
-        return self.bytes[self._idx(offs, dtype.itemsize, True)].view(dtype).reshape(np.shape(offs))
+        words = self.word_index(offs, dtype.itemsize)
+        if words is not None:
+            return self.bytes.view(dtype).take(words)
+        idx = self._check(offs, dtype.itemsize, True)[..., None] + np.arange(dtype.itemsize)
+        return self.bytes[idx].view(dtype).reshape(np.shape(offs))
 
     def scatter(self, offs, values, unit=UNIT):
         values = np.ascontiguousarray(values)
-        idx = self._idx(offs, values.dtype.itemsize, False)
-        self.bytes[idx.reshape(-1, values.dtype.itemsize)] = values.view(np.uint8).reshape(-1, values.dtype.itemsize)
+        size = values.dtype.itemsize
+        words = self.word_index(offs, size)
+        if words is not None:
+            self.bytes.view(values.dtype)[words] = values.reshape(np.shape(words))
+            return
+        idx = self._check(offs, size, False)[..., None] + np.arange(size)
+        self.bytes[idx.reshape(-1, size)] = values.view(np.uint8).reshape(-1, size)
+
+
+_WORD_T = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 # ---------------------------------------------------------------------------
@@ -98,8 +124,13 @@ def load_values(memory, addr: np.ndarray, fmt: str, k: int) -> np.ndarray:
         elems = memory.gather(addr, np.uint32, UNIT)
     else:
         esize = FORMAT_ELEMENT_B[fmt]
-        vas = addr[:, None] + (np.arange(k, dtype=addr.dtype) * esize).astype(addr.dtype)
-        elems = memory.gather(vas.reshape(-1), _ELEM_T[esize], UNIT).reshape(-1, k)
+        words = memory.word_index(addr, esize * k) if isinstance(memory, ByteMemory) else None
+        if words is not None:   # the k elements of each lane as one word (e.g. RGBA8 in the tile buffer)
+            row = memory.bytes.view(_WORD_T[esize * k]).take(words)
+            elems = row.view(_ELEM_T[esize]).reshape(-1, k)
+        else:
+            vas = addr[:, None] + (np.arange(k, dtype=addr.dtype) * esize).astype(addr.dtype)
+            elems = memory.gather(vas.reshape(-1), _ELEM_T[esize], UNIT).reshape(-1, k)
     return unpack_format(fmt, elems, k)
 
 
@@ -109,8 +140,12 @@ def store_values(memory, addr: np.ndarray, fmt: str, vals: np.ndarray, k: int) -
         memory.scatter(addr, elems, UNIT)
     else:
         esize = FORMAT_ELEMENT_B[fmt]
-        vas = addr[:, None] + (np.arange(k, dtype=addr.dtype) * esize).astype(addr.dtype)
-        memory.scatter(vas.reshape(-1), np.ascontiguousarray(elems).reshape(-1), UNIT)
+        words = memory.word_index(addr, esize * k) if isinstance(memory, ByteMemory) else None
+        if words is not None:   # the k elements of each lane as one word
+            memory.bytes.view(_WORD_T[esize * k])[words] = np.ascontiguousarray(elems).view(_WORD_T[esize * k]).reshape(-1)
+        else:
+            vas = addr[:, None] + (np.arange(k, dtype=addr.dtype) * esize).astype(addr.dtype)
+            memory.scatter(vas.reshape(-1), np.ascontiguousarray(elems).reshape(-1), UNIT)
 
 
 def values_to_comps(vals: np.ndarray, size: int) -> list[np.ndarray]:

@@ -287,3 +287,54 @@ def test_bad_address_is_a_gpu_fault_from_the_usc():
     with pytest.raises(GPUFault) as info:
         run("device_store.i32 r1, u0_u1, 0, 0, 0", lanes=4, mem=mem, uniforms=uniforms_with(0x10))
     assert not info.value.info.is_read
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32, np.uint32, np.uint64])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_byte_memory_word_path_matches_the_byte_path(dtype, aligned):
+    """ByteMemory reads and writes aligned elements as typed words (the fast path
+    of ld_tile/st_tile): same values, same bytes, last lane wins on duplicates."""
+    from drmshim.gpu.usc.mem import ByteMemory
+    rng = np.random.default_rng(3)
+    size = np.dtype(dtype).itemsize
+    raw = rng.integers(0, 256, 4096, dtype=np.uint8)
+    offs = rng.integers(0, 4096 // size - 1, 300) * size + (0 if aligned else 1)
+    offs[-1] = offs[0]                                    # a duplicate: the last lane's value is kept
+    expect_read = np.array([raw[o:o + size].view(dtype)[0] for o in offs])
+    mem = ByteMemory(raw.copy())
+    np.testing.assert_array_equal(mem.gather(offs, dtype), expect_read)
+    values = rng.integers(0, 256, 300 * size, dtype=np.uint8).view(dtype)
+    expect = raw.copy()
+    for o, v in zip(offs, values):
+        expect[o:o + size] = np.array([v], dtype).view(np.uint8)
+    mem.scatter(offs, values)
+    np.testing.assert_array_equal(mem.bytes, expect)
+    with pytest.raises(GPUFault):
+        mem.gather(np.array([4096 - size + 1]), dtype)
+
+
+@pytest.mark.parametrize("fmt, k", [("unorm8", 4), ("unorm8", 2), ("unorm8", 3), ("i16", 4), ("i32", 2), ("f16", 1)])
+def test_tile_loads_and_stores_as_words_match_per_element_access(fmt, k):
+    """load_values/store_values on on-chip memory read a lane's k elements as one
+    word when aligned: same values and bytes as element-by-element access."""
+    from drmshim.gpu.usc.mem import ByteMemory, load_values, store_values
+
+    class PerElement:                       # the same memory without the word path
+        def __init__(self, array):
+            self.inner = ByteMemory(array)
+
+        def gather(self, offs, dtype, unit="USC"):
+            return self.inner.gather(offs, dtype, unit)
+
+        def scatter(self, offs, values, unit="USC"):
+            self.inner.scatter(offs, values, unit)
+
+    rng = np.random.default_rng(5)
+    raw = rng.integers(0, 256, 1 << 12, dtype=np.uint8)
+    addr = rng.permutation(256)[:100].astype(np.int64) * 16 + 8
+    fast, plain = ByteMemory(raw.copy()), PerElement(raw.copy())
+    np.testing.assert_array_equal(load_values(fast, addr, fmt, k), load_values(plain, addr, fmt, k))
+    vals = load_values(plain, addr[::-1], fmt, k)
+    store_values(fast, addr, fmt, vals, k)
+    store_values(plain, addr, fmt, vals, k)
+    np.testing.assert_array_equal(fast.bytes, plain.inner.bytes)
