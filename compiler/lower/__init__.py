@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from compiler.glsl import ast
 
-from . import intrinsics  # noqa: F401  (checks the intrinsics the lowering emits)
+from .intrinsics import LOWER_INTRINSICS  # checks the intrinsics the lowering emits
 from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter
@@ -31,7 +31,7 @@ from .vertex_fetch import VertexAttrib
 
 __all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot", "Attribute", "OpaqueSlot",
            "RenderTarget", "Blend", "DEFAULT_RENDER_TARGETS", "LowerInterpreter", "order_varyings",
-           "VertexAttrib", "CfBinding", "link_varyings"]
+           "VertexAttrib", "CfBinding", "link_varyings", "LOWER_INTRINSICS"]
 
 
 def lower_unit(unit: ast.TranslationUnit, key=None):

@@ -237,12 +237,10 @@ class IOLowering:
         self.ubos: dict[str, int] = {}
         self.ssbos: dict[str, int] = {}
         self.outputs: dict[str, object] = {}         # FS: name -> render target / DEPTH; filled by blend
-        self.inputs_pending: list[dict] = []
         self.out_symbols: list = []                   # (symbol, local var)
         self._next_sampler = 0
         self._next_image = 0
         self._shared_end = 0
-        self._uniform_vars: list[tuple] = []          # (symbol, type) in declaration order
         self._input_vars: list = []
         self.uniform_regs_used_B = 0
         self._spills = 0
@@ -374,7 +372,6 @@ class IOLowering:
         kind = t.block_kind
         binding = layout.get("binding", 0)
         packing = "std430" if layout.get("std430") else "std140"
-        names = []
         irt = ir_type(t)
         mode = "ubo" if kind == "uniform" else "ssbo"
         index = binding + 1 if mode == "ubo" else binding
@@ -406,7 +403,6 @@ class IOLowering:
         for m in block.member_variables:
             fidx = L._ir_field_index(t, [f.name for f in t.fields].index(m.name))
             L.bind(m, var, (fidx,))
-        del names
 
     # ------------------------------------------------------------ other globals
     def global_symbol(self, L, s) -> None:
@@ -555,9 +551,10 @@ class IOLowering:
                                  bit_size=bits, sampling=sampling, _t=t, _irt=irt))
         vs = order_varyings(flat, 2)
         self.varyings = vs
-        by_name = {v.name: v for v in vs}
         ivars = {}
-        for v, it in zip(sorted(vs, key=lambda v: v.name), sorted(flat, key=lambda d: d["name"])):
+        by_name = {d["name"]: d for d in flat}
+        for v in vs:
+            it = by_name[v.name]
             var = IRVariable(v.name, it["_irt"], "shader_in",
                              {"slot": v.slot, "driver_location": v.index, "interp": v.interp})
             self.shader.variables.append(var)
@@ -584,7 +581,6 @@ class IOLowering:
             elif parts:
                 ivar, t = ivars[parts[0][0]]
                 L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))
-        del by_name
 
     def _emit_attributes(self) -> None:
         L, pro = self.L, self.pro
