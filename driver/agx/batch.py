@@ -18,6 +18,7 @@ becomes the writer/reader sync of the batch's resources.
 from __future__ import annotations
 
 import struct
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,7 @@ from .tilebuffer import TileLayout, clear_program, load_program, make_tile_layou
 __all__ = ["Batch", "Submission"]
 
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
+_retire_lock = threading.Lock()
 
 
 FEEDBACK_B = uapi.ffi.sizeof("struct drm_asahi_cmd_feedback")
@@ -53,36 +55,45 @@ class Submission:
         self.done = False
 
     def poll(self) -> bool:
-        if not self.done and self.device.syncobj_wait([self.handle], timeout_ns=0):
-            self.retire()
-        return self.done
+        return self.wait(0)
 
     def wait(self, timeout_ns: int = -1) -> bool:
-        if not self.done and self.device.syncobj_wait([self.handle], timeout_ns=timeout_ns):
+        """Wait up to timeout_ns (< 0: forever, 0: poll); True once completed (and retired)."""
+        if self.done:
+            return True
+        try:
+            signalled = self.device.syncobj_wait([self.handle], timeout_ns=timeout_ns)
+        except OSError:
+            if self.done:           # another thread retired it (and destroyed the syncobj) meanwhile
+                return True
+            raise
+        if signalled:
             self.retire()
         return self.done
 
     def retire(self) -> None:
-        """Completed: release the batch's memory and the syncobj."""
-        if self.done:
-            return
-        self.done = True
-        for kind, bo, off in self.feedback_slots:
-            fb = uapi.ffi.from_buffer("struct drm_asahi_cmd_feedback *", bo.map[off:off + FEEDBACK_B])
-            entry = {"kind": kind, "status": STATUS_NAMES.get(fb.status, str(fb.status)),
-                     "partial_renders": int(fb.partial_renders), "start_ns": int(fb.start_ns),
-                     "end_ns": int(fb.end_ns)}
-            if fb.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
-                entry["fault"] = (int(fb.fault_address), UNIT_NAMES.get(fb.fault_unit, str(fb.fault_unit)))
-            self.feedback.append(entry)
-        if self.on_retire is not None:
-            self.on_retire(self)
-        for pool in self.pools:
-            pool.release()
-        for bo in self.bos:
-            bo.release()
-        self.pools, self.bos = [], []
-        self.device.syncobj_destroy(self.handle)
+        """Completed: read the feedback, release the batch's memory and the syncobj. Runs
+        once, in whichever thread notices first; ``done`` is set when everything is read."""
+        with _retire_lock:
+            if self.done:
+                return
+            for kind, bo, off in self.feedback_slots:
+                fb = uapi.ffi.from_buffer("struct drm_asahi_cmd_feedback *", bo.map[off:off + FEEDBACK_B])
+                entry = {"kind": kind, "status": STATUS_NAMES.get(fb.status, str(fb.status)),
+                         "partial_renders": int(fb.partial_renders), "start_ns": int(fb.start_ns),
+                         "end_ns": int(fb.end_ns)}
+                if fb.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
+                    entry["fault"] = (int(fb.fault_address), UNIT_NAMES.get(fb.fault_unit, str(fb.fault_unit)))
+                self.feedback.append(entry)
+            self.done = True
+            if self.on_retire is not None:
+                self.on_retire(self)
+            for pool in self.pools:
+                pool.release()
+            for bo in self.bos:
+                bo.release()
+            self.pools, self.bos = [], []
+            self.device.syncobj_destroy(self.handle)
 
     def __repr__(self):
         return f"<Submission {self.label} {'done' if self.done else 'pending'}>"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 import warnings
 from collections.abc import Sequence
 
@@ -67,6 +68,7 @@ class AgxScreen(PipeScreen):
         p = self.device.params
         self._caps = ScreenCaps(name=f"shimgl AGX G{p.gpu_generation}{chr(p.gpu_variant)}", vendor="shimgl")
         self.pending: list[Submission] = []
+        self.lock = threading.RLock()     # contexts of one screen may live in different threads (EGL)
         self.compile_fn = None       # set by driver.agx.compile when the compiler backend is present
         from . import compile as _compile
         self.compile_fn = _compile.compile_variant
@@ -138,13 +140,15 @@ class AgxScreen(PipeScreen):
         return AgxContext(self)
 
     def retire(self) -> None:
-        """Release the memory of completed submissions (in order: the queue completes in order)."""
-        keep = []
-        for i, sub in enumerate(self.pending):
-            if not sub.poll():
-                keep = self.pending[i:]
-                break
-        self.pending = keep
+        """Release the memory of completed submissions (oldest first; stops at the first
+        one still running)."""
+        with self.lock:
+            keep = []
+            for i, sub in enumerate(self.pending):
+                if not sub.poll():
+                    keep = self.pending[i:]
+                    break
+            self.pending = keep
 
     def destroy(self) -> None:
         for sub in self.pending:
@@ -438,7 +442,8 @@ class AgxContext(PipeContext):
                 r.bo.writer = (self.queue_id, handle)     # Mesa's bo->writer for shared BOs
                 r.bo.writer_submission = sub
         self.last_submission = sub
-        self.screen.pending.append(sub)
+        with self.screen.lock:
+            self.screen.pending.append(sub)
         for q in self.timer_queries:
             q.submissions.append(sub)
         if "sync" in self.debug:

@@ -34,3 +34,27 @@ def test_context_manager_region_and_dir():
         ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
         assert ctx.read_pixels(2, 1, 3, 2).shape == (2, 3, 4)
         assert (ctx.read_pixels(2, 1, 3, 2) == 255).all()
+
+
+def test_contexts_in_threads_share_the_screen():
+    import threading
+    results, errors = {}, []
+
+    def work(i):
+        try:
+            ctx = driver.Context(api="gles3", width=32, height=32)
+            for k in range(3):
+                ctx.glClearColor(i / 4, k / 4, 0.5, 1.0)
+                ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+                ctx.glFlush()
+            results[i] = ctx.read_pixels()
+        except Exception as e:            # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    for i, img in results.items():
+        assert (img == [round(i / 4 * 255), 128, 128, 255]).all()
