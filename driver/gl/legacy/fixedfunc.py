@@ -581,5 +581,20 @@ class FixedFunctionMixin:
         self.state.ff_point_size = vkey.point_attenuation
         return self._ff_program_for(vkey, fkey)
 
+    _state_block_cache = None
+
     def _state_uniform_bytes(self) -> bytes:
-        return state_block_bytes(self)
+        """The state block, built once per draw (both stages read it)."""
+        block = self._state_block_cache
+        if block is None:
+            block = state_block_bytes(self)
+            if getattr(self, "_in_draw", False):
+                self._state_block_cache = block
+        return block
+
+    def _emit_draw(self, *args) -> None:
+        self._in_draw, self._state_block_cache = True, None
+        try:
+            super()._emit_draw(*args)
+        finally:
+            self._in_draw, self._state_block_cache = False, None

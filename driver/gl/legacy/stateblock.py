@@ -65,12 +65,8 @@ def state_layout() -> dict[str, tuple[int, int, int]]:
     return out
 
 
-def _slot_index() -> dict[str, int]:
-    return {name: off // 16 for name, (off, _, _) in state_layout().items()}
-
-
-_SLOTS = _slot_index()
 _TOTAL_SLOTS = sum(s * n for _, s, n in STATE_LEAVES)
+_IDENTITY = np.identity(4)
 
 
 def _inv(m: np.ndarray) -> np.ndarray:
@@ -85,20 +81,22 @@ def state_block_bytes(ctx) -> bytes:
     (matrix stacks, clip planes and depth range from driver.gl.compat; the
     rest from ctx.legacy, a driver.gl.legacy.state.LegacyState)."""
     L = ctx.legacy
-    block = np.zeros((_TOTAL_SLOTS, 4), np.float64)
+    layout = state_layout()
+    flat = np.zeros(_TOTAL_SLOTS * 4, np.float64)
 
     def put(name, value, element=0):
-        off, stride, _ = state_layout()[name]
-        v = np.asarray(value, np.float64).ravel()
-        i = (off + element * stride) // 16
-        flat = block[i:i + stride // 16].reshape(-1)
-        flat[:v.size] = v
-        block[i:i + stride // 16] = flat.reshape(-1, 4)
+        off, stride, _ = layout[name]
+        start = (off + element * stride) // 4
+        v = np.ravel(value) if isinstance(value, np.ndarray) else value
+        flat[start:start + len(v)] = v
 
     def put_matrix(base, m, element=0):
-        for sfx in _SFX:
-            x = _inv(m) if "Inverse" in sfx else m
-            x = x.T if "Transpose" in sfx else x
+        if m is _IDENTITY or np.array_equal(m, _IDENTITY):
+            for sfx in _SFX:
+                put(base + sfx, _IDENTITY, element)
+            return
+        inv = _inv(m)
+        for sfx, x in zip(_SFX, (m, inv, m.T, inv.T)):
             put(base + sfx, x.T, element)          # column-major: column c in slot c
 
     mv, p = ctx.stacks[0][-1], ctx.stacks[1][-1]
@@ -166,4 +164,4 @@ def state_block_bytes(ctx) -> bytes:
     for r in range(32):
         put("shimgl_PolygonStipple", rows[r], r)
     put("shimgl_LineStipple", [L.line_stipple[0], L.line_stipple[1], 0, 0])
-    return block.astype(np.float32).tobytes()
+    return flat.astype(np.float32).tobytes()
