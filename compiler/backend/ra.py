@@ -264,7 +264,16 @@ def _colour(func: MFunction, budget_halves: int):
                 if v not in live:
                     f.release(v, reg[v])
             for v in ins.defs():
-                h = f.find(v, hint(v))
+                h = None
+                if ins.op == "collect":      # line the vector up with a source already in place
+                    at = 0
+                    for x in ins.srcs:
+                        if isinstance(x, Ref) and h is None:
+                            start = reg[x.vreg] + x.off - at
+                            if start >= 0 and start % v.align == 0 and f.free_at(start, v.halves):
+                                h = start
+                        at += x.size // 16 if isinstance(x, (Ref, Const)) else 1
+                h = h if h is not None else f.find(v, hint(v))
                 if h is None:
                     p = pos[id(ins)]
                     busy = _busy(ins)
@@ -318,56 +327,66 @@ def _halves_of_source(x, reg) -> list:
 
 
 def sequentialise(moves: list[tuple[int, tuple]]) -> list[MInstr]:
-    """Half-granular parallel copy ``[(dst half, src)]`` -> physical moves."""
-    pending = {d: s for d, s in moves if s != ("r", d)}
-    out: list[tuple[int, tuple]] = []
+    """Half-granular parallel copy ``[(dst half, src)]`` -> physical moves.
+    Aligned pairs of halves move as 32-bit units; cycles go through r1 (r1l for
+    a 16-bit unit)."""
+    by_dst = {d: s for d, s in moves if s != ("r", d)}
+    units = []          # (dst half, halves, src) with src (file, first half) or ("imm", bits)
+    for d in sorted(by_dst):
+        s = by_dst.get(d)
+        if s is None:
+            continue
+        s2 = by_dst.get(d + 1)
+        if d % 2 == 0 and s2 is not None and s[0] == s2[0] and (
+                (s[0] == "imm") or (s[1] % 2 == 0 and s2[1] == s[1] + 1)):
+            value = (s[0], s[1] | (s2[1] << 16)) if s[0] == "imm" else s
+            units.append((d, 2, value))
+            del by_dst[d + 1]
+        else:
+            units.append((d, 1, s))
+        del by_dst[d]
     temp = 2 * TEMP_REG
+    pending = list(units)
+    out: list[tuple[int, int, tuple]] = []
 
-    def readers(h):
-        return [d for d, s in pending.items() if s == ("r", h)]
+    def reads(u, lo, n):
+        _d, size, src = u
+        return src[0] == "r" and src[1] < lo + n and lo < src[1] + size
 
     while pending:
         progress = True
         while progress:
             progress = False
-            for d in sorted(pending):
-                if d in pending and not readers(d):
-                    out.append((d, pending.pop(d)))
+            for u in list(pending):
+                if not any(reads(o, u[0], u[1]) for o in pending if o is not u):
+                    out.append(u)
+                    pending.remove(u)
                     progress = True
-                    partner = d ^ 1
-                    if partner in pending and not readers(partner):
-                        out.append((partner, pending.pop(partner)))
-        if pending:       # only cycles remain: break one through r1l
-            d = min(pending)
-            out.append((temp, ("r", d)))
-            for k, s in list(pending.items()):
-                if s == ("r", d):
-                    pending[k] = ("r", temp)
-    return _merge(out)
-
-
-def _merge(moves: list[tuple[int, tuple]]) -> list[MInstr]:
-    out = []
-    i = 0
-    while i < len(moves):
-        d, s = moves[i]
-        if i + 1 < len(moves) and d % 2 == 0:
-            d2, s2 = moves[i + 1]
-            if d2 == d + 1 and s[0] == s2[0]:
-                if s[0] == "imm":
-                    out.append(MInstr("mov_imm", {"dst": Reg("r", d, 32), "imm": s[1] | (s2[1] << 16)}))
-                    i += 2
-                    continue
-                if s[1] % 2 == 0 and s2[1] == s[1] + 1:
-                    out.append(MInstr("mov", {"dst": Reg("r", d, 32), "a": Reg(s[0], s[1], 32)}))
-                    i += 2
-                    continue
-        if s[0] == "imm":
-            out.append(MInstr("mov_imm", {"dst": Reg("r", d, 16), "imm": s[1]}))
+        if pending:       # only cycles remain: park one unit's destination in r1
+            d, n, _s = pending[0]
+            straddle = any(ps[0] == "r" and ps[1] < d + n and d < ps[1] + pn and not d <= ps[1] < d + n
+                           or ps[0] == "r" and d <= ps[1] < d + n and ps[1] + pn > d + n
+                           for _pd, pn, ps in pending)
+            temp_busy = any(ps[0] == "r" and temp <= ps[1] < temp + 2 for _pd, _pn, ps in pending)
+            if (straddle or temp_busy) and any(pn > 1 for _pd, pn, _ps in pending):
+                # a source covers the parked range only in part, or r1 still holds a parked
+                # value (32-bit units joined two cycles): go half by half, where cycles are
+                # disjoint and each is unrolled before the next needs r1
+                pending = [(pd + k, 1, (ps[0], ps[1] + k) if ps[0] != "imm" else ("imm", ps[1] >> (16 * k) & 0xFFFF))
+                           for pd, pn, ps in pending for k in range(pn)]
+                continue
+            assert not temp_busy, "parallel copy: r1 parked twice"
+            out.append((temp, n, ("r", d)))
+            pending = [(pd, pn, ("r", temp + ps[1] - d) if ps[0] == "r" and d <= ps[1] < d + n else ps)
+                       for pd, pn, ps in pending]
+    instrs = []
+    for d, n, src in out:
+        size = 16 * n
+        if src[0] == "imm":
+            instrs.append(MInstr("mov_imm", {"dst": Reg("r", d, size), "imm": src[1]}))
         else:
-            out.append(MInstr("mov", {"dst": Reg("r", d, 16), "a": Reg(s[0], s[1], 16)}))
-        i += 1
-    return out
+            instrs.append(MInstr("mov", {"dst": Reg("r", d, size), "a": Reg(src[0], src[1], size)}))
+    return instrs
 
 
 def lower_copies(func: MFunction, alloc: Allocation) -> None:

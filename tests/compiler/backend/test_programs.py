@@ -387,3 +387,29 @@ def test_image_store_load_atomic_and_size(monkeypatch):
     stride = ctx.texture_desc_stride_B
     assert (w[:, 0] == np.arange(16)).all() and (w[:, 1] == np.arange(16) + 10).all() and (w[:, 2] == 5).all()
     assert (w[:, 3] == (0x2000 + (IMAGE_DESCRIPTOR_BASE + 1) * stride) % 1000).all()
+
+
+def test_parallel_copies_with_cycles_of_mixed_sizes():
+    """Random permutations of halves and 32-bit registers (the phi/collect
+    lowering's sequentialiser) give the parallel result."""
+    from compiler.backend.ra import sequentialise
+    rng = np.random.default_rng(13)
+    for _ in range(300):
+        n = 12
+        regs = list(range(4, 4 + n))
+        perm = rng.permutation(regs)
+        moves = [(int(d), ("r", int(s))) for d, s in zip(regs, perm)]
+        if rng.integers(3) == 0:      # fan-out: one source copied to several places
+            moves = [(d, ("r", int(rng.choice(regs[:4])))) if k % 3 == 0 else (d, s) for k, (d, s) in enumerate(moves)]
+        if rng.integers(2):
+            moves = moves[: rng.integers(1, n)]
+        state = {h: 1000 + h for h in range(64)}
+        expect = dict(state)
+        for d, (_f, s) in moves:
+            expect[d] = state[s]
+        for ins in sequentialise(moves):
+            dst, src = ins.f["dst"], ins.f["a"]
+            vals = [state[src.half + k] for k in range(dst.size // 16)]
+            for k, v in enumerate(vals):
+                state[dst.half + k] = v
+        assert all(state[h] == expect[h] for h in range(4, 64)), moves
