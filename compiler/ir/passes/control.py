@@ -219,11 +219,9 @@ def _unroll(func, loop: Loop, trip: int) -> None:
     if len(prefix) > 1:
         last.append(_detached_block(exit_instrs))
     new_nodes += clone_cf_list(last, def_map)
-    # Values of the prefix and the exit block are visible after the loop.
-    defined = [i.dest for n in prefix for i in (n.instrs if isinstance(n, Block) else [])
-               if i.dest is not None and not (isinstance(i, Phi) and i.block is header)]
-    defined += [i.dest for i in exit_instrs if i.dest is not None]
-    after_loop = {d: def_map[d] for d in list(current) + defined if d in def_map}
+    # Values of the prefix (at any depth: an inner loop's header dominates the exit too)
+    # and of the exit block are visible after the loop: they become the last copies.
+    after_loop = {d: v for d, v in def_map.items() if d is not v}
     replace_uses(func.body, after_loop)
     _merge_runs(new_nodes)
     splice(func, loop, new_nodes)

@@ -280,3 +280,53 @@ def test_continue_removed_then_loop_unrolls():
     assert not any(isinstance(x, Loop) for x in walk_cf(after.main.body))
     for seed in range(3):
         assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(seed)))
+
+
+def test_unroll_maps_inner_loop_values_used_after_the_outer_loop():
+    # Found by the random-program test: the outer loop runs 0 complete iterations and
+    # contains an inner loop that cannot be unrolled; a value of the inner loop's
+    # header is used after both loops.
+    text = program("""
+        block b0:
+          32x1 %z = load_const (0)
+          32x4 %in = intrinsic load_input (%z) (base=0, slot=VAR0)
+        loop {
+          block b1:
+            32x1 %i = phi b0: %z, b9: %i1
+            1x1 %c = flt %in.x, %in.y
+          loop {
+            block b2:
+              32x1 %j = phi b1: %z, b5: %j1
+              32x4 %v = phi b1: %in, b5: %v1
+              32x1 %one = load_const (1)
+              1x1 %more = ilt %j, %one
+            if %more {
+              block b3:
+                32x1 %k = iadd %j, %one
+                32x1 %j1 = bcsel %c, %k, %k
+                32x4 %v1 = bcsel %c.xxxx, %in, %v
+            } else {
+              block b4:
+                break
+            }
+            block b5:
+          }
+          block b6:
+            32x1 %i1 = iadd %i, %one
+            1x1 %again = ilt %i1, %z
+          if %again {
+            block b7:
+          } else {
+            block b8:
+              break
+          }
+          block b9:
+        }
+        block b10:
+          32x4 %r = fadd %v, %in
+          intrinsic store_output (%r, %z) (base=0, slot=VAR0, write_mask=xyzw)
+    """)
+    before, after = parse_shader(text), parse_shader(text)
+    validate_shader(before)
+    assert run_pass(after, opt_loop_unroll)
+    assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(0)))
