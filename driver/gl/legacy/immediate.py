@@ -80,6 +80,11 @@ class ImmediateMixin:
             mode = E.GL_TRIANGLES
             if not verts:
                 return
+        if E.GL_LINE_STIPPLE in self.state.enabled and mode in (E.GL_LINES, E.GL_LINE_STRIP, E.GL_LINE_LOOP):
+            verts = self._stippled_lines(mode, verts)
+            mode = E.GL_LINES
+            if not verts:
+                return
         pos, col, sec, nrm, tcs, fog, _edge = zip(*verts)
         tcs = np.asarray(tcs, np.float32)                  # (n, 8, 4)
         arrays = {(E.GL_VERTEX_ARRAY, 0): np.asarray(pos, np.float32),
@@ -90,6 +95,39 @@ class ImmediateMixin:
         for u in range(8):
             arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = np.ascontiguousarray(tcs[:, u])
         self._draw_temporary_arrays(mode, arrays, len(verts))
+
+    def _stippled_lines(self, mode: int, verts: list) -> list:
+        """GL 2.1 section 3.5.2 on the CPU: each line is cut into the dashes
+        of the stipple pattern, the counter s running over the fragments of
+        the major axis (reset per independent line, kept along a strip); the
+        dashes' end points are interpolated perspective-correctly."""
+        factor, pattern = self.legacy.line_stipple
+        if mode == E.GL_LINES:
+            pairs = [(i, i + 1) for i in range(0, len(verts) - 1, 2)]
+        else:
+            pairs = [(i, i + 1) for i in range(len(verts) - 1)]
+            if mode == E.GL_LINE_LOOP and len(verts) > 2:
+                pairs.append((len(verts) - 1, 0))
+        obj = np.array([v[0] for v in verts], np.float64)
+        clip = obj @ (self.stacks[1][-1] @ self.stacks[0][-1]).T
+        w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
+        _, _, vw, vh = self.state.viewport
+        win = clip[:, :2] / w[:, None] * (vw / 2, vh / 2)
+        out, counter = [], 0
+        for a, b in pairs:
+            if mode == E.GL_LINES:
+                counter = 0
+            n = int(round(float(np.max(np.abs(win[b] - win[a])))))
+            if n == 0:
+                continue
+            s = counter + np.arange(n)
+            on = (pattern >> ((s // factor) % 16)) & 1
+            counter += n
+            edges = np.flatnonzero(np.diff(np.concatenate([[0], on, [0]])))
+            for k0, k1 in zip(edges[::2], edges[1::2]):
+                out.append(_lerp_vertex(verts[a], verts[b], k0 / n, w[a], w[b]))
+                out.append(_lerp_vertex(verts[a], verts[b], k1 / n, w[a], w[b]))
+        return out
 
     def _draw_temporary_arrays(self, mode: int, arrays: dict, count: int) -> None:
         """Draw `count` vertices from float32 client arrays {(array, unit):
@@ -267,6 +305,21 @@ class ImmediateMixin:
             self.glNormalPointer(E.GL_FLOAT, s, at(pn))
         self.glVertexPointer(sv, E.GL_FLOAT, s, at(pv))
         self._legacy(self._legacy_key(E.GL_VERTEX_ARRAY))[0].enabled = True
+
+
+def _lerp_vertex(va, vb, t: float, wa: float, wb: float):
+    """The vertex at window-space fraction t of the line va -> vb (clip-space
+    parameter u = (t / wb) / ((1 - t) / wa + t / wb))."""
+    if t <= 0.0:
+        return va
+    if t >= 1.0:
+        return vb
+    u = (t / wb) / ((1 - t) / wa + t / wb)
+
+    def mix(x, y):
+        return tuple(p + (q - p) * u for p, q in zip(x, y))
+    return (mix(va[0], vb[0]), mix(va[1], vb[1]), mix(va[2], vb[2]), mix(va[3], vb[3]),
+            tuple(mix(x, y) for x, y in zip(va[4], vb[4])), va[5] + (vb[5] - va[5]) * u, va[6])
 
 
 def _flat_triangles(mode: int, n: int) -> list[int]:

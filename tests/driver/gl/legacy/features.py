@@ -380,6 +380,34 @@ def evaluators(gl, w, h):
     gl.glFinish()
 
 
+def line_stipple(gl, w, h):
+    """Stippled independent lines, a strip (the pattern continues across its
+    segments) and a loop, with colour interpolated along the dashes."""
+    _setup(gl, w, h)
+    gl.glEnable(gl.GL_LINE_STIPPLE)
+    gl.glLineStipple(1, 0x0F0F)
+    gl.glBegin(gl.GL_LINES)
+    gl.glColor3f(1, 0, 0)
+    gl.glVertex2f(-0.93, -0.81)
+    gl.glColor3f(0, 1, 0)
+    gl.glVertex2f(0.91, -0.79)
+    gl.glEnd()
+    gl.glLineStipple(2, 0x33FF)
+    gl.glColor3f(1, 1, 1)
+    gl.glBegin(gl.GL_LINE_STRIP)
+    for x, y in ((-0.9, -0.41), (-0.2, 0.03), (0.4, -0.37), (0.93, 0.21)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glLineStipple(3, 0xAAAA)
+    gl.glColor3f(0, 0.5, 1)
+    gl.glBegin(gl.GL_LINE_LOOP)
+    for x, y in ((-0.61, 0.39), (0.59, 0.41), (0.03, 0.87)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glDisable(gl.GL_LINE_STIPPLE)
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
-                                    evaluators)}
+                                    evaluators, line_stipple)}
