@@ -5,9 +5,9 @@ embedding mode, link.
 
 Outputs in OUTDIR (see README.md):
   libshimgl.so         the embedded-Python library: every GL/GLES/EGL command of
-                       gl.xml + egl.xml, OSMesa*, __egl_Main; SONAME libshimgl.so
-  libOSMesa.so.8       SONAME libOSMesa.so.8, DT_NEEDED libshimgl.so (+ symlink
-                       libOSMesa.so): what PyOpenGL's osmesa platform dlopens
+                       gl.xml + egl.xml, OSMesa*, __egl_Main; SONAME libOSMesa.so.8
+  libOSMesa.so.8       symlink to libshimgl.so (+ libOSMesa.so): what PyOpenGL's
+                       osmesa platform and OSMesa programs open
   libEGL_shimgl.so.0   symlink to libshimgl.so, named by the glvnd vendor JSON
   50_shimgl.json       the glvnd EGL vendor file (__EGL_VENDOR_LIBRARY_FILENAMES)
   _commands.py         generated Python marshalling, one function per command
@@ -337,7 +337,7 @@ def make_source(cmds) -> str:
 
 _POINTER_ARRAY_CMDS = re.compile(r"^gl(VertexAttrib[IL]?Pointer|VertexPointer|NormalPointer|ColorPointer|"
                                  r"TexCoordPointer|SecondaryColorPointer|FogCoordPointer|"
-                                 r"EdgeFlagPointer|IndexPointer)(ARB|EXT)?$")
+                                 r"EdgeFlagPointer|IndexPointer|InterleavedArrays)(ARB|EXT)?$")
 _PIXEL_IN = re.compile(r"^gl(Tex(Sub)?Image[123]D|TextureSubImage[123]D|DrawPixels)(EXT|OES)?$")
 
 
@@ -613,30 +613,25 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
         ffi.emit_c_code(str(c_file))
         include = sysconfig.get_paths()["include"]
         lib_tmp = tmp / LIBRARY
+        # SONAME libOSMesa.so.8: one object serves as libshimgl.so, the OSMesa
+        # library and the glvnd vendor (symlinks), so a program linked -lOSMesa
+        # -lGL finds gl* in it before glvnd's libGL, as with Mesa's libOSMesa,
+        # and a process never holds two copies of the bindings.
         run = [*cc, "-shared", "-fPIC", "-O1", "-fvisibility=hidden", "-w", f"-I{include}",
-               str(c_file), "-o", str(lib_tmp), "-Wl,-Bsymbolic", f"-Wl,-soname,{LIBRARY}",
+               str(c_file), "-o", str(lib_tmp), "-Wl,-Bsymbolic", f"-Wl,-soname,{OSMESA}",
                "-Wl,--no-as-needed", *link_py, "-ldl", "-lpthread"]
         _run(run, verbose)
-        osmesa_c = tmp / "osmesa_stub.c"
-        osmesa_c.write_text("/* libOSMesa.so.8: every symbol comes from libshimgl.so (DT_NEEDED). */\n"
-                            "int shimgl_osmesa_stub;\n")
-        osm_tmp = tmp / OSMESA
-        _run([*cc, "-shared", "-fPIC", str(osmesa_c), "-o", str(osm_tmp),
-              f"-Wl,-soname,{OSMESA}", "-Wl,--no-as-needed", f"-L{tmp}", "-l:" + LIBRARY,
-              "-Wl,-rpath,$ORIGIN"], verbose)
-        written = []
-        for src in (lib_tmp, osm_tmp):
-            dst = outdir / src.name
-            tmp_dst = outdir / (src.name + ".tmp")
-            shutil.copyfile(src, tmp_dst)
-            os.chmod(tmp_dst, 0o755)
-            os.replace(tmp_dst, dst)        # atomic: running processes keep the old inode
-            written.append(dst)
-    for link, target in (("libOSMesa.so", OSMESA), (EGL_VENDOR, LIBRARY)):
+        dst = outdir / LIBRARY
+        tmp_dst = outdir / (LIBRARY + ".tmp")
+        shutil.copyfile(lib_tmp, tmp_dst)
+        os.chmod(tmp_dst, 0o755)
+        os.replace(tmp_dst, dst)        # atomic: running processes keep the old inode
+        written = [dst]
+    for link in (OSMESA, "libOSMesa.so", EGL_VENDOR):
         p = outdir / link
         if p.is_symlink() or p.exists():
             p.unlink()
-        p.symlink_to(target)
+        p.symlink_to(LIBRARY)
         written.append(p)
     vendor = {"file_format_version": "1.0.0",
               "ICD": {"library_path": str((outdir / EGL_VENDOR).resolve().parent / EGL_VENDOR)}}

@@ -326,6 +326,92 @@ def _tf_varying(ctx, program, index, bufSize, length, size, type_, name):
 OVERRIDES["glGetTransformFeedbackVarying"] = _tf_varying
 
 
+# -- legacy (compatibility profile) commands whose array sizes depend on state -------
+_CALL_LISTS_B = {E.GL_BYTE: 1, E.GL_UNSIGNED_BYTE: 1, E.GL_SHORT: 2, E.GL_UNSIGNED_SHORT: 2,
+                 E.GL_INT: 4, E.GL_UNSIGNED_INT: 4, E.GL_FLOAT: 4, E.GL_2_BYTES: 2,
+                 E.GL_3_BYTES: 3, E.GL_4_BYTES: 4}
+_MAP_COMPONENTS = {}
+for _dim in (1, 2):
+    for _suffix, _k in (("VERTEX_3", 3), ("VERTEX_4", 4), ("INDEX", 1), ("COLOR_4", 4),
+                        ("NORMAL", 3), ("TEXTURE_COORD_1", 1), ("TEXTURE_COORD_2", 2),
+                        ("TEXTURE_COORD_3", 3), ("TEXTURE_COORD_4", 4)):
+        _MAP_COMPONENTS[getattr(E, f"GL_MAP{_dim}_{_suffix}")] = _k
+
+
+def glCallLists(ctx, n, type_, lists):
+    ctx.glCallLists(n, type_, bytes_in(lists, max(n, 0) * _CALL_LISTS_B.get(type_, 0)))
+
+
+def glBitmap(ctx, width, height, xorig, yorig, xmove, ymove, bitmap):
+    st = ctx.state.unpack
+    row_B = -(-(st.row_length or max(width, 0)) // 8)
+    row_B = -(-row_B // st.alignment) * st.alignment
+    size_B = (max(height, 0) + st.skip_rows) * row_B + (st.skip_pixels + 7) // 8
+    data = bytes_in(bitmap, size_B) if width > 0 and height > 0 else None
+    ctx.glBitmap(width, height, xorig, yorig, xmove, ymove, data)
+
+
+def glPolygonStipple(ctx, mask):
+    ctx.glPolygonStipple(bytes_in(mask, 128))
+
+
+def _map1(name, c_type):
+    def map1(ctx, target, u1, u2, stride, order, points):
+        k = _MAP_COMPONENTS.get(target, 0)
+        n = (order - 1) * stride + k if order > 0 and stride > 0 and k else 0
+        getattr(ctx, name)(target, u1, u2, stride, order, arr_in(points, c_type, n))
+    return map1
+
+
+def _map2(name, c_type):
+    def map2(ctx, target, u1, u2, ustride, uorder, v1, v2, vstride, vorder, points):
+        k = _MAP_COMPONENTS.get(target, 0)
+        ok = uorder > 0 and vorder > 0 and ustride > 0 and vstride > 0 and k
+        n = (uorder - 1) * ustride + (vorder - 1) * vstride + k if ok else 0
+        getattr(ctx, name)(target, u1, u2, ustride, uorder, v1, v2, vstride, vorder,
+                           arr_in(points, c_type, n))
+    return map2
+
+
+def _index_pointers(ctx, indices, drawcount):
+    if indices == NULL or drawcount <= 0:
+        return []
+    ptrs = ffi.cast("void **", indices)
+    return [client_indices(ctx, ptrs[i]) for i in range(drawcount)]
+
+
+def glMultiDrawElements(ctx, mode, count, type_, indices, drawcount):
+    ctx.glMultiDrawElements(mode, arr_in(count, "GLsizei", drawcount), type_,
+                            _index_pointers(ctx, indices, drawcount), drawcount)
+
+
+def glMultiDrawElementsBaseVertex(ctx, mode, count, type_, indices, drawcount, basevertex):
+    ctx.glMultiDrawElementsBaseVertex(mode, arr_in(count, "GLsizei", drawcount), type_,
+                                      _index_pointers(ctx, indices, drawcount), drawcount,
+                                      arr_in(basevertex, "GLint", drawcount))
+
+
+def glSelectBuffer(ctx, size, buffer):
+    ctx.glSelectBuffer(size)      # selection records no hits (driver.gl.legacy)
+
+
+def glFeedbackBuffer(ctx, size, type_, buffer):
+    ctx.glFeedbackBuffer(size, type_)
+
+
+# overrides that do not need a front-end method of the same name
+STANDALONE = {"glReadnPixels"}
+
+OVERRIDES.update({
+    "glCallLists": glCallLists, "glBitmap": glBitmap, "glPolygonStipple": glPolygonStipple,
+    "glMap1f": _map1("glMap1f", "GLfloat"), "glMap1d": _map1("glMap1d", "GLdouble"),
+    "glMap2f": _map2("glMap2f", "GLfloat"), "glMap2d": _map2("glMap2d", "GLdouble"),
+    "glMultiDrawElements": glMultiDrawElements,
+    "glMultiDrawElementsBaseVertex": glMultiDrawElementsBaseVertex,
+    "glSelectBuffer": glSelectBuffer, "glFeedbackBuffer": glFeedbackBuffer,
+})
+
+
 _arity: dict[object, int] = {}
 
 

@@ -132,9 +132,9 @@ def install(the_ffi, lib) -> None:
     for index, name in enumerate(names):
         fn = None
         if name.startswith("gl"):
-            impl = marshal.OVERRIDES.get(name)
-            if impl is None and getattr(GLContext, name, None) is not None:
-                impl = _commands.MARSHAL.get(name)
+            impl = None
+            if getattr(GLContext, name, None) is not None or name in marshal.STANDALONE:
+                impl = marshal.OVERRIDES.get(name) or _commands.MARSHAL.get(name)
             if impl is not None:
                 zero = {"p": the_ffi.NULL, "v": None}.get(rets[name], 0)
                 after = _after_flush if name in ("glFinish", "glFlush") else None

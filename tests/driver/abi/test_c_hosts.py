@@ -107,3 +107,13 @@ def test_c_host_with_a_library_built_by_the_base_interpreter(build_host, tmp_pat
     res = run([exe, "gles3"], env)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "OpenGL ES 3.1 shimgl" in res.stdout
+
+
+def test_legacy_gl_in_an_osmesa_program(build_host, abi_dir):
+    """Linked -lOSMesa -lGL like an old OSMesa program: gl* resolve in
+    libOSMesa.so.8 (ours) before glvnd's libGL. Immediate mode, a display list
+    through glCallLists, client arrays with client indices."""
+    exe = build_host("legacy_host", f"-L{abi_dir}", "-lOSMesa", "-lGL", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout
