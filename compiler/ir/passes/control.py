@@ -206,19 +206,27 @@ def _unroll(func, loop: Loop, trip: int) -> None:
     current = {phi.dest: phi.src_for(pre) for phi in phis}
     new_nodes: list = []
 
-    def prefix_copy(extra=()):
-        return [_detached_block(head + list(extra) if len(prefix) == 1 else head)] + list(prefix[1:])
-
     exit_instrs = [i for i in exit_block.instrs if not isinstance(i, Jump)]
+
+    def clone_with_header(nodes, header_instrs, def_map):
+        # Clone with the header's own block object showing ``header_instrs`` (no phis),
+        # so phis of inner loops that name the header as predecessor follow the copy.
+        saved = header.instrs
+        header.instrs = header_instrs
+        try:
+            return clone_cf_list(nodes, def_map)
+        finally:
+            header.instrs = saved
+
     for _ in range(trip):
         def_map = dict(current)
-        new_nodes += clone_cf_list(prefix_copy() + list(cont_list) + list(rest), def_map)
+        new_nodes += clone_with_header(list(prefix) + list(cont_list) + list(rest), head, def_map)
         current = {phi.dest: def_map.get(phi.src_for(latch), phi.src_for(latch)) for phi in phis}
     def_map = dict(current)
-    last = prefix_copy(exit_instrs)
-    if len(prefix) > 1:
-        last.append(_detached_block(exit_instrs))
-    new_nodes += clone_cf_list(last, def_map)
+    if len(prefix) == 1:
+        new_nodes += clone_with_header([header], head + exit_instrs, def_map)
+    else:
+        new_nodes += clone_with_header(list(prefix) + [_detached_block(exit_instrs)], head, def_map)
     # Values of the prefix (at any depth: an inner loop's header dominates the exit too)
     # and of the exit block are visible after the loop: they become the last copies.
     after_loop = {d: v for d, v in def_map.items() if d is not v}
