@@ -184,8 +184,9 @@ def _quad_rho2(cols: list[np.ndarray], scale) -> np.ndarray:
     return out.reshape(n)
 
 
-def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
-    """lambda' of GL eq. 8.6 (before the level choice), per lane (float32)."""
+def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols=None):
+    """lambda' of GL eq. 8.6 (before the level choice), per lane (float32).
+    ``st_cols``: contiguous columns of ``st``, if the caller has them."""
     if samp.unnormalized:
         return np.zeros(n, F32)
     if lod is not None:
@@ -195,7 +196,9 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
         k = 2 if view.is_cube else st.shape[1]
         scale = np.array([view.lay.width_px >> b or 1, view.lay.height_px >> b or 1, int(view.depth_px[b])][:k], F32)
         if (ddx is None or ddy is None) and not view.is_cube:
-            rho2 = _quad_rho2([np.ascontiguousarray(st[:, a]) for a in range(k)], scale)
+            if st_cols is None:
+                st_cols = [np.ascontiguousarray(st[:, a]) for a in range(k)]
+            rho2 = _quad_rho2(st_cols[:k], scale)
         else:
             src = dirs if view.is_cube else st
             if ddx is None or ddy is None:
@@ -214,12 +217,19 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n):
                 return total
             rho2 = np.maximum(length2(gx), length2(gy))
         with np.errstate(divide="ignore", invalid="ignore"):
-            lam = (F32(0.5) * np.log2(rho2)).astype(F32, copy=False)  # log2(rho) = log2(rho^2) / 2
-    lam = lam + F32(samp.lod_bias)
+            lam = np.log2(rho2)                             # a fresh array: updated in place below
+            lam *= F32(0.5)                                 # log2(rho) = log2(rho^2) / 2
+            lam = lam.astype(F32, copy=False)
+    lam += F32(samp.lod_bias)
     if bias is not None:
-        lam = lam + np.asarray(bias, F32)
-    lam = np.clip(lam, F32(samp.lod_min), F32(samp.lod_max))
-    return np.where(np.isnan(lam), F32(samp.lod_min), lam).astype(F32, copy=False)
+        lam += np.asarray(bias, F32)
+    lo, hi = F32(samp.lod_min), F32(samp.lod_max)
+    if lo <= hi:  # clamp, NaN -> lod_min: fmax drops a NaN operand, so two in-place passes
+        np.fmax(lam, lo, out=lam)
+        np.minimum(lam, hi, out=lam)
+        return lam
+    lam = np.clip(lam, lo, hi)
+    return np.where(np.isnan(lam), lo, lam).astype(F32, copy=False)
 
 
 def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None, bias=None, ddx=None,
@@ -249,7 +259,8 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         if view.is_array:
             layer_coord = coords[:, nd]
 
-    lam = _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n)
+    st_cols = [np.ascontiguousarray(st[:, a]) for a in range(nd)]
+    lam = _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols)
     base, top = view.first_level, view.last_level
     mip = samp.mip_filter
     mag_linear = samp.mag_filter == P.Filter.LINEAR and not is_int
@@ -265,7 +276,7 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     any_linear = bool(np.any(lin))
 
     # levels (GL 8.14.3) and the weight of the second one
-    level1 = base
+    level1 = base   # an int when every lane uses the same first level, else per lane
     frac = None
     if gather_component is None and not samp.unnormalized and mip != P.MipFilter.NONE:
         if mip == P.MipFilter.NEAREST or is_int:
@@ -273,15 +284,29 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
             level1 = np.where(mag | (lam <= 0.5), base, np.minimum(d, top))
         else:
             fl = np.floor(lam)
-            level1 = np.where(mag, base, np.minimum(base + fl.astype(np.intp), top))
-            frac = np.where(mag | (level1 >= top), F32(0), lam - fl).astype(F32, copy=False)
-            if not np.any(frac > 0):
+            f_lo, f_hi = fl.min(), fl.max()
+            if f_lo == f_hi and np.isfinite(f_hi) and not mag.any():
+                # one level pair for every lane (a uniform LOD: the common case of a
+                # surface facing the viewer): scalar levels, no per-lane level arrays
+                level1 = min(base + int(f_lo), top)
+                frac = None if level1 >= top else lam - fl
+            else:
+                level1 = np.where(mag, base, np.minimum(base + fl.astype(np.intp), top))
+                frac = np.where(mag | (level1 >= top), F32(0), lam - fl).astype(F32, copy=False)
+            if frac is not None and not np.any(frac > 0):
                 frac = None
-    level1 = np.broadcast_to(np.asarray(level1, np.intp), (n,))
+    if np.ndim(level1) == 0:
+        l1_lo = l1_hi = int(level1)
+        level2 = np.broadcast_to(np.intp(min(l1_lo + 1, top)), (n,))
+        level1 = np.broadcast_to(np.intp(l1_lo), (n,))
+    else:
+        level1 = np.asarray(level1, np.intp)
+        l1_lo, l1_hi = int(level1.min()), int(level1.max())
+        level2 = None if frac is None else np.minimum(level1 + 1, top)
     if frac is None:
         levels = [(level1, None)]
     else:
-        levels = [(level1, F32(1) - frac), (np.minimum(level1 + 1, top), frac)]
+        levels = [(level1, F32(1) - frac), (level2, frac)]
 
     layer = 0
     if layer_coord is not None:
@@ -293,7 +318,6 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         layer = face + 6 * layer
 
     # the columns all taps can reach: one read of that range when it is small
-    l1_lo, l1_hi = int(level1.min()), int(level1.max())
     uniform = l1_lo == l1_hi  # then every lane uses the same level(s): scalar tables
     lvl_lo, lvl_hi = l1_lo, (min(l1_hi + 1, top) if len(levels) == 2 else l1_hi)
     if nd == 3 or view.layers == 1:
@@ -307,7 +331,6 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     span = column_span(view, lvl_lo, lvl_hi, layer_lo, layer_hi)
     shift = fetch_plan(view, span, ntaps, strategy, cache)
     layer_part = layer * view.layer_col if (view.layers > 1 and nd < 3) else 0
-    st_cols = [np.ascontiguousarray(st[:, a]) for a in range(nd)]
     offs = None if offset is None else np.asarray(offset, np.intp).reshape(n, -1)
 
     cols, borders, weights = [], [], []
