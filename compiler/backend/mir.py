@@ -80,16 +80,14 @@ def field_kind(op: str, name: str):
 class MInstr:
     """One machine instruction. ``f``: field values. For pseudos: ``dsts`` and
     ``srcs`` lists (collect: one vector dst; copy/preload: parallel lists)."""
-    __slots__ = ("op", "f", "dsts", "srcs")
+    __slots__ = ("op", "f", "dsts", "srcs", "pseudo", "_uses")
 
     def __init__(self, op: str, f: dict | None = None, dsts=None, srcs=None):
         assert op in BY_NAME or op in PSEUDO_OPS, f"unknown op {op}"
         self.op, self.f = op, dict(f or {})
         self.dsts, self.srcs = list(dsts or []), list(srcs or [])
-
-    @property
-    def pseudo(self) -> bool:
-        return self.op in PSEUDO_OPS
+        self.pseudo = op in PSEUDO_OPS
+        self._uses = None
 
     def defs(self) -> list[VReg]:
         if self.pseudo:
@@ -97,19 +95,25 @@ class MInstr:
         d = self.f.get("dst")
         return [d] if isinstance(d, VReg) else []
 
+    def changed(self) -> None:
+        """Call after editing operands in place (``map_uses`` does)."""
+        self._uses = None
+
     def use_operands(self) -> list:
         if self.pseudo:
             return list(self.srcs)
         return [v for k, v in self.f.items() if k != "dst"]
 
     def uses(self) -> list[VReg]:
-        out = []
-        for v in self.use_operands():
-            if isinstance(v, Ref):
-                out.append(v.vreg)
-            elif isinstance(v, VReg):
-                out.append(v)
-        return out
+        if self._uses is None:
+            out = []
+            for v in self.use_operands():
+                if isinstance(v, Ref):
+                    out.append(v.vreg)
+                elif isinstance(v, VReg):
+                    out.append(v)
+            self._uses = out
+        return self._uses
 
     def map_uses(self, fn) -> None:
         """Replace every use operand ``x`` (Ref or VReg) by ``fn(x)``."""
@@ -119,6 +123,7 @@ class MInstr:
             for k, v in list(self.f.items()):
                 if k != "dst" and isinstance(v, (Ref, VReg)):
                     self.f[k] = fn(v)
+        self._uses = None
 
     @property
     def info(self):

@@ -47,8 +47,8 @@ def physical(ins: MInstr, reg: dict) -> Instruction:
 
 
 def assemble_items(items: list) -> bytes:
-    """Instructions, labels and branches -> bytes (branch offsets in bytes from
-    the branch instruction)."""
+    """Instructions, labels and branches -> (bytes, the encoded instructions);
+    branch offsets are in bytes from the branch instruction."""
     offsets, off = {}, 0
     for it in items:
         if isinstance(it, Label):
@@ -57,11 +57,12 @@ def assemble_items(items: list) -> bytes:
             off += make(it.op, target=0).op.length_B
         else:
             off += it.op.length_B
-    out = bytearray()
+    out, final = bytearray(), []
     for it in items:
         if isinstance(it, Label):
             continue
         if isinstance(it, Branch):
             it = make(it.op, target=offsets[id(it.target)] - len(out))
         out += encode(it)
-    return bytes(out)
+        final.append(it)
+    return bytes(out), final

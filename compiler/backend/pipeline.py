@@ -67,6 +67,7 @@ def dce(func: MFunction) -> None:
                     pairs = [(d, x) for d, x in zip(ins.dsts, ins.srcs) if d in used]
                     changed |= len(pairs) != len(ins.dsts)
                     ins.dsts, ins.srcs = [d for d, _ in pairs], [x for _, x in pairs]
+                    ins.changed()
                     if not pairs:
                         continue
                 defs = ins.defs()
@@ -98,13 +99,12 @@ def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | 
     lower_copies(func, alloc)
     items, loops = linearise(func, alloc.reg)
     items, _waits = insert_waits(items)
-    binary = assemble_items(items)
-    from uapi.isa import disassemble
-    asm = disassemble(binary)
+    binary, final = assemble_items(items)
+    asm = "".join(f"{i}\n" for i in final)
     scratch = func.stack_base_B + func.spill_B
     regs32 = (alloc.max_half + 1) // 2
     uniform_words = sel.layout.words_used
-    stats = compute_stats(binary, alloc.max_half, uniform_words, scratch, loops, func.spills, func.fills)
+    stats = compute_stats(binary, final, alloc.max_half, uniform_words, scratch, loops, func.spills, func.fills)
     sinfo = shader.info or {}
     local = sinfo.get("local_size")
     result = CompiledShader(

@@ -14,6 +14,8 @@ would only raise register pressure).
 
 from __future__ import annotations
 
+import heapq
+
 from .mir import MFunction, linear_blocks
 
 __all__ = ["schedule", "ASYNC_LATENCY"]
@@ -61,16 +63,16 @@ def schedule_block(instrs: list) -> list:
     for k in range(n - 1, -1, -1):
         prio[k] = int(_latency(instrs[k]) > 1 or any(prio[s] for s in succs[k]))
     waiting = [len(p) for p in preds]
-    ready = [k for k in range(n) if not waiting[k]]
+    ready = [(-prio[k], k) for k in range(n) if not waiting[k]]
+    heapq.heapify(ready)
     out = []
     while ready:
-        k = max(ready, key=lambda i: (prio[i], -i))
-        ready.remove(k)
+        _p, k = heapq.heappop(ready)
         out.append(instrs[k])
         for s in succs[k]:
             waiting[s] -= 1
             if not waiting[s]:
-                ready.append(s)
+                heapq.heappush(ready, (-prio[s], s))
     assert len(out) == n, "dependency cycle in a block"
     return out
 

@@ -40,10 +40,12 @@ class Stats:
                 f"{self.spills}:{self.fills} spills:fills")
 
 
-def compute_stats(binary: bytes, gprs: int, uniform_words: int, scratch: int, loops: int, spills: int,
-                  fills: int) -> Stats:
-    instrs = decode(binary)
-    alu = sum(1 for _o, i in instrs if i.op.unit in _ALU_UNITS)
-    waits = sum(1 for _o, i in instrs if i.op.name == "wait")
+def compute_stats(binary: bytes, instrs: list | None, gprs: int, uniform_words: int, scratch: int, loops: int,
+                  spills: int, fills: int) -> Stats:
+    """``instrs``: the program's instructions (decoded from ``binary`` when None)."""
+    if instrs is None:
+        instrs = [i for _o, i in decode(binary)]
+    alu = sum(1 for i in instrs if i.op.unit in _ALU_UNITS)
+    waits = sum(1 for i in instrs if i.op.name == "wait")
     return Stats(len(instrs), alu, len(binary), gprs, 2 * uniform_words, scratch, threads_for_halves(gprs), loops,
                  spills, fills, waits)

@@ -413,3 +413,8 @@ def test_parallel_copies_with_cycles_of_mixed_sizes():
             for k, v in enumerate(vals):
                 state[dst.half + k] = v
         assert all(state[h] == expect[h] for h in range(4, 64)), moves
+
+
+def test_assembly_text_is_the_disassembly():
+    run = Run(_pressure_program(), max_regs=6)
+    assert run.compiled.assembly == disassemble(run.compiled.binary)
