@@ -418,3 +418,52 @@ def test_parallel_copies_with_cycles_of_mixed_sizes():
 def test_assembly_text_is_the_disassembly():
     run = Run(_pressure_program(), max_regs=6)
     assert run.compiled.assembly == disassemble(run.compiled.binary)
+
+
+class RecordingTextureUnit:
+    """Returns, per lane, what the unit was given: (bias or lod, ddx.x, offset x, gather component)."""
+
+    @staticmethod
+    def sample(mem, tex_va, samp_va, coords, lod=None, bias=None, ddx=None, ddy=None, compare=None, offset=None,
+               gather_component=None):
+        n = coords.shape[0]
+        col = lambda v: np.zeros(n, np.float32) if v is None else np.broadcast_to(np.asarray(v, np.float32), (n,))  # noqa: E731
+        lod_or_bias = col(bias) if bias is not None else col(lod)
+        d = col(None) if ddx is None else np.asarray(ddx, np.float32)[:, 0]
+        off = col(None) if offset is None else np.asarray(offset, np.float32)[:, 0]
+        g = col(None) if gather_component is None else col(gather_component)
+        return np.stack([lod_or_bias, d, off, g], -1)
+
+
+def test_texture_bias_grad_offset_and_gather_operands(monkeypatch):
+    monkeypatch.setattr(usc_tex, "texture_unit", lambda: RecordingTextureUnit)
+    sh, b = new_shader()
+    x = _ssbo_input(b, 2)
+    bias = b.tex("txb", coord=x, bias=b.channel(x, 1), texture=0, sampler=0, dim="2d")
+    grad = b.tex("txd", coord=x, ddx=b.fmul(x, 3.0), ddy=x, texture=0, sampler=0, dim="2d")
+    offs = b.tex("txl", coord=x, lod=b.fimm(0.0), offset=b.iimm([-3, 2], 32), texture=0, sampler=0, dim="2d")
+    gath = b.tex("tg4", coord=x, texture=0, sampler=0, dim="2d", component=2)
+    _out(b, b.vec(b.channel(bias, 0), b.channel(grad, 1), b.channel(offs, 2), b.channel(gath, 3)))
+    data = np.random.default_rng(14).uniform(0, 1, (64, 2)).astype(np.float32)
+    run = Run(sh)
+    ctx, _ = run.core(64, ssbos={0: data.view(np.uint8).reshape(-1)})
+    got = ctx.varyings[:4].view(np.float32)
+    assert (got[0] == data[:, 1]).all() and np.allclose(got[1], data[:, 0] * 3)
+    assert (got[2] == -3).all() and (got[3] == 2).all()
+    asm = run.compiled.assembly
+    assert "texture_sample.2d.bias" in asm and "texture_sample.2d.grad" in asm and ".offset" in asm \
+        and ".gather" in asm
+
+
+def test_sample_mask_output():
+    sh, b = new_shader("fragment")
+    v = b.load_input(b.iimm(0), num_components=1, base=2, slot="VAR0", interp="flat")
+    b.store_output(b.iand(b.f2u32(v), 0x5), b.iimm(0), base=0, component=0, slot="SAMPLE_MASK", write_mask=1)
+    run = Run(sh)
+    lanes = 8
+    vals = np.zeros((4, lanes), np.float32)
+    vals[0] = np.arange(lanes)
+    ctx = frag_context(lanes, {"VAR0": vals.view(np.uint32)}, {"VAR0": 2})
+    ctx.specials["coverage_mask"] = np.full(lanes, 0xF, np.uint32)
+    ctx, _ = run.core(lanes, ctx=ctx)
+    assert (ctx.sample_mask == (np.arange(lanes) & 5 & 0xF)).all() and run.compiled.writes_sample_mask
