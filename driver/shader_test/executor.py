@@ -144,6 +144,9 @@ class Runner:
 
     # -- helpers ------------------------------------------------------------------
     def enum(self, name: str) -> int:
+        m = re.fullmatch(r"GL_(CLIP_PLANE|CLIP_DISTANCE)(\d+)", name)
+        if m:       # piglit accepts any plane index: GL_CLIP_PLANE0 + n
+            return getattr(self.ctx, f"GL_{m.group(1)}0") + int(m.group(2))
         v = getattr(self.ctx, name, None)
         if not isinstance(v, int):
             raise _Fail(f"unknown GL enum {name}")

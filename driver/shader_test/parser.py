@@ -216,10 +216,17 @@ def parse_floats(text: str, n: int | None = None) -> list[float]:
             bits = int(t, 16) & 0xFFFFFFFF
             out.append(struct.unpack("=f", struct.pack("=I", bits))[0])
         else:
-            out.append(float(t))
+            out.append(_to_f32(float(t)))
         if n is not None and len(out) == n:
             break
     return out
+
+
+def _to_f32(v: float) -> float:
+    """The float32 a C (float) conversion gives: out-of-range values become +-inf."""
+    if v != v or abs(v) <= 3.4028234663852886e38:
+        return struct.unpack("=f", struct.pack("=f", v))[0] if v == v else v
+    return v if abs(v) == float("inf") else (float("inf") if v > 0 else float("-inf"))
 
 
 def parse_ints(text: str, n: int | None = None) -> list[int]:
