@@ -11,6 +11,8 @@ quad strips, polygons) all apply unchanged."""
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from driver.gl import enums as E
@@ -86,14 +88,13 @@ class ImmediateMixin:
             if not verts:
                 return
         pos, col, sec, nrm, tcs, fog, _edge = zip(*verts)
-        tcs = np.asarray(tcs, np.float32)                  # (n, 8, 4)
-        arrays = {(E.GL_VERTEX_ARRAY, 0): np.asarray(pos, np.float32),
-                  (E.GL_COLOR_ARRAY, 0): np.asarray(col, np.float32),
-                  (E.GL_SECONDARY_COLOR_ARRAY, 0): np.asarray(sec, np.float32)[:, :3],
-                  (E.GL_NORMAL_ARRAY, 0): np.asarray(nrm, np.float32),
+        arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos), (E.GL_COLOR_ARRAY, 0): _column(col),
+                  (E.GL_SECONDARY_COLOR_ARRAY, 0): _column(sec)[:, :3], (E.GL_NORMAL_ARRAY, 0): _column(nrm),
                   (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1)}
+        constant = tcs.count(tcs[0]) == len(tcs)
         for u in range(8):
-            arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = np.ascontiguousarray(tcs[:, u])
+            arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column((tcs[0][u],) * len(tcs) if constant
+                                                            else [t[u] for t in tcs])
         self._draw_temporary_arrays(mode, arrays, len(verts))
 
     def _stippled_lines(self, mode: int, verts: list) -> list:
@@ -305,6 +306,16 @@ class ImmediateMixin:
             self.glNormalPointer(E.GL_FLOAT, s, at(pn))
         self.glVertexPointer(sv, E.GL_FLOAT, s, at(pv))
         self._legacy(self._legacy_key(E.GL_VERTEX_ARRAY))[0].enabled = True
+
+
+def _column(values) -> np.ndarray:
+    """(n, k) float32 from n tuples of k floats; a value every vertex shares
+    (the same current-value tuple) is broadcast without converting n tuples."""
+    first = values[0]
+    if values.count(first) == len(values):
+        return np.tile(np.asarray(first, np.float32), (len(values), 1))
+    k = len(first)
+    return np.fromiter(chain.from_iterable(values), np.float32, count=k * len(values)).reshape(-1, k)
 
 
 def _lerp_vertex(va, vb, t: float, wa: float, wb: float):
