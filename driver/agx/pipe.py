@@ -911,9 +911,13 @@ class AgxContext(PipeContext):
         query.active = False
         if query in self.queries_active:
             self.queries_active.remove(query)
+        if t in (PipeQueryType.TIMESTAMP, PipeQueryType.GPU_FINISHED):
+            query.result = None                 # these have no begin: forget the last use's result
         if t == PipeQueryType.TIMESTAMP:
-            self._finish()
-            query.result = self.device.timestamp_ns()
+            # when the work so far completes: its last command's end time from the feedback
+            # (the kernel's clock, as GET_TIME), or now when nothing is pending; no stall here
+            query.submission = self.flush().submission
+            query.issued_ns = self.device.timestamp_ns()
         elif t == PipeQueryType.TIME_ELAPSED:
             self.flush()
             if query in self.timer_queries:
@@ -939,6 +943,13 @@ class AgxContext(PipeContext):
         if t == PipeQueryType.GPU_FINISHED:
             sub = query.submission
             return True if sub is None or (sub.wait() if wait else sub.poll()) else (None if not wait else True)
+        if t == PipeQueryType.TIMESTAMP:
+            sub = query.submission
+            if sub is not None and not (sub.wait() if wait else sub.poll()):
+                return None
+            ends = [fb["end_ns"] for fb in (sub.feedback if sub is not None else ()) if fb["end_ns"]]
+            query.result = max(ends + [query.issued_ns]) if ends else query.issued_ns
+            return query.result
         if t == PipeQueryType.TIME_ELAPSED:
             subs = getattr(query, "submissions", [])
             if not wait and not all(s.poll() for s in subs):

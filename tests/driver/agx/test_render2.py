@@ -348,3 +348,18 @@ def test_msaa_sample_mask_and_alpha_to_coverage():
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
     img = _resolve(ctx, fbo, 8, 8).astype(int)
     assert 96 <= img[..., 0].mean() <= 160, img[..., 0].mean()      # about half of the samples covered
+
+
+def test_timestamp_query_orders_with_the_gpu_clock():
+    ctx = context(16, 16, api="gl33")
+    q = ctx.glGenQueries(2)
+    before = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
+    ctx.glQueryCounter(q[0], ctx.GL_TIMESTAMP)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glQueryCounter(q[1], ctx.GL_TIMESTAMP)
+    t0 = ctx.glGetQueryObjectui64v(q[0], ctx.GL_QUERY_RESULT)[0]
+    ctx.glQueryCounter(q[0], ctx.GL_TIMESTAMP)                    # reused: a new result
+    assert ctx.glGetQueryObjectui64v(q[0], ctx.GL_QUERY_RESULT)[0] >= t0
+    t1 = ctx.glGetQueryObjectui64v(q[1], ctx.GL_QUERY_RESULT)[0]
+    after = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
+    assert before <= t0 <= t1 <= after
