@@ -506,7 +506,8 @@ def _snorm(x, bits): return np.maximum(x.astype(np.float32) / np.float32((1 << (
 
 
 def _to_unorm(v, bits):
-    v = np.clip(np.nan_to_num(np.asarray(v, np.float32)), 0, 1)
+    """Clamp to [0, 1] (NaN -> 0: fmax drops a NaN operand) and round to ``bits``."""
+    v = np.minimum(np.fmax(np.asarray(v, np.float32), np.float32(0)), np.float32(1))
     return np.rint(v * np.float32((1 << bits) - 1)).astype(np.uint32)
 
 
