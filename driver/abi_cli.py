@@ -6,7 +6,8 @@
 The variables: __EGL_VENDOR_LIBRARY_FILENAMES (glvnd's libEGL/libGL load only
 shimgl's vendor library), LD_LIBRARY_PATH (libOSMesa.so.8 for OSMesa programs
 and PyOpenGL's osmesa platform), PIGLIT_PLATFORM=surfaceless_egl (the one EGL
-platform shimgl has). PYOPENGL_PLATFORM is left to the user (egl or osmesa).
+platform shimgl has), PYOPENGL_PLATFORM=egl unless already set (PyOpenGL would
+guess GLX, which shimgl does not have; set it to osmesa to use OSMesa).
 
 Import-light on purpose: registering the commands does not import the driver."""
 

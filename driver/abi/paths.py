@@ -63,8 +63,12 @@ def environment(base: dict[str, str] | None = None) -> dict[str, str] | None:
     base = os.environ if base is None else base
     ld = base.get("LD_LIBRARY_PATH", "")
     parts = [p for p in ld.split(":") if p and p != str(d)]
-    return {
+    env = {
         "__EGL_VENDOR_LIBRARY_FILENAMES": str(vendor_json()),
         "LD_LIBRARY_PATH": ":".join([str(d), *parts]),
         "PIGLIT_PLATFORM": "surfaceless_egl",
     }
+    # PyOpenGL guesses GLX on Linux, which shimgl does not provide; a choice
+    # already made (egl or osmesa) is kept
+    env["PYOPENGL_PLATFORM"] = base.get("PYOPENGL_PLATFORM") or "egl"
+    return env

@@ -23,6 +23,12 @@ def test_env_prints_export_lines(abi_dir, capsys):
     assert Path(values["__EGL_VENDOR_LIBRARY_FILENAMES"]).is_file()
     assert values["LD_LIBRARY_PATH"].split(":")[0] == str(abi_dir)
     assert values["PIGLIT_PLATFORM"] == "surfaceless_egl"
+    assert values["PYOPENGL_PLATFORM"] in ("egl", "osmesa")
+
+
+def test_env_keeps_a_chosen_pyopengl_platform(abi_dir):
+    assert paths.environment({"PYOPENGL_PLATFORM": "osmesa"})["PYOPENGL_PLATFORM"] == "osmesa"
+    assert paths.environment({})["PYOPENGL_PLATFORM"] == "egl"
 
 
 def test_env_without_the_library(monkeypatch, capsys):
