@@ -76,6 +76,10 @@ class ImmediateMixin:
                          self.legacy.edge_flag))
 
     def _draw_vertex_tuples(self, mode: int, verts: list) -> None:
+        if self.state.polygon_mode != E.GL_FILL and mode >= E.GL_TRIANGLES:
+            mode, verts = self._polygon_outlines(mode, verts)
+            if not verts:
+                return
         if self.shade_model == E.GL_FLAT and self.state.polygon_mode == E.GL_FILL and \
                 mode in (E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON):
             verts = [verts[i] for i in _flat_triangles(mode, len(verts))]
@@ -97,6 +101,42 @@ class ImmediateMixin:
                                                             else [t[u] for t in tcs])
         self._draw_temporary_arrays(mode, arrays, len(verts))
 
+    def _window_xy(self, verts: list) -> tuple[np.ndarray, np.ndarray]:
+        """Window x, y (viewport origin dropped) and clip w of the vertices."""
+        obj = np.array([v[0] for v in verts], np.float64)
+        clip = obj @ (self.stacks[1][-1] @ self.stacks[0][-1]).T
+        w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
+        _, _, vw, vh = self.state.viewport
+        return clip[:, :2] / w[:, None] * (vw / 2, vh / 2), w
+
+    def _polygon_outlines(self, mode: int, verts: list) -> tuple[int, list]:
+        """GL 2.1 section 3.5.4: in GL_LINE / GL_POINT polygon mode each
+        polygon (after culling) becomes its boundary edges / vertices; an
+        edge flag of false drops the edge (or vertex) it starts, for
+        independent triangles, quads and polygons."""
+        polys = _polygons(mode, len(verts))
+        win, _ = self._window_xy(verts)
+        s = self.state
+        cull = None
+        if E.GL_CULL_FACE in s.enabled:
+            cull = s.cull_face
+        flags = mode in (E.GL_TRIANGLES, E.GL_QUADS, E.GL_POLYGON)
+        out = []
+        for poly in polys:
+            p = win[list(poly)]
+            area = float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))
+            front = (area > 0) == (s.front_face == E.GL_CCW)
+            if cull == E.GL_FRONT_AND_BACK or (cull == E.GL_FRONT and front) or (cull == E.GL_BACK and not front):
+                continue
+            for k, a in enumerate(poly):
+                if flags and not verts[a][6]:
+                    continue
+                if s.polygon_mode == E.GL_LINE:
+                    out += [verts[a], verts[poly[(k + 1) % len(poly)]]]
+                else:
+                    out.append(verts[a])
+        return (E.GL_LINES if s.polygon_mode == E.GL_LINE else E.GL_POINTS), out
+
     def _stippled_lines(self, mode: int, verts: list) -> list:
         """GL 2.1 section 3.5.2 on the CPU: each line is cut into the dashes
         of the stipple pattern, the counter s running over the fragments of
@@ -109,11 +149,7 @@ class ImmediateMixin:
             pairs = [(i, i + 1) for i in range(len(verts) - 1)]
             if mode == E.GL_LINE_LOOP and len(verts) > 2:
                 pairs.append((len(verts) - 1, 0))
-        obj = np.array([v[0] for v in verts], np.float64)
-        clip = obj @ (self.stacks[1][-1] @ self.stacks[0][-1]).T
-        w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
-        _, _, vw, vh = self.state.viewport
-        win = clip[:, :2] / w[:, None] * (vw / 2, vh / 2)
+        win, w = self._window_xy(verts)
         out, counter = [], 0
         for a, b in pairs:
             if mode == E.GL_LINES:
@@ -331,6 +367,22 @@ def _lerp_vertex(va, vb, t: float, wa: float, wb: float):
         return tuple(p + (q - p) * u for p, q in zip(x, y))
     return (mix(va[0], vb[0]), mix(va[1], vb[1]), mix(va[2], vb[2]), mix(va[3], vb[3]),
             tuple(mix(x, y) for x, y in zip(va[4], vb[4])), va[5] + (vb[5] - va[5]) * u, va[6])
+
+
+def _polygons(mode: int, n: int) -> list[tuple]:
+    """The polygons of a primitive of n vertices, each as vertex indices in
+    the order that keeps its winding."""
+    if mode == E.GL_TRIANGLES:
+        return [(i, i + 1, i + 2) for i in range(0, n - 2, 3)]
+    if mode == E.GL_TRIANGLE_STRIP:
+        return [(i, i + 1, i + 2) if i % 2 == 0 else (i + 1, i, i + 2) for i in range(n - 2)]
+    if mode == E.GL_TRIANGLE_FAN:
+        return [(0, i + 1, i + 2) for i in range(n - 2)]
+    if mode == E.GL_QUADS:
+        return [(i, i + 1, i + 2, i + 3) for i in range(0, n - 3, 4)]
+    if mode == E.GL_QUAD_STRIP:
+        return [(i, i + 1, i + 3, i + 2) for i in range(0, n - 3, 2)]
+    return [tuple(range(n))] if n >= 3 else []
 
 
 def _flat_triangles(mode: int, n: int) -> list[int]:

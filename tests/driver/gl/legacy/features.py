@@ -408,6 +408,37 @@ def line_stipple(gl, w, h):
     gl.glFinish()
 
 
+def polygon_modes(gl, w, h):
+    """glPolygonMode LINE for a quad and a polygon (no inner diagonals), an
+    edge flag hiding one edge, and POINT for a triangle."""
+    _setup(gl, w, h)
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_LINE)
+    gl.glColor3f(1.0, 1.0, 0.0)
+    gl.glBegin(gl.GL_QUADS)
+    for x, y in ((-0.83, -0.83), (-0.13, -0.81), (-0.11, -0.13), (-0.81, -0.11)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glBegin(gl.GL_POLYGON)
+    for k in range(6):
+        a = 2 * math.pi * k / 6 + 0.1
+        gl.glVertex2f(0.47 + 0.37 * math.cos(a), -0.47 + 0.37 * math.sin(a))
+    gl.glEnd()
+    gl.glBegin(gl.GL_TRIANGLES)
+    gl.glVertex2f(-0.83, 0.17)
+    gl.glEdgeFlag(False)
+    gl.glVertex2f(-0.13, 0.19)
+    gl.glEdgeFlag(True)
+    gl.glVertex2f(-0.47, 0.87)
+    gl.glEnd()
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_POINT)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for x, y in ((0.17, 0.17), (0.83, 0.19), (0.51, 0.87)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_FILL)
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
-                                    evaluators, line_stipple)}
+                                    evaluators, line_stipple, polygon_modes)}

@@ -108,6 +108,23 @@ def test_rect_and_edge_flag_and_fog_coord(gl):
     assert gl.glGetFloatv(E.GL_CURRENT_FOG_COORD) == [3.5]
 
 
+def test_polygon_mode_line_draws_boundaries_with_edge_flags(gl):
+    gl.glPolygonMode(E.GL_FRONT_AND_BACK, E.GL_LINE)
+    gl.glBegin(E.GL_QUADS)
+    for x, y in ((0, 0), (1, 0), (1, 1), (0, 1)):
+        gl.glEdgeFlag(x != 1 or y != 0)              # drop the edge starting at (1, 0)
+        gl.glVertex2f(x * 0.5, y * 0.5)
+    gl.glEnd()
+    info, _, _, draws = gl.pipe.last("draw_vbo")
+    assert info.mode == PipePrim.LINES and draws[0].count == 6   # 3 of the 4 edges, no diagonal
+    gl.glEnable(E.GL_CULL_FACE)                       # a clockwise quad is a back face: culled
+    gl.glBegin(E.GL_POLYGON)
+    for x, y in ((0, 0), (0, 1), (1, 1), (1, 0)):
+        gl.glVertex2f(x * 0.5, y * 0.5)
+    gl.glEnd()
+    assert gl.pipe.names().count("draw_vbo") == 1
+
+
 def test_array_element_and_interleaved_arrays(gl):
     data = np.array([[1, 0, 0, 10, 20, 30], [0, 1, 0, 40, 50, 60]], np.float32)
     gl.glInterleavedArrays(E.GL_C3F_V3F, 0, data)
