@@ -70,3 +70,13 @@ def test_run_binary(abi_dir, build_host):
     res = run([SHIMGL, "run", exe, "gles3"], env)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "EGL 1.5 vendor shimgl" in res.stdout
+
+
+def test_run_pyopengl_script_unchanged(abi_dir):
+    """`shimgl run script.py` with no PyOpenGL platform chosen: EGL by default."""
+    if not SHIMGL.exists():
+        pytest.skip("the shimgl console script is not installed")
+    from tests.driver.abi.conftest import PY_DIR, clean_env
+    res = run([SHIMGL, "run", PY_DIR / "pyopengl_egl.py"], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("OK")
