@@ -439,6 +439,83 @@ def polygon_modes(gl, w, h):
     gl.glFinish()
 
 
+def texture_targets(gl, w, h):
+    """Fixed-function texturing from 1D, 3D, rectangle and cube-map textures
+    (the highest-priority enabled target of the unit wins)."""
+    _setup(gl, w, h)
+    gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+    ramp = np.stack([np.arange(8) * 32, 255 - np.arange(8) * 32, np.full(8, 128), np.full(8, 255)], -1)
+
+    def tex(target):
+        t = gl.glGenTextures(1)
+        t = int(t[0]) if hasattr(t, "__len__") else int(t)
+        gl.glBindTexture(target, t)
+        gl.glTexParameteri(target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+        gl.glTexParameteri(target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
+        return t
+
+    tex(gl.GL_TEXTURE_1D)
+    gl.glTexImage1D(gl.GL_TEXTURE_1D, 0, gl.GL_RGBA, 8, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, ramp.astype(np.uint8))
+    gl.glEnable(gl.GL_TEXTURE_1D)
+    _quad(gl, -1.0, 0.0, 0.0, 1.0)
+    tex(gl.GL_TEXTURE_3D)
+    vol = np.zeros((4, 4, 4, 4), np.uint8)
+    vol[..., 0] = np.arange(4)[:, None, None] * 80
+    vol[..., 1] = np.arange(4)[None, :, None] * 80
+    vol[..., 2] = np.arange(4)[None, None, :] * 80
+    vol[..., 3] = 255
+    gl.glTexImage3D(gl.GL_TEXTURE_3D, 0, gl.GL_RGBA, 4, 4, 4, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, vol)
+    gl.glEnable(gl.GL_TEXTURE_3D)
+    gl.glBegin(gl.GL_QUADS)
+    for s_, t_ in ((0, 0), (1, 0), (1, 1), (0, 1)):
+        gl.glTexCoord3f(s_, t_, 0.6)
+        gl.glVertex2f(s_, t_)
+    gl.glEnd()
+    gl.glDisable(gl.GL_TEXTURE_3D)
+    gl.glDisable(gl.GL_TEXTURE_1D)
+    tex(gl.GL_TEXTURE_RECTANGLE)
+    img = np.zeros((5, 6, 4), np.uint8)
+    img[..., 0] = np.arange(6)[None, :] * 50
+    img[..., 1] = np.arange(5)[:, None] * 60
+    img[..., 3] = 255
+    gl.glTexImage2D(gl.GL_TEXTURE_RECTANGLE, 0, gl.GL_RGBA, 6, 5, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, img)
+    gl.glEnable(gl.GL_TEXTURE_RECTANGLE)
+    gl.glBegin(gl.GL_QUADS)
+    for s_, t_ in ((0, 0), (1, 0), (1, 1), (0, 1)):
+        gl.glTexCoord2f(6 * s_, 5 * t_)
+        gl.glVertex2f(s_ - 1, t_ - 1)
+    gl.glEnd()
+    gl.glDisable(gl.GL_TEXTURE_RECTANGLE)
+    tex(gl.GL_TEXTURE_CUBE_MAP)
+    for face in range(6):
+        c = np.zeros((2, 2, 4), np.uint8)
+        c[..., face % 3] = 255
+        c[..., (face + 1) % 3] = 60 * (face // 3)
+        c[..., 3] = 255
+        gl.glTexImage2D(gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, gl.GL_RGBA, 2, 2, 0, gl.GL_RGBA,
+                        gl.GL_UNSIGNED_BYTE, c)
+    gl.glEnable(gl.GL_TEXTURE_CUBE_MAP)
+    gl.glEnable(gl.GL_TEXTURE_2D)                     # lower priority than the cube map
+    gl.glTexGeni(gl.GL_S, gl.GL_TEXTURE_GEN_MODE, gl.GL_NORMAL_MAP)
+    gl.glTexGeni(gl.GL_T, gl.GL_TEXTURE_GEN_MODE, gl.GL_NORMAL_MAP)
+    gl.glTexGeni(gl.GL_R, gl.GL_TEXTURE_GEN_MODE, gl.GL_NORMAL_MAP)
+    for cap in (gl.GL_TEXTURE_GEN_S, gl.GL_TEXTURE_GEN_T, gl.GL_TEXTURE_GEN_R):
+        gl.glEnable(cap)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for i in range(12):
+        for a in (i, i + 1):
+            ang = 2 * math.pi * a / 12
+            gl.glNormal3f(math.cos(ang), math.sin(ang), 0.3)
+            gl.glVertex2f(0.5 + 0.45 * math.cos(ang), -0.5 + 0.45 * math.sin(ang))
+        gl.glNormal3f(0.0, 0.0, -1.0)
+        gl.glVertex2f(0.5, -0.5)
+    gl.glEnd()
+    for cap in (gl.GL_TEXTURE_GEN_S, gl.GL_TEXTURE_GEN_T, gl.GL_TEXTURE_GEN_R, gl.GL_TEXTURE_CUBE_MAP,
+                gl.GL_TEXTURE_2D):
+        gl.glDisable(cap)
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
-                                    evaluators, line_stipple, polygon_modes)}
+                                    evaluators, line_stipple, polygon_modes, texture_targets)}
