@@ -14,6 +14,7 @@ the same thing write one record, broadcast (``uniform_record``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -240,16 +241,16 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
         frags = _filter(frags, keep)
     if len(frags) == 0:
         return 0
-    draw = np.full(len(frags), draw_ids[0], np.int64) if one_draw else tvb.row_draw[frags.tri]
+    # one draw: a read-only broadcast, not a million-entry array
+    draw = np.broadcast_to(np.int64(draw_ids[0]), (len(frags),)) if one_draw else tvb.row_draw[frags.tri]
     los = np.array([v.min_depth if v is not None else 0.0 for v in vps], np.float32)
     his = np.array([v.max_depth if v is not None else 1.0 for v in vps], np.float32)
     if not one_draw and ((los != los[0]).any() or (his != his[0]).any()):   # per-draw depth range
         slot = np.searchsorted(draw_ids, draw)
         lo_f, hi_f = np.minimum(los, his)[slot], np.maximum(los, his)[slot]
         frags = replace(frags, z=np.clip(frags.z, lo_f[:, None], hi_f[:, None]).astype(np.float32))
-    front = setup.front_facing[frags.tri]
     layers = R.layers_of(frags)
-    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw)
+    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, one_draw)
     present = draw_ids if one_draw else np.unique(draw)
     # HSR keeps only the last fragment of a sample: right when each shader overwrites
     # what the others write (the same whole tile-record fields, unconditionally)
@@ -264,15 +265,21 @@ def _single_layer(n: int) -> R.RankLayers:
 
 
 class _PassContext:
-    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, front, one_draw):
+    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, one_draw):
         self.core, self.command, self.tvb, self.frame = core, command, tvb, frame
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
-        self.frags, self.draw, self.front, self.one_draw = frags, draw, front, one_draw
+        self.frags, self.draw, self.one_draw = frags, draw, one_draw
         self.rec_f = records_at(record_of, frags.x, frags.y)     # tile-memory pixel of every fragment
         self._all = None
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
+
+    @cached_property
+    def front(self) -> np.ndarray:
+        """Front-facing flag of every fragment, gathered on first use (passes that
+        test no depth/stencil and read no gl_FrontFacing never need it)."""
+        return self.tvb.setup.front_facing[self.frags.tri]
 
     # -- depth/stencil of a set of fragments with distinct pixels
     def _test(self, st: DrawState, idx: np.ndarray, coverage=None, z=None) -> np.ndarray:
