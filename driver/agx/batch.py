@@ -122,6 +122,8 @@ class Batch:
     clear_rect: tuple | None = None                 # scissored colour clear: (x0, y0, x1, y1) px
     blit: tuple | None = None                       # (program, uniforms, textures, samplers) of a BLIT command
     feedback_slots: list = field(default_factory=list)
+    submitted: bool = False
+    submission: object = None                       # its Submission once submitted (None if it was empty)
     no_load: set = field(default_factory=set)       # attachments whose contents were invalidated before any draw
     no_store: set = field(default_factory=set)      # ... after the draws: nothing to store
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)

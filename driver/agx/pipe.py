@@ -39,6 +39,7 @@ from .tilebuffer import tile_format
 __all__ = ["AgxScreen", "AgxContext", "AgxFence", "MAX_BATCHES"]
 
 MAX_BATCHES = 8
+OCCLUSION_SLOTS = 1 << 16           # PPP_OCCLUSION.index is 16 bits: uint64 counters in one BO
 S = PipeShaderType
 
 
@@ -203,7 +204,8 @@ class AgxContext(PipeContext):
         self.render_cond = None
         self.queries_active: list[AgxQuery] = []
         self.occlusion_bo = None
-        self.occlusion_free = list(range(512))
+        self.occlusion_free = list(range(OCCLUSION_SLOTS))[::-1]
+        self.occlusion_released: list = []      # (slot, batches that may add to it, last submission)
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
                       "faults": 0, "staged_uploads": 0, "implicit_syncs": 0, "skipped": 0}
         self.faults: list = []
@@ -394,6 +396,7 @@ class AgxContext(PipeContext):
 
     def _submit(self, batch: Batch) -> None:
         dev = self.device
+        batch.submitted = True
         for r in batch.reads:
             r.readers.discard(batch)
         for r in batch.writes:
@@ -442,6 +445,7 @@ class AgxContext(PipeContext):
                 r.bo.writer = (self.queue_id, handle)     # Mesa's bo->writer for shared BOs
                 r.bo.writer_submission = sub
         self.last_submission = sub
+        batch.submission = sub
         with self.screen.lock:
             self.screen.pending.append(sub)
         for q in self.timer_queries:
@@ -872,16 +876,45 @@ class AgxContext(PipeContext):
 
     def destroy_query(self, query) -> None:
         if query.slot is not None:
-            self.occlusion_free.append(query.slot)
+            self._release_slot(query.slot)
             query.slot = None
 
+    def _release_slot(self, slot: int) -> None:
+        """A counter slot may be reused once every batch that may add to it has run."""
+        self.occlusion_released.append((slot, list(self.batches.values()), self.last_submission))
+
+    def _slot_idle(self, batches, sub) -> bool:
+        return all(getattr(b, "submitted", False) and (b.submission is None or b.submission.poll())
+                   for b in batches) and (sub is None or sub.poll())
+
     def _occlusion_slot(self, query) -> None:
+        """A fresh counter slot for each begin (no stall: the old one is recycled once idle)."""
         if self.occlusion_bo is None:
-            self.occlusion_bo = self.device.bo_create(8 * 512, label="occlusion")
+            self.occlusion_bo = self.device.bo_create(8 * OCCLUSION_SLOTS, label="occlusion")
             for b in self.batches.values():
                 b.occlusion_va = self.occlusion_bo.va
-        if query.slot is None:
-            query.slot = self.occlusion_free.pop(0)
+        if query.slot is not None:
+            self._release_slot(query.slot)
+            query.slot = None
+        if not self.occlusion_free:
+            for i, (slot, batches, sub) in enumerate(self.occlusion_released):
+                if self._slot_idle(batches, sub):
+                    del self.occlusion_released[i]
+                    self.occlusion_free.append(slot)
+                    break
+            else:                                   # all in use: wait for the oldest released one
+                if not self.occlusion_released:
+                    raise MemoryError(f"more than {OCCLUSION_SLOTS} occlusion queries alive")
+                slot, batches, sub = self.occlusion_released.pop(0)
+                for b in batches:
+                    if not getattr(b, "submitted", False):
+                        self._flush_batch(b)
+                    if b.submission is not None:
+                        b.submission.wait()
+                if sub is not None:
+                    sub.wait()
+                self.occlusion_free.append(slot)
+        query.slot = self.occlusion_free.pop()
 
     def begin_query(self, query) -> bool:
         t = query.type
@@ -889,10 +922,6 @@ class AgxContext(PipeContext):
         if t in (PipeQueryType.OCCLUSION_COUNTER, PipeQueryType.OCCLUSION_PREDICATE,
                  PipeQueryType.OCCLUSION_PREDICATE_CONSERVATIVE):
             self._occlusion_slot(query)
-            # the slot's earlier users must be done before it is zeroed
-            self.flush()
-            if self.last_submission is not None:
-                self.last_submission.wait()
             self.occlusion_bo.map[8 * query.slot:8 * query.slot + 8] = bytes(8)
             self.queries_active.append(query)
         elif t == PipeQueryType.TIME_ELAPSED:

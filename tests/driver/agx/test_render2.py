@@ -363,3 +363,24 @@ def test_timestamp_query_orders_with_the_gpu_clock():
     t1 = ctx.glGetQueryObjectui64v(q[1], ctx.GL_QUERY_RESULT)[0]
     after = ctx.glGetInteger64v(ctx.GL_TIMESTAMP)[0]
     assert before <= t0 <= t1 <= after
+
+
+def test_many_occlusion_queries_without_stalls():
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    vertices(ctx, p, np.array([[-1, -1], [0, -1], [-1, 1], [0, -1], [0, 1], [-1, 1]], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glEnable(ctx.GL_SCISSOR_TEST)
+    qs = ctx.glGenQueries(40)                        # each begin takes a fresh counter slot
+    for rnd in range(2):                             # the second round re-begins every query
+        for i, q in enumerate(qs):
+            inside = (i + rnd) % 2 == 0
+            ctx.glScissor(0 if inside else 12, 0, 4, 16)    # inside the half quad, or outside it
+            ctx.glBeginQuery(ctx.GL_ANY_SAMPLES_PASSED, q)
+            ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+            ctx.glEndQuery(ctx.GL_ANY_SAMPLES_PASSED)
+    submits = ctx.pipe.stats["submits"]
+    assert submits <= 1 or "flush" in ctx.pipe.debug   # no flush at any begin
+    results = [ctx.glGetQueryObjectuiv(q, ctx.GL_QUERY_RESULT)[0] for q in qs]
+    assert results == [0, 1] * 20
+    assert len(ctx.pipe.occlusion_released) == 40    # the first round's slots wait for recycling
