@@ -27,7 +27,9 @@ Vertex shaders
 Fragment shaders
 - Coefficient registers: ``load_input`` base is the first cf register of the
   varying (cf0 = W, the 1/w plane; cf1 = window Z); smooth inputs use
-  ``iter.persp`` over cf0, noperspective ``iter.linear``, flat ``ldcf``.
+  ``iter.persp`` over cf0, noperspective ``iter.linear``, flat ``ldcf``; at the
+  pixel centre, or the centroid / the lane's sample for ``centroid`` / ``sample``
+  inputs (the varying's ``sampling``).
 - gl_FragCoord.xy = pixel_x/pixel_y + 0.5; .z = cf1, .w = cf0 (both linear).
 - gl_PointCoord: ``iter.linear`` of the two cf registers from ``point_coord_cf``
   (after every varying), which the driver binds to the POINT_COORD source.

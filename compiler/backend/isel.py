@@ -96,6 +96,7 @@ class Selector:
         self.varying_components = {v.slot: v.components for v in getattr(io, "varyings", [])} if io else {}
         self.varying_bits = {v.slot: v.bit_size for v in getattr(io, "varyings", [])} if io else {}
         self.varyings = list(getattr(io, "varyings", [])) if io else []
+        self.varying_sampling = {v.slot: getattr(v, "sampling", "center") for v in self.varyings}
         self.point_coord_cf = None
 
     # ------------------------------------------------------------ helpers
@@ -783,16 +784,16 @@ class Selector:
         w = self._iter(W_CF, 1, 32, "linear")[0]
         return xy + [z, w]
 
-    def _iter(self, cf: int, n: int, size: int, interp: str) -> list:
+    def _iter(self, cf: int, n: int, size: int, interp: str, loc: str = "center") -> list:
         v = VReg(size, n)
         self.cf_max = max(self.cf_max, cf + n)
         if interp == "flat":
             self.block.instrs.append(MInstr("ldcf", {"dst": v, "cf": cf}))
         elif interp == "noperspective":
-            self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "interp": "linear", "loc": "center"}))
+            self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "interp": "linear", "loc": loc}))
         else:
             self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "cf_w": W_CF, "interp": "persp",
-                                                     "loc": "center"}))
+                                                     "loc": loc}))
             if interp != "linear":
                 self.cf_max = max(self.cf_max, W_CF + 1)
         return self._split(v)
@@ -833,7 +834,9 @@ class Selector:
         size = _msize(i.dest.bit_size)
         if self.stage == "fragment":
             per = self.varying_components.get(i.indices.get("slot"), 4)
-            return self._iter(base + off * per + comp, n, size, i.indices.get("interp", "smooth"))
+            slot = i.indices.get("slot")
+            return self._iter(base + off * per + comp, n, size, i.indices.get("interp", "smooth"),
+                              self.varying_sampling.get(slot, "center"))
         if self.stage != "vertex":
             raise BackendError(f"load_input in a {self.stage} shader")
         loc = base + off

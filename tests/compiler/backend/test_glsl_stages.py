@@ -243,3 +243,14 @@ void main() { o = floatBitsToUint(vec4(gl_PointCoord, v.z, 0.0)); }"""
     ctx, _ = _Compiled(c).core(lanes, ctx=ctx)
     out = ctx.tile_buffer.view(np.float32)
     assert (out[:, 0] == pos[0]).all() and (out[:, 1] == 2.5).all() and (out[:, 2] == 5.0).all()
+
+
+def test_centroid_and_sample_inputs_iterate_there():
+    src = """#version 400
+centroid in vec2 a;
+sample in float s;
+noperspective in float n;
+out vec4 o;
+void main() { o = vec4(a, s, n); }"""
+    asm = compile_glsl(src, "fragment").assembly
+    assert "iter.persp.centroid" in asm and "iter.persp.sample" in asm and "iter.linear.center" in asm
