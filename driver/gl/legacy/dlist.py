@@ -22,6 +22,7 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.legacy.immediate import allowed_in_begin_end
+from driver.gl.pointers import ClientMemory
 
 __all__ = ["DisplayListMixin", "install_dispatch", "compiled_into_lists", "MAX_LIST_NESTING"]
 
@@ -70,7 +71,12 @@ def _dispatch(name: str, fn, listed: bool, in_begin_end: bool):
             return fn(self, *args, **kwargs)
         dl = self._list_compiling
         if dl is not None and listed:
-            dl[2].append((name, tuple(_copy_arg(a) for a in args), kwargs))
+            copied = tuple(_copy_arg(a) for a in args)
+            if name in _ARRAY_COMMANDS:
+                # section 5.4: vertex array data is dereferenced when the list is compiled
+                dl[2].append(("_call_with_arrays", (self._snapshot_arrays(name, copied), name, copied), {}))
+            else:
+                dl[2].append((name, copied, kwargs))
             if dl[1] == E.GL_COMPILE:
                 return None
         if self._im is not None and not in_begin_end:
@@ -94,6 +100,24 @@ def install_dispatch(cls):
         if callable(fn):
             setattr(cls, name, _dispatch(name, fn, compiled_into_lists(name), allowed_in_begin_end(name)))
     return cls
+
+
+_ARRAY_COMMANDS = {"glDrawArrays", "glDrawElements", "glDrawRangeElements", "glArrayElement"}
+_INDEX_TYPES = {E.GL_UNSIGNED_BYTE: np.uint8, E.GL_UNSIGNED_SHORT: np.uint16, E.GL_UNSIGNED_INT: np.uint32}
+
+
+def _last_vertex(name: str, args: tuple) -> int:
+    """The highest vertex an array command reads (client index arrays only)."""
+    if name == "glArrayElement":
+        return int(args[0])
+    if name == "glDrawArrays":
+        return int(args[1]) + int(args[2]) - 1
+    count, type, indices = (args[1], args[2], args[3]) if name == "glDrawElements" else args[3:6]
+    if isinstance(indices, int) or type not in _INDEX_TYPES:
+        return -1                       # an element buffer: its contents are not known here
+    raw = indices.tobytes() if isinstance(indices, np.ndarray) else bytes(indices)
+    idx = np.frombuffer(raw, _INDEX_TYPES[type])[:count]
+    return int(idx.max()) if idx.size else -1
 
 
 _CALL_LISTS_TYPES = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,
@@ -134,6 +158,29 @@ class DisplayListMixin:
         finally:
             self._dispatch_depth -= 1
             self._list_nesting -= 1
+
+    def _snapshot_arrays(self, name: str, args: tuple) -> dict:
+        """Copies of the legacy client arrays with the bytes the command reads."""
+        import copy
+        last = _last_vertex(name, args)
+        snap = {}
+        for key, (a, b) in self.vao.legacy.items():
+            a2, b2 = copy.copy(a), copy.copy(b)
+            if a.enabled and b.buffer is None and isinstance(a.pointer, ClientMemory) and last >= 0:
+                a2.pointer = ClientMemory.wrap(a.pointer.read(0, (last + 1) * b.stride))
+            snap[key] = (a2, b2)
+        return snap
+
+    def _call_with_arrays(self, snapshot: dict, name: str, args: tuple) -> None:
+        legacy = self.vao.legacy
+        saved = dict(legacy)
+        legacy.clear()
+        legacy.update(snapshot)
+        try:
+            getattr(self, name)(*args)
+        finally:
+            legacy.clear()
+            legacy.update(saved)
 
     def glCallList(self, list: int) -> None:
         self._compat_only()

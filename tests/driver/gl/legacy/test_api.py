@@ -253,6 +253,27 @@ def test_immediate_mode_in_a_list_copies_client_data(gl):
     assert vertex_rows(gl, 1).tolist() == [[1, 2, 3, 1]]
 
 
+def test_vertex_arrays_are_dereferenced_at_compile_time(gl):
+    data = np.array([[0, 0], [1, 0], [0, 1]], np.float32)
+    gl.glEnableClientState(E.GL_VERTEX_ARRAY)
+    gl.glVertexPointer(2, E.GL_FLOAT, 0, data)
+    gl.glNewList(1, E.GL_COMPILE)
+    gl.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    gl.glBegin(E.GL_POINTS)
+    gl.glArrayElement(2)
+    gl.glEnd()
+    gl.glEndList()
+    gl.glVertexPointer(2, E.GL_FLOAT, 0, np.full((3, 2), 9, np.float32))
+    gl.glCallList(1)
+    names = gl.pipe.names()
+    first_draw = names.index("draw_vbo")
+    vbs = [a for n, a in gl.pipe.calls[:first_draw] if n == "set_vertex_buffers"][-1]
+    vb = vbs[0][0]
+    raw = np.frombuffer(bytes(vb.resource.storage[vb.offset_B:vb.offset_B + 24]), np.float32)
+    assert raw.tolist() == [0, 0, 1, 0, 0, 1] and names.count("draw_vbo") == 2
+    assert vertex_rows(gl, 1).tolist() == [[0, 1, 0, 1]]          # the compiled element
+
+
 # -- attribute stacks ----------------------------------------------------------------------------
 def test_push_pop_attrib_restores_the_groups_in_the_mask(gl):
     gl.glPushAttrib(E.GL_LIGHTING_BIT | E.GL_ENABLE_BIT)
