@@ -91,3 +91,19 @@ def test_front_end_coverage(abi_dir):
                  "glReadPixels", "glMapBufferRange", "glGetStringi", "glUniformMatrix4fv",
                  "glFenceSync", "glClientWaitSync", "glGetActiveUniform", "glTexImage2D"):
         assert name in implemented, name
+
+
+def test_missing_registry_is_a_clear_build_error(tmp_path, monkeypatch):
+    """The install hook turns this into a warning (or an error with
+    SHIMGL_ABI_REQUIRED=1); the message says what to install."""
+    import importlib.util
+    import types
+    spec = importlib.util.spec_from_file_location("_abi_build_missing", paths.HERE / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    monkeypatch.setenv("SHIMGL_KHRONOS_XML", str(tmp_path))
+    no_glad = types.SimpleNamespace(util=types.SimpleNamespace(find_spec=lambda name: None))
+    monkeypatch.setattr(build.registry, "importlib", no_glad)
+    with pytest.raises(build.BuildError, match="glad2"):
+        build.build(tmp_path / "out")
+    assert not (tmp_path / "out").exists()
