@@ -31,10 +31,20 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import registry  # noqa: E402  (sibling module, loaded by path on purpose)
 
-sys.path.pop(0)
+
+def _load_sibling(name: str):
+    """A module of this directory, by path (never through sys.path: a module
+    of the same name elsewhere must not be picked up)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"_shimgl_abi_{name}", HERE / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module       # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+registry = _load_sibling("registry")
 
 __all__ = ["BuildError", "build", "main"]
 
