@@ -67,6 +67,11 @@ def _message(stdout: str, stderr: str, result: str) -> str:
         for ln in reversed(lines):           # a Python traceback ends with the exception line
             if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", ln):
                 return ln[:300]
+    if result != "pass":                     # the line that says why, when there is one
+        for ln in lines:
+            if re.search(r"fail|error|expected|requires|unsupported|probe|mismatch", ln, re.I) \
+                    and not ln.startswith("Shader source"):
+                return ln[:300]
     return (lines[0] if lines else "")[:300]
 
 
