@@ -214,6 +214,9 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     setup = tvb.setup
     S, W, H = frame.S, frame.W, frame.H
     draw_ids = np.array(sorted(states), np.int64)
+    lanes = _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles)
+    if lanes is not None:
+        return lanes
     vps = [states[d].geom.draw.ppp.get("viewport") for d in draw_ids]
     lo = min(v.min_depth if v is not None else 0.0 for v in vps)
     hi = max(v.max_depth if v is not None else 1.0 for v in vps)
@@ -258,6 +261,31 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     if tvb.hsr and all(states[d].hsr_ok for d in present) and len(writes) == 1:
         return ctx.hidden_surface_removal(layers)
     return ctx.in_order(layers)
+
+
+def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles) -> int | None:
+    """The pass of one draw whose program writes the same bytes on every lane, with
+    no depth/stencil work, single-sampled, HSR on (a full-screen clear or fill):
+    which fragment of a pixel comes last does not matter, so only the covered
+    pixels are needed. ``R.covered_pixels`` finds them block by block, without a
+    fragment per pixel; the result (records, counters) is the one
+    ``hidden_surface_removal`` gives. Returns the lanes shaded, or None when the
+    pass is not of this kind."""
+    if len(draw_ids) != 1 or frame.S != 1 or not all_tiles or not tvb.hsr:
+        return None
+    st = states[int(draw_ids[0])]
+    if not (st.hsr_ok and st.ds.trivial and st.uniform is not None and not st.quads and st.sample_mask & 1):
+        return None
+    if not np.array_equal(st.geom.rect, (0, 0, frame.W, frame.H)):
+        return None
+    covered, fragments = R.covered_pixels(tvb.setup, (0, 0, frame.W, frame.H), rows=rows)
+    if fragments == 0:
+        return 0
+    st.passed += fragments
+    n = int(np.count_nonzero(covered))          # one invocation per visible sample
+    st.shaded += n
+    broadcast_record(tile_buffer, None if n == tile_buffer.shape[0] else record_of[covered], *st.uniform)
+    return n
 
 
 def _single_layer(n: int) -> R.RankLayers:

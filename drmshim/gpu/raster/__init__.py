@@ -9,6 +9,7 @@ The pipeline calls them in this order::
     setup_triangles / setup_lines / setup_points   -> TriangleSetup           (PPP)
     bin_triangles(setup, W, H, ...)                -> TileLists               (tiler)
     rasterize(setup, rect, samples, rows=...)      -> Fragments               (ISP)
+    covered_pixels(setup, rect, rows=...)          -> bool image, count       (ISP, coverage only)
     rank_layers, depth_stencil, resolve_visibility -> sample masks            (ISP)
     barycentrics / point_coords                    -> interpolation weights   (PDM)
 
@@ -22,7 +23,7 @@ from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, SAMPLE_POSITIONS
                         SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op)
-from .rasterize import Fragments, barycentrics, intersect_rects, point_coords, rasterize
+from .rasterize import Fragments, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
 from .setup import (TriangleSetup, face_and_cull, min_resolvable_depth, polygon_edges, polygon_offset,
                     polygon_vertices, setup_lines, setup_points,
                     setup_triangles, signed_area2_fx, snap_fx, viewport_transform)
@@ -36,7 +37,7 @@ __all__ = [
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
     "resolve_visibility", "samples_passed", "stencil_op",
-    "Fragments", "barycentrics", "intersect_rects", "point_coords", "rasterize",
+    "Fragments", "barycentrics", "covered_pixels", "intersect_rects", "point_coords", "rasterize",
     "TriangleSetup", "face_and_cull", "min_resolvable_depth", "polygon_edges", "polygon_offset",
     "polygon_vertices", "setup_lines", "setup_points",
     "setup_triangles", "signed_area2_fx", "snap_fx", "viewport_transform",

@@ -163,22 +163,11 @@ def _span_fragments(a, b, cb, px0, py0, pw, ph, pos):
     return pair, dx, pdy, cov
 
 
-def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
-              rows: np.ndarray | None = None, depth_clamp: tuple[float, float] = (0.0, 1.0),
-              block_px: int | None = None) -> Fragments:
-    """Rasterise setup triangles inside ``rect`` = (x0, y0, x1, y1) pixels (exclusive).
-
-    ``rect`` is the intersection of viewport, scissor, framebuffer and, for tiled
-    rendering, the tile (``intersect_rects``). ``samples``: 1, 2 or 4 at the standard
-    positions (``constants.SAMPLE_POSITIONS_16THS``). ``rows``: optional increasing
-    subset of setup rows (a tile's list). ``depth_clamp``: the range fragment depth
-    is clamped to after the offset ([0, 1] for GL; [min(n,f), max(n,f)] with depth
-    clamp). ``block_px``: the block size (a power of two); None picks 16 when the
-    triangles' clipped bounding boxes average over 1024 px, else 8 (measured best
-    for big and for small triangles). Returns layered ``Fragments`` (see there).
-    """
-    pos = sample_positions_fx(samples)                      # (S, 2)
-    all_bits = (1 << samples) - 1
+def _block_pairs(setup: TriangleSetup, rect, pos, rows, block_px):
+    """Step 1: the (triangle, block) pairs that are not rejected, in triangle order:
+    (B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb). Pair k covers at
+    most pixels px0..px0+pw-1, py0..py0+ph-1 of block (gx, gy); ``full``: every
+    sample of them is inside; ``a``, ``b``, ``cb``: its edge coefficients."""
     rows = np.arange(len(setup), dtype=np.int64) if rows is None else np.asarray(rows, np.int64)
     rx0, ry0, rx1, ry1 = (int(v) for v in rect)
     # pixels with a sample inside the triangle's fx bounding box
@@ -227,6 +216,48 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     keep = np.flatnonzero(~reject)
     ptri, gx, gy, px0, py0, pw, ph, full = (v[keep] for v in (ptri, gx, gy, px0, py0, pw, ph, full))
     a, b, cb = a[keep], b[keep], cb[keep]
+    return B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb
+
+
+def covered_pixels(setup: TriangleSetup, rect: tuple[int, int, int, int], *, rows: np.ndarray | None = None,
+                   block_px: int | None = None) -> tuple[np.ndarray, int]:
+    """Single-sample coverage without fragments: (bool image of ``rect``, rows y0..y1-1
+    by columns x0..x1-1, set where some triangle covers the pixel; the number of
+    fragments ``rasterize`` would return). For passes that only need which pixels
+    are covered (one uniform shader, no depth/stencil): whole full blocks are set
+    block by block on the grid, so a full-screen quad costs a few thousand block
+    writes instead of a million fragments. Same pairs and spans as ``rasterize``."""
+    pos = sample_positions_fx(1)
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb = _block_pairs(setup, rect, pos, rows, block_px)
+    grid_h = max((ry1 - ry0 + B - 1) // B, 1)
+    padded = np.zeros((grid_h * B, grid_w * B), bool)
+    whole = full & (pw == B) & (ph == B)
+    padded.reshape(grid_h, B, grid_w, B)[gy[whole], :, gx[whole], :] = True
+    rest = ~whole
+    pair, dx, dy, _ = _span_fragments(a[rest], b[rest], cb[rest], px0[rest], py0[rest], pw[rest], ph[rest], pos)
+    padded[(py0[rest] - ry0).astype(np.int32)[pair] + dy, (px0[rest] - rx0).astype(np.int32)[pair] + dx] = True
+    count = int(np.count_nonzero(whole)) * B * B + len(pair)
+    return padded[:max(ry1 - ry0, 0), :max(rx1 - rx0, 0)], count
+
+
+def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
+              rows: np.ndarray | None = None, depth_clamp: tuple[float, float] = (0.0, 1.0),
+              block_px: int | None = None) -> Fragments:
+    """Rasterise setup triangles inside ``rect`` = (x0, y0, x1, y1) pixels (exclusive).
+
+    ``rect`` is the intersection of viewport, scissor, framebuffer and, for tiled
+    rendering, the tile (``intersect_rects``). ``samples``: 1, 2 or 4 at the standard
+    positions (``constants.SAMPLE_POSITIONS_16THS``). ``rows``: optional increasing
+    subset of setup rows (a tile's list). ``depth_clamp``: the range fragment depth
+    is clamped to after the offset ([0, 1] for GL; [min(n,f), max(n,f)] with depth
+    clamp). ``block_px``: the block size (a power of two); None picks 16 when the
+    triangles' clipped bounding boxes average over 1024 px, else 8 (measured best
+    for big and for small triangles). Returns layered ``Fragments`` (see there).
+    """
+    pos = sample_positions_fx(samples)                      # (S, 2)
+    all_bits = (1 << samples) - 1
+    B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb = _block_pairs(setup, rect, pos, rows, block_px)
 
     # --- 2. layers: rank of each pair within its block, triangle order ----------------
     layer = _group_ranks(gy * grid_w + gx)

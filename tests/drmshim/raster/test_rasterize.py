@@ -260,3 +260,24 @@ def test_lines_one_pixel_per_column_and_interpolation():
     on = setup.prim[frags.tri] == 0
     np.testing.assert_allclose(w[on, 1], (frags.x[on] + 0.5 - 0.5) / 20.0, atol=1e-3)
     np.testing.assert_allclose(frags.z[on, 0], w[on, 1], atol=1e-3)
+
+
+@pytest.mark.parametrize("rect", [(0, 0, 96, 80), (5, 3, 90, 77)])
+@pytest.mark.parametrize("block_px", [8, 16, None])
+def test_covered_pixels_is_the_image_of_rasterize(rect, block_px):
+    """covered_pixels (whole blocks written on the block grid, no fragments) covers
+    exactly the pixels rasterize gives fragments for, and counts its fragments."""
+    from drmshim.gpu.raster import covered_pixels
+    rng = np.random.default_rng(block_px or 1)
+    big = rng.uniform(-10, 100, (6, 3, 2))                                  # whole and cut blocks
+    small = rng.uniform(0, 90, (40, 1, 2)) + rng.uniform(-4, 4, (40, 3, 2))   # partial blocks only
+    quad = np.array([[[0, 0], [96, 0], [0, 80]], [[96, 0], [96, 80], [0, 80]]], float)
+    setup = setup_triangles(window_tris(np.concatenate([big, small, quad])))
+    rows = np.arange(2, len(setup), 2)                                       # a subset, like a tile list
+    for r in (None, rows):
+        frags = rasterize(setup, rect, rows=r, block_px=block_px)
+        image, count = covered_pixels(setup, rect, rows=r, block_px=block_px)
+        expect = np.zeros((rect[3] - rect[1], rect[2] - rect[0]), bool)
+        expect[frags.y - rect[1], frags.x - rect[0]] = True
+        np.testing.assert_array_equal(image, expect)
+        assert count == len(frags)
