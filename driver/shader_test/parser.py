@@ -20,6 +20,8 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 __all__ = [
     "Command", "Requirement", "Section", "ShaderTest", "Version",
     "parse", "parse_file", "parse_floats", "parse_ints", "parse_uints",
@@ -223,10 +225,10 @@ def parse_floats(text: str, n: int | None = None) -> list[float]:
 
 
 def _to_f32(v: float) -> float:
-    """The float32 a C (float) conversion gives: out-of-range values become +-inf."""
-    if v != v or abs(v) <= 3.4028234663852886e38:
-        return struct.unpack("=f", struct.pack("=f", v))[0] if v == v else v
-    return v if abs(v) == float("inf") else (float("inf") if v > 0 else float("-inf"))
+    """The float32 that C's double -> float conversion gives (round to nearest; beyond
+    the largest float by more than half a step: +-inf)."""
+    with np.errstate(over="ignore"):
+        return float(np.float32(v))
 
 
 def parse_ints(text: str, n: int | None = None) -> list[int]:

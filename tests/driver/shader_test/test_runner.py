@@ -64,7 +64,8 @@ def test_parse_rejects_missing_require():
 def test_numbers_as_piglit_reads_them():
     assert parse_floats("(0.5, -2) 0x3f800000 1e3") == [0.5, -2.0, 1.0, 1000.0]
     assert struct.pack("=f", parse_floats("0xff800000")[0]) == struct.pack("=I", 0xff800000)
-    assert parse_floats("-1e+256 1e39") == [float("-inf"), float("inf")]     # C's double -> float
+    assert parse_floats("-1e+256 1e39 3.4028235e+38") == [float("-inf"), float("inf"),
+                                                          3.4028234663852886e38]   # C's double -> float
     assert parse_ints("0x10 -7 010 0xffffffff") == [16, -7, 8, -1]
     assert parse_uints("4294967295 -1 0x80000000") == [4294967295, 4294967295, 0x80000000]
 
