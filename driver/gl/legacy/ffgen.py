@@ -42,7 +42,7 @@ class VertexKey:
     color_material: tuple | None = None    # (face, mode) when enabled
     normalize: bool = False
     rescale: bool = False
-    texcoords: tuple = ()              # (unit, (S, T, R, Q) texgen mode or 0)
+    texcoords: tuple = ()              # (unit, (S, T, R, Q) texgen mode or 0[, texture matrix not identity])
     fog_coord: int | None = None       # GL_FRAGMENT_DEPTH / GL_FOG_COORD when fog is on
     point_attenuation: bool = False
 
@@ -121,7 +121,7 @@ def _lighting(key: VertexKey, side: str, normal: str) -> list[str]:
     return out
 
 
-def _texgen(unit: int, modes: tuple) -> list[str]:
+def _texgen(unit: int, modes: tuple, matrix: bool = True) -> list[str]:
     out = [f"vec4 tc{unit} = gl_MultiTexCoord{unit};"]
     for c, (comp, mode) in enumerate(zip("STRQ", modes)):
         if not mode:
@@ -138,12 +138,13 @@ def _texgen(unit: int, modes: tuple) -> list[str]:
             out.append(f"tc{unit}.{field} = refl.{field if c < 3 else 'x'};")
         else:
             out.append(f"tc{unit}.{field} = nrm.{field if c < 3 else 'x'};")
-    out.append(f"gl_TexCoord[{unit}] = gl_TextureMatrix[{unit}] * tc{unit};")
+    # an identity texture matrix is left out (Mesa's texture-matrix key bit): fewer uniforms
+    out.append(f"gl_TexCoord[{unit}] = " + (f"gl_TextureMatrix[{unit}] * tc{unit};" if matrix else f"tc{unit};"))
     return out
 
 
 def vertex_source(key: VertexKey) -> str:
-    modes = {m for _, ms in key.texcoords for m in ms if m}
+    modes = {m for _, ms, *_ in key.texcoords for m in ms if m}
     kinds = {_GEN[m] for m in modes}
     need_normal = key.lighting or kinds & {"sphere", "reflection", "normal"}
     body = ["vec4 ecPos = gl_ModelViewMatrix * gl_Vertex;",
@@ -182,8 +183,8 @@ def vertex_source(key: VertexKey) -> str:
         if "sphere" in kinds:
             body.append("float m = 2.0 * sqrt(refl.x * refl.x + refl.y * refl.y + (refl.z + 1.0) * (refl.z + 1.0));")
             body.append("vec2 sphere = refl.xy / m + 0.5;")
-    for unit, ms in key.texcoords:
-        body += _texgen(unit, ms)
+    for unit, ms, *matrix in key.texcoords:
+        body += _texgen(unit, ms, *matrix)
     if key.fog_coord is not None:
         body.append("gl_FogFragCoord = " + ("gl_FogCoord;" if key.fog_coord == E.GL_FOG_COORD
                                              else "abs(ecPos.z);"))

@@ -26,6 +26,7 @@ __all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS"]
 TEXTURE_TARGETS = (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_3D, E.GL_TEXTURE_RECTANGLE,
                    E.GL_TEXTURE_2D, E.GL_TEXTURE_1D)
 TEXGEN_CAPS = (E.GL_TEXTURE_GEN_S, E.GL_TEXTURE_GEN_T, E.GL_TEXTURE_GEN_R, E.GL_TEXTURE_GEN_Q)
+_IDENTITY = np.identity(4)
 _COORDS = {E.GL_S: 0, E.GL_T: 1, E.GL_R: 2, E.GL_Q: 3}
 _EXTRA_CAPS = {E.GL_TEXTURE_GEN_S, E.GL_TEXTURE_GEN_T, E.GL_TEXTURE_GEN_R, E.GL_TEXTURE_GEN_Q,
                E.GL_COLOR_SUM, E.GL_TEXTURE_RECTANGLE, E.GL_AUTO_NORMAL, E.GL_INDEX_LOGIC_OP,
@@ -523,7 +524,8 @@ class FixedFunctionMixin:
         for u in sorted({x.unit for x in units}):
             gens = L.texgen_enabled[u]
             texcoords.append((u, tuple(L.texgen[u][k].mode if cap in gens else 0
-                                       for k, cap in enumerate(TEXGEN_CAPS))))
+                                       for k, cap in enumerate(TEXGEN_CAPS)),
+                              not np.array_equal(self.stacks[2][u][-1], _IDENTITY)))
         fog = E.GL_FOG in en
         separate = lighting and L.color_control == E.GL_SEPARATE_SPECULAR_COLOR
         vkey = VertexKey(
