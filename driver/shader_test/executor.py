@@ -811,8 +811,8 @@ class Runner:
         else:
             raise _Fail(f"unknown texture parameter in `{rest}'")
         err = c.glGetError()
-        if err:
-            raise _Fail(f"texparameter {rest}: GL error 0x{err:x}")
+        if err:     # piglit does not check this error either: the probes decide
+            self.messages.append(f"note: texparameter {rest}: GL error 0x{err:x}")
 
     # -- buffers: ssbo / atomic counters -----------------------------------------------
     def _buffer_read(self, target, buf, offset, size) -> bytes:
