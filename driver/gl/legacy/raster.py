@@ -5,8 +5,8 @@ glCopyPixels, glPixelZoom, glPixelTransfer, glPixelMap.
 glDrawPixels and glBitmap draw a window-aligned quad textured with the
 image (nearest filtering, one texel per zoomed pixel) through the normal
 draw path, so scissor, alpha/stencil/depth tests, blending and masks apply
-to the fragments as the spec asks. Not done: lighting of the raster colour,
-texturing and fog of pixel fragments, depth/stencil DrawPixels and
+to the fragments as the spec asks; the raster colour is lit when lighting is
+on. Not done: texturing and fog of pixel fragments, depth/stencil DrawPixels and
 CopyPixels, colour tables/convolution/histogram."""
 
 from __future__ import annotations
@@ -68,8 +68,53 @@ class RasterMixin:
                float(clip[3]))
         tcs = tuple(tuple(float(v) for v in self.stacks[2][u][-1] @ np.asarray(self.current_texcoords[u]))
                     for u in range(8))
-        self.legacy.raster = RasterPos(tuple(float(v) for v in win), True, self.current_color,
-                                       self.current_secondary_color, tcs, float(abs(eye[2])))
+        color, secondary = self.current_color, self.current_secondary_color
+        if E.GL_LIGHTING in self.state.enabled:
+            color, secondary = self._lit_raster_color(eye)
+        self.legacy.raster = RasterPos(tuple(float(v) for v in win), True, color, secondary, tcs,
+                                       float(abs(eye[2])))
+
+    def _lit_raster_color(self, eye) -> tuple:
+        """Section 2.13: the raster colour is lit like a vertex (equation 2.1,
+        front material, the current normal; colour material applied)."""
+        L = self.legacy
+        self._track_color_material()
+        m = L.materials[0]
+        nm = np.linalg.inv(self.stacks[0][-1][:3, :3]).T
+        n = nm @ np.asarray(self.current_normal, np.float64)
+        if E.GL_NORMALIZE in self.state.enabled or E.GL_RESCALE_NORMAL in self.state.enabled:
+            n = n / (np.linalg.norm(n) or 1.0)
+        p = eye[:3] / eye[3]
+        amb, dif, spe = (np.asarray(x[:3], np.float64) for x in (m.ambient, m.diffuse, m.specular))
+        rgb = np.asarray(m.emission[:3]) + amb * L.light_model_ambient[:3]
+        spec = np.zeros(3)
+        for i, li in enumerate(L.lights):
+            if E.GL_LIGHT0 + i not in self.state.enabled:
+                continue
+            pos = np.asarray(li.position, np.float64)
+            att = 1.0
+            if pos[3] == 0:
+                vp = pos[:3] / (np.linalg.norm(pos[:3]) or 1.0)
+            else:
+                d_vec = pos[:3] / pos[3] - p
+                d = np.linalg.norm(d_vec) or 1.0
+                vp = d_vec / d
+                k0, k1, k2 = li.attenuation
+                att = 1.0 / (k0 + k1 * d + k2 * d * d)
+            if li.spot_cutoff != 180.0:
+                sd = np.asarray(li.spot_direction, np.float64)
+                cos_a = float(-vp @ (sd / (np.linalg.norm(sd) or 1.0)))
+                att *= max(cos_a, 1e-20) ** li.spot_exponent if cos_a >= np.cos(np.radians(li.spot_cutoff)) else 0.0
+            nl = float(n @ vp)
+            eye_dir = -p / (np.linalg.norm(p) or 1.0) if L.local_viewer else np.array([0.0, 0.0, 1.0])
+            h = vp + eye_dir
+            h = h / (np.linalg.norm(h) or 1.0)
+            rgb = rgb + att * (amb * li.ambient[:3] + max(nl, 0.0) * dif * li.diffuse[:3])
+            if nl > 0:
+                spec = spec + att * max(float(n @ h), 1e-20) ** m.shininess * spe * li.specular[:3]
+        if L.color_control == E.GL_SEPARATE_SPECULAR_COLOR:
+            return (*np.clip(rgb, 0, 1), m.diffuse[3]), (*np.clip(spec, 0, 1), 0.0)
+        return (*np.clip(rgb + spec, 0, 1), m.diffuse[3]), (0.0, 0.0, 0.0, 0.0)
 
     def _window_pos(self, x, y, z=0.0) -> None:
         """ARB_window_pos / GL 1.4 section 2.13: window coordinates directly."""

@@ -402,6 +402,14 @@ def test_raster_position(gl):
     assert gl.glGetFloatv(E.GL_CURRENT_RASTER_POSITION)[:2] == [5, 6]
 
 
+def test_raster_colour_is_lit(gl):
+    gl.glEnable(E.GL_LIGHTING)
+    gl.glEnable(E.GL_LIGHT0)                     # white, directional along +z; normal +z
+    gl.glMaterialfv(E.GL_FRONT, E.GL_DIFFUSE, [0.5, 0.25, 1.0, 0.75])
+    gl.glRasterPos2f(0, 0)
+    assert gl.glGetFloatv(E.GL_CURRENT_RASTER_COLOR) == pytest.approx([0.54, 0.29, 1.0, 0.75])
+
+
 def test_accumulation_buffer_is_absent(gl):
     gl.glAccum(E.GL_LOAD, 1.0)
     assert err(gl) == E.GL_INVALID_OPERATION
