@@ -215,6 +215,22 @@ def _rows_to_zero(prog: Program) -> tuple:
     return tuple(sorted(r for r in rows if r < prog.n_regs32))
 
 
+#: Automatic batches: at most this many lanes, and a register file of at most
+#: REGISTER_BUDGET_B bytes (but never under MIN_BATCH_LANES lanes).
+MAX_BATCH_LANES = 1 << 16
+MIN_BATCH_LANES = 1 << 13
+REGISTER_BUDGET_B = 4 << 20
+
+
+def auto_batch_lanes(n_regs32: int) -> int:
+    """Lanes per batch for a program with ``n_regs32`` 32-bit registers. Every
+    instruction pays a fixed Python cost per batch, so big batches win for programs
+    with few registers (blended triangles, bench_gpu: 859 ms at 16K lanes, 621 ms
+    at 64K); past a few MB of registers cache misses win (the 33-register ALU
+    program of bench_usc: 35 ms at 32K lanes, 45 ms at 64K)."""
+    return min(MAX_BATCH_LANES, max(MIN_BATCH_LANES, REGISTER_BUDGET_B // (4 * max(n_regs32, 1))))
+
+
 class ShaderCore:
     """One shader core bound to a GPU address space.
 
@@ -223,12 +239,11 @@ class ShaderCore:
     bytes are re-read and compared on every run, so rewriting a shader in place
     is seen)."""
 
-    def __init__(self, memory, debug: bool | None = None, batch_lanes: int = 65536, max_steps: int = 1_000_000):
+    def __init__(self, memory, debug: bool | None = None, batch_lanes: int | None = None,
+                 max_steps: int = 1_000_000):
         """``debug``: check the scoreboard (default: on when ``SHIMGL_DEBUG`` names
-        ``scoreboard``). ``batch_lanes``: 64K, the top of the sweet spot: every
-        instruction pays a fixed Python cost per batch, and fragment layers of 100K+
-        lanes ran measurably faster than at 16K (bench_gpu, blended triangles).
-        ``max_steps``: instructions per batch before the program is
+        ``scoreboard``). ``batch_lanes``: lanes per batch; None picks them per
+        program (``auto_batch_lanes``). ``max_steps``: instructions per batch before the program is
         declared hung (a GPU timeout)."""
         self.mem = memory
         if debug is None:
@@ -248,9 +263,10 @@ class ShaderCore:
         self._cache[program_va] = prog
         return prog
 
-    def _batch_size(self, ctx: ExecContext) -> int:
+    def _batch_size(self, ctx: ExecContext, n_regs32: int) -> int:
         unit = np.lcm(4 if ctx.quads else 1, ctx.threadgroup_lanes)
-        return int(max(unit, self.batch_lanes // unit * unit))
+        lanes = self.batch_lanes if self.batch_lanes is not None else auto_batch_lanes(n_regs32)
+        return int(max(unit, lanes // unit * unit))
 
     def run(self, program_va: int, ctx: ExecContext) -> ExecContext:
         prog = self.load(program_va)
@@ -259,7 +275,7 @@ class ShaderCore:
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
         if ctx.keep_registers:
             ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
-        size = self._batch_size(ctx)
+        size = self._batch_size(ctx, n_regs32)
         storage = np.empty((max(n_regs32, 1), min(size, ctx.lanes)), np.uint32)
         consts: dict = {}
         with np.errstate(all="ignore"):
