@@ -83,7 +83,7 @@ _CONSTANTS = """
 110 100 | gl_MaxTextureImageUnits
 110 - | gl_MaxFragmentUniformComponents
 110 100 | gl_MaxDrawBuffers
-130 - | gl_MaxClipDistances
+130 - +GL_APPLE_clip_distance | gl_MaxClipDistances
 410 100 | gl_MaxVertexUniformVectors
 410 100 | gl_MaxFragmentUniformVectors
 410 100- | gl_MaxVaryingVectors
@@ -120,7 +120,7 @@ _TABLE = """
 # vertex
 110 100 @v | out vec4 gl_Position
 110 100 @v | out float gl_PointSize
-130 - @v | out float gl_ClipDistance[gl_MaxClipDistances]
+130 - @v +GL_APPLE_clip_distance | out float gl_ClipDistance[gl_MaxClipDistances]
 110c - @v | out vec4 gl_ClipVertex
 130 300 @v | in int gl_VertexID
 140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID

@@ -73,9 +73,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         })
         if api.es and api.version < (3, 1):
             del lim["GL_MAX_TEXTURE_BUFFER_SIZE"]
+    # Desktop GL 3.0+, and GLES through GL_APPLE_clip_distance (same enum, 0x0D32).
+    lim["GL_MAX_CLIP_DISTANCES"] = caps.max_clip_planes
     if not api.es:
         lim.update({
-            "GL_MAX_CLIP_DISTANCES": caps.max_clip_planes,
             "GL_MAX_RECTANGLE_TEXTURE_SIZE": tex2d,
             "GL_POINT_SIZE_RANGE": caps.point_size_range,
             "GL_POINT_SIZE_GRANULARITY": 0.125,
@@ -161,13 +162,15 @@ def extensions_for(api: Api) -> list[str]:
     desktop GL these are ARB/EXT names of features core in the version, which
     piglit tests still ask for by name."""
     if api.es:
+        # user clip distances (gl_ClipDistance in vertex shaders, GL_CLIP_DISTANCEi)
+        es_exts = ["GL_APPLE_clip_distance"]
         if api.version >= (3, 0):
             # float colour buffers: the format table marks them renderable
-            return ["GL_EXT_color_buffer_float"]
+            return sorted(es_exts + ["GL_EXT_color_buffer_float"])
         # GLES 2.0: 32-bit indices, RGB8/RGBA8 and DEPTH_COMPONENT24
         # renderbuffers, MIN/MAX blending
-        return sorted(["GL_OES_element_index_uint", "GL_OES_rgb8_rgba8", "GL_OES_depth24",
-                       "GL_EXT_blend_minmax"])
+        return sorted(es_exts + ["GL_OES_element_index_uint", "GL_OES_rgb8_rgba8",
+                                 "GL_OES_depth24", "GL_EXT_blend_minmax"])
     exts = ["GL_ARB_vertex_array_object", "GL_ARB_framebuffer_object", "GL_ARB_map_buffer_range",
             "GL_ARB_copy_buffer", "GL_ARB_texture_rectangle", "GL_EXT_texture_array",
             "GL_ARB_texture_rg", "GL_ARB_uniform_buffer_object", "GL_ARB_draw_instanced",

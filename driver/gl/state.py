@@ -127,7 +127,8 @@ class StateMixin:
                      E.GL_POLYGON_OFFSET_POINT, E.GL_POLYGON_SMOOTH, E.GL_PRIMITIVE_RESTART,
                      E.GL_PROGRAM_POINT_SIZE, E.GL_SAMPLE_ALPHA_TO_ONE,
                      E.GL_TEXTURE_CUBE_MAP_SEAMLESS}
-            caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
+        # Desktop GL 3.0+, and GLES through GL_APPLE_clip_distance.
+        caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
         if api.gl(4, 0):
             caps.add(E.GL_SAMPLE_SHADING)
         if api.gl(4, 3):
