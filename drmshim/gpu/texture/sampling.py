@@ -397,8 +397,9 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
                 col = _seamless(view, col, face, layer, level, raw_idx[0][bits[0]], raw_idx[1][bits[1]],
                                 sizes[0], shift)
             if view.lay.tiling == "twiddled_compressed":
-                col = solid_redirect(mem, view, col + shift, idxs[0][bits[0]], idxs[1][bits[1]] if nd > 1 else 0,
-                                     idxs[2][bits[2]] if nd == 3 else layer, level) - shift
+                base = shift or 0  # columns are relative to a range read's shift, else absolute
+                col = solid_redirect(mem, view, col + base, idxs[0][bits[0]], idxs[1][bits[1]] if nd > 1 else 0,
+                                     idxs[2][bits[2]] if nd == 3 else layer, level) - base
             cols.append(col)
             borders.append(bm)
             weights.append(wt)

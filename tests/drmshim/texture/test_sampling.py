@@ -303,12 +303,16 @@ def test_unnormalized_coordinates_address_texels():
     assert got[:, 0].tolist() == pytest.approx([19, 3.5, 7])  # REPEAT acts as clamp to edge
 
 
+@pytest.mark.parametrize("tiling", ["twiddled", "twiddled_compressed"])
 @pytest.mark.parametrize("strategy", ["range", "gather"])
-def test_both_read_strategies_sample_alike(strategy):
+def test_both_read_strategies_sample_alike(strategy, tiling):
+    """Regression: the gather strategy on a compressed layout (glbench's tex
+    workload at 256 px) once added a None range shift."""
     from drmshim.gpu.texture.sampling import sample_view
     rng = np.random.default_rng(15)
     mem = new_memory()
-    put_texture(mem, mip_chain(rng, 32, 32, layers=3), target="TEXTURE_2D_ARRAY", pack_values=False)
+    put_texture(mem, mip_chain(rng, 32, 32, layers=3), target="TEXTURE_2D_ARRAY", pack_values=False,
+                tiling=tiling)
     put_sampler(mem, mip_filter="LINEAR", min_filter="LINEAR", mag_filter="LINEAR", wrap_t="MIRRORED_REPEAT")
     view, samp = tex.read_texture(mem, DESC_VA), tex.read_sampler(mem, SAMP_VA)
     c = rng.uniform(-1, 3, (300, 3)).astype(np.float32)
