@@ -95,6 +95,8 @@ class AgxScreen(PipeScreen):
             return False
         if bind & PipeBind.VERTEX_BUFFER and (fmt.is_compressed or fmt.is_depth_or_stencil):
             return False
+        if bind & PipeBind.SHADER_IMAGE and (fmt.is_compressed or fmt.is_depth_or_stencil or sample_count > 1):
+            return False
         return True
 
     def resource_create(self, template: ResourceTemplate) -> PipeResource:

@@ -507,6 +507,12 @@ class TextureMixin:
                 bind |= PipeBind.DEPTH_STENCIL
             elif info.color_renderable:
                 bind |= PipeBind.RENDER_TARGET
+            # Any texture may later be bound as an image where the API has images, so
+            # ask for SHADER_IMAGE up front (as Mesa's state tracker does): the driver
+            # then gives it a layout image stores can write (not a compressed one).
+            if (self.api.gl_or_es((4, 2), (3, 1)) and self.screen.is_format_supported(
+                    info.pipe, target, base.samples, PipeBind.SHADER_IMAGE)):
+                bind |= PipeBind.SHADER_IMAGE
             # level 0 of the resource is what the base level implies (as
             # Mesa's st_finalize_texture guesses): base extents << base_level
             b = tex.base_level
