@@ -110,11 +110,11 @@ _TABLE = """
 400 310 | genType frexp(genType, out genIType)
 400 310 | genType ldexp(genType, genIType)
 # 8.4 floating-point pack and unpack
-410 300 | uint packUnorm2x16(vec2)
+400 300 | uint packUnorm2x16(vec2)
 420 300 | uint packSnorm2x16(vec2)
 400 310 | uint packUnorm4x8(vec4)
 400 310 | uint packSnorm4x8(vec4)
-410 300 | vec2 unpackUnorm2x16(uint)
+400 300 | vec2 unpackUnorm2x16(uint)
 420 300 | vec2 unpackSnorm2x16(uint)
 400 310 | vec4 unpackUnorm4x8(uint)
 400 310 | vec4 unpackSnorm4x8(uint)

@@ -77,6 +77,22 @@ def test_availability(name, version, stage, present):
     assert (name in builtin_function_names(version, stage)) is present
 
 
+# GLSL 4.00 section 8.4 has packUnorm2x16, packUnorm4x8, packSnorm4x8, their unpack
+# functions and packDouble2x32/unpackDouble2x32; 4.10 adds none; 4.20 adds
+# packSnorm2x16, unpackSnorm2x16, packHalf2x16, unpackHalf2x16.
+_PACK_400 = {"packUnorm2x16", "unpackUnorm2x16", "packUnorm4x8", "unpackUnorm4x8",
+             "packSnorm4x8", "unpackSnorm4x8", "packDouble2x32", "unpackDouble2x32"}
+_PACK_420 = {"packSnorm2x16", "unpackSnorm2x16", "packHalf2x16", "unpackHalf2x16"}
+
+
+def test_pack_unpack_first_desktop_versions():
+    packs = _PACK_400 | _PACK_420
+    assert not names(GLSLVersion(330, False, "core")) & packs
+    assert names(GLSLVersion(400, False, "core")) & packs == _PACK_400
+    assert names(GLSLVersion(410, False, "core")) & packs == _PACK_400
+    assert names(GLSLVersion(420, False, "core")) & packs == packs
+
+
 def test_overload_expansion():
     overloads = [f for f in all_builtin_functions() if f.name == "clamp"]
     assert len(overloads) == 6 * 4  # float/int/uint x (vector, scalar bounds) x 4 sizes

@@ -21,9 +21,6 @@ from driver.shader_test import run_file
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 XFAIL = {
-    "builtins/glsl-4.00/packUnorm2x16-unpackUnorm2x16.shader_test":
-        "compiler/glsl/builtin_functions.py offers packUnorm2x16/unpackUnorm2x16 from GLSL 4.10; "
-        "GLSL 4.00 has them (ARB_gpu_shader5)",
     "features/glsl-1.50/interface-blocks.shader_test":
         "driver/gl/programs.py matches fragment inputs by instance name: blocks `Data vs_out` and "
         "`Data fs_in` must match by block name (GLSL 1.50 section 4.3.7)",
