@@ -45,10 +45,14 @@ def preprocess(source: str) -> Preprocessed:
     return Preprocessed(r.text, r.version.number, r.profile, r.extensions)
 
 
-def parse(source: str, stage: str) -> TranslationUnit:
+def parse(source: str, stage: str, *, compat_context: bool | None = None) -> TranslationUnit:
     """Preprocess, parse and type-check one shader.
 
-    `stage` is "vertex", "fragment" or "compute". Returns the typed AST (see
+    `stage` is "vertex", "fragment" or "compute". `compat_context` says whether
+    the GL context is a compatibility one: there a desktop 1.40+ shader without
+    a `core` token keeps the deprecated features (gl_FragColor, `varying`, ...),
+    as Mesa does with ARB_compatibility; None (unknown) keeps 1.40
+    compatibility and 1.50+ core unless `#version` names the profile. Returns the typed AST (see
     `compiler.glsl.ast`); its `info_log` holds the warnings. Raises
     GLSLCompileError, whose `info_log` holds every message in Mesa's format
     (`0:LINE(COL): error: ...`), when the shader has an error.
@@ -56,7 +60,7 @@ def parse(source: str, stage: str) -> TranslationUnit:
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
     log = InfoLog()
-    pp = preprocess_full(source, log, stage)
+    pp = preprocess_full(source, log, stage, compat_context)
     if not log.has_errors:
         extensions = dict(pp.extensions)
         if not pp.version.es:

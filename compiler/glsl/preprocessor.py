@@ -189,8 +189,11 @@ class _ExprError(Exception):
 class Preprocessor:
     """One run over one shader source; see the module docstring."""
 
-    def __init__(self, source: str, log: InfoLog | None = None, stage: str | None = None):
+    def __init__(self, source: str, log: InfoLog | None = None, stage: str | None = None,
+                 compat_context: bool | None = None):
         self.log = log if log is not None else InfoLog()
+        self.compat_context = compat_context
+        self.profile_token: str | None = None  # the profile named by #version, if any
         self.stage = stage
         self.source = source
         self.macros: dict[str, Macro] = {}
@@ -315,7 +318,7 @@ class Preprocessor:
                 defs["GL_FRAGMENT_PRECISION_HIGH"] = "1"
         if v.number >= 150 and not v.es:
             defs["GL_core_profile"] = "1"
-            if v.profile == "compatibility":
+            if self.profile_token == "compatibility":  # Mesa: only when the token is present
                 defs["GL_compatibility_profile"] = "1"
         for ext in extension_table(v):
             defs[ext.name] = "1"
@@ -343,7 +346,9 @@ class Preprocessor:
         profile = toks[1].text if len(toks) > 1 else None
         if len(toks) > 2:
             self.error("extra tokens at end of directive", toks[2].column)
-        version, problem = parse_version(int(num) if num.isdigit() else 0, profile)
+        self.profile_token = profile
+        version, problem = parse_version(int(num) if num.isdigit() else 0, profile,
+                                         self.compat_context)
         if problem:  # Mesa reports these at the version number
             self.log.error(self._loc(toks[0].column), problem)
         self.version = version
@@ -857,12 +862,15 @@ def _substitute(self: Preprocessor, m: Macro, args: dict, call: PPToken, line: i
     return pasted
 
 
-def preprocess_full(source: str, log: InfoLog | None = None, stage: str | None = None) -> PreprocessResult:
+def preprocess_full(source: str, log: InfoLog | None = None, stage: str | None = None,
+                    compat_context: bool | None = None) -> PreprocessResult:
     """Run the preprocessor; messages go to `log` (a new one if None).
 
     `stage` only words messages ("unsupported in fragment shader").
+    `compat_context`: whether the GL context is a compatibility one (see
+    `versions.parse_version`); None when unknown.
     """
-    return Preprocessor(source, log, stage).run()
+    return Preprocessor(source, log, stage, compat_context).run()
 
 
 __all__ = ["PreprocessResult", "Preprocessor", "preprocess_full", "Extension"]

@@ -47,8 +47,17 @@ def _supported_list() -> str:
     return ", ".join(items)  # Mesa's list: "1.10, 1.20, ..., 1.00 ES, 3.00 ES"
 
 
-def parse_version(number: int, profile: str | None) -> tuple[GLSLVersion, str | None]:
-    """The version of a `#version NUMBER [PROFILE]` line, and an error text or None."""
+def parse_version(number: int, profile: str | None,
+                  compat_context: bool | None = None) -> tuple[GLSLVersion, str | None]:
+    """The version of a `#version NUMBER [PROFILE]` line, and an error text or None.
+
+    `compat_context` is whether the GL context compiling the shader is a
+    compatibility one (None: unknown). As in Mesa, deprecated features stay in
+    1.40 and later only with the compatibility profile or ARB_compatibility,
+    which a compatibility context has: there a desktop 1.40+ shader without a
+    `core` token gets the compatibility profile, and in a core context 1.40
+    loses them. Unknown keeps 1.40 compatibility and 1.50+ core.
+    """
     if profile is not None and profile not in ("es", "core", "compatibility"):
         return (GLSLVersion(number if number in DESKTOP_VERSIONS else 110),
                 f"\"{profile}\" is not a valid shading language profile; if present, "
@@ -73,9 +82,13 @@ def parse_version(number: int, profile: str | None) -> tuple[GLSLVersion, str | 
         return (GLSLVersion(110), f"{name} is not supported. Supported versions are: {_supported_list()}")
     if profile is not None and number < 150:
         return GLSLVersion(number, False, "compatibility"), "illegal text following version number"
-    if number < 150:
+    if number < 140:
         return GLSLVersion(number, False, "compatibility"), None
-    return GLSLVersion(number, False, profile or "core"), None
+    if profile is not None:
+        return GLSLVersion(number, False, profile), None
+    if compat_context is None:
+        return GLSLVersion(number, False, "compatibility" if number < 150 else "core"), None
+    return GLSLVersion(number, False, "compatibility" if compat_context else "core"), None
 
 
 @dataclass(frozen=True, slots=True)

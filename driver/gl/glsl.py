@@ -24,18 +24,20 @@ class CompileResult:
     profile: str = ""
 
 
-def compile_glsl(source: str, stage: str) -> CompileResult:
-    """stage: "vertex", "fragment" or "compute"."""
+def compile_glsl(source: str, stage: str, compat_context: bool | None = None) -> CompileResult:
+    """stage: "vertex", "fragment" or "compute". `compat_context`: whether the
+    GL context is a compatibility one, so a desktop 1.40+ shader without a
+    `core` token keeps the deprecated features (None: unknown)."""
     import compiler.glsl as glsl
     parse = getattr(glsl, "parse", None)
     if parse is not None:
         try:
-            unit = parse(source, stage)
+            unit = parse(source, stage, compat_context=compat_context)
         except glsl.GLSLCompileError as err:
             return CompileResult(False, err.info_log)
         v = unit.version
         return CompileResult(True, getattr(unit, "info_log", ""), unit, v.number,
-                             "es" if v.es else "core")
+                             "es" if v.es else v.profile)
     from compiler.glsl.errors import FatalError, InfoLog
     from compiler.glsl.lexer import tokenize
     from compiler.glsl.parser import parse_tokens
@@ -43,7 +45,7 @@ def compile_glsl(source: str, stage: str) -> CompileResult:
     from compiler.glsl.semantic import analyze
     log = InfoLog()
     try:
-        pp = preprocess_full(source, log)
+        pp = preprocess_full(source, log, stage, compat_context)
         if log.has_errors():
             return CompileResult(False, log.text)
         toks = tokenize(pp.text, pp.line_map, pp.version, log, tuple(pp.extensions))

@@ -172,7 +172,7 @@ class ProgramMixin:
             # GLSL ES 1.00 section 3.4: no #version means version 100 in a
             # GLES context; "#line 0" keeps the messages' line numbers.
             source = "#version 100\n#line 0\n" + source
-        res = compile_glsl(source, STAGES[sh.type])
+        res = compile_glsl(source, STAGES[sh.type], compat_context=self.api.compat)
         if res.ok and not self._version_supported(res.version, res.profile):
             res.ok = False
             res.info_log = (f"0:1(10): error: GLSL {res.version}{' ES' if res.profile == 'es' else ''}"

@@ -286,3 +286,39 @@ def test_dump_prints_a_typed_tree():
         "            Conversion : float = (2.0,)",
         "              Literal value=2 : int = (2,)",
     ]
+
+
+FS150_LEGACY = "#version 150{}\nvarying vec4 c;\nvoid main() {{ gl_FragColor = c; }}\n"
+
+
+@pytest.mark.parametrize("token, compat_context, ok", [
+    ("", True, True),                    # compatibility context: ARB_compatibility
+    ("", False, False),                  # core context
+    ("", None, False),                   # unknown context: 1.50 is core
+    (" compatibility", None, True),
+    (" compatibility", False, True),
+    (" core", True, False),              # an explicit core token wins
+])
+def test_deprecated_features_follow_the_profile_and_context(token, compat_context, ok):
+    src = FS150_LEGACY.format(token)
+    if ok:
+        tu = parse(src, "fragment", compat_context=compat_context)
+        assert tu.version.compatibility
+    else:
+        with pytest.raises(GLSLCompileError) as e:
+            parse(src, "fragment", compat_context=compat_context)
+        assert "varying" in e.value.info_log
+
+
+def test_glsl_140_is_compatibility_only_in_a_compatibility_context():
+    src = "#version 140\nvoid main() { gl_FragColor = vec4(1.0); }\n"
+    assert parse(src, "fragment").version.compatibility      # unknown context: as before
+    assert parse(src, "fragment", compat_context=True).version.compatibility
+    with pytest.raises(GLSLCompileError):
+        parse(src, "fragment", compat_context=False)
+
+
+def test_implicit_compatibility_does_not_define_the_profile_macro():
+    src = ("#version 150\n#ifdef GL_compatibility_profile\n#error defined\n#endif\n"
+           "void main() { gl_FragColor = vec4(1.0); }\n")
+    parse(src, "fragment", compat_context=True)   # Mesa: only the `compatibility` token defines it

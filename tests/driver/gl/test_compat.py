@@ -217,3 +217,21 @@ def test_generated_stages_carry_their_source(compat):
             "precision mediump float;\nvoid main() { gl_FragColor = vec4(1.0); }\n")
     states = [a[0] for n, a in es.pipe.calls if n == "create_shader_state"]
     assert all(st.source.startswith("#version 100\n") for st in states)
+
+
+VS150_LEGACY = ("#version 150\nin vec4 piglit_vertex;\nvarying vec4 color;\n"
+                "void main() { gl_Position = piglit_vertex; color = vec4(0.0, 1.0, 0.0, 1.0); }\n")
+FS150_LEGACY = "#version 150\nvarying vec4 color;\nvoid main() { gl_FragColor = color; }\n"
+
+
+@pytest.mark.parametrize("api, ok", [("compat", True), ("gl33", False), ("gl43", False)])
+def test_glsl_150_keeps_deprecated_features_in_a_compatibility_context(api, ok):
+    """Plain `#version 150` in a compatibility context keeps gl_FragColor and
+    `varying` (Mesa: ARB_compatibility); a core context removes them
+    (piglit fs-determinant-mat4, primitive-id-no-gs-strip)."""
+    c = make_ctx(api)
+    p = program(c, vs=VS150_LEGACY, fs=FS150_LEGACY)
+    assert (c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1]) is ok, c.glGetProgramInfoLog(p)
+    explicit_core = program(c, vs=VS150_LEGACY.replace("150", "150 core"),
+                            fs=FS150_LEGACY.replace("150", "150 core"))
+    assert c.glGetProgramiv(explicit_core, E.GL_LINK_STATUS) == [0]
