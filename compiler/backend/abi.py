@@ -19,8 +19,10 @@ Textures and images
 Vertex shaders
 - Attribute location L (``load_input`` slot ATTR<L>) is fetched as raw 32-bit
   words from ``attribute_address[L] + vertex_id * attribute_stride[L]`` (the
-  driver converts formats the hardware cannot fetch raw; instanced attributes set
-  stride 0 and are fetched per instance by ``attribute_divisor`` when given).
+  driver converts formats the hardware cannot fetch raw). Attributes the front
+  half fetched itself (``key["vertex_attribs"]``, e.g. per-instance ones:
+  ``base_instance + instance_id / divisor``) are ``load_vbo`` from
+  ``vbo_address[buffer]`` + the computed byte offset.
 - Outputs: ``st_var`` index = the ``store_output`` base (a word index, POS = 0-3)
   + location offset * components + component.
 
@@ -63,7 +65,7 @@ class BackendError(Exception):
 class UniformSlot:
     """``words`` 32-bit uniform registers from u``index`` hold ``kind`` of ``binding``:
     ``ubo_address``/``ssbo_address``/``attribute_address`` (64-bit GPU address),
-    ``ssbo_size`` (bytes), ``attribute_stride`` (bytes), ``attribute_divisor``."""
+    ``vbo_address`` (64-bit), ``ssbo_size`` (bytes), ``attribute_stride`` (bytes)."""
     index: int
     words: int
     kind: str

@@ -50,7 +50,10 @@ def fetch_attribute(b, attr: VertexAttrib, base: str, comps: int):
     if attr.divisor == 0:
         index = b.load_vertex_id()
     else:
-        index = b.iadd(b.udiv(b.load_instance_id(), attr.divisor), b.load_base_instance())
+        d = attr.divisor
+        inst = b.load_instance_id()
+        step = b.ushr(inst, d.bit_length() - 1) if d & (d - 1) == 0 else b.udiv(inst, d)
+        index = b.iadd(step, b.load_base_instance())
     offset = b.iadd(b.imul(index, attr.stride_B), attr.offset_B)
     norm_fmt, raw_fmt, bits, signed = FORMATS[attr.format]
     fmt = norm_fmt if attr.normalized or attr.format in ("float", "half") else raw_fmt

@@ -16,6 +16,7 @@ import numpy as np
 
 import layout
 from compiler.ir import ShaderKey
+from compiler.lower import VertexAttrib
 from driver.gallium import (
     DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeFace, PipePrim,
     PipeQueryType, PipeShaderType, PipeSwizzle, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
@@ -88,8 +89,40 @@ def fragment_key(ctx, batch) -> ShaderKey:
 
 def vertex_key(ctx, cso) -> ShaderKey:
     info = cso.state.info or {}
-    return ShaderKey.make(attribute_locations=dict(info.get("attributes", {})),
-                          clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
+    fields = dict(attribute_locations=dict(info.get("attributes", {})),
+                  clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
+    inst = instance_attribs(ctx)
+    if inst:
+        fields["vertex_attribs"] = inst
+    return ShaderKey.make(**fields)
+
+
+def _bound_buffer(ctx, el):
+    vb = ctx.vertex_buffers[el.vertex_buffer_index] if el is not None and \
+        el.vertex_buffer_index < len(ctx.vertex_buffers) else None
+    if vb is None or (vb.resource is None and vb.user_buffer is None):
+        return None
+    return vb
+
+
+def instance_attribs(ctx) -> tuple:
+    """Per-instance attributes (divisor != 0) as vertex-fetch descriptors of the vertex key
+    (Mesa's agx_nir_lower_vbo): the shader fetches element ``base_instance +
+    instance_id / divisor`` with ``load_vbo`` from vertex buffer slot = location, which
+    the driver fills with the attribute's rows converted to 4 x 32-bit words (stride
+    16; ``float`` data unless the source format is pure integer). One draw then runs
+    every instance with the right gl_InstanceID."""
+    out = []
+    for loc, el in enumerate(ctx.velems):
+        if el is None or not el.instance_divisor or _bound_buffer(ctx, el) is None:
+            continue
+        fmt = layout.get_format(layout_format(el.src_format))
+        kind = "float"
+        if fmt.is_integer:
+            kind = "int" if any(c.type == "SINT" for c in fmt.channels) else "uint"
+        out.append(VertexAttrib(location=loc, buffer=loc, format=kind, components=4, stride_B=16,
+                                divisor=int(el.instance_divisor)))
+    return tuple(out)
 
 
 # ----------------------------------------------------------------------------- descriptors
@@ -257,7 +290,7 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
             else:
                 writable = bool(ctx.shader_buffers_writable[stage] >> slot & 1)
                 put64(p, _buffer_address(ctx, batch, sb.resource, sb.offset_B, writable))
-        elif src in ("attribute_address", "vbo"):
+        elif src in ("attribute_address", "vbo", "vbo_address"):
             put64(p, attributes[p.index][0] if attributes and p.index in attributes else 1 << 32)
         elif src == "attribute_stride":
             words[p.start_halves // 2] = attributes[p.index][1] if attributes and p.index in attributes else 0
@@ -388,11 +421,17 @@ def _attribute_rows(ctx, el, vb, rows: range, comps: int, want_int: bool, batch)
 
 def vertex_attributes(ctx, batch, vs: AgxShader, lo: int, hi: int, instances: tuple[int, int] | None):
     """{location: (address, stride_B)} for the compiled VS's attributes over vertex ids [lo, hi).
-    ``instances``: (first, count) when instanced attributes must be fetched per instance:
-    then values are lists of (address, stride) per instance."""
+    ``instances``: (first, count) of the draw. Per-instance attributes the shader fetches
+    itself (``load_vbo``, see ``instance_attribs``) get their rows for instances
+    [first, first + count) as 4 x 32-bit words, addressed so element ``base_instance +
+    k`` is at ``address + 16 * (base_instance + k)``. Per-instance attributes still read
+    with ``load_input`` (matrix/array attributes) come back in the second dict as
+    lists of (address, stride) per instance, for one draw per instance."""
     attrs = vs.info.get("attributes", {})
     compiled = vs.info.get("compiled")
-    used = compiled.attributes if compiled is not None else []
+    used = list(compiled.attributes) if compiled is not None else []
+    fetched = {s.binding for s in compiled.uniforms if s.kind == "vbo_address"} if compiled is not None else set()
+    used += sorted(fetched - set(used))
     out, per_instance = {}, {}
     for loc in used:
         a = attrs.get(loc)
@@ -412,6 +451,12 @@ def vertex_attributes(ctx, batch, vs: AgxShader, lo: int, hi: int, instances: tu
         if direct:
             out[loc] = (_buffer_address(ctx, batch, vb.resource, vb.offset_B + el.src_offset_B, False),
                         el.src_stride_B)
+            continue
+        if el.instance_divisor and loc in fetched:
+            first, count = instances
+            rows_needed = range(first, first + (count - 1) // el.instance_divisor + 1)
+            data = _attribute_rows(ctx, el, vb, rows_needed, 4, fmt.is_integer, batch)
+            out[loc] = (batch.pool.upload(data.tobytes(), 16) - 16 * first, 16)
             continue
         if el.instance_divisor:
             first, count = instances
