@@ -90,6 +90,22 @@ def repair_phis(func: Function) -> None:
                 block.instrs[block.instrs.index(phi)] = u
                 u.block = block
                 mapping[phi.dest] = u.dest
+    # A source whose definition was removed with dropped control flow (a dead side of
+    # an if, code after a break) comes from a predecessor that can no longer run,
+    # such as a loop's latch reached only from the dropped side: it becomes an undef
+    # defined in that predecessor.
+    live = {i.dest for b in cfg.preds for i in b.instrs if i.dest is not None}
+    for block in cfg.preds:
+        for phi in block.phis():
+            for k, (pred, d) in enumerate(phi.srcs):
+                d = mapping.get(d, d)
+                if d not in live:
+                    u = Undef(d.num_components, d.bit_size)
+                    j = pred.jump()
+                    pred.insert(len(pred.instrs) - (j is not None), u)
+                    live.add(u.dest)
+                    d = u.dest
+                phi.srcs[k] = (pred, d)
     # Undefs must follow the phis.
     for block in cfg.preds:
         phis = [i for i in block.instrs if isinstance(i, Phi)]

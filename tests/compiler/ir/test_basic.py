@@ -309,3 +309,59 @@ def test_dead_cf_constant_break_drops_rest_of_loop_body():
         block b2:
           {store('%i')}
     """)
+
+
+def test_dead_cf_constant_break_in_nested_if_leaves_no_dangling_phi_source():
+    # Found by the random GLSL programs (seeds 76, 155, 230, 374): the constant if
+    # breaks, so the code after it and the other side (defining the loop-carried %j)
+    # go away; the latch stays in the structure but can no longer run, and its phi
+    # source becomes an undef there rather than naming the removed %j.
+    CASE(opt_dead_cf, f"""
+        block b0:
+          32x1 %z = load_const (0)
+          32x1 %one = load_const (1)
+          1x1 %t = load_const (true)
+          1x1 %c = intrinsic load_front_face () ()
+        loop {{
+          block b1:
+            32x1 %i = phi b0: %z, b7: %j
+          if %c {{
+            block b2:
+              break
+          }} else {{
+            block b3:
+            if %t {{
+              block b4:
+                break
+            }} else {{
+              block b5:
+                32x1 %j = iadd %i, %one
+            }}
+            block b6:
+          }}
+          block b7:
+        }}
+        block b8:
+          {store('%i')}
+    """, f"""
+        block b0:
+          32x1 %z = load_const (0)
+          32x1 %one = load_const (1)
+          1x1 %t = load_const (true)
+          1x1 %c = intrinsic load_front_face () ()
+        loop {{
+          block b1:
+            32x1 %i = phi b0: %z, b4: %u
+          if %c {{
+            block b2:
+              break
+          }} else {{
+            block b3:
+              break
+          }}
+          block b4:
+            32x1 %u = undef
+        }}
+        block b5:
+          {store('%i')}
+    """)

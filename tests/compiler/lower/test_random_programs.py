@@ -202,16 +202,15 @@ def test_random_program(seed):
     run_seed(seed)
 
 
-# Programs on which compiler.ir's opt_dead_cf leaves a phi whose source is no longer
-# defined (the unoptimised IR validates: test_known_pass_bug_inputs_are_valid_before_passes).
+# Programs on which compiler.ir's opt_dead_cf used to leave a phi whose source was no
+# longer defined (fixed in passes/cfutil.repair_phis; the unoptimised IR validates:
+# test_known_pass_bug_inputs_are_valid_before_passes).
 IR_DEAD_CF_BUG = {76, 155, 230, 374}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(16, 400))
 def test_random_program_many(seed):
-    if seed in IR_DEAD_CF_BUG:
-        pytest.xfail("compiler.ir opt_dead_cf: phi source not defined after the pass")
     run_seed(seed)
 
 
