@@ -117,6 +117,23 @@ def _is_builtin(v) -> bool:
     return getattr(v, "builtin", False) or v.name.startswith("gl_")
 
 
+def _same_interface_type(a, b) -> bool:
+    """Types match across stages: each shader declares its own struct and
+    block types, so those compare by name and members (GLSL 1.50 sections
+    4.3.7 and 7.x: same name, member names, types and order)."""
+    if a == b:
+        return True
+    if a.base != b.base:
+        return False
+    if a.base == "array":
+        return a.length == b.length and _same_interface_type(a.element, b.element)
+    if a.fields or b.fields:
+        return (a.name == b.name and len(a.fields) == len(b.fields)
+                and all(f.name == g.name and _same_interface_type(f.type, g.type)
+                        for f, g in zip(a.fields, b.fields)))
+    return False
+
+
 class ProgramMixin:
     def _init_family(self) -> None:
         # GL 4.6 section 7.1: shaders and programs share one name space
@@ -459,18 +476,22 @@ class ProgramMixin:
     def _match_interfaces(vs: dict, fs: dict, es: bool) -> None:
         """GLSL 4.30 section 4.3.4 / GLSL ES 3.00 section 4.3.10: each used
         fragment input needs a vertex output of the same name (or location)
-        and type; GLSL ES also requires matching interpolation."""
-        by_name = {v.name: v for v in vs["outputs"]}
+        and type; GLSL ES also requires matching interpolation. Interface blocks
+        match by block name, not instance name (GLSL 1.50 section 4.3.7:
+        `out Data {...} vs_out;` feeds `in Data {...} fs_in;`)."""
+        def link_name(v):
+            return ("block", v.type.name) if v.type.is_block else v.name
+        by_name = {link_name(v): v for v in vs["outputs"]}
         by_loc = {v.layout["location"]: v for v in vs["outputs"] if "location" in v.layout}
         for inp in fs["inputs"]:
             loc = inp.layout.get("location")
-            out = by_loc.get(loc) if loc is not None else by_name.get(inp.name)
+            out = by_loc.get(loc) if loc is not None else by_name.get(link_name(inp))
             if out is None:
                 if not inp.used:
                     continue
                 raise LinkError(f"fragment shader input `{inp.name}' has no matching output "
                                 f"in the previous stage")
-            if out.type != inp.type:
+            if not _same_interface_type(out.type, inp.type):
                 raise LinkError(f"`{inp.name}' is declared as type `{inp.type.name}' in the "
                                 f"fragment shader and `{out.type.name}' in the vertex shader")
             if es and (out.interpolation or "smooth") != (inp.interpolation or "smooth"):

@@ -237,3 +237,20 @@ def test_transform_feedback_varyings_checked_at_link(es3):
     assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
     es3.glTransformFeedbackVaryings(p, 1, ["v_uv"], E.GL_RGBA)
     expect(es3, E.GL_INVALID_ENUM)
+
+
+def test_interface_blocks_match_by_block_name_not_instance_name():
+    """GLSL 1.50 section 4.3.7: `out Data {...} vs_out;` feeds `in Data {...} fs_in;`;
+    the same instance name on differently named blocks does not match."""
+    c = make_ctx("gl33")
+    vs = ("#version 150\nin vec4 p;\nout Data { vec4 c; float k; } vs_out;\n"
+          "void main() { gl_Position = p; vs_out.c = p; vs_out.k = 1.0; }\n")
+    fs = ("#version 150\nin {block} {{ vec4 c; float k; }} {inst};\nout vec4 o;\n"
+          "void main() {{ o = {inst}.c * {inst}.k; }}\n")
+    p = program(c, vs=vs, fs=fs.format(block="Data", inst="fs_in"))
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    p = program(c, vs=vs, fs=fs.format(block="Other", inst="vs_out"))
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    p = program(c, vs=vs, fs=fs.format(block="Data", inst="vs_out").replace("float k", "vec2 k")
+                .replace(".k;", ".k.x;"))
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]         # members differ

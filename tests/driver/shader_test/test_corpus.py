@@ -21,9 +21,6 @@ from driver.shader_test import run_file
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 XFAIL = {
-    "features/glsl-1.50/interface-blocks.shader_test":
-        "driver/gl/programs.py matches fragment inputs by instance name: blocks `Data vs_out` and "
-        "`Data fs_in` must match by block name (GLSL 1.50 section 4.3.7)",
 }
 
 
