@@ -17,10 +17,11 @@ from .symbols import FunctionSignature, Variable
 
 _SWIZZLE_SETS = ("xyzw", "rgba", "stpq")
 _ARITH = ("+", "-", "*", "/")
-# Built-ins whose parameter at this index must be a constant expression.
+# Built-ins whose parameter at this index must be a constant expression
+# (-1: the last one; texelFetchOffset has no lod on rectangle samplers).
 _CONST_PARAMS = {
     "textureOffset": (2,), "textureProjOffset": (2,), "textureLodOffset": (3,),
-    "textureProjLodOffset": (3,), "texelFetchOffset": (3,), "textureGradOffset": (4,),
+    "textureProjLodOffset": (3,), "texelFetchOffset": (-1,), "textureGradOffset": (4,),
     "textureProjGradOffset": (4,), "textureGatherOffsets": (-1,),
 }
 

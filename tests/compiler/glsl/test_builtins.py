@@ -169,3 +169,18 @@ def test_texture_rectangle_is_enabled_by_default_on_desktop():
     with pytest.raises(GLSLCompileError):
         parse("#extension GL_ARB_texture_rectangle : disable\nuniform sampler2DRect r;\n"
               "void main() {}\n", "fragment")
+
+
+@pytest.mark.parametrize("prefix", ["", "i", "u"])
+def test_rectangle_texel_fetch_offset_checks_its_last_argument(prefix):
+    """texelFetchOffset(gsampler2DRect, ivec2, ivec2) has no lod: the offset is
+    the third argument (the check indexed a fourth and raised IndexError)."""
+    head = f"#version 140\nuniform {prefix}sampler2DRect r;\nuniform ivec2 o;\nout vec4 c;\n"
+    parse(head + "void main() { c = vec4(texelFetchOffset(r, ivec2(1), ivec2(1, -1))); }\n",
+          "fragment")
+    with pytest.raises(GLSLCompileError) as e:
+        parse(head + "void main() { c = vec4(texelFetchOffset(r, ivec2(1), o)); }\n", "fragment")
+    assert "parameter `offset' must be a constant expression" in e.value.info_log
+    with pytest.raises(GLSLCompileError):      # 2D keeps its lod; the offset is still checked
+        parse(f"#version 130\nuniform {prefix}sampler2D s;\nuniform ivec2 o;\nout vec4 c;\n"
+              "void main() { c = vec4(texelFetchOffset(s, ivec2(1), 0, o)); }\n", "fragment")

@@ -73,18 +73,10 @@ def shader_for(f) -> tuple[str, str]:
     return src, stage
 
 
-# The front end's constant-parameter check indexes past the arguments of the
-# rectangle texelFetchOffset (3 arguments, no lod): a front-end bug, reported.
-FRONT_END_BUGS = {("texelFetchOffset", "sampler2DRect"), ("texelFetchOffset", "isampler2DRect"),
-                  ("texelFetchOffset", "usampler2DRect")}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(FUNCS)))
 def test_overload_lowers(index):
     f = FUNCS[index]
-    if (f.name, f.params[0][1].name if f.params else "") in FRONT_END_BUGS:
-        pytest.xfail("front end: texelFetchOffset(sampler2DRect) constant-parameter check")
     src, stage = shader_for(f)
     front_half(src, stage)
 
@@ -92,7 +84,5 @@ def test_overload_lowers(index):
 def test_a_sample_of_overloads_lowers():
     """A fast subset (every 25th overload) for the default run."""
     for f in FUNCS[::25]:
-        if (f.name, f.params[0][1].name if f.params else "") in FRONT_END_BUGS:
-            continue
         src, stage = shader_for(f)
         front_half(src, stage)
