@@ -802,6 +802,20 @@ class IOLowering:
                     b.store_deref(b.deref_array(b.deref_var(var), i), d)
         self.varyings = varyings
         self.shader.info["vertex_outputs"] = index
+        xfb = self.k("xfb", ()) or ()
+        if xfb:
+            from .xfb import emit_xfb
+
+            def value_of(name):
+                if name == "gl_Position":
+                    return position, 4
+                if name in outs and not outs[name][0].type.is_array and not outs[name][0].type.is_block:
+                    s = outs[name][0]
+                    comps, locs = _vec_shape(s.type)
+                    if locs == 1:
+                        return b.load_var(outs[name][1]), comps
+                raise LoweringError(f"transform feedback of {name!r} is not supported")
+            emit_xfb(b, xfb, value_of)
 
 
 def _vec_shape(t: GT.GLSLType) -> tuple[int, int]:
