@@ -116,27 +116,40 @@ def _loop_shape(loop: Loop):
 
 
 def _eval_const(d: Def, env: dict, memo: dict):
-    """The constant raw bits of ``d`` given constant loop-header phis, or None."""
-    if d in env:
-        return env[d]
-    if d in memo:
-        return memo[d]
-    instr = d.parent
-    result = None
-    if isinstance(instr, LoadConst):
-        result = instr.values
-    elif isinstance(instr, Alu) and instr.info.foldable:
+    """The constant raw bits of ``d`` given constant loop-header phis, or None.
+    Iterative (an explicit stack): chains of ALU ops after unrolling can be deeper
+    than Python's recursion limit."""
+    stack = [d]
+    while stack:
+        top = stack[-1]
+        if top in env or top in memo:
+            stack.pop()
+            continue
+        instr = top.parent
+        if isinstance(instr, LoadConst):
+            memo[top] = instr.values
+            stack.pop()
+            continue
+        if not (isinstance(instr, Alu) and instr.info.foldable):
+            memo[top] = None
+            stack.pop()
+            continue
+        pending = [s.def_ for s in instr.srcs if s.def_ not in env and s.def_ not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
         srcs = []
         for s in instr.srcs:
-            v = _eval_const(s.def_, env, memo)
+            v = env[s.def_] if s.def_ in env else memo[s.def_]
             if v is None:
+                memo[top] = None
                 break
             srcs.append(np.array([v[c] for c in s.swizzle], np.uint64).astype(raw_dtype(s.def_.bit_size)))
         else:
             out = evaluate_op(instr.info, srcs, [s.def_.bit_size for s in instr.srcs], instr.dest.bit_size)
-            result = tuple(int(x) for x in np.asarray(out).astype(np.uint64).reshape(-1))
-    memo[d] = result
-    return result
+            memo[top] = tuple(int(x) for x in np.asarray(out).astype(np.uint64).reshape(-1))
+    return env[d] if d in env else memo[d]
 
 
 def loop_trip_count(func, loop: Loop, max_trip: int = 64) -> int | None:

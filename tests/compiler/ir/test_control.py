@@ -330,3 +330,17 @@ def test_unroll_maps_inner_loop_values_used_after_the_outer_loop():
     validate_shader(before)
     assert run_pass(after, opt_loop_unroll)
     assert_same_outputs(before, after, inputs=programs.random_inputs(np.random.default_rng(0)))
+
+
+def test_trip_count_through_a_chain_deeper_than_the_recursion_limit():
+    # The random programs of tests/compiler/backend hit a RecursionError here: the
+    # induction value reached the exit test through a long chain of ALU ops.
+    import sys
+    depth = sys.getrecursionlimit() + 500
+    chain = "\n        ".join(["32x1 %k0 = iadd %i, %one"] +
+                              [f"32x1 %k{k} = iadd %k{k - 1}, %z" for k in range(1, depth)] +
+                              [f"32x1 %j = mov %k{depth - 1}"])
+    text = COUNTED.format(n=5).replace("32x1 %j = iadd %i, %one", chain)
+    s = parse_shader(program(text))
+    loop = next(x for x in walk_cf(s.main.body) if isinstance(x, Loop))
+    assert loop_trip_count(s.main, loop) == 5
