@@ -599,10 +599,13 @@ class Lowerer:
                 continue
             var = self.new_local(f"{sig.name}.{sym.name}", sym.type)
             if sym.storage in ("out", "inout"):
+                # The argument's l-value is evaluated at call time (its indices
+                # before the body runs); the copy back converts the formal's type
+                # to the argument's (GLSL 1.30 section 6.1: `out int` into a float).
                 lv = self.lvalue(a)
-                copy_out.append((lv, var, sym.type))
+                copy_out.append((lv, var, sym.type, a.type))
                 if sym.storage == "inout":
-                    self.store(b.deref_var(var), sym.type, self.read(lv))
+                    self.store(b.deref_var(var), sym.type, self._convert_arg(self.read(lv), a.type, sym.type))
             else:
                 self.store(b.deref_var(var), sym.type, self.expr(a))
             binds.append((sym, "var", var))
@@ -620,9 +623,15 @@ class Lowerer:
                 table.pop(sym, None)
             else:
                 table[sym] = old
-        for lv, var, t in copy_out:
-            self.write(lv, self.load(b.deref_var(var), t))
+        for lv, var, t, at in copy_out:
+            self.write(lv, self._convert_arg(self.load(b.deref_var(var), t), t, at))
         return self.load(b.deref_var(ret), sig.return_type) if ret is not None else None
+
+    def _convert_arg(self, v, src: GT.GLSLType, dst: GT.GLSLType):
+        """An implicit conversion between a parameter and its argument (same shape)."""
+        if src == dst or src.is_array or src.is_struct or dst.is_array or dst.is_struct:
+            return v
+        return self.convert(v, src, dst)
 
     def inline_body(self, body: ast.CompoundStatement, ret: IRVariable | None) -> None:
         """Emit a function body in place; returns leave through a once-loop."""

@@ -276,3 +276,28 @@ def test_return_from_main_skips_the_rest_but_keeps_outputs():
             return x, 0, 0, 0
         return x, 5, 0, 0
     check("r = ivec4(a.x, 0, 0, 0); if (a.x > 0) return; r.y = 5;", py)
+
+
+def test_out_parameter_converts_and_writes_the_lvalue_evaluated_at_call_time():
+    """piglit vs-out-conversion-int-to-float-vec4-index: an `out int` into a float
+    place converts on the copy back (GLSL 1.30 section 6.1; the raw int bits were
+    stored); the argument's index is evaluated at call time, before the body
+    changes it (GLSL 4.30 section 6.1.1)."""
+    decls = """
+void f(out int x) { x = 4; }
+void g(inout int i, out int x) { i += 1; x = 7; }"""
+    a = np.abs(A) % 4
+
+    def py(x, y, z, w):
+        v = [0.0] * 4
+        v[x] = 4.0
+        u = [0.0] * 4
+        u[x] = 7.0               # the index as it was when g was called
+        s = 4.0
+        return int(v[0] + 10 * v[1] + 100 * v[2] + 1000 * v[3]), int(sum(u[k] * 10 ** k for k in range(4))), \
+            int(s), x + 1
+    check("int i = a.x; vec4 v = vec4(0.0); f(v[i]);"
+          " float u[4] = float[4](0.0, 0.0, 0.0, 0.0); int j = a.x; g(j, u[j]);"
+          " float s; f(s);"
+          " r = ivec4(dot(v, vec4(1.0, 10.0, 100.0, 1000.0)),"
+          " u[0] + 10.0 * u[1] + 100.0 * u[2] + 1000.0 * u[3], s, j);", py, decls, a)
