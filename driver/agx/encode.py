@@ -17,6 +17,7 @@ import numpy as np
 import layout
 from compiler.ir import ShaderKey
 from compiler.lower import VertexAttrib
+from compiler.lower.xfb import XFB_BUFFER_BASE, XFB_PARAMS, XfbOutput
 from driver.gallium import (
     DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeFace, PipePrim,
     PipeQueryType, PipeShaderType, PipeSwizzle, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
@@ -87,14 +88,74 @@ def fragment_key(ctx, batch) -> ShaderKey:
                           flat_shade=ctx.rast.flatshade)
 
 
-def vertex_key(ctx, cso) -> ShaderKey:
+def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
     info = cso.state.info or {}
     fields = dict(attribute_locations=dict(info.get("attributes", {})),
                   clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
     inst = instance_attribs(ctx)
     if inst:
         fields["vertex_attribs"] = inst
+    if capture:
+        fields["xfb"] = xfb_outputs(cso)
     return ShaderKey.make(**fields)
+
+
+def xfb_outputs(cso) -> tuple:
+    """The vertex shader's stream output (``ShaderState.stream_output``; register index =
+    index into ``info["stream_outputs"]``, the captured outputs' names) as the lowering's
+    ``XfbOutput``s (compiler/lower/xfb.py)."""
+    so = cso.state.stream_output
+    names = (cso.state.info or {}).get("stream_outputs", ())
+    return tuple(XfbOutput(names[reg], start, n, buf, dst, so.stride_dw[buf])
+                 for reg, start, n, buf, dst in so.outputs)
+
+
+_PRIM_VERTS = {PipePrim.POINTS: 1, PipePrim.LINES: 2, PipePrim.TRIANGLES: 3}
+
+
+def _xfb_capture(ctx, info: DrawInfo, d, vs_cso) -> dict | None:
+    """The stream-output bindings of a capturing draw (non-indexed points, lines or
+    triangles), or None. Advances the targets' write offsets and the
+    PRIMITIVES_EMITTED count by what fits in every target."""
+    if not ctx.so_targets or not vs_cso.state.stream_output.outputs:
+        return None
+    if info.index_size or info.mode not in _PRIM_VERTS:
+        if "xfb-indexed" not in ctx.warned:
+            import warnings
+            ctx.warned.add("xfb-indexed")
+            warnings.warn("shimgl: transform feedback captures non-indexed points/lines/triangles only",
+                          RuntimeWarning, stacklevel=5)
+        return None
+    per = _PRIM_VERTS[info.mode]
+    so = vs_cso.state.stream_output
+    if not all(n <= 4 and start + n <= 4 for _r, start, n, _b, _o in so.outputs):
+        if "xfb-wide" not in ctx.warned:
+            import warnings
+            ctx.warned.add("xfb-wide")
+            warnings.warn("shimgl: transform feedback of matrices/arrays is not implemented", RuntimeWarning,
+                          stacklevel=5)
+        return None
+    vertices = d.count // per * per * info.instance_count
+    targets = {}
+    for b, (t, _off) in enumerate(ctx.so_targets):
+        stride = 4 * so.stride_dw[b] if b < len(so.stride_dw) else 0
+        if not stride:
+            continue
+        filled = ctx.so_filled.get((id(t.resource), t.offset_B), 0)
+        if filled + vertices * stride > t.size_B:
+            if "xfb-overflow" not in ctx.warned:
+                import warnings
+                ctx.warned.add("xfb-overflow")
+                warnings.warn("shimgl: a draw overflowing its transform feedback buffers captures nothing",
+                              RuntimeWarning, stacklevel=5)
+            return None
+        targets[b] = (t, filled, stride)
+    if not vertices or not targets:
+        return None
+    for b, (t, filled, stride) in targets.items():
+        ctx.so_filled[(id(t.resource), t.offset_B)] = filled + vertices * stride
+    ctx.so_primitives += vertices // per
+    return {"targets": targets, "count": d.count}
 
 
 def _bound_buffer(ctx, el):
@@ -277,6 +338,17 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
                 put64(p, batch.pool.upload(bytes(cb.user_buffer) or bytes(16), 16) + cb.offset_B)
             else:
                 put64(p, _buffer_address(ctx, batch, cb.resource, cb.offset_B, False))
+        elif src == "ssbo_address" and XFB_BUFFER_BASE <= p.index <= XFB_PARAMS:
+            xfb = getattr(ctx, "xfb_draw", None)
+            if xfb is None:
+                put64(p, 1 << 32)
+            elif p.index == XFB_PARAMS:
+                put64(p, batch.pool.upload(np.array([xfb["count"], 0, 0, 0], np.uint32).tobytes(), 16))
+            elif p.index - XFB_BUFFER_BASE in xfb["targets"]:
+                t, filled, _stride = xfb["targets"][p.index - XFB_BUFFER_BASE]
+                put64(p, _buffer_address(ctx, batch, t.resource, t.offset_B + filled, True))
+            else:
+                put64(p, 1 << 32)
         elif src in ("ssbo_address", "ssbo", "ssbo_size"):
             slot = sh.info.get("ssbo_map", {}).get(p.index, p.index)
             bufs = ctx.shader_buffers[stage]
@@ -530,18 +602,28 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
 
 
 def _encode_one(ctx, info: DrawInfo, d) -> None:
-    if ctx.so_targets and "xfb" not in ctx.warned:
-        import warnings
-        ctx.warned.add("xfb")
-        warnings.warn("shimgl: transform feedback is not implemented; nothing is captured", RuntimeWarning,
-                      stacklevel=4)
     mode = info.mode
     if mode not in _PRIMS and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
         return      # adjacency and patches: no geometry or tessellation stages
     batch = ctx.render_batch()
     vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
     assert vs_cso is not None, "no vertex shader bound"
-    vs = vs_cso.variant(vertex_key(ctx, vs_cso))
+    xfb = _xfb_capture(ctx, info, d, vs_cso)
+    if xfb is not None and d.count % _PRIM_VERTS[info.mode]:
+        # trailing vertices make no primitive: drop them so every shaded vertex has a record
+        from dataclasses import replace
+        d = replace(d, count=d.count - d.count % _PRIM_VERTS[info.mode])
+        xfb["count"] = d.count
+    ctx.xfb_draw = xfb
+    try:
+        _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, xfb)
+    finally:
+        ctx.xfb_draw = None
+
+
+def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, xfb) -> None:
+    mode = info.mode
+    vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=xfb is not None))
     fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
     # indices (CPU-converted for quads)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start

@@ -195,6 +195,8 @@ class AgxContext(PipeContext):
         self.images: dict[PipeShaderType, list] = {s: [] for s in S}
         self.vertex_buffers: list[VertexBuffer] = []
         self.so_targets: list = []
+        self.so_filled: dict = {}               # (id(resource), offset_B) -> bytes written (append on -1)
+        self.so_primitives = 0                  # primitives captured (PRIMITIVES_EMITTED queries)
         self.fb = FramebufferState(0, 0)
         self.viewport = ViewportState((1.0, 1.0, 0.5), (0.0, 0.0, 0.5))
         self.scissor = ScissorState(0, 0, 0, 0)
@@ -338,6 +340,10 @@ class AgxContext(PipeContext):
 
     def set_stream_output_targets(self, targets, offsets_B) -> None:
         self.so_targets = list(zip(targets, offsets_B))
+        for t, off in self.so_targets:
+            key = (id(t.resource), t.offset_B)
+            if off != -1 or key not in self.so_filled:
+                self.so_filled[key] = max(int(off), 0)
 
     # ------------------------------------------------------------------ batches and hazards
     def _flush_batch(self, batch: Batch) -> None:
@@ -934,6 +940,8 @@ class AgxContext(PipeContext):
         elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
             self._finish()
             query.begin_value = self.device.queue_counters(self.queue_id)["primitives"]
+        elif t == PipeQueryType.PRIMITIVES_EMITTED:
+            query.begin_value = self.so_primitives      # counted when the capturing draws are encoded
         query.active = True
         return True
 
@@ -957,6 +965,8 @@ class AgxContext(PipeContext):
         elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
             self._finish()
             query.result = self.device.queue_counters(self.queue_id)["primitives"] - query.begin_value
+        elif t == PipeQueryType.PRIMITIVES_EMITTED:
+            query.result = self.so_primitives - getattr(query, "begin_value", self.so_primitives)
         elif t == PipeQueryType.GPU_FINISHED:
             query.submission = self.flush().submission
         else:

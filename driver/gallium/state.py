@@ -359,7 +359,10 @@ class ShaderState:
     - "local_size": compute workgroup size or None;
     - "state_uniforms" / "state_constant_buffer": compatibility built-in
       state (gl_ModelViewMatrix, ...) name -> (offset_B, stride_B) in that
-      constant buffer slot.
+      constant buffer slot;
+    - "stream_outputs": (vertex stage with ``stream_output``) the captured
+      varyings' names: ``stream_output`` register index i is output
+      ``stream_outputs[i]``.
 
     Compared by identity: shaders are not deduplicated."""
     stage: PipeShaderType

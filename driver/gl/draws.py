@@ -136,6 +136,49 @@ class DrawMixin:
                       "not enough room in the transform feedback buffers")
         x.vertices_written += vertices
 
+    def _xfb_vertex_shader(self, prog):
+        """The vertex stage with its stream output (``ShaderState.stream_output``: one
+        entry per captured varying, register index = index into info["stream_outputs"],
+        the varyings' names; interleaved into buffer 0 or one buffer each), bound while
+        transform feedback is active. Made once per link, released with the others."""
+        ls = prog.linked_state
+        key = ("xfb", PipeShaderType.VERTEX)
+        handle = ls.pipe_shaders.get(key)
+        if handle is not None:
+            return handle
+        from driver.gallium import ShaderState, StreamOutputInfo
+        from driver.gl.programs import STAGES
+        interleaved = prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS
+        sizes = [s // 4 for s in self._feedback_strides_B(prog)] if not interleaved else None
+        outputs, strides = [], [0, 0, 0, 0]
+        for i, name in enumerate(ls.tf_varyings):
+            buf = 0 if interleaved else i
+            comps = self._feedback_components(prog, i)
+            outputs.append((i, 0, comps, buf, strides[buf]))
+            strides[buf] += comps
+        assert sizes is None or sizes == strides[:len(sizes)]
+        src = "".join(getattr(s, "compiled_source", None) or s.source or ""
+                      for s in prog.shaders if STAGES[s.type] == "vertex")
+        src = src or self._ff_sources.get(id(ls.units["vertex"]), "")
+        info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(ls.tf_varyings))
+        handle = self.pipe.create_shader_state(ShaderState(
+            PipeShaderType.VERTEX, ls.units["vertex"], src, info,
+            StreamOutputInfo(tuple(outputs), tuple(strides))))
+        ls.pipe_shaders[key] = handle
+        return handle
+
+    def _feedback_components(self, prog, i: int) -> int:
+        return self._feedback_strides_B_of(prog, i) // 4
+
+    def _feedback_strides_B_of(self, prog, i: int) -> int:
+        name, n, type = self.glGetTransformFeedbackVarying(prog.name, i)
+        comps = {E.GL_FLOAT: 1, E.GL_FLOAT_VEC2: 2, E.GL_FLOAT_VEC3: 3, E.GL_FLOAT_VEC4: 4,
+                 E.GL_INT: 1, E.GL_INT_VEC2: 2, E.GL_INT_VEC3: 3, E.GL_INT_VEC4: 4,
+                 E.GL_UNSIGNED_INT: 1, E.GL_UNSIGNED_INT_VEC2: 2, E.GL_UNSIGNED_INT_VEC3: 3,
+                 E.GL_UNSIGNED_INT_VEC4: 4, E.GL_FLOAT_MAT2: 4, E.GL_FLOAT_MAT3: 9,
+                 E.GL_FLOAT_MAT4: 16}.get(type, 4)
+        return 4 * comps * n
+
     def _feedback_strides_B(self, prog) -> list[int]:
         """Bytes per vertex captured into each feedback buffer."""
         sizes = []
@@ -308,8 +351,12 @@ class DrawMixin:
     def _emit_program(self, prog, stages) -> None:
         ls = prog.linked_state
         state_block = self._state_uniform_bytes() if self.api.compat else None
+        x = self.xfb
         for stage in stages:
-            self.pipe.bind_shader_state(stage, ls.pipe_shaders.get(stage))
+            handle = ls.pipe_shaders.get(stage)
+            if stage == PipeShaderType.VERTEX and x.active and not x.paused and x.program is prog:
+                handle = self._xfb_vertex_shader(prog)
+            self.pipe.bind_shader_state(stage, handle)
             self.pipe.set_constant_buffer(stage, 0, ConstantBuffer(
                 None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
             if state_block is not None:
