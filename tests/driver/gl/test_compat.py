@@ -235,3 +235,16 @@ def test_glsl_150_keeps_deprecated_features_in_a_compatibility_context(api, ok):
     explicit_core = program(c, vs=VS150_LEGACY.replace("150", "150 core"),
                             fs=FS150_LEGACY.replace("150", "150 core"))
     assert c.glGetProgramiv(explicit_core, E.GL_LINK_STATUS) == [0]
+
+
+def test_compiled_source_names_the_implied_compatibility_profile(compat):
+    """Drivers recompile `compiled_source` without the context: a bare
+    `#version 150` that the compatibility context made compatibility says so."""
+    from tests.driver.gl.test_programs import shader
+    s = shader(compat, E.GL_FRAGMENT_SHADER, FS150_LEGACY)
+    assert compat.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [1]
+    obj = compat.shader_objects.get(s)
+    assert obj.compiled_source.startswith("#version 150 compatibility\n")
+    assert compat.glGetShaderSource(s) == FS150_LEGACY          # the application's text is kept
+    s = shader(compat, E.GL_FRAGMENT_SHADER, "#version 130\nvoid main() { gl_FragColor = vec4(1.0); }\n")
+    assert compat.shader_objects.get(s).compiled_source.startswith("#version 130\n")
