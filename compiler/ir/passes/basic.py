@@ -86,15 +86,21 @@ def opt_copy_prop(shader: Shader) -> bool:
         for instr in _instrs(func):
             if isinstance(instr, Alu):
                 src = _as_copy(instr)
-                if src is not None:
+                if src is not None and not _copies_reach(copies, src.def_, instr.dest):
                     copies[instr.dest] = src
                     if src.is_identity() and src.def_.num_components == instr.dest.num_components:
                         whole[instr.dest] = src.def_
             elif isinstance(instr, Phi):
                 others = {id(d): d for _b, d in instr.srcs if d is not instr.dest}
                 if len(others) == 1:
-                    whole[instr.dest] = next(iter(others.values()))
-                    copies[instr.dest] = AluSrc(whole[instr.dest], tuple(range(instr.dest.num_components)))
+                    target = next(iter(others.values()))
+                    if _copies_reach(copies, target, instr.dest):
+                        # Trivial phis copying each other in a ring: only possible in
+                        # code no path reaches (a value must dominate its uses on
+                        # reachable paths). Leave the ring as it is.
+                        continue
+                    whole[instr.dest] = target
+                    copies[instr.dest] = AluSrc(target, tuple(range(instr.dest.num_components)))
 
         def resolve_alu(src: AluSrc) -> AluSrc:
             seen = 0
@@ -117,6 +123,17 @@ def opt_copy_prop(shader: Shader) -> bool:
             replace_uses(func.body, whole)
             progress |= before != _snapshot(func)
     return progress
+
+
+def _copies_reach(copies: dict, start: Def, target: Def) -> bool:
+    """Following ``copies`` from ``start`` arrives at ``target``."""
+    d, seen = start, set()
+    while d in copies and d not in seen:
+        if d is target:
+            return True
+        seen.add(d)
+        d = copies[d].def_
+    return d is target
 
 
 def _snapshot(func):

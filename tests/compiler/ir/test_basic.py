@@ -365,3 +365,62 @@ def test_dead_cf_constant_break_in_nested_if_leaves_no_dangling_phi_source():
         block b5:
           {store('%i')}
     """)
+
+
+def test_copy_prop_leaves_a_ring_of_trivial_phis_in_unreachable_code():
+    # After an endless loop nothing runs, and there two trivial phis can copy each
+    # other (%a is %b, %b is %a): following the copies never ended (the
+    # "cycle in replacement map" assertion). The ring is kept as one phi.
+    CASE(opt_copy_prop, f"""
+        block b0:
+          32x1 %z = load_const (0)
+        loop {{
+          block b1:
+        }}
+        block b2:
+        loop {{
+          block b3:
+            32x1 %a = phi b2: %b, b8: %a
+          loop {{
+            block b4:
+              32x1 %b = phi b3: %a, b7: %b
+              1x1 %c = intrinsic load_front_face () ()
+            if %c {{
+              block b5:
+                break
+            }} else {{
+              block b6:
+            }}
+            block b7:
+          }}
+          block b8:
+        }}
+        block b9:
+          {store('%a')}
+    """, f"""
+        block b0:
+          32x1 %z = load_const (0)
+        loop {{
+          block b1:
+        }}
+        block b2:
+        loop {{
+          block b3:
+            32x1 %a = phi b2: %b, b8: %b
+          loop {{
+            block b4:
+              32x1 %b = phi b3: %b, b7: %b
+              1x1 %c = intrinsic load_front_face () ()
+            if %c {{
+              block b5:
+                break
+            }} else {{
+              block b6:
+            }}
+            block b7:
+          }}
+          block b8:
+        }}
+        block b9:
+          {store('%b')}
+    """)
