@@ -116,13 +116,25 @@ def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | Non
     return bytes(out)
 
 
+def _transfer_format(pipe_format_name: str) -> str:
+    """Pixel transfers do no sRGB conversion: client data for an sRGB texture is
+    already encoded and is stored as given (GL 4.6 section 8.24: the sRGB decode
+    happens when a shader samples), and reads return the stored encoding (with
+    FRAMEBUFFER_SRGB disabled, as Mesa). So transfer through the UNORM twin."""
+    if layout.get_format(pipe_format_name).is_srgb:
+        twin = pipe_format_name.replace("_SRGB", "_UNORM")
+        if twin in layout.FORMATS:
+            return twin
+    return pipe_format_name
+
+
 def to_resource_bytes(rgba: np.ndarray, pipe_format_name: str) -> bytes:
     """RGBA -> tightly packed bytes in a resource's format."""
-    return layout.pack(pipe_format_name, rgba).tobytes()
+    return layout.pack(_transfer_format(pipe_format_name), rgba).tobytes()
 
 
 def from_resource_bytes(raw: bytes, pipe_format_name: str, shape) -> np.ndarray:
     """Tightly packed resource bytes -> RGBA array of `shape` (d, h, w)."""
-    fmt = layout.get_format(pipe_format_name)
-    arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, fmt.block_size_B)
-    return layout.unpack(pipe_format_name, arr)
+    name = _transfer_format(pipe_format_name)
+    arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, layout.get_format(name).block_size_B)
+    return layout.unpack(name, arr)
