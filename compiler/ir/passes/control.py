@@ -119,7 +119,7 @@ def _eval_const(d: Def, env: dict, memo: dict):
     """The constant raw bits of ``d`` given constant loop-header phis, or None.
     Iterative (an explicit stack): chains of ALU ops after unrolling can be deeper
     than Python's recursion limit."""
-    stack = [d]
+    stack, visiting = [d], set()
     while stack:
         top = stack[-1]
         if top in env or top in memo:
@@ -135,8 +135,19 @@ def _eval_const(d: Def, env: dict, memo: dict):
             stack.pop()
             continue
         pending = [s.def_ for s in instr.srcs if s.def_ not in env and s.def_ not in memo]
-        if pending:
+        if pending and top not in visiting:
+            if any(p in visiting for p in pending):
+                # A value that depends on itself without a phi (only in code no path
+                # reaches, where copy propagation folded a loop phi away): unknown.
+                memo[top] = None
+                stack.pop()
+                continue
+            visiting.add(top)
             stack.extend(pending)
+            continue
+        if pending:         # back with a source still unknown: part of such a cycle
+            memo[top] = None
+            stack.pop()
             continue
         stack.pop()
         srcs = []

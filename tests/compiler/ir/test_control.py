@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from compiler.ir.core import If, Jump, Loop, walk_cf, walk_instrs
+from compiler.ir.core import Block, If, Jump, Loop, walk_cf, walk_instrs
 from compiler.ir.parser import parse_shader
 from compiler.ir.validate import validate_shader
 from compiler.ir.passes import opt_copy_prop, opt_dce, run_pass
@@ -344,3 +344,24 @@ def test_trip_count_through_a_chain_deeper_than_the_recursion_limit():
     s = parse_shader(program(text))
     loop = next(x for x in walk_cf(s.main.body) if isinstance(x, Loop))
     assert loop_trip_count(s.main, loop) == 5
+
+
+def test_trip_count_evaluation_stops_on_a_value_that_depends_on_itself():
+    # In code no path reaches, copy propagation can fold a loop phi into its own
+    # increment (%j = iadd %j, 1): evaluating it must give "unknown", not recurse
+    # (or loop) forever. Such cycles cannot be parsed, so they are made by hand.
+    from compiler.ir.core import AluSrc
+    from compiler.ir.passes.control import _eval_const
+    s = parse_shader(program("""
+        block b0:
+          32x1 %one = load_const (1)
+          32x1 %a = iadd %one, %one
+          32x1 %b = iadd %a, %one
+          32x1 %j = iadd %one, %one
+    """))
+    one, a, b, j = [i for i in walk_instrs(s.main.body)]
+    a.srcs[0] = AluSrc(b.dest, (0,))          # %a = iadd %b, 1; %b = iadd %a, 1
+    j.srcs[0] = AluSrc(j.dest, (0,))          # %j = iadd %j, 1
+    for instr in (a, b, j):
+        assert _eval_const(instr.dest, {}, {}) is None
+    assert _eval_const(one.dest, {}, {}) == (1,)
