@@ -28,7 +28,7 @@ from .compression import (
     tile_modes,
 )
 from .etc import decompress, decompress_image
-from .formats import FORMATS, Channel, Format, get_format
+from .formats import FORMAT_NAMES, FORMATS, Channel, Format, format_by_id, format_id, get_format
 from .miptree import (
     CACHELINE_B,
     MAX_LEVELS,
@@ -42,7 +42,7 @@ from .miptree import (
 from .pack import linear_to_srgb, pack, srgb_to_linear, unpack, unpack_dtype
 
 __all__ = [
-    "FORMATS", "Channel", "Format", "get_format",
+    "FORMATS", "Channel", "Format", "get_format", "FORMAT_NAMES", "format_id", "format_by_id",
     "pack", "unpack", "unpack_dtype", "srgb_to_linear", "linear_to_srgb",
     "decompress", "decompress_image",
     "Layout", "make_miptree", "can_compress", "max_tile_size_el",

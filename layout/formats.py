@@ -213,3 +213,21 @@ def get_format(name: str | Format) -> Format:
         return FORMATS[name]
     except KeyError:
         raise ValueError(f"unknown pixel format {name!r}") from None
+
+
+#: The format id that texture, sampler-view and PBE descriptors carry: the
+#: format's index in this table (the one definition of that numbering).
+FORMAT_NAMES: tuple[str, ...] = tuple(FORMATS)
+_FORMAT_IDS = {name: i for i, name in enumerate(FORMAT_NAMES)}
+
+
+def format_id(name: str | Format) -> int:
+    """The descriptor format id of a format."""
+    return _FORMAT_IDS[get_format(name).name]
+
+
+def format_by_id(fid: int) -> Format:
+    """The format a descriptor format id names; ValueError if none."""
+    if not 0 <= fid < len(FORMAT_NAMES):
+        raise ValueError(f"format id {fid} names no format (the table has {len(FORMAT_NAMES)})")
+    return FORMATS[FORMAT_NAMES[fid]]

@@ -23,7 +23,6 @@ from .device import BO, Device
 
 __all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "STENCIL_FORMATS"]
 
-FORMAT_IDS = {name: i for i, name in enumerate(layout.FORMATS)}
 
 #: packed depth/stencil format -> (depth plane format or None, has stencil)
 DEPTH_PLANE = {
@@ -52,8 +51,7 @@ def layout_format(fmt: PipeFormat | str) -> str:
     return name
 
 
-def format_id(name: str) -> int:
-    return FORMAT_IDS[layout.get_format(name).name]
+format_id = layout.format_id   # descriptor format ids: layout's numbering
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from uapi import packets as P
 
 __all__ = ["colour_targets", "pbe_image", "descriptor_image", "save_png", "FORMAT_NAMES"]
 
-FORMAT_NAMES: tuple[str, ...] = tuple(layout.FORMATS)
+FORMAT_NAMES = layout.FORMAT_NAMES   # descriptor format ids: layout's numbering
 _TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled"}
 if hasattr(P.Tiling, "TWIDDLED_COMPRESSED"):
     _TILINGS[P.Tiling.TWIDDLED_COMPRESSED] = "twiddled_compressed"

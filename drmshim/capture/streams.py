@@ -177,9 +177,9 @@ class CommandDecode:
 
 
 def _format_names() -> tuple[str, ...]:
-    """``format_id`` -> name: the index into layout's format table."""
+    """``format_id`` -> name (layout's numbering)."""
     import layout
-    return tuple(layout.FORMATS)
+    return layout.FORMAT_NAMES
 
 
 def _words_reader(memory):

@@ -23,9 +23,8 @@ __all__ = ["TextureView", "SamplerState", "InvalidDescriptor", "read_texture", "
 
 UNIT = "TEX"
 
-#: The format id of a descriptor is the index of the format's name in layout's table.
-FORMAT_NAMES: tuple[str, ...] = tuple(layout.FORMATS)
-_FORMAT_IDS = {name: i for i, name in enumerate(FORMAT_NAMES)}
+FORMAT_NAMES = layout.FORMAT_NAMES   # descriptor format ids: layout's numbering
+format_id = layout.format_id
 
 _TILING = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
            P.Tiling.TWIDDLED_COMPRESSED: "twiddled_compressed"}
@@ -41,15 +40,12 @@ class InvalidDescriptor(ValueError):
     """A descriptor that describes no possible image (the texture unit refuses it)."""
 
 
-def format_id(name: str) -> int:
-    """The descriptor format id of a layout format name."""
-    return _FORMAT_IDS[layout.get_format(name).name]
-
-
 def format_by_id(fid: int) -> layout.Format:
-    if not 0 <= fid < len(FORMAT_NAMES):
-        raise InvalidDescriptor(f"format id {fid} names no format (the table has {len(FORMAT_NAMES)})")
-    return layout.FORMATS[FORMAT_NAMES[fid]]
+    """layout.format_by_id, refused as an InvalidDescriptor."""
+    try:
+        return layout.format_by_id(fid)
+    except ValueError as e:
+        raise InvalidDescriptor(str(e)) from None
 
 
 @dataclass(frozen=True, eq=False)
