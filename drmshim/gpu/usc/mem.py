@@ -186,25 +186,6 @@ def _device_address(ins: Instruction):
     return addr
 
 
-def compile_device_load(ins: Instruction):
-    addr, dst, fmt = _device_address(ins), ins["dst"], ins["fmt"]
-
-    def step(b):
-        idx = _lanes(b.exec, b.all_active)
-        load_into(b, b.mem, addr(b, idx), fmt, dst, idx)
-    return step
-
-
-def compile_device_store(ins: Instruction):
-    addr, data, fmt = _device_address(ins), ins["data"], ins["fmt"]
-
-    def step(b):
-        m = b.effect_mask()
-        idx = _lanes(m, bool(m.all()))
-        store_from(b, b.mem, addr(b, idx), fmt, data, idx)
-    return step
-
-
 def _local_address(ins: Instruction):
     a = raw_reader(ins["addr"], 32)
 
@@ -213,25 +194,6 @@ def _local_address(ins: Instruction):
         v = group * b.ctx.local_memory_B + np.broadcast_to(a(b), (b.n,)).astype(np.int64)
         return v if idx is None else v[idx]
     return addr
-
-
-def compile_local_load(ins: Instruction):
-    addr, dst, fmt = _local_address(ins), ins["dst"], ins["fmt"]
-
-    def step(b):
-        idx = _lanes(b.exec, b.all_active)
-        load_into(b, b.local, addr(b, idx), fmt, dst, idx)
-    return step
-
-
-def compile_local_store(ins: Instruction):
-    addr, data, fmt = _local_address(ins), ins["data"], ins["fmt"]
-
-    def step(b):
-        m = b.effect_mask()
-        idx = _lanes(m, bool(m.all()))
-        store_from(b, b.local, addr(b, idx), fmt, data, idx)
-    return step
 
 
 def _stack_address(ins: Instruction):
@@ -246,25 +208,54 @@ def _stack_address(ins: Instruction):
     return addr
 
 
-def compile_stack_load(ins: Instruction):
-    addr, dst = _stack_address(ins), ins["dst"]
-    fmt = "i32" if dst.size == 32 else "i16"
+def _compile_load(address, memory, fmt_of=lambda ins: ins["fmt"]):
+    """A load compiler: lanes active in ``exec`` read ``memory(b)`` at ``address``."""
+    def compile_(ins: Instruction):
+        addr, dst, fmt = address(ins), ins["dst"], fmt_of(ins)
 
-    def step(b):
-        idx = _lanes(b.exec, b.all_active)
-        load_into(b, b.mem, addr(b, idx), fmt, dst, idx)
-    return step
+        def step(b):
+            idx = _lanes(b.exec, b.all_active)
+            load_into(b, memory(b), addr(b, idx), fmt, dst, idx)
+        return step
+    return compile_
 
 
-def compile_stack_store(ins: Instruction):
-    addr, data = _stack_address(ins), ins["data"]
-    fmt = "i32" if data.size == 32 else "i16"
+def _compile_store(address, memory, fmt_of=lambda ins: ins["fmt"], helpers_store=False):
+    """A store compiler: lanes with effects (or every executing lane, helpers
+    included, with ``helpers_store``: spills must survive) write ``memory(b)``."""
+    def compile_(ins: Instruction):
+        addr, data, fmt = address(ins), ins["data"], fmt_of(ins)
 
-    def step(b):
-        m = b.exec  # spills of helper lanes must survive too: they execute
-        idx = _lanes(m, b.all_active)
-        store_from(b, b.mem, addr(b, idx), fmt, data, idx)
-    return step
+        def step(b):
+            if helpers_store:
+                m, all_active = b.exec, b.all_active
+            else:
+                m = b.effect_mask()
+                all_active = bool(m.all())
+            idx = _lanes(m, all_active)
+            store_from(b, memory(b), addr(b, idx), fmt, data, idx)
+        return step
+    return compile_
+
+
+def _stack_fmt(reg_field: str):
+    return lambda ins: "i32" if ins[reg_field].size == 32 else "i16"
+
+
+def _device_memory(b):
+    return b.mem
+
+
+def _local_memory(b):
+    return b.local
+
+
+compile_device_load = _compile_load(_device_address, _device_memory)
+compile_device_store = _compile_store(_device_address, _device_memory)
+compile_local_load = _compile_load(_local_address, _local_memory)
+compile_local_store = _compile_store(_local_address, _local_memory)
+compile_stack_load = _compile_load(_stack_address, _device_memory, _stack_fmt("dst"))
+compile_stack_store = _compile_store(_stack_address, _device_memory, _stack_fmt("data"), helpers_store=True)
 
 
 # ---------------------------------------------------------------------------
