@@ -11,7 +11,6 @@ the assembly (both to stderr).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -26,12 +25,11 @@ from .ra import allocate, lower_copies
 from .schedule import schedule
 from .stats import compute_stats
 from .waits import insert_waits
+from uapi.debug import debug_flags  # noqa: F401 (re-exported)
 
 __all__ = ["compile_ir", "compile_glsl", "debug_flags", "dce"]
 
 
-def debug_flags() -> set[str]:
-    return {f.strip() for f in os.environ.get("SHIMGL_DEBUG", "").split(",") if f.strip()}
 
 
 def _lower_discard_if(shader: Shader) -> None:

@@ -15,7 +15,8 @@ after every pass when ``debug_validate()`` is true (``SHIMGL_DEBUG`` contains
 
 from __future__ import annotations
 
-import os
+
+from uapi.debug import debug_enabled
 
 from .core import (
     Alu, Block, Call, Deref, Function, If, Intrinsic, Jump, LoadConst, Loop, Phi, Shader, Tex,
@@ -32,7 +33,7 @@ class ValidationError(Exception):
 
 
 def debug_validate() -> bool:
-    return "validate" in os.environ.get("SHIMGL_DEBUG", "").split(",")
+    return debug_enabled("validate")
 
 
 def dominators(func: Function) -> dict[Block, set[Block]]:

@@ -20,10 +20,11 @@ recorded as GL_INVALID_OPERATION."""
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import traceback
+
+from uapi.debug import debug_flags
 
 __all__ = ["current", "install", "set_current"]
 
@@ -37,7 +38,7 @@ class _Current(threading.local):
 
 current = _Current()
 LOCK = threading.RLock()
-_debug_flags = os.environ.get("SHIMGL_DEBUG", "").split(",")
+_debug_flags = debug_flags()
 _debug = "abi" in _debug_flags
 _trace = "calls" in _debug_flags     # SHIMGL_DEBUG=calls: every GL call and its GL errors
 _reported: set[str] = set()

@@ -22,7 +22,6 @@ Never imports drmshim: the kernel is reached only through ``uapi.open/ioctl/mmap
 from __future__ import annotations
 
 import errno
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -47,7 +46,7 @@ INFINITE = -1
 def debug_flags() -> set[str]:
     """The comma-separated words of SHIMGL_DEBUG (sync: wait after every submit;
     flush: flush after every draw)."""
-    return {w.strip() for w in os.environ.get("SHIMGL_DEBUG", "").split(",") if w.strip()}
+    return uapi.debug_flags()
 
 
 def _ptr(cdata) -> int:

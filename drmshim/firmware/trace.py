@@ -7,9 +7,10 @@ Sole responsibility: the event record the firmware queues emit as they execute
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
+
+from uapi.debug import debug_enabled  # noqa: F401 (re-exported)
 
 __all__ = ["FirmwareEvent", "debug_enabled", "stderr_logger"]
 
@@ -29,8 +30,6 @@ class FirmwareEvent:
         return f"{self.op} {self.what}"
 
 
-def debug_enabled(flag: str) -> bool:
-    return flag in {f.strip() for f in os.environ.get("SHIMGL_DEBUG", "").split(",")}
 
 
 def stderr_logger(event: FirmwareEvent) -> None:

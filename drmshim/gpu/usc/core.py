@@ -21,11 +21,11 @@ register and the offset. This is how compiler scheduling bugs surface.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from uapi.debug import debug_enabled
 from uapi.isa import Instruction, Reg, decode_one
 from uapi.isa.semantics import fcompare, icompare
 from uapi.isa.table import BY_OPCODE
@@ -247,7 +247,7 @@ class ShaderCore:
         declared hung (a GPU timeout)."""
         self.mem = memory
         if debug is None:
-            debug = "scoreboard" in os.environ.get("SHIMGL_DEBUG", "").split(",")
+            debug = debug_enabled("scoreboard")
         self.debug = debug
         self.batch_lanes = batch_lanes
         self.max_steps = max_steps
