@@ -83,18 +83,26 @@ def image_size_B(store, fmt, type, width, height, depth) -> int:
     return first_B + (depth - 1) * image_B + (height - 1) * row_B + width * bpp
 
 
+def _client_rows(buf: np.ndarray, store, fmt, type, width, height, depth) -> np.ndarray:
+    """The client image's rows inside ``buf``, as a strided (depth, height,
+    width * bpp) view laid out per the pixel-store state (writable if ``buf`` is)."""
+    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    need_B = image_size_B(store, fmt, type, width, height, depth)
+    if buf.size < need_B:
+        raise ValueError(f"client image needs {need_B} bytes, got {buf.size}")
+    if need_B == 0:
+        return np.empty((depth, height, width * bpp), np.uint8)
+    return np.lib.stride_tricks.as_strided(buf[first_B:], shape=(depth, height, width * bpp),
+                                           strides=(image_B, row_B, 1))
+
+
 def read_client_image(raw: bytes, store, fmt, type, width, height, depth) -> np.ndarray:
     """Client bytes -> RGBA array (depth, height, width, 4) per layout.unpack."""
     name = client_format(fmt, type)
     if name is None:
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
-    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
     buf = np.frombuffer(bytes(raw), np.uint8)
-    out = np.empty((depth, height, width, bpp), np.uint8)
-    for z in range(depth):
-        for y in range(height):
-            start = first_B + z * image_B + y * row_B
-            out[z, y] = buf[start:start + width * bpp].reshape(width, bpp)
+    out = _client_rows(buf, store, fmt, type, width, height, depth).reshape(depth, height, width, -1)
     return layout.unpack(name, out)   # channel names place B/G/R/A; result is RGBA
 
 
@@ -106,13 +114,11 @@ def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | Non
     if name is None:
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
     packed = layout.pack(name, rgba)
-    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
     total = image_size_B(store, fmt, type, width, height, depth)
     out = bytearray(total) if dest is None else dest
-    for z in range(depth):
-        for y in range(height):
-            start = first_B + z * image_B + y * row_B
-            out[start:start + width * bpp] = packed[z, y].tobytes()
+    if total:
+        rows = _client_rows(np.frombuffer(out, np.uint8), store, fmt, type, width, height, depth)
+        rows[...] = packed.reshape(rows.shape)
     return bytes(out)
 
 
