@@ -126,6 +126,7 @@ class Batch:
     submission: object = None                       # its Submission once submitted (None if it was empty)
     no_load: set = field(default_factory=set)       # attachments whose contents were invalidated before any draw
     no_store: set = field(default_factory=set)      # ... after the draws: nothing to store
+    zs_access: int = 0                              # PipeClear.DEPTH/STENCIL: planes some draw tests (reads and writes)
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
     ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)
 
@@ -221,13 +222,16 @@ class Batch:
             fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + P.pack("VDM_TERMINATE"), 64)
         zs = fb.zsbuf
         if zs is not None:
+            # As Mesa's agx: a plane is loaded only when some draw tests it (and it was not
+            # cleared), and stored only when a draw may have written it or it was cleared.
             res = zs.resource
             zls = {}
             if "depth" in res.planes:
                 pl = res.planes["depth"]
                 cleared = bool(self.clear & PipeClear.DEPTH)
-                zls.update(depth_load=not cleared and id(res) not in self.no_load,
-                           depth_store=id(res) not in self.no_store, depth_clear=cleared,
+                used = bool(self.zs_access & PipeClear.DEPTH)
+                zls.update(depth_load=used and not cleared and id(res) not in self.no_load,
+                           depth_store=(used or cleared) and id(res) not in self.no_store, depth_clear=cleared,
                            depth_format=P.ZFormat.Z16_UNORM if pl.lay.format == "Z16_UNORM" else P.ZFormat.Z32_FLOAT,
                            depth_tiling=_TILING[pl.lay.tiling])
                 fields["depth"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
@@ -235,8 +239,9 @@ class Batch:
             if "stencil" in res.planes:
                 pl = res.planes["stencil"]
                 cleared = bool(self.clear & PipeClear.STENCIL)
-                zls.update(stencil_load=not cleared and id(res) not in self.no_load,
-                           stencil_store=id(res) not in self.no_store, stencil_clear=cleared,
+                used = bool(self.zs_access & PipeClear.STENCIL)
+                zls.update(stencil_load=used and not cleared and id(res) not in self.no_load,
+                           stencil_store=(used or cleared) and id(res) not in self.no_store, stencil_clear=cleared,
                            stencil_tiling=_TILING[pl.lay.tiling])
                 fields["stencil"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
                                      "stride": pl.lay.linear_stride_B if pl.lay.tiling == "linear" else 0}

@@ -19,7 +19,7 @@ from compiler.ir import ShaderKey
 from compiler.lower import VertexAttrib
 from compiler.lower.xfb import XFB_BUFFER_BASE, XFB_PARAMS, XfbOutput
 from driver.gallium import (
-    DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeFace, PipePrim,
+    DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeClear, PipeFace, PipePrim,
     PipeQueryType, PipeShaderType, PipeSwizzle, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
     SamplerState,
 )
@@ -700,6 +700,18 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, xfb) -> None:
                 draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
         batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
         batch.draws += 1
+    batch.zs_access |= _zs_access(ctx)
+
+
+def _zs_access(ctx) -> int:
+    """The depth/stencil planes a draw tests (so reads and may write): PipeClear bits."""
+    zs = ctx.fb.zsbuf
+    if zs is None:
+        return 0
+    planes = zs.resource.planes
+    depth = ctx.dsa.depth_enabled and "depth" in planes
+    stencil = ctx.dsa.stencil[0].enabled and "stencil" in planes
+    return (PipeClear.DEPTH if depth else 0) | (PipeClear.STENCIL if stencil else 0)
 
 
 def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) -> tuple[int, int]:
