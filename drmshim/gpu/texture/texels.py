@@ -21,6 +21,7 @@ import numpy as np
 import layout
 from uapi import packets as P
 
+from ...memory import GPUFault
 from .descriptors import UNIT, InvalidDescriptor, SamplerState, TextureView
 
 __all__ = ["DecodeCache", "columns", "column_span", "solid_redirect", "fetch", "fetch_plan", "decode_elements", "value_dtype", "border_colour",
@@ -107,26 +108,59 @@ def column_span(view: TextureView, level_lo: int, level_hi: int, layer_lo: int, 
 def solid_redirect(mem, view: TextureView, col, x, y, layer, level):
     """Compressed layouts: a texel in a SOLID subtile (8 x 4 pixels) reads copy k of
     the value, stored k elements after the first element of its 16 x 16 tile
-    (layout.compression). Single-sampled images only; others are returned as is."""
+    (layout.compression). Single-sampled images only; others are returned as is.
+
+    The image's whole metadata is read at once when it can be: no SOLID byte in it
+    means nothing to redirect, and the lanes' modes come from it (the same bytes a
+    per-lane gather reads; the gather is used when the whole read faults)."""
     lay = view.lay
     if lay.tiling != "twiddled_compressed" or lay.sample_count_sa > 1:
         return col
     x, y, level, layer = (np.broadcast_to(np.asarray(a, np.int64), np.shape(col)) for a in (x, y, level, layer))
-    comp = level < lay.compressed_levels
-    if not np.any(comp):
+    uniform_level = level.size and level.strides == (0,) * level.ndim
+    if uniform_level:
+        if int(level.reshape(-1)[0]) >= lay.compressed_levels:
+            return col
+        comp = None  # every lane
+    else:
+        comp = level < lay.compressed_levels
+        if not np.any(comp):
+            return col
+    metadata = _metadata(mem, view)
+    if metadata is not None and not np.any(metadata == layout.SUBTILE_SOLID):
         return col
+    if comp is None:
+        comp = np.ones(np.shape(col), bool)
     k = (x % 16) // 8 + 2 * ((y % 16) // 4)
     meta_B = np.zeros(np.shape(col), np.int64)
-    for lv in np.unique(level[comp]):
-        sel = comp & (level == lv)
+    levels = [int(level.reshape(-1)[0])] if uniform_level else np.unique(level[comp])
+    for lv in levels:
+        sel = comp if uniform_level else comp & (level == lv)
         meta_B[sel] = layout.metadata_index(lay, int(lv), x[sel] // 16, y[sel] // 16, layer[sel]) + k[sel]
     modes = np.zeros(np.shape(col), np.uint8)
-    modes[comp] = np.asarray(mem.gather((view.address + meta_B[comp]).astype(np.uint64), np.uint8, UNIT))
+    if metadata is not None:
+        modes[comp] = metadata[meta_B[comp] - lay.metadata_offset_B]
+    else:
+        modes[comp] = np.asarray(mem.gather((view.address + meta_B[comp]).astype(np.uint64), np.uint8, UNIT))
     solid = comp & (modes == layout.SUBTILE_SOLID)
     if not np.any(solid):
         return col
     first = columns(view, x - x % 16, y - y % 16, layer, level)
     return np.where(solid, first + k * (lay.fmt.block_size_B // view.unit_B), col)
+
+
+def _metadata(mem, view: TextureView) -> np.ndarray | None:
+    """The compression metadata of the view's whole image (uint8, from
+    ``metadata_offset_B``), or None when reading all of it faults (or would record a
+    soft fault the lanes' own reads might not)."""
+    lay = view.lay
+    if getattr(mem, "soft_faults", False):
+        return None
+    try:
+        return np.asarray(mem.read(view.address + lay.metadata_offset_B, lay.size_B - lay.metadata_offset_B, UNIT),
+                          np.uint8)
+    except GPUFault:
+        return None
 
 
 class _ContentCache:

@@ -209,3 +209,66 @@ def test_column_tables_agree_with_layout_addressing(fmt, tiling, w, h, layers, l
         from drmshim.gpu.texture.texels import columns
         got_B = columns(view, x, y, z, level, s) * view.unit_B
         np.testing.assert_array_equal(got_B, layout.offset_B(lay, x, y, z, level, s))
+
+
+def _mixed_solid_image(mem, rng):
+    """A 2-layer, 3-level compressed RGBA8 array whose random tiles have solid subtiles
+    (their copies are whatever the tile's first elements hold). Returns the expected
+    texels per (layer, level): the image resolved on the host, then read plainly."""
+    chain = mip_chain(rng, 64, 48, layers=2, levels=3)
+    lay = put_texture(mem, chain, target="TEXTURE_2D_ARRAY", tiling="twiddled_compressed", pack_values=False)
+    buf = np.asarray(mem.read(IMAGE_VA, lay.size_B, "TEST")).copy()
+    for level in range(lay.compressed_levels):
+        for layer in range(2):
+            w_tl, h_tl = lay.metadata_width_tl(level), lay.metadata_height_tl(level)
+            ty, tx = np.mgrid[0:h_tl, 0:w_tl]
+            words = layout.metadata_index(lay, level, tx.ravel(), ty.ravel(), layer)
+            solid = rng.random((words.size, 8)) < 0.5
+            idx = (words[:, None] + np.arange(8))[solid]
+            buf[idx] = layout.SUBTILE_SOLID
+    mem.write(IMAGE_VA, buf, "TEST")
+    expect = {}
+    host = buf.copy()
+    for level in range(lay.compressed_levels):
+        for layer in range(2):
+            layout.resolve(lay, host, level, layer)
+    for level in range(3):
+        w, h = lay.level_width_px(level), lay.level_height_px(level)
+        for layer in range(2):
+            expect[layer, level] = layout.detile(lay, host, level, layer, 0, 0, w, h).reshape(h, w, 4)
+    return lay, expect
+
+
+def test_solid_subtiles_read_alike_through_the_whole_metadata_and_per_lane_gathers():
+    """The texture unit reads the metadata of a compressed image whole when it can and
+    per lane when not (here: a soft-fault memory); both give the resolved image, with
+    one level for all lanes and with a level per lane."""
+    rng = np.random.default_rng(7)
+    whole, per_lane = new_memory(), new_memory()
+    per_lane.soft_faults = True
+    lay, expect = _mixed_solid_image(whole, np.random.default_rng(8))
+    _mixed_solid_image(per_lane, np.random.default_rng(8))
+    assert lay.compressed_levels >= 2
+    for level in range(3):
+        h, w = expect[0, level].shape[:2]
+        y, x = np.mgrid[0:h, 0:w]
+        layer = np.arange(x.size) % 2
+        coords = np.stack([x.ravel(), y.ravel(), layer], 1)
+        want = np.stack([expect[0, level], expect[1, level]], 0).reshape(2, -1, 4)[layer, np.arange(x.size)]
+        for mem in (whole, per_lane):
+            got = tex.load(mem, DESC_VA, coords, level)
+            np.testing.assert_array_equal(np.round(got * 255).astype(np.uint8), want)
+    # a level per lane: every texel of levels 0..2 at once, shuffled
+    coords, lods, want = [], [], []
+    for level in range(3):
+        h, w = expect[0, level].shape[:2]
+        y, x = np.mgrid[0:h, 0:w]
+        coords.append(np.stack([x.ravel(), y.ravel(), np.ones(x.size, np.int64)], 1))
+        lods.append(np.full(x.size, level))
+        want.append(expect[1, level].reshape(-1, 4))
+    order = rng.permutation(sum(len(c) for c in coords))
+    coords, lods, want = (np.concatenate(a)[order] for a in (coords, lods, want))
+    for mem in (whole, per_lane):
+        got = tex.load(mem, DESC_VA, coords, lods)
+        np.testing.assert_array_equal(np.round(got * 255).astype(np.uint8), want)
+    assert per_lane.faults == []
