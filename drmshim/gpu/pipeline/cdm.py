@@ -12,8 +12,6 @@ therefore satisfied by construction).
 
 from __future__ import annotations
 
-import numpy as np
-
 from uapi import packets as P
 
 from ..usc import ExecContext
@@ -47,16 +45,8 @@ def run_launch(core, memory, launch, sampler_heap_va: int = 0) -> int:
     # slices of whole rows of threadgroups in z (then y) keep for_compute's numbering
     groups_per_run = max(1, MAX_LANES_PER_RUN // per_group)
     for z0, z1, y0, y1 in _slices(gx, gy, gz, groups_per_run):
-        ctx = ExecContext.for_compute((gx, y1 - y0, z1 - z0), tg, local_memory_B=pipe.local_memory_B,
-                                      **pipe.context_fields())
-        if y0 or z0:   # shift the group coordinates of the slice
-            sp = ctx.specials
-            for axis, off in (("y", y0), ("z", z0)):
-                if off:
-                    sp[f"threadgroup_position_in_grid.{axis}"] = sp[f"threadgroup_position_in_grid.{axis}"] + np.uint32(off)
-                    sp[f"thread_position_in_grid.{axis}"] = sp[f"thread_position_in_grid.{axis}"] + np.uint32(off * tg["xyz".index(axis)])
-        sp = ctx.specials
-        sp["threadgroups_per_grid.y"], sp["threadgroups_per_grid.z"] = gy, gz
+        ctx = ExecContext.for_compute((gx, y1 - y0, z1 - z0), tg, group_offset=(0, y0, z0), grid_total=(gx, gy, gz),
+                                      local_memory_B=pipe.local_memory_B, **pipe.context_fields())
         run_program(core, pipe, ctx)
     return groups * per_group
 

@@ -62,7 +62,7 @@ import numpy as np
 from uapi import packets
 from uapi.isa import SPECIAL_REGS
 
-__all__ = ["ExecContext"]
+__all__ = ["ExecContext", "ComputeGrid", "COMPUTE_SPECIALS"]
 
 
 @dataclass
@@ -104,6 +104,7 @@ class ExecContext:
     discarded: np.ndarray | None = None
     keep_registers: bool = False
     registers: np.ndarray | None = None
+    compute_grid: "ComputeGrid | None" = None   # compute: the lane numbering (for_compute)
 
     def __post_init__(self):
         self.uniforms = np.ascontiguousarray(self.uniforms, dtype=np.uint32)
@@ -142,6 +143,9 @@ class ExecContext:
         if name == "helper_invocation" and name not in self.specials:
             h = self.helper
             return np.zeros(lanes.stop - lanes.start, np.uint32) if h is None else h[lanes].astype(np.uint32)
+        if name not in self.specials and self.compute_grid is not None and name in COMPUTE_SPECIALS:
+            v = self.compute_grid.special(name, lanes)
+            return np.full(lanes.stop - lanes.start, v, np.uint32) if np.ndim(v) == 0 else v
         if name not in self.specials:
             raise KeyError(f"special register {name} was not provided by the pipeline")
         v = np.asarray(self.specials[name])
@@ -151,24 +155,81 @@ class ExecContext:
 
     @classmethod
     def for_compute(cls, grid_threadgroups: tuple[int, int, int], threadgroup_size: tuple[int, int, int],
-                    **kw) -> "ExecContext":
-        """A compute dispatch: lanes ordered threadgroup by threadgroup (x fastest),
-        threads inside a group x fastest; fills every compute special register."""
-        gx, gy, gz = grid_threadgroups
-        tx, ty, tz = threadgroup_size
-        per_group = tx * ty * tz
-        lanes = gx * gy * gz * per_group
-        lane = np.arange(lanes, dtype=np.int64)
-        group, local = lane // per_group, lane % per_group
-        g = (group % gx, group // gx % gy, group // (gx * gy))
-        t = (local % tx, local // tx % ty, local // (tx * ty))
-        sp = {}
-        for i, a in enumerate("xyz"):
-            sp[f"threadgroup_position_in_grid.{a}"] = g[i].astype(np.uint32)
-            sp[f"thread_position_in_threadgroup.{a}"] = t[i].astype(np.uint32)
-            sp[f"thread_position_in_grid.{a}"] = (g[i] * threadgroup_size[i] + t[i]).astype(np.uint32)
-            sp[f"threads_per_threadgroup.{a}"] = threadgroup_size[i]
-            sp[f"threadgroups_per_grid.{a}"] = grid_threadgroups[i]
-        sp["thread_index_in_threadgroup"] = local.astype(np.uint32)
-        sp.update(kw.pop("specials", {}))
-        return cls(lanes=lanes, specials=sp, threadgroup_lanes=per_group, **kw)
+                    *, group_offset: tuple[int, int, int] = (0, 0, 0),
+                    grid_total: tuple[int, int, int] | None = None, **kw) -> "ExecContext":
+        """A compute dispatch of ``grid_threadgroups`` groups: lanes ordered threadgroup
+        by threadgroup (x fastest), threads inside a group x fastest. Every compute
+        special register is provided (computed per batch by :class:`ComputeGrid`;
+        ``specials`` in ``kw`` override). ``group_offset``/``grid_total``: this run is
+        the block of groups starting at ``group_offset`` of a grid of ``grid_total``."""
+        grid = ComputeGrid(tuple(grid_threadgroups), tuple(threadgroup_size), tuple(group_offset),
+                           tuple(grid_total or grid_threadgroups))
+        sp = dict(kw.pop("specials", {}))
+        return cls(lanes=grid.lanes, specials=sp, threadgroup_lanes=grid.per_group, compute_grid=grid, **kw)
+
+
+#: The special registers a compute grid defines.
+COMPUTE_SPECIALS = frozenset(
+    [f"{what}.{a}" for what in ("threadgroup_position_in_grid", "thread_position_in_threadgroup",
+                                "thread_position_in_grid", "threads_per_threadgroup", "threadgroups_per_grid")
+     for a in "xyz"] + ["thread_index_in_threadgroup"])
+
+
+@dataclass(frozen=True)
+class ComputeGrid:
+    """The lane numbering of a compute run, evaluated lazily for a slice of lanes
+    (a batch), so a dispatch of millions of threads never holds per-lane arrays of
+    every special register: lane L is thread L % per_group of group L // per_group,
+    groups x fastest, threads inside a group x fastest."""
+
+    groups: tuple[int, int, int]          # threadgroups in this run
+    threadgroup: tuple[int, int, int]     # threads per threadgroup
+    group_offset: tuple[int, int, int]    # the run's first group in the whole grid
+    grid_total: tuple[int, int, int]      # threadgroups in the whole grid
+
+    @property
+    def per_group(self) -> int:
+        tx, ty, tz = self.threadgroup
+        return tx * ty * tz
+
+    @property
+    def lanes(self) -> int:
+        gx, gy, gz = self.groups
+        return gx * gy * gz * self.per_group
+
+    def special(self, name: str, lanes: slice) -> np.ndarray | int:
+        """Register ``name`` (in COMPUTE_SPECIALS) for ``lanes``: uint32 per lane, or
+        an int when it is the same for every lane."""
+        what, _, axis = name.partition(".")
+        a = "xyz".index(axis) if axis else 0
+        if what == "threads_per_threadgroup":
+            return self.threadgroup[a]
+        if what == "threadgroups_per_grid":
+            return self.grid_total[a]
+        # the lane count of one run fits uint32 (cdm bounds runs to 2^20 lanes)
+        lane = np.arange(lanes.start, lanes.stop, dtype=np.uint64 if self.lanes >= 1 << 32 else np.uint32)
+        per = lane.dtype.type(self.per_group)
+        if what == "thread_index_in_threadgroup":
+            return lane % per
+        if what == "threadgroup_position_in_grid":
+            return self._group(lane // per, a)
+        if what == "thread_position_in_threadgroup":
+            return self._thread(lane % per, a)
+        assert what == "thread_position_in_grid", name
+        return self._group(lane // per, a) * np.uint32(self.threadgroup[a]) + self._thread(lane % per, a)
+
+    def _group(self, group: np.ndarray, a: int) -> np.ndarray:
+        gx, gy, _ = self.groups
+        div = (1, gx, gx * gy)[a]
+        g = group // group.dtype.type(div) if div > 1 else group
+        if a < 2:
+            g = g % g.dtype.type(self.groups[a])
+        return g.astype(np.uint32) + np.uint32(self.group_offset[a])
+
+    def _thread(self, local: np.ndarray, a: int) -> np.ndarray:
+        tx, ty, _ = self.threadgroup
+        div = (1, tx, tx * ty)[a]
+        t = local // local.dtype.type(div) if div > 1 else local
+        if a < 2:
+            t = t % t.dtype.type(self.threadgroup[a])
+        return t.astype(np.uint32)
