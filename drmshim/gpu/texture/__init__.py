@@ -24,8 +24,8 @@ import numpy as np
 from .descriptors import (FORMAT_NAMES, InvalidDescriptor, SamplerState, TextureView, format_by_id, format_id,
                           read_sampler, read_texture)
 from .images import ATOMIC_OPS, image_atomic_view, image_load_view, image_store_view
-from .sampling import QUAD_LANES, load_view, sample_view, size_view
-from .texels import DecodeCache
+from .sampling import QUAD_LANES, _swizzle, load_view, sample_view, size_view
+from .texels import DecodeCache, fetch_level
 
 #: Big calls run in batches of this many lanes (a multiple of 4: whole quads), so
 #: every temporary stays in cache; the decoded texels are shared by the batches.
@@ -119,7 +119,9 @@ def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:
         parts = []
         for start in range(0, max(m, 1), BATCH_LANES):
             sel = _batch(lanes, start, m)
-            parts.append(load_view(mem, view, _sub(coords, sel), _sub(lod, sel), _sub(sample, sel), cache=cache))
+            c, l, s = _sub(coords, sel), _sub(lod, sel), _sub(sample, sel)
+            fast = fetch_level(mem, view, c, l, s, cache)  # the common case in bulk (same values)
+            parts.append(_swizzle(view, fast) if fast is not None else load_view(mem, view, c, l, s, cache=cache))
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
     return _per_group(n, _groups(n, tex_desc_va), run).T
 

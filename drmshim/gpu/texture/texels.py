@@ -24,7 +24,7 @@ from uapi import packets as P
 from ...memory import GPUFault
 from .descriptors import UNIT, InvalidDescriptor, SamplerState, TextureView
 
-__all__ = ["DecodeCache", "columns", "column_span", "solid_redirect", "fetch", "fetch_plan", "decode_elements", "value_dtype", "border_colour",
+__all__ = ["DecodeCache", "fetch_level", "columns", "column_span", "solid_redirect", "fetch", "fetch_plan", "decode_elements", "value_dtype", "border_colour",
            "RANGE_READ_FACTOR"]
 
 #: Read a whole byte range when it holds at most this many elements per tap (or 64 Ki).
@@ -96,6 +96,43 @@ def columns(view: TextureView, x, y, layer, level, sample=0) -> np.ndarray:
     if view.lay.sample_count_sa > 1:
         col = col + np.asarray(sample, np.int64) * view.sample_col
     return col
+
+
+def fetch_level(mem, view: TextureView, coords: np.ndarray, lod, sample=None,
+                cache: DecodeCache | None = None) -> np.ndarray | None:
+    """texelFetch in bulk for the common case, unswizzled (4, n): a 2D single-sampled
+    view, one level for every lane (``lod`` a scalar or all equal) and every
+    coordinate inside it. Returns None for any other input (the caller takes the
+    general path, ``sampling.load_view``, which gives the same values for these).
+
+    Addresses are two table lookups per lane (the level's slices of the separable
+    column tables), the decoded table is read one channel row at a time."""
+    if (view.spatial_dims != 2 or view.is_array or view.is_cube or view.lay.sample_count_sa != 1
+            or view.lay.depth_px != 1 or sample is not None or coords.ndim != 2 or coords.shape[1] < 2):
+        return None
+    n = coords.shape[0]
+    lod = np.asarray(0 if lod is None else lod)
+    if lod.ndim:
+        if lod.size != n or n == 0 or lod.min() != lod.max():
+            return None
+        lod = lod.reshape(-1)[0]
+    level = view.first_level + int(lod)
+    if not view.first_level <= level <= view.last_level:
+        return None
+    w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
+    x, y = coords[:, 0], coords[:, 1]
+    if x.min() < 0 or x.max() >= w or y.min() < 0 or y.max() >= h:
+        return None
+    xb, yb = int(view.x_base[level]), int(view.y_base[level])
+    col = view.x_col[xb:xb + w].take(x)
+    col += view.y_col[yb:yb + h].take(y)
+    col = solid_redirect(mem, view, col, x, y, 0, level)
+    shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1), n, "auto", cache)
+    table, (local,) = fetch(mem, view, [col - shift if shift else col], shift=shift, cache=cache)
+    out = np.empty((4, n), table.dtype)
+    for c in range(4):
+        table[c].take(local, out=out[c])
+    return out
 
 
 def column_span(view: TextureView, level_lo: int, level_hi: int, layer_lo: int, layer_hi: int) -> tuple[int, int]:

@@ -272,3 +272,36 @@ def test_solid_subtiles_read_alike_through_the_whole_metadata_and_per_lane_gathe
         got = tex.load(mem, DESC_VA, coords, lods)
         np.testing.assert_array_equal(np.round(got * 255).astype(np.uint8), want)
     assert per_lane.faults == []
+
+
+@pytest.mark.parametrize("fmt, tiling", [(f, t) for f in ("R8G8B8A8_UNORM", "R16G16_FLOAT", "R32_UINT")
+                                         for t in ("linear", "twiddled", "twiddled_compressed")]
+                         + [("R8G8B8_UNORM", "linear")])
+def test_bulk_level_fetch_equals_the_general_load(tiling, fmt):
+    """texels.fetch_level (one level, all lanes inside it) gives load_view's bits;
+    inputs it does not cover are left to load_view (None)."""
+    from drmshim.gpu.texture.sampling import _swizzle, load_view
+    from drmshim.gpu.texture.texels import fetch_level
+    rng = np.random.default_rng(11)
+    mem = new_memory()
+    bpb = layout.get_format(fmt).block_size_B
+    levels = 1 if tiling == "linear" else 3
+    chain = [rng.integers(0, 256, (1, 40 >> lv, 52 >> lv, bpb), dtype=np.uint8) for lv in range(levels)]
+    put_texture(mem, chain, fmt=fmt, tiling=tiling, pack_values=False, swizzle=("B", "G", "R", "ONE"),
+                first_level=0)
+    view = tex.read_texture(mem, DESC_VA)
+    for level in range(levels):
+        h, w = chain[level].shape[1:3]
+        y, x = np.mgrid[0:h, 0:w]
+        coords = np.stack([x.ravel(), y.ravel()], 1)[rng.permutation(h * w)]
+        for lod in (level, np.full(len(coords), level, np.int32)):
+            fast = fetch_level(mem, view, coords, lod)
+            assert fast is not None
+            general = load_view(mem, view, coords, lod)
+            assert fast.dtype == general.dtype
+            np.testing.assert_array_equal(_swizzle(view, fast).view(np.uint32), general.view(np.uint32))
+    coords = np.array([[0, 0], [52, 0]])                           # the second is outside level 0
+    assert fetch_level(mem, view, coords, 0) is None
+    assert fetch_level(mem, view, coords[:1], np.array([0]), sample=np.array([0])) is None
+    assert fetch_level(mem, view, np.array([[0, 0], [1, 1]]), np.array([0, 1])) is None
+    assert fetch_level(mem, view, coords[:1], view.last_level + 1) is None   # no such level
