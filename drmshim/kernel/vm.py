@@ -59,6 +59,13 @@ class _Snapshot:
         self.readable = np.array([False] + [m.readable for m in mappings])
         self.writable = np.array([False] + [m.writable for m in mappings])
         self.any_single = bool(self.single.any())
+        # plain lists for the scalar lookups of the one-run fast path
+        self.starts_list = self.starts.tolist()
+        self.ends_list = self.ends.tolist()
+        self.offset_list = self.offset.tolist()
+        self.single_list = self.single.tolist()
+        self.readable_list = self.readable.tolist()
+        self.writable_list = self.writable.tolist()
         self.all_readable = bool(self.readable[1:].all())
         self.all_writable = bool(self.writable[1:].all())
 
@@ -222,11 +229,36 @@ class VM:
             return self.arena.bytes.view(dtype)
         return None
 
+    def _one_run_index(self, v: np.ndarray, n: int, is_read: bool) -> np.ndarray | None:
+        """Fast path of gather/scatter: when every element ``[va, va + n)`` lies in one
+        permitted, physically contiguous run and every address is ``n``-aligned in
+        the arena, the element indices of the arena viewed as ``n``-byte words (no
+        element can straddle pages that map apart). Else None: the general path."""
+        if v.size == 0 or n not in _FAST_ITEMSIZES:
+            return None
+        snap = self._table()
+        lo, hi = int(v.min()), int(v.max())
+        run = bisect.bisect_right(snap.starts_list, lo) - 1
+        if run <= 0 or hi + n > snap.ends_list[run] or snap.single_list[run] \
+                or not (snap.readable_list if is_read else snap.writable_list)[run]:
+            return None
+        offset = snap.offset_list[run]
+        if n > 1 and ((offset & (n - 1)) or (int(np.bitwise_or.reduce(v)) & (n - 1))):
+            return None
+        idx = v.view(np.int64)
+        if offset:
+            idx = idx + offset
+        return idx >> (n.bit_length() - 1) if n > 1 else idx
+
     def gather(self, vas: np.ndarray, dtype, unit: str, _sink: list | None = None) -> np.ndarray:
         dtype = np.dtype(dtype)
         n = dtype.itemsize
         shape = np.shape(vas)
         v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        if dtype.kind in "uifb":
+            idx = self._one_run_index(v, n, True)
+            if idx is not None:
+                return self.arena.bytes.view(dtype).take(idx).reshape(shape)
         got = self._element_phys(v, n, True, unit, _sink)
         if got is None:  # some element straddles two pages: translate every byte
             phys, ok = self._checked(v[:, None] + np.arange(n, dtype=np.uint64), True, unit, _sink)
@@ -250,6 +282,11 @@ class VM:
         values = np.ascontiguousarray(values).reshape(-1)
         n = values.dtype.itemsize
         v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        if values.dtype.kind in "uifb":
+            idx = self._one_run_index(v, n, False)
+            if idx is not None:
+                self.arena.bytes.view(values.dtype)[idx] = values  # duplicates: the last lane wins
+                return
         got = self._element_phys(v, n, False, unit, _sink)
         if got is None:  # some element straddles two pages: translate every byte
             phys, ok = self._checked(v[:, None] + np.arange(n, dtype=np.uint64), False, unit, _sink)

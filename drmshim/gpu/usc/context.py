@@ -208,28 +208,43 @@ class ComputeGrid:
             return self.grid_total[a]
         # the lane count of one run fits uint32 (cdm bounds runs to 2^20 lanes)
         lane = np.arange(lanes.start, lanes.stop, dtype=np.uint64 if self.lanes >= 1 << 32 else np.uint32)
-        per = lane.dtype.type(self.per_group)
         if what == "thread_index_in_threadgroup":
-            return lane % per
+            return _mod(lane, self.per_group)
         if what == "threadgroup_position_in_grid":
-            return self._group(lane // per, a)
+            return self._group(lane, a)
         if what == "thread_position_in_threadgroup":
-            return self._thread(lane % per, a)
+            return self._thread(lane, a)
         assert what == "thread_position_in_grid", name
-        return self._group(lane // per, a) * np.uint32(self.threadgroup[a]) + self._thread(lane % per, a)
+        return self._group(lane, a) * np.uint32(self.threadgroup[a]) + self._thread(lane, a)
 
-    def _group(self, group: np.ndarray, a: int) -> np.ndarray:
-        gx, gy, _ = self.groups
-        div = (1, gx, gx * gy)[a]
-        g = group // group.dtype.type(div) if div > 1 else group
-        if a < 2:
-            g = g % g.dtype.type(self.groups[a])
-        return g.astype(np.uint32) + np.uint32(self.group_offset[a])
+    def _group(self, lane: np.ndarray, a: int) -> np.ndarray:
+        """Group coordinate ``a`` (plus the run's offset) of each lane."""
+        g = _div(lane, self.per_group * (1, self.groups[0], self.groups[0] * self.groups[1])[a])
+        if a < 2 and int(np.prod(self.groups[a + 1:])) > 1:  # else the quotient is already below groups[a]
+            g = _mod(g, self.groups[a])
+        g = g.astype(np.uint32, copy=False)
+        return g + np.uint32(self.group_offset[a]) if self.group_offset[a] else g
 
-    def _thread(self, local: np.ndarray, a: int) -> np.ndarray:
-        tx, ty, _ = self.threadgroup
-        div = (1, tx, tx * ty)[a]
-        t = local // local.dtype.type(div) if div > 1 else local
-        if a < 2:
-            t = t % t.dtype.type(self.threadgroup[a])
-        return t.astype(np.uint32)
+    def _thread(self, lane: np.ndarray, a: int) -> np.ndarray:
+        """Thread coordinate ``a`` inside its group of each lane."""
+        tx, ty, tz = self.threadgroup
+        t = _div(lane, (1, tx, tx * ty)[a])
+        if a < 2 or self.lanes > self.per_group:
+            t = _mod(t, self.threadgroup[a])
+        return t.astype(np.uint32, copy=False)
+
+
+def _div(v: np.ndarray, d: int) -> np.ndarray:
+    """v // d for unsigned v (a shift when d is a power of two)."""
+    if d == 1:
+        return v
+    if d & (d - 1) == 0:
+        return v >> v.dtype.type(d.bit_length() - 1)
+    return v // v.dtype.type(d)
+
+
+def _mod(v: np.ndarray, d: int) -> np.ndarray:
+    """v % d for unsigned v (a mask when d is a power of two)."""
+    if d & (d - 1) == 0:
+        return v & v.dtype.type(d - 1)
+    return v % v.dtype.type(d)

@@ -164,11 +164,17 @@ def comps_to_values(raw: list[np.ndarray], size: int, as_float: bool) -> np.ndar
 def load_into(b, memory, addr: np.ndarray, fmt: str, dst: Reg, idx) -> None:
     """Load ``dst.count`` components of ``fmt`` at byte addresses ``addr`` (one per
     selected lane) and write them, converted, to ``dst``."""
+    if fmt == "i32" and dst.size == 32 and dst.count == 1:   # raw words straight into the register
+        write_vec(b, dst, [memory.gather(addr, np.uint32, UNIT)], idx)
+        return
     vals = load_values(memory, addr, fmt, dst.count)
     write_vec(b, dst, values_to_comps(vals, dst.size), idx)
 
 
 def store_from(b, memory, addr: np.ndarray, fmt: str, data: Reg, idx) -> None:
+    if fmt == "i32" and data.size == 32 and data.count == 1:  # the register's words as they are
+        memory.scatter(addr, read_vec(b, data, idx)[0], UNIT)
+        return
     vals = comps_to_values(read_vec(b, data, idx), data.size, fmt not in INTEGER_FORMATS)
     store_values(memory, addr, fmt, vals, data.count)
 
@@ -177,6 +183,22 @@ def _device_address(ins: Instruction):
     base = raw_reader(ins["base"], 64)
     index = raw_reader(ins["index"], 32)
     shift = np.uint64(ins["shift"])
+    base_reg, index_reg = ins["base"], ins["index"]
+    if isinstance(base_reg, Reg) and base_reg.file == "u" and base_reg.size == 64 \
+            and isinstance(index_reg, Reg) and index_reg.file == "r" and index_reg.size == 32:
+        # a uniform base and a 32-bit register index (the usual buffer access):
+        # sign-extend the selected lanes' index, shift, add the scalar base
+        u, row, sh = base_reg.half // 2, index_reg.half // 2, int(ins["shift"])
+
+        def addr_uniform_base(b, idx):
+            iv = b.r32[row].view(np.int32)
+            a = (iv if idx is None else iv[idx]).astype(np.int64)
+            if sh:
+                a <<= sh
+            a = a.view(np.uint64)
+            a += np.uint64(int(b.uni32[u]) | int(b.uni32[u + 1]) << 32)
+            return a
+        return addr_uniform_base
 
     def addr(b, idx):
         bv = np.broadcast_to(base(b), (b.n,))
