@@ -14,11 +14,12 @@ from driver.gl.legacy.evaluators import EvaluatorMixin
 from driver.gl.legacy.fixedfunc import FixedFunctionMixin
 from driver.gl.legacy.get import GetLegacyMixin
 from driver.gl.legacy.immediate import ImmediateMixin
+from driver.gl.legacy.primitives import PrimitiveMixin
 from driver.gl.legacy.raster import RasterMixin
 
 __all__ = ["LegacyMixin", "install_dispatch"]
 
 
-class LegacyMixin(GetLegacyMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
+class LegacyMixin(GetLegacyMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
                   FixedFunctionMixin):
     """Every legacy family, in one base for driver.gl.Context."""

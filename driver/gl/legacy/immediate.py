@@ -17,7 +17,6 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
 
 __all__ = ["ImmediateMixin", "allowed_in_begin_end", "PRIMITIVES"]
@@ -76,116 +75,18 @@ class ImmediateMixin:
                          self.legacy.edge_flag))
 
     def _draw_vertex_tuples(self, mode: int, verts: list) -> None:
-        if self.state.polygon_mode != E.GL_FILL and mode >= E.GL_TRIANGLES:
-            mode, verts = self._polygon_outlines(mode, verts)
-            if not verts:
-                return
-        if self.shade_model == E.GL_FLAT and self.state.polygon_mode == E.GL_FILL and \
-                mode in (E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON):
-            verts = [verts[i] for i in _flat_triangles(mode, len(verts))]
-            mode = E.GL_TRIANGLES
-            if not verts:
-                return
-        if E.GL_LINE_STIPPLE in self.state.enabled and mode in (E.GL_LINES, E.GL_LINE_STRIP, E.GL_LINE_LOOP):
-            verts = self._stippled_lines(mode, verts)
-            mode = E.GL_LINES
-            if not verts:
-                return
-        pos, col, sec, nrm, tcs, fog, _edge = zip(*verts)
+        """Draw a Begin/End batch from temporary client arrays of its values;
+        the primitive rules (primitives.py) apply as to any array draw."""
+        pos, col, sec, nrm, tcs, fog, edge = zip(*verts)
         arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos), (E.GL_COLOR_ARRAY, 0): _column(col),
                   (E.GL_SECONDARY_COLOR_ARRAY, 0): _column(sec)[:, :3], (E.GL_NORMAL_ARRAY, 0): _column(nrm),
-                  (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1)}
+                  (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1),
+                  (E.GL_EDGE_FLAG_ARRAY, 0): np.asarray(edge, np.float32).reshape(-1, 1)}
         constant = tcs.count(tcs[0]) == len(tcs)
         for u in range(8):
             arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column((tcs[0][u],) * len(tcs) if constant
                                                             else [t[u] for t in tcs])
         self._draw_temporary_arrays(mode, arrays, len(verts))
-
-    def _window_xy(self, verts: list) -> tuple[np.ndarray, np.ndarray]:
-        """Window x, y (viewport origin dropped) and clip w of the vertices."""
-        obj = np.array([v[0] for v in verts], np.float64)
-        clip = obj @ (self.stacks[1][-1] @ self.stacks[0][-1]).T
-        w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
-        _, _, vw, vh = self.state.viewport
-        return clip[:, :2] / w[:, None] * (vw / 2, vh / 2), w
-
-    def _polygon_outlines(self, mode: int, verts: list) -> tuple[int, list]:
-        """GL 2.1 section 3.5.4: in GL_LINE / GL_POINT polygon mode each
-        polygon (after culling) becomes its boundary edges / vertices; an
-        edge flag of false drops the edge (or vertex) it starts, for
-        independent triangles, quads and polygons."""
-        polys = _polygons(mode, len(verts))
-        win, _ = self._window_xy(verts)
-        s = self.state
-        cull = None
-        if E.GL_CULL_FACE in s.enabled:
-            cull = s.cull_face
-        flags = mode in (E.GL_TRIANGLES, E.GL_QUADS, E.GL_POLYGON)
-        out = []
-        for poly in polys:
-            p = win[list(poly)]
-            area = float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))
-            front = (area > 0) == (s.front_face == E.GL_CCW)
-            if cull == E.GL_FRONT_AND_BACK or (cull == E.GL_FRONT and front) or (cull == E.GL_BACK and not front):
-                continue
-            for k, a in enumerate(poly):
-                if flags and not verts[a][6]:
-                    continue
-                if s.polygon_mode == E.GL_LINE:
-                    out += [verts[a], verts[poly[(k + 1) % len(poly)]]]
-                else:
-                    out.append(verts[a])
-        return (E.GL_LINES if s.polygon_mode == E.GL_LINE else E.GL_POINTS), out
-
-    def _stippled_lines(self, mode: int, verts: list) -> list:
-        """GL 2.1 section 3.5.2 on the CPU: each line is cut into the dashes
-        of the stipple pattern, the counter s running over the fragments of
-        the major axis (reset per independent line, kept along a strip); the
-        dashes' end points are interpolated perspective-correctly."""
-        factor, pattern = self.legacy.line_stipple
-        if mode == E.GL_LINES:
-            pairs = [(i, i + 1) for i in range(0, len(verts) - 1, 2)]
-        else:
-            pairs = [(i, i + 1) for i in range(len(verts) - 1)]
-            if mode == E.GL_LINE_LOOP and len(verts) > 2:
-                pairs.append((len(verts) - 1, 0))
-        win, w = self._window_xy(verts)
-        out, counter = [], 0
-        for a, b in pairs:
-            if mode == E.GL_LINES:
-                counter = 0
-            n = int(round(float(np.max(np.abs(win[b] - win[a])))))
-            if n == 0:
-                continue
-            s = counter + np.arange(n)
-            on = (pattern >> ((s // factor) % 16)) & 1
-            counter += n
-            edges = np.flatnonzero(np.diff(np.concatenate([[0], on, [0]])))
-            for k0, k1 in zip(edges[::2], edges[1::2]):
-                out.append(_lerp_vertex(verts[a], verts[b], k0 / n, w[a], w[b]))
-                out.append(_lerp_vertex(verts[a], verts[b], k1 / n, w[a], w[b]))
-        return out
-
-    def _draw_temporary_arrays(self, mode: int, arrays: dict, count: int) -> None:
-        """Draw `count` vertices from float32 client arrays {(array, unit):
-        (count, components)} in place of the legacy arrays, which are
-        restored afterwards (as are every other binding)."""
-        legacy = self.vao.legacy
-        saved = dict(legacy)
-        saved_generic0 = self.vao.attribs[0].enabled
-        try:
-            for key, data in arrays.items():
-                data = np.ascontiguousarray(data, np.float32)
-                comps = data.shape[1]
-                a = VertexAttrib(enabled=True, size=comps, type=E.GL_FLOAT, stride=0,
-                                 pointer=ClientMemory.wrap(data.tobytes()))
-                legacy[key] = (a, VertexBinding(None, 0, 4 * comps))
-            self.vao.attribs[0].enabled = False
-            self._draw_arrays(mode, 0, count, 1, 0)
-        finally:
-            legacy.clear()
-            legacy.update(saved)
-            self.vao.attribs[0].enabled = saved_generic0
 
     # -- per-vertex state that driver.gl.compat does not keep ----------------------------
     def glEdgeFlag(self, flag) -> None:
@@ -352,58 +253,6 @@ def _column(values) -> np.ndarray:
         return np.tile(np.asarray(first, np.float32), (len(values), 1))
     k = len(first)
     return np.fromiter(chain.from_iterable(values), np.float32, count=k * len(values)).reshape(-1, k)
-
-
-def _lerp_vertex(va, vb, t: float, wa: float, wb: float):
-    """The vertex at window-space fraction t of the line va -> vb (clip-space
-    parameter u = (t / wb) / ((1 - t) / wa + t / wb))."""
-    if t <= 0.0:
-        return va
-    if t >= 1.0:
-        return vb
-    u = (t / wb) / ((1 - t) / wa + t / wb)
-
-    def mix(x, y):
-        return tuple(p + (q - p) * u for p, q in zip(x, y))
-    return (mix(va[0], vb[0]), mix(va[1], vb[1]), mix(va[2], vb[2]), mix(va[3], vb[3]),
-            tuple(mix(x, y) for x, y in zip(va[4], vb[4])), va[5] + (vb[5] - va[5]) * u, va[6])
-
-
-def _polygons(mode: int, n: int) -> list[tuple]:
-    """The polygons of a primitive of n vertices, each as vertex indices in
-    the order that keeps its winding."""
-    if mode == E.GL_TRIANGLES:
-        return [(i, i + 1, i + 2) for i in range(0, n - 2, 3)]
-    if mode == E.GL_TRIANGLE_STRIP:
-        return [(i, i + 1, i + 2) if i % 2 == 0 else (i + 1, i, i + 2) for i in range(n - 2)]
-    if mode == E.GL_TRIANGLE_FAN:
-        return [(0, i + 1, i + 2) for i in range(n - 2)]
-    if mode == E.GL_QUADS:
-        return [(i, i + 1, i + 2, i + 3) for i in range(0, n - 3, 4)]
-    if mode == E.GL_QUAD_STRIP:
-        return [(i, i + 1, i + 3, i + 2) for i in range(0, n - 3, 2)]
-    return [tuple(range(n))] if n >= 3 else []
-
-
-def _flat_triangles(mode: int, n: int) -> list[int]:
-    """Vertex indices of triangles covering quads, quad strips or a polygon
-    with each triangle's last vertex the primitive's provoking vertex (GL 2.1
-    table 2.12: the 4th of a quad, the 4th of a strip quad, the 1st of a
-    polygon), so that flat shading with the last-vertex convention of
-    triangles gives each primitive one colour. Winding is kept."""
-    out = []
-    if mode == E.GL_QUADS:
-        for q in range(n // 4):
-            a, b, c, d = range(4 * q, 4 * q + 4)
-            out += [a, b, d, b, c, d]
-    elif mode == E.GL_QUAD_STRIP:
-        for q in range((n - 2) // 2):
-            a, b, c, d = 2 * q, 2 * q + 1, 2 * q + 3, 2 * q + 2      # polygon order; c provokes
-            out += [a, b, c, d, a, c]
-    else:
-        for i in range(1, n - 1):
-            out += [i, i + 1, 0]
-    return out
 
 
 def _first(v):

@@ -516,6 +516,64 @@ def texture_targets(gl, w, h):
     gl.glFinish()
 
 
+
+def array_primitives(gl, w, h, edge_flags=False):
+    """The primitive rules for glDrawArrays / glDrawElements and display
+    lists: flat-shaded quads, a quad strip and a polygon from colour arrays
+    (provoking vertex 4i+4, 2i+4, 1), polygon mode LINE of culled quads
+    (optionally with an edge-flag array), and a stippled line strip from indices
+    compiled into a display list."""
+    _setup(gl, w, h)
+    gl.glShadeModel(gl.GL_FLAT)
+    gl.glEnableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glEnableClientState(gl.GL_COLOR_ARRAY)
+    quads = np.array([[-0.95, -0.95], [-0.55, -0.95], [-0.55, -0.55], [-0.95, -0.55],
+                      [-0.45, -0.95], [-0.05, -0.95], [-0.05, -0.55], [-0.45, -0.55]], np.float32)
+    colours = np.array(ARRAY_COLOURS, np.float32)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, quads)
+    gl.glColorPointer(3, gl.GL_FLOAT, 0, colours)
+    gl.glDrawArrays(gl.GL_QUADS, 0, 8)
+    strip = np.array([[0.05, -0.95], [0.05, -0.55], [0.45, -0.95], [0.45, -0.55], [0.95, -0.95],
+                      [0.95, -0.55]], np.float32)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, strip)
+    gl.glDrawElements(gl.GL_QUAD_STRIP, 6, gl.GL_UNSIGNED_SHORT, np.arange(6, dtype=np.uint16))
+    polygon = np.array([[-0.7 + 0.25 * math.cos(a), -0.2 + 0.25 * math.sin(a)]
+                        for a in np.linspace(0.3, 0.3 + 2 * math.pi, 5, endpoint=False)], np.float32)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, polygon)
+    gl.glDrawArrays(gl.GL_POLYGON, 0, 5)
+    gl.glShadeModel(gl.GL_SMOOTH)
+    gl.glDisableClientState(gl.GL_COLOR_ARRAY)
+    gl.glColor3f(1.0, 1.0, 1.0)
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_LINE)
+    gl.glEnable(gl.GL_CULL_FACE)
+    outlined = np.array([[0.13, -0.41], [0.83, -0.39], [0.81, 0.03], [0.11, 0.01],      # front
+                         [0.11, 0.13], [0.13, 0.83], [0.83, 0.81], [0.81, 0.11]], np.float32)  # back
+    flags = np.array([1, 0, 1, 1, 1, 1, 1, 1], np.uint8)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, outlined)
+    if edge_flags:
+        gl.glEnableClientState(gl.GL_EDGE_FLAG_ARRAY)
+        gl.glEdgeFlagPointer(0, flags)
+    gl.glDrawArrays(gl.GL_QUADS, 0, 8)
+    gl.glDisableClientState(gl.GL_EDGE_FLAG_ARRAY)
+    gl.glDisable(gl.GL_CULL_FACE)
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_FILL)
+    line = np.array([[-0.93, 0.21], [-0.13, 0.29], [-0.17, 0.91], [-0.89, 0.73]], np.float32)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, line)
+    gl.glColor3f(0.0, 1.0, 1.0)
+    gl.glLineStipple(2, 0x0F3F)
+    gl.glEnable(gl.GL_LINE_STIPPLE)
+    lst = gl.glGenLists(1)
+    gl.glNewList(lst, gl.GL_COMPILE)
+    gl.glDrawElements(gl.GL_LINE_STRIP, 4, gl.GL_UNSIGNED_INT, np.arange(4, dtype=np.uint32))
+    gl.glEndList()
+    gl.glCallList(lst)
+    gl.glDisable(gl.GL_LINE_STIPPLE)
+    gl.glDisableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glFinish()
+
+
+ARRAY_COLOURS = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 1], [0.5, 0.5, 1], [1, 0.5, 0]]
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
-                                    evaluators, line_stipple, polygon_modes, texture_targets)}
+                                    evaluators, line_stipple, polygon_modes, texture_targets, array_primitives)}

@@ -1,0 +1,361 @@
+"""The primitive rules of GL 2.1 that the pipe does not carry, applied to
+every draw of a compatibility context -- glBegin/glEnd batches, glRect,
+glDrawArrays, glDrawElements and display lists alike:
+
+- flat shading of quads, quad strips and polygons (table 2.12: the provoking
+  vertex is the 4th of a quad, vertex 2i+4 of a strip quad, the 1st of a
+  polygon): the primitive is re-split into triangles that each end on it;
+- polygon modes GL_LINE / GL_POINT (section 3.5.4): after culling, each
+  polygon becomes its boundary edges / vertices, an edge flag of false
+  dropping the edge (or vertex) it starts (independent triangles, quads and
+  polygons only);
+- line stipple (section 3.5.2): each line is cut into the dashes of the
+  pattern, the counter running over the fragments of the major axis (reset
+  per independent line, kept along a strip or loop).
+
+Everything is index arithmetic in numpy over whole draws. Culling and the
+stipple counter need window positions: they are computed on the CPU from
+the position array with the fixed-function transform (projection x
+modelview), which is also what a vertex shader computing ftransform()
+gives. Only stipple makes new vertices (the dash ends): every enabled
+array is then gathered and interpolated perspective-correctly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.draws import DrawMixin, INDEX_TYPES
+from driver.gl.errors import check, check_enum
+from driver.gl.objects import VertexAttrib, VertexBinding
+from driver.gl.pointers import ClientMemory
+
+__all__ = ["PrimitiveMixin", "polygons", "flat_triangles"]
+
+_TYPES_NP = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,
+             E.GL_UNSIGNED_SHORT: np.uint16, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
+             E.GL_FLOAT: np.float32, E.GL_DOUBLE: np.float64, E.GL_HALF_FLOAT: np.float16}
+_POLYGONAL = (E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON)
+_LINE_MODES = (E.GL_LINES, E.GL_LINE_STRIP, E.GL_LINE_LOOP)
+_FLAT_ARRAYS = (E.GL_COLOR_ARRAY, E.GL_SECONDARY_COLOR_ARRAY)
+
+
+def polygons(mode: int, n: int) -> np.ndarray:
+    """(P, k) vertex positions of the polygons of a primitive of n vertices,
+    each in the order that keeps its winding."""
+    if mode == E.GL_TRIANGLES:
+        return np.arange(n // 3 * 3).reshape(-1, 3)
+    if mode == E.GL_TRIANGLE_STRIP:
+        i = np.arange(max(n - 2, 0))[:, None]
+        odd = (i % 2).astype(bool)
+        return np.where(odd, i + [1, 0, 2], i + [0, 1, 2])
+    if mode == E.GL_TRIANGLE_FAN:
+        i = np.arange(max(n - 2, 0))[:, None]
+        return np.concatenate([np.zeros_like(i), i + 1, i + 2], 1)
+    if mode == E.GL_QUADS:
+        return np.arange(n // 4 * 4).reshape(-1, 4)
+    if mode == E.GL_QUAD_STRIP:
+        i = 2 * np.arange(max((n - 2) // 2, 0))[:, None]
+        return i + [0, 1, 3, 2]
+    assert mode == E.GL_POLYGON, mode
+    return np.arange(n).reshape(1, -1) if n >= 3 else np.zeros((0, 3), np.int64)
+
+
+def flat_triangles(mode: int, n: int) -> np.ndarray:
+    """Vertex positions of triangles covering quads, quad strips or a polygon
+    with each triangle's last vertex the primitive's provoking vertex (so the
+    last-vertex convention of triangles gives each primitive one colour).
+    Winding is kept."""
+    p = polygons(mode, n)
+    if mode == E.GL_QUADS:                       # a b c d: d provokes
+        return p[:, [0, 1, 3, 1, 2, 3]].reshape(-1)
+    if mode == E.GL_QUAD_STRIP:                  # polygon order a b c d: c (2i+4) provokes
+        return p[:, [0, 1, 2, 3, 0, 2]].reshape(-1)
+    if not len(p):
+        return np.zeros(0, np.int64)
+    i = np.arange(1, n - 1)[:, None]
+    return np.concatenate([i, i + 1, np.zeros_like(i)], 1).reshape(-1)
+
+
+def _line_pairs(mode: int, n: int) -> np.ndarray:
+    if mode == E.GL_LINES:
+        return np.arange(n // 2 * 2).reshape(-1, 2)
+    i = np.arange(max(n - 1, 0))
+    pairs = np.stack([i, i + 1], 1)
+    if mode == E.GL_LINE_LOOP and n > 2:
+        pairs = np.concatenate([pairs, [[n - 1, 0]]])
+    return pairs
+
+
+class PrimitiveMixin:
+    def _init_family(self) -> None:
+        self._rewriting = False
+
+    # -- when the pipe's own conversion is not enough ------------------------------------
+    def _needs_rewrite(self, mode: int) -> bool:
+        if not self.api.compat or self._rewriting:
+            return False
+        s = self.state
+        if s.polygon_mode != E.GL_FILL and mode >= E.GL_TRIANGLES and mode <= E.GL_POLYGON:
+            return True
+        if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
+            return True
+        return E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES
+
+    def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
+        if not self._needs_rewrite(mode):
+            return super()._draw_arrays(mode, first, count, instances, base_instance)
+        check(first >= 0, E.GL_INVALID_VALUE, "negative first")
+        self._validate_draw(mode, count, instances)
+        if count and instances:
+            self._draw_rewritten(mode, np.arange(first, first + count, dtype=np.int64), instances)
+
+    def _draw_elements(self, mode, count, type, indices, instances, basevertex, base_instance, range_):
+        if not self._needs_rewrite(mode):
+            return super()._draw_elements(mode, count, type, indices, instances, basevertex,
+                                          base_instance, range_)
+        check_enum(type, INDEX_TYPES, "bad index type")
+        self._validate_draw(mode, count, instances)
+        if not (count and instances):
+            return
+        ebo, offset, data = self._index_data(count, type, indices)
+        size = INDEX_TYPES[type]
+        raw = data if ebo is None else self._read_buffer(ebo, offset, count * size)
+        idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
+        restart = self._restart_index(size)
+        if restart is None:
+            self._draw_rewritten(mode, idx + basevertex, instances)
+            return
+        # primitive restart: each run between restart indices is a primitive of its own
+        cuts = np.flatnonzero(idx == restart)
+        for run in np.split(idx, cuts):
+            run = run[run != restart]
+            if run.size:
+                self._draw_rewritten(mode, run + basevertex, instances)
+
+    # -- the rewrite ------------------------------------------------------------------------
+    def _draw_rewritten(self, mode: int, ids: np.ndarray, instances: int) -> None:
+        """Draw vertices `ids` as primitive `mode` with the rules above."""
+        s = self.state
+        local = np.arange(len(ids))                        # positions into ids
+        if s.polygon_mode != E.GL_FILL and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+            mode, local = self._polygon_outlines(mode, ids)
+        elif getattr(s, "flat_shading", False) and mode in _POLYGONAL:
+            local, mode = flat_triangles(mode, len(ids)), E.GL_TRIANGLES
+            if self.state.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION:
+                local = local.reshape(-1, 3)[:, [2, 0, 1]].reshape(-1)
+        if not len(local):
+            return
+        if E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES:
+            arrays = self._gather_arrays(ids[local])
+            arrays, count = self._stippled_lines(mode, arrays)
+            if count:
+                self._draw_temporary_arrays(E.GL_LINES, arrays, count, instances, rules=False)
+            return
+        self._draw_indexed(mode, ids[local], instances)
+
+    def _draw_indexed(self, mode: int, ids: np.ndarray, instances: int) -> None:
+        """The pipe's indexed draw of `ids` (client uint32 indices; the element
+        buffer and primitive restart are set aside meanwhile)."""
+        vao, s = self.vao, self.state
+        saved_ebo, saved_enabled = vao.element_buffer, set(s.enabled)
+        vao.element_buffer = None
+        s.enabled -= {E.GL_PRIMITIVE_RESTART, E.GL_PRIMITIVE_RESTART_FIXED_INDEX}
+        self._rewriting = True
+        try:
+            DrawMixin._draw_elements(self, mode, len(ids), E.GL_UNSIGNED_INT,
+                                     ids.astype(np.uint32).tobytes(), instances, 0, 0, None)
+        finally:
+            self._rewriting = False
+            vao.element_buffer = saved_ebo
+            s.enabled.clear()
+            s.enabled.update(saved_enabled)
+
+    def _polygon_outlines(self, mode: int, ids: np.ndarray) -> tuple[int, np.ndarray]:
+        """Section 3.5.4: the boundary edges (GL_LINE) or vertices (GL_POINT)
+        of the polygons that survive culling, as positions into ids."""
+        s = self.state
+        polys = polygons(mode, len(ids))
+        if not len(polys):
+            return E.GL_POINTS, polys.reshape(-1)
+        keep = np.ones(len(polys), bool)
+        if E.GL_CULL_FACE in s.enabled:
+            win, _ = self._window_xy(self._positions(ids))
+            p = win[polys]
+            x, y = p[..., 0], p[..., 1]
+            area = np.sum(x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y, 1)
+            front = (area > 0) == (s.front_face == E.GL_CCW)
+            if s.cull_face == E.GL_FRONT_AND_BACK:
+                keep[:] = False
+            elif s.cull_face == E.GL_FRONT:
+                keep = ~front
+            else:
+                keep = front
+        polys = polys[keep]
+        edge = np.ones(polys.shape, bool)
+        if mode in (E.GL_TRIANGLES, E.GL_QUADS, E.GL_POLYGON):
+            flags = self._edge_flags(ids)
+            if flags is not None:
+                edge = flags[polys]
+        if s.polygon_mode == E.GL_LINE:
+            pairs = np.stack([polys, np.roll(polys, -1, 1)], -1)      # (P, k, 2)
+            return E.GL_LINES, pairs[edge].reshape(-1)
+        return E.GL_POINTS, polys[edge].reshape(-1)
+
+    def _stippled_lines(self, mode: int, arrays: dict) -> tuple[dict, int]:
+        """Section 3.5.2: the dashes of the stipple pattern as independent
+        lines. n = the rounded major-axis length of a line in fragments;
+        fragment k of a line has counter s = (start of the line) + k, and is
+        drawn when bit (s / factor) mod 16 of the pattern is set. Dash ends are
+        interpolated perspective-correctly (clip-space parameter
+        u = (t / wb) / ((1 - t) / wa + t / wb)); with flat shading both ends
+        of a dash take the colours of the line's last vertex."""
+        factor, pattern = self.legacy.line_stipple
+        n_v = len(next(iter(arrays.values())))
+        pairs = _line_pairs(mode, n_v)
+        if not len(pairs):
+            return {}, 0
+        win, w = self._window_xy(arrays[self._position_key()])
+        a, b = pairs[:, 0], pairs[:, 1]
+        n = np.rint(np.max(np.abs(win[b] - win[a]), 1)).astype(np.int64)
+        start = np.zeros_like(n) if mode == E.GL_LINES else np.concatenate([[0], np.cumsum(n)[:-1]])
+        total = int(n.sum())
+        if total == 0:
+            return {}, 0
+        line = np.repeat(np.arange(len(n)), n)
+        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
+        on = ((pattern >> (((start[line] + k) // factor) % 16)) & 1).astype(bool)
+        first = k == 0
+        last = k == n[line] - 1
+        prev_on = np.concatenate([[False], on[:-1]]) & ~first
+        next_on = np.concatenate([on[1:], [False]]) & ~last
+        k0, line0 = k[on & ~prev_on], line[on & ~prev_on]
+        k1 = k[on & ~next_on] + 1
+        t = np.stack([k0 / n[line0], k1 / n[line0]], 1).reshape(-1)     # (2 D,)
+        la, lb = np.repeat(a[line0], 2), np.repeat(b[line0], 2)
+        wa, wb = w[la], w[lb]
+        u = ((t / wb) / ((1 - t) / wa + t / wb))[:, None]
+        flat = getattr(self.state, "flat_shading", False)
+        out = {}
+        for key, v in arrays.items():
+            if flat and key[0] in _FLAT_ARRAYS:
+                out[key] = v[lb]
+            elif key[0] == E.GL_EDGE_FLAG_ARRAY:
+                out[key] = v[la]
+            else:
+                out[key] = v[la] + (v[lb] - v[la]) * u
+        return out, len(t)
+
+    # -- positions and arrays -----------------------------------------------------------------
+    def _window_xy(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Window x, y (viewport origin dropped) and clip w of object positions (N, 4)."""
+        clip = pos.astype(np.float64) @ (self.stacks[1][-1] @ self.stacks[0][-1]).T
+        w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
+        _, _, vw, vh = self.state.viewport
+        return clip[:, :2] / w[:, None] * (vw / 2, vh / 2), w
+
+    def _position_key(self):
+        a = self.vao.legacy.get((E.GL_VERTEX_ARRAY, 0))
+        if a is not None and a[0].enabled:
+            return (E.GL_VERTEX_ARRAY, 0)
+        return ("generic", 0)
+
+    def _positions(self, ids: np.ndarray) -> np.ndarray:
+        """(N, 4) object positions of vertices ids (missing z = 0, w = 1)."""
+        key = self._position_key()
+        if key[0] == "generic":
+            a, b = self.vao.attribs[0], self.vao.bindings[self.vao.attribs[0].binding]
+            if not a.enabled:
+                return np.tile(np.asarray([0.0, 0.0, 0.0, 1.0]), (len(ids), 1))
+        else:
+            a, b = self.vao.legacy[key]
+        return _complete(self._read_rows(a, b, ids), (0.0, 0.0, 0.0, 1.0))
+
+    def _edge_flags(self, ids: np.ndarray) -> np.ndarray | None:
+        entry = self.vao.legacy.get((E.GL_EDGE_FLAG_ARRAY, 0))
+        if entry is not None and entry[0].enabled:
+            return self._read_rows(*entry, ids)[:, 0] != 0
+        return None if self.legacy.edge_flag else np.zeros(len(ids), bool)
+
+    def _gather_arrays(self, ids: np.ndarray) -> dict:
+        """{(array, unit) or ("generic", i): (N, comps) float64} of every enabled
+        array at vertices ids (positions completed to 4 components)."""
+        out = {}
+        for key, (a, b) in self.vao.legacy.items():
+            if a.enabled:
+                out[key] = self._read_rows(a, b, ids)
+        for i, a in enumerate(self.vao.attribs):
+            if a.enabled:
+                out[("generic", i)] = self._read_rows(a, self.vao.bindings[a.binding], ids)
+        key = self._position_key()
+        if key in out:
+            out[key] = _complete(out[key], (0.0, 0.0, 0.0, 1.0))
+        return out
+
+    def _read_rows(self, a, b, ids: np.ndarray) -> np.ndarray:
+        """Rows ids of one array as float64 (normalised when the array is), read
+        once as the span of bytes they cover."""
+        size = 4 if a.size == E.GL_BGRA else a.size
+        dt = np.dtype(_TYPES_NP[a.type])
+        elem_B, stride_B = size * dt.itemsize, b.stride or size * dt.itemsize
+        lo, hi = int(ids.min()), int(ids.max())
+        span_B = (hi - lo) * stride_B + elem_B
+        base_B = a.relative_offset + lo * stride_B
+        if b.buffer is not None:
+            raw = self._read_buffer(b.buffer, b.offset + base_B, span_B)
+        else:
+            raw = ClientMemory.wrap(a.pointer).read(base_B, span_B)
+        raw = np.frombuffer(raw, np.uint8)
+        rows = np.lib.stride_tricks.as_strided(raw, (hi - lo + 1, elem_B), (stride_B, 1))
+        v = np.ascontiguousarray(rows[ids - lo]).view(dt).reshape(len(ids), size).astype(np.float64)
+        if a.normalized and dt.kind in "iu":
+            bits = 8 * dt.itemsize
+            v = v / (2 ** bits - 1) if dt.kind == "u" else np.maximum(v / (2 ** (bits - 1) - 1), -1.0)
+        if a.size == E.GL_BGRA:
+            v = v[:, [2, 1, 0, 3]]
+        return v
+
+    def _draw_temporary_arrays(self, mode: int, arrays: dict, count: int, instances: int = 1,
+                              rules: bool = True) -> None:
+        """Draw `count` vertices from float32 client arrays {(array, unit) or
+        ("generic", i): (count, components)} in place of those arrays, which
+        are restored afterwards (as is every other binding). Arrays not
+        given keep their state. `rules`=False: the primitive rules above are
+        already applied."""
+        vao = self.vao
+        outer = self._rewriting
+        saved = dict(vao.legacy)
+        saved_attribs, saved_bindings = list(vao.attribs), list(vao.bindings)
+        saved_generic0 = vao.attribs[0].enabled
+        try:
+            for key, data in arrays.items():
+                data = np.ascontiguousarray(data, np.float32)
+                comps = data.shape[1]
+                a = VertexAttrib(enabled=True, size=comps, type=E.GL_FLOAT, stride=0,
+                                 pointer=ClientMemory.wrap(data.tobytes()))
+                if key[0] == "generic":
+                    a.binding = key[1]
+                    vao.attribs[key[1]] = a
+                    vao.bindings[key[1]] = VertexBinding(None, 0, 4 * comps)
+                else:
+                    vao.legacy[key] = (a, VertexBinding(None, 0, 4 * comps))
+            if ("generic", 0) not in arrays:
+                vao.attribs[0].enabled = False
+            self._rewriting = outer or not rules
+            self._draw_arrays(mode, 0, count, instances, 0)
+        finally:
+            self._rewriting = outer
+            vao.legacy.clear()
+            vao.legacy.update(saved)
+            vao.attribs[:] = saved_attribs
+            vao.bindings[:] = saved_bindings
+            vao.attribs[0].enabled = saved_generic0
+
+
+def _complete(v: np.ndarray, default) -> np.ndarray:
+    """(N, k) -> (N, 4) with the missing components from `default`."""
+    if v.shape[1] == 4:
+        return v
+    out = np.tile(np.asarray(default, np.float64), (len(v), 1))
+    out[:, :v.shape[1]] = v
+    return out
