@@ -244,6 +244,30 @@ def _pixel_map(tvb: TiledVertexBuffer, tiles: np.ndarray | None):
     return hit
 
 
+_LANE_INPUTS: dict = {}
+
+
+def _lane_inputs(px, py, S: int, key):
+    """The per-lane inputs of a tile program over pixels (px, py), S samples each:
+    (specials, position_px, tile_index), read-only; remembered for the last few
+    named pixel sets (``key`` from ``_pixel_map``)."""
+    hit = _LANE_INPUTS.get((key, S)) if key is not None else None
+    if hit is None:
+        x, y = (np.repeat(px, S), np.repeat(py, S)) if S > 1 else (px, py)
+        specials = {"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32),
+                    "sample_id": np.tile(np.arange(S, dtype=np.uint32), len(px))}
+        position_px = np.stack((x + 0.5, y + 0.5)).astype(np.float32)
+        tile_index = np.arange(len(x), dtype=np.int64)
+        hit = (specials, position_px, tile_index)
+        for a in (*specials.values(), position_px, tile_index):
+            a.flags.writeable = False
+        if key is not None:
+            if len(_LANE_INPUTS) >= 4:
+                _LANE_INPUTS.clear()
+            _LANE_INPUTS[(key, S)] = hit
+    return hit
+
+
 def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label: str | None = None,
                       key=None, caches=None) -> None:
     if not va:
@@ -258,12 +282,9 @@ def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label
         if uniform is not None:
             broadcast_record(tile_buffer, None, *uniform)
         elif pipe.code_va:
-            x, y = (np.repeat(px, S), np.repeat(py, S)) if S > 1 else (px, py)
-            ctx = ExecContext(lanes=n, specials={"pixel_x": x.astype(np.uint32), "pixel_y": y.astype(np.uint32),
-                                                 "sample_id": np.tile(np.arange(S, dtype=np.uint32), len(px))},
-                              position_px=np.stack((x + 0.5, y + 0.5)).astype(np.float32),
-                              tile_buffer=tile_buffer, tile_index=np.arange(n, dtype=np.int64),
-                              **pipe.context_fields())
+            specials, position_px, tile_index = _lane_inputs(px, py, S, key)
+            ctx = ExecContext(lanes=n, specials=dict(specials), position_px=position_px,
+                              tile_buffer=tile_buffer, tile_index=tile_index, **pipe.context_fields())
             run_program(core, pipe, ctx)
         for offset_B, desc in pipe.pbe:
             store_render_target(command.memory, desc, offset_B, tile_buffer, px, py, S, pixels_key=key)
