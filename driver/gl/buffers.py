@@ -122,8 +122,7 @@ class BufferMixin:
                 continue
             if obj is not None:
                 self._unbind_buffer_everywhere(obj)
-                if obj.resource is not None:
-                    self.screen.resource_destroy(obj.resource)
+                self.share_group.release(obj, self.screen.resource_destroy)
             self.buffers.delete(name)
 
     def _unbind_buffer_everywhere(self, obj: Buffer) -> None:

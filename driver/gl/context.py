@@ -20,7 +20,7 @@ from driver.gl.buffers import INDEXED_TARGETS, BufferMixin
 from driver.gl.errors import GLError
 from driver.gl.get import GetMixin
 from driver.gl.limits import compute_limits, extensions_for
-from driver.gl.objects import Buffer, Namespace, TransformFeedback, VertexArray
+from driver.gl.objects import Buffer, Namespace, ShareGroup, TransformFeedback, VertexArray
 from driver.gl.state import FixedState, StateMixin
 from driver.gl.vertexarrays import VertexArrayMixin
 
@@ -51,7 +51,9 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
     """Common machinery; driver.gl.Context composes it with every family."""
 
     def __init__(self, pipe: PipeContext, api: str | Api = "gles3", width: int = 256,
-                 height: int = 256):
+                 height: int = 256, share_group: ShareGroup | None = None):
+        """`share_group`: another context's `share_group` to share its objects
+        (driver.gl.objects.ShareGroup); None starts a new group."""
         self.api = api if isinstance(api, Api) else get_api(api)
         self.pipe = pipe
         self.screen = pipe.screen
@@ -78,6 +80,7 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
                                 for _ in range(self.caps.max_vertex_attribs)]
         self.window = DefaultFramebuffer(self.screen, width, height)
         self._init_families()
+        (share_group or ShareGroup()).join(self)
         self._get_table = self._get_entries()
 
     def _init_families(self) -> None:

@@ -39,16 +39,14 @@ class Context(LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMi
         """Release every pipe object the context made (eglDestroyContext).
         The context must not be used afterwards."""
         destroy = self.screen.resource_destroy
-        for b in self.buffers:
-            if b.resource is not None:
-                destroy(b.resource)
-        for t in self.textures:
-            if t.resource is not None:
-                destroy(t.resource)
-        for r in self.renderbuffers:
-            if r.resource is not None:
-                destroy(r.resource)
-        programs = list(self._programs()) + list(getattr(self, "_clear_programs", {}).values())
+        # shared objects go with the last context of the share group
+        last = self.share_group.leave(self, destroy)
+        for table in (self.buffers, self.textures, self.renderbuffers) if last else ():
+            for obj in table:
+                if obj.resource is not None:
+                    destroy(obj.resource)
+        programs = list(self._programs()) if last else []
+        programs += list(getattr(self, "_clear_programs", {}).values())
         if getattr(self, "_ff_program", None) is not None:
             programs.append(self._ff_program)
         programs += list(getattr(self, "_ff_programs", {}).values())

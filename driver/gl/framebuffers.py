@@ -97,8 +97,7 @@ class FramebufferMixin:
             if self.renderbuffer_binding is rb:
                 self.renderbuffer_binding = None
             self._detach_from_framebuffers(rb)
-            if rb.resource is not None:
-                self.screen.resource_destroy(rb.resource)
+            self.share_group.release(rb, self.screen.resource_destroy)
             self.renderbuffers.delete(name)
 
     def _detach_from_framebuffers(self, obj) -> None:

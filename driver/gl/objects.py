@@ -9,8 +9,8 @@ from driver.gl import enums as E
 
 __all__ = [
     "Buffer", "Framebuffer", "Namespace", "Program", "Query", "Renderbuffer", "Sampler",
-    "SamplerParams", "Shader", "Sync", "Texture", "TransformFeedback", "VertexArray",
-    "VertexAttrib", "VertexBinding", "Attachment",
+    "SamplerParams", "Shader", "ShareGroup", "Sync", "Texture", "TransformFeedback",
+    "VertexArray", "VertexAttrib", "VertexBinding", "Attachment",
 ]
 
 
@@ -56,6 +56,104 @@ class Namespace:
 
     def __iter__(self):
         return iter(o for o in self.objects.values() if o is not None)
+
+
+class ShareGroup:
+    """The objects a set of contexts shares (GL 4.6 section 5.1 and appendix
+    D; EGL 1.5 eglCreateContext's share_context; OSMesa's sharelist).
+
+    Shared: buffers, textures, renderbuffers, samplers, shaders and programs,
+    sync objects and display lists: the context attributes named in SHARED.
+    Per context (container objects): vertex arrays, framebuffers, transform
+    feedback objects, program pipelines, queries.
+
+    The first context to join lends its (empty) tables to the group; every
+    later one has its tables replaced by the group's, so the front end's code
+    reaches shared objects through the same attributes as before.
+
+    Deletion (GL 4.6 section 5.1.2-5.1.3): the name is freed at once and the
+    deleting context unbinds the object from its own binding points; the
+    object itself lives while any member context still has it bound or
+    attached. `release` parks such an object until a later `release` or
+    `leave` finds it unused, and only then destroys its pipe resource."""
+
+    SHARED = ("buffers", "textures", "samplers", "renderbuffers", "shader_objects", "syncs",
+              "_lists")
+
+    def __init__(self):
+        self.contexts: list = []           # member contexts, in joining order
+        self.tables: dict[str, Any] = {}
+        self.orphans: list = []            # deleted objects whose resource waits for its last user
+
+    def join(self, ctx) -> None:
+        if not self.tables:
+            self.tables = {a: getattr(ctx, a) for a in self.SHARED if hasattr(ctx, a)}
+        else:
+            for attr, table in self.tables.items():
+                setattr(ctx, attr, table)
+        self.contexts.append(ctx)
+        ctx.share_group = self
+
+    def leave(self, ctx, destroy) -> bool:
+        """Remove a destroyed context; True when it was the last member (its
+        caller then destroys the shared objects)."""
+        if ctx in self.contexts:
+            self.contexts.remove(ctx)
+        self._sweep(destroy)
+        return not self.contexts
+
+    def in_use(self, obj) -> bool:
+        """Whether a member context has obj bound or attached."""
+        return id(obj) in self._used()
+
+    def release(self, obj, destroy) -> None:
+        """obj was deleted: destroy its resource (with `destroy`) once unused."""
+        self.orphans.append(obj)
+        self._sweep(destroy)
+
+    def _sweep(self, destroy) -> None:
+        used = self._used() if self.contexts else set()
+        keep = []
+        for obj in self.orphans:
+            if id(obj) in used:
+                keep.append(obj)
+            elif getattr(obj, "resource", None) is not None:
+                destroy(obj.resource)
+                obj.resource = None
+        self.orphans = keep
+
+    def _used(self) -> set[int]:
+        used: set[int] = set()
+        for ctx in self.contexts:
+            used.update(id(o) for o in _bound_objects(ctx) if o is not None)
+        return used
+
+
+def _bound_objects(ctx):
+    """Every object a context has bound or attached (binding points, and the
+    attachments of its container objects)."""
+    for unit in getattr(ctx, "texture_units", ()):
+        yield from unit.values()
+    yield from getattr(ctx, "sampler_units", ())
+    for entry in getattr(ctx, "image_units", {}).values():
+        yield entry[0]
+    yield from getattr(ctx, "buffer_bindings", {}).values()
+    for per_index in getattr(ctx, "indexed_buffers", {}).values():
+        yield from (entry[0] for entry in per_index.values())
+    for vao in [*getattr(ctx, "vertex_arrays", ()), getattr(ctx, "default_vao", None)]:
+        if vao is not None:
+            yield vao.element_buffer
+            yield from (b.buffer for b in vao.bindings)
+            yield from (entry[1].buffer for entry in vao.legacy.values())
+    for xfb in [*getattr(ctx, "transform_feedbacks", ()), getattr(ctx, "default_xfb", None)]:
+        if xfb is not None:
+            yield from (entry[0] for entry in xfb.buffers)
+    for fb in getattr(ctx, "framebuffers", ()):
+        yield from (a.obj for a in fb.attachments.values())
+    for tex in getattr(ctx, "textures", ()):
+        yield tex.buffer
+    yield getattr(ctx, "renderbuffer_binding", None)
+    yield getattr(ctx, "current_program", None)
 
 
 @dataclass(eq=False)

@@ -286,7 +286,7 @@ class ProgramMixin:
         if program == 0:
             return
         prog = self._program(program)
-        if prog is self.current_program:
+        if self.share_group.in_use(prog):       # current in this or a sharing context
             prog.delete_pending = True
             return
         self._destroy_program(prog)
@@ -313,7 +313,8 @@ class ProgramMixin:
               "transform feedback active")
         old = self.current_program
         self.current_program = prog
-        if old is not None and old is not prog and old.delete_pending:
+        if (old is not None and old is not prog and old.delete_pending
+                and not self.share_group.in_use(old)):
             self._destroy_program(old)
 
     def glBindAttribLocation(self, program: int, index: int, name: str) -> None:

@@ -145,7 +145,9 @@ class QueryMixin:
         check(flags == 0, E.GL_INVALID_VALUE, "flags must be 0")
         fence = self.pipe.flush(PipeFlush.ASYNC)
         handle = self._next_sync
-        self._next_sync += 1
+        while handle in self.syncs:        # a sharing context's sync has that name
+            handle += 1
+        self._next_sync = handle + 1
         self.syncs[handle] = Sync(handle, fence)
         return handle
 

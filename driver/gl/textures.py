@@ -108,8 +108,7 @@ class TextureMixin:
                         if t is tex:
                             del unit[tgt]
                 self._detach_from_framebuffers(tex)
-                if tex.resource is not None:
-                    self.screen.resource_destroy(tex.resource)
+                self.share_group.release(tex, self.screen.resource_destroy)
             self.textures.delete(name)
 
     def glActiveTexture(self, texture: int) -> None:
