@@ -616,6 +616,19 @@ class IOLowering:
                 from .vertex_fetch import fetch_attribute
                 pro.store_var(var, fetch_attribute(pro, fetch[loc], _BASE_IR[s.type.base], comps))
                 continue
+            if locs > 1 and all(loc + i in fetch for i in range(locs)):
+                # matrices and arrays: one fetch per location (column or element)
+                from .vertex_fetch import fetch_attribute
+
+                def leaves(d):
+                    t = d.parent.type
+                    if isinstance(t, ArrayType):
+                        return [x for k in range(t.length) for x in leaves(pro.deref_array(d, k))]
+                    return [d]
+                base = _BASE_IR[s.type.innermost_element.base]
+                for i, d in enumerate(leaves(pro.deref_var(var))):
+                    pro.store_deref(d, fetch_attribute(pro, fetch[loc + i], base, comps))
+                continue
             ivar = IRVariable(s.name, ir_type(s.type), "shader_in",
                               {"slot": f"ATTR{loc}", "driver_location": loc})
             self.shader.variables.append(ivar)
@@ -809,11 +822,12 @@ class IOLowering:
             def value_of(name):
                 if name == "gl_Position":
                     return position, 4
-                if name in outs and not outs[name][0].type.is_array and not outs[name][0].type.is_block:
+                if name in outs and not outs[name][0].type.is_block:
                     s = outs[name][0]
                     comps, locs = _vec_shape(s.type)
-                    if locs == 1:
+                    if locs == 1 and not s.type.is_array:
                         return b.load_var(outs[name][1]), comps
+                    return outs[name][1]        # several locations: emit_xfb reads each
                 raise LoweringError(f"transform feedback of {name!r} is not supported")
             emit_xfb(b, xfb, value_of)
 

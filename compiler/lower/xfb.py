@@ -2,55 +2,120 @@
 stream output; Mesa's asahi also lowers it to memory stores), used when the vertex
 key carries ``key["xfb"]`` = tuple of ``XfbOutput``.
 
-Each captured vertex of a non-indexed draw is record ``r = instance_id * count +
-(vertex_id - base_vertex)`` of the draw, where ``count`` (vertices per instance) is
-word 0 of buffer ``XFB_PARAMS`` (``load_ssbo``). Component ``c`` of an entry goes to
-byte ``4 * (r * stride_dw + offset_dw + c)`` of buffer ``XFB_BUFFER_BASE + buffer``
-(``store_ssbo``, 32-bit words): the driver binds those buffer indices to the
-stream-output targets at their current write offset. Indexed draws are not
-captured this way (a vertex shared by primitives runs once).
+The GPU shades each distinct vertex of a draw once, but transform feedback records
+a vertex once per primitive that uses it, in primitive order (strips, fans, loops
+and indexed draws decomposed into independent points, lines or triangles). So the
+driver writes, per draw, a *record table* into buffer ``XFB_PARAMS`` (32-bit words):
+
+====== ===============================================================
+word 0 records per instance (``count``)
+word 1 records that fit in every bound buffer (``limit``): later ones are dropped
+word 2 first vertex id of the table (``lo``)
+word 3 word index of the positions list (``positions``)
+4 + k  first entry in the positions list of vertex ``lo + k``; entry ``4 + k + 1``
+       ends it (so vertex ``v`` is recorded at positions ``[start, end)``)
+====== ===============================================================
+
+Vertex ``v`` of instance ``i`` then writes record ``r = i * count + p`` for each of
+its positions ``p`` with ``r < limit``: component ``c`` of an entry goes to byte
+``4 * (r * stride_dw + offset_dw + c)`` of buffer ``XFB_BUFFER_BASE + buffer``
+(``store_ssbo``, 32-bit words), which the driver binds at the target's current
+write offset.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["XfbOutput", "XFB_BUFFER_BASE", "XFB_PARAMS", "emit_xfb"]
+__all__ = ["XfbOutput", "XFB_BUFFER_BASE", "XFB_PARAMS", "XFB_TABLE_WORD", "emit_xfb", "output_locations"]
 
 XFB_BUFFER_BASE = 48        # store_ssbo buffer index of stream-output buffer b: 48 + b (b < 4)
-XFB_PARAMS = 52             # word 0: vertices per instance of the draw
+XFB_PARAMS = 52             # the record table above
+XFB_TABLE_WORD = 4          # first per-vertex start word of the table
 
 
 @dataclass(frozen=True)
 class XfbOutput:
-    """One captured varying (a pipe StreamOutputInfo entry with the output's name)."""
-    name: str               # GLSL name of the vertex output, or gl_Position / gl_PointSize
+    """One captured location of a varying (a pipe StreamOutputInfo entry with the output's name).
+
+    ``slot`` is the location within the output: the column of a matrix, the element of
+    an array (times the columns of its matrices)."""
+    name: str               # GLSL name of the vertex output, or gl_Position / gl_PointSize / gl_ClipDistance
     component: int          # first component captured
     components: int
     buffer: int
     offset_dw: int          # in the vertex's record
     stride_dw: int          # the buffer's record size
+    slot: int = 0
 
     def __post_init__(self):
-        assert 0 <= self.buffer < 4 and 1 <= self.components <= 4 and self.component + self.components <= 4
+        assert 0 <= self.buffer < 4 and 1 <= self.components <= 4 and self.component + self.components <= 4, \
+            f"bad stream output entry {self}"
+
+
+def output_locations(b, var) -> list:
+    """The per-location values ``[(IR value, components), ...]`` of an output variable
+    of several locations (a matrix is an array of column vectors; arrays nest)."""
+    from compiler.ir.types import ArrayType
+    out = []
+
+    def walk(deref, t):
+        if isinstance(t, ArrayType):
+            for k in range(t.length):
+                walk(b.deref_array(deref, k), t.element)
+        else:
+            out.append((b.load_deref(deref), t.components))
+    walk(b.deref_var(var), var.type)
+    return out
+
+
+def _word(b, index):
+    """Word ``index`` (an IR value) of the record table."""
+    return b.load_ssbo(b.iimm(XFB_PARAMS), b.imul(index, 4), num_components=1, align=4)
 
 
 def emit_xfb(b, entries, value_of) -> None:
-    """Emit the stores of ``entries``; ``value_of(name)`` -> (IR value, component
-    count) of a vertex output, or None (then zeros are captured)."""
+    """Emit the stores of ``entries``; ``value_of(name)`` -> (IR value, component count)
+    of a vertex output, or its IR variable when it spans several locations (then
+    ``output_locations`` reads each), or None (then zeros are captured)."""
     if not entries:
         return
-    count = b.load_ssbo(b.iimm(XFB_PARAMS), b.iimm(0), num_components=1, align=4)
-    record = b.iadd(b.imul(b.load_instance_id(), count), b.isub(b.load_vertex_id(), b.load_base_vertex()))
+    values = {}
     for e in entries:
-        got = value_of(e.name)
+        if e.name not in values:
+            got = value_of(e.name)
+            values[e.name] = [got] if got is None or isinstance(got, tuple) else output_locations(b, got)
+    count = _word(b, b.iimm(0))
+    limit = _word(b, b.iimm(1))
+    lo = _word(b, b.iimm(2))
+    positions = _word(b, b.iimm(3))
+    k = b.iadd(b.isub(b.load_vertex_id(), lo), XFB_TABLE_WORD)
+    start = _word(b, k)
+    end = _word(b, b.iadd(k, 1))
+    first_record = b.imul(b.load_instance_id(), count)
+    from compiler.ir.types import VecType
+    j = b.local_var("xfb.position", VecType("uint", 32, 1))
+    b.store_var(j, start)
+    loop = b.push_loop()
+    jv = b.load_var(j)
+    done = b.push_if(b.uge(jv, end))
+    b.break_()
+    b.pop_if(done)
+    record = b.iadd(first_record, _word(b, b.iadd(positions, jv)))
+    fits = b.push_if(b.ult(record, limit))
+    for e in entries:
+        locs = values[e.name]
+        got = locs[e.slot] if e.slot < len(locs) else None
         base = b.imul(record, 4 * e.stride_dw)
         for c in range(e.components):
-            k = e.component + c
-            if got is None or k >= got[1]:
+            kc = e.component + c
+            if got is None or kc >= got[1]:
                 x = b.iimm(0)
             else:
                 v, n = got
-                x = b.channel(v, k) if n > 1 else v
+                x = b.channel(v, kc) if n > 1 else v
             off = b.iadd(base, 4 * (e.offset_dw + c))
             b.store_ssbo(x, b.iimm(XFB_BUFFER_BASE + e.buffer), off, write_mask=1, align=4)
+    b.pop_if(fits)
+    b.store_var(j, b.iadd(jv, 1))
+    b.pop_loop(loop)

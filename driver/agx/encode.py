@@ -106,56 +106,86 @@ def xfb_outputs(cso) -> tuple:
     ``XfbOutput``s (compiler/lower/xfb.py)."""
     so = cso.state.stream_output
     names = (cso.state.info or {}).get("stream_outputs", ())
-    return tuple(XfbOutput(names[reg], start, n, buf, dst, so.stride_dw[buf])
-                 for reg, start, n, buf, dst in so.outputs)
+    return tuple(XfbOutput(names[o[0]], o[1], o[2], o[3], o[4], so.stride_dw[o[3]], o[5] if len(o) > 5 else 0)
+                 for o in so.outputs)
 
 
-_PRIM_VERTS = {PipePrim.POINTS: 1, PipePrim.LINES: 2, PipePrim.TRIANGLES: 3}
+_PRIM_VERTS = {PipePrim.POINTS: 1, PipePrim.LINES: 2, PipePrim.LINE_STRIP: 2, PipePrim.LINE_LOOP: 2,
+               PipePrim.TRIANGLES: 3, PipePrim.TRIANGLE_STRIP: 3, PipePrim.TRIANGLE_FAN: 3,
+               PipePrim.POLYGON: 3}
 
 
-def _xfb_capture(ctx, info: DrawInfo, d, vs_cso) -> dict | None:
-    """The stream-output bindings of a capturing draw (non-indexed points, lines or
-    triangles), or None. Advances the targets' write offsets and the
-    PRIMITIVES_EMITTED count by what fits in every target."""
-    if not ctx.so_targets or not vs_cso.state.stream_output.outputs:
-        return None
-    if info.index_size or info.mode not in _PRIM_VERTS:
-        if "xfb-indexed" not in ctx.warned:
-            import warnings
-            ctx.warned.add("xfb-indexed")
-            warnings.warn("shimgl: transform feedback captures non-indexed points/lines/triangles only",
-                          RuntimeWarning, stacklevel=5)
-        return None
-    per = _PRIM_VERTS[info.mode]
+def _captures(ctx, vs_cso) -> bool:
+    return bool(ctx.so_targets) and bool(vs_cso.state.stream_output.outputs)
+
+
+def _segments(ids: np.ndarray) -> list:
+    """Runs of ``ids`` between primitive restarts (marked -1)."""
+    cuts = np.flatnonzero(ids < 0)
+    if not cuts.size:
+        return [ids]
+    parts = [p[p >= 0] for p in np.split(ids, cuts)]
+    return [p for p in parts if p.size]
+
+
+def feedback_records(mode: PipePrim, ids: np.ndarray) -> np.ndarray:
+    """The vertex ids transform feedback records, in order, for a draw shading ``ids``
+    (VDM order; -1 = primitive restart): strips, fans and loops decomposed into
+    independent primitives (GL 4.6 section 13.3, table 13.1), incomplete ones dropped."""
+    out = []
+    for s in _segments(ids):
+        n = len(s)
+        if mode == PipePrim.POINTS:
+            out.append(s)
+        elif mode == PipePrim.LINES:
+            out.append(s[:n // 2 * 2])
+        elif mode in (PipePrim.LINE_STRIP, PipePrim.LINE_LOOP) and n >= 2:
+            ends = np.append(s[1:], s[0]) if mode == PipePrim.LINE_LOOP else s[1:]
+            out.append(np.stack([s[:len(ends)], ends], 1).reshape(-1))
+        elif mode == PipePrim.TRIANGLES:
+            out.append(s[:n // 3 * 3])
+        elif mode == PipePrim.TRIANGLE_STRIP and n >= 3:
+            i = np.arange(n - 2)
+            odd = i % 2 == 1
+            a, b = np.where(odd, s[i + 1], s[i]), np.where(odd, s[i], s[i + 1])
+            out.append(np.stack([a, b, s[i + 2]], 1).reshape(-1))
+        elif mode in (PipePrim.TRIANGLE_FAN, PipePrim.POLYGON) and n >= 3:
+            i = np.arange(n - 2)
+            out.append(np.stack([np.full(n - 2, s[0]), s[i + 1], s[i + 2]], 1).reshape(-1))
+    return np.concatenate(out).astype(np.int64) if out else np.zeros(0, np.int64)
+
+
+def _xfb_setup(ctx, batch, mode, ids: np.ndarray, instances: int, vs_cso) -> dict:
+    """The record table (compiler/lower/xfb.py) of a capturing draw and its targets at
+    their running offsets. Records past the end of any bound buffer are dropped (GL 4.6
+    section 13.3.2: writing stops; PRIMITIVES_WRITTEN counts what was written)."""
+    per = _PRIM_VERTS.get(mode, 3)
+    records = feedback_records(mode, ids)
+    count = len(records)
     so = vs_cso.state.stream_output
-    if not all(n <= 4 and start + n <= 4 for _r, start, n, _b, _o in so.outputs):
-        if "xfb-wide" not in ctx.warned:
-            import warnings
-            ctx.warned.add("xfb-wide")
-            warnings.warn("shimgl: transform feedback of matrices/arrays is not implemented", RuntimeWarning,
-                          stacklevel=5)
-        return None
-    vertices = d.count // per * per * info.instance_count
-    targets = {}
+    targets, limit = {}, count * instances
     for b, (t, _off) in enumerate(ctx.so_targets):
         stride = 4 * so.stride_dw[b] if b < len(so.stride_dw) else 0
         if not stride:
             continue
         filled = ctx.so_filled.get((id(t.resource), t.offset_B), 0)
-        if filled + vertices * stride > t.size_B:
-            if "xfb-overflow" not in ctx.warned:
-                import warnings
-                ctx.warned.add("xfb-overflow")
-                warnings.warn("shimgl: a draw overflowing its transform feedback buffers captures nothing",
-                              RuntimeWarning, stacklevel=5)
-            return None
+        limit = min(limit, max(0, t.size_B - filled) // stride)
         targets[b] = (t, filled, stride)
-    if not vertices or not targets:
-        return None
+    written = limit // per * per
     for b, (t, filled, stride) in targets.items():
-        ctx.so_filled[(id(t.resource), t.offset_B)] = filled + vertices * stride
-    ctx.so_primitives += vertices // per
-    return {"targets": targets, "count": d.count}
+        key = (id(t.resource), t.offset_B)
+        ctx.so_filled[key] = filled + written * stride
+        if b == 0:
+            ctx.so_vertices[key] = ctx.so_filled[key] // stride
+    ctx.so_primitives += written // per
+    live = ids[ids >= 0]
+    lo = int(live.min()) if live.size else 0
+    hi = int(live.max()) if live.size else 0
+    order = np.argsort(records, kind="stable")
+    starts = np.searchsorted(records[order], np.arange(lo, hi + 2))
+    head = 4 + len(starts)
+    table = np.concatenate([[count, written, lo & 0xFFFFFFFF, head], starts + 0, order]).astype(np.uint32)
+    return {"targets": targets, "table": table}
 
 
 def _bound_buffer(ctx, el):
@@ -343,7 +373,7 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
             if xfb is None:
                 put64(p, 1 << 32)
             elif p.index == XFB_PARAMS:
-                put64(p, batch.pool.upload(np.array([xfb["count"], 0, 0, 0], np.uint32).tobytes(), 16))
+                put64(p, batch.pool.upload(xfb["table"].tobytes(), 16))
             elif p.index - XFB_BUFFER_BASE in xfb["targets"]:
                 t, filled, _stride = xfb["targets"][p.index - XFB_BUFFER_BASE]
                 put64(p, _buffer_address(ctx, batch, t.resource, t.offset_B + filled, True))
@@ -579,10 +609,15 @@ def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> Non
 
 def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
     """Indirect draws: the parameters are read back once the GPU work writing them is
-    done ((info, draw) per indirect record). Draws from transform feedback draw nothing:
-    stream output is not implemented."""
+    done ((info, draw) per indirect record). Draws from transform feedback draw the
+    vertices last captured into their target (counted when the capturing draws were encoded)."""
     from dataclasses import replace
-    if ind.count_from_stream_output is not None or ind.buffer is None:
+    so = ind.count_from_stream_output
+    if so is not None:
+        # glDrawTransformFeedback: the vertices last captured into the target
+        count = ctx.so_vertices.get((id(so.resource), so.offset_B), 0)
+        return [(info, DrawStartCountBias(0, count))]
+    if ind.buffer is None:
         return []
     ctx._sync_resource(ind.buffer, write=False)
     n = 5 if info.index_size else 4
@@ -608,22 +643,15 @@ def _encode_one(ctx, info: DrawInfo, d) -> None:
     batch = ctx.render_batch()
     vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
     assert vs_cso is not None, "no vertex shader bound"
-    xfb = _xfb_capture(ctx, info, d, vs_cso)
-    if xfb is not None and d.count % _PRIM_VERTS[info.mode]:
-        # trailing vertices make no primitive: drop them so every shaded vertex has a record
-        from dataclasses import replace
-        d = replace(d, count=d.count - d.count % _PRIM_VERTS[info.mode])
-        xfb["count"] = d.count
-    ctx.xfb_draw = xfb
     try:
-        _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, xfb)
+        _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, _captures(ctx, vs_cso))
     finally:
         ctx.xfb_draw = None
 
 
-def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, xfb) -> None:
+def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     mode = info.mode
-    vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=xfb is not None))
+    vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=capture))
     fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
     # indices (CPU-converted for quads)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
@@ -663,6 +691,18 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, xfb) -> None:
         lo, hi = d.start, d.start + d.count
     lo = max(lo, 0)
     hi = max(hi, lo + 1)
+    if capture:
+        # the vertex ids the VDM shades, in order (-1: primitive restart)
+        if not index_size:
+            ids = np.arange(base_vertex, base_vertex + count, dtype=np.int64)
+        else:
+            ids = tri.astype(np.int64) if indices is not None else _read_indices(ctx, info, d.start, d.count)
+            restart = info.primitive_restart and indices is None
+            marks = ids == (info.restart_index & ((1 << (8 * info.index_size)) - 1)) if restart else None
+            ids = ids + base_vertex
+            if marks is not None:
+                ids[marks] = -1
+        ctx.xfb_draw = _xfb_setup(ctx, batch, mode, ids, info.instance_count, vs_cso)
     attributes, per_instance = vertex_attributes(ctx, batch, vs, lo, hi,
                                                  (info.start_instance, info.instance_count))
     cf = fs.cf_bindings if fs is not None and fs.cf_bindings else (

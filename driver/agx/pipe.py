@@ -197,6 +197,7 @@ class AgxContext(PipeContext):
         self.so_targets: list = []
         self.so_filled: dict = {}               # (id(resource), offset_B) -> bytes written (append on -1)
         self.so_primitives = 0                  # primitives captured (PRIMITIVES_EMITTED queries)
+        self.so_vertices: dict = {}             # (id(resource), offset_B) -> vertices captured (DrawTransformFeedback)
         self.fb = FramebufferState(0, 0)
         self.viewport = ViewportState((1.0, 1.0, 0.5), (0.0, 0.0, 0.5))
         self.scissor = ScissorState(0, 0, 0, 0)

@@ -138,9 +138,10 @@ class DrawMixin:
 
     def _xfb_vertex_shader(self, prog):
         """The vertex stage with its stream output (``ShaderState.stream_output``: one
-        entry per captured varying, register index = index into info["stream_outputs"],
-        the varyings' names; interleaved into buffer 0 or one buffer each), bound while
-        transform feedback is active. Made once per link, released with the others."""
+        entry per captured location of an output, register index = index into
+        info["stream_outputs"], the outputs' names; laid out by the program's
+        ``FeedbackLayout``), bound while transform feedback is active. Made once per
+        link, released with the others."""
         ls = prog.linked_state
         key = ("xfb", PipeShaderType.VERTEX)
         handle = ls.pipe_shaders.get(key)
@@ -148,51 +149,31 @@ class DrawMixin:
             return handle
         from driver.gallium import ShaderState, StreamOutputInfo
         from driver.gl.programs import STAGES
-        interleaved = prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS
-        sizes = [s // 4 for s in self._feedback_strides_B(prog)] if not interleaved else None
-        outputs, strides = [], [0, 0, 0, 0]
-        for i, name in enumerate(ls.tf_varyings):
-            buf = 0 if interleaved else i
-            comps = self._feedback_components(prog, i)
-            outputs.append((i, 0, comps, buf, strides[buf]))
-            strides[buf] += comps
-        assert sizes is None or sizes == strides[:len(sizes)]
+        layout = ls.tf_layout
+        names, outputs = [], []
+        for v in layout.varyings:
+            if v.output is None:
+                continue
+            if v.output not in names:
+                names.append(v.output)
+            dst = v.offset_dw
+            for slot, comps in v.slots:
+                outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
+                dst += comps
+        strides = tuple(layout.stride_dw) + (0,) * (4 - layout.buffers)
         src = "".join(getattr(s, "compiled_source", None) or s.source or ""
                       for s in prog.shaders if STAGES[s.type] == "vertex")
         src = src or self._ff_sources.get(id(ls.units["vertex"]), "")
-        info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(ls.tf_varyings))
+        info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(names))
         handle = self.pipe.create_shader_state(ShaderState(
             PipeShaderType.VERTEX, ls.units["vertex"], src, info,
-            StreamOutputInfo(tuple(outputs), tuple(strides))))
+            StreamOutputInfo(tuple(outputs), strides)))
         ls.pipe_shaders[key] = handle
         return handle
 
-    def _feedback_components(self, prog, i: int) -> int:
-        return self._feedback_strides_B_of(prog, i) // 4
-
-    def _feedback_strides_B_of(self, prog, i: int) -> int:
-        name, n, type = self.glGetTransformFeedbackVarying(prog.name, i)
-        comps = {E.GL_FLOAT: 1, E.GL_FLOAT_VEC2: 2, E.GL_FLOAT_VEC3: 3, E.GL_FLOAT_VEC4: 4,
-                 E.GL_INT: 1, E.GL_INT_VEC2: 2, E.GL_INT_VEC3: 3, E.GL_INT_VEC4: 4,
-                 E.GL_UNSIGNED_INT: 1, E.GL_UNSIGNED_INT_VEC2: 2, E.GL_UNSIGNED_INT_VEC3: 3,
-                 E.GL_UNSIGNED_INT_VEC4: 4, E.GL_FLOAT_MAT2: 4, E.GL_FLOAT_MAT3: 9,
-                 E.GL_FLOAT_MAT4: 16}.get(type, 4)
-        return 4 * comps * n
-
     def _feedback_strides_B(self, prog) -> list[int]:
-        """Bytes per vertex captured into each feedback buffer."""
-        sizes = []
-        for i in range(len(prog.linked_state.tf_varyings)):
-            name, n, type = self.glGetTransformFeedbackVarying(prog.name, i)
-            comps = {E.GL_FLOAT: 1, E.GL_FLOAT_VEC2: 2, E.GL_FLOAT_VEC3: 3, E.GL_FLOAT_VEC4: 4,
-                     E.GL_INT: 1, E.GL_INT_VEC2: 2, E.GL_INT_VEC3: 3, E.GL_INT_VEC4: 4,
-                     E.GL_UNSIGNED_INT: 1, E.GL_UNSIGNED_INT_VEC2: 2, E.GL_UNSIGNED_INT_VEC3: 3,
-                     E.GL_UNSIGNED_INT_VEC4: 4, E.GL_FLOAT_MAT2: 4, E.GL_FLOAT_MAT3: 9,
-                     E.GL_FLOAT_MAT4: 16}.get(type, 4)
-            sizes.append(4 * comps * n)
-        if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS:
-            return [sum(sizes)]
-        return sizes
+        """Bytes per vertex captured into each feedback buffer the program uses."""
+        return [4 * s for s in prog.linked_state.tf_layout.stride_dw]
 
     def _index_data(self, count, type, indices):
         """(resource or None, byte offset, client bytes or None)."""

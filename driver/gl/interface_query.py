@@ -116,10 +116,10 @@ class InterfaceQueryMixin:
                                      E.GL_NUM_ACTIVE_VARIABLES: len(a.counters),
                                      E.GL_ACTIVE_VARIABLES: tuple(vals or ()), **refs(a.stages)}))
         elif interface == E.GL_TRANSFORM_FEEDBACK_VARYING:
-            for i, name in enumerate(ls.tf_varyings):
-                v = self.glGetTransformFeedbackVarying(prog.name, i)
-                out.append(_Res(name, {E.GL_TYPE: v[2], E.GL_ARRAY_SIZE: v[1], E.GL_OFFSET: 0,
-                                         E.GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: 0}))
+            for v in (ls.tf_layout.varyings if ls.tf_layout is not None else ()):
+                out.append(_Res(v.name, {E.GL_TYPE: v.type, E.GL_ARRAY_SIZE: v.size,
+                                         E.GL_OFFSET: 4 * v.offset_dw,
+                                         E.GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: v.buffer}))
         return out
 
     def _pi_program(self, program, interface):

@@ -82,6 +82,7 @@ class LinkedProgram:
     local_size: tuple | None = None
     pipe_shaders: dict = field(default_factory=dict)   # PipeShaderType -> handle
     tf_varyings: list = field(default_factory=list)
+    tf_layout: object = None          # driver.gl.feedback.FeedbackLayout when tf_varyings
     atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
 
 
@@ -425,14 +426,10 @@ class ProgramMixin:
         uniforms, locations, data = self._assign_uniforms(merged)
         blocks = self._collect_blocks(merged)
         atomics = self._collect_atomic_counters(merged)
-        tf = []
+        tf, tf_layout = [], None
         if prog.tf_varyings:
-            outs = {v.name: v for v in merged["vertex"]["outputs"]} if "vertex" in merged else {}
-            for name in prog.tf_varyings:
-                base = name.split("[")[0]
-                if base not in outs and base not in ("gl_Position", "gl_PointSize"):
-                    raise LinkError(f"transform feedback varying `{name}' is not a vertex output")
-                tf.append(name)
+            tf_layout = self._feedback_layout(prog, merged.get("vertex"))
+            tf = list(prog.tf_varyings)
         local_size = None
         if "compute" in merged:
             local_size = merged["compute"]["unit"].local_size
@@ -440,6 +437,7 @@ class ProgramMixin:
                 raise LinkError("compute shader has no local_size layout")
         return LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
                              uniforms, locations, data, blocks, local_size, tf_varyings=tf,
+                             tf_layout=tf_layout,
                              atomic_buffers=atomics)
 
     def _add_fixed_function_stages(self, units: dict) -> None:
@@ -457,6 +455,28 @@ class ProgramMixin:
                     assert res.ok, f"fixed-function {stage} shader: {res.info_log}"
                     self._ff_sources[id(res.unit)] = src
                 units[stage] = [res.unit]
+
+    def _feedback_layout(self, prog, vertex: dict | None):
+        """The transform feedback layout (driver.gl.feedback) of the varyings named with
+        glTransformFeedbackVaryings; LinkError for names the rules reject."""
+        from compiler.glsl import types as GT
+        from driver.gl.feedback import FeedbackError, feedback_layout
+        outputs = {v.name: v.type for v in (vertex["outputs"] if vertex else [])}
+        if vertex:
+            outputs.update({"gl_Position": GT.vector("float", 4), "gl_PointSize": GT.FLOAT})
+            clip = [v for u in vertex["units"] for v in u.builtin_variables
+                    if v.name == "gl_ClipDistance" and v.type.is_array]
+            if clip:
+                outputs["gl_ClipDistance"] = min((v.type for v in clip), key=lambda t: t.length or 99)
+        caps = self.caps
+        try:
+            return feedback_layout(prog.tf_varyings, prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS,
+                                   outputs, advanced=self.api.gl(4, 0),
+                                   max_buffers=caps.max_stream_output_buffers,
+                                   max_separate=caps.max_stream_output_separate_components,
+                                   max_interleaved=caps.max_stream_output_interleaved_components)
+        except FeedbackError as e:
+            raise LinkError(str(e)) from None
 
     @staticmethod
     def _merge_stage(stage: str, units: list) -> dict:

@@ -240,8 +240,7 @@ class QueryMixin:
             prog = self.bound_pipeline.stages.get("vertex")
         check(prog is not None and prog.linked_state.tf_varyings, E.GL_INVALID_OPERATION,
               "no program with transform feedback varyings")
-        needed = 1 if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS else len(prog.linked_state.tf_varyings)
-        for i in range(needed):
+        for i in range(prog.linked_state.tf_layout.buffers):
             check(x.buffers[i][0] is not None, E.GL_INVALID_OPERATION,
                   f"no buffer bound to transform feedback binding {i}")
         x.active, x.paused, x.primitive_mode, x.program = True, False, primitiveMode, prog
@@ -271,7 +270,7 @@ class QueryMixin:
             self.pipe.set_stream_output_targets([], [])
             return
         prog = x.program
-        n = 1 if prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS else len(prog.linked_state.tf_varyings)
+        n = prog.linked_state.tf_layout.buffers
         targets = []
         for buf, off, size in x.buffers[:n]:
             targets.append(StreamOutputTarget(buf.resource, off, size or buf.size - off))
@@ -280,18 +279,10 @@ class QueryMixin:
         self.pipe.set_stream_output_targets(targets, offsets)
 
     def glGetTransformFeedbackVarying(self, program: int, index: int):
-        """Returns (name, size, type) of a captured varying."""
+        """Returns (name, size, type) of a captured varying (GL 4.6 section 11.1.2.1)."""
         prog = self._program(program)
         ls = prog.linked_state
-        names = ls.tf_varyings if ls else []
-        check(0 <= index < len(names), E.GL_INVALID_VALUE)
-        name = names[index]
-        from driver.gl.glsl import gl_type_enum
-        vs = ls.units.get("vertex")
-        for g in (vs.globals if vs else []):
-            if g.name == name.split("[")[0]:
-                t = g.type.element if g.type.base == "array" and "[" in name else g.type
-                size = t.length if t.base == "array" else 1
-                el = t.element if t.base == "array" else t
-                return (name, size, gl_type_enum(el))
-        return (name, 1, E.GL_FLOAT_VEC4)
+        entries = ls.tf_layout.varyings if ls is not None and ls.tf_layout is not None else ()
+        check(0 <= index < len(entries), E.GL_INVALID_VALUE)
+        v = entries[index]
+        return (v.name, v.size, v.type)

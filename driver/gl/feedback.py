@@ -1,0 +1,129 @@
+"""Transform feedback layout (GL 4.6 section 11.1.2.1, GLES 3.2 section 11.1.2.1):
+which vertex outputs a program captures, into which buffer, at which offset.
+
+Sole responsibility: turn ``glTransformFeedbackVaryings`` names (whole outputs,
+array elements ``a[2]``, built-ins, and on GL 4.0+ ``gl_NextBuffer`` and
+``gl_SkipComponents1..4``) into a ``FeedbackLayout`` at link time, raising
+``LinkError`` for what the specification makes a link error. Everything else
+(queries, stream-output state, buffer-space checks) reads the layout."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from driver.gl import enums as E
+from driver.gl.glsl import gl_type_enum
+
+__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout"]
+
+_ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$")
+_SKIP = {f"gl_SkipComponents{n}": n for n in range(1, 5)}
+
+
+@dataclass(frozen=True)
+class FeedbackVarying:
+    """One name passed to glTransformFeedbackVaryings, as captured.
+
+    ``output`` is the vertex output's name (None for gl_NextBuffer/gl_SkipComponents);
+    ``slots`` the (location within the output, components) pairs written one after the
+    other from dword ``offset_dw`` of the record in buffer ``buffer``."""
+    name: str
+    type: int               # GL type enum (GL_NONE for gl_NextBuffer / gl_SkipComponents)
+    size: int               # array elements captured (components skipped for gl_SkipComponents)
+    buffer: int
+    offset_dw: int
+    output: str | None
+    slots: tuple[tuple[int, int], ...]
+
+    @property
+    def components(self) -> int:
+        return sum(n for _s, n in self.slots)
+
+
+@dataclass(frozen=True)
+class FeedbackLayout:
+    varyings: tuple[FeedbackVarying, ...]
+    stride_dw: tuple[int, ...]              # record size per buffer used
+
+    @property
+    def buffers(self) -> int:
+        return len(self.stride_dw)
+
+    def reported(self) -> list[FeedbackVarying]:
+        """The entries glGetTransformFeedbackVarying enumerates (every name given)."""
+        return list(self.varyings)
+
+
+class FeedbackError(Exception):
+    """A link error of the feedback varyings (the linker turns it into LinkError)."""
+
+
+def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
+                    max_buffers: int, max_separate: int, max_interleaved: int) -> FeedbackLayout:
+    """``outputs``: vertex output name -> GLSL type (built-ins included when written).
+    ``advanced``: GL 4.0+ (ARB_transform_feedback3): gl_NextBuffer and gl_SkipComponents."""
+    out: list[FeedbackVarying] = []
+    buffer, offset, seen = 0, 0, {}
+    strides = [0]
+    for name in names:
+        if advanced and name == "gl_NextBuffer":
+            if not interleaved:
+                raise FeedbackError("gl_NextBuffer in SEPARATE_ATTRIBS mode")
+            strides[buffer] = offset
+            buffer, offset = buffer + 1, 0
+            if buffer >= max_buffers:
+                raise FeedbackError("gl_NextBuffer beyond MAX_TRANSFORM_FEEDBACK_BUFFERS")
+            strides.append(0)
+            out.append(FeedbackVarying(name, E.GL_NONE, 0, buffer, 0, None, ()))
+            continue
+        if advanced and name in _SKIP:
+            if not interleaved:
+                raise FeedbackError(f"{name} in SEPARATE_ATTRIBS mode")
+            n = _SKIP[name]
+            out.append(FeedbackVarying(name, E.GL_NONE, n, buffer, offset, None, ()))
+            offset += n
+            strides[buffer] = offset
+            continue
+        m = _ELEMENT.match(name)
+        if m is None or m.group(1) not in outputs:
+            raise FeedbackError(f"transform feedback varying `{name}' is not a vertex output")
+        base, index = m.group(1), m.group(2)
+        t = outputs[base]
+        if t.is_struct or t.is_block or (t.is_array and (t.element.is_struct or t.element.is_array)):
+            raise FeedbackError(f"transform feedback of `{name}' (a struct or nested array) is not supported")
+        el = t.element if t.is_array else t
+        per_el = el.columns                       # locations per element
+        rows = el.vector_size
+        length = (t.length or 1) if t.is_array else 1
+        if index is not None:
+            if not t.is_array:
+                raise FeedbackError(f"`{name}': `{base}' is not an array")
+            k = int(index)
+            if k >= length:
+                raise FeedbackError(f"`{name}': index out of bounds")
+            elements, size = range(k, k + 1), 1
+        else:
+            elements, size = range(length), length
+        for k in elements:
+            key = (base, k)
+            if key in seen:
+                raise FeedbackError(f"`{name}' captured twice")
+            seen[key] = True
+        slots = tuple((k * per_el + c, rows) for k in elements for c in range(per_el))
+        comps = rows * per_el * len(elements)
+        if not interleaved:
+            if comps > max_separate:
+                raise FeedbackError(f"`{name}' has {comps} components: more than "
+                                    f"MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS ({max_separate})")
+            buffer, offset = len(out), 0
+            strides = strides + [0] * (buffer + 1 - len(strides))
+        out.append(FeedbackVarying(name, gl_type_enum(el), size, buffer, offset, base, slots))
+        offset += comps
+        strides[buffer] = offset
+    if interleaved and sum(strides) > max_interleaved:
+        raise FeedbackError(f"{sum(strides)} captured components: more than "
+                            f"MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS ({max_interleaved})")
+    if not interleaved and len(out) > max_buffers:
+        raise FeedbackError("more separate varyings than MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS")
+    return FeedbackLayout(tuple(out), tuple(strides))
