@@ -244,11 +244,17 @@ def _word_view(buf: np.ndarray, size_B: int, offsets: np.ndarray):
     """A view of ``buf`` as the widest words (8, 4, 2 or 1 bytes) dividing
     ``size_B`` that every offset is aligned to, and that word size."""
     base = buf.ctypes.data
+    low_bits = int(np.bitwise_or.reduce(offsets, axis=None)) & 7 if offsets.size else 0  # one pass
     for word_B in (8, 4, 2, 1):
-        if size_B % word_B == 0 and base % word_B == 0 and not np.any(offsets % word_B):
+        if size_B % word_B == 0 and base % word_B == 0 and not low_bits % word_B:
             n = buf.size // word_B
             return buf[: n * word_B].view(_WORD[word_B]), word_B
     raise AssertionError("unreachable: 1-byte words always fit")
+
+
+def _word_index(offsets: np.ndarray, word_B: int) -> np.ndarray:
+    """Offsets (aligned) as word indices."""
+    return offsets >> (word_B.bit_length() - 1) if word_B > 1 else offsets
 
 
 def _read(src: np.ndarray, offsets: np.ndarray, size_B: int) -> np.ndarray:
@@ -256,7 +262,9 @@ def _read(src: np.ndarray, offsets: np.ndarray, size_B: int) -> np.ndarray:
         raise ValueError(f"the buffer ({src.size} B) is too small for the layout")
     words, word_B = _word_view(src, size_B, offsets)
     k = size_B // word_B
-    idx = (offsets // word_B)[..., None] + np.arange(k)
+    if k == 1:  # one word per element: a plain take
+        return words.take(_word_index(offsets, word_B)).view(np.uint8).reshape(offsets.shape + (size_B,))
+    idx = _word_index(offsets, word_B)[..., None] + np.arange(k)
     return words[idx].reshape(offsets.shape + (k,)).view(np.uint8).reshape(offsets.shape + (size_B,))
 
 
@@ -265,5 +273,8 @@ def _write(dst: np.ndarray, offsets: np.ndarray, values: np.ndarray, size_B: int
         raise ValueError(f"the buffer ({dst.size} B) is too small for the layout")
     words, word_B = _word_view(dst, size_B, offsets)
     k = size_B // word_B
-    idx = (offsets // word_B)[..., None] + np.arange(k)
+    if k == 1:  # one word per element: a plain put
+        words[_word_index(offsets, word_B)] = np.ascontiguousarray(values).view(_WORD[word_B]).reshape(offsets.shape)
+        return
+    idx = _word_index(offsets, word_B)[..., None] + np.arange(k)
     words[idx] = np.ascontiguousarray(values).view(_WORD[word_B]).reshape(idx.shape)
