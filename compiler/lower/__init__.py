@@ -63,6 +63,7 @@ def lower_unit(unit: ast.TranslationUnit, key=None):
         raise LoweringError("the shader has no main()")
     L.inline_body(main.definition.body, None)
     io.finish(L)
+    io.fit_uniform_registers()
     L.shader.info["local_size"] = unit.local_size
     return L.shader, io
 

@@ -33,7 +33,10 @@ Conventions (the contract with the backend and the driver):
   mat3 columns are 16 bytes apart) in declaration order. The first
   ``key["uniform_regs_B"]`` bytes (default 1024, i.e. 256 32-bit uniform registers)
   are uniform registers (``load_uniform``, byte offsets); the rest go to UBO index
-  0, the default uniform buffer (``load_ubo``). A uniform block with binding b is
+  0, the default uniform buffer (``load_ubo``, std430, in the order placed). After
+  the whole shader is lowered, ``fit_uniform_registers`` leaves room for the
+  registers the backend adds (buffer/attribute addresses) by moving uniforms that
+  no longer fit to UBO 0. A uniform block with binding b is
   UBO index b + 1; a storage block with binding b is SSBO index b; atomic counter
   buffer binding b is SSBO index ``key["atomic_counter_ssbo_base"]`` (default 32)
   + b. ``uniforms`` maps every leaf name ("m", "s.f", "a[2].f") -> ``UniformSlot``.
@@ -52,7 +55,7 @@ from compiler.glsl import ast
 from compiler.glsl import types as GT
 from compiler.ir import ArrayType, Builder, StructType, VecType
 from compiler.ir.core import Deref, Variable as IRVariable, first_block
-from compiler.ir.passes.io import _offset as deref_offset, member_offset_B, type_layout
+from compiler.ir.passes.io import _locations, _offset as deref_offset, member_offset_B, type_layout
 
 from .from_ast import LoweringError, Opaque, ir_type
 
@@ -243,7 +246,8 @@ class IOLowering:
         self._shared_end = 0
         self._input_vars: list = []
         self.uniform_regs_used_B = 0
-        self._spills = 0
+        self._reg_uniforms: list = []          # (IR variable, name, GLSL type) in uniform registers
+        self.ubo0_size_B = 0                    # bytes of UBO 0 (default-block uniforms read from memory)
         self.regs_B = key.get("uniform_regs_B", 1024) if key is not None else 1024
 
     def k(self, name, default=None):
@@ -275,7 +279,6 @@ class IOLowering:
     def _plan_uniforms(self, L, syms) -> None:
         """Uniform registers first, the rest in the default UBO (index 0)."""
         offset = self.uniform_regs_used_B
-        spill_fields, spill_syms = [], []
         blocks_done = set()
         for s in syms:
             if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
@@ -305,23 +308,87 @@ class IOLowering:
                 var = IRVariable(s.name, t, "uniform", {"offset_B": start})
                 self.shader.variables.append(var)
                 L.bind(s, var)
+                self._reg_uniforms.append((var, s.name, gtype))
                 self._record_uniform(s.name, gtype, t, "regs", start, 0)
                 offset = start + size
             else:
-                spill_fields.append((s.name, t))
-                spill_syms.append((s, gtype))
+                L.bind(s, self._ubo0_variable(s.name, t, gtype))
         self.uniform_regs_used_B = offset
-        if spill_fields:
-            if self._spills:
-                raise LoweringError("uniform registers exhausted by uniforms the lowering added")
-            self._spills += 1
-            st = StructType(tuple(spill_fields))
-            var = IRVariable("shimgl_DefaultUniforms", st, "ubo", {"binding": 0, "packing": "std430"})
-            self.shader.variables.append(var)
-            for i, (s, gtype) in enumerate(spill_syms):
-                L.bind(s, var, (i,))
-                self._record_uniform(s.name, gtype, st.fields[i][1], "ubo",
-                                     member_offset_B(st, i, "std430"), 0)
+
+    def _ubo0_variable(self, name: str, t, gtype) -> IRVariable:
+        """A default-block uniform read from memory: UBO 0 (the default uniform
+        buffer, std430), appended after what is already there. Any number of
+        uniforms can be placed at any time (built-in state the lowering references
+        late, uniforms demoted by ``fit_uniform_registers``)."""
+        size, align = type_layout(t, "std430")
+        start = (self.ubo0_size_B + align - 1) // align * align
+        var = IRVariable(name, t, "ubo", {"binding": 0, "packing": "std430", "offset_B": start})
+        self.shader.variables.append(var)
+        self._record_uniform(name, gtype, t, "ubo", start, 0)
+        self.ubo0_size_B = start + size
+        return var
+
+    def backend_uniform_words(self) -> int:
+        """An upper bound of the uniform registers the backend adds after the default
+        block (abi.UniformLayout): 64-bit addresses (2 words, even-aligned) of every
+        UBO/SSBO binding and vertex buffer, UBO 0 and the default block's memory copy,
+        SSBO sizes, and per fetched attribute an address and a stride."""
+        from compiler.ir import Intrinsic, LoadConst, walk_instrs
+        ubos, ssbos, vbos, attrs = {0}, set(), set(), set()
+        for var in self.shader.variables:
+            if var.mode == "ubo":
+                ubos.add(var.data.get("binding", 0))
+            elif var.mode == "ssbo":
+                ssbos.add(var.data.get("binding", 0))
+            elif var.mode == "shader_in" and self.stage == "vertex":
+                first = var.data.get("driver_location", var.data.get("location", 0))
+                attrs.update(range(first, first + _locations(var.type)))
+        for f in self.shader.functions:
+            for i in walk_instrs(f.body):
+                if not isinstance(i, Intrinsic):
+                    continue
+                if i.name == "load_vbo":
+                    vbos.add(i.indices.get("buffer", 0))
+                elif i.name == "load_input" and self.stage == "vertex":
+                    attrs.add(i.indices.get("base", 0))
+                elif ("ssbo" in i.name or i.name == "load_ubo") and i.srcs:
+                    src = i.srcs[0].parent if i.name != "store_ssbo" else i.srcs[1].parent
+                    key = src.values[0] if isinstance(src, LoadConst) else ("dyn", id(i))
+                    (ubos if i.name == "load_ubo" else ssbos).add(key)
+        for a in self.attributes.values():
+            attrs.update(range(a.location, a.location + a.locations))
+        # 2 words + 1 of alignment per address; an attribute also has its stride
+        return 3 * (len(ubos) + len(ssbos) + len(vbos) + 1) + len(ssbos) + 4 * len(attrs) + 1
+
+    def fit_uniform_registers(self) -> None:
+        """Mesa's AGX pushes what fits and reads the rest through UBO loads: when the
+        default block plus ``backend_uniform_words`` would pass ``regs_B``, the
+        uniforms that no longer fit move to UBO 0 (the lowering's own uniforms,
+        ``shimgl_*``, which the driver writes into the register block, stay) and the
+        ones left are laid out again from u0."""
+        reserve_B = 4 * self.backend_uniform_words()
+        if self.uniform_regs_used_B + reserve_B <= self.regs_B:
+            return
+        budget_B = self.regs_B - reserve_B
+        pinned = [u for u in self._reg_uniforms if u[1].startswith("shimgl_")]
+        others = [u for u in self._reg_uniforms if not u[1].startswith("shimgl_")]
+        offset, kept = 0, []
+        for var, name, gtype in pinned + others:
+            size, align = type_layout(var.type, "std430")
+            start = (offset + align - 1) // align * align
+            for leaf in [n for n in self.uniforms if n == name or n.startswith((name + ".", name + "["))]:
+                del self.uniforms[leaf]
+            if start + size <= budget_B or name.startswith("shimgl_"):
+                var.data["offset_B"] = start
+                self._record_uniform(name, gtype, var.type, "regs", start, 0)
+                kept.append((var, name, gtype))
+                offset = start + size
+                continue
+            moved = self._ubo0_variable(name, var.type, gtype)
+            self.shader.variables.remove(moved)
+            var.mode, var.data = "ubo", moved.data
+        self._reg_uniforms = kept
+        self.uniform_regs_used_B = offset
 
     def add_uniform(self, name: str, gtype: GT.GLSLType) -> IRVariable:
         """A uniform the lowering itself needs (blend colour, alpha reference)."""
@@ -330,6 +397,7 @@ class IOLowering:
         start = (self.uniform_regs_used_B + align - 1) // align * align
         var = IRVariable(name, t, "uniform", {"offset_B": start})
         self.shader.variables.append(var)
+        self._reg_uniforms.append((var, name, gtype))
         self._record_uniform(name, gtype, t, "regs", start, 0)
         self.uniform_regs_used_B = start + size
         return var

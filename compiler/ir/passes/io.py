@@ -12,7 +12,9 @@ After this pass no deref of an ``shader_in``, ``shader_out``, ``uniform``, ``ubo
   ``shader.info["uniform_size_B"]``;
 * ``ubo`` / ``ssbo`` block variables become ``load_ubo`` / ``load_ssbo`` /
   ``store_ssbo`` with the block index ``data["binding"]`` and std140 (UBO) or
-  std430 (SSBO) offsets (``data["packing"]`` overrides);
+  std430 (SSBO) offsets (``data["packing"]`` overrides), from byte
+  ``data["offset_B"]`` of the buffer (default 0: default-block uniforms read from
+  UBO 0 each have their own variable);
 * ``shared`` variables become ``load_shared`` / ``store_shared`` (std430), with
   ``shader.info["shared_size_B"]``.
 
@@ -77,9 +79,9 @@ def _locations(t: VarType) -> int:
     return sum(_locations(ft) for _n, ft in t.fields)
 
 
-def _offset(b: Builder, deref: Deref, unit: str, packing: str) -> Def:
-    """Offset of ``deref`` from its variable: in locations or in bytes."""
-    const, dynamic = 0, []
+def _offset(b: Builder, deref: Deref, unit: str, packing: str, base: int = 0) -> Def:
+    """Offset of ``deref`` from its variable (plus ``base``): in locations or in bytes."""
+    const, dynamic = base, []
     for step in deref.path()[1:]:
         ptype = step.parent.parent.type
         if step.kind == "array":
@@ -180,7 +182,7 @@ def _lower_access(b: Builder, instr: Intrinsic, deref: Deref, var: Variable) -> 
                                 base=data["offset_B"], range=size)
     elif mode in ("ubo", "ssbo"):
         packing = data.get("packing", "std140" if mode == "ubo" else "std430")
-        offset = _offset(b, deref, "byte", packing)
+        offset = _offset(b, deref, "byte", packing, data.get("offset_B", 0))
         index = b.iimm(data.get("binding", 0))
         _s, align = type_layout(t, packing)
         if is_load:

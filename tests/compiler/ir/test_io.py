@@ -134,3 +134,32 @@ def test_memory_variables_keep_meaning():
                       ssbos={0: np.zeros(type_layout(BUF, "std430")[0], np.uint8)})
     it2.run(after)
     np.testing.assert_array_equal(it2.outputs["VAR0"], expected)
+
+
+def test_a_ubo_variable_starts_at_its_offset():
+    """Default-block uniforms read from UBO 0 each have a variable with ``offset_B``."""
+    CASE(lower_io, """
+        shader vertex
+        var ubo f32x4[4] big (binding=0, packing=std430, offset_B=48)
+        function main {
+          block b0:
+            32x1 %i = load_const (2)
+            32x1 %d = deref_var big
+            32x1 %e = deref_array %d[%i]
+            32x4 %v = intrinsic load_deref (%e) ()
+            32x1 %z = load_const (0)
+            intrinsic store_output (%v, %z) (base=0, component=0, slot=POS, write_mask=xyzw)
+        }
+    """, """
+        shader vertex
+        var ubo f32x4[4] big (binding=0, packing=std430, offset_B=48)
+        function main {
+          block b0:
+            32x1 %i = load_const (2)
+            32x1 %o = load_const (80)
+            32x1 %b = load_const (0)
+            32x4 %v = intrinsic load_ubo (%b, %o) (align=16)
+            32x1 %z = load_const (0)
+            intrinsic store_output (%v, %z) (base=0, component=0, slot=POS, write_mask=xyzw)
+        }
+    """)

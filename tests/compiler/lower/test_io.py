@@ -312,3 +312,26 @@ def test_inactive_uniforms_take_no_registers():
     src = "#version 330\nuniform vec4 big[300]; uniform float f; out vec4 o;\nvoid main() { o = vec4(f); }\n"
     _s, info = front_half(src, "fragment")
     assert list(info.uniforms) == ["f"] and info.uniforms["f"].offset_B == 0 and info.uniform_regs_B == 4
+
+
+FIT = """#version 330
+layout(location = 0) in vec4 a0;
+layout(location = 1) in vec4 a1;
+uniform vec4 first;
+uniform vec4 many[7];
+uniform float last;
+out vec4 v;
+void main() { gl_Position = a0; v = a1 * first + many[6] * last; }
+"""
+
+
+def test_uniforms_that_leave_no_room_for_the_backend_move_to_ubo0():
+    # 4 + 16 * 7 + 1 words = 132 B of 160: the backend's addresses (UBO 0, two
+    # attributes with strides) do not fit after them, so what does not fit moves to
+    # UBO 0 and the rest is packed again from u0.
+    _s, info = front_half(FIT, "vertex", ShaderKey.make(uniform_regs_B=160))
+    got = {n: (u.file, u.offset_B) for n, u in info.uniforms.items()}
+    assert got == {"first": ("regs", 0), "many": ("ubo", 0), "last": ("regs", 16)}
+    assert info.uniform_regs_B == 20
+    _s, info = front_half(FIT, "vertex", ShaderKey.make(uniform_regs_B=1024))
+    assert {u.file for u in info.uniforms.values()} == {"regs"} and info.uniform_regs_B == 132

@@ -527,10 +527,6 @@ def test_generated_sources_compile(vkey, fkey):
         assert res.ok, res.info_log + "\n" + src
 
 
-@pytest.mark.xfail(strict=True, reason="compiler: a vertex stage whose built-in uniforms nearly fill the 1024 "
-                   "uniform-register bytes fails in compiler.backend ('uniform registers exhausted by uniforms "
-                   "the lowering added' / 'out of uniform registers for attribute_address'): the lowering and "
-                   "the backend reserve no registers for what they add after the default block is planned")
 def test_generated_vertex_stage_with_every_feature_compiles_in_the_backend():
     from compiler.backend import compile_glsl as backend_compile
     vkey, _ = list(_all_keys())[1]
