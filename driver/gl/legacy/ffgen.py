@@ -21,7 +21,16 @@ from dataclasses import dataclass
 
 from driver.gl import enums as E
 
-__all__ = ["LightKey", "UnitKey", "VertexKey", "FragmentKey", "vertex_source", "fragment_source"]
+__all__ = ["LightKey", "UnitKey", "VertexKey", "FragmentKey", "vertex_source", "fragment_source",
+           "material_attribute", "MATERIAL_FIELDS"]
+
+MATERIAL_FIELDS = ("ambient", "diffuse", "specular", "emission", "shininess")
+
+
+def material_attribute(side: str, what: str) -> str:
+    """The vertex attribute carrying material parameter `what` of face `side`
+    ("Front"/"Back") when it changes between Begin and End."""
+    return f"shimgl_{side}Material_{what}"
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,7 @@ class VertexKey:
     texcoords: tuple = ()              # (unit, (S, T, R, Q) texgen mode or 0[, texture matrix not identity])
     fog_coord: int | None = None       # GL_FRAGMENT_DEPTH / GL_FOG_COORD when fog is on
     point_attenuation: bool = False
+    vertex_materials: tuple = ()       # (side, what) read per vertex (glMaterial inside Begin/End)
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,8 @@ def _material(key: VertexKey, side: str, what: str) -> str:
                    E.GL_AMBIENT_AND_DIFFUSE: ("ambient", "diffuse")}[mode]
         if side in faces and what in tracked:
             return "gl_Color"
+    if (side, what) in key.vertex_materials:
+        return material_attribute(side, what)
     return f"gl_{side}Material.{what}"
 
 
@@ -113,7 +125,7 @@ def _lighting(key: VertexKey, side: str, normal: str) -> list[str]:
         eye = "normalize(-ecPos3)" if key.local_viewer else "vec3(0.0, 0.0, 1.0)"
         out.append(f"vec3 h_{v} = normalize(VP_{v} + {eye});")
         out.append(f"float nh_{v} = max(dot({normal}, h_{v}), 1e-20);")
-        out.append(f"float sp_{v} = nl_{v} > 0.0 ? pow(nh_{v}, gl_{side}Material.shininess) : 0.0;")
+        out.append(f"float sp_{v} = nl_{v} > 0.0 ? pow(nh_{v}, {mat('shininess')}) : 0.0;")
         out.append(f"col_{s}.rgb += att_{v} * ({mat('ambient')}.rgb * {L}.ambient.rgb"
                    f" + max(nl_{v}, 0.0) * {mat('diffuse')}.rgb * {L}.diffuse.rgb);")
         out.append(f"spec_{s} += att_{v} * sp_{v} * {mat('specular')}.rgb * {L}.specular.rgb;")
@@ -194,7 +206,9 @@ def vertex_source(key: VertexKey) -> str:
                     " + gl_Point.distanceLinearAttenuation * pd"
                     " + gl_Point.distanceQuadraticAttenuation * pd * pd);")
         body.append("gl_PointSize = clamp(ps, max(gl_Point.sizeMin, 1.0), gl_Point.sizeMax);")
-    return "#version 120\nvoid main() {\n    " + "\n    ".join(body) + "\n}\n"
+    decls = "".join(f"attribute {'float' if what == 'shininess' else 'vec4'} {material_attribute(side, what)};\n"
+                    for side, what in key.vertex_materials)
+    return "#version 120\n" + decls + "void main() {\n    " + "\n    ".join(body) + "\n}\n"
 
 
 # -- fragment ----------------------------------------------------------------------------------

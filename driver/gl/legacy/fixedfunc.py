@@ -535,7 +535,8 @@ class FixedFunctionMixin:
             if lighting and E.GL_COLOR_MATERIAL in en else None,
             normalize=E.GL_NORMALIZE in en, rescale=E.GL_RESCALE_NORMAL in en,
             texcoords=tuple(texcoords), fog_coord=L.fog.coord_src if fog else None,
-            point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0))
+            point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0),
+            vertex_materials=self._vertex_materials if lighting else ())
         fkey = FragmentKey(units=units, color_sum=separate or (E.GL_COLOR_SUM in en and not lighting),
                            fog_mode=L.fog.mode if fog else None,
                            polygon_stipple=E.GL_POLYGON_STIPPLE in en and self._drawing_polygons)

@@ -17,6 +17,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.legacy.ffgen import MATERIAL_FIELDS, material_attribute
 from driver.gl.pointers import ClientMemory
 
 __all__ = ["ImmediateMixin", "allowed_in_begin_end", "PRIMITIVES"]
@@ -49,21 +50,36 @@ class ImmediateMixin:
     def _init_family(self) -> None:
         self._im = None              # list of vertex tuples between Begin and End
         self._im_mode = None
+        self._im_materials = None    # [(first vertex, material snapshot)] when glMaterial is called inside
+        self._vertex_materials = ()  # (side, what) fed per vertex to the fixed-function program
 
     # -- Begin / End ---------------------------------------------------------------------
     def glBegin(self, mode: int) -> None:
         self._compat_only()
         check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
         check_enum(mode, PRIMITIVES, f"bad primitive {mode:#x}")
-        self._im, self._im_mode = [], mode
+        self._im, self._im_mode, self._im_materials = [], mode, None
 
     def glEnd(self) -> None:
         self._compat_only()
         check(self._im is not None, E.GL_INVALID_OPERATION, "glEnd without glBegin")
-        verts, mode = self._im, self._im_mode
-        self._im = self._im_mode = None
+        verts, mode, materials = self._im, self._im_mode, self._im_materials
+        self._im = self._im_mode = self._im_materials = None
         if verts:
-            self._draw_vertex_tuples(mode, verts)
+            self._draw_vertex_tuples(mode, verts, materials)
+
+    def _set_material(self, face, pname, params, as_int) -> None:
+        """Section 2.14.2: a material change between Begin and End applies
+        from the next vertex on; the snapshots become per-vertex attributes."""
+        if self._im is None:
+            return super()._set_material(face, pname, params, as_int)
+        if self._im_materials is None:
+            self._im_materials = [(0, self._material_snapshot())]
+        super()._set_material(face, pname, params, as_int)
+        self._im_materials.append((len(self._im), self._material_snapshot()))
+
+    def _material_snapshot(self) -> tuple:
+        return tuple(getattr(m, what) for m in self.legacy.materials for what in MATERIAL_FIELDS)
 
     def _emit_vertex(self, x, y, z, w) -> None:
         """A vertex with the current values (section 2.7); outside Begin/End
@@ -74,9 +90,11 @@ class ImmediateMixin:
                          self.current_normal, tuple(self.current_texcoords), self.legacy.fog_coord,
                          self.legacy.edge_flag))
 
-    def _draw_vertex_tuples(self, mode: int, verts: list) -> None:
+    def _draw_vertex_tuples(self, mode: int, verts: list, materials: list | None = None) -> None:
         """Draw a Begin/End batch from temporary client arrays of its values;
-        the primitive rules (primitives.py) apply as to any array draw."""
+        the primitive rules (primitives.py) apply as to any array draw.
+        `materials`: the material snapshots of glMaterial calls inside the
+        batch, fed per vertex to the fixed-function lighting."""
         pos, col, sec, nrm, tcs, fog, edge = zip(*verts)
         arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos), (E.GL_COLOR_ARRAY, 0): _column(col),
                   (E.GL_SECONDARY_COLOR_ARRAY, 0): _column(sec)[:, :3], (E.GL_NORMAL_ARRAY, 0): _column(nrm),
@@ -86,7 +104,36 @@ class ImmediateMixin:
         for u in range(8):
             arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column((tcs[0][u],) * len(tcs) if constant
                                                             else [t[u] for t in tcs])
-        self._draw_temporary_arrays(mode, arrays, len(verts))
+        try:
+            if materials is not None:
+                self._material_arrays(materials, len(verts), arrays)
+            self._draw_temporary_arrays(mode, arrays, len(verts))
+        finally:
+            self._vertex_materials = ()
+
+    def _material_arrays(self, materials: list, n: int, arrays: dict) -> None:
+        """Add the per-vertex arrays of the material parameters that change
+        within the batch (at the locations the fixed-function program gives
+        them) and key the program on them. A user program reads the
+        gl_*Material uniforms: it sees the values at glEnd."""
+        starts = np.array([i for i, _ in materials])
+        snaps = [snap for _, snap in materials]
+        which = np.searchsorted(starts, np.arange(n), side="right") - 1
+        fields = [(side, what) for side in ("Front", "Back") for what in MATERIAL_FIELDS]
+        varying = {}
+        for k, (side, what) in enumerate(fields):
+            values = np.array([np.atleast_1d(snap[k]) for snap in snaps], np.float32)
+            if (values != values[0]).any():
+                varying[(side, what)] = values[which]
+        if not varying or self.current_program is not None:
+            return
+        self._vertex_materials = tuple(varying)
+        prog = self._program_for_draw()
+        attributes = prog.linked_state.attributes
+        for (side, what), data in varying.items():
+            entry = attributes.get(material_attribute(side, what))
+            if entry is not None:
+                arrays[("generic", entry[0])] = data
 
     # -- per-vertex state that driver.gl.compat does not keep ----------------------------
     def glEdgeFlag(self, flag) -> None:

@@ -572,8 +572,66 @@ def array_primitives(gl, w, h, edge_flags=False):
     gl.glFinish()
 
 
+def back_material_fan(gl):
+    """A clockwise (back-facing) fan lit two-sided, its back diffuse and
+    ambient changed between vertices."""
+    gl.glLightModeli(gl.GL_LIGHT_MODEL_TWO_SIDE, 1)
+    gl.glBegin(gl.GL_TRIANGLE_FAN)
+    gl.glMaterialfv(gl.GL_BACK, gl.GL_DIFFUSE, (1.0, 0.5, 0.0, 1.0))
+    gl.glVertex2f(-0.5, 0.35)
+    gl.glVertex2f(-0.9, 0.0)
+    gl.glMaterialfv(gl.GL_BACK, gl.GL_AMBIENT, (0.0, 0.0, 1.0, 1.0))
+    gl.glVertex2f(-0.9, 0.7)
+    gl.glMaterialfv(gl.GL_BACK, gl.GL_DIFFUSE, (0.2, 0.2, 1.0, 1.0))
+    gl.glVertex2f(-0.1, 0.7)
+    gl.glVertex2f(-0.1, 0.0)
+    gl.glEnd()
+    gl.glLightModeli(gl.GL_LIGHT_MODEL_TWO_SIDE, 0)
+
+
 ARRAY_COLOURS = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 1], [0.5, 0.5, 1], [1, 0.5, 0]]
+
+
+def material_in_begin_end(gl, w, h, two_sided=False):
+    """glMaterial between glBegin and glEnd applies from the next vertex on
+    (diffuse, FRONT_AND_BACK emission and shininess in a lit strip; with
+    `two_sided` the back material of a two-sided fan), and glColor per vertex with
+    GL_COLOR_MATERIAL; the material after glEnd is the last one set."""
+    _setup(gl, w, h)
+    gl.glEnable(gl.GL_LIGHTING)
+    gl.glEnable(gl.GL_LIGHT0)
+    gl.glLightfv(gl.GL_LIGHT0, gl.GL_POSITION, (0.3, 0.2, 1.0, 0.0))
+    gl.glLightfv(gl.GL_LIGHT0, gl.GL_SPECULAR, (0.6, 0.6, 0.6, 1.0))
+    gl.glLightModelfv(gl.GL_LIGHT_MODEL_AMBIENT, (0.1, 0.1, 0.1, 1.0))
+    gl.glMaterialfv(gl.GL_FRONT_AND_BACK, gl.GL_SPECULAR, (0.5, 0.5, 0.5, 1.0))
+    gl.glNormal3f(0.0, 0.0, 1.0)
+    gl.glBegin(gl.GL_TRIANGLE_STRIP)
+    for k in range(6):
+        x = -0.95 + 0.38 * k
+        if k == 2:
+            gl.glMaterialfv(gl.GL_FRONT, gl.GL_DIFFUSE, (0.1, 0.9, 0.2, 1.0))
+        if k == 4:
+            gl.glMaterialfv(gl.GL_FRONT_AND_BACK, gl.GL_EMISSION, (0.3, 0.0, 0.3, 1.0))
+            gl.glMaterialf(gl.GL_FRONT_AND_BACK, gl.GL_SHININESS, 5.0)
+        gl.glVertex2f(x, -0.95)
+        gl.glVertex2f(x, -0.35)
+    gl.glEnd()
+    gl.glRectf(-0.95, -0.3, 0.95, -0.1)            # the material set last, for the whole rectangle
+    if two_sided:
+        back_material_fan(gl)
+    gl.glColorMaterial(gl.GL_FRONT, gl.GL_AMBIENT_AND_DIFFUSE)
+    gl.glEnable(gl.GL_COLOR_MATERIAL)
+    gl.glBegin(gl.GL_QUADS)
+    for (x, y), c in zip(((0.1, 0.05), (0.9, 0.05), (0.9, 0.9), (0.1, 0.9)),
+                         ((1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1))):
+        gl.glColor3f(*c)
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glDisable(gl.GL_COLOR_MATERIAL)
+    gl.glFinish()
+
 
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
-                                    evaluators, line_stipple, polygon_modes, texture_targets, array_primitives)}
+                                    evaluators, line_stipple, polygon_modes, texture_targets, array_primitives,
+                                    material_in_begin_end)}
