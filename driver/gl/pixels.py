@@ -10,8 +10,8 @@ import layout
 from driver.gl import enums as E
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, bytes_per_pixel
 
-__all__ = ["client_format", "from_resource_bytes", "image_size_B", "read_client_image",
-           "to_resource_bytes", "write_client_image"]
+__all__ = ["client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
+           "to_resource_bytes", "write_client_bytes", "write_client_image"]
 
 _CHANNELS = {E.GL_RED: "R", E.GL_RG: "RG", E.GL_RGB: "RGB", E.GL_RGBA: "RGBA", E.GL_BGRA: "BGRA",
              E.GL_RED_INTEGER: "R", E.GL_RG_INTEGER: "RG", E.GL_RGB_INTEGER: "RGB",
@@ -120,6 +120,39 @@ def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | Non
         rows = _client_rows(np.frombuffer(out, np.uint8), store, fmt, type, width, height, depth)
         rows[...] = packed.reshape(rows.shape)
     return bytes(out)
+
+
+def write_client_bytes(raw: np.ndarray, store, fmt, type, dest: bytearray | None = None) -> bytes:
+    """Pixels already in the client's format, uint8 (depth, height, width, bpp) ->
+    client bytes laid out per `store`, as `write_client_image` lays them out."""
+    depth, height, width = raw.shape[:3]
+    total = image_size_B(store, fmt, type, width, height, depth)
+    out = bytearray(total) if dest is None else dest
+    if total:
+        rows = _client_rows(np.frombuffer(out, np.uint8), store, fmt, type, width, height, depth)
+        rows[...] = raw.reshape(rows.shape)
+    return bytes(out)
+
+
+_EXACT_TYPES = {"UNORM": 16, "UINT": 32, "SINT": 32}     # channel type -> most bits unpack+pack keeps
+
+
+def passthrough_format(pipe_format_name: str, fmt: int, type: int) -> str | None:
+    """The layout format when a colour resource's bytes are already the client's
+    bytes for (fmt, type): same format, and unpacking then packing gives every byte
+    back (all bits in UNORM channels of at most 16 bits or in integer channels; no
+    padding, no sRGB conversion, no depth/stencil). Else None."""
+    name = client_format(fmt, type)
+    if name is None or name != _transfer_format(pipe_format_name):
+        return None
+    f = layout.get_format(name)
+    if f.is_compressed or f.is_depth_or_stencil or f.is_srgb:
+        return None
+    if sum(c.bits for c in f.channels) != 8 * f.block_size_B:
+        return None
+    if not all(c.name in "RGBALI" and c.bits <= _EXACT_TYPES.get(c.type, 0) for c in f.channels):
+        return None
+    return name
 
 
 def _transfer_format(pipe_format_name: str) -> str:

@@ -12,7 +12,8 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, lookup
 from driver.gl.formats import pixel_type_matches
-from driver.gl.pixels import client_format, from_resource_bytes, write_client_image
+from driver.gl.pixels import (client_format, from_resource_bytes, passthrough_format, write_client_bytes,
+                              write_client_image)
 
 __all__ = ["ReadbackMixin"]
 
@@ -86,10 +87,15 @@ class ReadbackMixin:
             return b""
         check(client_format(format, type) is not None, E.GL_INVALID_OPERATION,
               "unsupported conversion")
-        rgba = self._read_rgba(res, level, layer, x, y, width, height)
-        if format == E.GL_STENCIL_INDEX and rgba.shape[-1] and res.format.name.startswith(("Z24", "Z32")):
-            rgba = rgba[..., [1, 1, 1, 1]]
-        out = write_client_image(rgba[np.newaxis], self.state.pack, format, type)
+        if info is not None and passthrough_format(res.format.name, format, type):
+            # the stored bytes are the client's: no round trip through RGBA
+            raw = self._read_raw(res, level, layer, x, y, width, height)
+            out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
+        else:
+            rgba = self._read_rgba(res, level, layer, x, y, width, height)
+            if format == E.GL_STENCIL_INDEX and rgba.shape[-1] and res.format.name.startswith(("Z24", "Z32")):
+                rgba = rgba[..., [1, 1, 1, 1]]
+            out = write_client_image(rgba[np.newaxis], self.state.pack, format, type)
         if pbo is not None:
             check(isinstance(pixels, int) and pixels + len(out) <= pbo.size, E.GL_INVALID_OPERATION,
                   "write beyond the pack buffer")
@@ -105,28 +111,52 @@ class ReadbackMixin:
         info = self._attachment_info(a) if a else None
         return info[3] if info else 0
 
-    def _read_rgba(self, res, level, layer, x, y, width, height) -> np.ndarray:
-        """RGBA (height, width, 4) of a region; pixels outside the image read
-        as zero (GL 4.6 section 18.2.8: undefined, we choose 0)."""
+    def _read_inside(self, res, level, layer, x, y, width, height):
+        """The part of a region inside the image, in the resource's format:
+        (uint8 (h, w, bpp), x0 - x, y0 - y), or None when no pixel is inside."""
         t = res.template
         w, h = max(1, t.width_px >> level), max(1, t.height_px >> level)
         x0, y0 = max(0, x), max(0, y)
         x1, y1 = min(w, x + width), min(h, y + height)
-        out = None
-        if x1 > x0 and y1 > y0:
-            tr = self.pipe.transfer_map(res, level, PipeMap.READ,
-                                        Box(x0, y0, layer, x1 - x0, y1 - y0, 1))
-            try:
-                import layout
-                bpp = layout.get_format(res.format.name).block_size_B
-                rows = [bytes(tr.data[r * tr.stride_B:r * tr.stride_B + (x1 - x0) * bpp])
-                        for r in range(y1 - y0)]
-            finally:
-                self.pipe.transfer_unmap(tr)
-            inner = from_resource_bytes(b"".join(rows), res.format.name, (y1 - y0, x1 - x0))
-            out = np.zeros((height, width, 4), inner.dtype)
-            out[y0 - y:y1 - y, x0 - x:x1 - x] = inner
-        return out if out is not None else np.zeros((height, width, 4), np.float32)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        tr = self.pipe.transfer_map(res, level, PipeMap.READ, Box(x0, y0, layer, x1 - x0, y1 - y0, 1))
+        try:
+            import layout
+            bpp = layout.get_format(res.format.name).block_size_B
+            data = np.frombuffer(tr.data, np.uint8)
+            rows = np.lib.stride_tricks.as_strided(data, shape=(y1 - y0, (x1 - x0) * bpp), strides=(tr.stride_B, 1))
+            inner = rows.reshape(y1 - y0, x1 - x0, bpp).copy()
+        finally:
+            self.pipe.transfer_unmap(tr)
+        return inner, x0 - x, y0 - y
+
+    def _read_raw(self, res, level, layer, x, y, width, height) -> np.ndarray:
+        """The region's stored bytes (height, width, bpp); pixels outside the image
+        read as zero bytes (which unpack to 0 in the formats ``passthrough_format``
+        allows, as ``_read_rgba`` gives them)."""
+        import layout
+        bpp = layout.get_format(res.format.name).block_size_B
+        part = self._read_inside(res, level, layer, x, y, width, height)
+        if part is not None and part[0].shape[:2] == (height, width):
+            return part[0]
+        out = np.zeros((height, width, bpp), np.uint8)
+        if part is not None:
+            inner, dx, dy = part
+            out[dy:dy + inner.shape[0], dx:dx + inner.shape[1]] = inner
+        return out
+
+    def _read_rgba(self, res, level, layer, x, y, width, height) -> np.ndarray:
+        """RGBA (height, width, 4) of a region; pixels outside the image read
+        as zero (GL 4.6 section 18.2.8: undefined, we choose 0)."""
+        part = self._read_inside(res, level, layer, x, y, width, height)
+        if part is None:
+            return np.zeros((height, width, 4), np.float32)
+        raw, dx, dy = part
+        inner = from_resource_bytes(raw.tobytes(), res.format.name, raw.shape[:2])
+        out = np.zeros((height, width, 4), inner.dtype)
+        out[dy:dy + inner.shape[0], dx:dx + inner.shape[1]] = inner
+        return out
 
     # -- blits (GL 4.6 section 18.3.1) ---------------------------------------------------
     def glBlitFramebuffer(self, srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask,

@@ -49,3 +49,36 @@ def test_tex_image_converts_to_the_resource_format(es3):
     res = es3._texture_resource(es3.textures.get(t))
     half = np.frombuffer(bytes(res.levels[0][3]), np.float16)
     assert list(half) == [0.5, -2.0, 1.0, 0.25]
+
+
+def _all_client_pairs():
+    from driver.gl.pixels import _CHANNELS, _PACKED, _TYPES
+    pairs = {(f, t) for f in _CHANNELS for t in _TYPES} | {(f, t) for t, f in _PACKED}
+    return sorted(p for p in pairs if client_format(*p) is not None)
+
+
+def test_passthrough_reads_give_the_bytes_of_the_rgba_round_trip():
+    """Wherever passthrough_format allows copying a resource's bytes to the client,
+    the copy equals unpacking to RGBA and packing again (random bytes, pack state
+    with alignment, row length and skips)."""
+    from driver.gl.pixels import from_resource_bytes, passthrough_format, write_client_bytes
+    import layout
+    rng = np.random.default_rng(3)
+    st = PixelStore(alignment=8, row_length=7, skip_rows=1, skip_pixels=2)
+    allowed = []
+    for fmt, type_ in _all_client_pairs():
+        name = passthrough_format(client_format(fmt, type_), fmt, type_)
+        if name is None:
+            continue
+        allowed.append(name)
+        bpp = layout.get_format(name).block_size_B
+        raw = rng.integers(0, 256, (1, 3, 5, bpp), dtype=np.uint8)
+        rgba = from_resource_bytes(raw.tobytes(), name, (1, 3, 5))
+        want = write_client_image(rgba, st, fmt, type_)
+        assert write_client_bytes(raw, st, fmt, type_) == want, name
+    assert {"R8G8B8A8_UNORM", "B8G8R8A8_UNORM", "R16G16B16A16_UINT", "R10G10B10A2_UNORM"} <= set(allowed)
+    # conversions are never passed through
+    assert passthrough_format("R8G8B8A8_UNORM", E.GL_RGBA, E.GL_FLOAT) is None
+    assert passthrough_format("R8G8B8A8_SRGB", E.GL_RGBA, E.GL_UNSIGNED_BYTE) == "R8G8B8A8_UNORM"
+    assert passthrough_format("R8G8B8A8_SNORM", E.GL_RGBA, E.GL_BYTE) is None       # -128 reads as -127
+    assert passthrough_format("R32G32B32A32_FLOAT", E.GL_RGBA, E.GL_FLOAT) is None  # NaN payloads

@@ -94,3 +94,12 @@ def test_invalidate(es3):
     es3.glBindFramebuffer(E.GL_FRAMEBUFFER, 0)
     es3.glInvalidateFramebuffer(E.GL_FRAMEBUFFER, 1, [E.GL_COLOR])
     assert es3.pipe.last("invalidate_resource")[0] is es3.window.color
+
+
+def test_read_pixels_partly_outside_reads_zero_bytes(es3):
+    c = make_ctx("gles3", 4, 2)
+    window_pixels(c, bytes(range(32)))
+    out = c.glReadPixels(-1, 1, 3, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE)   # (-1..1, 1..2): 2 pixels inside
+    want = np.zeros((2, 3, 4), np.uint8)
+    want[0, 1:] = np.arange(16, 24).reshape(2, 4)
+    assert out == want.tobytes()
