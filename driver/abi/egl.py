@@ -10,7 +10,9 @@ success); eglGetError returns and resets it.
 Deliberate leniency: in eglChooseConfig an unspecified EGL_SURFACE_TYPE or
 EGL_RENDERABLE_TYPE matches every config (the specification's defaults,
 WINDOW_BIT and OPENGL_ES_BIT, would match none: we have no windows nor GLES 1).
-Shared contexts are accepted but share no objects."""
+A context created with a share_context joins its share group
+(driver.gl.objects.ShareGroup): buffers, textures, renderbuffers, samplers,
+shaders, programs, sync objects and display lists are shared."""
 
 from __future__ import annotations
 
@@ -138,14 +140,15 @@ class Surface:
 
 
 class Context:
-    def __init__(self, config, api_name, client_api, version):
+    def __init__(self, config, api_name, client_api, version, share=None):
         from driver.agx.face import default_screen
         from driver.gl import Context as GLContext
         self.handle = next(_handles) * 16
         self.config, self.api_name, self.client_api, self.version = config, api_name, client_api, version
         self.screen = default_screen()
         self.pipe = self.screen.context_create()
-        self.gl = GLContext(self.pipe, api_name, 1, 1)
+        self.gl = GLContext(self.pipe, api_name, 1, 1,
+                            share_group=share.gl.share_group if share is not None else None)
         self.own_window = self.gl.window
         self.thread = None           # threading ident while current
         self.draw = self.read = None
@@ -560,9 +563,10 @@ def choose_api(client_api: int, major: int, minor: int, profile: int) -> str:
 def eglCreateContext(dpy, config, share, attribs):
     _display(dpy)
     cfg = None if _h(config) == 0 else _config(config)      # EGL_KHR_no_config_context
-    if _h(share) != 0:
-        _context(share)
+    share_ctx = _context(share) if _h(share) != 0 else None
     client_api = runtime.current.egl_api
+    # EGL 1.5 section 3.7.1: the share context must be of the same client API
+    _check(share_ctx is None or share_ctx.client_api == client_api, EGL_BAD_CONTEXT)
     es = client_api == EGL_OPENGL_ES_API
     major, minor = (1, 0) if not es else (1, 0)
     profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
@@ -585,7 +589,7 @@ def eglCreateContext(dpy, config, share, attribs):
         _check(cfg is None or cfg.attrs[EGL_RENDERABLE_TYPE] & (EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT),
                EGL_BAD_CONFIG)
     api_name = choose_api(client_api, major, minor, profile)
-    ctx = Context(cfg, api_name, client_api, (major, minor))
+    ctx = Context(cfg, api_name, client_api, (major, minor), share_ctx)
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("EGLContext", ctx.handle)
 

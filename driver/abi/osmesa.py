@@ -5,7 +5,17 @@ A context renders into its own window framebuffer; the caller's buffer
 context stops being current (Mesa's OSMesa renders into it directly; programs
 read it after glFinish, as its documentation asks). Formats: OSMESA_RGBA,
 BGRA, ARGB, RGB, BGR with GL_UNSIGNED_BYTE. Contexts are desktop GL: the
-compatibility profile (GL 3.3) unless OSMESA_CORE_PROFILE asks for core."""
+compatibility profile (GL 3.3) unless OSMESA_CORE_PROFILE asks for core.
+A context created with a sharelist joins its share group
+(driver.gl.objects.ShareGroup).
+
+OSMesaGetDepthBuffer gives a copy of the window's depth buffer in the
+layout OSMESA_DEPTH_BITS asks for (as Mesa's gallium OSMesa chooses its
+depth format): up to 16 bits, 2-byte unsigned normalized values; up to 24,
+4-byte values with the depth in the low 24 bits and the stencil in the top
+8; more, 4-byte unsigned normalized values. Rows run in the colour buffer's
+order (bottom to top unless OSMESA_Y_UP is 0). Once asked for, the copy is
+refreshed whenever the colour buffer is (glFinish, glFlush, release)."""
 
 from __future__ import annotations
 
@@ -44,14 +54,17 @@ def bind(the_ffi) -> None:
 
 
 class OSContext:
-    def __init__(self, fmt, api_name):
+    def __init__(self, fmt, api_name, depth_bits=24, share=None):
         from driver.agx.face import default_screen
         from driver.gl import Context as GLContext
         self.handle = next(_handles) * 16
         self.format = fmt
+        self.depth_bits = depth_bits
+        self.depth_copy = None       # np.ndarray behind OSMesaGetDepthBuffer's pointer
         self.screen = default_screen()
         self.pipe = self.screen.context_create()
-        self.gl = GLContext(self.pipe, api_name, 1, 1)
+        self.gl = GLContext(self.pipe, api_name, 1, 1,
+                            share_group=share.gl.share_group if share is not None else None)
         self.buffer = NULL
         self.width = self.height = 0
         self.row_length = 0
@@ -96,6 +109,35 @@ class OSContext:
         out = np.frombuffer(ffi.buffer(ffi.cast("char *", self.buffer), row_px * self.height * nc),
                             np.uint8).reshape(self.height, row_px, nc)
         out[:, :self.width] = rgba
+        if self.depth_copy is not None:
+            self.read_depth()
+
+    def read_depth(self):
+        """Refresh self.depth_copy from the window's depth buffer (Z24S8)."""
+        from driver.gallium import Box, PipeMap
+        self.gl.glFinish()
+        w, h = self.width, self.height
+        tr = self.pipe.transfer_map(self.gl.window.depth_stencil, 0, PipeMap.READ,
+                                    Box(0, 0, 0, w, h, 1))
+        try:
+            z24s8 = np.lib.stride_tricks.as_strided(
+                np.frombuffer(tr.data, np.uint32), (h, w), (tr.stride_B, 4)).copy()
+        finally:
+            self.pipe.transfer_unmap(tr)
+        if not self.y_up:
+            z24s8 = z24s8[::-1]
+        z24 = z24s8 & 0xFFFFFF
+        if self.depth_bits <= 16:
+            values = (z24 >> 8).astype(np.uint16)
+        elif self.depth_bits <= 24:
+            values = z24s8
+        else:
+            values = (z24 << 8) | (z24 >> 16)       # 24 -> 32 bits, 1.0 stays all ones
+        if self.depth_copy is None or self.depth_copy.shape != values.shape \
+                or self.depth_copy.dtype != values.dtype:
+            self.depth_copy = np.ascontiguousarray(values)
+        else:
+            self.depth_copy[...] = values          # the caller's pointer stays valid
 
     def release(self):
         self.after_flush()
@@ -113,24 +155,29 @@ def _h(p) -> int:
     return int(ffi.cast("uintptr_t", p))
 
 
-def _create(fmt, api_name):
+def _create(fmt, api_name, depth_bits=24, sharelist=None):
+    share = None
+    if sharelist is not None and sharelist != NULL:
+        share = CONTEXTS.get(_h(sharelist))
+        if share is None:
+            return NULL
     if fmt not in CHANNELS:
         return NULL
-    ctx = OSContext(fmt, api_name)
+    ctx = OSContext(fmt, api_name, depth_bits, share)
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("OSMesaContext", ctx.handle)
 
 
 def OSMesaCreateContext(fmt, sharelist):
-    return _create(fmt, "compat")
+    return _create(fmt, "compat", 24, sharelist)
 
 
 def OSMesaCreateContextExt(fmt, depth_bits, stencil_bits, accum_bits, sharelist):
-    return _create(fmt, "compat")
+    return _create(fmt, "compat", depth_bits, sharelist)
 
 
 def OSMesaCreateContextAttribs(attribs, sharelist):
-    fmt, profile, major, minor = OSMESA_RGBA, OSMESA_COMPAT_PROFILE, 1, 0
+    fmt, profile, major, minor, depth_bits = OSMESA_RGBA, OSMESA_COMPAT_PROFILE, 1, 0, 24
     if attribs != NULL:
         arr = ffi.cast("int *", attribs)
         i = 0
@@ -144,7 +191,9 @@ def OSMesaCreateContextAttribs(attribs, sharelist):
                 major = v
             elif k == OSMESA_CONTEXT_MINOR_VERSION:
                 minor = v
-            elif k not in (OSMESA_DEPTH_BITS, OSMESA_STENCIL_BITS, OSMESA_ACCUM_BITS):
+            elif k == OSMESA_DEPTH_BITS:
+                depth_bits = v
+            elif k not in (OSMESA_STENCIL_BITS, OSMESA_ACCUM_BITS):
                 return NULL
             i += 2
     version = (major, minor)
@@ -152,7 +201,7 @@ def OSMesaCreateContextAttribs(attribs, sharelist):
         api_name = "gl43" if version <= (4, 3) else None     # newest compatible core
     else:
         api_name = "compat" if version <= (3, 3) else None
-    return NULL if api_name is None else _create(fmt, api_name)
+    return NULL if api_name is None else _create(fmt, api_name, depth_bits, sharelist)
 
 
 def OSMesaDestroyContext(ctx):
@@ -229,13 +278,23 @@ def OSMesaGetColorBuffer(ctx, width, height, fmt, buffer):
 
 
 def OSMesaGetDepthBuffer(ctx, width, height, bytes_per_value, buffer):
-    """The depth buffer lives in GPU memory (tiled, Z32F + S8): not exposed."""
-    for p in (width, height, bytes_per_value):
+    """A copy of the depth buffer (see the module's docstring); false for a
+    context without depth bits or never made current."""
+    c = CONTEXTS.get(_h(ctx))
+    if c is None or c.buffer == NULL or c.depth_bits <= 0:
+        for p in (width, height, bytes_per_value):
+            if p != NULL:
+                ffi.cast("GLint *", p)[0] = 0
+        if buffer != NULL:
+            ffi.cast("void **", buffer)[0] = NULL
+        return 0
+    c.read_depth()
+    for p, v in ((width, c.width), (height, c.height), (bytes_per_value, c.depth_copy.itemsize)):
         if p != NULL:
-            ffi.cast("GLint *", p)[0] = 0
+            ffi.cast("GLint *", p)[0] = v
     if buffer != NULL:
-        ffi.cast("void **", buffer)[0] = NULL
-    return 0
+        ffi.cast("void **", buffer)[0] = ffi.cast("void *", c.depth_copy.ctypes.data)
+    return 1
 
 
 def OSMesaColorClamp(enable):

@@ -19,3 +19,16 @@ def test_pyopengl_platform(platform, shimgl_env):
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.rstrip().endswith("OK")
     assert "internal error" not in res.stderr
+
+
+@pytest.mark.parametrize("script, platform", [("pyopengl_egl_share", "egl"),
+                                              ("pyopengl_osmesa_buffers", "osmesa")])
+def test_pyopengl_scenario(script, platform, shimgl_env):
+    """pyopengl_egl_share: shared EGL contexts, each current in its own
+    thread; pyopengl_osmesa_buffers: OSMesaGetDepthBuffer (16/24/32 bits),
+    OSMesaGetColorBuffer, OSMesaPixelStore and an OSMesa sharelist."""
+    env = dict(shimgl_env, PYOPENGL_PLATFORM=platform)
+    res = run([sys.executable, PY_DIR / f"{script}.py"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("OK")
+    assert "internal error" not in res.stderr
