@@ -499,7 +499,9 @@ def make_commands_py(cmds, registry_dir: Path) -> str:
               f'({_where(registry_dir)}/gl.xml,\negl.xml) while the package was built. Do not edit.\n\n'
               "NAMES: every exported command, in the index order of the C library.\n"
               "MARSHAL: name -> function(ctx, *c_args) for the GL commands (see build.py,\n"
-              'marshal_function)."""\n')
+              "marshal_function).\n"
+              "DESKTOP_ONLY, ES_ONLY: GL commands only desktop OpenGL, or only OpenGL ES,\n"
+              'has (a context of the other kind records GL_INVALID_OPERATION)."""\n')
     out = [banner, "# fmt: off", "from driver.abi import marshal as M", "",
            "NAMES = (" + "".join(f"\n    {c.name!r}," for c in cmds) + "\n)", ""]
     gl = [c for c in cmds if c.family == "gl"]
@@ -508,6 +510,11 @@ def make_commands_py(cmds, registry_dir: Path) -> str:
         out.append("")
     out.append("MARSHAL = {" + "".join(f"\n    {c.name!r}: {c.name}," for c in gl) + "\n}")
     out.append("")
+    apis = registry.command_apis(registry_dir)
+    for label, api in (("DESKTOP_ONLY", "gl"), ("ES_ONLY", "gles2")):
+        only = sorted(c.name for c in gl if apis.get(c.name) == {api})
+        out.append(f"{label} = frozenset({{" + "".join(f"\n    {n!r}," for n in only) + "\n})")
+        out.append("")
     out.append("# return kinds: p = pointer or handle, v = void, n = number")
     out.append("RETURNS = {" + "".join(f"\n    {c.name!r}: {_ret_kind(c.ret)!r}," for c in cmds)
                + "\n}")

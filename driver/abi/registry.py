@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Command", "Param", "find_registry", "read_commands"]
+__all__ = ["Command", "Param", "command_apis", "find_registry", "read_commands"]
 
 
 @dataclass(frozen=True)
@@ -87,3 +87,32 @@ def read_commands(registry_dir: Path) -> list[Command]:
                 params.append(Param(c_type, pname, p.get("len", "")))
             commands[name] = Command(name, ret, tuple(params), family)
     return [commands[n] for n in sorted(commands)]
+
+
+def command_apis(registry_dir: Path) -> dict[str, set[str]]:
+    """GL command name -> the APIs that have it, of "gl" (desktop OpenGL, any
+    profile) and "gles2" (OpenGL ES 2.0 and later): from the <feature> and
+    <extension> elements requiring it. Commands of neither (ES 1.x, SC) are
+    absent."""
+    root = ET.parse(registry_dir / "gl.xml").getroot()
+    apis: dict[str, set[str]] = {}
+
+    def add(elem, api_names) -> None:
+        for req in elem.findall("require"):
+            wanted = {a for a in (req.get("api") or "").split("|") if a}
+            for api in api_names:
+                if wanted and api not in wanted:
+                    continue
+                for cmd in req.findall("command"):
+                    apis.setdefault(cmd.get("name"), set()).add(api)
+
+    for feature in root.findall("feature"):
+        api = {"gl": "gl", "gles2": "gles2"}.get(feature.get("api"))
+        if api is not None:
+            add(feature, [api])
+    for ext in root.findall("extensions/extension"):
+        supported = set(ext.get("supported", "").split("|"))
+        names = (["gl"] if supported & {"gl", "glcore"} else []) + \
+                (["gles2"] if "gles2" in supported else [])
+        add(ext, names)
+    return apis

@@ -9,6 +9,9 @@ driver/abi/_commands.py NAMES) it attaches the implementation:
   method of the calling thread's current driver.gl.Context, when the front end
   has that method. Commands it does not have stay unattached in C: calling one
   records GL_INVALID_OPERATION (what a missing extension's command would do).
+  So does a command the current context's API lacks (glBegin in an OpenGL ES
+  context, glDiscardFramebufferEXT in a desktop one: the registry's
+  DESKTOP_ONLY and ES_ONLY), as Mesa's per-API dispatch tables do.
 * egl*: driver.abi.egl.COMMANDS; OSMesa*: driver.abi.osmesa.COMMANDS.
 
 The current context is per thread (threading.local). Calls from several threads
@@ -58,7 +61,7 @@ def _report(name: str, err: BaseException) -> None:
             traceback.print_exc()
 
 
-def _gl_entry(name, fn, zero, after):
+def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
     from driver.gl.errors import GLError
     from driver.gl import enums as E
 
@@ -72,6 +75,10 @@ def _gl_entry(name, fn, zero, after):
         if ctx is None:
             return zero
         with LOCK:
+            if not (es_ok if ctx.api.es else desktop_ok):
+                ctx._record_error(GLError(E.GL_INVALID_OPERATION,
+                                          f"{name} is not part of {ctx.api.name}"))
+                return zero
             try:
                 r = fn(ctx, *args)
                 if after is not None:
@@ -139,7 +146,8 @@ def install(the_ffi, lib) -> None:
             if impl is not None:
                 zero = {"p": the_ffi.NULL, "v": None}.get(rets[name], 0)
                 after = _after_flush if name in ("glFinish", "glFlush") else None
-                fn = _gl_entry(name, impl, zero, after)
+                fn = _gl_entry(name, impl, zero, after, es_ok=name not in _commands.DESKTOP_ONLY,
+                               desktop_ok=name not in _commands.ES_ONLY)
         elif name.startswith("egl"):
             fn = egl.COMMANDS.get(name)
         else:
