@@ -15,7 +15,10 @@ Key fields read (``compiler.ir.ShaderKey`` or None): vertex — ``clip_planes``,
 ``render_targets`` (tuple of ``compiler.lower.RenderTarget``), ``frag_output_locations``, ``logic_op``, ``alpha_func``,
 ``alpha_to_coverage``, ``alpha_to_one``, ``samples``, ``two_side``,
 ``flat_shade``; all — ``uniform_regs_B``, ``atomic_counter_ssbo_base``,
-``scalarize``.
+``scalarize``, ``profile`` (the GLSL profile the GL front end compiled the
+source with: "core" or "compatibility"; a ``#version`` profile token still
+wins. Absent: 1.40 compatibility, 1.50+ core, as ``compiler.glsl.parse`` with
+no context).
 """
 
 from __future__ import annotations
@@ -78,11 +81,15 @@ class ShaderInfo:
         raise KeyError(slot)
 
 
+_COMPAT_CONTEXT = {"compatibility": True, "core": False}
+
+
 def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
     """Parse, lower and optimise one shader for variant ``key``. Raises
     ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
     lowering does not support."""
-    unit = parse(source, stage)
+    profile = key.get("profile") if key is not None else None
+    unit = parse(source, stage, compat_context=_COMPAT_CONTEXT.get(profile))
     shader = glsl_to_ir(unit, key)
     io = shader.info.pop("io")
     scalarize = bool(key.get("scalarize", False)) if key is not None else False

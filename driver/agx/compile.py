@@ -19,6 +19,8 @@ from .shader import AgxShader, CFBinding, Push
 
 __all__ = ["compile_variant", "link_fragment_bindings", "available"]
 
+from compiler.ir import ShaderKey
+
 try:
     from compiler.backend import BackendError, compile_glsl
     from compiler.lower import LoweringError
@@ -75,11 +77,25 @@ def _remap(front: dict, slots: dict) -> tuple[list, int]:
     return copies, size
 
 
+def _with_profile(state, key):
+    """The key plus the GLSL profile the GL front end compiled ``state.ir`` (the
+    typed AST) with, so the compiler parses the source as the GL compile did
+    (a bare ``#version 150`` in a compatibility context is compatibility) without
+    re-deriving it from the text."""
+    version = getattr(state.ir, "version", None)
+    profile = getattr(version, "profile", None)
+    if profile not in ("core", "compatibility"):
+        return key
+    if key is None:
+        return ShaderKey.make(profile=profile)
+    return key.replace(profile=profile) if hasattr(key, "replace") else {**key, "profile": profile}
+
+
 def compile_variant(state, key) -> AgxShader:
     if compile_glsl is None:
         raise NotImplementedError("the compiler backend is not available")
     stage = STAGE_NAMES[int(state.stage)]
-    c = compile_glsl(state.source, stage, key)
+    c = compile_glsl(state.source, stage, _with_profile(state, key))
     info = c.info
     pinfo = state.info or {}
     default_words = (getattr(info, "uniform_regs_B", 0) + 3) // 4
