@@ -9,6 +9,7 @@ from __future__ import annotations
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.later import LaterStagesMixin
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -16,7 +17,7 @@ from driver.gl.pointers import as_bytes
 __all__ = ["DesktopMixin"]
 
 
-class DesktopMixin:
+class DesktopMixin(LaterStagesMixin):
     def _desktop(self, major: int = 1, minor: int = 0) -> None:
         check(self.api.gl(major, minor), E.GL_INVALID_OPERATION, "desktop GL only")
 
@@ -562,3 +563,4 @@ def _define_attrib_variants():
 
 
 _define_attrib_variants()
+

@@ -38,6 +38,8 @@ class DrawMixin:
         if self.api.gl(3, 2) or self.api.es_(3, 2):
             modes |= {E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY,
                       E.GL_TRIANGLES_ADJACENCY, E.GL_TRIANGLE_STRIP_ADJACENCY}
+        if self.api.gl(4, 0):
+            modes.add(E.GL_PATCHES)
         return modes
 
     def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
@@ -45,6 +47,8 @@ class DrawMixin:
         check_enum(mode, self._draw_modes(), f"bad primitive mode {mode:#x}")
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
+        # GL 4.6 section 10.1.15: patches need a tessellation stage, which no program has yet
+        check(mode != E.GL_PATCHES, E.GL_INVALID_OPERATION, "GL_PATCHES without a tessellation stage")
         prog = self.current_program
         if prog is None and self.bound_pipeline is not None:
             problem = self._pipeline_problem(self.bound_pipeline)

@@ -136,6 +136,12 @@ class GetMixin:
             })
             for i in range(self.caps.max_render_targets):
                 t[E.GL_DRAW_BUFFER0 + i] = (lambda i: lambda c: c._draw_buffer_enum(i))(i)
+        if api.gl(4, 0):
+            t.update({
+                E.GL_PATCH_VERTICES: lambda c: c._patch_state()["vertices"],
+                E.GL_PATCH_DEFAULT_OUTER_LEVEL: lambda c: c._patch_state()["outer"],
+                E.GL_PATCH_DEFAULT_INNER_LEVEL: lambda c: c._patch_state()["inner"],
+            })
         if not api.es:
             t.update({
                 E.GL_POLYGON_MODE: lambda c: (s.polygon_mode, s.polygon_mode),

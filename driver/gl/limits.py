@@ -93,6 +93,7 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         })
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1
+        lim["GL_MAX_PATCH_VERTICES"] = 32        # driver.gl.later.LaterStagesMixin.MAX_PATCH_VERTICES
     if api.gl(4, 1):
         lim.update({"GL_MAX_VIEWPORTS": caps.max_viewports,
                     "GL_VIEWPORT_SUBPIXEL_BITS": 0,

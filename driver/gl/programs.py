@@ -21,6 +21,16 @@ __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
 
 STAGES = {E.GL_VERTEX_SHADER: "vertex", E.GL_FRAGMENT_SHADER: "fragment",
           E.GL_COMPUTE_SHADER: "compute"}
+# Stages the claimed desktop versions include but the compiler cannot build yet
+# (geometry: GL 3.2; tessellation: GL 4.0): shader objects of these types exist, and
+# compiling one fails with an info log saying so.
+LATER_STAGES = {E.GL_GEOMETRY_SHADER: ("geometry", (3, 2)),
+                E.GL_TESS_CONTROL_SHADER: ("tessellation control", (4, 0)),
+                E.GL_TESS_EVALUATION_SHADER: ("tessellation evaluation", (4, 0))}
+
+
+def stage_label(type: int) -> str:
+    return STAGES[type] if type in STAGES else LATER_STAGES[type][0]
 PIPE_STAGES = {"vertex": PipeShaderType.VERTEX, "fragment": PipeShaderType.FRAGMENT,
                "compute": PipeShaderType.COMPUTE}
 
@@ -163,6 +173,7 @@ class ProgramMixin:
         t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
         if self.api.gl_or_es((4, 3), (3, 1)):
             t.add(E.GL_COMPUTE_SHADER)
+        t |= {k for k, (_n, v) in LATER_STAGES.items() if self.api.gl(*v)}
         return t
 
     # -- shaders ---------------------------------------------------------------
@@ -188,6 +199,11 @@ class ProgramMixin:
     def glCompileShader(self, shader: int) -> None:
         sh = self._shader(shader)
         source = sh.source or ""
+        if sh.type in LATER_STAGES:
+            sh.compiled, sh.ast, sh.compiled_source = False, None, None
+            sh.info_log = (f"0:0(0): error: {LATER_STAGES[sh.type][0]} shaders are not supported "
+                           f"by shimgl yet (its compiler has vertex, fragment and compute stages only)\n")
+            return
         if self.api.es and not _VERSION_RE.search(source):
             # GLSL ES 1.00 section 3.4: no #version means version 100 in a
             # GLES context; "#line 0" keeps the messages' line numbers.
@@ -404,7 +420,7 @@ class ProgramMixin:
         units: dict[str, list] = {}
         for sh in prog.shaders:
             if not sh.compiled:
-                raise LinkError(f"{STAGES[sh.type]} shader {sh.name} is not compiled")
+                raise LinkError(f"{stage_label(sh.type)} shader {sh.name} is not compiled")
             units.setdefault(STAGES[sh.type], []).append(sh.ast)
         if self.api.compat and "compute" not in units:
             self._add_fixed_function_stages(units)

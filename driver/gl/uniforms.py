@@ -19,7 +19,7 @@ from driver.gl.errors import check
 __all__ = ["UniformMixin"]
 
 _ACCEPTS = {"f": ("float", "bool"), "i": ("int", "bool", "sampler", "image"),
-            "ui": ("uint", "bool")}
+            "ui": ("uint", "bool"), "d": ("double",)}   # no double uniform is ever active (fp64: later)
 _PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i"}
 
 
@@ -155,7 +155,7 @@ def _define_entry_points():
 
     for program_form, prefix in ((False, "glUniform"), (True, "glProgramUniform")):
         for n in (1, 2, 3, 4):
-            for letter in ("f", "i", "ui"):
+            for letter in ("f", "i", "ui", "d"):
                 setattr(UniformMixin, f"{prefix}{n}{letter}", scalar(n, letter, program_form))
                 setattr(UniformMixin, f"{prefix}{n}{letter}v", vector(n, letter, program_form))
         for cols in (2, 3, 4):
@@ -165,6 +165,8 @@ def _define_entry_points():
 
 
 def _scalar_guard(self, letter: str, program_form: bool) -> None:
+    if letter == "d":
+        check(self.api.gl(4, 0), E.GL_INVALID_OPERATION, "glUniform*d needs GL 4.0")
     if letter == "ui":
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
     if program_form:
