@@ -162,6 +162,46 @@ def _region_offsets_B(lay: Layout, level: int, layer: int, x_el: int, y_el: int,
     return (y_part * size_B + (base + lay.level_offsets_B[level]))[:, None] + (x_part * size_B)[None, :]
 
 
+class _Region:
+    """Byte offsets of a region (h_el, w_el), their bounds and alignment, and their
+    word indices per word size: everything tile/detile derive from the addresses.
+    Read-only; remembered for the last few regions (frames repeat them)."""
+
+    def __init__(self, offsets: np.ndarray):
+        self.offsets = offsets
+        self.lo = int(offsets.min()) if offsets.size else 0
+        self.hi = int(offsets.max()) if offsets.size else 0
+        self.low_bits = int(np.bitwise_or.reduce(offsets, axis=None)) & 7 if offsets.size else 0
+        self._index: dict = {}
+        offsets.flags.writeable = False
+
+    def word_index(self, word_B: int) -> np.ndarray:
+        idx = self._index.get(word_B)
+        if idx is None:
+            idx = self.offsets >> (word_B.bit_length() - 1) if word_B > 1 else self.offsets
+            if self.hi < (1 << 31) * word_B:
+                idx = idx.astype(np.int32)  # half the index bandwidth
+            idx.flags.writeable = False
+            self._index[word_B] = idx
+        return idx
+
+
+_REGIONS: dict = {}
+_REGIONS_MAX_EL = 16 << 20   # elements remembered in all
+
+
+def _region(lay: Layout, level: int, layer: int, x_el: int, y_el: int, w_el: int, h_el: int) -> _Region:
+    key = (lay, level, layer, x_el, y_el, w_el, h_el)
+    hit = _REGIONS.get(key)
+    if hit is None:
+        hit = _Region(_region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el))
+        if sum(r.offsets.size for r in list(_REGIONS.values())) + hit.offsets.size > _REGIONS_MAX_EL:
+            _REGIONS.clear()
+        if hit.offsets.size <= _REGIONS_MAX_EL:
+            _REGIONS[key] = hit
+    return hit
+
+
 def _region_el(lay: Layout, level: int, x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:
     """Convert a pixel region to elements; block-compressed regions must be
     block-aligned (or end at the level's edge)."""
@@ -200,8 +240,7 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     if not 0 <= layer < lay.depth_px:
         raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
     src = _as_bytes(src_bytes)
-    offsets = _region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el)
-    out = _read(src, offsets, lay.blocksize_B)
+    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B)
     if level < lay.compressed_levels:
         # Solid subtiles read as their value, whatever the body holds under them.
         from .compression import solid_patches
@@ -233,48 +272,47 @@ def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: 
         # solid tiles keep their value; the level is then all "uncompressed".
         from .compression import resolve
         resolve(lay, dst, level, layer)
-    offsets = _region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el)
-    _write(dst, offsets, src.reshape(h_el, w_el, lay.blocksize_B), lay.blocksize_B)
+    _write(dst, _region(lay, level, layer, x_el, y_el, w_el, h_el), src.reshape(h_el, w_el, lay.blocksize_B),
+           lay.blocksize_B)
 
 
 _WORD = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-def _word_view(buf: np.ndarray, size_B: int, offsets: np.ndarray):
+def _word_view(buf: np.ndarray, size_B: int, region: _Region):
     """A view of ``buf`` as the widest words (8, 4, 2 or 1 bytes) dividing
     ``size_B`` that every offset is aligned to, and that word size."""
     base = buf.ctypes.data
-    low_bits = int(np.bitwise_or.reduce(offsets, axis=None)) & 7 if offsets.size else 0  # one pass
     for word_B in (8, 4, 2, 1):
-        if size_B % word_B == 0 and base % word_B == 0 and not low_bits % word_B:
+        if size_B % word_B == 0 and base % word_B == 0 and not region.low_bits % word_B:
             n = buf.size // word_B
             return buf[: n * word_B].view(_WORD[word_B]), word_B
     raise AssertionError("unreachable: 1-byte words always fit")
 
 
-def _word_index(offsets: np.ndarray, word_B: int) -> np.ndarray:
-    """Offsets (aligned) as word indices."""
-    return offsets >> (word_B.bit_length() - 1) if word_B > 1 else offsets
+def _check_fits(buf: np.ndarray, region: _Region, size_B: int) -> None:
+    if region.offsets.size and (region.lo < 0 or region.hi + size_B > buf.size):
+        raise ValueError(f"the buffer ({buf.size} B) is too small for the layout")
 
 
-def _read(src: np.ndarray, offsets: np.ndarray, size_B: int) -> np.ndarray:
-    if offsets.size and (offsets.min() < 0 or offsets.max() + size_B > src.size):
-        raise ValueError(f"the buffer ({src.size} B) is too small for the layout")
-    words, word_B = _word_view(src, size_B, offsets)
+def _read(src: np.ndarray, region: _Region, size_B: int) -> np.ndarray:
+    _check_fits(src, region, size_B)
+    words, word_B = _word_view(src, size_B, region)
     k = size_B // word_B
+    shape = region.offsets.shape
     if k == 1:  # one word per element: a plain take
-        return words.take(_word_index(offsets, word_B)).view(np.uint8).reshape(offsets.shape + (size_B,))
-    idx = _word_index(offsets, word_B)[..., None] + np.arange(k)
-    return words[idx].reshape(offsets.shape + (k,)).view(np.uint8).reshape(offsets.shape + (size_B,))
+        return words.take(region.word_index(word_B)).view(np.uint8).reshape(shape + (size_B,))
+    idx = region.word_index(word_B)[..., None] + np.arange(k)
+    return words[idx].reshape(shape + (k,)).view(np.uint8).reshape(shape + (size_B,))
 
 
-def _write(dst: np.ndarray, offsets: np.ndarray, values: np.ndarray, size_B: int) -> None:
-    if offsets.size and (offsets.min() < 0 or offsets.max() + size_B > dst.size):
-        raise ValueError(f"the buffer ({dst.size} B) is too small for the layout")
-    words, word_B = _word_view(dst, size_B, offsets)
+def _write(dst: np.ndarray, region: _Region, values: np.ndarray, size_B: int) -> None:
+    _check_fits(dst, region, size_B)
+    words, word_B = _word_view(dst, size_B, region)
     k = size_B // word_B
+    values = np.ascontiguousarray(values).view(_WORD[word_B])
     if k == 1:  # one word per element: a plain put
-        words[_word_index(offsets, word_B)] = np.ascontiguousarray(values).view(_WORD[word_B]).reshape(offsets.shape)
+        words[region.word_index(word_B)] = values.reshape(region.offsets.shape)
         return
-    idx = _word_index(offsets, word_B)[..., None] + np.arange(k)
-    words[idx] = np.ascontiguousarray(values).view(_WORD[word_B]).reshape(idx.shape)
+    idx = region.word_index(word_B)[..., None] + np.arange(k)
+    words[idx] = values.reshape(idx.shape)
