@@ -28,6 +28,10 @@ QUAD_LANES = 4  # implicit derivatives: lanes 4q+0..3 are pixels (0,0), (1,0), (
 W = P.Wrap
 F32 = np.float32
 
+#: Take the special-case paths the data allows (exactly the general path's results;
+#: tests switch them off to compare).
+FAST_PATHS = True
+
 
 def wrap(i: np.ndarray, size: np.ndarray, mode: P.Wrap) -> tuple[np.ndarray, np.ndarray | None]:
     """Integer texel coordinate -> (index in [0, size), border mask or None)."""
@@ -73,14 +77,16 @@ def _face_direction(face, sc, tc):
     return np.stack([x, y, z], axis=1)
 
 
-def _table_take(table, bases, level, uniform, size, idx, shift):
+def _table_take(table, bases, level, uniform, size, idx, shift, itype=np.intp):
     """table[bases[level] + i] - shift for each index array; a uniform level takes
-    from the level's slice (shifted once, on the small table)."""
+    from the level's slice (shifted once, on the small table, as ``itype``)."""
     if uniform:
         b = int(bases[level])
         t = table[b:b + int(size)]
         if shift:
             t = t - shift
+        if itype != t.dtype:
+            t = t.astype(itype)
         return [t.take(i) for i in idx]
     b = bases.take(level)
     return [table.take(b + i) - shift if shift else table.take(b + i) for i in idx]
@@ -184,6 +190,28 @@ def _quad_rho2(cols: list[np.ndarray], scale) -> np.ndarray:
     return out.reshape(n)
 
 
+#: int32 texel indices and columns are exact while every value stays below this
+_INT32_SAFE = 1 << 30
+
+
+def _index_type(view, samp, st_cols, offs, level: int):
+    """int32 when every texel coordinate (any tap, any wrap) and every column of the
+    image fits int32 with room to spare, else intp: the data decides, the results
+    are the same (int32 arithmetic is half the memory traffic of int64). NaN or
+    infinite coordinates take intp, where their casts are defined as before."""
+    columns_total = -(-view.lay.size_B // view.unit_B) * view.ppb
+    if not FAST_PATHS or columns_total >= _INT32_SAFE:
+        return np.intp
+    scale = 1 if samp.unnormalized else max(int(view.width_px_l[level]), int(view.height_px_l[level]),
+                                           int(view.depth_px[level]))
+    reach = 2 + (0 if offs is None or offs.size == 0 else int(np.abs(offs).max()))
+    for c in st_cols:
+        lo, hi = c.min(), c.max()
+        if not (-_INT32_SAFE < (float(lo) * scale - reach) and float(hi) * scale + reach < _INT32_SAFE):
+            return np.intp
+    return np.int32
+
+
 def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols=None):
     """lambda' of GL eq. 8.6 (before the level choice), per lane (float32).
     ``st_cols``: contiguous columns of ``st``, if the caller has them."""
@@ -220,7 +248,8 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols=None):
             lam = np.log2(rho2)                             # a fresh array: updated in place below
             lam *= F32(0.5)                                 # log2(rho) = log2(rho^2) / 2
             lam = lam.astype(F32, copy=False)
-    lam += F32(samp.lod_bias)
+    if samp.lod_bias:
+        lam += F32(samp.lod_bias)
     if bias is not None:
         lam += np.asarray(bias, F32)
     lo, hi = F32(samp.lod_min), F32(samp.lod_max)
@@ -333,11 +362,21 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     layer_part = layer * view.layer_col if (view.layers > 1 and nd < 3) else 0
     offs = None if offset is None else np.asarray(offset, np.intp).reshape(n, -1)
 
+    itype = _index_type(view, samp, st_cols, offs, lvl_lo)
+    if (FAST_PATHS and lin is True and uniform and nd == 2 and view.layers == 1 and not view.is_cube and offs is None
+            and gather_component is None and compare is None and not samp.unnormalized and shift is not None
+            and view.lay.tiling != "twiddled_compressed" and W.CLAMP_TO_BORDER not in samp.wraps[:2]):
+        # the common case (a 2D texture, linear filters, one level pair for every
+        # lane, no border): the same arithmetic as below without its generality
+        return _swizzle(view, _bilinear_2d(mem, view, samp, st_cols, [(int(lv[0]), w) for lv, w in levels],
+                                           itype, shift, span[1], cache))
     cols, borders, weights = [], [], []
     for level, level_w in levels:
         if uniform:
             level = int(level[0])
-        sizes = [view.width_px_l[level], view.height_px_l[level], view.depth_px[level]][:nd]
+            sizes = [int(view.width_px_l[level]), int(view.height_px_l[level]), int(view.depth_px[level])][:nd]
+        else:
+            sizes = [view.width_px_l[level], view.height_px_l[level], view.depth_px[level]][:nd]
         parts, wts, bmasks, raw_idx, idxs = [], [], [], [], []
         for a in range(nd):
             u = st_cols[a] if samp.unnormalized else st_cols[a] * np.asarray(sizes[a], F32)
@@ -345,17 +384,24 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
                 u = u + offs[:, a].astype(F32)
             with np.errstate(invalid="ignore"):
                 if any_linear:
-                    ua = u - F32(0.5) if lin is True else np.where(lin, u - F32(0.5), u)
-                    fl = np.floor(ua)
-                    i0 = fl.astype(np.intp)
-                    w1 = ua - fl if lin is True else np.where(lin, ua - fl, F32(0)).astype(F32)
+                    if lin is True:   # u - 0.5, its floor and fraction, in place on fresh arrays
+                        ua = np.subtract(u, F32(0.5), out=u if u is not st_cols[a] else None)
+                        fl = np.floor(ua)
+                        i0 = fl.astype(itype)
+                        w1 = np.subtract(ua, fl, out=ua)
+                    else:
+                        ua = np.where(lin, u - F32(0.5), u)
+                        fl = np.floor(ua)
+                        i0 = fl.astype(itype)
+                        w1 = np.where(lin, ua - fl, F32(0)).astype(F32)
                     ends = [i0, i0 + 1]
                     w0 = F32(1) - w1
                     if a == nd - 1 and level_w is not None:  # fold the level weight in once
-                        w0, w1 = w0 * level_w, w1 * level_w
+                        w0 *= level_w
+                        w1 = w1 * level_w
                     wts.append([w0, w1])
                 else:
-                    ends = [np.floor(u).astype(np.intp)]
+                    ends = [np.floor(u).astype(itype)]
                     wts.append([level_w if a == nd - 1 else None])
             mode = samp.wraps[a]
             if view.is_cube:
@@ -368,9 +414,9 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
             raw_idx.append(ends)
             idxs.append(idx)
             if a == 0:
-                parts.append(_table_take(view.x_col, view.x_base, level, uniform, sizes[0], idx, 0))
+                parts.append(_table_take(view.x_col, view.x_base, level, uniform, sizes[0], idx, 0, itype))
             elif a == 1:
-                ys = _table_take(view.y_col, view.y_base, level, uniform, sizes[1], idx, shift)
+                ys = _table_take(view.y_col, view.y_base, level, uniform, sizes[1], idx, shift, itype)
                 parts.append([y + layer_part for y in ys] if isinstance(layer_part, np.ndarray) else ys)
             else:
                 parts.append([k * view.layer_col for k in idx])
@@ -434,18 +480,54 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     return _swizzle(view, _weighted_sum(table, cols, weights, n))
 
 
+def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache) -> np.ndarray:
+    """Bilinear taps of each (level, level weight) of ``levels`` (scalar levels) of
+    a 2D view, wrapped without borders, and their weighted sum: exactly the
+    general path's operations in its order, with nothing per lane it would skip."""
+    cols, weights = [], []
+    for level, level_w in levels:
+        xs, wxs = _linear_axis(st_cols[0], int(view.width_px_l[level]), samp.wraps[0], view.x_col,
+                               int(view.x_base[level]), 0, itype, None)
+        ys, wys = _linear_axis(st_cols[1], int(view.height_px_l[level]), samp.wraps[1], view.y_col,
+                               int(view.y_base[level]), shift, itype, level_w)
+        for y, wy in zip(ys, wys):        # taps in the general path's order: x fastest
+            for x, wx in zip(xs, wxs):
+                cols.append(x + y)
+                weights.append(wx * wy)
+    table, cols = fetch(mem, view, cols, None, None, shift=shift, span_end=span_end, cache=cache)
+    return _weighted_sum(table, cols, weights, cols[0].shape[0])
+
+
+def _linear_axis(s, size: int, mode, col_table, base: int, shift: int, itype, level_w):
+    """One axis of a linear filter at one level: the two taps' column parts and
+    weights (the level weight folded into the weights when given)."""
+    with np.errstate(invalid="ignore"):
+        u = s * F32(size)
+        u -= F32(0.5)
+        fl = np.floor(u)
+        i0 = fl.astype(itype)
+        w1 = np.subtract(u, fl, out=u)
+        w0 = F32(1) - w1
+        if level_w is not None:
+            w0 *= level_w
+            w1 = w1 * level_w
+    t = col_table[base:base + size]
+    t = (t - shift if shift else t).astype(itype, copy=False)
+    return [t.take(wrap(i, size, mode)[0]) for i in (i0, i0 + 1)], [w0, w1]
+
+
 def _weighted_sum(table: np.ndarray, cols, weights, n: int) -> np.ndarray:
-    """sum_k weights[k] * table[:, cols[k]] -> (4, n) float32, taps added in order,
-    one channel at a time (contiguous arithmetic; measured faster than taking
-    whole RGBA texels at once, even for small batches)."""
-    res = np.empty((4, n), F32)
-    tmp = np.empty(n, F32)
-    for ch in range(4):
-        row, acc = table[ch], res[ch]
-        np.multiply(row.take(cols[0]), weights[0], out=acc)
-        for col, wt in zip(cols[1:], weights[1:]):
-            np.multiply(row.take(col), wt, out=tmp)
-            np.add(acc, tmp, out=acc)
+    """sum_k weights[k] * table[:, cols[k]] -> (4, n) float32, taps added in order.
+    Each tap is one take of all four channels (channel-major, so the weight
+    broadcasts along contiguous rows), scaled and added in place."""
+    res = None
+    for col, wt in zip(cols, weights):
+        tap = table.take(col, axis=1)
+        tap *= wt
+        if res is None:
+            res = tap
+        else:
+            res += tap
     return res
 
 

@@ -374,3 +374,55 @@ def test_uniform_lod_takes_the_scalar_path_and_matches_reference(lod_value):
     ref = [ref_sample_2d(as_float(chain), s, t, lod_value, mip="LINEAR", mag_linear=True, min_linear=True,
                          wrap_s="MIRRORED_REPEAT", wrap_t="REPEAT") for s, t in st]
     np.testing.assert_allclose(got, np.array(ref), atol=3e-6)
+
+
+@pytest.mark.parametrize("wrap_s, wrap_t", [("REPEAT", "REPEAT"), ("MIRRORED_REPEAT", "CLAMP_TO_EDGE"),
+                                            ("MIRROR_CLAMP_TO_EDGE", "REPEAT"), ("CLAMP_TO_BORDER", "REPEAT")])
+@pytest.mark.parametrize("size, tiling, fmt", [((64, 32), "twiddled", "R8G8B8A8_UNORM"),
+                                               ((37, 21), "linear", "R8G8B8A8_UNORM"),
+                                               ((16, 16), "twiddled", "R16G16B16A16_FLOAT")])
+@pytest.mark.parametrize("lod", ["quads", 0.0, 1.375, "per-lane"])
+def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lod, monkeypatch):
+    """The special-case paths (2D linear filtering at one level pair, int32 texel
+    indices) give bit for bit the general path's results on the same inputs:
+    coordinates far outside [0, 1] and repeated many times, non-power-of-two
+    sizes, every wrap, a swizzle, a first level above 0, NaN and huge coordinates."""
+    from drmshim.gpu.texture import sampling
+    rng = np.random.default_rng(20)
+    mem = new_memory()
+    mipmapped = tiling != "linear"   # (linear images have one level)
+    chain = mip_chain(rng, *size, levels=None if mipmapped else 1)
+    if fmt == "R16G16B16A16_FLOAT":
+        chain = [rng.uniform(-2, 2, c.shape).astype(np.float32) for c in chain]
+    put_texture(mem, chain, fmt=fmt, tiling=tiling, first_level=int(mipmapped), swizzle=("B", "G", "R", "ONE"),
+                pack_values=fmt != "R8G8B8A8_UNORM")
+    put_sampler(mem, wrap_s=wrap_s, wrap_t=wrap_t, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR")
+    n = 4096
+    # 2x2 quads of pixels stepping 2.6 texels of the base level (LOD ~1.4 from quads)
+    corner = np.repeat(rng.uniform(-9, 13, (n // 4, 2)), 4, axis=0)
+    step = 2.6 / (size[0] >> 1)
+    st = (corner + np.tile([[0, 0], [step, 0], [0, step], [step, step]], (n // 4, 1))).astype(np.float32)
+    kw = {}
+    if lod == "per-lane":
+        kw["lod"] = rng.uniform(-1, 4, n).astype(np.float32)
+    elif lod != "quads":
+        kw["lod"] = np.full(n, lod, np.float32)
+    cases = [st]
+    odd = st.copy()
+    odd[5] = [np.nan, 0.5]
+    odd[9] = [3e9, -4e9]
+    cases.append(odd)
+    calls = []
+    bilinear_2d = sampling._bilinear_2d
+    for coords in cases:
+        monkeypatch.setattr(sampling, "_bilinear_2d", lambda *a: calls.append(a[5]) or bilinear_2d(*a))
+        fast = tex.sample(mem, DESC_VA, SAMP_VA, coords, **kw)
+        monkeypatch.undo()
+        monkeypatch.setattr(sampling, "FAST_PATHS", False)
+        general = tex.sample(mem, DESC_VA, SAMP_VA, coords, **kw)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(fast, general)
+    if wrap_s != "CLAMP_TO_BORDER" and lod != "per-lane":  # the data allowed the 2D path: it was taken,
+        assert calls[0] == np.int32                        # with int32 indices,
+        if lod != "quads":                                   # and intp ones for NaN / huge coordinates
+            assert calls[1] == np.intp                       # (whose quads' LODs are not uniform)
