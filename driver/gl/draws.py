@@ -382,7 +382,8 @@ class DrawMixin:
             params = sobj.params if sobj is not None else tex.params
             seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
             samplers.append(ps.sampler_state(params, target, seamless))
-            views.append(ps.sampler_view(tex, res, PIPE_TARGETS[target]))
+            depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
+            views.append(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode))
         self.cso.set_samplers(stage, samplers)
         self.pipe.set_sampler_views(stage, 0, views)
 

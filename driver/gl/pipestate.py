@@ -193,10 +193,19 @@ def sampler_state(params, target: int, seamless: bool) -> SamplerState:
         border_color=tuple(params.border_color))
 
 
-def sampler_view(tex, resource, pipe_target) -> SamplerView:
+# GL 3.2 compatibility section 3.8.15: where a depth value D lands, per DEPTH_TEXTURE_MODE
+_DEPTH_MODES = {E.GL_LUMINANCE: (E.GL_RED, E.GL_RED, E.GL_RED, E.GL_ONE),
+                E.GL_INTENSITY: (E.GL_RED, E.GL_RED, E.GL_RED, E.GL_RED),
+                E.GL_ALPHA: (E.GL_ZERO, E.GL_ZERO, E.GL_ZERO, E.GL_RED),
+                E.GL_RED: (E.GL_RED, E.GL_ZERO, E.GL_ZERO, E.GL_ONE)}
+
+
+def sampler_view(tex, resource, pipe_target, depth_mode: int = E.GL_RED) -> SamplerView:
     """A view of the texture's levels base..max; texture views (GL 4.6
     section 8.18) add their level/layer offsets into the parent's resource
-    and their own format."""
+    and their own format. ``depth_mode``: the texture's DEPTH_TEXTURE_MODE
+    (compatibility profile; RED elsewhere), applied to depth sampling before the
+    texture's swizzle."""
     last = resource.template.last_level
     layers = resource.template.array_size
     level0 = getattr(tex, "view_min_level", 0)
@@ -212,6 +221,10 @@ def sampler_view(tex, resource, pipe_target) -> SamplerView:
     base = tex.images[0][tex.base_level] if tex.images and len(tex.images[0]) > tex.base_level else None
     if base is not None and base.internal_format in (E.GL_INTENSITY, E.GL_INTENSITY8):
         swizzle = [E.GL_RED if s == E.GL_ALPHA else s for s in swizzle]   # stored as luminance
+    if fmt.name.startswith("Z") and depth_mode != E.GL_RED:
+        mode = _DEPTH_MODES[depth_mode]
+        pick = {E.GL_RED: mode[0], E.GL_GREEN: mode[1], E.GL_BLUE: mode[2], E.GL_ALPHA: mode[3]}
+        swizzle = [pick.get(s, s) for s in swizzle]
     return SamplerView(resource, fmt, pipe_target, first_level=first, last_level=final,
                        first_layer=layer0, last_layer=layer0 + nlayers - 1,
                        swizzle=tuple(_SWIZZLES[s] for s in swizzle))

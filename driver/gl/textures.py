@@ -197,6 +197,10 @@ class TextureMixin:
         elif pname == E.GL_DEPTH_STENCIL_TEXTURE_MODE and self.api.gl_or_es((4, 3), (3, 1)):
             check_enum(int(v0), (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX))
             tex.depth_stencil_mode = int(v0)
+        elif pname == E.GL_DEPTH_TEXTURE_MODE and self.api.compat:
+            # GL 3.2 compatibility section 3.8.15 (a texture, not a sampler, parameter)
+            check_enum(int(v0), (E.GL_LUMINANCE, E.GL_INTENSITY, E.GL_ALPHA, E.GL_RED))
+            tex.depth_texture_mode = int(v0)
         elif not self._set_sampler_param(tex.params, pname, value, False):
             raise GLError(E.GL_INVALID_ENUM, f"glTexParameter: bad pname {pname:#x}")
 
@@ -234,6 +238,8 @@ class TextureMixin:
             values |= {E.GL_TEXTURE_LOD_BIAS: p.lod_bias, E.GL_TEXTURE_BORDER_COLOR: p.border_color,
                        E.GL_TEXTURE_SWIZZLE_RGBA: tuple(tex.swizzle)}
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
+        if self.api.compat:
+            values[E.GL_DEPTH_TEXTURE_MODE] = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE)
         check_enum(pname, values)
         v = values[pname]
         return [int(x) for x in v] if isinstance(v, tuple) else [int(v)]
