@@ -8,6 +8,15 @@ and sample) into the image its ``PBE`` descriptor describes, through ``layout``
 format (``st_tile`` converts); the PBE converts nothing. A tile-memory sample
 count above the image's stores the image's samples only (resolving is the
 end-of-tile program's job). Accesses are unit "PBE".
+
+Memory traffic: when the caller names its pixel set (``pixels_key``: distinct
+pixels), the PBE touches only the level it stores: it writes the level's body
+without reading it when the pixels cover every byte of it, else reads and writes
+back that range; a compressed level covered whole gets its tiles' metadata words
+set "uncompressed" (what resolving it would leave) without resolving the body it
+overwrites. A partly covered compressed level, and unnamed pixel sets, take the
+general path: read the whole image, resolve, scatter, write it back. Both leave
+the same bytes.
 """
 
 from __future__ import annotations
@@ -27,11 +36,13 @@ _WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _OFFSET_CACHE: dict = {}
 
 
-def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int, pixels_key=None) -> np.ndarray:
-    """Byte offsets of pixels (xs, ys): the PBE's address generator, remembered for
-    the last few (layout, pixel set) pairs when the caller names the pixel set."""
-    return _remembered(("offsets", lay, level, sample, pixels_key), pixels_key,
-                       lambda: layout.offset_B(lay, xs, ys, 0, level, sample))
+def _offsets(lay, xs: np.ndarray, ys: np.ndarray, level: int, sample: int, pixels_key=None,
+             origin_B: int = 0) -> np.ndarray:
+    """Byte offsets of pixels (xs, ys) from ``origin_B``: the PBE's address generator,
+    remembered for the last few (layout, pixel set) pairs when the caller names the
+    pixel set."""
+    return _remembered(("offsets", lay, level, sample, pixels_key, origin_B), pixels_key,
+                       lambda: layout.offset_B(lay, xs, ys, 0, level, sample) - origin_B)
 
 
 def _remembered(key, pixels_key, make):
@@ -71,30 +82,47 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     if tile_offset_B + bpp > tile_buffer.shape[1]:
         raise ValueError(f"PBE at 0x{desc_va:x}: {fmt.name} at byte {tile_offset_B} exceeds the "
                          f"{tile_buffer.shape[1]}-byte tile record")
-    keep = np.flatnonzero((px < lay.level_width_px(d.level)) & (py < lay.level_height_px(d.level)))
+    level_w, level_h = lay.level_width_px(d.level), lay.level_height_px(d.level)
+    keep = np.flatnonzero((px < level_w) & (py < level_h))
     if len(keep) == 0:
         return
     base = d.address + d.layer * d.layer_stride_B
-    records = tile_buffer.reshape(len(px), samples, -1)
     whole = len(keep) == len(px)
     stored = min(samples, lay.sample_count_sa)
-    # Pixels named by the caller are distinct: when they cover every byte of an
-    # uncompressed image, the PBE only writes (no read of the old contents, 4 MB
-    # at 1024x1024 RGBA8).
-    overwrite = (whole and pixels_key is not None and not lay.is_level_compressed(d.level)
-                 and len(px) * stored * bpp == lay.size_B)
-    if overwrite:
-        image = np.empty(lay.size_B, np.uint8)
-    else:
-        image = memory.read(base, lay.size_B, "PBE")
-        if lay.is_level_compressed(d.level):
-            layout.resolve(lay, image, d.level, 0)
+    compressed = lay.is_level_compressed(d.level)
+    # the pixels (distinct when named) are every pixel of the level, every sample
+    full_level = whole and pixels_key is not None and len(px) == level_w * level_h and stored == lay.sample_count_sa
+    if pixels_key is not None and (full_level or not compressed):
+        lo, size_B = lay.level_offsets_B[d.level], lay.level_size_B(d.level)
+        if full_level and len(px) * lay.blocksize_B == size_B:
+            image = np.empty(size_B, np.uint8)       # every byte is written: no read
+        else:
+            image = memory.read(base + lo, size_B, "PBE")
+        _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B,
+                 pixels_key, lo)
+        memory.write(base + lo, image, "PBE")
+        if compressed:
+            _mark_level_uncompressed(memory, lay, d.level, base)
+        return
+    image = memory.read(base, lay.size_B, "PBE")
+    if compressed:
+        layout.resolve(lay, image, d.level, 0)
+    _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B, None, 0)
+    memory.write(base, image, "PBE")
+
+
+def _scatter(image, lay, level: int, tile_buffer, px, py, keep, whole: bool, samples: int, stored: int,
+             tile_offset_B: int, pixels_key, origin_B: int) -> None:
+    """Write the records' bytes at ``tile_offset_B`` into ``image``, which holds the
+    image's bytes from ``origin_B`` on."""
+    bpp = lay.bytes_per_block_B
+    records = tile_buffer.reshape(len(px), samples, -1)
     xs, ys = (px, py) if whole else (px[keep], py[keep])
     key = pixels_key if whole else None
     word = _WORDS.get(bpp)
     for s in range(stored):
-        offs = _offsets(lay, xs, ys, d.level, s, key)
-        words = _word_index(offs, bpp, (lay, d.level, s, key), key)
+        offs = _offsets(lay, xs, ys, level, s, key, origin_B)
+        words = _word_index(offs, bpp, (lay, level, s, key, origin_B), key)
         if words is not None and tile_offset_B % bpp == 0 and tile_buffer.shape[1] % bpp == 0 \
                 and tile_buffer.flags.c_contiguous:
             # records read as whole words (a strided gather of words, not of bytes)
@@ -107,4 +135,21 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
             image.view(word)[words] = np.ascontiguousarray(data).view(word).reshape(-1)
         else:
             image[offs[:, None] + np.arange(bpp)] = data
-    memory.write(base, image, "PBE")
+
+
+def _mark_level_uncompressed(memory, lay, level: int, base: int) -> None:
+    """Set every tile's metadata word of a compressed level (layer 0 from ``base``)
+    "uncompressed", leaving the rest of the level's metadata range as it is."""
+    lo = lay.metadata_offset_B + lay.level_offsets_compressed_B[level]
+    words = _remembered(("metadata", lay, level), True, lambda: _metadata_words(lay, level))
+    hi = lo + 8 * (int(words.max()) + 1)
+    meta = memory.read(base + lo, hi - lo, "PBE").view(np.uint64)
+    meta[words] = np.uint64(layout.tile_mode_uncompressed(lay.format))
+    memory.write(base + lo, meta, "PBE")
+
+
+def _metadata_words(lay, level: int) -> np.ndarray:
+    """Indices (8-byte words from the level's metadata start) of all its tiles."""
+    ty, tx = np.mgrid[0:lay.metadata_height_tl(level), 0:lay.metadata_width_tl(level)]
+    offs = layout.metadata_index(lay, level, tx.ravel(), ty.ravel(), 0)
+    return (offs - lay.metadata_offset_B - lay.level_offsets_compressed_B[level]) // 8
