@@ -175,13 +175,20 @@ def _quad_rho2(cols: list[np.ndarray], scale) -> np.ndarray:
     n = cols[0].shape[0]
     if n % 4:
         raise ValueError(f"implicit derivatives need whole 2x2 quads: {n} lanes is not a multiple of 4")
-    x_top = x_bot = y_left = y_right = 0
+    d = np.empty((4, n // 4), F32)   # per quad: x_top, x_bot, y_left, y_right
+    acc = None
     for c, sc in zip(cols, scale):
         q = c.reshape(-1, 4)
-        x_top = x_top + ((q[:, 1] - q[:, 0]) * sc) ** 2
-        x_bot = x_bot + ((q[:, 3] - q[:, 2]) * sc) ** 2
-        y_left = y_left + ((q[:, 2] - q[:, 0]) * sc) ** 2
-        y_right = y_right + ((q[:, 3] - q[:, 1]) * sc) ** 2
+        np.subtract(q[:, 1], q[:, 0], out=d[0])
+        np.subtract(q[:, 3], q[:, 2], out=d[1])
+        np.subtract(q[:, 2], q[:, 0], out=d[2])
+        np.subtract(q[:, 3], q[:, 1], out=d[3])
+        d *= sc
+        if acc is None:
+            acc = np.square(d)
+        else:
+            acc += np.square(d, out=d)
+    x_top, x_bot, y_left, y_right = acc
     out = np.empty((n // 4, 4), F32)
     np.maximum(x_top, y_left, out=out[:, 0])
     np.maximum(x_top, y_right, out=out[:, 1])
