@@ -111,18 +111,21 @@ def fetch_level(mem, view: TextureView, coords: np.ndarray, lod, sample=None,
             or view.lay.depth_px != 1 or sample is not None or coords.ndim != 2 or coords.shape[1] < 2):
         return None
     n = coords.shape[0]
+    if n == 0:
+        return None
     lod = np.asarray(0 if lod is None else lod)
     if lod.ndim:
-        if lod.size != n or n == 0 or lod.min() != lod.max():
+        if lod.size != n or lod.min() != lod.max():
             return None
         lod = lod.reshape(-1)[0]
     level = view.first_level + int(lod)
     if not view.first_level <= level <= view.last_level:
         return None
     w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
-    x, y = coords[:, 0], coords[:, 1]
-    if x.min() < 0 or x.max() >= w or y.min() < 0 or y.max() >= h:
+    lo, hi = coords[:, :2].min(axis=0), coords[:, :2].max(axis=0)
+    if lo.min() < 0 or hi[0] >= w or hi[1] >= h:
         return None
+    x, y = coords[:, 0], coords[:, 1]
     xb, yb = int(view.x_base[level]), int(view.y_base[level])
     col = view.x_col[xb:xb + w].take(x)
     col += view.y_col[yb:yb + h].take(y)
