@@ -108,8 +108,10 @@ class ShareGroup:
 
     def release(self, obj, destroy) -> None:
         """obj was deleted: destroy its resource (with `destroy`) once unused."""
-        self.orphans.append(obj)
-        self._sweep(destroy)
+        if getattr(obj, "resource", None) is not None:
+            self.orphans.append(obj)
+        if self.orphans:
+            self._sweep(destroy)
 
     def _sweep(self, destroy) -> None:
         used = self._used() if self.contexts else set()
@@ -126,6 +128,12 @@ class ShareGroup:
         used: set[int] = set()
         for ctx in self.contexts:
             used.update(id(o) for o in _bound_objects(ctx) if o is not None)
+        # buffer textures hold their buffer, texture views their parent's
+        # storage (the tables are shared: look once)
+        for tex in self.tables.get("textures", ()):
+            for held in (tex.buffer, getattr(tex, "view_parent", None)):
+                if held is not None:
+                    used.add(id(held))
         return used
 
 
@@ -150,8 +158,6 @@ def _bound_objects(ctx):
             yield from (entry[0] for entry in xfb.buffers)
     for fb in getattr(ctx, "framebuffers", ()):
         yield from (a.obj for a in fb.attachments.values())
-    for tex in getattr(ctx, "textures", ()):
-        yield tex.buffer
     yield getattr(ctx, "renderbuffer_binding", None)
     yield getattr(ctx, "current_program", None)
 
