@@ -89,7 +89,7 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
     ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
     lowering does not support."""
     profile = key.get("profile") if key is not None else None
-    unit = parse(source, stage, compat_context=_COMPAT_CONTEXT.get(profile))
+    unit = parse(source, stage, compat_context=_COMPAT_CONTEXT.get(profile), require_main=True)
     shader = glsl_to_ir(unit, key)
     io = shader.info.pop("io")
     scalarize = bool(key.get("scalarize", False)) if key is not None else False

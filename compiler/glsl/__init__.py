@@ -45,7 +45,8 @@ def preprocess(source: str) -> Preprocessed:
     return Preprocessed(r.text, r.version.number, r.profile, r.extensions)
 
 
-def parse(source: str, stage: str, *, compat_context: bool | None = None) -> TranslationUnit:
+def parse(source: str, stage: str, *, compat_context: bool | None = None,
+          require_main: bool = False) -> TranslationUnit:
     """Preprocess, parse and type-check one shader.
 
     `stage` is "vertex", "fragment" or "compute". `compat_context` says whether
@@ -55,7 +56,8 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None) -> Tra
     compatibility and 1.50+ core unless `#version` names the profile. Returns the typed AST (see
     `compiler.glsl.ast`); its `info_log` holds the warnings. Raises
     GLSLCompileError, whose `info_log` holds every message in Mesa's format
-    (`0:LINE(COL): error: ...`), when the shader has an error.
+    (`0:LINE(COL): error: ...`), when the shader has an error. A missing `main`
+    is an error only with `require_main` (GL reports it when linking).
     """
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
@@ -74,6 +76,10 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None) -> Tra
             decls = None
         if decls is not None and not log.has_errors:
             tu = analyze(decls, pp.version, stage, extensions, log, pp.invariant_all)
+            if require_main and tu.main is None and not log.has_errors:
+                # A link error in GL (a stage may be several shader objects, one with
+                # main): checked only for a standalone compile.
+                log.shader_error(f"{stage} shader lacks `main'")
             log.raise_if_errors()
             tu.info_log = log.text
             return tu

@@ -57,6 +57,14 @@ _RESERVED.update({"lowp": (120, 0), "mediump": (120, 0), "highp": (120, 0), "pre
                   "sample": (130, 300), "subroutine": (130, 300), "shared": (130, 300),
                   "buffer": (130, 300), "precise": (130, 300), "attribute": (0, 300),
                   "varying": (0, 300)})
+# GLSL 1.30 section 3.6: the image types (type names from 4.20 or with image load/store,
+# which tokenize checks first) and samplerBuffer (a type from 1.40) are reserved.
+_RESERVED.update({f"{p}image{d}": (130, 0) for p in ("", "i", "u") for d in (
+    "1D", "2D", "3D", "Cube", "1DArray", "2DArray", "Buffer")})
+_RESERVED.update({w: (130, 0) for w in ("image1DShadow", "image2DShadow", "image1DArrayShadow",
+                                        "image2DArrayShadow", "samplerBuffer")})
+# Reserved in GLSL 1.30 only: a layout qualifier identifier from 1.40 on.
+_RESERVED_130_ONLY = frozenset({"row_major"})
 
 # Keywords that an enabled extension brings to earlier versions.
 _EXTENSION_KEYWORDS = {
@@ -136,7 +144,7 @@ def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog
     if s in type_names:
         return Token("type", s, loc)
     res = _RESERVED.get(s)
-    if res and version.at_least(*res):
+    if res and version.at_least(*res) or s in _RESERVED_130_ONLY and not version.es and version.number == 130:
         log.error(loc, f"illegal use of reserved word `{s}'")
         return Token("ident", s, loc)
     if "__" in s and not s.startswith("gl_"):

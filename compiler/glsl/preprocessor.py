@@ -314,8 +314,8 @@ class Preprocessor:
         defs = {"__VERSION__": str(v.number)}
         if v.es:
             defs["GL_ES"] = "1"
-            if v.number >= 300:
-                defs["GL_FRAGMENT_PRECISION_HIGH"] = "1"
+            # ES 1.00 section 4.5.4: defined when the fragment language has highp (ours does)
+            defs["GL_FRAGMENT_PRECISION_HIGH"] = "1"
         if v.number >= 150 and not v.es:
             defs["GL_core_profile"] = "1"
             if self.profile_token == "compatibility":  # Mesa: only when the token is present
@@ -385,7 +385,7 @@ class Preprocessor:
         elif name == "error":
             self.error("#error " + _render(args).strip() if args else "#error", hash_col)
         elif name == "pragma":
-            self._pragma(args)
+            self._pragma(args, hash_col)
         elif name == "extension":
             self._extension(args, hash_col)
         elif name == "line":
@@ -504,6 +504,10 @@ class Preprocessor:
             if body[0].text == "##" or body[-1].text == "##":
                 self.error("'##' cannot appear at either end of a macro expansion", hash_col)
                 return
+            if params is not None and any(t.text == "#" for t in body):
+                # GLSL keeps C's token pasting but not its stringification (there are no strings)
+                self.error("'#' (stringification) is not allowed in a GLSL macro", hash_col)
+                return
         macro = Macro(name, params, body)
         old = self.macros.get(name)
         if old is not None:
@@ -534,11 +538,14 @@ class Preprocessor:
                 self.warning('Macro names containing "__" are reserved for use by the implementation.', hash_col)
         self.macros.pop(name, None)
 
-    def _pragma(self, args):
+    def _pragma(self, args, hash_col=1):
         text = _render(args).strip()
         self.pragmas.append(text)
         if re.fullmatch(r"STDGL\s+invariant\s*\(\s*all\s*\)", text):
             self.invariant_all = True
+            if self.stage == "fragment" and self.version.es and self.version.number >= 300:
+                # GLSL ES 3.00 section 4.6.1
+                self.error("#pragma STDGL invariant(all) cannot be used in a fragment shader", hash_col)
 
     def _extension(self, args, hash_col):
         words = [t.text for t in args]

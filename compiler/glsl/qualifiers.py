@@ -127,6 +127,10 @@ class QualifierRules:
                 self.error(loc, f"`varying' is deprecated and removed from {self.version} core")
             self.need(stage in ("vertex", "fragment"), loc,
                       f"`varying' variables may not be declared in the {stage} shader")
+            if q.interpolation:
+                # GLSL 1.30 section 4.3.9: interpolation qualifiers go with in/out only
+                self.error(loc, f"interpolation qualifier `{q.interpolation}' cannot be applied to the "
+                           "deprecated storage qualifier `varying'")
             var.storage = "out" if stage == "vertex" else "in"
         elif storage in ("in", "out"):
             if global_scope and not self.version.at_least(130, 300):

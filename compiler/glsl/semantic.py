@@ -89,6 +89,17 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 return scope[key_name]
         return None
 
+    def check_precision_type(self, t: T.GLSLType, precision: str | None, loc) -> None:
+        """GLSL 1.30 / ES 1.00 section 4.5.2: a precision qualifier applies to float, int
+        and opaque types only (not bool, not a structure)."""
+        if precision is None or t is None:
+            return
+        inner = t.innermost_element
+        if inner.is_struct or inner.is_boolean or inner.base not in ("float", "int", "uint") \
+                and not inner.is_opaque:
+            self.error(loc, "precision qualifiers apply only to floating point, integer and opaque "
+                       f"types, not `{inner}'")
+
     def check_precision(self, t: T.GLSLType, precision: str | None, loc) -> None:
         """ES: a float or opaque declaration needs a precision (explicit or default)."""
         if not self.version.es or precision is not None or t is None:
@@ -181,6 +192,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 self.error(s.loc, f"identifier `{s.name}' uses reserved `gl_' prefix")
             if self.symbols.lookup_current(s.name) is not None:
                 self.error(s.loc, f"struct `{s.name}' previously defined")
+            elif self.version.es and self.version.number == 100 and len(self.symbols.scopes) <= 2 \
+                    and self.user_functions.get(s.name):
+                # ES 1.00 section 4.2.7: functions and structures share one name space
+                self.error(s.loc, f"struct `{s.name}' redeclares function `{s.name}'")
             else:
                 self.symbols.declare(s.name, t)
         return t
@@ -190,9 +205,6 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
     def run(self, decls: list[A.Node]) -> None:
         for d in decls:
             self.external(d)
-        main = [s for s in self.user_functions.get("main", []) if s.definition is not None]
-        if not main:
-            self.log.shader_error(f"{self.stage} shader lacks `main'")
         self.check_whole_shader()
         if self.stage == "compute" and None in self.local_size:
             if self.local_size == [None, None, None]:
@@ -278,6 +290,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         if not d.declarators:
             if not q.empty and d.type_spec.struct is None:
                 self.warning(d.loc, "empty declaration")
+            elif q.precision is not None and d.type_spec.struct is not None:
+                self.check_precision_type(base, q.precision, d.loc)
             return
         self.check_qualifier_order(q)
         for decl in d.declarators:
@@ -304,6 +318,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             return None
         var = Variable(name, t, scope="global" if global_scope else "local", loc=loc)
         self.apply_qualifiers(var, q, loc, global_scope)
+        self.check_precision_type(t, q.precision, loc)
         self.check_precision(t, q.precision, loc)
         if self.version.es and var.precision is None and not t.innermost_element.is_struct:
             var.precision = self.default_precision(t)
@@ -489,6 +504,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             if q.interpolation or q.layout or q.invariant:
                 self.error(prm.loc, "function parameters may only have storage, precision and memory "
                            "qualifiers")
+            if t.is_array and direction != "in" and not self.version.at_least(120, 100):
+                # GLSL 1.10 section 5.8: arrays are not l-values
+                self.error(prm.loc, f"arrays cannot be `{direction}' parameters in {self.version}")
+            self.check_precision_type(t, q.precision, prm.loc)
             self.check_precision(t, q.precision, prm.loc)
             precision = q.precision
             if self.version.es and precision is None and not t.innermost_element.is_struct:
@@ -516,11 +535,23 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                            f"in {self.version}")
             elif not self.version.es:
                 self.hidden_builtins.add(p.name)
+        ret_precision = p.return_qualifier.precision
+        if not ret.is_void:
+            self.check_precision_type(ret, ret_precision, p.loc)
+            self.check_precision(ret, ret_precision, p.loc)
+            if self.version.es and ret_precision is None and not ret.innermost_element.is_struct:
+                ret_precision = self.default_precision(ret)
         sigs = self.user_functions.setdefault(p.name, [])
         for s in sigs:
             if list(s.parameter_types) == [x.type for x in params]:
                 if s.return_type != ret:
                     self.error(p.loc, f"function `{p.name}' return type doesn't match prototype")
+                elif self.version.es and getattr(s, "return_precision", None) != ret_precision:
+                    # ES 1.00 section 6.1: the return precision is part of the prototype
+                    self.error(p.loc, f"function `{p.name}' return type precision doesn't match prototype")
+                if not defining and self.version.es and self.version.number == 100:
+                    # ES 1.00 section 4.2.7: a function may be declared only once
+                    self.error(p.loc, f"function `{p.name}' redeclared")
                 for a, b in zip(s.parameters, params):
                     if a.storage != b.storage or a.read_only != b.read_only:
                         self.error(p.loc, f"function `{p.name}' parameter `{b.name}' qualifiers "
@@ -533,6 +564,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 p.signature = s
                 return s
         sig = FunctionSignature(p.name, ret, params, loc=p.loc)
+        sig.return_precision = ret_precision
         sigs.append(sig)
         p.signature = sig
         return sig
@@ -648,6 +680,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         body = s.body.statements
         if body and not isinstance(body[0], A.CaseLabel):
             self.error(body[0].loc, "statement before the first case label in switch")
+        if body and isinstance(body[-1], A.CaseLabel):
+            # GLSL 1.30 section 6.2 (Mesa's rule): a label needs a statement after it
+            self.error(body[-1].loc, "a case or default label at the end of a switch statement must be "
+                       "followed by a statement")
         self.stmt_CompoundStatement(s.body)
         self.switch_stack.pop()
 

@@ -52,6 +52,7 @@ class Variable:
     builtin: bool = False
     read_only: bool = False
     used: bool = False
+    return_precision: str | None = None  # ES: explicit or default precision of the return type
     assigned: bool = False
 
     def __repr__(self) -> str:
@@ -69,6 +70,7 @@ class FunctionSignature:
     loc: SourceLoc = SourceLoc()
     definition: Any = None  # ast.FunctionDefinition once the body is seen
     used: bool = False
+    return_precision: str | None = None  # ES: explicit or default precision of the return type
 
     @property
     def parameter_types(self) -> tuple[GLSLType, ...]:

@@ -17,7 +17,7 @@ INVALID = sorted((CORPUS / "invalid").iterdir())
 
 @pytest.mark.parametrize("path", VALID, ids=[p.name for p in VALID])
 def test_valid_shader_is_fully_typed(path):
-    tu = parse(path.read_text(), STAGES[path.suffix])
+    tu = parse(path.read_text(), STAGES[path.suffix], require_main=True)
     assert tu.main is not None and tu.main.definition is not None
     assert "error" not in tu.info_log
     for node in ast.walk(tu):
@@ -56,5 +56,5 @@ def _expected(path: Path) -> str:
 @pytest.mark.parametrize("path", INVALID, ids=[p.name for p in INVALID])
 def test_invalid_shader_reports_the_rule(path):
     with pytest.raises(GLSLCompileError) as e:
-        parse(path.read_text(), STAGES[path.suffix])
+        parse(path.read_text(), STAGES[path.suffix], require_main=True)
     assert _expected(path) in e.value.info_log.splitlines()

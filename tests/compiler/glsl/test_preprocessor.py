@@ -212,3 +212,14 @@ def test_preprocess_raises_with_info_log():
     with pytest.raises(GLSLCompileError) as e:
         preprocess("#error bad\n")
     assert e.value.info_log == "0:1(1): preprocessor error: #error bad\n"
+
+
+def test_es100_defines_fragment_precision_high():
+    # our fragment language has highp, so ES 1.00 defines the macro too (section 4.5.4)
+    r = preprocess_full("#version 100\n#ifdef GL_FRAGMENT_PRECISION_HIGH\nyes\n#endif\n", InfoLog(), "fragment")
+    assert "yes" in r.text
+
+
+def test_invariant_all_is_fine_in_an_es300_vertex_shader():
+    r = preprocess_full("#version 300 es\n#pragma STDGL invariant(all)\n", InfoLog(), "vertex")
+    assert r.invariant_all

@@ -322,3 +322,21 @@ def test_implicit_compatibility_does_not_define_the_profile_macro():
     src = ("#version 150\n#ifdef GL_compatibility_profile\n#error defined\n#endif\n"
            "void main() { gl_FragColor = vec4(1.0); }\n")
     parse(src, "fragment", compat_context=True)   # Mesa: only the `compatibility` token defines it
+
+
+def test_a_shader_without_main_compiles_and_a_standalone_compile_rejects_it():
+    """GL reports a missing main() when linking (a stage may be several shader
+    objects); a standalone compile (``require_main``) reports it at once."""
+    from compiler.glsl import GLSLCompileError, parse
+    src = "#version 130\nint twice(int x) { return x % 0 + 2 * x; }\n"
+    assert parse(src, "fragment").main is None
+    with pytest.raises(GLSLCompileError) as e:
+        parse(src, "fragment", require_main=True)
+    assert "error: fragment shader lacks `main'" in e.value.info_log
+
+
+def test_es100_allows_defining_after_one_prototype():
+    from compiler.glsl import parse
+    src = ("#version 100\nprecision mediump float;\nhighp float k(float x);\n"
+           "highp float k(float x) { return x; }\nvoid main() { gl_FragColor = vec4(k(1.0)); }\n")
+    assert parse(src, "fragment").main is not None
