@@ -46,6 +46,17 @@ def test_egl_gl_from_two_threads(build_host, shimgl_env):
     assert "threads ok" in res.stdout
 
 
+@pytest.mark.parametrize("api", ["gl", "gles3"])
+def test_shared_contexts_in_two_threads(api, build_host, shimgl_env):
+    """A context made with another as share_context, each current in its own
+    pthread at the same time: a texture one fills, the other reads through its
+    own framebuffer object and renders into, and the first reads back."""
+    exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
+    res = run([exe, api, "share"], shimgl_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "share ok" in res.stdout
+
+
 def test_egl_errors(build_host, abi_dir):
     """Linked against libshimgl.so itself (no glvnd): every EGL error is ours."""
     exe = build_host("egl_errors", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
