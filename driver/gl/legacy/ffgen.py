@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from driver.gl import enums as E
 
 __all__ = ["LightKey", "UnitKey", "VertexKey", "FragmentKey", "vertex_source", "fragment_source",
+           "pixel_vertex_source",
            "material_attribute", "MATERIAL_FIELDS"]
 
 MATERIAL_FIELDS = ("ambient", "diffuse", "specular", "emission", "shininess")
@@ -72,6 +73,7 @@ class FragmentKey:
     color_sum: bool = False
     fog_mode: int | None = None
     polygon_stipple: bool = False
+    pixels: str | None = None          # DrawPixels/Bitmap fragments: "color", "bitmap" or "depth"
 
 
 _GEN = {E.GL_OBJECT_LINEAR: "object", E.GL_EYE_LINEAR: "eye", E.GL_SPHERE_MAP: "sphere",
@@ -312,8 +314,30 @@ def _combine(u: UnitKey) -> list[str]:
     return out
 
 
+def pixel_vertex_source(key: FragmentKey) -> str:
+    """The vertex stage of a pixel rectangle (GL 2.1 sections 3.6.4, 3.7): the
+    quad is given in clip space; colour, secondary colour, texture coordinates
+    and fog coordinate are the raster position's, passed through."""
+    body = ["gl_Position = gl_Vertex;", "gl_FrontColor = gl_Color;", "gl_BackColor = gl_Color;",
+            "gl_FrontSecondaryColor = gl_SecondaryColor;", "gl_BackSecondaryColor = gl_SecondaryColor;",
+            "gl_FogFragCoord = gl_FogCoord;"]
+    body += [f"gl_TexCoord[{u.unit}] = gl_MultiTexCoord{u.unit};" for u in key.units]
+    return "#version 120\nvoid main() {\n    " + "\n    ".join(body) + "\n}\n"
+
+
+# the pixel-rectangle fragment's own value: the image texel under the fragment
+_PIXEL_FETCH = ("vec4 img = texture2D(shimgl_Pixels, (gl_FragCoord.xy - shimgl_PixelRect.xy)"
+                " * shimgl_PixelRect.zw);")
+_PIXEL_START = {"color": ["vec4 prev = img;"],
+                "bitmap": ["if (img.a < 0.5) discard;", "vec4 prev = gl_Color;"],
+                "depth": ["gl_FragDepth = img.r;", "vec4 prev = gl_Color;"]}
+
+
 def fragment_source(key: FragmentKey) -> str:
     decls, body = [], ["vec4 prev = gl_Color;"]
+    if key.pixels is not None:
+        decls += ["uniform sampler2D shimgl_Pixels;", "uniform vec4 shimgl_PixelRect;"]
+        body = [_PIXEL_FETCH, *_PIXEL_START[key.pixels]]
     for u in key.units:
         stype, call = _SAMPLERS[u.target]
         decls.append(f"uniform {stype} {sampler_name(u.unit)};")

@@ -14,12 +14,15 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import compile_glsl
 from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
-                                    vertex_source)
+                                    pixel_vertex_source, vertex_source)
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
 from driver.gl.objects import Program, Shader
 
-__all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS"]
+__all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS", "PIXEL_UNIT"]
+
+# the texture unit holding a pixel rectangle's image (above the 8 fixed-function units)
+PIXEL_UNIT = 8
 
 # fixed-function texture targets by priority (GL 2.1 section 3.8.15; rectangle per
 # ARB_texture_rectangle)
@@ -553,12 +556,14 @@ class FixedFunctionMixin:
         return self._draw_mode is not None and self._draw_mode >= E.GL_TRIANGLES and \
             self.state.polygon_mode == E.GL_FILL
 
-    def _ff_program_for(self, vkey: VertexKey, fkey: FragmentKey):
+    def _ff_program_for(self, vkey: VertexKey | None, fkey: FragmentKey):
+        """The program of a key; vkey None: the pixel-rectangle vertex stage."""
         key = (vkey, fkey)
         prog = self._ff_programs.get(key)
         if prog is None:
             prog = Program(0)
-            for gltype, src, stage in ((E.GL_VERTEX_SHADER, vertex_source(vkey), "vertex"),
+            vsrc = vertex_source(vkey) if vkey is not None else pixel_vertex_source(fkey)
+            for gltype, src, stage in ((E.GL_VERTEX_SHADER, vsrc, "vertex"),
                                        (E.GL_FRAGMENT_SHADER, fragment_source(fkey), "fragment")):
                 res = compile_glsl(src, stage)
                 assert res.ok, f"fixed-function {stage} shader: {res.info_log}\n{src}"
@@ -570,6 +575,8 @@ class FixedFunctionMixin:
             for u in ls.uniforms:
                 if u.name.startswith("shimgl_Texture"):
                     struct.pack_into("<i", data, u.offset_B, int(u.name[len("shimgl_Texture"):]))
+                elif u.name == "shimgl_Pixels":
+                    struct.pack_into("<i", data, u.offset_B, PIXEL_UNIT)
             self._create_pipe_shaders(prog)
             self._ff_programs[key] = prog
         return prog

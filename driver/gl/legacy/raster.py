@@ -4,21 +4,28 @@ glCopyPixels, glPixelZoom, glPixelTransfer, glPixelMap.
 
 glDrawPixels and glBitmap draw a window-aligned quad textured with the
 image (nearest filtering, one texel per zoomed pixel) through the normal
-draw path, so scissor, alpha/stencil/depth tests, blending and masks apply
-to the fragments as the spec asks; the raster colour is lit when lighting is
-on. Not done: texturing and fog of pixel fragments, depth/stencil DrawPixels and
-CopyPixels, colour tables/convolution/histogram."""
+draw path and the fixed-function fragment stage, so texturing (with the
+raster texture coordinates), colour sum, fog (with the raster distance),
+scissor, alpha/stencil/depth tests, blending and masks apply to the
+fragments as the spec asks; the raster colour is lit when lighting is on.
+DEPTH_COMPONENT rectangles write the depth (the colour is the raster
+colour), STENCIL_INDEX rectangles write the stencil buffer one bit plane
+per pass; glCopyPixels of COLOR, DEPTH and STENCIL read the rectangle back
+and draw it the same way. Not done: colour-index and DEPTH_STENCIL
+rectangles, colour maps (MAP_COLOR), colour tables/convolution/histogram."""
 
 from __future__ import annotations
 
 import math
 import struct
+from dataclasses import replace
 
 import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import compile_glsl
+from driver.gl.legacy.fixedfunc import PIXEL_UNIT
 from driver.gl.objects import Program, Shader, TexImage, Texture
 from driver.gl.pixels import read_client_image
 from driver.gl.state import PixelStore
@@ -26,17 +33,16 @@ from driver.gl.state import PixelStore
 __all__ = ["RasterMixin"]
 
 _VS = """#version 120
-void main() { gl_Position = gl_Vertex; gl_TexCoord[0] = gl_MultiTexCoord0; }
+void main() { gl_Position = gl_Vertex; }
 """
-_FS = {"pixels": """#version 120
+_FS = {"stencil": """#version 120
 uniform sampler2D shimgl_Pixels;
-void main() { gl_FragColor = texture2D(shimgl_Pixels, gl_TexCoord[0].xy); }
-""", "bitmap": """#version 120
-uniform sampler2D shimgl_Pixels;
-uniform vec4 shimgl_RasterColor;
+uniform vec4 shimgl_PixelRect;
+uniform float shimgl_Bit;
 void main() {
-    if (texture2D(shimgl_Pixels, gl_TexCoord[0].xy).a < 0.5) discard;
-    gl_FragColor = shimgl_RasterColor;
+    float v = texture2D(shimgl_Pixels, (gl_FragCoord.xy - shimgl_PixelRect.xy) * shimgl_PixelRect.zw).r;
+    if (shimgl_Bit > 0.5 && mod(floor(v / shimgl_Bit), 2.0) < 0.5) discard;
+    gl_FragColor = vec4(0.0);
 }
 """}
 _TRANSFER = {E.GL_RED_SCALE: ("scale", 0), E.GL_GREEN_SCALE: ("scale", 1), E.GL_BLUE_SCALE: ("scale", 2),
@@ -172,74 +178,175 @@ class RasterMixin:
                 prog.shaders.append(Shader(0, gltype, src, True, ast=res.unit))
             prog.linked_state = self._link(prog)
             prog.linked = True
+            for u in prog.linked_state.uniforms:
+                if u.name == "shimgl_Pixels":
+                    struct.pack_into("<i", prog.linked_state.uniform_data, u.offset_B, PIXEL_UNIT)
             self._create_pipe_shaders(prog)
             cache[kind] = prog
         return prog
 
-    def _draw_rectangle(self, rgba: np.ndarray, kind: str, zoom=None) -> None:
-        """Draw an RGBA float image (height, width, 4), row 0 at the bottom,
-        at the raster position."""
-        h, w = rgba.shape[:2]
+    def _draw_rectangle(self, image: np.ndarray, kind: str, zoom=None, uniforms: dict | None = None) -> None:
+        """Draw an image (height, width, 4) of floats, row 0 at the bottom, at
+        the raster position as a window-aligned quad: each fragment fetches
+        the texel under it (nearest, one texel per zoomed pixel). Kinds
+        "color", "bitmap" and "depth" go through the fixed-function fragment
+        stage (section 3.6.4: the fragments carry the raster colour and
+        texture coordinates, so texturing, colour sum and fog apply; "color"
+        replaces the colour by the texel, "bitmap" discards texels of alpha 0,
+        "depth" writes the texel as the depth); "stencil" is a pass of
+        _draw_stencil."""
+        h, w = image.shape[:2]
         r = self.legacy.raster
         if not r.valid or not w or not h:
             return
         zx, zy = zoom or self.legacy.pixel_zoom
+        if not zx or not zy:
+            return
         tex = Texture(0, E.GL_TEXTURE_2D)
         self._set_image(tex, 0, 0, TexImage(w, h, 1, E.GL_RGBA32F))
         self._pending_uploads(tex).append((0, 0, (0, 0, 0, w, h, 1), E.GL_RGBA, E.GL_FLOAT, PixelStore(),
-                                           np.ascontiguousarray(rgba, np.float32).tobytes()))
+                                           np.ascontiguousarray(image, np.float32).tobytes()))
         tex.params.min_filter = tex.params.mag_filter = E.GL_NEAREST
         tex.params.wrap_s = tex.params.wrap_t = E.GL_CLAMP_TO_EDGE
-        prog = self._pixel_program(kind)
-        ls = prog.linked_state
-        for u in ls.uniforms:
-            if u.name == "shimgl_RasterColor":
-                struct.pack_into("<4f", ls.uniform_data, u.offset_B, *r.color)
         vx, vy, vw, vh = self.state.viewport
         n, f = self.state.depth_range
         x0, y0 = r.window[0], r.window[1]
-        xs = np.array([x0, x0 + zx * w]) if zx else np.array([x0, x0])
-        ys = np.array([y0, y0 + zy * h]) if zy else np.array([y0, y0])
+        xs = np.array([x0, x0 + zx * w])
+        ys = np.array([y0, y0 + zy * h])
         nx = (xs - vx) / (vw / 2) - 1
         ny = (ys - vy) / (vh / 2) - 1
         nz = (2 * r.window[2] - n - f) / (f - n) if f != n else 0.0
         quad = np.array([[nx[0], ny[0], nz, 1], [nx[1], ny[0], nz, 1], [nx[1], ny[1], nz, 1],
                          [nx[0], ny[1], nz, 1]], np.float32)
-        uv = np.array([[0, 0, 0, 1], [1, 0, 0, 1], [1, 1, 0, 1], [0, 1, 0, 1]], np.float32)
+        arrays = {(E.GL_VERTEX_ARRAY, 0): quad}
+        if kind == "stencil":
+            prog = self._pixel_program(kind)
+        else:
+            units = self._ff_texture_units()
+            fkey = replace(self._ff_keys(units)[1], pixels=kind, polygon_stipple=False)
+            prog = self._ff_program_for(None, fkey)
+            arrays[(E.GL_COLOR_ARRAY, 0)] = np.tile(np.asarray(r.color, np.float32), (4, 1))
+            arrays[(E.GL_SECONDARY_COLOR_ARRAY, 0)] = np.tile(np.asarray(r.secondary_color[:3], np.float32), (4, 1))
+            arrays[(E.GL_FOG_COORD_ARRAY, 0)] = np.full((4, 1), r.distance, np.float32)
+            for u in units:
+                arrays[(E.GL_TEXTURE_COORD_ARRAY, u.unit)] = np.tile(np.asarray(r.texcoords[u.unit], np.float32),
+                                                                     (4, 1))
+        ls = prog.linked_state
+        values = {"shimgl_PixelRect": (x0, y0, 1.0 / (zx * w), 1.0 / (zy * h)), **(uniforms or {})}
+        for u in ls.uniforms:
+            if u.name in values:
+                v = np.atleast_1d(values[u.name])
+                struct.pack_into(f"<{len(v)}f", ls.uniform_data, u.offset_B, *v)
         s = self.state
-        saved = (self.current_program, self.texture_units[0].get(E.GL_TEXTURE_2D), s.polygon_mode,
-                 set(s.enabled), self.sampler_units[0])
+        saved = (self.current_program, self.texture_units[PIXEL_UNIT].get(E.GL_TEXTURE_2D), s.polygon_mode,
+                 set(s.enabled), self.sampler_units[PIXEL_UNIT])
         self.current_program = prog
-        self.texture_units[0][E.GL_TEXTURE_2D] = tex
-        self.sampler_units[0] = None
+        self.texture_units[PIXEL_UNIT][E.GL_TEXTURE_2D] = tex
+        self.sampler_units[PIXEL_UNIT] = None
         s.polygon_mode = E.GL_FILL
-        s.enabled -= {E.GL_CULL_FACE, E.GL_POLYGON_STIPPLE, E.GL_POLYGON_OFFSET_FILL}
+        s.enabled -= {E.GL_CULL_FACE, E.GL_POLYGON_STIPPLE, E.GL_POLYGON_OFFSET_FILL,
+                      *(E.GL_CLIP_DISTANCE0 + i for i in range(8))}
         try:
-            self._draw_temporary_arrays(E.GL_TRIANGLE_FAN, {(E.GL_VERTEX_ARRAY, 0): quad,
-                                                            (E.GL_TEXTURE_COORD_ARRAY, 0): uv}, 4)
+            self._draw_temporary_arrays(E.GL_TRIANGLE_FAN, arrays, 4)
         finally:
-            self.current_program, bound, s.polygon_mode, s.enabled, self.sampler_units[0] = saved
+            self.current_program, bound, s.polygon_mode, s.enabled, self.sampler_units[PIXEL_UNIT] = saved
             if bound is None:
-                self.texture_units[0].pop(E.GL_TEXTURE_2D, None)
+                self.texture_units[PIXEL_UNIT].pop(E.GL_TEXTURE_2D, None)
             else:
-                self.texture_units[0][E.GL_TEXTURE_2D] = bound
+                self.texture_units[PIXEL_UNIT][E.GL_TEXTURE_2D] = bound
             if tex.resource is not None:     # batches keep their own references
                 self.screen.resource_destroy(tex.resource)
+
+    def _draw_depth(self, depth: np.ndarray) -> None:
+        """Section 3.6.4 DEPTH_COMPONENT: fragments with the raster colour and
+        texture coordinates and the given depths (after DEPTH_SCALE/BIAS,
+        clamped to [0, 1]); the depth test and masks apply as to any fragment."""
+        check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
+        t = self.legacy.pixel_transfer
+        d = np.clip(depth * t.get(E.GL_DEPTH_SCALE, 1.0) + t.get(E.GL_DEPTH_BIAS, 0.0), 0.0, 1.0)
+        image = np.zeros((*d.shape, 4), np.float32)
+        image[..., 0] = d
+        self._draw_rectangle(image, "depth")
+
+    def _draw_stencil(self, index: np.ndarray) -> None:
+        """Section 4.3.1 STENCIL_INDEX: the indices (after INDEX_SHIFT/OFFSET and
+        the S_TO_S map when MAP_STENCIL is on) are written to the stencil buffer
+        through its write mask, for the pixels that pass the scissor test; colour
+        and depth are unchanged. One pass clears the written bits, then one pass
+        per bit plane in use sets that bit where the index has it (GL's REPLACE
+        with reference 0 / all ones), so no per-value loop."""
+        bits = self._fb_bits(5)
+        check(bits > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
+        v = self._index_transfer(index.astype(np.int64)) & ((1 << bits) - 1)
+        image = np.zeros((*v.shape, 4), np.float32)
+        image[..., 0] = v
+        s = self.state
+        saved = (s.stencil, [rt.color_mask for rt in s.rt], s.depth_mask, set(s.enabled))
+        full = (1 << bits) - 1
+        s.enabled |= {E.GL_STENCIL_TEST}
+        s.enabled -= {E.GL_DEPTH_TEST, E.GL_ALPHA_TEST}
+        for rt in s.rt:
+            rt.color_mask = (False, False, False, False)
+        s.depth_mask = False
+        used = np.bitwise_or.reduce(v.ravel()) if v.size else 0
+        try:
+            for bit in [0] + [1 << b for b in range(bits) if used >> b & 1]:
+                s.stencil = tuple(replace(face, func=E.GL_ALWAYS, ref=full if bit else 0, value_mask=full,
+                                          write_mask=face.write_mask & (bit or full), fail=E.GL_REPLACE,
+                                          zfail=E.GL_REPLACE, zpass=E.GL_REPLACE)
+                                  for face in saved[0])
+                self._draw_rectangle(image, "stencil", uniforms={"shimgl_Bit": float(bit)})
+        finally:
+            s.stencil, masks, s.depth_mask, s.enabled = saved
+            for rt, m in zip(s.rt, masks):
+                rt.color_mask = m
+
+    def _index_transfer(self, v: np.ndarray) -> np.ndarray:
+        """Section 3.6.5 for indices: shift (left when positive), offset, then
+        the S_TO_S map when MAP_STENCIL is on."""
+        t = self.legacy.pixel_transfer
+        shift, offset = int(t.get(E.GL_INDEX_SHIFT, 0)), int(t.get(E.GL_INDEX_OFFSET, 0))
+        v = (v << shift) if shift >= 0 else (v >> -shift)
+        v = v + offset
+        table = t.get(("map", E.GL_PIXEL_MAP_S_TO_S))
+        if t.get(E.GL_MAP_STENCIL) and table:
+            v = np.asarray(table, np.float64)[v & (len(table) - 1)].astype(np.int64)
+        return v
+
+    def _unpack_pixels(self, pixels, format, type, width, height) -> np.ndarray:
+        """The client image as float RGBA (height, width, 4); depth and stencil
+        indices arrive in channel 0 (a depth of a signed or unsigned integer
+        type normalised, an index as its integer value)."""
+        raw = self._unpack_source(pixels, format, type, width, height, 1)
+        as_format = format
+        if format == E.GL_STENCIL_INDEX:
+            as_format = E.GL_RED if type == E.GL_FLOAT else E.GL_RED_INTEGER
+        elif format == E.GL_DEPTH_COMPONENT and type not in (E.GL_UNSIGNED_SHORT, E.GL_UNSIGNED_INT,
+                                                             E.GL_FLOAT):
+            as_format = E.GL_RED
+        try:
+            return read_client_image(raw, self.state.unpack, as_format, type, width, height, 1)[0]
+        except NotImplementedError:
+            check(False, E.GL_INVALID_ENUM, f"format {format:#x} / type {type:#x}")
 
     def glDrawPixels(self, width, height, format, type, pixels) -> None:
         self._compat_only()
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
-        check(format not in (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX, E.GL_DEPTH_STENCIL,
-                             E.GL_COLOR_INDEX), E.GL_INVALID_OPERATION,
-              "depth/stencil/index DrawPixels are not implemented")
+        check(format not in (E.GL_DEPTH_STENCIL, E.GL_COLOR_INDEX), E.GL_INVALID_OPERATION,
+              "depth-stencil/colour-index DrawPixels are not implemented")
+        if format == E.GL_DEPTH_COMPONENT:
+            check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
+        if format == E.GL_STENCIL_INDEX:
+            check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
         if not width or not height or not self.legacy.raster.valid:
             return
-        raw = self._unpack_source(pixels, format, type, width, height, 1)
-        try:
-            rgba = read_client_image(raw, self.state.unpack, format, type, width, height, 1)[0]
-        except NotImplementedError:
-            check(False, E.GL_INVALID_ENUM, f"format {format:#x} / type {type:#x}")
-        self._draw_rectangle(self._transfer(rgba.astype(np.float32)), "pixels")
+        image = self._unpack_pixels(pixels, format, type, width, height)
+        if format == E.GL_DEPTH_COMPONENT:
+            self._draw_depth(image[..., 0].astype(np.float32))
+        elif format == E.GL_STENCIL_INDEX:
+            self._draw_stencil(np.rint(image[..., 0]).astype(np.int64))
+        else:
+            self._draw_rectangle(self._transfer(image.astype(np.float32)), "color")
 
     def glBitmap(self, width, height, xorig, yorig, xmove, ymove, bitmap) -> None:
         """Section 3.7: rows of bits, most significant first (UNPACK_LSB_FIRST
@@ -283,20 +390,36 @@ class RasterMixin:
         return bytes(bitmap)[:size_B].ljust(size_B, b"\0")
 
     def glCopyPixels(self, x, y, width, height, type) -> None:
+        """Section 4.3.3: the rectangle is read as by ReadPixels (COLOR as RGBA,
+        DEPTH as depth, STENCIL as indices) and drawn as by DrawPixels."""
         self._compat_only()
         check_enum(type, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
-        check(type == E.GL_COLOR, E.GL_INVALID_OPERATION, "depth/stencil CopyPixels are not implemented")
+        if type == E.GL_DEPTH:
+            check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
+        if type == E.GL_STENCIL:
+            check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
         if not width or not height or not self.legacy.raster.valid:
             return
-        saved = self.state.pack
-        self.state.pack = PixelStore()
+        fmt, ty, dt = {E.GL_COLOR: (E.GL_RGBA, E.GL_FLOAT, np.float32),
+                       E.GL_DEPTH: (E.GL_DEPTH_COMPONENT, E.GL_FLOAT, np.float32),
+                       E.GL_STENCIL: (E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, np.uint8)}[type]
+        saved = self.state.pack, self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+        self.state.pack = PixelStore(alignment=1)
+        self.buffer_bindings.pop(E.GL_PIXEL_PACK_BUFFER, None)
         try:
-            raw = self.glReadPixels(x, y, width, height, E.GL_RGBA, E.GL_FLOAT)
+            raw = self.glReadPixels(x, y, width, height, fmt, ty)
         finally:
-            self.state.pack = saved
-        rgba = np.frombuffer(bytes(raw), np.float32).reshape(height, width, 4)
-        self._draw_rectangle(self._transfer(rgba), "pixels")
+            self.state.pack = saved[0]
+            if saved[1] is not None:
+                self.buffer_bindings[E.GL_PIXEL_PACK_BUFFER] = saved[1]
+        data = np.frombuffer(bytes(raw), dt)
+        if type == E.GL_COLOR:
+            self._draw_rectangle(self._transfer(data.reshape(height, width, 4)), "color")
+        elif type == E.GL_DEPTH:
+            self._draw_depth(data.reshape(height, width))
+        else:
+            self._draw_stencil(data.reshape(height, width).astype(np.int64))
 
 
 def _define_raster_variants():

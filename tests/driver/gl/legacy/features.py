@@ -631,7 +631,84 @@ def material_in_begin_end(gl, w, h, two_sided=False):
     gl.glFinish()
 
 
+def pixel_fragments(gl, w, h, fog=False):
+    """DrawPixels fragments textured (MODULATE, the raster texture
+    coordinates) and fogged (the raster distance); a bitmap textured; a
+    DEPTH_COMPONENT rectangle then a quad depth-tested against it; a
+    STENCIL_INDEX rectangle then a quad stencil-tested against it; CopyPixels
+    of DEPTH and STENCIL; a negative y zoom. (llvmpipe does not fog pixel
+    rectangles, so the fogged one is drawn only with `fog`.)"""
+    _setup(gl, w, h, clear=(0.1, 0.1, 0.1, 1.0))
+    gl.glClearStencil(0)
+    gl.glClear(gl.GL_STENCIL_BUFFER_BIT)
+    gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+    img = np.zeros((8, 10, 4), np.uint8)
+    img[..., 0] = np.arange(10)[None, :] * 25
+    img[..., 1] = np.arange(8)[:, None] * 30
+    img[..., 2] = 220
+    img[..., 3] = 255
+    texels = np.array([[[255, 255, 255, 255], [255, 128, 0, 255]], [[0, 255, 128, 255], [128, 128, 255, 255]]],
+                      np.uint8)
+    _texture(gl, texels, gl.GL_RGBA, gl.GL_RGBA)
+    gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_MODE, gl.GL_MODULATE)
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    gl.glTexCoord2f(0.75, 0.25)                  # texel (1, 0): (1, 0.5, 0)
+    gl.glRasterPos2f(-0.95, -0.95)
+    gl.glDrawPixels(10, 8, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, img)
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glFogi(gl.GL_FOG_MODE, gl.GL_LINEAR)
+    gl.glFogf(gl.GL_FOG_START, 0.0)
+    gl.glFogf(gl.GL_FOG_END, 4.0)
+    gl.glFogfv(gl.GL_FOG_COLOR, (0.0, 0.0, 1.0, 1.0))
+    if fog:
+        gl.glEnable(gl.GL_FOG)
+    gl.glRasterPos3f(0.05, -0.95, -1.0)          # eye distance 1: fog factor 0.75
+    gl.glDrawPixels(10, 8, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, img)
+    gl.glDisable(gl.GL_FOG)
+    gl.glPixelZoom(1.0, -1.0)
+    gl.glRasterPos2f(0.55, -0.6)
+    gl.glDrawPixels(10, 8, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, img)
+    gl.glPixelZoom(1.0, 1.0)
+    # depth: a left-to-right ramp, then a quad at depth 0.5 behind its right half
+    gl.glEnable(gl.GL_DEPTH_TEST)
+    depth = np.tile(np.linspace(0.0, 1.0, 16, dtype=np.float32), (12, 1))
+    gl.glColor3f(1.0, 0.0, 0.0)
+    gl.glRasterPos2f(-0.95, -0.3)
+    gl.glDrawPixels(16, 12, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, depth)
+    gl.glColor3f(0.0, 1.0, 0.0)
+    gl.glRectf(-0.95, -0.3, -0.25, 0.2)          # z = 0 -> window depth 0.5
+    gl.glWindowPos2i(w // 2 + 4, int(0.35 * h))
+    gl.glColor3f(1.0, 1.0, 0.0)
+    gl.glCopyPixels(int(0.025 * w) + 1, int(0.35 * h), 16, 12, gl.GL_DEPTH)
+    gl.glColor3f(0.0, 1.0, 1.0)                  # at window depth 0.3: in front of ramp values > 0.3
+    gl.glBegin(gl.GL_QUADS)
+    for x, y in ((0.15, -0.3), (0.95, -0.3), (0.95, 0.2), (0.15, 0.2)):
+        gl.glVertex3f(x, y, 4.0)
+    gl.glEnd()
+    gl.glDisable(gl.GL_DEPTH_TEST)
+    # stencil: a checker of 1s and 2s, then a quad drawn where stencil == 2
+    st = (np.indices((10, 14)).sum(0) // 3 % 2 + 1).astype(np.uint8)
+    gl.glRasterPos2f(-0.95, 0.35)
+    gl.glDrawPixels(14, 10, gl.GL_STENCIL_INDEX, gl.GL_UNSIGNED_BYTE, st)
+    gl.glWindowPos2i(w // 2 + 4, int(0.675 * h))
+    gl.glCopyPixels(int(0.025 * w) + 1, int(0.675 * h), 14, 10, gl.GL_STENCIL)
+    gl.glEnable(gl.GL_STENCIL_TEST)
+    gl.glStencilFunc(gl.GL_EQUAL, 2, 0xFF)
+    gl.glColor3f(1.0, 0.5, 1.0)
+    gl.glRectf(-1.0, 0.3, 1.0, 1.0)
+    gl.glDisable(gl.GL_STENCIL_TEST)
+    # last: llvmpipe (Mesa 22.3) crashes in a DrawPixels after a textured Bitmap
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    bits = np.array([0xF0, 0xF0, 0x0F, 0x0F, 0xF0, 0xF0, 0x0F, 0x0F], np.uint8)
+    gl.glColor3f(1.0, 1.0, 1.0)
+    gl.glTexCoord2f(0.25, 0.75)                  # texel (0, 1): (0, 1, 0.5)
+    gl.glRasterPos2f(-0.45, -0.95)
+    gl.glBitmap(8, 8, 0.0, 0.0, 0.0, 0.0, bits)
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
                                     evaluators, line_stipple, polygon_modes, texture_targets, array_primitives,
-                                    material_in_begin_end)}
+                                    material_in_begin_end, pixel_fragments)}

@@ -1,0 +1,200 @@
+"""glDrawPixels / glBitmap / glCopyPixels fragments (GL 2.1 sections 3.6-3.7,
+4.3.3): texturing with the raster texture coordinates, fog with the raster
+distance, DEPTH_COMPONENT and STENCIL_INDEX rectangles and their copies,
+checked against values worked out here and read back; the
+`pixel_fragments` program is also compared with llvmpipe in test_render."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from tests.driver.gl.legacy import features
+
+N = 32
+
+
+def context():
+    ctx = driver.Context(api="compat", width=N, height=N)
+    ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+    ctx.glPixelStorei(E.GL_PACK_ALIGNMENT, 1)
+    ctx.glClearColor(0.0, 0.0, 0.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT)
+    return ctx
+
+
+def image(w=8, h=6):
+    img = np.zeros((h, w, 4), np.uint8)
+    img[..., 0] = np.arange(w)[None, :] * 30
+    img[..., 1] = np.arange(h)[:, None] * 40
+    img[..., 2] = 200
+    img[..., 3] = 255
+    return img
+
+
+def read_depth(ctx, x, y, w, h):
+    return np.frombuffer(ctx.glReadPixels(x, y, w, h, E.GL_DEPTH_COMPONENT, E.GL_FLOAT), np.float32).reshape(h, w)
+
+
+def read_stencil(ctx, x, y, w, h):
+    return np.frombuffer(ctx.glReadPixels(x, y, w, h, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE),
+                         np.uint8).reshape(h, w)
+
+
+def test_drawpixels_fragments_are_textured_with_the_raster_texture_coordinates():
+    ctx = context()
+    texels = np.array([[[255, 255, 255, 255], [255, 128, 0, 255]],
+                       [[0, 255, 128, 255], [128, 128, 255, 255]]], np.uint8)
+    features._texture(ctx, texels, E.GL_RGBA, E.GL_RGBA)
+    ctx.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_MODULATE)
+    ctx.glEnable(E.GL_TEXTURE_2D)
+    ctx.glTexCoord2f(0.75, 0.25)                 # texel (1, 0)
+    ctx.glWindowPos2i(4, 5)
+    img = image()
+    ctx.glDrawPixels(8, 6, E.GL_RGBA, E.GL_UNSIGNED_BYTE, img)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = ctx.read_pixels().astype(int)[5:11, 4:12]
+    want = np.rint(img.astype(float) * texels[0, 1] / 255.0)
+    assert np.abs(got - want).max() <= 1
+
+
+def test_drawpixels_fragments_are_fogged_with_the_raster_distance():
+    ctx = context()
+    ctx.glFogi(E.GL_FOG_MODE, E.GL_LINEAR)
+    ctx.glFogf(E.GL_FOG_START, 0.0)
+    ctx.glFogf(E.GL_FOG_END, 4.0)
+    ctx.glFogfv(E.GL_FOG_COLOR, (0.0, 0.0, 1.0, 1.0))
+    ctx.glEnable(E.GL_FOG)
+    ctx.glMatrixMode(E.GL_PROJECTION)
+    ctx.glOrtho(-1.0, 1.0, -1.0, 1.0, -10.0, 10.0)
+    ctx.glMatrixMode(E.GL_MODELVIEW)
+    ctx.glRasterPos3f(-0.5, -0.5, -1.0)          # eye distance 1: f = (4 - 1) / 4
+    img = image()
+    ctx.glDrawPixels(8, 6, E.GL_RGBA, E.GL_UNSIGNED_BYTE, img)
+    got = ctx.read_pixels().astype(int)[8:14, 8:16, :3]
+    want = 0.75 * img[..., :3].astype(float) + 0.25 * np.array([0.0, 0.0, 255.0])
+    assert np.abs(got - want).max() <= 1
+
+
+def test_textured_bitmap_takes_the_raster_colour_times_the_texel():
+    ctx = context()
+    texels = np.array([[[255, 0, 0, 255], [0, 255, 0, 255]]], np.uint8)
+    features._texture(ctx, texels, E.GL_RGBA, E.GL_RGBA)
+    ctx.glEnable(E.GL_TEXTURE_2D)
+    ctx.glColor3f(1.0, 0.5, 1.0)
+    ctx.glTexCoord2f(0.75, 0.5)                  # texel (1, 0): green
+    ctx.glWindowPos2i(2, 2)
+    bits = np.array([0xF0, 0x0F], np.uint8)
+    ctx.glBitmap(8, 2, 0.0, 0.0, 0.0, 0.0, bits)
+    got = ctx.read_pixels().astype(int)
+    assert got[2, 2:6, :3].tolist() == [[0, 128, 0]] * 4
+    assert got[2, 6:10, :3].tolist() == [[0, 0, 0]] * 4
+    assert got[3, 6:10, :3].tolist() == [[0, 128, 0]] * 4
+
+
+def test_depth_drawpixels_writes_depth_and_the_raster_colour():
+    ctx = context()
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glColor3f(1.0, 0.0, 0.0)
+    ctx.glWindowPos2i(3, 4)
+    depth = np.linspace(0.0, 1.0, 10 * 5, dtype=np.float32).reshape(5, 10)
+    depth[-1, -1] = 1.0                          # not less than the cleared 1.0: fails LESS
+    ctx.glPixelTransferf(E.GL_DEPTH_SCALE, 0.5)
+    ctx.glPixelTransferf(E.GL_DEPTH_BIAS, 0.25)
+    ctx.glDrawPixels(10, 5, E.GL_DEPTH_COMPONENT, E.GL_FLOAT, depth)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = read_depth(ctx, 3, 4, 10, 5)
+    assert np.abs(got - (depth * 0.5 + 0.25)).max() < 2e-7 * 8
+    img = ctx.read_pixels().astype(int)
+    assert (img[4:9, 3:13, :3] == [255, 0, 0]).all()
+    assert (img[:4, :, :3] == 0).all() and (img[:, 13:, :3] == 0).all()
+
+
+def test_depth_drawpixels_is_depth_tested():
+    ctx = context()
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glRectf(-1.0, -1.0, 1.0, 1.0)            # depth 0.5 everywhere
+    ctx.glColor3f(0.0, 1.0, 0.0)
+    ctx.glWindowPos2i(0, 0)
+    depth = np.tile(np.array([0.25, 0.75], np.float32), (1, 4))
+    ctx.glDrawPixels(8, 1, E.GL_DEPTH_COMPONENT, E.GL_FLOAT, depth)
+    row = ctx.read_pixels().astype(int)[0, :8, :3]
+    assert row[0::2].tolist() == [[0, 255, 0]] * 4
+    assert row[1::2].tolist() == [[255, 255, 255]] * 4
+    got = read_depth(ctx, 0, 0, 8, 1)[0]
+    assert np.allclose(got[0::2], 0.25, atol=1e-6) and np.allclose(got[1::2], 0.5, atol=1e-6)
+
+
+def test_stencil_drawpixels_writes_indices_through_the_write_mask():
+    ctx = context()
+    ctx.glClearStencil(0xA0)
+    ctx.glClear(E.GL_STENCIL_BUFFER_BIT)
+    values = (np.arange(12 * 6) * 37 % 256).astype(np.uint8).reshape(6, 12)
+    ctx.glStencilMask(0x3F)
+    ctx.glWindowPos2i(5, 7)
+    ctx.glDrawPixels(12, 6, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, values)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = read_stencil(ctx, 5, 7, 12, 6)
+    assert (got == ((values & 0x3F) | (0xA0 & ~0x3F))).all()
+    assert (read_stencil(ctx, 0, 0, 5, 7) == 0xA0).all()
+    assert (ctx.read_pixels()[..., :3] == 0).all()          # no colour written
+
+
+def test_stencil_index_shift_and_offset():
+    ctx = context()
+    ctx.glPixelTransferi(E.GL_INDEX_SHIFT, 2)
+    ctx.glPixelTransferi(E.GL_INDEX_OFFSET, 3)
+    ctx.glWindowPos2i(0, 0)
+    values = np.array([[0, 1, 5, 70]], np.uint16)
+    ctx.glDrawPixels(4, 1, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_SHORT, values)
+    assert read_stencil(ctx, 0, 0, 4, 1)[0].tolist() == [3, 7, 23, (70 * 4 + 3) & 0xFF]
+
+
+def test_copypixels_depth_and_stencil_copy_the_values():
+    ctx = context()
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glDepthFunc(E.GL_ALWAYS)
+    ctx.glWindowPos2i(1, 1)
+    depth = np.random.default_rng(3).random((6, 9)).astype(np.float32)
+    ctx.glDrawPixels(9, 6, E.GL_DEPTH_COMPONENT, E.GL_FLOAT, depth)
+    st = np.random.default_rng(4).integers(0, 256, (6, 9)).astype(np.uint8)
+    ctx.glDrawPixels(9, 6, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, st)
+    ctx.glWindowPos2i(15, 20)
+    ctx.glCopyPixels(1, 1, 9, 6, E.GL_DEPTH)
+    ctx.glCopyPixels(1, 1, 9, 6, E.GL_STENCIL)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert np.abs(read_depth(ctx, 15, 20, 9, 6) - depth).max() < 1e-6
+    assert (read_stencil(ctx, 15, 20, 9, 6) == st).all()
+
+
+def test_pixel_zoom_replicates_and_flips():
+    ctx = context()
+    ctx.glPixelZoom(2.0, -1.0)
+    ctx.glWindowPos2i(4, 20)
+    img = image(4, 3)
+    ctx.glDrawPixels(4, 3, E.GL_RGBA, E.GL_UNSIGNED_BYTE, img)
+    got = ctx.read_pixels().astype(int)[17:20, 4:12]
+    want = np.repeat(img[::-1], 2, axis=1)
+    assert (got == want).all()
+
+
+@pytest.mark.parametrize("fmt, type", [(E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8),
+                                       (E.GL_COLOR_INDEX, E.GL_UNSIGNED_BYTE)])
+def test_unsupported_rectangles_are_errors_without_drawing(fmt, type):
+    ctx = context()
+    ctx.glWindowPos2i(0, 0)
+    ctx.glDrawPixels(1, 1, fmt, type, bytes(4))
+    assert ctx.glGetError() != E.GL_NO_ERROR
+    assert (ctx.read_pixels()[..., :3] == 0).all()
+
+
+def test_drawpixels_inside_begin_end_is_invalid():
+    ctx = context()
+    ctx.glWindowPos2i(0, 0)
+    ctx.glBegin(E.GL_POINTS)
+    ctx.glDrawPixels(1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([255] * 4))
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    ctx.glEnd()
+    assert (ctx.read_pixels()[..., :3] == 0).all()
