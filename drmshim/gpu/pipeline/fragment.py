@@ -195,7 +195,9 @@ def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarra
     flat = y.astype(np.intp)
     flat *= record_of.shape[1]
     flat += x
-    return record_of.reshape(-1).take(flat)
+    # in range, so clip changes nothing; the indices' array receives the records
+    return record_of.reshape(-1).take(flat, out=flat, mode="clip") if record_of.dtype == np.intp \
+        else record_of.reshape(-1).take(flat, mode="clip")
 
 
 def _filter(frags: R.Fragments, keep: np.ndarray) -> R.Fragments:
@@ -411,12 +413,24 @@ class _PassContext:
                 st = self.states[d]
                 if st.late:
                     lanes += self._shade(st, idx, self.frags.coverage[idx], late=True)
+                elif st.ds.trivial and self.S == 1 and (cov := self._pick(self.frags.coverage, idx)).all():
+                    st.passed += len(idx)               # no test: every fragment passes, as it is
+                    lanes += self._shade(st, idx, cov, late=False)
                 else:
                     passed = self._test(st, idx)
                     st.passed += R.samples_passed(passed)
                     on = passed != 0
                     lanes += self._shade(st, idx[on], passed[on], late=False)
         return lanes
+
+    @staticmethod
+    def _pick(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``a[idx]``; a view when ``idx`` is a run of consecutive indices (layers
+        of contiguous fragments are), else a gather."""
+        n = len(idx)
+        if n and idx[-1] - idx[0] == n - 1 and (n < 3 or idx[1] - idx[0] == 1) and (np.diff(idx) == 1).all():
+            return a[int(idx[0]):int(idx[0]) + n]
+        return a[idx]
 
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
@@ -451,19 +465,20 @@ class _PassContext:
             f_local = np.arange(len(idx))
             s = np.zeros(len(idx), np.int32)
             f = idx
+            x, y, tri = self._pick(frags.x, f), self._pick(frags.y, f), self._pick(frags.tri, f)
         else:
             bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
             f_local, s = np.nonzero(bits)
             s = s.astype(np.int32)
             f = idx[f_local]
-        x, y, tri = frags.x[f], frags.y[f], frags.tri[f]
+            x, y, tri = frags.x[f], frags.y[f], frags.tri[f]
         helper = None
         lane_of = None                                  # lane of each (f_local, s) pair
         if st.quads:
             x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
         n = len(x)
         if helper is None:
-            rec = self.rec_f[f]
+            rec = self._pick(self.rec_f, f)
         else:
             rec = self.record_of[np.clip(y, 0, self.frame.H - 1), np.clip(x, 0, self.frame.W - 1)]
             rec = np.where((x >= 0) & (x < self.frame.W) & (y >= 0) & (y < self.frame.H), rec, -1)
