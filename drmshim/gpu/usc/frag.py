@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from uapi.isa import Instruction
+from uapi.isa.semantics import FORMAT_ELEMENT_B, pack_format
 
 from .mem import ByteMemory, comps_to_values, load_values, read_vec, store_values, values_to_comps, write_vec
-from .state import float_reader, raw_reader
+from .state import float_reader, raw_reader, to_bits
 
 __all__ = ["COMPILERS"]
 
@@ -24,13 +25,21 @@ def compile_st_var(ins: Instruction):
 
 
 def _planes(b, cf: int) -> np.ndarray:
-    """(3, n) plane coefficients of coefficient register ``cf`` for the batch."""
+    """(3, n) plane coefficients of coefficient register ``cf`` for the batch, or
+    (3,) when every lane of the batch belongs to one primitive."""
     ctx = b.ctx
     if ctx.coefficients is not None:
         return ctx.coefficients[cf, :, b.lanes]
     if ctx.cf_planes is None:
         raise ValueError("iter/ldcf need coefficients (or cf_planes + primitive_index) in the context")
-    return ctx.cf_planes[ctx.primitive_index[b.lanes], cf].T
+    prim = b.memo.get("primitive")
+    if prim is None:   # once per batch: the one primitive of every lane, or its lanes' primitives
+        lanes_prim = ctx.primitive_index[b.lanes]
+        lo = lanes_prim.min() if lanes_prim.size else 0
+        prim = b.memo["primitive"] = int(lo) if lanes_prim.size == 0 or lo == lanes_prim.max() else lanes_prim
+    if isinstance(prim, int):
+        return ctx.cf_planes[prim, cf]
+    return ctx.cf_planes[prim, cf].T
 
 
 def _position(b, loc: str, where) -> np.ndarray:
@@ -39,7 +48,7 @@ def _position(b, loc: str, where) -> np.ndarray:
     centre = ctx.position_px
     if centre is None:
         raise ValueError("iter needs position_px in the context")
-    centre = centre[:, b.lanes].astype(np.float32)
+    centre = centre[:, b.lanes].astype(np.float32, copy=False)
     if loc == "center":
         return centre
     if loc in ("centroid", "sample"):
@@ -68,14 +77,14 @@ def compile_iter(ins: Instruction):
             p = _planes(b, k).astype(np.float32)
             return p[0] * x + p[1] * y + p[2]
         w = ev(cf_w) if cf_w is not None else None
-        vals = []
+        comps = []
         for i in range(dst.count):
             v = ev(cf + i)
             if w is not None:
                 with np.errstate(divide="ignore", invalid="ignore"):
                     v = v / w
-            vals.append(v)
-        write_vec(b, dst, values_to_comps(np.stack(vals, axis=-1), dst.size), None)
+            comps.append(to_bits(np.broadcast_to(v, (b.n,)), dst.size))
+        write_vec(b, dst, comps, None)
     return step
 
 
@@ -83,7 +92,8 @@ def compile_ldcf(ins: Instruction):
     dst, cf = ins["dst"], ins["cf"]
 
     def step(b):
-        vals = np.stack([_planes(b, cf + i)[2].astype(np.float32) for i in range(dst.count)], axis=-1)
+        vals = np.stack([np.broadcast_to(_planes(b, cf + i)[2].astype(np.float32), (b.n,))
+                         for i in range(dst.count)], axis=-1)
         write_vec(b, dst, values_to_comps(vals, dst.size), None)
     return step
 
@@ -108,10 +118,36 @@ def compile_ld_tile(ins: Instruction):
     return step
 
 
+#: Formats whose packing acts on each component alone (the fast st_tile path packs
+#: one register row at a time into the lanes' elements).
+_PER_COMPONENT_FLOAT_FORMATS = ("unorm8", "snorm8", "unorm16", "snorm16", "f16")
+
+
 def compile_st_tile(ins: Instruction):
     data, offset, fmt, mask = ins["data"], ins["offset"], ins["fmt"], ins["mask"]
     k = data.count
     keep_old = [c for c in range(k) if not mask >> c & 1]
+    if fmt in _PER_COMPONENT_FLOAT_FORMATS and not keep_old and FORMAT_ELEMENT_B[fmt] * k in (2, 4, 8):
+        elem_t = np.dtype(f"u{FORMAT_ELEMENT_B[fmt]}")
+        word_t = np.dtype(f"u{FORMAT_ELEMENT_B[fmt] * k}")
+
+        def step_words(b):
+            """Every lane's k elements as one aligned word: each register row is
+            packed straight into its column of the lanes' elements."""
+            m = b.effect_mask()
+            idx = None if m.all() else np.flatnonzero(m)
+            mem = ByteMemory(b.ctx.tile_buffer)
+            words = mem.word_index(_tile_addresses(b, offset, idx), word_t.itemsize)
+            if words is None:   # unaligned or out of range: the general path (and its faults)
+                return step(b)
+            comps = read_vec(b, data, idx)
+            elems = np.empty((comps[0].shape[0], k), elem_t)
+            for c, comp in enumerate(comps):
+                vals = comp.view(np.float32) if data.size == 32 else comp.view(np.float16).astype(np.float32)
+                elems[:, c] = pack_format(fmt, vals[:, None], 1)[:, 0]
+            mem.bytes.view(word_t)[words] = elems.view(word_t).reshape(-1)
+    else:
+        step_words = None
 
     def step(b):
         idx = np.flatnonzero(b.effect_mask())
@@ -122,7 +158,7 @@ def compile_st_tile(ins: Instruction):
             old = load_values(mem, addr, fmt, k)
             vals[:, keep_old] = old[:, keep_old]  # same kind: both float32 or both uint32
         store_values(mem, addr, fmt, vals, k)
-    return step
+    return step_words or step
 
 
 def compile_zs_emit(ins: Instruction):

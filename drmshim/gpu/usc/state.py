@@ -62,6 +62,7 @@ class Batch:
         self.dead = dead
         self.pending: dict[int, int] = {}  # register half -> scoreboard slot (debug mode)
         self.local = None                   # threadgroup memory of this batch (compute)
+        self.memo: dict = {}                # per-batch facts the units derive once (e.g. iter's primitive)
 
     def const(self, v, key=None) -> np.ndarray:
         """A read-only array of ``n`` copies of scalar ``v``, cached (``key``: a

@@ -150,3 +150,70 @@ def test_zs_emit_sample_mask_and_discard_with_helpers():
     written = tile.view(np.uint32)[:, 0] == 0xFFFFFFFF
     assert np.array_equal(written, live & (x < 6))                  # helpers and discarded lanes write nothing
     assert np.array_equal(f32(out, 4), np.full(8, 0.125, np.float32))  # derivatives still use every quad lane
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("fmt, regs", [("unorm8", "r4_r5_r6_r7"), ("unorm8", "r4l_r4h_r5l_r5h"),
+                                       ("snorm8", "r4_r5_r6_r7"), ("unorm16", "r4_r5"), ("snorm16", "r4_r5_r6_r7"),
+                                       ("f16", "r4_r5_r6_r7"), ("unorm8", "r4_r5")])
+def test_st_tile_row_by_row_path_equals_the_general_path(fmt, regs, monkeypatch):
+    """st_tile of per-component formats packs each register row straight into the
+    lanes' words: the same bytes as the general path, for NaN, infinities, -0,
+    out-of-range values and values on rounding ties, with discarded lanes and
+    lanes that share a record (the highest lane wins)."""
+    from drmshim.gpu.usc import frag
+    values = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 0.5, 1.5, -2.0, 127.5 / 255, 0.25 / 255,
+                       1 / 3, 65504.0, 1e-8, 0.998], np.float32)
+    ctx0, _, _ = fragment_context(n_quads=8)
+    inputs = {k: RNG.choice(values, ctx0.lanes) for k in range(4, 8)}
+    if "l" in regs:
+        inputs = {k: (inputs[k].astype(np.float16).view(np.uint16).astype(np.uint32)
+                      | inputs[k + 2].astype(np.float16).view(np.uint16).astype(np.uint32) << 16) for k in (4, 5)}
+    k = len(regs.split("_"))
+    width = {"unorm8": 1, "snorm8": 1, "unorm16": 2, "snorm16": 2, "f16": 2}[fmt] * k
+    for discarded in (None, np.arange(ctx0.lanes) % 5 == 0):
+        tiles, rows = [], []
+        for general in (False, True):
+            packer = frag.pack_format
+            monkeypatch.setattr(frag, "pack_format", lambda *a: rows.append(a[1].shape) or packer(*a))
+            if general:
+                monkeypatch.setattr(frag, "_PER_COMPONENT_FLOAT_FORMATS", ())
+            ctx, _, _ = fragment_context(n_quads=8)
+            ctx.tile_buffer = np.zeros((ctx.lanes, 8), np.uint8)
+            ctx.tile_index = (np.arange(ctx.lanes) * 7 % 20).astype(np.int64)  # lanes sharing records
+            flag = np.zeros(ctx.lanes, np.uint32) if discarded is None else discarded.astype(np.uint32)
+            run(f"""
+                mov_imm r0l, 0
+                if_icmp.ne r9, 0, 1
+                  discard
+                pop_exec 1
+                st_tile.{fmt} {regs}, 0, {(1 << k) - 1}
+            """, ctx=ctx, inputs={**inputs, 9: flag})
+            monkeypatch.undo()
+            tiles.append(ctx.tile_buffer[:, :width].copy())
+            if not general:
+                assert rows == [rows[0]] * k and rows[0][1] == 1   # the row-by-row path ran
+        assert tiles[0].any()
+        np.testing.assert_array_equal(tiles[0], tiles[1])
+
+
+def test_iter_of_a_batch_of_one_primitive_equals_per_lane_planes():
+    """A batch whose lanes all belong to one primitive evaluates that primitive's
+    planes as scalars: bit for bit the per-lane evaluation (``coefficients``)."""
+    planes = RNG.uniform(-3, 3, (3, 4, 3)).astype(np.float32)
+    planes[:, 0, 2] += 4                                   # cf0: 1/w away from 0
+    asm = """
+        iter.persp.center r1_r2_r3, cf1, cf0
+        iter.linear.center r4l_r4h, cf2
+        ldcf r5, cf3
+    """
+    for prim_of_lane in (lambda n: np.full(n, 2), lambda n: np.arange(n) // 8 % 3):
+        ctx, _, _ = fragment_context()
+        ctx.cf_planes, ctx.primitive_index = planes, prim_of_lane(ctx.lanes).astype(np.int64)
+        shared = run(asm, ctx=ctx, batch_lanes=16)
+        ref, _, _ = fragment_context()
+        ref.coefficients = np.ascontiguousarray(planes[ctx.primitive_index].transpose(1, 2, 0))
+        per_lane = run(asm, ctx=ref, batch_lanes=16)
+        np.testing.assert_array_equal(shared.registers[1:6], per_lane.registers[1:6])
