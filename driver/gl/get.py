@@ -131,11 +131,15 @@ class GetMixin:
                 E.GL_TRANSFORM_FEEDBACK_ACTIVE: lambda c: c.xfb.active,
                 E.GL_TRANSFORM_FEEDBACK_PAUSED: lambda c: c.xfb.paused,
                 E.GL_TRANSFORM_FEEDBACK_BINDING: lambda c: _name(c.xfb) if c.xfb is not c.default_xfb else 0,
-                E.GL_PROGRAM_BINARY_FORMATS: lambda c: (),
-                E.GL_NUM_PROGRAM_BINARY_FORMATS: lambda c: 0,
             })
             for i in range(self.caps.max_render_targets):
                 t[E.GL_DRAW_BUFFER0 + i] = (lambda i: lambda c: c._draw_buffer_enum(i))(i)
+        if api.gl_or_es((4, 1), (3, 0)):
+            from driver.gl.binary import PROGRAM_BINARY_FORMAT
+            t.update({
+                E.GL_PROGRAM_BINARY_FORMATS: lambda c: (PROGRAM_BINARY_FORMAT,),
+                E.GL_NUM_PROGRAM_BINARY_FORMATS: lambda c: 1,
+            })
         if api.gl(4, 0):
             t.update({
                 E.GL_PATCH_VERTICES: lambda c: c._patch_state()["vertices"],

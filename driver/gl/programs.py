@@ -93,6 +93,7 @@ class LinkedProgram:
     pipe_shaders: dict = field(default_factory=dict)   # PipeShaderType -> handle
     tf_varyings: list = field(default_factory=list)
     tf_layout: object = None          # driver.gl.feedback.FeedbackLayout when tf_varyings
+    image: object = None              # driver.gl.binary.ProgramImage: what glGetProgramBinary saves
     atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
 
 
@@ -371,15 +372,24 @@ class ProgramMixin:
             if prog is not self.current_program and prog.linked_state is not None:
                 prog.linked_state = None
             return
+        self._install_link(prog, prog, linked)
+
+    def _install_link(self, prog: Program, source: Program, linked: LinkedProgram) -> None:
+        """Make ``linked`` (linked from ``source``'s shaders and settings) ``prog``'s executable."""
+        from driver.gl.binary import ProgramImage
+        linked.image = ProgramImage(
+            tuple((s.type, getattr(s, "compiled_source", None) or s.source or "") for s in source.shaders),
+            dict(source.attrib_bindings), dict(source.frag_data_bindings), tuple(source.tf_varyings),
+            source.tf_buffer_mode, bool(source.separable))
         old = prog.linked_state
         prog.linked, prog.info_log, prog.linked_state = True, "", linked
         if old is not None:
             for handle in old.pipe_shaders.values():
                 self.pipe.delete_shader_state(handle)
-        self._create_pipe_shaders(prog)
+        self._create_pipe_shaders(source if source is not prog else prog, linked)
 
-    def _create_pipe_shaders(self, prog: Program) -> None:
-        linked = prog.linked_state
+    def _create_pipe_shaders(self, prog: Program, linked: LinkedProgram | None = None) -> None:
+        linked = linked if linked is not None else prog.linked_state
         for stage, unit in linked.units.items():
             # the text the stage's AST came from (GLES prefix and generated
             # fixed-function stages included): drivers may recompile it
@@ -820,10 +830,14 @@ class ProgramMixin:
                     max((len(n) + 1 for n in ls.tf_varyings), default=0) if ls else 0,
                 E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT: int(prog.binary_retrievable),
             }
+        if self.api.gl_or_es((4, 1), (3, 0)):
+            values[E.GL_PROGRAM_BINARY_LENGTH] = None
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_COMPUTE_WORK_GROUP_SIZE] = None
             values[E.GL_PROGRAM_SEPARABLE] = int(prog.separable)
         check_enum(pname, values)
+        if pname == E.GL_PROGRAM_BINARY_LENGTH:
+            return [len(self._program_binary(prog)) if prog.linked and ls is not None else 0]
         if pname == E.GL_COMPUTE_WORK_GROUP_SIZE:
             check(ls is not None and ls.local_size is not None, E.GL_INVALID_OPERATION,
                   "no linked compute shader")
@@ -979,18 +993,60 @@ class ProgramMixin:
         else:
             prog.binary_retrievable = bool(value)
 
+    def _binaries(self) -> None:
+        check(self.api.gl_or_es((4, 1), (3, 0)), E.GL_INVALID_OPERATION,
+              "program binaries need GL 4.1 or GLES 3.0")
+
+    def _program_binary(self, prog: Program) -> bytes:
+        from driver.gl.binary import pack
+        return pack(prog.linked_state.image, self.api.name)
+
     def glGetProgramBinary(self, program: int, bufSize: int):
-        """No program binary formats are supported (NUM_PROGRAM_BINARY_FORMATS
-        is 0): GL 4.6 section 7.5, an unlinked program or a zero-length
-        binary is INVALID_OPERATION."""
+        """(length, format, bytes) of shimgl's binary of the linked program (GL 4.6
+        section 7.5): INVALID_OPERATION if it is not linked or bufSize is too small."""
+        self._binaries()
         prog = self._program(program)
-        check(bufSize >= 0, E.GL_INVALID_VALUE)
-        check(False, E.GL_INVALID_OPERATION, "program binaries are not supported")
-        return prog
+        check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+        check(prog.linked and prog.linked_state is not None, E.GL_INVALID_OPERATION, "program not linked")
+        from driver.gl.binary import PROGRAM_BINARY_FORMAT
+        data = self._program_binary(prog)
+        check(len(data) <= bufSize, E.GL_INVALID_OPERATION, "bufSize is smaller than PROGRAM_BINARY_LENGTH")
+        return (len(data), PROGRAM_BINARY_FORMAT, data)
 
     def glProgramBinary(self, program: int, binaryFormat: int, binary, length: int) -> None:
-        self._program(program)
-        check(False, E.GL_INVALID_ENUM, "no program binary formats are supported")
+        """Relink ``program`` from a binary of glGetProgramBinary; one that this build
+        and context flavour cannot load leaves the program unlinked with an info log."""
+        self._binaries()
+        prog = self._program(program)
+        from driver.gl.binary import PROGRAM_BINARY_FORMAT, BinaryError, unpack
+        check(binaryFormat == PROGRAM_BINARY_FORMAT, E.GL_INVALID_ENUM, "unknown program binary format")
+        check(length >= 0, E.GL_INVALID_VALUE, "negative length")
+        check(not (self.xfb.active and prog is self.xfb.program), E.GL_INVALID_OPERATION,
+              "program in use by active transform feedback")
+        prog.link_attempted = True
+        try:
+            data = bytes(binary if binary is not None else b"")[:length]
+            image = unpack(data, self.api.name)
+            source = Program(prog.name, attrib_bindings=dict(image.attrib_bindings),
+                             frag_data_bindings=dict(image.frag_data_bindings),
+                             separable=image.separable, tf_varyings=list(image.tf_varyings),
+                             tf_buffer_mode=image.tf_buffer_mode)
+            for i, (type, text) in enumerate(image.shaders):
+                if type not in STAGES:
+                    raise BinaryError("program binary names an unknown shader stage")
+                sh = Shader(-1 - i, type, text)
+                res = compile_glsl(text, STAGES[type], compat_context=self.api.compat)
+                if not res.ok:
+                    raise BinaryError(f"program binary does not compile: {res.info_log.strip()}")
+                sh.compiled, sh.ast, sh.compiled_source = True, res.unit, text
+                source.shaders.append(sh)
+            linked = self._link(source)
+        except (BinaryError, LinkError) as err:
+            prog.linked, prog.info_log = False, f"error: {err}\n"
+            if prog is not self.current_program and prog.linked_state is not None:
+                prog.linked_state = None
+            return
+        self._install_link(prog, source, linked)
 
     def glShaderBinary(self, count: int, shaders, binaryformat: int, binary, length: int) -> None:
         check(count >= 0 and length >= 0, E.GL_INVALID_VALUE)

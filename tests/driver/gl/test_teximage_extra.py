@@ -73,8 +73,8 @@ def test_internalformat_query(es3):
     expect(es3, E.GL_INVALID_ENUM)
 
 
-def test_program_binaries_unsupported(es3):
-    assert es3.glGetIntegerv(E.GL_NUM_PROGRAM_BINARY_FORMATS) == [0]
+def test_program_binary_errors(es3):
+    assert es3.glGetIntegerv(E.GL_NUM_PROGRAM_BINARY_FORMATS) == [1]
     p = program(es3)
     es3.glProgramBinary(p, 0, b"", 0)
     expect(es3, E.GL_INVALID_ENUM)
