@@ -83,11 +83,16 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
         raise ValueError(f"PBE at 0x{desc_va:x}: {fmt.name} at byte {tile_offset_B} exceeds the "
                          f"{tile_buffer.shape[1]}-byte tile record")
     level_w, level_h = lay.level_width_px(d.level), lay.level_height_px(d.level)
-    keep = np.flatnonzero((px < level_w) & (py < level_h))
-    if len(keep) == 0:
-        return
+    if len(px) and px.max() < level_w and py.max() < level_h:
+        keep = slice(None)                          # every pixel is inside the level
+    else:
+        keep = np.flatnonzero((px < level_w) & (py < level_h))
+        if len(keep) == 0:
+            return
+        if len(keep) == len(px):
+            keep = slice(None)
     base = d.address + d.layer * d.layer_stride_B
-    whole = len(keep) == len(px)
+    whole = isinstance(keep, slice)
     stored = min(samples, lay.sample_count_sa)
     compressed = lay.is_level_compressed(d.level)
     # the pixels (distinct when named) are every pixel of the level, every sample
@@ -95,11 +100,17 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     if pixels_key is not None and (full_level or not compressed):
         lo, size_B = lay.level_offsets_B[d.level], lay.level_size_B(d.level)
         if full_level and len(px) * lay.blocksize_B == size_B:
-            image = np.empty(size_B, np.uint8)       # every byte is written: no read
+            # every byte is written: no read; one sample of whole words is a gather
+            image = _gather_level(lay, d.level, tile_buffer, px, py, samples, tile_offset_B, pixels_key, lo) \
+                if stored == 1 else None
+            if image is None:
+                image = np.empty(size_B, np.uint8)
+                _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B,
+                         pixels_key, lo)
         else:
             image = memory.read(base + lo, size_B, "PBE")
-        _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B,
-                 pixels_key, lo)
+            _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B,
+                     pixels_key, lo)
         memory.write(base + lo, image, "PBE")
         if compressed:
             _mark_level_uncompressed(memory, lay, d.level, base)
@@ -135,6 +146,31 @@ def _scatter(image, lay, level: int, tile_buffer, px, py, keep, whole: bool, sam
             image.view(word)[words] = np.ascontiguousarray(data).view(word).reshape(-1)
         else:
             image[offs[:, None] + np.arange(bpp)] = data
+
+
+def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offset_B: int, pixels_key,
+                  origin_B: int):
+    """A single-sampled level that the (distinct, named) pixels cover byte for byte,
+    built as one gather of whole words from the records (the inverse of the
+    scatter's addresses), or None when the words are not aligned."""
+    bpp = lay.bytes_per_block_B
+    word = _WORDS.get(bpp)
+    if word is None or tile_offset_B % bpp or tile_buffer.shape[1] % bpp or not tile_buffer.flags.c_contiguous:
+        return None
+    key = (lay, level, 0, pixels_key, origin_B)
+    words = _word_index(_offsets(lay, px, py, level, 0, pixels_key, origin_B), bpp, key, pixels_key)
+    if words is None:
+        return None
+    pixel_of = _remembered(("inverse",) + key, pixels_key, lambda: _inverse(words))
+    column = tile_buffer.view(word).reshape(len(px), samples, -1)[:, 0, tile_offset_B // bpp]   # sample 0
+    return column.take(pixel_of).view(np.uint8)
+
+
+def _inverse(words: np.ndarray) -> np.ndarray:
+    """The permutation's inverse: the pixel stored at each word."""
+    inv = np.empty(len(words), np.intp)
+    inv[words] = np.arange(len(words), dtype=np.intp)
+    return inv
 
 
 def _mark_level_uncompressed(memory, lay, level: int, base: int) -> None:

@@ -92,3 +92,22 @@ def test_compressed_and_mipmapped_stores_match_the_general_path(W, H, cover, lev
     np.testing.assert_array_equal(images[0], images[1])
     got = layout.detile(lay, images[0], level, 0, 0, 0, lw, lh).reshape(lh, lw, 4)
     np.testing.assert_array_equal(got[py, px], records[:, 4:8])
+
+
+@pytest.mark.parametrize("tiling", ["linear", "twiddled", "twiddled_compressed"])
+def test_multisampled_tile_memory_stores_sample_0_alike(tiling):
+    """Tile memory with 4 samples per pixel into a single-sampled image: the
+    whole-level gather and the general scatter store sample 0 of every pixel."""
+    W = H = 32
+    rng = np.random.default_rng(5)
+    px, py = _tile_major(W, H, 16)
+    records = rng.integers(0, 256, (len(px) * 4, 8), dtype=np.uint8)
+    images = []
+    for key in ("pixels", None):
+        sp = Space(1 << 20)
+        target = Target(sp, W, H, tiling)
+        desc = sp.put(target.pbe)
+        store_render_target(sp.mem, desc, 4, records, px, py, 4, pixels_key=key and (key, tiling, "ms"))
+        images.append(sp.get(target.va, target.lay.size_B))
+    np.testing.assert_array_equal(images[0], images[1])
+    np.testing.assert_array_equal(target.pixels()[py, px], records.reshape(-1, 4, 8)[:, 0, 4:8])
