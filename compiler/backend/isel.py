@@ -784,16 +784,17 @@ class Selector:
         w = self._iter(W_CF, 1, 32, "linear")[0]
         return xy + [z, w]
 
-    def _iter(self, cf: int, n: int, size: int, interp: str, loc: str = "center") -> list:
+    def _iter(self, cf: int, n: int, size: int, interp: str, loc: str = "center", where=None) -> list:
         v = VReg(size, n)
         self.cf_max = max(self.cf_max, cf + n)
+        at = {"where": self.src(where, "iter", "where")} if loc in ("at_sample", "at_offset") else {}
         if interp == "flat":
             self.block.instrs.append(MInstr("ldcf", {"dst": v, "cf": cf}))
         elif interp == "noperspective":
-            self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "interp": "linear", "loc": loc}))
+            self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "interp": "linear", "loc": loc, **at}))
         else:
             self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "cf_w": W_CF, "interp": "persp",
-                                                     "loc": loc}))
+                                                     "loc": loc, **at}))
             if interp != "linear":
                 self.cf_max = max(self.cf_max, W_CF + 1)
         return self._split(v)
@@ -826,6 +827,18 @@ class Selector:
         if off is None:
             raise BackendError(f"{i.name} with a dynamic location offset")
         return off
+
+    def in_load_interpolated_input(self, i):
+        """interpolateAtCentroid/AtSample/AtOffset: ``iter`` at that location."""
+        if self.stage != "fragment":
+            raise BackendError("load_interpolated_input outside a fragment shader")
+        off = self._location_offset(i, i.srcs[1])
+        base, comp = i.indices.get("base", 0), i.indices.get("component", 0)
+        slot = i.indices.get("slot")
+        per = self.varying_components.get(slot, 4)
+        where = self.vals[i.srcs[0]][0]
+        return self._iter(base + off * per + comp, i.dest.num_components, _msize(i.dest.bit_size),
+                          i.indices.get("interp", "smooth"), i.indices["loc"], where)
 
     def in_load_input(self, i):
         off = self._location_offset(i, i.srcs[0])

@@ -283,7 +283,9 @@ class Interpreter:
         elif name == "return_value":
             ret = self.frame.ret
             self.frame.ret = srcs[0].copy() if ret is None else np.where(self.active, srcs[0], ret)
-        elif name == "load_input":
+        elif name in ("load_input", "load_interpolated_input"):
+            # (the interpreter has no pixel positions: an input has one value per lane,
+            # wherever it is interpolated)
             data = np.asarray(self.inputs[ix.get("slot", ix.get("base", 0))])
             if data.dtype.kind == "f":
                 data = data.astype(np.float32).view(np.uint32)

@@ -61,6 +61,10 @@ _intr("return_value", (0,), False)
 
 # Shader I/O. ``slot`` is the varying slot name (POS, VAR0, ...), ``base`` the driver location.
 _intr("load_input", (1,), True, 0, ("base", "component", "slot", "interp"), eliminate=True, reorder=True)
+# interpolateAt*: a fragment input interpolated at ``loc`` ("centroid", "at_sample": sample index
+# ``where``, "at_offset": ``where`` = packHalf2x16 of the pixel offset); srcs (where, location offset).
+_intr("load_interpolated_input", (1, 1), True, 0, ("base", "component", "slot", "interp", "loc"),
+      eliminate=True, reorder=True)
 _intr("store_output", (0, 1), False, 0, ("base", "component", "slot", "write_mask"))
 _intr("load_uniform", (1,), True, 0, ("base", "range"), eliminate=True, reorder=True)
 _intr("load_ubo", (1, 1), True, 0, ("align",), eliminate=True, reorder=True)

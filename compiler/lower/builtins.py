@@ -552,14 +552,56 @@ class Builtins:
         b = self.b
         return b.fadd(b.fabs(b.fddx(x)), b.fabs(b.fddy(x)))
 
+    def _interpolate_at(self, e, loc: str, where: Def):
+        """interpolateAt*: a fresh ``load_interpolated_input`` of the fragment input the
+        argument names (the input, an element of an input array, a swizzle of either);
+        the I/O lowering fills in its varying once the inputs are laid out. None when
+        the argument is not such an input (a built-in or a block member)."""
+        arg, comps, index = e.args[0], None, None
+        if isinstance(arg, ast.Swizzle):
+            comps, arg = arg.components, arg.base
+        if isinstance(arg, ast.Index) and arg.base.type is not None and arg.base.type.is_array:
+            index, arg = arg.index, arg.base
+        sym = getattr(arg, "symbol", None) if isinstance(arg, ast.VariableRef) else None
+        io = self.L.io
+        if sym is None or sym.builtin or sym.storage != "in" or io.stage != "fragment":
+            return None
+        t = sym.type.element if index is not None else sym.type
+        if t.is_array or t.is_matrix or t.is_struct or t.base != "float":
+            return None
+        b = self.b
+
+        def load(offset):
+            d = b.intrinsic("load_interpolated_input", where, offset, num_components=t.vector_size, bit_size=32,
+                            base=0, component=0, slot="", interp="smooth", loc=loc)
+            io.interpolate_at.append((d.parent, sym))
+            return d
+        if index is None:
+            d = load(b.iimm(0))
+        elif index.const is not None:
+            d = load(b.iimm(int(index.const[0])))
+        else:
+            # iter reads fixed coefficient registers: a dynamic element is a select over all of them
+            i = self.L.expr(index)
+            d = load(b.iimm(0))
+            for k in range(1, sym.type.length or 1):
+                d = b.bcsel(b.ieq(i, b.iimm(k)), load(b.iimm(k)), d)
+        return b.swizzle(d, comps) if comps is not None else d
+
     def f_interpolateAtCentroid(self, e, x):
-        return x            # pixel-centre value: we interpolate at the centre (single-sample)
+        d = self._interpolate_at(e, "centroid", self.b.iimm(0))
+        return x if d is None else d
 
     def f_interpolateAtSample(self, e, x, s):
-        return x
+        d = self._interpolate_at(e, "at_sample", s)
+        return x if d is None else d
 
     def f_interpolateAtOffset(self, e, x, off):
-        b = self.b          # first-order: value + offset . gradient
+        b = self.b
+        d = self._interpolate_at(e, "at_offset", b.pack_half_2x16(off))
+        if d is not None:
+            return d
+        # not a plain input: first order, value + offset . gradient
         return b.fadd(x, b.fadd(b.fmul(b.fddx(x), b.channel(off, 0)), b.fmul(b.fddy(x), b.channel(off, 1))))
 
     def _noise(self, e, n):

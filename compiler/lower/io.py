@@ -246,6 +246,7 @@ class IOLowering:
         self._shared_end = 0
         self._input_vars: list = []
         self.uniform_regs_used_B = 0
+        self.interpolate_at: list = []          # (load_interpolated_input, input symbol)
         self._reg_uniforms: list = []          # (IR variable, name, GLSL type) in uniform registers
         self.ubo0_size_B = 0                    # bytes of UBO 0 (default-block uniforms read from memory)
         self.regs_B = key.get("uniform_regs_B", 1024) if key is not None else 1024
@@ -619,6 +620,10 @@ class IOLowering:
                                  bit_size=bits, sampling=sampling, _t=t, _irt=irt))
         vs = order_varyings(flat, 2)
         self.varyings = vs
+        by_link = {v.name: v for v in vs}
+        for instr, sym in self.interpolate_at:           # interpolateAt* (builtins.py)
+            v = by_link[sym.type.name if sym.type.is_block else sym.name]
+            instr.indices.update(base=v.index, slot=v.slot, interp=v.interp)
         ivars = {}
         by_name = {d["name"]: d for d in flat}
         for v in vs:

@@ -8,6 +8,7 @@ from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_de
 from .control import opt_loop_unroll, opt_peephole_select, opt_remove_continues, opt_remove_once_loops
 from .inline import inline_functions
 from .scalar import lower_alu_to_scalar
+from .tex import lower_tex_lod
 from .vars import lower_indirect_derefs, lower_vars_to_ssa
 
 __all__ = ["optimize", "preprocess", "OPT_LOOP"]
@@ -38,6 +39,7 @@ def preprocess(shader: Shader, *, scalarize: bool = False, max_ladder_length: in
     and scalarise if the backend asks for scalars."""
     from . import run_pass
     run_pass(shader, inline_functions)
+    run_pass(shader, lower_tex_lod)
     optimize(shader)
     if run_pass(shader, lower_indirect_derefs, max_ladder_length=max_ladder_length):
         optimize(shader)

@@ -335,3 +335,24 @@ def test_uniforms_that_leave_no_room_for_the_backend_move_to_ubo0():
     assert info.uniform_regs_B == 20
     _s, info = front_half(FIT, "vertex", ShaderKey.make(uniform_regs_B=1024))
     assert {u.file for u in info.uniforms.values()} == {"regs"} and info.uniform_regs_B == 132
+
+
+def test_interpolate_at_names_the_input_varying():
+    src = """#version 400
+in vec4 a;
+noperspective in vec2 arr[3];
+out vec4 o;
+uniform int i;
+void main() { o = interpolateAtOffset(a, vec2(0.25)) + interpolateAtSample(arr[i], 2).xyxy
+                  + interpolateAtCentroid(a.w); }
+"""
+    from compiler.ir import Intrinsic, walk_instrs
+    shader, info = front_half(src, "fragment")
+    got = sorted((i.indices["loc"], i.indices["slot"], i.indices["base"], i.indices["interp"], i.dest.num_components)
+                 for i in walk_instrs(shader.main.body)
+                 if isinstance(i, Intrinsic) and i.name == "load_interpolated_input")
+    a, arr = info.varying("VAR0"), info.varying("VAR1")
+    assert (a.name, arr.name) == ("a", "arr")
+    # arr[i] with a dynamic i: one iter per element and a select
+    assert got == [("at_offset", "VAR0", a.index, "smooth", 4)] + [
+        ("at_sample", "VAR1", arr.index, "noperspective", 2)] * 3 + [("centroid", "VAR0", a.index, "smooth", 4)]
