@@ -83,7 +83,9 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
         raise ValueError(f"PBE at 0x{desc_va:x}: {fmt.name} at byte {tile_offset_B} exceeds the "
                          f"{tile_buffer.shape[1]}-byte tile record")
     level_w, level_h = lay.level_width_px(d.level), lay.level_height_px(d.level)
-    if len(px) and px.max() < level_w and py.max() < level_h:
+    extent = _remembered(("extent", pixels_key), pixels_key, lambda: (int(px.max()), int(py.max()))) \
+        if len(px) else (level_w, level_h)
+    if extent[0] < level_w and extent[1] < level_h:
         keep = slice(None)                          # every pixel is inside the level
     else:
         keep = np.flatnonzero((px < level_w) & (py < level_h))
