@@ -37,13 +37,40 @@ class IspMemory:
         self.W, self.H, self.S = W, H, S
         self.zls = zls_control(cmd)
         self.record_B = max(int(cmd.sample_size_B), 4)
-        clear_z = np.uint32(cmd.isp_bgobjdepth).view(np.float32)
-        self.depth = np.full((H, W, S), clear_z, np.float32)
-        self.stencil = np.full((H, W, S), cmd.isp_bgobjvals & 0xFF, np.uint8)
+        self._depth = self._stencil = None
+        # loads happen at the start of the command (a fault here is the command's)
         if self.zls.depth_load and cmd.depth.base:
-            self.depth[...] = self._load_depth()
+            self._depth = self._initial_depth()
         if self.zls.stencil_load and cmd.stencil.base:
-            self.stencil[...] = self._load("stencil", "S8_UINT").reshape(H, W, S)
+            self._stencil = self._initial_stencil()
+
+    # Cleared planes are made on first use: a command that neither tests nor stores
+    # them never fills them.
+    @property
+    def depth(self) -> np.ndarray:
+        if self._depth is None:
+            self._depth = self._initial_depth()
+        return self._depth
+
+    @property
+    def stencil(self) -> np.ndarray:
+        if self._stencil is None:
+            self._stencil = self._initial_stencil()
+        return self._stencil
+
+    def _initial_depth(self) -> np.ndarray:
+        H, W, S = self.H, self.W, self.S
+        depth = np.full((H, W, S), np.uint32(self.cmd.isp_bgobjdepth).view(np.float32), np.float32)
+        if self.zls.depth_load and self.cmd.depth.base:
+            depth[...] = self._load_depth()
+        return depth
+
+    def _initial_stencil(self) -> np.ndarray:
+        H, W, S = self.H, self.W, self.S
+        stencil = np.full((H, W, S), self.cmd.isp_bgobjvals & 0xFF, np.uint8)
+        if self.zls.stencil_load and self.cmd.stencil.base:
+            stencil[...] = self._load("stencil", "S8_UINT").reshape(H, W, S)
+        return stencil
 
     def _layout(self, which: str, fmt: str):
         buf = getattr(self.cmd, which)
