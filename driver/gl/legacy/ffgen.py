@@ -74,6 +74,7 @@ class FragmentKey:
     fog_mode: int | None = None
     polygon_stipple: bool = False
     pixels: str | None = None          # DrawPixels/Bitmap fragments: "color", "bitmap" or "depth"
+    sprite_units: tuple = ()           # units whose coordinates are replaced by gl_PointCoord (point sprites)
 
 
 _GEN = {E.GL_OBJECT_LINEAR: "object", E.GL_EYE_LINEAR: "eye", E.GL_SPHERE_MAP: "sphere",
@@ -341,8 +342,8 @@ def fragment_source(key: FragmentKey) -> str:
     for u in key.units:
         stype, call = _SAMPLERS[u.target]
         decls.append(f"uniform {stype} {sampler_name(u.unit)};")
-        body.append(f"vec4 tex{u.unit} = " + call.format(s=sampler_name(u.unit),
-                                                          c=f"gl_TexCoord[{u.unit}]") + ";")
+        coord = "vec4(gl_PointCoord, 0.0, 1.0)" if u.unit in key.sprite_units else f"gl_TexCoord[{u.unit}]"
+        body.append(f"vec4 tex{u.unit} = " + call.format(s=sampler_name(u.unit), c=coord) + ";")
     for u in key.units:
         body += _texenv(u)
     if key.color_sum:

@@ -542,7 +542,9 @@ class FixedFunctionMixin:
             vertex_materials=self._vertex_materials if lighting else ())
         fkey = FragmentKey(units=units, color_sum=separate or (E.GL_COLOR_SUM in en and not lighting),
                            fog_mode=L.fog.mode if fog else None,
-                           polygon_stipple=E.GL_POLYGON_STIPPLE in en and self._drawing_polygons)
+                           polygon_stipple=E.GL_POLYGON_STIPPLE in en and self._drawing_polygons,
+                           sprite_units=tuple(u.unit for u in units if L.texenv[u.unit].coord_replace)
+                           if E.GL_POINT_SPRITE in en and self._draw_mode == E.GL_POINTS else ())
         return vkey, fkey
 
     _draw_mode = None

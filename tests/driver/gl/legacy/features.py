@@ -708,7 +708,55 @@ def pixel_fragments(gl, w, h, fog=False):
     gl.glFinish()
 
 
+SPRITE_TEXELS = np.array([[[255 * (i % 2), 85 * j, 255 - 60 * i, 255] for i in range(4)] for j in range(4)],
+                         np.uint8)
+
+
+def point_sprites(gl, w, h):
+    """GL_POINT_SPRITE with GL_COORD_REPLACE on unit 0 (not on unit 1, which
+    keeps its coordinate) for points drawn with glBegin and glDrawArrays, both
+    coordinate origins, and a point-mode polygon's vertices as sprites."""
+    _setup(gl, w, h)
+    gl.glActiveTexture(gl.GL_TEXTURE0)
+    _texture(gl, SPRITE_TEXELS, gl.GL_RGBA, gl.GL_RGBA)
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    gl.glTexEnvi(gl.GL_POINT_SPRITE, gl.GL_COORD_REPLACE, gl.GL_TRUE)
+    gl.glActiveTexture(gl.GL_TEXTURE1)
+    _texture(gl, np.array([[[255, 255, 255, 255], [128, 128, 128, 255]]], np.uint8), gl.GL_RGBA, gl.GL_RGBA)
+    gl.glEnable(gl.GL_TEXTURE_2D)
+    gl.glTexEnvi(gl.GL_TEXTURE_ENV, gl.GL_TEXTURE_ENV_MODE, gl.GL_MODULATE)
+    gl.glActiveTexture(gl.GL_TEXTURE0)
+    gl.glEnable(gl.GL_POINT_SPRITE)
+    gl.glPointSize(12.0)
+    gl.glMultiTexCoord2f(gl.GL_TEXTURE1, 0.25, 0.5)       # white
+    gl.glBegin(gl.GL_POINTS)
+    gl.glVertex2f(-0.5, 0.5)
+    gl.glMultiTexCoord2f(gl.GL_TEXTURE1, 0.75, 0.5)       # grey
+    gl.glVertex2f(0.0, 0.5)
+    gl.glEnd()
+    gl.glPointParameteri(gl.GL_POINT_SPRITE_COORD_ORIGIN, gl.GL_LOWER_LEFT)
+    gl.glMultiTexCoord2f(gl.GL_TEXTURE1, 0.25, 0.5)
+    pts = np.array([[0.5, 0.5], [-0.5, -0.5]], np.float32)
+    gl.glEnableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, pts)
+    gl.glDrawArrays(gl.GL_POINTS, 0, 2)
+    gl.glDisableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glPointParameteri(gl.GL_POINT_SPRITE_COORD_ORIGIN, gl.GL_UPPER_LEFT)
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_POINT)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for x, y in ((0.0, -0.75), (0.6, -0.75), (0.3, -0.2)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_FILL)
+    gl.glDisable(gl.GL_POINT_SPRITE)
+    gl.glActiveTexture(gl.GL_TEXTURE1)
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glActiveTexture(gl.GL_TEXTURE0)
+    gl.glDisable(gl.GL_TEXTURE_2D)
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
                                     evaluators, line_stipple, polygon_modes, texture_targets, array_primitives,
-                                    material_in_begin_end, pixel_fragments)}
+                                    material_in_begin_end, pixel_fragments, point_sprites)}
