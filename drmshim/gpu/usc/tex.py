@@ -121,7 +121,9 @@ def compile_texture_sample(ins: Instruction):
         xyz = _floats(b, coords, None)
         kw = {}
         if mode in ("auto", "bias"):
-            if b.ctx.quads:  # per component on the contiguous register rows
+            if b.ctx.quads and idx is None:
+                pass  # whole quads: the unit takes the derivatives from the quads itself (same values)
+            elif b.ctx.quads:  # per component on the contiguous register rows
                 rows = [c.view(np.float32) if coords.size == 32 else c.view(np.float16).astype(np.float32)
                         for c in read_vec(b, coords, None)[:ns]]
                 ddx, ddy = np.empty((b.n, ns), np.float32), np.empty((b.n, ns), np.float32)

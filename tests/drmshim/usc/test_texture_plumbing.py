@@ -70,16 +70,57 @@ def quad_coords(n_quads=2):
     return u.astype(np.float32), v.astype(np.float32)
 
 
-def test_implicit_lod_passes_exact_quad_derivatives(fake):
+def test_implicit_lod_passes_whole_quads_or_exact_quad_derivatives(fake):
+    """With every lane active the unit gets whole quads and derives the LOD itself;
+    with some lanes inactive (not whole quads) the core passes each active lane's
+    exact quad derivatives."""
     u, v = quad_coords()
     out = run("texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 3, 2, 0\nwait 0", ctx=frag_ctx(), inputs={0: u, 1: v})
     (kind, tex_va, samp_va, coords, kw), = fake
     assert tex_va == TEX_HEAP + 3 * TEXTURE_DESC_B and samp_va == SAMP_HEAP + 2 * SAMPLER_DESC_B
     assert np.array_equal(coords, np.stack([u, v], -1))
-    assert np.array_equal(kw["ddx"], np.tile([0.25, 0.0], (8, 1)).astype(np.float32))
-    assert np.array_equal(kw["ddy"], np.tile([0.0, 0.125], (8, 1)).astype(np.float32))
-    assert "lod" not in kw and "bias" not in kw
+    assert not kw
     assert np.array_equal(f32(out, 4), u) and np.array_equal(f32(out, 6), np.full(8, 0.5, np.float32))
+    fake.clear()
+    run("""
+        mov_imm r0l, 0
+        if_icmp.ne r9, 0, 1
+          texture_sample.2d.auto r4_r5_r6_r7, r2_r3, 3, 2, 0
+          wait 0
+        pop_exec 1
+    """, ctx=frag_ctx(), inputs={2: u, 3: v, 9: np.arange(8) % 3})
+    (_, _, _, coords, kw), = fake
+    active = np.arange(8) % 3 != 0
+    assert np.array_equal(coords, np.stack([u, v], -1)[active])
+    assert np.array_equal(kw["ddx"], np.tile([0.25, 0.0], (active.sum(), 1)).astype(np.float32))
+    assert np.array_equal(kw["ddy"], np.tile([0.0, 0.125], (active.sum(), 1)).astype(np.float32))
+    assert "lod" not in kw and "bias" not in kw
+
+
+def test_implicit_lod_of_whole_quads_equals_explicit_quad_derivatives():
+    """The real unit: whole quads (the unit's own quad LOD) and the same lanes with
+    their quad derivatives passed explicitly sample alike, bit for bit."""
+    from drmshim.gpu import texture
+    from tests.drmshim.texture.texenv import BASE, mip_chain, new_memory, put_sampler, put_texture
+    DESC_VA, SAMP_VA = BASE + 0x4000, BASE + 0x4100   # the program sits at BASE
+    rng = np.random.default_rng(4)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 64, 32), pack_values=False, desc_va=DESC_VA)
+    put_sampler(mem, va=SAMP_VA, mip_filter="LINEAR", min_filter="LINEAR", mag_filter="LINEAR",
+                wrap_t="MIRRORED_REPEAT")
+    n_quads = 256
+    corner = np.repeat(rng.uniform(-2, 3, (n_quads, 2)), 4, axis=0)
+    step = np.repeat(rng.uniform(0.001, 0.2, (n_quads, 1)), 4, axis=0) * np.tile([[0, 0], [1, 0], [0, 1], [1, 1]],
+                                                                               (n_quads, 1))
+    st = (corner + step * rng.uniform(0.5, 1.5, (4 * n_quads, 2))).astype(np.float32)
+    ctx = ExecContext(lanes=4 * n_quads, quads=True, texture_heap_va=DESC_VA, sampler_heap_va=SAMP_VA)
+    out = run("texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 0, 0, 0\nwait 0", ctx=ctx, mem=mem,
+              inputs={0: st[:, 0], 1: st[:, 1]})
+    from uapi.isa.semantics import quad_dfdx, quad_dfdy
+    ddx = np.stack([quad_dfdx(st[:, 0]), quad_dfdx(st[:, 1])], -1)
+    ddy = np.stack([quad_dfdy(st[:, 0]), quad_dfdy(st[:, 1])], -1)
+    explicit = texture.sample(mem, DESC_VA, SAMP_VA, st, ddx=ddx, ddy=ddy)
+    np.testing.assert_array_equal(np.stack([f32(out, 4 + c) for c in range(4)], -1), explicit)
 
 
 def test_bias_lod_grad_compare_offset_gather(fake):
@@ -95,7 +136,7 @@ def test_bias_lod_grad_compare_offset_gather(fake):
         wait 0
     """, ctx=frag_ctx(), inputs=inputs)
     bias, lod, grad, gather = (c[4] for c in fake)
-    assert np.array_equal(bias["bias"], np.full(8, 1.5, np.float32)) and "ddx" in bias
+    assert np.array_equal(bias["bias"], np.full(8, 1.5, np.float32)) and "ddx" not in bias  # whole quads
     assert np.array_equal(lod["lod"], np.full(8, 1.5, np.float32))
     assert np.array_equal(lod["compare"], np.full(8, 0.75, np.float32)) and "ddx" not in lod
     assert np.array_equal(grad["ddx"], np.tile([0.1, 0.2], (8, 1)).astype(np.float32))
