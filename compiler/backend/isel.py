@@ -618,10 +618,30 @@ class Selector:
             return self.op("iadd", 32, a=offset, b=Const(extra_B, 32))
         return offset
 
-    def _buffer(self, kind: str, index: Def) -> Reg:
+    def _dynamic_slot(self, kind: str, index: Def, slot_kind: str, words: int) -> list:
+        """A dynamically uniform buffer index (an element of a block array): the
+        uniform words of ``slot_kind`` selected over every index the shader's block
+        arrays can reach (``shader.info["dynamic_buffers"]``), one ``icmpsel`` per
+        candidate and word."""
+        cands = self.shader.info.get("dynamic_buffers", {}).get(kind, [])
+        if not cands:
+            raise BackendError(f"dynamically indexed {kind} outside a block array")
+        idx = self.vals[index][0]
+        words_of = lambda b: [Reg("u", 2 * self.layout.slot(slot_kind, b, words) + 2 * w, 32)  # noqa: E731
+                              for w in range(words)]
+        sel = words_of(cands[0])
+        for b in cands[1:]:
+            sel = [self.op("icmpsel", 32, a=idx, b=Const(b, 32), t=u, f=s, cond="eq")
+                   for u, s in zip(words_of(b), sel)]
+        return sel
+
+    def _buffer(self, kind: str, index: Def):
         b = self._const_src(index)
         if b is None:
-            raise BackendError(f"dynamically indexed {kind} blocks are not supported")
+            lo, hi = self._dynamic_slot(kind, index, f"{kind}_address", 2)
+            v = VReg(32, 2, align=4)
+            self.block.instrs.append(MInstr("collect", dsts=[v], srcs=[lo, hi]))
+            return Ref(v, 0, 64)
         return Reg("u", 2 * self.layout.slot(f"{kind}_address", b, 2), 64)
 
     def _load(self, op: str, d: Def, fmt: str | None = None, **f) -> list:
@@ -688,7 +708,7 @@ class Selector:
     def in_get_ssbo_size(self, i):
         b = self._const_src(i.srcs[0])
         if b is None:
-            raise BackendError("dynamically indexed SSBO size")
+            return self._dynamic_slot("ssbo", i.srcs[0], "ssbo_size", 1)
         return [Reg("u", 2 * self.layout.slot("ssbo_size", b, 1), 32)]
 
     def _atomic(self, i, op_field: str, srcs: list, **f):

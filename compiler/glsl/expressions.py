@@ -458,6 +458,11 @@ class ExpressionAnalyzer:
     def check_dynamic_index(self, base: A.Expression, loc) -> None:
         """Opaque arrays need constant (or, from 4.00, dynamically uniform) indices."""
         t = base.type
+        if t.is_array and t.element.is_block and t.element.block_kind == "uniform" and \
+                not self.version.at_least(400, 320):
+            # GLSL 4.00 / ES 3.20 section 4.3.9: before them a uniform block array takes constant indices
+            self.error(loc, "uniform block arrays indexed with non-constant expressions are forbidden "
+                       f"in {self.version}")
         if t.is_array and t.element.is_sampler:
             if self.version.es and not self.version.at_least(0, 320):
                 self.error(loc, "sampler arrays indexed with non-constant expressions are forbidden "

@@ -118,6 +118,7 @@ class Lowerer:
         self.vars: dict[Any, tuple[IRVariable, tuple[int, ...]]] = {}
         self.opaque: dict[Any, Opaque] = {}
         self.block_arrays: dict[Any, list[IRVariable]] = {}   # arrays of UBO/SSBO blocks
+        self.block_array_vars: dict[Any, IRVariable] = {}     # ... and each whole array (dynamic indices)
         self.ctx: list[_Ctx] = []
         self.funcs: list[_Func] = []
         self.ended = False              # the current block ended with break/continue
@@ -211,8 +212,9 @@ class Lowerer:
         if isinstance(e, ast.Index):
             bt = e.base.type
             if isinstance(e.base, ast.VariableRef) and e.base.symbol in self.block_arrays:
-                if e.index.const is None:
-                    raise LoweringError("non-constant index into an array of interface blocks")
+                if e.index.const is None:       # dynamically uniform: the whole array's variable
+                    whole = b.deref_var(self.block_array_vars[e.base.symbol])
+                    return LValue(b.deref_array(whole, self.expr(e.index)), e.type)
                 return LValue(b.deref_var(self.block_arrays[e.base.symbol][e.index.const[0]]), e.type)
             if bt.is_array or bt.is_matrix:
                 base = self.lvalue(e.base)

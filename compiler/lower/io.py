@@ -55,7 +55,7 @@ from compiler.glsl import ast
 from compiler.glsl import types as GT
 from compiler.ir import ArrayType, Builder, StructType, VecType
 from compiler.ir.core import Deref, Variable as IRVariable, first_block
-from compiler.ir.passes.io import _locations, _offset as deref_offset, member_offset_B, type_layout
+from compiler.ir.passes.io import _locations, _offset as deref_offset, buffer_address, member_offset_B, type_layout
 
 from .from_ast import LoweringError, Opaque, ir_type
 
@@ -456,6 +456,11 @@ class IOLowering:
                 (self.ubos if mode == "ubo" else self.ssbos)[f"{block.block_name}[{i}]"] = index + i
                 elems.append(var)
             L.block_arrays[sym] = elems
+            # the whole array, for dynamically uniform indices (lower_io: element i = buffer index + i)
+            whole = IRVariable(sym.name, ArrayType(irt, len(elems)), mode,
+                               {"binding": index, "packing": packing, "block": block.block_name, "block_array": True})
+            self.shader.variables.append(whole)
+            L.block_array_vars[sym] = whole
             if not hasattr(self, "_block_vars"):
                 self._block_vars = {}
             self._block_vars[id(block)] = (elems[0], ())
@@ -758,8 +763,8 @@ class IOLowering:
         d: Deref = deref_def.parent
         var = d.var
         if var.mode == "ssbo":
-            off = deref_offset(b, d, "byte", var.data.get("packing", "std430"))
-            return "ssbo", b.iimm(var.data["binding"]), off, 0
+            index, off = buffer_address(b, d, var)
+            return "ssbo", index, off, 0
         if var.mode == "shared":
             off = deref_offset(b, d, "byte", "std430")
             return "shared", None, off, var.data["offset_B"]
@@ -775,12 +780,12 @@ class IOLowering:
         packing = var.data.get("packing", "std430")
         # offset of the array: address of element 0
         zero = b.deref_array(lv.deref, 0)
-        start = deref_offset(b, zero.parent, "byte", packing)
+        index, start = buffer_address(b, zero.parent, var)
         size, align = type_layout(d.type.element, packing)
         if packing == "std140":
             align = (align + 15) // 16 * 16
         stride = (size + align - 1) // align * align
-        total = b.intrinsic("get_ssbo_size", b.iimm(var.data["binding"]), num_components=1)
+        total = b.intrinsic("get_ssbo_size", index, num_components=1)
         return b.udiv(b.isub(total, start), stride)
 
     # ------------------------------------------------------------ end of main

@@ -11,7 +11,9 @@ After this pass no deref of an ``shader_in``, ``shader_out``, ``uniform``, ``ubo
   them out with std430 rules and records ``data["offset_B"]`` and
   ``shader.info["uniform_size_B"]``;
 * ``ubo`` / ``ssbo`` block variables become ``load_ubo`` / ``load_ssbo`` /
-  ``store_ssbo`` with the block index ``data["binding"]`` and std140 (UBO) or
+  ``store_ssbo`` with the block index ``data["binding"]`` (a ``block_array``
+  variable: binding + its element index, which may be dynamic; the indices it can
+  reach go to ``shader.info["dynamic_buffers"]``) and std140 (UBO) or
   std430 (SSBO) offsets (``data["packing"]`` overrides), from byte
   ``data["offset_B"]`` of the buffer (default 0: default-block uniforms read from
   UBO 0 each have their own variable);
@@ -29,7 +31,8 @@ from ..core import Deref, Def, Intrinsic, LoadConst, Shader, Variable, replace_u
 from ..types import ArrayType, StructType, VarType, VecType
 from .vars import _remove_dead_derefs
 
-__all__ = ["lower_io", "type_layout", "member_offset_B", "deref_offset", "IO_MODES"]
+__all__ = ["lower_io", "type_layout", "member_offset_B", "deref_offset", "buffer_address", "dynamic_buffers",
+           "IO_MODES"]
 
 IO_MODES = ("shader_in", "shader_out", "uniform", "ubo", "ssbo", "shared")
 
@@ -79,10 +82,11 @@ def _locations(t: VarType) -> int:
     return sum(_locations(ft) for _n, ft in t.fields)
 
 
-def _offset(b: Builder, deref: Deref, unit: str, packing: str, base: int = 0) -> Def:
-    """Offset of ``deref`` from its variable (plus ``base``): in locations or in bytes."""
+def _offset(b: Builder, deref: Deref, unit: str, packing: str, base: int = 0, skip: int = 0) -> Def:
+    """Offset of ``deref`` from its variable (plus ``base``; the first ``skip`` steps
+    left out): in locations or in bytes."""
     const, dynamic = base, []
-    for step in deref.path()[1:]:
+    for step in deref.path()[1 + skip:]:
         ptype = step.parent.parent.type
         if step.kind == "array":
             if unit == "location":
@@ -110,6 +114,30 @@ def _offset(b: Builder, deref: Deref, unit: str, packing: str, base: int = 0) ->
 deref_offset = _offset      # public name (the driver's I/O lowering uses it)
 
 
+def buffer_address(b: Builder, deref: Deref, var: Variable) -> tuple[Def, Def]:
+    """(buffer index, byte offset) of a deref of a ``ubo``/``ssbo`` variable. A
+    variable with ``data["block_array"]`` is a whole array of blocks, one buffer per
+    element from ``binding``: its first (array) step picks the buffer."""
+    data = var.data
+    packing = data.get("packing", "std140" if var.mode == "ubo" else "std430")
+    if not data.get("block_array"):
+        return b.iimm(data.get("binding", 0)), _offset(b, deref, "byte", packing, data.get("offset_B", 0))
+    path = deref.path()
+    assert len(path) > 1 and path[1].kind == "array", "a block array is reached through an element"
+    index = b.iadd(b.iimm(data.get("binding", 0)), path[1].index)
+    return index, _offset(b, deref, "byte", packing, data.get("offset_B", 0), skip=1)
+
+
+def dynamic_buffers(shader: Shader) -> dict[str, list[int]]:
+    """The buffer indices a dynamically indexed block array may reach, per mode."""
+    out: dict[str, list[int]] = {}
+    for var in shader.variables:
+        if var.mode in ("ubo", "ssbo") and var.data.get("block_array"):
+            first = var.data.get("binding", 0)
+            out.setdefault(var.mode, []).extend(range(first, first + var.type.length))
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
 def _assign_layouts(shader: Shader) -> None:
     next_loc = {"shader_in": 0, "shader_out": 0}
     uniform_end, shared_end = 0, 0
@@ -133,6 +161,9 @@ def _assign_layouts(shader: Shader) -> None:
 def lower_io(shader: Shader, modes: tuple[str, ...] = IO_MODES) -> bool:
     """Replace load_deref/store_deref of interface variables by I/O intrinsics."""
     _assign_layouts(shader)
+    dyn = dynamic_buffers(shader)
+    if dyn:
+        shader.info["dynamic_buffers"] = dyn
     progress = False
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
@@ -182,8 +213,7 @@ def _lower_access(b: Builder, instr: Intrinsic, deref: Deref, var: Variable) -> 
                                 base=data["offset_B"], range=size)
     elif mode in ("ubo", "ssbo"):
         packing = data.get("packing", "std140" if mode == "ubo" else "std430")
-        offset = _offset(b, deref, "byte", packing, data.get("offset_B", 0))
-        index = b.iimm(data.get("binding", 0))
+        index, offset = buffer_address(b, deref, var)
         _s, align = type_layout(t, packing)
         if is_load:
             result = b.intrinsic(f"load_{mode}", index, offset, num_components=t.components,

@@ -156,10 +156,48 @@ def test_a_ubo_variable_starts_at_its_offset():
         function main {
           block b0:
             32x1 %i = load_const (2)
-            32x1 %o = load_const (80)
             32x1 %b = load_const (0)
+            32x1 %o = load_const (80)
             32x4 %v = intrinsic load_ubo (%b, %o) (align=16)
             32x1 %z = load_const (0)
             intrinsic store_output (%v, %z) (base=0, component=0, slot=POS, write_mask=xyzw)
+        }
+    """)
+
+
+def test_a_block_array_element_picks_the_buffer():
+    """A dynamically indexed array of blocks: the element index is added to the
+    first buffer index; the rest of the path is the byte offset."""
+    CASE(lower_io, """
+        shader compute
+        var ssbo {f32 a; f32[4] b}[3] blocks (binding=4, packing=std430, block_array=true)
+        function main {
+          block b0:
+            32x1 %i = intrinsic load_local_invocation_index () ()
+            32x1 %d = deref_var blocks
+            32x1 %e = deref_array %d[%i]
+            32x1 %f = deref_struct %e.1
+            32x1 %g = deref_array %f[%i]
+            32x1 %v = intrinsic load_deref (%g) ()
+            32x1 %a = deref_struct %e.0
+            intrinsic store_deref (%a, %v) (write_mask=x)
+        }
+    """, """
+        shader compute
+        var ssbo {f32 a; f32[4] b}[3] blocks (binding=4, packing=std430, block_array=true)
+        function main {
+          block b0:
+            32x1 %i = intrinsic load_local_invocation_index () ()
+            32x1 %four = load_const (4)
+            32x1 %idx = iadd %four, %i
+            32x1 %four2 = load_const (4)
+            32x1 %dyn = imul %i, %four2
+            32x1 %c = load_const (4)
+            32x1 %off = iadd %c, %dyn
+            32x1 %v = intrinsic load_ssbo (%idx, %off) (align=4)
+            32x1 %four3 = load_const (4)
+            32x1 %idx2 = iadd %four3, %i
+            32x1 %z = load_const (0)
+            intrinsic store_ssbo (%v, %idx2, %z) (write_mask=x, align=4)
         }
     """)
