@@ -1,7 +1,8 @@
 """Clears that pipe.clear cannot express (partial colour or stencil write
-masks) are drawn as a full-framebuffer quad, as Mesa's st_Clear does with
-clear_with_quad: a tiny internal program writes the clear values while the
-GL write masks and scissor stay in force."""
+masks, and scissored depth/stencil clears, which the hardware's clear at tile
+start cannot limit to a rectangle) are drawn as a full-framebuffer quad, as
+Mesa's st_Clear does with clear_with_quad: a tiny internal program writes the
+clear values while the GL write masks and scissor stay in force."""
 
 from __future__ import annotations
 
@@ -51,10 +52,15 @@ class ClearQuadMixin:
         return prog
 
     def _clear_with_quad(self, fb, color_bits: list[int], depth: bool, stencil: bool,
-                         stencil_bits: int) -> None:
+                         stencil_bits: int, depth_value: float | None = None,
+                         stencil_value: int | None = None) -> None:
         """Draw the clear. `color_bits[i]` is the 4-bit write mask of
-        colour buffer i (0: leave it alone)."""
+        colour buffer i (0: leave it alone); the depth and stencil values are
+        CLEAR_DEPTH / CLEAR_STENCIL unless given (glClearBuffer). The depth is
+        exact: the viewport's depth range is [value, value]."""
         s = self.state
+        clear_depth = min(1.0, max(0.0, s.clear_depth if depth_value is None else depth_value))
+        clear_stencil = s.clear_stencil if stencil_value is None else stencil_value
         prog = self._clear_program(max(1, len(fb.cbufs)))
         ls = prog.linked_state
         data = bytearray(ls.uniform_data)
@@ -62,7 +68,7 @@ class ClearQuadMixin:
             if u.name == "color":
                 struct.pack_into("<4f", data, u.offset_B, *s.clear_color)
             elif u.name == "depth":
-                struct.pack_into("<f", data, u.offset_B, 2.0 * s.clear_depth - 1.0)
+                struct.pack_into("<f", data, u.offset_B, 0.0)
         rts = tuple(RtBlendState(colormask=color_bits[i] if i < len(color_bits) else 0)
                     for i in range(PIPE_MAX_COLOR_BUFS))
         self.cso.set_blend(BlendState(rt=rts, independent_blend_enable=True))
@@ -75,9 +81,9 @@ class ClearQuadMixin:
             stencil=(st, st)))
         self.cso.set_rasterizer(RasterizerState(scissor=E.GL_SCISSOR_TEST in s.enabled))
         self.pipe.set_viewport_states(0, [ViewportState.from_gl(0, 0, fb.width_px, fb.height_px,
-                                                                0.0, 1.0)])
+                                                                clear_depth, clear_depth)])
         self.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
-        self.pipe.set_stencil_ref(s.clear_stencil & full, s.clear_stencil & full)
+        self.pipe.set_stencil_ref(clear_stencil & full, clear_stencil & full)
         self.pipe.set_sample_mask(0xFFFFFFFF)
         for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
             self.pipe.bind_shader_state(stage, ls.pipe_shaders[stage])

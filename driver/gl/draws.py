@@ -632,7 +632,19 @@ class DrawMixin:
             return
         scissor = (ps.scissor_state(s, fb.width_px, fb.height_px)
                    if E.GL_SCISSOR_TEST in s.enabled else None)
+        if buffers & PipeClear.DEPTHSTENCIL and self._scissor_partial(scissor, fb):
+            # the depth/stencil clear at tile start covers everything: draw it, on the GPU
+            self._clear_with_quad(fb, [0] * len(fb.cbufs), bool(buffers & PipeClear.DEPTH),
+                                  bool(buffers & PipeClear.STENCIL), stencil_bits)
+            buffers &= ~PipeClear.DEPTHSTENCIL
+            if not buffers:
+                return
         self.pipe.clear(buffers, scissor, s.clear_color, s.clear_depth, s.clear_stencil & full)
+
+    @staticmethod
+    def _scissor_partial(scissor, fb) -> bool:
+        return scissor is not None and (scissor.minx > 0 or scissor.miny > 0 or
+                                        scissor.maxx < fb.width_px or scissor.maxy < fb.height_px)
 
     def _clear_buffer(self, buffer, drawbuffer, value, kind) -> None:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
@@ -664,9 +676,22 @@ class DrawMixin:
             flags |= PipeClear.STENCIL
             stencil = int(value[1] if buffer == E.GL_DEPTH_STENCIL else value[0])
         if flags:
-            self.pipe.clear(flags, None if E.GL_SCISSOR_TEST not in s.enabled
-                            else ps.scissor_state(s, fb.width_px, fb.height_px), (0, 0, 0, 0),
-                            depth, stencil)
+            scissor = None if E.GL_SCISSOR_TEST not in s.enabled else \
+                ps.scissor_state(s, fb.width_px, fb.height_px)
+            bits = self._fb_bits(5)
+            full = (1 << bits) - 1 if bits else 0
+            masked = flags & PipeClear.STENCIL and s.stencil[0].write_mask & full != full
+            if flags & PipeClear.DEPTH and not s.depth_mask:
+                flags &= ~PipeClear.DEPTH                   # GL 4.6 section 17.4.3.1: masks apply
+            if flags & PipeClear.STENCIL and not s.stencil[0].write_mask & full:
+                flags &= ~PipeClear.STENCIL
+            if not flags:
+                return
+            if self._scissor_partial(scissor, fb) or masked:
+                self._clear_with_quad(fb, [0] * len(fb.cbufs), bool(flags & PipeClear.DEPTH),
+                                      bool(flags & PipeClear.STENCIL), bits, depth, stencil)
+                return
+            self.pipe.clear(flags, scissor, (0, 0, 0, 0), depth, stencil)
 
     def glClearBufferfv(self, buffer: int, drawbuffer: int, value) -> None:
         self._clear_buffer(buffer, drawbuffer, [float(v) for v in value], "fv")
