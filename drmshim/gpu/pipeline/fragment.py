@@ -299,11 +299,16 @@ class _PassContext:
         self.core, self.command, self.tvb, self.frame = core, command, tvb, frame
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
         self.frags, self.draw, self.one_draw = frags, draw, one_draw
-        self.rec_f = records_at(record_of, frags.x, frags.y)     # tile-memory pixel of every fragment
-        self._all = None
+        self._run = None                                         # (indices, first) of a run layer
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
+
+    @cached_property
+    def rec_f(self) -> np.ndarray:
+        """The tile-memory record (pixel) of every fragment, made on first use
+        (shading layer by layer finds its lanes' records itself)."""
+        return records_at(self.record_of, self.frags.x, self.frags.y)
 
     @cached_property
     def front(self) -> np.ndarray:
@@ -327,12 +332,14 @@ class _PassContext:
                                layers=_single_layer(n), coverage=coverage, z=z)
 
     def _layer(self, layers: R.RankLayers, k: int) -> np.ndarray:
-        """Fragment indices of layer k (a view of one arange when layers are runs)."""
+        """Fragment indices of layer k; when layers are runs of fragments, the run is
+        remembered so that ``_pick`` reads it through views."""
         if layers.order is not None:
             return layers.layer(k)
-        if self._all is None:
-            self._all = np.arange(len(self.frags))
-        return self._all[int(layers.offsets[k]):int(layers.offsets[k + 1])]
+        lo, hi = int(layers.offsets[k]), int(layers.offsets[k + 1])
+        idx = np.arange(lo, hi)
+        self._run = (idx, lo)
+        return idx
 
     def _groups(self, idx: np.ndarray):
         if len(idx) == 0:
@@ -423,14 +430,23 @@ class _PassContext:
                     lanes += self._shade(st, idx[on], passed[on], late=False)
         return lanes
 
-    @staticmethod
-    def _pick(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """``a[idx]``; a view when ``idx`` is a run of consecutive indices (layers
-        of contiguous fragments are), else a gather."""
-        n = len(idx)
-        if n and idx[-1] - idx[0] == n - 1 and (n < 3 or idx[1] - idx[0] == 1) and (np.diff(idx) == 1).all():
-            return a[int(idx[0]):int(idx[0]) + n]
+    def _pick(self, a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``a[idx]``; a view when ``idx`` is the current layer's run (``_layer``)."""
+        run = self._run
+        if run is not None and idx is run[0]:
+            return a[run[1]:run[1] + len(idx)]
         return a[idx]
+
+    def _coefficients(self, tri: np.ndarray) -> np.ndarray:
+        """The PDM's coefficient registers of lanes from setup rows ``tri``:
+        (cf, 3, n) float32, one contiguous take per plane row (rows are in range)."""
+        cf, three, _ = self.planes_t.shape
+        rows = self.planes_t.reshape(cf * three, -1)
+        index = np.asarray(tri, np.intp)
+        out = np.empty((cf * three, len(index)), self.planes_t.dtype)
+        for i in range(cf * three):
+            rows[i].take(index, out=out[i], mode="clip")
+        return out.reshape(cf, three, len(index))
 
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
@@ -478,7 +494,7 @@ class _PassContext:
             x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
         n = len(x)
         if helper is None:
-            rec = self._pick(self.rec_f, f)
+            rec = records_at(self.record_of, x, y)       # = rec_f[f]
         else:
             rec = self.record_of[np.clip(y, 0, self.frame.H - 1), np.clip(x, 0, self.frame.W - 1)]
             rec = np.where((x >= 0) & (x < self.frame.W) & (y >= 0) & (y < self.frame.H), rec, -1)
@@ -510,7 +526,7 @@ class _PassContext:
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
         if st.uses_iter or "ldcf" in st.names:   # the PDM's coefficient registers, per lane
-            kw["coefficients"] = np.take(self.planes_t, tri, axis=2)
+            kw["coefficients"] = self._coefficients(tri)
         ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
                           tile_buffer=tile, tile_index=tile_index,
                           **kw, **st.pipe.context_fields())
