@@ -33,7 +33,9 @@ Conventions (the contract with the backend and the driver):
   mat3 columns are 16 bytes apart) in declaration order. The first
   ``key["uniform_regs_B"]`` bytes (default 1024, i.e. 256 32-bit uniform registers)
   are uniform registers (``load_uniform``, byte offsets); the rest go to UBO index
-  0, the default uniform buffer (``load_ubo``, std430, in the order placed). After
+  0, the default uniform buffer (``load_ubo``, std430, in the order placed, from
+  byte ``regs_B``: UBO 0 is the whole default block in memory, whose first bytes
+  the registers mirror). After
   the whole shader is lowered, ``fit_uniform_registers`` leaves room for the
   registers the backend adds (buffer/attribute addresses) by moving uniforms that
   no longer fit to UBO 0. A uniform block with binding b is
@@ -248,8 +250,11 @@ class IOLowering:
         self.uniform_regs_used_B = 0
         self.interpolate_at: list = []          # (load_interpolated_input, input symbol)
         self._reg_uniforms: list = []          # (IR variable, name, GLSL type) in uniform registers
-        self.ubo0_size_B = 0                    # bytes of UBO 0 (default-block uniforms read from memory)
         self.regs_B = key.get("uniform_regs_B", 1024) if key is not None else 1024
+        # UBO 0 is the default block's memory copy (the same bytes ``load_uniform`` with a
+        # dynamic offset reads): registers mirror its first regs_B bytes, uniforms read
+        # from memory follow them, so the two files never overlap.
+        self.ubo0_size_B = self.regs_B
 
     def k(self, name, default=None):
         return self.key.get(name, default) if self.key is not None else default

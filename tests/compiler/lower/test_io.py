@@ -127,7 +127,7 @@ def test_uniform_map_literal_and_spill_to_the_default_ubo():
         "lights[1].pos": ("regs", 96, 12, 1, 0, 0),
         "lights[1].power": ("regs", 108, 4, 1, 0, 0),
         "arr": ("regs", 112, 12, 3, 4, 0),
-        "big": ("ubo", 0, 320, 20, 16, 0),
+        "big": ("ubo", 192, 320, 20, 16, 0),     # UBO 0 = the whole block: after the 192 register bytes
     }
     assert info.uniform_regs_B == 124
 
@@ -146,7 +146,8 @@ def test_uniforms_read_from_registers_and_default_ubo():
     put(120, [5], "i")
     big = np.arange(80, dtype=np.float32) * 10
     from compiler.lower import LowerInterpreter
-    it = LowerInterpreter(lanes=LANES, inputs={"ATTR0": f32(p)}, uniforms=words, ubos={0: big.view(np.uint8)})
+    ubo0 = np.concatenate([np.zeros(192, np.uint8), big.view(np.uint8)])
+    it = LowerInterpreter(lanes=LANES, inputs={"ATTR0": f32(p)}, uniforms=words, ubos={0: ubo0})
     it.run(shader)
     got = as_f32(it.outputs["VAR0"])
     base = np.array([0.5 + 1 + 7 + 4 + 5, 0.5 + 2 + 8 + 4 + 5, 0.5 + 3 + 9 + 4 + 5, 0.5 + 1 + 5])
@@ -331,7 +332,7 @@ def test_uniforms_that_leave_no_room_for_the_backend_move_to_ubo0():
     # UBO 0 and the rest is packed again from u0.
     _s, info = front_half(FIT, "vertex", ShaderKey.make(uniform_regs_B=160))
     got = {n: (u.file, u.offset_B) for n, u in info.uniforms.items()}
-    assert got == {"first": ("regs", 0), "many": ("ubo", 0), "last": ("regs", 16)}
+    assert got == {"first": ("regs", 0), "many": ("ubo", 160), "last": ("regs", 16)}
     assert info.uniform_regs_B == 20
     _s, info = front_half(FIT, "vertex", ShaderKey.make(uniform_regs_B=1024))
     assert {u.file for u in info.uniforms.values()} == {"regs"} and info.uniform_regs_B == 132
