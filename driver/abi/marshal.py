@@ -9,6 +9,8 @@ Every helper accepts cffi cdata for pointers; NULL reads as None."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from driver.gl import enums as E
 from driver.gl.pixels import image_size_B
 
@@ -391,12 +393,21 @@ def glMultiDrawElementsBaseVertex(ctx, mode, count, type_, indices, drawcount, b
                                       arr_in(basevertex, "GLint", drawcount))
 
 
+def _writer(p, c_type: str, n):
+    """A writer over the client array p of n elements, for buffers the
+    context fills later (selection and feedback: at glRenderMode)."""
+    if p == NULL:
+        return None
+    dtype = {"GLuint": "<u4", "GLfloat": "<f4"}[c_type]
+    return lambda values: put(p, c_type, np.asarray(values, dtype)[:max(int(n), 0)].tobytes())
+
+
 def glSelectBuffer(ctx, size, buffer):
-    ctx.glSelectBuffer(size)      # selection records no hits (driver.gl.legacy)
+    ctx.glSelectBuffer(size, _writer(buffer, "GLuint", size))
 
 
 def glFeedbackBuffer(ctx, size, type_, buffer):
-    ctx.glFeedbackBuffer(size, type_)
+    ctx.glFeedbackBuffer(size, type_, _writer(buffer, "GLfloat", size))
 
 
 # overrides that do not need a front-end method of the same name
