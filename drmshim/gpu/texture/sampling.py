@@ -490,19 +490,28 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
 def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache) -> np.ndarray:
     """Bilinear taps of each (level, level weight) of ``levels`` (scalar levels) of
     a 2D view, wrapped without borders, and their weighted sum: exactly the
-    general path's operations in its order, with nothing per lane it would skip."""
-    cols, weights = [], []
+    general path's operations in its order (taps x fastest, then y, then level;
+    see ``_weighted_sum``), each tap consumed as soon as it is made so the
+    batch's temporaries stay in cache."""
+    table = res = None
     for level, level_w in levels:
         xs, wxs = _linear_axis(st_cols[0], int(view.width_px_l[level]), samp.wraps[0], view.x_col,
                                int(view.x_base[level]), 0, itype, None)
         ys, wys = _linear_axis(st_cols[1], int(view.height_px_l[level]), samp.wraps[1], view.y_col,
                                int(view.y_base[level]), shift, itype, level_w)
-        for y, wy in zip(ys, wys):        # taps in the general path's order: x fastest
+        for y, wy in zip(ys, wys):
             for x, wx in zip(xs, wxs):
-                cols.append(x + y)
-                weights.append(wx * wy)
-    table, cols = fetch(mem, view, cols, None, None, shift=shift, span_end=span_end, cache=cache)
-    return _weighted_sum(table, cols, weights, cols[0].shape[0])
+                col = x + y
+                if table is None:   # one range read serves every tap (columns relative to ``shift``)
+                    table, (col,) = fetch(mem, view, [col], None, None, shift=shift, span_end=span_end,
+                                          cache=cache)
+                tap = table.take(col, axis=1)
+                tap *= wx * wy
+                if res is None:
+                    res = tap
+                else:
+                    res += tap
+    return res
 
 
 def _linear_axis(s, size: int, mode, col_table, base: int, shift: int, itype, level_w):
