@@ -495,10 +495,11 @@ def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache
     batch's temporaries stay in cache."""
     table = res = None
     for level, level_w in levels:
-        xs, wxs = _linear_axis(st_cols[0], int(view.width_px_l[level]), samp.wraps[0], view.x_col,
-                               int(view.x_base[level]), 0, itype, None)
-        ys, wys = _linear_axis(st_cols[1], int(view.height_px_l[level]), samp.wraps[1], view.y_col,
-                               int(view.y_base[level]), shift, itype, level_w)
+        with np.errstate(invalid="ignore"):    # NaN coordinates: their casts are defined (see _index_type)
+            xs, wxs = _linear_axis(st_cols[0], int(view.width_px_l[level]), samp.wraps[0], view.x_col,
+                                   int(view.x_base[level]), 0, itype, None)
+            ys, wys = _linear_axis(st_cols[1], int(view.height_px_l[level]), samp.wraps[1], view.y_col,
+                                   int(view.y_base[level]), shift, itype, level_w)
         for y, wy in zip(ys, wys):
             for x, wx in zip(xs, wxs):
                 col = x + y
@@ -516,20 +517,26 @@ def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache
 
 def _linear_axis(s, size: int, mode, col_table, base: int, shift: int, itype, level_w):
     """One axis of a linear filter at one level: the two taps' column parts and
-    weights (the level weight folded into the weights when given)."""
-    with np.errstate(invalid="ignore"):
-        u = s * F32(size)
-        u -= F32(0.5)
-        fl = np.floor(u)
-        i0 = fl.astype(itype)
-        w1 = np.subtract(u, fl, out=u)
-        w0 = F32(1) - w1
-        if level_w is not None:
-            w0 *= level_w
-            w1 = w1 * level_w
+    weights (the level weight folded into the weights when given). Every array
+    here is fresh, so the arithmetic runs in place."""
+    u = s * F32(size)
+    u -= F32(0.5)
+    fl = np.floor(u)
+    i0 = fl.astype(itype)
+    w1 = np.subtract(u, fl, out=u)
+    w0 = np.subtract(F32(1), w1, out=fl)
+    if level_w is not None:
+        w0 *= level_w
+        w1 *= level_w
+    i1 = i0 + 1
+    if mode == W.REPEAT and size & (size - 1) == 0:   # a power of two: a mask, in place (as ``wrap``)
+        i0 &= size - 1
+        i1 &= size - 1
+    else:
+        i0, i1 = wrap(i0, size, mode)[0], wrap(i1, size, mode)[0]
     t = col_table[base:base + size]
     t = (t - shift if shift else t).astype(itype, copy=False)
-    return [t.take(wrap(i, size, mode)[0]) for i in (i0, i0 + 1)], [w0, w1]
+    return [t.take(i0), t.take(i1)], [w0, w1]
 
 
 def _weighted_sum(table: np.ndarray, cols, weights, n: int) -> np.ndarray:
