@@ -16,10 +16,11 @@ from driver.gl.legacy.get import GetLegacyMixin
 from driver.gl.legacy.immediate import ImmediateMixin
 from driver.gl.legacy.primitives import PrimitiveMixin
 from driver.gl.legacy.raster import RasterMixin
+from driver.gl.legacy.select import SelectFeedbackMixin
 
 __all__ = ["LegacyMixin", "install_dispatch"]
 
 
-class LegacyMixin(GetLegacyMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
+class LegacyMixin(GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
                   FixedFunctionMixin):
     """Every legacy family, in one base for driver.gl.Context."""

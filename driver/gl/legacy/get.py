@@ -136,59 +136,6 @@ class GetLegacyMixin:
         check_enum(op, (E.GL_ACCUM, E.GL_LOAD, E.GL_RETURN, E.GL_MULT, E.GL_ADD))
         check(False, E.GL_INVALID_OPERATION, "no accumulation buffer")
 
-    def glRenderMode(self, mode) -> int:
-        """Only GL_RENDER draws; selection and feedback (optional in issue 11)
-        keep their state but record no hits or vertices: leaving them returns 0."""
-        self._compat_only()
-        check_enum(mode, (E.GL_RENDER, E.GL_SELECT, E.GL_FEEDBACK))
-        check(mode != E.GL_SELECT or self.__dict__.get("_select_buffer") is not None, E.GL_INVALID_OPERATION,
-              "glRenderMode(GL_SELECT) without glSelectBuffer")
-        check(mode != E.GL_FEEDBACK or self.__dict__.get("_feedback_buffer") is not None,
-              E.GL_INVALID_OPERATION, "glRenderMode(GL_FEEDBACK) without glFeedbackBuffer")
-        self.legacy.render_mode = mode
-        return 0
-
-    def _names(self) -> list:
-        return self.__dict__.setdefault("_name_stack", [])
-
-    def glSelectBuffer(self, size, buffer=None) -> None:
-        self._compat_only()
-        check(size >= 0, E.GL_INVALID_VALUE, "negative size")
-        check(self.legacy.render_mode != E.GL_SELECT, E.GL_INVALID_OPERATION, "in selection mode")
-        self._select_buffer = size
-
-    def glFeedbackBuffer(self, size, type, buffer=None) -> None:
-        self._compat_only()
-        check_enum(type, (E.GL_2D, E.GL_3D, E.GL_3D_COLOR, E.GL_3D_COLOR_TEXTURE, E.GL_4D_COLOR_TEXTURE))
-        check(size >= 0, E.GL_INVALID_VALUE, "negative size")
-        check(self.legacy.render_mode != E.GL_FEEDBACK, E.GL_INVALID_OPERATION, "in feedback mode")
-        self._feedback_buffer = (size, type)
-
-    def glPassThrough(self, token) -> None:
-        self._compat_only()
-
-    def glInitNames(self) -> None:
-        self._compat_only()
-        self._names().clear()
-
-    def glPushName(self, name) -> None:
-        self._compat_only()
-        if self.legacy.render_mode == E.GL_SELECT:
-            check(len(self._names()) < 64, E.GL_STACK_OVERFLOW, "name stack overflow")
-            self._names().append(int(name))
-
-    def glPopName(self) -> None:
-        self._compat_only()
-        if self.legacy.render_mode == E.GL_SELECT:
-            check(self._names(), E.GL_STACK_UNDERFLOW, "name stack underflow")
-            self._names().pop()
-
-    def glLoadName(self, name) -> None:
-        self._compat_only()
-        if self.legacy.render_mode == E.GL_SELECT:
-            check(self._names(), E.GL_INVALID_OPERATION, "empty name stack")
-            self._names()[-1] = int(name)
-
     # -- texture residency (GL 2.1 section 3.8.12: every texture is resident) -------------------
     def glAreTexturesResident(self, n, textures):
         self._compat_only()

@@ -103,6 +103,12 @@ class PrimitiveMixin:
         return E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES
 
     def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
+        if self._records_instead_of_drawing():
+            check(first >= 0, E.GL_INVALID_VALUE, "negative first")
+            self._validate_draw(mode, count, instances)
+            if count and instances:
+                self._record_primitives(mode, np.arange(first, first + count, dtype=np.int64))
+            return
         if not self._needs_rewrite(mode):
             return super()._draw_arrays(mode, first, count, instances, base_instance)
         check(first >= 0, E.GL_INVALID_VALUE, "negative first")
@@ -111,7 +117,7 @@ class PrimitiveMixin:
             self._draw_rewritten(mode, np.arange(first, first + count, dtype=np.int64), instances)
 
     def _draw_elements(self, mode, count, type, indices, instances, basevertex, base_instance, range_):
-        if not self._needs_rewrite(mode):
+        if not self._needs_rewrite(mode) and not self._records_instead_of_drawing():
             return super()._draw_elements(mode, count, type, indices, instances, basevertex,
                                           base_instance, range_)
         check_enum(type, INDEX_TYPES, "bad index type")
@@ -123,15 +129,19 @@ class PrimitiveMixin:
         raw = data if ebo is None else self._read_buffer(ebo, offset, count * size)
         idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
         restart = self._restart_index(size)
+        draw = self._draw_rewritten
+        if self._records_instead_of_drawing():
+            def draw(mode, ids, instances):
+                self._record_primitives(mode, ids)
         if restart is None:
-            self._draw_rewritten(mode, idx + basevertex, instances)
+            draw(mode, idx + basevertex, instances)
             return
         # primitive restart: each run between restart indices is a primitive of its own
         cuts = np.flatnonzero(idx == restart)
         for run in np.split(idx, cuts):
             run = run[run != restart]
             if run.size:
-                self._draw_rewritten(mode, run + basevertex, instances)
+                draw(mode, run + basevertex, instances)
 
     # -- the rewrite ------------------------------------------------------------------------
     def _draw_rewritten(self, mode: int, ids: np.ndarray, instances: int) -> None:

@@ -79,48 +79,16 @@ class RasterMixin:
             color, secondary = self._lit_raster_color(eye)
         self.legacy.raster = RasterPos(tuple(float(v) for v in win), True, color, secondary, tcs,
                                        float(abs(eye[2])))
+        if self._records_instead_of_drawing():
+            self._record_raster(None)
 
     def _lit_raster_color(self, eye) -> tuple:
         """Section 2.13: the raster colour is lit like a vertex (equation 2.1,
         front material, the current normal; colour material applied)."""
-        L = self.legacy
         self._track_color_material()
-        m = L.materials[0]
-        nm = np.linalg.inv(self.stacks[0][-1][:3, :3]).T
-        n = nm @ np.asarray(self.current_normal, np.float64)
-        if E.GL_NORMALIZE in self.state.enabled or E.GL_RESCALE_NORMAL in self.state.enabled:
-            n = n / (np.linalg.norm(n) or 1.0)
-        p = eye[:3] / eye[3]
-        amb, dif, spe = (np.asarray(x[:3], np.float64) for x in (m.ambient, m.diffuse, m.specular))
-        rgb = np.asarray(m.emission[:3]) + amb * L.light_model_ambient[:3]
-        spec = np.zeros(3)
-        for i, li in enumerate(L.lights):
-            if E.GL_LIGHT0 + i not in self.state.enabled:
-                continue
-            pos = np.asarray(li.position, np.float64)
-            att = 1.0
-            if pos[3] == 0:
-                vp = pos[:3] / (np.linalg.norm(pos[:3]) or 1.0)
-            else:
-                d_vec = pos[:3] / pos[3] - p
-                d = np.linalg.norm(d_vec) or 1.0
-                vp = d_vec / d
-                k0, k1, k2 = li.attenuation
-                att = 1.0 / (k0 + k1 * d + k2 * d * d)
-            if li.spot_cutoff != 180.0:
-                sd = np.asarray(li.spot_direction, np.float64)
-                cos_a = float(-vp @ (sd / (np.linalg.norm(sd) or 1.0)))
-                att *= max(cos_a, 1e-20) ** li.spot_exponent if cos_a >= np.cos(np.radians(li.spot_cutoff)) else 0.0
-            nl = float(n @ vp)
-            eye_dir = -p / (np.linalg.norm(p) or 1.0) if L.local_viewer else np.array([0.0, 0.0, 1.0])
-            h = vp + eye_dir
-            h = h / (np.linalg.norm(h) or 1.0)
-            rgb = rgb + att * (amb * li.ambient[:3] + max(nl, 0.0) * dif * li.diffuse[:3])
-            if nl > 0:
-                spec = spec + att * max(float(n @ h), 1e-20) ** m.shininess * spe * li.specular[:3]
-        if L.color_control == E.GL_SEPARATE_SPECULAR_COLOR:
-            return (*np.clip(rgb, 0, 1), m.diffuse[3]), (*np.clip(spec, 0, 1), 0.0)
-        return (*np.clip(rgb + spec, 0, 1), m.diffuse[3]), (0.0, 0.0, 0.0, 0.0)
+        primary, secondary = self._lit_colors(np.asarray(eye, np.float64)[None], np.asarray(self.current_normal,
+                                              np.float64)[None], np.asarray(self.current_color, np.float64)[None])
+        return tuple(float(v) for v in primary[0]), tuple(float(v) for v in secondary[0])
 
     def _window_pos(self, x, y, z=0.0) -> None:
         """ARB_window_pos / GL 1.4 section 2.13: window coordinates directly."""
@@ -131,6 +99,8 @@ class RasterMixin:
         self.legacy.raster = RasterPos((float(x), float(y), n + z * (f - n), 1.0), True, self.current_color,
                                        self.current_secondary_color, tuple(self.current_texcoords),
                                        self.legacy.fog_coord)
+        if self._records_instead_of_drawing():
+            self._record_raster(None)
 
     # -- pixel transfer and zoom (section 3.6.3) ----------------------------------------------
     def glPixelZoom(self, xfactor, yfactor) -> None:
@@ -338,6 +308,9 @@ class RasterMixin:
             check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
         if format == E.GL_STENCIL_INDEX:
             check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
+        if self._records_instead_of_drawing():
+            self._record_raster(E.GL_DRAW_PIXEL_TOKEN)
+            return
         if not width or not height or not self.legacy.raster.valid:
             return
         image = self._unpack_pixels(pixels, format, type, width, height)
@@ -357,7 +330,9 @@ class RasterMixin:
         r = self.legacy.raster
         if not r.valid:
             return
-        if width and height and bitmap is not None:
+        if self._records_instead_of_drawing():
+            self._record_raster(E.GL_BITMAP_TOKEN)
+        elif width and height and bitmap is not None:
             st = self.state.unpack
             row_B = -(-(st.row_length or width) // 8)
             row_B = -(-row_B // st.alignment) * st.alignment
@@ -399,6 +374,9 @@ class RasterMixin:
             check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
         if type == E.GL_STENCIL:
             check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
+        if self._records_instead_of_drawing():
+            self._record_raster(E.GL_COPY_PIXEL_TOKEN)
+            return
         if not width or not height or not self.legacy.raster.valid:
             return
         fmt, ty, dt = {E.GL_COLOR: (E.GL_RGBA, E.GL_FLOAT, np.float32),

@@ -760,3 +760,117 @@ FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combin
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
                                     evaluators, line_stipple, polygon_modes, texture_targets, array_primitives,
                                     material_in_begin_end, pixel_fragments, point_sprites)}
+
+
+# -- programs that return values instead of pixels (selection, feedback) -----------------------
+def select_hits(gl, w, h):
+    """glRenderMode(GL_SELECT) with a name stack: a triangle inside, a quad
+    half outside the view volume (its depth range from the clipped part), a
+    triangle outside (no hit), points from glDrawArrays under a pushed name, a
+    culled back-facing triangle (no hit), a line strip and a raster position.
+    Returns [hits, buffer...]."""
+    _setup(gl, w, h)
+    buf = np.zeros(128, np.uint32)
+    gl.glSelectBuffer(128, buf)
+    gl.glRenderMode(gl.GL_SELECT)
+    gl.glInitNames()
+    gl.glPushName(1)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for x, y, z in ((-0.5, -0.5, 1.0), (0.5, -0.5, 2.0), (0.0, 0.5, 3.0)):
+        gl.glVertex3f(x, y, z)
+    gl.glEnd()
+    gl.glLoadName(2)
+    gl.glBegin(gl.GL_QUADS)
+    for x, y, z in ((0.5, -0.5, -4.0), (1.5, -0.5, -4.0), (1.5, 0.5, 6.0), (0.5, 0.5, 6.0)):
+        gl.glVertex3f(x, y, z)
+    gl.glEnd()
+    gl.glLoadName(3)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for x, y in ((1.5, 1.5), (2.5, 1.5), (2.0, 2.5)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glPushName(4)
+    pts = np.array([[0.0, 0.0, 5.0], [0.2, 0.1, -5.0], [3.0, 0.0, 0.0]], np.float32)
+    gl.glEnableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glVertexPointer(3, gl.GL_FLOAT, 0, pts)
+    gl.glDrawArrays(gl.GL_POINTS, 0, 3)
+    gl.glDisableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glPopName()
+    gl.glLoadName(5)
+    gl.glEnable(gl.GL_CULL_FACE)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for x, y in ((0.0, 0.5), (0.5, -0.5), (-0.5, -0.5)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glDisable(gl.GL_CULL_FACE)
+    gl.glLoadName(6)
+    gl.glBegin(gl.GL_LINE_STRIP)
+    for x, y, z in ((-2.0, 0.0, 0.0), (0.0, 0.0, 4.0), (0.0, 0.9, 8.0)):
+        gl.glVertex3f(x, y, z)
+    gl.glEnd()
+    gl.glLoadName(7)
+    gl.glRasterPos3f(0.1, 0.1, -2.0)
+    hits = gl.glRenderMode(gl.GL_RENDER)
+    return [int(hits)] + [int(v) for v in buf]
+
+
+def feedback_tokens(gl, w, h, kind=None):
+    """glRenderMode(GL_FEEDBACK) of a point, a line strip, a smooth-coloured
+    triangle, a quad half outside (clipped), a pass-through token and a
+    DrawPixels, with colours and texture coordinates. Returns [count, values...]."""
+    kind = gl.GL_3D_COLOR_TEXTURE if kind is None else kind
+    _setup(gl, w, h)
+    buf = np.zeros(512, np.float32)
+    gl.glFeedbackBuffer(512, kind, buf)
+    gl.glRenderMode(gl.GL_FEEDBACK)
+    gl.glColor4f(1.0, 0.5, 0.25, 1.0)
+    gl.glTexCoord4f(0.1, 0.2, 0.3, 1.0)
+    gl.glBegin(gl.GL_POINTS)
+    gl.glVertex3f(0.25, -0.5, 1.0)
+    gl.glEnd()
+    gl.glBegin(gl.GL_LINE_STRIP)
+    for x, y in ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glPassThrough(42.0)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for (x, y), c in zip(((-0.5, 0.0), (0.5, 0.0), (0.0, 0.5)), ((1, 0, 0), (0, 1, 0), (0, 0, 1))):
+        gl.glColor3f(*c)
+        gl.glTexCoord2f(x, y)
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glColor3f(1.0, 1.0, 1.0)
+    gl.glBegin(gl.GL_QUADS)
+    for x, y in ((0.5, -0.25), (1.5, -0.25), (1.5, 0.25), (0.5, 0.25)):
+        gl.glTexCoord2f(x, y)
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glRasterPos2f(-0.75, 0.75)
+    gl.glDrawPixels(1, 1, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, np.zeros(4, np.uint8))
+    n = gl.glRenderMode(gl.GL_RENDER)
+    return [int(n)] + [float(v) for v in buf[:max(int(n), 0)]]
+
+
+def feedback_2d(gl, w, h):
+    return feedback_tokens(gl, w, h, gl.GL_2D)
+
+
+def feedback_4d(gl, w, h):
+    """GL_4D_COLOR_TEXTURE under a perspective projection."""
+    _setup(gl, w, h, ortho=False)
+    return feedback_tokens_perspective(gl, gl.GL_4D_COLOR_TEXTURE)
+
+
+def feedback_tokens_perspective(gl, kind):
+    buf = np.zeros(256, np.float32)
+    gl.glFeedbackBuffer(256, kind, buf)
+    gl.glRenderMode(gl.GL_FEEDBACK)
+    gl.glBegin(gl.GL_TRIANGLES)
+    for x, y, z in ((-0.5, -0.5, -2.0), (0.5, -0.5, -3.0), (0.0, 0.5, -4.0)):
+        gl.glVertex3f(x, y, z)
+    gl.glEnd()
+    n = gl.glRenderMode(gl.GL_RENDER)
+    return [int(n)] + [float(v) for v in buf[:max(int(n), 0)]]
+
+
+RECORD_PROGRAMS = {f.__name__: f for f in (select_hits, feedback_tokens, feedback_2d, feedback_4d)}

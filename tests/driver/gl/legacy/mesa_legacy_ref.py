@@ -5,7 +5,8 @@ the environment of `shimgl env`) it runs the same program through shimgl's
 C ABI.
 
 Usage: python mesa_legacy_ref.py SCENE WIDTH HEIGHT [mesa|shimgl] > pixels
-(raw RGBA8, row 0 at the bottom)."""
+(raw RGBA8, row 0 at the bottom; JSON of the values a program returns,
+for the selection and feedback programs)."""
 
 import ctypes
 import os
@@ -21,14 +22,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "..
 
 class _CNames:
     """PyOpenGL's GL module with the C signatures where its wrappers differ
-    (glMap1/glMap2 infer strides and orders from the array)."""
+    (glMap1/glMap2 infer strides and orders from the array; glSelectBuffer,
+    glFeedbackBuffer and glRenderMode parse the records themselves, the C
+    ones fill the caller's array and return the count)."""
 
     def __init__(self, gl):
         from OpenGL.raw.GL.VERSION import GL_1_0
         self._gl, self._raw = gl, GL_1_0
 
     def __getattr__(self, name):
-        if name in ("glMap1f", "glMap2f", "glMap1d", "glMap2d"):
+        if name in ("glMap1f", "glMap2f", "glMap1d", "glMap2d", "glSelectBuffer", "glFeedbackBuffer",
+                    "glRenderMode"):
             return getattr(self._raw, name)
         return getattr(self._gl, name)
 
@@ -37,7 +41,7 @@ def main():
     import numpy as np
     from OpenGL import EGL
     from OpenGL import GL
-    from tests.driver.gl.legacy.features import FEATURES
+    from tests.driver.gl.legacy.features import FEATURES, RECORD_PROGRAMS
     from tests.driver.gl.legacy.scenes import SCENES
     name, w, h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     dpy = EGL.eglGetDisplay(EGL.EGL_DEFAULT_DISPLAY)
@@ -58,7 +62,11 @@ def main():
     GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb[1])
     GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_DEPTH24_STENCIL8, w, h)
     GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_STENCIL_ATTACHMENT, GL.GL_RENDERBUFFER, rb[1])
-    {**SCENES, **FEATURES}[name](_CNames(GL), w, h)
+    records = {**SCENES, **FEATURES, **RECORD_PROGRAMS}[name](_CNames(GL), w, h)
+    if name in RECORD_PROGRAMS:      # a program that returns values (selection, feedback)
+        import json
+        sys.stdout.write(json.dumps(records))
+        return
     px = GL.glReadPixels(0, 0, w, h, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE)
     sys.stdout.buffer.write(np.frombuffer(bytes(px), np.uint8).tobytes())
 

@@ -1,0 +1,453 @@
+"""Selection and feedback (GL 2.1 sections 5.2-5.3): glRenderMode,
+glSelectBuffer, the name stack, glFeedbackBuffer and glPassThrough.
+
+In GL_SELECT and GL_FEEDBACK modes nothing is rasterised: every draw
+(glBegin/glEnd, arrays, display lists, glRect, evaluators) is transformed on
+the CPU in bulk with numpy -- the fixed-function vertex transform (projection
+x modelview; a vertex shader is taken to compute ftransform()), lighting of
+the front colour when lighting is on, texture matrix 0 on texture coordinate
+0 -- then assembled into primitives (polygon modes, culling and edge flags as
+in primitives.py), clipped against the view volume and the enabled user clip
+planes (Sutherland-Hodgman over all polygons at once, parametric for lines)
+and mapped to window coordinates. Selection keeps the minimum and maximum
+window z of the surviving primitives for the pending hit record; feedback
+writes the tokens of table 5.2. Hit records and feedback values are
+delivered into the caller's buffer when glRenderMode leaves the mode (the C
+ABI passes a writer over the client array)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import check, check_enum
+from driver.gl.legacy.primitives import _line_pairs, polygons
+
+__all__ = ["SelectFeedbackMixin", "FEEDBACK_TOKENS"]
+
+FEEDBACK_TOKENS = {"pass_through": E.GL_PASS_THROUGH_TOKEN, "point": E.GL_POINT_TOKEN,
+                   "line": E.GL_LINE_TOKEN, "polygon": E.GL_POLYGON_TOKEN, "bitmap": E.GL_BITMAP_TOKEN,
+                   "draw_pixel": E.GL_DRAW_PIXEL_TOKEN, "copy_pixel": E.GL_COPY_PIXEL_TOKEN,
+                   "line_reset": E.GL_LINE_RESET_TOKEN}
+# feedback type -> (window coordinates per vertex, with colour, with texture coordinate)
+_FEEDBACK_TYPES = {E.GL_2D: (2, False, False), E.GL_3D: (3, False, False), E.GL_3D_COLOR: (3, True, False),
+                   E.GL_3D_COLOR_TEXTURE: (3, True, True), E.GL_4D_COLOR_TEXTURE: (4, True, True)}
+MAX_NAME_STACK_DEPTH = 64
+# per-vertex columns carried through clipping: clip (4), eye (4), colour (4), texture coordinate (4)
+_CLIP, _EYE, _COL, _TEX = slice(0, 4), slice(4, 8), slice(8, 12), slice(12, 16)
+
+
+class SelectFeedbackMixin:
+    def _init_family(self) -> None:
+        self._select_dest = None         # (size, destination) of glSelectBuffer
+        self._feedback_dest = None       # (size, type, destination) of glFeedbackBuffer
+        self._name_stack = []
+        self._records = []               # hit records (ints) or feedback chunks (float arrays)
+        self._hit = None                 # (zmin, zmax) of the pending hit, or None
+
+    # -- render mode ------------------------------------------------------------------------
+    def glRenderMode(self, mode) -> int:
+        """Section 5.1: returns the hit records (leaving SELECT) or values
+        (leaving FEEDBACK) written, -1 when the buffer overflowed, else 0."""
+        self._compat_only()
+        check_enum(mode, (E.GL_RENDER, E.GL_SELECT, E.GL_FEEDBACK))
+        check(mode != E.GL_SELECT or self._select_dest is not None, E.GL_INVALID_OPERATION,
+              "glRenderMode(GL_SELECT) without glSelectBuffer")
+        check(mode != E.GL_FEEDBACK or self._feedback_dest is not None, E.GL_INVALID_OPERATION,
+              "glRenderMode(GL_FEEDBACK) without glFeedbackBuffer")
+        old = self.legacy.render_mode
+        result = 0
+        if old == E.GL_SELECT:
+            self._write_hit()
+            size, dest = self._select_dest
+            values = np.asarray([v for rec in self._records for v in rec], np.uint32)
+            hits = len(self._records)
+            if len(values) > size:
+                hits = -1
+            _deliver(dest, values[:size])
+            result = hits
+        elif old == E.GL_FEEDBACK:
+            size, _, dest = self._feedback_dest
+            values = np.concatenate(self._records) if self._records else np.zeros(0, np.float32)
+            _deliver(dest, values[:size].astype(np.float32))
+            result = -1 if len(values) > size else len(values)
+        self._records, self._hit = [], None
+        if mode == E.GL_SELECT:
+            self._name_stack.clear()
+        self.legacy.render_mode = mode
+        return result
+
+    def glSelectBuffer(self, size, buffer=None) -> None:
+        """`buffer`: a writable array (numpy, bytearray) or a callable taking the
+        values, filled when glRenderMode leaves GL_SELECT."""
+        self._compat_only()
+        check(size >= 0, E.GL_INVALID_VALUE, "negative size")
+        check(self.legacy.render_mode != E.GL_SELECT, E.GL_INVALID_OPERATION, "in selection mode")
+        self._select_dest = (int(size), buffer)
+
+    def glFeedbackBuffer(self, size, type, buffer=None) -> None:
+        """`buffer` as for glSelectBuffer, filled with floats when
+        glRenderMode leaves GL_FEEDBACK."""
+        self._compat_only()
+        check_enum(type, _FEEDBACK_TYPES)
+        check(size >= 0, E.GL_INVALID_VALUE, "negative size")
+        check(self.legacy.render_mode != E.GL_FEEDBACK, E.GL_INVALID_OPERATION, "in feedback mode")
+        self._feedback_dest = (int(size), type, buffer)
+
+    def glPassThrough(self, token) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_FEEDBACK:
+            self._records.append(np.array([E.GL_PASS_THROUGH_TOKEN, token], np.float32))
+
+    # -- the name stack (section 5.2) -----------------------------------------------------------
+    def _names(self) -> list:
+        return self._name_stack
+
+    def glInitNames(self) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            self._write_hit()
+            self._name_stack.clear()
+
+    def glPushName(self, name) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            check(len(self._name_stack) < MAX_NAME_STACK_DEPTH, E.GL_STACK_OVERFLOW, "name stack overflow")
+            self._write_hit()
+            self._name_stack.append(int(name) & 0xFFFFFFFF)
+
+    def glPopName(self) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            check(self._name_stack, E.GL_STACK_UNDERFLOW, "name stack underflow")
+            self._write_hit()
+            self._name_stack.pop()
+
+    def glLoadName(self, name) -> None:
+        self._compat_only()
+        if self.legacy.render_mode == E.GL_SELECT:
+            check(self._name_stack, E.GL_INVALID_OPERATION, "empty name stack")
+            self._write_hit()
+            self._name_stack[-1] = int(name) & 0xFFFFFFFF
+
+    def _write_hit(self) -> None:
+        """The pending hit record: name count, min and max window z scaled to
+        [0, 2^32 - 1], the names from the bottom of the stack."""
+        if self._hit is None:
+            return
+        zmin, zmax = (int(round(min(max(z, 0.0), 1.0) * 0xFFFFFFFF)) for z in self._hit)
+        self._records.append([len(self._name_stack), zmin, zmax, *self._name_stack])
+        self._hit = None
+
+    def _add_hit(self, z: np.ndarray) -> None:
+        if not z.size:
+            return
+        lo, hi = float(z.min()), float(z.max())
+        if self._hit is not None:
+            lo, hi = min(lo, self._hit[0]), max(hi, self._hit[1])
+        self._hit = (lo, hi)
+
+    # -- draws in selection / feedback mode ------------------------------------------------------
+    def _records_instead_of_drawing(self) -> bool:
+        return self.api.compat and self.legacy.render_mode != E.GL_RENDER
+
+    def _record_primitives(self, mode: int, ids: np.ndarray) -> None:
+        """Selection hits or feedback tokens of vertices ids drawn as `mode`."""
+        s = self.state
+        local = np.arange(len(ids))
+        if s.polygon_mode != E.GL_FILL and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+            mode, local = self._polygon_outlines(mode, ids)
+        if not len(local):
+            return
+        verts = self._vertex_columns(ids)[local]
+        n = len(verts)
+        flat = getattr(s, "flat_shading", False)
+        if mode == E.GL_POINTS:
+            self._emit(verts[:, None, :], np.ones(n, np.int64), "point")
+            return
+        if mode in (E.GL_LINES, E.GL_LINE_STRIP, E.GL_LINE_LOOP):
+            pairs = _line_pairs(mode, n)
+            if not len(pairs):
+                return
+            lines = verts[pairs]                                    # (L, 2, D)
+            if flat:
+                lines[:, 0, _COL] = lines[:, 1, _COL]
+            reset = np.zeros(len(pairs), bool)
+            reset[0] = True
+            if mode == E.GL_LINES:
+                reset[:] = True
+            self._emit_lines(lines, reset)
+            return
+        polys = polygons(mode, n)
+        if not len(polys):
+            return
+        poly = verts[polys]                                         # (P, k, D)
+        keep = self._facing_kept(poly)
+        if flat:
+            provoking = {E.GL_QUADS: 3, E.GL_QUAD_STRIP: 2, E.GL_POLYGON: 0}.get(mode, 2)
+            poly[:, :, _COL] = poly[:, provoking:provoking + 1, _COL]
+        poly = poly[keep]
+        self._emit(poly, np.full(len(poly), poly.shape[1]), "polygon")
+
+    def _facing_kept(self, poly: np.ndarray) -> np.ndarray:
+        s = self.state
+        if E.GL_CULL_FACE not in s.enabled:
+            return np.ones(len(poly), bool)
+        w = np.where(np.abs(poly[..., 3]) > 1e-30, poly[..., 3], 1e-30)
+        x, y = poly[..., 0] / w, poly[..., 1] / w
+        area = np.sum(x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y, 1)
+        front = (area > 0) == (s.front_face == E.GL_CCW)
+        if s.cull_face == E.GL_FRONT_AND_BACK:
+            return np.zeros(len(poly), bool)
+        return ~front if s.cull_face == E.GL_FRONT else front
+
+    def _emit_lines(self, lines: np.ndarray, reset: np.ndarray) -> None:
+        lines, counts = self._clip(lines, np.full(len(lines), 2), closed=False)
+        alive = counts > 0
+        if self.legacy.render_mode == E.GL_SELECT:
+            self._add_hit(self._window(lines[alive].reshape(-1, lines.shape[-1]))[:, 2])
+            return
+        # a line whose start was clipped away restarts the stipple pattern (Mesa's choice too)
+        self._feedback(lines[alive], counts[alive], np.where(reset[alive], E.GL_LINE_RESET_TOKEN,
+                                                             E.GL_LINE_TOKEN), with_count=False)
+
+    def _emit(self, prims: np.ndarray, counts: np.ndarray, kind: str) -> None:
+        prims, counts = self._clip(prims, counts, closed=kind == "polygon")
+        alive = counts > 0
+        prims, counts = prims[alive], counts[alive]
+        if self.legacy.render_mode == E.GL_SELECT:
+            mask = np.arange(prims.shape[1])[None, :] < counts[:, None]
+            self._add_hit(self._window(prims[mask])[:, 2])
+            return
+        token = E.GL_POINT_TOKEN if kind == "point" else E.GL_POLYGON_TOKEN
+        self._feedback(prims, counts, np.full(len(prims), token), with_count=kind == "polygon")
+
+    def _feedback(self, prims: np.ndarray, counts: np.ndarray, tokens: np.ndarray, with_count: bool) -> None:
+        """Tokens [token, (count,) vertex values...] of every primitive, in order."""
+        if not len(prims):
+            return
+        vals = self._feedback_values(prims.reshape(-1, prims.shape[-1])).reshape(len(prims), prims.shape[1], -1)
+        per_vertex = vals.shape[-1]
+        head = 2 if with_count else 1
+        lengths = head + counts * per_vertex
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        out = np.zeros(int(lengths.sum()), np.float32)
+        out[starts] = tokens
+        if with_count:
+            out[starts + 1] = counts
+        mask = np.arange(prims.shape[1])[None, :] < counts[:, None]
+        slot = starts[:, None] + head + np.arange(prims.shape[1])[None, :] * per_vertex      # (P, M)
+        dest = slot[mask][:, None] + np.arange(per_vertex)[None, :]
+        out[dest] = vals[mask]
+        self._records.append(out)
+
+    def _feedback_values(self, verts: np.ndarray) -> np.ndarray:
+        """(N, values) of the feedback type: window x, y[, z[, w]][, colour][, texture coordinate]."""
+        coords, colour, texture = _FEEDBACK_TYPES[self._feedback_dest[1]]
+        win = self._window(verts)
+        parts = [win[:, :coords]]
+        if colour:
+            parts.append(verts[:, _COL])
+        if texture:
+            parts.append(verts[:, _TEX])
+        return np.concatenate(parts, 1)
+
+    def _window(self, verts: np.ndarray) -> np.ndarray:
+        """(N, 4) window x, y, z and clip w."""
+        clip = verts[:, _CLIP]
+        w = np.where(np.abs(clip[:, 3]) > 1e-30, clip[:, 3], 1e-30)
+        ndc = clip[:, :3] / w[:, None]
+        vx, vy, vw, vh = self.state.viewport
+        n, f = self.state.depth_range
+        return np.stack([vx + (ndc[:, 0] + 1) * vw / 2, vy + (ndc[:, 1] + 1) * vh / 2,
+                         (f - n) / 2 * ndc[:, 2] + (n + f) / 2, clip[:, 3]], 1)
+
+    # -- clipping ---------------------------------------------------------------------------------
+    def _clip_planes_of(self, verts: np.ndarray) -> list:
+        """Signed distances (inside >= 0) of vertices (..., D) to every plane."""
+        c = verts[..., _CLIP]
+        d = [c[..., 3] + c[..., i] for i in range(3)] + [c[..., 3] - c[..., i] for i in range(3)]
+        for i, plane in enumerate(self.clip_planes):
+            if E.GL_CLIP_DISTANCE0 + i in self.state.enabled:
+                d.append(verts[..., _EYE] @ np.asarray(plane, np.float64))
+        return d
+
+    def _clip(self, prims: np.ndarray, counts: np.ndarray, closed: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Clip primitives (P, M, D) of counts vertices: points are kept or
+        dropped, lines (closed=False, M=2) cut parametrically, polygons cut
+        plane by plane (Sutherland-Hodgman, every polygon at once)."""
+        if prims.shape[1] == 1:
+            inside = np.all([d[:, 0] >= 0 for d in self._clip_planes_of(prims)], 0)
+            return prims, np.where(inside, counts, 0)
+        if not closed:
+            t0, t1 = np.zeros(len(prims)), np.ones(len(prims))
+            for d in self._clip_planes_of(prims):
+                d0, d1 = d[:, 0], d[:, 1]
+                out = (d0 < 0) & (d1 < 0)
+                t = np.divide(d0, d0 - d1, out=np.zeros_like(d0), where=d0 != d1)
+                t0 = np.where(d0 < 0, np.maximum(t0, t), t0)
+                t1 = np.where(d1 < 0, np.minimum(t1, t), t1)
+                t1 = np.where(out, -1.0, t1)
+            a, b = prims[:, 0], prims[:, 1]
+            clipped = np.stack([a + (b - a) * t0[:, None], a + (b - a) * t1[:, None]], 1)
+            return clipped, np.where(t0 <= t1, 2, 0)
+        for k in range(len(self._clip_planes_of(prims[:1]))):
+            if not len(prims):
+                break
+            prims, counts = _clip_polygons(prims, counts, self._clip_planes_of(prims)[k])
+        return prims, counts
+
+    # -- the vertex transform ----------------------------------------------------------------------
+    def _vertex_columns(self, ids: np.ndarray) -> np.ndarray:
+        """(N, 16) clip position, eye position, colour and texture coordinate 0
+        of vertices ids (fixed-function transform, front lighting)."""
+        obj = self._positions(ids)
+        eye = obj @ self.stacks[0][-1].T
+        clip = eye @ self.stacks[1][-1].T
+        out = np.zeros((len(ids), 16))
+        out[:, _CLIP], out[:, _EYE] = clip, eye
+        if self.legacy.render_mode == E.GL_SELECT:
+            return out
+        colour = self._array_or_current((E.GL_COLOR_ARRAY, 0), ids, self.current_color, (0.0, 0.0, 0.0, 1.0))
+        if E.GL_LIGHTING in self.state.enabled:
+            normal = self._array_or_current((E.GL_NORMAL_ARRAY, 0), ids, self.current_normal, (0.0, 0.0, 1.0))
+            colour = self._lit_colors(eye, normal[:, :3], colour)[0]
+        out[:, _COL] = np.clip(colour, 0.0, 1.0)
+        tex = self._array_or_current((E.GL_TEXTURE_COORD_ARRAY, 0), ids, self.current_texcoords[0],
+                                     (0.0, 0.0, 0.0, 1.0))
+        out[:, _TEX] = tex @ self.stacks[2][0][-1].T
+        return out
+
+    def _array_or_current(self, key, ids, current, default) -> np.ndarray:
+        entry = self.vao.legacy.get(key)
+        if entry is not None and entry[0].enabled:
+            v = self._read_rows(*entry, ids)
+        else:
+            v = np.tile(np.asarray(current, np.float64), (len(ids), 1))
+        out = np.tile(np.asarray(default, np.float64), (len(ids), 1))
+        out[:, :min(v.shape[1], out.shape[1])] = v[:, :out.shape[1]]
+        return out
+
+    def _lit_colors(self, eye: np.ndarray, normal: np.ndarray, colour: np.ndarray) -> tuple:
+        """Equation 2.1 for the front face of N vertices: (primary (N, 4),
+        secondary (N, 4)) from eye positions, object normals and the vertex
+        colours (which colour material tracks)."""
+        L = self.legacy
+        m = L.materials[0]
+        n_vtx = len(eye)
+
+        def param(what):
+            cm = E.GL_COLOR_MATERIAL in self.state.enabled and L.color_material_face in (E.GL_FRONT,
+                                                                                         E.GL_FRONT_AND_BACK)
+            mode = L.color_material_mode
+            if cm and (mode == what or (mode == E.GL_AMBIENT_AND_DIFFUSE and what in (E.GL_AMBIENT, E.GL_DIFFUSE))):
+                return colour
+            value = {E.GL_AMBIENT: m.ambient, E.GL_DIFFUSE: m.diffuse, E.GL_SPECULAR: m.specular,
+                     E.GL_EMISSION: m.emission}[what]
+            return np.tile(np.asarray(value, np.float64), (n_vtx, 1))
+
+        amb, dif, spe, emi = (param(w) for w in (E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR, E.GL_EMISSION))
+        nm = np.linalg.inv(self.stacks[0][-1][:3, :3]).T
+        nrm = normal @ nm.T
+        if E.GL_NORMALIZE in self.state.enabled or E.GL_RESCALE_NORMAL in self.state.enabled:
+            length = np.linalg.norm(nrm, axis=1, keepdims=True)
+            nrm = nrm / np.where(length > 0, length, 1.0)
+        w = np.where(eye[:, 3:] != 0, eye[:, 3:], 1.0)
+        p = eye[:, :3] / w
+        rgb = emi[:, :3] + amb[:, :3] * np.asarray(L.light_model_ambient[:3])
+        spec = np.zeros((n_vtx, 3))
+        for i, li in enumerate(L.lights):
+            if E.GL_LIGHT0 + i not in self.state.enabled:
+                continue
+            pos = np.asarray(li.position, np.float64)
+            att = np.ones(n_vtx)
+            if pos[3] == 0:
+                vp = np.tile(pos[:3] / (np.linalg.norm(pos[:3]) or 1.0), (n_vtx, 1))
+            else:
+                d_vec = pos[:3] / pos[3] - p
+                d = np.linalg.norm(d_vec, axis=1)
+                d = np.where(d > 0, d, 1.0)
+                vp = d_vec / d[:, None]
+                k0, k1, k2 = li.attenuation
+                att = 1.0 / (k0 + k1 * d + k2 * d * d)
+            if li.spot_cutoff != 180.0:
+                sd = np.asarray(li.spot_direction, np.float64)
+                cos_a = -vp @ (sd / (np.linalg.norm(sd) or 1.0))
+                inside = cos_a >= np.cos(np.radians(li.spot_cutoff))
+                att = att * np.where(inside, np.maximum(cos_a, 1e-20) ** li.spot_exponent, 0.0)
+            nl = np.sum(nrm * vp, 1)
+            if L.local_viewer:
+                plen = np.linalg.norm(p, axis=1, keepdims=True)
+                eye_dir = -p / np.where(plen > 0, plen, 1.0)
+            else:
+                eye_dir = np.array([0.0, 0.0, 1.0])
+            h = vp + eye_dir
+            h = h / np.where(np.linalg.norm(h, axis=1, keepdims=True) > 0, np.linalg.norm(h, axis=1, keepdims=True),
+                             1.0)
+            rgb = rgb + att[:, None] * (amb[:, :3] * li.ambient[:3]
+                                        + np.maximum(nl, 0.0)[:, None] * dif[:, :3] * li.diffuse[:3])
+            nh = np.maximum(np.sum(nrm * h, 1), 1e-20)
+            spec = spec + np.where(nl > 0, att * nh ** m.shininess, 0.0)[:, None] * spe[:, :3] * li.specular[:3]
+        alpha = dif[:, 3:4]
+        if L.color_control == E.GL_SEPARATE_SPECULAR_COLOR:
+            return (np.concatenate([np.clip(rgb, 0, 1), alpha], 1),
+                    np.concatenate([np.clip(spec, 0, 1), np.zeros((n_vtx, 1))], 1))
+        return np.concatenate([np.clip(rgb + spec, 0, 1), alpha], 1), np.zeros((n_vtx, 4))
+
+    # -- pixel rectangles and the raster position --------------------------------------------------
+    def _record_raster(self, token: int | None) -> None:
+        """A pixel rectangle (or glRasterPos, token None) in selection or
+        feedback mode: a hit at the raster z, or the token and the raster
+        position as a vertex."""
+        r = self.legacy.raster
+        if not r.valid:
+            return
+        if self.legacy.render_mode == E.GL_SELECT:
+            self._add_hit(np.array([r.window[2]]))
+            return
+        if token is None:
+            return
+        coords, colour, texture = _FEEDBACK_TYPES[self._feedback_dest[1]]
+        vals = [*r.window[:coords]]
+        if colour:
+            vals += list(r.color)
+        if texture:
+            vals += list(r.texcoords[0])
+        self._records.append(np.array([token, *vals], np.float32))
+
+
+def _clip_polygons(prims: np.ndarray, counts: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One Sutherland-Hodgman step for every polygon: each edge i -> i+1
+    emits vertex i when it is inside and the crossing point when the edge
+    crosses the plane; the emitted vertices are compacted to the front."""
+    P, M, D = prims.shape
+    idx = np.arange(M)[None, :]
+    valid = idx < counts[:, None]
+    nxt = np.where(idx + 1 < counts[:, None], idx + 1, 0)
+    v_next = np.take_along_axis(prims, nxt[:, :, None], 1)
+    d_next = np.take_along_axis(dist, nxt, 1)
+    inside, inside_next = dist >= 0, d_next >= 0
+    t = np.divide(dist, dist - d_next, out=np.zeros_like(dist), where=dist != d_next)
+    cross = prims + (v_next - prims) * t[:, :, None]
+    out = np.stack([prims, cross], 2).reshape(P, 2 * M, D)
+    keep = np.stack([valid & inside, valid & (inside != inside_next)], 2).reshape(P, 2 * M)
+    order = np.argsort(~keep, axis=1, kind="stable")
+    new_counts = keep.sum(1)
+    width = max(int(new_counts.max()) if P else 0, 1)
+    out = np.take_along_axis(out, order[:, :width, None], 1)
+    return out, new_counts
+
+
+def _deliver(dest, values: np.ndarray) -> None:
+    """Write the values into the caller's buffer (array, bytearray or writer)."""
+    if dest is None:
+        return
+    if callable(dest):
+        dest(values)
+        return
+    if isinstance(dest, np.ndarray):
+        flat = dest.reshape(-1)
+        flat[:len(values)] = values.astype(flat.dtype)
+        return
+    view = np.frombuffer(dest, values.dtype)
+    view[:len(values)] = values
