@@ -27,7 +27,7 @@ import numpy as np
 
 from uapi.debug import debug_enabled
 from uapi.isa import Instruction, Reg, decode_one
-from uapi.isa.semantics import fcompare, icompare
+from uapi.isa.semantics import cf_if, fcompare, icompare
 from uapi.isa.table import BY_OPCODE
 
 from . import alu, frag, mem, tex
@@ -47,6 +47,10 @@ class ShaderError(RuntimeError):
 class ScoreboardHazard(ShaderError):
     """A register written by an in-flight asynchronous op was used before its wait."""
 
+
+#: Take the special cases the data allows (the same results as the general code;
+#: tests switch them off to compare).
+FAST_PATHS = True
 
 # Step kinds of the run loop
 MASKED, ALWAYS, JMP_ANY, JMP_NONE, STOP, WAIT = range(6)
@@ -122,7 +126,19 @@ def _compile_cf(ins: Instruction):
 
     def step(b):
         r0l = b.u16[0, 0::2]
-        r0l[...] = impl(r0l, test(b), n)
+        cond = test(b)
+        if impl is cf_if and b.all_active and FAST_PATHS:
+            # every r0l is 0 (that is what all-active means): an if leaves r0l = !cond
+            # and exactly the lanes where cond holds active
+            cond = np.asarray(cond, bool)
+            if cond.shape != r0l.shape:   # a uniform condition
+                cond = np.full(r0l.shape, cond)
+            np.logical_not(cond, out=r0l, casting="unsafe")
+            b.exec = cond
+            b.all_active = bool(cond.all())
+            b.any_active = b.all_active or bool(cond.any())
+            return
+        r0l[...] = impl(r0l, cond, n)
         b.refresh_exec()
     return step
 

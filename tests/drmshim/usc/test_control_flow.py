@@ -226,3 +226,46 @@ def test_r0l_semantics_match_applegpu_pseudocode(lanes, n):
     assert list(S.cf_else(v, c, n)) == [_ref_else(x, y, n) for x, y in lanes]
     assert list(S.cf_while(v, c, n)) == [_ref_while(x, y, n) for x, y in lanes]
     assert list(S.cf_pop(v, n)) == [_ref_pop(x, n) for x, _ in lanes]
+
+
+@pytest.mark.parametrize("program", [
+    """
+        mov_imm r0l, 0
+        if_icmp.ult r1, 10, 1
+          iadd r2, r1, 5
+          if_icmp.ne r1, 3, 1
+            iadd r2, r2, 100
+          pop_exec 1
+        else_icmp.eq 0, 0, 1
+          mov_imm r2, 2
+        pop_exec 1
+        if_icmp.eq 0, 0, 1
+          iadd r3, r2, 1
+        pop_exec 1
+        if_icmp.eq 0, 1, 1
+          mov_imm r3, 7
+        pop_exec 1
+    """,
+    """
+        mov_imm r0l, 0
+        mov r2, r1
+    loop:
+        while_icmp.ult r2, 16, 1
+        iadd r2, r2, 3
+        jmp_exec_any loop
+        pop_exec 1
+        if_fcmp.lt r4, r5, 1
+          mov_imm r6, 9
+        pop_exec 1
+    """])
+def test_all_active_if_shortcut_equals_the_general_nesting_counter(program, monkeypatch):
+    """An if executed with every lane active sets r0l and the mask directly: the
+    same registers (r0l included) as the general nesting-counter update."""
+    from drmshim.gpu.usc import core
+    x = RNG.integers(0, 20, 64).astype(np.uint32)
+    f = RNG.uniform(-1, 1, (2, 64)).astype(np.float32)
+    inputs = {1: x, 4: f[0], 5: f[1]}
+    fast = run(program, lanes=64, inputs=inputs).registers
+    monkeypatch.setattr(core, "FAST_PATHS", False)
+    general = run(program, lanes=64, inputs=inputs).registers
+    np.testing.assert_array_equal(fast, general)
