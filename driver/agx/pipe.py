@@ -22,10 +22,10 @@ import numpy as np
 
 import layout
 from driver.gallium import (
-    BlendState, BlitInfo, Box, ClipState, ConstantBuffer, DepthStencilAlphaState, DrawInfo,
+    BlendState, BlitImage, BlitInfo, Box, ClipState, ConstantBuffer, DepthStencilAlphaState, DrawInfo,
     DrawStartCountBias, FramebufferState, GridInfo, IndirectInfo, PipeBarrier, PipeBind, PipeClear,
     PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery, PipeQueryType,
-    PipeResource, PipeScreen, PipeShaderType, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
+    PipeResource, PipeScreen, PipeShaderType, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
     RasterizerState, ResourceTemplate, SamplerState, ScissorState, ScreenCaps, ShaderState, Surface,
     Transfer, VertexBuffer, VertexElement, ViewportState, PIPE_TIMEOUT_INFINITE,
 )
@@ -669,6 +669,15 @@ class AgxContext(PipeContext):
             return
         if self._copy_texture(dst, dst_level, dstx, dsty, dstz, src, src_level, src_box):
             return
+        if "color" not in dst.planes and dst.format == src.format and not dst.template.is_buffer:
+            # depth/stencil copies: a NEAREST blit of the same size, drawn by the blitter
+            b = src_box
+            info = BlitInfo(dst=BlitImage(dst, dst_level, Box(dstx, dsty, dstz, b.width, b.height, b.depth),
+                                          dst.format),
+                            src=BlitImage(src, src_level, b, src.format), mask=PipeMask.ZS,
+                            filter=PipeTexFilter.NEAREST)
+            if self._blitter_blit(info):
+                return
         self._sync_resource(src, write=False)
         self._sync_resource(dst, write=True)
         if dst.template.is_buffer:
@@ -681,12 +690,43 @@ class AgxContext(PipeContext):
     def blit(self, info: BlitInfo) -> None:
         if info.render_condition_enable and not self._render_condition_passes():
             return
-        if self._gpu_blit(info):
+        if self._gpu_blit(info) or self._blitter_blit(info):
             return
         from .blit import cpu_blit
         self._sync_resource(info.src.resource, write=False)
         self._sync_resource(info.dst.resource, write=True)
         cpu_blit(info)
+
+    _SAVED = ("blend", "rast", "dsa", "velems", "vertex_buffers", "fb", "viewport", "scissor", "stencil_ref",
+              "sample_mask", "min_samples", "so_targets")
+
+    def _blitter_blit(self, info: BlitInfo) -> bool:
+        """Depth, stencil, integer and multisampled-destination blits the BLIT command
+        cannot do, drawn by the Gallium blitter (driver.gallium.blitter); the bound state
+        it changes is saved and restored around it (util_blitter_save_*)."""
+        from driver.gallium.blitter import Blitter
+        dres = info.dst.resource
+        fmt = layout.get_format(layout_format(info.dst.format)) if "color" in dres.planes else None
+        if fmt is not None and (fmt.is_compressed or tile_format(layout_format(info.dst.format)) is None):
+            return False
+        integer = None
+        if fmt is not None and fmt.is_integer:
+            integer = "int" if any(c.type == "SINT" for c in fmt.channels) else "uint"
+        if ("color" not in dres.planes and info.mask & PipeMask.RGBA) or info.src.resource is dres:
+            return False
+        blitter = self.__dict__.get("blitter")
+        if blitter is None:
+            blitter = self.blitter = Blitter(self)
+        saved = {k: getattr(self, k) for k in self._SAVED}
+        shaders = dict(self.shaders)
+        per_stage = {k: {st: (list(v) if isinstance(v, list) else dict(v)) for st, v in getattr(self, k).items()}
+                     for k in ("samplers", "views", "constant_buffers")}
+        try:
+            return blitter.blit(info, depth_plane="depth" in dres.planes, stencil_plane="stencil" in dres.planes,
+                                integer=integer)
+        finally:
+            for k, v in {**saved, **per_stage, "shaders": shaders}.items():
+                setattr(self, k, v)
 
     def _internal_code(self, name: str, program: bytes) -> int:
         """Address of one of the driver's own programs in the USC heap (uploaded once per screen)."""

@@ -418,6 +418,7 @@ class PipeFormat(enum.Enum):
     Z32_FLOAT_S8X24_UINT = "Z32_FLOAT_S8X24_UINT"
     S8_UINT = "S8_UINT"
     X24S8_UINT = "X24S8_UINT"          # the stencil of Z24_UNORM_S8_UINT, sampled
+    S8X24_UINT = "S8X24_UINT"          # the stencil of Z32_FLOAT_S8X24_UINT, sampled
     # compressed
     ETC1_RGB8 = "ETC1_RGB8"
     ETC2_RGB8 = "ETC2_RGB8"

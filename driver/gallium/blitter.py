@@ -1,0 +1,196 @@
+"""A blitter of Gallium's kind (util_blitter): blits a hardware driver cannot do with
+its own copy path, drawn as a quad through the pipe interface.
+
+Sole responsibility: one ``BlitInfo`` from a single-sampled 2D image as draws:
+
+- depth: a fragment program writes ``gl_FragDepth`` from ``texelFetch`` of the
+  source (depth and stencil blits are NEAREST by rule);
+- stencil: without stencil export, as Mesa's util_blitter does: the covered
+  stencil is first written 0, then one pass per bit sets that bit (stencil
+  write mask = the bit, op REPLACE, reference 0xFF) where the source has it,
+  discarding the other fragments;
+- integer colour: ``texelFetch`` into an integer output (NEAREST by rule);
+- colour into a multisampled destination: the value lands in every sample.
+
+The caller saves and restores the bound state the draws change (Gallium's
+util_blitter_save_* contract): every setter the blitter calls is listed in
+``Blitter.STATE``. Returns False for what it does not handle (multisampled
+sources, 1D and 3D sources); array layers are blitted one draw each."""
+
+from __future__ import annotations
+
+import struct
+
+from .defines import (
+    PIPE_MAX_COLOR_BUFS, PipeCompareFunc, PipeFormat, PipeMask, PipePrim, PipeShaderType, PipeStencilOp,
+    PipeTexFilter, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
+)
+from .state import (
+    BlendState, ConstantBuffer, DepthStencilAlphaState, DrawInfo, DrawStartCountBias,
+    FramebufferState, RasterizerState, RtBlendState, SamplerState, SamplerView, ScissorState,
+    ShaderState, StencilState, Surface, VertexBuffer, VertexElement, ViewportState,
+)
+
+__all__ = ["Blitter"]
+
+_VS = """#version 330
+layout(location = 0) in vec2 pos;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); }
+"""
+
+# source position of a destination pixel centre: box.xy + (centre - box.zw) * size.xy / size.zw
+# (signed sizes flip); written so that positions on texel edges come out exact
+_HEAD = """#version 330
+uniform vec4 box;
+uniform vec4 size;
+uniform int bit;
+vec2 src_pos() { return box.xy + (gl_FragCoord.xy - box.zw) * size.xy / size.zw; }
+ivec2 src_texel() { return ivec2(floor(src_pos())); }
+"""
+_FS = {
+    "depth": _HEAD + "uniform sampler2D src;\n"
+                     "void main() { gl_FragDepth = texelFetch(src, src_texel(), 0).r; }\n",
+    "stencil": _HEAD + "uniform usampler2D src;\n"
+                       "void main() {\n"
+                       "    if (bit >= 0 && ((texelFetch(src, src_texel(), 0).r >> uint(bit)) & 1u) == 0u) discard;\n"
+                       "}\n",
+    "int": _HEAD + "uniform isampler2D src;\nlayout(location = 0) out ivec4 o;\n"
+                   "void main() { o = texelFetch(src, src_texel(), 0); }\n",
+    "uint": _HEAD + "uniform usampler2D src;\nlayout(location = 0) out uvec4 o;\n"
+                    "void main() { o = texelFetch(src, src_texel(), 0); }\n",
+    "float": _HEAD + "uniform sampler2D src;\nuniform vec2 inv_size;\nlayout(location = 0) out vec4 o;\n"
+                     "void main() { o = texture(src, src_pos() * inv_size); }\n",
+}
+_UNIFORMS = {"box": (0, 16, 1), "size": (16, 16, 1), "bit": (32, 16, 1), "inv_size": (48, 16, 1)}
+_STENCIL_VIEW = {"Z24_UNORM_S8_UINT": PipeFormat.X24S8_UINT, "Z32_FLOAT_S8X24_UINT": PipeFormat.S8X24_UINT,
+                 "S8_UINT": PipeFormat.S8_UINT}
+
+
+class Blitter:
+    """Draw-based blits over one pipe context (its ``create_shader_state`` compiles)."""
+
+    # the pipe setters the blits call: the caller saves and restores these
+    STATE = ("blend", "depth_stencil_alpha", "rasterizer", "vertex_elements", "vertex_buffers",
+             "shaders", "constant_buffer 0", "sampler_states 0", "sampler_views 0", "framebuffer",
+             "viewport", "scissor", "stencil_ref", "sample_mask", "min_samples", "stream_output_targets")
+
+    def __init__(self, pipe):
+        self.pipe = pipe
+        self._shaders: dict[str, tuple] = {}
+
+    # -- programs ---------------------------------------------------------------------------
+    def _program(self, kind: str):
+        got = self._shaders.get(kind)
+        if got is None:
+            from compiler.glsl import parse
+            info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
+                    "uniforms": dict(_UNIFORMS), "uniform_blocks": {}, "storage_blocks": {},
+                    "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
+            vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, parse(_VS, "vertex"), _VS,
+                                                           dict(info, samplers={})))
+            src = _FS[kind]
+            fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, parse(src, "fragment"), src,
+                                                           info))
+            got = self._shaders[kind] = (vs, fs)
+        return got
+
+    def destroy(self) -> None:
+        for vs, fs in self._shaders.values():
+            self.pipe.delete_shader_state(vs)
+            self.pipe.delete_shader_state(fs)
+        self._shaders.clear()
+
+    # -- blits ------------------------------------------------------------------------------
+    def blit(self, info, *, depth_plane: bool, stencil_plane: bool, integer: str | None) -> bool:
+        """Do ``info`` with draws. ``depth_plane``/``stencil_plane``: the destination has
+        them; ``integer``: "int"/"uint" for integer colour formats, else None."""
+        src, dst = info.src, info.dst
+        sres, dres = src.resource, dst.resource
+        if sres.template.nr_samples > 1 or sres.template.target not in (
+                PipeTextureTarget.TEXTURE_2D, PipeTextureTarget.TEXTURE_RECT, PipeTextureTarget.TEXTURE_2D_ARRAY,
+                PipeTextureTarget.TEXTURE_CUBE):
+            return False
+        sb, db = src.box, dst.box
+        if not (sb.width and sb.height and db.width and db.height):
+            return True
+        layers = max(1, min(abs(sb.depth), abs(db.depth)))
+        for k in range(layers):
+            if info.mask & PipeMask.Z and depth_plane:
+                self._draw(info, "depth", src.format, sb.z + k, db.z + k, zs=True)
+            if info.mask & PipeMask.S and stencil_plane:
+                fmt = _STENCIL_VIEW.get(src.format.value)
+                if fmt is None:
+                    return False
+                self._draw(info, "stencil", fmt, sb.z + k, db.z + k, zs=True)
+            if info.mask & PipeMask.RGBA:
+                self._draw(info, integer or "float", src.format, sb.z + k, db.z + k, zs=False)
+        return True
+
+    def _draw(self, info, kind: str, view_format: PipeFormat, src_layer: int, dst_layer: int, zs: bool) -> None:
+        p = self.pipe
+        src, dst = info.src, info.dst
+        sres, dres = src.resource, dst.resource
+        sb, db = src.box, dst.box
+        w, h = _level_size(dres, dst.level)
+        sw, sh = _level_size(sres, src.level)
+        surf = Surface(dres, dst.format, dst.level, dst_layer, dst_layer)
+        p.set_framebuffer_state(FramebufferState(w, h, cbufs=() if zs else (surf,), zsbuf=surf if zs else None,
+                                                 samples=dres.template.nr_samples or 1))
+        p.set_viewport_states(0, [ViewportState.from_gl(0, 0, w, h, 0.0, 1.0)])
+        x0, x1 = sorted((db.x, db.x + db.width))
+        y0, y1 = sorted((db.y, db.y + db.height))
+        sc = ScissorState(max(x0, 0), max(y0, 0), min(x1, w), min(y1, h))
+        if info.scissor is not None:
+            s = info.scissor
+            sc = ScissorState(max(sc.minx, s.minx), max(sc.miny, s.miny), min(sc.maxx, s.maxx), min(sc.maxy, s.maxy))
+        if sc.maxx <= sc.minx or sc.maxy <= sc.miny:
+            return
+        p.set_scissor_states(0, [sc])
+        p.bind_rasterizer_state(p.create_rasterizer_state(RasterizerState(scissor=True)))
+        mask = int(info.mask & PipeMask.RGBA)
+        rts = (RtBlendState(colormask=mask if not zs else 0),) + (RtBlendState(colormask=0),) * (PIPE_MAX_COLOR_BUFS - 1)
+        p.bind_blend_state(p.create_blend_state(BlendState(rt=rts)))
+        p.set_sample_mask(0xFFFFFFFF)
+        p.set_min_samples(1)
+        p.set_stream_output_targets([], [])
+        vs, fs = self._program(kind)
+        p.bind_shader_state(PipeShaderType.VERTEX, vs)
+        p.bind_shader_state(PipeShaderType.FRAGMENT, fs)
+        view = SamplerView(sres, view_format, PipeTextureTarget.TEXTURE_2D, src.level, src.level,
+                           src_layer, src_layer)
+        linear = kind == "float" and info.filter == PipeTexFilter.LINEAR
+        filt = PipeTexFilter.LINEAR if linear else PipeTexFilter.NEAREST
+        smp = p.create_sampler_state(SamplerState(
+            wrap_s=PipeTexWrap.CLAMP_TO_EDGE, wrap_t=PipeTexWrap.CLAMP_TO_EDGE, wrap_r=PipeTexWrap.CLAMP_TO_EDGE,
+            min_img_filter=filt, mag_img_filter=filt, min_mip_filter=PipeTexMipFilter.NONE))
+        p.bind_sampler_states(PipeShaderType.FRAGMENT, 0, [smp])
+        p.set_sampler_views(PipeShaderType.FRAGMENT, 0, [view])
+        quad = struct.pack("<8f", -1, -1, 1, -1, -1, 1, 1, 1)
+        p.bind_vertex_elements_state(p.create_vertex_elements_state(
+            (VertexElement(0, 0, PipeFormat.R32G32_FLOAT, 8),)))
+        p.set_vertex_buffers([VertexBuffer(None, 0, quad)])
+
+        def draw(bit: int, dsa: DepthStencilAlphaState, ref: int) -> None:
+            cb = struct.pack("<8f", sb.x, sb.y, db.x, db.y, sb.width, sb.height, db.width, db.height) + \
+                struct.pack("<i", bit) + bytes(12) + struct.pack("<2f", 1.0 / sw, 1.0 / sh) + bytes(8)
+            for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
+                p.set_constant_buffer(stage, 0, ConstantBuffer(None, 0, len(cb), cb))
+            p.bind_depth_stencil_alpha_state(p.create_depth_stencil_alpha_state(dsa))
+            p.set_stencil_ref(ref, ref)
+            p.draw_vbo(DrawInfo(PipePrim.TRIANGLE_STRIP), 0, None, [DrawStartCountBias(0, 4)])
+
+        if kind == "depth":
+            draw(-1, DepthStencilAlphaState(depth_enabled=True, depth_writemask=True,
+                                            depth_func=PipeCompareFunc.ALWAYS), 0)
+        elif kind == "stencil":
+            for bit in range(-1, 8):
+                st = StencilState(True, PipeCompareFunc.ALWAYS, PipeStencilOp.REPLACE, PipeStencilOp.REPLACE,
+                                  PipeStencilOp.REPLACE, 0xFF, 0xFF if bit < 0 else 1 << bit)
+                draw(bit, DepthStencilAlphaState(depth_enabled=False, stencil=(st, st)), 0 if bit < 0 else 0xFF)
+        else:
+            draw(-1, DepthStencilAlphaState(), 0)
+
+
+def _level_size(res, level: int) -> tuple[int, int]:
+    t = res.template
+    return max(1, t.width_px >> level), max(1, t.height_px >> level)
