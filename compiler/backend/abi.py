@@ -65,7 +65,8 @@ class BackendError(Exception):
 class UniformSlot:
     """``words`` 32-bit uniform registers from u``index`` hold ``kind`` of ``binding``:
     ``ubo_address``/``ssbo_address``/``attribute_address`` (64-bit GPU address),
-    ``vbo_address`` (64-bit), ``ssbo_size`` (bytes), ``attribute_stride`` (bytes)."""
+    ``vbo_address`` (64-bit), ``ssbo_size`` (bytes), ``attribute_stride`` (bytes),
+    ``constant`` (the 32-bit value ``binding`` itself: a promoted constant)."""
     index: int
     words: int
     kind: str

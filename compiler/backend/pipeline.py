@@ -1,7 +1,7 @@
 """The backend pipeline and the whole compiler's entry points.
 
 ``compile_ir(shader)``: instruction selection -> dead-code elimination ->
-scheduling -> register allocation (with spilling) -> phi/copy lowering ->
+constant promotion -> scheduling -> register allocation (with spilling) -> phi/copy lowering ->
 control-flow lowering -> scoreboard waits -> encoding -> statistics.
 ``compile_glsl(source, stage, key)``: the front half (``compiler.compile``) then
 ``compile_ir``. ``SHIMGL_DEBUG=shaderdb`` prints one shader-db line per
@@ -16,11 +16,12 @@ import time
 
 from compiler.ir.core import Intrinsic, Shader, clone_shader, walk_instrs
 
-from .abi import BackendError, CompiledShader
+from .abi import RESERVED_REGS32, BackendError, CompiledShader
 from .cflow import linearise
 from .isel import select
 from .mir import MFunction, Ref, mcfg, walk_mblocks
 from .pack import assemble_items
+from .promote import promote_constants
 from .ra import allocate, lower_copies
 from .schedule import schedule
 from .stats import compute_stats
@@ -83,16 +84,21 @@ def dce(func: MFunction) -> None:
             return
 
 
-def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | None = None) -> CompiledShader:
+def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | None = None,
+               promote: bool = True, pressure_schedule: bool = True) -> CompiledShader:
     """Compile an IR shader (after the front half: I/O lowered, optimised) to a
     binary. ``max_regs``: the 32-bit register budget (r0, r1 included); smaller
-    budgets spill. The input shader is not modified."""
+    budgets spill. ``promote``: large constants to uniform registers
+    (``promote.py``); ``pressure_schedule``: blocks that would spill are scheduled
+    for register pressure (``schedule.py``). The input shader is not modified."""
     t0 = time.perf_counter()
     ir = clone_shader(shader)
     _lower_discard_if(ir)
     func, sel = select(ir, {"info": info})
     dce(func)
-    schedule(func)
+    if promote:
+        promote_constants(func, sel.layout)
+    schedule(func, 2 * (max_regs - RESERVED_REGS32) if pressure_schedule else None)
     alloc = allocate(func, max_regs)
     lower_copies(func, alloc)
     items, loops = linearise(func, alloc.reg)

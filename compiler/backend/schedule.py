@@ -10,6 +10,16 @@ effect: loads and texture fetches start as early as their operands allow, so
 the ``wait`` for them lands as late as possible (waits.py), while everything
 else keeps its order (AGX has no ALU latencies to hide, and reordering ALU work
 would only raise register pressure).
+
+Register pressure (after Mesa's ``agx_pressure_schedule``): given the register
+budget, a block whose peak pressure in that order passes the budget (it would
+spill) is scheduled again bottom-up over the same DAG, each step taking the ready
+instruction that adds the fewest live register halves (its operands that become
+live, each shared among the instructions left that read it, minus its results
+that die), ties to the one with fewer instructions above it
+(the smaller computation ends nearer its use), then to the later one in the
+original order;
+the result replaces the order when its peak is lower.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ import heapq
 
 from .mir import MFunction, linear_blocks
 
-__all__ = ["schedule", "ASYNC_LATENCY"]
+__all__ = ["schedule", "schedule_block", "schedule_block_pressure", "peak_pressure", "ASYNC_LATENCY"]
 
 ASYNC_LATENCY = 8
 
@@ -35,10 +45,8 @@ def _fixed(ins) -> bool:
     return not ins.info.can_reorder
 
 
-def schedule_block(instrs: list) -> list:
+def _dag(instrs: list):
     n = len(instrs)
-    if n < 3:
-        return instrs
     succs = [set() for _ in range(n)]
     preds = [set() for _ in range(n)]
     def_at = {}
@@ -59,6 +67,14 @@ def schedule_block(instrs: list) -> list:
         if k and instrs[0].op == "preload":
             succs[0].add(k)
             preds[k].add(0)
+    return succs, preds
+
+
+def schedule_block(instrs: list) -> list:
+    n = len(instrs)
+    if n < 3:
+        return instrs
+    succs, preds = _dag(instrs)
     prio = [0] * n          # 1: an async op or an instruction feeding one
     for k in range(n - 1, -1, -1):
         prio[k] = int(_latency(instrs[k]) > 1 or any(prio[s] for s in succs[k]))
@@ -77,6 +93,78 @@ def schedule_block(instrs: list) -> list:
     return out
 
 
-def schedule(func: MFunction) -> None:
+def peak_pressure(instrs: list, live_out: set) -> int:
+    """The most register halves live at once in ``instrs`` (as the spiller counts:
+    at each instruction, its results with what lives after it, or its operands with
+    what lives before it)."""
+    live = set(live_out)
+    peak = sum(v.halves for v in live)
+    for ins in reversed(instrs):
+        defs = set(ins.defs())
+        peak = max(peak, sum(v.halves for v in live | defs))
+        live = (live - defs) | set(ins.uses())
+        peak = max(peak, sum(v.halves for v in live))
+    return peak
+
+
+def schedule_block_pressure(instrs: list, live_out: set) -> list:
+    """Bottom-up list scheduling for the lowest pressure (see the module notes)."""
+    n = len(instrs)
+    if n < 3:
+        return instrs
+    succs, preds = _dag(instrs)
+    # Sethi-Ullman in spirit: of two equally good candidates, finish the smaller
+    # computation first (bottom-up: the one with fewer instructions above it)
+    above = [0] * n
+    for k in range(n):
+        for p in preds[k]:
+            above[k] |= above[p] | (1 << p)
+    size = [bin(a).count("1") for a in above]
+    left = [len(s) for s in succs]
+    readers: dict = {}                 # value -> instructions left that read it
+    for ins in instrs:
+        for v in set(ins.uses()):
+            readers[v] = readers.get(v, 0) + 1
+    ready = [k for k in range(n) if not left[k]]
+    live = set(live_out)
+    order = []
+    while ready:
+        def cost(k):
+            ins = instrs[k]
+            # a value read by several instructions becomes live for all of them: each
+            # pays its share (else the first reader of a wide value always waits)
+            born = sum(v.halves / readers[v] for v in set(ins.uses()) if v not in live)
+            dies = sum(v.halves for v in set(ins.defs()) if v in live)
+            return born - dies, size[k], -k
+        k = min(ready, key=cost)
+        ready.remove(k)
+        ins = instrs[k]
+        for v in set(ins.uses()):
+            readers[v] -= 1
+        live = (live - set(ins.defs())) | set(ins.uses())
+        order.append(k)
+        for p in preds[k]:
+            left[p] -= 1
+            if not left[p]:
+                ready.append(p)
+    assert len(order) == n, "dependency cycle in a block"
+    return [instrs[k] for k in reversed(order)]
+
+
+def schedule(func: MFunction, budget_halves: int | None = None) -> None:
+    """Schedule every block; with ``budget_halves``, blocks that would pass it are
+    scheduled for pressure instead when that lowers their peak."""
     for b in linear_blocks(func):
         b.instrs = schedule_block(b.instrs)
+    if budget_halves is None:
+        return
+    from .ra import _term_uses, liveness
+    cfg, blocks, _live_in, live_out = liveness(func)
+    for b in blocks:
+        out = set(live_out[b]) | set(_term_uses(cfg, b))
+        peak = peak_pressure(b.instrs, out)
+        if peak <= budget_halves:
+            continue
+        alt = schedule_block_pressure(b.instrs, out)
+        if peak_pressure(alt, out) < peak:
+            b.instrs = alt

@@ -15,6 +15,8 @@ copies (src_offset_B, dst_offset_B, size_B) between the two."""
 
 from __future__ import annotations
 
+import struct
+
 from .shader import AgxShader, CFBinding, Push
 
 __all__ = ["compile_variant", "link_fragment_bindings", "available"]
@@ -103,6 +105,9 @@ def compile_variant(state, key) -> AgxShader:
     if default_words:
         push.append(Push(0, 2 * default_words, "default"))
     for s in c.uniforms:
+        if s.kind == "constant":        # a promoted constant: the value itself
+            push.append(Push(2 * s.index, 2, "const", data=struct.pack("<I", s.binding)))
+            continue
         push.append(Push(2 * s.index, 2 * s.words, s.kind, index=s.binding))
     remap, default_size = _remap(pinfo.get("uniforms", {}), info.uniforms)
     # compatibility built-in state (gl_ModelViewMatrix, gl_LightSource, ...): copied from

@@ -31,7 +31,7 @@ def fill_uniforms(compiled, values: dict, default=None) -> np.ndarray:
         d = np.asarray(default).view(np.uint32).reshape(-1)
         u[:d.size] = d
     for s in compiled.uniforms:
-        v = values[(s.kind, s.binding)]
+        v = s.binding if s.kind == "constant" else values[(s.kind, s.binding)]
         u[s.index] = v & 0xFFFFFFFF
         if s.words == 2:
             u[s.index + 1] = v >> 32
