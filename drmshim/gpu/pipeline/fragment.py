@@ -300,6 +300,7 @@ class _PassContext:
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
         self.frags, self.draw, self.one_draw = frags, draw, one_draw
         self._run = None                                         # (indices, first) of a run layer
+        self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
 
@@ -436,6 +437,17 @@ class _PassContext:
             return a[run[1]:run[1] + len(idx)]
         return a[idx]
 
+    def _coefficients(self, tri: np.ndarray) -> np.ndarray:
+        """The PDM's coefficient registers of lanes from setup rows ``tri``:
+        (cf, 3, n) float32, one contiguous take per plane row (rows are in range)."""
+        cf, three, _ = self.planes_t.shape
+        rows = self.planes_t.reshape(cf * three, -1)
+        index = np.asarray(tri, np.intp)
+        out = np.empty((cf * three, len(index)), self.planes_t.dtype)
+        for i in range(cf * three):
+            rows[i].take(index, out=out[i], mode="clip")
+        return out.reshape(cf, three, len(index))
+
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
         """Shade fragments ``idx`` on the samples of ``cover``; ``records``: their tile
@@ -513,12 +525,8 @@ class _PassContext:
             tile, tile_index = self.tile_buffer, np.maximum(records, 0)
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
-        if st.uses_iter or "ldcf" in st.names:
-            # the PDM's coefficient registers: the setup rows' planes and each lane's row
-            # (the core reads a batch's planes once when its lanes share a primitive, and
-            # gathers only the registers the program reads)
-            kw["cf_planes"] = self.tvb.planes
-            kw["primitive_index"] = tri
+        if st.uses_iter or "ldcf" in st.names:   # the PDM's coefficient registers, per lane
+            kw["coefficients"] = self._coefficients(tri)
         ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
                           tile_buffer=tile, tile_index=tile_index,
                           **kw, **st.pipe.context_fields())
