@@ -1053,13 +1053,18 @@ class AgxContext(PipeContext):
         return 0
 
     def render_condition(self, query, condition: bool, wait: bool) -> None:
-        self.render_cond = None if query is None else (query, condition)
+        self.render_cond = None if query is None else (query, condition, wait)
 
     def _render_condition_passes(self) -> bool:
+        """Conditional rendering decided on the CPU from the query's result, as Mesa's
+        asahi does (agx_render_condition_check): the hardware has no predicated draws.
+        Without ``wait`` (GL's NO_WAIT modes) a result not yet available renders."""
         if self.render_cond is None:
             return True
-        query, condition = self.render_cond
-        result = self.get_query_result(query, True)
+        query, condition, wait = self.render_cond
+        result = self.get_query_result(query, wait)
+        if result is None:
+            return True
         return bool(result) != bool(condition)
 
     def destroy(self) -> None:

@@ -73,6 +73,8 @@ class DrawMixin:
         if xfb.active and not xfb.paused:
             base = {E.GL_POINTS: E.GL_POINTS, E.GL_LINES: E.GL_LINES, E.GL_LINE_LOOP: E.GL_LINES,
                     E.GL_LINE_STRIP: E.GL_LINES}.get(mode, E.GL_TRIANGLES)
+            if self.api.es and self.api.version < (3, 2):
+                base = mode     # GLES 3.0 section 2.15.2: the modes must be identical
             check(base == xfb.primitive_mode, E.GL_INVALID_OPERATION,
                   "mode does not match transform feedback's primitive mode")
 

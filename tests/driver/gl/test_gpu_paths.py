@@ -1,6 +1,8 @@
 """Work that used to fall back to the CPU and now runs on the GPU: scissored and masked
-depth/stencil clears (glClear and glClearBuffer) are drawn as a quad; checked by reading
-the depth and stencil back against numpy, with the CPU clear path made to fail."""
+depth/stencil clears (glClear and glClearBuffer) are drawn as a quad; depth, stencil and
+integer blits and depth copies are drawn by the Gallium blitter. Checked against numpy
+with the CPU paths made to fail. Conditional rendering stays a CPU decision (as in Mesa's
+asahi) and honours the NO_WAIT modes."""
 
 from __future__ import annotations
 
@@ -201,3 +203,23 @@ def test_copy_image_sub_data_of_depth_on_the_gpu(monkeypatch):
     want = np.ones_like(depth)
     want[3:7, 4:7] = depth[2:6, 1:4]
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("mode", [E.GL_QUERY_WAIT, E.GL_QUERY_NO_WAIT])
+def test_conditional_render_wait_modes(mode):
+    """The result decides on the CPU (as Mesa's asahi); NO_WAIT renders while the result is
+    not available yet, and skips once it is (zero samples passed)."""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        q = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_SAMPLES_PASSED, q)
+        ctx.glEndQuery(E.GL_SAMPLES_PASSED)                   # nothing drawn: 0 samples
+        ctx.glClearColor(0, 0, 1, 1)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        ctx.glFinish()
+        ctx.glBeginConditionalRender(q, mode)
+        ctx.glClearColor(1, 0, 0, 1)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        ctx.glEndConditionalRender()
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+    assert (img == (0, 0, 255, 255)).all()                    # available by now: skipped either way

@@ -319,3 +319,24 @@ def test_draw_transform_feedback_needs_gl4():
     with _ctx("gles3") as ctx:
         ctx.glDrawTransformFeedback(E.GL_POINTS, 0)
         expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_gles3_needs_the_identical_mode_but_desktop_takes_strips():
+    es_vs = "#version 300 es\nin vec4 p;\nout vec4 v;\nvoid main() { gl_Position = p; v = p; }"
+    es_fs = "#version 300 es\nprecision highp float;\nin vec4 v;\nout vec4 o;\nvoid main() { o = v; }"
+    with _ctx("gles3") as ctx:
+        _program(ctx, ["v"], vs=es_vs, fs=es_fs)
+        _vertices(ctx, _verts(6))
+        _feedback_buffers(ctx, [4 * 12])
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        expect(ctx, E.GL_INVALID_OPERATION)
+        ctx.glEndTransformFeedback()
+    with _ctx("gl43") as ctx:
+        _program(ctx, ["v"])
+        _vertices(ctx, _verts(6))
+        _feedback_buffers(ctx, [4 * 12])
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glEndTransformFeedback()
