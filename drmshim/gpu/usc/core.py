@@ -210,7 +210,8 @@ def _blocks(steps: list) -> list:
 
 
 # Units whose write covers every lane when every lane is active (no per-lane subset).
-_FULL_WRITERS = {"falu", "ialu", "cmpsel", "convert", "mov", "mov_imm", "get_sr", "quad", "iter", "ldcf"}
+_FULL_WRITERS = {"falu", "ialu", "cmpsel", "convert", "mov", "mov_imm", "get_sr", "quad", "iter", "ldcf",
+                 "texture_sample", "texture_load"}   # (these two write every component of dst, up to 4)
 
 
 def _rows_to_zero(prog: Program) -> tuple:
@@ -224,7 +225,7 @@ def _rows_to_zero(prog: Program) -> tuple:
         if ins.op.unit in ("cf", "jmp", "stop"):
             break
         undefined_read |= set(prog.reads[i]) - defined
-        if ins.op.unit in _FULL_WRITERS:
+        if ins.op.unit in _FULL_WRITERS and (not ins.op.unit.startswith("texture") or ins["dst"].count <= 4):
             defined |= set(prog.writes[i])
     rows = {h // 2 for h in undefined_read} | {r for r in range(prog.n_regs32)
                                                if not {2 * r, 2 * r + 1} <= defined}
