@@ -102,6 +102,10 @@ class UniformMixin:
     def glGetUniformiv(self, program: int, location: int) -> list:
         return self._get_uniform(program, location, "int")
 
+    def glGetUniformdv(self, program: int, location: int) -> list:
+        check(self.api.gl(4, 0), E.GL_INVALID_OPERATION, "glGetUniformdv needs GL 4.0")
+        return self._get_uniform(program, location, "float")
+
     def glGetUniformuiv(self, program: int, location: int) -> list:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
         return [v & 0xFFFFFFFF for v in self._get_uniform(program, location, "int")]
@@ -140,7 +144,7 @@ def _define_entry_points():
             self._set_uniform(program, location, count, value, letter, n)
         return fn
 
-    def matrix(cols, rows, program_form):
+    def matrix(cols, rows, program_form, letter="f"):
         def fn(self, *args):
             if program_form:
                 program, location, count, transpose, value = args
@@ -148,8 +152,8 @@ def _define_entry_points():
                 program, (location, count, transpose, value) = None, args
             if cols != rows:
                 check(self.api.gl_or_es((2, 1), (3, 0)), E.GL_INVALID_OPERATION)
-            self._scalar_guard("f", program_form)
-            self._set_uniform(program, location, count, value, "f", rows, (cols, rows),
+            self._scalar_guard(letter, program_form)
+            self._set_uniform(program, location, count, value, letter, rows, (cols, rows),
                               bool(transpose))
         return fn
 
@@ -162,6 +166,7 @@ def _define_entry_points():
             for rows in (2, 3, 4):
                 suffix = f"{cols}" if cols == rows else f"{cols}x{rows}"
                 setattr(UniformMixin, f"{prefix}Matrix{suffix}fv", matrix(cols, rows, program_form))
+                setattr(UniformMixin, f"{prefix}Matrix{suffix}dv", matrix(cols, rows, program_form, "d"))
 
 
 def _scalar_guard(self, letter: str, program_form: bool) -> None:

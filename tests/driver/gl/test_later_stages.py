@@ -106,3 +106,27 @@ def test_subroutines_are_never_active():
         ctx.glUseProgram(p)
         ctx.glUniform1d(-1, 1.0)
         expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_double_matrix_setters_and_get_uniform_dv():
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        p = ctx.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, "#version 330\nuniform vec2 u;\nvoid main() { gl_Position = u.xyxy; }"),
+                          (E.GL_FRAGMENT_SHADER, "#version 330\nout vec4 o;\nvoid main() { o = vec4(1); }")):
+            s = ctx.glCreateShader(kind)
+            ctx.glShaderSource(s, 1, [src])
+            ctx.glCompileShader(s)
+            ctx.glAttachShader(p, s)
+        ctx.glLinkProgram(p)
+        ctx.glUseProgram(p)
+        loc = ctx.glGetUniformLocation(p, "u")
+        ctx.glUniform2f(loc, 0.5, -2.0)
+        assert ctx.glGetUniformdv(p, loc) == [0.5, -2.0]
+        ctx.glUniformMatrix2dv(loc, 1, False, [1.0, 2.0, 3.0, 4.0])
+        expect(ctx, E.GL_INVALID_OPERATION)                     # not a double uniform
+        ctx.glUniformMatrix2dv(-1, 1, False, [1.0, 2.0, 3.0, 4.0])
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetUniformdv(p, loc) == [0.5, -2.0]
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        ctx.glGetUniformdv(0, 0)
+        expect(ctx, E.GL_INVALID_OPERATION)
