@@ -27,6 +27,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("bench", help="glbench.py on shimgl (C ABI), llvmpipe and softpipe: ms per frame",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--size", type=int, default=256, help="framebuffer width=height (glbench --size)")
+    p.add_argument("--api", choices=("gles", "gl"), default="gles",
+                   help="glbench --api: OpenGL ES 3.0/3.1, or desktop OpenGL 3.3/4.3 core")
     p.add_argument("--frames", type=int, default=3, help="timed frames per workload (glbench --frames etc.)")
     p.add_argument("--only", default=None, help="comma list of glbench workloads (default: all)")
     p.add_argument("--drivers", default=",".join(DRIVERS), help="comma list of: " + ",".join(DRIVERS))
@@ -118,8 +120,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     drivers = [d for d in args.drivers.split(",") if d]
     f = str(args.frames)
-    gargs = ["--size", str(args.size), "--frames", f, "--clear-frames", f, "--readback-frames", f,
-             "--dispatches", f, *args.extra.split()]
+    gargs = ["--api", args.api, "--size", str(args.size), "--frames", f, "--clear-frames", f,
+             "--readback-frames", f, "--dispatches", f, *args.extra.split()]
     if args.only:
         gargs += ["--only", args.only]
     tmp = None

@@ -37,10 +37,11 @@ def test_missing_glbench_is_not_an_error(tmp_path, monkeypatch, capsys):
 @pytest.mark.slow
 @pytest.mark.skipif(bench_cli.find_glbench() is None, reason="glbench.py not found (../shared/bench)")
 @pytest.mark.skipif(environment(os.environ) is None, reason="the C ABI is not built")
-def test_bench_smoke(tmp_path):
+@pytest.mark.parametrize("api", ["gles", "gl"])
+def test_bench_smoke(api, tmp_path):
     parser = argparse.ArgumentParser()
     bench_cli.register(parser.add_subparsers())
-    args = parser.parse_args(["bench", "--size", "32", "--frames", "1", "--drivers", "shimgl,llvmpipe",
+    args = parser.parse_args(["bench", "--api", api, "--size", "32", "--frames", "1", "--drivers", "shimgl,llvmpipe",
                               "--dump", str(tmp_path), "--extra",
                               "--tris 100 --overdraw-tris 4 --compute-n 4096 --tex-size 32"])
     buf = io.StringIO()
@@ -52,5 +53,6 @@ def test_bench_smoke(tmp_path):
         assert w in rows, text
         float(rows[w].split("|")[2])            # shimgl's ms per frame is a number
     assert (tmp_path / "shimgl" / "fill_simple.npy").is_file()
+    assert ("4.3 (Core Profile) shimgl" in text) == (api == "gl"), text
     if "llvmpipe ms" in text:
         assert rows["fill_simple"].rstrip(" |").endswith("0, 0.000%")   # identical to llvmpipe's image
