@@ -6,7 +6,8 @@ working. Usage: unimplemented.py LIBRARY_DIR; prints OK at the end.
 Unattached commands never read their arguments, so each is called with
 none. Two contexts: OpenGL 3.3 compatibility (OSMesa) and OpenGL ES 3.1
 (surfaceless EGL, where desktop-only commands the front end has must also
-fail with INVALID_OPERATION)."""
+fail with INVALID_OPERATION). Unimplemented EGL commands set
+EGL_BAD_PARAMETER."""
 
 import ctypes
 import sys
@@ -109,6 +110,20 @@ lib.glBindRenderbuffer(0x8D41, rb)
 lib.glRenderbufferStorage(0x8D41, 0x8058, 4, 4)
 lib.glFramebufferRenderbuffer(0x8D40, 0x8CE0, 0x8D41, rb)
 still_works("gles")
+
+# unimplemented EGL commands: EGL_BAD_PARAMETER, a zero/NULL return, no crash
+from driver.abi import egl  # noqa: E402
+egl_missing = [n for n in _commands.NAMES if n.startswith("egl") and n not in egl.COMMANDS
+               and n != "eglGetProcAddress"]          # a C function
+for name in egl_missing[::9] + ["eglCreateImage", "eglDestroyImage"]:
+    fn = getattr(lib, name)
+    fn.restype = ctypes.c_uint64
+    ret = fn()
+    err = lib.eglGetError()
+    if ret != 0 or err != 0x300C:          # EGL_BAD_PARAMETER
+        failures.append(f"{name}: returned {ret}, EGL error {err:#x}")
+    if lib.eglGetError() != 0x3000:
+        failures.append(f"{name}: the EGL error was not reset")
 
 print(f"{len(sample)} unimplemented commands called in two contexts")
 print("\n".join(failures))
