@@ -69,6 +69,12 @@ BAD_CALLS = [
     ("glBeginTransformFeedback", (E.GL_TRIANGLES,)),
     ("glSamplerParameteri", (12345, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)),
     ("glUniform1f", (0, 1.0)),
+    ("glProgramBinary", (77, 0x875F, b"", 0)), ("glGetProgramBinary", (77, 100)),
+    ("glTransformFeedbackVaryings", (77, 1, ["v"], E.GL_INTERLEAVED_ATTRIBS)),
+    ("glTexParameteri", (E.GL_TEXTURE_2D, E.GL_DEPTH_TEXTURE_MODE, E.GL_LUMINANCE)),   # compat only
+    ("glClearBufferfi", (E.GL_DEPTH_STENCIL, 1, 0.5, 0)),
+    ("glPatchParameteri", (E.GL_PATCH_VERTICES, 3)),                                # GL 4.0 only
+    ("glCreateShader", (E.GL_GEOMETRY_SHADER,)),                                     # GLES 3.2 only
 ]
 
 
