@@ -122,10 +122,12 @@ def fetch_level(mem, view: TextureView, coords: np.ndarray, lod, sample=None,
     if not view.first_level <= level <= view.last_level:
         return None
     w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
-    lo, hi = coords[:, :2].min(axis=0), coords[:, :2].max(axis=0)
-    if lo.min() < 0 or hi[0] >= w or hi[1] >= h:
-        return None
     x, y = coords[:, 0], coords[:, 1]
+    xy = coords.reshape(-1) if coords.shape[1] == 2 and coords.flags.c_contiguous else None
+    if xy is not None and xy.min() >= 0 and xy.max() < min(w, h):      # one pass each over both axes
+        pass
+    elif x.min() < 0 or y.min() < 0 or x.max() >= w or y.max() >= h:
+        return None
     xb, yb = int(view.x_base[level]), int(view.y_base[level])
     col = view.x_col[xb:xb + w].take(x)
     col += view.y_col[yb:yb + h].take(y)
