@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 
 from driver.gallium import (
-    BlitImage, BlitInfo, Box, ImageView, PipeFormat as F, PipeMap, PipeShaderType,
+    BlitImage, BlitInfo, Box, ImageView, PipeFormat as F, PipeMap, PipeMask, PipeShaderType,
     PipeTexFilter,
 )
 from driver.gl import enums as E
@@ -152,14 +152,30 @@ class TexImageExtraMixin:
                                    depth, format, imageSize, data)
 
     # -- copies from the read framebuffer (GL 4.6 section 8.6) -----------------------------------
-    def _copy_source(self):
+    def _copy_source(self, info=None):
+        """(resource, level, layer, format info) the copy reads: the read buffer, or for a
+        depth/stencil texture format the read framebuffer's depth/stencil image (GL 4.6
+        section 8.6: CopyTexImage of a depth format reads depth values)."""
         status = self._framebuffer_status(self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")
-        check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
         check(self._read_samples() <= 1, E.GL_INVALID_OPERATION, "multisampled read framebuffer")
+        if info is not None and info.is_depth_or_stencil:
+            check(not self.api.es, E.GL_INVALID_OPERATION, "depth/stencil copies (GLES)")
+            point = E.GL_STENCIL_ATTACHMENT if info.kind == "stencil" else E.GL_DEPTH_ATTACHMENT
+            surf = self._zs_surface(self.read_framebuffer, point)
+            check(surf is not None and surf.resource is not None, E.GL_INVALID_OPERATION,
+                  "no depth/stencil buffer to copy from")
+            from driver.gl.formats import INTERNAL_FORMATS
+            rinfo = next((f for f in INTERNAL_FORMATS.values() if f.pipe == surf.resource.format), info)
+            check(rinfo.is_depth_or_stencil and (info.kind != "depthstencil" or rinfo.kind == "depthstencil"),
+                  E.GL_INVALID_OPERATION, "the read framebuffer lacks the copied planes")
+            return surf.resource, surf.level, surf.first_layer, rinfo
+        check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
         src = self._read_surface()
         check(src is not None, E.GL_INVALID_OPERATION, "no read image")
+        if info is not None:
+            check(not src[3].is_depth_or_stencil, E.GL_INVALID_OPERATION)
         return src
 
     def glCopyTexImage2D(self, target, level, internalformat, x, y, width, height, border) -> None:
@@ -173,7 +189,7 @@ class TexImageExtraMixin:
         check(border == 0, E.GL_INVALID_VALUE)
         if tex_target == E.GL_TEXTURE_CUBE_MAP:
             check(width == height, E.GL_INVALID_VALUE)
-        res, rlevel, rlayer, rinfo = self._copy_source()
+        res, rlevel, rlayer, rinfo = self._copy_source(info)
         if self.api.es:
             # GLES 3.2 table 8.16: the copy may drop components, never add them
             comps = {E.GL_ALPHA: "A", E.GL_LUMINANCE: "R", E.GL_LUMINANCE_ALPHA: "RA",
@@ -203,10 +219,11 @@ class TexImageExtraMixin:
             self._pending_uploads(tex).append((face, level, (dx, dy, dz, w, h, 1), fmt, type,
                                                _copy.copy(PixelStore(alignment=1)), data))
             return
+        zs = dst.format.value.startswith(("Z", "S8"))
         self.pipe.blit(BlitInfo(
             dst=BlitImage(dst, level, Box(dx, dy, dz + face, w, h, 1), dst.format),
             src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), res.format),
-            filter=PipeTexFilter.NEAREST))
+            mask=PipeMask.ZS if zs else PipeMask.RGBA, filter=PipeTexFilter.NEAREST))
 
     def _copy_sub(self, dims, target, level, dx, dy, dz, x, y, w, h) -> None:
         tex_target, face = self._image_target(target, dims)
@@ -217,7 +234,7 @@ class TexImageExtraMixin:
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
         check(dx >= 0 and dy >= 0 and dz >= 0 and dx + w <= img.width and dy + h <= img.height
               and dz < img.depth, E.GL_INVALID_VALUE, "region outside the image")
-        res, rlevel, rlayer, rinfo = self._copy_source()
+        res, rlevel, rlayer, rinfo = self._copy_source(lookup(img.internal_format))
         check(lookup(img.internal_format).integer == rinfo.integer, E.GL_INVALID_OPERATION)
         if w and h:
             self._blit_from_read(tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer)
@@ -236,7 +253,7 @@ class TexImageExtraMixin:
         info = lookup(internalformat)
         check(info is not None, E.GL_INVALID_VALUE, "bad internal format")
         check(0 <= width <= self._max_size(target) and border == 0, E.GL_INVALID_VALUE)
-        res, rlevel, rlayer, rinfo = self._copy_source()
+        res, rlevel, rlayer, rinfo = self._copy_source(info)
         check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
         tex = self._bound_texture(target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
@@ -252,7 +269,7 @@ class TexImageExtraMixin:
         check(level >= 0 and width >= 0, E.GL_INVALID_VALUE)
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
         check(xoffset >= 0 and xoffset + width <= img.width, E.GL_INVALID_VALUE)
-        res, rlevel, rlayer, rinfo = self._copy_source()
+        res, rlevel, rlayer, rinfo = self._copy_source(lookup(img.internal_format))
         if width:
             self._blit_from_read(tex, 0, level, xoffset, 0, 0, x, y, width, 1, res, rlevel, rlayer)
 

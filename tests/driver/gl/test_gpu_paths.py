@@ -223,3 +223,34 @@ def test_conditional_render_wait_modes(mode):
         expect(ctx, E.GL_NO_ERROR)
         img = ctx.read_pixels()
     assert (img == (0, 0, 255, 255)).all()                    # available by now: skipped either way
+
+
+def test_copy_tex_sub_image_of_depth_reads_the_depth_buffer_on_the_gpu(monkeypatch):
+    import driver.agx.blit
+    monkeypatch.setattr(driver.agx.blit, "cpu_blit", _no_cpu)
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        _fbo(ctx)                                                  # W x H, DEPTH32F_STENCIL8
+        ctx.glClearDepth(0.75)
+        ctx.glClear(E.GL_DEPTH_BUFFER_BIT)
+        ctx.glEnable(E.GL_SCISSOR_TEST)
+        ctx.glScissor(2, 1, 3, 2)
+        ctx.glClearDepth(0.125)
+        ctx.glClear(E.GL_DEPTH_BUFFER_BIT)
+        ctx.glDisable(E.GL_SCISSOR_TEST)
+        tex = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_DEPTH_COMPONENT32F, 8, 8, 0, E.GL_DEPTH_COMPONENT, E.GL_FLOAT,
+                         np.ones((8, 8), np.float32))
+        ctx.glCopyTexSubImage2D(E.GL_TEXTURE_2D, 0, 1, 1, 0, 0, 6, 4)
+        expect(ctx, E.GL_NO_ERROR)
+        fbo = ctx.glGenFramebuffers(1)[0]
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+        ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_DEPTH_ATTACHMENT, E.GL_TEXTURE_2D, tex, 0)
+        ctx.glDrawBuffer(E.GL_NONE)
+        ctx.glReadBuffer(E.GL_NONE)
+        got = np.frombuffer(ctx.glReadPixels(0, 0, 8, 8, E.GL_DEPTH_COMPONENT, E.GL_FLOAT), np.float32).reshape(8, 8)
+    src = np.full((H, W), 0.75, np.float32)
+    src[1:3, 2:5] = 0.125
+    want = np.ones((8, 8), np.float32)
+    want[1:5, 1:7] = src[0:4, 0:6]
+    np.testing.assert_array_equal(got, want)
