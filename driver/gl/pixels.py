@@ -127,6 +127,9 @@ def write_client_bytes(raw: np.ndarray, store, fmt, type, dest: bytearray | None
     client bytes laid out per `store`, as `write_client_image` lays them out."""
     depth, height, width = raw.shape[:3]
     total = image_size_B(store, fmt, type, width, height, depth)
+    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    if dest is None and first_B == 0 and row_B == width * bpp and image_B == height * row_B:
+        return np.ascontiguousarray(raw).tobytes()          # tightly packed: the bytes as they are
     out = bytearray(total) if dest is None else dest
     if total:
         rows = _client_rows(np.frombuffer(out, np.uint8), store, fmt, type, width, height, depth)
