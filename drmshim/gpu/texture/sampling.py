@@ -302,34 +302,38 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     mag_linear = samp.mag_filter == P.Filter.LINEAR and not is_int
     min_linear = samp.min_filter == P.Filter.LINEAR and not is_int
     c = F32(0.5) if (mag_linear and not min_linear and mip != P.MipFilter.NONE) else F32(0)
-    mag = lam <= c
+    lam_lo, lam_hi = lam.min(), lam.max()   # NaN if any lane is NaN
+    mag = None if lam_lo > c else lam <= c  # None: no lane is magnified
     if gather_component is not None:
         lin = True
     elif mag_linear == min_linear:
         lin = mag_linear  # one filter for every lane
     else:
-        lin = np.where(mag, mag_linear, min_linear)
+        lin = min_linear if mag is None else np.where(mag, mag_linear, min_linear)
     any_linear = bool(np.any(lin))
 
     # levels (GL 8.14.3) and the weight of the second one
     level1 = base   # an int when every lane uses the same first level, else per lane
     frac = None
     if gather_component is None and not samp.unnormalized and mip != P.MipFilter.NONE:
+        if mag is None:
+            mag = np.zeros(n, bool) if (mip == P.MipFilter.NEAREST or is_int) or \
+                not (np.floor(lam_lo) == np.floor(lam_hi) and np.isfinite(lam_hi)) else None
         if mip == P.MipFilter.NEAREST or is_int:
             d = base + np.ceil(lam + F32(0.5)).astype(np.intp) - 1
             level1 = np.where(mag | (lam <= 0.5), base, np.minimum(d, top))
+        elif mag is None:
+            # one level pair for every lane (a uniform LOD: the common case of a surface
+            # facing the viewer): scalar levels, no per-lane level arrays; every lane's
+            # floor(lambda) is f_lo, and some lane has a fraction above 0 iff lam_hi > f_lo
+            f_lo = np.floor(lam_lo)
+            level1 = min(base + int(f_lo), top)
+            frac = lam - f_lo if level1 < top and lam_hi > f_lo else None
         else:
             fl = np.floor(lam)
-            f_lo, f_hi = fl.min(), fl.max()
-            if f_lo == f_hi and np.isfinite(f_hi) and not mag.any():
-                # one level pair for every lane (a uniform LOD: the common case of a
-                # surface facing the viewer): scalar levels, no per-lane level arrays
-                level1 = min(base + int(f_lo), top)
-                frac = None if level1 >= top else lam - fl
-            else:
-                level1 = np.where(mag, base, np.minimum(base + fl.astype(np.intp), top))
-                frac = np.where(mag | (level1 >= top), F32(0), lam - fl).astype(F32, copy=False)
-            if frac is not None and not np.any(frac > 0):
+            level1 = np.where(mag, base, np.minimum(base + fl.astype(np.intp), top))
+            frac = np.where(mag | (level1 >= top), F32(0), lam - fl).astype(F32, copy=False)
+            if not np.any(frac > 0):
                 frac = None
     if np.ndim(level1) == 0:
         l1_lo = l1_hi = int(level1)
