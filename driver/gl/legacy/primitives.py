@@ -96,7 +96,7 @@ class PrimitiveMixin:
         if not self.api.compat or self._rewriting:
             return False
         s = self.state
-        if s.polygon_mode != E.GL_FILL and mode >= E.GL_TRIANGLES and mode <= E.GL_POLYGON:
+        if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
             return True
         if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
             return True
@@ -147,22 +147,69 @@ class PrimitiveMixin:
     def _draw_rewritten(self, mode: int, ids: np.ndarray, instances: int) -> None:
         """Draw vertices `ids` as primitive `mode` with the rules above."""
         s = self.state
+        if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+            for pmode, local, provoking in self._polygon_outlines(mode, ids):
+                self._draw_local(pmode, ids, local, instances, culled=True, provoking=provoking)
+            return
         local = np.arange(len(ids))                        # positions into ids
-        if s.polygon_mode != E.GL_FILL and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
-            mode, local = self._polygon_outlines(mode, ids)
-        elif getattr(s, "flat_shading", False) and mode in _POLYGONAL:
-            local, mode = flat_triangles(mode, len(ids)), E.GL_TRIANGLES
-            if self.state.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION:
-                local = local.reshape(-1, 3)[:, [2, 0, 1]].reshape(-1)
+        if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
+            local, mode = self._provoking_last(flat_triangles(mode, len(ids))), E.GL_TRIANGLES
+        self._draw_local(mode, ids, local, instances)
+
+    def _provoking_last(self, tri: np.ndarray) -> np.ndarray:
+        """Triangles (flat) ending on their provoking vertex, rotated for the
+        first-vertex convention."""
+        if self.state.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION:
+            return tri.reshape(-1, 3)[:, [2, 0, 1]].reshape(-1)
+        return tri
+
+    def _draw_local(self, mode: int, ids: np.ndarray, local: np.ndarray, instances: int,
+                    culled: bool = False, provoking: np.ndarray | None = None) -> None:
+        """Draw vertices ids[local] as `mode` (lines stippled when enabled);
+        `culled`: triangles of polygons already culled here, filled by the
+        pipe; `provoking`: for each of them the vertex whose colours flat
+        shading gives the polygon's edges and points."""
         if not len(local):
             return
-        if E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES:
+        flat_outline = provoking is not None and mode != E.GL_TRIANGLES and \
+            getattr(self.state, "flat_shading", False)
+        if flat_outline or (E.GL_LINE_STIPPLE in self.state.enabled and mode in _LINE_MODES):
             arrays = self._gather_arrays(ids[local])
+            if flat_outline:
+                colours = self._gather_arrays(ids[provoking])
+                arrays.update({k: v for k, v in colours.items() if k[0] in _FLAT_ARRAYS})
+            if mode not in _LINE_MODES or E.GL_LINE_STIPPLE not in self.state.enabled:
+                self._draw_temporary_arrays(mode, arrays, len(local), instances, rules=False)
+                return
             arrays, count = self._stippled_lines(mode, arrays)
             if count:
                 self._draw_temporary_arrays(E.GL_LINES, arrays, count, instances, rules=False)
             return
+        if culled and mode == E.GL_TRIANGLES:
+            s = self.state
+            saved = s.polygon_mode, set(s.enabled)
+            s.polygon_mode = E.GL_FILL
+            s.enabled.discard(E.GL_CULL_FACE)
+            try:
+                self._draw_indexed(mode, ids[local], instances)
+            finally:
+                s.polygon_mode = saved[0]
+                s.enabled.clear()
+                s.enabled.update(saved[1])
+            return
         self._draw_indexed(mode, ids[local], instances)
+
+    def _polygon_modes(self) -> tuple[int, int]:
+        return self.state.polygon_mode, self.legacy.polygon_mode_back
+
+    def glPolygonMode(self, face, mode) -> None:
+        """GL 2.1 section 3.5.4: front and back faces have their own mode."""
+        if not self.api.compat:
+            return super().glPolygonMode(face, mode)
+        front, back = self._polygon_modes()
+        super().glPolygonMode(face, mode)
+        self.state.polygon_mode = mode if face in (E.GL_FRONT, E.GL_FRONT_AND_BACK) else front
+        self.legacy.polygon_mode_back = mode if face in (E.GL_BACK, E.GL_FRONT_AND_BACK) else back
 
     def _draw_indexed(self, mode: int, ids: np.ndarray, instances: int) -> None:
         """The pipe's indexed draw of `ids` (client uint32 indices; the element
@@ -181,36 +228,53 @@ class PrimitiveMixin:
             s.enabled.clear()
             s.enabled.update(saved_enabled)
 
-    def _polygon_outlines(self, mode: int, ids: np.ndarray) -> tuple[int, np.ndarray]:
-        """Section 3.5.4: the boundary edges (GL_LINE) or vertices (GL_POINT)
-        of the polygons that survive culling, as positions into ids."""
+    def _polygon_outlines(self, mode: int, ids: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """Section 3.5.4: the polygons that survive culling in the mode of
+        their face -- boundary edges (GL_LINE), vertices (GL_POINT), an edge
+        flag of false dropping the edge or vertex it starts, or triangles
+        ending on the provoking vertex (GL_FILL) -- as [(mode, positions into
+        ids, each one's provoking vertex for edges and points)]."""
         s = self.state
         polys = polygons(mode, len(ids))
         if not len(polys):
-            return E.GL_POINTS, polys.reshape(-1)
-        keep = np.ones(len(polys), bool)
-        if E.GL_CULL_FACE in s.enabled:
+            return []
+        front_mode, back_mode = self._polygon_modes()
+        cull = E.GL_CULL_FACE in s.enabled
+        front = np.ones(len(polys), bool)
+        if cull or front_mode != back_mode:
             win, _ = self._window_xy(self._positions(ids))
             p = win[polys]
             x, y = p[..., 0], p[..., 1]
             area = np.sum(x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y, 1)
             front = (area > 0) == (s.front_face == E.GL_CCW)
-            if s.cull_face == E.GL_FRONT_AND_BACK:
-                keep[:] = False
-            elif s.cull_face == E.GL_FRONT:
-                keep = ~front
-            else:
-                keep = front
-        polys = polys[keep]
+        keep = np.ones(len(polys), bool)
+        if cull:
+            keep = {E.GL_FRONT_AND_BACK: ~keep, E.GL_FRONT: ~front, E.GL_BACK: front}[s.cull_face]
         edge = np.ones(polys.shape, bool)
         if mode in (E.GL_TRIANGLES, E.GL_QUADS, E.GL_POLYGON):
             flags = self._edge_flags(ids)
             if flags is not None:
                 edge = flags[polys]
-        if s.polygon_mode == E.GL_LINE:
-            pairs = np.stack([polys, np.roll(polys, -1, 1)], -1)      # (P, k, 2)
-            return E.GL_LINES, pairs[edge].reshape(-1)
-        return E.GL_POINTS, polys[edge].reshape(-1)
+        provoking = {E.GL_QUADS: 3, E.GL_QUAD_STRIP: 2, E.GL_POLYGON: 0}.get(mode, 2)
+        out = []
+        groups = [(front_mode, keep)] if front_mode == back_mode else \
+            [(front_mode, keep & front), (back_mode, keep & ~front)]
+        for pmode, faces in groups:
+            sel, sel_edge = polys[faces], edge[faces]
+            if not len(sel):
+                continue
+            prov = np.broadcast_to(sel[:, provoking:provoking + 1], sel.shape)
+            if pmode == E.GL_LINE:
+                pairs = np.stack([sel, np.roll(sel, -1, 1)], -1)                 # (P, k, 2)
+                out.append((E.GL_LINES, pairs[sel_edge].reshape(-1), np.repeat(prov[sel_edge], 2)))
+            elif pmode == E.GL_POINT:
+                out.append((E.GL_POINTS, sel[sel_edge].reshape(-1), prov[sel_edge].reshape(-1)))
+            else:
+                rot = np.roll(sel, -provoking, 1)                                # provoking vertex first
+                k = np.arange(1, sel.shape[1] - 1)
+                tri = np.stack([rot[:, k], rot[:, k + 1], np.repeat(rot[:, :1], len(k), 1)], -1)
+                out.append((E.GL_TRIANGLES, self._provoking_last(tri.reshape(-1)), None))
+        return out
 
     def _stippled_lines(self, mode: int, arrays: dict) -> tuple[dict, int]:
         """Section 3.5.2: the dashes of the stipple pattern as independent

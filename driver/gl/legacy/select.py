@@ -153,13 +153,21 @@ class SelectFeedbackMixin:
 
     def _record_primitives(self, mode: int, ids: np.ndarray) -> None:
         """Selection hits or feedback tokens of vertices ids drawn as `mode`."""
+        if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+            for pmode, local, provoking in self._polygon_outlines(mode, ids):   # filled faces as triangles
+                self._record_local(pmode, ids, local, provoking)
+            return
+        self._record_local(mode, ids, np.arange(len(ids)))
+
+    def _record_local(self, mode: int, ids: np.ndarray, local: np.ndarray,
+                      provoking: np.ndarray | None = None) -> None:
         s = self.state
-        local = np.arange(len(ids))
-        if s.polygon_mode != E.GL_FILL and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
-            mode, local = self._polygon_outlines(mode, ids)
         if not len(local):
             return
-        verts = self._vertex_columns(ids)[local]
+        columns = self._vertex_columns(ids)
+        verts = columns[local]
+        if provoking is not None and getattr(s, "flat_shading", False):
+            verts[:, _COL] = columns[provoking, _COL]
         n = len(verts)
         flat = getattr(s, "flat_shading", False)
         if mode == E.GL_POINTS:

@@ -756,10 +756,45 @@ def point_sprites(gl, w, h):
     gl.glFinish()
 
 
+def polygon_modes_split(gl, w, h):
+    """Different front and back polygon modes: a front quad filled and a
+    back quad outlined (FRONT FILL / BACK LINE), then flat-shaded quads
+    facing both ways with front POINT and back FILL, from arrays;
+    the modes restored by glPopAttrib."""
+    _setup(gl, w, h)
+    gl.glPushAttrib(gl.GL_POLYGON_BIT)
+    gl.glPolygonMode(gl.GL_BACK, gl.GL_LINE)
+    gl.glColor3f(1.0, 0.3, 0.0)
+    gl.glBegin(gl.GL_QUADS)
+    for x, y in ((-0.93, 0.07), (-0.07, 0.09), (-0.09, 0.93), (-0.91, 0.91)):
+        gl.glVertex2f(x, y)
+    for x, y in ((0.07, 0.07), (0.09, 0.91), (0.91, 0.93), (0.93, 0.09)):
+        gl.glVertex2f(x, y)
+    gl.glEnd()
+    gl.glPolygonMode(gl.GL_FRONT, gl.GL_POINT)
+    gl.glPolygonMode(gl.GL_BACK, gl.GL_FILL)
+    gl.glShadeModel(gl.GL_FLAT)
+    quads = np.array([[-0.9, -0.9], [-0.9, -0.1], [-0.3, -0.1], [-0.3, -0.9],     # clockwise: back, filled
+                      [0.1, -0.9], [0.9, -0.9], [0.9, -0.1], [0.1, -0.1]], np.float32)  # front: corners
+    gl.glEnableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glEnableClientState(gl.GL_COLOR_ARRAY)
+    gl.glVertexPointer(2, gl.GL_FLOAT, 0, quads)
+    gl.glColorPointer(3, gl.GL_FLOAT, 0, np.array(ARRAY_COLOURS, np.float32))
+    gl.glDrawArrays(gl.GL_QUADS, 0, 8)
+    gl.glDisableClientState(gl.GL_COLOR_ARRAY)
+    gl.glDisableClientState(gl.GL_VERTEX_ARRAY)
+    gl.glShadeModel(gl.GL_SMOOTH)
+    gl.glPopAttrib()
+    gl.glColor3f(0.2, 0.2, 1.0)
+    gl.glRectf(-0.05, -0.05, 0.05, 0.05)            # filled again after the pop
+    gl.glFinish()
+
+
 FEATURES = {f.__name__: f for f in (spot_two_sided, texgen, texenv_modes, combine_modes, fog_modes,
                                     stipple_and_flat, pixels, arrays_and_attribs, clip_and_normals,
                                     evaluators, line_stipple, polygon_modes, texture_targets, array_primitives,
-                                    material_in_begin_end, pixel_fragments, point_sprites)}
+                                    material_in_begin_end, pixel_fragments, point_sprites,
+                                    polygon_modes_split)}
 
 
 # -- programs that return values instead of pixels (selection, feedback) -----------------------

@@ -196,3 +196,38 @@ def test_stipple_of_array_lines_matches_immediate_mode():
     row = px(0, -0.45)[1]
     lit = (imgs[0][row - 2:row + 3, :, 0] > 0).any(0)
     assert 0.3 < lit[2:46].mean() < 0.7            # half of each 16-fragment period
+
+
+def test_front_and_back_polygon_modes_apply_per_face():
+    """FRONT FILL / BACK LINE: the counter-clockwise quad filled, the
+    clockwise one outlined; glGet returns both modes; glPopAttrib restores."""
+    ctx = driver.Context(api="compat", width=W, height=H)
+    ctx.glPushAttrib(E.GL_POLYGON_BIT)
+    ctx.glPolygonMode(E.GL_BACK, E.GL_LINE)
+    assert ctx.glGetIntegerv(E.GL_POLYGON_MODE) == [E.GL_FILL, E.GL_LINE]
+    draw_quads(ctx, "begin")                                # both counter-clockwise: filled
+    ctx.glFrontFace(E.GL_CW)                                # now both are back faces
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    draw_quads(ctx, "arrays")
+    img = ctx.read_pixels().astype(int)
+    lit = (img[..., :3] > 0).any(-1)
+    assert not lit[10:38, 8:16].any() and not lit[10:38, 30:40].any()      # interiors empty
+    assert lit[:, px(-0.9, 0)[0]].sum() > 30                              # left edges drawn
+    ctx.glPopAttrib()
+    assert ctx.glGetIntegerv(E.GL_POLYGON_MODE) == [E.GL_FILL, E.GL_FILL]
+    assert ctx.glGetIntegerv(E.GL_FRONT_FACE) in (E.GL_CCW, [E.GL_CCW])   # POLYGON_BIT holds it too
+
+
+@pytest.mark.parametrize("how", ["begin", "elements"])
+def test_flat_shaded_polygon_mode_point_takes_the_provoking_colour(how):
+    ctx = driver.Context(api="compat", width=W, height=H)
+    ctx.glShadeModel(E.GL_FLAT)
+    ctx.glPolygonMode(E.GL_FRONT_AND_BACK, E.GL_POINT)
+    draw_quads(ctx, how)
+    img = ctx.read_pixels().astype(int)
+    lit = (img[..., :3] > 0).any(-1)
+    rows, cols = np.nonzero(lit)
+    colours = {tuple(img[r, c, :3]) for r, c in zip(rows, cols) if c < W // 2}
+    assert colours == {to_u8(features.ARRAY_COLOURS[3])}
+    colours = {tuple(img[r, c, :3]) for r, c in zip(rows, cols) if c > W // 2}
+    assert colours == {to_u8(features.ARRAY_COLOURS[7])}
