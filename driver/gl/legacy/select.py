@@ -33,8 +33,9 @@ FEEDBACK_TOKENS = {"pass_through": E.GL_PASS_THROUGH_TOKEN, "point": E.GL_POINT_
 _FEEDBACK_TYPES = {E.GL_2D: (2, False, False), E.GL_3D: (3, False, False), E.GL_3D_COLOR: (3, True, False),
                    E.GL_3D_COLOR_TEXTURE: (3, True, True), E.GL_4D_COLOR_TEXTURE: (4, True, True)}
 MAX_NAME_STACK_DEPTH = 64
-# per-vertex columns carried through clipping: clip (4), eye (4), colour (4), texture coordinate (4)
-_CLIP, _EYE, _COL, _TEX = slice(0, 4), slice(4, 8), slice(8, 12), slice(12, 16)
+# per-vertex columns carried through clipping: clip (4), eye (4), colour (4), texture coordinate (4),
+# and the back colour (4) when two-sided lighting is on
+_CLIP, _EYE, _COL, _TEX, _BACK = slice(0, 4), slice(4, 8), slice(8, 12), slice(12, 16), slice(16, 20)
 
 
 class SelectFeedbackMixin:
@@ -190,24 +191,32 @@ class SelectFeedbackMixin:
         if not len(polys):
             return
         poly = verts[polys]                                         # (P, k, D)
-        keep = self._facing_kept(poly)
+        front = self._front_facing(poly)
+        keep = self._kept(front)
+        back = ~front & self._two_sided()
+        poly[back, :, _COL] = poly[back, :, _BACK]                  # two-sided lighting: the back colour
         if flat:
             provoking = {E.GL_QUADS: 3, E.GL_QUAD_STRIP: 2, E.GL_POLYGON: 0}.get(mode, 2)
             poly[:, :, _COL] = poly[:, provoking:provoking + 1, _COL]
         poly = poly[keep]
         self._emit(poly, np.full(len(poly), poly.shape[1]), "polygon")
 
-    def _facing_kept(self, poly: np.ndarray) -> np.ndarray:
-        s = self.state
-        if E.GL_CULL_FACE not in s.enabled:
-            return np.ones(len(poly), bool)
+    def _front_facing(self, poly: np.ndarray) -> np.ndarray:
         w = np.where(np.abs(poly[..., 3]) > 1e-30, poly[..., 3], 1e-30)
         x, y = poly[..., 0] / w, poly[..., 1] / w
         area = np.sum(x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y, 1)
-        front = (area > 0) == (s.front_face == E.GL_CCW)
+        return (area > 0) == (self.state.front_face == E.GL_CCW)
+
+    def _kept(self, front: np.ndarray) -> np.ndarray:
+        s = self.state
+        if E.GL_CULL_FACE not in s.enabled:
+            return np.ones(len(front), bool)
         if s.cull_face == E.GL_FRONT_AND_BACK:
-            return np.zeros(len(poly), bool)
+            return np.zeros(len(front), bool)
         return ~front if s.cull_face == E.GL_FRONT else front
+
+    def _two_sided(self) -> bool:
+        return E.GL_LIGHTING in self.state.enabled and self.legacy.two_side
 
     def _emit_lines(self, lines: np.ndarray, reset: np.ndarray) -> None:
         lines, counts = self._clip(lines, np.full(len(lines), 2), closed=False)
@@ -307,18 +316,20 @@ class SelectFeedbackMixin:
 
     # -- the vertex transform ----------------------------------------------------------------------
     def _vertex_columns(self, ids: np.ndarray) -> np.ndarray:
-        """(N, 16) clip position, eye position, colour and texture coordinate 0
-        of vertices ids (fixed-function transform, front lighting)."""
+        """(N, 20) clip position, eye position, colour, texture coordinate 0 and
+        back colour of vertices ids (fixed-function transform, lighting)."""
         obj = self._positions(ids)
         eye = obj @ self.stacks[0][-1].T
         clip = eye @ self.stacks[1][-1].T
-        out = np.zeros((len(ids), 16))
+        out = np.zeros((len(ids), 20))
         out[:, _CLIP], out[:, _EYE] = clip, eye
         if self.legacy.render_mode == E.GL_SELECT:
             return out
         colour = self._array_or_current((E.GL_COLOR_ARRAY, 0), ids, self.current_color, (0.0, 0.0, 0.0, 1.0))
         if E.GL_LIGHTING in self.state.enabled:
             normal = self._array_or_current((E.GL_NORMAL_ARRAY, 0), ids, self.current_normal, (0.0, 0.0, 1.0))
+            if self._two_sided():
+                out[:, _BACK] = self._lit_colors(eye, normal[:, :3], colour, back=True)[0]
             colour = self._lit_colors(eye, normal[:, :3], colour)[0]
         out[:, _COL] = np.clip(colour, 0.0, 1.0)
         tex = self._array_or_current((E.GL_TEXTURE_COORD_ARRAY, 0), ids, self.current_texcoords[0],
@@ -336,17 +347,20 @@ class SelectFeedbackMixin:
         out[:, :min(v.shape[1], out.shape[1])] = v[:, :out.shape[1]]
         return out
 
-    def _lit_colors(self, eye: np.ndarray, normal: np.ndarray, colour: np.ndarray) -> tuple:
-        """Equation 2.1 for the front face of N vertices: (primary (N, 4),
-        secondary (N, 4)) from eye positions, object normals and the vertex
-        colours (which colour material tracks)."""
+    def _lit_colors(self, eye: np.ndarray, normal: np.ndarray, colour: np.ndarray, back: bool = False) -> tuple:
+        """Equation 2.1 for the front (or back: back material, reversed
+        normal) face of N vertices: (primary (N, 4), secondary (N, 4)) from eye
+        positions, object normals and the vertex colours (which colour
+        material tracks)."""
         L = self.legacy
-        m = L.materials[0]
+        m = L.materials[1 if back else 0]
+        if back:
+            normal = -normal
         n_vtx = len(eye)
 
         def param(what):
-            cm = E.GL_COLOR_MATERIAL in self.state.enabled and L.color_material_face in (E.GL_FRONT,
-                                                                                         E.GL_FRONT_AND_BACK)
+            cm = E.GL_COLOR_MATERIAL in self.state.enabled and \
+                L.color_material_face in (E.GL_BACK if back else E.GL_FRONT, E.GL_FRONT_AND_BACK)
             mode = L.color_material_mode
             if cm and (mode == what or (mode == E.GL_AMBIENT_AND_DIFFUSE and what in (E.GL_AMBIENT, E.GL_DIFFUSE))):
                 return colour

@@ -351,3 +351,26 @@ def test_records_through_the_abi(name):
             k, v = line[len("export "):].split("=", 1)
             env[k] = v.strip("'\"")
     assert run_records(name, "shimgl", env) == program_records(name)
+
+
+def test_feedback_two_sided_lighting_gives_back_faces_the_back_colour():
+    def draw(ctx):
+        ctx.glEnable(E.GL_LIGHTING)
+        ctx.glEnable(E.GL_LIGHT0)
+        ctx.glLightfv(E.GL_LIGHT0, E.GL_POSITION, (0.0, 0.0, -1.0, 0.0))     # lights the back
+        ctx.glLightModeli(E.GL_LIGHT_MODEL_TWO_SIDE, 1)
+        ctx.glLightModelfv(E.GL_LIGHT_MODEL_AMBIENT, (0.0, 0.0, 0.0, 1.0))
+        ctx.glMaterialfv(E.GL_FRONT, E.GL_DIFFUSE, (1.0, 0.0, 0.0, 1.0))
+        ctx.glMaterialfv(E.GL_BACK, E.GL_DIFFUSE, (0.0, 0.5, 1.0, 1.0))
+        ctx.glNormal3f(0.0, 0.0, 1.0)
+        for xs in ((-0.5, 0.5), (0.5, -0.5)):                               # front, then back facing
+            ctx.glBegin(E.GL_TRIANGLES)
+            ctx.glVertex2f(xs[0], -0.5)
+            ctx.glVertex2f(xs[1], -0.5)
+            ctx.glVertex2f(0.0, 0.5)
+            ctx.glEnd()
+
+    n, buf = feedback(context(), E.GL_3D_COLOR, draw)
+    polys = buf[:n].reshape(2, 2 + 3 * 7)
+    assert np.allclose(polys[0, 2:].reshape(3, 7)[:, 3:7], [0, 0, 0, 1])       # front: unlit side
+    assert np.allclose(polys[1, 2:].reshape(3, 7)[:, 3:7], [0, 0.5, 1, 1])     # back material, lit
