@@ -26,7 +26,6 @@ from .descriptors import UNIT, InvalidDescriptor, SamplerState, TextureView
 
 __all__ = ["DecodeCache", "fetch_level", "columns", "column_span", "solid_redirect", "fetch", "fetch_plan",
            "decode_elements", "value_dtype", "border_colour", "RANGE_READ_FACTOR"]
-           "RANGE_READ_FACTOR"]
 
 #: Read a whole byte range when it holds at most this many elements per tap (or 64 Ki).
 RANGE_READ_FACTOR = 4
