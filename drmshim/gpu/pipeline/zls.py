@@ -102,6 +102,9 @@ class IspMemory:
     def _store(self, which: str, fmt: str, data: np.ndarray) -> None:
         lay = self._layout(which, fmt)
         base = getattr(self.cmd, which).base
-        raw = self.memory.read(base, lay.size_B, "ZLS").copy()
+        if lay.tiling != "twiddled_compressed" and lay.size_B == self.W * self.H * lay.blocksize_B:
+            raw = np.empty(lay.size_B, np.uint8)     # the store writes every byte: nothing to read
+        else:
+            raw = self.memory.read(base, lay.size_B, "ZLS").copy()
         layout.tile(lay, raw, np.ascontiguousarray(data), 0, 0, 0, 0, self.W, self.H)
         self.memory.write(base, raw, "ZLS")

@@ -113,3 +113,24 @@ def test_each_draw_clamps_depth_to_its_own_range():
     sc.draw(quad(0.0), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS"))
     img = sc.render()
     assert (img[:, :W // 2, 0] == 255).all() and (img[:, W // 2:, 1] == 255).all()
+
+
+@pytest.mark.parametrize("fmt,tiling,size", [("Z32_FLOAT", "TWIDDLED", 32), ("Z16_UNORM", "TWIDDLED", 24),
+                                             ("Z32_FLOAT", "LINEAR", 20)])
+def test_depth_store_leaves_the_bytes_of_tiling_into_the_old_buffer(fmt, tiling, size):
+    """Whether or not the ZLS reads the old buffer first (it skips the read when the
+    store covers every byte), the result is the old buffer with the depth tiled in."""
+    sp = Space()
+    lay = layout.make_miptree(size, size, format=fmt, tiling=tiling.lower())
+    zbuf = sp.alloc(lay.size_B, 16384)
+    old = np.random.default_rng(1).integers(0, 256, lay.size_B, dtype=np.uint8)
+    sp.mem.write(zbuf, old, "test")
+    a = Scene(sp, size, size)
+    a.draw(quad(-0.5, x1=0.0), RED, primitive="TRIANGLE_STRIP", zs=dict(depth_func="ALWAYS", depth_write=True))
+    a.render(zls_ctrl=zls_word(depth_store=True, depth_format=fmt, depth_tiling=tiling),
+             depth={"base": zbuf, "stride": lay.linear_stride_B})
+    z = np.where(np.arange(size) < size // 2, 0.25, 1.0)[None].repeat(size, 0).astype(np.float32)
+    data = z if fmt == "Z32_FLOAT" else np.rint(z * 65535).astype(np.uint16)
+    want = old.copy()
+    layout.tile(lay, want, data, 0, 0, 0, 0, size, size)
+    np.testing.assert_array_equal(sp.get(zbuf, lay.size_B), want)
