@@ -12,7 +12,7 @@ DEPTH_COMPONENT rectangles write the depth (the colour is the raster
 colour), STENCIL_INDEX rectangles write the stencil buffer one bit plane
 per pass; glCopyPixels of COLOR, DEPTH and STENCIL read the rectangle back
 and draw it the same way. Not done: colour-index and DEPTH_STENCIL
-rectangles, colour maps (MAP_COLOR), colour tables/convolution/histogram."""
+rectangles, colour tables/convolution/histogram."""
 
 from __future__ import annotations
 
@@ -125,7 +125,8 @@ class RasterMixin:
     glPixelMapuiv = glPixelMapusv = glPixelMapfv
 
     def _transfer(self, rgba: np.ndarray) -> np.ndarray:
-        """Scale and bias (section 3.6.5), then the clamp of fixed-point colours."""
+        """Scale and bias (section 3.6.5), the clamp of fixed-point colours,
+        then the colour maps when MAP_COLOR is on."""
         t = self.legacy.pixel_transfer
         scale = np.array([t.get(k, 1.0) for k in (E.GL_RED_SCALE, E.GL_GREEN_SCALE, E.GL_BLUE_SCALE,
                                                   E.GL_ALPHA_SCALE)], np.float32)
@@ -133,7 +134,14 @@ class RasterMixin:
                                                  E.GL_ALPHA_BIAS)], np.float32)
         if (scale != 1).any() or bias.any():
             rgba = rgba * scale + bias
-        return np.clip(rgba, 0.0, 1.0)
+        rgba = np.clip(rgba, 0.0, 1.0)
+        if t.get(E.GL_MAP_COLOR):
+            # section 3.6.5: each component through its map (initially one entry, 0)
+            rgba = rgba.copy()
+            for c in range(4):
+                table = np.asarray(t.get(("map", E.GL_PIXEL_MAP_R_TO_R + c)) or [0.0], np.float32)
+                rgba[..., c] = np.clip(table[np.rint(rgba[..., c] * (len(table) - 1)).astype(np.int64)], 0.0, 1.0)
+        return rgba
 
     # -- drawing a pixel rectangle -------------------------------------------------------------
     def _pixel_program(self, kind: str):

@@ -100,6 +100,19 @@ class SelectFeedbackMixin:
         if self.legacy.render_mode == E.GL_FEEDBACK:
             self._records.append(np.array([E.GL_PASS_THROUGH_TOKEN, token], np.float32))
 
+    def glClear(self, mask) -> None:
+        """Selection and feedback write no pixels: the checks of glClear only."""
+        if not self._records_instead_of_drawing():
+            return super().glClear(mask)
+        enabled = self.state.enabled
+        added = E.GL_RASTERIZER_DISCARD not in enabled
+        enabled.add(E.GL_RASTERIZER_DISCARD)
+        try:
+            super().glClear(mask)
+        finally:
+            if added:
+                enabled.discard(E.GL_RASTERIZER_DISCARD)
+
     # -- the name stack (section 5.2) -----------------------------------------------------------
     def _names(self) -> list:
         return self._name_stack

@@ -198,3 +198,34 @@ def test_drawpixels_inside_begin_end_is_invalid():
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
     ctx.glEnd()
     assert (ctx.read_pixels()[..., :3] == 0).all()
+
+
+def test_map_color_looks_components_up_after_scale_and_bias():
+    ctx = context()
+    ctx.glPixelMapfv(E.GL_PIXEL_MAP_R_TO_R, 2, [0.25, 1.0])
+    ctx.glPixelMapfv(E.GL_PIXEL_MAP_G_TO_G, 3, [1.0, 0.5, 0.0])
+    ctx.glPixelMapfv(E.GL_PIXEL_MAP_A_TO_A, 1, [1.0])
+    ctx.glPixelTransferi(E.GL_MAP_COLOR, 1)
+    ctx.glPixelTransferf(E.GL_RED_SCALE, 2.0)
+    ctx.glWindowPos2i(0, 0)
+    img = np.array([[[60, 128, 200, 10], [0, 255, 100, 255]]], np.uint8)
+    ctx.glDrawPixels(2, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, img)
+    got = ctx.read_pixels().astype(int)[0, :2]
+    # red 60/255*2 = 0.47 -> index 0 -> 0.25; 0 -> 0.25
+    # green 128/255 -> index round(1.004) = 1 -> 0.5; 255 -> index 2 -> 0.0
+    # blue: B_TO_B is the initial one-entry map of 0; alpha -> 1
+    assert got.tolist() == [[64, 128, 0, 255], [64, 0, 0, 255]]
+
+
+def test_clear_in_selection_mode_writes_nothing():
+    ctx = context()
+    ctx.glSelectBuffer(4, np.zeros(4, np.uint32))
+    ctx.glRenderMode(E.GL_SELECT)
+    ctx.glClearColor(1.0, 1.0, 1.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glClear(0x1)                                       # not a buffer bit
+    assert ctx.glGetError() == E.GL_INVALID_VALUE
+    ctx.glRenderMode(E.GL_RENDER)
+    assert (ctx.read_pixels()[..., :3] == 0).all()
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    assert (ctx.read_pixels()[..., :3] == 255).all()
