@@ -115,13 +115,14 @@ def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:
 
     def run(lanes, tva):
         view = read_texture(mem, tva)
+        fast = fetch_level(mem, view, _sub(coords, lanes), _sub(lod, lanes), _sub(sample, lanes), cache)
+        if fast is not None:    # the common case, in bulk over all the group's lanes (same values)
+            return _swizzle(view, fast)
         m = n if lanes is None else lanes.size
         parts = []
         for start in range(0, max(m, 1), BATCH_LANES):
             sel = _batch(lanes, start, m)
-            c, l, s = _sub(coords, sel), _sub(lod, sel), _sub(sample, sel)
-            fast = fetch_level(mem, view, c, l, s, cache)  # the common case in bulk (same values)
-            parts.append(_swizzle(view, fast) if fast is not None else load_view(mem, view, c, l, s, cache=cache))
+            parts.append(load_view(mem, view, _sub(coords, sel), _sub(lod, sel), _sub(sample, sel), cache=cache))
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
     return _per_group(n, _groups(n, tex_desc_va), run).T
 

@@ -115,7 +115,7 @@ def fetch_level(mem, view: TextureView, coords: np.ndarray, lod, sample=None,
         return None
     lod = np.asarray(0 if lod is None else lod)
     if lod.ndim:
-        if lod.size != n or lod.min() != lod.max():
+        if lod.size != n or (lod.strides != (0,) * lod.ndim and lod.min() != lod.max()):  # broadcast: one value
             return None
         lod = lod.reshape(-1)[0]
     level = view.first_level + int(lod)
