@@ -376,10 +376,13 @@ class PrimitiveMixin:
         span_B = (hi - lo) * stride_B + elem_B
         base_B = a.relative_offset + lo * stride_B
         if b.buffer is not None:
-            raw = self._read_buffer(b.buffer, b.offset + base_B, span_B)
+            raw = self._read_buffer(b.buffer, b.offset + base_B, max(0, min(span_B, b.buffer.size - b.offset
+                                                                             - base_B)))
         else:
+            check(a.pointer is not None and not isinstance(a.pointer, int), E.GL_INVALID_OPERATION,
+                  "NULL client array")
             raw = ClientMemory.wrap(a.pointer).read(base_B, span_B)
-        raw = np.frombuffer(raw, np.uint8)
+        raw = np.frombuffer(bytes(raw).ljust(span_B, b"\0"), np.uint8)     # reads past the end give 0
         rows = np.lib.stride_tricks.as_strided(raw, (hi - lo + 1, elem_B), (stride_B, 1))
         v = np.ascontiguousarray(rows[ids - lo]).view(dt).reshape(len(ids), size).astype(np.float64)
         if a.normalized and dt.kind in "iu":
