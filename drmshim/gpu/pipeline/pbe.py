@@ -154,17 +154,22 @@ def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offse
                   origin_B: int):
     """A single-sampled level that the (distinct, named) pixels cover byte for byte,
     built as one gather of whole words from the records (the inverse of the
-    scatter's addresses), or None when the words are not aligned."""
+    scatter's addresses), or None when the words are not aligned. Records that all
+    hold one value (a clear, a constant fill) give that value everywhere, without
+    the gather."""
     bpp = lay.bytes_per_block_B
     word = _WORDS.get(bpp)
     if word is None or tile_offset_B % bpp or tile_buffer.shape[1] % bpp or not tile_buffer.flags.c_contiguous:
         return None
+    column = tile_buffer.view(word).reshape(len(px), samples, -1)[:, 0, tile_offset_B // bpp]   # sample 0
+    first = column[0]
+    if column[-1] == first and column[len(column) // 2] == first and (column == first).all():
+        return np.full(len(column), first, word).view(np.uint8)     # one value everywhere (a clear, a fill)
     key = (lay, level, 0, pixels_key, origin_B)
     words = _word_index(_offsets(lay, px, py, level, 0, pixels_key, origin_B), bpp, key, pixels_key)
     if words is None:
         return None
     pixel_of = _remembered(("inverse",) + key, pixels_key, lambda: _inverse(words))
-    column = tile_buffer.view(word).reshape(len(px), samples, -1)[:, 0, tile_offset_B // bpp]   # sample 0
     return column.take(pixel_of).view(np.uint8)
 
 

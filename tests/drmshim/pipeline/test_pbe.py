@@ -111,3 +111,24 @@ def test_multisampled_tile_memory_stores_sample_0_alike(tiling):
         images.append(sp.get(target.va, target.lay.size_B))
     np.testing.assert_array_equal(images[0], images[1])
     np.testing.assert_array_equal(target.pixels()[py, px], records.reshape(-1, 4, 8)[:, 0, 4:8])
+
+
+@pytest.mark.parametrize("tiling", ["linear", "twiddled", "twiddled_compressed"])
+@pytest.mark.parametrize("uniform", [True, False])
+def test_uniform_records_store_like_the_general_path(tiling, uniform):
+    """Records all holding one value (and all but one, which must not pass for
+    uniform) store the same bytes through the named-pixel path and the general one."""
+    W = H = 64
+    px, py = _tile_major(W, H, 16)
+    records = np.tile(np.array([[9, 8, 7, 6, 1, 2, 3, 4]], np.uint8), (len(px), 1))
+    if not uniform:
+        records[len(px) // 3, 5] = 99
+    images = []
+    for key in ("pixels", None):
+        sp = Space(1 << 20)
+        target = Target(sp, W, H, tiling)
+        desc = sp.put(target.pbe)
+        store_render_target(sp.mem, desc, 4, records, px, py, 1, pixels_key=key and (key, tiling, uniform))
+        images.append(sp.get(target.va, target.lay.size_B))
+    np.testing.assert_array_equal(images[0], images[1])
+    np.testing.assert_array_equal(target.pixels()[py, px], records[:, 4:8])
