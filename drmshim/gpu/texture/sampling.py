@@ -310,7 +310,7 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         lin = mag_linear  # one filter for every lane
     else:
         lin = min_linear if mag is None else np.where(mag, mag_linear, min_linear)
-    any_linear = bool(np.any(lin))
+    any_linear = lin if isinstance(lin, bool) else bool(np.any(lin))
 
     # levels (GL 8.14.3) and the weight of the second one
     level1 = base   # an int when every lane uses the same first level, else per lane
@@ -335,10 +335,9 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
             frac = np.where(mag | (level1 >= top), F32(0), lam - fl).astype(F32, copy=False)
             if not np.any(frac > 0):
                 frac = None
-    if np.ndim(level1) == 0:
-        l1_lo = l1_hi = int(level1)
-        level2 = np.broadcast_to(np.intp(min(l1_lo + 1, top)), (n,))
-        level1 = np.broadcast_to(np.intp(l1_lo), (n,))
+    if np.ndim(level1) == 0:   # every lane at the same level(s): plain ints
+        l1_lo = l1_hi = level1 = int(level1)
+        level2 = min(l1_lo + 1, top)
     else:
         level1 = np.asarray(level1, np.intp)
         l1_lo, l1_hi = int(level1.min()), int(level1.max())
@@ -379,12 +378,12 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
             and view.lay.tiling != "twiddled_compressed" and W.CLAMP_TO_BORDER not in samp.wraps[:2]):
         # the common case (a 2D texture, linear filters, one level pair for every
         # lane, no border): the same arithmetic as below without its generality
-        return _swizzle(view, _bilinear_2d(mem, view, samp, st_cols, [(int(lv[0]), w) for lv, w in levels],
-                                           itype, shift, span[1], cache))
+        scalar_levels = [(int(np.ravel(lv)[0]), w) for lv, w in levels]
+        return _swizzle(view, _bilinear_2d(mem, view, samp, st_cols, scalar_levels, itype, shift, span[1], cache))
     cols, borders, weights = [], [], []
     for level, level_w in levels:
         if uniform:
-            level = int(level[0])
+            level = int(np.ravel(level)[0])
             sizes = [int(view.width_px_l[level]), int(view.height_px_l[level]), int(view.depth_px[level])][:nd]
         else:
             sizes = [view.width_px_l[level], view.height_px_l[level], view.depth_px[level]][:nd]
