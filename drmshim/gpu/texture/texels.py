@@ -135,9 +135,30 @@ def fetch_level(mem, view: TextureView, coords: np.ndarray, lod, sample=None,
     shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1), n, "auto", cache)
     table, (local,) = fetch(mem, view, [col - shift if shift else col], shift=shift, cache=cache)
     out = np.empty((4, n), table.dtype)
+    if shift is not None and _one_value(table):     # every texel of the range alike (e.g. a cleared target)
+        out[...] = table[:, :1]
+        return out
     for c in range(4):
         table[c].take(local, out=out[c], mode="clip")  # in range: clip changes nothing, skips a buffer
     return out
+
+
+_ONE_VALUE: dict = {}
+
+
+def _one_value(table: np.ndarray) -> bool:
+    """Whether every texel column of a decoded table (not its spare last column)
+    holds the same bits; remembered for the tables the caches share (the same
+    object while the bytes behind it are unchanged)."""
+    hit = _ONE_VALUE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    body = table[:, :-1].view(np.uint32) if table.dtype.itemsize == 4 else table[:, :-1]
+    same = body.shape[1] > 0 and bool((body[:, -1] == body[:, 0]).all() and (body == body[:, :1]).all())
+    if len(_ONE_VALUE) > 32:
+        _ONE_VALUE.clear()
+    _ONE_VALUE[id(table)] = (table, same)
+    return same
 
 
 def column_span(view: TextureView, level_lo: int, level_hi: int, layer_lo: int, layer_hi: int) -> tuple[int, int]:

@@ -305,3 +305,25 @@ def test_bulk_level_fetch_equals_the_general_load(tiling, fmt):
     assert fetch_level(mem, view, coords[:1], np.array([0]), sample=np.array([0])) is None
     assert fetch_level(mem, view, np.array([[0, 0], [1, 1]]), np.array([0, 1])) is None
     assert fetch_level(mem, view, coords[:1], view.last_level + 1) is None   # no such level
+
+
+@pytest.mark.parametrize("fill", ["uniform", "signed_zero", "one_texel"])
+def test_bulk_level_fetch_of_one_value_images_equals_the_general_load(fill):
+    """An image of one value (a cleared target) is read as that value everywhere;
+    +0.0 beside -0.0, or one differing texel, is not one value."""
+    from drmshim.gpu.texture.sampling import load_view
+    from drmshim.gpu.texture.texels import fetch_level
+    data = np.full((1, 40, 52, 1), 0.5, np.float32)
+    if fill == "signed_zero":
+        data[...] = 0.0
+        data[0, 7, 9] = -0.0
+    elif fill == "one_texel":
+        data[0, 39, 51] = 0.25
+    mem = new_memory()
+    put_texture(mem, [data.view(np.uint8)], fmt="R32_FLOAT", tiling="twiddled_compressed", pack_values=False)
+    view = tex.read_texture(mem, DESC_VA)
+    y, x = np.mgrid[0:40, 0:52]
+    coords = np.stack([x.ravel(), y.ravel()], 1)
+    for _ in range(2):                      # the second call finds the decoded table cached
+        fast = fetch_level(mem, view, coords, 0)
+        np.testing.assert_array_equal(fast.view(np.uint32), load_view(mem, view, coords, 0).view(np.uint32))
