@@ -73,6 +73,7 @@ def _dispatch(name: str, fn, listed: bool, in_begin_end: bool):
         if dl is not None and listed:
             copied = tuple(_copy_arg(a) for a in args)
             if name in _ARRAY_COMMANDS:
+                copied = _client_indices(name, copied)
                 # section 5.4: vertex array data is dereferenced when the list is compiled
                 dl[2].append(("_call_with_arrays", (self._snapshot_arrays(name, copied), name, copied), {}))
             else:
@@ -118,6 +119,19 @@ def _last_vertex(name: str, args: tuple) -> int:
     raw = indices.tobytes() if isinstance(indices, np.ndarray) else bytes(indices)
     idx = np.frombuffer(raw, _INDEX_TYPES[type])[:count]
     return int(idx.max()) if idx.size else -1
+
+
+def _client_indices(name: str, args: tuple) -> tuple:
+    """The arguments with client-memory indices (the C ABI's pointer) read into
+    bytes: a list keeps the indices as they were when it was compiled."""
+    if name not in ("glDrawElements", "glDrawRangeElements"):
+        return args
+    i = 3 if name == "glDrawElements" else 5
+    count, type, indices = args[i - 2], args[i - 1], args[i]
+    if isinstance(indices, ClientMemory) and type in _INDEX_TYPES:
+        size_B = np.dtype(_INDEX_TYPES[type]).itemsize
+        args = args[:i] + (indices.read(0, max(int(count), 0) * size_B),) + args[i + 1:]
+    return args
 
 
 _CALL_LISTS_TYPES = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,

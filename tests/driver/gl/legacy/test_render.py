@@ -220,3 +220,17 @@ def test_pyopengl_through_the_abi(scene):
         pytest.skip(f"the C ABI is not built: {paths.missing_reason()}")
     via_abi = reference(scene, "shimgl", clean_env(**paths.environment({})))
     assert_images_match(via_abi, render(scene), tol=0, max_bad_fraction=0.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("feature", ["array_primitives", "material_in_begin_end", "pixel_fragments",
+                                     "point_sprites", "polygon_modes_split"])
+def test_feature_through_the_abi(feature):
+    """Client arrays, indices compiled into lists, depth/stencil pixel
+    rectangles and per-vertex materials through PyOpenGL on the C ABI."""
+    from driver.abi import paths
+    from tests.driver.abi.conftest import clean_env
+    if paths.library_dir() is None:
+        pytest.skip(f"the C ABI is not built: {paths.missing_reason()}")
+    via_abi = reference(feature, "shimgl", clean_env(**paths.environment({})), 48, 48)
+    assert_images_match(via_abi, render(feature, 48, 48), tol=0, max_bad_fraction=0.0)

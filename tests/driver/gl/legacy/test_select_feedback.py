@@ -6,7 +6,6 @@ through shimgl's C ABI."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -344,13 +343,11 @@ def test_feedback_matches_llvmpipe(name, per_vertex):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["select_hits", "feedback_tokens"])
 def test_records_through_the_abi(name):
-    out = subprocess.run([str(ROOT / ".venv/bin/shimgl"), "env"], capture_output=True, text=True, check=True).stdout
-    env = dict(os.environ)
-    for line in out.splitlines():
-        if line.startswith("export ") and "=" in line:
-            k, v = line[len("export "):].split("=", 1)
-            env[k] = v.strip("'\"")
-    assert run_records(name, "shimgl", env) == program_records(name)
+    from driver.abi import paths
+    from tests.driver.abi.conftest import clean_env
+    if paths.library_dir() is None:
+        pytest.skip(f"the C ABI is not built: {paths.missing_reason()}")
+    assert run_records(name, "shimgl", clean_env(**paths.environment({}))) == program_records(name)
 
 
 def test_feedback_two_sided_lighting_gives_back_faces_the_back_colour():
