@@ -112,6 +112,10 @@ def _compile_cf(ins: Instruction):
     if name in ("pop_exec", "push_exec"):
         def step(b):
             r0l = b.u16[0, 0::2]
+            if name == "pop_exec" and FAST_PATHS and b.n and int(r0l.max()) <= n:
+                r0l.fill(0)   # every counter drops to 0: every lane active again
+                b.exec, b.all_active, b.any_active = b.const(np.True_), True, True
+                return
             r0l[...] = impl(r0l, n)
             b.refresh_exec()
         return step

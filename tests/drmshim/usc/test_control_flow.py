@@ -259,8 +259,9 @@ def test_r0l_semantics_match_applegpu_pseudocode(lanes, n):
         pop_exec 1
     """])
 def test_all_active_if_shortcut_equals_the_general_nesting_counter(program, monkeypatch):
-    """An if executed with every lane active sets r0l and the mask directly: the
-    same registers (r0l included) as the general nesting-counter update."""
+    """An if executed with every lane active sets r0l and the mask directly, and a
+    pop_exec that brings every counter to 0 clears r0l: the same registers (r0l
+    included) as the general nesting-counter updates."""
     from drmshim.gpu.usc import core
     x = RNG.integers(0, 20, 64).astype(np.uint32)
     f = RNG.uniform(-1, 1, (2, 64)).astype(np.float32)
