@@ -123,24 +123,54 @@ def fetch_level(mem, view: TextureView, coords: np.ndarray, lod, sample=None,
         return None
     w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
     x, y = coords[:, 0], coords[:, 1]
-    xy = coords.reshape(-1) if coords.shape[1] == 2 and coords.flags.c_contiguous else None
-    if xy is not None and xy.min() >= 0 and xy.max() < min(w, h):      # one pass each over both axes
-        pass
-    elif x.min() < 0 or y.min() < 0 or x.max() >= w or y.max() >= h:
+    x0, x1, y0, y1 = int(x.min()), int(x.max()), int(y.min()), int(y.max())
+    if x0 < 0 or y0 < 0 or x1 >= w or y1 >= h:
         return None
     xb, yb = int(view.x_base[level]), int(view.y_base[level])
-    col = view.x_col[xb:xb + w].take(x)
-    col += view.y_col[yb:yb + h].take(y)
+    x_col, y_col = view.x_col[xb:xb + w], view.y_col[yb:yb + h]
+    box = _box_span(view, level, x_col, y_col, (x0, x1, y0, y1), n)
+    if box is not None:
+        # every column a lane may read, solid copies included, is in the box's span:
+        # when all its texels are alike, that value is every lane's
+        table, _ = fetch(mem, view, [np.zeros(1, np.int64)], shift=box[0], span_end=box[1], cache=cache)
+        if _one_value(table):                       # e.g. a cleared or constant-filled target
+            out = np.empty((4, n), table.dtype)
+            out[...] = table[:, :1]
+            return out
+    col = x_col.take(x)
+    col += y_col.take(y)
     col = solid_redirect(mem, view, col, x, y, 0, level)
-    shift = fetch_plan(view, (int(col.min()), int(col.max()) + 1), n, "auto", cache)
-    table, (local,) = fetch(mem, view, [col - shift if shift else col], shift=shift, cache=cache)
+    if box is not None:
+        shift, span_end = box                       # decoded above: the call's cache has it
+    else:
+        shift, span_end = fetch_plan(view, (int(col.min()), int(col.max()) + 1), n, "auto", cache), None
+    table, (local,) = fetch(mem, view, [col - shift if shift else col], shift=shift, span_end=span_end, cache=cache)
     out = np.empty((4, n), table.dtype)
-    if shift is not None and _one_value(table):     # every texel of the range alike (e.g. a cleared target)
+    if shift is not None and _one_value(table):     # every texel of the range alike
         out[...] = table[:, :1]
         return out
     for c in range(4):
         table[c].take(local, out=out[c], mode="clip")  # in range: clip changes nothing, skips a buffer
     return out
+
+
+def _box_span(view: TextureView, level: int, x_col, y_col, box, n: int) -> tuple[int, int] | None:
+    """Columns [lo, hi) holding every texel of the pixel box (x0, x1, y0, y1) of a
+    level and, on compressed levels, of the whole 16 x 16 tiles it touches (where
+    solid subtiles keep their value); None unless it is a range read worth making
+    (plain one-pixel elements, whole tiles inside the level, not much wider than
+    the lanes)."""
+    if not view.aligned or view.ppb != 1:
+        return None
+    x0, x1, y0, y1 = box
+    lay = view.lay
+    if lay.tiling == "twiddled_compressed" and level < lay.compressed_levels:
+        x0, y0, x1, y1 = x0 - x0 % 16, y0 - y0 % 16, x1 | 15, y1 | 15
+        if x1 >= len(x_col) or y1 >= len(y_col):
+            return None
+    lo = int(x_col[x0:x1 + 1].min()) + int(y_col[y0:y1 + 1].min())
+    hi = int(x_col[x0:x1 + 1].max()) + int(y_col[y0:y1 + 1].max()) + 1
+    return (lo, hi) if hi - lo <= max(RANGE_READ_FACTOR * n, _RANGE_MIN_EL) else None
 
 
 _ONE_VALUE: dict = {}

@@ -327,3 +327,25 @@ def test_bulk_level_fetch_of_one_value_images_equals_the_general_load(fill):
     for _ in range(2):                      # the second call finds the decoded table cached
         fast = fetch_level(mem, view, coords, 0)
         np.testing.assert_array_equal(fast.view(np.uint32), load_view(mem, view, coords, 0).view(np.uint32))
+
+
+def test_bulk_level_fetch_sees_solid_copies_that_differ_from_the_body():
+    """A body of one value whose solid subtile's copy differs: the lanes in that
+    subtile read the copy (the range the bulk fetch checks includes the copies)."""
+    from drmshim.gpu.texture.texels import fetch_level
+    data = np.full((1, 64, 64, 1), 0.5, np.float32)
+    mem = new_memory()
+    lay = put_texture(mem, [data.view(np.uint8)], fmt="R32_FLOAT", tiling="twiddled_compressed",
+                      pack_values=False)
+    buf = np.asarray(mem.read(IMAGE_VA, lay.size_B, "TEST")).copy()
+    k = 3                                                # subtile 3: x 8..15, y 4..7 of tile (1, 1)
+    buf[int(layout.metadata_index(lay, 0, 1, 1)) + k] = layout.SUBTILE_SOLID
+    copy_at = int(layout.offset_B(lay, 16, 16)) + k * 4
+    buf[copy_at:copy_at + 4] = np.array([0.75], np.float32).view(np.uint8)
+    mem.write(IMAGE_VA, buf, "TEST")
+    layout.resolve(lay, buf, 0, 0)
+    want = layout.detile(lay, buf, 0, 0, 0, 0, 64, 64).view(np.float32).reshape(64, 64)
+    assert (want == 0.75).sum() >= 32
+    y, x = np.mgrid[0:64, 0:64]
+    got = fetch_level(mem, tex.read_texture(mem, DESC_VA), np.stack([x.ravel(), y.ravel()], 1), 0)
+    np.testing.assert_array_equal(got[0].reshape(64, 64), want)
