@@ -9,6 +9,7 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
 from driver.gl.legacy.dlist import MAX_LIST_NESTING
+from driver.gl.legacy.select import MAX_NAME_STACK_DEPTH
 
 __all__ = ["GetLegacyMixin"]
 
@@ -98,7 +99,7 @@ class GetLegacyMixin:
             E.GL_ACCUM_BLUE_BITS: lambda c: 0, E.GL_ACCUM_ALPHA_BITS: lambda c: 0,
             E.GL_INDEX_BITS: lambda c: 0,
             E.GL_MAX_EVAL_ORDER: lambda c: 30, E.GL_MAX_PIXEL_MAP_TABLE: lambda c: 256,
-            E.GL_MAX_NAME_STACK_DEPTH: lambda c: 64,
+            E.GL_MAX_NAME_STACK_DEPTH: lambda c: MAX_NAME_STACK_DEPTH,
             E.GL_NAME_STACK_DEPTH: lambda c: len(c._names()),
             E.GL_MAP1_GRID_DOMAIN: lambda c: c._grid1[1:], E.GL_MAP1_GRID_SEGMENTS: lambda c: c._grid1[0],
             E.GL_MAP2_GRID_DOMAIN: lambda c: (*c._grid2[1:3], *c._grid2[4:6]),

@@ -129,19 +129,24 @@ class PrimitiveMixin:
         raw = data if ebo is None else self._read_buffer(ebo, offset, count * size)
         idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
         restart = self._restart_index(size)
-        draw = self._draw_rewritten
-        if self._records_instead_of_drawing():
-            def draw(mode, ids, instances):
+        recording = self._records_instead_of_drawing()
+
+        def draw(ids):
+            if recording:
                 self._record_primitives(mode, ids)
+            else:
+                self._draw_rewritten(mode, ids, instances)
+
         if restart is None:
-            draw(mode, idx + basevertex, instances)
+            draw(idx + basevertex)
             return
-        # primitive restart: each run between restart indices is a primitive of its own
+        # primitive restart: each run between restart indices is drawn as a primitive of its own
+        # (one rewrite per run; the runs of a draw are few in legacy programs)
         cuts = np.flatnonzero(idx == restart)
         for run in np.split(idx, cuts):
             run = run[run != restart]
             if run.size:
-                draw(mode, run + basevertex, instances)
+                draw(run + basevertex)
 
     # -- the rewrite ------------------------------------------------------------------------
     def _draw_rewritten(self, mode: int, ids: np.ndarray, instances: int) -> None:

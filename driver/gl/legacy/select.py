@@ -23,12 +23,7 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.primitives import _line_pairs, polygons
 
-__all__ = ["SelectFeedbackMixin", "FEEDBACK_TOKENS"]
-
-FEEDBACK_TOKENS = {"pass_through": E.GL_PASS_THROUGH_TOKEN, "point": E.GL_POINT_TOKEN,
-                   "line": E.GL_LINE_TOKEN, "polygon": E.GL_POLYGON_TOKEN, "bitmap": E.GL_BITMAP_TOKEN,
-                   "draw_pixel": E.GL_DRAW_PIXEL_TOKEN, "copy_pixel": E.GL_COPY_PIXEL_TOKEN,
-                   "line_reset": E.GL_LINE_RESET_TOKEN}
+__all__ = ["SelectFeedbackMixin", "MAX_NAME_STACK_DEPTH"]
 # feedback type -> (window coordinates per vertex, with colour, with texture coordinate)
 _FEEDBACK_TYPES = {E.GL_2D: (2, False, False), E.GL_3D: (3, False, False), E.GL_3D_COLOR: (3, True, False),
                    E.GL_3D_COLOR_TEXTURE: (3, True, True), E.GL_4D_COLOR_TEXTURE: (4, True, True)}
@@ -237,7 +232,7 @@ class SelectFeedbackMixin:
         if self.legacy.render_mode == E.GL_SELECT:
             self._add_hit(self._window(lines[alive].reshape(-1, lines.shape[-1]))[:, 2])
             return
-        # a line whose start was clipped away restarts the stipple pattern (Mesa's choice too)
+        # LINE_RESET_TOKEN where the stipple counter restarts: every independent line, a strip's first
         self._feedback(lines[alive], counts[alive], np.where(reset[alive], E.GL_LINE_RESET_TOKEN,
                                                              E.GL_LINE_TOKEN), with_count=False)
 

@@ -231,3 +231,31 @@ def test_flat_shaded_polygon_mode_point_takes_the_provoking_colour(how):
     assert colours == {to_u8(features.ARRAY_COLOURS[3])}
     colours = {tuple(img[r, c, :3]) for r, c in zip(rows, cols) if c > W // 2}
     assert colours == {to_u8(features.ARRAY_COLOURS[7])}
+
+
+def test_primitive_restart_splits_flat_quad_strips_and_feedback_polygons():
+    """Two quad strips in one glDrawElements, cut by the restart index: each
+    strip quad flat in its own provoking colour, no quad across the cut."""
+    ctx = driver.Context(api="compat", width=W, height=H)
+    ctx.glEnable(E.GL_PRIMITIVE_RESTART)
+    ctx.glPrimitiveRestartIndex(255)
+    ctx.glShadeModel(E.GL_FLAT)
+    v = np.array([[-0.9, -0.9], [-0.9, 0.9], [-0.1, -0.9], [-0.1, 0.9],
+                  [0.1, -0.9], [0.1, 0.9], [0.9, -0.9], [0.9, 0.9]], np.float32)
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glEnableClientState(E.GL_COLOR_ARRAY)
+    ctx.glVertexPointer(2, E.GL_FLOAT, 0, v)
+    ctx.glColorPointer(3, E.GL_FLOAT, 0, np.array(features.ARRAY_COLOURS, np.float32))
+    idx = np.array([0, 1, 2, 3, 255, 4, 5, 6, 7], np.uint8)
+    ctx.glDrawElements(E.GL_QUAD_STRIP, 9, E.GL_UNSIGNED_BYTE, idx)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    img = ctx.read_pixels().astype(int)
+    assert (img[6:42, 6:18, :3] == to_u8(features.ARRAY_COLOURS[3])).all()
+    assert (img[6:42, 30:42, :3] == to_u8(features.ARRAY_COLOURS[7])).all()
+    assert (img[6:42, 23:25, :3] == 0).all()                                 # nothing across the cut
+    buf = np.zeros(64, np.float32)
+    ctx.glFeedbackBuffer(64, E.GL_2D, buf)
+    ctx.glRenderMode(E.GL_FEEDBACK)
+    ctx.glDrawElements(E.GL_QUAD_STRIP, 9, E.GL_UNSIGNED_BYTE, idx)
+    assert ctx.glRenderMode(E.GL_RENDER) == 2 * (2 + 4 * 2)
+    assert buf[[0, 1, 10, 11]].tolist() == [E.GL_POLYGON_TOKEN, 4, E.GL_POLYGON_TOKEN, 4]
