@@ -48,6 +48,7 @@ class DrawState:
     names: frozenset = frozenset()      # instructions of the fragment program
     specials: frozenset = frozenset()   # special registers it reads
     uses_iter: bool = False
+    cf_read: frozenset | None = None    # coefficient registers its iter/ldcf read
     uniform: tuple | None = None        # uniform_record of the fragment program
     sample_mask: int = 0xFFFF
     occlusion: object = None
@@ -106,6 +107,7 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         names, st.specials, st.quads, st.tile_writes = _analysis(prog, executor.caches)
         st.names = names
         st.uses_iter = "iter" in names
+        st.cf_read = _cf_read(prog, executor.caches)
         st.uniform = uniform_record(core, st.pipe, max(int(command.cmd.sample_size_B), 4), executor.caches)
         p = st.pipe
         st.late = p.discards or p.writes_depth or p.writes_sample_mask or "discard" in names \
@@ -147,6 +149,20 @@ def _analysis(prog, cache: dict):
             ins.op.name == "texture_sample" and ins["lod_mode"] in ("auto", "bias") for _, ins in prog.instructions)
         return names, specials, quads, _tile_writes(prog)
     return _cached(cache, prog, ("analysis",), make)
+
+
+def _cf_read(prog, cache: dict) -> frozenset:
+    """The coefficient registers a program's ``iter``/``ldcf`` read (with the 1/w
+    register of perspective iterations)."""
+    def make():
+        read = set()
+        for _, ins in prog.instructions:
+            if ins.op.name in ("iter", "ldcf"):
+                read.update(range(ins["cf"], ins["cf"] + ins["dst"].count))
+                if ins.op.name == "iter" and ins["interp"] == "persp":
+                    read.add(ins["cf_w"])
+        return frozenset(read)
+    return _cached(cache, prog, ("cf_read",), make)
 
 
 def uniform_record(core, pipe, record_B: int, cache: dict):
@@ -437,16 +453,20 @@ class _PassContext:
             return a[run[1]:run[1] + len(idx)]
         return a[idx]
 
-    def _coefficients(self, tri: np.ndarray) -> np.ndarray:
+    def _coefficients(self, tri: np.ndarray, read: frozenset | None) -> np.ndarray:
         """The PDM's coefficient registers of lanes from setup rows ``tri``:
-        (cf, 3, n) float32, one contiguous take per plane row (rows are in range)."""
+        (cf, 3, n) float32, one contiguous take per plane row (rows are in range).
+        Only the registers in ``read`` (None: all) are gathered; the program reads
+        no other, they stay zero."""
         cf, three, _ = self.planes_t.shape
-        rows = self.planes_t.reshape(cf * three, -1)
+        rows = self.planes_t.reshape(cf, three, -1)
         index = np.asarray(tri, np.intp)
-        out = np.empty((cf * three, len(index)), self.planes_t.dtype)
-        for i in range(cf * three):
-            rows[i].take(index, out=out[i], mode="clip")
-        return out.reshape(cf, three, len(index))
+        out = np.zeros((cf, three, len(index)), self.planes_t.dtype)
+        for k in range(cf):
+            if read is None or k in read:
+                for i in range(three):
+                    rows[k, i].take(index, out=out[k, i], mode="clip")
+        return out
 
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
@@ -526,7 +546,7 @@ class _PassContext:
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
         if st.uses_iter or "ldcf" in st.names:   # the PDM's coefficient registers, per lane
-            kw["coefficients"] = self._coefficients(tri)
+            kw["coefficients"] = self._coefficients(tri, st.cf_read)
         ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
                           tile_buffer=tile, tile_index=tile_index,
                           **kw, **st.pipe.context_fields())
