@@ -113,7 +113,8 @@ class ReadbackMixin:
 
     def _read_inside(self, res, level, layer, x, y, width, height):
         """The part of a region inside the image, in the resource's format:
-        (uint8 (h, w, bpp), x0 - x, y0 - y), or None when no pixel is inside."""
+        (uint8 (h, w, bpp), x0 - x, y0 - y), or None when no pixel is inside. The
+        array may view the transfer's data: use it before the next pipe call."""
         t = res.template
         w, h = max(1, t.width_px >> level), max(1, t.height_px >> level)
         x0, y0 = max(0, x), max(0, y)
@@ -126,7 +127,8 @@ class ReadbackMixin:
             bpp = layout.get_format(res.format.name).block_size_B
             data = np.frombuffer(tr.data, np.uint8)
             rows = np.lib.stride_tricks.as_strided(data, shape=(y1 - y0, (x1 - x0) * bpp), strides=(tr.stride_B, 1))
-            inner = rows.reshape(y1 - y0, x1 - x0, bpp).copy()
+            # tightly packed rows are kept as a view (the callers consume it at once); else one copy
+            inner = rows.reshape(y1 - y0, x1 - x0, bpp)
         finally:
             self.pipe.transfer_unmap(tr)
         return inner, x0 - x, y0 - y
