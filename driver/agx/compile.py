@@ -177,10 +177,18 @@ def _vertex_outputs(shader: AgxShader, c, info) -> None:
 _SHADE = {"flat": "FLAT", "noperspective": "LINEAR", "smooth": "PERSPECTIVE"}
 
 
-def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = False) -> tuple[CFBinding, ...]:
+def _texcoord_unit(name: str) -> int:
+    """First unit of a gl_TexCoord input: "gl_TexCoord[3]" -> 3, "gl_TexCoord" -> 0."""
+    return int(name[len("gl_TexCoord["):-1]) if name.endswith("]") else 0
+
+
+def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = False,
+                           sprite_coords: int = 0) -> tuple[CFBinding, ...]:
     """Coefficient bindings of a (vertex, fragment) pair: cf0 = W (slot 0), cf1 = window Z,
     then each fragment input from the vertex output of the same name (remapped slot =
-    output word - 3: slot 0 is W and the user words follow)."""
+    output word - 3: slot 0 is W and the user words follow). `sprite_coords` bit u
+    (points with GL_COORD_REPLACE on unit u, compatibility profile): s, t of
+    gl_TexCoord[u] come from the POINT_COORD source instead (r, q stay the vertex's)."""
     out = [CFBinding(0, 0, 1, "LINEAR"), CFBinding(0, 1, 1, "LINEAR", "FRAGCOORD_Z")]
     fsi = fs.info.get("shader_info")
     vouts = vs.info.get("varyings", {})
@@ -191,6 +199,10 @@ def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = Fals
         return tuple(out)
     for v in fsi.varyings:
         w = vouts.get(v.name)
+        replaced = [loc for loc in range(v.locations) if sprite_coords >> (_texcoord_unit(v.name) + loc) & 1] \
+            if sprite_coords and v.name.startswith("gl_TexCoord") else []
+        for loc in replaced:
+            out.append(CFBinding(0, v.index + loc * v.components, 2, "LINEAR", "POINT_COORD"))
         if w is None:
             continue
         per = v.components
@@ -199,5 +211,10 @@ def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = Fals
                                      "gl_BackSecondaryColor", "gl_Color", "gl_SecondaryColor"):
             shade = "FLAT"
         for loc in range(v.locations):
+            if loc in replaced:
+                if per > 2:
+                    out.append(CFBinding(w.index + loc * w.components - 3 + 2, v.index + loc * per + 2,
+                                         per - 2, shade))
+                continue
             out.append(CFBinding(w.index + loc * w.components - 3, v.index + loc * per, per, shade))
     return tuple(out)

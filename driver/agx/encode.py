@@ -706,7 +706,9 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     attributes, per_instance = vertex_attributes(ctx, batch, vs, lo, hi,
                                                  (info.start_instance, info.instance_count))
     cf = fs.cf_bindings if fs is not None and fs.cf_bindings else (
-        link_fragment_bindings(vs, fs, ctx.rast.flatshade) if fs is not None else ())
+        link_fragment_bindings(vs, fs, ctx.rast.flatshade,
+                               ctx.rast.sprite_coord_enable if mode == PipePrim.POINTS else 0)
+        if fs is not None else ())
     fs_words = None
     if fs is not None:
         fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,

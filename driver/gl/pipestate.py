@@ -121,6 +121,7 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> Rasterize
         point_size_per_vertex=api.es or E.GL_PROGRAM_POINT_SIZE in s.enabled or getattr(s, "ff_point_size", False),
         point_quad_rasterization=api.es or api.core or E.GL_POINT_SPRITE in s.enabled,
         sprite_coord_upper_left=getattr(s, "point_sprite_origin", E.GL_UPPER_LEFT) == E.GL_UPPER_LEFT,
+        sprite_coord_enable=getattr(s, "sprite_coord_mask", 0) if E.GL_POINT_SPRITE in s.enabled else 0,
         line_width=s.line_width, line_smooth=E.GL_LINE_SMOOTH in s.enabled,
         multisample=fb_samples > 1 and (api.es or E.GL_MULTISAMPLE in s.enabled),
         rasterizer_discard=E.GL_RASTERIZER_DISCARD in s.enabled,
