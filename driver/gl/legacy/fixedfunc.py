@@ -584,6 +584,9 @@ class FixedFunctionMixin:
         return prog
 
     def _program_for_draw(self):
+        if self.api.compat:
+            # GL_COORD_REPLACE per unit for the pipe (user programs' gl_TexCoord[u] on point sprites)
+            self.state.sprite_coord_mask = sum(1 << u for u in range(8) if self.legacy.texenv[u].coord_replace)
         if self.current_program is not None or not self.api.compat or self.bound_pipeline is not None:
             self.state.ff_two_side = self.state.ff_point_size = False
             return super()._program_for_draw()

@@ -119,3 +119,42 @@ def test_glsl_point_coord_in_the_compatibility_profile(origin):
     ctx.glPointParameteri(E.GL_POINT_SPRITE_COORD_ORIGIN, origin)
     sprite, _ = draw_point(ctx)
     assert (sprite == expected_sprite(origin == E.GL_UPPER_LEFT)).all()
+
+
+_VS_TEXCOORD = """void main() {
+    gl_Position = ftransform();
+    gl_PointSize = 12.0;
+    gl_TexCoord[0] = vec4(0.9, 0.1, 0.0, 1.0);
+    gl_TexCoord[1] = gl_MultiTexCoord1;
+}"""
+_FS_TEXCOORD = """uniform sampler2D tex;
+void main() { gl_FragColor = vec4(texture2D(tex, gl_TexCoord[0].xy).rgb, gl_TexCoord[1].x); }
+"""
+
+
+@pytest.mark.parametrize("origin", [E.GL_UPPER_LEFT, E.GL_LOWER_LEFT])
+def test_coord_replace_reaches_gl_texcoord_of_glsl_programs(origin):
+    """GL 2.1 section 3.4.1 with a fragment shader: gl_TexCoord[0].st of a
+    sprite are its point coordinates (unit 0 replaces), gl_TexCoord[1] keeps
+    the vertex's (unit 1 does not), and other primitives keep theirs."""
+    ctx = sprite_context()
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, _VS_TEXCOORD), (E.GL_FRAGMENT_SHADER, _FS_TEXCOORD)):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    ctx.glEnable(E.GL_VERTEX_PROGRAM_POINT_SIZE)
+    ctx.glEnable(E.GL_POINT_SPRITE)
+    ctx.glTexEnvi(E.GL_POINT_SPRITE, E.GL_COORD_REPLACE, E.GL_TRUE)
+    ctx.glPointParameteri(E.GL_POINT_SPRITE_COORD_ORIGIN, origin)
+    ctx.glMultiTexCoord4f(E.GL_TEXTURE1, 0.5, 0.0, 0.0, 1.0)
+    sprite, img = draw_point(ctx)
+    assert (sprite == expected_sprite(origin == E.GL_UPPER_LEFT)).all()
+    lo = N // 2 - SIZE // 2
+    assert (img[lo:lo + SIZE, lo:lo + SIZE, 3] == 128).all()
+    ctx.glRectf(-1.0, -1.0, -0.5, -0.5)                       # not a point: the vertex's (0.9, 0.1)
+    rect = ctx.read_pixels().astype(int)[1:7, 1:7, :3]
+    assert (rect == features.SPRITE_TEXELS[0, 3, :3]).all()
