@@ -1,7 +1,7 @@
 """A blitter of Gallium's kind (util_blitter): blits a hardware driver cannot do with
 its own copy path, drawn as a quad through the pipe interface.
 
-Sole responsibility: one ``BlitInfo`` from a single-sampled 2D image as draws:
+Sole responsibility: one ``BlitInfo`` from a 2D image (layers of arrays and cubes) as draws:
 
 - depth: a fragment program writes ``gl_FragDepth`` from ``texelFetch`` of the
   source (depth and stencil blits are NEAREST by rule);
@@ -14,8 +14,10 @@ Sole responsibility: one ``BlitInfo`` from a single-sampled 2D image as draws:
 
 The caller saves and restores the bound state the draws change (Gallium's
 util_blitter_save_* contract): every setter the blitter calls is listed in
-``Blitter.STATE``. Returns False for what it does not handle (multisampled
-sources, 1D and 3D sources); array layers are blitted one draw each."""
+``Blitter.STATE``. Multisampled sources are resolved by reading sample 0 (depth, stencil, integer;
+unscaled, as GL requires). Returns False for what it does not handle (float
+resolves, which the hardware driver does itself, 1D and 3D sources); array layers
+are blitted one draw each."""
 
 from __future__ import annotations
 
@@ -47,20 +49,29 @@ uniform int bit;
 vec2 src_pos() { return box.xy + (gl_FragCoord.xy - box.zw) * size.xy / size.zw; }
 ivec2 src_texel() { return ivec2(floor(src_pos())); }
 """
-_FS = {
-    "depth": _HEAD + "uniform sampler2D src;\n"
-                     "void main() { gl_FragDepth = texelFetch(src, src_texel(), 0).r; }\n",
-    "stencil": _HEAD + "uniform usampler2D src;\n"
-                       "void main() {\n"
-                       "    if (bit >= 0 && ((texelFetch(src, src_texel(), 0).r >> uint(bit)) & 1u) == 0u) discard;\n"
-                       "}\n",
-    "int": _HEAD + "uniform isampler2D src;\nlayout(location = 0) out ivec4 o;\n"
-                   "void main() { o = texelFetch(src, src_texel(), 0); }\n",
-    "uint": _HEAD + "uniform usampler2D src;\nlayout(location = 0) out uvec4 o;\n"
-                    "void main() { o = texelFetch(src, src_texel(), 0); }\n",
-    "float": _HEAD + "uniform sampler2D src;\nuniform vec2 inv_size;\nlayout(location = 0) out vec4 o;\n"
-                     "void main() { o = texture(src, src_pos() * inv_size); }\n",
-}
+
+def _fs(kind: str, ms: bool) -> str:
+    """The fragment program of one blit kind; ``ms``: the source is multisampled (its
+    sample 0 is read: GL leaves the choice of sample to the implementation for depth,
+    stencil and integer resolves)."""
+    dim = "2DMS" if ms else "2D"
+    if kind == "depth":
+        return _HEAD + f"uniform sampler{dim} src;\n" \
+            "void main() { gl_FragDepth = texelFetch(src, src_texel(), 0).r; }\n"
+    if kind == "stencil":
+        return _HEAD + f"uniform usampler{dim} src;\n" \
+            "void main() {\n" \
+            "    if (bit >= 0 && ((texelFetch(src, src_texel(), 0).r >> uint(bit)) & 1u) == 0u) discard;\n" \
+            "}\n"
+    if kind in ("int", "uint"):
+        p = kind[0]
+        return _HEAD + f"uniform {p}sampler{dim} src;\nlayout(location = 0) out {p}vec4 o;\n" \
+            "void main() { o = texelFetch(src, src_texel(), 0); }\n"
+    assert kind == "float" and not ms, "float resolves are the hardware driver's"
+    return _HEAD + "uniform sampler2D src;\nuniform vec2 inv_size;\nlayout(location = 0) out vec4 o;\n" \
+        "void main() { o = texture(src, src_pos() * inv_size); }\n"
+
+
 _UNIFORMS = {"box": (0, 16, 1), "size": (16, 16, 1), "bit": (32, 16, 1), "inv_size": (48, 16, 1)}
 _STENCIL_VIEW = {"Z24_UNORM_S8_UINT": PipeFormat.X24S8_UINT, "Z32_FLOAT_S8X24_UINT": PipeFormat.S8X24_UINT,
                  "S8_UINT": PipeFormat.S8_UINT}
@@ -79,8 +90,8 @@ class Blitter:
         self._shaders: dict[str, tuple] = {}
 
     # -- programs ---------------------------------------------------------------------------
-    def _program(self, kind: str):
-        got = self._shaders.get(kind)
+    def _program(self, kind: str, ms: bool):
+        got = self._shaders.get((kind, ms))
         if got is None:
             from compiler.glsl import parse
             info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
@@ -88,10 +99,10 @@ class Blitter:
                     "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
             vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, parse(_VS, "vertex"), _VS,
                                                            dict(info, samplers={})))
-            src = _FS[kind]
+            src = _fs(kind, ms)
             fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, parse(src, "fragment"), src,
                                                            info))
-            got = self._shaders[kind] = (vs, fs)
+            got = self._shaders[(kind, ms)] = (vs, fs)
         return got
 
     def destroy(self) -> None:
@@ -106,7 +117,11 @@ class Blitter:
         them; ``integer``: "int"/"uint" for integer colour formats, else None."""
         src, dst = info.src, info.dst
         sres, dres = src.resource, dst.resource
-        if sres.template.nr_samples > 1 or sres.template.target not in (
+        ms = sres.template.nr_samples > 1
+        if ms and (info.mask & PipeMask.RGBA and integer is None or
+                   (abs(src.box.width), abs(src.box.height)) != (abs(dst.box.width), abs(dst.box.height))):
+            return False        # float resolves are the hardware driver's; resolves never scale
+        if sres.template.target not in (
                 PipeTextureTarget.TEXTURE_2D, PipeTextureTarget.TEXTURE_RECT, PipeTextureTarget.TEXTURE_2D_ARRAY,
                 PipeTextureTarget.TEXTURE_CUBE):
             return False
@@ -127,6 +142,7 @@ class Blitter:
         return True
 
     def _draw(self, info, kind: str, view_format: PipeFormat, src_layer: int, dst_layer: int, zs: bool) -> None:
+        ms = info.src.resource.template.nr_samples > 1
         p = self.pipe
         src, dst = info.src, info.dst
         sres, dres = src.resource, dst.resource
@@ -153,7 +169,7 @@ class Blitter:
         p.set_sample_mask(0xFFFFFFFF)
         p.set_min_samples(1)
         p.set_stream_output_targets([], [])
-        vs, fs = self._program(kind)
+        vs, fs = self._program(kind, ms)
         p.bind_shader_state(PipeShaderType.VERTEX, vs)
         p.bind_shader_state(PipeShaderType.FRAGMENT, fs)
         view = SamplerView(sres, view_format, PipeTextureTarget.TEXTURE_2D, src.level, src.level,

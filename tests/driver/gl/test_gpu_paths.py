@@ -254,3 +254,37 @@ def test_copy_tex_sub_image_of_depth_reads_the_depth_buffer_on_the_gpu(monkeypat
     want = np.ones((8, 8), np.float32)
     want[1:5, 1:7] = src[0:4, 0:6]
     np.testing.assert_array_equal(got, want)
+
+
+def test_multisampled_depth_stencil_resolve_on_the_gpu(monkeypatch):
+    import driver.agx.blit
+    monkeypatch.setattr(driver.agx.blit, "cpu_blit", _no_cpu)
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        fbos = ctx.glGenFramebuffers(2)
+        for fbo, samples in zip(fbos, (4, 0)):
+            ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+            rbs = ctx.glGenRenderbuffers(2)
+            for rb, fmt, point in ((rbs[0], E.GL_RGBA8, E.GL_COLOR_ATTACHMENT0),
+                                   (rbs[1], E.GL_DEPTH24_STENCIL8, E.GL_DEPTH_STENCIL_ATTACHMENT)):
+                ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+                ctx.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, samples, fmt, W, H)
+                ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, point, E.GL_RENDERBUFFER, rb)
+            assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+            ctx.glClearBufferfi(E.GL_DEPTH_STENCIL, 0, 1.0, 0)
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbos[0])
+        ctx.glEnable(E.GL_SCISSOR_TEST)
+        ctx.glScissor(2, 3, 5, 4)
+        ctx.glClearBufferfi(E.GL_DEPTH_STENCIL, 0, 0.5, 0x3C)
+        ctx.glDisable(E.GL_SCISSOR_TEST)
+        ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, fbos[0])
+        ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, fbos[1])
+        ctx.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT, E.GL_NEAREST)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, fbos[1])
+        depth, stencil = _depth(ctx), _stencil(ctx)
+    want_d = np.ones((H, W), np.float32)
+    want_d[3:7, 2:7] = 0.5
+    want_s = np.zeros((H, W), np.uint8)
+    want_s[3:7, 2:7] = 0x3C
+    np.testing.assert_allclose(depth, want_d, atol=1e-7)
+    np.testing.assert_array_equal(stencil, want_s)
