@@ -27,6 +27,8 @@ at allocation) so that its body reads plainly.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .addressing import offset_B, spread_bits
@@ -92,12 +94,19 @@ def _tile_grid(lay: Layout, level: int):
     return tx.astype(np.int64), ty.astype(np.int64)
 
 
+@lru_cache(maxsize=64)
+def _subtile_offsets(lay: Layout, level: int, layer: int) -> np.ndarray:
+    """Byte offsets of every subtile mode of a level and layer (height_tl, width_tl, 8)."""
+    tx, ty = _tile_grid(lay, level)
+    offs = metadata_index(lay, level, tx, ty, layer)[..., None] + np.arange(8)
+    offs.flags.writeable = False
+    return offs
+
+
 def tile_modes(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> np.ndarray:
     """The subtile modes of a level and layer: uint8 (height_tl, width_tl, 8)."""
     _check_compressed_level(lay, level, layer)
-    tx, ty = _tile_grid(lay, level)
-    offs = metadata_index(lay, level, tx, ty, layer)
-    return buf[offs[..., None] + np.arange(8)]
+    return buf[_subtile_offsets(lay, level, layer)]
 
 
 def set_tiles_uncompressed(lay: Layout, buf: np.ndarray, level: int, layer: int,
@@ -158,9 +167,7 @@ def resolve(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> None:
     px, py, sample, values = solid_patches(lay, buf, level, layer)
     dst = offset_B(lay, px, py, layer, level, sample)
     buf[dst[:, None] + np.arange(lay.bytes_per_block_B)] = values  # values were gathered first
-    tx, ty = _tile_grid(lay, level)
-    buf[metadata_index(lay, level, tx, ty, layer)[..., None] + np.arange(8)] = \
-        subtile_uncompressed_mode(lay.format)
+    buf[_subtile_offsets(lay, level, layer)] = subtile_uncompressed_mode(lay.format)
 
 
 def fast_clear(lay: Layout, buf: np.ndarray, level: int, layer: int, value: np.ndarray) -> None:
