@@ -61,11 +61,13 @@ def _descriptor(src, heap_attr: str, stride_attr: str):
 
 
 def _floats(b, r: Reg, idx) -> np.ndarray:
-    """(n, count) float32 of a vector register (lanes ``idx``; None: all)."""
-    out = np.empty((b.n, r.count), np.float32)
+    """(n, count) float32 of a vector register (lanes ``idx``; None: all), as the
+    transpose of a component-major array: each component's column is contiguous,
+    as the texture unit reads them."""
+    out = np.empty((r.count, b.n), np.float32)
     for c, comp in enumerate(read_vec(b, r, None)):
-        out[:, c] = comp.view(np.float32) if r.size == 32 else comp.view(np.float16)
-    return out if idx is None else out[idx]
+        out[c] = comp.view(np.float32) if r.size == 32 else comp.view(np.float16)
+    return out.T if idx is None else out.T[idx]
 
 
 def _ints(b, r: Reg, idx) -> np.ndarray:
