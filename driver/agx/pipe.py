@@ -778,7 +778,13 @@ class AgxContext(PipeContext):
             return False
         sname = src.lay.format.replace("_SRGB", "_UNORM")
         if sname != name:
-            return False
+            # different formats of one texel size (glCopyImageSubData): copy the bits
+            # through an unsigned-integer view of that size
+            raw = _RAW_COPY_FORMATS.get(layout.get_format(name).block_size_B)
+            sfmt, dfmt = layout.get_format(sname), layout.get_format(name)
+            if raw is None or sfmt.is_compressed or dfmt.is_compressed or tile_format(raw) is None:
+                return False
+            name = raw
         dw, dh, _ = dst.level_size_px(dst_level)
         rect = np.array([dstx, dsty, dstx + b.width, dsty + b.height, b.x, b.y], np.int64)
         if rect[2] <= rect[0] or rect[3] <= rect[1]:
@@ -1076,6 +1082,10 @@ class AgxContext(PipeContext):
 
 
 # ----------------------------------------------------------------------------- helpers
+
+# unsigned-integer formats by texel size: bit-exact copies between formats of one size
+_RAW_COPY_FORMATS = {1: "R8_UINT", 2: "R16_UINT", 4: "R32_UINT", 8: "R32G32_UINT", 16: "R32G32B32A32_UINT"}
+
 
 def _surface_name(s: Surface) -> str:
     return s.format.value if s.format.value != "NONE" else s.resource.lay.format

@@ -288,3 +288,23 @@ def test_multisampled_depth_stencil_resolve_on_the_gpu(monkeypatch):
     want_s[3:7, 2:7] = 0x3C
     np.testing.assert_allclose(depth, want_d, atol=1e-7)
     np.testing.assert_array_equal(stencil, want_s)
+
+
+def test_copy_image_sub_data_between_formats_of_one_size_is_bit_exact(monkeypatch):
+    w, h = 8, 4
+    rgba = np.random.default_rng(5).integers(0, 256, (h, w, 4), dtype=np.uint8)
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        texs = ctx.glGenTextures(2)
+        ctx.glBindTexture(E.GL_TEXTURE_2D, texs[0])
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8_SNORM, w, h, 0, E.GL_RGBA, E.GL_BYTE, rgba)
+        ctx.glBindTexture(E.GL_TEXTURE_2D, texs[1])
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_R32UI, w, h, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT,
+                         np.zeros((h, w), np.uint32))
+        draws = ctx.pipe.stats["draws"]
+        submits = ctx.pipe.stats["submits"]
+        ctx.glCopyImageSubData(texs[0], E.GL_TEXTURE_2D, 0, 0, 0, 0, texs[1], E.GL_TEXTURE_2D, 0, 0, 0, 0, w, h, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.pipe.stats["submits"] > submits and ctx.pipe.stats["draws"] == draws     # a BLIT command
+        got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT),
+                            np.uint32).reshape(h, w)
+    np.testing.assert_array_equal(got, rgba.view(np.uint32).reshape(h, w))
