@@ -79,6 +79,9 @@ class PipelineMixin:
         allowed = 0
         for bit in _BITS:
             allowed |= bit
+        if self.api.gl(4, 1):
+            # stages the version includes but no program can contain yet (programs.LATER_STAGES)
+            allowed |= E.GL_GEOMETRY_SHADER_BIT | E.GL_TESS_CONTROL_SHADER_BIT | E.GL_TESS_EVALUATION_SHADER_BIT
         check(stages == E.GL_ALL_SHADER_BITS or stages & ~allowed == 0, E.GL_INVALID_VALUE,
               "unknown stage bits")
         p = self._pipeline(pipeline)

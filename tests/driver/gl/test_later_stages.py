@@ -130,3 +130,14 @@ def test_double_matrix_setters_and_get_uniform_dv():
     with driver.Context(api="gl33", width=4, height=4) as ctx:
         ctx.glGetUniformdv(0, 0)
         expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_use_program_stages_takes_the_later_stage_bits_on_gl4():
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        pipe = ctx.glGenProgramPipelines(1)[0]
+        ctx.glUseProgramStages(pipe, E.GL_GEOMETRY_SHADER_BIT | E.GL_TESS_CONTROL_SHADER_BIT, 0)
+        expect(ctx, E.GL_NO_ERROR)
+    with driver.Context(api="gles31", width=4, height=4) as ctx:
+        pipe = ctx.glGenProgramPipelines(1)[0]
+        ctx.glUseProgramStages(pipe, E.GL_GEOMETRY_SHADER_BIT, 0)
+        expect(ctx, E.GL_INVALID_VALUE)
