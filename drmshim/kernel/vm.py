@@ -315,6 +315,9 @@ class VM:
             return out
         starts, lengths = self._chunks(va, nbytes)
         phys, ok = self._checked(starts, True, unit, _sink)
+        if _contiguous(phys, ok, lengths):          # one physical run: one copy
+            out[:] = self.arena.bytes[int(phys[0]):int(phys[0]) + nbytes]
+            return out
         pos = 0
         for p, length, good in zip(phys.tolist(), lengths.tolist(), ok.tolist()):
             if good:
@@ -331,6 +334,9 @@ class VM:
             return
         starts, lengths = self._chunks(va, raw.size)
         phys, ok = self._checked(starts, False, unit, _sink)
+        if _contiguous(phys, ok, lengths):          # one physical run: one copy
+            self.arena.bytes[int(phys[0]):int(phys[0]) + raw.size] = raw
+            return
         pos = 0
         for p, length, good in zip(phys.tolist(), lengths.tolist(), ok.tolist()):
             if good:
@@ -340,6 +346,14 @@ class VM:
     def view(self, sink: list) -> "VMView":
         """This VM as GPUMemory for one command: its faults are also appended to ``sink``."""
         return VMView(self, sink)
+
+
+def _contiguous(phys: np.ndarray, ok: np.ndarray, lengths: np.ndarray) -> bool:
+    """Whether page chunks (physical starts, lengths) are all permitted and follow
+    each other in the arena (the common case of a buffer bound in one piece)."""
+    if len(phys) == 1:
+        return bool(ok[0])
+    return bool(ok.all()) and bool((np.diff(phys) == lengths[:-1]).all())
 
 
 class VMView:

@@ -288,3 +288,23 @@ def test_one_run_fast_path_matches_the_general_path(dev, dtype, monkeypatch):
     with pytest.raises(GPUFault):
         gpu.gather(np.array([BASE + 4 * PAGE - size + 1], np.uint64), dtype, "USC") if size > 1 else \
             gpu.gather(np.array([BASE + 4 * PAGE], np.uint64), dtype, "USC")
+
+
+def test_long_reads_and_writes_in_one_piece_and_across_pieces(dev):
+    """read/write over several pages: one object bound in one piece (one copy), two
+    objects adjacent in VA only, and a single-page mapping that repeats its page."""
+    vm = dev.vm()
+    a, b = dev.gem(3 * PAGE), dev.gem(PAGE)
+    dev.bind(vm, a, BASE, 3 * PAGE)
+    dev.bind(vm, b, BASE + 3 * PAGE, PAGE)
+    gpu = _vm(dev, vm)
+    data = np.random.default_rng(2).integers(0, 256, 4 * PAGE - 100, dtype=np.uint8)
+    gpu.write(BASE + 50, data, "PBE")
+    assert gpu.read(BASE + 50, data.size, "PBE").tobytes() == data.tobytes()
+    assert bytes(dev.map(a, 3 * PAGE)[50:3 * PAGE]) == data[:3 * PAGE - 50].tobytes()
+    assert bytes(dev.map(b, PAGE)[:PAGE - 50]) == data[3 * PAGE - 50:].tobytes()
+    c = dev.gem(PAGE)
+    dev.map(c, PAGE)[:4] = b"\x01\x02\x03\x04"
+    dev.bind(vm, c, BASE + 8 * PAGE, 2 * PAGE, flags=READ | SINGLE)
+    got = gpu.read(BASE + 8 * PAGE, 2 * PAGE, "TEX")
+    assert got[:4].tobytes() == got[PAGE:PAGE + 4].tobytes() == b"\x01\x02\x03\x04"
