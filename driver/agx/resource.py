@@ -181,7 +181,7 @@ class AgxResource(PipeResource):
                 stencil = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, layer,
                                         x, y, w, h)
             layers.append(_pack_zs(name, depth, stencil, h, w, self.samples))
-        return np.stack(layers)
+        return layers[0][np.newaxis] if len(layers) == 1 else np.stack(layers)   # one layer: no copy
 
     def write_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int, data: np.ndarray) -> None:
         """Write a box given as uint8 (d, h_el, w_el, bytes) in the resource's format."""
