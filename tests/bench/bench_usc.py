@@ -5,7 +5,9 @@
   floor is about 7 ms on an idle machine);
 - one texture_sample instruction per lane (trilinear, LOD from quads) over 1M
   fragment lanes through the core and the texture unit (target: at most 60 ms;
-  the unit alone is measured in bench_texture)."""
+  the unit alone is measured in bench_texture);
+- glbench's SAXPY compute shader over 4M threads in groups of 128, device loads
+  and stores through a kernel VM (glbench compute aim: at most 155 ms)."""
 
 from __future__ import annotations
 
