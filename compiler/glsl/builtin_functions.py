@@ -284,8 +284,9 @@ class Availability:
 
     desktop: int = 0  # first desktop version (0 = never)
     es: int = 0  # first ES version (0 = never)
-    deprecated: bool = False  # desktop core profiles (1.40+) lose it
+    deprecated: bool = False  # desktop core profiles (from ``core_from``) lose it
     es_until: int = 0  # ES: last version + 1 (0 = no end)
+    core_from: int = 140  # deprecated: the first desktop version whose core profile lacks it
     stages: frozenset[str] = frozenset()  # empty = every stage
     extensions: tuple[str, ...] = ()  # enabling any of these makes it available
 
@@ -297,7 +298,7 @@ class Availability:
                 not self.es_until or version.number < self.es_until)
         else:
             ok = self.desktop != 0 and version.number >= self.desktop
-            if ok and self.deprecated and version.number >= 140 and not version.compatibility:
+            if ok and self.deprecated and version.number >= self.core_from and not version.compatibility:
                 ok = False
         if not ok:
             ok = any(e in extensions for e in self.extensions)
@@ -314,12 +315,15 @@ def _parse_availability(head: str) -> Availability:
             stages.update(STAGE_LETTERS[c] for c in w[1:])
         elif w.startswith("+"):
             exts.append(w[1:])
-    deprecated = desktop.endswith("c")
+    # "110c": deprecated, gone from core profiles from 1.40; "110c420": from 4.20
+    first, _c, core_from = desktop.partition("c")
+    deprecated = bool(_c)
     es_until = 300 if es.endswith("-") and es != "-" else 0
     return Availability(
-        desktop=0 if desktop == "-" else int(desktop.rstrip("c")),
+        desktop=0 if desktop == "-" else int(first),
         es=0 if es == "-" else int(es.rstrip("-")),
-        deprecated=deprecated, es_until=es_until, stages=frozenset(stages), extensions=tuple(exts))
+        deprecated=deprecated, es_until=es_until, stages=frozenset(stages), extensions=tuple(exts),
+        core_from=int(core_from) if core_from else 140)
 
 
 _GENERIC_BASES = {"genType": "float", "genIType": "int", "genUType": "uint", "genBType": "bool",

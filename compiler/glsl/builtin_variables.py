@@ -156,8 +156,8 @@ _TABLE = """
 400 - @f | uniform int gl_NumSamples
 430 - @f | in int gl_Layer
 430 - @f | in int gl_ViewportIndex
-110c 100- @f | out vec4 gl_FragColor
-110c 100- @f | out vec4 gl_FragData[gl_MaxDrawBuffers]
+110c420 100- @f | out vec4 gl_FragColor
+110c420 100- @f | out vec4 gl_FragData[gl_MaxDrawBuffers]
 110 300 @f | out float gl_FragDepth
 - - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT
 110c - @f | in vec4 gl_Color

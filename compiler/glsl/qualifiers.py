@@ -64,8 +64,9 @@ class QualifierRules:
         out: dict = {}
         for lid in q.layout:
             name = lid.name
-            key = name.lower() if name.lower() in ("std140", "std430", "shared", "packed", "row_major",
-                                                   "column_major") else name
+            # desktop GLSL (1.40+ section 4.3.8): layout qualifier names are not case sensitive
+            key = name.lower() if not self.version.es or name.lower() in (
+                "std140", "std430", "shared", "packed", "row_major", "column_major") else name
             if key in VALUED:
                 if lid.value is None:
                     self.error(lid.loc, f"layout qualifier `{name}' requires a value")
@@ -450,6 +451,8 @@ class QualifierRules:
                                "shader storage block can be defined as unsized array")
                 if d.name in names:
                     self.error(d.loc, f"`{d.name}' redeclared")
+                if d.name.startswith("gl_") and b.block_name != "gl_PerVertex":
+                    self.error(d.loc, f"identifier `{d.name}' uses reserved `gl_' prefix")
                 names.add(d.name)
                 self.check_precision(t, mq.precision, d.loc)
                 member_layout = dict(block_layout)
@@ -466,6 +469,9 @@ class QualifierRules:
         block_key = f"#block {kind} {b.block_name}"
         if self.symbols.lookup(block_key) is not None:
             self.error(b.loc, f"`{b.block_name}' redeclared")
+        elif self.symbols.scopes[1].get(b.block_name) is not None or self.user_functions.get(b.block_name):
+            # GLSL 1.50 section 4.3.7: the block name is no other global name
+            self.error(b.loc, f"block name `{b.block_name}' is already used at global scope")
         self.symbols.scopes[1][block_key] = bt  # block names: a namespace of their own
         storage = kind
         memory = frozenset(q.memory)

@@ -89,6 +89,12 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 return scope[key_name]
         return None
 
+    def is_block_name(self, name: str) -> bool:
+        """GLSL 1.50 section 4.3.7: a block name may be used at global scope only as
+        that block's name (not for a variable, a function or a structure)."""
+        return any(self.symbols.scopes[1].get(f"#block {k} {name}") is not None
+                   for k in ("in", "out", "uniform", "buffer"))
+
     def check_precision_type(self, t: T.GLSLType, precision: str | None, loc) -> None:
         """GLSL 1.30 / ES 1.00 section 4.5.2: a precision qualifier applies to float, int
         and opaque types only (not bool, not a structure)."""
@@ -192,6 +198,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 self.error(s.loc, f"identifier `{s.name}' uses reserved `gl_' prefix")
             if self.symbols.lookup_current(s.name) is not None:
                 self.error(s.loc, f"struct `{s.name}' previously defined")
+            elif len(self.symbols.scopes) <= 2 and self.is_block_name(s.name):
+                self.error(s.loc, f"`{s.name}' is already the name of an interface block")
             elif self.version.es and self.version.number == 100 and len(self.symbols.scopes) <= 2 \
                     and self.user_functions.get(s.name):
                 # ES 1.00 section 4.2.7: functions and structures share one name space
@@ -334,6 +342,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         existing = self.symbols.lookup_current(name)
         if existing is not None or (global_scope and name in self.user_functions):
             self.error(loc, f"`{name}' redeclared")
+            return
+        if global_scope and var.block is None and self.is_block_name(name):
+            self.error(loc, f"`{name}' is already the name of an interface block")
             return
         self.symbols.declare(name, var)
         if global_scope:
@@ -501,7 +512,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             direction = "in" if storage in ("const", "const in", "in") else storage
             if t.is_opaque and direction != "in":
                 self.error(prm.loc, f"opaque parameters cannot be `{direction}'")
-            if q.interpolation or q.layout or q.invariant:
+            self.check_qualifier_order(q)
+            if q.interpolation or q.layout or q.invariant or q.centroid or q.sample or q.patch:
                 self.error(prm.loc, "function parameters may only have storage, precision and memory "
                            "qualifiers")
             if t.is_array and direction != "in" and not self.version.at_least(120, 100):
@@ -518,6 +530,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             params.append(var)
         if p.name.startswith("gl_"):
             self.error(p.loc, f"identifier `{p.name}' uses reserved `gl_' prefix")
+        if self.is_block_name(p.name):
+            self.error(p.loc, f"`{p.name}' is already the name of an interface block")
         if p.name == "main":
             if ret is not T.VOID:
                 self.error(p.loc, "main() must return void")

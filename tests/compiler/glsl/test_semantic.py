@@ -311,7 +311,7 @@ def test_deprecated_features_follow_the_profile_and_context(token, compat_contex
 
 
 def test_glsl_140_is_compatibility_only_in_a_compatibility_context():
-    src = "#version 140\nvoid main() { gl_FragColor = vec4(1.0); }\n"
+    src = "#version 140\nvoid main() { gl_FragColor = gl_Color; }\n"
     assert parse(src, "fragment").version.compatibility      # unknown context: as before
     assert parse(src, "fragment", compat_context=True).version.compatibility
     with pytest.raises(GLSLCompileError):
@@ -340,3 +340,25 @@ def test_es100_allows_defining_after_one_prototype():
     src = ("#version 100\nprecision mediump float;\nhighp float k(float x);\n"
            "highp float k(float x) { return x; }\nvoid main() { gl_FragColor = vec4(k(1.0)); }\n")
     assert parse(src, "fragment").main is not None
+
+
+def test_gl_frag_color_is_compatibility_only_from_420():
+    """Deprecated in 1.30, still in core profiles until GLSL 4.20 moved it to the
+    compatibility profile (as Mesa does)."""
+    for v in ("150", "330", "410"):
+        parse(f"#version {v}\nvoid main() {{ gl_FragData[0] = vec4(0.5); }}\n", "fragment", compat_context=False)
+        parse(f"#version {v}\nvoid main() {{ gl_FragColor = vec4(1.0); }}\n",
+              "fragment", compat_context=False)
+    src = "#version 420\nvoid main() { gl_FragData[1] = vec4(1.0); }\n"
+    with pytest.raises(GLSLCompileError) as e:
+        parse(src, "fragment", compat_context=False)
+    assert "0:2(15): error: `gl_FragData' undeclared" in e.value.info_log.splitlines()
+    parse(src.replace("420", "420 compatibility"), "fragment")
+
+
+def test_layout_names_ignore_case_on_desktop_only():
+    parse("#version 150\nlayout(Origin_Upper_LEFT) in vec4 gl_FragCoord;\nout vec4 c;\n"
+          "void main() { c = gl_FragCoord; }\n", "fragment")
+    with pytest.raises(GLSLCompileError) as e:
+        parse("#version 310 es\nlayout(LOCAL_SIZE_X = 4) in;\nvoid main() {}\n", "compute")
+    assert "0:2(8): error: unrecognized layout identifier `LOCAL_SIZE_X'" in e.value.info_log.splitlines()
