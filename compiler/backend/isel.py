@@ -819,6 +819,9 @@ class Selector:
                 self.cf_max = max(self.cf_max, W_CF + 1)
         return self._split(v)
 
+    def in_load_helper_invocation(self, i):
+        return [self.op("get_sr", 16, sr="helper_invocation")]
+
     def in_load_front_face(self, i):
         return [self.op("get_sr", 16, sr="front_facing")]
 

@@ -146,6 +146,7 @@ _TABLE = """
 # fragment
 110 100 @f | in vec4 gl_FragCoord
 110 100 @f | in bool gl_FrontFacing
+- 310 @f | in bool gl_HelperInvocation
 120 100 @f | in vec2 gl_PointCoord
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
 150 - @f | in int gl_PrimitiveID

@@ -102,6 +102,7 @@ _intr("discard_if", (1,), False)
 # System values.
 _sysval("load_frag_coord", 4, 32)
 _sysval("load_front_face", 1, 1)
+_sysval("load_helper_invocation", 1, 1)
 _sysval("load_point_coord", 2, 32)
 _sysval("load_sample_id", 1, 32)
 _sysval("load_vertex_id", 1, 32)
