@@ -14,6 +14,11 @@ from . import types as T
 from .builtin_variables import LIMITS
 from .symbols import Variable
 
+# The members of the vertex stage's output block gl_PerVertex (compatibility ones included).
+PER_VERTEX = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex", "gl_FrontColor",
+                        "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_TexCoord",
+                        "gl_FogFragCoord"})
+
 IMAGE_FORMATS = {
     "rgba32f": "float", "rgba16f": "float", "rg32f": "float", "rg16f": "float",
     "r11f_g11f_b10f": "float", "r32f": "float", "r16f": "float", "rgba16": "float",
@@ -381,10 +386,32 @@ class QualifierRules:
 
     # -- interface blocks ------------------------------------------------------
 
+    def redeclare_per_vertex(self, b: A.InterfaceBlock) -> None:
+        """GLSL 1.50 section 7.1: ``out gl_PerVertex`` may be redeclared with a subset
+        of its members, before any use or redeclaration of them; the members left out
+        are gone afterwards."""
+        names = [d.name for m in b.members for d in m.declarators]
+        for m in b.members:
+            for d in m.declarators:
+                if d.name not in PER_VERTEX:
+                    self.error(d.loc, f"`{d.name}' is not a member of the built-in block gl_PerVertex")
+        for n in PER_VERTEX:
+            old = self.symbols.scopes[0].get(n)
+            if isinstance(old, Variable) and (old.used or old.redeclared):
+                self.error(b.loc, f"gl_PerVertex redeclared after a use or redeclaration of `{n}'")
+                break
+        for n in PER_VERTEX - set(names):
+            old = self.symbols.scopes[0].get(n)
+            if isinstance(old, Variable) and old.storage == "out":
+                del self.symbols.scopes[0][n]
+        self.per_vertex_redeclared = True
+
     def interface_block(self, b: A.InterfaceBlock) -> None:
         q = b.qualifier
         kind = q.storage
         v = self.version
+        if b.block_name == "gl_PerVertex" and kind == "out" and self.stage == "vertex":
+            self.redeclare_per_vertex(b)
         if kind == "uniform":
             self.need(v.at_least(140, 300) or "GL_ARB_uniform_buffer_object" in self.enabled, b.loc,
                       "uniform blocks require GLSL 1.40, GLSL ES 3.00 or GL_ARB_uniform_buffer_object")

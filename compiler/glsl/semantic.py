@@ -15,7 +15,7 @@ from .builtin_functions import builtin_functions
 from .builtin_variables import builtin_variables
 from .errors import InfoLog
 from .expressions import ExpressionAnalyzer
-from .qualifiers import QualifierRules
+from .qualifiers import PER_VERTEX, QualifierRules
 from .symbols import FunctionSignature, SymbolTable, Variable
 from .versions import GLSLVersion
 
@@ -352,6 +352,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
 
     def redeclare_builtin(self, var: Variable, loc) -> bool:
         """Permitted redeclarations of built-ins (sizes, interpolation, layout)."""
+        if var.block is None and getattr(self, "per_vertex_redeclared", False) and var.name in PER_VERTEX:
+            self.error(loc, f"`{var.name}' redeclared after gl_PerVertex")
+            return True
         old = self.symbols.lookup(var.name)
         if not isinstance(old, Variable) or not old.builtin:
             return False
@@ -368,6 +371,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             return False
         if old.used:
             self.error(loc, f"`{var.name}' redeclared after use")
+        old.redeclared = True
         old.type = var.type
         old.interpolation = var.interpolation or old.interpolation
         old.invariant = var.invariant or old.invariant

@@ -52,8 +52,8 @@ class Variable:
     builtin: bool = False
     read_only: bool = False
     used: bool = False
-    return_precision: str | None = None  # ES: explicit or default precision of the return type
     assigned: bool = False
+    redeclared: bool = False  # a built-in the shader redeclared
 
     def __repr__(self) -> str:
         return f"Variable({self.storage} {self.type} {self.name})"

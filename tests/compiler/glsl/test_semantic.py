@@ -362,3 +362,10 @@ def test_layout_names_ignore_case_on_desktop_only():
     with pytest.raises(GLSLCompileError) as e:
         parse("#version 310 es\nlayout(LOCAL_SIZE_X = 4) in;\nvoid main() {}\n", "compute")
     assert "0:2(8): error: unrecognized layout identifier `LOCAL_SIZE_X'" in e.value.info_log.splitlines()
+
+
+def test_per_vertex_redeclared_with_a_subset_compiles():
+    src = ("#version 150\nin vec4 p;\nout gl_PerVertex {\n    vec4 gl_Position;\n    float gl_ClipDistance[2];\n};\n"
+           "void main() { gl_Position = p; gl_ClipDistance[1] = p.x; }\n")
+    tu = parse(src, "vertex")
+    assert {v.name for v in tu.builtin_variables} >= {"gl_Position", "gl_ClipDistance"}
