@@ -590,6 +590,39 @@ def _quads_to_triangles(mode, ids: np.ndarray) -> np.ndarray:
     raise AssertionError(mode)
 
 
+_ADJACENCY = {PipePrim.LINES_ADJACENCY: PipePrim.LINES, PipePrim.LINE_STRIP_ADJACENCY: PipePrim.LINE_STRIP,
+              PipePrim.TRIANGLES_ADJACENCY: PipePrim.TRIANGLES,
+              PipePrim.TRIANGLE_STRIP_ADJACENCY: PipePrim.TRIANGLE_STRIP}
+
+
+def _drop_adjacency(mode, ids: np.ndarray, marks: np.ndarray | None = None) -> tuple:
+    """(base mode, ids) of an adjacency draw without a geometry stage (GL 4.6 section
+    10.1.11-10.1.14): the adjacent vertices are ignored. Vertex numbering restarts after
+    each primitive-restart mark (``marks``); strips keep a -1 between restarted runs.
+    Lines with adjacency (0-based, primitive p): line 4p+1, 4p+2; line strip with
+    adjacency: the strip of vertices 1..n-2; triangles: 6p, 6p+2, 6p+4; triangle strip
+    (table 10.1): 2p, 2p+2, 2p+4 with odd p wound 2p+2, 2p, 2p+4, i.e. the triangle strip
+    of the even vertices, whose provoking vertices (first 2p, last 2p+4) are table
+    13.2's. Incomplete primitives are dropped."""
+    n = len(ids)
+    k = np.arange(n)
+    marks = np.zeros(n, bool) if marks is None else marks
+    start = np.maximum.accumulate(np.where(marks, k + 1, 0)) if n else k
+    end = np.minimum.accumulate(np.where(marks, k, n)[::-1])[::-1] if n else k
+    pos, length, live = k - start, end - start, ~marks
+    if mode == PipePrim.LINES_ADJACENCY:
+        first = np.flatnonzero(live & (pos % 4 == 0) & (pos + 4 <= length))
+        return PipePrim.LINES, ids[first[:, None] + np.array([1, 2])].reshape(-1)
+    if mode == PipePrim.TRIANGLES_ADJACENCY:
+        first = np.flatnonzero(live & (pos % 6 == 0) & (pos + 6 <= length))
+        return PipePrim.TRIANGLES, ids[first[:, None] + np.array([0, 2, 4])].reshape(-1)
+    if mode == PipePrim.LINE_STRIP_ADJACENCY:
+        keep = live & (length >= 4) & (pos >= 1) & (pos <= length - 2)
+    else:
+        keep = live & (length >= 6) & (pos % 2 == 0) & (pos // 2 < (length - 4) // 2 + 2)
+    return _ADJACENCY[mode], np.where(marks, -1, ids)[keep | marks]
+
+
 def _read_indices(ctx, info: DrawInfo, start: int, count: int) -> np.ndarray:
     dt = _INDEX_DT[info.index_size]
     if info.index_user_buffer is not None:
@@ -638,8 +671,8 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
 
 def _encode_one(ctx, info: DrawInfo, d) -> None:
     mode = info.mode
-    if mode not in _PRIMS and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
-        return      # adjacency and patches: no geometry or tessellation stages
+    if mode not in _PRIMS and mode not in _ADJACENCY and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
+        return      # patches: no tessellation stages
     batch = ctx.render_batch()
     vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
     assert vs_cso is not None, "no vertex shader bound"
@@ -653,12 +686,13 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     mode = info.mode
     vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=capture))
     fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
-    # indices (CPU-converted for quads)
+    # indices (CPU-converted for quads and adjacency; -1 = restart in converted strips)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
-    indices = None
+    indices, restart_out = None, False
+    converted = (PipePrim.QUADS, PipePrim.QUAD_STRIP) + tuple(_ADJACENCY)
     if info.index_size:
         base_vertex = d.index_bias
-        if mode in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
+        if mode in converted:
             indices = _read_indices(ctx, info, d.start, d.count)
         elif info.index_user_buffer is not None:
             raw = bytes(info.index_user_buffer)[d.start * info.index_size:(d.start + d.count) * info.index_size]
@@ -668,16 +702,27 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
             index_va = _buffer_address(ctx, batch, res, d.start * info.index_size, False)
             index_bytes = max(0, res.template.width_px - d.start * info.index_size)
             index_size = info.index_size
-    elif mode in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
+    elif mode in converted:
         indices = np.arange(d.start, d.start + d.count, dtype=np.int64)
         base_vertex = 0
     if indices is not None:
-        tri = _quads_to_triangles(mode, indices).astype(np.uint32)
-        mode = PipePrim.TRIANGLES
+        if mode in _ADJACENCY:
+            marks = None
+            if info.index_size and info.primitive_restart:
+                marks = indices == (info.restart_index & ((1 << (8 * info.index_size)) - 1))
+            mode, tri = _drop_adjacency(mode, indices, marks)
+            restart_out = bool((tri < 0).any())
+            if not (tri >= 0).any():
+                return
+        else:
+            tri = _quads_to_triangles(mode, indices)
+            mode = PipePrim.TRIANGLES
         count = len(tri)
         if count == 0:
             return
-        index_va, index_bytes, index_size = batch.pool.upload(tri.tobytes(), 16), tri.nbytes, 4
+        tri = tri.astype(np.int64)
+        words = np.where(tri < 0, 0xFFFFFFFF, tri).astype(np.uint32)
+        index_va, index_bytes, index_size = batch.pool.upload(words.tobytes(), 16), words.nbytes, 4
     # vertex id range for converted attributes
     if index_size:
         if info.index_bounds_valid and indices is None:
@@ -696,9 +741,13 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
         if not index_size:
             ids = np.arange(base_vertex, base_vertex + count, dtype=np.int64)
         else:
-            ids = tri.astype(np.int64) if indices is not None else _read_indices(ctx, info, d.start, d.count)
-            restart = info.primitive_restart and indices is None
-            marks = ids == (info.restart_index & ((1 << (8 * info.index_size)) - 1)) if restart else None
+            ids = tri.copy() if indices is not None else _read_indices(ctx, info, d.start, d.count)
+            if indices is not None:
+                marks = ids < 0
+            elif info.primitive_restart:
+                marks = ids == (info.restart_index & ((1 << (8 * info.index_size)) - 1))
+            else:
+                marks = None
             ids = ids + base_vertex
             if marks is not None:
                 ids[marks] = -1
@@ -740,6 +789,8 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
                         index_buffer_size_B=index_bytes)
             if info.primitive_restart and indices is None:
                 draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
+            elif restart_out:
+                draw.update(restart_enable=True, restart_index=0xFFFFFFFF)
         batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
         batch.draws += 1
     batch.zs_access |= _zs_access(ctx)

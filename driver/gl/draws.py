@@ -71,8 +71,10 @@ class DrawMixin:
         check(not self._mapped_buffers_in_use(), E.GL_INVALID_OPERATION, "a buffer in use is mapped")
         xfb = self.xfb
         if xfb.active and not xfb.paused:
+            # GL 4.6 table 13.1 (no geometry shader): adjacency modes pair with their base type
             base = {E.GL_POINTS: E.GL_POINTS, E.GL_LINES: E.GL_LINES, E.GL_LINE_LOOP: E.GL_LINES,
-                    E.GL_LINE_STRIP: E.GL_LINES}.get(mode, E.GL_TRIANGLES)
+                    E.GL_LINE_STRIP: E.GL_LINES, E.GL_LINES_ADJACENCY: E.GL_LINES,
+                    E.GL_LINE_STRIP_ADJACENCY: E.GL_LINES}.get(mode, E.GL_TRIANGLES)
             if self.api.es and self.api.version < (3, 2):
                 base = mode     # GLES 3.0 section 2.15.2: the modes must be identical
             check(base == xfb.primitive_mode, E.GL_INVALID_OPERATION,

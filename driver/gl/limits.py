@@ -85,12 +85,65 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_SMOOTH_LINE_WIDTH_RANGE": caps.line_width_range,
             "GL_SMOOTH_LINE_WIDTH_GRANULARITY": 0.125,
             "GL_MAX_DUAL_SOURCE_DRAW_BUFFERS": caps.max_dual_source_render_targets,
-            "GL_MAX_GEOMETRY_UNIFORM_BLOCKS": 0,
             "GL_MAX_COLOR_TEXTURE_SAMPLES": max(caps.sample_counts),
             "GL_MAX_DEPTH_TEXTURE_SAMPLES": max(caps.sample_counts),
             "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
         })
+    if api.gl(3, 2):
+        # GL 3.2+ define the geometry stage's limits (GL 4.6 table 23.62): the
+        # specification's minimum values. No geometry shader compiles yet
+        # (driver.gl.later), so these are what a program could rely on, not a claim.
+        blocks = 14 if api.gl(4, 3) else 12
+        lim.update({
+            "GL_MAX_GEOMETRY_UNIFORM_COMPONENTS": 1024,
+            "GL_MAX_GEOMETRY_UNIFORM_BLOCKS": blocks,
+            "GL_MAX_GEOMETRY_INPUT_COMPONENTS": 64,
+            "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS": 128,
+            "GL_MAX_GEOMETRY_OUTPUT_VERTICES": 256,
+            "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS": 1024,
+            "GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS": 16,
+            "GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS":
+                blocks * caps.max_uniform_block_size_B // 4 + 1024,
+        })
+        if api.gl(4, 0):
+            lim["GL_MAX_GEOMETRY_SHADER_INVOCATIONS"] = 32
+        if api.gl(4, 2):
+            lim.update({"GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS": 0,
+                        "GL_MAX_GEOMETRY_ATOMIC_COUNTERS": 0,
+                        "GL_MAX_GEOMETRY_IMAGE_UNIFORMS": 0})
+        if api.gl(4, 3):
+            lim["GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"] = 0
+    if api.gl(4, 0):
+        # GL 4.0+ define the tessellation stages' limits (GL 4.6 table 23.61), the
+        # minimum values likewise (no tessellation shader compiles yet)
+        blocks = 14 if api.gl(4, 3) else 12
+        lim.update({
+            "GL_MAX_TESS_GEN_LEVEL": 64,
+            "GL_MAX_TESS_PATCH_COMPONENTS": 120,
+            "GL_MAX_TESS_CONTROL_UNIFORM_COMPONENTS": 1024,
+            "GL_MAX_TESS_EVALUATION_UNIFORM_COMPONENTS": 1024,
+            "GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS": 16,
+            "GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS": 16,
+            "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS": 128,
+            "GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS": 4096,
+            "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS": 128,
+            "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS": 128,
+            "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS": 128,
+            "GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS": blocks,
+            "GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS": blocks,
+            "GL_MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS":
+                blocks * caps.max_uniform_block_size_B // 4 + 1024,
+            "GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS":
+                blocks * caps.max_uniform_block_size_B // 4 + 1024,
+        })
+        if api.gl(4, 2):
+            lim.update({f"GL_MAX_TESS_{st}_{what}": 0
+                        for st in ("CONTROL", "EVALUATION")
+                        for what in ("ATOMIC_COUNTER_BUFFERS", "ATOMIC_COUNTERS", "IMAGE_UNIFORMS")})
+        if api.gl(4, 3):
+            lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = 0
+            lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = 0
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1
         lim["GL_MAX_PATCH_VERTICES"] = 32        # driver.gl.later.LaterStagesMixin.MAX_PATCH_VERTICES
