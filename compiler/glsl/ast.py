@@ -109,6 +109,7 @@ class LayoutId(Node):
     name: str
     value: "Expression | None"
     loc: SourceLoc = SourceLoc()
+    group: int = 0  # which layout(...) of the declaration it is in (0 = the first)
 
 
 @dataclass(eq=False)

@@ -84,6 +84,9 @@ class ExpressionAnalyzer:
         e.symbol = sym
         e.type = sym.type
         sym.used = True
+        if sym.builtin and e.name == "gl_WorkGroupSize" and self.local_size == [None, None, None]:
+            # ARB_compute_shader / GLSL 4.30 section 7.1: its value comes from the layout
+            self.error(e.loc, "gl_WorkGroupSize cannot be used before the local size layout is declared")
         if sym.type.is_array and sym.type.length is None and sym.storage != "buffer":
             self.implicit_arrays.setdefault(sym, [0, []])[1].append(e)
         if sym.builtin and sym not in self.used_builtins:

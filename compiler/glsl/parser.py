@@ -166,7 +166,7 @@ class Parser:
                     value = None
                     if self.accept("="):
                         value = self.conditional_expression()
-                    q.layout.append(A.LayoutId(nt.text, value, nt.loc))
+                    q.layout.append(A.LayoutId(nt.text, value, nt.loc, q.order.count("layout")))
                     if not self.accept(","):
                         break
                 self.expect(")")

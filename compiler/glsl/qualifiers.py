@@ -67,11 +67,20 @@ class QualifierRules:
 
     def layout_values(self, q: A.TypeQualifier) -> dict:
         out: dict = {}
+        group_of: dict = {}
+        if q.order.count("layout") > 1 and not (self.version.at_least(420, 310)
+                                               or "GL_ARB_shading_language_420pack" in self.enabled):
+            self.error(q.loc, "multiple layout qualifiers in one declaration require GLSL 4.20 or "
+                       "GL_ARB_shading_language_420pack")
         for lid in q.layout:
             name = lid.name
             # desktop GLSL (1.40+ section 4.3.8): layout qualifier names are not case sensitive
             key = name.lower() if not self.version.es or name.lower() in (
                 "std140", "std430", "shared", "packed", "row_major", "column_major") else name
+            if key in VALUED and group_of.get(key) == lid.group and not self.version.at_least(440, 320):
+                # one layout(...) naming an identifier twice: ARB_enhanced_layouts (4.40)
+                self.error(lid.loc, f"layout qualifier `{name}' given twice in one layout()")
+            group_of[key] = lid.group
             if key in VALUED:
                 if lid.value is None:
                     self.error(lid.loc, f"layout qualifier `{name}' requires a value")
@@ -86,9 +95,7 @@ class QualifierRules:
                 if value < 0:
                     self.error(lid.loc, f"{name} layout qualifier is invalid ({value} < 0)")
                     continue
-                if key in out and out[key] != value and key.startswith("local_size"):
-                    self.error(lid.loc, f"{key} mismatch")
-                out[key] = value
+                out[key] = value    # (420pack: of several layout(...) the last one wins)
             elif key in FLAGS:
                 if lid.value is not None:
                     self.error(lid.loc, f"layout qualifier `{name}' does not take a value")

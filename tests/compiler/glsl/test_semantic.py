@@ -369,3 +369,12 @@ def test_per_vertex_redeclared_with_a_subset_compiles():
            "void main() { gl_Position = p; gl_ClipDistance[1] = p.x; }\n")
     tu = parse(src, "vertex")
     assert {v.name for v in tu.builtin_variables} >= {"gl_Position", "gl_ClipDistance"}
+
+
+def test_420pack_last_local_size_wins_and_compute_extension_brings_shared_atomics():
+    tu = parse("#version 150\n#extension GL_ARB_shading_language_420pack : enable\n"
+               "#extension GL_ARB_compute_shader : enable\n"
+               "layout(local_size_x = 4) layout(local_size_x = 8, local_size_y = 2) in;\n"
+               "shared uint hits;\nvoid main() { atomicAdd(hits, 1u); memoryBarrierBuffer(); memoryBarrierImage(); }\n",
+               "compute")
+    assert tu.local_size == (8, 2, 1)
