@@ -187,7 +187,7 @@ class _Region:
 
 
 _REGIONS: dict = {}
-_REGIONS_MAX_EL = 16 << 20   # elements remembered in all
+_REGIONS_MAX_EL = 4 << 20    # elements remembered in all (12 B each: offsets and a 4-byte index)
 
 
 def _region(lay: Layout, level: int, layer: int, x_el: int, y_el: int, w_el: int, h_el: int) -> _Region:

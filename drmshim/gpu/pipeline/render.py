@@ -262,7 +262,7 @@ def _lane_inputs(px, py, S: int, key):
         for a in (*specials.values(), position_px, tile_index):
             a.flags.writeable = False
         if key is not None:
-            if len(_LANE_INPUTS) >= 4:
+            if len(_LANE_INPUTS) >= 2:            # ~28 B per lane each
                 _LANE_INPUTS.clear()
             _LANE_INPUTS[(key, S)] = hit
     return hit

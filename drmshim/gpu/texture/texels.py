@@ -16,6 +16,8 @@ Column ``table.shape[1] - 1`` holds the border colour when some tap reads it.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 import layout
@@ -178,16 +180,17 @@ _ONE_VALUE: dict = {}
 
 def _one_value(table: np.ndarray) -> bool:
     """Whether every texel column of a decoded table (not its spare last column)
-    holds the same bits; remembered for the tables the caches share (the same
-    object while the bytes behind it are unchanged)."""
+    holds the same bits; remembered (by weak reference: the answer never keeps a
+    table alive) for the tables the caches share, which are the same object while
+    the bytes behind them are unchanged."""
     hit = _ONE_VALUE.get(id(table))
-    if hit is not None and hit[0] is table:
+    if hit is not None and hit[0]() is table:
         return hit[1]
     body = table[:, :-1].view(np.uint32) if table.dtype.itemsize == 4 else table[:, :-1]
     same = body.shape[1] > 0 and bool((body[:, -1] == body[:, 0]).all() and (body == body[:, :1]).all())
-    if len(_ONE_VALUE) > 32:
+    if len(_ONE_VALUE) > 64:
         _ONE_VALUE.clear()
-    _ONE_VALUE[id(table)] = (table, same)
+    _ONE_VALUE[id(table)] = (weakref.ref(table), same)
     return same
 
 
