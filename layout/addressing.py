@@ -178,16 +178,15 @@ class _Region:
     def word_index(self, word_B: int) -> np.ndarray:
         idx = self._index.get(word_B)
         if idx is None:
+            # intp: numpy converts any other index type on every take
             idx = self.offsets >> (word_B.bit_length() - 1) if word_B > 1 else self.offsets
-            if self.hi < (1 << 31) * word_B:
-                idx = idx.astype(np.int32)  # half the index bandwidth
             idx.flags.writeable = False
             self._index[word_B] = idx
         return idx
 
 
 _REGIONS: dict = {}
-_REGIONS_MAX_EL = 4 << 20    # elements remembered in all (12 B each: offsets and a 4-byte index)
+_REGIONS_MAX_EL = 4 << 20    # elements remembered in all (16 B each: offsets and an index)
 
 
 def _region(lay: Layout, level: int, layer: int, x_el: int, y_el: int, w_el: int, h_el: int) -> _Region:
