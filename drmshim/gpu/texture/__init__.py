@@ -24,7 +24,7 @@ import numpy as np
 from .descriptors import (FORMAT_NAMES, InvalidDescriptor, SamplerState, TextureView, format_by_id, format_id,
                           read_sampler, read_texture)
 from .images import ATOMIC_OPS, image_atomic_view, image_load_view, image_store_view
-from .sampling import QUAD_LANES, _swizzle, load_view, sample_view, size_view
+from .sampling import QUAD_LANES, SampleCache, _swizzle, load_view, sample_view, size_view
 from .texels import DecodeCache, fetch_level
 
 #: Big calls run in batches of this many lanes (a multiple of 4: whole quads), so
@@ -91,7 +91,7 @@ def sample(mem, tex_desc_va, samp_desc_va, coords, *, lod=None, bias=None, ddx=N
         c = coords if coords.ndim == 2 else coords[:, None]
         ddx, ddy = _quad_derivatives(c)
 
-    cache = DecodeCache()
+    cache = SampleCache()
 
     def run(lanes, tva, sva):
         view, samp = read_texture(mem, tva), read_sampler(mem, sva)

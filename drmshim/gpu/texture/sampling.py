@@ -10,6 +10,12 @@ from ``texels.fetch``; no Python loop runs per lane or per texel.
 Float computations use float32 like the hardware; integer formats are never
 filtered (linear filters act as nearest for them, as GL calls such textures
 incomplete).
+
+Formats of four 8-bit UNORM channels (RGBA8, BGRA8, ABGR8; not sRGB, which decodes
+before filtering) are filtered in the byte domain, as hardware filters unorm8 in
+fixed point: a linear filter's result is sum_k(weight_k * byte_k) in float32, taps
+added in order, divided by 255 once at the end. Every path gives exactly that; the
+direct 2D path gathers each tap once as a packed 32-bit word (``_bilinear_2d_unorm8``).
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import numpy as np
 
 from uapi import packets as P
 
-from .descriptors import SamplerState, TextureView
-from .texels import border_colour, column_span, columns, fetch, fetch_plan, solid_redirect, value_dtype
+from .descriptors import UNIT, SamplerState, TextureView
+from .texels import (DecodeCache, border_colour, column_span, columns, fetch, fetch_plan, solid_redirect,
+                     value_dtype)
 
-__all__ = ["sample_view", "load_view", "size_view", "cube_face", "wrap", "QUAD_LANES"]
+__all__ = ["sample_view", "load_view", "size_view", "cube_face", "wrap", "unorm8_bytes", "SampleCache",
+           "QUAD_LANES", "UNORM8_CHUNK_LANES"]
 
 QUAD_LANES = 4  # implicit derivatives: lanes 4q+0..3 are pixels (0,0), (1,0), (0,1), (1,1) of quad q
 
@@ -31,6 +39,34 @@ F32 = np.float32
 #: Take the special-case paths the data allows (exactly the general path's results;
 #: tests switch them off to compare).
 FAST_PATHS = True
+
+#: The packed unorm8 kernel filters this many lanes at a time, so its (4, lanes)
+#: temporaries stay in the core's cache.
+UNORM8_CHUNK_LANES = 1 << 15
+
+
+class SampleCache(DecodeCache):
+    """A sample call's caches (memory does not change during a call): the decoded
+    ranges of ``DecodeCache``, the packed words of whole levels for the unorm8
+    kernel and the byte-valued tables of the general path's unorm8 filtering."""
+
+    def __init__(self):
+        super().__init__()
+        self.level_words: list[tuple[TextureView, object, np.ndarray]] = []  # view, level or span, uint32 words
+        self.byte_tables: list[tuple[np.ndarray, np.ndarray]] = []        # decoded table, its bytes as float32
+
+
+def unorm8_bytes(view: TextureView) -> tuple[int, int, int, int] | None:
+    """The byte of the 32-bit texel holding R, G, B and A when the view's format is
+    four 8-bit UNORM channels read without an sRGB conversion (filtered in the byte
+    domain: see the module doc), else None."""
+    fmt = view.fmt
+    if fmt.is_compressed or fmt.block_size_B != 4 or fmt.is_srgb or view.srgb or fmt.is_depth_or_stencil:
+        return None
+    where = {c.name: c.shift_bits // 8 for c in fmt.channels if c.type == "UNORM" and c.bits == 8}
+    if len(fmt.channels) != 4 or set(where) != set("RGBA"):
+        return None
+    return where["R"], where["G"], where["B"], where["A"]
 
 
 def wrap(i: np.ndarray, size: np.ndarray, mode: P.Wrap) -> tuple[np.ndarray, np.ndarray | None]:
@@ -219,6 +255,22 @@ def _index_type(view, samp, st_cols, offs, level: int):
     return np.int32
 
 
+def _log2_runs(x: np.ndarray) -> np.ndarray:
+    """np.log2 of a float32 array, taken once per run of equal neighbours when the
+    runs are long (neighbouring lanes' scale factors mostly are; float32 log2
+    costs about 4 ns a lane without AVX-512, the runs about 1): the same values."""
+    n = x.shape[0]
+    if not FAST_PATHS or n < 64:
+        return np.log2(x)
+    starts = np.empty(n, bool)
+    starts[0] = True
+    np.not_equal(x[1:], x[:-1], out=starts[1:])     # NaN != NaN: each NaN is a run of its own
+    starts = np.flatnonzero(starts)
+    if starts.size * 4 > n:
+        return np.log2(x)
+    return np.repeat(np.log2(x[starts]), np.diff(starts, append=n))
+
+
 def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols=None):
     """lambda' of GL eq. 8.6 (before the level choice), per lane (float32).
     ``st_cols``: contiguous columns of ``st``, if the caller has them."""
@@ -252,7 +304,7 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols=None):
                 return total
             rho2 = np.maximum(length2(gx), length2(gy))
         with np.errstate(divide="ignore", invalid="ignore"):
-            lam = np.log2(rho2)                             # a fresh array: updated in place below
+            lam = _log2_runs(rho2)                          # a fresh array: updated in place below
             lam *= F32(0.5)                                 # log2(rho) = log2(rho^2) / 2
             lam = lam.astype(F32, copy=False)
     if samp.lod_bias:
@@ -379,6 +431,10 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         # the common case (a 2D texture, linear filters, one level pair for every
         # lane, no border): the same arithmetic as below without its generality
         scalar_levels = [(int(np.ravel(lv)[0]), w) for lv, w in levels]
+        byte_of = unorm8_bytes(view)
+        if byte_of is not None and view.ppb == 1 and view.aligned:
+            return _swizzle(view, _bilinear_2d_unorm8(mem, view, samp, st_cols, scalar_levels, itype, shift, span[1],
+                                                      cache, byte_of))
         return _swizzle(view, _bilinear_2d(mem, view, samp, st_cols, scalar_levels, itype, shift, span[1], cache))
     cols, borders, weights = [], [], []
     for level, level_w in levels:
@@ -487,7 +543,11 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
     if dtype != np.float32 or all(w is None for w in weights):
         res = table[:, cols[0]]
         return _swizzle(view, res)
-    return _swizzle(view, _weighted_sum(table, cols, weights, n))
+    if unorm8_bytes(view) is None:
+        return _swizzle(view, _weighted_sum(table, cols, weights, n))
+    res = _weighted_sum(_byte_table(table, cache), cols, weights, n)   # the byte domain (see the module doc)
+    res /= F32(255)
+    return _swizzle(view, res)
 
 
 def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache) -> np.ndarray:
@@ -540,6 +600,111 @@ def _linear_axis(s, size: int, mode, col_table, base: int, shift: int, itype, le
     t = col_table[base:base + size]
     t = (t - shift if shift else t).astype(itype, copy=False)
     return [t.take(i0), t.take(i1)], [w0, w1]
+
+
+def _byte_table(table: np.ndarray, cache) -> np.ndarray:
+    """A decoded unorm8 table (4, m + 1) as its bytes in float32 (c / 255 * 255,
+    rounded: exact); the spare last column (the border colour) scaled by 255."""
+    memo = cache.byte_tables if isinstance(cache, SampleCache) else []
+    for decoded, as_bytes in memo:
+        if decoded is table:
+            return as_bytes
+    as_bytes = np.multiply(table, F32(255))
+    np.rint(as_bytes[:, :-1], out=as_bytes[:, :-1])
+    if len(memo) > 8:
+        memo.clear()
+    memo.append((table, as_bytes))
+    return as_bytes
+
+
+def _bilinear_2d_unorm8(mem, view, samp, st_cols, levels, itype, shift, span_end, cache, byte_of) -> np.ndarray:
+    """``_bilinear_2d`` for four 8-bit UNORM channels, in the byte domain (the
+    module doc): the same float32 weights, products and tap order as the general
+    path's ``_weighted_sum`` on byte values, then one division by 255.
+
+    Each tap is one gather of a packed 32-bit texel from the level in raster
+    order (``_level_words``), split into its four channels by shifts and masks
+    (one gather instead of one per channel). Lanes go in chunks of
+    UNORM8_CHUNK_LANES into buffers made once, so the temporaries stay in cache."""
+    n = st_cols[0].shape[0]
+    wrap_s, wrap_t = samp.wraps[:2]
+    plan = [(_level_words(mem, view, level, shift, span_end, cache), int(view.width_px_l[level]),
+             int(view.height_px_l[level]), level_w) for level, level_w in levels]
+    shifts = np.array([8 * b for b in byte_of], np.int32)[:, None]   # R, G, B, A: their bytes' bit offsets
+    out = np.empty((4, n), F32)
+    m = min(n, UNORM8_CHUNK_LANES)
+    idx_buf, texel_buf, wt_buf = np.empty(m, np.intp), np.empty(m, np.uint32), np.empty(m, F32)
+    ch_buf, tap_buf = np.empty((4, m), np.int32), np.empty((4, m), F32)
+    for a in range(0, n, m):
+        k = min(m, n - a)
+        res = out[:, a:a + k]
+        idx, texel, wt, ch, tap = idx_buf[:k], texel_buf[:k], wt_buf[:k], ch_buf[:, :k], tap_buf[:, :k]
+        first = True
+        for words, width, height, level_w in plan:
+            if np.ndim(level_w):
+                level_w = level_w[a:a + k]
+            with np.errstate(invalid="ignore"):    # NaN coordinates: their casts are defined (see _index_type)
+                xs, wxs = _linear_taps(st_cols[0][a:a + k], width, wrap_s, itype, None)
+                ys, wys = _linear_taps(st_cols[1][a:a + k], height, wrap_t, itype, level_w)
+            for y, wy in zip(ys, wys):
+                y *= width                                   # the row's first texel
+                for x, wx in zip(xs, wxs):                   # taps in the general path's order: x fastest
+                    words.take(np.add(y, x, out=idx), out=texel, mode="clip")  # wrapped: clip changes nothing
+                    np.right_shift(texel.view(np.int32), shifts, out=ch)
+                    np.bitwise_and(ch, 255, out=ch)
+                    np.multiply(wx, wy, out=wt)
+                    if first:
+                        np.copyto(res, ch)
+                        res *= wt
+                        first = False
+                    else:
+                        np.copyto(tap, ch)
+                        tap *= wt
+                        res += tap
+        res /= F32(255)
+    return out
+
+
+def _linear_taps(s, size: int, mode, itype, level_w):
+    """One axis of a linear filter at one level, with ``_linear_axis``'s
+    arithmetic: the two taps' texel coordinates, wrapped (no border), and their
+    weights, the level weight folded in when given."""
+    u = s * F32(size)
+    u -= F32(0.5)
+    fl = np.floor(u)
+    i0 = fl.astype(itype)
+    w1 = np.subtract(u, fl, out=u)
+    w0 = np.subtract(F32(1), w1, out=fl)
+    if level_w is not None:
+        w0 *= level_w
+        w1 *= level_w
+    i1 = i0 + 1
+    if mode == W.REPEAT and size & (size - 1) == 0:   # a power of two: a mask, in place (as ``wrap``)
+        i0 &= size - 1
+        i1 &= size - 1
+        return [i0, i1], [w0, w1]
+    return [wrap(i0, size, mode)[0], wrap(i1, size, mode)[0]], [w0, w1]
+
+
+def _level_words(mem, view: TextureView, level: int, shift: int, span_end: int, cache) -> np.ndarray:
+    """A level's texels as packed 32-bit words in raster order ((h * w,) uint32):
+    one read of the columns [shift, span_end) (the range every tap of the call
+    lies in, as ``fetch`` reads it), rearranged through the address tables."""
+    memo = cache.level_words if isinstance(cache, SampleCache) else []
+    for v, lv, words in memo:
+        if v is view and lv == level:
+            return words
+    packed = next((words for v, lv, words in memo if v is view and lv == (shift, span_end)), None)
+    if packed is None:
+        raw = mem.read(view.address + shift * view.unit_B, (span_end - shift) * view.unit_B, UNIT)
+        packed = np.ascontiguousarray(raw, np.uint8).view("<u4")
+        memo.append((view, (shift, span_end), packed))
+    w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
+    xb, yb = int(view.x_base[level]), int(view.y_base[level])
+    cols = (view.y_col[yb:yb + h] - shift)[:, None] + view.x_col[xb:xb + w][None, :]
+    words = packed.take(cols.reshape(-1)).astype(np.uint32, copy=False)
+    memo.append((view, level, words))
+    return words
 
 
 def _weighted_sum(table: np.ndarray, cols, weights, n: int) -> np.ndarray:

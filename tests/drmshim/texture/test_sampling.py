@@ -186,6 +186,47 @@ def test_shadow_pcf_filters_the_comparisons():
     assert got[:, 0].tolist() == pytest.approx([0.5, 0.25])
 
 
+@pytest.mark.parametrize("fmt, order", [("R8G8B8A8_UNORM", [0, 1, 2, 3]), ("B8G8R8A8_UNORM", [2, 1, 0, 3]),
+                                        ("A8B8G8R8_UNORM", [3, 2, 1, 0])])
+@pytest.mark.parametrize("lod", [0.0, 0.625])
+def test_unorm8_filters_bytes_then_divides_by_255(fmt, order, lod):
+    """Four 8-bit UNORM channels filter in the byte domain (sampling's module doc):
+    exactly sum(weight * byte) in float32, taps x fastest, then y, then level,
+    divided by 255 once; written here with plain float32 scalars per lane."""
+    rng = np.random.default_rng(21)
+    mem = new_memory()
+    chain = mip_chain(rng, 16, 8, levels=2)                       # bytes in memory order
+    put_texture(mem, chain, fmt=fmt, pack_values=False)
+    put_sampler(mem, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR", wrap_s="REPEAT",
+                wrap_t="MIRRORED_REPEAT")
+    n = 64
+    st = rng.uniform(-2, 3, (n, 2)).astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st, lod=np.full(n, lod, np.float32))
+    f32 = np.float32
+    frac = f32(lod) - f32(math.floor(lod))
+    levels = [(0, f32(1) - frac), (1, frac)] if frac else [(0, None)]
+    for k in range(n):
+        acc = None
+        for level, level_w in levels:
+            img = chain[level][0]
+            h, w = img.shape[:2]
+            axes = []
+            for c, size in ((st[k, 0], w), (st[k, 1], h)):
+                u = f32(c) * f32(size) - f32(0.5)
+                i0 = math.floor(u)
+                w1 = u - f32(i0)
+                axes.append((i0, [f32(1) - w1, w1]))
+            (i0, wx), (j0, wy) = axes
+            if level_w is not None:
+                wy = [v * level_w for v in wy]
+            for dy in (0, 1):
+                for dx in (0, 1):
+                    texel = img[ref_wrap(j0 + dy, h, "MIRRORED_REPEAT"), ref_wrap(i0 + dx, w, "REPEAT")]
+                    tap = texel[order].astype(f32) * (wx[dx] * wy[dy])
+                    acc = tap if acc is None else acc + tap
+        np.testing.assert_array_equal(got[k], acc / f32(255))
+
+
 def test_srgb_decode_before_filtering():
     mem = new_memory()
     raw = np.array([[[[0, 0, 0, 255], [255, 255, 255, 0]]]], np.uint8)
@@ -380,13 +421,16 @@ def test_uniform_lod_takes_the_scalar_path_and_matches_reference(lod_value):
                                             ("MIRROR_CLAMP_TO_EDGE", "REPEAT"), ("CLAMP_TO_BORDER", "REPEAT")])
 @pytest.mark.parametrize("size, tiling, fmt", [((64, 32), "twiddled", "R8G8B8A8_UNORM"),
                                                ((37, 21), "linear", "R8G8B8A8_UNORM"),
+                                               ((32, 16), "twiddled", "B8G8R8A8_UNORM"),
+                                               ((16, 16), "twiddled", "R8G8B8A8_SRGB"),
                                                ((16, 16), "twiddled", "R16G16B16A16_FLOAT")])
 @pytest.mark.parametrize("lod", ["quads", 0.0, 1.375, "per-lane"])
 def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lod, monkeypatch):
-    """The special-case paths (2D linear filtering at one level pair, int32 texel
-    indices) give bit for bit the general path's results on the same inputs:
-    coordinates far outside [0, 1] and repeated many times, non-power-of-two
-    sizes, every wrap, a swizzle, a first level above 0, NaN and huge coordinates."""
+    """The special-case paths (2D linear filtering at one level pair, with packed
+    32-bit texels for four 8-bit UNORM channels, int32 texel indices) give bit
+    for bit the general path's results on the same inputs: coordinates far
+    outside [0, 1] and repeated many times, non-power-of-two sizes, every wrap,
+    a swizzle, a first level above 0, NaN and huge coordinates."""
     from drmshim.gpu.texture import sampling
     rng = np.random.default_rng(20)
     mem = new_memory()
@@ -395,7 +439,7 @@ def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lo
     if fmt == "R16G16B16A16_FLOAT":
         chain = [rng.uniform(-2, 2, c.shape).astype(np.float32) for c in chain]
     put_texture(mem, chain, fmt=fmt, tiling=tiling, first_level=int(mipmapped), swizzle=("B", "G", "R", "ONE"),
-                pack_values=fmt != "R8G8B8A8_UNORM")
+                pack_values=fmt == "R16G16B16A16_FLOAT")
     put_sampler(mem, wrap_s=wrap_s, wrap_t=wrap_t, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR")
     n = 4096
     # 2x2 quads of pixels stepping 2.6 texels of the base level (LOD ~1.4 from quads)
@@ -413,9 +457,11 @@ def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lo
     odd[9] = [3e9, -4e9]
     cases.append(odd)
     calls = []
-    bilinear_2d = sampling._bilinear_2d
+    bilinear_2d, bilinear_2d_unorm8 = sampling._bilinear_2d, sampling._bilinear_2d_unorm8
     for coords in cases:
-        monkeypatch.setattr(sampling, "_bilinear_2d", lambda *a: calls.append(a[5]) or bilinear_2d(*a))
+        monkeypatch.setattr(sampling, "_bilinear_2d", lambda *a: calls.append(("float", a[5])) or bilinear_2d(*a))
+        monkeypatch.setattr(sampling, "_bilinear_2d_unorm8",
+                            lambda *a: calls.append(("unorm8", a[5])) or bilinear_2d_unorm8(*a))
         fast = tex.sample(mem, DESC_VA, SAMP_VA, coords, **kw)
         monkeypatch.undo()
         monkeypatch.setattr(sampling, "FAST_PATHS", False)
@@ -423,6 +469,7 @@ def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lo
         monkeypatch.undo()
         np.testing.assert_array_equal(fast, general)
     if wrap_s != "CLAMP_TO_BORDER" and lod != "per-lane":  # the data allowed the 2D path: it was taken,
-        assert calls[0] == np.int32                        # with int32 indices,
+        kernel = "unorm8" if fmt in ("R8G8B8A8_UNORM", "B8G8R8A8_UNORM") else "float"   # (sRGB: float)
+        assert calls[0] == (kernel, np.int32)              # with int32 indices,
         if lod != "quads":                                   # and intp ones for NaN / huge coordinates
-            assert calls[1] == np.intp                       # (whose quads' LODs are not uniform)
+            assert calls[1] == (kernel, np.intp)             # (whose quads' LODs are not uniform)
