@@ -96,13 +96,19 @@ def sample(mem, tex_desc_va, samp_desc_va, coords, *, lod=None, bias=None, ddx=N
     def run(lanes, tva, sva):
         view, samp = read_texture(mem, tva), read_sampler(mem, sva)
         m = n if lanes is None else lanes.size
-        parts = []
+        res = None
         for start in range(0, max(m, 1), BATCH_LANES):
             sel = _batch(lanes, start, m)
-            parts.append(sample_view(mem, view, samp, _sub(coords, sel), lod=_sub(lod, sel), bias=_sub(bias, sel),
-                                     ddx=_sub(ddx, sel), ddy=_sub(ddy, sel), compare=_sub(compare, sel),
-                                     offset=_sub(offset, sel), gather_component=gather_component, cache=cache))
-        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+            part = None if res is None else res[:, start:start + BATCH_LANES]   # batches after the first: in place
+            part = sample_view(mem, view, samp, _sub(coords, sel), lod=_sub(lod, sel), bias=_sub(bias, sel),
+                               ddx=_sub(ddx, sel), ddy=_sub(ddy, sel), compare=_sub(compare, sel),
+                               offset=_sub(offset, sel), gather_component=gather_component, cache=cache, out=part)
+            if res is None and m > BATCH_LANES:
+                res = np.empty(part.shape[:-1] + (m,), part.dtype)
+                res[:, :part.shape[-1]] = part
+            elif res is None:
+                res = part
+        return res
     return _per_group(n, groups, run).T
 
 

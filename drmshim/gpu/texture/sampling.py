@@ -322,8 +322,19 @@ def _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols=None):
 
 def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None, bias=None, ddx=None,
                 ddy=None, compare=None, offset=None, gather_component=None, strategy="auto",
-                cache=None) -> np.ndarray:
-    """Sample one texture view with one sampler. Returns (4, n), channel-major."""
+                cache=None, out=None) -> np.ndarray:
+    """Sample one texture view with one sampler. Returns (4, n), channel-major:
+    ``out`` when given (a (4, n) array of the result's type, filled)."""
+    res = _sample_view(mem, view, samp, coords, lod=lod, bias=bias, ddx=ddx, ddy=ddy, compare=compare,
+                       offset=offset, gather_component=gather_component, strategy=strategy, cache=cache, out=out)
+    if out is None or res is out:
+        return res
+    out[...] = res
+    return out
+
+
+def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bias, ddx, ddy, compare, offset,
+                 gather_component, strategy, cache, out) -> np.ndarray:
     coords = np.asarray(coords, F32)
     if coords.ndim == 1:
         coords = coords[:, None]
@@ -433,6 +444,10 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         scalar_levels = [(int(np.ravel(lv)[0]), w) for lv, w in levels]
         byte_of = unorm8_bytes(view)
         if byte_of is not None and view.ppb == 1 and view.aligned:
+            if all(c < 4 for c in view.swizzle):   # the swizzle picks the bytes: results straight into ``out``
+                picked = tuple(byte_of[c] for c in view.swizzle)
+                return _bilinear_2d_unorm8(mem, view, samp, st_cols, scalar_levels, itype, shift, span[1], cache,
+                                           picked, out if out is not None and out.dtype == F32 else None)
             return _swizzle(view, _bilinear_2d_unorm8(mem, view, samp, st_cols, scalar_levels, itype, shift, span[1],
                                                       cache, byte_of))
         return _swizzle(view, _bilinear_2d(mem, view, samp, st_cols, scalar_levels, itype, shift, span[1], cache))
@@ -617,21 +632,23 @@ def _byte_table(table: np.ndarray, cache) -> np.ndarray:
     return as_bytes
 
 
-def _bilinear_2d_unorm8(mem, view, samp, st_cols, levels, itype, shift, span_end, cache, byte_of) -> np.ndarray:
+def _bilinear_2d_unorm8(mem, view, samp, st_cols, levels, itype, shift, span_end, cache, byte_of,
+                        out=None) -> np.ndarray:
     """``_bilinear_2d`` for four 8-bit UNORM channels, in the byte domain (the
     module doc): the same float32 weights, products and tap order as the general
     path's ``_weighted_sum`` on byte values, then one division by 255.
 
     Each tap is one gather of a packed 32-bit texel from the level in raster
     order (``_level_words``), split into its four channels by shifts and masks
-    (one gather instead of one per channel). Lanes go in chunks of
-    UNORM8_CHUNK_LANES into buffers made once, so the temporaries stay in cache."""
+    (one gather instead of one per channel). ``byte_of``: the byte of each result
+    channel. Lanes go in chunks of UNORM8_CHUNK_LANES into buffers made once, so
+    the temporaries stay in cache; the result goes into ``out`` when given."""
     n = st_cols[0].shape[0]
     wrap_s, wrap_t = samp.wraps[:2]
     plan = [(_level_words(mem, view, level, shift, span_end, cache), int(view.width_px_l[level]),
              int(view.height_px_l[level]), level_w) for level, level_w in levels]
-    shifts = np.array([8 * b for b in byte_of], np.int32)[:, None]   # R, G, B, A: their bytes' bit offsets
-    out = np.empty((4, n), F32)
+    shifts = np.array([8 * b for b in byte_of], np.int32)[:, None]   # each channel's byte: its bit offset
+    out = np.empty((4, n), F32) if out is None else out
     m = min(n, UNORM8_CHUNK_LANES)
     idx_buf, texel_buf, wt_buf = np.empty(m, np.intp), np.empty(m, np.uint32), np.empty(m, F32)
     ch_buf, tap_buf = np.empty((4, m), np.int32), np.empty((4, m), F32)

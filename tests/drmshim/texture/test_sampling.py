@@ -438,7 +438,8 @@ def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lo
     chain = mip_chain(rng, *size, levels=None if mipmapped else 1)
     if fmt == "R16G16B16A16_FLOAT":
         chain = [rng.uniform(-2, 2, c.shape).astype(np.float32) for c in chain]
-    put_texture(mem, chain, fmt=fmt, tiling=tiling, first_level=int(mipmapped), swizzle=("B", "G", "R", "ONE"),
+    swizzle = ("A", "R", "G", "R") if fmt == "B8G8R8A8_UNORM" else ("B", "G", "R", "ONE")
+    put_texture(mem, chain, fmt=fmt, tiling=tiling, first_level=int(mipmapped), swizzle=swizzle,
                 pack_values=fmt == "R16G16B16A16_FLOAT")
     put_sampler(mem, wrap_s=wrap_s, wrap_t=wrap_t, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR")
     n = 4096
@@ -473,3 +474,20 @@ def test_fast_paths_equal_the_general_path(wrap_s, wrap_t, size, tiling, fmt, lo
         assert calls[0] == (kernel, np.int32)              # with int32 indices,
         if lod != "quads":                                   # and intp ones for NaN / huge coordinates
             assert calls[1] == (kernel, np.intp)             # (whose quads' LODs are not uniform)
+
+
+def test_a_big_call_equals_its_batches():
+    """A call of more than BATCH_LANES lanes (its batches written in place into one
+    result) gives each lane what a call of that lane's batch alone gives."""
+    rng = np.random.default_rng(22)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 32, 32), pack_values=False)
+    put_sampler(mem, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR")
+    n = 2 * tex.BATCH_LANES + 4
+    st = np.repeat(rng.uniform(-1, 2, (n // 4, 2)), 4, axis=0) + np.tile([[0, 0], [0.02, 0], [0, 0.03], [0.02, 0.03]],
+                                                                          (n // 4, 1))
+    st = st.astype(np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st)
+    for a in range(0, n, tex.BATCH_LANES):
+        np.testing.assert_array_equal(got[a:a + tex.BATCH_LANES], tex.sample(mem, DESC_VA, SAMP_VA,
+                                                                             st[a:a + tex.BATCH_LANES]))
