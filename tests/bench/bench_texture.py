@@ -4,7 +4,9 @@ llvmpipe's whole frame: 8.3 ms, softpipe: 193 ms).
 
 Lanes are a 1024x1024 screen in 2x2 quads, with the texture repeated so each
 pixel steps about 2.8 texels (lambda ~ 1.5: every lane blends levels 1 and 2),
-the way a fragment shader would sample it.
+the way a fragment shader would sample it. RGBA8 filters in the byte domain
+(one packed 32-bit gather per tap: see ``drmshim.gpu.texture.sampling``); the
+plain-numpy floor decodes to float first, within 1e-5 of it.
 """
 
 from __future__ import annotations
@@ -107,7 +109,8 @@ def run() -> list[tuple[str, float, str]]:
     rows.append((f"texture: plain-numpy trilinear floor (same samples, {batch}-lane batches)", floor_ms,
                  "reference in this run"))
     ms = _best_ms(lambda: tex.sample(mem, BASE, BASE + 0x100, st))
-    rows.append(("texture: trilinear, 1M lanes, 256^2 RGBA8, LOD from quads", ms, "target <= 60 ms"))
+    rows.append(("texture: trilinear, 1M lanes, 256^2 RGBA8, LOD from quads", ms,
+                 f"target <= 60 ms; {ms / floor_ms:.2f}x the numpy floor"))
     ms = _best_ms(lambda: tex.sample(mem, BASE, BASE + 0x100, st, ddx=ddx, ddy=ddy))
     rows.append(("texture: trilinear, 1M lanes, explicit gradients", ms,
                  f"target <= 60 ms; {ms / floor_ms:.2f}x the numpy floor"))
