@@ -98,8 +98,6 @@ class LinkedProgram:
 
 
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
-# `#version N` with no profile token (and nothing else but a comment) on its line
-_BARE_VERSION_RE = re.compile(r"^([ \t]*#[ \t]*version[ \t]+\d+)(?=[ \t]*(?://.*)?$)", re.M)
 
 
 class LinkError(Exception):
@@ -217,12 +215,6 @@ class ProgramMixin:
                             f"{', '.join(self.api.glsl)}\n")
         sh.compiled, sh.info_log = res.ok, res.info_log
         sh.ast = res.unit if res.ok else None
-        if res.ok and res.profile == "compatibility" and res.version >= 150:
-            # The compatibility context gave a bare `#version 150+` the compatibility
-            # profile; drivers recompile `compiled_source` without knowing the
-            # context, so the text names the profile. (Unlike the GL compile, that
-            # recompile sees GL_compatibility_profile defined.)
-            source = _BARE_VERSION_RE.sub(r"\1 compatibility", source, count=1)
         sh.compiled_source = source if res.ok else None   # what the AST was built from
 
     def _version_supported(self, version: int, profile: str) -> bool:

@@ -237,14 +237,23 @@ def test_glsl_150_keeps_deprecated_features_in_a_compatibility_context(api, ok):
     assert c.glGetProgramiv(explicit_core, E.GL_LINK_STATUS) == [0]
 
 
-def test_compiled_source_names_the_implied_compatibility_profile(compat):
-    """Drivers recompile `compiled_source` without the context: a bare
-    `#version 150` that the compatibility context made compatibility says so."""
-    from tests.driver.gl.test_programs import shader
-    s = shader(compat, E.GL_FRAGMENT_SHADER, FS150_LEGACY)
-    assert compat.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [1]
-    obj = compat.shader_objects.get(s)
-    assert obj.compiled_source.startswith("#version 150 compatibility\n")
-    assert compat.glGetShaderSource(s) == FS150_LEGACY          # the application's text is kept
-    s = shader(compat, E.GL_FRAGMENT_SHADER, "#version 130\nvoid main() { gl_FragColor = vec4(1.0); }\n")
-    assert compat.shader_objects.get(s).compiled_source.startswith("#version 130\n")
+def test_glsl_150_compatibility_profile_reaches_the_gpu_compile():
+    """A bare `#version 150` that the compatibility context made compatibility
+    is compiled for the GPU as such (the profile travels in the shader key; the
+    application's text is kept as written) and draws: gl_FragColor and
+    `varying` of the compatibility profile reach the render target."""
+    import driver
+    c = driver.Context(api="compat", width=16, height=8)
+    p = program(c, vs=VS150_LEGACY, fs=FS150_LEGACY)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    c.glUseProgram(p)
+    loc = c.glGetAttribLocation(p, "piglit_vertex")
+    verts = np.array([-1, -1, 1, -1, -1, 1, 1, 1], np.float32)
+    c.glVertexAttribPointer(loc, 2, E.GL_FLOAT, False, 0, verts)
+    c.glEnableVertexAttribArray(loc)
+    c.glClearColor(1.0, 0.0, 0.0, 1.0)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert c.glGetError() == E.GL_NO_ERROR
+    px = np.asarray(c.read_pixels())
+    assert (px[..., :3].reshape(-1, 3) == [0, 255, 0]).all()
