@@ -60,9 +60,10 @@ def minifloat_encode(value: float) -> int:
 # Float ALU (operands already converted to binary32 by the core)
 
 
-def saturate(x):
-    """Clamp to [0, 1]; NaN and -0 become +0."""
-    r = np.clip(x, np.float32(0), np.float32(1))
+def saturate(x, out=None):
+    """Clamp to [0, 1]; NaN and -0 become +0. ``out`` (an array): the result's
+    place, which may be ``x`` itself."""
+    r = np.clip(x, np.float32(0), np.float32(1), out=out)
     if np.ndim(r):
         np.add(r, np.float32(0), out=r)  # -0 + 0 = +0 (clip may keep either zero)
         np.copyto(r, np.float32(0), where=r != r)
@@ -501,14 +502,25 @@ def linear_to_srgb(c):
                     np.float32(1.055) * c ** np.float32(1 / 2.4) - np.float32(0.055)).astype(np.float32)
 
 
-def _unorm(x, bits): return (x.astype(np.float32) / np.float32((1 << bits) - 1))
+def _unorm(x, bits, out=None):
+    """Integers x in [0, 2^bits) -> x / (2^bits - 1) in binary32 (x converts exactly)."""
+    return np.divide(x, np.float32((1 << bits) - 1), out=out, dtype=np.float32)
 def _snorm(x, bits): return np.maximum(x.astype(np.float32) / np.float32((1 << (bits - 1)) - 1), np.float32(-1))
 
 
-def _to_unorm(v, bits):
-    """Clamp to [0, 1] (NaN -> 0: fmax drops a NaN operand) and round to ``bits``."""
-    v = np.minimum(np.fmax(np.asarray(v, np.float32), np.float32(0)), np.float32(1))
-    return np.rint(v * np.float32((1 << bits) - 1)).astype(np.uint32)
+def _to_unorm(v, bits, out=None):
+    """Clamp to [0, 1] (NaN -> 0: fmax drops a NaN operand) and round to ``bits``:
+    uint32, or the integers written into ``out`` (any unsigned type of >= ``bits``
+    bits: the values are integers in [0, 2^bits), so the cast is exact). One
+    temporary, updated in place."""
+    t = np.fmax(np.asarray(v, np.float32), np.float32(0))
+    np.minimum(t, np.float32(1), out=t)
+    np.multiply(t, np.float32((1 << bits) - 1), out=t)
+    np.rint(t, out=t)
+    if out is None:
+        return t.astype(np.uint32)
+    np.copyto(out, t, casting="unsafe")
+    return out
 
 
 def _to_snorm(v, bits):
@@ -555,17 +567,19 @@ def _rgb9e5_encode(v):
     return (m[..., 0] | (m[..., 1] << 9) | (m[..., 2] << 18) | (e.astype(np.uint32) << 27)).astype(np.uint32)
 
 
-def unpack_format(fmt: str, elements, count: int):
+def unpack_format(fmt: str, elements, count: int, out=None):
     """Memory -> register values. ``elements``: for per-component formats an
     (n, count) array of raw unsigned elements (uint8/uint16/uint32); for packed
     formats an (n,) uint32 word. Returns (n, count): uint32 raw bits for integer
-    formats, float32 for the others."""
+    formats, float32 for the others. ``out``: an (n, count) float32 array (any
+    strides) to receive the values, honoured by unorm8/unorm16 (the others return
+    a new array: check ``result is out``)."""
     if fmt in INTEGER_FORMATS:
         return elements.astype(np.uint32)
     if fmt == "f16":
         return elements.astype(np.uint16).view(np.float16).astype(np.float32)
-    if fmt == "unorm8": return _unorm(elements, 8)
-    if fmt == "unorm16": return _unorm(elements, 16)
+    if fmt == "unorm8": return _unorm(elements, 8, out)
+    if fmt == "unorm16": return _unorm(elements, 16, out)
     if fmt == "snorm8": return _snorm(elements.astype(np.uint8).view(np.int8), 8)
     if fmt == "snorm16": return _snorm(elements.astype(np.uint16).view(np.int16), 16)
     if fmt == "srgba8":
@@ -586,19 +600,21 @@ def unpack_format(fmt: str, elements, count: int):
     return v[:, :count].astype(np.float32)
 
 
-def pack_format(fmt: str, values, count: int):
+def pack_format(fmt: str, values, count: int, out=None):
     """Register values -> memory elements, the inverse of :func:`unpack_format`.
     ``values``: (n, count) uint32 raw bits (integer formats) or float32. Returns
     (n, count) elements of the format's element type, or an (n,) uint32 word for
-    packed formats (components beyond ``count`` are 0)."""
+    packed formats (components beyond ``count`` are 0). ``out``: an (n, count)
+    array of the element type (any strides) to receive the elements, honoured by
+    unorm8/unorm16 (the others return a new array: check ``result is out``)."""
     if fmt == "i8": return values.astype(np.uint8)
     if fmt == "i16": return values.astype(np.uint16)
     if fmt == "i32": return values.astype(np.uint32)
     if fmt == "f16":
         with np.errstate(over="ignore"):
             return values.astype(np.float16).view(np.uint16)
-    if fmt == "unorm8": return _to_unorm(values, 8).astype(np.uint8)
-    if fmt == "unorm16": return _to_unorm(values, 16).astype(np.uint16)
+    if fmt == "unorm8": return _to_unorm(values, 8, np.empty(np.shape(values), np.uint8) if out is None else out)
+    if fmt == "unorm16": return _to_unorm(values, 16, np.empty(np.shape(values), np.uint16) if out is None else out)
     if fmt == "snorm8": return _to_snorm(values, 8).astype(np.int8).view(np.uint8)
     if fmt == "snorm16": return _to_snorm(values, 16).astype(np.int16).view(np.uint16)
     if fmt == "srgba8":

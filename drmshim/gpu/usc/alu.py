@@ -11,7 +11,7 @@ import inspect
 import numpy as np
 
 from uapi.isa import Instruction, Reg
-from uapi.isa.semantics import SINT, UINT, convert
+from uapi.isa.semantics import SINT, UINT, convert, saturate
 
 from .state import float_reader, float_writer, raw_reader, raw_writer, to_bits
 
@@ -30,15 +30,18 @@ def compile_falu(ins: Instruction):
     rd = [float_reader(ins[n], ins.values.get(f"{n}_abs", False), ins.values.get(f"{n}_neg", False)) for n in names]
     sat = ins.values.get("sat", False)
     write, impl = float_writer(dst, sat), ins.op.impl
-    if dst.size == 32 and not sat and "out" in inspect.signature(impl).parameters and len(rd) <= 2:
-        # Fast path: with every lane active, the ufunc writes the register row itself.
+    if dst.size == 32 and "out" in inspect.signature(impl).parameters and len(rd) <= 2:
+        # Fast path: with every lane active, the ufunc writes the register row itself
+        # (and saturate then clamps the row in place).
         row = dst.half // 2
         if len(rd) == 1:
             (a,) = rd
 
             def step1(b):
                 if b.all_active:
-                    impl(a(b), out=b.rows_f32[row])
+                    r = impl(a(b), out=b.rows_f32[row])
+                    if sat:
+                        saturate(r, out=r)
                 else:
                     write(b, impl(a(b)))
             return step1
@@ -46,7 +49,9 @@ def compile_falu(ins: Instruction):
 
         def step2(b):
             if b.all_active:
-                impl(a(b), c(b), out=b.rows_f32[row])
+                r = impl(a(b), c(b), out=b.rows_f32[row])
+                if sat:
+                    saturate(r, out=r)
             else:
                 write(b, impl(a(b), c(b)))
         return step2

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from uapi.isa import Instruction
-from uapi.isa.semantics import FORMAT_ELEMENT_B, pack_format
+from uapi.isa import Instruction, Reg
+from uapi.isa.semantics import FORMAT_ELEMENT_B, pack_format, unpack_format
 
 from .mem import ByteMemory, comps_to_values, load_values, read_vec, store_values, values_to_comps, write_vec
 from .state import float_reader, raw_reader, to_bits
@@ -68,21 +68,34 @@ def compile_iter(ins: Instruction):
     dst, cf, loc = ins["dst"], ins["cf"], ins["loc"]
     cf_w = ins["cf_w"] if ins["interp"] == "persp" else None
     where = raw_reader(ins["where"], 32) if loc in ("at_sample", "at_offset") else None
+    in_rows = dst.size == 32   # 32-bit components are register rows: evaluate straight into them
+
+    def ev(b, k, x, y, out=None):
+        """p0 * x + p1 * y + p2 in binary32, in this order (into ``out`` if given)."""
+        p = _planes(b, k).astype(np.float32, copy=False)
+        if out is None:
+            return p[0] * x + p[1] * y + p[2]
+        np.multiply(p[0], x, out=out)
+        np.add(out, np.multiply(p[1], y), out=out)
+        np.add(out, p[2], out=out)
+        return out
 
     def step(b):
         xy = _position(b, loc, where)
         x, y = xy[0], xy[1]
-
-        def ev(k):
-            p = _planes(b, k).astype(np.float32)
-            return p[0] * x + p[1] * y + p[2]
-        w = ev(cf_w) if cf_w is not None else None
+        w = ev(b, cf_w, x, y) if cf_w is not None else None
+        if in_rows and b.all_active and ROW_PATHS and np.shape(x) == (b.n,):
+            row = dst.half // 2
+            for i in range(dst.count):
+                v = ev(b, cf + i, x, y, out=b.rows_f32[row + i])
+                if w is not None:
+                    np.divide(v, w, out=v)
+            return
         comps = []
         for i in range(dst.count):
-            v = ev(cf + i)
+            v = ev(b, cf + i, x, y)
             if w is not None:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    v = v / w
+                v = v / w
             comps.append(to_bits(np.broadcast_to(v, (b.n,)), dst.size))
         write_vec(b, dst, comps, None)
     return step
@@ -108,10 +121,44 @@ def _tile_addresses(b, offset: int, idx) -> np.ndarray:
     return rec * ctx.tile_buffer.shape[1] + offset
 
 
+#: Take the paths that work on whole register rows when every lane is active
+#: (iter, ld_tile, st_tile): the same results as the general code; tests switch
+#: them off to compare.
+ROW_PATHS = True
+
+
+def _tile_words(b, offset: int, size: int):
+    """Word indices (``ByteMemory.word_index``) of every lane's ``size``-byte access
+    at ``offset`` in its tile record, or None; once per batch (ld_tile and st_tile
+    of one pixel share them)."""
+    key = ("tile_words", offset, size)
+    if key not in b.memo:
+        b.memo[key] = ByteMemory(b.ctx.tile_buffer).word_index(_tile_addresses(b, offset, None), size)
+    return b.memo[key]
+
+
+def _row_block(b, r: Reg):
+    """The (count, n) float32 register rows of 32-bit vector ``r`` (consecutive rows)."""
+    row = r.half // 2
+    return b.f32[row:row + r.count]
+
+
 def compile_ld_tile(ins: Instruction):
     dst, offset, fmt = ins["dst"], ins["offset"], ins["fmt"]
+    k = dst.count
+    # every lane active, 32-bit components, unorm elements as one aligned word: the
+    # lanes' words are gathered once and converted straight into the register rows
+    rows_path = fmt in ("unorm8", "unorm16") and dst.size == 32 and FORMAT_ELEMENT_B[fmt] * k in (2, 4, 8)
+    elem_t = np.dtype(f"u{FORMAT_ELEMENT_B[fmt]}")
+    word_t = np.dtype(f"u{FORMAT_ELEMENT_B[fmt] * k}") if rows_path else None
 
     def step(b):
+        if rows_path and b.all_active and ROW_PATHS:
+            words = _tile_words(b, offset, word_t.itemsize)
+            if words is not None:
+                elems = b.ctx.tile_buffer.reshape(-1).view(word_t).take(words).view(elem_t).reshape(-1, k)
+                unpack_format(fmt, elems, k, out=_row_block(b, dst).T)
+                return
         idx = None if b.all_active else np.flatnonzero(b.exec)
         vals = load_values(ByteMemory(b.ctx.tile_buffer), _tile_addresses(b, offset, idx), fmt, dst.count)
         write_vec(b, dst, values_to_comps(vals, dst.size), idx)
@@ -130,12 +177,22 @@ def compile_st_tile(ins: Instruction):
     if fmt in _PER_COMPONENT_FLOAT_FORMATS and not keep_old and FORMAT_ELEMENT_B[fmt] * k in (2, 4, 8):
         elem_t = np.dtype(f"u{FORMAT_ELEMENT_B[fmt]}")
         word_t = np.dtype(f"u{FORMAT_ELEMENT_B[fmt] * k}")
+        rows_path = fmt in ("unorm8", "unorm16") and data.size == 32
 
         def step_words(b):
             """Every lane's k elements as one aligned word: each register row is
             packed straight into its column of the lanes' elements."""
             m = b.effect_mask()
-            idx = None if m.all() else np.flatnonzero(m)
+            every = m.all()
+            if every and rows_path and ROW_PATHS:
+                # unorm from 32-bit rows: the (n, k) transposed view of the rows packs
+                # into the (n, k) elements in one call, no per-component copies
+                words = _tile_words(b, offset, word_t.itemsize)
+                if words is not None:
+                    elems = pack_format(fmt, _row_block(b, data).T, k, out=np.empty((b.n, k), elem_t))
+                    b.ctx.tile_buffer.reshape(-1).view(word_t)[words] = elems.view(word_t).reshape(-1)
+                    return
+            idx = None if every else np.flatnonzero(m)
             mem = ByteMemory(b.ctx.tile_buffer)
             words = mem.word_index(_tile_addresses(b, offset, idx), word_t.itemsize)
             if words is None:   # unaligned or out of range: the general path (and its faults)

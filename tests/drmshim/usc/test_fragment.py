@@ -179,7 +179,7 @@ def test_st_tile_row_by_row_path_equals_the_general_path(fmt, regs, monkeypatch)
         tiles, rows = [], []
         for general in (False, True):
             packer = frag.pack_format
-            monkeypatch.setattr(frag, "pack_format", lambda *a: rows.append(a[1].shape) or packer(*a))
+            monkeypatch.setattr(frag, "pack_format", lambda *a, **kw: rows.append(a[1].shape) or packer(*a, **kw))
             if general:
                 monkeypatch.setattr(frag, "_PER_COMPONENT_FLOAT_FORMATS", ())
             ctx, _, _ = fragment_context(n_quads=8)
@@ -195,7 +195,9 @@ def test_st_tile_row_by_row_path_equals_the_general_path(fmt, regs, monkeypatch)
             """, ctx=ctx, inputs={**inputs, 9: flag})
             monkeypatch.undo()
             tiles.append(ctx.tile_buffer[:, :width].copy())
-            if not general:
+            if not general and discarded is None and fmt.startswith("unorm") and "l" not in regs:
+                assert rows == [(ctx.lanes, k)]   # unorm from 32-bit rows, every lane: one call over the rows
+            elif not general:
                 assert rows == [rows[0]] * k and rows[0][1] == 1   # the row-by-row path ran
         assert tiles[0].any()
         np.testing.assert_array_equal(tiles[0], tiles[1])
@@ -219,3 +221,46 @@ def test_iter_of_a_batch_of_one_primitive_equals_per_lane_planes():
         ref.coefficients = np.ascontiguousarray(planes[ctx.primitive_index].transpose(1, 2, 0))
         per_lane = run(asm, ctx=ref, batch_lanes=16)
         np.testing.assert_array_equal(shared.registers[1:6], per_lane.registers[1:6])
+
+
+@pytest.mark.parametrize("fmt, width", [("unorm8", 4), ("unorm16", 8), ("unorm8", 2)])
+def test_row_paths_equal_the_general_path(fmt, width, monkeypatch):
+    """iter, ld_tile and st_tile on whole register rows (every lane active) give the
+    bits of the general path: a blend over every byte value of the record,
+    perspective planes with NaN/inf/-0 coefficients, out-of-range and tie values."""
+    from drmshim.gpu.usc import frag
+    k = width // (1 if fmt == "unorm8" else 2)
+    regs = "_".join(f"r{r}" for r in range(10, 10 + k))
+    out_regs = "_".join(f"r{r}" for r in range(20, 20 + k))
+    ctx0, _, _ = fragment_context(n_quads=96)
+    n = ctx0.lanes
+    tile0 = RNG.integers(0, 256, (n, 8), dtype=np.uint8)
+    tile0[:256, 0] = np.arange(256)                          # every byte value
+    specials = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 0.5, 1.5, 0.25 / 255, 1e-8], np.float32)
+    coeff = RNG.uniform(-2, 2, (6, 3, n)).astype(np.float32)
+    coeff[2:6, 2, :len(specials)] = specials[:, None].T
+    coeff[0] = np.abs(coeff[0]) + 0.1                        # the 1/w plane
+    coeff[0, 0, :3] = [0.0, -0.0, np.nan]
+    results = []
+    for rows_on in (True, False):
+        monkeypatch.setattr(frag, "ROW_PATHS", rows_on)
+        ctx, _, _ = fragment_context(n_quads=96)
+        ctx.quads = False
+        ctx.coefficients = coeff
+        ctx.tile_buffer = tile0.copy()
+        ctx.tile_index = RNG.permutation(n).astype(np.int64) if not results else results[0][2]
+        out = run(f"""
+            iter.persp.center r2_r3_r4_r5, cf2, cf0
+            ld_tile.{fmt} {regs}, 0
+            fmul r20, r10, r5
+            fadd.sat r20, r20, r2
+            fmul r21, r11, r3
+            {"fadd.sat r22, r12, r4" if k > 2 else ""}
+            {"fmul r23, r13, 0.5" if k > 3 else ""}
+            st_tile.{fmt} {out_regs}, 0, {(1 << k) - 1}
+        """, ctx=ctx, debug=False)
+        results.append((out.registers.copy(), ctx.tile_buffer.copy(), ctx.tile_index))
+    (regs_a, tile_a, _), (regs_b, tile_b, _) = results
+    assert not np.array_equal(tile_a, tile0)
+    np.testing.assert_array_equal(tile_a, tile_b)
+    np.testing.assert_array_equal(regs_a, regs_b)
