@@ -306,6 +306,9 @@ def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_b
     return n
 
 
+_ZERO_PLANE = np.float32(0)
+
+
 def _single_layer(n: int) -> R.RankLayers:
     return R.RankLayers(np.arange(n, dtype=np.int64), np.array([0, n], np.int64), np.zeros(n, np.int32))
 
@@ -317,6 +320,8 @@ class _PassContext:
         self.frags, self.draw, self.one_draw = frags, draw, one_draw
         self._run = None                                         # (indices, first) of a run layer
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
+        self._cf_buffer = None                                   # see _coefficients
+        self._cf_filled: dict = {}
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
 
@@ -457,16 +462,44 @@ class _PassContext:
         """The PDM's coefficient registers of lanes from setup rows ``tri``:
         (cf, 3, n) float32, one contiguous take per plane row (rows are in range).
         Only the registers in ``read`` (None: all) are gathered; the program reads
-        no other, they stay zero."""
-        cf, three, _ = self.planes_t.shape
-        rows = self.planes_t.reshape(cf, three, -1)
-        index = np.asarray(tri, np.intp)
-        out = np.zeros((cf, three, len(index)), self.planes_t.dtype)
+        no other, they are zero. A plane row equal on every setup row (bit for bit,
+        e.g. the 1/w plane of unprojected geometry) is a fill, not a gather.
+
+        The result is a view of one buffer per pass, reused by the next call (a
+        layer's program has finished with it by then): no fresh pages per layer,
+        and constant rows filled once."""
+        cf, three, n_rows = self.planes_t.shape
+        n = len(tri)
+        buf = self._cf_buffer
+        if buf is None or buf.shape[2] < n:
+            buf = self._cf_buffer = np.empty((cf, three, n), self.planes_t.dtype)
+            self._cf_filled = {}
+        filled = self._cf_filled
+        index = None
         for k in range(cf):
-            if read is None or k in read:
-                for i in range(three):
-                    rows[k, i].take(index, out=out[k, i], mode="clip")
-        return out
+            for i in range(three):
+                const = self._cf_constant[k][i] if read is None or k in read else _ZERO_PLANE
+                if const is not None:
+                    if filled.get((k, i)) != const.tobytes():
+                        buf[k, i].fill(const)
+                        filled[(k, i)] = const.tobytes()
+                    continue
+                if index is None:
+                    index = np.asarray(tri, np.intp)
+                self.planes_t[k, i].take(index, out=buf[k, i, :n], mode="clip")
+                filled.pop((k, i), None)
+        return buf[:, :, :n]
+
+    @cached_property
+    def _cf_constant(self) -> list:
+        """[cf][i]: the value of plane row (cf, i) when every setup row holds the same
+        bits there, else None."""
+        cf, three, n_rows = self.planes_t.shape
+        if n_rows == 0:
+            return [[None] * three for _ in range(cf)]
+        bits = self.planes_t.view(np.uint32)
+        same = (bits == bits[:, :, :1]).all(axis=2)
+        return [[self.planes_t[k, i, 0].copy() if same[k, i] else None for i in range(three)] for k in range(cf)]
 
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:

@@ -157,7 +157,9 @@ def compile_ld_tile(ins: Instruction):
             words = _tile_words(b, offset, word_t.itemsize)
             if words is not None:
                 elems = b.ctx.tile_buffer.reshape(-1).view(word_t).take(words).view(elem_t).reshape(-1, k)
-                unpack_format(fmt, elems, k, out=_row_block(b, dst).T)
+                rows = _row_block(b, dst)
+                for c in range(k):   # column by column: contiguous rows (a transposed out is 2x slower)
+                    unpack_format(fmt, elems[:, c:c + 1], 1, out=rows[c][:, None])
                 return
         idx = None if b.all_active else np.flatnonzero(b.exec)
         vals = load_values(ByteMemory(b.ctx.tile_buffer), _tile_addresses(b, offset, idx), fmt, dst.count)
@@ -186,11 +188,16 @@ def compile_st_tile(ins: Instruction):
             every = m.all()
             if every and rows_path and ROW_PATHS:
                 # unorm from 32-bit rows: the (n, k) transposed view of the rows packs
-                # into the (n, k) elements in one call, no per-component copies
+                # in one call, no per-component copies
                 words = _tile_words(b, offset, word_t.itemsize)
                 if words is not None:
-                    elems = pack_format(fmt, _row_block(b, data).T, k, out=np.empty((b.n, k), elem_t))
-                    b.ctx.tile_buffer.reshape(-1).view(word_t)[words] = elems.view(word_t).reshape(-1)
+                    # packed in the rows' (k, n) layout, then each lane's word composed
+                    # from its k elements (element c at byte c * elem_t.itemsize)
+                    elems = pack_format(fmt, _row_block(b, data).T, k, out=np.empty((k, b.n), elem_t).T).T
+                    word = elems[0].astype(word_t)
+                    for c in range(1, k):
+                        word |= elems[c].astype(word_t) << word_t.type(8 * elem_t.itemsize * c)
+                    b.ctx.tile_buffer.reshape(-1).view(word_t)[words] = word
                     return
             idx = None if every else np.flatnonzero(m)
             mem = ByteMemory(b.ctx.tile_buffer)

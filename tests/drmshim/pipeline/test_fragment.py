@@ -253,3 +253,30 @@ def test_vertex_half_faults_name_their_unit():
     with pytest.raises(GPUFault) as info:
         ex.run_vertex(cmd)
     assert info.value.info.unit == "VDM" and info.value.info.address == 0xBAD_0000 and info.value.info.is_read
+
+
+def test_coefficient_gathers_reuse_one_buffer_and_fill_constant_planes():
+    """The per-lane coefficient registers of a pass's layers (one buffer reused, plane
+    rows equal on every setup row filled instead of gathered, unread registers 0)
+    equal a fresh gather of every plane row, call after call, for shrinking and
+    growing layers and changing read sets."""
+    from drmshim.gpu.pipeline import fragment as F
+    rng = np.random.default_rng(5)
+    n_rows, n_cf = 40, 6
+    planes = rng.standard_normal((n_rows, n_cf, 3)).astype(np.float32)
+    planes[:, 0] = [0.0, -0.0, 1.0]                     # the 1/w plane of unprojected geometry
+    planes[:, 3, 1] = np.nan
+    planes[:, 4, 2] = np.float32(-0.0)
+    ctx = object.__new__(F._PassContext)
+    ctx.planes_t = np.ascontiguousarray(planes.transpose(1, 2, 0))
+    ctx._cf_buffer, ctx._cf_filled = None, {}
+    for n, read in [(500, frozenset({0, 2, 3})), (300, None), (700, frozenset({1, 4})), (200, frozenset({0, 2, 3})),
+                    (700, None)]:
+        tri = rng.integers(0, n_rows, n)
+        got = ctx._coefficients(tri, read)
+        want = ctx.planes_t[:, :, tri].copy()
+        for k in range(n_cf):
+            if read is not None and k not in read:
+                want[k] = 0
+        assert got.shape == (n_cf, 3, n)
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
