@@ -17,6 +17,7 @@ becomes the writer/reader sync of the batch's resources.
 
 from __future__ import annotations
 
+import contextlib
 import struct
 import threading
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from .device import BO, Command, Device
 from .pool import Pool
 from .tilebuffer import TileLayout, clear_program, load_program, make_tile_layout, tile_size_px
 
-__all__ = ["Batch", "Submission"]
+__all__ = ["Batch", "Submission", "hold_all"]
 
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 _retire_lock = threading.Lock()
@@ -44,7 +45,14 @@ UNIT_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_UNIT_"):] for n in dir(uapi) if
 
 class Submission:
     """One SUBMIT: its out-syncobj, what must live until it completes, and where the
-    kernel writes each command's feedback (read at retirement: ``feedback``)."""
+    kernel writes each command's feedback (read at retirement: ``feedback``).
+
+    The syncobj handle is owned by the submission and shared by every thread that
+    waits on it, exports it or names it as an in-sync of a later SUBMIT. Those uses
+    hold the handle (``hold``) for the length of their ioctl; retirement destroys the
+    syncobj only once nobody holds it (else the last holder does), so no ioctl ever
+    names a destroyed handle. A retired submission hands out no handle: it has
+    signalled, and there is nothing left to wait for."""
 
     def __init__(self, device: Device, handle: int, pools: list[Pool], bos: list[BO], label: str,
                  feedback_slots=(), on_retire=None):
@@ -53,20 +61,39 @@ class Submission:
         self.feedback: list[dict] = []
         self.on_retire = on_retire
         self.done = False
+        self._lock = threading.Lock()       # guards done, _holders, _destroyed
+        self._holders = 0
+        self._destroyed = False
+
+    @contextlib.contextmanager
+    def hold(self):
+        """The syncobj handle, kept alive until the block ends; None once retired."""
+        with self._lock:
+            if self.done:
+                handle = None
+            else:
+                self._holders += 1
+                handle = self.handle
+        try:
+            yield handle
+        finally:
+            if handle is not None:
+                with self._lock:
+                    self._holders -= 1
+                    destroy = self.done and self._holders == 0 and not self._destroyed
+                    self._destroyed |= destroy
+                if destroy:
+                    self.device.syncobj_destroy(self.handle)
 
     def poll(self) -> bool:
         return self.wait(0)
 
     def wait(self, timeout_ns: int = -1) -> bool:
         """Wait up to timeout_ns (< 0: forever, 0: poll); True once completed (and retired)."""
-        if self.done:
-            return True
-        try:
-            signalled = self.device.syncobj_wait([self.handle], timeout_ns=timeout_ns)
-        except OSError:
-            if self.done:           # another thread retired it (and destroyed the syncobj) meanwhile
+        with self.hold() as handle:
+            if handle is None:
                 return True
-            raise
+            signalled = self.device.syncobj_wait([handle], timeout_ns=timeout_ns)
         if signalled:
             self.retire()
         return self.done
@@ -85,7 +112,10 @@ class Submission:
                 if fb.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
                     entry["fault"] = (int(fb.fault_address), UNIT_NAMES.get(fb.fault_unit, str(fb.fault_unit)))
                 self.feedback.append(entry)
-            self.done = True
+            with self._lock:
+                self.done = True
+                destroy = self._holders == 0 and not self._destroyed
+                self._destroyed |= destroy
             if self.on_retire is not None:
                 self.on_retire(self)
             for pool in self.pools:
@@ -93,10 +123,17 @@ class Submission:
             for bo in self.bos:
                 bo.release()
             self.pools, self.bos = [], []
+        if destroy:
             self.device.syncobj_destroy(self.handle)
 
     def __repr__(self):
         return f"<Submission {self.label} {'done' if self.done else 'pending'}>"
+
+
+def hold_all(stack: contextlib.ExitStack, submissions) -> list[int]:
+    """The handles of the submissions not yet retired, each held until ``stack`` closes."""
+    handles = (stack.enter_context(s.hold()) for s in submissions)
+    return [h for h in handles if h is not None]
 
 
 @dataclass(eq=False)
@@ -150,7 +187,7 @@ class Batch:
         """Record that this batch reads (or writes) ``resource`` and keep its BO alive."""
         bo = resource.bo
         if id(bo) not in self.bo_refs:
-            bo.refs += 1
+            bo.ref()
             self.bo_refs[id(bo)] = bo
         if write:
             self.writes.add(resource)
@@ -161,7 +198,7 @@ class Batch:
 
     def keep(self, bo: BO) -> None:
         if id(bo) not in self.bo_refs:
-            bo.refs += 1
+            bo.ref()
             self.bo_refs[id(bo)] = bo
 
     # ------------------------------------------------------------------ render command

@@ -92,6 +92,13 @@ class BO:
         n = len(raw) if not isinstance(raw, memoryview) else raw.nbytes
         self.map[offset_B:offset_B + n] = raw
 
+    def ref(self) -> None:
+        """One more reference. Under the device lock, as releases may run in any thread
+        (submissions retire in whichever thread notices): an unlocked ``refs += 1`` could
+        lose a concurrent decrement or be lost to it."""
+        with self.device.lock:
+            self.refs += 1
+
     def release(self) -> None:
         """Give the BO back (to the cache when it is cacheable)."""
         self.device.bo_release(self)

@@ -30,7 +30,7 @@ from driver.gallium import (
     Transfer, VertexBuffer, VertexElement, ViewportState, PIPE_TIMEOUT_INFINITE,
 )
 
-from .batch import Batch, Submission
+from .batch import Batch, Submission, hold_all
 from .device import Device
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
@@ -58,7 +58,8 @@ class AgxFence(PipeFence):
         sub = self.submission
         if sub is None or sub.poll():
             return None
-        return sub.device.syncobj_export(sub.handle, sync_file=True)
+        with sub.hold() as handle:          # None: retired (by any thread), so signalled
+            return None if handle is None else sub.device.syncobj_export(handle, sync_file=True)
 
 
 class AgxScreen(PipeScreen):
@@ -431,7 +432,10 @@ class AgxContext(PipeContext):
             if r.bo is not None and r.bo.shared:          # (a destroyed staging resource has no BO)
                 from .implicit import foreign_writers
                 for sub in foreign_writers(r.bo):
-                    fd = sub.device.syncobj_export(sub.handle, sync_file=True)
+                    with sub.hold() as foreign:
+                        if foreign is None:              # retired meanwhile: nothing to wait for
+                            continue
+                        fd = sub.device.syncobj_export(foreign, sync_file=True)
                     temporary.append(dev.syncobj_import_sync_file(fd))
                     self.stats["implicit_syncs"] += 1
                     import uapi
@@ -440,8 +444,11 @@ class AgxContext(PipeContext):
         handle = dev.syncobj_create()
         sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label,
                          batch.feedback_slots, self._retired)
-        waits = [s.handle for s in in_syncs if not s.done] + temporary
-        dev.submit(cmds, in_syncs=waits, out_syncs=[handle], queue_id=self.queue_id)
+        # Any thread may retire (and destroy the syncobj of) an in-sync at any moment
+        # (screen.retire, fence waits of other contexts): hold each until SUBMIT has read it.
+        with contextlib.ExitStack() as held:
+            waits = hold_all(held, in_syncs) + temporary
+            dev.submit(cmds, in_syncs=waits, out_syncs=[handle], queue_id=self.queue_id)
         for t in temporary:
             dev.syncobj_destroy(t)
         self.stats["submits"] += 1

@@ -9,6 +9,8 @@ Waits drop the file lock while they block.
 
 from __future__ import annotations
 
+import struct
+
 import uapi
 
 from . import fds
@@ -25,12 +27,15 @@ TIMELINE_WAIT_FLAGS = WAIT_FLAGS | uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE
 TRANSFER_WAIT_S = 10.0  # how long TRANSFER with WAIT_FOR_SUBMIT waits for a fence, as the kernel
 
 
+# The arrays are decoded from the copied bytes themselves. (A pointer cast from a
+# temporary ``ffi.from_buffer`` does not keep the bytes alive: they could be freed and
+# reused by another thread before being read, giving garbage handles.)
 def _u32s(address: int, count: int) -> list[int]:
-    return list(ffi.unpack(ffi.cast("__u32 *", ffi.from_buffer(copy_from_user(address, 4 * count))), count))
+    return list(struct.unpack(f"={count}I", copy_from_user(address, 4 * count)))
 
 
 def _u64s(address: int, count: int) -> list[int]:
-    return list(ffi.unpack(ffi.cast("__u64 *", ffi.from_buffer(copy_from_user(address, 8 * count))), count))
+    return list(struct.unpack(f"={count}Q", copy_from_user(address, 8 * count)))
 
 
 def _lookup_all(file, handles: list[int]) -> list[Syncobj]:

@@ -232,3 +232,44 @@ def test_wait_deadline_is_accepted_as_a_hint(dev):
     s = dev.syncobj(signaled=True)
     dev.ioctl("SYNCOBJ_WAIT", handles=dev.array("__u32", [s]), count_handles=1, timeout_nsec=0,
               flags=uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_DEADLINE, deadline_nsec=time.monotonic_ns())
+
+
+def test_handle_arrays_are_read_intact_while_other_threads_allocate(dev):
+    """WAIT, TIMELINE_WAIT and QUERY read their handle (and point) arrays as they are, even
+    when other threads allocate and free small objects all the time (the kernel must not
+    read the copied array through a pointer into an object already freed)."""
+    import sys
+
+    handles = [dev.syncobj(signaled=True) for _ in range(4)]
+    stop = threading.Event()
+    errors = []
+
+    def churn():
+        junk = []
+        while not stop.is_set():
+            junk = [bytes([0xA5]) * (4 + i % 5) for i in range(64)] + [junk[:1]]
+
+    def waiter(h):
+        try:
+            for _ in range(1500):
+                dev.wait([h])
+                dev.wait([h], points=[0])
+                assert _query(dev, [h]) == [0]
+        except Exception as e:             # noqa: BLE001 - reported below
+            errors.append(e)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)            # switch threads as often as possible
+    try:
+        churners = [threading.Thread(target=churn) for _ in range(2)]
+        waiters = [threading.Thread(target=waiter, args=(h,)) for h in handles]
+        for t in churners + waiters:
+            t.start()
+        for t in waiters:
+            t.join()
+    finally:
+        stop.set()
+        for t in churners:
+            t.join()
+        sys.setswitchinterval(interval)
+    assert not errors, errors[:3]
