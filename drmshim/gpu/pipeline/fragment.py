@@ -26,7 +26,8 @@ from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
 
-__all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record"]
+__all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record", "uniform_cover",
+           "overwrites_every_record"]
 
 SIDE_EFFECTS = {"device_store", "atomic", "image_write", "image_atomic"}
 
@@ -228,17 +229,21 @@ def _filter(frags: R.Fragments, keep: np.ndarray) -> R.Fragments:
 
 
 def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, tile_buffer,
-                all_tiles: bool) -> int:
+                all_tiles: bool, cover=None) -> int:
+    """Shade the pass of setup ``rows``; ``cover``: its ``uniform_cover`` when the
+    caller has it."""
     setup = tvb.setup
     S, W, H = frame.S, frame.W, frame.H
     draw_ids = np.array(sorted(states), np.int64)
-    lanes = _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles)
+    lanes = _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles, cover)
     if lanes is not None:
         return lanes
     vps = [states[d].geom.draw.ppp.get("viewport") for d in draw_ids]
     lo = min(v.min_depth if v is not None else 0.0 for v in vps)
     hi = max(v.max_depth if v is not None else 1.0 for v in vps)
-    frags = R.rasterize(setup, (0, 0, W, H), S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)))
+    # fragment depth is read by depth/stencil tests only (a shader reads its z plane)
+    depth = any(not states[d].ds.trivial for d in draw_ids)
+    frags = R.rasterize(setup, (0, 0, W, H), S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)), depth=depth)
     if len(frags) == 0:
         return 0
     one_draw = len(draw_ids) == 1
@@ -266,7 +271,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     draw = np.broadcast_to(np.int64(draw_ids[0]), (len(frags),)) if one_draw else tvb.row_draw[frags.tri]
     los = np.array([v.min_depth if v is not None else 0.0 for v in vps], np.float32)
     his = np.array([v.max_depth if v is not None else 1.0 for v in vps], np.float32)
-    if not one_draw and ((los != los[0]).any() or (his != his[0]).any()):   # per-draw depth range
+    if depth and not one_draw and ((los != los[0]).any() or (his != his[0]).any()):   # per-draw depth range
         slot = np.searchsorted(draw_ids, draw)
         lo_f, hi_f = np.minimum(los, his)[slot], np.maximum(los, his)[slot]
         frags = replace(frags, z=np.clip(frags.z, lo_f[:, None], hi_f[:, None]).astype(np.float32))
@@ -281,14 +286,12 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     return ctx.in_order(layers)
 
 
-def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles) -> int | None:
-    """The pass of one draw whose program writes the same bytes on every lane, with
-    no depth/stencil work, single-sampled, HSR on (a full-screen clear or fill):
-    which fragment of a pixel comes last does not matter, so only the covered
-    pixels are needed. ``R.covered_pixels`` finds them block by block, without a
-    fragment per pixel; the result (records, counters) is the one
-    ``hidden_surface_removal`` gives. Returns the lanes shaded, or None when the
+def uniform_cover(tvb, rows, frame, states, all_tiles: bool):
+    """For a pass of one draw whose program writes the same bytes on every lane, with
+    no depth/stencil work, single-sampled, HSR on (a full-screen clear or fill): (its
+    state, covered bool[H, W], fragments) from ``R.covered_pixels``. None when the
     pass is not of this kind."""
+    draw_ids = sorted(states)
     if len(draw_ids) != 1 or frame.S != 1 or not all_tiles or not tvb.hsr:
         return None
     st = states[int(draw_ids[0])]
@@ -297,6 +300,32 @@ def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_b
     if not np.array_equal(st.geom.rect, (0, 0, frame.W, frame.H)):
         return None
     covered, fragments = R.covered_pixels(tvb.setup, (0, 0, frame.W, frame.H), rows=rows)
+    return st, covered, fragments
+
+
+def overwrites_every_record(cover, n_records: int) -> bool:
+    """True when the pass of ``cover`` (``uniform_cover``) writes every byte of
+    every one of the ``n_records`` tile records: what the tile held before (the
+    background program's output) is never seen."""
+    if cover is None:
+        return False
+    st, covered, _ = cover
+    return bool(st.uniform[0].all()) and covered.size == n_records and bool(covered.all())
+
+
+def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles,
+                           cover=None) -> int | None:
+    """The pass of one draw whose program writes the same bytes on every lane (see
+    ``uniform_cover``): which fragment of a pixel comes last does not matter, so
+    only the covered pixels are needed. ``R.covered_pixels`` finds them block by
+    block, without a fragment per pixel; the result (records, counters) is the one
+    ``hidden_surface_removal`` gives. Returns the lanes shaded, or None when the
+    pass is not of this kind."""
+    if cover is None:
+        cover = uniform_cover(tvb, rows, frame, states, all_tiles)
+    if cover is None:
+        return None
+    st, covered, fragments = cover
     if fragments == 0:
         return 0
     st.passed += fragments

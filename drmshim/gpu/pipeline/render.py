@@ -67,7 +67,7 @@ from uapi import packets as P
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
-from .fragment import broadcast_record, draw_state, shade_pass, uniform_record
+from .fragment import broadcast_record, draw_state, overwrites_every_record, shade_pass, uniform_cover, uniform_record
 from .pbe import store_render_target
 from .ppp import DrawGeometry, process_draw
 from .scratch import run_program
@@ -295,6 +295,27 @@ def _run_tile_program(core, command, va: int, px, py, S, tile_buffer, unit_label
         raise GPUFault(type(info)(info.address, unit_label, info.is_read)) from None
 
 
+#: Units whose only effects are on registers and the tile buffer.
+_TILE_ONLY_UNITS = frozenset({"falu", "ialu", "cmpsel", "convert", "mov", "mov_imm", "get_sr", "quad", "iter",
+                              "ldcf", "texture_sample", "texture_load", "texture_query", "texture_size",
+                              "image_load", "device_load", "ld_tile", "st_tile", "wait", "stop", "cf", "jmp",
+                              "barrier"})
+
+
+def _tile_only(core, command, va: int) -> bool:
+    """True when the program at ``va`` (0: none) writes nothing but registers and
+    tile memory (no device stores, atomics, depth or sample-mask outputs, no
+    render-target stores of its own)."""
+    if not va:
+        return True
+    pipe = read_pipeline(command.memory, va, "PDM", command.cmd.sampler_heap)
+    if pipe.pbe:
+        return False
+    if not pipe.code_va:
+        return True
+    return all(ins.op.unit in _TILE_ONLY_UNITS for _, ins in core.load(pipe.code_va).instructions)
+
+
 def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
     cmd = command.cmd
     W, H, S, T = _geometry_of(cmd)
@@ -319,10 +340,15 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
             tiles_done += len(tiles)
         px, py, record_of, key = _pixel_map(tvb, tiles)
         tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
-        _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key, caches=executor.caches)
+        all_tiles = tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y
+        cover = uniform_cover(tvb, ps.rows, frame, states, all_tiles) if len(ps.rows) else None
+        # a pass that writes every byte of every record hides the background program's
+        # output: like a hidden fragment (HSR), it is not run when it has no other effect
+        if not (overwrites_every_record(cover, tile_buffer.shape[0]) and _tile_only(core, command, bg)):
+            _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key, caches=executor.caches)
         if len(ps.rows):
             fragments += shade_pass(core, command, tvb, ps.rows, frame, states, record_of, tile_buffer,
-                                    tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y)
+                                    all_tiles, cover)
         _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
                           caches=executor.caches)
     frame.store()

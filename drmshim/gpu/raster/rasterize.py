@@ -243,7 +243,7 @@ def covered_pixels(setup: TriangleSetup, rect: tuple[int, int, int, int], *, row
 
 def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
               rows: np.ndarray | None = None, depth_clamp: tuple[float, float] = (0.0, 1.0),
-              block_px: int | None = None) -> Fragments:
+              block_px: int | None = None, depth: bool = True) -> Fragments:
     """Rasterise setup triangles inside ``rect`` = (x0, y0, x1, y1) pixels (exclusive).
 
     ``rect`` is the intersection of viewport, scissor, framebuffer and, for tiled
@@ -253,7 +253,9 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     is clamped to after the offset ([0, 1] for GL; [min(n,f), max(n,f)] with depth
     clamp). ``block_px``: the block size (a power of two); None picks 16 when the
     triangles' clipped bounding boxes average over 1024 px, else 8 (measured best
-    for big and for small triangles). Returns layered ``Fragments`` (see there).
+    for big and for small triangles). ``depth``: False when no one reads the
+    fragments' depth (no depth/stencil test in the pass): ``z`` is then a read-only
+    array of zeros, not computed. Returns layered ``Fragments`` (see there).
     """
     pos = sample_positions_fx(samples)                      # (S, 2)
     all_bits = (1 << samples) - 1
@@ -288,7 +290,7 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     r_tri = ptri[rest].astype(np.int32)[pair]
     r_x = px0[rest].astype(np.int32)[pair] + dx
     r_y = py0[rest].astype(np.int32)[pair] + dy
-    r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None]
+    r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None] if depth else None
 
     # --- 3b. whole full blocks, broadcast straight into the output, layer by layer --
     nb = B * B
@@ -297,13 +299,14 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     np.cumsum(w_layer_counts + r_layer_counts, out=offsets[1:])
     if n_whole == 0:
         tri, x, y, coverage, z = r_tri, r_x, r_y, r_cov, r_z
+        total = len(r_tri)
     else:
         total = int(offsets[-1])
         tri = np.empty(total, np.int32)
         x = np.empty(total, np.int32)
         y = np.empty(total, np.int32)
         coverage = np.empty(total, np.uint8)
-        z = np.empty((total, samples), np.float32)
+        z = np.empty((total, samples), np.float32) if depth else None
         ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
         lxf, lyf = lx.astype(np.float32), ly.astype(np.float32)
         w_tri, w_x, w_y = (v[:n_whole].astype(np.int32) for v in (ptri, px0, py0))
@@ -315,6 +318,8 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
             np.add(w_x[p0:p1, None], lx, out=x[dst:end].reshape(n, nb))
             np.add(w_y[p0:p1, None], ly, out=y[dst:end].reshape(n, nb))
             coverage[dst:end] = all_bits
+            if not depth:
+                return
             dz = dzdx[p0:p1, None] * lxf
             dz += dzdy[p0:p1, None] * lyf
             np.add(zp[p0:p1, None, :], dz[:, :, None], out=z[dst:end].reshape(n, nb, samples))
@@ -336,10 +341,14 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
                     x[dst:end] = r_x[r0:r1]
                     y[dst:end] = r_y[r0:r1]
                     coverage[dst:end] = r_cov[r0:r1]
-                    z[dst:end] = r_z[r0:r1]
-    lo, hi = depth_clamp
-    np.maximum(z, np.float32(lo), out=z)
-    np.minimum(z, np.float32(hi), out=z)
+                    if depth:
+                        z[dst:end] = r_z[r0:r1]
+    if depth:
+        lo, hi = depth_clamp
+        np.maximum(z, np.float32(lo), out=z)
+        np.minimum(z, np.float32(hi), out=z)
+    else:
+        z = np.broadcast_to(np.float32(0), (total, samples))
     offsets = np.unique(offsets)          # drop layers left empty by zero-coverage pairs
     return Fragments(tri.astype(np.int32, copy=False), x.astype(np.int32, copy=False),
                      y.astype(np.int32, copy=False), coverage, z, samples, offsets)

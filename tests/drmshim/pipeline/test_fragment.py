@@ -280,3 +280,43 @@ def test_coefficient_gathers_reuse_one_buffer_and_fill_constant_planes():
                 want[k] = 0
         assert got.shape == (n_cf, 3, n)
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_background_program_skipped_only_when_every_record_is_overwritten(monkeypatch):
+    """A pass whose uniform program covers and writes every record hides the
+    background program: it is not run (same image as running it). It runs when the
+    draw leaves pixels uncovered, or when the program has effects beyond the tile."""
+    from drmshim.gpu.pipeline import render
+    ran = []
+    original = render._run_tile_program
+
+    def counting(*a, **kw):
+        ran.append(a[2])
+        return original(*a, **kw)
+    monkeypatch.setattr(render, "_run_tile_program", counting)
+
+    def scene(vertices):
+        sc = Scene(Space(), W, H, clear=(0, 0, 1, 1))
+        sc.draw(vertices, RED, primitive="TRIANGLE_STRIP")
+        return sc
+
+    img = scene(quad(0)).render()
+    assert len(ran) == 1 and (img[..., 0] == 255).all()        # the end-of-tile program only
+    with monkeypatch.context() as m:
+        m.setattr(render, "_tile_only", lambda *a: False)
+        ran.clear()
+        assert np.array_equal(scene(quad(0)).render(), img) and len(ran) == 2
+
+    ran.clear()
+    img = scene(quad(0) * np.array([0.5, 1, 1, 1], np.float32)).render()   # the middle half of the columns
+    assert len(ran) == 2 and (img[:, 0, 2] == 255).all() and (img[:, W // 2, 0] == 255).all()
+
+    sp = Space()
+    sc = Scene(sp, W, H)
+    addr = sp.alloc(4)
+    sc.bg = sp.usc("mov_imm r4, 7\nmov_imm r5, 0\ndevice_store.i32 r4, u0_u1, r5, 0, 0\nwait 0\nstop",
+                   uniforms=u64_uniforms(addr))
+    sc.draw(quad(0), RED, primitive="TRIANGLE_STRIP")
+    ran.clear()
+    assert (sc.render()[..., 0] == 255).all()
+    assert len(ran) == 2 and sp.get(addr, 4, np.uint32)[0] == 7

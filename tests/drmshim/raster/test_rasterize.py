@@ -281,3 +281,20 @@ def test_covered_pixels_is_the_image_of_rasterize(rect, block_px):
         expect[frags.y - rect[1], frags.x - rect[0]] = True
         np.testing.assert_array_equal(image, expect)
         assert count == len(frags)
+
+
+@pytest.mark.parametrize("samples", [1, 4])
+@pytest.mark.parametrize("block_px", [4, 16])
+def test_without_depth_only_z_is_left_out(samples, block_px):
+    """rasterize(depth=False) gives the same fragments and layers, with z all zero
+    (big triangles: whole blocks and spans; small ones: spans only)."""
+    rng = np.random.default_rng(7)
+    for size in (6, 60):
+        tris = rng.uniform(-4, 68, size=(15, 1, 2)) + rng.uniform(-size, size, size=(15, 3, 2))
+        setup = setup_triangles(window_tris(tris, z=0.25))
+        a = rasterize(setup, (0, 0, 64, 64), samples, block_px=block_px)
+        b = rasterize(setup, (0, 0, 64, 64), samples, block_px=block_px, depth=False)
+        assert len(a) > 50
+        for name in ("tri", "x", "y", "coverage", "layer_offsets"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        assert b.z.shape == a.z.shape and not b.z.any()
