@@ -19,6 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from uapi import packets as P
+from uapi.isa.semantics import format_bytes
 
 from .. import raster as R
 from ..usc import ExecContext
@@ -26,8 +27,7 @@ from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
 
-__all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record", "uniform_cover",
-           "overwrites_every_record"]
+__all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record", "Background"]
 
 SIDE_EFFECTS = {"device_store", "atomic", "image_write", "image_atomic"}
 
@@ -228,13 +228,50 @@ def _filter(frags: R.Fragments, keep: np.ndarray) -> R.Fragments:
     return replace(sub, layer_offsets=np.unique(cum[frags.layer_offsets]))
 
 
+class Background:
+    """The pass's background program (it fills the tile records first), run at most
+    once, before shading touches the tile buffer. A pass that writes every byte of
+    every record hides its output: like a hidden fragment under HSR, it is then not
+    run at all, when it has no effect beyond registers and tile memory."""
+
+    def __init__(self, run, tile_only):
+        self._run, self._tile_only = run, tile_only
+        self.settled = False
+
+    def run(self) -> None:
+        if not self.settled:
+            self.settled = True
+            self._run()
+
+    def hidden(self, every_byte_written: bool) -> None:
+        """Shading is about to start; ``every_byte_written``: it writes every byte
+        of every record."""
+        if not self.settled and every_byte_written and self._tile_only():
+            self.settled = True
+        self.run()
+
+
+def _writes_whole_record(writes: frozenset | None, record_B: int) -> bool:
+    """True when the tile fields ``writes`` (``_tile_writes``) cover every byte of a record."""
+    if not writes:
+        return False
+    covered = np.zeros(record_B, bool)
+    for offset, fmt, count in writes:
+        covered[offset:offset + format_bytes(fmt, count)] = True
+    return bool(covered.all())
+
+
 def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, tile_buffer,
-                all_tiles: bool, cover=None) -> int:
-    """Shade the pass of setup ``rows``; ``cover``: its ``uniform_cover`` when the
-    caller has it."""
+                all_tiles: bool, background: Background | None = None) -> int:
+    """Shade the pass of setup ``rows``. ``background``: run before the first use
+    of the tile buffer (None: it has been run)."""
     setup = tvb.setup
     S, W, H = frame.S, frame.W, frame.H
     draw_ids = np.array(sorted(states), np.int64)
+    background = background or Background(lambda: None, lambda: True)
+    cover = uniform_cover(tvb, rows, frame, states, all_tiles)
+    if cover is not None:
+        background.hidden(overwrites_every_record(cover, tile_buffer.shape[0]))
     lanes = _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles, cover)
     if lanes is not None:
         return lanes
@@ -282,7 +319,10 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     # what the others write (the same whole tile-record fields, unconditionally)
     writes = {states[d].tile_writes for d in present}
     if tvb.hsr and all(states[d].hsr_ok for d in present) and len(writes) == 1:
-        return ctx.hidden_surface_removal(layers)
+        whole = all_tiles and _writes_whole_record(next(iter(writes)), tile_buffer.shape[1]) \
+            and all(states[d].pipe is not None for d in present)
+        return ctx.hidden_surface_removal(layers, background, whole)
+    background.run()
     return ctx.in_order(layers)
 
 
@@ -407,9 +447,11 @@ class _PassContext:
         for part in np.split(order, cuts):
             yield int(d[part[0]]), idx[part]
 
-    def hidden_surface_removal(self, layers: R.RankLayers) -> int:
+    def hidden_surface_removal(self, layers: R.RankLayers, background: Background, whole: bool) -> int:
         """Resolve visibility of the whole pass first, then shade only the last
-        passing fragment of every sample (one lane per visible sample)."""
+        passing fragment of every sample (one lane per visible sample). The
+        background runs before shading unless every sample is shaded and the
+        programs write whole records (``whole``)."""
         frags, S = self.frags, self.S
         rec = self.rec_f
         if self.one_draw and S == 1:
@@ -419,6 +461,7 @@ class _PassContext:
                 st.passed += len(frags)
                 covered = np.zeros(self.tile_buffer.shape[0], bool)
                 covered[rec] = True
+                background.hidden(whole and bool(st.uniform[0].all()) and bool(covered.all()))
                 n = int(np.count_nonzero(covered))          # one invocation per visible sample
                 st.shaded += n
                 # every record covered (a full-screen draw): one contiguous fill, no scatter
@@ -448,6 +491,7 @@ class _PassContext:
                     on = idx[((passed >> s) & 1) != 0]
                     owner[rec[on] * S + s] = on
         held = np.flatnonzero(owner >= 0)
+        background.hidden(whole and len(held) == len(owner))
         o = owner[held]
         if S == 1 and self.one_draw:        # records are distinct: shade in record order
             return self._shade(self.states[int(self.draw[0])], o, np.ones(len(o), np.uint8), late=False,

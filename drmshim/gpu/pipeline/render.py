@@ -67,7 +67,7 @@ from uapi import packets as P
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
-from .fragment import broadcast_record, draw_state, overwrites_every_record, shade_pass, uniform_cover, uniform_record
+from .fragment import Background, broadcast_record, draw_state, shade_pass, uniform_record
 from .pbe import store_render_target
 from .ppp import DrawGeometry, process_draw
 from .scratch import run_program
@@ -341,14 +341,13 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
         px, py, record_of, key = _pixel_map(tvb, tiles)
         tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
         all_tiles = tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y
-        cover = uniform_cover(tvb, ps.rows, frame, states, all_tiles) if len(ps.rows) else None
-        # a pass that writes every byte of every record hides the background program's
-        # output: like a hidden fragment (HSR), it is not run when it has no other effect
-        if not (overwrites_every_record(cover, tile_buffer.shape[0]) and _tile_only(core, command, bg)):
-            _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key, caches=executor.caches)
+        background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
+                                                          caches=executor.caches),
+                                lambda: _tile_only(core, command, bg))
         if len(ps.rows):
             fragments += shade_pass(core, command, tvb, ps.rows, frame, states, record_of, tile_buffer,
-                                    all_tiles, cover)
+                                    all_tiles, background)
+        background.run()     # (nothing when it ran or was found hidden)
         _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
                           caches=executor.caches)
     frame.store()

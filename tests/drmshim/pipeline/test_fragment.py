@@ -320,3 +320,31 @@ def test_background_program_skipped_only_when_every_record_is_overwritten(monkey
     ran.clear()
     assert (sc.render()[..., 0] == 255).all()
     assert len(ran) == 2 and sp.get(addr, 4, np.uint32)[0] == 7
+
+
+@pytest.mark.parametrize("fs, hidden", [("opaque", True), ("blend", False)])
+@pytest.mark.parametrize("samples", [1, 4])
+def test_background_hidden_by_shaded_records_of_every_sample(fs, hidden, samples, monkeypatch):
+    """Under HSR, a pass shading every sample with programs that write whole records
+    hides the background (not run, same image as running it); blending reads the
+    records (in order), so the background runs."""
+    from drmshim.gpu.pipeline import render
+    from .test_equivalence import BINDINGS, BLEND_FS, OPAQUE_FS
+    rng = np.random.default_rng(2)
+    xy = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
+    verts = np.concatenate([xy, np.zeros((4, 1)), np.ones((4, 1)), rng.uniform(0, 1, (4, 4))], 1).astype(np.float32)
+    ran = []
+    original = render._run_tile_program
+    monkeypatch.setattr(render, "_run_tile_program", lambda *a, **kw: ran.append(a[2]) or original(*a, **kw))
+    images = []
+    for force in (False, True):
+        with monkeypatch.context() as m:
+            if force:
+                m.setattr(render, "_tile_only", lambda *a: False)
+            sc = Scene(Space(), W, H, samples=samples, clear=(0, 0, 1, 0.5))
+            sc.draw(verts, OPAQUE_FS if fs == "opaque" else BLEND_FS, varyings=4, cf_bindings=BINDINGS,
+                    primitive="TRIANGLE_STRIP")
+            ran.clear()
+            images.append(sc.render(Executor(hsr=True)))
+            assert len(ran) == (2 if force or not hidden else 1)
+    np.testing.assert_array_equal(images[0], images[1])
