@@ -129,18 +129,21 @@ def fmax(a, b, out=None):
 CANONICAL_NAN = np.uint32(0x7FC00000).view(np.float32)
 
 
-def fma(a, b, c):
+def fma(a, b, c, out=None):
     """Fused multiply-add: the binary32 product is exact in binary64, so one
     rounding of the binary64 sum (then to binary32) differs from a true fma only
     in double-rounding ties, which the ISA accepts. A NaN result is the canonical
-    quiet NaN 0x7fc00000."""
-    t = np.array(a, dtype=np.float64)  # a fresh array: safe to update in place
+    quiet NaN 0x7fc00000. ``out``: a float32 array for the result (pure: never read)."""
+    t = np.multiply(a, b, dtype=np.float64)  # a fresh array: safe to update in place
     if t.ndim:
-        t *= b
         t += c
     else:
-        t = t * b + c
-    r = np.asarray(t).astype(np.float32)
+        t = t + c
+    if out is None:
+        r = np.asarray(t).astype(np.float32)
+    else:
+        r = out
+        np.copyto(r, t, casting="same_kind")
     nan = r != r  # which input NaN survives differs between numpy's loops: a NaN result is canonical
     if nan.any():
         r[nan] = CANONICAL_NAN

@@ -13,6 +13,7 @@ the same thing write one record, broadcast (``uniform_record``).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -376,6 +377,22 @@ def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_b
 
 
 _ZERO_PLANE = np.float32(0)
+_SCRATCH = threading.local()
+#: The largest coefficient buffer a firmware thread keeps between passes.
+CF_SCRATCH_MAX_B = 96 << 20
+
+
+def _coefficient_buffer(cf: int, three: int, n: int, dtype) -> tuple[np.ndarray, dict]:
+    """A (cf, three, >= n) buffer and its record of constant-filled rows ((cf, i) ->
+    value bytes, valid over the whole buffer): this thread's, when it fits."""
+    held = getattr(_SCRATCH, "coefficients", None)
+    if held is not None:
+        buf, filled = held
+        if buf.shape[:2] == (cf, three) and buf.shape[2] >= n and buf.dtype == dtype:
+            return held
+    held = (np.empty((cf, three, n), dtype), {})
+    _SCRATCH.coefficients = held if held[0].nbytes <= CF_SCRATCH_MAX_B else None
+    return held
 
 
 def _single_layer(n: int) -> R.RankLayers:
@@ -389,8 +406,6 @@ class _PassContext:
         self.frags, self.draw, self.one_draw = frags, draw, one_draw
         self._run = None                                         # (indices, first) of a run layer
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
-        self._cf_buffer = None                                   # see _coefficients
-        self._cf_filled: dict = {}
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
 
@@ -538,16 +553,12 @@ class _PassContext:
         no other, they are zero. A plane row equal on every setup row (bit for bit,
         e.g. the 1/w plane of unprojected geometry) is a fill, not a gather.
 
-        The result is a view of one buffer per pass, reused by the next call (a
-        layer's program has finished with it by then): no fresh pages per layer,
-        and constant rows filled once."""
+        The result is a view of one buffer per thread (``_coefficient_buffer``),
+        reused by the next call (a layer's program has finished with it by then):
+        no fresh pages per layer or frame, and constant rows filled once."""
         cf, three, n_rows = self.planes_t.shape
         n = len(tri)
-        buf = self._cf_buffer
-        if buf is None or buf.shape[2] < n:
-            buf = self._cf_buffer = np.empty((cf, three, n), self.planes_t.dtype)
-            self._cf_filled = {}
-        filled = self._cf_filled
+        buf, filled = _coefficient_buffer(cf, three, n, self.planes_t.dtype)
         index = None
         for k in range(cf):
             for i in range(three):

@@ -30,7 +30,7 @@ def compile_falu(ins: Instruction):
     rd = [float_reader(ins[n], ins.values.get(f"{n}_abs", False), ins.values.get(f"{n}_neg", False)) for n in names]
     sat = ins.values.get("sat", False)
     write, impl = float_writer(dst, sat), ins.op.impl
-    if dst.size == 32 and "out" in inspect.signature(impl).parameters and len(rd) <= 2:
+    if dst.size == 32 and "out" in inspect.signature(impl).parameters and len(rd) <= 3:
         # Fast path: with every lane active, the ufunc writes the register row itself
         # (and saturate then clamps the row in place).
         row = dst.half // 2
@@ -45,6 +45,17 @@ def compile_falu(ins: Instruction):
                 else:
                     write(b, impl(a(b)))
             return step1
+        if len(rd) == 3:
+            a, c, d = rd
+
+            def step3(b):
+                if b.all_active:
+                    r = impl(a(b), c(b), d(b), out=b.rows_f32[row])
+                    if sat:
+                        saturate(r, out=r)
+                else:
+                    write(b, impl(a(b), c(b), d(b)))
+            return step3
         a, c = rd
 
         def step2(b):

@@ -269,9 +269,13 @@ def test_coefficient_gathers_reuse_one_buffer_and_fill_constant_planes():
     planes[:, 4, 2] = np.float32(-0.0)
     ctx = object.__new__(F._PassContext)
     ctx.planes_t = np.ascontiguousarray(planes.transpose(1, 2, 0))
-    ctx._cf_buffer, ctx._cf_filled = None, {}
+    other = object.__new__(F._PassContext)           # a later pass (its own planes) on the same buffer
+    other.planes_t = ctx.planes_t[:, :, ::-1].copy()
+    other.planes_t[0, 2] = 2.0
     for n, read in [(500, frozenset({0, 2, 3})), (300, None), (700, frozenset({1, 4})), (200, frozenset({0, 2, 3})),
-                    (700, None)]:
+                    (700, None), (100, frozenset({0, 2, 3})), (600, None)]:
+        if n == 100:
+            ctx = other
         tri = rng.integers(0, n_rows, n)
         got = ctx._coefficients(tri, read)
         want = ctx.planes_t[:, :, tri].copy()

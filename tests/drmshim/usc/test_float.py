@@ -191,3 +191,20 @@ def test_fmin_fmax_in_place_on_a_source_register():
     ctx = run("fmin r0, r0, r1\nfmax r2, r3, r2", lanes=4, inputs={0: a, 1: b, 2: a, 3: b})
     assert bits_equal(f32(ctx, 0), [-0.0, -0.0, 1.0, 2.0])
     assert bits_equal(f32(ctx, 2), [0.0, 0.0, 1.0, 2.0])
+
+
+@pytest.mark.parametrize("asm", ["fma r6, r4, r5, r6", "fma.sat r4, r4, r5, r6", "fadd.sat r5, r4, r5",
+                                 "fmul.sat r6, r4, r5", "fma r7, r4.neg, r5, r6.abs"])
+def test_row_writes_with_every_lane_active_equal_the_masked_path(asm):
+    """With every lane active, 1-3 operand ops write the destination row in place
+    (saturating there): the bits of the masked path (half the lanes active, run
+    twice with complementary masks), destination aliasing a source included."""
+    c = np.roll(A, 7)
+    inputs = {4: A, 5: B, 6: c, 7: np.zeros(N, np.float32), 9: np.arange(N, dtype=np.uint32) % 2}
+    whole = run(asm, lanes=N, inputs=inputs)
+    masked = [run(f"mov_imm r0l, 0\nif_icmp.eq r9, {k}, 1\n{asm}\npop_exec 1", lanes=N, inputs=inputs)
+              for k in (0, 1)]
+    dst = int(asm.split()[1].rstrip(",")[1:])
+    half = inputs[9] == 1
+    want = np.where(half, f32(masked[1], dst).view(np.uint32), f32(masked[0], dst).view(np.uint32))
+    assert np.array_equal(f32(whole, dst).view(np.uint32), want)
