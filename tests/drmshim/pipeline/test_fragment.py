@@ -352,3 +352,19 @@ def test_background_hidden_by_shaded_records_of_every_sample(fs, hidden, samples
             images.append(sc.render(Executor(hsr=True)))
             assert len(ran) == (2 if force or not hidden else 1)
     np.testing.assert_array_equal(images[0], images[1])
+
+
+def test_coefficients_of_long_runs_equal_the_gather():
+    """Lanes in long runs of one setup row (big triangles) get their coefficients by
+    repeating each run's plane values: the same bits as the per-lane gather."""
+    from drmshim.gpu.pipeline import fragment as F
+    rng = np.random.default_rng(9)
+    planes = rng.standard_normal((30, 4, 3)).astype(np.float32)
+    planes[3, 2, 0] = np.nan
+    ctx = object.__new__(F._PassContext)
+    ctx.planes_t = np.ascontiguousarray(planes.transpose(1, 2, 0))
+    for counts in ([5000], [40, 1, 700, 3, 90], rng.integers(1, 60, 200), rng.integers(1, 3, 300)):
+        tri = np.repeat(rng.integers(0, 30, len(counts)), counts).astype(np.int32)
+        assert (F._runs(tri) is not None) == (np.mean(counts) >= F.MIN_MEAN_RUN)
+        got = ctx._coefficients(tri, None)
+        np.testing.assert_array_equal(got.view(np.uint32), ctx.planes_t[:, :, tri].view(np.uint32))
