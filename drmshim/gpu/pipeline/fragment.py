@@ -675,12 +675,13 @@ class _PassContext:
                 specials[name] = self.tvb.setup.prim[tri].astype(np.uint32)
         kw = {}
         if st.uses_iter:
-            xf = x.astype(np.float32)
-            yf = y.astype(np.float32)
-            kw["position_px"] = np.stack((xf + np.float32(0.5), yf + np.float32(0.5)))
+            pos = kw["position_px"] = np.empty((2, len(x)), np.float32)
+            np.add(x, np.float32(0.5), out=pos[0], dtype=np.float32)   # x converts exactly, then + 0.5
+            np.add(y, np.float32(0.5), out=pos[1], dtype=np.float32)
             kw["centroid_position_px"] = kw["position_px"]
             if S > 1:
-                kw["sample_position_px"] = np.stack((xf + self.spos[s, 0], yf + self.spos[s, 1]))
+                kw["sample_position_px"] = np.stack((x.astype(np.float32) + self.spos[s, 0],
+                                                     y.astype(np.float32) + self.spos[s, 1]))
         if direct:
             tile, tile_index = self.tile_buffer, np.maximum(records, 0)
         else:
