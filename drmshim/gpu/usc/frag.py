@@ -133,7 +133,19 @@ def _tile_words(b, offset: int, size: int):
     of one pixel share them)."""
     key = ("tile_words", offset, size)
     if key not in b.memo:
-        b.memo[key] = ByteMemory(b.ctx.tile_buffer).word_index(_tile_addresses(b, offset, None), size)
+        tile = b.ctx.tile_buffer
+        record_B, rec = tile.shape[1], b.ctx.tile_index[b.lanes]
+        words = None
+        if record_B % size == 0 and offset % size == 0 and rec.dtype == np.int64 and rec.size:
+            # aligned by construction: in range when the extreme records are (two
+            # reductions instead of the byte addresses' checks); words of a record
+            # of one word are the record indices themselves
+            if rec.min() >= 0 and int(rec.max()) * record_B + offset + size <= tile.size:
+                per = record_B // size
+                words = rec if per == 1 and offset == 0 else rec * per + offset // size
+        if words is None:   # the byte addresses' checks (None: the general path, and its faults)
+            words = ByteMemory(tile).word_index(_tile_addresses(b, offset, None), size)
+        b.memo[key] = words
     return b.memo[key]
 
 

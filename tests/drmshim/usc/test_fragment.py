@@ -264,3 +264,25 @@ def test_row_paths_equal_the_general_path(fmt, width, monkeypatch):
     assert not np.array_equal(tile_a, tile0)
     np.testing.assert_array_equal(tile_a, tile_b)
     np.testing.assert_array_equal(regs_a, regs_b)
+
+
+def test_tile_words_equal_the_checked_byte_addresses():
+    """ld_tile/st_tile's word indices of a batch (two reductions when records are
+    word-aligned) equal ``ByteMemory.word_index`` of the byte addresses: the same
+    words, or None when a record is out of range or an access unaligned."""
+    from types import SimpleNamespace
+
+    from drmshim.gpu.usc import frag
+    from drmshim.gpu.usc.mem import ByteMemory
+    for record_B in (4, 8, 12):
+        tile = np.zeros((50, record_B), np.uint8)
+        for index in (RNG.integers(0, 50, 300), np.arange(50), np.array([3, 50]), np.array([-1, 4]),
+                      RNG.integers(0, 50, 300).astype(np.int32)):
+            for offset, size in ((0, 4), (4, 4), (0, 8), (2, 2), (1, 2), (8, 4)):
+                b = SimpleNamespace(ctx=SimpleNamespace(tile_buffer=tile, tile_index=index),
+                                    lanes=slice(0, len(index)), memo={})
+                got = frag._tile_words(b, offset, size)
+                want = ByteMemory(tile).word_index(index.astype(np.int64) * record_B + offset, size)
+                assert (got is None) == (want is None)
+                if want is not None:
+                    np.testing.assert_array_equal(got, want)
