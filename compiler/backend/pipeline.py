@@ -1,6 +1,6 @@
 """The backend pipeline and the whole compiler's entry points.
 
-``compile_ir(shader)``: instruction selection -> dead-code elimination ->
+``compile_ir(shader)``: instruction selection -> dead-code elimination -> float peepholes ->
 constant promotion -> scheduling -> register allocation (with spilling) -> phi/copy lowering ->
 control-flow lowering -> scoreboard waits -> encoding -> statistics.
 ``compile_glsl(source, stage, key)``: the front half (``compiler.compile``) then
@@ -21,6 +21,7 @@ from .cflow import linearise
 from .isel import select
 from .mir import MFunction, Ref, mcfg, walk_mblocks
 from .pack import assemble_items
+from .peephole import peephole as run_peephole
 from .promote import promote_constants
 from .ra import allocate, lower_copies
 from .schedule import schedule
@@ -85,17 +86,20 @@ def dce(func: MFunction) -> None:
 
 
 def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | None = None,
-               promote: bool = True, pressure_schedule: bool = True) -> CompiledShader:
+               promote: bool = True, pressure_schedule: bool = True, peephole: bool = True) -> CompiledShader:
     """Compile an IR shader (after the front half: I/O lowered, optimised) to a
     binary. ``max_regs``: the 32-bit register budget (r0, r1 included); smaller
     budgets spill. ``promote``: large constants to uniform registers
-    (``promote.py``); ``pressure_schedule``: blocks that would spill are scheduled
-    for register pressure (``schedule.py``). The input shader is not modified."""
+    (``promote.py``); ``peephole``: the scalar float peepholes (``peephole.py``);
+    ``pressure_schedule``: blocks that would spill are scheduled for register
+    pressure (``schedule.py``). The input shader is not modified."""
     t0 = time.perf_counter()
     ir = clone_shader(shader)
     _lower_discard_if(ir)
     func, sel = select(ir, {"info": info})
     dce(func)
+    if peephole:
+        run_peephole(func, dce)
     if promote:
         promote_constants(func, sel.layout)
     schedule(func, 2 * (max_regs - RESERVED_REGS32) if pressure_schedule else None)

@@ -10,7 +10,9 @@ parallel-copy pseudo-instructions to moves.
    at a block's entry exactly its live-in values hold registers; each
    instruction frees the values it reads for the last time, then places its
    results first-fit at their alignment (a phi's result prefers its sources'
-   register and a loop-carried value the phi's, so most copies vanish). Vectors
+   register and a loop-carried value the phi's, and a ``collect`` source the
+   halves it takes in the vector, lined up with a sibling already placed, so most
+   copies vanish). Vectors
    take consecutive halves. Alignment can fragment the file: when a value finds
    no room, the value live there with the furthest next use is spilled and the
    colouring restarts.
@@ -237,8 +239,34 @@ def _colour(func: MFunction, budget_halves: int):
                     hint_of.setdefault(x.vreg, p.dst)
                     hint_of.setdefault(p.dst, x.vreg)
 
+    # A collect's scalar sources prefer the halves they take in the vector, lined up
+    # with a sibling already placed (so the collect's copies vanish: coalescing).
+    in_collect: dict[VReg, tuple] = {}
+    for b in blocks:
+        for ins in b.instrs:
+            if ins.op == "collect":
+                at = 0
+                for x in ins.srcs:
+                    if isinstance(x, Ref) and x.off == 0 and x.size == x.vreg.size and x.vreg.count == 1:
+                        in_collect.setdefault(x.vreg, (ins, at))
+                    at += x.size // 16 if isinstance(x, (Ref, Const)) else 1
+
+    def collect_hint(v):
+        ins, at = in_collect[v]
+        vec = ins.dsts[0]
+        pos = 0
+        for x in ins.srcs:
+            if isinstance(x, Ref) and x.vreg in reg and x.vreg is not v:
+                start = reg[x.vreg] + x.off - pos
+                if start >= 0 and start % vec.align == 0:
+                    return start + at
+            pos += x.size // 16 if isinstance(x, (Ref, Const)) else 1
+        return None
+
     def hint(v):
         h = hint_of.get(v)
+        if h is None and v in in_collect:
+            return collect_hint(v)
         return reg.get(h) if h is not None else None
 
     for b in blocks:
