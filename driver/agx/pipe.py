@@ -32,6 +32,7 @@ from driver.gallium import (
 
 from .batch import Batch, Submission, hold_all
 from .device import Device
+from .pool import Pool
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
 from .tilebuffer import tile_format
@@ -181,6 +182,8 @@ class AgxContext(PipeContext):
         self._handles = itertools.count(1)
         self.batches: dict = {}                   # FramebufferState (or None: compute) -> Batch
         self.last_submission: Submission | None = None
+        self.bg_eot_cache: dict = {}              # bg/eot USC words content -> offset (Batch._pipeline)
+        self._bg_eot_pools: tuple | None = None   # their memory: (Pool, USC Pool), released in destroy
         self.in_fences: list[Submission] = []
         # bound state
         self.blend = BlendState()
@@ -1080,9 +1083,20 @@ class AgxContext(PipeContext):
             return True
         return bool(result) != bool(condition)
 
+    def bg_eot_pools(self):
+        """(Pool, USC Pool) holding the context's cached bg/eot programs, words and descriptors."""
+        if self._bg_eot_pools is None:
+            self._bg_eot_pools = (Pool(self.device, label="bg/eot"), Pool(self.device, usc=True, label="bg/eot usc"))
+        return self._bg_eot_pools
+
     def destroy(self) -> None:
         fence = self.flush()
         self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+        if self._bg_eot_pools is not None:
+            for pool in self._bg_eot_pools:
+                pool.release()
+            self._bg_eot_pools = None
+            self.bg_eot_cache.clear()
         if self.queue_id is not None:
             self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=self.queue_id)
             self.queue_id = None
