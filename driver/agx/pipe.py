@@ -465,6 +465,9 @@ class AgxContext(PipeContext):
                 r.bo.writer_submission = sub
         self.last_submission = sub
         batch.submission = sub
+        # Retire what completed before this submission; the submission itself was just
+        # queued (polling it would be a wasted SYNCOBJ_WAIT), it is retired by a later call.
+        self.screen.retire()
         with self.screen.lock:
             self.screen.pending.append(sub)
         for q in self.timer_queries:
@@ -472,7 +475,7 @@ class AgxContext(PipeContext):
         if "sync" in self.debug:
             if not sub.wait(10_000_000_000):
                 raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
-        self.screen.retire()
+            self.screen.retire()
 
     def _retired(self, sub: Submission) -> None:
         """A submission completed: count partial renders, report faults (as Mesa prints them)."""
