@@ -224,9 +224,13 @@ def glReadPixels(ctx, x, y, width, height, format_, type_, pixels):
     if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
         ctx.glReadPixels(x, y, width, height, format_, type_, handle(pixels))
         return
-    r = ctx.glReadPixels(x, y, width, height, format_, type_)
+    dest = None
+    if pixels != NULL:
+        def dest(n):      # the client's memory, written in place (tight pack state, no conversion)
+            return ffi.buffer(ffi.cast("char *", pixels), n)
+    r = ctx.glReadPixels(x, y, width, height, format_, type_, dest=dest)
     if r is not None and pixels != NULL:
-        ffi.memmove(ffi.cast("char *", pixels), bytes(r), len(r))
+        ffi.memmove(ffi.cast("char *", pixels), r, len(r))
 
 
 def glReadnPixels(ctx, x, y, width, height, format_, type_, bufSize, data):

@@ -11,7 +11,7 @@ from driver.gl import enums as E
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, bytes_per_pixel
 
 __all__ = ["client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
-           "to_resource_bytes", "write_client_bytes", "write_client_image"]
+           "tight_pack", "to_resource_bytes", "write_client_bytes", "write_client_bytes_into", "write_client_image"]
 
 _CHANNELS = {E.GL_RED: "R", E.GL_RG: "RG", E.GL_RGB: "RGB", E.GL_RGBA: "RGBA", E.GL_BGRA: "BGRA",
              E.GL_RED_INTEGER: "R", E.GL_RG_INTEGER: "RG", E.GL_RGB_INTEGER: "RGB",
@@ -135,6 +135,24 @@ def write_client_bytes(raw: np.ndarray, store, fmt, type, dest: bytearray | None
         rows = _client_rows(np.frombuffer(out, np.uint8), store, fmt, type, width, height, depth)
         rows[...] = raw.reshape(rows.shape)
     return bytes(out)
+
+
+def tight_pack(store, fmt, type, width, height, depth=1) -> bool:
+    """Whether the client image under `store` is its pixels back to back: no
+    skips, no row or image padding (so it spans exactly width*height*depth*bpp)."""
+    bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    return first_B == 0 and row_B == width * bpp and (depth == 1 or image_B == height * row_B)
+
+
+def write_client_bytes_into(raw: np.ndarray, store, fmt, type, buf) -> None:
+    """`write_client_bytes` straight into the client's memory `buf` (a writable
+    buffer of at least ``image_size_B`` bytes): the rows are copied once into
+    place; bytes between rows are left as they are."""
+    depth, height, width = raw.shape[:3]
+    if not image_size_B(store, fmt, type, width, height, depth):
+        return
+    rows = _client_rows(np.frombuffer(buf, np.uint8), store, fmt, type, width, height, depth)
+    np.copyto(rows, raw.reshape(rows.shape))
 
 
 _EXACT_TYPES = {"UNORM": 16, "UINT": 32, "SINT": 32}     # channel type -> most bits unpack+pack keeps

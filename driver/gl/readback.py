@@ -12,8 +12,8 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, lookup
 from driver.gl.formats import pixel_type_matches
-from driver.gl.pixels import (client_format, from_resource_bytes, passthrough_format, write_client_bytes,
-                              write_client_image)
+from driver.gl.pixels import (client_format, from_resource_bytes, image_size_B, passthrough_format, tight_pack,
+                              write_client_bytes, write_client_bytes_into, write_client_image)
 
 __all__ = ["ReadbackMixin"]
 
@@ -50,9 +50,13 @@ class ReadbackMixin:
         return info.kind == "unorm" and (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE)
 
     def glReadPixels(self, x: int, y: int, width: int, height: int, format: int, type: int,
-                     pixels=None):
+                     pixels=None, dest=None):
         """Returns the packed bytes (client memory), or None when a
-        PIXEL_PACK_BUFFER is bound (then `pixels` is the byte offset into it)."""
+        PIXEL_PACK_BUFFER is bound (then `pixels` is the byte offset into it).
+        `dest` (no pack buffer bound): a function giving a writable buffer of n
+        bytes of client memory; when the stored bytes are the client's and the pack
+        state is tight, the pixels are copied straight into it and None is
+        returned (the same bytes the return value would hold), else it is unused."""
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, PIXEL_FORMATS, "bad format")
         check_enum(type, PIXEL_TYPES, "bad type")
@@ -90,6 +94,11 @@ class ReadbackMixin:
         if info is not None and passthrough_format(res.format.name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
             raw = self._read_raw(res, level, layer, x, y, width, height)
+            if dest is not None and pbo is None and tight_pack(self.state.pack, format, type, width, height):
+                # one copy, from the transfer into the client's memory
+                buf = dest(image_size_B(self.state.pack, format, type, width, height, 1))
+                write_client_bytes_into(raw[np.newaxis], self.state.pack, format, type, buf)
+                return None
             out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
         else:
             rgba = self._read_rgba(res, level, layer, x, y, width, height)

@@ -115,3 +115,18 @@ def test_context_versions():
         with pytest.raises(egl.EGLFail) as e:
             egl.choose_api(*args)
         assert e.value.code == egl.EGL_BAD_MATCH
+
+
+def test_read_pixels_writes_client_memory(ffi):
+    """glReadPixels through the ABI: bytes written in place (tight) or copied from
+    the returned bytes (padded) are the same as the context returns."""
+    from driver.gl import enums as E
+    from tests.driver.gl.conftest import make_ctx
+    ctx = make_ctx("gl33", 4, 3)
+    ctx.window.color.levels[0][3][:] = bytes(range(48))
+    for align in (4, 8):
+        ctx.glPixelStorei(E.GL_PACK_ALIGNMENT, align)
+        want = ctx.glReadPixels(0, 0, 3, 3, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+        buf = ffi.new("char[]", len(want) + 4)
+        M.glReadPixels(ctx, 0, 0, 3, 3, E.GL_RGBA, E.GL_UNSIGNED_BYTE, buf)
+        assert bytes(ffi.buffer(buf)) == want + bytes(4)

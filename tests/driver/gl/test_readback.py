@@ -103,3 +103,34 @@ def test_read_pixels_partly_outside_reads_zero_bytes(es3):
     want = np.zeros((2, 3, 4), np.uint8)
     want[0, 1:] = np.arange(16, 24).reshape(2, 4)
     assert out == want.tobytes()
+
+
+def test_read_pixels_into_client_memory_equals_returned_bytes():
+    """`dest` (the C ABI's client pointer): the bytes written in place are the
+    bytes glReadPixels returns, for tight and padded pack states, inside and partly
+    outside the image, and converting formats (which return bytes instead)."""
+    c = make_ctx("gl33", 4, 3)
+    window_pixels(c, bytes(range(7, 55)))
+    tight_seen = 0
+    for store in ({}, {E.GL_PACK_ALIGNMENT: 1}, {E.GL_PACK_ALIGNMENT: 8}, {E.GL_PACK_ROW_LENGTH: 6},
+                  {E.GL_PACK_SKIP_PIXELS: 1}, {E.GL_PACK_SKIP_ROWS: 1}):
+        for pname in (E.GL_PACK_ALIGNMENT, E.GL_PACK_ROW_LENGTH, E.GL_PACK_SKIP_PIXELS, E.GL_PACK_SKIP_ROWS):
+            c.glPixelStorei(pname, store.get(pname, 4 if pname == E.GL_PACK_ALIGNMENT else 0))
+        for fmt, type in ((E.GL_RGBA, E.GL_UNSIGNED_BYTE), (E.GL_RGB, E.GL_FLOAT), (E.GL_BGRA, E.GL_UNSIGNED_BYTE)):
+            for x, y, w, h in ((0, 0, 4, 3), (1, 1, 3, 2), (-1, 0, 3, 2), (0, 0, 2, 3)):
+                want = c.glReadPixels(x, y, w, h, fmt, type)
+                mem = bytearray(b"\xa5" * (len(want) + 8))
+                asked = []
+
+                def dest(n):
+                    asked.append(n)
+                    return memoryview(mem)[:n]
+
+                r = c.glReadPixels(x, y, w, h, fmt, type, dest=dest)
+                if r is None:
+                    assert asked == [len(want)]
+                    assert bytes(mem) == want + b"\xa5" * 8
+                    tight_seen += 1
+                else:
+                    assert r == want and asked == [] and bytes(mem) == b"\xa5" * len(mem)
+    assert tight_seen >= 4          # the in-place path ran (tight RGBA8 reads)
