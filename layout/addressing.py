@@ -173,6 +173,8 @@ class _Region:
         self.hi = int(offsets.max()) if offsets.size else 0
         self.low_bits = int(np.bitwise_or.reduce(offsets, axis=None)) & 7 if offsets.size else 0
         self._index: dict = {}
+        self._tiles: dict = {}
+        self.tile_el: tuple[int, int] | None = None     # (w, h) of the layout's tiles, when tiled
         offsets.flags.writeable = False
 
     def word_index(self, word_B: int) -> np.ndarray:
@@ -185,6 +187,34 @@ class _Region:
         return idx
 
 
+    def tile_plan(self, word_B: int):
+        """When the region is whole tiles stored back to back in row-major tile
+        order, each tile's elements in one shared order: (first word, tiles down,
+        tiles across, tile h, tile w, the order as word offsets within a tile); else
+        None. Checked against every offset once (then remembered), so a read by the
+        plan gathers exactly the words ``word_index`` names."""
+        if word_B in self._tiles:
+            return self._tiles[word_B]
+        plan = None
+        idx = self.word_index(word_B)
+        if self.tile_el is not None and idx.ndim == 2 and idx.size:
+            tw, th = self.tile_el
+            h, w = idx.shape
+            if tw > 0 and th > 0 and h % th == 0 and w % tw == 0 and tw * th > 1:
+                ny, nx, n = h // th, w // tw, tw * th
+                tiles = idx.reshape(ny, th, nx, tw).transpose(0, 2, 1, 3)
+                first = int(idx[0, 0])
+                order = (tiles[0, 0] - first).reshape(-1)
+                base = first + np.arange(ny * nx, dtype=np.int64).reshape(ny, nx) * n
+                if (np.array_equal(np.sort(order), np.arange(n))
+                        and np.array_equal(tiles, base[:, :, None, None] + order.reshape(th, tw))):
+                    order = order.astype(np.intp)
+                    order.flags.writeable = False
+                    plan = (first, ny, nx, th, tw, order)
+        self._tiles[word_B] = plan
+        return plan
+
+
 _REGIONS: dict = {}
 _REGIONS_MAX_EL = 4 << 20    # elements remembered in all (16 B each: offsets and an index)
 
@@ -194,6 +224,8 @@ def _region(lay: Layout, level: int, layer: int, x_el: int, y_el: int, w_el: int
     hit = _REGIONS.get(key)
     if hit is None:
         hit = _Region(_region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el))
+        if lay.tiling != "linear" and level < len(lay.tilesize_el):
+            hit.tile_el = tuple(lay.tilesize_el[level])
         if sum(r.offsets.size for r in list(_REGIONS.values())) + hit.offsets.size > _REGIONS_MAX_EL:
             _REGIONS.clear()
         if hit.offsets.size <= _REGIONS_MAX_EL:
@@ -299,7 +331,16 @@ def _read(src: np.ndarray, region: _Region, size_B: int) -> np.ndarray:
     words, word_B = _word_view(src, size_B, region)
     k = size_B // word_B
     shape = region.offsets.shape
-    if k == 1:  # one word per element: a plain take
+    if k == 1:
+        plan = region.tile_plan(word_B)
+        if plan is not None:
+            # whole tiles back to back: reorder within each tile (a small, cache-resident
+            # index), then one transposing copy; the same words as the take below
+            first, ny, nx, th, tw, order = plan
+            tiles = words[first:first + ny * nx * th * tw].reshape(ny, nx, th * tw)
+            got = tiles.take(order, axis=2).reshape(ny, nx, th, tw).transpose(0, 2, 1, 3)
+            return np.ascontiguousarray(got).reshape(shape).view(np.uint8).reshape(shape + (size_B,))
+        # one word per element: a plain take
         return words.take(region.word_index(word_B)).view(np.uint8).reshape(shape + (size_B,))
     idx = region.word_index(word_B)[..., None] + np.arange(k)
     return words[idx].reshape(shape + (k,)).view(np.uint8).reshape(shape + (size_B,))
