@@ -38,7 +38,6 @@ NONE = uapi.DRM_ASAHI_BARRIER_NONE
 _retire_lock = threading.Lock()
 
 
-BG_EOT_CACHE_MAX = 256     # per-context cached bg/eot USC words (Mesa's bg_eot cache)
 FEEDBACK_B = uapi.ffi.sizeof("struct drm_asahi_cmd_feedback")
 STATUS_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_STATUS_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_STATUS_")}
 UNIT_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_UNIT_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_UNIT_")}
@@ -287,52 +286,26 @@ class Batch:
         return fields
 
     def _pipeline(self, program: bytes | None, uniforms, textures: bytes, pbe=(), samplers: bytes = b"") -> int:
-        """USC words (in the USC heap) for a bg/eot program; returns the offset from usc_exec_base.
-
-        As Mesa's agx_build_bg_eot, immutable pieces are cached per context by content: the
-        program binary, descriptor tables and PBE descriptors, and the whole words when they
-        have no uniforms (eot, partial bg). Per-batch data (the clear colour uniforms and the
-        words pointing at them) still goes to the batch's pools. The cache's memory lives as
-        long as the context (at most BG_EOT_CACHE_MAX entries; beyond that, batch pools)."""
-        u = None if uniforms is None else np.ascontiguousarray(uniforms, np.uint32)
-        cache = getattr(self.ctx, "bg_eot_cache", None)
-        if cache is not None and len(cache) + 8 > BG_EOT_CACHE_MAX:
-            cache = None
-        if cache is not None:
-            pool, usc_pool = self.ctx.bg_eot_pools()
-
-            def const(kind, data, align, usc=False):
-                k = (kind, data)
-                va = cache.get(k)
-                if va is None:
-                    va = cache[k] = (usc_pool if usc else pool).upload(data, align)
-                return va
-        else:
-            def const(kind, data, align, usc=False):
-                return (self.usc_pool if usc else self.pool).upload(data, align)
-        words_key = ("words", program, textures, tuple(pbe), samplers) if u is None and cache is not None else None
-        if words_key is not None and words_key in cache:
-            return cache[words_key]
+        """USC words (in the USC heap) for a bg/eot program; returns the offset from usc_exec_base."""
         words = []
         if program is not None:
-            words.append(P.pack("USC_SHADER", register_count=16, code=const("program", program, 64, usc=True)))
-        if u is not None:
+            code = self.usc_pool.upload(program, 64)
+            words.append(P.pack("USC_SHADER", register_count=16, code=code))
+        if uniforms is not None:
+            u = np.ascontiguousarray(uniforms, np.uint32)
             words.append(P.pack("USC_UNIFORM", start_halves=0, size_halves=2 * len(u),
                                 buffer=self.pool.upload(u.tobytes(), 16)))
         if textures:
             words.append(P.pack("USC_TEXTURE", start=0, count=len(textures) // P.TEXTURE_DESC_B,
-                                table=const("textures", textures, 64)))
+                                table=self.pool.upload(textures, 64)))
         if samplers:
             words.append(P.pack("USC_SAMPLER", start=0, count=len(samplers) // P.SAMPLER_DESC_B,
-                                table=const("samplers", samplers, 64)))
+                                table=self.pool.upload(samplers, 64)))
         for offset_B, desc in pbe:
-            words.append(P.pack("USC_PBE", tile_offset_B=offset_B, descriptor=const("pbe", desc, 64)))
+            words.append(P.pack("USC_PBE", tile_offset_B=offset_B, descriptor=self.pool.upload(desc, 64)))
         words.append(P.pack("USC_END"))
-        offset = (usc_pool if words_key is not None else self.usc_pool).upload(b"".join(words), 64) \
-            - self.ctx.device.usc_base
-        if words_key is not None:
-            cache[words_key] = offset
-        return offset
+        va = self.usc_pool.upload(b"".join(words), 64)
+        return va - self.ctx.device.usc_base
 
     def _feedback(self, kind: str) -> dict:
         """Feedback fields of one command: a zeroed slot in the batch's pool."""

@@ -32,7 +32,6 @@ from driver.gallium import (
 
 from .batch import Batch, Submission, hold_all
 from .device import Device
-from .pool import Pool
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
 from .tilebuffer import tile_format
@@ -182,8 +181,6 @@ class AgxContext(PipeContext):
         self._handles = itertools.count(1)
         self.batches: dict = {}                   # FramebufferState (or None: compute) -> Batch
         self.last_submission: Submission | None = None
-        self.bg_eot_cache: dict = {}              # bg/eot USC words content -> offset (Batch._pipeline)
-        self._bg_eot_pools: tuple | None = None   # their memory: (Pool, USC Pool), released in destroy
         self.in_fences: list[Submission] = []
         # bound state
         self.blend = BlendState()
@@ -465,9 +462,6 @@ class AgxContext(PipeContext):
                 r.bo.writer_submission = sub
         self.last_submission = sub
         batch.submission = sub
-        # Retire what completed before this submission; the submission itself was just
-        # queued (polling it would be a wasted SYNCOBJ_WAIT), it is retired by a later call.
-        self.screen.retire()
         with self.screen.lock:
             self.screen.pending.append(sub)
         for q in self.timer_queries:
@@ -475,7 +469,7 @@ class AgxContext(PipeContext):
         if "sync" in self.debug:
             if not sub.wait(10_000_000_000):
                 raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
-            self.screen.retire()
+        self.screen.retire()
 
     def _retired(self, sub: Submission) -> None:
         """A submission completed: count partial renders, report faults (as Mesa prints them)."""
@@ -1086,20 +1080,9 @@ class AgxContext(PipeContext):
             return True
         return bool(result) != bool(condition)
 
-    def bg_eot_pools(self):
-        """(Pool, USC Pool) holding the context's cached bg/eot programs, words and descriptors."""
-        if self._bg_eot_pools is None:
-            self._bg_eot_pools = (Pool(self.device, label="bg/eot"), Pool(self.device, usc=True, label="bg/eot usc"))
-        return self._bg_eot_pools
-
     def destroy(self) -> None:
         fence = self.flush()
         self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
-        if self._bg_eot_pools is not None:
-            for pool in self._bg_eot_pools:
-                pool.release()
-            self._bg_eot_pools = None
-            self.bg_eot_cache.clear()
         if self.queue_id is not None:
             self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=self.queue_id)
             self.queue_id = None
