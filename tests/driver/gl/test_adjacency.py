@@ -17,6 +17,8 @@ from driver.agx.encode import _drop_adjacency
 from driver.gallium import PipePrim
 from driver.gl import enums as E
 
+from tests.driver.agx.glhelp import program
+
 from .helpers import expect
 
 W = H = 16
@@ -42,17 +44,7 @@ def _ctx(api="gl33"):
 
 
 def _program(ctx):
-    p = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, FS)):
-        s = ctx.glCreateShader(kind)
-        ctx.glShaderSource(s, 1, [src])
-        ctx.glCompileShader(s)
-        assert ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
-        ctx.glAttachShader(p, s)
-    ctx.glLinkProgram(p)
-    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
-    ctx.glUseProgram(p)
-    return p
+    return program(ctx, VS, FS)
 
 
 def _setup(ctx, pos, indices=None):
