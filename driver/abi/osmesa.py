@@ -259,22 +259,23 @@ def OSMesaGetIntegerv(pname, value):
         ffi.cast("GLint *", value)[0] = values[pname]
 
 
-def OSMesaGetColorBuffer(ctx, width, height, fmt, buffer):
-    c = CONTEXTS.get(_h(ctx))
-    if c is None or c.buffer == NULL:
-        for p in (width, height, fmt):
-            if p != NULL:
-                ffi.cast("GLint *", p)[0] = 0
-        if buffer != NULL:
-            ffi.cast("void **", buffer)[0] = NULL
-        return 0
-    c.after_flush()
-    for p, v in ((width, c.width), (height, c.height), (fmt, c.format)):
+def _store_buffer_query(width, height, third, buffer, values, pointer, ok: int) -> int:
+    """Write ``values`` through the non-NULL GLint out-pointers and ``pointer``
+    through ``buffer`` (if not NULL); returns ``ok``."""
+    for p, v in zip((width, height, third), values):
         if p != NULL:
             ffi.cast("GLint *", p)[0] = v
     if buffer != NULL:
-        ffi.cast("void **", buffer)[0] = c.buffer
-    return 1
+        ffi.cast("void **", buffer)[0] = pointer
+    return ok
+
+
+def OSMesaGetColorBuffer(ctx, width, height, fmt, buffer):
+    c = CONTEXTS.get(_h(ctx))
+    if c is None or c.buffer == NULL:
+        return _store_buffer_query(width, height, fmt, buffer, (0, 0, 0), NULL, 0)
+    c.after_flush()
+    return _store_buffer_query(width, height, fmt, buffer, (c.width, c.height, c.format), c.buffer, 1)
 
 
 def OSMesaGetDepthBuffer(ctx, width, height, bytes_per_value, buffer):
@@ -282,19 +283,11 @@ def OSMesaGetDepthBuffer(ctx, width, height, bytes_per_value, buffer):
     context without depth bits or never made current."""
     c = CONTEXTS.get(_h(ctx))
     if c is None or c.buffer == NULL or c.depth_bits <= 0:
-        for p in (width, height, bytes_per_value):
-            if p != NULL:
-                ffi.cast("GLint *", p)[0] = 0
-        if buffer != NULL:
-            ffi.cast("void **", buffer)[0] = NULL
-        return 0
+        return _store_buffer_query(width, height, bytes_per_value, buffer, (0, 0, 0), NULL, 0)
     c.read_depth()
-    for p, v in ((width, c.width), (height, c.height), (bytes_per_value, c.depth_copy.itemsize)):
-        if p != NULL:
-            ffi.cast("GLint *", p)[0] = v
-    if buffer != NULL:
-        ffi.cast("void **", buffer)[0] = ffi.cast("void *", c.depth_copy.ctypes.data)
-    return 1
+    return _store_buffer_query(width, height, bytes_per_value, buffer,
+                               (c.width, c.height, c.depth_copy.itemsize),
+                               ffi.cast("void *", c.depth_copy.ctypes.data), 1)
 
 
 def OSMesaColorClamp(enable):
