@@ -35,20 +35,32 @@ def _fs(n: int) -> str:
 
 
 class ClearQuadMixin:
+    def _internal_program(self, vs: str, fs: str, int_uniform=None):
+        """A linked program of the driver's own vertex and fragment sources,
+        with its pipe shaders; `int_uniform(name)` gives the initial value of
+        an int uniform (a sampler's unit), None to leave it."""
+        prog = Program(0)
+        for type, src, stage in ((E.GL_VERTEX_SHADER, vs, "vertex"),
+                                 (E.GL_FRAGMENT_SHADER, fs, "fragment")):
+            res = compile_glsl(src, stage)
+            assert res.ok, f"internal {stage} shader: {res.info_log}\n{src}"
+            prog.shaders.append(Shader(0, type, src, True, ast=res.unit))
+        prog.linked_state = self._link(prog)
+        prog.linked = True
+        if int_uniform is not None:
+            ls = prog.linked_state
+            for u in ls.uniforms:
+                value = int_uniform(u.name)
+                if value is not None:
+                    struct.pack_into("<i", ls.uniform_data, u.offset_B, value)
+        self._create_pipe_shaders(prog)
+        return prog
+
     def _clear_program(self, n_cbufs: int):
         cache = self.__dict__.setdefault("_clear_programs", {})
         prog = cache.get(n_cbufs)
         if prog is None:
-            prog = Program(0)
-            for type, src, stage in ((E.GL_VERTEX_SHADER, _VS, "vertex"),
-                                     (E.GL_FRAGMENT_SHADER, _fs(n_cbufs), "fragment")):
-                res = compile_glsl(src, stage)
-                assert res.ok, res.info_log
-                prog.shaders.append(Shader(0, type, src, True, ast=res.unit))
-            prog.linked_state = self._link(prog)
-            prog.linked = True
-            self._create_pipe_shaders(prog)
-            cache[n_cbufs] = prog
+            prog = cache[n_cbufs] = self._internal_program(_VS, _fs(n_cbufs))
         return prog
 
     def _clear_with_quad(self, fb, color_bits: list[int], depth: bool, stencil: bool,

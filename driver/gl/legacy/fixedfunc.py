@@ -6,23 +6,28 @@ current program, cached by its state key (GL 2.1 sections 2.11-2.14,
 
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.glsl import compile_glsl
 from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
                                     pixel_vertex_source, vertex_source)
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
-from driver.gl.objects import Program, Shader
 
 __all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS", "PIXEL_UNIT"]
 
 # the texture unit holding a pixel rectangle's image (above the 8 fixed-function units)
 PIXEL_UNIT = 8
+
+
+def _sampler_unit(name: str) -> int | None:
+    """Initial value of a fixed-function program's int uniform: the unit of
+    its samplers (shimgl_Texture<u> reads unit u, shimgl_Pixels PIXEL_UNIT)."""
+    if name.startswith("shimgl_Texture"):
+        return int(name[len("shimgl_Texture"):])
+    return PIXEL_UNIT if name == "shimgl_Pixels" else None
+
 
 # fixed-function texture targets by priority (GL 2.1 section 3.8.15; rectangle per
 # ARB_texture_rectangle)
@@ -563,24 +568,8 @@ class FixedFunctionMixin:
         key = (vkey, fkey)
         prog = self._ff_programs.get(key)
         if prog is None:
-            prog = Program(0)
             vsrc = vertex_source(vkey) if vkey is not None else pixel_vertex_source(fkey)
-            for gltype, src, stage in ((E.GL_VERTEX_SHADER, vsrc, "vertex"),
-                                       (E.GL_FRAGMENT_SHADER, fragment_source(fkey), "fragment")):
-                res = compile_glsl(src, stage)
-                assert res.ok, f"fixed-function {stage} shader: {res.info_log}\n{src}"
-                prog.shaders.append(Shader(0, gltype, src, True, ast=res.unit))
-            prog.linked_state = self._link(prog)
-            prog.linked = True
-            ls = prog.linked_state
-            data = ls.uniform_data
-            for u in ls.uniforms:
-                if u.name.startswith("shimgl_Texture"):
-                    struct.pack_into("<i", data, u.offset_B, int(u.name[len("shimgl_Texture"):]))
-                elif u.name == "shimgl_Pixels":
-                    struct.pack_into("<i", data, u.offset_B, PIXEL_UNIT)
-            self._create_pipe_shaders(prog)
-            self._ff_programs[key] = prog
+            prog = self._ff_programs[key] = self._internal_program(vsrc, fragment_source(fkey), _sampler_unit)
         return prog
 
     def _program_for_draw(self):

@@ -24,9 +24,8 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.glsl import compile_glsl
 from driver.gl.legacy.fixedfunc import PIXEL_UNIT
-from driver.gl.objects import Program, Shader, TexImage, Texture
+from driver.gl.objects import TexImage, Texture
 from driver.gl.pixels import read_client_image
 from driver.gl.state import PixelStore
 
@@ -148,19 +147,8 @@ class RasterMixin:
         cache = self.__dict__.setdefault("_pixel_programs", {})
         prog = cache.get(kind)
         if prog is None:
-            prog = Program(0)
-            for gltype, src, stage in ((E.GL_VERTEX_SHADER, _VS, "vertex"),
-                                       (E.GL_FRAGMENT_SHADER, _FS[kind], "fragment")):
-                res = compile_glsl(src, stage)
-                assert res.ok, res.info_log
-                prog.shaders.append(Shader(0, gltype, src, True, ast=res.unit))
-            prog.linked_state = self._link(prog)
-            prog.linked = True
-            for u in prog.linked_state.uniforms:
-                if u.name == "shimgl_Pixels":
-                    struct.pack_into("<i", prog.linked_state.uniform_data, u.offset_B, PIXEL_UNIT)
-            self._create_pipe_shaders(prog)
-            cache[kind] = prog
+            prog = cache[kind] = self._internal_program(
+                _VS, _FS[kind], lambda name: PIXEL_UNIT if name == "shimgl_Pixels" else None)
         return prog
 
     def _draw_rectangle(self, image: np.ndarray, kind: str, zoom=None, uniforms: dict | None = None) -> None:
