@@ -685,10 +685,7 @@ class Runner:
             h = dims[1] if kind in ("2D", "Rect", "2DArray") else 1
             layers = dims[2] if kind == "2DArray" else (dims[1] if kind == "1DArray" else 1)
             tex = self._new_texture(unit, target)
-            c.glTexParameteri(target, c.GL_TEXTURE_WRAP_S, c.GL_CLAMP_TO_EDGE)
-            c.glTexParameteri(target, c.GL_TEXTURE_WRAP_T, c.GL_CLAMP_TO_EDGE)
-            c.glTexParameteri(target, c.GL_TEXTURE_MIN_FILTER, c.GL_NEAREST)
-            c.glTexParameteri(target, c.GL_TEXTURE_MAG_FILTER, c.GL_NEAREST)
+            self._params(target, c.GL_CLAMP_TO_EDGE, c.GL_NEAREST)
             if kind == "1DArray":
                 img = T.depth_gradient(w, layers)
             else:
