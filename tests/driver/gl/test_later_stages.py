@@ -65,9 +65,9 @@ def test_patch_parameters_and_patches_draws():
         expect(ctx, E.GL_INVALID_ENUM)
 
 
-def _linked(ctx):
+def _linked(ctx, vs="#version 330\nvoid main() { gl_Position = vec4(0); }"):
     p = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, "#version 330\nvoid main() { gl_Position = vec4(0); }"),
+    for kind, src in ((E.GL_VERTEX_SHADER, vs),
                       (E.GL_FRAGMENT_SHADER, "#version 330\nout vec4 o;\nvoid main() { o = vec4(1); }")):
         s = ctx.glCreateShader(kind)
         ctx.glShaderSource(s, 1, [src])
@@ -110,14 +110,7 @@ def test_subroutines_are_never_active():
 
 def test_double_matrix_setters_and_get_uniform_dv():
     with driver.Context(api="gl43", width=4, height=4) as ctx:
-        p = ctx.glCreateProgram()
-        for kind, src in ((E.GL_VERTEX_SHADER, "#version 330\nuniform vec2 u;\nvoid main() { gl_Position = u.xyxy; }"),
-                          (E.GL_FRAGMENT_SHADER, "#version 330\nout vec4 o;\nvoid main() { o = vec4(1); }")):
-            s = ctx.glCreateShader(kind)
-            ctx.glShaderSource(s, 1, [src])
-            ctx.glCompileShader(s)
-            ctx.glAttachShader(p, s)
-        ctx.glLinkProgram(p)
+        p = _linked(ctx, vs="#version 330\nuniform vec2 u;\nvoid main() { gl_Position = u.xyxy; }")
         ctx.glUseProgram(p)
         loc = ctx.glGetUniformLocation(p, "u")
         ctx.glUniform2f(loc, 0.5, -2.0)
