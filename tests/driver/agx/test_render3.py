@@ -8,6 +8,9 @@ from tests.driver.agx.glhelp import context, program, vertices
 
 VS_UV = """#version 300 es
 in vec2 pos; out vec2 uv; void main(){ uv = pos * 0.5 + 0.5; gl_Position = vec4(pos, 0.0, 1.0); }"""
+FS_TEXTURE = """#version 300 es
+    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
+    void main(){ color = texture(t, uv); }"""
 QUAD = np.array([[-1, -1], [1, -1], [-1, 1], [1, -1], [1, 1], [-1, 1]], np.float32)
 
 
@@ -18,10 +21,7 @@ def _nearest(ctx, target):
 
 def test_linear_filtering_matches_numpy():
     ctx = context(8, 8)
-    fs = """#version 300 es
-    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
-    void main(){ color = texture(t, uv); }"""
-    p = program(ctx, VS_UV, fs)
+    p = program(ctx, VS_UV, FS_TEXTURE)
     vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
     tex = ctx.glGenTextures(1)[0]
     ctx.glBindTexture(ctx.GL_TEXTURE_2D, tex)
@@ -324,10 +324,7 @@ def test_a_shader_the_backend_cannot_compile_skips_the_draw_with_a_warning(monke
 def test_etc2_compressed_texture_matches_layout_decoder():
     import layout
     ctx = context(8, 8)
-    fs = """#version 300 es
-    precision highp float; uniform sampler2D t; in vec2 uv; out vec4 color;
-    void main(){ color = texture(t, uv); }"""
-    p = program(ctx, VS_UV, fs)
+    p = program(ctx, VS_UV, FS_TEXTURE)
     vertices(ctx, p, QUAD, {"pos": (2, 0)}, 2)
     blocks = np.random.default_rng(4).integers(0, 256, (2, 2, 8), np.uint8)      # 8x8 texels of ETC2 RGB8
     tex = ctx.glGenTextures(1)[0]
