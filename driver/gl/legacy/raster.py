@@ -339,18 +339,14 @@ class RasterMixin:
             bits = bits[:, st.skip_pixels:st.skip_pixels + width].astype(np.float32)
             rgba = np.zeros((height, width, 4), np.float32)
             rgba[..., 3] = bits
-            from driver.gl.legacy.state import RasterPos
             # the bitmap's lower left pixel is (floor(xr - xo), floor(yr - yo)), as Mesa rounds
-            moved = RasterPos((math.floor(r.window[0] - xorig), math.floor(r.window[1] - yorig),
-                               *r.window[2:]), True, r.color,
-                              r.secondary_color, r.texcoords, r.distance)
-            self.legacy.raster = moved
+            self.legacy.raster = replace(r, window=(math.floor(r.window[0] - xorig),
+                                                    math.floor(r.window[1] - yorig), *r.window[2:]))
             try:
                 self._draw_rectangle(rgba, "bitmap", zoom=(1.0, 1.0))
             finally:
                 self.legacy.raster = r
-        self.legacy.raster = type(r)((r.window[0] + xmove, r.window[1] + ymove, *r.window[2:]), True,
-                                     r.color, r.secondary_color, r.texcoords, r.distance)
+        self.legacy.raster = replace(r, window=(r.window[0] + xmove, r.window[1] + ymove, *r.window[2:]))
 
     def _unpack_bitmap(self, bitmap, size_B: int) -> bytes:
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
