@@ -136,6 +136,14 @@ def _victim(candidates, uses, p):
     return None if best is None else best[1]
 
 
+def _collect_offsets(ins):
+    """A ``collect``'s sources with the half each starts at in the vector."""
+    at = 0
+    for x in ins.srcs:
+        yield x, at
+        at += x.size // 16 if isinstance(x, (Ref, Const)) else 1
+
+
 def _busy(ins) -> set:
     """Values an instruction needs whole in registers: its results and the
     operands it reads entirely (a vector read one component at a time can be
@@ -245,22 +253,18 @@ def _colour(func: MFunction, budget_halves: int):
     for b in blocks:
         for ins in b.instrs:
             if ins.op == "collect":
-                at = 0
-                for x in ins.srcs:
+                for x, at in _collect_offsets(ins):
                     if isinstance(x, Ref) and x.off == 0 and x.size == x.vreg.size and x.vreg.count == 1:
                         in_collect.setdefault(x.vreg, (ins, at))
-                    at += x.size // 16 if isinstance(x, (Ref, Const)) else 1
 
     def collect_hint(v):
         ins, at = in_collect[v]
         vec = ins.dsts[0]
-        pos = 0
-        for x in ins.srcs:
+        for x, pos in _collect_offsets(ins):
             if isinstance(x, Ref) and x.vreg in reg and x.vreg is not v:
                 start = reg[x.vreg] + x.off - pos
                 if start >= 0 and start % vec.align == 0:
                     return start + at
-            pos += x.size // 16 if isinstance(x, (Ref, Const)) else 1
         return None
 
     def hint(v):
@@ -294,13 +298,11 @@ def _colour(func: MFunction, budget_halves: int):
             for v in ins.defs():
                 h = None
                 if ins.op == "collect":      # line the vector up with a source already in place
-                    at = 0
-                    for x in ins.srcs:
+                    for x, at in _collect_offsets(ins):
                         if isinstance(x, Ref) and h is None:
                             start = reg[x.vreg] + x.off - at
                             if start >= 0 and start % v.align == 0 and f.free_at(start, v.halves):
                                 h = start
-                        at += x.size // 16 if isinstance(x, (Ref, Const)) else 1
                 h = h if h is not None else f.find(v, hint(v))
                 if h is None:
                     p = pos[id(ins)]
