@@ -595,26 +595,12 @@ def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache
 
 def _linear_axis(s, size: int, mode, col_table, base: int, shift: int, itype, level_w):
     """One axis of a linear filter at one level: the two taps' column parts and
-    weights (the level weight folded into the weights when given). Every array
-    here is fresh, so the arithmetic runs in place."""
-    u = s * F32(size)
-    u -= F32(0.5)
-    fl = np.floor(u)
-    i0 = fl.astype(itype)
-    w1 = np.subtract(u, fl, out=u)
-    w0 = np.subtract(F32(1), w1, out=fl)
-    if level_w is not None:
-        w0 *= level_w
-        w1 *= level_w
-    i1 = i0 + 1
-    if mode == W.REPEAT and size & (size - 1) == 0:   # a power of two: a mask, in place (as ``wrap``)
-        i0 &= size - 1
-        i1 &= size - 1
-    else:
-        i0, i1 = wrap(i0, size, mode)[0], wrap(i1, size, mode)[0]
+    weights (the level weight folded into the weights when given): the taps of
+    ``_linear_taps`` looked up in the level's column table."""
+    (i0, i1), ws = _linear_taps(s, size, mode, itype, level_w)
     t = col_table[base:base + size]
     t = (t - shift if shift else t).astype(itype, copy=False)
-    return [t.take(i0), t.take(i1)], [w0, w1]
+    return [t.take(i0), t.take(i1)], ws
 
 
 def _byte_table(table: np.ndarray, cache) -> np.ndarray:
@@ -683,9 +669,9 @@ def _bilinear_2d_unorm8(mem, view, samp, st_cols, levels, itype, shift, span_end
 
 
 def _linear_taps(s, size: int, mode, itype, level_w):
-    """One axis of a linear filter at one level, with ``_linear_axis``'s
-    arithmetic: the two taps' texel coordinates, wrapped (no border), and their
-    weights, the level weight folded in when given."""
+    """One axis of a linear filter at one level: the two taps' texel
+    coordinates, wrapped, and their weights, the level weight folded in when
+    given. Every array here is fresh, so the arithmetic runs in place."""
     u = s * F32(size)
     u -= F32(0.5)
     fl = np.floor(u)
