@@ -296,19 +296,26 @@ class RasterMixin:
         except NotImplementedError:
             check(False, E.GL_INVALID_ENUM, f"format {format:#x} / type {type:#x}")
 
+    def _pixels_to_draw(self, depth: bool, stencil: bool, token: int, width: int, height: int) -> bool:
+        """What DrawPixels and CopyPixels share: a depth or stencil rectangle
+        needs that buffer; in selection or feedback mode the rectangle is
+        recorded instead (`token`). True when there are pixels to draw."""
+        if depth:
+            check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
+        if stencil:
+            check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
+        if self._records_instead_of_drawing():
+            self._record_raster(token)
+            return False
+        return bool(width and height and self.legacy.raster.valid)
+
     def glDrawPixels(self, width, height, format, type, pixels) -> None:
         self._compat_only()
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check(format not in (E.GL_DEPTH_STENCIL, E.GL_COLOR_INDEX), E.GL_INVALID_OPERATION,
               "depth-stencil/colour-index DrawPixels are not implemented")
-        if format == E.GL_DEPTH_COMPONENT:
-            check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
-        if format == E.GL_STENCIL_INDEX:
-            check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
-        if self._records_instead_of_drawing():
-            self._record_raster(E.GL_DRAW_PIXEL_TOKEN)
-            return
-        if not width or not height or not self.legacy.raster.valid:
+        if not self._pixels_to_draw(format == E.GL_DEPTH_COMPONENT, format == E.GL_STENCIL_INDEX,
+                                    E.GL_DRAW_PIXEL_TOKEN, width, height):
             return
         image = self._unpack_pixels(pixels, format, type, width, height)
         if format == E.GL_DEPTH_COMPONENT:
@@ -363,14 +370,8 @@ class RasterMixin:
         self._compat_only()
         check_enum(type, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
-        if type == E.GL_DEPTH:
-            check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
-        if type == E.GL_STENCIL:
-            check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
-        if self._records_instead_of_drawing():
-            self._record_raster(E.GL_COPY_PIXEL_TOKEN)
-            return
-        if not width or not height or not self.legacy.raster.valid:
+        if not self._pixels_to_draw(type == E.GL_DEPTH, type == E.GL_STENCIL, E.GL_COPY_PIXEL_TOKEN,
+                                    width, height):
             return
         fmt, ty, dt = {E.GL_COLOR: (E.GL_RGBA, E.GL_FLOAT, np.float32),
                        E.GL_DEPTH: (E.GL_DEPTH_COMPONENT, E.GL_FLOAT, np.float32),
