@@ -30,6 +30,8 @@ from driver.gallium import (
     Transfer, VertexBuffer, VertexElement, ViewportState, PIPE_TIMEOUT_INFINITE,
 )
 
+from uapi import packets as P
+
 from .batch import Batch, Submission, hold_all
 from .device import Device
 from .resource import DEPTH_PLANE, AgxResource, layout_format
@@ -39,7 +41,8 @@ from .tilebuffer import tile_format
 __all__ = ["AgxScreen", "AgxContext", "AgxFence", "MAX_BATCHES"]
 
 MAX_BATCHES = 8
-OCCLUSION_SLOTS = 1 << 16           # PPP_OCCLUSION.index is 16 bits: uint64 counters in one BO
+# uint64 counters in one BO, as many as PPP_OCCLUSION.index can name
+OCCLUSION_SLOTS = 1 << P.PPP_OCCLUSION.by_name["index"].size
 S = PipeShaderType
 
 
