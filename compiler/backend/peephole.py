@@ -24,13 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from uapi.isa import Imm
-from uapi.isa.semantics import minifloat_decode, minifloat_encode
+from uapi.isa.semantics import UNORM_FORMATS, minifloat_decode, minifloat_encode
 
 from .mir import MFunction, MInstr, Ref, VReg, mcfg, walk_mblocks
 
 __all__ = ["peephole", "UNORM_STORE_FORMATS"]
 
-UNORM_STORE_FORMATS = ("unorm8", "unorm16", "srgba8", "rgb10a2")
+UNORM_STORE_FORMATS = UNORM_FORMATS      # the ISA's clamping store formats (uapi.isa.semantics)
 _FLOAT_SAT_OPS = ("fadd", "fmul", "fma", "fmin", "fmax")   # ops whose .sat is on the rounded binary32 result
 _ONE = minifloat_encode(1.0)
 

@@ -486,6 +486,7 @@ PACKED_FORMATS = ("rgb10a2", "rg11b10f", "rgb9e5")  # one 32-bit word holds the 
 FORMAT_ELEMENT_B = {"i8": 1, "i16": 2, "i32": 4, "f16": 2, "unorm8": 1, "snorm8": 1,
                     "unorm16": 2, "snorm16": 2, "srgba8": 1, "rgb10a2": 4, "rg11b10f": 4, "rgb9e5": 4}
 INTEGER_FORMATS = ("i8", "i16", "i32")  # raw bits, zero-extended into the register
+UNORM_FORMATS = ("unorm8", "unorm16", "srgba8", "rgb10a2")  # stores clamp to [0, 1], NaN -> 0 (_to_unorm)
 
 
 def format_bytes(fmt: str, count: int) -> int:
