@@ -749,7 +749,6 @@ class AgxContext(PipeContext):
 
     def _copy_buffer(self, dst, dst_offset_B: int, src, src_offset_B: int, size_B: int) -> None:
         """glCopyBufferSubData on the GPU: a compute launch in the compute batch."""
-        from uapi import packets as P
         from .tilebuffer import buffer_copy_program
         if size_B <= 0:
             return
