@@ -136,10 +136,9 @@ def _scatter(image, lay, level: int, tile_buffer, px, py, keep, whole: bool, sam
     for s in range(stored):
         offs = _offsets(lay, xs, ys, level, s, key, origin_B)
         words = _word_index(offs, bpp, (lay, level, s, key, origin_B), key)
-        if words is not None and tile_offset_B % bpp == 0 and tile_buffer.shape[1] % bpp == 0 \
-                and tile_buffer.flags.c_contiguous:
+        column = None if words is None else _record_words(tile_buffer, len(px), samples, s, tile_offset_B, bpp)
+        if column is not None:
             # records read as whole words (a strided gather of words, not of bytes)
-            column = tile_buffer.view(word).reshape(len(px), samples, -1)[:, s, tile_offset_B // bpp]
             image.view(word)[words] = column if whole else column[keep]
             continue
         data = records[:, s, tile_offset_B:tile_offset_B + bpp] if whole else \
@@ -150,6 +149,16 @@ def _scatter(image, lay, level: int, tile_buffer, px, py, keep, whole: bool, sam
             image[offs[:, None] + np.arange(bpp)] = data
 
 
+def _record_words(tile_buffer, n: int, samples: int, sample: int, tile_offset_B: int, bpp: int):
+    """The ``bpp``-byte field at ``tile_offset_B`` of sample ``sample`` of the ``n``
+    pixels' records, one word per pixel (a strided view), or None when the field
+    does not read as whole words."""
+    word = _WORDS.get(bpp)
+    if word is None or tile_offset_B % bpp or tile_buffer.shape[1] % bpp or not tile_buffer.flags.c_contiguous:
+        return None
+    return tile_buffer.view(word).reshape(n, samples, -1)[:, sample, tile_offset_B // bpp]
+
+
 def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offset_B: int, pixels_key,
                   origin_B: int):
     """A single-sampled level that the (distinct, named) pixels cover byte for byte,
@@ -158,13 +167,12 @@ def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offse
     hold one value (a clear, a constant fill) give that value everywhere, without
     the gather."""
     bpp = lay.bytes_per_block_B
-    word = _WORDS.get(bpp)
-    if word is None or tile_offset_B % bpp or tile_buffer.shape[1] % bpp or not tile_buffer.flags.c_contiguous:
+    column = _record_words(tile_buffer, len(px), samples, 0, tile_offset_B, bpp)
+    if column is None:
         return None
-    column = tile_buffer.view(word).reshape(len(px), samples, -1)[:, 0, tile_offset_B // bpp]   # sample 0
     first = column[0]
     if column[-1] == first and column[len(column) // 2] == first and (column == first).all():
-        return np.full(len(column), first, word).view(np.uint8)     # one value everywhere (a clear, a fill)
+        return np.full(len(column), first, column.dtype).view(np.uint8)     # one value everywhere (a clear, a fill)
     key = (lay, level, 0, pixels_key, origin_B)
     words = _word_index(_offsets(lay, px, py, level, 0, pixels_key, origin_B), bpp, key, pixels_key)
     if words is None:
