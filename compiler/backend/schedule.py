@@ -28,14 +28,12 @@ import heapq
 
 from .mir import MFunction, linear_blocks
 
-__all__ = ["schedule", "schedule_block", "schedule_block_pressure", "peak_pressure", "ASYNC_LATENCY"]
-
-ASYNC_LATENCY = 8
+__all__ = ["schedule", "schedule_block", "schedule_block_pressure", "peak_pressure"]
 
 
-def _latency(ins) -> int:
+def _is_async(ins) -> bool:
     info = ins.info
-    return ASYNC_LATENCY if info is not None and info.is_async else 1
+    return info is not None and info.is_async
 
 
 def _fixed(ins) -> bool:
@@ -77,7 +75,7 @@ def schedule_block(instrs: list) -> list:
     succs, preds = _dag(instrs)
     prio = [0] * n          # 1: an async op or an instruction feeding one
     for k in range(n - 1, -1, -1):
-        prio[k] = int(_latency(instrs[k]) > 1 or any(prio[s] for s in succs[k]))
+        prio[k] = int(_is_async(instrs[k]) or any(prio[s] for s in succs[k]))
     waiting = [len(p) for p in preds]
     ready = [(-prio[k], k) for k in range(n) if not waiting[k]]
     heapq.heapify(ready)
