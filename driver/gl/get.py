@@ -166,7 +166,7 @@ class GetMixin:
                 E.GL_TEXTURE_BINDING_BUFFER: lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER),
                 E.GL_CONTEXT_PROFILE_MASK: lambda c: (E.GL_CONTEXT_CORE_PROFILE_BIT if api.core
                                                       else E.GL_CONTEXT_COMPATIBILITY_PROFILE_BIT),
-                E.GL_CONTEXT_FLAGS: lambda c: 0,
+                E.GL_CONTEXT_FLAGS: lambda c: api.flags,
                 E.GL_TIMESTAMP: lambda c: c.screen.get_timestamp_ns(),   # GL 4.6 section 4.3
                 E.GL_DOUBLEBUFFER: lambda c: False,
                 E.GL_STEREO: lambda c: False,
