@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import enum
 
+import layout
+
 __all__ = [
     "PipeBarrier", "PipeBind", "PipeBlendFactor", "PipeBlendFunc", "PipeClear",
     "PipeCompareFunc", "PipeFace", "PipeFlush", "PipeFormat", "PipeLogicOp",
@@ -292,150 +294,34 @@ class PipeBarrier(enum.IntFlag):
     ALL = (1 << 12) - 1
 
 
-class PipeFormat(enum.Enum):
-    """Pixel/vertex formats, named like Gallium's PIPE_FORMAT_* (components
-    listed from the lowest address / least significant bits). The hardware
-    driver maps each to a `layout` format."""
-    NONE = "NONE"
-    # 8-bit per channel colour
-    R8_UNORM = "R8_UNORM"
-    R8G8_UNORM = "R8G8_UNORM"
-    R8G8B8_UNORM = "R8G8B8_UNORM"
-    R8G8B8A8_UNORM = "R8G8B8A8_UNORM"
-    R8G8B8X8_UNORM = "R8G8B8X8_UNORM"
-    B8G8R8A8_UNORM = "B8G8R8A8_UNORM"
-    R8G8B8A8_SRGB = "R8G8B8A8_SRGB"
-    R8G8B8_SRGB = "R8G8B8_SRGB"
-    R8_SNORM = "R8_SNORM"
-    R8G8_SNORM = "R8G8_SNORM"
-    R8G8B8_SNORM = "R8G8B8_SNORM"
-    R8G8B8A8_SNORM = "R8G8B8A8_SNORM"
-    R8_UINT = "R8_UINT"
-    R8G8_UINT = "R8G8_UINT"
-    R8G8B8_UINT = "R8G8B8_UINT"
-    R8G8B8A8_UINT = "R8G8B8A8_UINT"
-    R8_SINT = "R8_SINT"
-    R8G8_SINT = "R8G8_SINT"
-    R8G8B8_SINT = "R8G8B8_SINT"
-    R8G8B8A8_SINT = "R8G8B8A8_SINT"
-    R8_USCALED = "R8_USCALED"
-    R8G8_USCALED = "R8G8_USCALED"
-    R8G8B8_USCALED = "R8G8B8_USCALED"
-    R8G8B8A8_USCALED = "R8G8B8A8_USCALED"
-    R8_SSCALED = "R8_SSCALED"
-    R8G8_SSCALED = "R8G8_SSCALED"
-    R8G8B8_SSCALED = "R8G8B8_SSCALED"
-    R8G8B8A8_SSCALED = "R8G8B8A8_SSCALED"
-    A8_UNORM = "A8_UNORM"
-    L8_UNORM = "L8_UNORM"
-    L8A8_UNORM = "L8A8_UNORM"
-    # 16-bit per channel
-    R16_UNORM = "R16_UNORM"
-    R16G16_UNORM = "R16G16_UNORM"
-    R16G16B16_UNORM = "R16G16B16_UNORM"
-    R16G16B16A16_UNORM = "R16G16B16A16_UNORM"
-    R16_SNORM = "R16_SNORM"
-    R16G16_SNORM = "R16G16_SNORM"
-    R16G16B16_SNORM = "R16G16B16_SNORM"
-    R16G16B16A16_SNORM = "R16G16B16A16_SNORM"
-    R16_UINT = "R16_UINT"
-    R16G16_UINT = "R16G16_UINT"
-    R16G16B16_UINT = "R16G16B16_UINT"
-    R16G16B16A16_UINT = "R16G16B16A16_UINT"
-    R16_SINT = "R16_SINT"
-    R16G16_SINT = "R16G16_SINT"
-    R16G16B16_SINT = "R16G16B16_SINT"
-    R16G16B16A16_SINT = "R16G16B16A16_SINT"
-    R16_USCALED = "R16_USCALED"
-    R16G16_USCALED = "R16G16_USCALED"
-    R16G16B16_USCALED = "R16G16B16_USCALED"
-    R16G16B16A16_USCALED = "R16G16B16A16_USCALED"
-    R16_SSCALED = "R16_SSCALED"
-    R16G16_SSCALED = "R16G16_SSCALED"
-    R16G16B16_SSCALED = "R16G16B16_SSCALED"
-    R16G16B16A16_SSCALED = "R16G16B16A16_SSCALED"
-    R16_FLOAT = "R16_FLOAT"
-    R16G16_FLOAT = "R16G16_FLOAT"
-    R16G16B16_FLOAT = "R16G16B16_FLOAT"
-    R16G16B16A16_FLOAT = "R16G16B16A16_FLOAT"
-    # 32-bit per channel
-    R32_UINT = "R32_UINT"
-    R32G32_UINT = "R32G32_UINT"
-    R32G32B32_UINT = "R32G32B32_UINT"
-    R32G32B32A32_UINT = "R32G32B32A32_UINT"
-    R32_SINT = "R32_SINT"
-    R32G32_SINT = "R32G32_SINT"
-    R32G32B32_SINT = "R32G32B32_SINT"
-    R32G32B32A32_SINT = "R32G32B32A32_SINT"
-    R32_UNORM = "R32_UNORM"
-    R32G32_UNORM = "R32G32_UNORM"
-    R32G32B32_UNORM = "R32G32B32_UNORM"
-    R32G32B32A32_UNORM = "R32G32B32A32_UNORM"
-    R32_SNORM = "R32_SNORM"
-    R32G32_SNORM = "R32G32_SNORM"
-    R32G32B32_SNORM = "R32G32B32_SNORM"
-    R32G32B32A32_SNORM = "R32G32B32A32_SNORM"
-    R32_USCALED = "R32_USCALED"
-    R32G32_USCALED = "R32G32_USCALED"
-    R32G32B32_USCALED = "R32G32B32_USCALED"
-    R32G32B32A32_USCALED = "R32G32B32A32_USCALED"
-    R32_SSCALED = "R32_SSCALED"
-    R32G32_SSCALED = "R32G32_SSCALED"
-    R32G32B32_SSCALED = "R32G32B32_SSCALED"
-    R32G32B32A32_SSCALED = "R32G32B32A32_SSCALED"
-    R32_FLOAT = "R32_FLOAT"
-    R32G32_FLOAT = "R32G32_FLOAT"
-    R32G32B32_FLOAT = "R32G32B32_FLOAT"
-    R32G32B32A32_FLOAT = "R32G32B32A32_FLOAT"
-    R32_FIXED = "R32_FIXED"
-    R32G32_FIXED = "R32G32_FIXED"
-    R32G32B32_FIXED = "R32G32B32_FIXED"
-    R32G32B32A32_FIXED = "R32G32B32A32_FIXED"
-    R64_FLOAT = "R64_FLOAT"
-    R64G64_FLOAT = "R64G64_FLOAT"
-    R64G64B64_FLOAT = "R64G64B64_FLOAT"
-    R64G64B64A64_FLOAT = "R64G64B64A64_FLOAT"
-    # packed
-    B5G6R5_UNORM = "B5G6R5_UNORM"
-    B5G5R5A1_UNORM = "B5G5R5A1_UNORM"
-    B4G4R4A4_UNORM = "B4G4R4A4_UNORM"
-    A4B4G4R4_UNORM = "A4B4G4R4_UNORM"
-    A1B5G5R5_UNORM = "A1B5G5R5_UNORM"
-    R10G10B10A2_UNORM = "R10G10B10A2_UNORM"
-    R10G10B10A2_SNORM = "R10G10B10A2_SNORM"
-    R10G10B10A2_UINT = "R10G10B10A2_UINT"
-    R10G10B10A2_SINT = "R10G10B10A2_SINT"
-    R10G10B10A2_USCALED = "R10G10B10A2_USCALED"
-    R10G10B10A2_SSCALED = "R10G10B10A2_SSCALED"
-    B10G10R10A2_UNORM = "B10G10R10A2_UNORM"
-    R11G11B10_FLOAT = "R11G11B10_FLOAT"
-    R9G9B9E5_FLOAT = "R9G9B9E5_FLOAT"
-    # depth / stencil
-    Z16_UNORM = "Z16_UNORM"
-    Z24X8_UNORM = "Z24X8_UNORM"
-    Z24_UNORM_S8_UINT = "Z24_UNORM_S8_UINT"
-    Z32_FLOAT = "Z32_FLOAT"
-    Z32_FLOAT_S8X24_UINT = "Z32_FLOAT_S8X24_UINT"
-    S8_UINT = "S8_UINT"
-    X24S8_UINT = "X24S8_UINT"          # the stencil of Z24_UNORM_S8_UINT, sampled
-    S8X24_UINT = "S8X24_UINT"          # the stencil of Z32_FLOAT_S8X24_UINT, sampled
-    # compressed
-    ETC1_RGB8 = "ETC1_RGB8"
-    ETC2_RGB8 = "ETC2_RGB8"
-    ETC2_SRGB8 = "ETC2_SRGB8"
-    ETC2_RGB8A1 = "ETC2_RGB8A1"
-    ETC2_SRGB8A1 = "ETC2_SRGB8A1"
-    ETC2_RGBA8 = "ETC2_RGBA8"
-    ETC2_SRGBA8 = "ETC2_SRGBA8"
-    ETC2_R11_UNORM = "ETC2_R11_UNORM"
-    ETC2_R11_SNORM = "ETC2_R11_SNORM"
-    ETC2_RG11_UNORM = "ETC2_RG11_UNORM"
-    ETC2_RG11_SNORM = "ETC2_RG11_SNORM"
-    DXT1_RGB = "DXT1_RGB"
-    DXT1_RGBA = "DXT1_RGBA"
-    DXT3_RGBA = "DXT3_RGBA"
-    DXT5_RGBA = "DXT5_RGBA"
-    RGTC1_UNORM = "RGTC1_UNORM"
-    RGTC1_SNORM = "RGTC1_SNORM"
-    RGTC2_UNORM = "RGTC2_UNORM"
-    RGTC2_SNORM = "RGTC2_SNORM"
+def _vertex_only_formats() -> list[str]:
+    """Formats vertex fetch reads that are no pixel formats (so not in
+    ``layout``'s table): GL's vertex attribute types (GL 4.6 table 10.3) as
+    1-4 channels of 8/16/32 bits, integer-to-float *SCALED, 16.16 FIXED and
+    64-bit FLOAT, and the packed 2_10_10_10 types unnormalised."""
+    names = []
+    for n in range(1, 5):
+        for bits, kinds in ((8, ("UNORM", "SNORM", "UINT", "SINT", "USCALED", "SSCALED")),
+                            (16, ("UNORM", "SNORM", "UINT", "SINT", "USCALED", "SSCALED", "FLOAT")),
+                            (32, ("UNORM", "SNORM", "UINT", "SINT", "USCALED", "SSCALED", "FLOAT", "FIXED")),
+                            (64, ("FLOAT",))):
+            channels = "".join(f"{c}{bits}" for c in "RGBA"[:n])
+            names += [f"{channels}_{kind}" for kind in kinds]
+    names += ["R10G10B10A2_USCALED", "R10G10B10A2_SSCALED"]
+    return names
+
+
+def _pipe_format_members() -> list[tuple[str, str]]:
+    pixel = list(layout.FORMAT_NAMES)
+    known = set(pixel)
+    vertex = [n for n in _vertex_only_formats() if n not in known]
+    return [(name, name) for name in ["NONE", *pixel, *vertex]]
+
+
+#: Pixel/vertex formats, named like Gallium's PIPE_FORMAT_* (components listed
+#: from the lowest address / least significant bits), value = name. Derived, not
+#: listed: every pixel format of ``layout``'s table (the one definition of
+#: formats, which the hardware driver maps each member to by name) plus the
+#: vertex-only formats above. Stencil views: ``X24S8_UINT`` is the stencil of
+#: ``Z24_UNORM_S8_UINT`` sampled, ``S8X24_UINT`` that of ``Z32_FLOAT_S8X24_UINT``.
+PipeFormat = enum.Enum("PipeFormat", _pipe_format_members(), module=__name__, qualname="PipeFormat")
