@@ -2,7 +2,7 @@
 
 Sole responsibility: address texels through the view's separable address tables,
 read them through GPU memory (unit "TEX"), decode them with ``layout`` (plain
-formats with ``layout.unpack``, ETC/EAC with ``layout.decompress``), apply the
+formats with ``layout.unpack``, block-compressed ones with ``layout.decompress``), apply the
 descriptor's sRGB choice, and hand back one *table* of decoded texels plus, per
 tap, the column of each lane's texel in it. Filtering is a weighted sum of
 ``table[c].take(column)`` (see ``sampling``), so each distinct texel is decoded
@@ -74,9 +74,10 @@ def decode_elements(view: TextureView, raw: np.ndarray) -> np.ndarray:
     column is spare: ``fetch`` puts the border colour there."""
     fmt = view.fmt
     if fmt.is_compressed:
-        if fmt.family != "etc":
-            raise InvalidDescriptor(f"{fmt.name}: layout has no decoder for {fmt.family} blocks")
-        vals = layout.decompress(fmt, raw).reshape(-1, 4)
+        try:
+            vals = layout.decompress(fmt, raw).reshape(-1, 4)
+        except ValueError as e:   # e.g. a block format layout cannot decode
+            raise InvalidDescriptor(str(e)) from None
     else:
         vals = layout.unpack(fmt, raw)
         if fmt.is_depth and fmt.is_stencil:
