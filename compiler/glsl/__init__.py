@@ -10,6 +10,7 @@ May import nothing outside compiler.glsl (and the standard library).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NamedTuple
 
 from . import ast
@@ -46,14 +47,17 @@ def preprocess(source: str) -> Preprocessed:
 
 
 def parse(source: str, stage: str, *, compat_context: bool | None = None,
-          require_main: bool = False) -> TranslationUnit:
+          require_main: bool = False, extensions: Collection[str] | None = None) -> TranslationUnit:
     """Preprocess, parse and type-check one shader.
 
     `stage` is "vertex", "fragment" or "compute". `compat_context` says whether
     the GL context is a compatibility one: there a desktop 1.40+ shader without
     a `core` token keeps the deprecated features (gl_FragColor, `varying`, ...),
     as Mesa does with ARB_compatibility; None (unknown) keeps 1.40
-    compatibility and 1.50+ core unless `#version` names the profile. Returns the typed AST (see
+    compatibility and 1.50+ core unless `#version` names the profile.
+    `extensions`: the GL context's extensions with a shading-language part
+    (only these may be named by `#extension`; None: every one the compiler
+    implements). Returns the typed AST (see
     `compiler.glsl.ast`); its `info_log` holds the warnings. Raises
     GLSLCompileError, whose `info_log` holds every message in Mesa's format
     (`0:LINE(COL): error: ...`), when the shader has an error. A missing `main`
@@ -62,7 +66,7 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
     log = InfoLog()
-    pp = preprocess_full(source, log, stage, compat_context)
+    pp = preprocess_full(source, log, stage, compat_context, extensions)
     if not log.has_errors:
         extensions = dict(pp.extensions)
         if not pp.version.es:

@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import InfoLog, SourceLoc
+from collections.abc import Collection
+
 from .versions import (DEFAULT_VERSION, Extension, GLSLVersion, extension_table,
                        parse_version)
 
@@ -190,9 +192,10 @@ class Preprocessor:
     """One run over one shader source; see the module docstring."""
 
     def __init__(self, source: str, log: InfoLog | None = None, stage: str | None = None,
-                 compat_context: bool | None = None):
+                 compat_context: bool | None = None, available: Collection[str] | None = None):
         self.log = log if log is not None else InfoLog()
         self.compat_context = compat_context
+        self.available = available   # the GL context's GLSL extensions (None: all we know)
         self.profile_token: str | None = None  # the profile named by #version, if any
         self.stage = stage
         self.source = source
@@ -320,7 +323,7 @@ class Preprocessor:
             defs["GL_core_profile"] = "1"
             if self.profile_token == "compatibility":  # Mesa: only when the token is present
                 defs["GL_compatibility_profile"] = "1"
-        for ext in extension_table(v):
+        for ext in extension_table(v, self.available):
             defs[ext.name] = "1"
         for name, value in defs.items():
             self.macros[name] = Macro(name, None, [PPToken("num", value, 0)], builtin=True)
@@ -563,7 +566,7 @@ class Preprocessor:
             else:
                 self.log.warning(self._loc(hash_col),
                                  "#extension directive is not allowed in the middle of a shader")
-        table = {e.name: e for e in extension_table(self.version)}
+        table = {e.name: e for e in extension_table(self.version, self.available)}
         name_loc = self._loc(args[0].column)
         if name == "all":
             if behavior in ("require", "enable"):
@@ -870,14 +873,17 @@ def _substitute(self: Preprocessor, m: Macro, args: dict, call: PPToken, line: i
 
 
 def preprocess_full(source: str, log: InfoLog | None = None, stage: str | None = None,
-                    compat_context: bool | None = None) -> PreprocessResult:
+                    compat_context: bool | None = None,
+                    available: Collection[str] | None = None) -> PreprocessResult:
     """Run the preprocessor; messages go to `log` (a new one if None).
 
     `stage` only words messages ("unsupported in fragment shader").
     `compat_context`: whether the GL context is a compatibility one (see
-    `versions.parse_version`); None when unknown.
+    `versions.parse_version`); None when unknown. `available`: the extensions
+    with a shading-language part that the GL context advertises (None: every
+    one the compiler implements); only these may be enabled and get a macro.
     """
-    return Preprocessor(source, log, stage, compat_context).run()
+    return Preprocessor(source, log, stage, compat_context, available).run()
 
 
 __all__ = ["PreprocessResult", "Preprocessor", "preprocess_full", "Extension"]

@@ -7,6 +7,7 @@ desktop shader of version >= d, or an ES shader of version >= e (0 = never).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430)
@@ -124,6 +125,10 @@ EXTENSIONS = (
 )
 
 
-def extension_table(version: GLSLVersion) -> list[Extension]:
-    """Extensions that may be named in `#extension` for this version."""
-    return [e for e in EXTENSIONS if version.at_least(e.desktop, e.es)]
+def extension_table(version: GLSLVersion,
+                    available: Collection[str] | None = None) -> list[Extension]:
+    """Extensions that may be named in `#extension` for this version: those
+    the compiler implements for it, and, when `available` is given (the GL
+    context's extensions with a shading-language part), only those."""
+    return [e for e in EXTENSIONS if version.at_least(e.desktop, e.es)
+            and (available is None or e.name in available)]
