@@ -165,6 +165,7 @@ def make_cdef(cmds) -> str:
 void shimgl_set_impl(int index, int on);
 void shimgl_set_ready(void);
 const char *shimgl_so_path(void);
+void shimgl_set_failed(void);
 void *shimgl_get_proc_address(const char *name);
 int shimgl_command_count(void);
 extern "Python" void shimgl_py_init(void);
@@ -180,6 +181,7 @@ extern "Python" int shimgl_py_missing(int index);
 C_PRELUDE = r"""
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <Python.h>
@@ -196,25 +198,107 @@ void shimgl_set_impl(int index, int on) { if (index >= 0 && index < SHIMGL_NCOMM
 void shimgl_set_ready(void) { __atomic_store_n(&shimgl_ready, 1, __ATOMIC_RELEASE); }
 int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
 
+/* ---- start-up ------------------------------------------------------------
+   The first call of any command starts the Python side, once per process
+   (pthread_once): in a C host, cffi starts the interpreter the library was
+   built for; in a Python host (PyOpenGL, moderngl) the host's interpreter runs
+   it, if it is the same Python version (the C API of another one is not ours
+   to call), after SHIMGL_HOST_BOOTSTRAP has made shimgl's own installation
+   and dependencies importable ahead of the host's sys.path. When the Python
+   side cannot start, one line on stderr says why and how to fix it, and every
+   call fails: EGL calls with EGL_NOT_INITIALIZED, the others return 0/NULL. */
+static volatile int shimgl_broken;     /* 1: the Python side cannot run in this process */
+static __thread EGLint shimgl_c_egl_error = 0x3000;   /* EGL_SUCCESS; used while broken */
+static pthread_once_t shimgl_start_once = PTHREAD_ONCE_INIT;
+
+void shimgl_set_failed(void) { shimgl_broken = 1; }
+
 /* Before a C host's first call starts Python: name the interpreter the library
    was built for (a virtual environment's python included), so that Python finds
    its own standard library and site-packages instead of guessing from PATH. */
-static pthread_once_t shimgl_program_once = PTHREAD_ONCE_INIT;
 static void shimgl_set_program(void)
 {
     static wchar_t *name;
-    if (Py_IsInitialized() || getenv("PYTHONHOME") || access(SHIMGL_PYTHON_EXECUTABLE, X_OK) != 0)
+    if (getenv("PYTHONHOME") || access(SHIMGL_PYTHON_EXECUTABLE, X_OK) != 0)
         return;
     name = Py_DecodeLocale(SHIMGL_PYTHON_EXECUTABLE, NULL);
     if (name)
         Py_SetProgramName(name);
 }
-static void shimgl_start(void)
+
+/* The running interpreter is ours to call only if it has our major.minor
+   version (the C API and ABI are per minor version). */
+static int shimgl_host_compatible(void)
 {
-    pthread_once(&shimgl_program_once, shimgl_set_program);
-    shimgl_py_init();
+    const char *v = Py_GetVersion();
+    size_t n = strlen(SHIMGL_PY_MAJMIN);
+    int len, majmin;
+    if (strncmp(v, SHIMGL_PY_MAJMIN, n) == 0 && (v[n] < '0' || v[n] > '9'))
+        return 1;
+    len = (int)strcspn(v, " ");
+    majmin = (int)(strchr(v, '.') && strchr(strchr(v, '.') + 1, '.')
+                   ? strchr(strchr(v, '.') + 1, '.') - v : len);
+    fprintf(stderr, "shimgl: cannot run in this process: it runs Python %.*s, and %s was built "
+            "for Python %s (%s); run the program with Python %s, or install shimgl into a "
+            "Python %.*s environment and use that environment's `shimgl env`\n",
+            len, v, shimgl_so_path(), SHIMGL_PY_MAJMIN, SHIMGL_PYTHON_EXECUTABLE,
+            SHIMGL_PY_MAJMIN, majmin, v);
+    return 0;
 }
-#define SHIMGL_ENTER() do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0)) shimgl_start(); } while (0)
+
+/* In a Python host, before cffi imports _cffi_backend: run the bootstrap. */
+static int shimgl_prepare_host(void)
+{
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyObject *globals = PyDict_New(), *path = NULL, *r = NULL;
+    int ok = 0;
+    if (globals && PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) == 0
+            && (path = PyUnicode_DecodeFSDefault(shimgl_so_path())) != NULL
+            && PyDict_SetItemString(globals, "so_path", path) == 0)
+        r = PyRun_String(SHIMGL_HOST_BOOTSTRAP, Py_file_input, globals, globals);
+    if (r) {
+        ok = 1;
+    } else {
+        PyObject *type, *value, *tb, *text = NULL;
+        const char *msg = NULL;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (value && (text = PyObject_Str(value)) != NULL)
+            msg = PyUnicode_AsUTF8(text);
+        fprintf(stderr, "shimgl: cannot start in this process: %s\n", msg ? msg : "unknown error");
+        PyErr_Clear();
+        Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    }
+    Py_XDECREF(r); Py_XDECREF(path); Py_XDECREF(globals);
+    PyGILState_Release(state);
+    return ok;
+}
+
+static void shimgl_start_once_fn(void)
+{
+    if (Py_IsInitialized()) {
+        if (!shimgl_host_compatible() || !shimgl_prepare_host()) {
+            shimgl_broken = 1;
+            return;
+        }
+    } else {
+        shimgl_set_program();
+    }
+    shimgl_py_init();
+    if (!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE) && !shimgl_broken) {
+        fprintf(stderr, "shimgl: cannot start its Python side (the messages above say why); "
+                "every GL, EGL and OSMesa call fails\n");
+        shimgl_broken = 1;
+    }
+}
+
+/* 1 when the Python side runs (the first call starts it), 0 when it cannot. */
+static int shimgl_start(void)
+{
+    pthread_once(&shimgl_start_once, shimgl_start_once_fn);
+    return __atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE) && !shimgl_broken;
+}
+#define SHIMGL_ENTER_OR(fail) do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0) && !shimgl_start()) { fail; } } while (0)
 
 /* A host that dlopens us RTLD_LOCAL (waffle does, for libEGL) leaves libpython's
    symbols local; Python extension modules (_cffi_backend, numpy) need them global. */
@@ -312,9 +396,13 @@ def _args(c) -> str:
     return ", ".join(p.name for p in c.params)
 
 
-def make_source(cmds) -> str:
+def make_source(cmds, site_dirs: list[str]) -> str:
+    majmin = f"{sys.version_info[0]}.{sys.version_info[1]}"
     out = [C_PRELUDE, TYPEDEFS, f"#define SHIMGL_NCOMMANDS {len(cmds)}",
            f"#define SHIMGL_PYTHON_EXECUTABLE {json.dumps(sys.executable)}",
+           f"#define SHIMGL_PY_MAJMIN {json.dumps(majmin)}",
+           f"#define SHIMGL_HOST_BOOTSTRAP {_c_string(host_bootstrap_code(site_dirs))}",
+           "const char *shimgl_so_path(void);",
            # forward declarations of the extern "Python" functions cffi defines later
            "static void shimgl_py_init(void);", "static int shimgl_py_missing(int index);"]
     for c in cmds:
@@ -326,11 +414,16 @@ def make_source(cmds) -> str:
             out.append(f"SHIMGL_EXPORT {c.ret} {c.name}({c.c_params()});")
             continue
         call = f"shimgl_py_{c.name}({_args(c)})"
+        fail = "return;" if c.ret == "void" else f"return ({c.ret}){_zero(c.ret)};"
+        if c.name == "eglGetError":
+            fail = "{ EGLint e = shimgl_c_egl_error; shimgl_c_egl_error = 0x3000; return e; }"
+        elif c.family == "egl":
+            fail = "shimgl_c_egl_error = 0x3001 /* EGL_NOT_INITIALIZED */; " + fail
+        enter = f"SHIMGL_ENTER_OR({fail});"
         if c.ret == "void":
-            body = (f"SHIMGL_ENTER(); if (shimgl_impl[{i}]) {{ {call}; return; }} "
-                    f"shimgl_py_missing({i});")
+            body = f"{enter} if (shimgl_impl[{i}]) {{ {call}; return; }} shimgl_py_missing({i});"
         else:
-            body = (f"SHIMGL_ENTER(); if (shimgl_impl[{i}]) return {call}; "
+            body = (f"{enter} if (shimgl_impl[{i}]) return {call}; "
                     f"shimgl_py_missing({i}); return ({c.ret}){_zero(c.ret)};")
         out.append(f"SHIMGL_EXPORT {c.ret} {c.name}({c.c_params()}) {{ {body} }}")
     out.append("static const struct shimgl_proc shimgl_procs[] = {")
@@ -577,22 +670,112 @@ def _cc() -> list[str]:
     return cc.split()
 
 
+def _c_string(text: str) -> str:
+    """A C string literal of ASCII text (JSON's escapes are C's for ASCII)."""
+    assert text.isascii()
+    return json.dumps(text)
+
+
+def host_bootstrap_code(site_dirs: list[str]) -> str:
+    """Python run by the C start-up in a Python host (PyOpenGL, moderngl: an
+    interpreter shimgl did not start) before cffi imports _cffi_backend.
+
+    The host's sys.path knows nothing of shimgl's installation: put its site
+    directories and the package root first, so its own modules and its own
+    dependencies are found (a module the host has already imported is shared:
+    one numpy per process; too old a version is refused with the fix). cffi is
+    the exception: the embedding and shimgl's FFIs need cffi's package and
+    backend of one version, so a host's other cffi is set aside while shimgl
+    starts and put back afterwards (shimgl keeps its own). `restore()`, called
+    by the init code when shimgl has started, puts the host's sys.path back,
+    with shimgl's directories appended for its later imports."""
+    return rf"""
+def _shimgl_prepare(so_path, sites):
+    import importlib.machinery, importlib.metadata, os, re, site, sys, types
+    here = os.path.dirname(os.path.realpath(so_path))
+    ours = [p for p in sites + [os.path.dirname(os.path.dirname(here))] if os.path.isdir(p)]
+    saved_path = list(sys.path)
+    for p in ours:
+        if p not in sys.path:
+            site.addsitedir(p)      # with its .pth files (an editable install's finder)
+    sys.path[:] = ours + [p for p in sys.path if p not in ours]
+    set_aside = {{}}
+    spec = importlib.machinery.PathFinder.find_spec("_cffi_backend", ours)
+    loaded = sys.modules.get("_cffi_backend")
+    if spec is not None and loaded is not None and \
+            os.path.realpath(getattr(loaded, "__file__", "") or "") != os.path.realpath(spec.origin):
+        for n in list(sys.modules):
+            if n in ("_cffi_backend", "cffi") or n.startswith("cffi."):
+                set_aside[n] = sys.modules.pop(n)
+    def version(text):
+        return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+    for dist in importlib.metadata.distributions(path=ours):
+        if (dist.metadata["Name"] or "").lower() != "shimgl":
+            continue
+        for req in dist.requires or ():
+            m = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9.]+)", req.strip())
+            mod = sys.modules.get(m.group(1).lower()) if m else None
+            have = getattr(mod, "__version__", None)
+            if isinstance(have, str) and version(have) < version(m.group(2)):
+                raise RuntimeError(
+                    f"this program already uses {{m.group(1)}} {{have}} ({{mod.__file__}}) and shimgl "
+                    f"needs {{m.group(1)}}>={{m.group(2)}}: upgrade it in the program's environment "
+                    f"(pip install -U '{{m.group(1)}}>={{m.group(2)}}')")
+        break
+
+    def restore():
+        if set_aside:
+            for n in list(sys.modules):
+                if n in ("_cffi_backend", "cffi") or n.startswith("cffi."):
+                    del sys.modules[n]
+            sys.modules.update(set_aside)
+        sys.path[:] = saved_path + [p for p in ours if p not in saved_path]
+    state = types.ModuleType("_shimgl_host")
+    state.restore = restore
+    state.cffi_set_aside = bool(set_aside)
+    sys.modules["_shimgl_host"] = state
+
+_shimgl_prepare(so_path, {site_dirs!r})
+"""
+
+
 def embedding_init_code(extra_paths: list[str]) -> str:
     """Runs once, in the embedded or the already running interpreter, before the
     first command: make the package importable (a C host's Python knows nothing
-    of the virtual environment shimgl was installed into), then install the
-    Python implementations."""
+    of the virtual environment shimgl was installed into; a Python host was
+    prepared by host_bootstrap_code), then install the Python implementations.
+    A failure is one line on stderr (the traceback with SHIMGL_DEBUG=abi) and
+    leaves the library refusing every call (shimgl_set_failed)."""
     return f"""
 import os, site, sys
+_host = sys.modules.pop("_shimgl_host", None)
 from {EMBED_MODULE} import ffi, lib
-_here = os.path.dirname(os.path.realpath(ffi.string(lib.shimgl_so_path()).decode()))
-for _p in {extra_paths!r} + [os.path.dirname(os.path.dirname(_here))]:
-    if os.path.isdir(_p) and _p not in sys.path:
-        site.addsitedir(_p)
-if not sys.argv:
-    sys.argv = [""]
-from driver.abi import runtime
-runtime.install(ffi, lib)
+try:
+    if _host is None:     # a C host: this interpreter was started by the library
+        _here = os.path.dirname(os.path.realpath(ffi.string(lib.shimgl_so_path()).decode()))
+        for _p in {extra_paths!r} + [os.path.dirname(os.path.dirname(_here))]:
+            if os.path.isdir(_p) and _p not in sys.path:
+                site.addsitedir(_p)
+    if not sys.argv:
+        sys.argv = [""]
+    from driver.abi import runtime
+    runtime.install(ffi, lib)
+    if _host is not None and _host.cffi_set_aside:
+        runtime.warm_up()     # what creates cffi FFIs, while shimgl's cffi is the one imported
+except BaseException as _e:
+    lib.shimgl_set_failed()
+    sys.stderr.write("shimgl: cannot start: %s: %s (SHIMGL_DEBUG=abi prints the traceback)\\n"
+                     % (type(_e).__name__, _e))
+    if "abi" in os.environ.get("SHIMGL_DEBUG", ""):
+        import traceback
+        traceback.print_exc()
+
+    @ffi.def_extern(name="shimgl_py_init")
+    def _not_started():
+        pass
+finally:
+    if _host is not None:
+        _host.restore()
 """
 
 
@@ -621,7 +804,7 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
 
     ffi = cffi.FFI()
     ffi.cdef(make_cdef(cmds))
-    ffi.set_source(EMBED_MODULE, make_source(cmds))
+    ffi.set_source(EMBED_MODULE, make_source(cmds, site_dirs))
     ffi.embedding_init_code(embedding_init_code(site_dirs))
 
     with tempfile.TemporaryDirectory(prefix="shimgl-abi-") as tmp:

@@ -161,6 +161,15 @@ def install(the_ffi, lib) -> None:
     lib.shimgl_set_ready()
 
 
+def warm_up() -> None:
+    """Import and open now what would otherwise be loaded at the first context
+    (the screen: the kernel backend behind uapi, which creates cffi FFIs). Run
+    at start-up when the host process had its own cffi, which shimgl sets
+    aside only while it starts (driver/abi/build.py, host_bootstrap_code)."""
+    from driver.agx.face import default_screen
+    default_screen()
+
+
 def _locked(fn):
     def entry(*args):
         with LOCK:
