@@ -28,17 +28,24 @@ MODULE = "_header_ffi"
 
 def build(outdir: Path | str = HERE, header: Path | str | None = None) -> Path:
     """Write ``OUTDIR/_header_ffi.py`` from the header (default: the one beside
-    this file); returns its path. The write is atomic (a temporary file renamed
-    over the old one), so a process starting meanwhile reads either version."""
-    import contextlib
-    import io
-
+    this file); returns its path."""
     import cffi
 
-    outdir = Path(outdir)
     text = Path(header or HERE / "shimgl_drm.h").read_text()
     ffi = cffi.FFI()
     ffi.cdef(text)
+    return write_module(ffi, text, outdir)
+
+
+def write_module(ffi, text: str, outdir: Path | str = HERE) -> Path:
+    """Write the module of ``ffi`` (a ``cffi.FFI`` on which exactly ``text`` was
+    cdef'd) to ``OUTDIR/_header_ffi.py``. The write is atomic (a temporary file
+    renamed over the old one), so a process starting meanwhile reads either
+    version, never a partial one."""
+    import contextlib
+    import io
+
+    outdir = Path(outdir)
     ffi.set_source(f"uapi.drm.{MODULE}", None)
     outdir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="shimgl-ffi-") as tmp:
@@ -49,10 +56,15 @@ def build(outdir: Path | str = HERE, header: Path | str | None = None) -> Path:
     code += f"\n# the header this module was generated from (checked before use)\nHEADER_SOURCE = {text!r}\n"
     dst = outdir / f"{MODULE}.py"
     fd, tmp_name = tempfile.mkstemp(prefix=f".{MODULE}.", suffix=".py", dir=outdir)
-    with os.fdopen(fd, "w") as f:
-        f.write(code)
-    os.chmod(tmp_name, 0o644)
-    os.replace(tmp_name, dst)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(code)
+        os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, dst)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
     return dst
 
 

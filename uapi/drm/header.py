@@ -9,17 +9,20 @@ The declarations are compiled ahead of time (``ffi_build.py``, run by the
 install: cffi's out-of-line ABI mode, a plain Python module loaded without
 parsing C). That module is used only while the header text it records equals
 the header on disk; otherwise (not built yet, or the header was edited in an
-editable checkout) the header is parsed here at run time, with the same result.
+editable checkout) the header is parsed here at run time, with the same result,
+and the module is rewritten beside this file when that directory is writable
+(as Python refreshes stale bytecode), so the next process loads it again.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from importlib.resources import files
+from pathlib import Path
 
 __all__ = ["HEADER", "ffi", "constants", "precompiled"]
 
-HEADER: str = files(__package__).joinpath("shimgl_drm.h").read_text()
+HEADER: str = Path(__file__).with_name("shimgl_drm.h").read_text()
 
 
 def _load_ffi():
@@ -34,7 +37,21 @@ def _load_ffi():
     import cffi
     parsed = cffi.FFI()
     parsed.cdef(HEADER)
+    _refresh(parsed)
     return parsed, False
+
+
+def _refresh(parsed) -> None:
+    """Best effort: rewrite the compiled module from this parse (a read-only
+    install or any failure leaves things as they are; the parse is used)."""
+    here = Path(__file__).resolve().parent
+    if not os.access(here, os.W_OK) or not (here / "ffi_build.py").exists():
+        return
+    try:
+        from . import ffi_build
+        ffi_build.write_module(parsed, HEADER, here)
+    except Exception:       # noqa: BLE001 - a cache refresh must never break the import
+        pass
 
 
 ffi, precompiled = _load_ffi()

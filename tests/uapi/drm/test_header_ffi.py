@@ -70,8 +70,11 @@ def test_a_stale_build_is_not_used(tmp_path, monkeypatch):
     import uapi.drm
     monkeypatch.setitem(sys.modules, "uapi.drm._header_ffi", stale)
     monkeypatch.setattr(uapi.drm, "_header_ffi", stale, raising=False)
+    refreshed = []
+    monkeypatch.setattr(header, "_refresh", refreshed.append)
     ffi, precompiled = header._load_ffi()
     assert not precompiled
+    assert refreshed == [ffi]          # and the stale module is rewritten from the parse
     with pytest.raises(ValueError):      # unknown to the header on disk: opaque, no size
         ffi.sizeof("struct shimgl_test_only")
     assert stale.ffi.sizeof("struct shimgl_test_only") == 4
@@ -83,3 +86,12 @@ def test_the_loaded_ffi_matches_the_header():
     parsed = _parsed(header.HEADER)
     for kind, name in _records(header.HEADER):
         assert header.ffi.sizeof(f"{kind} {name}") == parsed.sizeof(f"{kind} {name}")
+
+
+def test_write_module_from_a_parse_round_trips(tmp_path):
+    """What the loader writes after a run-time parse loads back with the same layouts."""
+    parsed = _parsed(header.HEADER)
+    again = _load(ffi_build.write_module(parsed, header.HEADER, tmp_path))
+    assert again.HEADER_SOURCE == header.HEADER
+    assert again.ffi.sizeof("struct drm_asahi_vm_bind") == parsed.sizeof("struct drm_asahi_vm_bind")
+    assert [p.name for p in tmp_path.iterdir()] == ["_header_ffi.py"]     # no temporary left behind
