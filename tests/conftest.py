@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,13 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# The suite never writes into the user's cache (~/.cache/shimgl): the shader and
+# native-code caches of this test process (and of the programs it starts) go to a
+# folder of its own, removed at exit.
+_CACHE_DIR = tempfile.mkdtemp(prefix="shimgl-test-cache-")
+os.environ["SHIMGL_SHADER_CACHE_DIR"] = _CACHE_DIR
+atexit.register(shutil.rmtree, _CACHE_DIR, ignore_errors=True)
 
 PIGLIT_BIN_DIRS = [Path("/usr/lib/piglit/bin"), Path("/usr/lib/x86_64-linux-gnu/piglit/bin")]
 
