@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import layout
+
 from driver.gallium import PipeFormat as F
 from driver.gl import enums as E
 
-__all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS",
+__all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "component_bits",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches"]
 
 
@@ -22,6 +24,13 @@ class InternalFormat:
     color_renderable: bool = True
     es_types: tuple = ()       # GLES 3 table 8.2: valid types with the base's format
     filterable: bool = True
+    buffer_pipe: F | None = None   # the texel-buffer format, when it differs from ``pipe``
+
+    @property
+    def texel_buffer_pipe(self) -> F:
+        """The format a buffer texture of this internal format reads (GL 4.6
+        table 8.18: tight three-component texels, unlike images)."""
+        return self.buffer_pipe or self.pipe
 
     @property
     def integer(self) -> bool:
@@ -37,31 +46,41 @@ _UB, _B, _US, _S, _UI, _I = (E.GL_UNSIGNED_BYTE, E.GL_BYTE, E.GL_UNSIGNED_SHORT,
 _HF, _FL = E.GL_HALF_FLOAT, E.GL_FLOAT
 
 
-def _f(enum, base, pipe, kind, renderable=True, types=(), filterable=True):
-    return InternalFormat(enum, base, pipe, kind, renderable, types, filterable)
+def _f(enum, base, pipe, kind, renderable=True, types=(), filterable=True, buffer_pipe=None):
+    return InternalFormat(enum, base, pipe, kind, renderable, types, filterable, buffer_pipe)
 
 
+_US8, _S8 = E.GL_UNSIGNED_SHORT, E.GL_SHORT
 _TABLE = [
+    # GL 4.6 table 8.12 / GLES 3.2 table 8.10 (+ EXT_texture_norm16 for the 16-bit
+    # normalised rows in GLES). Three-component formats are stored with a padding
+    # channel (RGBX): images need power-of-two texels (texel buffers keep the
+    # tight format, ``buffer_pipe``).
     _f(E.GL_R8, E.GL_RED, F.R8_UNORM, "unorm", True, (_UB,)),
     _f(E.GL_RG8, E.GL_RG, F.R8G8_UNORM, "unorm", True, (_UB,)),
     _f(E.GL_RGB8, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm", True, (_UB,)),
     _f(E.GL_RGBA8, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm", True, (_UB,)),
-    _f(E.GL_SRGB8, E.GL_RGB, F.R8G8B8_SRGB, "unorm", False, (_UB,)),
+    _f(E.GL_SRGB8, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False, (_UB,)),
     _f(E.GL_SRGB8_ALPHA8, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", True, (_UB,)),
     _f(E.GL_R8_SNORM, E.GL_RED, F.R8_SNORM, "snorm", False, (_B,)),
     _f(E.GL_RG8_SNORM, E.GL_RG, F.R8G8_SNORM, "snorm", False, (_B,)),
-    _f(E.GL_RGB8_SNORM, E.GL_RGB, F.R8G8B8_SNORM, "snorm", False, (_B,)),
+    _f(E.GL_RGB8_SNORM, E.GL_RGB, F.R8G8B8X8_SNORM, "snorm", False, (_B,)),
     _f(E.GL_RGBA8_SNORM, E.GL_RGBA, F.R8G8B8A8_SNORM, "snorm", False, (_B,)),
-    _f(E.GL_R16, E.GL_RED, F.R16_UNORM, "unorm", True, ()),
-    _f(E.GL_RG16, E.GL_RG, F.R16G16_UNORM, "unorm", True, ()),
-    _f(E.GL_RGBA16, E.GL_RGBA, F.R16G16B16A16_UNORM, "unorm", True, ()),
+    _f(E.GL_R16, E.GL_RED, F.R16_UNORM, "unorm", True, (_US8,)),
+    _f(E.GL_RG16, E.GL_RG, F.R16G16_UNORM, "unorm", True, (_US8,)),
+    _f(E.GL_RGB16, E.GL_RGB, F.R16G16B16X16_UNORM, "unorm", False, (_US8,)),
+    _f(E.GL_RGBA16, E.GL_RGBA, F.R16G16B16A16_UNORM, "unorm", True, (_US8,)),
+    _f(E.GL_R16_SNORM, E.GL_RED, F.R16_SNORM, "snorm", False, (_S8,)),
+    _f(E.GL_RG16_SNORM, E.GL_RG, F.R16G16_SNORM, "snorm", False, (_S8,)),
+    _f(E.GL_RGB16_SNORM, E.GL_RGB, F.R16G16B16X16_SNORM, "snorm", False, (_S8,)),
+    _f(E.GL_RGBA16_SNORM, E.GL_RGBA, F.R16G16B16A16_SNORM, "snorm", False, (_S8,)),
     _f(E.GL_R16F, E.GL_RED, F.R16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_RG16F, E.GL_RG, F.R16G16_FLOAT, "float", True, (_HF, _FL)),
-    _f(E.GL_RGB16F, E.GL_RGB, F.R16G16B16_FLOAT, "float", False, (_HF, _FL)),
+    _f(E.GL_RGB16F, E.GL_RGB, F.R16G16B16X16_FLOAT, "float", False, (_HF, _FL)),
     _f(E.GL_RGBA16F, E.GL_RGBA, F.R16G16B16A16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_R32F, E.GL_RED, F.R32_FLOAT, "float", True, (_FL,), False),
     _f(E.GL_RG32F, E.GL_RG, F.R32G32_FLOAT, "float", True, (_FL,), False),
-    _f(E.GL_RGB32F, E.GL_RGB, F.R32G32B32_FLOAT, "float", False, (_FL,), False),
+    _f(E.GL_RGB32F, E.GL_RGB, F.R32G32B32X32_FLOAT, "float", False, (_FL,), False, F.R32G32B32_FLOAT),
     _f(E.GL_RGBA32F, E.GL_RGBA, F.R32G32B32A32_FLOAT, "float", True, (_FL,), False),
     _f(E.GL_R11F_G11F_B10F, E.GL_RGB, F.R11G11B10_FLOAT, "float", True,
        (E.GL_UNSIGNED_INT_10F_11F_11F_REV, _HF, _FL)),
@@ -75,6 +94,14 @@ _TABLE = [
        (E.GL_UNSIGNED_INT_2_10_10_10_REV,)),
     _f(E.GL_RGB10_A2UI, E.GL_RGBA, F.R10G10B10A2_UINT, "uint", True,
        (E.GL_UNSIGNED_INT_2_10_10_10_REV,)),
+    # desktop-only sized formats of table 8.12 (GL may store more bits than named)
+    _f(E.GL_R3_G3_B2, E.GL_RGB, F.B2G3R3_UNORM, "unorm", False),
+    _f(E.GL_RGB4, E.GL_RGB, F.B5G6R5_UNORM, "unorm", False),
+    _f(E.GL_RGB5, E.GL_RGB, F.B5G6R5_UNORM, "unorm", False),
+    _f(E.GL_RGB10, E.GL_RGB, F.R10G10B10X2_UNORM, "unorm", False),
+    _f(E.GL_RGB12, E.GL_RGB, F.R16G16B16X16_UNORM, "unorm", False),
+    _f(E.GL_RGBA2, E.GL_RGBA, F.A4B4G4R4_UNORM, "unorm", False),
+    _f(E.GL_RGBA12, E.GL_RGBA, F.R16G16B16A16_UNORM, "unorm", False),
     _f(E.GL_R8UI, E.GL_RED, F.R8_UINT, "uint", True, (_UB,)),
     _f(E.GL_R8I, E.GL_RED, F.R8_SINT, "int", True, (_B,)),
     _f(E.GL_R16UI, E.GL_RED, F.R16_UINT, "uint", True, (_US,)),
@@ -87,30 +114,40 @@ _TABLE = [
     _f(E.GL_RG16I, E.GL_RG, F.R16G16_SINT, "int", True, (_S,)),
     _f(E.GL_RG32UI, E.GL_RG, F.R32G32_UINT, "uint", True, (_UI,)),
     _f(E.GL_RG32I, E.GL_RG, F.R32G32_SINT, "int", True, (_I,)),
-    _f(E.GL_RGB8UI, E.GL_RGB, F.R8G8B8_UINT, "uint", False, (_UB,)),
-    _f(E.GL_RGB8I, E.GL_RGB, F.R8G8B8_SINT, "int", False, (_B,)),
-    _f(E.GL_RGB16UI, E.GL_RGB, F.R16G16B16_UINT, "uint", False, (_US,)),
-    _f(E.GL_RGB16I, E.GL_RGB, F.R16G16B16_SINT, "int", False, (_S,)),
-    _f(E.GL_RGB32UI, E.GL_RGB, F.R32G32B32_UINT, "uint", False, (_UI,)),
-    _f(E.GL_RGB32I, E.GL_RGB, F.R32G32B32_SINT, "int", False, (_I,)),
+    _f(E.GL_RGB8UI, E.GL_RGB, F.R8G8B8X8_UINT, "uint", False, (_UB,)),
+    _f(E.GL_RGB8I, E.GL_RGB, F.R8G8B8X8_SINT, "int", False, (_B,)),
+    _f(E.GL_RGB16UI, E.GL_RGB, F.R16G16B16X16_UINT, "uint", False, (_US,)),
+    _f(E.GL_RGB16I, E.GL_RGB, F.R16G16B16X16_SINT, "int", False, (_S,)),
+    _f(E.GL_RGB32UI, E.GL_RGB, F.R32G32B32X32_UINT, "uint", False, (_UI,), True, F.R32G32B32_UINT),
+    _f(E.GL_RGB32I, E.GL_RGB, F.R32G32B32X32_SINT, "int", False, (_I,), True, F.R32G32B32_SINT),
     _f(E.GL_RGBA8UI, E.GL_RGBA, F.R8G8B8A8_UINT, "uint", True, (_UB,)),
     _f(E.GL_RGBA8I, E.GL_RGBA, F.R8G8B8A8_SINT, "int", True, (_B,)),
     _f(E.GL_RGBA16UI, E.GL_RGBA, F.R16G16B16A16_UINT, "uint", True, (_US,)),
     _f(E.GL_RGBA16I, E.GL_RGBA, F.R16G16B16A16_SINT, "int", True, (_S,)),
     _f(E.GL_RGBA32UI, E.GL_RGBA, F.R32G32B32A32_UINT, "uint", True, (_UI,)),
     _f(E.GL_RGBA32I, E.GL_RGBA, F.R32G32B32A32_SINT, "int", True, (_I,)),
+    # GL 4.6 table 8.13: depth and stencil. The hardware keeps unorm depth in a
+    # 32-bit float plane (as Mesa's asahi does); DEPTH_COMPONENT32 is 32-bit
+    # unorm to the API (llvmpipe's Z32_UNORM).
     _f(E.GL_DEPTH_COMPONENT16, E.GL_DEPTH_COMPONENT, F.Z16_UNORM, "depth", False, (_US, _UI)),
     _f(E.GL_DEPTH_COMPONENT24, E.GL_DEPTH_COMPONENT, F.Z24X8_UNORM, "depth", False, (_UI,)),
     _f(E.GL_DEPTH_COMPONENT32F, E.GL_DEPTH_COMPONENT, F.Z32_FLOAT, "depth", False, (_FL,)),
+    _f(E.GL_DEPTH_COMPONENT32, E.GL_DEPTH_COMPONENT, F.Z32_UNORM, "depth", False),
     _f(E.GL_DEPTH24_STENCIL8, E.GL_DEPTH_STENCIL, F.Z24_UNORM_S8_UINT, "depthstencil", False,
        (E.GL_UNSIGNED_INT_24_8,)),
     _f(E.GL_DEPTH32F_STENCIL8, E.GL_DEPTH_STENCIL, F.Z32_FLOAT_S8X24_UINT, "depthstencil", False,
        (E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV,)),
     _f(E.GL_STENCIL_INDEX8, E.GL_STENCIL_INDEX, F.S8_UINT, "stencil", False, (_UB,)),
+    # renderbuffer stencil sizes of table 9.1 (stored in 8 bits)
+    _f(E.GL_STENCIL_INDEX1, E.GL_STENCIL_INDEX, F.S8_UINT, "stencil", False),
+    _f(E.GL_STENCIL_INDEX4, E.GL_STENCIL_INDEX, F.S8_UINT, "stencil", False),
+    _f(E.GL_STENCIL_INDEX16, E.GL_STENCIL_INDEX, F.S8_UINT, "stencil", False),
 ]
 INTERNAL_FORMATS: dict[int, InternalFormat] = {f.enum: f for f in _TABLE}
 
-# Unsized formats (GL and GLES 2.0; GLES 3 accepts them with table 8.2's types).
+# Unsized formats (GL and GLES 2.0; GLES 3 accepts them with table 8.2's types),
+# and GL's generic compressed formats, which we store uncompressed (GL 4.6
+# section 8.7 allows it; TEXTURE_COMPRESSED then reads FALSE).
 UNSIZED = {
     E.GL_RGBA: _f(E.GL_RGBA, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm"),
     E.GL_RGB: _f(E.GL_RGB, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
@@ -122,6 +159,16 @@ UNSIZED = {
     E.GL_DEPTH_COMPONENT: _f(E.GL_DEPTH_COMPONENT, E.GL_DEPTH_COMPONENT, F.Z24X8_UNORM, "depth", False),
     E.GL_DEPTH_STENCIL: _f(E.GL_DEPTH_STENCIL, E.GL_DEPTH_STENCIL, F.Z24_UNORM_S8_UINT,
                            "depthstencil", False),
+}
+GENERIC = {
+    E.GL_SRGB: _f(E.GL_SRGB, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False),
+    E.GL_SRGB_ALPHA: _f(E.GL_SRGB_ALPHA, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", False),
+    E.GL_COMPRESSED_RED: _f(E.GL_COMPRESSED_RED, E.GL_RED, F.R8_UNORM, "unorm", False),
+    E.GL_COMPRESSED_RG: _f(E.GL_COMPRESSED_RG, E.GL_RG, F.R8G8_UNORM, "unorm", False),
+    E.GL_COMPRESSED_RGB: _f(E.GL_COMPRESSED_RGB, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm", False),
+    E.GL_COMPRESSED_RGBA: _f(E.GL_COMPRESSED_RGBA, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm", False),
+    E.GL_COMPRESSED_SRGB: _f(E.GL_COMPRESSED_SRGB, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False),
+    E.GL_COMPRESSED_SRGB_ALPHA: _f(E.GL_COMPRESSED_SRGB_ALPHA, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", False),
 }
 
 # GLES 2.0 table 3.4 (and GLES 3 table 8.2's unsized rows)
@@ -155,24 +202,59 @@ PIXEL_TYPES = {
 }
 
 
-# Legacy formats (GL 2.1 table 3.16, compatibility profile): the sized luminance,
-# alpha and intensity formats and the component counts 1-4 of GL 1.0. Intensity
-# is stored as luminance; pipestate.sampler_view routes its alpha from red.
-LEGACY = {
-    E.GL_INTENSITY: _f(E.GL_INTENSITY, E.GL_INTENSITY, F.L8_UNORM, "unorm", False),
-    E.GL_INTENSITY8: _f(E.GL_INTENSITY8, E.GL_INTENSITY, F.L8_UNORM, "unorm", False),
-    E.GL_LUMINANCE8: _f(E.GL_LUMINANCE8, E.GL_LUMINANCE, F.L8_UNORM, "unorm", False),
-    E.GL_ALPHA8: _f(E.GL_ALPHA8, E.GL_ALPHA, F.A8_UNORM, "unorm", False),
-    E.GL_LUMINANCE8_ALPHA8: _f(E.GL_LUMINANCE8_ALPHA8, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm", False),
-    1: _f(1, E.GL_LUMINANCE, F.L8_UNORM, "unorm", False),
-    2: _f(2, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm", False),
-    3: _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
-    4: _f(4, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm"),
-}
+def _legacy(enum, base, pipe):
+    return _f(enum, base, pipe, "unorm", False)
+
+
+# Legacy formats (compatibility profile, GL 4.6 compatibility table 8.22): the
+# alpha, luminance, luminance-alpha and intensity formats, sized and unsized, their
+# sRGB (EXT_texture_sRGB) and generic compressed forms, and the component counts
+# 1-4 of GL 1.0. Sizes above 8 bits are stored in 16; intensity is stored as I
+# (one value read into all four channels).
+_A, _L, _LA, _IN = E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY
+LEGACY = {f.enum: f for f in [
+    _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM),
+    _legacy(E.GL_ALPHA4, _A, F.A8_UNORM), _legacy(E.GL_ALPHA8, _A, F.A8_UNORM),
+    _legacy(E.GL_ALPHA12, _A, F.A16_UNORM), _legacy(E.GL_ALPHA16, _A, F.A16_UNORM),
+    _legacy(E.GL_LUMINANCE4, _L, F.L8_UNORM), _legacy(E.GL_LUMINANCE8, _L, F.L8_UNORM),
+    _legacy(E.GL_LUMINANCE12, _L, F.L16_UNORM), _legacy(E.GL_LUMINANCE16, _L, F.L16_UNORM),
+    _legacy(E.GL_LUMINANCE4_ALPHA4, _LA, F.L8A8_UNORM), _legacy(E.GL_LUMINANCE6_ALPHA2, _LA, F.L8A8_UNORM),
+    _legacy(E.GL_LUMINANCE8_ALPHA8, _LA, F.L8A8_UNORM),
+    _legacy(E.GL_LUMINANCE12_ALPHA4, _LA, F.L16A16_UNORM),
+    _legacy(E.GL_LUMINANCE12_ALPHA12, _LA, F.L16A16_UNORM),
+    _legacy(E.GL_LUMINANCE16_ALPHA16, _LA, F.L16A16_UNORM),
+    _legacy(E.GL_INTENSITY4, _IN, F.I8_UNORM), _legacy(E.GL_INTENSITY8, _IN, F.I8_UNORM),
+    _legacy(E.GL_INTENSITY12, _IN, F.I16_UNORM), _legacy(E.GL_INTENSITY16, _IN, F.I16_UNORM),
+    _legacy(E.GL_SLUMINANCE, _L, F.L8_SRGB), _legacy(E.GL_SLUMINANCE8, _L, F.L8_SRGB),
+    _legacy(E.GL_SLUMINANCE_ALPHA, _LA, F.L8A8_SRGB), _legacy(E.GL_SLUMINANCE8_ALPHA8, _LA, F.L8A8_SRGB),
+    _legacy(E.GL_COMPRESSED_ALPHA, _A, F.A8_UNORM), _legacy(E.GL_COMPRESSED_LUMINANCE, _L, F.L8_UNORM),
+    _legacy(E.GL_COMPRESSED_LUMINANCE_ALPHA, _LA, F.L8A8_UNORM),
+    _legacy(E.GL_COMPRESSED_INTENSITY, _IN, F.I8_UNORM),
+    _legacy(E.GL_COMPRESSED_SLUMINANCE, _L, F.L8_SRGB),
+    _legacy(E.GL_COMPRESSED_SLUMINANCE_ALPHA, _LA, F.L8A8_SRGB),
+    _f(1, _L, F.L8_UNORM, "unorm", False),
+    _f(2, _LA, F.L8A8_UNORM, "unorm", False),
+    _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
+    _f(4, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm"),
+]}
 
 
 def lookup(internalformat: int) -> InternalFormat | None:
-    return INTERNAL_FORMATS.get(internalformat) or UNSIZED.get(internalformat) or LEGACY.get(internalformat)
+    return (INTERNAL_FORMATS.get(internalformat) or UNSIZED.get(internalformat) or GENERIC.get(internalformat)
+            or LEGACY.get(internalformat))
+
+
+def component_bits(info: InternalFormat) -> tuple[int, int, int, int, int, int]:
+    """(R, G, B, A, depth, stencil) bits the image of an internal format stores,
+    read from its layout format's channels (L counts for R, G and B; I for all
+    four; padding and the shared exponent for none)."""
+    bits = dict.fromkeys("RGBAZS", 0)
+    spread = {"L": "RGB", "I": "RGBA"}
+    for channel in layout.get_format(info.pipe.value).channels:
+        for name in spread.get(channel.name, channel.name):
+            if name in bits:
+                bits[name] = channel.bits
+    return (bits["R"], bits["G"], bits["B"], bits["A"], bits["Z"], bits["S"])
 
 
 def pixel_type_matches(fmt: int, type: int) -> bool:
