@@ -496,20 +496,6 @@ class FramebufferMixin:
 
 
 def _component_bits(info) -> tuple[int, int, int, int, int, int]:
-    """(R, G, B, A, depth, stencil) bits of an internal format, from its pipe
-    format name (e.g. R8G8B8A8_UNORM -> 8, 8, 8, 8, 0, 0)."""
-    import re
-    bits = dict.fromkeys("RGBAZS", 0)
-    name = info.pipe.name
-    if name == "B5G6R5_UNORM":
-        return (5, 6, 5, 0, 0, 0)
-    if name == "R11G11B10_FLOAT":
-        return (11, 11, 10, 0, 0, 0)
-    if name == "R9G9B9E5_FLOAT":
-        return (9, 9, 9, 0, 0, 0)
-    for ch, n in re.findall(r"([RGBAZSLX])(\d+)", name):
-        if ch in bits:
-            bits[ch] = int(n)
-        elif ch == "L":
-            bits["R"] = bits["G"] = bits["B"] = int(n)
-    return (bits["R"], bits["G"], bits["B"], bits["A"], bits["Z"], bits["S"])
+    """(R, G, B, A, depth, stencil) bits of an internal format (from layout's table)."""
+    from driver.gl.formats import component_bits
+    return component_bits(info)
