@@ -414,7 +414,7 @@ class DrawMixin:
         if buf is None or buf.resource is None:
             return None
         size = tex.buffer_size or buf.size - tex.buffer_offset
-        return SamplerView(buf.resource, INTERNAL_FORMATS[tex.buffer_internal_format].pipe,
+        return SamplerView(buf.resource, INTERNAL_FORMATS[tex.buffer_internal_format].texel_buffer_pipe,
                            PipeTextureTarget.BUFFER, offset_B=tex.buffer_offset, size_B=size)
 
     def _sampler_units_consistent(self, ls) -> bool:
