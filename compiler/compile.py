@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler.glsl import parse
+from compiler.glsl import parse, recursion_headroom
 from compiler.ir import Shader
 from compiler.ir.passes import preprocess
 from compiler.lower import glsl_to_ir
 from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
 
-__all__ = ["ShaderInfo", "front_half"]
+__all__ = ["ShaderInfo", "front_half", "shader_info"]
 
 
 @dataclass
@@ -84,23 +84,17 @@ class ShaderInfo:
 _COMPAT_CONTEXT = {"compatibility": True, "core": False}
 
 
-def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
-    """Parse, lower and optimise one shader for variant ``key``. Raises
-    ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
-    lowering does not support."""
-    profile = key.get("profile") if key is not None else None
-    unit = parse(source, stage, compat_context=_COMPAT_CONTEXT.get(profile), require_main=True)
-    shader = glsl_to_ir(unit, key)
-    io = shader.info.pop("io")
-    scalarize = bool(key.get("scalarize", False)) if key is not None else False
-    preprocess(shader, scalarize=scalarize)
+def shader_info(shader: Shader, io, unit) -> ShaderInfo:
+    """The ShaderInfo of an optimised shader from its interface lowering ``io``
+    (``compiler.lower.IOLowering``) and the typed AST ``unit`` the interface
+    came from (front ends other than GLSL's, e.g. compiler.arb, share it)."""
     from compiler.ir import INTRINSICS, Intrinsic, walk_instrs
     used = {i.name for f in shader.functions for i in walk_instrs(f.body) if isinstance(i, Intrinsic)}
     discards = bool(used & {"discard", "discard_if"})
     sysvals = frozenset(n for n in used if n.startswith("load_") and not INTRINSICS[n].src_components
                         and INTRINSICS[n].can_reorder)
-    info = ShaderInfo(
-        stage=stage, version=unit.version.number, varyings=list(io.varyings),
+    return ShaderInfo(
+        stage=shader.stage, version=unit.version.number, varyings=list(io.varyings),
         vertex_outputs=shader.info.get("vertex_outputs", 0), uniforms=dict(io.uniforms),
         uniform_regs_B=getattr(io, "uniform_regs_used_B", 0), attributes=dict(io.attributes),
         outputs=dict(io.outputs), samplers=dict(io.samplers), images=dict(io.images),
@@ -108,4 +102,22 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
         local_size=unit.local_size, shared_size_B=shader.info.get("shared_size_B", 0),
         scratch_size_B=shader.info.get("scratch_size_B", 0), discards=discards, system_values=sysvals,
         info_log=unit.info_log)
+
+
+def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
+    """Parse, lower and optimise one shader for variant ``key``. Raises
+    ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
+    lowering does not support."""
+    with recursion_headroom():
+        return _front_half(source, stage, key)
+
+
+def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:
+    profile = key.get("profile") if key is not None else None
+    unit = parse(source, stage, compat_context=_COMPAT_CONTEXT.get(profile), require_main=True)
+    shader = glsl_to_ir(unit, key)
+    io = shader.info.pop("io")
+    scalarize = bool(key.get("scalarize", False)) if key is not None else False
+    preprocess(shader, scalarize=scalarize)
+    info = shader_info(shader, io, unit)
     return shader, info
