@@ -26,6 +26,7 @@ absolute number n+1 waits for ``render >= n + b``.
 
 from __future__ import annotations
 
+import errno
 import sys
 import threading
 import time
@@ -42,12 +43,20 @@ from ..memory import GPUFault
 from .command import FirmwareCommand
 from .executor import GPUExecutor
 from .trace import FirmwareEvent
+from .watchdog import DEFAULT_TIMEOUT_MS, JobTimeout, run_budgeted
 
-__all__ = ["Firmware", "FirmwareJob", "QUEUE_NAMES"]
+__all__ = ["Firmware", "FirmwareJob", "QUEUE_NAMES", "STATUS_ERRNO"]
 
 QUEUE_NAMES = ("Compute", "Vertex", "Fragment")
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
-EIO, ENODATA = 5, 61
+#: The fence error of a job whose first failed command ended with each status
+#: (what the Asahi kernel gives its fences for each kind of work error).
+STATUS_ERRNO = {
+    uapi.DRM_ASAHI_STATUS_FAULT: errno.EIO,
+    uapi.DRM_ASAHI_STATUS_TIMEOUT: errno.ETIMEDOUT,
+    uapi.DRM_ASAHI_STATUS_KILLED: errno.ECANCELED,
+    uapi.DRM_ASAHI_STATUS_UNKNOWN_ERROR: errno.ENODATA,
+}
 
 
 @dataclass
@@ -82,11 +91,22 @@ class _Ring:
 
 
 class Firmware:
-    """The vertex, fragment and compute firmware queues of one user queue."""
+    """The vertex, fragment and compute firmware queues of one user queue.
+
+    ``timeout_ms``: the watchdog budget of each RUN (GPU time, see ``watchdog.py``;
+    0: none). A RUN that spends it is stopped and reported TIMEOUT, and the user
+    queue becomes ``guilty``: every later command of it is KILLED without running
+    (the kernel also refuses new submissions), as drm_sched does with the entity
+    of a job that timed out. Other user queues are not affected.
+    """
 
     def __init__(self, name: str, executor: GPUExecutor, gpu_lock: threading.Lock | None,
-                 listeners: list[Callable[[FirmwareEvent], None]]):
+                 listeners: list[Callable[[FirmwareEvent], None]], timeout_ms: int = DEFAULT_TIMEOUT_MS):
         self.name = name
+        self.timeout_ms = timeout_ms
+        self.guilty = False
+        self._idle_callbacks: list[Callable[[], None]] = []
+        self._live_threads = 0
         self.executor = executor
         self.gpu_lock = None if getattr(executor, "concurrent", False) else gpu_lock
         self.listeners = listeners
@@ -153,14 +173,27 @@ class Firmware:
     def _start_threads(self) -> None:
         for ring in self.rings.values():
             if ring.thread is None:
-                ring.thread = threading.Thread(target=self._loop, args=(ring,), daemon=True,
+                ring.thread = threading.Thread(target=self._thread_main, args=(ring,), daemon=True,
                                                name=f"shimgl-fw-{self.name}-{ring.name}")
+                self._live_threads += 1
                 ring.thread.start()
 
     def _emit(self, ring: _Ring, op: _Op) -> None:
         event = FirmwareEvent(self.name, op.job.seq, ring.name, op.op, op.what)
         for listener in list(self.listeners):
             listener(event)
+
+    def _thread_main(self, ring: _Ring) -> None:
+        try:
+            self._loop(ring)
+        finally:
+            with self.cv:
+                self._live_threads -= 1
+                callbacks = self._idle_callbacks if self._live_threads == 0 else []
+                if callbacks:
+                    self._idle_callbacks = []
+            for callback in callbacks:
+                callback()
 
     def _loop(self, ring: _Ring) -> None:
         while True:
@@ -184,9 +217,14 @@ class Firmware:
 
     def _run(self, op: _Op) -> None:
         command = op.command
-        if command.failed:  # the vertex half faulted: the command stopped there
+        if command.failed:  # the vertex half failed: the command stopped there
             return
         feedback = command.feedback
+        if self.guilty:     # the queue was reset: later work is cancelled, not run
+            command.failed = True
+            feedback.status = uapi.DRM_ASAHI_STATUS_KILLED
+            command.counters.add(cancelled=1)
+            return
         half = op.half
         run = {"vertex": self.executor.run_vertex, "fragment": self.executor.run_fragment,
                "compute": self.executor.run_compute,
@@ -196,21 +234,28 @@ class Firmware:
         if half in ("vertex", "compute", "blit"):
             feedback.start_ns = start_ns
         self._timestamp(command, f"{stamp}_start", start_ns)
-        try:
-            if self.gpu_lock is not None:
-                with self.gpu_lock:
-                    run(command)
-            else:
-                run(command)
-        except GPUFault as fault:
+        if self.gpu_lock is not None:
+            with self.gpu_lock:   # waiting for the GPU spends no budget
+                error, budget = run_budgeted(self.timeout_ms, run, command)
+        else:
+            error, budget = run_budgeted(self.timeout_ms, run, command)
+        if isinstance(error, JobTimeout):
             command.failed = True
-            feedback.fault = fault.info
+            feedback.status = uapi.DRM_ASAHI_STATUS_TIMEOUT
+            self.guilty = True
+            command.counters.add(timeouts=1)
+            where = f"{budget.unit} at 0x{budget.address:x}" if budget.unit else "the shader core"
+            print(f"shimgl firmware: {self.name} {op.what}: GPU timeout after {self.timeout_ms} ms of GPU time "
+                  f"(stopped in {where}); the queue is guilty, its later work is cancelled", file=sys.stderr)
+        elif isinstance(error, GPUFault):
+            command.failed = True
+            feedback.fault = error.info
             feedback.status = uapi.DRM_ASAHI_STATUS_FAULT
-        except Exception:  # noqa: BLE001 - a broken executor must not kill the firmware
+        elif error is not None:  # a broken executor must not kill the firmware
             command.failed = True
             feedback.status = uapi.DRM_ASAHI_STATUS_UNKNOWN_ERROR
             print(f"shimgl firmware: {self.name} {op.what} crashed:", file=sys.stderr)
-            traceback.print_exc()
+            traceback.print_exception(error, file=sys.stderr)
         end_ns = time.monotonic_ns()
         if half == "vertex":
             feedback.vertex_start_ns, feedback.vertex_end_ns = start_ns, end_ns
@@ -236,7 +281,7 @@ class Firmware:
         command.counters.add(commands=1, faults=faults, partial_renders=feedback.partial_renders)
         self._write_feedback(command)
         if command.failed and not job.error:
-            job.error = EIO if feedback.status == uapi.DRM_ASAHI_STATUS_FAULT else ENODATA
+            job.error = STATUS_ERRNO.get(feedback.status, errno.ENODATA)
         with self.cv:
             job.remaining -= 1
             finished = job.remaining == 0
@@ -274,7 +319,7 @@ class Firmware:
             return self.cv.wait_for(lambda: not self.in_flight, timeout_s)
 
     def stop(self) -> None:
-        """Drain, then end the firmware threads."""
+        """Drain, then end the firmware threads (waits for everything submitted)."""
         self.drain()
         with self.cv:
             self._stopping = True
@@ -282,6 +327,28 @@ class Firmware:
         for ring in self.rings.values():
             if ring.thread is not None and ring.thread is not threading.current_thread():
                 ring.thread.join()
+
+    def retire(self, timeout_s: float, on_idle: Callable[[], None]) -> bool:
+        """End the queues without waiting on runaway work: wait up to ``timeout_s``
+        for the submitted jobs to complete, then let the threads end once their
+        queues are empty (work still running completes, or is stopped by its
+        watchdog, in the background). ``on_idle`` runs once every thread has ended:
+        now if they have, else from the last one. Returns whether all work completed."""
+        deadline = time.monotonic() + timeout_s
+        drained = self.drain(timeout_s)
+        with self.cv:
+            self._stopping = True
+            self.cv.notify_all()
+            run_now = self._live_threads == 0
+            if not run_now:
+                self._idle_callbacks.append(on_idle)
+        if run_now:
+            on_idle()
+        elif drained:   # idle threads end at once: let them, so on_idle has run on return
+            for ring in self.rings.values():
+                if ring.thread is not None and ring.thread is not threading.current_thread():
+                    ring.thread.join(max(1.0, deadline - time.monotonic()))
+        return drained
 
 
 def unit_number(unit: str) -> int:

@@ -19,9 +19,10 @@ import uapi
 
 from ..capture import hooks as capture_hooks
 from ..firmware import Firmware, GPUExecutor, NullExecutor, debug_enabled, stderr_logger
+from ..firmware.watchdog import timeout_from_env
 from . import fds
 from .arena import PAGE_SIZE_B, Arena
-from .errors import check, errno, fail
+from .errors import check, errno, fail, kernel_bug
 from .file import BindObject, DRMFile
 from .gem import GEMObject, page_align
 from .params import GPUConfig, fill_params, select_config
@@ -29,7 +30,7 @@ from .scheduler import UserQueue
 from .submit import build_job
 from .syncobj import SyncState
 from .sync_ioctls import BLOCKING, SYNC_IOCTLS
-from .usercopy import copy_from_user, copy_to_user, struct_from_bytes
+from .usercopy import address_of, array_size, copy_from_user, copy_to_user, struct_from_bytes
 from .vm import VM
 
 __all__ = ["Kernel", "set_gpu_factory", "DEVICE_PATH"]
@@ -46,6 +47,10 @@ CAPS = {
     uapi.DRM_CAP_SYNCOBJ: 1,
     uapi.DRM_CAP_SYNCOBJ_TIMELINE: 1,
 }
+
+# Ioctls that take the file lock themselves, for their lookups only.
+_UNLOCKED = {"DRM_IOCTL_ASAHI_QUEUE_DESTROY"}
+
 
 def _model_or_null(kernel: "Kernel") -> GPUExecutor:
     """The GPU model's executor when ``drmshim.gpu`` offers ``executor_factory(kernel)``;
@@ -79,10 +84,13 @@ class Kernel:
     (default: the factory of :func:`set_gpu_factory`; initially
     ``drmshim.gpu.executor_factory`` if the GPU model defines it, else no-ops).
     ``soft_faults`` overrides the configuration's SOFT_FAULTS feature.
+    ``gpu_timeout_ms``: the watchdog budget of each command half, in ms of GPU
+    time (default ``SHIMGL_GPU_TIMEOUT_MS``, else 10 s; 0: no watchdog).
     """
 
     def __init__(self, config: str | GPUConfig | None = None, gpu=None, *, soft_faults: bool | None = None,
-                 arena_size_B: int = 4 << 30):
+                 arena_size_B: int = 4 << 30, gpu_timeout_ms: int | None = None):
+        self.gpu_timeout_ms = timeout_from_env() if gpu_timeout_ms is None else gpu_timeout_ms
         config = select_config(config)
         if soft_faults is not None:
             config = replace(config, soft_faults=soft_faults)
@@ -119,24 +127,24 @@ class Kernel:
         spec = uapi.drm.BY_NR.get(nr)
         if spec is None or (request >> 8) & 0xFF != uapi.drm.ioctls.DRM_IOCTL_BASE:
             raise fail(errno.EINVAL, f"unknown ioctl 0x{request:x}")
-        if arg is None:
-            raise fail(errno.EFAULT, "NULL ioctl argument")
+        address = address_of(arg)
         user_size = uapi.drm.ioc_size(request)
         kernel_size = ffi.sizeof(spec.struct)
         n = min(user_size, kernel_size)
-        kbuf = ffi.new(f"{spec.struct} *")
-        try:
-            ffi.memmove(kbuf, arg, n)
-        except (TypeError, ValueError):
-            raise fail(errno.EFAULT, "the ioctl argument is not a pointer to memory") from None
+        kbuf = struct_from_bytes(spec.struct, copy_from_user(address, n))
         handler = self._impl[spec.name]
-        if spec.name in BLOCKING:
-            handler(self, file, kbuf)
-        else:
-            with file.lock:
+        try:
+            if spec.name in BLOCKING or spec.name in _UNLOCKED:
                 handler(self, file, kbuf)
+            else:
+                with file.lock:
+                    handler(self, file, kbuf)
+        except OSError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a kernel bug must not reach userspace as Python
+            raise kernel_bug(spec.name, error) from error
         if "R" in spec.direction:
-            ffi.memmove(arg, kbuf, n)
+            copy_to_user(address, ffi.buffer(kbuf)[:n])
         return 0
 
     def mmap(self, file: DRMFile, offset: int, length: int) -> memoryview:
@@ -277,7 +285,7 @@ class Kernel:
         check(arg.pad == 0, errno.EINVAL, "pad must be zero")
         vm = file.vm(arg.vm_id)
         check(arg.stride > 0, errno.EINVAL, "zero bind stride")
-        raw = copy_from_user(arg.userptr, arg.num_binds * arg.stride)
+        raw = copy_from_user(arg.userptr, array_size(arg.num_binds, arg.stride))
         ops = [struct_from_bytes("struct drm_asahi_gem_bind_op", raw[i * arg.stride:i * arg.stride + min(arg.stride, BIND_OP_SIZE_B)])
                for i in range(arg.num_binds)]
         gems = [self._validate_bind(file, vm, op, i) for i, op in enumerate(ops)]
@@ -312,14 +320,18 @@ class Kernel:
               f"priority {arg.priority}: only LOW and MEDIUM are allowed")
         vm = file.vm(arg.vm_id)
         queue_id = file.queues._next
-        firmware = Firmware(f"{file.name}/queue{queue_id}", self.gpu, self.gpu_lock, self.fw_listeners)
+        firmware = Firmware(f"{file.name}/queue{queue_id}", self.gpu, self.gpu_lock, self.fw_listeners,
+                            timeout_ms=self.gpu_timeout_ms)
         queue = UserQueue(queue_id, vm.get(), arg.priority, arg.usc_exec_base, firmware, self.sync)
         arg.queue_id = file.queues.add(queue)
 
     def _queue_destroy(self, file, arg) -> None:
+        """Takes the file lock only to remove the queue: its flush (bounded) does
+        not block the file's other ioctls."""
         check(arg.pad == 0, errno.EINVAL, "pad must be zero")
-        queue = file.queue(arg.queue_id)
-        del file.queues.items[arg.queue_id]
+        with file.lock:
+            queue = file.queue(arg.queue_id)
+            del file.queues.items[arg.queue_id]
         queue.shutdown()
 
     def _submit(self, file, arg) -> None:

@@ -10,6 +10,7 @@ thread waits on the kernel's sync condition variable, without spinning.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -74,11 +75,20 @@ class UserQueue:
                 job = self._pending.popleft()
             self.firmware.submit(job.firmware_job)
 
+    @property
+    def guilty(self) -> bool:
+        """Whether a job of this queue timed out (the queue was reset): new
+        submissions are refused with ECANCELED."""
+        return self.firmware.guilty
+
     def shutdown(self) -> None:
-        """Flush, then stop: as drm_sched tears down an entity, wait up to
-        ``FLUSH_TIMEOUT_S`` for queued jobs to reach the firmware; jobs still blocked on
-        their in-fences after that are killed (their fences signal ESRCH). The firmware
-        then finishes everything it has, and the threads end."""
+        """Flush, then stop, never waiting on runaway work: as drm_sched tears down
+        an entity, wait up to ``FLUSH_TIMEOUT_S`` in all for queued jobs to reach the
+        firmware and complete; jobs still blocked on their in-fences after that are
+        killed (their fences signal ESRCH). Work already in the firmware carries on
+        in the background (a runaway job until its watchdog stops it); the queue's
+        VM reference is dropped once the firmware threads have ended."""
+        deadline = time.monotonic() + self.FLUSH_TIMEOUT_S
         with self.sync.cv:
             self.sync.cv.wait_for(lambda: not self._pending, self.FLUSH_TIMEOUT_S)
             self._closing = True
@@ -89,5 +99,4 @@ class UserQueue:
             self._thread.join()
         for job in cancelled:
             job.complete(errno.ESRCH)
-        self.firmware.stop()
-        self.vm.put()
+        self.firmware.retire(max(0.0, deadline - time.monotonic()), on_idle=self.vm.put)

@@ -6,7 +6,9 @@ validates it, and turn it into a :class:`~drmshim.kernel.scheduler.Job`. Every
 check happens before any state changes, so a malformed submission executes
 nothing and changes nothing. Rules:
 
-- flags and pad are zero; the queue exists (ENOENT); 1..64 hardware commands.
+- flags and pad are zero; the queue exists (ENOENT) and is not guilty of a GPU
+  timeout (ECANCELED, as amdgpu refuses work on a guilty context); 1..64
+  hardware commands.
 - syncs: known type; the handle exists (ENOENT); a binary sync has a zero
   point; an in-sync (and its point) must have a fence (EINVAL).
 - each header fits the buffer and its payload is no larger than the struct we
@@ -27,7 +29,7 @@ import uapi
 from ..firmware import Attachment, FirmwareCommand, FirmwareJob
 from .errors import check, errno, fail
 from .syncobj import Fence
-from .usercopy import copy_from_user, struct_from_bytes
+from .usercopy import array_size, copy_from_user, struct_from_bytes
 
 __all__ = ["build_job", "RENDER_FLAGS", "UTILE_SIZES_PX"]
 
@@ -59,7 +61,7 @@ _ATTACHMENT_KINDS = {
 def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]]]:
     """Validate the sync array: the in-fences to wait for, and (syncobj, type, point) outs."""
     count = args.in_sync_count + args.out_sync_count
-    raw = copy_from_user(args.syncs, count * SYNC_SIZE_B)
+    raw = copy_from_user(args.syncs, array_size(count, SYNC_SIZE_B))
     in_fences: list[Fence] = []
     outs = []
     for i in range(count):
@@ -145,6 +147,8 @@ def build_job(kernel, file, args):
     check(args.flags == 0, errno.EINVAL, "submit flags must be zero")
     check(args.pad == 0, errno.EINVAL, "submit pad must be zero")
     queue = file.queue(args.queue_id)
+    check(not queue.guilty, errno.ECANCELED,
+          f"queue {args.queue_id} was reset after a GPU timeout (guilty): create a new queue")
     in_fences, outs = _syncs(file, args)
     check(args.cmdbuf_size > 0, errno.EINVAL, "empty command buffer")
     buf = copy_from_user(args.cmdbuf, args.cmdbuf_size)

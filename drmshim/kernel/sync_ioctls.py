@@ -16,7 +16,7 @@ import uapi
 from . import fds
 from .errors import check, errno, fail
 from .syncobj import Fence, Syncobj, wait_many
-from .usercopy import copy_from_user, copy_to_user
+from .usercopy import array_size, copy_from_user, copy_to_user
 
 __all__ = ["SYNC_IOCTLS", "BLOCKING"]
 
@@ -30,12 +30,13 @@ TRANSFER_WAIT_S = 10.0  # how long TRANSFER with WAIT_FOR_SUBMIT waits for a fen
 # The arrays are decoded from the copied bytes themselves. (A pointer cast from a
 # temporary ``ffi.from_buffer`` does not keep the bytes alive: they could be freed and
 # reused by another thread before being read, giving garbage handles.)
+# The count is bounded (ENOMEM) before anything is allocated, and the memory checked (EFAULT).
 def _u32s(address: int, count: int) -> list[int]:
-    return list(struct.unpack(f"={count}I", copy_from_user(address, 4 * count)))
+    return list(struct.unpack(f"={count}I", copy_from_user(address, array_size(count, 4))))
 
 
 def _u64s(address: int, count: int) -> list[int]:
-    return list(struct.unpack(f"={count}Q", copy_from_user(address, 8 * count)))
+    return list(struct.unpack(f"={count}Q", copy_from_user(address, array_size(count, 8))))
 
 
 def _lookup_all(file, handles: list[int]) -> list[Syncobj]:
@@ -81,12 +82,15 @@ def fd_to_handle(kernel, file, arg) -> None:
         arg.handle = file.syncobjs.add(exported.syncobj)
 
 
-def _wait(kernel, file, arg, points: list[int], allowed: int) -> None:
+def _wait(kernel, file, arg, timeline: bool) -> None:
+    allowed = TIMELINE_WAIT_FLAGS if timeline else WAIT_FLAGS
     check(not (arg.flags & ~allowed), errno.EINVAL, "unknown wait flags")
     check(arg.count_handles > 0, errno.EINVAL, "waiting on no sync objects")
     check(arg.pad == 0, errno.EINVAL, "pad must be zero")
+    handles = _u32s(arg.handles, arg.count_handles)
+    points = _u64s(arg.points, arg.count_handles) if timeline else [0] * arg.count_handles
     with file.lock:
-        syncobjs = _lookup_all(file, _u32s(arg.handles, arg.count_handles))
+        syncobjs = _lookup_all(file, handles)
     flags = arg.flags
     arg.first_signaled = wait_many(
         kernel.sync, list(zip(syncobjs, points)), arg.timeout_nsec,
@@ -96,11 +100,11 @@ def _wait(kernel, file, arg, points: list[int], allowed: int) -> None:
 
 
 def wait(kernel, file, arg) -> None:
-    _wait(kernel, file, arg, [0] * arg.count_handles, WAIT_FLAGS)
+    _wait(kernel, file, arg, timeline=False)
 
 
 def timeline_wait(kernel, file, arg) -> None:
-    _wait(kernel, file, arg, _u64s(arg.points, arg.count_handles) if arg.count_handles else [], TIMELINE_WAIT_FLAGS)
+    _wait(kernel, file, arg, timeline=True)
 
 
 def _array(file, arg) -> list[Syncobj]:

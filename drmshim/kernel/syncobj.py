@@ -4,7 +4,8 @@ Sole responsibility: what a fence and a sync object are, and waiting on them.
 A fence signals once (optionally with an error, e.g. EIO after a GPU fault). A
 sync object points at a fence or at nothing; a timeline sync object holds a chain
 of (point, fence) links, and a point counts as signalled once its link and every
-earlier link have signalled (``dma_fence_chain``). Point 0 means the whole
+earlier link have signalled (``dma_fence_chain``); signalled links are folded
+into the chain's base as new points are added, so the chain stays short. Point 0 means the whole
 current fence, as for a binary sync object.
 
 All fences and sync objects of one kernel share one condition variable: every
@@ -90,7 +91,7 @@ class Syncobj:
             self.replace(fence)
             return
         with self.state.cv:
-            self.links = self.links + [(point, fence)]
+            self.links = _collapsed(self.state, self.links) + [(point, fence)]
             self.state.cv.notify_all()
 
     def resolve(self, point: int) -> list[Fence] | None:
@@ -127,6 +128,25 @@ class Syncobj:
                 break
             signaled_point = point
         return signaled_point
+
+
+def _collapsed(state: SyncState, links: list[tuple[int, Fence]]) -> list[tuple[int, Fence]]:
+    """``links`` with its signalled prefix folded into one link (what
+    ``dma_fence_chain`` does as it walks): the last signalled point stays as the
+    chain's base, so queries and waits on earlier points still see it signalled,
+    and the first error of the folded links is kept on it. A timeline signalled as
+    it goes therefore holds O(1) links, not one per point ever added."""
+    done = 0
+    while done < len(links) and links[done][1].signaled:
+        done += 1
+    if done <= 1:
+        return links
+    base_point, base = links[done - 1]
+    error = next((fence.error for _, fence in links[:done] if fence.error), 0)
+    if error and not base.error:
+        base = Fence(state, "chain base")
+        base.error, base.signaled, base.timestamp_ns = error, True, links[done - 1][1].timestamp_ns
+    return [(base_point, base)] + links[done:]
 
 
 class _ChainFence(Fence):

@@ -1,35 +1,168 @@
 """copy_from_user / copy_to_user for the seam's user pointers.
 
-Sole responsibility: turn the u64 "user pointers" of ioctl structs (addresses of
-cffi-owned memory in this process) into bytes and structs, and back. A NULL
-pointer with a nonzero length is EFAULT, as in the kernel.
+Sole responsibility: turn the u64 "user pointers" of ioctl structs (addresses in
+this process) into bytes and structs, and back, with the kernel's semantics: an
+address range that is not mapped (or, for a write, not writable) in the process
+is ``EFAULT``, never a crash. The check and the copy are one system call,
+``process_vm_readv``/``process_vm_writev`` on our own process: the host kernel
+walks our page tables and answers EFAULT exactly where a real ``copy_from_user``
+would. A range that wraps past 2^64 is EFAULT before anything is touched.
+
+Every copy is bounded before any buffer is allocated: a single copy larger than
+``MAX_COPY_B`` is ``ENOMEM``, as ``kmalloc_array`` fails for such sizes in the
+kernel. Callers that size an array from a user count call :func:`array_size`
+first, which applies the same bound to ``count * item_size``.
+
+Where the host forbids ``process_vm_readv`` (seccomp), the range is checked
+against ``/proc/self/maps`` instead (the same answer, a little slower).
 """
 
 from __future__ import annotations
+
+import os
+import threading
+
+import cffi
 
 import uapi
 
 from .errors import errno, fail
 
-__all__ = ["copy_from_user", "copy_to_user", "struct_from_bytes"]
+__all__ = ["copy_from_user", "copy_to_user", "struct_from_bytes", "array_size", "address_of", "MAX_COPY_B"]
 
 ffi = uapi.ffi
 
+#: The largest single user copy the kernel accepts (KMALLOC_MAX_SIZE of a 16 KiB
+#: page kernel: 2^(10 + 14) bytes); larger is ENOMEM.
+MAX_COPY_B = 1 << 24
+_ADDRESS_LIMIT = 1 << 64
 
-def copy_from_user(address: int, size_B: int) -> bytes:
-    if size_B == 0:
-        return b""
+_sys = cffi.FFI()
+_sys.cdef("""
+struct iovec { void *iov_base; size_t iov_len; };
+ssize_t process_vm_readv(int pid, const struct iovec *local, unsigned long liovcnt,
+                         const struct iovec *remote, unsigned long riovcnt, unsigned long flags);
+ssize_t process_vm_writev(int pid, const struct iovec *local, unsigned long liovcnt,
+                          const struct iovec *remote, unsigned long riovcnt, unsigned long flags);
+""")
+_libc = _sys.dlopen(None)
+_local = threading.local()
+
+
+def _iovecs():
+    """Two iovecs per thread (local, remote), reused by every copy."""
+    pair = getattr(_local, "iov", None)
+    if pair is None:
+        pair = _local.iov = (_sys.new("struct iovec *"), _sys.new("struct iovec *"))
+    return pair
+
+
+def _check_range(address: int, size_B: int) -> None:
+    if size_B < 0 or size_B > MAX_COPY_B:
+        raise fail(errno.ENOMEM, f"a {size_B}-byte user copy is larger than {MAX_COPY_B} bytes")
     if address == 0:
         raise fail(errno.EFAULT, "NULL user pointer")
-    return ffi.buffer(ffi.cast("char *", address), size_B)[:]
+    if address < 0 or address + size_B > _ADDRESS_LIMIT:
+        raise fail(errno.EFAULT, f"user range 0x{address:x}+{size_B} wraps the address space")
+
+
+def _transfer(writing: bool, local, address: int, size_B: int) -> None:
+    """One process_vm_{read,write}v of ``size_B`` bytes between ``local`` (a cffi
+    buffer) and user ``address``; EFAULT unless every byte moved."""
+    mine, theirs = _iovecs()
+    mine.iov_base, mine.iov_len = local, size_B
+    theirs.iov_base, theirs.iov_len = _sys.cast("void *", address), size_B
+    call = _libc.process_vm_writev if writing else _libc.process_vm_readv
+    moved = call(_PID[0], mine, 1, theirs, 1, 0)
+    if moved == size_B:
+        return
+    err = _sys.errno
+    if moved < 0 and err in (errno.ENOSYS, errno.EPERM):
+        _fallback(writing, local, address, size_B)
+        return
+    kind = "write to" if writing else "read from"
+    raise fail(errno.EFAULT, f"{kind} unmapped user memory at 0x{address:x}+{size_B}")
+
+
+def _fallback(writing: bool, local, address: int, size_B: int) -> None:
+    """The same check through /proc/self/maps, then a plain copy."""
+    end = address + size_B
+    need = "w" if writing else "r"
+    with open("/proc/self/maps") as maps:
+        runs = []
+        for line in maps:
+            span, perms = line.split()[:2]
+            lo, hi = (int(x, 16) for x in span.split("-"))
+            if hi > address and lo < end and need in perms:
+                runs.append((lo, hi))
+    covered = address
+    for lo, hi in sorted(runs):
+        if lo > covered:
+            break
+        covered = max(covered, hi)
+    if covered < end:
+        raise fail(errno.EFAULT, f"user range 0x{address:x}+{size_B} is not mapped")
+    if writing:
+        ffi.memmove(ffi.cast("char *", address), _sys.buffer(local, size_B), size_B)
+    else:
+        _sys.buffer(local, size_B)[:] = ffi.buffer(ffi.cast("char *", address), size_B)[:]
+
+
+def _pid() -> list[int]:
+    pid = [os.getpid()]
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=lambda: pid.__setitem__(0, os.getpid()))
+    return pid
+
+
+_PID = _pid()
+
+
+def array_size(count: int, item_size_B: int) -> int:
+    """``count * item_size_B`` for a user array, ENOMEM beyond ``MAX_COPY_B``
+    (the kernel's ``kmalloc_array`` overflow and size checks)."""
+    if count < 0 or item_size_B < 0:
+        raise fail(errno.EINVAL, "negative array size")
+    size_B = count * item_size_B
+    if size_B > MAX_COPY_B:
+        raise fail(errno.ENOMEM, f"{count} x {item_size_B}-byte user array is larger than {MAX_COPY_B} bytes")
+    return size_B
+
+
+def copy_from_user(address: int, size_B: int) -> bytes:
+    """``size_B`` bytes at user ``address``; EFAULT when any of them is not readable."""
+    if size_B == 0:
+        return b""
+    _check_range(address, size_B)
+    out = _sys.new("char[]", size_B)
+    _transfer(False, out, address, size_B)
+    return _sys.buffer(out)[:]
 
 
 def copy_to_user(address: int, data: bytes) -> None:
+    """Write ``data`` at user ``address``; EFAULT when any byte is not writable
+    (the bytes before the first bad page may have been written, as with the
+    kernel's ``copy_to_user``)."""
     if not data:
         return
-    if address == 0:
-        raise fail(errno.EFAULT, "NULL user pointer")
-    ffi.memmove(ffi.cast("char *", address), data, len(data))
+    size_B = len(data)
+    _check_range(address, size_B)
+    src = _sys.from_buffer(data if isinstance(data, (bytes, bytearray)) else bytes(data))
+    _transfer(True, src, address, size_B)
+
+
+def address_of(cdata) -> int:
+    """The address of a cffi pointer or array (an ioctl argument); EFAULT for
+    anything else (an int, bytes, None...)."""
+    if not isinstance(cdata, ffi.CData):
+        raise fail(errno.EFAULT, f"the ioctl argument is not a pointer to memory ({type(cdata).__name__})")
+    try:
+        kind = ffi.typeof(cdata).kind
+    except TypeError:
+        raise fail(errno.EFAULT, "the ioctl argument is not a pointer to memory") from None
+    if kind not in ("pointer", "array"):
+        raise fail(errno.EFAULT, f"the ioctl argument is a {kind}, not a pointer")
+    return int(ffi.cast("uintptr_t", cdata))
 
 
 def struct_from_bytes(ctype: str, data: bytes):

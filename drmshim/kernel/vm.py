@@ -29,6 +29,7 @@ from .gem import GEMObject
 __all__ = ["VM", "VMView", "Mapping"]
 
 _FAST_ITEMSIZES = (1, 2, 4, 8)
+_ADDRESS_LIMIT = 1 << 64
 
 
 @dataclass
@@ -254,7 +255,7 @@ class VM:
         dtype = np.dtype(dtype)
         n = dtype.itemsize
         shape = np.shape(vas)
-        v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        v = _addresses(vas)
         if dtype.kind in "uifb":
             idx = self._one_run_index(v, n, True)
             if idx is not None:
@@ -281,7 +282,7 @@ class VM:
     def scatter(self, vas: np.ndarray, values: np.ndarray, unit: str, _sink: list | None = None) -> None:
         values = np.ascontiguousarray(values).reshape(-1)
         n = values.dtype.itemsize
-        v = np.asarray(vas, dtype=np.uint64).reshape(-1)
+        v = _addresses(vas)
         if values.dtype.kind in "uifb":
             idx = self._one_run_index(v, n, False)
             if idx is not None:
@@ -309,9 +310,18 @@ class VM:
         ends = np.concatenate([bounds, np.array([va + nbytes], dtype=np.uint64)])
         return starts, (ends - starts).astype(np.int64)
 
+    def _wraps(self, va: int, nbytes: int, unit: str, is_read: bool, sink) -> bool:
+        """Whether ``[va, va + nbytes)`` leaves the 64-bit address space (a fault at
+        ``va``, computed without overflow; with soft faults the access is dropped)."""
+        if 0 <= va and va + nbytes <= _ADDRESS_LIMIT:
+            return False
+        vas = np.array([va & (_ADDRESS_LIMIT - 1)], dtype=np.uint64)
+        self._fault(vas, np.zeros(1, bool), unit, is_read, sink)
+        return True
+
     def read(self, va: int, nbytes: int, unit: str, _sink: list | None = None) -> np.ndarray:
         out = np.zeros(nbytes, dtype=np.uint8)
-        if nbytes == 0:
+        if nbytes == 0 or self._wraps(va, nbytes, unit, True, _sink):
             return out
         starts, lengths = self._chunks(va, nbytes)
         phys, ok = self._checked(starts, True, unit, _sink)
@@ -330,7 +340,7 @@ class VM:
             raw = np.frombuffer(bytes(data), dtype=np.uint8)
         else:
             raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-        if raw.size == 0:
+        if raw.size == 0 or self._wraps(va, raw.size, unit, False, _sink):
             return
         starts, lengths = self._chunks(va, raw.size)
         phys, ok = self._checked(starts, False, unit, _sink)
@@ -346,6 +356,16 @@ class VM:
     def view(self, sink: list) -> "VMView":
         """This VM as GPUMemory for one command: its faults are also appended to ``sink``."""
         return VMView(self, sink)
+
+
+def _addresses(vas) -> np.ndarray:
+    """``vas`` as a flat uint64 array; Python integers outside 64 bits wrap (they
+    then fault as any unmapped address would, instead of raising OverflowError)."""
+    try:
+        return np.asarray(vas, dtype=np.uint64).reshape(-1)
+    except OverflowError:
+        return np.array([int(v) & (_ADDRESS_LIMIT - 1) for v in np.ravel(np.asarray(vas, dtype=object))],
+                        dtype=np.uint64)
 
 
 def _contiguous(phys: np.ndarray, ok: np.ndarray, lengths: np.ndarray) -> bool:

@@ -500,6 +500,10 @@ struct drm_asahi_queue_counters {
 	__u64 shader_instructions; /* USC instructions executed */
 	__u64 partial_renders;     /* partial renders (TVB overflows) */
 	__u64 faults;              /* commands that faulted (soft or hard) */
+	__u64 timeouts;            /* commands stopped by the GPU watchdog: a queue
+	                            * with timeouts != 0 is guilty (reset): its later
+	                            * commands are cancelled and SUBMIT gives ECANCELED */
+	__u64 cancelled;           /* commands cancelled (KILLED) after such a reset */
 };
 
 struct drm_asahi_get_queue_counters {

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from uapi import packets as P
 
+from ...firmware.watchdog import check_budget
 from ..usc import ExecContext
 from .streams import walk
 from .scratch import run_program
@@ -45,6 +46,7 @@ def run_launch(core, memory, launch, sampler_heap_va: int = 0) -> int:
     # slices of whole rows of threadgroups in z (then y) keep for_compute's numbering
     groups_per_run = max(1, MAX_LANES_PER_RUN // per_group)
     for z0, z1, y0, y1 in _slices(gx, gy, gz, groups_per_run):
+        check_budget("CDM", launch.pipeline)
         ctx = ExecContext.for_compute((gx, y1 - y0, z1 - z0), tg, group_offset=(0, y0, z0), grid_total=(gx, gy, gz),
                                       local_memory_B=pipe.local_memory_B, **pipe.context_fields())
         run_program(core, pipe, ctx)

@@ -64,6 +64,7 @@ import numpy as np
 import uapi
 from uapi import packets as P
 
+from ...firmware.watchdog import check_budget
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
@@ -149,6 +150,7 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
     vertices = primitives = 0
     geoms = []
     for d in draws:
+        check_budget("VDM", d.va)
         batch = shade_vertices(core, memory, d, cmd.sampler_heap)
         vertices += batch.lanes
         g = process_draw(memory, d, batch, W, H, depth_format, _cf_count(memory, d.ppp))
@@ -328,6 +330,7 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
     everything = bool(cmd.flags & PROCESS_EMPTY_TILES) or command.kind == "blit"
     tiles_done = fragments = 0
     for i, ps in enumerate(tvb.passes):
+        check_budget("ISP", cmd.vdm_ctrl_stream_base)
         last = i == len(tvb.passes) - 1
         bg = _program(command, cmd.bg if i == 0 else cmd.partial_bg)
         eot = _program(command, cmd.eot if last else cmd.partial_eot)

@@ -5,7 +5,9 @@ execution order, following stream links, calls (``with_return``) and returns,
 through the packet table's stream descriptions (``uapi.packets.VDM_STREAM`` /
 ``CDM_STREAM``). Unlike the decoder's forgiving walker, the hardware stops at the
 first thing it cannot execute: a bad address is a GPUFault of the walking unit,
-an unknown block or a runaway stream is a :class:`StreamError`.
+an unknown block or a stream longer than ``MAX_BLOCKS`` is a :class:`StreamError`.
+Each block is one step of the job's watchdog budget (a stream that links to
+itself is stopped as a GPU timeout well before that bound).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Iterator
 
 from uapi import packets as P
 
+from ...firmware.watchdog import check_budget
 from .usc_words import read_words
 
 __all__ = ["StreamError", "walk"]
@@ -30,6 +33,7 @@ def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple
     """(va, record) of each executed block, ending after the terminate block."""
     va, returns = start_va, []
     for _ in range(MAX_BLOCKS):
+        check_budget(unit, va)
         w0 = int(read_words(memory, va, 1, unit)[0])
         kind = stream.identify(w0)
         if kind is None:

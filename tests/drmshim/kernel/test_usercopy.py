@@ -1,0 +1,249 @@
+"""The kernel validates user memory like Linux: every user pointer an ioctl reads
+or writes is checked against the process's mappings (EFAULT, never a crash),
+every count is bounded before anything is allocated (ENOMEM), every address is
+computed without overflow, and only OSError leaves ``uapi.ioctl``."""
+
+from __future__ import annotations
+
+import errno
+import mmap
+
+import numpy as np
+import pytest
+
+import uapi
+from drmshim.kernel import usercopy
+from drmshim.memory import GPUFault
+
+from .helpers import Dev, ptr
+
+ffi = uapi.ffi
+PAGE_B = mmap.PAGESIZE
+
+
+def _unmapped_address() -> int:
+    """An address that was mapped a moment ago and is not any more."""
+    m = mmap.mmap(-1, 4 * PAGE_B)
+    address = np.frombuffer(m, np.uint8).ctypes.data
+    m.close()
+    return address
+
+
+def _read_only_page():
+    """A read-only anonymous page and its address (keep the mmap alive)."""
+    m = mmap.mmap(-1, PAGE_B, prot=mmap.PROT_READ)
+    return m, np.frombuffer(m, np.uint8).ctypes.data
+
+
+def _request(name: str) -> int:
+    return next(s.request for s in uapi.drm.IOCTLS if s.name == f"DRM_IOCTL_{name}")
+
+
+# ------------------------------------------------------------- the ioctl argument
+@pytest.mark.parametrize("name", [s.name[len("DRM_IOCTL_"):] for s in uapi.drm.IOCTLS])
+def test_null_argument_is_efault_for_every_ioctl(dev, name):
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, _request(name), ffi.NULL)
+    assert info.value.errno == errno.EFAULT
+
+
+def test_argument_pointing_at_unmapped_memory_is_efault(dev):
+    arg = ffi.cast("struct drm_get_cap *", _unmapped_address())
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, _request("GET_CAP"), arg)
+    assert info.value.errno == errno.EFAULT
+
+
+def test_result_copied_to_read_only_memory_is_efault(dev):
+    keep, address = _read_only_page()
+    arg = ffi.cast("struct drm_get_cap *", address)   # capability 0 reads fine: EINVAL first
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, _request("GET_CAP"), arg)
+    assert info.value.errno == errno.EINVAL
+    # GET_TIME (flags 0 in the zeroed page) succeeds, then cannot write its result back
+    arg = ffi.cast("struct drm_asahi_get_time *", address)
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, _request("ASAHI_GET_TIME"), arg)
+    assert info.value.errno == errno.EFAULT
+    keep.close()
+
+
+@pytest.mark.parametrize("arg", [0, 12345, b"\0" * 64, "text", object()])
+def test_argument_that_is_not_a_pointer_is_efault(dev, arg):
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, _request("GET_CAP"), arg)
+    assert info.value.errno == errno.EFAULT
+
+
+def test_a_struct_value_is_not_a_pointer(dev):
+    value = ffi.new("struct drm_get_cap *")[0]
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, _request("GET_CAP"), value)
+    assert info.value.errno == errno.EFAULT
+
+
+# ----------------------------------------------------------- user pointers inside
+@pytest.mark.parametrize("bad", ["null", "unmapped", "wrapping"])
+def test_sync_handle_arrays_are_checked(dev, bad):
+    address = {"null": 0, "unmapped": _unmapped_address(), "wrapping": (1 << 64) - 4}[bad]
+    s = dev.syncobj(signaled=True)
+    for name, extra in (("SYNCOBJ_WAIT", {}), ("SYNCOBJ_RESET", {}), ("SYNCOBJ_SIGNAL", {}),
+                        ("SYNCOBJ_TIMELINE_WAIT", {"points": dev.array("__u64", [0, 0])}),
+                        ("SYNCOBJ_QUERY", {"points": dev.array("__u64", [0, 0])}),
+                        ("SYNCOBJ_TIMELINE_SIGNAL", {"points": dev.array("__u64", [1, 2])})):
+        assert dev.errno_of(name, handles=address, count_handles=2, **extra) == errno.EFAULT, name
+    assert dev.signaled(s)  # nothing changed
+
+
+def test_points_arrays_are_checked(dev):
+    handles = dev.array("__u32", [dev.syncobj(signaled=True)])
+    for name in ("SYNCOBJ_TIMELINE_WAIT", "SYNCOBJ_TIMELINE_SIGNAL", "SYNCOBJ_QUERY"):
+        assert dev.errno_of(name, handles=handles, points=_unmapped_address(), count_handles=1) == errno.EFAULT
+
+
+def test_query_into_read_only_memory_is_efault(dev):
+    keep, address = _read_only_page()
+    handles = dev.array("__u32", [dev.syncobj(signaled=True)])
+    assert dev.errno_of("SYNCOBJ_QUERY", handles=handles, points=address, count_handles=1) == errno.EFAULT
+    keep.close()
+
+
+@pytest.mark.parametrize("count", [0xFFFFFFFF, 1 << 24, 1 << 23])
+def test_huge_counts_are_enomem_before_any_allocation(dev, count):
+    handles = dev.array("__u32", [dev.syncobj(signaled=True)])
+    for name in ("SYNCOBJ_WAIT", "SYNCOBJ_TIMELINE_WAIT", "SYNCOBJ_RESET", "SYNCOBJ_SIGNAL", "SYNCOBJ_QUERY",
+                 "SYNCOBJ_TIMELINE_SIGNAL"):
+        points = {} if name in ("SYNCOBJ_WAIT", "SYNCOBJ_RESET", "SYNCOBJ_SIGNAL") else {"points": handles}
+        assert dev.errno_of(name, handles=handles, count_handles=count, **points) == errno.ENOMEM, name
+
+
+def test_counts_within_bounds_but_past_the_array_are_efault(dev):
+    # Two handles read across the end of a page: EFAULT when the next page is not
+    # mapped, else garbage handles (ENOENT); never a crash.
+    small = ffi.new("__u32[]", [1])
+    address = ptr(small)
+    page = mmap.mmap(-1, PAGE_B)
+    end = np.frombuffer(page, np.uint8).ctypes.data + PAGE_B - 4   # last word of a page...
+    code = dev.errno_of("SYNCOBJ_WAIT", handles=end, count_handles=2)  # ...and the next page's first
+    assert code in (errno.EFAULT, errno.ENOENT)
+    assert dev.errno_of("SYNCOBJ_WAIT", handles=address, count_handles=1) == errno.ENOENT  # handle 1 unknown
+    page.close()
+
+
+def test_vm_bind_ops_are_checked_and_bounded(dev):
+    vm = dev.vm()
+    for userptr, num, stride, code in ((0, 1, 32, errno.EFAULT), (_unmapped_address(), 1, 32, errno.EFAULT),
+                                       ((1 << 64) - 16, 1, 32, errno.EFAULT),
+                                       (dev.array("char", b"\0" * 32), 0xFFFFFFFF, 32, errno.ENOMEM),
+                                       (dev.array("char", b"\0" * 32), 1, 0xFFFFFFFF, errno.ENOMEM)):
+        assert dev.errno_of("ASAHI_VM_BIND", vm_id=vm, userptr=userptr, num_binds=num, stride=stride) == code
+
+
+def test_submit_pointers_are_checked_and_bounded(dev):
+    vm = dev.vm()
+    queue = dev.queue(vm)
+    out = dev.syncobj()
+    cmd = dev.array("char", b"\0" * 8)
+    for fields, code in (({"cmdbuf": 0, "cmdbuf_size": 8}, errno.EFAULT),
+                         ({"cmdbuf": _unmapped_address(), "cmdbuf_size": 8}, errno.EFAULT),
+                         ({"cmdbuf": cmd, "cmdbuf_size": 0xFFFFFFFF}, errno.ENOMEM),
+                         ({"cmdbuf": cmd, "cmdbuf_size": 8, "syncs": _unmapped_address(), "out_sync_count": 1},
+                          errno.EFAULT),
+                         ({"cmdbuf": cmd, "cmdbuf_size": 8, "syncs": cmd, "in_sync_count": 0xFFFFFFFF,
+                           "out_sync_count": 0xFFFFFFFF}, errno.ENOMEM)):
+        assert dev.errno_of("ASAHI_SUBMIT", queue_id=queue, **fields) == code, fields
+    assert dev.errno_of("SYNCOBJ_WAIT", handles=dev.array("__u32", [out]), count_handles=1) == errno.EINVAL
+
+
+def test_get_params_and_counters_write_only_to_writable_memory(dev):
+    keep, address = _read_only_page()
+    assert dev.errno_of("ASAHI_GET_PARAMS", pointer=address, size=64) == errno.EFAULT
+    assert dev.errno_of("ASAHI_GET_PARAMS", pointer=_unmapped_address(), size=64) == errno.EFAULT
+    queue = dev.queue(dev.vm())
+    assert dev.errno_of("ASAHI_QUEUE_COUNTERS", queue_id=queue, pointer=address, size=64) == errno.EFAULT
+    keep.close()
+
+
+def test_version_strings_to_unmapped_memory_are_efault(dev):
+    assert dev.errno_of("VERSION", name=ffi.cast("char *", _unmapped_address()), name_len=16) == errno.EFAULT
+
+
+# --------------------------------------------------------------- the helpers
+def test_copy_helpers_round_trip_and_bound():
+    buf = ffi.new("char[]", b"abcdefgh")
+    assert usercopy.copy_from_user(ptr(buf), 8) == b"abcdefgh"
+    usercopy.copy_to_user(ptr(buf) + 2, b"XY")
+    assert ffi.buffer(buf, 8)[:] == b"abXYefgh"
+    assert usercopy.copy_from_user(0, 0) == b""
+    with pytest.raises(OSError) as info:
+        usercopy.copy_from_user(ptr(buf), usercopy.MAX_COPY_B + 1)
+    assert info.value.errno == errno.ENOMEM
+    with pytest.raises(OSError) as info:
+        usercopy.array_size(1 << 31, 8)
+    assert info.value.errno == errno.ENOMEM
+    assert usercopy.array_size(3, 8) == 24
+
+
+# ------------------------------------------------------------- GPU addresses
+def test_gpu_access_near_the_top_of_the_address_space_faults():
+    from drmshim.kernel import VM, Arena
+
+    vm = VM(1, Arena(1 << 20), 0x7F_0000_0000, 0x7F_2000_0000)
+    for va in ((1 << 64) - 4, (1 << 64) + 8, -16):
+        with pytest.raises(GPUFault) as info:
+            vm.read(va, 16, "VDM")
+        assert info.value.info.unit == "VDM" and info.value.info.is_read
+        assert 0 <= info.value.info.address < (1 << 64)
+        with pytest.raises(GPUFault):
+            vm.write(va, b"\1" * 16, "PBE")
+    with pytest.raises(GPUFault):
+        vm.gather([(1 << 64) + 4], np.uint32, "USC")
+    with pytest.raises(GPUFault):
+        vm.scatter([(1 << 65)], np.ones(1, np.uint32), "USC")
+
+
+def test_soft_faults_near_the_top_read_zero():
+    from drmshim.kernel import VM, Arena
+
+    vm = VM(1, Arena(1 << 20), 0x7F_0000_0000, 0x7F_2000_0000, soft_faults=True)
+    assert not vm.read((1 << 64) - 4, 16, "VDM").any()
+    vm.write((1 << 64) - 4, b"\1" * 16, "PBE")
+    assert len(vm.faults) == 2
+
+
+# --------------------------------------------------------------- timelines
+def test_a_long_signalled_timeline_keeps_few_links(dev):
+    s = dev.syncobj()
+    handles, points = ffi.new("__u32[]", [s]), ffi.new("__u64[]", 1)
+    for point in range(1, 20_001):
+        points[0] = point
+        dev.ioctl("SYNCOBJ_TIMELINE_SIGNAL", handles=ptr(handles), points=ptr(points), count_handles=1)
+    syncobj = dev.kernel_file().syncobj(s)
+    assert len(syncobj.links) <= 2
+    out = ffi.new("__u64[]", 1)
+    dev.ioctl("SYNCOBJ_QUERY", handles=ptr(handles), points=ptr(out), count_handles=1)
+    assert out[0] == 20_000
+    for point in (1, 19_999, 20_000):   # earlier points are still signalled
+        assert dev.signaled(s, point)
+
+
+def test_collapsing_keeps_unsignalled_links_and_errors():
+    from drmshim.kernel.syncobj import Fence, Syncobj, SyncState
+
+    state = SyncState()
+    s = Syncobj(state)
+    failed = Fence(state)
+    failed.signal(errno.EIO)
+    s.add_point(1, Fence.stub(state))
+    s.add_point(2, failed)
+    pending = Fence(state)
+    s.add_point(3, pending)
+    s.add_point(4, Fence.stub(state))
+    assert [p for p, _ in s.links] == [2, 3, 4]
+    assert s.fence_for(2).error == errno.EIO and s.fence_for(1).signaled
+    assert not s.fence_for(4).signaled      # waits for point 3
+    pending.signal()
+    s.add_point(5, Fence(state))
+    assert [p for p, _ in s.links] == [4, 5]
+    assert s.fence_for(4).error == errno.EIO  # the folded error is kept on the base
+    assert s.query(last_submitted=False) == 4
