@@ -1,0 +1,276 @@
+"""Internal formats through the whole stack (driver.Context: GL front end, AGX
+driver, software GPU): upload with glTexImage2D/glTexStorage2D, read back with
+glGetTexImage/glReadPixels, sample in a draw. Expected values are worked out
+by hand from GL 4.6 section 2.3.5 (normalised conversions) and the format tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from driver.gl.formats import GENERIC, INTERNAL_FORMATS, LEGACY, UNSIZED
+
+from .helpers import expect
+
+T2 = E.GL_TEXTURE_2D
+
+
+def _texture(ctx) -> int:
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    for pname, value in ((E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST), (E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)):
+        ctx.glTexParameteri(T2, pname, value)
+    return t
+
+
+def _roundtrip(ifmt, fmt, type, data: np.ndarray, w: int, h: int, read_type=None, read_fmt=None) -> np.ndarray:
+    """Upload ``data`` (compat context), read it back with glGetTexImage."""
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+        ctx.glPixelStorei(E.GL_PACK_ALIGNMENT, 1)
+        ctx.glTexImage2D(T2, 0, ifmt, w, h, 0, fmt, type, np.ascontiguousarray(data).tobytes())
+        expect(ctx, E.GL_NO_ERROR)
+        read_type = type if read_type is None else read_type
+        raw = ctx.glGetTexImage(T2, 0, fmt if read_fmt is None else read_fmt, read_type)
+        expect(ctx, E.GL_NO_ERROR)
+        return raw
+
+
+def test_rgb16_keeps_every_16_bit_value():
+    data = np.array([[0, 1, 65535], [12345, 54321, 32768], [7, 65534, 256]], np.uint16)   # 3 px x RGB
+    raw = _roundtrip(E.GL_RGB16, E.GL_RGB, E.GL_UNSIGNED_SHORT, data, 3, 1)
+    assert np.frombuffer(raw, np.uint16).reshape(3, 3).tolist() == data.tolist()
+
+
+@pytest.mark.parametrize("ifmt,fmt,n", [(E.GL_R16_SNORM, E.GL_RED, 1), (E.GL_RG16_SNORM, E.GL_RG, 2),
+                                        (E.GL_RGB16_SNORM, E.GL_RGB, 3), (E.GL_RGBA16_SNORM, E.GL_RGBA, 4)])
+def test_snorm16_round_trip_and_float_values(ifmt, fmt, n):
+    shorts = np.array([-32768, -32767, -1, 0, 1, 16384, 32767, -12345], np.int16)[:2 * n * 2]
+    data = np.resize(shorts, (2, 2, n)).astype(np.int16)
+    raw = _roundtrip(ifmt, fmt, E.GL_SHORT, data, 2, 2)
+    # -32768 and -32767 both mean -1.0 (GL 4.6 equation 2.2); -1.0 reads back as -32767
+    want = np.where(data == -32768, -32767, data)
+    assert np.frombuffer(raw, np.int16).reshape(data.shape).tolist() == want.tolist()
+    as_float = np.frombuffer(_roundtrip(ifmt, fmt, E.GL_SHORT, data, 2, 2, read_type=E.GL_FLOAT), np.float32)
+    np.testing.assert_allclose(as_float.reshape(data.shape), np.maximum(data / 32767.0, -1.0), rtol=0, atol=1e-7)
+
+
+def test_snorm16_texture_sampled_in_a_draw_gles():
+    """GLES 3 (EXT_texture_norm16): TexStorage2D + TexSubImage2D of R16_SNORM, sampled."""
+    with driver.Context(api="gles3", width=4, height=1) as ctx:
+        _texture(ctx)
+        ctx.glTexStorage2D(T2, 1, E.GL_RG16_SNORM, 4, 1)
+        vals = np.array([[32767, -32767], [16384, 0], [-16384, 32767], [0, -32768]], np.int16)
+        ctx.glTexSubImage2D(T2, 0, 0, 0, 4, 1, E.GL_RG, E.GL_SHORT, vals.tobytes())
+        expect(ctx, E.GL_NO_ERROR)
+        got = _draw_sampled(ctx, 4, 1, "vec4(t.rg * 0.5 + 0.5, 0.0, 1.0)", es=True)
+    want = np.rint((np.maximum(vals / 32767.0, -1.0) * 0.5 + 0.5) * 255)
+    np.testing.assert_allclose(got[0, :, :2], want, atol=1)
+
+
+def _draw_sampled(ctx, w, h, expr="t", es=False, sampler="sampler2D"):
+    """Draw a full-window quad whose colour is ``expr`` of ``t = texelFetch(tex, pixel, 0)``
+    and read the window back as RGBA8 (rows bottom-up)."""
+    from tests.driver.agx import glhelp
+    head = "#version 300 es\nprecision highp float;\n" if es else "#version 330\n"
+    vs = head + "in vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }"
+    fs = (head + f"uniform highp {sampler} tex; out vec4 c;\n"
+          f"void main() {{ vec4 t = vec4(texelFetch(tex, ivec2(gl_FragCoord.xy), 0)); c = {expr}; }}")
+    prog = glhelp.program(ctx, vs, fs)
+    quad = np.array([[-1, -1], [1, -1], [-1, 1], [-1, 1], [1, -1], [1, 1]], np.float32)
+    glhelp.vertices(ctx, prog, quad, {"p": (2, 0)}, 2)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    raw = ctx.glReadPixels(0, 0, w, h, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+    return np.frombuffer(raw, np.uint8).reshape(h, w, 4).astype(np.int64)
+
+
+def test_depth_component32_texture_and_renderbuffer():
+    # texture: unsigned-int upload of values a float plane keeps exactly, read back as float and uint
+    u = np.array([0, 0x40000000, 0x80000000, 0xFFFFFFFF], np.uint32)
+    raw = _roundtrip(E.GL_DEPTH_COMPONENT32, E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT, u, 2, 2,
+                     read_type=E.GL_FLOAT)
+    np.testing.assert_allclose(np.frombuffer(raw, np.float32), u / 4294967295.0, rtol=0, atol=2 ** -30)
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glTexImage2D(T2, 0, E.GL_DEPTH_COMPONENT32, 1, 1, 0, E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT, None)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_DEPTH_SIZE) == [32]
+
+
+@pytest.mark.parametrize("samples", [0, 4])
+def test_depth_component32_renderbuffer_clear_and_read(samples):
+    """VTK's pattern: a DEPTH_COMPONENT32 renderbuffer (multisampled too), cleared, resolved
+    by a blit when multisampled, read back."""
+    w, h = 6, 4
+    with driver.Context(api="gl43", width=w, height=h) as ctx:
+        def fbo(ns):
+            f = ctx.glGenFramebuffers(1)[0]
+            ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, f)
+            colour, depth = ctx.glGenRenderbuffers(2)
+            for rb, fmt, point in ((colour, E.GL_RGBA8, E.GL_COLOR_ATTACHMENT0),
+                                   (depth, E.GL_DEPTH_COMPONENT32, E.GL_DEPTH_ATTACHMENT)):
+                ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+                ctx.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, ns, fmt, w, h)
+                ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, point, E.GL_RENDERBUFFER, rb)
+            assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+            assert ctx.glGetRenderbufferParameteriv(E.GL_RENDERBUFFER, E.GL_RENDERBUFFER_DEPTH_SIZE) == [32]
+            return f
+        single = fbo(0)
+        src = fbo(samples) if samples else single
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, src)
+        ctx.glClearDepth(0.375)
+        ctx.glClear(E.GL_DEPTH_BUFFER_BIT)
+        if samples:
+            ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, src)
+            ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, single)
+            ctx.glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, E.GL_DEPTH_BUFFER_BIT, E.GL_NEAREST)
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, single)
+        expect(ctx, E.GL_NO_ERROR)
+        f = np.frombuffer(ctx.glReadPixels(0, 0, w, h, E.GL_DEPTH_COMPONENT, E.GL_FLOAT), np.float32)
+        u = np.frombuffer(ctx.glReadPixels(0, 0, w, h, E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT), np.uint32)
+    assert (f == 0.375).all()
+    assert (u == 1610612736).all()       # round(0.375 * (2^32 - 1)) = 1610612735.625 -> ...736
+
+
+@pytest.mark.parametrize("ifmt,fmt,type,dtype", [
+    (E.GL_RGB8, E.GL_RGB, E.GL_UNSIGNED_BYTE, np.uint8),
+    (E.GL_SRGB8, E.GL_RGB, E.GL_UNSIGNED_BYTE, np.uint8),          # transfers keep the encoding
+    (E.GL_RGB8_SNORM, E.GL_RGB, E.GL_BYTE, np.int8),
+    (E.GL_RGB8UI, E.GL_RGB_INTEGER, E.GL_UNSIGNED_BYTE, np.uint8),
+    (E.GL_RGB8I, E.GL_RGB_INTEGER, E.GL_BYTE, np.int8),
+    (E.GL_RGB16UI, E.GL_RGB_INTEGER, E.GL_UNSIGNED_SHORT, np.uint16),
+    (E.GL_RGB16I, E.GL_RGB_INTEGER, E.GL_SHORT, np.int16),
+    (E.GL_RGB16F, E.GL_RGB, E.GL_HALF_FLOAT, np.float16),
+    (E.GL_RGB32F, E.GL_RGB, E.GL_FLOAT, np.float32),
+    (E.GL_RGB32UI, E.GL_RGB_INTEGER, E.GL_UNSIGNED_INT, np.uint32),
+    (E.GL_RGB32I, E.GL_RGB_INTEGER, E.GL_INT, np.int32),
+])
+def test_three_component_formats_round_trip(ifmt, fmt, type, dtype):
+    """Odd width and UNPACK_ALIGNMENT 1: rows of 5 x 3 components (these raised a
+    layout error before: three-component texels cannot be twiddled)."""
+    rng = np.random.default_rng(ifmt)
+    if np.dtype(dtype).kind == "f":
+        data = (rng.integers(-64, 64, (3, 5, 3)) / 8).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        data = rng.integers(info.min, info.max, (3, 5, 3), endpoint=True).astype(dtype)
+        if ifmt == E.GL_RGB8_SNORM:
+            data[data == -128] = -127          # -128 reads back as -127 (both are -1.0)
+    raw = _roundtrip(ifmt, fmt, type, data, 5, 3)
+    assert np.array_equal(np.frombuffer(raw, dtype).reshape(data.shape), data)
+
+
+def test_rgb8_texture_sampled_alpha_is_one():
+    with driver.Context(api="gles3", width=3, height=1) as ctx:
+        _texture(ctx)
+        ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+        ctx.glTexImage2D(T2, 0, E.GL_RGB8, 3, 1, 0, E.GL_RGB, E.GL_UNSIGNED_BYTE, bytes([10, 20, 30, 40, 50, 60,
+                                                                                        250, 0, 128]))
+        got = _draw_sampled(ctx, 3, 1, es=True)
+    assert got[0].tolist() == [[10, 20, 30, 255], [40, 50, 60, 255], [250, 0, 128, 255]]
+
+
+@pytest.mark.parametrize("ifmt,fmt,type,dtype,stored", [
+    (E.GL_LUMINANCE8, E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_LUMINANCE16, E.GL_LUMINANCE, E.GL_UNSIGNED_SHORT, np.uint16, 16),
+    (E.GL_LUMINANCE4, E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_ALPHA8, E.GL_ALPHA, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_ALPHA16, E.GL_ALPHA, E.GL_UNSIGNED_SHORT, np.uint16, 16),
+    (E.GL_ALPHA12, E.GL_ALPHA, E.GL_UNSIGNED_SHORT, np.uint16, 16),
+    (E.GL_LUMINANCE8_ALPHA8, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_LUMINANCE16_ALPHA16, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_SHORT, np.uint16, 16),
+    (E.GL_LUMINANCE, E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_ALPHA, E.GL_ALPHA, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+    (E.GL_SLUMINANCE8, E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE, np.uint8, 8),
+])
+def test_legacy_formats_round_trip(ifmt, fmt, type, dtype, stored):
+    n = 2 if fmt == E.GL_LUMINANCE_ALPHA else 1
+    data = np.random.default_rng(ifmt).integers(0, np.iinfo(dtype).max, (2, 3, n), endpoint=True).astype(dtype)
+    raw = _roundtrip(ifmt, fmt, type, data, 3, 2)
+    assert np.array_equal(np.frombuffer(raw, dtype).reshape(data.shape), data)
+
+
+@pytest.mark.parametrize("ifmt,want", [
+    (E.GL_LUMINANCE8, lambda v: (v, v, v, 255)),
+    (E.GL_INTENSITY8, lambda v: (v, v, v, v)),
+    (E.GL_INTENSITY16, lambda v: (v, v, v, v)),
+    (E.GL_INTENSITY, lambda v: (v, v, v, v)),
+    (E.GL_ALPHA8, lambda v: (0, 0, 0, v)),
+    (E.GL_ALPHA16, lambda v: (0, 0, 0, v)),
+])
+def test_legacy_formats_sampled(ifmt, want):
+    """Sampling gives GL's table 15.1 expansion: L -> (L, L, L, 1), I -> (I, I, I, I),
+    A -> (0, 0, 0, A); the client data is given as luminance or alpha bytes."""
+    values = [0, 51, 204, 255]
+    fmt = E.GL_ALPHA if ifmt in (E.GL_ALPHA8, E.GL_ALPHA16) else E.GL_LUMINANCE
+    with driver.Context(api="compat", width=4, height=1) as ctx:
+        _texture(ctx)
+        ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+        ctx.glTexImage2D(T2, 0, ifmt, 4, 1, 0, fmt, E.GL_UNSIGNED_BYTE, bytes(values))
+        got = _draw_sampled(ctx, 4, 1)
+    assert got[0].tolist() == [list(want(v)) for v in values]
+
+
+def test_rgb10_a2ui_rgb9_e5_r11f_g11f_b10f_srgb8_alpha8_and_stencil8():
+    data = np.array([1023 | 512 << 10 | 1 << 20 | 3 << 30, 5 | 6 << 10 | 7 << 20 | 2 << 30], np.uint32)
+    raw = _roundtrip(E.GL_RGB10_A2UI, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT_2_10_10_10_REV, data, 2, 1,
+                     read_type=E.GL_UNSIGNED_INT)
+    assert np.frombuffer(raw, np.uint32).reshape(2, 4).tolist() == [[1023, 512, 1, 3], [5, 6, 7, 2]]
+    # RGB9_E5 keeps 9 mantissa bits under a shared exponent: 1, 0.5, 0.25 exactly; 0.001 is below
+    # the largest channel's 2^-9 step (1/512) so it becomes 0
+    rgb = np.array([[1.0, 0.5, 0.25], [0.75, 0.001, 3.0]], np.float32)
+    raw = _roundtrip(E.GL_RGB9_E5, E.GL_RGB, E.GL_FLOAT, rgb, 2, 1)
+    assert np.frombuffer(raw, np.float32).reshape(2, 3).tolist() == [[1.0, 0.5, 0.25], [0.75, 0.0, 3.0]]
+    # 11/10-bit floats: 6 and 5 mantissa bits; 1 + 2^-6 is kept by 11 bits and is a tie
+    # between 1 and 1 + 2^-5 for 10 bits (to even: 1); negatives clamp to 0
+    rgb = np.array([[1.015625, 1.015625, 1.015625], [-1.0, 65000.0, 0.5]], np.float32)
+    raw = _roundtrip(E.GL_R11F_G11F_B10F, E.GL_RGB, E.GL_FLOAT, rgb, 2, 1)
+    assert np.frombuffer(raw, np.float32).reshape(2, 3).tolist() == [[1.015625, 1.015625, 1.0],
+                                                                    [0.0, 65024.0, 0.5]]
+    px = bytes([0, 128, 255, 7])
+    assert _roundtrip(E.GL_SRGB8_ALPHA8, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.frombuffer(px, np.uint8), 1, 1) == px
+    st = np.array([0, 1, 128, 255], np.uint8)
+    raw = _roundtrip(E.GL_STENCIL_INDEX8, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, st, 4, 1)
+    assert np.frombuffer(raw, np.uint8).tolist() == st.tolist()
+
+
+def _grid_values(bits: int, n: int) -> np.ndarray:
+    """n values a ``bits``-bit unorm channel holds exactly: k / (2^bits - 1)."""
+    top = (1 << bits) - 1
+    return np.linspace(0, top, n).round() / top
+
+
+_SWEEP = sorted({**INTERNAL_FORMATS, **GENERIC, **LEGACY, **UNSIZED}.values(), key=lambda f: f.enum)
+
+
+@pytest.mark.parametrize("info", [f for f in _SWEEP if f.kind == "unorm" and f.enum > 4],
+                         ids=lambda f: hex(f.enum))
+def test_every_unorm_format_keeps_its_bits(info):
+    """For each normalised colour format: values on its channels' grids (sizes from
+    TEXTURE_*_SIZE) uploaded as floats come back exactly; channels it lacks read
+    as GL's defaults."""
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glTexImage2D(T2, 0, info.enum, 4, 1, 0, E.GL_RGBA, E.GL_FLOAT, None)
+        expect(ctx, E.GL_NO_ERROR)
+        sizes = [ctx.glGetTexLevelParameteriv(T2, 0, p)[0] for p in
+                 (E.GL_TEXTURE_RED_SIZE, E.GL_TEXTURE_GREEN_SIZE, E.GL_TEXTURE_BLUE_SIZE, E.GL_TEXTURE_ALPHA_SIZE)]
+        assert max(sizes) > 0
+        cols = [_grid_values(b, 4) if b else np.zeros(4) for b in sizes]
+        if info.base in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY):
+            cols[1] = cols[2] = cols[0]                 # one luminance value per texel
+            if info.base == E.GL_INTENSITY:
+                cols[3] = cols[0]
+        rgba = np.stack(cols, -1).astype(np.float32)
+        ctx.glTexSubImage2D(T2, 0, 0, 0, 4, 1, E.GL_RGBA, E.GL_FLOAT, rgba.tobytes())
+        got = np.frombuffer(ctx.glGetTexImage(T2, 0, E.GL_RGBA, E.GL_FLOAT), np.float32).reshape(4, 4)
+        expect(ctx, E.GL_NO_ERROR)
+    for c, bits in enumerate(sizes):
+        if bits:
+            np.testing.assert_allclose(got[:, c], rgba[:, c], rtol=0, atol=1e-6, err_msg=f"channel {c}")
+        elif c == 3:
+            assert (got[:, 3] == 1.0).all()
