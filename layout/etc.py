@@ -206,10 +206,13 @@ def _decode_eac(word: np.ndarray, eleven_bit: bool, signed: bool) -> np.ndarray:
     return np.clip(b * 8 + 4 + scaled, 0, 2047)
 
 
-def decompress(format: str | Format, blocks, raw: bool = False) -> np.ndarray:
+def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: bool = True) -> np.ndarray:
     """Decode ETC1/ETC2/EAC (and BC1-BC5) blocks: uint8 ``(nblocks, block_size_B)`` ->
-    ``(nblocks, 4, 4, 4)`` RGBA ``[block, y, x, c]`` (see the module doc)."""
+    ``(nblocks, 4, 4, 4)`` RGBA ``[block, y, x, c]`` (see the module doc).
+    ``decode_srgb=False``: sRGB formats give their encoded values (as pixel
+    transfers read them), not linear ones."""
     fmt = get_format(format)
+    srgb = fmt.is_srgb and decode_srgb
     supported = fmt.family == "etc" or fmt.name.startswith(("DXT", "RGTC"))
     if not supported:
         raise ValueError(f"decompress supports ETC1/ETC2/EAC and BC1-BC5 (DXT, RGTC), not {fmt.name}")
@@ -217,7 +220,7 @@ def decompress(format: str | Format, blocks, raw: bool = False) -> np.ndarray:
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")
     if fmt.family == "bc":
-        return decompress_bc(fmt.name, blocks, raw, fmt.is_srgb, srgb_to_linear)
+        return decompress_bc(fmt.name, blocks, raw, srgb, srgb_to_linear)
     n = blocks.shape[0]
     out = np.zeros((n, 4, 4, 4), dtype=np.int64)
     name = fmt.name
@@ -241,13 +244,13 @@ def decompress(format: str | Format, blocks, raw: bool = False) -> np.ndarray:
     if raw:
         return out.astype(np.int32)
     result = out.astype(np.float32) / np.float32(255.0)
-    if fmt.is_srgb:
+    if srgb:
         result[..., :3] = srgb_to_linear(result[..., :3])
     return result
 
 
 def decompress_image(format: str | Format, blocks, width_px: int | None = None,
-                     height_px: int | None = None, raw: bool = False) -> np.ndarray:
+                     height_px: int | None = None, raw: bool = False, decode_srgb: bool = True) -> np.ndarray:
     """Decode a grid of blocks ``(h_el, w_el, block_size_B)`` (as ``detile`` returns
     them) into an image ``(height_px, width_px, 4)``, cropped to the given size
     (default: the whole grid)."""
@@ -257,7 +260,7 @@ def decompress_image(format: str | Format, blocks, width_px: int | None = None,
         raise ValueError(f"blocks must have shape (h_el, w_el, {fmt.block_size_B}), got {blocks.shape}")
     h_el, w_el = blocks.shape[:2]
     bw, bh = fmt.block_width_px, fmt.block_height_px
-    texels = decompress(fmt, blocks.reshape(-1, fmt.block_size_B), raw=raw)  # (n, bh, bw, 4)
+    texels = decompress(fmt, blocks.reshape(-1, fmt.block_size_B), raw=raw, decode_srgb=decode_srgb)  # (n, bh, bw, 4)
     image = texels.reshape(h_el, w_el, bh, bw, 4).transpose(0, 2, 1, 3, 4).reshape(h_el * bh, w_el * bw, 4)
     return image[:height_px if height_px is not None else h_el * bh,
                  :width_px if width_px is not None else w_el * bw]

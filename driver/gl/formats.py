@@ -12,6 +12,7 @@ from driver.gallium import PipeFormat as F
 from driver.gl import enums as E
 
 __all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "component_bits",
+           "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches"]
 
 
@@ -237,6 +238,98 @@ LEGACY = {f.enum: f for f in [
     _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
     _f(4, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm"),
 ]}
+
+
+# -- block-compressed formats -------------------------------------------------------
+# Enum values of the extension formats the generated enums module (core GL and
+# GLES only) lacks, from the extension specifications.
+GL_COMPRESSED_RGB_S3TC_DXT1_EXT = 0x83F0
+GL_COMPRESSED_RGBA_S3TC_DXT1_EXT = 0x83F1
+GL_COMPRESSED_RGBA_S3TC_DXT3_EXT = 0x83F2
+GL_COMPRESSED_RGBA_S3TC_DXT5_EXT = 0x83F3
+GL_COMPRESSED_SRGB_S3TC_DXT1_EXT = 0x8C4C
+GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT = 0x8C4D
+GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT = 0x8C4E
+GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT = 0x8C4F
+GL_ETC1_RGB8_OES = 0x8D64
+ASTC_BLOCKS = ((4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (8, 5), (8, 6), (8, 8),
+               (10, 5), (10, 6), (10, 8), (10, 10), (12, 10), (12, 12))
+#: KHR_texture_compression_astc_ldr: COMPRESSED_RGBA_ASTC_WxH_KHR = 0x93B0 + i,
+#: COMPRESSED_SRGB8_ALPHA8_ASTC_WxH_KHR = 0x93D0 + i, i the block size's place above
+GL_COMPRESSED_RGBA_ASTC = {wh: 0x93B0 + i for i, wh in enumerate(ASTC_BLOCKS)}
+GL_COMPRESSED_SRGB8_ALPHA8_ASTC = {wh: 0x93D0 + i for i, wh in enumerate(ASTC_BLOCKS)}
+
+
+@dataclass(frozen=True)
+class CompressedFormat:
+    """A block-compressed internal format: its format info (``pipe`` names the
+    layout format, whose table gives the block size) and the family that
+    decides where it exists (``compressed_formats``)."""
+    info: InternalFormat
+    family: str          # etc1 etc2 s3tc s3tc_srgb rgtc bptc astc
+
+    @property
+    def block(self) -> tuple[int, int, int]:
+        """(block width px, block height px, bytes per block), from layout."""
+        f = layout.get_format(self.info.pipe.value)
+        return f.block_width_px, f.block_height_px, f.block_size_B
+
+
+def _cf(enum, pipe, base, family, kind="unorm"):
+    return enum, CompressedFormat(InternalFormat(enum, base, pipe, kind, False), family)
+
+
+COMPRESSED = dict([
+    _cf(E.GL_COMPRESSED_RGB8_ETC2, F.ETC2_RGB8, E.GL_RGB, "etc2"),
+    _cf(E.GL_COMPRESSED_SRGB8_ETC2, F.ETC2_SRGB8, E.GL_RGB, "etc2"),
+    _cf(E.GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, F.ETC2_RGB8A1, E.GL_RGBA, "etc2"),
+    _cf(E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2, F.ETC2_SRGB8A1, E.GL_RGBA, "etc2"),
+    _cf(E.GL_COMPRESSED_RGBA8_ETC2_EAC, F.ETC2_RGBA8, E.GL_RGBA, "etc2"),
+    _cf(E.GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC, F.ETC2_SRGBA8, E.GL_RGBA, "etc2"),
+    _cf(E.GL_COMPRESSED_R11_EAC, F.ETC2_R11_UNORM, E.GL_RED, "etc2"),
+    _cf(E.GL_COMPRESSED_SIGNED_R11_EAC, F.ETC2_R11_SNORM, E.GL_RED, "etc2", "snorm"),
+    _cf(E.GL_COMPRESSED_RG11_EAC, F.ETC2_RG11_UNORM, E.GL_RG, "etc2"),
+    _cf(E.GL_COMPRESSED_SIGNED_RG11_EAC, F.ETC2_RG11_SNORM, E.GL_RG, "etc2", "snorm"),
+    _cf(GL_ETC1_RGB8_OES, F.ETC1_RGB8, E.GL_RGB, "etc1"),
+    _cf(GL_COMPRESSED_RGB_S3TC_DXT1_EXT, F.DXT1_RGB, E.GL_RGB, "s3tc"),
+    _cf(GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, F.DXT1_RGBA, E.GL_RGBA, "s3tc"),
+    _cf(GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, F.DXT3_RGBA, E.GL_RGBA, "s3tc"),
+    _cf(GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, F.DXT5_RGBA, E.GL_RGBA, "s3tc"),
+    _cf(GL_COMPRESSED_SRGB_S3TC_DXT1_EXT, F.DXT1_SRGB, E.GL_RGB, "s3tc_srgb"),
+    _cf(GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT, F.DXT1_SRGBA, E.GL_RGBA, "s3tc_srgb"),
+    _cf(GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT, F.DXT3_SRGBA, E.GL_RGBA, "s3tc_srgb"),
+    _cf(GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT, F.DXT5_SRGBA, E.GL_RGBA, "s3tc_srgb"),
+    _cf(E.GL_COMPRESSED_RED_RGTC1, F.RGTC1_UNORM, E.GL_RED, "rgtc"),
+    _cf(E.GL_COMPRESSED_SIGNED_RED_RGTC1, F.RGTC1_SNORM, E.GL_RED, "rgtc", "snorm"),
+    _cf(E.GL_COMPRESSED_RG_RGTC2, F.RGTC2_UNORM, E.GL_RG, "rgtc"),
+    _cf(E.GL_COMPRESSED_SIGNED_RG_RGTC2, F.RGTC2_SNORM, E.GL_RG, "rgtc", "snorm"),
+    _cf(E.GL_COMPRESSED_RGBA_BPTC_UNORM, F.BPTC_RGBA_UNORM, E.GL_RGBA, "bptc"),
+    _cf(E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, F.BPTC_SRGBA, E.GL_RGBA, "bptc"),
+    _cf(E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, F.BPTC_RGB_FLOAT, E.GL_RGB, "bptc_float", "float"),
+    _cf(E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, F.BPTC_RGB_UFLOAT, E.GL_RGB, "bptc_float", "float"),
+    *[_cf(GL_COMPRESSED_RGBA_ASTC[wh], F[f"ASTC_{wh[0]}x{wh[1]}"], E.GL_RGBA, "astc") for wh in ASTC_BLOCKS],
+    *[_cf(GL_COMPRESSED_SRGB8_ALPHA8_ASTC[wh], F[f"ASTC_{wh[0]}x{wh[1]}_SRGB"], E.GL_RGBA, "astc")
+      for wh in ASTC_BLOCKS],
+])
+
+#: The families ``layout`` decodes (so textures of them can be sampled and read).
+DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc"})
+
+
+def compressed_formats(es: bool, version: tuple[int, int]) -> dict[int, CompressedFormat]:
+    """The block-compressed internal formats a context accepts: the decoded
+    families, in the APIs where their extension or core version exists (ETC2/EAC:
+    GL 4.3 and GLES 3.0 core; ETC1: GLES only; S3TC, RGTC, BPTC, ASTC: the EXT/ARB/KHR
+    extensions of either API)."""
+    def exists(family: str) -> bool:
+        if family not in DECODED_FAMILIES:
+            return False
+        if family == "etc1":
+            return es
+        if family == "etc2":
+            return version >= (3, 0) if es else True
+        return True
+    return {enum: cf for enum, cf in COMPRESSED.items() if exists(cf.family)}
 
 
 def lookup(internalformat: int) -> InternalFormat | None:

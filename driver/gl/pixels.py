@@ -194,7 +194,17 @@ def to_resource_bytes(rgba: np.ndarray, pipe_format_name: str) -> bytes:
 
 
 def from_resource_bytes(raw: bytes, pipe_format_name: str, shape) -> np.ndarray:
-    """Tightly packed resource bytes -> RGBA array of `shape` (d, h, w)."""
+    """Tightly packed resource bytes -> RGBA array of `shape` (d, h, w) pixels.
+    Block-compressed resources are rows of blocks covering the image; they are
+    decoded (GL 4.6 section 8.11.4 reads compressed images as their texels; sRGB
+    ones keep their encoding, as uncompressed sRGB images do)."""
+    fmt = layout.get_format(pipe_format_name)
+    if fmt.is_compressed:
+        d, h, w = shape
+        h_el, w_el = -(-h // fmt.block_height_px), -(-w // fmt.block_width_px)
+        blocks = np.frombuffer(bytes(raw), np.uint8)[:d * h_el * w_el * fmt.block_size_B]
+        blocks = blocks.reshape(d, h_el, w_el, fmt.block_size_B)
+        return np.stack([layout.decompress_image(fmt, layer, w, h, decode_srgb=False) for layer in blocks])
     name = _transfer_format(pipe_format_name)
     arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, layout.get_format(name).block_size_B)
     return layout.unpack(name, arr)

@@ -8,51 +8,23 @@ from __future__ import annotations
 import struct
 
 from driver.gallium import (
-    BlitImage, BlitInfo, Box, ImageView, PipeFormat as F, PipeMap, PipeMask, PipeShaderType,
+    BlitImage, BlitInfo, Box, ImageView, PipeMap, PipeMask, PipeShaderType,
     PipeTexFilter,
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.formats import INTERNAL_FORMATS, InternalFormat, lookup
+from driver.gl.formats import INTERNAL_FORMATS, compressed_formats, lookup
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
 
-__all__ = ["TexImageExtraMixin", "COMPRESSED_FORMATS"]
-
-
-def _c(enum, pipe, base, bw=4, bh=4, block_B=8):
-    return enum, (InternalFormat(enum, base, pipe, "unorm", False), bw, bh, block_B)
-
-
-# internal format -> (format info, block width, block height, bytes per block)
-COMPRESSED_FORMATS = dict([
-    _c(E.GL_COMPRESSED_RGB8_ETC2, F.ETC2_RGB8, E.GL_RGB),
-    _c(E.GL_COMPRESSED_SRGB8_ETC2, F.ETC2_SRGB8, E.GL_RGB),
-    _c(E.GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, F.ETC2_RGB8A1, E.GL_RGBA),
-    _c(E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2, F.ETC2_SRGB8A1, E.GL_RGBA),
-    _c(E.GL_COMPRESSED_RGBA8_ETC2_EAC, F.ETC2_RGBA8, E.GL_RGBA, block_B=16),
-    _c(E.GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC, F.ETC2_SRGBA8, E.GL_RGBA, block_B=16),
-    _c(E.GL_COMPRESSED_R11_EAC, F.ETC2_R11_UNORM, E.GL_RED),
-    _c(E.GL_COMPRESSED_SIGNED_R11_EAC, F.ETC2_R11_SNORM, E.GL_RED),
-    _c(E.GL_COMPRESSED_RG11_EAC, F.ETC2_RG11_UNORM, E.GL_RG, block_B=16),
-    _c(E.GL_COMPRESSED_SIGNED_RG11_EAC, F.ETC2_RG11_SNORM, E.GL_RG, block_B=16),
-])
-DESKTOP_COMPRESSED = dict([
-    _c(E.GL_COMPRESSED_RED_RGTC1, F.RGTC1_UNORM, E.GL_RED),
-    _c(E.GL_COMPRESSED_SIGNED_RED_RGTC1, F.RGTC1_SNORM, E.GL_RED),
-    _c(E.GL_COMPRESSED_RG_RGTC2, F.RGTC2_UNORM, E.GL_RG, block_B=16),
-    _c(E.GL_COMPRESSED_SIGNED_RG_RGTC2, F.RGTC2_SNORM, E.GL_RG, block_B=16),
-])
+__all__ = ["TexImageExtraMixin"]
 
 
 class TexImageExtraMixin:
     def _compressed_formats(self) -> dict:
-        if self.api.es and self.api.version < (3, 0):
-            return {}
-        out = dict(COMPRESSED_FORMATS)
-        if not self.api.es:
-            out.update(DESKTOP_COMPRESSED)
-        return out
+        """internal format -> (format info, block width px, block height px, bytes per block)."""
+        return {enum: (cf.info, *cf.block)
+                for enum, cf in compressed_formats(self.api.es, self.api.version).items()}
 
     # -- compressed images (GL 4.6 section 8.7) ----------------------------------------------
     def _compressed_size(self, ifmt, w, h, d) -> int:
