@@ -1,0 +1,104 @@
+"""Block-compressed textures through driver.Context: glCompressedTexImage2D/3D and
+SubImage, glGetCompressedTexImage (the stored blocks), glGetTexImage (decoded
+texels), the COMPRESSED_TEXTURE_FORMATS query, and a draw sampling the texture.
+Blocks and their texels are worked out by hand from the S3TC/RGTC/ETC specs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from driver.gl import formats as F
+
+from .helpers import expect
+from .test_formats_internal import _draw_sampled, _texture
+
+T2 = E.GL_TEXTURE_2D
+
+# BC1, c0 = 0xF800 (red) > c1 = 0x001F (blue): four colours red, blue, 2/3 red + 1/3 blue
+# (170, 0, 85) and 1/3 red + 2/3 blue (85, 0, 170). Row 0 indices 0, 1, 2, 3; rows 1-3 index 1.
+DXT1_BLOCK = bytes.fromhex("00f81f00e4555555")
+DXT1_ROW0 = [[255, 0, 0, 255], [0, 0, 255, 255], [170, 0, 85, 255], [85, 0, 170, 255]]
+# BC4: e0 = 200 > e1 = 100, eight values; row 0 indices 0, 1, 2, 7: 200, 100, (6*200+100)/7, (200+6*100)/7
+RGTC1_BLOCK = bytes.fromhex("c864880e00000000")
+RGTC1_ROW0 = [200, 100, 1300 / 7, 800 / 7]
+
+
+def test_dxt1_upload_query_read_and_draw():
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        assert F.GL_COMPRESSED_RGB_S3TC_DXT1_EXT in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        assert ctx.glGetIntegerv(E.GL_NUM_COMPRESSED_TEXTURE_FORMATS)[0] == \
+            len(ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS))
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, F.GL_COMPRESSED_RGB_S3TC_DXT1_EXT, 4, 4, 0, 8, DXT1_BLOCK)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_COMPRESSED) == [1]
+        assert ctx.glGetCompressedTexImage(T2, 0) == DXT1_BLOCK
+        texels = np.frombuffer(ctx.glGetTexImage(T2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 4, 4)
+        drawn = _draw_sampled(ctx, 4, 4)
+    assert texels[0].tolist() == DXT1_ROW0
+    assert (texels[1:] == [0, 0, 255, 255]).all()
+    assert drawn.tolist() == texels.astype(np.int64).tolist()
+
+
+def test_rgtc_signed_and_unsigned_sampled_gles():
+    snorm = bytes.fromhex("807faa0f00000000")   # e0 = -128 (reads -127) < e1 = 127: six values
+    with driver.Context(api="gles3", width=4, height=1) as ctx:
+        assert E.GL_COMPRESSED_RED_RGTC1 in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, RGTC1_BLOCK)
+        got = _draw_sampled(ctx, 4, 1, es=True)
+        ctx.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_SIGNED_RED_RGTC1, 4, 4, 0, 8, snorm)
+        got_s = _draw_sampled(ctx, 4, 1, "vec4(t.r * 0.5 + 0.5, 0.0, 0.0, 1.0)", es=True)
+        expect(ctx, E.GL_NO_ERROR)
+    assert got[0, :, 0].tolist() == [round(v) for v in RGTC1_ROW0]
+    assert got[0, :, 3].tolist() == [255] * 4
+    # row 0 indices 2, 5, 6, 7 in six-value mode: (4*-127 + 127)/5/127 = -0.6, 0.6, then the
+    # range's ends -1 and 1; drawn as t * 0.5 + 0.5
+    assert got_s[0, :, 0].tolist() == [round(0.2 * 255), round(0.8 * 255), 0, 255]
+
+
+def test_compressed_sub_image_array_and_errors():
+    """A 2D array of two 8x4 layers: SubImage3D replaces one block of layer 1; the
+    stored blocks read back in order; unaligned regions and wrong sizes are errors."""
+    red = bytes.fromhex("00f8000000000000")        # c0 = red, c1 = black, every index 0
+    blue = bytes.fromhex("1f00000000000000")
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        (t,) = ctx.glGenTextures(1)
+        ctx.glBindTexture(E.GL_TEXTURE_2D_ARRAY, t)
+        fmt = E.GL_COMPRESSED_RG_RGTC2
+        ctx.glCompressedTexImage3D(E.GL_TEXTURE_2D_ARRAY, 0, F.GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, 8, 4, 2, 0,
+                                   32, red * 4)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glCompressedTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 0, 4, 0, 1, 4, 4, 1,
+                                      F.GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, 8, blue)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetCompressedTexImage(E.GL_TEXTURE_2D_ARRAY, 0) == red * 3 + blue
+        ctx.glCompressedTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 0, 2, 0, 0, 4, 4, 1,
+                                      F.GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, 8, blue)
+        expect(ctx, E.GL_INVALID_OPERATION)                 # not block aligned
+        ctx.glCompressedTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 0, 0, 0, 0, 4, 4, 1,
+                                      F.GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, 7, blue)
+        expect(ctx, E.GL_INVALID_VALUE)                     # imageSize
+        ctx.glCompressedTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 0, 0, 0, 0, 4, 4, 1, fmt, 16, bytes(16))
+        expect(ctx, E.GL_INVALID_OPERATION)                 # format differs from the image
+        assert ctx.glGetCompressedTexImage(E.GL_TEXTURE_2D_ARRAY, 0) == red * 3 + blue
+
+
+@pytest.mark.parametrize("api", ["gles2", "gles3"])
+def test_etc1_in_gles(api):
+    # ETC1 individual mode, base colours (8,8,8)<<4|... : R1 = R2 = 0x8, table 0, all indices 0
+    # -> 0x88 + 2 = 138 in every channel (ETC1: 4-bit base 8 -> 0x88 = 136; modifier +2)
+    block = bytes.fromhex("8888880000000000")
+    with driver.Context(api=api, width=4, height=4) as ctx:
+        assert F.GL_ETC1_RGB8_OES in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, F.GL_ETC1_RGB8_OES, 4, 4, 0, 8, block)
+        expect(ctx, E.GL_NO_ERROR)
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        assert F.GL_ETC1_RGB8_OES not in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, F.GL_ETC1_RGB8_OES, 4, 4, 0, 8, block)
+        expect(ctx, E.GL_INVALID_ENUM)
