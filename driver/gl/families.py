@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from driver.gl.arbprogram import ARBProgramMixin
 from driver.gl.clearquad import ClearQuadMixin
 from driver.gl.compat import CompatMixin
 from driver.gl.context import ContextBase
@@ -24,7 +25,7 @@ __all__ = ["Context"]
 
 @install_dispatch
 @finish_context_class
-class Context(LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
+class Context(ARBProgramMixin, LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
     `api` is one of driver.gl.API_NAMES."""
