@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["API_NAMES", "Api", "get_api"]
+__all__ = ["API_NAMES", "Api", "ContextRequestError", "MAX_ES_VERSION", "MAX_GL_VERSION",
+           "api_for_request", "get_api", "make_api"]
 
 
 @dataclass(frozen=True)
@@ -16,9 +17,24 @@ class Api:
     version: tuple[int, int]
     core: bool
     glsl: tuple[str, ...]
+    flags: int = 0           # GL_CONTEXT_FLAGS: forward-compatible, debug, robust, no-error
 
     def at_least(self, major: int, minor: int = 0) -> bool:
         return self.version >= (major, minor)
+
+    @property
+    def glsl_extensions(self) -> frozenset[str]:
+        """The extensions this context's shaders may enable (#extension) and
+        see as macros: the advertised ones with a shading-language part."""
+        from driver.gl.extensions import glsl_extensions
+        return glsl_extensions(self.es, self.core, self.version)
+
+    @property
+    def profile_mask(self) -> int:
+        """GL_CONTEXT_PROFILE_MASK: core 0x1, compatibility 0x2 (GL 3.2+; 0 otherwise)."""
+        if self.es or self.version < (3, 2):
+            return 0
+        return 0x1 if self.core else 0x2
 
     @property
     def compat(self) -> bool:
@@ -50,19 +66,112 @@ class Api:
         return f"{top[0]}.{top[1:3]}"
 
 
-_ES = ("320 es", "310 es", "300 es", "100")
-_GL = ("430", "420", "410", "400", "330", "150", "140", "130", "120", "110")
+_ES_GLSL = ("320 es", "310 es", "300 es", "100")
+_ES_GLSL_OF = {(2, 0): "100", (3, 0): "300 es", (3, 1): "310 es", (3, 2): "320 es"}
+_GL_GLSL = ("460", "450", "440", "430", "420", "410", "400", "330", "150", "140", "130", "120", "110")
 
-API_NAMES = {
-    "gles2": Api("gles2", True, (2, 0), False, ("100",)),
-    "gles3": Api("gles3", True, (3, 0), False, ("300 es", "100")),
-    "gles31": Api("gles31", True, (3, 1), False, ("310 es", "300 es", "100")),
-    "gl33": Api("gl33", False, (3, 3), True, _GL[4:]),
-    "gl43": Api("gl43", False, (4, 3), True, _GL),
-    # Compatibility profile: GL 3.3 with the legacy features piglit's GLSL
-    # 1.10-1.50 tests use.
-    "compat": Api("compat", False, (3, 3), False, _GL[4:]),
-}
+
+def _glsl_number(version: tuple[int, int]) -> str:
+    """The GLSL version of a desktop GL version (GL 3.0 -> 130 ... 3.3 -> 330)."""
+    ma, mi = version
+    return {(3, 0): "130", (3, 1): "140", (3, 2): "150"}.get(version, f"{ma}{mi}0")
+
+
+def _glsl_for(es: bool, version: tuple[int, int]) -> tuple[str, ...]:
+    """The #version tokens a context of `version` accepts, newest first."""
+    if es:
+        top = _ES_GLSL_OF[version]
+        return _ES_GLSL[_ES_GLSL.index(top):]
+    return _GL_GLSL[_GL_GLSL.index(_glsl_number(version)):]
+
+
+def _compiler_glsl_versions() -> frozenset[str]:
+    """Every #version token the GLSL compiler accepts."""
+    from compiler.glsl.versions import DESKTOP_VERSIONS, ES_VERSIONS as GLSL_ES
+    return frozenset([str(v) for v in DESKTOP_VERSIONS]
+                     + [("100" if v == 100 else f"{v} es") for v in GLSL_ES])
+
+
+def _max_versions() -> tuple[tuple[int, int], tuple[int, int]]:
+    """(desktop GL, GLES) highest versions, from the extension table."""
+    from driver.gl.extensions import max_version
+    glsl = _compiler_glsl_versions()
+    return max_version(False, glsl), max_version(True, glsl)
+
+
+MAX_GL_VERSION, MAX_ES_VERSION = _max_versions()
+
+
+def make_api(es: bool, version: tuple[int, int], core: bool, flags: int = 0,
+             name: str | None = None) -> Api:
+    """The Api of one context flavour: desktop GL `version` (core or
+    compatibility profile) or GLES `version`, with GL_CONTEXT_FLAGS `flags`."""
+    if name is None:
+        ma, mi = version
+        name = f"gles{ma}{mi if mi else ''}" if es else (f"gl{ma}{mi}" if core else "compat")
+    return Api(name, es, version, core and not es, _glsl_for(es, version), flags)
+
+
+# The named flavours of the Python API (driver.Context(api=...)). Core profiles
+# from 3.2 to the highest version the driver supports; one compatibility
+# profile at that version (as Mesa's llvmpipe and asahi: every feature of the
+# core profile is also in the compatibility one); GLES 2.0, 3.0, 3.1 (and 3.2
+# when the table allows it).
+API_NAMES: dict[str, Api] = {}
+for _v in ((2, 0), (3, 0), (3, 1), (3, 2)):
+    if _v <= MAX_ES_VERSION:
+        API_NAMES[make_api(True, _v, False).name] = make_api(True, _v, False)
+for _v in ((3, 2), (3, 3), (4, 0), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6)):
+    if _v <= MAX_GL_VERSION:
+        API_NAMES[make_api(False, _v, True).name] = make_api(False, _v, True)
+API_NAMES["compat"] = make_api(False, MAX_GL_VERSION, False)
+del _v
+
+
+class ContextRequestError(ValueError):
+    """A context request no flavour satisfies (EGL_BAD_MATCH,
+    GLX BadMatch, OSMesa NULL)."""
+
+
+def api_for_request(es: bool, major: int, minor: int = 0, core: bool = False, *,
+                    forward_compatible: bool = False, debug: bool = False,
+                    robust: bool = False, no_error: bool = False) -> Api:
+    """The context a window-system request gets (EGL_KHR_create_context,
+    GLX_ARB_create_context, OSMesaCreateContextAttribs): the newest
+    backward-compatible version of the requested API and profile.
+
+    Desktop GL: a request below 3.2, or for the compatibility profile, gets
+    the compatibility context; a core request (3.2 and later) the newest core
+    profile. GLES 2.0-3.x get the newest GLES context. Raises
+    ContextRequestError when the requested version is above what the driver
+    supports, or is not a version of the API."""
+    from driver.gl import enums as E
+    valid_gl = {(1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 0), (2, 1), (3, 0), (3, 1),
+                (3, 2), (3, 3), (4, 0), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6)}
+    version = (major, minor)
+    flags = ((E.GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT if forward_compatible and not es else 0)
+             | (E.GL_CONTEXT_FLAG_DEBUG_BIT if debug else 0)
+             | (E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT if robust else 0)
+             | (E.GL_CONTEXT_FLAG_NO_ERROR_BIT if no_error else 0))
+    if debug and no_error:
+        raise ContextRequestError("a context cannot be both debug and no-error")
+    if es:
+        if version not in _ES_GLSL_OF or version > MAX_ES_VERSION:
+            raise ContextRequestError(f"OpenGL ES {major}.{minor} is not supported "
+                                      f"(newest: {MAX_ES_VERSION[0]}.{MAX_ES_VERSION[1]})")
+        return make_api(True, MAX_ES_VERSION, False, flags,
+                        name=make_api(True, MAX_ES_VERSION, False).name)
+    if version not in valid_gl or version > MAX_GL_VERSION:
+        raise ContextRequestError(f"OpenGL {major}.{minor} is not supported "
+                                  f"(newest: {MAX_GL_VERSION[0]}.{MAX_GL_VERSION[1]})")
+    if forward_compatible and version < (3, 0):
+        raise ContextRequestError("forward-compatible contexts exist for OpenGL 3.0 and later")
+    if core and version >= (3, 2):
+        return make_api(False, MAX_GL_VERSION, True, flags)
+    if forward_compatible and version in ((3, 0), (3, 1)):
+        # GL 3.0/3.1 forward-compatible: no deprecated features, as a core context.
+        return make_api(False, MAX_GL_VERSION, True, flags)
+    return make_api(False, MAX_GL_VERSION, False, flags)
 
 
 def get_api(name: str) -> Api:

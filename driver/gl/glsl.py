@@ -1,12 +1,11 @@
 """The GL front end's view of the GLSL compiler: compile one shader to a typed
 AST, and describe GLSL types as GL type enums and memory layouts.
 
-Uses `compiler.glsl.parse(source, stage)` when the compiler exports it, and
-otherwise runs the same pipeline from its modules (preprocess, tokenize,
-parse, analyze)."""
+Uses `compiler.glsl.parse(source, stage)`."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from driver.gl import enums as E
@@ -24,43 +23,21 @@ class CompileResult:
     profile: str = ""
 
 
-def compile_glsl(source: str, stage: str, compat_context: bool | None = None) -> CompileResult:
+def compile_glsl(source: str, stage: str, compat_context: bool | None = None,
+                 extensions: Collection[str] | None = None) -> CompileResult:
     """stage: "vertex", "fragment" or "compute". `compat_context`: whether the
     GL context is a compatibility one, so a desktop 1.40+ shader without a
-    `core` token keeps the deprecated features (None: unknown)."""
+    `core` token keeps the deprecated features (None: unknown). `extensions`:
+    the context's extensions with a shading-language part (Api.glsl_extensions;
+    None for the driver's internal shaders: every one the compiler knows)."""
     import compiler.glsl as glsl
-    parse = getattr(glsl, "parse", None)
-    if parse is not None:
-        try:
-            unit = parse(source, stage, compat_context=compat_context)
-        except glsl.GLSLCompileError as err:
-            return CompileResult(False, err.info_log)
-        v = unit.version
-        return CompileResult(True, getattr(unit, "info_log", ""), unit, v.number,
-                             "es" if v.es else v.profile)
-    from compiler.glsl.errors import FatalError, InfoLog
-    from compiler.glsl.lexer import tokenize
-    from compiler.glsl.parser import parse_tokens
-    from compiler.glsl.preprocessor import preprocess_full
-    from compiler.glsl.semantic import analyze
-    log = InfoLog()
     try:
-        pp = preprocess_full(source, log, stage, compat_context)
-        if log.has_errors():
-            return CompileResult(False, log.text)
-        toks = tokenize(pp.text, pp.line_map, pp.version, log, tuple(pp.extensions))
-        decls = parse_tokens(toks, log) if not log.has_errors() else []
-        if log.has_errors():
-            return CompileResult(False, log.text)
-        unit = analyze(decls, pp.version, stage, pp.extensions, log, pp.invariant_all)
-    except FatalError:
-        return CompileResult(False, log.text)
-    if log.has_errors():
-        return CompileResult(False, log.text)
-    if unit.main is None:
-        return CompileResult(False, "0:0(0): error: function `main' is not defined\n")
-    unit.info_log = log.text
-    return CompileResult(True, log.text, unit, pp.version.number, pp.profile)
+        unit = glsl.parse(source, stage, compat_context=compat_context, extensions=extensions)
+    except glsl.GLSLCompileError as err:
+        return CompileResult(False, err.info_log)
+    v = unit.version
+    return CompileResult(True, getattr(unit, "info_log", ""), unit, v.number,
+                         "es" if v.es else v.profile)
 
 
 _VEC = {"float": (E.GL_FLOAT, E.GL_FLOAT_VEC2, E.GL_FLOAT_VEC3, E.GL_FLOAT_VEC4),

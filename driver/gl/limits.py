@@ -6,6 +6,7 @@ from __future__ import annotations
 from driver.gallium import PipeShaderType, ScreenCaps
 from driver.gl import enums as E
 from driver.gl.api import Api
+from driver.gl.extensions import advertised
 
 __all__ = ["compute_limits", "extensions_for"]
 
@@ -212,33 +213,7 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
 
 
 def extensions_for(api: Api) -> list[str]:
-    """Only extensions whose functionality the front end implements. On
-    desktop GL these are ARB/EXT names of features core in the version, which
-    piglit tests still ask for by name."""
-    if api.es:
-        # user clip distances (gl_ClipDistance in vertex shaders, GL_CLIP_DISTANCEi)
-        es_exts = ["GL_APPLE_clip_distance"]
-        if api.version >= (3, 0):
-            # float colour buffers: the format table marks them renderable
-            return sorted(es_exts + ["GL_EXT_color_buffer_float"])
-        # GLES 2.0: 32-bit indices, RGB8/RGBA8 and DEPTH_COMPONENT24
-        # renderbuffers, MIN/MAX blending
-        return sorted(es_exts + ["GL_OES_element_index_uint", "GL_OES_rgb8_rgba8",
-                                 "GL_OES_depth24", "GL_EXT_blend_minmax"])
-    exts = ["GL_ARB_vertex_array_object", "GL_ARB_framebuffer_object", "GL_ARB_map_buffer_range",
-            "GL_ARB_copy_buffer", "GL_ARB_texture_rectangle", "GL_EXT_texture_array",
-            "GL_ARB_texture_rg", "GL_ARB_uniform_buffer_object", "GL_ARB_draw_instanced",
-            "GL_ARB_instanced_arrays", "GL_ARB_shader_bit_encoding", "GL_ARB_shader_texture_lod",
-            "GL_ARB_sync", "GL_ARB_sampler_objects", "GL_ARB_explicit_attrib_location",
-            "GL_ARB_draw_elements_base_vertex", "GL_ARB_vertex_type_2_10_10_10_rev",
-            "GL_ARB_texture_swizzle", "GL_ARB_occlusion_query2", "GL_ARB_timer_query",
-            "GL_ARB_blend_func_extended", "GL_ARB_depth_clamp", "GL_ARB_seamless_cube_map",
-            "GL_EXT_texture_swizzle"]
-    if api.version >= (4, 3):
-        exts += ["GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
-                 "GL_ARB_shader_image_load_store", "GL_ARB_shader_atomic_counters",
-                 "GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack",
-                 "GL_ARB_arrays_of_arrays", "GL_ARB_shading_language_packing",
-                 "GL_ARB_texture_query_levels", "GL_ARB_vertex_attrib_binding",
-                 "GL_ARB_program_interface_query", "GL_ARB_texture_storage"]
-    return sorted(exts)
+    """The extension list of a context, from the one table
+    (driver.gl.extensions): every extension whose functionality works and is
+    exposed in this API and version."""
+    return advertised(api.es, api.core, api.version)

@@ -207,7 +207,8 @@ class ProgramMixin:
             # GLSL ES 1.00 section 3.4: no #version means version 100 in a
             # GLES context; "#line 0" keeps the messages' line numbers.
             source = "#version 100\n#line 0\n" + source
-        res = compile_glsl(source, STAGES[sh.type], compat_context=self.api.compat)
+        res = compile_glsl(source, STAGES[sh.type], compat_context=self.api.compat,
+                           extensions=self.api.glsl_extensions)
         if res.ok and not self._version_supported(res.version, res.profile):
             res.ok = False
             res.info_log = (f"0:1(10): error: GLSL {res.version}{' ES' if res.profile == 'es' else ''}"
@@ -1027,7 +1028,8 @@ class ProgramMixin:
                 if type not in STAGES:
                     raise BinaryError("program binary names an unknown shader stage")
                 sh = Shader(-1 - i, type, text)
-                res = compile_glsl(text, STAGES[type], compat_context=self.api.compat)
+                res = compile_glsl(text, STAGES[type], compat_context=self.api.compat,
+                                   extensions=self.api.glsl_extensions)
                 if not res.ok:
                     raise BinaryError(f"program binary does not compile: {res.info_log.strip()}")
                 sh.compiled, sh.ast, sh.compiled_source = True, res.unit, text

@@ -1,0 +1,373 @@
+"""The one table of GL extensions and the context versions derived from it.
+
+In the manner of Mesa's ``extensions_table.h`` + ``compute_version()``: each
+line names an extension, the lowest context version of each API where it is
+exposed (compatibility GL, core GL, GLES 1.x, GLES 2.0+; ``None``: never), the
+shader-language part it has, and its status in shimgl. From this table alone
+come
+
+- the extension list of a context (``GL_EXTENSIONS``, ``glGetStringi``),
+- which ``#extension`` names the GLSL compiler accepts in that context and the
+  macros it predefines (``glsl_extensions``),
+- the highest version a context of each API can claim (``max_version``).
+
+Status of a line:
+
+``DONE``
+    everything the extension specifies works and has a test of its own; the
+    name is advertised.
+``CORE``
+    the functionality works as part of a core version shimgl claims, but the
+    extension name is not advertised yet (its own test, or what stands
+    behind the name beyond the core feature, is missing). Counts towards the
+    version.
+``STAGE``
+    a shader stage or type the GPU lacks and the compiler must lower (geometry,
+    tessellation, fp64, subroutines, SPIR-V). Not advertised. The version
+    computation tolerates these, so the version claimed is the highest whose
+    every *API* feature works; ``pending_features(version)`` names what a
+    program of that version may still miss, and docs/extensions.md says it.
+``MISSING``
+    not implemented; blocks every version that requires it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["DONE", "CORE", "STAGE", "MISSING", "EXTENSIONS", "Extension", "GL_VERSIONS",
+           "ES_VERSIONS", "advertised", "by_name", "glsl_extensions", "max_version",
+           "pending_features"]
+
+Version = tuple[int, int]
+
+
+class Status(Enum):
+    DONE = "done"
+    CORE = "core"
+    STAGE = "stage"
+    MISSING = "missing"
+
+
+DONE, CORE, STAGE, MISSING = Status.DONE, Status.CORE, Status.STAGE, Status.MISSING
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """One line of the table. ``gll``/``glc``/``es1``/``es2``: the lowest
+    context version of compatibility GL, core GL, GLES 1.x and GLES 2.0+ where
+    the extension is exposed (``None``: never in that API). ``glsl``: the
+    extension has a shading-language part (``#extension`` name and macro)."""
+
+    name: str
+    gll: Version | None
+    glc: Version | None
+    es1: Version | None
+    es2: Version | None
+    status: Status
+    glsl: bool = False
+
+    def exposed_in(self, es: bool, core: bool, version: Version) -> bool:
+        if es:
+            lowest = self.es1 if version < (2, 0) else self.es2
+        else:
+            lowest = self.glc if core else self.gll
+        return lowest is not None and version >= lowest
+
+
+def _x(name, gll, glc, es1, es2, status, glsl=False):
+    return Extension(name, gll, glc, es1, es2, status, glsl)
+
+
+_ANY = (1, 0)      # every version of the API
+_ES2 = (2, 0)
+_ES3 = (3, 0)
+_ES31 = (3, 1)
+_ES32 = (3, 2)
+_GL31 = (3, 1)
+_GL32 = (3, 2)
+_N = None
+
+# Sorted by name within each group. The group is only for reading; a line's
+# place in the table has no meaning.
+EXTENSIONS: tuple[Extension, ...] = (
+    # -- desktop GL features core by 3.3 ------------------------------------------------
+    _x("GL_ARB_blend_func_extended", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_color_buffer_float", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_copy_buffer", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_depth_buffer_float", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_depth_clamp", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_draw_elements_base_vertex", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_draw_instanced", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_ARB_explicit_attrib_location", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_ARB_fragment_coord_conventions", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_framebuffer_object", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_geometry_shader4", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_half_float_vertex", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_instanced_arrays", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_map_buffer_range", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_occlusion_query2", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_provoking_vertex", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_sampler_objects", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_seamless_cube_map", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_shader_bit_encoding", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_ARB_shader_texture_lod", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_ARB_sync", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_texture_buffer_object", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_float", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_multisample", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_rectangle", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_ARB_texture_rg", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_texture_rgb10_a2ui", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_swizzle", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_timer_query", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_uniform_buffer_object", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_ARB_vertex_array_object", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_vertex_type_2_10_10_10_rev", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_sRGB", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_packed_float", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_texture_array", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_EXT_texture_integer", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_texture_shared_exponent", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_texture_snorm", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_texture_swizzle", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_transform_feedback", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_NV_conditional_render", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_NV_primitive_restart", _ANY, _N, _N, _N, CORE),
+    # -- GL 4.0 - 4.3 ----------------------------------------------------------------
+    _x("GL_ARB_ES2_compatibility", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_ES3_compatibility", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_arrays_of_arrays", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_base_instance", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_clear_buffer_object", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_compressed_texture_pixel_storage", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_compute_shader", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_conservative_depth", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_copy_image", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_draw_buffers_blend", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_draw_indirect", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_explicit_uniform_location", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_fragment_layer_viewport", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_framebuffer_no_attachments", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_gpu_shader5", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_gpu_shader_fp64", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_internalformat_query", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_internalformat_query2", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_invalidate_subdata", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_map_buffer_alignment", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_multi_draw_indirect", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_program_interface_query", (4, 3), (4, 3), _N, _N, DONE),
+    _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_sample_shading", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_separate_shader_objects", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_shader_atomic_counters", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_shader_image_load_store", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_shader_image_size", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_shader_precision", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_shader_storage_buffer_object", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_shader_subroutine", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_shading_language_420pack", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_shading_language_packing", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_stencil_texturing", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_tessellation_shader", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_texture_buffer_object_rgb32", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_buffer_range", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_cube_map_array", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_texture_storage", (4, 3), (4, 3), _N, _N, DONE),
+    _x("GL_ARB_texture_storage_multisample", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_view", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_transform_feedback2", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_transform_feedback3", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_transform_feedback_instanced", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_vertex_attrib_binding", (4, 3), (4, 3), _N, _N, DONE),
+    _x("GL_ARB_viewport_array", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, CORE),
+    # -- GL 4.4 - 4.6 ----------------------------------------------------------------
+    _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_cull_distance", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_gl_spirv", _ANY, _GL32, _N, _N, STAGE),
+    _x("GL_ARB_indirect_parameters", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_multi_bind", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_pipeline_statistics_query", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_polygon_offset_clamp", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_query_buffer_object", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_shader_atomic_counter_ops", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_shader_draw_parameters", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_shader_group_vote", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_shader_texture_image_samples", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_spirv_extensions", _ANY, _GL32, _N, _N, STAGE),
+    _x("GL_ARB_texture_barrier", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_texture_filter_anisotropic", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_texture_mirror_clamp_to_edge", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_texture_stencil8", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_vertex_type_10f_11f_11f_rev", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_KHR_no_error", _ANY, _GL32, _N, _ES2, MISSING),
+    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, MISSING),
+    # -- GLES --------------------------------------------------------------------------
+    _x("GL_APPLE_clip_distance", _N, _N, _N, _ES2, DONE, glsl=True),
+    _x("GL_EXT_blend_minmax", _N, _N, _N, _ES2, DONE),
+    _x("GL_KHR_blend_equation_advanced", _ANY, _GL32, _N, _ES2, MISSING, glsl=True),
+    _x("GL_EXT_color_buffer_float", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_frag_depth", _N, _N, _N, _ES2, CORE, glsl=True),
+    _x("GL_EXT_shader_texture_lod", _N, _N, _N, _ES2, CORE, glsl=True),
+    _x("GL_OES_depth24", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_element_index_uint", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_rgb8_rgba8", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_standard_derivatives", _N, _N, _N, _ES2, CORE, glsl=True),
+)
+
+# Extensions listed above as GLES 2.0-only feature names that ES 3.0 made core
+# (the ES 2 names stay exposed in ES 3 contexts, as in Mesa), are handled by
+# their es2 column. ES features core in 3.0/3.1 need no line: the version
+# table below names what each ES version requires.
+
+# What each version requires beyond the one before: names from EXTENSIONS, or
+# "GLSL n" for the shading language version (the compiler's DESKTOP_VERSIONS /
+# ES_VERSIONS must include it). As Mesa's compute_version.
+GL_VERSIONS: dict[Version, tuple[str, ...]] = {
+    (3, 0): ("GLSL 130", "GL_ARB_framebuffer_object", "GL_EXT_texture_integer",
+             "GL_EXT_texture_array", "GL_EXT_transform_feedback", "GL_EXT_packed_float",
+             "GL_EXT_texture_shared_exponent", "GL_ARB_half_float_vertex",
+             "GL_ARB_depth_buffer_float", "GL_ARB_map_buffer_range",
+             "GL_ARB_vertex_array_object", "GL_ARB_color_buffer_float", "GL_ARB_texture_float",
+             "GL_ARB_texture_rg", "GL_NV_conditional_render", "GL_EXT_framebuffer_sRGB"),
+    (3, 1): ("GLSL 140", "GL_ARB_draw_instanced", "GL_ARB_texture_buffer_object",
+             "GL_ARB_uniform_buffer_object", "GL_ARB_texture_rectangle", "GL_ARB_copy_buffer",
+             "GL_NV_primitive_restart", "GL_EXT_texture_snorm"),
+    (3, 2): ("GLSL 150", "GL_ARB_geometry_shader4", "GL_ARB_draw_elements_base_vertex",
+             "GL_ARB_fragment_coord_conventions", "GL_ARB_provoking_vertex",
+             "GL_ARB_seamless_cube_map", "GL_ARB_texture_multisample", "GL_ARB_depth_clamp",
+             "GL_ARB_sync"),
+    (3, 3): ("GLSL 330", "GL_ARB_blend_func_extended", "GL_ARB_explicit_attrib_location",
+             "GL_ARB_instanced_arrays", "GL_ARB_occlusion_query2", "GL_ARB_sampler_objects",
+             "GL_ARB_shader_bit_encoding", "GL_ARB_texture_rgb10_a2ui",
+             "GL_ARB_texture_swizzle", "GL_ARB_timer_query",
+             "GL_ARB_vertex_type_2_10_10_10_rev"),
+    (4, 0): ("GLSL 400", "GL_ARB_draw_buffers_blend", "GL_ARB_draw_indirect",
+             "GL_ARB_gpu_shader5", "GL_ARB_gpu_shader_fp64", "GL_ARB_sample_shading",
+             "GL_ARB_shader_subroutine", "GL_ARB_tessellation_shader",
+             "GL_ARB_texture_buffer_object_rgb32", "GL_ARB_texture_cube_map_array",
+             "GL_ARB_texture_gather", "GL_ARB_texture_query_lod", "GL_ARB_transform_feedback2",
+             "GL_ARB_transform_feedback3"),
+    (4, 1): ("GLSL 410", "GL_ARB_ES2_compatibility", "GL_ARB_get_program_binary",
+             "GL_ARB_separate_shader_objects", "GL_ARB_shader_precision",
+             "GL_ARB_vertex_attrib_64bit", "GL_ARB_viewport_array"),
+    (4, 2): ("GLSL 420", "GL_ARB_base_instance", "GL_ARB_compressed_texture_pixel_storage",
+             "GL_ARB_conservative_depth", "GL_ARB_internalformat_query",
+             "GL_ARB_map_buffer_alignment", "GL_ARB_shader_atomic_counters",
+             "GL_ARB_shader_image_load_store", "GL_ARB_shading_language_420pack",
+             "GL_ARB_shading_language_packing", "GL_ARB_texture_storage",
+             "GL_ARB_transform_feedback_instanced"),
+    (4, 3): ("GLSL 430", "GL_ARB_arrays_of_arrays", "GL_ARB_clear_buffer_object",
+             "GL_ARB_compute_shader", "GL_ARB_copy_image", "GL_ARB_ES3_compatibility",
+             "GL_ARB_explicit_uniform_location", "GL_ARB_fragment_layer_viewport",
+             "GL_ARB_framebuffer_no_attachments", "GL_ARB_internalformat_query2",
+             "GL_ARB_invalidate_subdata", "GL_ARB_multi_draw_indirect",
+             "GL_ARB_program_interface_query", "GL_ARB_robust_buffer_access_behavior",
+             "GL_ARB_shader_image_size", "GL_ARB_shader_storage_buffer_object",
+             "GL_ARB_stencil_texturing", "GL_ARB_texture_buffer_range",
+             "GL_ARB_texture_query_levels", "GL_ARB_texture_storage_multisample",
+             "GL_ARB_texture_view", "GL_ARB_vertex_attrib_binding", "GL_KHR_debug"),
+    (4, 4): ("GLSL 440", "GL_ARB_buffer_storage", "GL_ARB_clear_texture",
+             "GL_ARB_enhanced_layouts", "GL_ARB_multi_bind", "GL_ARB_query_buffer_object",
+             "GL_ARB_texture_mirror_clamp_to_edge", "GL_ARB_texture_stencil8",
+             "GL_ARB_vertex_type_10f_11f_11f_rev"),
+    (4, 5): ("GLSL 450", "GL_ARB_clip_control", "GL_ARB_conditional_render_inverted",
+             "GL_ARB_cull_distance", "GL_ARB_derivative_control",
+             "GL_ARB_direct_state_access", "GL_ARB_ES3_1_compatibility",
+             "GL_ARB_get_texture_sub_image", "GL_KHR_robustness",
+             "GL_ARB_shader_texture_image_samples", "GL_ARB_texture_barrier"),
+    (4, 6): ("GLSL 460", "GL_ARB_gl_spirv", "GL_ARB_spirv_extensions",
+             "GL_ARB_indirect_parameters", "GL_ARB_pipeline_statistics_query",
+             "GL_ARB_polygon_offset_clamp", "GL_ARB_shader_atomic_counter_ops",
+             "GL_ARB_shader_draw_parameters", "GL_ARB_shader_group_vote",
+             "GL_ARB_texture_filter_anisotropic", "GL_ARB_transform_feedback_overflow_query",
+             "GL_KHR_no_error"),
+}
+
+# GLES: ES 2.0 and 3.0 are the base; ES 3.1 adds compute, SSBOs, images,
+# indirect draws, separate programs...; ES 3.2 needs the geometry and
+# tessellation stages and the Android extension pack.
+ES_VERSIONS: dict[Version, tuple[str, ...]] = {
+    (2, 0): ("GLSL 100",),
+    (3, 0): ("GLSL 300 es",),
+    (3, 1): ("GLSL 310 es",),
+    (3, 2): ("GLSL 320 es", "GL_ARB_geometry_shader4", "GL_ARB_tessellation_shader",
+             "GL_ARB_gpu_shader5", "GL_KHR_debug", "GL_KHR_robustness",
+             "GL_ARB_texture_stencil8", "GL_ARB_copy_image", "GL_ARB_draw_buffers_blend",
+             "GL_ARB_sample_shading", "GL_ARB_texture_cube_map_array",
+             "GL_ARB_texture_buffer_object", "GL_KHR_blend_equation_advanced"),
+}
+
+
+def by_name() -> dict[str, Extension]:
+    return _BY_NAME
+
+
+_BY_NAME: dict[str, Extension] = {e.name: e for e in EXTENSIONS}
+assert len(_BY_NAME) == len(EXTENSIONS), "an extension is listed twice"
+
+
+def _works(req: str, glsl_versions: frozenset[str], tolerate_stages: bool) -> bool:
+    if req.startswith("GLSL "):
+        return req[5:] in glsl_versions
+    ext = _BY_NAME.get(req)
+    if ext is None:          # a feature with no line yet: not implemented
+        return False
+    return ext.status in (DONE, CORE) or (tolerate_stages and ext.status is STAGE)
+
+
+def max_version(es: bool, glsl_versions: frozenset[str]) -> Version:
+    """The highest version of an API (desktop GL or GLES) whose every
+    requirement works, as Mesa's compute_version. `glsl_versions`: the
+    ``#version`` tokens the compiler accepts ("330", "310 es", ...). Shader
+    stages still to be lowered (status STAGE) are tolerated; see
+    `pending_features`."""
+    table = ES_VERSIONS if es else GL_VERSIONS
+    best: Version = (2, 0) if es else (3, 0)
+    for version in sorted(table):
+        if not all(_works(r, glsl_versions, True) for r in table[version]):
+            break
+        best = version
+    return best
+
+
+def pending_features(es: bool, version: Version) -> list[str]:
+    """Requirements of versions up to `version` that are STAGE: what a
+    program of that version may still miss."""
+    table = ES_VERSIONS if es else GL_VERSIONS
+    return sorted({r for v, reqs in table.items() if v <= version for r in reqs
+                   if r in _BY_NAME and _BY_NAME[r].status is STAGE})
+
+
+def advertised(es: bool, core: bool, version: Version) -> list[str]:
+    """The extension list of a context (sorted): every DONE line exposed in
+    its API and version."""
+    return sorted(e.name for e in EXTENSIONS
+                  if e.status is DONE and e.exposed_in(es, core, version))
+
+
+@functools.lru_cache(maxsize=None)
+def glsl_extensions(es: bool, core: bool, version: Version) -> frozenset[str]:
+    """The ``#extension`` names a context's shaders may use: the extensions
+    with a shading-language part exposed in the context, advertised (DONE) or
+    working as part of the core version (CORE: as Mesa, whose GLSL compiler
+    accepts the extension of a core feature the context has)."""
+    return frozenset(e.name for e in EXTENSIONS
+                     if e.glsl and e.status in (DONE, CORE) and e.exposed_in(es, core, version))
