@@ -5,28 +5,51 @@ the backend (instruction selection, register allocation, scheduling, control-flo
 lowering), the assembler, the disassembler and shader statistics. Encoding goes
 through the one ISA table in uapi.
 
-May import: uapi. Must never import driver or drmshim. See README.md."""
+May import: uapi. Must never import driver or drmshim. See README.md.
 
-__all__: list[str] = []
+Importing ``compiler`` (or one of its submodules, e.g. ``compiler.glsl.versions``)
+loads nothing else: the names below are resolved on first use, so a program
+that only asks for a GLSL version table does not pay for the whole compiler."""
 
-# GLSL front end (compiler/glsl): parse(source, stage) -> typed AST.
-from .glsl import GLSLCompileError, parse as parse_glsl, preprocess as preprocess_glsl  # noqa: E402
+from __future__ import annotations
 
-__all__ += ["GLSLCompileError", "parse_glsl", "preprocess_glsl"]
+import importlib
+import importlib.util
 
-# SSA IR (compiler/ir): builder, validator, printer/parser, interpreter; passes in compiler.ir.passes.
-from . import ir  # noqa: E402
+# public name -> (submodule, attribute or None for the submodule itself)
+_LAZY = {
+    # GLSL front end (compiler/glsl): parse(source, stage) -> typed AST.
+    "GLSLCompileError": ("compiler.glsl", "GLSLCompileError"),
+    "parse_glsl": ("compiler.glsl", "parse"),
+    "preprocess_glsl": ("compiler.glsl", "preprocess"),
+    # SSA IR (compiler/ir): builder, validator, printer/parser, interpreter; passes in compiler.ir.passes.
+    "ir": ("compiler.ir", None),
+    # GLSL -> IR lowering (compiler/lower) and the front half of the pipeline (compiler/compile.py).
+    "lower": ("compiler.lower", None),
+    "ShaderInfo": ("compiler.compile", "ShaderInfo"),
+    "front_half": ("compiler.compile", "front_half"),
+    # Backend (compiler/backend): IR -> ISA binary; compile_glsl runs the whole compiler.
+    "backend": ("compiler.backend", None),
+    "CompiledShader": ("compiler.backend", "CompiledShader"),
+    "compile_glsl": ("compiler.backend", "compile_glsl"),
+    "compile_ir": ("compiler.backend", "compile_ir"),
+}
 
-__all__ += ["ir"]
+__all__ = list(_LAZY)
 
-# GLSL -> IR lowering (compiler/lower) and the front half of the pipeline (compiler/compile.py).
-from . import lower  # noqa: E402
-from .compile import ShaderInfo, front_half  # noqa: E402
 
-__all__ += ["lower", "ShaderInfo", "front_half"]
+def __getattr__(name: str):
+    if name in _LAZY:
+        module_name, attr = _LAZY[name]
+    elif not name.startswith("_") and importlib.util.find_spec(f"compiler.{name}") is not None:
+        module_name, attr = f"compiler.{name}", None        # any other subpackage, e.g. compiler.glsl
+    else:
+        raise AttributeError(f"module 'compiler' has no attribute {name!r}")
+    module = importlib.import_module(module_name)
+    value = module if attr is None else getattr(module, attr)
+    globals()[name] = value
+    return value
 
-# Backend (compiler/backend): IR -> ISA binary; compile_glsl runs the whole compiler.
-from . import backend  # noqa: E402
-from .backend import CompiledShader, compile_glsl, compile_ir  # noqa: E402
 
-__all__ += ["backend", "CompiledShader", "compile_glsl", "compile_ir"]
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
