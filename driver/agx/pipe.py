@@ -923,10 +923,12 @@ class AgxContext(PipeContext):
     def _compile_errors_skip(self, what: str):
         """A shader variant the compiler cannot build skips the draw/dispatch with a warning
         (as Mesa's drivers print and skip: GL has no error for it)."""
-        from .compile import COMPILE_ERRORS
         try:
             yield
-        except COMPILE_ERRORS as e:
+        except Exception as e:
+            from .compile import is_compile_error      # imports the compiler only on an error
+            if not is_compile_error(e):
+                raise
             self.stats["skipped"] += 1
             key = f"{type(e).__name__}: {e}"
             if key not in self.warned:
