@@ -15,23 +15,42 @@ copies (src_offset_B, dst_offset_B, size_B) between the two."""
 
 from __future__ import annotations
 
+import importlib.util
 import struct
 
+from . import shader_cache
 from .shader import AgxShader, CFBinding, Push
 
-__all__ = ["compile_variant", "link_fragment_bindings", "available"]
+__all__ = ["compile_variant", "link_fragment_bindings", "available", "is_compile_error"]
 
-from compiler.ir import ShaderKey
+# The compiler is imported on the first shader the cache does not hold (a
+# process whose shaders all come from the on-disk cache never imports it).
+available = importlib.util.find_spec("compiler.backend") is not None
 
-try:
-    from compiler.backend import BackendError, compile_glsl
+
+def _compile_errors() -> tuple:
+    if not available:
+        return (NotImplementedError,)
+    from compiler.backend import BackendError
     from compiler.lower import LoweringError
-    available = True
-    COMPILE_ERRORS: tuple = (BackendError, LoweringError, NotImplementedError)
-except ImportError:     # the backend is not installed: only prebuilt shaders run
-    compile_glsl = None
-    available = False
-    COMPILE_ERRORS = (NotImplementedError,)
+    return (BackendError, LoweringError, NotImplementedError)
+
+
+def is_compile_error(err: BaseException) -> bool:
+    """Whether ``err`` is the compiler refusing a variant (the draw is skipped)."""
+    return isinstance(err, _compile_errors())
+
+
+def __getattr__(name):
+    if name == "COMPILE_ERRORS":       # what a failed variant raises (imports the compiler)
+        return _compile_errors()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _compile_glsl(source: str, stage: str, key):
+    from compiler.backend import compile_glsl
+    return compile_glsl(source, stage, key)
+
 
 STAGE_NAMES = {0: "vertex", 4: "fragment", 5: "compute"}
 _COLS = {"mat2": 2, "mat3": 3, "mat4": 4}
@@ -89,15 +108,18 @@ def _with_profile(state, key):
     if profile not in ("core", "compatibility"):
         return key
     if key is None:
+        from compiler.ir import ShaderKey
         return ShaderKey.make(profile=profile)
     return key.replace(profile=profile) if hasattr(key, "replace") else {**key, "profile": profile}
 
 
 def compile_variant(state, key) -> AgxShader:
-    if compile_glsl is None:
+    if not available:
         raise NotImplementedError("the compiler backend is not available")
     stage = STAGE_NAMES[int(state.stage)]
-    c = compile_glsl(state.source, stage, _with_profile(state, key))
+    full_key = _with_profile(state, key)
+    c = shader_cache.cached_compile(state.source, stage, full_key,
+                                    lambda: _compile_glsl(state.source, stage, full_key))
     info = c.info
     pinfo = state.info or {}
     default_words = (getattr(info, "uniform_regs_B", 0) + 3) // 4
