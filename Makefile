@@ -44,12 +44,14 @@ demo: $(STAMP)
 	$(VENV)/bin/shimgl demo
 
 # Optional Debian packages used by optional checks (piglit, Mesa's llvmpipe as a
-# reference renderer, glvnd's vendor ABI). Installed when we are root and apt
+# reference renderer, glvnd's vendor ABI, Xvfb and the X11/GLX/ES demo programs
+# for window-system tests, apitrace, spirv-tools for SPIR-V tests). Installed when we are root and apt
 # exists; tests that need them skip with a reason otherwise.
 optional-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    piglit libegl-mesa0 libgl1-mesa-dri libglvnd-dev libosmesa6 >/dev/null \
+	    piglit libegl-mesa0 libgl1-mesa-dri libglvnd-dev libosmesa6 xvfb x11-utils mesa-utils \
+	    glmark2-es2-x11 apitrace spirv-tools >/dev/null \
 	  || echo "optional-deps: could not install every optional package; dependent tests will skip"; \
 	else echo "optional-deps: not root or no apt-get; dependent tests will skip"; fi
 
