@@ -17,8 +17,9 @@ A 64-bit ETC/EAC block is a big-endian integer (byte 0 holds bits 63..56). Pixel
   8-bit colour/alpha for ETC/EAC-alpha, 11-bit values (0..2047, or -1023..1023
   signed) for R11/RG11.
 
-The same entry point decodes BC1-BC5 (``DXT1/3/5``, ``RGTC1/2``, see ``bc.py``).
-BPTC (BC6H/BC7) and ASTC are in the table (block sizes) but not decoded.
+The same entry point decodes BC1-BC5 (``DXT1/3/5``, ``RGTC1/2``, see ``bc.py``) and
+BC7 (``BPTC_RGBA_UNORM``, ``BPTC_SRGBA``, see ``bptc.py``). BC6H and ASTC are in the
+table (block sizes) but not decoded.
 """
 
 from __future__ import annotations
@@ -26,10 +27,14 @@ from __future__ import annotations
 import numpy as np
 
 from .bc import decompress_bc
+from .bptc import decompress_bptc
 from .formats import Format, get_format
 from .pack import srgb_to_linear
 
-__all__ = ["decompress", "decompress_image", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
+#: The BPTC formats ``decompress`` decodes (BC7).
+DECODED_BPTC = frozenset({"BPTC_RGBA_UNORM", "BPTC_SRGBA"})
+
+__all__ = ["decompress", "decompress_image", "DECODED_BPTC", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
 
 # Intensity modifiers by table codeword, indexed by the 2-bit pixel index
 # (msb, lsb): 0 -> +a, 1 -> +b, 2 -> -a, 3 -> -b.
@@ -213,12 +218,14 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     transfers read them), not linear ones."""
     fmt = get_format(format)
     srgb = fmt.is_srgb and decode_srgb
-    supported = fmt.family == "etc" or fmt.name.startswith(("DXT", "RGTC"))
+    supported = fmt.family == "etc" or fmt.name.startswith(("DXT", "RGTC")) or fmt.name in DECODED_BPTC
     if not supported:
-        raise ValueError(f"decompress supports ETC1/ETC2/EAC and BC1-BC5 (DXT, RGTC), not {fmt.name}")
+        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC) and BC7, not {fmt.name}")
     blocks = np.asarray(blocks, dtype=np.uint8)
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")
+    if fmt.name in DECODED_BPTC:
+        return decompress_bptc(fmt.name, blocks, raw, srgb, srgb_to_linear)
     if fmt.family == "bc":
         return decompress_bc(fmt.name, blocks, raw, srgb, srgb_to_linear)
     n = blocks.shape[0]

@@ -102,3 +102,19 @@ def test_etc1_in_gles(api):
         _texture(ctx)
         ctx.glCompressedTexImage2D(T2, 0, F.GL_ETC1_RGB8_OES, 4, 4, 0, 8, block)
         expect(ctx, E.GL_INVALID_ENUM)
+
+
+def test_bc7_sampled_in_a_draw_and_read_back():
+    from tests.layout.test_bptc import mode1_block, mode6_block
+    blocks = np.concatenate([mode6_block(), mode1_block()]).tobytes()    # an 8x4 image, two blocks
+    with driver.Context(api="gl43", width=8, height=4) as ctx:
+        assert E.GL_COMPRESSED_RGBA_BPTC_UNORM in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_RGBA_BPTC_UNORM, 8, 4, 0, 32, blocks)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetCompressedTexImage(T2, 0) == blocks
+        texels = np.frombuffer(ctx.glGetTexImage(T2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 8, 4)
+        drawn = _draw_sampled(ctx, 8, 4)
+    assert texels[0, :3].tolist() == [[1, 255, 129, 255], [255, 1, 129, 255], [136, 120, 129, 255]]
+    assert texels[3, 4].tolist() == [107, 0, 129, 255] and texels[1, 4].tolist() == [2, 2, 131, 255]
+    assert drawn.tolist() == texels.astype(np.int64).tolist()
