@@ -6,8 +6,8 @@ texture units it samples -- is written once as a small GLSL 1.20 compatibility
 *interface* shader (``interface_source``): globals ``shimgl_in<k>`` /
 ``shimgl_p<k>`` assigned from the GL built-ins (``gl_Vertex``,
 ``gl_LightSource[n].diffuse``, rows of ``gl_ModelViewProjectionMatrix``, ...),
-the outputs it writes, one ``uniform vec4 shimgl_ProgramEnv[]`` /
-``shimgl_ProgramLocal[]`` and one sampler per texture unit. The GL driver links
+the outputs it writes, one ``uniform vec4`` array for program.env and one for
+program.local (``env_uniform``/``local_uniform``) and one sampler per texture unit. The GL driver links
 that shader like any other (uniform locations, samplers, attribute locations,
 the compatibility state block), and the compiler lowers it with the GLSL
 front end's interface lowering (``compiler.lower.io``: the same varying slots,
@@ -38,11 +38,8 @@ from compiler.ir import ArrayType, VecType
 
 from .program import ParamBinding, Program
 
-__all__ = ["ARBShader", "interface_source", "arb_front_half", "ENV_UNIFORM", "LOCAL_UNIFORM",
+__all__ = ["ARBShader", "interface_source", "arb_front_half", "env_uniform", "local_uniform",
            "sampler_uniform", "attrib_name"]
-
-ENV_UNIFORM = "shimgl_ProgramEnv"
-LOCAL_UNIFORM = "shimgl_ProgramLocal"
 _VEC4 = VecType("float", 32, 4)
 _INT = VecType("int", 32, 1)
 
@@ -52,6 +49,16 @@ _TEX_DIMS = {"1D": ("1d", 1), "2D": ("2d", 2), "3D": ("3d", 3), "CUBE": ("cube",
 _MATRICES = {"modelview": "gl_ModelViewMatrix", "projection": "gl_ProjectionMatrix",
              "mvp": "gl_ModelViewProjectionMatrix", "texture": "gl_TextureMatrix"}
 _MODIFIERS = {"": "", "inverse": "Inverse", "transpose": "Transpose", "invtrans": "InverseTranspose"}
+
+
+def env_uniform(target: str) -> str:
+    """The uniform array holding program.env of ``target`` ("vertex"/"fragment"):
+    the two stages of a draw have separate env (and local) arrays, so the names differ."""
+    return f"shimgl_{target.capitalize()}ProgramEnv"
+
+
+def local_uniform(target: str) -> str:
+    return f"shimgl_{target.capitalize()}ProgramLocal"
 
 
 def sampler_uniform(unit: int) -> str:
@@ -158,10 +165,11 @@ class _Interface:
             decls.insert(1, "#extension GL_ARB_texture_rectangle : enable")
         env = [e.index for a in prog.params.values() for e in a.elements if e.kind == "env"]
         local = [e.index for a in prog.params.values() for e in a.elements if e.kind == "local"]
+        env_name, local_name = env_uniform(prog.target), local_uniform(prog.target)
         if env:
-            decls.append(f"uniform vec4 {ENV_UNIFORM}[{max(env) + 1}];")
+            decls.append(f"uniform vec4 {env_name}[{max(env) + 1}];")
         if local:
-            decls.append(f"uniform vec4 {LOCAL_UNIFORM}[{max(local) + 1}];")
+            decls.append(f"uniform vec4 {local_name}[{max(local) + 1}];")
         for unit, target in sorted(prog.textures.items()):
             decls.append(f"uniform {_SAMPLER_TYPES[target]} {sampler_uniform(unit)};")
             coord = {"1D": "0.0", "2D": "vec2(0.0)", "RECT": "vec2(0.0)"}.get(target, "vec3(0.0)")
@@ -186,8 +194,8 @@ class _Interface:
                 name = f"shimgl_p{seen}"
                 seen += 1
                 decls.append(f"vec4 {name};")
-                src = {"env": lambda: f"{ENV_UNIFORM}[{e.index}]",
-                       "local": lambda: f"{LOCAL_UNIFORM}[{e.index}]"}.get(e.kind)
+                src = {"env": lambda: f"{env_name}[{e.index}]",
+                       "local": lambda: f"{local_name}[{e.index}]"}.get(e.kind)
                 body.append(f"{name} = {src() if src else _state_expr(e.state)};")
                 self.params[e] = name
         for binding in sorted(prog.outputs):
@@ -207,7 +215,11 @@ class _Interface:
             decls += ["vec4 shimgl_fog_params;", "vec4 shimgl_fog_color;", "float shimgl_fog_coord;"]
             body += ["shimgl_fog_params = vec4(gl_Fog.density, gl_Fog.start, gl_Fog.end, gl_Fog.scale);",
                      "shimgl_fog_color = gl_Fog.color;", "shimgl_fog_coord = gl_FogFragCoord;"]
-        self.source = "\n".join(decls + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
+        # The program's text closes the source as a comment: two programs with the same
+        # interface still have different sources (compiled-shader caches key on it).
+        text = "".join(ch if " " <= ch <= "~" or ch == "\n" else " " for ch in prog.source.replace("\r\n", "\n"))
+        listing = ["// " + line.rstrip("\\ ") for line in text.split("\n")]
+        self.source = "\n".join(decls + ["void main() {"] + ["    " + s for s in body] + ["}"] + listing + [""])
 
 
 def interface_source(prog: Program) -> str:

@@ -312,6 +312,9 @@ class ARBProgramMixin:
         self.state.sprite_coord_mask = sum(1 << u for u in range(8) if self.legacy.texenv[u].coord_replace)
         self._track_color_material()
         vkey, fkey = self._ff_keys(self._ff_texture_units())
+        fp = active.get("fragment")
+        if fp is not None and "vertex" not in active:
+            vkey = self._arb_vertex_key_for(fp.program)
         arb_vs = active.get("vertex")
         self.state.ff_two_side = arb_vs is None and vkey.two_side
         self.state.ff_point_size = arb_vs is None and vkey.point_attenuation
@@ -323,6 +326,19 @@ class ARBProgramMixin:
             prog = self._arb_draw_programs[key] = self._arb_link(active, vkey, fkey)
         self._arb_upload_parameters(prog, active)
         return prog
+
+    def _arb_vertex_key_for(self, fprog):
+        """The fixed-function vertex stage under a fragment program: texture
+        coordinates for every set the program reads (whatever the texture
+        enables), the fog coordinate when it reads it or asks for fog."""
+        import dataclasses
+        from types import SimpleNamespace
+        sets = sorted(int(b[len("fragment.texcoord["):-1]) for b in fprog.inputs
+                      if b.startswith("fragment.texcoord["))
+        vkey, _f = self._ff_keys(tuple(SimpleNamespace(unit=u) for u in sets))
+        if "fragment.fogcoord" in fprog.inputs or fprog.fog_option:
+            vkey = dataclasses.replace(vkey, fog_coord=self.legacy.fog.coord_src)
+        return vkey
 
     def _arb_link(self, active: dict, vkey, fkey):
         """The internal program of one (ARB stage(s), fixed-function stage) pair."""
