@@ -372,15 +372,31 @@ static const char *shimgl_vendor_string(int name)
 {
     return name == 0 /* __EGL_VENDOR_STRING_PLATFORM_EXTENSIONS */ ? "EGL_MESA_platform_surfaceless" : NULL;
 }
-static void *shimgl_vendor_dispatch_address(const char *name) { (void)name; return NULL; }
-static void shimgl_vendor_set_dispatch_index(const char *name, int index) { (void)name; (void)index; }
+
+static void *shimgl_vendor_dispatch_address(const char *name)
+{
+    const struct shimgl_dispatch *d;
+    if (!name) return NULL;
+    d = bsearch(name, shimgl_dispatch_table, sizeof shimgl_dispatch_table / sizeof shimgl_dispatch_table[0],
+                sizeof shimgl_dispatch_table[0], shimgl_dispatch_cmp);
+    return d ? d->stub : NULL;
+}
+static void shimgl_vendor_set_dispatch_index(const char *name, int index)
+{
+    struct shimgl_dispatch *d;
+    if (!name) return;
+    d = bsearch(name, shimgl_dispatch_table, sizeof shimgl_dispatch_table / sizeof shimgl_dispatch_table[0],
+                sizeof shimgl_dispatch_table[0], shimgl_dispatch_cmp);
+    if (d) *d->index = index;
+}
 
 SHIMGL_EXPORT EGLBoolean __egl_Main(uint32_t version, const void *exports, void *vendor, void *imports)
 {
     shimgl_egl_imports *im = imports;
-    (void)exports; (void)vendor;
+    (void)vendor;
     if ((version >> 16) != 0)
         return 0;
+    shimgl_glvnd = exports;
     im->getPlatformDisplay = shimgl_vendor_platform_display;
     im->getSupportsAPI = shimgl_vendor_supports_api;
     im->getVendorString = shimgl_vendor_string;
@@ -430,7 +446,66 @@ def make_source(cmds, site_dirs: list[str]) -> str:
     for c in cmds:   # sorted by name (strcmp order = Python's order for ASCII)
         out.append(f'    {{"{c.name}", (void *){c.name}}},')
     out.append("};")
+    out.append(make_glvnd_dispatch(cmds))
     out.append(C_TAIL)
+    return "\n".join(out)
+
+
+GLVND_EGL_EXPORTS = r"""
+/* glvnd's exports (libeglabi.h, __EGLapiExports), in its order: what our
+   dispatch stubs use to find the vendor of a display or device. */
+typedef struct {
+    void (*threadInit)(void);
+    EGLenum (*getCurrentApi)(void);
+    void *(*getCurrentVendor)(void);
+    EGLContext (*getCurrentContext)(void);
+    EGLDisplay (*getCurrentDisplay)(void);
+    EGLSurface (*getCurrentSurface)(EGLint readDraw);
+    void *(*fetchDispatchEntry)(void *vendor, int index);
+    void (*setEGLError)(EGLint errorCode);
+    EGLBoolean (*setLastVendor)(void *vendor);
+    void *(*getVendorFromDisplay)(EGLDisplay dpy);
+    void *(*getVendorFromDevice)(EGLDeviceEXT dev);
+} shimgl_egl_exports;
+static const shimgl_egl_exports *shimgl_glvnd;
+"""
+
+
+def make_glvnd_dispatch(cmds) -> str:
+    """glvnd's dispatch stubs for EGL extension functions libEGL does not
+    dispatch itself (eglQueryDeviceStringEXT, eglCreateSyncKHR, ...): glvnd
+    asks the vendors for a stub (getDispatchAddress) and gives it an index
+    (setDispatchIndex); the stub finds the vendor that owns the call's display
+    or device (glvnd's exports) and calls that vendor's function
+    (fetchDispatchEntry). Generated for every EGL command whose first
+    parameter is an EGLDisplay or an EGLDeviceEXT."""
+    out = [GLVND_EGL_EXPORTS,
+           "struct shimgl_dispatch { const char *name; void *stub; int *index; };",
+           "static int shimgl_dispatch_cmp(const void *key, const void *entry)",
+           "{ return strcmp((const char *)key, ((const struct shimgl_dispatch *)entry)->name); }"]
+    table = []
+    for c in cmds:
+        if c.family != "egl" or not c.params or c.params[0].c_type not in ("EGLDisplay", "EGLDeviceEXT"):
+            continue
+        first = c.params[0]
+        lookup, err = (("getVendorFromDisplay", "0x3008 /* EGL_BAD_DISPLAY */")
+                       if first.c_type == "EGLDisplay"
+                       else ("getVendorFromDevice", "0x322B /* EGL_BAD_DEVICE_EXT */"))
+        zero = "" if c.ret == "void" else f"({c.ret}){_zero(c.ret)}"
+        ret = "return " if c.ret != "void" else ""
+        out.append(f"static int shimgl_dispatch_index_{c.name} = -1;")
+        out.append(
+            f"static {c.ret} shimgl_dispatch_{c.name}({c.c_params()}) {{\n"
+            f"    void *vendor = shimgl_glvnd ? shimgl_glvnd->{lookup}({first.name}) : NULL;\n"
+            f"    {c.ret} (*fn)({c.c_params()}) = vendor && shimgl_dispatch_index_{c.name} >= 0\n"
+            f"        ? ({c.ret} (*)({c.c_params()}))shimgl_glvnd->fetchDispatchEntry(vendor, shimgl_dispatch_index_{c.name}) : NULL;\n"
+            f"    if (!fn) {{ if (shimgl_glvnd) shimgl_glvnd->setEGLError({err}); return {zero}; }}\n"
+            f"    shimgl_glvnd->setLastVendor(vendor);\n"
+            f"    {ret}fn({_args(c)});\n}}")
+        table.append(f'    {{"{c.name}", (void *)shimgl_dispatch_{c.name}, &shimgl_dispatch_index_{c.name}}},')
+    out.append("static struct shimgl_dispatch shimgl_dispatch_table[] = {")
+    out += table
+    out.append("};")
     return "\n".join(out)
 
 
@@ -686,7 +761,10 @@ def host_bootstrap_code(site_dirs: list[str]) -> str:
     one numpy per process; too old a version is refused with the fix). cffi is
     the exception: the embedding and shimgl's FFIs need cffi's package and
     backend of one version, so a host's other cffi is set aside while shimgl
-    starts and put back afterwards (shimgl keeps its own). `restore()`, called
+    starts and put back afterwards if the host had imported the cffi package
+    (shimgl keeps its own; a host with only a backend module keeps that object,
+    while sys.modules keeps shimgl's, so shimgl's later imports of cffi stay
+    consistent). `restore()`, called
     by the init code when shimgl has started, puts the host's sys.path back,
     with shimgl's directories appended for its later imports."""
     return rf"""
@@ -724,7 +802,11 @@ def _shimgl_prepare(so_path, sites):
         break
 
     def restore():
-        if set_aside:
+        # a host's cffi package needs its own backend: put both back (shimgl's
+        # modules keep theirs); a host with only a backend module (Debian's
+        # python3-cffi-backend) keeps using its module object, and later
+        # imports get shimgl's, which is newer and loads older generated modules
+        if "cffi" in set_aside:
             for n in list(sys.modules):
                 if n in ("_cffi_backend", "cffi") or n.startswith("cffi."):
                     del sys.modules[n]
@@ -732,7 +814,7 @@ def _shimgl_prepare(so_path, sites):
         sys.path[:] = saved_path + [p for p in ours if p not in saved_path]
     state = types.ModuleType("_shimgl_host")
     state.restore = restore
-    state.cffi_set_aside = bool(set_aside)
+    state.cffi_set_aside = "cffi" in set_aside
     sys.modules["_shimgl_host"] = state
 
 _shimgl_prepare(so_path, {site_dirs!r})

@@ -1,15 +1,29 @@
-"""EGL 1.5 on shimgl, surfaceless platform (the Python side of the egl* exports).
+"""EGL 1.5 on shimgl (the Python side of the egl* exports).
 
-One display (EGL_PLATFORM_SURFACELESS_MESA, also what eglGetDisplay(
-EGL_DEFAULT_DISPLAY) returns), a few RGBA8 configs with pbuffer surfaces,
-contexts for OpenGL (compatibility up to 3.3, core up to 4.3) and OpenGL ES
-(2.0 to 3.1; the newest backward-compatible version is what a request gets), surfaceless and no-config contexts, fence syncs. Errors follow
-the EGL 1.5 specification: every call sets the thread's error (EGL_SUCCESS on
-success); eglGetError returns and resets it.
+Displays: the surfaceless platform (EGL_MESA_platform_surfaceless; what
+eglGetDisplay(EGL_DEFAULT_DISPLAY) returns unless EGL_PLATFORM names another),
+the device platform (EGL_EXT_platform_device, one software device) and, when
+libX11 can be loaded, X11 (EGL_KHR_platform_x11: window surfaces presented
+with XPutImage, driver/abi/x11.py). Each display has a few RGBA8 configs
+(depth 0/24, stencil 0/8) with pbuffer surfaces (and window surfaces on X11),
+contexts for OpenGL (compatibility, core) and OpenGL ES (the newest
+backward-compatible version is what a request gets), surfaceless and
+no-config contexts, fence syncs. Errors follow the EGL 1.5 specification:
+every call sets the thread's error (EGL_SUCCESS on success); eglGetError
+returns and resets it.
+
+Devices (EGL_EXT_device_base: device_enumeration + device_query): one device,
+the software GPU every display renders with. It advertises
+EGL_MESA_device_software, as Mesa's software device does: it has no DRM render
+node a client could open (no EGL_EXT_device_drm), and clients that choose
+between hardware and software devices (VTK, glcontext) must be told it renders
+in software.
 
 Deliberate leniency: in eglChooseConfig an unspecified EGL_SURFACE_TYPE or
 EGL_RENDERABLE_TYPE matches every config (the specification's defaults,
-WINDOW_BIT and OPENGL_ES_BIT, would match none: we have no windows nor GLES 1).
+WINDOW_BIT and OPENGL_ES_BIT, would match none off X11: no windows nor GLES 1);
+eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, EGL_DEFAULT_DISPLAY) gives the
+device display (what glvnd passes for EGL_PLATFORM=device).
 A context created with a share_context joins its share group
 (driver.gl.objects.ShareGroup): buffers, textures, renderbuffers, samplers,
 shaders, programs, sync objects and display lists are shared."""
@@ -17,6 +31,9 @@ shaders, programs, sync objects and display lists are shared."""
 from __future__ import annotations
 
 import itertools
+import os
+import sys
+import threading
 
 from driver.abi import runtime
 from driver.abi._eglenums import *  # noqa: F403  (EGL_* constants, generated from egl.xml)
@@ -31,11 +48,22 @@ __all__ = ["COMMANDS", "bind"]
 ffi = None
 NULL = None
 
-DISPLAY_HANDLE = 0x5348474C           # "SHGL"
-CLIENT_EXTENSIONS = ("EGL_EXT_client_extensions EGL_EXT_platform_base "
-                     "EGL_MESA_platform_surfaceless")
-DISPLAY_EXTENSIONS = ("EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_no_config_context "
-                      "EGL_KHR_surfaceless_context")
+DISPLAY_HANDLE = 0x5348474C           # "SHGL": the surfaceless display
+DEVICE_DISPLAY_HANDLE = 0x5348474D    # the device platform's display
+DEVICE_HANDLE = 0x53484456            # "SHDV": the one EGLDeviceEXT
+EGL_BAD_DEVICE_EXT = 0x322B
+EGL_DEVICE_EXT = 0x322C
+EGL_CONTEXT_OPENGL_NO_ERROR_KHR = 0x31B3
+DEVICE_EXTENSIONS = "EGL_MESA_device_software"
+# X11 platform extensions are added when libX11 loads (x11_available)
+CLIENT_EXTENSIONS_BASE = ("EGL_EXT_client_extensions EGL_EXT_platform_base "
+                          "EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query "
+                          "EGL_EXT_platform_device EGL_KHR_client_get_all_proc_addresses "
+                          "EGL_MESA_platform_surfaceless")
+X11_CLIENT_EXTENSIONS = "EGL_KHR_platform_x11 EGL_EXT_platform_x11"
+DISPLAY_EXTENSIONS = ("EGL_KHR_create_context EGL_KHR_create_context_no_error "
+                      "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+                      "EGL_KHR_no_config_context EGL_KHR_surfaceless_context")
 MAX_PBUFFER_PX = 8192
 
 
@@ -74,8 +102,12 @@ def _attribs(p, wide: bool) -> list[tuple[int, int]]:
 
 # -- objects -------------------------------------------------------------------------
 class Config:
-    def __init__(self, config_id, depth, stencil):
+    def __init__(self, config_id, depth, stencil, window_visual=None):
+        """window_visual: (visual id, X visual class) of the X11 display's
+        visual, for configs that can draw to windows; None: pbuffers only."""
         self.id = config_id
+        surface_type = EGL_PBUFFER_BIT | (EGL_WINDOW_BIT if window_visual else 0)
+        visual_id, visual_type = window_visual or (0, EGL_NONE)
         self.attrs = {
             EGL_CONFIG_ID: config_id, EGL_BUFFER_SIZE: 32, EGL_RED_SIZE: 8, EGL_GREEN_SIZE: 8,
             EGL_BLUE_SIZE: 8, EGL_ALPHA_SIZE: 8, EGL_LUMINANCE_SIZE: 0, EGL_ALPHA_MASK_SIZE: 0,
@@ -84,8 +116,9 @@ class Config:
             EGL_COLOR_BUFFER_TYPE: EGL_RGB_BUFFER,
             EGL_MAX_PBUFFER_WIDTH: MAX_PBUFFER_PX, EGL_MAX_PBUFFER_HEIGHT: MAX_PBUFFER_PX,
             EGL_MAX_PBUFFER_PIXELS: MAX_PBUFFER_PX * MAX_PBUFFER_PX,
-            EGL_NATIVE_RENDERABLE: 0, EGL_NATIVE_VISUAL_ID: 0, EGL_NATIVE_VISUAL_TYPE: EGL_NONE,
-            EGL_SURFACE_TYPE: EGL_PBUFFER_BIT, EGL_TRANSPARENT_TYPE: EGL_NONE,
+            EGL_NATIVE_RENDERABLE: 0, EGL_NATIVE_VISUAL_ID: visual_id,
+            EGL_NATIVE_VISUAL_TYPE: visual_type,
+            EGL_SURFACE_TYPE: surface_type, EGL_TRANSPARENT_TYPE: EGL_NONE,
             EGL_TRANSPARENT_RED_VALUE: 0, EGL_TRANSPARENT_GREEN_VALUE: 0,
             EGL_TRANSPARENT_BLUE_VALUE: 0, EGL_BIND_TO_TEXTURE_RGB: 0,
             EGL_BIND_TO_TEXTURE_RGBA: 0, EGL_MIN_SWAP_INTERVAL: 0, EGL_MAX_SWAP_INTERVAL: 1,
@@ -94,8 +127,7 @@ class Config:
         }
 
 
-CONFIGS = [Config(1, 0, 0), Config(2, 24, 8), Config(3, 24, 0), Config(4, 0, 8)]
-CONFIG_BY_HANDLE = {c.id: c for c in CONFIGS}
+CONFIG_DEPTH_STENCIL = ((1, 0, 0), (2, 24, 8), (3, 24, 0), (4, 0, 8))
 # attribute -> matching rule of EGL 1.5 table 3.4
 AT_LEAST = {EGL_BUFFER_SIZE, EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE, EGL_ALPHA_SIZE,
             EGL_LUMINANCE_SIZE, EGL_ALPHA_MASK_SIZE, EGL_DEPTH_SIZE, EGL_STENCIL_SIZE,
@@ -111,39 +143,88 @@ IGNORED_IN_CHOOSE = {EGL_MAX_PBUFFER_WIDTH, EGL_MAX_PBUFFER_HEIGHT, EGL_MAX_PBUF
 
 
 class Display:
-    def __init__(self):
+    """One EGLDisplay: a platform and its native display (an X11 Display*
+    as an int, 0 otherwise)."""
+
+    def __init__(self, handle, platform, native=0, x11=None):
+        self.handle, self.platform, self.native = handle, platform, native
+        self.x11 = x11                   # driver.abi.x11.Connection of an X11 display
         self.initialized = False
+        window_visual = x11.default_visual() if x11 is not None else None
+        self.configs = [Config(i, d, s, window_visual) for i, d, s in CONFIG_DEPTH_STENCIL]
+        self.config_by_id = {c.id: c for c in self.configs}
 
 
-DISPLAY = Display()
+DISPLAYS: dict[int, Display] = {}
 _handles = itertools.count(0x100)
 SURFACES: dict[int, "Surface"] = {}
 CONTEXTS: dict[int, "Context"] = {}
 SYNCS: dict[int, "Sync"] = {}
 
 
+def _fixed_display(handle, platform) -> Display:
+    d = DISPLAYS.get(handle)
+    if d is None:
+        d = DISPLAYS[handle] = Display(handle, platform)
+    return d
+
+
+def x11_available() -> bool:
+    from driver.abi import x11
+    return x11.available()
+
+
+def client_extensions() -> str:
+    return CLIENT_EXTENSIONS_BASE + (" " + X11_CLIENT_EXTENSIONS if x11_available() else "")
+
+
 class Surface:
-    def __init__(self, config, width, height, attrs):
+    """A pbuffer, or (window set) an X11 window's back buffer."""
+
+    def __init__(self, display, config, width, height, attrs, window=None):
         from driver.gl import DefaultFramebuffer
         from driver.agx.face import default_screen
         self.handle = next(_handles) * 16
+        self.display = display
         self.config, self.width, self.height, self.attrs = config, width, height, attrs
+        self.window = window         # driver.abi.x11.Window, or None for a pbuffer
         self.fb = DefaultFramebuffer(default_screen(), max(width, 1), max(height, 1))
         self.current_in = None       # the Context this surface is bound to
         self.destroyed = False
+        self.swap_interval = 1
 
-    def free(self):
+    def resize(self, width, height) -> bool:
+        """Follow the window's size (checked at make-current and swap, as
+        Mesa's X11 platform does): a new back buffer when it changed."""
+        if (width, height) == (self.width, self.height) or width <= 0 or height <= 0:
+            return False
+        from driver.gl import DefaultFramebuffer
+        from driver.agx.face import default_screen
+        old = self.fb
+        self.fb = DefaultFramebuffer(default_screen(), width, height)
+        self.width, self.height = width, height
+        self._free_fb(old)
+        return True
+
+    @staticmethod
+    def _free_fb(fb):
         from driver.agx.face import default_screen
         screen = default_screen()
-        screen.resource_destroy(self.fb.color)
-        screen.resource_destroy(self.fb.depth_stencil)
+        screen.resource_destroy(fb.color)
+        screen.resource_destroy(fb.depth_stencil)
+
+    def free(self):
+        self._free_fb(self.fb)
+        if self.window is not None:
+            self.window.close()
 
 
 class Context:
-    def __init__(self, config, api_name, client_api, version, share=None):
+    def __init__(self, display, config, api_name, client_api, version, share=None):
         from driver.agx.face import default_screen
         from driver.gl import Context as GLContext
         self.handle = next(_handles) * 16
+        self.display = display
         self.config, self.api_name, self.client_api, self.version = config, api_name, client_api, version
         self.screen = default_screen()
         self.pipe = self.screen.context_create()
@@ -156,6 +237,8 @@ class Context:
         self.destroyed = False
 
     def bind_surface(self, draw):
+        if draw is not None and draw.window is not None:
+            draw.resize(*draw.window.size())
         self.gl.window = draw.fb if draw is not None else self.own_window
         if draw is not None and not self.made_current:
             self.made_current = True
@@ -188,14 +271,15 @@ class Sync:
 
 # -- helpers -------------------------------------------------------------------------
 def _display(dpy, initialized=True) -> Display:
-    _check(_h(dpy) == DISPLAY_HANDLE, EGL_BAD_DISPLAY)
+    d = DISPLAYS.get(_h(dpy))
+    _check(d is not None, EGL_BAD_DISPLAY)
     if initialized:
-        _check(DISPLAY.initialized, EGL_NOT_INITIALIZED)
-    return DISPLAY
+        _check(d.initialized, EGL_NOT_INITIALIZED)
+    return d
 
 
-def _config(cfg) -> Config:
-    c = CONFIG_BY_HANDLE.get(_h(cfg))
+def _config(display, cfg) -> Config:
+    c = display.config_by_id.get(_h(cfg))
     _check(c is not None, EGL_BAD_CONFIG)
     return c
 
@@ -263,17 +347,68 @@ def eglGetError():
 COMMANDS["eglGetError"] = eglGetError
 
 
+_X11_BY_NATIVE: dict[int, Display] = {}
+_warned_platform: set[str] = set()
+EGL_PLATFORM_X11_SCREEN_KHR = 0x31D6
+
+
+def _x11_display(native: int) -> Display:
+    """The display of an X11 connection (a Display* of the program's, or
+    0: a connection of our own to $DISPLAY, as Mesa opens for EGL_DEFAULT_DISPLAY)."""
+    d = _X11_BY_NATIVE.get(native)
+    if d is None:
+        from driver.abi import x11
+        _check(x11.available(), EGL_BAD_PARAMETER)
+        conn = x11.Connection(native or None)
+        _check(conn.ok, EGL_BAD_PARAMETER if native else EGL_BAD_DISPLAY)
+        h = next(_handles) * 16
+        d = _X11_BY_NATIVE[native] = DISPLAYS[h] = Display(h, EGL_PLATFORM_X11_KHR, native, conn)
+    return d
+
+
+def _default_platform() -> int:
+    """EGL_PLATFORM (as Mesa reads it) for eglGetDisplay(EGL_DEFAULT_DISPLAY):
+    surfaceless (the default), device or x11."""
+    name = os.environ.get("EGL_PLATFORM", "")
+    platforms = {"": EGL_PLATFORM_SURFACELESS_MESA, "surfaceless": EGL_PLATFORM_SURFACELESS_MESA,
+                 "device": EGL_PLATFORM_DEVICE_EXT, "x11": EGL_PLATFORM_X11_KHR}
+    if name not in platforms:
+        if name not in _warned_platform:
+            _warned_platform.add(name)
+            print(f"shimgl: EGL_PLATFORM={name!r} is not a platform of shimgl (surfaceless, "
+                  "device, x11); using surfaceless", file=sys.stderr)
+        return EGL_PLATFORM_SURFACELESS_MESA
+    return platforms[name]
+
+
 @command(fail=_null)
 def eglGetDisplay(native):
-    _check(_h(native) == 0, EGL_BAD_PARAMETER)     # only EGL_DEFAULT_DISPLAY
-    return ffi.cast("EGLDisplay", DISPLAY_HANDLE)
+    """EGL_DEFAULT_DISPLAY: the platform EGL_PLATFORM names (surfaceless by
+    default); anything else must be an X11 Display*."""
+    if _h(native) == 0:
+        return _platform_display(_default_platform(), native, NULL, False)
+    return _platform_display(EGL_PLATFORM_X11_KHR, native, NULL, False)
 
 
 def _platform_display(platform, native, attribs, wide):
-    _check(platform == EGL_PLATFORM_SURFACELESS_MESA, EGL_BAD_PARAMETER)
-    _check(_h(native) == 0, EGL_BAD_PARAMETER)
-    _check(not _attribs(attribs, wide), EGL_BAD_ATTRIBUTE)
-    return ffi.cast("EGLDisplay", DISPLAY_HANDLE)
+    attrs = _attribs(attribs, wide)
+    if platform == EGL_PLATFORM_SURFACELESS_MESA:
+        _check(_h(native) == 0, EGL_BAD_PARAMETER)
+        _check(not attrs, EGL_BAD_ATTRIBUTE)
+        d = _fixed_display(DISPLAY_HANDLE, platform)
+    elif platform == EGL_PLATFORM_DEVICE_EXT:
+        # EGL_EXT_platform_device: native is an EGLDeviceEXT; EGL_DEFAULT_DISPLAY
+        # (glvnd's EGL_PLATFORM=device) is the one device too
+        _check(_h(native) in (0, DEVICE_HANDLE), EGL_BAD_PARAMETER)
+        _check(not attrs, EGL_BAD_ATTRIBUTE)
+        d = _fixed_display(DEVICE_DISPLAY_HANDLE, platform)
+    elif platform == EGL_PLATFORM_X11_KHR and x11_available():
+        for k, v in attrs:
+            _check(k == EGL_PLATFORM_X11_SCREEN_KHR, EGL_BAD_ATTRIBUTE)
+        d = _x11_display(_h(native))
+    else:
+        raise EGLFail(EGL_BAD_PARAMETER)
+    return ffi.cast("EGLDisplay", d.handle)
 
 
 @command(fail=_null)
@@ -301,12 +436,54 @@ def eglTerminate(dpy):
     d.initialized = False
     for table in (CONTEXTS, SURFACES):
         for h, obj in list(table.items()):
+            if obj.display is not d:
+                continue
             bound = obj.thread is not None if isinstance(obj, Context) else obj.current_in is not None
             obj.destroyed = True
             if not bound:
                 del table[h]
                 obj.free()
-    SYNCS.clear()
+    for h, sync in list(SYNCS.items()):
+        if sync.display is d:
+            del SYNCS[h]
+    return 1
+
+
+# -- devices (EGL_EXT_device_base) ----------------------------------------------------------
+@command()
+def eglQueryDevicesEXT(max_devices, devices, num_devices):
+    _check(num_devices != NULL, EGL_BAD_PARAMETER)
+    _check(devices == NULL or max_devices > 0, EGL_BAD_PARAMETER)
+    n = 1 if devices == NULL else min(1, max_devices)
+    if devices != NULL:
+        ffi.cast("EGLDeviceEXT *", devices)[0] = ffi.cast("EGLDeviceEXT", DEVICE_HANDLE)
+    _put(num_devices, "EGLint", n)
+    return 1
+
+
+def _device(dev):
+    _check(_h(dev) == DEVICE_HANDLE, EGL_BAD_DEVICE_EXT)
+
+
+@command(fail=_null)
+def eglQueryDeviceStringEXT(device, name):
+    _device(device)
+    _check(name == EGL_EXTENSIONS, EGL_BAD_PARAMETER)
+    return _cstring(DEVICE_EXTENSIONS)
+
+
+@command()
+def eglQueryDeviceAttribEXT(device, attribute, value):
+    _device(device)
+    raise EGLFail(EGL_BAD_ATTRIBUTE)       # no extension of ours defines device attributes
+
+
+@command(names=("eglQueryDisplayAttribKHR",))
+def eglQueryDisplayAttribEXT(dpy, attribute, value):
+    _display(dpy)
+    _check(value != NULL, EGL_BAD_PARAMETER)
+    _check(attribute == EGL_DEVICE_EXT, EGL_BAD_ATTRIBUTE)
+    _put(value, "EGLAttrib", DEVICE_HANDLE)
     return 1
 
 
@@ -324,7 +501,7 @@ def _cstring(s: str):
 def eglQueryString(dpy, name):
     if _h(dpy) == 0:
         _check(name in (EGL_EXTENSIONS, EGL_VERSION), EGL_BAD_DISPLAY)
-        return _cstring(CLIENT_EXTENSIONS if name == EGL_EXTENSIONS else "1.5 shimgl")
+        return _cstring(client_extensions() if name == EGL_EXTENSIONS else "1.5 shimgl")
     _display(dpy)
     values = {EGL_VENDOR: "shimgl", EGL_VERSION: "1.5 shimgl",
               EGL_CLIENT_APIS: "OpenGL OpenGL_ES", EGL_EXTENSIONS: DISPLAY_EXTENSIONS}
@@ -347,22 +524,22 @@ def _write_configs(configs, out, size, num):
 
 @command()
 def eglGetConfigs(dpy, configs, size, num):
-    _display(dpy)
-    return _write_configs(CONFIGS, configs, size, num)
+    d = _display(dpy)
+    return _write_configs(d.configs, configs, size, num)
 
 
 @command()
 def eglChooseConfig(dpy, attribs, configs, size, num):
-    _display(dpy)
+    d = _display(dpy)
     want = dict(_attribs(attribs, False))
     for k in want:
         _check(k in AT_LEAST or k in MASK or k in EXACT or k in IGNORED_IN_CHOOSE,
                EGL_BAD_ATTRIBUTE)
     if EGL_CONFIG_ID in want and want[EGL_CONFIG_ID] != EGL_DONT_CARE:
-        found = [c for c in CONFIGS if c.id == want[EGL_CONFIG_ID]]
+        found = [c for c in d.configs if c.id == want[EGL_CONFIG_ID]]
         return _write_configs(found, configs, size, num)
     found = []
-    for c in CONFIGS:
+    for c in d.configs:
         ok = True
         for k, v in want.items():
             if v == EGL_DONT_CARE or k in IGNORED_IN_CHOOSE:
@@ -388,8 +565,7 @@ def eglChooseConfig(dpy, attribs, configs, size, num):
 
 @command()
 def eglGetConfigAttrib(dpy, config, attribute, value):
-    _display(dpy)
-    c = _config(config)
+    c = _config(_display(dpy), config)
     _check(attribute in c.attrs, EGL_BAD_ATTRIBUTE)
     _put(value, "EGLint", c.attrs[attribute])
     return 1
@@ -403,8 +579,8 @@ PBUFFER_ATTRS = {EGL_WIDTH, EGL_HEIGHT, EGL_LARGEST_PBUFFER, EGL_TEXTURE_FORMAT,
 
 @command(fail=_null)
 def eglCreatePbufferSurface(dpy, config, attribs):
-    _display(dpy)
-    c = _config(config)
+    d = _display(dpy)
+    c = _config(d, config)
     attrs = {EGL_WIDTH: 0, EGL_HEIGHT: 0, EGL_TEXTURE_FORMAT: EGL_NO_TEXTURE,
              EGL_TEXTURE_TARGET: EGL_NO_TEXTURE, EGL_LARGEST_PBUFFER: 0, EGL_MIPMAP_TEXTURE: 0}
     for k, v in _attribs(attribs, False):
@@ -416,28 +592,73 @@ def eglCreatePbufferSurface(dpy, config, attribs):
     if w > MAX_PBUFFER_PX or h > MAX_PBUFFER_PX:
         _check(attrs[EGL_LARGEST_PBUFFER], EGL_BAD_MATCH)
         w, h = min(w, MAX_PBUFFER_PX), min(h, MAX_PBUFFER_PX)
-    s = Surface(c, w, h, attrs)
+    s = Surface(d, c, w, h, attrs)
     SURFACES[s.handle] = s
     return ffi.cast("EGLSurface", s.handle)
 
 
-def _no_windows(dpy, config, *rest):
-    _display(dpy)
-    _config(config)
-    raise EGLFail(EGL_BAD_MATCH)      # no config has EGL_WINDOW_BIT / EGL_PIXMAP_BIT
+WINDOW_ATTRS = {EGL_RENDER_BUFFER, EGL_GL_COLORSPACE, EGL_VG_ALPHA_FORMAT, EGL_VG_COLORSPACE}
 
 
-for _n in ("eglCreateWindowSurface", "eglCreatePlatformWindowSurface",
-           "eglCreatePlatformWindowSurfaceEXT", "eglCreatePixmapSurface",
-           "eglCreatePlatformPixmapSurface", "eglCreatePlatformPixmapSurfaceEXT"):
-    _f = _entry(_null)(_no_windows)
+def _window_surface(dpy, config, xid, attribs, wide):
+    """A window surface on an X11 window (EGL 1.5 section 3.5.1): its back
+    buffer follows the window's size; eglSwapBuffers presents it."""
+    d = _display(dpy)
+    c = _config(d, config)
+    _check(c.attrs[EGL_SURFACE_TYPE] & EGL_WINDOW_BIT, EGL_BAD_MATCH)
+    attrs = {EGL_RENDER_BUFFER: EGL_BACK_BUFFER, EGL_GL_COLORSPACE: EGL_GL_COLORSPACE_LINEAR}
+    for k, v in _attribs(attribs, wide):
+        _check(k in WINDOW_ATTRS, EGL_BAD_ATTRIBUTE)
+        attrs[k] = v
+    _check(attrs[EGL_GL_COLORSPACE] == EGL_GL_COLORSPACE_LINEAR, EGL_BAD_MATCH)
+    _check(not any(s.window is not None and s.window.xid == xid and s.display is d
+                   and not s.destroyed for s in SURFACES.values()), EGL_BAD_ALLOC)
+    window = d.x11.window(xid)
+    _check(window is not None, EGL_BAD_NATIVE_WINDOW)
+    w, h = window.size()
+    attrs.update({EGL_LARGEST_PBUFFER: 0, EGL_TEXTURE_FORMAT: EGL_NO_TEXTURE,
+                  EGL_TEXTURE_TARGET: EGL_NO_TEXTURE, EGL_MIPMAP_TEXTURE: 0})
+    s = Surface(d, c, w, h, attrs, window)
+    SURFACES[s.handle] = s
+    return ffi.cast("EGLSurface", s.handle)
+
+
+@command(fail=_null)
+def eglCreateWindowSurface(dpy, config, win, attribs):
+    return _window_surface(dpy, config, int(win), attribs, False)
+
+
+def _platform_window(dpy, config, native, attribs, wide):
+    """EGL_KHR_platform_x11: native_window points at the Window."""
+    _check(native != NULL, EGL_BAD_NATIVE_WINDOW)
+    xid = int(ffi.cast("unsigned long *", native)[0])
+    return _window_surface(dpy, config, xid, attribs, wide)
+
+
+@command(fail=_null)
+def eglCreatePlatformWindowSurface(dpy, config, native, attribs):
+    return _platform_window(dpy, config, native, attribs, True)
+
+
+@command(fail=_null)
+def eglCreatePlatformWindowSurfaceEXT(dpy, config, native, attribs):
+    return _platform_window(dpy, config, native, attribs, False)
+
+
+def _no_pixmaps(dpy, config, *rest):
+    _config(_display(dpy), config)
+    raise EGLFail(EGL_BAD_MATCH)      # no config has EGL_PIXMAP_BIT
+
+
+for _n in ("eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface",
+           "eglCreatePlatformPixmapSurfaceEXT"):
+    _f = _entry(_null)(_no_pixmaps)
     COMMANDS[_n] = _f
 
 
 @command(fail=_null)
 def eglCreatePbufferFromClientBuffer(dpy, buftype, buffer, config, attribs):
-    _display(dpy)
-    _config(config)
+    _config(_display(dpy), config)
     raise EGLFail(EGL_BAD_PARAMETER)
 
 
@@ -461,7 +682,8 @@ def eglQuerySurface(dpy, surface, attribute, value):
               EGL_TEXTURE_FORMAT: s.attrs[EGL_TEXTURE_FORMAT],
               EGL_TEXTURE_TARGET: s.attrs[EGL_TEXTURE_TARGET],
               EGL_MIPMAP_TEXTURE: s.attrs[EGL_MIPMAP_TEXTURE], EGL_MIPMAP_LEVEL: 0,
-              EGL_RENDER_BUFFER: EGL_BACK_BUFFER, EGL_SWAP_BEHAVIOR: EGL_BUFFER_DESTROYED,
+              EGL_RENDER_BUFFER: s.attrs.get(EGL_RENDER_BUFFER, EGL_BACK_BUFFER),
+              EGL_SWAP_BEHAVIOR: EGL_BUFFER_DESTROYED,
               EGL_MULTISAMPLE_RESOLVE: EGL_MULTISAMPLE_RESOLVE_DEFAULT,
               EGL_HORIZONTAL_RESOLUTION: EGL_UNKNOWN, EGL_VERTICAL_RESOLUTION: EGL_UNKNOWN,
               EGL_PIXEL_ASPECT_RATIO: EGL_UNKNOWN, EGL_GL_COLORSPACE: EGL_GL_COLORSPACE_LINEAR,
@@ -499,14 +721,39 @@ def eglSwapBuffers(dpy, surface):
     s = _surface(surface)
     cur = runtime.current.owner
     _check(isinstance(cur, Context) and cur.draw is s, EGL_BAD_SURFACE)
-    cur.gl.glFlush()           # a pbuffer: no effect beyond the implicit flush
+    if s.window is None:
+        cur.gl.glFlush()           # a pbuffer: no effect beyond the implicit flush
+        return 1
+    present(cur, s)
+    if s.resize(*s.window.size()):   # the window was resized: a new back buffer
+        cur.gl.window = s.fb
     return 1
+
+
+def present(ctx, surface) -> None:
+    """Copy the surface's back buffer (bottom-up RGBA8) to its X11 window."""
+    from driver.gallium import Box, PipeMap
+    import numpy as np
+    ctx.gl.glFinish()
+    w, h = surface.width, surface.height
+    tr = ctx.pipe.transfer_map(surface.fb.color, 0, PipeMap.READ, Box(0, 0, 0, w, h, 1))
+    try:
+        rows = np.lib.stride_tricks.as_strided(np.frombuffer(tr.data, np.uint8),
+                                               (h, w * 4), (tr.stride_B, 1))
+        surface.window.put_rgba(rows.reshape(h, w, 4), w, h)
+    finally:
+        ctx.pipe.transfer_unmap(tr)
 
 
 @command()
 def eglSwapInterval(dpy, interval):
     _display(dpy)
-    _check(isinstance(runtime.current.owner, Context), EGL_BAD_CONTEXT)
+    cur = runtime.current.owner
+    _check(isinstance(cur, Context), EGL_BAD_CONTEXT)
+    _check(cur.draw is not None, EGL_BAD_SURFACE)
+    # clamped to the config's [MIN, MAX]_SWAP_INTERVAL (EGL 1.5 section 3.10.3);
+    # presentation does not wait for vertical blank (as XPutImage in Mesa's swrast)
+    cur.draw.swap_interval = max(0, min(int(interval), 1))
     return 1
 
 
@@ -535,42 +782,52 @@ CONTEXT_ATTRS = {EGL_CONTEXT_MAJOR_VERSION, EGL_CONTEXT_MINOR_VERSION,
                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_DEBUG,
                  EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE, EGL_CONTEXT_OPENGL_ROBUST_ACCESS,
                  EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_CONTEXT_FLAGS_KHR,
-                 EGL_CONTEXT_PRIORITY_LEVEL_IMG}
+                 EGL_CONTEXT_PRIORITY_LEVEL_IMG, EGL_CONTEXT_OPENGL_NO_ERROR_KHR}
 
 
-def choose_api(client_api: int, major: int, minor: int, profile: int) -> str:
-    """The driver.gl API name for a requested version. EGL_KHR_create_context:
-    the context may implement "any later version that is backward compatible
-    with the requested version", and like Mesa we give the newest: OpenGL ES
-    2.0-3.1 -> ES 3.1; core 3.2-4.3 -> 4.3 core; compatibility (or any version
-    below 3.2) up to 3.3 -> the 3.3 compatibility context. EGL_BAD_MATCH when
-    we have none (ES 1.x, ES 3.2, GL 4.4+)."""
-    if client_api == EGL_OPENGL_ES_API:
-        _check(major == 2 or (major == 3 and minor <= 1), EGL_BAD_MATCH)
-        return "gles31"
-    version = (major, minor)
-    if version >= (3, 2):
-        _check(profile & (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
-                          | EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT), EGL_BAD_MATCH)
-        if profile & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT:
-            _check(version <= (4, 3), EGL_BAD_MATCH)
-            return "gl43"
-    _check(version <= (3, 3), EGL_BAD_MATCH)
-    return "compat"
+def request_api(es: bool, major: int, minor: int, core: bool, *, forward_compatible=False,
+                debug=False, robust=False, no_error=False):
+    """The driver.gl Api (or API name) a context request gets, shared by EGL,
+    GLX and OSMesa; None when no context satisfies it (EGL_BAD_MATCH, GLX
+    BadMatch, OSMesa NULL). The front end's api_for_request decides (the
+    newest backward-compatible version, as Mesa gives); without it, the
+    named flavours: OpenGL ES 2.0-3.1 -> ES 3.1, core 3.2-4.3 -> 4.3 core,
+    compatibility (or below 3.2) up to 3.3 -> the 3.3 compatibility context."""
+    from driver.gl import api as gl_api
+    pick = getattr(gl_api, "api_for_request", None)
+    if pick is not None:
+        try:
+            return pick(es, major, minor, core, forward_compatible=forward_compatible,
+                        debug=debug, robust=robust, no_error=no_error)
+        except gl_api.ContextRequestError:
+            return None
+    if debug and no_error:
+        return None
+    if es:
+        return "gles31" if major == 2 or (major == 3 and minor <= 1) else None
+    if core and (major, minor) >= (3, 2):
+        return "gl43" if (major, minor) <= (4, 3) else None
+    return "compat" if (major, minor) <= (3, 3) else None
+
+
+def _bool_attr(v) -> bool:
+    _check(v in (0, 1), EGL_BAD_ATTRIBUTE)
+    return bool(v)
 
 
 @command(fail=_null)
 def eglCreateContext(dpy, config, share, attribs):
-    _display(dpy)
-    cfg = None if _h(config) == 0 else _config(config)      # EGL_KHR_no_config_context
+    d = _display(dpy)
+    cfg = None if _h(config) == 0 else _config(d, config)      # EGL_KHR_no_config_context
     share_ctx = _context(share) if _h(share) != 0 else None
     client_api = runtime.current.egl_api
     # EGL 1.5 section 3.7.1: the share context must be of the same client API
     _check(share_ctx is None or share_ctx.client_api == client_api, EGL_BAD_CONTEXT)
     es = client_api == EGL_OPENGL_ES_API
-    major, minor = (1, 0) if not es else (1, 0)
+    major, minor = 1, 0
     profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
     flags = 0
+    debug = forward = robust = no_error = False
     for k, v in _attribs(attribs, False):
         _check(k in CONTEXT_ATTRS, EGL_BAD_ATTRIBUTE)
         if k == EGL_CONTEXT_MAJOR_VERSION:
@@ -584,12 +841,31 @@ def eglCreateContext(dpy, config, share, attribs):
             profile = v
         elif k == EGL_CONTEXT_FLAGS_KHR:
             flags = v
+        elif k == EGL_CONTEXT_OPENGL_DEBUG:
+            debug = _bool_attr(v)
+        elif k == EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
+            forward = _bool_attr(v)
+        elif k == EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+            robust = _bool_attr(v)
+        elif k == EGL_CONTEXT_OPENGL_NO_ERROR_KHR:
+            no_error = _bool_attr(v)
     _check(not flags & ~0x7, EGL_BAD_ATTRIBUTE)
+    debug |= bool(flags & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR)
+    forward |= bool(flags & EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR)
+    robust |= bool(flags & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR)
+    # EGL_KHR_create_context_no_error: not together with debug or robust access
+    _check(not (no_error and (debug or robust)), EGL_BAD_MATCH)
     if es:
         _check(cfg is None or cfg.attrs[EGL_RENDERABLE_TYPE] & (EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT),
                EGL_BAD_CONFIG)
-    api_name = choose_api(client_api, major, minor, profile)
-    ctx = Context(cfg, api_name, client_api, (major, minor), share_ctx)
+    elif (major, minor) >= (3, 2):
+        _check(profile & (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
+                          | EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT), EGL_BAD_MATCH)
+    core = not es and bool(profile & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT)
+    api = request_api(es, major, minor, core, forward_compatible=forward, debug=debug,
+                      robust=robust, no_error=no_error)
+    _check(api is not None, EGL_BAD_MATCH)
+    ctx = Context(d, cfg, api, client_api, (major, minor), share_ctx)
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("EGLContext", ctx.handle)
 
@@ -626,7 +902,6 @@ def _release_current():
 
 @command()
 def eglMakeCurrent(dpy, draw, read, context):
-    import threading
     if _h(context) == 0 and _h(draw) == 0 and _h(read) == 0 and _h(dpy) == 0:
         _release_current()       # EGL 1.5: releasing with EGL_NO_DISPLAY is allowed
         return 1
@@ -642,7 +917,13 @@ def eglMakeCurrent(dpy, draw, read, context):
     me = threading.get_ident()
     _check(ctx.thread in (None, me), EGL_BAD_ACCESS)
     for s in (d, r):
-        _check(s is None or s.current_in in (None, ctx), EGL_BAD_ACCESS)
+        # EGL 1.5 section 3.7.3: EGL_BAD_ACCESS when a surface is bound to a
+        # context current in *another* thread; one current in this thread (the
+        # context this call replaces, as when a program switches contexts on
+        # one surface) is released first
+        _check(s is None or s.current_in is None or s.current_in is ctx
+               or s.current_in.thread == me, EGL_BAD_ACCESS)
+        _check(s is None or s.display is ctx.display, EGL_BAD_MATCH)
         _check(s is None or ctx.config is None or s.config is ctx.config
                or s.config.attrs[EGL_RENDERABLE_TYPE] & ctx.config.attrs[EGL_RENDERABLE_TYPE],
                EGL_BAD_MATCH)

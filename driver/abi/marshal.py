@@ -181,16 +181,31 @@ def put(p, c_type: str, value, limit=None) -> int:
     if limit is not None:
         value = value[:max(limit, 0)]
     arr = ffi.cast(c_type + " *", p)
+    bounds = INT_RANGES.get(c_type)
     for i, v in enumerate(value):
         if c_type in HANDLE_C_TYPES:
             v = ffi.cast(c_type, int(v or 0))
         elif isinstance(v, bool):
             v = int(v)
+        if bounds is not None and isinstance(v, int) and not bounds[0] <= v <= bounds[1]:
+            # GL 4.6 section 2.2.2: an integer state value a query's type cannot
+            # represent is clamped to the nearest representable value
+            v = min(max(v, bounds[0]), bounds[1])
         arr[i] = v
     return len(value)
 
 
 HANDLE_C_TYPES = {"GLsync", "void *"}
+INT_RANGES = {}
+for _names, _bits, _signed in ((("GLint", "GLsizei", "EGLint", "int", "GLfixed", "GLclampx"), 32, True),
+                               (("GLuint", "GLenum", "GLbitfield"), 32, False),
+                               (("GLint64", "GLint64EXT", "EGLAttrib"), 64, True),
+                               (("GLuint64", "GLuint64EXT"), 64, False),
+                               (("GLshort",), 16, True), (("GLushort",), 16, False),
+                               (("GLbyte",), 8, True), (("GLubyte", "GLboolean"), 8, False)):
+    for _n in _names:
+        INT_RANGES[_n] = ((-(1 << (_bits - 1)), (1 << (_bits - 1)) - 1) if _signed
+                          else (0, (1 << _bits) - 1))
 
 
 def put_many(ptrs, c_types, values) -> None:

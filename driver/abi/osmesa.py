@@ -196,12 +196,9 @@ def OSMesaCreateContextAttribs(attribs, sharelist):
             elif k not in (OSMESA_STENCIL_BITS, OSMESA_ACCUM_BITS):
                 return NULL
             i += 2
-    version = (major, minor)
-    if profile == OSMESA_CORE_PROFILE and version >= (3, 2):
-        api_name = "gl43" if version <= (4, 3) else None     # newest compatible core
-    else:
-        api_name = "compat" if version <= (3, 3) else None
-    return NULL if api_name is None else _create(fmt, api_name, depth_bits, sharelist)
+    from driver.abi.egl import request_api       # one rule for EGL, GLX and OSMesa
+    api = request_api(False, major, minor, profile == OSMESA_CORE_PROFILE)
+    return NULL if api is None else _create(fmt, api, depth_bits, sharelist)
 
 
 def OSMesaDestroyContext(ctx):

@@ -162,12 +162,21 @@ def install(the_ffi, lib) -> None:
 
 
 def warm_up() -> None:
-    """Import and open now what would otherwise be loaded at the first context
-    (the screen: the kernel backend behind uapi, which creates cffi FFIs). Run
+    """Import now what would otherwise be imported at the first context (the
+    driver stack, the kernel backends behind uapi: they create cffi FFIs). Run
     at start-up when the host process had its own cffi, which shimgl sets
     aside only while it starts (driver/abi/build.py, host_bootstrap_code)."""
-    from driver.agx.face import default_screen
-    default_screen()
+    import importlib
+    import pkgutil
+    from importlib.metadata import entry_points
+    from driver.abi import x11
+    import driver.agx.face  # noqa: F401  (the driver stack)
+    for ep in entry_points(group="shimgl.uapi_backends"):
+        ep.load()            # the kernel backends uapi loads at the first open, whole
+        top = sys.modules[ep.module.split(".")[0]]
+        for m in pkgutil.walk_packages(getattr(top, "__path__", []), top.__name__ + "."):
+            importlib.import_module(m.name)
+    x11.available()
 
 
 def _locked(fn):

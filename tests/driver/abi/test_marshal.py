@@ -100,21 +100,32 @@ def test_clear_buffer_color_reads_four_values():
     assert M.pname_count(E.GL_COLOR) == 4 and M.pname_count(E.GL_DEPTH) == 1
 
 
-def test_context_versions():
-    """EGL_KHR_create_context: the newest backward-compatible version we have."""
+def _api(a):
+    from driver.gl.api import get_api
+    return get_api(a) if isinstance(a, str) else a
+
+
+@pytest.mark.parametrize("es, major, minor, core", [
+    (True, 2, 0, False), (True, 3, 0, False), (True, 3, 1, False),
+    (False, 1, 0, True),       # a profile means nothing below 3.2: compatibility
+    (False, 2, 1, False), (False, 3, 3, False), (False, 3, 2, True), (False, 4, 3, True)])
+def test_context_versions(es, major, minor, core):
+    """EGL_KHR_create_context (and GLX, OSMesa): the API asked for, at the
+    requested version or a newer backward-compatible one."""
     from driver.abi import egl
-    es, gl = egl.EGL_OPENGL_ES_API, egl.EGL_OPENGL_API
-    core, compat = egl.EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, egl.EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
-    assert egl.choose_api(es, 2, 0, core) == "gles31"
-    assert egl.choose_api(es, 3, 1, core) == "gles31"
-    assert egl.choose_api(gl, 1, 0, core) == "compat"         # profile ignored below 3.2
-    assert egl.choose_api(gl, 3, 3, compat) == "compat"
-    assert egl.choose_api(gl, 3, 2, core) == "gl43"
-    assert egl.choose_api(gl, 4, 3, core) == "gl43"
-    for args in ((es, 1, 1, core), (es, 3, 2, core), (gl, 4, 4, core), (gl, 4, 0, compat)):
-        with pytest.raises(egl.EGLFail) as e:
-            egl.choose_api(*args)
-        assert e.value.code == egl.EGL_BAD_MATCH
+    api = _api(egl.request_api(es, major, minor, core))
+    assert api is not None
+    assert api.es == es and api.version >= (major, minor)
+    assert api.core == (core and (major, minor) >= (3, 2))
+
+
+@pytest.mark.parametrize("es, major, minor, core, flags", [
+    (True, 1, 1, False, {}),           # OpenGL ES 1.x: none
+    (False, 9, 0, True, {}),           # no such version
+    (False, 4, 3, True, {"debug": True, "no_error": True})])   # KHR_no_error: not with debug
+def test_context_requests_without_a_context(es, major, minor, core, flags):
+    from driver.abi import egl
+    assert egl.request_api(es, major, minor, core, **flags) is None
 
 
 def test_read_pixels_writes_client_memory(ffi):
@@ -130,3 +141,17 @@ def test_read_pixels_writes_client_memory(ffi):
         buf = ffi.new("char[]", len(want) + 4)
         M.glReadPixels(ctx, 0, 0, 3, 3, E.GL_RGBA, E.GL_UNSIGNED_BYTE, buf)
         assert bytes(ffi.buffer(buf)) == want + bytes(4)
+
+
+def test_integer_outputs_are_clamped_to_their_c_type(ffi):
+    """GL 4.6 section 2.2.2: an integer a query's type cannot represent is
+    clamped (GL_MAX_SERVER_WAIT_TIMEOUT as 2^64-1 into glGetInteger64v)."""
+    out64 = ffi.new("GLint64[2]")
+    assert M.put(out64, "GLint64", [2**64 - 1, -(2**70)]) == 2
+    assert list(out64) == [2**63 - 1, -(2**63)]
+    out32 = ffi.new("GLint[1]")
+    M.put(out32, "GLint", 2**40)
+    assert out32[0] == 2**31 - 1
+    outu = ffi.new("GLuint[1]")
+    M.put(outu, "GLuint", -5)
+    assert outu[0] == 0

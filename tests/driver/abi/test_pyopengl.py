@@ -32,3 +32,15 @@ def test_pyopengl_scenario(script, platform, shimgl_env):
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.rstrip().endswith("OK")
     assert "internal error" not in res.stderr
+
+
+@pytest.mark.parametrize("platform", ["", "device"])
+def test_egl_as_applications_probe_it(platform, shimgl_env):
+    """Devices (EXT_device_base, platform_device, MESA_device_software), no-error
+    contexts, KHR fence syncs dispatched by glvnd, context switches on one
+    surface (EGL_BAD_ACCESS only across threads), EGL_PLATFORM."""
+    env = dict(shimgl_env, EGL_PLATFORM=platform)
+    res = run([sys.executable, PY_DIR / "egl_probe.py"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("0 failures")
+    assert "internal error" not in res.stderr

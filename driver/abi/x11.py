@@ -1,0 +1,269 @@
+"""X11 for shimgl's window-system bindings (EGL's X11 platform, GLX): libX11
+through cffi's ABI mode (dlopen, no headers), the few calls a software
+presenter needs, as Mesa's software winsys (xlib) does: find a window's size
+and depth, and put the back buffer into it with XPutImage.
+
+The declarations below are the parts of Xlib's public structures we read
+(Visual, XVisualInfo, XErrorEvent), in Xlib's order. A window id that is not a
+window (BadWindow, BadDrawable) is caught by a temporary error handler, so a
+program's bad argument becomes an EGL/GLX error instead of Xlib's default
+handler ending the process.
+
+Nothing here is imported until a program uses X11 (or the library starts in
+a process whose own cffi it sets aside: runtime.warm_up)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+__all__ = ["Connection", "Window", "available"]
+
+CDEF = """
+typedef struct _XDisplay Display;
+typedef unsigned long XID;
+typedef XID Window;
+typedef XID Drawable;
+typedef XID Pixmap;
+typedef XID Colormap;
+typedef XID GLXDrawable;
+typedef unsigned long VisualID;
+typedef struct _XGC *GC;
+typedef struct _XImage XImage;
+typedef struct {
+    void *ext_data; VisualID visualid; int class;
+    unsigned long red_mask, green_mask, blue_mask; int bits_per_rgb; int map_entries;
+} Visual;
+typedef struct {
+    Visual *visual; VisualID visualid; int screen; unsigned int depth; int class;
+    unsigned long red_mask; unsigned long green_mask; unsigned long blue_mask;
+    int colormap_size; int bits_per_rgb;
+} XVisualInfo;
+typedef struct {
+    int type; Display *display; XID resourceid; unsigned long serial;
+    unsigned char error_code; unsigned char request_code; unsigned char minor_code;
+} XErrorEvent;
+typedef int (*XErrorHandler)(Display *, XErrorEvent *);
+Display *XOpenDisplay(const char *name);
+int XCloseDisplay(Display *dpy);
+int XDefaultScreen(Display *dpy);
+int XScreenCount(Display *dpy);
+Visual *XDefaultVisual(Display *dpy, int screen);
+int XDefaultDepth(Display *dpy, int screen);
+VisualID XVisualIDFromVisual(Visual *visual);
+XVisualInfo *XGetVisualInfo(Display *dpy, long mask, XVisualInfo *templ, int *n);
+int XImageByteOrder(Display *dpy);
+int XFree(void *data);
+int XGetGeometry(Display *dpy, Drawable d, Window *root, int *x, int *y, unsigned int *width,
+                 unsigned int *height, unsigned int *border, unsigned int *depth);
+GC XCreateGC(Display *dpy, Drawable d, unsigned long mask, void *values);
+int XFreeGC(Display *dpy, GC gc);
+XImage *XCreateImage(Display *dpy, Visual *visual, unsigned int depth, int format, int offset,
+                     char *data, unsigned int width, unsigned int height, int pad, int bytes_per_line);
+int XPutImage(Display *dpy, Drawable d, GC gc, XImage *image, int src_x, int src_y,
+              int dst_x, int dst_y, unsigned int width, unsigned int height);
+int XFlush(Display *dpy);
+int XSync(Display *dpy, int discard);
+XErrorHandler XSetErrorHandler(XErrorHandler handler);
+char *XDisplayString(Display *dpy);
+"""
+
+ZPIXMAP = 2
+TRUE_COLOR = 4
+LSB_FIRST = 0
+VISUAL_ID_MASK, VISUAL_SCREEN_MASK, VISUAL_DEPTH_MASK, VISUAL_CLASS_MASK = 0x1, 0x2, 0x4, 0x8
+
+_lock = threading.Lock()
+_state: dict[str, object] = {}
+
+
+def _load():
+    """(ffi, lib) of libX11, or (None, None) when it cannot be loaded."""
+    with _lock:
+        if "lib" not in _state:
+            import cffi
+            ffi = cffi.FFI()
+            ffi.cdef(CDEF)
+            try:
+                lib = ffi.dlopen("libX11.so.6")
+            except OSError:
+                lib = None
+            _state["ffi"], _state["lib"] = ffi, lib
+        return _state["ffi"], _state["lib"]
+
+
+def available() -> bool:
+    """libX11 can be loaded (the X11 platform and GLX are offered)."""
+    return _load()[1] is not None
+
+
+class _Trap:
+    """Catch X protocol errors of the requests made inside (Xlib's default
+    handler would end the process). Not re-entrant; one at a time."""
+    _guard = threading.Lock()
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.errors: list[int] = []
+
+    def __enter__(self):
+        ffi, lib = self.conn.ffi, self.conn.lib
+        self._guard.acquire()
+        lib.XSync(self.conn.dpy, 0)
+
+        @ffi.callback("int(Display *, XErrorEvent *)")
+        def handler(dpy, event):
+            self.errors.append(int(event.error_code))
+            return 0
+        self._handler = handler
+        self._old = lib.XSetErrorHandler(handler)
+        return self
+
+    def __exit__(self, *exc):
+        lib = self.conn.lib
+        try:
+            lib.XSync(self.conn.dpy, 0)
+        finally:
+            lib.XSetErrorHandler(self._old)
+            self._guard.release()
+        return False
+
+
+class Connection:
+    """An X11 display connection: the program's Display* (native) or one
+    opened on $DISPLAY (native None). `ok` is False when it could not open."""
+
+    def __init__(self, native: int | None):
+        self.ffi, self.lib = _load()
+        self.own = native is None
+        if self.lib is None:
+            self.dpy, self.ok = None, False
+            return
+        if native is None:
+            self.dpy = self.lib.XOpenDisplay(self.ffi.NULL)
+        else:
+            self.dpy = self.ffi.cast("Display *", native)
+        self.ok = self.dpy != self.ffi.NULL
+        self.screen = self.lib.XDefaultScreen(self.dpy) if self.ok else 0
+        self.byte_order = self.lib.XImageByteOrder(self.dpy) if self.ok else LSB_FIRST
+
+    def visuals(self, screen: int | None = None) -> list[tuple[int, int, int]]:
+        """(visual id, depth, class) of the TrueColor visuals of depth 24 and
+        32 with 8-bit channels in the screen: the ones we can present to."""
+        ffi, lib = self.ffi, self.lib
+        templ = ffi.new("XVisualInfo *")
+        templ.screen = self.screen if screen is None else screen
+        n = ffi.new("int *")
+        infos = lib.XGetVisualInfo(self.dpy, VISUAL_SCREEN_MASK, templ, n)
+        out = []
+        if infos == ffi.NULL:
+            return out
+        try:
+            for i in range(n[0]):
+                v = infos[i]
+                masks = {int(v.red_mask), int(v.green_mask), int(v.blue_mask)}
+                if getattr(v, "class") == TRUE_COLOR and v.depth in (24, 32) \
+                        and masks == {0xFF0000, 0xFF00, 0xFF}:
+                    out.append((int(v.visualid), int(v.depth), TRUE_COLOR))
+        finally:
+            lib.XFree(infos)
+        return out
+
+    def default_visual(self) -> tuple[int, int]:
+        """(visual id, X visual class) of the screen's default visual."""
+        vis = self.lib.XDefaultVisual(self.dpy, self.screen)
+        return int(self.lib.XVisualIDFromVisual(vis)), int(getattr(vis, "class"))
+
+    def _visual_info(self, depth: int):
+        ffi, lib = self.ffi, self.lib
+        templ = ffi.new("XVisualInfo *")
+        templ.screen, templ.depth = self.screen, depth
+        setattr(templ, "class", TRUE_COLOR)
+        n = ffi.new("int *")
+        infos = lib.XGetVisualInfo(self.dpy, VISUAL_SCREEN_MASK | VISUAL_DEPTH_MASK
+                                   | VISUAL_CLASS_MASK, templ, n)
+        if infos == ffi.NULL:
+            return None
+        try:
+            v = infos[0]
+            return v.visual, (int(v.red_mask), int(v.green_mask), int(v.blue_mask))
+        finally:
+            lib.XFree(infos)
+
+    def geometry(self, drawable: int) -> tuple[int, int, int] | None:
+        """(width, height, depth) of a window or pixmap; None when the id is
+        not a drawable of this display."""
+        ffi, lib = self.ffi, self.lib
+        root, x, y = ffi.new("Window *"), ffi.new("int *"), ffi.new("int *")
+        w, h, border, depth = (ffi.new("unsigned int *") for _ in range(4))
+        with _Trap(self) as trap:
+            ok = lib.XGetGeometry(self.dpy, drawable, root, x, y, w, h, border, depth)
+        if not ok or trap.errors:
+            return None
+        return int(w[0]), int(h[0]), int(depth[0])
+
+    def window(self, xid: int) -> "Window | None":
+        if xid == 0:
+            return None
+        g = self.geometry(xid)
+        if g is None or g[2] not in (24, 32):
+            return None
+        info = self._visual_info(g[2])
+        if info is None:
+            return None
+        return Window(self, xid, g[2], *info)
+
+    def close(self):
+        if self.own and self.ok:
+            self.lib.XCloseDisplay(self.dpy)
+            self.ok = False
+
+
+class Window:
+    """A drawable we present to: XPutImage of RGBA8 rows converted to the
+    visual's 32-bit pixels."""
+
+    def __init__(self, conn: Connection, xid: int, depth: int, visual, masks):
+        self.conn, self.xid, self.depth, self.visual = conn, xid, depth, visual
+        self.gc = conn.lib.XCreateGC(conn.dpy, xid, 0, conn.ffi.NULL)
+        # byte of each of R, G, B in a pixel as the server stores it
+        self.byte_of = [self._byte(m) for m in masks]
+        self.alpha_byte = ({0, 1, 2, 3} - set(self.byte_of)).pop()
+        self.closed = False
+
+    def _byte(self, mask: int) -> int:
+        shift = (mask & -mask).bit_length() - 1
+        index = shift // 8
+        return index if self.conn.byte_order == LSB_FIRST else 3 - index
+
+    def size(self) -> tuple[int, int]:
+        g = self.conn.geometry(self.xid)
+        return (g[0], g[1]) if g is not None else (0, 0)
+
+    def put_rgba(self, rgba: np.ndarray, width: int, height: int) -> None:
+        """rgba: (height, width, 4) uint8, bottom row first (GL's order)."""
+        if self.closed or width <= 0 or height <= 0:
+            return
+        ffi, lib = self.conn.ffi, self.conn.lib
+        src = rgba[::-1]
+        pixels = np.empty((height, width, 4), np.uint8)
+        for channel, byte in enumerate(self.byte_of):
+            pixels[:, :, byte] = src[:, :, channel]
+        pixels[:, :, self.alpha_byte] = src[:, :, 3] if self.depth == 32 else 255
+        data = ffi.from_buffer("char[]", pixels)
+        image = lib.XCreateImage(self.conn.dpy, self.visual, self.depth, ZPIXMAP, 0, data,
+                                 width, height, 32, width * 4)
+        if image == ffi.NULL:
+            raise MemoryError("XCreateImage failed")
+        try:
+            lib.XPutImage(self.conn.dpy, self.xid, self.gc, image, 0, 0, 0, 0, width, height)
+            lib.XFlush(self.conn.dpy)
+        finally:
+            lib.XFree(image)          # the structure only: `data` is numpy's
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            if self.conn.ok:
+                self.conn.lib.XFreeGC(self.conn.dpy, self.gc)
