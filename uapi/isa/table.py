@@ -61,6 +61,8 @@ class Op:
     schedule_class: str = "alu"    # alu, load, store, atomic, texture, varying, coverage, barrier, cf
     is_async: bool = False         # result arrives later: reads need a `wait` on its scoreboard slot
     doc: str = ""
+    native: str | None = None      # its lane-wise C form for native code (native.py: sem_<native>, or a
+    #                                form the code generator writes); None: run by the numpy step
     length_B: int = field(init=False, default=0)
 
     def __post_init__(self):
@@ -143,13 +145,16 @@ def _op(name: str, opcode: int, fields, unit: str, **kw) -> None:
 
 for _name, _opc, _fn in (("fadd", 0x01, S.fadd), ("fmul", 0x02, S.fmul), ("fmin", 0x03, S.fmin),
                          ("fmax", 0x04, S.fmax)):
-    _op(_name, _opc, _falu(2), "falu", impl=_fn, types=("f", "f", "f"), **_ALU)
-_op("fma", 0x05, _falu(3), "falu", impl=S.fma, types=("f", "f", "f", "f"), **_ALU)
+    _op(_name, _opc, _falu(2), "falu", impl=_fn, types=("f", "f", "f"), native=_name, **_ALU)
+_op("fma", 0x05, _falu(3), "falu", impl=S.fma, types=("f", "f", "f", "f"), native="fma", **_ALU)
 for _name, _opc, _fn in (("floor", 0x06, S.floor), ("ceil", 0x07, S.ceil), ("trunc", 0x08, S.trunc),
                          ("roundeven", 0x09, S.roundeven), ("fract", 0x0A, S.fract), ("rcp", 0x0B, S.rcp),
                          ("rsqrt", 0x0C, S.rsqrt), ("sqrt", 0x0D, S.sqrt), ("log2", 0x0E, S.log2),
                          ("exp2", 0x0F, S.exp2), ("sin", 0x10, S.sin), ("cos", 0x11, S.cos)):
-    _op(_name, _opc, _falu(1), "falu", impl=_fn, types=("f", "f"), **_ALU)
+    # log2, exp2, sin, cos: numpy's SIMD routines are the reference and C's libm differs from
+    # them in the last bit, so native code calls the numpy step for these
+    _op(_name, _opc, _falu(1), "falu", impl=_fn, types=("f", "f"),
+        native=None if _name in ("log2", "exp2", "sin", "cos") else _name, **_ALU)
 _op("dfdx", 0x12, _falu(1), "quad", impl=S.quad_dfdx, types=("f", "f"), schedule_class="alu",
     doc="fine x derivative in the 2x2 quad (0 outside fragment shaders)")
 _op("dfdy", 0x13, _falu(1), "quad", impl=S.quad_dfdy, types=("f", "f"), schedule_class="alu",
@@ -165,34 +170,35 @@ for _name, _opc, _fn, _t in (("iadd", 0x20, S.iadd, "uuu"), ("isub", 0x21, S.isu
                              ("umin", 0x27, S.imin, "uuu"), ("umax", 0x28, S.imax, "uuu"),
                              ("imin", 0x29, S.imin, "sss"), ("imax", 0x2A, S.imax, "sss"),
                              ("umulhi", 0x2B, S.umulhi, "uuu"), ("imulhi", 0x2C, S.imulhi, "sss")):
-    _op(_name, _opc, _ialu(2), "ialu", impl=_fn, types=tuple(_t), sizes=_I3, **_ALU)
-_op("imad", 0x23, _ialu(3), "ialu", impl=S.imad, types=tuple("uuuu"), sizes=_I3, **_ALU)
+    _op(_name, _opc, _ialu(2), "ialu", impl=_fn, types=tuple(_t), sizes=_I3,
+        native={"imin": "smin", "imax": "smax"}.get(_name, _name), **_ALU)
+_op("imad", 0x23, _ialu(3), "ialu", impl=S.imad, types=tuple("uuuu"), sizes=_I3, native="imad", **_ALU)
 _op("bitop", 0x2D, _ialu(2) + (Field("tt", 44, UInt(4)),), "ialu", impl=S.bitop, types=tuple("uuu"),
-    sizes=_I3, doc="4-bit truth table over (b<<1|a): and=8 or=0xe xor=6 copy=0xa not=5", **_ALU)
-_op("bfi", 0x2E, _ialu(4), "ialu", impl=S.bfi, types=tuple("uuuuu"), sizes=_I3, **_ALU)
-_op("ubfe", 0x2F, _ialu(3), "ialu", impl=S.ubfe, types=tuple("uuuu"), sizes=_I3, **_ALU)
-_op("ibfe", 0x30, _ialu(3), "ialu", impl=S.ibfe, types=tuple("ssuu"), sizes=_I3, **_ALU)
+    sizes=_I3, doc="4-bit truth table over (b<<1|a): and=8 or=0xe xor=6 copy=0xa not=5", native="bitop", **_ALU)
+_op("bfi", 0x2E, _ialu(4), "ialu", impl=S.bfi, types=tuple("uuuuu"), sizes=_I3, native="bfi", **_ALU)
+_op("ubfe", 0x2F, _ialu(3), "ialu", impl=S.ubfe, types=tuple("uuuu"), sizes=_I3, native="ubfe", **_ALU)
+_op("ibfe", 0x30, _ialu(3), "ialu", impl=S.ibfe, types=tuple("ssuu"), sizes=_I3, native="ibfe", **_ALU)
 for _name, _opc, _fn in (("bitrev", 0x31, S.bitrev), ("popcount", 0x32, S.popcount), ("ffs", 0x33, S.ffs),
                          ("clz", 0x34, S.clz)):
-    _op(_name, _opc, _ialu(1), "ialu", impl=_fn, types=("u", "u"), sizes=_I3, **_ALU)
+    _op(_name, _opc, _ialu(1), "ialu", impl=_fn, types=("u", "u"), sizes=_I3, native=_name, **_ALU)
 
 # Compare-and-select: dst = cond(a, b) ? t : f. a, b compared at their own size; t, f raw at dst size.
 _op("icmpsel", 0x38, (Field("dst", 8, Dst()), Field("a", 18, Src()), Field("b", 31, Src()), Field("t", 44, Src()),
                       Field("f", 57, Src()), Field("cond", 70, ICMP, "suffix")), "cmpsel", impl=S.icompare,
-    types=("x", "u", "u", "x", "x"), sizes=_I3, **_ALU)
+    types=("x", "u", "u", "x", "x"), sizes=_I3, native="select", **_ALU)
 _op("fcmpsel", 0x39, (Field("dst", 8, Dst()), Field("a", 18, Src(float_imm=True)), Field("b", 31, Src(float_imm=True)),
                       Field("t", 44, Src()), Field("f", 57, Src()), Field("cond", 70, FCMP, "suffix")),
-    "cmpsel", impl=S.fcompare, types=("x", "f", "f", "x", "x"), sizes=_I3, **_ALU)
+    "cmpsel", impl=S.fcompare, types=("x", "f", "f", "x", "x"), sizes=_I3, native="select", **_ALU)
 
 # Conversions and moves
 _TYPE = Enum(4, S.TYPES)
 _op("convert", 0x3A, (Field("dst", 8, Dst()), Field("a", 18, Src()), Field("dtype", 31, _TYPE, "suffix"),
                       Field("stype", 35, _TYPE, "suffix")), "convert", impl=S.convert, sizes=_I3,
-    doc="convert.DTYPE.STYPE dst, a", **_ALU)
+    doc="convert.DTYPE.STYPE dst, a", native="convert", **_ALU)
 _op("mov", 0x3B, _ialu(1), "mov", types=("x", "x"), sizes=_I3,
-    doc="raw copy; a narrower source is zero-extended, a wider one truncated", **_ALU)
+    doc="raw copy; a narrower source is zero-extended, a wider one truncated", native="mov", **_ALU)
 _op("mov_imm", 0x3C, (Field("dst", 8, Dst()), Field("imm", 18, UInt(32))), "mov_imm", sizes=(16, 32),
-    doc="dst = imm (low 16 bits for a 16-bit destination)", **_ALU)
+    doc="dst = imm (low 16 bits for a 16-bit destination)", native="mov_imm", **_ALU)
 _op("get_sr", 0x3D, (Field("dst", 8, Dst()), Field("sr", 18, Enum(8, SPECIAL_REGS))), "get_sr",
     sizes=(16, 32), schedule_class="coverage", can_reorder=True)
 
@@ -302,14 +308,14 @@ _op("stop", 0x7B, (), "stop", **_CF)
 # ---------------------------------------------------------------------------
 # Control flow (r0l nesting counter, see semantics.cf_*)
 
-_op("if_icmp", 0x80, _cf_cmp(False), "cf", impl=S.cf_if, **_CF)
-_op("if_fcmp", 0x81, _cf_cmp(True), "cf", impl=S.cf_if, **_CF)
-_op("else_icmp", 0x82, _cf_cmp(False), "cf", impl=S.cf_else, **_CF)
-_op("else_fcmp", 0x83, _cf_cmp(True), "cf", impl=S.cf_else, **_CF)
-_op("while_icmp", 0x84, _cf_cmp(False), "cf", impl=S.cf_while, **_CF)
-_op("while_fcmp", 0x85, _cf_cmp(True), "cf", impl=S.cf_while, **_CF)
-_op("pop_exec", 0x86, (Field("n", 8, UInt(8)),), "cf", impl=S.cf_pop, **_CF)
-_op("push_exec", 0x87, (Field("n", 8, UInt(8)),), "cf", impl=S.cf_push, **_CF)
+_op("if_icmp", 0x80, _cf_cmp(False), "cf", impl=S.cf_if, native="cf_if", **_CF)
+_op("if_fcmp", 0x81, _cf_cmp(True), "cf", impl=S.cf_if, native="cf_if", **_CF)
+_op("else_icmp", 0x82, _cf_cmp(False), "cf", impl=S.cf_else, native="cf_else", **_CF)
+_op("else_fcmp", 0x83, _cf_cmp(True), "cf", impl=S.cf_else, native="cf_else", **_CF)
+_op("while_icmp", 0x84, _cf_cmp(False), "cf", impl=S.cf_while, native="cf_while", **_CF)
+_op("while_fcmp", 0x85, _cf_cmp(True), "cf", impl=S.cf_while, native="cf_while", **_CF)
+_op("pop_exec", 0x86, (Field("n", 8, UInt(8)),), "cf", impl=S.cf_pop, native="cf_pop", **_CF)
+_op("push_exec", 0x87, (Field("n", 8, UInt(8)),), "cf", impl=S.cf_push, native="cf_push", **_CF)
 _op("jmp_exec_any", 0x88, (Field("target", 8, SInt(24)),), "jmp",
     doc="branch (bytes from this instruction) if any lane is active", **_CF)
 _op("jmp_exec_none", 0x89, (Field("target", 8, SInt(24)),), "jmp", doc="branch if no lane is active", **_CF)
