@@ -261,15 +261,22 @@ class ShaderCore:
     is seen)."""
 
     def __init__(self, memory, debug: bool | None = None, batch_lanes: int | None = None,
-                 max_steps: int = 1_000_000):
+                 max_steps: int = 1_000_000, tier: str | None = None):
         """``debug``: check the scoreboard (default: on when ``SHIMGL_DEBUG`` names
         ``scoreboard``). ``batch_lanes``: lanes per batch; None picks them per
         program (``auto_batch_lanes``). ``max_steps``: instructions per batch before the program is
-        declared hung (a GPU timeout)."""
+        declared hung (a GPU timeout). ``tier``: ``"auto"`` (native code for hot or
+        cached programs, ``drmshim.gpu.native``), ``"native"`` (every program that
+        compiles), ``"interp"`` (numpy only); default ``"interp"`` when ``SHIMGL_DEBUG``
+        names ``interp``, else ``"auto"``. Debug mode always interprets."""
         self.mem = memory
         if debug is None:
             debug = debug_enabled("scoreboard")
         self.debug = debug
+        if tier is None:
+            tier = "interp" if debug_enabled("interp") else "auto"
+        assert tier in ("auto", "native", "interp"), tier
+        self.tier = tier
         self.batch_lanes = batch_lanes
         self.max_steps = max_steps
         self._cache: dict[int, Program] = {}
@@ -291,6 +298,10 @@ class ShaderCore:
 
     def run(self, program_va: int, ctx: ExecContext) -> ExecContext:
         prog = self.load(program_va)
+        native = None
+        if not self.debug and self.tier != "interp":
+            from ..native import native_for
+            native = native_for(prog, ctx.lanes, self.tier)
         ctx.allocate_outputs(varyings=any(ins.op.unit == "st_var" for _, ins in prog.instructions))
         preload = {k: np.broadcast_to(np.asarray(v), (ctx.lanes,)) for k, v in ctx.preload.items()}
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
@@ -307,7 +318,11 @@ class ShaderCore:
                     b.r32[k] = v[lane0:lane0 + n].view(np.uint32) if v.dtype.itemsize == 4 else v[lane0:lane0 + n]
                 if ctx.local_memory_B:
                     b.local = mem.ByteMemory(np.zeros(n // ctx.threadgroup_lanes * ctx.local_memory_B, np.uint8))
-                self._run_batch(prog, b)
+                if native is not None:
+                    from ..native import run_batch
+                    run_batch(native, b, self.max_steps)
+                else:
+                    self._run_batch(prog, b)
                 if ctx.keep_registers:
                     ctx.registers[:, lane0:lane0 + n] = b.r32
         return ctx

@@ -1,0 +1,10 @@
+"""drmshim.gpu.native: the shader core's native tier. ISA programs are translated
+to C over SoA lanes (``codegen``, from the ISA table's C forms in
+``uapi.isa.native``), compiled once and cached on disk (``build``), and run by the
+interpreter's block loop with native lane loops in place of numpy steps
+(``tier``). The numpy interpreter (``drmshim.gpu.usc``) stays the specification:
+both give the same registers, memory and faults. See README.md."""
+
+from .tier import STATS, NativeProgram, native_for, run_batch, threads
+
+__all__ = ["STATS", "NativeProgram", "native_for", "run_batch", "threads"]

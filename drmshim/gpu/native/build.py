@@ -1,0 +1,195 @@
+"""Compile generated C to a shared library, through an on-disk cache.
+
+Cache layout (one design with the shader cache): the root is
+``$SHIMGL_SHADER_CACHE_DIR``, else ``$XDG_CACHE_HOME/shimgl``, else
+``~/.cache/shimgl``; native code lives in ``<root>/native/<key[:2]>/<key>.so``.
+``SHIMGL_SHADER_CACHE_DISABLE=1`` (or true/yes) turns the disk cache off (code is
+then compiled into a private temporary folder for the process).
+
+The key is the SHA-256 of the C source (which is derived from the program's
+bytes by a generator whose version is in the source), the compiler's identity and
+flags, and the host CPU (code is built with ``-march=native``).
+
+Concurrency: an entry is written to a temporary name in its final folder and
+renamed into place (``os.replace`` is atomic), so readers see a whole file or
+none, and two processes building the same entry both succeed. A corrupt entry
+(unloadable, or whose embedded key is not its name) is ignored and rebuilt.
+Size cap: ``SHIMGL_SHADER_CACHE_MAX_MB`` (default 256); after a build the least
+recently modified entries are removed until the folder fits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from uapi.debug import debug_enabled
+
+__all__ = ["CFLAGS", "BuildError", "cache_root", "native_cache_dir", "cache_key", "load_or_build", "compiler"]
+
+#: IEEE semantics: no fast-math, no contraction into FMA (the ISA's fma is written out in
+#: binary64), no errno (lets sqrt vectorise; results are unchanged), no trapping
+#: assumptions (lets selects vectorise; the ISA has no FP exceptions).
+CFLAGS = ("-O2", "-ftree-vectorize", "-march=native", "-fno-fast-math", "-ffp-contract=off",
+          "-fno-math-errno", "-fno-trapping-math", "-fPIC", "-shared", "-w")
+
+_KEY_SYMBOL = "shimgl_native_key"
+_lock = threading.Lock()
+_private_dir: Path | None = None
+
+
+class BuildError(RuntimeError):
+    """The C compiler is missing or rejected the generated code."""
+
+
+def compiler() -> str:
+    return os.environ.get("CC", "cc")
+
+
+_compiler_id_cache: dict[str, str] = {}
+
+
+def _compiler_id(cc: str) -> str:
+    if cc not in _compiler_id_cache:
+        try:
+            out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise BuildError(f"C compiler {cc!r} not usable: {e}") from None
+        _compiler_id_cache[cc] = out.splitlines()[0] if out else cc
+    return _compiler_id_cache[cc]
+
+
+def _cpu_id() -> str:
+    ident = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("model name", "flags")):
+                    ident += line
+                if line.startswith("flags"):
+                    break
+    except OSError:
+        pass
+    return ident
+
+
+def cache_root() -> Path:
+    """The shimgl cache root (shared with the shader cache)."""
+    explicit = os.environ.get("SHIMGL_SHADER_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "shimgl"
+
+
+def _cache_disabled() -> bool:
+    return os.environ.get("SHIMGL_SHADER_CACHE_DISABLE", "").lower() in ("1", "true", "yes")
+
+
+def native_cache_dir() -> Path:
+    """Where native code is stored: the cache, or a private folder when it is disabled."""
+    global _private_dir
+    if not _cache_disabled():
+        return cache_root() / "native"
+    if _private_dir is None:
+        _private_dir = Path(tempfile.mkdtemp(prefix="shimgl-native-"))
+    return _private_dir
+
+
+def cache_key(source: str) -> str:
+    cc = compiler()
+    h = hashlib.sha256()
+    for part in (source, cc, _compiler_id(cc), " ".join(CFLAGS), _cpu_id(), sys.platform):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _say(msg: str) -> None:
+    if debug_enabled("cache") or debug_enabled("native"):
+        print(f"shimgl native: {msg}", file=sys.stderr)
+
+
+def load_or_build(source: str, cdef: str, key: str | None = None, build: bool = True):
+    """(ffi, lib) of ``source`` from the cache, building it when absent (and ``build``);
+    None when absent and not ``build``. Raises BuildError when compiling fails."""
+    import cffi
+    key = key or cache_key(source)
+    folder = native_cache_dir() / key[:2]
+    path = folder / f"{key}.so"
+    ffi = cffi.FFI()
+    ffi.cdef(cdef + f"\nconst char *{_KEY_SYMBOL}(void);")
+    lib = _open(ffi, path, key)
+    if lib is not None:
+        _say(f"cache hit {key[:16]}")
+        return ffi, lib
+    if not build:
+        return None
+    _say(f"cache miss {key[:16]}: compiling")
+    with _lock:
+        lib = _open(ffi, path, key)          # another thread may have built it meanwhile
+        if lib is None:
+            _compile(source + f'\nconst char *{_KEY_SYMBOL}(void) {{ return "{key}"; }}\n', folder, path)
+            lib = _open(ffi, path, key)
+            if lib is None:
+                raise BuildError(f"built {path} but it does not load")
+            _evict(folder.parent)
+    return ffi, lib
+
+
+def _open(ffi, path: Path, key: str):
+    if not path.is_file():
+        return None
+    try:
+        lib = ffi.dlopen(str(path))
+        if ffi.string(getattr(lib, _KEY_SYMBOL)()).decode() == key:
+            return lib
+    except (OSError, AttributeError, UnicodeDecodeError):
+        pass
+    _say(f"ignoring corrupt entry {path.name}")
+    return None
+
+
+def _compile(source: str, folder: Path, path: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
+    try:
+        c_file, so_file = tmp / "program.c", tmp / "program.so"
+        c_file.write_text(source)
+        cmd = [compiler(), *CFLAGS, "-o", str(so_file), str(c_file)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise BuildError(f"{cmd[0]}: {e}") from None
+        if proc.returncode != 0:
+            raise BuildError(f"{cmd[0]} failed:\n{proc.stderr[-2000:]}")
+        if debug_enabled("native"):
+            (tmp / "program.c").replace(path.with_suffix(".c"))
+        os.replace(so_file, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _evict(root: Path) -> None:
+    """Remove the least recently modified entries until the cache fits its cap."""
+    cap_B = int(float(os.environ.get("SHIMGL_SHADER_CACHE_MAX_MB", "256")) * (1 << 20))
+    try:
+        entries = [(p.stat().st_mtime, p.stat().st_size, p) for p in root.glob("*/*.so")]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    for _, size, p in sorted(entries):
+        if total <= cap_B:
+            break
+        try:
+            p.unlink()
+            total -= size
+        except OSError:
+            pass

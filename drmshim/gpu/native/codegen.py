@@ -1,0 +1,532 @@
+"""ISA program -> C source over SoA lanes, and the plan that runs it.
+
+The plan mirrors the interpreter's block loop (``usc.core``): the same blocks,
+jumps and step counts, so control flow (r0l exec masks, ``jmp_exec_any`` over the
+batch) is the interpreter's. Inside a block of masked instructions, runs of
+*lane-local* instructions (each lane reads and writes only its own registers)
+become one C function that loops over lanes and keeps the registers it touches in
+locals (``Seg``); instructions that touch memory shared between lanes are their
+own loop (``Seg`` with ``shared=True``, run in lane order on one thread);
+everything else calls the interpreter's step for that instruction (``Step``),
+which is the numpy implementation itself, so it stays bit-exact. Control-flow
+instructions become one lane loop that updates r0l and the exec mask and counts
+the active lanes (``Cf``).
+
+What each instruction computes comes from the ISA table: ``Op.native`` names the
+C function of ``uapi.isa.native`` (or a form written here: moves, selects,
+conversions, varyings, tile access). An instruction whose table entry has a
+native form but whose operands this generator does not handle (16-bit floats,
+for now) raises :class:`Unsupported`: the whole program then runs on the
+interpreter (counted by the tier).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from uapi.isa import Imm, Instruction, Reg
+from uapi.isa.native import C_PRELUDE, c_functions
+from uapi.isa.semantics import FORMAT_ELEMENT_B, TYPE_BITS, minifloat_decode
+
+__all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "GENERATOR_VERSION"]
+
+#: Changes whenever the generated code for a given program changes (part of the cache key).
+GENERATOR_VERSION = 3
+
+#: Units whose instructions are lane-local (registers of the lane only, no memory).
+LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
+#: Native units that touch memory shared between lanes: one lane loop of their own.
+SHARED_UNITS = ("ld_tile", "st_tile")
+#: Native units that read per-lane pipeline arrays (their own loop; lane-parallel).
+CONTEXT_UNITS = ("iter",)
+
+ARGS_CDEF = """
+typedef struct {
+    uint32_t *r;              /* register storage: row k of lane i at r[k * S + i] */
+    long S;
+    const uint8_t *exec;      /* the execution mask (bool per lane), NULL: every lane active */
+    const uint8_t *dead;      /* helper/discarded lanes (bool per lane): no side effects */
+    const uint32_t *u;        /* uniforms u0..u255 */
+    uint8_t *exec_out;        /* control flow writes the new mask here */
+    const float *coef;        /* iter: coefficients[cf][3][lane], strides in floats */
+    long coef_cf, coef_i, coef_lane;
+    const float *pos;         /* iter: position_px[2][lane] */
+    long pos_c, pos_lane;
+    uint8_t *tile;            /* ld_tile/st_tile: the tile buffer */
+    long tile_B, record_B;
+    const int64_t *tile_index;
+    long *bad_lane;           /* shared segments: the first lane whose access is out of range */
+} args_t;
+"""
+
+
+class Unsupported(Exception):
+    """The generator does not handle this instruction's form: run the program on the interpreter."""
+
+
+@dataclass
+class Seg:
+    """A lane loop over instructions ``first..first+count-1`` (C function ``name``).
+    ``shared``: it touches memory other lanes see (run in lane order, one thread).
+    ``needs``: what the context must provide (else the interpreter steps run)."""
+
+    name: str
+    first: int
+    count: int
+    shared: bool = False
+    needs: tuple = ()
+
+
+@dataclass
+class Cf:
+    """A control-flow instruction as a lane loop returning the active-lane count."""
+
+    name: str
+    index: int
+
+
+@dataclass
+class Step:
+    """Instruction ``index`` run by the interpreter's step (its numpy implementation)."""
+
+    index: int
+
+
+@dataclass
+class Plan:
+    """The C source and, per interpreter block, what runs it: a list of Seg/Step for a
+    masked block, a Cf or Step for a control-flow block, else the interpreter's entry."""
+
+    source: str
+    functions: list = field(default_factory=list)    # C function names (cdef)
+    blocks: list = field(default_factory=list)       # (kind, items, target, next, size)
+    native_count: int = 0                             # instructions compiled to C
+    step_count: int = 0                               # instructions run by numpy steps
+
+
+# ---------------------------------------------------------------------------
+# Operands
+
+def _u32_literal(v: int) -> str:
+    return f"0x{v & 0xFFFFFFFF:08x}u"
+
+
+def _float_bits_of_imm(code: int) -> int:
+    return int(np.array([minifloat_decode(code)], np.float32).view(np.uint32)[0])
+
+
+class _Regs:
+    """The 32-bit register rows a segment touches, as C locals ``rN``."""
+
+    def __init__(self):
+        self.read: set[int] = set()
+        self.written: set[int] = set()
+
+    def row(self, r: int, write: bool = False) -> str:
+        (self.written if write else self.read).add(r)
+        return f"r{r}"
+
+
+def _raw(src, n: int, regs: _Regs) -> str:
+    """C uint64_t expression: ``src`` read as an n-bit unsigned value (zero-extended
+    when narrower, truncated when wider), as ``usc.state.raw_reader``."""
+    if isinstance(src, Imm):
+        return f"((uint64_t){src.code & ((1 << n) - 1)}u)"
+    h, size = src.half, src.size
+    if src.file == "u":
+        word = lambda k: f"(uint64_t)U[{k}]"
+    else:
+        word = lambda k: f"(uint64_t){regs.row(k)}"
+    i = h // 2
+    if size == 16:
+        e = f"(({word(i)} >> {16 * (h % 2)}) & 0xffffu)"
+    elif size == 32:
+        e = word(i)
+    else:
+        e = f"({word(i)} | ({word(i + 1)} << 32))"
+    if size > n:
+        e = f"({e} & 0x{(1 << n) - 1:x}ull)"
+    return e
+
+
+def _float(src, abs_: bool, neg: bool, regs: _Regs) -> str:
+    """C float expression of a binary32 operand with abs then neg (as ``float_reader``)."""
+    if isinstance(src, Imm):
+        bits = _float_bits_of_imm(src.code)
+        if abs_:
+            bits &= 0x7FFFFFFF
+        if neg:
+            bits ^= 0x80000000
+        return f"fb({_u32_literal(bits)})"
+    if src.size != 32:
+        raise Unsupported(f"{src.size}-bit float operand {src}")
+    e = f"U[{src.half // 2}]" if src.file == "u" else regs.row(src.half // 2)
+    if abs_:
+        e = f"({e} & 0x7fffffffu)"
+    if neg:
+        e = f"({e} ^ 0x80000000u)"
+    return f"fb({e})"
+
+
+def _write_raw(dst: Reg, value: str, regs: _Regs) -> list[str]:
+    """Statements writing the low ``dst.size`` bits of uint64_t ``value`` (as ``raw_writer``)."""
+    i = dst.half // 2
+    if dst.size == 32:
+        return [f"{regs.row(i, True)} = (uint32_t)({value});"]
+    if dst.size == 16:
+        sh = 16 * (dst.half % 2)
+        regs.read.add(i)
+        regs.written.add(i)
+        return [f"r{i} = (r{i} & 0x{~(0xFFFF << sh) & 0xFFFFFFFF:08x}u) | ((uint32_t)(({value}) & 0xffffu) << {sh});"]
+    regs.row(i, True)
+    regs.row(i + 1, True)
+    return [f"{{ uint64_t w_ = {value}; r{i} = (uint32_t)w_; r{i + 1} = (uint32_t)(w_ >> 32); }}"]
+
+
+def _write_float(dst: Reg, value: str, sat: bool, regs: _Regs) -> list[str]:
+    if dst.size != 32:
+        raise Unsupported(f"{dst.size}-bit float result {dst}")
+    if sat:
+        value = f"sem_saturate({value})"
+    return [f"{regs.row(dst.half // 2, True)} = bf({value});"]
+
+
+def _reg_size(*srcs, default: int) -> int:
+    sizes = [s.size for s in srcs if isinstance(s, Reg)]
+    return max(sizes) if sizes else default
+
+
+# ---------------------------------------------------------------------------
+# Instructions -> C statements (one lane, locals rN)
+
+def _falu(ins: Instruction, regs: _Regs) -> list[str]:
+    op, dst = ins.op, ins["dst"]
+    names = [f.name for f in op.fields if f.role == "op" and f.name != "dst"]
+    args = [_float(ins[n], ins.values.get(f"{n}_abs", False), ins.values.get(f"{n}_neg", False), regs) for n in names]
+    return _write_float(dst, f"sem_{op.native}({', '.join(args)})", ins.values.get("sat", False), regs)
+
+
+def _ialu(ins: Instruction, regs: _Regs) -> list[str]:
+    op, dst = ins.op, ins["dst"]
+    n = dst.size
+    names = [f.name for f in op.fields if f.role == "op" and f.name not in ("dst", "tt")]
+    args = []
+    for name, t in zip(names, op.types[1:]):
+        e = _raw(ins[name], n, regs)
+        args.append(f"sx({e}, {n})" if t == "s" else e)
+    if op.name == "bitop":
+        args.append(str(ins["tt"]))
+    return _write_raw(dst, f"sem_{op.native}({', '.join(args)}, {n})", regs)
+
+
+def _compare(ins: Instruction, regs: _Regs, float_: bool, default_size: int) -> str:
+    cond = ins["cond"]
+    if float_:
+        return f"fcmp_{cond}({_float(ins['a'], False, False, regs)}, {_float(ins['b'], False, False, regs)})"
+    size = _reg_size(ins["a"], ins["b"], default=default_size)
+    a, b = _raw(ins["a"], size, regs), _raw(ins["b"], size, regs)
+    if cond[0] == "s":
+        a, b = f"(int64_t)sx({a}, {size})", f"(int64_t)sx({b}, {size})"
+    c = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[cond.lstrip("us")]
+    return f"({a} {c} {b})"
+
+
+def _cmpsel(ins: Instruction, regs: _Regs) -> list[str]:
+    dst = ins["dst"]
+    test = _compare(ins, regs, ins.op.name == "fcmpsel", dst.size)
+    t, f = _raw(ins["t"], dst.size, regs), _raw(ins["f"], dst.size, regs)
+    return _write_raw(dst, f"({test} ? {t} : {f})", regs)
+
+
+_INT_C = {8: "int8_t", 16: "int16_t", 32: "int32_t", 64: "int64_t"}
+_INT_RANGE = {("u", b): (0, (1 << b) - 1) for b in (8, 16, 32, 64)}
+_INT_RANGE.update({("s", b): (-(1 << (b - 1)), (1 << (b - 1)) - 1) for b in (8, 16, 32, 64)})
+
+
+def _convert(ins: Instruction, regs: _Regs) -> list[str]:
+    """``semantics.convert`` then ``state.to_bits`` at the destination size."""
+    dst, src, dtype, stype = ins["dst"], ins["a"], ins["dtype"], ins["stype"]
+    size = dst.size
+    dbits, sbits = TYPE_BITS[dtype], TYPE_BITS[stype]
+    if dbits > size or (dtype[0] == "f" and dbits != size):
+        raise Unsupported("convert to a narrower destination (the interpreter rejects it)")
+    if "f16" in (dtype, stype):
+        raise Unsupported("binary16 conversions")
+    src_size = src.size if isinstance(src, Reg) else 64
+    raw = f"({_raw(src, src_size, regs)} & 0x{(1 << sbits) - 1:x}ull)"
+    if stype == "f32":
+        value = f"fb((uint32_t){raw})"
+    elif stype[0] == "s":
+        value = f"(int64_t)sx({raw}, {sbits})"
+    else:
+        value = raw
+    if dtype == "f32":
+        if stype == "f32":
+            return _write_raw(dst, f"(uint64_t)(uint32_t){raw}", regs)   # the same bits
+        return _write_raw(dst, f"(uint64_t)bf((float)({value}))", regs)
+    kind = dtype[0]
+    if stype == "f32":
+        lo, hi = _INT_RANGE[(kind, dbits)]
+        ctype = "uint64_t" if kind == "u" else "int64_t"
+        # trunc in binary64, NaN -> 0, saturate to the type (2^63 / 2^64 are not in range: the bound)
+        conv = (f"({{ double x_ = __builtin_trunc((double)({value})); "
+                f"x_ != x_ ? ({ctype})0 : x_ <= {float(lo)!r} ? ({ctype})({lo}{'ll' if kind == 's' else 'ull'}) "
+                f": x_ >= {float(hi)!r} ? ({ctype})({hi}{'ll' if kind == 's' else 'ull'}) : ({ctype})x_; }})")
+        if kind == "s" and lo == -(1 << 63):
+            conv = conv.replace(f"({ctype})({lo}ll)", "(int64_t)INT64_MIN")
+        value = conv
+    if kind == "s":
+        bits = f"(uint64_t)sx((uint64_t)({value}), {dbits})"
+    else:
+        bits = f"((uint64_t)({value}) & 0x{(1 << dbits) - 1:x}ull)"
+    return _write_raw(dst, bits, regs)
+
+
+def _mov(ins: Instruction, regs: _Regs) -> list[str]:
+    return _write_raw(ins["dst"], _raw(ins["a"], ins["dst"].size, regs), regs)
+
+
+def _mov_imm(ins: Instruction, regs: _Regs) -> list[str]:
+    dst = ins["dst"]
+    return _write_raw(dst, f"(uint64_t){ins['imm'] & ((1 << dst.size) - 1)}u", regs)
+
+
+_LANE_LOCAL = {"falu": _falu, "ialu": _ialu, "cmpsel": _cmpsel, "convert": _convert, "mov": _mov,
+               "mov_imm": _mov_imm}
+
+
+def lane_local(ins: Instruction) -> bool:
+    return ins.op.unit in LANE_LOCAL_UNITS and ins.op.native is not None
+
+
+# ---------------------------------------------------------------------------
+# Functions
+
+def _lane_loop(name: str, body: list[str], regs: _Regs, pre: list[str] = (), masked_only: bool = False) -> str:
+    """``void name(args, lo, hi)``: for every lane in [lo, hi) load the rows the body
+    touches, run the body, store the written rows where the lane is active."""
+    rows = sorted(regs.read | regs.written)
+    loads = [f"uint32_t r{k} = R[{k} * S + i];" for k in rows]
+    olds = [f"const uint32_t o{k} = r{k};" for k in sorted(regs.written)]
+    stores_all = [f"R[{k} * S + i] = r{k};" for k in sorted(regs.written)]
+    stores_masked = [f"R[{k} * S + i] = EX[i] ? r{k} : o{k};" for k in sorted(regs.written)]
+
+    def loop(stores, with_olds):
+        lines = ['_Pragma("GCC ivdep")', "for (long i = lo; i < hi; i++) {"]
+        lines += ["    " + x for x in loads + (olds if with_olds else []) + body + stores]
+        return lines + ["}"]
+    out = [f"void {name}(const args_t *A, long lo, long hi) {{",
+           "    uint32_t *restrict R = A->r; const long S = A->S;",
+           "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u;",
+           "    (void)U; (void)EX;", *["    " + p for p in pre]]
+    if masked_only:
+        out += ["    " + x for x in loop(stores_masked, True)]
+    else:
+        out += ["    if (EX) {"] + ["        " + x for x in loop(stores_masked, True)] + ["    } else {"]
+        out += ["        " + x for x in loop(stores_all, False)] + ["    }"]
+    return "\n".join(out + ["}"])
+
+
+def _cf_function(name: str, ins: Instruction) -> str:
+    """``long name(args, lo, hi)``: every lane's r0l updated (active or not), the new
+    exec mask written to exec_out; returns the number of active lanes."""
+    regs = _Regs()
+    op = ins.op
+    n = ins["n"]
+    if op.name in ("pop_exec", "push_exec"):
+        new = f"sem_{op.native}(v_, {n})"
+        cond_lines = []
+    else:
+        test = _compare(ins, regs, op.name.endswith("fcmp"), 32)
+        cond_lines = [f"const int c_ = {test};"]
+        new = f"sem_{op.native}(v_, c_, {n})"
+    rows = sorted(regs.read - {0})
+    body = [f"uint32_t r{k} = R[{k} * S + i];" for k in rows]
+    body += ["uint32_t r0 = R[i];", *cond_lines, "const uint16_t v_ = (uint16_t)(r0 & 0xffffu);",
+             f"const uint16_t w_ = {new};", "R[i] = (r0 & 0xffff0000u) | w_;",
+             "EXO[i] = w_ == 0;", "count += w_ == 0;"]
+    return "\n".join([f"long {name}(const args_t *A, long lo, long hi) {{",
+                      "    uint32_t *restrict R = A->r; const long S = A->S; (void)S;",
+                      "    const uint32_t *restrict U = A->u; (void)U; uint8_t *restrict EXO = A->exec_out;",
+                      "    long count = 0;", "    for (long i = lo; i < hi; i++) {",
+                      *["        " + x for x in body], "    }", "    return count;", "}"])
+
+
+def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
+    """``iter`` at the pixel centre or centroid, from per-lane coefficients: each
+    component p0 * x + p1 * y + p2 in binary32 in that order, divided by the W plane's
+    value when perspective (as ``usc.frag.compile_iter``)."""
+    dst, cf, loc = ins["dst"], ins["cf"], ins["loc"]
+    if loc not in ("center", "centroid"):
+        raise Unsupported(f"iter.{loc}")
+    if dst.size != 32:
+        raise Unsupported("16-bit iter")
+    regs = _Regs()
+    persp = ins["interp"] == "persp"
+    body = ["const float px = P[i * PL], py = P[PC + i * PL];"]
+    if persp:
+        body.append(f"const float w_ = {_plane_expr(ins['cf_w'])};")
+    for c in range(dst.count):
+        v = _plane_expr(cf + c)
+        if persp:
+            v = f"sem_fdiv({v}, w_)"
+        body += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
+    pre = ["const float *restrict CO = A->coef; const long CF = A->coef_cf, CI = A->coef_i, CL = A->coef_lane;",
+           "const float *restrict P = A->pos; const long PC = A->pos_c, PL = A->pos_lane;",
+           "(void)CF;"]
+    return _lane_loop(name, body, regs, pre), ("coefficients", f"position:{loc}")
+
+
+def _plane_expr(k: int) -> str:
+    """p0 * x + p1 * y + p2 of coefficient register k, rounded after each operation."""
+    base = f"(CO + {k} * CF)"
+    p = [f"{base}[{j} * CI + i * CL]" for j in range(3)]
+    return f"sem_fadd(sem_fadd(sem_fmul({p[0]}, px), sem_fmul({p[1]}, py)), {p[2]})"
+
+
+def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
+    """``ld_tile``/``st_tile`` of unorm8/unorm16 vectors whose elements fill one aligned
+    word per lane (RGBA8: 4 bytes). A first pass finds the first lane whose word is
+    outside the tile buffer (then nothing is accessed and the interpreter's step runs
+    and faults as it does); st_tile writes only lanes active and alive, in lane order."""
+    fmt, offset = ins["fmt"], ins["offset"]
+    r = ins["dst"] if ins.op.name == "ld_tile" else ins["data"]
+    k = r.count
+    if fmt not in ("unorm8", "unorm16") or r.size != 32:
+        raise Unsupported(f"{ins.op.name}.{fmt} of {r.size}-bit registers")
+    esize = FORMAT_ELEMENT_B[fmt]
+    word_B = esize * k
+    if word_B not in (2, 4, 8):
+        raise Unsupported(f"{ins.op.name}: {k} x {esize}-byte elements")
+    if ins.op.name == "st_tile" and ins["mask"] != (1 << k) - 1:
+        raise Unsupported("st_tile with a partial write mask")
+    bits = 8 * esize
+    regs = _Regs()
+    wt = {2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}[word_B]
+    et = {1: "uint8_t", 2: "uint16_t"}[esize]
+    store = ins.op.name == "st_tile"
+    live = "(!EX || EX[i]) && !DEAD[i]" if store else "(!EX || EX[i])"
+    check = ["    long bad = -1;",
+             "    for (long i = lo; i < hi; i++) {",
+             f"        if (!({live})) continue;",
+             f"        const int64_t a_ = TI[i] * RB + {offset};",
+             f"        if (a_ < 0 || a_ + {word_B} > TB || (a_ & {word_B - 1})) {{ bad = i; break; }}",
+             "    }",
+             "    if (bad >= 0) { *A->bad_lane = bad; return; }"]
+    body = [f"const int64_t a_ = TI[i] * RB + {offset};"]
+    if store:
+        comps = [f"({wt})sem_to_unorm(fb({regs.row(r.half // 2 + c)}), {bits}) << {bits * c}" for c in range(k)]
+        body += [f"{wt} w_ = " + " | ".join(comps) + ";", f"memcpy(T + a_, &w_, {word_B});"]
+        loop_guard = f"if (!({live})) continue;"
+    else:
+        body += [f"{wt} w_; memcpy(&w_, T + a_, {word_B});"]
+        for c in range(k):
+            body += _write_float(Reg("r", r.half + 2 * c, 32), f"sem_from_unorm(({et})(w_ >> {bits * c}), {bits})",
+                                 False, regs)
+        loop_guard = ""
+    rows = sorted(regs.read | regs.written)
+    loads = [f"uint32_t r{j} = R[{j} * S + i];" for j in rows]
+    if store:
+        inner = [loop_guard, *loads, *body]
+        stores = []
+    else:
+        inner = ["if (EX && !EX[i]) continue;", *loads, *body]
+        stores = [f"R[{j} * S + i] = r{j};" for j in sorted(regs.written)]
+    text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
+                      "    uint32_t *restrict R = A->r; const long S = A->S;",
+                      "    const uint8_t *restrict EX = A->exec; const uint8_t *restrict DEAD = A->dead; (void)DEAD;",
+                      "    uint8_t *restrict T = A->tile; const long TB = A->tile_B, RB = A->record_B;",
+                      "    const int64_t *restrict TI = A->tile_index;",
+                      *check, "    for (long i = lo; i < hi; i++) {",
+                      *["        " + x for x in inner + stores], "    }", "}"])
+    return text, ("tile",)
+
+
+_OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function}
+
+
+# ---------------------------------------------------------------------------
+# The plan
+
+def generate(prog) -> Plan:
+    """The C translation and run plan of a decoded ``usc.core.Program``. Raises
+    :class:`Unsupported` when an instruction with a native form has operands the
+    generator does not handle."""
+    from ..usc.core import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, WAIT, _blocks
+
+    known = c_functions()
+    for _, ins in prog.instructions:
+        nat = ins.op.native
+        if nat is not None and ins.op.unit in ("falu", "ialu", "cf") and nat not in known:
+            raise Unsupported(f"{ins.op.name}: no C function sem_{nat}")
+    parts = [C_PRELUDE, ARGS_CDEF]
+    plan = Plan("")
+    steps = prog.steps
+    blocks = _blocks(steps)
+    starts = _block_starts(steps)
+    for (kind, payload, target, nxt, size), start in zip(blocks, starts):
+        if kind == MASKED:
+            items, run = [], []
+
+            def flush():
+                if run:
+                    name = f"seg{len(plan.functions)}"
+                    regs, body = _Regs(), []
+                    for j in run:
+                        body += _LANE_LOCAL[prog.instructions[j][1].op.unit](prog.instructions[j][1], regs)
+                    parts.append(_lane_loop(name, body, regs))
+                    plan.functions.append(name)
+                    items.append(Seg(name, run[0], len(run)))
+                    plan.native_count += len(run)
+                    run.clear()
+            for j in range(start, start + size):
+                ins = prog.instructions[j][1]
+                if lane_local(ins):
+                    run.append(j)
+                    continue
+                flush()
+                if ins.op.unit in _OWN_LOOP:
+                    name = f"seg{len(plan.functions)}"
+                    try:
+                        text, needs = _OWN_LOOP[ins.op.unit](name, ins)
+                    except Unsupported:
+                        items.append(Step(j))
+                        plan.step_count += 1
+                        continue
+                    parts.append(text)
+                    plan.functions.append(name)
+                    items.append(Seg(name, j, 1, shared=ins.op.unit in SHARED_UNITS, needs=needs))
+                    plan.native_count += 1
+                else:
+                    items.append(Step(j))
+                    plan.step_count += 1
+            flush()
+            plan.blocks.append((MASKED, items, target, nxt, size))
+        elif kind == ALWAYS and prog.instructions[start][1].op.unit == "cf":
+            name = f"cf{len(plan.functions)}"
+            parts.append(_cf_function(name, prog.instructions[start][1]))
+            plan.functions.append(name)
+            plan.native_count += 1
+            plan.blocks.append((ALWAYS, Cf(name, start), target, nxt, size))
+        elif kind == ALWAYS:
+            plan.blocks.append((ALWAYS, Step(start), target, nxt, size))
+        else:
+            assert kind in (JMP_ANY, JMP_NONE, STOP, WAIT)
+            plan.blocks.append((kind, None, target, nxt, size))
+    plan.source = "\n\n".join(parts) + "\n"
+    return plan
+
+
+def _block_starts(steps: list) -> list[int]:
+    """The first step index of each block of ``usc.core._blocks`` (same leaders)."""
+    from ..usc.core import JMP_ANY, JMP_NONE, MASKED
+    n = len(steps)
+    leaders = {0}
+    for i, (kind, _, target) in enumerate(steps):
+        if kind != MASKED:
+            leaders |= {i, i + 1}
+        if kind in (JMP_ANY, JMP_NONE):
+            leaders.add(target)
+    return sorted(x for x in leaders if x < n)

@@ -1,0 +1,328 @@
+"""The native tier: which programs run native code, and the batch loop that runs it.
+
+Policy (``mode``): ``"interp"`` never (also ``SHIMGL_DEBUG=interp``); ``"native"``
+compiles every program on its first run (tests); ``"auto"`` uses a program's
+native code at once when the disk cache has it, and otherwise compiles it once the
+program has run over ``HOT_LANES`` lanes in this process (small test programs stay
+on the interpreter and cost no compile). A program whose code cannot be generated
+or compiled runs on the interpreter, and the reason is counted (``STATS``;
+``SHIMGL_DEBUG=native`` prints each decision).
+
+Threads: a lane loop over at least ``PARALLEL_MIN_LANES`` lanes is split into
+``SHIMGL_THREADS`` (default: the CPUs this process may use) contiguous ranges run
+at once; the C calls release the GIL. Every such loop is lane-local (a lane reads
+and writes only its own registers), so the split cannot change any result; loops
+over shared memory (tile access) run on one thread in lane order.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from uapi.debug import debug_enabled
+
+from .build import BuildError, cache_key, load_or_build
+from .codegen import ARGS_CDEF, Cf, Seg, Step, Unsupported, generate
+
+__all__ = ["NativeProgram", "native_for", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_LANES"]
+
+#: Lanes a program runs (in one process) before auto mode compiles it.
+HOT_LANES = 1 << 18
+#: Lane loops shorter than this run on one thread (thread hand-off costs ~20 us).
+PARALLEL_MIN_LANES = 1 << 13
+#: Chunks of a split loop start at multiples of this (whole quads).
+CHUNK_ALIGN = 64
+
+#: Counters: programs native / compiled / from cache / on the interpreter (by reason).
+STATS: Counter = Counter()
+
+_pool: ThreadPoolExecutor | None = None
+_pool_size = 0
+_pool_lock = threading.Lock()
+
+
+def threads() -> int:
+    """``SHIMGL_THREADS``, else the CPUs this process may run on."""
+    env = os.environ.get("SHIMGL_THREADS")
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            pass
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _executor(n: int) -> ThreadPoolExecutor:
+    global _pool, _pool_size
+    with _pool_lock:
+        if _pool is None or _pool_size < n:
+            _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="shimgl-native")
+            _pool_size = n
+        return _pool
+
+
+def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
+    step = -(-n // parts)
+    step = -(-step // CHUNK_ALIGN) * CHUNK_ALIGN
+    return [(lo, min(n, lo + step)) for lo in range(0, n, step)]
+
+
+def _say(msg: str) -> None:
+    if debug_enabled("native"):
+        print(f"shimgl native: {msg}", file=sys.stderr)
+
+
+class NativeProgram:
+    """A program's compiled plan: C functions for its native parts, the interpreter's
+    steps for the rest (see ``codegen``)."""
+
+    def __init__(self, prog, plan, ffi, lib):
+        self.prog, self.plan, self.ffi, self.lib = prog, plan, ffi, lib
+        self.fns = {name: getattr(lib, name) for name in plan.functions}
+        blocks = []
+        for kind, items, target, nxt, size in plan.blocks:
+            if isinstance(items, list):
+                items = [(it, self.fns[it.name]) if isinstance(it, Seg) else (it, prog.steps[it.index][1])
+                         for it in items]
+            elif isinstance(items, Cf):
+                items = (items, self.fns[items.name])
+            elif isinstance(items, Step):
+                items = (items, prog.steps[items.index][1])
+            blocks.append((kind, items, target, nxt, size))
+        self.blocks = blocks
+
+
+class _Native:
+    """Per-program state of the policy (kept on the interpreter's Program)."""
+
+    __slots__ = ("plan", "key", "compiled", "lanes", "failed")
+
+    def __init__(self):
+        self.plan = None
+        self.key = None
+        self.compiled: NativeProgram | None = None
+        self.lanes = 0
+        self.failed: str | None = None
+
+
+def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
+    """The program's native code when the policy says it runs natively now, else None."""
+    if mode == "interp":
+        return None
+    st = getattr(prog, "native_state", None)
+    if st is None:
+        st = prog.native_state = _Native()
+        try:
+            st.plan = generate(prog)
+        except Unsupported as e:
+            st.failed = f"unsupported: {e}"
+        if st.plan is not None and st.plan.native_count == 0:
+            st.failed = "nothing to compile"
+        if st.failed:
+            STATS["interpreted"] += 1
+            STATS[f"interpreted: {st.failed.split(':')[0]}"] += 1
+            _say(f"program at 0x{prog.va:x} runs on the interpreter ({st.failed})")
+            return None
+        try:
+            st.key = cache_key(st.plan.source)
+            hit = load_or_build(st.plan.source, _cdef(st.plan), st.key, build=False)
+        except BuildError as e:
+            return _fail(prog, st, f"compiler: {e}")
+        if hit is not None:
+            STATS["from cache"] += 1
+            return _ready(prog, st, hit)
+    if st.failed:
+        return None
+    if st.compiled is not None:
+        return st.compiled
+    st.lanes += lanes
+    if mode == "native" or st.lanes >= HOT_LANES:
+        try:
+            built = load_or_build(st.plan.source, _cdef(st.plan), st.key)
+        except BuildError as e:
+            return _fail(prog, st, f"compiler: {e}")
+        STATS["compiled"] += 1
+        return _ready(prog, st, built)
+    return None
+
+
+def _ready(prog, st: _Native, ffi_lib) -> NativeProgram:
+    ffi, lib = ffi_lib
+    st.compiled = NativeProgram(prog, st.plan, ffi, lib)
+    STATS["native"] += 1
+    _say(f"program at 0x{prog.va:x}: native ({st.plan.native_count} instructions in C, "
+         f"{st.plan.step_count} numpy steps)")
+    return st.compiled
+
+
+def _fail(prog, st: _Native, why: str):
+    st.failed = why
+    STATS["interpreted"] += 1
+    STATS["interpreted: compiler"] += 1
+    _say(f"program at 0x{prog.va:x} runs on the interpreter ({why})")
+    return None
+
+
+def _cdef(plan) -> str:
+    decls = [f"long {n}(const args_t *A, long lo, long hi);" if n.startswith("cf")
+             else f"void {n}(const args_t *A, long lo, long hi);" for n in plan.functions]
+    return ARGS_CDEF + "\n".join(decls)
+
+
+# ---------------------------------------------------------------------------
+# Running a batch
+
+def _ptr(ffi, ctype: str, arr: np.ndarray):
+    return ffi.cast(ctype, arr.ctypes.data)
+
+
+class _BatchArgs:
+    """The C view of one batch (``args_t``) and the arrays it points into (kept alive)."""
+
+    def __init__(self, nprog: NativeProgram, b):
+        ffi = nprog.ffi
+        self.ffi = ffi
+        self.a = a = ffi.new("args_t *")
+        r = b.r32
+        a.r = _ptr(ffi, "uint32_t *", r)
+        a.S = r.strides[0] // 4
+        self.uniforms = np.ascontiguousarray(b.ctx.uniforms, np.uint32)
+        a.u = _ptr(ffi, "uint32_t *", self.uniforms)
+        self.exec_out = np.zeros(b.n, np.bool_)
+        a.exec_out = _ptr(ffi, "uint8_t *", self.exec_out)
+        self.bad = ffi.new("long *", -1)
+        a.bad_lane = self.bad
+        self.exec_arr = None
+        self.ready: set = set()
+        self.keep: list = []
+
+    def set_exec(self, b) -> None:
+        if b.all_active:
+            self.a.exec = self.ffi.NULL
+        elif b.exec is not self.exec_arr:
+            ex = b.exec
+            if not (ex.dtype == np.bool_ and ex.flags.c_contiguous and ex.shape == (b.n,)):
+                ex = np.ascontiguousarray(np.broadcast_to(ex, (b.n,)), np.bool_)
+                self.keep.append(ex)
+            self.exec_arr = b.exec
+            self.a.exec = _ptr(self.ffi, "uint8_t *", ex)
+
+    def provide(self, b, needs: tuple) -> bool:
+        """Point the args at what a segment needs from the context; False if the
+        context lacks it (or holds it in another form): then the numpy steps run."""
+        for need in needs:
+            if need in self.ready:
+                continue
+            if not self._provide(b, need):
+                return False
+            self.ready.add(need)
+        return True
+
+    def _provide(self, b, need: str) -> bool:
+        ctx, a, ffi, lanes = b.ctx, self.a, self.ffi, b.lanes
+        if need == "coefficients":
+            co = ctx.coefficients
+            if co is None or co.dtype != np.float32 or co.ndim != 3:
+                return False
+            view = co[:, :, lanes]
+            self.keep.append(view)
+            a.coef = _ptr(ffi, "float *", view) if view.size else ffi.NULL
+            a.coef_cf, a.coef_i, a.coef_lane = (s // 4 for s in view.strides)
+            return view.size > 0
+        if need.startswith("position:"):
+            pos = ctx.position_px
+            if need == "position:centroid" and ctx.centroid_position_px is not None:
+                pos = ctx.centroid_position_px
+            if pos is None or pos.dtype != np.float32 or pos.ndim != 2:
+                return False
+            view = pos[:, lanes]
+            self.keep.append(view)
+            a.pos = _ptr(ffi, "float *", view)
+            a.pos_c, a.pos_lane = (s // 4 for s in view.strides)
+            return True
+        if need == "tile":
+            tile, index = ctx.tile_buffer, ctx.tile_index
+            if tile is None or index is None or tile.dtype != np.uint8 or tile.ndim != 2 \
+                    or not tile.flags.c_contiguous:
+                return False
+            idx = np.asarray(index[lanes])
+            if idx.dtype != np.int64:
+                return False
+            idx = np.ascontiguousarray(idx)
+            self.keep.append(idx)
+            a.tile = _ptr(ffi, "uint8_t *", tile)
+            a.tile_B, a.record_B = tile.size, tile.shape[1]
+            a.tile_index = _ptr(ffi, "int64_t *", idx)
+            a.dead = _ptr(ffi, "uint8_t *", b.dead)
+            return True
+        return False
+
+
+def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
+    """The interpreter's block loop (``ShaderCore._run_blocks``) with native parts."""
+    from ..usc.core import ALWAYS, JMP_ANY, JMP_NONE, MASKED, ShaderError, WAIT
+    args = _BatchArgs(nprog, b)
+    a = args.a
+    n = b.n
+    parts = threads() if n >= PARALLEL_MIN_LANES else 1
+    chunks = _chunks(n, parts) if parts > 1 else [(0, n)]
+    pool = _executor(len(chunks)) if len(chunks) > 1 else None
+    blocks = nprog.blocks
+    i, count = 0, 0
+    while True:
+        kind, items, target, nxt, size = blocks[i]
+        if kind == MASKED:
+            if b.any_active:
+                for item, fn in items:
+                    if isinstance(item, Step):
+                        fn(b)
+                        continue
+                    args.set_exec(b)
+                    if item.needs and not args.provide(b, item.needs):
+                        for j in range(item.first, item.first + item.count):
+                            nprog.prog.steps[j][1](b)
+                        continue
+                    if item.shared:
+                        args.bad[0] = -1
+                        fn(a, 0, n)
+                        if args.bad[0] >= 0:   # an access out of range: the numpy step (and its fault)
+                            nprog.prog.steps[item.first][1](b)
+                    elif pool is None:
+                        fn(a, 0, n)
+                    else:
+                        list(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
+            i = nxt
+        elif kind == ALWAYS:
+            item, fn = items
+            if isinstance(item, Cf):
+                if pool is None:
+                    active = fn(a, 0, n)
+                else:
+                    active = sum(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
+                b.all_active = active == n
+                b.any_active = active > 0
+                b.exec = b.const(np.True_) if b.all_active else args.exec_out
+                args.exec_arr = None
+            else:
+                fn(b)
+            i = nxt
+        elif kind == JMP_ANY:
+            i = target if b.any_active else nxt
+        elif kind == JMP_NONE:
+            i = target if not b.any_active else nxt
+        elif kind == WAIT:
+            i = nxt
+        else:  # STOP
+            return
+        count += size
+        if count > max_steps:
+            raise ShaderError(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")

@@ -1,0 +1,407 @@
+"""The native tier (drmshim.gpu.native) against the numpy interpreter, its
+specification: every instruction with a C form, and random programs with control
+flow, numpy-step instructions and tile memory, run on both tiers; registers,
+memory, outputs and faults must be identical bit for bit (NaN payloads
+included). Each program is compiled once (many instructions per program keep
+the number of compiles small)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from drmshim.gpu import native
+from drmshim.gpu.native import codegen
+from drmshim.gpu.usc import ExecContext, ShaderCore
+from drmshim.memory import FlatMemory, GPUFault
+from uapi.isa import BY_NAME, OPS, Imm, Instruction, Reg, assemble
+from uapi.isa.native import c_functions
+from uapi.isa.semantics import TYPES
+
+SPECIAL_F32 = np.array([0.0, -0.0, 1.0, -1.0, 0.5, 1.5, -2.5, 255.0, 1e-40, -1e-40, 3.4e38, -3.4e38,
+                        np.inf, -np.inf, 1e10, -1e10, 2.0 ** 31, 2.0 ** 63, 0.49999997, 4194304.5], np.float32)
+SPECIAL_BITS = np.concatenate([SPECIAL_F32.view(np.uint32), np.array(
+    [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF812345, 0x7FC0BEEF, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF,
+     0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 0xFFFF, 0x8000, 0x12345678], np.uint32)])
+
+IN_ROWS = range(2, 18)     # inputs r2..r17
+MASK_ROW = 18              # a per-lane value the masked part tests
+OUT_FIRST = 20             # outputs r20.. (two rows per instruction)
+
+
+def interesting(rng, shape) -> np.ndarray:
+    """uint32 values: a third random bits, a third special floats/ints, a third small floats."""
+    pick = rng.integers(0, 3, shape)
+    bits = rng.integers(0, 2 ** 32, shape, dtype=np.uint64).astype(np.uint32)
+    special = SPECIAL_BITS[rng.integers(0, SPECIAL_BITS.size, shape)]
+    small = rng.uniform(-4, 4, shape).astype(np.float32).view(np.uint32)
+    return np.where(pick == 0, bits, np.where(pick == 1, special, small))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_stats():
+    native.STATS.clear()
+
+
+def run_both(asm: str, lanes: int, rng, *, ctx_kw=None, inputs=None, uniforms=None, batch_lanes=None,
+             expect_native: bool = True):
+    """Run on the interpreter and the native tier; returns (interp, native) as
+    (context or exception, memory). ``expect_native``: the native run really ran
+    native code (not the interpreter after a fallback)."""
+    code = assemble(asm if "stop" in asm.split() else asm + "\nstop\n")
+    if inputs is None:
+        inputs = {k: interesting(rng, lanes) for k in IN_ROWS}
+        inputs[MASK_ROW] = rng.integers(0, 8, lanes).astype(np.uint32)
+    if uniforms is None:
+        uniforms = interesting(rng, 256)
+    out = []
+    for tier in ("interp", "native"):
+        mem = FlatMemory(1 << 16)
+        mem.write(mem.base, code, "test")
+        kw = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in (ctx_kw or {}).items()}
+        ctx = ExecContext(lanes=lanes, uniforms=uniforms.copy(), keep_registers=True, **kw)
+        ctx.preload = {k: v.copy() for k, v in inputs.items()}
+        core = ShaderCore(mem, debug=False, batch_lanes=batch_lanes, tier=tier)
+        try:
+            core.run(mem.base, ctx)
+            out.append((ctx, mem))
+        except (GPUFault, RuntimeError) as e:
+            out.append((e, mem))
+        if tier == "native" and expect_native:
+            assert native.STATS["native"] >= 1 and not native.STATS["interpreted"], dict(native.STATS)
+        native.STATS.clear()
+    return out
+
+
+def assert_same(a, b, text=""):
+    (ca, ma), (cb, mb) = a, b
+    if isinstance(ca, Exception) or isinstance(cb, Exception):
+        assert type(ca) is type(cb) and str(ca) == str(cb), f"{ca!r} != {cb!r}\n{text}"
+        if isinstance(ca, GPUFault):
+            assert ca.info == cb.info
+        return
+    rows = np.flatnonzero((ca.registers != cb.registers).any(axis=1))
+    assert rows.size == 0, f"registers {rows.tolist()} differ\n{text}"
+    for name in ("tile_buffer", "depth", "stencil", "sample_mask", "discarded", "varyings"):
+        x, y = getattr(ca, name), getattr(cb, name)
+        assert (x is None) == (y is None) and (x is None or np.array_equal(x, y)), f"{name} differs\n{text}"
+
+
+# ---------------------------------------------------------------------------
+# Random instructions of every op with a C form
+
+def _src(rng, sizes, float_: bool = False):
+    kind = rng.choice(["r", "r", "u", "imm"])
+    if kind == "imm":
+        return Imm(int(rng.integers(0, 256)))
+    size = int(rng.choice(sizes))
+    if kind == "u":
+        return Reg("u", int(rng.integers(0, 64)) * (2 if size >= 32 else 1), size)
+    row = int(rng.choice(list(IN_ROWS)[:-1]))
+    return Reg("r", 2 * row + (int(rng.integers(0, 2)) if size == 16 else 0), size)
+
+
+def _dst(rng, k: int, size: int) -> Reg:
+    row = OUT_FIRST + 2 * k
+    return Reg("r", 2 * row + (int(rng.integers(0, 2)) if size == 16 else 0), size)
+
+
+def random_instruction(rng, op, k: int) -> Instruction:
+    v = {}
+    if op.unit == "falu":
+        v = {"dst": _dst(rng, k, 32), "sat": bool(rng.integers(0, 2))}
+        for f in op.fields:
+            if f.role == "op" and f.name != "dst":
+                v[f.name] = _src(rng, [32], True)
+                v[f"{f.name}_abs"], v[f"{f.name}_neg"] = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+    elif op.unit == "ialu":
+        v["dst"] = _dst(rng, k, int(rng.choice(op.sizes)))
+        for f in op.fields:
+            if f.name == "tt":
+                v["tt"] = int(rng.integers(0, 16))
+            elif f.role == "op" and f.name != "dst":
+                v[f.name] = _src(rng, [16, 32, 64])
+    elif op.name == "fcmpsel":
+        v = {"dst": _dst(rng, k, int(rng.choice([16, 32, 64]))), "cond": str(rng.choice(op.field("cond").kind.names)),
+             "a": _src(rng, [32], True), "b": _src(rng, [32], True),
+             "t": _src(rng, [16, 32, 64]), "f": _src(rng, [16, 32, 64])}
+    elif op.name == "icmpsel":
+        v = {"dst": _dst(rng, k, int(rng.choice([16, 32, 64]))), "cond": str(rng.choice(op.field("cond").kind.names)),
+             "a": _src(rng, [16, 32, 64]), "b": _src(rng, [16, 32, 64]),
+             "t": _src(rng, [16, 32, 64]), "f": _src(rng, [16, 32, 64])}
+    elif op.name == "convert":
+        types = [t for t in TYPES if t != "f16"]
+        dtype, stype = str(rng.choice(types)), str(rng.choice(types))
+        dbits = int(dtype[1:])
+        sizes = [dbits] if dtype[0] == "f" else [s for s in (16, 32, 64) if s >= dbits]
+        v = {"dst": _dst(rng, k, int(rng.choice(sizes))), "dtype": dtype, "stype": stype,
+             "a": _src(rng, [s for s in (16, 32, 64) if s >= int(stype[1:])])}
+    elif op.name == "mov":
+        v = {"dst": _dst(rng, k, int(rng.choice([16, 32, 64]))), "a": _src(rng, [16, 32, 64])}
+    elif op.name == "mov_imm":
+        v = {"dst": _dst(rng, k, int(rng.choice([16, 32]))), "imm": int(rng.integers(0, 2 ** 32))}
+    else:
+        raise AssertionError(op.name)
+    return Instruction(op, v)
+
+
+NATIVE_ALU = [op for op in OPS if op.native is not None and op.unit in codegen.LANE_LOCAL_UNITS]
+
+
+def test_the_table_names_existing_c_functions():
+    """Every table entry's C form is a function of uapi.isa.native or a form the generator writes."""
+    forms = c_functions() | {"select", "convert", "mov", "mov_imm"}
+    for op in OPS:
+        assert op.native is None or op.native in forms, op.name
+    assert {op.name for op in NATIVE_ALU} >= {"fadd", "fmul", "fma", "fmin", "fmax", "iadd", "imad", "convert"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_native_instruction_equals_the_interpreter(seed):
+    """50 random instructions (every op with a C form, random operand forms, sizes,
+    modifiers) over 3000 lanes of special and random values; the first half with
+    every lane active, the second under a per-lane mask."""
+    rng = np.random.default_rng(100 + seed)
+    ops = [NATIVE_ALU[(seed * 50 + k) % len(NATIVE_ALU)] for k in range(50)]
+    lines = [str(random_instruction(rng, op, k)) for k, op in enumerate(ops)]
+    asm = "\n".join(lines[:25] + [f"if_icmp.ult r{MASK_ROW}, 5, 1"] + lines[25:] + ["pop_exec 1"])
+    a, b = run_both(asm, 3000, rng)
+    assert_same(a, b, asm)
+
+
+def test_float_nan_payloads_and_operand_order():
+    """Binary float ops with NaNs in either or both operands keep the first NaN's payload, quieted."""
+    nans = np.array([0x7F800001, 0xFF812345, 0x7FC0BEEF, 0xFFC00000, 0x3F800000, 0x7F800000, 0], np.uint32)
+    x, y = np.meshgrid(nans, nans)
+    lanes = x.size
+    inputs = {2: x.ravel().copy(), 3: y.ravel().copy(), MASK_ROW: np.zeros(lanes, np.uint32)}
+    asm = "\n".join([f"{op} r{20 + k}, r2, r3" for k, op in enumerate(["fadd", "fmul", "fmin", "fmax"])] +
+                    ["fma r30, r2, r3, r2", "fract r31, r2", "rcp r32, r3", "rsqrt r33, r2", "sqrt r34, r3",
+                     "floor r35, r2", "fadd.sat r36, r2, r3", "fmul r37, r2.neg, r3.abs", "fcmpsel.ne r38, r2, r3, 1, 2"])
+    a, b = run_both(asm, lanes, np.random.default_rng(1), inputs=inputs)
+    assert_same(a, b, asm)
+
+
+# ---------------------------------------------------------------------------
+# Random programs: control flow, numpy steps, tile memory
+
+def random_program(rng, n_blocks: int = 6) -> str:
+    """Structured random code over r2..r12: ALU chains (results feed later
+    instructions), if/else, bounded while loops, numpy-step ops, tile loads/stores."""
+    pool = list(range(2, 13))
+    lines: list[str] = []
+
+    def alu(count):
+        for _ in range(count):
+            op = NATIVE_ALU[int(rng.integers(0, len(NATIVE_ALU)))]
+            ins = random_instruction(rng, op, 0)
+            v = dict(ins.values)
+            d = v["dst"]
+            row = int(rng.choice(pool[:-1]))
+            v["dst"] = Reg("r", 2 * row + (d.half % 2 if d.size == 16 else 0), d.size)
+            for name, s in list(v.items()):
+                if name != "dst" and isinstance(s, Reg) and s.file == "r":
+                    r = int(rng.choice(pool[:-1]))
+                    v[name] = Reg("r", 2 * r + (s.half % 2 if s.size == 16 else 0), s.size)
+            lines.append(str(Instruction(op, v)))
+
+    def block(depth):
+        kind = rng.choice(["alu", "if", "while", "step", "tile"], p=[0.35, 0.25, 0.15, 0.15, 0.10])
+        if kind == "alu" or depth > 2:
+            alu(int(rng.integers(1, 6)))
+        elif kind == "if":
+            c = rng.choice(["if_icmp.ult r18, 4, 1", "if_fcmp.lt r3, r4, 1", "if_icmp.sgt r5, r6, 1"])
+            lines.append(str(c))
+            block(depth + 1)
+            if rng.integers(0, 2):
+                lines.append(str(rng.choice(["else_icmp.ugt r18, 1, 1", "else_fcmp.ge r7, 0.5, 1"])))
+                block(depth + 1)
+            lines.append("pop_exec 1")
+        elif kind == "while":
+            k = len(lines)
+            lines.extend(["mov_imm r13, 0", f"while_icmp.ult r13, {int(rng.integers(1, 5))}, 1",
+                          f"jmp_exec_none @end{k}", f"@top{k}:"])
+            block(depth + 1)
+            lines.extend(["iadd r13, r13, 1", "while_icmp.ult r13, r18, 1", f"jmp_exec_any @top{k}",
+                          f"@end{k}:", "pop_exec 1"])
+        elif kind == "step":
+            r, s = int(rng.choice(pool[:-1])), int(rng.choice(pool[:-1]))
+            lines.append(str(rng.choice([f"sin r{r}, r{s}", f"exp2 r{r}, r{s}", f"log2 r{r}, r{s}.abs",
+                                         f"get_sr r{r}, lane_id", f"cos r{r}, r{s}"])))
+        else:
+            r = int(rng.integers(2, 9))
+            lines.append(str(rng.choice([f"ld_tile.unorm8 r{r}_r{r + 1}_r{r + 2}_r{r + 3}, 0",
+                                         f"st_tile.unorm8 r{r}_r{r + 1}_r{r + 2}_r{r + 3}, 0, 15",
+                                         f"ld_tile.unorm16 r{r}_r{r + 1}, 4",
+                                         f"st_tile.unorm16 r{r}_r{r + 1}, 4, 3"])))
+    for _ in range(n_blocks):
+        block(0)
+    return _resolve_labels(lines)
+
+
+def _resolve_labels(lines: list[str]) -> str:
+    """Replace ``@label`` jump targets by byte offsets (the assembler takes offsets)."""
+    sizes, offsets, labels, off = [], [], {}, 0
+    for line in lines:
+        if line.endswith(":"):
+            labels[line[:-1]] = off
+            continue
+        ins = line if "@" not in line else line.split(" @")[0] + " 0"
+        n = len(assemble(ins))
+        offsets.append((line, off))
+        off += n
+    out = []
+    for line, at in offsets:
+        if " @" in line:
+            name = line.split(" ")[0]
+            out.append(f"{name} {labels[line.split(' ')[1]] - at}")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def tile_context(rng, lanes: int, records: int | None = None):
+    """A fragment-like context: 8-byte tile records (RGBA8 at 0, RG16 at 4), a few
+    helper (dead) lanes, per-lane records."""
+    records = records or lanes
+    tile = rng.integers(0, 256, (records, 8), dtype=np.uint8)
+    index = rng.permutation(records)[:lanes].astype(np.int64)
+    helper = rng.random(lanes) < 0.05
+    return {"tile_buffer": tile, "tile_index": index, "helper": helper}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_programs_equal_the_interpreter(seed):
+    rng = np.random.default_rng(200 + seed)
+    asm = random_program(rng)
+    lanes = 2048
+    a, b = run_both(asm, lanes, rng, ctx_kw=tile_context(rng, lanes), batch_lanes=1024)
+    assert_same(a, b, asm)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(40))
+def test_many_random_programs_equal_the_interpreter(seed):
+    rng = np.random.default_rng(1000 + seed)
+    asm = random_program(rng, n_blocks=10)
+    lanes = int(rng.integers(1, 5000))
+    a, b = run_both(asm, lanes, rng, ctx_kw=tile_context(rng, lanes), batch_lanes=int(rng.choice([256, 4096])))
+    assert_same(a, b, asm)
+
+
+def test_tile_fault_is_the_interpreters():
+    """An st_tile whose record lies outside the tile buffer faults with the same
+    address on both tiers (the native loop touches nothing and defers to numpy)."""
+    rng = np.random.default_rng(5)
+    lanes = 256
+    kw = tile_context(rng, lanes)
+    kw["tile_index"][77] = 10_000
+    asm = "fmul r2, r2, 0.5\nst_tile.unorm8 r2_r3_r4_r5, 0, 15\nfadd r6, r6, 1.0"
+    a, b = run_both(asm, lanes, rng, ctx_kw=kw)
+    assert isinstance(a[0], GPUFault)
+    assert_same(a, b, asm)
+
+
+def test_iter_from_per_lane_coefficients_is_native_and_exact():
+    rng = np.random.default_rng(8)
+    lanes = 4096
+    pos = np.stack([rng.integers(0, 64, lanes) + 0.5, rng.integers(0, 64, lanes) + 0.5]).astype(np.float32)
+    co = rng.uniform(-3, 3, (6, 3, lanes)).astype(np.float32)
+    co[0, 2] += 4  # a 1/w plane away from 0
+    asm = "iter.persp.center r2_r3_r4_r5, cf2, cf0\niter.linear.centroid r6_r7, cf1\nfmul r8, r2, r3"
+    a, b = run_both(asm, lanes, rng, ctx_kw={"position_px": pos, "coefficients": co, "quads": True})
+    assert_same(a, b, asm)
+
+
+# ---------------------------------------------------------------------------
+# Threads, policy, fallback, cache
+
+def test_results_do_not_depend_on_the_thread_count(monkeypatch):
+    rng = np.random.default_rng(11)
+    asm = random_program(rng, n_blocks=8)
+    lanes = 40_000
+    kw = tile_context(rng, lanes)
+    inputs = {k: interesting(rng, lanes) for k in IN_ROWS}
+    inputs[MASK_ROW] = rng.integers(0, 8, lanes).astype(np.uint32)
+    uniforms = interesting(rng, 256)
+    results = []
+    for n in ("1", "2", "3"):
+        monkeypatch.setenv("SHIMGL_THREADS", n)
+        results.append(run_both(asm, lanes, rng, ctx_kw=kw, inputs=inputs, uniforms=uniforms)[1])
+    for r in results[1:]:
+        assert_same(results[0], r, asm)
+    assert native.threads() == 3
+
+
+def test_debug_interp_forces_the_interpreter(monkeypatch):
+    monkeypatch.setenv("SHIMGL_DEBUG", "interp")
+    assert ShaderCore(FlatMemory(1 << 12)).tier == "interp"
+    monkeypatch.setenv("SHIMGL_DEBUG", "")
+    assert ShaderCore(FlatMemory(1 << 12)).tier == "auto"
+
+
+def test_auto_mode_compiles_hot_programs_only(monkeypatch):
+    monkeypatch.setattr(native.tier, "HOT_LANES", 3000)
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble("fadd r2, r2, 1.0\nfmul r3, r2, r2\nstop"), "test")
+    core = ShaderCore(mem, debug=False, tier="auto")
+    core.run(mem.base, ExecContext(lanes=2000))
+    assert native.STATS["native"] == 0          # 2000 lanes so far: interpreted
+    core.run(mem.base, ExecContext(lanes=2000))
+    assert native.STATS["native"] == 1          # 4000 lanes: hot, compiled and run
+
+
+def test_unsupported_forms_fall_back_to_the_interpreter_and_are_counted():
+    """A binary16 float op has a C form but the generator does not handle 16-bit
+    floats: the whole program runs on the interpreter, with the same results."""
+    rng = np.random.default_rng(3)
+    asm = "fadd r2, r2, r3\nfmul r4l, r2l, r3h\nfadd r5, r2, 1.0"
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble(asm + "\nstop"), "test")
+    ShaderCore(mem, debug=False, tier="native").run(mem.base, ExecContext(lanes=100))
+    assert native.STATS["interpreted: unsupported"] == 1
+    assert native.STATS["native"] == 0
+    a, b = run_both(asm, 100, rng, expect_native=False)
+    assert_same(a, b, asm)
+
+
+def test_corrupt_cache_entries_are_ignored(tmp_path, monkeypatch):
+    """An entry that does not load (a truncated or garbage file) is not used, and
+    the next build replaces it."""
+    from drmshim.gpu.native import build
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    src, cdef = "long answer(void) { return 42; }\n", "long answer(void);"
+    key = build.cache_key(src)
+    path = tmp_path / "native" / key[:2] / f"{key}.so"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x7fELF garbage")
+    assert build.load_or_build(src, cdef, build=False) is None       # ignored, not loaded
+    ffi, lib = build.load_or_build(src, cdef)                        # rebuilt in place
+    assert lib.answer() == 42 and path.stat().st_size > 100
+
+
+def test_concurrent_processes_share_the_cache(tmp_path):
+    """Two processes building the same entry at once both load a whole library."""
+    script = ("import sys; from drmshim.gpu.native import build\n"
+              "ffi, lib = build.load_or_build('long answer(void) { return 7; }\\n', 'long answer(void);')\n"
+              "print(lib.answer())\n")
+    env = dict(os.environ, SHIMGL_SHADER_CACHE_DIR=str(tmp_path))
+    procs = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    outs = [p.communicate(timeout=300)[0].strip() for p in procs]
+    assert outs == ["7", "7", "7"]
+    assert len(list((tmp_path / "native").glob("*/*.so"))) == 1
+    assert not list((tmp_path / "native").glob("*/.build-*"))
+
+
+def test_disabled_cache_writes_nothing(tmp_path, monkeypatch):
+    from drmshim.gpu.native import build
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DISABLE", "1")
+    ffi, lib = build.load_or_build("long answer(void) { return 5; }\n", "long answer(void);")
+    assert lib.answer() == 5
+    assert not (tmp_path / "native").exists()
