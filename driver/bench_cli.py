@@ -1,9 +1,12 @@
-"""``shimgl bench``: glbench.py (``../shared/bench/glbench.py``, a PyOpenGL EGL benchmark)
-on shimgl through the C ABI, and on Mesa's llvmpipe and softpipe when installed.
+"""``shimgl bench``: the project's glbench (``driver/bench/glbench.py``, a PyOpenGL EGL
+benchmark) on shimgl through the C ABI, on shimgl with its shader core interpreted
+(``shimgl-interp``: ``SHIMGL_DEBUG=interp``, no native code), and on Mesa's llvmpipe
+and softpipe when installed, at one or more sizes in one run.
 
 Each driver runs glbench as a subprocess (shimgl with the environment of ``shimgl
-env``; Mesa with glvnd's default vendors and GALLIUM_DRIVER). Prints a table of ms per
-frame, shimgl's ratios to the others, and each image's difference from llvmpipe's
+env``; Mesa with glvnd's default vendors and GALLIUM_DRIVER). Prints, per size, a
+table of ms per frame, shimgl's ratios to the others, whether shimgl's image is the
+interpreter's bit for bit (sha256), and each image's difference from llvmpipe's
 (glbench ``--dump``): the largest channel difference and the share of pixels off by
 more than 2. Exit status 0 even when the benchmark or a driver is missing (it says why)."""
 
@@ -19,20 +22,23 @@ from pathlib import Path
 
 __all__ = ["register", "find_glbench", "run_glbench", "image_diff"]
 
-DRIVERS = ("shimgl", "llvmpipe", "softpipe")
+DRIVERS = ("shimgl", "shimgl-interp", "llvmpipe", "softpipe")
+GLBENCH = Path(__file__).resolve().parent / "bench" / "glbench.py"
 _SHIMGL_VARS = ("__EGL_VENDOR_LIBRARY_FILENAMES", "LD_LIBRARY_PATH", "PIGLIT_PLATFORM")
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("bench", help="glbench.py on shimgl (C ABI), llvmpipe and softpipe: ms per frame",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--size", type=int, default=256, help="framebuffer width=height (glbench --size)")
+    p.add_argument("--size", default="256", help="framebuffer width=height (glbench --size); a comma list runs each")
     p.add_argument("--api", choices=("gles", "gl"), default="gles",
                    help="glbench --api: OpenGL ES 3.0/3.1, or desktop OpenGL 3.3/4.3 core")
     p.add_argument("--frames", type=int, default=3, help="timed frames per workload (glbench --frames etc.)")
+    p.add_argument("--warmup-frames", type=int, default=2,
+                   help="untimed frames first (shader compiles, native code; glbench --warmup-frames)")
     p.add_argument("--only", default=None, help="comma list of glbench workloads (default: all)")
     p.add_argument("--drivers", default=",".join(DRIVERS), help="comma list of: " + ",".join(DRIVERS))
-    p.add_argument("--glbench", default=None, help="path of glbench.py (default: ../shared/bench/glbench.py)")
+    p.add_argument("--glbench", default=None, help="path of glbench.py (default: the project's, driver/bench)")
     p.add_argument("--dump", default=None, help="keep the images here (default: a temporary folder)")
     p.add_argument("--extra", default="", help="more glbench arguments, one string (e.g. '--tris 2000')")
     p.add_argument("--timeout", type=float, default=900, help="seconds per driver run")
@@ -40,8 +46,8 @@ def register(subparsers) -> None:
 
 
 def find_glbench(explicit: str | None = None) -> Path | None:
-    root = Path(__file__).resolve().parents[1]
-    for cand in (explicit, os.environ.get("SHIMGL_GLBENCH"), root.parent / "shared" / "bench" / "glbench.py"):
+    """``explicit``, else ``$SHIMGL_GLBENCH``, else the project's glbench."""
+    for cand in (explicit, os.environ.get("SHIMGL_GLBENCH"), GLBENCH):
         if cand and Path(cand).is_file():
             return Path(cand)
     return None
@@ -52,12 +58,14 @@ def driver_env(driver: str) -> tuple[dict | None, str]:
     env = {k: v for k, v in os.environ.items() if k not in _SHIMGL_VARS}
     env["PYOPENGL_PLATFORM"] = "egl"
     env.setdefault("XDG_RUNTIME_DIR", os.environ.get("TMPDIR", "/tmp"))
-    if driver == "shimgl":
+    if driver in ("shimgl", "shimgl-interp"):
         from driver.abi.paths import environment, missing_reason
         abi = environment(os.environ)
         if abi is None:
             return None, f"the C ABI is not available: {missing_reason()}"
         env.update(abi)
+        if driver == "shimgl-interp":   # the numpy shader core only (the native tier's specification)
+            env["SHIMGL_DEBUG"] = ",".join(w for w in (env.get("SHIMGL_DEBUG", ""), "interp") if w)
         return env, ""
     env["GALLIUM_DRIVER"] = driver
     return env, ""
@@ -87,7 +95,7 @@ def run_glbench(glbench: Path, driver: str, args: list[str], dump: Path | None, 
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         return {"error": f"exit {proc.returncode}: {tail}"}
     renderer = out["info"].get("renderer", "")
-    if driver != "shimgl" and driver not in renderer.lower():
+    if not driver.startswith("shimgl") and driver not in renderer.lower():
         return {"error": f"not installed (EGL gave renderer {renderer!r})"}
     return out
 
@@ -115,22 +123,33 @@ def _ms(rec: dict | None) -> str:
 def _run(args: argparse.Namespace) -> int:
     glbench = find_glbench(args.glbench)
     if glbench is None:
-        print("shimgl bench: glbench.py not found (../shared/bench/glbench.py, SHIMGL_GLBENCH or --glbench); "
-              "nothing to run")
+        print("shimgl bench: glbench.py not found (SHIMGL_GLBENCH or --glbench); nothing to run")
         return 0
     drivers = [d for d in args.drivers.split(",") if d]
-    f = str(args.frames)
-    gargs = ["--api", args.api, "--size", str(args.size), "--frames", f, "--clear-frames", f,
-             "--readback-frames", f, "--dispatches", f, *args.extra.split()]
-    if args.only:
-        gargs += ["--only", args.only]
     tmp = None
     if args.dump:
         base = Path(args.dump)
     else:
         tmp = tempfile.TemporaryDirectory(prefix="shimgl-bench-")
         base = Path(tmp.name)
-    print(f"shimgl bench: {glbench} {' '.join(gargs)}")
+    sizes = [int(x) for x in str(args.size).split(",") if x]
+    for k, size in enumerate(sizes):
+        _run_size(args, glbench, drivers, size, base if len(sizes) == 1 else base / str(size))
+        if k + 1 < len(sizes):
+            print()
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
+
+
+def _run_size(args: argparse.Namespace, glbench: Path, drivers: list[str], size: int, base: Path) -> None:
+    f = str(args.frames)
+    gargs = ["--api", args.api, "--size", str(size), "--frames", f, "--clear-frames", f,
+             "--readback-frames", f, "--dispatches", f, "--warmup-frames", str(args.warmup_frames),
+             *args.extra.split()]
+    if args.only:
+        gargs += ["--only", args.only]
+    print(f"shimgl bench: {glbench.name} {' '.join(gargs)}")
     results = {}
     for d in drivers:
         r = run_glbench(glbench, d, gargs, base / d, args.timeout)
@@ -143,12 +162,14 @@ def _run(args: argparse.Namespace) -> int:
     ok = [d for d in drivers if "error" not in results[d]]
     if not ok:
         print("shimgl bench: no driver ran")
-        return 0
+        return
     names = list(dict.fromkeys(n for d in ok for n in results[d]["workloads"]))
-    others = [d for d in ok if d != "shimgl"]
+    mesa = [d for d in ok if not d.startswith("shimgl")]
     head = ["workload", *[f"{d} ms" for d in ok]]
     if "shimgl" in ok:
-        head += [f"shimgl/{d}" for d in others]
+        head += [f"shimgl/{d}" for d in mesa]
+        if "shimgl-interp" in ok:
+            head += ["interp/native", "image = interp"]
         if "llvmpipe" in ok:
             head += ["vs llvmpipe: max diff, % px > 2"]
     rows = []
@@ -157,10 +178,13 @@ def _run(args: argparse.Namespace) -> int:
         row = [n, *[_ms(recs[d]) for d in ok]]
         if "shimgl" in ok:
             s = recs["shimgl"]
-            for d in others:
-                o = recs[d]
-                good = s and o and "sec_per_frame" in s and "sec_per_frame" in o and o["sec_per_frame"] > 0
-                row.append(f"{s['sec_per_frame'] / o['sec_per_frame']:.1f}x" if good else "-")
+            for d in mesa:
+                row.append(_ratio(s, recs[d]))
+            if "shimgl-interp" in ok:
+                i = recs["shimgl-interp"]
+                row.append(_ratio(i, s))
+                row.append("-" if not (s and i and "sha256" in s and "sha256" in i)
+                           else "yes" if s["sha256"] == i["sha256"] else "NO")
             if "llvmpipe" in ok:
                 diff = image_diff(base / "shimgl" / f"{n}.npy", base / "llvmpipe" / f"{n}.npy")
                 if diff:
@@ -174,6 +198,8 @@ def _run(args: argparse.Namespace) -> int:
     print("|" + "---|" * len(head))
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    if tmp is not None:
-        tmp.cleanup()
-    return 0
+
+
+def _ratio(a: dict | None, b: dict | None) -> str:
+    good = a and b and "sec_per_frame" in a and "sec_per_frame" in b and b["sec_per_frame"] > 0
+    return f"{a['sec_per_frame'] / b['sec_per_frame']:.1f}x" if good else "-"
