@@ -35,7 +35,7 @@ def test_missing_glbench_is_not_an_error(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(bench_cli.find_glbench() is None, reason="glbench.py not found (../shared/bench)")
+@pytest.mark.skipif(bench_cli.find_glbench() is None, reason="glbench.py not found")
 @pytest.mark.skipif(environment(os.environ) is None, reason="the C ABI is not built")
 @pytest.mark.parametrize("api", ["gles", "gl"])
 def test_bench_smoke(api, tmp_path):
