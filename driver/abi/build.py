@@ -519,6 +519,17 @@ _POINTER_ARRAY_CMDS = re.compile(r"^gl(VertexAttrib[IL]?Pointer|VertexPointer|No
 _PIXEL_IN = re.compile(r"^gl(Tex(Sub)?Image[123]D|TextureSubImage[123]D|DrawPixels)(EXT|OES)?$")
 
 
+# Commands whose array holds `count` elements of several values each: the
+# registry says only COMPSIZE(count) (or nothing, for some vendor variants).
+# Keyed by the name without its vendor suffix.
+PER_ELEMENT = {"glViewportArrayv": 4, "glScissorArrayv": 4, "glScissorExclusiveArrayv": 4,
+               "glDepthRangeArrayv": 2, "glDepthRangeArrayfv": 2, "glDepthRangeArraydv": 2,
+               "glMulticastViewportArrayv": 4, "glMulticastScissorArrayv": 4,
+               "glTransformFeedbackAttribs": 3}
+_VENDOR_SUFFIX = re.compile(r"(ARB|EXT|NVX|NV|OES|KHR|AMD|APPLE|INTEL|MESA|SGIX|SGIS|SGI|ATI|IBM|"
+                            r"SUN|QCOM|IMG|ANGLE|HP|PGI|OVR)$")
+
+
 def _pyname(n: str) -> str:
     return n + "_" if keyword.iskeyword(n) or n in ("ctx", "M") else n
 
@@ -598,7 +609,10 @@ def marshal_function(c) -> str:
                 ins.append(f"M.bytes_in({py}, {n})" if n else f"M.addr({py})")
             else:
                 n = _len_expr(p.length, names)
-                if n is None:
+                per = PER_ELEMENT.get(_VENDOR_SUFFIX.sub("", c.name))
+                if per is not None and "count" in names:
+                    n = f"{names['count']} * {per}"
+                elif n is None:
                     k = _compsize_arg(p.length, names)
                     n = f"M.pname_count({k})" if k else "M.guess_count()"
                 ins.append(f"M.arr_in({py}, {base!r}, {n})")

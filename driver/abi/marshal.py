@@ -95,9 +95,13 @@ def bytes_in(p, size) -> bytes | None:
 
 
 def arr_in(p, c_type: str, n) -> list | None:
+    """n values of c_type at p; an empty list when n <= 0 (NULL is then legal:
+    glDeleteBuffers(0, NULL)); None for NULL with values expected."""
+    if int(n) <= 0:
+        return []
     if p == NULL:
         return None
-    return ffi.unpack(ffi.cast(c_type + " *", p), max(int(n), 0))
+    return ffi.unpack(ffi.cast(c_type + " *", p), int(n))
 
 
 # Values read by the pname-dependent *v setters (glTexParameterfv, glLightfv, ...).
@@ -109,10 +113,15 @@ _FOUR = {getattr(E, n) for n in (
 ) if hasattr(E, n)}
 _THREE = {getattr(E, n) for n in ("GL_SPOT_DIRECTION", "GL_POINT_DISTANCE_ATTENUATION",
                                   "GL_COLOR_INDEXES") if hasattr(E, n)}
+_FOUR |= {getattr(E, n) for n in ("GL_COLOR_TABLE_SCALE", "GL_COLOR_TABLE_BIAS",
+                                   "GL_CONVOLUTION_BORDER_COLOR", "GL_CONVOLUTION_FILTER_SCALE",
+                                   "GL_CONVOLUTION_FILTER_BIAS", "GL_PATCH_DEFAULT_OUTER_LEVEL")
+          if hasattr(E, n)}
+_TWO = {E.GL_PATCH_DEFAULT_INNER_LEVEL} if hasattr(E, "GL_PATCH_DEFAULT_INNER_LEVEL") else set()
 
 
 def pname_count(pname) -> int:
-    return 4 if pname in _FOUR else 3 if pname in _THREE else 1
+    return 4 if pname in _FOUR else 3 if pname in _THREE else 2 if pname in _TWO else 1
 
 
 def guess_count() -> int:

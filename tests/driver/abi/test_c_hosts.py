@@ -128,3 +128,14 @@ def test_legacy_gl_in_an_osmesa_program(build_host, abi_dir):
     res = run([exe], clean_env())
     assert res.returncode == 0, res.stdout + res.stderr
     assert "0 failures" in res.stdout
+
+
+def test_array_entry_points_from_c(build_host, abi_dir):
+    """glViewportArrayv/glScissorArrayv/glDepthRangeArrayv read count elements
+    of 4 (2) values, glPatchParameterfv 4 levels; NULL with a zero count is
+    legal (glDeleteBuffers(0, NULL), glDeleteTextures(0, NULL), ...)."""
+    exe = build_host("gl_arrays", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout
+    assert "internal error" not in res.stderr

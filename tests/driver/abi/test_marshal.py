@@ -155,3 +155,27 @@ def test_integer_outputs_are_clamped_to_their_c_type(ffi):
     outu = ffi.new("GLuint[1]")
     M.put(outu, "GLuint", -5)
     assert outu[0] == 0
+
+
+def test_an_internal_error_reaches_the_program_as_a_gl_error(capsys):
+    """A command that fails inside (a draw whose lowering raises) is
+    GL_INVALID_OPERATION for the program, and one line on stderr, once per
+    command: never an exception into C, never only a log line."""
+    from driver.abi import runtime
+    from driver.gl import enums as E
+    from tests.driver.gl.conftest import make_ctx
+    ctx = make_ctx("gl33", 4, 4)
+
+    def failing_draw(c, mode, first, count):
+        raise ValueError("lowering failed")
+    entry = runtime._gl_entry("glDrawArraysTestOnly", failing_draw, 0, None)
+    runtime.set_current(None, ctx)
+    try:
+        assert entry(E.GL_TRIANGLES, 0, 3) == 0
+        assert ctx.glGetError() == E.GL_INVALID_OPERATION
+        entry(E.GL_TRIANGLES, 0, 3)
+        assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    finally:
+        runtime.set_current(None, None)
+    err = capsys.readouterr().err
+    assert err.count("internal error in glDrawArraysTestOnly") == 1, err
