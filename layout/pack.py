@@ -149,14 +149,14 @@ def _small_float_encode(x: np.ndarray, mant_bits: int) -> np.ndarray:
     return code.astype(np.uint64)
 
 
-def _decode_channel(fmt: Format, c: Channel, v: np.ndarray) -> np.ndarray:
+def _decode_channel(fmt: Format, c: Channel, v: np.ndarray, precise: bool = False) -> np.ndarray:
     if c.type == "UNORM":
         if fmt.is_srgb and c.name in "RGBL":
-            if c.bits == 8:
+            if c.bits == 8 and not precise:
                 return _SRGB8_TO_LINEAR[v]
             return srgb_to_linear(v.astype(np.float64) / float((1 << c.bits) - 1))
         # c / (2^n - 1) is correctly rounded in float32 while c fits its significand.
-        ftype = np.float32 if c.bits <= 24 else np.float64
+        ftype = np.float32 if c.bits <= 24 and not precise else np.float64
         return v.astype(ftype) / ftype((1 << c.bits) - 1)
     if c.type == "SNORM":
         return np.maximum(_sign_extend(v, c.bits) / float((1 << (c.bits - 1)) - 1), -1.0)
@@ -234,8 +234,11 @@ def _rgb9e5_encode(rgb: np.ndarray) -> np.ndarray:
     return word.astype(np.uint32)[..., None].view(np.uint8)
 
 
-def unpack(format: str | Format, raw) -> np.ndarray:
-    """Bytes ``(..., block_size_B)`` uint8 -> RGBA ``(..., 4)`` (see the module doc)."""
+def unpack(format: str | Format, raw, precise: bool = False) -> np.ndarray:
+    """Bytes ``(..., block_size_B)`` uint8 -> RGBA ``(..., 4)`` (see the module doc).
+    ``precise=True``: float64 instead of float32 for non-integer formats, so a
+    normalised value converts on to another format (e.g. a 24-bit depth to a
+    32-bit unsigned int) with one rounding only."""
     fmt = get_format(format)
     _check_plain(fmt)
     raw = np.asarray(raw, dtype=np.uint8)
@@ -243,13 +246,15 @@ def unpack(format: str | Format, raw) -> np.ndarray:
         raise ValueError(f"{fmt.name}: raw data must end in an axis of {fmt.block_size_B} bytes, "
                          f"got shape {raw.shape}")
     dtype = unpack_dtype(fmt)
+    if precise and dtype == np.float32:
+        dtype = np.dtype(np.float64)
     out = np.zeros(raw.shape[:-1] + (4,), dtype=dtype)
     out[..., 3] = 1
     if fmt.name == "R9G9B9E5_FLOAT":
         out[..., :3] = _rgb9e5_decode(np.ascontiguousarray(raw))
         return out
     for c, positions in _rgba_slots(fmt):
-        value = _decode_channel(fmt, c, _extract(raw, c))
+        value = _decode_channel(fmt, c, _extract(raw, c), precise)
         for p in positions:
             out[..., p] = value
     return out

@@ -207,4 +207,6 @@ def from_resource_bytes(raw: bytes, pipe_format_name: str, shape) -> np.ndarray:
         return np.stack([layout.decompress_image(fmt, layer, w, h, decode_srgb=False) for layer in blocks])
     name = _transfer_format(pipe_format_name)
     arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, layout.get_format(name).block_size_B)
-    return layout.unpack(name, arr)
+    # depth stays float64 to the client's format: one rounding from the stored
+    # value (a 24-bit depth read as UNSIGNED_INT is exact, not float32's 2^-24)
+    return layout.unpack(name, arr, precise=fmt.is_depth)
