@@ -52,6 +52,13 @@ def _compile_glsl(source: str, stage: str, key):
     return compile_glsl(source, stage, key)
 
 
+def _compile_front_half(front_half, key, source: str):
+    """A shader whose ``ir`` has its own front half (``front_half(key) -> (IR,
+    ShaderInfo)``, e.g. an ARB assembly program): the backend from its IR."""
+    from compiler.backend import compile_ir
+    return compile_ir(*front_half(key), source=source)
+
+
 STAGE_NAMES = {0: "vertex", 4: "fragment", 5: "compute"}
 _COLS = {"mat2": 2, "mat3": 3, "mat4": 4}
 
@@ -118,8 +125,13 @@ def compile_variant(state, key) -> AgxShader:
         raise NotImplementedError("the compiler backend is not available")
     stage = STAGE_NAMES[int(state.stage)]
     full_key = _with_profile(state, key)
-    c = shader_cache.cached_compile(state.source, stage, full_key,
-                                    lambda: _compile_glsl(state.source, stage, full_key))
+    front_half = getattr(state.ir, "front_half", None)   # another front end (compiler.arb's ARBShader)
+    if front_half is not None:
+        c = shader_cache.cached_compile("front_half\n" + state.source, stage, full_key,
+                                        lambda: _compile_front_half(front_half, full_key, state.source))
+    else:
+        c = shader_cache.cached_compile(state.source, stage, full_key,
+                                        lambda: _compile_glsl(state.source, stage, full_key))
     info = c.info
     pinfo = state.info or {}
     default_words = (getattr(info, "uniform_regs_B", 0) + 3) // 4
