@@ -1,4 +1,5 @@
-"""BPTC decompression (BC7 ``BPTC_RGBA_UNORM``/``BPTC_SRGBA``), vectorised over blocks.
+"""BPTC decompression (BC7 ``BPTC_RGBA_UNORM``/``BPTC_SRGBA`` and BC6H
+``BPTC_RGB_UFLOAT``/``BPTC_RGB_FLOAT``), vectorised over blocks.
 
 Follows the Khronos Data Format specification's BPTC chapter (ARB_texture_compression_bptc).
 A 128-bit block is read as one little-endian bit string. Its mode is the number
@@ -10,8 +11,18 @@ index ``4 * y + x``; the first pixel of each subset (its anchor: pixel 0 for
 subset 0, the partition's anchor table for the others) stores its index with
 one bit fewer (the implied top bit is 0).
 
-Decoding is one pass per mode over the blocks of that mode (at most eight), with
-every field read for all those blocks at once.
+BC6H (float): the mode is the low 2 bits when they are 0 or 1, else the low 5
+bits; each mode scatters its endpoint bits over the header in its own order
+(``_BC6_MODES``: a layout string per mode, fields ``m`` mode, ``d`` partition,
+``rw gw bw`` endpoint 0 of subset 0, ``x`` its endpoint 1, ``y z`` subset 1's;
+``rw0-9`` is bits 0..9 of ``rw`` in consecutive block bits). Transformed modes store
+x, y, z as signed deltas from w (modulo the w precision). Endpoints are
+unquantised to 16 bits, interpolated with the 3-bit (two subsets, BC7's first 32
+partitions) or 4-bit weights, and scaled by 31/64 (31/32 signed) to the bits of
+a half float. Reserved mode values decode to 0.
+
+Decoding is one pass per mode over the blocks of that mode (at most eight BC7
+and fourteen BC6H modes), with every field read for all those blocks at once.
 """
 
 from __future__ import annotations
@@ -189,12 +200,131 @@ def _decode_mode(mode: int, blocks16: np.ndarray) -> np.ndarray:
     return out
 
 
+# BC6H modes: mode value -> (subsets, transformed, endpoint-0 bits, delta bits R G B, layout)
+_BC6_MODES = {
+    0x00: (2, True, 10, (5, 5, 5), "m0-1 gy4 by4 bz4 rw0-9 gw0-9 bw0-9 rx0-4 gz4 gy0-3 gx0-4 bz0 gz0-3 bx0-4 bz1 "
+                                    "by0-3 ry0-4 bz2 rz0-4 bz3 d0-4"),
+    0x01: (2, True, 7, (6, 6, 6), "m0-1 gy5 gz4-5 rw0-6 bz0-1 by4 gw0-6 by5 bz2 gy4 bw0-6 bz3 bz5 bz4 rx0-5 gy0-3 "
+                                   "gx0-5 gz0-3 bx0-5 by0-3 ry0-5 rz0-5 d0-4"),
+    0x02: (2, True, 11, (5, 4, 4), "m0-4 rw0-9 gw0-9 bw0-9 rx0-4 rw10 gy0-3 gx0-3 gw10 bz0 gz0-3 bx0-3 bw10 bz1 "
+                                    "by0-3 ry0-4 bz2 rz0-4 bz3 d0-4"),
+    0x06: (2, True, 11, (4, 5, 4), "m0-4 rw0-9 gw0-9 bw0-9 rx0-3 rw10 gz4 gy0-3 gx0-4 gw10 gz0-3 bx0-3 bw10 bz1 "
+                                    "by0-3 ry0-3 bz0 bz2 rz0-3 gy4 bz3 d0-4"),
+    0x0a: (2, True, 11, (4, 4, 5), "m0-4 rw0-9 gw0-9 bw0-9 rx0-3 rw10 by4 gy0-3 gx0-3 gw10 bz0 gz0-3 bx0-4 bw10 "
+                                    "by0-3 ry0-3 bz1-2 rz0-3 bz4 bz3 d0-4"),
+    0x0e: (2, True, 9, (5, 5, 5), "m0-4 rw0-8 by4 gw0-8 gy4 bw0-8 bz4 rx0-4 gz4 gy0-3 gx0-4 bz0 gz0-3 bx0-4 bz1 "
+                                   "by0-3 ry0-4 bz2 rz0-4 bz3 d0-4"),
+    0x12: (2, True, 8, (6, 5, 5), "m0-4 rw0-7 gz4 by4 gw0-7 bz2 gy4 bw0-7 bz3-4 rx0-5 gy0-3 gx0-4 bz0 gz0-3 bx0-4 "
+                                   "bz1 by0-3 ry0-5 rz0-5 d0-4"),
+    0x16: (2, True, 8, (5, 6, 5), "m0-4 rw0-7 bz0 by4 gw0-7 gy5 gy4 bw0-7 gz5 bz4 rx0-4 gz4 gy0-3 gx0-5 gz0-3 "
+                                   "bx0-4 bz1 by0-3 ry0-4 bz2 rz0-4 bz3 d0-4"),
+    0x1a: (2, True, 8, (5, 5, 6), "m0-4 rw0-7 bz1 by4 gw0-7 by5 gy4 bw0-7 bz5 bz4 rx0-4 gz4 gy0-3 gx0-4 bz0 gz0-3 "
+                                   "bx0-5 by0-3 ry0-4 bz2 rz0-4 bz3 d0-4"),
+    0x1e: (2, False, 6, (6, 6, 6), "m0-4 rw0-5 gz4 bz0-1 by4 gw0-5 gy5 by5 bz2 gy4 bw0-5 gz5 bz3 bz5 bz4 rx0-5 "
+                                    "gy0-3 gx0-5 gz0-3 bx0-5 by0-3 ry0-5 rz0-5 d0-4"),
+    0x03: (1, False, 10, (10, 10, 10), "m0-4 rw0-9 gw0-9 bw0-9 rx0-9 gx0-9 bx0-9"),
+    0x07: (1, True, 11, (9, 9, 9), "m0-4 rw0-9 gw0-9 bw0-9 rx0-8 rw10 gx0-8 gw10 bx0-8 bw10"),
+    0x0b: (1, True, 12, (8, 8, 8), "m0-4 rw0-9 gw0-9 bw0-9 rx0-7 rw11 rw10 gx0-7 gw11 gw10 bx0-7 bw11 bw10"),
+    0x0f: (1, True, 16, (4, 4, 4), "m0-4 rw0-9 gw0-9 bw0-9 rx0-3 rw15 rw14 rw13 rw12 rw11 rw10 gx0-3 gw15 gw14 "
+                                    "gw13 gw12 gw11 gw10 bx0-3 bw15 bw14 bw13 bw12 bw11 bw10"),
+}
+
+
+def _sign_extend(v: np.ndarray, bits: int) -> np.ndarray:
+    return np.where(v >= (1 << (bits - 1)), v - (1 << bits), v)
+
+
+def _bc6_unquantise(v: np.ndarray, bits: int, signed: bool) -> np.ndarray:
+    """Endpoints of ``bits`` bits -> 16-bit range (signed: -0x7FFF..0x7FFF)."""
+    if not signed:
+        if bits >= 15:
+            return v
+        return np.where(v == 0, 0, np.where(v == (1 << bits) - 1, 0xFFFF, ((v << 16) + 0x8000) >> bits))
+    if bits >= 16:
+        return v
+    mag = np.abs(v)
+    q = np.where(mag == 0, 0, np.where(mag >= (1 << (bits - 1)) - 1, 0x7FFF, ((mag << 15) + 0x4000) >> (bits - 1)))
+    return np.where(v < 0, -q, q)
+
+
+def _decode_bc6_mode(mode: int, blocks16: np.ndarray, signed: bool) -> np.ndarray:
+    """Blocks of one BC6H mode -> (n, 16, 3) half-float bit patterns (uint16 values)."""
+    ns, transformed, prec, deltas, fields_layout = _BC6_MODES[mode]
+    n = blocks16.shape[0]
+    r = _Bits(blocks16)
+    fields: dict[str, np.ndarray] = {}
+    for token in fields_layout.split():
+        name = token.rstrip("0123456789-")
+        lo, _, hi = token[len(name):].partition("-")
+        for bit in range(int(lo), int(hi or lo) + 1):
+            fields[name] = fields.get(name, 0) | (r.take(1) << bit)
+    endpoints = np.zeros((n, 2 * ns, 3), np.int64)          # [block, subset*2 + e, channel]
+    for c, ch in enumerate("rgb"):
+        w = fields.get(ch + "w", np.zeros(n, np.int64))
+        values = [_sign_extend(w, prec) if signed else w]
+        for e in "xyz"[:2 * ns - 1]:
+            v = fields.get(ch + e, np.zeros(n, np.int64))
+            if transformed:     # a signed delta from w, modulo w's precision
+                v = (w + _sign_extend(v, deltas[c])) & ((1 << prec) - 1)
+            if signed:
+                v = _sign_extend(v, prec)
+            values.append(v)
+        endpoints[:, :, c] = _bc6_unquantise(np.stack(values, 1), prec, signed)
+    if ns == 2:
+        partition = fields["d"]
+        subset = _PARTITIONS_2[partition]
+        anchor = np.zeros((n, 16), bool)
+        anchor[:, 0] = True
+        anchor[np.arange(n), _ANCHOR_2[partition]] = True
+        index_bits = 3
+    else:
+        subset = np.zeros((n, 16), np.int64)
+        anchor = np.zeros((n, 16), bool)
+        anchor[:, 0] = True
+        index_bits = 4
+    r.pos = 82 if ns == 2 else 65
+    index = r.take_varying(index_bits - anchor.astype(np.int64))
+    w = _WEIGHTS[index_bits][index][..., None]
+    e0 = np.take_along_axis(endpoints, (2 * subset)[..., None].repeat(3, -1), 1)
+    e1 = np.take_along_axis(endpoints, (2 * subset + 1)[..., None].repeat(3, -1), 1)
+    v = ((64 - w) * e0 + w * e1 + 32) >> 6
+    if not signed:
+        return (v * 31) >> 6
+    mag = (np.abs(v) * 31) >> 5
+    return np.where(v < 0, mag | 0x8000, mag)
+
+
+def _decompress_bc6(blocks: np.ndarray, signed: bool) -> np.ndarray:
+    """BC6H blocks (n, 16) -> (n, 16, 3) float32 RGB."""
+    n = blocks.shape[0]
+    low = blocks[:, 0].astype(np.int64)
+    mode = np.where((low & 3) < 2, low & 3, low & 31)
+    halves = np.zeros((n, 16, 3), np.int64)               # reserved modes: 0
+    for m in _BC6_MODES:
+        sel = mode == m
+        if sel.any():
+            halves[sel] = _decode_bc6_mode(m, np.ascontiguousarray(blocks[sel]), signed)
+    return halves.astype(np.uint16).view(np.float16).astype(np.float32)
+
+
 def decompress_bptc(name: str, blocks: np.ndarray, raw: bool, srgb: bool, to_linear) -> np.ndarray:
-    """Decode BPTC blocks (n, 16) -> (n, 4, 4, 4) [block, y, x, c] (see the module doc):
-    float32 in [0, 1] (sRGB decoded to linear when ``srgb``), or the 8-bit values
-    (int32) when ``raw``."""
+    """Decode BPTC blocks (n, 16) -> (n, 4, 4, 4) [block, y, x, c] (see the module doc).
+    BC7: float32 in [0, 1] (sRGB decoded to linear when ``srgb``), or the 8-bit values
+    (int32) when ``raw``. BC6H: float32 RGB (alpha 1); ``raw`` gives the half-float
+    bit patterns (int32)."""
+    if name in ("BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT"):
+        rgb = _decompress_bc6(blocks, signed=name == "BPTC_RGB_FLOAT")
+        n = blocks.shape[0]
+        if raw:
+            out = np.zeros((n, 16, 4), np.int32)
+            out[..., :3] = rgb.astype(np.float16).view(np.uint16)
+            out[..., 3] = 0x3C00
+            return out.reshape(n, 4, 4, 4)
+        out = np.ones((n, 16, 4), np.float32)
+        out[..., :3] = rgb
+        return out.reshape(n, 4, 4, 4)
     if name not in ("BPTC_RGBA_UNORM", "BPTC_SRGBA"):
-        raise ValueError(f"layout does not decode {name} (BC6H) blocks")
+        raise ValueError(f"layout does not decode {name} blocks")
     n = blocks.shape[0]
     out = np.zeros((n, 16, 4), np.int64)          # no mode (low byte 0): transparent black
     low = blocks[:, 0].astype(np.int64)

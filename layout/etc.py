@@ -18,8 +18,8 @@ A 64-bit ETC/EAC block is a big-endian integer (byte 0 holds bits 63..56). Pixel
   signed) for R11/RG11.
 
 The same entry point decodes BC1-BC5 (``DXT1/3/5``, ``RGTC1/2``, see ``bc.py``) and
-BC7 (``BPTC_RGBA_UNORM``, ``BPTC_SRGBA``, see ``bptc.py``). BC6H and ASTC are in the
-table (block sizes) but not decoded.
+BPTC (BC7 and BC6H, see ``bptc.py``). ASTC is in the table (block sizes) but not
+decoded.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from .bptc import decompress_bptc
 from .formats import Format, get_format
 from .pack import srgb_to_linear
 
-#: The BPTC formats ``decompress`` decodes (BC7).
-DECODED_BPTC = frozenset({"BPTC_RGBA_UNORM", "BPTC_SRGBA"})
+#: The BPTC formats ``decompress`` decodes (BC7 and BC6H).
+DECODED_BPTC = frozenset({"BPTC_RGBA_UNORM", "BPTC_SRGBA", "BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT"})
 
 __all__ = ["decompress", "decompress_image", "DECODED_BPTC", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
 
@@ -220,7 +220,7 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     srgb = fmt.is_srgb and decode_srgb
     supported = fmt.family == "etc" or fmt.name.startswith(("DXT", "RGTC")) or fmt.name in DECODED_BPTC
     if not supported:
-        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC) and BC7, not {fmt.name}")
+        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC) and BPTC, not {fmt.name}")
     blocks = np.asarray(blocks, dtype=np.uint8)
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")

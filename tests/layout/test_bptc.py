@@ -94,6 +94,62 @@ def test_many_blocks_of_mixed_modes_and_the_reserved_mode():
     assert srgb[2, 0, 2, 3] == 1.0                              # alpha stays linear
 
 
-def test_bc6h_is_refused():
-    with pytest.raises(ValueError, match="not BPTC_RGB_FLOAT"):
-        decompress("BPTC_RGB_FLOAT", np.zeros((1, 16), np.uint8))
+def test_bc6h_mode_3_untransformed_unsigned():
+    """Mode 0x03: one subset, 10-bit endpoints, 4-bit indices. R 0 -> 1023, G 0 -> 512,
+    B 0. Unquantised: 1023 -> 0xFFFF, 512 -> ((512 << 16) + 0x8000) >> 10 = 32800.
+    Pixel 1 (index 15, w 64): R 65535 -> (65535 * 31) >> 6 = 0x7BFF (65504.0), G 32800 ->
+    15887 = 0x3E0F (1 + 527/1024). Pixel 2 (index 8, w 34): R (34 * 65535 + 32) >> 6 =
+    34815 -> 16863 = 0x41DF (2 * (1 + 479/1024)), G (34 * 32800 + 32) >> 6 = 17425 ->
+    8440 = 0x20F8 (2^-7 * (1 + 248/1024))."""
+    block = pack_fields([(3, 5), (0, 10), (0, 10), (0, 10), (1023, 10), (512, 10), (0, 10),
+                         (0, 3), (15, 4), (8, 4)] + [(0, 4)] * 13)
+    out = decompress("BPTC_RGB_UFLOAT", block[None])[0]
+    assert out[0, 0].tolist() == [0.0, 0.0, 0.0, 1.0]
+    assert out[0, 1].tolist() == [65504.0, 1 + 527 / 1024, 0.0, 1.0]
+    assert out[0, 2].tolist() == [2 * (1 + 479 / 1024), 2 ** -7 * (1 + 248 / 1024), 0.0, 1.0]
+    raw = decompress("BPTC_RGB_UFLOAT", block[None], raw=True)[0]
+    assert raw[0, 1, :3].tolist() == [0x7BFF, 0x3E0F, 0]
+
+
+def test_bc6h_mode_7_transformed_signed():
+    """Mode 0x07: one subset, 11-bit w, 9-bit signed deltas. R: w = 0x7FF (-1), delta 2
+    -> x = 1; unquantised (mag << 15 + 0x4000) >> 10: -48, 48. G: w = 0x400 (-1024, at
+    least 2^10 - 1 in size: -0x7FFF), delta 0x100 (-256) -> x = 768 -> 24592. B 0.
+    Finished (v * 31) >> 5 with the sign apart: -48 -> -46 (a subnormal, 46 * 2^-24),
+    -0x7FFF -> -0x7BFF (-65504), 24592 -> 23823 = 0x5D0F (256 * (1 + 271/1024))."""
+    block = pack_fields([(7, 5), (0x3FF, 10), (0, 10), (0, 10), (2, 9), (1, 1), (0x100, 9), (1, 1),
+                         (0, 9), (0, 1), (0, 3), (15, 4)] + [(0, 4)] * 14)
+    out = decompress("BPTC_RGB_FLOAT", block[None])[0]
+    assert out[0, 0].tolist() == [-46 * 2.0 ** -24, -65504.0, 0.0, 1.0]
+    assert out[0, 1].tolist() == [46 * 2.0 ** -24, 256 * (1 + 271 / 1024), 0.0, 1.0]
+    # the same bits as unsigned: w = 2047 and x = 1 are plain 11-bit values
+    unsigned = decompress("BPTC_RGB_UFLOAT", block[None])[0]
+    assert (unsigned[..., :3] >= 0).all()
+
+
+def test_bc6h_reserved_mode_is_zero():
+    block = np.zeros((1, 16), np.uint8)
+    block[0, 0] = 0x13                        # a reserved 5-bit mode
+    assert (decompress("BPTC_RGB_FLOAT", block)[0, ..., :3] == 0).all()
+
+
+def test_bc6h_mode_layouts_place_every_field_bit_once():
+    """Each mode's layout string covers exactly its header (82 bits for two subsets,
+    65 for one) and names every bit of every field once: mode bits, 5 partition bits,
+    the w endpoints at full precision and x/y/z at their delta precision."""
+    from layout.bptc import _BC6_MODES
+    for mode, (subsets, transformed, prec, deltas, text) in _BC6_MODES.items():
+        seen: dict[str, list[int]] = {}
+        for token in text.split():
+            name = token.rstrip("0123456789-")
+            lo, _, hi = token[len(name):].partition("-")
+            seen.setdefault(name, []).extend(range(int(lo), int(hi or lo) + 1))
+        assert sum(len(b) for b in seen.values()) == (82 if subsets == 2 else 65), hex(mode)
+        want = {"m": 2 if mode < 2 else 5}
+        if subsets == 2:
+            want["d"] = 5
+        for c, ch in enumerate("rgb"):
+            want[ch + "w"] = prec
+            for e in "xyz"[:2 * subsets - 1]:
+                want[ch + e] = deltas[c] if transformed else prec
+        assert {k: sorted(v) for k, v in seen.items()} == {k: list(range(n)) for k, n in want.items()}, hex(mode)

@@ -118,3 +118,19 @@ def test_bc7_sampled_in_a_draw_and_read_back():
     assert texels[0, :3].tolist() == [[1, 255, 129, 255], [255, 1, 129, 255], [136, 120, 129, 255]]
     assert texels[3, 4].tolist() == [107, 0, 129, 255] and texels[1, 4].tolist() == [2, 2, 131, 255]
     assert drawn.tolist() == texels.astype(np.int64).tolist()
+
+
+def test_bc6h_read_back_and_sampled():
+    from tests.layout.test_bptc import pack_fields
+    block = pack_fields([(3, 5), (0, 10), (0, 10), (0, 10), (1023, 10), (512, 10), (0, 10),
+                         (0, 3), (15, 4), (8, 4)] + [(0, 4)] * 13).tobytes()     # see tests/layout/test_bptc.py
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        assert E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, 4, 4, 0, 16, block)
+        expect(ctx, E.GL_NO_ERROR)
+        rgb = np.frombuffer(ctx.glGetTexImage(T2, 0, E.GL_RGB, E.GL_FLOAT), np.float32).reshape(4, 4, 3)
+        drawn = _draw_sampled(ctx, 4, 4, "vec4(t.r / 65504.0, t.g / 4.0, t.b, 1.0)")
+    assert rgb[0, :3].tolist() == [[0, 0, 0], [65504.0, 1 + 527 / 1024, 0], [2 * (1 + 479 / 1024),
+                                                                            2 ** -7 * (1 + 248 / 1024), 0]]
+    assert drawn[0, :2].tolist() == [[0, 0, 0, 255], [255, round((1 + 527 / 1024) / 4 * 255), 0, 255]]
