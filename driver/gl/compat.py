@@ -45,8 +45,10 @@ LEGACY_ATTRIBS = {"gl_Vertex": E.GL_VERTEX_ARRAY, "gl_Normal": E.GL_NORMAL_ARRAY
                   "gl_Color": E.GL_COLOR_ARRAY, "gl_SecondaryColor": E.GL_SECONDARY_COLOR_ARRAY,
                   "gl_FogCoord": E.GL_FOG_COORD_ARRAY,
                   **{f"gl_MultiTexCoord{i}": E.GL_TEXTURE_COORD_ARRAY for i in range(8)}}
-_MODES = {E.GL_MODELVIEW: 0, E.GL_PROJECTION: 1, E.GL_TEXTURE: 2}
-_DEPTHS = (32, 32, 10)
+# GL_MATRIXi_ARB: the program matrices of ARB_vertex_program (state.matrix.program[i])
+_MODES = {E.GL_MODELVIEW: 0, E.GL_PROJECTION: 1, E.GL_TEXTURE: 2,
+          **{getattr(E, f"GL_MATRIX{i}_ARB"): 3 + i for i in range(8)}}
+_DEPTHS = (32, 32, 10) + (8,) * 8
 
 
 def fixed_function_source(stage: str, texcoords: int) -> str:
@@ -73,7 +75,8 @@ def _identity():
 class CompatMixin:
     def _init_family(self) -> None:
         self.matrix_mode = E.GL_MODELVIEW
-        self.stacks = [[_identity()], [_identity()], [[_identity()] for _ in range(8)]]
+        self.stacks = [[_identity()], [_identity()], [[_identity()] for _ in range(8)]] + [
+            [_identity()] for _ in range(8)]
         self.current_color = (1.0, 1.0, 1.0, 1.0)
         self.current_secondary_color = (0.0, 0.0, 0.0, 1.0)
         self.current_normal = (0.0, 0.0, 1.0)
