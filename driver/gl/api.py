@@ -29,6 +29,12 @@ class Api:
         from driver.gl.extensions import glsl_extensions
         return glsl_extensions(self.es, self.core, self.version)
 
+    def has_extension(self, name: str) -> bool:
+        """Whether the context has the extension's functionality: listed, or
+        working as part of its core version (driver.gl.extensions)."""
+        from driver.gl.extensions import available
+        return name in available(self.es, self.core, self.version)
+
     @property
     def profile_mask(self) -> int:
         """GL_CONTEXT_PROFILE_MASK: core 0x1, compatibility 0x2 (GL 3.2+; 0 otherwise)."""

@@ -53,13 +53,6 @@ class BufferMixin:
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
         return self.buffers.gen(n)
 
-    def glCreateBuffers(self, n: int) -> list[int]:
-        check(self.api.gl(4, 5), E.GL_INVALID_OPERATION)
-        names = self.glGenBuffers(n)
-        for name in names:
-            self.buffers.get_or_create(name)
-        return names
-
     def glIsBuffer(self, name: int) -> bool:
         return self.buffers.get(name) is not None
 
@@ -175,7 +168,7 @@ class BufferMixin:
         buf.usage = usage
 
     def glBufferStorage(self, target: int, size: int, data, flags: int) -> None:
-        check(self.api.gl(4, 4), E.GL_INVALID_OPERATION)
+        check(self.api.has_extension("GL_ARB_buffer_storage"), E.GL_INVALID_OPERATION)
         buf = self._bound_buffer(target)
         check(size > 0, E.GL_INVALID_VALUE, "size must be positive")
         check(flags & ~STORAGE_BITS == 0, E.GL_INVALID_VALUE, "bad storage flags")

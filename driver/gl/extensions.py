@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 __all__ = ["DONE", "CORE", "STAGE", "MISSING", "EXTENSIONS", "Extension", "GL_VERSIONS",
-           "ES_VERSIONS", "advertised", "by_name", "glsl_extensions", "max_version",
+           "ES_VERSIONS", "advertised", "available", "by_name", "glsl_extensions", "max_version",
            "pending_features"]
 
 Version = tuple[int, int]
@@ -190,19 +190,19 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_viewport_array", _ANY, _GL32, _N, _N, CORE),
     _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, CORE),
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
-    _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_cull_distance", _ANY, _GL32, _N, _N, MISSING, glsl=True),
     _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, MISSING, glsl=True),
-    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_gl_spirv", _ANY, _GL32, _N, _N, STAGE),
     _x("GL_ARB_indirect_parameters", _ANY, _GL32, _N, _N, MISSING),
-    _x("GL_ARB_multi_bind", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_multi_bind", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_pipeline_statistics_query", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_polygon_offset_clamp", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_query_buffer_object", _ANY, _GL32, _N, _N, MISSING),
@@ -361,6 +361,14 @@ def advertised(es: bool, core: bool, version: Version) -> list[str]:
     its API and version."""
     return sorted(e.name for e in EXTENSIONS
                   if e.status is DONE and e.exposed_in(es, core, version))
+
+
+@functools.lru_cache(maxsize=None)
+def available(es: bool, core: bool, version: Version) -> frozenset[str]:
+    """Extensions whose functionality a context has: DONE or CORE lines
+    exposed in its API and version (entry points check this)."""
+    return frozenset(e.name for e in EXTENSIONS
+                     if e.status in (DONE, CORE) and e.exposed_in(es, core, version))
 
 
 @functools.lru_cache(maxsize=None)

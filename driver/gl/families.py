@@ -7,6 +7,7 @@ from driver.gl.clearquad import ClearQuadMixin
 from driver.gl.compat import CompatMixin
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
+from driver.gl.features import install as install_features
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin
 from driver.gl.desktop import DesktopMixin
@@ -25,6 +26,7 @@ __all__ = ["Context"]
 
 @install_dispatch
 @finish_context_class
+@install_features
 class Context(ARBProgramMixin, LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;

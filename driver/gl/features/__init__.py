@@ -1,0 +1,56 @@
+"""GL features as modules of functions, one module per feature (as Mesa's
+``src/mesa/main``: ``texstorage.c``, ``fbobject.c``, ...), instead of more
+mixins of the Context class.
+
+A feature module defines its entry points as plain functions of the context,
+named like the C functions and registered with ``@entry_point``::
+
+    @entry_point
+    def glClipControl(ctx, origin, depth): ...
+
+``install(cls)`` makes them methods of the final Context class before its GL
+error wrapping, so they behave as every other entry point: a ``GLError``
+raised inside is recorded and the call returns None.
+
+``call(ctx, name, *args)`` runs another entry point's implementation from
+inside a feature *without* its wrapping: its GLError propagates to the caller
+(so the outer entry point records it once), and display-list compilation or
+the begin/end dispatch do not see the inner call.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+
+__all__ = ["FEATURE_MODULES", "call", "entry_point", "install"]
+
+# The feature modules, imported when the Context class is built.
+FEATURE_MODULES = ("dsa", "multibind")
+
+_ENTRY_POINTS: dict[str, Callable] = {}
+
+
+def entry_point(fn: Callable) -> Callable:
+    """Register `fn` as the GL entry point of its name."""
+    assert fn.__name__.startswith("gl"), fn.__name__
+    assert fn.__name__ not in _ENTRY_POINTS, f"{fn.__name__} is defined twice"
+    _ENTRY_POINTS[fn.__name__] = fn
+    return fn
+
+
+def install(cls):
+    """Class decorator: add every feature entry point to `cls` (an entry point
+    the class already has is an error: one implementation per entry point)."""
+    for mod in FEATURE_MODULES:
+        importlib.import_module(f"{__name__}.{mod}")
+    for name, fn in _ENTRY_POINTS.items():
+        assert not hasattr(cls, name), f"{name} is implemented twice (class and feature module)"
+        setattr(cls, name, fn)
+    return cls
+
+
+def call(ctx, name: str, *args):
+    """Run the implementation of entry point `name` unwrapped (see module doc)."""
+    return inspect.unwrap(getattr(type(ctx), name))(ctx, *args)
