@@ -39,7 +39,7 @@ from compiler.ir import ArrayType, VecType
 from .program import ParamBinding, Program
 
 __all__ = ["ARBShader", "interface_source", "arb_front_half", "env_uniform", "local_uniform",
-           "sampler_uniform", "attrib_name"]
+           "program_matrix_uniform", "sampler_uniform", "attrib_name"]
 _VEC4 = VecType("float", 32, 4)
 _INT = VecType("int", 32, 1)
 
@@ -59,6 +59,14 @@ def env_uniform(target: str) -> str:
 
 def local_uniform(target: str) -> str:
     return f"shimgl_{target.capitalize()}ProgramLocal"
+
+
+def program_matrix_uniform(target: str) -> str:
+    """The uniform array of the program-matrix rows (state.matrix.program[n]...)
+    a program of ``target`` reads: element k is row ``rows[k] = (n, modifier,
+    row)`` of ``ARBShader.interface.matrix_rows`` (the compatibility state block
+    has no program matrices; the driver writes these rows)."""
+    return f"shimgl_{target.capitalize()}ProgramMatrixRows"
 
 
 def sampler_uniform(unit: int) -> str:
@@ -134,9 +142,6 @@ def _state_expr(state: tuple) -> str:
         return "vec4(gl_DepthRange.near, gl_DepthRange.far, gl_DepthRange.diff, 1.0)"
     if kind == "matrix":
         _k, name, index, modifier, row = state
-        if name == "program":
-            # GL_MATRIXi_ARB program matrices are not kept by the legacy state: identity
-            return "vec4(" + ", ".join("1.0" if c == row else "0.0" for c in range(4)) + ")"
         m = _MATRICES[name] + _MODIFIERS[modifier]
         if name == "texture":
             m += f"[{index}]"
@@ -166,6 +171,14 @@ class _Interface:
         env = [e.index for a in prog.params.values() for e in a.elements if e.kind == "env"]
         local = [e.index for a in prog.params.values() for e in a.elements if e.kind == "local"]
         env_name, local_name = env_uniform(prog.target), local_uniform(prog.target)
+        self.matrix_rows: list[tuple] = []       # (program matrix, modifier, row) per element
+        for a in prog.params.values():
+            for e in a.elements:
+                if e.kind == "state" and e.state[:2] == ("matrix", "program") and e.state[2:] not in \
+                        self.matrix_rows:
+                    self.matrix_rows.append(e.state[2:])
+        if self.matrix_rows:
+            decls.append(f"uniform vec4 {program_matrix_uniform(prog.target)}[{len(self.matrix_rows)}];")
         if env:
             decls.append(f"uniform vec4 {env_name}[{max(env) + 1}];")
         if local:
@@ -196,6 +209,9 @@ class _Interface:
                 decls.append(f"vec4 {name};")
                 src = {"env": lambda: f"{env_name}[{e.index}]",
                        "local": lambda: f"{local_name}[{e.index}]"}.get(e.kind)
+                if e.kind == "state" and e.state[:2] == ("matrix", "program"):
+                    k = self.matrix_rows.index(e.state[2:])
+                    src = lambda k=k: f"{program_matrix_uniform(prog.target)}[{k}]"     # noqa: E731
                 body.append(f"{name} = {src() if src else _state_expr(e.state)};")
                 self.params[e] = name
         for binding in sorted(prog.outputs):

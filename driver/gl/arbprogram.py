@@ -26,8 +26,11 @@ import struct
 from dataclasses import dataclass, field
 
 from compiler.arb import ARBProgramError, Limits, parse_program
-from compiler.arb.to_ir import ARBShader, attrib_name, env_uniform, local_uniform
+import numpy as np
+
+from compiler.arb.to_ir import ARBShader, attrib_name, env_uniform, local_uniform, program_matrix_uniform
 from driver.gl import enums as E
+from driver.gl.compat import _DEPTHS as _MATRIX_STACK_DEPTHS
 from driver.gl.errors import GLError, check, check_enum
 
 __all__ = ["ARBProgramMixin", "ARBProgramObject", "ARB_LIMITS"]
@@ -283,7 +286,16 @@ class ARBProgramMixin:
     def _legacy_get_entries(self) -> dict:
         t = super()._legacy_get_entries()
         if self.api.compat:
-            t[E.GL_PROGRAM_ERROR_POSITION_ARB] = lambda c: c._arb_error_position
+            t.update({
+                E.GL_PROGRAM_ERROR_POSITION_ARB: lambda c: c._arb_error_position,
+                E.GL_MAX_PROGRAM_MATRICES_ARB: lambda c: len(c.stacks) - 3,     # after MODELVIEW/PROJECTION/TEXTURE
+                E.GL_MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB: lambda c: _MATRIX_STACK_DEPTHS[3],
+                E.GL_CURRENT_MATRIX_ARB: lambda c: tuple(c._stack()[-1].T.ravel()),
+                E.GL_TRANSPOSE_CURRENT_MATRIX_ARB: lambda c: tuple(c._stack()[-1].ravel()),
+                E.GL_CURRENT_MATRIX_STACK_DEPTH_ARB: lambda c: len(c._stack()),
+                E.GL_VERTEX_PROGRAM_ARB: lambda c: E.GL_VERTEX_PROGRAM_ARB in c.state.enabled,
+                E.GL_FRAGMENT_PROGRAM_ARB: lambda c: E.GL_FRAGMENT_PROGRAM_ARB in c.state.enabled,
+            })
         return t
 
     def glGetString(self, name: int) -> str:
@@ -380,14 +392,27 @@ class ARBProgramMixin:
         prog.arb_objects = tuple(active.values())
         return prog
 
+    def _arb_matrix_row(self, n: int, modifier: str, row: int) -> tuple:
+        """Row ``row`` of program matrix ``n`` (GL_MATRIXn_ARB's stack top) after
+        ``modifier`` ("", "inverse", "transpose", "invtrans")."""
+        m = self.stacks[3 + n][-1]
+        if modifier in ("inverse", "invtrans"):
+            m = np.linalg.inv(m) if abs(np.linalg.det(m)) > 1e-30 else np.zeros((4, 4))
+        if modifier in ("transpose", "invtrans"):
+            m = m.T
+        return tuple(float(x) for x in m[row])
+
     def _arb_upload_parameters(self, prog, active: dict) -> None:
-        """program.env / program.local of each ARB stage into the default block."""
+        """program.env / program.local and the program-matrix rows of each ARB
+        stage into the default block."""
         ls = prog.linked_state
         for stage, obj in active.items():
             env, local = self._arb_env[_target_of(stage)], obj.local
+            rows = {k: self._arb_matrix_row(*r) for k, r in enumerate(obj.shader.interface.matrix_rows)}
             for u in ls.uniforms:
                 base = u.name.split("[")[0]
-                table = env if base == env_uniform(stage) else local if base == local_uniform(stage) else None
+                table = env if base == env_uniform(stage) else local if base == local_uniform(stage) else \
+                    rows if base == program_matrix_uniform(stage) else None
                 if table is None:
                     continue
                 first = int(u.name[len(base) + 1:-1]) if u.name != base else 0

@@ -178,3 +178,19 @@ def test_draw_binds_the_arb_stage_and_its_parameters(compat):
     assert c._program_for_draw() is prog
     load(c, FP, FP_TEXT)
     assert c._program_for_draw() is not prog
+
+
+def test_program_matrices(compat):
+    c = compat
+    assert c.glGetIntegerv(E.GL_MAX_PROGRAM_MATRICES_ARB)[0] >= 8
+    assert c.glGetIntegerv(E.GL_MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB)[0] >= 1
+    c.glMatrixMode(E.GL_MATRIX2_ARB)
+    c.glTranslatef(1, 2, 3)
+    c.glPushMatrix()
+    assert c.glGetIntegerv(E.GL_CURRENT_MATRIX_STACK_DEPTH_ARB) == [2]
+    m = c.glGetFloatv(E.GL_CURRENT_MATRIX_ARB)
+    assert m[12:15] == [1, 2, 3]                                        # column-major
+    assert c.glGetFloatv(E.GL_TRANSPOSE_CURRENT_MATRIX_ARB)[3] == 1
+    assert c.glGetIntegerv(E.GL_MATRIX_MODE) == [E.GL_MATRIX2_ARB]
+    c.glMatrixMode(E.GL_MODELVIEW)
+    assert c.glGetFloatv(E.GL_MODELVIEW_MATRIX)[12:15] == [0, 0, 0]

@@ -177,3 +177,25 @@ END
     f = 1 - s
     want = np.stack([f, np.zeros(8), 1 - f], -1)
     assert np.abs(px[8, 4:12, :3] - want * 255).max() <= 2, px[8, 4:12]
+
+
+def test_program_matrix_rows_and_inverse(ctx):
+    c = ctx
+    load(c, VP, 10, b"""!!ARBvp1.0
+PARAM m[4] = { state.matrix.program[3].row[0..3] };
+PARAM inv = state.matrix.program[3].inverse.row[0];
+DP4 result.position.x, m[0], vertex.position;
+DP4 result.position.y, m[1], vertex.position;
+DP4 result.position.z, m[2], vertex.position;
+DP4 result.position.w, m[3], vertex.position;
+MOV result.color, inv;
+END
+""")
+    c.glMatrixMode(E.GL_MATRIX3_ARB)
+    c.glLoadIdentity()
+    c.glScalef(0.5, 0.5, 1.0)           # the quad shrinks to the middle; inverse row 0 = (2, 0, 0, 0)
+    c.glMatrixMode(E.GL_MODELVIEW)
+    quad(c, texcoords=False)
+    px = pixels(c)
+    assert (px[4:12, 4:12] == [255, 0, 0, 0]).all(), px[8, 8]
+    assert (px[:4] == [0, 0, 0, 255]).all()
