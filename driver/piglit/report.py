@@ -15,23 +15,63 @@ from pathlib import Path
 
 from .runner import Outcome
 
-__all__ = ["RESULTS", "summarise", "write_results", "write_summary"]
+__all__ = ["RESULTS", "merge_results", "read_results", "summarise", "write_results", "write_summary"]
 
 RESULTS = ("pass", "fail", "skip", "warn", "crash", "timeout")
 _BAD = ("fail", "crash", "timeout")
 
 
-def write_results(outcomes: list[Outcome], out_dir: Path) -> tuple[Path, Path]:
+def write_results(outcomes: list[Outcome], out_dir: Path, meta: dict | None = None) -> tuple[Path, Path]:
+    """results.json (one row per outcome; ``meta``, e.g. the run's title and
+    shard, in run.json beside it) and results.csv."""
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = [o.row() for o in outcomes]
     j = out_dir / "results.json"
     j.write_text(json.dumps(rows, indent=1) + "\n")
+    if meta is not None:
+        (out_dir / "run.json").write_text(json.dumps(meta, indent=1) + "\n")
     c = out_dir / "results.csv"
     with c.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["path"])
         w.writeheader()
         w.writerows(rows)
     return j, c
+
+
+def read_results(out_dir: Path) -> tuple[list[Outcome], dict]:
+    """The outcomes of one output directory and its run metadata ({} when absent)."""
+    rows = json.loads((Path(out_dir) / "results.json").read_text())
+    fields = set(Outcome.__dataclass_fields__)
+    outcomes = [Outcome(**{k: v for k, v in row.items() if k in fields}) for row in rows]
+    meta_path = Path(out_dir) / "run.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    return outcomes, meta
+
+
+def merge_results(out_dirs: list[Path]) -> tuple[list[Outcome], dict]:
+    """The outcomes of several runs (shards of one run) as one, sorted by
+    (path, driver). A (test, driver) present twice is an error unless both
+    outcomes agree on the result (a shard given twice). The metadata is the
+    first run's with the shard removed and the runs' seconds summed."""
+    by_key: dict[tuple[str, str], Outcome] = {}
+    meta: dict = {}
+    seconds = 0.0
+    for d in out_dirs:
+        outcomes, m = read_results(d)
+        if not meta:
+            meta = dict(m)
+            if m.get("title"):
+                meta["title"] = m["title"].split(" [shard")[0]
+        seconds += float(m.get("seconds") or 0)
+        for o in outcomes:
+            key = (o.path, o.driver)
+            if key in by_key and by_key[key].result != o.result:
+                raise ValueError(f"{o.path} on {o.driver} is {by_key[key].result} in one result set "
+                                 f"and {o.result} in {d}")
+            by_key[key] = o
+    meta.pop("shard", None)
+    meta["seconds"] = round(seconds, 1)
+    return [by_key[k] for k in sorted(by_key)], meta
 
 
 def _group(path: str) -> str:

@@ -1,7 +1,9 @@
 """Run piglit binaries in parallel with per-test timeouts and a progress bar.
 
 Each test is one process (`bin/<binary> <args>`), as piglit's own framework
-runs them. Its status is read as piglit reads it: the last
+runs them; or, with `isolation=False` (piglit's `--process-isolation false`),
+shader_runner tests of one binary and directory run many to a process
+(`shader_runner A B C ... -auto -fbo -report-subtests`, see `run_batch`). Its status is read as piglit reads it: the last
 `PIGLIT: {"result": ...}` line of stdout; a process killed by a signal or
 ending with no result line is a `crash`; a process still running at the
 timeout is killed (with its process group) and is a `timeout`; `pass` with a
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from .tests import PiglitTest
 
-__all__ = ["Outcome", "classify", "driver_environment", "run_tests"]
+__all__ = ["Outcome", "batches", "classify", "driver_environment", "run_batch", "run_tests"]
 
 _RESULT_RE = re.compile(r"^PIGLIT:\s*(\{.*\})\s*$", re.M)
 
@@ -93,6 +95,8 @@ def driver_environment(driver: str, base: dict | None = None) -> dict:
 
 
 def run_one(root: Path, test: PiglitTest, driver: str, env: dict, timeout_s: float) -> Outcome:
+    if test.skip:
+        return Outcome(test.path, driver, "skip", 0.0, None, test.skip, test.binary)
     argv = [str(root / "bin" / test.binary), *test.args]
     t0 = time.perf_counter()
     timed_out = False
@@ -148,17 +152,138 @@ class _Progress:
         self.stream.flush()
 
 
+_SUBTEST_START = re.compile(r"^PIGLIT TEST:\s*(\d+)\s*-")
+_SUBTEST_RESULT = re.compile(r'^PIGLIT:\s*\{\s*"subtest"\s*:\s*\{\s*"(.*)"\s*:\s*"(\w+)"\s*\}\s*\}')
+_BATCHABLE = ("shader_runner", "shader_runner_gles2", "shader_runner_gles3")
+
+
+def _batchable(test: PiglitTest) -> bool:
+    return (not test.skip and test.binary in _BATCHABLE and len(test.args) == 3
+            and test.args[0].endswith(".shader_test") and test.args[1:] == ("-auto", "-fbo"))
+
+
+def batches(tests: list[PiglitTest], size: int) -> list[list[PiglitTest]]:
+    """Units of work for a run without process isolation: shader_runner tests
+    of the same binary and directory in groups of at most ``size`` (piglit's
+    no-isolation lists group them the same way: tests of one directory share
+    their requirements); every other test alone."""
+    groups: dict[tuple[str, str], list[PiglitTest]] = {}
+    out: list[list[PiglitTest]] = []
+    for t in tests:
+        if size > 1 and _batchable(t):
+            groups.setdefault((t.binary, str(Path(t.args[0]).parent)), []).append(t)
+        else:
+            out.append([t])
+    for group in groups.values():
+        out += [group[i:i + size] for i in range(0, len(group), size)]
+    return out
+
+
+def _read_lines(stream, sink: "queue.Queue") -> None:
+    for line in stream:
+        sink.put(line)
+    sink.put(None)
+
+
+def run_batch(root: Path, tests: list[PiglitTest], driver: str, env: dict,
+              timeout_s: float) -> list[Outcome]:
+    """Run shader_runner tests of one binary in one process, piglit's
+    no-isolation protocol: ``-report-subtests`` prints ``PIGLIT TEST: i - name``
+    before test i and ``PIGLIT: {"subtest": {"name": "result"}}`` after it. When
+    the process ends early (a test skipped, failed fatally or crashed) or a test
+    runs past ``timeout_s``, that test gets skip (the process's last line says
+    skip), fail (exit status > 0), crash or timeout, and the runner resumes with a
+    new process at the next test, as piglit does. Each test's time is the time
+    between its start marker and its result."""
+    import queue
+    import threading
+
+    if len(tests) == 1:
+        return [run_one(root, tests[0], driver, env, timeout_s)]
+    outcomes: list[Outcome] = []
+    pending = list(tests)
+    while pending:
+        argv = [str(root / "bin" / pending[0].binary), *(t.args[0] for t in pending),
+                "-auto", "-fbo", "-report-subtests"]
+        try:
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                                    cwd=str(root), start_new_session=True, text=True, errors="replace")
+        except OSError as e:
+            return outcomes + [Outcome(t.path, driver, "crash", 0.0, None, f"cannot start {argv[0]}: {e}",
+                                       t.binary) for t in pending]
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=_read_lines, args=(proc.stdout, lines), daemon=True).start()
+        current, started, log, results = -1, time.perf_counter(), [], {}
+        timed_out = False
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, started + timeout_s - time.perf_counter()))
+            except queue.Empty:
+                timed_out = True
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                break
+            if line is None:
+                break
+            m = _SUBTEST_START.match(line)
+            if m:
+                index = int(m.group(1)) - 1
+                if index != current and index not in results:
+                    current, started, log = index, time.perf_counter(), []
+                continue
+            m = _SUBTEST_RESULT.match(line)
+            if m and 0 <= current < len(pending) and current not in results:
+                results[current] = (m.group(2), time.perf_counter() - started, log)
+                continue
+            log.append(line)
+        proc.wait()
+        done = 0
+        for i, t in enumerate(pending):
+            if i not in results:
+                break
+            status, dt, out = results[i]
+            outcomes.append(Outcome(t.path, driver, status, round(dt, 3), 0,
+                                    _message("".join(out), "", status), t.binary))
+            done = i + 1
+        if done == len(pending):
+            break
+        # the process stopped during test `done` (or before starting it)
+        t = pending[done]
+        text = "".join(log)
+        if timed_out:
+            status, msg = "timeout", f"timed out after {timeout_s:g} s"
+        else:
+            last = _RESULT_RE.findall(text)
+            if last and '"skip"' in last[-1]:
+                status = "skip"
+            elif proc.returncode is not None and proc.returncode > 0:
+                status = "fail"
+            else:
+                status = "crash"
+            msg = _message(text, "", status)
+        outcomes.append(Outcome(t.path, driver, status, round(time.perf_counter() - started, 3),
+                                proc.returncode, msg, t.binary))
+        pending = pending[done + 1:]
+    return outcomes
+
+
 def run_tests(root: Path, tests: list[PiglitTest], driver: str, jobs: int = 2, timeout_s: float = 60.0,
-              progress: bool = True, env: dict | None = None) -> list[Outcome]:
-    """Run every test on `driver`; outcomes come back in the order of `tests`."""
+              progress: bool = True, env: dict | None = None, isolation: bool = True,
+              batch_size: int = 64) -> list[Outcome]:
+    """Run every test on `driver`; outcomes come back in the order of `tests`.
+    `isolation=False`: shader_runner tests run up to `batch_size` to a process."""
     env = driver_environment(driver) if env is None else env
     bar = _Progress(len(tests), driver) if progress else None
+    index = {t.path: i for i, t in enumerate(tests)}
+    units = batches(tests, batch_size if not isolation else 1)
     results: dict[int, Outcome] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futs = {pool.submit(run_one, root, t, driver, env, timeout_s): i for i, t in enumerate(tests)}
+        futs = [pool.submit(run_batch, root, unit, driver, env, timeout_s) for unit in units]
         for fut in as_completed(futs):
-            o = fut.result()
-            results[futs[fut]] = o
-            if bar:
-                bar.update(o)
+            for o in fut.result():
+                results[index[o.path]] = o
+                if bar:
+                    bar.update(o)
     return [results[i] for i in range(len(tests))]

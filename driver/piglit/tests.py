@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["TIERS", "PiglitTest", "command_for", "find_piglit", "load_list", "out_of_scope", "sample", "tier_tests"]
+__all__ = ["TIERS", "PiglitTest", "command_for", "find_piglit", "load_list", "out_of_scope", "sample", "shard",
+           "tier_tests"]
 
 PIGLIT_DIRS = ("/usr/lib/x86_64-linux-gnu/piglit", "/usr/lib/piglit", "/usr/local/lib/piglit",
                "/usr/share/piglit")
@@ -51,10 +52,13 @@ PARSER_SUFFIXES = (".vert", ".frag", ".geom", ".tesc", ".tese", ".comp")
 
 @dataclass(frozen=True)
 class PiglitTest:
-    """One test: `path` relative to the piglit root; `argv` without the root-relative bin prefix."""
+    """One test: `path` relative to the piglit root (profile tests: the piglit
+    name with `@` as `/`); `argv` without the root-relative bin prefix; `skip`:
+    why it is a skip without running (a platform it does not run on), or ""."""
     path: str
     binary: str
     args: tuple[str, ...]
+    skip: str = ""
 
     @property
     def group(self) -> str:
@@ -215,3 +219,13 @@ def sample(tests: list[PiglitTest], n: int | None) -> list[PiglitTest]:
         return tests
     tests = sorted(tests, key=lambda t: t.path)
     return [tests[(k * len(tests)) // n] for k in range(n)]
+
+
+def shard(tests: list[PiglitTest], index: int, count: int) -> list[PiglitTest]:
+    """Shard ``index`` (1-based) of ``count``: every count-th test of the list
+    sorted by path, starting at the index-th, as Mesa CI splits a suite across
+    machines. Deterministic; the shards are disjoint and together the whole list."""
+    if count < 1 or not 1 <= index <= count:
+        raise ValueError(f"shard {index}/{count}: need 1 <= I <= N")
+    ordered = sorted(tests, key=lambda t: t.path)
+    return ordered[index - 1::count]

@@ -1,0 +1,133 @@
+"""piglit's installed test profiles (``tests/<name>.xml.gz``) as lists of tests.
+
+piglit ships each profile it can run as an XML list: one ``<Test>`` per test,
+with its type, its name (``spec@arb_foo@bar``) and options (``command``, a
+Python list literal; ``run_concurrent``; ``require_platforms`` /
+``exclude_platforms``). This module reads those lists (pure file work, no GL)
+and turns each test into the command piglit itself would run, for a headless
+run on ``surfaceless_egl``:
+
+- ``gl`` (C API tests): ``bin/<command> -auto -fbo``. piglit adds ``-fbo`` only
+  to tests it runs concurrently; here every test gets it, because the
+  surfaceless platform has no window-system framebuffer to fall back to.
+- ``gl_builtin`` (built-in constants): the list file argument is under ``tests/``.
+- ``shader`` (shader_runner): the file is under the root; ``-auto -fbo``.
+- ``glsl_parser``: the command as listed.
+
+A test whose ``require_platforms`` lacks ``surfaceless_egl`` or whose
+``exclude_platforms`` names it is a skip, without running (as piglit does).
+
+Profiles: every installed ``*.xml.gz`` by its name (``opengl``, ``quick_gl``,
+``shader``, ``quick_shader``, ``glslparser``, ``llvmpipe_gl``, ``sanity``, ...)
+and ``gpu``, which piglit builds in Python and does not install: the quick
+profiles minus the compiler tests (GLSL parser, ARB assembly parser), i.e.
+``quick_gl`` + ``quick_shader`` without ``asmparsertest``,
+``spec@arb_vertex_program`` and ``spec@arb_fragment_program``.
+
+A test's ``path`` is its piglit name with ``@`` written as ``/``, so reports
+group profile tests by directory as they group tier tests."""
+
+from __future__ import annotations
+
+import ast
+import gzip
+from pathlib import Path
+from xml.etree import ElementTree
+
+from .tests import PiglitTest
+
+__all__ = ["PLATFORM", "available_profiles", "profile_tests"]
+
+PLATFORM = "surfaceless_egl"
+#: profiles piglit composes in Python rather than installing: name -> (parts, name prefixes left out)
+COMPOSED = {
+    "gpu": (("quick_gl", "quick_shader"),
+            ("asmparsertest", "spec@arb_vertex_program", "spec@arb_fragment_program")),
+}
+
+
+def _lists_dir(root: Path) -> Path:
+    return root / "tests"
+
+
+def available_profiles(root: Path) -> list[str]:
+    """Names of the profiles this piglit install can run (installed lists plus composed ones)."""
+    names = sorted(p.name[:-len(".xml.gz")] for p in _lists_dir(root).glob("*.xml.gz"))
+    for name, (parts, _) in COMPOSED.items():
+        if all(p in names for p in parts):
+            names.append(name)
+    return sorted(names)
+
+
+def _options(test: ElementTree.Element) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for opt in test.findall("option"):
+        name, value = opt.get("name"), opt.get("value")
+        if name is None or value is None:
+            continue
+        try:
+            out[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[name] = value
+    return out
+
+
+def _skip_reason(opts: dict) -> str:
+    required = opts.get("require_platforms") or ()
+    excluded = opts.get("exclude_platforms") or ()
+    if required and PLATFORM not in required:
+        return f"needs one of the platforms {', '.join(required)} (this run: {PLATFORM})"
+    if PLATFORM in excluded:
+        return f"excluded on {PLATFORM}"
+    return ""
+
+
+def _command(root: Path, kind: str, opts: dict) -> tuple[str, tuple[str, ...]] | None:
+    command = opts.get("command")
+    if not isinstance(command, (list, tuple)) or not command:
+        return None
+    binary, args = str(command[0]), [str(a) for a in command[1:]]
+    if kind == "gl":
+        args = [a for a in args if a not in ("-auto", "-fbo")] + ["-auto", "-fbo"]
+    elif kind == "gl_builtin":
+        if args:
+            args[0] = str(root / "tests" / args[0])
+    elif kind == "shader":
+        args = [str(root / a) if a.endswith(".shader_test") else a for a in args
+                if a not in ("-auto", "-fbo")] + ["-auto", "-fbo"]
+    elif kind == "glsl_parser":
+        args = [str(root / a) if a.endswith((".vert", ".frag", ".geom", ".tesc", ".tese", ".comp"))
+                else a for a in args]
+    else:
+        return None
+    return binary, tuple(args)
+
+
+def _read(root: Path, name: str) -> list[PiglitTest]:
+    path = _lists_dir(root) / f"{name}.xml.gz"
+    with gzip.open(path) as f:
+        tree = ElementTree.parse(f)
+    tests = []
+    for t in tree.getroot().iter("Test"):
+        kind, test_name = t.get("type", ""), t.get("name", "")
+        opts = _options(t)
+        cmd = _command(root, kind, opts)
+        if cmd is None or not test_name:
+            continue
+        tests.append(PiglitTest(test_name.replace("@", "/"), cmd[0], cmd[1], skip=_skip_reason(opts)))
+    return tests
+
+
+def profile_tests(root: Path, name: str) -> list[PiglitTest]:
+    """The tests of profile ``name``, sorted by path (ValueError for an unknown profile)."""
+    if name in COMPOSED:
+        parts, dropped = COMPOSED[name]
+        prefixes = tuple(p.replace("@", "/").lower() for p in dropped)
+        tests = [t for part in parts for t in _read(root, part)
+                 if not t.path.lower().startswith(prefixes)]
+    elif (_lists_dir(root) / f"{name}.xml.gz").exists():
+        tests = _read(root, name)
+    else:
+        raise ValueError(f"no piglit profile {name!r} (available: {', '.join(available_profiles(root))})")
+    unique = {t.path: t for t in tests}
+    return [unique[p] for p in sorted(unique)]
