@@ -199,3 +199,21 @@ END
     px = pixels(c)
     assert (px[4:12, 4:12] == [255, 0, 0, 0]).all(), px[8, 8]
     assert (px[:4] == [0, 0, 0, 255]).all()
+
+
+@pytest.mark.parametrize("two_side, want", [(False, [255, 0, 0, 255]), (True, [0, 255, 0, 255])])
+def test_back_colour_with_vertex_program_two_side(ctx, two_side, want):
+    c = ctx
+    load(c, VP, 11, b"""!!ARBvp1.0
+MOV result.position, vertex.position;
+MOV result.color.front, {1, 0, 0, 1};
+MOV result.color.back, {0, 1, 0, 1};
+END
+""")
+    if two_side:
+        c.glEnable(E.GL_VERTEX_PROGRAM_TWO_SIDE)
+    c.glBegin(E.GL_QUADS)                     # clockwise: a back face
+    for x, y in ((-1, -1), (-1, 1), (1, 1), (1, -1)):
+        c.glVertex2f(x, y)
+    c.glEnd()
+    assert (pixels(c) == want).all(), pixels(c)[0, 0]
