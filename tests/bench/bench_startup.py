@@ -1,0 +1,129 @@
+"""Start-up: the CPU time of a whole short GL process on shimgl and on Mesa's
+llvmpipe, measured interleaved in the same run, as ratios.
+
+Three programs, each a separate process as piglit runs them:
+- a trivial EGL program (tests/driver/abi/c/egl_glvnd.c: surfaceless display,
+  pbuffer, desktop GL context, one clear, one glReadPixels), built here with cc;
+- one piglit shader_runner test (two shaders, a draw, a probe);
+- one piglit C API test.
+shimgl's shader cache is warm (one unmeasured run first, cache in a folder of
+this benchmark), as Mesa's would be. CPU time is user + system of the process
+and its threads (``os.wait4``), the median of ``ROUNDS`` runs per driver, the
+drivers alternating. Also the import budget: the CPU time of a Python process
+that only imports what the C ABI loads before a program's first call, and the
+number of modules (``python -X importtime`` shows where it goes).
+
+Rows are skipped with the reason when cc, piglit, llvmpipe or the ABI are missing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUNDS = int(os.environ.get("SHIMGL_BENCH_STARTUP_ROUNDS", "5"))
+SHADER_TEST = "tests/spec/glsl-1.10/execution/fs-bool-less-compare-true.shader_test"
+C_API_TEST = ("glsl-routing", "-auto", "-fbo")
+#: what the C ABI imports before the first call returns (the library's init code)
+ABI_IMPORTS = "import driver.abi.runtime, driver.abi.egl, driver.abi.marshal, driver.abi._commands"
+
+
+def _cpu_s(argv, env, cwd=None) -> tuple[float, str]:
+    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = proc.stdout.read()
+    _, _, usage = os.wait4(proc.pid, 0)
+    return usage.ru_utime + usage.ru_stime, out.decode(errors="replace")
+
+
+def _environments(cache_dir: str) -> tuple[dict, dict] | str:
+    from driver.abi.paths import environment, missing_reason
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("__EGL_VENDOR_LIBRARY_FILENAMES", "LD_LIBRARY_PATH", "PYOPENGL_PLATFORM")}
+    base["PIGLIT_PLATFORM"] = "surfaceless_egl"
+    extra = environment(dict(base))
+    if extra is None:
+        return f"the shimgl C ABI is missing: {missing_reason()}"
+    shimgl = {**base, **extra, "SHIMGL_SHADER_CACHE_DIR": cache_dir}
+    shimgl.pop("SHIMGL_SHADER_CACHE_DISABLE", None)
+    llvmpipe = {**base, "GALLIUM_DRIVER": "llvmpipe"}
+    return shimgl, llvmpipe
+
+
+def _programs(tmp: Path) -> list[tuple[str, list[str] | None, str | None, str]]:
+    """(name, argv or None, cwd, why it is missing)."""
+    from driver.piglit import find_piglit
+    out = []
+    cc = shutil.which("cc") or shutil.which("gcc")
+    exe = tmp / "egl_glvnd"
+    if cc and subprocess.run([cc, "-O1", "-o", str(exe), str(ROOT / "tests/driver/abi/c/egl_glvnd.c"),
+                              "-lEGL", "-lGL", "-lpthread"], capture_output=True).returncode == 0:
+        out.append(("trivial EGL program (clear + readback)", [str(exe), "gl"], None, ""))
+    else:
+        out.append(("trivial EGL program (clear + readback)", None, None, "no C compiler or EGL/GL headers"))
+    piglit = find_piglit()
+    if piglit is None:
+        why = "piglit is not installed"
+        out += [("piglit shader_runner test", None, None, why), ("piglit C API test", None, None, why)]
+    else:
+        out.append((f"piglit shader_runner {Path(SHADER_TEST).stem}",
+                    [str(piglit / "bin/shader_runner"), str(piglit / SHADER_TEST), "-auto", "-fbo"],
+                    str(piglit), ""))
+        out.append((f"piglit C API {C_API_TEST[0]}", [str(piglit / "bin" / C_API_TEST[0]), *C_API_TEST[1:]],
+                    str(piglit), ""))
+    return out
+
+
+def _ok(name: str, output: str) -> bool:
+    return output.rstrip().endswith("OK") if "EGL" in name else '"pass"' in output
+
+
+def _import_ms() -> tuple[float, int]:
+    """CPU ms of a Python process doing only the C ABI's imports, and how many modules it loads."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    code = ABI_IMPORTS + "; import sys; print(len(sys.modules))"
+    cpu, out = _cpu_s([sys.executable, "-c", code], env, str(ROOT))
+    try:
+        modules = int(out.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        modules = -1
+    return cpu * 1000, modules
+
+
+def run() -> list[tuple[str, float, str]]:
+    rows: list[tuple[str, float, str]] = []
+    ms, modules = min((_import_ms() for _ in range(3)), key=lambda r: r[0])
+    rows.append(("start-up: python importing the C ABI's Python side", ms,
+                 f"CPU, best of 3; {modules} modules loaded"))
+    with tempfile.TemporaryDirectory(prefix="shimgl-bench-startup-") as tmp:
+        envs = _environments(str(Path(tmp) / "cache"))
+        if isinstance(envs, str):
+            return rows + [("start-up: shimgl vs llvmpipe", float("nan"), f"skipped: {envs}")]
+        shimgl, llvmpipe = envs
+        if not Path("/usr/share/glvnd/egl_vendor.d/50_mesa.json").exists():
+            return rows + [("start-up: shimgl vs llvmpipe", float("nan"), "skipped: Mesa's EGL is not installed")]
+        for name, argv, cwd, why in _programs(Path(tmp)):
+            if argv is None:
+                rows.append((f"start-up CPU: {name}", float("nan"), f"skipped: {why}"))
+                continue
+            _, warm = _cpu_s(argv, shimgl, cwd)           # fills the shader cache; not measured
+            times: dict[str, list[float]] = {"shimgl": [], "llvmpipe": []}
+            outputs = {}
+            for _ in range(ROUNDS):
+                for driver, env in (("llvmpipe", llvmpipe), ("shimgl", shimgl)):
+                    cpu, outputs[driver] = _cpu_s(argv, env, cwd)
+                    times[driver].append(cpu)
+            s, ll = statistics.median(times["shimgl"]), statistics.median(times["llvmpipe"])
+            status = "" if _ok(name, outputs["shimgl"]) else " (shimgl did not pass)"
+            rows.append((f"start-up CPU: {name}, shimgl", s * 1000,
+                         f"llvmpipe {ll * 1000:.0f} ms; ratio {s / ll:.1f}x (target <= 2x){status}"))
+    return rows
+
+
+if __name__ == "__main__":
+    for what, ms, note in run():
+        print(f"{what:<60} {ms:>10.2f}  {note}")
