@@ -45,12 +45,11 @@ static inline uint64_t sx(uint64_t v, int n) {   /* sign-extend the low n bits *
 
 /* ---- float ALU (binary32) ---- */
 static inline float quiet(float x) { return fb(bf(x) | 0x00400000u); }
-/* r = a op b computed by the FPU; a NaN result takes x86's NaN: a's, else b's, quieted */
+/* r = a op b computed by the FPU; a NaN result takes x86's NaN: a's, else b's, quieted
+   (written as selects, not branches, so lane loops vectorise) */
 static inline float nan2(float r, float a, float b) {
-    if (r == r) return r;
-    if (a != a) return quiet(a);
-    if (b != b) return quiet(b);
-    return r;
+    const float q = a != a ? quiet(a) : b != b ? quiet(b) : r;
+    return r != r ? q : r;
 }
 static inline float sem_saturate(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 static inline float sem_fadd(float a, float b) { return nan2(a + b, a, b); }
@@ -61,16 +60,14 @@ static inline float sem_fma(float a, float b, float c) {
     return r == r ? r : fb(0x7fc00000u);
 }
 static inline float sem_fmin(float a, float b) {
-    if (a != a) return b != b ? a : b;
-    if (b != b) return a;
-    if (a == 0.0f && b == 0.0f) return ((bf(a) | bf(b)) >> 31) ? -0.0f : 0.0f;
-    return b < a ? b : a;
+    const float zeros = ((bf(a) | bf(b)) >> 31) ? -0.0f : 0.0f;
+    const float num = (a == 0.0f && b == 0.0f) ? zeros : b < a ? b : a;
+    return a != a ? (b != b ? a : b) : b != b ? a : num;
 }
 static inline float sem_fmax(float a, float b) {
-    if (a != a) return b != b ? a : b;
-    if (b != b) return a;
-    if (a == 0.0f && b == 0.0f) return ((bf(a) & bf(b)) >> 31) ? -0.0f : 0.0f;
-    return b > a ? b : a;
+    const float zeros = ((bf(a) & bf(b)) >> 31) ? -0.0f : 0.0f;
+    const float num = (a == 0.0f && b == 0.0f) ? zeros : b > a ? b : a;
+    return a != a ? (b != b ? a : b) : b != b ? a : num;
 }
 static inline float sem_floor(float a) { return __builtin_floorf(a); }
 static inline float sem_ceil(float a) { return __builtin_ceilf(a); }
