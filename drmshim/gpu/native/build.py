@@ -42,6 +42,7 @@ CFLAGS = ("-O2", "-ftree-vectorize", "-march=native", "-fno-fast-math", "-ffp-co
 
 _KEY_SYMBOL = "shimgl_native_key"
 _lock = threading.Lock()
+_ffis: dict = {}
 _private_dir: Path | None = None
 
 
@@ -120,12 +121,10 @@ def _say(msg: str) -> None:
 def load_or_build(source: str, cdef: str, key: str | None = None, build: bool = True):
     """(ffi, lib) of ``source`` from the cache, building it when absent (and ``build``);
     None when absent and not ``build``. Raises BuildError when compiling fails."""
-    import cffi
     key = key or cache_key(source)
     folder = native_cache_dir() / key[:2]
     path = folder / f"{key}.so"
-    ffi = cffi.FFI()
-    ffi.cdef(cdef + f"\nconst char *{_KEY_SYMBOL}(void);")
+    ffi = _ffi_for(cdef)
     lib = _open(ffi, path, key)
     if lib is not None:
         _say(f"cache hit {key[:16]}")
@@ -142,6 +141,18 @@ def load_or_build(source: str, cdef: str, key: str | None = None, build: bool = 
                 raise BuildError(f"built {path} but it does not load")
             _evict(folder.parent)
     return ffi, lib
+
+
+def _ffi_for(cdef: str):
+    """One FFI per declaration text, parsed once per process (cffi parses C with
+    pycparser: tens of ms)."""
+    ffi = _ffis.get(cdef)
+    if ffi is None:
+        import cffi
+        ffi = cffi.FFI()
+        ffi.cdef(cdef + f"\nconst char *{_KEY_SYMBOL}(void);")
+        _ffis[cdef] = ffi
+    return ffi
 
 
 def _open(ffi, path: Path, key: str):

@@ -30,10 +30,10 @@ from uapi.isa import Imm, Instruction, Reg
 from uapi.isa.native import C_PRELUDE, c_functions
 from uapi.isa.semantics import FORMAT_ELEMENT_B, TYPE_BITS, minifloat_decode
 
-__all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "GENERATOR_VERSION"]
+__all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 7
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
@@ -59,6 +59,15 @@ typedef struct {
     const int64_t *tile_index;
     long *bad_lane;           /* shared segments: the first lane whose access is out of range */
 } args_t;
+"""
+
+
+#: What Python declares of every generated library: the argument block, the two
+#: function types and the table of the program's functions (in ``Plan.functions`` order).
+NATIVE_CDEF = ARGS_CDEF + """
+typedef void (*seg_fn)(const args_t *A, long lo, long hi);
+typedef long (*cf_fn)(const args_t *A, long lo, long hi);
+void *const *shimgl_native_functions(void);
 """
 
 
@@ -304,28 +313,33 @@ def lane_local(ins: Instruction) -> bool:
 # ---------------------------------------------------------------------------
 # Functions
 
-def _lane_loop(name: str, body: list[str], regs: _Regs, pre: list[str] = (), masked_only: bool = False) -> str:
+def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple | None = None) -> str:
     """``void name(args, lo, hi)``: for every lane in [lo, hi) load the rows the body
-    touches, run the body, store the written rows where the lane is active."""
+    touches, run the body, store the written rows where the lane is active.
+    ``special``: (C condition, body) used instead when the condition holds (e.g. unit
+    strides, so the loop vectorises)."""
     rows = sorted(regs.read | regs.written)
     loads = [f"uint32_t r{k} = R[{k} * S + i];" for k in rows]
     olds = [f"const uint32_t o{k} = r{k};" for k in sorted(regs.written)]
     stores_all = [f"R[{k} * S + i] = r{k};" for k in sorted(regs.written)]
     stores_masked = [f"R[{k} * S + i] = EX[i] ? r{k} : o{k};" for k in sorted(regs.written)]
 
-    def loop(stores, with_olds):
+    def loop(lines_body, stores, with_olds):
         lines = ['_Pragma("GCC ivdep")', "for (long i = lo; i < hi; i++) {"]
-        lines += ["    " + x for x in loads + (olds if with_olds else []) + body + stores]
+        lines += ["    " + x for x in loads + (olds if with_olds else []) + lines_body + stores]
         return lines + ["}"]
+
+    def both(lines_body):
+        out = ["if (EX) {"] + ["    " + x for x in loop(lines_body, stores_masked, True)] + ["} else {"]
+        return out + ["    " + x for x in loop(lines_body, stores_all, False)] + ["}"]
     out = [f"void {name}(const args_t *A, long lo, long hi) {{",
            "    uint32_t *restrict R = A->r; const long S = A->S;",
            "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u;",
            "    (void)U; (void)EX;", *["    " + p for p in pre]]
-    if masked_only:
-        out += ["    " + x for x in loop(stores_masked, True)]
-    else:
-        out += ["    if (EX) {"] + ["        " + x for x in loop(stores_masked, True)] + ["    } else {"]
-        out += ["        " + x for x in loop(stores_all, False)] + ["    }"]
+    if special is not None:
+        cond, special_body = special
+        out += [f"    if ({cond}) {{"] + ["        " + x for x in both(special_body)] + ["        return;", "    }"]
+    out += ["    " + x for x in both(body)]
     return "\n".join(out + ["}"])
 
 
@@ -365,24 +379,29 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
         raise Unsupported("16-bit iter")
     regs = _Regs()
     persp = ins["interp"] == "persp"
-    body = ["const float px = P[i * PL], py = P[PC + i * PL];"]
-    if persp:
-        body.append(f"const float w_ = {_plane_expr(ins['cf_w'])};")
-    for c in range(dst.count):
-        v = _plane_expr(cf + c)
+
+    def body(unit_strides: bool) -> list[str]:
+        pl, cl = ("", "") if unit_strides else (" * PL", " * CL")
+        lines = [f"const float px = P[i{pl}], py = P[PC + i{pl}];"]
         if persp:
-            v = f"sem_fdiv({v}, w_)"
-        body += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
+            lines.append(f"const float w_ = {_plane_expr(ins['cf_w'], cl)};")
+        for c in range(dst.count):
+            v = _plane_expr(cf + c, cl)
+            if persp:
+                v = f"sem_fdiv({v}, w_)"
+            lines += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
+        return lines
     pre = ["const float *restrict CO = A->coef; const long CF = A->coef_cf, CI = A->coef_i, CL = A->coef_lane;",
-           "const float *restrict P = A->pos; const long PC = A->pos_c, PL = A->pos_lane;",
-           "(void)CF;"]
-    return _lane_loop(name, body, regs, pre), ("coefficients", f"position:{loc}")
+           "const float *restrict P = A->pos; const long PC = A->pos_c, PL = A->pos_lane;"]
+    general = body(False)
+    return _lane_loop(name, general, regs, pre, special=("CL == 1 && PL == 1", body(True))), \
+        ("coefficients", f"position:{loc}")
 
 
-def _plane_expr(k: int) -> str:
+def _plane_expr(k: int, lane_stride: str) -> str:
     """p0 * x + p1 * y + p2 of coefficient register k, rounded after each operation."""
     base = f"(CO + {k} * CF)"
-    p = [f"{base}[{j} * CI + i * CL]" for j in range(3)]
+    p = [f"{base}[{j} * CI + i{lane_stride}]" for j in range(3)]
     return f"sem_fadd(sem_fadd(sem_fmul({p[0]}, px), sem_fmul({p[1]}, py)), {p[2]})"
 
 
@@ -408,13 +427,19 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     et = {1: "uint8_t", 2: "uint16_t"}[esize]
     store = ins.op.name == "st_tile"
     live = "(!EX || EX[i]) && !DEAD[i]" if store else "(!EX || EX[i])"
-    check = ["    long bad = -1;",
+    bad_if = f"(({live}) && (a_ < 0 || a_ + {word_B} > TB || (a_ & {word_B - 1})))"
+    check = ["    long nbad = 0, nlive = 0;",   # reductions (vectorise); the first bad lane only if any
              "    for (long i = lo; i < hi; i++) {",
-             f"        if (!({live})) continue;",
              f"        const int64_t a_ = TI[i] * RB + {offset};",
-             f"        if (a_ < 0 || a_ + {word_B} > TB || (a_ & {word_B - 1})) {{ bad = i; break; }}",
+             f"        nbad += {bad_if};",
+             f"        nlive += {live};",
              "    }",
-             "    if (bad >= 0) { *A->bad_lane = bad; return; }"]
+             "    if (nbad) {",
+             "        for (long i = lo; i < hi; i++) {",
+             f"            const int64_t a_ = TI[i] * RB + {offset};",
+             f"            if {bad_if} {{ *A->bad_lane = i; return; }}",
+             "        }",
+             "    }"]
     body = [f"const int64_t a_ = TI[i] * RB + {offset};"]
     if store:
         comps = [f"({wt})sem_to_unorm(fb({regs.row(r.half // 2 + c)}), {bits}) << {bits * c}" for c in range(k)]
@@ -428,18 +453,25 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
         loop_guard = ""
     rows = sorted(regs.read | regs.written)
     loads = [f"uint32_t r{j} = R[{j} * S + i];" for j in rows]
+    every = []
+    if store:   # every lane live (the common case): the same loop without the test
+        every = ["    if (nlive == hi - lo) {", '        _Pragma("GCC ivdep")', "        for (long i = lo; i < hi; i++) {",
+                 *["            " + x for x in loads + body], "        }", "        return;", "    }"]
     if store:
         inner = [loop_guard, *loads, *body]
         stores = []
     else:
-        inner = ["if (EX && !EX[i]) continue;", *loads, *body]
-        stores = [f"R[{j} * S + i] = r{j};" for j in sorted(regs.written)]
+        # every lane loads (an inactive lane the word at 0, in range since an active
+        # lane's was: the block runs only with one); only active lanes keep the result
+        body[0] = f"const int64_t a_ = (!EX || EX[i]) ? TI[i] * RB + {offset} : 0;"
+        inner = [*loads, *[f"const uint32_t o{j} = r{j};" for j in sorted(regs.written)], *body]
+        stores = [f"R[{j} * S + i] = (!EX || EX[i]) ? r{j} : o{j};" for j in sorted(regs.written)]
     text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
                       "    uint32_t *restrict R = A->r; const long S = A->S;",
                       "    const uint8_t *restrict EX = A->exec; const uint8_t *restrict DEAD = A->dead; (void)DEAD;",
                       "    uint8_t *restrict T = A->tile; const long TB = A->tile_B, RB = A->record_B;",
                       "    const int64_t *restrict TI = A->tile_index;",
-                      *check, "    for (long i = lo; i < hi; i++) {",
+                      *check, *every, '    _Pragma("GCC ivdep")', "    for (long i = lo; i < hi; i++) {",
                       *["        " + x for x in inner + stores], "    }", "}"])
     return text, ("tile",)
 
@@ -515,7 +547,10 @@ def generate(prog) -> Plan:
         else:
             assert kind in (JMP_ANY, JMP_NONE, STOP, WAIT)
             plan.blocks.append((kind, None, target, nxt, size))
-    plan.source = "\n\n".join(parts) + "\n"
+    table = ", ".join(f"(void *){name}" for name in plan.functions) or "0"
+    parts.append(f"static void *const functions_[] = {{{table}}};\n"
+                 "void *const *shimgl_native_functions(void) { return functions_; }")
+    plan.source = f"/* generated by drmshim.gpu.native, version {GENERATOR_VERSION} */\n" + "\n\n".join(parts) + "\n"
     return plan
 
 

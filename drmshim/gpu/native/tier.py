@@ -28,7 +28,7 @@ import numpy as np
 from uapi.debug import debug_enabled
 
 from .build import BuildError, cache_key, load_or_build
-from .codegen import ARGS_CDEF, Cf, Seg, Step, Unsupported, generate
+from .codegen import NATIVE_CDEF, Cf, Seg, Step, Unsupported, generate
 
 __all__ = ["NativeProgram", "native_for", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_LANES"]
 
@@ -87,7 +87,9 @@ class NativeProgram:
 
     def __init__(self, prog, plan, ffi, lib):
         self.prog, self.plan, self.ffi, self.lib = prog, plan, ffi, lib
-        self.fns = {name: getattr(lib, name) for name in plan.functions}
+        table = lib.shimgl_native_functions()
+        self.fns = {name: ffi.cast("cf_fn" if name.startswith("cf") else "seg_fn", table[k])
+                    for k, name in enumerate(plan.functions)}
         blocks = []
         for kind, items, target, nxt, size in plan.blocks:
             if isinstance(items, list):
@@ -134,7 +136,7 @@ def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
             return None
         try:
             st.key = cache_key(st.plan.source)
-            hit = load_or_build(st.plan.source, _cdef(st.plan), st.key, build=False)
+            hit = load_or_build(st.plan.source, NATIVE_CDEF, st.key, build=False)
         except BuildError as e:
             return _fail(prog, st, f"compiler: {e}")
         if hit is not None:
@@ -147,7 +149,7 @@ def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
     st.lanes += lanes
     if mode == "native" or st.lanes >= HOT_LANES:
         try:
-            built = load_or_build(st.plan.source, _cdef(st.plan), st.key)
+            built = load_or_build(st.plan.source, NATIVE_CDEF, st.key)
         except BuildError as e:
             return _fail(prog, st, f"compiler: {e}")
         STATS["compiled"] += 1
@@ -170,12 +172,6 @@ def _fail(prog, st: _Native, why: str):
     STATS["interpreted: compiler"] += 1
     _say(f"program at 0x{prog.va:x} runs on the interpreter ({why})")
     return None
-
-
-def _cdef(plan) -> str:
-    decls = [f"long {n}(const args_t *A, long lo, long hi);" if n.startswith("cf")
-             else f"void {n}(const args_t *A, long lo, long hi);" for n in plan.functions]
-    return ARGS_CDEF + "\n".join(decls)
 
 
 # ---------------------------------------------------------------------------

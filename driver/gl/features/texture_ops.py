@@ -1,0 +1,182 @@
+"""Texture operations of GL 4.4-4.5: ARB_clear_texture,
+ARB_get_texture_sub_image and ARB_texture_barrier.
+
+A texture clear is an upload of the one given texel repeated over the region
+(GL 4.6 section 8.21: the data is one element in `format`/`type`, converted
+as glTexSubImage* converts it; NULL means zeros), through the same upload
+path as glTexSubImage*, with the unpack state at its defaults for the call.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import numpy as np
+
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check
+from driver.gl.features import call, entry_point
+from driver.gl.features.dsa import _texture, _texture_bound
+from driver.gl.pixels import _client_rows, image_size_B
+from driver.gl.pointers import as_bytes
+from driver.gl.state import PixelStore
+
+__all__: list[str] = []
+
+
+def _has(ctx, name: str) -> None:
+    check(ctx.api.has_extension(name), E.GL_INVALID_OPERATION, f"{name} is not supported")
+
+
+@contextmanager
+def _default_pixel_store(ctx, field: str, buffer_target: int):
+    """Tight unpack (or pack) state (defaults, alignment 1) and no pixel buffer bound."""
+    saved_store, saved_buf = getattr(ctx.state, field), ctx.buffer_bindings.get(buffer_target)
+    setattr(ctx.state, field, PixelStore(alignment=1))
+    ctx.buffer_bindings.pop(buffer_target, None)
+    try:
+        yield
+    finally:
+        setattr(ctx.state, field, saved_store)
+        if saved_buf is not None:
+            ctx.buffer_bindings[buffer_target] = saved_buf
+
+
+def _level_image(tex, level: int):
+    face = 0
+    if level < 0 or not tex.images or level >= len(tex.images[face]):
+        raise GLError(E.GL_INVALID_OPERATION, f"level {level} of texture {tex.name} is not defined")
+    img = tex.images[face][level]
+    check(img.width > 0, E.GL_INVALID_OPERATION, f"level {level} of texture {tex.name} is not defined")
+    return img
+
+
+def _element_B(format: int, type: int) -> int:
+    return image_size_B(PixelStore(alignment=1), format, type, 1, 1, 1)
+
+
+def _clear(ctx, texture, level, x, y, z, width, height, depth, format, type, data):
+    _has(ctx, "GL_ARB_clear_texture")
+    check(texture != 0, E.GL_INVALID_OPERATION, "texture 0")
+    tex = ctx.textures.get(texture)
+    check(tex is not None and tex.target != 0, E.GL_INVALID_OPERATION, f"{texture} is not a texture")
+    check(tex.target != E.GL_TEXTURE_BUFFER, E.GL_INVALID_OPERATION, "buffer textures cannot be cleared")
+    img = _level_image(tex, level)
+    check(not img.compressed, E.GL_INVALID_OPERATION, "compressed textures cannot be cleared")
+    if width == 0 or height == 0 or depth == 0:
+        return
+    check(width > 0 and height > 0 and depth > 0, E.GL_INVALID_VALUE, "negative size")
+    layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else img.depth
+    check(x >= 0 and y >= 0 and z >= 0 and x + width <= img.width and y + height <= img.height
+          and z + depth <= layers, E.GL_INVALID_VALUE, "region outside the level")
+    element_B = _element_B(format, type)
+    texel = bytes(element_B) if data is None else as_bytes(data)[:element_B]
+    check(len(texel) == element_B, E.GL_INVALID_VALUE, "data shorter than one element")
+    pixels = np.frombuffer(texel * (width * height * depth), np.uint8)
+    dims = {E.GL_TEXTURE_1D: 1, E.GL_TEXTURE_2D: 2, E.GL_TEXTURE_RECTANGLE: 2,
+            E.GL_TEXTURE_1D_ARRAY: 2, E.GL_TEXTURE_2D_MULTISAMPLE: 2}.get(tex.target, 3)
+    with _texture_bound(ctx, tex) as target, _default_pixel_store(ctx, "unpack", E.GL_PIXEL_UNPACK_BUFFER):
+        if tex.target == E.GL_TEXTURE_CUBE_MAP:
+            plane = pixels[:width * height * element_B]
+            for face in range(z, z + depth):
+                call(ctx, "glTexSubImage2D", E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, x, y,
+                     width, height, format, type, plane)
+        elif dims == 1:
+            call(ctx, "glTexSubImage1D", target, level, x, width, format, type, pixels)
+        elif dims == 2:
+            call(ctx, "glTexSubImage2D", target, level, x, y, width, height, format, type, pixels)
+        else:
+            call(ctx, "glTexSubImage3D", target, level, x, y, z, width, height, depth, format, type, pixels)
+
+
+@entry_point
+def glClearTexImage(ctx, texture, level, format, type, data):
+    _has(ctx, "GL_ARB_clear_texture")
+    tex = ctx.textures.get(texture) if texture else None
+    check(tex is not None and tex.target != 0, E.GL_INVALID_OPERATION, f"{texture} is not a texture")
+    img = _level_image(tex, level)
+    layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else img.depth
+    _clear(ctx, texture, level, 0, 0, 0, img.width, img.height, layers, format, type, data)
+
+
+@entry_point
+def glClearTexSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
+                       format, type, data):
+    _clear(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth, format, type, data)
+
+
+# -- ARB_get_texture_sub_image ----------------------------------------------------------
+
+
+def _sub_image(ctx, texture, level, x, y, z, width, height, depth, read_level) -> tuple:
+    """(level bytes as (layers, height, width * bpp) uint8, the cropped box)."""
+    tex = _texture(ctx, texture)
+    img = _level_image(tex, level)
+    layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else img.depth
+    check(min(x, y, z) >= 0 and min(width, height, depth) >= 0, E.GL_INVALID_VALUE, "negative offset or size")
+    check(x + width <= img.width and y + height <= img.height and z + depth <= layers,
+          E.GL_INVALID_VALUE, "region outside the level")
+    if tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY):
+        check(tex.target != E.GL_TEXTURE_1D or (y == 0 and height == 1), E.GL_INVALID_VALUE, "1D: y must be 0")
+    with _texture_bound(ctx, tex) as target, _default_pixel_store(ctx, "pack", E.GL_PIXEL_PACK_BUFFER):
+        if tex.target == E.GL_TEXTURE_CUBE_MAP:
+            faces = [read_level(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + f) for f in range(z, z + depth)]
+            data = b"".join(faces)
+            z0 = 0
+        else:
+            data = read_level(target)
+            z0 = z
+    return data, layers if tex.target != E.GL_TEXTURE_CUBE_MAP else depth, img, z0
+
+
+@entry_point
+def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
+                         format, type, bufSize):
+    _has(ctx, "GL_ARB_get_texture_sub_image")
+    data, layers, img, z0 = _sub_image(
+        ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
+        lambda target: call(ctx, "glGetTexImage", target, level, format, type))
+    bpp = _element_B(format, type)
+    whole = np.frombuffer(data, np.uint8).reshape(layers, img.height, img.width * bpp)
+    box = whole[z0:z0 + depth, yoffset:yoffset + height, xoffset * bpp:(xoffset + width) * bpp]
+    pack = ctx.state.pack
+    out = np.zeros(image_size_B(pack, format, type, width, height, depth), np.uint8)
+    check(out.size <= bufSize, E.GL_INVALID_OPERATION, f"the image needs {out.size} bytes, bufSize is {bufSize}")
+    _client_rows(out, pack, format, type, width, height, depth)[...] = box
+    return out.tobytes()
+
+
+@entry_point
+def glGetCompressedTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height,
+                                   depth, bufSize):
+    """The stored blocks covering the box, tightly packed. The box must be
+    block-aligned, or end at the level's edge (GL 4.6 section 8.11.4)."""
+    _has(ctx, "GL_ARB_get_texture_sub_image")
+    tex = _texture(ctx, texture)
+    img = _level_image(tex, level)
+    check(img.compressed, E.GL_INVALID_OPERATION, "the level is not compressed")
+    _, bw, bh, block_B = call(ctx, "_compressed_formats")[img.internal_format]
+    for offset, size, extent, block in ((xoffset, width, img.width, bw), (yoffset, height, img.height, bh)):
+        check(offset % block == 0 and (size % block == 0 or offset + size == extent), E.GL_INVALID_VALUE,
+              "the box is not block-aligned")
+    data, layers, img, z0 = _sub_image(
+        ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
+        lambda target: call(ctx, "glGetCompressedTexImage", target, level))
+    cols, rows = -(-img.width // bw), -(-img.height // bh)
+    whole = np.frombuffer(data, np.uint8).reshape(layers, rows, cols * block_B)
+    x0, y0 = xoffset // bw, yoffset // bh
+    x1, y1 = -(-(xoffset + width) // bw), -(-(yoffset + height) // bh)
+    out = whole[z0:z0 + depth, y0:y1, x0 * block_B:x1 * block_B].tobytes()
+    check(len(out) <= bufSize, E.GL_INVALID_OPERATION, f"the blocks need {len(out)} bytes, bufSize is {bufSize}")
+    return out
+
+
+# -- ARB_texture_barrier --------------------------------------------------------------------
+
+
+@entry_point
+def glTextureBarrier(ctx):
+    """GL 4.6 section 9.3.1: texels written by rendering are visible to
+    later draws' texture fetches."""
+    _has(ctx, "GL_ARB_texture_barrier")
+    ctx.pipe.texture_barrier()
