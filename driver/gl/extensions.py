@@ -204,7 +204,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_indirect_parameters", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_multi_bind", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_pipeline_statistics_query", _ANY, _GL32, _N, _N, MISSING),
-    _x("GL_ARB_polygon_offset_clamp", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_polygon_offset_clamp", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_query_buffer_object", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_shader_atomic_counter_ops", _ANY, _GL32, _N, _N, MISSING, glsl=True),
     _x("GL_ARB_shader_draw_parameters", _ANY, _GL32, _N, _N, MISSING, glsl=True),
@@ -218,7 +218,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_vertex_type_10f_11f_11f_rev", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_KHR_no_error", _ANY, _GL32, _N, _ES2, MISSING),
-    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, MISSING),
+    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, CORE),
     # -- GLES --------------------------------------------------------------------------
     _x("GL_APPLE_clip_distance", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_blend_minmax", _N, _N, _N, _ES2, DONE),

@@ -116,6 +116,7 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> Rasterize
         offset_line=E.GL_POLYGON_OFFSET_LINE in s.enabled,
         offset_point=E.GL_POLYGON_OFFSET_POINT in s.enabled,
         offset_units=s.polygon_offset_units, offset_scale=s.polygon_offset_factor,
+        offset_clamp=s.polygon_offset_clamp,
         scissor=E.GL_SCISSOR_TEST in s.enabled,
         point_size=s.point_size,
         point_size_per_vertex=api.es or E.GL_PROGRAM_POINT_SIZE in s.enabled or getattr(s, "ff_point_size", False),

@@ -81,6 +81,7 @@ class FixedState:
     front_face: int = E.GL_CCW
     polygon_offset_factor: float = 0.0
     polygon_offset_units: float = 0.0
+    polygon_offset_clamp: float = 0.0     # ARB_polygon_offset_clamp (0: no clamp)
     polygon_mode: int = E.GL_FILL
     line_width: float = 1.0
     point_size: float = 1.0

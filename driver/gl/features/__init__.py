@@ -27,7 +27,7 @@ from collections.abc import Callable
 __all__ = ["FEATURE_MODULES", "call", "entry_point", "install"]
 
 # The feature modules, imported when the Context class is built.
-FEATURE_MODULES = ("dsa", "multibind", "texture_ops")
+FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer")
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 
