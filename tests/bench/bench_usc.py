@@ -1,4 +1,6 @@
-"""Shader core speed (issue 5), in CPU time of this process (best of 5):
+"""Shader core speed, in CPU time of this process (best of 5), for the numpy
+interpreter and the native tier (``drmshim.gpu.native``; its rows are also given in
+wall time with ``SHIMGL_THREADS`` threads, since CPU time adds the threads up):
 
 - a 32-instruction ALU program over 1,048,576 lanes, against a hand-written numpy
   kernel of the same computation in the same run (target: at most 40 ms; the numpy
@@ -118,15 +120,50 @@ def run() -> list[tuple[str, float, str]]:
     whole_ms = _best_ms(lambda: numpy_reference(LANES))
     auto = auto_batch_lanes(ShaderCore(mem).load(mem.base).n_regs32)
     for batch in (8192, 16384, 32768, 65536, None):
-        core = ShaderCore(mem, batch_lanes=batch)
+        core = ShaderCore(mem, batch_lanes=batch, tier="interp")
         ctx = ExecContext(lanes=LANES)
         ms = _best_ms(lambda: core.run(mem.base, ctx))
         name = f"batch {batch}" if batch else f"default batch ({auto})"
         rows.append((f"usc: 32-instr ALU program, 1M lanes, {name}", ms,
                      f"target <= 40 ms; {ms / ref_ms:.1f}x the numpy reference"))
+    interp_ms = rows[-1][1]
+    rows += _native_rows("usc native: 32-instr ALU program, 1M lanes",
+                         lambda core: core.run(mem.base, ExecContext(lanes=LANES)),
+                         lambda: ShaderCore(mem, tier="native", debug=False), interp_ms)
     rows.append(("numpy reference, same program, 1M lanes in 16K blocks", ref_ms, "hand-written, same run"))
     rows.append(("numpy reference, same program, 1M lanes at once", whole_ms, "hand-written, same run"))
     return rows + run_texture() + run_compute()
+
+
+def _wall_ms(fn, repeat: int = 5) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best * 1000
+
+
+def _native_rows(what: str, run_once, make_core, interp_ms: float, repeat: int = 5) -> list:
+    """The native tier on one thread (CPU time, comparable with the interpreter's
+    rows) and on SHIMGL_THREADS threads (wall time)."""
+    import os
+
+    from drmshim.gpu.native import threads
+    core = make_core()
+    run_once(core)                      # compile (or load from the disk cache)
+    saved = os.environ.get("SHIMGL_THREADS")
+    os.environ["SHIMGL_THREADS"] = "1"
+    try:
+        one = _best_ms(lambda: run_once(core), repeat)
+    finally:
+        if saved is None:
+            del os.environ["SHIMGL_THREADS"]
+        else:
+            os.environ["SHIMGL_THREADS"] = saved
+    wall = _wall_ms(lambda: run_once(core), repeat)
+    return [(f"{what}, 1 thread", one, f"{interp_ms / one:.1f}x faster than the interpreter (CPU time)"),
+            (f"{what}, {threads()} threads (wall)", wall, "wall time, machine load included")]
 
 
 def run_texture() -> list[tuple[str, float, str]]:
@@ -142,7 +179,7 @@ def run_texture() -> list[tuple[str, float, str]]:
     mem.write(code_va, assemble("texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 0, 0, 0\nwait 0\nstop"), "bench")
     rows = []
     for batch in (16384, None):
-        core = ShaderCore(mem, batch_lanes=batch)
+        core = ShaderCore(mem, batch_lanes=batch, tier="interp")
 
         def once():
             ctx = ExecContext(lanes=st.shape[0], quads=True, texture_heap_va=BASE, sampler_heap_va=BASE + 0x100,
@@ -203,13 +240,16 @@ def run_compute() -> list[tuple[str, float, str]]:
     uniforms[1] = SAXPY_N
     for k, name in ((2, "x"), (4, "y"), (6, "z")):
         uniforms[k], uniforms[k + 1] = vas[name] & 0xFFFFFFFF, vas[name] >> 32
-    core = ShaderCore(vm, debug=False)
+    core = ShaderCore(vm, debug=False, tier="interp")
 
-    def once():
+    def once(c=core):
         ctx = ExecContext.for_compute((SAXPY_N // SAXPY_GROUP, 1, 1), (SAXPY_GROUP, 1, 1), uniforms=uniforms)
-        core.run(vas["code"], ctx)
+        c.run(vas["code"], ctx)
     once()
     z = vm.read(vas["z"], n_B, "bench").view(np.float32)
     np.testing.assert_array_equal(z, a * x + y)
     ms = _best_ms(once, repeat=3)
-    return [("usc: SAXPY compute, 4M lanes, VM loads/stores", ms, "glbench compute aim <= 155 ms (10x llvmpipe)")]
+    rows = [("usc: SAXPY compute, 4M lanes, VM loads/stores", ms, "glbench compute aim <= 155 ms (10x llvmpipe)")]
+    rows += _native_rows("usc native: SAXPY compute, 4M lanes", once,
+                         lambda: ShaderCore(vm, debug=False, tier="native"), ms, repeat=3)
+    return rows

@@ -44,6 +44,7 @@ STATS: Counter = Counter()
 
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
+_pool_pid = 0
 _pool_lock = threading.Lock()
 
 
@@ -62,11 +63,13 @@ def threads() -> int:
 
 
 def _executor(n: int) -> ThreadPoolExecutor:
-    global _pool, _pool_size
+    """The process's thread pool (a new one after a fork: a child has none of the
+    parent's threads)."""
+    global _pool, _pool_size, _pool_pid
     with _pool_lock:
-        if _pool is None or _pool_size < n:
+        if _pool is None or _pool_size < n or _pool_pid != os.getpid():
             _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="shimgl-native")
-            _pool_size = n
+            _pool_size, _pool_pid = n, os.getpid()
         return _pool
 
 

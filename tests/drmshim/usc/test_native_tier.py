@@ -405,3 +405,29 @@ def test_disabled_cache_writes_nothing(tmp_path, monkeypatch):
     ffi, lib = build.load_or_build("long answer(void) { return 5; }\n", "long answer(void);")
     assert lib.answer() == 5
     assert not (tmp_path / "native").exists()
+
+
+def test_native_code_runs_in_a_forked_child(monkeypatch):
+    """The thread pool of the parent does not exist in a forked child: the child
+    makes its own instead of waiting for threads that are not there."""
+    monkeypatch.setenv("SHIMGL_THREADS", "2")
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble("fadd r2, r2, 1.0\nfmul r3, r2, r2\nstop"), "test")
+    core = ShaderCore(mem, debug=False, tier="native")
+    core.run(mem.base, ExecContext(lanes=20_000))
+    pid = os.fork()
+    if pid == 0:   # the child: run again, exit 0 when the result is right
+        ctx = ExecContext(lanes=20_000, keep_registers=True)
+        core.run(mem.base, ctx)
+        os._exit(0 if np.all(ctx.registers[3].view(np.float32) == 1.0) else 1)
+    for _ in range(600):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        import time
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung")
+    assert os.waitstatus_to_exitcode(status) == 0
