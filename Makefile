@@ -38,7 +38,7 @@ test-all: $(STAMP) lint-imports
 # Benchmarks: every tests/bench/bench_*.py, one table of figures (ms).
 bench: $(STAMP)
 	$(PY) -m tests.bench
-	$(VENV)/bin/shimgl bench --size 256
+	$(VENV)/bin/shimgl bench --size 512,1024
 
 demo: $(STAMP)
 	$(VENV)/bin/shimgl demo
