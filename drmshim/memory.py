@@ -13,12 +13,12 @@ unit tests of the GPU units without a kernel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-__all__ = ["GPUFault", "FaultInfo", "GPUMemory", "FlatMemory"]
+__all__ = ["GPUFault", "FaultInfo", "GPUMemory", "FlatMemory", "malformed"]
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,13 @@ class FaultInfo:
     address: int
     unit: str  # "USC", "TEX", "VDM", "CDM", "PBE", "ZLS", "PPP", ...
     is_read: bool
+    #: Why, when the unit stopped on something it cannot execute (a malformed
+    #: command, descriptor or program at ``address``) rather than on a bad access.
+    reason: str = field(default="", compare=False)
 
     def __str__(self) -> str:
+        if self.reason:
+            return f"GPU fault: {self.unit} cannot execute what it read at 0x{self.address:x}: {self.reason}"
         kind = "read" if self.is_read else "write"
         return f"GPU fault: {kind} of unmapped or protected address 0x{self.address:x} by {self.unit}"
 
@@ -40,6 +45,14 @@ class GPUFault(Exception):
     def __init__(self, info: FaultInfo):
         super().__init__(str(info))
         self.info = info
+
+
+def malformed(unit: str, address: int, why: BaseException | str) -> GPUFault:
+    """The fault a unit reports when it stops on something it cannot execute (a
+    malformed command, descriptor or program) that it read at ``address``."""
+    if isinstance(why, BaseException):
+        why = f"{type(why).__name__}: {why}" if str(why) else type(why).__name__
+    return GPUFault(FaultInfo(int(address) & ((1 << 64) - 1), unit, True, reason=why[:300]))
 
 
 class GPUMemory(Protocol):

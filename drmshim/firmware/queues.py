@@ -353,4 +353,5 @@ class Firmware:
 
 def unit_number(unit: str) -> int:
     """``enum drm_asahi_fault_unit`` value of a unit name ("USC", "TEX", ...); UNKNOWN if none."""
-    return uapi.drm.constants.get(f"DRM_ASAHI_UNIT_{unit.upper()}", uapi.DRM_ASAHI_UNIT_UNKNOWN)
+    base = unit.split("(")[0].strip().upper()       # "USC(local)" is the USC
+    return uapi.drm.constants.get(f"DRM_ASAHI_UNIT_{base}", uapi.DRM_ASAHI_UNIT_UNKNOWN)

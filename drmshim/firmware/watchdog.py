@@ -33,7 +33,8 @@ import os
 import threading
 import time
 
-__all__ = ["DEFAULT_TIMEOUT_MS", "JobTimeout", "Budget", "timeout_from_env", "check_budget", "run_budgeted"]
+__all__ = ["DEFAULT_TIMEOUT_MS", "JobTimeout", "Budget", "timeout_from_env", "check_budget", "run_budgeted",
+           "current_position"]
 
 DEFAULT_TIMEOUT_MS = 10_000
 #: How often the watchdog thread looks at the CPU clocks of armed budgets at most.
@@ -94,6 +95,13 @@ def check_budget(unit: str, address: int = 0) -> None:
     budget = getattr(_local, "budget", None)
     if budget is not None:
         budget.check(unit, address)
+
+
+def current_position() -> tuple[str, int] | None:
+    """(unit, address) of the last budget check of the command this thread runs
+    (None outside a firmware RUN): where the work had got to."""
+    budget = getattr(_local, "budget", None)
+    return None if budget is None else (budget.unit, budget.address)
 
 
 class _Watchdog:

@@ -7,6 +7,10 @@ program, ISP, PDM, fragment shading, end-of-tile program), ``run_compute``
 (CDM) and ``run_blit`` (a fragment-only render command). A fault of any unit
 stops the command: it is reported (``report_fault``) and re-raised for the
 firmware, which records it in the feedback and carries on with the next command.
+The GPU never crashes: any other error of a unit (a malformed command,
+descriptor or program) becomes the fault of that unit at the address it was
+working on (``malformed``), the shader core's at the program's address
+(``GuardedCore``); only the watchdog's JobTimeout passes through.
 
 Debug options (``SHIMGL_DEBUG``, comma separated): ``sysmem`` renders straight to
 memory (one pass over the whole framebuffer, no tiling, no TVB limit), ``nohsr``
@@ -19,7 +23,9 @@ from __future__ import annotations
 import os
 
 from ...firmware import debug_enabled
-from ...memory import GPUFault
+from ...firmware.watchdog import JobTimeout, current_position
+from ...memory import GPUFault, malformed
+from ..texture.descriptors import InvalidDescriptor
 from ..usc import ShaderCore
 from .cdm import run_cdm
 
@@ -31,6 +37,31 @@ DEFAULT_TVB_ENTRIES = 1 << 22
 def debug_flags() -> set[str]:
     """The ``SHIMGL_DEBUG`` options the GPU model reads (``sysmem``, ``nohsr``)."""
     return {f for f in ("sysmem", "nohsr") if debug_enabled(f)}
+
+
+class GuardedCore(ShaderCore):
+    """The shader core as the pipeline drives it: whatever a program does, the core
+    ends in a result, a GPUFault or a watchdog stop. Any other error of the core
+    (an undecodable word, a program that never stops within the step limit, an
+    operand the unit cannot take) is the USC's fault at the program's address."""
+
+    def load(self, program_va: int):
+        try:
+            return super().load(program_va)
+        except (GPUFault, JobTimeout):
+            raise
+        except Exception as error:  # noqa: BLE001 - the USC reports, it does not crash
+            raise malformed("USC", program_va, error) from None
+
+    def run(self, program_va: int, ctx):
+        try:
+            return super().run(program_va, ctx)
+        except (GPUFault, JobTimeout):
+            raise
+        except InvalidDescriptor as error:     # a texture/sampler descriptor the program used
+            raise malformed("TEX", program_va, error) from None
+        except Exception as error:  # noqa: BLE001
+            raise malformed("USC", program_va, error) from None
 
 
 class Executor:
@@ -67,7 +98,7 @@ class Executor:
         core = self._cores.get(key)
         if core is None or core.mem is not command.memory:
             if core is None:
-                core = ShaderCore(command.memory, debug=self.debug_shaders)
+                core = GuardedCore(command.memory, debug=self.debug_shaders)
                 if len(self._cores) > 64:
                     self._cores.clear()
                 self._cores[key] = core
@@ -79,6 +110,15 @@ class Executor:
         command.report_fault(fault.info)
         raise fault
 
+    @staticmethod
+    def _as_fault(error: Exception, unit: str, address: int) -> GPUFault:
+        """Any other error of a unit: the fault of the unit the work had reached
+        (the watchdog's last position) or else of the half's own master unit."""
+        where = current_position()
+        if where is not None and where[0]:
+            unit, address = where
+        return malformed(unit, address, error)
+
     # ------------------------------------------------------------------ halves
     def run_compute(self, command) -> None:
         cmd = command.cmd
@@ -88,6 +128,10 @@ class Executor:
             run_cdm(self.core(command), command.memory, cmd.cdm_ctrl_stream_base, cmd.sampler_heap)
         except GPUFault as fault:
             self._fault(command, fault)
+        except JobTimeout:
+            raise
+        except Exception as error:  # noqa: BLE001 - the GPU reports a fault, it never crashes
+            self._fault(command, self._as_fault(error, "CDM", cmd.cdm_ctrl_stream_base))
 
     def run_vertex(self, command) -> None:
         from .render import run_vertex_half
@@ -96,6 +140,12 @@ class Executor:
         except GPUFault as fault:
             self._tvbs.pop(id(command), None)
             self._fault(command, fault)
+        except JobTimeout:
+            self._tvbs.pop(id(command), None)
+            raise
+        except Exception as error:  # noqa: BLE001
+            self._tvbs.pop(id(command), None)
+            self._fault(command, self._as_fault(error, "VDM", command.cmd.vdm_ctrl_stream_base))
 
     def run_fragment(self, command) -> None:
         from .render import run_fragment_half
@@ -104,6 +154,10 @@ class Executor:
             run_fragment_half(self, command, tvb)
         except GPUFault as fault:
             self._fault(command, fault)
+        except JobTimeout:
+            raise
+        except Exception as error:  # noqa: BLE001
+            self._fault(command, self._as_fault(error, "ISP", command.cmd.vdm_ctrl_stream_base))
 
     def run_blit(self, command) -> None:
         """A blit is a fragment-only render command: no VDM work, an empty TVB."""

@@ -26,6 +26,7 @@ import numpy as np
 import layout
 from uapi import packets as P
 
+from ...memory import malformed
 from ..texture.descriptors import format_by_id
 from .usc_words import read_words
 from .zls import TILINGS
@@ -73,15 +74,20 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
     pixels (px, py) into the image of the PBE descriptor at ``desc_va``."""
     d = P.PBE.unpack(read_words(memory, desc_va, P.PBE.size_words, "PBE").tolist())
-    fmt = format_by_id(d.format_id)
-    tiling = TILINGS[d.tiling]
-    lay = layout.make_miptree(d.width_px, d.height_px, levels=d.levels, format=fmt.name,
-                              sample_count_sa=d.sample_count, tiling=tiling,
-                              linear_stride_B=d.linear_stride_B if tiling == "linear" else 0)
+    try:
+        fmt = format_by_id(d.format_id)
+        tiling = TILINGS[d.tiling]
+        lay = layout.make_miptree(d.width_px, d.height_px, levels=d.levels, format=fmt.name,
+                                  sample_count_sa=d.sample_count, tiling=tiling,
+                                  linear_stride_B=d.linear_stride_B if tiling == "linear" else 0)
+        if not 0 <= d.level < lay.levels:
+            raise ValueError(f"level {d.level} of a {lay.levels}-level image")
+    except Exception as error:  # noqa: BLE001 - a descriptor the PBE cannot use
+        raise malformed("PBE", desc_va, error) from None
     bpp = fmt.block_size_B
     if tile_offset_B + bpp > tile_buffer.shape[1]:
-        raise ValueError(f"PBE at 0x{desc_va:x}: {fmt.name} at byte {tile_offset_B} exceeds the "
-                         f"{tile_buffer.shape[1]}-byte tile record")
+        raise malformed("PBE", desc_va, f"{fmt.name} at byte {tile_offset_B} exceeds the "
+                                        f"{tile_buffer.shape[1]}-byte tile record")
     level_w, level_h = lay.level_width_px(d.level), lay.level_height_px(d.level)
     extent = _remembered(("extent", pixels_key), pixels_key, lambda: (int(px.max()), int(py.max()))) \
         if len(px) else (level_w, level_h)

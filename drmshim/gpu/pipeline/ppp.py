@@ -83,6 +83,21 @@ def _window(position: np.ndarray, vp) -> np.ndarray:
     return out
 
 
+def _representable(window: np.ndarray, clipped=None):
+    """Drop the primitives a corner of which lands outside the rasteriser's
+    fixed-point range (or on NaN): a viewport so large, or so broken, that the
+    guard band no longer bounds window coordinates. ``window`` (N, k, 4) or (N, 4)
+    for points; returns (window, clipped or the kept indices)."""
+    ok = (np.abs(window[..., :2]) < R.MAX_WINDOW_COORD_PX).reshape(len(window), -1).all(axis=1) \
+        if len(window) else np.ones(0, bool)           # (NaN compares False: dropped)
+    if ok.all():
+        return window, clipped if clipped is not None else None
+    keep = np.flatnonzero(ok)
+    if clipped is None:
+        return window[keep], keep
+    return window[keep], R.ClippedPrims(clipped.prim[keep], clipped.weights[keep], clipped.position[keep])
+
+
 def _layout(ppp: dict):
     """(first user output word, user words, point size word or None, clip words)."""
     sel = ppp.get("output_select")
@@ -150,12 +165,12 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     if k == 3 and (raster.polygon_mode_front != P.PolygonMode.FILL or
                    raster.polygon_mode_back != P.PolygonMode.FILL):
         clipped = R.clip_triangles(position, prims, clip, **opts)
-        window = _window(clipped.position, vp)
+        window, clipped = _representable(_window(clipped.position, vp), clipped)
         setup, sub_tri, weights = _polygon_modes(window, clipped.weights, raster, offset, depth_format)
         src_prim = clipped.prim[sub_tri]
     elif k == 3:
         clipped = R.clip_triangles(position, prims, clip, **opts)
-        window = _window(clipped.position, vp)
+        window, clipped = _representable(_window(clipped.position, vp), clipped)
         setup = R.setup_triangles(window, prim=np.arange(len(clipped.prim)),
                                   front_face="ccw" if raster.front_ccw else "cw",
                                   cull=("front_and_back" if raster.cull_front and raster.cull_back else
@@ -166,7 +181,7 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         weights = None if clipped.weights.strides[0] == 0 else clipped.weights[setup.prim]   # (T, 3, 3)
     elif k == 2:
         clipped = R.clip_lines(position, prims, clip, **opts)
-        window = _window(clipped.position, vp)
+        window, clipped = _representable(_window(clipped.position, vp), clipped)
         setup = R.setup_lines(window, raster.line_width_px, prim=np.arange(len(clipped.prim)), offset=offset,
                               depth_format=depth_format)
         src_prim = clipped.prim[setup.prim]
@@ -174,7 +189,9 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     else:
         keep = np.flatnonzero(R.cull_points(position[prims[:, 0]], None if clip is None else clip[prims[:, 0]],
                                             clip_z=opts["clip_z"]))
-        window = _window(position[prims[keep, 0]], vp)
+        window, kept = _representable(_window(position[prims[keep, 0]], vp))
+        if kept is not None:
+            keep = keep[kept]
         size = raster.point_size_px
         if raster.program_point_size and psize_word is not None:
             size = np.maximum(_f32(out[psize_word])[prims[keep, 0]], 1.0)

@@ -73,7 +73,7 @@ from .pbe import store_render_target
 from .ppp import DrawGeometry, process_draw
 from .scratch import run_program
 from .usc_words import read_pipeline, read_words
-from .zls import DEPTH_FORMATS, IspMemory, zls_control
+from .zls import IspMemory, depth_format as zls_depth_format
 from .vdm import shade_vertices, walk_draws
 
 __all__ = ["TiledVertexBuffer", "run_vertex_half", "run_fragment_half"]
@@ -145,7 +145,7 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
         tvb.passes = [Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))]
         return tvb
     core = executor.core(command)
-    depth_format = DEPTH_FORMATS[zls_control(cmd).depth_format][1]
+    depth_format = zls_depth_format(cmd)[1]
     draws = walk_draws(memory, cmd.vdm_ctrl_stream_base)
     vertices = primitives = 0
     geoms = []

@@ -17,6 +17,7 @@ from typing import Iterator
 from uapi import packets as P
 
 from ...firmware.watchdog import check_budget
+from ...memory import GPUFault, malformed
 from .usc_words import read_words
 
 __all__ = ["StreamError", "walk"]
@@ -25,8 +26,12 @@ MAX_BLOCKS = 1 << 20
 MAX_DEPTH = 8
 
 
-class StreamError(RuntimeError):
-    """A control stream the unit cannot execute (unknown block, runaway, bad nesting)."""
+class StreamError(GPUFault):
+    """A control stream the unit cannot execute (unknown block, runaway, bad
+    nesting): the walking unit's fault at the block's address."""
+
+    def __init__(self, unit: str, va: int, reason: str):
+        super().__init__(malformed(unit, va, reason).info)
 
 
 def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple[int, object]]:
@@ -37,7 +42,7 @@ def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple
         w0 = int(read_words(memory, va, 1, unit)[0])
         kind = stream.identify(w0)
         if kind is None:
-            raise StreamError(f"{unit}: unknown block 0x{w0:08x} at 0x{va:x}")
+            raise StreamError(unit, va, f"unknown block 0x{w0:08x}")
         if isinstance(kind, P.Group):
             n = kind.size_words_for(kind.header.unpack([w0]))
         else:
@@ -50,7 +55,7 @@ def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple
         if name.endswith("_STREAM_LINK"):
             if rec.with_return:
                 if len(returns) >= MAX_DEPTH:
-                    raise StreamError(f"{unit}: calls nested deeper than {MAX_DEPTH} at 0x{va:x}")
+                    raise StreamError(unit, va, f"calls nested deeper than {MAX_DEPTH}")
                 returns.append(va + 4 * n)
             va = rec.target
             continue
@@ -59,6 +64,6 @@ def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple
                 va = returns.pop()
                 continue
             if name == "CDM_RETURN":
-                raise StreamError(f"{unit}: return with no caller at 0x{va:x}")
+                raise StreamError(unit, va, "return with no caller")
         va += 4 * n
-    raise StreamError(f"{unit}: more than {MAX_BLOCKS} blocks from 0x{start_va:x}")
+    raise StreamError(unit, start_va, f"more than {MAX_BLOCKS} blocks")

@@ -16,6 +16,8 @@ import numpy as np
 
 from uapi import packets as P
 
+from ...memory import malformed
+
 __all__ = ["ShaderPipeline", "read_pipeline", "read_words"]
 
 MAX_RECORDS = 64
@@ -64,7 +66,7 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
         w0 = int(read_words(memory, at, 1, unit)[0])
         kind = P.USC_STREAM.identify(w0)
         if kind is None:
-            raise ValueError(f"USC words at 0x{va:x}: unknown tag {w0 & 0xFF} at 0x{at:x}")
+            raise malformed(unit, at, f"USC words at 0x{va:x}: unknown tag {w0 & 0xFF} at 0x{at:x}")
         rec = kind.unpack(read_words(memory, at, kind.size_words, unit).tolist())
         at += kind.size_B
         name = rec.name
@@ -76,7 +78,7 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             n = rec.size_halves
             if n:
                 if rec.start_halves + n > halves.size:
-                    raise ValueError(f"USC_UNIFORM at 0x{at:x}: halves {rec.start_halves}+{n} exceed 512")
+                    raise malformed(unit, at, f"USC_UNIFORM: halves {rec.start_halves}+{n} exceed 512")
                 data = memory.read(rec.buffer, 2 * n, unit).view("<u2")
                 halves[rec.start_halves:rec.start_halves + n] = data
         elif name == "USC_TEXTURE":
@@ -93,4 +95,4 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
         elif name == "USC_FRAGMENT":
             pipe.writes_depth, pipe.writes_sample_mask = rec.writes_depth, rec.writes_sample_mask
             pipe.discards, pipe.early_z = rec.discards, rec.early_z
-    raise ValueError(f"USC words at 0x{va:x}: no USC_END within {MAX_RECORDS} records")
+    raise malformed(unit, va, f"USC words: no USC_END within {MAX_RECORDS} records")

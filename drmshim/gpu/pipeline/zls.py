@@ -13,7 +13,9 @@ import numpy as np
 import layout
 from uapi import packets as P
 
-__all__ = ["IspMemory", "zls_control", "DEPTH_FORMATS", "TILINGS"]
+from ...memory import malformed
+
+__all__ = ["IspMemory", "zls_control", "depth_format", "DEPTH_FORMATS", "TILINGS"]
 
 DEPTH_FORMATS = {P.ZFormat.Z32_FLOAT: ("Z32_FLOAT", "float32"), P.ZFormat.Z16_UNORM: ("Z16_UNORM", "unorm16")}
 TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
@@ -23,6 +25,21 @@ TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
 def zls_control(cmd):
     """The render command's ZLS_CONTROL record (low word of ``zls_ctrl``)."""
     return P.ZLS_CONTROL.unpack(P.words_to_bytes([cmd.zls_ctrl & 0xFFFFFFFF]))
+
+
+def depth_format(cmd) -> tuple[str, str]:
+    """(layout format, rasteriser depth format) of ``zls_ctrl``; an unknown format
+    is a ZLS fault at the depth buffer."""
+    value = zls_control(cmd).depth_format
+    if value not in DEPTH_FORMATS:
+        raise malformed("ZLS", cmd.depth.base, f"unknown depth format {value} in zls_ctrl")
+    return DEPTH_FORMATS[value]
+
+
+def _tiling(value, buf) -> str:
+    if value not in TILINGS:
+        raise malformed("ZLS", buf.base, f"unknown tiling {value} in zls_ctrl")
+    return TILINGS[value]
 
 
 class IspMemory:
@@ -74,10 +91,13 @@ class IspMemory:
 
     def _layout(self, which: str, fmt: str):
         buf = getattr(self.cmd, which)
-        tiling = TILINGS[self.zls.depth_tiling if which == "depth" else self.zls.stencil_tiling]
+        tiling = _tiling(self.zls.depth_tiling if which == "depth" else self.zls.stencil_tiling, buf)
         stride = buf.stride if tiling == "linear" else 0
-        return layout.make_miptree(self.W, self.H, format=fmt, sample_count_sa=self.S, tiling=tiling,
-                                   linear_stride_B=stride)
+        try:
+            return layout.make_miptree(self.W, self.H, format=fmt, sample_count_sa=self.S, tiling=tiling,
+                                       linear_stride_B=stride)
+        except ValueError as error:     # e.g. a linear stride too small for a row
+            raise malformed("ZLS", buf.base, error) from None
 
     def _load(self, which: str, fmt: str) -> np.ndarray:
         lay = self._layout(which, fmt)
@@ -85,7 +105,7 @@ class IspMemory:
         return layout.detile(lay, raw, 0, 0, 0, 0, self.W, self.H)
 
     def _load_depth(self) -> np.ndarray:
-        fmt = DEPTH_FORMATS[self.zls.depth_format][0]
+        fmt = depth_format(self.cmd)[0]
         raw = self._load("depth", fmt)
         if fmt == "Z16_UNORM":
             return (raw.view(np.uint16).astype(np.float32) / 65535.0).reshape(self.H, self.W, self.S)
@@ -93,7 +113,7 @@ class IspMemory:
 
     def store(self) -> None:
         if self.zls.depth_store and self.cmd.depth.base:
-            fmt = DEPTH_FORMATS[self.zls.depth_format][0]
+            fmt = depth_format(self.cmd)[0]
             data = self.depth if fmt == "Z32_FLOAT" else np.rint(np.clip(self.depth, 0, 1) * 65535).astype(np.uint16)
             self._store("depth", fmt, data)
         if self.zls.stencil_store and self.cmd.stencil.base:

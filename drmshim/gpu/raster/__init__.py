@@ -19,8 +19,8 @@ Enumerations are ints or lower-case names (``constants``).
 
 from .assembly import assemble, provoking_column
 from .clip import ClippedPrims, blend, clip_lines, clip_planes, clip_triangles, cull_points, vertex_distances
-from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, SAMPLE_POSITIONS_16THS, STENCIL_OPS,
-                        SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
+from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, MAX_WINDOW_COORD_PX, SAMPLE_POSITIONS_16THS,
+                        STENCIL_OPS, SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op)
 from .rasterize import Fragments, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
@@ -33,7 +33,7 @@ __all__ = [
     "assemble", "provoking_column",
     "ClippedPrims", "blend", "clip_lines", "clip_planes", "clip_triangles", "cull_points",
     "vertex_distances",
-    "COMPARE_FUNCS", "CULL_MODES", "FRONT_FACES", "SAMPLE_POSITIONS_16THS", "STENCIL_OPS",
+    "COMPARE_FUNCS", "CULL_MODES", "FRONT_FACES", "MAX_WINDOW_COORD_PX", "SAMPLE_POSITIONS_16THS", "STENCIL_OPS",
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
     "resolve_visibility", "samples_passed", "stencil_op",

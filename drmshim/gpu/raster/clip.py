@@ -17,6 +17,12 @@ caller interpolates any vertex output ``a`` of a clipped primitive's corner as
 ``sum_j weights[..., j] * a[prim_vertices[prim, j]]`` (``blend``). Clip-space blends are
 the right blends for perspective-correct outputs.
 
+Non-finite input: a NaN distance (a NaN position component or clip distance)
+counts as outside every plane, and an output primitive with a non-finite corner
+(NaN, or an infinity the blend turned into NaN) is dropped. So a primitive with a
+NaN or infinite vertex is discarded, as the hardware's clipper discards it; the
+draw's other primitives are unaffected.
+
 Watertightness: an edge shared by two triangles is cut at the same point in both,
 bit for bit: the cut always goes from the inside endpoint to the outside one with
 ``t = d_in / (d_in - d_out)``, and distances and positions of blended vertices are sums
@@ -82,7 +88,9 @@ def vertex_distances(position: np.ndarray, clip_distance: np.ndarray | None = No
     if clip_distance is not None:
         cd = np.asarray(clip_distance, dtype=np.float64).reshape(len(pos), -1)
         cols += list(cd.T)
-    return np.stack(cols, axis=1)
+    dist = np.stack(cols, axis=1)
+    dist[np.isnan(dist)] = -np.inf      # NaN is outside every plane (see "Non-finite" above)
+    return dist
 
 
 def outcodes(dist: np.ndarray) -> np.ndarray:
@@ -113,7 +121,8 @@ def _clip_polygons(dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     slot = np.arange(m)[None, :]
     for p in range(nplanes):
         dp = dist[:, :, p]                                   # (N, 3)
-        d = (w[..., 0] * dp[:, None, 0] + w[..., 1] * dp[:, None, 1]) + w[..., 2] * dp[:, None, 2]
+        with np.errstate(invalid="ignore"):                  # 0 * -inf of a NaN vertex: NaN, outside
+            d = (w[..., 0] * dp[:, None, 0] + w[..., 1] * dp[:, None, 1]) + w[..., 2] * dp[:, None, 2]
         valid = slot < count[:, None]
         nxt = np.where(slot + 1 < count[:, None], slot + 1, 0)
         d_next = d[rows, nxt]
@@ -177,16 +186,22 @@ def clip_triangles(position: np.ndarray, triangles: np.ndarray,
         w = wpoly[poly[:, None], corners]
         prim.append(partial[poly])
         weights.append(w)
-        position_out.append(_blend3(w, pos[tris[partial[poly]]]))
+        with np.errstate(invalid="ignore"):                  # non-finite corners are dropped below
+            position_out.append(_blend3(w, pos[tris[partial[poly]]]))
     prim = np.concatenate(prim)
     order = np.argsort(prim, kind="stable")
     prim = prim[order]
     weights = np.concatenate(weights)[order]
     position_out = np.concatenate(position_out)[order]
-    positive_w = (position_out[..., 3] > 0).all(axis=1)
-    if not positive_w.all():
-        prim, weights, position_out = prim[positive_w], weights[positive_w], position_out[positive_w]
+    keep = (position_out[..., 3] > 0).all(axis=1) & _finite_corners(position_out)
+    if not keep.all():
+        prim, weights, position_out = prim[keep], weights[keep], position_out[keep]
     return ClippedPrims(prim, weights, position_out)
+
+
+def _finite_corners(position_out: np.ndarray) -> np.ndarray:
+    """(N,) bool: output primitives whose every corner position is finite."""
+    return np.isfinite(position_out).all(axis=(1, 2))
 
 
 def clip_lines(position: np.ndarray, lines: np.ndarray,
@@ -210,7 +225,11 @@ def clip_lines(position: np.ndarray, lines: np.ndarray,
     t = np.stack((t0[prim], t1[prim]), axis=1)                          # (N, 2)
     weights = np.stack((1.0 - t, t), axis=2)                            # (N, corner, 2)
     p = pos[segs[prim]]                                                 # (N, 2, 4)
-    position_out = weights[..., 0, None] * p[:, None, 0, :] + weights[..., 1, None] * p[:, None, 1, :]
+    with np.errstate(invalid="ignore"):
+        position_out = weights[..., 0, None] * p[:, None, 0, :] + weights[..., 1, None] * p[:, None, 1, :]
+    finite = _finite_corners(position_out)
+    if not finite.all():
+        prim, weights, position_out = prim[finite], weights[finite], position_out[finite]
     return ClippedPrims(prim, weights, position_out)
 
 
@@ -218,7 +237,7 @@ def cull_points(position: np.ndarray, clip_distance: np.ndarray | None = None, *
                 clip_z: bool = True, zero_to_one_depth: bool = False) -> np.ndarray:
     """(N,) bool: points kept. GL discards a point whose vertex is outside the view
     volume (x, y at ``|x|, |y| <= w``, no guard band) or has a negative user clip
-    distance; points are never cut."""
+    distance; points are never cut. A point with a NaN position is discarded."""
     d = vertex_distances(position, clip_distance, guard_band_ndc=1.0, clip_z=clip_z,
                          zero_to_one_depth=zero_to_one_depth)
     return outcodes(d) == 0

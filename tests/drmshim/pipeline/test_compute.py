@@ -66,6 +66,23 @@ def test_large_grid_is_split_in_slices_with_the_same_result(monkeypatch):
     test_grid_ids_match_numpy((3, 5, 2), (4, 4, 1))
 
 
+def test_rows_wider_than_a_slice_are_split_too(monkeypatch):
+    from drmshim.gpu.pipeline import cdm
+    monkeypatch.setattr(cdm, "MAX_LANES_PER_RUN", 32)   # 2 groups of 16 threads per run
+    test_grid_ids_match_numpy((7, 3, 2), (4, 4, 1))
+
+
+def test_a_threadgroup_larger_than_the_hardware_allows_is_a_cdm_fault():
+    space = Space()
+    pipe = space.usc(GRID_ID, uniforms=u64_uniforms(space.alloc(64)))
+    launch = P.pack("CDM_LAUNCH", pipeline=pipe, grid_x_tg=1, threadgroup_x_threads=64, threadgroup_y_threads=32)
+    stream = _stream(space, launch)
+    with pytest.raises(GPUFault) as info:
+        _run(space, stream)
+    assert (info.value.info.unit, info.value.info.address) == ("CDM", stream)
+    assert "at most 1024" in info.value.info.reason
+
+
 def test_indirect_launch_reads_the_grid_from_memory():
     space = Space()
     out = space.alloc(4 * 64)
