@@ -9,7 +9,7 @@ GPU model. See README.md.
 
 - formats: ``FORMATS``, ``get_format(name) -> Format``
 - pack: ``pack(format, rgba) -> bytes``, ``unpack(format, bytes) -> rgba``
-- etc, bc, bptc: ``decompress(format, blocks) -> (nblocks, bh, bw, 4)`` for ETC1/ETC2/EAC, BC1-BC5, BC6H and BC7
+- etc, bc, bptc, astc: ``decompress(format, blocks) -> (nblocks, bh, bw, 4)`` for ETC1/ETC2/EAC, BC1-BC7 and ASTC LDR
 - miptree: ``make_miptree(...) -> Layout``
 - addressing: ``offset_B(lay, x, y, layer, level, sample)``, ``tile``, ``detile``
 - compression: the metadata of ``twiddled_compressed`` layouts

@@ -18,14 +18,15 @@ A 64-bit ETC/EAC block is a big-endian integer (byte 0 holds bits 63..56). Pixel
   signed) for R11/RG11.
 
 The same entry point decodes BC1-BC5 (``DXT1/3/5``, ``RGTC1/2``, see ``bc.py``) and
-BPTC (BC7 and BC6H, see ``bptc.py``). ASTC is in the table (block sizes) but not
-decoded.
+BPTC (BC7 and BC6H, see ``bptc.py``) and ASTC LDR 2D blocks (``astc.py``; the result is
+``(nblocks, block_height_px, block_width_px, 4)``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .astc import decompress_astc
 from .bc import decompress_bc
 from .bptc import decompress_bptc
 from .formats import Format, get_format
@@ -218,12 +219,14 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     transfers read them), not linear ones."""
     fmt = get_format(format)
     srgb = fmt.is_srgb and decode_srgb
-    supported = fmt.family == "etc" or fmt.name.startswith(("DXT", "RGTC")) or fmt.name in DECODED_BPTC
+    supported = fmt.family in ("etc", "astc") or fmt.name.startswith(("DXT", "RGTC")) or fmt.name in DECODED_BPTC
     if not supported:
-        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC) and BPTC, not {fmt.name}")
+        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC), BPTC and ASTC, not {fmt.name}")
     blocks = np.asarray(blocks, dtype=np.uint8)
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")
+    if fmt.family == "astc":
+        return decompress_astc(fmt.block_width_px, fmt.block_height_px, blocks, srgb, srgb_to_linear, raw)
     if fmt.name in DECODED_BPTC:
         return decompress_bptc(fmt.name, blocks, raw, srgb, srgb_to_linear)
     if fmt.family == "bc":
