@@ -127,7 +127,7 @@ class TextureMixin:
                 wraps.add(E.GL_CLAMP_TO_BORDER)
             if self.api.compat:
                 wraps.add(E.GL_CLAMP)
-            if self.api.gl(4, 4):
+            if self.api.has_extension("GL_ARB_texture_mirror_clamp_to_edge"):
                 wraps.add(E.GL_MIRROR_CLAMP_TO_EDGE)
             check_enum(int(v0), wraps)
             attr = {E.GL_TEXTURE_WRAP_S: "wrap_s", E.GL_TEXTURE_WRAP_T: "wrap_t",

@@ -79,7 +79,7 @@ class VertexArrayMixin:
             t |= {E.GL_HALF_FLOAT, E.GL_INT, E.GL_UNSIGNED_INT, *PACKED}
         if not self.api.es:
             t.add(E.GL_DOUBLE)
-        if self.api.gl(4, 4):
+        if self.api.has_extension("GL_ARB_vertex_type_10f_11f_11f_rev"):
             t.add(E.GL_UNSIGNED_INT_10F_11F_11F_REV)
         return t
 
@@ -167,6 +167,8 @@ class VertexArrayMixin:
         check_enum(type, self._pointer_types(integer))
         if type in PACKED:
             check(size == 4, E.GL_INVALID_OPERATION)
+        if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:        # GL 4.6 section 10.3.2
+            check(size == 3, E.GL_INVALID_OPERATION, "10F_11F_11F_REV needs size 3")
         a = vao.attribs[attribindex]
         a.size, a.type, a.normalized, a.integer = size, type, bool(normalized), integer
         a.relative_offset = relativeoffset
