@@ -454,8 +454,9 @@ def _decode_group(bits: np.ndarray, mode: int, partitions: int, cem_field: int, 
 def decompress_astc(block_w: int, block_h: int, blocks: np.ndarray, srgb: bool, to_linear,
                     raw: bool = False) -> np.ndarray:
     """Decode ASTC LDR blocks (n, 16) -> (n, block_h, block_w, 4) [block, y, x, c]:
-    float32 in [0, 1] (sRGB formats decoded to linear), or with ``raw`` the 16-bit
-    interpolation results (int32; sRGB formats: their top 8 bits)."""
+    float32 in [0, 1] (sRGB formats decoded to linear by ``to_linear``, or left
+    encoded when it is None), or with ``raw`` the 16-bit interpolation results
+    (int32; sRGB formats: their top 8 bits)."""
     n = blocks.shape[0]
     texels = block_w * block_h
     bits = np.unpackbits(blocks, axis=1, bitorder="little").astype(np.int64)
@@ -502,7 +503,8 @@ def decompress_astc(block_w: int, block_h: int, blocks: np.ndarray, srgb: bool, 
         return out.reshape(n, block_h, block_w, 4).astype(np.int32)
     if srgb:
         result = (values >> 8).astype(np.float32) / np.float32(255.0)
-        result[..., :3] = to_linear(result[..., :3])
+        if to_linear is not None:
+            result[..., :3] = to_linear(result[..., :3])
     else:
         result = values.astype(np.float32) / np.float32(65535.0)
     result[error] = ERROR_COLOUR

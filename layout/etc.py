@@ -226,7 +226,8 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")
     if fmt.family == "astc":
-        return decompress_astc(fmt.block_width_px, fmt.block_height_px, blocks, srgb, srgb_to_linear, raw)
+        return decompress_astc(fmt.block_width_px, fmt.block_height_px, blocks, fmt.is_srgb,
+                               srgb_to_linear if decode_srgb else None, raw)
     if fmt.name in DECODED_BPTC:
         return decompress_bptc(fmt.name, blocks, raw, srgb, srgb_to_linear)
     if fmt.family == "bc":

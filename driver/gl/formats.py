@@ -313,7 +313,7 @@ COMPRESSED = dict([
 ])
 
 #: The families ``layout`` decodes (so textures of them can be sampled and read).
-DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc", "bptc", "bptc_float"})
+DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc", "bptc", "bptc_float", "astc"})
 
 
 def compressed_formats(es: bool, version: tuple[int, int]) -> dict[int, CompressedFormat]:

@@ -134,3 +134,33 @@ def test_bc6h_read_back_and_sampled():
     assert rgb[0, :3].tolist() == [[0, 0, 0], [65504.0, 1 + 527 / 1024, 0], [2 * (1 + 479 / 1024),
                                                                             2 ** -7 * (1 + 248 / 1024), 0]]
     assert drawn[0, :2].tolist() == [[0, 0, 0, 255], [255, round((1 + 527 / 1024) / 4 * 255), 0, 255]]
+
+
+@pytest.mark.parametrize("api,case,srgb", [("gles3", "6x5_patches_ldr", False), ("gl43", "12x12_noise_srgb", True),
+                                           ("gles3", "8x5_la_ldr", False)])
+def test_astc_read_back_and_sampled(api, case, srgb):
+    """Blocks encoded by ARM's astcenc (tests/layout/data): the texture reads back as
+    astcenc decodes it and a draw samples the same texels."""
+    from pathlib import Path
+    import layout
+    data = np.load(Path(__file__).parents[2] / "layout" / "data" / "astc_reference.npz")
+    blocks, texels = data[case + "_blocks"], data[case + "_texels"]
+    bw, bh = (int(v) for v in case.split("_")[0].split("x"))
+    h, w = texels.shape[:2]
+    enum = (F.GL_COMPRESSED_SRGB8_ALPHA8_ASTC if srgb else F.GL_COMPRESSED_RGBA_ASTC)[(bw, bh)]
+    with driver.Context(api=api, width=w, height=h) as ctx:
+        assert enum in ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, enum, w, h, 0, blocks.size, blocks.tobytes())
+        expect(ctx, E.GL_NO_ERROR)
+        drawn = _draw_sampled(ctx, w, h, es=api.startswith("gles"))
+        if not api.startswith("gles"):
+            assert ctx.glGetCompressedTexImage(T2, 0) == blocks.tobytes()
+            got = np.frombuffer(ctx.glGetTexImage(T2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(h, w, 4)
+            assert np.array_equal(got, texels)         # sRGB read back encoded, as astcenc gives it
+    # the draw samples linear values and writes them to an RGBA8 window
+    fmt = f"ASTC_{bw}x{bh}" + ("_SRGB" if srgb else "")
+    linear = layout.decompress_image(fmt, blocks)
+    assert np.abs(drawn - np.rint(linear * 255)).max() <= 1
+    if not srgb:
+        assert np.abs(drawn - texels.astype(np.float64) * 255).max() <= 1
