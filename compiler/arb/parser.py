@@ -16,7 +16,8 @@ GL_ARB_vertex_program and GL_ARB_fragment_program specifications:
   ARL writes only an address register's .x, TEX/TXP/TXB name a texture unit
   and target (one target per unit), _SAT only in fragment programs;
 - sources: temporaries, attributes (named or inline bindings), parameters
-  (named, indexed, relative ``a[A0.x + k]`` in vertex programs with -64 <= k <= 63,
+  (named, indexed, relative ``a[A0.x + k]`` in vertex programs with
+  -address_offset <= k < address_offset (the grammar's -64..63 widened as Mesa does),
   inline state, program.env/local, constants); no reads of outputs or address
   registers; destinations: temporaries and outputs only;
 - a vertex program may not use a conventional attribute and the generic one it
@@ -803,10 +804,11 @@ class _Parser:
                 sign = self.next().text
                 ot = self.tok
                 off = self.integer("an offset")
-                if sign == "+" and off > 63:
-                    self.error(f"relative offset {off} out of range (max 63)", ot)
-                if sign == "-" and off > 64:
-                    self.error(f"relative offset -{off} out of range (min -64)", ot)
+                limit = self.limits.address_offset
+                if sign == "+" and off > limit - 1:
+                    self.error(f"relative offset {off} out of range (max {limit - 1})", ot)
+                if sign == "-" and off > limit:
+                    self.error(f"relative offset -{off} out of range (min -{limit})", ot)
                 offset = off if sign == "+" else -off
             self.expect("]")
             seen = set()

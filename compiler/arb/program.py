@@ -93,11 +93,12 @@ class Limits:
     tex_instructions: int = 4096
     tex_indirections: int = 4096
     temporaries: int = 256
-    parameters: int = 256
+    parameters: int = 4096
     attribs: int = 16
     address_registers: int = 1
     env_parameters: int = 256
-    local_parameters: int = 256
+    local_parameters: int = 4096
+    address_offset: int = 4096       # |k| of a[A0.x + k]: the grammar says 63/64; Mesa (and piglit) allow more
     texture_coords: int = 8
     texture_image_units: int = 16
     draw_buffers: int = 8

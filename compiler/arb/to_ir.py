@@ -168,15 +168,22 @@ class _Interface:
         decls, body = ["#version 120"], []
         if any(t == "RECT" for t in prog.textures.values()):
             decls.insert(1, "#extension GL_ARB_texture_rectangle : enable")
-        env = [e.index for a in prog.params.values() for e in a.elements if e.kind == "env"]
-        local = [e.index for a in prog.params.values() for e in a.elements if e.kind == "local"]
+        # the parameter elements instructions read (a relatively addressed array: all of it)
+        used: list[ParamBinding] = []
+        for ins in prog.instructions:
+            for src in ins.srcs:
+                if src.file == "param":
+                    elements = prog.params[src.name].elements
+                    for e in (elements if src.relative is not None else [elements[src.index]]):
+                        if e not in used:
+                            used.append(e)
+        env = [e.index for e in used if e.kind == "env"]
+        local = [e.index for e in used if e.kind == "local"]
         env_name, local_name = env_uniform(prog.target), local_uniform(prog.target)
         self.matrix_rows: list[tuple] = []       # (program matrix, modifier, row) per element
-        for a in prog.params.values():
-            for e in a.elements:
-                if e.kind == "state" and e.state[:2] == ("matrix", "program") and e.state[2:] not in \
-                        self.matrix_rows:
-                    self.matrix_rows.append(e.state[2:])
+        for e in used:
+            if e.kind == "state" and e.state[:2] == ("matrix", "program") and e.state[2:] not in self.matrix_rows:
+                self.matrix_rows.append(e.state[2:])
         if self.matrix_rows:
             decls.append(f"uniform vec4 {program_matrix_uniform(prog.target)}[{len(self.matrix_rows)}];")
         if env:
@@ -199,21 +206,19 @@ class _Interface:
             decls.append(f"vec4 {name};")
             body.append(f"{name} = {_input_expr(binding)};")
             self.inputs[binding] = name
-        seen = 0
-        for arr in prog.params.values():
-            for e in arr.elements:
-                if e.kind == "const" or e in self.params:
-                    continue
-                name = f"shimgl_p{seen}"
-                seen += 1
-                decls.append(f"vec4 {name};")
-                src = {"env": lambda: f"{env_name}[{e.index}]",
-                       "local": lambda: f"{local_name}[{e.index}]"}.get(e.kind)
-                if e.kind == "state" and e.state[:2] == ("matrix", "program"):
-                    k = self.matrix_rows.index(e.state[2:])
-                    src = lambda k=k: f"{program_matrix_uniform(prog.target)}[{k}]"     # noqa: E731
-                body.append(f"{name} = {src() if src else _state_expr(e.state)};")
-                self.params[e] = name
+        for e in used:
+            if e.kind == "const":
+                continue
+            name = f"shimgl_p{len(self.params)}"
+            decls.append(f"vec4 {name};")
+            if e.kind in ("env", "local"):
+                value = f"{env_name if e.kind == 'env' else local_name}[{e.index}]"
+            elif e.state[:2] == ("matrix", "program"):
+                value = f"{program_matrix_uniform(prog.target)}[{self.matrix_rows.index(e.state[2:])}]"
+            else:
+                value = _state_expr(e.state)
+            body.append(f"{name} = {value};")
+            self.params[e] = name
         for binding in sorted(prog.outputs):
             if binding.startswith("result.texcoord["):
                 lv = f"gl_TexCoord[{binding[len('result.texcoord['):-1]}]"

@@ -38,12 +38,13 @@ __all__ = ["ARBProgramMixin", "ARBProgramObject", "ARB_LIMITS"]
 _TARGETS = {E.GL_VERTEX_PROGRAM_ARB: "vertex", E.GL_FRAGMENT_PROGRAM_ARB: "fragment"}
 
 # Implementation limits (GL_MAX_PROGRAM_*_ARB; the specifications' minimums are
-# 128/72 instructions, 12/16 temporaries, 96/24 parameters, 16/10 attribs).
+# 128/72 instructions, 12/16 temporaries, 96/24 parameters, 16/10 attribs, 96/24
+# env and local parameters; Mesa allows 256 env and 4096 local parameters).
 ARB_LIMITS = {
-    "vertex": Limits(instructions=4096, temporaries=256, parameters=256, attribs=16, address_registers=1,
-                     env_parameters=256, local_parameters=256, texture_coords=8, texture_image_units=16),
+    "vertex": Limits(instructions=4096, temporaries=256, parameters=4096, attribs=16, address_registers=1,
+                     env_parameters=256, local_parameters=4096, texture_coords=8, texture_image_units=16),
     "fragment": Limits(instructions=4096, alu_instructions=4096, tex_instructions=4096, tex_indirections=4096,
-                       temporaries=256, parameters=256, attribs=16, env_parameters=256, local_parameters=256,
+                       temporaries=256, parameters=4096, attribs=16, env_parameters=256, local_parameters=4096,
                        texture_coords=8, texture_image_units=16),
 }
 

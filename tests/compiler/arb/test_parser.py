@@ -77,10 +77,10 @@ def test_relative_addressing():
 ADDRESS A0;
 PARAM arr[8] = { program.env[0..7] };
 ARL A0.x, vertex.attrib[1].x;
-MOV result.position, arr[A0.x + 63];
+MOV result.position, arr[A0.x + 109];
 MOV result.color, arr[A0.x - 64];
 END""")
-    assert p.instructions[1].srcs[0].relative == ("A0", 63)
+    assert p.instructions[1].srcs[0].relative == ("A0", 109)
     assert p.instructions[2].srcs[0].relative == ("A0", -64)
 
 
@@ -105,7 +105,8 @@ def test_swz_extended():
     ("!!ARBvp1.0 PARAM a[3] = { program.env[0..1] }; END", "a[", "initialised"),
     ("!!ARBvp1.0 PARAM a = state.matrix.mvp; END", "state", "array"),
     ("!!ARBvp1.0 PARAM a[2] = { 1, 2 }; MOV result.color, a[2]; END", "2];", "out of range"),
-    ("!!ARBvp1.0 ADDRESS A; PARAM a[2] = { 1, 2 }; MOV result.color, a[A.x + 64]; END", "64", "offset"),
+    ("!!ARBvp1.0 ADDRESS A; PARAM a[2] = { 1, 2 }; MOV result.color, a[A.x + 4096]; END", "4096", "offset"),
+    ("!!ARBvp1.0 ADDRESS A; PARAM a[2] = { 1, 2 }; MOV result.color, a[A.x - 4097]; END", "4097", "offset"),
     ("!!ARBvp1.0 ADDRESS A; ARL A.y, vertex.color.x; END", "y,", "mask"),
     ("!!ARBvp1.0 MOV result.color, vertex.attrib[0]; MOV result.position, vertex.position; END", "END",
      "alias"),
@@ -146,7 +147,7 @@ def test_reserved_words_depend_on_the_language():
 
 
 def test_limits():
-    lim = Limits(instructions=2, temporaries=1, parameters=3, attribs=1)
+    lim = Limits(instructions=2, temporaries=1, parameters=3, attribs=1, local_parameters=8)
     assert "instructions" in error_of("!!ARBvp1.0 TEMP a; MOV a, 1; MOV a, 1; MOV a, 1; END", limits=lim).message
     assert "temporaries" in error_of("!!ARBvp1.0 TEMP a, b; END", limits=lim).message
     assert "parameters" in error_of("!!ARBvp1.0 PARAM a[] = { program.env[0..3] }; END", limits=lim).message

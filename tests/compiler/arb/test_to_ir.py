@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from compiler.arb import parse_program
-from compiler.arb.to_ir import ARBShader, ENV_UNIFORM, LOCAL_UNIFORM, sampler_uniform
+from compiler.arb.to_ir import ARBShader, env_uniform, local_uniform, sampler_uniform
 from compiler.ir import ShaderKey, validate_shader
 from compiler.lower import LowerInterpreter, RenderTarget
 from tests.compiler.lower.harness import as_f32, f32, upload_uniforms
@@ -28,11 +28,13 @@ def run_vp(body: str, env=ENV, local=None, uniforms=None):
     shader = ARBShader(parse_program(src))
     ir, info = shader.front_half(None)
     validate_shader(ir)
-    values = {ENV_UNIFORM: np.asarray(env, np.float32)}
+    values = {env_uniform("vertex"): np.asarray(env, np.float32)}
     if local is not None:
-        values[LOCAL_UNIFORM] = np.asarray(local, np.float32)
+        values[local_uniform("vertex")] = np.asarray(local, np.float32)
     values.update(uniforms or {})
-    values = {k: v for k, v in values.items() if k in info.uniforms}
+    # the env/local arrays are as long as the highest element the program reads
+    values = {k: v[:info.uniforms[k].count] if k in (env_uniform("vertex"), local_uniform("vertex")) else v
+              for k, v in values.items() if k in info.uniforms}
     inputs = {}
     for name, data in (("gl_Vertex", POS), ("gl_Color", COL)):
         if name in info.attributes:
@@ -236,3 +238,22 @@ def test_position_invariant_uses_ftransform():
     assert "gl_Position = ftransform();" in shader.source
     ir, info = shader.front_half(None)
     assert "gl_ModelViewProjectionMatrix" in info.uniforms
+
+
+def test_interface_holds_only_the_parameters_read():
+    shader = ARBShader(parse_program("""!!ARBvp1.0
+PARAM big[1021] = { program.local[0..1020] };
+PARAM unused = state.light[3].diffuse;
+MOV result.color, big[5];
+END"""))
+    assert shader.source.count("shimgl_p") == 2          # declared and assigned once
+    assert f"uniform vec4 {local_uniform('vertex')}[6];" in shader.source
+    assert "gl_LightSource" not in shader.source
+    # a relatively addressed array needs every element
+    rel = ARBShader(parse_program("""!!ARBvp1.0
+ADDRESS A0;
+PARAM a[3] = { program.env[4..5], state.light[1].ambient };
+ARL A0.x, vertex.position.x;
+MOV result.color, a[A0.x + 109];
+END"""))
+    assert f"uniform vec4 {env_uniform('vertex')}[6];" in rel.source and "gl_LightSource[1].ambient" in rel.source
