@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Parallel test workers (pytest-xdist); 2 cores is the target machine.
 JOBS   ?= auto
 
-.PHONY: all venv test test-all lint-imports bench demo optional-deps clean piglit
+.PHONY: all venv test test-all lint-imports bench demo optional-deps clean piglit fuzz
 
 all: test
 
@@ -34,6 +34,10 @@ test: $(STAMP) lint-imports
 # Everything, including tests marked slow.
 test-all: $(STAMP) lint-imports
 	$(PY) -m pytest -n $(JOBS)
+
+# The long self-fuzzing runs (tests/fuzz, marked slow; short runs are in `make test`).
+fuzz: $(STAMP)
+	$(PY) -m pytest -m slow -s tests/fuzz
 
 # Benchmarks: every tests/bench/bench_*.py, one table of figures (ms).
 bench: $(STAMP)
