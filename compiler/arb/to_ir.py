@@ -122,7 +122,9 @@ def _state_expr(state: tuple) -> str:
         return f"gl_{'Front' if state[1] == 'front' else 'Back'}LightModelProduct.sceneColor"
     if kind == "lightprod":
         _k, n, face, prop = state
-        return f"gl_{'Front' if face == 'front' else 'Back'}LightProduct[{n}].{prop}"
+        side = "Front" if face == "front" else "Back"
+        # rgb: light x material; alpha: the material's (as Mesa and NVIDIA; piglit checks it)
+        return f"vec4(gl_{side}LightProduct[{n}].{prop}.rgb, gl_{side}Material.{prop}.a)"
     if kind == "texgen":
         _k, n, space, coord = state
         return f"gl_{'Eye' if space == 'eye' else 'Object'}Plane{coord.upper()}[{n}]"

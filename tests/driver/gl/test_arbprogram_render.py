@@ -217,3 +217,16 @@ END
         c.glVertex2f(x, y)
     c.glEnd()
     assert (pixels(c) == want).all(), pixels(c)[0, 0]
+
+
+def test_light_product_alpha_is_the_materials(ctx):
+    c = ctx
+    load(c, VP, 12, b"""!!ARBvp1.0
+MOV result.position, vertex.position;
+MOV result.color, state.lightprod[2].back.diffuse;
+END
+""")
+    c.glLightfv(E.GL_LIGHT2, E.GL_DIFFUSE, (0.5, 1.0, 0.25, 0.5))
+    c.glMaterialfv(E.GL_BACK, E.GL_DIFFUSE, (0.5, 0.5, 1.0, 0.75))
+    quad(c, texcoords=False)
+    assert (pixels(c) == unorm([0.25, 0.5, 0.25, 0.75])).all(), pixels(c)[0, 0]
