@@ -1,7 +1,7 @@
 """Miptree layouts: ``make_miptree`` fills every derived field of a ``Layout``.
 
 This is the equivalent of Mesa's ``ail_make_miptree``; the hardware's own layouts
-(as Metal produces them) are the ground truth, see ``/work/shared/reference/layout.md``.
+(as Metal produces them, recorded with Mesa ail) are the ground truth.
 
 Units: px = pixels, sa = samples, el = elements (format blocks; 1 x 1 pixels for
 plain formats), tl = tiles, B = bytes.

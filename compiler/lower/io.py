@@ -8,7 +8,7 @@ Conventions (the contract with the backend and the driver):
   else the next free one in declaration order; the legacy ``gl_Vertex``,
   ``gl_Normal``, ``gl_Color``, ... come after the user attributes unless the key
   names them. ``attributes`` maps name -> ``Attribute``.
-* **Vertex outputs** (AGX order, seeds/000): ``POS`` (gl_Position, outputs 0-3),
+* **Vertex outputs** (the AGX hardware order): ``POS`` (gl_Position, outputs 0-3),
   then 32-bit varyings grouped smooth, flat, noperspective, then 16-bit varyings
   (mediump/lowp floats when ``key["fp16_varyings"]``) in the same groups, then
   ``PSIZ``, then ``CLIP`` (clip distances). Each user varying is one slot

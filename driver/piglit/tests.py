@@ -3,7 +3,7 @@
 Paths are relative to the piglit install root (the directory holding `bin/`,
 `tests/` and `generated_tests/`), the convention of piglit's own lists.
 
-Tiers (issue 10):
+Tiers:
   1  GLSL 1.10, 1.20 and ES 1.00 execution tests
   2  GLSL 1.30 to 3.30 and ES 3.00 execution tests
   3  compute, storage buffers and images: arb_compute_shader,

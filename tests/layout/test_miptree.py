@@ -1,8 +1,8 @@
 """make_miptree: every rule with literal expected values.
 
-The values were worked out by hand from the rules in
-/work/shared/reference/layout.md (the hardware's layouts as recorded from Mesa
-ail); the 1024^2, 496^2-compressed and 32x16x64 cases are the reference's own figures.
+The values were worked out by hand from the layout rules of the hardware (as
+recorded from Mesa ail); the 1024^2, 496^2-compressed and 32x16x64 cases are
+figures recorded from ail itself.
 """
 
 import pytest

@@ -1,4 +1,4 @@
-"""The classic legacy programs of issue 11 rendered through the whole stack
+"""The classic legacy programs rendered through the whole stack
 (driver.Context(api="compat") -> driver.agx -> the GPU model), checked three
 ways: against analytic expectations computed here with numpy (the lighting
 equation per face, texel x colour, the fog blend per pixel), against Mesa's
