@@ -191,6 +191,13 @@ def _make_compressed(name, family, bw, bh, size_B, letters, srgb) -> Format:
                   is_depth=False, is_stencil=False, is_compressed=True, family=family)
 
 
+# Plain formats added later: listed after the block-compressed ones so that every
+# earlier format keeps its id (a format's id is its position in the table).
+_PLAIN_ADDED = """
+A16_SNORM L16_SNORM L16A16_SNORM I16_SNORM
+"""
+
+
 def _build() -> dict[str, Format]:
     table: dict[str, Format] = {}
     for name in _PLAIN.split():
@@ -199,6 +206,9 @@ def _build() -> dict[str, Format]:
     for entry in _COMPRESSED:
         assert entry[0] not in table, f"format {entry[0]} listed twice"
         table[entry[0]] = _make_compressed(*entry)
+    for name in _PLAIN_ADDED.split():
+        assert name not in table, f"format {name} listed twice"
+        table[name] = _parse_plain(name)
     return table
 
 

@@ -233,7 +233,8 @@ class _Interface:
             zero = "0.0" if lv in _SCALAR_OUTPUTS else "vec4(0.0)"
             body.append(f"{lv} = {zero};")
         if vp and prog.position_invariant:
-            body.append("gl_Position = ftransform();")
+            # the fixed-function transform, and user clip planes in eye space as it has them
+            body += ["gl_Position = ftransform();", "gl_ClipVertex = gl_ModelViewMatrix * gl_Vertex;"]
         if prog.fog_option:
             decls += ["vec4 shimgl_fog_params;", "vec4 shimgl_fog_color;", "float shimgl_fog_coord;"]
             body += ["shimgl_fog_params = vec4(gl_Fog.density, gl_Fog.start, gl_Fog.end, gl_Fog.scale);",

@@ -203,6 +203,15 @@ PIXEL_TYPES = {
 }
 
 
+# Legacy sized formats of ARB_texture_float and EXT_texture_snorm (compatibility
+# profile), whose enums the generated module (core GL and GLES) lacks.
+GL_ALPHA32F_ARB, GL_INTENSITY32F_ARB, GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA32F_ARB = 0x8816, 0x8817, 0x8818, 0x8819
+GL_ALPHA16F_ARB, GL_INTENSITY16F_ARB, GL_LUMINANCE16F_ARB, GL_LUMINANCE_ALPHA16F_ARB = 0x881C, 0x881D, 0x881E, 0x881F
+GL_ALPHA8_SNORM, GL_LUMINANCE8_SNORM, GL_LUMINANCE8_ALPHA8_SNORM, GL_INTENSITY8_SNORM = 0x9014, 0x9015, 0x9016, 0x9017
+GL_ALPHA16_SNORM, GL_LUMINANCE16_SNORM, GL_LUMINANCE16_ALPHA16_SNORM, GL_INTENSITY16_SNORM = (0x9018, 0x9019,
+                                                                                          0x901A, 0x901B)
+
+
 def _legacy(enum, base, pipe):
     return _f(enum, base, pipe, "unorm", False)
 
@@ -233,6 +242,18 @@ LEGACY = {f.enum: f for f in [
     _legacy(E.GL_COMPRESSED_INTENSITY, _IN, F.I8_UNORM),
     _legacy(E.GL_COMPRESSED_SLUMINANCE, _L, F.L8_SRGB),
     _legacy(E.GL_COMPRESSED_SLUMINANCE_ALPHA, _LA, F.L8A8_SRGB),
+    # ARB_texture_float's and EXT_texture_snorm's legacy rows
+    *[_f(enum, base, pipe, kind, False) for enum, base, pipe, kind in [
+        (GL_ALPHA16F_ARB, _A, F.A16_FLOAT, "float"), (GL_ALPHA32F_ARB, _A, F.A32_FLOAT, "float"),
+        (GL_LUMINANCE16F_ARB, _L, F.L16_FLOAT, "float"), (GL_LUMINANCE32F_ARB, _L, F.L32_FLOAT, "float"),
+        (GL_LUMINANCE_ALPHA16F_ARB, _LA, F.L16A16_FLOAT, "float"),
+        (GL_LUMINANCE_ALPHA32F_ARB, _LA, F.L32A32_FLOAT, "float"),
+        (GL_INTENSITY16F_ARB, _IN, F.I16_FLOAT, "float"), (GL_INTENSITY32F_ARB, _IN, F.I32_FLOAT, "float"),
+        (GL_ALPHA8_SNORM, _A, F.A8_SNORM, "snorm"), (GL_LUMINANCE8_SNORM, _L, F.L8_SNORM, "snorm"),
+        (GL_LUMINANCE8_ALPHA8_SNORM, _LA, F.L8A8_SNORM, "snorm"), (GL_INTENSITY8_SNORM, _IN, F.I8_SNORM, "snorm"),
+        (GL_ALPHA16_SNORM, _A, F.A16_SNORM, "snorm"), (GL_LUMINANCE16_SNORM, _L, F.L16_SNORM, "snorm"),
+        (GL_LUMINANCE16_ALPHA16_SNORM, _LA, F.L16A16_SNORM, "snorm"),
+        (GL_INTENSITY16_SNORM, _IN, F.I16_SNORM, "snorm")]],
     _f(1, _L, F.L8_UNORM, "unorm", False),
     _f(2, _LA, F.L8A8_UNORM, "unorm", False),
     _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),

@@ -10,7 +10,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, lookup
+from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, component_bits, lookup
 from driver.gl.formats import pixel_type_matches
 from driver.gl.pixels import (client_format, from_resource_bytes, image_size_B, passthrough_format, tight_pack,
                               write_client_bytes, write_client_bytes_into, write_client_image)
@@ -47,6 +47,9 @@ class ReadbackMixin:
             return True
         if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_INT_2_10_10_10_REV) and info.enum == E.GL_RGB10_A2:
             return True
+        if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_SHORT) and info.kind == "unorm" and \
+                component_bits(info)[0] == 16:
+            return True         # EXT_texture_norm16: 16-bit normalized buffers read as shorts
         return info.kind == "unorm" and (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE)
 
     def glReadPixels(self, x: int, y: int, width: int, height: int, format: int, type: int,

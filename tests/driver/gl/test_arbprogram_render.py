@@ -230,3 +230,19 @@ END
     c.glMaterialfv(E.GL_BACK, E.GL_DIFFUSE, (0.5, 0.5, 1.0, 0.75))
     quad(c, texcoords=False)
     assert (pixels(c) == unorm([0.25, 0.5, 0.25, 0.75])).all(), pixels(c)[0, 0]
+
+
+def test_position_invariant_programs_clip_in_eye_space(ctx):
+    c = ctx
+    load(c, VP, 13, b"!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.color, {1, 1, 1, 1};\nEND\n")
+    c.glMatrixMode(E.GL_PROJECTION)
+    c.glLoadIdentity()
+    c.glScalef(0.5, 1.0, 1.0)                  # eye x = 0.5 lands at clip x = 0.25 (column 10)
+    c.glMatrixMode(E.GL_MODELVIEW)
+    c.glLoadIdentity()
+    c.glClipPlane(E.GL_CLIP_PLANE0, (1.0, 0.0, 0.0, -0.5))     # keep eye x >= 0.5
+    c.glEnable(E.GL_CLIP_PLANE0)
+    quad(c, texcoords=False)
+    px = pixels(c)
+    assert (px[:, 10:12] == 255).all() and (px[:, :10] == [0, 0, 0, 255]).all() \
+        and (px[:, 12:] == [0, 0, 0, 255]).all(), px[8]

@@ -274,3 +274,47 @@ def test_every_unorm_format_keeps_its_bits(info):
             np.testing.assert_allclose(got[:, c], rgba[:, c], rtol=0, atol=1e-6, err_msg=f"channel {c}")
         elif c == 3:
             assert (got[:, 3] == 1.0).all()
+
+
+@pytest.mark.parametrize("name,fmt", [
+    ("GL_ALPHA16F_ARB", E.GL_ALPHA), ("GL_ALPHA32F_ARB", E.GL_ALPHA), ("GL_LUMINANCE16F_ARB", E.GL_LUMINANCE),
+    ("GL_LUMINANCE32F_ARB", E.GL_LUMINANCE), ("GL_INTENSITY16F_ARB", E.GL_LUMINANCE),
+    ("GL_INTENSITY32F_ARB", E.GL_LUMINANCE), ("GL_LUMINANCE_ALPHA16F_ARB", E.GL_LUMINANCE_ALPHA),
+    ("GL_LUMINANCE_ALPHA32F_ARB", E.GL_LUMINANCE_ALPHA),
+    ("GL_ALPHA8_SNORM", E.GL_ALPHA), ("GL_LUMINANCE8_SNORM", E.GL_LUMINANCE), ("GL_INTENSITY8_SNORM", E.GL_LUMINANCE),
+    ("GL_LUMINANCE8_ALPHA8_SNORM", E.GL_LUMINANCE_ALPHA), ("GL_ALPHA16_SNORM", E.GL_ALPHA),
+    ("GL_LUMINANCE16_SNORM", E.GL_LUMINANCE), ("GL_INTENSITY16_SNORM", E.GL_LUMINANCE),
+    ("GL_LUMINANCE16_ALPHA16_SNORM", E.GL_LUMINANCE_ALPHA),
+])
+def test_legacy_float_and_snorm_formats(name, fmt):
+    """ARB_texture_float / EXT_texture_snorm legacy rows: floats keep -0.5 and 1.5 (16 bits:
+    exactly representable); snorm clamps to [-1, 1] on its 8- or 16-bit grid."""
+    from driver.gl import formats
+    n = 2 if fmt == E.GL_LUMINANCE_ALPHA else 1
+    data = np.resize(np.array([-0.5, 0.25, 1.5, 0.75], np.float32), (1, 4, n))
+    got = np.frombuffer(_roundtrip(getattr(formats, name), fmt, E.GL_FLOAT, data, 4, 1), np.float32).reshape(data.shape)
+    if "SNORM" in name:
+        scale = 127.0 if "8" in name else 32767.0
+        want = np.floor(np.clip(data, -1, 1) * scale + 0.5) / scale      # nearest, halves up
+    else:
+        want = data
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-7)
+
+
+def test_norm16_renderbuffer_read_as_unsigned_short_gles():
+    """EXT_texture_norm16: a cleared R16 renderbuffer reads back as RGBA / UNSIGNED_SHORT."""
+    with driver.Context(api="gles3", width=2, height=2) as ctx:
+        fb = ctx.glGenFramebuffers(1)[0]
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+        rb = ctx.glGenRenderbuffers(1)[0]
+        ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+        ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_R16, 2, 2)
+        ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+        assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+        ctx.glClearColor(0.25, 0.5, 0.5, 0.5)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        got = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_SHORT), np.uint16)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_SHORT)
+        expect(ctx, E.GL_INVALID_OPERATION)
+    assert got.reshape(4, 4).tolist() == [[16384, 0, 0, 65535]] * 4     # round(0.25 * 65535)
