@@ -629,6 +629,9 @@ class TextureMixin:
             values[type_e] = kind if bits[i] else E.GL_NONE
         values[E.GL_TEXTURE_STENCIL_SIZE] = bits[5]
         values[E.GL_TEXTURE_SHARED_SIZE] = 5 if info is not None and info.pipe.name == "R9G9B9E5_FLOAT" else 0
+        if pname == E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE:     # GL 4.6 section 8.11.3
+            check(defined and img.compressed, E.GL_INVALID_OPERATION, "not a compressed image")
+            values[pname] = self._compressed_size(img.internal_format, img.width, img.height, img.depth)
         check_enum(pname, values)
         return [int(values[pname])]
 
