@@ -164,3 +164,14 @@ def test_astc_read_back_and_sampled(api, case, srgb):
     assert np.abs(drawn - np.rint(linear * 255)).max() <= 1
     if not srgb:
         assert np.abs(drawn - texels.astype(np.float64) * 255).max() <= 1
+
+
+def test_compressed_image_size_query():
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_RGBA_BPTC_UNORM, 9, 5, 0, 3 * 2 * 16, bytes(96))
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE) == [96]   # 3 x 2 blocks
+        ctx.glTexImage2D(T2, 1, E.GL_RGBA8, 4, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        ctx.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE)
+        expect(ctx, E.GL_INVALID_OPERATION)
