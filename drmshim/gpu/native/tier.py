@@ -8,9 +8,12 @@ on the interpreter and cost no compile). A program whose code cannot be generate
 or compiled runs on the interpreter, and the reason is counted (``STATS``;
 ``SHIMGL_DEBUG=native`` prints each decision).
 
-Threads: a lane loop over at least ``PARALLEL_MIN_LANES`` lanes is split into
-``SHIMGL_THREADS`` (default: the CPUs this process may use) contiguous ranges run
-at once; the C calls release the GIL. Every such loop is lane-local (a lane reads
+Threads: a lane loop whose work (lanes x instructions) is at least
+``PARALLEL_MIN_WORK`` is split into ``SHIMGL_THREADS`` (default: the CPUs this
+process may use) contiguous ranges run at once; the C calls release the GIL.
+(Handing a loop to the pool costs tens of microseconds on an idle machine and
+milliseconds on a loaded one: glbench overdraw at 512 spent a third of its shader
+time in the hand-off with a threshold of 8K lanes.) Every such loop is lane-local (a lane reads
 and writes only its own registers), so the split cannot change any result; loops
 over shared memory (tile access) run on one thread in lane order.
 """
@@ -30,12 +33,12 @@ from uapi.debug import debug_enabled
 from .build import BuildError, cache_key, load_or_build
 from .codegen import NATIVE_CDEF, Cf, Seg, Step, Unsupported, generate
 
-__all__ = ["NativeProgram", "native_for", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_LANES"]
+__all__ = ["NativeProgram", "native_for", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_WORK"]
 
 #: Lanes a program runs (in one process) before auto mode compiles it.
 HOT_LANES = 1 << 18
-#: Lane loops shorter than this run on one thread (thread hand-off costs ~20 us).
-PARALLEL_MIN_LANES = 1 << 13
+#: Lane loops with less work than this (lanes x instructions) run on one thread.
+PARALLEL_MIN_WORK = 1 << 19
 #: Chunks of a split loop start at multiples of this (whole quads).
 CHUNK_ALIGN = 64
 
@@ -272,7 +275,7 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
     args = _BatchArgs(nprog, b)
     a = args.a
     n = b.n
-    parts = threads() if n >= PARALLEL_MIN_LANES else 1
+    parts = threads() if n >= 2 * CHUNK_ALIGN else 1
     chunks = _chunks(n, parts) if parts > 1 else [(0, n)]
     pool = _executor(len(chunks)) if len(chunks) > 1 else None
     blocks = nprog.blocks
@@ -295,7 +298,7 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
                         fn(a, 0, n)
                         if args.bad[0] >= 0:   # an access out of range: the numpy step (and its fault)
                             nprog.prog.steps[item.first][1](b)
-                    elif pool is None:
+                    elif pool is None or n * item.count < PARALLEL_MIN_WORK:
                         fn(a, 0, n)
                     else:
                         list(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
@@ -303,7 +306,7 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
         elif kind == ALWAYS:
             item, fn = items
             if isinstance(item, Cf):
-                if pool is None:
+                if pool is None or n < PARALLEL_MIN_WORK:
                     active = fn(a, 0, n)
                 else:
                     active = sum(pool.map(lambda c: fn(a, c[0], c[1]), chunks))

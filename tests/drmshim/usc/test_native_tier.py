@@ -321,6 +321,7 @@ def test_iter_from_per_lane_coefficients_is_native_and_exact():
 # Threads, policy, fallback, cache
 
 def test_results_do_not_depend_on_the_thread_count(monkeypatch):
+    monkeypatch.setattr(native.tier, "PARALLEL_MIN_WORK", 1024)   # split every loop of the 40K lanes
     rng = np.random.default_rng(11)
     asm = random_program(rng, n_blocks=8)
     lanes = 40_000
