@@ -11,6 +11,12 @@ through syscalls. See README.md."""
 
 __all__: list[str] = ["Context"]
 
+# The code @dataclass compiles for each class comes from a disk cache (about
+# half of the CPU a short GL process spent importing shimgl): see dataclass_cache.
+from driver import dataclass_cache as _dataclass_cache  # noqa: E402
+
+_dataclass_cache.install()
+
 
 def __getattr__(name):
     # driver.Context (driver.agx.face) is imported on first use: importing `driver`
