@@ -5,7 +5,8 @@ Three programs, each a separate process as piglit runs them:
 - a trivial EGL program (tests/driver/abi/c/egl_glvnd.c: surfaceless display,
   pbuffer, desktop GL context, one clear, one glReadPixels), built here with cc;
 - one piglit shader_runner test (two shaders, a draw, a probe);
-- one piglit C API test.
+- piglit C API tests: a typical one (getuniform-02) and one that draws a lot
+  (glsl-routing: dozens of programs and draws).
 shimgl's shader cache is warm (one unmeasured run first, cache in a folder of
 this benchmark), as Mesa's would be. CPU time is user + system of the process
 and its threads (``os.wait4``), the median of ``ROUNDS`` runs per driver, the
@@ -28,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = int(os.environ.get("SHIMGL_BENCH_STARTUP_ROUNDS", "5"))
 SHADER_TEST = "tests/spec/glsl-1.10/execution/fs-bool-less-compare-true.shader_test"
-C_API_TEST = ("glsl-routing", "-auto", "-fbo")
+#: a typical C API test (a few shaders, uniform queries) and one that draws a lot
+C_API_TESTS = (("getuniform-02", "-auto", "-fbo"), ("glsl-routing", "-auto", "-fbo"))
 #: what the C ABI imports before the first call returns (the library's init code)
 ABI_IMPORTS = "import driver.abi.runtime, driver.abi.egl, driver.abi.marshal, driver.abi._commands"
 
@@ -68,13 +70,13 @@ def _programs(tmp: Path) -> list[tuple[str, list[str] | None, str | None, str]]:
     piglit = find_piglit()
     if piglit is None:
         why = "piglit is not installed"
-        out += [("piglit shader_runner test", None, None, why), ("piglit C API test", None, None, why)]
+        out += [("piglit shader_runner test", None, None, why), ("piglit C API tests", None, None, why)]
     else:
         out.append((f"piglit shader_runner {Path(SHADER_TEST).stem}",
                     [str(piglit / "bin/shader_runner"), str(piglit / SHADER_TEST), "-auto", "-fbo"],
                     str(piglit), ""))
-        out.append((f"piglit C API {C_API_TEST[0]}", [str(piglit / "bin" / C_API_TEST[0]), *C_API_TEST[1:]],
-                    str(piglit), ""))
+        for name, *args in C_API_TESTS:
+            out.append((f"piglit C API {name}", [str(piglit / "bin" / name), *args], str(piglit), ""))
     return out
 
 
