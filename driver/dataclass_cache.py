@@ -32,7 +32,6 @@ import marshal
 import os
 import struct
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -116,6 +115,7 @@ def _compact() -> None:
     global _records_on_disk
     if _path is None or _codes is None:
         return
+    import tempfile         # not at import: tempfile pulls in shutil, bz2, lzma, random
     try:
         fd, tmp = tempfile.mkstemp(prefix=".dataclasses-", dir=_path.parent)
         with os.fdopen(fd, "wb") as f:

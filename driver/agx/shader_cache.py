@@ -45,7 +45,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -267,6 +266,7 @@ class ShaderCache:
         payload = pickle.dumps((key_text, value), protocol=pickle.HIGHEST_PROTOCOL)
         data = MAGIC + hashlib.sha256(payload).digest() + payload
         path = self.path(key_text)
+        import tempfile         # only when storing (tempfile pulls in shutil, bz2, lzma, random)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
