@@ -5,9 +5,11 @@
 
 The variables: __EGL_VENDOR_LIBRARY_FILENAMES (glvnd's libEGL/libGL load only
 shimgl's vendor library), LD_LIBRARY_PATH (libOSMesa.so.8 for OSMesa programs
-and PyOpenGL's osmesa platform), PIGLIT_PLATFORM=surfaceless_egl (the one EGL
-platform shimgl has), PYOPENGL_PLATFORM=egl unless already set (PyOpenGL would
-guess GLX, which shimgl does not have; set it to osmesa to use OSMesa).
+and PyOpenGL's osmesa platform, libGLX_shimgl.so.0 for glvnd's libGLX),
+PIGLIT_PLATFORM=surfaceless_egl, PYOPENGL_PLATFORM=egl unless already set (set
+it to osmesa or glx to use those), and when DISPLAY is set
+__GLX_VENDOR_LIBRARY_NAME=shimgl (GLX programs render with shimgl instead of
+the vendor the X server names).
 
 Import-light on purpose: registering the commands does not import the driver."""
 

@@ -9,6 +9,7 @@ Outputs in OUTDIR (see README.md):
   libOSMesa.so.8       symlink to libshimgl.so (+ libOSMesa.so): what PyOpenGL's
                        osmesa platform and OSMesa programs open
   libEGL_shimgl.so.0   symlink to libshimgl.so, named by the glvnd vendor JSON
+  libGLX_shimgl.so.0   symlink to libshimgl.so: glvnd's GLX vendor "shimgl" (__glx_Main)
   50_shimgl.json       the glvnd EGL vendor file (__EGL_VENDOR_LIBRARY_FILENAMES)
   _commands.py         generated Python marshalling, one function per command
   _eglenums.py         generated EGL_* constants
@@ -51,6 +52,7 @@ __all__ = ["BuildError", "build", "main"]
 LIBRARY = "libshimgl.so"
 OSMESA = "libOSMesa.so.8"
 EGL_VENDOR = "libEGL_shimgl.so.0"
+GLX_VENDOR = "libGLX_shimgl.so.0"      # glvnd's libGLX loads libGLX_<__GLX_VENDOR_LIBRARY_NAME>.so.0
 VENDOR_JSON = "50_shimgl.json"
 COMMANDS_PY = "_commands.py"
 EGL_ENUMS_PY = "_eglenums.py"
@@ -99,6 +101,10 @@ typedef void *EGLNativeDisplayType; typedef unsigned long EGLNativePixmapType;
 typedef unsigned long EGLNativeWindowType;
 struct AHardwareBuffer; struct wl_buffer; struct wl_display; struct wl_resource;
 typedef void *OSMesaContext; typedef void (*OSMESAproc)(void);
+typedef struct _XDisplay Display; typedef unsigned long XID; typedef XID Window; typedef XID Pixmap;
+typedef XID Font; typedef XID GLXDrawable; typedef XID GLXPixmap; typedef XID GLXWindow;
+typedef XID GLXPbuffer; typedef int Bool; typedef struct __GLXcontextRec *GLXContext;
+typedef struct __GLXFBConfigRec *GLXFBConfig; typedef struct _shimgl_XVisualInfo XVisualInfo;
 """
 
 # OSMesa (Mesa's osmesa.h API; not in the Khronos registry).
@@ -121,11 +127,62 @@ OSMESA_COMMANDS = [
     ("void", "OSMesaPostprocess", "OSMesaContext osmesa, const char *filter, unsigned enable_value"),
 ]
 
+# GLX 1.4 and the extensions shimgl's GLX vendor implements (driver/abi/glx.py).
+# Not exported as symbols (glvnd's libGLX owns those names): reached through the
+# vendor's getProcAddress (__glx_Main's imports) and our dispatch stubs.
+# glXQueryExtension, glXQueryVersion, glXGetCurrent*, glXGetProcAddress: libGLX's own.
+GLX_COMMANDS = [
+    ("XVisualInfo *", "glXChooseVisual", "Display *dpy, int screen, int *attribList"),
+    ("GLXContext", "glXCreateContext", "Display *dpy, XVisualInfo *vis, GLXContext shareList, Bool direct"),
+    ("void", "glXDestroyContext", "Display *dpy, GLXContext ctx"),
+    ("Bool", "glXMakeCurrent", "Display *dpy, GLXDrawable drawable, GLXContext ctx"),
+    ("void", "glXCopyContext", "Display *dpy, GLXContext src, GLXContext dst, unsigned long mask"),
+    ("void", "glXSwapBuffers", "Display *dpy, GLXDrawable drawable"),
+    ("GLXPixmap", "glXCreateGLXPixmap", "Display *dpy, XVisualInfo *visual, Pixmap pixmap"),
+    ("void", "glXDestroyGLXPixmap", "Display *dpy, GLXPixmap pixmap"),
+    ("Bool", "glXIsDirect", "Display *dpy, GLXContext ctx"),
+    ("int", "glXGetConfig", "Display *dpy, XVisualInfo *visual, int attrib, int *value"),
+    ("void", "glXWaitGL", "void"),
+    ("void", "glXWaitX", "void"),
+    ("void", "glXUseXFont", "Font font, int first, int count, int list"),
+    ("const char *", "glXQueryExtensionsString", "Display *dpy, int screen"),
+    ("const char *", "glXQueryServerString", "Display *dpy, int screen, int name"),
+    ("const char *", "glXGetClientString", "Display *dpy, int name"),
+    ("GLXFBConfig *", "glXGetFBConfigs", "Display *dpy, int screen, int *nelements"),
+    ("GLXFBConfig *", "glXChooseFBConfig", "Display *dpy, int screen, const int *attrib_list, int *nelements"),
+    ("int", "glXGetFBConfigAttrib", "Display *dpy, GLXFBConfig config, int attribute, int *value"),
+    ("XVisualInfo *", "glXGetVisualFromFBConfig", "Display *dpy, GLXFBConfig config"),
+    ("GLXWindow", "glXCreateWindow", "Display *dpy, GLXFBConfig config, Window win, const int *attrib_list"),
+    ("void", "glXDestroyWindow", "Display *dpy, GLXWindow win"),
+    ("GLXPixmap", "glXCreatePixmap", "Display *dpy, GLXFBConfig config, Pixmap pixmap, const int *attrib_list"),
+    ("void", "glXDestroyPixmap", "Display *dpy, GLXPixmap pixmap"),
+    ("GLXPbuffer", "glXCreatePbuffer", "Display *dpy, GLXFBConfig config, const int *attrib_list"),
+    ("void", "glXDestroyPbuffer", "Display *dpy, GLXPbuffer pbuf"),
+    ("void", "glXQueryDrawable", "Display *dpy, GLXDrawable draw, int attribute, unsigned int *value"),
+    ("GLXContext", "glXCreateNewContext",
+     "Display *dpy, GLXFBConfig config, int render_type, GLXContext share_list, Bool direct"),
+    ("Bool", "glXMakeContextCurrent", "Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx"),
+    ("int", "glXQueryContext", "Display *dpy, GLXContext ctx, int attribute, int *value"),
+    ("void", "glXSelectEvent", "Display *dpy, GLXDrawable draw, unsigned long event_mask"),
+    ("void", "glXGetSelectedEvent", "Display *dpy, GLXDrawable draw, unsigned long *event_mask"),
+    ("GLXContext", "glXCreateContextAttribsARB",
+     "Display *dpy, GLXFBConfig config, GLXContext share_context, Bool direct, const int *attrib_list"),
+    ("void", "glXSwapIntervalEXT", "Display *dpy, GLXDrawable drawable, int interval"),
+    ("int", "glXSwapIntervalMESA", "unsigned int interval"),
+    ("int", "glXGetSwapIntervalMESA", "void"),
+    ("int", "glXSwapIntervalSGI", "int interval"),
+]
+# GLX extension functions glvnd dispatches through the vendor's stubs, and how
+# a stub finds the vendor: by the drawable (then the current context) or the
+# current context.
+GLX_DISPATCHED = {"glXSwapIntervalEXT": "drawable", "glXSwapIntervalMESA": "current",
+                  "glXGetSwapIntervalMESA": "current", "glXSwapIntervalSGI": "current"}
+
 # Implemented in C (never call Python): the lookups must work before Python starts.
 C_ONLY = {"eglGetProcAddress", "OSMesaGetProcAddress"}
 
 # Types that are opaque handles: Python sees an int.
-HANDLE_TYPES = {"GLsync", "EGLDisplay", "EGLConfig", "EGLContext", "EGLSurface", "EGLSync",
+HANDLE_TYPES = {"GLXContext", "GLXFBConfig", "GLsync", "EGLDisplay", "EGLConfig", "EGLContext", "EGLSurface", "EGLSync",
                 "EGLSyncKHR", "EGLImage", "EGLImageKHR", "OSMesaContext", "EGLClientBuffer",
                 "EGLDeviceEXT", "EGLNativeDisplayType", "EGLStreamKHR", "EGLLabelKHR",
                 "EGLObjectKHR", "GLeglImageOES", "GLeglClientBufferEXT", "EGLSyncNV"}
@@ -138,14 +195,15 @@ CHAR_TYPES = {"GLchar", "GLcharARB", "char", "GLubyte"}
 
 def all_commands(registry_dir: Path) -> list[registry.Command]:
     cmds = registry.read_commands(registry_dir)
-    for ret, name, params in OSMESA_COMMANDS:
-        ps = []
-        if params != "void":
-            for decl in params.split(","):
-                m = re.match(r"\s*(.*?)(\w+)\s*$", decl)
-                ps.append(registry.Param(" ".join(m.group(1).replace("*", " *").split()),
-                                         m.group(2), ""))
-        cmds.append(registry.Command(name, ret, tuple(ps), "osmesa"))
+    for family, table in (("osmesa", OSMESA_COMMANDS), ("glx", GLX_COMMANDS)):
+        for ret, name, params in table:
+            ps = []
+            if params != "void":
+                for decl in params.split(","):
+                    m = re.match(r"\s*(.*?)(\w+)\s*$", decl)
+                    ps.append(registry.Param(" ".join(m.group(1).replace("*", " *").split()),
+                                             m.group(2), ""))
+            cmds.append(registry.Command(name, ret, tuple(ps), family))
     cmds.append(registry.Command("OSMesaGetProcAddress", "OSMESAproc",
                                  (registry.Param("const char *", "funcName", ""),), "osmesa"))
     return sorted(cmds, key=lambda c: c.name)
@@ -418,7 +476,7 @@ def make_source(cmds, site_dirs: list[str]) -> str:
            f"#define SHIMGL_PYTHON_EXECUTABLE {json.dumps(sys.executable)}",
            f"#define SHIMGL_PY_MAJMIN {json.dumps(majmin)}",
            f"#define SHIMGL_HOST_BOOTSTRAP {_c_string(host_bootstrap_code(site_dirs))}",
-           "const char *shimgl_so_path(void);",
+           "const char *shimgl_so_path(void);", "void *shimgl_get_proc_address(const char *name);",
            # forward declarations of the extern "Python" functions cffi defines later
            "static void shimgl_py_init(void);", "static int shimgl_py_missing(int index);"]
     for c in cmds:
@@ -436,17 +494,19 @@ def make_source(cmds, site_dirs: list[str]) -> str:
         elif c.family == "egl":
             fail = "shimgl_c_egl_error = 0x3001 /* EGL_NOT_INITIALIZED */; " + fail
         enter = f"SHIMGL_ENTER_OR({fail});"
+        export = "static" if c.family == "glx" else "SHIMGL_EXPORT"
         if c.ret == "void":
             body = f"{enter} if (shimgl_impl[{i}]) {{ {call}; return; }} shimgl_py_missing({i});"
         else:
             body = (f"{enter} if (shimgl_impl[{i}]) return {call}; "
                     f"shimgl_py_missing({i}); return ({c.ret}){_zero(c.ret)};")
-        out.append(f"SHIMGL_EXPORT {c.ret} {c.name}({c.c_params()}) {{ {body} }}")
+        out.append(f"{export} {c.ret} {c.name}({c.c_params()}) {{ {body} }}")
     out.append("static const struct shimgl_proc shimgl_procs[] = {")
     for c in cmds:   # sorted by name (strcmp order = Python's order for ASCII)
         out.append(f'    {{"{c.name}", (void *){c.name}}},')
     out.append("};")
     out.append(make_glvnd_dispatch(cmds))
+    out.append(make_glx_vendor())
     out.append(C_TAIL)
     return "\n".join(out)
 
@@ -506,6 +566,103 @@ def make_glvnd_dispatch(cmds) -> str:
     out.append("static struct shimgl_dispatch shimgl_dispatch_table[] = {")
     out += table
     out.append("};")
+    return "\n".join(out)
+
+
+GLX_VENDOR_C = r"""
+/* ---- glvnd GLX vendor ABI (glvnd/libglxabi.h, ABI major version 1) ---------
+   libGLX_shimgl.so.0 (__GLX_VENDOR_LIBRARY_NAME=shimgl): __glx_Main fills the
+   imports; libGLX calls our GLX functions through getProcAddress. Our own
+   declarations of the parts we use, in glvnd's order. */
+typedef struct {
+    void *(*getDynDispatch)(Display *dpy, const int screen);
+    void *(*getCurrentDynDispatch)(void);
+    void *(*fetchDispatchEntry)(void *vendor, int index);
+    GLXContext (*getCurrentContext)(void);
+    int (*addVendorContextMapping)(Display *dpy, GLXContext context, void *vendor);
+    void (*removeVendorContextMapping)(Display *dpy, GLXContext context);
+    void *(*vendorFromContext)(GLXContext context);
+    int (*addVendorFBConfigMapping)(Display *dpy, GLXFBConfig config, void *vendor);
+    void (*removeVendorFBConfigMapping)(Display *dpy, GLXFBConfig config);
+    void *(*vendorFromFBConfig)(Display *dpy, GLXFBConfig config);
+    int (*addVendorDrawableMapping)(Display *dpy, GLXDrawable drawable, void *vendor);
+    void (*removeVendorDrawableMapping)(Display *dpy, GLXDrawable drawable);
+    void *(*vendorFromDrawable)(Display *dpy, GLXDrawable drawable);
+} shimgl_glx_exports;
+typedef struct {
+    Bool (*isScreenSupported)(Display *dpy, int screen);
+    void *(*getProcAddress)(const GLubyte *procName);
+    void *(*getDispatchAddress)(const GLubyte *procName);
+    void (*setDispatchIndex)(const GLubyte *procName, int index);
+    Bool (*notifyError)(Display *dpy, unsigned char error, XID resid, unsigned char opcode, Bool coreX11error);
+    /* optional members follow (patching); left untouched: glvnd zeroes them */
+} shimgl_glx_imports;
+static const shimgl_glx_exports *shimgl_glvnd_glx;
+
+static Bool shimgl_glx_screen_supported(Display *dpy, int screen) { (void)dpy; (void)screen; return 1; }
+static void *shimgl_glx_proc_address(const GLubyte *name) { return shimgl_get_proc_address((const char *)name); }
+static Bool shimgl_glx_notify_error(Display *dpy, unsigned char error, XID resid, unsigned char opcode, Bool core)
+{ (void)dpy; (void)error; (void)resid; (void)opcode; (void)core; return 1; }
+"""
+
+
+def make_glx_vendor() -> str:
+    """__glx_Main and the dispatch stubs of the GLX extension functions glvnd
+    does not dispatch itself (GLX_DISPATCHED)."""
+    out = [GLX_VENDOR_C]
+    names = sorted(GLX_DISPATCHED)
+    by_name = {ret_name[1]: ret_name for ret_name in GLX_COMMANDS}
+    for name in names:
+        ret, _, params = by_name[name]
+        args = ", ".join(re.match(r".*?(\w+)\s*$", d).group(1) for d in params.split(",")) \
+            if params != "void" else ""
+        how = GLX_DISPATCHED[name]
+        lookup = ("shimgl_glvnd_glx->vendorFromDrawable(dpy, drawable)" if how == "drawable"
+                  else "NULL")
+        zero = "" if ret == "void" else f"({ret})0"
+        out.append(f"static int shimgl_glx_index_{name} = -1;")
+        out.append(
+            f"static {ret} shimgl_glx_dispatch_{name}({params}) {{\n"
+            f"    void *vendor = {lookup};\n"
+            f"    {ret} (*fn)({params});\n"
+            f"    if (!vendor) vendor = shimgl_glvnd_glx->getCurrentDynDispatch();\n"
+            f"    fn = vendor && shimgl_glx_index_{name} >= 0 ? ({ret} (*)({params}))"
+            f"shimgl_glvnd_glx->fetchDispatchEntry(vendor, shimgl_glx_index_{name}) : NULL;\n"
+            f"    if (!fn) return {zero};\n"
+            f"    {'return ' if ret != 'void' else ''}fn({args});\n}}")
+    out.append("static struct shimgl_dispatch shimgl_glx_dispatch_table[] = {")
+    out += [f'    {{"{n}", (void *)shimgl_glx_dispatch_{n}, &shimgl_glx_index_{n}}},' for n in names]
+    out.append("};")
+    out.append(r"""
+static void *shimgl_glx_dispatch_address(const GLubyte *name)
+{
+    const struct shimgl_dispatch *d = name ? bsearch(name, shimgl_glx_dispatch_table,
+        sizeof shimgl_glx_dispatch_table / sizeof shimgl_glx_dispatch_table[0],
+        sizeof shimgl_glx_dispatch_table[0], shimgl_dispatch_cmp) : NULL;
+    return d ? d->stub : NULL;
+}
+static void shimgl_glx_set_dispatch_index(const GLubyte *name, int index)
+{
+    struct shimgl_dispatch *d = name ? bsearch(name, shimgl_glx_dispatch_table,
+        sizeof shimgl_glx_dispatch_table / sizeof shimgl_glx_dispatch_table[0],
+        sizeof shimgl_glx_dispatch_table[0], shimgl_dispatch_cmp) : NULL;
+    if (d) *d->index = index;
+}
+SHIMGL_EXPORT Bool __glx_Main(uint32_t version, const void *exports, void *vendor, void *imports)
+{
+    shimgl_glx_imports *im = imports;
+    (void)vendor;
+    if ((version >> 16) != 1)
+        return 0;
+    shimgl_glvnd_glx = exports;
+    im->isScreenSupported = shimgl_glx_screen_supported;
+    im->getProcAddress = shimgl_glx_proc_address;
+    im->getDispatchAddress = shimgl_glx_dispatch_address;
+    im->setDispatchIndex = shimgl_glx_set_dispatch_index;
+    im->notifyError = shimgl_glx_notify_error;
+    return 1;
+}
+""")
     return "\n".join(out)
 
 
@@ -891,7 +1048,7 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
     outdir.mkdir(parents=True, exist_ok=True)
     site_dirs = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
     stamp = _inputs_digest(registry_dir, site_dirs, cc, outdir, cffi.__version__)
-    outputs = [outdir / n for n in (LIBRARY, OSMESA, "libOSMesa.so", EGL_VENDOR, VENDOR_JSON,
+    outputs = [outdir / n for n in (LIBRARY, OSMESA, "libOSMesa.so", EGL_VENDOR, GLX_VENDOR, VENDOR_JSON,
                                     COMMANDS_PY, EGL_ENUMS_PY)]
     stamp_file = outdir / STAMP
     if all(p.exists() for p in outputs) and stamp_file.exists() and stamp_file.read_text() == stamp:
@@ -923,7 +1080,7 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
         os.chmod(tmp_dst, 0o755)
         os.replace(tmp_dst, dst)        # atomic: running processes keep the old inode
         written = [dst]
-    for link in (OSMESA, "libOSMesa.so", EGL_VENDOR):
+    for link in (OSMESA, "libOSMesa.so", EGL_VENDOR, GLX_VENDOR):
         p = outdir / link
         if p.is_symlink() or p.exists():
             p.unlink()

@@ -14,6 +14,7 @@ __all__ = ["LIBRARY", "OSMESA", "VENDOR_JSON", "environment", "library_dir", "mi
 LIBRARY = "libshimgl.so"
 OSMESA = "libOSMesa.so.8"
 EGL_VENDOR = "libEGL_shimgl.so.0"
+GLX_VENDOR = "libGLX_shimgl.so.0"
 VENDOR_JSON = "50_shimgl.json"
 HERE = Path(__file__).resolve().parent
 
@@ -68,7 +69,11 @@ def environment(base: dict[str, str] | None = None) -> dict[str, str] | None:
         "LD_LIBRARY_PATH": ":".join([str(d), *parts]),
         "PIGLIT_PLATFORM": "surfaceless_egl",
     }
-    # PyOpenGL guesses GLX on Linux, which shimgl does not provide; a choice
-    # already made (egl or osmesa) is kept
+    # PyOpenGL guesses GLX from DISPLAY; headless programs want EGL. A choice
+    # already made (egl, glx or osmesa) is kept
     env["PYOPENGL_PLATFORM"] = base.get("PYOPENGL_PLATFORM") or "egl"
+    if base.get("DISPLAY"):
+        # glvnd's libGLX loads libGLX_shimgl.so.0 (found through LD_LIBRARY_PATH)
+        # instead of asking the X server which vendor to use
+        env["__GLX_VENDOR_LIBRARY_NAME"] = "shimgl"
     return env

@@ -12,7 +12,8 @@ driver/abi/_commands.py NAMES) it attaches the implementation:
   So does a command the current context's API lacks (glBegin in an OpenGL ES
   context, glDiscardFramebufferEXT in a desktop one: the registry's
   DESKTOP_ONLY and ES_ONLY), as Mesa's per-API dispatch tables do.
-* egl*: driver.abi.egl.COMMANDS; OSMesa*: driver.abi.osmesa.COMMANDS.
+* egl*: driver.abi.egl.COMMANDS; OSMesa*: driver.abi.osmesa.COMMANDS;
+  glX*: driver.abi.glx.COMMANDS (the glvnd GLX vendor).
 
 The current context is per thread (threading.local). Calls from several threads
 are serialised by one lock (LOCK), as a big driver lock: the driver stack below
@@ -107,7 +108,7 @@ def _after_flush():
 def install(the_ffi, lib) -> None:
     global _lib, ffi
     _lib, ffi = lib, the_ffi
-    from driver.abi import egl, marshal, osmesa
+    from driver.abi import egl, glx, marshal, osmesa
     from driver.abi import _commands
     from driver.gl import Context as GLContext
     from driver.gl.errors import GLError
@@ -116,6 +117,7 @@ def install(the_ffi, lib) -> None:
     marshal.bind(the_ffi)
     egl.bind(the_ffi)
     osmesa.bind(the_ffi)
+    glx.bind(the_ffi)
     names = _commands.NAMES
     assert len(names) == lib.shimgl_command_count(), "generated tables out of step with the library"
 
@@ -128,7 +130,7 @@ def install(the_ffi, lib) -> None:
         name = names[index]
         if _debug:
             print(f"shimgl: {name} is not implemented", file=sys.stderr)
-        if name.startswith("gl"):
+        if name.startswith("gl") and not name.startswith("glX"):
             ctx = current.gl
             if ctx is not None:
                 ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not implemented"))
@@ -139,7 +141,9 @@ def install(the_ffi, lib) -> None:
     rets = _commands.RETURNS
     for index, name in enumerate(names):
         fn = None
-        if name.startswith("gl"):
+        if name.startswith("glX"):
+            fn = glx.COMMANDS.get(name)
+        elif name.startswith("gl"):
             impl = None
             if getattr(GLContext, name, None) is not None or name in marshal.STANDALONE:
                 impl = marshal.OVERRIDES.get(name) or _commands.MARSHAL.get(name)
@@ -154,7 +158,7 @@ def install(the_ffi, lib) -> None:
             fn = osmesa.COMMANDS.get(name)
         if fn is None:
             continue
-        if not name.startswith("gl"):
+        if not name.startswith("gl") or name.startswith("glX"):
             fn = _locked(fn)
         the_ffi.def_extern(name="shimgl_py_" + name, onerror=_onerror(name))(fn)
         lib.shimgl_set_impl(index, 1)

@@ -67,6 +67,10 @@ int XFlush(Display *dpy);
 int XSync(Display *dpy, int discard);
 XErrorHandler XSetErrorHandler(XErrorHandler handler);
 char *XDisplayString(Display *dpy);
+int XQueryExtension(Display *dpy, const char *name, int *major_opcode, int *first_event,
+                    int *first_error);
+unsigned long XNextRequest(Display *dpy);
+void *malloc(size_t size);
 """
 
 ZPIXMAP = 2
@@ -90,7 +94,22 @@ def _load():
             except OSError:
                 lib = None
             _state["ffi"], _state["lib"] = ffi, lib
+            _state["libc"] = ffi.dlopen(None)
         return _state["ffi"], _state["lib"]
+
+
+def malloc_array(c_type: str, values: list[int]):
+    """A C array of pointer-sized values in malloc'ed memory (what a program
+    frees with XFree), as the embedding's void *; NULL when empty."""
+    ffi, _ = _load()
+    libc = _state["libc"]
+    if not values:
+        return 0
+    mem = libc.malloc(ffi.sizeof("void *") * len(values))
+    arr = ffi.cast("uintptr_t *", mem)
+    for i, v in enumerate(values):
+        arr[i] = v
+    return int(ffi.cast("uintptr_t", mem))
 
 
 def available() -> bool:
@@ -213,6 +232,42 @@ class Connection:
         if info is None:
             return None
         return Window(self, xid, g[2], *info)
+
+    def visual_info(self, visual_id: int) -> int:
+        """An XVisualInfo* (Xlib's allocation: the program frees it with XFree)
+        of the visual, as an address; 0 when there is none."""
+        ffi, lib = self.ffi, self.lib
+        templ = ffi.new("XVisualInfo *")
+        templ.visualid = visual_id
+        n = ffi.new("int *")
+        info = lib.XGetVisualInfo(self.dpy, VISUAL_ID_MASK, templ, n)
+        return int(ffi.cast("uintptr_t", info)) if info != ffi.NULL else 0
+
+    def visual_id_of(self, info_address: int) -> int:
+        """The visual id of a program's XVisualInfo*."""
+        return int(self.ffi.cast("XVisualInfo *", info_address).visualid)
+
+    def send_error(self, code: int, resource: int, minor_opcode: int, glx: bool) -> None:
+        """Report a GLX protocol error to the program (its X error handler),
+        as the GLX specification's errors are: `code` is a GLX error number
+        (glx True: added to the extension's first error) or a core X error."""
+        ffi, lib = self.ffi, self.lib
+        major, first_event, first_error = (ffi.new("int *") for _ in range(3))
+        if not lib.XQueryExtension(self.dpy, b"GLX", major, first_event, first_error):
+            major[0] = first_error[0] = 0
+        event = ffi.new("XErrorEvent *")
+        event.type = 0
+        event.display = self.dpy
+        event.resourceid = resource
+        event.serial = lib.XNextRequest(self.dpy) - 1
+        event.error_code = (first_error[0] + code if glx else code) & 0xFF
+        event.request_code = major[0] & 0xFF
+        event.minor_code = minor_opcode & 0xFF
+        # the program's handler, called as Xlib would (Xlib's default one
+        # prints the error and ends the program, as with any GLX error)
+        handler = lib.XSetErrorHandler(ffi.NULL)
+        lib.XSetErrorHandler(handler)
+        handler(self.dpy, event)
 
     def close(self):
         if self.own and self.ok:

@@ -31,6 +31,12 @@ def test_env_keeps_a_chosen_pyopengl_platform(abi_dir):
     assert paths.environment({})["PYOPENGL_PLATFORM"] == "egl"
 
 
+def test_env_selects_the_glx_vendor_only_with_a_display(abi_dir):
+    assert paths.environment({"DISPLAY": ":5"})["__GLX_VENDOR_LIBRARY_NAME"] == "shimgl"
+    assert "__GLX_VENDOR_LIBRARY_NAME" not in paths.environment({})
+    assert (abi_dir / paths.GLX_VENDOR).exists()      # what libGLX loads for "shimgl"
+
+
 def test_env_without_the_library(monkeypatch, capsys):
     monkeypatch.setattr(paths, "library_dir", lambda: None)
     assert main(["env"]) == 1

@@ -1,0 +1,102 @@
+"""Windows on X11 under Xvfb: EGL's X11 platform and GLX (glvnd's libGLX with
+__GLX_VENDOR_LIBRARY_NAME=shimgl), read back from the X server; the system's
+es2_info, glxinfo, es2gears_x11, glxgears and glmark2-es2 run unchanged and
+report shimgl. Skipped with the reason when Xvfb (or the program) is absent."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.driver.abi.conftest import PY_DIR, run
+
+
+@pytest.fixture(scope="module")
+def xvfb():
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen([exe, "-displayfd", str(write_fd), "-screen", "0", "640x480x24",
+                             "-nolisten", "tcp"], pass_fds=(write_fd,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as f:
+        number = f.readline().strip()
+    if not number:
+        proc.kill()
+        pytest.skip("Xvfb did not start")
+    yield f":{number}"
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def x_env(xvfb, shimgl_env):
+    from driver.abi import paths
+    return dict(shimgl_env, **paths.environment({"DISPLAY": xvfb}), DISPLAY=xvfb)
+
+
+def _tool(name):
+    exe = shutil.which(name)
+    if exe is None:
+        pytest.skip(f"{name} is not installed")
+    return exe
+
+
+@pytest.mark.parametrize("api", ["egl", "glx"])
+def test_window_drawn_and_presented(api, x_env):
+    """Clear + scissored clear, swap, the X server's pixels; the surface follows
+    a resize; a bad window and an unsupported version are the errors the
+    specifications name."""
+    res = run([sys.executable, PY_DIR / "x11_window.py", api], x_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("0 failures")
+    assert "internal error" not in res.stderr
+
+
+def test_glxinfo(x_env):
+    res = run([_tool("glxinfo"), "-B"], x_env)
+    assert res.returncode == 0, res.stderr
+    assert "OpenGL renderer string: shimgl" in res.stdout
+    assert "direct rendering: Yes" in res.stdout
+    assert re.search(r"OpenGL core profile version string: 4\.\d", res.stdout)
+
+
+def test_es2_info(x_env):
+    res = run([_tool("es2_info")], x_env)
+    assert res.returncode == 0, res.stderr
+    assert "GL_RENDERER: shimgl" in res.stdout and "EGL_VENDOR: shimgl" in res.stdout
+
+
+def _frames(cmd, env, seconds):
+    """Run a demo for `seconds` (it runs until killed); the frame counts it printed."""
+    try:
+        res = subprocess.run(["stdbuf", "-oL", *cmd], env=env, capture_output=True, text=True,
+                             timeout=seconds)
+        out = res.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+    print(out)
+    return [int(m) for m in re.findall(r"(\d+) frames in", out)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("demo", ["glxgears", "es2gears_x11"])
+def test_gears(demo, x_env):
+    frames = _frames([_tool(demo)], x_env, 25)
+    assert frames and min(frames) > 0, frames
+
+
+@pytest.mark.slow
+def test_glmark2_es2(x_env):
+    res = run([_tool("glmark2-es2"), "-s", "160x120", "-b", "clear:duration=2",
+               "-b", "build:duration=2"], x_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "GL_RENDERER:    shimgl" in res.stdout
+    assert re.search(r"glmark2 Score: \d+", res.stdout)
