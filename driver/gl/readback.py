@@ -251,7 +251,7 @@ class ReadbackMixin:
         check(self.api.gl_or_es((4, 3), (3, 0)), E.GL_INVALID_OPERATION)
         fb = self._fb_for_target(target)
         check(num >= 0, E.GL_INVALID_VALUE)
-        atts = list(attachments)[:num]
+        atts = list(attachments or ())[:num]
         if fb is None:
             for a in atts:
                 check_enum(a, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
