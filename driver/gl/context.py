@@ -64,6 +64,9 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
         self.extensions = extensions_for(self.api)
         self._error = E.GL_NO_ERROR
         self.error_log: list[str] = []
+        # exceptions an entry point turned into GL errors as a last resort (driver bugs;
+        # driver.gl.errors): "Kind: message", the newest 1000
+        self.internal_errors: list[str] = []
         self.state = FixedState()
         self.state.viewport = self.state.scissor = (0, 0, width, height)
         # name spaces

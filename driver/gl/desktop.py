@@ -56,17 +56,29 @@ class DesktopMixin(LaterStagesMixin):
         self._draw_elements(mode, count, type, indices, instancecount, basevertex, baseinstance,
                             None)
 
+    def _multi_indirect_offsets(self, indirect, drawcount, stride, size_B) -> range:
+        """The command offsets of a glMultiDraw*Indirect (GL 4.6 section 10.4),
+        all validated first: a NULL `indirect` is offset 0, and every command
+        must lie in the bound DRAW_INDIRECT_BUFFER (so the count of draws is
+        bounded by the buffer, never by `drawcount` alone)."""
+        check(drawcount >= 0 and stride >= 0 and stride % 4 == 0, E.GL_INVALID_VALUE,
+              "negative drawcount or bad stride")
+        indirect = 0 if indirect is None else indirect
+        step = stride or size_B
+        self._indirect_buffer(indirect, size_B)
+        if drawcount > 1:
+            self._indirect_buffer(indirect + (drawcount - 1) * step, size_B)
+        return range(indirect, indirect + drawcount * step, step)
+
     def glMultiDrawArraysIndirect(self, mode, indirect, drawcount, stride) -> None:
         self._desktop(4, 3)
-        check(drawcount >= 0 and (stride == 0 or stride % 4 == 0), E.GL_INVALID_VALUE)
-        for i in range(drawcount):
-            self.glDrawArraysIndirect(mode, indirect + i * (stride or 16))
+        for offset in self._multi_indirect_offsets(indirect, drawcount, stride, 16):
+            self.glDrawArraysIndirect(mode, offset)
 
     def glMultiDrawElementsIndirect(self, mode, type, indirect, drawcount, stride) -> None:
         self._desktop(4, 3)
-        check(drawcount >= 0 and (stride == 0 or stride % 4 == 0), E.GL_INVALID_VALUE)
-        for i in range(drawcount):
-            self.glDrawElementsIndirect(mode, type, indirect + i * (stride or 20))
+        for offset in self._multi_indirect_offsets(indirect, drawcount, stride, 20):
+            self.glDrawElementsIndirect(mode, type, offset)
 
     # -- rasterisation extras ------------------------------------------------------------------
     def glPointParameterf(self, pname: int, param: float) -> None:

@@ -17,7 +17,7 @@ from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
-from driver.gl.pointers import ClientMemory
+from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
 from driver.gl.vertexarrays import attrib_size_B
 
@@ -252,7 +252,8 @@ class DrawMixin:
     def _no_client_arrays(self):
         raise GLError(E.GL_INVALID_OPERATION, "client arrays with an indirect draw")
 
-    def _indirect_buffer(self, offset: int, size: int):
+    def _indirect_buffer(self, offset: int | None, size: int):
+        offset = 0 if offset is None else offset        # from C, offset 0 is a NULL pointer
         buf = self.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)
         check(buf is not None, E.GL_INVALID_OPERATION, "no DRAW_INDIRECT_BUFFER bound")
         check(offset >= 0 and offset % 4 == 0, E.GL_INVALID_VALUE, "misaligned indirect offset")
@@ -267,6 +268,7 @@ class DrawMixin:
 
     def glDrawArraysIndirect(self, mode: int, indirect: int) -> None:
         check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
+        indirect = indirect or 0
         buf = self._indirect_buffer(indirect, 16)
         self._validate_draw(mode, 0)
         self._emit_draw(mode, DrawInfo(PipePrim(mode)), [DrawStartCountBias(0, 0)],
@@ -275,6 +277,7 @@ class DrawMixin:
     def glDrawElementsIndirect(self, mode: int, type: int, indirect: int) -> None:
         check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
         check_enum(type, INDEX_TYPES)
+        indirect = indirect or 0
         buf = self._indirect_buffer(indirect, 20)
         ebo = self.vao.element_buffer
         check(ebo is not None, E.GL_INVALID_OPERATION, "no element array buffer")
@@ -292,7 +295,7 @@ class DrawMixin:
         self.pipe.set_framebuffer_state(fb)
         return fb
 
-    def _emit_state(self, fb) -> None:
+    def _emit_state(self, fb, vertex_program=None) -> None:
         s = self.state
         cso = self.cso
         depth_bits = self._fb_bits(4) if fb.zsbuf is not None else 0
@@ -300,7 +303,7 @@ class DrawMixin:
         cso.set_blend(ps.blend_state(s, len(fb.cbufs)))
         cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits))
         cso.set_rasterizer(ps.rasterizer_state(s, self.api, fb.samples,
-                                               self._clip_plane_mask()))
+                                               self._clip_plane_mask(vertex_program)))
         self.pipe.set_viewport_states(0, [ps.viewport_state(s)])
         self.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
         self.pipe.set_blend_color(s.blend_color)
@@ -318,9 +321,22 @@ class DrawMixin:
         self.pipe.set_min_samples(max(1, math.ceil(s.min_sample_shading * fb.samples - 1e-9))
                                   if shading else 1)
 
-    def _clip_plane_mask(self) -> int:
-        return sum(1 << i for i in range(self.caps.max_clip_planes)
+    def _clip_plane_mask(self, vertex_program=None) -> int:
+        """The enabled clip distances the vertex stage provides. Outside the
+        compatibility profile (no gl_ClipPlane) a distance the shader does not
+        write is undefined (GL 4.6 section 13.7): that plane does not clip."""
+        mask = sum(1 << i for i in range(self.caps.max_clip_planes)
                    if E.GL_CLIP_DISTANCE0 + i in self.state.enabled)
+        if not mask or self.api.compat:
+            return mask
+        state = getattr(vertex_program, "linked_state", None)
+        unit = state.units.get("vertex") if state is not None else None
+        written = [v for v in getattr(unit, "builtin_variables", ())
+                   if v.name == "gl_ClipDistance"]
+        if not written:
+            return 0
+        length = max((getattr(v.type, "length", 0) or 0) for v in written)
+        return mask & ((1 << length) - 1) if length else mask
 
     def _program_for_draw(self):
         """The current program, or in the compatibility profile with none,
@@ -481,7 +497,7 @@ class DrawMixin:
             letter, fmt = {"float": ("f", PipeFormat.R32G32B32A32_FLOAT),
                            "int": ("i", PipeFormat.R32G32B32A32_SINT),
                            "uint": ("I", PipeFormat.R32G32B32A32_UINT)}[kind]
-            res, off = self.uploader.upload(struct.pack(f"<4{letter}", *value))
+            res, off = self.uploader.upload(pack_values(value, letter))
             buffers.append(VertexBuffer(res, off))
             return VertexElement(0, len(buffers) - 1, fmt, 0)
 
@@ -523,7 +539,7 @@ class DrawMixin:
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
         stages = self._stage_programs()
         fb = self._emit_framebuffer()
-        self._emit_state(fb)
+        self._emit_state(fb, stages.get(PipeShaderType.VERTEX))
         for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
             if stage in stages:
                 self._emit_program(stages[stage], (stage,))
@@ -556,6 +572,7 @@ class DrawMixin:
     def glDispatchComputeIndirect(self, indirect: int) -> None:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
         prog = self._compute_program()
+        indirect = indirect or 0                        # from C, offset 0 is a NULL pointer
         check(indirect >= 0, E.GL_INVALID_VALUE, "negative offset")
         check(indirect % 4 == 0, E.GL_INVALID_VALUE, "misaligned offset")
         buf = self.buffer_bindings.get(E.GL_DISPATCH_INDIRECT_BUFFER)

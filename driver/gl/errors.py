@@ -1,14 +1,23 @@
 """GL errors: entry points validate first and raise GLError before changing any
 state; the context records the first error until glGetError reads it
-(GL 4.6 section 2.3.1)."""
+(GL 4.6 section 2.3.1).
+
+The last resort: an entry point never lets a Python exception out. One that
+is not a GLError is a bug in the driver (every bad argument has the GL error
+the spec names); the wrapper records GL_OUT_OF_MEMORY for a MemoryError and
+GL_INVALID_OPERATION for anything else, appends "Kind: message" to the
+context's `internal_errors` (what the fuzzers count), and prints one line on
+stderr the first time each entry point fails that way."""
 
 from __future__ import annotations
 
 import functools
+import sys
 
 from driver.gl import enums as E
 
-__all__ = ["GLError", "check", "check_enum", "finish_context_class", "wrap_entry_points"]
+__all__ = ["GLError", "check", "check_enum", "finish_context_class", "internal_error",
+           "wrap_entry_points"]
 
 
 class GLError(Exception):
@@ -31,6 +40,32 @@ def check_enum(value: int, allowed, message: str = "") -> None:
         raise GLError(E.GL_INVALID_ENUM, message or f"bad enum {shown}")
 
 
+_reported: set[tuple[str, str]] = set()      # (entry point, exception kind) already on stderr
+
+
+def internal_error(ctx, name: str, err: Exception) -> None:
+    """Record an unexpected exception `err` from entry point `name` as a GL
+    error (see the module docstring)."""
+    kind = type(err).__name__
+    code = E.GL_OUT_OF_MEMORY if isinstance(err, MemoryError) else E.GL_INVALID_OPERATION
+    where = ""
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" at {'/'.join(tb.tb_frame.f_code.co_filename.rsplit('/', 2)[-2:])}:{tb.tb_lineno}"
+    text = f"{kind}: {str(err)[:200]}{where}"
+    internal = getattr(ctx, "internal_errors", None)
+    if internal is not None:
+        internal.append(text)
+        del internal[:-1000]
+    if (name, kind) not in _reported:
+        _reported.add((name, kind))
+        shown = "GL_OUT_OF_MEMORY" if code == E.GL_OUT_OF_MEMORY else "GL_INVALID_OPERATION"
+        print(f"shimgl: internal error in {name}: {text} (reported as {shown})", file=sys.stderr)
+    ctx._record_error(GLError(code, f"internal error in {name}: {text}"))
+
+
 def _wrap(fn):
     @functools.wraps(fn)
     def entry(self, *args, **kwargs):
@@ -38,6 +73,9 @@ def _wrap(fn):
             return fn(self, *args, **kwargs)
         except GLError as err:
             self._record_error(err)
+            return None
+        except Exception as err:        # a driver bug: never out of an entry point
+            internal_error(self, fn.__name__, err)
             return None
     entry.__gl_entry__ = True
     return entry

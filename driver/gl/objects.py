@@ -14,6 +14,10 @@ __all__ = [
 ]
 
 
+MAX_NAME = 0xFFFF_FFFF            # names are GLuint
+MAX_NAMES_PER_CALL = 1 << 22      # one glGen*/glCreate* call (the names are returned as a list)
+
+
 class Namespace:
     """Names of one object type. A name is *reserved* by glGen* (value None)
     and becomes an object when first bound (or at once for glCreate*-style
@@ -25,12 +29,27 @@ class Namespace:
         self._next = 1
 
     def gen(self, n: int) -> list[int]:
-        names = []
-        while len(names) < n:
-            if self._next not in self.objects:
-                self.objects[self._next] = None
-                names.append(self._next)
-            self._next += 1
+        """`n` unused names, now reserved. All or nothing: a request beyond
+        MAX_NAMES_PER_CALL, past the last GLuint, or that runs out of host
+        memory raises GLError(GL_OUT_OF_MEMORY) and reserves nothing."""
+        from driver.gl.errors import GLError
+        if n > MAX_NAMES_PER_CALL:
+            raise GLError(E.GL_OUT_OF_MEMORY, f"{n} names in one call (at most {MAX_NAMES_PER_CALL})")
+        names: list[int] = []
+        try:
+            nxt = self._next
+            while len(names) < n:
+                if nxt not in self.objects:
+                    names.append(nxt)
+                nxt += 1
+            if nxt - 1 > MAX_NAME:
+                raise GLError(E.GL_OUT_OF_MEMORY, "no unused names left")
+            self.objects.update(dict.fromkeys(names))
+        except MemoryError:
+            for name in names:
+                self.objects.pop(name, None)
+            raise GLError(E.GL_OUT_OF_MEMORY, f"out of host memory for {n} names") from None
+        self._next = nxt
         return names
 
     def create(self, *args) -> tuple[int, Any]:

@@ -11,12 +11,13 @@
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["ClientMemory", "as_bytes", "pack_values"]
+__all__ = ["ClientMemory", "as_bytes", "pack_into", "pack_values"]
 
 
 class ClientMemory:
@@ -62,6 +63,36 @@ def as_bytes(data, fmt: str = "f") -> bytes:
     return pack_values(data, fmt)
 
 
+_C_TYPES = {"f": np.float32, "d": np.float64, "e": np.float16, "b": np.int8, "B": np.uint8,
+            "h": np.int16, "H": np.uint16, "i": np.int32, "I": np.uint32, "q": np.int64,
+            "Q": np.uint64}
+
+
+def _c_int(v, bits: int) -> int:
+    """A number converted to a `bits`-wide C integer as the hardware does:
+    truncated toward zero, wrapped modulo 2^bits; NaN and infinities are 0."""
+    if isinstance(v, float):
+        v = int(v) if math.isfinite(v) else 0
+    return int(v) & ((1 << bits) - 1)
+
+
 def pack_values(values, fmt: str) -> bytes:
+    """Numbers packed as the C type of struct letter `fmt` (native byte order),
+    converted as a C cast would: a float beyond the type's range becomes an
+    infinity, an integer wraps. Never OverflowError."""
     flat = np.asarray(values).ravel().tolist()
-    return struct.pack(f"={len(flat)}{fmt}", *flat)
+    dt = _C_TYPES.get(fmt)
+    if dt is None:
+        return struct.pack(f"={len(flat)}{fmt}", *flat)
+    if np.issubdtype(dt, np.floating):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.asarray(flat, dtype=np.float64).astype(dt).tobytes()
+    bits = 8 * np.dtype(dt).itemsize
+    unsigned = np.dtype(f"u{bits // 8}")
+    return np.array([_c_int(v, bits) for v in flat], dtype=unsigned).view(dt).tobytes()
+
+
+def pack_into(buf, offset_B: int, fmt: str, values) -> None:
+    """pack_values(values, fmt) written into `buf` at `offset_B` (little-endian host)."""
+    raw = pack_values(values, fmt)
+    buf[offset_B:offset_B + len(raw)] = raw

@@ -5,11 +5,11 @@ queries (GL 4.6 chapter 7, GLES 3.2 chapter 7)."""
 from __future__ import annotations
 
 import re
-import struct
 from dataclasses import dataclass, field
 
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
+from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
     UniformLeaf, compile_glsl, gl_type_enum, leaf_uniforms, std140_members, std140_size, type_slots,
@@ -726,7 +726,7 @@ class ProgramMixin:
             for c in range(u.columns):
                 col = comps[c * rows:(c + 1) * rows]
                 col = [int(bool(v)) if u.kind == "bool" else v for v in col]
-                struct.pack_into(f"<{len(col)}{letter}", data, base + 16 * c, *col)
+                pack_into(data, base + 16 * c, letter, col)
 
         for name, (t, value) in inits.items():
             if t is not None:

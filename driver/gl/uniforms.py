@@ -14,6 +14,7 @@ import struct
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.pointers import pack_values
 from driver.gl.errors import check
 
 __all__ = ["UniformMixin"]
@@ -78,7 +79,7 @@ class UniformMixin:
             base = u.offset_B + (index + e) * u.stride_B
             for c, col in enumerate(columns):
                 col = [_convert(v, u.kind) for v in col]
-                raw = struct.pack(f"<{len(col)}{_PACK[u.kind]}", *col)
+                raw = pack_values(col, _PACK[u.kind])
                 ls.uniform_data[base + 16 * c:base + 16 * c + len(raw)] = raw
 
     def _get_uniform(self, program: int, location: int, as_kind: str) -> list:

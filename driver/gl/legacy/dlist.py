@@ -139,9 +139,86 @@ _CALL_LISTS_TYPES = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHOR
                      E.GL_FLOAT: np.float32, E.GL_2_BYTES: 2, E.GL_3_BYTES: 3, E.GL_4_BYTES: 4}
 
 
+MAX_LIST_NAME = 0xFFFF_FFFF
+
+
+class ListNames:
+    """The display-list name space: names reserved by glGenLists as sorted,
+    disjoint half-open intervals, plus the compiled lists by name. Range
+    operations cost O(intervals + lists), never O(range): glGenLists(2^31 - 1)
+    reserves one interval. A name is a list (glIsList) when it is reserved or
+    compiled; a reserved name without commands is an empty list."""
+
+    def __init__(self):
+        self.compiled: dict[int, list] = {}
+        self.reserved: list[tuple[int, int]] = []        # [(first, end)), sorted, disjoint
+
+    def get(self, name: int):
+        got = self.compiled.get(name)
+        if got is None and self._reserved_index(name) is not None:
+            return []
+        return got
+
+    def __setitem__(self, name: int, commands: list) -> None:
+        self.compiled[name] = commands
+
+    def __contains__(self, name: int) -> bool:
+        return name in self.compiled or self._reserved_index(name) is not None
+
+    def _reserved_index(self, name: int):
+        import bisect
+        i = bisect.bisect_right(self.reserved, (name, MAX_LIST_NAME + 2)) - 1
+        if i >= 0 and self.reserved[i][0] <= name < self.reserved[i][1]:
+            return i
+        return None
+
+    def reserve(self, count: int) -> int:
+        """The first of `count` consecutive unused names, now reserved; 0 when
+        the name space has no such run."""
+        used = sorted(self.reserved + [(n, n + 1) for n in self.compiled])
+        first = 1
+        for start, end in used:
+            if start - first >= count:
+                break
+            first = max(first, end)
+        if first + count - 1 > MAX_LIST_NAME:
+            return 0
+        self.reserved = self._merged(self.reserved + [(first, first + count)])
+        return first
+
+    def delete(self, first: int, count: int) -> None:
+        end = first + count
+        kept = []
+        for a, b in self.reserved:
+            if b <= first or a >= end:
+                kept.append((a, b))
+                continue
+            if a < first:
+                kept.append((a, first))
+            if b > end:
+                kept.append((end, b))
+        self.reserved = kept
+        if count < len(self.compiled):
+            for name in range(first, end):
+                self.compiled.pop(name, None)
+        else:
+            for name in [n for n in self.compiled if first <= n < end]:
+                del self.compiled[name]
+
+    @staticmethod
+    def _merged(intervals):
+        out: list[tuple[int, int]] = []
+        for a, b in sorted(intervals):
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], max(out[-1][1], b))
+            else:
+                out.append((a, b))
+        return out
+
+
 class DisplayListMixin:
     def _init_family(self) -> None:
-        self._lists: dict[int, list] = {}
+        self._lists = ListNames()
         self._list_compiling = None          # (name, mode, commands)
         self._dispatch_depth = 0
         self._list_nesting = 0
@@ -230,22 +307,14 @@ class DisplayListMixin:
         check(range >= 0, E.GL_INVALID_VALUE, "negative range")
         if range == 0:
             return 0
-        first = 1
-        while any(first + k in self._lists for k in builtins_range(range)):
-            first += 1
-        for k in builtins_range(range):
-            self._lists[first + k] = []
-        return first
+        return self._lists.reserve(int(range))
 
     def glDeleteLists(self, list: int, range: int) -> None:
         self._compat_only()
         check(range >= 0, E.GL_INVALID_VALUE, "negative range")
-        for k in builtins_range(range):
-            self._lists.pop(list + k, None)
+        self._lists.delete(int(list), int(range))
 
     def glIsList(self, list: int) -> bool:
         self._compat_only()
         return int(list) in self._lists
 
-
-builtins_range = range

@@ -296,10 +296,12 @@ def _column(values) -> np.ndarray:
     """(n, k) float32 from n tuples of k floats; a value every vertex shares
     (the same current-value tuple) is broadcast without converting n tuples."""
     first = values[0]
-    if values.count(first) == len(values):
-        return np.tile(np.asarray(first, np.float32), (len(values), 1))
-    k = len(first)
-    return np.fromiter(chain.from_iterable(values), np.float32, count=k * len(values)).reshape(-1, k)
+    with np.errstate(over="ignore"):        # beyond float's range: an infinity, as a C cast
+        if values.count(first) == len(values):
+            return np.tile(np.asarray(first, np.float32), (len(values), 1))
+        k = len(first)
+        return np.fromiter(chain.from_iterable(values), np.float32,
+                           count=k * len(values)).reshape(-1, k)
 
 
 def _first(v):

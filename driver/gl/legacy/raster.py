@@ -17,13 +17,14 @@ rectangles, colour tables/convolution/histogram."""
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import replace
 
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
+from driver.gl.formats import PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
 from driver.gl.legacy.fixedfunc import PIXEL_UNIT
 from driver.gl.objects import TexImage, Texture
 from driver.gl.pixels import read_client_image
@@ -202,7 +203,7 @@ class RasterMixin:
         for u in ls.uniforms:
             if u.name in values:
                 v = np.atleast_1d(values[u.name])
-                struct.pack_into(f"<{len(v)}f", ls.uniform_data, u.offset_B, *v)
+                pack_into(ls.uniform_data, u.offset_B, "f", v)
         s = self.state
         saved = (self.current_program, self.texture_units[PIXEL_UNIT].get(E.GL_TEXTURE_2D), s.polygon_mode,
                  set(s.enabled), self.sampler_units[PIXEL_UNIT], self.legacy.polygon_mode_back)
@@ -312,8 +313,12 @@ class RasterMixin:
     def glDrawPixels(self, width, height, format, type, pixels) -> None:
         self._compat_only()
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
-        check(format not in (E.GL_DEPTH_STENCIL, E.GL_COLOR_INDEX), E.GL_INVALID_OPERATION,
-              "depth-stencil/colour-index DrawPixels are not implemented")
+        check_enum(format, set(PIXEL_FORMATS) | {E.GL_COLOR_INDEX}, f"bad format {format:#x}")
+        check_enum(type, set(PIXEL_TYPES) | {E.GL_BITMAP}, f"bad type {type:#x}")
+        check(format not in (E.GL_DEPTH_STENCIL, E.GL_COLOR_INDEX) and type != E.GL_BITMAP,
+              E.GL_INVALID_OPERATION,
+              "depth-stencil/colour-index/bitmap DrawPixels are not implemented")
+        check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION, "format/type mismatch")
         if not self._pixels_to_draw(format == E.GL_DEPTH_COMPONENT, format == E.GL_STENCIL_INDEX,
                                     E.GL_DRAW_PIXEL_TOKEN, width, height):
             return
