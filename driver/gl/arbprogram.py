@@ -305,12 +305,21 @@ class ARBProgramMixin:
         return super().glGetString(name)
 
     # -- drawing ---------------------------------------------------------------------------
+    def _arb_glsl_stages(self) -> set[str]:
+        """The stages the current GLSL program has shaders for (not the
+        fixed-function stage the link added)."""
+        prog = self.current_program
+        if prog is None or prog.linked_state is None:
+            return set()
+        return {stage for stage, unit in prog.linked_state.units.items() if id(unit) not in self._ff_sources}
+
     def _arb_active(self) -> dict[str, ARBProgramObject]:
-        """stage -> bound program of each enabled target (GLSL programs win)."""
-        if not self.api.compat or self.current_program is not None or self.bound_pipeline is not None:
+        """stage -> bound program of each enabled target whose stage the current
+        GLSL program does not have (GL 2.0 section 2.15: a GLSL stage wins)."""
+        if not self.api.compat or self.bound_pipeline is not None:
             return {}
-        en = self.state.enabled
-        return {_TARGETS[t]: self._arb_bound[t] for t in _TARGETS if t in en}
+        en, glsl = self.state.enabled, self._arb_glsl_stages()
+        return {_TARGETS[t]: self._arb_bound[t] for t in _TARGETS if t in en and _TARGETS[t] not in glsl}
 
     def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
         for stage, obj in self._arb_active().items():
@@ -323,21 +332,29 @@ class ARBProgramMixin:
         if not active or any(obj.program is None for obj in active.values()):
             return super()._program_for_draw()
         self.state.sprite_coord_mask = sum(1 << u for u in range(8) if self.legacy.texenv[u].coord_replace)
+        glsl = self.current_program if self._arb_glsl_stages() else None
         self._track_color_material()
         vkey, fkey = self._ff_keys(self._ff_texture_units())
         fp = active.get("fragment")
         if fp is not None and "vertex" not in active:
             vkey = self._arb_vertex_key_for(fp.program)
-        arb_vs = active.get("vertex")
-        self.state.ff_two_side = arb_vs is None and vkey.two_side
-        self.state.ff_point_size = arb_vs is None and vkey.point_attenuation
-        key = tuple((stage, obj.serial) if stage in active else (stage, k)
-                    for stage, obj, k in (("vertex", active.get("vertex"), vkey),
-                                          ("fragment", active.get("fragment"), fkey)))
+        fixed_vs = "vertex" not in active and glsl is None
+        self.state.ff_two_side = fixed_vs and vkey.two_side
+        self.state.ff_point_size = fixed_vs and vkey.point_attenuation
+
+        def part(stage, k):
+            if stage in active:
+                return ("arb", active[stage].serial)
+            if glsl is not None and stage in glsl.linked_state.units:
+                return ("glsl", id(glsl.linked_state))
+            return ("fixed", k)
+        key = (part("vertex", vkey), part("fragment", fkey))
         prog = self._arb_draw_programs.get(key)
         if prog is None:
-            prog = self._arb_draw_programs[key] = self._arb_link(active, vkey, fkey)
+            prog = self._arb_draw_programs[key] = self._arb_link(active, vkey, fkey, glsl)
         self._arb_upload_parameters(prog, active)
+        if glsl is not None:
+            self._arb_copy_glsl_state(prog, glsl)
         return prog
 
     def _arb_vertex_key_for(self, fprog):
@@ -353,8 +370,9 @@ class ARBProgramMixin:
             vkey = dataclasses.replace(vkey, fog_coord=self.legacy.fog.coord_src)
         return vkey
 
-    def _arb_link(self, active: dict, vkey, fkey):
-        """The internal program of one (ARB stage(s), fixed-function stage) pair."""
+    def _arb_link(self, active: dict, vkey, fkey, glsl=None):
+        """The internal program of one pair of stages: ARB stage(s) with the
+        fixed-function stage or the current GLSL program's stage."""
         from driver.gallium import ShaderState
         from driver.gl.glsl import compile_glsl
         from driver.gl.legacy.ffgen import fragment_source, vertex_source
@@ -365,6 +383,11 @@ class ARBProgramMixin:
         for stage, gl_type, ff_src in (("vertex", E.GL_VERTEX_SHADER, lambda: vertex_source(vkey)),
                                        ("fragment", E.GL_FRAGMENT_SHADER, lambda: fragment_source(fkey))):
             obj = active.get(stage)
+            if obj is None and glsl is not None and stage in glsl.linked_state.units:
+                shaders = [sh for sh in glsl.shaders if sh.type == gl_type]
+                prog.shaders += shaders
+                sources[stage] = "".join(getattr(sh, "compiled_source", None) or sh.source or "" for sh in shaders)
+                continue
             if obj is not None:
                 src, unit = obj.shader.source, obj.shader.unit
             else:
@@ -374,6 +397,10 @@ class ARBProgramMixin:
                 unit = res.unit
             sources[stage] = src
             prog.shaders.append(Shader(0, gl_type, src, True, ast=unit))
+        if glsl is not None:      # the GLSL program's attribute and fragment output locations
+            prog.attrib_bindings.update({n: v[0] for n, v in glsl.linked_state.attributes.items()
+                                         if not n.startswith("gl_")})
+            prog.frag_data_bindings.update(glsl.frag_data_bindings)
         vp = active.get("vertex")
         if vp is not None:
             for b in vp.program.inputs:
@@ -420,6 +447,21 @@ class ARBProgramMixin:
                 for i in range(u.size):
                     struct.pack_into("<4f", ls.uniform_data, u.offset_B + i * u.stride_B,
                                      *table.get(first + i, (0.0, 0.0, 0.0, 0.0)))
+
+    def _arb_copy_glsl_state(self, prog, glsl) -> None:
+        """The GLSL stage's uniform values (set on the application's program)
+        and uniform block bindings into the combined program."""
+        dst, src = prog.linked_state, glsl.linked_state
+        by_name = {u.name: u for u in src.uniforms}
+        for u in dst.uniforms:
+            v = by_name.get(u.name)
+            if v is not None and v.stride_B == u.stride_B:    # one layout rule: the same shape
+                size_B = min(u.size, v.size) * u.stride_B
+                dst.uniform_data[u.offset_B:u.offset_B + size_B] = src.uniform_data[v.offset_B:v.offset_B + size_B]
+        bindings = {b.name: b.binding for b in src.blocks}
+        for b in dst.blocks:
+            if b.name in bindings:
+                b.binding = bindings[b.name]
 
     def _arb_drop_draw_programs(self, obj: ARBProgramObject) -> None:
         """Release the draw programs built from ``obj``'s current string."""

@@ -246,3 +246,49 @@ def test_position_invariant_programs_clip_in_eye_space(ctx):
     px = pixels(c)
     assert (px[:, 10:12] == 255).all() and (px[:, :10] == [0, 0, 0, 255]).all() \
         and (px[:, 12:] == [0, 0, 0, 255]).all(), px[8]
+
+
+GLSL_VS = """#version 110
+uniform vec4 tint;
+void main() { gl_Position = gl_Vertex; gl_FrontColor = tint; }
+"""
+
+
+def glsl_vertex_program(c):
+    sh = c.glCreateShader(E.GL_VERTEX_SHADER)
+    c.glShaderSource(sh, 1, [GLSL_VS], None)
+    c.glCompileShader(sh)
+    p = c.glCreateProgram()
+    c.glAttachShader(p, sh)
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    return p
+
+
+def test_glsl_vertex_shader_with_an_arb_fragment_program(ctx):
+    """GL 2.0 section 2.15: a program without a fragment shader leaves that stage
+    to the enabled fragment program."""
+    c = ctx
+    p = glsl_vertex_program(c)
+    c.glUseProgram(p)
+    c.glUniform4f(c.glGetUniformLocation(p, "tint"), 0.25, 0.5, 1.0, 1.0)
+    load(c, FP, 14, b"!!ARBfp1.0\nMUL result.color, fragment.color, {2, 1, 0.5, 1};\nEND\n")
+    quad(c, texcoords=False)
+    assert (pixels(c) == unorm([0.5, 0.5, 0.5, 1.0])).all(), pixels(c)[0, 0]
+    c.glUniform4f(c.glGetUniformLocation(p, "tint"), 0.0, 0.25, 0.0, 1.0)     # later values reach it
+    quad(c, texcoords=False)
+    assert (pixels(c) == unorm([0.0, 0.25, 0.0, 1.0])).all(), pixels(c)[0, 0]
+
+
+def test_invalid_fragment_program_with_a_glsl_vertex_shader_fails_the_draw(ctx):
+    c = ctx
+    c.glUseProgram(glsl_vertex_program(c))
+    c.glBindProgramARB(FP, 15)
+    c.glProgramStringARB(FP, E.GL_PROGRAM_FORMAT_ASCII_ARB, 18, b"this won't compile")
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glEnable(FP)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glDisable(FP)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert c.glGetError() == E.GL_NO_ERROR
