@@ -227,7 +227,17 @@ class Device:
         self.bos: dict[int, BO] = {}
         self.bo_allocs = 0
         self._zero_page()
-        self.queue_id = self.queue_create()
+        self._queue_id: int | None = None    # the device's own queue, made on first use
+
+    @property
+    def queue_id(self) -> int:
+        """The device's own queue (submissions without a queue_id). Made on first
+        use: the GL driver submits only on its contexts' queues, and each queue
+        costs the kernel a scheduler thread."""
+        with self.lock:
+            if self._queue_id is None:
+                self._queue_id = self.queue_create()
+            return self._queue_id
 
     # ------------------------------------------------------------------ ioctls
     def ioctl(self, name: str, /, **fields):
