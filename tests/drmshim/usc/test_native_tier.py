@@ -191,7 +191,8 @@ def test_float_nan_payloads_and_operand_order():
 
 def random_program(rng, n_blocks: int = 6) -> str:
     """Structured random code over r2..r12: ALU chains (results feed later
-    instructions), if/else, bounded while loops, numpy-step ops, tile loads/stores."""
+    instructions), if/else, bounded while loops, numpy-step ops (transcendentals,
+    get_sr, discard: later stores skip discarded lanes), tile loads/stores."""
     pool = list(range(2, 13))
     lines: list[str] = []
 
@@ -231,7 +232,7 @@ def random_program(rng, n_blocks: int = 6) -> str:
         elif kind == "step":
             r, s = int(rng.choice(pool[:-1])), int(rng.choice(pool[:-1]))
             lines.append(str(rng.choice([f"sin r{r}, r{s}", f"exp2 r{r}, r{s}", f"log2 r{r}, r{s}.abs",
-                                         f"get_sr r{r}, lane_id", f"cos r{r}, r{s}"])))
+                                         f"get_sr r{r}, lane_id", f"cos r{r}, r{s}", "discard"])))
         else:
             r = int(rng.integers(2, 9))
             lines.append(str(rng.choice([f"ld_tile.unorm8 r{r}_r{r + 1}_r{r + 2}_r{r + 3}, 0",
@@ -432,3 +433,16 @@ def test_native_code_runs_in_a_forked_child(monkeypatch):
         os.waitpid(pid, 0)
         pytest.fail("the forked child hung")
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_missing_compiler_leaves_the_program_on_the_interpreter(monkeypatch, tmp_path):
+    """No C compiler (or one that fails): the program is interpreted, with the same
+    results, and the reason is counted."""
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble("fadd r2, r2, 1.0\nfmul r3, r2, r2\nstop"), "test")
+    ctx = ExecContext(lanes=100, keep_registers=True)
+    ShaderCore(mem, debug=False, tier="native").run(mem.base, ctx)
+    assert np.all(ctx.registers[3].view(np.float32) == 1.0)
+    assert native.STATS["interpreted: compiler"] == 1 and native.STATS["native"] == 0
