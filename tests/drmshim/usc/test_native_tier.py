@@ -446,3 +446,56 @@ def test_a_missing_compiler_leaves_the_program_on_the_interpreter(monkeypatch, t
     ShaderCore(mem, debug=False, tier="native").run(mem.base, ctx)
     assert np.all(ctx.registers[3].view(np.float32) == 1.0)
     assert native.STATS["interpreted: compiler"] == 1 and native.STATS["native"] == 0
+
+
+@pytest.mark.parametrize("fault", [False, True])
+def test_device_memory_and_atomics_inside_native_programs(fault):
+    """Device loads, stores and atomics (numpy steps) between native ALU and control
+    flow: same registers, same memory bytes, and the same fault (address, unit,
+    read/write) when one lane's address is outside memory."""
+    rng = np.random.default_rng(21)
+    lanes = 3000
+    asm = """
+        get_sr r2, lane_id
+        imul r3, r2, 3
+        ushr r3, r3, 2
+        device_load.i32 r4, u0_u1, r3, 2, 0
+        wait 0
+        fmul r5, r4, 0.5
+        if_icmp.ult r6, 5, 1
+          fadd r5, r5, 1.0
+          atomic.add r7, u2_u3, r8, r2, 2, 1
+          wait 1
+        pop_exec 1
+        device_store.i32 r5, u0_u1, r2, 2, 0
+        iadd r9, r7, r4
+        stop
+    """
+    code = assemble(asm)
+    inputs = {6: rng.integers(0, 8, lanes).astype(np.uint32), 8: rng.integers(0, 7, lanes).astype(np.uint32)}
+    if fault:
+        inputs[8][1234] = 1 << 28                    # an atomic far outside memory
+    results = []
+    for tier in ("interp", "native"):
+        mem = FlatMemory(1 << 20)
+        mem.write(mem.base, code, "test")
+        data, counters = mem.base + 0x10000, mem.base + 0x80000
+        mem.write(data, interesting(np.random.default_rng(4), lanes), "test")
+        mem.write(counters, np.arange(8, dtype=np.uint32), "test")
+        u = np.zeros(256, np.uint32)
+        u[0], u[1], u[2], u[3] = data & 0xFFFFFFFF, data >> 32, counters & 0xFFFFFFFF, counters >> 32
+        ctx = ExecContext(lanes=lanes, uniforms=u, keep_registers=True, preload={k: v.copy() for k, v in inputs.items()})
+        try:
+            ShaderCore(mem, debug=False, tier=tier).run(mem.base, ctx)
+            outcome = ctx.registers.copy()
+        except GPUFault as e:
+            outcome = ("fault", e.info)
+        results.append((outcome, bytes(mem.read(mem.base, 1 << 20, "test"))))
+        if tier == "native":
+            assert native.STATS["native"] == 1, dict(native.STATS)
+    (ra, ma), (rb, mb) = results
+    if fault:
+        assert ra[0] == "fault" and ra == rb
+    else:
+        assert np.array_equal(ra, rb)
+    assert ma == mb
