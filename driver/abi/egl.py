@@ -787,27 +787,17 @@ CONTEXT_ATTRS = {EGL_CONTEXT_MAJOR_VERSION, EGL_CONTEXT_MINOR_VERSION,
 
 def request_api(es: bool, major: int, minor: int, core: bool, *, forward_compatible=False,
                 debug=False, robust=False, no_error=False):
-    """The driver.gl Api (or API name) a context request gets, shared by EGL,
-    GLX and OSMesa; None when no context satisfies it (EGL_BAD_MATCH, GLX
-    BadMatch, OSMesa NULL). The front end's api_for_request decides (the
-    newest backward-compatible version, as Mesa gives); without it, the
-    named flavours: OpenGL ES 2.0-3.1 -> ES 3.1, core 3.2-4.3 -> 4.3 core,
-    compatibility (or below 3.2) up to 3.3 -> the 3.3 compatibility context."""
-    from driver.gl import api as gl_api
-    pick = getattr(gl_api, "api_for_request", None)
-    if pick is not None:
-        try:
-            return pick(es, major, minor, core, forward_compatible=forward_compatible,
-                        debug=debug, robust=robust, no_error=no_error)
-        except gl_api.ContextRequestError:
-            return None
-    if debug and no_error:
+    """The driver.gl Api a context request gets, shared by EGL, GLX and
+    OSMesa: the front end's api_for_request (the newest backward-compatible
+    version of the API and profile, as Mesa gives; the flags become
+    GL_CONTEXT_FLAGS). None when no context satisfies it (EGL_BAD_MATCH, GLX
+    BadMatch, OSMesa NULL)."""
+    from driver.gl.api import ContextRequestError, api_for_request
+    try:
+        return api_for_request(es, major, minor, core, forward_compatible=forward_compatible,
+                               debug=debug, robust=robust, no_error=no_error)
+    except ContextRequestError:
         return None
-    if es:
-        return "gles31" if major == 2 or (major == 3 and minor <= 1) else None
-    if core and (major, minor) >= (3, 2):
-        return "gl43" if (major, minor) <= (4, 3) else None
-    return "compat" if (major, minor) <= (3, 3) else None
 
 
 def _bool_attr(v) -> bool:

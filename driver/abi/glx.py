@@ -164,6 +164,10 @@ class Context(egl.Context):
         super().__init__(display, config, api, egl.EGL_OPENGL_API, (0, 0), share)
         self.render_type = GLX_RGBA_TYPE
 
+    def free(self):
+        CONTEXTS.pop(self.handle, None)      # also when released after glXDestroyContext
+        super().free()
+
     def after_flush(self):
         d = self.draw
         if d is not None and d.window is not None and not d.config.double:

@@ -100,11 +100,6 @@ def test_clear_buffer_color_reads_four_values():
     assert M.pname_count(E.GL_COLOR) == 4 and M.pname_count(E.GL_DEPTH) == 1
 
 
-def _api(a):
-    from driver.gl.api import get_api
-    return get_api(a) if isinstance(a, str) else a
-
-
 @pytest.mark.parametrize("es, major, minor, core", [
     (True, 2, 0, False), (True, 3, 0, False), (True, 3, 1, False),
     (False, 1, 0, True),       # a profile means nothing below 3.2: compatibility
@@ -113,7 +108,7 @@ def test_context_versions(es, major, minor, core):
     """EGL_KHR_create_context (and GLX, OSMesa): the API asked for, at the
     requested version or a newer backward-compatible one."""
     from driver.abi import egl
-    api = _api(egl.request_api(es, major, minor, core))
+    api = egl.request_api(es, major, minor, core)
     assert api is not None
     assert api.es == es and api.version >= (major, minor)
     assert api.core == (core and (major, minor) >= (3, 2))

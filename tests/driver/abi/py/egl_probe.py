@@ -104,6 +104,10 @@ noerr = egl.eglCreateContext(dpy, cfg, None, attribs(EGL_CONTEXT_MAJOR_VERSION, 
                                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, 1,
                                                      EGL_CONTEXT_OPENGL_NO_ERROR_KHR, 1))
 check("no-error context", bool(noerr), hex(egl.eglGetError()))
+egl.eglMakeCurrent(dpy, surf, surf, noerr)
+get_integer(0x821E, ctypes.byref(flags))                       # GL_CONTEXT_FLAGS
+check("GL_CONTEXT_FLAG_NO_ERROR_BIT", flags.value & 0x8, flags.value)
+egl.eglMakeCurrent(dpy, surf, surf, ctx)
 bad = egl.eglCreateContext(dpy, cfg, None, attribs(EGL_CONTEXT_OPENGL_NO_ERROR_KHR, 1,
                                                    EGL_CONTEXT_OPENGL_DEBUG, 1))
 check("no-error with debug is EGL_BAD_MATCH", not bad and egl.eglGetError() == EGL_BAD_MATCH)
