@@ -11,8 +11,9 @@ Layout (one design with the GPU model's native-code cache): the root is
 where ``h`` is the SHA-256 of the entry's key.
 
 The key covers everything the compiled code depends on: the GLSL source, the
-stage, the variant key (its ``repr``: the render-target formats, the profile,
-...), the compiler's build id (a hash of the contents of every ``.py`` file of
+stage, the variant key (``key_text``: an exact text of every field, the
+render-target formats, the profile, ...; a key holding a value without one is
+not cached), the compiler's build id (a hash of the contents of every ``.py`` file of
 the ``compiler`` package and of ``uapi/isa``, whose table encodes the binary)
 plus this module's format version, and the ``SHIMGL_DEBUG`` words that may
 change code (every word except the ones known not to: driver, kernel and GPU
@@ -48,7 +49,7 @@ import sys
 import threading
 from pathlib import Path
 
-__all__ = ["Record", "ShaderCache", "cache", "cache_root", "compiler_build_id", "entry_key",
+__all__ = ["Record", "ShaderCache", "cache", "cache_root", "compiler_build_id", "entry_key", "key_text",
            "to_plain"]
 
 #: bump when the entry format or the meaning of cached data changes
@@ -194,12 +195,32 @@ def _debug_words() -> set[str]:
     return debug_flags()
 
 
+def key_text(value) -> str:
+    """A text that names ``value`` exactly: scalars by ``repr``, containers
+    element by element, enums by class and value, dataclasses by class and every
+    field (including ``repr=False`` ones). Raises ``Uncacheable`` for anything
+    else (an object whose text might not tell two values apart)."""
+    import enum
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return repr(value)
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__qualname__}.{value.name}={value.value!r}"
+    if type(value) in (tuple, list):
+        return "(" + ",".join(key_text(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if type(value) in (set, frozenset):
+        return "{" + ",".join(sorted(key_text(v) for v in value)) + "}"
+    if type(value) is dict:
+        return "{" + ",".join(sorted(f"{key_text(k)}:{key_text(v)}" for k, v in value.items())) + "}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ",".join(f"{f.name}={key_text(getattr(value, f.name))}" for f in dataclasses.fields(value))
+        return f"{type(value).__module__}.{type(value).__qualname__}({fields})"
+    raise Uncacheable(f"no exact text for a {type(value).__qualname__} in a variant key")
+
+
 def entry_key(source: str, stage: str, variant_key, build_id: str, debug_words) -> str:
-    """The full text an entry is stored under (its name is this text's SHA-256)."""
-    if isinstance(variant_key, dict):
-        variant = repr(sorted(variant_key.items()))
-    else:
-        variant = repr(variant_key)
+    """The full text an entry is stored under (its name is this text's SHA-256).
+    Raises ``Uncacheable`` when the variant key holds a value with no exact text."""
+    variant = key_text(variant_key)
     code_words = ",".join(sorted(set(debug_words) - NEUTRAL_DEBUG_FLAGS))
     return "\0".join((f"v{FORMAT_VERSION}", build_id, stage, variant, code_words, source))
 
@@ -373,8 +394,12 @@ def cached_compile(source: str, stage: str, variant_key, compile_fn):
     store = cache()
     if store is None or words & BYPASS_DEBUG_FLAGS:
         return compile_fn()
-    key_text = entry_key(source, stage, variant_key, compiler_build_id(), words)
-    value = store.get(key_text, stage)
+    try:
+        text = entry_key(source, stage, variant_key, compiler_build_id(), words)
+    except Uncacheable as e:
+        store._say(f"not cached ({e})")
+        return compile_fn()
+    value = store.get(text, stage)
     if value is not None:
         return value
     compiled = compile_fn()
@@ -383,5 +408,5 @@ def cached_compile(source: str, stage: str, variant_key, compile_fn):
     except Uncacheable as e:
         store._say(f"not cached ({e})")
         return compiled
-    store.put(key_text, plain, stage)
+    store.put(text, plain, stage)
     return plain

@@ -260,3 +260,24 @@ def test_a_cached_variant_renders_like_a_compiled_one(cache_dir):
     assert cache.stats["hits"] >= 2 and cache.stats["misses"] == misses
     assert (first == second).all()
     assert tuple(second[4, 4]) == (255, 128, 64, 255)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Rt:
+    format: str
+    hidden: int = dataclasses.field(default=0, repr=False)
+
+
+def test_key_text_tells_apart_what_repr_would_not():
+    assert sc.key_text(_Rt("RGBA8", 1)) != sc.key_text(_Rt("RGBA8", 2))     # repr=False field counts
+    assert sc.key_text((1,)) != sc.key_text(1) and sc.key_text(1) != sc.key_text(1.0)
+    assert sc.key_text({"b": 1, "a": 2}) == sc.key_text({"a": 2, "b": 1})
+    with pytest.raises(sc.Uncacheable):
+        sc.key_text(object())
+
+
+def test_a_key_without_exact_text_is_not_cached(cache_dir):
+    compile_fn = _Counter()
+    for _ in range(2):
+        sc.cached_compile("s", "vertex", (object(),), compile_fn)
+    assert compile_fn.calls == 2 and not cache_dir.exists()
