@@ -358,6 +358,17 @@ class DesktopMixin(LaterStagesMixin):
               layout.get_format(dst.format.name).block_size_B, E.GL_INVALID_OPERATION,
               "incompatible formats")
         check(min(w, h, d, srcX, srcY, srcZ, dstX, dstY, dstZ) >= 0, E.GL_INVALID_VALUE)
+
+        def fits(res, level, x, y, z):
+            """The box inside the level (GL 4.6 section 18.3.3: INVALID_VALUE)."""
+            t = res.template
+            check(0 <= level <= t.last_level, E.GL_INVALID_VALUE, "level out of range")
+            width, height = max(1, t.width_px >> level), max(1, t.height_px >> level)
+            layers = max(1, t.depth_px >> level) * t.array_size
+            check(x + w <= width and y + h <= height and z + d <= layers, E.GL_INVALID_VALUE,
+                  "the box leaves the image")
+        fits(src, srcLevel, srcX, srcY, srcZ)
+        fits(dst, dstLevel, dstX, dstY, dstZ)
         self.pipe.resource_copy_region(dst, dstLevel, dstX, dstY, dstZ, src, srcLevel,
                                        Box(srcX, srcY, srcZ, w, h, d))
 

@@ -70,10 +70,11 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_PROGRAM_TEXEL_OFFSET": caps.max_texel_offset,
             "GL_MAX_SERVER_WAIT_TIMEOUT": 0xFFFFFFFFFFFFFFFF if not api.es else 0x7FFFFFFFFFFFFFFF,
             "GL_MAX_TEXTURE_BUFFER_SIZE": caps.max_texel_buffer_elements,
+            "GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT": caps.texture_buffer_offset_alignment_B,
             "GL_NUM_SHADING_LANGUAGE_VERSIONS": len(api.glsl) + 1,
         })
         if api.es and api.version < (3, 1):
-            del lim["GL_MAX_TEXTURE_BUFFER_SIZE"]
+            del lim["GL_MAX_TEXTURE_BUFFER_SIZE"], lim["GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT"]
     # Desktop GL 3.0+, and GLES through GL_APPLE_clip_distance (same enum, 0x0D32).
     lim["GL_MAX_CLIP_DISTANCES"] = caps.max_clip_planes
     if not api.es:

@@ -1,0 +1,271 @@
+"""Extensions whose functionality is core in GL 3.0-4.3, each checked under its
+own name before the table lists it (driver/gl/extensions.py): what the
+extension specifies, against hand-computed values, mostly through real draws."""
+
+import struct
+
+import numpy as np
+import pytest
+
+from driver.gl import enums as E
+from tests.driver.agx import glhelp
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+
+QUAD_VS = ("#version 330\nvoid main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1) * 2.0 - 1.0;"
+           " gl_Position = vec4(p, 0.0, 1.0); }\n")
+
+
+def _pixels(ctx, w, h, fmt=E.GL_RGBA, type=E.GL_UNSIGNED_BYTE, dtype=np.uint8, n=4):
+    return np.frombuffer(ctx.glReadPixels(0, 0, w, h, fmt, type), dtype).reshape(h, w, n)
+
+
+def _listed(name):
+    return name in make_ctx("compat").extensions or name in make_ctx("gl43").extensions
+
+
+# -- GL_ARB_texture_float -----------------------------------------------------------------
+
+
+def test_arb_texture_float_stores_floats():
+    """RGBA32F keeps float32 exactly (incl. values outside [0, 1]); RGBA16F
+    rounds to half precision (1/3 -> 0.333251953125); both report FLOAT as
+    their component type."""
+    ctx = make_ctx("compat")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    data = np.array([[1e-3, -2.5, 1e6, 1 / 3]], np.float32)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA32F, 1, 1, 0, E.GL_RGBA, E.GL_FLOAT, data)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_FLOAT), np.float32)
+    assert np.array_equal(got, data.ravel())
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_RED_TYPE) == [E.GL_FLOAT]
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA16F, 1, 1, 0, E.GL_RGBA, E.GL_FLOAT, data)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_FLOAT), np.float32)
+    assert np.array_equal(got, data.ravel().astype(np.float16).astype(np.float32))
+    expect(ctx, E.GL_NO_ERROR)
+
+
+# -- GL_ARB_copy_image -----------------------------------------------------------------------
+
+
+def test_arb_copy_image_copies_texels_between_textures_and_renderbuffers():
+    ctx = make_ctx("gl43")
+    src, dst = ctx.glGenTextures(2)
+    texels = np.arange(4 * 4 * 4, dtype=np.uint8)
+    for name in (src, dst):
+        ctx.glBindTexture(E.GL_TEXTURE_2D, name)
+        ctx.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 4, 4)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, src)
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels)
+    # a 2x2 block from (1, 1) of src to (2, 0) of dst
+    ctx.glCopyImageSubData(src, E.GL_TEXTURE_2D, 0, 1, 1, 0, dst, E.GL_TEXTURE_2D, 0, 2, 0, 0, 2, 2, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, dst)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE),
+                        np.uint8).reshape(4, 4, 4)
+    src_img = texels.reshape(4, 4, 4)
+    assert np.array_equal(got[0:2, 2:4], src_img[1:3, 1:3])
+    ctx.glCopyImageSubData(src, E.GL_TEXTURE_2D, 0, 3, 3, 0, dst, E.GL_TEXTURE_2D, 0, 0, 0, 0, 2, 2, 1)
+    expect(ctx, E.GL_INVALID_VALUE)                         # the source box leaves the image
+
+
+# -- GL_ARB_clear_buffer_object -----------------------------------------------------------------
+
+
+def test_arb_clear_buffer_object_fills_with_the_converted_value():
+    ctx = make_ctx("gl43")
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, 32, bytes(range(32)), E.GL_STATIC_DRAW)
+    # RGBA8 from floats: (1.0, 0.5, 0, 1) -> bytes 255, 128, 0, 255 over [8, 24)
+    ctx.glClearBufferSubData(E.GL_ARRAY_BUFFER, E.GL_RGBA8, 8, 16, E.GL_RGBA, E.GL_FLOAT,
+                             np.array([1.0, 0.5, 0.0, 1.0], np.float32))
+    expect(ctx, E.GL_NO_ERROR)
+    got = ctx.glGetBufferSubData(E.GL_ARRAY_BUFFER, 0, 32)
+    assert got == bytes(range(8)) + bytes([255, 128, 0, 255]) * 4 + bytes(range(24, 32))
+    ctx.glClearBufferSubData(E.GL_ARRAY_BUFFER, E.GL_RGBA8, 2, 4, E.GL_RGBA, E.GL_FLOAT, None)
+    expect(ctx, E.GL_INVALID_VALUE)                         # offset not a multiple of the element
+    ctx.glClearBufferData(E.GL_ARRAY_BUFFER, E.GL_R32UI, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT, None)
+    assert ctx.glGetBufferSubData(E.GL_ARRAY_BUFFER, 0, 32) == bytes(32)
+
+
+# -- GL_ARB_framebuffer_sRGB ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("enabled,expected", [(True, 188), (False, 128)])
+def test_arb_framebuffer_srgb_encodes_only_when_enabled(enabled, expected):
+    """0.5 written to an SRGB8_ALPHA8 target is stored sRGB-encoded
+    (round(255 * 1.055 * 0.5^(1/2.4) - 0.055) = 188) only with
+    GL_FRAMEBUFFER_SRGB enabled; otherwise as linear 128."""
+    ctx = glhelp.context(2, 2, api="gl43")
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_SRGB8_ALPHA8, 2, 2)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    assert ctx.glGetFramebufferAttachmentParameteriv(
+        E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING) == [E.GL_SRGB]
+    (ctx.glEnable if enabled else ctx.glDisable)(E.GL_FRAMEBUFFER_SRGB)
+    glhelp.program(ctx, QUAD_VS, "#version 330\nout vec4 o;\nvoid main() { o = vec4(0.5, 0.5, 0.5, 1.0); }\n")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    ctx.glDisable(E.GL_FRAMEBUFFER_SRGB)            # read the stored bytes as they are
+    raw = ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+    assert set(np.frombuffer(raw, np.uint8).reshape(4, 4)[:, 0]) == {expected}
+    assert ctx.glIsEnabled(E.GL_FRAMEBUFFER_SRGB) is False or ctx.glIsEnabled(E.GL_FRAMEBUFFER_SRGB) == 0
+
+
+# -- GL_ARB_depth_buffer_float ------------------------------------------------------------------------
+
+
+def test_arb_depth_buffer_float_keeps_float_depth():
+    """DEPTH_COMPONENT32F stores the depth as a float32: a value read back as
+    FLOAT is the one written; DEPTH32F_STENCIL8 keeps stencil beside it."""
+    ctx = make_ctx("gl43")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    depth = np.array([0.1, 0.3333333, 0.75, 1.0], np.float32)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_DEPTH_COMPONENT32F, 2, 2, 0, E.GL_DEPTH_COMPONENT, E.GL_FLOAT, depth)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_DEPTH_COMPONENT, E.GL_FLOAT), np.float32)
+    assert np.array_equal(got, depth)
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_DEPTH_TYPE) == [E.GL_FLOAT]
+    packed = struct.pack("<fI", 0.25, 0x5A) * 4           # FLOAT_32_UNSIGNED_INT_24_8_REV: depth, then stencil
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_DEPTH32F_STENCIL8, 2, 2, 0, E.GL_DEPTH_STENCIL,
+                     E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV, packed)
+    expect(ctx, E.GL_NO_ERROR)
+    got = ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_DEPTH_STENCIL, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV)
+    assert [struct.unpack_from("<fI", got, 8 * i) for i in range(4)] == [(0.25, 0x5A)] * 4
+
+
+# -- GL_ARB_texture_rgb10_a2ui ---------------------------------------------------------------------------
+
+
+def test_arb_texture_rgb10_a2ui_round_trips_integers():
+    ctx = make_ctx("gl43")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    word = 1023 | (512 << 10) | (7 << 20) | (2 << 30)      # R=1023, G=512, B=7, A=2
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGB10_A2UI, 1, 1, 0, E.GL_RGBA_INTEGER,
+                     E.GL_UNSIGNED_INT_2_10_10_10_REV, np.array([word], np.uint32))
+    expect(ctx, E.GL_NO_ERROR)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT), np.uint32)
+    assert list(got) == [1023, 512, 7, 2]
+
+
+# -- GL_ARB_half_float_vertex --------------------------------------------------------------------------------
+
+
+def test_arb_half_float_vertex_attributes_render():
+    ctx = glhelp.context(2, 2, api="gl43")
+    prog = glhelp.program(ctx, "#version 330\nin vec2 p; in vec3 c; out vec3 v;\n"
+                          "void main() { gl_Position = vec4(p, 0.0, 1.0); v = c; }\n",
+                          "#version 330\nin vec3 v; out vec4 o;\nvoid main() { o = vec4(v, 1.0); }\n")
+    data = np.array([[-1, -1, 0.25, 0.5, 1.0], [1, -1, 0.25, 0.5, 1.0],
+                     [-1, 1, 0.25, 0.5, 1.0], [1, 1, 0.25, 0.5, 1.0]], np.float16)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    for name, n, first in (("p", 2, 0), ("c", 3, 2)):
+        loc = ctx.glGetAttribLocation(prog, name)
+        ctx.glVertexAttribPointer(loc, n, E.GL_HALF_FLOAT, False, 10, 2 * first)
+        ctx.glEnableVertexAttribArray(loc)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (_pixels(ctx, 2, 2) == [64, 128, 255, 255]).all()
+
+
+# -- GL_ARB_provoking_vertex -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode,expected", [(E.GL_FIRST_VERTEX_CONVENTION, [255, 0, 0, 255]),
+                                           (E.GL_LAST_VERTEX_CONVENTION, [0, 0, 255, 255])])
+def test_arb_provoking_vertex_selects_the_flat_colour(mode, expected):
+    ctx = glhelp.context(4, 4, api="gl43")
+    prog = glhelp.program(ctx, "#version 330\nin vec2 p; in vec3 c; flat out vec3 v;\n"
+                          "void main() { gl_Position = vec4(p, 0.0, 1.0); v = c; }\n",
+                          "#version 330\nflat in vec3 v; out vec4 o;\nvoid main() { o = vec4(v, 1.0); }\n")
+    tri = np.array([[-1, -1, 1, 0, 0], [3, -1, 0, 1, 0], [-1, 3, 0, 0, 1]], np.float32)
+    glhelp.vertices(ctx, prog, tri, {"p": (2, 0), "c": (3, 2)}, 5)
+    ctx.glProvokingVertex(mode)
+    assert ctx.glGetIntegerv(E.GL_PROVOKING_VERTEX) == [mode]
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert (_pixels(ctx, 4, 4) == expected).all()
+
+
+# -- GL_ARB_texture_buffer_object (+ _rgb32, ARB_texture_buffer_range) ---------------------------------------------
+
+
+def test_arb_texture_buffer_object_range_and_rgb32_fetch_texels():
+    """texelFetch from a buffer texture: RGBA8 texels of a buffer, an RGB32F
+    view of a range of another (ARB_texture_buffer_object_rgb32,
+    ARB_texture_buffer_range)."""
+    ctx = glhelp.context(4, 1, api="gl43")
+    glhelp.program(ctx, QUAD_VS, "#version 330\nuniform samplerBuffer a; uniform samplerBuffer b; out vec4 o;\n"
+                   "void main() { int i = int(gl_FragCoord.x);\n"
+                   "  o = i < 2 ? texelFetch(a, i) : vec4(texelFetch(b, i - 2).rgb, 1.0); }\n")
+    prog = ctx.glGetIntegerv(E.GL_CURRENT_PROGRAM)[0]
+    bufs = ctx.glGenBuffers(2)
+    ctx.glBindBuffer(E.GL_TEXTURE_BUFFER, bufs[0])
+    ctx.glBufferData(E.GL_TEXTURE_BUFFER, 8, bytes([255, 0, 0, 255, 0, 255, 0, 255]), E.GL_STATIC_DRAW)
+    floats = np.array([9, 9, 9, 9] + [0.0, 0.0, 1.0, 1.0, 1.0, 0.0] + [9, 9], np.float32)
+    ctx.glBindBuffer(E.GL_TEXTURE_BUFFER, bufs[1])
+    ctx.glBufferData(E.GL_TEXTURE_BUFFER, floats.nbytes, floats, E.GL_STATIC_DRAW)
+    texs = ctx.glGenTextures(2)
+    ctx.glActiveTexture(E.GL_TEXTURE0)
+    ctx.glBindTexture(E.GL_TEXTURE_BUFFER, texs[0])
+    ctx.glTexBuffer(E.GL_TEXTURE_BUFFER, E.GL_RGBA8, bufs[0])
+    ctx.glActiveTexture(E.GL_TEXTURE1)
+    ctx.glBindTexture(E.GL_TEXTURE_BUFFER, texs[1])
+    align = ctx.glGetIntegerv(E.GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT)[0]
+    assert 16 % align == 0
+    ctx.glTexBufferRange(E.GL_TEXTURE_BUFFER, E.GL_RGB32F, bufs[1], 16, 24)
+    ctx.glUniform1i(ctx.glGetUniformLocation(prog, "a"), 0)
+    ctx.glUniform1i(ctx.glGetUniformLocation(prog, "b"), 1)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert _pixels(ctx, 4, 1)[0].tolist() == [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255],
+                                               [255, 255, 0, 255]]
+
+
+# -- GL_ARB_draw_indirect, ARB_multi_draw_indirect, ARB_base_instance -----------------------------------------------
+
+
+def test_arb_draw_indirect_multi_draw_and_base_instance():
+    """Two indirect draws of one quad each, with base instances 1 and 3: the
+    instanced attribute (divisor 1) picks the colour of instance baseinstance."""
+    ctx = glhelp.context(4, 2, api="gl43")
+    prog = glhelp.program(ctx, "#version 330\nin vec2 p; in vec3 c; out vec3 v;\n"
+                          "void main() { gl_Position = vec4(p, 0.0, 1.0); v = c; }\n",
+                          "#version 330\nin vec3 v; out vec4 o;\nvoid main() { o = vec4(v, 1.0); }\n")
+    quads = np.array([[-1, -1], [0, -1], [-1, 1], [0, 1], [0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
+    colours = np.array([[0, 0, 0], [1, 0, 0], [0, 0, 0], [0, 1, 0]], np.float32)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    vbo, cbo, ibo = ctx.glGenBuffers(3)
+    for buf, arr, name, n in ((vbo, quads, "p", 2), (cbo, colours, "c", 3)):
+        ctx.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+        ctx.glBufferData(E.GL_ARRAY_BUFFER, arr.nbytes, arr, E.GL_STATIC_DRAW)
+        loc = ctx.glGetAttribLocation(prog, name)
+        ctx.glVertexAttribPointer(loc, n, E.GL_FLOAT, False, 0, 0)
+        ctx.glEnableVertexAttribArray(loc)
+        if name == "c":
+            ctx.glVertexAttribDivisor(loc, 1)
+    # DrawArraysIndirectCommand: count, instanceCount, first, baseInstance
+    cmds = np.array([[4, 1, 0, 1], [4, 1, 4, 3]], np.uint32)
+    ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, ibo)
+    ctx.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, cmds.nbytes, cmds, E.GL_STATIC_DRAW)
+    ctx.glMultiDrawArraysIndirect(E.GL_TRIANGLE_STRIP, 0, 2, 16)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    img = _pixels(ctx, 4, 2)
+    assert (img[:, :2] == [255, 0, 0, 255]).all() and (img[:, 2:] == [0, 255, 0, 255]).all()
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArraysIndirect(E.GL_TRIANGLE_STRIP, 16)      # the second command alone
+    img = _pixels(ctx, 4, 2)
+    assert (img[:, 2:] == [0, 255, 0, 255]).all() and (img[:, :2] == 0).all()
