@@ -14,7 +14,8 @@ GL_ARB_vertex_program and GL_ARB_fragment_program specifications:
 - every instruction of each language with its operand forms: scalar operands
   need a one-component suffix, SWZ takes an extended swizzle (one component set),
   ARL writes only an address register's .x, TEX/TXP/TXB name a texture unit
-  and target (one target per unit), _SAT only in fragment programs;
+  and target (one target per unit; SHADOW1D/2D/RECT with OPTION
+  ARB_fragment_program_shadow), _SAT only in fragment programs;
 - sources: temporaries, attributes (named or inline bindings), parameters
   (named, indexed, relative ``a[A0.x + k]`` in vertex programs with
   -address_offset <= k < address_offset (the grammar's -64..63 widened as Mesa does),
@@ -43,6 +44,7 @@ VERTEX_OPCODES = {**_COMMON, "EXP": "s", "LOG": "s", "ARL": "arl"}
 FRAGMENT_OPCODES = {**_COMMON, "COS": "s", "SIN": "s", "SCS": "s", "CMP": "vvv", "LRP": "vvv",
                     "TEX": "tex", "TXP": "tex", "TXB": "tex", "KIL": "kil"}
 _TEX_TARGETS = ("1D", "2D", "3D", "CUBE", "RECT")
+_SHADOW_TARGETS = ("SHADOW1D", "SHADOW2D", "SHADOWRECT")      # OPTION ARB_fragment_program_shadow
 
 _VERTEX_RESERVED = set(VERTEX_OPCODES) | {"ADDRESS", "ALIAS", "ATTRIB", "END", "OPTION", "OUTPUT", "PARAM",
                                           "TEMP", "program", "result", "state", "vertex"}
@@ -52,7 +54,7 @@ _FRAGMENT_RESERVED = set(FRAGMENT_OPCODES) | {op + "_SAT" for op in FRAGMENT_OPC
 
 _OPTIONS = {"vertex": {"ARB_position_invariant"},
             "fragment": {"ARB_fog_linear", "ARB_fog_exp", "ARB_fog_exp2", "ARB_precision_hint_fastest",
-                         "ARB_precision_hint_nicest", "ARB_draw_buffers"}}
+                         "ARB_precision_hint_nicest", "ARB_draw_buffers", "ARB_fragment_program_shadow"}}
 _EXCLUSIVE = ({"ARB_fog_linear", "ARB_fog_exp", "ARB_fog_exp2"},
               {"ARB_precision_hint_fastest", "ARB_precision_hint_nicest"})
 
@@ -237,7 +239,8 @@ class _Parser:
 
     def new_name(self) -> Token:
         t = self.ident("a name")
-        if t.text in self.reserved:
+        if t.text in self.reserved or ("ARB_fragment_program_shadow" in self.prog.options
+                                       and t.text in _SHADOW_TARGETS):
             self.error(f"{t.text} is a reserved word", t)
         if t.text in self.names:
             self.error(f"redeclaration of {t.text}", t)
@@ -627,7 +630,8 @@ class _Parser:
         self.expect(",")
         tt = self.tok
         target = self.ident("a texture target").text
-        if target not in _TEX_TARGETS:
+        shadow = "ARB_fragment_program_shadow" in self.prog.options
+        if target not in _TEX_TARGETS and not (shadow and target in _SHADOW_TARGETS):
             self.error(f"invalid texture target {target}", tt)
         old = self.prog.textures.get(unit)
         if old is not None and old != target:

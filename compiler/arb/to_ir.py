@@ -44,8 +44,11 @@ _VEC4 = VecType("float", 32, 4)
 _INT = VecType("int", 32, 1)
 
 _SAMPLER_TYPES = {"1D": "sampler1D", "2D": "sampler2D", "3D": "sampler3D", "CUBE": "samplerCube",
-                  "RECT": "sampler2DRect"}
-_TEX_DIMS = {"1D": ("1d", 1), "2D": ("2d", 2), "3D": ("3d", 3), "CUBE": ("cube", 3), "RECT": ("rect", 2)}
+                  "RECT": "sampler2DRect", "SHADOW1D": "sampler1DShadow", "SHADOW2D": "sampler2DShadow",
+                  "SHADOWRECT": "sampler2DRectShadow"}
+# target -> (IR dimension, coordinate components); SHADOW* compare against the coordinate's r (z)
+_TEX_DIMS = {"1D": ("1d", 1), "2D": ("2d", 2), "3D": ("3d", 3), "CUBE": ("cube", 3), "RECT": ("rect", 2),
+             "SHADOW1D": ("1d", 1), "SHADOW2D": ("2d", 2), "SHADOWRECT": ("rect", 2)}
 _MATRICES = {"modelview": "gl_ModelViewMatrix", "projection": "gl_ProjectionMatrix",
              "mvp": "gl_ModelViewProjectionMatrix", "texture": "gl_TextureMatrix"}
 _MODIFIERS = {"": "", "inverse": "Inverse", "transpose": "Transpose", "invtrans": "InverseTranspose"}
@@ -168,7 +171,7 @@ class _Interface:
         self.outputs: dict[str, str] = {}          # output binding -> GLSL lvalue
         vp = prog.target == "vertex"
         decls, body = ["#version 120"], []
-        if any(t == "RECT" for t in prog.textures.values()):
+        if any(t in ("RECT", "SHADOWRECT") for t in prog.textures.values()):
             decls.insert(1, "#extension GL_ARB_texture_rectangle : enable")
         # the parameter elements instructions read (a relatively addressed array: all of it)
         used: list[ParamBinding] = []
@@ -196,7 +199,8 @@ class _Interface:
             decls.append(f"uniform {_SAMPLER_TYPES[target]} {sampler_uniform(unit)};")
             coord = {"1D": "0.0", "2D": "vec2(0.0)", "RECT": "vec2(0.0)"}.get(target, "vec3(0.0)")
             fn = {"1D": "texture1D", "2D": "texture2D", "3D": "texture3D", "CUBE": "textureCube",
-                  "RECT": "texture2DRect"}[target]
+                  "RECT": "texture2DRect", "SHADOW1D": "shadow1D", "SHADOW2D": "shadow2D",
+                  "SHADOWRECT": "shadow2DRect"}[target]
             # a use, so the linker keeps the sampler active (the result is dead)
             body.append(f"shimgl_unused += {fn}({sampler_uniform(unit)}, {coord});")
         if prog.textures:
@@ -474,16 +478,22 @@ class _Translator:
         b = self.b
         dim, n = _TEX_DIMS[ins.target]
         slot = self.L.io.samplers[sampler_uniform(ins.unit)].slot
+        shadow = ins.target.startswith("SHADOW")
         c = coord
         if ins.opcode == "TXP" and ins.target != "CUBE":
             c = b.fmul(coord, b.frcp(b.channel(coord, 3)))
-        c = b.channel(c, 0) if n == 1 else b.swizzle(c, tuple(range(n)))
-        kw = dict(texture=slot, sampler=slot, dim=dim, num_components=4, coord=c)
+        kw = dict(texture=slot, sampler=slot, dim=dim, num_components=1 if shadow else 4,
+                  coord=b.channel(c, 0) if n == 1 else b.swizzle(c, tuple(range(n))))
+        if shadow:
+            kw.update(is_shadow=True, comparator=b.channel(c, 2))
         if self.prog.target == "vertex":
-            return b.tex("txl", lod=b.fimm(0.0), **kw)
-        if ins.opcode == "TXB":
-            return b.tex("txb", bias=b.channel(coord, 3), **kw)
-        return b.tex("tex", **kw)
+            r = b.tex("txl", lod=b.fimm(0.0), **kw)
+        elif ins.opcode == "TXB":
+            r = b.tex("txb", bias=b.channel(coord, 3), **kw)
+        else:
+            r = b.tex("tex", **kw)
+        # a comparison result reads as depth texture mode LUMINANCE: (r, r, r, 1)
+        return b.vec(r, r, r, b.fimm(1.0)) if shadow else r
 
     # ------------------------------------------------------------ outputs
     def store_outputs(self) -> None:

@@ -163,3 +163,12 @@ def test_numbers():
     for n in ("1.0", ".1", "1.", "1E2", "1e+2", "1.1e-2", ".1E2"):
         parse_program(f"!!ARBvp1.0 MOV result.color, {n}; END")
     assert "undefined" in error_of("!!ARBvp1.0 MOV result.color, e2; END").message
+
+
+def test_shadow_targets_need_the_option():
+    text = "!!ARBfp1.0 {opt} TEX result.color, fragment.texcoord, texture[0], SHADOW2D; END"
+    assert "invalid texture target" in error_of(text.format(opt="")).message
+    p = parse_program(text.format(opt="OPTION ARB_fragment_program_shadow;"))
+    assert p.textures == {0: "SHADOW2D"}
+    assert "reserved" in error_of("!!ARBfp1.0 OPTION ARB_fragment_program_shadow; TEMP SHADOW2D; END").message
+    parse_program("!!ARBfp1.0 TEMP SHADOW2D; END")          # a name without the option

@@ -257,3 +257,23 @@ ARL A0.x, vertex.position.x;
 MOV result.color, a[A0.x + 109];
 END"""))
     assert f"uniform vec4 {env_uniform('vertex')}[6];" in rel.source and "gl_LightSource[1].ambient" in rel.source
+
+
+@pytest.mark.parametrize("op, target, dim", [("TEX", "SHADOW2D", "2d"), ("TXP", "SHADOW1D", "1d"),
+                                             ("TEX", "SHADOWRECT", "rect")])
+def test_shadow_targets_compare_against_r(op, target, dim):
+    t = RNG.uniform(0.5, 2, (4, LANES)).astype(np.float32)
+    log = []
+
+    def sample(tex, srcs):
+        log.append((tex.dim, tex.is_shadow, {k: np.asarray(v, np.uint32).view(np.float32) for k, v in
+                                             srcs.items()}))
+        return f32(np.full((1, LANES), 0.5, np.float32))
+    got, _it, _info = run_fp(f"!!ARBfp1.0 OPTION ARB_fragment_program_shadow;"
+                             f" {op} result.color, fragment.texcoord[0], texture[0], {target}; END",
+                             {"gl_TexCoord[0]": t}, sample=sample)
+    (d, shadow, srcs), = log
+    assert (d, shadow) == (dim, True)
+    w = t[3] if op == "TXP" else 1.0
+    np.testing.assert_allclose(srcs["comparator"].reshape(LANES), t[2] / w, rtol=1e-6)
+    np.testing.assert_allclose(got, [[0.5] * LANES] * 3 + [[1.0] * LANES])

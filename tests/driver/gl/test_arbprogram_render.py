@@ -292,3 +292,25 @@ def test_invalid_fragment_program_with_a_glsl_vertex_shader_fails_the_draw(ctx):
     c.glDisable(FP)
     c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     assert c.glGetError() == E.GL_NO_ERROR
+
+
+def test_shadow_texture_comparison(ctx):
+    c = ctx
+    depth = np.array([0.25, 0.75], np.float32)
+    tex = c.glGenTextures(1)[0]
+    c.glBindTexture(E.GL_TEXTURE_2D, tex)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_DEPTH_COMPONENT, 2, 1, 0, E.GL_DEPTH_COMPONENT, E.GL_FLOAT,
+                   depth.tobytes())
+    for pname, value in ((E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST), (E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST),
+                         (E.GL_TEXTURE_COMPARE_MODE, E.GL_COMPARE_REF_TO_TEXTURE),
+                         (E.GL_TEXTURE_COMPARE_FUNC, E.GL_LEQUAL)):
+        c.glTexParameteri(E.GL_TEXTURE_2D, pname, value)
+    load(c, FP, 16, b"!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\n"
+                    b"TEX result.color, fragment.texcoord[0], texture[0], SHADOW2D;\nEND\n")
+    c.glBegin(E.GL_QUADS)
+    for (x, y), (s, t) in zip(((-1, -1), (1, -1), (1, 1), (-1, 1)), ((0, 0), (1, 0), (1, 1), (0, 1))):
+        c.glTexCoord3f(s, t, 0.5)                 # r = 0.5: passes LEQUAL against 0.75 only
+        c.glVertex2f(x, y)
+    c.glEnd()
+    px = pixels(c)
+    assert (px[:, :8] == [0, 0, 0, 255]).all() and (px[:, 8:] == 255).all(), px[0]
