@@ -412,6 +412,8 @@ class TextureMixin:
 
     def _check_format_type_sub(self, internalformat, fmt, type) -> None:
         info = lookup(internalformat)
+        # GL 4.6 section 8.7: no uncompressed TexSubImage into a compressed image
+        check(info is not None, E.GL_INVALID_OPERATION, "TexSubImage of a compressed image")
         if self.api.es and internalformat in INTERNAL_FORMATS:
             check(fmt == _es_format_for(info) and type in info.es_types, E.GL_INVALID_OPERATION)
         elif not self.api.es:
@@ -446,7 +448,8 @@ class TextureMixin:
                                         E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_1D_ARRAY},
               3: {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY}}[dims]
         check_enum(target, ok & self._texture_targets())
-        check(internalformat in INTERNAL_FORMATS, E.GL_INVALID_ENUM, "unsized internal format")
+        compressed = internalformat in self._compressed_formats()
+        check(internalformat in INTERNAL_FORMATS or compressed, E.GL_INVALID_ENUM, "unsized internal format")
         check(width >= 1 and height >= 1 and depth >= 1 and levels >= 1, E.GL_INVALID_VALUE)
         biggest = max(width, height if dims >= 2 and target != E.GL_TEXTURE_1D_ARRAY else 1,
                       depth if target == E.GL_TEXTURE_3D else 1)
@@ -467,7 +470,7 @@ class TextureMixin:
                 w = max(1, width >> lv)
                 h = height if target == E.GL_TEXTURE_1D_ARRAY else max(1, height >> lv)
                 d = max(1, depth >> lv) if target == E.GL_TEXTURE_3D else depth
-                self._set_image(tex, face, lv, TexImage(w, h, d, internalformat))
+                self._set_image(tex, face, lv, TexImage(w, h, d, internalformat, compressed=compressed))
         tex.immutable, tex.immutable_levels = True, levels
         self._texture_resource(tex)
 
