@@ -175,3 +175,22 @@ def test_compressed_image_size_query():
         ctx.glTexImage2D(T2, 1, E.GL_RGBA8, 4, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
         ctx.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE)
         expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_tex_storage_of_a_compressed_format_then_sub_images():
+    """GLES 3's usual path: immutable ETC2 storage, levels filled by CompressedTexSubImage2D."""
+    red = bytes.fromhex("f8000002ffff0000")        # ETC2 individual mode, base (31, 0, 0) table 0 idx 0
+    with driver.Context(api="gles3", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glTexStorage2D(T2, 2, E.GL_COMPRESSED_RGB8_ETC2, 8, 4)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glCompressedTexSubImage2D(T2, 0, 0, 0, 8, 4, E.GL_COMPRESSED_RGB8_ETC2, 16, red * 2)
+        ctx.glCompressedTexSubImage2D(T2, 1, 0, 0, 4, 2, E.GL_COMPRESSED_RGB8_ETC2, 8, red)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetTexParameteriv(T2, E.GL_TEXTURE_IMMUTABLE_FORMAT) == [1]
+        drawn = _draw_sampled(ctx, 4, 4, es=True)
+        ctx.glTexSubImage2D(T2, 0, 0, 0, 4, 4, E.GL_RGB, E.GL_UNSIGNED_BYTE, bytes(48))
+        expect(ctx, E.GL_INVALID_OPERATION)                 # no uncompressed upload into it
+    import layout
+    want = np.rint(layout.decompress("ETC2_RGB8", np.frombuffer(red, np.uint8)[None])[0] * 255)
+    assert drawn.tolist() == want.astype(np.int64).tolist()
