@@ -577,7 +577,7 @@ class TextureMixin:
                       (base.width, base.internal_format) for f in faces),
                   E.GL_INVALID_OPERATION, "cube map not cube complete")
         info = lookup(base.internal_format)
-        check(not info.integer and not info.is_depth_or_stencil, E.GL_INVALID_OPERATION,
+        check(info is not None and not info.integer and not info.is_depth_or_stencil, E.GL_INVALID_OPERATION,
               "format cannot be mipmapped")
         top = int(math.log2(max(base.width, base.height,
                                 base.depth if target == E.GL_TEXTURE_3D else 1)))
