@@ -45,6 +45,8 @@ class Context:
     def __getattr__(self, name):
         if name.startswith("GL_"):
             return getattr(E, name)
+        if name == "gl":
+            raise AttributeError(name)
         return getattr(self.gl, name)
 
     def __dir__(self):
@@ -73,4 +75,10 @@ class Context:
         Image.fromarray(self.read_pixels()[::-1]).save(path)
 
     def destroy(self) -> None:
+        """Release the window framebuffer, every object of the GL context and
+        the pipe context's queue (idempotent)."""
+        if self.gl is None:
+            return
+        gl, self.gl = self.gl, None
+        gl.destroy()
         self.pipe.destroy()

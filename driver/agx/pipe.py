@@ -1085,8 +1085,13 @@ class AgxContext(PipeContext):
         return bool(result) != bool(condition)
 
     def destroy(self) -> None:
+        """Finish the context's work, then give back what it owns: the occlusion
+        counters and the queue (the GL front end releases its resources first)."""
         fence = self.flush()
         self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+        if self.occlusion_bo is not None:
+            self.occlusion_bo.release()
+            self.occlusion_bo = None
         if self.queue_id is not None:
             self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=self.queue_id)
             self.queue_id = None

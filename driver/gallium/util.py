@@ -64,6 +64,12 @@ class UploadManager:
         self._size_B = 0
         self._offset_B = 0
 
+    def destroy(self) -> None:
+        """Release the current buffer (earlier ones went with their last reference)."""
+        if self._res is not None:
+            self.screen.resource_destroy(self._res)
+            self._res, self._size_B, self._offset_B = None, 0, 0
+
     def upload(self, data: bytes | memoryview, alignment_B: int = 16) -> tuple[PipeResource, int]:
         n = len(data)
         off = -(-self._offset_B // alignment_B) * alignment_B
