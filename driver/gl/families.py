@@ -42,6 +42,11 @@ class Context(ARBProgramMixin, LegacyMixin, PipelineMixin, ClearQuadMixin, Compa
         """Release every pipe object the context made (eglDestroyContext).
         The context must not be used afterwards."""
         destroy = self.screen.resource_destroy
+        # queued work may still name the resources about to go: run it first
+        try:
+            self.glFinish()
+        except OSError:         # a queue lost to a GPU reset has nothing left to run
+            pass
         # shared objects go with the last context of the share group
         last = self.share_group.leave(self, destroy)
         for table in (self.buffers, self.textures, self.renderbuffers) if last else ():
@@ -62,5 +67,6 @@ class Context(ARBProgramMixin, LegacyMixin, PipelineMixin, ClearQuadMixin, Compa
             if q.pipe_query is not None:
                 self.pipe.destroy_query(q.pipe_query)
         self.cso.destroy()
+        self.uploader.destroy()
         destroy(self.window.color)
         destroy(self.window.depth_stencil)
