@@ -100,3 +100,19 @@ def test_glmark2_es2(x_env):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "GL_RENDERER:    shimgl" in res.stdout
     assert re.search(r"glmark2 Score: \d+", res.stdout)
+
+
+def test_apitrace_multi_context_trace_replays(x_env, tmp_path):
+    """apitrace records egl_probe.py (several contexts switched on one surface
+    by one thread, then by another) and eglretrace replays it on shimgl
+    without an EGL error (it used to stop at EGL_BAD_ACCESS), through waffle's
+    x11_egl platform: windows of shimgl's X11 EGL platform."""
+    apitrace, eglretrace = _tool("apitrace"), _tool("eglretrace")
+    trace = tmp_path / "probe.trace"
+    res = run([apitrace, "trace", "--api", "egl", "-o", trace, sys.executable,
+               PY_DIR / "egl_probe.py"], x_env)
+    assert res.returncode == 0 and trace.exists(), res.stdout + res.stderr
+    res = run([eglretrace, trace], dict(x_env, WAFFLE_PLATFORM="x11_egl"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    out = res.stdout + res.stderr
+    assert "EGL_BAD" not in out and "error" not in out.lower(), out
