@@ -206,8 +206,10 @@ class TexImageExtraMixin:
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
         check(dx >= 0 and dy >= 0 and dz >= 0 and dx + w <= img.width and dy + h <= img.height
               and dz < img.depth, E.GL_INVALID_VALUE, "region outside the image")
-        res, rlevel, rlayer, rinfo = self._copy_source(lookup(img.internal_format))
-        check(lookup(img.internal_format).integer == rinfo.integer, E.GL_INVALID_OPERATION)
+        info = lookup(img.internal_format)
+        check(info is not None, E.GL_INVALID_OPERATION, "copy into a compressed image")
+        res, rlevel, rlayer, rinfo = self._copy_source(info)
+        check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
         if w and h:
             self._blit_from_read(tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer)
 

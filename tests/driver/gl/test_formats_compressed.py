@@ -194,3 +194,18 @@ def test_tex_storage_of_a_compressed_format_then_sub_images():
     import layout
     want = np.rint(layout.decompress("ETC2_RGB8", np.frombuffer(red, np.uint8)[None])[0] * 255)
     assert drawn.tolist() == want.astype(np.int64).tolist()
+
+
+def test_what_compressed_images_refuse():
+    """Mipmap generation and copies from the framebuffer into a compressed image are
+    INVALID_OPERATION (we neither recompress nor re-encode), and change nothing."""
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        _texture(ctx)
+        ctx.glCompressedTexImage2D(T2, 0, F.GL_COMPRESSED_RGB_S3TC_DXT1_EXT, 8, 8, 0, 32, DXT1_BLOCK * 4)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glGenerateMipmap(T2)
+        expect(ctx, E.GL_INVALID_OPERATION)
+        ctx.glCopyTexSubImage2D(T2, 0, 0, 0, 0, 0, 4, 4)
+        expect(ctx, E.GL_INVALID_OPERATION)
+        assert ctx.glGetCompressedTexImage(T2, 0) == DXT1_BLOCK * 4
+        assert ctx.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_WIDTH) == [0]
