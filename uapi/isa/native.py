@@ -32,6 +32,7 @@ C_PRELUDE = r"""
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
+#include <immintrin.h>
 
 static inline float fb(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t bf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -41,6 +42,23 @@ static inline uint64_t sx(uint64_t v, int n) {   /* sign-extend the low n bits *
     uint64_t m = (uint64_t)1 << (n - 1);
     v &= mask_n(n);
     return (v ^ m) - m;
+}
+
+/* ---- binary16 <-> binary32, as numpy converts: round to nearest even; a NaN keeps
+   its payload's top bits and is not quieted (the F16C instructions quiet it) ---- */
+static inline float sem_half_to_float(uint32_t h) {
+    h &= 0xffffu;
+    if ((h & 0x7c00u) == 0x7c00u && (h & 0x03ffu))
+        return fb(((h & 0x8000u) << 16) | 0x7f800000u | ((h & 0x03ffu) << 13));
+    return _cvtsh_ss((unsigned short)h);
+}
+static inline uint32_t sem_float_to_half(float f) {
+    const uint32_t u = bf(f);
+    if (f != f) {
+        const uint32_t sig = (u & 0x007fffffu) >> 13;
+        return ((u >> 16) & 0x8000u) | 0x7c00u | (sig ? sig : 1u);
+    }
+    return (uint32_t)_cvtss_sh(f, 0);
 }
 
 /* ---- float ALU (binary32) ---- */
