@@ -33,7 +33,7 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, TYPE_BITS, minifloat_decode
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 7
+GENERATOR_VERSION = 8
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
@@ -161,7 +161,8 @@ def _raw(src, n: int, regs: _Regs) -> str:
 
 
 def _float(src, abs_: bool, neg: bool, regs: _Regs) -> str:
-    """C float expression of a binary32 operand with abs then neg (as ``float_reader``)."""
+    """C float expression of a float operand with abs then neg (as ``float_reader``:
+    a 16-bit register or uniform is widened to binary32 exactly first)."""
     if isinstance(src, Imm):
         bits = _float_bits_of_imm(src.code)
         if abs_:
@@ -169,9 +170,13 @@ def _float(src, abs_: bool, neg: bool, regs: _Regs) -> str:
         if neg:
             bits ^= 0x80000000
         return f"fb({_u32_literal(bits)})"
-    if src.size != 32:
+    if src.size == 32:
+        e = f"U[{src.half // 2}]" if src.file == "u" else regs.row(src.half // 2)
+    elif src.size == 16:
+        word = f"U[{src.half // 2}]" if src.file == "u" else regs.row(src.half // 2)
+        e = f"bf(sem_half_to_float({word} >> {16 * (src.half % 2)}))"
+    else:
         raise Unsupported(f"{src.size}-bit float operand {src}")
-    e = f"U[{src.half // 2}]" if src.file == "u" else regs.row(src.half // 2)
     if abs_:
         e = f"({e} & 0x7fffffffu)"
     if neg:
@@ -195,10 +200,13 @@ def _write_raw(dst: Reg, value: str, regs: _Regs) -> list[str]:
 
 
 def _write_float(dst: Reg, value: str, sat: bool, regs: _Regs) -> list[str]:
-    if dst.size != 32:
-        raise Unsupported(f"{dst.size}-bit float result {dst}")
+    """Write a binary32 value, saturated if asked, rounded to a 16-bit register's binary16."""
     if sat:
         value = f"sem_saturate({value})"
+    if dst.size == 16:
+        return _write_raw(dst, f"(uint64_t)sem_float_to_half({value})", regs)
+    if dst.size != 32:
+        raise Unsupported(f"{dst.size}-bit float result {dst}")
     return [f"{regs.row(dst.half // 2, True)} = bf({value});"]
 
 
@@ -261,10 +269,16 @@ def _convert(ins: Instruction, regs: _Regs) -> list[str]:
     dbits, sbits = TYPE_BITS[dtype], TYPE_BITS[stype]
     if dbits > size or (dtype[0] == "f" and dbits != size):
         raise Unsupported("convert to a narrower destination (the interpreter rejects it)")
-    if "f16" in (dtype, stype):
-        raise Unsupported("binary16 conversions")
+    if dtype == "f16" and stype[0] != "f":
+        raise Unsupported("integer to binary16 conversion (numpy's rounding path not reproduced)")
     src_size = src.size if isinstance(src, Reg) else 64
     raw = f"({_raw(src, src_size, regs)} & 0x{(1 << sbits) - 1:x}ull)"
+    if dtype == "f16":   # from binary16 or binary32: widen exactly, round once to binary16
+        wide = f"sem_half_to_float((uint32_t){raw})" if stype == "f16" else f"fb((uint32_t){raw})"
+        return _write_raw(dst, f"(uint64_t)sem_float_to_half({wide})", regs)
+    if stype == "f16":
+        stype = "f32"
+        raw = f"(uint64_t)bf(sem_half_to_float((uint32_t){raw}))"
     if stype == "f32":
         value = f"fb((uint32_t){raw})"
     elif stype[0] == "s":
@@ -376,7 +390,7 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     if loc not in ("center", "centroid"):
         raise Unsupported(f"iter.{loc}")
     if dst.size != 32:
-        raise Unsupported("16-bit iter")
+        raise Unsupported("16-bit iter")   # (a numpy step: rare, and written per component)
     regs = _Regs()
     persp = ins["interp"] == "persp"
 

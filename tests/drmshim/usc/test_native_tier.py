@@ -113,10 +113,10 @@ def _dst(rng, k: int, size: int) -> Reg:
 def random_instruction(rng, op, k: int) -> Instruction:
     v = {}
     if op.unit == "falu":
-        v = {"dst": _dst(rng, k, 32), "sat": bool(rng.integers(0, 2))}
+        v = {"dst": _dst(rng, k, int(rng.choice([16, 32, 32]))), "sat": bool(rng.integers(0, 2))}
         for f in op.fields:
             if f.role == "op" and f.name != "dst":
-                v[f.name] = _src(rng, [32], True)
+                v[f.name] = _src(rng, [16, 32, 32], True)
                 v[f"{f.name}_abs"], v[f"{f.name}_neg"] = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
     elif op.unit == "ialu":
         v["dst"] = _dst(rng, k, int(rng.choice(op.sizes)))
@@ -127,15 +127,16 @@ def random_instruction(rng, op, k: int) -> Instruction:
                 v[f.name] = _src(rng, [16, 32, 64])
     elif op.name == "fcmpsel":
         v = {"dst": _dst(rng, k, int(rng.choice([16, 32, 64]))), "cond": str(rng.choice(op.field("cond").kind.names)),
-             "a": _src(rng, [32], True), "b": _src(rng, [32], True),
+             "a": _src(rng, [16, 32], True), "b": _src(rng, [16, 32], True),
              "t": _src(rng, [16, 32, 64]), "f": _src(rng, [16, 32, 64])}
     elif op.name == "icmpsel":
         v = {"dst": _dst(rng, k, int(rng.choice([16, 32, 64]))), "cond": str(rng.choice(op.field("cond").kind.names)),
              "a": _src(rng, [16, 32, 64]), "b": _src(rng, [16, 32, 64]),
              "t": _src(rng, [16, 32, 64]), "f": _src(rng, [16, 32, 64])}
     elif op.name == "convert":
-        types = [t for t in TYPES if t != "f16"]
-        dtype, stype = str(rng.choice(types)), str(rng.choice(types))
+        dtype, stype = str(rng.choice(TYPES)), str(rng.choice(TYPES))
+        if dtype == "f16" and stype[0] != "f":    # integer -> binary16 is interpreted (not native)
+            stype = str(rng.choice(["f16", "f32"]))
         dbits = int(dtype[1:])
         sizes = [dbits] if dtype[0] == "f" else [s for s in (16, 32, 64) if s >= dbits]
         v = {"dst": _dst(rng, k, int(rng.choice(sizes))), "dtype": dtype, "stype": stype,
@@ -170,6 +171,21 @@ def test_every_native_instruction_equals_the_interpreter(seed):
     lines = [str(random_instruction(rng, op, k)) for k, op in enumerate(ops)]
     asm = "\n".join(lines[:25] + [f"if_icmp.ult r{MASK_ROW}, 5, 1"] + lines[25:] + ["pop_exec 1"])
     a, b = run_both(asm, 3000, rng)
+    assert_same(a, b, asm)
+
+
+def test_binary16_conversions_equal_numpys():
+    """Every binary16 bit pattern widened, and binary32 values (NaN payloads, signalling
+    NaNs, ties, overflow, denormals) rounded to binary16, as numpy converts."""
+    lanes = 1 << 16
+    halves = np.arange(lanes, dtype=np.uint32)
+    wide = interesting(np.random.default_rng(6), lanes)
+    wide[:8] = [0x7F800001, 0xFF812345, 0x7FBFFFFF, 0x477FF000, 0x477FE000, 0x33000001, 0x33000000, 0x387FC000]
+    inputs = {2: halves | (halves << 16), 3: wide, MASK_ROW: np.zeros(lanes, np.uint32)}
+    asm = ("fadd r20, r2l, -0.0\nfadd r21, r2h.neg, 0.0\nfmul r22l, r3, 1.0\nfadd.sat r22h, r3, 0.0\n"
+           "convert.f16.f32 r23l, r3\nconvert.f32.f16 r24, r2l\nconvert.s32.f16 r25, r2h\nconvert.f16.f16 r26l, r2l\n"
+           "fcmpsel.lt r27, r2l, r3, 1, 2")
+    a, b = run_both(asm, lanes, np.random.default_rng(1), inputs=inputs)
     assert_same(a, b, asm)
 
 
@@ -358,10 +374,10 @@ def test_auto_mode_compiles_hot_programs_only(monkeypatch):
 
 
 def test_unsupported_forms_fall_back_to_the_interpreter_and_are_counted():
-    """A binary16 float op has a C form but the generator does not handle 16-bit
-    floats: the whole program runs on the interpreter, with the same results."""
+    """An integer -> binary16 conversion has a C form (convert) but the generator does
+    not handle it: the whole program runs on the interpreter, with the same results."""
     rng = np.random.default_rng(3)
-    asm = "fadd r2, r2, r3\nfmul r4l, r2l, r3h\nfadd r5, r2, 1.0"
+    asm = "fadd r2, r2, r3\nconvert.f16.s32 r4l, r2\nfadd r5, r2, 1.0"
     mem = FlatMemory(1 << 16)
     mem.write(mem.base, assemble(asm + "\nstop"), "test")
     ShaderCore(mem, debug=False, tier="native").run(mem.base, ExecContext(lanes=100))
