@@ -93,6 +93,30 @@ _N = None
 # Sorted by name within each group. The group is only for reading; a line's
 # place in the table has no meaning.
 EXTENSIONS: tuple[Extension, ...] = (
+    # -- GL 1.x-2.x features under their extension names (compatibility profile): the
+    # extension commands are the registry's aliases of the core ones (features/aliases.py)
+    _x("GL_ARB_draw_buffers", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_multisample", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_multitexture", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_occlusion_query", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_point_parameters", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_texture_compression", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_transpose_matrix", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_vertex_buffer_object", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_window_pos", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_blend_color", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_blend_equation_separate", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_blend_func_separate", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_copy_texture", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_draw_range_elements", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_fog_coord", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_blit", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_multisample", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_multi_draw_arrays", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_secondary_color", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_subtexture", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture3D", _ANY, _N, _N, _N, DONE),
     # -- desktop GL features core by 3.3 ------------------------------------------------
     _x("GL_ARB_blend_func_extended", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_color_buffer_float", _ANY, _GL32, _N, _N, CORE),
@@ -126,7 +150,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_timer_query", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_uniform_buffer_object", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_vertex_array_object", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_vertex_type_2_10_10_10_rev", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_vertex_type_2_10_10_10_rev", _N, _GL32, _N, _N, DONE),
     _x("GL_EXT_framebuffer_sRGB", _ANY, _GL32, _N, _N, CORE),
     _x("GL_EXT_packed_float", _ANY, _GL32, _N, _N, CORE),
     _x("GL_EXT_texture_array", _ANY, _GL32, _N, _N, DONE, glsl=True),
@@ -197,7 +221,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_cull_distance", _ANY, _GL32, _N, _N, MISSING, glsl=True),
     _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, MISSING, glsl=True),
-    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, DONE),

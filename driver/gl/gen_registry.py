@@ -1,5 +1,5 @@
-"""Generate driver/gl/enums.py and driver/gl/registry_commands.py from the
-Khronos XML registry (gl.xml).
+"""Generate driver/gl/enums.py, driver/gl/registry_commands.py and
+driver/gl/registry_aliases.py from the Khronos XML registry (gl.xml).
 
 The registry is the single source of GL enum values and of which commands each
 API version has. Run:
@@ -15,7 +15,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-__all__ = ["DEFAULT_REGISTRY", "generate_enums", "generate_commands", "main"]
+__all__ = ["DEFAULT_REGISTRY", "generate_aliases", "generate_enums", "generate_commands", "main"]
 
 DEFAULT_REGISTRY = Path("/usr/share/khronos-api/gl.xml")
 HERE = Path(__file__).resolve().parent
@@ -161,11 +161,46 @@ def generate_commands(registry: Path = DEFAULT_REGISTRY) -> str:
     return "\n".join(out)
 
 
+def generate_aliases(registry: Path = DEFAULT_REGISTRY) -> str:
+    """ALIASES[name] = the core command an extension command is an alias of
+    (the registry's <alias>), for aliases of commands some GL or GLES version
+    has; ALIAS_EXTENSIONS[name] = the extensions that add the alias."""
+    root = ET.parse(registry).getroot()
+    core: set[str] = set()
+    for feature in _features(root):
+        for req in feature.findall("require"):
+            core.update(c.get("name") for c in req.findall("command"))
+    aliases = {}
+    for cmd in root.find("commands"):
+        name = cmd.find("proto/name").text
+        alias = cmd.find("alias")
+        if alias is not None and alias.get("name") in core and name not in core:
+            aliases[name] = alias.get("name")
+    adders: dict[str, set[str]] = {n: set() for n in aliases}
+    for ext in root.find("extensions"):
+        for req in ext.findall("require"):
+            for c in req.findall("command"):
+                if c.get("name") in adders:
+                    adders[c.get("name")].add(ext.get("name"))
+    out = [_banner(registry), "# fmt: off",
+           '__all__ = ["ALIASES", "ALIAS_EXTENSIONS"]\n',
+           "# extension command -> the core command it is an alias of",
+           "ALIASES: dict[str, str] = {"]
+    out += [f'    "{n}": "{aliases[n]}",' for n in sorted(aliases)]
+    out.append("}\n")
+    out.append("# extension command -> the extensions that add it")
+    out.append("ALIAS_EXTENSIONS: dict[str, tuple[str, ...]] = {")
+    out += [f'    "{n}": {tuple(sorted(adders[n]))!r},' for n in sorted(aliases)]
+    out.append("}\n")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     registry = Path(argv[0]) if argv else DEFAULT_REGISTRY
     (HERE / "enums.py").write_text(generate_enums(registry))
     (HERE / "registry_commands.py").write_text(generate_commands(registry))
+    (HERE / "registry_aliases.py").write_text(generate_aliases(registry))
     return 0
 
 

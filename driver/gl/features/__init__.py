@@ -27,7 +27,8 @@ from collections.abc import Callable
 __all__ = ["FEATURE_MODULES", "call", "entry_point", "install"]
 
 # The feature modules, imported when the Context class is built.
-FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer")
+FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer",
+                   "ext_framebuffer_object")
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 
@@ -48,6 +49,8 @@ def install(cls):
     for name, fn in _ENTRY_POINTS.items():
         assert not hasattr(cls, name), f"{name} is implemented twice (class and feature module)"
         setattr(cls, name, fn)
+    from driver.gl.features.aliases import install_aliases
+    install_aliases(cls)
     return cls
 
 

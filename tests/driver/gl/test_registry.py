@@ -14,6 +14,7 @@ GL_DIR = Path(gen_registry.__file__).parent
 def test_regenerating_changes_nothing():
     assert (GL_DIR / "enums.py").read_text() == gen_registry.generate_enums(REG)
     assert (GL_DIR / "registry_commands.py").read_text() == gen_registry.generate_commands(REG)
+    assert (GL_DIR / "registry_aliases.py").read_text() == gen_registry.generate_aliases(REG)
 
 
 def test_known_values():
