@@ -20,7 +20,8 @@ The table lives in ``<root>/pycode/dataclasses-<cache tag>-<bytecode magic>.bin`
 ``$XDG_CACHE_HOME/shimgl``; ``SHIMGL_SHADER_CACHE_DISABLE=1`` turns it off too):
 one record per code object, appended in one write each (``O_APPEND``), each
 record checksummed, so processes may append concurrently and a torn or damaged
-record is skipped. The file is read once per process. It is rewritten (atomic
+record is skipped. The file is read once per process; a record is checked and
+decoded only when its class is defined. It is rewritten (atomic
 rename) without duplicates when more than half of it is duplicates."""
 
 from __future__ import annotations
@@ -65,25 +66,36 @@ def cache_path() -> Path | None:
 
 
 def _load(path: Path) -> tuple[dict[bytes, object], int]:
-    codes: dict[bytes, object] = {}
+    """key -> (payload, digest) of every whole record; decoded on first use
+    (a process uses only the classes it defines)."""
+    entries: dict[bytes, object] = {}
     records = 0
     try:
         data = path.read_bytes()
     except OSError:
-        return codes, 0
+        return entries, 0
+    view = memoryview(data)
     pos = 0
     while pos + _RECORD.size <= len(data):
         size, key, check = _RECORD.unpack_from(data, pos)
-        payload = data[pos + _RECORD.size:pos + _RECORD.size + size]
-        pos += _RECORD.size + size
+        start = pos + _RECORD.size
+        pos = start + size
         records += 1
-        if len(payload) != size or _digest(payload) != check:
-            continue                    # torn or damaged: skipped (compiled again if needed)
-        try:
-            codes[key] = marshal.loads(payload)
-        except (ValueError, EOFError, TypeError):
-            continue
-    return codes, records
+        if pos <= len(data):
+            entries[key] = (view[start:pos], check)
+    return entries, records
+
+
+def _decode(entry):
+    """The code object of a loaded record, or None when it is damaged."""
+    payload, check = entry
+    if _digest(payload) != check:
+        return None
+    try:
+        code = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return code if type(code) is type(_decode.__code__) else None
 
 
 def _record(key: bytes, code) -> bytes:
@@ -120,7 +132,10 @@ def _compact() -> None:
         fd, tmp = tempfile.mkstemp(prefix=".dataclasses-", dir=_path.parent)
         with os.fdopen(fd, "wb") as f:
             for key, code in _codes.items():
-                f.write(_record(key, code))
+                if type(code) is tuple:
+                    code = _decode(code)
+                if code is not None:
+                    f.write(_record(key, code))
         os.chmod(tmp, 0o644)
         os.replace(tmp, _path)
         _records_on_disk = len(_codes)
@@ -139,6 +154,8 @@ def _exec(source, globals=None, locals=None, /, **kw):
             _path = cache_path()
             _codes, _records_on_disk = _load(_path) if _path is not None else ({}, 0)
         code = _codes.get(key)
+        if type(code) is tuple:         # read from disk, not decoded yet
+            code = _codes[key] = _decode(code)
         if code is None:
             stats["misses"] += 1
             code = compile(source, "<string>", "exec", dont_inherit=True)
