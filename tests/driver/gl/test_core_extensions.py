@@ -269,3 +269,74 @@ def test_arb_draw_indirect_multi_draw_and_base_instance():
     ctx.glDrawArraysIndirect(E.GL_TRIANGLE_STRIP, 16)      # the second command alone
     img = _pixels(ctx, 4, 2)
     assert (img[:, 2:] == [0, 255, 0, 255]).all() and (img[:, :2] == 0).all()
+
+
+# -- GL_NV_conditional_render ----------------------------------------------------------------------------------------
+
+
+def test_nv_conditional_render_skips_draws_when_nothing_passed():
+    """An occlusion query over a draw that the depth test rejects entirely
+    counts 0 samples: a draw under glBeginConditionalRenderNV(QUERY_WAIT) is
+    skipped; over a visible draw it runs."""
+    ctx = glhelp.context(4, 4, api="compat")
+    glhelp.program(ctx, QUAD_VS, "#version 330\nuniform vec4 colour; out vec4 o;\nvoid main() { o = colour; }\n")
+    prog = ctx.glGetIntegerv(E.GL_CURRENT_PROGRAM)[0]
+    loc = ctx.glGetUniformLocation(prog, "colour")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    hidden, visible = ctx.glGenQueries(2)
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glDepthFunc(E.GL_NEVER)
+    ctx.glBeginQuery(E.GL_SAMPLES_PASSED, hidden)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glEndQuery(E.GL_SAMPLES_PASSED)
+    ctx.glDepthFunc(E.GL_ALWAYS)
+    ctx.glBeginQuery(E.GL_SAMPLES_PASSED, visible)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glEndQuery(E.GL_SAMPLES_PASSED)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glUniform4f(loc, 1.0, 0.0, 0.0, 1.0)
+    ctx.glBeginConditionalRenderNV(hidden, E.GL_QUERY_WAIT)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glEndConditionalRenderNV()
+    assert (_pixels(ctx, 4, 4) == 0).all()
+    ctx.glUniform4f(loc, 0.0, 1.0, 0.0, 1.0)
+    ctx.glBeginConditionalRenderNV(visible, E.GL_QUERY_WAIT)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glEndConditionalRenderNV()
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (_pixels(ctx, 4, 4) == [0, 255, 0, 255]).all()
+
+
+# -- GL_ARB_draw_buffers_blend -----------------------------------------------------------------------------------------
+
+
+def test_arb_draw_buffers_blend_blends_each_buffer_its_own_way():
+    """Two colour buffers cleared to 0.5 grey; the shader writes 0.25 to both;
+    buffer 0 adds (ONE, ONE) -> 0.75, buffer 1 subtracts (FUNC_REVERSE_SUBTRACT) -> 0.25."""
+    ctx = glhelp.context(2, 2, api="compat")
+    rbs = ctx.glGenRenderbuffers(2)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    for i, rb in enumerate(rbs):
+        ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+        ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 2, 2)
+        ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0 + i, E.GL_RENDERBUFFER, rb)
+    ctx.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT0, E.GL_COLOR_ATTACHMENT1])
+    ctx.glClearColor(0.5, 0.5, 0.5, 0.5)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    glhelp.program(ctx, QUAD_VS, "#version 330\nlayout(location = 0) out vec4 a;\nlayout(location = 1) out vec4 b;\n"
+                   "void main() { a = vec4(0.25); b = vec4(0.25); }\n")
+    ctx.glEnable(E.GL_BLEND)
+    ctx.glBlendFunciARB(0, E.GL_ONE, E.GL_ONE)
+    ctx.glBlendFunciARB(1, E.GL_ONE, E.GL_ONE)
+    ctx.glBlendEquationiARB(1, E.GL_FUNC_REVERSE_SUBTRACT)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    for i, expected in ((0, 191), (1, 64)):                 # 0.5 + 0.25 = 0.75 -> 191; 0.5 - 0.25 -> 64
+        ctx.glReadBuffer(E.GL_COLOR_ATTACHMENT0 + i)
+        got = _pixels(ctx, 2, 2)
+        assert (np.abs(got.astype(int) - expected) <= 1).all(), (i, got[0, 0])
+    assert ctx.glGetIntegeri_v(E.GL_BLEND_EQUATION_RGB, 1) == [E.GL_FUNC_REVERSE_SUBTRACT]

@@ -206,6 +206,7 @@ def test_separate_mode_matrix_too_wide_is_a_link_error():
 
 
 def test_next_buffer_and_skip_components_on_gl4():
+    """GL_ARB_transform_feedback3: gl_NextBuffer and gl_SkipComponents."""
     verts = _verts(3, 4)
     with _ctx() as ctx:
         p = _program(ctx, ["v", "gl_SkipComponents2", "gl_NextBuffer", "gl_SkipComponents1", "gl_Position"])
@@ -279,6 +280,7 @@ def test_gles3_overflowing_draw_and_draw_elements_are_errors():
 
 
 def test_pause_resume_and_draw_transform_feedback():
+    """GL_ARB_transform_feedback2: objects, pause/resume, glDrawTransformFeedback."""
     verts = _verts(6, 6)
     with _ctx() as ctx:
         _program(ctx, ["gl_Position"])
