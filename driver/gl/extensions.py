@@ -158,7 +158,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_shared_exponent", _ANY, _GL32, _N, _N, CORE),
     _x("GL_EXT_texture_snorm", _ANY, _GL32, _N, _N, CORE),
     _x("GL_EXT_texture_swizzle", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_EXT_transform_feedback", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_transform_feedback", _ANY, _GL32, _N, _N, DONE),
     _x("GL_NV_conditional_render", _ANY, _GL32, _N, _N, DONE),
     _x("GL_NV_primitive_restart", _ANY, _N, _N, _N, CORE),
     # -- GL 4.0 - 4.3 ----------------------------------------------------------------

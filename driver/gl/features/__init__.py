@@ -28,7 +28,7 @@ __all__ = ["FEATURE_MODULES", "call", "entry_point", "install"]
 
 # The feature modules, imported when the Context class is built.
 FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer",
-                   "ext_framebuffer_object")
+                   "ext_framebuffer_object", "ext_transform_feedback")
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 

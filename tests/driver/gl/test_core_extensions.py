@@ -340,3 +340,45 @@ def test_arb_draw_buffers_blend_blends_each_buffer_its_own_way():
         got = _pixels(ctx, 2, 2)
         assert (np.abs(got.astype(int) - expected) <= 1).all(), (i, got[0, 0])
     assert ctx.glGetIntegeri_v(E.GL_BLEND_EQUATION_RGB, 1) == [E.GL_FUNC_REVERSE_SUBTRACT]
+
+
+# -- GL_EXT_transform_feedback -----------------------------------------------------------------------------------------
+
+
+def test_ext_transform_feedback_captures_through_the_ext_commands():
+    """A GLSL 1.20 shader's varying captured with the EXT commands into a
+    buffer bound from an offset (glBindBufferOffsetEXT): the words before the
+    offset stay as they were, the captured values are the vertices doubled."""
+    ctx = glhelp.context(4, 4, api="compat")
+    vs = ("#version 120\nattribute vec4 p;\nvarying vec4 v;\n"
+          "void main() { gl_Position = p; v = p * 2.0; }\n")
+    fs = "#version 120\nvarying vec4 v;\nvoid main() { gl_FragColor = v; }\n"
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glTransformFeedbackVaryingsEXT(prog, 1, ["v"], E.GL_INTERLEAVED_ATTRIBS)
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    verts = np.arange(12, dtype=np.float32).reshape(3, 4) / 16
+    (vbo, out) = ctx.glGenBuffers(2)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, verts.nbytes, verts, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, out)
+    ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 64 + 48, np.full(28, -1, np.float32), E.GL_STREAM_READ)
+    ctx.glBindBufferOffsetEXT(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, out, 64)
+    ctx.glBeginTransformFeedbackEXT(E.GL_TRIANGLES)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    ctx.glEndTransformFeedbackEXT()
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = np.frombuffer(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 112), np.float32)
+    assert (got[:16] == -1).all()
+    assert np.array_equal(got[16:], (verts * 2).ravel())
+    ctx.glBindBufferOffsetEXT(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, out, 6)     # not a multiple of 4
+    assert ctx.glGetError() == E.GL_INVALID_VALUE
