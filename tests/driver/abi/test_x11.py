@@ -116,3 +116,16 @@ def test_apitrace_multi_context_trace_replays(x_env, tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     out = res.stdout + res.stderr
     assert "EGL_BAD" not in out and "error" not in out.lower(), out
+
+
+def test_freeglut_window_through_pyopengl(x_env):
+    """Pixel (2, 2) of a 64x48 window with the triangle (-1,-1) red, (1,-1)
+    green, (-1,1) blue: at the pixel centre (-0.921875, -0.895833) the weights
+    are 0.908854, 0.0390625, 0.0520833 -> (232, 10, 13)."""
+    import ctypes.util
+    if ctypes.util.find_library("glut") is None:
+        pytest.skip("freeglut is not installed")
+    res = run([sys.executable, PY_DIR / "glut_window.py"], dict(x_env, PYOPENGL_PLATFORM="glx"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "renderer b'shimgl" in res.stdout
+    assert "pixel [232, 10, 13, 255]" in res.stdout
