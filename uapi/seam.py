@@ -135,19 +135,28 @@ def open(path: str) -> int:  # noqa: A001 - the syscall's name
 def _lookup(fd: int) -> tuple[Backend, object]:
     try:
         return _files[fd]
-    except KeyError:
+    except (KeyError, TypeError):       # not open, or not even a descriptor
         raise OSError(errno.EBADF, os.strerror(errno.EBADF)) from None
+
+
+def _integers(**values) -> None:
+    """What the C prototypes guarantee a real syscall: integer arguments (EINVAL otherwise)."""
+    for name, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OSError(errno.EINVAL, f"{os.strerror(errno.EINVAL)} ({name} is not an integer)")
 
 
 def ioctl(fd: int, request: int, arg: object) -> int:
     """Issue ``request`` with ``arg`` (a cffi struct pointer) on ``fd``."""
     backend, file = _lookup(fd)
-    return backend.ioctl(file, request, arg)
+    _integers(request=request)
+    return backend.ioctl(file, request & 0xFFFFFFFF, arg)
 
 
 def mmap(fd: int, offset: int, length: int) -> memoryview:
     """Map ``length`` bytes of ``fd`` at ``offset``; writable, shared with the GPU."""
     backend, file = _lookup(fd)
+    _integers(offset=offset, length=length)
     return backend.mmap(file, offset, length)
 
 

@@ -19,7 +19,8 @@ import pytest
 
 from drmshim.firmware.watchdog import JobTimeout, run_budgeted
 from drmshim.gpu.pipeline import Executor
-from drmshim.memory import GPUFault
+from drmshim.gpu.pipeline.streams import walk
+from drmshim.memory import FlatMemory, GPUFault
 from tests.drmshim.pipeline.gpu import BASE, Scene, Space, command, constant_fs, u64_uniforms
 from uapi import packets as P
 
@@ -114,7 +115,7 @@ def sweep(seeds) -> tuple[dict[str, int], dict[str, list[int]]]:
 
 
 def test_short_gpu_fuzz_run_ends_every_command_as_hardware_would():
-    outcomes, bugs = sweep(range(60))
+    outcomes, bugs = sweep(range(40))
     assert not bugs, bugs
     assert outcomes.get("ok", 0) > 0 and any(k.startswith("fault") for k in outcomes), outcomes
 
@@ -125,3 +126,46 @@ def test_long_gpu_fuzz_run():
     outcomes, bugs = sweep(range(1000, 1000 + cases))
     print(f"GPU fuzz: {cases} cases, outcomes {outcomes}")
     assert not bugs, bugs
+
+
+# ------------------------------------------------------------ the stream walkers
+def walk_case(seed: int) -> list[str]:
+    """Random control streams (plausible block tags, pointers into themselves) for
+    the GPU's strict walker (ends, or a fault of the walking unit) and the
+    decoder's forgiving walker (always ends, never raises). Returns the bugs."""
+    rng = np.random.default_rng(seed)
+    mem = FlatMemory(1 << 14, base=BASE)
+    words = mem.bytes.view(np.uint32)
+    words[:] = rng.integers(0, 1 << 32, words.size, dtype=np.uint64).astype(np.uint32)
+    tagged = rng.random(words.size) < 0.5
+    tags = rng.integers(0, 8, words.size).astype(np.uint32) << np.uint32(29)
+    words[tagged] = (words[tagged] & np.uint32(0x1FFFFFFF)) | tags[tagged]
+    pointers = rng.random(words.size) < 0.2
+    words[pointers] = (BASE + rng.integers(0, 1 << 14, pointers.sum()) // 4 * 4).astype(np.uint32)
+    bugs = []
+    for unit, stream, forgiving in (("VDM", P.VDM_STREAM, P.walk_vdm), ("CDM", P.CDM_STREAM, P.walk_cdm)):
+        try:
+            for _ in walk(mem, BASE, stream, unit):
+                pass
+        except GPUFault:
+            pass
+        except Exception as error:  # noqa: BLE001 - what the fuzzer looks for
+            bugs.append(f"strict {unit} walker, seed {seed}: {type(error).__name__}: {error}")
+        try:
+            P.format_stream(list(forgiving(P.memory_reader(mem, unit), BASE)))
+        except Exception as error:  # noqa: BLE001
+            bugs.append(f"forgiving {unit} walker, seed {seed}: {type(error).__name__}: {error}")
+    return bugs
+
+
+def test_short_walker_fuzz_run():
+    bugs = [b for seed in range(150) for b in walk_case(seed)]
+    assert not bugs, bugs[:10]
+
+
+@pytest.mark.slow
+def test_long_walker_fuzz_run():
+    cases = int(os.environ.get("SHIMGL_FUZZ_STREAMS", "20000"))
+    bugs = [b for seed in range(10_000, 10_000 + cases) for b in walk_case(seed)]
+    print(f"walker fuzz: {cases} random memories x 2 streams x 2 walkers")
+    assert not bugs, bugs[:10]

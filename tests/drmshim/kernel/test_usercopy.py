@@ -247,3 +247,21 @@ def test_collapsing_keeps_unsignalled_links_and_errors():
     assert [p for p, _ in s.links] == [4, 5]
     assert s.fence_for(4).error == errno.EIO  # the folded error is kept on the base
     assert s.query(last_submitted=False) == 4
+
+
+# ------------------------------------------------------------------ the seam
+@pytest.mark.parametrize("fd", [None, "3", [1], -1, 1.5])
+def test_the_seam_answers_ebadf_for_anything_but_an_open_descriptor(fd):
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(fd, _request("GET_CAP"), ffi.new("struct drm_get_cap *"))
+    assert info.value.errno == errno.EBADF
+
+
+@pytest.mark.parametrize("request_number", [None, "0xc010640c", 1.0, True])
+def test_a_request_that_is_not_a_number_is_einval(dev, request_number):
+    with pytest.raises(OSError) as info:
+        uapi.ioctl(dev.fd, request_number, ffi.new("struct drm_get_cap *"))
+    assert info.value.errno == errno.EINVAL
+    with pytest.raises(OSError) as info:
+        uapi.mmap(dev.fd, request_number, 16)
+    assert info.value.errno == errno.EINVAL
