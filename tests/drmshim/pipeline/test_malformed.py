@@ -160,3 +160,15 @@ def test_malformed_work_through_the_kernel_is_a_fault_not_an_unknown_error(open_
     assert fb.status == uapi.DRM_ASAHI_STATUS_FAULT and fb.fault_address == bad_words
     assert fb.fault_unit == uapi.DRM_ASAHI_UNIT_CDM and fb.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_local_memory_without_an_allocation_is_a_usc_fault():
+    """A kernel using threadgroup memory in a pipeline that allocates none (no USC_SHARED)."""
+    space = Space()
+    code = space.program("get_sr r1, thread_position_in_grid.x\nmov_imm r2, 0\nlocal_store.i32 r1, r2, 0\n"
+                         "local_load.i32 r4, r2, 0\nwait 0\nstop")
+    pipe = space.usc(code_va=code)
+    launch = P.pack("CDM_LAUNCH", pipeline=pipe, grid_x_tg=2, threadgroup_x_threads=4)
+    stream = space.put(launch + P.pack("CDM_TERMINATE"), 16)
+    fault = _fault(lambda: Executor().run_compute(command(space, "compute", cdm_ctrl_stream_base=stream)))
+    assert fault.info.unit.startswith("USC")
