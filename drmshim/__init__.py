@@ -18,21 +18,36 @@ default kernel at /dev/dri/renderD128), :func:`default_kernel`,
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
-import uapi
-
-from .kernel import DEVICE_PATH, GPU_CONFIGS, GPUConfig, Kernel, set_gpu_factory
+if TYPE_CHECKING:
+    from .kernel import Kernel
 
 __all__ = ["Kernel", "GPUConfig", "GPU_CONFIGS", "DEVICE_PATH", "register_backend", "default_kernel",
            "set_gpu_factory"]
+
+# The kernel's names are imported on first use: importing a drmshim tool module
+# (``shimgl fwtrace``, ``decode``, ... are registered through drmshim.*_cli) must
+# not start the whole kernel and GPU model.
+_KERNEL_NAMES = ("DEVICE_PATH", "GPU_CONFIGS", "GPUConfig", "Kernel", "set_gpu_factory")
 
 _default: Kernel | None = None
 _default_lock = threading.Lock()
 
 
+def __getattr__(name: str):
+    if name in _KERNEL_NAMES:
+        from . import kernel
+        value = getattr(kernel, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'drmshim' has no attribute {name!r}")
+
+
 def default_kernel() -> Kernel:
     """The kernel behind /dev/dri/renderD128 (created on first use)."""
     global _default
+    from .kernel import Kernel
     with _default_lock:
         if _default is None:
             _default = Kernel()
@@ -41,4 +56,6 @@ def default_kernel() -> Kernel:
 
 def register_backend() -> None:
     """Answer for /dev/dri/renderD128 on the uapi seam (the entry point the seam loads)."""
+    import uapi
+    from .kernel import DEVICE_PATH
     uapi.register_backend(DEVICE_PATH, default_kernel())
