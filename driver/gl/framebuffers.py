@@ -441,6 +441,22 @@ class FramebufferMixin:
         return FramebufferState(w, h, 1, max(1, samples), tuple(cbufs),
                                 self._surface(zs) if zs else None)
 
+    def _default_attachment_values(self, attachment) -> dict:
+        """The sizes, component type and encoding of one buffer of the window
+        framebuffer (GL 4.6 section 9.2.3, table 9.2's FRAMEBUFFER_DEFAULT rows;
+        VTK reads these to pick its formats)."""
+        r, g, b, a, depth, stencil = self.window.bits
+        bits = {E.GL_DEPTH: (0, 0, 0, 0, depth, 0),
+                E.GL_STENCIL: (0, 0, 0, 0, 0, stencil)}.get(attachment, (r, g, b, a, 0, 0))
+        names = (E.GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, E.GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE,
+                 E.GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE, E.GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE,
+                 E.GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, E.GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE)
+        values = dict(zip(names, bits))
+        values[E.GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE] = (
+            E.GL_UNSIGNED_INT if attachment == E.GL_STENCIL else E.GL_UNSIGNED_NORMALIZED)
+        values[E.GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING] = E.GL_LINEAR
+        return values
+
     def glGetFramebufferAttachmentParameteriv(self, target, attachment, pname) -> list:
         fb = self._fb_for_target(target)
         if fb is None:
@@ -448,6 +464,8 @@ class FramebufferMixin:
                                  E.GL_FRONT_LEFT), E.GL_INVALID_ENUM if not self.api.es else
                   E.GL_INVALID_OPERATION)
             values = {E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE: E.GL_FRAMEBUFFER_DEFAULT}
+            if self.api.gl_or_es((3, 0), (3, 0)):
+                values |= self._default_attachment_values(attachment)
             check_enum(pname, values)
             return [values[pname]]
         check(attachment in self._attachment_points(), E.GL_INVALID_ENUM, "bad attachment")

@@ -3,6 +3,8 @@ and the type conversions of GL 4.6 section 2.2.2."""
 
 from __future__ import annotations
 
+import math
+
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 
@@ -18,11 +20,33 @@ def _name(obj) -> int:
     return 0 if obj is None else obj.name
 
 
+INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
+INT64_RANGE = (-(1 << 63), (1 << 63) - 1)
+
+
 def _float_to_int(v: float, normalized: bool) -> int:
     if normalized:
         v = max(-1.0, min(1.0, v))
         return int(round(v * 0x7FFFFFFF)) if v >= 0 else int(round(v * 0x80000000))
+    if math.isnan(v):
+        return 0
+    if math.isinf(v):
+        return INT64_RANGE[1] if v > 0 else INT64_RANGE[0]
     return int(round(v))
+
+
+# bit masks answered as their 32-bit pattern, never clamped (GL 4.6 section 2.2.2)
+MASK_PNAMES = frozenset({E.GL_STENCIL_VALUE_MASK, E.GL_STENCIL_WRITEMASK,
+                         E.GL_STENCIL_BACK_VALUE_MASK, E.GL_STENCIL_BACK_WRITEMASK,
+                         E.GL_SAMPLE_MASK_VALUE})
+
+
+def _clamped(values, bounds) -> list[int]:
+    """Integer answers in the query's type: a value it cannot represent is
+    clamped to the nearest one it can (GL 4.6 section 2.2.2), e.g.
+    MAX_SERVER_WAIT_TIMEOUT (a GLuint64 limit) through GetIntegerv/GetInteger64v."""
+    lo, hi = bounds
+    return [min(max(v, lo), hi) for v in values]
 
 
 class GetMixin:
@@ -229,16 +253,20 @@ class GetMixin:
     def _as_tuple(v):
         return tuple(v) if isinstance(v, (tuple, list)) else (v,)
 
-    def glGetIntegerv(self, pname: int) -> list[int]:
+    def _get_integers(self, pname: int) -> list[int]:
         norm = pname in NORMALIZED_PNAMES
         out = []
         for v in self._as_tuple(self._get_raw(pname)):
             out.append(_float_to_int(v, norm) if isinstance(v, float) else int(v))
         return out
 
+    def glGetIntegerv(self, pname: int) -> list[int]:
+        values = self._get_integers(pname)
+        return values if pname in MASK_PNAMES else _clamped(values, INT32_RANGE)
+
     def glGetInteger64v(self, pname: int) -> list[int]:
         check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
-        return self.glGetIntegerv(pname)
+        return _clamped(self._get_integers(pname), INT64_RANGE)
 
     def glGetFloatv(self, pname: int) -> list[float]:
         return [float(v) for v in self._as_tuple(self._get_raw(pname))]
@@ -301,10 +329,13 @@ class GetMixin:
 
     def glGetIntegeri_v(self, target: int, index: int) -> list[int]:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
-        return [int(v) for v in self._as_tuple(self._get_indexed(target, index))]
+        values = [int(v) for v in self._as_tuple(self._get_indexed(target, index))]
+        return values if target in MASK_PNAMES else _clamped(values, INT32_RANGE)
 
     def glGetInteger64i_v(self, target: int, index: int) -> list[int]:
-        return self.glGetIntegeri_v(target, index)
+        check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        return _clamped([int(v) for v in self._as_tuple(self._get_indexed(target, index))],
+                        INT64_RANGE)
 
     def glGetBooleani_v(self, target: int, index: int) -> list[bool]:
         check(self.api.gl_or_es((3, 0), (3, 1)), E.GL_INVALID_OPERATION)

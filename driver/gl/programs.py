@@ -1109,6 +1109,14 @@ class ProgramMixin:
                   E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.active),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER: int("vertex" in b.stages),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
+        if self.api.gl_or_es((4, 3), (3, 1)):
+            values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER] = int("compute" in b.stages)
+        if not self.api.es:
+            values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER] = int("geometry" in b.stages)
+        if pname == E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES:
+            # the members' indices among the program's active uniforms (glGetActiveUniform)
+            return [i for i, u in enumerate(self._active_uniforms(ls))
+                    if isinstance(u, tuple) and len(u) == 2 and u[1] == index]
         check_enum(pname, values)
         return [values[pname]]
 
