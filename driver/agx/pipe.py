@@ -26,7 +26,8 @@ from driver.gallium import (
     DrawStartCountBias, FramebufferState, GridInfo, IndirectInfo, PipeBarrier, PipeBind, PipeClear,
     PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery, PipeQueryType,
     PipeResource, PipeScreen, PipeShaderType, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
-    RasterizerState, ResourceTemplate, SamplerState, ScissorState, ScreenCaps, ShaderState, Surface,
+    RasterizerState, ResourceTemplate, SamplerState, ScissorState, ScreenCaps, ShaderState, ShaderVariantError,
+    Surface,
     Transfer, VertexBuffer, VertexElement, ViewportState, PIPE_TIMEOUT_INFINITE,
 )
 
@@ -921,8 +922,8 @@ class AgxContext(PipeContext):
 
     @contextlib.contextmanager
     def _compile_errors_skip(self, what: str):
-        """A shader variant the compiler cannot build skips the draw/dispatch with a warning
-        (as Mesa's drivers print and skip: GL has no error for it)."""
+        """A shader variant the compiler cannot build skips the draw/dispatch and raises
+        ShaderVariantError, which the front end reports to the program."""
         try:
             yield
         except Exception as e:
@@ -930,11 +931,8 @@ class AgxContext(PipeContext):
             if not is_compile_error(e):
                 raise
             self.stats["skipped"] += 1
-            key = f"{type(e).__name__}: {e}"
-            if key not in self.warned:
-                self.warned.add(key)
-                warnings.warn(f"shimgl: {what} skipped: shader variant failed to compile ({key})",
-                              RuntimeWarning, stacklevel=4)
+            raise ShaderVariantError(f"{what} skipped: a shader variant failed to compile "
+                                     f"({type(e).__name__}: {e})") from e
 
     # ------------------------------------------------------------------ queries
     def create_query(self, type: PipeQueryType, index: int = 0) -> PipeQuery:

@@ -10,7 +10,7 @@ implements it.
 May import: nothing of ours outside driver.gallium (in particular not driver.gl
 or driver.agx)."""
 
-from driver.gallium.context import PipeContext, PipeQuery, Transfer
+from driver.gallium.context import PipeContext, PipeQuery, ShaderVariantError, Transfer
 from driver.gallium.cso import CsoContext
 from driver.gallium.defines import *  # noqa: F401,F403
 from driver.gallium.defines import __all__ as _defines_all
@@ -20,7 +20,7 @@ from driver.gallium.state import __all__ as _state_all
 from driver.gallium.util import UploadManager, buffer_read, gen_mipmap_by_blit, minify
 
 __all__ = [
-    "PipeContext", "PipeQuery", "Transfer", "CsoContext", "PipeFence", "PipeScreen",
+    "PipeContext", "PipeQuery", "ShaderVariantError", "Transfer", "CsoContext", "PipeFence", "PipeScreen",
     "ScreenCaps", "ShaderCaps", "UploadManager", "buffer_read", "gen_mipmap_by_blit",
     "minify", *_defines_all, *_state_all,
 ]

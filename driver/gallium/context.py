@@ -28,9 +28,15 @@ from driver.gallium.state import (
     VertexBuffer, VertexElement, ViewportState,
 )
 
-__all__ = ["PipeContext", "PipeQuery", "Transfer"]
+__all__ = ["PipeContext", "PipeQuery", "ShaderVariantError", "Transfer"]
 
 Handle = Any
+
+
+class ShaderVariantError(Exception):
+    """draw_vbo/launch_grid could not build a shader variant the bound state
+    needs: nothing was drawn or dispatched. The message names what failed;
+    the front end reports it to the program (it must never be dropped silently)."""
 
 
 class PipeQuery:
@@ -162,10 +168,11 @@ class PipeContext(abc.ABC):
                  draws: Sequence[DrawStartCountBias]) -> None:
         """Draw with the bound state; one draw per entry of `draws` (multi-draw),
         gl_DrawID = drawid_offset + i. Ignored when `indirect` is given except
-        for info."""
+        for info. Raises ShaderVariantError (and draws nothing) when a shader
+        variant cannot be built."""
     @abc.abstractmethod
     def launch_grid(self, info: GridInfo) -> None:
-        """Dispatch the bound COMPUTE shader."""
+        """Dispatch the bound COMPUTE shader; ShaderVariantError as draw_vbo."""
     @abc.abstractmethod
     def clear(self, buffers: PipeClear, scissor: ScissorState | None,
               color: tuple, depth: float, stencil: int) -> None:
