@@ -4,14 +4,16 @@ calls that carry them out (Mesa's st_draw / st_atom kind)."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import struct
+import sys
 
 import numpy as np
 
 from driver.gallium import (
     ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
-    PipeClear, PipeFormat, PipePrim, PipeShaderType, VertexBuffer, VertexElement,
+    PipeClear, PipeFormat, PipePrim, PipeShaderType, ShaderVariantError, VertexBuffer, VertexElement,
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
@@ -27,6 +29,9 @@ INDEX_TYPES = {E.GL_UNSIGNED_BYTE: 1, E.GL_UNSIGNED_SHORT: 2, E.GL_UNSIGNED_INT:
 _SAMPLER_TARGETS = {"1D": E.GL_TEXTURE_1D, "2D": E.GL_TEXTURE_2D, "3D": E.GL_TEXTURE_3D,
                     "Cube": E.GL_TEXTURE_CUBE_MAP, "Rect": E.GL_TEXTURE_RECTANGLE,
                     "Buffer": E.GL_TEXTURE_BUFFER, "2DMS": E.GL_TEXTURE_2D_MULTISAMPLE}
+
+
+_VARIANT_FAILURES_REPORTED: set[str] = set()     # messages already printed on stderr
 
 
 class DrawMixin:
@@ -547,7 +552,27 @@ class DrawMixin:
                 self.pipe.bind_shader_state(stage, None)
         self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
         self._emit_stream_output()
-        self.pipe.draw_vbo(info, 0, indirect, draws)
+        with self._variant_errors():
+            self.pipe.draw_vbo(info, 0, indirect, draws)
+
+    @contextlib.contextmanager
+    def _variant_errors(self):
+        """A draw or dispatch the pipe could not run because a shader variant
+        failed to compile is never dropped silently: GL_INVALID_OPERATION, a
+        KHR_debug message (when debug output is on) and, the first time each
+        failure is seen in the process, one line on stderr."""
+        try:
+            yield
+        except ShaderVariantError as err:
+            msg = str(err)
+            if msg not in _VARIANT_FAILURES_REPORTED:
+                _VARIANT_FAILURES_REPORTED.add(msg)
+                print(f"shimgl: {msg} (reported as GL_INVALID_OPERATION)", file=sys.stderr)
+            debug_message = getattr(self, "_debug_message", None)
+            if debug_message is not None:
+                debug_message(E.GL_DEBUG_SOURCE_SHADER_COMPILER, E.GL_DEBUG_TYPE_ERROR, 1,
+                              E.GL_DEBUG_SEVERITY_HIGH, msg)
+            raise GLError(E.GL_INVALID_OPERATION, msg) from None
 
     # -- compute ----------------------------------------------------------------------
     def _compute_program(self):
@@ -567,7 +592,8 @@ class DrawMixin:
         if x == 0 or y == 0 or z == 0:
             return
         self._emit_program(prog, (PipeShaderType.COMPUTE,))
-        self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (x, y, z)))
+        with self._variant_errors():
+            self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (x, y, z)))
 
     def glDispatchComputeIndirect(self, indirect: int) -> None:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
@@ -580,8 +606,9 @@ class DrawMixin:
         check(indirect + 12 <= buf.size, E.GL_INVALID_OPERATION, "beyond the buffer")
         check(not buf.mapped, E.GL_INVALID_OPERATION, "buffer mapped")
         self._emit_program(prog, (PipeShaderType.COMPUTE,))
-        self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (0, 0, 0),
-                                       indirect=buf.resource, indirect_offset_B=indirect))
+        with self._variant_errors():
+            self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (0, 0, 0),
+                                           indirect=buf.resource, indirect_offset_B=indirect))
 
     def glMemoryBarrier(self, barriers: int) -> None:
         check(self.api.gl_or_es((4, 2), (3, 1)), E.GL_INVALID_OPERATION)

@@ -304,7 +304,9 @@ def test_point_coord():
     assert (img[:2] == 0).all() and (img[6:] == 0).all()
 
 
-def test_a_shader_the_backend_cannot_compile_skips_the_draw_with_a_warning(monkeypatch):
+def test_a_shader_the_backend_cannot_compile_is_a_gl_error_not_a_silent_skip(monkeypatch, capsys):
+    """Nothing is drawn, the program sees GL_INVALID_OPERATION at each such draw, and
+    stderr gets one line naming the failure the first time."""
     from compiler.backend import BackendError
     ctx = context(8, 8)
 
@@ -316,9 +318,43 @@ def test_a_shader_the_backend_cannot_compile_skips_the_draw_with_a_warning(monke
     precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
     vertices(ctx, p, np.array([[-1, -1], [3, -1], [-1, 3]], np.float32), {"pos": (2, 0)}, 2)
     ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
-    with pytest.warns(RuntimeWarning, match="skipped"):
+    for _ in range(2):
         ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
-    assert ctx.pipe.stats["skipped"] == 1 and (ctx.read_pixels() == 0).all()
+        assert ctx.glGetError() == ctx.GL_INVALID_OPERATION
+    assert ctx.pipe.stats["skipped"] == 2 and (ctx.read_pixels() == 0).all()
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if "pretends" in ln]
+    assert len(lines) == 1 and "draw skipped: a shader variant failed to compile" in lines[0]
+    assert ctx.gl.internal_errors == []           # reported as such, not through the guard
+
+
+def test_a_failed_shader_variant_is_a_khr_debug_message(monkeypatch):
+    import driver
+    from compiler.backend import BackendError
+    messages = []
+    with driver.Context("gl43", 8, 8) as ctx:
+        g = ctx.gl
+        g.glEnable(ctx.GL_DEBUG_OUTPUT)
+        g.glDebugMessageCallback(lambda *m: messages.append(m), None)
+        monkeypatch.setattr(ctx.screen, "compile_fn",
+                            lambda state, key: (_ for _ in ()).throw(BackendError("no variant")))
+        prog = g.glCreateProgram()
+        for kind, src in ((ctx.GL_VERTEX_SHADER, "#version 330 core\nvoid main() "
+                           "{ gl_Position = vec4(0.0); }\n"),
+                          (ctx.GL_FRAGMENT_SHADER, "#version 330 core\nout vec4 o;\n"
+                           "void main() { o = vec4(1.0); }\n")):
+            sh = g.glCreateShader(kind)
+            g.glShaderSource(sh, 1, [src])
+            g.glCompileShader(sh)
+            g.glAttachShader(prog, sh)
+        g.glLinkProgram(prog)
+        g.glUseProgram(prog)
+        g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        g.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+        assert g.glGetError() == ctx.GL_INVALID_OPERATION
+    source, type_, _id, severity, _length, text, _user = messages[-1]
+    assert (source, type_, severity) == (ctx.GL_DEBUG_SOURCE_SHADER_COMPILER,
+                                         ctx.GL_DEBUG_TYPE_ERROR, ctx.GL_DEBUG_SEVERITY_HIGH)
+    assert "no variant" in text
 
 
 def test_etc2_compressed_texture_matches_layout_decoder():
