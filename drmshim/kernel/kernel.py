@@ -286,9 +286,12 @@ class Kernel:
         vm = file.vm(arg.vm_id)
         check(arg.stride > 0, errno.EINVAL, "zero bind stride")
         raw = copy_from_user(arg.userptr, array_size(arg.num_binds, arg.stride))
-        ops = [struct_from_bytes("struct drm_asahi_gem_bind_op", raw[i * arg.stride:i * arg.stride + min(arg.stride, BIND_OP_SIZE_B)])
-               for i in range(arg.num_binds)]
-        gems = [self._validate_bind(file, vm, op, i) for i, op in enumerate(ops)]
+        ops, gems = [], []
+        for i in range(arg.num_binds):   # decoded and validated one by one: the first bad op stops
+            start = i * arg.stride
+            op = struct_from_bytes("struct drm_asahi_gem_bind_op", raw[start:start + min(arg.stride, BIND_OP_SIZE_B)])
+            gems.append(self._validate_bind(file, vm, op, i))
+            ops.append(op)
         for op, gem in zip(ops, gems):
             if gem is None:
                 vm.unmap(op.addr, op.range)

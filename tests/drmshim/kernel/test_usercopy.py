@@ -265,3 +265,11 @@ def test_a_request_that_is_not_a_number_is_einval(dev, request_number):
     with pytest.raises(OSError) as info:
         uapi.mmap(dev.fd, request_number, 16)
     assert info.value.errno == errno.EINVAL
+
+
+def test_many_tiny_bind_ops_stop_at_the_first_bad_one(dev):
+    """8 Mi one-byte ops (within the copy bound): the first is invalid, so nothing
+    more is decoded (each op used to become a struct before any was checked)."""
+    vm = dev.vm()
+    ops = ffi.new("char[]", 8 << 20)
+    assert dev.errno_of("ASAHI_VM_BIND", vm_id=vm, userptr=ptr(ops), num_binds=8 << 20, stride=1) == errno.EINVAL
