@@ -384,5 +384,10 @@ def pixel_type_matches(fmt: int, type: int) -> bool:
 
 
 def bytes_per_pixel(fmt: int, type: int) -> int:
+    """Client bytes per pixel; GLError(GL_INVALID_ENUM) for a format or type
+    that is not a pixel format/type (callers that did not validate first)."""
+    from driver.gl.errors import check_enum
+    check_enum(type, PIXEL_TYPES, f"bad pixel type {type:#x}")
+    check_enum(fmt, PIXEL_FORMATS, f"bad pixel format {fmt:#x}")
     t = PIXEL_TYPES[type]
     return t[0] if isinstance(t, tuple) else t * PIXEL_FORMATS[fmt]
