@@ -362,11 +362,13 @@ def run(seed: int, n: int) -> IoctlFuzzer:
 
 
 @pytest.fixture
-def short_waits(monkeypatch):
+def short_waits(monkeypatch, tmp_path):
     """Bounded waits everywhere a fuzzed call could block (the kernel's own bounds are
-    1 s to 10 s; a fuzzer makes thousands of such calls)."""
+    1 s to 10 s; a fuzzer makes thousands of such calls), and the GPU fault core
+    dumps of fuzzed work kept out of the shared dump directory."""
     monkeypatch.setattr(UserQueue, "FLUSH_TIMEOUT_S", 0.05)
     monkeypatch.setattr(sync_ioctls, "TRANSFER_WAIT_S", 0.01)
+    monkeypatch.setenv("SHIMGL_DUMP_DIR", str(tmp_path / "dumps"))
 
 
 def _check(fuzzers) -> None:
