@@ -425,9 +425,9 @@ def _texture_functions() -> list[BuiltinFunction]:
     out: list[BuiltinFunction] = []
     F, I = "float", "int"
 
-    def add(name, ret, params, d, e, stages=()):
+    def add(name, ret, params, d, e, stages=(), exts=()):
         out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in params),
-                                   Availability(d, e, stages=frozenset(stages))))
+                                   Availability(d, e, stages=frozenset(stages), extensions=tuple(exts))))
 
     for s in _samplers():
         dim, arr, shadow = s.sampler_dim, s.sampler_array, s.sampler_shadow
@@ -507,12 +507,14 @@ def _texture_functions() -> list[BuiltinFunction]:
             if shadow:
                 add("textureGather", T.VEC4, [s, P, T.FLOAT], 400, ges)
             else:
-                add("textureGather", gvec4, [s, P], 400, ges)
+                # ARB_texture_gather: the component-0 form and the constant-offset form
+                add("textureGather", gvec4, [s, P], 400, ges, exts=("GL_ARB_texture_gather",))
                 add("textureGather", gvec4, [s, P, T.INT], 400, ges)
             if dim != "Cube":
                 gp = [s, P, T.FLOAT] if shadow else [s, P]
                 gr = T.VEC4 if shadow else gvec4
-                add("textureGatherOffset", gr, gp + [T.IVEC2], 400, ges)
+                add("textureGatherOffset", gr, gp + [T.IVEC2], 400, ges,
+                    exts=() if shadow else ("GL_ARB_texture_gather",))
                 add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4)], 400, 0)
                 if not shadow:
                     add("textureGatherOffset", gr, gp + [T.IVEC2, T.INT], 400, ges)

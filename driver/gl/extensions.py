@@ -201,7 +201,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_buffer_object_rgb32", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_buffer_range", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_cube_map_array", _ANY, _GL32, _N, _N, CORE, glsl=True),
-    _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
     _x("GL_ARB_texture_storage", (4, 3), (4, 3), _N, _N, DONE),

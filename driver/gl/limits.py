@@ -92,6 +92,9 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
         })
+    if api.gl_or_es((3, 2), (3, 1)):    # ARB_texture_gather (desktop), GLES 3.1
+        lim["GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.min_texture_gather_offset
+        lim["GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.max_texture_gather_offset
     if api.gl(3, 2):
         # GL 3.2+ define the geometry stage's limits (GL 4.6 table 23.62): the
         # specification's minimum values. No geometry shader compiles yet
@@ -207,8 +210,6 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_IMAGE_SAMPLES": 0,
             "GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES":
                 caps.max_render_targets + caps.max_combined_shader_buffers + caps.max_combined_images,
-            "GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET": caps.min_texture_gather_offset,
-            "GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET": caps.max_texture_gather_offset,
         })
     return lim
 

@@ -382,3 +382,37 @@ def test_ext_transform_feedback_captures_through_the_ext_commands():
     assert np.array_equal(got[16:], (verts * 2).ravel())
     ctx.glBindBufferOffsetEXT(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, out, 6)     # not a multiple of 4
     assert ctx.glGetError() == E.GL_INVALID_VALUE
+
+
+# -- GL_ARB_texture_gather ------------------------------------------------------------------------------------------------
+
+
+def test_arb_texture_gather_in_a_glsl_130_shader():
+    """#version 130 with GL_ARB_texture_gather: textureGather at the centre of
+    a 2x2 texture returns the red of its four texels in the order of GL 4.6
+    section 8.14.3 (i0j1, i1j1, i1j0, i0j0), and textureGatherOffset shifts
+    the footprint (clamped at the edge)."""
+    ctx = glhelp.context(2, 1, api="compat")
+    glhelp.program(ctx, "#version 130\nvoid main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1) * 2.0 - 1.0;"
+                   " gl_Position = vec4(p, 0.0, 1.0); }\n",
+                   "#version 130\n#extension GL_ARB_texture_gather : require\nuniform sampler2D t;\n"
+                   "void main() { gl_FragColor = gl_FragCoord.x < 1.0 ? textureGather(t, vec2(0.5))\n"
+                   "  : textureGatherOffset(t, vec2(0.25), ivec2(1, 0)); }\n")
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    # texel (i, j) red = 40 * (1 + i + 2 j): (0,0) 40, (1,0) 80, (0,1) 120, (1,1) 160
+    texels = np.array([[40, 0, 0, 255], [80, 0, 0, 255], [120, 0, 0, 255], [160, 0, 0, 255]], np.uint8)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, E.GL_CLAMP_TO_EDGE)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_T, E.GL_CLAMP_TO_EDGE)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    img = _pixels(ctx, 2, 1)[0]
+    assert img[0].tolist() == [120, 160, 80, 40]
+    # vec2(0.25): u = v = 0.25 * 2 - 0.5 = 0, so i0 = j0 = 0, i1 = j1 = 1; the offset
+    # (1, 0) makes i0 = 1, i1 = 2 -> 1 (clamped): (1,1) (1,1) (1,0) (1,0) = 160 160 80 80
+    assert img[1].tolist() == [160, 160, 80, 80]
+    assert ctx.glGetIntegerv(E.GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET) == [7]
