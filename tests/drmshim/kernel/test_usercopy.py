@@ -15,7 +15,7 @@ import uapi
 from drmshim.kernel import usercopy
 from drmshim.memory import GPUFault
 
-from .helpers import Dev, ptr
+from .helpers import compute, ptr
 
 ffi = uapi.ffi
 PAGE_B = mmap.PAGESIZE
@@ -273,3 +273,20 @@ def test_many_tiny_bind_ops_stop_at_the_first_bad_one(dev):
     vm = dev.vm()
     ops = ffi.new("char[]", 8 << 20)
     assert dev.errno_of("ASAHI_VM_BIND", vm_id=vm, userptr=ptr(ops), num_binds=8 << 20, stride=1) == errno.EINVAL
+
+
+@pytest.mark.parametrize("base", [(1 << 64) - 4, (1 << 64) - 0x4000, 1 << 63])
+def test_a_stream_address_near_the_top_is_a_fault_of_the_walker(open_private, base):
+    kernel, d = open_private()
+    vm = d.vm()
+    handle = d.gem()
+    size = ffi.sizeof("struct drm_asahi_cmd_feedback")
+    out = d.syncobj()
+    d.submit(d.queue(vm), compute(cdm_ctrl_stream_base=base, feedback_handle=handle, feedback_size=size),
+             out_syncs=[out])
+    d.wait([out], timeout_s=30)
+    assert d.kernel_file().syncobjs.items[out].fence_for(0).error == errno.EIO
+    raw = bytearray(d.map(handle, 0x4000)[:size])
+    fb = ffi.cast("struct drm_asahi_cmd_feedback *", ffi.from_buffer(raw))
+    assert fb.status == uapi.DRM_ASAHI_STATUS_FAULT and fb.fault_unit == uapi.DRM_ASAHI_UNIT_CDM
+    assert fb.fault_address == base
