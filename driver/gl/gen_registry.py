@@ -26,6 +26,8 @@ FEATURE_APIS = {"gl", "gles2"}
 EXTENSION_ENUMS = (
     "GL_TEXTURE_MAX_ANISOTROPY_EXT",
     "GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT",
+    # ARB_texture_gather / ARB_gpu_shader5: how many components textureGather can select
+    "GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB",
     # GL_ARB_vertex_program / GL_ARB_fragment_program (driver/gl/arbprogram.py)
     "GL_VERTEX_PROGRAM_ARB",
     "GL_FRAGMENT_PROGRAM_ARB",

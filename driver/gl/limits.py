@@ -95,6 +95,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
     if api.gl_or_es((3, 2), (3, 1)):    # ARB_texture_gather (desktop), GLES 3.1
         lim["GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.min_texture_gather_offset
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.max_texture_gather_offset
+        # textureGather selects any of the four components (the sampler's gather mode)
+        lim["GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB"] = 4
     if api.gl(3, 2):
         # GL 3.2+ define the geometry stage's limits (GL 4.6 table 23.62): the
         # specification's minimum values. No geometry shader compiles yet

@@ -416,3 +416,42 @@ def test_arb_texture_gather_in_a_glsl_130_shader():
     # (1, 0) makes i0 = 1, i1 = 2 -> 1 (clamped): (1,1) (1,1) (1,0) (1,0) = 160 160 80 80
     assert img[1].tolist() == [160, 160, 80, 80]
     assert ctx.glGetIntegerv(E.GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET) == [7]
+
+
+# -- GL_ARB_texture_multisample ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="texelFetch from a sampler2DMS faults: the TEX unit reads address 0 "
+                   "(the multisampled texture's descriptor has no base); GL_ARB_texture_multisample stays unlisted")
+def test_arb_texture_multisample_renders_and_fetches_samples():
+    """A 4-sample texture rendered with GL_SAMPLE_MASK = 0b0101 (samples 0 and
+    2 written green over a red clear), then read sample by sample with
+    texelFetch(sampler2DMS) into the window: red for samples 1 and 3."""
+    ctx = glhelp.context(4, 1, api="gl43")
+    (ms,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, ms)
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 4, E.GL_RGBA8, 4, 1, True)
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D_MULTISAMPLE, 0, E.GL_TEXTURE_SAMPLES) == [4]
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D_MULTISAMPLE, ms, 0)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    ctx.glClearColor(1.0, 0.0, 0.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    for i in range(4):
+        x, y = ctx.glGetMultisamplefv(E.GL_SAMPLE_POSITION, i)
+        assert 0.0 <= x < 1.0 and 0.0 <= y < 1.0
+    ctx.glEnable(E.GL_SAMPLE_MASK)
+    ctx.glSampleMaski(0, 0b0101)
+    glhelp.program(ctx, QUAD_VS, "#version 330\nout vec4 o;\nvoid main() { o = vec4(0.0, 1.0, 0.0, 1.0); }\n")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glDisable(E.GL_SAMPLE_MASK)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, 0)
+    glhelp.program(ctx, QUAD_VS, "#version 330\nuniform sampler2DMS t; out vec4 o;\n"
+                   "void main() { o = texelFetch(t, ivec2(0, 0), int(gl_FragCoord.x)); }\n")
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = _pixels(ctx, 4, 1)[0].tolist()
+    assert got == [[0, 255, 0, 255], [255, 0, 0, 255], [0, 255, 0, 255], [255, 0, 0, 255]]
