@@ -105,6 +105,12 @@ class ReadbackMixin:
             out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
         else:
             rgba = self._read_rgba(res, level, layer, x, y, width, height)
+            if format in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA) and rgba.dtype.kind == "f":
+                # GL 4.6 compatibility section 18.2.8: L = R + G + B (fixed-point buffers clamp)
+                luminance = rgba[..., 0] + rgba[..., 1] + rgba[..., 2]
+                rgba = rgba.copy()
+                rgba[..., 0] = np.minimum(luminance, 1.0) if info is not None and info.kind in ("unorm", "snorm") \
+                    else luminance
             if format == E.GL_STENCIL_INDEX and rgba.shape[-1] and res.format.name.startswith(("Z24", "Z32")):
                 rgba = rgba[..., [1, 1, 1, 1]]
             out = write_client_image(rgba[np.newaxis], self.state.pack, format, type)

@@ -269,6 +269,10 @@ def test_every_unorm_format_keeps_its_bits(info):
         ctx.glTexSubImage2D(T2, 0, 0, 0, 4, 1, E.GL_RGBA, E.GL_FLOAT, rgba.tobytes())
         got = np.frombuffer(ctx.glGetTexImage(T2, 0, E.GL_RGBA, E.GL_FLOAT), np.float32).reshape(4, 4)
         expect(ctx, E.GL_NO_ERROR)
+    if info.base in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY):
+        rgba[:, 1:3] = 0                           # L and I read back in red only (GL 4.6 compat 8.11.4)
+        sizes[1] = sizes[2] = 0
+        assert (got[:, 1:3] == 0).all()
     for c, bits in enumerate(sizes):
         if bits:
             np.testing.assert_allclose(got[:, c], rgba[:, c], rtol=0, atol=1e-6, err_msg=f"channel {c}")
@@ -318,3 +322,33 @@ def test_norm16_renderbuffer_read_as_unsigned_short_gles():
         ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_SHORT)
         expect(ctx, E.GL_INVALID_OPERATION)
     assert got.reshape(4, 4).tolist() == [[16384, 0, 0, 65535]] * 4     # round(0.25 * 65535)
+
+
+def test_luminance_reads_as_red_and_rgba_reads_as_luminance_sum():
+    """glGetTexImage of a LUMINANCE texture as RGBA gives (L, 0, 0, 1) and as LUMINANCE gives L;
+    of an RGBA texture as LUMINANCE gives R; glReadPixels of an RGBA buffer as LUMINANCE
+    gives R + G + B (GL 4.6 compatibility sections 8.11.4 and 18.2.8)."""
+    v, a = 51 / 255, 102 / 255                      # exactly representable in 8 bits
+    lum = np.full(4, v, np.float32)
+    as_rgba = np.frombuffer(_roundtrip(E.GL_LUMINANCE, E.GL_LUMINANCE, E.GL_FLOAT, lum, 2, 2,
+                                       read_fmt=E.GL_RGBA), np.float32).reshape(4, 4)
+    np.testing.assert_allclose(as_rgba, [[v, 0.0, 0.0, 1.0]] * 4, atol=1e-7)
+    as_lum = np.frombuffer(_roundtrip(E.GL_LUMINANCE, E.GL_LUMINANCE, E.GL_FLOAT, lum, 2, 2), np.float32)
+    np.testing.assert_allclose(as_lum, [v] * 4, atol=1e-7)
+    la = np.array([v, a], np.float32)
+    got = np.frombuffer(_roundtrip(E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE_ALPHA, E.GL_FLOAT, la, 1, 1,
+                                   read_fmt=E.GL_RGBA), np.float32)
+    np.testing.assert_allclose(got, [v, 0.0, 0.0, a], atol=1e-7)
+    rgba = np.array([0.5, 0.25, 0.125, 1.0], np.float32)
+    got = np.frombuffer(_roundtrip(E.GL_RGBA, E.GL_RGBA, E.GL_FLOAT, rgba, 1, 1, read_fmt=E.GL_LUMINANCE), np.float32)
+    np.testing.assert_allclose(got, [128 / 255], atol=1e-7)      # RGBA is stored in 8 bits: 0.5 -> 128
+    with driver.Context(api="compat", width=2, height=1) as ctx:
+        ctx.glClearColor(0.5, 0.25, 0.125, 1.0)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        summed = np.frombuffer(ctx.glReadPixels(0, 0, 2, 1, E.GL_LUMINANCE, E.GL_FLOAT), np.float32)
+        ctx.glClearColor(0.5, 0.5, 0.5, 1.0)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        clamped = np.frombuffer(ctx.glReadPixels(0, 0, 2, 1, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE), np.uint8)
+    # the window is RGBA8: 0.5, 0.25, 0.125 are stored as 128, 64, 32 (/255)
+    assert summed.tolist() == pytest.approx([(128 + 64 + 32) / 255] * 2, abs=1e-6)
+    assert clamped.tolist() == [255, 255] * 2
