@@ -129,3 +129,20 @@ def test_freeglut_window_through_pyopengl(x_env):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "renderer b'shimgl" in res.stdout
     assert "pixel [232, 10, 13, 255]" in res.stdout
+
+
+@pytest.mark.slow
+def test_pyglet_window(x_env, tmp_path):
+    """pyglet from its own virtual environment (pip install pyglet): a GLX
+    core-profile window with a shader-drawn rectangle."""
+    venv = tmp_path / "venv"
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(venv)], check=True)
+    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "pyglet>=2"],
+                         capture_output=True, text=True, timeout=900)
+    if res.returncode != 0:
+        pytest.skip(f"pip install pyglet failed (offline?): {res.stderr.strip()[-300:]}")
+    res = run([venv / "bin" / "python", PY_DIR / "pyglet_window.py"], x_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "renderer shimgl" in res.stdout
+    assert "pixel(6,6) [0, 255, 0, 255] pixel(40,30) [255, 128, 64, 255]" in res.stdout
