@@ -455,3 +455,76 @@ def test_arb_texture_multisample_renders_and_fetches_samples():
     assert ctx.glGetError() == E.GL_NO_ERROR
     got = _pixels(ctx, 4, 1)[0].tolist()
     assert got == [[0, 255, 0, 255], [255, 0, 0, 255], [0, 255, 0, 255], [255, 0, 0, 255]]
+
+
+# -- GL_ARB_ES2_compatibility, GL_ARB_ES3_compatibility -------------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="GL_FIXED vertex attributes have no vertex fetch format (R32G32_FIXED is "
+                   "not a layout format): the draw fails; GL_ARB_ES2_compatibility stays unlisted")
+def test_arb_es2_compatibility_fixed_point_attributes_and_queries():
+    """GL_FIXED attributes are 16.16 fixed point: 0x8000 is 0.5, 0x4000 0.25;
+    glClearDepthf/glDepthRangef set the same state as their double forms;
+    highp float is IEEE single (range 2^127, precision 23 bits); RGB565 renders."""
+    ctx = glhelp.context(2, 2, api="compat")
+    prog = glhelp.program(ctx, "#version 120\nattribute vec2 p; attribute vec3 c; varying vec3 v;\n"
+                          "void main() { gl_Position = vec4(p, 0.0, 1.0); v = c; }\n",
+                          "#version 120\nvarying vec3 v;\nvoid main() { gl_FragColor = vec4(v, 1.0); }\n")
+    one = 0x10000
+    data = np.array([[-one, -one, 0x8000, 0x4000, one], [one, -one, 0x8000, 0x4000, one],
+                     [-one, one, 0x8000, 0x4000, one], [one, one, 0x8000, 0x4000, one]], np.int32)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    for name, n, first in (("p", 2, 0), ("c", 3, 2)):
+        loc = ctx.glGetAttribLocation(prog, name)
+        ctx.glVertexAttribPointer(loc, n, E.GL_FIXED, False, 20, 4 * first)
+        ctx.glEnableVertexAttribArray(loc)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (np.abs(_pixels(ctx, 2, 2).astype(int) - [128, 64, 255, 255]) <= 1).all()
+    ctx.glClearDepthf(0.25)
+    ctx.glDepthRangef(0.125, 0.75)
+    assert ctx.glGetFloatv(E.GL_DEPTH_CLEAR_VALUE) == [0.25]
+    assert ctx.glGetFloatv(E.GL_DEPTH_RANGE) == [0.125, 0.75]
+    assert ctx.glGetShaderPrecisionFormat(E.GL_FRAGMENT_SHADER, E.GL_HIGH_FLOAT) == ([127, 127], 23)
+    assert ctx.glGetIntegerv(E.GL_SHADER_COMPILER) == [1]
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGB565, 2, 2)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    ctx.glClearColor(1.0, 0.0, 1.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    assert (_pixels(ctx, 2, 2) == [255, 0, 255, 255]).all()
+
+
+def test_arb_es3_compatibility_fixed_index_restart_and_conservative_query():
+    """PRIMITIVE_RESTART_FIXED_INDEX restarts at the type's all-ones index
+    (0xFFFF for shorts) without a restart index set; the conservative
+    any-samples query answers; MAX_ELEMENT_INDEX is 2^32 - 1; the ETC2/EAC
+    formats are accepted (their decoding is tested in tests/layout)."""
+    ctx = glhelp.context(4, 2, api="gl43")
+    prog = glhelp.program(ctx, "#version 330\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n",
+                          "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n")
+    # two quads side by side as strips 0-3 and 4-7, joined by a restart index
+    verts = np.array([[-1, -1], [0, -1], [-1, 1], [0, 1], [0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
+    glhelp.vertices(ctx, prog, verts, {"p": (2, 0)}, 2)
+    (ibo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ibo)
+    idx = np.array([0, 1, 2, 3, 0xFFFF, 4, 5, 6, 7], np.uint16)
+    ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx, E.GL_STATIC_DRAW)
+    ctx.glEnable(E.GL_PRIMITIVE_RESTART_FIXED_INDEX)
+    (q,) = ctx.glGenQueries(1)
+    ctx.glBeginQuery(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE, q)
+    ctx.glDrawElements(E.GL_TRIANGLE_STRIP, 9, E.GL_UNSIGNED_SHORT, 0)
+    ctx.glEndQuery(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [1]
+    assert (_pixels(ctx, 4, 2) == 255).all()              # both quads, no triangle through the restart
+    assert ctx.glGetInteger64v(E.GL_MAX_ELEMENT_INDEX) == [2 ** 32 - 1]
+    formats = set(ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS))
+    assert {E.GL_COMPRESSED_RGB8_ETC2, E.GL_COMPRESSED_RGBA8_ETC2_EAC, E.GL_COMPRESSED_R11_EAC,
+            E.GL_COMPRESSED_SIGNED_RG11_EAC, E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2} <= formats
