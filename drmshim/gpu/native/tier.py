@@ -133,6 +133,8 @@ def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
             st.plan = generate(prog)
         except Unsupported as e:
             st.failed = f"unsupported: {e}"
+        except Exception as e:   # a generator bug must not stop the GPU: the interpreter runs it
+            st.failed = f"generator error: {type(e).__name__}: {e}"
         if st.plan is not None and st.plan.native_count == 0:
             st.failed = "nothing to compile"
         if st.failed:

@@ -515,3 +515,15 @@ def test_device_memory_and_atomics_inside_native_programs(fault):
     else:
         assert np.array_equal(ra, rb)
     assert ma == mb
+
+
+def test_a_generator_error_leaves_the_program_on_the_interpreter(monkeypatch):
+    def broken(prog):
+        raise KeyError("a bug")
+    monkeypatch.setattr(native.tier, "generate", broken)
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble("fadd r2, r2, 1.0\nstop"), "test")
+    ctx = ExecContext(lanes=10, keep_registers=True)
+    ShaderCore(mem, debug=False, tier="native").run(mem.base, ctx)
+    assert np.all(ctx.registers[2].view(np.float32) == 1.0)
+    assert native.STATS["interpreted: generator error"] == 1
