@@ -45,7 +45,9 @@ _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap",
 
 
 def compiled_into_lists(name: str) -> bool:
-    """Whether a command is recorded into a display list being compiled."""
+    """Whether a command is recorded into a display list being compiled (an
+    ARB/EXT-suffixed alias as its core command)."""
+    name = name[:-3] if name.endswith(("ARB", "EXT")) else name
     if name in _EXECUTED_IMMEDIATELY or name.startswith(_EXECUTED_PREFIXES):
         return False
     return not name.endswith("Pointer")

@@ -31,7 +31,9 @@ _PREFIXES_OK = ("glVertex", "glColor", "glSecondaryColor", "glIndex", "glNormal"
 
 
 def allowed_in_begin_end(name: str) -> bool:
-    """GL 2.1 section 2.6.3: the commands that may appear between Begin and End."""
+    """GL 2.1 section 2.6.3: the commands that may appear between Begin and End
+    (an ARB/EXT-suffixed alias as its core command)."""
+    name = name[:-3] if name.endswith(("ARB", "EXT")) else name
     if name in ("glArrayElement", "glEnd", "glGetError"):
         return True
     if name.endswith(("Pointer", "Divisor")) or name in ("glColorMaterial", "glColorMask", "glColorMaski"):
