@@ -194,3 +194,20 @@ def test_program_matrices(compat):
     assert c.glGetIntegerv(E.GL_MATRIX_MODE) == [E.GL_MATRIX2_ARB]
     c.glMatrixMode(E.GL_MODELVIEW)
     assert c.glGetFloatv(E.GL_MODELVIEW_MATRIX)[12:15] == [0, 0, 0]
+
+
+def test_arb_aliases_follow_the_core_display_list_and_begin_end_rules(compat):
+    c = compat
+    c.glNewList(1, E.GL_COMPILE)
+    c.glEnableVertexAttribArrayARB(5)          # client state: executed, not compiled
+    c.glVertexAttrib4fARB(5, 1, 2, 3, 4)       # compiled
+    c.glEndList()
+    assert c.glGetVertexAttribivARB(5, E.GL_VERTEX_ATTRIB_ARRAY_ENABLED) == [1]
+    assert c.glGetVertexAttribfvARB(5, E.GL_CURRENT_VERTEX_ATTRIB) == [0, 0, 0, 1]
+    c.glCallList(1)
+    assert c.glGetVertexAttribfvARB(5, E.GL_CURRENT_VERTEX_ATTRIB) == [1, 2, 3, 4]
+    c.glBegin(E.GL_POINTS)
+    c.glVertexAttrib4fARB(5, 0, 0, 0, 1)       # allowed between Begin and End
+    c.glDisableVertexAttribArrayARB(5)         # not allowed
+    c.glEnd()
+    expect(c, E.GL_INVALID_OPERATION)
