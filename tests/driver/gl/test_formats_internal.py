@@ -352,3 +352,61 @@ def test_luminance_reads_as_red_and_rgba_reads_as_luminance_sum():
     # the window is RGBA8: 0.5, 0.25, 0.125 are stored as 128, 64, 32 (/255)
     assert summed.tolist() == pytest.approx([(128 + 64 + 32) / 255] * 2, abs=1e-6)
     assert clamped.tolist() == [255, 255] * 2
+
+
+def _client_for(info):
+    """A client (format, type) GL accepts for every texture of ``info``'s kind (compat)."""
+    if info.kind in ("int", "uint"):
+        return E.GL_RGBA_INTEGER, E.GL_INT if info.kind == "int" else E.GL_UNSIGNED_INT
+    if info.kind == "depth":
+        return E.GL_DEPTH_COMPONENT, E.GL_FLOAT
+    if info.kind == "depthstencil":
+        return E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8
+    if info.kind == "stencil":
+        return E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE
+    return E.GL_RGBA, E.GL_FLOAT
+
+
+@pytest.mark.parametrize("info", [f for f in _SWEEP if f.kind != "unorm" and f.enum > 4], ids=lambda f: hex(f.enum))
+def test_every_other_format_uploads_and_reads_back(info):
+    """Snorm, float, integer, depth and stencil formats: an image uploaded from values
+    each format holds exactly (small integers, halves, 0/1 depth) reads back unchanged."""
+    fmt, type = _client_for(info)
+    if info.kind == "depth":
+        values = np.array([0.0, 1.0, 1.0, 0.0], np.float32)    # exact in every depth format
+    elif info.kind == "snorm":
+        values = np.array([-1.0, 0.0, 1.0, -1.0] * 4, np.float32)
+    elif type == E.GL_FLOAT:
+        values = np.array([0.5, -2.0, 1.5, 0.25] * 4, np.float32)
+        if info.pipe.name.startswith(("R11G11B10", "R9G9B9E5")):
+            values = np.abs(values)                 # unsigned floats
+    elif info.kind in ("int", "uint"):
+        values = np.array([1, 2, 3, 1] * 4, np.int32 if info.kind == "int" else np.uint32)
+    elif info.kind == "depthstencil":
+        values = np.array([0xFFFFFF00 | 7, 0x00000000 | 200, 0x80000000 | 1, 0x40000000 | 3], np.uint32)
+    else:
+        values = np.array([0, 1, 128, 255], np.uint8)
+    n = values.size // 4 if fmt in (E.GL_RGBA, E.GL_RGBA_INTEGER) else values.size
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+        ctx.glPixelStorei(E.GL_PACK_ALIGNMENT, 1)
+        ctx.glTexImage2D(T2, 0, info.enum, n, 1, 0, fmt, type, values.tobytes())
+        expect(ctx, E.GL_NO_ERROR)
+        got = np.frombuffer(ctx.glGetTexImage(T2, 0, fmt, type), values.dtype)
+        expect(ctx, E.GL_NO_ERROR)
+    if fmt in (E.GL_RGBA, E.GL_RGBA_INTEGER):
+        sizes = np.array([info.base in bases for bases in (
+            (E.GL_RED, E.GL_RG, E.GL_RGB, E.GL_RGBA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY),
+            (E.GL_RG, E.GL_RGB, E.GL_RGBA), (E.GL_RGB, E.GL_RGBA),
+            (E.GL_RGBA, E.GL_ALPHA, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY))])
+        got, want = got.reshape(-1, 4), values.reshape(-1, 4).copy()
+        if info.base == E.GL_INTENSITY:
+            want[:, 3] = want[:, 0]                 # one value, taken from red, read into red and alpha
+        for c in range(4):
+            if sizes[c]:
+                assert got[:, c].tolist() == want[:, c].tolist(), f"channel {c}"
+            else:
+                assert (got[:, c] == (1 if c == 3 else 0)).all(), f"missing channel {c}"
+    else:
+        assert got.tolist() == values.tolist()
