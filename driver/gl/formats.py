@@ -11,7 +11,7 @@ import layout
 from driver.gallium import PipeFormat as F
 from driver.gl import enums as E
 
-__all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "component_bits",
+__all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "ES_ONLY", "component_bits",
            "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches"]
 
@@ -160,7 +160,11 @@ UNSIZED = {
     E.GL_DEPTH_COMPONENT: _f(E.GL_DEPTH_COMPONENT, E.GL_DEPTH_COMPONENT, F.Z24X8_UNORM, "depth", False),
     E.GL_DEPTH_STENCIL: _f(E.GL_DEPTH_STENCIL, E.GL_DEPTH_STENCIL, F.Z24_UNORM_S8_UINT,
                            "depthstencil", False),
+    # EXT_texture_format_BGRA8888 (GLES only): BGRA as an internal format, stored as is
+    E.GL_BGRA: _f(E.GL_BGRA, E.GL_RGBA, F.B8G8R8A8_UNORM, "unorm", False),
 }
+#: Unsized formats only GLES accepts (desktop GL: INVALID_VALUE).
+ES_ONLY = frozenset({E.GL_BGRA})
 GENERIC = {
     E.GL_SRGB: _f(E.GL_SRGB, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False),
     E.GL_SRGB_ALPHA: _f(E.GL_SRGB_ALPHA, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", False),
@@ -178,6 +182,7 @@ UNSIZED_ES2_COMBINATIONS = {
     (E.GL_RGBA, E.GL_UNSIGNED_SHORT_5_5_5_1), (E.GL_RGB, E.GL_UNSIGNED_BYTE),
     (E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5), (E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE),
     (E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE), (E.GL_ALPHA, E.GL_UNSIGNED_BYTE),
+    (E.GL_BGRA, E.GL_UNSIGNED_BYTE),
 }
 
 PIXEL_FORMATS = {
