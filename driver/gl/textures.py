@@ -14,7 +14,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.formats import (
-    INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
+    ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
     UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches,
 )
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
@@ -299,8 +299,8 @@ class TextureMixin:
             check(fmt_ok and type in info.es_types, E.GL_INVALID_OPERATION,
                   "format/type/internalformat combination (GLES 3 table 8.2)")
             return info
-        check(info is not None and (self.api.compat or internalformat not in LEGACY), E.GL_INVALID_VALUE,
-              f"bad internal format {internalformat:#x}")
+        desktop_ok = internalformat not in ES_ONLY and (self.api.compat or internalformat not in LEGACY)
+        check(info is not None and desktop_ok, E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
         check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION, "format/type mismatch")
         # GL 4.6 section 8.5: integer-ness and depth-ness must agree
         check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION,
