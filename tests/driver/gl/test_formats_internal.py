@@ -10,7 +10,7 @@ import pytest
 
 import driver
 from driver.gl import enums as E
-from driver.gl.formats import GENERIC, INTERNAL_FORMATS, LEGACY, UNSIZED
+from driver.gl.formats import ES_ONLY, GENERIC, INTERNAL_FORMATS, LEGACY, UNSIZED
 
 from .helpers import expect
 
@@ -244,7 +244,8 @@ def _grid_values(bits: int, n: int) -> np.ndarray:
     return np.linspace(0, top, n).round() / top
 
 
-_SWEEP = sorted({**INTERNAL_FORMATS, **GENERIC, **LEGACY, **UNSIZED}.values(), key=lambda f: f.enum)
+_SWEEP = sorted((f for f in {**INTERNAL_FORMATS, **GENERIC, **LEGACY, **UNSIZED}.values() if f.enum not in ES_ONLY),
+                key=lambda f: f.enum)
 
 
 @pytest.mark.parametrize("info", [f for f in _SWEEP if f.kind == "unorm" and f.enum > 4],
@@ -410,3 +411,23 @@ def test_every_other_format_uploads_and_reads_back(info):
                 assert (got[:, c] == (1 if c == 3 else 0)).all(), f"missing channel {c}"
     else:
         assert got.tolist() == values.tolist()
+
+
+@pytest.mark.parametrize("api", ["gles2", "gles3"])
+def test_bgra8888_in_gles_only(api):
+    """EXT_texture_format_BGRA8888: BGRA texels (B, G, R, A bytes) sample as RGBA in GLES;
+    desktop GL refuses BGRA as an internal format."""
+    texel = bytes([30, 20, 10, 255, 0, 0, 255, 128])            # (R 10, G 20, B 30), (R 255, A 128)
+    with driver.Context(api=api, width=2, height=1) as ctx:
+        _texture(ctx)
+        ctx.glTexImage2D(T2, 0, E.GL_BGRA, 2, 1, 0, E.GL_BGRA, E.GL_UNSIGNED_BYTE, texel)
+        expect(ctx, E.GL_NO_ERROR)
+        if api == "gles3":
+            got = _draw_sampled(ctx, 2, 1, es=True)
+            assert got[0].tolist() == [[10, 20, 30, 255], [255, 0, 0, 128]]
+        ctx.glTexImage2D(T2, 0, E.GL_BGRA, 2, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texel)
+        expect(ctx, E.GL_INVALID_OPERATION)
+    with driver.Context(api="gl43", width=2, height=1) as ctx:
+        _texture(ctx)
+        ctx.glTexImage2D(T2, 0, E.GL_BGRA, 2, 1, 0, E.GL_BGRA, E.GL_UNSIGNED_BYTE, texel)
+        expect(ctx, E.GL_INVALID_VALUE)
