@@ -105,6 +105,7 @@ class IoctlFuzzer:
         self.errnos: collections.Counter = collections.Counter()
         self.bugs: list[str] = []
         self.calls = 0
+        self.mmaps = 0
 
     # ------------------------------------------------------------ values
     def _pick(self, values):
@@ -256,6 +257,8 @@ class IoctlFuzzer:
         if spec.name in learned:
             kind, field = learned[spec.name]
             self.known[fd][kind].add(int(getattr(arg, field)))
+        if spec.name == "DRM_IOCTL_ASAHI_GEM_MMAP_OFFSET":
+            self.known[fd]["offset"].add(int(arg.offset))
         if spec.name in ("DRM_IOCTL_PRIME_HANDLE_TO_FD", "DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD"):
             self.exported.add(int(arg.fd))
 
@@ -287,6 +290,22 @@ class IoctlFuzzer:
             self.fds[self.fds.index(fd)] = new = uapi.open(self.path)
             self.known.pop(fd, None)
             self.known[new] = collections.defaultdict(set)
+            return
+        if r < 0.025:                                        # mmap of objects, exports and nonsense
+            target = fd if rng.random() < 0.7 or not self.exported else self._pick(sorted(self.exported))
+            offsets = self._known_list(target, "offset")
+            offset = int(self._pick(offsets)) if offsets and rng.random() < 0.6 else \
+                int(self._pick((0, PAGE_B, -1, 1 << 40, int(rng.integers(0, 1 << 27)) // PAGE_B * PAGE_B)))
+            length = int(self._pick((1, PAGE_B, 2 * PAGE_B, 0, -5, 1 << 40)))
+            self.mmaps += 1
+            try:
+                view = uapi.mmap(target, offset, length)
+                assert isinstance(view, memoryview) and len(view) == length
+                self.errnos["mmap OK"] += 1
+            except OSError as error:
+                self.errnos["mmap " + errno.errorcode.get(error.errno, str(error.errno))] += 1
+            except BaseException as error:  # noqa: BLE001
+                self.bugs.append(f"mmap({offset}, {length}): {type(error).__name__}: {error}")
             return
         if r < 0.04:                                         # a request number nobody defined
             request = uapi.drm.ioctls.ioc(self._pick(("", "W", "R", "WR")), int(self._pick((ord("d"), 0x41))),
