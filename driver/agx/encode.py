@@ -833,6 +833,7 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
                        point_sprite_lower_left=not rast.sprite_coord_upper_left,
                        program_point_size=bool(rast.point_size_per_vertex and vs.point_size),
                        depth_clip=rast.depth_clip_near, depth_clamp=rast.depth_clamp,
+                       clip_zero_to_one=rast.clip_halfz,
                        rasterizer_discard=rast.rasterizer_discard,
                        depth_bias_enable=bool(rast.offset_tri or rast.offset_line or rast.offset_point),
                        scissor_enable=True, point_size_px=float(rast.point_size),

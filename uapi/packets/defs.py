@@ -432,6 +432,8 @@ PPP_RASTER = Packet("PPP_RASTER", 3, [
     boolean("rasterizer_discard", 13),
     boolean("depth_bias_enable", 14),
     boolean("scissor_enable", 15),
+    boolean("clip_zero_to_one", 16,
+            doc="clip-space z in [0, w] (GL_ZERO_TO_ONE clip control) instead of [-w, w]"),
     flt("point_size_px", at(1), default=1.0),
     flt("line_width_px", at(2), default=1.0),
 ])

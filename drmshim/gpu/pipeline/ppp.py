@@ -156,7 +156,8 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     position = _f32(out[0:4].T)
     first_user, n_user, psize_word, clip_words = _layout(ppp)
     clip = _f32(out[clip_words].T) if clip_words else None
-    opts = dict(clip_z=bool(raster.depth_clip) and not raster.depth_clamp)
+    opts = dict(clip_z=bool(raster.depth_clip) and not raster.depth_clamp,
+                zero_to_one_depth=bool(raster.clip_zero_to_one))
     k = VERTS[topo]
     offset = None
     if raster.depth_bias_enable and ppp.get("depth_bias") is not None:
@@ -188,7 +189,7 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         weights = np.einsum("tcl,tlj->tcj", setup.corner_weights, clipped.weights[setup.prim])
     else:
         keep = np.flatnonzero(R.cull_points(position[prims[:, 0]], None if clip is None else clip[prims[:, 0]],
-                                            clip_z=opts["clip_z"]))
+                                            **opts))
         window, kept = _representable(_window(position[prims[keep, 0]], vp))
         if kept is not None:
             keep = keep[kept]
