@@ -1084,9 +1084,13 @@ class AgxContext(PipeContext):
 
     def destroy(self) -> None:
         """Finish the context's work, then give back what it owns: the occlusion
-        counters and the queue (the GL front end releases its resources first)."""
-        fence = self.flush()
-        self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+        counters and the queue (the GL front end releases its resources first). A queue
+        lost to a GPU reset has nothing left to run: its work is dropped, the rest freed."""
+        try:
+            fence = self.flush()
+            self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
+        except OSError:
+            pass
         if self.occlusion_bo is not None:
             self.occlusion_bo.release()
             self.occlusion_bo = None
