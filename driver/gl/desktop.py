@@ -6,8 +6,11 @@ buffer clears, image copies, debug output and object labels (GL 4.6)."""
 
 from __future__ import annotations
 
+import math
+
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
+from driver.gl.state import to_gl_int
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.later import LaterStagesMixin
 from driver.gl.objects import Attachment
@@ -234,15 +237,16 @@ class DesktopMixin(LaterStagesMixin):
     def glViewportIndexedf(self, index, x, y, w, h) -> None:
         self._viewport_index(index)
         check(w >= 0 and h >= 0, E.GL_INVALID_VALUE)
-        self.glViewport(int(x), int(y), int(w), int(h))
+        self.glViewport(*(to_gl_int(math.floor(v) if math.isfinite(v) else v) for v in (x, y, w, h)))
 
     def glViewportIndexedfv(self, index, v) -> None:
         self.glViewportIndexedf(index, *list(v)[:4])
 
     def glViewportArrayv(self, first, count, v) -> None:
         self._desktop(4, 1)
-        check(count >= 0 and first + count <= self.caps.max_viewports, E.GL_INVALID_VALUE)
-        vals = list(v)
+        vals = self._indexed_array(first, count, v, 4)
+        check(all(w >= 0 and h >= 0 for w, h in zip(vals[2::4], vals[3::4])), E.GL_INVALID_VALUE,
+              "negative viewport size")
         for i in range(count):
             self.glViewportIndexedf(first + i, *vals[4 * i:4 * i + 4])
 
@@ -255,8 +259,9 @@ class DesktopMixin(LaterStagesMixin):
 
     def glScissorArrayv(self, first, count, v) -> None:
         self._desktop(4, 1)
-        check(count >= 0 and first + count <= self.caps.max_viewports, E.GL_INVALID_VALUE)
-        vals = list(v)
+        vals = self._indexed_array(first, count, v, 4)
+        check(all(w >= 0 and h >= 0 for w, h in zip(vals[2::4], vals[3::4])), E.GL_INVALID_VALUE,
+              "negative scissor size")
         for i in range(count):
             self.glScissorIndexed(first + i, *vals[4 * i:4 * i + 4])
 
@@ -266,10 +271,18 @@ class DesktopMixin(LaterStagesMixin):
 
     def glDepthRangeArrayv(self, first, count, v) -> None:
         self._desktop(4, 1)
-        check(count >= 0 and first + count <= self.caps.max_viewports, E.GL_INVALID_VALUE)
-        vals = list(v)
+        vals = self._indexed_array(first, count, v, 2)
         for i in range(count):
             self.glDepthRangeIndexed(first + i, vals[2 * i], vals[2 * i + 1])
+
+    def _indexed_array(self, first, count, v, per_index) -> list:
+        """The values of a gl*Arrayv call, all validated before any is applied (GL 4.6
+        section 13.6.1): the index range within MAX_VIEWPORTS, `per_index` values each."""
+        check(count >= 0 and first >= 0 and first + count <= self.caps.max_viewports,
+              E.GL_INVALID_VALUE, "viewport index range beyond MAX_VIEWPORTS")
+        vals = list(v) if v is not None else []
+        check(len(vals) >= per_index * count, E.GL_INVALID_VALUE, "fewer values than count needs")
+        return vals[:per_index * count]
 
     def glGetFloati_v(self, target, index) -> list[float]:
         self._desktop(4, 1)

@@ -308,7 +308,9 @@ class DrawMixin:
         cso.set_blend(ps.blend_state(s, len(fb.cbufs)))
         cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits))
         cso.set_rasterizer(ps.rasterizer_state(s, self.api, fb.samples,
-                                               self._clip_plane_mask(vertex_program)))
+                                               self._clip_plane_mask(vertex_program),
+                                               self.caps.point_size_range,
+                                               self.caps.line_width_range))
         self.pipe.set_viewport_states(0, [ps.viewport_state(s)])
         self.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
         self.pipe.set_blend_color(s.blend_color)

@@ -15,7 +15,7 @@ __all__ = [
 
 
 MAX_NAME = 0xFFFF_FFFF            # names are GLuint
-MAX_NAMES_PER_CALL = 1 << 22      # one glGen*/glCreate* call (the names are returned as a list)
+MAX_NAMES_PER_CALL = 1 << 20      # one glGen*/glCreate* call (~100 B of host memory per name)
 
 
 class Namespace:

@@ -102,7 +102,16 @@ def dsa_state(s, has_depth: bool, stencil_bits: int) -> DepthStencilAlphaState:
         alpha_ref_value=s.alpha_ref if alpha else 0.0)
 
 
-def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> RasterizerState:
+def _in_range(x: float, bounds) -> float:
+    """A size clamped to the implementation's range when rasterised (GL 4.6
+    sections 14.4 and 14.5: point size and line width); NaN is the minimum."""
+    lo, hi = bounds
+    return lo if x != x else max(lo, min(hi, x))
+
+
+def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
+                     point_range=(0.0, 1e30), line_range=(0.0, 1e30)) -> RasterizerState:
+    """`point_range`, `line_range`: the screen's supported sizes (ScreenCaps)."""
     cull = E.GL_CULL_FACE in s.enabled
     fill = _FILL[s.polygon_mode]
     return RasterizerState(
@@ -118,12 +127,12 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0) -> Rasterize
         offset_units=s.polygon_offset_units, offset_scale=s.polygon_offset_factor,
         offset_clamp=s.polygon_offset_clamp,
         scissor=E.GL_SCISSOR_TEST in s.enabled,
-        point_size=s.point_size,
+        point_size=_in_range(s.point_size, point_range),
         point_size_per_vertex=api.es or E.GL_PROGRAM_POINT_SIZE in s.enabled or getattr(s, "ff_point_size", False),
         point_quad_rasterization=api.es or api.core or E.GL_POINT_SPRITE in s.enabled,
         sprite_coord_upper_left=getattr(s, "point_sprite_origin", E.GL_UPPER_LEFT) == E.GL_UPPER_LEFT,
         sprite_coord_enable=getattr(s, "sprite_coord_mask", 0) if E.GL_POINT_SPRITE in s.enabled else 0,
-        line_width=s.line_width, line_smooth=E.GL_LINE_SMOOTH in s.enabled,
+        line_width=_in_range(s.line_width, line_range), line_smooth=E.GL_LINE_SMOOTH in s.enabled,
         multisample=fb_samples > 1 and (api.es or E.GL_MULTISAMPLE in s.enabled),
         rasterizer_discard=E.GL_RASTERIZER_DISCARD in s.enabled,
         depth_clamp=E.GL_DEPTH_CLAMP in s.enabled,

@@ -103,6 +103,21 @@ class FixedState:
     hints: dict = field(default_factory=dict)
 
 
+def to_gl_int(x) -> int:
+    """A float argument where GL state holds an integer: rounded to the nearest
+    integer and clamped to GLint's range (infinities saturate, NaN is 0), as
+    GL 4.6 section 2.2.1 converts floating-point values to integers."""
+    if isinstance(x, int):
+        return x
+    if x != x:
+        return 0
+    if x >= 2 ** 31 - 1:
+        return 2 ** 31 - 1
+    if x <= -2 ** 31:
+        return -2 ** 31
+    return int(round(x))
+
+
 def _clamp01(x: float) -> float:
     return min(1.0, max(0.0, float(x)))
 
@@ -448,4 +463,4 @@ class StateMixin:
 
     def glPixelStoref(self, pname: int, param: float) -> None:
         # GL 4.6 section 8.4.1: rounded to the nearest integer
-        self.glPixelStorei(pname, int(round(param)))
+        self.glPixelStorei(pname, to_gl_int(param))

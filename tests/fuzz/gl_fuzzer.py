@@ -93,6 +93,14 @@ _NAME_PARAMS = {"buffer", "texture", "program", "shader", "framebuffer", "render
                 "id", "list", "pipeline", "query", "array", "vaobj", "xfb", "origtexture",
                 "srcName", "dstName", "readBuffer", "writeBuffer", "obj", "name_u", "unit",
                 "readFramebuffer", "drawFramebuffer"}
+# GLint / GLsizei parameters (C cannot pass 2^31 or more there)
+_SIGNED_PARAMS = {"first", "count", "width", "height", "depth", "x", "y", "z", "level", "xoffset",
+                  "yoffset", "zoffset", "stride", "basevertex", "drawcount", "samples", "border",
+                  "location", "n", "bufSize", "imageSize", "primcount", "instancecount", "levels",
+                  "range", "srcX0", "srcY0", "srcX1", "srcY1", "dstX0", "dstY0", "dstX1", "dstY1",
+                  "srcX", "srcY", "srcZ", "dstX", "dstY", "dstZ", "srcWidth", "srcHeight",
+                  "srcDepth", "left", "bottom", "param", "ref", "maxcount", "propCount", "num",
+                  "numAttachments", "v0", "v1", "v2", "v3", "i", "j", "i1", "i2", "j1", "j2"}
 _WIDE_PARAMS = {"size", "offset", "readOffset", "writeOffset", "timeout", "length_ptr",
                 "indirect_ofs", "stride_ptr", "read_offset", "write_offset", "data_i64"}
 _WIDE_COMMANDS_PARAMS = {("glMapBufferRange", "length"), ("glFlushMappedBufferRange", "length"),
@@ -180,7 +188,10 @@ class Fuzzer:
             return self.wide()
         if param in _NAME_PARAMS:
             return self.object_name() if self.rng.random() < 0.9 else self.int32()
-        return self.int32()
+        v = self.int32()
+        if param in _SIGNED_PARAMS:           # GLint/GLsizei: what a C caller can pass
+            v = (v + (1 << 31)) % (1 << 32) - (1 << 31)
+        return v
 
     def pointer(self) -> Ptr:
         if self.rng.random() < 0.15:
@@ -532,6 +543,8 @@ def summary(reports) -> str:
                  f"{sum(sum(r.guarded.values()) for r in reports)} caught by the guard, "
                  f"{sum(r.null_reads for r in reports)} NULL-array reads answered by the guard, "
                  f"{len(kinds)} distinct (command, kind); "
+                 f"{sum(r.gl_errors[0] for r in reports) * 100 // max(tot_calls, 1)}% of calls "
+                 f"without a GL error; "
                  f"{sum(r.seconds for r in reports):.1f} s")
     for (cmd, kind), n in kinds.most_common():
         lines.append(f"  {n:6d} {cmd}: {kind}")

@@ -164,4 +164,5 @@ def state_block_bytes(ctx) -> bytes:
     for r in range(32):
         put("shimgl_PolygonStipple", rows[r], r)
     put("shimgl_LineStipple", [L.line_stipple[0], L.line_stipple[1], 0, 0])
-    return flat.astype(np.float32).tobytes()
+    with np.errstate(over="ignore"):          # beyond float's range: an infinity, as a C cast
+        return flat.astype(np.float32).tobytes()
