@@ -9,10 +9,11 @@ X server only needs to be an X server: its own GLX extension answers
 glXQueryVersion/glXQueryExtension (libGLX asks it) but renders nothing.
 
 FBConfigs, per screen: RGBA8 with depth 24 (stencil 8 or 0) or none (stencil 8
-or 0), double- and single-buffered (single-buffered windows are presented at
-glFlush/glFinish, the front buffer being the window), all on the screen's
-default TrueColor visual, window drawables only (no pixmaps, no pbuffers: not
-advertised, and their creation is BadMatch). Contexts come from the rule EGL
+or 0), double- and single-buffered (single-buffered windows and pixmaps are
+presented at glFlush/glFinish, the front buffer being the drawable), all on
+the screen's default TrueColor visual; windows and pbuffers for every config,
+pixmaps for the single-buffered ones (GLX pixmaps are named by their X
+pixmap's id; a pbuffer's id is reserved with a 1x1 X pixmap). Contexts come from the rule EGL
 and OSMesa use (egl.request_api): GLX_ARB_create_context(_profile) and
 GLX_EXT_create_context_es2_profile for OpenGL ES. Swap intervals are recorded
 (GLX_EXT/MESA/SGI_swap_control); presentation does not wait for vertical blank.
@@ -46,7 +47,9 @@ GLX_X_RENDERABLE, GLX_FBCONFIG_ID, GLX_RGBA_TYPE = 0x8012, 0x8013, 0x8014
 GLX_MAX_PBUFFER_WIDTH, GLX_MAX_PBUFFER_HEIGHT, GLX_MAX_PBUFFER_PIXELS = 0x8016, 0x8017, 0x8018
 GLX_PRESERVED_CONTENTS, GLX_LARGEST_PBUFFER, GLX_WIDTH, GLX_HEIGHT = 0x801B, 0x801C, 0x801D, 0x801E
 GLX_EVENT_MASK = 0x801F
-GLX_WINDOW_BIT, GLX_RGBA_BIT = 0x1, 0x1
+GLX_WINDOW_BIT, GLX_PIXMAP_BIT, GLX_PBUFFER_BIT, GLX_RGBA_BIT = 0x1, 0x2, 0x4, 0x1
+GLX_PBUFFER_HEIGHT, GLX_PBUFFER_WIDTH = 0x8040, 0x8041
+MAX_PBUFFER_PX = 8192
 GLX_SAMPLE_BUFFERS, GLX_SAMPLES = 100000, 100001
 GLX_VENDOR, GLX_VERSION, GLX_EXTENSIONS = 1, 2, 3
 GLX_CONTEXT_MAJOR_VERSION_ARB, GLX_CONTEXT_MINOR_VERSION_ARB = 0x2091, 0x2092
@@ -97,12 +100,16 @@ class Config:
             GLX_DEPTH_SIZE: depth, GLX_STENCIL_SIZE: stencil,
             GLX_ACCUM_RED_SIZE: 0, GLX_ACCUM_GREEN_SIZE: 0, GLX_ACCUM_BLUE_SIZE: 0,
             GLX_ACCUM_ALPHA_SIZE: 0, GLX_RENDER_TYPE: GLX_RGBA_BIT,
-            GLX_DRAWABLE_TYPE: GLX_WINDOW_BIT, GLX_X_RENDERABLE: 1, GLX_VISUAL_ID: visual_id,
+            # pixmaps are single-buffered (the pixmap is the front buffer)
+            GLX_DRAWABLE_TYPE: (GLX_WINDOW_BIT | GLX_PBUFFER_BIT
+                                | (0 if double else GLX_PIXMAP_BIT)),
+            GLX_X_RENDERABLE: 1, GLX_VISUAL_ID: visual_id,
             GLX_X_VISUAL_TYPE: GLX_TRUE_COLOR, GLX_CONFIG_CAVEAT: GLX_NONE,
             GLX_TRANSPARENT_TYPE: GLX_NONE, GLX_TRANSPARENT_INDEX_VALUE: 0,
             GLX_TRANSPARENT_RED_VALUE: 0, GLX_TRANSPARENT_GREEN_VALUE: 0,
             GLX_TRANSPARENT_BLUE_VALUE: 0, GLX_TRANSPARENT_ALPHA_VALUE: 0,
-            GLX_MAX_PBUFFER_WIDTH: 0, GLX_MAX_PBUFFER_HEIGHT: 0, GLX_MAX_PBUFFER_PIXELS: 0,
+            GLX_MAX_PBUFFER_WIDTH: MAX_PBUFFER_PX, GLX_MAX_PBUFFER_HEIGHT: MAX_PBUFFER_PX,
+            GLX_MAX_PBUFFER_PIXELS: MAX_PBUFFER_PX * MAX_PBUFFER_PX,
             GLX_SAMPLE_BUFFERS: 0, GLX_SAMPLES: 0, GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB: 0,
             GLX_USE_GL: 1, GLX_RGBA: 1,
         }
@@ -517,34 +524,96 @@ def glXDestroyWindow(dpy, win):
     _forget(key)
 
 
-def _no_drawable_kind(minor):
-    def create(dpy, *args):
-        _display(dpy)
-        raise GLXFail(BAD_MATCH, minor, glx=False)   # no config has PIXMAP_BIT / PBUFFER_BIT
-    return create
+PIXMAPS: dict[tuple[int, int], int] = {}     # GLXPixmap -> its X pixmap (the same id)
+PBUFFERS: dict[tuple[int, int], int] = {}    # GLXPbuffer -> the X pixmap reserving its id
 
 
-for _name, _minor in (("glXCreatePixmap", X_GLX_CREATE_PIXMAP),
-                      ("glXCreateGLXPixmap", X_GLX_CREATE_GLX_PIXMAP),
-                      ("glXCreatePbuffer", X_GLX_CREATE_PBUFFER)):
-    _f = _no_drawable_kind(_minor)
-    _f.__name__ = _name
-    COMMANDS[_name] = _entry(0)(_f)
+def _pixmap(dpy, cfg: Config, pixmap: int, minor) -> int:
+    """A GLX pixmap: rendering lands in the X pixmap at glFlush/glFinish
+    (XPutImage, as to a single-buffered window); named by the pixmap's id."""
+    d = _display(dpy)
+    if not cfg.attrs[GLX_DRAWABLE_TYPE] & GLX_PIXMAP_BIT:
+        raise GLXFail(BAD_MATCH, minor, glx=False)
+    key = (_h(dpy), int(pixmap))
+    if key in PIXMAPS:
+        raise GLXFail(BAD_ALLOC, minor, glx=False)
+    s = _drawable(d, _h(dpy), int(pixmap), cfg, minor)
+    s.config = cfg
+    PIXMAPS[key] = int(pixmap)
+    return int(pixmap)
 
 
-def _bad_pixmap(dpy, pixmap):
-    raise GLXFail(3, 15, resource=int(pixmap))       # GLXBadPixmap: we never made one
+@command(fail=0)
+def glXCreatePixmap(dpy, config, pixmap, attrib_list):
+    cfg = _config(_display(dpy), config, X_GLX_CREATE_PIXMAP)
+    if _attrib_pairs(attrib_list):
+        raise GLXFail(BAD_VALUE, X_GLX_CREATE_PIXMAP, glx=False)
+    return _pixmap(dpy, cfg, pixmap, X_GLX_CREATE_PIXMAP)
 
 
-for _name in ("glXDestroyPixmap", "glXDestroyGLXPixmap", "glXDestroyPbuffer"):
-    COMMANDS[_name] = _entry(None)(_bad_pixmap)
+@command(fail=0)
+def glXCreateGLXPixmap(dpy, visual, pixmap):
+    d = _display(dpy)
+    cfg = _visual_config(d, visual)
+    single = next((c for c in d.screen.configs if cfg is not None and not c.double
+                   and c.visual_id == cfg.visual_id and c.depth == cfg.depth
+                   and c.stencil == cfg.stencil), None)
+    if single is None:
+        raise GLXFail(BAD_MATCH, X_GLX_CREATE_GLX_PIXMAP, glx=False)
+    return _pixmap(dpy, single, pixmap, X_GLX_CREATE_GLX_PIXMAP)
+
+
+@command(fail=None)
+def glXDestroyPixmap(dpy, pixmap):
+    key = (_h(dpy), int(pixmap))
+    if PIXMAPS.pop(key, None) is None:
+        raise GLXFail(3, 15, resource=int(pixmap))     # GLXBadPixmap
+    _forget(key)
+
+
+COMMANDS["glXDestroyGLXPixmap"] = COMMANDS["glXDestroyPixmap"]
+
+
+@command(fail=0)
+def glXCreatePbuffer(dpy, config, attrib_list):
+    """An offscreen buffer of ours; its id is reserved with a 1x1 X pixmap
+    (X ids belong to the client's range; glvnd maps drawables by id)."""
+    d = _display(dpy)
+    cfg = _config(d, config, X_GLX_CREATE_PBUFFER)
+    attrs = {GLX_PBUFFER_WIDTH: 0, GLX_PBUFFER_HEIGHT: 0, GLX_LARGEST_PBUFFER: 0,
+             GLX_PRESERVED_CONTENTS: 1}
+    for k, v in _attrib_pairs(attrib_list):
+        if k not in attrs:
+            raise GLXFail(BAD_VALUE, X_GLX_CREATE_PBUFFER, glx=False)
+        attrs[k] = v
+    w, h = attrs[GLX_PBUFFER_WIDTH], attrs[GLX_PBUFFER_HEIGHT]
+    if w > MAX_PBUFFER_PX or h > MAX_PBUFFER_PX:
+        if not attrs[GLX_LARGEST_PBUFFER]:
+            raise GLXFail(BAD_ALLOC, X_GLX_CREATE_PBUFFER, glx=False)
+        w, h = min(w, MAX_PBUFFER_PX), min(h, MAX_PBUFFER_PX)
+    xid = d.conn.reserve_id()
+    s = egl.Surface(d, cfg, w, h, {}, None)
+    DRAWABLES[(_h(dpy), xid)] = s
+    PBUFFERS[(_h(dpy), xid)] = xid
+    return xid
+
+
+@command(fail=None)
+def glXDestroyPbuffer(dpy, pbuf):
+    d = _display(dpy)
+    key = (_h(dpy), int(pbuf))
+    if PBUFFERS.pop(key, None) is None:
+        raise GLXFail(10, 28, resource=int(pbuf))       # GLXBadPbuffer
+    _forget(key)
+    d.conn.release_id(int(pbuf))
 
 
 @command(fail=None)
 def glXQueryDrawable(dpy, draw, attribute, value):
     d = _display(dpy)
     s = _drawable(d, _h(dpy), int(draw), None, 29)
-    values = {GLX_WIDTH: s.width, GLX_HEIGHT: s.height, GLX_PRESERVED_CONTENTS: 0,
+    values = {GLX_WIDTH: s.width, GLX_HEIGHT: s.height,
+              GLX_PRESERVED_CONTENTS: int(s.window is None),
               GLX_LARGEST_PBUFFER: 0, GLX_FBCONFIG_ID: s.config.id,
               GLX_SWAP_INTERVAL_EXT: s.swap_interval, GLX_MAX_SWAP_INTERVAL_EXT: 1,
               GLX_EVENT_MASK: EVENT_MASKS.get((_h(dpy), int(draw)), 0)}

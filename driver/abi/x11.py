@@ -71,6 +71,10 @@ int XQueryExtension(Display *dpy, const char *name, int *major_opcode, int *firs
                     int *first_error);
 unsigned long XNextRequest(Display *dpy);
 void *malloc(size_t size);
+Window XRootWindow(Display *dpy, int screen);
+Pixmap XCreatePixmap(Display *dpy, Drawable d, unsigned int width, unsigned int height,
+                     unsigned int depth);
+int XFreePixmap(Display *dpy, Pixmap pixmap);
 """
 
 ZPIXMAP = 2
@@ -246,6 +250,16 @@ class Connection:
     def visual_id_of(self, info_address: int) -> int:
         """The visual id of a program's XVisualInfo*."""
         return int(self.ffi.cast("XVisualInfo *", info_address).visualid)
+
+    def reserve_id(self) -> int:
+        """A new X id of this client (a 1x1 pixmap holds it until release_id)."""
+        root = self.lib.XRootWindow(self.dpy, self.screen)
+        depth = self.lib.XDefaultDepth(self.dpy, self.screen)
+        return int(self.lib.XCreatePixmap(self.dpy, root, 1, 1, depth))
+
+    def release_id(self, xid: int) -> None:
+        self.lib.XFreePixmap(self.dpy, xid)
+        self.lib.XFlush(self.dpy)
 
     def send_error(self, code: int, resource: int, minor_opcode: int, glx: bool) -> None:
         """Report a GLX protocol error to the program (its X error handler),

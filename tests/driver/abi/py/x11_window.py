@@ -7,7 +7,8 @@ Draws: clear to (1, 0.5, 0.25), a scissored green 8x8 square at (4, 4) from
 the bottom-left; swaps; checks the window's pixels (X's rows run top-down).
 Then resizes the window and checks the surface follows; then the errors: a
 bad window (EGL_BAD_NATIVE_WINDOW; GLXBadDrawable through the X error handler)
-and an unsupported context version (EGL_BAD_MATCH; BadMatch).
+and an unsupported context version (EGL_BAD_MATCH; BadMatch). GLX also: a
+pbuffer (read back with glReadPixels) and a GLX pixmap (read from the X pixmap).
 Prints "ok ..."/"FAIL ..." lines and "N failures"."""
 
 import ctypes
@@ -23,7 +24,8 @@ for name, res, args in (("XOpenDisplay", vp, [ctypes.c_char_p]), ("XDefaultScree
                         ("XResizeWindow", i32, [vp, ul, u32, u32]),
                         ("XGetImage", vp, [vp, ul, i32, i32, u32, u32, ul, i32]),
                         ("XGetPixel", ul, [vp, i32, i32]), ("XDestroyImage", i32, [vp]),
-                        ("XSetErrorHandler", vp, [vp])):
+                        ("XSetErrorHandler", vp, [vp]),
+                        ("XCreatePixmap", ul, [vp, ul, u32, u32, u32])):
     f = getattr(X, name)
     f.restype, f.argtypes = res, args
 
@@ -176,6 +178,46 @@ else:
     check("bad drawable: False", not glx.glXMakeCurrent(dpy, 0x7FFFFF, ctx))
     X.XSync(dpy, 0)
     check("bad drawable: GLXBadDrawable", len(x_errors) == 1 and x_errors[0][2] == 5, x_errors)
+    # a pbuffer (offscreen) and a GLX pixmap (drawn into the X pixmap at glFinish)
+    for name, res, args in (("glXCreatePbuffer", ul, [vp, vp, vp]),
+                            ("glXCreatePixmap", ul, [vp, vp, ul, vp]),
+                            ("glXDestroyPbuffer", None, [vp, ul]),
+                            ("glXDestroyPixmap", None, [vp, ul])):
+        f = getattr(glx, name)
+        f.restype, f.argtypes = res, args
+    x_errors.clear()
+    pbuf = glx.glXCreatePbuffer(dpy, cfg, (i32 * 5)(0x8041, 16, 0x8040, 8, 0))
+    check("pbuffer", pbuf != 0 and glx.glXMakeCurrent(dpy, pbuf, ctx), x_errors)
+    f = ctypes.c_float
+    gl(glx.glXGetProcAddress, "glClearColor", None, f, f, f, f)(0.0, 0.0, 1.0, 1.0)
+    gl(glx.glXGetProcAddress, "glClear", None, u32)(0x4000)
+    px = (ctypes.c_ubyte * 4)()
+    gl(glx.glXGetProcAddress, "glReadPixels", None, i32, i32, i32, i32, u32, u32, vp)(
+        15, 7, 1, 1, 0x1908, 0x1401, px)
+    check("pbuffer drawn", list(px) == [0, 0, 255, 255], list(px))
+    glx.glXQueryDrawable(dpy, pbuf, 0x801D, ctypes.byref(width))
+    check("pbuffer width", width.value == 16, width.value)
+    single = (i32 * 5)(0x8010, 2, 5, 0, 0)                 # PIXMAP_BIT, single-buffered
+    pconfigs = glx.glXChooseFBConfig(dpy, screen, single, ctypes.byref(n))
+    check("pixmap configs", pconfigs and n.value >= 1, n.value)
+    pcfg = ctypes.cast(pconfigs, ctypes.POINTER(vp))[0]
+    pctx = glx.glXCreateNewContext(dpy, pcfg, 0x8014, None, 1)
+    xpix = X.XCreatePixmap(dpy, X.XRootWindow(dpy, screen), 8, 8, 24)
+    gpix = glx.glXCreatePixmap(dpy, pcfg, xpix, None)
+    check("GLX pixmap", gpix != 0 and glx.glXMakeCurrent(dpy, gpix, pctx), x_errors)
+    gl(glx.glXGetProcAddress, "glClearColor", None, f, f, f, f)(1.0, 0.0, 1.0, 1.0)
+    gl(glx.glXGetProcAddress, "glClear", None, u32)(0x4000)
+    gl(glx.glXGetProcAddress, "glFinish", None)()
+    X.XSync(dpy, 0)
+    img = X.XGetImage(dpy, xpix, 0, 0, 8, 8, 0xFFFFFFFF, 2)
+    p = X.XGetPixel(img, 3, 3)
+    X.XDestroyImage(img)
+    check("the X pixmap holds the rendering", ((p >> 16) & 255, (p >> 8) & 255, p & 255)
+          == (255, 0, 255), hex(p))
     glx.glXMakeCurrent(dpy, 0, None)
+    glx.glXDestroyPixmap(dpy, gpix)
+    glx.glXDestroyPbuffer(dpy, pbuf)
+    X.XSync(dpy, 0)
+    check("destroyed without errors", not x_errors, x_errors)
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)
