@@ -30,7 +30,8 @@ from .scheduler import UserQueue
 from .submit import build_job
 from .syncobj import SyncState
 from .sync_ioctls import BLOCKING, SYNC_IOCTLS
-from .usercopy import address_of, array_size, copy_from_user, copy_to_user, struct_from_bytes
+from .usercopy import (address_of, array_size, copy_from_user, copy_struct_from_user, copy_struct_to_user,
+                       copy_to_user, struct_from_bytes)
 from .vm import VM
 
 __all__ = ["Kernel", "set_gpu_factory", "DEVICE_PATH"]
@@ -131,7 +132,7 @@ class Kernel:
         user_size = uapi.drm.ioc_size(request)
         kernel_size = ffi.sizeof(spec.struct)
         n = min(user_size, kernel_size)
-        kbuf = struct_from_bytes(spec.struct, copy_from_user(address, n))
+        kbuf = copy_struct_from_user(spec.struct, address, n)
         handler = self._impl[spec.name]
         try:
             if spec.name in BLOCKING or spec.name in _UNLOCKED:
@@ -144,7 +145,7 @@ class Kernel:
         except Exception as error:  # noqa: BLE001 - a kernel bug must not reach userspace as Python
             raise kernel_bug(spec.name, error) from error
         if "R" in spec.direction:
-            copy_to_user(address, ffi.buffer(kbuf)[:n])
+            copy_struct_to_user(address, kbuf, n)
         return 0
 
     def mmap(self, file: DRMFile, offset: int, length: int) -> memoryview:

@@ -28,7 +28,8 @@ import uapi
 
 from .errors import errno, fail
 
-__all__ = ["copy_from_user", "copy_to_user", "struct_from_bytes", "array_size", "address_of", "MAX_COPY_B"]
+__all__ = ["copy_from_user", "copy_to_user", "copy_struct_from_user", "copy_struct_to_user", "struct_from_bytes",
+           "array_size", "address_of", "MAX_COPY_B"]
 
 ffi = uapi.ffi
 
@@ -149,6 +150,25 @@ def copy_to_user(address: int, data: bytes) -> None:
     _check_range(address, size_B)
     src = _sys.from_buffer(data if isinstance(data, (bytes, bytearray)) else bytes(data))
     _transfer(True, src, address, size_B)
+
+
+def copy_struct_from_user(ctype: str, address: int, size_B: int):
+    """A new zeroed ``ctype`` with the ``size_B`` (at most its size) bytes at user
+    ``address`` over its start: an ioctl argument, copied in place (no
+    intermediate bytes)."""
+    out = ffi.new(f"{ctype} *")
+    if size_B:
+        _check_range(address, size_B)
+        _transfer(False, _sys.cast("void *", int(ffi.cast("uintptr_t", out))), address,
+                  min(size_B, ffi.sizeof(ctype)))
+    return out
+
+
+def copy_struct_to_user(address: int, cdata, size_B: int) -> None:
+    """Write the first ``size_B`` bytes of the struct ``cdata`` at user ``address``."""
+    if size_B:
+        _check_range(address, size_B)
+        _transfer(True, _sys.cast("void *", int(ffi.cast("uintptr_t", cdata))), address, size_B)
 
 
 def address_of(cdata) -> int:
