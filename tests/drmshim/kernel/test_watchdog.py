@@ -16,7 +16,7 @@ from drmshim.firmware import watchdog
 from drmshim.kernel.scheduler import UserQueue
 from uapi import packets as P
 
-from .helpers import compute
+from .helpers import Dev, compute
 
 ffi = uapi.ffi
 BASE = 0x1_0000_0000
@@ -59,7 +59,13 @@ def test_a_stream_linking_to_itself_times_out_and_the_queue_is_guilty(open_priva
     d.submit(queue, compute(cdm_ctrl_stream_base=BASE, feedback_handle=handle, feedback_offset=0x4000,
                             feedback_size=FEEDBACK_B), out_syncs=[out])
     d.submit(queue, compute(), out_syncs=[behind])   # queued behind the runaway job
+    other_file = Dev(d.path)                          # another process's file on the same GPU
+    other_done = other_file.syncobj()
+    other_file.submit(other_file.queue(other_file.vm()), compute(), out_syncs=[other_done])
     d.wait([out, behind], timeout_s=60, flags=uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL)
+    other_file.wait([other_done], timeout_s=60)
+    assert other_file.kernel_file().syncobjs.items[other_done].fence_for(0).error == 0
+    other_file.close()
     assert _fence_error(d, out) == errno.ETIMEDOUT
     assert _fence_error(d, behind) == errno.ECANCELED
     fb, keep = _feedback(view)
