@@ -16,7 +16,7 @@ from drmshim.firmware import watchdog
 from drmshim.kernel.scheduler import UserQueue
 from uapi import packets as P
 
-from .helpers import Dev, compute
+from .helpers import Dev, compute, render
 
 ffi = uapi.ffi
 BASE = 0x1_0000_0000
@@ -225,3 +225,22 @@ def test_a_kernel_takes_its_budget_from_the_environment(monkeypatch):
     monkeypatch.setenv("SHIMGL_GPU_TIMEOUT_MS", "1234")
     assert Kernel(arena_size_B=1 << 24).gpu_timeout_ms == 1234
     assert Kernel(arena_size_B=1 << 24, gpu_timeout_ms=5).gpu_timeout_ms == 5
+
+
+def test_a_vdm_stream_linking_to_itself_times_out_in_the_vertex_half(open_private):
+    kernel, d = open_private(gpu_timeout_ms=BUDGET_MS)
+    vm = d.vm()
+    handle = d.gem(0x8000)
+    d.bind(vm, handle, BASE, 0x8000)
+    view = d.map(handle, 0x8000)
+    link = P.pack("VDM_STREAM_LINK", target=BASE)
+    view[:len(link)] = link
+    out = d.syncobj()
+    queue = d.queue(vm)
+    d.submit(queue, render(vdm_ctrl_stream_base=BASE, feedback_handle=handle, feedback_offset=0x4000,
+                           feedback_size=FEEDBACK_B), out_syncs=[out])
+    d.wait([out], timeout_s=60)
+    assert _fence_error(d, out) == errno.ETIMEDOUT
+    fb, keep = _feedback(view)
+    assert fb.status == uapi.DRM_ASAHI_STATUS_TIMEOUT and fb.fragment_start_ns == 0   # stopped before fragments
+    assert _counters(d, queue)["timeouts"] == 1
