@@ -11,7 +11,8 @@ import layout
 from driver.gallium import PipeFormat as F
 from driver.gl import enums as E
 
-__all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "ES_ONLY", "component_bits",
+__all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "GENERIC_STORED_AS",
+           "ES_ONLY", "component_bits", "reported_internal_format",
            "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches"]
 
@@ -175,6 +176,24 @@ GENERIC = {
     E.GL_COMPRESSED_SRGB: _f(E.GL_COMPRESSED_SRGB, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False),
     E.GL_COMPRESSED_SRGB_ALPHA: _f(E.GL_COMPRESSED_SRGB_ALPHA, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", False),
 }
+
+#: What TEXTURE_INTERNAL_FORMAT reports for an image of a generic compressed format:
+#: the sized format it is stored as (GL 4.6 section 8.7: a generic format the GL does
+#: not compress is replaced by a specific one).
+GENERIC_STORED_AS = {
+    E.GL_COMPRESSED_RED: E.GL_R8, E.GL_COMPRESSED_RG: E.GL_RG8, E.GL_COMPRESSED_RGB: E.GL_RGB8,
+    E.GL_COMPRESSED_RGBA: E.GL_RGBA8, E.GL_COMPRESSED_SRGB: E.GL_SRGB8,
+    E.GL_COMPRESSED_SRGB_ALPHA: E.GL_SRGB8_ALPHA8, E.GL_COMPRESSED_ALPHA: E.GL_ALPHA8,
+    E.GL_COMPRESSED_LUMINANCE: E.GL_LUMINANCE8, E.GL_COMPRESSED_LUMINANCE_ALPHA: E.GL_LUMINANCE8_ALPHA8,
+    E.GL_COMPRESSED_INTENSITY: E.GL_INTENSITY8, E.GL_COMPRESSED_SLUMINANCE: E.GL_SLUMINANCE8,
+    E.GL_COMPRESSED_SLUMINANCE_ALPHA: E.GL_SLUMINANCE8_ALPHA8,
+}
+
+
+def reported_internal_format(internalformat: int) -> int:
+    """TEXTURE_INTERNAL_FORMAT of an image specified with ``internalformat``."""
+    return GENERIC_STORED_AS.get(internalformat, internalformat)
+
 
 # GLES 2.0 table 3.4 (and GLES 3 table 8.2's unsized rows)
 UNSIZED_ES2_COMBINATIONS = {
