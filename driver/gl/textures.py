@@ -15,7 +15,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
-    UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches,
+    UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
@@ -609,7 +609,7 @@ class TextureMixin:
         defined = self._image(tex, face, level) is not None
         values = {E.GL_TEXTURE_WIDTH: img.width, E.GL_TEXTURE_HEIGHT: img.height,
                   E.GL_TEXTURE_DEPTH: img.depth,
-                  E.GL_TEXTURE_INTERNAL_FORMAT: img.internal_format if defined else E.GL_RGBA,
+                  E.GL_TEXTURE_INTERNAL_FORMAT: reported_internal_format(img.internal_format) if defined else E.GL_RGBA,
                   E.GL_TEXTURE_SAMPLES: img.samples,
                   E.GL_TEXTURE_FIXED_SAMPLE_LOCATIONS: int(img.fixed_sample_locations),
                   E.GL_TEXTURE_COMPRESSED: int(img.compressed)}
