@@ -431,3 +431,19 @@ def test_bgra8888_in_gles_only(api):
         _texture(ctx)
         ctx.glTexImage2D(T2, 0, E.GL_BGRA, 2, 1, 0, E.GL_BGRA, E.GL_UNSIGNED_BYTE, texel)
         expect(ctx, E.GL_INVALID_VALUE)
+
+
+def test_generic_compressed_formats_report_what_they_are_stored_as():
+    """GL 4.6 section 8.7: a generic compressed format the GL stores uncompressed reads back
+    as a specific format (TEXTURE_INTERNAL_FORMAT), and TEXTURE_COMPRESSED is false."""
+    from driver.gl.formats import GENERIC_STORED_AS, lookup
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        _texture(ctx)
+        for generic, specific in GENERIC_STORED_AS.items():
+            assert lookup(generic).pipe == lookup(specific).pipe
+            ctx.glTexImage2D(T2, 0, generic, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+            expect(ctx, E.GL_NO_ERROR)
+            assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_INTERNAL_FORMAT) == [specific]
+            assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_COMPRESSED) == [0]
+        ctx.glTexImage2D(T2, 0, E.GL_RGB16, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_INTERNAL_FORMAT) == [E.GL_RGB16]
