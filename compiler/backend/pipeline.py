@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
+from compiler.glsl.limits import recursion_headroom
 from compiler.ir.core import Intrinsic, Shader, clone_shader, walk_instrs
 
 from .abi import RESERVED_REGS32, BackendError, CompiledShader
@@ -93,6 +94,11 @@ def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | 
     (``promote.py``); ``peephole``: the scalar float peepholes (``peephole.py``);
     ``pressure_schedule``: blocks that would spill are scheduled for register
     pressure (``schedule.py``). The input shader is not modified."""
+    with recursion_headroom():
+        return _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole)
+
+
+def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole) -> CompiledShader:
     t0 = time.perf_counter()
     ir = clone_shader(shader)
     _lower_discard_if(ir)

@@ -17,6 +17,7 @@ from . import ast
 from .ast import NodeVisitor, TranslationUnit, walk
 from .errors import FatalError, GLSLCompileError, InfoLog, Message, SourceLoc
 from .lexer import tokenize
+from .limits import MAX_NESTING_DEPTH, recursion_headroom
 from .parser import parse_tokens
 from .preprocessor import PreprocessResult, preprocess_full
 from .semantic import analyze
@@ -41,7 +42,8 @@ def preprocess(source: str) -> Preprocessed:
     "core" or "compatibility", `extensions` maps extension names to behaviours.
     """
     log = InfoLog()
-    r = preprocess_full(source, log)
+    with recursion_headroom():
+        r = preprocess_full(source, log)
     log.raise_if_errors()
     return Preprocessed(r.text, r.version.number, r.profile, r.extensions)
 
@@ -65,6 +67,12 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
     """
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
+    with recursion_headroom():
+        return _parse(source, stage, compat_context, require_main, extensions)
+
+
+def _parse(source: str, stage: str, compat_context: bool | None, require_main: bool,
+           extensions: Collection[str] | None) -> TranslationUnit:
     log = InfoLog()
     pp = preprocess_full(source, log, stage, compat_context, extensions)
     if not log.has_errors:
@@ -92,7 +100,7 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
 
 
 __all__ = [
-    "FunctionSignature", "GLSLCompileError", "GLSLType", "GLSLVersion", "InfoLog", "Message",
+    "FunctionSignature", "GLSLCompileError", "GLSLType", "GLSLVersion", "InfoLog", "MAX_NESTING_DEPTH", "Message",
     "NodeVisitor", "Preprocessed", "PreprocessResult", "SourceLoc", "STAGES", "TranslationUnit",
-    "Variable", "ast", "parse", "preprocess", "preprocess_full", "walk",
+    "Variable", "ast", "parse", "preprocess", "preprocess_full", "recursion_headroom", "walk",
 ]

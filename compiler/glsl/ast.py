@@ -52,9 +52,11 @@ class Node:
 
 def walk(node: Node) -> Iterator[Node]:
     """Every node under `node` (itself included), depth first, in source order."""
-    yield node
-    for c in node.children():
-        yield from walk(c)
+    stack = [node]
+    while stack:      # a loop, not recursion: operator chains may be thousands deep
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(list(n.children())))
 
 
 def _describe(node: Node) -> str:

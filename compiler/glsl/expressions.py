@@ -194,8 +194,22 @@ class ExpressionAnalyzer:
         return ta, a, b
 
     def expr_Binary(self, e: A.Binary) -> A.Expression:
-        e.left = self.expr(e.left)
-        e.right = self.expr(e.right)
+        """A chain of binary operators is checked along its left spine in a loop, so
+        a sum of thousands of terms needs no deep recursion (see limits.py)."""
+        spine = []
+        node: A.Expression = e
+        while isinstance(node, A.Binary):
+            spine.append(node)
+            node = node.left
+        left = self.expr(node)
+        for b in reversed(spine):
+            b.left = left
+            b.right = self.expr(b.right)
+            left = self.binary_operands_checked(b)
+        return left
+
+    def binary_operands_checked(self, e: A.Binary) -> A.Expression:
+        """Type `e` whose operands are already analyzed."""
         a, b, op = e.left, e.right, e.op
         if a.type is None or b.type is None:
             return e

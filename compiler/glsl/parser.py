@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import ast as A
 from .errors import FatalError, InfoLog, SourceLoc
 from .lexer import Token
+from .limits import MAX_LOOP_DEPTH, MAX_NESTING_DEPTH
 from .types import DOUBLE, FLOAT, INT, UINT, BOOL
 
 STORAGE = {"const", "in", "out", "inout", "attribute", "varying", "uniform", "buffer", "shared"}
@@ -64,6 +65,10 @@ class Parser:
         self.log = log
         # name -> True (type name) / False (non-type) per scope; index 0 = global
         self.type_scopes: list[dict[str, bool]] = [{}]
+        # open nested constructs (expressions, unary operators, initializer lists,
+        # statements); bounded by MAX_NESTING_DEPTH (see limits.py)
+        self.depth = 0
+        self.loop_depth = 0     # open loop statements, bounded by MAX_LOOP_DEPTH
 
     # -- token helpers -------------------------------------------------------
 
@@ -103,6 +108,26 @@ class Parser:
             msg += f", expecting {expecting}"
         self.log.error(tok.loc, msg)
         raise FatalError(msg)
+
+    def enter(self) -> None:
+        """One more level of nesting; a compile error past MAX_NESTING_DEPTH. Every
+        caller calls `leave` on its normal exit (a FatalError ends the parse)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING_DEPTH:
+            msg = (f"nesting too deep: more than {MAX_NESTING_DEPTH} levels of nested "
+                   f"expressions and statements")
+            self.log.error(self.tok.loc, msg)
+            raise FatalError(msg)
+
+    def leave(self) -> None:
+        self.depth -= 1
+
+    def enter_loop(self, tok: Token) -> None:
+        self.loop_depth += 1
+        if self.loop_depth > MAX_LOOP_DEPTH:
+            msg = f"loops nested too deep: more than {MAX_LOOP_DEPTH} levels"
+            self.log.error(tok.loc, msg)
+            raise FatalError(msg)
 
     def expect_ident(self) -> Token:
         t = self.tok
@@ -234,6 +259,12 @@ class Parser:
         return dims
 
     def struct_specifier(self) -> A.StructSpecifier:
+        self.enter()
+        spec = self._struct_specifier()
+        self.leave()
+        return spec
+
+    def _struct_specifier(self) -> A.StructSpecifier:
         loc = self.expect("struct").loc
         name = None
         if self.tok.kind in ("ident", "type") and not self.at("{"):
@@ -273,7 +304,7 @@ class Parser:
             return False
         j = self.i + 1
         depth = 0
-        while j < len(self.toks):  # skip [..] after the type name
+        while j < len(self.toks) - 1:  # skip [..] after the type name (never past eof)
             tt = self.toks[j]
             if tt.text == "[" and tt.kind == "punct":
                 depth += 1
@@ -345,6 +376,12 @@ class Parser:
         return A.Declarator(name_tok.text, dims, init, name_tok.loc)
 
     def initializer(self) -> A.Expression:
+        self.enter()
+        e = self._initializer()
+        self.leave()
+        return e
+
+    def _initializer(self) -> A.Expression:
         if self.at("{"):
             # GLSL 4.20 / ARB_shading_language_420pack initializer lists; kept as a
             # Call with name "{}" that semantic analysis types from the declaration.
@@ -427,6 +464,21 @@ class Parser:
         return A.CompoundStatement(stmts, loc, new_scope)
 
     def statement(self) -> A.Statement:
+        self.enter()
+        s = self._statement()
+        self.leave()
+        return s
+
+    def _statement(self) -> A.Statement:
+        t = self.tok
+        if t.kind == "keyword" and t.text in ("while", "do", "for"):
+            self.enter_loop(t)
+            s = self._statement_kinds()
+            self.loop_depth -= 1
+            return s
+        return self._statement_kinds()
+
+    def _statement_kinds(self) -> A.Statement:
         t = self.tok
         if t.kind == "keyword":
             w = t.text
@@ -556,12 +608,14 @@ class Parser:
         return A.Sequence(items, e.loc)
 
     def assignment_expression(self) -> A.Expression:
+        self.enter()
         left = self.conditional_expression()
         t = self.tok
         if t.kind == "punct" and t.text in ASSIGN_OPS:
             self.advance()
             right = self.assignment_expression()
-            return A.Assignment(t.text, left, right, left.loc)
+            left = A.Assignment(t.text, left, right, left.loc)
+        self.leave()
         return left
 
     def conditional_expression(self) -> A.Expression:
@@ -589,7 +643,10 @@ class Parser:
         t = self.tok
         if t.kind == "punct" and t.text in ("++", "--", "+", "-", "!", "~"):
             self.advance()
-            return A.Unary(t.text, self.unary(), t.loc)
+            self.enter()
+            e = A.Unary(t.text, self.unary(), t.loc)
+            self.leave()
+            return e
         return self.postfix()
 
     def postfix(self) -> A.Expression:

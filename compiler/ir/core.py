@@ -381,14 +381,21 @@ class Shader:
 # ---------------------------------------------------------------- traversal
 
 def walk_cf(cf_list: list[CFNode]) -> Iterator[CFNode]:
-    """Every cf node in program order, depth first."""
-    for node in cf_list:
-        yield node
-        if isinstance(node, If):
-            yield from walk_cf(node.then_list)
-            yield from walk_cf(node.else_list)
-        elif isinstance(node, Loop):
-            yield from walk_cf(node.body)
+    """Every cf node in program order, depth first. A loop over a stack of list
+    iterators, not nested generators: each node costs O(1) however deep it is."""
+    stack = [iter(cf_list)]
+    while stack:
+        for node in stack[-1]:
+            yield node
+            if isinstance(node, If):
+                stack.append(iter(node.else_list))
+                stack.append(iter(node.then_list))
+                break
+            if isinstance(node, Loop):
+                stack.append(iter(node.body))
+                break
+        else:
+            stack.pop()
 
 
 def walk_blocks(cf_list: list[CFNode]) -> Iterator[Block]:

@@ -187,6 +187,36 @@ class Lowerer:
         else:
             b.store_deref(deref, value, write_mask)
 
+    def _block_array_element(self, e: ast.Index):
+        """The deref of one block of an array (of arrays) of interface blocks, when ``e``
+        indexes such an array down to a block: constant indices pick the element's own
+        variable, others index the whole array's (flattened row-major). None otherwise."""
+        indices = []
+        n = e
+        while isinstance(n, ast.Index):
+            indices.append(n.index)
+            n = n.base
+        if not (isinstance(n, ast.VariableRef) and n.symbol in self.block_arrays):
+            return None
+        indices.reverse()
+        dims = []
+        t = n.symbol.type
+        while t.is_array:
+            dims.append(t.length or 1)
+            t = t.element
+        if len(indices) != len(dims):
+            raise LoweringError("an array of interface blocks used without indexing it down to a block")
+        b = self.b
+        if all(i.const is not None for i in indices):
+            flat = 0
+            for i, d in zip(indices, dims):
+                flat = flat * d + i.const[0]
+            return b.deref_var(self.block_arrays[n.symbol][flat])
+        flat = self.expr(indices[0])    # dynamically uniform: the whole array's variable
+        for i, d in zip(indices[1:], dims[1:]):
+            flat = b.iadd(b.imul(flat, b.iimm(d)), self.expr(i))
+        return b.deref_array(b.deref_var(self.block_array_vars[n.symbol]), flat)
+
     def select(self, cond: Def, a, c):
         if isinstance(a, list):
             return [self.select(cond, x, y) for x, y in zip(a, c)]
@@ -211,11 +241,9 @@ class Lowerer:
             return LValue(b.deref_struct(base.deref, self._ir_field_index(e.base.type, idx)), e.type)
         if isinstance(e, ast.Index):
             bt = e.base.type
-            if isinstance(e.base, ast.VariableRef) and e.base.symbol in self.block_arrays:
-                if e.index.const is None:       # dynamically uniform: the whole array's variable
-                    whole = b.deref_var(self.block_array_vars[e.base.symbol])
-                    return LValue(b.deref_array(whole, self.expr(e.index)), e.type)
-                return LValue(b.deref_var(self.block_arrays[e.base.symbol][e.index.const[0]]), e.type)
+            element = self._block_array_element(e)
+            if element is not None:
+                return LValue(element, e.type)
             if bt.is_array or bt.is_matrix:
                 base = self.lvalue(e.base)
                 return LValue(b.deref_array(base.deref, self.expr(e.index)), e.type)
@@ -463,16 +491,32 @@ class Lowerer:
         return self.load(b.deref_var(var), e.type) if var is not None else None
 
     def x_Binary(self, e):
+        """A chain of binary operators is lowered along its left spine in a loop (no
+        recursion per term); each left operand is evaluated before its right one."""
+        spine = []
+        node = e
+        while isinstance(node, ast.Binary) and (node is e or self._lowered_by_spine(node)):
+            spine.append(node)
+            node = node.left
+        left = self.expr(node)
+        for n in reversed(spine):
+            left = self._binary_step(n, left)
+        return left
+
+    def _lowered_by_spine(self, e) -> bool:
+        """Whether ``expr(e)`` would lower the operator itself (not a folded constant)."""
+        return not (e.const is not None and not (e.type.is_opaque or e.type.is_void) and _pure(e))
+
+    def _binary_step(self, e, left):
         b = self.b
         if e.op in ("&&", "||") and not _pure(e.right):
             var = self.new_local("sc", GT.BOOL)
-            left = self.expr(e.left)
             b.store_var(var, left)
             node = b.push_if(left if e.op == "&&" else b.inot(left))
             b.store_var(var, self.expr(e.right))
             b.pop_if(node)
             return b.load_var(var)
-        return self.binary(e.op, self.expr(e.left), self.expr(e.right), e.left.type, e.right.type, e.type)
+        return self.binary(e.op, left, self.expr(e.right), e.left.type, e.right.type, e.type)
 
     # Arithmetic on scalars/vectors of one base.
     _ARITH = {

@@ -454,12 +454,14 @@ class IOLowering:
             # One buffer per element (bindings b, b+1, ...): constant indices pick the variable.
             if sym is None or not sym.type.is_array:
                 raise LoweringError("arrays of interface blocks need an instance name")
+            # arrays of arrays of blocks: one buffer per element in row-major order,
+            # named Block[i][j] (GL 4.6 section 7.3.1.1)
             elems = []
-            for i in range(sym.type.length or 1):
-                var = IRVariable(f"{sym.name}[{i}]", irt, mode,
+            for i, suffix in enumerate(_element_suffixes(sym.type)):
+                var = IRVariable(f"{sym.name}{suffix}", irt, mode,
                                  {"binding": index + i, "packing": packing, "block": block.block_name})
                 self.shader.variables.append(var)
-                (self.ubos if mode == "ubo" else self.ssbos)[f"{block.block_name}[{i}]"] = index + i
+                (self.ubos if mode == "ubo" else self.ssbos)[f"{block.block_name}{suffix}"] = index + i
                 elems.append(var)
             L.block_arrays[sym] = elems
             # the whole array, for dynamically uniform indices (lower_io: element i = buffer index + i)
@@ -926,6 +928,13 @@ def _vec_shape(t: GT.GLSLType) -> tuple[int, int]:
     if t.is_struct or t.is_block:
         return 4, GT.type_size_slots(t)
     return t.vector_size, 1
+
+
+def _element_suffixes(t: GT.GLSLType) -> list[str]:
+    """``[0][0]``, ``[0][1]``, ... for every element of an array (of arrays), row-major."""
+    if not t.is_array:
+        return [""]
+    return [f"[{i}]{rest}" for i in range(t.length or 1) for rest in _element_suffixes(t.element)]
 
 
 def _count(t: GT.GLSLType) -> int:

@@ -3,9 +3,10 @@
 Displays: the surfaceless platform (EGL_MESA_platform_surfaceless; what
 eglGetDisplay(EGL_DEFAULT_DISPLAY) returns unless EGL_PLATFORM names another),
 the device platform (EGL_EXT_platform_device, one software device) and, when
-libX11 can be loaded, X11 (EGL_KHR_platform_x11: window surfaces presented
-with XPutImage, driver/abi/x11.py). Each display has a few RGBA8 configs
-(depth 0/24, stencil 0/8) with pbuffer surfaces (and window surfaces on X11),
+libX11 can be loaded, X11 (EGL_KHR_platform_x11: window and pixmap surfaces
+presented with XPutImage, driver/abi/x11.py). Each display has a few RGBA8
+configs (depth 0/24, stencil 0/8) with pbuffer surfaces (and window and
+pixmap surfaces on X11),
 contexts for OpenGL (compatibility, core) and OpenGL ES (the newest
 backward-compatible version is what a request gets), surfaceless and
 no-config contexts, fence syncs. Errors follow the EGL 1.5 specification:
@@ -106,7 +107,7 @@ class Config:
         """window_visual: (visual id, X visual class) of the X11 display's
         visual, for configs that can draw to windows; None: pbuffers only."""
         self.id = config_id
-        surface_type = EGL_PBUFFER_BIT | (EGL_WINDOW_BIT if window_visual else 0)
+        surface_type = EGL_PBUFFER_BIT | (EGL_WINDOW_BIT | EGL_PIXMAP_BIT if window_visual else 0)
         visual_id, visual_type = window_visual or (0, EGL_NONE)
         self.attrs = {
             EGL_CONFIG_ID: config_id, EGL_BUFFER_SIZE: 32, EGL_RED_SIZE: 8, EGL_GREEN_SIZE: 8,
@@ -244,6 +245,14 @@ class Context:
             self.made_current = True
             self.gl.glViewport(0, 0, draw.width, draw.height)
             self.gl.glScissor(0, 0, draw.width, draw.height)
+
+    def after_flush(self):
+        """A single-buffered drawable (an X11 pixmap) receives the rendering
+        at glFlush/glFinish (runtime calls this after them)."""
+        d = self.draw
+        if d is not None and d.window is not None \
+                and d.attrs.get(EGL_RENDER_BUFFER) == EGL_SINGLE_BUFFER:
+            present(self, d)
 
     def free(self):
         self.gl.window = self.own_window
@@ -645,15 +654,53 @@ def eglCreatePlatformWindowSurfaceEXT(dpy, config, native, attribs):
     return _platform_window(dpy, config, native, attribs, False)
 
 
-def _no_pixmaps(dpy, config, *rest):
-    _config(_display(dpy), config)
-    raise EGLFail(EGL_BAD_MATCH)      # no config has EGL_PIXMAP_BIT
+PIXMAP_ATTRS = {EGL_GL_COLORSPACE, EGL_VG_ALPHA_FORMAT, EGL_VG_COLORSPACE}
 
 
-for _n in ("eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface",
-           "eglCreatePlatformPixmapSurfaceEXT"):
-    _f = _entry(_null)(_no_pixmaps)
-    COMMANDS[_n] = _f
+def _pixmap_surface(dpy, config, xid, attribs, wide):
+    """A pixmap surface on an X11 pixmap (EGL 1.5 section 3.5.4): single-
+    buffered, the pixmap receiving the rendering at glFlush/glFinish and
+    eglWaitClient (the same presenter as windows)."""
+    d = _display(dpy)
+    c = _config(d, config)
+    _check(c.attrs[EGL_SURFACE_TYPE] & EGL_PIXMAP_BIT, EGL_BAD_MATCH)
+    attrs = {EGL_GL_COLORSPACE: EGL_GL_COLORSPACE_LINEAR}
+    for k, v in _attribs(attribs, wide):
+        _check(k in PIXMAP_ATTRS, EGL_BAD_ATTRIBUTE)
+        attrs[k] = v
+    _check(attrs[EGL_GL_COLORSPACE] == EGL_GL_COLORSPACE_LINEAR, EGL_BAD_MATCH)
+    _check(not any(s.window is not None and s.window.xid == xid and s.display is d
+                   and not s.destroyed for s in SURFACES.values()), EGL_BAD_ALLOC)
+    pixmap = d.x11.window(xid)
+    _check(pixmap is not None, EGL_BAD_NATIVE_PIXMAP)
+    w, h = pixmap.size()
+    attrs.update({EGL_RENDER_BUFFER: EGL_SINGLE_BUFFER, EGL_LARGEST_PBUFFER: 0,
+                  EGL_TEXTURE_FORMAT: EGL_NO_TEXTURE, EGL_TEXTURE_TARGET: EGL_NO_TEXTURE,
+                  EGL_MIPMAP_TEXTURE: 0})
+    s = Surface(d, c, w, h, attrs, pixmap)
+    SURFACES[s.handle] = s
+    return ffi.cast("EGLSurface", s.handle)
+
+
+@command(fail=_null)
+def eglCreatePixmapSurface(dpy, config, pixmap, attribs):
+    return _pixmap_surface(dpy, config, int(pixmap), attribs, False)
+
+
+def _platform_pixmap(dpy, config, native, attribs, wide):
+    """EGL_KHR_platform_x11: native_pixmap points at the Pixmap."""
+    _check(native != NULL, EGL_BAD_NATIVE_PIXMAP)
+    return _pixmap_surface(dpy, config, int(ffi.cast("unsigned long *", native)[0]), attribs, wide)
+
+
+@command(fail=_null)
+def eglCreatePlatformPixmapSurface(dpy, config, native, attribs):
+    return _platform_pixmap(dpy, config, native, attribs, True)
+
+
+@command(fail=_null)
+def eglCreatePlatformPixmapSurfaceEXT(dpy, config, native, attribs):
+    return _platform_pixmap(dpy, config, native, attribs, False)
 
 
 @command(fail=_null)
@@ -721,8 +768,8 @@ def eglSwapBuffers(dpy, surface):
     s = _surface(surface)
     cur = runtime.current.owner
     _check(isinstance(cur, Context) and cur.draw is s, EGL_BAD_SURFACE)
-    if s.window is None:
-        cur.gl.glFlush()           # a pbuffer: no effect beyond the implicit flush
+    if s.window is None or s.attrs.get(EGL_RENDER_BUFFER) == EGL_SINGLE_BUFFER:
+        cur.gl.glFlush()           # a pbuffer or pixmap: no effect beyond the implicit flush
         return 1
     present(cur, s)
     if s.resize(*s.window.size()):   # the window was resized: a new back buffer
@@ -730,8 +777,9 @@ def eglSwapBuffers(dpy, surface):
     return 1
 
 
-def present(ctx, surface) -> None:
-    """Copy the surface's back buffer (bottom-up RGBA8) to its X11 window."""
+def present(ctx, surface, target=None) -> None:
+    """Copy the surface's colour buffer (bottom-up RGBA8) to its X11 window or
+    pixmap (or `target`, an x11.Window of another drawable)."""
     from driver.gallium import Box, PipeMap
     import numpy as np
     ctx.gl.glFinish()
@@ -740,7 +788,7 @@ def present(ctx, surface) -> None:
     try:
         rows = np.lib.stride_tricks.as_strided(np.frombuffer(tr.data, np.uint8),
                                                (h, w * 4), (tr.stride_B, 1))
-        surface.window.put_rgba(rows.reshape(h, w, 4), w, h)
+        (target or surface.window).put_rgba(rows.reshape(h, w, 4), w, h)
     finally:
         ctx.pipe.transfer_unmap(tr)
 
@@ -759,9 +807,21 @@ def eglSwapInterval(dpy, interval):
 
 @command()
 def eglCopyBuffers(dpy, surface, target):
-    _display(dpy)
-    _surface(surface)
-    raise EGLFail(EGL_BAD_NATIVE_PIXMAP)
+    """Copy the surface's colour buffer into an X11 pixmap of its size."""
+    d = _display(dpy)
+    s = _surface(surface)
+    _check(d.x11 is not None, EGL_BAD_NATIVE_PIXMAP)
+    pixmap = d.x11.window(int(target))
+    _check(pixmap is not None, EGL_BAD_NATIVE_PIXMAP)
+    _check(pixmap.size() == (s.width, s.height), EGL_BAD_MATCH)
+    cur = runtime.current.owner
+    ctx = cur if isinstance(cur, Context) and s in (cur.draw, cur.read) else s.current_in
+    _check(ctx is not None, EGL_BAD_SURFACE)
+    try:
+        present(ctx, s, pixmap)
+    finally:
+        pixmap.close()
+    return 1
 
 
 # -- contexts ------------------------------------------------------------------------------------
@@ -974,6 +1034,7 @@ def eglWaitClient():
     cur = runtime.current.owner
     if isinstance(cur, Context):
         cur.gl.glFinish()
+        cur.after_flush()
     return 1
 
 

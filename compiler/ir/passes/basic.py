@@ -101,6 +101,7 @@ def opt_copy_prop(shader: Shader) -> bool:
                         continue
                     whole[instr.dest] = target
                     copies[instr.dest] = AluSrc(target, tuple(range(instr.dest.num_components)))
+        _trivial_phis_to_fixpoint(func, copies, whole)
 
         def resolve_alu(src: AluSrc) -> AluSrc:
             seen = 0
@@ -123,6 +124,40 @@ def opt_copy_prop(shader: Shader) -> bool:
             replace_uses(func.body, whole)
             progress |= before != _snapshot(func)
     return progress
+
+
+def _trivial_phis_to_fixpoint(func, copies: dict, whole: dict) -> None:
+    """Phis that become trivial once the sources of other trivial phis are read
+    through (the headers of nested loops around one value): found here in sweeps,
+    so one run of the pass removes them all instead of one loop level per round."""
+    phis = [i for i in _instrs(func) if isinstance(i, Phi)]
+
+    def through(d: Def) -> Def:
+        seen = set()
+        while d in whole and d not in seen:
+            seen.add(d)
+            d = whole[d]
+        return d
+
+    changed = True
+    while changed:
+        changed = False
+        for phi in phis:
+            if phi.dest in whole:
+                continue
+            others = {}
+            for _b, d in phi.srcs:
+                d = through(d)
+                if d is not phi.dest:
+                    others[id(d)] = d
+            if len(others) != 1:
+                continue
+            target = next(iter(others.values()))
+            if _copies_reach(copies, target, phi.dest):
+                continue
+            whole[phi.dest] = target
+            copies[phi.dest] = AluSrc(target, tuple(range(phi.dest.num_components)))
+            changed = True
 
 
 def _copies_reach(copies: dict, start: Def, target: Def) -> bool:
@@ -245,8 +280,9 @@ def opt_cse(shader: Shader) -> bool:
 
 def opt_dead_cf(shader: Shader) -> bool:
     """Replace ifs with a constant condition by the branch taken, remove ifs with two
-    empty branches and no phis after them, and remove loops that end in an
-    unconditional break at the top level."""
+    empty branches and no phis after them, remove loops that end in an
+    unconditional break at the top level, and remove the code after a loop that
+    has no break (no path reaches it)."""
     progress = False
     for func in shader.functions:
         changed = True
@@ -256,7 +292,7 @@ def opt_dead_cf(shader: Shader) -> bool:
                 if isinstance(node, If) and _try_if(func, node):
                     changed = progress = True
                     break
-                if isinstance(node, Loop) and _try_loop(func, node):
+                if isinstance(node, Loop) and (_try_loop(func, node) or _try_endless_loop(func, node)):
                     changed = progress = True
                     break
     return progress
@@ -298,6 +334,26 @@ def _try_loop(func, node: Loop) -> bool:
         return False
     block.remove(jump)
     splice(func, node, [block])
+    return True
+
+
+def _try_endless_loop(func, node: Loop) -> bool:
+    """A loop without a break of its own never exits: what follows it in its cf list
+    is unreachable and becomes one empty block (phis that read values from there
+    get undefs, as for any dropped control flow)."""
+    from .cfutil import repair_phis, retarget_phi_preds
+    from .control import _own_jumps
+    if any(j.kind == "break" for j in _own_jumps(node.body)):
+        return False
+    nodes, idx = _find(func, node)
+    tail = nodes[idx + 1:]
+    if len(tail) == 1 and not tail[0].instrs:
+        return False
+    empty = Block()
+    old_last = nodes[-1]
+    nodes[idx + 1:] = [empty]
+    retarget_phi_preds(func, old_last, empty)
+    repair_phis(func)
     return True
 
 

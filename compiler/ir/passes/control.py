@@ -356,7 +356,9 @@ def _own_blocks(nodes):
 def _removable_once_loop(func, loop: Loop) -> bool:
     if any(j.kind == "continue" for j in _own_jumps(loop.body)):
         return False
-    inside = [b for b in walk_cf(loop.body) if isinstance(b, Block)]
+    inside_nodes = list(walk_cf(loop.body))
+    inside_ids = {id(n) for n in inside_nodes}
+    inside = [b for b in inside_nodes if isinstance(b, Block)]
     if any(b.phis() for b in inside):
         return False
     nodes, idx = find_list(func, loop)
@@ -369,7 +371,7 @@ def _removable_once_loop(func, loop: Loop) -> bool:
             for instr in node.instrs:
                 if any(d in defined for d in instr.sources()):
                     return False
-        elif isinstance(node, If) and node.cond in defined and not any(node is n for n in walk_cf(loop.body)):
+        elif isinstance(node, If) and node.cond in defined and id(node) not in inside_ids:
             return False
     return True
 

@@ -132,6 +132,38 @@ if mode == "egl":
     check("the surface follows the window's size", width.value == 80, width.value)
     bad = egl.eglCreateWindowSurface(edpy, cfg, 0x7FFFFF, None)
     check("bad window: EGL_BAD_NATIVE_WINDOW", not bad and egl.eglGetError() == 0x300B)
+    # eglCopyBuffers into an X pixmap of the window's (new) size
+    for name, res, args in (("eglCopyBuffers", u32, [vp, vp, ul]),
+                            ("eglCreatePixmapSurface", vp, [vp, vp, ul, vp])):
+        f = getattr(egl, name)
+        f.restype, f.argtypes = res, args
+    draw(egl.eglGetProcAddress)              # the new back buffer's contents are undefined
+    copy = X.XCreatePixmap(dpy, X.XRootWindow(dpy, screen), 80, 60, 24)
+    check("eglCopyBuffers", egl.eglCopyBuffers(edpy, surf, copy), hex(egl.eglGetError()))
+    X.XSync(dpy, 0)
+    img = X.XGetImage(dpy, copy, 0, 0, 80, 60, 0xFFFFFFFF, 2)
+    p = X.XGetPixel(img, 70, 5)
+    X.XDestroyImage(img)
+    check("the copy holds the surface", ((p >> 16) & 255, (p >> 8) & 255, p & 255)
+          == (255, 128, 64), hex(p))
+    # a pixmap surface: single-buffered, the pixmap gets the rendering at glFinish
+    pcfg, n = vp(), i32()
+    egl.eglChooseConfig(edpy, (i32 * 5)(0x3033, 0x2, 0x3040, 0x4, 0x3038), ctypes.byref(pcfg), 1,
+                        ctypes.byref(n))                     # EGL_PIXMAP_BIT
+    xpix = X.XCreatePixmap(dpy, X.XRootWindow(dpy, screen), 8, 8, 24)
+    psurf = egl.eglCreatePixmapSurface(edpy, pcfg, xpix, None)
+    check("pixmap surface", n.value == 1 and psurf and egl.eglMakeCurrent(edpy, psurf, psurf, ctx),
+          hex(egl.eglGetError()))
+    f = ctypes.c_float
+    gl(egl.eglGetProcAddress, "glClearColor", None, f, f, f, f)(1.0, 0.0, 1.0, 1.0)
+    gl(egl.eglGetProcAddress, "glClear", None, u32)(0x4000)
+    gl(egl.eglGetProcAddress, "glFinish", None)()
+    X.XSync(dpy, 0)
+    img = X.XGetImage(dpy, xpix, 0, 0, 8, 8, 0xFFFFFFFF, 2)
+    p = X.XGetPixel(img, 3, 3)
+    X.XDestroyImage(img)
+    check("the X pixmap holds the rendering", ((p >> 16) & 255, (p >> 8) & 255, p & 255)
+          == (255, 0, 255), hex(p))
     egl.eglBindAPI(0x30A2)
     bad_ctx = egl.eglCreateContext(edpy, cfg, None, (i32 * 5)(0x3098, 9, 0x30FB, 9, 0x3038))
     check("GL 9.9: EGL_BAD_MATCH", not bad_ctx and egl.eglGetError() == 0x3009)

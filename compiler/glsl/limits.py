@@ -1,0 +1,74 @@
+"""The compiler's nesting limit and the recursion budget it implies.
+
+The parser, the checker, the lowering and the IR passes recurse over nested
+constructs (parentheses, unary operators, calls, ``?:``, assignments, blocks,
+``if``s, loops). Rather than run out of Python stack on a deeply nested shader,
+the parser counts nesting and reports ``MAX_NESTING_DEPTH`` as a compile error
+(as Mesa's bison parser does when its stack is exhausted, and as ANGLE limits
+expression complexity). Chains of binary operators (``a + b + ... + z``) do not
+nest: the parser reads them in a loop and every later pass walks their left
+spine iteratively, so a sum of thousands of terms compiles. Loops have their
+own, smaller limit, ``MAX_LOOP_DEPTH``.
+
+Below the limit the recursion depth of every pass is bounded by
+``MAX_NESTING_DEPTH`` times a small number of frames per level; the public
+entry points run inside ``recursion_headroom()``, which makes sure the
+interpreter's recursion limit leaves ``RECURSION_HEADROOM`` frames above the
+caller (Python 3.11+ does not use the C stack for Python-to-Python calls, so
+the raised limit is safe). The previous limit is restored when the last
+compile on any thread leaves.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from contextlib import contextmanager
+
+__all__ = ["MAX_LOOP_DEPTH", "MAX_NESTING_DEPTH", "RECURSION_HEADROOM", "recursion_headroom"]
+
+# Nested expressions and statements the parser accepts (each '(' group, unary
+# operator, call, index, '?:' operand, assignment, block or control statement
+# is one level).
+MAX_NESTING_DEPTH = 256
+
+# Loops nested in each other (for, while, do). Several passes (loop analysis,
+# liveness in the register allocator) take time growing faster than linearly
+# with loop depth; 64 levels compile in seconds, far beyond what shaders use.
+MAX_LOOP_DEPTH = 64
+
+# Python frames a compile may use above its caller: the worst construct costs
+# about 20 parser frames per nesting level (a parenthesised operand under every
+# precedence level), the later passes fewer.
+RECURSION_HEADROOM = 24 * MAX_NESTING_DEPTH + 2000
+
+_lock = threading.Lock()
+_users = 0
+_saved_limit = 0
+
+
+def _depth() -> int:
+    f, n = sys._getframe(1), 0
+    while f is not None:
+        f, n = f.f_back, n + 1
+    return n
+
+
+@contextmanager
+def recursion_headroom(frames: int = RECURSION_HEADROOM):
+    """Run the body with at least ``frames`` Python frames of recursion available."""
+    global _users, _saved_limit
+    need = _depth() + frames
+    with _lock:
+        if _users == 0:
+            _saved_limit = sys.getrecursionlimit()
+        _users += 1
+        if sys.getrecursionlimit() < need:
+            sys.setrecursionlimit(need)
+    try:
+        yield
+    finally:
+        with _lock:
+            _users -= 1
+            if _users == 0:
+                sys.setrecursionlimit(_saved_limit)

@@ -1,0 +1,4 @@
+#version 300 es
+precision highp float;
+in vec4 v_col; out vec4 color;
+void main(){ color = v_col; }

@@ -1,0 +1,2 @@
+#version 330
+out vec4 o; void main() { o = vec4(1.0); }

@@ -1,0 +1,2 @@
+#version 120
+attribute vec2 pos; void main(){ gl_Position = vec4(pos, 0.0, 1.0); }

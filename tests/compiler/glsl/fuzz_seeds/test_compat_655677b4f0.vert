@@ -1,0 +1,2 @@
+attribute vec4 p;
+void main() { gl_Position = p; }

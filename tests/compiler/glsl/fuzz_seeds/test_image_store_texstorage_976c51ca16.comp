@@ -1,0 +1,7 @@
+#version 310 es
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(rgba8, binding = 0) writeonly uniform highp image2D img;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageStore(img, p, vec4(float(p.x) / 15.0, float(p.y) / 15.0, 0.25, 1.0));
+}

@@ -1,0 +1,1 @@
+void main() { gl_Position = ftransform(); gl_PointSize = 12.0; }

@@ -1,0 +1,2 @@
+const int N = 2;
+void main() { float a[N * 3 + 1]; }

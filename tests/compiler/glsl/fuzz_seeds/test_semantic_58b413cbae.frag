@@ -1,0 +1,3 @@
+#version 120
+uniform vec2 u = vec2(1, 2);
+void main() {}

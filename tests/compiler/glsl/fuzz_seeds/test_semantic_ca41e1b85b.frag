@@ -1,0 +1,2 @@
+#version 120
+void main() { float f = 1 + 2.0; }
