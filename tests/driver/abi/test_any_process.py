@@ -138,3 +138,20 @@ def test_too_old_numpy_already_imported(shimgl_env):
     assert len(lines) == 1, res.stderr
     assert "numpy 1.20.0" in lines[0] and "numpy>=" in lines[0] and "pip install -U" in lines[0]
     assert "EGL error 0x3001" in res.stdout
+
+
+@pytest.mark.slow
+def test_host_with_its_own_cffi_package(tmp_path, shimgl_env):
+    """A venv whose program imported cffi 1.x before loading EGL: shimgl starts
+    with its own cffi and gives the host its package and backend back."""
+    venv = tmp_path / "venv"
+    subprocess.run([str(_base_python()), "-m", "venv", str(venv)], check=True)
+    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "cffi<2"],
+                         capture_output=True, text=True, timeout=900)
+    if res.returncode != 0:
+        pytest.skip(f"pip install failed (offline?): {res.stderr.strip()[-300:]}")
+    res = run([venv / "bin" / "python", PY_DIR / "ctypes_egl.py", "host-cffi-package"],
+              dict(shimgl_env))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "pixel 255 128 64 255" in res.stdout and "host cffi package still works 1." in res.stdout
+    assert _shimgl_lines(res.stderr) == []

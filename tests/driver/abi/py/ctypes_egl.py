@@ -6,6 +6,8 @@ virtual environment). Clears a 4x4 pbuffer to (1, 0.5, 0.25, 1) and reads it bac
 
 preload-cffi: import the host's own _cffi_backend first (shimgl sets it
 aside while it starts; the host's module object keeps working afterwards).
+host-cffi-package: the host imported its own cffi package first (another
+version: shimgl starts with its own and puts the host's back).
 old-numpy: a numpy 1.20 is already imported (shimgl needs a newer one: the
 first call must fail with one line saying so, and EGL_NOT_INITIALIZED).
 
@@ -18,6 +20,11 @@ if "preload-cffi" in sys.argv:
     import _cffi_backend as host_backend
 else:
     host_backend = None
+if "host-cffi-package" in sys.argv:       # the host's own cffi package (another version)
+    import cffi as host_cffi
+    host_cffi.FFI().cdef("int abs(int);")
+else:
+    host_cffi = None
 if "old-numpy" in sys.argv:
     import types
     old = types.ModuleType("numpy")
@@ -76,4 +83,12 @@ if host_backend is not None:
     host_ffi = host_backend.FFI()
     assert host_ffi.sizeof("int") == 4 and host_backend.__version__ != "?"
     print("host cffi backend still works", host_backend.__version__)
+if host_cffi is not None:
+    # the host's package and backend are back in place and still agree
+    import cffi
+    assert cffi is host_cffi, "the host's cffi package was replaced"
+    later = cffi.FFI()
+    later.cdef("int abs(int);")
+    assert later.dlopen(None).abs(-3) == 3
+    print("host cffi package still works", cffi.__version__)
 print("OK")
