@@ -61,7 +61,8 @@ GLX_CONTEXT_ROBUST_ACCESS_BIT_ARB = 0x4
 GLX_SWAP_INTERVAL_EXT, GLX_MAX_SWAP_INTERVAL_EXT = 0x20F1, 0x20F2
 GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB = 0x20B2
 # errors (GLX 1.4 section 3.6; GLX_ARB_create_context) and core X errors
-GLX_BAD_CONTEXT, GLX_BAD_DRAWABLE, GLX_BAD_FBCONFIG, GLX_BAD_WINDOW = 0, 2, 9, 12
+GLX_BAD_CONTEXT, GLX_BAD_DRAWABLE, GLX_BAD_PIXMAP, GLX_BAD_FBCONFIG = 0, 2, 3, 9
+GLX_BAD_PBUFFER, GLX_BAD_WINDOW = 10, 12
 GLX_BAD_PROFILE_ARB = 13
 BAD_VALUE, BAD_MATCH, BAD_ACCESS, BAD_ALLOC = 2, 8, 10, 11
 # return codes of glXGetConfig, glXQueryContext, glXSwapInterval{MESA,SGI} (GLX 1.4 glx.h)
@@ -72,6 +73,8 @@ X_GLX_SWAP_BUFFERS, X_GLX_CREATE_GLX_PIXMAP, X_GLX_CREATE_PIXMAP = 11, 13, 22
 X_GLX_CREATE_NEW_CONTEXT, X_GLX_CREATE_PBUFFER, X_GLX_CREATE_WINDOW = 24, 27, 31
 X_GLX_MAKE_CONTEXT_CURRENT, X_GLX_CREATE_CONTEXT_ATTRIBS_ARB = 26, 34
 X_GLX_GET_FB_CONFIGS, X_GLX_QUERY_CONTEXT = 21, 25
+X_GLX_COPY_CONTEXT, X_GLX_DESTROY_GLX_PIXMAP, X_GLX_DESTROY_PBUFFER = 10, 15, 28
+X_GLX_GET_DRAWABLE_ATTRIBUTES, X_GLX_DESTROY_WINDOW = 29, 32
 
 EXTENSIONS = ("GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_get_proc_address "
               "GLX_EXT_create_context_es2_profile GLX_EXT_create_context_es_profile "
@@ -461,7 +464,7 @@ def glXIsDirect(dpy, ctx):
 
 @command(fail=None)
 def glXCopyContext(dpy, src, dst, mask):
-    raise GLXFail(BAD_MATCH, 10, glx=False)         # no state copies between contexts
+    raise GLXFail(BAD_MATCH, X_GLX_COPY_CONTEXT, glx=False)   # no state copies between contexts
 
 
 @command(fail=RET_BAD_CONTEXT)
@@ -520,7 +523,7 @@ def _forget(key):
 def glXDestroyWindow(dpy, win):
     key = (_h(dpy), int(win))
     if GLX_WINDOWS.pop(key, None) is None:
-        raise GLXFail(GLX_BAD_WINDOW, 32, resource=int(win))
+        raise GLXFail(GLX_BAD_WINDOW, X_GLX_DESTROY_WINDOW, resource=int(win))
     _forget(key)
 
 
@@ -567,7 +570,7 @@ def glXCreateGLXPixmap(dpy, visual, pixmap):
 def glXDestroyPixmap(dpy, pixmap):
     key = (_h(dpy), int(pixmap))
     if PIXMAPS.pop(key, None) is None:
-        raise GLXFail(3, 15, resource=int(pixmap))     # GLXBadPixmap
+        raise GLXFail(GLX_BAD_PIXMAP, X_GLX_DESTROY_GLX_PIXMAP, resource=int(pixmap))
     _forget(key)
 
 
@@ -603,7 +606,7 @@ def glXDestroyPbuffer(dpy, pbuf):
     d = _display(dpy)
     key = (_h(dpy), int(pbuf))
     if PBUFFERS.pop(key, None) is None:
-        raise GLXFail(10, 28, resource=int(pbuf))       # GLXBadPbuffer
+        raise GLXFail(GLX_BAD_PBUFFER, X_GLX_DESTROY_PBUFFER, resource=int(pbuf))
     _forget(key)
     d.conn.release_id(int(pbuf))
 
@@ -611,14 +614,14 @@ def glXDestroyPbuffer(dpy, pbuf):
 @command(fail=None)
 def glXQueryDrawable(dpy, draw, attribute, value):
     d = _display(dpy)
-    s = _drawable(d, _h(dpy), int(draw), None, 29)
+    s = _drawable(d, _h(dpy), int(draw), None, X_GLX_GET_DRAWABLE_ATTRIBUTES)
     values = {GLX_WIDTH: s.width, GLX_HEIGHT: s.height,
               GLX_PRESERVED_CONTENTS: int(s.window is None),
               GLX_LARGEST_PBUFFER: 0, GLX_FBCONFIG_ID: s.config.id,
               GLX_SWAP_INTERVAL_EXT: s.swap_interval, GLX_MAX_SWAP_INTERVAL_EXT: 1,
               GLX_EVENT_MASK: EVENT_MASKS.get((_h(dpy), int(draw)), 0)}
     if attribute not in values:
-        raise GLXFail(BAD_VALUE, 29, glx=False)
+        raise GLXFail(BAD_VALUE, X_GLX_GET_DRAWABLE_ATTRIBUTES, glx=False)
     if value != NULL:
         value[0] = values[attribute]
 
