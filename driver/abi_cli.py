@@ -6,8 +6,9 @@
 The variables: __EGL_VENDOR_LIBRARY_FILENAMES (glvnd's libEGL/libGL load only
 shimgl's vendor library), LD_LIBRARY_PATH (libOSMesa.so.8 for OSMesa programs
 and PyOpenGL's osmesa platform, libGLX_shimgl.so.0 for glvnd's libGLX),
-PIGLIT_PLATFORM=surfaceless_egl, PYOPENGL_PLATFORM=egl unless already set (set
-it to osmesa or glx to use those), and when DISPLAY is set
+PIGLIT_PLATFORM=surfaceless_egl, PYOPENGL_PLATFORM=egl when there is no
+DISPLAY and it is not already set (with a DISPLAY PyOpenGL's own guess, GLX,
+is left to it, as with Mesa), and when DISPLAY is set
 __GLX_VENDOR_LIBRARY_NAME=shimgl (GLX programs render with shimgl instead of
 the vendor the X server names).
 

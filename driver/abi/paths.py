@@ -69,9 +69,12 @@ def environment(base: dict[str, str] | None = None) -> dict[str, str] | None:
         "LD_LIBRARY_PATH": ":".join([str(d), *parts]),
         "PIGLIT_PLATFORM": "surfaceless_egl",
     }
-    # PyOpenGL guesses GLX from DISPLAY; headless programs want EGL. A choice
-    # already made (egl, glx or osmesa) is kept
-    env["PYOPENGL_PLATFORM"] = base.get("PYOPENGL_PLATFORM") or "egl"
+    # PyOpenGL guesses GLX when DISPLAY is set (shimgl's GLX answers, as
+    # Mesa's would: GLUT and other windowed programs need it), and otherwise
+    # fails; headless, EGL is the platform. A choice already made (egl, glx or
+    # osmesa) is kept
+    if base.get("PYOPENGL_PLATFORM") or not base.get("DISPLAY"):
+        env["PYOPENGL_PLATFORM"] = base.get("PYOPENGL_PLATFORM") or "egl"
     if base.get("DISPLAY"):
         # glvnd's libGLX loads libGLX_shimgl.so.0 (found through LD_LIBRARY_PATH)
         # instead of asking the X server which vendor to use

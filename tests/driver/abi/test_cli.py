@@ -15,7 +15,8 @@ from tests.driver.abi.conftest import run
 SHIMGL = Path(sys.executable).parent / "shimgl"
 
 
-def test_env_prints_export_lines(abi_dir, capsys):
+def test_env_prints_export_lines(abi_dir, capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
     assert main(["env"]) == 0
     lines = capsys.readouterr().out.splitlines()
     values = dict(shlex.split(line.removeprefix("export "))[0].split("=", 1) for line in lines)
@@ -32,7 +33,11 @@ def test_env_keeps_a_chosen_pyopengl_platform(abi_dir):
 
 
 def test_env_selects_the_glx_vendor_only_with_a_display(abi_dir):
-    assert paths.environment({"DISPLAY": ":5"})["__GLX_VENDOR_LIBRARY_NAME"] == "shimgl"
+    with_display = paths.environment({"DISPLAY": ":5"})
+    assert with_display["__GLX_VENDOR_LIBRARY_NAME"] == "shimgl"
+    assert "PYOPENGL_PLATFORM" not in with_display      # PyOpenGL's own guess: GLX
+    assert paths.environment({"DISPLAY": ":5", "PYOPENGL_PLATFORM": "egl"})[
+        "PYOPENGL_PLATFORM"] == "egl"
     assert "__GLX_VENDOR_LIBRARY_NAME" not in paths.environment({})
     assert (abi_dir / paths.GLX_VENDOR).exists()      # what libGLX loads for "shimgl"
 
