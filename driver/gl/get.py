@@ -96,6 +96,8 @@ class GetMixin:
             E.GL_POLYGON_OFFSET_FACTOR: lambda c: s.polygon_offset_factor,
             E.GL_POLYGON_OFFSET_UNITS: lambda c: s.polygon_offset_units,
             E.GL_POLYGON_OFFSET_CLAMP: lambda c: s.polygon_offset_clamp,
+            E.GL_CLIP_ORIGIN: lambda c: s.clip_origin,
+            E.GL_CLIP_DEPTH_MODE: lambda c: s.clip_depth_mode,
             E.GL_LINE_WIDTH: lambda c: s.line_width,
             E.GL_SAMPLE_COVERAGE_VALUE: lambda c: s.sample_coverage_value,
             E.GL_SAMPLE_COVERAGE_INVERT: lambda c: s.sample_coverage_invert,

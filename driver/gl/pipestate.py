@@ -118,7 +118,10 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
         flatshade=getattr(s, "flat_shading", False),
         flatshade_first=s.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION,
         light_twoside=E.GL_VERTEX_PROGRAM_TWO_SIDE in s.enabled or getattr(s, "ff_two_side", False),
-        front_ccw=s.front_face == E.GL_CCW,
+        # GL_UPPER_LEFT flips y in the viewport transform, so the window-space winding
+        # of front faces flips with it (as Mesa's state tracker does)
+        front_ccw=(s.front_face == E.GL_CCW) != (s.clip_origin == E.GL_UPPER_LEFT),
+        clip_halfz=s.clip_depth_mode == E.GL_ZERO_TO_ONE,
         cull_face=_FACES[s.cull_face] if cull else PipeFace.NONE,
         fill_front=fill, fill_back=fill,
         offset_tri=E.GL_POLYGON_OFFSET_FILL in s.enabled,
@@ -143,9 +146,15 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
 
 
 def viewport_state(s) -> ViewportState:
+    """GL 4.6 section 13.8.1, with glClipControl: ZERO_TO_ONE maps clip z in
+    [0, 1] to [n, f]; UPPER_LEFT negates y (the window's y scale)."""
     x, y, w, h = s.viewport
     n, f = s.depth_range
-    return ViewportState.from_gl(x, y, w, h, n, f)
+    vp = ViewportState.from_gl(x, y, w, h, n, f, clip_halfz=s.clip_depth_mode == E.GL_ZERO_TO_ONE)
+    if s.clip_origin == E.GL_UPPER_LEFT:
+        sx, sy, sz = vp.scale
+        vp = ViewportState((sx, -sy, sz), vp.translate)
+    return vp
 
 
 def scissor_state(s, fb_width: int, fb_height: int) -> ScissorState:

@@ -86,6 +86,8 @@ class FixedState:
     line_width: float = 1.0
     point_size: float = 1.0
     provoking_vertex: int = E.GL_LAST_VERTEX_CONVENTION
+    clip_origin: int = E.GL_LOWER_LEFT               # ARB_clip_control
+    clip_depth_mode: int = E.GL_NEGATIVE_ONE_TO_ONE
     scissor: tuple = (0, 0, 0, 0)
     viewport: tuple = (0, 0, 0, 0)
     clear_color: tuple = (0.0, 0.0, 0.0, 0.0)

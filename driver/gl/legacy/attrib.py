@@ -42,7 +42,7 @@ ATTRIB_GROUPS = {
     E.GL_ACCUM_BUFFER_BIT: ((), ("accum_clear",), (), ()),
     E.GL_STENCIL_BUFFER_BIT: (("stencil", "clear_stencil"), (), (), (E.GL_STENCIL_TEST,)),
     E.GL_VIEWPORT_BIT: (("viewport", "depth_range"), (), (), ()),
-    E.GL_TRANSFORM_BIT: ((), (), ("matrix_mode", "clip_planes"),
+    E.GL_TRANSFORM_BIT: (("clip_origin", "clip_depth_mode"), (), ("matrix_mode", "clip_planes"),
                          (E.GL_NORMALIZE, E.GL_RESCALE_NORMAL, *_CLIPS)),
     E.GL_ENABLE_BIT: (("enabled",), ("tex_enabled", "texgen_enabled"), (), ()),
     E.GL_COLOR_BUFFER_BIT: (("rt", "blend_color", "logic_op", "clear_color", "alpha_func", "alpha_ref"),
