@@ -528,3 +528,38 @@ def test_arb_es3_compatibility_fixed_index_restart_and_conservative_query():
     formats = set(ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS))
     assert {E.GL_COMPRESSED_RGB8_ETC2, E.GL_COMPRESSED_RGBA8_ETC2_EAC, E.GL_COMPRESSED_R11_EAC,
             E.GL_COMPRESSED_SIGNED_RG11_EAC, E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2} <= formats
+
+
+# -- GL_ARB_texture_stencil8, GL_ARB_stencil_texturing --------------------------------------------------------------------
+
+
+def test_stencil_textures_are_sampled_as_unsigned_integers():
+    """A STENCIL_INDEX8 texture (ARB_texture_stencil8) and the stencil of a
+    DEPTH24_STENCIL8 texture in GL_STENCIL_INDEX mode (ARB_stencil_texturing)
+    read back through usampler2D as the uploaded stencil values."""
+    ctx = glhelp.context(4, 1, api="gl43")
+    glhelp.program(ctx, QUAD_VS, "#version 330\nuniform usampler2D t; out vec4 o;\n"
+                   "void main() { uint s = texelFetch(t, ivec2(int(gl_FragCoord.x), 0), 0).r;\n"
+                   "  o = vec4(float(s) / 255.0, 0.0, 0.0, 1.0); }\n")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    s8, ds = ctx.glGenTextures(2)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, s8)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_STENCIL_INDEX8, 4, 1, 0, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE,
+                     bytes([3, 50, 128, 255]))
+    for pname in (E.GL_TEXTURE_MIN_FILTER, E.GL_TEXTURE_MAG_FILTER):
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, pname, E.GL_NEAREST)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert _pixels(ctx, 4, 1)[0, :, 0].tolist() == [3, 50, 128, 255]
+    assert ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE) == bytes([3, 50, 128, 255])
+    ctx.glBindTexture(E.GL_TEXTURE_2D, ds)
+    words = np.array([(0x800000 << 8) | (40 * (i + 1)) for i in range(4)], np.uint32)   # depth 0.5, stencil 40i
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_DEPTH24_STENCIL8, 4, 1, 0, E.GL_DEPTH_STENCIL,
+                     E.GL_UNSIGNED_INT_24_8, words)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_DEPTH_STENCIL_TEXTURE_MODE, E.GL_STENCIL_INDEX)
+    for pname in (E.GL_TEXTURE_MIN_FILTER, E.GL_TEXTURE_MAG_FILTER):
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, pname, E.GL_NEAREST)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert _pixels(ctx, 4, 1)[0, :, 0].tolist() == [40, 80, 120, 160]
+    assert ctx.glGetTexParameteriv(E.GL_TEXTURE_2D, E.GL_DEPTH_STENCIL_TEXTURE_MODE) == [E.GL_STENCIL_INDEX]
