@@ -240,6 +240,8 @@ class TextureMixin:
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
         if self.api.compat:
             values[E.GL_DEPTH_TEXTURE_MODE] = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE)
+        if self.api.es_(3, 1) or self.api.has_extension("GL_ARB_stencil_texturing"):
+            values[E.GL_DEPTH_STENCIL_TEXTURE_MODE] = tex.depth_stencil_mode
         check_enum(pname, values)
         v = values[pname]
         return [int(x) for x in v] if isinstance(v, tuple) else [int(v)]
