@@ -60,16 +60,24 @@ _ATTRIB_ALIASES = tuple(
 
 @dataclass(eq=False)
 class ARBProgramObject:
-    """One program object. ``program``/``shader`` are None until a string
-    loads; ``serial`` changes with every successful load (draw caches key on
-    it); ``local`` holds the set local parameters (others read 0)."""
+    """One program object. ``program`` is None until a string loads;
+    ``shader`` (its ``ARBShader``, whose interface shader costs a GLSL parse)
+    is made on the first draw that uses it; ``serial`` changes with every
+    successful load (draw caches key on it); ``local`` holds the set local
+    parameters (others read 0)."""
     name: int
     target: int
     string: bytes = b""
     program: object = None
-    shader: ARBShader | None = None
     serial: int = 0
     local: dict = field(default_factory=dict)
+    _shader: ARBShader | None = None
+
+    @property
+    def shader(self) -> ARBShader:
+        if self._shader is None or self._shader.program is not self.program:
+            self._shader = ARBShader(self.program)
+        return self._shader
 
 
 def _alias(core: str):
@@ -164,7 +172,6 @@ class ARBProgramMixin:
         data = data[:length]
         try:
             prog = parse_program(data, self._arb_limits(target), target=kind)
-            shader = ARBShader(prog)
         except ARBProgramError as e:
             self._arb_error_position = e.position
             self._arb_error_string = e.error_string
@@ -172,7 +179,7 @@ class ARBProgramMixin:
         obj = self._arb_bound[target]
         self._arb_drop_draw_programs(obj)
         self._arb_serial += 1
-        obj.string, obj.program, obj.shader, obj.serial = data, prog, shader, self._arb_serial
+        obj.string, obj.program, obj.serial = data, prog, self._arb_serial
         self._arb_error_position = -1
         self._arb_error_string = ""
 
