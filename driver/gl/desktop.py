@@ -118,18 +118,28 @@ class DesktopMixin(LaterStagesMixin):
     # -- conditional rendering (GL 4.6 section 10.10) ------------------------------------------
     def glBeginConditionalRender(self, id: int, mode: int) -> None:
         self._desktop(3, 0)
-        check_enum(mode, (E.GL_QUERY_WAIT, E.GL_QUERY_NO_WAIT, E.GL_QUERY_BY_REGION_WAIT,
-                          E.GL_QUERY_BY_REGION_NO_WAIT))
+        modes = [E.GL_QUERY_WAIT, E.GL_QUERY_NO_WAIT, E.GL_QUERY_BY_REGION_WAIT,
+                 E.GL_QUERY_BY_REGION_NO_WAIT]
+        inverted = [E.GL_QUERY_WAIT_INVERTED, E.GL_QUERY_NO_WAIT_INVERTED,
+                    E.GL_QUERY_BY_REGION_WAIT_INVERTED, E.GL_QUERY_BY_REGION_NO_WAIT_INVERTED]
+        if self.api.has_extension("GL_ARB_conditional_render_inverted"):
+            modes += inverted
+        check_enum(mode, modes)
         check(getattr(self, "_conditional", None) is None, E.GL_INVALID_OPERATION, "already active")
         q = self.queries.get(id)
+        # GL 4.6 section 10.10: a name that is not a query's -> INVALID_VALUE (as Mesa:
+        # 0 or never generated); a query never begun, or active -> INVALID_OPERATION
+        check(id != 0 and self.queries.is_generated(id), E.GL_INVALID_VALUE, "not a query name")
         check(q is not None and q.ever_used and not q.active, E.GL_INVALID_OPERATION,
               "not a usable query")
         check(q.target in (E.GL_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED,
                            E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE), E.GL_INVALID_OPERATION,
               "not an occlusion query")
         self._conditional = q
-        self.pipe.render_condition(q.pipe_query, False,
-                                   mode in (E.GL_QUERY_WAIT, E.GL_QUERY_BY_REGION_WAIT))
+        # render when the result differs from `condition`: non-zero normally, zero inverted
+        self.pipe.render_condition(q.pipe_query, mode in inverted,
+                                   mode in (E.GL_QUERY_WAIT, E.GL_QUERY_BY_REGION_WAIT,
+                                            E.GL_QUERY_WAIT_INVERTED, E.GL_QUERY_BY_REGION_WAIT_INVERTED))
 
     def glEndConditionalRender(self) -> None:
         self._desktop(3, 0)

@@ -235,7 +235,7 @@ class ReadbackMixin:
                 src=BlitImage(sres, slevel, Box(srcX0, srcY0, slayer, srcX1 - srcX0, srcY1 - srcY0, 1),
                               sres.format),
                 mask=pmask, filter=PipeTexFilter.LINEAR if filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
-                scissor=scissor))
+                scissor=scissor, render_condition_enable=True))
 
     def _zs_surface(self, fb, point):
         if fb is None:

@@ -195,7 +195,8 @@ class TexImageExtraMixin:
         self.pipe.blit(BlitInfo(
             dst=BlitImage(dst, level, Box(dx, dy, dz + face, w, h, 1), dst.format),
             src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), res.format),
-            mask=PipeMask.ZS if zs else PipeMask.RGBA, filter=PipeTexFilter.NEAREST))
+            mask=PipeMask.ZS if zs else PipeMask.RGBA, filter=PipeTexFilter.NEAREST,
+            render_condition_enable=True))
 
     def _copy_sub(self, dims, target, level, dx, dy, dz, x, y, w, h) -> None:
         tex_target, face = self._image_target(target, dims)

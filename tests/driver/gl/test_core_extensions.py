@@ -563,3 +563,52 @@ def test_stencil_textures_are_sampled_as_unsigned_integers():
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert _pixels(ctx, 4, 1)[0, :, 0].tolist() == [40, 80, 120, 160]
     assert ctx.glGetTexParameteriv(E.GL_TEXTURE_2D, E.GL_DEPTH_STENCIL_TEXTURE_MODE) == [E.GL_STENCIL_INDEX]
+
+
+# -- GL_ARB_conditional_render_inverted ------------------------------------------------------------------------------------
+
+
+def test_arb_conditional_render_inverted_renders_when_nothing_passed():
+    """The inverted modes render when the query counted nothing and skip when
+    samples passed (the reverse of the test above); blits follow the condition
+    too (GL 4.6 section 10.10); glBeginConditionalRender(0) is INVALID_VALUE."""
+    ctx = glhelp.context(4, 4, api="gl43")
+    glhelp.program(ctx, QUAD_VS, "#version 330\nuniform vec4 colour; out vec4 o;\nvoid main() { o = colour; }\n")
+    prog = ctx.glGetIntegerv(E.GL_CURRENT_PROGRAM)[0]
+    loc = ctx.glGetUniformLocation(prog, "colour")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    hidden, visible = ctx.glGenQueries(2)
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    for q, func in ((hidden, E.GL_NEVER), (visible, E.GL_ALWAYS)):
+        ctx.glDepthFunc(func)
+        ctx.glBeginQuery(E.GL_SAMPLES_PASSED, q)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        ctx.glEndQuery(E.GL_SAMPLES_PASSED)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glUniform4f(loc, 0.0, 0.0, 1.0, 1.0)
+    ctx.glBeginConditionalRender(visible, E.GL_QUERY_WAIT_INVERTED)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glEndConditionalRender()
+    assert (_pixels(ctx, 4, 4) == 0).all()
+    ctx.glBeginConditionalRender(hidden, E.GL_QUERY_WAIT_INVERTED)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glEndConditionalRender()
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (_pixels(ctx, 4, 4) == [0, 0, 255, 255]).all()
+    # a blit under a failing condition does nothing
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 4, 4)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, fb)
+    ctx.glFramebufferRenderbuffer(E.GL_DRAW_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    ctx.glClearColor(1.0, 1.0, 0.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glBeginConditionalRender(hidden, E.GL_QUERY_WAIT)
+    ctx.glBlitFramebuffer(0, 0, 4, 4, 0, 0, 4, 4, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
+    ctx.glEndConditionalRender()
+    ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, fb)
+    assert (_pixels(ctx, 4, 4) == [255, 255, 0, 255]).all()        # still the clear colour
+    ctx.glBeginConditionalRender(0, E.GL_QUERY_WAIT)
+    assert ctx.glGetError() == E.GL_INVALID_VALUE
