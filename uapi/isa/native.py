@@ -61,6 +61,12 @@ static inline uint32_t sem_float_to_half(float f) {
     return (uint32_t)_cvtss_sh(f, 0);
 }
 
+/* uint32 -> binary32, rounded to nearest even: both 16-bit halves convert exactly and
+   their sum rounds once (the direct conversion does not vectorise without AVX-512) */
+static inline float u32_to_float(uint32_t x) {
+    return (float)(int32_t)(x >> 16) * 65536.0f + (float)(int32_t)(x & 0xffffu);
+}
+
 /* ---- float ALU (binary32) ---- */
 static inline float quiet(float x) { return fb(bf(x) | 0x00400000u); }
 /* r = a op b computed by the FPU; a NaN result takes x86's NaN: a's, else b's, quieted
@@ -74,8 +80,9 @@ static inline float sem_fadd(float a, float b) { return nan2(a + b, a, b); }
 static inline float sem_fmul(float a, float b) { return nan2(a * b, a, b); }
 static inline float sem_fdiv(float a, float b) { return nan2(a / b, a, b); }
 static inline float sem_fma(float a, float b, float c) {
-    float r = (float)((double)a * (double)b + (double)c);
-    return r == r ? r : fb(0x7fc00000u);
+    /* the NaN test on the bits: gcc vectorises this select, not a float compare here */
+    const uint32_t u = bf((float)((double)a * (double)b + (double)c));
+    return fb((u & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : u);
 }
 static inline float sem_fmin(float a, float b) {
     const float zeros = ((bf(a) | bf(b)) >> 31) ? -0.0f : 0.0f;
