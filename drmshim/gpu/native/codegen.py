@@ -33,7 +33,7 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, TYPE_BITS, minifloat_decode
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 8
+GENERATOR_VERSION = 10
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
@@ -279,16 +279,19 @@ def _convert(ins: Instruction, regs: _Regs) -> list[str]:
     if stype == "f16":
         stype = "f32"
         raw = f"(uint64_t)bf(sem_half_to_float((uint32_t){raw}))"
+    # integer sources in their narrowest C type (an int -> float conversion depends only on
+    # the value, and 32-bit conversions vectorise where 64-bit ones do not)
     if stype == "f32":
         value = f"fb((uint32_t){raw})"
     elif stype[0] == "s":
-        value = f"(int64_t)sx({raw}, {sbits})"
+        value = f"(int64_t)sx({raw}, {sbits})" if sbits == 64 else f"(int32_t)sx({raw}, {sbits})"
     else:
-        value = raw
+        value = raw if sbits == 64 else f"(int32_t){raw}" if sbits < 32 else f"(uint32_t){raw}"
     if dtype == "f32":
         if stype == "f32":
             return _write_raw(dst, f"(uint64_t)(uint32_t){raw}", regs)   # the same bits
-        return _write_raw(dst, f"(uint64_t)bf((float)({value}))", regs)
+        to_float = f"u32_to_float({value})" if stype == "u32" else f"(float)({value})"
+        return _write_raw(dst, f"(uint64_t)bf({to_float})", regs)
     kind = dtype[0]
     if stype == "f32":
         lo, hi = _INT_RANGE[(kind, dbits)]
