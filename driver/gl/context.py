@@ -85,6 +85,18 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
         self._init_families()
         (share_group or ShareGroup()).join(self)
         self._get_table = self._get_entries()
+        self._clear_window()
+
+    def _clear_window(self) -> None:
+        """The window starts as a fresh one would: colour 0, depth 1, stencil 0. Its
+        memory may be a recycled buffer of a destroyed context (the driver's BO cache)."""
+        from driver.gallium import FramebufferState, PipeClear, Surface
+        w = self.window
+        self.pipe.set_framebuffer_state(FramebufferState(
+            w.width, w.height, 1, max(1, w.samples), (Surface(w.color, w.color.format),),
+            Surface(w.depth_stencil, w.depth_stencil.format)))
+        self.pipe.clear(PipeClear.COLOR | PipeClear.DEPTH | PipeClear.STENCIL, None,
+                        (0.0, 0.0, 0.0, 0.0), 1.0, 0)
 
     def _init_families(self) -> None:
         """Hook for the mixins of driver.gl.Context to set up their state."""

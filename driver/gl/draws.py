@@ -33,6 +33,31 @@ _SAMPLER_TARGETS = {"1D": E.GL_TEXTURE_1D, "2D": E.GL_TEXTURE_2D, "3D": E.GL_TEX
 
 _VARIANT_FAILURES_REPORTED: set[str] = set()     # messages already printed on stderr
 
+# glDrawArrays of more vertices than this is sent to the pipe as consecutive draws
+MAX_DRAW_PIECE = 1 << 16
+# primitive -> (vertices per step, vertices two pieces share): the modes a piece can split
+_SPLITTABLE = {E.GL_POINTS: (1, 0), E.GL_LINES: (2, 0), E.GL_TRIANGLES: (3, 0),
+               E.GL_LINES_ADJACENCY: (4, 0), E.GL_TRIANGLES_ADJACENCY: (6, 0),
+               E.GL_LINE_STRIP: (1, 1),
+               E.GL_TRIANGLE_STRIP: (2, 2)}     # even starts keep each triangle's winding
+
+
+def _pieces(mode: int, first: int, count: int, limit: int = MAX_DRAW_PIECE) -> list[tuple[int, int]]:
+    """(first, count) of the pieces drawing `count` vertices from `first` with the
+    same primitives in the same order; one piece when the mode cannot be split
+    (fans, loops, polygons, quads, patches) or the draw is small."""
+    if count <= limit or mode not in _SPLITTABLE:
+        return [(first, count)]
+    step, overlap = _SPLITTABLE[mode]
+    advance = (limit - overlap) // step * step          # new vertices per piece
+    out = []
+    start, end = first, first + count
+    while start + overlap < end:
+        n = min(advance + overlap, end - start)
+        out.append((start, n))
+        start += advance
+    return out
+
 
 class DrawMixin:
     # -- validation ------------------------------------------------------------
@@ -103,9 +128,19 @@ class DrawMixin:
         self._check_feedback_space(mode, count, instances)
         if count == 0 or instances == 0:
             return
-        self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
-                                       instance_count=instances),
-                        [DrawStartCountBias(first, count)], None, (first, first + count - 1))
+        pieces = _pieces(mode, first, count)
+        if len(pieces) == 1:
+            self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
+                                           instance_count=instances),
+                            [DrawStartCountBias(first, count)], None, (first, first + count - 1))
+            return
+        # a huge draw as consecutive smaller ones, instance by instance (primitive order kept):
+        # host memory follows the piece, not the request (client arrays are read per piece)
+        for k in range(instances):
+            for start, n in pieces:
+                self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance + k,
+                                               instance_count=1),
+                                [DrawStartCountBias(start, n)], None, (start, start + n - 1))
 
     def glDrawElements(self, mode, count, type, indices) -> None:
         self._draw_elements(mode, count, type, indices, 1, 0, 0, None)

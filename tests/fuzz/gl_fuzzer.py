@@ -560,6 +560,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--api", action="append", choices=APIS)
     ap.add_argument("--chunk", type=int, default=2000, help="calls per context")
+    ap.add_argument("--expensive", action="store_true",
+                    help="also make draws/dispatches with huge counts (GPU-model work of minutes)")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--examples", action="store_true", help="print one example per bug kind")
     opts = ap.parse_args(argv)
@@ -567,7 +569,7 @@ def main(argv=None) -> int:
     for api in opts.api or APIS:
         for start in range(0, opts.calls, opts.chunk):
             rep = run(api, opts.seed * 1_000_003 + start, min(opts.chunk, opts.calls - start),
-                      verbose=opts.verbose)
+                      verbose=opts.verbose, cheap=not opts.expensive)
             reports.append(rep)
             if opts.examples:
                 for key, (args, text) in rep.examples.items():

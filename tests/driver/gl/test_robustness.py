@@ -163,3 +163,74 @@ def test_core_clip_distance_enabled_without_a_write_draws_unclipped():
         expect(g, E.GL_NO_ERROR)
         no_internal(g)
         assert (ctx.read_pixels()[..., 1] == 255).all()
+
+
+@pytest.mark.parametrize("mode", [E.GL_TRIANGLE_STRIP, E.GL_TRIANGLES, E.GL_LINE_STRIP, E.GL_POINTS])
+def test_a_huge_draw_in_pieces_draws_the_same_pixels(monkeypatch, mode):
+    """glDrawArrays above MAX_DRAW_PIECE vertices goes to the pipe as consecutive
+    draws (host memory follows the piece); the image is the one-draw image."""
+    import driver
+    import driver.gl.draws as draws
+
+    vs = ("#version 300 es\nflat out vec4 c;\nvoid main() {\n"
+          "  float i = float(gl_VertexID);\n"
+          "  vec2 p = vec2(floor(i / 2.0) / 12.0 * 2.0 - 1.0, mod(i, 2.0) * 1.6 - 0.8 + i * 0.01);\n"
+          "  c = vec4(mod(i, 3.0) / 2.0, mod(i, 5.0) / 4.0, i / 40.0, 1.0);\n"
+          "  gl_Position = vec4(p, 0.0, 1.0); gl_PointSize = 2.0; }\n")
+    fs = ("#version 300 es\nprecision mediump float;\nflat in vec4 c;\nout vec4 o;\n"
+          "void main() { o = c; }\n")
+
+    def image(limit):
+        monkeypatch.setattr(draws, "MAX_DRAW_PIECE", limit)
+        with driver.Context("gles3", 32, 32) as ctx:
+            g = ctx.gl
+            g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+            prog = g.glCreateProgram()
+            for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+                sh = g.glCreateShader(kind)
+                g.glShaderSource(sh, 1, [src])
+                g.glCompileShader(sh)
+                g.glAttachShader(prog, sh)
+            g.glLinkProgram(prog)
+            g.glUseProgram(prog)
+            g.glDrawArrays(mode, 1, 25)
+            expect(g, E.GL_NO_ERROR)
+            return ctx.read_pixels()
+
+    whole, pieces = image(1 << 16), image(5)
+    assert whole.any()
+    assert np.array_equal(whole, pieces)
+
+
+def test_pieces_of_a_draw_keep_primitives_and_their_order():
+    from driver.gl.draws import _pieces
+
+    def primitives(mode, first, count):
+        v = list(range(first, first + count))
+        if mode == E.GL_TRIANGLE_STRIP:        # odd triangles wind the other way
+            return [(v[i], v[i + 1], v[i + 2]) if i % 2 == 0 else (v[i + 1], v[i], v[i + 2])
+                    for i in range(count - 2)]
+        if mode == E.GL_LINE_STRIP:
+            return [(v[i], v[i + 1]) for i in range(count - 1)]
+        k = {E.GL_POINTS: 1, E.GL_LINES: 2, E.GL_TRIANGLES: 3}[mode]
+        return [tuple(v[i:i + k]) for i in range(0, count - count % k, k)]
+
+    for mode in (E.GL_POINTS, E.GL_LINES, E.GL_TRIANGLES, E.GL_LINE_STRIP, E.GL_TRIANGLE_STRIP):
+        for first, count in ((0, 100), (5, 101), (7, 1000), (3, 17), (1, 16)):
+            pieces = _pieces(mode, first, count, limit=16)
+            assert all(n <= 16 for _, n in pieces)
+            got = [p for start, n in pieces for p in primitives(mode, start, n)]
+            assert got == primitives(mode, first, count), (mode, first, count, pieces)
+    assert _pieces(E.GL_TRIANGLE_FAN, 0, 1000, limit=16) == [(0, 1000)]    # cannot be split
+
+
+def test_a_new_window_starts_cleared_even_on_recycled_memory():
+    """The window of a new context reads as colour 0 (depth 1, stencil 0) even when
+    its buffers come from the BO cache holding a destroyed context's pixels."""
+    import driver
+    for _ in range(2):
+        with driver.Context("gles3", 16, 16) as ctx:
+            assert not ctx.read_pixels().any()
+            ctx.gl.glClearColor(0.0, 1.0, 0.0, 1.0)
+            ctx.gl.glClear(E.GL_COLOR_BUFFER_BIT)
+            assert (ctx.read_pixels()[..., 1] == 255).all()
