@@ -600,15 +600,25 @@ class ExpressionAnalyzer:
         return list(user) + self.builtin_signatures(name)
 
     def resolve_overload(self, name, candidates, args, loc) -> FunctionSignature | None:
+        """GLSL 4.60 section 6.1 (1.20 section 6.1 before 4.00): an exact match wins;
+        otherwise the signatures the arguments reach by implicit conversions. One
+        such signature is the answer; among several, before GLSL 4.00 (and without
+        ARB_gpu_shader5 / MESA_shader_integer_functions / EXT_shader_implicit_conversions)
+        the call is ambiguous; from 4.00 the one better than every other wins
+        (`_best_inexact`). Built-in prototypes listed twice (``max(genType, genType)``
+        and ``max(genType, float)`` both give ``max(float, float)``) count once."""
         arg_types = [a.type for a in args]
         exact = [s for s in candidates if list(s.parameter_types) == arg_types]
         if exact:
             return exact[0]
-        viable = []
+        viable: list[FunctionSignature] = []
+        seen: set = set()
         for s in candidates:
             if len(s.parameters) != len(args):
                 continue
-            conversions = 0
+            key = tuple(s.parameter_types)
+            if key in seen:
+                continue
             for p, t in zip(s.parameters, arg_types):
                 if p.type == t:
                     continue
@@ -616,36 +626,61 @@ class ExpressionAnalyzer:
                 ok_out = self.can_convert(p.type, t) if p.storage in ("out", "inout") else True
                 if not (ok_in and ok_out) or t.base not in T.SCALAR_BASES:
                     break
-                conversions += 1
             else:
-                viable.append((conversions, s))
+                seen.add(key)
+                viable.append(s)
         if not viable:
             arglist = ", ".join(str(t) for t in arg_types)
             self.error(loc, f"no matching function for call to `{name}({arglist})'; candidates are:")
             for s in candidates:
                 self.error(loc, f"   {s}")
             return None
-        viable.sort(key=lambda x: x[0])
-        best = [s for c, s in viable if c == viable[0][0]]
-        if len(best) > 1:
-            best = self._better_matches(best, arg_types)
-        if len(best) > 1:
+        if len(viable) == 1:
+            return viable[0]
+        best = self._best_inexact(viable, arg_types) if self._has_best_match_rules() else None
+        if best is None:
             arglist = ", ".join(str(t) for t in arg_types)
             self.error(loc, f"parameter ambiguity in call to `{name}({arglist})'")
-            return None
-        return best[0]
-
-    def _better_matches(self, sigs, arg_types):
-        """GLSL 4.00 rule: a conversion to float beats one to double."""
-        def score(s):
-            return tuple(0 if p.type == t else (1 if p.type.base == "float" else 2)
-                         for p, t in zip(s.parameters, arg_types))
-        scored = [(score(s), s) for s in sigs]
-        best = []
-        for sc, s in scored:
-            if not any(all(o <= m for o, m in zip(other, sc)) and other != sc for other, _ in scored):
-                best.append(s)
         return best
+
+    def _has_best_match_rules(self) -> bool:
+        return self.version.at_least(400, 0) or any(
+            x in self.enabled for x in ("GL_ARB_gpu_shader5", "GL_MESA_shader_integer_functions",
+                                        "GL_EXT_shader_implicit_conversions"))
+
+    # Ranks of one argument's match (GLSL 4.60 section 6.1): an exact match is better than
+    # any conversion; float->double better than any other conversion; int/uint->float
+    # better than int/uint->double; no other pair is ordered.
+    _EXACT, _FLOAT_TO_DOUBLE, _INT_TO_FLOAT, _INT_TO_DOUBLE, _OTHER = range(5)
+
+    @classmethod
+    def _match_kind(cls, param, arg_type) -> int:
+        src, dst = (param.type, arg_type) if param.storage == "out" else (arg_type, param.type)
+        if src == dst:
+            return cls._EXACT
+        if dst.base == "double":
+            return cls._FLOAT_TO_DOUBLE if src.base == "float" else cls._INT_TO_DOUBLE \
+                if src.base in ("int", "uint") else cls._OTHER
+        if dst.base == "float" and src.base in ("int", "uint"):
+            return cls._INT_TO_FLOAT
+        return cls._OTHER
+
+    @classmethod
+    def _better_kind(cls, a: int, b: int) -> bool:
+        return (a == cls._EXACT and b != cls._EXACT) or \
+            (a == cls._FLOAT_TO_DOUBLE and b not in (cls._EXACT, cls._FLOAT_TO_DOUBLE)) or \
+            (a == cls._INT_TO_FLOAT and b == cls._INT_TO_DOUBLE)
+
+    def _best_inexact(self, sigs, arg_types):
+        """The signature better than each other one: for every argument its match is
+        not worse, and for at least one it is better; None when there is none."""
+        kinds = [[self._match_kind(p, t) for p, t in zip(s.parameters, arg_types)] for s in sigs]
+        for i, a in enumerate(kinds):
+            if all(j == i or (not any(self._better_kind(y, x) for x, y in zip(a, b))
+                              and any(self._better_kind(x, y) for x, y in zip(a, b)))
+                   for j, b in enumerate(kinds)):
+                return sigs[i]
+        return None
 
     def make_call(self, sig: FunctionSignature, args, loc) -> A.FunctionCall:
         conv = []
