@@ -689,9 +689,9 @@ class Builtins:
         b = self.b
         if opq.index is None:
             return emit(opq.slot)
-        results = [emit(opq.slot + i) for i in range(opq.length)]
+        results = [emit(s) for s in opq.slots()]
         r = results[-1]
-        for i in range(opq.length - 2, -1, -1):
+        for i in range(len(results) - 2, -1, -1):
             r = b.bcsel(b.ieq(opq.index, i), results[i], r)
         return r
 
@@ -710,9 +710,9 @@ class Builtins:
         b = self.b
         sample, value = (rest[0], rest[1]) if len(rest) == 2 else (b.iimm(0), rest[0])
         if img.index is not None:
-            for i in range(img.length):
+            for i, slot in enumerate(img.slots()):
                 node = b.push_if(b.ieq(img.index, i))
-                b.intrinsic("image_store", coord, sample, value, **{**self._image_indices(img), "image": img.slot + i})
+                b.intrinsic("image_store", coord, sample, value, **{**self._image_indices(img), "image": slot})
                 b.pop_if(node)
             return None
         b.intrinsic("image_store", coord, sample, value, **self._image_indices(img))
@@ -732,10 +732,10 @@ class Builtins:
             return b.intrinsic(intr, coord, sample, *rest, atomic_op=op, **self._image_indices(img))
         # A dynamically indexed image array: one guarded atomic per element.
         result = self.L.new_local("imgatomic", e.type)
-        for i in range(img.length):
+        for i, slot in enumerate(img.slots()):
             node = b.push_if(b.ieq(img.index, i))
             v = b.intrinsic(intr, coord, sample, *rest, atomic_op=op,
-                            **{**self._image_indices(img), "image": img.slot + i})
+                            **{**self._image_indices(img), "image": slot})
             b.store_var(result, v)
             b.pop_if(node)
         return b.load_var(result)

@@ -86,6 +86,16 @@ class Opaque:
     length: int = 1          # elements from slot on (for dynamic indexing)
     binding: int = 0         # atomic counters: buffer binding and byte offset
     offset_B: int = 0
+    # With a dynamic ``index``: the candidate slots it selects among when they are not
+    # ``slot .. slot + length - 1`` (opaque members of an array of structs, each a
+    # uniform leaf of its own, ``lights[0].shadow``, ``lights[1].shadow``, ...).
+    choices: tuple[int, ...] | None = None
+
+    def slots(self) -> list[int]:
+        """The slots a dynamic ``index`` selects among, in index order."""
+        if self.choices is not None:
+            return list(self.choices)
+        return [self.slot + i for i in range(self.length)]
 
 
 @dataclass
@@ -613,6 +623,8 @@ class Lowerer:
             return self.io.opaque_symbol(self, e.symbol, e)
         if isinstance(e, ast.Index):
             base = self.opaque_of(e.base)
+            if base.choices is not None:
+                return self._index_choices(base, e)
             if e.index.const is not None:
                 i = e.index.const[0]
                 stride = _opaque_count(e.type)
@@ -624,8 +636,58 @@ class Lowerer:
             return Opaque(base.kind, e.type.innermost_element, base.slot, base.name, idx,
                           e.base.type.length or 1, base.binding, base.offset_B)
         if isinstance(e, ast.FieldAccess):
-            return self.io.opaque_leaf(self, _leaf_name(e), e.type)
+            if _constant_path(e):
+                return self.io.opaque_leaf(self, _leaf_name(e), e.type)
+            return self._member_choices(e)
         raise LoweringError(f"cannot take an opaque value from {type(e).__name__}")
+
+    def _member_choices(self, e) -> Opaque:
+        """An opaque member reached through dynamic indices into arrays of structs
+        (``lights[i].shadow``, GLSL 4.00's dynamically uniform indexing): every leaf
+        the indices may name gets its slot, and the row-major combination of the
+        indices selects among them (the texture call becomes a select over the
+        candidates, as for a dynamically indexed sampler array)."""
+        steps = []
+        n = e
+        while isinstance(n, (ast.FieldAccess, ast.Index)):
+            steps.append(n)
+            n = n.base
+        if not isinstance(n, ast.VariableRef):
+            raise LoweringError(f"cannot take an opaque value from {type(n).__name__}")
+        b = self.b
+        names, index = [n.name], None
+        for st in reversed(steps):
+            if isinstance(st, ast.FieldAccess):
+                names = [f"{x}.{st.field}" for x in names]
+            elif st.index.const is not None:
+                names = [f"{x}[{st.index.const[0]}]" for x in names]
+            else:
+                length = st.base.type.length
+                if not length:
+                    raise LoweringError("an opaque member of an unsized array")
+                i = self.expr(st.index)
+                index = i if index is None else b.iadd(b.imul(index, b.iimm(length)), i)
+                names = [f"{x}[{k}]" for x in names for k in range(length)]
+        leaves = [self.io.opaque_leaf(self, name, e.type) for name in names]
+        first = leaves[0]
+        return Opaque(first.kind, first.type, first.slot, first.name, index, first.length,
+                      choices=tuple(x.slot for x in leaves))
+
+    def _index_choices(self, base: Opaque, e) -> Opaque:
+        """``lights[i].shadows[j]``: an index into the opaque arrays among which a
+        dynamic index already selects."""
+        stride = _opaque_count(e.type)
+        per_choice = base.length // stride
+        if e.index.const is not None:
+            k = e.index.const[0]
+            choices = tuple(c + k * stride for c in base.choices)
+            return Opaque(base.kind, e.type.innermost_element, choices[0], base.name, base.index, stride,
+                          choices=choices)
+        b = self.b
+        index = b.iadd(b.imul(base.index, b.iimm(per_choice)), self.expr(e.index))
+        choices = tuple(c + k * stride for c in base.choices for k in range(per_choice))
+        return Opaque(base.kind, e.type.innermost_element, choices[0], base.name, index, stride,
+                      choices=choices)
 
     # ------------------------------------------------------------ calls
     def call_user(self, e: ast.FunctionCall):
@@ -951,6 +1013,14 @@ def _leaf_name(e) -> str:
     if isinstance(e, ast.Index) and e.index.const is not None:
         return f"{_leaf_name(e.base)}[{e.index.const[0]}]"
     raise LoweringError("opaque struct members need constant indices")
+
+
+def _constant_path(e) -> bool:
+    while isinstance(e, (ast.FieldAccess, ast.Index)):
+        if isinstance(e, ast.Index) and e.index.const is None:
+            return False
+        e = e.base
+    return True
 
 
 def _opaque_count(t: GT.GLSLType) -> int:
