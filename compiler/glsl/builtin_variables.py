@@ -299,7 +299,12 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Va
 def builtin_variables(version: GLSLVersion, stage: str, extensions=()) -> list[Variable]:
     """Fresh Variable objects for one compilation (semantic analysis marks them used)."""
     import copy
-    return [copy.copy(v) for v in _cached(version, stage, frozenset(extensions))]
+    out = []
+    for v in _cached(version, stage, frozenset(extensions)):
+        mine = copy.copy(v)
+        mine.layout = dict(v.layout)     # a redeclaration updates it: not the cached one's
+        out.append(mine)
+    return out
 
 
 def all_builtin_variable_names() -> set[str]:

@@ -469,6 +469,13 @@ class ExpressionAnalyzer:
                 else:
                     e.const = (b.const[idx],)
         else:
+            if bt.is_array and bt.length is None and isinstance(b, A.VariableRef) and \
+                    b.symbol in self.implicit_arrays:
+                # GLSL 1.20 section 4.1.9: indexed with a non-constant expression, an
+                # array must have been given its size first
+                self.error(e.loc, f"unsized array `{b.name}' index must be constant")
+                e.type = None
+                return e
             self.check_dynamic_index(b, e.loc)
         return e
 
@@ -561,6 +568,11 @@ class ExpressionAnalyzer:
                 self.error(e.loc, f"length method requires GLSL 1.20 or GLSL ES 3.00")
             if bt.length is not None:
                 node.const = (bt.length,)
+            elif isinstance(b, A.VariableRef) and b.symbol in self.implicit_arrays:
+                # an implicitly sized array has no size yet (only a storage block's
+                # last member has a run-time length)
+                self.error(e.loc, f"length called on unsized array `{b.name}'")
+                return e
         elif bt.is_vector or bt.is_matrix:
             if not self.version.at_least(420, 300) and \
                     "GL_ARB_shading_language_420pack" not in self.enabled:

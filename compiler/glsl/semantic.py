@@ -312,12 +312,13 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 self.initialize(var, decl)
             elif var.storage == "const":
                 self.error(decl.loc, f"const declaration of `{decl.name}' must be initialized")
-            if var.type.is_array and var.type.length is None and not global_scope and \
-                    decl.initializer is None:
-                self.error(decl.loc, f"unsized array `{decl.name}' must be sized at declaration")
             if var.type.is_array and var.type.length is None and self.version.es and \
                     decl.initializer is None:
                 self.error(decl.loc, "unsized array declarations are not allowed in GLSL ES")
+            if var.type.is_array and decl.initializer is None and _unsized_inner_dimension(var.type):
+                # arrays of arrays: only the outermost size may come from later use
+                self.error(decl.loc, f"array `{decl.name}' has an unsized inner dimension; only "
+                                     f"the outermost dimension may be unsized")
             self.declare_variable(var, decl.loc, global_scope)
 
     def make_variable(self, name, t, q: A.TypeQualifier, loc, global_scope: bool) -> Variable | None:
@@ -340,6 +341,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             self.error(loc, f"identifier `{name}' uses reserved `gl_' prefix")
             return
         existing = self.symbols.lookup_current(name)
+        if isinstance(existing, Variable) and self.size_unsized_array(existing, var, loc):
+            return
         if existing is not None or (global_scope and name in self.user_functions):
             self.error(loc, f"`{name}' redeclared")
             return
@@ -349,6 +352,25 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         self.symbols.declare(name, var)
         if global_scope:
             self.globals.append(var)
+
+    def size_unsized_array(self, old: Variable, new: Variable, loc) -> bool:
+        """GLSL 1.20 section 4.1.9: an array declared without a size may be declared
+        again in the same scope with one (same element type, desktop GLSL). Returns
+        whether ``new`` was such a redeclaration (reported errors included)."""
+        ot, nt = old.type, new.type
+        if self.version.es or not (ot.is_array and ot.length is None and nt.is_array and
+                                   nt.length is not None and ot.element == nt.element and
+                                   old.storage == new.storage and not old.builtin):
+            return False
+        used = self.implicit_arrays.get(old)
+        if used is not None and used[0] > nt.length:
+            self.error(loc, f"array `{new.name}' redeclared with size {nt.length} but indexed "
+                            f"with {used[0] - 1}")
+            return True
+        old.type = nt
+        for ref in (used[1] if used is not None else ()):
+            ref.type = nt
+        return True
 
     def redeclare_builtin(self, var: Variable, loc) -> bool:
         """Permitted redeclarations of built-ins (sizes, interpolation, layout)."""
@@ -364,6 +386,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                                "gl_Color", "gl_SecondaryColor", "gl_FrontColor", "gl_BackColor",
                                "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_Position",
                                "gl_PointSize")
+        if same and allowed and var.storage != old.storage:
+            # a redeclaration keeps the built-in's storage (gl_TexCoord stays varying)
+            self.error(loc, f"`{var.name}' redeclared with a different storage qualifier")
+            return True
         if not (same and allowed) or self.version.es:
             if self.version.es:
                 self.error(loc, f"redeclaration of built-in variable `{var.name}' is not allowed in GLSL ES")
@@ -371,6 +397,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             return False
         if old.used:
             self.error(loc, f"`{var.name}' redeclared after use")
+        if var.name == "gl_FragCoord" and getattr(old, "redeclared", False) and \
+                dict(old.layout) != dict(var.layout):
+            # GLSL 1.50 section 4.3.8.1: every redeclaration has the same qualifiers
+            self.error(loc, "gl_FragCoord redeclared with different layout qualifiers")
         old.redeclared = True
         old.type = var.type
         old.interpolation = var.interpolation or old.interpolation
@@ -428,23 +458,40 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
             self.error(init.loc, "C-style initialization requires the GL_ARB_shading_language_420pack "
                        "extension or GLSL 4.20")
             return None
+        # GLSL 4.20 section 4.1.11: an initializer list initializes an aggregate (array,
+        # struct, vector, matrix) with exactly one item per element, each of the element's
+        # type or implicitly convertible to it
         if t.is_array:
             elem = t.element
             items = [self.initializer_list(x, elem) if isinstance(x, A.Call) and x.name == "{}"
                      else self.expr(x) for x in init.args]
             if any(i is None for i in items):
                 return None
+            if t.length is not None and len(items) != t.length:
+                self.error(init.loc, f"initializer list of {len(items)} elements for an array of {t.length}")
+                return None
+            if not self.list_items_convert(items, [elem] * len(items), init.loc):
+                return None
             if t.length is None:
                 t = T.array_of(elem, len(items))
             return self.build_constructor(t, items, init.loc)
         if t.is_struct:
+            if len(init.args) != len(t.fields):
+                self.error(init.loc, f"initializer list of {len(init.args)} elements for struct `{t.name}' "
+                                     f"of {len(t.fields)} fields")
+                return None
             items = []
             for f, x in zip(t.fields, init.args):
                 items.append(self.initializer_list(x, f.type) if isinstance(x, A.Call) and x.name == "{}"
                              else self.expr(x))
             if any(i is None for i in items):
                 return None
+            if not self.list_items_convert(items, [f.type for f in t.fields], init.loc):
+                return None
             return self.build_constructor(t, items, init.loc)
+        if t.is_scalar:
+            self.error(init.loc, f"initializer list cannot initialize the scalar type `{t}'")
+            return None
         if t.is_matrix:
             items = [self.initializer_list(x, t.column_type) if isinstance(x, A.Call) and x.name == "{}"
                      else self.expr(x) for x in init.args]
@@ -456,7 +503,21 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         if t.is_vector and len(items) != t.vector_size or t.is_scalar and len(items) != 1:
             self.error(init.loc, f"initializer list has the wrong number of components for `{t}'")
             return None
+        if any(i.type is None for i in items) or \
+                not self.list_items_convert(items, [t.scalar_type] * len(items), init.loc):
+            return None
         return self.build_constructor(t, items, init.loc)
+
+    def list_items_convert(self, items, types, loc) -> bool:
+        """Each initializer-list item has its element's type or converts to it implicitly."""
+        for item, want in zip(items, types):
+            if item.type is None:
+                return False
+            if item.type != want and not (want.base in T.SCALAR_BASES and self.can_convert(item.type, want)):
+                self.error(item.loc, f"initializer list item of type `{item.type}' cannot initialize "
+                                     f"an element of type `{want}'")
+                return False
+        return True
 
     # -- qualifier-only declarations -----------------------------------------
 
@@ -789,3 +850,13 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
     return tu
+
+
+def _unsized_inner_dimension(t: T.GLSLType) -> bool:
+    """Whether an array type has an unsized dimension below its outermost one."""
+    e = t.element
+    while e.is_array:
+        if e.length is None:
+            return True
+        e = e.element
+    return False

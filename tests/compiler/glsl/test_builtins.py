@@ -48,6 +48,7 @@ def test_extension_brings_functions():
     assert "dFdx" in names(ES100, ("fragment",), ("GL_OES_standard_derivatives",))
     assert "texture2DLodEXT" in names(ES100, ("fragment",), ("GL_EXT_shader_texture_lod",))
     assert "barrier" in names(GLSLVersion(330), ("compute",), ("GL_ARB_compute_shader",))
+    assert "texture2DLod" in names(GLSLVersion(110), ("fragment",), ("GL_ARB_shader_texture_lod",))
 
 
 @pytest.mark.parametrize("name, version, stage, present", [
@@ -71,7 +72,11 @@ def test_extension_brings_functions():
     ("noise1", ES310, "vertex", False),
     ("texture2DLod", ES100, "vertex", True),
     ("texture2DLod", ES100, "fragment", False),
-    ("textureCubeLod", GL110, "fragment", True),
+    # GLSL 1.10 section 8.7: the Lod functions are vertex-only; from 1.30 (or with
+    # ARB_shader_texture_lod) every stage has them
+    ("textureCubeLod", GL110, "fragment", False),
+    ("textureCubeLod", GL110, "vertex", True),
+    ("texture2DLod", GLSLVersion(130), "fragment", True),
 ])
 def test_availability(name, version, stage, present):
     assert (name in builtin_function_names(version, stage)) is present
