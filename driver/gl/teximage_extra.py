@@ -175,6 +175,7 @@ class TexImageExtraMixin:
         self._set_image(tex, face, level, TexImage(width, height, 1, internalformat))
         if width and height:
             self._blit_from_read(tex, face, level, 0, 0, 0, x, y, width, height, res, rlevel, rlayer)
+        self._auto_mipmap(tex, tex_target, level)
 
     def _blit_from_read(self, tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer):
         dst = self._texture_resource(tex)
@@ -213,6 +214,7 @@ class TexImageExtraMixin:
         check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
         if w and h:
             self._blit_from_read(tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer)
+        self._auto_mipmap(tex, tex_target, level)
 
     def glCopyTexSubImage2D(self, target, level, xoffset, yoffset, x, y, width, height) -> None:
         self._copy_sub(2, target, level, xoffset, yoffset, 0, x, y, width, height)

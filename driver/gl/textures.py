@@ -4,6 +4,7 @@ objects (GL 4.6 chapter 8, GLES 3.2 chapter 8)."""
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 
 import layout
@@ -197,6 +198,10 @@ class TextureMixin:
         elif pname == E.GL_DEPTH_STENCIL_TEXTURE_MODE and self.api.gl_or_es((4, 3), (3, 1)):
             check_enum(int(v0), (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX))
             tex.depth_stencil_mode = int(v0)
+        elif pname == E.GL_GENERATE_MIPMAP and self.api.compat:
+            # GL 3.2 compatibility section 3.8.9 (SGIS_generate_mipmap): a change to the
+            # base level regenerates the levels below it (_auto_mipmap)
+            tex.generate_mipmap = bool(v0)
         elif pname == E.GL_DEPTH_TEXTURE_MODE and self.api.compat:
             # GL 3.2 compatibility section 3.8.15 (a texture, not a sampler, parameter)
             check_enum(int(v0), (E.GL_LUMINANCE, E.GL_INTENSITY, E.GL_ALPHA, E.GL_RED))
@@ -240,6 +245,7 @@ class TextureMixin:
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
         if self.api.compat:
             values[E.GL_DEPTH_TEXTURE_MODE] = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE)
+            values[E.GL_GENERATE_MIPMAP] = int(getattr(tex, "generate_mipmap", False))
         if self.api.es_(3, 1) or self.api.has_extension("GL_ARB_stencil_texturing"):
             values[E.GL_DEPTH_STENCIL_TEXTURE_MODE] = tex.depth_stencil_mode
         check_enum(pname, values)
@@ -348,6 +354,7 @@ class TextureMixin:
         if data is not None:
             self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
+        self._auto_mipmap(tex, tex_target, level)
 
     def _unpack_source(self, pixels, fmt, type, width, height, depth):
         """The client (or PIXEL_UNPACK buffer) bytes of an image, or None."""
@@ -411,6 +418,19 @@ class TextureMixin:
         if data is not None:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
+        self._auto_mipmap(tex, tex_target, level)
+
+    def _auto_mipmap(self, tex: Texture, tex_target: int, level: int) -> None:
+        """GL_GENERATE_MIPMAP (compatibility profile): after the base level of a
+        texture with the flag changes, regenerate its mipmaps as glGenerateMipmap
+        would; a texture that cannot be mipmapped (integer formats, a cube map
+        not yet cube complete) is left as it is, without an error."""
+        if not (self.api.compat and getattr(tex, "generate_mipmap", False) and level == tex.base_level):
+            return
+        try:
+            inspect.unwrap(type(self).glGenerateMipmap)(self, tex_target)
+        except GLError:
+            pass
 
     def _check_format_type_sub(self, internalformat, fmt, type) -> None:
         info = lookup(internalformat)
