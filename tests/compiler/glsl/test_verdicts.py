@@ -70,6 +70,15 @@ CASES = [
      "gl_FragCoord redeclared with different layout qualifiers"),
     ("150", "fragment", "layout(origin_upper_left) in vec4 gl_FragCoord; layout(origin_upper_left) in vec4 "
      "gl_FragCoord;\nout vec4 c; void main() { c = gl_FragCoord; }", None),
+    # a sequence of constant expressions is a constant expression in desktop GLSL and
+    # ES 1.00, not in ES 3.00 (section 4.3.3)
+    ("100", "vertex", "const float f = 3.0 + (1.0, 2.0); uniform float uf[(1, 2)];\n"
+     "void main() { gl_Position = vec4(f, uf[1], 0.0, 1.0); }", None),
+    ("110", "vertex", "void main() { const vec4 v = (vec4(1.0), vec4(2.0)); gl_Position = v; }", None),
+    ("300 es", "vertex", "const float f = 3.0 + (1.0, 2.0); void main() { gl_Position = vec4(f); }",
+     "initializer of const variable `f' must be a constant expression"),
+    ("330", "vertex", "uniform float u; void main() { const float f = (u, 2.0); gl_Position = vec4(f); }",
+     "initializer of const variable `f' must be a constant expression"),
     # a storage block's last member keeps its run-time length
     ("430", "vertex", "layout(std430) buffer B { float x[]; }; uniform int i;\n"
      "void main() { gl_Position = vec4(x[i], float(x.length()), 0.0, 1.0); }", None),
