@@ -146,7 +146,12 @@ class QualifierRules:
                            "deprecated storage qualifier `varying'")
             var.storage = "out" if stage == "vertex" else "in"
         elif storage in ("in", "out"):
-            if global_scope and not self.version.at_least(130, 300):
+            # before 1.30, shader inputs/outputs declared with in/out come with the
+            # extensions that give them layouts (as Mesa)
+            if global_scope and not self.version.at_least(130, 300) and not any(
+                    x in self.enabled for x in ("GL_ARB_explicit_attrib_location",
+                                                "GL_ARB_separate_shader_objects",
+                                                "GL_ARB_fragment_coord_conventions")):
                 self.error(loc, f"`{storage}' qualifier in declaration of `{var.name}' only valid for "
                            f"function parameters in {self.version}")
             if stage == "compute":

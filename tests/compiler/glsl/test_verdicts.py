@@ -79,6 +79,14 @@ CASES = [
      "initializer of const variable `f' must be a constant expression"),
     ("330", "vertex", "uniform float u; void main() { const float f = (u, 2.0); gl_Position = vec4(f); }",
      "initializer of const variable `f' must be a constant expression"),
+    # before 1.30 global in/out come with the extensions that give them layouts
+    ("110", "fragment", "#extension GL_ARB_fragment_coord_conventions : require\n"
+     "layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n"
+     "void main() { gl_FragColor = gl_FragCoord; }", None),
+    ("120", "fragment", "#extension GL_ARB_separate_shader_objects : require\n"
+     "layout(location = 0) in vec4 a;\nvoid main() { gl_FragColor = a; }", None),
+    ("110", "fragment", "in vec4 a;\nvoid main() { gl_FragColor = a; }",
+     "`in' qualifier in declaration of `a' only valid for function parameters in GLSL 1.10"),
     # a storage block's last member keeps its run-time length
     ("430", "vertex", "layout(std430) buffer B { float x[]; }; uniform int i;\n"
      "void main() { gl_Position = vec4(x[i], float(x.length()), 0.0, 1.0); }", None),
