@@ -39,7 +39,11 @@ MAX_DRAW_PIECE = 1 << 16
 _SPLITTABLE = {E.GL_POINTS: (1, 0), E.GL_LINES: (2, 0), E.GL_TRIANGLES: (3, 0),
                E.GL_LINES_ADJACENCY: (4, 0), E.GL_TRIANGLES_ADJACENCY: (6, 0),
                E.GL_LINE_STRIP: (1, 1),
-               E.GL_TRIANGLE_STRIP: (2, 2)}     # even starts keep each triangle's winding
+               E.GL_TRIANGLE_STRIP: (2, 2),     # even starts keep each triangle's winding
+               E.GL_QUADS: (4, 0), E.GL_QUAD_STRIP: (2, 2)}
+# a draw of a mode that cannot be split (fans, loops, polygons, patches) is converted or
+# shaded whole: beyond this many vertices it is GL_OUT_OF_MEMORY (host memory is bounded)
+MAX_WHOLE_DRAW = 1 << 22
 
 
 def _pieces(mode: int, first: int, count: int, limit: int = MAX_DRAW_PIECE) -> list[tuple[int, int]]:
@@ -129,6 +133,8 @@ class DrawMixin:
         if count == 0 or instances == 0:
             return
         pieces = _pieces(mode, first, count)
+        check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
+              f"{count} vertices of a primitive mode that cannot be drawn in pieces")
         if len(pieces) == 1:
             self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
                                            instance_count=instances),

@@ -15,6 +15,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.pointers import pack_values
+from driver.gl.state import to_gl_int
 from driver.gl.errors import check
 
 __all__ = ["UniformMixin"]
@@ -95,7 +96,7 @@ class UniformMixin:
             out += list(struct.unpack(f"<{u.components}{_PACK[u.kind]}", raw))
         if as_kind == "float":
             return [float(v) for v in out]
-        return [int(v) for v in out]
+        return [to_gl_int(v) if isinstance(v, float) else int(v) for v in out]
 
     def glGetUniformfv(self, program: int, location: int) -> list:
         return self._get_uniform(program, location, "float")

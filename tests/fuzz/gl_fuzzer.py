@@ -103,6 +103,7 @@ _SIGNED_PARAMS = {"first", "count", "width", "height", "depth", "x", "y", "z", "
                   "numAttachments", "v0", "v1", "v2", "v3", "i", "j", "i1", "i2", "j1", "j2"}
 _WIDE_PARAMS = {"size", "offset", "readOffset", "writeOffset", "timeout", "length_ptr",
                 "indirect_ofs", "stride_ptr", "read_offset", "write_offset", "data_i64"}
+_INT_COMMAND_PARAMS = {("glLineStipple", "factor")}
 _WIDE_COMMANDS_PARAMS = {("glMapBufferRange", "length"), ("glFlushMappedBufferRange", "length"),
                          ("glBindBufferRange", "size"), ("glBindBufferRange", "offset")}
 
@@ -177,6 +178,8 @@ class Fuzzer:
         return self.int32()
 
     def scalar(self, command: str, param: str):
+        if (command, param) in _INT_COMMAND_PARAMS:
+            return self.int32()
         if param in _FLOAT_PARAMS or (_is_float_command(command) and param not in (
                 "target", "pname", "index", "location", "count", "mode", "type", "program",
                 "face", "light", "coord", "map", "plane", "func", "cap", "stride", "order",

@@ -212,10 +212,13 @@ def test_pieces_of_a_draw_keep_primitives_and_their_order():
                     for i in range(count - 2)]
         if mode == E.GL_LINE_STRIP:
             return [(v[i], v[i + 1]) for i in range(count - 1)]
-        k = {E.GL_POINTS: 1, E.GL_LINES: 2, E.GL_TRIANGLES: 3}[mode]
+        if mode == E.GL_QUAD_STRIP:
+            return [(v[i], v[i + 1], v[i + 3], v[i + 2]) for i in range(0, count - 3, 2)]
+        k = {E.GL_POINTS: 1, E.GL_LINES: 2, E.GL_TRIANGLES: 3, E.GL_QUADS: 4}[mode]
         return [tuple(v[i:i + k]) for i in range(0, count - count % k, k)]
 
-    for mode in (E.GL_POINTS, E.GL_LINES, E.GL_TRIANGLES, E.GL_LINE_STRIP, E.GL_TRIANGLE_STRIP):
+    for mode in (E.GL_POINTS, E.GL_LINES, E.GL_TRIANGLES, E.GL_LINE_STRIP, E.GL_TRIANGLE_STRIP,
+                 E.GL_QUADS, E.GL_QUAD_STRIP):
         for first, count in ((0, 100), (5, 101), (7, 1000), (3, 17), (1, 16)):
             pieces = _pieces(mode, first, count, limit=16)
             assert all(n <= 16 for _, n in pieces)
@@ -234,3 +237,10 @@ def test_a_new_window_starts_cleared_even_on_recycled_memory():
             ctx.gl.glClearColor(0.0, 1.0, 0.0, 1.0)
             ctx.gl.glClear(E.GL_COLOR_BUFFER_BIT)
             assert (ctx.read_pixels()[..., 1] == 255).all()
+
+
+def test_a_huge_draw_that_cannot_be_split_is_out_of_memory():
+    c = make_ctx("compat")
+    c.glDrawArrays(E.GL_TRIANGLE_FAN, 0, 0x7FFF_FFFF)
+    expect(c, E.GL_OUT_OF_MEMORY)
+    no_internal(c)
