@@ -10,7 +10,8 @@ firmware, which records it in the feedback and carries on with the next command.
 The GPU never crashes: any other error of a unit (a malformed command,
 descriptor or program) becomes the fault of that unit at the address it was
 working on (``malformed``), the shader core's at the program's address
-(``GuardedCore``); only the watchdog's JobTimeout passes through.
+(``GuardedCore``; the texture unit reports bad descriptors itself, at the
+descriptor); only the watchdog's JobTimeout passes through.
 
 Debug options (``SHIMGL_DEBUG``, comma separated): ``sysmem`` renders straight to
 memory (one pass over the whole framebuffer, no tiling, no TVB limit), ``nohsr``
@@ -25,7 +26,6 @@ import os
 from ...firmware import debug_enabled
 from ...firmware.watchdog import JobTimeout, current_position
 from ...memory import GPUFault, malformed
-from ..texture.descriptors import InvalidDescriptor
 from ..usc import ShaderCore
 from .cdm import run_cdm
 
@@ -56,10 +56,8 @@ class GuardedCore(ShaderCore):
     def run(self, program_va: int, ctx):
         try:
             return super().run(program_va, ctx)
-        except (GPUFault, JobTimeout):
+        except (GPUFault, JobTimeout):      # incl. the texture unit's InvalidDescriptor faults
             raise
-        except InvalidDescriptor as error:     # a texture/sampler descriptor the program used
-            raise malformed("TEX", program_va, error) from None
         except Exception as error:  # noqa: BLE001
             raise malformed("USC", program_va, error) from None
 

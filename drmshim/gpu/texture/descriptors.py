@@ -18,6 +18,8 @@ import numpy as np
 import layout
 from uapi import packets as P
 
+from ...memory import GPUFault, malformed
+
 __all__ = ["TextureView", "SamplerState", "InvalidDescriptor", "read_texture", "read_sampler",
            "texture_view", "sampler_state", "format_id", "format_by_id", "FORMAT_NAMES", "UNIT"]
 
@@ -36,8 +38,14 @@ _SPATIAL_DIMS = {T.TEXTURE_1D: 1, T.TEXTURE_1D_ARRAY: 1, T.TEXTURE_2D: 2, T.TEXT
 _ARRAYS = {T.TEXTURE_1D_ARRAY, T.TEXTURE_2D_ARRAY, T.TEXTURE_CUBE_ARRAY, T.TEXTURE_2D_MS_ARRAY}
 
 
-class InvalidDescriptor(ValueError):
-    """A descriptor that describes no possible image (the texture unit refuses it)."""
+class InvalidDescriptor(GPUFault):
+    """A descriptor that describes no possible image: the texture unit refuses it
+    with a fault of its own at the descriptor's address (0 until the reader that
+    knows the address attaches it)."""
+
+    def __init__(self, why: str, address: int = 0):
+        super().__init__(malformed(UNIT, address, why).info)
+        self.why = why
 
 
 def format_by_id(fid: int) -> layout.Format:
@@ -206,11 +214,17 @@ def sampler_state(raw: bytes) -> SamplerState:
 
 def read_texture(mem, va: int) -> TextureView:
     raw = bytes(np.asarray(mem.read(int(va), P.TEXTURE_DESC_B, UNIT), dtype=np.uint8))
-    return texture_view(raw)
+    try:
+        return texture_view(raw)
+    except InvalidDescriptor as error:
+        raise InvalidDescriptor(error.why, int(va)) from None
 
 
 def read_sampler(mem, va: int) -> SamplerState:
     raw = bytes(np.asarray(mem.read(int(va), P.SAMPLER_DESC_B, UNIT), dtype=np.uint8))
     if P.SAMPLER.unpack(raw).border_colour == P.BorderColour.CUSTOM:
         raw += bytes(np.asarray(mem.read(int(va) + P.SAMPLER_DESC_B, P.SAMPLER_BORDER.size_B, UNIT), np.uint8))
-    return sampler_state(raw)
+    try:
+        return sampler_state(raw)
+    except InvalidDescriptor as error:
+        raise InvalidDescriptor(error.why, int(va)) from None

@@ -136,8 +136,11 @@ def test_faults_name_the_texture_unit():
 def test_invalid_descriptor_is_refused():
     mem = new_memory()
     mem.write(DESC_VA, P.pack(P.TEXTURE, format_id=1000), "TEST")
-    with pytest.raises(tex.InvalidDescriptor):
+    with pytest.raises(tex.InvalidDescriptor) as info:
         tex.load(mem, DESC_VA, np.zeros((1, 2), np.int64), 0)
+    # the texture unit's fault at the descriptor, as the firmware reports it
+    assert isinstance(info.value, GPUFault)
+    assert (info.value.info.unit, info.value.info.address) == ("TEX", DESC_VA) and info.value.info.reason
 
 
 def test_multisampled_load_picks_the_sample():
