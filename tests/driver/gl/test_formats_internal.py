@@ -433,9 +433,10 @@ def test_bgra8888_in_gles_only(api):
         expect(ctx, E.GL_INVALID_VALUE)
 
 
-def test_generic_compressed_formats_report_what_they_are_stored_as():
+def test_generic_compressed_formats_report_their_base_format():
     """GL 4.6 section 8.7: a generic compressed format the GL stores uncompressed reads back
-    as a specific format (TEXTURE_INTERNAL_FORMAT), and TEXTURE_COMPRESSED is false."""
+    as its base format (TEXTURE_INTERNAL_FORMAT: GL_RGBA for GL_COMPRESSED_RGBA, as Mesa and
+    piglit's internal-format-query expect), stored like it, and TEXTURE_COMPRESSED is false."""
     from driver.gl.formats import GENERIC_STORED_AS, lookup
     with driver.Context(api="compat", width=4, height=4) as ctx:
         _texture(ctx)
