@@ -55,7 +55,7 @@ _RESERVED.update({"lowp": (120, 0), "mediump": (120, 0), "highp": (120, 0), "pre
                   "coherent": (130, 300), "restrict": (130, 300), "readonly": (130, 300),
                   "writeonly": (130, 300), "layout": (130, 300), "patch": (130, 300),
                   "sample": (130, 300), "subroutine": (130, 300), "shared": (130, 300),
-                  "buffer": (130, 300), "precise": (130, 300), "attribute": (0, 300),
+                  "buffer": (130, 0), "precise": (130, 300), "attribute": (0, 300),
                   "varying": (0, 300)})
 # GLSL 1.30 section 3.6: the image types (type names from 4.20 or with image load/store,
 # which tokenize checks first) and samplerBuffer (a type from 1.40) are reserved.
@@ -75,10 +75,14 @@ _EXTENSION_KEYWORDS = {
                "GL_ARB_shading_language_420pack", "GL_ARB_compute_shader",
                "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_image_load_store",
                "GL_ARB_shader_atomic_counters", "GL_ARB_fragment_coord_conventions"),
-    "coherent": ("GL_ARB_shader_image_load_store",), "volatile": ("GL_ARB_shader_image_load_store",),
-    "restrict": ("GL_ARB_shader_image_load_store",), "readonly": ("GL_ARB_shader_image_load_store",),
-    "writeonly": ("GL_ARB_shader_image_load_store",),
+    # memory qualifiers: images and storage blocks both bring them
+    **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")
+       for w in ("coherent", "volatile", "restrict", "readonly", "writeonly")},
 }
+
+# Reserved words that become identifiers (layout qualifier names) from a version or
+# with an extension: (desktop version, ES version, extensions).
+_RESERVED_UNTIL = {"packed": (140, 300, ("GL_ARB_uniform_buffer_object",))}
 
 _PUNCT = sorted("""<<= >>= ++ -- << >> <= >= == != && || ^^ += -= *= /= %= &= |= ^=
     ( ) [ ] { } . , ; : ? + - * / % < > = ! ~ & | ^""".split(), key=len, reverse=True)
@@ -116,7 +120,7 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             if kind == "ws":
                 continue
             if kind == "word":
-                toks.append(_word(s, loc, version, type_names, log, ext_keywords))
+                toks.append(_word(s, loc, version, type_names, log, ext_keywords, extensions))
             elif kind == "int":
                 toks.append(_integer(s, loc, version, log))
             elif kind == "float":
@@ -134,7 +138,7 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
 
 
 def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog,
-          ext_keywords=frozenset()) -> Token:
+          ext_keywords=frozenset(), extensions=()) -> Token:
     if s in ("true", "false"):
         return Token("bool", s, loc, s == "true")
     kw = _KEYWORDS.get(s)
@@ -144,6 +148,9 @@ def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog
     if s in type_names:
         return Token("type", s, loc)
     res = _RESERVED.get(s)
+    until = _RESERVED_UNTIL.get(s)
+    if until and (version.at_least(until[0], until[1]) or any(e in extensions for e in until[2])):
+        res = None
     if res and version.at_least(*res) or s in _RESERVED_130_ONLY and not version.es and version.number == 130:
         log.error(loc, f"illegal use of reserved word `{s}'")
         return Token("ident", s, loc)

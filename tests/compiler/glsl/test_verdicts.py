@@ -87,6 +87,16 @@ CASES = [
      "layout(location = 0) in vec4 a;\nvoid main() { gl_FragColor = a; }", None),
     ("110", "fragment", "in vec4 a;\nvoid main() { gl_FragColor = a; }",
      "`in' qualifier in declaration of `a' only valid for function parameters in GLSL 1.10"),
+    # words: memory qualifiers come with storage blocks too; `packed' is a layout name
+    # from 1.40 / ES 3.00 (or with ARB_uniform_buffer_object), reserved before; `buffer'
+    # is an identifier in ES 3.00, a keyword from ES 3.10
+    ("330", "vertex", "#extension GL_ARB_shader_storage_buffer_object : require\n"
+     "coherent restrict volatile buffer Buffer { vec4 foo; } buf;\nvoid main() { gl_Position = buf.foo; }",
+     None),
+    ("150", "vertex", "layout(packed) uniform B { vec4 a; } b;\nvoid main() { gl_Position = b.a; }", None),
+    ("130", "vertex", "vec2 packed;\nvoid main() { gl_Position = vec4(packed, 0.0, 1.0); }",
+     "illegal use of reserved word `packed'"),
+    ("300 es", "vertex", "in vec4 buffer;\nvoid main() { gl_Position = buffer; }", None),
     # a storage block's last member keeps its run-time length
     ("430", "vertex", "layout(std430) buffer B { float x[]; }; uniform int i;\n"
      "void main() { gl_Position = vec4(x[i], float(x.length()), 0.0, 1.0); }", None),
