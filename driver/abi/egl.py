@@ -1095,7 +1095,10 @@ def eglClientWaitSync(dpy, sync, flags, timeout):
     s = _sync(sync)
     if flags & EGL_SYNC_FLUSH_COMMANDS_BIT and isinstance(runtime.current.owner, Context):
         runtime.current.owner.gl.glFlush()
-    timeout_ns = min(int(timeout), 2**63 - 1)
+    # EGL_FOREVER (2^64-1), and anything beyond a century, waits without a
+    # deadline (a deadline of now + 2^63 ns would not fit the kernel's s64)
+    from driver.gallium.defines import PIPE_TIMEOUT_INFINITE
+    timeout_ns = PIPE_TIMEOUT_INFINITE if int(timeout) >= 1 << 62 else int(timeout)
     return EGL_CONDITION_SATISFIED if s.wait(timeout_ns) else EGL_TIMEOUT_EXPIRED
 
 
