@@ -175,7 +175,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         fields: list[T.StructField] = []
         names: set[str] = set()
         for m in s.members:
-            if m.type_spec.struct is not None and self.version.es:
+            if m.type_spec.struct is not None:
                 self.error(m.loc, "embedded structure declarations are not allowed")
             if not m.qualifier.empty and set(m.qualifier.order) != {"precision"}:
                 self.error(m.loc, "only precision qualifiers may be applied to structure members")
@@ -575,7 +575,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
                 storage = "in"
             read_only = storage in ("const", "const in")
             direction = "in" if storage in ("const", "const in", "in") else storage
-            if t.is_opaque and direction != "in":
+            if t.contains_opaque and direction != "in":
                 self.error(prm.loc, f"opaque parameters cannot be `{direction}'")
             self.check_qualifier_order(q)
             if q.interpolation or q.layout or q.invariant or q.centroid or q.sample or q.patch:

@@ -97,6 +97,14 @@ CASES = [
     ("130", "vertex", "vec2 packed;\nvoid main() { gl_Position = vec4(packed, 0.0, 1.0); }",
      "illegal use of reserved word `packed'"),
     ("300 es", "vertex", "in vec4 buffer;\nvoid main() { gl_Position = buffer; }", None),
+    # a parameter whose type contains an opaque type is an input only
+    ("110", "fragment", "struct S { float x; sampler2D t; };\nvoid f(inout S p) {}\n"
+     "void main() { gl_FragColor = vec4(1.0); }", "opaque parameters cannot be `inout'"),
+    ("110", "fragment", "struct S { float x; sampler2D t; };\nvoid f(out S p) {}\n"
+     "void main() { gl_FragColor = vec4(1.0); }", "opaque parameters cannot be `out'"),
+    # embedded structure definitions are not supported (desktop too, GLSL 1.20 section 4.1.8)
+    ("120", "vertex", "struct T { struct { float f; } s; };\nvoid main() { gl_Position = vec4(1.0); }",
+     "embedded structure declarations are not allowed"),
     # a storage block's last member keeps its run-time length
     ("430", "vertex", "layout(std430) buffer B { float x[]; }; uniform int i;\n"
      "void main() { gl_Position = vec4(x[i], float(x.length()), 0.0, 1.0); }", None),
