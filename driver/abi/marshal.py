@@ -305,7 +305,29 @@ def glGetBufferPointerv(ctx, target, pname, params):
 
 
 def glDebugMessageCallback(ctx, callback, userParam):
-    ctx.glDebugMessageCallback(None if callback == NULL else callback, handle(userParam))
+    """The front end calls a Python callable with the message as str; the C
+    function gets it as a char * with its length and the C user pointer.
+    `c_function`/`c_user` are what glGetPointerv hands back to C."""
+    if callback == NULL:
+        ctx.glDebugMessageCallback(None, None)
+        return
+
+    def deliver(source, type_, id_, severity, _length, message, _user):
+        raw = message.encode() if isinstance(message, str) else bytes(message)
+        callback(source, type_, id_, severity, len(raw), raw, userParam)
+    deliver.c_function, deliver.c_user = callback, userParam
+    ctx.glDebugMessageCallback(deliver, handle(userParam))
+
+
+def glGetDebugMessageLog(ctx, count, bufSize, sources, types, ids, severities, lengths, messageLog):
+    """The message text goes to messageLog only when it is given; then bufSize bounds it."""
+    r = ctx.glGetDebugMessageLog(count, bufSize if messageLog != NULL else None)
+    if r is None:
+        return 0
+    for ptr, c_type, column in zip((sources, types, ids, severities, lengths, messageLog),
+                                   ("GLenum", "GLenum", "GLuint", "GLenum", "GLsizei", "GLchar"), r):
+        put(ptr, c_type, column)
+    return r.count
 
 
 def glGetUniformIndices(ctx, program, count, names, indices):
@@ -337,6 +359,7 @@ OVERRIDES = {
     "glGetVertexAttribPointerv": glGetVertexAttribPointerv,
     "glGetBufferPointerv": glGetBufferPointerv,
     "glDebugMessageCallback": glDebugMessageCallback,
+    "glGetDebugMessageLog": glGetDebugMessageLog,
     "glGetUniformIndices": glGetUniformIndices,
     "glMultiDrawArrays": glMultiDrawArrays,
     "glGetSynciv": glGetSynciv,

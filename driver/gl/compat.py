@@ -275,7 +275,10 @@ class CompatMixin:
         if pname in (E.GL_DEBUG_CALLBACK_FUNCTION, E.GL_DEBUG_CALLBACK_USER_PARAM) and \
                 (self.api.gl(4, 3) or self.api.es_(3, 2)):
             d = self._debug_state()
-            return d["callback"] if pname == E.GL_DEBUG_CALLBACK_FUNCTION else d["user"]
+            cb = d["callback"]          # the C ABI wraps a C callback and keeps it as c_function
+            if pname == E.GL_DEBUG_CALLBACK_FUNCTION:
+                return getattr(cb, "c_function", cb)
+            return getattr(cb, "c_user", d["user"])
         check(self.api.compat and pname in arrays, E.GL_INVALID_ENUM, "bad pname")
         entry = self.vao.legacy.get(self._legacy_key(arrays[pname]))
         return entry[0].pointer if entry else 0

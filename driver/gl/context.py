@@ -68,6 +68,8 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
         # driver.gl.errors): "Kind: message", the newest 1000
         self.internal_errors: list[str] = []
         self.state = FixedState()
+        if self.api.flags & E.GL_CONTEXT_FLAG_DEBUG_BIT:     # debug contexts start with debug output on
+            self.state.enabled.add(E.GL_DEBUG_OUTPUT)
         self.state.viewport = self.state.scissor = (0, 0, width, height)
         # name spaces
         self.buffers = Namespace(Buffer)
@@ -106,6 +108,11 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
         self.error_log.append(f"{err.code:#06x} {err.message}")
         if self._error == E.GL_NO_ERROR:
             self._error = err.code
+        # GL 4.6 section 20.2: every GL error is also a debug message of the API
+        send = getattr(self, "_debug_message", None)
+        if send is not None and E.GL_DEBUG_OUTPUT in self.state.enabled:
+            send(E.GL_DEBUG_SOURCE_API, E.GL_DEBUG_TYPE_ERROR, err.code, E.GL_DEBUG_SEVERITY_HIGH,
+                 f"GL error {err.code:#06x}: {err.message or 'no details'}")
 
     def glGetError(self) -> int:
         err, self._error = self._error, E.GL_NO_ERROR

@@ -213,7 +213,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     _x("GL_ARB_vertex_attrib_binding", (4, 3), (4, 3), _N, _N, DONE),
     _x("GL_ARB_viewport_array", _ANY, _GL32, _N, _N, CORE),
-    _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, CORE),
+    _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, DONE),
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, DONE),

@@ -221,6 +221,8 @@ class GetMixin:
                     lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY),
                 E.GL_DEBUG_GROUP_STACK_DEPTH: lambda c: len(c._debug_state()["groups"]),
                 E.GL_DEBUG_LOGGED_MESSAGES: lambda c: len(c._debug_state()["log"]),
+                E.GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH: lambda c: (
+                    len(c._debug_state()["log"][0][4].encode()) + 1 if c._debug_state()["log"] else 0),
                 E.GL_MIN_SAMPLE_SHADING_VALUE: lambda c: s.min_sample_shading,
             })
         t.update(self._legacy_get_entries())

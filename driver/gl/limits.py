@@ -161,9 +161,12 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
                                                  2.0 * caps.max_viewport_size_px - 1),
                     "GL_LAYER_PROVOKING_VERTEX": E.GL_LAST_VERTEX_CONVENTION,
                     "GL_VIEWPORT_INDEX_PROVOKING_VERTEX": E.GL_LAST_VERTEX_CONVENTION})
-    if api.gl(4, 3):
-        lim.update({"GL_MAX_DEBUG_MESSAGE_LENGTH": 4096, "GL_MAX_DEBUG_LOGGED_MESSAGES": 64,
-                    "GL_MAX_DEBUG_GROUP_STACK_DEPTH": 64, "GL_MAX_LABEL_LENGTH": 256})
+    if api.gl(4, 3) or api.has_extension("GL_KHR_debug"):
+        from driver.gl.features import debug_output as D
+        lim.update({"GL_MAX_DEBUG_MESSAGE_LENGTH": D.MAX_MESSAGE_LENGTH,
+                    "GL_MAX_DEBUG_LOGGED_MESSAGES": D.MAX_LOGGED_MESSAGES,
+                    "GL_MAX_DEBUG_GROUP_STACK_DEPTH": D.MAX_GROUP_DEPTH,
+                    "GL_MAX_LABEL_LENGTH": D.MAX_LABEL_LENGTH})
     if api.compat:
         lim.update({"GL_MAX_CLIP_PLANES": caps.max_clip_planes,
                     "GL_MAX_TEXTURE_COORDS": 8, "GL_MAX_TEXTURE_UNITS": 8,

@@ -149,7 +149,7 @@ class StateMixin:
         caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
         if api.gl(4, 0):
             caps.add(E.GL_SAMPLE_SHADING)
-        if api.gl(4, 3):
+        if api.gl(4, 3) or api.has_extension("GL_KHR_debug"):
             caps |= {E.GL_DEBUG_OUTPUT, E.GL_DEBUG_OUTPUT_SYNCHRONOUS}
         if api.compat:
             caps |= {E.GL_ALPHA_TEST, E.GL_NORMALIZE, E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE,

@@ -24,13 +24,14 @@ import importlib
 import inspect
 from collections.abc import Callable
 
-__all__ = ["FEATURE_MODULES", "call", "entry_point", "install"]
+__all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "install"]
 
 # The feature modules, imported when the Context class is built.
 FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer",
-                   "ext_framebuffer_object", "ext_transform_feedback")
+                   "ext_framebuffer_object", "ext_transform_feedback", "debug_output")
 
 _ENTRY_POINTS: dict[str, Callable] = {}
+_METHODS: dict[str, Callable] = {}
 
 
 def entry_point(fn: Callable) -> Callable:
@@ -41,12 +42,21 @@ def entry_point(fn: Callable) -> Callable:
     return fn
 
 
+def context_method(fn: Callable) -> Callable:
+    """Register a helper other parts of the front end call as a context
+    method (e.g. ``ctx._debug_message``); not an entry point, not wrapped."""
+    assert not fn.__name__.startswith("gl"), fn.__name__
+    assert fn.__name__ not in _METHODS, f"{fn.__name__} is defined twice"
+    _METHODS[fn.__name__] = fn
+    return fn
+
+
 def install(cls):
     """Class decorator: add every feature entry point to `cls` (an entry point
     the class already has is an error: one implementation per entry point)."""
     for mod in FEATURE_MODULES:
         importlib.import_module(f"{__name__}.{mod}")
-    for name, fn in _ENTRY_POINTS.items():
+    for name, fn in {**_METHODS, **_ENTRY_POINTS}.items():
         assert not hasattr(cls, name), f"{name} is implemented twice (class and feature module)"
         setattr(cls, name, fn)
     from driver.gl.features.aliases import install_aliases

@@ -139,3 +139,13 @@ def test_array_entry_points_from_c(build_host, abi_dir):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "0 failures" in res.stdout
     assert "internal error" not in res.stderr
+
+
+def test_debug_output_from_c(build_host, abi_dir):
+    """KHR_debug through the ABI: a debug context's GL errors and inserted
+    messages reach a C callback with its user pointer; the log fills C arrays;
+    labels round-trip."""
+    exe = build_host("gl_debug", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout

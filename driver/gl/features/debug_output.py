@@ -1,0 +1,248 @@
+"""KHR_debug / GL 4.3 debug output (GL 4.6 chapter 20): messages from the GL
+(its errors, the shader compiler, the driver) and the application, filtered
+by message control, delivered to a callback or kept in a bounded log; debug
+groups scope the control; object labels.
+
+State lives in ``ctx._debug`` (``DebugState``). ``ctx._debug_message(...)``
+is how any part of the front end sends a message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from driver.gl import enums as E
+from driver.gl.errors import GLError, check
+from driver.gl.features import context_method, entry_point
+
+__all__ = ["DebugState", "MAX_LOGGED_MESSAGES", "MAX_MESSAGE_LENGTH", "MAX_GROUP_DEPTH"]
+
+MAX_LOGGED_MESSAGES = 64        # GL_MAX_DEBUG_LOGGED_MESSAGES
+MAX_MESSAGE_LENGTH = 4096       # GL_MAX_DEBUG_MESSAGE_LENGTH
+MAX_GROUP_DEPTH = 64            # GL_MAX_DEBUG_GROUP_STACK_DEPTH
+MAX_LABEL_LENGTH = 256          # GL_MAX_LABEL_LENGTH
+
+SOURCES = (E.GL_DEBUG_SOURCE_API, E.GL_DEBUG_SOURCE_WINDOW_SYSTEM, E.GL_DEBUG_SOURCE_SHADER_COMPILER,
+           E.GL_DEBUG_SOURCE_THIRD_PARTY, E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_SOURCE_OTHER)
+TYPES = (E.GL_DEBUG_TYPE_ERROR, E.GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR, E.GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR,
+         E.GL_DEBUG_TYPE_PORTABILITY, E.GL_DEBUG_TYPE_PERFORMANCE, E.GL_DEBUG_TYPE_OTHER,
+         E.GL_DEBUG_TYPE_MARKER, E.GL_DEBUG_TYPE_PUSH_GROUP, E.GL_DEBUG_TYPE_POP_GROUP)
+SEVERITIES = (E.GL_DEBUG_SEVERITY_HIGH, E.GL_DEBUG_SEVERITY_MEDIUM, E.GL_DEBUG_SEVERITY_LOW,
+              E.GL_DEBUG_SEVERITY_NOTIFICATION)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """One glDebugMessageControl call: None matches anything."""
+    source: int | None
+    type: int | None
+    severity: int | None
+    ids: frozenset[int] | None
+    enabled: bool
+
+    def matches(self, source, type, id, severity) -> bool:
+        return ((self.source is None or self.source == source) and (self.type is None or self.type == type)
+                and (self.severity is None or self.severity == severity)
+                and (self.ids is None or id in self.ids))
+
+
+@dataclass
+class _Group:
+    source: int
+    id: int
+    message: str
+    rules: list = field(default_factory=list)
+
+
+@dataclass
+class DebugState:
+    callback: object = None
+    user: object = None
+    log: list = field(default_factory=list)       # (source, type, id, severity, message)
+    groups: list = field(default_factory=lambda: [_Group(0, 0, "")])
+    labels: dict = field(default_factory=dict)
+
+    # the keys earlier code reads with ``d["..."]``
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+    def enabled(self, source, type, id, severity) -> bool:
+        """GL 4.6 section 20.4: all messages but LOW severity ones are enabled
+        at first; the control rules of the current group apply in order."""
+        on = severity != E.GL_DEBUG_SEVERITY_LOW
+        for rule in self.groups[-1].rules:
+            if rule.matches(source, type, id, severity):
+                on = rule.enabled
+        return on
+
+
+def _has_debug(ctx) -> None:
+    check(ctx.api.has_extension("GL_KHR_debug") or ctx.api.gl(4, 3), E.GL_INVALID_OPERATION,
+          "debug output needs GL 4.3, GLES 3.2 or KHR_debug")
+
+
+@context_method
+def _debug_state(ctx) -> DebugState:
+    if getattr(ctx, "_debug", None) is None:
+        ctx._debug = DebugState()
+    return ctx._debug
+
+
+@context_method
+def _debug_message(ctx, source, kind, id, severity, msg) -> None:
+    """Send one message (GL 4.6 section 20.1): dropped when debug output is
+    disabled or message control disables it; else to the callback, or to the
+    log while it has room (a full log drops new messages)."""
+    if E.GL_DEBUG_OUTPUT not in ctx.state.enabled:
+        return
+    d = _debug_state(ctx)
+    if not d.enabled(source, kind, id, severity):
+        return
+    msg = str(msg)[:MAX_MESSAGE_LENGTH - 1]
+    cb = d.callback
+    if cb is None:
+        if len(d.log) < MAX_LOGGED_MESSAGES:
+            d.log.append((source, kind, id, severity, msg))
+        return
+    cb(source, kind, id, severity, len(msg), msg, d.user)
+
+
+def _text(buf, length) -> str:
+    text = buf.decode() if isinstance(buf, (bytes, bytearray)) else str(buf)
+    return text if length is None or length < 0 else text[:length]
+
+
+@entry_point
+def glDebugMessageCallback(ctx, callback, userParam):
+    _has_debug(ctx)
+    d = _debug_state(ctx)
+    d.callback, d.user = callback, userParam
+
+
+@entry_point
+def glDebugMessageControl(ctx, source, type, severity, count, ids, enabled):
+    _has_debug(ctx)
+    check(source in SOURCES or source == E.GL_DONT_CARE, E.GL_INVALID_ENUM, f"bad source {source:#x}")
+    check(type in TYPES or type == E.GL_DONT_CARE, E.GL_INVALID_ENUM, f"bad type {type:#x}")
+    check(severity in SEVERITIES or severity == E.GL_DONT_CARE, E.GL_INVALID_ENUM, f"bad severity {severity:#x}")
+    check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+    if count > 0:
+        check(source != E.GL_DONT_CARE and type != E.GL_DONT_CARE and severity == E.GL_DONT_CARE,
+              E.GL_INVALID_OPERATION, "ids need a source and a type, and any severity")
+    id_set = frozenset(int(i) for i in list(ids)[:count]) if count > 0 else None
+    dc = lambda v: None if v == E.GL_DONT_CARE else int(v)      # noqa: E731
+    _debug_state(ctx).groups[-1].rules.append(_Rule(dc(source), dc(type), dc(severity), id_set, bool(enabled)))
+
+
+@entry_point
+def glDebugMessageInsert(ctx, source, type, id, severity, length, buf):
+    _has_debug(ctx)
+    check(source in (E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_SOURCE_THIRD_PARTY), E.GL_INVALID_ENUM,
+          "only APPLICATION or THIRD_PARTY messages may be inserted")
+    check(type in TYPES, E.GL_INVALID_ENUM, f"bad type {type:#x}")
+    check(severity in SEVERITIES, E.GL_INVALID_ENUM, f"bad severity {severity:#x}")
+    msg = _text(buf, length)
+    check(len(msg) < MAX_MESSAGE_LENGTH, E.GL_INVALID_VALUE, "message longer than MAX_DEBUG_MESSAGE_LENGTH")
+    _debug_message(ctx, source, type, id, severity, msg)
+
+
+class DebugMessages(tuple):
+    """What glGetDebugMessageLog returns: the columns (sources, types, ids,
+    severities, lengths incl. the NUL, the messages NUL-separated) of the
+    messages taken from the log; ``count`` is their number."""
+
+    count: int = 0
+
+
+@entry_point
+def glGetDebugMessageLog(ctx, count, bufSize=None):
+    """Take up to `count` messages from the front of the log; with `bufSize`
+    (the C messageLog size) only those whose text fits (GL 4.6 section 20.7)."""
+    _has_debug(ctx)
+    check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+    check(bufSize is None or bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+    log = _debug_state(ctx).log
+    taken, used = [], 0
+    for entry in log[:count]:
+        need = len(entry[4].encode()) + 1
+        if bufSize is not None and used + need > bufSize:
+            break
+        taken.append(entry)
+        used += need
+    del log[:len(taken)]
+    out = DebugMessages(([e[0] for e in taken], [e[1] for e in taken], [e[2] for e in taken],
+                         [e[3] for e in taken], [len(e[4].encode()) + 1 for e in taken],
+                         b"".join(e[4].encode() + b"\0" for e in taken)))
+    out.count = len(taken)
+    return out
+
+
+@entry_point
+def glPushDebugGroup(ctx, source, id, length, message):
+    _has_debug(ctx)
+    check(source in (E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_SOURCE_THIRD_PARTY), E.GL_INVALID_ENUM,
+          "bad source")
+    d = _debug_state(ctx)
+    check(len(d.groups) < MAX_GROUP_DEPTH, E.GL_STACK_OVERFLOW, "debug group stack full")
+    msg = _text(message, length)
+    check(len(msg) < MAX_MESSAGE_LENGTH, E.GL_INVALID_VALUE, "message too long")
+    # the new group starts with a copy of the current control state
+    d.groups.append(_Group(int(source), int(id), msg, list(d.groups[-1].rules)))
+    _debug_message(ctx, source, E.GL_DEBUG_TYPE_PUSH_GROUP, id, E.GL_DEBUG_SEVERITY_NOTIFICATION, msg)
+
+
+@entry_point
+def glPopDebugGroup(ctx):
+    _has_debug(ctx)
+    d = _debug_state(ctx)
+    check(len(d.groups) > 1, E.GL_STACK_UNDERFLOW, "no debug group to pop")
+    group = d.groups.pop()
+    _debug_message(ctx, group.source, E.GL_DEBUG_TYPE_POP_GROUP, group.id,
+                   E.GL_DEBUG_SEVERITY_NOTIFICATION, group.message)
+
+
+def _label_space(ctx, identifier):
+    spaces = {E.GL_BUFFER: ctx.buffers, E.GL_TEXTURE: ctx.textures,
+              E.GL_VERTEX_ARRAY: ctx.vertex_arrays, E.GL_FRAMEBUFFER: ctx.framebuffers,
+              E.GL_RENDERBUFFER: ctx.renderbuffers, E.GL_SAMPLER: ctx.samplers,
+              E.GL_QUERY: ctx.queries, E.GL_TRANSFORM_FEEDBACK: ctx.transform_feedbacks,
+              E.GL_SHADER: ctx.shader_objects, E.GL_PROGRAM: ctx.shader_objects}
+    if hasattr(ctx, "pipelines"):
+        spaces[E.GL_PROGRAM_PIPELINE] = ctx.pipelines
+    if identifier not in spaces:
+        raise GLError(E.GL_INVALID_ENUM, f"bad identifier {identifier:#x}")
+    return spaces[identifier]
+
+
+@entry_point
+def glObjectLabel(ctx, identifier, name, length, label):
+    _has_debug(ctx)
+    check(_label_space(ctx, identifier).get(name) is not None, E.GL_INVALID_VALUE, "no such object")
+    text = None if label is None else _text(label, length)
+    check(text is None or len(text) < MAX_LABEL_LENGTH, E.GL_INVALID_VALUE, "label too long")
+    _debug_state(ctx).labels[(identifier, name)] = text
+
+
+@entry_point
+def glGetObjectLabel(ctx, identifier, name, bufSize):
+    _has_debug(ctx)
+    check(_label_space(ctx, identifier).get(name) is not None, E.GL_INVALID_VALUE, "no such object")
+    check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+    return (_debug_state(ctx).labels.get((identifier, name)) or "")[:max(0, bufSize - 1)]
+
+
+@entry_point
+def glObjectPtrLabel(ctx, ptr, length, label):
+    _has_debug(ctx)
+    check(ptr in ctx.syncs, E.GL_INVALID_VALUE, "not a sync object")
+    text = None if label is None else _text(label, length)
+    check(text is None or len(text) < MAX_LABEL_LENGTH, E.GL_INVALID_VALUE, "label too long")
+    _debug_state(ctx).labels[("sync", ptr)] = text
+
+
+@entry_point
+def glGetObjectPtrLabel(ctx, ptr, bufSize):
+    _has_debug(ctx)
+    check(ptr in ctx.syncs, E.GL_INVALID_VALUE, "not a sync object")
+    check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+    return (_debug_state(ctx).labels.get(("sync", ptr)) or "")[:max(0, bufSize - 1)]
