@@ -1,9 +1,14 @@
-"""pyrender, unchanged, from its own virtual environment (pip install pyrender):
-its EGL path (device enumeration, platform_device) renders a lit box, compared
-with Mesa's llvmpipe running the same script. Slow: pip installs pyrender."""
+"""pyrender, unchanged, from its own virtual environment: its EGL path (device
+enumeration, platform_device) and its OSMesa path render a lit box with
+directional-light shadows, compared with Mesa (llvmpipe through Mesa's EGL
+vendor; Mesa's libOSMesa) running the same script. Slow: pip installs
+pyrender, with numpy<2 (pyrender's shadow code uses np.infty) and PyOpenGL
+3.1.7 (pyrender pins 3.1.0, whose osmesa module lacks
+OSMesaCreateContextAttribs)."""
 
 from __future__ import annotations
 
+import ctypes.util
 import subprocess
 import sys
 from pathlib import Path
@@ -20,25 +25,44 @@ def pyrender_python(tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("pyrender") / "venv"
     base = Path(getattr(sys, "_base_executable", sys.executable))
     subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
-    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "pyrender"],
-                         capture_output=True, text=True, timeout=1500)
-    if res.returncode != 0:
-        pytest.skip(f"pip install pyrender failed (offline?): {res.stderr.strip()[-300:]}")
+    pip = str(venv / "bin" / "pip")
+    for args in (["pyrender", "numpy<2"], ["PyOpenGL==3.1.7"]):
+        res = subprocess.run([pip, "install", "-q", *args], capture_output=True, text=True,
+                             timeout=1500)
+        if res.returncode != 0:
+            pytest.skip(f"pip install {args} failed (offline?): {res.stderr.strip()[-300:]}")
     return venv / "bin" / "python"
+
+
+def _render(python, env, out):
+    res = run([python, PY_DIR / "pyrender_offscreen.py", out, "shadows"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "shimgl:" not in res.stderr
+    return np.load(out)
+
+
+def _same(a, b):
+    assert (a["depth"] > 0).sum() > 1000                 # the box covers the middle
+    assert np.abs(a["color"].astype(int) - b["color"].astype(int)).max() <= 2
+    assert np.abs(a["depth"] - b["depth"]).max() < 1e-3
 
 
 @pytest.mark.slow
 def test_pyrender_egl_matches_llvmpipe(pyrender_python, shimgl_env, tmp_path):
     if not MESA_VENDOR.exists():
         pytest.skip("needs Mesa's EGL vendor (libegl-mesa0) for the reference image")
-    ours, ref = tmp_path / "shimgl.npz", tmp_path / "llvmpipe.npz"
-    res = run([pyrender_python, PY_DIR / "pyrender_offscreen.py", ours],
-              dict(shimgl_env, PYOPENGL_PLATFORM="egl"))
-    assert res.returncode == 0, res.stdout + res.stderr
-    res = run([pyrender_python, PY_DIR / "pyrender_offscreen.py", ref],
-              clean_env(PYOPENGL_PLATFORM="egl", __EGL_VENDOR_LIBRARY_FILENAMES=str(MESA_VENDOR)))
-    assert res.returncode == 0, res.stdout + res.stderr
-    a, b = np.load(ours), np.load(ref)
-    assert (a["depth"] > 0).sum() > 1000                 # the box covers the middle
-    assert np.abs(a["color"].astype(int) - b["color"].astype(int)).max() <= 2
-    assert np.abs(a["depth"] - b["depth"]).max() < 1e-3
+    ours = _render(pyrender_python, dict(shimgl_env, PYOPENGL_PLATFORM="egl"), tmp_path / "a.npz")
+    ref = _render(pyrender_python, clean_env(PYOPENGL_PLATFORM="egl",
+                                             __EGL_VENDOR_LIBRARY_FILENAMES=str(MESA_VENDOR)),
+                  tmp_path / "b.npz")
+    _same(ours, ref)
+
+
+@pytest.mark.slow
+def test_pyrender_osmesa_matches_mesa(pyrender_python, shimgl_env, tmp_path):
+    if ctypes.util.find_library("OSMesa") is None:
+        pytest.skip("needs Mesa's libOSMesa (libosmesa6) for the reference image")
+    ours = _render(pyrender_python, dict(shimgl_env, PYOPENGL_PLATFORM="osmesa"),
+                   tmp_path / "a.npz")
+    ref = _render(pyrender_python, clean_env(PYOPENGL_PLATFORM="osmesa"), tmp_path / "b.npz")
+    _same(ours, ref)
