@@ -82,9 +82,18 @@ def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
     return [(lo, min(n, lo + step)) for lo in range(0, n, step)]
 
 
+_summary_registered = False
+
+
 def _say(msg: str) -> None:
+    """Print a decision with SHIMGL_DEBUG=native (and the counters once at exit)."""
+    global _summary_registered
     if debug_enabled("native"):
         print(f"shimgl native: {msg}", file=sys.stderr)
+        if not _summary_registered:
+            import atexit
+            atexit.register(lambda: print(f"shimgl native: programs {dict(STATS)}", file=sys.stderr))
+            _summary_registered = True
 
 
 class NativeProgram:
