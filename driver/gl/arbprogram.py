@@ -115,7 +115,14 @@ class ARBProgramMixin:
         return _TARGETS[target]
 
     def _arb_limits(self, target: int) -> Limits:
-        return ARB_LIMITS[_TARGETS[target]]
+        """ARB_LIMITS with the context's texture units, coordinate sets and
+        vertex attributes (the GL limits the rest of the context reports)."""
+        import dataclasses
+        lim = self.limits
+        return dataclasses.replace(ARB_LIMITS[_TARGETS[target]],
+                                   texture_image_units=lim["GL_MAX_TEXTURE_IMAGE_UNITS"],
+                                   texture_coords=lim["GL_MAX_TEXTURE_COORDS"],
+                                   attribs=lim["GL_MAX_VERTEX_ATTRIBS"])
 
     def _enable_caps(self) -> set[int]:
         caps = super()._enable_caps()
