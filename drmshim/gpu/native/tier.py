@@ -6,7 +6,7 @@ native code at once when the disk cache has it, and otherwise compiles it once t
 program has run over ``HOT_LANES`` lanes in this process (small test programs stay
 on the interpreter and cost no compile). A program whose code cannot be generated
 or compiled runs on the interpreter, and the reason is counted (``STATS``;
-``SHIMGL_DEBUG=native`` prints each decision).
+``SHIMGL_DEBUG=native`` prints each decision, and the counters at exit).
 
 Threads: a lane loop whose work (lanes x instructions) is at least
 ``PARALLEL_MIN_WORK`` is split into ``SHIMGL_THREADS`` (default: the CPUs this
