@@ -4,7 +4,7 @@ Displays: the surfaceless platform (EGL_MESA_platform_surfaceless; what
 eglGetDisplay(EGL_DEFAULT_DISPLAY) returns unless EGL_PLATFORM names another),
 the device platform (EGL_EXT_platform_device, one software device) and, when
 libX11 can be loaded, X11 (EGL_KHR_platform_x11: window and pixmap surfaces
-presented with XPutImage, driver/abi/x11.py). Each display has a few RGBA8
+presented with MIT-SHM or XPutImage, driver/abi/x11.py). Each display has a few RGBA8
 configs (depth 0/24, stencil 0/8) with pbuffer surfaces (and window and
 pixmap surfaces on X11),
 contexts for OpenGL (compatibility, core) and OpenGL ES (the newest

@@ -4,7 +4,7 @@ glvnd's libGLX calls (build.GLX_COMMANDS).
 
 Rendering is direct and in this process, as Mesa's software GLX (xlib) does:
 a window's back buffer is ours, and glXSwapBuffers puts it into the window with
-XPutImage (driver/abi/x11.py; the same presenter as EGL's X11 windows). The
+MIT-SHM or XPutImage (driver/abi/x11.py; the same presenter as EGL's X11 windows). The
 X server only needs to be an X server: its own GLX extension answers
 glXQueryVersion/glXQueryExtension (libGLX asks it) but renders nothing.
 
@@ -704,7 +704,7 @@ def glXWaitGL():
 
 @command(fail=None)
 def glXWaitX():
-    return None                            # XPutImage requests are in order with the program's
+    return None                            # each present is flushed to the server (synced for MIT-SHM)
 
 
 _warned_font = []

@@ -1,7 +1,9 @@
 """X11 for shimgl's window-system bindings (EGL's X11 platform, GLX): libX11
 through cffi's ABI mode (dlopen, no headers), the few calls a software
 presenter needs, as Mesa's software winsys (xlib) does: find a window's size
-and depth, and put the back buffer into it with XPutImage.
+and depth, and put the back buffer into it through MIT-SHM (libXext: a shared
+segment per window size) or, when the server cannot attach one (a remote
+display, no libXext), with XPutImage.
 
 The declarations below are the parts of Xlib's public structures we read
 (Visual, XVisualInfo, XErrorEvent), in Xlib's order. A window id that is not a
@@ -75,6 +77,18 @@ Window XRootWindow(Display *dpy, int screen);
 Pixmap XCreatePixmap(Display *dpy, Drawable d, unsigned int width, unsigned int height,
                      unsigned int depth);
 int XFreePixmap(Display *dpy, Pixmap pixmap);
+typedef struct { unsigned long shmseg; int shmid; char *shmaddr; int readOnly; } XShmSegmentInfo;
+int XShmQueryExtension(Display *dpy);
+XImage *XShmCreateImage(Display *dpy, Visual *visual, unsigned int depth, int format, char *data,
+                        XShmSegmentInfo *shminfo, unsigned int width, unsigned int height);
+int XShmAttach(Display *dpy, XShmSegmentInfo *shminfo);
+int XShmDetach(Display *dpy, XShmSegmentInfo *shminfo);
+int XShmPutImage(Display *dpy, Drawable d, GC gc, XImage *image, int src_x, int src_y,
+                 int dst_x, int dst_y, unsigned int width, unsigned int height, int send_event);
+int shmget(int key, size_t size, int shmflg);
+void *shmat(int shmid, const void *shmaddr, int shmflg);
+int shmdt(const void *shmaddr);
+int shmctl(int shmid, int cmd, void *buf);
 """
 
 ZPIXMAP = 2
@@ -99,6 +113,10 @@ def _load():
                 lib = None
             _state["ffi"], _state["lib"] = ffi, lib
             _state["libc"] = ffi.dlopen(None)
+            try:
+                _state["xext"] = ffi.dlopen("libXext.so.6") if lib is not None else None
+            except OSError:
+                _state["xext"] = None
         return _state["ffi"], _state["lib"]
 
 
@@ -296,6 +314,9 @@ class Window:
     def __init__(self, conn: Connection, xid: int, depth: int, visual, masks):
         self.conn, self.xid, self.depth, self.visual = conn, xid, depth, visual
         self.gc = conn.lib.XCreateGC(conn.dpy, xid, 0, conn.ffi.NULL)
+        self.shm = None                 # _Shm while MIT-SHM is in use
+        self.use_shm = _state.get("xext") is not None and \
+            bool(_state["xext"].XShmQueryExtension(conn.dpy))
         # byte of each of R, G, B in a pixel as the server stores it
         self.byte_of = [self._byte(m) for m in masks]
         self.alpha_byte = ({0, 1, 2, 3} - set(self.byte_of)).pop()
@@ -320,6 +341,8 @@ class Window:
         for channel, byte in enumerate(self.byte_of):
             pixels[:, :, byte] = src[:, :, channel]
         pixels[:, :, self.alpha_byte] = src[:, :, 3] if self.depth == 32 else 255
+        if self.use_shm and self._put_shm(pixels, width, height):
+            return
         data = ffi.from_buffer("char[]", pixels)
         image = lib.XCreateImage(self.conn.dpy, self.visual, self.depth, ZPIXMAP, 0, data,
                                  width, height, 32, width * 4)
@@ -331,8 +354,76 @@ class Window:
         finally:
             lib.XFree(image)          # the structure only: `data` is numpy's
 
+    def _put_shm(self, pixels: np.ndarray, width: int, height: int) -> bool:
+        """MIT-SHM, as Mesa's software winsys prefers: the pixels go through a
+        shared memory segment (one per size) instead of the X connection.
+        False (and XPutImage from then on) when the server cannot attach it
+        (a remote display)."""
+        if self.shm is None or (self.shm.width, self.shm.height) != (width, height):
+            self._drop_shm()
+            self.shm = _Shm.create(self.conn, self.visual, self.depth, width, height)
+            if self.shm is None:
+                self.use_shm = False
+                return False
+        ffi, lib = self.conn.ffi, self.conn.lib
+        np.frombuffer(ffi.buffer(self.shm.addr, width * height * 4), np.uint8)[:] = \
+            pixels.reshape(-1)
+        _state["xext"].XShmPutImage(self.conn.dpy, self.xid, self.gc, self.shm.image, 0, 0, 0, 0,
+                                    width, height, 0)
+        lib.XSync(self.conn.dpy, 0)     # the server has read the segment before it is reused
+        return True
+
+    def _drop_shm(self):
+        if self.shm is not None:
+            self.shm.destroy()
+            self.shm = None
+
     def close(self):
         if not self.closed:
             self.closed = True
             if self.conn.ok:
+                self._drop_shm()
                 self.conn.lib.XFreeGC(self.conn.dpy, self.gc)
+
+
+class _Shm:
+    """One MIT-SHM segment attached to the server, with its XImage."""
+    IPC_PRIVATE, IPC_CREAT, IPC_RMID = 0, 0o1000, 0
+
+    def __init__(self, conn, info, addr, image, width, height):
+        self.conn, self.info, self.addr, self.image = conn, info, addr, image
+        self.width, self.height = width, height
+
+    @classmethod
+    def create(cls, conn, visual, depth, width, height) -> "_Shm | None":
+        ffi, libc, xext = conn.ffi, _state["libc"], _state["xext"]
+        size = width * height * 4
+        shmid = libc.shmget(cls.IPC_PRIVATE, size, cls.IPC_CREAT | 0o600)
+        if shmid < 0:
+            return None
+        addr = libc.shmat(shmid, ffi.NULL, 0)
+        if int(ffi.cast("intptr_t", addr)) == -1:
+            libc.shmctl(shmid, cls.IPC_RMID, ffi.NULL)
+            return None
+        info = ffi.new("XShmSegmentInfo *")
+        info.shmid, info.shmaddr, info.readOnly = shmid, ffi.cast("char *", addr), 0
+        with _Trap(conn) as trap:
+            attached = xext.XShmAttach(conn.dpy, info)
+        libc.shmctl(shmid, cls.IPC_RMID, ffi.NULL)      # freed once both sides detach
+        image = ffi.NULL
+        if attached and not trap.errors:
+            image = xext.XShmCreateImage(conn.dpy, visual, depth, ZPIXMAP, info.shmaddr, info,
+                                         width, height)
+        if image == ffi.NULL:
+            if attached and not trap.errors:
+                xext.XShmDetach(conn.dpy, info)
+            libc.shmdt(addr)
+            return None
+        return cls(conn, info, addr, image, width, height)
+
+    def destroy(self):
+        xext, libc = _state["xext"], _state["libc"]
+        xext.XShmDetach(self.conn.dpy, self.info)
+        self.conn.lib.XSync(self.conn.dpy, 0)
+        self.conn.lib.XFree(self.image)      # the structure only: the data is the segment
+        libc.shmdt(self.addr)

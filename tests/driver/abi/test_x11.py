@@ -162,3 +162,11 @@ def test_pyglet_window(x_env, tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "renderer shimgl" in res.stdout
     assert "pixel(6,6) [0, 255, 0, 255] pixel(40,30) [255, 128, 64, 255]" in res.stdout
+
+
+def test_presenter_shm_and_put_image(x_env):
+    """The presenter through MIT-SHM and through XPutImage: the same pixels
+    at the X server, rows flipped to X's top-down order."""
+    res = run([sys.executable, PY_DIR / "x11_present.py"], x_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "shm True" in res.stdout and res.stdout.rstrip().endswith("OK")
