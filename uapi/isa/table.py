@@ -155,9 +155,9 @@ for _name, _opc, _fn in (("floor", 0x06, S.floor), ("ceil", 0x07, S.ceil), ("tru
     # them in the last bit, so native code calls the numpy step for these
     _op(_name, _opc, _falu(1), "falu", impl=_fn, types=("f", "f"),
         native=None if _name in ("log2", "exp2", "sin", "cos") else _name, **_ALU)
-_op("dfdx", 0x12, _falu(1), "quad", impl=S.quad_dfdx, types=("f", "f"), schedule_class="alu",
+_op("dfdx", 0x12, _falu(1), "quad", impl=S.quad_dfdx, types=("f", "f"), schedule_class="alu", native="dfdx",
     doc="fine x derivative in the 2x2 quad (0 outside fragment shaders)")
-_op("dfdy", 0x13, _falu(1), "quad", impl=S.quad_dfdy, types=("f", "f"), schedule_class="alu",
+_op("dfdy", 0x13, _falu(1), "quad", impl=S.quad_dfdy, types=("f", "f"), schedule_class="alu", native="dfdy",
     doc="fine y derivative in the 2x2 quad (0 outside fragment shaders)")
 
 # ---------------------------------------------------------------------------
@@ -212,7 +212,7 @@ _op("iter", 0x41, (Field("interp", 36, Enum(1, ("persp", "linear")), "suffix"),
                    Field("dst", 8, Vec()), Field("cf", 20, Cf()),
                    Field("cf_w", 28, Cf(), when=_has("interp", "persp")),
                    Field("where", 40, Src(), when=_has("loc", "at_sample", "at_offset"))), "iter",
-    schedule_class="varying",
+    schedule_class="varying", native="iter",
     doc="dst[i] = plane(cf+i) at the lane's position (divided by plane(cf_w) when persp): the pixel centre, "
         "the centroid, the lane's sample; at_sample: sample `where` of the pixel (interpolateAtSample); "
         "at_offset: centre + `where`'s two binary16 (x low, y high) pixel offsets (interpolateAtOffset)")
@@ -283,9 +283,10 @@ _op("stack_store", 0x67, (Field("data", 8, Vec()), Field("offset", 20, Src()), F
 # Fragment output
 
 _op("ld_tile", 0x70, (Field("fmt", 28, FMT, "suffix"), Field("dst", 8, Vec()), Field("offset", 20, UInt(8))),
-    "ld_tile", schedule_class="coverage", can_reorder=False, doc="offset: bytes into the lane's tile record")
+    "ld_tile", schedule_class="coverage", can_reorder=False, native="ld_tile",
+    doc="offset: bytes into the lane's tile record")
 _op("st_tile", 0x71, (Field("fmt", 28, FMT, "suffix"), Field("data", 8, Vec()), Field("offset", 20, UInt(8)),
-                      Field("mask", 32, UInt(4))), "st_tile", schedule_class="coverage", **_SIDE,
+                      Field("mask", 32, UInt(4))), "st_tile", schedule_class="coverage", native="st_tile", **_SIDE,
     doc="mask: components written")
 _op("zs_emit", 0x72, (Field("mode", 34, Enum(2, ("z", "s", "zs")), "suffix"),
                       Field("z", 8, Src(float_imm=True), when=_has("mode", "z", "zs")),
