@@ -33,14 +33,15 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, TYPE_BITS, minifloat_decode
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 10
+GENERATOR_VERSION = 11
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
 #: Native units that touch memory shared between lanes: one lane loop of their own.
 SHARED_UNITS = ("ld_tile", "st_tile")
-#: Native units that read per-lane pipeline arrays (their own loop; lane-parallel).
-CONTEXT_UNITS = ("iter",)
+#: Native units that read per-lane pipeline arrays or their quad's lanes (their own
+#: loop; whole quads in parallel).
+CONTEXT_UNITS = ("iter", "quad")
 
 ARGS_CDEF = """
 typedef struct {
@@ -493,7 +494,40 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     return text, ("tile",)
 
 
-_OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function}
+def _quad_function(name: str, ins: Instruction) -> tuple[str, tuple]:
+    """dfdx/dfdy over whole 2x2 quads (lanes 4q + 2*row + col, as
+    ``semantics.quad_dfdx``/``quad_dfdy``): the four sources are read before any
+    result is written, so a destination may be the source. Only in fragment
+    contexts (``quads``); elsewhere the numpy step writes its zeros."""
+    dst, src = ins["dst"], ins["a"]
+    regs = _Regs()
+    a = _float(src, ins["a_abs"], ins["a_neg"], regs)     # the source of one lane, from locals rN
+    rows = sorted(regs.read)
+    pairs = ((1, 0), (1, 0), (3, 2), (3, 2)) if ins.op.name == "dfdx" else ((2, 0), (3, 1), (2, 0), (3, 1))
+    body = []
+    for k in range(4):
+        body.append("{ " + " ".join(f"uint32_t r{j} = R[{j} * S + q + {k}];" for j in rows) + f" v[{k}] = {a}; }}")
+    out_regs = _Regs()
+    writes = []
+    for k, (x, y) in enumerate(pairs):
+        stmts = _write_float(dst, f"nan2(v[{x}] - v[{y}], v[{x}], v[{y}])", ins["sat"], out_regs)
+        wrows = sorted(out_regs.read | out_regs.written)
+        load = " ".join(f"uint32_t r{j} = R[{j} * S + q + {k}];" for j in wrows)
+        store = " ".join(f"R[{j} * S + q + {k}] = r{j};" for j in sorted(out_regs.written))
+        writes.append(f"if (!EX || EX[q + {k}]) {{ {load} {' '.join(stmts)} {store} }}")
+    text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
+                      "    uint32_t *restrict R = A->r; const long S = A->S;",
+                      "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
+                      "    for (long q = lo; q < hi; q += 4) {",
+                      "        float v[4];",
+                      *["        " + b for b in body],
+                      *["        " + w for w in writes],
+                      "    }", "}"])
+    return text, ("quads",)
+
+
+_OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function,
+             "quad": _quad_function}
 
 
 # ---------------------------------------------------------------------------
@@ -536,7 +570,7 @@ def generate(prog) -> Plan:
                     run.append(j)
                     continue
                 flush()
-                if ins.op.unit in _OWN_LOOP:
+                if ins.op.unit in _OWN_LOOP and ins.op.native is not None:
                     name = f"seg{len(plan.functions)}"
                     try:
                         text, needs = _OWN_LOOP[ins.op.unit](name, ins)

@@ -262,6 +262,8 @@ class _BatchArgs:
             a.pos = _ptr(ffi, "float *", view)
             a.pos_c, a.pos_lane = (s // 4 for s in view.strides)
             return True
+        if need == "quads":   # lanes come in whole 2x2 quads (else the numpy step writes zeros)
+            return bool(ctx.quads) and b.n % 4 == 0
         if need == "tile":
             tile, index = ctx.tile_buffer, ctx.tile_index
             if tile is None or index is None or tile.dtype != np.uint8 or tile.ndim != 2 \

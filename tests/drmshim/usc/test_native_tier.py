@@ -155,7 +155,8 @@ NATIVE_ALU = [op for op in OPS if op.native is not None and op.unit in codegen.L
 
 def test_the_table_names_existing_c_functions():
     """Every table entry's C form is a function of uapi.isa.native or a form the generator writes."""
-    forms = c_functions() | {"select", "convert", "mov", "mov_imm"}
+    forms = c_functions() | {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx",
+                             "dfdy"}
     for op in OPS:
         assert op.native is None or op.native in forms, op.name
     assert {op.name for op in NATIVE_ALU} >= {"fadd", "fmul", "fma", "fmin", "fmax", "iadd", "imad", "convert"}
@@ -527,3 +528,17 @@ def test_a_generator_error_leaves_the_program_on_the_interpreter(monkeypatch):
     ShaderCore(mem, debug=False, tier="native").run(mem.base, ctx)
     assert np.all(ctx.registers[2].view(np.float32) == 1.0)
     assert native.STATS["interpreted: generator error"] == 1
+
+
+@pytest.mark.parametrize("quads", [True, False])
+def test_quad_derivatives_are_native_and_exact(quads):
+    """dfdx/dfdy over 2x2 quads (modifiers, saturate, binary16 results, destination =
+    source, masked lanes, NaNs); outside fragment contexts both tiers write zeros."""
+    rng = np.random.default_rng(31)
+    lanes = 4096
+    asm = ("dfdx r20, r2\ndfdy r21, r3.neg\ndfdx.sat r22, r4.abs\ndfdy r23l, r5\ndfdx r6, r6\n"
+           f"if_icmp.ult r{MASK_ROW}, 5, 1\ndfdy r24, r7\ndfdx r25h, r8l\npop_exec 1")
+    a, b = run_both(asm, lanes, rng, ctx_kw={"quads": quads})
+    assert_same(a, b, asm)
+    if not quads:
+        assert not a[0].registers[20].any()
