@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler.glsl import parse, recursion_headroom
+from compiler.glsl import GLSLCompileError, parse, recursion_headroom
+from compiler.glsl.errors import internal_error_text
 from compiler.ir import Shader
 from compiler.ir.passes import preprocess
-from compiler.lower import glsl_to_ir
+from compiler.lower import LoweringError, glsl_to_ir
 from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
 
 __all__ = ["ShaderInfo", "front_half", "shader_info"]
@@ -109,7 +110,12 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
     ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
     lowering does not support."""
     with recursion_headroom():
-        return _front_half(source, stage, key)
+        try:
+            return _front_half(source, stage, key)
+        except (GLSLCompileError, LoweringError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
+            raise LoweringError(internal_error_text(e)) from e
 
 
 def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
+from compiler.glsl.errors import internal_error_text
 from compiler.glsl.limits import recursion_headroom
 from compiler.ir.core import Intrinsic, Shader, clone_shader, walk_instrs
 
@@ -95,7 +96,12 @@ def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | 
     ``pressure_schedule``: blocks that would spill are scheduled for register
     pressure (``schedule.py``). The input shader is not modified."""
     with recursion_headroom():
-        return _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole)
+        try:
+            return _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole)
+        except BackendError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
+            raise BackendError(internal_error_text(e)) from e
 
 
 def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole) -> CompiledShader:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from . import ast
 from .ast import NodeVisitor, TranslationUnit, walk
-from .errors import FatalError, GLSLCompileError, InfoLog, Message, SourceLoc
+from .errors import FatalError, GLSLCompileError, InfoLog, Message, SourceLoc, internal_error_log
 from .lexer import tokenize
 from .limits import MAX_NESTING_DEPTH, recursion_headroom
 from .parser import parse_tokens
@@ -43,7 +43,10 @@ def preprocess(source: str) -> Preprocessed:
     """
     log = InfoLog()
     with recursion_headroom():
-        r = preprocess_full(source, log)
+        try:
+            r = preprocess_full(source, log)
+        except Exception as e:  # noqa: BLE001 - a compiler bug still ends in an info log
+            raise GLSLCompileError(internal_error_log(e)) from e
     log.raise_if_errors()
     return Preprocessed(r.text, r.version.number, r.profile, r.extensions)
 
@@ -60,15 +63,22 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
     `extensions`: the GL context's extensions with a shading-language part
     (only these may be named by `#extension`; None: every one the compiler
     implements). Returns the typed AST (see
-    `compiler.glsl.ast`); its `info_log` holds the warnings. Raises
+    `compiler.glsl.ast`); its `info_log` holds the warnings. Raises nothing else than
+    ValueError (an unknown stage) and
     GLSLCompileError, whose `info_log` holds every message in Mesa's format
-    (`0:LINE(COL): error: ...`), when the shader has an error. A missing `main`
-    is an error only with `require_main` (GL reports it when linking).
+    (`0:LINE(COL): error: ...`), when the shader has an error (a bug of the
+    compiler itself is reported the same way, as `internal compiler error: ...`). A
+    missing `main` is an error only with `require_main` (GL reports it when linking).
     """
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
     with recursion_headroom():
-        return _parse(source, stage, compat_context, require_main, extensions)
+        try:
+            return _parse(source, stage, compat_context, require_main, extensions)
+        except GLSLCompileError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a compiler bug still ends in an info log
+            raise GLSLCompileError(internal_error_log(e)) from e
 
 
 def _parse(source: str, stage: str, compat_context: bool | None, require_main: bool,

@@ -88,3 +88,14 @@ class GLSLCompileError(Exception):
 
 class FatalError(Exception):
     """Internal: stop parsing after an unrecoverable error (already logged)."""
+
+
+def internal_error_text(e: BaseException) -> str:
+    """The message for a bug in the compiler itself (an exception that is not one of
+    the documented errors): the caller still gets an error, never a traceback."""
+    return f"internal compiler error: {type(e).__name__}: {e}"
+
+
+def internal_error_log(e: BaseException) -> str:
+    """An info log in Mesa's format for a bug in the compiler (see internal_error_text)."""
+    return f"0:0(0): error: {internal_error_text(e)}\n"

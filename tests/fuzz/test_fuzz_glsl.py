@@ -16,7 +16,9 @@ parse, check, lower, optimise, select, allocate, encode) ends every input in one
 - ``LoweringError``/``BackendError``: valid GLSL the code generator does not support (the
   driver reports these as compile failures too; counted separately),
 
-never any other Python exception. The fuzzer is seeded, so a run is reproducible: the
+never any other Python exception, and never the compiler's safety net ("internal compiler
+error", which turns a bug into an error report at the public entry points): those count
+as internal exceptions, by the exception behind them. The fuzzer is seeded, so a run is reproducible: the
 short run is part of the normal suite, the long one is marked slow. Run it by hand with
 ``python -m tests.fuzz.test_fuzz_glsl --count 10000 [--seed N]``, which prints the counts
 by outcome and each internal exception's kind with a reproducer.
@@ -221,8 +223,12 @@ def classify(text: str, stage: str, time_budget_s: float | None = None) -> tuple
         bad = [ln for ln in lines if not _LOG_LINE.fullmatch(ln)]
         if not lines or bad or "error" not in e.info_log:
             return "internal", f"malformed info log: {e.info_log[:300]!r}"
+        if "internal compiler error" in e.info_log:     # the safety net caught a bug
+            return "internal", _cause(e)
         return "compile_error", lines[0]
     except (LoweringError, BackendError) as e:
+        if "internal compiler error" in str(e):
+            return "internal", _cause(e)
         return "unsupported", f"{type(e).__name__}: {e}"
     except _Timeout:
         return "hang", f"over {time_budget_s} s"
@@ -234,6 +240,14 @@ def classify(text: str, stage: str, time_budget_s: float | None = None) -> tuple
         if time_budget_s:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
+
+
+def _cause(e: BaseException) -> str:
+    """The original exception behind the compiler's internal-error report, and where."""
+    cause = e.__cause__ or e
+    tb = traceback.extract_tb(cause.__traceback__)
+    where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else "?"
+    return f"{type(cause).__name__} at {where}: {str(cause)[:120]}"
 
 
 @dataclass

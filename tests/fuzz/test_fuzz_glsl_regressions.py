@@ -118,3 +118,36 @@ def test_a_shader_ending_in_an_endless_loop_compiles(stage, head, before, loop):
     # the register allocator asserted on the unreachable code after such a loop
     src = head + "void main() {\n    " + before + "\n    " + loop + "\n}\n"
     assert compile_glsl(src, stage).binary
+
+
+# -- the safety net: a bug still ends in the documented errors ------------------------------
+
+def test_a_front_end_bug_is_an_info_log_not_a_traceback(monkeypatch):
+    import compiler.glsl.semantic as semantic
+
+    def bug(self):
+        raise KeyError("injected")
+    monkeypatch.setattr(semantic.Analyzer, "check_whole_shader", bug)
+    with pytest.raises(GLSLCompileError) as e:
+        parse("#version 330\nvoid main() {}\n", "vertex")
+    assert e.value.info_log == "0:0(0): error: internal compiler error: KeyError: 'injected'\n"
+    assert isinstance(e.value.__cause__, KeyError)
+
+
+def test_lowering_and_backend_bugs_are_their_stage_errors(monkeypatch):
+    from compiler.backend import BackendError
+    from compiler.lower import LoweringError
+    import compiler.backend.pipeline as pipeline
+    import compiler.compile as front
+
+    src = _fs("o = vec4(u);")
+
+    def bug(*args, **kw):
+        raise IndexError("injected")
+    monkeypatch.setattr(front, "glsl_to_ir", bug)
+    with pytest.raises(LoweringError, match="internal compiler error: IndexError: injected"):
+        compile_glsl(src, "fragment")
+    monkeypatch.undo()
+    monkeypatch.setattr(pipeline, "allocate", bug)
+    with pytest.raises(BackendError, match="internal compiler error: IndexError: injected"):
+        compile_glsl(src, "fragment")
