@@ -41,6 +41,8 @@ _SPLITTABLE = {E.GL_POINTS: (1, 0), E.GL_LINES: (2, 0), E.GL_TRIANGLES: (3, 0),
                E.GL_LINE_STRIP: (1, 1),
                E.GL_TRIANGLE_STRIP: (2, 2),     # even starts keep each triangle's winding
                E.GL_QUADS: (4, 0), E.GL_QUAD_STRIP: (2, 2)}
+# at most this many pipe draws for one GL draw (2^32 vertices): beyond, GL_OUT_OF_MEMORY
+MAX_PIECE_DRAWS = 1 << 16
 # a draw of a mode that cannot be split (fans, loops, polygons, patches) is converted or
 # shaded whole: beyond this many vertices it is GL_OUT_OF_MEMORY (host memory is bounded)
 MAX_WHOLE_DRAW = 1 << 22
@@ -142,6 +144,8 @@ class DrawMixin:
             return
         # a huge draw as consecutive smaller ones, instance by instance (primitive order kept):
         # host memory follows the piece, not the request (client arrays are read per piece)
+        check(instances * len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
+              f"{count} vertices x {instances} instances: more than {MAX_PIECE_DRAWS} pieces")
         for k in range(instances):
             for start, n in pieces:
                 self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance + k,
@@ -495,6 +499,10 @@ class DrawMixin:
         base = self._image(tex, 0, tex.base_level) if tex.images else None
         if base is None or base.width == 0:
             return False
+        if tex.target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
+            # GL 4.6 section 8.8: a multisample texture has one level and takes no sampler
+            # state (its filters are never applied), so its filters cannot make it incomplete
+            return True
         info = self._format_info(base.internal_format)
         p = tex.params
         if self.api.es and self.api.version < (3, 0):

@@ -243,4 +243,8 @@ def test_a_huge_draw_that_cannot_be_split_is_out_of_memory():
     c = make_ctx("compat")
     c.glDrawArrays(E.GL_TRIANGLE_FAN, 0, 0x7FFF_FFFF)
     expect(c, E.GL_OUT_OF_MEMORY)
+    # pieces of every instance: 2^17 vertices x 2^16 instances is more than 2^16 pipe draws
+    c.glDrawArraysInstanced(E.GL_TRIANGLES, 0, 3 << 16, 1 << 16)
+    expect(c, E.GL_OUT_OF_MEMORY)
+    assert "draw_vbo" not in c.pipe.names()
     no_internal(c)
