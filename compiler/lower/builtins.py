@@ -552,6 +552,12 @@ class Builtins:
         b = self.b
         return b.fadd(b.fabs(b.fddx(x)), b.fabs(b.fddy(x)))
 
+    # ARB_derivative_control: the quad derivatives are fine (per row / column of
+    # the 2x2 quad); GLSL 4.50 section 8.13.1 lets the coarse forms equal them
+    f_dFdxFine = f_dFdxCoarse = f_dFdx
+    f_dFdyFine = f_dFdyCoarse = f_dFdy
+    f_fwidthFine = f_fwidthCoarse = f_fwidth
+
     def _interpolate_at(self, e, loc: str, where: Def):
         """interpolateAt*: a fresh ``load_interpolated_input`` of the fragment input the
         argument names (the input, an element of an input array, a swizzle of either);

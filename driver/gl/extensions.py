@@ -220,7 +220,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_cull_distance", _ANY, _GL32, _N, _N, MISSING, glsl=True),
-    _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, STAGE, glsl=True),

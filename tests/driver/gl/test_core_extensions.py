@@ -612,3 +612,30 @@ def test_arb_conditional_render_inverted_renders_when_nothing_passed():
     assert (_pixels(ctx, 4, 4) == [255, 255, 0, 255]).all()        # still the clear colour
     ctx.glBeginConditionalRender(0, E.GL_QUERY_WAIT)
     assert ctx.glGetError() == E.GL_INVALID_VALUE
+
+
+# -- GL_ARB_derivative_control ----------------------------------------------------------------------------------------------
+
+
+def test_arb_derivative_control_fine_derivatives_per_row():
+    """p = x * y over the window: dFdxFine is p(x+1) - p(x) within each quad
+    row, so it equals y of that row's pixel centre (0.5, 1.5, ...); fwidthFine
+    = |dFdx| + |dFdy| = y + x; the coarse forms are the quad derivatives too."""
+    ctx = glhelp.context(4, 4, api="gl43")
+    glhelp.program(ctx, QUAD_VS, "#version 150\n#extension GL_ARB_derivative_control : require\nout vec4 o;\n"
+                   "void main() { float p = gl_FragCoord.x * gl_FragCoord.y;\n"
+                   "  o = vec4(dFdxFine(p), dFdyFine(p), fwidthFine(p), dFdxCoarse(p) - dFdxFine(p)) / 16.0; }\n")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_FLOAT), np.float32).reshape(4, 4, 4) * 16
+    # fine: the x derivative at a pixel is its row's y, the y derivative its column's x
+    # (the window is RGBA8: values /16 are stored to 1/255, so 16/255 of tolerance)
+    tol = 16 / 255
+    xs = np.broadcast_to(np.arange(4)[None, :] + 0.5, (4, 4))
+    ys = np.broadcast_to(np.arange(4)[:, None] + 0.5, (4, 4))
+    assert np.allclose(got[..., 0], ys, atol=tol)
+    assert np.allclose(got[..., 1], xs, atol=tol)
+    assert np.allclose(got[..., 2], xs + ys, atol=tol)
+    assert np.allclose(got[..., 3], 0.0, atol=tol)
