@@ -207,9 +207,10 @@ def instance_attribs(ctx) -> tuple:
     for loc, el in enumerate(ctx.velems):
         if el is None or not el.instance_divisor or _bound_buffer(ctx, el) is None:
             continue
-        fmt = layout.get_format(layout_format(el.src_format))
+        name, scale, _snorm = vertex_source_format(el.src_format)
+        fmt = layout.get_format(name)
         kind = "float"
-        if fmt.is_integer:
+        if fmt.is_integer and scale is None:
             kind = "int" if any(c.type == "SINT" for c in fmt.channels) else "uint"
         out.append(VertexAttrib(location=loc, buffer=loc, format=kind, components=4, stride_B=16,
                                 divisor=int(el.instance_divisor)))
@@ -492,9 +493,38 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
 
 # ----------------------------------------------------------------------------- vertex attributes
 
+#: How a vertex-only pipe format (one ``layout`` does not list: GL's attribute types
+#: that are no pixel format, named ``<channels>_<KIND>``) is read: the integer kind of
+#: the layout format holding the same bits, and the factor turning those integers into
+#: the attribute's floats (GL 4.6 section 10.2.1; GLES 3.2 section 10.3.1: FIXED is
+#: 16.16 fixed point, x / 65536, exact since the factor is a power of two).
+_SCALED_KINDS = {"USCALED": ("UINT", 1.0), "SSCALED": ("SINT", 1.0), "FIXED": ("SINT", 2.0 ** -16)}
+
+
+def vertex_source_format(fmt) -> tuple[str, float | None, bool]:
+    """(layout format name, scale, snorm) of a vertex element's source format.
+    ``scale`` None: layout's own unpacking gives the attribute's values; else the
+    unpacked integers times ``scale`` are the values, clamped to -1 when ``snorm``
+    (GL 4.6 equation 2.2: the most negative code is -1 too). Covers the SCALED and
+    FIXED kinds and the 32-bit normalized ones layout has no entry for; ValueError
+    for a format nobody knows."""
+    name = fmt.value if hasattr(fmt, "value") else str(fmt)
+    if name in layout.FORMATS:
+        return name, None, False
+    stem, _, kind = name.rpartition("_")
+    if kind in _SCALED_KINDS:
+        storage, scale = _SCALED_KINDS[kind]
+        return layout_format(f"{stem}_{storage}"), scale, False
+    if kind in ("UNORM", "SNORM"):
+        storage = layout_format(f"{stem}_{'UINT' if kind == 'UNORM' else 'SINT'}")
+        bits = layout.get_format(storage).channels[0].bits
+        return storage, 1.0 / ((1 << bits) - 1 if kind == "UNORM" else (1 << (bits - 1)) - 1), kind == "SNORM"
+    return layout_format(name), None, False
+
+
 def _attribute_rows(ctx, el, vb, rows: range, comps: int, want_int: bool, batch) -> np.ndarray:
     """Rows of one attribute converted to `comps` 32-bit words (missing components 0, 0, 0, 1)."""
-    fmt = layout_format(el.src_format)
+    fmt, scale, snorm = vertex_source_format(el.src_format)
     f = layout.get_format(fmt)
     bpp = f.block_size_B
     n = len(rows)
@@ -511,6 +541,14 @@ def _attribute_rows(ctx, el, vb, rows: range, comps: int, want_int: bool, batch)
     raw = np.zeros((n, bpp), np.uint8)
     raw[valid] = src[idx[valid]]
     rgba = layout.unpack(fmt, raw)
+    if scale is not None:       # SCALED, FIXED, 32-bit normalized: the integers to floats
+        present = len(f.channels)
+        ints = rgba
+        rgba = np.zeros((n, 4), np.float32)
+        rgba[:, 3] = 1.0
+        rgba[:, :present] = ints[:, :present].astype(np.float64) * scale
+        if snorm:
+            rgba[:, :present] = np.maximum(rgba[:, :present], np.float32(-1.0))
     out = np.zeros((n, 4), np.uint32)
     if want_int:
         out[:] = rgba.astype(np.int64).astype(np.uint32) if rgba.dtype.kind in "iu" else \
@@ -546,10 +584,12 @@ def vertex_attributes(ctx, batch, vs: AgxShader, lo: int, hi: int, instances: tu
             default = np.array([0, 0, 0, 1], np.uint32 if want_int else np.float32).view(np.uint32)[:comps]
             out[loc] = (batch.pool.upload(default.tobytes(), 16), 0)
             continue
-        fmt = layout.get_format(layout_format(el.src_format))
-        direct = (not fmt.is_compressed and all(c.bits == 32 for c in fmt.channels) and
+        name, scale, _snorm = vertex_source_format(el.src_format)
+        fmt = layout.get_format(name)
+        integer = fmt.is_integer and scale is None         # SCALED/FIXED data is float data
+        direct = (scale is None and not fmt.is_compressed and all(c.bits == 32 for c in fmt.channels) and
                   len(fmt.channels) >= comps and vb.resource is not None and el.instance_divisor == 0 and
-                  (fmt.is_integer == want_int) and all(c.type in ("FLOAT", "UINT", "SINT") for c in fmt.channels))
+                  (integer == want_int) and all(c.type in ("FLOAT", "UINT", "SINT") for c in fmt.channels))
         if direct:
             out[loc] = (_buffer_address(ctx, batch, vb.resource, vb.offset_B + el.src_offset_B, False),
                         el.src_stride_B)
@@ -557,7 +597,7 @@ def vertex_attributes(ctx, batch, vs: AgxShader, lo: int, hi: int, instances: tu
         if el.instance_divisor and loc in fetched:
             first, count = instances
             rows_needed = range(first, first + (count - 1) // el.instance_divisor + 1)
-            data = _attribute_rows(ctx, el, vb, rows_needed, 4, fmt.is_integer, batch)
+            data = _attribute_rows(ctx, el, vb, rows_needed, 4, integer, batch)
             out[loc] = (batch.pool.upload(data.tobytes(), 16) - 16 * first, 16)
             continue
         if el.instance_divisor:

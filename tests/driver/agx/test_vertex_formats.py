@@ -1,0 +1,99 @@
+"""Vertex attribute types that are no pixel format (GL 4.6 section 10.2.1, table
+10.3; GLES 3.2 section 10.3.1): 16.16 FIXED, integers read as floats without
+normalisation (SCALED) and 32-bit normalized integers. The driver reads them
+from the layout format holding the same bits and converts the integers; the
+expected floats here are worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from driver.agx.encode import vertex_source_format
+from driver.gallium import PipeFormat
+from driver.gl import enums as E
+
+from .glhelp import context, program
+
+VS = """#version 330
+in vec2 pos;
+in vec4 a;
+flat out vec4 v;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); v = a; }"""
+
+FS = """#version 330
+flat in vec4 v;
+out vec4 o;
+void main() { o = v; }"""
+
+
+def test_vertex_only_formats_read_through_a_layout_format():
+    assert vertex_source_format(PipeFormat.R32G32_FIXED) == ("R32G32_SINT", 2.0 ** -16, False)
+    assert vertex_source_format(PipeFormat.R16G16B16_SSCALED) == ("R16G16B16_SINT", 1.0, False)
+    assert vertex_source_format(PipeFormat.R8_USCALED) == ("R8_UINT", 1.0, False)
+    assert vertex_source_format(PipeFormat.R32G32_SNORM) == ("R32G32_SINT", 1.0 / 0x7FFFFFFF, True)
+    assert vertex_source_format(PipeFormat.R32G32B32_UNORM) == ("R32G32B32_UINT", 1.0 / 0xFFFFFFFF, False)
+    assert vertex_source_format(PipeFormat.R8G8B8A8_UNORM) == ("R8G8B8A8_UNORM", None, False)
+    with pytest.raises(ValueError):
+        vertex_source_format("R64G64_FLOAT")         # no layout format holds doubles
+
+
+def _draw(size: int, type_: int, normalized: bool, row, divisor: int = 0) -> np.ndarray:
+    """The attribute ``a`` (``size`` components of ``type_``, the same ``row`` for
+    every vertex or instance) drawn flat into a 2x2 RGBA32F target; its pixels."""
+    ctx = context(2, 2, api="gl43")
+    prog = program(ctx, VS, FS)
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA32F, 2, 2)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    pos = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
+    attr = np.array([row] * 4, {E.GL_FIXED: np.int32, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
+                                E.GL_SHORT: np.int16}[type_])
+    bufs = ctx.glGenBuffers(2)
+    for buf, data, name, n, t, norm in ((bufs[0], pos, "pos", 2, E.GL_FLOAT, False),
+                                        (bufs[1], attr, "a", size, type_, normalized)):
+        ctx.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+        ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+        loc = ctx.glGetAttribLocation(prog, name)
+        ctx.glVertexAttribPointer(loc, n, t, norm, 0, 0)
+        ctx.glEnableVertexAttribArray(loc)
+        if name == "a" and divisor:
+            ctx.glVertexAttribDivisor(loc, divisor)
+    if divisor:
+        ctx.glDrawArraysInstanced(E.GL_TRIANGLE_STRIP, 0, 4, 2)
+    else:
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    return np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_FLOAT), np.float32).reshape(4, 4)
+
+
+@pytest.mark.parametrize("divisor", [0, 1])
+def test_fixed_attributes_are_16_16_fixed_point(divisor):
+    # 0x18000 = 1.5; -0x8000 = -0.5; 1 = 2^-16 exactly; 0x7FFFFFFF / 65536 =
+    # 32767.99998..., whose nearest float32 (spacing 2^-8 there) is 32768
+    got = _draw(4, E.GL_FIXED, False, [0x18000, -0x8000, 1, 0x7FFFFFFF], divisor)
+    assert (got == [1.5, -0.5, 2.0 ** -16, 32768.0]).all()
+
+
+def test_fixed_attribute_with_two_components_fills_zero_and_one():
+    got = _draw(2, E.GL_FIXED, False, [0x30000, -0x10000])
+    assert (got == [3.0, -1.0, 0.0, 1.0]).all()
+
+
+def test_scaled_integer_attributes_convert_without_normalising():
+    got = _draw(4, E.GL_INT, False, [-7, 100000, 16777217, 3])
+    assert (got == [-7.0, 100000.0, 16777216.0, 3.0]).all()       # 2^24 + 1 rounds to even
+    got = _draw(3, E.GL_SHORT, False, [-32768, 32767, 0])
+    assert (got == [-32768.0, 32767.0, 0.0, 1.0]).all()
+
+
+def test_normalized_32_bit_integer_attributes():
+    got = _draw(2, E.GL_INT, True, [0x7FFFFFFF, -0x80000000])
+    assert (got == [1.0, -1.0, 0.0, 1.0]).all()                     # the most negative code is -1 too
+    got = _draw(2, E.GL_UNSIGNED_INT, True, [0xFFFFFFFF, 0])
+    assert (got == [1.0, 0.0, 0.0, 1.0]).all()
