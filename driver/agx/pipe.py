@@ -1089,8 +1089,9 @@ class AgxContext(PipeContext):
         try:
             fence = self.flush()
             self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
-        except OSError:
-            pass
+        except Exception as err:        # destroy never fails: say what was lost, free the rest
+            warnings.warn(f"shimgl: context destroyed with work that could not run ({err!r})",
+                          RuntimeWarning, stacklevel=2)
         if self.occlusion_bo is not None:
             self.occlusion_bo.release()
             self.occlusion_bo = None
