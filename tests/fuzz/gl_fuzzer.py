@@ -215,9 +215,10 @@ class Fuzzer:
         if c_type in ("GLshort", "GLushort"):
             return self.rng.choice((0, 1, -1, 32767, -32768)) if c_type == "GLshort" else \
                 self.rng.choice((0, 1, 65535))
-        if c_type == "GLuint":
-            v = self.int32()
-            return v & 0xFFFF_FFFF
+        if c_type in ("GLuint", "GLenum", "GLbitfield"):
+            return self.int32() & 0xFFFF_FFFF
+        if c_type in ("GLint", "GLsizei"):
+            return (self.int32() + (1 << 31)) % (1 << 32) - (1 << 31)
         return self.int32()
 
     def string(self) -> str:

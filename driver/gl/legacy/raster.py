@@ -169,6 +169,16 @@ class RasterMixin:
         zx, zy = zoom or self.legacy.pixel_zoom
         if not zx or not zy:
             return
+        # only the part of the image that lands in the framebuffer is drawn: host memory
+        # and the texture follow the window, not the request (a 35982-row bitmap)
+        fb = self._pipe_framebuffer_state()
+        x0, y0 = r.window[0], r.window[1]
+        (c0, c1), (r0, r1) = (_visible(x0, zx, w, fb.width_px), _visible(y0, zy, h, fb.height_px))
+        if c0 >= c1 or r0 >= r1:
+            return
+        image = image[r0:r1, c0:c1]
+        h, w = image.shape[:2]
+        x0, y0 = x0 + c0 * zx, y0 + r0 * zy
         tex = Texture(0, E.GL_TEXTURE_2D)
         self._set_image(tex, 0, 0, TexImage(w, h, 1, E.GL_RGBA32F))
         self._pending_uploads(tex).append((0, 0, (0, 0, 0, w, h, 1), E.GL_RGBA, E.GL_FLOAT, PixelStore(),
@@ -177,7 +187,6 @@ class RasterMixin:
         tex.params.wrap_s = tex.params.wrap_t = E.GL_CLAMP_TO_EDGE
         vx, vy, vw, vh = self.state.viewport
         n, f = self.state.depth_range
-        x0, y0 = r.window[0], r.window[1]
         xs = np.array([x0, x0 + zx * w])
         ys = np.array([y0, y0 + zy * h])
         nx = (xs - vx) / (vw / 2) - 1
@@ -423,3 +432,13 @@ def _define_raster_variants():
 
 
 _define_raster_variants()
+
+
+def _visible(origin: float, zoom: float, n: int, size: int) -> tuple[int, int]:
+    """The [first, end) of n pixels starting at window coordinate `origin`, each
+    `zoom` wide, that can cover a fragment of [0, size) (all n for a negative zoom)."""
+    if zoom < 0:
+        return 0, n
+    first = max(0, math.floor(-origin / zoom) - 1)
+    end = min(n, math.ceil((size - origin) / zoom) + 1)
+    return first, max(first, end)

@@ -248,3 +248,18 @@ def test_a_huge_draw_that_cannot_be_split_is_out_of_memory():
     expect(c, E.GL_OUT_OF_MEMORY)
     assert "draw_vbo" not in c.pipe.names()
     no_internal(c)
+
+
+def test_a_bitmap_taller_than_any_texture_draws_its_visible_part():
+    """glBitmap/glDrawPixels draw only what lands in the framebuffer (a 35982-row
+    bitmap made a texture beyond the hardware's 14-bit size fields)."""
+    import driver
+    with driver.Context("compat", 16, 16) as ctx:
+        g = ctx.gl
+        g.glRasterPos2f(-1, -1)
+        g.glColor3f(1, 0, 0)
+        g.glBitmap(3, 35982, 0, 0, 0, 0, bytes([0xE0] * 4 * 35982))   # 3 set bits a row
+        expect(g, E.GL_NO_ERROR)
+        no_internal(g)
+        red = ctx.read_pixels()[..., 0]
+        assert (red[:, :3] == 255).all() and not red[:, 3:].any()
