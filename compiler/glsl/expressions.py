@@ -419,9 +419,10 @@ class ExpressionAnalyzer:
     def expr_Sequence(self, e: A.Sequence) -> A.Expression:
         e.expressions = [self.expr(x) for x in e.expressions]
         e.type = e.expressions[-1].type
-        if all(x.const is not None for x in e.expressions) and not self.version.at_least(0, 300):
-            # a sequence of constant expressions is one (desktop GLSL, ES 1.00); GLSL ES
-            # 3.00 section 4.3.3 excludes the sequence operator from constant expressions
+        if all(x.const is not None for x in e.expressions) and self.version.number in (100, 110):
+            # a sequence of constant expressions is one in GLSL 1.10 and ES 1.00 only; GLSL
+            # ES 3.00 section 4.3.3 excludes the sequence operator from constant
+            # expressions, and desktop 1.20+ compilers (Mesa, piglit) treat it the same
             e.const = e.expressions[-1].const
         return e
 

@@ -70,8 +70,8 @@ CASES = [
      "gl_FragCoord redeclared with different layout qualifiers"),
     ("150", "fragment", "layout(origin_upper_left) in vec4 gl_FragCoord; layout(origin_upper_left) in vec4 "
      "gl_FragCoord;\nout vec4 c; void main() { c = gl_FragCoord; }", None),
-    # a sequence of constant expressions is a constant expression in desktop GLSL and
-    # ES 1.00, not in ES 3.00 (section 4.3.3)
+    # a sequence of constant expressions is a constant expression in GLSL 1.10 and ES
+    # 1.00, not in ES 3.00 (section 4.3.3) nor desktop 1.20+
     ("100", "vertex", "const float f = 3.0 + (1.0, 2.0); uniform float uf[(1, 2)];\n"
      "void main() { gl_Position = vec4(f, uf[1], 0.0, 1.0); }", None),
     ("110", "vertex", "void main() { const vec4 v = (vec4(1.0), vec4(2.0)); gl_Position = v; }", None),
@@ -79,6 +79,8 @@ CASES = [
      "initializer of const variable `f' must be a constant expression"),
     ("330", "vertex", "uniform float u; void main() { const float f = (u, 2.0); gl_Position = vec4(f); }",
      "initializer of const variable `f' must be a constant expression"),
+    ("120", "vertex", "uniform float a[(5, 3)]; void main() { gl_Position = vec4(a[0]); }",
+     "array size must be a constant valued expression"),
     # before 1.30 global in/out come with the extensions that give them layouts
     ("110", "fragment", "#extension GL_ARB_fragment_coord_conventions : require\n"
      "layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n"
