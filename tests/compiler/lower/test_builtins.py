@@ -378,7 +378,9 @@ def test_ftransform_uses_the_mvp_uniform():
 TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolateAtOffset", "barrier",
                     "memoryBarrier", "memoryBarrierAtomicCounter", "memoryBarrierBuffer", "memoryBarrierShared",
                     "memoryBarrierImage", "groupMemoryBarrier", "atomicCounterIncrement", "atomicCounterDecrement",
-                    "atomicCounter"}
+                    "atomicCounter",
+                    # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
+                    "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse"}
 NOT_LOWERED = {"packDouble2x32", "unpackDouble2x32"}      # fp64 is not lowered yet
 
 

@@ -30,6 +30,8 @@ def shader_for(f) -> tuple[str, str]:
     a = f.availability
     if a.desktop:
         head = "#version 430 compatibility\n" if a.deprecated else "#version 430\n"
+        if a.desktop > 430 and a.extensions:    # newer than the compiler's versions: through its extension
+            head += f"#extension {a.extensions[0]} : enable\n"
     elif a.es:
         head = "#version 100\n" if a.es_until else f"#version {max(a.es, 310)} es\nprecision highp float;\n" \
             "precision highp int;\n"

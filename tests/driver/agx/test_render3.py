@@ -351,10 +351,13 @@ def test_a_failed_shader_variant_is_a_khr_debug_message(monkeypatch):
         g.glBindVertexArray(g.glGenVertexArrays(1)[0])
         g.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
         assert g.glGetError() == ctx.GL_INVALID_OPERATION
-    source, type_, _id, severity, _length, text, _user = messages[-1]
+    # the compiler's message, then the GL error itself as an API message (GL 4.6 section 20.2)
+    compiler_msgs = [m for m in messages if m[0] == ctx.GL_DEBUG_SOURCE_SHADER_COMPILER]
+    source, type_, _id, severity, _length, text, _user = compiler_msgs[-1]
     assert (source, type_, severity) == (ctx.GL_DEBUG_SOURCE_SHADER_COMPILER,
                                          ctx.GL_DEBUG_TYPE_ERROR, ctx.GL_DEBUG_SEVERITY_HIGH)
     assert "no variant" in text
+    assert messages[-1][:2] == (ctx.GL_DEBUG_SOURCE_API, ctx.GL_DEBUG_TYPE_ERROR)
 
 
 def test_etc2_compressed_texture_matches_layout_decoder():
