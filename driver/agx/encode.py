@@ -266,6 +266,35 @@ def view_descriptor(view) -> bytes:
     return desc
 
 
+def _integer_sampler_slots(sh: AgxShader) -> frozenset:
+    """Compiler texture slots of the shader's integer samplers (isampler*, usampler*)."""
+    slots = sh.info.get("integer_sampler_slots")
+    if slots is None:
+        info = sh.info.get("shader_info")
+        samplers = getattr(info, "samplers", {}) if info is not None else {}
+        slots = sh.info["integer_sampler_slots"] = frozenset(
+            o.slot + k for o in samplers.values() if o.type.startswith(("isampler", "usampler"))
+            for k in range(o.count))
+    return slots
+
+
+def _null_texture(batch, integer: bool) -> bytes:
+    """The descriptor of a texture slot without a view (an incomplete or unbound
+    texture, GL 4.6 section 11.1.3.5: sampling it returns (0, 0, 0, 1)): a 1 x 1
+    linear RGBA8 image of zeros in the batch's pool whose swizzle is the constants
+    0, 0, 0, 1 (Mesa's agx_set_null_texture), so the texture unit reads valid memory
+    and every access gives (0, 0, 0, 1); a UINT format for integer samplers, whose
+    1 is the integer 1."""
+    address = batch.usc_cache.get("null texel")       # one per batch: identical USC words stay shared
+    if address is None:
+        address = batch.usc_cache["null texel"] = batch.pool.upload(bytes(16), 64)
+    S_ = P.Swizzle
+    return P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_2D, tiling=P.Tiling.LINEAR,
+                  format_id=_fid("R8G8B8A8_UINT" if integer else "R8G8B8A8_UNORM"), swizzle_r=S_.ZERO, swizzle_g=S_.ZERO, swizzle_b=S_.ZERO,
+                  swizzle_a=S_.ONE, width_px=1, height_px=1, depth_px=1, levels=1, address=address,
+                  linear_stride_B=16)
+
+
 def _view_descriptor(view) -> bytes:
     res: AgxResource = view.resource
     if view.target == PipeTextureTarget.BUFFER or res.template.is_buffer:
@@ -415,7 +444,9 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
         view = views[slot] if slot is not None and slot < len(views) else None
         if view is not None:
             ctx.read(batch, view.resource)
-        texs.append(view_descriptor(view))
+            texs.append(view_descriptor(view))
+        else:
+            texs.append(_null_texture(batch, i in _integer_sampler_slots(sh)))
         smp = samplers[slot] if slot is not None and slot < len(samplers) else None
         d, extra = sampler_descriptor(smp)
         sampler_entries.append((d, extra))
