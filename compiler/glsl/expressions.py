@@ -339,7 +339,7 @@ class ExpressionAnalyzer:
                 var.storage == "in" and var.scope != "parameter"):
             self.error(loc, f"assignment to read-only variable '{var.name}'")
             return False
-        if var.storage == "buffer" and "readonly" in var.memory:
+        if var.storage == "buffer" and ("readonly" in var.memory or _readonly_member(x)):
             self.error(loc, f"assignment to read-only variable '{var.name}'")
             return False
         var.assigned = True
@@ -831,3 +831,15 @@ class ExpressionAnalyzer:
         if all(a.const is not None for a in node.args):
             node.const = C.construct(node.type, [(a.type, a.const) for a in node.args])
         return node
+
+
+def _readonly_member(x: A.Expression) -> bool:
+    """Whether the l-value ``x`` goes through a storage-block member declared readonly."""
+    while isinstance(x, (A.Index, A.FieldAccess, A.Swizzle)):
+        if isinstance(x, A.FieldAccess) and x.base.type is not None and x.base.type.is_block:
+            fields = [f for f in x.base.type.fields if f.name == x.field]
+            info = fields[0].qualifiers if fields else None
+            if isinstance(info, dict) and "readonly" in (info.get("memory") or ()):
+                return True
+        x = x.base
+    return False

@@ -107,6 +107,12 @@ CASES = [
     # embedded structure definitions are not supported (desktop too, GLSL 1.20 section 4.1.8)
     ("120", "vertex", "struct T { struct { float f; } s; };\nvoid main() { gl_Position = vec4(1.0); }",
      "embedded structure declarations are not allowed"),
+    # a storage-block member declared readonly is read-only through a named block too
+    ("330", "vertex", "#extension GL_ARB_shader_storage_buffer_object : require\n"
+     "buffer Buffer { readonly float foo[2]; float bar; } buf;\nvoid main() { buf.foo[1] = 1.0; }",
+     "assignment to read-only variable 'buf'"),
+    ("330", "vertex", "#extension GL_ARB_shader_storage_buffer_object : require\n"
+     "buffer Buffer { readonly float foo; float bar; } buf;\nvoid main() { buf.bar = buf.foo; }", None),
     # a storage block's last member keeps its run-time length
     ("430", "vertex", "layout(std430) buffer B { float x[]; }; uniform int i;\n"
      "void main() { gl_Position = vec4(x[i], float(x.length()), 0.0, 1.0); }", None),
