@@ -96,6 +96,11 @@ EXTENSIONS: tuple[Extension, ...] = (
     # -- GL 1.x-2.x features under their extension names (compatibility profile): the
     # extension commands are the registry's aliases of the core ones (features/aliases.py)
     _x("GL_ARB_draw_buffers", _ANY, _N, _N, _N, DONE),
+    # ARB assembly programs (compiler/arb, driver/gl/arbprogram.py; tests/compiler/arb,
+    # tests/driver/gl/test_arbprogram*.py)
+    _x("GL_ARB_fragment_program", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_fragment_program_shadow", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_vertex_program", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_multisample", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_multitexture", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_occlusion_query", _ANY, _N, _N, _N, DONE),
