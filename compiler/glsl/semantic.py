@@ -175,7 +175,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         fields: list[T.StructField] = []
         names: set[str] = set()
         for m in s.members:
-            if m.type_spec.struct is not None:
+            if m.type_spec.struct is not None and self.version.at_least(120, 100):
                 self.error(m.loc, "embedded structure declarations are not allowed")
             if not m.qualifier.empty and set(m.qualifier.order) != {"precision"}:
                 self.error(m.loc, "only precision qualifiers may be applied to structure members")

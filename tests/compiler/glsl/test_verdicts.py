@@ -104,9 +104,12 @@ CASES = [
      "void main() { gl_FragColor = vec4(1.0); }", "opaque parameters cannot be `inout'"),
     ("110", "fragment", "struct S { float x; sampler2D t; };\nvoid f(out S p) {}\n"
      "void main() { gl_FragColor = vec4(1.0); }", "opaque parameters cannot be `out'"),
-    # embedded structure definitions are not supported (desktop too, GLSL 1.20 section 4.1.8)
+    # embedded structure definitions are not supported from GLSL 1.20 (section 4.1.8) and
+    # in ES; GLSL 1.10 has them
     ("120", "vertex", "struct T { struct { float f; } s; };\nvoid main() { gl_Position = vec4(1.0); }",
      "embedded structure declarations are not allowed"),
+    ("110", "vertex", "struct T { struct U { float f; } s; };\n"
+     "void main() { T t = T(U(1.0)); gl_Position = vec4(t.s.f); }", None),
     # a storage-block member declared readonly is read-only through a named block too
     ("330", "vertex", "#extension GL_ARB_shader_storage_buffer_object : require\n"
      "buffer Buffer { readonly float foo[2]; float bar; } buf;\nvoid main() { buf.foo[1] = 1.0; }",
