@@ -151,6 +151,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         if api.gl(4, 3):
             lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = 0
             lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = 0
+    if api.gl(4, 2):       # ARB_map_buffer_alignment
+        lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1
         lim["GL_MAX_PATCH_VERTICES"] = 32        # driver.gl.later.LaterStagesMixin.MAX_PATCH_VERTICES
@@ -179,6 +181,9 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMPUTE_IMAGE_UNIFORMS": cs.max_shader_images,
             "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE": caps.max_compute_shared_memory_B,
             "GL_MAX_COMPUTE_UNIFORM_COMPONENTS": cs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS":
+                (cs.max_const_buffers - 1) * caps.max_uniform_block_size_B // 4
+                + cs.max_const_buffer0_size_B // 16 // 4,
             "GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS": cs.max_atomic_counter_buffers,
             "GL_MAX_COMPUTE_ATOMIC_COUNTERS": caps.max_compute_atomic_counters,
             "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS": caps.max_compute_threads_per_block,
@@ -198,6 +203,7 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_FRAMEBUFFER_WIDTH": tex2d,
             "GL_MAX_FRAMEBUFFER_HEIGHT": tex2d,
             "GL_MAX_FRAMEBUFFER_SAMPLES": max(caps.sample_counts),
+            "GL_MAX_FRAMEBUFFER_LAYERS": caps.max_texture_array_layers,
             "GL_MAX_VERTEX_ATTRIB_RELATIVE_OFFSET": 2047,
             "GL_MAX_VERTEX_ATTRIB_BINDINGS": caps.max_vertex_buffers,
             "GL_MAX_VERTEX_ATTRIB_STRIDE": caps.max_vertex_attrib_stride_B,

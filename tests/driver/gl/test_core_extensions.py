@@ -669,3 +669,16 @@ def test_arb_derivative_control_fine_derivatives_per_row():
     assert np.allclose(got[..., 1], xs, atol=tol)
     assert np.allclose(got[..., 2], xs + ys, atol=tol)
     assert np.allclose(got[..., 3], 0.0, atol=tol)
+
+
+def test_gl_4x_limits_programs_read_at_start_up_are_answered():
+    """Limits moderngl reads at start-up (GL 4.6 tables 23.63, 23.69, 23.72):
+    each answers, with at least the spec's minimum."""
+    ctx = make_ctx("gl43")
+    assert ctx.glGetIntegerv(E.GL_MIN_MAP_BUFFER_ALIGNMENT)[0] >= 64
+    assert ctx.glGetIntegerv(E.GL_MAX_FRAMEBUFFER_LAYERS)[0] >= 2048
+    combined = ctx.glGetIntegerv(E.GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS)[0]
+    blocks = ctx.glGetIntegerv(E.GL_MAX_COMPUTE_UNIFORM_BLOCKS)[0]
+    size = ctx.glGetIntegerv(E.GL_MAX_UNIFORM_BLOCK_SIZE)[0]
+    assert combined == blocks * size // 4 + ctx.glGetIntegerv(E.GL_MAX_COMPUTE_UNIFORM_COMPONENTS)[0]
+    expect(ctx, E.GL_NO_ERROR)
