@@ -350,7 +350,8 @@ class RasterMixin:
             return
         if self._records_instead_of_drawing():
             self._record_raster(E.GL_BITMAP_TOKEN)
-        elif width and height and bitmap is not None:
+        elif width and height and bitmap is not None and math.isfinite(r.window[0] - xorig) \
+                and math.isfinite(r.window[1] - yorig):        # (a NaN origin covers no pixel)
             st = self.state.unpack
             row_B = -(-(st.row_length or width) // 8)
             row_B = -(-row_B // st.alignment) * st.alignment

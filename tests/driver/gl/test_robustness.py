@@ -263,3 +263,12 @@ def test_a_bitmap_taller_than_any_texture_draws_its_visible_part():
         no_internal(g)
         red = ctx.read_pixels()[..., 0]
         assert (red[:, :3] == 255).all() and not red[:, 3:].any()
+
+
+def test_bitmap_with_a_nan_origin_or_an_infinite_move_draws_nothing():
+    c = make_ctx("compat")
+    c.glBitmap(2, 1, math.nan, 7.5, -0.2, 0.4, bytes(16))
+    c.glBitmap(2, 1, 0, 0, math.inf, 0.4, bytes(16))
+    c.glBitmap(2, 1, 0, 0, 0, 0, bytes(16))
+    expect(c, E.GL_NO_ERROR)
+    no_internal(c)
