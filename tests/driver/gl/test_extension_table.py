@@ -165,3 +165,26 @@ def test_every_extension_the_compiler_knows_is_a_line_of_the_table():
     from compiler.glsl.versions import EXTENSIONS as GLSL_EXTS
     for e in GLSL_EXTS:
         assert e.name in by_name() and by_name()[e.name].glsl, e.name
+
+
+def test_layout_extensions_in_glsl_110_and_120():
+    """As in Mesa, GL_ARB_explicit_attrib_location and GL_ARB_shading_language_420pack
+    may be enabled in GLSL 1.10/1.20 shaders: the location is honoured, and
+    an initializer list compiles."""
+    ctx = make_ctx("compat")
+    vs = ctx.glCreateShader(E.GL_VERTEX_SHADER)
+    ctx.glShaderSource(vs, 1, ["#version 110\n#extension GL_ARB_explicit_attrib_location : require\n"
+                               "layout(location = 3) in vec4 p;\nvoid main() { gl_Position = p; }\n"])
+    ctx.glCompileShader(vs)
+    assert ctx.glGetShaderiv(vs, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(vs)
+    fs = ctx.glCreateShader(E.GL_FRAGMENT_SHADER)
+    ctx.glShaderSource(fs, 1, ["#version 120\n#extension GL_ARB_shading_language_420pack : require\n"
+                               "void main() { vec4 c = { 1.0, 0.5, 0.25, 1.0 }; gl_FragColor = c; }\n"])
+    ctx.glCompileShader(fs)
+    assert ctx.glGetShaderiv(fs, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(fs)
+    prog = ctx.glCreateProgram()
+    ctx.glAttachShader(prog, vs)
+    ctx.glAttachShader(prog, fs)
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+    assert ctx.glGetAttribLocation(prog, "p") == 3
