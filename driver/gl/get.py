@@ -329,6 +329,21 @@ class GetMixin:
             src = (self.caps.max_compute_grid_size if target == E.GL_MAX_COMPUTE_WORK_GROUP_COUNT
                    else self.caps.max_compute_block_size)
             return src[index]
+        if self.api.gl(4, 1) and target in (E.GL_VIEWPORT, E.GL_SCISSOR_BOX, E.GL_DEPTH_RANGE,
+                                            E.GL_SCISSOR_TEST):
+            # GL 4.6 section 13.8.1 / 14.9.2: per-viewport state (this device has MAX_VIEWPORTS)
+            check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE, "viewport index")
+            s = self.state
+            return {E.GL_VIEWPORT: s.viewport, E.GL_SCISSOR_BOX: s.scissor,
+                    E.GL_DEPTH_RANGE: s.depth_range,
+                    E.GL_SCISSOR_TEST: E.GL_SCISSOR_TEST in s.enabled}[target]
+        binding_fields = {E.GL_VERTEX_BINDING_BUFFER: "buffer", E.GL_VERTEX_BINDING_OFFSET: "offset",
+                          E.GL_VERTEX_BINDING_STRIDE: "stride", E.GL_VERTEX_BINDING_DIVISOR: "divisor"}
+        if target in binding_fields and self.api.gl_or_es((4, 3), (3, 1)):
+            # GL 4.6 table 23.5: the bound vertex array's binding points
+            check(0 <= index < len(self.vao.bindings), E.GL_INVALID_VALUE, "binding index")
+            v = getattr(self.vao.bindings[index], binding_fields[target])
+            return _name(v) if target == E.GL_VERTEX_BINDING_BUFFER else v
         raise GLError(E.GL_INVALID_ENUM, f"glGet*i_v: bad target {target:#x}")
 
     def glGetIntegeri_v(self, target: int, index: int) -> list[int]:

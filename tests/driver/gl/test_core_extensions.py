@@ -682,3 +682,29 @@ def test_gl_4x_limits_programs_read_at_start_up_are_answered():
     size = ctx.glGetIntegerv(E.GL_MAX_UNIFORM_BLOCK_SIZE)[0]
     assert combined == blocks * size // 4 + ctx.glGetIntegerv(E.GL_MAX_COMPUTE_UNIFORM_COMPONENTS)[0]
     expect(ctx, E.GL_NO_ERROR)
+
+
+def test_indexed_viewport_scissor_and_vertex_binding_queries():
+    """glGet*i_v of GL 4.1 (viewport index 0 of MAX_VIEWPORTS) and GL 4.3
+    (vertex binding points of the bound VAO) answer the state set; an index
+    past the limit is INVALID_VALUE."""
+    ctx = make_ctx("gl43")
+    ctx.glViewportIndexedf(0, 1.0, 2.0, 30.0, 40.0)
+    ctx.glScissorIndexed(0, 3, 4, 5, 6)
+    ctx.glEnable(E.GL_SCISSOR_TEST)
+    assert ctx.glGetIntegeri_v(E.GL_VIEWPORT, 0) == [1, 2, 30, 40]
+    assert ctx.glGetIntegeri_v(E.GL_SCISSOR_BOX, 0) == [3, 4, 5, 6]
+    assert ctx.glGetBooleani_v(E.GL_SCISSOR_TEST, 0) == [True]
+    n = ctx.glGetIntegerv(E.GL_MAX_VIEWPORTS)[0]
+    ctx.glGetIntegeri_v(E.GL_VIEWPORT, n)
+    expect(ctx, E.GL_INVALID_VALUE)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (buf,) = ctx.glGenBuffers(1)
+    ctx.glBindVertexBuffer(2, buf, 48, 12)
+    ctx.glVertexBindingDivisor(2, 3)
+    assert ctx.glGetIntegeri_v(E.GL_VERTEX_BINDING_BUFFER, 2) == [buf]
+    assert ctx.glGetIntegeri_v(E.GL_VERTEX_BINDING_STRIDE, 2) == [12]
+    assert ctx.glGetInteger64i_v(E.GL_VERTEX_BINDING_OFFSET, 2) == [48]
+    assert ctx.glGetIntegeri_v(E.GL_VERTEX_BINDING_DIVISOR, 2) == [3]
+    expect(ctx, E.GL_NO_ERROR)
