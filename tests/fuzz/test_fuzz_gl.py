@@ -13,8 +13,7 @@ pytest.importorskip("driver.abi._commands", reason="the C ABI's generated marsha
 
 # found by the long runs in code other engineers own (extension aliases, C marshalling
 # of an array of index pointers); reported, not failing these runs until fixed there
-KNOWN_ELSEWHERE = {("glGetTransformFeedbackVaryingEXT", "TypeError"),
-                   ("glMultiDrawElementsEXT", "TypeError")}
+KNOWN_ELSEWHERE = {("glMultiDrawElementsEXT", "TypeError")}
 
 
 def _assert_clean(report):

@@ -13,6 +13,8 @@ implemented on their own.
 
 from __future__ import annotations
 
+import inspect
+
 from driver.gl import enums as E
 from driver.gl.errors import GLError
 from driver.gl.features import call
@@ -21,13 +23,16 @@ from driver.gl.registry_aliases import ALIAS_EXTENSIONS, ALIASES
 __all__ = ["install_aliases"]
 
 
-def _alias(name: str, target: str, extensions: tuple[str, ...]):
+def _alias(name: str, target: str, extensions: tuple[str, ...], signature):
     def entry(ctx, *args):
         if not any(ctx.api.has_extension(e) for e in extensions):
             raise GLError(E.GL_INVALID_OPERATION, f"{name}: none of {', '.join(extensions)} is supported")
         return call(ctx, target, *args)
     entry.__name__ = entry.__qualname__ = name
     entry.__doc__ = f"{name}: the alias of {target} ({', '.join(extensions)})."
+    # the core command's parameters, so callers that pass optional sizes (the C ABI's
+    # bufSize) by looking at the signature see the same arity as the core command's
+    entry.__signature__ = signature
     return entry
 
 
@@ -39,4 +44,5 @@ def install_aliases(cls) -> None:
     for name, target in ALIASES.items():
         exts = tuple(e for e in ALIAS_EXTENSIONS.get(name, ()) if e in known)
         if exts and hasattr(cls, target) and not hasattr(cls, name):
-            setattr(cls, name, _alias(name, target, exts))
+            signature = inspect.signature(inspect.unwrap(getattr(cls, target)))
+            setattr(cls, name, _alias(name, target, exts, signature))

@@ -111,3 +111,18 @@ def test_arb_window_pos_and_texture_compression():
     assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_COMPRESSED) == [1]
     assert ctx.glGetCompressedTexImageARB(E.GL_TEXTURE_2D, 0) == bytes(blocks)
     expect(ctx, E.GL_NO_ERROR)
+
+
+def test_alias_has_the_core_commands_signature():
+    """The C ABI passes output sizes (bufSize) only to methods that take them,
+    judged by the signature: an alias shows its core command's parameters
+    (glGetTransformFeedbackVaryingEXT got the C bufSize and failed)."""
+    import inspect
+
+    from driver.abi import marshal as M
+    core = inspect.signature(inspect.unwrap(Context.glGetTransformFeedbackVarying))
+    alias = inspect.signature(inspect.unwrap(Context.glGetTransformFeedbackVaryingEXT))
+    assert list(alias.parameters) == list(core.parameters)
+    ctx = make_ctx("compat")
+    assert M.call(ctx.glGetTransformFeedbackVaryingEXT, (12345, 0), (64,)) is None   # no TypeError
+    expect(ctx, E.GL_INVALID_VALUE)
