@@ -177,7 +177,9 @@ class CompatMixin:
         m = _identity()
         if n:
             x, y, z = x / n, y / n, z / n
-            c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            with np.errstate(invalid="ignore"):     # an infinite angle gives NaN, as GL computes
+                rad = np.radians(np.float64(angle))
+                c, s = float(np.cos(rad)), float(np.sin(rad))
             u = np.array([x, y, z])
             r = np.outer(u, u) * (1 - c) + c * np.identity(3) + s * np.array(
                 [[0, -z, y], [z, 0, -x], [-y, x, 0]])

@@ -9,6 +9,7 @@ is how any part of the front end sends a message.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from driver.gl import enums as E
@@ -61,6 +62,7 @@ class DebugState:
     log: list = field(default_factory=list)       # (source, type, id, severity, message)
     groups: list = field(default_factory=lambda: [_Group(0, 0, "")])
     labels: dict = field(default_factory=dict)
+    callback_failed: bool = False       # reported once on stderr
 
     # the keys earlier code reads with ``d["..."]``
     def __getitem__(self, key):
@@ -104,7 +106,13 @@ def _debug_message(ctx, source, kind, id, severity, msg) -> None:
         if len(d.log) < MAX_LOGGED_MESSAGES:
             d.log.append((source, kind, id, severity, msg))
         return
-    cb(source, kind, id, severity, len(msg), msg, d.user)
+    try:
+        cb(source, kind, id, severity, len(msg), msg, d.user)
+    except Exception as exc:       # the application's callback failed: the GL call goes on
+        if not d.callback_failed:
+            d.callback_failed = True
+            print(f"shimgl: the KHR_debug callback failed ({type(exc).__name__}: {exc}); "
+                  "its messages are dropped", file=sys.stderr)
 
 
 def _text(buf, length) -> str:
@@ -116,7 +124,7 @@ def _text(buf, length) -> str:
 def glDebugMessageCallback(ctx, callback, userParam):
     _has_debug(ctx)
     d = _debug_state(ctx)
-    d.callback, d.user = callback, userParam
+    d.callback, d.user, d.callback_failed = callback, userParam, False
 
 
 @entry_point

@@ -91,3 +91,13 @@ def test_labels(ctx):
     assert ctx.glGetObjectLabel(E.GL_BUFFER, b, 4) == "pos"
     ctx.glObjectLabel(E.GL_BUFFER, 999, -1, "x")
     expect(ctx, E.GL_INVALID_VALUE)
+
+
+def test_a_failing_callback_does_not_break_the_gl_call(ctx, capsys):
+    def bad(*_):
+        raise RuntimeError("application bug")
+    ctx.glDebugMessageCallback(bad, None)
+    ctx.glEnable(0x12345678)
+    ctx.glEnable(0x12345679)
+    assert ctx.glGetError() == E.GL_INVALID_ENUM          # the error is still recorded
+    assert capsys.readouterr().err.count("KHR_debug callback failed") == 1
