@@ -100,6 +100,16 @@ def _attr_bound(ctx, attr: str, value):
         setattr(ctx, attr, saved)
 
 
+def _forwarders(pairs, make, where: str) -> None:
+    """Register each (DSA name, bind-to-edit name, *options) of `pairs` as the
+    entry point ``make(bind-to-edit name, *options)``."""
+    for dsa_name, plain, *options in pairs:
+        fn = make(plain, *options)
+        fn.__name__ = fn.__qualname__ = dsa_name
+        fn.__doc__ = f"{dsa_name}: {plain} {where}."
+        entry_point(fn)
+
+
 # -- buffers (GL 4.6 section 6) ------------------------------------------------------
 
 
@@ -116,7 +126,7 @@ def _named_buffer(plain: str):
     return entry
 
 
-for _dsa_name, _plain in (
+_forwarders((
         ("glNamedBufferData", "glBufferData"),
         ("glNamedBufferSubData", "glBufferSubData"),
         ("glNamedBufferStorage", "glBufferStorage"),
@@ -129,11 +139,8 @@ for _dsa_name, _plain in (
         ("glGetNamedBufferPointerv", "glGetBufferPointerv"),
         ("glGetNamedBufferSubData", "glGetBufferSubData"),
         ("glClearNamedBufferData", "glClearBufferData"),
-        ("glClearNamedBufferSubData", "glClearBufferSubData")):
-    _fn = _named_buffer(_plain)
-    _fn.__name__ = _fn.__qualname__ = _dsa_name
-    _fn.__doc__ = f"{_dsa_name}(buffer, ...): {_plain} on the named buffer."
-    entry_point(_fn)
+        ("glClearNamedBufferSubData", "glClearBufferSubData")),
+    _named_buffer, "on the named buffer")
 
 
 @entry_point
@@ -169,7 +176,7 @@ def _named_texture(plain: str):
     return entry
 
 
-for _dsa_name, _plain in (
+_forwarders((
         ("glTextureParameterf", "glTexParameterf"),
         ("glTextureParameterfv", "glTexParameterfv"),
         ("glTextureParameteri", "glTexParameteri"),
@@ -197,11 +204,8 @@ for _dsa_name, _plain in (
         ("glCopyTextureSubImage3D", "glCopyTexSubImage3D"),
         ("glGenerateTextureMipmap", "glGenerateMipmap"),
         ("glTextureBuffer", "glTexBuffer"),
-        ("glTextureBufferRange", "glTexBufferRange")):
-    _fn = _named_texture(_plain)
-    _fn.__name__ = _fn.__qualname__ = _dsa_name
-    _fn.__doc__ = f"{_dsa_name}(texture, ...): {_plain} on the named texture's target."
-    entry_point(_fn)
+        ("glTextureBufferRange", "glTexBufferRange")),
+    _named_texture, "on the named texture's target")
 
 
 @entry_point
@@ -309,7 +313,7 @@ def _named_framebuffer(plain: str, allow_default: bool, draw: bool = True, read:
     return entry
 
 
-for _dsa_name, _plain, _default, _draw, _read, _target in (
+_forwarders((
         ("glNamedFramebufferRenderbuffer", "glFramebufferRenderbuffer", False, True, False, E.GL_DRAW_FRAMEBUFFER),
         ("glNamedFramebufferTexture", "glFramebufferTexture", False, True, False, E.GL_DRAW_FRAMEBUFFER),
         ("glNamedFramebufferTextureLayer", "glFramebufferTextureLayer", False, True, False, E.GL_DRAW_FRAMEBUFFER),
@@ -326,11 +330,8 @@ for _dsa_name, _plain, _default, _draw, _read, _target in (
         ("glClearNamedFramebufferiv", "glClearBufferiv", True, True, False, None),
         ("glClearNamedFramebufferuiv", "glClearBufferuiv", True, True, False, None),
         ("glClearNamedFramebufferfv", "glClearBufferfv", True, True, False, None),
-        ("glClearNamedFramebufferfi", "glClearBufferfi", True, True, False, None)):
-    _fn = _named_framebuffer(_plain, _default, _draw, _read, _target)
-    _fn.__name__ = _fn.__qualname__ = _dsa_name
-    _fn.__doc__ = f"{_dsa_name}(framebuffer, ...): {_plain} on the named framebuffer."
-    entry_point(_fn)
+        ("glClearNamedFramebufferfi", "glClearBufferfi", True, True, False, None)),
+    _named_framebuffer, "on the named framebuffer")
 
 
 @entry_point
@@ -377,13 +378,10 @@ def _named_renderbuffer(plain: str):
     return entry
 
 
-for _dsa_name, _plain in (("glNamedRenderbufferStorage", "glRenderbufferStorage"),
+_forwarders((("glNamedRenderbufferStorage", "glRenderbufferStorage"),
                           ("glNamedRenderbufferStorageMultisample", "glRenderbufferStorageMultisample"),
-                          ("glGetNamedRenderbufferParameteriv", "glGetRenderbufferParameteriv")):
-    _fn = _named_renderbuffer(_plain)
-    _fn.__name__ = _fn.__qualname__ = _dsa_name
-    _fn.__doc__ = f"{_dsa_name}(renderbuffer, ...): {_plain} on the named renderbuffer."
-    entry_point(_fn)
+                          ("glGetNamedRenderbufferParameteriv", "glGetRenderbufferParameteriv")),
+    _named_renderbuffer, "on the named renderbuffer")
 
 
 # -- vertex arrays (GL 4.6 section 10) --------------------------------------------------------
@@ -396,7 +394,8 @@ def _vao(ctx, name):
 @entry_point
 def glCreateVertexArrays(ctx, n):
     _dsa(ctx)
-    return _created(ctx.vertex_arrays, n, lambda name: ctx.vertex_arrays.get_or_create(name, ctx.caps.max_vertex_attribs))
+    return _created(ctx.vertex_arrays, n,
+                    lambda name: ctx.vertex_arrays.get_or_create(name, ctx.caps.max_vertex_attribs))
 
 
 def _named_vao(plain: str):
@@ -407,18 +406,15 @@ def _named_vao(plain: str):
     return entry
 
 
-for _dsa_name, _plain in (("glVertexArrayAttribFormat", "glVertexAttribFormat"),
+_forwarders((("glVertexArrayAttribFormat", "glVertexAttribFormat"),
                           ("glVertexArrayAttribIFormat", "glVertexAttribIFormat"),
                           ("glVertexArrayAttribBinding", "glVertexAttribBinding"),
                           ("glVertexArrayBindingDivisor", "glVertexBindingDivisor"),
                           ("glEnableVertexArrayAttrib", "glEnableVertexAttribArray"),
                           ("glDisableVertexArrayAttrib", "glDisableVertexAttribArray"),
                           ("glVertexArrayVertexBuffer", "glBindVertexBuffer"),
-                          ("glVertexArrayVertexBuffers", "glBindVertexBuffers")):
-    _fn = _named_vao(_plain)
-    _fn.__name__ = _fn.__qualname__ = _dsa_name
-    _fn.__doc__ = f"{_dsa_name}(vaobj, ...): {_plain} on the named vertex array."
-    entry_point(_fn)
+                          ("glVertexArrayVertexBuffers", "glBindVertexBuffers")),
+    _named_vao, "on the named vertex array")
 
 
 @entry_point
