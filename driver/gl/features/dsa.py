@@ -117,13 +117,20 @@ def _buffer(ctx, name):
     return _object(ctx.buffers, name, "buffer")
 
 
-def _named_buffer(plain: str):
-    def entry(ctx, buffer, *args):
-        _dsa(ctx)
-        buf = _buffer(ctx, buffer)
-        with _buffer_bound(ctx, buf) as target:
-            return call(ctx, plain, target, *args)
-    return entry
+def _named(lookup, bound):
+    """A factory of forwarders: the object by name (`lookup`), put at its
+    scratch binding (`bound`, yielding the target), the bind-to-edit command
+    run on that target."""
+    def make(plain: str):
+        def entry(ctx, name, *args):
+            _dsa(ctx)
+            with bound(ctx, lookup(ctx, name)) as target:
+                return call(ctx, plain, target, *args)
+        return entry
+    return make
+
+
+_named_buffer = _named(_buffer, _buffer_bound)
 
 
 _forwarders((
@@ -167,13 +174,7 @@ def _texture(ctx, name):
     return tex
 
 
-def _named_texture(plain: str):
-    def entry(ctx, texture, *args):
-        _dsa(ctx)
-        tex = _texture(ctx, texture)
-        with _texture_bound(ctx, tex) as target:
-            return call(ctx, plain, target, *args)
-    return entry
+_named_texture = _named(_texture, _texture_bound)
 
 
 _forwarders((
