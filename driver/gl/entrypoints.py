@@ -10,7 +10,7 @@ __all__ = ["entry_points", "missing_entry_points"]
 
 
 def _registry_commands(api: Api) -> set[str]:
-    family = "gles2" if api.es else "gl"
+    family = ("gles1" if api.version < (2, 0) else "gles2") if api.es else "gl"
     out: set[str] = set()
     for (fam, version), names in ADDED_IN.items():
         if fam == family and tuple(int(x) for x in version.split(".")) <= api.version:

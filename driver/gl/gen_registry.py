@@ -20,10 +20,21 @@ __all__ = ["DEFAULT_REGISTRY", "generate_aliases", "generate_enums", "generate_c
 DEFAULT_REGISTRY = Path("/usr/share/khronos-api/gl.xml")
 HERE = Path(__file__).resolve().parent
 
-# The API versions whose enums and commands we take (GL up to 4.6, GLES up to 3.2).
-FEATURE_APIS = {"gl", "gles2"}
+# The API versions whose enums and commands we take (GL up to 4.6, GLES 1.1 common
+# profile, GLES up to 3.2).
+FEATURE_APIS = {"gl", "gles1", "gles2"}
 # Extension enums used by our contexts beyond the core versions.
 EXTENSION_ENUMS = (
+    # OpenGL ES 1.1 extensions (driver/gl/features/gles1.py)
+    "GL_POINT_SIZE_ARRAY_OES",
+    "GL_POINT_SIZE_ARRAY_TYPE_OES",
+    "GL_POINT_SIZE_ARRAY_STRIDE_OES",
+    "GL_POINT_SIZE_ARRAY_POINTER_OES",
+    "GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES",
+    "GL_TEXTURE_CROP_RECT_OES",
+    "GL_MODELVIEW_MATRIX_FLOAT_AS_INT_BITS_OES",
+    "GL_PROJECTION_MATRIX_FLOAT_AS_INT_BITS_OES",
+    "GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES",
     "GL_TEXTURE_MAX_ANISOTROPY_EXT",
     "GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT",
     # ARB_texture_gather / ARB_gpu_shader5: how many components textureGather can select
@@ -140,7 +151,7 @@ def generate_commands(registry: Path = DEFAULT_REGISTRY) -> str:
         key = (feature.get("api"), feature.get("number"))
         names = []
         for req in feature.findall("require"):
-            if req.get("profile") not in (None, "core", "compatibility"):
+            if req.get("profile") not in (None, "core", "compatibility", "common"):
                 continue
             names += [c.get("name") for c in req.findall("command")]
         added[key] = sorted(set(names))
