@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430)
+DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450)
 ES_VERSIONS = (100, 300, 310)
 
 
