@@ -283,61 +283,47 @@ class _BatchArgs:
 
 
 def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
-    """The interpreter's block loop (``ShaderCore._run_blocks``) with native parts."""
-    from ..usc.core import ALWAYS, JMP_ANY, JMP_NONE, MASKED, ShaderError, WAIT
+    """One batch through the interpreter's block loop (``walk_blocks``), with native parts."""
+    from ..usc.core import walk_blocks
     args = _BatchArgs(nprog, b)
     a = args.a
     n = b.n
     parts = threads() if n >= 2 * CHUNK_ALIGN else 1
     chunks = _chunks(n, parts) if parts > 1 else [(0, n)]
     pool = _executor(len(chunks)) if len(chunks) > 1 else None
-    blocks = nprog.blocks
-    i, count = 0, 0
-    while True:
-        kind, items, target, nxt, size = blocks[i]
-        if kind == MASKED:
-            if b.any_active:
-                for item, fn in items:
-                    if isinstance(item, Step):
-                        fn(b)
-                        continue
-                    args.set_exec(b)
-                    if item.needs and not args.provide(b, item.needs):
-                        for j in range(item.first, item.first + item.count):
-                            nprog.prog.steps[j][1](b)
-                        continue
-                    if item.shared:
-                        args.bad[0] = -1
-                        fn(a, 0, n)
-                        if args.bad[0] >= 0:   # an access out of range: the numpy step (and its fault)
-                            nprog.prog.steps[item.first][1](b)
-                    elif pool is None or n * item.count < PARALLEL_MIN_WORK:
-                        fn(a, 0, n)
-                    else:
-                        list(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
-            i = nxt
-        elif kind == ALWAYS:
-            item, fn = items
-            if isinstance(item, Cf):
-                if pool is None or n < PARALLEL_MIN_WORK:
-                    active = fn(a, 0, n)
-                else:
-                    active = sum(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
-                b.all_active = active == n
-                b.any_active = active > 0
-                b.exec = b.const(np.True_) if b.all_active else args.exec_out
-                args.exec_arr = None
-            else:
+
+    def masked(items, b) -> None:
+        for item, fn in items:
+            if isinstance(item, Step):
                 fn(b)
-            i = nxt
-        elif kind == JMP_ANY:
-            i = target if b.any_active else nxt
-        elif kind == JMP_NONE:
-            i = target if not b.any_active else nxt
-        elif kind == WAIT:
-            i = nxt
-        else:  # STOP
+                continue
+            args.set_exec(b)
+            if item.needs and not args.provide(b, item.needs):
+                for j in range(item.first, item.first + item.count):
+                    nprog.prog.steps[j][1](b)
+                continue
+            if item.shared:
+                args.bad[0] = -1
+                fn(a, 0, n)
+                if args.bad[0] >= 0:   # an access out of range: the numpy step (and its fault)
+                    nprog.prog.steps[item.first][1](b)
+            elif pool is None or n * item.count < PARALLEL_MIN_WORK:
+                fn(a, 0, n)
+            else:
+                list(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
+
+    def always(payload, b) -> None:
+        item, fn = payload
+        if not isinstance(item, Cf):
+            fn(b)
             return
-        count += size
-        if count > max_steps:
-            raise ShaderError(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
+        if pool is None or n < PARALLEL_MIN_WORK:
+            active = fn(a, 0, n)
+        else:
+            active = sum(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
+        b.all_active = active == n
+        b.any_active = active > 0
+        b.exec = b.const(np.True_) if b.all_active else args.exec_out
+        args.exec_arr = None
+
+    walk_blocks(nprog.blocks, b, max_steps, nprog.prog.va, masked, always)

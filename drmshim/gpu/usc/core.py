@@ -360,29 +360,7 @@ class ShaderCore:
     def _run_blocks(self, prog: Program, b: Batch) -> None:
         """The fast loop: straight runs of masked steps execute as one block (same
         semantics as the step loop, which debug mode uses for the scoreboard)."""
-        blocks = prog.blocks
-        i, count, limit = 0, 0, self.max_steps
-        while True:
-            kind, payload, target, nxt, size = blocks[i]
-            if kind == MASKED:
-                if b.any_active:
-                    for fn in payload:
-                        fn(b)
-                i = nxt
-            elif kind == ALWAYS:
-                payload(b)
-                i = nxt
-            elif kind == JMP_ANY:
-                i = target if b.any_active else nxt
-            elif kind == JMP_NONE:
-                i = target if not b.any_active else nxt
-            elif kind == WAIT:
-                i = nxt
-            else:  # STOP
-                return
-            count += size
-            if count > limit:
-                raise ShaderError(f"program at 0x{prog.va:x} did not finish within {limit} instructions")
+        walk_blocks(prog.blocks, b, self.max_steps, prog.va, _run_masked_block, _run_always_step)
 
     def _scoreboard(self, prog: Program, pc: int, b: Batch) -> None:
         if b.pending:
@@ -397,3 +375,44 @@ class ShaderCore:
         if ins.op.is_async and "slot" in ins.values:
             for h in prog.writes[pc]:
                 b.pending[h] = ins["slot"]
+
+
+def _run_masked_block(payload, b) -> None:
+    for fn in payload:
+        fn(b)
+
+
+def _run_always_step(fn, b) -> None:
+    fn(b)
+
+
+def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always) -> None:
+    """The block loop of both execution tiers: control flow over ``Program.blocks``.
+
+    ``masked(payload, b)`` runs a straight run of masked steps (called only when a
+    lane is active), ``always(payload, b)`` a step that runs whatever the execution
+    mask (control flow: it updates ``b.any_active``/``b.all_active``). Jumps, waits,
+    the end and the step limit (``max_steps`` instructions per batch, then a
+    ``ShaderError`` naming the program's address ``va``) are the same for both tiers.
+    """
+    i, count = 0, 0
+    while True:
+        kind, payload, target, nxt, size = blocks[i]
+        if kind == MASKED:
+            if b.any_active:
+                masked(payload, b)
+            i = nxt
+        elif kind == ALWAYS:
+            always(payload, b)
+            i = nxt
+        elif kind == JMP_ANY:
+            i = target if b.any_active else nxt
+        elif kind == JMP_NONE:
+            i = target if not b.any_active else nxt
+        elif kind == WAIT:
+            i = nxt
+        else:  # STOP
+            return
+        count += size
+        if count > max_steps:
+            raise ShaderError(f"program at 0x{va:x} did not finish within {max_steps} instructions")
