@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from driver.gallium.defines import (
-    PipeBarrier, PipeClear, PipeFlush, PipeFormat, PipeMap, PipeQueryType, PipeShaderType,
+    PipeBarrier, PipeClear, PipeFlush, PipeFormat, PipeMap, PipeQueryType, PipeResetStatus,
+    PipeShaderType,
 )
 from driver.gallium.screen import PipeFence, PipeScreen
 from driver.gallium.state import (
@@ -253,6 +254,16 @@ class PipeContext(abc.ABC):
     def render_condition(self, query: PipeQuery | None, condition: bool, wait: bool) -> None:
         """Skip later draws/clears/blits when query's result == condition
         (None: render unconditionally)."""
+
+    def set_device_reset_callback(self, callback) -> None:
+        """`callback(status: PipeResetStatus)` is called once when the driver sees that a
+        GPU reset hit this context (possibly from another thread); None: no callback."""
+        self.device_reset_callback = callback
+
+    def get_device_reset_status(self) -> PipeResetStatus:
+        """Whether a GPU reset hit this context's work since it was created
+        (sticky: the same answer every time once reset). The default: none."""
+        return PipeResetStatus.NO_RESET
 
     def destroy(self) -> None:
         """Release the context; the default does nothing."""

@@ -12,7 +12,7 @@ import layout
 __all__ = [
     "PipeBarrier", "PipeBind", "PipeBlendFactor", "PipeBlendFunc", "PipeClear",
     "PipeCompareFunc", "PipeFace", "PipeFlush", "PipeFormat", "PipeLogicOp",
-    "PipeMap", "PipeMask", "PipePolygonMode", "PipePrim", "PipeQueryType",
+    "PipeMap", "PipeMask", "PipePolygonMode", "PipePrim", "PipeQueryType", "PipeResetStatus",
     "PipeShaderType", "PipeStencilOp", "PipeSwizzle", "PipeTexFilter",
     "PipeTexMipFilter", "PipeTexWrap", "PipeTextureTarget", "PipeUsage",
     "PIPE_TIMEOUT_INFINITE", "PIPE_MAX_COLOR_BUFS", "PIPE_MAX_ATTRIBS",
@@ -275,6 +275,16 @@ class PipeFlush(enum.IntFlag):
     END_OF_FRAME = 1 << 0
     DEFERRED = 1 << 1   # fence may be returned before the submission happens
     ASYNC = 1 << 2
+
+
+class PipeResetStatus(enum.IntEnum):
+    """get_device_reset_status: whether a GPU reset hit this context since it was made
+    (Gallium's pipe_reset_status). GUILTY: its own work was stopped (the watchdog);
+    INNOCENT: the reset was caused by other work; UNKNOWN: cause not known."""
+    NO_RESET = 0
+    GUILTY = 1
+    INNOCENT = 2
+    UNKNOWN = 3
 
 
 class PipeBarrier(enum.IntFlag):
