@@ -13,6 +13,7 @@ flushes after every draw and dispatch."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import threading
 import warnings
@@ -24,7 +25,7 @@ import layout
 from driver.gallium import (
     BlendState, BlitImage, BlitInfo, Box, ClipState, ConstantBuffer, DepthStencilAlphaState, DrawInfo,
     DrawStartCountBias, FramebufferState, GridInfo, IndirectInfo, PipeBarrier, PipeBind, PipeClear,
-    PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery, PipeQueryType,
+    PipeContext, PipeFence, PipeFlush, PipeFormat, PipeMap, PipeMask, PipeQuery, PipeQueryType, PipeResetStatus,
     PipeResource, PipeScreen, PipeShaderType, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
     RasterizerState, ResourceTemplate, SamplerState, ScissorState, ScreenCaps, ShaderState, ShaderVariantError,
     Surface,
@@ -181,6 +182,10 @@ class AgxContext(PipeContext):
         self.device = screen.device
         self.debug = self.device.debug
         self.queue_id = self.device.queue_create()      # one UAPI queue per context, as Mesa
+        # a GPU reset of this context's queue (the watchdog stopped its work): sticky;
+        # the queue is then replaced (a guilty queue refuses submissions) before the next SUBMIT
+        self.reset = PipeResetStatus.NO_RESET
+        self._queue_guilty = False
         self._serial = itertools.count()
         self._handles = itertools.count(1)
         self.batches: dict = {}                   # FramebufferState (or None: compute) -> Batch
@@ -452,9 +457,16 @@ class AgxContext(PipeContext):
         # (screen.retire, fence waits of other contexts): hold each until SUBMIT has read it.
         with contextlib.ExitStack() as held:
             waits = hold_all(held, in_syncs) + temporary
-            dev.submit(cmds, in_syncs=waits, out_syncs=[handle], queue_id=self.queue_id)
+            submitted = self._submit_or_reset(cmds, waits, handle)
         for t in temporary:
             dev.syncobj_destroy(t)
+        if not submitted:          # lost to a GPU reset: nothing of the batch runs
+            dev.syncobj_destroy(handle)
+            for bo in batch.bo_refs.values():
+                bo.release()
+            batch.pool.release()
+            batch.usc_pool.release()
+            return
         self.stats["submits"] += 1
         for r in batch.reads:
             r.read_syncs = {s for s in r.read_syncs if not s.done} | {sub}
@@ -475,8 +487,51 @@ class AgxContext(PipeContext):
                 raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
         self.screen.retire()
 
+    def _submit_or_reset(self, cmds, waits: list[int], out_handle: int) -> bool:
+        """SUBMIT on this context's queue. A queue reset by the GPU watchdog refuses work
+        (ECANCELED): the reset is recorded, a fresh queue replaces it and the work is
+        submitted there once. False when even that fails (the work is dropped)."""
+        for attempt in range(2):
+            if self._queue_guilty:
+                self._replace_queue()
+            try:
+                self.device.submit(cmds, in_syncs=waits, out_syncs=[out_handle], queue_id=self.queue_id)
+                return True
+            except OSError as err:
+                if err.errno != errno.ECANCELED:
+                    raise
+                self._note_reset()
+        warnings.warn("shimgl: work dropped after a GPU reset (its queue refused it twice)",
+                      RuntimeWarning, stacklevel=3)
+        return False
+
+    def _note_reset(self) -> None:
+        """This context's queue was reset (guilty): remember it; replace the queue later
+        (this may run in another context's thread, retiring our submission)."""
+        first = self.reset == PipeResetStatus.NO_RESET
+        self.reset = PipeResetStatus.GUILTY
+        self._queue_guilty = True
+        callback = getattr(self, "device_reset_callback", None)
+        if first and callback is not None:
+            callback(self.reset)
+
+    def _replace_queue(self) -> None:
+        old, self.queue_id = self.queue_id, self.device.queue_create()
+        self._queue_guilty = False
+        self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=old)   # never waits on runaway work
+
+    def get_device_reset_status(self) -> PipeResetStatus:
+        """GUILTY once the watchdog stopped work of this context (seen in a command's
+        feedback, a refused SUBMIT, or the queue's ``timeouts`` counter); sticky."""
+        if self.reset == PipeResetStatus.NO_RESET and self.queue_id is not None \
+                and not self._queue_guilty and self.device.queue_counters(self.queue_id)["timeouts"]:
+            self._note_reset()
+        return self.reset
+
     def _retired(self, sub: Submission) -> None:
         """A submission completed: count partial renders, report faults (as Mesa prints them)."""
+        if any(fb["status"] in ("TIMEOUT", "KILLED") for fb in sub.feedback):
+            self._note_reset()
         for fb in sub.feedback:
             self.stats["partial_renders"] += fb["partial_renders"]
             if fb["status"] != "COMPLETE" or "fault" in fb:
