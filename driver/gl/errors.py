@@ -69,6 +69,9 @@ def internal_error(ctx, name: str, err: Exception) -> None:
 def _wrap(fn):
     @functools.wraps(fn)
     def entry(self, *args, **kwargs):
+        lost = getattr(self, "context_lost", None)     # set once a GPU reset lost the context
+        if lost is not None:                            # (driver.gl.features.robustness)
+            return lost(fn.__name__, args)
         try:
             return fn(self, *args, **kwargs)
         except GLError as err:

@@ -201,6 +201,8 @@ class GetMixin:
                 E.GL_POLYGON_SMOOTH_HINT: lambda c: s.hints.get(E.GL_POLYGON_SMOOTH_HINT, E.GL_DONT_CARE),
                 E.GL_TEXTURE_COMPRESSION_HINT: lambda c: s.hints.get(E.GL_TEXTURE_COMPRESSION_HINT, E.GL_DONT_CARE),
             })
+        if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
+            t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
         if api.gl(4, 0):

@@ -1,20 +1,42 @@
 """KHR_robustness / ARB_robustness (GL 4.5 core): reads into client memory
-bounded by the caller's buffer size, and the graphics reset status.
+bounded by the caller's buffer size, and GPU resets.
 
 GL 4.6 section 2.3.2 and 22.2: a glGetn*/glReadnPixels whose answer would be
-longer than `bufSize` bytes is GL_INVALID_OPERATION and writes nothing;
-glGetGraphicsResetStatus answers whether the context was lost to a GPU reset.
+longer than `bufSize` bytes is GL_INVALID_OPERATION and writes nothing.
+
+GPU resets (GL 4.6 section 2.3.3, KHR_robustness): the reset notification
+strategy is chosen when the context is made (EGL/GLX attributes, or
+`set_reset_notification_strategy` before first use) and read back with
+GL_RESET_NOTIFICATION_STRATEGY. The pipe reports a reset of the context's own
+work (the kernel's watchdog stopped a command of its queue: the queue is
+guilty) through its reset callback and `get_device_reset_status`.
+
+With GL_LOSE_CONTEXT_ON_RESET, a reset *loses* the context and every context
+of its share group (they share its objects, whose contents the stopped work
+left undefined): `glGetGraphicsResetStatus` answers GL_GUILTY_CONTEXT_RESET in
+the context whose work was stopped and GL_INNOCENT_CONTEXT_RESET in the others
+of its group, once each, then GL_NO_ERROR. Every later command of a lost
+context generates GL_CONTEXT_LOST and has no effect (no draw, no memory
+written), except glGetError and glGetGraphicsResetStatus, which work, and the
+two polls the spec names, which answer "complete" (glGetSynciv of
+GL_SYNC_STATUS: GL_SIGNALED; glGetQueryObjectuiv of GL_QUERY_RESULT_AVAILABLE:
+GL_TRUE) besides the error. Contexts outside the group are not reset: the
+firmware stops only the guilty queue's work, theirs runs on (NO_ERROR).
+
+With GL_NO_RESET_NOTIFICATION (the default) nothing is reported: the stopped
+work is lost, the pipe moves the context to a fresh queue and it keeps working.
 """
 
 from __future__ import annotations
 
 
+from driver.gallium import PipeResetStatus
 from driver.gl import enums as E
-from driver.gl.errors import check
-from driver.gl.features import call, entry_point
+from driver.gl.errors import GLError, check
+from driver.gl.features import call, context_method, entry_point
 from driver.gl.pixels import image_size_B
 
-__all__: list[str] = []
+__all__ = ["set_reset_notification_strategy"]
 
 _ELEMENT_B = {"float": 4, "int": 4, "uint": 4, "double": 8}
 
@@ -73,12 +95,91 @@ def glGetnCompressedTexImage(ctx, target, lod, bufSize):
     return data
 
 
+# -- GPU resets ------------------------------------------------------------------------------
+
+STRATEGIES = (E.GL_NO_RESET_NOTIFICATION, E.GL_LOSE_CONTEXT_ON_RESET)
+_GL_STATUS = {PipeResetStatus.GUILTY: E.GL_GUILTY_CONTEXT_RESET,
+              PipeResetStatus.INNOCENT: E.GL_INNOCENT_CONTEXT_RESET,
+              PipeResetStatus.UNKNOWN: E.GL_UNKNOWN_CONTEXT_RESET}
+# what a lost context still answers (KHR_robustness, section 2.6.1 of the extension; GL 4.6
+# section 2.3.3): the status query works; the two polls answer "complete" and CONTEXT_LOST
+_WORKS_WHEN_LOST = ("glGetGraphicsResetStatus",)
+_COMPLETE_WHEN_LOST = {"glGetSynciv": (E.GL_SYNC_STATUS, [E.GL_SIGNALED]),
+                       "glGetQueryObjectuiv": (E.GL_QUERY_RESULT_AVAILABLE, [E.GL_TRUE])}
+
+
+def set_reset_notification_strategy(ctx, strategy: int) -> None:
+    """Choose the reset notification strategy of a new context (GL_NO_RESET_NOTIFICATION
+    or GL_LOSE_CONTEXT_ON_RESET), as the window system's context attribute does. Every
+    context of a share group must have the same one (EGL/GLX check it: BAD_MATCH)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"reset notification strategy {strategy:#x}: expected "
+                         f"GL_NO_RESET_NOTIFICATION or GL_LOSE_CONTEXT_ON_RESET")
+    ctx._reset_strategy = strategy
+    if strategy == E.GL_LOSE_CONTEXT_ON_RESET:
+        ctx.pipe.set_device_reset_callback(lambda status: _reset(ctx, status))
+
+
+@context_method
+def _reset_notification_strategy(ctx) -> int:
+    """GL_RESET_NOTIFICATION_STRATEGY."""
+    return getattr(ctx, "_reset_strategy", E.GL_NO_RESET_NOTIFICATION)
+
+
+def _reset(ctx, status: PipeResetStatus) -> None:
+    """The pipe saw a reset of `ctx`'s work: lose `ctx` (its status: `status`) and the
+    other contexts of its share group (innocent). May run in another thread (the one
+    that retired the stopped work): it only sets attributes."""
+    _lose(ctx, _GL_STATUS.get(status, E.GL_UNKNOWN_CONTEXT_RESET))
+    for other in list(ctx.share_group.contexts):
+        if other is not ctx:
+            _lose(other, E.GL_INNOCENT_CONTEXT_RESET)
+
+
+def _lose(ctx, status: int) -> None:
+    if _reset_notification_strategy(ctx) != E.GL_LOSE_CONTEXT_ON_RESET \
+            or getattr(ctx, "context_lost", None) is not None:
+        return
+    ctx._reset_status = status
+    ctx.context_lost = lambda name, args: _lost_call(ctx, name, args)
+
+
+def _lost_call(ctx, name: str, args: tuple):
+    """Every entry point of a lost context comes here instead of running (the
+    front end's entry wrapper calls ``ctx.context_lost``)."""
+    for core in _WORKS_WHEN_LOST:
+        if name.startswith(core):
+            return call(ctx, core)
+    ctx._record_error(GLError(E.GL_CONTEXT_LOST, f"{name}: the context was lost to a GPU reset"))
+    for core, (pname, answer) in _COMPLETE_WHEN_LOST.items():
+        if name.startswith(core) and len(args) >= 2 and args[1] == pname:
+            return list(answer)
+    return None
+
+
+def _poll_resets(ctx) -> None:
+    """Ask the pipes of the context and of its share group whether the watchdog stopped
+    their work (a reset not yet seen through a completed command)."""
+    if getattr(ctx, "context_lost", None) is not None:
+        return
+    for member in [ctx] + [c for c in ctx.share_group.contexts if c is not ctx]:
+        status = member.pipe.get_device_reset_status()
+        if status != PipeResetStatus.NO_RESET:
+            _reset(member, status)
+            return
+
+
 @entry_point
 def glGetGraphicsResetStatus(ctx):
-    """GL_NO_ERROR, or the reset the device reported for this context
-    (GUILTY/INNOCENT/UNKNOWN_CONTEXT_RESET) when the pipe reports one."""
+    """GL_NO_ERROR, or once the reset that lost this context (GUILTY when its own work
+    was stopped, INNOCENT when a context of its share group's was); then GL_NO_ERROR.
+    Always GL_NO_ERROR with GL_NO_RESET_NOTIFICATION."""
     _robust(ctx)
-    status = getattr(ctx.pipe, "get_device_reset_status", None)
-    return int(status()) if status is not None else E.GL_NO_ERROR
+    if _reset_notification_strategy(ctx) != E.GL_LOSE_CONTEXT_ON_RESET:
+        return E.GL_NO_ERROR
+    _poll_resets(ctx)
+    status = getattr(ctx, "_reset_status", E.GL_NO_ERROR)
+    ctx._reset_status = E.GL_NO_ERROR
+    return status
 
 
