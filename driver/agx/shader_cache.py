@@ -58,7 +58,7 @@ MAGIC = b"SHIMGL-SHADER-CACHE\x00\x01"
 _DIGEST_B = 32
 #: SHIMGL_DEBUG words that never change the compiled code (driver, kernel, GPU options)
 NEUTRAL_DEBUG_FLAGS = frozenset({"trace", "fw", "sync", "flush", "sysmem", "nohsr", "nocompress",
-                                 "scoreboard", "abi", "calls", "cache"})
+                                 "scoreboard", "abi", "calls", "cache", "perf"})
 #: SHIMGL_DEBUG words whose output or checks come from compiling: no cache
 BYPASS_DEBUG_FLAGS = frozenset({"shaders", "shaderdb", "validate"})
 #: the sources the compiled code depends on, relative to the package root
