@@ -1122,6 +1122,11 @@ class AgxContext(PipeContext):
             return value
         return 0
 
+    def get_query_result_resource(self, query, wait: bool, result_type, available_only: bool,
+                                  resource, offset_B: int) -> bool:
+        from .query_buffer import write_query_result
+        return write_query_result(self, query, wait, result_type, available_only, resource, offset_B)
+
     def render_condition(self, query, condition: bool, wait: bool) -> None:
         self.render_cond = None if query is None else (query, condition, wait)
 

@@ -250,6 +250,16 @@ class PipeContext(abc.ABC):
     def get_query_result(self, query: PipeQuery, wait: bool) -> int | None:
         """The result (counts, ns, or 0/1 for predicates), or None when not
         available and `wait` is False."""
+    def get_query_result_resource(self, query: PipeQuery | int, wait: bool, result_type: str,
+                                  available_only: bool, resource, offset_B: int) -> bool:
+        """Make the GPU write the query's result (``available_only``: 1 once it is
+        available) as ``result_type`` ("u32", "s32", "u64" or "s64"; 32-bit ones clamped) at
+        ``offset_B`` of the buffer ``resource`` when the work it counts has run,
+        without a CPU wait where the result is in GPU memory. False when nothing
+        is written (a result only the CPU learns, not yet known, ``wait`` false).
+        ``query`` may be an int: a value the state tracker knows, written in order."""
+        raise NotImplementedError("this driver cannot write query results into buffers")
+
     @abc.abstractmethod
     def render_condition(self, query: PipeQuery | None, condition: bool, wait: bool) -> None:
         """Skip later draws/clears/blits when query's result == condition

@@ -203,6 +203,8 @@ class GetMixin:
             })
         if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
+        if api.has_extension("GL_ARB_query_buffer_object"):
+            t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
         if api.gl(4, 0):

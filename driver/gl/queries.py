@@ -108,14 +108,25 @@ class QueryMixin:
         check(pname == E.GL_QUERY_COUNTER_BITS and not self.api.es, E.GL_INVALID_ENUM)
         return [64 if target in (E.GL_TIMESTAMP, E.GL_TIME_ELAPSED) else 32]
 
-    def _query_result(self, id: int, pname: int) -> int:
+    def _query_result(self, id: int, pname: int, params=None, rtype: str = "u64") -> int | None:
+        """The answer to `pname` for query `id`; with a buffer bound to
+        GL_QUERY_BUFFER, the GPU writes it at byte offset `params` of that
+        buffer instead (features/query_buffer.py) and None is returned."""
         q = self.queries.get(id)
         check(q is not None and q.ever_used, E.GL_INVALID_OPERATION, "not a query object")
         check(not q.active, E.GL_INVALID_OPERATION, "query is active")
         valid = {E.GL_QUERY_RESULT, E.GL_QUERY_RESULT_AVAILABLE}
-        if self.api.gl(4, 4):
+        if self.api.gl(4, 4) or self.api.has_extension("GL_ARB_query_buffer_object"):
             valid.add(E.GL_QUERY_RESULT_NO_WAIT)
+        if self.api.gl(4, 5):
+            valid.add(E.GL_QUERY_TARGET)
         check_enum(pname, valid)
+        qbo = self.buffer_bindings.get(E.GL_QUERY_BUFFER)
+        if qbo is not None:
+            self._query_to_buffer(q, pname, qbo, int(params or 0), rtype)
+            return None
+        if pname == E.GL_QUERY_TARGET:
+            return q.target
         if q.result is None:
             wait = pname == E.GL_QUERY_RESULT
             q.result = self.pipe.get_query_result(q.pipe_query, wait)
@@ -123,19 +134,25 @@ class QueryMixin:
             return int(q.result is not None)
         return int(q.result or 0)
 
-    def glGetQueryObjectuiv(self, id: int, pname: int) -> list[int]:
-        return [self._query_result(id, pname) & 0xFFFFFFFF]
+    # `params`: only with a GL_QUERY_BUFFER bound, the byte offset the result goes to
+    def glGetQueryObjectuiv(self, id: int, pname: int, params=None) -> list[int] | None:
+        r = self._query_result(id, pname, params, "u32")
+        return None if r is None else [min(r, 0xFFFFFFFF)]
 
-    def glGetQueryObjectiv(self, id: int, pname: int) -> list[int]:
+    def glGetQueryObjectiv(self, id: int, pname: int, params=None) -> list[int] | None:
         check(not self.api.es, E.GL_INVALID_OPERATION)
-        return [min(self._query_result(id, pname), 0x7FFFFFFF)]
+        r = self._query_result(id, pname, params, "s32")
+        return None if r is None else [min(r, 0x7FFFFFFF)]
 
-    def glGetQueryObjectui64v(self, id: int, pname: int) -> list[int]:
+    def glGetQueryObjectui64v(self, id: int, pname: int, params=None) -> list[int] | None:
         check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
-        return [self._query_result(id, pname)]
+        r = self._query_result(id, pname, params, "u64")
+        return None if r is None else [r]
 
-    def glGetQueryObjecti64v(self, id: int, pname: int) -> list[int]:
-        return self.glGetQueryObjectui64v(id, pname)
+    def glGetQueryObjecti64v(self, id: int, pname: int, params=None) -> list[int] | None:
+        check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        r = self._query_result(id, pname, params, "s64")
+        return None if r is None else [r]
 
     # -- syncs (GL 4.6 section 4.1) --------------------------------------------------------
     def glFenceSync(self, condition: int, flags: int) -> int:
