@@ -275,10 +275,12 @@ def _map(name):
     return map_buffer
 
 
-def glUnmapBuffer(ctx, target):
-    r = ctx.glUnmapBuffer(target)
-    _mapped.pop((id(ctx), target), None)
-    return boolean(r)
+def _unmap(name):
+    def unmap_buffer(ctx, target):
+        r = getattr(ctx, name)(target)
+        _mapped.pop((id(ctx), target), None)
+        return boolean(r)
+    return unmap_buffer
 
 
 def glGetPointerv(ctx, pname, params):
@@ -299,9 +301,14 @@ def _pointer_value(r) -> int:
     return int(getattr(r, "base", 0) or 0)
 
 
-def glGetBufferPointerv(ctx, target, pname, params):
-    entry = _mapped.get((id(ctx), target))
-    put(params, "void *", handle(entry[0]) if entry else 0)
+def _buffer_pointer(name):
+    def get_buffer_pointer(ctx, target, pname, params):
+        """The address of the mapping the front end reports for the buffer bound
+        to `target` (the memory the map command handed out), or NULL."""
+        r = getattr(ctx, name)(target, pname)
+        address = handle(ffi.from_buffer(r, require_writable=False)) if r is not None else 0
+        put(params, "void *", address)
+    return get_buffer_pointer
 
 
 def glDebugMessageCallback(ctx, callback, userParam):
@@ -352,12 +359,8 @@ OVERRIDES = {
     "glGetShaderPrecisionFormat": glGetShaderPrecisionFormat,
     "glReadPixels": glReadPixels,
     "glReadnPixels": glReadnPixels,
-    "glMapBuffer": _map("glMapBuffer"),
-    "glMapBufferRange": _map("glMapBufferRange"),
-    "glUnmapBuffer": glUnmapBuffer,
     "glGetPointerv": glGetPointerv,
     "glGetVertexAttribPointerv": glGetVertexAttribPointerv,
-    "glGetBufferPointerv": glGetBufferPointerv,
     "glDebugMessageCallback": glDebugMessageCallback,
     "glGetDebugMessageLog": glGetDebugMessageLog,
     "glGetUniformIndices": glGetUniformIndices,
@@ -377,6 +380,25 @@ def _tf_varying(ctx, program, index, bufSize, length, size, type_, name):
 
 
 OVERRIDES["glGetTransformFeedbackVarying"] = _tf_varying
+
+# Mapping hands out addresses: glMapBuffer, glMapBufferRange, glUnmapBuffer,
+# glGetBufferPointerv and their extension aliases (glMapBufferOES of
+# OES_mapbuffer, glMapBufferARB, glMapBufferRangeEXT, ...), each calling the
+# front end by its own name so that the alias's extension check applies.
+_MAPPING = {"glMapBuffer": _map, "glMapBufferRange": _map, "glUnmapBuffer": _unmap,
+            "glGetBufferPointerv": _buffer_pointer}
+
+
+def _mapping_overrides() -> dict:
+    from driver.gl.registry_aliases import ALIASES
+    names = {core: [core] for core in _MAPPING}
+    for alias, core in ALIASES.items():
+        if core in names:
+            names[core].append(alias)
+    return {name: _MAPPING[core](name) for core, group in names.items() for name in group}
+
+
+OVERRIDES.update(_mapping_overrides())
 
 
 # -- legacy (compatibility profile) commands whose array sizes depend on state -------
@@ -493,23 +515,3 @@ def call(method, args, extra):
             n = 1 << 30
         _arity[fn] = n
     return method(*args, *extra) if n >= len(args) + len(extra) else method(*args)
-
-
-# -- ARB_query_buffer_object: with a buffer bound to GL_QUERY_BUFFER, the params
-# pointer of glGetQueryObject*v is a byte offset into that buffer (the GPU writes
-# the result there), not client memory
-def _query_object(name, c_type):
-    def get_query_object(ctx, id_, pname, params):
-        if ctx.buffer_bindings.get(E.GL_QUERY_BUFFER) is not None:
-            getattr(ctx, name)(id_, pname, handle(params))
-            return
-        put(params, c_type, getattr(ctx, name)(id_, pname))
-    return get_query_object
-
-
-OVERRIDES.update({
-    "glGetQueryObjectiv": _query_object("glGetQueryObjectiv", "GLint"),
-    "glGetQueryObjectuiv": _query_object("glGetQueryObjectuiv", "GLuint"),
-    "glGetQueryObjecti64v": _query_object("glGetQueryObjecti64v", "GLint64"),
-    "glGetQueryObjectui64v": _query_object("glGetQueryObjectui64v", "GLuint64"),
-})

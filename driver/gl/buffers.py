@@ -35,8 +35,6 @@ class BufferMixin:
         if api.gl_or_es((4, 3), (3, 1)):
             t |= {E.GL_SHADER_STORAGE_BUFFER, E.GL_ATOMIC_COUNTER_BUFFER,
                   E.GL_DRAW_INDIRECT_BUFFER, E.GL_DISPATCH_INDIRECT_BUFFER}
-        if api.has_extension("GL_ARB_query_buffer_object"):
-            t.add(E.GL_QUERY_BUFFER)
         return t
 
     # -- the binding of a target -----------------------------------------------------
@@ -214,6 +212,11 @@ class BufferMixin:
         """Returns a writable memoryview of `length` bytes (the C ABI hands out
         its address). GL 4.6 section 6.3 errors."""
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        return self._map_range(target, offset, length, access)
+
+    def _map_range(self, target: int, offset: int, length: int, access: int):
+        """glMapBufferRange without its version check: glMapBuffer (desktop GL,
+        and GLES 2.0 with OES_mapbuffer) maps through it too."""
         buf = self._bound_buffer(target)
         check(offset >= 0 and length >= 0, E.GL_INVALID_VALUE, "negative offset or length")
         check(buf is not None, E.GL_INVALID_OPERATION, "no buffer bound")
@@ -252,10 +255,19 @@ class BufferMixin:
         buf.map_view = tr
         return tr.data
 
+    def _has_mapbuffer(self) -> bool:
+        """glMapBuffer and BUFFER_ACCESS exist: desktop GL, or GLES with
+        OES_mapbuffer (which allows only WRITE_ONLY_OES)."""
+        return not self.api.es or self.api.has_extension("GL_OES_mapbuffer")
+
     def glMapBuffer(self, target: int, access: int):
-        check(not self.api.es, E.GL_INVALID_OPERATION)
-        bits = {E.GL_READ_ONLY: E.GL_MAP_READ_BIT, E.GL_WRITE_ONLY: E.GL_MAP_WRITE_BIT,
-                E.GL_READ_WRITE: E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT}
+        """GL 4.6 section 6.3.1; in GLES, OES_mapbuffer's glMapBufferOES: the
+        access must be WRITE_ONLY_OES (else INVALID_ENUM)."""
+        check(self._has_mapbuffer(), E.GL_INVALID_OPERATION)
+        bits = {E.GL_WRITE_ONLY: E.GL_MAP_WRITE_BIT}
+        if not self.api.es:
+            bits |= {E.GL_READ_ONLY: E.GL_MAP_READ_BIT,
+                     E.GL_READ_WRITE: E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT}
         check_enum(access, bits)
         buf = self._bound_buffer(target)
         check(buf is not None, E.GL_INVALID_OPERATION, "no buffer bound")
@@ -264,7 +276,7 @@ class BufferMixin:
             buf.mapped, buf.map_offset, buf.map_length, buf.map_access = True, 0, 0, bits[access]
             buf.map_view = None
             return memoryview(b"")
-        return self.glMapBufferRange(target, 0, buf.size, bits[access])
+        return self._map_range(target, 0, buf.size, bits[access])
 
     def glFlushMappedBufferRange(self, target: int, offset: int, length: int) -> None:
         buf = self._bound_buffer(target)
@@ -319,10 +331,15 @@ class BufferMixin:
             values |= {E.GL_BUFFER_ACCESS_FLAGS: lambda b: b.map_access,
                        E.GL_BUFFER_MAP_OFFSET: lambda b: b.map_offset,
                        E.GL_BUFFER_MAP_LENGTH: lambda b: b.map_length}
-        if not self.api.es:
+        if self._has_mapbuffer():
+            # GL's initial BUFFER_ACCESS is READ_WRITE; OES_mapbuffer's (its only value)
+            # is WRITE_ONLY_OES
+            unmapped = E.GL_WRITE_ONLY if self.api.es else E.GL_READ_WRITE
             values[E.GL_BUFFER_ACCESS] = lambda b: {
-                E.GL_MAP_READ_BIT: E.GL_READ_ONLY, E.GL_MAP_WRITE_BIT: E.GL_WRITE_ONLY}.get(
-                b.map_access & 3, E.GL_READ_WRITE)
+                E.GL_MAP_READ_BIT: E.GL_READ_ONLY, E.GL_MAP_WRITE_BIT: E.GL_WRITE_ONLY,
+                E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT: E.GL_READ_WRITE}.get(
+                b.map_access & 3, unmapped)
+        if not self.api.es:
             values[E.GL_BUFFER_IMMUTABLE_STORAGE] = lambda b: int(b.immutable)
             values[E.GL_BUFFER_STORAGE_FLAGS] = lambda b: b.storage_flags
         check_enum(pname, values)

@@ -112,9 +112,10 @@ class FramebufferMixin:
 
     def _renderbuffer_formats(self):
         if self.api.es and self.api.version < (3, 0):
-            # GLES 2.0 table 4.5 plus OES_rgb8_rgba8 and OES_depth24
+            # GLES 2.0 table 4.5 plus OES_rgb8_rgba8, OES_depth24 and OES_packed_depth_stencil
             return {E.GL_RGBA4, E.GL_RGB5_A1, E.GL_RGB565, E.GL_DEPTH_COMPONENT16,
-                    E.GL_STENCIL_INDEX8, E.GL_RGBA8, E.GL_RGB8, E.GL_DEPTH_COMPONENT24}
+                    E.GL_STENCIL_INDEX8, E.GL_RGBA8, E.GL_RGB8, E.GL_DEPTH_COMPONENT24,
+                    E.GL_DEPTH24_STENCIL8}
         ok = {f for f, info in INTERNAL_FORMATS.items()
               if info.color_renderable or info.is_depth_or_stencil}
         if not self.api.es:

@@ -16,7 +16,7 @@ __all__ = ["PipelineMixin", "ProgramPipeline"]
 _BITS = {E.GL_VERTEX_SHADER_BIT: "vertex", E.GL_FRAGMENT_SHADER_BIT: "fragment",
          E.GL_COMPUTE_SHADER_BIT: "compute"}
 _PIPE = {"vertex": PipeShaderType.VERTEX, "fragment": PipeShaderType.FRAGMENT,
-         "compute": PipeShaderType.COMPUTE}
+         "compute": PipeShaderType.COMPUTE, "geometry": PipeShaderType.GEOMETRY}
 
 
 @dataclass(eq=False)
@@ -172,7 +172,7 @@ class PipelineMixin:
         values = {E.GL_ACTIVE_PROGRAM: p.active_program.name if p.active_program else 0,
                   E.GL_VERTEX_SHADER: name("vertex"), E.GL_FRAGMENT_SHADER: name("fragment"),
                   E.GL_COMPUTE_SHADER: name("compute"), E.GL_VALIDATE_STATUS: int(p.validated),
-                  E.GL_INFO_LOG_LENGTH: len(p.info_log) + 1 if p.info_log else 0}
+                  E.GL_INFO_LOG_LENGTH: len(p.info_log.encode()) + 1 if p.info_log else 0}
         check_enum(pname, values)
         return [values[pname]]
 

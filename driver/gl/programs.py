@@ -245,8 +245,8 @@ class ProgramMixin:
         sh = self._shader(shader)
         values = {E.GL_SHADER_TYPE: sh.type, E.GL_DELETE_STATUS: int(sh.delete_pending),
                   E.GL_COMPILE_STATUS: int(sh.compiled),
-                  E.GL_INFO_LOG_LENGTH: len(sh.info_log) + 1 if sh.info_log else 0,
-                  E.GL_SHADER_SOURCE_LENGTH: len(sh.source) + 1 if sh.source else 0}
+                  E.GL_INFO_LOG_LENGTH: len(sh.info_log.encode()) + 1 if sh.info_log else 0,
+                  E.GL_SHADER_SOURCE_LENGTH: len(sh.source.encode()) + 1 if sh.source else 0}
         check_enum(pname, values)
         return [values[pname]]
 
@@ -804,7 +804,7 @@ class ProgramMixin:
         values = {
             E.GL_DELETE_STATUS: int(prog.delete_pending), E.GL_LINK_STATUS: int(prog.linked),
             E.GL_VALIDATE_STATUS: int(prog.validated),
-            E.GL_INFO_LOG_LENGTH: len(prog.info_log) + 1 if prog.info_log else 0,
+            E.GL_INFO_LOG_LENGTH: len(prog.info_log.encode()) + 1 if prog.info_log else 0,
             E.GL_ATTACHED_SHADERS: len(prog.shaders),
             E.GL_ACTIVE_ATTRIBUTES: len(ls.attributes) if ls else 0,
             E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: max((len(n) + 1 for n in ls.attributes), default=0) if ls else 0,

@@ -298,7 +298,8 @@ class TextureMixin:
             if internalformat in UNSIZED:
                 check(info is not None and internalformat == fmt and
                       ((fmt, type) in UNSIZED_ES2_COMBINATIONS or
-                       (self.api.version >= (3, 0) and self._es3_unsized_ok(fmt, type))),
+                       (self.api.version >= (3, 0) and self._es3_unsized_ok(fmt, type)) or
+                       self._es_depth_texture_ok(fmt, type)),
                       E.GL_INVALID_OPERATION, "format/type/internalformat combination")
                 return info
             check(self.api.version >= (3, 0) and internalformat in INTERNAL_FORMATS,
@@ -317,6 +318,15 @@ class TextureMixin:
         check(is_ds == (fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)), E.GL_INVALID_OPERATION,
               "depth internal format needs a depth pixel format (and vice versa)")
         return info
+
+    def _es_depth_texture_ok(self, fmt, type):
+        """OES_depth_texture (DEPTH_COMPONENT with UNSIGNED_SHORT or UNSIGNED_INT) and
+        OES_packed_depth_stencil (DEPTH_STENCIL with UNSIGNED_INT_24_8) in GLES 2.0."""
+        if fmt == E.GL_DEPTH_COMPONENT:
+            return (type in (E.GL_UNSIGNED_SHORT, E.GL_UNSIGNED_INT)
+                    and self.api.has_extension("GL_OES_depth_texture"))
+        return ((fmt, type) == (E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8)
+                and self.api.has_extension("GL_OES_packed_depth_stencil"))
 
     @staticmethod
     def _es3_unsized_ok(fmt, type):

@@ -141,6 +141,18 @@ def test_array_entry_points_from_c(build_host, abi_dir):
     assert "internal error" not in res.stderr
 
 
+def test_oes_mapbuffer_from_c(build_host, abi_dir):
+    """glmark2's buffer scene from C: glMapBufferOES found with eglGetProcAddress
+    in a GLES 2 context hands out memory whose address glGetBufferPointervOES
+    reports and whose bytes are drawn after glUnmapBufferOES; READ_ONLY is
+    INVALID_ENUM; glMapBufferARB (desktop) maps the buffer's bytes."""
+    exe = build_host("gles_mapbuffer", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout
+    assert "internal error" not in res.stderr
+
+
 def test_debug_output_from_c(build_host, abi_dir):
     """KHR_debug through the ABI: a debug context's GL errors and inserted
     messages reach a C callback with its user pointer; the log fills C arrays;
