@@ -515,3 +515,23 @@ def call(method, args, extra):
             n = 1 << 30
         _arity[fn] = n
     return method(*args, *extra) if n >= len(args) + len(extra) else method(*args)
+
+
+# -- ARB_query_buffer_object: with a buffer bound to GL_QUERY_BUFFER, the params
+# pointer of glGetQueryObject*v is a byte offset into that buffer (the GPU writes
+# the result there), not client memory
+def _query_object(name, c_type):
+    def get_query_object(ctx, id_, pname, params):
+        if ctx.buffer_bindings.get(E.GL_QUERY_BUFFER) is not None:
+            getattr(ctx, name)(id_, pname, handle(params))
+            return
+        put(params, c_type, getattr(ctx, name)(id_, pname))
+    return get_query_object
+
+
+OVERRIDES.update({
+    "glGetQueryObjectiv": _query_object("glGetQueryObjectiv", "GLint"),
+    "glGetQueryObjectuiv": _query_object("glGetQueryObjectuiv", "GLuint"),
+    "glGetQueryObjecti64v": _query_object("glGetQueryObjecti64v", "GLint64"),
+    "glGetQueryObjectui64v": _query_object("glGetQueryObjectui64v", "GLuint64"),
+})

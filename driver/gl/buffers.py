@@ -35,6 +35,8 @@ class BufferMixin:
         if api.gl_or_es((4, 3), (3, 1)):
             t |= {E.GL_SHADER_STORAGE_BUFFER, E.GL_ATOMIC_COUNTER_BUFFER,
                   E.GL_DRAW_INDIRECT_BUFFER, E.GL_DISPATCH_INDIRECT_BUFFER}
+        if api.has_extension("GL_ARB_query_buffer_object"):
+            t.add(E.GL_QUERY_BUFFER)
         return t
 
     # -- the binding of a target -----------------------------------------------------
