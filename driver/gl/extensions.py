@@ -405,16 +405,16 @@ def pending_features(es: bool, version: Version) -> list[str]:
 def advertised(es: bool, core: bool, version: Version) -> list[str]:
     """The extension list of a context (sorted): every DONE line exposed in
     its API and version."""
-    return sorted(e.name for e in EXTENSIONS
-                  if e.status is DONE and e.exposed_in(es, core, version))
+    names = (e.name for e in EXTENSIONS if e.status is DONE and e.exposed_in(es, core, version))
+    return sorted(_overridden(names, es, core, version))
 
 
 @functools.lru_cache(maxsize=None)
 def available(es: bool, core: bool, version: Version) -> frozenset[str]:
     """Extensions whose functionality a context has: DONE or CORE lines
     exposed in its API and version (entry points check this)."""
-    return frozenset(e.name for e in EXTENSIONS
-                     if e.status in (DONE, CORE) and e.exposed_in(es, core, version))
+    return _overridden((e.name for e in EXTENSIONS
+                        if e.status in (DONE, CORE) and e.exposed_in(es, core, version)), es, core, version)
 
 
 @functools.lru_cache(maxsize=None)
@@ -423,5 +423,15 @@ def glsl_extensions(es: bool, core: bool, version: Version) -> frozenset[str]:
     with a shading-language part exposed in the context, advertised (DONE) or
     working as part of the core version (CORE: as Mesa, whose GLSL compiler
     accepts the extension of a core feature the context has)."""
-    return frozenset(e.name for e in EXTENSIONS
-                     if e.glsl and e.status in (DONE, CORE) and e.exposed_in(es, core, version))
+    names = _overridden((e.name for e in EXTENSIONS
+                         if e.status in (DONE, CORE) and e.exposed_in(es, core, version)), es, core, version)
+    return frozenset(n for n in names if _BY_NAME[n].glsl)
+
+
+def _overridden(names, es: bool, core: bool, version: Version) -> frozenset[str]:
+    """`names` after the developer's MESA_EXTENSION_OVERRIDE (driver.gl.overrides)."""
+    from driver.gl.overrides import extension_override
+    ov = extension_override()
+    if not ov:
+        return frozenset(names)
+    return ov.apply(names, lambda n: _BY_NAME[n].exposed_in(es, core, version))
