@@ -505,7 +505,7 @@ class DrawMixin:
             return True
         info = self._format_info(base.internal_format)
         p = tex.params
-        if self.api.es and self.api.version < (3, 0):
+        if self.api.es and self.api.version < (3, 0) and not self.api.has_extension("GL_OES_texture_npot"):
             # GLES 2.0 section 3.8.2: NPOT textures need CLAMP_TO_EDGE and no mipmaps
             npot = any(x & (x - 1) for x in (base.width, base.height))
             if npot and (p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR) or

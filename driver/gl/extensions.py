@@ -267,15 +267,25 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_blend_minmax", _N, _N, _N, _ES2, DONE),
     _x("GL_KHR_blend_equation_advanced", _ANY, _GL32, _N, _ES2, MISSING, glsl=True),
     _x("GL_EXT_color_buffer_float", _N, _N, _N, _ES3, DONE),
-    _x("GL_EXT_frag_depth", _N, _N, _N, _ES2, CORE, glsl=True),
-    _x("GL_EXT_shader_texture_lod", _N, _N, _N, _ES2, CORE, glsl=True),
+    _x("GL_EXT_frag_depth", _N, _N, _N, _ES2, DONE, glsl=True),
+    _x("GL_EXT_shader_texture_lod", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_OES_depth24", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_depth_texture", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_element_index_uint", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_mapbuffer", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_packed_depth_stencil", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_rgb8_rgba8", _N, _N, _N, _ES2, DONE),
-    _x("GL_OES_standard_derivatives", _N, _N, _N, _ES2, CORE, glsl=True),
+    _x("GL_OES_standard_derivatives", _N, _N, _N, _ES2, DONE, glsl=True),
+    # GLES names of features desktop GL has (features/gles_ext.py; tests/driver/gl/test_gles_ext*.py)
+    _x("GL_EXT_color_buffer_half_float", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_texture_rg", _N, _N, _N, _ES2, DONE),
+    _x("GL_KHR_parallel_shader_compile", _ANY, _GL32, _N, _ES2, DONE),
+    _x("GL_OES_texture_float", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_texture_float_linear", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_texture_half_float", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_texture_half_float_linear", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_texture_npot", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_vertex_half_float", _N, _N, _N, _ES2, DONE),
 )
 
 # Extensions listed above as GLES 2.0-only feature names that ES 3.0 made core

@@ -8,6 +8,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gles_ext import es2_renderbuffer_formats
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
 
@@ -115,7 +116,7 @@ class FramebufferMixin:
             # GLES 2.0 table 4.5 plus OES_rgb8_rgba8, OES_depth24 and OES_packed_depth_stencil
             return {E.GL_RGBA4, E.GL_RGB5_A1, E.GL_RGB565, E.GL_DEPTH_COMPONENT16,
                     E.GL_STENCIL_INDEX8, E.GL_RGBA8, E.GL_RGB8, E.GL_DEPTH_COMPONENT24,
-                    E.GL_DEPTH24_STENCIL8}
+                    E.GL_DEPTH24_STENCIL8} | es2_renderbuffer_formats(self.api)
         ok = {f for f, info in INTERNAL_FORMATS.items()
               if info.color_renderable or info.is_depth_or_stencil}
         if not self.api.es:

@@ -205,6 +205,12 @@ class GetMixin:
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
         if api.has_extension("GL_ARB_query_buffer_object"):
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
+        if api.es and api.has_extension("GL_OES_standard_derivatives"):     # in GLES 2.0 too
+            t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: s.hints.get(
+                E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE)
+        if api.has_extension("GL_KHR_parallel_shader_compile"):
+            from driver.gl.features.gles_ext import GL_MAX_SHADER_COMPILER_THREADS_KHR, compiler_threads
+            t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
         if api.gl(4, 0):

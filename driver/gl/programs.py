@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
+from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
@@ -247,6 +248,8 @@ class ProgramMixin:
                   E.GL_COMPILE_STATUS: int(sh.compiled),
                   E.GL_INFO_LOG_LENGTH: len(sh.info_log.encode()) + 1 if sh.info_log else 0,
                   E.GL_SHADER_SOURCE_LENGTH: len(sh.source.encode()) + 1 if sh.source else 0}
+        if self.api.has_extension("GL_KHR_parallel_shader_compile"):
+            values[GL_COMPLETION_STATUS_KHR] = 1      # compiled inside glCompileShader
         check_enum(pname, values)
         return [values[pname]]
 
@@ -828,6 +831,8 @@ class ProgramMixin:
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_COMPUTE_WORK_GROUP_SIZE] = None
             values[E.GL_PROGRAM_SEPARABLE] = int(prog.separable)
+        if self.api.has_extension("GL_KHR_parallel_shader_compile"):
+            values[GL_COMPLETION_STATUS_KHR] = 1      # linked inside glLinkProgram
         check_enum(pname, values)
         if pname == E.GL_PROGRAM_BINARY_LENGTH:
             return [len(self._program_binary(prog)) if prog.linked and ls is not None else 0]

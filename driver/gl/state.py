@@ -420,7 +420,8 @@ class StateMixin:
             t |= {E.GL_LINE_SMOOTH_HINT, E.GL_POLYGON_SMOOTH_HINT, E.GL_TEXTURE_COMPRESSION_HINT}
         if self.api.compat:
             t |= {E.GL_PERSPECTIVE_CORRECTION_HINT, E.GL_POINT_SMOOTH_HINT, E.GL_FOG_HINT}
-        if self.api.es and self.api.version < (3, 0):
+        if (self.api.es and self.api.version < (3, 0)
+                and not self.api.has_extension("GL_OES_standard_derivatives")):
             t.discard(E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT)
         return t
 

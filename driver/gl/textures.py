@@ -18,6 +18,7 @@ from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
     UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches, reported_internal_format,
 )
+from driver.gl.features.gles_ext import es_effective_format, es_pixel_type, es_unsized_combinations
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -298,6 +299,7 @@ class TextureMixin:
             if internalformat in UNSIZED:
                 check(info is not None and internalformat == fmt and
                       ((fmt, type) in UNSIZED_ES2_COMBINATIONS or
+                       (fmt, type) in es_unsized_combinations(self.api) or
                        (self.api.version >= (3, 0) and self._es3_unsized_ok(fmt, type)) or
                        self._es_depth_texture_ok(fmt, type)),
                       E.GL_INVALID_OPERATION, "format/type/internalformat combination")
@@ -340,7 +342,11 @@ class TextureMixin:
                    fmt, type, pixels) -> None:
         tex_target, face = self._image_target(target, dims)
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")
+        type = es_pixel_type(self, type)
         info = self._check_format_type(internalformat, fmt, type)
+        if self.api.es:
+            internalformat = es_effective_format(internalformat, fmt, type)
+            info = lookup(internalformat)
         maxsz = self._max_size(target)
         check(level <= int(math.log2(maxsz)), E.GL_INVALID_VALUE, "level too large")
         check(0 <= width <= maxsz and 0 <= height <= maxsz and 0 <= depth <= maxsz,
@@ -414,6 +420,7 @@ class TextureMixin:
     def _tex_sub_image(self, dims, target, level, x, y, z, width, height, depth, fmt, type, pixels):
         tex_target, face = self._image_target(target, dims)
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")
+        type = es_pixel_type(self, type)
         check_enum(fmt, PIXEL_FORMATS)
         check_enum(type, PIXEL_TYPES)
         tex = self._bound_texture(tex_target)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gles_ext import es_vertex_type
 from driver.gl.objects import VertexArray
 from driver.gl.pointers import ClientMemory
 
@@ -77,6 +78,8 @@ class VertexArrayMixin:
              E.GL_FLOAT}
         if self.api.gl_or_es((3, 0), (3, 0)):
             t |= {E.GL_HALF_FLOAT, E.GL_INT, E.GL_UNSIGNED_INT, *PACKED}
+        elif self.api.has_extension("GL_OES_vertex_half_float"):
+            t.add(E.GL_HALF_FLOAT)              # given as HALF_FLOAT_OES (es_vertex_type)
         if not self.api.es:
             t.add(E.GL_DOUBLE)
         if self.api.has_extension("GL_ARB_vertex_type_10f_11f_11f_rev"):
@@ -122,6 +125,7 @@ class VertexArrayMixin:
 
     def glVertexAttribPointer(self, index: int, size: int, type: int, normalized, stride: int,
                               pointer) -> None:
+        type = es_vertex_type(self, type)          # HALF_FLOAT_OES (OES_vertex_half_float)
         self._set_pointer(index, size, type, normalized, stride, pointer, integer=False)
 
     def glVertexAttribIPointer(self, index: int, size: int, type: int, stride: int, pointer) -> None:

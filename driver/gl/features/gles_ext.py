@@ -1,0 +1,156 @@
+"""What GLES extension names specify beyond the GL feature behind them.
+
+Most GLES extensions of the extension table (driver/gl/extensions.py, es2
+column) name a feature desktop GL has in its core: their entry points are the
+registry's aliases of the core commands (features/aliases.py) and the core
+command admits the context when it has the extension. What an ES name adds on
+top lives here:
+
+- pixel types and unsized format/type combinations GLES 2.0/3.x accept only
+  with an extension (OES_texture_float, OES_texture_half_float,
+  EXT_texture_rg), and the sized format such an image is stored in (the
+  "effective internal format" of GLES 3.2 table 8.2's unsized rows);
+- the ES-only token ``HALF_FLOAT_OES`` (0x8D61, not GL's HALF_FLOAT 0x140B) of
+  OES_texture_half_float, OES_vertex_half_float and EXT_color_buffer_half_float;
+- KHR_parallel_shader_compile: compiles and links finish inside the call, so
+  ``COMPLETION_STATUS_KHR`` is always TRUE and the thread count is only stored.
+
+Invariant: a function here changes nothing unless the context has the
+extension (``ctx.api.has_extension``), so contexts without it keep the core
+behaviour and errors.
+"""
+
+from __future__ import annotations
+
+from driver.gl import enums as E
+from driver.gl.errors import check
+from driver.gl.features import entry_point
+from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F_ARB,
+                               GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
+                               GL_LUMINANCE_ALPHA32F_ARB)
+
+__all__ = ["GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
+           "es_pixel_type", "es_unsized_combinations", "es_effective_format",
+           "es2_renderbuffer_formats"]
+
+#: OES_texture_half_float / OES_vertex_half_float: GLES 2.0's half-float type token,
+#: another value than GL's HALF_FLOAT (which GLES 3.0 adopted).
+GL_HALF_FLOAT_OES = 0x8D61
+#: KHR_parallel_shader_compile
+GL_MAX_SHADER_COMPILER_THREADS_KHR = 0x91B0
+GL_COMPLETION_STATUS_KHR = 0x91B1
+
+_UNSIZED_FLOAT_BASES = (E.GL_RGBA, E.GL_RGB, E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE, E.GL_ALPHA)
+_RG_BASES = (E.GL_RED, E.GL_RG)
+
+# The sized format an unsized image of a float type is stored in (GLES 3.2 table
+# 8.2's unsized rows with FLOAT/HALF_FLOAT, extended to the luminance/alpha bases and
+# RED/RG as OES_texture_float and EXT_texture_rg specify them).
+_EFFECTIVE = {
+    (E.GL_RGBA, E.GL_FLOAT): E.GL_RGBA32F, (E.GL_RGBA, E.GL_HALF_FLOAT): E.GL_RGBA16F,
+    (E.GL_RGB, E.GL_FLOAT): E.GL_RGB32F, (E.GL_RGB, E.GL_HALF_FLOAT): E.GL_RGB16F,
+    (E.GL_RED, E.GL_FLOAT): E.GL_R32F, (E.GL_RED, E.GL_HALF_FLOAT): E.GL_R16F,
+    (E.GL_RG, E.GL_FLOAT): E.GL_RG32F, (E.GL_RG, E.GL_HALF_FLOAT): E.GL_RG16F,
+    (E.GL_LUMINANCE, E.GL_FLOAT): GL_LUMINANCE32F_ARB,
+    (E.GL_LUMINANCE, E.GL_HALF_FLOAT): GL_LUMINANCE16F_ARB,
+    (E.GL_LUMINANCE_ALPHA, E.GL_FLOAT): GL_LUMINANCE_ALPHA32F_ARB,
+    (E.GL_LUMINANCE_ALPHA, E.GL_HALF_FLOAT): GL_LUMINANCE_ALPHA16F_ARB,
+    (E.GL_ALPHA, E.GL_FLOAT): GL_ALPHA32F_ARB, (E.GL_ALPHA, E.GL_HALF_FLOAT): GL_ALPHA16F_ARB,
+}
+
+
+def _half_float(ctx, type: int, extension: str) -> int:
+    api = ctx.api
+    if not api.es:
+        return type
+    if type == GL_HALF_FLOAT_OES and api.has_extension(extension):
+        return E.GL_HALF_FLOAT
+    # GLES 2.0 has no HALF_FLOAT token (GLES 3.0 added 0x140B); only the OES one
+    check(not (type == E.GL_HALF_FLOAT and api.version < (3, 0)), E.GL_INVALID_ENUM,
+          "HALF_FLOAT is a GLES 3.0 type; GLES 2.0 has HALF_FLOAT_OES (0x8D61)")
+    return type
+
+
+def es_pixel_type(ctx, type: int) -> int:
+    """The pixel type a GLES command means: ``HALF_FLOAT_OES`` is GL's
+    HALF_FLOAT in a context with OES_texture_half_float; GL's HALF_FLOAT in
+    GLES 2.0 is INVALID_ENUM (raised); any other value is returned unchanged
+    (and checked by the caller)."""
+    return _half_float(ctx, type, "GL_OES_texture_half_float")
+
+
+def es_vertex_type(ctx, type: int) -> int:
+    """The vertex attribute type a GLES command means: ``HALF_FLOAT_OES`` is
+    HALF_FLOAT with OES_vertex_half_float (as `es_pixel_type`)."""
+    return _half_float(ctx, type, "GL_OES_vertex_half_float")
+
+
+def es_unsized_combinations(api) -> frozenset[tuple[int, int]]:
+    """The (format, type) pairs with an unsized internal format (equal to
+    the format) that a GLES context accepts beyond GLES 2.0 table 3.4 because
+    of its extensions (types already translated by `es_pixel_type`)."""
+    if not api.es:
+        return frozenset()
+    return _unsized_for(api.version)
+
+
+_UNSIZED_CACHE: dict[tuple[int, int], frozenset] = {}
+
+
+def _unsized_for(version) -> frozenset[tuple[int, int]]:
+    if version in _UNSIZED_CACHE:
+        return _UNSIZED_CACHE[version]
+    from driver.gl.extensions import available
+    have = available(True, False, version)
+    rg = "GL_EXT_texture_rg" in have
+    out = set()
+    if rg:
+        out |= {(b, E.GL_UNSIGNED_BYTE) for b in _RG_BASES}
+    for ext, type in (("GL_OES_texture_float", E.GL_FLOAT),
+                      ("GL_OES_texture_half_float", E.GL_HALF_FLOAT)):
+        if ext in have:
+            out |= {(b, type) for b in _UNSIZED_FLOAT_BASES + (_RG_BASES if rg else ())}
+    _UNSIZED_CACHE[version] = frozenset(out)
+    return _UNSIZED_CACHE[version]
+
+
+def es_effective_format(internalformat: int, fmt: int, type: int) -> int:
+    """The internal format a GLES image specified with an unsized
+    `internalformat` is stored in: the sized float format of table 8.2 for
+    FLOAT/HALF_FLOAT data, otherwise `internalformat` itself."""
+    if internalformat != fmt:
+        return internalformat
+    return _EFFECTIVE.get((fmt, type), internalformat)
+
+
+def es2_renderbuffer_formats(api) -> frozenset[int]:
+    """Renderbuffer formats a GLES 2.0 context accepts because of its
+    extensions: R8/RG8 (EXT_texture_rg), the 16F formats
+    (EXT_color_buffer_half_float)."""
+    out = set()
+    if api.has_extension("GL_EXT_texture_rg"):
+        out |= {E.GL_R8, E.GL_RG8}
+    if api.has_extension("GL_EXT_color_buffer_half_float"):
+        out |= {E.GL_RGBA16F, E.GL_RGB16F}
+        if api.has_extension("GL_EXT_texture_rg"):
+            out |= {E.GL_R16F, E.GL_RG16F}
+    return frozenset(out)
+
+
+# -- KHR_parallel_shader_compile -----------------------------------------------------------
+
+
+@entry_point
+def glMaxShaderCompilerThreadsKHR(ctx, count):
+    """KHR_parallel_shader_compile: the number of threads the implementation
+    may use for compiling and linking (0xFFFFFFFF: its own choice). shimgl
+    compiles inside glCompileShader/glLinkProgram, so the value is only kept
+    for MAX_SHADER_COMPILER_THREADS_KHR."""
+    check(ctx.api.has_extension("GL_KHR_parallel_shader_compile"), E.GL_INVALID_OPERATION,
+          "needs KHR_parallel_shader_compile")
+    ctx.state.max_shader_compiler_threads = int(count) & 0xFFFFFFFF
+
+
+def compiler_threads(ctx) -> int:
+    """MAX_SHADER_COMPILER_THREADS_KHR: 0xFFFFFFFF until the application sets it."""
+    return getattr(ctx.state, "max_shader_compiler_threads", 0xFFFFFFFF)
