@@ -74,6 +74,7 @@ class ShaderInfo:
     discards: bool = False
     system_values: frozenset = frozenset()
     info_log: str = ""
+    geometry: object = None     # a geometry shader's kernel: compiler.lower.geometry.GeometryInterface
 
     def varying(self, slot: str) -> Varying:
         for v in self.varyings:
@@ -100,9 +101,9 @@ def shader_info(shader: Shader, io, unit) -> ShaderInfo:
         uniform_regs_B=getattr(io, "uniform_regs_used_B", 0), attributes=dict(io.attributes),
         outputs=dict(io.outputs), samplers=dict(io.samplers), images=dict(io.images),
         atomic_counters=dict(io.atomic_counters), ubos=dict(io.ubos), ssbos=dict(io.ssbos),
-        local_size=unit.local_size, shared_size_B=shader.info.get("shared_size_B", 0),
+        local_size=shader.info.get("local_size", unit.local_size), shared_size_B=shader.info.get("shared_size_B", 0),
         scratch_size_B=shader.info.get("scratch_size_B", 0), discards=discards, system_values=sysvals,
-        info_log=unit.info_log)
+        info_log=unit.info_log, geometry=shader.info.get("geometry"))
 
 
 def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:

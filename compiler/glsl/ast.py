@@ -611,5 +611,6 @@ class TranslationUnit(Node):
     interface_blocks: list = field(default_factory=list)
     main: Any = None
     local_size: tuple[int, int, int] | None = None
+    geometry: Any = None  # geometry stage: compiler.glsl.geometry.GeometryLayout
     invariant_all: bool = False
     info_log: str = ""  # warnings of a successful compilation

@@ -7,7 +7,7 @@ The table `_TABLE` has one line per generic prototype of the specifications:
 DESKTOP is the first desktop version ("110"), "-" for never, or "110c" for a
 deprecated function that core profiles lose at 1.40 (compatibility keeps it).
 ES is the first ES version, "-" for never, or "100-" for ES 1.00 only.
-STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), combinable.
+STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), "@g" (geometry), combinable.
 +EXT makes the function available when that extension is enabled.
 
 Generic parameter types expand in lockstep: genType = float..vec4, genIType,
@@ -31,7 +31,7 @@ from . import types as T
 from .symbols import FunctionSignature, Variable
 from .versions import GLSLVersion
 
-STAGE_LETTERS = {"v": "vertex", "f": "fragment", "c": "compute"}
+STAGE_LETTERS = {"v": "vertex", "f": "fragment", "c": "compute", "g": "geometry"}
 
 _TABLE = """
 # 8.1 angle and trigonometry
@@ -208,15 +208,17 @@ _TABLE = """
 450 - @f +GL_ARB_derivative_control | genType dFdxCoarse(genType)
 450 - @f +GL_ARB_derivative_control | genType dFdyCoarse(genType)
 450 - @f +GL_ARB_derivative_control | genType fwidthCoarse(genType)
-400 - @f | genType interpolateAtCentroid(genType)
-400 - @f | genType interpolateAtSample(genType, int)
-400 - @f | genType interpolateAtOffset(genType, vec2)
+400 - @f +GL_ARB_gpu_shader5 | genType interpolateAtCentroid(genType)
+400 - @f +GL_ARB_gpu_shader5 | genType interpolateAtSample(genType, int)
+400 - @f +GL_ARB_gpu_shader5 | genType interpolateAtOffset(genType, vec2)
 # 8.14 noise
 110 - | float noise1(genType)
 110 - | vec2 noise2(genType)
 110 - | vec3 noise3(genType)
 110 - | vec4 noise4(genType)
 # 8.16 shader invocation control and memory control
+150 - @g | void EmitVertex()
+150 - @g | void EndPrimitive()
 430 310 @c +GL_ARB_compute_shader | void barrier()
 420 310 +GL_ARB_shader_image_load_store | void memoryBarrier()
 420 310 +GL_ARB_shader_atomic_counters | void memoryBarrierAtomicCounter()

@@ -67,6 +67,14 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxVertexImageUniforms": 8,
     "gl_MaxFragmentImageUniforms": 8,
     "gl_MaxCombinedImageUniforms": 16,
+    "gl_MaxGeometryInputComponents": 64,
+    "gl_MaxGeometryOutputComponents": 128,
+    "gl_MaxGeometryTextureImageUnits": 16,
+    "gl_MaxGeometryOutputVertices": 256,
+    "gl_MaxGeometryTotalOutputComponents": 1024,
+    "gl_MaxGeometryUniformComponents": 1024,
+    "gl_MaxGeometryVaryingComponents": 64,
+    "gl_MaxGeometryShaderInvocations": 32,
 }
 
 _CONSTANTS = """
@@ -114,6 +122,14 @@ _CONSTANTS = """
 420 310 +GL_ARB_shader_image_load_store | gl_MaxVertexImageUniforms
 420 310 +GL_ARB_shader_image_load_store | gl_MaxFragmentImageUniforms
 420 310 +GL_ARB_shader_image_load_store | gl_MaxCombinedImageUniforms
+150 - | gl_MaxGeometryInputComponents
+150 - | gl_MaxGeometryOutputComponents
+150 - | gl_MaxGeometryTextureImageUnits
+150 - | gl_MaxGeometryOutputVertices
+150 - | gl_MaxGeometryTotalOutputComponents
+150 - | gl_MaxGeometryUniformComponents
+150 - | gl_MaxGeometryVaryingComponents
+400 - +GL_ARB_gpu_shader5 | gl_MaxGeometryShaderInvocations
 """
 
 _TABLE = """
@@ -172,6 +188,16 @@ _TABLE = """
 430 310 @c +GL_ARB_compute_shader | in uvec3 gl_LocalInvocationID
 430 310 @c +GL_ARB_compute_shader | in uvec3 gl_GlobalInvocationID
 430 310 @c +GL_ARB_compute_shader | in uint gl_LocalInvocationIndex
+# geometry (gl_in is sized by the input primitive: compiler/glsl/geometry.py)
+150 - @g | in gl_PerVertex gl_in[]
+150 - @g | in int gl_PrimitiveIDIn
+400 - @g +GL_ARB_gpu_shader5 | in int gl_InvocationID
+150 - @g | out vec4 gl_Position
+150 - @g | out float gl_PointSize
+150 - @g | out float gl_ClipDistance[gl_MaxClipDistances]
+150 - @g | out int gl_PrimitiveID
+150 - @g | out int gl_Layer
+410 - @g +GL_ARB_viewport_array | out int gl_ViewportIndex
 # uniform state, every stage
 110 100 | uniform gl_DepthRangeParameters gl_DepthRange
 110c - | uniform mat4 gl_ModelViewMatrix
@@ -239,6 +265,9 @@ STATE_STRUCTS: dict[str, T.GLSLType] = {
     "gl_LightModelParameters": _struct("gl_LightModelParameters", "vec4 ambient"),
     "gl_LightModelProducts": _struct("gl_LightModelProducts", "vec4 sceneColor"),
     "gl_LightProducts": _struct("gl_LightProducts", "vec4 ambient; vec4 diffuse; vec4 specular"),
+    "gl_PerVertex": T.struct_type("gl_PerVertex", [
+        T.StructField("gl_Position", T.lookup("vec4")), T.StructField("gl_PointSize", T.FLOAT),
+        T.StructField("gl_ClipDistance", T.array_of(T.FLOAT, LIMITS["gl_MaxClipDistances"]))]),
     "gl_FogParameters": _struct("gl_FogParameters", "vec4 color; float density; float start; float end; "
                                 "float scale"),
 }
@@ -289,7 +318,7 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Va
             continue
         t = STATE_STRUCTS[tname] if tname in STATE_STRUCTS else T.lookup(tname)
         if size is not None:
-            n = int(size) if size.isdigit() else LIMITS[size]
+            n = None if size == "" else int(size) if size.isdigit() else LIMITS[size]
             t = T.array_of(t, n)
         out.append(Variable(name, t, storage=storage, scope="builtin", builtin=True,
                             read_only=storage in ("in", "uniform", "const")))

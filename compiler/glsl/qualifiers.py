@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import ast as A
 from . import types as T
 from .builtin_variables import LIMITS
+from .geometry import PRIMITIVE_NAMES as GS_PRIMITIVES
 from .symbols import Variable
 
 # The members of the vertex stage's output block gl_PerVertex (compatibility ones included).
@@ -38,7 +39,7 @@ MATRIX_LAYOUTS = {"row_major", "column_major"}
 VALUED = {"location", "binding", "offset", "index", "local_size_x", "local_size_y", "local_size_z",
           "component", "max_vertices", "invocations", "vertices", "stream", "xfb_buffer",
           "xfb_offset", "xfb_stride", "align"}
-FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | {
+FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | set(GS_PRIMITIVES) | {
     "early_fragment_tests", "origin_upper_left", "pixel_center_integer", "depth_any",
     "depth_greater", "depth_less", "depth_unchanged"}
 _ORDER_RANK = {"invariant": 0, "precise": 0, "interpolation": 1, "layout": 1, "auxiliary": 2,
@@ -376,6 +377,8 @@ class QualifierRules:
             wg = self.symbols.lookup("gl_WorkGroupSize")
             if isinstance(wg, Variable) and wg.builtin:
                 wg.const_value = tuple(self.local_size)
+            return
+        if storage in ("in", "out") and self.geometry_default_layout(d.loc, storage, layout):
             return
         if storage == "in" and layout.keys() <= {"early_fragment_tests"}:
             if self.stage != "fragment":

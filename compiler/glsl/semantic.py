@@ -15,6 +15,7 @@ from .builtin_functions import builtin_functions
 from .builtin_variables import builtin_variables
 from .errors import InfoLog
 from .expressions import ExpressionAnalyzer
+from .geometry import GeometryRules
 from .qualifiers import PER_VERTEX, QualifierRules
 from .symbols import FunctionSignature, SymbolTable, Variable
 from .versions import GLSLVersion
@@ -28,7 +29,7 @@ _ES_DEFAULT_PRECISION = {
 }
 
 
-class Analyzer(ExpressionAnalyzer, QualifierRules):
+class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
     def __init__(self, version: GLSLVersion, stage: str, extensions: dict[str, str], log: InfoLog):
         self.version = version
         self.stage = stage
@@ -349,6 +350,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules):
         if global_scope and var.block is None and self.is_block_name(name):
             self.error(loc, f"`{name}' is already the name of an interface block")
             return
+        if global_scope and self.stage == "geometry" and var.storage == "in":
+            self.geometry_input(var, loc)
         self.symbols.declare(name, var)
         if global_scope:
             self.globals.append(var)
@@ -837,6 +840,8 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     an = Analyzer(version, stage, extensions, log)
     if stage == "compute" and not version.at_least(430, 310) and "GL_ARB_compute_shader" not in an.enabled:
         log.error(A.SourceLoc(0, 1, 1), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
+    if stage == "geometry" and (version.es or not version.at_least(150)):
+        log.error(A.SourceLoc(0, 1, 1), "geometry shaders require GLSL 1.50")
     an.run(decls)
     tu = A.TranslationUnit(version, stage, decls, dict(extensions))
     tu.globals = an.globals
@@ -849,6 +854,8 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage == "compute" and None not in an.local_size:
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
+    if stage == "geometry":
+        tu.geometry = an.geometry_layout()
     return tu
 
 

@@ -626,6 +626,12 @@ class Builtins:
         return self._noise(e, 4)
 
     # ------------------------------------------------------------ 8.16 barriers
+    def f_EmitVertex(self, e):
+        self.L.io.geometry.emit_vertex(self.b)
+
+    def f_EndPrimitive(self, e):
+        self.L.io.geometry.end_primitive(self.b)
+
     def f_barrier(self, e):
         self.b.barrier(execution_scope="workgroup", memory_scope="workgroup")
 

@@ -121,7 +121,7 @@ class Lowerer:
     def __init__(self, unit: ast.TranslationUnit, io):
         self.unit = unit
         self.io = io
-        self.shader = Shader(unit.stage, "main")
+        self.shader = Shader("compute" if unit.stage == "geometry" else unit.stage, "main")  # geometry: a kernel
         self.func = Function("main")
         self.shader.functions.append(self.func)
         self.b = Builder(self.func, self.shader)

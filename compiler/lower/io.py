@@ -281,6 +281,10 @@ class IOLowering:
         for s in symbols:
             if s.storage != "uniform" and s not in L.vars:
                 self.global_symbol(L, s)
+        if self.stage == "geometry":          # a compute kernel (compiler/lower/geometry.py)
+            from .geometry import GeometryLowering
+            self.geometry = GeometryLowering(self, L)
+            self.geometry.plan_outputs(self.out_symbols)
 
     # ------------------------------------------------------------ uniforms
     def _plan_uniforms(self, L, syms) -> None:
@@ -564,7 +568,7 @@ class IOLowering:
         L.bind(s, var)
         if self.stage == "vertex":
             self._input_vars.append((s, var))
-        elif self.stage == "fragment":
+        elif self.stage in ("fragment", "geometry"):
             self._input_vars.append((s, var))
         else:
             raise LoweringError(f"compute shaders have no input {s.name}")
@@ -798,6 +802,12 @@ class IOLowering:
 
     # ------------------------------------------------------------ end of main
     def finish(self, L) -> None:
+        if self.stage == "geometry":
+            self.geometry.emit_prologue(self.pro, self._input_vars)
+            self.geometry.finish(L.b)
+            self.shader.info["geometry"] = self.geometry.interface
+            self.shader.info["shared_size_B"] = self._shared_end
+            return
         self._emit_inputs()
         if self.stage == "vertex":
             self._vertex_outputs(L)

@@ -96,6 +96,9 @@ class DrawMixin:
         else:
             stages = prog.linked_state.units
             check("compute" not in stages, E.GL_INVALID_OPERATION, "compute-only program")
+            if "geometry" in stages:
+                from driver.gl.geometry import geometry_validate
+                geometry_validate(self, prog, mode)
             check(self._sampler_units_consistent(prog.linked_state), E.GL_INVALID_OPERATION,
                   "samplers of different types use one texture unit")
         if self.api.core:
@@ -594,6 +597,9 @@ class DrawMixin:
 
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
         stages = self._stage_programs()
+        if PipeShaderType.GEOMETRY in stages:         # lowered to compute passes
+            from driver.gl.geometry import geometry_draw
+            return geometry_draw(self, mode, info, draws, indirect, vertex_range, stages)
         fb = self._emit_framebuffer()
         self._emit_state(fb, stages.get(PipeShaderType.VERTEX))
         for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):

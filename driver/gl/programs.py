@@ -21,12 +21,11 @@ from driver.gl.objects import Namespace, Program, Shader
 __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
 
 STAGES = {E.GL_VERTEX_SHADER: "vertex", E.GL_FRAGMENT_SHADER: "fragment",
-          E.GL_COMPUTE_SHADER: "compute"}
+          E.GL_COMPUTE_SHADER: "compute", E.GL_GEOMETRY_SHADER: "geometry"}
 # Stages the claimed desktop versions include but the compiler cannot build yet
-# (geometry: GL 3.2; tessellation: GL 4.0): shader objects of these types exist, and
+# (tessellation: GL 4.0): shader objects of these types exist, and
 # compiling one fails with an info log saying so.
-LATER_STAGES = {E.GL_GEOMETRY_SHADER: ("geometry", (3, 2)),
-                E.GL_TESS_CONTROL_SHADER: ("tessellation control", (4, 0)),
+LATER_STAGES = {E.GL_TESS_CONTROL_SHADER: ("tessellation control", (4, 0)),
                 E.GL_TESS_EVALUATION_SHADER: ("tessellation evaluation", (4, 0))}
 
 
@@ -96,6 +95,8 @@ class LinkedProgram:
     tf_layout: object = None          # driver.gl.feedback.FeedbackLayout when tf_varyings
     image: object = None              # driver.gl.binary.ProgramImage: what glGetProgramBinary saves
     atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
+    geometry: object = None           # compiler.glsl.geometry.GeometryLayout of a geometry stage
+    geometry_interface: object = None  # compiler.lower.geometry.GeometryInterface (its output records)
 
 
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
@@ -173,6 +174,8 @@ class ProgramMixin:
         t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
         if self.api.gl_or_es((4, 3), (3, 1)):
             t.add(E.GL_COMPUTE_SHADER)
+        if self.api.gl(3, 2):
+            t.add(E.GL_GEOMETRY_SHADER)       # driver/gl/geometry.py: lowered to compute passes
         t |= {k for k, (_n, v) in LATER_STAGES.items() if self.api.gl(*v)}
         return t
 
@@ -387,6 +390,8 @@ class ProgramMixin:
     def _create_pipe_shaders(self, prog: Program, linked: LinkedProgram | None = None) -> None:
         linked = linked if linked is not None else prog.linked_state
         for stage, unit in linked.units.items():
+            if stage == "geometry":     # no pipe stage: its kernels are made per draw (geometry.py)
+                continue
             # the text the stage's AST came from (GLES prefix and generated
             # fixed-function stages included): drivers may recompile it
             src = "".join(getattr(s, "compiled_source", None) or s.source or ""
@@ -441,7 +446,10 @@ class ProgramMixin:
         versions = {u.version.number for us in units.values() for u in us}
         if self.api.es and len(versions) > 1:
             raise LinkError("all shaders must use the same GLSL ES version")
-        if "vertex" in merged and "fragment" in merged:
+        geometry = None
+        if "geometry" in merged:
+            geometry = self._link_geometry(units["geometry"], merged)
+        elif "vertex" in merged and "fragment" in merged:
             self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
         attributes = self._assign_attributes(prog, merged.get("vertex"))
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
@@ -457,10 +465,30 @@ class ProgramMixin:
             local_size = merged["compute"]["unit"].local_size
             if local_size is None:
                 raise LinkError("compute shader has no local_size layout")
-        return LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
-                             uniforms, locations, data, blocks, local_size, tf_varyings=tf,
-                             tf_layout=tf_layout,
-                             atomic_buffers=atomics)
+        linked = LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
+                               uniforms, locations, data, blocks, local_size, tf_varyings=tf,
+                               tf_layout=tf_layout,
+                               atomic_buffers=atomics)
+        if geometry is not None:
+            linked.geometry, linked.geometry_interface = geometry
+        return linked
+
+    def _link_geometry(self, units: list, merged: dict) -> tuple:
+        """GL 4.6 section 7.3 / 11.3: the geometry stage's layout, its interfaces with the
+        vertex and fragment stages, and its output record layout."""
+        from compiler.lower import LoweringError
+        from compiler.lower.geometry import geometry_interface
+        from driver.gl.geometry import link_geometry
+        if "vertex" not in merged and not self.api.compat:
+            raise LinkError("a geometry shader needs a vertex shader")
+        try:
+            layout = link_geometry(units, merged.get("vertex"), merged["geometry"], merged.get("fragment"))
+            iface = geometry_interface(merged["geometry"]["unit"], layout)
+        except (ValueError, LoweringError) as e:
+            raise LinkError(str(e)) from None
+        if "fragment" in merged:
+            self._match_interfaces(merged["geometry"], merged["fragment"], self.api.es)
+        return layout, iface
 
     def _add_fixed_function_stages(self, units: dict) -> None:
         """Compatibility profile: a missing vertex or fragment stage is the

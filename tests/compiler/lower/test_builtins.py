@@ -380,7 +380,9 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     "memoryBarrierImage", "groupMemoryBarrier", "atomicCounterIncrement", "atomicCounterDecrement",
                     "atomicCounter",
                     # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
-                    "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse"}
+                    "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
+                    # geometry stage: tests/compiler/test_geometry.py and tests/driver/gl/test_geometry.py
+                    "EmitVertex", "EndPrimitive"}
 NOT_LOWERED = {"packDouble2x32", "unpackDouble2x32"}      # fp64 is not lowered yet
 
 

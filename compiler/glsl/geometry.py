@@ -1,0 +1,150 @@
+"""The geometry stage's language rules (GLSL 1.50 sections 4.3.4, 4.3.6, 4.3.8.1-2, 7.1, 8.10).
+
+A mixin of ``semantic.Analyzer``:
+
+- ``layout(<input primitive>[, invocations = N]) in;`` names the input primitive
+  (points, lines, lines_adjacency, triangles, triangles_adjacency); it sizes every
+  geometry input array (``gl_in`` and the user inputs), which must be arrays: an
+  unsized one takes the primitive's vertex count, a sized one must match it.
+- ``layout(<output primitive>, max_vertices = N) out;`` names the output primitive
+  (points, line_strip, triangle_strip) and the static bound on emitted vertices
+  (at most ``gl_MaxGeometryOutputVertices``).
+- Each may be given several times if the values agree.
+
+The result is ``GeometryLayout`` on the translation unit (``TranslationUnit.geometry``).
+A missing input or output layout is a *link* error in GL (a stage may be made of
+several shader objects); ``GeometryLayout.complete`` tells whether both are known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import types as T
+from .builtin_variables import LIMITS
+from .symbols import Variable
+
+__all__ = ["INPUT_PRIMITIVES", "OUTPUT_PRIMITIVES", "GeometryLayout", "GeometryRules"]
+
+# input primitive -> vertices per primitive (GLSL 1.50 section 4.3.8.1 table)
+INPUT_PRIMITIVES = {"points": 1, "lines": 2, "lines_adjacency": 4, "triangles": 3, "triangles_adjacency": 6}
+OUTPUT_PRIMITIVES = ("points", "line_strip", "triangle_strip")
+PRIMITIVE_NAMES = frozenset(INPUT_PRIMITIVES) | frozenset(OUTPUT_PRIMITIVES)
+
+
+@dataclass(frozen=True)
+class GeometryLayout:
+    """The geometry shader's layout declarations (None: not declared in this unit)."""
+    input: str | None = None
+    output: str | None = None
+    max_vertices: int | None = None
+    invocations: int = 1
+
+    @property
+    def input_vertices(self) -> int | None:
+        return INPUT_PRIMITIVES.get(self.input) if self.input else None
+
+    @property
+    def complete(self) -> bool:
+        return self.input is not None and self.output is not None and self.max_vertices is not None
+
+
+class GeometryRules:
+    """Mixin of ``semantic.Analyzer``: see the module docstring."""
+
+    gs_input: str | None = None
+    gs_output: str | None = None
+    gs_max_vertices: int | None = None
+    gs_invocations: int | None = None
+
+    def geometry_layout(self) -> GeometryLayout:
+        return GeometryLayout(self.gs_input, self.gs_output, self.gs_max_vertices, self.gs_invocations or 1)
+
+    def geometry_default_layout(self, loc, storage: str, layout: dict) -> bool:
+        """``layout(...) in;`` / ``layout(...) out;`` with geometry identifiers; returns whether
+        the declaration was one (errors reported)."""
+        prims = [k for k in layout if k in PRIMITIVE_NAMES]
+        extra = {"invocations"} if storage == "in" else {"max_vertices", "stream"}
+        if not prims and not (layout.keys() & extra):
+            return False
+        if self.stage != "geometry":
+            self.error(loc, f"geometry shader layout qualifiers ({', '.join(sorted(layout))}) may only be "
+                       "used in geometry shaders")
+            return True
+        allowed = set(INPUT_PRIMITIVES) if storage == "in" else set(OUTPUT_PRIMITIVES)
+        for k in layout:
+            if k not in allowed | extra:
+                self.error(loc, f"layout qualifier `{k}' is not allowed on geometry shader "
+                           f"{'inputs' if storage == 'in' else 'outputs'}")
+                return True
+        if len(prims) > 1:
+            self.error(loc, f"more than one {'input' if storage == 'in' else 'output'} primitive type")
+            return True
+        if storage == "in":
+            if prims:
+                self._set_gs("gs_input", prims[0], loc, "input primitive type")
+                self._size_geometry_inputs(loc)
+            if "invocations" in layout:
+                n = layout["invocations"]
+                limit = LIMITS["gl_MaxGeometryShaderInvocations"]
+                if not (self.version.at_least(400, 320) or "GL_ARB_gpu_shader5" in self.enabled):
+                    self.error(loc, "invocations layout qualifier requires GLSL 4.00 or GL_ARB_gpu_shader5")
+                elif not 1 <= n <= limit:
+                    self.error(loc, f"invocations ({n}) must be between 1 and {limit}")
+                else:
+                    self._set_gs("gs_invocations", n, loc, "invocations")
+        else:
+            if prims:
+                self._set_gs("gs_output", prims[0], loc, "output primitive type")
+            if "max_vertices" in layout:
+                n = layout["max_vertices"]
+                limit = LIMITS["gl_MaxGeometryOutputVertices"]
+                if n > limit:
+                    self.error(loc, f"max_vertices ({n}) exceeds gl_MaxGeometryOutputVertices ({limit})")
+                else:
+                    self._set_gs("gs_max_vertices", n, loc, "max_vertices")
+            if layout.get("stream", 0) != 0:
+                self.error(loc, "geometry output streams other than 0 are not supported")
+        return True
+
+    def _set_gs(self, attr: str, value, loc, what: str) -> None:
+        old = getattr(self, attr)
+        if old is not None and old != value:
+            self.error(loc, f"geometry shader {what} ({value}) conflicts with an earlier declaration ({old})")
+            return
+        setattr(self, attr, value)
+
+    def geometry_input(self, var: Variable, loc) -> None:
+        """A global ``in`` of the geometry stage: an array sized by the input primitive."""
+        if var.builtin:
+            return
+        t = var.type
+        if not t.is_array:
+            self.error(loc, f"geometry shader input `{var.name}' must be declared as an array")
+            return
+        n = INPUT_PRIMITIVES.get(self.gs_input) if self.gs_input else None
+        if n is None:
+            return
+        if t.length is None:
+            var.type = T.array_of(t.element, n)
+        elif t.length != n:
+            self.error(loc, f"size of array `{var.name}' declared as {t.length}, but the input primitive "
+                       f"{self.gs_input} has {n} vertices")
+
+    def _size_geometry_inputs(self, loc) -> None:
+        """The input primitive is now known: size the unsized inputs, check the sized ones."""
+        n = INPUT_PRIMITIVES[self.gs_input]
+        for var in [v for v in self.globals if v.storage == "in"] + [self.symbols.lookup("gl_in")]:
+            if not isinstance(var, Variable) or not var.type.is_array:
+                continue
+            if var.type.length is None:
+                used = self.implicit_arrays.get(var)
+                if used is not None and used[0] > n:
+                    self.error(loc, f"`{var.name}' is indexed with {used[0] - 1}, but the input primitive "
+                               f"{self.gs_input} has {n} vertices")
+                var.type = T.array_of(var.type.element, n)
+                for ref in (used[1] if used is not None else ()):
+                    ref.type = var.type
+            elif var.type.length != n:
+                self.error(loc, f"size of array `{var.name}' declared as {var.type.length}, but the input "
+                           f"primitive {self.gs_input} has {n} vertices")

@@ -1,0 +1,426 @@
+"""Geometry shaders lowered to a compute kernel (the GPU has no geometry unit; Mesa's
+asahi does the same, ``agx_nir_lower_gs``). Used when the shader's stage is
+"geometry"; the key's ``gs`` (a ``GeometryKey``) says how the draw's vertices are
+laid out. The lowered shader is a compute shader (``shader.stage == "compute"``).
+
+The passes of one draw with a geometry shader (the driver runs them):
+
+1. the vertex stage writes each vertex's outputs to buffer ``GS_VS_OUT``: record
+   ``instance * records_per_instance + vertex_id - lo``; a record is
+   ``GeometryKey.vs_stride_dw`` 32-bit words, one 4-word location per output
+   location (``vertex_record_layout``);
+2. **this kernel** runs one invocation per (input primitive ``p``, instance,
+   geometry invocation): global invocation id = (p, instance, invocation). It finds
+   the vertices of primitive ``p`` with the draw's topology (strips, fans, loops
+   and adjacency decomposed; indices read from buffer ``GS_INDEX`` for indexed
+   draws, as 8/16/32-bit values) and loads its inputs from their records. The
+   invocation's *slot* is ``(instance * primitives + p) * invocations + invocation``
+   (GL's order of output primitives). ``EmitVertex`` stores every output to the
+   slot's region of ``GS_OUT`` (record ``slot * max_vertices + n``, ``n`` counting
+   the emitted vertices, stores past max_vertices dropped), and each time the
+   current strip completes a primitive (``EndPrimitive`` starts a new strip)
+   appends its vertex records to the slot's list in ``GS_PRIMS`` (``max_primitives *
+   vertices_per_primitive`` words per slot; odd triangles of a strip swap their
+   first two vertices so every triangle keeps the strip's winding, the last vertex
+   stays the provoking one). At the end, ``GS_COUNTS[slot]`` = primitives emitted.
+3. a prefix sum over ``GS_COUNTS`` and a compaction kernel build the index buffer of
+4. the rasterisation draw: a pass-through vertex program reads ``GS_OUT``.
+
+``GS_PARAMS`` (32-bit words, written by the driver per draw):
+
+====== =============================================================
+word 0 input primitives per instance
+word 1 records per instance in ``GS_VS_OUT``
+word 2 first vertex (non-indexed) or first index (indexed)
+word 3 base vertex (indexed)
+word 4 ``lo``: the vertex id of record 0
+word 5 restart index (indexed, list topologies: a primitive using it is skipped)
+word 6 1 when primitive restart is enabled
+====== =============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GeometryKey", "GeometryOutput", "GeometryInterface", "GS_PARAMS", "GS_VS_OUT", "GS_INDEX",
+           "GS_OUT", "GS_COUNTS", "GS_PRIMS", "TOPOLOGY_INPUT", "OUTPUT_VERTICES", "primitive_count",
+           "max_output_primitives", "vertex_record_layout", "GeometryLowering", "LOCAL_SIZE_X",
+           "geometry_interface"]
+
+# store_ssbo/load_ssbo buffer indices of the passes (above the user's and transform feedback's)
+GS_PARAMS = 56
+GS_VS_OUT = 57
+GS_INDEX = 58
+GS_OUT = 59
+GS_COUNTS = 60
+GS_PRIMS = 61
+LOCAL_SIZE_X = 64
+
+# draw topology -> the geometry shader input primitive it feeds (GL 4.6 table 11.1)
+TOPOLOGY_INPUT = {
+    "points": "points", "lines": "lines", "line_strip": "lines", "line_loop": "lines",
+    "triangles": "triangles", "triangle_strip": "triangles", "triangle_fan": "triangles",
+    "lines_adjacency": "lines_adjacency", "line_strip_adjacency": "lines_adjacency",
+    "triangles_adjacency": "triangles_adjacency", "triangle_strip_adjacency": "triangles_adjacency",
+}
+# output primitive -> vertices of each primitive it is drawn as (points, lines, triangles)
+OUTPUT_VERTICES = {"points": 1, "line_strip": 2, "triangle_strip": 3}
+
+
+def primitive_count(topology: str, vertices: int) -> int:
+    """Input primitives a draw of ``vertices`` vertices makes (GL 4.6 section 10.1)."""
+    n = vertices
+    per = {"points": 1, "lines": 2, "triangles": 3, "lines_adjacency": 4, "triangles_adjacency": 6}
+    if topology in per:
+        return n // per[topology]
+    if topology == "line_strip":
+        return max(n - 1, 0)
+    if topology == "line_loop":
+        return n if n >= 2 else 0
+    if topology in ("triangle_strip", "triangle_fan"):
+        return max(n - 2, 0)
+    if topology == "line_strip_adjacency":
+        return max(n - 3, 0)
+    if topology == "triangle_strip_adjacency":
+        return (n - 4) // 2 if n >= 6 else 0
+    raise ValueError(f"unknown topology {topology!r}")
+
+
+def max_output_primitives(output: str, max_vertices: int) -> int:
+    """The most primitives one invocation can emit (a single strip of max_vertices)."""
+    return max(max_vertices - OUTPUT_VERTICES[output] + 1, 0)
+
+
+def vertex_record_layout(outputs) -> tuple[tuple, int]:
+    """``outputs``: [(name, locations), ...] of the vertex stage -> (((name, offset_dw,
+    locations), ...), record stride in words): 4 words per location, in order."""
+    layout, offset = [], 0
+    for name, locations in outputs:
+        layout.append((name, offset, locations))
+        offset += 4 * locations
+    return tuple(layout), max(offset, 4)
+
+
+@dataclass(frozen=True)
+class GeometryKey:
+    """How a draw feeds the geometry kernel: its topology (a ``TOPOLOGY_INPUT`` key),
+    the index size in bytes (0: not indexed) and the vertex records' layout
+    (``vertex_record_layout``)."""
+    topology: str
+    index_size_B: int
+    inputs: tuple
+    vs_stride_dw: int
+
+    def __post_init__(self):
+        assert self.topology in TOPOLOGY_INPUT, f"unknown topology {self.topology!r}"
+        assert self.index_size_B in (0, 1, 2, 4)
+
+
+@dataclass(frozen=True)
+class GeometryOutput:
+    """One output of the geometry stage in a ``GS_OUT`` record: ``locations`` 4-word
+    locations from word ``offset_dw``, ``components`` used in each; ``base`` float,
+    int or uint; ``interp`` smooth, flat or noperspective."""
+    name: str
+    offset_dw: int
+    components: int
+    locations: int
+    base: str
+    interp: str
+    glsl_type: str
+
+
+@dataclass(frozen=True)
+class GeometryInterface:
+    """What the driver needs to run the kernel and draw its output (``ShaderInfo.geometry``)."""
+    input: str
+    output: str
+    max_vertices: int
+    invocations: int
+    outputs: tuple              # GeometryOutput; gl_Position first at word 0
+    stride_dw: int
+
+    @property
+    def vertices_per_primitive(self) -> int:
+        return OUTPUT_VERTICES[self.output]
+
+    @property
+    def max_primitives(self) -> int:
+        return max_output_primitives(self.output, self.max_vertices)
+
+
+def _flatten(b, value, t):
+    """Per-location vectors of a GLSL value as ``Lowerer.load`` gives it."""
+    if t.is_array:
+        return [x for v in value for x in _flatten(b, v, t.element)]
+    if t.is_matrix:
+        return list(value)
+    return [value]
+
+
+class GeometryLowering:
+    """The interface of a geometry shader in the compute kernel; ``io`` is the
+    ``IOLowering`` (inputs and outputs are its locals)."""
+
+    def __init__(self, io, L):
+        from .from_ast import LoweringError
+        from compiler.ir import VecType
+        self.io, self.L = io, L
+        layout = io.unit.geometry
+        if layout is None or not layout.complete:
+            raise LoweringError("geometry shader without an input primitive, an output primitive and "
+                                "max_vertices")
+        self.layout = layout
+        self.key = io.k("gs")
+        if self.key is None:
+            raise LoweringError("a geometry shader is compiled for a draw (key['gs'])")
+        if TOPOLOGY_INPUT[self.key.topology] != layout.input:
+            raise LoweringError(f"draw topology {self.key.topology} does not feed {layout.input}")
+        u32 = VecType("uint", 32, 1)
+        b = L.b
+        self.v_slot = b.local_var("gs.slot", u32)
+        self.v_active = b.local_var("gs.active", VecType("bool", 1, 1))
+        self.v_in_range = b.local_var("gs.in_range", VecType("bool", 1, 1))
+        self.v_emitted = b.local_var("gs.emitted", u32)
+        self.v_strip = b.local_var("gs.strip", u32)
+        self.v_prims = b.local_var("gs.primitives", u32)
+        self.outputs: list = []          # (symbol, local, GeometryOutput)
+        self.interface = None
+
+    # ------------------------------------------------------------ prologue
+    def _param(self, b, word: int):
+        return b.load_ssbo(b.iimm(GS_PARAMS), b.iimm(4 * word), num_components=1, align=4)
+
+    def _vertex_position(self, b, p, j: int, prims):
+        """Position in the draw's vertex list of vertex ``j`` of primitive ``p``."""
+        t = self.key.topology
+        per = {"points": 1, "lines": 2, "triangles": 3, "lines_adjacency": 4, "triangles_adjacency": 6}
+        if t in per:
+            return b.iadd(b.imul(p, per[t]), j)
+        if t in ("line_strip", "line_strip_adjacency"):
+            return b.iadd(p, j)
+        if t == "line_loop":
+            if j == 0:
+                return p
+            last = b.ieq(p, b.isub(prims, 1))
+            return b.bcsel(last, b.iimm(0), b.iadd(p, 1))
+        if t == "triangle_fan":
+            return b.iimm(0) if j == 0 else b.iadd(p, j)
+        even = b.ieq(b.iand(p, 1), b.iimm(0))
+        if t == "triangle_strip":
+            if j == 2:
+                return b.iadd(p, 2)
+            return b.bcsel(even, b.iadd(p, j), b.iadd(p, 1 - j))
+        # triangle strip with adjacency (GL 4.6 section 10.1.14, the last vertex provoking)
+        first = b.ieq(p, b.iimm(0))
+        last = b.ieq(p, b.isub(prims, 1))
+        base = b.imul(p, 2)
+
+        def off(value):
+            return b.iimm(value) if isinstance(value, int) else value
+        five_or_six = b.bcsel(last, b.iimm(5), b.iimm(6))
+        even_offsets = [0, b.bcsel(first, b.iimm(1), b.iimm(-2)), 2, five_or_six, 4, 3]
+        odd_offsets = [2, -2, 0, 3, 4, five_or_six]
+        return b.iadd(base, b.bcsel(even, off(even_offsets[j]), off(odd_offsets[j])))
+
+    def _vertex_id(self, b, q, active):
+        """(vertex id, still active) of draw position ``q``."""
+        size = self.key.index_size_B
+        first = self._param(b, 2)
+        if size == 0:
+            return b.iadd(first, q), active
+        e = b.iadd(first, q)
+        byte = b.imul(e, size)
+        word = b.load_ssbo(b.iimm(GS_INDEX), b.iand(byte, b.iimm(~3 & 0xFFFFFFFF)), num_components=1, align=4)
+        if size < 4:
+            shift = b.imul(b.iand(byte, 3), 8)
+            word = b.iand(b.ushr(word, shift), (1 << (8 * size)) - 1)
+        if self.key.topology in ("points", "lines", "triangles", "lines_adjacency", "triangles_adjacency"):
+            restarted = b.iand(b.ine(self._param(b, 6), b.iimm(0)), b.ieq(word, self._param(b, 5)))
+            active = b.iand(active, b.inot(restarted))
+        return b.iadd(word, self._param(b, 3)), active
+
+    def emit_prologue(self, pro, inputs) -> None:
+        """Compute the slot and load every input (``inputs``: [(symbol, local)])."""
+        L = self.L
+        saved, L.b = L.b, pro
+        try:
+            self._prologue(pro, inputs)
+        finally:
+            L.b = saved
+
+    def _prologue(self, b, inputs) -> None:
+        from .from_ast import LoweringError
+        gid = b.intrinsic("load_global_invocation_id")
+        p, inst, inv = (b.channel(gid, i) for i in range(3))
+        prims = self._param(b, 0)
+        active = b.ult(p, prims)
+        b.store_var(self.v_in_range, active)
+        records = self._param(b, 1)
+        lo = self._param(b, 4)
+        nverts = self.layout.input_vertices
+        rec_base = []
+        for j in range(nverts):
+            q = self._vertex_position(b, p, j, prims)
+            vid, active = self._vertex_id(b, q, active)
+            rec = b.iadd(b.imul(inst, records), b.isub(vid, lo))
+            rec_base.append(rec)
+        rec_base = [b.imul(b.bcsel(active, r, b.iimm(0)), self.key.vs_stride_dw) for r in rec_base]
+        invocations = self.layout.invocations
+        slot = b.iadd(b.imul(b.iadd(b.imul(inst, prims), p), invocations), inv)
+        b.store_var(self.v_slot, slot)
+        b.store_var(self.v_active, active)
+        for v in (self.v_emitted, self.v_strip, self.v_prims):
+            b.store_var(v, b.iimm(0))
+        where = {name: (off, locs) for name, off, locs in self.key.inputs}
+
+        def read(t, name, j, first_loc=0):
+            """The value of input ``name`` at vertex ``j`` as Lowerer.load shapes it."""
+            entry = where.get(name)
+
+            def location(k, comps):
+                if entry is None or first_loc + k >= entry[1]:
+                    zero = b.imm([0] * comps, "int")
+                    return zero
+                off = b.iadd(rec_base[j], entry[0] + 4 * (first_loc + k))
+                return b.load_ssbo(b.iimm(GS_VS_OUT), b.imul(off, 4), num_components=comps, align=4)
+            if t.is_struct or t.is_block:
+                raise LoweringError(f"geometry shader input `{name}' of type {t.name} is not supported")
+            if t.is_array:
+                per = _locations(t.element)
+                return [read(t.element, name, j, first_loc + i * per) for i in range(t.length)]
+            if t.is_matrix:
+                return [location(c, t.vector_size) for c in range(t.columns)]
+            return location(0, t.vector_size)
+
+        for s, var in inputs:
+            if s.name == "gl_PrimitiveIDIn":
+                b.store_var(var, p)
+            elif s.name == "gl_InvocationID":
+                b.store_var(var, inv)
+            elif s.name == "gl_in":
+                fields = {f.name: f.type for f in s.type.element.fields}
+                for j in range(s.type.length):
+                    pos = read(fields["gl_Position"], "gl_Position", j) if "gl_Position" in where \
+                        else b.fimm([0.0, 0.0, 0.0, 1.0])
+                    psize = read(fields["gl_PointSize"], "gl_PointSize", j) if "gl_PointSize" in where \
+                        else b.fimm(1.0)
+                    clip = []
+                    entry = where.get("gl_ClipDistance")
+                    for k in range(fields["gl_ClipDistance"].length):
+                        if entry is None or k >= 4 * entry[1]:
+                            clip.append(b.fimm(0.0))
+                            continue
+                        off = b.iadd(rec_base[j], entry[0] + k)
+                        clip.append(b.load_ssbo(b.iimm(GS_VS_OUT), b.imul(off, 4), num_components=1, align=4))
+                    L = self.L
+                    L.store(b.deref_array(b.deref_var(var), j), s.type.element, [pos, psize, clip])
+            elif s.builtin:
+                raise LoweringError(f"geometry shader input {s.name} is not supported")
+            else:
+                if not s.type.is_array:
+                    raise LoweringError(f"geometry shader input `{s.name}' is not an array")
+                L = self.L
+                for j in range(s.type.length):
+                    L.store(b.deref_array(b.deref_var(var), j), s.type.element, read(s.type.element, s.name, j))
+
+    # ------------------------------------------------------------ outputs
+    def plan_outputs(self, out_symbols) -> None:
+        """The GS_OUT record layout (``geometry_interface``) and each output's local."""
+        from .from_ast import LoweringError
+        self.interface = geometry_interface(self.io.unit, self.layout)
+        by_name = {s.name: (s, var) for s, var in out_symbols}
+        self.outputs = []
+        for o in self.interface.outputs:
+            s, var = by_name.get(o.name, (None, None))
+            if s is None and o.name != "gl_Position":
+                raise LoweringError(f"geometry shader output {o.name} has no variable")
+            self.outputs.append((s, var, o))
+
+    def emit_vertex(self, b) -> None:
+        """EmitVertex(): store the outputs as the slot's next record; extend the strip."""
+        L = self.L
+        iface = self.interface
+        maxv = iface.max_vertices
+        n = b.load_var(self.v_emitted)
+        ok = b.iand(b.load_var(self.v_active), b.ult(n, b.iimm(maxv)))
+        nif = b.push_if(ok)
+        slot = b.load_var(self.v_slot)
+        rec = b.iadd(b.imul(slot, maxv), n)
+        base = b.imul(rec, iface.stride_dw)
+        for s, var, o in self.outputs:
+            if s is None:
+                continue
+            values = _flatten(b, L.load(b.deref_var(var), s.type), s.type)
+            for k, v in enumerate(values):
+                off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
+                b.store_ssbo(v, b.iimm(GS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
+        strip = b.iadd(b.load_var(self.v_strip), 1)
+        b.store_var(self.v_strip, strip)
+        vpp = iface.vertices_per_primitive
+        done = b.push_if(b.uge(strip, b.iimm(vpp)))
+        prims = b.load_var(self.v_prims)
+        if vpp == 1:
+            verts = [rec]
+        elif vpp == 2:
+            verts = [b.isub(rec, 1), rec]
+        else:
+            odd = b.ieq(b.iand(strip, 1), b.iimm(0))      # the strip's (strip - 3)-th triangle is odd
+            a, c = b.isub(rec, 2), b.isub(rec, 1)
+            verts = [b.bcsel(odd, c, a), b.bcsel(odd, a, c), rec]
+        list_base = b.imul(b.iadd(b.imul(slot, iface.max_primitives), prims), vpp)
+        for k, v in enumerate(verts):
+            b.store_ssbo(v, b.iimm(GS_PRIMS), b.imul(b.iadd(list_base, k), 4), write_mask=1, align=4)
+        b.store_var(self.v_prims, b.iadd(prims, 1))
+        b.pop_if(done)
+        b.store_var(self.v_emitted, b.iadd(n, 1))
+        b.pop_if(nif)
+
+    def end_primitive(self, b) -> None:
+        b.store_var(self.v_strip, b.iimm(0))
+
+    def finish(self, b) -> None:
+        """The slot's primitive count (every slot of the dispatch's range is written)."""
+        nif = b.push_if(b.load_var(self.v_in_range))
+        slot = b.load_var(self.v_slot)
+        b.store_ssbo(b.load_var(self.v_prims), b.iimm(GS_COUNTS), b.imul(slot, 4), write_mask=1, align=4)
+        b.pop_if(nif)
+
+
+def geometry_interface(unit, layout=None) -> GeometryInterface:
+    """The output record layout of a geometry shader's typed AST (``layout``: the
+    program's linked GeometryLayout, default the unit's own): gl_Position at word 0,
+    then the outputs in the order of declaration (user globals, then the built-ins
+    the shader uses), 4 words per location. Raises LoweringError for output types
+    the records cannot hold."""
+    from .from_ast import LoweringError
+    from .io import _INTERP
+    layout = layout if layout is not None else unit.geometry
+    outs = [GeometryOutput("gl_Position", 0, 4, 1, "float", "noperspective", "vec4")]
+    offset = 4
+    seen = {"gl_Position"}
+    for s in list(unit.globals) + list(unit.builtin_variables):
+        if s.storage != "out" or s.name in seen:
+            continue
+        seen.add(s.name)
+        t = s.type
+        inner = t.innermost_element if t.is_array else t
+        if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
+            raise LoweringError(f"geometry shader output `{s.name}' of type {t.name} is not supported")
+        interp = _INTERP[s.interpolation]
+        if inner.base != "float" or s.name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
+            interp = "flat"
+        outs.append(GeometryOutput(s.name, offset, inner.vector_size if not inner.is_matrix else inner.vector_size,
+                                   _locations(t), inner.base, interp, t.name))
+        offset += 4 * _locations(t)
+    return GeometryInterface(layout.input, layout.output, layout.max_vertices, layout.invocations,
+                             tuple(outs), offset)
+
+
+def _locations(t) -> int:
+    if t.is_array:
+        return (t.length or 1) * _locations(t.element)
+    if t.is_matrix:
+        return t.columns
+    return 1

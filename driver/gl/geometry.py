@@ -1,0 +1,442 @@
+"""Draws with a geometry shader, as passes on the GPU (the GPU has no geometry unit;
+Mesa's asahi runs the same passes, see compiler/lower/geometry.py for the kernel):
+
+1. **vertex pass**: the program's vertex stage runs over the draw's vertices
+   ``lo..hi`` (every instance) as a points draw with rasterisation discarded, its
+   outputs captured (the transform-feedback stores) into the *vertex records*
+   buffer, record ``instance * (hi - lo + 1) + vertex_id - lo``;
+2. **geometry kernel** (compute): one invocation per (input primitive, instance,
+   geometry invocation) reads its vertices with the draw's topology and index
+   buffer, runs the shader, writes emitted vertices, per-slot primitive lists and
+   per-slot primitive counts;
+3. **prefix sum** (compute, one invocation): exclusive offsets of the counts and
+   the total, and the *null vertex* (NaN position: discarded by the clipper);
+4. **compaction** (compute, one invocation per slot): copies each slot's primitive
+   list to its offset in the index buffer and fills the rest with the null vertex;
+5. **rasterisation draw**: points, lines or triangles of that index buffer, through
+   a pass-through vertex program reading the output records as attributes, and the
+   program's fragment stage. The index count is the static maximum (no CPU read of
+   GPU memory); entries past the total name the null vertex.
+
+Not supported yet (a warning and the draw is skipped): indirect draws, primitive
+restart with strip topologies, geometry input interface blocks, uniform/storage
+blocks and images in the geometry stage, transform feedback of geometry output.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from dataclasses import replace
+
+from driver.gallium import (
+    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipeFormat, PipePrim, PipeShaderType,
+    ResourceTemplate, ShaderBuffer, ShaderState, StreamOutputInfo, StreamOutputTarget, VertexBuffer,
+    VertexElement,
+)
+from driver.gallium.defines import PipeBind, PipeTextureTarget, PipeUsage
+from driver.gl import enums as E
+from driver.gl import pipestate as ps
+from driver.gl.errors import GLError
+
+__all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_validate", "draw_modes_for_input", "link_geometry"]
+
+TOPOLOGY_NAMES = {
+    E.GL_POINTS: "points", E.GL_LINES: "lines", E.GL_LINE_STRIP: "line_strip", E.GL_LINE_LOOP: "line_loop",
+    E.GL_TRIANGLES: "triangles", E.GL_TRIANGLE_STRIP: "triangle_strip", E.GL_TRIANGLE_FAN: "triangle_fan",
+    E.GL_LINES_ADJACENCY: "lines_adjacency", E.GL_LINE_STRIP_ADJACENCY: "line_strip_adjacency",
+    E.GL_TRIANGLES_ADJACENCY: "triangles_adjacency",
+    E.GL_TRIANGLE_STRIP_ADJACENCY: "triangle_strip_adjacency",
+}
+_OUTPUT_PRIM = {"points": PipePrim.POINTS, "line_strip": PipePrim.LINES, "triangle_strip": PipePrim.TRIANGLES}
+_GL_PRIMITIVE = {"points": E.GL_POINTS, "lines": E.GL_LINES, "lines_adjacency": E.GL_LINES_ADJACENCY,
+                 "triangles": E.GL_TRIANGLES, "triangles_adjacency": E.GL_TRIANGLES_ADJACENCY,
+                 "line_strip": E.GL_LINE_STRIP, "triangle_strip": E.GL_TRIANGLE_STRIP}
+_FORMATS = {("float", 4): PipeFormat.R32G32B32A32_FLOAT, ("int", 4): PipeFormat.R32G32B32A32_SINT,
+            ("uint", 4): PipeFormat.R32G32B32A32_UINT}
+
+# slots of the compute stage's shader buffers for the passes (compiler/lower/geometry.py's indices)
+_SCAN_SOURCE = """#version 430
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) readonly buffer Params { uint params[]; };
+layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
+layout(std430, binding = 2) writeonly buffer Offsets { uint offsets[]; };
+layout(std430, binding = 3) writeonly buffer Records { uint records[]; };
+void main() {
+    uint slots = params[7];
+    uint total = 0u;
+    for (uint s = 0u; s < slots; s++) {
+        offsets[s] = total;
+        total += counts[s];
+    }
+    offsets[slots] = total;
+    uint null_word = params[8];
+    for (uint c = 0u; c < 4u; c++)
+        records[null_word + c] = 0x7fc00000u;
+}
+"""
+_COMPACT_SOURCE = """#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Params { uint params[]; };
+layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
+layout(std430, binding = 2) readonly buffer Offsets { uint offsets[]; };
+layout(std430, binding = 3) readonly buffer Prims { uint prims[]; };
+layout(std430, binding = 4) writeonly buffer Indices { uint indices[]; };
+void main() {
+    uint s = gl_GlobalInvocationID.x;
+    uint slots = params[7];
+    if (s >= slots)
+        return;
+    uint per_slot = params[9];
+    uint vpp = params[10];
+    uint null_record = params[11];
+    uint dst = offsets[s] * vpp;
+    uint n = counts[s] * vpp;
+    for (uint k = 0u; k < n; k++)
+        indices[dst + k] = prims[s * per_slot + k];
+    uint used = offsets[slots] * vpp;
+    for (uint k = 0u; k < per_slot; k++) {
+        uint at = s * per_slot + k;
+        if (at >= used)
+            indices[at] = null_record;
+    }
+}
+"""
+
+
+def _ctx_cache(ctx) -> dict:
+    """Per-context state of the passes (scratch buffers, internal shaders)."""
+    cache = getattr(ctx, "_geometry_state", None)
+    if cache is None:
+        cache = ctx._geometry_state = {}
+    return cache
+
+
+def _meta(ls) -> dict:
+    """What the passes keep per linked program beside its pipe shaders."""
+    meta = getattr(ls, "_geometry_meta", None)
+    if meta is None:
+        meta = ls._geometry_meta = {}
+    return meta
+
+
+def draw_modes_for_input(input_primitive: str) -> set[int]:
+    """GL draw modes a geometry shader with this input primitive accepts (GL 4.6 table 11.1)."""
+    from compiler.lower.geometry import TOPOLOGY_INPUT
+    return {mode for mode, name in TOPOLOGY_NAMES.items() if TOPOLOGY_INPUT[name] == input_primitive}
+
+
+def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: dict | None):
+    """The geometry stage's layout for a link (its shader objects agree; each field given
+    once at least) and the interface checks with its neighbours; raises ValueError with
+    the link error's text."""
+    from compiler.glsl.geometry import GeometryLayout
+    fields = {}
+    for u in units:
+        lay = u.geometry
+        for name in ("input", "output", "max_vertices"):
+            v = getattr(lay, name)
+            if v is not None:
+                if fields.get(name, v) != v:
+                    raise ValueError(f"geometry shader {name.replace('_', ' ')} declared differently "
+                                     f"({fields[name]} and {v})")
+                fields[name] = v
+        if lay.invocations != 1:
+            fields["invocations"] = lay.invocations
+    if "input" not in fields:
+        raise ValueError("geometry shader didn't declare primitive input type")
+    if "output" not in fields:
+        raise ValueError("geometry shader didn't declare primitive output type")
+    if "max_vertices" not in fields:
+        raise ValueError("geometry shader didn't declare max_vertices")
+    layout = GeometryLayout(fields["input"], fields["output"], fields["max_vertices"],
+                            fields.get("invocations", 1))
+    if vertex is not None:
+        outs = {v.name: v for v in vertex["outputs"]}
+        for inp in geometry["inputs"]:
+            if inp.type.is_block:
+                continue
+            out = outs.get(inp.name)
+            if out is None:
+                if inp.used:
+                    raise ValueError(f"geometry shader input `{inp.name}' has no matching output in the "
+                                     "vertex shader")
+                continue
+            if out.type != inp.type.element:
+                raise ValueError(f"`{inp.name}' is declared as type `{inp.type.element.name}[]' in the "
+                                 f"geometry shader and `{out.type.name}' in the vertex shader")
+    return layout
+
+
+
+def geometry_validate(ctx, prog, mode: int) -> None:
+    """GL 4.6 section 11.3.1: the draw mode must feed the geometry shader's input primitive."""
+    lay = prog.linked_state.geometry
+    if mode not in draw_modes_for_input(lay.input):
+        raise GLError(E.GL_INVALID_OPERATION, f"draw mode {mode:#x} does not match the geometry "
+                      f"shader's input primitive {lay.input}")
+
+def _geometry_unsupported(ctx, what: str) -> None:
+    msg = f"shimgl: geometry shader draw skipped: {what} is not supported yet"
+    if msg not in _REPORTED:
+        _REPORTED.add(msg)
+        print(msg, file=sys.stderr)
+    raise GLError(E.GL_INVALID_OPERATION, msg)
+
+# -- scratch buffers ---------------------------------------------------------------
+def _gs_buffer(ctx, role: str, size_B: int):
+    """A scratch buffer of at least ``size_B`` bytes, kept per context (the pipe orders
+    its reuse against earlier passes that still read or write it)."""
+    bufs = _ctx_cache(ctx).setdefault("buffers", {})
+    res = bufs.get(role)
+    if res is None or res.template.width_px < size_B:
+        size = 1 << max(8, (max(size_B, 16) - 1).bit_length())
+        res = ctx.screen.resource_create(ResourceTemplate(
+            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size,
+            bind=PipeBind.SHADER_BUFFER | PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER
+            | PipeBind.STREAM_OUTPUT, usage=PipeUsage.DEFAULT))
+        bufs[role] = res
+    return res
+
+# -- shaders ---------------------------------------------------------------------
+def _gs_internal(ctx, name: str, source: str, local_size):
+    """A compute CSO of the passes' own GLSL (made once per context)."""
+    cache = _ctx_cache(ctx).setdefault("shaders", {})
+    handle = cache.get(name)
+    if handle is None:
+        from compiler.glsl import parse
+        unit = parse(source, "compute")
+        blocks = {b.block_name: b for b in unit.interface_blocks}
+        info = {"storage_blocks": {}, "uniforms": {}, "local_size": local_size}
+        for i, bname in enumerate(blocks):
+            info["storage_blocks"][bname] = 64 + i       # internal slots, after the kernel's
+        handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.COMPUTE, unit, source, info))
+        cache[name] = handle
+    return handle
+
+def _gs_kernel(ctx, prog, key):
+    """The geometry kernel's CSO for one GeometryKey (made once per link)."""
+    ls = prog.linked_state
+    cache_key = ("gs-kernel", key)
+    handle = ls.pipe_shaders.get(cache_key)
+    if handle is not None:
+        return handle
+    source = "".join(getattr(s, "compiled_source", None) or s.source or ""
+                     for s in prog.shaders if s.type == E.GL_GEOMETRY_SHADER)
+    kernel = _GeometryKernel(source, key, getattr(ls.units["geometry"], "version", None))
+    info = dict(ctx._pipe_shader_info(ls, "geometry"))
+    handle = ctx.pipe.create_shader_state(ShaderState(
+        PipeShaderType.COMPUTE, kernel, f"{source}\n// geometry kernel for {key!r}\n", info))
+    ls.pipe_shaders[cache_key] = handle
+    return handle
+
+def _gs_vertex_capture(ctx, prog, names_locs):
+    """The vertex stage storing each output to its record (the transform feedback stores)."""
+    ls = prog.linked_state
+    cache_key = ("gs-vs", names_locs)
+    hit = _meta(ls).get(cache_key)
+    if hit is not None:
+        return hit
+    from compiler.lower.geometry import vertex_record_layout
+    layout, stride = vertex_record_layout([(n, locs) for n, locs, _c in names_locs])
+    comps = {n: c for n, _l, c in names_locs}
+    outputs = []
+    for idx, (name, offset, locs) in enumerate(layout):
+        if name == "gl_ClipDistance":
+            for k in range(comps[name]):
+                outputs.append((idx, 0, 1, 0, offset + k, k))
+        else:
+            for slot in range(locs):
+                outputs.append((idx, 0, comps[name], 0, offset + 4 * slot, slot))
+    src = "".join(getattr(s, "compiled_source", None) or s.source or ""
+                  for s in prog.shaders if s.type == E.GL_VERTEX_SHADER)
+    info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _o, _l in layout))
+    handle = ctx.pipe.create_shader_state(ShaderState(
+        PipeShaderType.VERTEX, ls.units["vertex"], src, info,
+        StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
+    ls.pipe_shaders[cache_key] = handle          # released with the program's other shaders
+    _meta(ls)[cache_key] = handle, layout, stride
+    return handle, layout, stride
+
+def _gs_passthrough(ctx, prog, iface):
+    """The rasterisation pass's vertex program: GS_OUT records as attributes, copied to
+    outputs of the geometry outputs' names (so the fragment stage links to them)."""
+    ls = prog.linked_state
+    cache_key = ("gs-passthrough", iface)
+    hit = _meta(ls).get(cache_key)
+    if hit is not None:
+        return hit
+    lines, body, attributes, elements = ["#version 150"], [], {}, []
+    loc = 0
+    for o in iface.outputs:
+        prefix = {"float": "", "int": "i", "uint": "u"}[o.base]
+        scalar = {"float": "float", "int": "int", "uint": "uint"}[o.base]
+        ltype = scalar if o.components == 1 else f"{prefix}vec{o.components}"
+        for k in range(o.locations):
+            a = f"shimgl_gs_{loc}"
+            lines.append(f"in {ltype} {a};")
+            attributes[a] = loc
+            elements.append(VertexElement(4 * (o.offset_dw + 4 * k), 0, _FORMATS[(o.base, 4)],
+                                          4 * iface.stride_dw))
+            if o.name == "gl_Position":
+                body.append(f"gl_Position = {a};")
+            elif o.name == "gl_PointSize":
+                body.append(f"gl_PointSize = {a};")
+            elif o.name.startswith("gl_"):
+                pass                    # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: not linked yet
+            else:
+                target = f"{o.name}[{k}]" if o.locations > 1 else o.name
+                body.append(f"{target} = {a};")
+            loc += 1
+        if not o.name.startswith("gl_"):
+            qual = {"flat": "flat ", "noperspective": "noperspective ", "smooth": ""}[o.interp]
+            lines.append(f"{qual}out {o.glsl_type} {o.name};")
+    source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
+    from compiler.glsl import parse
+    unit = parse(source, "vertex")
+    info = {"attributes": attributes, "uniforms": {}, "frag_outputs": {}}
+    handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, unit, source, info))
+    ls.pipe_shaders[cache_key] = handle
+    _meta(ls)[cache_key] = handle, tuple(elements)
+    return handle, tuple(elements)
+
+# -- the draw -----------------------------------------------------------------------
+def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
+    from compiler.lower.geometry import GeometryKey, primitive_count
+    prog = stages[PipeShaderType.GEOMETRY]
+    if stages.get(PipeShaderType.VERTEX) is not prog:
+        _geometry_unsupported(ctx, "a geometry stage from a separable program pipeline")
+    if indirect is not None:
+        _geometry_unsupported(ctx, "an indirect draw")
+    xfb = ctx.xfb
+    if xfb.active and not xfb.paused:
+        _geometry_unsupported(ctx, "transform feedback of geometry shader output")
+    ls = prog.linked_state
+    topology = TOPOLOGY_NAMES[mode]
+    if info.index_size and info.primitive_restart and topology not in (
+            "points", "lines", "triangles", "lines_adjacency", "triangles_adjacency"):
+        _geometry_unsupported(ctx, "primitive restart with a strip, loop or fan topology")
+    d = draws[0]
+    prims = primitive_count(topology, d.count)
+    instances = info.instance_count
+    if prims == 0 or instances == 0:
+        return
+    lo, hi = vertex_range() if callable(vertex_range) else vertex_range
+    if info.index_size == 0:
+        lo, hi = d.start, d.start + d.count - 1
+    records = hi - lo + 1
+    vs_outputs = _gs_vs_outputs(ls)
+    vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, prog, vs_outputs)
+    key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
+    gs_handle = _gs_kernel(ctx, prog, key)
+    # 1. the vertex pass
+    fb = ctx._emit_framebuffer()
+    ctx._emit_state(fb, prog)
+    s = ctx.state
+    ctx.cso.set_rasterizer(replace(
+        ps.rasterizer_state(s, ctx.api, fb.samples, 0, ctx.caps.point_size_range,
+                            ctx.caps.line_width_range), rasterizer_discard=True))
+    ctx._emit_program(prog, (PipeShaderType.VERTEX,))
+    ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, vs_handle)
+    ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
+    ctx._emit_vertices(prog, (lo, hi), instances)
+    vs_out = _gs_buffer(ctx, "vs_out", records * instances * vs_stride * 4)
+    ctx.pipe.set_stream_output_targets([StreamOutputTarget(vs_out, 0, vs_out.template.width_px)], [0])
+    with ctx._variant_errors():
+        ctx.pipe.draw_vbo(DrawInfo(PipePrim.POINTS, start_instance=info.start_instance,
+                                    instance_count=instances),
+                           0, None, [DrawStartCountBias(lo, records)])
+    ctx.pipe.set_stream_output_targets([], [])
+    # 2. the geometry kernel: compile it first (its interface sizes the buffers)
+    ctx.pipe.bind_shader_state(PipeShaderType.COMPUTE, gs_handle)
+    iface = ls.geometry_interface
+    inv = iface.invocations
+    slots = prims * instances * inv
+    maxv, per_prim = iface.max_vertices, iface.vertices_per_primitive
+    per_slot = iface.max_primitives * per_prim
+    null_record = slots * maxv
+    params = struct.pack("<12I", prims, records, d.start, d.index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
+                         info.restart_index & 0xFFFFFFFF, int(info.primitive_restart), slots,
+                         null_record * iface.stride_dw, per_slot, per_prim, null_record)
+    p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
+    gs_out = _gs_buffer(ctx, "gs_out", (null_record + 1) * iface.stride_dw * 4)
+    counts = _gs_buffer(ctx, "counts", slots * 4)
+    offsets = _gs_buffer(ctx, "offsets", slots * 4 + 4)
+    plist = _gs_buffer(ctx, "prims", max(slots * per_slot, 1) * 4)
+    indices = _gs_buffer(ctx, "indices", max(slots * per_slot, 1) * 4)
+    pbuf = ShaderBuffer(p_res, p_off, len(params))
+
+    def whole(r):
+        return ShaderBuffer(r, 0, r.template.width_px)
+    index_buf = None
+    if info.index_size:
+        index_buf = whole(info.index_resource) if info.index_resource is not None else None
+        if index_buf is None:
+            res, off = ctx.uploader.upload(info.index_user_buffer, alignment_B=4)
+            index_buf = ShaderBuffer(res, off, len(info.index_user_buffer))
+    C = PipeShaderType.COMPUTE
+    ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
+    ctx._emit_samplers(ls, C)
+    # slots 56..61: params, vertex records, index buffer, output records, counts, lists
+    ctx.pipe.set_shader_buffers(C, 56, [pbuf, whole(vs_out), index_buf, whole(gs_out), whole(counts),
+                                         whole(plist)], 0b111000)
+    from compiler.lower.geometry import LOCAL_SIZE_X
+    with ctx._variant_errors():
+        ctx.pipe.launch_grid(GridInfo((LOCAL_SIZE_X, 1, 1), (-(-prims // LOCAL_SIZE_X), instances, inv)))
+    # 3. prefix sum, 4. compaction (internal slots 64..)
+    ctx.pipe.bind_shader_state(C, _gs_internal(ctx, "scan", _SCAN_SOURCE, (1, 1, 1)))
+    ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(gs_out)], 0b1100)
+    ctx.pipe.launch_grid(GridInfo((1, 1, 1), (1, 1, 1)))
+    ctx.pipe.bind_shader_state(C, _gs_internal(ctx, "compact", _COMPACT_SOURCE, (64, 1, 1)))
+    ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(plist), whole(indices)],
+                                 0b10000)
+    ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
+    # 5. the rasterisation draw
+    pt_handle, elements = _gs_passthrough(ctx, prog, iface)
+    ctx._emit_state(fb, None)
+    ctx._emit_program(prog, (PipeShaderType.FRAGMENT,))
+    ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
+    ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, 16, bytes(16)))
+    ctx.cso.set_vertex_elements(elements)
+    ctx.pipe.set_vertex_buffers([VertexBuffer(gs_out, 0)])
+    out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, False, 0, True, 0, null_record)
+    with ctx._variant_errors():
+        ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, slots * per_slot)])
+
+def _gs_vs_outputs(ls) -> tuple:
+    """(name, locations, components per location) of the vertex stage's outputs."""
+    from compiler.lower.io import _vec_shape
+    unit = ls.units["vertex"]
+    out = []
+    seen = set()
+    for v in list(unit.globals) + list(unit.builtin_variables):
+        if v.storage != "out" or v.name in seen:
+            continue
+        if v.builtin and v.name not in ("gl_Position", "gl_PointSize", "gl_ClipDistance"):
+            continue
+        if v.type.is_block or (v.type.is_array and v.type.innermost_element.is_struct):
+            continue
+        seen.add(v.name)
+        comps, locs = _vec_shape(v.type)
+        if v.name == "gl_ClipDistance":
+            comps, locs = v.type.length, -(-v.type.length // 4)
+        out.append((v.name, locs, comps))
+    return tuple(out)
+
+
+
+class _GeometryKernel:
+    """``ShaderState.ir`` of the geometry kernel: its own front half (the geometry stage
+    of ``source`` lowered to compute for ``key``)."""
+
+    def __init__(self, source: str, key, version):
+        self.source, self.key, self.version = source, key, version
+
+    def front_half(self, key):
+        from compiler.compile import front_half
+        from compiler.ir import ShaderKey
+        full = (key or ShaderKey.make()).replace(gs=self.key)
+        return front_half(self.source, "geometry", full)
+
+
+_REPORTED: set = set()

@@ -1,0 +1,323 @@
+"""Geometry shaders through the compute passes (driver/gl/geometry.py): images against
+hand-computed expectations, link errors and draw-time errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+
+from .helpers import expect
+
+W = H = 32
+
+VS = """#version 150
+in vec2 pos;
+in vec4 color;
+out vec4 vcol;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vcol = color; }
+"""
+FS = """#version 150
+in vec4 gcol;
+out vec4 frag;
+void main() { frag = gcol; }
+"""
+
+
+def _shader(ctx, kind, src):
+    s = ctx.glCreateShader(kind)
+    ctx.glShaderSource(s, 1, [src])
+    ctx.glCompileShader(s)
+    assert ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
+    return s
+
+
+def _program(ctx, gs, vs=VS, fs=FS, link_ok=True):
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)):
+        if src is not None:
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glLinkProgram(p)
+    ok = ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
+    assert bool(ok) == link_ok, ctx.glGetProgramInfoLog(p)
+    return p
+
+
+def _vertices(ctx, p, pos, color=None):
+    """Bind a VAO with `pos` (n x 2) and `color` (n x 4, default white) arrays."""
+    vao = ctx.glGenVertexArrays(1)[0]
+    ctx.glBindVertexArray(vao)
+    pos = np.asarray(pos, np.float32)
+    color = np.ones((len(pos), 4), np.float32) if color is None else np.asarray(color, np.float32)
+    for name, data, n in (("pos", pos, 2), ("color", color, 4)):
+        loc = ctx.glGetAttribLocation(p, name)
+        if loc < 0:
+            continue
+        buf = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+        ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+        ctx.glVertexAttribPointer(loc, n, E.GL_FLOAT, False, 4 * n, 0)
+        ctx.glEnableVertexAttribArray(loc)
+    return vao
+
+
+def _clear(ctx):
+    ctx.glClearColor(0, 0, 0, 1)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+
+
+def _px(ndc: float) -> int:
+    """Pixel column/row whose centre an NDC coordinate's edge starts at (W = H = 32)."""
+    return int(round((ndc + 1) * W / 2))
+
+
+QUADS = """#version 150
+layout(points) in;
+layout(triangle_strip, max_vertices = 4) out;
+in vec4 vcol[];
+out vec4 gcol;
+uniform float half_size;
+void main() {
+    vec4 c = gl_in[0].gl_Position;
+    for (int k = 0; k < 4; k++) {
+        gcol = vcol[0];
+        gl_Position = c + vec4((k & 1) == 0 ? -half_size : half_size, k < 2 ? -half_size : half_size, 0.0, 0.0);
+        EmitVertex();
+    }
+    EndPrimitive();
+}
+"""
+
+
+def test_points_expand_to_quads():
+    """Each point becomes a 2*half_size square of the point's colour (a strip of 4)."""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, QUADS)
+        ctx.glUseProgram(p)
+        ctx.glUniform1f(ctx.glGetUniformLocation(p, "half_size"), 0.25)
+        _vertices(ctx, p, [(-0.5, -0.5), (0.5, 0.25)], [(1, 0, 0, 1), (0, 1, 0, 1)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 2)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        want = np.zeros((H, W, 4), np.uint8)
+        want[..., 3] = 255
+        want[_px(-0.75):_px(-0.25), _px(-0.75):_px(-0.25)] = (255, 0, 0, 255)
+        want[_px(0.0):_px(0.5), _px(0.25):_px(0.75)] = (0, 255, 0, 255)
+        np.testing.assert_array_equal(img, want)
+
+
+PRIMITIVE_ID = """#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+out vec4 gcol;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        gcol = vec4(float(gl_PrimitiveIDIn) / 4.0, 0.0, 1.0, 1.0);
+        EmitVertex();
+    }
+}
+"""
+
+
+def _two_triangles():
+    """Left and right halves of the viewport as two triangles each (4 triangles)."""
+    l, m, r, b, t = -1.0, 0.0, 1.0, -1.0, 1.0
+    return [(l, b), (m, b), (l, t), (m, b), (m, t), (l, t),
+            (m, b), (r, b), (m, t), (r, b), (r, t), (m, t)]
+
+
+def test_primitive_id_colours_each_triangle():
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, PRIMITIVE_ID)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, _two_triangles())
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 12)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels().astype(int)
+        # triangle k covers: below the diagonal of its half (k even) or above it (k odd)
+        for (y, x), k in (((2, 2), 0), ((29, 13), 1), ((2, 18), 2), ((29, 29), 3)):
+            assert abs(img[y, x, 0] - round(k / 4 * 255)) <= 1, (y, x, k, img[y, x])
+            assert img[y, x, 2] == 255
+
+
+def test_triangle_strip_input_and_indexed_draws_give_the_same_primitives():
+    """A strip of 4 vertices is 2 triangles with gl_PrimitiveIDIn 0 and 1; the same
+    triangles through an index buffer give the same image."""
+    strip = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, PRIMITIVE_ID)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, strip)
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        expect(ctx, E.GL_NO_ERROR)
+        a = ctx.read_pixels().astype(int)
+        assert a[2, 2, 0] == 0 and abs(a[29, 29, 0] - 64) <= 1
+        ebo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ebo)
+        idx = np.array([0, 1, 2, 2, 1, 3], np.uint16)
+        ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx.tobytes(), E.GL_STATIC_DRAW)
+        _clear(ctx)
+        ctx.glDrawElements(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_SHORT, 0)
+        expect(ctx, E.GL_NO_ERROR)
+        np.testing.assert_array_equal(ctx.read_pixels().astype(int), a)
+
+
+CUT = """#version 150
+layout(points) in;
+layout(triangle_strip, max_vertices = 8) out;
+out vec4 gcol;
+void main() {
+    // two separate triangles: the strip is cut between them
+    vec2 o[6] = vec2[](vec2(-1, -1), vec2(0, -1), vec2(-1, 0), vec2(0, 0), vec2(1, 0), vec2(0, 1));
+    for (int i = 0; i < 6; i++) {
+        gl_Position = vec4(o[i], 0.0, 1.0);
+        gcol = vec4(1.0);
+        EmitVertex();
+        if (i == 2)
+            EndPrimitive();
+    }
+}
+"""
+
+
+def test_end_primitive_cuts_the_strip():
+    """Without the cut the strip would also fill the triangles between the two."""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, CUT)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0, 0)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        lit = ctx.read_pixels()[..., 0] > 0
+        assert lit[2, 2] and lit[18, 18]                  # inside each triangle
+        assert not lit[13, 2] and not lit[2, 13]           # outside the first, near its hypotenuse
+        assert not lit[16 + 13, 18] and not lit[18, 16 + 13]
+        assert not lit[2, 29] and not lit[29, 2]            # between them: no strip joins them
+        # each triangle is half of a 16 x 16 square
+        assert abs(int(lit[:16, :16].sum()) - 136) <= 16 and abs(int(lit[16:, 16:].sum()) - 136) <= 16
+
+
+SOME = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in vec4 vcol[];
+out vec4 gcol;
+void main() {
+    if (gl_PrimitiveIDIn % 2 == 1) {       // odd points emit nothing
+        gl_Position = gl_in[0].gl_Position;
+        gcol = vcol[0];
+        EmitVertex();
+    }
+}
+"""
+
+
+def test_zero_vertices_for_some_primitives():
+    cols_px = [3 * i + 1 for i in range(10)]
+    xs = [(c + 0.5) / 16 - 1 for c in cols_px]          # pixel centres
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, SOME)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(x, 0.03) for x in xs])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 10)
+        expect(ctx, E.GL_NO_ERROR)
+        lit = ctx.read_pixels()[..., 0] > 0
+        cols = sorted(np.nonzero(lit.any(axis=0))[0].tolist())
+        want = [c for i, c in enumerate(cols_px) if i % 2 == 1]
+        assert cols == want
+        assert lit.sum() == 5
+
+
+LINES = """#version 150
+layout(lines_adjacency) in;
+layout(line_strip, max_vertices = 2) out;
+out vec4 gcol;
+void main() {
+    // draw the segment between the two adjacent vertices (1 and 2), coloured by vertex 0's x
+    gcol = vec4(1.0, gl_in[0].gl_Position.x < 0.0 ? 1.0 : 0.0, 0.0, 1.0);
+    gl_Position = gl_in[1].gl_Position; EmitVertex();
+    gl_Position = gl_in[2].gl_Position; EmitVertex();
+}
+"""
+
+
+def test_lines_adjacency_inputs():
+    """lines_adjacency: 4 vertices per primitive; the GS draws the middle two."""
+    y = 0.03                                            # row 16's centre is 1/32 above 0
+    verts = [(-0.9, 0.9), (-0.5, y), (0.5, y), (0.9, 0.9)]
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, LINES)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, verts)
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_LINES_ADJACENCY, 0, 4)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        lit = np.argwhere(img[..., 0] > 0)
+        assert set(lit[:, 0].tolist()) == {16}               # one row
+        assert lit[:, 1].min() == 8 and lit[:, 1].max() in (23, 24)
+        assert (img[16, 8:23] == (255, 255, 0, 255)).all()  # vertex 0 at x < 0: yellow
+        ctx.glDrawArrays(E.GL_LINES, 0, 4)                   # not the input primitive
+        expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_instancing_runs_the_geometry_shader_per_instance():
+    vs = """#version 150
+in vec2 pos;
+out vec4 vcol;
+void main() { gl_Position = vec4(pos + vec2(float(gl_InstanceID) * 0.5, 0.0), 0.0, 1.0);
+              vcol = vec4(1.0, 1.0, float(gl_InstanceID) / 2.0, 1.0); }
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, QUADS, vs=vs)
+        ctx.glUseProgram(p)
+        ctx.glUniform1f(ctx.glGetUniformLocation(p, "half_size"), 0.125)
+        _vertices(ctx, p, [(-0.75, -0.5)])
+        _clear(ctx)
+        ctx.glDrawArraysInstanced(E.GL_POINTS, 0, 1, 3)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        for i in range(3):
+            x0 = _px(-0.875 + 0.5 * i)
+            block = img[_px(-0.625):_px(-0.375), x0:x0 + 4]
+            assert (block[..., :2] == 255).all(), i
+            assert abs(int(block[0, 0, 2]) - round(i / 2 * 255)) <= 1, i
+        assert (img[..., 0] > 0).sum() == 3 * 16
+
+
+@pytest.mark.parametrize("gs,needle", [
+    ("#version 150\nlayout(points) in;\nvoid main() {}\n", "output type"),
+    ("#version 150\nlayout(points, max_vertices = 1) out;\nvoid main() {}\n", "input type"),
+    ("#version 150\nlayout(points) in;\nlayout(points) out;\nvoid main() {}\n", "max_vertices"),
+])
+def test_link_errors_for_missing_layouts(gs, needle):
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        p = _program(ctx, gs, link_ok=False)
+        assert needle in ctx.glGetProgramInfoLog(p)
+        expect(ctx, E.GL_NO_ERROR)
+
+
+def test_link_error_vertex_output_type_mismatch():
+    gs = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in vec3 vcol[];
+out vec4 gcol;
+void main() { gcol = vec4(vcol[0], 1.0); gl_Position = gl_in[0].gl_Position; EmitVertex(); }
+"""
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        p = _program(ctx, gs, link_ok=False)
+        assert "vcol" in ctx.glGetProgramInfoLog(p)
+
+
+def test_geometry_shader_needs_a_vertex_shader_in_core():
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        _program(ctx, SOME, vs=None, link_ok=False)
