@@ -39,7 +39,8 @@ from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.errors import GLError
 
-__all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_validate", "draw_modes_for_input", "link_geometry"]
+__all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_validate", "draw_modes_for_input", "link_geometry",
+           "geometry_program_queries"]
 
 TOPOLOGY_NAMES = {
     E.GL_POINTS: "points", E.GL_LINES: "lines", E.GL_LINE_STRIP: "line_strip", E.GL_LINE_LOOP: "line_loop",
@@ -124,6 +125,21 @@ def draw_modes_for_input(input_primitive: str) -> set[int]:
     """GL draw modes a geometry shader with this input primitive accepts (GL 4.6 table 11.1)."""
     from compiler.lower.geometry import TOPOLOGY_INPUT
     return {mode for mode, name in TOPOLOGY_NAMES.items() if TOPOLOGY_INPUT[name] == input_primitive}
+
+
+def geometry_program_queries(ctx, prog) -> dict:
+    """glGetProgramiv's geometry parameters (GL 4.6 section 7.13): pname -> value, None
+    when the program has no linked geometry stage (INVALID_OPERATION)."""
+    if not ctx.api.gl(3, 2):
+        return {}
+    ls = prog.linked_state if prog.linked else None
+    lay = getattr(ls, "geometry", None) if ls is not None else None
+    out = {E.GL_GEOMETRY_VERTICES_OUT: lay and lay.max_vertices,
+           E.GL_GEOMETRY_INPUT_TYPE: lay and _GL_PRIMITIVE[lay.input],
+           E.GL_GEOMETRY_OUTPUT_TYPE: lay and _GL_PRIMITIVE[lay.output]}
+    if ctx.api.gl(4, 0):
+        out[E.GL_GEOMETRY_SHADER_INVOCATIONS] = lay and lay.invocations
+    return out
 
 
 def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: dict | None):

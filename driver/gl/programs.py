@@ -861,7 +861,12 @@ class ProgramMixin:
             values[E.GL_PROGRAM_SEPARABLE] = int(prog.separable)
         if self.api.has_extension("GL_KHR_parallel_shader_compile"):
             values[GL_COMPLETION_STATUS_KHR] = 1      # linked inside glLinkProgram
+        from driver.gl.geometry import geometry_program_queries
+        geometry_queries = geometry_program_queries(self, prog)
+        values.update(geometry_queries)
         check_enum(pname, values)
+        if pname in geometry_queries:
+            check(geometry_queries[pname] is not None, E.GL_INVALID_OPERATION, "no linked geometry shader")
         if pname == E.GL_PROGRAM_BINARY_LENGTH:
             return [len(self._program_binary(prog)) if prog.linked and ls is not None else 0]
         if pname == E.GL_COMPUTE_WORK_GROUP_SIZE:

@@ -321,3 +321,21 @@ void main() { gcol = vec4(vcol[0], 1.0); gl_Position = gl_in[0].gl_Position; Emi
 def test_geometry_shader_needs_a_vertex_shader_in_core():
     with driver.Context(api="gl33", width=4, height=4) as ctx:
         _program(ctx, SOME, vs=None, link_ok=False)
+
+
+def test_program_queries():
+    gs = QUADS.replace("layout(points) in;", "layout(lines_adjacency) in;")
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        p = _program(ctx, gs)
+        assert ctx.glGetProgramiv(p, E.GL_GEOMETRY_VERTICES_OUT) == [4]
+        assert ctx.glGetProgramiv(p, E.GL_GEOMETRY_INPUT_TYPE) == [E.GL_LINES_ADJACENCY]
+        assert ctx.glGetProgramiv(p, E.GL_GEOMETRY_OUTPUT_TYPE) == [E.GL_TRIANGLE_STRIP]
+        assert ctx.glGetProgramiv(p, E.GL_GEOMETRY_SHADER_INVOCATIONS) == [1]
+        expect(ctx, E.GL_NO_ERROR)
+        plain = _program(ctx, None, fs=FS.replace("gcol", "vcol"))
+        ctx.glGetProgramiv(plain, E.GL_GEOMETRY_VERTICES_OUT)
+        expect(ctx, E.GL_INVALID_OPERATION)
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        p = _program(ctx, gs)
+        ctx.glGetProgramiv(p, E.GL_GEOMETRY_SHADER_INVOCATIONS)     # GL 4.0
+        expect(ctx, E.GL_INVALID_ENUM)
