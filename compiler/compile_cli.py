@@ -1,4 +1,4 @@
-"""``shimgl compile FILE.{vert,frag,comp} [--stats] [-o out.bin]``: compile one
+"""``shimgl compile FILE.{vert,frag,comp,geom} [--stats] [-o out.bin]``: compile one
 standalone GLSL shader (stage from the extension, version from ``#version``,
 default 1.10) to a binary; prints the info log and exits 1 on error."""
 
@@ -11,7 +11,7 @@ import sys
 __all__ = ["register", "main"]
 
 STAGES = {".vert": "vertex", ".vs": "vertex", ".frag": "fragment", ".fs": "fragment", ".comp": "compute",
-          ".cs": "compute"}
+          ".cs": "compute", ".geom": "geometry", ".gs": "geometry"}
 
 
 def _compile(args: argparse.Namespace) -> int:
@@ -21,7 +21,7 @@ def _compile(args: argparse.Namespace) -> int:
     ext = os.path.splitext(args.file)[1].lower()
     stage = args.stage or STAGES.get(ext)
     if stage is None:
-        print(f"{args.file}: cannot tell the stage from the extension {ext!r} (use .vert, .frag or .comp, "
+        print(f"{args.file}: cannot tell the stage from the extension {ext!r} (use .vert, .frag, .comp or .geom, "
               f"or --stage)", file=sys.stderr)
         return 2
     try:
@@ -30,7 +30,13 @@ def _compile(args: argparse.Namespace) -> int:
         print(f"{args.file}: {e.strerror}", file=sys.stderr)
         return 1
     try:
-        compiled = compile_glsl(source, stage, max_regs=args.max_regs)
+        key = None
+        if stage == "geometry":     # a compute kernel for a non-indexed draw of its input primitive
+            from compiler.glsl import parse
+            from compiler.ir import ShaderKey
+            from compiler.lower.geometry import standalone_key
+            key = ShaderKey.make(gs=standalone_key(parse(source, "geometry")))
+        compiled = compile_glsl(source, stage, key, max_regs=args.max_regs)
     except GLSLCompileError as e:
         print(getattr(e, "info_log", str(e)), end="" if str(getattr(e, "info_log", "")).endswith("\n") else "\n")
         return 1
@@ -58,12 +64,14 @@ def _compile(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser("compile", help="compile a GLSL shader to a shader binary",
                               description="Compile a standalone GLSL shader (stage from the extension: .vert, "
-                                          ".frag, .comp; version from #version, default 1.10).")
+                                          ".frag, .comp, .geom (a geometry shader becomes a compute kernel, "
+                                          "here for a non-indexed draw of its input primitive); version from "
+                                          "#version, default 1.10).")
     p.add_argument("file", help="GLSL source")
     p.add_argument("-o", "--output", help="output binary (default: FILE with .bin)")
     p.add_argument("--stats", action="store_true", help="print the shader-db statistics line")
     p.add_argument("--asm", action="store_true", help="print the assembly")
-    p.add_argument("--stage", choices=("vertex", "fragment", "compute"), help="override the stage")
+    p.add_argument("--stage", choices=("vertex", "fragment", "compute", "geometry"), help="override the stage")
     p.add_argument("--max-regs", type=int, default=128, help="32-bit register budget (spills below it)")
     p.set_defaults(func=_compile)
 

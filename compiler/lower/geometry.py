@@ -46,7 +46,7 @@ from dataclasses import dataclass
 __all__ = ["GeometryKey", "GeometryOutput", "GeometryInterface", "GS_PARAMS", "GS_VS_OUT", "GS_INDEX",
            "GS_OUT", "GS_COUNTS", "GS_PRIMS", "TOPOLOGY_INPUT", "OUTPUT_VERTICES", "primitive_count",
            "max_output_primitives", "vertex_record_layout", "GeometryLowering", "LOCAL_SIZE_X",
-           "geometry_interface"]
+           "geometry_interface", "standalone_key"]
 
 # store_ssbo/load_ssbo buffer indices of the passes (above the user's and transform feedback's)
 GS_PARAMS = 56
@@ -386,6 +386,20 @@ class GeometryLowering:
         slot = b.load_var(self.v_slot)
         b.store_ssbo(b.load_var(self.v_prims), b.iimm(GS_COUNTS), b.imul(slot, 4), write_mask=1, align=4)
         b.pop_if(nif)
+
+
+def standalone_key(unit) -> GeometryKey:
+    """The key of a geometry shader compiled on its own (``shimgl compile``): a non-indexed
+    draw of its input primitive as a list, vertex records holding exactly its inputs."""
+    from .from_ast import LoweringError
+    if unit.geometry is None or unit.geometry.input is None:
+        raise LoweringError("geometry shader without an input primitive layout")
+    inputs = [("gl_Position", 1), ("gl_PointSize", 1), ("gl_ClipDistance", 2)]
+    for s in unit.globals:
+        if s.storage == "in" and s.type.is_array and not s.type.is_block:
+            inputs.append((s.name, _locations(s.type.element)))
+    layout, stride = vertex_record_layout(inputs)
+    return GeometryKey(unit.geometry.input, 0, layout, stride)
 
 
 def geometry_interface(unit, layout=None) -> GeometryInterface:

@@ -89,3 +89,16 @@ def test_output_records_and_vertex_records():
     assert layout == (("gl_Position", 0, 1), ("v", 4, 3)) and stride == 16
     with pytest.raises(AssertionError):
         GeometryKey("quads", 0, layout, stride)
+
+
+def test_shimgl_compile_takes_geom_files(tmp_path, capsys):
+    from compiler.compile_cli import main
+    src = tmp_path / "quad.geom"
+    src.write_text(HEAD + "layout(points) in;\nlayout(triangle_strip, max_vertices = 4) out;\nin vec4 c[];\n"
+                   "out vec4 g;\nvoid main() { for (int k = 0; k < 4; k++) { g = c[0];\n"
+                   "gl_Position = gl_in[0].gl_Position + vec4(k & 1, k >> 1, 0, 0); EmitVertex(); } }\n")
+    assert main([str(src), "--stats", "--asm"]) == 0
+    out = capsys.readouterr().out
+    assert "get_sr" in out and "thread_position_in_grid" in out      # a compute kernel
+    assert "device_store" in out                                      # EmitVertex's records
+    assert (tmp_path / "quad.bin").stat().st_size > 0
