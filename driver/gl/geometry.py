@@ -282,7 +282,7 @@ def _gs_passthrough(ctx, prog, iface):
     hit = _meta(ls).get(cache_key)
     if hit is not None:
         return hit
-    lines, body, attributes, elements = ["#version 150"], [], {}, []
+    lines, body, attributes, elements, renames = ["#version 150"], [], {}, [], {}
     loc = 0
     for o in iface.outputs:
         prefix = {"float": "", "int": "i", "uint": "u"}[o.base]
@@ -299,7 +299,10 @@ def _gs_passthrough(ctx, prog, iface):
             elif o.name == "gl_PointSize":
                 body.append(f"gl_PointSize = {a};")
             elif o.name.startswith("gl_"):
-                pass                    # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: not linked yet
+                # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: a varying renamed after compiling
+                renames[f"shimgl_gs_{o.name}"] = o.name
+                lines.append(f"flat out {o.glsl_type} shimgl_gs_{o.name};")
+                body.append(f"shimgl_gs_{o.name} = {a};")
             else:
                 target = f"{o.name}[{k}]" if o.locations > 1 else o.name
                 body.append(f"{target} = {a};")
@@ -311,10 +314,12 @@ def _gs_passthrough(ctx, prog, iface):
     from compiler.glsl import parse
     unit = parse(source, "vertex")
     info = {"attributes": attributes, "uniforms": {}, "frag_outputs": {}}
-    handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, unit, source, info))
+    ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else unit
+    handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, ir, source, info))
     ls.pipe_shaders[cache_key] = handle
     _meta(ls)[cache_key] = handle, tuple(elements)
     return handle, tuple(elements)
+
 
 # -- the draw -----------------------------------------------------------------------
 def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
@@ -439,6 +444,21 @@ def _gs_vs_outputs(ls) -> tuple:
         out.append((v.name, locs, comps))
     return tuple(out)
 
+
+
+class _Renamed:
+    """``ShaderState.ir`` of a pass-through vertex program whose varyings ``renames``
+    (GLSL name -> name) take names GLSL cannot declare (gl_PrimitiveID, gl_Layer, ...),
+    so the fragment stage's built-in inputs link to them by name."""
+
+    def __init__(self, source: str, unit, renames: tuple):
+        self.source, self.version, self.renames = source, unit.version, dict(renames)
+
+    def front_half(self, key):
+        from compiler.compile import front_half
+        shader, info = front_half(self.source, "vertex", key)
+        info.varyings = [replace(v, name=self.renames.get(v.name, v.name)) for v in info.varyings]
+        return shader, info
 
 
 class _GeometryKernel:

@@ -339,3 +339,31 @@ def test_program_queries():
         p = _program(ctx, gs)
         ctx.glGetProgramiv(p, E.GL_GEOMETRY_SHADER_INVOCATIONS)     # GL 4.0
         expect(ctx, E.GL_INVALID_ENUM)
+
+
+def test_gl_primitive_id_output_reaches_the_fragment_shader():
+    gs = """#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        gl_PrimitiveID = 3 - gl_PrimitiveIDIn;
+        EmitVertex();
+    }
+}
+"""
+    fs = """#version 150
+out vec4 frag;
+void main() { frag = vec4(float(gl_PrimitiveID) / 4.0, 0.0, 0.0, 1.0); }
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, gs, fs=fs)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, _two_triangles())
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 12)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels().astype(int)
+        for (y, x), k in (((2, 2), 0), ((29, 13), 1), ((2, 18), 2), ((29, 29), 3)):
+            assert abs(img[y, x, 0] - round((3 - k) / 4 * 255)) <= 1, (y, x, k, img[y, x])
