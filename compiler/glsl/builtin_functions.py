@@ -106,18 +106,18 @@ _TABLE = """
 330 300 +GL_ARB_shader_bit_encoding | genUType floatBitsToUint(genType)
 330 300 +GL_ARB_shader_bit_encoding | genType intBitsToFloat(genIType)
 330 300 +GL_ARB_shader_bit_encoding | genType uintBitsToFloat(genUType)
-400 - | genType fma(genType, genType, genType)
-400 310 | genType frexp(genType, out genIType)
-400 310 | genType ldexp(genType, genIType)
+400 - +GL_ARB_gpu_shader5 | genType fma(genType, genType, genType)
+400 310 +GL_ARB_gpu_shader5 | genType frexp(genType, out genIType)
+400 310 +GL_ARB_gpu_shader5 | genType ldexp(genType, genIType)
 # 8.4 floating-point pack and unpack
-400 300 | uint packUnorm2x16(vec2)
+400 300 +GL_ARB_gpu_shader5 | uint packUnorm2x16(vec2)
 420 300 | uint packSnorm2x16(vec2)
-400 310 | uint packUnorm4x8(vec4)
-400 310 | uint packSnorm4x8(vec4)
-400 300 | vec2 unpackUnorm2x16(uint)
+400 310 +GL_ARB_gpu_shader5 | uint packUnorm4x8(vec4)
+400 310 +GL_ARB_gpu_shader5 | uint packSnorm4x8(vec4)
+400 300 +GL_ARB_gpu_shader5 | vec2 unpackUnorm2x16(uint)
 420 300 | vec2 unpackSnorm2x16(uint)
-400 310 | vec4 unpackUnorm4x8(uint)
-400 310 | vec4 unpackSnorm4x8(uint)
+400 310 +GL_ARB_gpu_shader5 | vec4 unpackUnorm4x8(uint)
+400 310 +GL_ARB_gpu_shader5 | vec4 unpackSnorm4x8(uint)
 420 300 | uint packHalf2x16(vec2)
 420 300 | vec2 unpackHalf2x16(uint)
 400 - | double packDouble2x32(uvec2)
@@ -161,22 +161,22 @@ _TABLE = """
 110 100 | bool all(bvec)
 110 100 | bvec not(bvec)
 # 8.8 integer
-400 310 | genUType uaddCarry(genUType, genUType, out genUType)
-400 310 | genUType usubBorrow(genUType, genUType, out genUType)
-400 310 | void umulExtended(genUType, genUType, out genUType, out genUType)
-400 310 | void imulExtended(genIType, genIType, out genIType, out genIType)
-400 310 | genIType bitfieldExtract(genIType, int, int)
-400 310 | genUType bitfieldExtract(genUType, int, int)
-400 310 | genIType bitfieldInsert(genIType, genIType, int, int)
-400 310 | genUType bitfieldInsert(genUType, genUType, int, int)
-400 310 | genIType bitfieldReverse(genIType)
-400 310 | genUType bitfieldReverse(genUType)
-400 310 | genIType bitCount(genIType)
-400 310 | genIType bitCount(genUType)
-400 310 | genIType findLSB(genIType)
-400 310 | genIType findLSB(genUType)
-400 310 | genIType findMSB(genIType)
-400 310 | genIType findMSB(genUType)
+400 310 +GL_ARB_gpu_shader5 | genUType uaddCarry(genUType, genUType, out genUType)
+400 310 +GL_ARB_gpu_shader5 | genUType usubBorrow(genUType, genUType, out genUType)
+400 310 +GL_ARB_gpu_shader5 | void umulExtended(genUType, genUType, out genUType, out genUType)
+400 310 +GL_ARB_gpu_shader5 | void imulExtended(genIType, genIType, out genIType, out genIType)
+400 310 +GL_ARB_gpu_shader5 | genIType bitfieldExtract(genIType, int, int)
+400 310 +GL_ARB_gpu_shader5 | genUType bitfieldExtract(genUType, int, int)
+400 310 +GL_ARB_gpu_shader5 | genIType bitfieldInsert(genIType, genIType, int, int)
+400 310 +GL_ARB_gpu_shader5 | genUType bitfieldInsert(genUType, genUType, int, int)
+400 310 +GL_ARB_gpu_shader5 | genIType bitfieldReverse(genIType)
+400 310 +GL_ARB_gpu_shader5 | genUType bitfieldReverse(genUType)
+400 310 +GL_ARB_gpu_shader5 | genIType bitCount(genIType)
+400 310 +GL_ARB_gpu_shader5 | genIType bitCount(genUType)
+400 310 +GL_ARB_gpu_shader5 | genIType findLSB(genIType)
+400 310 +GL_ARB_gpu_shader5 | genIType findLSB(genUType)
+400 310 +GL_ARB_gpu_shader5 | genIType findMSB(genIType)
+400 310 +GL_ARB_gpu_shader5 | genIType findMSB(genUType)
 # 8.10 atomic counters
 420 310 +GL_ARB_shader_atomic_counters | uint atomicCounterIncrement(atomic_uint)
 420 310 +GL_ARB_shader_atomic_counters | uint atomicCounterDecrement(atomic_uint)
@@ -526,21 +526,25 @@ def _texture_functions() -> list[BuiltinFunction]:
         # gather
         if dim in ("2D", "Cube", "Rect"):
             ges = 310 if es_ok and dim != "Rect" else 0
-            if shadow:
-                add("textureGather", T.VEC4, [s, P, T.FLOAT], 400, ges)
+            # ARB_texture_gather: the component-0 form and the constant-offset form;
+            # ARB_gpu_shader5: component selection, shadow comparison, non-constant
+            # offsets and textureGatherOffsets (checked in the expression checker)
+            g5 = ("GL_ARB_gpu_shader5",)
+            if shadow:       # the reference is a parameter of its own: P is the coordinate alone
+                P = T.vector(F, _COORD[dim] + (1 if arr else 0))
+                add("textureGather", T.VEC4, [s, P, T.FLOAT], 400, ges, exts=g5)
             else:
-                # ARB_texture_gather: the component-0 form and the constant-offset form
-                add("textureGather", gvec4, [s, P], 400, ges, exts=("GL_ARB_texture_gather",))
-                add("textureGather", gvec4, [s, P, T.INT], 400, ges)
+                add("textureGather", gvec4, [s, P], 400, ges, exts=("GL_ARB_texture_gather",) + g5)
+                add("textureGather", gvec4, [s, P, T.INT], 400, ges, exts=g5)
             if dim != "Cube":
                 gp = [s, P, T.FLOAT] if shadow else [s, P]
                 gr = T.VEC4 if shadow else gvec4
                 add("textureGatherOffset", gr, gp + [T.IVEC2], 400, ges,
-                    exts=() if shadow else ("GL_ARB_texture_gather",))
-                add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4)], 400, 0)
+                    exts=g5 if shadow else ("GL_ARB_texture_gather",) + g5)
+                add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4)], 400, 0, exts=g5)
                 if not shadow:
-                    add("textureGatherOffset", gr, gp + [T.IVEC2, T.INT], 400, ges)
-                    add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4), T.INT], 400, 0)
+                    add("textureGatherOffset", gr, gp + [T.IVEC2, T.INT], 400, ges, exts=g5)
+                    add("textureGatherOffsets", gr, gp + [T.array_of(T.IVEC2, 4), T.INT], 400, 0, exts=g5)
         # queries
         if dim != "Rect":
             qp = T.vector(F, _COORD[dim]) if _COORD[dim] > 1 else T.FLOAT

@@ -50,7 +50,7 @@ class ExpressionAnalyzer:
         return False
 
     def can_convert(self, src: T.GLSLType, dst: T.GLSLType) -> bool:
-        return T.implicit_conversion_allowed(src, dst, self.version)
+        return T.implicit_conversion_allowed(src, dst, self.version, self.enabled)
 
     def convert(self, e: A.Expression, dst: T.GLSLType) -> A.Expression:
         """`e` as type `dst` (a Conversion node when needed; caller checked it is allowed)."""
@@ -487,6 +487,8 @@ class ExpressionAnalyzer:
     def check_dynamic_index(self, base: A.Expression, loc) -> None:
         """Opaque arrays need constant (or, from 4.00, dynamically uniform) indices."""
         t = base.type
+        if "GL_ARB_gpu_shader5" in self.enabled:
+            return               # dynamically uniform indices, as GLSL 4.00
         if t.is_array and t.element.is_block and t.element.block_kind == "uniform" and \
                 not self.version.at_least(400, 320):
             # GLSL 4.00 / ES 3.20 section 4.3.9: before them a uniform block array takes constant indices

@@ -78,6 +78,7 @@ _EXTENSION_KEYWORDS = {
     # memory qualifiers: images and storage blocks both bring them
     **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")
        for w in ("coherent", "volatile", "restrict", "readonly", "writeonly")},
+    "precise": ("GL_ARB_gpu_shader5",),
 }
 
 # Reserved words that become identifiers (layout qualifier names) from a version or

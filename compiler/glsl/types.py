@@ -320,7 +320,8 @@ BVEC2, BVEC3, BVEC4 = (_BY_NAME[f"bvec{n}"] for n in (2, 3, 4))
 MAT2, MAT3, MAT4 = (_BY_NAME[f"mat{n}"] for n in (2, 3, 4))
 
 
-def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersion) -> bool:
+def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersion,
+                                extensions=()) -> bool:
     """Whether `src` converts implicitly to `dst` (GLSL 1.20+: int->float, 4.00: ->double).
 
     ES and GLSL 1.10 have no implicit conversions. uint exists from 1.30.
@@ -336,6 +337,8 @@ def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersi
     pairs = {("int", "float"), ("uint", "float")}
     if version.at_least(400):
         pairs |= {("int", "uint"), ("int", "double"), ("uint", "double"), ("float", "double")}
+    elif "GL_ARB_gpu_shader5" in extensions:
+        pairs.add(("int", "uint"))       # ARB_gpu_shader5 section 4.1.10
     return (src.base, dst.base) in pairs
 
 

@@ -119,7 +119,8 @@ def test_fetch_size_levels_querylod():
 def test_gather_variants():
     (op, fl, v), = one("textureGather(s, p.xy, 2)", "sampler2D")
     assert op == "tg4" and fl["comp"] == 2
-    (op, fl, v), = one("textureGather(s, p.xyz, 0.5)", "sampler2DShadow")
+    # GLSL 4.00 section 8.9.4: the reference is a parameter of its own, P the coordinate alone
+    (op, fl, v), = one("textureGather(s, p.xy, 0.5)", "sampler2DShadow")
     assert v == {"coord": (0.5, 1.0), "comparator": (0.5,)}
     log = one("textureGatherOffsets(s, p.xy, ivec2[4](ivec2(0), ivec2(1), ivec2(2), ivec2(3)))", "sampler2D")
     assert [e[2]["offset"] for e in log] == [(0, 0), (1, 1), (2, 2), (3, 3)]
