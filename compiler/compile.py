@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from compiler.glsl import GLSLCompileError, parse, recursion_headroom
 from compiler.glsl.errors import internal_error_text
 from compiler.ir import Shader
-from compiler.ir.passes import preprocess
+from compiler.ir.passes import optimize, preprocess, run_pass
 from compiler.lower import LoweringError, glsl_to_ir
+from compiler.lower.lower64 import lower_64bit
 from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
 
 __all__ = ["ShaderInfo", "front_half", "shader_info"]
@@ -126,5 +127,7 @@ def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:
     io = shader.info.pop("io")
     scalarize = bool(key.get("scalarize", False)) if key is not None else False
     preprocess(shader, scalarize=scalarize)
+    if run_pass(shader, lower_64bit):          # no fp64 in the GPU: doubles become 32-bit integer code
+        optimize(shader)
     info = shader_info(shader, io, unit)
     return shader, info

@@ -33,7 +33,7 @@ _FLOAT_UN = {"ffloor": "floor", "fceil": "ceil", "ftrunc": "trunc", "fround_even
              "ffract": "fract", "frcp": "rcp", "frsq": "rsqrt", "fsqrt": "sqrt", "fexp2": "exp2",
              "flog2": "log2", "fsin": "sin", "fcos": "cos", "fddx": "dfdx", "fddy": "dfdy"}
 _INT_BIN = {"iadd": "iadd", "isub": "isub", "imul": "imul", "imin": "imin", "imax": "imax", "umin": "umin",
-            "umax": "umax", "ishl": "ishl", "ishr": "ishr", "ushr": "ushr"}
+            "umax": "umax", "ishl": "ishl", "ishr": "ishr", "ushr": "ushr", "umul_high": "umulhi"}
 _BITOP = {"iand": 0x8, "ior": 0xE, "ixor": 0x6}
 _INT_UN = {"bit_count": "popcount", "bitfield_reverse": "bitrev", "find_lsb": "ffs"}
 _CMP = {"flt": ("fcmp", "lt"), "fge": ("fcmp", "ge"), "feq": ("fcmp", "eq"), "fneu": ("fcmp", "ne"),
@@ -497,6 +497,37 @@ class Selector:
                 n = int(name[len(prefix):])
                 return lambda i, size: self._reduce_cmp(i, n, kind, cond, tt)
         raise AttributeError(name)
+
+    def alu_pack_64_2x32_split(self, i, size):
+        """Two 32-bit words become one 64-bit register pair (a collect)."""
+        out = []
+        for c in range(i.dest.num_components):
+            lo, hi = self.comp(i.srcs[0], c), self.comp(i.srcs[1], c)
+            if isinstance(lo, Const) and isinstance(hi, Const):
+                out.append(Const(lo.bits | hi.bits << 32, 64))
+                continue
+            v = VReg(32, 2)
+            self.block.instrs.append(MInstr("collect", dsts=[v], srcs=[lo, hi]))
+            out.append(Ref(v, 0, 64))
+        return out
+
+    def _half_of_64(self, i, word: int):
+        out = []
+        for c in range(i.dest.num_components):
+            x = self.comp(i.srcs[0], c)
+            if isinstance(x, Const):
+                out.append(Const(x.bits >> (32 * word) & 0xFFFFFFFF, 32))
+            elif isinstance(x, Ref):
+                out.append(Ref(x.vreg, x.off + 2 * word, 32))
+            else:
+                out.append(Reg(x.file, x.half + 2 * word, 32))
+        return out
+
+    def alu_unpack_64_2x32_split_x(self, i, size):
+        return self._half_of_64(i, 0)
+
+    def alu_unpack_64_2x32_split_y(self, i, size):
+        return self._half_of_64(i, 1)
 
     def alu_pack_half_2x16(self, i, size):
         halves = [self.op("convert", 16, a=self.comp(i.srcs[0], c), dtype="f16", stype="f32") for c in range(2)]

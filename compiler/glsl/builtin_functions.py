@@ -109,6 +109,55 @@ _TABLE = """
 400 - +GL_ARB_gpu_shader5 | genType fma(genType, genType, genType)
 400 310 +GL_ARB_gpu_shader5 | genType frexp(genType, out genIType)
 400 310 +GL_ARB_gpu_shader5 | genType ldexp(genType, genIType)
+# double-precision overloads (GLSL 4.00; ARB_gpu_shader_fp64 from 1.50)
+400 - +GL_ARB_gpu_shader_fp64 | genDType sqrt(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType inversesqrt(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType abs(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType sign(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType floor(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType trunc(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType round(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType roundEven(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType ceil(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType fract(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType mod(genDType, double)
+400 - +GL_ARB_gpu_shader_fp64 | genDType mod(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType modf(genDType, out genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType min(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType min(genDType, double)
+400 - +GL_ARB_gpu_shader_fp64 | genDType max(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType max(genDType, double)
+400 - +GL_ARB_gpu_shader_fp64 | genDType clamp(genDType, genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType clamp(genDType, double, double)
+400 - +GL_ARB_gpu_shader_fp64 | genDType mix(genDType, genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType mix(genDType, genDType, double)
+400 - +GL_ARB_gpu_shader_fp64 | genDType mix(genDType, genDType, genBType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType step(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType step(double, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType smoothstep(genDType, genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType smoothstep(double, double, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genBType isnan(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genBType isinf(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType fma(genDType, genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType frexp(genDType, out genIType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType ldexp(genDType, genIType)
+400 - +GL_ARB_gpu_shader_fp64 | double length(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | double distance(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | double dot(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | dvec3 cross(dvec3, dvec3)
+400 - +GL_ARB_gpu_shader_fp64 | genDType normalize(genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType faceforward(genDType, genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType reflect(genDType, genDType)
+400 - +GL_ARB_gpu_shader_fp64 | genDType refract(genDType, genDType, double)
+400 - +GL_ARB_gpu_shader_fp64 | dmat matrixCompMult(dmat, dmat)
+400 - +GL_ARB_gpu_shader_fp64 | double determinant(dsqmat)
+400 - +GL_ARB_gpu_shader_fp64 | dsqmat inverse(dsqmat)
+400 - +GL_ARB_gpu_shader_fp64 | bvec lessThan(dvec, dvec)
+400 - +GL_ARB_gpu_shader_fp64 | bvec lessThanEqual(dvec, dvec)
+400 - +GL_ARB_gpu_shader_fp64 | bvec greaterThan(dvec, dvec)
+400 - +GL_ARB_gpu_shader_fp64 | bvec greaterThanEqual(dvec, dvec)
+400 - +GL_ARB_gpu_shader_fp64 | bvec equal(dvec, dvec)
+400 - +GL_ARB_gpu_shader_fp64 | bvec notEqual(dvec, dvec)
 # 8.4 floating-point pack and unpack
 400 300 +GL_ARB_gpu_shader5 | uint packUnorm2x16(vec2)
 420 300 | uint packSnorm2x16(vec2)
@@ -120,8 +169,8 @@ _TABLE = """
 400 310 +GL_ARB_gpu_shader5 | vec4 unpackSnorm4x8(uint)
 420 300 | uint packHalf2x16(vec2)
 420 300 | vec2 unpackHalf2x16(uint)
-400 - | double packDouble2x32(uvec2)
-400 - | uvec2 unpackDouble2x32(double)
+400 - +GL_ARB_gpu_shader_fp64 | double packDouble2x32(uvec2)
+400 - +GL_ARB_gpu_shader_fp64 | uvec2 unpackDouble2x32(double)
 # 8.5 geometric
 110 100 | float length(genType)
 110 100 | float distance(genType, genType)
@@ -349,26 +398,28 @@ def _parse_availability(head: str) -> Availability:
 
 
 _GENERIC_BASES = {"genType": "float", "genIType": "int", "genUType": "uint", "genBType": "bool",
-                  "genDType": "double", "vec": "float", "ivec": "int", "uvec": "uint", "bvec": "bool"}
+                  "genDType": "double", "vec": "float", "ivec": "int", "uvec": "uint", "bvec": "bool",
+                  "dvec": "double"}
 
 
 def _expand(ret: str, params: list[tuple[str, str]]) -> list[tuple[T.GLSLType, list[tuple[str, T.GLSLType]]]]:
     """Expand generic type names of one prototype into concrete (return, params) pairs."""
     names = [ret] + [p for _, p in params]
-    if any(n in ("mat", "sqmat") for n in names):
+    if any(n in ("mat", "sqmat", "dmat", "dsqmat") for n in names):
         out = []
+        base = "double" if any(n in ("dmat", "dsqmat") for n in names) else "float"
         for c in (2, 3, 4):
             for r in (2, 3, 4):
-                if "sqmat" in names and c != r:
+                if ("sqmat" in names or "dsqmat" in names) and c != r:
                     continue
-                m = T.matrix("float", c, r)
-                conv = lambda n: m if n in ("mat", "sqmat") else T.lookup(n)  # noqa: E731
+                m = T.matrix(base, c, r)
+                conv = lambda n: m if n in ("mat", "sqmat", "dmat", "dsqmat") else T.lookup(n)  # noqa: E731
                 out.append((conv(ret), [(d, conv(p)) for d, p in params]))
         return out
     generic = [n for n in names if n in _GENERIC_BASES]
     if not generic:
         return [(T.lookup(ret), [(d, T.lookup(p)) for d, p in params])]
-    sizes = (2, 3, 4) if any(n in ("vec", "ivec", "uvec", "bvec") for n in generic) else (1, 2, 3, 4)
+    sizes = (2, 3, 4) if any(n in ("vec", "ivec", "uvec", "bvec", "dvec") for n in generic) else (1, 2, 3, 4)
     out = []
     for n in sizes:
         conv = lambda t: T.vector(_GENERIC_BASES[t], n) if t in _GENERIC_BASES else T.lookup(t)  # noqa: E731
@@ -421,6 +472,11 @@ def _matrix_shape_functions() -> list[BuiltinFunction]:
             out.append(BuiltinFunction("outerProduct", m, (("in", T.vector("float", r)),
                                                            ("in", T.vector("float", c))), avail))
             out.append(BuiltinFunction("transpose", T.matrix("float", r, c), (("in", m),), avail))
+            d_avail = Availability(400, 0, extensions=("GL_ARB_gpu_shader_fp64",))
+            dm = T.matrix("double", c, r)
+            out.append(BuiltinFunction("outerProduct", dm, (("in", T.vector("double", r)),
+                                                            ("in", T.vector("double", c))), d_avail))
+            out.append(BuiltinFunction("transpose", T.matrix("double", r, c), (("in", dm),), d_avail))
     return out
 
 

@@ -338,6 +338,8 @@ _binop("ixor", "uint", lambda a, b: a ^ b, CA)
 _binop("ishl", "int", _ishl, in2="uint32")
 _binop("ishr", "int", _ishr, in2="uint32")
 _binop("ushr", "uint", _ushr, in2="uint32")
+_binop("umul_high", "uint32", lambda a, b: (a.astype(np.uint64) * b.astype(np.uint64)) >> np.uint64(32), (COMMUTATIVE,),
+       desc="high 32 bits of the 64-bit product of two 32-bit unsigned integers")
 _op("ubitfield_extract", "uint", ("uint", "int32", "int32"), _ubfe)
 _op("ibitfield_extract", "int", ("int", "int32", "int32"), _ibfe)
 _op("bitfield_insert", "uint", ("uint", "uint", "int32", "int32"), _bitfield_insert)
@@ -364,6 +366,12 @@ _op("pack_half_2x16", "uint32", ("float32",), _pack_half_2x16, 1, (2,))
 _op("unpack_half_2x16", "float32", ("uint32",), _unpack_half_2x16, 2, (1,))
 _op("pack_unorm_4x8", "uint32", ("float32",), _pack_unorm_4x8, 1, (4,))
 _op("unpack_unorm_4x8", "float32", ("uint32",), _unpack_unorm_4x8, 4, (1,))
+
+# 64-bit values as pairs of 32-bit words (the fp64/int64 lowering's seam, as NIR's).
+_op("pack_64_2x32_split", "uint64", ("uint32", "uint32"),
+    lambda lo, hi: lo.astype(np.uint64) | (hi.astype(np.uint64) << np.uint64(32)), desc="lo | hi << 32")
+_unop("unpack_64_2x32_split_x", "uint64", lambda a: a & np.uint64(0xFFFFFFFF), "low 32 bits", out="uint32")
+_unop("unpack_64_2x32_split_y", "uint64", lambda a: a >> np.uint64(32), "high 32 bits", out="uint32")
 
 # Conversions: <src>2<dst><size>, e.g. f2i32, u2f16, b2f32, f2b1.
 _CONV_SRC = {"f": "float", "i": "int", "u": "uint", "b": "bool1"}

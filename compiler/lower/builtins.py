@@ -254,7 +254,7 @@ class Builtins:
 
     def f_step(self, e, edge, x):
         b = self.b
-        return b.b2f32(b.fge(x, edge))
+        return b.alu(f"b2f{x.bit_size}", b.fge(x, edge))
 
     def f_smoothstep(self, e, e0, e1, x):
         b = self.b
@@ -265,7 +265,7 @@ class Builtins:
         return self.b.fneu(x, x)
 
     def f_isinf(self, e, x):
-        return self.b.feq(self.b.fabs(x), self.f(math.inf))
+        return self.b.feq(self.b.fabs(x), self.f(math.inf, x))
 
     def f_floatBitsToInt(self, e, x):
         return x
@@ -277,6 +277,8 @@ class Builtins:
 
     def f_frexp(self, e, x, exp_lv):
         b = self.b
+        if x.bit_size == 64:
+            return self._frexp64(x, exp_lv)
         bits = x
         zero = b.feq(x, 0.0)
         ex = b.isub(b.ubitfield_extract(bits, 23, 8), 126)
@@ -284,8 +286,30 @@ class Builtins:
         self.L.write(exp_lv, b.bcsel(zero, b.iimm(0), ex))
         return b.bcsel(zero, x, mant)
 
+    def _frexp64(self, x, exp_lv):
+        """The exponent and mantissa fields of the high word (zero stays zero)."""
+        b = self.b
+        lo, hi = b.unpack_64_2x32_split_x(x), b.unpack_64_2x32_split_y(x)
+        zero = b.feq(x, 0.0)
+        ex = b.isub(b.ubitfield_extract(hi, 20, 11), 1022)
+        mant = b.pack_64_2x32_split(lo, b.ior(b.iand(hi, 0x800FFFFF), 0x3FE00000))
+        self.L.write(exp_lv, b.bcsel(zero, b.iimm(0), ex))
+        return b.bcsel(zero, x, mant)
+
+    def _pow2_64(self, n):
+        """2^n as a double, n in [-1022, 1023] (the exponent field built directly)."""
+        b = self.b
+        return b.pack_64_2x32_split(b.iimm(0), b.ishl(b.iadd(n, 1023), 20))
+
     def f_ldexp(self, e, x, n):
         b = self.b
+        if x.bit_size == 64:
+            # three factors within the normal range: n in [-2100, 2100] covers every
+            # finite result (GLSL leaves overflow undefined)
+            n = b.imin(b.imax(n, -2100), 2100)
+            third = b.idiv(n, 3)
+            last = b.isub(n, b.imul(third, 2))
+            return b.fmul(b.fmul(b.fmul(x, self._pow2_64(third)), self._pow2_64(third)), self._pow2_64(last))
         half = b.ishr(n, 1)
         rest = b.isub(n, half)
         return b.fmul(b.fmul(x, b.fexp2(b.i2f32(half))), b.fexp2(b.i2f32(rest)))
@@ -337,6 +361,12 @@ class Builtins:
 
     def f_unpackSnorm4x8(self, e, u):
         return self._unpack(u, 4, 8, True)
+
+    def f_packDouble2x32(self, e, v):
+        return self.b.pack_64_2x32_split(self.b.channel(v, 0), self.b.channel(v, 1))
+
+    def f_unpackDouble2x32(self, e, d):
+        return self.b.vec(self.b.unpack_64_2x32_split_x(d), self.b.unpack_64_2x32_split_y(d))
 
     def f_packHalf2x16(self, e, v):
         return self.b.pack_half_2x16(v)

@@ -379,11 +379,13 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     "memoryBarrier", "memoryBarrierAtomicCounter", "memoryBarrierBuffer", "memoryBarrierShared",
                     "memoryBarrierImage", "groupMemoryBarrier", "atomicCounterIncrement", "atomicCounterDecrement",
                     "atomicCounter",
+                    # doubles: tests/compiler/test_fp64_glsl.py
+                    "packDouble2x32", "unpackDouble2x32",
                     # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
                     "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
                     # geometry stage: tests/compiler/test_geometry.py and tests/driver/gl/test_geometry.py
                     "EmitVertex", "EndPrimitive"}
-NOT_LOWERED = {"packDouble2x32", "unpackDouble2x32"}      # fp64 is not lowered yet
+NOT_LOWERED: set = set()
 
 
 def test_every_builtin_name_is_lowered_and_tested():

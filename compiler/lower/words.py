@@ -1,0 +1,272 @@
+"""Multi-word unsigned integers on 32-bit IR values: the arithmetic under the
+fp64 and int64 lowerings.
+
+A multi-word number is a list of 32-bit scalar ``Def``s, least significant word
+first. Every helper emits straight-line IR (selects, no control flow), so a
+lowered operation is one block that every lane runs, whatever its value; the
+shader core needs no divergence for it. Shift amounts are 32-bit unsigned
+values read per lane; helpers that take them say which range they accept.
+"""
+
+from __future__ import annotations
+
+from compiler.ir.builder import Builder
+from compiler.ir.core import Def
+
+__all__ = ["Words"]
+
+MASK32 = 0xFFFFFFFF
+
+
+class Words:
+    """Emits multi-word arithmetic through builder ``b``."""
+
+    def __init__(self, b: Builder):
+        self.b = b
+        self._consts: dict[int, Def] = {}
+
+    # ------------------------------------------------------------ 32-bit scalars
+    def c(self, value: int) -> Def:
+        """A 32-bit constant (raw bits; negative numbers in two's complement)."""
+        bits = value & MASK32
+        d = self._consts.get(bits)
+        if d is None:
+            d = self._consts[bits] = self.b.const(bits, 32)
+        return d
+
+    def _v(self, x) -> Def:
+        return self.c(x) if isinstance(x, int) else x
+
+    def add(self, x, y):
+        return self.b.iadd(self._v(x), self._v(y))
+
+    def sub(self, x, y):
+        return self.b.isub(self._v(x), self._v(y))
+
+    def and_(self, x, y):
+        return self.b.iand(self._v(x), self._v(y))
+
+    def or_(self, x, y):
+        return self.b.ior(self._v(x), self._v(y))
+
+    def xor(self, x, y):
+        return self.b.ixor(self._v(x), self._v(y))
+
+    def not_(self, x):
+        return self.b.inot(self._v(x))
+
+    def shl(self, x, n):
+        """x << n for n in [0, 31]."""
+        return self.b.ishl(self._v(x), self._v(n))
+
+    def shr(self, x, n):
+        """Logical x >> n for n in [0, 31]."""
+        return self.b.ushr(self._v(x), self._v(n))
+
+    def sar(self, x, n):
+        return self.b.ishr(self._v(x), self._v(n))
+
+    def sel(self, cond: Def, x, y):
+        return self.b.bcsel(cond, self._v(x), self._v(y))
+
+    def eq(self, x, y):
+        return self.b.ieq(self._v(x), self._v(y))
+
+    def ne(self, x, y):
+        return self.b.ine(self._v(x), self._v(y))
+
+    def ult(self, x, y):
+        return self.b.ult(self._v(x), self._v(y))
+
+    def uge(self, x, y):
+        return self.b.uge(self._v(x), self._v(y))
+
+    def slt(self, x, y):
+        return self.b.ilt(self._v(x), self._v(y))
+
+    def sge(self, x, y):
+        return self.b.ige(self._v(x), self._v(y))
+
+    def smax(self, x, y):
+        return self.b.imax(self._v(x), self._v(y))
+
+    def smin(self, x, y):
+        return self.b.imin(self._v(x), self._v(y))
+
+    def umin(self, x, y):
+        return self.b.umin(self._v(x), self._v(y))
+
+    def band(self, *conds: Def) -> Def:
+        acc = conds[0]
+        for c in conds[1:]:
+            acc = self.b.iand(acc, c)
+        return acc
+
+    def bor(self, *conds: Def) -> Def:
+        acc = conds[0]
+        for c in conds[1:]:
+            acc = self.b.ior(acc, c)
+        return acc
+
+    def bnot(self, cond: Def) -> Def:
+        return self.b.inot(cond)
+
+    def b2u(self, cond: Def) -> Def:
+        """A 1-bit boolean as 0/1."""
+        return self.b.b2i32(cond)
+
+    def clz(self, x) -> Def:
+        """Leading zeros of a 32-bit word (32 for 0)."""
+        return self.sub(31, self.b.ufind_msb(self._v(x)))
+
+    # ------------------------------------------------------------ multi-word
+    def const(self, value: int, n: int) -> list[Def]:
+        return [self.c(value >> (32 * i)) for i in range(n)]
+
+    def zext(self, w: list, n: int) -> list[Def]:
+        return list(w) + [self.c(0)] * (n - len(w))
+
+    def select(self, cond: Def, x: list, y: list) -> list[Def]:
+        return [self.sel(cond, a, b) for a, b in zip(x, y)]
+
+    def is_zero(self, w: list) -> Def:
+        acc = w[0]
+        for x in w[1:]:
+            acc = self.or_(acc, x)
+        return self.eq(acc, 0)
+
+    def equal(self, x: list, y: list) -> Def:
+        acc = self.xor(x[0], y[0])
+        for a, b in zip(x[1:], y[1:]):
+            acc = self.or_(acc, self.xor(a, b))
+        return self.eq(acc, 0)
+
+    def less(self, x: list, y: list) -> Def:
+        """Unsigned x < y."""
+        lt = self.ult(x[0], y[0])
+        for a, b in zip(x[1:], y[1:]):
+            lt = self.bor(self.ult(a, b), self.band(self.eq(a, b), lt))
+        return lt
+
+    def add_words(self, x: list, y: list) -> list[Def]:
+        """x + y modulo 2^(32n)."""
+        out, carry = [], None
+        for a, b in zip(x, y):
+            s = self.add(a, b)
+            c1 = self.ult(s, a)
+            if carry is not None:
+                s2 = self.add(s, self.b2u(carry))
+                c1 = self.bor(c1, self.ult(s2, s))
+                s = s2
+            out.append(s)
+            carry = c1
+        return out
+
+    def sub_words(self, x: list, y: list) -> list[Def]:
+        """x - y modulo 2^(32n)."""
+        out, borrow = [], None
+        for a, b in zip(x, y):
+            d = self.sub(a, b)
+            b1 = self.ult(a, b)
+            if borrow is not None:
+                d2 = self.sub(d, self.b2u(borrow))
+                b1 = self.bor(b1, self.band(self.eq(d, 0), borrow))
+                d = d2
+            out.append(d)
+            borrow = b1
+        return out
+
+    def neg_words(self, x: list) -> list[Def]:
+        return self.sub_words(self.const(0, len(x)), x)
+
+    def clz_words(self, w: list) -> Def:
+        """Leading zeros of the whole number (32n for 0)."""
+        n = len(w)
+        result = self.c(32 * n)
+        for i in range(n):            # least significant first: a higher nonzero word overrides
+            lz = self.add(self.clz(w[i]), 32 * (n - 1 - i))
+            result = self.sel(self.ne(w[i], 0), lz, result)
+        return result
+
+    def _word_shift(self, w: list, ws: Def, left: bool) -> list[Def]:
+        """Shift by ``ws`` whole words (ws in [0, n]; n gives zero)."""
+        n = len(w)
+        zero = self.c(0)
+        out = []
+        for i in range(n):
+            v = zero
+            for k in range(n):
+                src = i - k if left else i + k
+                if 0 <= src < n:
+                    v = self.sel(self.eq(ws, k), w[src], v)
+            out.append(v)
+        return out
+
+    def shl_words(self, w: list, s: Def) -> list[Def]:
+        """w << s for s in [0, 32n] (per lane)."""
+        n = len(w)
+        s = self._v(s)
+        ws, bs = self.shr(s, 5), self.and_(s, 31)
+        w = self._word_shift(w, ws, left=True)
+        inv = self.sub(31, bs)
+        out = []
+        for i in range(n):
+            v = self.shl(w[i], bs)
+            if i > 0:   # bits crossing from the word below: (lower >> 1) >> (31 - bs) is 0 when bs = 0
+                v = self.or_(v, self.shr(self.shr(w[i - 1], 1), inv))
+            out.append(v)
+        return out
+
+    def shr_words(self, w: list, s: Def) -> list[Def]:
+        """Logical w >> s for s in [0, 32n] (per lane)."""
+        n = len(w)
+        s = self._v(s)
+        ws, bs = self.shr(s, 5), self.and_(s, 31)
+        w = self._word_shift(w, ws, left=False)
+        inv = self.sub(31, bs)
+        out = []
+        for i in range(n):
+            v = self.shr(w[i], bs)
+            if i < n - 1:
+                v = self.or_(v, self.shl(self.shl(w[i + 1], 1), inv))
+            out.append(v)
+        return out
+
+    def low_bits_nonzero(self, w: list, s: Def) -> Def:
+        """Whether any of the low ``s`` bits of w is set (s in [0, 32n] per lane)."""
+        s = self._v(s)
+        acc = None
+        for i, x in enumerate(w):
+            k = self.sub(s, 32 * i)                    # bits of this word below the cut, signed
+            full = self.sge(k, 32)
+            part_mask = self.sub(self.shl(1, self.and_(k, 31)), 1)
+            mask = self.sel(full, MASK32, self.sel(self.slt(k, 1), 0, part_mask))
+            bits = self.and_(x, mask)
+            acc = bits if acc is None else self.or_(acc, bits)
+        return self.ne(acc, 0)
+
+    def shr_sticky(self, w: list, s: Def) -> list[Def]:
+        """w >> s with the bits shifted out ORed into bit 0 (s any unsigned
+        amount; at or beyond the width the result is just the sticky bit)."""
+        n = len(w)
+        s = self.umin(s, 32 * n)
+        sticky = self.low_bits_nonzero(w, s)
+        out = self.shr_words(w, s)
+        out[0] = self.or_(out[0], self.b2u(sticky))
+        return out
+
+    def mul32(self, x, y) -> list[Def]:
+        """The 64-bit product of two 32-bit words."""
+        return [self.b.imul(self._v(x), self._v(y)), self.b.umul_high(self._v(x), self._v(y))]
+
+    def mul_words(self, x: list, y: list) -> list[Def]:
+        """The full product (len(x) + len(y) words)."""
+        n = len(x) + len(y)
+        acc = self.const(0, n)
+        for i, a in enumerate(x):
+            for j, bw in enumerate(y):
+                p = self.mul32(a, bw)
+                term = [self.c(0)] * n
+                term[i + j], term[i + j + 1] = p[0], p[1]
+                acc = self.add_words(acc, term)
+        return acc

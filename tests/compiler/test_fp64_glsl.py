@@ -1,0 +1,157 @@
+"""GLSL doubles end to end: the front end's double types and built-ins, lowered
+by ``lower_64bit`` to 32-bit integer IR, run on the IR interpreter and on the GPU
+model (compute shaders through the driver), against numpy float64."""
+
+import numpy as np
+import pytest
+
+from compiler.compile import front_half
+from compiler.ir import Alu, walk_instrs
+from compiler.lower import LowerInterpreter
+
+from .fp64_harness import bits, fma_reference
+
+LANES = 16
+RNG = np.random.default_rng(21)
+A, B, C = RNG.uniform(-3, 3, (3, LANES))
+A[:4] = [0.5, -2.5, 1e-310, -0.0]
+B[:4] = [0.25, 1.5, 3.0, 2.0]
+
+
+def _source(expr, n_args=3, out="double", decl=""):
+    names = "abc"[:n_args]
+    loads = " ".join(f"double {n} = v[{n_args}u * i + {k}u];" for k, n in enumerate(names))
+    return f"""#version 430
+layout(local_size_x = {LANES}) in;
+layout(std430, binding = 0) buffer In {{ double v[]; }};
+layout(std430, binding = 1) buffer Out {{ {out} r[]; }};
+{decl}
+void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    {loads}
+    r[i] = {expr};
+}}"""
+
+
+def run_glsl(expr, *args, out="double", decl=""):
+    """Compile and run on the IR interpreter; returns the output buffer's bytes."""
+    args = args or (A, B, C)
+    shader, _info = front_half(_source(expr, len(args), out, decl), "compute")
+    data = np.stack(args, 1).astype(np.float64).reshape(-1).view(np.uint8).copy()
+    result = np.zeros(LANES * 32, np.uint8)
+    LowerInterpreter(lanes=LANES, ssbos={0: data, 1: result}).run(shader)
+    return result, shader
+
+
+def _doubles(expr, *args):
+    return run_glsl(expr, *args)[0].view(np.float64)[:LANES]
+
+
+EXACT = [
+    ("a + b * c", lambda a, b, c: a + b * c),
+    ("a / b - c", lambda a, b, c: a / b - c),
+    ("sqrt(abs(a))", lambda a, b, c: np.sqrt(np.abs(a))),
+    ("inversesqrt(abs(b))", lambda a, b, c: 1 / np.sqrt(np.abs(b))),
+    ("floor(a) + ceil(b)", lambda a, b, c: np.floor(a) + np.ceil(b)),
+    ("trunc(a) - round(b) + roundEven(c)", lambda a, b, c: np.trunc(a) - np.rint(b) + np.rint(c)),
+    ("fract(a)", lambda a, b, c: a - np.floor(a)),
+    ("mod(a, b)", lambda a, b, c: a - b * np.floor(a / b)),
+    ("min(a, b) + max(b, c)", lambda a, b, c: np.fmin(a, b) + np.fmax(b, c)),
+    ("clamp(a, -1.0lf, 1.0lf)", lambda a, b, c: np.clip(a, -1, 1)),
+    ("sign(a) * abs(b)", lambda a, b, c: np.sign(a) * np.abs(b)),
+    ("step(a, b)", lambda a, b, c: np.where(b < a, 0.0, 1.0)),
+    ("double(float(a))", lambda a, b, c: a.astype(np.float32).astype(np.float64)),
+    ("double(int(a * 1000.0lf))", lambda a, b, c: np.trunc(a * 1000.0).astype(np.int32).astype(np.float64)),
+    ("double(uint(abs(a) * 1e6lf))", lambda a, b, c: np.trunc(np.abs(a) * 1e6).astype(np.uint32).astype(np.float64)),
+    ("length(dvec2(a, b))", lambda a, b, c: np.sqrt(a * a + b * b)),
+    ("dot(dvec3(a, b, c), dvec3(c, b, a))", lambda a, b, c: a * c + b * b + c * a),
+    ("ldexp(a, int(b * 100.0lf))", lambda a, b, c: np.ldexp(a, np.trunc(b * 100).astype(int))),
+    ("packDouble2x32(unpackDouble2x32(a) + uvec2(0u, 1u))",
+     lambda a, b, c: (bits(a) + np.uint64(1 << 32)).view(np.float64)),
+    ("a < b ? a : -c", lambda a, b, c: np.where(a < b, a, -c)),
+    ("dmat2(a, b, c, a)[1][0] * 2.0lf", lambda a, b, c: c * 2.0),
+    ("(dmat2(a, b, c, a) * dvec2(b, c)).y", lambda a, b, c: fma_reference(a, c, b * b)),   # fused, as for floats
+    ("determinant(dmat2(a, b, c, a))", lambda a, b, c: a * a - c * b),
+]
+
+
+@pytest.mark.parametrize("expr,ref", EXACT, ids=[e for e, _ in EXACT])
+def test_double_expressions_and_builtins_on_the_interpreter(expr, ref):
+    got = _doubles(expr)
+    with np.errstate(all="ignore"):
+        expected = np.asarray(ref(A, B, C), np.float64)
+    np.testing.assert_array_equal(bits(got), bits(expected))
+
+
+def test_no_double_arithmetic_reaches_the_backend():
+    _out, shader = run_glsl("fma(a, b, c) / sqrt(abs(c)) + double(float(a) * 2.0)")
+    ops = {i.op for i in walk_instrs(shader.main.body) if isinstance(i, Alu)}
+    f64 = [i.op for i in walk_instrs(shader.main.body) if isinstance(i, Alu) and i.op[0] == "f"
+           and i.dest.bit_size == 64]
+    assert not f64 and "pack_64_2x32_split" in ops and "umul_high" in ops
+
+
+def test_fma_is_fused_and_mix_uses_it():
+    e = 2.0 ** -27
+    a, b, c = np.full(LANES, 1 + e), np.full(LANES, 1 - e), np.full(LANES, -1.0)
+    assert (_doubles("fma(a, b, c)", a, b, c) == -(2.0 ** -54)).all()
+    got = _doubles("mix(a, b, c)")
+    np.testing.assert_allclose(got, A * (1 - C) + B * C, rtol=1e-14, atol=1e-14)
+
+
+def test_isnan_isinf_frexp_on_doubles():
+    special = np.array([np.nan, np.inf, -np.inf, 1.0, -0.0, 3.5, 1e300, -1e-300] * 2)
+    got = run_glsl("uint(isnan(a)) + 2u * uint(isinf(a))", special, out="uint")[0].view(np.uint32)[:LANES]
+    np.testing.assert_array_equal(got, np.isnan(special) + 2 * np.isinf(special))
+    x = np.array([1.0, 0.75, -12.0, 1e300, 3e-300, 0.0, 2.0 ** 60, -0.3] * 2)
+    m, e = np.frexp(x)
+    decl = "double split(double x, out int e) { return frexp(x, e); }"
+    got = run_glsl("frexp(a, k) * 1000.0lf + double(k)".replace("frexp(a, k)", "split(a, k)")
+                   .replace("double(k)", "double(k)"), x, decl=decl + " int k;")[0].view(np.float64)[:LANES]
+    np.testing.assert_array_equal(got, m * 1000.0 + e)
+
+
+def test_double_uniforms_in_blocks_follow_std140():
+    src = """#version 430
+layout(local_size_x = 4) in;
+layout(std140, binding = 2) uniform U { float f; double d; dvec3 v; double after; };
+layout(std430, binding = 1) buffer Out { double r[]; };
+void main() { uint i = gl_GlobalInvocationID.x; r[i] = d + v[i % 3u] * 10.0lf + after * 100.0lf + double(f); }"""
+    shader, info = front_half(src, "compute")
+    ubo = np.zeros(64, np.uint8)
+    ubo[0:4] = np.array([0.5], np.float32).view(np.uint8)
+    ubo[8:16] = np.array([1.0]).view(np.uint8)                 # double: 8-byte aligned
+    ubo[32:56] = np.array([2.0, 3.0, 4.0]).view(np.uint8)      # dvec3: 32-byte aligned
+    ubo[56:64] = np.array([5.0]).view(np.uint8)                # follows the dvec3's 24 bytes
+    out = np.zeros(32, np.uint8)
+    LowerInterpreter(lanes=4, ubos={info.ubos["U"] + 1 if False else 3: ubo}, ssbos={1: out}).run(shader)
+    np.testing.assert_array_equal(out.view(np.float64), [1 + 20 + 500 + 0.5, 1 + 30 + 500.5, 1 + 40 + 500.5,
+                                                         1 + 20 + 500.5])
+
+
+def test_doubles_on_the_gpu_model_through_a_compute_dispatch():
+    """The lowered code compiled by the backend and run by the shader core (register
+    pairs, umulhi, 64-bit loads/stores split into words) gives numpy's bits."""
+    from tests.driver.agx.glhelp import compute_program, context
+    n = 64
+    rng = np.random.default_rng(5)
+    a, b, c = rng.uniform(-10, 10, (3, n))
+    a[:4] = [1e-310, -0.0, 1.0, 7.0]
+    b[:4] = [3.0, 2.0, 3.0, 49.0]
+    ctx = context(8, 8, api="gl43")
+    compute_program(ctx, """#version 430
+    layout(local_size_x = 64) in;
+    layout(std430, binding = 0) buffer B { dvec4 v[]; };
+    void main() { uint i = gl_GlobalInvocationID.x; dvec4 x = v[i];
+                  v[i].w = x.x / x.y + sqrt(abs(x.z)) * floor(x.x); }""")
+    data = np.stack([a, b, c, np.zeros(n)], 1).reshape(-1)
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(ctx.GL_SHADER_STORAGE_BUFFER, buf)
+    ctx.glBufferData(ctx.GL_SHADER_STORAGE_BUFFER, data.nbytes, data, ctx.GL_DYNAMIC_COPY)
+    ctx.glBindBufferBase(ctx.GL_SHADER_STORAGE_BUFFER, 0, buf)
+    ctx.glDispatchCompute(1, 1, 1)
+    view = ctx.glMapBufferRange(ctx.GL_SHADER_STORAGE_BUFFER, 0, data.nbytes, ctx.GL_MAP_READ_BIT)
+    out = np.frombuffer(bytes(view), np.float64).reshape(n, 4)
+    assert ctx.glGetError() == 0
+    np.testing.assert_array_equal(bits(out[:, :3]), bits(np.stack([a, b, c], 1)))
+    np.testing.assert_array_equal(bits(out[:, 3]), bits(a / b + np.sqrt(np.abs(c)) * np.floor(a)))
