@@ -724,6 +724,7 @@ def eglDestroySurface(dpy, surface):
 def eglQuerySurface(dpy, surface, attribute, value):
     _display(dpy)
     s = _surface(surface)
+    follow_window(s)
     values = {EGL_WIDTH: s.width, EGL_HEIGHT: s.height, EGL_CONFIG_ID: s.config.id,
               EGL_LARGEST_PBUFFER: s.attrs[EGL_LARGEST_PBUFFER],
               EGL_TEXTURE_FORMAT: s.attrs[EGL_TEXTURE_FORMAT],
@@ -775,6 +776,19 @@ def eglSwapBuffers(dpy, surface):
     if s.resize(*s.window.size()):   # the window was resized: a new back buffer
         cur.gl.window = s.fb
     return 1
+
+
+def follow_window(surface) -> None:
+    """A window surface takes its window's current size, as Mesa's X11
+    platforms re-read it when the program asks (eglQuerySurface,
+    glXQueryDrawable) and when it sets a viewport (st_viewport invalidates the
+    drawable): a new back buffer when the size changed, made the default
+    framebuffer of the context it is current in."""
+    if surface is None or surface.window is None:
+        return
+    ctx = surface.current_in
+    if surface.resize(*surface.window.size()) and ctx is not None and ctx.draw is surface:
+        ctx.gl.window = surface.fb
 
 
 def present(ctx, surface, target=None) -> None:

@@ -615,6 +615,7 @@ def glXDestroyPbuffer(dpy, pbuf):
 def glXQueryDrawable(dpy, draw, attribute, value):
     d = _display(dpy)
     s = _drawable(d, _h(dpy), int(draw), None, X_GLX_GET_DRAWABLE_ATTRIBUTES)
+    egl.follow_window(s)
     values = {GLX_WIDTH: s.width, GLX_HEIGHT: s.height,
               GLX_PRESERVED_CONTENTS: int(s.window is None),
               GLX_LARGEST_PBUFFER: 0, GLX_FBCONFIG_ID: s.config.id,

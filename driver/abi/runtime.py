@@ -105,6 +105,14 @@ def _after_flush():
         hook()
 
 
+def _after_viewport():
+    """glViewport re-reads the size of the current window (egl.follow_window)."""
+    from driver.abi import egl
+    owner = current.owner
+    if isinstance(owner, egl.Context):
+        egl.follow_window(owner.draw)
+
+
 def install(the_ffi, lib) -> None:
     global _lib, ffi
     _lib, ffi = lib, the_ffi
@@ -149,7 +157,8 @@ def install(the_ffi, lib) -> None:
                 impl = marshal.OVERRIDES.get(name) or _commands.MARSHAL.get(name)
             if impl is not None:
                 zero = {"p": the_ffi.NULL, "v": None}.get(rets[name], 0)
-                after = _after_flush if name in ("glFinish", "glFlush") else None
+                after = {"glFinish": _after_flush, "glFlush": _after_flush,
+                         "glViewport": _after_viewport}.get(name)
                 fn = _gl_entry(name, impl, zero, after, es_ok=name not in _commands.DESKTOP_ONLY,
                                desktop_ok=name not in _commands.ES_ONLY)
         elif name.startswith("egl"):

@@ -179,6 +179,9 @@ class GetMixin:
                 E.GL_POINT_SIZE: lambda c: s.point_size,
                 E.GL_LOGIC_OP_MODE: lambda c: s.logic_op,
                 E.GL_PROVOKING_VERTEX: lambda c: s.provoking_vertex,
+                # glClampColor's read clamping (GL 4.6 table 23.36, initially FIXED_ONLY)
+                E.GL_CLAMP_READ_COLOR: lambda c: getattr(s, "clamp_color", {}).get(
+                    E.GL_CLAMP_READ_COLOR, E.GL_FIXED_ONLY),
                 E.GL_PRIMITIVE_RESTART_INDEX: lambda c: s.primitive_restart_index,
                 E.GL_DRAW_BUFFER: lambda c: c._draw_buffer_enum(0),
                 E.GL_PACK_IMAGE_HEIGHT: lambda c: s.pack.image_height,

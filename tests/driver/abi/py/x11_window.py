@@ -89,6 +89,20 @@ def draw(get_proc):
     return gl(get_proc, "glGetString", ctypes.c_char_p, u32)(0x1F01)   # GL_RENDERER
 
 
+def draw_corner(get_proc):
+    """After the window grew to 80x60: glViewport (where the back buffer takes the
+    window's size, as in Mesa), a blue clear, the back buffer's top-right pixel
+    (79, 59), which a buffer of the old 64x48 size does not have."""
+    f = ctypes.c_float
+    gl(get_proc, "glViewport", None, i32, i32, i32, i32)(0, 0, 80, 60)
+    gl(get_proc, "glClearColor", None, f, f, f, f)(0.0, 0.0, 1.0, 1.0)
+    gl(get_proc, "glClear", None, u32)(0x4000)
+    px = (ctypes.c_ubyte * 4)()
+    gl(get_proc, "glReadPixels", None, i32, i32, i32, i32, u32, u32, vp)(
+        79, 59, 1, 1, 0x1908, 0x1401, px)                              # RGBA, UNSIGNED_BYTE
+    return list(px)
+
+
 def check_image(what):
     check(f"{what}: background", window_pixel(40, 10) == (255, 128, 64), window_pixel(40, 10))
     # the square spans GL rows 4..11 = X rows H-12..H-5
@@ -126,8 +140,11 @@ if mode == "egl":
     check_image("EGL window")
     X.XResizeWindow(dpy, win, 80, 60)
     X.XSync(dpy, 0)
-    egl.eglSwapBuffers(edpy, surf)
     width = i32()
+    egl.eglQuerySurface(edpy, surf, 0x3057, ctypes.byref(width))      # EGL_WIDTH
+    check("EGL_WIDTH is the window's new width before a swap", width.value == 80, width.value)
+    check("the back buffer follows at glViewport", draw_corner(egl.eglGetProcAddress) == [0, 0, 255, 255])
+    egl.eglSwapBuffers(edpy, surf)
     egl.eglQuerySurface(edpy, surf, 0x3057, ctypes.byref(width))      # EGL_WIDTH
     check("the surface follows the window's size", width.value == 80, width.value)
     bad = egl.eglCreateWindowSurface(edpy, cfg, 0x7FFFFF, None)
@@ -196,8 +213,11 @@ else:
     check_image("GLX window")
     X.XResizeWindow(dpy, win, 80, 60)
     X.XSync(dpy, 0)
-    glx.glXSwapBuffers(dpy, win)
     width = u32()
+    glx.glXQueryDrawable(dpy, win, 0x801D, ctypes.byref(width))      # GLX_WIDTH
+    check("GLX_WIDTH is the window's new width before a swap", width.value == 80, width.value)
+    check("the back buffer follows at glViewport", draw_corner(glx.glXGetProcAddress) == [0, 0, 255, 255])
+    glx.glXSwapBuffers(dpy, win)
     glx.glXQueryDrawable(dpy, win, 0x801D, ctypes.byref(width))      # GLX_WIDTH
     check("the drawable follows the window's size", width.value == 80, width.value)
     create_attribs = ctypes.CFUNCTYPE(vp, vp, vp, vp, i32, vp)(
