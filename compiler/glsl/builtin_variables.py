@@ -140,6 +140,7 @@ _TABLE = """
 110c - @v | out vec4 gl_ClipVertex
 130 300 @v | in int gl_VertexID
 140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
+- - @v +GL_EXT_draw_instanced | in int gl_InstanceIDEXT
 110c - @v | in vec4 gl_Vertex
 110c - @v | in vec3 gl_Normal
 110c - @v | in vec4 gl_Color

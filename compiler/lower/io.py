@@ -69,6 +69,7 @@ SYSVALS = {
     "gl_FragCoord": "load_frag_coord", "gl_FrontFacing": "load_front_face",
     "gl_HelperInvocation": "load_helper_invocation", "gl_PointCoord": "load_point_coord",
     "gl_SampleID": "load_sample_id", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
+    "gl_InstanceIDEXT": "load_instance_id",
     "gl_NumWorkGroups": "load_num_workgroups", "gl_WorkGroupID": "load_workgroup_id",
     "gl_LocalInvocationID": "load_local_invocation_id", "gl_GlobalInvocationID": "load_global_invocation_id",
     "gl_LocalInvocationIndex": "load_local_invocation_index",

@@ -12,6 +12,7 @@ from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
 from driver.gl.state import to_gl_int
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.gles_ext import es_has
 from driver.gl.later import LaterStagesMixin
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
@@ -50,12 +51,12 @@ class DesktopMixin(LaterStagesMixin):
 
     def glDrawElementsInstancedBaseInstance(self, mode, count, type, indices, instancecount,
                                             baseinstance) -> None:
-        self._desktop(4, 2)
+        check(self.api.gl(4, 2) or es_has(self.api, "base_instance"), E.GL_INVALID_OPERATION)
         self._draw_elements(mode, count, type, indices, instancecount, 0, baseinstance, None)
 
     def glDrawElementsInstancedBaseVertexBaseInstance(self, mode, count, type, indices,
                                                       instancecount, basevertex, baseinstance):
-        self._desktop(4, 2)
+        check(self.api.gl(4, 2) or es_has(self.api, "base_instance"), E.GL_INVALID_OPERATION)
         self._draw_elements(mode, count, type, indices, instancecount, basevertex, baseinstance,
                             None)
 
@@ -362,7 +363,7 @@ class DesktopMixin(LaterStagesMixin):
     def glCopyImageSubData(self, srcName, srcTarget, srcLevel, srcX, srcY, srcZ, dstName,
                            dstTarget, dstLevel, dstX, dstY, dstZ, w, h, d) -> None:
         """GL 4.6 section 18.3.3: raw copies between images of compatible formats."""
-        self._desktop(4, 3)
+        check(self.api.gl(4, 3) or es_has(self.api, "copy_image"), E.GL_INVALID_OPERATION)
 
         def image(name, target):
             if target == E.GL_RENDERBUFFER:

@@ -19,6 +19,7 @@ from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.gles_ext import es_has
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
 from driver.gl.vertexarrays import attrib_size_B
@@ -91,6 +92,9 @@ class DrawMixin:
             check(problem is None, E.GL_INVALID_OPERATION, problem or "")
             check(not self.bound_pipeline.stages.keys() <= {"compute"}, E.GL_INVALID_OPERATION,
                   "compute-only pipeline")
+            if "geometry" in self.bound_pipeline.stages:
+                from driver.gl.geometry import geometry_validate
+                geometry_validate(self, self.bound_pipeline.stages["geometry"], mode)
         elif prog is None:
             check(self.api.compat, E.GL_INVALID_OPERATION, "no current program")
         else:
@@ -124,11 +128,11 @@ class DrawMixin:
         self._draw_arrays(mode, first, count, 1, 0)
 
     def glDrawArraysInstanced(self, mode, first, count, instancecount) -> None:
-        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 1) or es_has(self.api, "instanced_draws"), E.GL_INVALID_OPERATION)
         self._draw_arrays(mode, first, count, instancecount, 0)
 
     def glDrawArraysInstancedBaseInstance(self, mode, first, count, instancecount, baseinstance):
-        check(self.api.gl(4, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(4, 2) or es_has(self.api, "base_instance"), E.GL_INVALID_OPERATION)
         self._draw_arrays(mode, first, count, instancecount, baseinstance)
 
     def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
@@ -159,7 +163,7 @@ class DrawMixin:
         self._draw_elements(mode, count, type, indices, 1, 0, 0, None)
 
     def glDrawElementsInstanced(self, mode, count, type, indices, instancecount) -> None:
-        check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 1) or es_has(self.api, "instanced_draws"), E.GL_INVALID_OPERATION)
         self._draw_elements(mode, count, type, indices, instancecount, 0, 0, None)
 
     def glDrawRangeElements(self, mode, start, end, count, type, indices) -> None:
@@ -168,17 +172,19 @@ class DrawMixin:
         self._draw_elements(mode, count, type, indices, 1, 0, 0, (start, end))
 
     def glDrawElementsBaseVertex(self, mode, count, type, indices, basevertex) -> None:
-        check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 2) or es_has(self.api, "base_vertex"), E.GL_INVALID_OPERATION)
         self._draw_elements(mode, count, type, indices, 1, basevertex, 0, None)
 
     def glDrawRangeElementsBaseVertex(self, mode, start, end, count, type, indices, basevertex):
-        check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 2) or es_has(self.api, "base_vertex") and self.api.version >= (3, 0),
+              E.GL_INVALID_OPERATION)             # ES: DrawRangeElements is ES 3.0
         check(end >= start, E.GL_INVALID_VALUE, "end < start")
         self._draw_elements(mode, count, type, indices, 1, basevertex, 0, (start, end))
 
     def glDrawElementsInstancedBaseVertex(self, mode, count, type, indices, instancecount,
                                           basevertex):
-        check(self.api.gl_or_es((3, 2), (3, 2)), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 2) or es_has(self.api, "base_vertex") and es_has(self.api, "instanced_draws"),
+              E.GL_INVALID_OPERATION)
         self._draw_elements(mode, count, type, indices, instancecount, basevertex, 0, None)
 
     def _check_feedback_space(self, mode, count, instances) -> None:

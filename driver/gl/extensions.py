@@ -286,6 +286,20 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_texture_half_float_linear", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_npot", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_vertex_half_float", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_base_instance", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_clear_texture", _N, _N, _N, _ES31, DONE),
+    _x("GL_EXT_copy_image", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_draw_instanced", _N, _N, _N, _ES2, DONE, glsl=True),
+    _x("GL_EXT_polygon_offset_clamp", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_texture_border_clamp", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_texture_view", _N, _N, _N, _ES31, DONE),
+    _x("GL_OES_copy_image", _N, _N, _N, _ES3, DONE),
+    _x("GL_OES_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
+    _x("GL_OES_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_texture_border_clamp", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_texture_view", _N, _N, _N, _ES31, DONE),
 )
 
 # Extensions listed above as GLES 2.0-only feature names that ES 3.0 made core

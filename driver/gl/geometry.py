@@ -113,6 +113,13 @@ def _ctx_cache(ctx) -> dict:
     return cache
 
 
+def _stage_source(prog, kind: int) -> str:
+    """The GLSL text one stage of the linked executable was built from (the link's image:
+    a separable program made by glCreateShaderProgramv has no shader attached any more)."""
+    image = prog.linked_state.image
+    return "".join(src for t, src in image.shaders if t == kind) if image is not None else ""
+
+
 def _meta(ls) -> dict:
     """What the passes keep per linked program beside its pipe shaders."""
     meta = getattr(ls, "_geometry_meta", None)
@@ -237,8 +244,7 @@ def _gs_kernel(ctx, prog, key):
     handle = ls.pipe_shaders.get(cache_key)
     if handle is not None:
         return handle
-    source = "".join(getattr(s, "compiled_source", None) or s.source or ""
-                     for s in prog.shaders if s.type == E.GL_GEOMETRY_SHADER)
+    source = _stage_source(prog, E.GL_GEOMETRY_SHADER)
     kernel = _GeometryKernel(source, key, getattr(ls.units["geometry"], "version", None))
     info = dict(ctx._pipe_shader_info(ls, "geometry"))
     handle = ctx.pipe.create_shader_state(ShaderState(
@@ -264,8 +270,7 @@ def _gs_vertex_capture(ctx, prog, names_locs):
         else:
             for slot in range(locs):
                 outputs.append((idx, 0, comps[name], 0, offset + 4 * slot, slot))
-    src = "".join(getattr(s, "compiled_source", None) or s.source or ""
-                  for s in prog.shaders if s.type == E.GL_VERTEX_SHADER)
+    src = _stage_source(prog, E.GL_VERTEX_SHADER)
     info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _o, _l in layout))
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.VERTEX, ls.units["vertex"], src, info,
@@ -325,8 +330,9 @@ def _gs_passthrough(ctx, prog, iface):
 def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
     from compiler.lower.geometry import GeometryKey, primitive_count
     prog = stages[PipeShaderType.GEOMETRY]
-    if stages.get(PipeShaderType.VERTEX) is not prog:
-        _geometry_unsupported(ctx, "a geometry stage from a separable program pipeline")
+    vs_prog = stages.get(PipeShaderType.VERTEX)
+    if vs_prog is None:
+        _geometry_unsupported(ctx, "a geometry stage without a vertex stage")
     if indirect is not None:
         _geometry_unsupported(ctx, "an indirect draw")
     xfb = ctx.xfb
@@ -346,21 +352,21 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     if info.index_size == 0:
         lo, hi = d.start, d.start + d.count - 1
     records = hi - lo + 1
-    vs_outputs = _gs_vs_outputs(ls)
-    vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, prog, vs_outputs)
+    vs_outputs = _gs_vs_outputs(vs_prog.linked_state)
+    vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
     key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
     gs_handle = _gs_kernel(ctx, prog, key)
     # 1. the vertex pass
     fb = ctx._emit_framebuffer()
-    ctx._emit_state(fb, prog)
+    ctx._emit_state(fb, vs_prog)
     s = ctx.state
     ctx.cso.set_rasterizer(replace(
         ps.rasterizer_state(s, ctx.api, fb.samples, 0, ctx.caps.point_size_range,
                             ctx.caps.line_width_range), rasterizer_discard=True))
-    ctx._emit_program(prog, (PipeShaderType.VERTEX,))
+    ctx._emit_program(vs_prog, (PipeShaderType.VERTEX,))
     ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, vs_handle)
     ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
-    ctx._emit_vertices(prog, (lo, hi), instances)
+    ctx._emit_vertices(vs_prog, (lo, hi), instances)
     vs_out = _gs_buffer(ctx, "vs_out", records * instances * vs_stride * 4)
     ctx.pipe.set_stream_output_targets([StreamOutputTarget(vs_out, 0, vs_out.template.width_px)], [0])
     with ctx._variant_errors():
@@ -415,7 +421,11 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     # 5. the rasterisation draw
     pt_handle, elements = _gs_passthrough(ctx, prog, iface)
     ctx._emit_state(fb, None)
-    ctx._emit_program(prog, (PipeShaderType.FRAGMENT,))
+    fs_prog = stages.get(PipeShaderType.FRAGMENT)
+    if fs_prog is not None:
+        ctx._emit_program(fs_prog, (PipeShaderType.FRAGMENT,))
+    else:
+        ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
     ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
     ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, 16, bytes(16)))
     ctx.cso.set_vertex_elements(elements)

@@ -76,8 +76,11 @@ class PipelineMixin:
 
     def glUseProgramStages(self, pipeline: int, stages: int, program: int) -> None:
         self._sso()
+        bits = dict(_BITS)
+        if self.api.gl(3, 2):
+            bits[E.GL_GEOMETRY_SHADER_BIT] = "geometry"
         allowed = 0
-        for bit in _BITS:
+        for bit in bits:
             allowed |= bit
         if self.api.gl(4, 1):
             # stages the version includes but no program can contain yet (programs.LATER_STAGES)
@@ -135,7 +138,15 @@ class PipelineMixin:
         if self.api.es and ("vertex" in p.stages) != ("fragment" in p.stages):
             return "GLES pipelines need both a vertex and a fragment program"
         vs, fs = p.stages.get("vertex"), p.stages.get("fragment")
-        if vs is not None and fs is not None and vs is not fs:
+        gs = p.stages.get("geometry")
+        if gs is not None and fs is not None and gs is not fs:
+            from driver.gl.programs import LinkError
+            try:
+                self._match_interfaces(self._stage_view(gs, "geometry"), self._stage_view(fs, "fragment"),
+                                       self.api.es)
+            except LinkError as err:
+                return str(err)
+        elif vs is not None and fs is not None and vs is not fs:
             from driver.gl.programs import LinkError
             try:
                 self._match_interfaces(self._stage_view(vs, "vertex"), self._stage_view(fs, "fragment"),
@@ -172,6 +183,7 @@ class PipelineMixin:
         values = {E.GL_ACTIVE_PROGRAM: p.active_program.name if p.active_program else 0,
                   E.GL_VERTEX_SHADER: name("vertex"), E.GL_FRAGMENT_SHADER: name("fragment"),
                   E.GL_COMPUTE_SHADER: name("compute"), E.GL_VALIDATE_STATUS: int(p.validated),
+                  **({E.GL_GEOMETRY_SHADER: name("geometry")} if self.api.gl(3, 2) else {}),
                   E.GL_INFO_LOG_LENGTH: len(p.info_log.encode()) + 1 if p.info_log else 0}
         check_enum(pname, values)
         return [values[pname]]

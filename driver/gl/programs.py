@@ -479,8 +479,6 @@ class ProgramMixin:
         from compiler.lower import LoweringError
         from compiler.lower.geometry import geometry_interface
         from driver.gl.geometry import link_geometry
-        if "vertex" not in merged and not self.api.compat:
-            raise LinkError("a geometry shader needs a vertex shader")
         try:
             layout = link_geometry(units, merged.get("vertex"), merged["geometry"], merged.get("fragment"))
             iface = geometry_interface(merged["geometry"]["unit"], layout)

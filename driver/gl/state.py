@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.gles_ext import es_has
 
 __all__ = ["FixedState", "RtBlend", "StateMixin", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
 
@@ -190,7 +191,7 @@ class StateMixin:
 
     # -- indexed enables (GL 4.6 section 17.3.6 / 14.9; GLES 3.2) ------------------
     def _indexed_cap(self, target: int, index: int) -> None:
-        check(self.api.gl(3, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 0) or es_has(self.api, "draw_buffers_indexed"), E.GL_INVALID_OPERATION)
         caps = {E.GL_BLEND}
         if self.api.gl(4, 1):
             caps.add(E.GL_SCISSOR_TEST)
@@ -245,7 +246,7 @@ class StateMixin:
             rt.src_rgb, rt.dst_rgb, rt.src_alpha, rt.dst_alpha = src_rgb, dst_rgb, src_alpha, dst_alpha
 
     def _draw_buffer_index(self, buf: int) -> range:
-        check(self.api.gl(4, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(4, 0) or es_has(self.api, "draw_buffers_indexed"), E.GL_INVALID_OPERATION)
         check(0 <= buf < self.caps.max_render_targets, E.GL_INVALID_VALUE, "buffer out of range")
         return range(buf, buf + 1)
 
@@ -262,7 +263,7 @@ class StateMixin:
         self._blend_equation(self._draw_buffer_index(buf), mode_rgb, mode_alpha)
 
     def glColorMaski(self, buf: int, r, g, b, a) -> None:
-        check(self.api.gl(3, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 0) or es_has(self.api, "draw_buffers_indexed"), E.GL_INVALID_OPERATION)
         check(0 <= buf < self.caps.max_render_targets, E.GL_INVALID_VALUE, "buffer out of range")
         self.state.rt[buf].color_mask = (bool(r), bool(g), bool(b), bool(a))
 

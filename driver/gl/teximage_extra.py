@@ -13,6 +13,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gles_ext import es_has
 from driver.gl.formats import INTERNAL_FORMATS, compressed_formats, lookup
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
@@ -352,7 +353,7 @@ class TexImageExtraMixin:
 
     def glTextureView(self, texture, target, origtexture, internalformat, minlevel, numlevels,
                       minlayer, numlayers) -> None:
-        check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)
+        check(self.api.gl(4, 3) or es_has(self.api, "texture_view"), E.GL_INVALID_OPERATION)
         check(texture != 0, E.GL_INVALID_VALUE, "texture 0")
         orig = self.textures.get(origtexture)
         check(orig is not None and orig.target != 0, E.GL_INVALID_VALUE, "origtexture is not a texture")
@@ -396,8 +397,10 @@ class TexImageExtraMixin:
                 self._set_image(view, face, lv, TexImage(img.width, img.height, depth,
                                                          internalformat, img.samples))
         view.view_parent, view.view_format = orig, dst_info.pipe
-        view.view_min_level, view.view_num_levels = minlevel, numlevels
-        view.view_min_layer, view.view_num_layers = minlayer, numlayers
+        # offsets into the shared storage: a view of a view adds its parent's
+        view.view_min_level = getattr(orig, "view_min_level", 0) + minlevel
+        view.view_min_layer = getattr(orig, "view_min_layer", 0) + minlayer
+        view.view_num_levels, view.view_num_layers = numlevels, numlayers
 
     # -- buffer textures (GL 4.6 section 8.9) --------------------------------------------------
     def glTexBufferRange(self, target, internalformat, buffer, offset, size) -> None:
@@ -428,7 +431,7 @@ class TexImageExtraMixin:
 
     # -- integer border colours / parameters (GL 4.6 section 8.10) ---------------------------
     def glTexParameterIiv(self, target, pname, params) -> None:
-        check(self.api.gl(3, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 0) or es_has(self.api, "texture_border_clamp"), E.GL_INVALID_OPERATION)
         if pname == E.GL_TEXTURE_BORDER_COLOR:
             check_enum(target, self._texture_targets())
             self._bound_texture(target).params.border_color = tuple(int(v) for v in list(params)[:4])

@@ -18,7 +18,8 @@ from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
     UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches, reported_internal_format,
 )
-from driver.gl.features.gles_ext import es_effective_format, es_pixel_type, es_unsized_combinations
+from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
+                                         texture_view_state)
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -125,7 +126,7 @@ class TextureMixin:
         v0 = value[0] if isinstance(value, (list, tuple)) else value
         if pname in (E.GL_TEXTURE_WRAP_S, E.GL_TEXTURE_WRAP_T, E.GL_TEXTURE_WRAP_R):
             wraps = {E.GL_CLAMP_TO_EDGE, E.GL_REPEAT, E.GL_MIRRORED_REPEAT}
-            if not self.api.es or self.api.version >= (3, 2):
+            if not self.api.es or es_has(self.api, "texture_border_clamp"):
                 wraps.add(E.GL_CLAMP_TO_BORDER)
             if self.api.compat:
                 wraps.add(E.GL_CLAMP)
@@ -153,7 +154,7 @@ class TextureMixin:
         elif pname == E.GL_TEXTURE_COMPARE_FUNC and self.api.gl_or_es((1, 4), (3, 0)):
             check_enum(int(v0), range(E.GL_NEVER, E.GL_ALWAYS + 1))
             params.compare_func = int(v0)
-        elif pname == E.GL_TEXTURE_BORDER_COLOR and (not self.api.es or self.api.version >= (3, 2)):
+        elif pname == E.GL_TEXTURE_BORDER_COLOR and (not self.api.es or es_has(self.api, "texture_border_clamp")):
             check(isinstance(value, (list, tuple)) and len(value) >= 4, E.GL_INVALID_ENUM,
                   "border colour needs the vector form")
             params.border_color = tuple(float(x) for x in value[:4])
@@ -240,6 +241,8 @@ class TextureMixin:
                        E.GL_TEXTURE_SWIZZLE_B: tex.swizzle[2], E.GL_TEXTURE_SWIZZLE_A: tex.swizzle[3],
                        E.GL_TEXTURE_IMMUTABLE_FORMAT: int(tex.immutable),
                        E.GL_TEXTURE_IMMUTABLE_LEVELS: tex.immutable_levels}
+        if es_has(self.api, "texture_border_clamp"):
+            values[E.GL_TEXTURE_BORDER_COLOR] = p.border_color
         if not self.api.es:
             values |= {E.GL_TEXTURE_LOD_BIAS: p.lod_bias, E.GL_TEXTURE_BORDER_COLOR: p.border_color,
                        E.GL_TEXTURE_SWIZZLE_RGBA: tuple(tex.swizzle)}
@@ -249,6 +252,8 @@ class TextureMixin:
             values[E.GL_GENERATE_MIPMAP] = int(getattr(tex, "generate_mipmap", False))
         if self.api.es_(3, 1) or self.api.has_extension("GL_ARB_stencil_texturing"):
             values[E.GL_DEPTH_STENCIL_TEXTURE_MODE] = tex.depth_stencil_mode
+        if self.api.gl(4, 3) or es_has(self.api, "texture_view"):
+            values |= texture_view_state(tex)
         check_enum(pname, values)
         v = values[pname]
         return [int(x) for x in v] if isinstance(v, tuple) else [int(v)]

@@ -29,7 +29,7 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
+__all__ = ["ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
 
@@ -57,6 +57,56 @@ _EFFECTIVE = {
     (E.GL_LUMINANCE_ALPHA, E.GL_HALF_FLOAT): GL_LUMINANCE_ALPHA16F_ARB,
     (E.GL_ALPHA, E.GL_FLOAT): GL_ALPHA32F_ARB, (E.GL_ALPHA, E.GL_HALF_FLOAT): GL_ALPHA16F_ARB,
 }
+
+
+#: GL features a GLES context gets through an extension before (or instead of)
+#: the ES version that made them core: feature -> (the ES version where it is
+#: core, or None; the ES extension names that give it). The core GL command
+#: admits an ES context when `es_has` says so; its aliases (glCopyImageSubDataEXT,
+#: ...) come from the registry (features/aliases.py).
+ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
+    "instanced_draws": ((3, 0), ("GL_EXT_draw_instanced",)),
+    "base_vertex": ((3, 2), ("GL_OES_draw_elements_base_vertex", "GL_EXT_draw_elements_base_vertex")),
+    "base_instance": (None, ("GL_EXT_base_instance",)),
+    "polygon_offset_clamp": (None, ("GL_EXT_polygon_offset_clamp",)),
+    "clear_texture": (None, ("GL_EXT_clear_texture",)),
+    "copy_image": ((3, 2), ("GL_EXT_copy_image", "GL_OES_copy_image")),
+    "draw_buffers_indexed": ((3, 2), ("GL_EXT_draw_buffers_indexed", "GL_OES_draw_buffers_indexed")),
+    "texture_view": (None, ("GL_OES_texture_view", "GL_EXT_texture_view")),
+    "texture_border_clamp": ((3, 2), ("GL_EXT_texture_border_clamp", "GL_OES_texture_border_clamp")),
+}
+
+
+def es_has(api, feature: str) -> bool:
+    """Whether a GLES context has `feature` of ES_FEATURES: its ES version is
+    at least the one where the feature is core, or it has one of the
+    extensions. Always False for desktop GL (which gates on its own versions)."""
+    if not api.es:
+        return False
+    core, names = ES_FEATURES[feature]
+    return (core is not None and api.version >= core) or any(api.has_extension(n) for n in names)
+
+
+def texture_view_state(tex) -> dict[int, int]:
+    """TEXTURE_VIEW_MIN_LEVEL, _NUM_LEVELS, _MIN_LAYER and _NUM_LAYERS of a
+    texture (GL 4.6 sections 8.18-8.19, GLES 3.2 section 8.18): a view's own
+    range within the storage it shares; for an immutable texture its whole
+    storage (levels; 6 layers for a cube map, the array size for arrays, else
+    1); all 0 for a mutable texture."""
+    if getattr(tex, "view_parent", None) is not None:
+        first_level, levels = tex.view_min_level, tex.view_num_levels
+        first_layer, layers = tex.view_min_layer, tex.view_num_layers
+    elif tex.immutable and tex.images:
+        base = tex.images[0][0]
+        first_level = first_layer = 0
+        levels = tex.immutable_levels
+        layers = {E.GL_TEXTURE_CUBE_MAP: 6, E.GL_TEXTURE_1D_ARRAY: base.height,
+                  E.GL_TEXTURE_2D_ARRAY: base.depth, E.GL_TEXTURE_CUBE_MAP_ARRAY: base.depth,
+                  E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY: base.depth}.get(tex.target, 1)
+    else:
+        first_level = levels = first_layer = layers = 0
+    return {E.GL_TEXTURE_VIEW_MIN_LEVEL: first_level, E.GL_TEXTURE_VIEW_NUM_LEVELS: levels,
+            E.GL_TEXTURE_VIEW_MIN_LAYER: first_layer, E.GL_TEXTURE_VIEW_NUM_LAYERS: layers}
 
 
 def _half_float(ctx, type: int, extension: str) -> int:

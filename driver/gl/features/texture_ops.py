@@ -16,6 +16,7 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
+from driver.gl.features.gles_ext import es_has
 from driver.gl.features.dsa import _texture, _texture_bound
 from driver.gl.pixels import _client_rows, image_size_B
 from driver.gl.pointers import as_bytes
@@ -24,8 +25,9 @@ from driver.gl.state import PixelStore
 __all__: list[str] = []
 
 
-def _has(ctx, name: str) -> None:
-    check(ctx.api.has_extension(name), E.GL_INVALID_OPERATION, f"{name} is not supported")
+def _has(ctx, name: str, es_feature: str | None = None) -> None:
+    check(ctx.api.has_extension(name) or (es_feature is not None and es_has(ctx.api, es_feature)),
+          E.GL_INVALID_OPERATION, f"{name} is not supported")
 
 
 @contextmanager
@@ -56,7 +58,7 @@ def _element_B(format: int, type: int) -> int:
 
 
 def _clear(ctx, texture, level, x, y, z, width, height, depth, format, type, data):
-    _has(ctx, "GL_ARB_clear_texture")
+    _has(ctx, "GL_ARB_clear_texture", "clear_texture")
     check(texture != 0, E.GL_INVALID_OPERATION, "texture 0")
     tex = ctx.textures.get(texture)
     check(tex is not None and tex.target != 0, E.GL_INVALID_OPERATION, f"{texture} is not a texture")
@@ -91,7 +93,7 @@ def _clear(ctx, texture, level, x, y, z, width, height, depth, format, type, dat
 
 @entry_point
 def glClearTexImage(ctx, texture, level, format, type, data):
-    _has(ctx, "GL_ARB_clear_texture")
+    _has(ctx, "GL_ARB_clear_texture", "clear_texture")
     tex = ctx.textures.get(texture) if texture else None
     check(tex is not None and tex.target != 0, E.GL_INVALID_OPERATION, f"{texture} is not a texture")
     img = _level_image(tex, level)

@@ -32,8 +32,14 @@ def test_indexed_blend_state():
     c.glColorMask(True, True, True, True)
     assert not pipestate.blend_state(c.state, 3).independent_blend_enable
     es3 = make_ctx("gles3")
-    es3.glEnablei(E.GL_BLEND, 0)                # ES 3.2 only
-    expect(es3, E.GL_INVALID_OPERATION)
+    es3.glEnablei(E.GL_BLEND, 0)                # ES 3.2, or EXT/OES_draw_buffers_indexed (listed)
+    expect(es3, E.GL_NO_ERROR)
+    from driver.gl.api import Api
+    has = Api.has_extension
+    with pytest.MonkeyPatch.context() as mp:    # an ES 3.0 context without the extensions
+        mp.setattr(Api, "has_extension", lambda api, name: "draw_buffers_indexed" not in name and has(api, name))
+        es3.glEnablei(E.GL_BLEND, 0)
+        expect(es3, E.GL_INVALID_OPERATION)
 
 
 def test_attrib_variants(core):

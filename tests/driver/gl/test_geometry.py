@@ -367,3 +367,28 @@ void main() { frag = vec4(float(gl_PrimitiveID) / 4.0, 0.0, 0.0, 1.0); }
         img = ctx.read_pixels().astype(int)
         for (y, x), k in (((2, 2), 0), ((29, 13), 1), ((2, 18), 2), ((29, 29), 3)):
             assert abs(img[y, x, 0] - round((3 - k) / 4 * 255)) <= 1, (y, x, k, img[y, x])
+
+
+def test_separable_geometry_stage_in_a_pipeline():
+    """glUseProgramStages(GEOMETRY_SHADER_BIT): vertex, geometry and fragment stages from
+    three separable programs draw what one program draws."""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        progs = [ctx.glCreateShaderProgramv(kind, 1, [src]) for kind, src in
+                 ((E.GL_VERTEX_SHADER, VS), (E.GL_GEOMETRY_SHADER, PRIMITIVE_ID), (E.GL_FRAGMENT_SHADER, FS))]
+        for p in progs:
+            assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+        pipe = ctx.glGenProgramPipelines(1)[0]
+        for bit, p in zip((E.GL_VERTEX_SHADER_BIT, E.GL_GEOMETRY_SHADER_BIT, E.GL_FRAGMENT_SHADER_BIT), progs):
+            ctx.glUseProgramStages(pipe, bit, p)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetProgramPipelineiv(pipe, E.GL_GEOMETRY_SHADER) == [progs[1]]
+        ctx.glBindProgramPipeline(pipe)
+        _vertices(ctx, progs[0], _two_triangles())
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 12)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels().astype(int)
+        for (y, x), k in (((2, 2), 0), ((29, 13), 1), ((2, 18), 2), ((29, 29), 3)):
+            assert abs(img[y, x, 0] - round(k / 4 * 255)) <= 1, (y, x, k, img[y, x])
+        ctx.glDrawArrays(E.GL_POINTS, 0, 12)
+        expect(ctx, E.GL_INVALID_OPERATION)

@@ -1,0 +1,371 @@
+"""GLES extensions that bring a desktop GL command set to GLES under ES names
+(EXT/OES aliases of the core commands; driver/gl/features/gles_ext.py
+ES_FEATURES admits the core command in a context with the extension). Each test
+calls the suffixed entry points in the lowest GLES context that lists the
+extension and checks the pixels or state against values worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from tests.driver.gl.helpers import expect
+
+A, EL = E.GL_ARRAY_BUFFER, E.GL_ELEMENT_ARRAY_BUFFER
+T2 = E.GL_TEXTURE_2D
+W, H = 8, 4
+RED, GREEN, BLUE = [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]
+
+
+def _ctx(api):
+    return driver.Context(api=api, width=W, height=H)
+
+
+def _listed(ctx, *names):
+    exts = set(ctx.glGetString(E.GL_EXTENSIONS).split())
+    return all(n in exts for n in names)
+
+
+def _program(ctx, vs, fs, attribs=("p",)):
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        s = ctx.glCreateShader(kind)
+        ctx.glShaderSource(s, 1, [src])
+        ctx.glCompileShader(s)
+        assert ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
+        ctx.glAttachShader(prog, s)
+    for i, name in enumerate(attribs):
+        ctx.glBindAttribLocation(prog, i, name)
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    return prog
+
+
+def _buffer(ctx, target, data):
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(target, b)
+    ctx.glBufferData(target, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+    return b
+
+
+def _positions(ctx, corners, loc=0):
+    _buffer(ctx, A, np.array(corners, np.float32))
+    ctx.glVertexAttribPointer(loc, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(loc)
+
+
+def _pixels(ctx, w=W, h=H):
+    return np.frombuffer(ctx.glReadPixels(0, 0, w, h, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(h, w, 4)
+
+
+def _quad(x0, x1):
+    """Two triangles covering clip x in [x0, x1], all of y."""
+    return [(x0, -1), (x1, -1), (x0, 1), (x0, 1), (x1, -1), (x1, 1)]
+
+
+def _texture_fb(ctx, w, h, texture=None):
+    """A framebuffer whose colour is an RGBA8 w x h texture (new unless given)."""
+    if texture is None:
+        (texture,) = ctx.glGenTextures(1)
+        ctx.glBindTexture(T2, texture)
+        ctx.glTexImage2D(T2, 0, E.GL_RGBA, w, h, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, texture, 0)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    return fb
+
+
+WHITE_FS = "precision mediump float; void main() { gl_FragColor = vec4(1.0); }"
+
+
+# -- EXT_draw_instanced --------------------------------------------------------------------
+
+
+def test_ext_draw_instanced_in_es2():
+    """GLES 2.0 with EXT_draw_instanced: glDrawArraysInstancedEXT and
+    glDrawElementsInstancedEXT draw `instancecount` copies, and GLSL ES 1.00
+    sees gl_InstanceIDEXT (only with the #extension line): a quad over clip x
+    in [-1, -0.5] moved right by 0.5 per instance: 2 instances cover columns
+    0-3, 3 instances columns 0-5."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_EXT_draw_instanced")
+    s = ctx.glCreateShader(E.GL_VERTEX_SHADER)
+    ctx.glShaderSource(s, 1, ["attribute vec2 p; void main() { gl_Position = vec4(p.x + float(gl_InstanceIDEXT), p.y, 0.0, 1.0); }"])
+    ctx.glCompileShader(s)
+    assert not ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]
+    _program(ctx, "#extension GL_EXT_draw_instanced : require\n"
+                  "attribute vec2 p;\n"
+                  "void main() { gl_Position = vec4(p.x + 0.5 * float(gl_InstanceIDEXT), p.y, 0.0, 1.0); }",
+             WHITE_FS)
+    _positions(ctx, _quad(-1.0, -0.5))
+    ctx.glDrawArraysInstancedEXT(E.GL_TRIANGLES, 0, 6, 2)
+    expect(ctx, E.GL_NO_ERROR)
+    lit = (_pixels(ctx)[0, :, 0] == 255).tolist()
+    assert lit == [True] * 4 + [False] * 4
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    _buffer(ctx, EL, np.arange(6, dtype=np.uint16))
+    ctx.glDrawElementsInstancedEXT(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_SHORT, 0, 3)
+    lit = (_pixels(ctx)[0, :, 0] == 255).tolist()
+    assert lit == [True] * 6 + [False] * 2
+    ctx.glDrawArraysInstancedEXT(E.GL_TRIANGLES, 0, 6, -1)
+    expect(ctx, E.GL_INVALID_VALUE)
+
+
+# -- OES_draw_elements_base_vertex / EXT_draw_elements_base_vertex ---------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["OES", "EXT"])
+def test_draw_elements_base_vertex_in_es2(suffix):
+    """Indices 0..5 with basevertex 6 fetch vertices 6..11: the second quad of
+    the buffer (the right half), not the first (the left half)."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, f"GL_{suffix}_draw_elements_base_vertex")
+    _program(ctx, "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }", WHITE_FS)
+    _positions(ctx, _quad(-1, 0) + _quad(0, 1))
+    _buffer(ctx, EL, np.arange(6, dtype=np.uint16))
+    getattr(ctx, f"glDrawElementsBaseVertex{suffix}")(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_SHORT, 0, 6)
+    expect(ctx, E.GL_NO_ERROR)
+    px = _pixels(ctx)
+    assert (px[:, :4] == 0).all() and (px[:, 4:] == 255).all()
+    # DrawRangeElements is a GLES 3.0 command: its base-vertex form stays unavailable in 2.0
+    getattr(ctx, f"glDrawRangeElementsBaseVertex{suffix}")(E.GL_TRIANGLES, 0, 5, 6, E.GL_UNSIGNED_SHORT, 0, 6)
+    expect(ctx, E.GL_INVALID_OPERATION)
+
+
+# -- EXT_base_instance ------------------------------------------------------------------------------
+
+
+def test_ext_base_instance_offsets_instanced_attributes_only():
+    """A per-instance colour attribute (divisor 1) of red, green, blue: one
+    instance from base instance 2 reads blue; gl_InstanceID still counts from 0
+    (GLES: base instance does not change it), so the shader's instance test
+    passes."""
+    ctx = _ctx("gles3")
+    assert _listed(ctx, "GL_EXT_base_instance")
+    _program(ctx, "#version 300 es\nin vec2 p; in vec4 c; out vec4 v;\n"
+                  "void main() { v = gl_InstanceID == 0 ? c : vec4(1.0); gl_Position = vec4(p, 0.0, 1.0); }",
+             "#version 300 es\nprecision mediump float; in vec4 v; out vec4 o; void main() { o = v; }",
+             ("p", "c"))
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    _positions(ctx, _quad(-1, 1))
+    _buffer(ctx, A, np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]], np.float32))
+    ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 16, 0)
+    ctx.glEnableVertexAttribArray(1)
+    ctx.glVertexAttribDivisor(1, 1)
+    ctx.glDrawArraysInstancedBaseInstanceEXT(E.GL_TRIANGLES, 0, 6, 1, 2)
+    expect(ctx, E.GL_NO_ERROR)
+    assert (_pixels(ctx) == BLUE).all()
+    _buffer(ctx, EL, np.arange(6, dtype=np.uint16))
+    ctx.glDrawElementsInstancedBaseInstanceEXT(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_SHORT, 0, 1, 1)
+    assert (_pixels(ctx) == GREEN).all()
+    ctx.glDrawElementsInstancedBaseVertexBaseInstanceEXT(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_SHORT, 0, 1, 0, 0)
+    assert (_pixels(ctx) == RED).all()
+
+
+# -- EXT_polygon_offset_clamp ------------------------------------------------------------------------
+
+
+def test_ext_polygon_offset_clamp_limits_the_offset():
+    """A quad at window depth 0.5 with factor 0, units 2^20: unclamped offset
+    2^20 * 2^-24 = 0.0625 (depth 0.5625); clamped to 0.01 -> 0.51. A second
+    quad at depth 0.52 (clip z 0.04) with LESS then fails (0.52 > 0.51); it
+    would have passed without the clamp (0.52 < 0.5625)."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_EXT_polygon_offset_clamp")
+    _program(ctx, "attribute vec2 p; uniform float z; void main() { gl_Position = vec4(p, z, 1.0); }",
+             "precision mediump float; uniform vec4 c; void main() { gl_FragColor = c; }")
+    prog = ctx.glGetIntegerv(E.GL_CURRENT_PROGRAM)[0]
+    _positions(ctx, _quad(-1, 1))
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
+    ctx.glEnable(E.GL_POLYGON_OFFSET_FILL)
+    ctx.glPolygonOffsetClampEXT(0.0, float(1 << 20), 0.01)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetFloatv(E.GL_POLYGON_OFFSET_CLAMP) == [pytest.approx(0.01)]
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "c"), 1, 0, 0, 1)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    ctx.glDisable(E.GL_POLYGON_OFFSET_FILL)
+    ctx.glUniform1f(ctx.glGetUniformLocation(prog, "z"), 0.04)
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "c"), 0, 1, 0, 1)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    assert (_pixels(ctx) == RED).all()
+    ctx.glUniform1f(ctx.glGetUniformLocation(prog, "z"), 0.0)        # depth 0.5 < 0.51
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    assert (_pixels(ctx) == GREEN).all()
+
+
+# -- EXT_clear_texture ---------------------------------------------------------------------------------
+
+
+def test_ext_clear_texture_in_es31():
+    """glClearTexImageEXT fills a level with one colour, glClearTexSubImageEXT a
+    box of it: a 4x2 RGBA8 texture cleared to (10, 20, 30, 40) then its right
+    half to (200, 0, 0, 255)."""
+    ctx = _ctx("gles31")
+    assert _listed(ctx, "GL_EXT_clear_texture")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexStorage2D(T2, 1, E.GL_RGBA8, 4, 2)
+    ctx.glClearTexImageEXT(t, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.array([10, 20, 30, 40], np.uint8))
+    ctx.glClearTexSubImageEXT(t, 0, 2, 0, 0, 2, 2, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                              np.array([200, 0, 0, 255], np.uint8))
+    expect(ctx, E.GL_NO_ERROR)
+    _texture_fb(ctx, 4, 2, t)
+    px = _pixels(ctx, 4, 2)
+    assert (px[:, :2] == [10, 20, 30, 40]).all() and (px[:, 2:] == [200, 0, 0, 255]).all()
+    ctx.glClearTexImageEXT(t, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)     # no level 1
+    expect(ctx, E.GL_INVALID_OPERATION)
+
+
+# -- EXT_copy_image / OES_copy_image ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["EXT", "OES"])
+def test_copy_image_in_es3(suffix):
+    """A 2x1 block from (1, 1) of a 4x2 texture lands at (0, 0) of another;
+    a box leaving the source is INVALID_VALUE."""
+    ctx = _ctx("gles3")
+    assert _listed(ctx, f"GL_{suffix}_copy_image")
+    src, dst = ctx.glGenTextures(2)
+    texels = np.arange(4 * 2 * 4, dtype=np.uint8)
+    for t in (src, dst):
+        ctx.glBindTexture(T2, t)
+        ctx.glTexStorage2D(T2, 1, E.GL_RGBA8, 4, 2)
+    ctx.glBindTexture(T2, src)
+    ctx.glTexSubImage2D(T2, 0, 0, 0, 4, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels)
+    copy = getattr(ctx, f"glCopyImageSubData{suffix}")
+    copy(src, T2, 0, 1, 1, 0, dst, T2, 0, 0, 0, 0, 2, 1, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    _texture_fb(ctx, 4, 2, dst)
+    px = _pixels(ctx, 4, 2)
+    assert (px[0, 0:2] == texels.reshape(2, 4, 4)[1, 1:3]).all()
+    copy(src, T2, 0, 3, 0, 0, dst, T2, 0, 0, 0, 0, 2, 1, 1)
+    expect(ctx, E.GL_INVALID_VALUE)
+
+
+# -- EXT_draw_buffers_indexed / OES_draw_buffers_indexed ----------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["EXT", "OES"])
+def test_draw_buffers_indexed_in_es3(suffix):
+    """Two colour attachments, both cleared to (64, 64, 64, 64)/255; blending
+    enabled on buffer 0 only (ONE, ONE: adds) and red masked on buffer 1. A
+    draw of (0.5, 0.25, 0, 1) to both gives 64+128, 64+64, 64, 255 in 0 and
+    64 (kept), 64, 0, 255 in 1."""
+    ctx = _ctx("gles3")
+    assert _listed(ctx, f"GL_{suffix}_draw_buffers_indexed")
+    f = lambda name: getattr(ctx, name + suffix)  # noqa: E731
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    for i, t in enumerate(ctx.glGenTextures(2)):
+        ctx.glBindTexture(T2, t)
+        ctx.glTexStorage2D(T2, 1, E.GL_RGBA8, 2, 2)
+        ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0 + i, T2, t, 0)
+    ctx.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT0, E.GL_COLOR_ATTACHMENT1])
+    ctx.glClearColor(64 / 255, 64 / 255, 64 / 255, 64 / 255)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    f("glEnablei")(E.GL_BLEND, 0)
+    f("glBlendFunci")(0, E.GL_ONE, E.GL_ONE)
+    f("glBlendEquationi")(0, E.GL_FUNC_ADD)
+    f("glColorMaski")(1, False, True, True, True)
+    assert f("glIsEnabledi")(E.GL_BLEND, 0) and not f("glIsEnabledi")(E.GL_BLEND, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    _program(ctx, "#version 300 es\nin vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }",
+             "#version 300 es\nprecision mediump float; layout(location = 0) out vec4 a;"
+             " layout(location = 1) out vec4 b;\n"
+             "void main() { a = vec4(0.5, 0.25, 0.0, 1.0); b = a; }")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    _positions(ctx, _quad(-1, 1))
+    ctx.glViewport(0, 0, 2, 2)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    ctx.glReadBuffer(E.GL_COLOR_ATTACHMENT0)
+    assert (_pixels(ctx, 2, 2) == [192, 128, 64, 255]).all()
+    ctx.glReadBuffer(E.GL_COLOR_ATTACHMENT1)
+    assert (_pixels(ctx, 2, 2) == [64, 64, 0, 255]).all()
+    f("glEnablei")(E.GL_BLEND, 99)
+    expect(ctx, E.GL_INVALID_VALUE)
+
+
+# -- OES_texture_view / EXT_texture_view ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["OES", "EXT"])
+def test_texture_view_in_es31(suffix):
+    """A 4x4 RGBA8 texture of 3 levels (red, green, blue); a view of levels
+    1-2 samples green at its level 0, and a view of that view from its level 1
+    samples blue: the views' ranges are offsets into the shared storage
+    (TEXTURE_VIEW_MIN_LEVEL 1, then 2)."""
+    ctx = _ctx("gles31")
+    assert _listed(ctx, f"GL_{suffix}_texture_view")
+    view_fn = getattr(ctx, f"glTextureView{suffix}")
+    orig, view, view2 = ctx.glGenTextures(3)
+    ctx.glBindTexture(T2, orig)
+    ctx.glTexStorage2D(T2, 3, E.GL_RGBA8, 4, 4)
+    for level, rgba in enumerate((RED, GREEN, BLUE)):
+        n = 4 >> level
+        ctx.glTexSubImage2D(T2, level, 0, 0, n, n, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.array([rgba] * n * n, np.uint8))
+    assert ctx.glGetTexParameteriv(T2, E.GL_TEXTURE_VIEW_NUM_LEVELS) == [3]
+    view_fn(view, T2, orig, E.GL_RGBA8, 1, 2, 0, 1)
+    view_fn(view2, T2, view, E.GL_RGBA8, 1, 1, 0, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glBindTexture(T2, view2)
+    assert ctx.glGetTexParameteriv(T2, E.GL_TEXTURE_VIEW_MIN_LEVEL) == [2]
+    assert ctx.glGetTexParameteriv(T2, E.GL_TEXTURE_VIEW_NUM_LEVELS) == [1]
+    assert ctx.glGetTexParameteriv(T2, E.GL_TEXTURE_VIEW_NUM_LAYERS) == [1]
+    _program(ctx, "#version 310 es\nin vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }",
+             "#version 310 es\nprecision mediump float; uniform highp sampler2D s; out vec4 o;\n"
+             "void main() { o = textureLod(s, vec2(0.5), 0.0); }")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    _positions(ctx, _quad(-1, 1))
+    for name, rgba in ((view, GREEN), (view2, BLUE)):
+        ctx.glBindTexture(T2, name)
+        ctx.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+        assert (_pixels(ctx) == rgba).all()
+    (mutable,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, mutable)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    (other,) = ctx.glGenTextures(1)
+    view_fn(other, T2, mutable, E.GL_RGBA8, 0, 1, 0, 1)
+    expect(ctx, E.GL_INVALID_OPERATION)                          # the original must be immutable
+
+
+# -- EXT_texture_border_clamp / OES_texture_border_clamp ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["EXT", "OES"])
+def test_texture_border_clamp_in_es2(suffix):
+    """CLAMP_TO_BORDER with a blue border: a 1x1 red texture sampled at u = 0.5
+    is red and at u = 1.5 blue. The border colour reads back (float and the
+    integer form of glGetTexParameterIiv{suffix} in ES 3)."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, f"GL_{suffix}_texture_border_clamp")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.array(RED, np.uint8))
+    for pname, v in ((E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST), (E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST),
+                     (E.GL_TEXTURE_WRAP_S, E.GL_CLAMP_TO_BORDER), (E.GL_TEXTURE_WRAP_T, E.GL_CLAMP_TO_EDGE)):
+        ctx.glTexParameteri(T2, pname, v)
+    ctx.glTexParameterfv(T2, E.GL_TEXTURE_BORDER_COLOR, [0.0, 0.0, 1.0, 1.0])
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetTexParameterfv(T2, E.GL_TEXTURE_BORDER_COLOR) == [0.0, 0.0, 1.0, 1.0]
+    _program(ctx, "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }",
+             "precision mediump float; uniform sampler2D s;\n"
+             "void main() { gl_FragColor = texture2D(s, vec2(gl_FragCoord.x < 4.0 ? 0.5 : 1.5, 0.5)); }")
+    _positions(ctx, _quad(-1, 1))
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    px = _pixels(ctx)
+    assert (px[:, :4] == RED).all() and (px[:, 4:] == BLUE).all()
+    es3 = _ctx("gles3")
+    (t,) = es3.glGenTextures(1)
+    es3.glBindTexture(T2, t)
+    getattr(es3, f"glTexParameterIiv{suffix}")(T2, E.GL_TEXTURE_BORDER_COLOR, [1, 2, 3, 4])
+    assert getattr(es3, f"glGetTexParameterIiv{suffix}")(T2, E.GL_TEXTURE_BORDER_COLOR) == [1, 2, 3, 4]
+    expect(es3, E.GL_NO_ERROR)
