@@ -128,6 +128,7 @@ EXTENSIONS = (
     Extension("GL_EXT_shader_texture_lod", es=100),
     Extension("GL_EXT_frag_depth", es=100),
     Extension("GL_APPLE_clip_distance", es=100),
+    Extension("GL_EXT_draw_instanced", es=100),
 )
 
 
