@@ -131,6 +131,27 @@ class GeometryRules:
             self.error(loc, f"size of array `{var.name}' declared as {t.length}, but the input primitive "
                        f"{self.gs_input} has {n} vertices")
 
+    def redeclare_gl_in(self, var: Variable, loc) -> None:
+        """``in gl_PerVertex { ... } gl_in[];`` (GLSL 1.50 section 7.1): a redeclaration of
+        the built-in input block; its members must be the built-in block's, with their types."""
+        builtin = self.symbols.lookup("gl_in")
+        if var.block.block_name != "gl_PerVertex" or not isinstance(builtin, Variable):
+            self.error(loc, "gl_in can only be redeclared as `in gl_PerVertex { ... } gl_in[]'")
+            return
+        if builtin.used:
+            self.error(loc, "gl_in redeclared after it was used")
+        known = {f.name: f.type for f in builtin.type.element.fields}
+        inner = var.type.element if var.type.is_array else var.type
+        for f in inner.fields:
+            if known.get(f.name) != f.type:
+                self.error(loc, f"`{f.name}' is not a member of the built-in block gl_PerVertex")
+        if not var.type.is_array:
+            self.error(loc, "gl_in must be redeclared as an array")
+        elif var.type.length is not None and builtin.type.length is not None and \
+                var.type.length != builtin.type.length:
+            self.error(loc, f"size of gl_in redeclared as {var.type.length}, but the input primitive "
+                       f"{self.gs_input} has {builtin.type.length} vertices")
+
     def _size_geometry_inputs(self, loc) -> None:
         """The input primitive is now known: size the unsized inputs, check the sized ones."""
         n = INPUT_PRIMITIVES[self.gs_input]

@@ -518,7 +518,9 @@ class QualifierRules:
         storage = kind
         memory = frozenset(q.memory)
         if b.instance_name:
-            t = self.apply_array_dims(bt, b.array_dims, b.loc, allow_unsized=False)
+            # geometry inputs: sized by the input primitive (compiler/glsl/geometry.py)
+            t = self.apply_array_dims(bt, b.array_dims, b.loc,
+                                      allow_unsized=kind == "in" and self.stage == "geometry")
             var = Variable(b.instance_name, t, storage=storage, scope="global", loc=b.loc,
                            layout=block_layout, memory=memory, block=b,
                            read_only=storage in ("uniform", "in") or "readonly" in memory)

@@ -336,6 +336,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
 
     def declare_variable(self, var: Variable, loc, global_scope: bool) -> None:
         name = var.name
+        if name == "gl_in" and self.stage == "geometry" and var.block is not None:
+            self.redeclare_gl_in(var, loc)
+            return
         if name.startswith("gl_"):
             if self.redeclare_builtin(var, loc):
                 return

@@ -204,12 +204,10 @@ class GetMixin:
                 E.GL_POLYGON_SMOOTH_HINT: lambda c: s.hints.get(E.GL_POLYGON_SMOOTH_HINT, E.GL_DONT_CARE),
                 E.GL_TEXTURE_COMPRESSION_HINT: lambda c: s.hints.get(E.GL_TEXTURE_COMPRESSION_HINT, E.GL_DONT_CARE),
             })
-        if api.has_extension("GL_ARB_query_buffer_object"):
-            t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
-            from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
-            t[GL_CONTEXT_ROBUST_ACCESS] = lambda c: bool(api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
+        if api.has_extension("GL_ARB_query_buffer_object"):
+            t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if api.es and api.has_extension("GL_OES_standard_derivatives"):     # in GLES 2.0 too
             t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: s.hints.get(
                 E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE)

@@ -102,3 +102,13 @@ def test_shimgl_compile_takes_geom_files(tmp_path, capsys):
     assert "get_sr" in out and "thread_position_in_grid" in out      # a compute kernel
     assert "device_store" in out                                      # EmitVertex's records
     assert (tmp_path / "quad.bin").stat().st_size > 0
+
+
+def test_gl_in_redeclaration_and_input_blocks():
+    tu = parse(HEAD + "layout(triangles) in;\nlayout(points, max_vertices = 1) out;\n"
+               "in gl_PerVertex { vec4 gl_Position; } gl_in[];\nin Data { vec4 c; } data[];\n"
+               "void main() { gl_Position = gl_in[2].gl_Position + data[1].c; EmitVertex(); }\n", "geometry")
+    assert {v.name: v.type.name for v in tu.globals}["data"].endswith("[3]")
+    assert "not a member" in _errors("layout(triangles) in;\nin gl_PerVertex { vec3 gl_Position; } gl_in[];\n"
+                                     "void main() {}\n")
+    assert "gl_in[]" in _errors("layout(triangles) in;\nin Other { vec4 gl_Position; } gl_in[];\nvoid main() {}\n")
