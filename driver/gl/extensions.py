@@ -300,6 +300,28 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_border_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_view", _N, _N, _N, _ES31, DONE),
+    # GLES 3.2's stages under their ES names (the desktop lines' status: lowered by the compiler)
+    _x("GL_EXT_geometry_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
+    _x("GL_EXT_gpu_shader5", _N, _N, _N, _ES31, STAGE, glsl=True),
+    _x("GL_EXT_tessellation_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
+    _x("GL_OES_geometry_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
+    _x("GL_OES_gpu_shader5", _N, _N, _N, _ES31, STAGE, glsl=True),
+    _x("GL_OES_tessellation_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
+    # ES names still to be built: not listed, and they keep GLES 3.2 from being claimed
+    _x("GL_EXT_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
+    _x("GL_EXT_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_EXT_texture_buffer", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_EXT_texture_cube_map_array", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
+    _x("GL_OES_sample_shading", _N, _N, _N, _ES3, MISSING, glsl=True),
+    _x("GL_OES_sample_variables", _N, _N, _N, _ES3, MISSING, glsl=True),
+    _x("GL_OES_shader_image_atomic", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, MISSING, glsl=True),
+    _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, MISSING),
+    _x("GL_OES_texture_storage_multisample_2d_array", _N, _N, _N, _ES31, MISSING, glsl=True),
 )
 
 # Extensions listed above as GLES 2.0-only feature names that ES 3.0 made core
@@ -378,11 +400,16 @@ ES_VERSIONS: dict[Version, tuple[str, ...]] = {
     (2, 0): ("GLSL 100",),
     (3, 0): ("GLSL 300 es",),
     (3, 1): ("GLSL 310 es",),
-    (3, 2): ("GLSL 320 es", "GL_ARB_geometry_shader4", "GL_ARB_tessellation_shader",
-             "GL_ARB_gpu_shader5", "GL_KHR_debug", "GL_KHR_robustness",
-             "GL_ARB_texture_stencil8", "GL_ARB_copy_image", "GL_ARB_draw_buffers_blend",
-             "GL_ARB_sample_shading", "GL_ARB_texture_cube_map_array",
-             "GL_ARB_texture_buffer_object", "GL_KHR_blend_equation_advanced"),
+    # GLES 3.2 section 1.3.1 / appendix F.1: the extensions it made core, by their ES names
+    (3, 2): ("GLSL 320 es", "GL_OES_geometry_shader", "GL_OES_tessellation_shader",
+             "GL_OES_gpu_shader5", "GL_OES_shader_io_blocks", "GL_OES_primitive_bounding_box",
+             "GL_KHR_blend_equation_advanced", "GL_KHR_debug", "GL_KHR_robustness",
+             "GL_KHR_texture_compression_astc_ldr", "GL_EXT_color_buffer_float",
+             "GL_OES_copy_image", "GL_OES_draw_buffers_indexed", "GL_OES_draw_elements_base_vertex",
+             "GL_OES_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_image_atomic",
+             "GL_OES_shader_multisample_interpolation", "GL_OES_texture_border_clamp",
+             "GL_OES_texture_buffer", "GL_OES_texture_cube_map_array", "GL_OES_texture_stencil8",
+             "GL_OES_texture_storage_multisample_2d_array"),
 }
 
 

@@ -351,3 +351,24 @@ def test_khr_parallel_shader_compile_completion_and_thread_count(api):
     prog = ctx.glCreateProgram()
     ctx.glLinkProgram(prog)
     assert ctx.glGetProgramiv(prog, GL_COMPLETION_STATUS_KHR) == [1]
+
+
+# -- GLES 3.2 readiness ---------------------------------------------------------------------------
+
+
+def test_es32_is_refused_until_its_requirements_work():
+    """The table lists GLES 3.2's requirements by their ES names; while one is
+    MISSING (KHR_blend_equation_advanced, OES_texture_buffer, ...) no 3.2
+    context exists: a request for 3.2 is refused (EGL_BAD_MATCH from EGL, NULL
+    from OSMesa: ContextRequestError), 3.1 is the newest GLES, and GLSL ES 3.20
+    is not accepted."""
+    from driver.gl.api import MAX_ES_VERSION, ContextRequestError, api_for_request
+    from driver.gl.extensions import ES_VERSIONS, MISSING, by_name
+    missing = [r for r in ES_VERSIONS[(3, 2)] if r in by_name() and by_name()[r].status is MISSING]
+    assert missing and MAX_ES_VERSION == (3, 1)
+    with pytest.raises(ContextRequestError):
+        api_for_request(True, 3, 2)
+    assert api_for_request(True, 2, 0).version == (3, 1)
+    ctx = _ctx("gles31")
+    _, ok, log = _compile(ctx, E.GL_VERTEX_SHADER, "#version 320 es\nvoid main() { gl_Position = vec4(0.0); }")
+    assert not ok and "3.20" in log
