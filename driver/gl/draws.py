@@ -433,9 +433,11 @@ class DrawMixin:
             self._emit_images(stage, ls)
             self._emit_shader_buffers(stage, ls)
 
-    def _emit_blocks(self, ls, stage) -> None:
-        name = {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
-                PipeShaderType.COMPUTE: "compute"}[stage]
+    def _emit_blocks(self, ls, stage, stage_name: str | None = None) -> None:
+        """``stage_name``: the program stage whose blocks to bind when it differs from the
+        pipe stage (the geometry stage runs as a compute kernel)."""
+        name = stage_name or {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
+                              PipeShaderType.COMPUTE: "compute"}[stage]
         ubos = self.indexed_buffers[E.GL_UNIFORM_BUFFER]
         for i, b in enumerate(bl for bl in ls.blocks if not bl.is_storage):
             if name not in b.stages:

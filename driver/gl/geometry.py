@@ -403,7 +403,13 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
             index_buf = ShaderBuffer(res, off, len(info.index_user_buffer))
     C = PipeShaderType.COMPUTE
     ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
+    if ctx.api.compat:
+        from driver.gl.compat import STATE_CONSTANT_BUFFER
+        block = ctx._state_uniform_bytes()
+        ctx.pipe.set_constant_buffer(C, STATE_CONSTANT_BUFFER, ConstantBuffer(None, 0, len(block), block))
+    ctx._emit_blocks(ls, C, "geometry")
     ctx._emit_samplers(ls, C)
+    ctx._emit_shader_buffers(C, ls, "geometry")
     # slots 56..61: params, vertex records, index buffer, output records, counts, lists
     ctx.pipe.set_shader_buffers(C, 56, [pbuf, whole(vs_out), index_buf, whole(gs_out), whole(counts),
                                          whole(plist)], 0b111000)

@@ -196,11 +196,12 @@ class InterfaceQueryMixin:
         check(0 <= binding < self.limits["GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS"], E.GL_INVALID_VALUE)
         blocks[index].binding = binding
 
-    def _emit_shader_buffers(self, stage: PipeShaderType, ls) -> None:
+    def _emit_shader_buffers(self, stage: PipeShaderType, ls, stage_name: str | None = None) -> None:
         """Storage blocks of the program, in block order, bound from the
-        indexed SHADER_STORAGE_BUFFER bindings their binding points name."""
-        name = {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
-                PipeShaderType.COMPUTE: "compute"}[stage]
+        indexed SHADER_STORAGE_BUFFER bindings their binding points name
+        (``stage_name``: the program stage, when the pipe stage differs)."""
+        name = stage_name or {PipeShaderType.VERTEX: "vertex", PipeShaderType.FRAGMENT: "fragment",
+                              PipeShaderType.COMPUTE: "compute"}[stage]
         ssbos = self.indexed_buffers[E.GL_SHADER_STORAGE_BUFFER]
         bufs = []
         for b in (bl for bl in ls.blocks if bl.is_storage):

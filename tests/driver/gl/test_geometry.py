@@ -392,3 +392,39 @@ def test_separable_geometry_stage_in_a_pipeline():
             assert abs(img[y, x, 0] - round(k / 4 * 255)) <= 1, (y, x, k, img[y, x])
         ctx.glDrawArrays(E.GL_POINTS, 0, 12)
         expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_uniform_block_and_texture_in_the_geometry_stage():
+    gs = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+layout(std140) uniform Shift { vec4 shift; };
+uniform sampler2D tex;
+out vec4 gcol;
+void main() {
+    gl_Position = gl_in[0].gl_Position + shift;
+    gcol = textureLod(tex, vec2(0.5), 0.0);
+    EmitVertex();
+}
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, gs)
+        ctx.glUseProgram(p)
+        ubo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_UNIFORM_BUFFER, ubo)
+        shift = np.array([0.5, 0.25, 0.0, 0.0], np.float32)
+        ctx.glBufferData(E.GL_UNIFORM_BUFFER, 16, shift.tobytes(), E.GL_STATIC_DRAW)
+        ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 2, ubo)
+        ctx.glUniformBlockBinding(p, ctx.glGetUniformBlockIndex(p, "Shift"), 2)
+        t = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                         bytes([10, 200, 30, 255]))
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+        _vertices(ctx, p, [((2 + 0.5) / 16 - 1 - 0.5, (3 + 0.5) / 16 - 1 - 0.25)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        assert tuple(img[3, 2]) == (10, 200, 30, 255)
+        assert (img[..., 1] > 0).sum() == 1
