@@ -1025,8 +1025,15 @@ class Selector:
         self.emit("texture_size", dst=v, tex=Imm(IMAGE_DESCRIPTOR_BASE + i.indices["image"]), lod=Imm(0))
         return self._split(v)[:i.dest.num_components]
 
+    def in_image_samples(self, i):
+        return [self.op("texture_query", 32, tex=Imm(IMAGE_DESCRIPTOR_BASE + i.indices["image"]),
+                        query="samples")]
+
     # ------------------------------------------------------------ textures
     def tex(self, t: Tex) -> None:
+        if t.op == "query_samples":         # no coordinates: every dimension, arrays included
+            self.vals[t.dest] = [self.op("texture_query", 32, tex=Imm(t.texture), query="samples")]
+            return
         dim = _tex_dim(t.dim, t.is_array)
         n = t.dest.num_components
         size = _msize(t.dest.bit_size)

@@ -93,9 +93,9 @@ _TABLE = """
 110 100 | genType mix(genType, genType, genType)
 110 100 | genType mix(genType, genType, float)
 130 300 | genType mix(genType, genType, genBType)
-- 310 | genIType mix(genIType, genIType, genBType)
-- 310 | genUType mix(genUType, genUType, genBType)
-- 310 | genBType mix(genBType, genBType, genBType)
+450 310 | genIType mix(genIType, genIType, genBType)
+450 310 | genUType mix(genUType, genUType, genBType)
+450 310 | genBType mix(genBType, genBType, genBType)
 110 100 | genType step(genType, genType)
 110 100 | genType step(float, genType)
 110 100 | genType smoothstep(genType, genType, genType)
@@ -521,6 +521,8 @@ def _texture_functions() -> list[BuiltinFunction]:
         # textureSize
         if dim in ("Rect", "Buffer", "2DMS"):
             add("textureSize", size_t, [s], 140 if dim != "2DMS" else 150, es_ok)
+        if dim == "2DMS":
+            add("textureSamples", T.INT, [s], 450, 0, exts=("GL_ARB_shader_texture_image_samples",))
         else:
             add("textureSize", size_t, [s, T.INT], 130, es_ok)
         if dim in ("Buffer", "2DMS"):
@@ -632,6 +634,9 @@ def _image_functions() -> list[BuiltinFunction]:
             out.append(BuiltinFunction(fname, ret, tuple(("in", p) for p in params), a))
 
         add("imageSize", T.vector("int", size_n), [img], Availability(430, es))
+        if dim == "2DMS":
+            add("imageSamples", T.INT, [img],
+                Availability(450, 0, extensions=("GL_ARB_shader_texture_image_samples",)))
         add("imageLoad", gvec4, [img, P] + ms)
         add("imageStore", T.VOID, [img, P] + ms + [gvec4])
         if img.sampled_base in ("int", "uint"):
@@ -640,6 +645,9 @@ def _image_functions() -> list[BuiltinFunction]:
             for op in ("Add", "Min", "Max", "And", "Or", "Xor", "Exchange"):
                 add(f"imageAtomic{op}", data, [img, P] + ms + [data], a)
             add("imageAtomicCompSwap", data, [img, P] + ms + [data, data], a)
+        elif img.sampled_base == "float":
+            # GLSL 4.50 (ARB_ES3_1_compatibility; ES only from 3.20): exchange on r32f images
+            add("imageAtomicExchange", T.FLOAT, [img, P] + ms + [T.FLOAT], Availability(450, 0))
     return out
 
 

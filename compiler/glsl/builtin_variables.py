@@ -37,6 +37,8 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxFragmentUniformComponents": 4096,
     "gl_MaxDrawBuffers": 8,
     "gl_MaxClipDistances": 8,
+    "gl_MaxCullDistances": 8,
+    "gl_MaxCombinedClipAndCullDistances": 8,
     "gl_MaxVertexUniformVectors": 1024,
     "gl_MaxFragmentUniformVectors": 1024,
     "gl_MaxVaryingVectors": 32,
@@ -92,6 +94,8 @@ _CONSTANTS = """
 110 - | gl_MaxFragmentUniformComponents
 110 100 | gl_MaxDrawBuffers
 130 - +GL_APPLE_clip_distance | gl_MaxClipDistances
+450 - +GL_ARB_cull_distance | gl_MaxCullDistances
+450 - +GL_ARB_cull_distance | gl_MaxCombinedClipAndCullDistances
 410 100 | gl_MaxVertexUniformVectors
 410 100 | gl_MaxFragmentUniformVectors
 410 100- | gl_MaxVaryingVectors
@@ -137,6 +141,7 @@ _TABLE = """
 110 100 @v | out vec4 gl_Position
 110 100 @v | out float gl_PointSize
 130 - @v +GL_APPLE_clip_distance | out float gl_ClipDistance[gl_MaxClipDistances]
+450 - @v +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 110c - @v | out vec4 gl_ClipVertex
 130 300 @v | in int gl_VertexID
 140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
@@ -163,9 +168,10 @@ _TABLE = """
 # fragment
 110 100 @f | in vec4 gl_FragCoord
 110 100 @f | in bool gl_FrontFacing
-- 310 @f | in bool gl_HelperInvocation
+450 310 @f | in bool gl_HelperInvocation
 120 100 @f | in vec2 gl_PointCoord
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
+450 - @f +GL_ARB_cull_distance | in float gl_CullDistance[gl_MaxCullDistances]
 150 - @f | in int gl_PrimitiveID
 400 - @f | in int gl_SampleID
 400 - @f | in vec2 gl_SamplePosition

@@ -16,7 +16,7 @@ from .geometry import PRIMITIVE_NAMES as GS_PRIMITIVES
 from .symbols import Variable
 
 # The members of the vertex stage's output block gl_PerVertex (compatibility ones included).
-PER_VERTEX = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex", "gl_FrontColor",
+PER_VERTEX = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_CullDistance", "gl_ClipVertex", "gl_FrontColor",
                         "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_TexCoord",
                         "gl_FogFragCoord"})
 

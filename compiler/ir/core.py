@@ -33,7 +33,7 @@ __all__ = [
 
 STAGES = ("vertex", "fragment", "compute")
 VAR_MODES = ("function_temp", "shader_in", "shader_out", "uniform", "ubo", "ssbo", "shared")
-TEX_OPS = ("tex", "txb", "txl", "txd", "txf", "txs", "tg4", "query_levels", "lod")
+TEX_OPS = ("tex", "txb", "txl", "txd", "txf", "txs", "tg4", "query_levels", "query_samples", "lod")
 TEX_SRC_KINDS = ("coord", "lod", "bias", "ddx", "ddy", "comparator", "offset", "ms_index")
 SAMPLER_DIMS = ("1d", "2d", "3d", "cube", "rect", "buf", "ms")
 

@@ -88,6 +88,7 @@ _intr("image_store", (0, 1, 4), False, 0, ("image", "dim", "is_array"))
 _intr("image_atomic", (0, 1, 1), True, 1, ("image", "dim", "is_array", "atomic_op"))
 _intr("image_atomic_swap", (0, 1, 1, 1), True, 1, ("image", "dim", "is_array", "atomic_op"))
 _intr("image_size", (), True, 0, ("image", "dim", "is_array"), eliminate=True, reorder=True)
+_intr("image_samples", (), True, 1, ("image", "dim", "is_array"), eliminate=True, reorder=True)
 _intr("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True)
 
 # Driver-level lowering (tile buffer for blending in the shader, vertex fetch).

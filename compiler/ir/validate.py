@@ -291,7 +291,7 @@ def _type_errors(instr, label, func) -> list[str]:
         kinds = [k for k, _d in instr.srcs]
         if len(set(kinds)) != len(kinds):
             err(f"{label}: repeated texture source kind")
-        if instr.op not in ("txs", "query_levels") and "coord" not in kinds:
+        if instr.op not in ("txs", "query_levels", "query_samples") and "coord" not in kinds:
             err(f"{label}: needs a coord source")
         dim_comps = _DIM_COMPONENTS[instr.dim]
         for kind, d in instr.srcs:

@@ -742,6 +742,10 @@ class Builtins:
         return self._per_slot(img, lambda s: self.b.intrinsic(
             "image_size", num_components=n, **{**self._image_indices(img), "image": s}))
 
+    def f_imageSamples(self, e, img):
+        return self._per_slot(img, lambda s: self.b.intrinsic(
+            "image_samples", num_components=1, **{**self._image_indices(img), "image": s}))
+
     def f_imageLoad(self, e, img, coord, sample=None):
         b = self.b
         sample = sample if sample is not None else b.iimm(0)
@@ -818,6 +822,8 @@ class _TextureCall:
             return self._tex("txs", {"lod": lod}, comps, {**common, "is_shadow": False}, dest_type="int")
         if n == "textureQueryLevels":
             return self._tex("query_levels", {}, 1, common, dest_type="int")
+        if n == "textureSamples":
+            return self._tex("query_samples", {}, 1, {**common, "is_shadow": False}, dest_type="int")
         if n == "textureQueryLod":
             coord = self.args[0]
             if st.sampler_array:            # the IR wants the layer too; it does not affect the LOD

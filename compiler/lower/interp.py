@@ -42,8 +42,11 @@ class LowerInterpreter(Interpreter):
             for c in range(v.shape[0]):
                 if ix["write_mask"] >> c & 1:
                     out[c] = np.where(self.active & self.alive, v[c].astype(np.uint32), out[c])
-        elif name in ("image_load", "image_store", "image_atomic", "image_size"):
+        elif name in ("image_load", "image_store", "image_atomic", "image_size", "image_samples"):
             img = self.images[ix["image"]]
+            if name == "image_samples":             # the interpreter's images are single-sampled
+                self._set(instr.dest, np.ones(1, np.uint32))
+                return
             if name == "image_size":
                 self._set(instr.dest, np.array([img.shape[1], img.shape[0]], np.uint32)[:instr.dest.num_components])
                 return

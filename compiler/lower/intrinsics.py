@@ -45,6 +45,8 @@ LOWER_INTRINSICS = {
     "image_atomic_swap": _add("image_atomic_swap", (0, 1, 1, 1), True, 1,
                               ("image", "dim", "is_array", "atomic_op")),
     "image_size": _add("image_size", (), True, 0, ("image", "dim", "is_array"), eliminate=True, reorder=True),
+    "image_samples": _add("image_samples", (), True, 1, ("image", "dim", "is_array"), eliminate=True,
+                          reorder=True),
     "load_vbo": _add("load_vbo", (1,), True, 0, ("buffer", "format"), eliminate=True, reorder=True),
     "get_ssbo_size": _add("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True),
 }

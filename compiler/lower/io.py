@@ -596,7 +596,7 @@ class IOLowering:
                     out.append((s, var, [(f"gl_TexCoord[{i}]", None, GT.VEC4, "smooth", i) for i in idx]))
                 elif name == "gl_FogFragCoord":
                     out.append((s, var, [(name, None, s.type, "smooth", None)]))
-                elif name == "gl_ClipDistance":
+                elif name in ("gl_ClipDistance", "gl_CullDistance"):
                     out.append((s, var, []))          # not readable on AGX: reads give 0
                 elif name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                     out.append((s, var, [(name, None, s.type, "flat", None)]))
@@ -664,7 +664,7 @@ class IOLowering:
                 for name, _loc, t, _i, elem in parts:
                     ivar, _t = ivars[name]
                     pro.store_deref(pro.deref_array(pro.deref_var(var), elem), pro.load_var(ivar))
-            elif s.builtin and s.name == "gl_ClipDistance":
+            elif s.builtin and s.name in ("gl_ClipDistance", "gl_CullDistance"):
                 for i in range(s.type.length):
                     pro.store_deref(pro.deref_array(pro.deref_var(var), i), pro.fimm(0.0))
             elif s.builtin and s.name == "gl_SamplePosition":
@@ -841,7 +841,8 @@ class IOLowering:
                     items.append(dict(name=name, location=None, components=1, locations=1, interp="smooth",
                                       bit_size=32))
                     stores.append((name, s.type, lambda var=var: b.load_var(var)))
-                elif name in ("gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex"):
+                elif name in ("gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex",
+                              "gl_CullDistance"):
                     pass
                 else:
                     raise LoweringError(f"built-in output {name} is not supported")
@@ -910,6 +911,26 @@ class IOLowering:
             else:
                 for i, d in enumerate(dists):
                     b.store_deref(b.deref_array(b.deref_var(var), i), d)
+        if "gl_CullDistance" in outs:
+            # ARB_cull_distance: the words after the clip distances, one per element the
+            # shader indexes; the PPP culls a primitive when one of them is negative at all
+            # of its vertices (PPP_OUTPUT_SELECT.cull_distances)
+            sym, cd = outs["gl_CullDistance"]
+            n = max(_const_indices(self.unit, sym, sym.type.length), default=-1) + 1
+            if n:
+                v = Varying("CULL", "gl_CullDistance", None, n, 1, "noperspective", 32, index)
+                varyings.append(v)
+                index += n
+                var = IRVariable("gl_CullDistance", VecType("float", 32, n) if n <= 4 else
+                                 ArrayType(VecType("float", 32, 1), n), "shader_out",
+                                 {"slot": "CULL", "driver_location": v.index})
+                self.shader.variables.append(var)
+                dists = [b.load_deref(b.deref_array(b.deref_var(cd), i)) for i in range(n)]
+                if n <= 4:
+                    b.store_var(var, b.vec(*dists) if n > 1 else dists[0])
+                else:
+                    for i, d in enumerate(dists):
+                        b.store_deref(b.deref_array(b.deref_var(var), i), d)
         self.varyings = varyings
         self.shader.info["vertex_outputs"] = index
         xfb = self.k("xfb", ()) or ()

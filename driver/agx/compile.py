@@ -200,6 +200,9 @@ def _vertex_outputs(shader: AgxShader, c, info) -> None:
         if v.slot.startswith("CLIP"):
             shader.clip_distances |= (1 << v.words) - 1
             continue
+        if v.slot == "CULL":
+            shader.cull_distances |= (1 << v.words) - 1
+            continue
         counts[v.interp] += v.words
         words[v.name] = v
     shader.smooth_32, shader.flat_32, shader.linear_32 = counts["smooth"], counts["flat"], counts["noperspective"]

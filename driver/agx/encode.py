@@ -910,7 +910,8 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
                        scissor_enable=True, point_size_px=float(rast.point_size),
                        line_width_px=float(rast.line_width))
     has_user = bool(vs.smooth_32 or vs.flat_32 or vs.linear_32 or vs.output_count_words > 4)
-    m["output_select"] = dict(clip_distances=vs.clip_distances & 0xFFFF, varyings=has_user,
+    m["output_select"] = dict(clip_distances=vs.clip_distances & 0xFFFF, cull_distances=vs.cull_distances,
+                              varyings=has_user,
                               point_size=vs.point_size, frag_coord_z=False)
     m["varying_counts"] = dict(smooth_32=vs.smooth_32, flat_32=vs.flat_32, linear_32=vs.linear_32)
     if fs is not None:

@@ -64,6 +64,7 @@ class AgxShader:
     linear_32: int = 0
     point_size: bool = False
     clip_distances: int = 0
+    cull_distances: int = 0                     # mask of cull-distance words (after the clip ones)
     # fragment
     cf_bindings: tuple[CFBinding, ...] = ()
     cf_count: int = 0

@@ -226,7 +226,10 @@ class ProgramMixin:
         tag = f"{version} es" if profile == "es" and version != 100 else str(version)
         if tag in self.api.glsl:
             return True
-        # GL 4.3 core includes ARB_ES3_compatibility: GLSL ES 3.00 shaders
+        # GL 4.3 core includes ARB_ES3_compatibility: GLSL ES 3.00 shaders; GL 4.5
+        # ARB_ES3_1_compatibility: GLSL ES 3.10 shaders
+        if tag == "310 es":
+            return not self.api.es and self.api.has_extension("GL_ARB_ES3_1_compatibility")
         return self.api.gl(4, 3) and tag in ("100", "300 es")
 
     def glDeleteShader(self, shader: int) -> None:

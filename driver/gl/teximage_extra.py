@@ -512,6 +512,13 @@ class TexImageExtraMixin:
             self.pipe.set_shader_images(stage, 0, [self._image_view(i) for i in range(n)])
 
     def glMemoryBarrierByRegion(self, barriers: int) -> None:
-        check(self.api.gl(4, 5) or self.api.es_(3, 1), E.GL_INVALID_OPERATION)
+        """GL 4.6 section 7.13.2 / GLES 3.2 section 7.11.2: only the barriers
+        fragment shaders can need (or ALL_BARRIER_BITS), else INVALID_VALUE."""
+        check(self.api.has_extension("GL_ARB_ES3_1_compatibility") or self.api.es_(3, 1),
+              E.GL_INVALID_OPERATION)
+        by_region = (E.GL_ATOMIC_COUNTER_BARRIER_BIT | E.GL_FRAMEBUFFER_BARRIER_BIT
+                     | E.GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | E.GL_SHADER_STORAGE_BARRIER_BIT
+                     | E.GL_TEXTURE_FETCH_BARRIER_BIT | E.GL_UNIFORM_BARRIER_BIT)
+        check(barriers == E.GL_ALL_BARRIER_BITS or barriers & ~by_region == 0, E.GL_INVALID_VALUE,
+              f"barrier bits {barriers & ~by_region:#x} cannot be given by region")
         self.glMemoryBarrier(barriers)
-

@@ -444,6 +444,8 @@ PPP_OUTPUT_SELECT = Packet("PPP_OUTPUT_SELECT", 1, [
     boolean("point_size", 18, doc="a point size output follows the varyings"),
     boolean("layer", 20, doc="a layer output (layered rendering)"),
     boolean("frag_coord_z", 21, doc="remap slot 1 is fragment Z (W is always slot 0)"),
+    uint("cull_distances", 22, 8, doc="mask of cull-distance outputs present (after the clip distances): "
+         "a primitive with one of them negative at every vertex is culled before clipping"),
 ], doc="The 'output select' word of the notes: which vertex outputs exist and remap to slots.")
 
 PPP_VARYING_COUNTS = Packet("PPP_VARYING_COUNTS", 2, [

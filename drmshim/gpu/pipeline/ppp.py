@@ -3,8 +3,10 @@ coefficient planes of every primitive (the PDM's inputs), for one draw.
 
 Vertex outputs (the notes' order): position (4 words), 32-bit smooth, flat and
 linear varyings, 16-bit smooth, flat and linear pairs (``PPP_VARYING_COUNTS``
-words each), then the point size (``PPP_OUTPUT_SELECT.point_size``) and the clip
-distances (``clip_distances`` mask, one word per set bit). Remapped slots: slot
+words each), then the point size (``PPP_OUTPUT_SELECT.point_size``), the clip
+distances (``clip_distances`` mask, one word per set bit) and the cull distances
+(``cull_distances``: primitives with one of them negative at all their vertices are
+culled before clipping). Remapped slots: slot
 0 is W (1/w, screen-linear), slot 1 is window Z if ``frag_coord_z``, then one
 slot per user varying word in output order; slots below the binding header's
 ``slots_32`` are 32-bit, the others packed pairs of 16-bit values.
@@ -98,6 +100,23 @@ def _representable(window: np.ndarray, clipped=None):
     return window[keep], R.ClippedPrims(clipped.prim[keep], clipped.weights[keep], clipped.position[keep])
 
 
+def _cull_words(ppp: dict) -> list[int]:
+    """The cull-distance words: right after the clip distances."""
+    sel = ppp.get("output_select")
+    ncull = bin(sel.cull_distances).count("1") if sel is not None else 0
+    first_user, n_user, psize, clip_words = _layout(ppp)
+    at = first_user + n_user + (psize is not None) + len(clip_words)
+    return list(range(at, at + ncull))
+
+
+def _cull(prims: np.ndarray, distances: np.ndarray) -> np.ndarray:
+    """Indices of the primitives kept by the cull distances (ARB_cull_distance; GL 4.6
+    section 13.7.1): a primitive is culled when some cull distance is negative at every
+    one of its vertices. ``distances``: (V, C) float32."""
+    negative = distances[prims] < 0                           # (P, k, C)
+    return np.flatnonzero(~negative.all(axis=1).any(axis=1))
+
+
 def _layout(ppp: dict):
     """(first user output word, user words, point size word or None, clip words)."""
     sel = ppp.get("output_select")
@@ -153,6 +172,13 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     if raster.rasterizer_discard or len(prims) == 0:
         return empty
     out = batch.outputs
+    cull_words = _cull_words(ppp)
+    kept = None                                   # draw primitive number of each kept primitive
+    if cull_words:
+        kept = _cull(prims, _f32(out[cull_words].T))
+        prims = prims[kept]
+        if len(prims) == 0:
+            return empty
     position = _f32(out[0:4].T)
     first_user, n_user, psize_word, clip_words = _layout(ppp)
     clip = _f32(out[clip_words].T) if clip_words else None
@@ -201,10 +227,11 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         src_prim = keep[setup.prim]
         weights = setup.corner_weights                                # (T, 3, 1)
     rect = viewport_rect(ppp, width_px, height_px)
+    prim_id = src_prim if kept is None else kept[src_prim]
     planes = _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
-                     provoking=(k - 1) if provoking_last else 0)
-    setup = _strip(setup, src_prim)
-    return DrawGeometry(draw, setup, planes, len(prims), rect)
+                     provoking=(k - 1) if provoking_last else 0, prim_id=prim_id)
+    setup = _strip(setup, prim_id)
+    return DrawGeometry(draw, setup, planes, empty.primitives, rect)
 
 
 def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, depth_format: str):
@@ -259,7 +286,8 @@ def _strip(setup: R.TriangleSetup, src_prim: np.ndarray) -> R.TriangleSetup:
     return replace(setup, prim=np.asarray(src_prim, np.int64), corner_weights=None, corner_uv=None)
 
 
-def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf, provoking) -> np.ndarray:
+def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf, provoking,
+            prim_id=None) -> np.ndarray:
     t = len(setup)
     planes = np.zeros((t, n_cf, 3), np.float32)
     header, bindings = _bindings(memory, ppp)
@@ -295,7 +323,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                     planes[:, cf] = _plane(xw, yw, setup.corner_uv[..., i])
                 continue
             if b.source == P.CoefficientSource.PRIMITIVE_ID:
-                planes[:, cf, 2] = src_prim
+                planes[:, cf, 2] = src_prim if prim_id is None else prim_id
                 continue
             if b.base_slot < slots_32:
                 slot, half = b.base_slot + i, None
@@ -319,4 +347,3 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
             else:
                 planes[:, cf] = _plane(xw, yw, corners(values) * inv_w)
     return planes
-
