@@ -303,6 +303,8 @@ def _gs_passthrough(ctx, prog, iface):
                 body.append(f"gl_Position = {a};")
             elif o.name == "gl_PointSize":
                 body.append(f"gl_PointSize = {a};")
+            elif o.name == "gl_ClipDistance":
+                body.append(f"gl_ClipDistance[{k}] = {a};")
             elif o.name.startswith("gl_"):
                 # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: a varying renamed after compiling
                 renames[f"shimgl_gs_{o.name}"] = o.name
@@ -427,6 +429,11 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     # 5. the rasterisation draw
     pt_handle, elements = _gs_passthrough(ctx, prog, iface)
     ctx._emit_state(fb, None)
+    clip = next((o for o in iface.outputs if o.name == "gl_ClipDistance"), None)
+    if clip is not None:        # the enabled distances the geometry stage writes clip
+        mask = sum(1 << i for i in range(clip.locations) if E.GL_CLIP_DISTANCE0 + i in s.enabled)
+        ctx.cso.set_rasterizer(ps.rasterizer_state(s, ctx.api, fb.samples, mask, ctx.caps.point_size_range,
+                                                   ctx.caps.line_width_range))
     fs_prog = stages.get(PipeShaderType.FRAGMENT)
     if fs_prog is not None:
         ctx._emit_program(fs_prog, (PipeShaderType.FRAGMENT,))

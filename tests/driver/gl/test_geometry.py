@@ -428,3 +428,33 @@ void main() {
         img = ctx.read_pixels()
         assert tuple(img[3, 2]) == (10, 200, 30, 255)
         assert (img[..., 1] > 0).sum() == 1
+
+
+def test_clip_distance_written_by_the_geometry_stage():
+    gs = """#version 150
+layout(points) in;
+layout(triangle_strip, max_vertices = 4) out;
+out vec4 gcol;
+void main() {
+    for (int k = 0; k < 4; k++) {
+        vec2 p = vec2((k & 1) == 0 ? -1.0 : 1.0, k < 2 ? -1.0 : 1.0);
+        gl_Position = vec4(p, 0.0, 1.0);
+        gl_ClipDistance[0] = p.x;          // the left half is clipped when enabled
+        gcol = vec4(1.0);
+        EmitVertex();
+    }
+}
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, gs)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0, 0)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        assert (ctx.read_pixels()[..., 0] > 0).all()
+        ctx.glEnable(E.GL_CLIP_DISTANCE0)
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        lit = ctx.read_pixels()[..., 0] > 0
+        assert lit[:, 16:].all() and not lit[:, :16].any()
