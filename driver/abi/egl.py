@@ -62,7 +62,8 @@ CLIENT_EXTENSIONS_BASE = ("EGL_EXT_client_extensions EGL_EXT_platform_base "
                           "EGL_EXT_platform_device EGL_KHR_client_get_all_proc_addresses "
                           "EGL_MESA_platform_surfaceless")
 X11_CLIENT_EXTENSIONS = "EGL_KHR_platform_x11 EGL_EXT_platform_x11"
-DISPLAY_EXTENSIONS = ("EGL_KHR_create_context EGL_KHR_create_context_no_error "
+DISPLAY_EXTENSIONS = ("EGL_EXT_create_context_robustness "
+                      "EGL_KHR_create_context EGL_KHR_create_context_no_error "
                       "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
                       "EGL_KHR_no_config_context EGL_KHR_surfaceless_context")
 MAX_PBUFFER_PX = 8192
@@ -221,11 +222,13 @@ class Surface:
 
 
 class Context:
-    def __init__(self, display, config, api_name, client_api, version, share=None):
+    def __init__(self, display, config, api_name, client_api, version, share=None,
+                 reset_strategy=EGL_NO_RESET_NOTIFICATION):
         from driver.agx.face import default_screen
         from driver.gl import Context as GLContext
         self.handle = next(_handles) * 16
         self.display = display
+        from driver.gl.features.robustness import set_reset_notification_strategy
         self.config, self.api_name, self.client_api, self.version = config, api_name, client_api, version
         self.screen = default_screen()
         self.pipe = self.screen.context_create()
@@ -233,6 +236,8 @@ class Context:
                             share_group=share.gl.share_group if share is not None else None)
         self.own_window = self.gl.window
         self.thread = None           # threading ident while current
+        self.reset_strategy = reset_strategy
+        set_reset_notification_strategy(self.gl, RESET_STRATEGIES[reset_strategy])
         self.draw = self.read = None
         self.made_current = False
         self.destroyed = False
@@ -856,7 +861,10 @@ CONTEXT_ATTRS = {EGL_CONTEXT_MAJOR_VERSION, EGL_CONTEXT_MINOR_VERSION,
                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_DEBUG,
                  EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE, EGL_CONTEXT_OPENGL_ROBUST_ACCESS,
                  EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_CONTEXT_FLAGS_KHR,
-                 EGL_CONTEXT_PRIORITY_LEVEL_IMG, EGL_CONTEXT_OPENGL_NO_ERROR_KHR}
+                 EGL_CONTEXT_PRIORITY_LEVEL_IMG, EGL_CONTEXT_OPENGL_NO_ERROR_KHR,
+                 EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT}
+# EGL 1.5 / EGL_EXT_create_context_robustness: reset notification -> GL_RESET_NOTIFICATION_STRATEGY
+RESET_STRATEGIES = {EGL_NO_RESET_NOTIFICATION: 0x8261, EGL_LOSE_CONTEXT_ON_RESET: 0x8252}
 
 
 def request_api(es: bool, major: int, minor: int, core: bool, *, forward_compatible=False,
@@ -894,6 +902,7 @@ def eglCreateContext(dpy, config, share, attribs):
     debug = forward = robust = no_error = False
     for k, v in _attribs(attribs, False):
         _check(k in CONTEXT_ATTRS, EGL_BAD_ATTRIBUTE)
+    reset = EGL_NO_RESET_NOTIFICATION
         if k == EGL_CONTEXT_MAJOR_VERSION:
             major = v
         elif k == EGL_CONTEXT_MINOR_VERSION:
@@ -909,10 +918,14 @@ def eglCreateContext(dpy, config, share, attribs):
             debug = _bool_attr(v)
         elif k == EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
             forward = _bool_attr(v)
-        elif k == EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+        elif k in (EGL_CONTEXT_OPENGL_ROBUST_ACCESS, EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT):
             robust = _bool_attr(v)
         elif k == EGL_CONTEXT_OPENGL_NO_ERROR_KHR:
             no_error = _bool_attr(v)
+        elif k in (EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
+                   EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT):
+            _check(v in RESET_STRATEGIES, EGL_BAD_ATTRIBUTE)
+            reset = v
     _check(not flags & ~0x7, EGL_BAD_ATTRIBUTE)
     debug |= bool(flags & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR)
     forward |= bool(flags & EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR)
@@ -929,7 +942,9 @@ def eglCreateContext(dpy, config, share, attribs):
     api = request_api(es, major, minor, core, forward_compatible=forward, debug=debug,
                       robust=robust, no_error=no_error)
     _check(api is not None, EGL_BAD_MATCH)
-    ctx = Context(d, cfg, api, client_api, (major, minor), share_ctx)
+    # EGL 1.5 section 3.7.1.5: a share context with another reset strategy is EGL_BAD_MATCH
+    _check(share_ctx is None or share_ctx.reset_strategy == reset, EGL_BAD_MATCH)
+    ctx = Context(d, cfg, api, client_api, (major, minor), share_ctx, reset_strategy=reset)
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("EGLContext", ctx.handle)
 

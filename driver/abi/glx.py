@@ -58,6 +58,9 @@ GLX_CONTEXT_CORE_PROFILE_BIT_ARB, GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB = 0x
 GLX_CONTEXT_ES2_PROFILE_BIT_EXT = 0x4
 GLX_CONTEXT_DEBUG_BIT_ARB, GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB = 0x1, 0x2
 GLX_CONTEXT_ROBUST_ACCESS_BIT_ARB = 0x4
+# GLX_ARB_create_context_robustness (the values are GL's enums)
+GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_ARB = 0x8256
+GLX_LOSE_CONTEXT_ON_RESET_ARB, GLX_NO_RESET_NOTIFICATION_ARB = 0x8252, 0x8261
 GLX_SWAP_INTERVAL_EXT, GLX_MAX_SWAP_INTERVAL_EXT = 0x20F1, 0x20F2
 GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB = 0x20B2
 # errors (GLX 1.4 section 3.6; GLX_ARB_create_context) and core X errors
@@ -76,7 +79,8 @@ X_GLX_GET_FB_CONFIGS, X_GLX_QUERY_CONTEXT = 21, 25
 X_GLX_COPY_CONTEXT, X_GLX_DESTROY_GLX_PIXMAP, X_GLX_DESTROY_PBUFFER = 10, 15, 28
 X_GLX_GET_DRAWABLE_ATTRIBUTES, X_GLX_DESTROY_WINDOW = 29, 32
 
-EXTENSIONS = ("GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_get_proc_address "
+EXTENSIONS = ("GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_create_context_robustness "
+              "GLX_ARB_get_proc_address "
               "GLX_EXT_create_context_es2_profile GLX_EXT_create_context_es_profile "
               "GLX_EXT_swap_control GLX_MESA_swap_control GLX_SGI_swap_control")
 CONFIG_BASE = 0x53470000        # GLXFBConfig handles: CONFIG_BASE + GLX_FBCONFIG_ID
@@ -170,8 +174,9 @@ class Context(egl.Context):
     """A GLX context: an EGL-style context whose single-buffered windows are
     presented at glFlush/glFinish (the window is the front buffer)."""
 
-    def __init__(self, display, config, api, share):
-        super().__init__(display, config, api, egl.EGL_OPENGL_API, (0, 0), share)
+    def __init__(self, display, config, api, share, reset_strategy=egl.EGL_NO_RESET_NOTIFICATION):
+        super().__init__(display, config, api, egl.EGL_OPENGL_API, (0, 0), share,
+                         reset_strategy=reset_strategy)
         self.render_type = GLX_RGBA_TYPE
 
     def free(self):
@@ -381,10 +386,14 @@ def _share(share, minor):
     return s
 
 
-def _create(d, cfg, share, api, minor):
+def _create(d, cfg, share, api, minor, reset=GLX_NO_RESET_NOTIFICATION_ARB):
     if api is None:
         raise GLXFail(BAD_MATCH, minor, glx=False)
-    ctx = Context(d, cfg, api, share)
+    strategy = {GLX_NO_RESET_NOTIFICATION_ARB: egl.EGL_NO_RESET_NOTIFICATION,
+                GLX_LOSE_CONTEXT_ON_RESET_ARB: egl.EGL_LOSE_CONTEXT_ON_RESET}[reset]
+    if share is not None and share.reset_strategy != strategy:   # GLX_ARB_create_context_robustness
+        raise GLXFail(BAD_MATCH, minor, glx=False)
+    ctx = Context(d, cfg, api, share, reset_strategy=strategy)
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("GLXContext", ctx.handle)
 
@@ -417,6 +426,7 @@ def glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list):
     cfg = _config(d, config, minor) if _h(config) else d.screen.configs[0]
     major_v, minor_v, flags = 1, 0, 0
     profile = GLX_CONTEXT_CORE_PROFILE_BIT_ARB
+    reset = GLX_NO_RESET_NOTIFICATION_ARB
     for k, v in _attrib_pairs(attrib_list):
         if k == GLX_CONTEXT_MAJOR_VERSION_ARB:
             major_v = v
@@ -426,6 +436,10 @@ def glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list):
             flags = v
         elif k == GLX_CONTEXT_PROFILE_MASK_ARB:
             profile = v
+        elif k == GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_ARB:
+            if v not in (GLX_NO_RESET_NOTIFICATION_ARB, GLX_LOSE_CONTEXT_ON_RESET_ARB):
+                raise GLXFail(BAD_VALUE, minor, glx=False)
+            reset = v
         elif k == GLX_RENDER_TYPE:
             if v != GLX_RGBA_TYPE:
                 raise GLXFail(BAD_MATCH, minor, glx=False)
@@ -442,7 +456,7 @@ def glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list):
                           forward_compatible=bool(flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB),
                           debug=bool(flags & GLX_CONTEXT_DEBUG_BIT_ARB),
                           robust=bool(flags & GLX_CONTEXT_ROBUST_ACCESS_BIT_ARB))
-    return _create(d, cfg, _share(share_context, minor), api, minor)
+    return _create(d, cfg, _share(share_context, minor), api, minor, reset)
 
 
 @command(fail=None)

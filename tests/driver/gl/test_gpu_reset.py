@@ -169,7 +169,9 @@ def test_the_reset_is_found_by_polling_before_any_wait(short_watchdog):
     _draw(ctx, RUNAWAY_FS)
     ctx.glFlush()
     status = E.GL_NO_ERROR
-    for _ in range(2000):         # bounded: the watchdog stops the draw after BUDGET_MS of GPU time
+    # the watchdog stops the draw after BUDGET_MS of GPU time, which is CPU time: a loaded
+    # host takes longer in wall time; the bound is only a safety net
+    for _ in range(60_000):
         status = ctx.glGetGraphicsResetStatus()
         if status != E.GL_NO_ERROR:
             break
@@ -177,3 +179,51 @@ def test_the_reset_is_found_by_polling_before_any_wait(short_watchdog):
     assert status == E.GL_GUILTY_CONTEXT_RESET
     ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     expect(ctx, E.GL_CONTEXT_LOST)
+
+
+# -- the extension names: entry points with their suffixes, bounded reads ------------------
+
+def test_arb_robustness_names_and_bounded_legacy_reads():
+    from tests.driver.gl.conftest import make_ctx
+
+    c = make_ctx("compat")
+    assert "GL_ARB_robustness" in c.glGetString(E.GL_EXTENSIONS).split()
+    assert c.glGetGraphicsResetStatusARB() == E.GL_NO_ERROR
+    c.glPixelMapfv(E.GL_PIXEL_MAP_I_TO_R, 3, [0.0, 0.5, 1.0])
+    assert c.glGetnPixelMapfvARB(E.GL_PIXEL_MAP_I_TO_R, 12) == [0.0, 0.5, 1.0]    # 3 floats: 12 bytes
+    assert c.glGetnPixelMapfvARB(E.GL_PIXEL_MAP_I_TO_R, 11) is None
+    expect(c, E.GL_INVALID_OPERATION)
+    assert c.glGetnPixelMapusv(E.GL_PIXEL_MAP_I_TO_R, 6) is not None            # 3 ushorts
+    assert c.glGetnPixelMapusv(E.GL_PIXEL_MAP_I_TO_R, 5) is None
+    expect(c, E.GL_INVALID_OPERATION)
+    c.glMap1f(E.GL_MAP1_VERTEX_3, 0.0, 1.0, 3, 2, [0, 0, 0, 1, 1, 1])
+    assert c.glGetnMapdvARB(E.GL_MAP1_VERTEX_3, E.GL_DOMAIN, 16) == [0.0, 1.0]  # 2 doubles
+    assert c.glGetnMapfv(E.GL_MAP1_VERTEX_3, E.GL_COEFF, 23) is None             # 6 floats: 24
+    expect(c, E.GL_INVALID_OPERATION)
+    assert c.glGetnMapiv(E.GL_MAP1_VERTEX_3, E.GL_ORDER, -1) is None
+    expect(c, E.GL_INVALID_VALUE)
+    assert len(c.glGetnPolygonStippleARB(128)) == 128
+    assert c.glGetnPolygonStipple(127) is None
+    expect(c, E.GL_INVALID_OPERATION)
+    assert c.internal_errors == []
+
+
+def test_ext_robustness_names_on_gles_and_robust_access_query():
+    from driver.gl.api import api_for_request
+    from tests.driver.gallium.recording import make_pipe
+
+    for robust in (False, True):
+        api = api_for_request(True, 3, 0, False, robust=robust)
+        c = Context(make_pipe()[1], api, 4, 4)
+        assert {"GL_EXT_robustness", "GL_KHR_robustness"} <= set(c.glGetString(E.GL_EXTENSIONS).split())
+        assert c.glGetIntegerv(0x90F3) == [int(robust)]                      # GL_CONTEXT_ROBUST_ACCESS
+        assert c.glGetGraphicsResetStatusEXT() == E.GL_NO_ERROR
+        assert c.glGetGraphicsResetStatusKHR() == E.GL_NO_ERROR
+        assert c.glReadnPixelsEXT(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 3) is None   # needs 4
+        expect(c, E.GL_INVALID_OPERATION)
+        assert len(c.glReadnPixelsEXT(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 4)) == 4
+        expect(c, E.GL_NO_ERROR)
+    desktop = Context(make_pipe()[1], "gl43", 4, 4)
+    assert "GL_EXT_robustness" not in desktop.extensions and "GL_ARB_robustness" in desktop.extensions
+    assert desktop.glGetGraphicsResetStatusEXT() is None        # not an entry point of desktop GL
+    expect(desktop, E.GL_INVALID_OPERATION)
