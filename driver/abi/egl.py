@@ -900,9 +900,9 @@ def eglCreateContext(dpy, config, share, attribs):
     profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
     flags = 0
     debug = forward = robust = no_error = False
+    reset = EGL_NO_RESET_NOTIFICATION
     for k, v in _attribs(attribs, False):
         _check(k in CONTEXT_ATTRS, EGL_BAD_ATTRIBUTE)
-    reset = EGL_NO_RESET_NOTIFICATION
         if k == EGL_CONTEXT_MAJOR_VERSION:
             major = v
         elif k == EGL_CONTEXT_MINOR_VERSION:
