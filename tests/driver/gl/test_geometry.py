@@ -458,3 +458,29 @@ void main() {
         expect(ctx, E.GL_NO_ERROR)
         lit = ctx.read_pixels()[..., 0] > 0
         assert lit[:, 16:].all() and not lit[:, :16].any()
+
+
+def test_invocations_run_the_shader_once_per_invocation():
+    """layout(invocations = 3): one point per invocation, in invocation order per primitive."""
+    gs = """#version 400
+layout(points, invocations = 3) in;
+layout(points, max_vertices = 1) out;
+out vec4 gcol;
+void main() {
+    gl_Position = gl_in[0].gl_Position + vec4(float(gl_InvocationID) * 0.25, 0.0, 0.0, 0.0);
+    gcol = vec4(1.0, float(gl_InvocationID) / 2.0, 0.0, 1.0);
+    EmitVertex();
+}
+"""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        p = _program(ctx, gs)
+        assert ctx.glGetProgramiv(p, E.GL_GEOMETRY_SHADER_INVOCATIONS) == [3]
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [((4 + 0.5) / 16 - 1, (5 + 0.5) / 16 - 1)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        assert (img[..., 0] > 0).sum() == 3
+        for i in range(3):
+            assert img[5, 4 + 4 * i, 0] == 255 and abs(int(img[5, 4 + 4 * i, 1]) - round(i / 2 * 255)) <= 1
