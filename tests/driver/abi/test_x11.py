@@ -118,6 +118,80 @@ def test_glmark2_es2(x_env):
     assert re.search(r"glmark2 Score: \d+", res.stdout)
 
 
+# glmark2 2023.01's default benchmark list: 33 runs of these 16 scenes
+GLMARK2_DEFAULT_SCENES = ("build", "texture", "shading", "bump", "effect2d", "pulsar", "desktop",
+                          "buffer", "ideas", "jellyfish", "terrain", "shadow", "refract",
+                          "conditionals", "function", "loop")
+
+
+@pytest.mark.slow
+def test_glmark2_es2_every_default_scene(x_env):
+    """Every scene of glmark2-es2's default list runs (one frame each, the
+    empty-scene option applying to all of them): none is "Unsupported" (buffer
+    needs GL_OES_mapbuffer; shadow and refract GL_OES_depth_texture) and none
+    logs an error (the buffer scene's shader source length check)."""
+    res = run([_tool("glmark2-es2"), "-s", "96x64", "-b", ":nframes=1"], x_env)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    ran = re.findall(r"^\[(\w+)\] .*: FPS: \d+", res.stdout, re.M)
+    assert len(ran) >= 33 and set(ran) == set(GLMARK2_DEFAULT_SCENES), out
+    assert "Unsupported" not in out and "Error" not in out, out
+
+
+def _pnm_frames(data: bytes) -> list:
+    """The binary PPM (P6, maxval 255) images glretrace writes to stdout with
+    `-s -`, as (height, width, 3) arrays."""
+    import numpy as np
+    frames, pos = [], 0
+    while True:
+        pos = data.find(b"P6\n", pos)
+        if pos < 0:
+            return frames
+        fields, end = [], pos + 3
+        while len(fields) < 3:                   # width, height, maxval; '#' comments
+            line_end = data.index(b"\n", end)
+            line = data[end:line_end].split(b"#")[0].split()
+            fields += [int(v) for v in line]
+            end = line_end + 1
+        w, h, _ = fields
+        frames.append(np.frombuffer(data, np.uint8, w * h * 3, end).reshape(h, w, 3))
+        pos = end + w * h * 3
+
+
+@pytest.mark.slow
+def test_glretrace_replays_an_llvmpipe_trace(x_env, tmp_path):
+    """A glxgears trace recorded on Mesa's llvmpipe (GLX, compatibility profile,
+    display lists) replays with glretrace on shimgl's GLX vendor: the window
+    follows the replayer's resize and every snapshot matches llvmpipe's replay
+    of the same trace (the first frame is left out: llvmpipe's replay shows an
+    uninitialised buffer there before its window resize lands)."""
+    import time
+    apitrace, glretrace = _tool("apitrace"), _tool("glretrace")
+    gears = _tool("glxgears")
+    mesa_env = {k: v for k, v in x_env.items()
+                if k not in ("__GLX_VENDOR_LIBRARY_NAME", "__EGL_VENDOR_LIBRARY_FILENAMES")}
+    full, short = tmp_path / "gears.trace", tmp_path / "gears4.trace"
+    rec = subprocess.Popen([apitrace, "trace", "--api", "gl", "-o", full, gears, "-geometry", "64x64"],
+                           env=mesa_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not full.exists() or full.stat().st_size < 200_000):
+        time.sleep(0.5)                          # some hundred frames recorded
+    rec.terminate()
+    rec.wait(timeout=60)
+    res = run([apitrace, "trim", "--frames=0-3", "-o", short, full], mesa_env)
+    assert res.returncode == 0 and short.exists(), res.stdout + res.stderr
+    frames = {}
+    for name, env in (("llvmpipe", mesa_env), ("shimgl", x_env)):
+        res = subprocess.run([glretrace, "-s", "-", short], env=env, capture_output=True, timeout=600)
+        assert res.returncode == 0, res.stderr.decode(errors="replace")
+        frames[name] = _pnm_frames(res.stdout)
+    assert len(frames["shimgl"]) == len(frames["llvmpipe"]) == 4
+    for i, (ours, mesa) in enumerate(zip(frames["shimgl"][1:], frames["llvmpipe"][1:]), 1):
+        assert ours.shape == mesa.shape == (64, 64, 3), (i, ours.shape, mesa.shape)
+        differ = (abs(ours.astype(int) - mesa.astype(int)).max(axis=2) > 2).mean()
+        assert differ <= 0.005, f"frame {i}: {differ:.2%} of the pixels differ from llvmpipe's"
+
+
 def test_apitrace_multi_context_trace_replays(x_env, tmp_path):
     """apitrace records egl_probe.py (several contexts switched on one surface
     by one thread, then by another) and eglretrace replays it on shimgl
