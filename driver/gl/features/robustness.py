@@ -36,7 +36,11 @@ from driver.gl.errors import GLError, check
 from driver.gl.features import call, context_method, entry_point
 from driver.gl.pixels import image_size_B
 
-__all__ = ["set_reset_notification_strategy"]
+__all__ = ["GL_CONTEXT_ROBUST_ACCESS", "set_reset_notification_strategy"]
+
+#: KHR_robustness / EXT_robustness: whether the context was made with robust access
+#: (the registry has it only as GL_CONTEXT_ROBUST_ACCESS_EXT/_KHR)
+GL_CONTEXT_ROBUST_ACCESS = 0x90F3
 
 _ELEMENT_B = {"float": 4, "int": 4, "uint": 4, "double": 8}
 
@@ -93,6 +97,44 @@ def glGetnCompressedTexImage(ctx, target, lod, bufSize):
     data = call(ctx, "glGetCompressedTexImage", target, lod)
     _fits(len(data), bufSize)
     return data
+
+
+# the compatibility profile's bounded reads (GL 4.6 compatibility profile section 22.2)
+for _name, _plain, _elem_B in (("glGetnMapdv", "glGetMapdv", 8), ("glGetnMapfv", "glGetMapfv", 4),
+                               ("glGetnMapiv", "glGetMapiv", 4)):
+    def _map(ctx, target, query, bufSize, _plain=_plain, _elem_B=_elem_B):
+        _robust(ctx)
+        values = call(ctx, _plain, target, query)
+        if values is None:      # the plain query recorded its GL error
+            return None
+        _fits(len(values) * _elem_B, bufSize)
+        return values
+    _map.__name__ = _map.__qualname__ = _name
+    _map.__doc__ = f"{_name}(target, query, bufSize): {_plain}, at most bufSize bytes."
+    entry_point(_map)
+
+for _name, _plain, _elem_B in (("glGetnPixelMapfv", "glGetPixelMapfv", 4),
+                               ("glGetnPixelMapuiv", "glGetPixelMapuiv", 4),
+                               ("glGetnPixelMapusv", "glGetPixelMapusv", 2)):
+    def _pixel_map(ctx, map, bufSize, _plain=_plain, _elem_B=_elem_B):
+        _robust(ctx)
+        values = call(ctx, _plain, map)
+        if values is None:      # the plain query recorded its GL error
+            return None
+        _fits(len(values) * _elem_B, bufSize)
+        return values
+    _pixel_map.__name__ = _pixel_map.__qualname__ = _name
+    _pixel_map.__doc__ = f"{_name}(map, bufSize): {_plain}, at most bufSize bytes."
+    entry_point(_pixel_map)
+
+
+@entry_point
+def glGetnPolygonStipple(ctx, bufSize):
+    """glGetPolygonStipple (32x32 bits), at most bufSize bytes."""
+    _robust(ctx)
+    pattern = call(ctx, "glGetPolygonStipple")
+    _fits(len(pattern), bufSize)
+    return pattern
 
 
 # -- GPU resets ------------------------------------------------------------------------------
@@ -183,3 +225,25 @@ def glGetGraphicsResetStatus(ctx):
     return status
 
 
+
+
+# GL_ARB_robustness names the same commands with the ARB suffix (the registry marks only
+# glReadnPixelsARB an alias; the others run the core command here). The imaging subset's
+# glGetn* (ARB_imaging) are not offered: shimgl has no ARB_imaging.
+_ARB_COMMANDS = ("glGetGraphicsResetStatus", "glGetnUniformfv", "glGetnUniformiv", "glGetnUniformuiv",
+                 "glGetnUniformdv", "glGetnTexImage", "glGetnCompressedTexImage", "glGetnMapdv",
+                 "glGetnMapfv", "glGetnMapiv", "glGetnPixelMapfv", "glGetnPixelMapuiv",
+                 "glGetnPixelMapusv", "glGetnPolygonStipple")
+
+
+def _arb_names() -> None:
+    import inspect
+
+    from driver.gl.features import _ENTRY_POINTS
+    from driver.gl.features.aliases import _alias
+    for core in _ARB_COMMANDS:
+        fn = _ENTRY_POINTS[core]
+        entry_point(_alias(core + "ARB", core, ("GL_ARB_robustness",), inspect.signature(fn)))
+
+
+_arb_names()
