@@ -94,6 +94,16 @@ def bytes_in(p, size) -> bytes | None:
     return ffi.buffer(ffi.cast("char *", p), max(int(size), 0))[:]
 
 
+def ptrs_in(p, n) -> list | None:
+    """n pointers (void *) at p, as arr_in reads values: [] when n <= 0, None for NULL."""
+    if int(n) <= 0:
+        return []
+    if p == NULL:
+        return None
+    ptrs = ffi.cast("void **", p)
+    return [ptrs[i] for i in range(int(n))]
+
+
 def arr_in(p, c_type: str, n) -> list | None:
     """n values of c_type at p; an empty list when n <= 0 (NULL is then legal:
     glDeleteBuffers(0, NULL)); None for NULL with values expected."""
@@ -448,22 +458,34 @@ def _map2(name, c_type):
     return map2
 
 
-def _index_pointers(ctx, indices, drawcount):
-    if indices == NULL or drawcount <= 0:
-        return []
-    ptrs = ffi.cast("void **", indices)
-    return [client_indices(ctx, ptrs[i]) for i in range(drawcount)]
+def _multi_draw_elements(name):
+    """glMultiDrawElements and its EXT alias: `indices` is an array of drawcount index
+    pointers (offsets into the element buffer, or client arrays), each read as a draw's."""
+    def multi_draw_elements(ctx, mode, count, type_, indices, drawcount):
+        ptrs = ptrs_in(indices, drawcount)
+        getattr(ctx, name)(mode, arr_in(count, "GLsizei", drawcount), type_,
+                           None if ptrs is None else [client_indices(ctx, p) for p in ptrs], drawcount)
+    return multi_draw_elements
 
 
-def glMultiDrawElements(ctx, mode, count, type_, indices, drawcount):
-    ctx.glMultiDrawElements(mode, arr_in(count, "GLsizei", drawcount), type_,
-                            _index_pointers(ctx, indices, drawcount), drawcount)
+def _multi_draw_elements_base_vertex(name):
+    def multi_draw_elements_base_vertex(ctx, mode, count, type_, indices, drawcount, basevertex):
+        ptrs = ptrs_in(indices, drawcount)
+        getattr(ctx, name)(mode, arr_in(count, "GLsizei", drawcount), type_,
+                           None if ptrs is None else [client_indices(ctx, p) for p in ptrs], drawcount,
+                           arr_in(basevertex, "GLint", drawcount))
+    return multi_draw_elements_base_vertex
 
 
-def glMultiDrawElementsBaseVertex(ctx, mode, count, type_, indices, drawcount, basevertex):
-    ctx.glMultiDrawElementsBaseVertex(mode, arr_in(count, "GLsizei", drawcount), type_,
-                                      _index_pointers(ctx, indices, drawcount), drawcount,
-                                      arr_in(basevertex, "GLint", drawcount))
+def _pixel_map(name, c_type):
+    """glPixelMap{f,ui,us}v: values are read only for a mapsize the context's
+    GL_MAX_PIXEL_MAP_TABLE allows (a larger one is GL_INVALID_VALUE; the caller's array
+    need not hold it)."""
+    def pixel_map(ctx, map_, mapsize, values):
+        table = ctx._get_table.get(E.GL_MAX_PIXEL_MAP_TABLE)
+        n = mapsize if table is not None and 0 < mapsize <= table(ctx) else 0
+        getattr(ctx, name)(map_, mapsize, arr_in(values, c_type, n))
+    return pixel_map
 
 
 def _writer(p, c_type: str, n):
@@ -490,8 +512,13 @@ OVERRIDES.update({
     "glCallLists": glCallLists, "glBitmap": glBitmap, "glPolygonStipple": glPolygonStipple,
     "glMap1f": _map1("glMap1f", "GLfloat"), "glMap1d": _map1("glMap1d", "GLdouble"),
     "glMap2f": _map2("glMap2f", "GLfloat"), "glMap2d": _map2("glMap2d", "GLdouble"),
-    "glMultiDrawElements": glMultiDrawElements,
-    "glMultiDrawElementsBaseVertex": glMultiDrawElementsBaseVertex,
+    "glMultiDrawElements": _multi_draw_elements("glMultiDrawElements"),
+    "glMultiDrawElementsEXT": _multi_draw_elements("glMultiDrawElementsEXT"),
+    "glMultiDrawElementsBaseVertex": _multi_draw_elements_base_vertex("glMultiDrawElementsBaseVertex"),
+    "glMultiDrawElementsBaseVertexEXT": _multi_draw_elements_base_vertex("glMultiDrawElementsBaseVertexEXT"),
+    "glPixelMapfv": _pixel_map("glPixelMapfv", "GLfloat"),
+    "glPixelMapuiv": _pixel_map("glPixelMapuiv", "GLuint"),
+    "glPixelMapusv": _pixel_map("glPixelMapusv", "GLushort"),
     "glSelectBuffer": glSelectBuffer, "glFeedbackBuffer": glFeedbackBuffer,
 })
 

@@ -247,6 +247,14 @@ def make_fake_marshal(fz: Fuzzer, real):
             return None
         return [fz.element(c_type) for _ in range(cap(n, fz.MAX_ARRAY))]
 
+    def ptrs_in(p, n):
+        if int(n) <= 0:
+            return []
+        if p.null:
+            fz.null_read = True
+            return None
+        return [fz.pointer() for _ in range(cap(n, fz.MAX_ARRAY))]
+
     def bytes_in(p, size):
         if p.null:
             return None
@@ -286,7 +294,7 @@ def make_fake_marshal(fz: Fuzzer, real):
         return [fz.string() for _ in range(cap(count, 64))]
 
     ns = types.SimpleNamespace(
-        NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in,
+        NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in,
         bytes_in=bytes_in, str_in=str_in, strs_in=strs_in, pixels_in=pixels_in,
         client_array=lambda ctx, p: client(ctx, p, ctx.buffer_bindings.get(E.GL_ARRAY_BUFFER)
                                            is not None),
@@ -486,7 +494,7 @@ def _is_pointer(fn, param: str) -> bool:
 _pointer_cache: dict = {}
 
 
-_HELPERS = ("addr", "arr_in", "bytes_in", "str_in", "strs_in", "pixels_in", "client_array",
+_HELPERS = ("addr", "arr_in", "ptrs_in", "bytes_in", "str_in", "strs_in", "pixels_in", "client_array",
             "client_indices", "handle", "put", "put_many")
 
 

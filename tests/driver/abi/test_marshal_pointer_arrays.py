@@ -1,0 +1,86 @@
+"""Arrays the C ABI reads as a whole: glMultiDrawElements* take an array of
+drawcount index pointers (each an element-buffer offset or a client array), and
+glPixelMap*v reads mapsize values only when the size is one GL accepts (a larger
+one is GL_INVALID_VALUE, and the caller's array need not hold it). In process,
+with a plain cffi FFI; found by the GL fuzzer."""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+from pathlib import Path
+
+import cffi
+import pytest
+
+from driver.abi import marshal as M
+from driver.gl import enums as E
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+
+BUILD_PY = Path(M.__file__).resolve().parent / "build.py"
+
+
+@pytest.fixture(scope="module")
+def ffi():
+    f = cffi.FFI()
+    spec = importlib.util.spec_from_file_location("_abi_build_for_ptr_test", BUILD_PY)
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    f.cdef(build.TYPEDEFS)
+    M.bind(f)
+    return f
+
+
+class Recorder:
+    """Records the front-end call the marshalling makes (an element buffer is bound)."""
+
+    def __init__(self):
+        self.calls = []
+        self.vao = types.SimpleNamespace(element_buffer=object())
+
+    def __getattr__(self, name):
+        if not name.startswith("gl"):
+            raise AttributeError(name)
+        return lambda *args: self.calls.append((name, args))
+
+
+@pytest.mark.parametrize("name", ["glMultiDrawElements", "glMultiDrawElementsEXT"])
+def test_multi_draw_elements_reads_every_index_pointer(ffi, name):
+    rec = Recorder()
+    counts = ffi.new("GLsizei[]", [3, 6])
+    offsets = ffi.new("void *[]", [ffi.cast("void *", 0), ffi.cast("void *", 12)])
+    M.OVERRIDES[name](rec, E.GL_TRIANGLES, counts, E.GL_UNSIGNED_SHORT, offsets, 2)
+    assert rec.calls == [(name, (E.GL_TRIANGLES, [3, 6], E.GL_UNSIGNED_SHORT, [0, 12], 2))]
+
+
+@pytest.mark.parametrize("name", ["glMultiDrawElementsBaseVertex", "glMultiDrawElementsBaseVertexEXT"])
+def test_multi_draw_elements_base_vertex(ffi, name):
+    rec = Recorder()
+    offsets = ffi.new("void *[]", [ffi.cast("void *", 6), ffi.cast("void *", 2), ffi.cast("void *", 0)])
+    M.OVERRIDES[name](rec, E.GL_POINTS, ffi.new("GLsizei[]", [1, 1, 1]), E.GL_UNSIGNED_BYTE, offsets, 3,
+                      ffi.new("GLint[]", [0, 5, -1]))
+    assert rec.calls == [(name, (E.GL_POINTS, [1, 1, 1], E.GL_UNSIGNED_BYTE, [6, 2, 0], 3, [0, 5, -1]))]
+
+
+def test_null_index_pointer_arrays(ffi):
+    rec = Recorder()
+    M.OVERRIDES["glMultiDrawElements"](rec, E.GL_TRIANGLES, ffi.NULL, E.GL_UNSIGNED_INT, ffi.NULL, 0)
+    M.OVERRIDES["glMultiDrawElements"](rec, E.GL_TRIANGLES, ffi.new("GLsizei[]", [3]), E.GL_UNSIGNED_INT,
+                                       ffi.NULL, 1)
+    assert [args[3] for _, args in rec.calls] == [[], None]     # NULL with drawcount 0 is legal
+
+
+@pytest.mark.parametrize("name,c_type", [("glPixelMapfv", "GLfloat"), ("glPixelMapuiv", "GLuint"),
+                                         ("glPixelMapusv", "GLushort")])
+def test_pixel_map_reads_only_a_size_gl_accepts(ffi, name, c_type):
+    c = make_ctx("compat")
+    two = ffi.new(c_type + "[]", [0, 1])
+    M.OVERRIDES[name](c, E.GL_PIXEL_MAP_I_TO_G, 2, two)
+    expect(c, E.GL_NO_ERROR)
+    assert len(c.glGetPixelMapfv(E.GL_PIXEL_MAP_I_TO_G)) == 2
+    # a size past GL_MAX_PIXEL_MAP_TABLE (256) reads nothing from the 2-element array
+    for huge in (257, 0x7FFF_FFFF):
+        M.OVERRIDES[name](c, E.GL_PIXEL_MAP_I_TO_G, huge, two)
+        expect(c, E.GL_INVALID_VALUE)
+    assert c.internal_errors == []
