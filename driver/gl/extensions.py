@@ -303,6 +303,11 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_border_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_view", _N, _N, _N, _ES31, DONE),
+    _x("GL_EXT_disjoint_timer_query", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_occlusion_query_boolean", _N, _N, _N, _ES2, DONE),
+    _x("GL_NV_read_depth", _N, _N, _N, _ES2, DONE),
+    _x("GL_NV_read_depth_stencil", _N, _N, _N, _ES2, DONE),
+    _x("GL_NV_read_stencil", _N, _N, _N, _ES2, DONE),
     # GLES 3.2's stages under their ES names (the desktop lines' status: lowered by the compiler)
     _x("GL_EXT_geometry_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
     _x("GL_EXT_gpu_shader5", _N, _N, _N, _ES31, STAGE, glsl=True),

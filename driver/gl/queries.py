@@ -6,6 +6,7 @@ from __future__ import annotations
 from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType, StreamOutputTarget
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Namespace, Query, Sync
 
 __all__ = ["QueryMixin"]
@@ -35,10 +36,15 @@ class QueryMixin:
             t.add(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE)
         if not self.api.es:
             t |= {E.GL_SAMPLES_PASSED, E.GL_PRIMITIVES_GENERATED, E.GL_TIME_ELAPSED}
+        if es_has(self.api, "occlusion_query_boolean"):       # GLES 2.0 with the extension
+            t |= {E.GL_ANY_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE}
+        if es_has(self.api, "timer_query"):
+            t.add(E.GL_TIME_ELAPSED)
         return t
 
     def glGenQueries(self, n: int) -> list[int]:
-        check(self.api.gl_or_es((1, 5), (3, 0)), E.GL_INVALID_OPERATION)
+        check(self.api.gl_or_es((1, 5), (3, 0)) or es_has(self.api, "occlusion_query_boolean")
+              or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
         check(n >= 0, E.GL_INVALID_VALUE)
         return self.queries.gen(n)
 
@@ -88,7 +94,7 @@ class QueryMixin:
         del self.active_queries[target]
 
     def glQueryCounter(self, id: int, target: int) -> None:
-        check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 3) or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
         check_enum(target, (E.GL_TIMESTAMP,))
         check(self.queries.is_generated(id), E.GL_INVALID_OPERATION, "not a query name")
         q = self.queries.get_or_create(id)
@@ -100,12 +106,13 @@ class QueryMixin:
         self.pipe.end_query(q.pipe_query)
 
     def glGetQueryiv(self, target: int, pname: int) -> list[int]:
-        targets = self._query_targets() | ({E.GL_TIMESTAMP} if not self.api.es else set())
+        timers = not self.api.es or es_has(self.api, "timer_query")
+        targets = self._query_targets() | ({E.GL_TIMESTAMP} if timers else set())
         check_enum(target, targets)
         if pname == E.GL_CURRENT_QUERY:
             q = self.active_queries.get(target)
             return [q.name if q else 0]
-        check(pname == E.GL_QUERY_COUNTER_BITS and not self.api.es, E.GL_INVALID_ENUM)
+        check(pname == E.GL_QUERY_COUNTER_BITS and timers, E.GL_INVALID_ENUM)
         return [64 if target in (E.GL_TIMESTAMP, E.GL_TIME_ELAPSED) else 32]
 
     def _query_result(self, id: int, pname: int, params=None, rtype: str = "u64") -> int | None:
@@ -140,17 +147,17 @@ class QueryMixin:
         return None if r is None else [min(r, 0xFFFFFFFF)]
 
     def glGetQueryObjectiv(self, id: int, pname: int, params=None) -> list[int] | None:
-        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check(not self.api.es or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
         r = self._query_result(id, pname, params, "s32")
         return None if r is None else [min(r, 0x7FFFFFFF)]
 
     def glGetQueryObjectui64v(self, id: int, pname: int, params=None) -> list[int] | None:
-        check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 3) or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
         r = self._query_result(id, pname, params, "u64")
         return None if r is None else [r]
 
     def glGetQueryObjecti64v(self, id: int, pname: int, params=None) -> list[int] | None:
-        check(self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 3) or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
         r = self._query_result(id, pname, params, "s64")
         return None if r is None else [r]
 

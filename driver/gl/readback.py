@@ -10,6 +10,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gles_ext import es_depth_stencil_read_ok
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, component_bits, lookup
 from driver.gl.formats import pixel_type_matches
 from driver.gl.pixels import (client_format, from_resource_bytes, image_size_B, passthrough_format, tight_pack,
@@ -74,8 +75,9 @@ class ReadbackMixin:
             check(self._read_format_ok(format, type, info), E.GL_INVALID_OPERATION,
                   "format/type not allowed for this read buffer")
         else:
-            check(not self.api.es, E.GL_INVALID_ENUM if self.api.version < (3, 0) else
-                  E.GL_INVALID_OPERATION, "depth/stencil reads are desktop-only")
+            check(not self.api.es or es_depth_stencil_read_ok(self.api, format, type),
+                  E.GL_INVALID_ENUM if self.api.version < (3, 0) else E.GL_INVALID_OPERATION,
+                  "depth/stencil reads need NV_read_depth/stencil/depth_stencil in GLES")
             fb = self.read_framebuffer
             if fb is None:
                 res, level, layer = self.window.depth_stencil, 0, 0

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from driver.gl import enums as E
 from driver.gl.errors import check
-from driver.gl.features import entry_point
+from driver.gl.features import call, entry_point
 from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F_ARB,
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
+__all__ = ["es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
 
@@ -74,6 +74,11 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "draw_buffers_indexed": ((3, 2), ("GL_EXT_draw_buffers_indexed", "GL_OES_draw_buffers_indexed")),
     "texture_view": (None, ("GL_OES_texture_view", "GL_EXT_texture_view")),
     "texture_border_clamp": ((3, 2), ("GL_EXT_texture_border_clamp", "GL_OES_texture_border_clamp")),
+    "occlusion_query_boolean": ((3, 0), ("GL_EXT_occlusion_query_boolean",)),
+    "timer_query": (None, ("GL_EXT_disjoint_timer_query",)),
+    "read_depth": (None, ("GL_NV_read_depth", "GL_NV_read_depth_stencil")),
+    "read_stencil": (None, ("GL_NV_read_stencil", "GL_NV_read_depth_stencil")),
+    "read_depth_stencil": (None, ("GL_NV_read_depth_stencil",)),
 }
 
 
@@ -204,3 +209,76 @@ def glMaxShaderCompilerThreadsKHR(ctx, count):
 def compiler_threads(ctx) -> int:
     """MAX_SHADER_COMPILER_THREADS_KHR: 0xFFFFFFFF until the application sets it."""
     return getattr(ctx.state, "max_shader_compiler_threads", 0xFFFFFFFF)
+
+
+# -- EXT_occlusion_query_boolean / EXT_disjoint_timer_query --------------------------------------
+# GLES 2.0's query commands: the core ones under EXT names (the registry does not mark
+# them as aliases, so they are written out here with the core parameters).
+#: EXT_disjoint_timer_query: whether a GPU event (a frequency change, a reset) made the
+#: timer queries since the last read meaningless; shimgl's GPU clock never jumps.
+GL_GPU_DISJOINT_EXT = 0x8FBB
+
+
+def _query_ext(ctx, name: str) -> None:
+    check(es_has(ctx.api, "occlusion_query_boolean") or es_has(ctx.api, "timer_query"),
+          E.GL_INVALID_OPERATION, f"{name} needs EXT_occlusion_query_boolean or EXT_disjoint_timer_query")
+
+
+@entry_point
+def glGenQueriesEXT(ctx, n):
+    _query_ext(ctx, "glGenQueriesEXT")
+    return call(ctx, "glGenQueries", n)
+
+
+@entry_point
+def glDeleteQueriesEXT(ctx, n, ids):
+    _query_ext(ctx, "glDeleteQueriesEXT")
+    return call(ctx, "glDeleteQueries", n, ids)
+
+
+@entry_point
+def glIsQueryEXT(ctx, id):
+    _query_ext(ctx, "glIsQueryEXT")
+    return call(ctx, "glIsQuery", id)
+
+
+@entry_point
+def glBeginQueryEXT(ctx, target, id):
+    _query_ext(ctx, "glBeginQueryEXT")
+    return call(ctx, "glBeginQuery", target, id)
+
+
+@entry_point
+def glEndQueryEXT(ctx, target):
+    _query_ext(ctx, "glEndQueryEXT")
+    return call(ctx, "glEndQuery", target)
+
+
+@entry_point
+def glGetQueryivEXT(ctx, target, pname):
+    _query_ext(ctx, "glGetQueryivEXT")
+    return call(ctx, "glGetQueryiv", target, pname)
+
+
+@entry_point
+def glGetQueryObjectuivEXT(ctx, id, pname, params=None):
+    _query_ext(ctx, "glGetQueryObjectuivEXT")
+    return call(ctx, "glGetQueryObjectuiv", id, pname, params)
+
+
+# -- NV_read_depth / NV_read_stencil / NV_read_depth_stencil --------------------------------------
+#: The pixel types GLES ReadPixels takes for each depth/stencil format, and the
+#: ES_FEATURES entry that admits it (the NV specifications' "Additions to Chapter 4").
+_DS_READS = {
+    E.GL_DEPTH_COMPONENT: ("read_depth", (E.GL_UNSIGNED_SHORT, E.GL_UNSIGNED_INT, E.GL_FLOAT)),
+    E.GL_STENCIL_INDEX: ("read_stencil", (E.GL_UNSIGNED_BYTE,)),
+    E.GL_DEPTH_STENCIL: ("read_depth_stencil", (E.GL_UNSIGNED_INT_24_8, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV)),
+}
+
+
+def es_depth_stencil_read_ok(api, format: int, type: int) -> bool:
+    """Whether a GLES context may read `format` (DEPTH_COMPONENT,
+    STENCIL_INDEX, DEPTH_STENCIL) with glReadPixels: its NV_read_* extension
+    and one of the types that extension names."""
+    feature, types = _DS_READS[format]
+    return es_has(api, feature) and type in types

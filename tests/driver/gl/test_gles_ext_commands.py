@@ -369,3 +369,95 @@ def test_texture_border_clamp_in_es2(suffix):
     getattr(es3, f"glTexParameterIiv{suffix}")(T2, E.GL_TEXTURE_BORDER_COLOR, [1, 2, 3, 4])
     assert getattr(es3, f"glGetTexParameterIiv{suffix}")(T2, E.GL_TEXTURE_BORDER_COLOR) == [1, 2, 3, 4]
     expect(es3, E.GL_NO_ERROR)
+
+
+# -- EXT_occlusion_query_boolean ---------------------------------------------------------------------
+
+
+def test_ext_occlusion_query_boolean_in_es2():
+    """GLES 2.0 gets the boolean occlusion queries: a query around a draw
+    that passes the depth test answers TRUE, one around a draw behind the
+    cleared-to-nearer depth answers FALSE; GL's SAMPLES_PASSED (a count) is not
+    an ES target."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_EXT_occlusion_query_boolean")
+    _program(ctx, "attribute vec2 p; uniform float z; void main() { gl_Position = vec4(p, z, 1.0); }", WHITE_FS)
+    prog = ctx.glGetIntegerv(E.GL_CURRENT_PROGRAM)[0]
+    _positions(ctx, _quad(-1, 1))
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glClearDepthf(0.5)
+    ctx.glClear(E.GL_DEPTH_BUFFER_BIT)
+    seen, hidden = ctx.glGenQueriesEXT(2)
+    for q, z in ((seen, -0.5), (hidden, 0.5)):                 # window depth 0.25 / 0.75
+        ctx.glUniform1f(ctx.glGetUniformLocation(prog, "z"), z)
+        ctx.glBeginQueryEXT(E.GL_ANY_SAMPLES_PASSED, q)
+        assert ctx.glGetQueryivEXT(E.GL_ANY_SAMPLES_PASSED, E.GL_CURRENT_QUERY) == [q]
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+        ctx.glEndQueryEXT(E.GL_ANY_SAMPLES_PASSED)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glIsQueryEXT(seen)
+    assert ctx.glGetQueryObjectuivEXT(seen, E.GL_QUERY_RESULT) == [1]
+    assert ctx.glGetQueryObjectuivEXT(hidden, E.GL_QUERY_RESULT) == [0]
+    ctx.glBeginQueryEXT(E.GL_SAMPLES_PASSED, seen)
+    expect(ctx, E.GL_INVALID_ENUM)
+    ctx.glDeleteQueriesEXT(2, [seen, hidden])
+    assert not ctx.glIsQueryEXT(seen)
+
+
+# -- EXT_disjoint_timer_query ---------------------------------------------------------------------------
+
+
+def test_ext_disjoint_timer_query_in_es2():
+    """TIME_ELAPSED around a draw and two TIMESTAMP counters: the counters are
+    ordered, the elapsed time is at most their span's bracket plus the draw,
+    counters have 64 bits, GPU_DISJOINT_EXT is FALSE (the model's GPU clock
+    never jumps) and glGetInteger64vEXT(TIMESTAMP) reads the GPU clock."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_EXT_disjoint_timer_query")
+    _program(ctx, "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }", WHITE_FS)
+    _positions(ctx, _quad(-1, 1))
+    t0, elapsed, t1 = ctx.glGenQueriesEXT(3)
+    ctx.glQueryCounterEXT(t0, E.GL_TIMESTAMP)
+    ctx.glBeginQueryEXT(E.GL_TIME_ELAPSED, elapsed)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    ctx.glEndQueryEXT(E.GL_TIME_ELAPSED)
+    ctx.glQueryCounterEXT(t1, E.GL_TIMESTAMP)
+    expect(ctx, E.GL_NO_ERROR)
+    a = ctx.glGetQueryObjectui64vEXT(t0, E.GL_QUERY_RESULT)[0]
+    b = ctx.glGetQueryObjecti64vEXT(t1, E.GL_QUERY_RESULT)[0]
+    ns = ctx.glGetQueryObjectui64vEXT(elapsed, E.GL_QUERY_RESULT)[0]
+    assert 0 < a <= b and 0 <= ns <= b - a
+    assert ctx.glGetQueryObjectivEXT(elapsed, E.GL_QUERY_RESULT_AVAILABLE) == [1]
+    assert ctx.glGetQueryivEXT(E.GL_TIMESTAMP, E.GL_QUERY_COUNTER_BITS) == [64]
+    assert ctx.glGetIntegerv(0x8FBB) == [0]                       # GPU_DISJOINT_EXT
+    assert ctx.glGetInteger64vEXT(E.GL_TIMESTAMP)[0] >= b
+    expect(ctx, E.GL_NO_ERROR)
+
+
+# -- NV_read_depth / NV_read_stencil / NV_read_depth_stencil ---------------------------------------------------
+
+
+def test_nv_read_depth_and_stencil_in_es2():
+    """glReadPixels of the depth and stencil buffers in GLES: after a clear to
+    depth 0.25 and stencil 0x5A, DEPTH_COMPONENT/FLOAT reads 0.25 (24-bit
+    depth: within 2^-24), UNSIGNED_SHORT reads 0.25 * 65535 = 16384 (rounded),
+    STENCIL_INDEX/UNSIGNED_BYTE 0x5A, and DEPTH_STENCIL/UNSIGNED_INT_24_8
+    (0.25 * (2^24 - 1)) << 8 | 0x5A. A type the extensions do not name stays an
+    error."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_NV_read_depth", "GL_NV_read_stencil", "GL_NV_read_depth_stencil")
+    ctx.glClearDepthf(0.25)
+    ctx.glClearStencil(0x5A)
+    ctx.glClear(E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT)
+    d = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_DEPTH_COMPONENT, E.GL_FLOAT), np.float32)
+    assert np.allclose(d, 0.25, atol=2 ** -23)
+    d16 = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_SHORT), np.uint16)
+    assert (np.abs(d16.astype(int) - 16384) <= 1).all()
+    ctx.glPixelStorei(E.GL_PACK_ALIGNMENT, 1)
+    s = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE), np.uint8)
+    assert (s == 0x5A).all()
+    ds = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8), np.uint32)
+    assert ((ds & 0xFF) == 0x5A).all() and (np.abs((ds >> 8).astype(int) - round(0.25 * (2 ** 24 - 1))) <= 1).all()
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glReadPixels(0, 0, 2, 2, E.GL_STENCIL_INDEX, E.GL_FLOAT)
+    assert ctx.glGetError() in (E.GL_INVALID_ENUM, E.GL_INVALID_OPERATION)
