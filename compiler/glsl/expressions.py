@@ -664,7 +664,8 @@ class ExpressionAnalyzer:
 
     def _has_best_match_rules(self) -> bool:
         return self.version.at_least(400, 0) or any(
-            x in self.enabled for x in ("GL_ARB_gpu_shader5", "GL_MESA_shader_integer_functions",
+            x in self.enabled for x in ("GL_ARB_gpu_shader5", "GL_ARB_gpu_shader_fp64",
+                                        "GL_MESA_shader_integer_functions",
                                         "GL_EXT_shader_implicit_conversions"))
 
     # Ranks of one argument's match (GLSL 4.60 section 6.1): an exact match is better than

@@ -125,7 +125,7 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             elif kind == "int":
                 toks.append(_integer(s, loc, version, log))
             elif kind == "float":
-                toks.append(_float(s, loc, version, log))
+                toks.append(_float(s, loc, version, log, extensions))
             elif kind == "punct":
                 toks.append(Token("punct", s, loc))
             else:
@@ -187,9 +187,9 @@ def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog) -> Toke
     return Token("int", s, loc, value)
 
 
-def _float(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog) -> Token:
+def _float(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog, extensions=()) -> Token:
     if s[-2:] in ("lf", "LF"):
-        if not version.at_least(400, 0):
+        if not version.at_least(400, 0) and "GL_ARB_gpu_shader_fp64" not in extensions:
             log.error(loc, "double-precision floating-point literals require GLSL 4.00")
         return Token("double", s, loc, float(s[:-2]))
     if s[-1] in "fF":

@@ -73,7 +73,7 @@ def _columns(type_name: str) -> tuple[int, int]:
             c, r = body.split("x")
             return int(c), int(r)
         return int(body), int(body)
-    for p in ("vec", "ivec", "uvec", "bvec"):
+    for p in ("vec", "ivec", "uvec", "bvec", "dvec"):
         if t.startswith(p):
             return 1, int(t[len(p):])
     return 1, 1
@@ -96,12 +96,14 @@ def _remap(front: dict, slots: dict) -> tuple[list, int]:
             continue
         off, stride, elements = entry
         cols, rows = _columns(u.type)
+        comp_B = 8 if u.type.startswith(("double", "dvec", "dmat")) else 4
+        slot_B = 32 if comp_B == 8 else 16          # the GL front end's column slots (driver.gl.glsl)
         n = min(u.count, elements) if u.count > 1 else 1
         for e in range(n):
             for c in range(cols):
-                src = off + e * stride + c * 16
+                src = off + e * stride + c * slot_B
                 dst = u.offset_B + e * (u.array_stride_B or 0) + c * (u.matrix_stride_B or 16)
-                copies.append((src, dst, 4 * rows, u.file, u.ubo))
+                copies.append((src, dst, comp_B * rows, u.file, u.ubo))
     return copies, size
 
 

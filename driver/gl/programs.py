@@ -13,7 +13,8 @@ from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
-    UniformLeaf, compile_glsl, gl_type_enum, leaf_uniforms, std140_members, std140_size, type_slots,
+    UniformLeaf, column_slot_B, compile_glsl, gl_type_enum, leaf_uniforms, std140_members, std140_size,
+    type_slots,
 )
 from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
 from driver.gl.objects import Namespace, Program, Shader
@@ -691,7 +692,7 @@ class ProgramMixin:
             taken.update(range(base, base + n))
             t = leaf.type
             kind = {"sampler": "sampler", "image": "image", "atomic_uint": "atomic"}.get(t.base, t.base)
-            stride = 16 * type_slots(t)
+            stride = column_slot_B(t) * type_slots(t)
             infos.append(UniformInfo(leaf.name, gl_type_enum(t), t, n, leaf.is_array, base,
                                      offset, stride, kind))
             offset += stride * n
@@ -751,14 +752,14 @@ class ProgramMixin:
         def store(u, index, comps):
             comps = list(comps)
             rows = u.components
-            letter = {"float": "f", "int": "i", "uint": "I", "bool": "i"}.get(u.kind)
+            letter = {"float": "f", "int": "i", "uint": "I", "bool": "i", "double": "d"}.get(u.kind)
             if letter is None:
                 return
             base = u.offset_B + index * u.stride_B
             for c in range(u.columns):
                 col = comps[c * rows:(c + 1) * rows]
                 col = [int(bool(v)) if u.kind == "bool" else v for v in col]
-                pack_into(data, base + 16 * c, letter, col)
+                pack_into(data, base + column_slot_B(u.type) * c, letter, col)
 
         for name, (t, value) in inits.items():
             if t is not None:

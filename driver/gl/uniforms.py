@@ -17,12 +17,13 @@ from driver.gl import enums as E
 from driver.gl.pointers import pack_values
 from driver.gl.state import to_gl_int
 from driver.gl.errors import check
+from driver.gl.glsl import column_slot_B
 
 __all__ = ["UniformMixin"]
 
 _ACCEPTS = {"f": ("float", "bool"), "i": ("int", "bool", "sampler", "image"),
-            "ui": ("uint", "bool"), "d": ("double",)}   # no double uniform is ever active (fp64: later)
-_PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i"}
+            "ui": ("uint", "bool"), "d": ("double",)}
+_PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i", "double": "d"}
 
 
 class UniformMixin:
@@ -57,11 +58,11 @@ class UniformMixin:
             if u.kind in ("sampler", "image"):
                 check(comps == 1 and letter == "i", E.GL_INVALID_OPERATION)
         else:
-            check((u.columns, u.components) == matrix and u.kind == "float",
+            check((u.columns, u.components) == matrix and u.kind == ("double" if letter == "d" else "float"),
                   E.GL_INVALID_OPERATION, f"matrix size mismatch for `{u.name}'")
         check(count <= 1 or u.is_array, E.GL_INVALID_OPERATION, "count > 1 for a non-array")
         per = comps if matrix is None else matrix[0] * matrix[1]
-        flat = np.asarray(values, dtype=np.float64 if letter == "f" else np.int64).ravel()
+        flat = np.asarray(values, dtype=np.float64 if letter in ("f", "d") else np.int64).ravel()
         check(len(flat) >= per * count, E.GL_INVALID_VALUE, "not enough values")
         n = min(count, u.size - index)
         if u.kind in ("sampler", "image"):
@@ -78,10 +79,11 @@ class UniformMixin:
             else:
                 columns = [list(vals)]
             base = u.offset_B + (index + e) * u.stride_B
+            slot_B = column_slot_B(u.type)
             for c, col in enumerate(columns):
                 col = [_convert(v, u.kind) for v in col]
                 raw = pack_values(col, _PACK[u.kind])
-                ls.uniform_data[base + 16 * c:base + 16 * c + len(raw)] = raw
+                ls.uniform_data[base + slot_B * c:base + slot_B * c + len(raw)] = raw
 
     def _get_uniform(self, program: int, location: int, as_kind: str) -> list:
         prog = self._program(program)
@@ -90,9 +92,10 @@ class UniformMixin:
         check(entry is not None, E.GL_INVALID_OPERATION, "invalid location")
         u, index = entry
         base = u.offset_B + index * u.stride_B
+        slot_B, comp_B = column_slot_B(u.type), 8 if u.kind == "double" else 4
         out = []
         for c in range(u.columns):
-            raw = prog.linked_state.uniform_data[base + 16 * c:base + 16 * c + 4 * u.components]
+            raw = prog.linked_state.uniform_data[base + slot_B * c:base + slot_B * c + comp_B * u.components]
             out += list(struct.unpack(f"<{u.components}{_PACK[u.kind]}", raw))
         if as_kind == "float":
             return [float(v) for v in out]
@@ -105,7 +108,8 @@ class UniformMixin:
         return self._get_uniform(program, location, "int")
 
     def glGetUniformdv(self, program: int, location: int) -> list:
-        check(self.api.gl(4, 0), E.GL_INVALID_OPERATION, "glGetUniformdv needs GL 4.0")
+        check(self.api.gl(4, 0) or self.api.has_extension("GL_ARB_gpu_shader_fp64"), E.GL_INVALID_OPERATION,
+              "glGetUniformdv needs GL 4.0 or ARB_gpu_shader_fp64")
         return self._get_uniform(program, location, "float")
 
     def glGetUniformuiv(self, program: int, location: int) -> list:
@@ -116,7 +120,7 @@ class UniformMixin:
 def _convert(v, kind):
     if kind == "bool":
         return int(v != 0)
-    if kind == "float":
+    if kind in ("float", "double"):
         return float(v)
     if kind == "uint":
         return int(v) & 0xFFFFFFFF
@@ -173,7 +177,8 @@ def _define_entry_points():
 
 def _scalar_guard(self, letter: str, program_form: bool) -> None:
     if letter == "d":
-        check(self.api.gl(4, 0), E.GL_INVALID_OPERATION, "glUniform*d needs GL 4.0")
+        check(self.api.gl(4, 0) or self.api.has_extension("GL_ARB_gpu_shader_fp64"), E.GL_INVALID_OPERATION,
+              "glUniform*d needs GL 4.0 or ARB_gpu_shader_fp64")
     if letter == "ui":
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
     if program_form:

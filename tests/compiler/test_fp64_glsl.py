@@ -155,3 +155,15 @@ def test_doubles_on_the_gpu_model_through_a_compute_dispatch():
     assert ctx.glGetError() == 0
     np.testing.assert_array_equal(bits(out[:, :3]), bits(np.stack([a, b, c], 1)))
     np.testing.assert_array_equal(bits(out[:, 3]), bits(a / b + np.sqrt(np.abs(c)) * np.floor(a)))
+
+
+def test_arb_gpu_shader_fp64_brings_doubles_to_glsl_150():
+    from compiler.glsl import GLSLCompileError
+    body = """
+uniform dvec2 arg; uniform double tol;
+out vec4 c;
+void main() { dvec2 r = floor(arg) + 1.5lf; double x = 2.0; c = vec4(distance(r, dvec2(x)) <= tol); }"""
+    _shader, info = front_half("#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n" + body, "fragment")
+    assert info.uniforms["arg"].type == "dvec2" and info.uniforms["tol"].size_B == 8
+    with pytest.raises(GLSLCompileError):
+        front_half("#version 150\n" + body, "fragment")
