@@ -193,6 +193,7 @@ class DesktopMixin(LaterStagesMixin):
         from driver.gl.textures import CUBE_FACES
         ok = {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D, E.GL_TEXTURE_1D_ARRAY,
               E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_RECTANGLE, *CUBE_FACES}
+        ok |= {E.GL_TEXTURE_CUBE_MAP_ARRAY} & self._texture_targets()
         check_enum(target, ok)
         from driver.gl.formats import PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
         check_enum(format, PIXEL_FORMATS)

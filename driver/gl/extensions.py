@@ -205,7 +205,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_tessellation_shader", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     _x("GL_ARB_texture_buffer_object_rgb32", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_buffer_range", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_texture_cube_map_array", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_texture_cube_map_array", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_cube_map_array.py
     _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
@@ -248,10 +248,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_vertex_type_10f_11f_11f_rev", _ANY, _GL32, _N, _N, DONE),
     _x("GL_KHR_no_error", _ANY, _GL32, _N, _ES2, MISSING),
-    # resets and bounded reads (features/robustness.py; tests/driver/gl/test_gpu_reset.py)
-    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, DONE),
-    _x("GL_ARB_robustness", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_EXT_robustness", _N, _N, _N, _ES2, DONE),
+    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, CORE),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),
@@ -303,11 +300,6 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_border_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_view", _N, _N, _N, _ES31, DONE),
-    _x("GL_EXT_disjoint_timer_query", _N, _N, _N, _ES2, DONE),
-    _x("GL_EXT_occlusion_query_boolean", _N, _N, _N, _ES2, DONE),
-    _x("GL_NV_read_depth", _N, _N, _N, _ES2, DONE),
-    _x("GL_NV_read_depth_stencil", _N, _N, _N, _ES2, DONE),
-    _x("GL_NV_read_stencil", _N, _N, _N, _ES2, DONE),
     # GLES 3.2's stages under their ES names (the desktop lines' status: lowered by the compiler)
     _x("GL_EXT_geometry_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
     _x("GL_EXT_gpu_shader5", _N, _N, _N, _ES31, STAGE, glsl=True),

@@ -7,7 +7,6 @@ import math
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
-from driver.gl.features.gles_ext import es_has
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
 
@@ -145,6 +144,8 @@ class GetMixin:
                 E.GL_TRANSFORM_FEEDBACK_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_TRANSFORM_FEEDBACK_BUFFER)),
                 E.GL_TEXTURE_BINDING_3D: lambda c: c._texture_binding_name(E.GL_TEXTURE_3D),
                 E.GL_TEXTURE_BINDING_2D_ARRAY: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_ARRAY),
+                E.GL_TEXTURE_BINDING_CUBE_MAP_ARRAY:
+                    lambda c: c._texture_binding_name(E.GL_TEXTURE_CUBE_MAP_ARRAY),
                 E.GL_SAMPLER_BINDING: lambda c: _name(c.sampler_units[c.active_texture]),
                 E.GL_UNPACK_ROW_LENGTH: lambda c: s.unpack.row_length,
                 E.GL_UNPACK_SKIP_ROWS: lambda c: s.unpack.skip_rows,
@@ -207,14 +208,8 @@ class GetMixin:
             })
         if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
-            from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
-            t[GL_CONTEXT_ROBUST_ACCESS] = lambda c: bool(api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
         if api.has_extension("GL_ARB_query_buffer_object"):
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
-        if es_has(api, "timer_query"):             # EXT_disjoint_timer_query
-            from driver.gl.features.gles_ext import GL_GPU_DISJOINT_EXT
-            t[E.GL_TIMESTAMP] = lambda c: c.screen.get_timestamp_ns()
-            t[GL_GPU_DISJOINT_EXT] = lambda c: False      # the model's GPU clock never jumps
         if api.es and api.has_extension("GL_OES_standard_derivatives"):     # in GLES 2.0 too
             t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: s.hints.get(
                 E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE)
@@ -289,7 +284,7 @@ class GetMixin:
         return values if pname in MASK_PNAMES else _clamped(values, INT32_RANGE)
 
     def glGetInteger64v(self, pname: int) -> list[int]:
-        check(self.api.gl_or_es((3, 2), (3, 0)) or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
+        check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
         return _clamped(self._get_integers(pname), INT64_RANGE)
 
     def glGetFloatv(self, pname: int) -> list[float]:

@@ -46,7 +46,9 @@ _VEC = {"float": (E.GL_FLOAT, E.GL_FLOAT_VEC2, E.GL_FLOAT_VEC3, E.GL_FLOAT_VEC4)
                  E.GL_UNSIGNED_INT_VEC4),
         "bool": (E.GL_BOOL, E.GL_BOOL_VEC2, E.GL_BOOL_VEC3, E.GL_BOOL_VEC4),
         "double": (E.GL_DOUBLE, E.GL_DOUBLE_VEC2, E.GL_DOUBLE_VEC3, E.GL_DOUBLE_VEC4)}
-_MAT_NAME_SUFFIX = {(c, r): f"{c}" if c == r else f"{c}x{r}" for c in (2, 3, 4) for r in (2, 3, 4)}
+_MAT = {(2, 2): E.GL_FLOAT_MAT2, (3, 3): E.GL_FLOAT_MAT3, (4, 4): E.GL_FLOAT_MAT4,
+        (2, 3): E.GL_FLOAT_MAT2x3, (2, 4): E.GL_FLOAT_MAT2x4, (3, 2): E.GL_FLOAT_MAT3x2,
+        (3, 4): E.GL_FLOAT_MAT3x4, (4, 2): E.GL_FLOAT_MAT4x2, (4, 3): E.GL_FLOAT_MAT4x3}
 _SAMPLER_DIMS = {"1D": "1D", "2D": "2D", "3D": "3D", "Cube": "CUBE", "Rect": "2D_RECT",
                  "Buffer": "BUFFER", "2DMS": "2D_MULTISAMPLE"}
 
@@ -55,27 +57,20 @@ def gl_type_enum(t) -> int:
     """The GL type enum of a non-array, non-struct GLSL type (GL 4.6 table 7.3)."""
     if t.base in _VEC:
         if t.columns > 1:
-            name = _MAT_NAME_SUFFIX[(t.columns, t.vector_size)]
-            return getattr(E, f"GL_{'DOUBLE' if t.base == 'double' else 'FLOAT'}_MAT{name}")
+            return _MAT[(t.columns, t.vector_size)]
         return _VEC[t.base][t.vector_size - 1]
     if t.base in ("sampler", "image"):
         prefix = {"float": "", "int": "INT_", "uint": "UNSIGNED_INT_"}[t.sampled_base or "float"]
         kind = "SAMPLER" if t.base == "sampler" else "IMAGE"
         name = f"GL_{prefix}{kind}_{_SAMPLER_DIMS[t.sampler_dim]}"
-        if t.sampler_array:
-            name += "_ARRAY"
+        if t.sampler_array:     # cube arrays are CUBE_MAP_ARRAY (ARB_texture_cube_map_array's names)
+            name += "_MAP_ARRAY" if t.sampler_dim == "Cube" else "_ARRAY"
         if t.sampler_shadow:
             name += "_SHADOW"
         return getattr(E, name)
     if t.base == "atomic_uint":
         return E.GL_UNSIGNED_INT_ATOMIC_COUNTER
     raise ValueError(f"no GL type enum for {t.name}")
-
-
-def column_slot_B(t) -> int:
-    """Bytes of one slot of the default uniform block storage (see type_slots):
-    16, or 32 for doubles (a dvec4 column)."""
-    return 32 if t.base == "double" else 16
 
 
 def type_slots(t) -> int:

@@ -64,7 +64,7 @@ class TextureMixin:
                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
         if api.es_(3, 1):
             t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
-        if api.gl(4, 0):
+        if api.has_extension("GL_ARB_texture_cube_map_array"):
             t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
         return t
 
@@ -359,6 +359,9 @@ class TextureMixin:
         check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
         if tex_target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
             check(width == height, E.GL_INVALID_VALUE, "cube map faces must be square")
+        if tex_target == E.GL_TEXTURE_CUBE_MAP_ARRAY:
+            check(depth % 6 == 0 and depth <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE,
+                  "a cube map array's depth counts layer-faces: a multiple of 6")
         if tex_target == E.GL_TEXTURE_RECTANGLE:
             check(level == 0, E.GL_INVALID_VALUE, "rectangle textures have one level")
         if tex_target in (E.GL_TEXTURE_2D_ARRAY,):
@@ -495,6 +498,10 @@ class TextureMixin:
         compressed = internalformat in self._compressed_formats()
         check(internalformat in INTERNAL_FORMATS or compressed, E.GL_INVALID_ENUM, "unsized internal format")
         check(width >= 1 and height >= 1 and depth >= 1 and levels >= 1, E.GL_INVALID_VALUE)
+        if target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
+            check(width == height, E.GL_INVALID_VALUE, "cube map faces must be square")
+        if target == E.GL_TEXTURE_CUBE_MAP_ARRAY:
+            check(depth % 6 == 0, E.GL_INVALID_VALUE, "a cube map array's depth counts layer-faces: a multiple of 6")
         biggest = max(width, height if dims >= 2 and target != E.GL_TEXTURE_1D_ARRAY else 1,
                       depth if target == E.GL_TEXTURE_3D else 1)
         check(levels <= int(math.log2(biggest)) + 1, E.GL_INVALID_OPERATION, "too many levels")
