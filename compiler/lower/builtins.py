@@ -718,6 +718,40 @@ class Builtins:
         index, offset = self._counter(c)
         return self.b.load_ssbo(index, offset, num_components=1, align=4)
 
+    # ARB_shader_atomic_counter_ops: the counter's old value, as the buffer atomics
+    def _counter_op(self, c, op, *data):
+        index, offset = self._counter(c)
+        if op == "cmpxchg":
+            return self.b.intrinsic("ssbo_atomic_swap", index, offset, *data, atomic_op=op)
+        return self.b.ssbo_atomic(index, offset, *data, atomic_op=op)
+
+    def f_atomicCounterAddARB(self, e, c, data):
+        return self._counter_op(c, "add", data)
+
+    def f_atomicCounterSubtractARB(self, e, c, data):
+        return self._counter_op(c, "add", self.b.ineg(data))
+
+    def f_atomicCounterMinARB(self, e, c, data):
+        return self._counter_op(c, "umin", data)
+
+    def f_atomicCounterMaxARB(self, e, c, data):
+        return self._counter_op(c, "umax", data)
+
+    def f_atomicCounterAndARB(self, e, c, data):
+        return self._counter_op(c, "and", data)
+
+    def f_atomicCounterOrARB(self, e, c, data):
+        return self._counter_op(c, "or", data)
+
+    def f_atomicCounterXorARB(self, e, c, data):
+        return self._counter_op(c, "xor", data)
+
+    def f_atomicCounterExchangeARB(self, e, c, data):
+        return self._counter_op(c, "xchg", data)
+
+    def f_atomicCounterCompSwapARB(self, e, c, compare, data):
+        return self._counter_op(c, "cmpxchg", compare, data)
+
     # ------------------------------------------------------------ images
     def _image_coord(self, img, coord):
         return coord
