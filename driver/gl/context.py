@@ -106,6 +106,10 @@ class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
     # -- errors ------------------------------------------------------------------
     def _record_error(self, err: GLError) -> None:
         self.error_log.append(f"{err.code:#06x} {err.message}")
+        if self.api.flags & E.GL_CONTEXT_FLAG_NO_ERROR_BIT and err.code != E.GL_OUT_OF_MEMORY:
+            # KHR_no_error: what would be an error is undefined behaviour; shimgl still
+            # refuses the call (nothing changes) but GetError reports no error
+            return
         if self._error == E.GL_NO_ERROR:
             self._error = err.code
         # GL 4.6 section 20.2: every GL error is also a debug message of the API
