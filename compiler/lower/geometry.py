@@ -193,36 +193,39 @@ class GeometryLowering:
         return b.load_ssbo(b.iimm(GS_PARAMS), b.iimm(4 * word), num_components=1, align=4)
 
     def _vertex_position(self, b, p, j: int, prims):
-        """Position in the draw's vertex list of vertex ``j`` of primitive ``p``."""
-        t = self.key.topology
-        per = {"points": 1, "lines": 2, "triangles": 3, "lines_adjacency": 4, "triangles_adjacency": 6}
-        if t in per:
-            return b.iadd(b.imul(p, per[t]), j)
-        if t in ("line_strip", "line_strip_adjacency"):
-            return b.iadd(p, j)
-        if t == "line_loop":
-            if j == 0:
-                return p
-            last = b.ieq(p, b.isub(prims, 1))
-            return b.bcsel(last, b.iimm(0), b.iadd(p, 1))
-        if t == "triangle_fan":
-            return b.iimm(0) if j == 0 else b.iadd(p, j)
+        """Position in the draw's vertex list of vertex ``j`` of primitive ``p``: the
+        topology table's columns (``uapi.topology``: start ``first[j] + step * p``,
+        odd strip primitives, fan hubs, the loop's closing line), except for triangle
+        strips with adjacency, whose ends the table does not model."""
+        from uapi.topology import TOPOLOGIES
+        t = TOPOLOGIES[self.key.topology]
+        if self.key.topology == "triangle_strip_adjacency":
+            return self._strip_adjacency_position(b, p, j, prims)
+        if j in t.hub:
+            return b.iimm(0)
+        start = b.imul(p, t.step) if t.step != 1 else p
+        pos = b.iadd(start, t.first[j]) if t.first[j] else start
+        if t.odd is not None and t.odd[j] != t.first[j]:
+            odd = b.ine(b.iand(p, 1), b.iimm(0))
+            pos = b.bcsel(odd, b.iadd(start, t.odd[j]), pos)
+        if t.loop and j == 1:
+            pos = b.bcsel(b.ieq(p, b.isub(prims, 1)), b.iimm(0), pos)
+        return pos
+
+    def _strip_adjacency_position(self, b, p, j: int, prims):
+        """Triangle strips with adjacency (GL 4.6 section 10.1.14, table 10.1), the last
+        vertex provoking: vertex ``j`` of primitive ``p`` is ``2p + offset``, the offsets
+        depending on whether ``p`` is even, the first or the last primitive."""
         even = b.ieq(b.iand(p, 1), b.iimm(0))
-        if t == "triangle_strip":
-            if j == 2:
-                return b.iadd(p, 2)
-            return b.bcsel(even, b.iadd(p, j), b.iadd(p, 1 - j))
-        # triangle strip with adjacency (GL 4.6 section 10.1.14, the last vertex provoking)
         first = b.ieq(p, b.iimm(0))
         last = b.ieq(p, b.isub(prims, 1))
-        base = b.imul(p, 2)
-
-        def off(value):
-            return b.iimm(value) if isinstance(value, int) else value
         five_or_six = b.bcsel(last, b.iimm(5), b.iimm(6))
         even_offsets = [0, b.bcsel(first, b.iimm(1), b.iimm(-2)), 2, five_or_six, 4, 3]
         odd_offsets = [2, -2, 0, 3, 4, five_or_six]
-        return b.iadd(base, b.bcsel(even, off(even_offsets[j]), off(odd_offsets[j])))
+
+        def off(value):
+            return b.iimm(value) if isinstance(value, int) else value
+        return b.iadd(b.imul(p, 2), b.bcsel(even, off(even_offsets[j]), off(odd_offsets[j])))
 
     def _vertex_id(self, b, q, active):
         """(vertex id, still active) of draw position ``q``."""

@@ -112,3 +112,12 @@ def test_gl_in_redeclaration_and_input_blocks():
     assert "not a member" in _errors("layout(triangles) in;\nin gl_PerVertex { vec3 gl_Position; } gl_in[];\n"
                                      "void main() {}\n")
     assert "gl_in[]" in _errors("layout(triangles) in;\nin Other { vec4 gl_Position; } gl_in[];\nvoid main() {}\n")
+
+
+def test_primitive_counts_agree_with_the_topology_table():
+    from uapi.topology import TOPOLOGIES, decompose
+    for name in ("points", "lines", "line_strip", "line_loop", "triangles", "triangle_strip", "triangle_fan",
+                 "lines_adjacency", "line_strip_adjacency", "triangles_adjacency", "triangle_strip_adjacency"):
+        for n in range(0, 14):
+            assert primitive_count(name, n) == len(decompose(name, [0], [n])[0]), (name, n)
+    assert TOPOLOGIES["triangle_strip_adjacency"].min_vertices == 6

@@ -484,3 +484,68 @@ void main() {
         assert (img[..., 0] > 0).sum() == 3
         for i in range(3):
             assert img[5, 4 + 4 * i, 0] == 255 and abs(int(img[5, 4 + 4 * i, 1]) - round(i / 2 * 255)) <= 1
+
+
+TOPOLOGY_VS = """#version 150
+in vec2 pos;
+flat out int vid;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vid = gl_VertexID; }
+"""
+TOPOLOGY_GS = """#version 150
+layout(%s) in;
+layout(points, max_vertices = 6) out;
+flat in int vid[];
+out vec4 gcol;
+void main() {
+    // one pixel per input vertex: column = primitive, row = vertex; red = 8 * vertex id + 4
+    for (int j = 0; j < vid.length(); j++) {
+        gl_Position = vec4((float(gl_PrimitiveIDIn) + 0.5) / 16.0 - 1.0, (float(j) + 0.5) / 16.0 - 1.0, 0.0, 1.0);
+        gcol = vec4(float(8 * vid[j] + 4) / 255.0, 0.0, 0.0, 1.0);
+        EmitVertex();
+    }
+}
+"""
+_INPUT = {"points": "points", "lines": "lines", "line_strip": "lines", "line_loop": "lines",
+          "triangles": "triangles", "triangle_strip": "triangles", "triangle_fan": "triangles",
+          "lines_adjacency": "lines_adjacency", "line_strip_adjacency": "lines_adjacency",
+          "triangles_adjacency": "triangles_adjacency", "triangle_strip_adjacency": "triangles_adjacency"}
+
+
+def _received(ctx, mode, n, per, indices=None):
+    """(primitives, per) vertex ids each geometry invocation received."""
+    _clear(ctx)
+    if indices is None:
+        ctx.glDrawArrays(mode, 0, n)
+    else:
+        ebo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ebo)
+        idx = np.asarray(indices, np.uint8)
+        ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx.tobytes(), E.GL_STATIC_DRAW)
+        ctx.glDrawElements(mode, len(idx), E.GL_UNSIGNED_BYTE, 0)
+    expect(ctx, E.GL_NO_ERROR)
+    red = ctx.read_pixels()[:per, :, 0].astype(int)
+    cols = int((red[0] > 0).sum())
+    return ((red[:, :cols].T - 4) // 8).tolist()
+
+
+@pytest.mark.parametrize("topology", sorted(_INPUT))
+def test_every_topology_feeds_the_vertices_of_gl_tables(topology):
+    """The vertices each input primitive receives, against the project's topology table
+    (uapi.topology, GL 4.6 section 10.1) and, for triangle strips with adjacency (whose
+    ends that table leaves out), GL 4.6 table 10.1 by hand."""
+    from uapi.topology import TOPOLOGIES, decompose
+    n = 8
+    mode = getattr(E, "GL_" + topology.upper())
+    per = TOPOLOGIES[topology].vertices
+    if topology == "triangle_strip_adjacency":
+        want = [[0, 1, 2, 6, 4, 3], [4, 0, 2, 5, 6, 7]]
+    else:
+        want = decompose(topology, [0], [n])[0].tolist()
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, TOPOLOGY_GS % _INPUT[topology], vs=TOPOLOGY_VS)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0.0, 0.0)] * 12)
+        assert _received(ctx, mode, n, per) == want
+        # indexed: index k names vertex 11 - k (8-bit indices)
+        got = _received(ctx, mode, n, per, indices=[11 - k for k in range(n)])
+        assert got == [[11 - v for v in prim] for prim in want]
