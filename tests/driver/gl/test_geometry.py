@@ -528,7 +528,11 @@ def _received(ctx, mode, n, per, indices=None):
     return ((red[:, :cols].T - 4) // 8).tolist()
 
 
-@pytest.mark.parametrize("topology", sorted(_INPUT))
+_FAST_TOPOLOGIES = {"line_loop", "triangle_fan", "line_strip_adjacency", "triangle_strip_adjacency"}
+
+
+@pytest.mark.parametrize("topology", [t if t in _FAST_TOPOLOGIES else pytest.param(t, marks=pytest.mark.slow)
+                                      for t in sorted(_INPUT)])
 def test_every_topology_feeds_the_vertices_of_gl_tables(topology):
     """The vertices each input primitive receives, against the project's topology table
     (uapi.topology, GL 4.6 section 10.1) and, for triangle strips with adjacency (whose
