@@ -93,9 +93,9 @@ _TABLE = """
 110 100 | genType mix(genType, genType, genType)
 110 100 | genType mix(genType, genType, float)
 130 300 | genType mix(genType, genType, genBType)
-450 310 | genIType mix(genIType, genIType, genBType)
-450 310 | genUType mix(genUType, genUType, genBType)
-450 310 | genBType mix(genBType, genBType, genBType)
+450 310 +GL_EXT_shader_integer_mix | genIType mix(genIType, genIType, genBType)
+450 310 +GL_EXT_shader_integer_mix | genUType mix(genUType, genUType, genBType)
+450 310 +GL_EXT_shader_integer_mix | genBType mix(genBType, genBType, genBType)
 110 100 | genType step(genType, genType)
 110 100 | genType step(float, genType)
 110 100 | genType smoothstep(genType, genType, genType)
@@ -654,13 +654,14 @@ def _image_functions() -> list[BuiltinFunction]:
         add("imageStore", T.VOID, [img, P] + ms + [gvec4])
         if img.sampled_base in ("int", "uint"):
             data = T.scalar(img.sampled_base)
-            a = Availability(420, 0, extensions=("GL_ARB_shader_image_load_store",))
+            a = Availability(420, 0, extensions=("GL_ARB_shader_image_load_store", "GL_OES_shader_image_atomic"))
             for op in ("Add", "Min", "Max", "And", "Or", "Xor", "Exchange"):
                 add(f"imageAtomic{op}", data, [img, P] + ms + [data], a)
             add("imageAtomicCompSwap", data, [img, P] + ms + [data, data], a)
         elif img.sampled_base == "float":
             # GLSL 4.50 (ARB_ES3_1_compatibility; ES only from 3.20): exchange on r32f images
-            add("imageAtomicExchange", T.FLOAT, [img, P] + ms + [T.FLOAT], Availability(450, 0))
+            add("imageAtomicExchange", T.FLOAT, [img, P] + ms + [T.FLOAT],
+                Availability(450, 0, extensions=("GL_OES_shader_image_atomic",)))
     return out
 
 

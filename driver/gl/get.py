@@ -7,6 +7,7 @@ import math
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.gles_ext import es_has
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
 
@@ -210,6 +211,10 @@ class GetMixin:
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
         if api.has_extension("GL_ARB_query_buffer_object"):
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
+        if es_has(api, "timer_query"):             # EXT_disjoint_timer_query
+            from driver.gl.features.gles_ext import GL_GPU_DISJOINT_EXT
+            t[E.GL_TIMESTAMP] = lambda c: c.screen.get_timestamp_ns()
+            t[GL_GPU_DISJOINT_EXT] = lambda c: False      # the model's GPU clock never jumps
         if api.es and api.has_extension("GL_OES_standard_derivatives"):     # in GLES 2.0 too
             t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: s.hints.get(
                 E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE)
@@ -284,7 +289,7 @@ class GetMixin:
         return values if pname in MASK_PNAMES else _clamped(values, INT32_RANGE)
 
     def glGetInteger64v(self, pname: int) -> list[int]:
-        check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
+        check(self.api.gl_or_es((3, 2), (3, 0)) or es_has(self.api, "timer_query"), E.GL_INVALID_OPERATION)
         return _clamped(self._get_integers(pname), INT64_RANGE)
 
     def glGetFloatv(self, pname: int) -> list[float]:

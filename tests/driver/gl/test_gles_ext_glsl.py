@@ -1,0 +1,117 @@
+"""GLES extensions with a shading-language part built on the compiler's
+desktop built-ins (compiler/glsl/versions.py EXTENSIONS: the ES names):
+EXT_shader_integer_mix, OES_shader_image_atomic. Each
+test compiles GLSL ES with the #extension line (and checks that the built-ins
+are absent without it) and draws or dispatches on the whole stack, against
+values worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import driver
+from driver.gl import enums as E
+from tests.driver.gl.helpers import expect
+
+T2 = E.GL_TEXTURE_2D
+VS3 = "#version 300 es\nin vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }"
+FULL = [(-1, -1), (1, -1), (-1, 1), (-1, 1), (1, -1), (1, 1)]
+
+
+def _compile(ctx, kind, src):
+    s = ctx.glCreateShader(kind)
+    ctx.glShaderSource(s, 1, [src])
+    ctx.glCompileShader(s)
+    return s, bool(ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]), ctx.glGetShaderInfoLog(s)
+
+
+def _link(ctx, *shaders):
+    prog = ctx.glCreateProgram()
+    for kind, src in shaders:
+        s, ok, log = _compile(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, s)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    return prog
+
+
+def _draw_full(ctx):
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    data = np.array(FULL, np.float32)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+
+
+def _listed(ctx, name):
+    n = ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+    return name in {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
+
+
+def test_ext_shader_integer_mix_in_es3():
+    """GLSL ES 3.00 gets mix() of int, uint and bool selected by bool with the
+    extension: mix(1, 7, true) = 7, mix(3u, 4u, false) = 3u, mix(true, false,
+    true) = false; written as x / 255 they read back 7, 3, 0."""
+    ctx = driver.Context(api="gles3", width=4, height=4)
+    assert _listed(ctx, "GL_EXT_shader_integer_mix")
+    body = ("precision mediump float; out vec4 o; void main() {"
+            " o = vec4(float(mix(1, 7, true)), float(mix(3u, 4u, false)),"
+            " mix(true, false, true) ? 255.0 : 0.0, 255.0) / 255.0; }")
+    _, ok, _ = _compile(ctx, E.GL_FRAGMENT_SHADER, "#version 300 es\n" + body)
+    assert not ok
+    _link(ctx, (E.GL_VERTEX_SHADER, VS3),
+          (E.GL_FRAGMENT_SHADER, "#version 300 es\n#extension GL_EXT_shader_integer_mix : require\n" + body))
+    _draw_full(ctx)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert (px == [7, 3, 0, 255]).all()
+
+
+def _image(ctx, ifmt, value, dtype):
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexStorage2D(T2, 1, ifmt, 1, 1)
+    fmt, type = (E.GL_RED_INTEGER, E.GL_UNSIGNED_INT) if dtype == np.uint32 else (E.GL_RED, E.GL_FLOAT)
+    ctx.glTexSubImage2D(T2, 0, 0, 0, 1, 1, fmt, type, np.array([value], dtype))
+    return t
+
+
+def _read_image(ctx, t, fmt, type, dtype):
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, t, 0)
+    return np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, fmt, type), dtype)[0]
+
+
+def test_oes_shader_image_atomic_in_es31():
+    """GLSL ES 3.10 compute shaders get the image atomics with the extension:
+    16 invocations each imageAtomicAdd 3 to an r32ui texel holding 5 -> 53;
+    imageAtomicExchange on an r32f texel leaves the value one of the 16
+    invocations wrote (i + 0.5), not the initial -1."""
+    ctx = driver.Context(api="gles31", width=4, height=4)
+    assert _listed(ctx, "GL_OES_shader_image_atomic")
+    body = ("layout(local_size_x = 16) in;\n"
+            "layout(r32ui, binding = 0) uniform highp uimage2D counter;\n"
+            "layout(r32f, binding = 1) uniform highp image2D last;\n"
+            "void main() { imageAtomicAdd(counter, ivec2(0), 3u);"
+            " imageAtomicExchange(last, ivec2(0), float(gl_LocalInvocationIndex) + 0.5); }")
+    _, ok, log = _compile(ctx, E.GL_COMPUTE_SHADER, "#version 310 es\n" + body)
+    assert not ok and "imageAtomicAdd" in log
+    counter = _image(ctx, E.GL_R32UI, 5, np.uint32)
+    last = _image(ctx, E.GL_R32F, -1.0, np.float32)
+    ctx.glBindImageTexture(0, counter, 0, False, 0, E.GL_READ_WRITE, E.GL_R32UI)
+    ctx.glBindImageTexture(1, last, 0, False, 0, E.GL_READ_WRITE, E.GL_R32F)
+    _link(ctx, (E.GL_COMPUTE_SHADER, "#version 310 es\n#extension GL_OES_shader_image_atomic : require\n" + body))
+    ctx.glDispatchCompute(1, 1, 1)
+    ctx.glMemoryBarrier(E.GL_ALL_BARRIER_BITS)
+    expect(ctx, E.GL_NO_ERROR)
+    assert _read_image(ctx, counter, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT, np.uint32) == 5 + 16 * 3
+    got = _read_image(ctx, last, E.GL_RGBA, E.GL_FLOAT, np.float32)
+    assert got in [i + 0.5 for i in range(16)]
+
