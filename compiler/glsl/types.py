@@ -260,6 +260,7 @@ _EXTENSION_TYPES = {
                              "sampler2DArrayShadow"),
     "GL_ARB_texture_cube_map_array": ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray",
                                       "usamplerCubeArray"),
+    "GL_ARB_gpu_shader_fp64": tuple(n for n, t in _BY_NAME.items() if t.base == "double"),
 }
 
 
@@ -341,6 +342,8 @@ def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersi
         pairs |= {("int", "uint"), ("int", "double"), ("uint", "double"), ("float", "double")}
     elif "GL_ARB_gpu_shader5" in extensions:
         pairs.add(("int", "uint"))       # ARB_gpu_shader5 section 4.1.10
+    if "GL_ARB_gpu_shader_fp64" in extensions:
+        pairs |= {("int", "double"), ("uint", "double"), ("float", "double")}
     return (src.base, dst.base) in pairs
 
 

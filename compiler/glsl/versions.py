@@ -119,6 +119,7 @@ EXTENSIONS = (
     Extension("GL_ARB_gpu_shader5", desktop=150),
     Extension("GL_ARB_derivative_control", desktop=150),
     Extension("GL_ARB_shader_atomic_counter_ops", desktop=140),
+    Extension("GL_ARB_gpu_shader_fp64", desktop=150),
     Extension("GL_ARB_cull_distance", desktop=130),
     Extension("GL_ARB_shader_texture_image_samples", desktop=150),
     # core in GLSL 4.20 / 4.30: the #extension line only names what the version has

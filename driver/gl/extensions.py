@@ -248,7 +248,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_vertex_type_10f_11f_11f_rev", _ANY, _GL32, _N, _N, DONE),
     _x("GL_KHR_no_error", _ANY, _GL32, _N, _ES2, DONE),
-    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, CORE),
+    # resets and bounded reads (features/robustness.py; tests/driver/gl/test_gpu_reset.py)
+    _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, DONE),
+    _x("GL_ARB_robustness", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_robustness", _N, _N, _N, _ES2, DONE),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),

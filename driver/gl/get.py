@@ -209,6 +209,8 @@ class GetMixin:
             })
         if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
+            from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
+            t[GL_CONTEXT_ROBUST_ACCESS] = lambda c: bool(api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
         if api.has_extension("GL_ARB_query_buffer_object"):
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if es_has(api, "timer_query"):             # EXT_disjoint_timer_query

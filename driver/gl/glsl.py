@@ -46,9 +46,7 @@ _VEC = {"float": (E.GL_FLOAT, E.GL_FLOAT_VEC2, E.GL_FLOAT_VEC3, E.GL_FLOAT_VEC4)
                  E.GL_UNSIGNED_INT_VEC4),
         "bool": (E.GL_BOOL, E.GL_BOOL_VEC2, E.GL_BOOL_VEC3, E.GL_BOOL_VEC4),
         "double": (E.GL_DOUBLE, E.GL_DOUBLE_VEC2, E.GL_DOUBLE_VEC3, E.GL_DOUBLE_VEC4)}
-_MAT = {(2, 2): E.GL_FLOAT_MAT2, (3, 3): E.GL_FLOAT_MAT3, (4, 4): E.GL_FLOAT_MAT4,
-        (2, 3): E.GL_FLOAT_MAT2x3, (2, 4): E.GL_FLOAT_MAT2x4, (3, 2): E.GL_FLOAT_MAT3x2,
-        (3, 4): E.GL_FLOAT_MAT3x4, (4, 2): E.GL_FLOAT_MAT4x2, (4, 3): E.GL_FLOAT_MAT4x3}
+_MAT_NAME_SUFFIX = {(c, r): f"{c}" if c == r else f"{c}x{r}" for c in (2, 3, 4) for r in (2, 3, 4)}
 _SAMPLER_DIMS = {"1D": "1D", "2D": "2D", "3D": "3D", "Cube": "CUBE", "Rect": "2D_RECT",
                  "Buffer": "BUFFER", "2DMS": "2D_MULTISAMPLE"}
 
@@ -57,7 +55,8 @@ def gl_type_enum(t) -> int:
     """The GL type enum of a non-array, non-struct GLSL type (GL 4.6 table 7.3)."""
     if t.base in _VEC:
         if t.columns > 1:
-            return _MAT[(t.columns, t.vector_size)]
+            name = _MAT_NAME_SUFFIX[(t.columns, t.vector_size)]
+            return getattr(E, f"GL_{'DOUBLE' if t.base == 'double' else 'FLOAT'}_MAT{name}")
         return _VEC[t.base][t.vector_size - 1]
     if t.base in ("sampler", "image"):
         prefix = {"float": "", "int": "INT_", "uint": "UNSIGNED_INT_"}[t.sampled_base or "float"]
@@ -71,6 +70,12 @@ def gl_type_enum(t) -> int:
     if t.base == "atomic_uint":
         return E.GL_UNSIGNED_INT_ATOMIC_COUNTER
     raise ValueError(f"no GL type enum for {t.name}")
+
+
+def column_slot_B(t) -> int:
+    """Bytes of one slot of the default uniform block storage (see type_slots):
+    16, or 32 for doubles (a dvec4 column)."""
+    return 32 if t.base == "double" else 16
 
 
 def type_slots(t) -> int:
