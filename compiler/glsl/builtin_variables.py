@@ -144,6 +144,9 @@ _TABLE = """
 450 - @v +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 110c - @v | out vec4 gl_ClipVertex
 130 300 @v | in int gl_VertexID
+- - @v +GL_ARB_shader_draw_parameters | in int gl_BaseVertexARB
+- - @v +GL_ARB_shader_draw_parameters | in int gl_BaseInstanceARB
+- - @v +GL_ARB_shader_draw_parameters | in int gl_DrawIDARB
 140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
 - - @v +GL_EXT_draw_instanced | in int gl_InstanceIDEXT
 110c - @v | in vec4 gl_Vertex

@@ -118,6 +118,7 @@ EXTENSIONS = (
     Extension("GL_ARB_texture_cube_map_array", desktop=110),
     Extension("GL_ARB_gpu_shader5", desktop=150),
     Extension("GL_ARB_derivative_control", desktop=150),
+    Extension("GL_ARB_shader_draw_parameters", desktop=140),
     Extension("GL_ARB_shader_atomic_counter_ops", desktop=140),
     Extension("GL_ARB_gpu_shader_fp64", desktop=150),
     Extension("GL_ARB_cull_distance", desktop=130),

@@ -70,6 +70,9 @@ SYSVALS = {
     "gl_HelperInvocation": "load_helper_invocation", "gl_PointCoord": "load_point_coord",
     "gl_SampleID": "load_sample_id", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
     "gl_InstanceIDEXT": "load_instance_id",
+    # ARB_shader_draw_parameters: the preloaded base vertex (first vertex of array draws)
+    # and base instance registers
+    "gl_BaseVertexARB": "load_base_vertex", "gl_BaseInstanceARB": "load_base_instance",
     "gl_NumWorkGroups": "load_num_workgroups", "gl_WorkGroupID": "load_workgroup_id",
     "gl_LocalInvocationID": "load_local_invocation_id", "gl_GlobalInvocationID": "load_global_invocation_id",
     "gl_LocalInvocationIndex": "load_local_invocation_index",
@@ -525,6 +528,10 @@ class IOLowering:
             v = self.pro.intrinsic(SYSVALS[name], bit_size=1 if s.type.is_boolean else 32)
             self.pro.store_var(var, v)
             L.bind(s, var)
+            return
+        if s.builtin and name == "gl_DrawIDARB":
+            # the draw's index within a multi-draw: a uniform the driver writes per draw
+            L.bind(s, self.add_uniform("shimgl_DrawID", GT.INT))
             return
         if s.builtin and name == "gl_SampleMaskIn":
             var = L.new_local(name, s.type)

@@ -181,6 +181,7 @@ def compile_variant(state, key) -> AgxShader:
                        texture_map=texture_map, image_units=image_units, ubo_map=ubo_map, ssbo_map=ssbo_map,
                        uses_instance_id="instance_id" in c.assembly,
                        blend_color=info.uniforms.get("shimgl_BlendColor"),
+                       draw_id=info.uniforms.get("shimgl_DrawID"),
                        alpha_ref=info.uniforms.get("shimgl_AlphaRef"))
     if stage == "vertex":
         _vertex_outputs(shader, c, info)

@@ -354,6 +354,9 @@ def _default_block(ctx, sh: AgxShader, stage) -> bytes:
         if u is not None:
             raw = np.array(values, np.float32).tobytes()
             block[u.offset_B:u.offset_B + len(raw)] = raw
+    u = sh.info.get("draw_id")
+    if u is not None:                     # gl_DrawIDARB: this draw's index in its multi-draw
+        block[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()
     return bytes(block)
 
 
@@ -706,7 +709,8 @@ def _read_indices(ctx, info: DrawInfo, start: int, count: int) -> np.ndarray:
 
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
     runs = [(info, d) for d in draws] if indirect is None else _resolve_indirect(ctx, info, indirect)
-    for inf, d in runs:
+    for i, (inf, d) in enumerate(runs):
+        ctx.draw_id = drawid_offset + i              # gl_DrawIDARB of the draw (uniform)
         if d.count and inf.instance_count:
             _encode_one(ctx, inf, d)
 

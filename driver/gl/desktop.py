@@ -6,6 +6,7 @@ buffer clears, image copies, debug output and object labels (GL 4.6)."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 from driver.gallium import Box, PipeMap
@@ -31,23 +32,40 @@ class DesktopMixin(LaterStagesMixin):
         return self.glGetVertexAttribfv(index, pname)
 
     # -- multi-draws (GL 4.6 section 10.4) --------------------------------------------------
+    @contextlib.contextmanager
+    def _multi_draw(self):
+        """Each draw of a multi-draw knows its index (gl_DrawIDARB): set it around the
+        i-th draw with ``with self._multi_draw() as nth: nth(i)``."""
+        def nth(i: int) -> None:
+            self._draw_id = i
+        try:
+            yield nth
+        finally:
+            self._draw_id = 0
+
     def glMultiDrawArrays(self, mode, first, count, drawcount) -> None:
         self._desktop()
         check(drawcount >= 0, E.GL_INVALID_VALUE)
-        for i in range(drawcount):
-            self._draw_arrays(mode, first[i], count[i], 1, 0)
+        with self._multi_draw() as nth:
+            for i in range(drawcount):
+                nth(i)
+                self._draw_arrays(mode, first[i], count[i], 1, 0)
 
     def glMultiDrawElements(self, mode, count, type, indices, drawcount) -> None:
         self._desktop()
         check(drawcount >= 0, E.GL_INVALID_VALUE)
-        for i in range(drawcount):
-            self._draw_elements(mode, count[i], type, indices[i], 1, 0, 0, None)
+        with self._multi_draw() as nth:
+            for i in range(drawcount):
+                nth(i)
+                self._draw_elements(mode, count[i], type, indices[i], 1, 0, 0, None)
 
     def glMultiDrawElementsBaseVertex(self, mode, count, type, indices, drawcount, basevertex):
         self._desktop(3, 2)
         check(drawcount >= 0, E.GL_INVALID_VALUE)
-        for i in range(drawcount):
-            self._draw_elements(mode, count[i], type, indices[i], 1, basevertex[i], 0, None)
+        with self._multi_draw() as nth:
+            for i in range(drawcount):
+                nth(i)
+                self._draw_elements(mode, count[i], type, indices[i], 1, basevertex[i], 0, None)
 
     def glDrawElementsInstancedBaseInstance(self, mode, count, type, indices, instancecount,
                                             baseinstance) -> None:
@@ -76,13 +94,17 @@ class DesktopMixin(LaterStagesMixin):
 
     def glMultiDrawArraysIndirect(self, mode, indirect, drawcount, stride) -> None:
         self._desktop(4, 3)
-        for offset in self._multi_indirect_offsets(indirect, drawcount, stride, 16):
-            self.glDrawArraysIndirect(mode, offset)
+        with self._multi_draw() as nth:
+            for i, offset in enumerate(self._multi_indirect_offsets(indirect, drawcount, stride, 16)):
+                nth(i)
+                self.glDrawArraysIndirect(mode, offset)
 
     def glMultiDrawElementsIndirect(self, mode, type, indirect, drawcount, stride) -> None:
         self._desktop(4, 3)
-        for offset in self._multi_indirect_offsets(indirect, drawcount, stride, 20):
-            self.glDrawElementsIndirect(mode, type, offset)
+        with self._multi_draw() as nth:
+            for i, offset in enumerate(self._multi_indirect_offsets(indirect, drawcount, stride, 20)):
+                nth(i)
+                self.glDrawElementsIndirect(mode, type, offset)
 
     # -- rasterisation extras ------------------------------------------------------------------
     def glPointParameterf(self, pname: int, param: float) -> None:
@@ -528,4 +550,3 @@ def _define_attrib_variants():
 
 
 _define_attrib_variants()
-

@@ -618,7 +618,8 @@ class DrawMixin:
         self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
         self._emit_stream_output()
         with self._variant_errors():
-            self.pipe.draw_vbo(info, 0, indirect, draws)
+            # drawid_offset: the index of this draw within a glMultiDraw* (gl_DrawIDARB)
+            self.pipe.draw_vbo(info, getattr(self, "_draw_id", 0), indirect, draws)
 
     @contextlib.contextmanager
     def _variant_errors(self):
