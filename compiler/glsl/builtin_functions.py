@@ -516,7 +516,8 @@ def _texture_functions() -> list[BuiltinFunction]:
         if params[0].sampler_dim == "Cube" and params[0].sampler_array and not name.startswith("textureGather"):
             # ARB_texture_cube_map_array: its functions in every GLSL version (gathers
             # come with the gather extensions)
-            exts = tuple(exts) + ("GL_ARB_texture_cube_map_array",)
+            exts = tuple(exts) + ("GL_ARB_texture_cube_map_array", "GL_OES_texture_cube_map_array",
+                                  "GL_EXT_texture_cube_map_array")
         out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in params),
                                    Availability(d, e, stages=frozenset(stages), extensions=tuple(exts))))
 

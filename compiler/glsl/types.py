@@ -260,6 +260,10 @@ _EXTENSION_TYPES = {
                              "sampler2DArrayShadow"),
     "GL_ARB_texture_cube_map_array": ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray",
                                       "usamplerCubeArray"),
+    # GLSL ES 3.10: the ES names add the cube-array images too
+    **{ext: ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray",
+             "imageCubeArray", "iimageCubeArray", "uimageCubeArray")
+       for ext in ("GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array")},
     "GL_ARB_gpu_shader_fp64": tuple(n for n, t in _BY_NAME.items() if t.base == "double"),
 }
 

@@ -320,7 +320,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
     _x("GL_EXT_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
     _x("GL_EXT_texture_buffer", _N, _N, _N, _ES31, MISSING, glsl=True),
-    _x("GL_EXT_texture_cube_map_array", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_EXT_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
     _x("GL_OES_sample_shading", _N, _N, _N, _ES3, MISSING, glsl=True),
     _x("GL_OES_sample_variables", _N, _N, _N, _ES3, MISSING, glsl=True),
@@ -328,7 +328,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
     _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, MISSING, glsl=True),
     _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, MISSING, glsl=True),
-    _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, MISSING),
     _x("GL_OES_texture_storage_multisample_2d_array", _N, _N, _N, _ES31, MISSING, glsl=True),
 )

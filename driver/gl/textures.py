@@ -64,7 +64,7 @@ class TextureMixin:
                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
         if api.es_(3, 1):
             t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
-        if api.has_extension("GL_ARB_texture_cube_map_array"):
+        if api.has_extension("GL_ARB_texture_cube_map_array") or es_has(api, "texture_cube_map_array"):
             t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
         return t
 

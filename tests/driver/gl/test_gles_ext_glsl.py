@@ -115,3 +115,38 @@ def test_oes_shader_image_atomic_in_es31():
     got = _read_image(ctx, last, E.GL_RGBA, E.GL_FLOAT, np.float32)
     assert got in [i + 0.5 for i in range(16)]
 
+
+
+def test_oes_texture_cube_map_array_in_es31():
+    """GLES 3.1 with OES/EXT_texture_cube_map_array: a CUBE_MAP_ARRAY texture
+    of 2 cubes (12 layer-faces, layer-face k = cube * 6 + face, each its own
+    colour k * 20) sampled by samplerCubeArray: direction +X (face 0) of cube 1
+    reads layer-face 6 (120), -Y (face 3) of cube 0 reads 3 (60). The GLSL
+    types need the #extension line."""
+    ctx = driver.Context(api="gles31", width=8, height=4)
+    for name in ("GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array"):
+        assert _listed(ctx, name)
+    body = ("precision mediump float; uniform highp samplerCubeArray s; out vec4 o;\n"
+            "void main() { o = gl_FragCoord.x < 4.0 ? texture(s, vec4(1.0, 0.0, 0.0, 1.0))"
+            " : texture(s, vec4(0.0, -1.0, 0.0, 0.0)); }")
+    _, ok, _ = _compile(ctx, E.GL_FRAGMENT_SHADER, "#version 310 es\n" + body)
+    assert not ok
+    _, ok, log = _compile(ctx, E.GL_FRAGMENT_SHADER,
+                          "#version 310 es\n#extension GL_EXT_texture_cube_map_array : require\n"
+                          "precision mediump float; layout(rgba8, binding = 0) readonly uniform highp"
+                          " imageCubeArray im; out vec4 o; void main() { o = imageLoad(im, ivec3(0, 0, 7)); }")
+    assert ok, log
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_CUBE_MAP_ARRAY, t)
+    ctx.glTexStorage3D(E.GL_TEXTURE_CUBE_MAP_ARRAY, 1, E.GL_RGBA8, 1, 1, 12)
+    for k in range(12):
+        ctx.glTexSubImage3D(E.GL_TEXTURE_CUBE_MAP_ARRAY, 0, 0, 0, k, 1, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                            np.array([k * 20, 0, 0, 255], np.uint8))
+    ctx.glTexParameteri(E.GL_TEXTURE_CUBE_MAP_ARRAY, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glTexParameteri(E.GL_TEXTURE_CUBE_MAP_ARRAY, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    expect(ctx, E.GL_NO_ERROR)
+    _link(ctx, (E.GL_VERTEX_SHADER, VS3.replace("300 es", "310 es")),
+          (E.GL_FRAGMENT_SHADER, "#version 310 es\n#extension GL_OES_texture_cube_map_array : require\n" + body))
+    _draw_full(ctx)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 8, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 8, 4)
+    assert (px[:, :4] == [120, 0, 0, 255]).all() and (px[:, 4:] == [60, 0, 0, 255]).all()
