@@ -129,6 +129,9 @@ class GeometryOutput:
     base: str
     interp: str
     glsl_type: str
+    block: str = ""             # a member of an output block: the block's name, instance, member
+    instance: str = ""
+    member: str = ""
 
 
 @dataclass(frozen=True)
@@ -288,7 +291,13 @@ class GeometryLowering:
                     return zero
                 off = b.iadd(rec_base[j], entry[0] + 4 * (first_loc + k))
                 return b.load_ssbo(b.iimm(GS_VS_OUT), b.imul(off, 4), num_components=comps, align=4)
-            if t.is_struct or t.is_block:
+            if t.is_block:               # members in order, each at its locations
+                values, loc = [], first_loc
+                for f in t.fields:
+                    values.append(read(f.type, name, j, loc))
+                    loc += _locations(f.type)
+                return values
+            if t.is_struct:
                 raise LoweringError(f"geometry shader input `{name}' of type {t.name} is not supported")
             if t.is_array:
                 per = _locations(t.element)
@@ -325,8 +334,10 @@ class GeometryLowering:
                 if not s.type.is_array:
                     raise LoweringError(f"geometry shader input `{s.name}' is not an array")
                 L = self.L
+                et = s.type.element
+                link = et.name if et.is_block else s.name        # blocks link by block name
                 for j in range(s.type.length):
-                    L.store(b.deref_array(b.deref_var(var), j), s.type.element, read(s.type.element, s.name, j))
+                    L.store(b.deref_array(b.deref_var(var), j), et, read(et, link, j))
 
     # ------------------------------------------------------------ outputs
     def plan_outputs(self, out_symbols) -> None:
@@ -336,10 +347,11 @@ class GeometryLowering:
         by_name = {s.name: (s, var) for s, var in out_symbols}
         self.outputs = []
         for o in self.interface.outputs:
-            s, var = by_name.get(o.name, (None, None))
+            s, var = by_name.get(o.instance or o.name, (None, None))
             if s is None and o.name != "gl_Position":
                 raise LoweringError(f"geometry shader output {o.name} has no variable")
-            self.outputs.append((s, var, o))
+            field = [f.name for f in s.type.fields].index(o.member) if o.instance else None
+            self.outputs.append((s, var, o, field))
 
     def emit_vertex(self, b) -> None:
         """EmitVertex(): store the outputs as the slot's next record; extend the strip."""
@@ -352,10 +364,14 @@ class GeometryLowering:
         slot = b.load_var(self.v_slot)
         rec = b.iadd(b.imul(slot, maxv), n)
         base = b.imul(rec, iface.stride_dw)
-        for s, var, o in self.outputs:
+        for s, var, o, field in self.outputs:
             if s is None:
                 continue
-            values = _flatten(b, L.load(b.deref_var(var), s.type), s.type)
+            if field is None:
+                values = _flatten(b, L.load(b.deref_var(var), s.type), s.type)
+            else:                       # a member of an output block instance
+                ft = s.type.fields[field].type
+                values = _flatten(b, L.load(b.deref_struct(b.deref_var(var), field), ft), ft)
             for k, v in enumerate(values):
                 off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
                 b.store_ssbo(v, b.iimm(GS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
@@ -421,16 +437,20 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
         if s.storage != "out" or s.name in seen:
             continue
         seen.add(s.name)
-        t = s.type
-        inner = t.innermost_element if t.is_array else t
-        if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
-            raise LoweringError(f"geometry shader output `{s.name}' of type {t.name} is not supported")
-        interp = _INTERP[s.interpolation]
-        if inner.base != "float" or s.name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
-            interp = "flat"
-        outs.append(GeometryOutput(s.name, offset, inner.vector_size if not inner.is_matrix else inner.vector_size,
-                                   _locations(t), inner.base, interp, t.name))
-        offset += 4 * _locations(t)
+        members = [(s.name, s.type, s.interpolation, "", "")]
+        if s.type.is_block:
+            members = [(f"{s.type.name}.{f.name}", f.type, (f.qualifiers or {}).get("interpolation"), s.type.name, f.name)
+                       for f in s.type.fields]
+        for name, t, interpolation, block, member in members:
+            inner = t.innermost_element if t.is_array else t
+            if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
+                raise LoweringError(f"geometry shader output `{name}' of type {t.name} is not supported")
+            interp = _INTERP[interpolation]
+            if inner.base != "float" or name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
+                interp = "flat"
+            outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t), inner.base, interp, t.name,
+                                       block, s.name if block else "", member))
+            offset += 4 * _locations(t)
     return GeometryInterface(layout.input, layout.output, layout.max_vertices, layout.invocations,
                              tuple(outs), offset)
 

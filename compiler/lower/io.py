@@ -947,7 +947,9 @@ class IOLowering:
             def value_of(name):
                 if name == "gl_Position":
                     return position, 4
-                if name in outs and not outs[name][0].type.is_block:
+                if name in outs and outs[name][0].type.is_block:
+                    return outs[name][1]        # a block instance: emit_xfb reads each member's locations
+                if name in outs:
                     s = outs[name][0]
                     comps, locs = _vec_shape(s.type)
                     if locs == 1 and not s.type.is_array:

@@ -55,14 +55,18 @@ class XfbOutput:
 
 def output_locations(b, var) -> list:
     """The per-location values ``[(IR value, components), ...]`` of an output variable
-    of several locations (a matrix is an array of column vectors; arrays nest)."""
-    from compiler.ir.types import ArrayType
+    of several locations (a matrix is an array of column vectors; arrays nest; a block
+    instance gives its members' locations in declaration order)."""
+    from compiler.ir.types import ArrayType, StructType
     out = []
 
     def walk(deref, t):
         if isinstance(t, ArrayType):
             for k in range(t.length):
                 walk(b.deref_array(deref, k), t.element)
+        elif isinstance(t, StructType):          # an interface block instance: members in order
+            for k, (_name, ft) in enumerate(t.fields):
+                walk(b.deref_struct(deref, k), ft)
         else:
             out.append((b.load_deref(deref), t.components))
     walk(b.deref_var(var), var.type)

@@ -120,6 +120,12 @@ def _stage_source(prog, kind: int) -> str:
     return "".join(src for t, src in image.shaders if t == kind) if image is not None else ""
 
 
+def _declare(glsl_type: str, name: str) -> str:
+    """A declaration of ``name`` with a type name as GLSL spells it ("vec4[2]" -> "vec4 name[2]")."""
+    base, bracket, rest = glsl_type.partition("[")
+    return f"{base} {name}{bracket}{rest}"
+
+
 def _meta(ls) -> dict:
     """What the passes keep per linked program beside its pipe shaders."""
     meta = getattr(ls, "_geometry_meta", None)
@@ -175,17 +181,20 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
     layout = GeometryLayout(fields["input"], fields["output"], fields["max_vertices"],
                             fields.get("invocations", 1))
     if vertex is not None:
-        outs = {v.name: v for v in vertex["outputs"]}
+        def link(v, t):             # blocks link by block name (GLSL 1.50 section 4.3.7)
+            return ("block", t.name) if t.is_block else v.name
+        outs = {link(v, v.type): v for v in vertex["outputs"]}
         for inp in geometry["inputs"]:
-            if inp.type.is_block:
+            if not inp.type.is_array:
                 continue
-            out = outs.get(inp.name)
+            out = outs.get(link(inp, inp.type.element))
             if out is None:
                 if inp.used:
                     raise ValueError(f"geometry shader input `{inp.name}' has no matching output in the "
                                      "vertex shader")
                 continue
-            if out.type != inp.type.element:
+            if out.type != inp.type.element and not (out.type.is_block and [
+                    (f.name, f.type) for f in out.type.fields] == [(f.name, f.type) for f in inp.type.element.fields]):
                 raise ValueError(f"`{inp.name}' is declared as type `{inp.type.element.name}[]' in the "
                                  f"geometry shader and `{out.type.name}' in the vertex shader")
     return layout
@@ -260,18 +269,17 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     if hit is not None:
         return hit
     from compiler.lower.geometry import vertex_record_layout
-    layout, stride = vertex_record_layout([(n, locs) for n, locs, _c in names_locs])
-    comps = {n: c for n, _l, c in names_locs}
+    layout, stride = vertex_record_layout([(link, locs) for _n, locs, _c, link in names_locs])
     outputs = []
-    for idx, (name, offset, locs) in enumerate(layout):
+    for idx, ((name, locs, comps, _link), (_l, offset, _locs)) in enumerate(zip(names_locs, layout)):
         if name == "gl_ClipDistance":
-            for k in range(comps[name]):
+            for k in range(comps):
                 outputs.append((idx, 0, 1, 0, offset + k, k))
         else:
             for slot in range(locs):
-                outputs.append((idx, 0, comps[name], 0, offset + 4 * slot, slot))
+                outputs.append((idx, 0, comps, 0, offset + 4 * slot, slot))
     src = _stage_source(prog, E.GL_VERTEX_SHADER)
-    info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _o, _l in layout))
+    info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k in names_locs))
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.VERTEX, ls.units["vertex"], src, info,
         StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
@@ -287,7 +295,7 @@ def _gs_passthrough(ctx, prog, iface):
     hit = _meta(ls).get(cache_key)
     if hit is not None:
         return hit
-    lines, body, attributes, elements, renames = ["#version 150"], [], {}, [], {}
+    lines, body, attributes, elements, renames, blocks = ["#version 150"], [], {}, [], {}, {}
     loc = 0
     for o in iface.outputs:
         prefix = {"float": "", "int": "i", "uint": "u"}[o.base]
@@ -311,12 +319,17 @@ def _gs_passthrough(ctx, prog, iface):
                 lines.append(f"flat out {o.glsl_type} shimgl_gs_{o.name};")
                 body.append(f"shimgl_gs_{o.name} = {a};")
             else:
-                target = f"{o.name}[{k}]" if o.locations > 1 else o.name
+                var = f"{o.instance}.{o.member}" if o.block else o.name
+                target = f"{var}[{k}]" if o.locations > 1 else var
                 body.append(f"{target} = {a};")
             loc += 1
-        if not o.name.startswith("gl_"):
-            qual = {"flat": "flat ", "noperspective": "noperspective ", "smooth": ""}[o.interp]
-            lines.append(f"{qual}out {o.glsl_type} {o.name};")
+        qual = {"flat": "flat ", "noperspective": "noperspective ", "smooth": ""}[o.interp]
+        if o.block:
+            blocks.setdefault((o.block, o.instance), []).append(f"{qual}{_declare(o.glsl_type, o.member)};")
+        elif not o.name.startswith("gl_"):
+            lines.append(f"{qual}out {_declare(o.glsl_type, o.name)};")
+    for (block, instance), members in blocks.items():
+        lines.append(f"out {block} {{ {' '.join(members)} }} {instance};")
     source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
     from compiler.glsl import parse
     unit = parse(source, "vertex")
@@ -448,7 +461,10 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, slots * per_slot)])
 
 def _gs_vs_outputs(ls) -> tuple:
-    """(name, locations, components per location) of the vertex stage's outputs."""
+    """(captured name, locations, components per location, record name) of the vertex
+    stage's outputs: a block instance is captured by its instance name and found by the
+    geometry stage by its block name (blocks link by block name)."""
+    from compiler.glsl import types as GT
     from compiler.lower.io import _vec_shape
     unit = ls.units["vertex"]
     out = []
@@ -458,15 +474,17 @@ def _gs_vs_outputs(ls) -> tuple:
             continue
         if v.builtin and v.name not in ("gl_Position", "gl_PointSize", "gl_ClipDistance"):
             continue
-        if v.type.is_block or (v.type.is_array and v.type.innermost_element.is_struct):
+        if v.type.is_array and v.type.innermost_element.is_struct:
             continue
         seen.add(v.name)
+        if v.type.is_block:
+            out.append((v.name, GT.type_size_slots(v.type), 4, v.type.name))
+            continue
         comps, locs = _vec_shape(v.type)
         if v.name == "gl_ClipDistance":
             comps, locs = v.type.length, -(-v.type.length // 4)
-        out.append((v.name, locs, comps))
+        out.append((v.name, locs, comps, v.name))
     return tuple(out)
-
 
 
 class _Renamed:

@@ -553,3 +553,43 @@ def test_every_topology_feeds_the_vertices_of_gl_tables(topology):
         # indexed: index k names vertex 11 - k (8-bit indices)
         got = _received(ctx, mode, n, per, indices=[11 - k for k in range(n)])
         assert got == [[11 - v for v in prim] for prim in want]
+
+
+def test_interface_blocks_between_the_stages():
+    """VS -> GS and GS -> FS through interface blocks (linked by block name; the
+    instance names differ), with a flat integer member and an array member."""
+    vs = """#version 150
+in vec2 pos;
+in vec4 color;
+out VertexData { vec4 c; flat int id; vec2 pair[2]; } vout;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vout.c = color; vout.id = gl_VertexID;
+              vout.pair[0] = vec2(0.25); vout.pair[1] = vec2(0.5); }
+"""
+    gs = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in VertexData { vec4 c; flat int id; vec2 pair[2]; } gin[];
+out FragData { vec4 c; flat int id; } gout;
+void main() {
+    gl_Position = gl_in[0].gl_Position;
+    gout.c = gin[0].c * vec4(gin[0].pair[1].x * 2.0, gin[0].pair[0].y * 4.0, 1.0, 1.0);
+    gout.id = gin[0].id;
+    EmitVertex();
+}
+"""
+    fs = """#version 150
+in FragData { vec4 c; flat int id; } fin;
+out vec4 frag;
+void main() { frag = vec4(fin.c.rgb, float(fin.id) / 4.0); }
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, gs, vs=vs, fs=fs)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [((1 + 0.5) / 16 - 1, (1 + 0.5) / 16 - 1), ((6 + 0.5) / 16 - 1, (1 + 0.5) / 16 - 1)],
+                  [(0.2, 0.4, 0.6, 1.0), (1.0, 0.5, 0.0, 1.0)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 2)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels().astype(int)
+        assert np.abs(img[1, 1] - [51, 102, 153, 0]).max() <= 1
+        assert np.abs(img[1, 6] - [255, 128, 0, 64]).max() <= 1
