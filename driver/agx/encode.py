@@ -715,6 +715,15 @@ def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> Non
             _encode_one(ctx, inf, d)
 
 
+def _indirect_draw_count(ctx, ind) -> int:
+    """ARB_indirect_parameters: the draw count in its buffer (read once the GPU work
+    writing it is done, as the indirect records are), at most ``ind.draw_count``."""
+    res = ind.indirect_draw_count
+    ctx._sync_resource(res, write=False)
+    word = int(np.frombuffer(res.bo.map, np.uint32)[ind.indirect_draw_count_offset_B // 4])
+    return min(word, ind.draw_count)
+
+
 def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
     """Indirect draws: the parameters are read back once the GPU work writing them is
     done ((info, draw) per indirect record). Draws from transform feedback draw the
@@ -727,6 +736,8 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
         return [(info, DrawStartCountBias(0, count))]
     if ind.buffer is None:
         return []
+    if ind.indirect_draw_count is not None:
+        ind = replace(ind, draw_count=_indirect_draw_count(ctx, ind))
     ctx._sync_resource(ind.buffer, write=False)
     n = 5 if info.index_size else 4
     stride = ind.stride_B or 4 * n

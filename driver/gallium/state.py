@@ -456,12 +456,16 @@ class DrawStartCountBias:
 class IndirectInfo:
     """Draw parameters read from a buffer (GL's DrawArraysIndirectCommand or
     DrawElementsIndirectCommand, tightly packed uint32s), or for a draw from
-    transform feedback `count_from_stream_output`."""
+    transform feedback `count_from_stream_output`. With `indirect_draw_count`
+    (ARB_indirect_parameters) the number of draws is the uint32 at
+    `indirect_draw_count_offset_B` of that buffer, at most `draw_count`."""
     buffer: PipeResource | None
     offset_B: int = 0
     stride_B: int = 0
     draw_count: int = 1
     count_from_stream_output: StreamOutputTarget | None = None
+    indirect_draw_count: PipeResource | None = None
+    indirect_draw_count_offset_B: int = 0
 
 
 @dataclass(frozen=True)

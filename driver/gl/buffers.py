@@ -37,6 +37,8 @@ class BufferMixin:
                   E.GL_DRAW_INDIRECT_BUFFER, E.GL_DISPATCH_INDIRECT_BUFFER}
         if api.has_extension("GL_ARB_query_buffer_object"):
             t.add(E.GL_QUERY_BUFFER)
+        if api.has_extension("GL_ARB_indirect_parameters"):
+            t.add(E.GL_PARAMETER_BUFFER)
         return t
 
     # -- the binding of a target -----------------------------------------------------

@@ -213,6 +213,8 @@ class GetMixin:
             t[GL_CONTEXT_ROBUST_ACCESS] = lambda c: bool(api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
         if api.has_extension("GL_ARB_query_buffer_object"):
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
+        if api.has_extension("GL_ARB_indirect_parameters"):
+            t[E.GL_PARAMETER_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_PARAMETER_BUFFER))
         if es_has(api, "timer_query"):             # EXT_disjoint_timer_query
             from driver.gl.features.gles_ext import GL_GPU_DISJOINT_EXT
             t[E.GL_TIMESTAMP] = lambda c: c.screen.get_timestamp_ns()
