@@ -143,7 +143,11 @@ class GeometryRules:
         known = {f.name: f.type for f in builtin.type.element.fields}
         inner = var.type.element if var.type.is_array else var.type
         for f in inner.fields:
-            if known.get(f.name) != f.type:
+            want = known.get(f.name)
+            if f.name == "gl_ClipDistance" and f.type.is_array and want is not None and \
+                    f.type.element == want.element and (f.type.length or 0) <= want.length:
+                continue            # may be sized explicitly (GLSL 1.50 section 7.1)
+            if want != f.type:
                 self.error(loc, f"`{f.name}' is not a member of the built-in block gl_PerVertex")
         if not var.type.is_array:
             self.error(loc, "gl_in must be redeclared as an array")

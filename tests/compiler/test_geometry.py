@@ -121,3 +121,10 @@ def test_primitive_counts_agree_with_the_topology_table():
         for n in range(0, 14):
             assert primitive_count(name, n) == len(decompose(name, [0], [n])[0]), (name, n)
     assert TOPOLOGIES["triangle_strip_adjacency"].min_vertices == 6
+
+
+def test_gl_in_clip_distance_sizes_and_invariant_inputs():
+    parse(HEAD + "layout(triangles) in;\nin gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[3]; } gl_in[];\n"
+          "invariant in vec4 c[];\nvoid main() {}\n", "geometry")
+    assert "not a member" in _errors("layout(triangles) in;\n"
+                                     "in gl_PerVertex { float gl_ClipDistance[9]; } gl_in[];\nvoid main() {}\n")
