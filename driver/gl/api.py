@@ -44,7 +44,15 @@ class Api:
 
     @property
     def compat(self) -> bool:
-        return not self.es and not self.core
+        """The fixed-function pipeline and legacy state: the desktop
+        compatibility profile, and OpenGL ES 1.x (whose commands are a subset
+        of GL 1.5's; driver.gl.features.gles1 limits them to that subset)."""
+        return not self.core and (not self.es or self.es1)
+
+    @property
+    def es1(self) -> bool:
+        """OpenGL ES 1.x (the common profile): fixed function, no shaders."""
+        return self.es and self.version < (2, 0)
 
     def gl(self, major: int, minor: int = 0) -> bool:
         """Desktop GL at least major.minor."""
@@ -59,6 +67,8 @@ class Api:
     @property
     def version_string(self) -> str:
         ma, mi = self.version
+        if self.es1:
+            return f"OpenGL ES-CM {ma}.{mi} shimgl"     # ES 1.1 section 6.1.5: "OpenGL ES-CM 1.1"
         if self.es:
             return f"OpenGL ES {ma}.{mi} shimgl"
         profile = " (Core Profile)" if self.core else (" (Compatibility Profile)" if self.version >= (3, 2) else "")
@@ -66,6 +76,9 @@ class Api:
 
     @property
     def glsl_version_string(self) -> str:
+        """"" for OpenGL ES 1.x, which has no shading language."""
+        if not self.glsl:
+            return ""
         top = self.glsl[0]
         if self.es:
             return f"OpenGL ES GLSL ES {top[0]}.{top[1:3]}"
@@ -85,6 +98,8 @@ def _glsl_number(version: tuple[int, int]) -> str:
 
 def _glsl_for(es: bool, version: tuple[int, int]) -> tuple[str, ...]:
     """The #version tokens a context of `version` accepts, newest first."""
+    if es and version < (2, 0):
+        return ()                   # OpenGL ES 1.x has no shading language
     if es:
         top = _ES_GLSL_OF[version]
         return _ES_GLSL[_ES_GLSL.index(top):]
@@ -121,9 +136,9 @@ def make_api(es: bool, version: tuple[int, int], core: bool, flags: int = 0,
 # The named flavours of the Python API (driver.Context(api=...)). Core profiles
 # from 3.2 to the highest version the driver supports; one compatibility
 # profile at that version (as Mesa's llvmpipe and asahi: every feature of the
-# core profile is also in the compatibility one); GLES 2.0, 3.0, 3.1 (and 3.2
-# when the table allows it).
-API_NAMES: dict[str, Api] = {}
+# core profile is also in the compatibility one); GLES 1.1 ("gles1", the common
+# profile: fixed function), GLES 2.0, 3.0, 3.1 (and 3.2 when the table allows it).
+API_NAMES: dict[str, Api] = {"gles1": make_api(True, (1, 1), False, name="gles1")}
 for _v in ((2, 0), (3, 0), (3, 1), (3, 2)):
     if _v <= MAX_ES_VERSION:
         API_NAMES[make_api(True, _v, False).name] = make_api(True, _v, False)
@@ -148,7 +163,8 @@ def api_for_request(es: bool, major: int, minor: int = 0, core: bool = False, *,
 
     Desktop GL: a request below 3.2, or for the compatibility profile, gets
     the compatibility context; a core request (3.2 and later) the newest core
-    profile. GLES 2.0-3.x get the newest GLES context. Raises
+    profile. GLES 1.0 and 1.1 get the GLES 1.1 context (the common profile),
+    GLES 2.0-3.x the newest GLES context. Raises
     ContextRequestError when the requested version is above what the driver
     supports, or is not a version of the API."""
     from driver.gl import enums as E
@@ -161,6 +177,8 @@ def api_for_request(es: bool, major: int, minor: int = 0, core: bool = False, *,
              | (E.GL_CONTEXT_FLAG_NO_ERROR_BIT if no_error else 0))
     if debug and no_error:
         raise ContextRequestError("a context cannot be both debug and no-error")
+    if es and version in ((1, 0), (1, 1)):
+        return make_api(True, (1, 1), False, flags, name="gles1")
     if es:
         if version not in _ES_GLSL_OF or version > MAX_ES_VERSION:
             raise ContextRequestError(f"OpenGL ES {major}.{minor} is not supported "

@@ -336,6 +336,9 @@ class CompatMixin:
 
     def _legacy_pointer(self, array, size, type, stride, pointer, sizes, types, normalized):
         self._compat_only()
+        if self.api.es1:        # OpenGL ES 1.1 table 2.4: its own sizes and types (GL_FIXED)
+            from driver.gl.features.gles1 import ES1_ARRAYS
+            sizes, types = ES1_ARRAYS[array]
         check(size in sizes, E.GL_INVALID_VALUE, "bad size")
         check_enum(type, types)
         check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")

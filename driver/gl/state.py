@@ -289,7 +289,7 @@ class StateMixin:
         self.state.blend_color = (float(r), float(g), float(b), float(a))
 
     def glLogicOp(self, opcode: int) -> None:
-        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check(not self.api.es or self.api.es1, E.GL_INVALID_OPERATION)     # ES 1.1 has it
         check_enum(opcode, range(E.GL_CLEAR, E.GL_SET + 1))
         self.state.logic_op = opcode
 
@@ -378,7 +378,7 @@ class StateMixin:
         self.state.line_width = float(width)
 
     def glPointSize(self, size: float) -> None:
-        check(not self.api.es, E.GL_INVALID_OPERATION)
+        check(not self.api.es or self.api.es1, E.GL_INVALID_OPERATION)     # ES 1.1 has it
         check(size > 0, E.GL_INVALID_VALUE, "point size must be positive")
         self.state.point_size = float(size)
 

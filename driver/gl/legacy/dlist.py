@@ -7,7 +7,11 @@ point of a compatibility context goes through:
   Is*, Gen*, Delete*, client state, pixel store, buffer and shader object
   commands, Flush, Finish, ...) are executed immediately;
 - between glBegin and glEnd every command but those of section 2.6.3 is
-  GL_INVALID_OPERATION.
+  GL_INVALID_OPERATION;
+- an OpenGL ES 1.1 context has only ES 1.1's commands (and those of its
+  extensions), and the ES 1.1-only commands (glColor4x, glOrthof...) exist
+  only there: any other call is GL_INVALID_OPERATION, as with Mesa's per-API
+  dispatch tables (driver.gl.features.gles1).
 
 Errors of a compiled command are reported when the list is executed, as
 the spec asks. Commands run by glCallList (and commands that entry points
@@ -67,10 +71,17 @@ def _copy_arg(a):
 
 
 def _dispatch(name: str, fn, listed: bool, in_begin_end: bool):
+    from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
+    # None: in every API; True: only in ES 1.1; False: in every API but ES 1.1
+    es1_rule = True if name in ES1_ONLY else (None if name in ES1_COMMANDS else False)
+
     @functools.wraps(fn)
     def entry(self, *args, **kwargs):
         if self._dispatch_depth:
             return fn(self, *args, **kwargs)
+        if es1_rule is not None and self.api.es1 is not es1_rule:
+            self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {self.api.name}"))
+            return None
         dl = self._list_compiling
         if dl is not None and listed:
             copied = tuple(_copy_arg(a) for a in args)

@@ -23,9 +23,13 @@ from driver.gl import enums as E
 
 __all__ = ["LightKey", "UnitKey", "VertexKey", "FragmentKey", "vertex_source", "fragment_source",
            "pixel_vertex_source",
-           "material_attribute", "MATERIAL_FIELDS"]
+           "material_attribute", "MATERIAL_FIELDS", "POINT_SIZE_ATTRIBUTE"]
 
 MATERIAL_FIELDS = ("ambient", "diffuse", "specular", "emission", "shininess")
+
+
+# OpenGL ES 1.1 OES_point_size_array: the vertex attribute carrying each point's size
+POINT_SIZE_ATTRIBUTE = "shimgl_PointSizeOES"
 
 
 def material_attribute(side: str, what: str) -> str:
@@ -55,6 +59,7 @@ class VertexKey:
     texcoords: tuple = ()              # (unit, (S, T, R, Q) texgen mode or 0[, texture matrix not identity])
     fog_coord: int | None = None       # GL_FRAGMENT_DEPTH / GL_FOG_COORD when fog is on
     point_attenuation: bool = False
+    point_size_array: bool = False     # OES_point_size_array: the size is the vertex's POINT_SIZE_ATTRIBUTE
     vertex_materials: tuple = ()       # (side, what) read per vertex (glMaterial inside Begin/End)
 
 
@@ -203,13 +208,19 @@ def vertex_source(key: VertexKey) -> str:
     if key.fog_coord is not None:
         body.append("gl_FogFragCoord = " + ("gl_FogCoord;" if key.fog_coord == E.GL_FOG_COORD
                                              else "abs(ecPos.z);"))
+    # ES 1.1 section 3.3: the point size array replaces POINT_SIZE, then attenuation and
+    # the clamp to [POINT_SIZE_MIN, POINT_SIZE_MAX] apply as to POINT_SIZE
+    size = POINT_SIZE_ATTRIBUTE if key.point_size_array else "gl_Point.size"
     if key.point_attenuation:
         body.append("float pd = length(ecPos.xyz);")
-        body.append("float ps = gl_Point.size * inversesqrt(gl_Point.distanceConstantAttenuation"
+        body.append(f"float ps = {size} * inversesqrt(gl_Point.distanceConstantAttenuation"
                     " + gl_Point.distanceLinearAttenuation * pd"
                     " + gl_Point.distanceQuadraticAttenuation * pd * pd);")
         body.append("gl_PointSize = clamp(ps, max(gl_Point.sizeMin, 1.0), gl_Point.sizeMax);")
-    decls = "".join(f"attribute {'float' if what == 'shininess' else 'vec4'} {material_attribute(side, what)};\n"
+    elif key.point_size_array:
+        body.append(f"gl_PointSize = clamp({size}, max(gl_Point.sizeMin, 1.0), gl_Point.sizeMax);")
+    decls = f"attribute float {POINT_SIZE_ATTRIBUTE};\n" if key.point_size_array else ""
+    decls += "".join(f"attribute {'float' if what == 'shininess' else 'vec4'} {material_attribute(side, what)};\n"
                     for side, what in key.vertex_materials)
     return "#version 120\n" + decls + "void main() {\n    " + "\n    ".join(body) + "\n}\n"
 

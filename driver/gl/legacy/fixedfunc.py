@@ -11,7 +11,8 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
-                                    pixel_vertex_source, vertex_source)
+                                    pixel_vertex_source, vertex_source, POINT_SIZE_ATTRIBUTE)
+from driver.gl.features.gles1 import crop_rect
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
 
@@ -61,11 +62,37 @@ class FixedFunctionMixin:
         self.legacy = LegacyState()
         self._ff_programs: dict = {}
 
+    # -- OES_draw_texture's texture parameter (OpenGL ES 1.1) -------------------------------
+    def _crop_rect_pname(self, target: int, pname: int) -> bool:
+        if pname != E.GL_TEXTURE_CROP_RECT_OES or not self.api.has_extension("GL_OES_draw_texture"):
+            return False
+        check_enum(target, (E.GL_TEXTURE_2D,))
+        return True
+
+    def _tex_parameter(self, target: int, pname: int, value) -> None:
+        if not self._crop_rect_pname(target, pname):
+            return super()._tex_parameter(target, pname, value)
+        check(isinstance(value, list) and len(value) >= 4, E.GL_INVALID_ENUM,
+              "TEXTURE_CROP_RECT_OES takes four values")
+        self._bound_texture(target).crop_rect_oes = tuple(int(v) for v in value[:4])
+
+    def glGetTexParameteriv(self, target: int, pname: int) -> list:
+        if self._crop_rect_pname(target, pname):
+            return list(crop_rect(self._bound_texture(target)))
+        return super().glGetTexParameteriv(target, pname)
+
+    def glGetTexParameterfv(self, target: int, pname: int) -> list:
+        if self._crop_rect_pname(target, pname):
+            return [float(v) for v in crop_rect(self._bound_texture(target))]
+        return super().glGetTexParameterfv(target, pname)
+
     # -- enables -------------------------------------------------------------------------
     def _enable_caps(self) -> set[int]:
         caps = super()._enable_caps()
         if self.api.compat:
             caps |= _EXTRA_CAPS
+        if self.api.es1:        # ES 1.1 table 6.x: the desktop capabilities ES 2.0 dropped
+            caps |= {E.GL_COLOR_LOGIC_OP, E.GL_LINE_SMOOTH, E.GL_MULTISAMPLE, E.GL_SAMPLE_ALPHA_TO_ONE}
         return caps
 
     def _set_enable(self, cap: int, on: bool) -> None:
@@ -544,6 +571,7 @@ class FixedFunctionMixin:
             normalize=E.GL_NORMALIZE in en, rescale=E.GL_RESCALE_NORMAL in en,
             texcoords=tuple(texcoords), fog_coord=L.fog.coord_src if fog else None,
             point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0),
+            point_size_array=self._point_size_array() is not None,
             vertex_materials=self._vertex_materials if lighting else ())
         fkey = FragmentKey(units=units, color_sum=separate or (E.GL_COLOR_SUM in en and not lighting),
                            fog_mode=L.fog.mode if fog else None,
@@ -582,8 +610,30 @@ class FixedFunctionMixin:
         self._track_color_material()
         vkey, fkey = self._ff_keys(self._ff_texture_units())
         self.state.ff_two_side = vkey.two_side
-        self.state.ff_point_size = vkey.point_attenuation
-        return self._ff_program_for(vkey, fkey)
+        self.state.ff_point_size = vkey.point_attenuation or vkey.point_size_array
+        prog = self._ff_program_for(vkey, fkey)
+        if vkey.point_size_array:
+            self._feed_point_size_array(prog)
+        return prog
+
+    def _point_size_array(self):
+        """(VertexAttrib, VertexBinding) of the enabled OES_point_size_array
+        of a point draw in an ES 1.1 context, else None."""
+        if not self.api.es1 or self._draw_mode != E.GL_POINTS:
+            return None
+        entry = self.vao.legacy.get((E.GL_POINT_SIZE_ARRAY_OES, 0))
+        return entry if entry is not None and entry[0].enabled else None
+
+    def _feed_point_size_array(self, prog) -> None:
+        """The program reads the point size array as a generic attribute
+        (POINT_SIZE_ATTRIBUTE): the array takes that attribute's slot of the
+        vertex array object. An ES 1.1 context has no generic attributes of
+        its own (no glVertexAttribPointer), so the slot is free."""
+        attrib, binding = self._point_size_array()
+        slot = prog.linked_state.attributes[POINT_SIZE_ATTRIBUTE][0]
+        attrib.binding = slot
+        self.vao.attribs[slot] = attrib
+        self.vao.bindings[slot] = binding
 
     _state_block_cache = None
 

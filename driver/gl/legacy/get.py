@@ -5,8 +5,11 @@ with glGetLight/glGetMaterial/glGetTexEnv/glGetTexGen (fixedfunc.py)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
 from driver.gl.legacy.dlist import MAX_LIST_NESTING
 from driver.gl.legacy.select import MAX_NAME_STACK_DEPTH
@@ -16,6 +19,26 @@ __all__ = ["GetLegacyMixin"]
 
 def _unit_enabled(target):
     return lambda c: target in c.legacy.tex_enabled[c.active_texture % 8]
+
+
+def _float_bits(stack):
+    """A glGet entry: the top of a matrix stack, column-major, as the int32
+    bit patterns of its float32 values."""
+    def get(c):
+        m = np.ascontiguousarray(stack(c)[-1].T, np.float32)
+        return tuple(int(v) for v in m.view(np.int32).ravel())
+    return get
+
+
+def _client_array_state(array, read):
+    """A glGet entry reading (VertexAttrib, VertexBinding) of a legacy array
+    (of the client-active texture unit for texture coordinates)."""
+    initial = (VertexAttrib(size=3 if array == E.GL_SECONDARY_COLOR_ARRAY else 4), VertexBinding())
+
+    def get(c):
+        a, b = c.vao.legacy.get(c._legacy_key(array)) or initial
+        return read(a, b)
+    return get
 
 
 def _texgen_enabled(cap):
@@ -111,13 +134,53 @@ class GetLegacyMixin:
             E.GL_EDGE_FLAG_ARRAY: lambda c: c._client_enabled(E.GL_EDGE_FLAG_ARRAY),
             E.GL_INDEX_ARRAY: lambda c: c._client_enabled(E.GL_INDEX_ARRAY),
         })
+        # client array state (GL 2.1 table 6.6-6.8, ES 1.1 table 6.6-6.7)
+        arrays = [(E.GL_VERTEX_ARRAY, "VERTEX"), (E.GL_NORMAL_ARRAY, "NORMAL"),
+                  (E.GL_COLOR_ARRAY, "COLOR"), (E.GL_TEXTURE_COORD_ARRAY, "TEXTURE_COORD")]
+        if not self.api.es1:
+            arrays += [(E.GL_SECONDARY_COLOR_ARRAY, "SECONDARY_COLOR"), (E.GL_FOG_COORD_ARRAY, "FOG_COORD"),
+                       (E.GL_INDEX_ARRAY, "INDEX"), (E.GL_EDGE_FLAG_ARRAY, "EDGE_FLAG")]
+        elif self.api.has_extension("GL_OES_point_size_array"):
+            arrays += [(E.GL_POINT_SIZE_ARRAY_OES, "POINT_SIZE")]
+        for array, prefix in arrays:
+            suffix = "_OES" if array == E.GL_POINT_SIZE_ARRAY_OES else ""
+            fields = {"SIZE": lambda a, b: a.size, "TYPE": lambda a, b: a.type,
+                      "STRIDE": lambda a, b: a.stride,
+                      "BUFFER_BINDING": lambda a, b: b.buffer.name if b.buffer is not None else 0}
+            for field, read in fields.items():
+                pname = getattr(E, f"GL_{prefix}_ARRAY_{field}{suffix}", None)
+                if pname is not None:
+                    t[pname] = _client_array_state(array, read)
+        if self.api.es1:
+            t[E.GL_POINT_SIZE_ARRAY_OES] = lambda c: c._client_enabled(E.GL_POINT_SIZE_ARRAY_OES)
+            if self.api.has_extension("GL_OES_matrix_get"):
+                # OES_matrix_get: the current matrices' float32 bit patterns, read as integers
+                t.update({E.GL_MODELVIEW_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.stacks[0]),
+                          E.GL_PROJECTION_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.stacks[1]),
+                          E.GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES:
+                              _float_bits(lambda c: c.stacks[2][c.active_texture % 8])})
+            # ES 1.1 state that desktop GL has outside the compatibility entries
+            s = self.state
+            t.update({
+                E.GL_POINT_SIZE: lambda c: s.point_size,
+                E.GL_LOGIC_OP_MODE: lambda c: s.logic_op,
+                E.GL_LINE_SMOOTH_HINT: lambda c: s.hints.get(E.GL_LINE_SMOOTH_HINT, E.GL_DONT_CARE),
+            })
         return t
+
+    def glGetPointerv(self, pname: int):
+        if pname == E.GL_POINT_SIZE_ARRAY_POINTER_OES and self.api.es1:
+            entry = self.vao.legacy.get((E.GL_POINT_SIZE_ARRAY_OES, 0))
+            return entry[0].pointer if entry else 0
+        return super().glGetPointerv(pname)
 
     def _hint_targets(self):
         targets = super()._hint_targets()
         if self.api.compat:
             targets = set(targets) | {E.GL_PERSPECTIVE_CORRECTION_HINT, E.GL_POINT_SMOOTH_HINT,
                                       E.GL_FOG_HINT, E.GL_GENERATE_MIPMAP_HINT}
+        if self.api.es1:
+            targets = set(targets) | {E.GL_LINE_SMOOTH_HINT}
         return targets
 
     # -- buffers and modes this implementation does not have (GL 2.1 sections 4.2.3, 4.2.4, 5.2)

@@ -189,6 +189,9 @@ class ImmediateMixin:
 
     def _client_state_caps(self) -> set[int]:
         caps = super()._client_state_caps()
+        if self.api.es1:         # OpenGL ES 1.1 section 2.8: its four arrays and OES_point_size_array
+            return {E.GL_VERTEX_ARRAY, E.GL_NORMAL_ARRAY, E.GL_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY}\
+                | ({E.GL_POINT_SIZE_ARRAY_OES} if self.api.has_extension("GL_OES_point_size_array") else set())
         if self.api.compat:
             caps |= {E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY}
         return caps
