@@ -22,7 +22,7 @@ in software.
 
 Deliberate leniency: in eglChooseConfig an unspecified EGL_SURFACE_TYPE or
 EGL_RENDERABLE_TYPE matches every config (the specification's defaults,
-WINDOW_BIT and OPENGL_ES_BIT, would match none off X11: no windows nor GLES 1);
+WINDOW_BIT and OPENGL_ES_BIT, would match none off X11, which has no windows);
 eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, EGL_DEFAULT_DISPLAY) gives the
 device display (what glvnd passes for EGL_PLATFORM=device).
 A context created with a share_context joins its share group
@@ -124,12 +124,14 @@ class Config:
             EGL_TRANSPARENT_RED_VALUE: 0, EGL_TRANSPARENT_GREEN_VALUE: 0,
             EGL_TRANSPARENT_BLUE_VALUE: 0, EGL_BIND_TO_TEXTURE_RGB: 0,
             EGL_BIND_TO_TEXTURE_RGBA: 0, EGL_MIN_SWAP_INTERVAL: 0, EGL_MAX_SWAP_INTERVAL: 1,
-            EGL_RENDERABLE_TYPE: EGL_OPENGL_BIT | EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT,
-            EGL_CONFORMANT: EGL_OPENGL_BIT | EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT,
+            EGL_RENDERABLE_TYPE: RENDERABLE_APIS,
+            EGL_CONFORMANT: RENDERABLE_APIS,
         }
 
 
 CONFIG_DEPTH_STENCIL = ((1, 0, 0), (2, 24, 8), (3, 24, 0), (4, 0, 8))
+# every config renders desktop GL, OpenGL ES 1.x (the fixed-function ES 1.1 context), 2.0 and 3.x
+RENDERABLE_APIS = EGL_OPENGL_BIT | EGL_OPENGL_ES_BIT | EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT
 # attribute -> matching rule of EGL 1.5 table 3.4
 AT_LEAST = {EGL_BUFFER_SIZE, EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE, EGL_ALPHA_SIZE,
             EGL_LUMINANCE_SIZE, EGL_ALPHA_MASK_SIZE, EGL_DEPTH_SIZE, EGL_STENCIL_SIZE,
@@ -933,8 +935,8 @@ def eglCreateContext(dpy, config, share, attribs):
     # EGL_KHR_create_context_no_error: not together with debug or robust access
     _check(not (no_error and (debug or robust)), EGL_BAD_MATCH)
     if es:
-        _check(cfg is None or cfg.attrs[EGL_RENDERABLE_TYPE] & (EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT),
-               EGL_BAD_CONFIG)
+        es_bits = EGL_OPENGL_ES_BIT if major == 1 else EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT
+        _check(cfg is None or cfg.attrs[EGL_RENDERABLE_TYPE] & es_bits, EGL_BAD_CONFIG)
     elif (major, minor) >= (3, 2):
         _check(profile & (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
                           | EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT), EGL_BAD_MATCH)

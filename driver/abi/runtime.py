@@ -76,7 +76,9 @@ def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
         if ctx is None:
             return zero
         with LOCK:
-            if not (es_ok if ctx.api.es else desktop_ok):
+            # (an OpenGL ES 1.1 context's commands are a subset of desktop GL's: the
+            # front end's dispatch checks them, driver.gl.features.gles1)
+            if not (desktop_ok if not ctx.api.es else es_ok or ctx.api.es1):
                 ctx._record_error(GLError(E.GL_INVALID_OPERATION,
                                           f"{name} is not part of {ctx.api.name}"))
                 return zero
