@@ -518,6 +518,8 @@ def _texture_functions() -> list[BuiltinFunction]:
             # come with the gather extensions)
             exts = tuple(exts) + ("GL_ARB_texture_cube_map_array", "GL_OES_texture_cube_map_array",
                                   "GL_EXT_texture_cube_map_array")
+        if params[0].sampler_dim == "Buffer":
+            exts = tuple(exts) + ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")   # GLSL ES 3.10
         out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in params),
                                    Availability(d, e, stages=frozenset(stages), extensions=tuple(exts))))
 
@@ -642,12 +644,14 @@ def _image_functions() -> list[BuiltinFunction]:
         size_n = {"1D": 1, "Buffer": 1, "2D": 2, "Rect": 2, "Cube": 2, "2DMS": 2, "3D": 3}[dim] + \
             (1 if arr else 0)
         es = 310 if dim in ("2D", "3D", "Cube") else 0
-        avail = Availability(420, es, extensions=("GL_ARB_shader_image_load_store",))
+        # GLSL ES 3.10: buffer images come with OES/EXT_texture_buffer
+        buf_exts = ("GL_OES_texture_buffer", "GL_EXT_texture_buffer") if dim == "Buffer" else ()
+        avail = Availability(420, es, extensions=("GL_ARB_shader_image_load_store",) + buf_exts)
 
         def add(fname, ret, params, a=avail):
             out.append(BuiltinFunction(fname, ret, tuple(("in", p) for p in params), a))
 
-        add("imageSize", T.vector("int", size_n), [img], Availability(430, es))
+        add("imageSize", T.vector("int", size_n), [img], Availability(430, es, extensions=buf_exts))
         if dim == "2DMS":
             add("imageSamples", T.INT, [img],
                 Availability(450, 0, extensions=("GL_ARB_shader_texture_image_samples",)))

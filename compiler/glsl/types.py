@@ -264,6 +264,8 @@ _EXTENSION_TYPES = {
     **{ext: ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray",
              "imageCubeArray", "iimageCubeArray", "uimageCubeArray")
        for ext in ("GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array")},
+    **{ext: ("samplerBuffer", "isamplerBuffer", "usamplerBuffer", "imageBuffer", "iimageBuffer", "uimageBuffer")
+       for ext in ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")},
     "GL_ARB_gpu_shader_fp64": tuple(n for n, t in _BY_NAME.items() if t.base == "double"),
 }
 

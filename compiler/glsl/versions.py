@@ -138,6 +138,8 @@ EXTENSIONS = (
     Extension("GL_EXT_shader_integer_mix", es=300),
     Extension("GL_OES_texture_cube_map_array", es=310),
     Extension("GL_EXT_texture_cube_map_array", es=310),
+    Extension("GL_OES_texture_buffer", es=310),
+    Extension("GL_EXT_texture_buffer", es=310),
     Extension("GL_OES_shader_image_atomic", es=310),
 )
 

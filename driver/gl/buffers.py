@@ -6,6 +6,7 @@ from __future__ import annotations
 from driver.gallium import Box, PipeBind, PipeFormat, PipeMap, PipeTextureTarget, ResourceTemplate
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Buffer
 from driver.gl.pointers import as_bytes
 
@@ -30,7 +31,7 @@ class BufferMixin:
         if api.gl_or_es((3, 0), (3, 0)):
             t |= {E.GL_PIXEL_PACK_BUFFER, E.GL_PIXEL_UNPACK_BUFFER, E.GL_COPY_READ_BUFFER,
                   E.GL_COPY_WRITE_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER, E.GL_UNIFORM_BUFFER}
-        if api.gl(3, 1) or api.es_(3, 2):
+        if api.gl(3, 1) or es_has(api, "texture_buffer"):
             t.add(E.GL_TEXTURE_BUFFER)
         if api.gl_or_es((4, 3), (3, 1)):
             t |= {E.GL_SHADER_STORAGE_BUFFER, E.GL_ATOMIC_COUNTER_BUFFER,

@@ -333,7 +333,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # ES names still to be built: not listed, and they keep GLES 3.2 from being claimed
     _x("GL_EXT_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
     _x("GL_EXT_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
-    _x("GL_EXT_texture_buffer", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_EXT_texture_buffer", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_EXT_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
     _x("GL_OES_sample_shading", _N, _N, _N, _ES3, MISSING, glsl=True),
@@ -341,7 +341,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_shader_image_atomic", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
     _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, MISSING, glsl=True),
-    _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, MISSING),
     _x("GL_OES_texture_storage_multisample_2d_array", _N, _N, _N, _ES31, MISSING, glsl=True),

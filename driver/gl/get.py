@@ -215,6 +215,10 @@ class GetMixin:
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if api.has_extension("GL_ARB_indirect_parameters"):
             t[E.GL_PARAMETER_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_PARAMETER_BUFFER))
+        if api.gl(3, 1) or es_has(api, "texture_buffer"):
+            # the buffer bound to the TEXTURE_BUFFER target (TEXTURE_BUFFER_BINDING, same value)
+            t[E.GL_TEXTURE_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_TEXTURE_BUFFER))
+            t[E.GL_TEXTURE_BINDING_BUFFER] = lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER)
         if es_has(api, "timer_query"):             # EXT_disjoint_timer_query
             from driver.gl.features.gles_ext import GL_GPU_DISJOINT_EXT
             t[E.GL_TIMESTAMP] = lambda c: c.screen.get_timestamp_ns()

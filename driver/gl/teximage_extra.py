@@ -404,13 +404,13 @@ class TexImageExtraMixin:
 
     # -- buffer textures (GL 4.6 section 8.9) --------------------------------------------------
     def glTexBufferRange(self, target, internalformat, buffer, offset, size) -> None:
-        check(self.api.gl(4, 3) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(4, 3) or es_has(self.api, "texture_buffer"), E.GL_INVALID_OPERATION)
         check(offset >= 0 and size > 0, E.GL_INVALID_VALUE)
         check(offset % self.caps.texture_buffer_offset_alignment_B == 0, E.GL_INVALID_VALUE)
         self._tex_buffer(target, internalformat, buffer, offset, size)
 
     def glTexBuffer(self, target, internalformat, buffer) -> None:
-        check(self.api.gl(3, 1) or self.api.es_(3, 2), E.GL_INVALID_OPERATION)
+        check(self.api.gl(3, 1) or es_has(self.api, "texture_buffer"), E.GL_INVALID_OPERATION)
         self._tex_buffer(target, internalformat, buffer, 0, 0)
 
     def _tex_buffer(self, target, internalformat, buffer, offset, size) -> None:

@@ -19,7 +19,7 @@ from driver.gl.formats import (
     UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
-                                         texture_view_state)
+                                         texture_buffer_state, texture_view_state)
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -64,6 +64,8 @@ class TextureMixin:
                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
         if api.es_(3, 1):
             t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
+        if es_has(api, "texture_buffer"):
+            t.add(E.GL_TEXTURE_BUFFER)
         if api.has_extension("GL_ARB_texture_cube_map_array") or es_has(api, "texture_cube_map_array"):
             t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
         return t
@@ -686,6 +688,8 @@ class TextureMixin:
         if pname == E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE:     # GL 4.6 section 8.11.3
             check(defined and img.compressed, E.GL_INVALID_OPERATION, "not a compressed image")
             values[pname] = self._compressed_size(img.internal_format, img.width, img.height, img.depth)
+        if tex.target == E.GL_TEXTURE_BUFFER:
+            values |= texture_buffer_state(self, tex)
         check_enum(pname, values)
         return [int(values[pname])]
 

@@ -29,7 +29,7 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
+__all__ = ["texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
 
@@ -74,6 +74,7 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "draw_buffers_indexed": ((3, 2), ("GL_EXT_draw_buffers_indexed", "GL_OES_draw_buffers_indexed")),
     "texture_view": (None, ("GL_OES_texture_view", "GL_EXT_texture_view")),
     "texture_cube_map_array": ((3, 2), ("GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array")),
+    "texture_buffer": ((3, 2), ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")),
     "texture_border_clamp": ((3, 2), ("GL_EXT_texture_border_clamp", "GL_OES_texture_border_clamp")),
     "occlusion_query_boolean": ((3, 0), ("GL_EXT_occlusion_query_boolean",)),
     "timer_query": (None, ("GL_EXT_disjoint_timer_query",)),
@@ -113,6 +114,20 @@ def texture_view_state(tex) -> dict[int, int]:
         first_level = levels = first_layer = layers = 0
     return {E.GL_TEXTURE_VIEW_MIN_LEVEL: first_level, E.GL_TEXTURE_VIEW_NUM_LEVELS: levels,
             E.GL_TEXTURE_VIEW_MIN_LAYER: first_layer, E.GL_TEXTURE_VIEW_NUM_LAYERS: layers}
+
+
+def texture_buffer_state(ctx, tex) -> dict[int, int]:
+    """GetTexLevelParameter's TEXTURE_BUFFER_DATA_STORE_BINDING, _OFFSET and
+    _SIZE of a buffer texture (GL 4.6 table 23.18, GLES 3.2 table 21.11): the
+    buffer attached, the range's offset, and its size (the whole buffer past
+    the offset for glTexBuffer)."""
+    buf = getattr(tex, "buffer", None)
+    if buf is None:
+        return {E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING: 0, E.GL_TEXTURE_BUFFER_OFFSET: 0,
+                E.GL_TEXTURE_BUFFER_SIZE: 0}
+    offset = tex.buffer_offset
+    return {E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING: buf.name, E.GL_TEXTURE_BUFFER_OFFSET: offset,
+            E.GL_TEXTURE_BUFFER_SIZE: tex.buffer_size or max(buf.size - offset, 0)}
 
 
 def _half_float(ctx, type: int, extension: str) -> int:

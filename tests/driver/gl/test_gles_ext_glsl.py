@@ -150,3 +150,44 @@ def test_oes_texture_cube_map_array_in_es31():
     _draw_full(ctx)
     px = np.frombuffer(ctx.glReadPixels(0, 0, 8, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 8, 4)
     assert (px[:, :4] == [120, 0, 0, 255]).all() and (px[:, 4:] == [60, 0, 0, 255]).all()
+
+
+def test_oes_texture_buffer_in_es31():
+    """GLES 3.1 with OES/EXT_texture_buffer: a buffer of 8 RGBA8 texels
+    attached to a TEXTURE_BUFFER texture by glTexBufferOES, then by
+    glTexBufferRangeEXT from texel 4 (byte 16, a multiple of
+    TEXTURE_BUFFER_OFFSET_ALIGNMENT); samplerBuffer's texelFetch(s, 1) reads
+    texel 1 (then texel 5) and textureSize gives 8 (then 3). The buffer
+    bindings and the level parameters read back."""
+    ctx = driver.Context(api="gles31", width=4, height=4)
+    for name in ("GL_OES_texture_buffer", "GL_EXT_texture_buffer"):
+        assert _listed(ctx, name)
+    body = ("precision mediump float; uniform highp samplerBuffer s; out vec4 o;\n"
+            "void main() { o = texelFetch(s, 1); o.a = float(textureSize(s)) / 255.0; }")
+    _, ok, _ = _compile(ctx, E.GL_FRAGMENT_SHADER, "#version 310 es\n" + body)
+    assert not ok
+    texels = np.array([[10 * i, i, 2 * i, 3 * i] for i in range(8)], np.uint8)
+    align = ctx.glGetIntegerv(E.GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT)[0]
+    assert 16 % align == 0                                      # texel 4 is an aligned offset
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_TEXTURE_BUFFER, b)
+    ctx.glBufferData(E.GL_TEXTURE_BUFFER, 32, texels.tobytes(), E.GL_STATIC_DRAW)
+    assert ctx.glGetIntegerv(E.GL_TEXTURE_BUFFER_BINDING) == [b]
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_BUFFER, t)
+    ctx.glTexBufferOES(E.GL_TEXTURE_BUFFER, E.GL_RGBA8, b)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetIntegerv(E.GL_TEXTURE_BINDING_BUFFER) == [t]
+    level = lambda p: ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_BUFFER, 0, p)[0]  # noqa: E731
+    assert (level(E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING), level(E.GL_TEXTURE_BUFFER_OFFSET),
+            level(E.GL_TEXTURE_BUFFER_SIZE)) == (b, 0, 32)
+    _link(ctx, (E.GL_VERTEX_SHADER, VS3.replace("300 es", "310 es")),
+          (E.GL_FRAGMENT_SHADER, "#version 310 es\n#extension GL_OES_texture_buffer : require\n" + body))
+    _draw_full(ctx)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert (px == [10, 1, 2, 8]).all()
+    ctx.glTexBufferRangeEXT(E.GL_TEXTURE_BUFFER, E.GL_RGBA8, b, 16, 12)
+    assert (level(E.GL_TEXTURE_BUFFER_OFFSET), level(E.GL_TEXTURE_BUFFER_SIZE)) == (16, 12)
+    _draw_full(ctx)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert (px == [50, 5, 10, 3]).all()
