@@ -1109,7 +1109,9 @@ def _tex_dim(dim: str, is_array: bool) -> str:
         if base in ("1d", "2d", "cube"):
             return base + "_array"
         if base == "2d_ms":
-            raise BackendError("multisample array textures are not supported")
+            # texture_load's `ms` flag (a sample operand) marks the multisample forms:
+            # a 2D multisample array is the 2d_array dimension (x, y, layer) with a sample
+            return "2d_array"
     return base
 
 

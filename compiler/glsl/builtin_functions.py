@@ -520,6 +520,8 @@ def _texture_functions() -> list[BuiltinFunction]:
                                   "GL_EXT_texture_cube_map_array")
         if params[0].sampler_dim == "Buffer":
             exts = tuple(exts) + ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")   # GLSL ES 3.10
+        if params[0].sampler_dim == "2DMS":
+            exts = tuple(exts) + ("GL_ARB_texture_multisample",)   # its functions from GLSL 1.30
         out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in params),
                                    Availability(d, e, stages=frozenset(stages), extensions=tuple(exts))))
 

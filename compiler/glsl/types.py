@@ -260,6 +260,7 @@ _EXTENSION_TYPES = {
                              "sampler2DArrayShadow"),
     "GL_ARB_texture_cube_map_array": ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray",
                                       "usamplerCubeArray"),
+    "GL_ARB_texture_multisample": tuple(f"{p}sampler2DMS{a}" for p in ("", "i", "u") for a in ("", "Array")),
     # GLSL ES 3.10: the ES names add the cube-array images too
     **{ext: ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray",
              "imageCubeArray", "iimageCubeArray", "uimageCubeArray")

@@ -236,7 +236,8 @@ class FramebufferMixin:
             return
         tex = self.textures.get(texture)
         check(tex is not None and tex.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY,
-                                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY),
+                                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY),
               E.GL_INVALID_OPERATION, "not a layered texture")
         check(level >= 0 and layer >= 0, E.GL_INVALID_VALUE)
         self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, layer))

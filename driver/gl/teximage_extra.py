@@ -14,7 +14,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has
-from driver.gl.formats import INTERNAL_FORMATS, compressed_formats, lookup
+from driver.gl.formats import ES_ONLY, INTERNAL_FORMATS, UNSIZED, compressed_formats, lookup
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
 
@@ -281,16 +281,26 @@ class TexImageExtraMixin:
 
     # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
     def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable):
-        ok = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
-                                              if not self.api.es else set())
-        check_enum(target, ok)
+        real = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
+                                                if not self.api.es else set())
+        proxies = {E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY} \
+            if not self.api.es and not immutable else set()
+        check_enum(target, real | proxies)
         check(samples >= 1, E.GL_INVALID_VALUE, "samples must be positive")
         info = INTERNAL_FORMATS.get(internalformat)
+        if info is None and not immutable:
+            # glTexImage*Multisample also takes the unsized colour-, depth- and
+            # stencil-renderable base formats (GL 4.6 section 8.8; glTexStorage: sized only)
+            info = UNSIZED.get(internalformat) if internalformat not in ES_ONLY else None
         check(info is not None and (info.color_renderable or info.is_depth_or_stencil),
               E.GL_INVALID_ENUM if self.api.es else E.GL_INVALID_ENUM, "not a renderable format")
         check(samples <= max(self.caps.sample_counts), E.GL_INVALID_OPERATION, "too many samples")
         maxsz = self.limits["GL_MAX_TEXTURE_SIZE"]
         check(1 <= w <= maxsz and 1 <= h <= maxsz, E.GL_INVALID_VALUE)
+        if target in (E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY):
+            check(1 <= d <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE, "bad layer count")
+        if target in proxies:
+            return       # a proxy only asks whether the image could be made: it could
         tex = self._bound_texture(target)
         check(tex.name != 0 or not immutable, E.GL_INVALID_OPERATION)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")

@@ -455,8 +455,6 @@ def test_arb_texture_multisample_renders_and_fetches_samples():
     assert got == [[0, 255, 0, 255], [255, 0, 0, 255], [0, 255, 0, 255], [255, 0, 0, 255]]
 
 
-@pytest.mark.xfail(strict=True, reason="sampler2DMSArray has no texture dimension in the ISA (the backend refuses "
-                   "multisample array textures): GL_ARB_texture_multisample stays unlisted")
 def test_arb_texture_multisample_array_fetches_each_layer():
     """A 4-sample, 2-layer array texture cleared red (layer 0) and blue
     (layer 1); texelFetch of sample 3 of layer x into the window."""
@@ -478,6 +476,46 @@ def test_arb_texture_multisample_array_fetches_each_layer():
     ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert _pixels(ctx, 2, 1)[0].tolist() == [[255, 0, 0, 255], [0, 0, 255, 255]]
+
+
+def test_arb_texture_multisample_in_glsl_130_and_its_image_calls():
+    """`#extension GL_ARB_texture_multisample` brings sampler2DMS to GLSL 1.30 (piglit's
+    tests use it there); glTexImage2DMultisample takes unsized renderable formats
+    (GL_RGBA here) and the proxy target (no image made, no error); LUMINANCE is not
+    renderable: INVALID_ENUM. Sample 1 of a 2-sample texture whose sample 1 alone
+    was drawn green (SAMPLE_MASK 0b10) over a red clear reads green."""
+    ctx = glhelp.context(1, 1, api="compat")
+    assert "GL_ARB_texture_multisample" in ctx.glGetString(E.GL_EXTENSIONS).split()
+    (ms,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, ms)
+    ctx.glTexImage2DMultisample(E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, 2, E.GL_RGBA, 4, 4, True)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_LUMINANCE, 4, 4, True)
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_RGBA, 4, 4, True)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D_MULTISAMPLE, 0, E.GL_TEXTURE_SAMPLES) == [2]
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D_MULTISAMPLE, ms, 0)
+    ctx.glClearColor(1.0, 0.0, 0.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    green = glhelp.program(ctx, "#version 130\nvoid main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1)"
+                           " * 2.0 - 1.0; gl_Position = vec4(p, 0.0, 1.0); }\n",
+                           "#version 130\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n")
+    ctx.glEnable(E.GL_SAMPLE_MASK)
+    ctx.glSampleMaski(0, 0b10)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    ctx.glDisable(E.GL_SAMPLE_MASK)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, 0)
+    glhelp.program(ctx, "#version 130\nvoid main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1)"
+                   " * 2.0 - 1.0; gl_Position = vec4(p, 0.0, 1.0); }\n",
+                   "#version 130\n#extension GL_ARB_texture_multisample : require\nuniform sampler2DMS t;\n"
+                   "void main() { gl_FragColor = vec4(texelFetch(t, ivec2(0), 1).rg, texelFetch(t, ivec2(0), 0).r,"
+                   " float(textureSize(t).x) / 4.0); }\n")
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert _pixels(ctx, 1, 1)[0].tolist() == [[0, 255, 255, 255]]
 
 
 # -- GL_ARB_ES2_compatibility, GL_ARB_ES3_compatibility -------------------------------------------------------------------
