@@ -69,8 +69,10 @@ int main(void)
            EGL_SUCCESS);
     expect("eglBindAPI(OpenVG)", eglBindAPI(EGL_OPENVG_API) == EGL_FALSE, EGL_BAD_PARAMETER);
     expect("eglBindAPI(OpenGL ES)", eglBindAPI(EGL_OPENGL_ES_API), EGL_SUCCESS);
-    expect("eglCreateContext(GLES 1)",
-           eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, NULL) == EGL_NO_CONTEXT, EGL_BAD_MATCH);
+    expect("eglCreateContext(GLES 4: no such version)",
+           eglCreateContext(dpy, cfg, EGL_NO_CONTEXT,
+                            (EGLint[]){EGL_CONTEXT_CLIENT_VERSION, 4, EGL_NONE}) == EGL_NO_CONTEXT,
+           EGL_BAD_MATCH);
     expect("eglCreateContext(bad attribute)",
            eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, (EGLint[]){0x1234, 1, EGL_NONE}) == EGL_NO_CONTEXT,
            EGL_BAD_ATTRIBUTE);
