@@ -10,6 +10,7 @@ what the batch reads and writes. Everything goes into the batch's pools."""
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 
 import numpy as np
@@ -25,6 +26,7 @@ from driver.gallium import (
 )
 from uapi import packets as P
 
+from . import fallbacks
 from .compile import link_fragment_bindings
 from .resource import AgxResource, layout_format
 from .shader import AgxShader
@@ -37,7 +39,6 @@ _PRIMS = {PipePrim.POINTS: P.Primitive.POINTS, PipePrim.LINES: P.Primitive.LINES
           PipePrim.TRIANGLES: P.Primitive.TRIANGLES, PipePrim.TRIANGLE_STRIP: P.Primitive.TRIANGLE_STRIP,
           PipePrim.TRIANGLE_FAN: P.Primitive.TRIANGLE_FAN, PipePrim.POLYGON: P.Primitive.TRIANGLE_FAN}
 _INDEX = {1: P.IndexSize.U8, 2: P.IndexSize.U16, 4: P.IndexSize.U32}
-_INDEX_DT = {1: np.uint8, 2: np.uint16, 4: np.uint32}
 _STENCIL_OPS = [P.StencilOp.KEEP, P.StencilOp.ZERO, P.StencilOp.REPLACE, P.StencilOp.INCR_SAT,
                 P.StencilOp.DECR_SAT, P.StencilOp.INCR_WRAP, P.StencilOp.DECR_WRAP, P.StencilOp.INVERT]
 _WRAPS = {PipeTexWrap.REPEAT: P.Wrap.REPEAT, PipeTexWrap.CLAMP: P.Wrap.CLAMP_TO_EDGE,
@@ -89,14 +90,18 @@ def fragment_key(ctx, batch) -> ShaderKey:
 
 
 def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
+    """Clip planes, flat shading, the attributes the shader fetches itself
+    (``fetched_attribs``, decided on the shader's attribute types, which every
+    variant shares) and transform feedback."""
     info = cso.state.info or {}
     fields = dict(attribute_locations=dict(info.get("attributes", {})),
                   clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
-    inst = instance_attribs(ctx)
-    if inst:
-        fields["vertex_attribs"] = inst
     if capture:
         fields["xfb"] = xfb_outputs(cso)
+    if cso.prebuilt is None:
+        fetch = fetched_attribs(ctx, _shader_attributes(cso, ShaderKey.make(**fields)))
+        if fetch:
+            fields["vertex_attribs"] = fetch
     return ShaderKey.make(**fields)
 
 
@@ -194,27 +199,6 @@ def _bound_buffer(ctx, el):
     if vb is None or (vb.resource is None and vb.user_buffer is None):
         return None
     return vb
-
-
-def instance_attribs(ctx) -> tuple:
-    """Per-instance attributes (divisor != 0) as vertex-fetch descriptors of the vertex key
-    (Mesa's agx_nir_lower_vbo): the shader fetches element ``base_instance +
-    instance_id / divisor`` with ``load_vbo`` from vertex buffer slot = location, which
-    the driver fills with the attribute's rows converted to 4 x 32-bit words (stride
-    16; ``float`` data unless the source format is pure integer). One draw then runs
-    every instance with the right gl_InstanceID."""
-    out = []
-    for loc, el in enumerate(ctx.velems):
-        if el is None or not el.instance_divisor or _bound_buffer(ctx, el) is None:
-            continue
-        name, scale, _snorm = vertex_source_format(el.src_format)
-        fmt = layout.get_format(name)
-        kind = "float"
-        if fmt.is_integer and scale is None:
-            kind = "int" if any(c.type == "SINT" for c in fmt.channels) else "uint"
-        out.append(VertexAttrib(location=loc, buffer=loc, format=kind, components=4, stride_B=16,
-                                divisor=int(el.instance_divisor)))
-    return tuple(out)
 
 
 # ----------------------------------------------------------------------------- descriptors
@@ -527,125 +511,135 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
 
 # ----------------------------------------------------------------------------- vertex attributes
 
-#: How a vertex-only pipe format (one ``layout`` does not list: GL's attribute types
-#: that are no pixel format, named ``<channels>_<KIND>``) is read: the integer kind of
-#: the layout format holding the same bits, and the factor turning those integers into
-#: the attribute's floats (GL 4.6 section 10.2.1; GLES 3.2 section 10.3.1: FIXED is
-#: 16.16 fixed point, x / 65536, exact since the factor is a power of two).
-_SCALED_KINDS = {"USCALED": ("UINT", 1.0), "SSCALED": ("SINT", 1.0), "FIXED": ("SINT", 2.0 ** -16)}
+_INT_TYPES = {(8, True): "byte", (8, False): "ubyte", (16, True): "short", (16, False): "ushort",
+              (32, True): "int", (32, False): "uint"}
+_SIGNED_KINDS = ("SNORM", "SINT", "SSCALED", "FIXED")
 
 
-def vertex_source_format(fmt) -> tuple[str, float | None, bool]:
-    """(layout format name, scale, snorm) of a vertex element's source format.
-    ``scale`` None: layout's own unpacking gives the attribute's values; else the
-    unpacked integers times ``scale`` are the values, clamped to -1 when ``snorm``
-    (GL 4.6 equation 2.2: the most negative code is -1 too). Covers the SCALED and
-    FIXED kinds and the 32-bit normalized ones layout has no entry for; ValueError
-    for a format nobody knows."""
+def fetch_format(fmt) -> tuple[str, int, bool, bool]:
+    """(GL component type as ``compiler.lower.vertex_fetch`` names it, components,
+    normalized, bgra) of a vertex element's pipe format. Derived from ``layout``'s
+    channels: pixel formats directly; the vertex-only kinds (``<channels>_USCALED``,
+    ``_SSCALED``, ``_FIXED``, 32-bit ``_UNORM``/``_SNORM``) through the layout format
+    holding the same bits; 64-bit FLOAT (doubles, no pixel format) has the channels
+    of its 32-bit twin. ValueError for a format nobody knows."""
     name = fmt.value if hasattr(fmt, "value") else str(fmt)
-    if name in layout.FORMATS:
-        return name, None, False
     stem, _, kind = name.rpartition("_")
-    if kind in _SCALED_KINDS:
-        storage, scale = _SCALED_KINDS[kind]
-        return layout_format(f"{stem}_{storage}"), scale, False
-    if kind in ("UNORM", "SNORM"):
-        storage = layout_format(f"{stem}_{'UINT' if kind == 'UNORM' else 'SINT'}")
-        bits = layout.get_format(storage).channels[0].bits
-        return storage, 1.0 / ((1 << bits) - 1 if kind == "UNORM" else (1 << (bits - 1)) - 1), kind == "SNORM"
-    return layout_format(name), None, False
-
-
-def _attribute_rows(ctx, el, vb, rows: range, comps: int, want_int: bool, batch) -> np.ndarray:
-    """Rows of one attribute converted to `comps` 32-bit words (missing components 0, 0, 0, 1)."""
-    fmt, scale, snorm = vertex_source_format(el.src_format)
-    f = layout.get_format(fmt)
-    bpp = f.block_size_B
-    n = len(rows)
-    if vb.user_buffer is not None:
-        src = np.frombuffer(bytes(vb.user_buffer), np.uint8)
-        base = el.src_offset_B + vb.offset_B
+    signed = kind in _SIGNED_KINDS
+    if name in layout.FORMATS:
+        chans = layout.get_format(name).channels
+    elif kind == "FLOAT" and "64" in stem:
+        return "double", len(layout.get_format(stem.replace("64", "32") + "_FLOAT").channels), False, False
     else:
-        ctx._sync_resource(vb.resource, write=False)
-        src = np.frombuffer(vb.resource.bo.map, np.uint8)
-        base = vb.offset_B + el.src_offset_B
-    offs = base + np.arange(rows.start, rows.stop, dtype=np.int64) * el.src_stride_B
-    idx = offs[:, None] + np.arange(bpp)
-    valid = (idx < src.size).all(axis=1)
-    raw = np.zeros((n, bpp), np.uint8)
-    raw[valid] = src[idx[valid]]
-    rgba = layout.unpack(fmt, raw)
-    if scale is not None:       # SCALED, FIXED, 32-bit normalized: the integers to floats
-        present = len(f.channels)
-        ints = rgba
-        rgba = np.zeros((n, 4), np.float32)
-        rgba[:, 3] = 1.0
-        rgba[:, :present] = ints[:, :present].astype(np.float64) * scale
-        if snorm:
-            rgba[:, :present] = np.maximum(rgba[:, :present], np.float32(-1.0))
-    out = np.zeros((n, 4), np.uint32)
-    if want_int:
-        out[:] = rgba.astype(np.int64).astype(np.uint32) if rgba.dtype.kind in "iu" else \
-            rgba.astype(np.int64).astype(np.uint32)
-        out[:, 3] = np.where(len(f.channels) >= 4, out[:, 3], 1)
+        chans = layout.get_format(f"{stem}_{'SINT' if signed else 'UINT'}").channels
+    bits = tuple(c.bits for c in chans)
+    if bits == (10, 10, 10, 2):
+        gl_type = "int_2_10_10_10_rev" if signed else "uint_2_10_10_10_rev"
+    elif bits == (11, 11, 10):
+        gl_type = "uint_10f_11f_11f_rev"
+    elif kind == "FLOAT":
+        gl_type = {16: "half", 32: "float"}[bits[0]]
+    elif kind == "FIXED":
+        gl_type = "fixed"
     else:
-        out[:] = rgba.astype(np.float32).view(np.uint32)
-    return np.ascontiguousarray(out[:, :comps])
+        gl_type = _INT_TYPES[(bits[0], signed)]
+    return gl_type, len(chans), kind in ("UNORM", "SNORM"), chans[0].name == "B"
 
 
-def vertex_attributes(ctx, batch, vs: AgxShader, lo: int, hi: int, instances: tuple[int, int] | None):
-    """{location: (address, stride_B)} for the compiled VS's attributes over vertex ids [lo, hi).
-    ``instances``: (first, count) of the draw. Per-instance attributes the shader fetches
-    itself (``load_vbo``, see ``instance_attribs``) get their rows for instances
-    [first, first + count) as 4 x 32-bit words, addressed so element ``base_instance +
-    k`` is at ``address + 16 * (base_instance + k)``. Per-instance attributes still read
-    with ``load_input`` (matrix/array attributes) come back in the second dict as
-    lists of (address, stride) per instance, for one draw per instance."""
+def _wants_int(attr) -> bool:
+    return attr is not None and attr.type.startswith(("int", "uint", "ivec", "uvec"))
+
+
+def _raw_words(el, attr) -> bool:
+    """Whether element ``el`` feeds shader attribute ``attr`` (compiler.lower
+    ``Attribute``, None: unknown, 4 floats) as raw 32-bit words the backend's
+    ``load_input`` reads (``attribute_address + vertex_id * attribute_stride``):
+    per vertex, 32-bit FLOAT/SINT/UINT channels of the attribute's kind, at least
+    as many as it has components."""
+    gl_type, n, normalized, bgra = fetch_format(el.src_format)
+    comps = attr.components if attr is not None else 4
+    name = el.src_format.value if hasattr(el.src_format, "value") else str(el.src_format)
+    pure = name.endswith(("_FLOAT", "_SINT", "_UINT"))
+    return (el.instance_divisor == 0 and pure and not normalized and not bgra and n >= comps and
+            gl_type in ("float", "int", "uint") and (gl_type != "float") == _wants_int(attr))
+
+
+#: vertex shader CSO -> {location: Attribute} (the same for every variant)
+_SHADER_ATTRIBUTES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _shader_attributes(cso, key: ShaderKey) -> dict:
+    attrs = _SHADER_ATTRIBUTES.get(cso)
+    if attrs is None:
+        attrs = _SHADER_ATTRIBUTES[cso] = dict(cso.variant(key).info.get("attributes", {}))
+    return attrs
+
+
+def fetched_attribs(ctx, attributes: dict) -> tuple:
+    """The vertex-fetch descriptors of the vertex key (Mesa's agx_nir_lower_vbo): every
+    shader attribute whose bound element is not raw 32-bit words (``_raw_words``:
+    other formats, per-instance elements) is fetched and converted by the shader
+    with ``load_vbo`` from vertex buffer slot = location, which the driver binds to
+    the element's first byte (``vertex_attributes``). A matrix or array attribute is
+    fetched whole when any of its locations is. Unbound locations read the
+    default (0, 0, 0, 1) with stride 0."""
+    out = []
+    for loc0, attr in sorted(attributes.items()):
+        locs = range(loc0, loc0 + max(1, attr.locations))
+        els = [ctx.velems[loc] if loc < len(ctx.velems) else None for loc in locs]
+        bound = [el if _bound_buffer(ctx, el) is not None else None for el in els]
+        if all(el is not None and _raw_words(el, attr) for el in bound):
+            continue
+        for loc, el in zip(locs, bound):
+            if el is None:
+                kind = ("uint" if attr.type.startswith(("uint", "uvec")) else "int") if _wants_int(attr) else "float"
+                out.append(VertexAttrib(location=loc, buffer=loc, format=kind, components=4, stride_B=0))
+                continue
+            gl_type, n, normalized, bgra = fetch_format(el.src_format)
+            out.append(VertexAttrib(location=loc, buffer=loc, format=gl_type, components=n, normalized=normalized,
+                                    stride_B=el.src_stride_B, divisor=int(el.instance_divisor), bgra=bgra))
+    return tuple(out)
+
+
+def _element_address(ctx, batch, el, vb) -> int:
+    """GPU address of element ``el``'s first byte (client memory is uploaded whole)."""
+    if vb.resource is not None:
+        return _buffer_address(ctx, batch, vb.resource, vb.offset_B + el.src_offset_B, False)
+    return batch.pool.upload(bytes(vb.user_buffer) or bytes(16), 16) + vb.offset_B + el.src_offset_B
+
+
+def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
+    """{location: (address, stride_B)} for the compiled VS's attributes: raw 32-bit
+    attributes (``load_input``) and fetched ones (``load_vbo``: the element's first
+    byte, the shader adds index * stride) read the bound buffers in place; unbound
+    ones a (0, 0, 0, 1) default. Only a driver-built shader that cannot fetch (no
+    ``vertex_attribs`` support) reading a converted format gets CPU-converted rows
+    (``fallbacks.attribute_rows``) over ``vertex_range()`` = (lo, hi) vertex ids."""
     attrs = vs.info.get("attributes", {})
     compiled = vs.info.get("compiled")
-    used = list(compiled.attributes) if compiled is not None else []
+    loaded = set(compiled.attributes) if compiled is not None else set()
     fetched = {s.binding for s in compiled.uniforms if s.kind == "vbo_address"} if compiled is not None else set()
-    used += sorted(fetched - set(used))
-    out, per_instance = {}, {}
-    for loc in used:
+    out = {}
+    for loc in sorted(loaded | fetched):
         a = attrs.get(loc)
-        comps = a.components if a is not None else 4
-        want_int = a is not None and a.type.startswith(("int", "uint", "ivec", "uvec"))
+        if a is None:       # a later location of a matrix/array attribute
+            a = next((x for x in attrs.values() if x.location <= loc < x.location + x.locations), None)
         el = ctx.velems[loc] if loc < len(ctx.velems) else None
-        vb = ctx.vertex_buffers[el.vertex_buffer_index] if el is not None and \
-            el.vertex_buffer_index < len(ctx.vertex_buffers) else None
-        if el is None or vb is None or (vb.resource is None and vb.user_buffer is None):
-            default = np.array([0, 0, 0, 1], np.uint32 if want_int else np.float32).view(np.uint32)[:comps]
+        vb = _bound_buffer(ctx, el)
+        if vb is None:
+            default = np.array([0, 0, 0, 1], np.uint32 if _wants_int(a) else np.float32).view(np.uint32)
             out[loc] = (batch.pool.upload(default.tobytes(), 16), 0)
-            continue
-        name, scale, _snorm = vertex_source_format(el.src_format)
-        fmt = layout.get_format(name)
-        integer = fmt.is_integer and scale is None         # SCALED/FIXED data is float data
-        direct = (scale is None and not fmt.is_compressed and all(c.bits == 32 for c in fmt.channels) and
-                  len(fmt.channels) >= comps and vb.resource is not None and el.instance_divisor == 0 and
-                  (integer == want_int) and all(c.type in ("FLOAT", "UINT", "SINT") for c in fmt.channels))
-        if direct:
-            out[loc] = (_buffer_address(ctx, batch, vb.resource, vb.offset_B + el.src_offset_B, False),
-                        el.src_stride_B)
-            continue
-        if el.instance_divisor and loc in fetched:
-            first, count = instances
-            rows_needed = range(first, first + (count - 1) // el.instance_divisor + 1)
-            data = _attribute_rows(ctx, el, vb, rows_needed, 4, integer, batch)
-            out[loc] = (batch.pool.upload(data.tobytes(), 16) - 16 * first, 16)
-            continue
-        if el.instance_divisor:
-            first, count = instances
-            rows_needed = range(first, first + (count - 1) // el.instance_divisor + 1)
-            data = _attribute_rows(ctx, el, vb, rows_needed, comps, want_int, batch)
-            va = batch.pool.upload(data.tobytes(), 16)
-            stride = 4 * comps
-            per_instance[loc] = [(va + stride * (k // el.instance_divisor), 0) for k in range(count)]
-            continue
-        data = _attribute_rows(ctx, el, vb, range(lo, hi), comps, want_int, batch)
-        va = batch.pool.upload(data.tobytes() or bytes(16), 16)
-        out[loc] = (va - lo * 4 * comps, 4 * comps)
-    return out, per_instance
+        elif loc in fetched or _raw_words(el, a):
+            out[loc] = (_element_address(ctx, batch, el, vb), el.src_stride_B)
+        else:
+            if el.instance_divisor:
+                raise NotImplementedError("per-instance attributes of a shader that cannot fetch them")
+            comps = a.components if a is not None else 4
+            lo, hi = vertex_range()
+            data = fallbacks.attribute_rows(ctx, layout_format(el.src_format), el, vb, range(lo, hi), comps,
+                                            _wants_int(a))
+            out[loc] = (batch.pool.upload(data.tobytes() or bytes(16), 16) - lo * 4 * comps, 4 * comps)
+    return out
 
 
 # ----------------------------------------------------------------------------- draws
@@ -697,16 +691,6 @@ def _drop_adjacency(mode, ids: np.ndarray, marks: np.ndarray | None = None) -> t
     return _ADJACENCY[mode], np.where(marks, -1, ids)[keep | marks]
 
 
-def _read_indices(ctx, info: DrawInfo, start: int, count: int) -> np.ndarray:
-    dt = _INDEX_DT[info.index_size]
-    if info.index_user_buffer is not None:
-        raw = np.frombuffer(bytes(info.index_user_buffer), dt)
-    else:
-        ctx._sync_resource(info.index_resource, write=False)
-        raw = np.frombuffer(info.index_resource.bo.map, dt)
-    return raw[start:start + count].astype(np.int64)
-
-
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
     runs = [(info, d) for d in draws] if indirect is None else _resolve_indirect(ctx, info, indirect)
     for i, (inf, d) in enumerate(runs):
@@ -726,7 +710,7 @@ def _indirect_draw_count(ctx, ind) -> int:
 
 def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
     """Indirect draws: the parameters are read back once the GPU work writing them is
-    done ((info, draw) per indirect record). Draws from transform feedback draw the
+    done (``fallbacks.read_indirect``; (info, draw) per indirect record). Draws from transform feedback draw the
     vertices last captured into their target (counted when the capturing draws were encoded)."""
     from dataclasses import replace
     so = ind.count_from_stream_output
@@ -738,13 +722,8 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
         return []
     if ind.indirect_draw_count is not None:
         ind = replace(ind, draw_count=_indirect_draw_count(ctx, ind))
-    ctx._sync_resource(ind.buffer, write=False)
-    n = 5 if info.index_size else 4
-    stride = ind.stride_B or 4 * n
-    words = np.frombuffer(ind.buffer.bo.map, np.uint32)
     out = []
-    for k in range(ind.draw_count):
-        w = words[(ind.offset_B + k * stride) // 4:(ind.offset_B + k * stride) // 4 + n].astype(np.int64)
+    for w in fallbacks.read_indirect(ctx, ind, bool(info.index_size)):
         if info.index_size:
             count, inst, first, bias, base_inst = w
             bias = int(np.int32(np.uint32(bias)))
@@ -779,7 +758,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     if info.index_size:
         base_vertex = d.index_bias
         if mode in converted:
-            indices = _read_indices(ctx, info, d.start, d.count)
+            indices = fallbacks.read_indices(ctx, info, d.start, d.count)
         elif info.index_user_buffer is not None:
             raw = bytes(info.index_user_buffer)[d.start * info.index_size:(d.start + d.count) * info.index_size]
             index_va, index_bytes, index_size = batch.pool.upload(raw or bytes(4), 16), len(raw), info.index_size
@@ -809,25 +788,28 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
         tri = tri.astype(np.int64)
         words = np.where(tri < 0, 0xFFFFFFFF, tri).astype(np.uint32)
         index_va, index_bytes, index_size = batch.pool.upload(words.tobytes(), 16), words.nbytes, 4
-    # vertex id range for converted attributes
-    if index_size:
-        if info.index_bounds_valid and indices is None:
-            lo, hi = info.min_index + base_vertex, info.max_index + base_vertex + 1
+
+    def vertex_range() -> tuple[int, int]:
+        """[lo, hi) of the vertex ids the draw shades (only a CPU fallback asks)."""
+        if index_size:
+            if info.index_bounds_valid and indices is None:
+                lo, hi = info.min_index + base_vertex, info.max_index + base_vertex + 1
+            else:
+                ids = indices if indices is not None else fallbacks.read_indices(ctx, info, d.start, d.count)
+                if info.primitive_restart:
+                    ids = ids[ids != (info.restart_index & ((1 << (8 * info.index_size)) - 1))]
+                lo, hi = (int(ids.min()) + base_vertex, int(ids.max()) + base_vertex + 1) if len(ids) else (0, 1)
         else:
-            ids = indices if indices is not None else _read_indices(ctx, info, d.start, d.count)
-            if info.primitive_restart:
-                ids = ids[ids != (info.restart_index & ((1 << (8 * info.index_size)) - 1))]
-            lo, hi = (int(ids.min()) + base_vertex, int(ids.max()) + base_vertex + 1) if len(ids) else (0, 1)
-    else:
-        lo, hi = d.start, d.start + d.count
-    lo = max(lo, 0)
-    hi = max(hi, lo + 1)
+            lo, hi = d.start, d.start + d.count
+        lo = max(lo, 0)
+        return lo, max(hi, lo + 1)
+
     if capture:
         # the vertex ids the VDM shades, in order (-1: primitive restart)
         if not index_size:
             ids = np.arange(base_vertex, base_vertex + count, dtype=np.int64)
         else:
-            ids = tri.copy() if indices is not None else _read_indices(ctx, info, d.start, d.count)
+            ids = tri.copy() if indices is not None else fallbacks.read_indices(ctx, info, d.start, d.count)
             if indices is not None:
                 marks = ids < 0
             elif info.primitive_restart:
@@ -838,8 +820,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
             if marks is not None:
                 ids[marks] = -1
         ctx.xfb_draw = _xfb_setup(ctx, batch, mode, ids, info.instance_count, vs_cso)
-    attributes, per_instance = vertex_attributes(ctx, batch, vs, lo, hi,
-                                                 (info.start_instance, info.instance_count))
+    attributes = vertex_attributes(ctx, batch, vs, vertex_range)
     cf = fs.cf_bindings if fs is not None and fs.cf_bindings else (
         link_fragment_bindings(vs, fs, ctx.rast.flatshade,
                                ctx.rast.sprite_coord_enable if mode == PipePrim.POINTS else 0)
@@ -855,30 +836,21 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     ppp = batch.ppp_cache.get(state_key)
     if ppp is None:
         ppp = batch.ppp_cache[state_key] = _ppp_state(ctx, batch, vs, fs, cf, fs_words)
-    instance_runs = [(info.start_instance, info.instance_count, attributes)]
-    if per_instance:
-        instance_runs = []
-        for k in range(info.instance_count):
-            attrs = dict(attributes)
-            for loc, lst in per_instance.items():
-                attrs[loc] = lst[k]
-            instance_runs.append((info.start_instance + k, 1, attrs))
-    for base_instance, instances, attrs in instance_runs:
-        vs_words = usc_words(ctx, batch, vs, S.VERTEX, attrs)
-        batch.vdm += P.pack("VDM_STATE", vertex_shader=dict(pipeline=vs_words),
-                            vertex_outputs=dict(output_count_words=vs.output_count_words))
-        batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
-        draw = dict(primitive=_PRIMS[mode], instances=instances, base_vertex=base_vertex,
-                    base_instance=base_instance, count=count)
-        if index_size:
-            draw.update(indexed=True, index_size=_INDEX[index_size], index_buffer=index_va,
-                        index_buffer_size_B=index_bytes)
-            if info.primitive_restart and indices is None:
-                draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
-            elif restart_out:
-                draw.update(restart_enable=True, restart_index=0xFFFFFFFF)
-        batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
-        batch.draws += 1
+    vs_words = usc_words(ctx, batch, vs, S.VERTEX, attributes)
+    batch.vdm += P.pack("VDM_STATE", vertex_shader=dict(pipeline=vs_words),
+                        vertex_outputs=dict(output_count_words=vs.output_count_words))
+    batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
+    draw = dict(primitive=_PRIMS[mode], instances=info.instance_count, base_vertex=base_vertex,
+                base_instance=info.start_instance, count=count)
+    if index_size:
+        draw.update(indexed=True, index_size=_INDEX[index_size], index_buffer=index_va,
+                    index_buffer_size_B=index_bytes)
+        if info.primitive_restart and indices is None:
+            draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
+        elif restart_out:
+            draw.update(restart_enable=True, restart_index=0xFFFFFFFF)
+    batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
+    batch.draws += 1
     batch.zs_access |= _zs_access(ctx)
 
 

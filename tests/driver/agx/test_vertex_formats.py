@@ -1,15 +1,15 @@
 """Vertex attribute types that are no pixel format (GL 4.6 section 10.2.1, table
 10.3; GLES 3.2 section 10.3.1): 16.16 FIXED, integers read as floats without
-normalisation (SCALED) and 32-bit normalized integers. The driver reads them
-from the layout format holding the same bits and converts the integers; the
-expected floats here are worked out by hand."""
+normalisation (SCALED) and 32-bit normalized integers. The vertex shader fetches
+and converts them (compiler/lower/vertex_fetch.py); the expected floats here are
+worked out by hand."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from driver.agx.encode import vertex_source_format
+from driver.agx.encode import fetch_format
 from driver.gallium import PipeFormat
 from driver.gl import enums as E
 
@@ -27,15 +27,22 @@ out vec4 o;
 void main() { o = v; }"""
 
 
-def test_vertex_only_formats_read_through_a_layout_format():
-    assert vertex_source_format(PipeFormat.R32G32_FIXED) == ("R32G32_SINT", 2.0 ** -16, False)
-    assert vertex_source_format(PipeFormat.R16G16B16_SSCALED) == ("R16G16B16_SINT", 1.0, False)
-    assert vertex_source_format(PipeFormat.R8_USCALED) == ("R8_UINT", 1.0, False)
-    assert vertex_source_format(PipeFormat.R32G32_SNORM) == ("R32G32_SINT", 1.0 / 0x7FFFFFFF, True)
-    assert vertex_source_format(PipeFormat.R32G32B32_UNORM) == ("R32G32B32_UINT", 1.0 / 0xFFFFFFFF, False)
-    assert vertex_source_format(PipeFormat.R8G8B8A8_UNORM) == ("R8G8B8A8_UNORM", None, False)
+def test_element_formats_name_the_shader_fetch():
+    # (GL component type, components, normalized, bgra) for compiler/lower/vertex_fetch.py
+    assert fetch_format(PipeFormat.R32G32_FIXED) == ("fixed", 2, False, False)
+    assert fetch_format(PipeFormat.R16G16B16_SSCALED) == ("short", 3, False, False)
+    assert fetch_format(PipeFormat.R8_USCALED) == ("ubyte", 1, False, False)
+    assert fetch_format(PipeFormat.R32G32_SNORM) == ("int", 2, True, False)
+    assert fetch_format(PipeFormat.R32G32B32_UNORM) == ("uint", 3, True, False)
+    assert fetch_format(PipeFormat.R8G8B8A8_UNORM) == ("ubyte", 4, True, False)
+    assert fetch_format(PipeFormat.B8G8R8A8_UNORM) == ("ubyte", 4, True, True)
+    assert fetch_format(PipeFormat.B10G10R10A2_UNORM) == ("uint_2_10_10_10_rev", 4, True, True)
+    assert fetch_format(PipeFormat.R10G10B10A2_SSCALED) == ("int_2_10_10_10_rev", 4, False, False)
+    assert fetch_format(PipeFormat.R11G11B10_FLOAT) == ("uint_10f_11f_11f_rev", 3, False, False)
+    assert fetch_format(PipeFormat.R16G16_FLOAT) == ("half", 2, False, False)
+    assert fetch_format("R64G64B64_FLOAT") == ("double", 3, False, False)
     with pytest.raises(ValueError):
-        vertex_source_format("R64G64_FLOAT")         # no layout format holds doubles
+        fetch_format("R7_UNORM")
 
 
 def _draw(size: int, type_: int, normalized: bool, row, divisor: int = 0) -> np.ndarray:
