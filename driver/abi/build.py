@@ -600,7 +600,38 @@ typedef struct {
 static const shimgl_glx_exports *shimgl_glvnd_glx;
 
 static Bool shimgl_glx_screen_supported(Display *dpy, int screen) { (void)dpy; (void)screen; return 1; }
-static void *shimgl_glx_proc_address(const GLubyte *name) { return shimgl_get_proc_address((const char *)name); }
+/* The GLX functions libGLX implements itself. glvnd also asks the current
+   vendor for them when a program resolves them as GL functions, as apitrace's
+   eglretrace does (eglGetProcAddress("glXGetCurrentDisplay") gives a GL
+   dispatch stub whose slot the current vendor fills): we answer with libGLX's
+   own, as Mesa's vendor answers with its implementations. Left NULL, glvnd's
+   no-op stub returned a garbage Display * that eglretrace passed to XGetGeometry. */
+static const char *const shimgl_libglx_names[] = {
+    "glXGetCurrentContext", "glXGetCurrentDisplay", "glXGetCurrentDrawable",
+    "glXGetCurrentReadDrawable", "glXGetProcAddress", "glXGetProcAddressARB",
+    "glXQueryExtension", "glXQueryVersion",
+};
+static void *shimgl_libglx_function(const char *name)
+{
+    void *fn = NULL, *libglx;
+    size_t i;
+    for (i = 0; i < sizeof shimgl_libglx_names / sizeof shimgl_libglx_names[0]; i++)
+        if (strcmp(name, shimgl_libglx_names[i]) == 0)
+            break;
+    if (i == sizeof shimgl_libglx_names / sizeof shimgl_libglx_names[0])
+        return NULL;
+    libglx = dlopen("libGLX.so.0", RTLD_LAZY | RTLD_NOLOAD);    /* it loaded us */
+    if (libglx) {
+        fn = dlsym(libglx, name);
+        dlclose(libglx);
+    }
+    return fn;
+}
+static void *shimgl_glx_proc_address(const GLubyte *name)
+{
+    void *fn = shimgl_get_proc_address((const char *)name);
+    return fn || !name ? fn : shimgl_libglx_function((const char *)name);
+}
 static Bool shimgl_glx_notify_error(Display *dpy, unsigned char error, XID resid, unsigned char opcode, Bool core)
 { (void)dpy; (void)error; (void)resid; (void)opcode; (void)core; return 1; }
 """

@@ -208,6 +208,15 @@ else:
     check("make current on the X window", glx.glXMakeCurrent(dpy, win, ctx))
     renderer = draw(glx.glXGetProcAddress)
     check("renderer is shimgl", renderer is not None and renderer.startswith(b"shimgl"), renderer)
+    # libGLX's own functions resolved as GL functions (eglretrace asks glvnd's libEGL
+    # for glXGetCurrentDisplay: a GL dispatch stub the current GLX vendor fills)
+    egl = ctypes.CDLL("libEGL.so.1")
+    egl.eglGetProcAddress.restype, egl.eglGetProcAddress.argtypes = vp, [ctypes.c_char_p]
+    for name, want in (("glXGetCurrentDisplay", dpy), ("glXGetCurrentDrawable", win),
+                       ("glXGetCurrentContext", ctx)):
+        stub = egl.eglGetProcAddress(name.encode())
+        got = ctypes.CFUNCTYPE(vp)(stub)() if stub else None
+        check(f"{name} through a GL dispatch stub", got == want, got)
     glx.glXSwapBuffers(dpy, win)
     X.XSync(dpy, 0)
     check_image("GLX window")
