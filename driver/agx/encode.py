@@ -183,6 +183,7 @@ def _xfb_setup(ctx, batch, mode, ids: np.ndarray, instances: int, vs_cso) -> dic
         if b == 0:
             ctx.so_vertices[key] = ctx.so_filled[key] // stride
     ctx.so_primitives += written // per
+    ctx.so_primitives_needed += count * instances // per     # overflow: needed > written
     live = ids[ids >= 0]
     lo = int(live.min()) if live.size else 0
     hi = int(live.max()) if live.size else 0

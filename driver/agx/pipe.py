@@ -207,6 +207,7 @@ class AgxContext(PipeContext):
         self.so_targets: list = []
         self.so_filled: dict = {}               # (id(resource), offset_B) -> bytes written (append on -1)
         self.so_primitives = 0                  # primitives captured (PRIMITIVES_EMITTED queries)
+        self.so_primitives_needed = 0           # primitives the capturing draws made (SO_OVERFLOW queries)
         self.so_vertices: dict = {}             # (id(resource), offset_B) -> vertices captured (DrawTransformFeedback)
         self.fb = FramebufferState(0, 0)
         self.viewport = ViewportState((1.0, 1.0, 0.5), (0.0, 0.0, 0.5))
@@ -1053,6 +1054,8 @@ class AgxContext(PipeContext):
             query.begin_value = self.device.queue_counters(self.queue_id)["primitives"]
         elif t == PipeQueryType.PRIMITIVES_EMITTED:
             query.begin_value = self.so_primitives      # counted when the capturing draws are encoded
+        elif t == PipeQueryType.SO_OVERFLOW_PREDICATE:
+            query.begin_value = (self.so_primitives, self.so_primitives_needed)
         query.active = True
         return True
 
@@ -1078,6 +1081,10 @@ class AgxContext(PipeContext):
             query.result = self.device.queue_counters(self.queue_id)["primitives"] - query.begin_value
         elif t == PipeQueryType.PRIMITIVES_EMITTED:
             query.result = self.so_primitives - getattr(query, "begin_value", self.so_primitives)
+        elif t == PipeQueryType.SO_OVERFLOW_PREDICATE:
+            # a primitive that did not fit in a bound buffer was not written (GL 4.6 section 13.3.2)
+            written, needed = query.begin_value
+            query.result = int(self.so_primitives_needed - needed > self.so_primitives - written)
         elif t == PipeQueryType.GPU_FINISHED:
             query.submission = self.flush().submission
         else:

@@ -155,9 +155,11 @@ class DesktopMixin(LaterStagesMixin):
         check(id != 0 and self.queries.is_generated(id), E.GL_INVALID_VALUE, "not a query name")
         check(q is not None and q.ever_used and not q.active, E.GL_INVALID_OPERATION,
               "not a usable query")
+        # ARB_transform_feedback_overflow_query: overflow queries may decide too
         check(q.target in (E.GL_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED,
-                           E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE), E.GL_INVALID_OPERATION,
-              "not an occlusion query")
+                           E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE, E.GL_TRANSFORM_FEEDBACK_OVERFLOW,
+                           E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW), E.GL_INVALID_OPERATION,
+              "not an occlusion or transform feedback overflow query")
         self._conditional = q
         # render when the result differs from `condition`: non-zero normally, zero inverted
         self.pipe.render_condition(q.pipe_query, mode in inverted,

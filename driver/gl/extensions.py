@@ -245,7 +245,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_filter_anisotropic", _ANY, _GL32, _N, _N, MISSING),
     _x("GL_ARB_texture_mirror_clamp_to_edge", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_stencil8", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_vertex_type_10f_11f_11f_rev", _ANY, _GL32, _N, _N, DONE),
     _x("GL_KHR_no_error", _ANY, _GL32, _N, _ES2, DONE),
     # resets and bounded reads (features/robustness.py; tests/driver/gl/test_gpu_reset.py)

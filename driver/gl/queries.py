@@ -17,7 +17,10 @@ _PIPE_QUERY = {E.GL_SAMPLES_PASSED: PipeQueryType.OCCLUSION_COUNTER,
                E.GL_PRIMITIVES_GENERATED: PipeQueryType.PRIMITIVES_GENERATED,
                E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: PipeQueryType.PRIMITIVES_EMITTED,
                E.GL_TIME_ELAPSED: PipeQueryType.TIME_ELAPSED,
-               E.GL_TIMESTAMP: PipeQueryType.TIMESTAMP}
+               E.GL_TIMESTAMP: PipeQueryType.TIMESTAMP,
+               # ARB_transform_feedback_overflow_query (one vertex stream: both are stream 0)
+               E.GL_TRANSFORM_FEEDBACK_OVERFLOW: PipeQueryType.SO_OVERFLOW_PREDICATE,
+               E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW: PipeQueryType.SO_OVERFLOW_PREDICATE}
 
 
 class QueryMixin:
@@ -40,6 +43,8 @@ class QueryMixin:
             t |= {E.GL_ANY_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE}
         if es_has(self.api, "timer_query"):
             t.add(E.GL_TIME_ELAPSED)
+        if self.api.has_extension("GL_ARB_transform_feedback_overflow_query"):
+            t |= {E.GL_TRANSFORM_FEEDBACK_OVERFLOW, E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW}
         return t
 
     def glGenQueries(self, n: int) -> list[int]:
