@@ -343,7 +343,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, MISSING, glsl=True),
     _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
-    _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, MISSING),
+    _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, DONE),
     _x("GL_OES_texture_storage_multisample_2d_array", _N, _N, _N, _ES31, MISSING, glsl=True),
 )
 

@@ -191,3 +191,45 @@ def test_oes_texture_buffer_in_es31():
     _draw_full(ctx)
     px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
     assert (px == [50, 5, 10, 3]).all()
+
+
+def test_oes_texture_stencil8_in_es31():
+    """GLES 3.1 with OES_texture_stencil8: a STENCIL_INDEX8 texture takes
+    STENCIL_INDEX/UNSIGNED_BYTE texels, is sampled as unsigned integers
+    (usampler2D texelFetch: 7, 9, 11, 13 -> red 7, 9, 11, 13), and is a
+    complete framebuffer's stencil attachment whose stencil test passes where
+    the stored value equals the reference (9: the texel at (1, 0) only)."""
+    ctx = driver.Context(api="gles31", width=2, height=2)
+    assert _listed(ctx, "GL_OES_texture_stencil8")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexStorage2D(T2, 1, E.GL_STENCIL_INDEX8, 2, 2)
+    ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+    ctx.glTexSubImage2D(T2, 0, 0, 0, 2, 2, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, np.array([7, 9, 11, 13], np.uint8))
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    expect(ctx, E.GL_NO_ERROR)
+    vs = VS3.replace("300 es", "310 es")
+    _link(ctx, (E.GL_VERTEX_SHADER, vs),
+          (E.GL_FRAGMENT_SHADER, "#version 310 es\nprecision mediump float; uniform highp usampler2D s; out vec4 o;\n"
+                                 "void main() { o = vec4(float(texelFetch(s, ivec2(gl_FragCoord.xy), 0).r) / 255.0,"
+                                 " 0.0, 0.0, 1.0); }"))
+    _draw_full(ctx)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert px[:, 0].tolist() == [7, 9, 11, 13]
+    (colour, fb) = ctx.glGenTextures(1)[0], ctx.glGenFramebuffers(1)[0]
+    ctx.glBindTexture(T2, colour)
+    ctx.glTexStorage2D(T2, 1, E.GL_RGBA8, 2, 2)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, colour, 0)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_STENCIL_ATTACHMENT, T2, t, 0)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glEnable(E.GL_STENCIL_TEST)
+    ctx.glStencilFunc(E.GL_EQUAL, 9, 0xFF)
+    _link(ctx, (E.GL_VERTEX_SHADER, vs),
+          (E.GL_FRAGMENT_SHADER, "#version 310 es\nprecision mediump float; out vec4 o; void main() { o = vec4(1.0); }"))
+    _draw_full(ctx)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert px[:, 0].tolist() == [0, 255, 0, 0]
