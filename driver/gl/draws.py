@@ -271,11 +271,42 @@ class DrawMixin:
                   "DrawElements with transform feedback active")
         if count == 0 or instances == 0:
             return
-        ebo, offset, data = self._index_data(count, type, indices)
+        size = INDEX_TYPES[type]
+        ebo = self.vao.element_buffer
+        if ebo is not None and isinstance(indices, int) and indices >= 0:
+            # indices past the element buffer's end are out of bounds (GL 4.6 section 6.4:
+            # undefined results, never a crash): only those the buffer holds are drawn, so
+            # host memory follows the buffer, not the count
+            count = min(count, max(ebo.size - indices, 0) // size)
+            if count == 0:
+                return
+        restart = self._restart_index(size)
+        # a huge draw as consecutive smaller ones (primitive order kept), as glDrawArrays;
+        # with primitive restart a piece boundary could split a primitive: drawn whole
+        pieces = _pieces(mode, 0, count) if restart is None else [(0, count)]
+        check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
+              f"{count} indices of a primitive mode that cannot be drawn in pieces")
+        check(len(pieces) == 1 or instances * len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
+              f"{count} indices x {instances} instances: more than {MAX_PIECE_DRAWS} pieces")
+        ebo, offset, data = self._index_data(count if len(pieces) == 1 else 0, type, indices)
+        if len(pieces) == 1:
+            self._draw_index_piece(mode, type, ebo, offset, data, 0, count, instances, base_instance,
+                                   basevertex, range_)
+            return
+        for k in range(instances):
+            for first, n in pieces:
+                piece = None if ebo is not None else ClientMemory.wrap(indices).read(first * size, n * size)
+                self._draw_index_piece(mode, type, ebo, offset, piece, first, n, 1, base_instance + k,
+                                       basevertex, range_)
+
+    def _draw_index_piece(self, mode, type, ebo, offset, data, first, count, instances,
+                          base_instance, basevertex, range_) -> None:
+        """Draw `count` indices from index `first` of the element buffer at byte `offset`,
+        or of the client index bytes `data` (which start at index `first`)."""
         size = INDEX_TYPES[type]
         restart = self._restart_index(size)
         if ebo is not None:
-            res, start = ebo.resource, offset // size
+            res, start = ebo.resource, offset // size + first
         else:
             res, up_off = self.uploader.upload(data, alignment_B=size)
             start = up_off // size
@@ -286,7 +317,7 @@ class DrawMixin:
             so GPU-written index buffers count."""
             if range_ is not None:
                 return range_[0] + basevertex, range_[1] + basevertex
-            raw = data if ebo is None else self._read_buffer(ebo, offset, count * size)
+            raw = data if ebo is None else self._read_buffer(ebo, offset + first * size, count * size)
             idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
             live = idx[idx != restart] if restart is not None else idx
             if not live.size:

@@ -1,0 +1,79 @@
+"""Host memory follows the work, not the request: glDrawElements above
+MAX_DRAW_PIECE indices goes to the pipe as consecutive draws (as glDrawArrays),
+client index arrays are read piece by piece, and indices past the end of the
+element buffer (out of bounds: undefined results, GL 4.6 section 6.4) are not
+drawn, so a count of 2^31 with a small buffer costs what the buffer holds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+import driver.gl.draws as draws
+from driver.gl import enums as E
+from tests.driver.gl.helpers import expect
+
+VS = {"gles3": "#version 300 es\n", "compat": "#version 130\n"}
+BODY = ("flat out vec4 c;\nvoid main() {\n"
+        "  float i = float(gl_VertexID);\n"
+        "  vec2 p = vec2(floor(i / 2.0) / 12.0 * 2.0 - 1.0, mod(i, 2.0) * 1.6 - 0.8 + i * 0.01);\n"
+        "  c = vec4(mod(i, 3.0) / 2.0, mod(i, 5.0) / 4.0, i / 40.0, 1.0);\n"
+        "  gl_Position = vec4(p, 0.0, 1.0); gl_PointSize = 2.0; }\n")
+FS = {"gles3": "#version 300 es\nprecision mediump float;\nflat in vec4 c;\nout vec4 o;\n"
+               "void main() { o = c; }\n",
+      "compat": "#version 130\nflat in vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n"}
+# 25 indices visiting the vertices out of order, some twice
+INDICES = np.array([3, 1, 2, 0, 5, 4, 7, 6, 9, 8, 11, 10, 12, 14, 13, 16, 15, 18, 17, 20, 19,
+                    22, 21, 24, 23], np.uint16)
+
+
+def _image(monkeypatch, api, mode, limit, count=len(INDICES), client=False, restart=False):
+    monkeypatch.setattr(draws, "MAX_DRAW_PIECE", limit)
+    with driver.Context(api, 32, 32) as ctx:
+        g = ctx.gl
+        if not client:
+            g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        prog = g.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, VS[api] + BODY), (E.GL_FRAGMENT_SHADER, FS[api])):
+            sh = g.glCreateShader(kind)
+            g.glShaderSource(sh, 1, [src])
+            g.glCompileShader(sh)
+            g.glAttachShader(prog, sh)
+        g.glLinkProgram(prog)
+        g.glUseProgram(prog)
+        data = INDICES.copy()
+        if restart:
+            data[10] = 0xFFFF
+            g.glEnable(E.GL_PRIMITIVE_RESTART_FIXED_INDEX)
+        if client:
+            g.glDrawElements(mode, count, E.GL_UNSIGNED_SHORT, data.tobytes())
+        else:
+            g.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, g.glGenBuffers(1)[0])
+            g.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+            g.glDrawElements(mode, count, E.GL_UNSIGNED_SHORT, 0)
+        expect(g, E.GL_NO_ERROR)
+        assert g.internal_errors == []
+        return ctx.read_pixels()
+
+
+@pytest.mark.parametrize("mode", [E.GL_TRIANGLE_STRIP, E.GL_TRIANGLES, E.GL_LINE_STRIP, E.GL_POINTS])
+@pytest.mark.parametrize("api,client", [("gles3", False), ("compat", True)])
+def test_a_huge_element_draw_in_pieces_draws_the_same_pixels(monkeypatch, mode, api, client):
+    whole = _image(monkeypatch, api, mode, 1 << 16, client=client)
+    pieces = _image(monkeypatch, api, mode, 5, client=client)
+    assert whole.any()
+    assert np.array_equal(whole, pieces)
+
+
+def test_with_primitive_restart_the_draw_is_not_split(monkeypatch):
+    whole = _image(monkeypatch, "gles3", E.GL_TRIANGLE_STRIP, 1 << 16, restart=True)
+    assert np.array_equal(whole, _image(monkeypatch, "gles3", E.GL_TRIANGLE_STRIP, 5, restart=True))
+    assert not np.array_equal(whole, _image(monkeypatch, "gles3", E.GL_TRIANGLE_STRIP, 1 << 16))
+
+
+@pytest.mark.parametrize("count", [26, 1000, (1 << 31) - 1])
+def test_indices_past_the_element_buffer_are_not_drawn(monkeypatch, count):
+    """A count beyond the buffer draws what the buffer holds (and costs no more)."""
+    assert np.array_equal(_image(monkeypatch, "gles3", E.GL_TRIANGLES, 1 << 16),
+                          _image(monkeypatch, "gles3", E.GL_TRIANGLES, 1 << 16, count=count))
