@@ -208,6 +208,13 @@ _TABLE = """
 150 - @g | out int gl_PrimitiveID
 150 - @g | out int gl_Layer
 410 - @g +GL_ARB_viewport_array | out int gl_ViewportIndex
+150c - @g | out vec4 gl_ClipVertex
+150c - @g | out vec4 gl_FrontColor
+150c - @g | out vec4 gl_BackColor
+150c - @g | out vec4 gl_FrontSecondaryColor
+150c - @g | out vec4 gl_BackSecondaryColor
+150c - @g | out vec4 gl_TexCoord[gl_MaxTextureCoords]
+150c - @g | out float gl_FogFragCoord
 # uniform state, every stage
 110 100 | uniform gl_DepthRangeParameters gl_DepthRange
 110c - | uniform mat4 gl_ModelViewMatrix

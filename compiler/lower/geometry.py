@@ -94,7 +94,9 @@ def max_output_primitives(output: str, max_vertices: int) -> int:
 
 def vertex_record_layout(outputs) -> tuple[tuple, int]:
     """``outputs``: [(name, locations), ...] of the vertex stage -> (((name, offset_dw,
-    locations), ...), record stride in words): 4 words per location, in order."""
+    locations), ...), record stride in words): 4 words per location, in order. Names:
+    the output's, a block instance's block name, ``block.member`` for a member of a
+    block without instance name."""
     layout, offset = [], 0
     for name, locations in outputs:
         layout.append((name, offset, locations))
@@ -294,7 +296,8 @@ class GeometryLowering:
             if t.is_block:               # members in order, each at its locations
                 values, loc = [], first_loc
                 for f in t.fields:
-                    values.append(read(f.type, name, j, loc))
+                    member = f"{name}.{f.name}"      # a member of an instance-less vertex output block
+                    values.append(read(f.type, member, j) if member in where else read(f.type, name, j, loc))
                     loc += _locations(f.type)
                 return values
             if t.is_struct:

@@ -120,6 +120,11 @@ def _stage_source(prog, kind: int) -> str:
     return "".join(src for t, src in image.shaders if t == kind) if image is not None else ""
 
 
+# outputs of the compatibility profile the pass-through vertex program writes as they are
+_COMPAT_OUTPUTS = ("gl_ClipVertex", "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
+                   "gl_BackSecondaryColor", "gl_TexCoord", "gl_FogFragCoord")
+
+
 def _declare(glsl_type: str, name: str) -> str:
     """A declaration of ``name`` with a type name as GLSL spells it ("vec4[2]" -> "vec4 name[2]")."""
     base, bracket, rest = glsl_type.partition("[")
@@ -184,10 +189,17 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
         def link(v, t):             # blocks link by block name (GLSL 1.50 section 4.3.7)
             return ("block", t.name) if t.is_block else v.name
         outs = {link(v, v.type): v for v in vertex["outputs"]}
+        for v in vertex["outputs"]:       # members of a block without an instance name
+            name = getattr(v.block, "block_name", None)
+            if name and not v.type.is_block:
+                outs.setdefault(("block", name), None)
         for inp in geometry["inputs"]:
             if not inp.type.is_array:
                 continue
-            out = outs.get(link(inp, inp.type.element))
+            key = link(inp, inp.type.element)
+            out = outs.get(key)
+            if out is None and key in outs:
+                continue                        # an instance-less block: members checked by name
             if out is None:
                 if inp.used:
                     raise ValueError(f"geometry shader input `{inp.name}' has no matching output in the "
@@ -296,6 +308,7 @@ def _gs_passthrough(ctx, prog, iface):
     if hit is not None:
         return hit
     lines, body, attributes, elements, renames, blocks = ["#version 150"], [], {}, [], {}, {}
+    compat = False
     loc = 0
     for o in iface.outputs:
         prefix = {"float": "", "int": "i", "uint": "u"}[o.base]
@@ -313,6 +326,9 @@ def _gs_passthrough(ctx, prog, iface):
                 body.append(f"gl_PointSize = {a};")
             elif o.name == "gl_ClipDistance":
                 body.append(f"gl_ClipDistance[{k}] = {a};")
+            elif o.name in _COMPAT_OUTPUTS:      # compatibility profile varyings
+                compat = True
+                body.append(f"{o.name}[{k}] = {a};" if o.locations > 1 else f"{o.name} = {a};")
             elif o.name.startswith("gl_"):
                 # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: a varying renamed after compiling
                 renames[f"shimgl_gs_{o.name}"] = o.name
@@ -330,10 +346,15 @@ def _gs_passthrough(ctx, prog, iface):
             lines.append(f"{qual}out {_declare(o.glsl_type, o.name)};")
     for (block, instance), members in blocks.items():
         lines.append(f"out {block} {{ {' '.join(members)} }} {instance};")
+    if compat:
+        lines[0] = "#version 150 compatibility"
     source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
     from compiler.glsl import parse
     unit = parse(source, "vertex")
     info = {"attributes": attributes, "uniforms": {}, "frag_outputs": {}}
+    if compat:          # gl_ClipVertex is clipped against gl_ClipPlane (state uniforms)
+        from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
+        info.update(state_uniforms=state_uniform_layout(), state_constant_buffer=STATE_CONSTANT_BUFFER)
     ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else unit
     handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, ir, source, info))
     ls.pipe_shaders[cache_key] = handle
@@ -454,6 +475,11 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
     ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
     ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, 16, bytes(16)))
+    if ctx.api.compat:
+        from driver.gl.compat import STATE_CONSTANT_BUFFER
+        block = ctx._state_uniform_bytes()
+        ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, STATE_CONSTANT_BUFFER,
+                                     ConstantBuffer(None, 0, len(block), block))
     ctx.cso.set_vertex_elements(elements)
     ctx.pipe.set_vertex_buffers([VertexBuffer(gs_out, 0)])
     out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, False, 0, True, 0, null_record)
@@ -483,7 +509,8 @@ def _gs_vs_outputs(ls) -> tuple:
         comps, locs = _vec_shape(v.type)
         if v.name == "gl_ClipDistance":
             comps, locs = v.type.length, -(-v.type.length // 4)
-        out.append((v.name, locs, comps, v.name))
+        block = getattr(v.block, "block_name", None) if not v.builtin else None
+        out.append((v.name, locs, comps, f"{block}.{v.name}" if block else v.name))   # member of a block
     return tuple(out)
 
 

@@ -593,3 +593,52 @@ void main() { frag = vec4(fin.c.rgb, float(fin.id) / 4.0); }
         img = ctx.read_pixels().astype(int)
         assert np.abs(img[1, 1] - [51, 102, 153, 0]).max() <= 1
         assert np.abs(img[1, 6] - [255, 128, 0, 64]).max() <= 1
+
+
+def test_compatibility_outputs_of_the_geometry_stage():
+    """Compatibility profile: gl_FrontColor and gl_TexCoord[] written by the geometry
+    stage reach gl_Color and gl_TexCoord[] of the fragment stage."""
+    gs = """#version 150 compatibility
+layout(points) in;
+layout(points, max_vertices = 1) out;
+void main() {
+    gl_Position = gl_in[0].gl_Position;
+    gl_FrontColor = vec4(1.0, 0.5, 0.0, 1.0);
+    gl_TexCoord[1] = vec4(0.0, 0.0, 0.25, 1.0);
+    EmitVertex();
+}
+"""
+    vs = "#version 150 compatibility\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n"
+    fs = "#version 150 compatibility\nvoid main() { gl_FragColor = gl_Color + gl_TexCoord[1]; }\n"
+    with driver.Context(api="compat", width=W, height=H) as ctx:
+        p = _program(ctx, gs, vs=vs, fs=fs)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [((3 + 0.5) / 16 - 1, (2 + 0.5) / 16 - 1)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels().astype(int)
+        assert np.abs(img[2, 3] - [255, 128, 64, 255]).max() <= 1
+
+
+def test_instance_less_vertex_block_feeds_a_geometry_block_array():
+    vs = """#version 150
+in vec2 pos;
+out Data { vec4 c; };
+void main() { gl_Position = vec4(pos, 0.0, 1.0); c = vec4(0.0, 1.0, 0.5, 1.0); }
+"""
+    gs = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in Data { vec4 c; } din[];
+out vec4 gcol;
+void main() { gl_Position = gl_in[0].gl_Position; gcol = din[0].c; EmitVertex(); }
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        p = _program(ctx, gs, vs=vs)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [((3 + 0.5) / 16 - 1, (2 + 0.5) / 16 - 1)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        assert np.abs(ctx.read_pixels()[2, 3].astype(int) - [0, 255, 128, 255]).max() <= 1
