@@ -120,6 +120,7 @@ _FOUR = {getattr(E, n) for n in (
     "GL_POSITION", "GL_FOG_COLOR", "GL_TEXTURE_ENV_COLOR", "GL_LIGHT_MODEL_AMBIENT",
     "GL_AMBIENT_AND_DIFFUSE", "GL_TEXTURE_SWIZZLE_RGBA", "GL_OBJECT_PLANE", "GL_EYE_PLANE",
     "GL_COLOR",        # glClearBuffer{f,i,ui}v(GL_COLOR, ...)
+    "GL_TEXTURE_CROP_RECT_OES",     # glTexParameteriv (OpenGL ES 1.1 OES_draw_texture)
 ) if hasattr(E, n)}
 _THREE = {getattr(E, n) for n in ("GL_SPOT_DIRECTION", "GL_POINT_DISTANCE_ATTENUATION",
                                   "GL_COLOR_INDEXES") if hasattr(E, n)}
@@ -562,3 +563,35 @@ OVERRIDES.update({
     "glGetQueryObjecti64v": _query_object("glGetQueryObjecti64v", "GLint64"),
     "glGetQueryObjectui64v": _query_object("glGetQueryObjectui64v", "GLuint64"),
 })
+
+
+# -- the registry's aliases of overridden commands (glGetDebugMessageLogKHR and
+# glDebugMessageCallbackKHR of GLES's KHR_debug, glGetSyncivAPPLE, ...): the same
+# convention as their core command, calling the front end by the alias's own name
+class _AliasContext:
+    """The context an override sees when it runs for an alias: the core
+    command's name reaches the alias method (whose extension check then
+    applies); every other attribute is the context's own."""
+
+    __slots__ = ("_ctx", "_core", "_alias")
+
+    def __init__(self, ctx, core: str, alias: str):
+        self._ctx, self._core, self._alias = ctx, core, alias
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, self._alias if name == self._core else name)
+
+
+def _alias_overrides() -> dict:
+    from driver.gl.registry_aliases import ALIASES
+
+    def for_alias(impl, core, alias):
+        def run(ctx, *args):
+            return impl(_AliasContext(ctx, core, alias), *args)
+        run.__name__ = alias
+        return run
+    return {alias: for_alias(OVERRIDES[core], core, alias) for alias, core in ALIASES.items()
+            if core in OVERRIDES and alias not in OVERRIDES}
+
+
+OVERRIDES.update(_alias_overrides())
