@@ -276,6 +276,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_matrix_get", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_point_size_array", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_point_sprite", _N, _N, _ANY, _N, DONE),
+    _x("GL_OES_read_format", _ANY, _N, _ANY, _N, DONE),
     _x("GL_OES_single_precision", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_stencil_wrap", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_texture_mirrored_repeat", _N, _N, _ANY, _N, DONE),
@@ -289,8 +290,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_depth24", _N, _N, _ANY, _ES2, DONE),
     _x("GL_OES_depth_texture", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_element_index_uint", _N, _N, _ANY, _ES2, DONE),
-    _x("GL_OES_mapbuffer", _N, _N, _N, _ES2, DONE),
-    _x("GL_OES_packed_depth_stencil", _N, _N, _N, _ES2, DONE),
+    _x("GL_OES_mapbuffer", _N, _N, _ANY, _ES2, DONE),
+    _x("GL_OES_packed_depth_stencil", _N, _N, _ANY, _ES2, DONE),
     _x("GL_OES_rgb8_rgba8", _N, _N, _ANY, _ES2, DONE),
     _x("GL_OES_standard_derivatives", _N, _N, _N, _ES2, DONE, glsl=True),
     # GLES names of features desktop GL has (features/gles_ext.py; tests/driver/gl/test_gles_ext*.py)
