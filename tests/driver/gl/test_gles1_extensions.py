@@ -319,3 +319,71 @@ def test_es1_extension_commands_elsewhere_are_invalid_operation(name, args):
         ctx = driver.Context(api=api, width=4, height=4)
         assert getattr(ctx, name)(*args) is None
         assert ctx.glGetError() == E.GL_INVALID_OPERATION
+
+
+@pytest.mark.parametrize("api", ["gles1", "compat"])
+def test_read_format(api):
+    """OES_read_format (ES 1.1 and, as in Mesa, the compatibility profile):
+    the implementation's format/type pair reads the colour buffer."""
+    ctx = driver.Context(api=api, width=4, height=4)
+    fmt = ctx.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_FORMAT)[0]
+    typ = ctx.glGetIntegerv(E.GL_IMPLEMENTATION_COLOR_READ_TYPE)[0]
+    assert (fmt, typ) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+    ctx.glClearColor(0.0, 1.0, 0.0, 1.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    assert bytes(ctx.glReadPixels(1, 1, 1, 1, fmt, typ)) == bytes([0, 255, 0, 255])
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert "GL_OES_read_format" in ctx.glGetString(E.GL_EXTENSIONS).split()
+
+
+def test_mapbuffer():
+    """OES_mapbuffer in ES 1.1: positions written through glMapBufferOES draw
+    a quad over the whole window."""
+    ctx = es1(4, 4)
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, 32, None, E.GL_STATIC_DRAW)
+    mapped = ctx.glMapBufferOES(E.GL_ARRAY_BUFFER, E.GL_WRITE_ONLY)
+    assert ctx.glGetError() == E.GL_NO_ERROR and len(mapped) == 32
+    mapped[:] = np.array([-1, -1, 1, -1, -1, 1, 1, 1], np.float32).tobytes()
+    assert ctx.glUnmapBufferOES(E.GL_ARRAY_BUFFER)
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, E.GL_FLOAT, 0, 0)
+    ctx.glColor4f(1, 0, 1, 1)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (ctx.read_pixels()[..., :3] == [255, 0, 255]).all()
+
+
+def test_packed_depth_stencil():
+    """OES_packed_depth_stencil in ES 1.1: one DEPTH24_STENCIL8_OES
+    renderbuffer as depth and stencil attachment of an OES framebuffer; a
+    stencil-masked quad then draws only where the stencil was set."""
+    ctx = es1(8, 8)
+    fbo = ctx.glGenFramebuffersOES(1)[0]
+    color, ds = ctx.glGenRenderbuffersOES(2)
+    ctx.glBindFramebufferOES(E.GL_FRAMEBUFFER, fbo)
+    ctx.glBindRenderbufferOES(E.GL_RENDERBUFFER, color)
+    ctx.glRenderbufferStorageOES(E.GL_RENDERBUFFER, E.GL_RGBA8, 8, 8)
+    ctx.glFramebufferRenderbufferOES(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, color)
+    ctx.glBindRenderbufferOES(E.GL_RENDERBUFFER, ds)
+    ctx.glRenderbufferStorageOES(E.GL_RENDERBUFFER, E.GL_DEPTH24_STENCIL8, 8, 8)
+    for attachment in (E.GL_DEPTH_ATTACHMENT, E.GL_STENCIL_ATTACHMENT):
+        ctx.glFramebufferRenderbufferOES(E.GL_FRAMEBUFFER, attachment, E.GL_RENDERBUFFER, ds)
+    assert ctx.glCheckFramebufferStatusOES(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    ortho_window(ctx, 8, 8)
+    ctx.glClearStencil(0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
+    ctx.glEnable(E.GL_STENCIL_TEST)
+    ctx.glStencilFunc(E.GL_ALWAYS, 1, 0xFF)
+    ctx.glStencilOp(E.GL_KEEP, E.GL_KEEP, E.GL_REPLACE)
+    ctx.glColorMask(False, False, False, False)
+    quad(ctx, 0, 0, 4, 8)                               # stencil 1 on the left half
+    ctx.glColorMask(True, True, True, True)
+    ctx.glStencilFunc(E.GL_EQUAL, 1, 0xFF)
+    ctx.glColor4f(0, 0, 1, 1)
+    quad(ctx, 0, 0, 8, 8)
+    img = np.frombuffer(bytes(ctx.glReadPixels(0, 0, 8, 8, E.GL_RGBA, E.GL_UNSIGNED_BYTE)),
+                        np.uint8).reshape(8, 8, 4)
+    assert (img[:, :4, 2] == 255).all() and (img[:, 4:, 2] == 0).all()
+    assert ctx.glGetError() == E.GL_NO_ERROR
