@@ -219,6 +219,44 @@ def test_eglretrace_replays_an_llvmpipe_trace(waffle_platform, x_env, tmp_path):
                           env, (300, 300))
 
 
+@pytest.fixture(scope="module")
+def windowing_python(tmp_path_factory):
+    """A virtual environment of the user's kind with the glfw wheel (which bundles
+    libglfw), pysdl2 + pysdl2-dll (SDL2) and PyOpenGL: pip, as a user installs them."""
+    from pathlib import Path
+    venv = tmp_path_factory.mktemp("windowing") / "venv"
+    base = Path(getattr(sys, "_base_executable", sys.executable))
+    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
+    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "glfw", "pysdl2", "pysdl2-dll",
+                          "PyOpenGL", "numpy"], capture_output=True, text=True, timeout=900)
+    if res.returncode != 0:
+        pytest.skip(f"pip install glfw pysdl2 failed (offline?): {res.stderr.strip()[-300:]}")
+    return venv / "bin" / "python"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("library,api", [("glfw", "glx"), ("glfw", "egl"), ("sdl", "glx"),
+                                         ("sdl", "egl")])
+def test_glfw_and_sdl_windows(library, api, windowing_python, x_env):
+    """GLFW and SDL open a 3.3 core window on shimgl through GLX and EGL (from
+    their own virtual environment): the pixels glfw_sdl_window.py works out by
+    hand, and the same as the script prints on Mesa's llvmpipe."""
+    script = PY_DIR / "glfw_sdl_window.py"
+    res = run([windowing_python, script, library, api], x_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    if res.stdout.startswith("skip:"):
+        pytest.skip(res.stdout.strip())
+    assert "renderer shimgl" in res.stdout, res.stdout + res.stderr
+    lines = res.stdout.splitlines()
+    want = ["size 64 48", "clear 255 128 64", "square 0 255 0", "centre 60 64 130", "error 0"]
+    assert lines[-5:] == want, res.stdout + res.stderr
+    mesa_env = {k: v for k, v in x_env.items()
+                if k not in ("__GLX_VENDOR_LIBRARY_NAME", "__EGL_VENDOR_LIBRARY_FILENAMES")}
+    ref = run([windowing_python, script, library, api], mesa_env)
+    if ref.returncode == 0 and "llvmpipe" in ref.stdout:
+        assert ref.stdout.splitlines()[-5:] == lines[-5:], ref.stdout
+
+
 def test_apitrace_multi_context_trace_replays(x_env, tmp_path):
     """apitrace records egl_probe.py (several contexts switched on one surface
     by one thread, then by another) and eglretrace replays it on shimgl
