@@ -182,6 +182,11 @@ class GetMixin:
                 E.GL_POINT_SIZE: lambda c: s.point_size,
                 E.GL_LOGIC_OP_MODE: lambda c: s.logic_op,
                 E.GL_PROVOKING_VERTEX: lambda c: s.provoking_vertex,
+                # glPointParameter's core state (GL 4.6 table 23.10: 1.0, UPPER_LEFT initially;
+                # the compatibility profile's fixed-function table answers them itself)
+                E.GL_POINT_FADE_THRESHOLD_SIZE: lambda c: getattr(s, "point_fade_threshold", 1.0),
+                E.GL_POINT_SPRITE_COORD_ORIGIN: lambda c: getattr(s, "point_sprite_origin",
+                                                                  E.GL_UPPER_LEFT),
                 # glClampColor's read clamping (GL 4.6 table 23.36, initially FIXED_ONLY)
                 E.GL_CLAMP_READ_COLOR: lambda c: getattr(s, "clamp_color", {}).get(
                     E.GL_CLAMP_READ_COLOR, E.GL_FIXED_ONLY),

@@ -1,5 +1,6 @@
-"""State apitrace's replayers read for every snapshot (glretrace -s, qapitrace's
-state dump): a query they get INVALID_ENUM for makes the snapshot fail."""
+"""State programs read at start-up or for every snapshot: apitrace's replayers
+(glretrace -s, qapitrace's state dump: a query they get INVALID_ENUM for makes
+the snapshot fail) and moderngl's Context.info."""
 
 from __future__ import annotations
 
@@ -27,3 +28,20 @@ def test_clamp_read_color_is_not_gles_state():
     ctx = make_ctx("gles3")
     assert ctx.glGetIntegerv(E.GL_CLAMP_READ_COLOR) is None
     expect(ctx, E.GL_INVALID_ENUM)
+
+
+@pytest.mark.parametrize("api", ["gl33", "gl43", "compat"])
+def test_point_parameters(api):
+    """GL 4.6 table 23.10 (core state, moderngl's Context.info reads it):
+    POINT_FADE_THRESHOLD_SIZE 1.0 and POINT_SPRITE_COORD_ORIGIN UPPER_LEFT initially,
+    then what glPointParameter set; a negative threshold is INVALID_VALUE."""
+    ctx = make_ctx(api)
+    assert ctx.glGetFloatv(E.GL_POINT_FADE_THRESHOLD_SIZE) == [1.0]
+    assert ctx.glGetIntegerv(E.GL_POINT_SPRITE_COORD_ORIGIN) == [E.GL_UPPER_LEFT]
+    ctx.glPointParameterf(E.GL_POINT_FADE_THRESHOLD_SIZE, 2.5)
+    ctx.glPointParameteri(E.GL_POINT_SPRITE_COORD_ORIGIN, E.GL_LOWER_LEFT)
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glPointParameterf(E.GL_POINT_FADE_THRESHOLD_SIZE, -1.0)
+    expect(ctx, E.GL_INVALID_VALUE)
+    assert ctx.glGetFloatv(E.GL_POINT_FADE_THRESHOLD_SIZE) == [2.5]
+    assert ctx.glGetIntegerv(E.GL_POINT_SPRITE_COORD_ORIGIN) == [E.GL_LOWER_LEFT]
