@@ -34,13 +34,13 @@ from driver.gallium import (
     ResourceTemplate, ShaderBuffer, ShaderState, StreamOutputInfo, StreamOutputTarget, VertexBuffer,
     VertexElement,
 )
-from driver.gallium.defines import PipeBind, PipeTextureTarget, PipeUsage
+from driver.gallium.defines import PipeBind, PipeMap, PipeTextureTarget, PipeUsage
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.errors import GLError
 
 __all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_validate", "draw_modes_for_input", "link_geometry",
-           "geometry_program_queries"]
+           "geometry_program_queries", "primitives_generated_counters"]
 
 TOPOLOGY_NAMES = {
     E.GL_POINTS: "points", E.GL_LINES: "lines", E.GL_LINE_STRIP: "line_strip", E.GL_LINE_LOOP: "line_loop",
@@ -63,6 +63,7 @@ layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
 layout(std430, binding = 2) writeonly buffer Offsets { uint offsets[]; };
 layout(std430, binding = 3) writeonly buffer Records { uint records[]; };
+layout(std430, binding = 4) buffer Stats { uint primitives_generated; };
 void main() {
     uint slots = params[7];
     uint total = 0u;
@@ -71,6 +72,7 @@ void main() {
         total += counts[s];
     }
     offsets[slots] = total;
+    primitives_generated += total;
     uint null_word = params[8];
     for (uint c = 0u; c < 4u; c++)
         records[null_word + c] = 0x7fc00000u;
@@ -243,6 +245,32 @@ def _gs_buffer(ctx, role: str, size_B: int):
     return res
 
 # -- shaders ---------------------------------------------------------------------
+def _gs_stats(ctx):
+    """The context's running count of primitives the geometry stage emitted (a word the
+    prefix-sum kernel adds each draw's total to), zeroed when made."""
+    cache = _ctx_cache(ctx)
+    res = cache.get("stats")
+    if res is None:
+        res = cache["stats"] = ctx.screen.resource_create(ResourceTemplate(
+            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 16, bind=PipeBind.SHADER_BUFFER,
+            usage=PipeUsage.DEFAULT))
+        ctx.pipe.buffer_subdata(res, PipeMap.WRITE, 0, bytes(16))
+    return res
+
+
+def primitives_generated_counters(ctx) -> tuple[int, int]:
+    """(primitives the passes add to the queue's primitive counter, primitives the geometry
+    stage emitted) so far: GL_PRIMITIVES_GENERATED with a geometry stage counts the
+    latter instead of the former (GL 4.6 section 13.3; read after the GPU has run the
+    draws, as the pipe reads the queue counter for this query)."""
+    cache = _ctx_cache(ctx)
+    res = cache.get("stats")
+    if res is None:
+        return cache.get("pass_primitives", 0), 0
+    from driver.gallium import buffer_read
+    return cache.get("pass_primitives", 0), struct.unpack("<I", buffer_read(ctx.pipe, res, 0, 4))[0]
+
+
 def _gs_internal(ctx, name: str, source: str, local_size):
     """A compute CSO of the passes' own GLSL (made once per context)."""
     cache = _ctx_cache(ctx).setdefault("shaders", {})
@@ -454,7 +482,8 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         ctx.pipe.launch_grid(GridInfo((LOCAL_SIZE_X, 1, 1), (-(-prims // LOCAL_SIZE_X), instances, inv)))
     # 3. prefix sum, 4. compaction (internal slots 64..)
     ctx.pipe.bind_shader_state(C, _gs_internal(ctx, "scan", _SCAN_SOURCE, (1, 1, 1)))
-    ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(gs_out)], 0b1100)
+    ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(gs_out), whole(_gs_stats(ctx))],
+                                0b11100)
     ctx.pipe.launch_grid(GridInfo((1, 1, 1), (1, 1, 1)))
     ctx.pipe.bind_shader_state(C, _gs_internal(ctx, "compact", _COMPACT_SOURCE, (64, 1, 1)))
     ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(plist), whole(indices)],
@@ -482,6 +511,9 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
                                      ConstantBuffer(None, 0, len(block), block))
     ctx.cso.set_vertex_elements(elements)
     ctx.pipe.set_vertex_buffers([VertexBuffer(gs_out, 0)])
+    # what the queue's primitive counter sees of the passes beside the geometry output
+    _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
+        records * instances + slots * iface.max_primitives
     out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, False, 0, True, 0, null_record)
     with ctx._variant_errors():
         ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, slots * per_slot)])

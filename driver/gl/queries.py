@@ -85,16 +85,24 @@ class QueryMixin:
         check(not q.active, E.GL_INVALID_OPERATION, "query already active")
         check(q.target in (0, target), E.GL_INVALID_OPERATION, "query has another target")
         if q.pipe_query is None:
-            q.pipe_query = self.pipe.create_query(_PIPE_QUERY[target])
+            q.pipe_query = (self.pipe.create_query(PipeQueryType.PIPELINE_STATISTICS, _STATISTICS[target])
+                            if target in _STATISTICS else self.pipe.create_query(_PIPE_QUERY[target]))
         q.target, q.active, q.ever_used, q.result = target, True, True, None
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
+        if target == E.GL_PRIMITIVES_GENERATED:     # geometry stages: driver/gl/geometry.py
+            from driver.gl.geometry import primitives_generated_counters
+            q.geometry_counters = primitives_generated_counters(self)
 
     def glEndQuery(self, target: int) -> None:
         check_enum(target, self._query_targets())
         q = self.active_queries.get(target)
         check(q is not None, E.GL_INVALID_OPERATION, "no active query of that target")
         self.pipe.end_query(q.pipe_query)
+        if target == E.GL_PRIMITIVES_GENERATED and getattr(q, "geometry_counters", None) is not None:
+            from driver.gl.geometry import primitives_generated_counters
+            (pass0, gs0), (pass1, gs1) = q.geometry_counters, primitives_generated_counters(self)
+            q.geometry_adjust = (gs1 - gs0) - (pass1 - pass0)
         q.active = False
         del self.active_queries[target]
 
@@ -142,6 +150,8 @@ class QueryMixin:
         if q.result is None:
             wait = pname == E.GL_QUERY_RESULT
             q.result = self.pipe.get_query_result(q.pipe_query, wait)
+            if q.result is not None and q.target == E.GL_PRIMITIVES_GENERATED:
+                q.result += getattr(q, "geometry_adjust", 0)
         if pname == E.GL_QUERY_RESULT_AVAILABLE:
             return int(q.result is not None)
         return int(q.result or 0)

@@ -642,3 +642,20 @@ void main() { gl_Position = gl_in[0].gl_Position; gcol = din[0].c; EmitVertex();
         ctx.glDrawArrays(E.GL_POINTS, 0, 1)
         expect(ctx, E.GL_NO_ERROR)
         assert np.abs(ctx.read_pixels()[2, 3].astype(int) - [0, 255, 128, 255]).max() <= 1
+
+
+def test_primitives_generated_counts_geometry_output():
+    """GL_PRIMITIVES_GENERATED counts what the geometry stage emits (GL 4.6 section 13.3):
+    5 points of 10 inputs (SOME), 2 triangles per point (QUADS), not the passes' own."""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        q = ctx.glGenQueries(1)[0]
+        for gs, n, want in ((SOME, 10, 5), (QUADS, 3, 6)):
+            p = _program(ctx, gs)
+            ctx.glUseProgram(p)
+            _vertices(ctx, p, [(0.0, 0.0)] * n)
+            ctx.glBeginQuery(E.GL_PRIMITIVES_GENERATED, q)
+            ctx.glDrawArrays(E.GL_POINTS, 0, n)
+            ctx.glDrawArraysInstanced(E.GL_POINTS, 0, n, 2)
+            ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
+            assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [3 * want]
+        expect(ctx, E.GL_NO_ERROR)
