@@ -85,8 +85,7 @@ class QueryMixin:
         check(not q.active, E.GL_INVALID_OPERATION, "query already active")
         check(q.target in (0, target), E.GL_INVALID_OPERATION, "query has another target")
         if q.pipe_query is None:
-            q.pipe_query = (self.pipe.create_query(PipeQueryType.PIPELINE_STATISTICS, _STATISTICS[target])
-                            if target in _STATISTICS else self.pipe.create_query(_PIPE_QUERY[target]))
+            q.pipe_query = self.pipe.create_query(_PIPE_QUERY[target])
         q.target, q.active, q.ever_used, q.result = target, True, True, None
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
