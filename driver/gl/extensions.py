@@ -159,7 +159,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_framebuffer_sRGB", _ANY, _GL32, _N, _N, CORE),
     _x("GL_EXT_packed_float", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_array", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_EXT_texture_integer", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_texture_integer", _ANY, _GL32, _N, _N, DONE),    # test_texture_integer.py
     _x("GL_EXT_texture_shared_exponent", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_snorm", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_swizzle", _ANY, _GL32, _N, _N, DONE),

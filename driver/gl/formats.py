@@ -205,15 +205,24 @@ UNSIZED_ES2_COMBINATIONS = {
     (E.GL_BGRA, E.GL_UNSIGNED_BYTE),
 }
 
+# EXT_texture_integer's pixel formats of integer luminance data and its query (the
+# generated enums module lacks them)
+GL_LUMINANCE_INTEGER_EXT, GL_LUMINANCE_ALPHA_INTEGER_EXT = 0x8D9C, 0x8D9D
+GL_RGBA_INTEGER_MODE_EXT = 0x8D9E
+
 PIXEL_FORMATS = {
     E.GL_RED: 1, E.GL_RG: 2, E.GL_RGB: 3, E.GL_RGBA: 4, E.GL_BGRA: 4, E.GL_BGR: 3,
     E.GL_RED_INTEGER: 1, E.GL_RG_INTEGER: 2, E.GL_RGB_INTEGER: 3, E.GL_RGBA_INTEGER: 4,
     E.GL_BGRA_INTEGER: 4, E.GL_BGR_INTEGER: 3, E.GL_GREEN: 1, E.GL_BLUE: 1,
     E.GL_DEPTH_COMPONENT: 1, E.GL_STENCIL_INDEX: 1, E.GL_DEPTH_STENCIL: 1,
     E.GL_LUMINANCE: 1, E.GL_LUMINANCE_ALPHA: 2, E.GL_ALPHA: 1,
+    # EXT_texture_integer's legacy integer pixel formats
+    E.GL_ALPHA_INTEGER: 1, GL_LUMINANCE_INTEGER_EXT: 1, GL_LUMINANCE_ALPHA_INTEGER_EXT: 2,
 }
 INTEGER_PIXEL_FORMATS = frozenset({E.GL_RED_INTEGER, E.GL_RG_INTEGER, E.GL_RGB_INTEGER,
-                                   E.GL_RGBA_INTEGER, E.GL_BGRA_INTEGER, E.GL_BGR_INTEGER})
+                                   E.GL_RGBA_INTEGER, E.GL_BGRA_INTEGER, E.GL_BGR_INTEGER,
+                                   E.GL_ALPHA_INTEGER, GL_LUMINANCE_INTEGER_EXT,
+                                   GL_LUMINANCE_ALPHA_INTEGER_EXT})
 # type -> (bytes per component, or None for packed) , packed types -> (bytes per pixel, components)
 PIXEL_TYPES = {
     _UB: 1, _B: 1, _US: 2, _S: 2, _UI: 4, _I: 4, _HF: 2, _FL: 4,
@@ -235,6 +244,19 @@ GL_ALPHA16F_ARB, GL_INTENSITY16F_ARB, GL_LUMINANCE16F_ARB, GL_LUMINANCE_ALPHA16F
 GL_ALPHA8_SNORM, GL_LUMINANCE8_SNORM, GL_LUMINANCE8_ALPHA8_SNORM, GL_INTENSITY8_SNORM = 0x9014, 0x9015, 0x9016, 0x9017
 GL_ALPHA16_SNORM, GL_LUMINANCE16_SNORM, GL_LUMINANCE16_ALPHA16_SNORM, GL_INTENSITY16_SNORM = (0x9018, 0x9019,
                                                                                           0x901A, 0x901B)
+
+
+# EXT_texture_integer (compatibility profile): integer alpha/intensity/luminance/
+# luminance-alpha formats (0x8D72-0x8D93, the RGB/RGBA rows are GL 3.0's).
+_EXT_INTEGER_BASES = ((E.GL_ALPHA, "A"), (E.GL_INTENSITY, "I"), (E.GL_LUMINANCE, "L"), (E.GL_LUMINANCE_ALPHA, "LA"))
+#: (enum, base format, layout format name): 32UI at 0x8D72, then 16UI, 8UI, 32I,
+#: 16I, 8I, six enums apart (each group's RGBA and RGB rows are GL 3.0's).
+EXT_TEXTURE_INTEGER_LEGACY = tuple(
+    (0x8D70 + 6 * group + 2 + k, base, "".join(f"{c}{bits}" for c in letters) + ("_UINT" if kind == "uint" else "_SINT"),
+     kind)
+    for group, (bits, kind) in enumerate(((32, "uint"), (16, "uint"), (8, "uint"), (32, "int"), (16, "int"),
+                                          (8, "int")))
+    for k, (base, letters) in enumerate(_EXT_INTEGER_BASES))
 
 
 def _legacy(enum, base, pipe):
@@ -279,6 +301,8 @@ LEGACY = {f.enum: f for f in [
         (GL_ALPHA16_SNORM, _A, F.A16_SNORM, "snorm"), (GL_LUMINANCE16_SNORM, _L, F.L16_SNORM, "snorm"),
         (GL_LUMINANCE16_ALPHA16_SNORM, _LA, F.L16A16_SNORM, "snorm"),
         (GL_INTENSITY16_SNORM, _IN, F.I16_SNORM, "snorm")]],
+    # EXT_texture_integer's alpha, luminance, luminance-alpha and intensity rows
+    *[_f(enum, base, getattr(F, name), kind, False) for enum, base, name, kind in EXT_TEXTURE_INTEGER_LEGACY],
     _f(1, _L, F.L8_UNORM, "unorm", False),
     _f(2, _LA, F.L8A8_UNORM, "unorm", False),
     _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),

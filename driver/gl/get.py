@@ -212,6 +212,9 @@ class GetMixin:
                 E.GL_POLYGON_SMOOTH_HINT: lambda c: s.hints.get(E.GL_POLYGON_SMOOTH_HINT, E.GL_DONT_CARE),
                 E.GL_TEXTURE_COMPRESSION_HINT: lambda c: s.hints.get(E.GL_TEXTURE_COMPRESSION_HINT, E.GL_DONT_CARE),
             })
+        if api.has_extension("GL_EXT_texture_integer"):
+            from driver.gl.features.texture_integer import GL_RGBA_INTEGER_MODE_EXT, rgba_integer_mode
+            t[GL_RGBA_INTEGER_MODE_EXT] = rgba_integer_mode
         if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
             from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
