@@ -595,3 +595,35 @@ def _alias_overrides() -> dict:
 
 
 OVERRIDES.update(_alias_overrides())
+
+
+# -- the registry's aliases of overridden commands (glGetDebugMessageLogKHR and
+# glDebugMessageCallbackKHR of GLES's KHR_debug, glGetSyncivAPPLE, ...): the same
+# convention as their core command, calling the front end by the alias's own name
+class _AliasContext:
+    """The context an override sees when it runs for an alias: the core
+    command's name reaches the alias method (whose extension check then
+    applies); every other attribute is the context's own."""
+
+    __slots__ = ("_ctx", "_core", "_alias")
+
+    def __init__(self, ctx, core: str, alias: str):
+        self._ctx, self._core, self._alias = ctx, core, alias
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, self._alias if name == self._core else name)
+
+
+def _alias_overrides() -> dict:
+    from driver.gl.registry_aliases import ALIASES
+
+    def for_alias(impl, core, alias):
+        def run(ctx, *args):
+            return impl(_AliasContext(ctx, core, alias), *args)
+        run.__name__ = alias
+        return run
+    return {alias: for_alias(OVERRIDES[core], core, alias) for alias, core in ALIASES.items()
+            if core in OVERRIDES and alias not in OVERRIDES}
+
+
+OVERRIDES.update(_alias_overrides())

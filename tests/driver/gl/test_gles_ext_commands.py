@@ -461,3 +461,38 @@ def test_nv_read_depth_and_stencil_in_es2():
     expect(ctx, E.GL_NO_ERROR)
     ctx.glReadPixels(0, 0, 2, 2, E.GL_STENCIL_INDEX, E.GL_FLOAT)
     assert ctx.glGetError() in (E.GL_INVALID_ENUM, E.GL_INVALID_OPERATION)
+
+
+# -- KHR_debug under its GLES names, through the C ABI's conventions ------------------------------------
+
+
+def test_khr_debug_khr_names_use_the_core_commands_c_convention():
+    """GLES programs call KHR_debug by its KHR names: the C ABI marshals
+    glGetDebugMessageLogKHR as glGetDebugMessageLog (columns written to the
+    caller's arrays, the count returned; it returned the columns themselves to
+    C: TypeError) and calls the front end's KHR method, so the alias's checks
+    apply."""
+    import importlib.util
+    from pathlib import Path
+
+    import cffi
+
+    from driver.abi import marshal as M
+    build_py = Path(M.__file__).resolve().parent / "build.py"
+    spec = importlib.util.spec_from_file_location("_abi_build_for_gles_ext_test", build_py)
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    ffi = cffi.FFI()
+    ffi.cdef(build.TYPEDEFS)
+    M.bind(ffi)
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_KHR_debug")
+    ctx.glEnable(E.GL_DEBUG_OUTPUT)
+    ctx.glDebugMessageInsertKHR(E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_TYPE_MARKER, 7,
+                                E.GL_DEBUG_SEVERITY_NOTIFICATION, -1, "hello")
+    sources, types, ids, severities, lengths = (ffi.new("GLuint[2]") for _ in range(5))
+    log = ffi.new("char[64]")
+    n = M.OVERRIDES["glGetDebugMessageLogKHR"](ctx, 2, 64, sources, types, ids, severities, lengths, log)
+    assert n == 1 and ids[0] == 7 and lengths[0] == 6 and ffi.string(log) == b"hello"
+    assert sources[0] == E.GL_DEBUG_SOURCE_APPLICATION and types[0] == E.GL_DEBUG_TYPE_MARKER
+    expect(ctx, E.GL_NO_ERROR)
