@@ -158,6 +158,43 @@ _TABLE = """
 400 - +GL_ARB_gpu_shader_fp64 | bvec greaterThanEqual(dvec, dvec)
 400 - +GL_ARB_gpu_shader_fp64 | bvec equal(dvec, dvec)
 400 - +GL_ARB_gpu_shader_fp64 | bvec notEqual(dvec, dvec)
+# ARB_gpu_shader_int64 (64-bit integer overloads and bit casts)
+- - +GL_ARB_gpu_shader_int64 | genI64Type abs(genI64Type)
+- - +GL_ARB_gpu_shader_int64 | genI64Type sign(genI64Type)
+- - +GL_ARB_gpu_shader_int64 | genI64Type min(genI64Type, genI64Type)
+- - +GL_ARB_gpu_shader_int64 | genI64Type min(genI64Type, int64_t)
+- - +GL_ARB_gpu_shader_int64 | genU64Type min(genU64Type, genU64Type)
+- - +GL_ARB_gpu_shader_int64 | genU64Type min(genU64Type, uint64_t)
+- - +GL_ARB_gpu_shader_int64 | genI64Type max(genI64Type, genI64Type)
+- - +GL_ARB_gpu_shader_int64 | genI64Type max(genI64Type, int64_t)
+- - +GL_ARB_gpu_shader_int64 | genU64Type max(genU64Type, genU64Type)
+- - +GL_ARB_gpu_shader_int64 | genU64Type max(genU64Type, uint64_t)
+- - +GL_ARB_gpu_shader_int64 | genI64Type clamp(genI64Type, genI64Type, genI64Type)
+- - +GL_ARB_gpu_shader_int64 | genI64Type clamp(genI64Type, int64_t, int64_t)
+- - +GL_ARB_gpu_shader_int64 | genU64Type clamp(genU64Type, genU64Type, genU64Type)
+- - +GL_ARB_gpu_shader_int64 | genU64Type clamp(genU64Type, uint64_t, uint64_t)
+- - +GL_ARB_gpu_shader_int64 | genI64Type mix(genI64Type, genI64Type, genBType)
+- - +GL_ARB_gpu_shader_int64 | genU64Type mix(genU64Type, genU64Type, genBType)
+- - +GL_ARB_gpu_shader_int64 | genI64Type doubleBitsToInt64(genDType)
+- - +GL_ARB_gpu_shader_int64 | genU64Type doubleBitsToUint64(genDType)
+- - +GL_ARB_gpu_shader_int64 | genDType int64BitsToDouble(genI64Type)
+- - +GL_ARB_gpu_shader_int64 | genDType uint64BitsToDouble(genU64Type)
+- - +GL_ARB_gpu_shader_int64 | int64_t packInt2x32(ivec2)
+- - +GL_ARB_gpu_shader_int64 | uint64_t packUint2x32(uvec2)
+- - +GL_ARB_gpu_shader_int64 | ivec2 unpackInt2x32(int64_t)
+- - +GL_ARB_gpu_shader_int64 | uvec2 unpackUint2x32(uint64_t)
+- - +GL_ARB_gpu_shader_int64 | bvec lessThan(i64vec, i64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec lessThan(u64vec, u64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec lessThanEqual(i64vec, i64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec lessThanEqual(u64vec, u64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec greaterThan(i64vec, i64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec greaterThan(u64vec, u64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec greaterThanEqual(i64vec, i64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec greaterThanEqual(u64vec, u64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec equal(i64vec, i64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec equal(u64vec, u64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec notEqual(i64vec, i64vec)
+- - +GL_ARB_gpu_shader_int64 | bvec notEqual(u64vec, u64vec)
 # 8.4 floating-point pack and unpack
 400 300 +GL_ARB_gpu_shader5 | uint packUnorm2x16(vec2)
 420 300 | uint packSnorm2x16(vec2)
@@ -408,7 +445,8 @@ def _parse_availability(head: str) -> Availability:
 
 _GENERIC_BASES = {"genType": "float", "genIType": "int", "genUType": "uint", "genBType": "bool",
                   "genDType": "double", "vec": "float", "ivec": "int", "uvec": "uint", "bvec": "bool",
-                  "dvec": "double"}
+                  "dvec": "double", "genI64Type": "int64", "genU64Type": "uint64", "i64vec": "int64",
+                  "u64vec": "uint64"}
 
 
 def _expand(ret: str, params: list[tuple[str, str]]) -> list[tuple[T.GLSLType, list[tuple[str, T.GLSLType]]]]:
@@ -428,7 +466,8 @@ def _expand(ret: str, params: list[tuple[str, str]]) -> list[tuple[T.GLSLType, l
     generic = [n for n in names if n in _GENERIC_BASES]
     if not generic:
         return [(T.lookup(ret), [(d, T.lookup(p)) for d, p in params])]
-    sizes = (2, 3, 4) if any(n in ("vec", "ivec", "uvec", "bvec", "dvec") for n in generic) else (1, 2, 3, 4)
+    sizes = (2, 3, 4) if any(n in ("vec", "ivec", "uvec", "bvec", "dvec", "i64vec", "u64vec") for n in generic) \
+        else (1, 2, 3, 4)
     out = []
     for n in sizes:
         conv = lambda t: T.vector(_GENERIC_BASES[t], n) if t in _GENERIC_BASES else T.lookup(t)  # noqa: E731

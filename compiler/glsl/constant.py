@@ -30,10 +30,17 @@ def wrap_uint(x: int) -> int:
     return x & 0xFFFFFFFF
 
 
+def wrap_bits(x: int, bits: int, signed: bool) -> int:
+    x &= (1 << bits) - 1
+    return x - (1 << bits) if signed and x >> (bits - 1) else x
+
+
 def normalize(base: str, x):
     """Bring a Python number into the value set of a scalar base type."""
     if base == "bool":
         return bool(x)
+    if base in ("int64", "uint64"):
+        return wrap_bits(int(x), 64, base == "int64")
     if base == "int":
         return wrap_int(int(x))
     if base == "uint":
@@ -47,7 +54,7 @@ def convert_scalar(x, base: str):
     """GLSL scalar conversion (constructor rules): float->int truncates, x->bool is x != 0."""
     if base == "bool":
         return x != 0
-    if base in ("int", "uint"):
+    if base in ("int", "uint", "int64", "uint64"):
         if isinstance(x, float):
             if math.isnan(x) or math.isinf(x):
                 return 0
@@ -74,7 +81,7 @@ def _scalar_op(op: str, base: str, a, b):
     elif op == "*":
         r = a * b
     elif op == "/":
-        if base in ("int", "uint"):
+        if base in ("int", "uint", "int64", "uint64"):
             if b == 0:
                 return 0  # undefined; Mesa folds to 0 too
             r = _trunc_div(a, b)
@@ -88,9 +95,9 @@ def _scalar_op(op: str, base: str, a, b):
             return 0
         r = a - b * _trunc_div(a, b)
     elif op == "<<":
-        r = a << (b & 31)
+        r = a << (b & (63 if base in ("int64", "uint64") else 31))
     elif op == ">>":
-        r = a >> (b & 31)
+        r = a >> (b & (63 if base in ("int64", "uint64") else 31))
     elif op == "&":
         r = a & b
     elif op == "|":
@@ -245,7 +252,7 @@ def fold_builtin(name: str, ret: T.GLSLType, args: list[tuple[T.GLSLType, tuple]
         if name in _ELEMENTWISE2 and len(vals) == 2:
             f = _ELEMENTWISE2[name]
             a, b = _broadcast(vals, n)
-            if name == "mod" and ret.base in ("int", "uint"):
+            if name == "mod" and ret.base in ("int", "uint", "int64", "uint64"):
                 return None
             return tuple(normalize(ret.base, f(x, y)) for x, y in zip(a, b))
         if name == "clamp":

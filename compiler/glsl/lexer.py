@@ -93,7 +93,7 @@ _TOKEN_RE = re.compile(r"""
 | (?P<float>(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:lf|LF|[fF])?
            |[0-9]+[eE][+-]?[0-9]+(?:lf|LF|[fF])?
            |[0-9]+(?:lf|LF|[fF]))
-| (?P<int>0[xX][0-9a-fA-F]*[uU]?|[0-9]+[uU]?)
+| (?P<int>0[xX][0-9a-fA-F]*(?:[uU][lL]|[lL]|[uU])?|[0-9]+(?:[uU][lL]|[lL]|[uU])?)
 | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
 | (?P<punct>""" + "|".join(re.escape(p) for p in _PUNCT) + r""")
 | (?P<bad>.)
@@ -123,7 +123,7 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             if kind == "word":
                 toks.append(_word(s, loc, version, type_names, log, ext_keywords, extensions))
             elif kind == "int":
-                toks.append(_integer(s, loc, version, log))
+                toks.append(_integer(s, loc, version, log, extensions))
             elif kind == "float":
                 toks.append(_float(s, loc, version, log, extensions))
             elif kind == "punct":
@@ -161,7 +161,9 @@ def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog
     return Token("ident", s, loc)
 
 
-def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog) -> Token:
+def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog, extensions=()) -> Token:
+    if s[-1] in "lL":                              # ARB_gpu_shader_int64: 1l, 1ul
+        return _integer64(s, loc, log, extensions)
     unsigned = s[-1] in "uU"
     digits = s[:-1] if unsigned else s
     if unsigned and not version.at_least(130, 300):
@@ -185,6 +187,29 @@ def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog) -> Toke
     if value > 0x7FFFFFFF:
         value -= 1 << 32  # two's complement, as the specifications describe for 1.30+
     return Token("int", s, loc, value)
+
+
+def _integer64(s: str, loc: SourceLoc, log: InfoLog, extensions) -> Token:
+    unsigned = s[-2] in "uU"
+    digits = s[:-2] if unsigned else s[:-1]
+    if "GL_ARB_gpu_shader_int64" not in extensions:
+        log.error(loc, f"64-bit integer literal `{s}' requires GL_ARB_gpu_shader_int64")
+    try:
+        if digits.lower().startswith("0x"):
+            value = int(digits, 16)
+        elif digits.startswith("0") and len(digits) > 1:
+            value = int(digits, 8)
+        else:
+            value = int(digits, 10)
+    except ValueError:
+        log.error(loc, f"invalid integer literal `{s}'")
+        value = 0
+    if value >> 64:
+        log.error(loc, f"literal value `{s}' out of range")
+        value &= (1 << 64) - 1
+    if unsigned:
+        return Token("uint64", s, loc, value)
+    return Token("int64", s, loc, value - (1 << 64) if value >> 63 else value)
 
 
 def _float(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog, extensions=()) -> Token:

@@ -18,7 +18,7 @@ from . import ast as A
 from .errors import FatalError, InfoLog, SourceLoc
 from .lexer import Token
 from .limits import MAX_LOOP_DEPTH, MAX_NESTING_DEPTH
-from .types import DOUBLE, FLOAT, INT, UINT, BOOL
+from .types import DOUBLE, FLOAT, INT, INT64, UINT, UINT64, BOOL
 
 STORAGE = {"const", "in", "out", "inout", "attribute", "varying", "uniform", "buffer", "shared"}
 INTERPOLATION = {"smooth", "flat", "noperspective"}
@@ -34,7 +34,8 @@ BINARY_LEVELS = [("||",), ("^^",), ("&&",), ("|",), ("^",), ("&",), ("==", "!=")
                  ("<", ">", "<=", ">="), ("<<", ">>"), ("+", "-"), ("*", "/", "%")]
 _BINARY_LEVEL = {op: level for level, ops in enumerate(BINARY_LEVELS) for op in ops}
 
-_LITERAL_TYPES = {"int": INT, "uint": UINT, "float": FLOAT, "double": DOUBLE, "bool": BOOL}
+_LITERAL_TYPES = {"int": INT, "uint": UINT, "float": FLOAT, "double": DOUBLE, "bool": BOOL, "int64": INT64,
+                  "uint64": UINT64}
 
 
 def _describe(tok: Token) -> str:
@@ -48,9 +49,10 @@ def _describe(tok: Token) -> str:
             "&=": "AND_ASSIGN", "^=": "XOR_ASSIGN", "|=": "OR_ASSIGN"}[tok.text]
     if tok.kind == "ident":
         return "NEW_IDENTIFIER"
-    if tok.kind in ("int", "uint", "float", "double", "bool"):
+    if tok.kind in ("int", "uint", "float", "double", "bool", "int64", "uint64"):
         return {"int": "INTCONSTANT", "uint": "UINTCONSTANT", "float": "FLOATCONSTANT",
-                "double": "DOUBLECONSTANT", "bool": "BOOLCONSTANT"}[tok.kind]
+                "double": "DOUBLECONSTANT", "bool": "BOOLCONSTANT", "int64": "INT64CONSTANT",
+                "uint64": "UINT64CONSTANT"}[tok.kind]
     if tok.kind == "eof":
         return "end of file"
     if tok.kind == "type":

@@ -7,7 +7,8 @@ since each declaration makes a new type.
 
 Kinds (`GLSLType.base`):
 - "void"
-- "bool", "int", "uint", "float", "double": scalars, vectors (`vector_size` 2-4)
+- "bool", "int", "uint", "float", "double", "int64", "uint64" (ARB_gpu_shader_int64's
+  int64_t, uint64_t, i64vecN, u64vecN): scalars, vectors (`vector_size` 2-4)
   and, for float/double, matrices (`columns` x `vector_size` rows)
 - "sampler": `sampler_dim` ("1D", "2D", "3D", "Cube", "Rect", "Buffer", "2DMS"),
   `sampler_shadow`, `sampler_array`, `sampled_base` ("float", "int", "uint")
@@ -24,7 +25,8 @@ from dataclasses import dataclass
 
 from .versions import GLSLVersion
 
-SCALAR_BASES = ("bool", "int", "uint", "float", "double")
+SCALAR_BASES = ("bool", "int", "uint", "float", "double", "int64", "uint64")
+BASES_64 = ("double", "int64", "uint64")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +98,8 @@ class GLSLType:
 
     @property
     def is_numeric(self) -> bool:
-        """int, uint, float or double scalar, vector or matrix."""
-        return self.base in ("int", "uint", "float", "double")
+        """int, uint, float, double, int64 or uint64 scalar, vector or matrix."""
+        return self.base in ("int", "uint", "float", "double", "int64", "uint64")
 
     @property
     def is_boolean(self) -> bool:
@@ -105,7 +107,7 @@ class GLSLType:
 
     @property
     def is_integer(self) -> bool:
-        return self.base in ("int", "uint")
+        return self.base in ("int", "uint", "int64", "uint64")
 
     @property
     def is_float(self) -> bool:
@@ -202,12 +204,17 @@ def _add(t: GLSLType, desktop: int, es: int) -> GLSLType:
 
 
 VOID = _add(GLSLType("void", "void"), 110, 100)
-_VEC_PREFIX = {"bool": "b", "int": "i", "uint": "u", "float": "", "double": "d"}
+_VEC_PREFIX = {"bool": "b", "int": "i", "uint": "u", "float": "", "double": "d", "int64": "i64",
+               "uint64": "u64"}
 _SCALAR_VERSIONS = {"bool": (110, 100), "int": (110, 100), "uint": (130, 300),
-                    "float": (110, 100), "double": (400, 0)}
+                    "float": (110, 100), "double": (400, 0),
+                    "int64": (0, 0), "uint64": (0, 0)}        # only through GL_ARB_gpu_shader_int64
+_SCALAR_NAMES = {"int64": "int64_t", "uint64": "uint64_t"}
 
 for _b in SCALAR_BASES:
-    _add(GLSLType(_b, _b), *_SCALAR_VERSIONS[_b])
+    _add(GLSLType(_SCALAR_NAMES.get(_b, _b), _b), *_SCALAR_VERSIONS[_b])
+    if _b in _SCALAR_NAMES:
+        _BY_NAME[_b] = _BY_NAME[_SCALAR_NAMES[_b]]     # scalar(base) and vector(base, 1); not a keyword
     for _n in (2, 3, 4):
         _add(GLSLType(f"{_VEC_PREFIX[_b]}vec{_n}", _b, _n), *_SCALAR_VERSIONS[_b])
 for _b, _p in (("float", ""), ("double", "d")):
@@ -268,6 +275,8 @@ _EXTENSION_TYPES = {
     **{ext: ("samplerBuffer", "isamplerBuffer", "usamplerBuffer", "imageBuffer", "iimageBuffer", "uimageBuffer")
        for ext in ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")},
     "GL_ARB_gpu_shader_fp64": tuple(n for n, t in _BY_NAME.items() if t.base == "double"),
+    "GL_ARB_gpu_shader_int64": tuple(n for n, t in _BY_NAME.items() if t.base in ("int64", "uint64")
+                                     and n in _MIN_VERSION),
 }
 
 
@@ -323,6 +332,8 @@ INT = _BY_NAME["int"]
 UINT = _BY_NAME["uint"]
 FLOAT = _BY_NAME["float"]
 DOUBLE = _BY_NAME["double"]
+INT64 = _BY_NAME["int64_t"]
+UINT64 = _BY_NAME["uint64_t"]
 VEC2, VEC3, VEC4 = (_BY_NAME[f"vec{n}"] for n in (2, 3, 4))
 IVEC2, IVEC3, IVEC4 = (_BY_NAME[f"ivec{n}"] for n in (2, 3, 4))
 UVEC2, UVEC3, UVEC4 = (_BY_NAME[f"uvec{n}"] for n in (2, 3, 4))
@@ -351,6 +362,9 @@ def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersi
         pairs.add(("int", "uint"))       # ARB_gpu_shader5 section 4.1.10
     if "GL_ARB_gpu_shader_fp64" in extensions:
         pairs |= {("int", "double"), ("uint", "double"), ("float", "double")}
+    if "GL_ARB_gpu_shader_int64" in extensions:          # its section 4.1.10
+        pairs |= {("int", "int64"), ("int", "uint64"), ("uint", "uint64"), ("int64", "uint64"),
+                  ("int64", "double"), ("uint64", "double")}
     return (src.base, dst.base) in pairs
 
 
@@ -361,8 +375,8 @@ def type_size_slots(t: GLSLType) -> int:
     if t.is_struct or t.is_block:
         return sum(type_size_slots(f.type) for f in t.fields)
     if t.is_matrix:
-        return t.columns * (2 if t.base == "double" and t.vector_size > 2 else 1)
-    if t.base == "double" and t.vector_size > 2:
+        return t.columns * (2 if t.base in BASES_64 and t.vector_size > 2 else 1)
+    if t.base in BASES_64 and t.vector_size > 2:
         return 2
     return 1
 
@@ -378,7 +392,7 @@ def std_alignment_size(t: GLSLType, std430: bool = False, row_major: bool = Fals
     `std_array_stride`.
     """
     if t.base in SCALAR_BASES:
-        comp = 8 if t.base == "double" else 4
+        comp = 8 if t.base in BASES_64 else 4
         if t.is_matrix:
             vec = vector(t.base, t.columns if row_major else t.vector_size)
             count = t.vector_size if row_major else t.columns
@@ -442,7 +456,7 @@ __all__ = [
     "std_alignment_size", "std_array_stride", "block_member_offsets",
     "GLSLType", "StructField", "lookup", "scalar", "vector", "matrix", "array_of", "struct_type",
     "block_type", "builtin_type_names", "implicit_conversion_allowed", "type_size_slots",
-    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "VEC2", "VEC3", "VEC4", "IVEC2", "IVEC3",
+    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "INT64", "UINT64", "BASES_64", "VEC2", "VEC3", "VEC4", "IVEC2", "IVEC3",
     "IVEC4", "UVEC2", "UVEC3", "UVEC4", "BVEC2", "BVEC3", "BVEC4", "MAT2", "MAT3", "MAT4",
     "ATOMIC_UINT",
 ]

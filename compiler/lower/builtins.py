@@ -234,7 +234,7 @@ class Builtins:
 
     def _minmax(self, e, x, y, which):
         base = self._base(e)
-        op = {"float": "f", "double": "f", "int": "i", "uint": "u"}[base] + which
+        op = {"float": "f", "double": "f", "int": "i", "uint": "u", "int64": "i", "uint64": "u"}[base] + which
         return self.b.alu(op, x, y)
 
     def f_min(self, e, x, y):
@@ -271,6 +271,7 @@ class Builtins:
         return x
 
     f_floatBitsToUint = f_intBitsToFloat = f_uintBitsToFloat = f_floatBitsToInt
+    f_doubleBitsToInt64 = f_doubleBitsToUint64 = f_int64BitsToDouble = f_uint64BitsToDouble = f_floatBitsToInt
 
     def f_fma(self, e, a, b_, c):
         return self.b.ffma(a, b_, c)
@@ -361,6 +362,16 @@ class Builtins:
 
     def f_unpackSnorm4x8(self, e, u):
         return self._unpack(u, 4, 8, True)
+
+    def f_packInt2x32(self, e, v):
+        return self.b.pack_64_2x32_split(self.b.channel(v, 0), self.b.channel(v, 1))
+
+    f_packUint2x32 = f_packInt2x32
+
+    def f_unpackInt2x32(self, e, d):
+        return self.b.vec(self.b.unpack_64_2x32_split_x(d), self.b.unpack_64_2x32_split_y(d))
+
+    f_unpackUint2x32 = f_unpackInt2x32
 
     def f_packDouble2x32(self, e, v):
         return self.b.pack_64_2x32_split(self.b.channel(v, 0), self.b.channel(v, 1))
@@ -477,7 +488,7 @@ class Builtins:
     # ------------------------------------------------------------ 8.7 vector relational
     def _cmp(self, e, x, y, fop, iop, uop):
         base = self._base(e)
-        op = fop if base in ("float", "double") else uop if base == "uint" else iop
+        op = fop if base in ("float", "double") else uop if base in ("uint", "uint64") else iop
         if op.startswith("swap:"):
             return self.b.alu(op[5:], y, x)
         return self.b.alu(op, x, y)

@@ -28,7 +28,8 @@ from .words import Words
 
 __all__ = [
     "F64", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "flt", "fge", "feq", "fneu", "fneg", "fabs",
-    "ftrunc", "ffloor", "fceil", "fround_even", "f2f64_from32", "f64_to_f32", "int_to_f64", "f64_to_int",
+    "ftrunc", "ffloor", "fceil", "fround_even", "f2f64_from32", "f64_to_f32", "int_to_f64", "int_to_f32",
+    "f64_to_int",
     "fmin", "fmax", "fsign", "fsat", "is_nan",
 ]
 
@@ -328,13 +329,15 @@ def fdiv(w: Words, x: F64, y: F64) -> F64:
     ma, ea = _normalise53(w, a)
     mb, eb = _normalise53(w, b)
     # long division: q = floor(ma * 2^55 / mb), 55 or 56 bits; r < 2 * mb stays in two words
-    r, q = ma, w.const(0, 2)
-    for _ in range(56):
-        ge = w.bnot(w.less(r, mb))
-        r = w.select(ge, w.sub_words(r, mb), r)
-        q = w.shl_words(q, w.c(1))
-        q[0] = w.or_(q[0], w.b2u(ge))
-        r = w.shl_words(r, w.c(1))
+    def step(w, st, _i):
+        r, q, d = st[0:2], st[2:4], st[4:6]
+        ge = w.bnot(w.less(r, d))
+        r = w.select(ge, w.sub_words(r, d), r)
+        q = [w.or_(w.shl(q[0], 1), w.b2u(ge)), w.or_(w.shl(q[1], 1), w.shr(q[0], 31))]
+        r = [w.shl(r[0], 1), w.or_(w.shl(r[1], 1), w.shr(r[0], 31))]
+        return r + q + d
+    st = w.loop(56, list(ma) + w.const(0, 2) + list(mb), step)
+    r, q = st[0:2], st[2:4]
     sticky = w.b2u(w.bnot(w.is_zero(r)))
     q = w.shl_words(q, w.c(1))
     q[0] = w.or_(q[0], sticky)
@@ -354,24 +357,25 @@ def fsqrt(w: Words, x: F64) -> F64:
     odd = w.ne(w.and_(e, 1), 0)
     m = w.select(odd, w.shl_words(m, w.c(1)), m)
     e = w.sel(odd, w.sub(e, 1), e)
-    # digit-by-digit root of m * 2^56 (110 bits -> a 55-bit root), two radicand bits a step
-    rem, root = w.const(0, 2), w.const(0, 2)
-    m4 = m + [w.c(0), w.c(0)]
-    for step in range(55):
-        pos = 2 * (54 - step) - 56          # the radicand's bit pair (m * 2^56) read as m's bits
-        if pos >= 0:
-            pair = w.and_(w.shr(m4[pos // 32], pos % 32), 3) if pos % 32 != 31 else \
-                w.or_(w.shr(m4[pos // 32], 31), w.shl(w.and_(m4[pos // 32 + 1], 1), 1))
-        else:
-            pair = w.c(0)
-        rem = w.shl_words(rem, w.c(2))
-        rem[0] = w.or_(rem[0], pair)
-        trial = w.shl_words(root, w.c(2))
-        trial[0] = w.or_(trial[0], 1)
+    # digit-by-digit root of m * 2^56 (110 bits -> a 55-bit root), two radicand bits a
+    # step: step s reads m's bits (pos + 1, pos), pos = 52 - 2s (zeros once pos < 0)
+    def step(w, st, i):
+        rem, root, m = st[0:2], st[2:4], st[4:6]
+        pos = w.sub(52, w.shl(i, 1))
+        inside = w.sge(pos, 0)
+        pc = w.and_(pos, 63)
+        in_hi = w.sge(pc, 32)
+        word = w.sel(in_hi, m[1], m[0])
+        pair = w.and_(w.shr(word, w.and_(pc, 31)), 3)
+        pair = w.sel(inside, pair, 0)
+        rem = [w.or_(w.shl(rem[0], 2), pair), w.or_(w.shl(rem[1], 2), w.shr(rem[0], 30))]
+        trial = [w.or_(w.shl(root[0], 2), 1), w.or_(w.shl(root[1], 2), w.shr(root[0], 30))]
         ge = w.bnot(w.less(rem, trial))
         rem = w.select(ge, w.sub_words(rem, trial), rem)
-        root = w.shl_words(root, w.c(1))
-        root[0] = w.or_(root[0], w.b2u(ge))
+        root = [w.or_(w.shl(root[0], 1), w.b2u(ge)), w.or_(w.shl(root[1], 1), w.shr(root[0], 31))]
+        return rem + root + m
+    st = w.loop(55, w.const(0, 4) + list(m), step)
+    rem, root = st[0:2], st[2:4]
     sticky = w.b2u(w.bnot(w.is_zero(rem)))
     root = w.shl_words(root, w.c(1))
     root[0] = w.or_(root[0], sticky)
@@ -504,6 +508,18 @@ def int_to_f64(w: Words, words: list, signed: bool) -> F64:
     sig = w.zext(words, 2)
     r = _finish(w, round_pack(w, sign, w.c(0), sig))
     return _pick(w, w.is_zero(sig), _const(w, 0), r)
+
+
+def int_to_f32(w: Words, words: list, signed: bool) -> Def:
+    """A two-word integer rounded once to binary32."""
+    words = list(words)
+    if signed:
+        sign = w.shr(words[-1], 31)
+        words = w.select(w.ne(sign, 0), w.neg_words(words), words)
+    else:
+        sign = w.c(0)
+    r = round_pack(w, sign, w.c(0), words, mant_bits=23, bias=127, max_field=0xFF)[0]
+    return w.sel(w.is_zero(words), 0, r)
 
 
 def f64_to_int(w: Words, x: F64, n_words: int, signed: bool) -> list:

@@ -33,7 +33,7 @@ from compiler.ir.core import Variable as IRVariable
 __all__ = ["Lowerer", "ir_type", "LoweringError"]
 
 _BASE = {"float": ("float", 32), "double": ("float", 64), "int": ("int", 32), "uint": ("uint", 32),
-         "bool": ("bool", 1)}
+         "bool": ("bool", 1), "int64": ("int", 64), "uint64": ("uint", 64)}
 
 
 class LoweringError(Exception):
@@ -383,13 +383,18 @@ class Lowerer:
             return v
         fbits = {"float": 32, "double": 64}
         if db in ("float", "double"):
-            op = {"float": "f", "double": "f", "int": "i", "uint": "u", "bool": "b"}[sb] + f"2f{fbits[db]}"
+            op = {"float": "f", "double": "f", "int": "i", "uint": "u", "bool": "b", "int64": "i",
+                  "uint64": "u"}[sb] + f"2f{fbits[db]}"
             return b.alu(op, v)
-        if db == "int" or db == "uint":
+        if db in ("int", "uint", "int64", "uint64"):
+            dbits = _BASE[db][1]
             if sb in ("float", "double"):
-                return b.alu("f2i32" if db == "int" else "f2u32", v)
+                return b.alu(f"f2{db[0]}{dbits}", v)
             if sb == "bool":
-                return b.b2i32(v)
+                return b.alu(f"b2i{dbits}", v)
+            if _BASE[sb][1] != dbits:                   # widen by the source's signedness, or truncate
+                k = "i" if sb in ("int", "int64") else "u"
+                return b.alu(f"{k}2{k}{dbits}", v)
             return v                                    # int <-> uint: same bits
         if db == "bool":
             return b.f2b1(v) if sb in ("float", "double") else b.i2b1(v)
@@ -463,7 +468,7 @@ class Lowerer:
         binop = "+" if op == "++" else "-"
         if t.is_matrix:
             return [self.arith(binop, c, self.b.imm(one, base_of(t)), t.base) for c in v]
-        return self.arith(binop, v, self.b.imm(one, base_of(t), 64 if t.base == "double" else 32), t.base)
+        return self.arith(binop, v, self.b.imm(one, base_of(t), _BASE[t.base][1]), t.base)
 
     def x_Postfix(self, e):
         lv = self.lvalue(e.operand)
@@ -538,7 +543,7 @@ class Lowerer:
     }
 
     def arith(self, op: str, a: Def, c: Def, base: str) -> Def:
-        base = {"double": "float"}.get(base, base)
+        base = {"double": "float", "int64": "int", "uint64": "uint"}.get(base, base)
         return self.b.alu(self._ARITH[base][op], a, c)
 
     def binary(self, op, l, r, lt: GT.GLSLType, rt: GT.GLSLType, t: GT.GLSLType):
@@ -551,6 +556,7 @@ class Lowerer:
         if op in ("<", ">", "<=", ">="):
             base = lt.base
             lo, ge = {"float": ("flt", "fge"), "double": ("flt", "fge"), "int": ("ilt", "ige"),
+                      "int64": ("ilt", "ige"), "uint64": ("ult", "uge"),
                       "uint": ("ult", "uge")}[base]
             if op == "<":
                 return b.alu(lo, l, r)

@@ -16,16 +16,20 @@ LOWERED_OPS = frozenset({"udiv", "umod", "idiv", "irem", "imod"})
 
 def udivmod(w: Words, n: list, d: list) -> tuple[list, list]:
     """Unsigned (quotient, remainder) of two-word n and d (d != 0)."""
-    r = w.const(0, 3)
-    q = w.const(0, 2)
-    d3 = w.zext(d, 3)
-    for bit in range(63, -1, -1):
-        r = w.shl_words(r, w.c(1))
-        r[0] = w.or_(r[0], w.and_(w.shr(n[bit // 32], bit % 32), 1))
+    def step(w, st, i):
+        r, q, n_, d_ = st[0:3], st[3:5], st[5:7], st[7:9]
+        bit = w.sub(63, i)                                   # the dividend's bits, highest first
+        word = w.sel(w.sge(bit, 32), n_[1], n_[0])
+        nb = w.and_(w.shr(word, w.and_(bit, 31)), 1)
+        r = [w.or_(w.shl(r[0], 1), nb), w.or_(w.shl(r[1], 1), w.shr(r[0], 31)),
+             w.or_(w.shl(r[2], 1), w.shr(r[1], 31))]
+        d3 = d_ + [w.c(0)]
         ge = w.bnot(w.less(r, d3))
         r = w.select(ge, w.sub_words(r, d3), r)
-        q = w.shl_words(q, w.c(1))
-        q[0] = w.or_(q[0], w.b2u(ge))
+        q = [w.or_(w.shl(q[0], 1), w.b2u(ge)), w.or_(w.shl(q[1], 1), w.shr(q[0], 31))]
+        return r + q + list(n_) + list(d_)
+    st = w.loop(64, w.const(0, 5) + list(n) + list(d), step)
+    r, q = st[0:3], st[3:5]
     return q, r[:2]
 
 

@@ -91,7 +91,8 @@ def _canonical(pair):
     return (s.builtin, _COMPAT_ORDER.index(s.name) if s.name in _COMPAT_ORDER else len(_COMPAT_ORDER))
 
 
-_BASE_IR = {"float": "float", "int": "int", "uint": "uint", "bool": "uint", "double": "float"}
+_BASE_IR = {"float": "float", "int": "int", "uint": "uint", "bool": "uint", "double": "float", "int64": "int",
+            "uint64": "uint"}
 _INTERP = {None: "smooth", "smooth": "smooth", "flat": "flat", "noperspective": "noperspective"}
 
 

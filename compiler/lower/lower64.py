@@ -21,7 +21,7 @@ backend keeps in register pairs.
 from __future__ import annotations
 
 from compiler.ir.builder import Builder
-from compiler.ir.core import Alu, AluSrc, Def, Intrinsic, Shader, replace_uses, walk_blocks
+from compiler.ir.core import Alu, AluSrc, Def, Intrinsic, Shader, replace_uses, walk_instrs
 from compiler.ir.passes.scalar import lower_alu_to_scalar
 
 from . import fp64, int64
@@ -66,7 +66,8 @@ def _flrp(w, a, b, t):                   # a * (1 - t) + b * t
     return fp64.fadd(w, fp64.fmul(w, a, _fsub(w, _one(w), t)), fp64.fmul(w, b, t))
 
 
-# op -> (function of F64 operands, result kind: "f64" | "bool")
+# op -> (function of F64 operands, result kind: "f64" | "bool"); fdiv and fsqrt (and what
+# uses them) emit a counted loop
 _FLOAT_OPS = {
     "fneg": (fp64.fneg, "f64"), "fabs": (fp64.fabs, "f64"), "fsat": (fp64.fsat, "f64"),
     "fsign": (fp64.fsign, "f64"), "ffloor": (fp64.ffloor, "f64"), "fceil": (fp64.fceil, "f64"),
@@ -92,7 +93,9 @@ def _is_float64_op(i: Alu) -> bool:
         return src_bits == 64
     if len(op) >= 4 and op[1] == "2" and op[0] in "fiub":
         dst_f64 = op[2] == "f" and op[3:] == "64"
-        return (op[0] == "f" and src_bits == 64) or dst_f64
+        int64_float = (op[0] in "iu" and src_bits == 64 and op[2] == "f") or \
+            (op[0] == "f" and op[2] in "iu" and op[3:] == "64")        # no 64-bit int <-> float convert
+        return (op[0] == "f" and src_bits == 64) or dst_f64 or int64_float
     return False
 
 
@@ -108,24 +111,22 @@ def lower_64bit(shader: Shader) -> bool:
         progress = True
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
-        for block in walk_blocks(func.body):
-            for instr in list(block.instrs):
-                if isinstance(instr, Alu) and (_is_float64_op(instr) or _is_int64_lowered(instr)):
-                    b = Builder(func, shader).before(instr)
-                    srcs = [_resolve(mapping, s) for s in instr.srcs]
-                    mapping[instr.dest] = _lower_alu(b, instr, srcs)
-                    block.remove(instr)
-                    progress = True
-                elif isinstance(instr, Intrinsic) and instr.name in _LOADS and instr.dest.bit_size == 64:
-                    b = Builder(func, shader).before(instr)
-                    mapping[instr.dest] = _lower_load(b, instr)
-                    block.remove(instr)
-                    progress = True
-                elif isinstance(instr, Intrinsic) and instr.name in _STORES and instr.srcs[0].bit_size == 64:
-                    b = Builder(func, shader).before(instr)
-                    _lower_store(b, instr, _resolve_def(mapping, instr.srcs[0]))
-                    block.remove(instr)
-                    progress = True
+        # collected first: a lowered division or root adds a loop, splitting its block
+        todo = [i for i in walk_instrs(func.body)
+                if (isinstance(i, Alu) and (_is_float64_op(i) or _is_int64_lowered(i))) or
+                (isinstance(i, Intrinsic) and i.name in _LOADS and i.dest.bit_size == 64) or
+                (isinstance(i, Intrinsic) and i.name in _STORES and i.srcs[0].bit_size == 64)]
+        for instr in todo:
+            b = Builder(func, shader).before(instr)
+            if isinstance(instr, Alu):
+                srcs = [_resolve(mapping, s) for s in instr.srcs]
+                mapping[instr.dest] = _lower_alu(b, instr, srcs)
+            elif instr.name in _LOADS:
+                mapping[instr.dest] = _lower_load(b, instr)
+            else:
+                _lower_store(b, instr, _resolve_def(mapping, instr.srcs[0]))
+            instr.block.remove(instr)
+            progress = True
         replace_uses(func.body, mapping)
     return progress
 
@@ -155,7 +156,7 @@ def _pack(b: Builder, x: fp64.F64) -> Def:
 
 
 def _lower_alu(b: Builder, i: Alu, srcs: list[AluSrc]) -> Def:
-    w = Words(b)
+    w = Words(b, anchor=i)
     op = i.op
     assert i.dest.num_components == 1, "scalarised first"
     if op in _FLOAT_OPS:
@@ -183,6 +184,14 @@ def _lower_alu(b: Builder, i: Alu, srcs: list[AluSrc]) -> Def:
         if bits == 32:
             return words[0]
         return b.alu(f"u2u{bits}", words[0])
+    if s == "f" and d in "iu":                 # float32/16 -> 64-bit integer, through the exact double
+        f = _scalar32(b, srcs[0]) if src_bits == 32 else b.f2f32(AluSrc(srcs[0].def_, (srcs[0].swizzle[0],)))
+        words = fp64.f64_to_int(w, fp64.f2f64_from32(w, f), 2, signed=d == "i")
+        return b.pack_64_2x32_split(words[0], words[1])
+    if s in "iu" and src_bits == 64 and d == "f" and bits != 64:     # 64-bit integer -> float32, one rounding
+        x = _words_of(b, srcs[0])
+        f = fp64.int_to_f32(w, [x.lo, x.hi], signed=s == "i")
+        return f if bits == 32 else b.f2f16(f)
     # a conversion to double
     assert d == "f" and bits == 64, op
     if s == "f":

@@ -4,14 +4,17 @@ fp64 and int64 lowerings.
 A multi-word number is a list of 32-bit scalar ``Def``s, least significant word
 first. Every helper emits straight-line IR (selects, no control flow), so a
 lowered operation is one block that every lane runs, whatever its value; the
-shader core needs no divergence for it. Shift amounts are 32-bit unsigned
-values read per lane; helpers that take them say which range they accept.
+shader core needs no divergence for it, except ``loop``: a counted loop (the same
+trip count in every lane) for the bit-serial divisions and roots, which would
+otherwise be thousands of instructions. Shift amounts are 32-bit unsigned values
+read per lane; helpers that take them say which range they accept.
 """
 
 from __future__ import annotations
 
 from compiler.ir.builder import Builder
-from compiler.ir.core import Def
+from compiler.ir.core import Def, Instr
+from compiler.ir.types import VecType
 
 __all__ = ["Words"]
 
@@ -21,9 +24,13 @@ MASK32 = 0xFFFFFFFF
 class Words:
     """Emits multi-word arithmetic through builder ``b``."""
 
-    def __init__(self, b: Builder):
+    def __init__(self, b: Builder, anchor: Instr | None = None):
+        """``anchor``: the instruction the emitted code goes before (the cursor
+        returns there after a loop), or None to append at the end of the block."""
         self.b = b
+        self.anchor = anchor
         self._consts: dict[int, Def] = {}
+        self._loops = 0
 
     # ------------------------------------------------------------ 32-bit scalars
     def c(self, value: int) -> Def:
@@ -118,6 +125,36 @@ class Words:
     def clz(self, x) -> Def:
         """Leading zeros of a 32-bit word (32 for 0)."""
         return self.sub(31, self.b.ufind_msb(self._v(x)))
+
+    # ------------------------------------------------------------ loops
+    def loop(self, trips: int, state: list, body) -> list[Def]:
+        """Run ``state = body(state)`` ``trips`` times (32-bit scalar words) as an IR
+        loop over function-local variables (vars->SSA makes the phis). ``body``
+        receives the step number too: ``body(words, state, step)``, with ``words`` an
+        emitter whose constants stay inside the loop."""
+        b = self.b
+        tag = f"__w64_{id(self) & 0xFFFF:x}_{self._loops}"
+        self._loops += 1
+        word = VecType("uint", 32, 1)
+        vars_ = [b.local_var(f"{tag}_{k}", word) for k in range(len(state))]
+        counter = b.local_var(f"{tag}_i", word)
+        for v, d in zip(vars_, state):
+            b.store_var(v, self._v(d))
+        b.store_var(counter, self.c(0))
+        node = b.push_loop()
+        inner = Words(b)
+        step = b.load_var(counter)
+        done = b.push_if(inner.uge(step, trips))
+        b.break_()
+        b.pop_if(done)
+        new = body(inner, [b.load_var(v) for v in vars_], step)
+        for v, d in zip(vars_, new):
+            b.store_var(v, inner._v(d))
+        b.store_var(counter, inner.add(step, 1))
+        b.pop_loop(node)
+        if self.anchor is not None:
+            b.before(self.anchor)
+        return [b.load_var(v) for v in vars_]
 
     # ------------------------------------------------------------ multi-word
     def const(self, value: int, n: int) -> list[Def]:

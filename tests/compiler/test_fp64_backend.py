@@ -3,6 +3,7 @@ compiled by the backend and run on the shader core, against numpy."""
 
 import numpy as np
 
+from compiler.ir.passes import lower_vars_to_ssa
 from compiler.lower import fp64
 from compiler.lower.words import Words
 
@@ -19,6 +20,7 @@ def _run(build, inputs):
           for k in range(len(inputs))]
     r = build(b, xs)
     b.store_output(r, b.iimm(0), base=0, component=0, slot="O", write_mask=(1 << r.num_components) - 1)
+    lower_vars_to_ssa(sh)            # the division's loop runs over local variables
     data = np.stack([np.asarray(x).view(np.uint32) for x in inputs], axis=1).reshape(-1).view(np.uint8)
     run = Run(sh)
     ctx, _ = run.core(LANES, ssbos={0: data})

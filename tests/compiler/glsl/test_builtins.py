@@ -100,7 +100,8 @@ def test_pack_unpack_first_desktop_versions():
 
 def test_overload_expansion():
     overloads = [f for f in all_builtin_functions() if f.name == "clamp"]
-    assert len(overloads) == 8 * 4  # float/int/uint/double x (vector, scalar bounds) x 4 sizes
+    # float/int/uint/double/int64/uint64 x (vector, scalar bounds) x 4 sizes
+    assert len(overloads) == 12 * 4
     texture_2d = {tuple(str(t) for _, t in f.params) for f in all_builtin_functions()
                   if f.name == "texture" and str(f.params[0][1]) == "sampler2DShadow"}
     assert texture_2d == {("sampler2DShadow", "vec3"), ("sampler2DShadow", "vec3", "float")}

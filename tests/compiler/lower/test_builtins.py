@@ -379,8 +379,10 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     "memoryBarrier", "memoryBarrierAtomicCounter", "memoryBarrierBuffer", "memoryBarrierShared",
                     "memoryBarrierImage", "groupMemoryBarrier", "atomicCounterIncrement", "atomicCounterDecrement",
                     "atomicCounter",
-                    # doubles: tests/compiler/test_fp64_glsl.py
-                    "packDouble2x32", "unpackDouble2x32",
+                    # doubles: tests/compiler/test_fp64_glsl.py; int64: tests/compiler/test_int64_glsl.py
+                    "packDouble2x32", "unpackDouble2x32", "doubleBitsToInt64", "doubleBitsToUint64",
+                    "int64BitsToDouble", "uint64BitsToDouble", "packInt2x32", "packUint2x32", "unpackInt2x32",
+                    "unpackUint2x32",
                     # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
                     "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
                     # geometry stage: tests/compiler/test_geometry.py and tests/driver/gl/test_geometry.py

@@ -35,8 +35,8 @@ def shader_for(f) -> tuple[str, str]:
     elif a.es:
         head = "#version 100\n" if a.es_until else f"#version {max(a.es, 310)} es\nprecision highp float;\n" \
             "precision highp int;\n"
-    else:
-        head = "#version 100\n"
+    else:       # an extension-only function: GLSL 1.00, or 4.30 for ARB_gpu_shader_int64 (a 4.00 extension)
+        head = "#version 430\n" if "GL_ARB_gpu_shader_int64" in a.extensions else "#version 100\n"
     for ext in a.extensions[:1] if not (a.desktop or a.es) else ():
         head += f"#extension {ext} : enable\n"
     if head.startswith("#version 100"):
