@@ -25,13 +25,15 @@ from compiler.ir.core import Alu, AluSrc, Def, Intrinsic, Shader, replace_uses, 
 from compiler.ir.passes.scalar import lower_alu_to_scalar
 
 from . import fp64, int64
+from .from_ast import LoweringError
 from .words import Words
 
 __all__ = ["lower_64bit", "LOWERED_FLOAT_OPS"]
 
 
-class Lower64Error(ValueError):
-    """A 64-bit operation this lowering cannot express (the compiler reports it)."""
+class Lower64Error(LoweringError):
+    """A 64-bit float operation this lowering cannot express (GLSL has none of them:
+    transcendentals, derivatives); the compile fails with its message."""
 
 
 def _unary(fn):
@@ -110,6 +112,10 @@ def lower_64bit(shader: Shader) -> bool:
     if lower_alu_to_scalar(shader, filter=lambda i: _is_float64_op(i) or _is_int64_lowered(i)):
         progress = True
     for func in shader.functions:
+        for i in walk_instrs(func.body):
+            if isinstance(i, Alu) and i.op[0] == "f" and i.op not in _FLOAT_OPS and i.dest.bit_size == 64 \
+                    and not i.op.startswith(_REDUCTION_PREFIXES) and "2" not in i.op[1:3]:
+                raise Lower64Error(f"64-bit floating-point {i.op} is not supported (no fp64 unit; not lowered)")
         mapping: dict[Def, Def] = {}
         # collected first: a lowered division or root adds a loop, splitting its block
         todo = [i for i in walk_instrs(func.body)

@@ -167,3 +167,16 @@ void main() { dvec2 r = floor(arg) + 1.5lf; double x = 2.0; c = vec4(distance(r,
     assert info.uniforms["arg"].type == "dvec2" and info.uniforms["tol"].size_B == 8
     with pytest.raises(GLSLCompileError):
         front_half("#version 150\n" + body, "fragment")
+
+
+def test_a_double_operation_glsl_lacks_is_a_clear_lowering_error():
+    from compiler.ir import Builder, Function, Shader
+    from compiler.lower import LoweringError
+    from compiler.lower.lower64 import lower_64bit
+    sh = Shader("compute")
+    f = Function("main")
+    sh.functions.append(f)
+    b = Builder(f, sh)
+    b.store_ssbo(b.fexp2(b.fimm(1.0, 64)), b.iimm(0), b.iimm(0), write_mask=1, align=8)
+    with pytest.raises(LoweringError, match="64-bit floating-point fexp2"):
+        lower_64bit(sh)
