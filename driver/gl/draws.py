@@ -19,7 +19,7 @@ from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
-from driver.gl.features.gles_ext import es_has
+from driver.gl.features.gles_ext import es_has, srgb_decode_view
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
 from driver.gl.vertexarrays import attrib_size_B
@@ -497,7 +497,7 @@ class DrawMixin:
             seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
             samplers.append(ps.sampler_state(params, target, seamless))
             depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
-            views.append(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode))
+            views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
         self.cso.set_samplers(stage, samplers)
         self.pipe.set_sampler_views(stage, 0, views)
 

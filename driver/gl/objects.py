@@ -251,6 +251,7 @@ class SamplerParams:
     compare_func: int = E.GL_LEQUAL
     border_color: tuple = (0.0, 0.0, 0.0, 0.0)
     max_anisotropy: float = 1.0
+    srgb_decode: int = 0x8A49                 # EXT_texture_sRGB_decode: DECODE_EXT / SKIP_DECODE_EXT
 
 
 @dataclass(eq=False)

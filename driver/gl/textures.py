@@ -20,6 +20,7 @@ from driver.gl.formats import (
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
                                          texture_buffer_state, texture_view_state)
+from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TEXTURE_SRGB_DECODE_EXT
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -163,6 +164,9 @@ class TextureMixin:
         elif pname == E.GL_TEXTURE_MAX_ANISOTROPY_EXT:
             check(float(v0) >= 1.0, E.GL_INVALID_VALUE)
             params.max_anisotropy = min(float(v0), self.caps.max_texture_anisotropy)
+        elif pname == GL_TEXTURE_SRGB_DECODE_EXT and self.api.has_extension("GL_EXT_texture_sRGB_decode"):
+            check_enum(int(v0), (GL_DECODE_EXT, GL_SKIP_DECODE_EXT))
+            params.srgb_decode = int(v0)
         else:
             return False
         return True
@@ -249,6 +253,8 @@ class TextureMixin:
             values |= {E.GL_TEXTURE_LOD_BIAS: p.lod_bias, E.GL_TEXTURE_BORDER_COLOR: p.border_color,
                        E.GL_TEXTURE_SWIZZLE_RGBA: tuple(tex.swizzle)}
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
+        if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
+            values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
         if self.api.compat:
             values[E.GL_DEPTH_TEXTURE_MODE] = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE)
             values[E.GL_GENERATE_MIPMAP] = int(getattr(tex, "generate_mipmap", False))
@@ -753,6 +759,8 @@ class TextureMixin:
                   E.GL_TEXTURE_WRAP_R: p.wrap_r, E.GL_TEXTURE_MIN_LOD: p.min_lod,
                   E.GL_TEXTURE_MAX_LOD: p.max_lod, E.GL_TEXTURE_COMPARE_MODE: p.compare_mode,
                   E.GL_TEXTURE_COMPARE_FUNC: p.compare_func}
+        if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
+            values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
         check_enum(pname, values)
         return [int(values[pname])]
 

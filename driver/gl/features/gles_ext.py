@@ -22,6 +22,9 @@ behaviour and errors.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+
 from driver.gl import enums as E
 from driver.gl.errors import check
 from driver.gl.features import call, entry_point
@@ -29,7 +32,8 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
+__all__ = ["srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
+           "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
 
@@ -298,3 +302,39 @@ def es_depth_stencil_read_ok(api, format: int, type: int) -> bool:
     and one of the types that extension names."""
     feature, types = _DS_READS[format]
     return es_has(api, feature) and type in types
+
+
+# -- EXT_texture_sRGB_decode ------------------------------------------------------------------
+GL_TEXTURE_SRGB_DECODE_EXT = 0x8A48
+GL_DECODE_EXT = 0x8A49
+GL_SKIP_DECODE_EXT = 0x8A4A
+
+
+def srgb_decode_view(view, params):
+    """EXT_texture_sRGB_decode: a view of an sRGB texture sampled with
+    TEXTURE_SRGB_DECODE_EXT = SKIP_DECODE_EXT (texture or sampler object
+    state, `params`) returns the stored values undecoded: the same view with
+    the format's linear twin. Any other view is returned as it is."""
+    if view is None or getattr(params, "srgb_decode", GL_DECODE_EXT) != GL_SKIP_DECODE_EXT:
+        return view
+    linear = _linear_twin(view.format)
+    return view if linear is view.format else dataclasses.replace(view, format=linear)
+
+
+@functools.lru_cache(maxsize=None)
+def _linear_twin(fmt):
+    """The pipe format storing the same bits as sRGB `fmt` without the sRGB
+    transfer (R8G8B8A8_SRGB -> R8G8B8A8_UNORM, DXT1_SRGB -> DXT1_RGB,
+    ASTC_4x4_SRGB -> ASTC_4x4, BPTC_SRGBA -> BPTC_RGBA_UNORM); `fmt` itself when
+    it is not sRGB."""
+    from driver.gallium import PipeFormat
+    name = fmt.name
+    if "SRGB" not in name:
+        return fmt
+    candidates = (name.replace("_SRGB", "_UNORM"), name.replace("_SRGB", ""),
+                  name.replace("_SRGBA8", "_RGBA8").replace("_SRGB8", "_RGB8").replace("_SRGBA", "_RGBA")
+                  .replace("_SRGB", "_RGB"), name.replace("_SRGBA", "_RGBA_UNORM"))
+    for c in candidates:
+        if c in PipeFormat.__members__:
+            return PipeFormat[c]
+    return fmt

@@ -233,3 +233,41 @@ def test_oes_texture_stencil8_in_es31():
     _draw_full(ctx)
     px = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
     assert px[:, 0].tolist() == [0, 255, 0, 0]
+
+
+def test_ext_texture_srgb_decode_skips_the_srgb_transfer():
+    """An SRGB8_ALPHA8 texel (128, 64, 255, 128) samples as decoded linear
+    values by default (sRGB 128/255 -> 0.2158 -> 55, 64/255 -> 0.0513 -> 13;
+    alpha is linear: 128); with TEXTURE_SRGB_DECODE_EXT = SKIP_DECODE_EXT on
+    the texture, or on a sampler object bound over a decoding texture, it
+    samples the stored values (128, 64, 255, 128). The state reads back; a
+    bad value is INVALID_ENUM."""
+    from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TEXTURE_SRGB_DECODE_EXT
+    ctx = driver.Context(api="gles3", width=2, height=2)
+    assert _listed(ctx, "GL_EXT_texture_sRGB_decode")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexImage2D(T2, 0, E.GL_SRGB8_ALPHA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                     np.array([128, 64, 255, 128], np.uint8))
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    assert ctx.glGetTexParameteriv(T2, GL_TEXTURE_SRGB_DECODE_EXT) == [GL_DECODE_EXT]
+    _link(ctx, (E.GL_VERTEX_SHADER, VS3),
+          (E.GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float; uniform sampler2D s; out vec4 o;\n"
+                                 "void main() { o = texture(s, vec2(0.5)); }"))
+
+    def drawn():
+        _draw_full(ctx)
+        return np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).tolist()
+    got = drawn()
+    assert abs(got[0] - 55) <= 1 and abs(got[1] - 13) <= 1 and got[2:] == [255, 128]
+    ctx.glTexParameteri(T2, GL_TEXTURE_SRGB_DECODE_EXT, GL_SKIP_DECODE_EXT)
+    assert drawn() == [128, 64, 255, 128]
+    ctx.glTexParameteri(T2, GL_TEXTURE_SRGB_DECODE_EXT, GL_DECODE_EXT)
+    (s,) = ctx.glGenSamplers(1)
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glSamplerParameteri(s, GL_TEXTURE_SRGB_DECODE_EXT, GL_SKIP_DECODE_EXT)
+    assert ctx.glGetSamplerParameteriv(s, GL_TEXTURE_SRGB_DECODE_EXT) == [GL_SKIP_DECODE_EXT]
+    ctx.glBindSampler(0, s)
+    assert drawn() == [128, 64, 255, 128]
+    ctx.glTexParameteri(T2, GL_TEXTURE_SRGB_DECODE_EXT, E.GL_LINEAR)
+    expect(ctx, E.GL_INVALID_ENUM)
