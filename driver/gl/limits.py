@@ -103,22 +103,22 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB"] = 4
     if api.gl(3, 2):
         # GL 3.2+ define the geometry stage's limits (GL 4.6 table 23.62): the
-        # specification's minimum values. No geometry shader compiles yet
-        # (driver.gl.later), so these are what a program could rely on, not a claim.
+        # compiler's gl_MaxGeometry* constants (driver/gl/geometry.py lowers the stage)
+        from compiler.glsl.builtin_variables import LIMITS as GLSL
         blocks = 14 if api.gl(4, 3) else 12
         lim.update({
-            "GL_MAX_GEOMETRY_UNIFORM_COMPONENTS": 1024,
+            "GL_MAX_GEOMETRY_UNIFORM_COMPONENTS": GLSL["gl_MaxGeometryUniformComponents"],
             "GL_MAX_GEOMETRY_UNIFORM_BLOCKS": blocks,
-            "GL_MAX_GEOMETRY_INPUT_COMPONENTS": 64,
-            "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS": 128,
-            "GL_MAX_GEOMETRY_OUTPUT_VERTICES": 256,
-            "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS": 1024,
-            "GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS": 16,
+            "GL_MAX_GEOMETRY_INPUT_COMPONENTS": GLSL["gl_MaxGeometryInputComponents"],
+            "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS": GLSL["gl_MaxGeometryOutputComponents"],
+            "GL_MAX_GEOMETRY_OUTPUT_VERTICES": GLSL["gl_MaxGeometryOutputVertices"],
+            "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS": GLSL["gl_MaxGeometryTotalOutputComponents"],
+            "GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS": GLSL["gl_MaxGeometryTextureImageUnits"],
             "GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS":
-                blocks * caps.max_uniform_block_size_B // 4 + 1024,
+                blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxGeometryUniformComponents"],
         })
         if api.gl(4, 0):
-            lim["GL_MAX_GEOMETRY_SHADER_INVOCATIONS"] = 32
+            lim["GL_MAX_GEOMETRY_SHADER_INVOCATIONS"] = GLSL["gl_MaxGeometryShaderInvocations"]
         if api.gl(4, 2):
             lim.update({"GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS": 0,
                         "GL_MAX_GEOMETRY_ATOMIC_COUNTERS": 0,
