@@ -40,7 +40,7 @@ from driver.gl import pipestate as ps
 from driver.gl.errors import GLError
 
 __all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_validate", "draw_modes_for_input", "link_geometry",
-           "geometry_program_queries", "primitives_generated_counters"]
+           "geometry_program_queries", "primitives_generated_counters", "check_output_limits"]
 
 TOPOLOGY_NAMES = {
     E.GL_POINTS: "points", E.GL_LINES: "lines", E.GL_LINE_STRIP: "line_strip", E.GL_LINE_LOOP: "line_loop",
@@ -160,6 +160,22 @@ def geometry_program_queries(ctx, prog) -> dict:
     if ctx.api.gl(4, 0):
         out[E.GL_GEOMETRY_SHADER_INVOCATIONS] = lay and lay.invocations
     return out
+
+
+def check_output_limits(iface) -> None:
+    """GL 4.6 section 11.3.4.1 link errors: one output vertex's components beyond
+    GL_MAX_GEOMETRY_OUTPUT_COMPONENTS, or max_vertices of them beyond
+    GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS (the compiler's gl_MaxGeometry* limits)."""
+    from compiler.glsl.builtin_variables import LIMITS
+    per_vertex = sum(o.components * o.locations for o in iface.outputs)
+    if per_vertex > LIMITS["gl_MaxGeometryOutputComponents"]:
+        raise ValueError(f"geometry shader outputs {per_vertex} components per vertex, more than "
+                         f"GL_MAX_GEOMETRY_OUTPUT_COMPONENTS ({LIMITS['gl_MaxGeometryOutputComponents']})")
+    total = per_vertex * iface.max_vertices
+    if total > LIMITS["gl_MaxGeometryTotalOutputComponents"]:
+        raise ValueError(f"geometry shader max_vertices ({iface.max_vertices}) x {per_vertex} output "
+                         f"components = {total}, more than GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS "
+                         f"({LIMITS['gl_MaxGeometryTotalOutputComponents']})")
 
 
 def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: dict | None):

@@ -482,10 +482,11 @@ class ProgramMixin:
         vertex and fragment stages, and its output record layout."""
         from compiler.lower import LoweringError
         from compiler.lower.geometry import geometry_interface
-        from driver.gl.geometry import link_geometry
+        from driver.gl.geometry import check_output_limits, link_geometry
         try:
             layout = link_geometry(units, merged.get("vertex"), merged["geometry"], merged.get("fragment"))
             iface = geometry_interface(merged["geometry"]["unit"], layout)
+            check_output_limits(iface)
         except (ValueError, LoweringError) as e:
             raise LinkError(str(e)) from None
         if "fragment" in merged:

@@ -659,3 +659,19 @@ def test_primitives_generated_counts_geometry_output():
             ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
             assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [3 * want]
         expect(ctx, E.GL_NO_ERROR)
+
+
+def test_link_error_total_output_components():
+    """max_vertices x components per vertex beyond GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS
+    (1024): 256 vertices of gl_Position + a vec4 is 2048."""
+    gs = """#version 150
+layout(points) in;
+layout(points, max_vertices = 256) out;
+out vec4 gcol;
+void main() { gl_Position = vec4(0.0); gcol = vec4(1.0); EmitVertex(); }
+"""
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        assert ctx.glGetIntegerv(E.GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS) == [1024]
+        p = _program(ctx, gs, link_ok=False)
+        assert "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS" in ctx.glGetProgramInfoLog(p)
+        _program(ctx, gs.replace("max_vertices = 256", "max_vertices = 128"))
