@@ -93,7 +93,7 @@ class PipelineMixin:
             prog = self._program(program)
             check(prog.separable, E.GL_INVALID_OPERATION, "program is not separable")
             check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
-        for bit, stage in _BITS.items():
+        for bit, stage in bits.items():
             if stages & bit:
                 if prog is not None and stage in prog.linked_state.units:
                     p.stages[stage] = prog
