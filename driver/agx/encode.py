@@ -838,8 +838,12 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     if ppp is None:
         ppp = batch.ppp_cache[state_key] = _ppp_state(ctx, batch, vs, fs, cf, fs_words)
     vs_words = usc_words(ctx, batch, vs, S.VERTEX, attributes)
-    batch.vdm += P.pack("VDM_STATE", vertex_shader=dict(pipeline=vs_words),
-                        vertex_outputs=dict(output_count_words=vs.output_count_words))
+    state = dict(vertex_shader=dict(pipeline=vs_words), vertex_outputs=dict(output_count_words=vs.output_count_words))
+    stats_va = ctx.statistics_va()
+    if stats_va != getattr(batch, "statistics_va", 0):   # the VDM keeps it for the following draws
+        state["statistics"] = dict(counters=stats_va)
+        batch.statistics_va = stats_va
+    batch.vdm += P.pack("VDM_STATE", **state)
     batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
     draw = dict(primitive=_PRIMS[mode], instances=info.instance_count, base_vertex=base_vertex,
                 base_instance=info.start_instance, count=count)

@@ -208,6 +208,9 @@ class AgxContext(PipeContext):
         self.so_filled: dict = {}               # (id(resource), offset_B) -> bytes written (append on -1)
         self.so_primitives = 0                  # primitives captured (PRIMITIVES_EMITTED queries)
         self.so_primitives_needed = 0           # primitives the capturing draws made (SO_OVERFLOW queries)
+        self.statistics_bo = None               # the VDM's 6 pipeline-statistics counters (uint64)
+        self.statistics_queries: list = []      # active PIPELINE_STATISTICS queries
+        self.cs_invocations = 0                 # compute invocations launched (CS_INVOCATIONS)
         self.so_vertices: dict = {}             # (id(resource), offset_B) -> vertices captured (DrawTransformFeedback)
         self.fb = FramebufferState(0, 0)
         self.viewport = ViewportState((1.0, 1.0, 0.5), (0.0, 0.0, 0.5))
@@ -972,6 +975,13 @@ class AgxContext(PipeContext):
         from .encode import encode_launch
         with self._compile_errors_skip("dispatch"):
             encode_launch(self, info)
+        if self.statistics_queries:                   # CS_INVOCATIONS: the threads launched
+            grid = info.grid
+            if info.indirect is not None:
+                self._sync_resource(info.indirect, write=False)
+                grid = np.frombuffer(info.indirect.bo.map, np.uint32)[
+                    info.indirect_offset_B // 4:info.indirect_offset_B // 4 + 3]
+            self.cs_invocations += int(np.prod(info.block)) * int(np.prod(np.asarray(grid, np.int64)))
         self.stats["launches"] += 1
         if "flush" in self.debug:
             self.flush()
@@ -1049,7 +1059,11 @@ class AgxContext(PipeContext):
             self.flush()
             query.submissions = []
             self.timer_queries.append(query)
-        elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
+        elif t == PipeQueryType.PIPELINE_STATISTICS:
+            self._finish()
+            query.begin_value = self._statistic(query.index)
+            self.statistics_queries.append(query)
+        elif t == PipeQueryType.PRIMITIVES_GENERATED:
             self._finish()
             query.begin_value = self.device.queue_counters(self.queue_id)["primitives"]
         elif t == PipeQueryType.PRIMITIVES_EMITTED:
@@ -1076,7 +1090,12 @@ class AgxContext(PipeContext):
             if query in self.timer_queries:
                 self.timer_queries.remove(query)
             query.submission = "timer"
-        elif t in (PipeQueryType.PRIMITIVES_GENERATED, PipeQueryType.PIPELINE_STATISTICS):
+        elif t == PipeQueryType.PIPELINE_STATISTICS:
+            self._finish()
+            query.result = self._statistic(query.index) - query.begin_value
+            if query in self.statistics_queries:
+                self.statistics_queries.remove(query)
+        elif t == PipeQueryType.PRIMITIVES_GENERATED:
             self._finish()
             query.result = self.device.queue_counters(self.queue_id)["primitives"] - query.begin_value
         elif t == PipeQueryType.PRIMITIVES_EMITTED:
@@ -1090,6 +1109,31 @@ class AgxContext(PipeContext):
         else:
             query.submission = "pending"
         return True
+
+    # Word of each PipeStatistic in the VDM's counters (VDM_STATE_STATISTICS): vertices and
+    # primitives submitted, VS invocations, clipper in and out, FS invocations.
+    _STATISTICS_WORD = {0: 0, 1: 1, 2: 2, 5: 3, 6: 4, 7: 5}
+
+    def statistics_va(self) -> int:
+        """The counters the following draws add to while a statistics query is active
+        (0: none); the block is allocated at first use."""
+        if not self.statistics_queries:
+            return 0
+        if self.statistics_bo is None:
+            self.statistics_bo = self.device.bo_create(64, label="pipeline statistics")
+            self.statistics_bo.map[:64] = bytes(64)
+        return self.statistics_bo.va
+
+    def _statistic(self, index: int) -> int:
+        """A pipeline-statistics counter now (after _finish): the GPU's counters, the
+        compute invocations the driver launched, 0 for the stages this GPU never runs
+        (geometry, tessellation: lowered to compute or absent)."""
+        word = self._STATISTICS_WORD.get(index)
+        if word is not None:
+            if self.statistics_bo is None:
+                return 0
+            return int(np.frombuffer(self.statistics_bo.map[:48], np.uint64)[word])
+        return self.cs_invocations if index == 10 else 0
 
     def _finish(self) -> None:
         fence = self.flush()

@@ -267,7 +267,23 @@ class PipeQueryType(enum.IntEnum):
     PRIMITIVES_EMITTED = 6       # transform feedback primitives written
     SO_OVERFLOW_PREDICATE = 7
     GPU_FINISHED = 8
-    PIPELINE_STATISTICS = 9
+    PIPELINE_STATISTICS = 9      # one counter: create_query's index is a PipeStatistic
+
+
+class PipeStatistic(enum.IntEnum):
+    """The counters of a PIPELINE_STATISTICS query (Gallium's
+    pipe_query_data_pipeline_statistics order)."""
+    IA_VERTICES = 0              # vertices submitted
+    IA_PRIMITIVES = 1            # primitives submitted
+    VS_INVOCATIONS = 2
+    GS_INVOCATIONS = 3
+    GS_PRIMITIVES = 4
+    C_INVOCATIONS = 5            # primitives entering the clipper
+    C_PRIMITIVES = 6             # primitives leaving it
+    PS_INVOCATIONS = 7
+    HS_INVOCATIONS = 8
+    DS_INVOCATIONS = 9
+    CS_INVOCATIONS = 10
 
 
 class PipeFlush(enum.IntFlag):

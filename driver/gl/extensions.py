@@ -256,7 +256,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_gl_spirv", _ANY, _GL32, _N, _N, STAGE),
     _x("GL_ARB_indirect_parameters", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_multi_bind", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_pipeline_statistics_query", _ANY, _GL32, _N, _N, MISSING),
+    _x("GL_ARB_pipeline_statistics_query", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_polygon_offset_clamp", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_query_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_shader_atomic_counter_ops", _ANY, _GL32, _N, _N, DONE, glsl=True),

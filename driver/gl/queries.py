@@ -7,6 +7,7 @@ from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType, Stre
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has
+from driver.gallium.defines import PipeStatistic
 from driver.gl.objects import Namespace, Query, Sync
 
 __all__ = ["QueryMixin"]
@@ -21,6 +22,18 @@ _PIPE_QUERY = {E.GL_SAMPLES_PASSED: PipeQueryType.OCCLUSION_COUNTER,
                # ARB_transform_feedback_overflow_query (one vertex stream: both are stream 0)
                E.GL_TRANSFORM_FEEDBACK_OVERFLOW: PipeQueryType.SO_OVERFLOW_PREDICATE,
                E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW: PipeQueryType.SO_OVERFLOW_PREDICATE}
+# ARB_pipeline_statistics_query: each target is one counter of PIPELINE_STATISTICS
+_STATISTICS = {E.GL_VERTICES_SUBMITTED: PipeStatistic.IA_VERTICES,
+               E.GL_PRIMITIVES_SUBMITTED: PipeStatistic.IA_PRIMITIVES,
+               E.GL_VERTEX_SHADER_INVOCATIONS: PipeStatistic.VS_INVOCATIONS,
+               E.GL_TESS_CONTROL_SHADER_PATCHES: PipeStatistic.HS_INVOCATIONS,
+               E.GL_TESS_EVALUATION_SHADER_INVOCATIONS: PipeStatistic.DS_INVOCATIONS,
+               E.GL_GEOMETRY_SHADER_INVOCATIONS: PipeStatistic.GS_INVOCATIONS,
+               E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED: PipeStatistic.GS_PRIMITIVES,
+               E.GL_FRAGMENT_SHADER_INVOCATIONS: PipeStatistic.PS_INVOCATIONS,
+               E.GL_COMPUTE_SHADER_INVOCATIONS: PipeStatistic.CS_INVOCATIONS,
+               E.GL_CLIPPING_INPUT_PRIMITIVES: PipeStatistic.C_INVOCATIONS,
+               E.GL_CLIPPING_OUTPUT_PRIMITIVES: PipeStatistic.C_PRIMITIVES}
 
 
 class QueryMixin:
@@ -43,6 +56,8 @@ class QueryMixin:
             t |= {E.GL_ANY_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE}
         if es_has(self.api, "timer_query"):
             t.add(E.GL_TIME_ELAPSED)
+        if self.api.has_extension("GL_ARB_pipeline_statistics_query"):
+            t |= set(_STATISTICS)
         if self.api.has_extension("GL_ARB_transform_feedback_overflow_query"):
             t |= {E.GL_TRANSFORM_FEEDBACK_OVERFLOW, E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW}
         return t
@@ -85,7 +100,8 @@ class QueryMixin:
         check(not q.active, E.GL_INVALID_OPERATION, "query already active")
         check(q.target in (0, target), E.GL_INVALID_OPERATION, "query has another target")
         if q.pipe_query is None:
-            q.pipe_query = self.pipe.create_query(_PIPE_QUERY[target])
+            q.pipe_query = (self.pipe.create_query(PipeQueryType.PIPELINE_STATISTICS, _STATISTICS[target])
+                            if target in _STATISTICS else self.pipe.create_query(_PIPE_QUERY[target]))
         q.target, q.active, q.ever_used, q.result = target, True, True, None
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
@@ -125,7 +141,7 @@ class QueryMixin:
             q = self.active_queries.get(target)
             return [q.name if q else 0]
         check(pname == E.GL_QUERY_COUNTER_BITS and timers, E.GL_INVALID_ENUM)
-        return [64 if target in (E.GL_TIMESTAMP, E.GL_TIME_ELAPSED) else 32]
+        return [64 if target in (E.GL_TIMESTAMP, E.GL_TIME_ELAPSED) or target in _STATISTICS else 32]
 
     def _query_result(self, id: int, pname: int, params=None, rtype: str = "u64") -> int | None:
         """The answer to `pname` for query `id`; with a buffer bound to
