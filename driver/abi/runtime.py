@@ -87,6 +87,9 @@ def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
                 if after is not None:
                     after()
                 return r
+            except GLError as err:      # the marshalling's own (a NULL array: driver.abi.marshal)
+                ctx._record_error(err)
+                return zero
             except Exception as err:    # never let an exception reach C
                 return failed(ctx, err)
 
