@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.errors import GLError
 from driver.gl.pixels import image_size_B
 
 __all__ = ["OVERRIDES", "bind"]
@@ -94,23 +95,36 @@ def bytes_in(p, size) -> bytes | None:
     return ffi.buffer(ffi.cast("char *", p), max(int(size), 0))[:]
 
 
-def ptrs_in(p, n) -> list | None:
-    """n pointers (void *) at p, as arr_in reads values: [] when n <= 0, None for NULL."""
+def null_array(n) -> GLError:
+    """A NULL pointer where the command reads n > 0 values: undefined in C (a crash in
+    Mesa); here GL_INVALID_VALUE before the command runs, so nothing changes. The C
+    entry (driver.abi.runtime) records it as the command's error."""
+    return GLError(E.GL_INVALID_VALUE, f"NULL pointer for an array of {int(n)} values")
+
+
+def ptrs_in(p, n) -> list:
+    """n pointers (void *) at p, as arr_in reads values: [] when n <= 0."""
     if int(n) <= 0:
         return []
     if p == NULL:
-        return None
+        raise null_array(n)
     ptrs = ffi.cast("void **", p)
     return [ptrs[i] for i in range(int(n))]
 
 
-def arr_in(p, c_type: str, n) -> list | None:
+def arr_in_or_null(p, c_type: str, n) -> list | None:
+    """arr_in for the arrays GL gives a meaning to NULL (ARB_multi_bind: unbind the
+    range): None for NULL."""
+    return None if p == NULL and int(n) > 0 else arr_in(p, c_type, n)
+
+
+def arr_in(p, c_type: str, n) -> list:
     """n values of c_type at p; an empty list when n <= 0 (NULL is then legal:
-    glDeleteBuffers(0, NULL)); None for NULL with values expected."""
+    glDeleteBuffers(0, NULL)); NULL with values expected is GL_INVALID_VALUE."""
     if int(n) <= 0:
         return []
     if p == NULL:
-        return None
+        raise null_array(n)
     return ffi.unpack(ffi.cast(c_type + " *", p), int(n))
 
 
@@ -465,7 +479,7 @@ def _multi_draw_elements(name):
     def multi_draw_elements(ctx, mode, count, type_, indices, drawcount):
         ptrs = ptrs_in(indices, drawcount)
         getattr(ctx, name)(mode, arr_in(count, "GLsizei", drawcount), type_,
-                           None if ptrs is None else [client_indices(ctx, p) for p in ptrs], drawcount)
+                           [client_indices(ctx, p) for p in ptrs], drawcount)
     return multi_draw_elements
 
 
@@ -473,7 +487,7 @@ def _multi_draw_elements_base_vertex(name):
     def multi_draw_elements_base_vertex(ctx, mode, count, type_, indices, drawcount, basevertex):
         ptrs = ptrs_in(indices, drawcount)
         getattr(ctx, name)(mode, arr_in(count, "GLsizei", drawcount), type_,
-                           None if ptrs is None else [client_indices(ctx, p) for p in ptrs], drawcount,
+                           [client_indices(ctx, p) for p in ptrs], drawcount,
                            arr_in(basevertex, "GLint", drawcount))
     return multi_draw_elements_base_vertex
 
@@ -504,6 +518,54 @@ def glSelectBuffer(ctx, size, buffer):
 
 def glFeedbackBuffer(ctx, size, type_, buffer):
     ctx.glFeedbackBuffer(size, type_, _writer(buffer, "GLfloat", size))
+
+
+# GL 4.6 sections 6.1.1, 8.1, 8.2, 8.26, 10.3.1 (ARB_multi_bind): a NULL array unbinds the
+# range (for glBindBuffersRange and glBind/VertexArrayVertexBuffers the other arrays are
+# then ignored)
+def glBindBuffersBase(ctx, target, first, count, buffers):
+    ctx.glBindBuffersBase(target, first, count, arr_in_or_null(buffers, "GLuint", count))
+
+
+def glBindBuffersRange(ctx, target, first, count, buffers, offsets, sizes):
+    names = arr_in_or_null(buffers, "GLuint", count)
+    ctx.glBindBuffersRange(target, first, count, names,
+                           None if names is None else arr_in(offsets, "GLintptr", count),
+                           None if names is None else arr_in(sizes, "GLsizeiptr", count))
+
+
+def glBindTextures(ctx, first, count, textures):
+    ctx.glBindTextures(first, count, arr_in_or_null(textures, "GLuint", count))
+
+
+def glBindSamplers(ctx, first, count, samplers):
+    ctx.glBindSamplers(first, count, arr_in_or_null(samplers, "GLuint", count))
+
+
+def glBindImageTextures(ctx, first, count, textures):
+    ctx.glBindImageTextures(first, count, arr_in_or_null(textures, "GLuint", count))
+
+
+def glBindVertexBuffers(ctx, first, count, buffers, offsets, strides):
+    names = arr_in_or_null(buffers, "GLuint", count)
+    ctx.glBindVertexBuffers(first, count, names,
+                            None if names is None else arr_in(offsets, "GLintptr", count),
+                            None if names is None else arr_in(strides, "GLsizei", count))
+
+
+def glVertexArrayVertexBuffers(ctx, vaobj, first, count, buffers, offsets, strides):
+    names = arr_in_or_null(buffers, "GLuint", count)
+    ctx.glVertexArrayVertexBuffers(vaobj, first, count, names,
+                                   None if names is None else arr_in(offsets, "GLintptr", count),
+                                   None if names is None else arr_in(strides, "GLsizei", count))
+
+
+OVERRIDES.update({
+    "glBindBuffersBase": glBindBuffersBase, "glBindBuffersRange": glBindBuffersRange,
+    "glBindTextures": glBindTextures, "glBindSamplers": glBindSamplers,
+    "glBindImageTextures": glBindImageTextures,
+    "glBindVertexBuffers": glBindVertexBuffers, "glVertexArrayVertexBuffers": glVertexArrayVertexBuffers,
+})
 
 
 # overrides that do not need a front-end method of the same name
@@ -563,38 +625,6 @@ OVERRIDES.update({
     "glGetQueryObjecti64v": _query_object("glGetQueryObjecti64v", "GLint64"),
     "glGetQueryObjectui64v": _query_object("glGetQueryObjectui64v", "GLuint64"),
 })
-
-
-# -- the registry's aliases of overridden commands (glGetDebugMessageLogKHR and
-# glDebugMessageCallbackKHR of GLES's KHR_debug, glGetSyncivAPPLE, ...): the same
-# convention as their core command, calling the front end by the alias's own name
-class _AliasContext:
-    """The context an override sees when it runs for an alias: the core
-    command's name reaches the alias method (whose extension check then
-    applies); every other attribute is the context's own."""
-
-    __slots__ = ("_ctx", "_core", "_alias")
-
-    def __init__(self, ctx, core: str, alias: str):
-        self._ctx, self._core, self._alias = ctx, core, alias
-
-    def __getattr__(self, name):
-        return getattr(self._ctx, self._alias if name == self._core else name)
-
-
-def _alias_overrides() -> dict:
-    from driver.gl.registry_aliases import ALIASES
-
-    def for_alias(impl, core, alias):
-        def run(ctx, *args):
-            return impl(_AliasContext(ctx, core, alias), *args)
-        run.__name__ = alias
-        return run
-    return {alias: for_alias(OVERRIDES[core], core, alias) for alias, core in ALIASES.items()
-            if core in OVERRIDES and alias not in OVERRIDES}
-
-
-OVERRIDES.update(_alias_overrides())
 
 
 # -- the registry's aliases of overridden commands (glGetDebugMessageLogKHR and

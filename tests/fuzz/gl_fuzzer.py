@@ -30,6 +30,7 @@ import types
 from dataclasses import dataclass, field
 
 from driver.gl import enums as E
+from driver.gl.errors import GLError
 
 APIS = ("gles2", "gles3", "gles31", "gl33", "gl43", "compat")
 
@@ -243,16 +244,17 @@ def make_fake_marshal(fz: Fuzzer, real):
         if int(n) <= 0:
             return []
         if p.null:
-            fz.null_read = True
-            return None
+            raise real.null_array(n)
         return [fz.element(c_type) for _ in range(cap(n, fz.MAX_ARRAY))]
+
+    def arr_in_or_null(p, c_type, n):
+        return None if p.null and int(n) > 0 else arr_in(p, c_type, n)
 
     def ptrs_in(p, n):
         if int(n) <= 0:
             return []
         if p.null:
-            fz.null_read = True
-            return None
+            raise real.null_array(n)
         return [fz.pointer() for _ in range(cap(n, fz.MAX_ARRAY))]
 
     def bytes_in(p, size):
@@ -294,7 +296,7 @@ def make_fake_marshal(fz: Fuzzer, real):
         return [fz.string() for _ in range(cap(count, 64))]
 
     ns = types.SimpleNamespace(
-        NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in,
+        NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in, arr_in_or_null=arr_in_or_null,
         bytes_in=bytes_in, str_in=str_in, strs_in=strs_in, pixels_in=pixels_in,
         client_array=lambda ctx, p: client(ctx, p, ctx.buffer_bindings.get(E.GL_ARRAY_BUFFER)
                                            is not None),
@@ -338,6 +340,7 @@ class Report:
     skipped: int = 0
     harness: collections.Counter = field(default_factory=collections.Counter)
     null_reads: int = 0      # guard hits on calls with a NULL array of positive count (C UB)
+    null_by_command: collections.Counter = field(default_factory=collections.Counter)
     escaped: collections.Counter = field(default_factory=collections.Counter)   # (cmd, exc type)
     guarded: collections.Counter = field(default_factory=collections.Counter)   # (cmd, exc text)
     gl_errors: collections.Counter = field(default_factory=collections.Counter)
@@ -407,13 +410,22 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
     # as the C ABI dispatches: the API's commands only (others record INVALID_OPERATION there)
     other = _commands.DESKTOP_ONLY if g.api.es else _commands.ES_ONLY
     names = commands or sorted(n for n in _commands.MARSHAL if hasattr(g, n) and n not in other
-                               and n != "glDebugMessageCallback")
+                               and not n.startswith("glDebugMessageCallback"))
     # the marshalling of each command with the pointer helpers replaced (the hand-written
     # overrides call the helpers by their bare names)
     override_globals = {**vars(real_marshal), **vars(fake)}
     marshal = {}
     for n in names:
         fn = real_marshal.OVERRIDES.get(n) or _commands.MARSHAL[n]
+        aliased = _alias_of(fn)
+        if aliased is not None:         # an alias of an override: the override, for the alias
+            impl, core, alias = aliased
+            impl = types.FunctionType(impl.__code__, override_globals, impl.__name__, impl.__defaults__,
+                                      impl.__closure__)
+            marshal[n] = (lambda impl, core, alias: lambda ctx, *args: impl(
+                real_marshal._AliasContext(ctx, core, alias), *args))(impl, core, alias)
+            marshal[n].__name__ = n
+            continue
         glb = override_globals if n in real_marshal.OVERRIDES else {**fn.__globals__, "M": fake}
         marshal[n] = types.FunctionType(fn.__code__, glb, n, fn.__defaults__, fn.__closure__)
     t0 = time.perf_counter()
@@ -439,6 +451,9 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
             except Skip:
                 report.skipped += 1
                 continue
+            except GLError as err:      # the marshalling's own error: recorded as the C entry does
+                g._record_error(err)
+                r = None
             except Exception as err:
                 if not _through_entry_point(err):       # the harness's own failure
                     report.harness[(name, type(err).__name__)] += 1
@@ -458,6 +473,7 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
             for text in getattr(g, "internal_errors", ())[n_internal:]:
                 if fz.null_read:
                     report.null_reads += 1
+                    report.null_by_command[name] += 1
                     continue
                 key = (name, text.split(":")[0])
                 report.guarded[key] += 1
@@ -494,20 +510,30 @@ def _is_pointer(fn, param: str) -> bool:
 _pointer_cache: dict = {}
 
 
-_HELPERS = ("addr", "arr_in", "ptrs_in", "bytes_in", "str_in", "strs_in", "pixels_in", "client_array",
+_HELPERS = ("addr", "arr_in", "arr_in_or_null", "ptrs_in", "bytes_in", "str_in", "strs_in", "pixels_in", "client_array",
             "client_indices", "handle", "put", "put_many")
+
+
+def _alias_of(fn):
+    """(override, core, alias) when `fn` runs an override for one of the registry's aliases
+    (driver.abi.marshal's alias runners), else None."""
+    cells = dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+    if {"impl", "core", "alias"} <= cells.keys():
+        return cells["impl"], cells["core"], cells["alias"]
+    return None
 
 
 def _pointer_params(fn) -> set[str]:
     """The C parameters the marshalling hands to a pointer helper."""
-    got = _pointer_cache.get(fn.__code__)
+    got = _pointer_cache.get(fn.__name__)
     if got is None:
         import ast
         import inspect
         from driver.abi import _commands
         from driver.abi import marshal as real_marshal
-        src = inspect.getsource(real_marshal.OVERRIDES.get(fn.__name__)
-                                or _commands.MARSHAL[fn.__name__])
+        source_fn = real_marshal.OVERRIDES.get(fn.__name__) or _commands.MARSHAL[fn.__name__]
+        aliased = _alias_of(source_fn)
+        src = inspect.getsource(aliased[0] if aliased is not None else source_fn)
         got = set()
         for node in ast.walk(ast.parse(textwrap.dedent(src))):
             if not isinstance(node, ast.Call):
@@ -528,7 +554,7 @@ def _pointer_params(fn) -> set[str]:
                     got.add(a.id)
                 elif isinstance(a, (ast.Tuple, ast.List)):       # put_many's output pointers
                     got.update(e.id for e in a.elts if isinstance(e, ast.Name))
-        _pointer_cache[fn.__code__] = got
+        _pointer_cache[fn.__name__] = got
     return got
 
 

@@ -1,8 +1,9 @@
 """Arrays the C ABI reads as a whole: glMultiDrawElements* take an array of
-drawcount index pointers (each an element-buffer offset or a client array), and
+drawcount index pointers (each an element-buffer offset or a client array),
 glPixelMap*v reads mapsize values only when the size is one GL accepts (a larger
-one is GL_INVALID_VALUE, and the caller's array need not hold it). In process,
-with a plain cffi FFI; found by the GL fuzzer."""
+one is GL_INVALID_VALUE, and the caller's array need not hold it), a NULL array
+of values is GL_INVALID_VALUE except where GL gives NULL a meaning (multi-bind).
+In process, with a plain cffi FFI; found by the GL fuzzer."""
 
 from __future__ import annotations
 
@@ -63,12 +64,43 @@ def test_multi_draw_elements_base_vertex(ffi, name):
     assert rec.calls == [(name, (E.GL_POINTS, [1, 1, 1], E.GL_UNSIGNED_BYTE, [6, 2, 0], 3, [0, 5, -1]))]
 
 
-def test_null_index_pointer_arrays(ffi):
+def test_null_arrays(ffi):
+    """NULL with drawcount 0 is legal; NULL where values are read is GL_INVALID_VALUE
+    before the command runs (C would crash), raised for the C entry to record."""
+    from driver.gl.errors import GLError
+
     rec = Recorder()
     M.OVERRIDES["glMultiDrawElements"](rec, E.GL_TRIANGLES, ffi.NULL, E.GL_UNSIGNED_INT, ffi.NULL, 0)
-    M.OVERRIDES["glMultiDrawElements"](rec, E.GL_TRIANGLES, ffi.new("GLsizei[]", [3]), E.GL_UNSIGNED_INT,
-                                       ffi.NULL, 1)
-    assert [args[3] for _, args in rec.calls] == [[], None]     # NULL with drawcount 0 is legal
+    assert rec.calls == [("glMultiDrawElements", (E.GL_TRIANGLES, [], E.GL_UNSIGNED_INT, [], 0))]
+    with pytest.raises(GLError) as err:
+        M.OVERRIDES["glMultiDrawElements"](rec, E.GL_TRIANGLES, ffi.new("GLsizei[]", [3]),
+                                           E.GL_UNSIGNED_INT, ffi.NULL, 1)
+    assert err.value.code == E.GL_INVALID_VALUE and len(rec.calls) == 1
+    with pytest.raises(GLError):
+        M.arr_in(ffi.NULL, "GLfloat", 4)
+    assert M.arr_in(ffi.NULL, "GLfloat", 0) == []
+
+
+@pytest.mark.parametrize("name,args", [
+    ("glBindBuffersBase", (E.GL_UNIFORM_BUFFER, 0, 2)), ("glBindTextures", (0, 3)),
+    ("glBindSamplers", (1, 2)), ("glBindImageTextures", (0, 1))])
+def test_multi_bind_null_arrays_unbind(ffi, name, args):
+    """ARB_multi_bind gives NULL a meaning (unbind the range): passed on as None."""
+    rec = Recorder()
+    M.OVERRIDES[name](rec, *args, ffi.NULL)
+    assert rec.calls == [(name, (*args, None))]
+
+
+def test_multi_bind_with_null_names_ignores_the_other_arrays(ffi):
+    rec = Recorder()
+    M.OVERRIDES["glBindVertexBuffers"](rec, 0, 2, ffi.NULL, ffi.NULL, ffi.NULL)
+    M.OVERRIDES["glBindBuffersRange"](rec, E.GL_UNIFORM_BUFFER, 0, 1, ffi.NULL, ffi.NULL, ffi.NULL)
+    names = ffi.new("GLuint[]", [5, 6])
+    M.OVERRIDES["glBindVertexBuffers"](rec, 0, 2, names, ffi.new("GLintptr[]", [0, 16]),
+                                       ffi.new("GLsizei[]", [8, 12]))
+    assert rec.calls == [("glBindVertexBuffers", (0, 2, None, None, None)),
+                         ("glBindBuffersRange", (E.GL_UNIFORM_BUFFER, 0, 1, None, None, None)),
+                         ("glBindVertexBuffers", (0, 2, [5, 6], [0, 16], [8, 12]))]
 
 
 @pytest.mark.parametrize("name,c_type", [("glPixelMapfv", "GLfloat"), ("glPixelMapuiv", "GLuint"),
