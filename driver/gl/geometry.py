@@ -18,9 +18,14 @@ Mesa's asahi runs the same passes, see compiler/lower/geometry.py for the kernel
    program's fragment stage. The index count is the static maximum (no CPU read of
    GPU memory); entries past the total name the null vertex.
 
-Not supported yet (a warning and the draw is skipped): indirect draws, primitive
-restart with strip topologies, geometry input interface blocks, uniform/storage
-blocks and images in the geometry stage, transform feedback of geometry output.
+GL_PRIMITIVES_GENERATED: the prefix sum adds each draw's total to a per-context GPU
+counter; queries subtract what the passes add to the queue's primitive counter.
+
+Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
+indirect draws, primitive restart with strip/loop/fan topologies, transform feedback
+of geometry output (also while transform feedback is active). Images in the geometry
+stage are not bound; struct-typed varyings and layered rendering (gl_Layer selecting
+a layer) are not done either.
 """
 
 from __future__ import annotations
