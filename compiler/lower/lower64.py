@@ -84,8 +84,10 @@ _FLOAT_OPS = {
 LOWERED_FLOAT_OPS = frozenset(_FLOAT_OPS)
 
 _REDUCTION_PREFIXES = ("fdot", "ball_fequal", "bany_fnequal")
-_LOADS = {"load_uniform", "load_ubo", "load_ssbo", "load_shared", "load_scratch"}
-_STORES = {"store_ssbo", "store_shared", "store_scratch"}
+_LOADS = {"load_uniform", "load_ubo", "load_ssbo", "load_shared", "load_scratch", "load_input",
+          "load_interpolated_input"}
+_STORES = {"store_ssbo", "store_shared", "store_scratch", "store_output"}
+_VARYING_IO = {"load_input", "load_interpolated_input", "store_output"}   # components count words
 
 
 def _is_float64_op(i: Alu) -> bool:
@@ -229,6 +231,9 @@ def _offset_moves(i: Intrinsic) -> tuple[str, int | None]:
 
 def _chunk(b: Builder, i: Intrinsic, first: int) -> tuple[list[Def], dict]:
     srcs, ix = list(i.srcs), dict(i.indices)
+    if i.name in _VARYING_IO:             # shader inputs/outputs: 32-bit word components
+        ix["component"] = 2 * ix.get("component", 0) + 2 * first
+        return srcs, ix
     byte_offset = 8 * first
     if byte_offset:
         how, k = _offset_moves(i)

@@ -1,0 +1,30 @@
+"""Doubles passed from the vertex to the fragment stage (flat varyings): a double or
+dvec2 takes one location, a dvec3/dvec4 two (GL 4.6 section 11.1.2.1); the values
+travel as 32-bit words, bit for bit."""
+
+import numpy as np
+
+from tests.driver.agx.glhelp import context, program, vertices
+
+VS = """#version 430
+in vec2 pos; flat out double d; flat out dvec3 e; flat out dvec2 f; flat out float g; flat out dvec4 h;
+uniform double k;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); d = k / 3.0lf; e = dvec3(0.25lf, k, 1.0lf / 3.0lf);
+              f = dvec2(-k, 0.125lf); g = 0.5; h = dvec4(1e300lf, -1e-300lf, k, 2.0lf); }"""
+FS = """#version 430
+flat in double d; flat in dvec3 e; flat in dvec2 f; flat in float g; flat in dvec4 h;
+out vec4 c;
+void main() { c = vec4(d * 3.0lf == e.y && e.z == 1.0lf / 3.0lf ? 1.0 : 0.0, float(e.x), float(f.y - f.x - 0.25lf),
+                       h.x * h.y == -1.0lf && h.z * h.w == 0.75lf ? g : 0.0); }"""
+
+
+def test_double_varyings_reach_the_fragment_shader_exactly():
+    ctx = context(8, 8, api="gl43")
+    p = program(ctx, VS, FS)
+    vertices(ctx, p, np.array([-1, -1, 3, -1, -1, 3], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glUseProgram(p)
+    ctx.glUniform1d(ctx.glGetUniformLocation(p, "k"), 0.375)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    assert ctx.glGetError() == 0
+    # 1/3 compared exactly: the words arrive unchanged; f.y - f.x - 0.25 = 0.25
+    np.testing.assert_allclose(ctx.read_pixels()[4, 4].astype(int), [255, 64, 64, 128], atol=1)
