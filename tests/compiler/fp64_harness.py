@@ -10,6 +10,7 @@ import numpy as np
 
 from compiler.ir import Builder, Function, Shader
 from compiler.ir.interp import run_function
+from compiler.ir.validate import validate_shader
 from compiler.lower import fp64
 from compiler.lower.words import Words
 
@@ -56,6 +57,7 @@ def run_words(fn, *xs, n_params_words=2):
         r = [r]
     r = [b.b2i32(x) if x.bit_size == 1 else x for x in r]
     b.return_value(b.vec(*r) if len(r) > 1 else r[0])
+    validate_shader(sh)                   # the emitted code (and its loops) is well-formed IR
     params = [np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint32).reshape(lanes, 2).T.copy()
               for x in xs]
     _it, ret = run_function(sh, lanes=lanes, params=params)
