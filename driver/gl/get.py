@@ -227,6 +227,15 @@ class GetMixin:
             # the buffer bound to the TEXTURE_BUFFER target (TEXTURE_BUFFER_BINDING, same value)
             t[E.GL_TEXTURE_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_TEXTURE_BUFFER))
             t[E.GL_TEXTURE_BINDING_BUFFER] = lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER)
+        if api.es and api.version < (3, 0):       # GLES 2.0's pixel-store extensions
+            if api.has_extension("GL_EXT_unpack_subimage"):
+                t[E.GL_UNPACK_ROW_LENGTH] = lambda c: s.unpack.row_length
+                t[E.GL_UNPACK_SKIP_ROWS] = lambda c: s.unpack.skip_rows
+                t[E.GL_UNPACK_SKIP_PIXELS] = lambda c: s.unpack.skip_pixels
+            if api.has_extension("GL_NV_pack_subimage"):
+                t[E.GL_PACK_ROW_LENGTH] = lambda c: s.pack.row_length
+                t[E.GL_PACK_SKIP_ROWS] = lambda c: s.pack.skip_rows
+                t[E.GL_PACK_SKIP_PIXELS] = lambda c: s.pack.skip_pixels
         if es_has(api, "timer_query"):             # EXT_disjoint_timer_query
             from driver.gl.features.gles_ext import GL_GPU_DISJOINT_EXT
             t[E.GL_TIMESTAMP] = lambda c: c.screen.get_timestamp_ns()

@@ -256,7 +256,8 @@ class ReadbackMixin:
 
     # -- invalidation (GL 4.6 section 17.4.4) ----------------------------------------------
     def glInvalidateFramebuffer(self, target: int, num: int, attachments) -> None:
-        check(self.api.gl_or_es((4, 3), (3, 0)), E.GL_INVALID_OPERATION)
+        check(self.api.gl_or_es((4, 3), (3, 0)) or self.api.has_extension("GL_EXT_discard_framebuffer"),
+              E.GL_INVALID_OPERATION)       # glDiscardFramebufferEXT of GLES 2.0 runs it
         fb = self._fb_for_target(target)
         check(num >= 0, E.GL_INVALID_VALUE)
         atts = list(attachments or ())[:num]

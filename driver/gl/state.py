@@ -442,6 +442,13 @@ class StateMixin:
                        E.GL_UNPACK_SKIP_IMAGES: "skip_images"}
             pack |= {E.GL_PACK_ROW_LENGTH: "row_length", E.GL_PACK_SKIP_ROWS: "skip_rows",
                      E.GL_PACK_SKIP_PIXELS: "skip_pixels"}
+        else:
+            if self.api.has_extension("GL_EXT_unpack_subimage"):
+                unpack |= {E.GL_UNPACK_ROW_LENGTH: "row_length", E.GL_UNPACK_SKIP_ROWS: "skip_rows",
+                           E.GL_UNPACK_SKIP_PIXELS: "skip_pixels"}
+            if self.api.has_extension("GL_NV_pack_subimage"):
+                pack |= {E.GL_PACK_ROW_LENGTH: "row_length", E.GL_PACK_SKIP_ROWS: "skip_rows",
+                         E.GL_PACK_SKIP_PIXELS: "skip_pixels"}
         if not self.api.es:
             unpack |= {E.GL_UNPACK_SWAP_BYTES: "swap_bytes", E.GL_UNPACK_LSB_FIRST: "lsb_first"}
             pack |= {E.GL_PACK_SWAP_BYTES: "swap_bytes", E.GL_PACK_LSB_FIRST: "lsb_first",

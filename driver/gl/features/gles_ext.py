@@ -338,3 +338,17 @@ def _linear_twin(fmt):
         if c in PipeFormat.__members__:
             return PipeFormat[c]
     return fmt
+
+
+# -- EXT_discard_framebuffer --------------------------------------------------------------------
+
+
+@entry_point
+def glDiscardFramebufferEXT(ctx, target, numAttachments, attachments):
+    """EXT_discard_framebuffer (GLES 2.0): the named attachments' contents may
+    be dropped - GLES 3.0's glInvalidateFramebuffer for target FRAMEBUFFER
+    (COLOR_EXT/DEPTH_EXT/STENCIL_EXT are its COLOR/DEPTH/STENCIL tokens)."""
+    check(ctx.api.has_extension("GL_EXT_discard_framebuffer"), E.GL_INVALID_OPERATION,
+          "needs EXT_discard_framebuffer")
+    check(target == E.GL_FRAMEBUFFER, E.GL_INVALID_ENUM, f"bad target {target:#x}")
+    return call(ctx, "glInvalidateFramebuffer", target, numAttachments, attachments)

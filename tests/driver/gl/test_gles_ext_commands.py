@@ -496,3 +496,67 @@ def test_khr_debug_khr_names_use_the_core_commands_c_convention():
     assert n == 1 and ids[0] == 7 and lengths[0] == 6 and ffi.string(log) == b"hello"
     assert sources[0] == E.GL_DEBUG_SOURCE_APPLICATION and types[0] == E.GL_DEBUG_TYPE_MARKER
     expect(ctx, E.GL_NO_ERROR)
+
+
+# -- EXT_unpack_subimage / NV_pack_subimage ----------------------------------------------------------
+
+
+def test_unpack_and_pack_subimage_in_es2():
+    """GLES 2.0 gets UNPACK_ROW_LENGTH/SKIP_ROWS/SKIP_PIXELS
+    (EXT_unpack_subimage) and their PACK twins (NV_pack_subimage): a 2x2
+    texture taken from texels (1, 1)-(2, 2) of a 4-texel-wide client image of
+    values 10 * y + x (alignment 1) holds 11, 12, 21, 22; read back into a
+    4-wide client image at (1, 1) they land there and nowhere else."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_EXT_unpack_subimage", "GL_NV_pack_subimage")
+    image = np.array([[10 * y + x for x in range(4)] for y in range(4)], np.uint8)
+    rgba = np.repeat(image[..., None], 4, axis=2)
+    ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+    ctx.glPixelStorei(E.GL_UNPACK_ROW_LENGTH, 4)
+    ctx.glPixelStorei(E.GL_UNPACK_SKIP_ROWS, 1)
+    ctx.glPixelStorei(E.GL_UNPACK_SKIP_PIXELS, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetIntegerv(E.GL_UNPACK_ROW_LENGTH) == [4]
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, rgba)
+    _texture_fb(ctx, 2, 2, t)
+    ctx.glPixelStorei(E.GL_PACK_ROW_LENGTH, 4)
+    ctx.glPixelStorei(E.GL_PACK_SKIP_ROWS, 1)
+    ctx.glPixelStorei(E.GL_PACK_SKIP_PIXELS, 1)
+    assert ctx.glGetIntegerv(E.GL_PACK_SKIP_PIXELS) == [1]
+    out = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+    # rows 1-2, columns 1-2 of a 4-texel-wide image: the bytes up to the last texel written
+    got = np.zeros(4 * 4 * 4, np.uint8)
+    got[:len(out)] = out
+    got = got.reshape(4, 4, 4)[..., 0]
+    assert got[1:3, 1:3].tolist() == [[11, 12], [21, 22]]
+    assert got[0].tolist() == [0, 0, 0, 0] and got[1, 0] == 0
+
+
+# -- EXT_discard_framebuffer ----------------------------------------------------------------------------
+
+
+def test_ext_discard_framebuffer_in_es2():
+    """glDiscardFramebufferEXT takes the default framebuffer's COLOR_EXT/
+    DEPTH_EXT/STENCIL_EXT and a framebuffer object's attachment points; other
+    tokens are INVALID_ENUM, a negative count INVALID_VALUE, a target other
+    than FRAMEBUFFER INVALID_ENUM. Drawing after a discard works as before."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_EXT_discard_framebuffer")
+    ctx.glDiscardFramebufferEXT(E.GL_FRAMEBUFFER, 3, [E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL])
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glDiscardFramebufferEXT(E.GL_FRAMEBUFFER, 1, [E.GL_COLOR_ATTACHMENT0])
+    expect(ctx, E.GL_INVALID_ENUM)                               # not a default-framebuffer token
+    ctx.glDiscardFramebufferEXT(E.GL_FRAMEBUFFER, -1, [])
+    expect(ctx, E.GL_INVALID_VALUE)
+    ctx.glDiscardFramebufferEXT(E.GL_TEXTURE_2D, 1, [E.GL_COLOR])
+    expect(ctx, E.GL_INVALID_ENUM)
+    _texture_fb(ctx, 2, 2)
+    ctx.glDiscardFramebufferEXT(E.GL_FRAMEBUFFER, 1, [E.GL_COLOR_ATTACHMENT0])
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glDiscardFramebufferEXT(E.GL_FRAMEBUFFER, 1, [E.GL_COLOR])
+    expect(ctx, E.GL_INVALID_ENUM)
+    ctx.glClearColor(0, 1, 0, 1)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    assert (_pixels(ctx, 2, 2) == GREEN).all()
