@@ -151,3 +151,36 @@ def test_lowering_and_backend_bugs_are_their_stage_errors(monkeypatch):
     monkeypatch.setattr(pipeline, "allocate", bug)
     with pytest.raises(BackendError, match="internal compiler error: IndexError: injected"):
         compile_glsl(src, "fragment")
+
+
+def test_dead_chains_go_in_one_backend_dce_pass(monkeypatch):
+    """A vec4 product of many terms whose .x alone is read leaves three dead chains
+    after instruction selection. The backend's dead-code elimination removes a chain
+    in one pass (it removed one link per pass: a 5000-term product took minutes, the
+    fuzzer's hang); counted as instructions looked at, not time."""
+    import compiler.backend.mir as mir
+    import compiler.backend.pipeline as pipeline
+
+    looked_at = []
+    real_dce, real_defs = pipeline.dce, mir.MInstr.defs
+
+    def counting_dce(func):
+        n = [0]
+
+        def defs(ins):
+            n[0] += 1
+            return real_defs(ins)
+        monkeypatch.setattr(mir.MInstr, "defs", defs)
+        before = sum(len(b.instrs) for b in mir.walk_mblocks(func.body))
+        real_dce(func)
+        monkeypatch.setattr(mir.MInstr, "defs", real_defs)
+        looked_at.append((n[0], before))
+
+    monkeypatch.setattr(pipeline, "dce", counting_dce)
+    terms = 400
+    src = ("#version 330\nin vec4 v;\nout vec4 o;\nvoid main() {\n  o = vec4((" +
+           " * ".join(["v"] * terms) + ").x);\n}\n")
+    compile_glsl(src, "fragment")
+    assert looked_at
+    for calls, instructions in looked_at:
+        assert calls <= 4 * instructions + 64, (calls, instructions)     # was ~instructions * terms
