@@ -10,6 +10,7 @@ what the batch reads and writes. Everything goes into the batch's pools."""
 
 from __future__ import annotations
 
+import math
 import weakref
 from functools import lru_cache
 
@@ -222,7 +223,9 @@ def sampler_descriptor(s: SamplerState | None) -> tuple[bytes, bytes | None]:
                   compare_enable=s.compare_mode, compare_func=int(s.compare_func), border_colour=bc,
                   seamless_cube=s.seamless_cube_map, unnormalized_coords=s.unnormalized_coords,
                   lod_min=max(min(s.min_lod, 1000.0), -1000.0), lod_max=max(min(s.max_lod, 1000.0), -1000.0),
-                  lod_bias=s.lod_bias)
+                  lod_bias=s.lod_bias,
+                  # as Mesa's asahi: the next power of two of GL's TEXTURE_MAX_ANISOTROPY, at most 16
+                  max_anisotropy_log2=min(4, max(0, math.ceil(math.log2(max(1.0, s.max_anisotropy))))))
     extra = None
     if bc == P.BorderColour.CUSTOM:
         words = [int(c) & 0xFFFFFFFF for c in border] if s.border_color_is_integer else \

@@ -560,6 +560,8 @@ SAMPLER = Packet("SAMPLER", 4, [
     enumf("border_colour", 17, 2, BorderColour, doc="CUSTOM: a SAMPLER_BORDER follows the sampler"),
     boolean("seamless_cube", 19, doc="filter across cube faces"),
     boolean("unnormalized_coords", 20, doc="coordinates in texels (rectangle textures)"),
+    uint("max_anisotropy_log2", 21, 3, doc="anisotropic minification: up to 2**n bilinear/trilinear "
+         "samples along the footprint's major axis (0: isotropic)"),
     flt("lod_min", at(1), default=-1000.0),
     flt("lod_max", at(2), default=1000.0),
     flt("lod_bias", at(3)),

@@ -127,6 +127,7 @@ class SamplerState:
     lod_min: float
     lod_max: float
     lod_bias: float
+    max_anisotropy: int = 1     # samples along the footprint's major axis, at most (a power of two)
 
 
 def _address_tables(lay: layout.Layout, fmt: layout.Format) -> dict:
@@ -209,7 +210,8 @@ def sampler_state(raw: bytes) -> SamplerState:
         rec.compare_enable, enum_or(rec.compare_func, P.CompareFunc.NEVER),
         enum_or(rec.border_colour, P.BorderColour.TRANSPARENT_BLACK),
         border_bits, rec.seamless_cube,
-        rec.unnormalized_coords, float(rec.lod_min), float(rec.lod_max), float(rec.lod_bias))
+        rec.unnormalized_coords, float(rec.lod_min), float(rec.lod_max), float(rec.lod_bias),
+        1 << int(rec.max_anisotropy_log2))
 
 
 def read_texture(mem, va: int) -> TextureView:

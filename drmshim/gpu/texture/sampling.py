@@ -325,12 +325,65 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
                 cache=None, out=None) -> np.ndarray:
     """Sample one texture view with one sampler. Returns (4, n), channel-major:
     ``out`` when given (a (4, n) array of the result's type, filled)."""
+    if (samp.max_anisotropy > 1 and lod is None and gather_component is None and not samp.unnormalized
+            and not view.is_cube and samp.min_filter == P.Filter.LINEAR
+            and value_dtype(view.fmt) == np.float32 and view.lay.sample_count_sa == 1):
+        res = _sample_anisotropic(mem, view, samp, coords, bias=bias, ddx=ddx, ddy=ddy, compare=compare,
+                                  offset=offset, strategy=strategy, cache=cache)
+        if out is None:
+            return res
+        out[...] = res
+        return out
     res = _sample_view(mem, view, samp, coords, lod=lod, bias=bias, ddx=ddx, ddy=ddy, compare=compare,
                        offset=offset, gather_component=gather_component, strategy=strategy, cache=cache, out=out)
     if out is None or res is out:
         return res
     out[...] = res
     return out
+
+
+def _sample_anisotropic(mem, view: TextureView, samp: SamplerState, coords, *, bias, ddx, ddy, compare, offset,
+                        strategy, cache) -> np.ndarray:
+    """Anisotropic minification (EXT_texture_filter_anisotropic's footprint, as
+    GPUs approximate it): with the texel-space derivatives Px = |dP/dx| and
+    Py = |dP/dy|, N = min(ceil(Pmax / Pmin), max_anisotropy) samples are taken at
+    the level of detail log2(Pmax / N), spread evenly along the major axis over
+    the pixel's footprint (offsets (k + 1/2) / N - 1/2 of the major derivative),
+    and averaged. N = 1 is the isotropic sample (rho = Pmax). All lanes in bulk: one
+    pass per sample index up to the largest N."""
+    coords = np.asarray(coords, F32)
+    if coords.ndim == 1:
+        coords = coords[:, None]
+    n = coords.shape[0]
+    nd = view.spatial_dims
+    st = coords[:, :nd]
+    if ddx is None or ddy is None:
+        gx, gy = _quad_derivatives(st)
+    else:
+        gx, gy = np.asarray(ddx, F32)[:, :nd], np.asarray(ddy, F32)[:, :nd]
+    b = view.first_level
+    scale = np.array([view.lay.width_px >> b or 1, view.lay.height_px >> b or 1, int(view.depth_px[b])][:nd], F32)
+    px = np.sqrt(((gx * scale) ** 2).sum(axis=1, dtype=np.float64))
+    py = np.sqrt(((gy * scale) ** 2).sum(axis=1, dtype=np.float64))
+    pmax, pmin = np.maximum(px, py), np.minimum(px, py)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(pmin > 0, np.ceil(pmax / pmin), samp.max_anisotropy)
+    count = np.clip(np.nan_to_num(ratio, nan=1.0), 1, samp.max_anisotropy).astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lam = np.log2(pmax / count).astype(F32)
+    major = np.where((px >= py)[:, None], gx, gy).astype(np.float64)
+    total = None
+    for k in range(int(count.max())):
+        live = k < count
+        t = np.where(live, (k + 0.5) / count - 0.5, 0.0)
+        moved = coords.astype(np.float64).copy()
+        moved[:, :nd] += t[:, None] * major
+        part = _sample_view(mem, view, samp, moved.astype(F32), lod=lam, bias=bias, ddx=None, ddy=None,
+                            compare=compare, offset=offset, gather_component=None, strategy=strategy,
+                            cache=cache, out=None).astype(np.float64)
+        weighted = part * np.where(live, 1.0 / count, 0.0)
+        total = weighted if total is None else total + weighted
+    return total.astype(F32)
 
 
 def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bias, ddx, ddy, compare, offset,
