@@ -258,7 +258,7 @@ int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
 
 /* ---- start-up ------------------------------------------------------------
    The first call of any command starts the Python side, once per process
-   (pthread_once): in a C host, cffi starts the interpreter the library was
+   (shimgl_start): in a C host, cffi starts the interpreter the library was
    built for; in a Python host (PyOpenGL, moderngl) the host's interpreter runs
    it, if it is the same Python version (the C API of another one is not ours
    to call), after SHIMGL_HOST_BOOTSTRAP has made shimgl's own installation
@@ -267,7 +267,10 @@ int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
    call fails: EGL calls with EGL_NOT_INITIALIZED, the others return 0/NULL. */
 static volatile int shimgl_broken;     /* 1: the Python side cannot run in this process */
 static __thread EGLint shimgl_c_egl_error = 0x3000;   /* EGL_SUCCESS; used while broken */
-static pthread_once_t shimgl_start_once = PTHREAD_ONCE_INIT;
+/* 0: not started, 1: a thread is starting it, 2: done (ready or broken) */
+static int shimgl_start_state;
+static pthread_mutex_t shimgl_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t shimgl_start_done = PTHREAD_COND_INITIALIZER;
 
 void shimgl_set_failed(void) { shimgl_broken = 1; }
 
@@ -350,10 +353,46 @@ static void shimgl_start_once_fn(void)
     }
 }
 
-/* 1 when the Python side runs (the first call starts it), 0 when it cannot. */
+/* 1 when the Python side runs (the first call starts it), 0 when it cannot.
+   Once per process, whichever thread comes first. In a process where Python
+   runs, a thread takes the GIL before it looks (a caller that already holds it,
+   a C extension calling us without releasing it, keeps it), and one that finds
+   another thread starting shimgl waits without the GIL: the starting thread
+   needs it. (With pthread_once, a thread holding the GIL waited for a starting
+   thread that waited for the GIL.) */
 static int shimgl_start(void)
 {
-    pthread_once(&shimgl_start_once, shimgl_start_once_fn);
+    int python_runs = Py_IsInitialized();
+    PyGILState_STATE gil = PyGILState_UNLOCKED;
+    if (python_runs)
+        gil = PyGILState_Ensure();
+    pthread_mutex_lock(&shimgl_start_lock);
+    while (shimgl_start_state == 1) {
+        if (python_runs) {
+            PyThreadState *saved;
+            pthread_mutex_unlock(&shimgl_start_lock);
+            saved = PyEval_SaveThread();
+            pthread_mutex_lock(&shimgl_start_lock);
+            while (shimgl_start_state == 1)
+                pthread_cond_wait(&shimgl_start_done, &shimgl_start_lock);
+            pthread_mutex_unlock(&shimgl_start_lock);
+            PyEval_RestoreThread(saved);
+            pthread_mutex_lock(&shimgl_start_lock);
+        } else {
+            pthread_cond_wait(&shimgl_start_done, &shimgl_start_lock);
+        }
+    }
+    if (shimgl_start_state == 0) {
+        shimgl_start_state = 1;
+        pthread_mutex_unlock(&shimgl_start_lock);
+        shimgl_start_once_fn();
+        pthread_mutex_lock(&shimgl_start_lock);
+        shimgl_start_state = 2;
+        pthread_cond_broadcast(&shimgl_start_done);
+    }
+    pthread_mutex_unlock(&shimgl_start_lock);
+    if (python_runs)
+        PyGILState_Release(gil);
     return __atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE) && !shimgl_broken;
 }
 #define SHIMGL_ENTER_OR(fail) do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0) && !shimgl_start()) { fail; } } while (0)

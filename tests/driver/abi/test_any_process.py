@@ -155,3 +155,20 @@ def test_host_with_its_own_cffi_package(tmp_path, shimgl_env):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "pixel 255 128 64 255" in res.stdout and "host cffi package still works 1." in res.stdout
     assert _shimgl_lines(res.stderr) == []
+
+
+@pytest.mark.parametrize("delay_s", [0.0, 0.2])
+def test_first_calls_from_two_threads_one_holding_the_gil(delay_s, shimgl_env):
+    """Two threads of a Python host make their first calls at once, one through
+    ctypes.PyDLL (it keeps the GIL during the call, as a C extension may): both
+    return. With pthread_once around the start-up, the caller holding the GIL
+    waited for the other thread's start-up, which waited for the GIL (with a
+    0.2 s delay it hung every time)."""
+    from driver.abi import paths
+    library = paths.library_dir() / "libshimgl.so"
+    try:
+        res = run([sys.executable, PY_DIR / "first_call_two_threads.py", library, delay_s],
+                  dict(shimgl_env), timeout=300)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the two first calls deadlocked")
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
