@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import struct
+from fractions import Fraction
 
 from . import types as T
 
@@ -235,6 +236,17 @@ _ELEMENTWISE2 = {
 }
 
 
+def _fma(x: float, y: float, z: float) -> float:
+    """x * y + z rounded once (from exact rationals) for finite operands; a double
+    result (a float one is rounded again by normalize)."""
+    if not all(math.isfinite(v) for v in (x, y, z)):
+        return x * y + z
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    if exact == 0:
+        return x * y + z                       # the sign of an exact zero
+    return exact.numerator / exact.denominator
+
+
 def _broadcast(values: list[tuple], n: int) -> list[tuple]:
     return [v if len(v) == n else v * n for v in values]
 
@@ -255,6 +267,9 @@ def fold_builtin(name: str, ret: T.GLSLType, args: list[tuple[T.GLSLType, tuple]
             if name == "mod" and ret.base in ("int", "uint", "int64", "uint64"):
                 return None
             return tuple(normalize(ret.base, f(x, y)) for x, y in zip(a, b))
+        if name == "fma":
+            a, b, c = _broadcast(vals, n)
+            return tuple(normalize(ret.base, _fma(x, y, z)) for x, y, z in zip(a, b, c))
         if name == "clamp":
             a, lo, hi = _broadcast(vals, n)
             return tuple(normalize(ret.base, min(max(x, l), h)) for x, l, h in zip(a, lo, hi))

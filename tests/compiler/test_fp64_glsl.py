@@ -180,3 +180,13 @@ def test_a_double_operation_glsl_lacks_is_a_clear_lowering_error():
     b.store_ssbo(b.fexp2(b.fimm(1.0, 64)), b.iimm(0), b.iimm(0), write_mask=1, align=8)
     with pytest.raises(LoweringError, match="64-bit floating-point fexp2"):
         lower_64bit(sh)
+
+
+def test_fma_of_constants_folds_with_one_rounding():
+    from compiler.glsl import GLSLCompileError
+    # (1 + 2^-27)(1 - 2^-27) - 1 = -2^-54 exactly; rounded twice it would be 0
+    expr = "fma(1.0000000074505806lf, 0.9999999925494194lf, -1.0lf)"
+    ok = f"void main() {{ float a[{expr} == -5.551115123125783e-17lf ? 1 : -1]; a[0] = 1.0; }}"
+    front_half("#version 430\n" + ok, "fragment")
+    with pytest.raises(GLSLCompileError, match="array size"):
+        front_half("#version 430\n" + ok.replace("== -5.5", "== 5.5"), "fragment")
