@@ -663,15 +663,20 @@ def test_primitives_generated_counts_geometry_output():
 
 def test_link_error_total_output_components():
     """max_vertices x components per vertex beyond GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS
-    (1024): 256 vertices of gl_Position + a vec4 is 2048."""
+    (1024): 256 vertices of two vec4 outputs is 2048 (gl_Position does not count)."""
     gs = """#version 150
 layout(points) in;
 layout(points, max_vertices = 256) out;
 out vec4 gcol;
-void main() { gl_Position = vec4(0.0); gcol = vec4(1.0); EmitVertex(); }
+out vec4 other;
+void main() { gl_Position = vec4(0.0); gcol = vec4(1.0); other = gcol; EmitVertex(); }
 """
     with driver.Context(api="gl33", width=4, height=4) as ctx:
         assert ctx.glGetIntegerv(E.GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS) == [1024]
         p = _program(ctx, gs, link_ok=False)
         assert "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS" in ctx.glGetProgramInfoLog(p)
         _program(ctx, gs.replace("max_vertices = 256", "max_vertices = 128"))
+        many = "#version 150\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\nout vec4 m[33];\n" \
+               "void main() { gl_Position = vec4(0.0); m[0] = vec4(1.0); EmitVertex(); }\n"
+        p = _program(ctx, many, link_ok=False)                 # 132 > GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
+        assert "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS" in ctx.glGetProgramInfoLog(p)
