@@ -191,7 +191,7 @@ class TextureMixin:
             check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative base level")
             check(target != E.GL_TEXTURE_RECTANGLE or int(v0) == 0, E.GL_INVALID_OPERATION)
             tex.base_level = int(v0)
-        elif pname == E.GL_TEXTURE_MAX_LEVEL and es3:
+        elif pname == E.GL_TEXTURE_MAX_LEVEL and (es3 or self.api.has_extension("GL_APPLE_texture_max_level")):
             check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative max level")
             tex.max_level = int(v0)
         elif pname in (E.GL_TEXTURE_SWIZZLE_R, E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B,
@@ -253,6 +253,8 @@ class TextureMixin:
             values |= {E.GL_TEXTURE_LOD_BIAS: p.lod_bias, E.GL_TEXTURE_BORDER_COLOR: p.border_color,
                        E.GL_TEXTURE_SWIZZLE_RGBA: tuple(tex.swizzle)}
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
+        if self.api.has_extension("GL_APPLE_texture_max_level"):      # GLES 2.0: TEXTURE_MAX_LEVEL_APPLE
+            values[E.GL_TEXTURE_MAX_LEVEL] = tex.max_level
         if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
             values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
         if self.api.compat:

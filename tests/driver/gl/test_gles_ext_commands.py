@@ -560,3 +560,44 @@ def test_ext_discard_framebuffer_in_es2():
     ctx.glClearColor(0, 1, 0, 1)
     ctx.glClear(E.GL_COLOR_BUFFER_BIT)
     assert (_pixels(ctx, 2, 2) == GREEN).all()
+
+
+# -- OES_fbo_render_mipmap / APPLE_texture_max_level ----------------------------------------------------------
+
+
+def test_es2_renders_into_a_mip_level_and_limits_the_levels():
+    """GLES 2.0 with OES_fbo_render_mipmap: level 1 of a 4x4 texture is a
+    colour attachment; a clear to green lands there (read back 2x2) and level
+    0 keeps its red. APPLE_texture_max_level: TEXTURE_MAX_LEVEL 0 makes a
+    texture with only level 0 defined mipmap-complete (sampled red with
+    LINEAR_MIPMAP_NEAREST), and reads back."""
+    ctx = _ctx("gles2")
+    assert _listed(ctx, "GL_OES_fbo_render_mipmap", "GL_APPLE_texture_max_level")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.array([RED] * 16, np.uint8))
+    ctx.glTexImage2D(T2, 1, E.GL_RGBA, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, t, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    ctx.glClearColor(0, 1, 0, 1)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    assert (_pixels(ctx, 2, 2) == GREEN).all()
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, t, 0)
+    assert (_pixels(ctx, 4, 4) == RED).all()
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, 0)
+    (t2,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t2)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.array([RED] * 16, np.uint8))
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_LINEAR_MIPMAP_NEAREST)
+    _program(ctx, "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }",
+             "precision mediump float; uniform sampler2D s; void main() { gl_FragColor = texture2D(s, vec2(0.5)); }")
+    _positions(ctx, _quad(-1, 1))
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    assert (_pixels(ctx) == [0, 0, 0, 255]).all()                  # levels 1-2 missing: incomplete
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MAX_LEVEL, 0)
+    assert ctx.glGetTexParameteriv(T2, E.GL_TEXTURE_MAX_LEVEL) == [0]
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    assert (_pixels(ctx) == RED).all()
