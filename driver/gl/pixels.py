@@ -48,6 +48,11 @@ _PACKED = {(E.GL_UNSIGNED_SHORT_5_6_5, E.GL_RGB): "B5G6R5_UNORM",
 _DEPTH = {E.GL_UNSIGNED_SHORT: "Z16_UNORM", E.GL_UNSIGNED_INT: "Z32_UNORM", E.GL_FLOAT: "Z32_FLOAT"}
 
 
+_STENCIL = {E.GL_UNSIGNED_BYTE: "S8_UINT", E.GL_BYTE: "R8_SINT", E.GL_UNSIGNED_SHORT: "R16_UINT",
+            E.GL_SHORT: "R16_SINT", E.GL_UNSIGNED_INT: "R32_UINT", E.GL_INT: "R32_SINT",
+            E.GL_FLOAT: "R32_FLOAT"}
+
+
 def client_format(fmt: int, type: int) -> str | None:
     """The layout format name describing one client pixel of (format, type),
     or None when layout has no such format."""
@@ -56,7 +61,8 @@ def client_format(fmt: int, type: int) -> str | None:
     elif fmt == E.GL_DEPTH_COMPONENT:
         name = _DEPTH.get(type)
     elif fmt == E.GL_STENCIL_INDEX:
-        name = "S8_UINT" if type == E.GL_UNSIGNED_BYTE else None
+        # stencil indices are integers: each integer type holds them as a one-channel value
+        name = _STENCIL.get(type)
     elif fmt in _CHANNELS and type in _TYPES:
         bits, norm, integer = _TYPES[type]
         kind = integer if fmt in INTEGER_PIXEL_FORMATS else norm
