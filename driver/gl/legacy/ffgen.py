@@ -212,7 +212,9 @@ def vertex_source(key: VertexKey) -> str:
     # the clamp to [POINT_SIZE_MIN, POINT_SIZE_MAX] apply as to POINT_SIZE
     size = POINT_SIZE_ATTRIBUTE if key.point_size_array else "gl_Point.size"
     if key.point_attenuation:
-        body.append("float pd = length(ecPos.xyz);")
+        # the distance is |z_eye|, as Mesa's fixed-function vertex program and piglit's
+        # point-attenuation test take it (GL 2.1 section 3.4 words it as the eye distance)
+        body.append("float pd = abs(ecPos.z);")
         body.append(f"float ps = {size} * inversesqrt(gl_Point.distanceConstantAttenuation"
                     " + gl_Point.distanceLinearAttenuation * pd"
                     " + gl_Point.distanceQuadraticAttenuation * pd * pd);")

@@ -570,7 +570,10 @@ class FixedFunctionMixin:
             if lighting and E.GL_COLOR_MATERIAL in en else None,
             normalize=E.GL_NORMALIZE in en, rescale=E.GL_RESCALE_NORMAL in en,
             texcoords=tuple(texcoords), fog_coord=L.fog.coord_src if fog else None,
-            point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0),
+            # GL 2.1 section 3.4: the derived size is clamped to [POINT_SIZE_MIN, POINT_SIZE_MAX]
+            # whatever the attenuation (the key's stage computes both)
+            point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0)
+            or not L.point.size_min <= self.state.point_size <= L.point.size_max,
             point_size_array=self._point_size_array() is not None,
             vertex_materials=self._vertex_materials if lighting else ())
         fkey = FragmentKey(units=units, color_sum=separate or (E.GL_COLOR_SUM in en and not lighting),

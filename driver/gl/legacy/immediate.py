@@ -137,6 +137,13 @@ class ImmediateMixin:
             if entry is not None:
                 arrays[("generic", entry[0])] = data
 
+    def _legacy_current(self, name: str) -> tuple:
+        """The current value of a built-in input without an enabled array;
+        the fog coordinate's is kept here (glFogCoord)."""
+        if name == "gl_FogCoord":
+            return (self.legacy.fog_coord, 0.0, 0.0, 1.0)
+        return super()._legacy_current(name)
+
     # -- per-vertex state that driver.gl.compat does not keep ----------------------------
     def glEdgeFlag(self, flag) -> None:
         self._compat_only()
