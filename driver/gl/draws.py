@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 
+import layout
 from driver.gallium import (
     ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
     PipeClear, PipeFormat, PipePrim, PipeShaderType, ShaderVariantError, VertexBuffer, VertexElement,
@@ -391,7 +392,9 @@ class DrawMixin:
         depth_bits = self._fb_bits(4) if fb.zsbuf is not None else 0
         stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
         cso.set_blend(ps.blend_state(s, len(fb.cbufs)))
-        cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits))
+        cb0 = fb.cbufs[0] if fb.cbufs else None
+        integer = cb0 is not None and layout.get_format(cb0.format.value).channels[0].type in ("UINT", "SINT")
+        cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits, integer))
         cso.set_rasterizer(ps.rasterizer_state(s, self.api, fb.samples,
                                                self._clip_plane_mask(vertex_program),
                                                self.caps.point_size_range,
@@ -479,6 +482,11 @@ class DrawMixin:
                 cb = ConstantBuffer(buf.resource, off, size or buf.size - off)
             self.pipe.set_constant_buffer(stage, 1 + i, cb)
 
+    def _unit_sampler_state(self, unit: int, params, target: int, seamless: bool):
+        """The pipe sampler of a texture unit (the legacy mixin adds the unit's
+        TEXTURE_FILTER_CONTROL LOD bias)."""
+        return ps.sampler_state(params, target, seamless)
+
     def _emit_samplers(self, ls, stage) -> None:
         samplers, views = [], []
         for unit, target in self._sampler_targets(ls):
@@ -495,7 +503,7 @@ class DrawMixin:
             sobj = self.sampler_units[unit]
             params = sobj.params if sobj is not None else tex.params
             seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
-            samplers.append(ps.sampler_state(params, target, seamless))
+            samplers.append(self._unit_sampler_state(unit, params, target, seamless))
             depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
         self.cso.set_samplers(stage, samplers)

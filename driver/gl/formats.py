@@ -432,6 +432,16 @@ def pixel_type_matches(fmt: int, type: int) -> bool:
     return True
 
 
+_FLOAT_TYPES = frozenset({E.GL_FLOAT, E.GL_HALF_FLOAT, 0x140B, E.GL_UNSIGNED_INT_10F_11F_11F_REV,
+                          E.GL_UNSIGNED_INT_5_9_9_9_REV})     # 0x140B: HALF_FLOAT_ARB
+
+
+def integer_with_float_type(fmt: int, type: int) -> bool:
+    """An integer pixel format with a floating-point type: INVALID_ENUM in every
+    pixel transfer (GL 3.0 / EXT_texture_integer; Mesa's format-and-type check)."""
+    return fmt in INTEGER_PIXEL_FORMATS and type in _FLOAT_TYPES
+
+
 def bytes_per_pixel(fmt: int, type: int) -> int:
     """Client bytes per pixel; GLError(GL_INVALID_ENUM) for a format or type
     that is not a pixel format/type (callers that did not validate first)."""

@@ -86,13 +86,14 @@ def _stencil(f, enabled: bool, bits: int) -> StencilState:
                         _STENCIL_OPS[f.zpass], f.value_mask & full, f.write_mask & full)
 
 
-def dsa_state(s, has_depth: bool, stencil_bits: int) -> DepthStencilAlphaState:
+def dsa_state(s, has_depth: bool, stencil_bits: int, integer_colour: bool = False) -> DepthStencilAlphaState:
     """GL 4.6 sections 17.3.3-17.3.4: the tests are off when the framebuffer
-    has no depth / stencil buffer."""
+    has no depth / stencil buffer; the alpha test has no effect when draw buffer
+    0 holds integers (`integer_colour`; EXT_texture_integer, GL 3.0 compatibility)."""
     depth = E.GL_DEPTH_TEST in s.enabled and has_depth
     stencil = E.GL_STENCIL_TEST in s.enabled and stencil_bits > 0
     front, back = s.stencil
-    alpha = E.GL_ALPHA_TEST in s.enabled
+    alpha = E.GL_ALPHA_TEST in s.enabled and not integer_colour
     return DepthStencilAlphaState(
         depth_enabled=depth, depth_writemask=depth and s.depth_mask,
         depth_func=compare_func(s.depth_func) if depth else PipeCompareFunc.ALWAYS,

@@ -11,6 +11,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_depth_stencil_read_ok
+from driver.gl.formats import integer_with_float_type
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, component_bits, lookup
 from driver.gl.formats import pixel_type_matches
 from driver.gl.pixels import (client_format, from_resource_bytes, image_size_B, passthrough_format, tight_pack,
@@ -64,6 +65,7 @@ class ReadbackMixin:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, PIXEL_FORMATS, "bad format")
         check_enum(type, PIXEL_TYPES, "bad type")
+        check(not integer_with_float_type(format, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
         status = self._framebuffer_status(self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")

@@ -149,6 +149,9 @@ class TexImageExtraMixin:
         check(src is not None, E.GL_INVALID_OPERATION, "no read image")
         if info is not None:
             check(not src[3].is_depth_or_stencil, E.GL_INVALID_OPERATION)
+            # GL 4.6 section 8.6: integer and non-integer colour cannot be copied into each other
+            check(info.integer == src[3].integer, E.GL_INVALID_OPERATION,
+                  "integer and non-integer colour formats do not mix in a copy")
         return src
 
     def glCopyTexImage2D(self, target, level, internalformat, x, y, width, height, border) -> None:

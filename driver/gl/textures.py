@@ -16,7 +16,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
-    UNSIZED_ES2_COMBINATIONS, lookup, pixel_type_matches, reported_internal_format,
+    UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
                                          texture_buffer_state, texture_view_state)
@@ -327,6 +327,7 @@ class TextureMixin:
             return info
         desktop_ok = internalformat not in ES_ONLY and (self.api.compat or internalformat not in LEGACY)
         check(info is not None and desktop_ok, E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
+        check(not integer_with_float_type(fmt, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
         check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION, "format/type mismatch")
         # GL 4.6 section 8.5: integer-ness and depth-ness must agree
         check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION,
@@ -474,6 +475,7 @@ class TextureMixin:
         if self.api.es and internalformat in INTERNAL_FORMATS:
             check(fmt == _es_format_for(info) and type in info.es_types, E.GL_INVALID_OPERATION)
         elif not self.api.es:
+            check(not integer_with_float_type(fmt, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
             check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION)
             check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION)
 

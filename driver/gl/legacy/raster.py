@@ -24,7 +24,7 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
-from driver.gl.formats import PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
+from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
 from driver.gl.legacy.fixedfunc import PIXEL_UNIT
 from driver.gl.objects import TexImage, Texture
 from driver.gl.pixels import read_client_image
@@ -328,6 +328,8 @@ class RasterMixin:
               E.GL_INVALID_OPERATION,
               "depth-stencil/colour-index/bitmap DrawPixels are not implemented")
         check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION, "format/type mismatch")
+        # GL 3.0 section 3.7.4: integer formats cannot be drawn (whatever the type)
+        check(format not in INTEGER_PIXEL_FORMATS, E.GL_INVALID_OPERATION, "DrawPixels of integer data")
         if not self._pixels_to_draw(format == E.GL_DEPTH_COMPONENT, format == E.GL_STENCIL_INDEX,
                                     E.GL_DRAW_PIXEL_TOKEN, width, height):
             return

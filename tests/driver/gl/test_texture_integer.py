@@ -111,3 +111,40 @@ def test_legacy_integer_formats_stay_out_of_core_profiles():
     err = ctx.glGetError()
     ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_ALPHA8, 1, 1, 0, E.GL_RED, E.GL_UNSIGNED_BYTE, None)
     assert err != E.GL_NO_ERROR and err == ctx.glGetError()   # refused as the other legacy formats are
+
+
+def test_integer_and_float_data_do_not_mix():
+    """An integer pixel format with a float type is INVALID_ENUM (TexImage,
+    TexSubImage, ReadPixels); integer client data cannot be drawn (DrawPixels:
+    INVALID_OPERATION); a non-integer framebuffer cannot be copied into an
+    integer texture (INVALID_OPERATION). None of them changes the image."""
+    ctx = glhelp.context(1, 1, api="compat")
+    _texture(ctx, 0, E.GL_RGBA16UI, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_SHORT, np.array([1, 2, 3, 4], np.uint16))
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA16UI, 1, 1, 0, E.GL_RGBA_INTEGER, E.GL_FLOAT,
+                     np.zeros(4, np.float32))
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 1, 1, E.GL_RGBA_INTEGER, E.GL_HALF_FLOAT, np.zeros(4, np.uint16))
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
+    ctx.glCopyTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8UI, 0, 0, 1, 1, 0)
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_SHORT), np.uint16)
+    assert got.tolist() == [1, 2, 3, 4]
+    ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA_INTEGER, E.GL_FLOAT)
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
+    ctx.glDrawPixels(1, 1, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT, np.zeros(4, np.uint32))
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+
+
+def test_alpha_test_and_blending_do_not_touch_integer_buffers():
+    """EXT_texture_integer: alpha test (NEVER) and blending (ZERO, ZERO) have no
+    effect on an integer colour buffer: the shader's (5, 4, 3, 2) is written."""
+    ctx = glhelp.context(1, 1, api="compat")
+    _integer_target(ctx, E.GL_RGBA32UI, w=1)
+    glhelp.program(ctx, VS, "#version 130\nout uvec4 o;\nvoid main() { o = uvec4(5u, 4u, 3u, 2u); }\n")
+    ctx.glEnable(E.GL_ALPHA_TEST)
+    ctx.glAlphaFunc(E.GL_NEVER, 1.0)
+    ctx.glEnable(E.GL_BLEND)
+    ctx.glBlendFunc(E.GL_ZERO, E.GL_ZERO)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert _read(ctx, 1, E.GL_UNSIGNED_INT, np.uint32).tolist() == [[5, 4, 3, 2]]
