@@ -120,6 +120,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_multi_draw_arrays", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_secondary_color", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_stencil_wrap", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_subtexture", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture3D", _ANY, _N, _N, _N, DONE),
     # (tests/driver/gl/test_legacy_extension_names.py)
@@ -138,7 +139,6 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_packed_pixels", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_pixel_buffer_object", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_shadow_funcs", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_stencil_wrap", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_cube_map", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_edge_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_NV_blend_square", _ANY, _N, _N, _N, DONE),
