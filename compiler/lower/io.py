@@ -962,18 +962,13 @@ class IOLowering:
 
 def _vec_shape(t: GT.GLSLType) -> tuple[int, int]:
     """(components per location, locations) of an interface type. 64-bit types count
-    32-bit words: a double or dvec2 fills one location, a dvec3/dvec4 two (GL 4.6
-    section 11.1.2.1); the fp64 lowering splits their values into words."""
+    32-bit words (the fp64 lowering splits their values into words): a double or dvec2
+    fills one location, a dvec3/dvec4 two (GL 4.6 section 11.1.2.1), so a double matrix
+    with more than two rows two per column (lower64 doubles their location offsets)."""
     if t.base in GT.BASES_64:
-        if t.is_matrix and t.vector_size > 2:
-            raise LoweringError(f"{t} is not supported as a shader input or output (double matrices "
-                                "with more than two rows)")
         words = 2 * t.vector_size
-        return (words, t.columns) if words <= 4 else (4, 2)
+        return (words, t.columns) if words <= 4 else (4, 2 * t.columns)
     if t.is_array:
-        if t.innermost_element.base in GT.BASES_64 and t.innermost_element.vector_size > 2:
-            raise LoweringError(f"{t} is not supported as a shader input or output (arrays of 64-bit "
-                                "vectors with more than two components)")
         c, n = _vec_shape(t.element)
         return c, n * (t.length or 1)
     if t.is_matrix:

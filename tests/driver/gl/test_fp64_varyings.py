@@ -28,3 +28,24 @@ def test_double_varyings_reach_the_fragment_shader_exactly():
     assert ctx.glGetError() == 0
     # 1/3 compared exactly: the words arrive unchanged; f.y - f.x - 0.25 = 0.25
     np.testing.assert_allclose(ctx.read_pixels()[4, 4].astype(int), [255, 64, 64, 128], atol=1)
+
+
+def test_double_matrices_and_arrays_of_dvec3_as_varyings():
+    """Columns and elements of more than two doubles take two locations each."""
+    vs = """#version 430
+    in vec2 pos; flat out dmat3 m; flat out dvec3 a[2]; flat out dmat4x3 q; flat out float g;
+    void main() { gl_Position = vec4(pos, 0.0, 1.0); m = dmat3(1.0lf / 3.0lf, 2, 3, 4, 5, 6, 7, 8, 9);
+                  a[0] = dvec3(10, 11, 12); a[1] = dvec3(13, 14, 1e300lf); q = dmat4x3(0.5lf); g = 0.5; }"""
+    fs = """#version 430
+    flat in dmat3 m; flat in dvec3 a[2]; flat in dmat4x3 q; flat in float g;
+    out vec4 c;
+    void main() { c = vec4(m[0][0] * 3.0lf == 1.0lf && m[2][2] == 9.0lf && m[1][0] == 4.0lf ? 1.0 : 0.0,
+                           a[1].z == 1e300lf && a[0].y == 11.0lf && a[1].x == 13.0lf ? 1.0 : 0.0,
+                           q[2][2] == 0.5lf && q[3][1] == 0.0lf && q[0][0] == 0.5lf ? 1.0 : 0.0, g); }"""
+    ctx = context(8, 8, api="gl43")
+    p = program(ctx, vs, fs)
+    vertices(ctx, p, np.array([-1, -1, 3, -1, -1, 3], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glUseProgram(p)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    assert ctx.glGetError() == 0
+    np.testing.assert_allclose(ctx.read_pixels()[4, 4].astype(int), [255, 255, 255, 128], atol=1)
