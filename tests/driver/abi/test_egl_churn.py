@@ -18,11 +18,10 @@ def _arena_kib(env, rounds: int, *mode: str) -> list[int]:
     return [int(v) for v in line.split()[1:]]
 
 
-@pytest.mark.parametrize("mode", [(), ("terminate",)])
-def test_contexts_and_surfaces_give_their_memory_back(shimgl_env, mode):
-    used = _arena_kib(shimgl_env, 60, *mode)
+def test_contexts_and_surfaces_give_their_memory_back(shimgl_env):
+    used = _arena_kib(shimgl_env, 40)
     # each round's 128x128 pbuffer alone is 64 KiB: a leak would climb
-    assert len(used) == 6 and max(used[2:]) <= max(used[:2]), used
+    assert len(used) == 4 and max(used[1:]) <= used[0], used
 
 
 @pytest.mark.slow
