@@ -26,6 +26,7 @@ from driver.gallium import (
     SamplerState,
 )
 from uapi import packets as P
+from uapi import topology
 
 from . import fallbacks
 from .compile import link_fragment_bindings
@@ -35,10 +36,9 @@ from .shader import AgxShader
 __all__ = ["encode_draw", "encode_launch", "sampler_descriptor", "view_descriptor"]
 
 S = PipeShaderType
-_PRIMS = {PipePrim.POINTS: P.Primitive.POINTS, PipePrim.LINES: P.Primitive.LINES,
-          PipePrim.LINE_STRIP: P.Primitive.LINE_STRIP, PipePrim.LINE_LOOP: P.Primitive.LINE_LOOP,
-          PipePrim.TRIANGLES: P.Primitive.TRIANGLES, PipePrim.TRIANGLE_STRIP: P.Primitive.TRIANGLE_STRIP,
-          PipePrim.TRIANGLE_FAN: P.Primitive.TRIANGLE_FAN, PipePrim.POLYGON: P.Primitive.TRIANGLE_FAN}
+#: the VDM topology drawing each pipe primitive it assembles (a polygon is drawn as a fan)
+_PRIMS = {m: P.Primitive[m.name] for m in PipePrim if m.name in P.Primitive.__members__}
+_PRIMS[PipePrim.POLYGON] = P.Primitive.TRIANGLE_FAN
 _INDEX = {1: P.IndexSize.U8, 2: P.IndexSize.U16, 4: P.IndexSize.U32}
 _STENCIL_OPS = [P.StencilOp.KEEP, P.StencilOp.ZERO, P.StencilOp.REPLACE, P.StencilOp.INCR_SAT,
                 P.StencilOp.DECR_SAT, P.StencilOp.INCR_WRAP, P.StencilOp.DECR_WRAP, P.StencilOp.INVERT]
@@ -100,7 +100,7 @@ def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
     if capture:
         fields["xfb"] = xfb_outputs(cso)
     if cso.prebuilt is None:
-        fetch = fetched_attribs(ctx, _shader_attributes(cso, ShaderKey.make(**fields)))
+        fetch = _vertex_fetch(ctx, cso, fields)
         if fetch:
             fields["vertex_attribs"] = fetch
     return ShaderKey.make(**fields)
@@ -116,56 +116,31 @@ def xfb_outputs(cso) -> tuple:
                  for o in so.outputs)
 
 
-_PRIM_VERTS = {PipePrim.POINTS: 1, PipePrim.LINES: 2, PipePrim.LINE_STRIP: 2, PipePrim.LINE_LOOP: 2,
-               PipePrim.TRIANGLES: 3, PipePrim.TRIANGLE_STRIP: 3, PipePrim.TRIANGLE_FAN: 3,
-               PipePrim.POLYGON: 3}
-
-
 def _captures(ctx, vs_cso) -> bool:
     return bool(ctx.so_targets) and bool(vs_cso.state.stream_output.outputs)
 
 
-def _segments(ids: np.ndarray) -> list:
-    """Runs of ``ids`` between primitive restarts (marked -1)."""
-    cuts = np.flatnonzero(ids < 0)
-    if not cuts.size:
-        return [ids]
-    parts = [p[p >= 0] for p in np.split(ids, cuts)]
-    return [p for p in parts if p.size]
+def _topology(mode: PipePrim) -> str:
+    """The topology table's name of a pipe primitive the VDM draws (a polygon is a fan)."""
+    return "triangle_fan" if mode == PipePrim.POLYGON else mode.name.lower()
 
 
 def feedback_records(mode: PipePrim, ids: np.ndarray) -> np.ndarray:
     """The vertex ids transform feedback records, in order, for a draw shading ``ids``
     (VDM order; -1 = primitive restart): strips, fans and loops decomposed into
-    independent primitives (GL 4.6 section 13.3, table 13.1), incomplete ones dropped."""
-    out = []
-    for s in _segments(ids):
-        n = len(s)
-        if mode == PipePrim.POINTS:
-            out.append(s)
-        elif mode == PipePrim.LINES:
-            out.append(s[:n // 2 * 2])
-        elif mode in (PipePrim.LINE_STRIP, PipePrim.LINE_LOOP) and n >= 2:
-            ends = np.append(s[1:], s[0]) if mode == PipePrim.LINE_LOOP else s[1:]
-            out.append(np.stack([s[:len(ends)], ends], 1).reshape(-1))
-        elif mode == PipePrim.TRIANGLES:
-            out.append(s[:n // 3 * 3])
-        elif mode == PipePrim.TRIANGLE_STRIP and n >= 3:
-            i = np.arange(n - 2)
-            odd = i % 2 == 1
-            a, b = np.where(odd, s[i + 1], s[i]), np.where(odd, s[i], s[i + 1])
-            out.append(np.stack([a, b, s[i + 2]], 1).reshape(-1))
-        elif mode in (PipePrim.TRIANGLE_FAN, PipePrim.POLYGON) and n >= 3:
-            i = np.arange(n - 2)
-            out.append(np.stack([np.full(n - 2, s[0]), s[i + 1], s[i + 2]], 1).reshape(-1))
-    return np.concatenate(out).astype(np.int64) if out else np.zeros(0, np.int64)
+    independent primitives (GL 4.6 section 13.3, table 13.1; ``uapi.topology``),
+    incomplete ones dropped."""
+    ids = np.asarray(ids, np.int64)
+    starts, lengths = topology.run_bounds(len(ids), ids < 0)
+    pos, _ = topology.decompose(_topology(mode), starts, lengths)
+    return ids[pos].reshape(-1)
 
 
 def _xfb_setup(ctx, batch, mode, ids: np.ndarray, instances: int, vs_cso) -> dict:
     """The record table (compiler/lower/xfb.py) of a capturing draw and its targets at
     their running offsets. Records past the end of any bound buffer are dropped (GL 4.6
     section 13.3.2: writing stops; PRIMITIVES_WRITTEN counts what was written)."""
-    per = _PRIM_VERTS.get(mode, 3)
+    per = topology.TOPOLOGIES[_topology(mode)].vertices
     records = feedback_records(mode, ids)
     count = len(records)
     so = vs_cso.state.stream_output
@@ -317,9 +292,7 @@ def _cb_bytes(ctx, stage, slot) -> bytes:
         return b""
     if cb.user_buffer is not None:
         return bytes(cb.user_buffer[cb.offset_B:cb.offset_B + cb.size_B] if cb.offset_B else cb.user_buffer)
-    res = cb.resource
-    ctx._sync_resource(res, write=False)
-    return bytes(res.bo.map[cb.offset_B:cb.offset_B + cb.size_B])
+    return fallbacks.read_bytes(ctx, cb.resource, cb.offset_B, cb.size_B)
 
 
 def _default_block(ctx, sh: AgxShader, stage) -> bytes:
@@ -520,6 +493,7 @@ _INT_TYPES = {(8, True): "byte", (8, False): "ubyte", (16, True): "short", (16, 
 _SIGNED_KINDS = ("SNORM", "SINT", "SSCALED", "FIXED")
 
 
+@lru_cache(maxsize=256)
 def fetch_format(fmt) -> tuple[str, int, bool, bool]:
     """(GL component type as ``compiler.lower.vertex_fetch`` names it, components,
     normalized, bgra) of a vertex element's pipe format. Derived from ``layout``'s
@@ -554,6 +528,7 @@ def _wants_int(attr) -> bool:
     return attr is not None and attr.type.startswith(("int", "uint", "ivec", "uvec"))
 
 
+@lru_cache(maxsize=1024)
 def _raw_words(el, attr) -> bool:
     """Whether element ``el`` feeds shader attribute ``attr`` (compiler.lower
     ``Attribute``, None: unknown, 4 floats) as raw 32-bit words the backend's
@@ -568,15 +543,26 @@ def _raw_words(el, attr) -> bool:
             gl_type in ("float", "int", "uint") and (gl_type != "float") == _wants_int(attr))
 
 
-#: vertex shader CSO -> {location: Attribute} (the same for every variant)
+#: vertex shader CSO -> ({location: Attribute}, {(vertex elements, bound): fetched attributes});
+#: the attributes are the same for every variant, so the first compiled one gives them
 _SHADER_ATTRIBUTES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _shader_attributes(cso, key: ShaderKey) -> dict:
-    attrs = _SHADER_ATTRIBUTES.get(cso)
-    if attrs is None:
-        attrs = _SHADER_ATTRIBUTES[cso] = dict(cso.variant(key).info.get("attributes", {}))
-    return attrs
+def _vertex_fetch(ctx, cso, fields: dict) -> tuple:
+    """``fetched_attribs`` of the bound vertex elements for shader CSO ``cso``, memoised
+    per CSO on the elements and which of them have a buffer."""
+    memo = _SHADER_ATTRIBUTES.get(cso)
+    if memo is None:
+        attrs = dict(cso.variant(ShaderKey.make(**fields)).info.get("attributes", {}))
+        memo = _SHADER_ATTRIBUTES[cso] = (attrs, {})
+    attrs, by_state = memo
+    state = (tuple(ctx.velems), tuple(_bound_buffer(ctx, el) is not None for el in ctx.velems))
+    fetch = by_state.get(state)
+    if fetch is None:
+        if len(by_state) > 64:
+            by_state.clear()
+        fetch = by_state[state] = fetched_attribs(ctx, attrs)
+    return fetch
 
 
 def fetched_attribs(ctx, attributes: dict) -> tuple:
@@ -648,51 +634,28 @@ def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
 
 # ----------------------------------------------------------------------------- draws
 
-def _quads_to_triangles(mode, ids: np.ndarray) -> np.ndarray:
-    if mode == PipePrim.QUADS:
-        q = ids[:len(ids) // 4 * 4].reshape(-1, 4)
-        return q[:, [0, 1, 2, 0, 2, 3]].reshape(-1)
-    if mode == PipePrim.QUAD_STRIP:
-        n = (len(ids) - 2) // 2
-        if n <= 0:
-            return ids[:0]
-        k = np.arange(n) * 2
-        q = np.stack([ids[k], ids[k + 1], ids[k + 3], ids[k + 2]], 1)
-        return q[:, [0, 1, 2, 0, 2, 3]].reshape(-1)
-    raise AssertionError(mode)
+def _quads_to_triangles(mode, ids: np.ndarray, marks: np.ndarray | None = None) -> np.ndarray:
+    """Quads and quad strips as triangles (each quad a fan of two, winding kept);
+    numbering restarts after each primitive-restart mark (``marks``)."""
+    starts, lengths = topology.run_bounds(len(ids), marks)
+    quads, _ = topology.decompose(mode.name.lower(), starts, lengths)
+    return ids[topology.triangulate(quads)].reshape(-1)
 
 
-_ADJACENCY = {PipePrim.LINES_ADJACENCY: PipePrim.LINES, PipePrim.LINE_STRIP_ADJACENCY: PipePrim.LINE_STRIP,
-              PipePrim.TRIANGLES_ADJACENCY: PipePrim.TRIANGLES,
-              PipePrim.TRIANGLE_STRIP_ADJACENCY: PipePrim.TRIANGLE_STRIP}
+_ADJACENCY = frozenset({PipePrim.LINES_ADJACENCY, PipePrim.LINE_STRIP_ADJACENCY, PipePrim.TRIANGLES_ADJACENCY,
+                        PipePrim.TRIANGLE_STRIP_ADJACENCY})
 
 
-def _drop_adjacency(mode, ids: np.ndarray, marks: np.ndarray | None = None) -> tuple:
-    """(base mode, ids) of an adjacency draw without a geometry stage (GL 4.6 section
-    10.1.11-10.1.14): the adjacent vertices are ignored. Vertex numbering restarts after
-    each primitive-restart mark (``marks``); strips keep a -1 between restarted runs.
-    Lines with adjacency (0-based, primitive p): line 4p+1, 4p+2; line strip with
-    adjacency: the strip of vertices 1..n-2; triangles: 6p, 6p+2, 6p+4; triangle strip
-    (table 10.1): 2p, 2p+2, 2p+4 with odd p wound 2p+2, 2p, 2p+4, i.e. the triangle strip
-    of the even vertices, whose provoking vertices (first 2p, last 2p+4) are table
-    13.2's. Incomplete primitives are dropped."""
-    n = len(ids)
-    k = np.arange(n)
-    marks = np.zeros(n, bool) if marks is None else marks
-    start = np.maximum.accumulate(np.where(marks, k + 1, 0)) if n else k
-    end = np.minimum.accumulate(np.where(marks, k, n)[::-1])[::-1] if n else k
-    pos, length, live = k - start, end - start, ~marks
-    if mode == PipePrim.LINES_ADJACENCY:
-        first = np.flatnonzero(live & (pos % 4 == 0) & (pos + 4 <= length))
-        return PipePrim.LINES, ids[first[:, None] + np.array([1, 2])].reshape(-1)
-    if mode == PipePrim.TRIANGLES_ADJACENCY:
-        first = np.flatnonzero(live & (pos % 6 == 0) & (pos + 6 <= length))
-        return PipePrim.TRIANGLES, ids[first[:, None] + np.array([0, 2, 4])].reshape(-1)
-    if mode == PipePrim.LINE_STRIP_ADJACENCY:
-        keep = live & (length >= 4) & (pos >= 1) & (pos <= length - 2)
-    else:
-        keep = live & (length >= 6) & (pos % 2 == 0) & (pos // 2 < (length - 4) // 2 + 2)
-    return _ADJACENCY[mode], np.where(marks, -1, ids)[keep | marks]
+def _drop_adjacency(mode, ids: np.ndarray, marks: np.ndarray | None = None, last: bool = True) -> tuple:
+    """(LINES or TRIANGLES, ids) of an adjacency draw without a geometry stage (GL 4.6
+    section 10.1.11-10.1.14): each primitive reduced to its main vertices
+    (``uapi.topology.base_primitives``), an independent line or triangle with its
+    provoking vertex (table 13.2, ``last``: the last-vertex convention) in the
+    column the VDM takes it from. Vertex numbering restarts after each
+    primitive-restart mark (``marks``); incomplete primitives are dropped."""
+    starts, lengths = topology.run_bounds(len(ids), marks)
+    kind, rows = topology.base_primitives(mode.name.lower(), starts, lengths, last)
+    return PipePrim[kind.upper()], ids[rows].reshape(-1)
 
 
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
@@ -706,9 +669,7 @@ def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> Non
 def _indirect_draw_count(ctx, ind) -> int:
     """ARB_indirect_parameters: the draw count in its buffer (read once the GPU work
     writing it is done, as the indirect records are), at most ``ind.draw_count``."""
-    res = ind.indirect_draw_count
-    ctx._sync_resource(res, write=False)
-    word = int(np.frombuffer(res.bo.map, np.uint32)[ind.indirect_draw_count_offset_B // 4])
+    word = fallbacks.read_word(ctx, ind.indirect_draw_count, ind.indirect_draw_count_offset_B)
     return min(word, ind.draw_count)
 
 
@@ -755,10 +716,10 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     mode = info.mode
     vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=capture))
     fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
-    # indices (CPU-converted for quads and adjacency; -1 = restart in converted strips)
+    # indices (CPU-converted for quads and adjacency into independent primitives)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
-    indices, restart_out = None, False
-    converted = (PipePrim.QUADS, PipePrim.QUAD_STRIP) + tuple(_ADJACENCY)
+    indices = None
+    converted = (PipePrim.QUADS, PipePrim.QUAD_STRIP, *_ADJACENCY)
     if info.index_size:
         base_vertex = d.index_bias
         if mode in converted:
@@ -775,22 +736,18 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
         indices = np.arange(d.start, d.start + d.count, dtype=np.int64)
         base_vertex = 0
     if indices is not None:
+        marks = None
+        if info.index_size and info.primitive_restart:
+            marks = indices == (info.restart_index & ((1 << (8 * info.index_size)) - 1))
         if mode in _ADJACENCY:
-            marks = None
-            if info.index_size and info.primitive_restart:
-                marks = indices == (info.restart_index & ((1 << (8 * info.index_size)) - 1))
-            mode, tri = _drop_adjacency(mode, indices, marks)
-            restart_out = bool((tri < 0).any())
-            if not (tri >= 0).any():
-                return
+            mode, tri = _drop_adjacency(mode, indices, marks, last=not ctx.rast.flatshade_first)
         else:
-            tri = _quads_to_triangles(mode, indices)
+            tri = _quads_to_triangles(mode, indices, marks)
             mode = PipePrim.TRIANGLES
         count = len(tri)
         if count == 0:
             return
-        tri = tri.astype(np.int64)
-        words = np.where(tri < 0, 0xFFFFFFFF, tri).astype(np.uint32)
+        words = tri.astype(np.uint32)
         index_va, index_bytes, index_size = batch.pool.upload(words.tobytes(), 16), words.nbytes, 4
 
     def vertex_range() -> tuple[int, int]:
@@ -855,8 +812,6 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
                     index_buffer_size_B=index_bytes)
         if info.primitive_restart and indices is None:
             draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
-        elif restart_out:
-            draw.update(restart_enable=True, restart_index=0xFFFFFFFF)
     batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
     batch.draws += 1
     batch.zs_access |= _zs_access(ctx)

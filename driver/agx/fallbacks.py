@@ -10,7 +10,10 @@ Kinds:
 - ``indices``: the index list read back to be rewritten (quads and quad strips
   into triangles, adjacency primitives without a geometry stage into their base
   primitives) or to build transform feedback's record table;
-- ``indirect``: indirect draw parameters read back (the VDM has no indirect mode);
+- ``indirect``: indirect draw parameters and draw counts read back (the VDM has no
+  indirect mode);
+- ``constants``: a default uniform block bound as a GPU buffer read back to fill
+  the uniform registers (the GL front end binds client memory, which needs no wait);
 - ``attributes``: attribute rows converted for a driver-built shader that cannot
   fetch for itself (user shaders fetch every format in the shader,
   ``compiler/lower/vertex_fetch.py``).
@@ -26,13 +29,14 @@ import numpy as np
 import layout
 import uapi
 
-__all__ = ["COUNTS", "note", "read_indices", "read_indirect", "attribute_rows"]
+__all__ = ["COUNTS", "note", "read_indices", "read_indirect", "read_word", "read_bytes", "attribute_rows"]
 
 #: uses per kind since the process started
 COUNTS: Counter = Counter()
 _REASONS = {
     "indices": "index list read back on the CPU (quads, adjacency or transform feedback records)",
     "indirect": "indirect draw parameters read back on the CPU",
+    "constants": "a default uniform block read back from a GPU buffer",
     "attributes": "vertex attributes converted on the CPU for a driver shader",
 }
 
@@ -71,6 +75,20 @@ def read_indirect(ctx, ind, indexed: bool) -> list[np.ndarray]:
     words = np.frombuffer(ind.buffer.bo.map, np.uint32)
     return [words[(ind.offset_B + k * stride) // 4:(ind.offset_B + k * stride) // 4 + n].astype(np.int64)
             for k in range(ind.draw_count)]
+
+
+def read_word(ctx, resource, offset_B: int) -> int:
+    """The uint32 at ``offset_B`` of a buffer (an indirect draw count)."""
+    note("indirect")
+    ctx._sync_resource(resource, write=False)
+    return int(np.frombuffer(resource.bo.map, np.uint32)[offset_B // 4])
+
+
+def read_bytes(ctx, resource, offset_B: int, size_B: int) -> bytes:
+    """Bytes [offset_B, offset_B + size_B) of a buffer (a default uniform block)."""
+    note("constants")
+    ctx._sync_resource(resource, write=False)
+    return bytes(resource.bo.map[offset_B:offset_B + size_B])
 
 
 def attribute_rows(ctx, fmt_name: str, el, vb, rows: range, comps: int, want_int: bool) -> np.ndarray:

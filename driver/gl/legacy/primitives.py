@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from driver.gallium import PipePrim
 from driver.gl import enums as E
 from driver.gl.draws import DrawMixin, INDEX_TYPES
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
+from uapi import topology as T
 
-__all__ = ["PrimitiveMixin", "polygons", "flat_triangles"]
+__all__ = ["PrimitiveMixin", "polygons", "flat_triangles", "provoking_column", "topology_name"]
 
 _TYPES_NP = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,
              E.GL_UNSIGNED_SHORT: np.uint16, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
@@ -40,25 +42,22 @@ _LINE_MODES = (E.GL_LINES, E.GL_LINE_STRIP, E.GL_LINE_LOOP)
 _FLAT_ARRAYS = (E.GL_COLOR_ARRAY, E.GL_SECONDARY_COLOR_ARRAY)
 
 
+def topology_name(mode: int) -> str:
+    """The ``uapi.topology`` name of a GL primitive mode (GL_POINTS..GL_POLYGON,
+    numbered as the pipe's primitives)."""
+    return PipePrim(mode).name.lower()
+
+
+def provoking_column(mode: int) -> int:
+    """The column of ``polygons``' rows (or of line pairs) holding the provoking
+    vertex under the last-vertex convention, compatibility's (GL 2.1 table 2.12)."""
+    return T.TOPOLOGIES[topology_name(mode)].provoking[1]
+
+
 def polygons(mode: int, n: int) -> np.ndarray:
     """(P, k) vertex positions of the polygons of a primitive of n vertices,
-    each in the order that keeps its winding."""
-    if mode == E.GL_TRIANGLES:
-        return np.arange(n // 3 * 3).reshape(-1, 3)
-    if mode == E.GL_TRIANGLE_STRIP:
-        i = np.arange(max(n - 2, 0))[:, None]
-        odd = (i % 2).astype(bool)
-        return np.where(odd, i + [1, 0, 2], i + [0, 1, 2])
-    if mode == E.GL_TRIANGLE_FAN:
-        i = np.arange(max(n - 2, 0))[:, None]
-        return np.concatenate([np.zeros_like(i), i + 1, i + 2], 1)
-    if mode == E.GL_QUADS:
-        return np.arange(n // 4 * 4).reshape(-1, 4)
-    if mode == E.GL_QUAD_STRIP:
-        i = 2 * np.arange(max((n - 2) // 2, 0))[:, None]
-        return i + [0, 1, 3, 2]
-    assert mode == E.GL_POLYGON, mode
-    return np.arange(n).reshape(1, -1) if n >= 3 else np.zeros((0, 3), np.int64)
+    each in the order that keeps its winding (``uapi.topology``)."""
+    return T.decompose(topology_name(mode), [0], [n])[0]
 
 
 def flat_triangles(mode: int, n: int) -> np.ndarray:
@@ -66,25 +65,11 @@ def flat_triangles(mode: int, n: int) -> np.ndarray:
     with each triangle's last vertex the primitive's provoking vertex (so the
     last-vertex convention of triangles gives each primitive one colour).
     Winding is kept."""
-    p = polygons(mode, n)
-    if mode == E.GL_QUADS:                       # a b c d: d provokes
-        return p[:, [0, 1, 3, 1, 2, 3]].reshape(-1)
-    if mode == E.GL_QUAD_STRIP:                  # polygon order a b c d: c (2i+4) provokes
-        return p[:, [0, 1, 2, 3, 0, 2]].reshape(-1)
-    if not len(p):
-        return np.zeros(0, np.int64)
-    i = np.arange(1, n - 1)[:, None]
-    return np.concatenate([i, i + 1, np.zeros_like(i)], 1).reshape(-1)
+    return T.fan_to(polygons(mode, n), provoking_column(mode)).reshape(-1)
 
 
 def _line_pairs(mode: int, n: int) -> np.ndarray:
-    if mode == E.GL_LINES:
-        return np.arange(n // 2 * 2).reshape(-1, 2)
-    i = np.arange(max(n - 1, 0))
-    pairs = np.stack([i, i + 1], 1)
-    if mode == E.GL_LINE_LOOP and n > 2:
-        pairs = np.concatenate([pairs, [[n - 1, 0]]])
-    return pairs
+    return T.decompose(topology_name(mode), [0], [n])[0]
 
 
 class PrimitiveMixin:
@@ -260,7 +245,7 @@ class PrimitiveMixin:
             flags = self._edge_flags(ids)
             if flags is not None:
                 edge = flags[polys]
-        provoking = {E.GL_QUADS: 3, E.GL_QUAD_STRIP: 2, E.GL_POLYGON: 0}.get(mode, 2)
+        provoking = provoking_column(mode)
         out = []
         groups = [(front_mode, keep)] if front_mode == back_mode else \
             [(front_mode, keep & front), (back_mode, keep & ~front)]
@@ -275,9 +260,7 @@ class PrimitiveMixin:
             elif pmode == E.GL_POINT:
                 out.append((E.GL_POINTS, sel[sel_edge].reshape(-1), prov[sel_edge].reshape(-1)))
             else:
-                rot = np.roll(sel, -provoking, 1)                                # provoking vertex first
-                k = np.arange(1, sel.shape[1] - 1)
-                tri = np.stack([rot[:, k], rot[:, k + 1], np.repeat(rot[:, :1], len(k), 1)], -1)
+                tri = T.fan_to(sel, provoking)                                   # ending on the provoking vertex
                 out.append((E.GL_TRIANGLES, self._provoking_last(tri.reshape(-1)), None))
         return out
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.legacy.primitives import _line_pairs, polygons
+from driver.gl.legacy.primitives import _line_pairs, polygons, provoking_column
 
 __all__ = ["SelectFeedbackMixin", "MAX_NAME_STACK_DEPTH"]
 # feedback type -> (window coordinates per vertex, with colour, with texture coordinate)
@@ -204,7 +204,7 @@ class SelectFeedbackMixin:
         back = ~front & self._two_sided()
         poly[back, :, _COL] = poly[back, :, _BACK]                  # two-sided lighting: the back colour
         if flat:
-            provoking = {E.GL_QUADS: 3, E.GL_QUAD_STRIP: 2, E.GL_POLYGON: 0}.get(mode, 2)
+            provoking = provoking_column(mode)
             poly[:, :, _COL] = poly[:, provoking:provoking + 1, _COL]
         poly = poly[keep]
         self._emit(poly, np.full(len(poly), poly.shape[1]), "polygon")

@@ -94,15 +94,20 @@ def _row_ndc(r):
 # -- the index rewrite (pure) ---------------------------------------------------------
 
 def test_rewrite_follows_the_vertex_numbering():
+    # independent lines/triangles of the main vertices, the provoking vertex (last-vertex
+    # convention) in the last column
     ids = np.arange(20, 34)
     mode, out = _drop_adjacency(PipePrim.LINES_ADJACENCY, ids)
     assert mode == PipePrim.LINES and out.tolist() == [21, 22, 25, 26, 29, 30]
     mode, out = _drop_adjacency(PipePrim.TRIANGLES_ADJACENCY, ids)
     assert mode == PipePrim.TRIANGLES and out.tolist() == [20, 22, 24, 26, 28, 30]
     mode, out = _drop_adjacency(PipePrim.LINE_STRIP_ADJACENCY, ids[:6])
-    assert mode == PipePrim.LINE_STRIP and out.tolist() == [21, 22, 23, 24]
+    assert mode == PipePrim.LINES and out.tolist() == [21, 22, 22, 23, 23, 24]
     mode, out = _drop_adjacency(PipePrim.TRIANGLE_STRIP_ADJACENCY, ids[:9])
-    assert mode == PipePrim.TRIANGLE_STRIP and out.tolist() == [20, 22, 24, 26]
+    assert mode == PipePrim.TRIANGLES and out.tolist() == [20, 22, 24, 24, 22, 26]
+    # first-vertex convention: the odd triangle starts on its provoking vertex 22, winding kept
+    assert _drop_adjacency(PipePrim.TRIANGLE_STRIP_ADJACENCY, ids[:9], last=False)[1].tolist() == \
+        [20, 22, 24, 22, 26, 24]
     # fewer than one primitive: nothing
     assert _drop_adjacency(PipePrim.TRIANGLE_STRIP_ADJACENCY, ids[:5])[1].tolist() == []
     assert _drop_adjacency(PipePrim.LINE_STRIP_ADJACENCY, ids[:3])[1].tolist() == []
@@ -115,9 +120,9 @@ def test_rewrite_restarts_numbering_after_each_restart_mark():
     assert _drop_adjacency(PipePrim.LINES_ADJACENCY, ids, marks)[1].tolist() == [4, 5, 11, 12]
     assert _drop_adjacency(PipePrim.TRIANGLES_ADJACENCY, ids, marks)[1].tolist() == [3, 5, 7]
     _, out = _drop_adjacency(PipePrim.LINE_STRIP_ADJACENCY, ids, marks)
-    assert out.tolist() == [-1, 4, 5, 6, 7, -1, 11, 12, 13]
+    assert out.tolist() == [4, 5, 5, 6, 6, 7, 11, 12, 12, 13]
     _, out = _drop_adjacency(PipePrim.TRIANGLE_STRIP_ADJACENCY, ids, marks)
-    assert out.tolist() == [-1, 3, 5, 7, -1]
+    assert out.tolist() == [3, 5, 7]
 
 
 # -- drawing ---------------------------------------------------------------------------
