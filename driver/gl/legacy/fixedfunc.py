@@ -6,6 +6,8 @@ current program, cached by its state key (GL 2.1 sections 2.11-2.14,
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from driver.gl import enums as E
@@ -61,6 +63,17 @@ class FixedFunctionMixin:
     def _init_family(self) -> None:
         self.legacy = LegacyState()
         self._ff_programs: dict = {}
+
+    def _unit_sampler_state(self, unit: int, params, target: int, seamless: bool):
+        """GL 2.1 section 3.8.8 (EXT_texture_lod_bias): the unit's
+        TEXTURE_FILTER_CONTROL bias adds to the texture's TEXTURE_LOD_BIAS,
+        the sum clamped to +-MAX_TEXTURE_LOD_BIAS."""
+        sampler = super()._unit_sampler_state(unit, params, target, seamless)
+        env_bias = self.legacy.texenv[unit].lod_bias if self.api.compat and unit < 8 else 0.0
+        if not env_bias:
+            return sampler
+        limit = self.caps.max_texture_lod_bias
+        return dataclasses.replace(sampler, lod_bias=min(limit, max(-limit, sampler.lod_bias + env_bias)))
 
     # -- OES_draw_texture's texture parameter (OpenGL ES 1.1) -------------------------------
     def _crop_rect_pname(self, target: int, pname: int) -> bool:

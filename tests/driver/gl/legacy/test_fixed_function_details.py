@@ -88,3 +88,60 @@ def test_stencil_index_reads_as_every_type(type, fmt):
     out = ctx.glReadPixels(1, 1, 1, 1, E.GL_STENCIL_INDEX, type)
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert struct.unpack(fmt, bytes(out))[0] == 5
+
+
+def _two_level_texture(ctx):
+    """Level 0 (2x2) red, level 1 (1x1) green; nearest-mipmap-nearest."""
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                     bytes([255, 0, 0, 255] * 4))
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                     bytes([0, 255, 0, 255]))
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST_MIPMAP_NEAREST)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    ctx.glEnable(E.GL_TEXTURE_2D)
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, E.GL_FLOAT, 0, np.array([-1, -1, 1, -1, -1, 1, 1, 1], np.float32).tobytes())
+    ctx.glEnableClientState(E.GL_TEXTURE_COORD_ARRAY)
+    ctx.glTexCoordPointer(2, E.GL_FLOAT, 0, np.array([0, 0, 1, 0, 0, 1, 1, 1], np.float32).tobytes())
+
+
+@pytest.mark.parametrize("env_bias, tex_bias, green", [(0.0, 0.0, False), (1.0, 0.0, True),
+                                                       (0.0, 1.0, True), (1.5, -1.0, False),
+                                                       (-2.0, 3.0, True)])
+def test_lod_bias_of_the_unit_and_of_the_texture_add(env_bias, tex_bias, green):
+    """A 2x2 texture on 2x2 pixels has LOD 0 (level 0, red); the texture
+    environment's TEXTURE_LOD_BIAS (EXT_texture_lod_bias) plus the texture's
+    own bias >= 0.5 selects level 1 (green) with NEAREST_MIPMAP_NEAREST."""
+    ctx = compat(2, 2)
+    _two_level_texture(ctx)
+    ctx.glTexEnvf(E.GL_TEXTURE_FILTER_CONTROL, E.GL_TEXTURE_LOD_BIAS, env_bias)
+    ctx.glTexParameterf(E.GL_TEXTURE_2D, E.GL_TEXTURE_LOD_BIAS, tex_bias)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert ctx.glGetTexEnvfv(E.GL_TEXTURE_FILTER_CONTROL, E.GL_TEXTURE_LOD_BIAS) == [env_bias]
+    px = ctx.read_pixels()[0, 0, :3].tolist()
+    assert px == ([0, 255, 0] if green else [255, 0, 0])
+
+
+def test_stencil_wrap():
+    """EXT_stencil_wrap (compatibility profile): INCR_WRAP from 255 gives 0,
+    DECR_WRAP from 0 gives 255, read back as stencil indices."""
+    ctx = compat(4, 4)
+    ctx.glClearStencil(255)
+    ctx.glClear(E.GL_STENCIL_BUFFER_BIT)
+    ctx.glEnable(E.GL_STENCIL_TEST)
+    ctx.glStencilFunc(E.GL_ALWAYS, 0, 0xFF)
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, E.GL_FLOAT, 0, np.array([-1, -1, 0, -1, -1, 1, 0, 1], np.float32).tobytes())
+    ctx.glStencilOp(E.GL_KEEP, E.GL_KEEP, E.GL_INCR_WRAP)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)         # left half: 255 -> 0
+    left = ctx.glReadPixels(0, 0, 1, 1, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE)
+    ctx.glStencilOp(E.GL_KEEP, E.GL_KEEP, E.GL_DECR_WRAP)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)         # 0 -> 255
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)         # 255 -> 254
+    again = ctx.glReadPixels(0, 0, 1, 1, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE)
+    right = ctx.glReadPixels(3, 0, 1, 1, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE)
+    assert (bytes(left), bytes(again), bytes(right)) == (b"\x00", b"\xfe", b"\xff")
+    assert "GL_EXT_stencil_wrap" in ctx.glGetString(E.GL_EXTENSIONS).split()
