@@ -10,7 +10,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.features.gles_ext import es_depth_stencil_read_ok
+from driver.gl.features.gles_ext import es_depth_stencil_read_ok, read_depth_24_8
 from driver.gl.formats import integer_with_float_type
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, component_bits, lookup
 from driver.gl.formats import pixel_type_matches
@@ -65,6 +65,10 @@ class ReadbackMixin:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, PIXEL_FORMATS, "bad format")
         check_enum(type, PIXEL_TYPES, "bad type")
+        if self.api.es and (format, type) == (E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT_24_8):
+            check(es_depth_stencil_read_ok(self.api, format, type), E.GL_INVALID_OPERATION,
+                  "DEPTH_COMPONENT/UNSIGNED_INT_24_8 needs NV_read_depth")
+            return read_depth_24_8(self, x, y, width, height, pixels)
         check(not integer_with_float_type(format, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
         status = self._framebuffer_status(self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,

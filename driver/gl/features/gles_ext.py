@@ -25,6 +25,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+import numpy as np
+
 from driver.gl import enums as E
 from driver.gl.errors import check
 from driver.gl.features import call, entry_point
@@ -32,7 +34,7 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
+__all__ = ["read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
            "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
@@ -290,10 +292,23 @@ def glGetQueryObjectuivEXT(ctx, id, pname, params=None):
 #: The pixel types GLES ReadPixels takes for each depth/stencil format, and the
 #: ES_FEATURES entry that admits it (the NV specifications' "Additions to Chapter 4").
 _DS_READS = {
-    E.GL_DEPTH_COMPONENT: ("read_depth", (E.GL_UNSIGNED_SHORT, E.GL_UNSIGNED_INT, E.GL_FLOAT)),
+    E.GL_DEPTH_COMPONENT: ("read_depth", (E.GL_UNSIGNED_SHORT, E.GL_UNSIGNED_INT, E.GL_FLOAT,
+                                          E.GL_UNSIGNED_INT_24_8)),
     E.GL_STENCIL_INDEX: ("read_stencil", (E.GL_UNSIGNED_BYTE,)),
     E.GL_DEPTH_STENCIL: ("read_depth_stencil", (E.GL_UNSIGNED_INT_24_8, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV)),
 }
+
+
+def read_depth_24_8(ctx, x, y, width, height, pixels):
+    """GLES ReadPixels of DEPTH_COMPONENT as UNSIGNED_INT_24_8 (as Mesa's GLES
+    takes it with NV_read_depth: the depth's 24 bits in the upper bits of each
+    word, the low byte 0): the UNSIGNED_INT read with its low byte cleared.
+    Into client memory only (a pack buffer is GL_INVALID_OPERATION)."""
+    check(ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is None, E.GL_INVALID_OPERATION,
+          "DEPTH_COMPONENT/UNSIGNED_INT_24_8 reads go to client memory only")
+    raw = call(ctx, "glReadPixels", x, y, width, height, E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT, pixels)
+    words = np.frombuffer(raw, np.uint32) & np.uint32(0xFFFFFF00)
+    return words.tobytes()
 
 
 def es_depth_stencil_read_ok(api, format: int, type: int) -> bool:

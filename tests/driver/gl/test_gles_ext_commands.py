@@ -441,9 +441,9 @@ def test_nv_read_depth_and_stencil_in_es2():
     """glReadPixels of the depth and stencil buffers in GLES: after a clear to
     depth 0.25 and stencil 0x5A, DEPTH_COMPONENT/FLOAT reads 0.25 (24-bit
     depth: within 2^-24), UNSIGNED_SHORT reads 0.25 * 65535 = 16384 (rounded),
-    STENCIL_INDEX/UNSIGNED_BYTE 0x5A, and DEPTH_STENCIL/UNSIGNED_INT_24_8
-    (0.25 * (2^24 - 1)) << 8 | 0x5A. A type the extensions do not name stays an
-    error."""
+    STENCIL_INDEX/UNSIGNED_BYTE 0x5A, DEPTH_STENCIL/UNSIGNED_INT_24_8
+    (0.25 * (2^24 - 1)) << 8 | 0x5A, DEPTH_COMPONENT/UNSIGNED_INT_24_8 the same
+    with a 0 low byte. A type the extensions do not name stays an error."""
     ctx = _ctx("gles2")
     assert _listed(ctx, "GL_NV_read_depth", "GL_NV_read_stencil", "GL_NV_read_depth_stencil")
     ctx.glClearDepthf(0.25)
@@ -458,6 +458,9 @@ def test_nv_read_depth_and_stencil_in_es2():
     assert (s == 0x5A).all()
     ds = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8), np.uint32)
     assert ((ds & 0xFF) == 0x5A).all() and (np.abs((ds >> 8).astype(int) - round(0.25 * (2 ** 24 - 1))) <= 1).all()
+    # DEPTH_COMPONENT as UNSIGNED_INT_24_8 (as Mesa's GLES): the depth in the upper 24 bits, low byte 0
+    d24 = np.frombuffer(ctx.glReadPixels(0, 0, 2, 2, E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT_24_8), np.uint32)
+    assert ((d24 & 0xFF) == 0).all() and (np.abs((d24 >> 8).astype(int) - round(0.25 * (2 ** 24 - 1))) <= 1).all()
     expect(ctx, E.GL_NO_ERROR)
     ctx.glReadPixels(0, 0, 2, 2, E.GL_STENCIL_INDEX, E.GL_FLOAT)
     assert ctx.glGetError() in (E.GL_INVALID_ENUM, E.GL_INVALID_OPERATION)
