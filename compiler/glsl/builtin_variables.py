@@ -176,10 +176,10 @@ _TABLE = """
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
 450 - @f +GL_ARB_cull_distance | in float gl_CullDistance[gl_MaxCullDistances]
 150 - @f | in int gl_PrimitiveID
-400 - @f | in int gl_SampleID
-400 - @f | in vec2 gl_SamplePosition
-400 - @f | in int gl_SampleMaskIn[1]
-400 - @f | out int gl_SampleMask[1]
+400 - @f +GL_ARB_sample_shading | in int gl_SampleID
+400 - @f +GL_ARB_sample_shading | in vec2 gl_SamplePosition
+400 - @f +GL_ARB_sample_shading | in int gl_SampleMaskIn[1]
+400 - @f +GL_ARB_sample_shading | out int gl_SampleMask[1]
 400 - @f | uniform int gl_NumSamples
 430 - @f | in int gl_Layer
 430 - @f | in int gl_ViewportIndex

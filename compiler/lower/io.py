@@ -68,7 +68,7 @@ __all__ = ["Varying", "UniformSlot", "Attribute", "OpaqueSlot", "IOLowering", "o
 SYSVALS = {
     "gl_FragCoord": "load_frag_coord", "gl_FrontFacing": "load_front_face",
     "gl_HelperInvocation": "load_helper_invocation", "gl_PointCoord": "load_point_coord",
-    "gl_SampleID": "load_sample_id", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
+    "gl_SampleID": "load_sample_id", "gl_SamplePosition": "load_sample_pos", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
     "gl_InstanceIDEXT": "load_instance_id",
     # ARB_shader_draw_parameters: the preloaded base vertex (first vertex of array draws)
     # and base instance registers
@@ -536,7 +536,9 @@ class IOLowering:
             return
         if s.builtin and name == "gl_SampleMaskIn":
             var = L.new_local(name, s.type)
-            self.pro.store_deref(self.pro.deref_array(self.pro.deref_var(var), 0), self.pro.iimm(-1))
+            # the samples this invocation covers (the GPU shades multisampled pixels per sample)
+            mask = self.pro.intrinsic("load_sample_mask_in", bit_size=32)
+            self.pro.store_deref(self.pro.deref_array(self.pro.deref_var(var), 0), mask)
             L.bind(s, var)
             return
         if s.builtin and name == "gl_WorkGroupSize":
@@ -608,8 +610,6 @@ class IOLowering:
                     out.append((s, var, []))          # not readable on AGX: reads give 0
                 elif name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                     out.append((s, var, [(name, None, s.type, "flat", None)]))
-                elif name == "gl_SamplePosition":
-                    out.append((s, var, []))          # centre of the pixel: 0.5, 0.5
                 else:
                     raise LoweringError(f"built-in input {name} is not supported")
             else:
@@ -675,8 +675,6 @@ class IOLowering:
             elif s.builtin and s.name in ("gl_ClipDistance", "gl_CullDistance"):
                 for i in range(s.type.length):
                     pro.store_deref(pro.deref_array(pro.deref_var(var), i), pro.fimm(0.0))
-            elif s.builtin and s.name == "gl_SamplePosition":
-                pro.store_var(var, pro.fimm([0.5, 0.5]))
             elif parts:
                 ivar, t = ivars[parts[0][0]]
                 L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))

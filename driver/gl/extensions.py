@@ -214,7 +214,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_multi_draw_indirect", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_program_interface_query", (4, 3), (4, 3), _N, _N, DONE),
     _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, CORE),
-    _x("GL_ARB_sample_shading", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_sample_shading", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_sample_shading.py
     _x("GL_ARB_separate_shader_objects", _ANY, _GL32, _N, _N, CORE, glsl=True),
     _x("GL_ARB_shader_atomic_counters", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_image_load_store", (4, 3), (4, 3), _N, _N, DONE, glsl=True),

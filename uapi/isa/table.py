@@ -87,6 +87,8 @@ SPECIAL_REGS = (
     "threadgroups_per_grid.x", "threadgroups_per_grid.y", "threadgroups_per_grid.z",
     "thread_index_in_threadgroup", "vertex_id", "instance_id", "front_facing", "sample_id",
     "coverage_mask", "pixel_x", "pixel_y", "helper_invocation", "primitive_id", "lane_id",
+    # the lane's sample position inside its pixel (float32 bits; 0.5 without multisampling)
+    "sample_position_x", "sample_position_y",
 )
 TEX_DIMS = ("1d", "2d", "3d", "cube", "1d_array", "2d_array", "cube_array", "2d_ms")
 SLOTS = 4

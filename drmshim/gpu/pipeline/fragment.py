@@ -669,6 +669,10 @@ class _PassContext:
                 specials[name] = s.view(np.uint32) if S > 1 else 0
             elif name == "coverage_mask":
                 specials[name] = (1 << s).astype(np.uint32) if S > 1 else 1
+            elif name in ("sample_position_x", "sample_position_y"):
+                axis = 0 if name == "sample_position_x" else 1
+                pos = self.spos[s, axis].astype(np.float32) if S > 1 else np.float32(0.5)
+                specials[name] = np.asarray(pos, np.float32).view(np.uint32)
             elif name == "front_facing":
                 specials[name] = self.front[f].astype(np.uint32)
             elif name == "primitive_id":
