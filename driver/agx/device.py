@@ -26,6 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+import layout
 import uapi
 
 from .heap import VAHeap
@@ -33,7 +34,7 @@ from .heap import VAHeap
 __all__ = ["BO", "BOCache", "Device", "Command", "debug_flags", "ffi"]
 
 ffi = uapi.ffi
-PAGE_B = 16384
+PAGE_B = layout.PAGE_B
 GUARD_B = PAGE_B                    # one unmapped page after every BO
 USC_HEAP_B = 4 << 30
 RESERVED_LOW_B = 1 << 36

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import bisect
 
+import layout
+
 __all__ = ["VAHeap"]
 
 
 class VAHeap:
     """Free ranges of [start_B, end_B) kept sorted by address."""
 
-    def __init__(self, start_B: int, end_B: int, page_B: int = 16384):
+    def __init__(self, start_B: int, end_B: int, page_B: int = layout.PAGE_B):
         assert start_B % page_B == 0 and end_B % page_B == 0 and start_B < end_B, \
             f"heap [0x{start_B:x}, 0x{end_B:x}) must be page-aligned and non-empty"
         self.start_B, self.end_B, self.page_B = start_B, end_B, page_B

@@ -16,10 +16,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+import layout
+
 __all__ = ["MappingInfo", "MemoryImage", "NotCaptured", "RecordingMemory", "live_image", "merge_ranges",
            "PAGE_SIZE_B"]
 
-PAGE_SIZE_B = 16384
+PAGE_SIZE_B = layout.PAGE_B
 
 
 class NotCaptured(ValueError):

@@ -16,11 +16,13 @@ import threading
 
 import numpy as np
 
+import layout
+
 from .errors import errno, fail
 
 __all__ = ["Arena", "PAGE_SIZE_B"]
 
-PAGE_SIZE_B = 16384
+PAGE_SIZE_B = layout.PAGE_B
 
 
 class Arena:

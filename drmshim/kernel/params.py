@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import layout
 import uapi
 
 __all__ = ["GPUConfig", "GPU_CONFIGS", "select_config", "fill_params"]
@@ -30,7 +31,7 @@ class GPUConfig:
     vm_start: int = 0x4000  # 16 KiB
     vm_end: int = (1 << 39) - 0x8000  # 2^39 - 32 KiB
     vm_kernel_min_size: int = 0x2000_0000
-    page_size_B: int = 16384
+    page_size_B: int = layout.PAGE_B       # the GPU MMU's 16 KiB page, layout's fact
     max_commands_per_submission: int = 64
     max_attachments: int = 64
     command_timestamp_frequency_hz: int = 1_000_000_000
