@@ -269,6 +269,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_spirv_extensions", _ANY, _GL32, _N, _N, STAGE),
     _x("GL_ARB_texture_barrier", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_filter_anisotropic", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_texture_filter_anisotropic", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_ARB_texture_mirror_clamp_to_edge", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_stencil8", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, DONE),

@@ -77,7 +77,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             del lim["GL_MAX_TEXTURE_BUFFER_SIZE"], lim["GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT"]
     # Desktop GL 3.0+, and GLES through GL_APPLE_clip_distance (same enum, 0x0D32).
     lim["GL_MAX_CLIP_DISTANCES"] = caps.max_clip_planes
-    if api.has_extension("GL_ARB_texture_filter_anisotropic"):
+    if api.has_extension("GL_ARB_texture_filter_anisotropic") or \
+            api.has_extension("GL_EXT_texture_filter_anisotropic"):
         lim["GL_MAX_TEXTURE_MAX_ANISOTROPY"] = caps.max_texture_anisotropy
     if api.has_extension("GL_ARB_cull_distance"):
         # cull distances are words after the clip distances, from the same budget

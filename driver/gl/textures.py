@@ -765,7 +765,8 @@ class TextureMixin:
                   E.GL_TEXTURE_COMPARE_FUNC: p.compare_func}
         if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
             values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
-        if self.api.has_extension("GL_ARB_texture_filter_anisotropic"):
+        if self.api.has_extension("GL_ARB_texture_filter_anisotropic") or \
+                self.api.has_extension("GL_EXT_texture_filter_anisotropic"):
             values[E.GL_TEXTURE_MAX_ANISOTROPY] = p.max_anisotropy
         check_enum(pname, values)
         return [int(values[pname])]
@@ -773,7 +774,8 @@ class TextureMixin:
     def glGetSamplerParameterfv(self, sampler, pname) -> list:
         if pname == E.GL_TEXTURE_BORDER_COLOR:
             return list(self._sampler(sampler).params.border_color)
-        if pname == E.GL_TEXTURE_MAX_ANISOTROPY and self.api.has_extension("GL_ARB_texture_filter_anisotropic"):
+        if pname == E.GL_TEXTURE_MAX_ANISOTROPY and (self.api.has_extension("GL_ARB_texture_filter_anisotropic")
+                                                    or self.api.has_extension("GL_EXT_texture_filter_anisotropic")):
             return [float(self._sampler(sampler).params.max_anisotropy)]
         return [float(v) for v in (self.glGetSamplerParameteriv(sampler, pname) or [])]
 

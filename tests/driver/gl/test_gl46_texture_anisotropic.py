@@ -100,3 +100,29 @@ def test_samples_are_averaged_along_the_major_axis():
     got = np.frombuffer(bytes(ctx.glReadPixels(0, 0, 8, 8, E.GL_RED, E.GL_UNSIGNED_BYTE)), np.uint8).reshape(8, 8)
     want = level0[:8, :].reshape(8, 8, 8).mean(axis=2)             # rows 0..7, 8 texels per pixel
     assert np.abs(got.astype(np.float64) - want).max() <= 1.0
+
+
+def test_the_ext_name_in_gles():
+    """GL_EXT_texture_filter_anisotropic (GLES 2.0+ and desktop): the same state
+    and limit under the extension's enums, and the same footprint sampling."""
+    ctx = glhelp.context(8, 8, api="gles3")
+    assert "GL_EXT_texture_filter_anisotropic" in ctx.extensions
+    assert ctx.glGetFloatv(E.GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT) == [16.0]
+    glhelp.program(ctx, "#version 300 es\nout vec2 uv;\nvoid main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1);"
+                        " uv = p * vec2(1.0, 0.125); gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0); }\n",
+                   "#version 300 es\nprecision mediump float;\nin vec2 uv;\nuniform sampler2D t;\nout vec4 o;\n"
+                   "void main() { o = texture(t, uv); }\n")
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    for level, colour in enumerate(COLOURS):
+        n = SIZE >> level
+        data = np.tile(np.array(colour + (255,), np.uint8), (n, n, 1))
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, level, E.GL_RGBA8, n, n, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, data)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_LINEAR_MIPMAP_NEAREST)
+    ctx.glTexParameterf(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAX_ANISOTROPY_EXT, 4.0)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    img = np.frombuffer(bytes(ctx.glReadPixels(0, 0, 8, 8, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    assert (img.reshape(8, 8, 4)[..., :3] == COLOURS[1]).all()
