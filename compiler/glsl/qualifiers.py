@@ -134,11 +134,14 @@ class QualifierRules:
             self.need(stage == "vertex", loc, "`attribute' variables may not be declared in the "
                       f"{stage} shader")
             if not self.version.es and self.version.number >= 140 and not self.version.compatibility:
-                self.error(loc, f"`attribute' is deprecated and removed from {self.version} core")
+                # deprecated, still accepted in desktop core profiles (as Mesa: a warning)
+                self.warning(loc, f"`attribute' is deprecated in {self.version}; use `in'")
             var.storage = "in"
         elif storage == "varying":
             if not self.version.es and self.version.number >= 140 and not self.version.compatibility:
-                self.error(loc, f"`varying' is deprecated and removed from {self.version} core")
+                # deprecated, still accepted in desktop core profiles (as Mesa: a warning); piglit's
+                # generated GLSL 1.50 tests declare their fragment inputs this way
+                self.warning(loc, f"`varying' is deprecated in {self.version}; use `in'/`out'")
             self.need(stage in ("vertex", "fragment"), loc,
                       f"`varying' variables may not be declared in the {stage} shader")
             if q.interpolation:
