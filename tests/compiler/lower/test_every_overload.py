@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.compile import front_half
+from compiler.compile import front_half as _front_half
+from compiler.glsl import parse
+from compiler.ir import ShaderKey
+from compiler.lower.geometry import standalone_key
 from compiler.glsl import types as GT
 from compiler.glsl.builtin_functions import all_builtin_functions
 
@@ -29,9 +32,9 @@ _IMAGE_FORMAT = {"float": "rgba32f", "int": "r32i", "uint": "r32ui"}
 def shader_for(f) -> tuple[str, str]:
     a = f.availability
     if a.desktop:
-        head = "#version 430 compatibility\n" if a.deprecated else "#version 430\n"
-        if a.desktop > 430 and a.extensions:    # newer than the compiler's versions: through its extension
-            head += f"#extension {a.extensions[0]} : enable\n"
+        # the function's own version when it is newer than 4.30 (the compiler takes 4.40 and 4.50)
+        number = max(430, a.desktop)
+        head = f"#version {number} compatibility\n" if a.deprecated else f"#version {number}\n"
     elif a.es:
         head = "#version 100\n" if a.es_until else f"#version {max(a.es, 310)} es\nprecision highp float;\n" \
             "precision highp int;\n"
@@ -43,6 +46,8 @@ def shader_for(f) -> tuple[str, str]:
         head += "precision highp float;\n"
     stage = sorted(a.stages)[0] if a.stages else ("compute" if f.name in ("barrier",) else "fragment")
     decls, args, body = [], [], []
+    if stage == "geometry":        # a geometry shader needs its primitives and vertex count
+        decls.append("layout(points) in; layout(points, max_vertices = 1) out;")
     es = "es" in head or "100" in head
     if es and "#version 100" not in head:
         decls.append("precision highp sampler2DArray; precision highp sampler3D; precision highp samplerCube;"
@@ -73,6 +78,13 @@ def shader_for(f) -> tuple[str, str]:
         decls.append("layout(local_size_x = 1) in;")
     src = head + "\n".join(decls) + "\nvoid main() {\n    " + "\n    ".join(body) + "\n}\n"
     return src, stage
+
+
+def front_half(src: str, stage: str):
+    """The front half of a shader; a geometry shader as the kernel of a draw of its
+    input primitive (``shimgl compile``'s key)."""
+    key = ShaderKey.make(gs=standalone_key(parse(src, "geometry"))) if stage == "geometry" else None
+    return _front_half(src, stage, key)
 
 
 @pytest.mark.slow

@@ -169,8 +169,9 @@ def _source(f, extra_outs=()):
         body.append(f"r{i} = {_widen(t, f'o{i}')};")
     outdecl = "" if rt.is_void else f"{_flat(rt)}out {_wide(rt)} r;\n"
     outdecl += "".join(f"{_flat(t)}out {_wide(t)} r{i};\n" for i, t in outs)
-    return (f"#version 430\n{decls}{outdecl}void main() {{\n  " + " ".join(lines) + "\n  " + "\n  ".join(body)
-            + "\n}\n")
+    version = max(430, f.availability.desktop)     # mix(genBType...) is GLSL 4.50
+    return (f"#version {version}\n{decls}{outdecl}void main() {{\n  " + " ".join(lines) + "\n  "
+            + "\n  ".join(body) + "\n}\n")
 
 
 def _wide(t):
