@@ -115,7 +115,8 @@ def test_context_versions(es, major, minor, core):
 
 
 @pytest.mark.parametrize("es, major, minor, core, flags", [
-    (True, 1, 1, False, {}),           # OpenGL ES 1.x: none
+    (True, 1, 2, False, {}),           # OpenGL ES 1.2: none (ES 1.0 and 1.1 exist)
+    (True, 3, 3, False, {}),           # no such GLES version
     (False, 9, 0, True, {}),           # no such version
     (False, 4, 3, True, {"debug": True, "no_error": True})])   # KHR_no_error: not with debug
 def test_context_requests_without_a_context(es, major, minor, core, flags):
