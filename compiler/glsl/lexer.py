@@ -168,16 +168,7 @@ def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog, extensi
     digits = s[:-1] if unsigned else s
     if unsigned and not version.at_least(130, 300):
         log.error(loc, "unsigned integer literals require GLSL 1.30 or GLSL ES 3.00")
-    try:
-        if digits.lower().startswith("0x"):
-            value = int(digits, 16)
-        elif digits.startswith("0") and len(digits) > 1:
-            value = int(digits, 8)
-        else:
-            value = int(digits, 10)
-    except ValueError:
-        log.error(loc, f"invalid integer literal `{s}'")
-        value = 0
+    value = _digits_value(digits, s, loc, log)
     if value > 0xFFFFFFFF:
         # GLSL 1.30+: out-of-range literals are an error; Mesa's message.
         log.error(loc, f"literal value `{s}' out of range")
@@ -189,21 +180,26 @@ def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog, extensi
     return Token("int", s, loc, value)
 
 
+def _digits_value(digits: str, s: str, loc: SourceLoc, log: InfoLog) -> int:
+    """The value of an integer literal's digits (hex, octal or decimal); 0 and an
+    error for malformed ones (`s` is the whole literal, for the message)."""
+    try:
+        if digits.lower().startswith("0x"):
+            return int(digits, 16)
+        if digits.startswith("0") and len(digits) > 1:
+            return int(digits, 8)
+        return int(digits, 10)
+    except ValueError:
+        log.error(loc, f"invalid integer literal `{s}'")
+        return 0
+
+
 def _integer64(s: str, loc: SourceLoc, log: InfoLog, extensions) -> Token:
     unsigned = s[-2] in "uU"
     digits = s[:-2] if unsigned else s[:-1]
     if "GL_ARB_gpu_shader_int64" not in extensions:
         log.error(loc, f"64-bit integer literal `{s}' requires GL_ARB_gpu_shader_int64")
-    try:
-        if digits.lower().startswith("0x"):
-            value = int(digits, 16)
-        elif digits.startswith("0") and len(digits) > 1:
-            value = int(digits, 8)
-        else:
-            value = int(digits, 10)
-    except ValueError:
-        log.error(loc, f"invalid integer literal `{s}'")
-        value = 0
+    value = _digits_value(digits, s, loc, log)
     if value >> 64:
         log.error(loc, f"literal value `{s}' out of range")
         value &= (1 << 64) - 1
