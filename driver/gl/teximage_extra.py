@@ -342,11 +342,10 @@ class TexImageExtraMixin:
         """Standard sample positions (GL 4.6 section 14.3.1; D3D's patterns)."""
         check(self.api.gl_or_es((3, 2), (3, 1)), E.GL_INVALID_OPERATION)
         check_enum(pname, (E.GL_SAMPLE_POSITION,))
+        from uapi.samples import SAMPLE_POSITIONS_16THS, sample_position_px
         n = max(1, self._draw_fb_samples())
-        pos = {1: [(0.5, 0.5)], 2: [(0.75, 0.75), (0.25, 0.25)],
-               4: [(0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875)]}.get(n)
-        check(pos is not None and 0 <= index < n, E.GL_INVALID_VALUE, "sample index out of range")
-        return list(pos[index])
+        check(n in SAMPLE_POSITIONS_16THS and 0 <= index < n, E.GL_INVALID_VALUE, "sample index out of range")
+        return list(sample_position_px(n, index))
 
     # -- texture views (GL 4.6 section 8.18) ---------------------------------------------------
     _VIEW_TARGETS = {

@@ -16,6 +16,7 @@ from enum import IntEnum
 import numpy as np
 
 from uapi.packets import CompareFunc, Primitive, StencilOp
+from uapi.samples import SAMPLE_POSITIONS_16THS  # noqa: F401 - the pattern, re-exported for the raster units
 
 # --- fixed point -------------------------------------------------------------
 
@@ -60,17 +61,7 @@ FRONT_FACES = tuple(m.name.lower() for m in FrontFace)
 
 _ALIASES = {"incr": "incr_sat", "decr": "decr_sat"}
 
-# --- sample patterns -------------------------------------------------------------------
-
-#: Standard sample positions (D3D10 "standard multisample pattern", also what
-#: GL implementations report through GL_SAMPLE_POSITION), in 1/16 pixel from the
-#: pixel's corner (0, 0) with y growing with the row index. In fx (1/256 px) they
-#: are exact: multiply by 16.
-SAMPLE_POSITIONS_16THS = {
-    1: ((8, 8),),
-    2: ((12, 12), (4, 4)),
-    4: ((6, 2), (14, 6), (2, 10), (10, 14)),
-}
+# --- sample patterns (the pattern itself: uapi.samples) ---------------------------------
 
 
 def sample_positions_fx(samples: int) -> np.ndarray:
