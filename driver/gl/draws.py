@@ -393,7 +393,7 @@ class DrawMixin:
         stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
         cso.set_blend(ps.blend_state(s, len(fb.cbufs)))
         cb0 = fb.cbufs[0] if fb.cbufs else None
-        integer = cb0 is not None and layout.get_format(cb0.format.value).channels[0].type in ("UINT", "SINT")
+        integer = cb0 is not None and layout.get_format(cb0.format.value).is_integer
         cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits, integer))
         cso.set_rasterizer(ps.rasterizer_state(s, self.api, fb.samples,
                                                self._clip_plane_mask(vertex_program),

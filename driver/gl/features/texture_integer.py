@@ -45,5 +45,5 @@ def rgba_integer_mode(ctx) -> bool:
             continue
         info = ctx._attachment_info(a)
         fmt = lookup(info[2]) if info else None
-        return fmt is not None and fmt.kind in ("uint", "int")
+        return fmt is not None and fmt.integer
     return False
