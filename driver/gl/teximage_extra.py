@@ -296,7 +296,7 @@ class TexImageExtraMixin:
             # stencil-renderable base formats (GL 4.6 section 8.8; glTexStorage: sized only)
             info = UNSIZED.get(internalformat) if internalformat not in ES_ONLY else None
         check(info is not None and (info.color_renderable or info.is_depth_or_stencil),
-              E.GL_INVALID_ENUM if self.api.es else E.GL_INVALID_ENUM, "not a renderable format")
+              E.GL_INVALID_ENUM, "not a renderable format")
         check(samples <= max(self.caps.sample_counts), E.GL_INVALID_OPERATION, "too many samples")
         maxsz = self.limits["GL_MAX_TEXTURE_SIZE"]
         check(1 <= w <= maxsz and 1 <= h <= maxsz, E.GL_INVALID_VALUE)
