@@ -67,6 +67,26 @@ def _pieces(mode: int, first: int, count: int, limit: int = MAX_DRAW_PIECE) -> l
     return out
 
 
+def stream_output_info(layout) -> tuple:
+    """(names of the captured outputs, ``StreamOutputInfo``) of a program's
+    ``FeedbackLayout``: one entry per captured location of an output, register index =
+    index into the names (``info["stream_outputs"]``). The last vertex-processing stage
+    captures with it (the vertex stage, or the geometry passes' pass-through program)."""
+    from driver.gallium import StreamOutputInfo
+    names, outputs = [], []
+    for v in layout.varyings:
+        if v.output is None:
+            continue
+        if v.output not in names:
+            names.append(v.output)
+        dst = v.offset_dw
+        for slot, comps in v.slots:
+            outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
+            dst += comps
+    strides = tuple(layout.stride_dw) + (0,) * (4 - layout.buffers)
+    return tuple(names), StreamOutputInfo(tuple(outputs), strides)
+
+
 class DrawMixin:
     # -- validation ------------------------------------------------------------
     def _draw_modes(self) -> set[int]:
@@ -121,6 +141,10 @@ class DrawMixin:
                     E.GL_LINE_STRIP_ADJACENCY: E.GL_LINES}.get(mode, E.GL_TRIANGLES)
             if self.api.es and self.api.version < (3, 2):
                 base = mode     # GLES 3.0 section 2.15.2: the modes must be identical
+            gs = self._stage_programs().get(PipeShaderType.GEOMETRY)
+            if gs is not None:  # GL 4.6 section 13.3: the geometry stage's output primitive is recorded
+                from driver.gl.geometry import feedback_primitive
+                base = feedback_primitive(gs)
             check(base == xfb.primitive_mode, E.GL_INVALID_OPERATION,
                   "mode does not match transform feedback's primitive mode")
 
@@ -215,27 +239,15 @@ class DrawMixin:
         handle = ls.pipe_shaders.get(key)
         if handle is not None:
             return handle
-        from driver.gallium import ShaderState, StreamOutputInfo
+        from driver.gallium import ShaderState
         from driver.gl.programs import STAGES
-        layout = ls.tf_layout
-        names, outputs = [], []
-        for v in layout.varyings:
-            if v.output is None:
-                continue
-            if v.output not in names:
-                names.append(v.output)
-            dst = v.offset_dw
-            for slot, comps in v.slots:
-                outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
-                dst += comps
-        strides = tuple(layout.stride_dw) + (0,) * (4 - layout.buffers)
+        names, so_info = stream_output_info(ls.tf_layout)
         src = "".join(getattr(s, "compiled_source", None) or s.source or ""
                       for s in prog.shaders if STAGES[s.type] == "vertex")
         src = src or self._ff_sources.get(id(ls.units["vertex"]), "")
-        info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(names))
+        info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=names)
         handle = self.pipe.create_shader_state(ShaderState(
-            PipeShaderType.VERTEX, ls.units["vertex"], src, info,
-            StreamOutputInfo(tuple(outputs), strides)))
+            PipeShaderType.VERTEX, ls.units["vertex"], src, info, so_info))
         ls.pipe_shaders[key] = handle
         return handle
 
@@ -454,7 +466,8 @@ class DrawMixin:
         x = self.xfb
         for stage in stages:
             handle = ls.pipe_shaders.get(stage)
-            if stage == PipeShaderType.VERTEX and x.active and not x.paused and x.program is prog:
+            if stage == PipeShaderType.VERTEX and x.active and not x.paused and x.program is prog \
+                    and "geometry" not in ls.units:       # with a geometry stage, its passes capture
                 handle = self._xfb_vertex_shader(prog)
             self.pipe.bind_shader_state(stage, handle)
             self.pipe.set_constant_buffer(stage, 0, ConstantBuffer(

@@ -21,11 +21,15 @@ Mesa's asahi runs the same passes, see compiler/lower/geometry.py for the kernel
 GL_PRIMITIVES_GENERATED: the prefix sum adds each draw's total to a per-context GPU
 counter; queries subtract what the passes add to the queue's primitive counter.
 
+Transform feedback (GL 4.6 section 13.3) records the geometry stage's outputs: the
+rasterisation draw's pass-through program captures them (the pipe's stream output, as
+a vertex stage's), with the null-vertex entries as primitive restarts so only emitted
+primitives are recorded, in GL's order, and counted (PRIMITIVES_WRITTEN, overflow);
+the vertex pass's own capture is subtracted from PRIMITIVES_WRITTEN queries.
+
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
-indirect draws, primitive restart with strip/loop/fan topologies, transform feedback
-of geometry output (also while transform feedback is active). Images in the geometry
-stage are not bound; struct-typed varyings and layered rendering (gl_Layer selecting
-a layer) are not done either.
+indirect draws, primitive restart with strip/loop/fan topologies. Images in the geometry
+stage are not bound; struct-typed varyings are not done either.
 """
 
 from __future__ import annotations
@@ -238,6 +242,13 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
 
 
 
+def feedback_primitive(prog) -> int:
+    """The transform feedback primitive mode the geometry stage's output primitive
+    records as (GL 4.6 section 13.3, table 13.1)."""
+    return {"points": E.GL_POINTS, "line_strip": E.GL_LINES,
+            "triangle_strip": E.GL_TRIANGLES}[prog.linked_state.geometry.output]
+
+
 def geometry_validate(ctx, prog, mode: int) -> None:
     """GL 4.6 section 11.3.1: the draw mode must feed the geometry shader's input primitive."""
     lay = prog.linked_state.geometry
@@ -281,12 +292,17 @@ def _gs_stats(ctx):
     return res
 
 
-def primitives_generated_counters(ctx) -> tuple[int, int]:
-    """(primitives the passes add to the queue's primitive counter, primitives the geometry
-    stage emitted) so far: GL_PRIMITIVES_GENERATED with a geometry stage counts the
-    latter instead of the former (GL 4.6 section 13.3; read after the GPU has run the
-    draws, as the pipe reads the queue counter for this query)."""
+def primitives_generated_counters(ctx, target: int = E.GL_PRIMITIVES_GENERATED) -> tuple[int, int]:
+    """(primitives the passes add to the counter a query of ``target`` reads, primitives
+    the geometry stage emitted) so far. GL_PRIMITIVES_GENERATED with a geometry stage
+    counts the latter instead of the former (GL 4.6 section 13.3; read after the GPU has
+    run the draws, as the pipe reads the queue counter for this query);
+    GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN does not count the vertex pass's capture
+    of its records (second value 0: the capture of the geometry output is counted by
+    the pipe as any draw's)."""
     cache = _ctx_cache(ctx)
+    if target == E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN:
+        return cache.get("pass_captured", 0), 0
     res = cache.get("stats")
     if res is None:
         return cache.get("pass_primitives", 0), 0
@@ -350,11 +366,12 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     _meta(ls)[cache_key] = handle, layout, stride
     return handle, layout, stride
 
-def _gs_passthrough(ctx, prog, iface):
+def _gs_passthrough(ctx, prog, iface, tf_layout=None):
     """The rasterisation pass's vertex program: GS_OUT records as attributes, copied to
-    outputs of the geometry outputs' names (so the fragment stage links to them)."""
+    outputs of the geometry outputs' names (so the fragment stage links to them); with
+    ``tf_layout`` (transform feedback active) it captures the program's varyings."""
     ls = prog.linked_state
-    cache_key = ("gs-passthrough", iface)
+    cache_key = ("gs-passthrough", iface, tf_layout)
     hit = _meta(ls).get(cache_key)
     if hit is not None:
         return hit
@@ -407,7 +424,12 @@ def _gs_passthrough(ctx, prog, iface):
         from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
         info.update(state_uniforms=state_uniform_layout(), state_constant_buffer=STATE_CONSTANT_BUFFER)
     ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else unit
-    handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, ir, source, info))
+    so_info = StreamOutputInfo()
+    if tf_layout is not None:
+        from driver.gl.draws import stream_output_info
+        names, so_info = stream_output_info(tf_layout)
+        info["stream_outputs"] = names
+    handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, ir, source, info, so_info))
     ls.pipe_shaders[cache_key] = handle
     _meta(ls)[cache_key] = handle, tuple(elements)
     return handle, tuple(elements)
@@ -423,8 +445,9 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     if indirect is not None:
         _geometry_unsupported(ctx, "an indirect draw")
     xfb = ctx.xfb
-    if xfb.active and not xfb.paused:
-        _geometry_unsupported(ctx, "transform feedback of geometry shader output")
+    capture = xfb.active and not xfb.paused
+    if capture and xfb.program is not prog:
+        _geometry_unsupported(ctx, "transform feedback with the varyings of a program without the geometry stage")
     ls = prog.linked_state
     topology = TOPOLOGY_NAMES[mode]
     if info.index_size and info.primitive_restart and topology not in (
@@ -461,6 +484,8 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
                                     instance_count=instances),
                            0, None, [DrawStartCountBias(lo, records)])
     ctx.pipe.set_stream_output_targets([], [])
+    # the pipe counts the records as captured points: not primitives GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts
+    _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
     # 2. the geometry kernel: compile it first (its interface sizes the buffers)
     ctx.pipe.bind_shader_state(PipeShaderType.COMPUTE, gs_handle)
     iface = ls.geometry_interface
@@ -513,7 +538,7 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
                                  0b10000)
     ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
     # 5. the rasterisation draw
-    pt_handle, elements = _gs_passthrough(ctx, prog, iface)
+    pt_handle, elements = _gs_passthrough(ctx, prog, iface, ls.tf_layout if capture else None)
     ctx._emit_state(fb, None)
     clip = next((o for o in iface.outputs if o.name == "gl_ClipDistance"), None)
     if clip is not None:        # the enabled distances the geometry stage writes clip
@@ -537,7 +562,15 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     # what the queue's primitive counter sees of the passes beside the geometry output
     _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
         records * instances + slots * iface.max_primitives
-    out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, False, 0, True, 0, null_record)
+    # transform feedback: the pass-through program captures what the index buffer draws, in
+    # its order (the primitives in GL's order); the entries naming the null vertex are
+    # restarts (dropped), so only the emitted primitives are recorded and counted
+    if capture:
+        ctx._emit_stream_output()
+    else:
+        ctx.pipe.set_stream_output_targets([], [])
+    out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, capture, null_record if capture else 0,
+                   True, 0, null_record)
     with ctx._variant_errors():
         ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, slots * per_slot)])
 

@@ -105,18 +105,18 @@ class QueryMixin:
         q.target, q.active, q.ever_used, q.result = target, True, True, None
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
-        if target == E.GL_PRIMITIVES_GENERATED:     # geometry stages: driver/gl/geometry.py
-            from driver.gl.geometry import primitives_generated_counters
-            q.geometry_counters = primitives_generated_counters(self)
+        if target in (E.GL_PRIMITIVES_GENERATED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN):
+            from driver.gl.geometry import primitives_generated_counters  # geometry stages' passes
+            q.geometry_counters = primitives_generated_counters(self, target)
 
     def glEndQuery(self, target: int) -> None:
         check_enum(target, self._query_targets())
         q = self.active_queries.get(target)
         check(q is not None, E.GL_INVALID_OPERATION, "no active query of that target")
         self.pipe.end_query(q.pipe_query)
-        if target == E.GL_PRIMITIVES_GENERATED and getattr(q, "geometry_counters", None) is not None:
+        if getattr(q, "geometry_counters", None) is not None:
             from driver.gl.geometry import primitives_generated_counters
-            (pass0, gs0), (pass1, gs1) = q.geometry_counters, primitives_generated_counters(self)
+            (pass0, gs0), (pass1, gs1) = q.geometry_counters, primitives_generated_counters(self, target)
             q.geometry_adjust = (gs1 - gs0) - (pass1 - pass0)
         q.active = False
         del self.active_queries[target]
@@ -165,7 +165,7 @@ class QueryMixin:
         if q.result is None:
             wait = pname == E.GL_QUERY_RESULT
             q.result = self.pipe.get_query_result(q.pipe_query, wait)
-            if q.result is not None and q.target == E.GL_PRIMITIVES_GENERATED:
+            if q.result is not None:
                 q.result += getattr(q, "geometry_adjust", 0)
         if pname == E.GL_QUERY_RESULT_AVAILABLE:
             return int(q.result is not None)
@@ -290,8 +290,8 @@ class QueryMixin:
         x = self.xfb
         check(not x.active, E.GL_INVALID_OPERATION, "already active")
         prog = self.current_program
-        if prog is None and self.bound_pipeline is not None:
-            prog = self.bound_pipeline.stages.get("vertex")
+        if prog is None and self.bound_pipeline is not None:       # the last vertex-processing stage's
+            prog = self.bound_pipeline.stages.get("geometry") or self.bound_pipeline.stages.get("vertex")
         check(prog is not None and prog.linked_state.tf_varyings, E.GL_INVALID_OPERATION,
               "no program with transform feedback varyings")
         for i in range(prog.linked_state.tf_layout.buffers):

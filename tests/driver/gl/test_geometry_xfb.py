@@ -1,0 +1,218 @@
+"""Transform feedback of geometry shader output (GL 4.6 section 13.3): what the geometry
+stage emits is recorded in primitive order, strips as independent primitives, and the
+queries count it (PRIMITIVES_GENERATED, PRIMITIVES_WRITTEN, overflow). Expected values
+are computed by hand from the shaders."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+import driver
+from driver.gl import enums as E
+
+from .helpers import expect
+from .test_geometry import _shader, _vertices
+
+VS = """#version 150
+in vec2 pos;
+out float vid;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vid = float(gl_VertexID); }
+"""
+FS = """#version 150
+out vec4 frag;
+void main() { frag = vec4(1.0); }
+"""
+# each point: a strip of 4 vertices (two triangles), `tag` = 10 * point + vertex
+STRIP = """#version 150
+layout(points) in;
+layout(triangle_strip, max_vertices = 4) out;
+in float vid[];
+out float tag;
+void main() {
+    for (int k = 0; k < 4; k++) {
+        tag = 10.0 * vid[0] + float(k);
+        gl_Position = gl_in[0].gl_Position + vec4(float(k), 0.0, 0.0, 0.0);
+        EmitVertex();
+    }
+}
+"""
+# input primitive p emits p points of value p (output counts known only on the GPU)
+VARIABLE = """#version 150
+layout(points) in;
+layout(points, max_vertices = 4) out;
+out float tag;
+void main() {
+    for (int k = 0; k < gl_PrimitiveIDIn; k++) {
+        tag = float(gl_PrimitiveIDIn);
+        gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+        EmitVertex();
+    }
+}
+"""
+
+
+def _xfb_program(ctx, gs, varyings, mode=E.GL_INTERLEAVED_ATTRIBS):
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, FS)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glTransformFeedbackVaryings(p, len(varyings), varyings, mode)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+    return p
+
+
+def _feedback_buffer(ctx, size_B, index=0):
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, size_B, bytes([0xEE]) * size_B, E.GL_STREAM_READ)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, index, buf)
+    return buf
+
+
+def _floats(ctx, buf, size_B):
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    return np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, size_B)), np.float32)
+
+
+def _query(ctx, target):
+    q = ctx.glGenQueries(1)[0]
+    ctx.glBeginQuery(target, q)
+    return q
+
+
+def _result(ctx, target, q):
+    ctx.glEndQuery(target)
+    return ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT)[0]
+
+
+def _strip_records(points):
+    """The tags of two points' strips as independent triangles: (0, 1, 2) and the odd
+    triangle wound (2, 1, 3) (its first two vertices swapped, GL 4.6 table 10.1)."""
+    out = []
+    for p in points:
+        out += [10 * p + k for k in (0, 1, 2, 2, 1, 3)]
+    return out
+
+
+def test_strip_output_is_recorded_as_triangles_in_order():
+    with driver.Context(api="gl33", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, STRIP, ["tag", "gl_Position"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(-0.5, 0.0), (0.25, 0.5)])
+        stride = 5 * 4
+        buf = _feedback_buffer(ctx, 16 * stride)
+        gen = _query(ctx, E.GL_PRIMITIVES_GENERATED)
+        q_written = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q_written)
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 2)
+        ctx.glEndTransformFeedback()
+        expect(ctx, E.GL_NO_ERROR)
+        assert _result(ctx, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q_written) == 4
+        assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == 4
+        got = _floats(ctx, buf, 16 * stride).reshape(16, 5)
+        tags = _strip_records([0, 1])
+        np.testing.assert_array_equal(got[:12, 0], tags)
+        x0 = {0: -0.5, 1: 0.25}
+        y0 = {0: 0.0, 1: 0.5}
+        want_pos = [(x0[t // 10] + t % 10, y0[t // 10], 0.0, 1.0) for t in tags]
+        np.testing.assert_array_equal(got[:12, 1:], np.float32(want_pos))
+        # nothing written past the 12 records
+        assert (got[12:].view(np.uint32) == 0xEEEEEEEE).all()
+
+
+def test_gpu_determined_counts_are_compacted_in_primitive_order():
+    with driver.Context(api="gl33", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, VARIABLE, ["tag"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0.0, 0.0)] * 4)
+        buf = _feedback_buffer(ctx, 4 * 8)
+        q = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q)
+        ctx.glBeginTransformFeedback(E.GL_POINTS)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 4)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 3)      # appended after the first draw's 6
+        ctx.glEndTransformFeedback()
+        expect(ctx, E.GL_NO_ERROR)
+        assert _result(ctx, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q) == 8
+        # 0 + 1 + 2 + 3 points, then 0 + 1 + 2 of which only the first two fit (8 records)
+        np.testing.assert_array_equal(_floats(ctx, buf, 32), [1, 2, 2, 3, 3, 3, 1, 2])
+
+
+def test_overflow_drops_whole_primitives_and_is_reported():
+    """Room for 7 vertices: 2 triangles of the 4 the strips make are written."""
+    with driver.Context(api="gl40", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, STRIP, ["tag"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(-0.5, 0.0), (0.25, 0.5)])
+        buf = _feedback_buffer(ctx, 7 * 4)
+        qw = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, qw)
+        qo = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_OVERFLOW, qo)
+        gen = _query(ctx, E.GL_PRIMITIVES_GENERATED)
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 2)
+        ctx.glEndTransformFeedback()
+        expect(ctx, E.GL_NO_ERROR)
+        assert _result(ctx, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, qw) == 2
+        assert _result(ctx, E.GL_TRANSFORM_FEEDBACK_OVERFLOW, qo) == 1
+        assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == 4
+        got = _floats(ctx, buf, 28)
+        np.testing.assert_array_equal(got[:6], _strip_records([0])[:6])
+        assert struct.unpack("<I", got[6:7].tobytes())[0] == 0xEEEEEEEE
+
+
+def test_draw_transform_feedback_draws_the_captured_geometry_output():
+    """glDrawTransformFeedback draws the vertices the geometry stage recorded."""
+    with driver.Context(api="gl40", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, VARIABLE, ["tag"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0.0, 0.0)] * 4)
+        tfo = ctx.glGenTransformFeedbacks(1)[0]
+        ctx.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, tfo)
+        _feedback_buffer(ctx, 4 * 16)
+        ctx.glBeginTransformFeedback(E.GL_POINTS)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 4)
+        ctx.glEndTransformFeedback()
+        ctx.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, 0)
+        # draw the 6 recorded vertices with a plain program and count them
+        plain = ctx.glCreateProgram()
+        ctx.glAttachShader(plain, _shader(ctx, E.GL_VERTEX_SHADER,
+                                          "#version 150\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n"))
+        ctx.glAttachShader(plain, _shader(ctx, E.GL_FRAGMENT_SHADER, FS))
+        ctx.glLinkProgram(plain)
+        ctx.glUseProgram(plain)
+        gen = _query(ctx, E.GL_PRIMITIVES_GENERATED)
+        ctx.glDrawTransformFeedback(E.GL_POINTS, tfo)
+        expect(ctx, E.GL_NO_ERROR)
+        assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == 6
+
+
+def test_primitive_mode_must_match_the_geometry_output():
+    """GL 4.6 section 13.3: with a geometry stage its output primitive (not the draw
+    mode) must match the transform feedback primitive mode."""
+    with driver.Context(api="gl33", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, STRIP, ["tag"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(-0.5, 0.0), (0.25, 0.5)])
+        buf = _feedback_buffer(ctx, 64)
+        ctx.glBeginTransformFeedback(E.GL_POINTS)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 2)
+        expect(ctx, E.GL_INVALID_OPERATION)
+        ctx.glEndTransformFeedback()
+        assert (_floats(ctx, buf, 64).view(np.uint32) == 0xEEEEEEEE).all()
+
+
+def test_varyings_name_geometry_outputs():
+    """The captured varyings are the geometry stage's outputs: a vertex-stage-only
+    output is a link error."""
+    with driver.Context(api="gl33", width=8, height=8) as ctx:
+        p = ctx.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_GEOMETRY_SHADER, STRIP), (E.GL_FRAGMENT_SHADER, FS)):
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+        ctx.glTransformFeedbackVaryings(p, 1, ["vid"], E.GL_INTERLEAVED_ATTRIBS)
+        ctx.glLinkProgram(p)
+        assert not ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
