@@ -20,6 +20,8 @@ from compiler.glsl import ast
 from compiler.glsl import types as GT
 from compiler.ir import Def
 
+from .errors import LoweringError
+
 __all__ = ["Builtins", "BUILTIN_NAMES"]
 
 _ATOMIC_OPS = {"atomicAdd": "add", "atomicAnd": "and", "atomicOr": "or", "atomicXor": "xor",
@@ -59,7 +61,6 @@ class Builtins:
             return self.texture(name, e, args)
         m = getattr(self, "f_" + name, None)
         if m is None:
-            from .from_ast import LoweringError
             raise LoweringError(f"built-in function {name} is not lowered")
         return m(e, *args)
 
@@ -212,6 +213,8 @@ class Builtins:
 
     def f_trunc(self, e, x):
         return self.b.ftrunc(x)
+
+    f_truncate = f_trunc          # EXT_gpu_shader4's name for trunc
 
     def f_round(self, e, x):
         return self.b.fround_even(x)
@@ -861,7 +864,7 @@ class _TextureCall:
         dim = _DIMS[st.sampler_dim]
         common = dict(dim=dim, is_array=st.sampler_array, is_shadow=st.sampler_shadow,
                       dest_type=st.sampled_base)
-        if n == "textureSize":
+        if n.startswith("textureSize"):     # textureSize and EXT_gpu_shader4's textureSize2D, ...
             lod = self.args[0] if self.args else b.iimm(0)
             comps = self.e.type.vector_size
             return self._tex("txs", {"lod": lod}, comps, {**common, "is_shadow": False}, dest_type="int")

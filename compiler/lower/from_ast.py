@@ -30,14 +30,13 @@ from compiler.glsl import types as GT
 from compiler.ir import ArrayType, Builder, Def, Function, Shader, StructType, VecType
 from compiler.ir.core import Variable as IRVariable
 
+from .builtins import Builtins
+from .errors import LoweringError
+
 __all__ = ["Lowerer", "ir_type", "LoweringError"]
 
 _BASE = {"float": ("float", 32), "double": ("float", 64), "int": ("int", 32), "uint": ("uint", 32),
          "bool": ("bool", 1), "int64": ("int", 64), "uint64": ("uint", 64)}
-
-
-class LoweringError(Exception):
-    """A shader the front end accepted but that the lowering cannot translate."""
 
 
 def ir_type(t: GT.GLSLType):
@@ -133,7 +132,6 @@ class Lowerer:
         self.funcs: list[_Func] = []
         self.ended = False              # the current block ended with break/continue
         self._serial = itertools.count()
-        from .builtins import Builtins
         self.builtins = Builtins(self)
 
     # ------------------------------------------------------------ variables

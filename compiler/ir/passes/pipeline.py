@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core import Shader
+from ..validate import debug_validate, validate_shader
 from .algebraic import opt_algebraic
 from .basic import opt_constant_folding, opt_copy_prop, opt_cse, opt_dce, opt_dead_cf
 from .control import opt_loop_unroll, opt_peephole_select, opt_remove_continues, opt_remove_once_loops
@@ -11,7 +12,22 @@ from .scalar import lower_alu_to_scalar
 from .tex import lower_tex_lod
 from .vars import lower_indirect_derefs, lower_vars_to_ssa
 
-__all__ = ["optimize", "preprocess", "OPT_LOOP"]
+__all__ = ["run_pass", "optimize", "preprocess", "OPT_LOOP"]
+
+
+def run_pass(shader: Shader, pass_fn, *args, validate: bool | None = None, **kwargs) -> bool:
+    """Run ``pass_fn`` and, in debug mode (``SHIMGL_DEBUG=validate``), validate after it.
+
+    A pass that reports no progress promises it changed nothing (the NEGCASE tests
+    check that promise), so the IR is only validated after passes that made progress."""
+    progress = pass_fn(shader, *args, **kwargs)
+    if (validate or (validate is None and debug_validate())) and (progress or validate):
+        try:
+            validate_shader(shader)
+        except Exception as e:
+            raise type(e)(f"after {pass_fn.__name__}: {e}") from None
+    return progress
+
 
 # The passes of one round of the loop, in order.
 OPT_LOOP = (
@@ -23,7 +39,6 @@ OPT_LOOP = (
 def optimize(shader: Shader, max_rounds: int = 32, passes=OPT_LOOP) -> int:
     """Run ``passes`` in rounds until a round makes no progress. Returns the number
     of rounds. Validates after every pass in debug mode."""
-    from . import run_pass
     for rounds in range(1, max_rounds + 1):
         progress = False
         for p in passes:
@@ -37,7 +52,6 @@ def preprocess(shader: Shader, *, scalarize: bool = False, max_ladder_length: in
     """The key-independent pipeline (Mesa's ``agx_preprocess_nir`` in spirit):
     inline, vars->SSA, optimise, lower remaining indirect arrays, optimise again,
     and scalarise if the backend asks for scalars."""
-    from . import run_pass
     run_pass(shader, inline_functions)
     run_pass(shader, lower_tex_lod)
     optimize(shader)
