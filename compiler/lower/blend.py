@@ -34,6 +34,8 @@ from compiler.glsl import types as GT
 from compiler.ir import VecType
 from compiler.ir.core import Variable as IRVariable
 
+from .interface import const_indices
+
 __all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "LOGIC_OPS", "fragment_outputs",
            "DEFAULT_RENDER_TARGETS"]
 
@@ -105,8 +107,7 @@ def _colour_sources(io, L) -> dict[int, tuple]:
         if s.name == "gl_FragColor":
             broadcast = (s, var, None, GT.VEC4)
         elif s.name == "gl_FragData":
-            from .io import _const_indices
-            for i in _const_indices(io.unit, s, s.type.length):
+            for i in const_indices(io.unit, s, s.type.length):
                 out[i] = (s, var, i, GT.VEC4)
         elif not s.builtin:
             loc = s.layout.get("location")

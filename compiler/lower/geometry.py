@@ -43,6 +43,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .interface import INTERPOLATION
+
 __all__ = ["GeometryKey", "GeometryOutput", "GeometryInterface", "GS_PARAMS", "GS_VS_OUT", "GS_INDEX",
            "GS_OUT", "GS_COUNTS", "GS_PRIMS", "TOPOLOGY_INPUT", "OUTPUT_VERTICES", "primitive_count",
            "max_output_primitives", "vertex_record_layout", "GeometryLowering", "LOCAL_SIZE_X",
@@ -431,7 +433,6 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
     the shader uses), 4 words per location. Raises LoweringError for output types
     the records cannot hold."""
     from .from_ast import LoweringError
-    from .io import _INTERP
     layout = layout if layout is not None else unit.geometry
     outs = [GeometryOutput("gl_Position", 0, 4, 1, "float", "noperspective", "vec4")]
     offset = 4
@@ -448,7 +449,7 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
             inner = t.innermost_element if t.is_array else t
             if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
                 raise LoweringError(f"geometry shader output `{name}' of type {t.name} is not supported")
-            interp = _INTERP[interpolation]
+            interp = INTERPOLATION[interpolation]
             if inner.base != "float" or name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                 interp = "flat"
             outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t), inner.base, interp, t.name,

@@ -60,6 +60,7 @@ from compiler.ir.core import Deref, Variable as IRVariable, first_block
 from compiler.ir.passes.io import _locations, _offset as deref_offset, buffer_address, member_offset_B, type_layout
 
 from .from_ast import LoweringError, Opaque, ir_type
+from .interface import INTERPOLATION, const_indices
 
 __all__ = ["Varying", "UniformSlot", "Attribute", "OpaqueSlot", "IOLowering", "order_varyings", "CfBinding",
            "link_varyings",
@@ -73,6 +74,7 @@ SYSVALS = {
     # ARB_shader_draw_parameters: the preloaded base vertex (first vertex of array draws)
     # and base instance registers
     "gl_BaseVertexARB": "load_base_vertex", "gl_BaseInstanceARB": "load_base_instance",
+    "gl_BaseVertex": "load_base_vertex", "gl_BaseInstance": "load_base_instance",    # GLSL 4.60 names
     "gl_NumWorkGroups": "load_num_workgroups", "gl_WorkGroupID": "load_workgroup_id",
     "gl_LocalInvocationID": "load_local_invocation_id", "gl_GlobalInvocationID": "load_global_invocation_id",
     "gl_LocalInvocationIndex": "load_local_invocation_index",
@@ -93,7 +95,6 @@ def _canonical(pair):
 
 _BASE_IR = {"float": "float", "int": "int", "uint": "uint", "bool": "uint", "double": "float", "int64": "int",
             "uint64": "uint"}
-_INTERP = {None: "smooth", "smooth": "smooth", "flat": "flat", "noperspective": "noperspective"}
 
 
 @dataclass(frozen=True)
@@ -314,7 +315,7 @@ class IOLowering:
             if s.builtin and gtype.is_array:
                 # built-in state arrays (gl_LightSource[8], gl_TextureMatrix[8], ...): only up to the
                 # highest constant index used, when every use is a constant index
-                used = _const_indices(self.unit, s, gtype.length)
+                used = const_indices(self.unit, s, gtype.length)
                 if used and max(used) + 1 < gtype.length:
                     gtype = GT.array_of(gtype.element, max(used) + 1)
             t = ir_type(gtype)
@@ -530,7 +531,7 @@ class IOLowering:
             self.pro.store_var(var, v)
             L.bind(s, var)
             return
-        if s.builtin and name == "gl_DrawIDARB":
+        if s.builtin and name in ("gl_DrawIDARB", "gl_DrawID"):
             # the draw's index within a multi-draw: a uniform the driver writes per draw
             L.bind(s, self.add_uniform("shimgl_DrawID", GT.INT))
             return
@@ -591,7 +592,7 @@ class IOLowering:
         fp16 = self.k("fp16_varyings", False)
         for s, var in sorted(self._input_vars, key=_canonical):
             name = s.name
-            interp = _INTERP[s.interpolation]
+            interp = INTERPOLATION[s.interpolation]
             bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
             if s.builtin:
                 if name in ("gl_Color", "gl_SecondaryColor"):
@@ -602,7 +603,7 @@ class IOLowering:
                         parts.append((front.replace("Front", "Back"), None, s.type, interp, None))
                     out.append((s, var, parts))
                 elif name == "gl_TexCoord":
-                    idx = _const_indices(self.unit, s, 8)
+                    idx = const_indices(self.unit, s, 8)
                     out.append((s, var, [(f"gl_TexCoord[{i}]", None, GT.VEC4, "smooth", i) for i in idx]))
                 elif name == "gl_FogFragCoord":
                     out.append((s, var, [(name, None, s.type, "smooth", None)]))
@@ -837,7 +838,7 @@ class IOLowering:
                                       interp="flat" if flat_colours else "smooth", bit_size=32))
                     stores.append((name, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
                 elif name == "gl_TexCoord":
-                    for i in _const_indices(self.unit, s, 8):
+                    for i in const_indices(self.unit, s, 8):
                         n = f"gl_TexCoord[{i}]"
                         items.append(dict(name=n, location=None, components=4, locations=1, interp="smooth",
                                           bit_size=32))
@@ -854,7 +855,7 @@ class IOLowering:
                     raise LoweringError(f"built-in output {name} is not supported")
                 continue
             comps, locs = _vec_shape(s.type)
-            interp = _INTERP[s.interpolation]
+            interp = INTERPOLATION[s.interpolation]
             if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
                 interp = "flat"
             bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
@@ -922,7 +923,7 @@ class IOLowering:
             # shader indexes; the PPP culls a primitive when one of them is negative at all
             # of its vertices (PPP_OUTPUT_SELECT.cull_distances)
             sym, cd = outs["gl_CullDistance"]
-            n = max(_const_indices(self.unit, sym, sym.type.length), default=-1) + 1
+            n = max(const_indices(self.unit, sym, sym.type.length), default=-1) + 1
             if n:
                 v = Varying("CULL", "gl_CullDistance", None, n, 1, "noperspective", 32, index)
                 varyings.append(v)
@@ -985,21 +986,3 @@ def _element_suffixes(t: GT.GLSLType) -> list[str]:
 
 def _count(t: GT.GLSLType) -> int:
     return (t.length or 1) * _count(t.element) if t.is_array else 1
-
-
-def _const_indices(unit, sym, length: int) -> list[int]:
-    """Constant indices the shader uses on array ``sym`` (all when one is dynamic)."""
-    found = set()
-    for n in ast.walk(unit):
-        if isinstance(n, ast.Index) and isinstance(n.base, ast.VariableRef) and n.base.symbol is sym:
-            if n.index.const is None:
-                return list(range(length))
-            found.add(n.index.const[0])
-        elif isinstance(n, ast.VariableRef) and n.symbol is sym:
-            pass
-    for n in ast.walk(unit):
-        if isinstance(n, ast.VariableRef) and n.symbol is sym:
-            parent_ok = any(isinstance(p, ast.Index) and p.base is n for p in ast.walk(unit))
-            if not parent_ok:
-                return list(range(length))
-    return sorted(found)
