@@ -767,6 +767,8 @@ class DrawMixin:
               "draw framebuffer incomplete")
         if E.GL_RASTERIZER_DISCARD in self.state.enabled:
             return
+        if self._clear_each_layer(lambda: self.glClear(mask)):
+            return
         fb = self._emit_framebuffer()
         s = self.state
         buffers = PipeClear(0)
@@ -824,6 +826,8 @@ class DrawMixin:
             check(drawbuffer == 0, E.GL_INVALID_VALUE, "drawbuffer must be 0")
         status = self._framebuffer_status(self.draw_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION)
+        if self._clear_each_layer(lambda: self._clear_buffer(buffer, drawbuffer, value, kind)):
+            return
         fb = self._emit_framebuffer()
         s = self.state
         if buffer == E.GL_COLOR:

@@ -3,6 +3,8 @@ read buffer selection (GL 4.6 chapter 9, GLES 3.2 chapter 9)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from driver.gallium import (
     FramebufferState, PipeBind, PipeTextureTarget, ResourceTemplate, Surface,
 )
@@ -284,6 +286,11 @@ class FramebufferMixin:
         # GLES 2.0 requires equal sizes; later versions use the intersection
         if self.api.es and self.api.version < (3, 0) and len(sizes) > 1:
             return E.GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS
+        # GL 4.6 section 9.4.2: layered attachments only with layered ones, colour ones of one target
+        layered = {a.type == E.GL_TEXTURE and a.layered for a in fb.attachments.values()}
+        if True in layered and (False in layered or len({a.obj.target for p, a in fb.attachments.items()
+                                                         if p not in DEPTH_ATTACHMENTS}) > 1):
+            return E.GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS
         d, s = fb.attachments.get(E.GL_DEPTH_ATTACHMENT), fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
         if d is not None and s is not None and (d.obj is not s.obj or d.level != s.level):
             if self.api.es and self.api.version >= (3, 0):
@@ -411,9 +418,61 @@ class FramebufferMixin:
         res = self._texture_resource(a.obj)
         if res is None:
             return None
-        last = res.template.array_size - 1 if a.layered else a.layer
-        return Surface(res, self._render_format(res.format), a.level,
-                       0 if a.layered else a.layer, last)
+        if a.layered:
+            layers = self._attachment_layers(a)
+            layer = getattr(self, "_render_layer", None)
+            if layer is None:           # draws without a layer output render layer 0
+                return Surface(res, self._render_format(res.format), a.level, 0, layers - 1)
+            if layer >= layers:
+                return None
+            return Surface(res, self._render_format(res.format), a.level, layer, layer)
+        return Surface(res, self._render_format(res.format), a.level, a.layer, a.layer)
+
+    # -- layered rendering (GL 4.6 section 9.8) ---------------------------------------------
+    def _attachment_layers(self, a: Attachment) -> int:
+        """Layers of a layered texture attachment: the depth of a 3D texture's level, the 6
+        faces of a cube map, the layers of an array (6 per cube of a cube map array)."""
+        tex = a.obj
+        if tex.target == E.GL_TEXTURE_3D:
+            img = self._image(tex, 0, a.level)
+            return max(img.depth if img is not None else 1, 1)
+        if tex.target == E.GL_TEXTURE_CUBE_MAP:
+            return 6
+        res = self._texture_resource(tex)
+        return res.template.array_size if res is not None else 1
+
+    def _framebuffer_layers(self) -> int:
+        """The draw framebuffer's layer count when it is layered (the most layers of its
+        attachments: a layered clear clears every layer of each), else 0."""
+        fb = self.draw_framebuffer
+        if fb is None:
+            return 0
+        return max((self._attachment_layers(a) for a in fb.attachments.values()
+                    if a.type == E.GL_TEXTURE and a.layered), default=0)
+
+    @contextlib.contextmanager
+    def _rendering_layer(self, layer: int):
+        """Within: the framebuffer state's layered attachments are narrowed to ``layer``
+        (the geometry passes draw and clears clear layer by layer)."""
+        saved = getattr(self, "_render_layer", None)
+        self._render_layer = layer
+        try:
+            yield
+        finally:
+            self._render_layer = saved
+
+    def _clear_each_layer(self, clear) -> bool:
+        """Run ``clear()`` once per layer of a layered draw framebuffer (GL 4.6 section 9.8:
+        a clear of a layered attachment clears all its layers); False when the framebuffer
+        is not layered (or one layer is already selected): the caller clears once."""
+        layers = self._framebuffer_layers()
+        if not layers or getattr(self, "_render_layer", None) is not None:
+            return False
+        for layer in range(layers):
+            with self._rendering_layer(layer):
+                clear()
+        self._emit_framebuffer()                # the whole attachments again
+        return True
 
     def _render_format(self, fmt):
         """GL 4.6 section 17.3.7: desktop GL writes sRGB buffers linearly

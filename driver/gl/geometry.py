@@ -27,6 +27,12 @@ a vertex stage's), with the null-vertex entries as primitive restarts so only em
 primitives are recorded, in GL's order, and counted (PRIMITIVES_WRITTEN, overflow);
 the vertex pass's own capture is subtracted from PRIMITIVES_WRITTEN queries.
 
+Layered rendering (GL 4.6 section 9.8): with a layered draw framebuffer and a geometry
+stage writing gl_Layer, the rasterisation draw runs once per layer on the attachments'
+layer (``_rendering_layer``), its pass-through program dropping (NaN position) the
+vertices of other layers; the hardware's tiler would bin by layer instead. A primitive
+whose vertices disagree on gl_Layer is dropped (GL_LAYER_PROVOKING_VERTEX undefined).
+
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
 indirect draws, primitive restart with strip/loop/fan topologies. Images in the geometry
 stage are not bound; struct-typed varyings are not done either.
@@ -34,6 +40,7 @@ stage are not bound; struct-typed varyings are not done either.
 
 from __future__ import annotations
 
+import contextlib
 import struct
 import sys
 from dataclasses import replace
@@ -366,16 +373,19 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     _meta(ls)[cache_key] = handle, layout, stride
     return handle, layout, stride
 
-def _gs_passthrough(ctx, prog, iface, tf_layout=None):
+def _gs_passthrough(ctx, prog, iface, tf_layout=None, layered: bool = False):
     """The rasterisation pass's vertex program: GS_OUT records as attributes, copied to
     outputs of the geometry outputs' names (so the fragment stage links to them); with
-    ``tf_layout`` (transform feedback active) it captures the program's varyings."""
+    ``tf_layout`` (transform feedback active) it captures the program's varyings; when
+    ``layered``, a vertex whose gl_Layer is not uniform ``shimgl_layer`` (word 0 of its
+    constants) gets the NaN position of word 1, so primitives of other layers are dropped."""
     ls = prog.linked_state
-    cache_key = ("gs-passthrough", iface, tf_layout)
+    cache_key = ("gs-passthrough", iface, tf_layout, layered)
     hit = _meta(ls).get(cache_key)
     if hit is not None:
         return hit
     lines, body, attributes, elements, renames, blocks = ["#version 150"], [], {}, [], {}, {}
+    layer_attr = None
     compat = False
     loc = 0
     for o in iface.outputs:
@@ -398,6 +408,8 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None):
                 compat = True
                 body.append(f"{o.name}[{k}] = {a};" if o.locations > 1 else f"{o.name} = {a};")
             elif o.name.startswith("gl_"):
+                if o.name == "gl_Layer":
+                    layer_attr = a
                 # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: a varying renamed after compiling
                 renames[f"shimgl_gs_{o.name}"] = o.name
                 lines.append(f"flat out {o.glsl_type} shimgl_gs_{o.name};")
@@ -416,10 +428,14 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None):
         lines.append(f"out {block} {{ {' '.join(members)} }} {instance};")
     if compat:
         lines[0] = "#version 150 compatibility"
+    if layered:
+        lines += ["uniform int shimgl_layer;", "uniform float shimgl_nan;"]
+        body.append(f"if ({layer_attr} != shimgl_layer) gl_Position = vec4(shimgl_nan);")
     source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
     from compiler.glsl import parse
     unit = parse(source, "vertex")
-    info = {"attributes": attributes, "uniforms": {}, "frag_outputs": {}}
+    info = {"attributes": attributes, "frag_outputs": {},
+            "uniforms": {"shimgl_layer": (0, 4, 1), "shimgl_nan": (4, 4, 1)} if layered else {}}
     if compat:          # gl_ClipVertex is clipped against gl_ClipPlane (state uniforms)
         from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
         info.update(state_uniforms=state_uniform_layout(), state_constant_buffer=STATE_CONSTANT_BUFFER)
@@ -537,21 +553,52 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(plist), whole(indices)],
                                  0b10000)
     ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
-    # 5. the rasterisation draw
-    pt_handle, elements = _gs_passthrough(ctx, prog, iface, ls.tf_layout if capture else None)
+    # 5. the rasterisation draw: with a layered framebuffer and a geometry stage writing
+    # gl_Layer, one draw per layer, each on the attachments' layer and dropping the
+    # primitives of other layers (transform feedback then captures in a draw of its own,
+    # rasterisation discarded, so each primitive is recorded once)
+    layers = ctx._framebuffer_layers() if any(o.name == "gl_Layer" for o in iface.outputs) else 0
+    if not layers:
+        passes = [(None, capture, False)]
+    else:
+        passes = ([(None, True, True)] if capture else []) + [(layer, False, False) for layer in range(layers)]
+    for layer, cap, discard in passes:
+        with ctx._rendering_layer(layer) if layer is not None else contextlib.nullcontext():
+            _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, cap,
+                         discard)
+    # what the queue's primitive counter sees of the passes beside the geometry output
+    _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
+        records * instances + slots * iface.max_primitives * len(passes)
+    if layers:
+        ctx._emit_framebuffer()             # the whole attachments again
+
+
+def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, layer,
+                 capture: bool, discard: bool) -> None:
+    """One draw of the geometry output: ``index_count`` entries of ``indices``, those past
+    the emitted primitives naming record ``null_record``. ``layer``: only the primitives
+    of that layer; ``capture``: transform feedback records them; ``discard``: not
+    rasterised."""
+    s = ctx.state
+    pt_handle, elements = _gs_passthrough(ctx, prog, iface, ctx.xfb.program.linked_state.tf_layout
+                                          if capture else None, layer is not None)
+    fb = ctx._emit_framebuffer()
     ctx._emit_state(fb, None)
     clip = next((o for o in iface.outputs if o.name == "gl_ClipDistance"), None)
-    if clip is not None:        # the enabled distances the geometry stage writes clip
-        mask = sum(1 << i for i in range(clip.locations) if E.GL_CLIP_DISTANCE0 + i in s.enabled)
-        ctx.cso.set_rasterizer(ps.rasterizer_state(s, ctx.api, fb.samples, mask, ctx.caps.point_size_range,
-                                                   ctx.caps.line_width_range))
+    if clip is not None or discard:     # the enabled distances the geometry stage writes clip
+        mask = sum(1 << i for i in range(clip.locations) if E.GL_CLIP_DISTANCE0 + i in s.enabled) if clip else 0
+        raster = ps.rasterizer_state(s, ctx.api, fb.samples, mask, ctx.caps.point_size_range,
+                                     ctx.caps.line_width_range)
+        ctx.cso.set_rasterizer(replace(raster, rasterizer_discard=True) if discard else raster)
     fs_prog = stages.get(PipeShaderType.FRAGMENT)
     if fs_prog is not None:
         ctx._emit_program(fs_prog, (PipeShaderType.FRAGMENT,))
     else:
         ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
     ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
-    ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, 16, bytes(16)))
+    # the pass-through's uniforms: the layer drawn, a NaN (the position of dropped vertices)
+    consts = struct.pack("<iI8x", layer or 0, 0x7FC00000)
+    ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, len(consts), consts))
     if ctx.api.compat:
         from driver.gl.compat import STATE_CONSTANT_BUFFER
         block = ctx._state_uniform_bytes()
@@ -559,9 +606,6 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
                                      ConstantBuffer(None, 0, len(block), block))
     ctx.cso.set_vertex_elements(elements)
     ctx.pipe.set_vertex_buffers([VertexBuffer(gs_out, 0)])
-    # what the queue's primitive counter sees of the passes beside the geometry output
-    _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
-        records * instances + slots * iface.max_primitives
     # transform feedback: the pass-through program captures what the index buffer draws, in
     # its order (the primitives in GL's order); the entries naming the null vertex are
     # restarts (dropped), so only the emitted primitives are recorded and counted
@@ -572,7 +616,8 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, capture, null_record if capture else 0,
                    True, 0, null_record)
     with ctx._variant_errors():
-        ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, slots * per_slot)])
+        ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, index_count)])
+
 
 def _gs_vs_outputs(ls) -> tuple:
     """(captured name, locations, components per location, record name) of the vertex
