@@ -168,8 +168,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
                     "GL_VIEWPORT_SUBPIXEL_BITS": 0,
                     "GL_VIEWPORT_BOUNDS_RANGE": (-2.0 * caps.max_viewport_size_px,
                                                  2.0 * caps.max_viewport_size_px - 1),
-                    "GL_LAYER_PROVOKING_VERTEX": E.GL_LAST_VERTEX_CONVENTION,
-                    "GL_VIEWPORT_INDEX_PROVOKING_VERTEX": E.GL_LAST_VERTEX_CONVENTION})
+                    # the geometry passes select per vertex (a primitive whose vertices
+                    # disagree is dropped): which vertex counts is undefined, as Mesa's default
+                    "GL_LAYER_PROVOKING_VERTEX": E.GL_UNDEFINED_VERTEX,
+                    "GL_VIEWPORT_INDEX_PROVOKING_VERTEX": E.GL_UNDEFINED_VERTEX})
     if api.gl(4, 3) or api.has_extension("GL_KHR_debug"):
         from driver.gl.features import debug_output as D
         lim.update({"GL_MAX_DEBUG_MESSAGE_LENGTH": D.MAX_MESSAGE_LENGTH,
