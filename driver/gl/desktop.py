@@ -183,7 +183,8 @@ class DesktopMixin(LaterStagesMixin):
         check(tex is not None and tex.target != 0, E.GL_INVALID_VALUE, "not a texture")
         check(level >= 0, E.GL_INVALID_VALUE)
         layered = tex.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
-                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY)
+                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
         self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, 0, 0, layered))
 
     def glFramebufferTexture1D(self, target, attachment, textarget, texture, level) -> None:
