@@ -222,3 +222,39 @@ def test_incomplete_layer_targets():
         ctx.glFramebufferTextureLayer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, arr, 0, 1)
         ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT1, E.GL_TEXTURE_2D, flat, 0)
         assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+
+
+def test_multisample_array_layers():
+    """A layered 2D multisample array: layer 1 drawn, layer 0 keeps the clear; each layer
+    resolved by a blit from a one-layer read attachment."""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        ms = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, ms)
+        ctx.glTexImage3DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 4, E.GL_RGBA8, W, H, 2, True)
+        _layered_fbo(ctx, ms)
+        ctx.glClearColor(0.0, 0.0, 1.0, 1.0)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        p = _program(ctx)
+        _draw_to(ctx, p, [1])
+        out = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D, out)
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, W, H, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        read, draw = ctx.glGenFramebuffers(2)
+        ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, draw)
+        ctx.glFramebufferTexture2D(E.GL_DRAW_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, out, 0)
+        ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, read)
+        for layer, want in ((0, (0, 0, 255, 255)), (1, _colour(1))):
+            ctx.glFramebufferTextureLayer(E.GL_READ_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, ms, 0, layer)
+            ctx.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
+            expect(ctx, E.GL_NO_ERROR)
+            ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, draw)
+            got = np.frombuffer(bytes(ctx.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+            assert (got.reshape(H, W, 4) == want).all(), f"layer {layer}"
+            ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, read)
+
+
+def test_layer_provoking_vertex_is_undefined():
+    """Which vertex's gl_Layer counts is not defined by the passes (they select per vertex)."""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        assert ctx.glGetIntegerv(E.GL_LAYER_PROVOKING_VERTEX) == [E.GL_UNDEFINED_VERTEX]
+        assert ctx.glGetIntegerv(E.GL_VIEWPORT_INDEX_PROVOKING_VERTEX) == [E.GL_UNDEFINED_VERTEX]
