@@ -60,12 +60,13 @@ _TABLE = """
 110 100 | genType inversesqrt(genType)
 # 8.3 common
 110 100 | genType abs(genType)
-130 300 | genIType abs(genIType)
+130 300 +GL_EXT_gpu_shader4 | genIType abs(genIType)
 110 100 | genType sign(genType)
-130 300 | genIType sign(genIType)
+130 300 +GL_EXT_gpu_shader4 | genIType sign(genIType)
 110 100 | genType floor(genType)
 130 300 | genType trunc(genType)
-130 300 | genType round(genType)
+130 300 +GL_EXT_gpu_shader4 | genType round(genType)
+- - +GL_EXT_gpu_shader4 | genType truncate(genType)
 130 300 | genType roundEven(genType)
 110 100 | genType ceil(genType)
 110 100 | genType fract(genType)
@@ -74,22 +75,22 @@ _TABLE = """
 130 300 | genType modf(genType, out genType)
 110 100 | genType min(genType, genType)
 110 100 | genType min(genType, float)
-130 300 | genIType min(genIType, genIType)
-130 300 | genIType min(genIType, int)
-130 300 | genUType min(genUType, genUType)
-130 300 | genUType min(genUType, uint)
+130 300 +GL_EXT_gpu_shader4 | genIType min(genIType, genIType)
+130 300 +GL_EXT_gpu_shader4 | genIType min(genIType, int)
+130 300 +GL_EXT_gpu_shader4 | genUType min(genUType, genUType)
+130 300 +GL_EXT_gpu_shader4 | genUType min(genUType, uint)
 110 100 | genType max(genType, genType)
 110 100 | genType max(genType, float)
-130 300 | genIType max(genIType, genIType)
-130 300 | genIType max(genIType, int)
-130 300 | genUType max(genUType, genUType)
-130 300 | genUType max(genUType, uint)
+130 300 +GL_EXT_gpu_shader4 | genIType max(genIType, genIType)
+130 300 +GL_EXT_gpu_shader4 | genIType max(genIType, int)
+130 300 +GL_EXT_gpu_shader4 | genUType max(genUType, genUType)
+130 300 +GL_EXT_gpu_shader4 | genUType max(genUType, uint)
 110 100 | genType clamp(genType, genType, genType)
 110 100 | genType clamp(genType, float, float)
-130 300 | genIType clamp(genIType, genIType, genIType)
-130 300 | genIType clamp(genIType, int, int)
-130 300 | genUType clamp(genUType, genUType, genUType)
-130 300 | genUType clamp(genUType, uint, uint)
+130 300 +GL_EXT_gpu_shader4 | genIType clamp(genIType, genIType, genIType)
+130 300 +GL_EXT_gpu_shader4 | genIType clamp(genIType, int, int)
+130 300 +GL_EXT_gpu_shader4 | genUType clamp(genUType, genUType, genUType)
+130 300 +GL_EXT_gpu_shader4 | genUType clamp(genUType, uint, uint)
 110 100 | genType mix(genType, genType, genType)
 110 100 | genType mix(genType, genType, float)
 130 300 | genType mix(genType, genType, genBType)
@@ -225,23 +226,23 @@ _TABLE = """
 # 8.7 vector relational
 110 100 | bvec lessThan(vec, vec)
 110 100 | bvec lessThan(ivec, ivec)
-130 300 | bvec lessThan(uvec, uvec)
+130 300 +GL_EXT_gpu_shader4 | bvec lessThan(uvec, uvec)
 110 100 | bvec lessThanEqual(vec, vec)
 110 100 | bvec lessThanEqual(ivec, ivec)
-130 300 | bvec lessThanEqual(uvec, uvec)
+130 300 +GL_EXT_gpu_shader4 | bvec lessThanEqual(uvec, uvec)
 110 100 | bvec greaterThan(vec, vec)
 110 100 | bvec greaterThan(ivec, ivec)
-130 300 | bvec greaterThan(uvec, uvec)
+130 300 +GL_EXT_gpu_shader4 | bvec greaterThan(uvec, uvec)
 110 100 | bvec greaterThanEqual(vec, vec)
 110 100 | bvec greaterThanEqual(ivec, ivec)
-130 300 | bvec greaterThanEqual(uvec, uvec)
+130 300 +GL_EXT_gpu_shader4 | bvec greaterThanEqual(uvec, uvec)
 110 100 | bvec equal(vec, vec)
 110 100 | bvec equal(ivec, ivec)
-130 300 | bvec equal(uvec, uvec)
+130 300 +GL_EXT_gpu_shader4 | bvec equal(uvec, uvec)
 110 100 | bvec equal(bvec, bvec)
 110 100 | bvec notEqual(vec, vec)
 110 100 | bvec notEqual(ivec, ivec)
-130 300 | bvec notEqual(uvec, uvec)
+130 300 +GL_EXT_gpu_shader4 | bvec notEqual(uvec, uvec)
 110 100 | bvec notEqual(bvec, bvec)
 110 100 | bool any(bvec)
 110 100 | bool all(bvec)
@@ -711,11 +712,53 @@ def _image_functions() -> list[BuiltinFunction]:
     return out
 
 
+def _gpu_shader4_texture_functions(core: list[BuiltinFunction],
+                                   existing: list[BuiltinFunction]) -> list[BuiltinFunction]:
+    """EXT_gpu_shader4's texture functions for GLSL 1.10/1.20: the GLSL 1.30
+    lookups under names that carry the sampler's shape (``texelFetch2D``,
+    ``texture2DArrayLod``, ``shadow2DGradOffset``, ``textureSize1DArray``,
+    integer-sampler ``texture2D``...), derived from the core overloads of the
+    same operation. The ``shadow`` names return a vec4 as the GLSL 1.10 ones do.
+    Overloads GLSL 1.10 already has under the same name are not repeated."""
+    shape = {"1D": "1D", "2D": "2D", "3D": "3D", "Cube": "Cube", "Rect": "2DRect", "Buffer": "Buffer"}
+    have = {(f.name, tuple(p for _, p in f.params)) for f in existing}
+    only_ext = ("GL_EXT_gpu_shader4",)
+    out: list[BuiltinFunction] = []
+
+    def add(name, ret, params, stages):
+        key = (name, tuple(p for _, p in params))
+        if key not in have:
+            have.add(key)
+            out.append(BuiltinFunction(name, ret, params, Availability(0, 0, stages=stages,
+                                                                       extensions=only_ext)))
+
+    for f in core:
+        s = f.params[0][1]
+        if s.sampler_dim not in shape or (s.sampler_dim == "Cube" and s.sampler_array):
+            continue
+        suffix = shape[s.sampler_dim] + ("Array" if s.sampler_array else "")
+        ret, stages = f.return_type, f.availability.stages
+        if f.name in ("textureSize", "texelFetch", "texelFetchOffset"):
+            base = "textureSize" if f.name == "textureSize" else "texelFetch"
+            add(base + suffix + f.name[len(base):], ret, f.params, stages)
+            if f.name == "textureSize" and s.sampler_dim == "Rect":     # the spec's form has a lod
+                add("textureSize2DRect", ret, f.params + (("in", T.INT),), stages)
+        elif f.name.startswith("texture") and not f.name.startswith(("textureGather", "textureQuery",
+                                                                       "textureSamples")):
+            prefix = "shadow" if s.sampler_shadow else "texture"
+            add(prefix + suffix + f.name[len("texture"):], T.VEC4 if s.sampler_shadow else ret,
+                f.params, stages)
+    return out
+
+
 @lru_cache(maxsize=1)
 def all_builtin_functions() -> tuple[BuiltinFunction, ...]:
     """Every overload of every version and stage (about 2,000)."""
-    return tuple(_table_functions() + _matrix_shape_functions() + _texture_functions()
-                 + _image_functions())
+    texture = _texture_functions()
+    functions = _table_functions() + _matrix_shape_functions() + texture + _image_functions()
+    return tuple(functions + _gpu_shader4_texture_functions(texture, functions))
+
+
 
 
 def _types_available(f: BuiltinFunction, version: GLSLVersion, extensions) -> bool:

@@ -143,7 +143,7 @@ _TABLE = """
 130 - @v +GL_APPLE_clip_distance | out float gl_ClipDistance[gl_MaxClipDistances]
 450 - @v +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 110c - @v | out vec4 gl_ClipVertex
-130 300 @v | in int gl_VertexID
+130 300 @v +GL_EXT_gpu_shader4 | in int gl_VertexID
 - - @v +GL_ARB_shader_draw_parameters | in int gl_BaseVertexARB
 - - @v +GL_ARB_shader_draw_parameters | in int gl_BaseInstanceARB
 - - @v +GL_ARB_shader_draw_parameters | in int gl_DrawIDARB
@@ -175,7 +175,7 @@ _TABLE = """
 120 100 @f | in vec2 gl_PointCoord
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
 450 - @f +GL_ARB_cull_distance | in float gl_CullDistance[gl_MaxCullDistances]
-150 - @f | in int gl_PrimitiveID
+150 - @f +GL_EXT_gpu_shader4 | in int gl_PrimitiveID
 400 - @f +GL_ARB_sample_shading | in int gl_SampleID
 400 - @f +GL_ARB_sample_shading | in vec2 gl_SamplePosition
 400 - @f +GL_ARB_sample_shading | in int gl_SampleMaskIn[1]

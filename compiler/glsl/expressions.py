@@ -37,9 +37,10 @@ class ExpressionAnalyzer:
     def warning(self, loc, msg: str) -> None:
         self.log.warning(loc, msg)
 
-    def require_version(self, loc, desktop: int, es: int, problem: str) -> bool:
-        """Mesa's check_version: "PROBLEM in GLSL 1.10 (GLSL 1.30 or GLSL ES 3.00 required)"."""
-        if self.version.at_least(desktop, es):
+    def require_version(self, loc, desktop: int, es: int, problem: str, extension: str = "") -> bool:
+        """Mesa's check_version: "PROBLEM in GLSL 1.10 (GLSL 1.30 or GLSL ES 3.00 required)".
+        An enabled `extension` that brings the feature to earlier versions also satisfies it."""
+        if self.version.at_least(desktop, es) or extension and extension in self.enabled:
             return True
         needs = []
         if desktop:
@@ -149,9 +150,11 @@ class ExpressionAnalyzer:
     def integer_binary_type(self, op, a, b, loc):
         """% & | ^ : integer operands (GLSL 1.30 / ES 3.00)."""
         if op == "%":
-            if not self.require_version(loc, 130, 300, "operator '%' is reserved"):
+            if not self.require_version(loc, 130, 300, "operator '%' is reserved",
+                                        "GL_EXT_gpu_shader4"):
                 return None
-        elif not self.require_version(loc, 130, 300, "bit-wise operations are forbidden"):
+        elif not self.require_version(loc, 130, 300, "bit-wise operations are forbidden",
+                                        "GL_EXT_gpu_shader4"):
             return None
         ta, tb = a.type, b.type
         what = "operator %" if op == "%" else f"`{op}'"
@@ -176,7 +179,8 @@ class ExpressionAnalyzer:
         return (tb if ta.is_scalar else ta), a, b
 
     def shift_type(self, op, a, b, loc):
-        if not self.require_version(loc, 130, 300, "bit-wise operations are forbidden"):
+        if not self.require_version(loc, 130, 300, "bit-wise operations are forbidden",
+                                        "GL_EXT_gpu_shader4"):
             return None
         ta, tb = a.type, b.type
         if not ta.is_integer or ta.is_array:
@@ -287,7 +291,8 @@ class ExpressionAnalyzer:
                 self.error(e.loc, "operand of `!' must be scalar boolean")
                 return e
         elif e.op == "~":
-            if not self.require_version(e.loc, 130, 300, "bit-wise operations are forbidden"):
+            if not self.require_version(e.loc, 130, 300, "bit-wise operations are forbidden",
+                                        "GL_EXT_gpu_shader4"):
                 return e
             if not x.type.is_integer or x.type.is_array:
                 self.error(e.loc, "operand of `~' must be an integer")

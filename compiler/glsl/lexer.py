@@ -79,7 +79,13 @@ _EXTENSION_KEYWORDS = {
     **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")
        for w in ("coherent", "volatile", "restrict", "readonly", "writeonly")},
     "precise": ("GL_ARB_gpu_shader5",),
+    # EXT_gpu_shader4: interpolation qualifiers for varyings in GLSL 1.10/1.20
+    "flat": ("GL_EXT_gpu_shader4",),
+    "noperspective": ("GL_EXT_gpu_shader4",),
+    "centroid": ("GL_EXT_gpu_shader4",),
 }
+
+_GPU_SHADER4 = "GL_EXT_gpu_shader4"
 
 # Reserved words that become identifiers (layout qualifier names) from a version or
 # with an extension: (desktop version, ES version, extensions).
@@ -108,6 +114,8 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
     """
     type_names = builtin_type_names(version, extensions)
     ext_keywords = {w for w, exts in _EXTENSION_KEYWORDS.items() if any(e in extensions for e in exts)}
+    # EXT_gpu_shader4 spells the unsigned type `unsigned int' in GLSL 1.10/1.20
+    gpu_shader4 = _GPU_SHADER4 in extensions and not version.at_least(130, 300)
     toks: list[Token] = []
     for idx, line in enumerate(text.split("\n")):
         src, lineno = line_map[idx] if idx < len(line_map) else (0, idx + 1)
@@ -121,6 +129,12 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             if kind == "ws":
                 continue
             if kind == "word":
+                if s == "int" and gpu_shader4 and toks and toks[-1].kind == "unsigned":
+                    toks[-1] = Token("type", "uint", toks[-1].loc)    # EXT_gpu_shader4
+                    continue
+                if s == "unsigned" and gpu_shader4:
+                    toks.append(Token("unsigned", s, loc))      # must be followed by `int'
+                    continue
                 toks.append(_word(s, loc, version, type_names, log, ext_keywords, extensions))
             elif kind == "int":
                 toks.append(_integer(s, loc, version, log, extensions))
@@ -131,6 +145,10 @@ def tokenize(text: str, line_map: list[tuple[int, int]], version: GLSLVersion,
             else:
                 log.error(loc, f"syntax error, unexpected character `{s}'" if s != "#" else
                           "syntax error, unexpected '#'")
+    for i, t in enumerate(toks):
+        if t.kind == "unsigned":
+            log.error(t.loc, "`unsigned' must be followed by `int'")
+            toks[i] = t._replace(kind="ident")
     # end of file: just after the last character of the last line
     lines = text.split("\n")
     last = line_map[len(lines) - 1] if len(line_map) >= len(lines) else (0, len(lines))
@@ -166,7 +184,7 @@ def _integer(s: str, loc: SourceLoc, version: GLSLVersion, log: InfoLog, extensi
         return _integer64(s, loc, log, extensions)
     unsigned = s[-1] in "uU"
     digits = s[:-1] if unsigned else s
-    if unsigned and not version.at_least(130, 300):
+    if unsigned and not version.at_least(130, 300) and _GPU_SHADER4 not in extensions:
         log.error(loc, "unsigned integer literals require GLSL 1.30 or GLSL ES 3.00")
     value = _digits_value(digits, s, loc, log)
     if value > 0xFFFFFFFF:

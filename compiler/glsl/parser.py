@@ -199,10 +199,13 @@ class Parser:
                 self.expect(")")
                 q.order.append("layout")
             elif w in STORAGE:
-                if q.storage is not None and not (q.storage == "const" and w == "in"):
+                # "const in" (parameters) and EXT_gpu_shader4's "varying out" (fragment
+                # outputs, checked with the extension in qualifiers.py) are one qualifier
+                pair = (q.storage, w) in (("const", "in"), ("varying", "out"))
+                if q.storage is not None and not pair:
                     self.log.error(t.loc, "duplicate storage qualifier" if q.storage == w else
                                    "multiple storage qualifiers are not allowed")
-                q.storage = "const in" if (q.storage == "const" and w == "in") else w
+                q.storage = f"{q.storage} {w}" if pair else w
                 q.order.append("storage")
             elif w in AUXILIARY:
                 setattr(q, w, True)

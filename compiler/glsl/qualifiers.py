@@ -137,6 +137,11 @@ class QualifierRules:
                 # deprecated, still accepted in desktop core profiles (as Mesa: a warning)
                 self.warning(loc, f"`attribute' is deprecated in {self.version}; use `in'")
             var.storage = "in"
+        elif storage == "varying out":
+            # EXT_gpu_shader4: user-defined fragment outputs in GLSL 1.10/1.20
+            if "GL_EXT_gpu_shader4" not in self.enabled or stage != "fragment":
+                self.error(loc, "`varying out' requires GL_EXT_gpu_shader4 in a fragment shader")
+            var.storage = "out"
         elif storage == "varying":
             if not self.version.es and self.version.number >= 140 and not self.version.compatibility:
                 # deprecated, still accepted in desktop core profiles (as Mesa: a warning); piglit's
@@ -144,8 +149,9 @@ class QualifierRules:
                 self.warning(loc, f"`varying' is deprecated in {self.version}; use `in'/`out'")
             self.need(stage in ("vertex", "fragment"), loc,
                       f"`varying' variables may not be declared in the {stage} shader")
-            if q.interpolation:
+            if q.interpolation and "GL_EXT_gpu_shader4" not in self.enabled:
                 # GLSL 1.30 section 4.3.9: interpolation qualifiers go with in/out only
+                # (EXT_gpu_shader4 puts them on varyings: `flat varying')
                 self.error(loc, f"interpolation qualifier `{q.interpolation}' cannot be applied to the "
                            "deprecated storage qualifier `varying'")
             var.storage = "out" if stage == "vertex" else "in"
@@ -200,7 +206,8 @@ class QualifierRules:
                 self.error(loc, f"vertex shader input / attribute cannot have type {t}")
             elif t.is_array and (self.version.es or not self.version.at_least(150)):
                 self.error(loc, "vertex shader input / attribute cannot have array type")
-            elif inner.base in ("int", "uint") and not self.version.at_least(130, 300):
+            elif inner.base in ("int", "uint") and not self.version.at_least(130, 300) \
+                    and "GL_EXT_gpu_shader4" not in self.enabled:
                 self.error(loc, f"vertex shader input / attribute cannot have type {t}")
             return
         if is_fs_out:
@@ -216,7 +223,7 @@ class QualifierRules:
                        f"varying variables must be of base type float in {self.version}")
             return
         if inner.base in ("int", "uint") or t.contains(lambda x: x.base in ("int", "uint")):
-            if not self.version.at_least(130, 300):
+            if not self.version.at_least(130, 300) and "GL_EXT_gpu_shader4" not in self.enabled:
                 self.error(loc, f"varying variables must be of base type float in {self.version}")
             elif var.interpolation != "flat":
                 if stage == "fragment":

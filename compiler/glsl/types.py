@@ -274,6 +274,12 @@ _EXTENSION_TYPES = {
        for ext in ("GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array")},
     **{ext: ("samplerBuffer", "isamplerBuffer", "usamplerBuffer", "imageBuffer", "iimageBuffer", "uimageBuffer")
        for ext in ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")},
+    # EXT_gpu_shader4 (GLSL 1.10/1.20): unsigned integers and the sampler types of GLSL 1.30/1.40
+    "GL_EXT_gpu_shader4": ("uint", "uvec2", "uvec3", "uvec4", "samplerCubeShadow", "sampler1DArray",
+                           "sampler2DArray", "sampler1DArrayShadow", "sampler2DArrayShadow",
+                           "samplerBuffer", "sampler2DRect", "sampler2DRectShadow")
+    + tuple(f"{p}sampler{d}" for p in ("i", "u")
+            for d in ("1D", "2D", "3D", "Cube", "2DRect", "1DArray", "2DArray", "Buffer")),
     "GL_ARB_gpu_shader_fp64": tuple(n for n, t in _BY_NAME.items() if t.base == "double"),
     "GL_ARB_gpu_shader_int64": tuple(n for n, t in _BY_NAME.items() if t.base in ("int64", "uint64")
                                      and n in _MIN_VERSION),

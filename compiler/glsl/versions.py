@@ -133,6 +133,7 @@ EXTENSIONS = (
     Extension("GL_ARB_draw_instanced", desktop=110),
     Extension("GL_ARB_fragment_coord_conventions", desktop=110),
     Extension("GL_EXT_texture_array", desktop=110),
+    Extension("GL_EXT_gpu_shader4", desktop=110),
     Extension("GL_OES_standard_derivatives", es=100),
     Extension("GL_EXT_shader_texture_lod", es=100),
     Extension("GL_EXT_frag_depth", es=100),

@@ -214,6 +214,8 @@ class Builtins:
     def f_trunc(self, e, x):
         return self.b.ftrunc(x)
 
+    f_truncate = f_trunc          # EXT_gpu_shader4's name for trunc
+
     def f_round(self, e, x):
         return self.b.fround_even(x)
 
@@ -862,7 +864,7 @@ class _TextureCall:
         dim = _DIMS[st.sampler_dim]
         common = dict(dim=dim, is_array=st.sampler_array, is_shadow=st.sampler_shadow,
                       dest_type=st.sampled_base)
-        if n == "textureSize":
+        if n.startswith("textureSize"):     # textureSize and EXT_gpu_shader4's textureSize2D, ...
             lod = self.args[0] if self.args else b.iimm(0)
             comps = self.e.type.vector_size
             return self._tex("txs", {"lod": lod}, comps, {**common, "is_shadow": False}, dest_type="int")
