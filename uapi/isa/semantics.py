@@ -231,6 +231,43 @@ def quad_dfdy(v):
 
 
 # ---------------------------------------------------------------------------
+# SIMD groups: cross-lane votes
+
+#: Lanes of a SIMD group (as AGX: 32 threads run in lockstep). A group is 32
+#: consecutive lanes of a dispatch; in compute dispatches a group never crosses a
+#: threadgroup: each threadgroup starts a new group (its last one may be partial,
+#: as on hardware, where the missing lanes are inactive).
+SIMD_GROUP_LANES = 32
+VOTE_MODES = ("any", "all", "eq")
+
+
+def simd_group_starts(n_lanes: int, threadgroup_lanes: int = 0) -> np.ndarray:
+    """First lane of every SIMD group of a run of ``n_lanes`` lanes starting at a
+    group boundary; ``threadgroup_lanes`` > 1: the lanes form threadgroups of that
+    size (``n_lanes`` a multiple of it) and groups restart at each threadgroup."""
+    span = threadgroup_lanes if threadgroup_lanes > 1 else max(n_lanes, 1)
+    within = np.arange(0, span, SIMD_GROUP_LANES, dtype=np.int64)
+    return (np.arange(0, n_lanes, span, dtype=np.int64)[:, None] + within[None, :]).ravel()
+
+
+def vote(mode: str, a, active, starts) -> np.ndarray:
+    """Cross-lane vote over the *active* lanes of each SIMD group (``starts``: the
+    groups' first lanes, from ``simd_group_starts``): every lane of a group gets
+    1 when ``any``: some active lane has ``a`` != 0; ``all``: every active lane
+    has ``a`` != 0; ``eq``: the active lanes' ``a`` != 0 are all equal (all true
+    or all false). A group without active lanes gives ``all``/``eq`` 1, ``any`` 0
+    (no lane reads it). uint32 per lane."""
+    a = np.asarray(a)
+    active = np.broadcast_to(np.asarray(active, bool), a.shape)
+    true = a != 0
+    some = np.logical_or.reduceat(true & active, starts) if a.size else np.zeros(0, bool)
+    every = np.logical_and.reduceat(true | ~active, starts) if a.size else np.zeros(0, bool)
+    result = {"any": some, "all": every, "eq": every | ~some}[mode]
+    lengths = np.diff(np.append(starts, a.size))
+    return np.repeat(result.astype(np.uint32), lengths)
+
+
+# ---------------------------------------------------------------------------
 # Integer ALU (unsigned arrays of the op size, signed views where the op is signed)
 
 

@@ -204,6 +204,14 @@ _op("mov_imm", 0x3C, (Field("dst", 8, Dst()), Field("imm", 18, UInt(32))), "mov_
 _op("get_sr", 0x3D, (Field("dst", 8, Dst()), Field("sr", 18, Enum(8, SPECIAL_REGS))), "get_sr",
     sizes=(16, 32), schedule_class="coverage", can_reorder=True)
 
+# Cross-lane vote over the active lanes of the lane's SIMD group (semantics.SIMD_GROUP_LANES):
+# it reads other lanes and the execution mask, so it never moves across control flow
+_op("vote", 0x35, (Field("mode", 31, Enum(2, S.VOTE_MODES), "suffix"), Field("dst", 8, Dst()),
+                   Field("a", 18, Src())), "vote", impl=S.vote, types=("u", "u"), sizes=(16, 32),
+    can_reorder=False, native="vote",
+    doc="dst = 1 or 0 in every lane of the SIMD group: any (some active lane has a != 0), all (every "
+        "active lane has a != 0), eq (the active lanes agree on a != 0); a is read at dst's size")
+
 # ---------------------------------------------------------------------------
 # Varyings
 

@@ -28,17 +28,18 @@ import numpy as np
 
 from uapi.isa import Imm, Instruction, Reg
 from uapi.isa.native import C_PRELUDE, c_functions
-from uapi.isa.semantics import FORMAT_ELEMENT_B, TYPE_BITS, minifloat_decode
+from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, minifloat_decode
 
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 11
+GENERATOR_VERSION = 12
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
-#: Native units that touch memory shared between lanes: one lane loop of their own.
-SHARED_UNITS = ("ld_tile", "st_tile")
+#: Native units that touch memory shared between lanes, or other lanes' registers (a
+#: vote): one lane loop of their own, over the whole batch on one thread.
+SHARED_UNITS = ("ld_tile", "st_tile", "vote")
 #: Native units that read per-lane pipeline arrays or their quad's lanes (their own
 #: loop; whole quads in parallel).
 CONTEXT_UNITS = ("iter", "quad")
@@ -59,6 +60,7 @@ typedef struct {
     long tile_B, record_B;
     const int64_t *tile_index;
     long *bad_lane;           /* shared segments: the first lane whose access is out of range */
+    long group_span;          /* vote: SIMD groups restart every group_span lanes (a threadgroup) */
 } args_t;
 """
 
@@ -526,8 +528,46 @@ def _quad_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     return text, ("quads",)
 
 
+def _vote_function(name: str, ins: Instruction) -> tuple[str, tuple]:
+    """A cross-lane vote (``semantics.vote``) over each SIMD group of 32 lanes, groups
+    restarting every ``group_span`` lanes (a threadgroup, or the whole batch): the
+    active lanes' sources are read before any result is written. Runs on one thread
+    over the whole batch (a shared unit), as chunks need not align with groups."""
+    dst, n = ins["dst"], ins["dst"].size
+    regs = _Regs()
+    a = _raw(ins["a"], n, regs)
+    rows = sorted(regs.read)
+    read = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in rows)
+    result = {"any": "some", "all": "every", "eq": "(every | !some)"}[ins["mode"]]
+    out_regs = _Regs()
+    stmts = _write_raw(dst, "(uint64_t)res_", out_regs)
+    wrows = sorted(out_regs.read | out_regs.written)
+    load = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in wrows)
+    store = " ".join(f"R[{j} * S + i] = r{j};" for j in sorted(out_regs.written))
+    text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
+                      "    uint32_t *restrict R = A->r; const long S = A->S;",
+                      "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
+                      "    const long G = A->group_span;",
+                      "    for (long t = lo; t < hi; t += G) {",
+                      "        const long tend = t + G < hi ? t + G : hi;",
+                      f"        for (long g = t; g < tend; g += {SIMD_GROUP_LANES}) {{",
+                      f"            const long gend = g + {SIMD_GROUP_LANES} < tend ? g + {SIMD_GROUP_LANES} : tend;",
+                      "            int some = 0, every = 1;",
+                      "            for (long i = g; i < gend; i++) {",
+                      "                if (EX && !EX[i]) continue;",
+                      f"                {{ {read} const int t_ = ({a}) != 0; some |= t_; every &= t_; }}",
+                      "            }",
+                      f"            const uint32_t res_ = (uint32_t)({result});",
+                      "            for (long i = g; i < gend; i++) {",
+                      f"                if (!EX || EX[i]) {{ {load} {' '.join(stmts)} {store} }}",
+                      "            }",
+                      "        }",
+                      "    }", "}"])
+    return text, ("simd_groups",)
+
+
 _OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function,
-             "quad": _quad_function}
+             "quad": _quad_function, "vote": _vote_function}
 
 
 # ---------------------------------------------------------------------------

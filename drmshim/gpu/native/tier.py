@@ -264,6 +264,9 @@ class _BatchArgs:
             return True
         if need == "quads":   # lanes come in whole 2x2 quads (else the numpy step writes zeros)
             return bool(ctx.quads) and b.n % 4 == 0
+        if need == "simd_groups":   # the batch starts at a group boundary (ShaderCore._batch_size)
+            a.group_span = ctx.threadgroup_lanes if ctx.threadgroup_lanes > 1 else b.n
+            return True
         if need == "tile":
             tile, index = ctx.tile_buffer, ctx.tile_index
             if tile is None or index is None or tile.dtype != np.uint8 or tile.ndim != 2 \

@@ -11,7 +11,7 @@ import inspect
 import numpy as np
 
 from uapi.isa import Instruction, Reg
-from uapi.isa.semantics import SINT, UINT, convert, saturate
+from uapi.isa.semantics import SINT, UINT, convert, saturate, simd_group_starts
 
 from .state import float_reader, float_writer, raw_reader, raw_writer, to_bits
 
@@ -174,5 +174,24 @@ def compile_get_sr(ins: Instruction):
     return lambda b: write(b, b.ctx.special(name, b.lanes).astype(ut))
 
 
-COMPILERS = {"falu": compile_falu, "quad": compile_quad, "ialu": compile_ialu, "cmpsel": compile_cmpsel,
+def compile_vote(ins: Instruction):
+    """A cross-lane vote (``semantics.vote``) over the SIMD groups of the batch: a batch
+    starts at a group boundary (``ShaderCore._batch_size``), and in compute groups
+    restart at each threadgroup."""
+    dst: Reg = ins["dst"]
+    _check_size(ins, dst.size)
+    a, write, mode, impl = raw_reader(ins["a"], dst.size), raw_writer(dst), ins["mode"], ins.op.impl
+    ut = UINT[dst.size]
+
+    def step(b):
+        key = ("simd_groups", b.n)
+        starts = b.memo.get(key)
+        if starts is None:
+            starts = b.memo[key] = simd_group_starts(b.n, b.ctx.threadgroup_lanes)
+        v = np.broadcast_to(a(b), (b.n,))
+        write(b, impl(mode, v, b.exec, starts).astype(ut))
+    return step
+
+
+COMPILERS = {"falu": compile_falu, "vote": compile_vote, "quad": compile_quad, "ialu": compile_ialu, "cmpsel": compile_cmpsel,
              "convert": compile_convert, "mov": compile_mov, "mov_imm": compile_mov_imm, "get_sr": compile_get_sr}

@@ -27,7 +27,7 @@ import numpy as np
 
 from uapi.debug import debug_enabled
 from uapi.isa import Instruction, Reg, decode_one
-from uapi.isa.semantics import cf_if, fcompare, icompare
+from uapi.isa.semantics import SIMD_GROUP_LANES, cf_if, fcompare, icompare
 from uapi.isa.table import BY_OPCODE
 
 from . import alu, frag, mem, tex
@@ -292,7 +292,10 @@ class ShaderCore:
         return prog
 
     def _batch_size(self, ctx: ExecContext, n_regs32: int) -> int:
+        # whole quads, whole threadgroups, and (outside compute) whole SIMD groups
         unit = np.lcm(4 if ctx.quads else 1, ctx.threadgroup_lanes)
+        if ctx.threadgroup_lanes <= 1:
+            unit = np.lcm(unit, SIMD_GROUP_LANES)
         lanes = self.batch_lanes if self.batch_lanes is not None else auto_batch_lanes(n_regs32)
         return int(max(unit, lanes // unit * unit))
 

@@ -156,7 +156,7 @@ NATIVE_ALU = [op for op in OPS if op.native is not None and op.unit in codegen.L
 def test_the_table_names_existing_c_functions():
     """Every table entry's C form is a function of uapi.isa.native or a form the generator writes."""
     forms = c_functions() | {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx",
-                             "dfdy"}
+                             "dfdy", "vote"}
     for op in OPS:
         assert op.native is None or op.native in forms, op.name
     assert {op.name for op in NATIVE_ALU} >= {"fadd", "fmul", "fma", "fmin", "fmax", "iadd", "imad", "convert"}
@@ -249,7 +249,8 @@ def random_program(rng, n_blocks: int = 6) -> str:
         elif kind == "step":
             r, s = int(rng.choice(pool[:-1])), int(rng.choice(pool[:-1]))
             lines.append(str(rng.choice([f"sin r{r}, r{s}", f"exp2 r{r}, r{s}", f"log2 r{r}, r{s}.abs",
-                                         f"get_sr r{r}, lane_id", f"cos r{r}, r{s}", "discard"])))
+                                         f"get_sr r{r}, lane_id", f"cos r{r}, r{s}", "discard",
+                                         f"vote.{rng.choice(['any', 'all', 'eq'])} r{r}, r{s}"])))
         else:
             r = int(rng.integers(2, 9))
             lines.append(str(rng.choice([f"ld_tile.unorm8 r{r}_r{r + 1}_r{r + 2}_r{r + 3}, 0",
