@@ -11,11 +11,12 @@ GPU model. See README.md.
 - pack: ``pack(format, rgba) -> bytes``, ``unpack(format, bytes) -> rgba``
 - etc, bc, bptc, astc: ``decompress(format, blocks) -> (nblocks, bh, bw, 4)`` for ETC1/ETC2/EAC, BC1-BC7 and ASTC LDR
 - miptree: ``make_miptree(...) -> Layout``
-- addressing: ``offset_B(lay, x, y, layer, level, sample)``, ``tile``, ``detile``
+- addressing: ``offset_B(lay, x, y, layer, level, sample)``
+- regions: ``tile``, ``detile`` (region copies, honouring compression)
 - compression: the metadata of ``twiddled_compressed`` layouts
 """
 
-from .addressing import detile, morton_el, offset_B, tile
+from .addressing import morton_el, offset_B
 from .compression import (
     SUBTILE_SOLID,
     clear_metadata,
@@ -40,6 +41,7 @@ from .miptree import (
     max_tile_size_el,
 )
 from .pack import linear_to_srgb, pack, srgb_to_linear, unpack, unpack_dtype
+from .regions import detile, tile
 
 __all__ = [
     "FORMATS", "Channel", "Format", "get_format", "FORMAT_NAMES", "format_id", "format_by_id",

@@ -1,4 +1,5 @@
-"""Vectorised addressing and tile/detile copies.
+"""Vectorised addressing: where each element of an image is, and the region
+reads and writes that the copies of ``regions`` (tile/detile) are made of.
 
 Coordinates are in *elements*: pixels for plain formats, blocks for
 block-compressed formats (block (bx, by) covers pixels [4bx, 4bx+4) x [4by, 4by+4)
@@ -24,7 +25,7 @@ import numpy as np
 
 from .miptree import Layout
 
-__all__ = ["offset_B", "tile", "detile", "spread_bits", "morton_el"]
+__all__ = ["offset_B", "spread_bits", "morton_el"]
 
 
 def spread_bits(v: np.ndarray) -> np.ndarray:
@@ -253,58 +254,6 @@ def _as_bytes(buf) -> np.ndarray:
     if arr.dtype != np.uint8 or arr.ndim != 1:
         arr = arr.reshape(-1).view(np.uint8)
     return arr
-
-
-def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int) -> np.ndarray:
-    """Copy a region of the image out to a linear host array.
-
-    ``src_bytes`` is the whole image (a uint8 numpy array or any buffer). The region
-    is in pixels (block-aligned for block-compressed formats). Returns uint8 of shape
-    ``(h_el, w_el, blocksize_B)``: one row per element row, and each element's bytes
-    (all of its samples: reshape to ``(h_el, w_el, samples, bytes_per_block)``).
-    Works for every tiling and level; on the compressed levels of
-    ``twiddled_compressed`` images it honours the metadata (plain and solid
-    subtiles, see ``compression``; other modes raise ValueError), and ``tile``
-    leaves the level's metadata all "uncompressed".
-    """
-    x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
-    if not 0 <= layer < lay.depth_px:
-        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
-    src = _as_bytes(src_bytes)
-    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B)
-    if level < lay.compressed_levels:
-        # Solid subtiles read as their value, whatever the body holds under them.
-        from .compression import solid_patches
-        px, py, sample, values = solid_patches(lay, src, level, layer)
-        keep = (px >= x_el) & (px < x_el + w_el) & (py >= y_el) & (py < y_el + h_el)
-        bpp = lay.bytes_per_block_B
-        cols = (sample[keep] * bpp)[:, None] + np.arange(bpp)
-        out[(py[keep] - y_el)[:, None], (px[keep] - x_el)[:, None], cols] = values[keep]
-    return out
-
-
-def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int) -> None:
-    """Copy a linear host array into a region of the image, in place.
-
-    ``dst_bytes`` is the whole image (a writable uint8 numpy array or bytearray);
-    ``src_linear`` has shape ``(h_el, w_el, blocksize_B)`` (or any shape with that
-    many bytes, e.g. ``(h, w, 4)`` uint8 or ``(h, w)`` uint32 for RGBA8).
-    """
-    x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
-    if not 0 <= layer < lay.depth_px:
-        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
-    dst = _as_bytes(dst_bytes)
-    src = np.ascontiguousarray(src_linear).reshape(-1).view(np.uint8)
-    if src.size != h_el * w_el * lay.blocksize_B:
-        raise ValueError(f"source holds {src.size} B, the region needs "
-                         f"{h_el}x{w_el} elements of {lay.blocksize_B} B")
-    if level < lay.compressed_levels:
-        # Make the whole level plain first, so the parts of partly overwritten
-        # solid tiles keep their value; the level is then all "uncompressed".
-        from .compression import resolve
-        resolve(lay, dst, level, layer)
-    _write(dst, _region(lay, level, layer, x_el, y_el, w_el, h_el), src.reshape(h_el, w_el, lay.blocksize_B),
-           lay.blocksize_B)
 
 
 _WORD = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

@@ -1,0 +1,71 @@
+"""Copies of a region in and out of an image: ``detile`` (image -> linear host
+array) and ``tile`` (linear -> image), for every tiling and level.
+
+Sole responsibility: joining the two facts below a copy. ``addressing`` says
+where each element of the region is (and reads or writes them all with one
+gather or scatter); ``compression`` says what the metadata of a
+``twiddled_compressed`` level makes of them (solid subtiles read as their value;
+a write makes the level plain first). Neither of those needs the other's copies,
+so they stay below this module.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# the region machinery tile and detile share with the addressing tests
+from .addressing import _as_bytes, _read, _region, _region_el, _write
+from .compression import resolve, solid_patches
+from .miptree import Layout
+
+__all__ = ["detile", "tile"]
+
+
+def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """Copy a region of the image out to a linear host array.
+
+    ``src_bytes`` is the whole image (a uint8 numpy array or any buffer). The region
+    is in pixels (block-aligned for block-compressed formats). Returns uint8 of shape
+    ``(h_el, w_el, blocksize_B)``: one row per element row, and each element's bytes
+    (all of its samples: reshape to ``(h_el, w_el, samples, bytes_per_block)``).
+    Works for every tiling and level; on the compressed levels of
+    ``twiddled_compressed`` images it honours the metadata (plain and solid
+    subtiles, see ``compression``; other modes raise ValueError), and ``tile``
+    leaves the level's metadata all "uncompressed".
+    """
+    x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
+    if not 0 <= layer < lay.depth_px:
+        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
+    src = _as_bytes(src_bytes)
+    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B)
+    if level < lay.compressed_levels:
+        # Solid subtiles read as their value, whatever the body holds under them.
+        px, py, sample, values = solid_patches(lay, src, level, layer)
+        keep = (px >= x_el) & (px < x_el + w_el) & (py >= y_el) & (py < y_el + h_el)
+        bpp = lay.bytes_per_block_B
+        cols = (sample[keep] * bpp)[:, None] + np.arange(bpp)
+        out[(py[keep] - y_el)[:, None], (px[keep] - x_el)[:, None], cols] = values[keep]
+    return out
+
+
+def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int) -> None:
+    """Copy a linear host array into a region of the image, in place.
+
+    ``dst_bytes`` is the whole image (a writable uint8 numpy array or bytearray);
+    ``src_linear`` has shape ``(h_el, w_el, blocksize_B)`` (or any shape with that
+    many bytes, e.g. ``(h, w, 4)`` uint8 or ``(h, w)`` uint32 for RGBA8).
+    """
+    x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
+    if not 0 <= layer < lay.depth_px:
+        raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
+    dst = _as_bytes(dst_bytes)
+    src = np.ascontiguousarray(src_linear).reshape(-1).view(np.uint8)
+    if src.size != h_el * w_el * lay.blocksize_B:
+        raise ValueError(f"source holds {src.size} B, the region needs "
+                         f"{h_el}x{w_el} elements of {lay.blocksize_B} B")
+    if level < lay.compressed_levels:
+        # Make the whole level plain first, so the parts of partly overwritten
+        # solid tiles keep their value; the level is then all "uncompressed".
+        resolve(lay, dst, level, layer)
+    _write(dst, _region(lay, level, layer, x_el, y_el, w_el, h_el), src.reshape(h_el, w_el, lay.blocksize_B),
+           lay.blocksize_B)
