@@ -37,9 +37,11 @@ import functools
 from dataclasses import dataclass
 from enum import Enum
 
+from driver.gl.overrides import ENV, Override, read_override, warn
+
 __all__ = ["DONE", "CORE", "STAGE", "MISSING", "EXTENSIONS", "Extension", "GL_VERSIONS",
-           "ES_VERSIONS", "advertised", "available", "by_name", "glsl_extensions", "max_version",
-           "pending_features"]
+           "ES_VERSIONS", "advertised", "available", "by_name", "extension_override", "glsl_extensions",
+           "max_version", "pending_features"]
 
 Version = tuple[int, int]
 
@@ -539,9 +541,19 @@ def glsl_extensions(es: bool, core: bool, version: Version) -> frozenset[str]:
     return frozenset(n for n in names if _BY_NAME[n].glsl)
 
 
+@functools.lru_cache(maxsize=1)
+def extension_override() -> Override:
+    """The process's MESA_EXTENSION_OVERRIDE over this table (empty when unset);
+    exposing a line that is not DONE is said once on stderr."""
+    ov = read_override(_BY_NAME)
+    unfinished = sorted(n for n in ov.enable if _BY_NAME[n].status is not DONE)
+    if unfinished:
+        warn(f"{ENV} exposes {', '.join(unfinished)}, which shimgl does not fully implement")
+    return ov
+
+
 def _overridden(names, es: bool, core: bool, version: Version) -> frozenset[str]:
     """`names` after the developer's MESA_EXTENSION_OVERRIDE (driver.gl.overrides)."""
-    from driver.gl.overrides import extension_override
     ov = extension_override()
     if not ov:
         return frozenset(names)

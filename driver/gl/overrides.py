@@ -17,11 +17,10 @@ does.
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 
-__all__ = ["ENV", "Override", "extension_override"]
+__all__ = ["ENV", "Override", "read_override", "warn"]
 
 ENV = "MESA_EXTENSION_OVERRIDE"
 
@@ -56,20 +55,16 @@ class Override:
         return cls(frozenset(enable), frozenset(disable))
 
 
-def _warn(line: str) -> None:
+def warn(line: str) -> None:
+    """Say ``line`` once on stderr (the override's messages to the developer)."""
     print(f"shimgl: {line}", file=sys.stderr, flush=True)
 
 
-@functools.lru_cache(maxsize=1)
-def extension_override() -> Override:
-    """The process's override (empty when the variable is unset)."""
+def read_override(known) -> Override:
+    """The variable as it is now, parsed against the ``known`` names (empty when
+    unset). The extension table reads it once per process
+    (``driver.gl.extensions.extension_override``)."""
     text = os.environ.get(ENV, "")
     if not text.strip():
         return Override()
-    from driver.gl.extensions import DONE, by_name
-    table = by_name()
-    ov = Override.parse(text, table, _warn)
-    unfinished = sorted(n for n in ov.enable if table[n].status is not DONE)
-    if unfinished:
-        _warn(f"{ENV} exposes {', '.join(unfinished)}, which shimgl does not fully implement")
-    return ov
+    return Override.parse(text, known, warn)

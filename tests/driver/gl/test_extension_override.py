@@ -5,7 +5,8 @@ import pytest
 
 from driver.gl import enums as E
 from driver.gl import extensions as X
-from driver.gl.overrides import ENV, Override, extension_override
+from driver.gl.extensions import extension_override
+from driver.gl.overrides import ENV, Override
 from tests.driver.gl.conftest import make_ctx
 
 
