@@ -822,6 +822,9 @@ class Selector:
         if i.indices.get("execution_scope", "none") == "workgroup":
             self.emit("threadgroup_barrier")
 
+    def in_vote(self, i):
+        return [self.op("vote", 16, a=self.vals[i.srcs[0]][0], mode=i.indices["mode"])]
+
     def in_discard(self, i):
         self.flags["discards"] = True
         self.emit("discard")

@@ -171,6 +171,9 @@ _TABLE = """
 # fragment
 110 100 @f | in vec4 gl_FragCoord
 110 100 @f | in bool gl_FrontFacing
+460 - @v | in int gl_BaseVertex
+460 - @v | in int gl_BaseInstance
+460 - @v | in int gl_DrawID
 450 310 @f | in bool gl_HelperInvocation
 120 100 @f | in vec2 gl_PointCoord
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]

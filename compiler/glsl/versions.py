@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450)
+DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450, 460)
 ES_VERSIONS = (100, 300, 310)
 
 
@@ -127,6 +127,7 @@ EXTENSIONS = (
     Extension("GL_ARB_cull_distance", desktop=130),
     Extension("GL_ARB_shader_texture_image_samples", desktop=150),
     # core in GLSL 4.20 / 4.30: the #extension line only names what the version has
+    Extension("GL_ARB_shader_group_vote", desktop=110),
     Extension("GL_ARB_shading_language_packing", desktop=420),
     Extension("GL_ARB_texture_query_levels", desktop=430),
     Extension("GL_ARB_shader_texture_lod", desktop=110),

@@ -96,6 +96,11 @@ _intr("load_tile", (), True, 0, ("rt", "format", "offset_B"), eliminate=True)
 _intr("store_tile", (0,), False, 0, ("rt", "format", "offset_B", "write_mask"))
 _intr("load_vbo", (1,), True, 0, ("buffer", "format"), eliminate=True, reorder=True)
 
+# Cross-invocation vote over the active invocations of the SIMD group (ARB_shader_group_vote):
+# ``mode`` any/all/eq of a boolean. Its result depends on which invocations are active, so it
+# never moves across control flow (not reorderable), but an unused one may go.
+_intr("vote", (1,), True, 1, ("mode",), eliminate=True, dest_bits=1)
+
 # Fragment control.
 _intr("discard", (), False)
 _intr("discard_if", (1,), False)

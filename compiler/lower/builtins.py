@@ -64,6 +64,19 @@ class Builtins:
             raise LoweringError(f"built-in function {name} is not lowered")
         return m(e, *args)
 
+    # ------------------------------------------------------------ group vote (GLSL 4.60 8.18)
+    def f_anyInvocation(self, e, x):
+        return self.b.intrinsic("vote", x, mode="any")
+
+    def f_allInvocations(self, e, x):
+        return self.b.intrinsic("vote", x, mode="all")
+
+    def f_allInvocationsEqual(self, e, x):
+        return self.b.intrinsic("vote", x, mode="eq")
+
+    f_anyInvocationARB, f_allInvocationsARB, f_allInvocationsEqualARB = (
+        f_anyInvocation, f_allInvocations, f_allInvocationsEqual)
+
     # ------------------------------------------------------------ small helpers
     def f(self, value, like: Def | None = None):
         bits = like.bit_size if like is not None else 32
@@ -765,6 +778,13 @@ class Builtins:
 
     def f_atomicCounterCompSwapARB(self, e, c, compare, data):
         return self._counter_op(c, "cmpxchg", compare, data)
+
+    # GLSL 4.60 names of the ARB_shader_atomic_counter_ops functions
+    f_atomicCounterAdd, f_atomicCounterSubtract = f_atomicCounterAddARB, f_atomicCounterSubtractARB
+    f_atomicCounterMin, f_atomicCounterMax = f_atomicCounterMinARB, f_atomicCounterMaxARB
+    f_atomicCounterAnd, f_atomicCounterOr, f_atomicCounterXor = (f_atomicCounterAndARB, f_atomicCounterOrARB,
+                                                                 f_atomicCounterXorARB)
+    f_atomicCounterExchange, f_atomicCounterCompSwap = f_atomicCounterExchangeARB, f_atomicCounterCompSwapARB
 
     # ------------------------------------------------------------ images
     def _image_coord(self, img, coord):

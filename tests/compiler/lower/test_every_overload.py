@@ -14,7 +14,9 @@ from compiler.ir import ShaderKey
 from compiler.lower.geometry import standalone_key
 from compiler.glsl import types as GT
 from compiler.glsl.builtin_functions import all_builtin_functions
+from compiler.glsl.versions import EXTENSIONS
 
+_COMPILER_EXTENSIONS = {e.name: e for e in EXTENSIONS}
 FUNCS = [f for f in all_builtin_functions() if f.name not in ("packDouble2x32", "unpackDouble2x32")]
 
 
@@ -38,8 +40,8 @@ def shader_for(f) -> tuple[str, str]:
     elif a.es:
         head = "#version 100\n" if a.es_until else f"#version {max(a.es, 310)} es\nprecision highp float;\n" \
             "precision highp int;\n"
-    else:       # an extension-only function: GLSL 1.00, or 4.30 for ARB_gpu_shader_int64 (a 4.00 extension)
-        head = "#version 430\n" if "GL_ARB_gpu_shader_int64" in a.extensions else "#version 100\n"
+    else:       # an extension-only function: GLSL 1.00, or 4.30 for a desktop-only extension
+        head = "#version 430\n" if not _COMPILER_EXTENSIONS[a.extensions[0]].es else "#version 100\n"
     for ext in a.extensions[:1] if not (a.desktop or a.es) else ():
         head += f"#extension {ext} : enable\n"
     if head.startswith("#version 100"):
