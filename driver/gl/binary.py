@@ -49,12 +49,12 @@ def driver_hash(api_name: str) -> bytes:
     """Identifies the driver build (the GL front end's and compiler's code as this
     process loaded it) and the context flavour; binaries load only where it matches."""
     import compiler
-    import driver.gl
-    h = hashlib.sha256(f"shimgl program binary {VERSION} {api_name}".encode())
-    for mod in (driver.gl, compiler):
-        h.update(getattr(mod, "__file__", "").encode())
     from pathlib import Path
-    for path in sorted(Path(driver.gl.__file__).parent.glob("*.py")) + \
+    front_end = Path(__file__).parent            # driver/gl, this module's package
+    h = hashlib.sha256(f"shimgl program binary {VERSION} {api_name}".encode())
+    for init in (front_end / "__init__.py", compiler.__file__):
+        h.update(str(init).encode())
+    for path in sorted(front_end.glob("*.py")) + \
             sorted(Path(compiler.__file__).parent.rglob("*.py")):
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())

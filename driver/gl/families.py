@@ -8,6 +8,7 @@ from driver.gl.compat import CompatMixin
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
 from driver.gl.features import install as install_features
+from driver.gl.features.aliases import install_aliases
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin
 from driver.gl.desktop import DesktopMixin
@@ -26,6 +27,7 @@ __all__ = ["Context"]
 
 @install_dispatch
 @finish_context_class
+@install_aliases
 @install_features
 class Context(ARBProgramMixin, LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
               ContextBase):

@@ -13,6 +13,7 @@ from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
+from driver.gl.textures import CUBE_FACES
 
 __all__ = ["FramebufferMixin"]
 
@@ -217,7 +218,6 @@ class FramebufferMixin:
             return
         tex = self.textures.get(texture)
         check(tex is not None, E.GL_INVALID_OPERATION, "not a texture")
-        from driver.gl.textures import CUBE_FACES
         ok = {E.GL_TEXTURE_2D, *CUBE_FACES}
         if not self.api.es:
             ok |= {E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE}

@@ -15,7 +15,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.formats import (
-    ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED,
+    ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
@@ -677,9 +677,8 @@ class TextureMixin:
                   E.GL_TEXTURE_FIXED_SAMPLE_LOCATIONS: int(img.fixed_sample_locations),
                   E.GL_TEXTURE_COMPRESSED: int(img.compressed)}
         # GL 4.6 table 23.17: component sizes and types of the image's format
-        from driver.gl.framebuffers import _component_bits
         info = self._format_info(img.internal_format) if defined else None
-        bits = _component_bits(info) if info is not None and not img.compressed else (0,) * 6
+        bits = component_bits(info) if info is not None and not img.compressed else (0,) * 6
         kind = {"unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
                 "float": E.GL_FLOAT, "int": E.GL_INT, "uint": E.GL_UNSIGNED_INT,
                 "depth": E.GL_UNSIGNED_NORMALIZED, "depthstencil": E.GL_UNSIGNED_NORMALIZED,

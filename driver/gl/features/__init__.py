@@ -10,7 +10,9 @@ named like the C functions and registered with ``@entry_point``::
 
 ``install(cls)`` makes them methods of the final Context class before its GL
 error wrapping, so they behave as every other entry point: a ``GLError``
-raised inside is recorded and the call returns None.
+raised inside is recorded and the call returns None. The registry's aliases of
+core commands are installed after them (``aliases.install_aliases``, applied by
+the Context class itself).
 
 ``call(ctx, name, *args)`` runs another entry point's implementation from
 inside a feature *without* its wrapping: its GLError propagates to the caller
@@ -60,8 +62,6 @@ def install(cls):
     for name, fn in {**_METHODS, **_ENTRY_POINTS}.items():
         assert not hasattr(cls, name), f"{name} is implemented twice (class and feature module)"
         setattr(cls, name, fn)
-    from driver.gl.features.aliases import install_aliases
-    install_aliases(cls)
     return cls
 
 

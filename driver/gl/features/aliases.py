@@ -17,6 +17,7 @@ import inspect
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError
+from driver.gl.extensions import by_name
 from driver.gl.features import call
 from driver.gl.registry_aliases import ALIAS_EXTENSIONS, ALIASES
 
@@ -36,13 +37,13 @@ def _alias(name: str, target: str, extensions: tuple[str, ...], signature):
     return entry
 
 
-def install_aliases(cls) -> None:
-    """Give `cls` every alias whose core command it implements and whose
-    extension is a line of the extension table."""
-    from driver.gl.extensions import by_name
+def install_aliases(cls):
+    """Class decorator: give `cls` every alias whose core command it implements
+    and whose extension is a line of the extension table."""
     known = by_name()
     for name, target in ALIASES.items():
         exts = tuple(e for e in ALIAS_EXTENSIONS.get(name, ()) if e in known)
         if exts and hasattr(cls, target) and not hasattr(cls, name):
             signature = inspect.signature(inspect.unwrap(getattr(cls, target)))
             setattr(cls, name, _alias(name, target, exts, signature))
+    return cls
