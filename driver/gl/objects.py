@@ -220,20 +220,35 @@ class VertexBinding:
 
 @dataclass(eq=False)
 class VertexArray:
+    """A vertex array object. Its ``n_attribs`` attributes and bindings are made on
+    first use: creating an array costs the same whatever the attribute count, so
+    glCreateVertexArrays of tens of thousands of names stays cheap."""
     name: int
-    attribs: list = field(default_factory=list)
-    bindings: list = field(default_factory=list)
+    n_attribs: int = 0
     element_buffer: Buffer | None = None
     # Compatibility-profile fixed-function arrays: key -> VertexAttrib/VertexBinding
     legacy: dict = field(default_factory=dict)
     ever_bound: bool = False
+    _attribs: list | None = field(default=None, repr=False)
+    _bindings: list | None = field(default=None, repr=False)
 
     @classmethod
     def make(cls, name: int, n_attribs: int) -> "VertexArray":
-        vao = cls(name)
-        vao.attribs = [VertexAttrib(binding=i) for i in range(n_attribs)]
-        vao.bindings = [VertexBinding() for _ in range(n_attribs)]
-        return vao
+        return cls(name, n_attribs)
+
+    @property
+    def attribs(self) -> list:
+        """VertexAttrib of each generic attribute (attribute i on binding i at first)."""
+        if self._attribs is None:
+            self._attribs = [VertexAttrib(binding=i) for i in range(self.n_attribs)]
+        return self._attribs
+
+    @property
+    def bindings(self) -> list:
+        """VertexBinding of each binding point."""
+        if self._bindings is None:
+            self._bindings = [VertexBinding() for _ in range(self.n_attribs)]
+        return self._bindings
 
 
 @dataclass
