@@ -21,6 +21,7 @@ from driver.gl import pipestate as ps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has, srgb_decode_view
+from driver.gl.feedback import stream_output_info
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
 from driver.gl.vertexarrays import attrib_size_B
@@ -65,26 +66,6 @@ def _pieces(mode: int, first: int, count: int, limit: int = MAX_DRAW_PIECE) -> l
         out.append((start, n))
         start += advance
     return out
-
-
-def stream_output_info(layout) -> tuple:
-    """(names of the captured outputs, ``StreamOutputInfo``) of a program's
-    ``FeedbackLayout``: one entry per captured location of an output, register index =
-    index into the names (``info["stream_outputs"]``). The last vertex-processing stage
-    captures with it (the vertex stage, or the geometry passes' pass-through program)."""
-    from driver.gallium import StreamOutputInfo
-    names, outputs = [], []
-    for v in layout.varyings:
-        if v.output is None:
-            continue
-        if v.output not in names:
-            names.append(v.output)
-        dst = v.offset_dw
-        for slot, comps in v.slots:
-            outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
-            dst += comps
-    strides = tuple(layout.stride_dw) + (0,) * (4 - layout.buffers)
-    return tuple(names), StreamOutputInfo(tuple(outputs), strides)
 
 
 class DrawMixin:

@@ -4,18 +4,20 @@ which vertex outputs a program captures, into which buffer, at which offset.
 Sole responsibility: turn ``glTransformFeedbackVaryings`` names (whole outputs,
 array elements ``a[2]``, built-ins, and on GL 4.0+ ``gl_NextBuffer`` and
 ``gl_SkipComponents1..4``) into a ``FeedbackLayout`` at link time, raising
-``LinkError`` for what the specification makes a link error. Everything else
-(queries, stream-output state, buffer-space checks) reads the layout."""
+``LinkError`` for what the specification makes a link error, and give the pipe's
+stream-output state of a layout (``stream_output_info``). Everything else
+(queries, buffer-space checks) reads the layout."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from driver.gallium import StreamOutputInfo
 from driver.gl import enums as E
 from driver.gl.glsl import gl_type_enum
 
-__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout"]
+__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "stream_output_info"]
 
 _ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$")
 _SKIP = {f"gl_SkipComponents{n}": n for n in range(1, 5)}
@@ -127,3 +129,22 @@ def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
     if not interleaved and len(out) > max_buffers:
         raise FeedbackError("more separate varyings than MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS")
     return FeedbackLayout(tuple(out), tuple(strides))
+
+
+def stream_output_info(layout) -> tuple:
+    """(names of the captured outputs, ``StreamOutputInfo``) of a program's
+    ``FeedbackLayout``: one entry per captured location of an output, register index =
+    index into the names (``info["stream_outputs"]``). The last vertex-processing stage
+    captures with it (the vertex stage, or the geometry passes' pass-through program)."""
+    names, outputs = [], []
+    for v in layout.varyings:
+        if v.output is None:
+            continue
+        if v.output not in names:
+            names.append(v.output)
+        dst = v.offset_dw
+        for slot, comps in v.slots:
+            outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
+            dst += comps
+    strides = tuple(layout.stride_dw) + (0,) * (4 - layout.buffers)
+    return tuple(names), StreamOutputInfo(tuple(outputs), strides)

@@ -442,7 +442,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, layered: bool = False):
     ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else unit
     so_info = StreamOutputInfo()
     if tf_layout is not None:
-        from driver.gl.draws import stream_output_info
+        from driver.gl.feedback import stream_output_info
         names, so_info = stream_output_info(tf_layout)
         info["stream_outputs"] = names
     handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, ir, source, info, so_info))
