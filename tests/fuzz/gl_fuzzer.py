@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from driver.gl import enums as E
 from driver.gl.errors import GLError
 
-APIS = ("gles2", "gles3", "gles31", "gl33", "gl43", "compat")
+APIS = ("gles1", "gles2", "gles3", "gles31", "gl33", "gl43", "compat")
 
 
 class Skip(BaseException):
@@ -313,6 +313,8 @@ def make_fake_marshal(fz: Fuzzer, real):
 def _sources(api: str) -> list[str]:
     from driver.gl.api import get_api
     a = get_api(api)
+    if a.es and a.version < (2, 0):
+        return []                           # OpenGL ES 1.1: fixed function, no shaders
     if a.es and a.version < (3, 0):
         head, vin, vout, fin, frag = "#version 100\n", "attribute", "varying", "varying", "gl_FragColor"
         fdecl = "precision mediump float;\n"
@@ -357,17 +359,18 @@ class Report:
 def _setup(c, fz: Fuzzer) -> None:
     """A state with objects of every kind, so calls reach past the name checks."""
     g = c.gl
-    vs_src, fs_src = SOURCES[fz.api]
-    prog = g.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs_src), (E.GL_FRAGMENT_SHADER, fs_src)):
-        sh = g.glCreateShader(kind)
-        g.glShaderSource(sh, 1, [src])
-        g.glCompileShader(sh)
-        g.glAttachShader(prog, sh)
-        fz.names["shader"].append(sh)
-    g.glLinkProgram(prog)
-    g.glUseProgram(prog)
-    fz.names["program"].append(prog)
+    if SOURCES[fz.api]:
+        vs_src, fs_src = SOURCES[fz.api]
+        prog = g.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, vs_src), (E.GL_FRAGMENT_SHADER, fs_src)):
+            sh = g.glCreateShader(kind)
+            g.glShaderSource(sh, 1, [src])
+            g.glCompileShader(sh)
+            g.glAttachShader(prog, sh)
+            fz.names["shader"].append(sh)
+        g.glLinkProgram(prog)
+        g.glUseProgram(prog)
+        fz.names["program"].append(prog)
     bufs = g.glGenBuffers(3)
     fz.names["buffer"] += bufs
     if hasattr(g, "glGenVertexArrays") and not g.api.es or g.api.version >= (3, 0):
@@ -386,9 +389,9 @@ def _setup(c, fz: Fuzzer) -> None:
     g.glBindTexture(E.GL_TEXTURE_2D, tex[0])
     g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(64))
     fbo = g.glGenFramebuffers(1)
-    fz.names["framebuffer"] += fbo
+    fz.names["framebuffer"] += fbo or []         # (OpenGL ES 1.1 has no framebuffer objects)
     rbo = g.glGenRenderbuffers(1)
-    fz.names["renderbuffer"] += rbo
+    fz.names["renderbuffer"] += rbo or []
     g.glGetError()
     c.gl.error_log.clear()
 
