@@ -267,7 +267,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_query_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_shader_atomic_counter_ops", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_draw_parameters", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_ARB_shader_group_vote", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    _x("GL_ARB_shader_group_vote", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_group_vote.py
     _x("GL_ARB_shader_texture_image_samples", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_spirv_extensions", _ANY, _GL32, _N, _N, STAGE),
     _x("GL_ARB_texture_barrier", _ANY, _GL32, _N, _N, DONE),
