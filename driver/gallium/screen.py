@@ -47,7 +47,7 @@ class ScreenCaps:
     max_vertex_attribs: int = 16
     max_vertex_buffers: int = 16
     max_vertex_attrib_stride_B: int = 2048
-    max_viewports: int = 1
+    max_viewports: int = 16                  # GL 4.1's minimum; selected per primitive by gl_ViewportIndex
     max_viewport_size_px: int = 16384
     max_clip_planes: int = 8
     max_stream_output_buffers: int = 4

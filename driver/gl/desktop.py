@@ -266,15 +266,19 @@ class DesktopMixin(LaterStagesMixin):
             return -1
         return getattr(prog, "frag_data_index", {}).get(name, 0)
 
-    # -- indexed viewports (GL 4.6 section 13.8.1; one viewport) ----------------------------------
+    # -- indexed viewports (GL 4.6 sections 13.6.1, 14.9.2; driver/gl/viewports.py) -----------------
     def _viewport_index(self, index: int) -> None:
         self._desktop(4, 1)
         check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE, "viewport index")
 
     def glViewportIndexedf(self, index, x, y, w, h) -> None:
+        from driver.gl.viewports import set_viewport_value
         self._viewport_index(index)
         check(w >= 0 and h >= 0, E.GL_INVALID_VALUE)
-        self.glViewport(*(to_gl_int(math.floor(v) if math.isfinite(v) else v) for v in (x, y, w, h)))
+        x, y, w, h = (to_gl_int(math.floor(v) if math.isfinite(v) else v) for v in (x, y, w, h))
+        m = self.caps.max_viewport_size_px         # sizes clamped to MAX_VIEWPORT_DIMS, as glViewport
+        set_viewport_value(self.state, "viewport", index, (int(x), int(y), min(int(w), m), min(int(h), m)),
+                           self.caps.max_viewports)
 
     def glViewportIndexedfv(self, index, v) -> None:
         self.glViewportIndexedf(index, *list(v)[:4])
@@ -288,8 +292,11 @@ class DesktopMixin(LaterStagesMixin):
             self.glViewportIndexedf(first + i, *vals[4 * i:4 * i + 4])
 
     def glScissorIndexed(self, index, left, bottom, width, height) -> None:
+        from driver.gl.viewports import set_viewport_value
         self._viewport_index(index)
-        self.glScissor(left, bottom, width, height)
+        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative scissor size")
+        set_viewport_value(self.state, "scissor", index, (int(left), int(bottom), int(width), int(height)),
+                           self.caps.max_viewports)
 
     def glScissorIndexedv(self, index, v) -> None:
         self.glScissorIndexed(index, *list(v)[:4])
@@ -303,8 +310,11 @@ class DesktopMixin(LaterStagesMixin):
             self.glScissorIndexed(first + i, *vals[4 * i:4 * i + 4])
 
     def glDepthRangeIndexed(self, index, n, f) -> None:
+        from driver.gl.viewports import set_viewport_value
         self._viewport_index(index)
-        self.glDepthRangef(n, f)
+        set_viewport_value(self.state, "depth_range", index, (min(max(float(n), 0.0), 1.0),
+                                                              min(max(float(f), 0.0), 1.0)),
+                           self.caps.max_viewports)
 
     def glDepthRangeArrayv(self, first, count, v) -> None:
         self._desktop(4, 1)
@@ -324,8 +334,11 @@ class DesktopMixin(LaterStagesMixin):
     def glGetFloati_v(self, target, index) -> list[float]:
         self._desktop(4, 1)
         if target in (E.GL_VIEWPORT, E.GL_DEPTH_RANGE, E.GL_SCISSOR_BOX):
+            from driver.gl.viewports import viewport_value
             check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE)
-            return self.glGetFloatv(target)
+            component = {E.GL_VIEWPORT: "viewport", E.GL_DEPTH_RANGE: "depth_range",
+                         E.GL_SCISSOR_BOX: "scissor"}[target]
+            return [float(v) for v in viewport_value(self.state, component, index)]
         return [float(v) for v in (self.glGetIntegeri_v(target, index) or [])]
 
     def glGetDoublei_v(self, target, index) -> list[float]:

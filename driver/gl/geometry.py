@@ -373,19 +373,21 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     _meta(ls)[cache_key] = handle, layout, stride
     return handle, layout, stride
 
-def _gs_passthrough(ctx, prog, iface, tf_layout=None, layered: bool = False):
+def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, False)):
     """The rasterisation pass's vertex program: GS_OUT records as attributes, copied to
     outputs of the geometry outputs' names (so the fragment stage links to them); with
-    ``tf_layout`` (transform feedback active) it captures the program's varyings; when
-    ``layered``, a vertex whose gl_Layer is not uniform ``shimgl_layer`` (word 0 of its
-    constants) gets the NaN position of word 1, so primitives of other layers are dropped."""
+    ``tf_layout`` (transform feedback active) it captures the program's varyings.
+    ``select`` (by layer, by viewport): a vertex whose gl_Layer is not uniform
+    ``shimgl_layer`` (word 0 of its constants) or whose gl_ViewportIndex is not
+    ``shimgl_viewport`` (word 2) gets the NaN position of word 1, so primitives of other
+    layers / viewports are dropped."""
     ls = prog.linked_state
-    cache_key = ("gs-passthrough", iface, tf_layout, layered)
+    cache_key = ("gs-passthrough", iface, tf_layout, select)
     hit = _meta(ls).get(cache_key)
     if hit is not None:
         return hit
     lines, body, attributes, elements, renames, blocks = ["#version 150"], [], {}, [], {}, {}
-    layer_attr = None
+    selectors = {}                  # gl_Layer / gl_ViewportIndex -> its attribute
     compat = False
     loc = 0
     for o in iface.outputs:
@@ -408,8 +410,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, layered: bool = False):
                 compat = True
                 body.append(f"{o.name}[{k}] = {a};" if o.locations > 1 else f"{o.name} = {a};")
             elif o.name.startswith("gl_"):
-                if o.name == "gl_Layer":
-                    layer_attr = a
+                selectors[o.name] = a
                 # gl_PrimitiveID / gl_Layer / gl_ViewportIndex: a varying renamed after compiling
                 renames[f"shimgl_gs_{o.name}"] = o.name
                 lines.append(f"flat out {o.glsl_type} shimgl_gs_{o.name};")
@@ -428,14 +429,17 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, layered: bool = False):
         lines.append(f"out {block} {{ {' '.join(members)} }} {instance};")
     if compat:
         lines[0] = "#version 150 compatibility"
-    if layered:
-        lines += ["uniform int shimgl_layer;", "uniform float shimgl_nan;"]
-        body.append(f"if ({layer_attr} != shimgl_layer) gl_Position = vec4(shimgl_nan);")
+    tests = [f"{selectors[name]} != {uniform}" for on, name, uniform in (
+        (select[0], "gl_Layer", "shimgl_layer"), (select[1], "gl_ViewportIndex", "shimgl_viewport")) if on]
+    if tests:
+        lines += ["uniform int shimgl_layer;", "uniform float shimgl_nan;", "uniform int shimgl_viewport;"]
+        body.append(f"if ({' || '.join(tests)}) gl_Position = vec4(shimgl_nan);")
     source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
     from compiler.glsl import parse
     unit = parse(source, "vertex")
     info = {"attributes": attributes, "frag_outputs": {},
-            "uniforms": {"shimgl_layer": (0, 4, 1), "shimgl_nan": (4, 4, 1)} if layered else {}}
+            "uniforms": {"shimgl_layer": (0, 4, 1), "shimgl_nan": (4, 4, 1), "shimgl_viewport": (8, 4, 1)}
+            if tests else {}}
     if compat:          # gl_ClipVertex is clipped against gl_ClipPlane (state uniforms)
         from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
         info.update(state_uniforms=state_uniform_layout(), state_constant_buffer=STATE_CONSTANT_BUFFER)
@@ -557,15 +561,20 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     # gl_Layer, one draw per layer, each on the attachments' layer and dropping the
     # primitives of other layers (transform feedback then captures in a draw of its own,
     # rasterisation discarded, so each primitive is recorded once)
-    layers = ctx._framebuffer_layers() if any(o.name == "gl_Layer" for o in iface.outputs) else 0
-    if not layers:
-        passes = [(None, capture, False)]
+    # (the same per viewport with gl_ViewportIndex: that viewport's rectangle, depth range
+    # and scissor)
+    written = {o.name for o in iface.outputs}
+    layers = range(ctx._framebuffer_layers()) if "gl_Layer" in written else ()
+    viewports = range(ctx.caps.max_viewports) if "gl_ViewportIndex" in written else ()
+    targets = [(layer, vp) for layer in (layers or [None]) for vp in (viewports or [None])]
+    if targets == [(None, None)]:
+        passes = [(None, None, capture, False)]
     else:
-        passes = ([(None, True, True)] if capture else []) + [(layer, False, False) for layer in range(layers)]
-    for layer, cap, discard in passes:
+        passes = ([(None, None, True, True)] if capture else []) + [(layer, vp, False, False) for layer, vp in targets]
+    for layer, vp, cap, discard in passes:
         with ctx._rendering_layer(layer) if layer is not None else contextlib.nullcontext():
-            _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, cap,
-                         discard)
+            _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, vp,
+                         cap, discard)
     # what the queue's primitive counter sees of the passes beside the geometry output
     _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
         records * instances + slots * iface.max_primitives * len(passes)
@@ -574,18 +583,25 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
 
 
 def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, layer,
-                 capture: bool, discard: bool) -> None:
+                 viewport, capture: bool, discard: bool) -> None:
     """One draw of the geometry output: ``index_count`` entries of ``indices``, those past
-    the emitted primitives naming record ``null_record``. ``layer``: only the primitives
-    of that layer; ``capture``: transform feedback records them; ``discard``: not
+    the emitted primitives naming record ``null_record``. ``layer`` / ``viewport`` (not
+    None): only the primitives of that layer / viewport index, the latter through that
+    viewport's state; ``capture``: transform feedback records them; ``discard``: not
     rasterised."""
-    s = ctx.state
+    from driver.gl.viewports import state_for_viewport
+    s = state_for_viewport(ctx.state, viewport) if viewport is not None else ctx.state
+    select = (layer is not None, viewport is not None)
     pt_handle, elements = _gs_passthrough(ctx, prog, iface, ctx.xfb.program.linked_state.tf_layout
-                                          if capture else None, layer is not None)
+                                          if capture else None, select)
     fb = ctx._emit_framebuffer()
     ctx._emit_state(fb, None)
+    if viewport is not None:
+        ctx.pipe.set_viewport_states(0, [ps.viewport_state(s)])
+        ctx.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
     clip = next((o for o in iface.outputs if o.name == "gl_ClipDistance"), None)
-    if clip is not None or discard:     # the enabled distances the geometry stage writes clip
+    if clip is not None or discard or viewport is not None:
+        # the enabled distances the geometry stage writes clip; the viewport's scissor test
         mask = sum(1 << i for i in range(clip.locations) if E.GL_CLIP_DISTANCE0 + i in s.enabled) if clip else 0
         raster = ps.rasterizer_state(s, ctx.api, fb.samples, mask, ctx.caps.point_size_range,
                                      ctx.caps.line_width_range)
@@ -597,7 +613,7 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
         ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
     ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
     # the pass-through's uniforms: the layer drawn, a NaN (the position of dropped vertices)
-    consts = struct.pack("<iI8x", layer or 0, 0x7FC00000)
+    consts = struct.pack("<iIi4x", layer or 0, 0x7FC00000, viewport or 0)
     ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, len(consts), consts))
     if ctx.api.compat:
         from driver.gl.compat import STATE_CONSTANT_BUFFER

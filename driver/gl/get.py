@@ -378,10 +378,10 @@ class GetMixin:
                                             E.GL_SCISSOR_TEST):
             # GL 4.6 section 13.8.1 / 14.9.2: per-viewport state (this device has MAX_VIEWPORTS)
             check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE, "viewport index")
-            s = self.state
-            return {E.GL_VIEWPORT: s.viewport, E.GL_SCISSOR_BOX: s.scissor,
-                    E.GL_DEPTH_RANGE: s.depth_range,
-                    E.GL_SCISSOR_TEST: E.GL_SCISSOR_TEST in s.enabled}[target]
+            from driver.gl.viewports import viewport_value
+            return viewport_value(self.state, {E.GL_VIEWPORT: "viewport", E.GL_SCISSOR_BOX: "scissor",
+                                               E.GL_DEPTH_RANGE: "depth_range",
+                                               E.GL_SCISSOR_TEST: "scissor_test"}[target], index)
         binding_fields = {E.GL_VERTEX_BINDING_BUFFER: "buffer", E.GL_VERTEX_BINDING_OFFSET: "offset",
                           E.GL_VERTEX_BINDING_STRIDE: "stride", E.GL_VERTEX_BINDING_DIVISOR: "divisor"}
         if target in binding_fields and self.api.gl_or_es((4, 3), (3, 1)):

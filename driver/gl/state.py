@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
+from driver.gl.viewports import broadcast, set_viewport_value, viewport_value
 
 __all__ = ["FixedState", "RtBlend", "StateMixin", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
 
@@ -91,6 +92,7 @@ class FixedState:
     clip_depth_mode: int = E.GL_NEGATIVE_ONE_TO_ONE
     scissor: tuple = (0, 0, 0, 0)
     viewport: tuple = (0, 0, 0, 0)
+    viewport_array: dict = field(default_factory=dict)   # the other viewports: driver/gl/viewports.py
     clear_color: tuple = (0.0, 0.0, 0.0, 0.0)
     clear_depth: float = 1.0
     clear_stencil: int = 0
@@ -171,6 +173,8 @@ class StateMixin:
             self.state.enabled.add(cap)
         else:
             self.state.enabled.discard(cap)
+        if cap == E.GL_SCISSOR_TEST:
+            broadcast(self.state, "scissor_test")      # every viewport's
 
     def glEnable(self, cap: int) -> None:
         self._set_enable(cap, True)
@@ -196,29 +200,29 @@ class StateMixin:
         if self.api.gl(4, 1):
             caps.add(E.GL_SCISSOR_TEST)
         check_enum(target, caps)
-        limit = len(self.state.rt) if target == E.GL_BLEND else self.caps.max_viewports
-        check(0 <= index < min(limit, self.caps.max_render_targets), E.GL_INVALID_VALUE,
-              "index out of range")
+        limit = min(len(self.state.rt), self.caps.max_render_targets) if target == E.GL_BLEND \
+            else self.caps.max_viewports
+        check(0 <= index < limit, E.GL_INVALID_VALUE, "index out of range")
 
     def glEnablei(self, target: int, index: int) -> None:
         self._indexed_cap(target, index)
         if target == E.GL_BLEND:
             self.state.rt[index].enabled = True
         else:
-            self.state.enabled.add(target)
+            set_viewport_value(self.state, "scissor_test", index, True, self.caps.max_viewports)
 
     def glDisablei(self, target: int, index: int) -> None:
         self._indexed_cap(target, index)
         if target == E.GL_BLEND:
             self.state.rt[index].enabled = False
         else:
-            self.state.enabled.discard(target)
+            set_viewport_value(self.state, "scissor_test", index, False, self.caps.max_viewports)
 
     def glIsEnabledi(self, target: int, index: int) -> bool:
         self._indexed_cap(target, index)
         if target == E.GL_BLEND:
             return self.state.rt[index].enabled
-        return target in self.state.enabled
+        return viewport_value(self.state, "scissor_test", index)
 
     def _client_state_caps(self) -> set[int]:
         return set()
@@ -307,6 +311,7 @@ class StateMixin:
 
     def glDepthRangef(self, n: float, f: float) -> None:
         self.state.depth_range = (_clamp01(n), _clamp01(f))
+        broadcast(self.state, "depth_range")           # every viewport's (GL 4.6 section 13.6.1)
 
     def glDepthRange(self, n: float, f: float) -> None:
         check(not self.api.es, E.GL_INVALID_OPERATION)
@@ -394,6 +399,7 @@ class StateMixin:
     def glScissor(self, x: int, y: int, width: int, height: int) -> None:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative scissor size")
         self.state.scissor = (int(x), int(y), int(width), int(height))
+        broadcast(self.state, "scissor")
 
     def glViewport(self, x: int, y: int, width: int, height: int) -> None:
         # GL 4.6 section 13.8.1: negative sizes are INVALID_VALUE; sizes are
@@ -401,6 +407,7 @@ class StateMixin:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative viewport size")
         m = self.caps.max_viewport_size_px
         self.state.viewport = (int(x), int(y), min(int(width), m), min(int(height), m))
+        broadcast(self.state, "viewport")
 
     def glSampleCoverage(self, value: float, invert) -> None:
         self.state.sample_coverage_value = _clamp01(value)
