@@ -299,22 +299,41 @@ def _gs_stats(ctx):
     return res
 
 
+# the queries whose counters the passes change (primitives_generated_counters)
+COUNTED_QUERIES = frozenset({E.GL_PRIMITIVES_GENERATED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN,
+                             E.GL_GEOMETRY_SHADER_INVOCATIONS, E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED,
+                             E.GL_COMPUTE_SHADER_INVOCATIONS})
+
+
 def primitives_generated_counters(ctx, target: int = E.GL_PRIMITIVES_GENERATED) -> tuple[int, int]:
-    """(primitives the passes add to the counter a query of ``target`` reads, primitives
-    the geometry stage emitted) so far. GL_PRIMITIVES_GENERATED with a geometry stage
-    counts the latter instead of the former (GL 4.6 section 13.3; read after the GPU has
-    run the draws, as the pipe reads the queue counter for this query);
-    GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN does not count the vertex pass's capture
-    of its records (second value 0: the capture of the geometry output is counted by
-    the pipe as any draw's)."""
+    """(what the passes add to the counter a query of ``target`` reads, what the geometry
+    stage itself adds to it) so far; a query's result is the pipe's count minus the
+    change of the first plus the change of the second:
+
+    - GL_PRIMITIVES_GENERATED with a geometry stage counts the primitives it emitted
+      instead of those the passes draw (GL 4.6 section 13.3; read after the GPU has run
+      the draws, as the pipe reads the queue counter for this query);
+    - GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN does not count the vertex pass's capture
+      of its records (the capture of the geometry output is counted by the pipe as any
+      draw's);
+    - GL_GEOMETRY_SHADER_INVOCATIONS / _PRIMITIVES_EMITTED (ARB_pipeline_statistics_query)
+      are the geometry kernel's invocations and the primitives it emitted, and
+      GL_COMPUTE_SHADER_INVOCATIONS does not count the passes' compute kernels."""
     cache = _ctx_cache(ctx)
     if target == E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN:
         return cache.get("pass_captured", 0), 0
+    if target == E.GL_GEOMETRY_SHADER_INVOCATIONS:
+        return 0, cache.get("invocations", 0)
+    if target == E.GL_COMPUTE_SHADER_INVOCATIONS:
+        return cache.get("compute_invocations", 0), 0
     res = cache.get("stats")
-    if res is None:
-        return cache.get("pass_primitives", 0), 0
-    from driver.gallium import buffer_read
-    return cache.get("pass_primitives", 0), struct.unpack("<I", buffer_read(ctx.pipe, res, 0, 4))[0]
+    emitted = 0
+    if res is not None:
+        from driver.gallium import buffer_read
+        emitted = struct.unpack("<I", buffer_read(ctx.pipe, res, 0, 4))[0]
+    if target == E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED:
+        return 0, emitted
+    return cache.get("pass_primitives", 0), emitted
 
 
 def _gs_internal(ctx, name: str, source: str, local_size):
@@ -548,6 +567,10 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     from compiler.lower.geometry import LOCAL_SIZE_X
     with ctx._variant_errors():
         ctx.pipe.launch_grid(GridInfo((LOCAL_SIZE_X, 1, 1), (-(-prims // LOCAL_SIZE_X), instances, inv)))
+    cache = _ctx_cache(ctx)             # the statistics the passes change (primitives_generated_counters)
+    cache["invocations"] = cache.get("invocations", 0) + slots
+    cache["compute_invocations"] = cache.get("compute_invocations", 0) + \
+        LOCAL_SIZE_X * -(-prims // LOCAL_SIZE_X) * instances * inv + 1 + 64 * -(-slots // 64)
     # 3. prefix sum, 4. compaction (internal slots 64..)
     ctx.pipe.bind_shader_state(C, _gs_internal(ctx, "scan", _SCAN_SOURCE, (1, 1, 1)))
     ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(gs_out), whole(_gs_stats(ctx))],

@@ -105,8 +105,8 @@ class QueryMixin:
         q.target, q.active, q.ever_used, q.result = target, True, True, None
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
-        if target in (E.GL_PRIMITIVES_GENERATED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN):
-            from driver.gl.geometry import primitives_generated_counters  # geometry stages' passes
+        from driver.gl.geometry import COUNTED_QUERIES, primitives_generated_counters
+        if target in COUNTED_QUERIES:           # the geometry stage's passes change these counters
             q.geometry_counters = primitives_generated_counters(self, target)
 
     def glEndQuery(self, target: int) -> None:

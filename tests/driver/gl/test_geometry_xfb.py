@@ -216,3 +216,22 @@ def test_varyings_name_geometry_outputs():
         ctx.glTransformFeedbackVaryings(p, 1, ["vid"], E.GL_INTERLEAVED_ATTRIBS)
         ctx.glLinkProgram(p)
         assert not ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
+
+
+def test_pipeline_statistics_count_the_geometry_stage():
+    """ARB_pipeline_statistics_query: GEOMETRY_SHADER_INVOCATIONS is one per input
+    primitive and instance (4 x 2), PRIMITIVES_EMITTED what the invocations emitted
+    (0 + 1 + 2 + 3 points per instance), and the passes' compute kernels are not
+    COMPUTE_SHADER_INVOCATIONS."""
+    with driver.Context(api="gl46", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, VARIABLE, ["tag"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0.0, 0.0)] * 4)
+        targets = (E.GL_GEOMETRY_SHADER_INVOCATIONS, E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED,
+                   E.GL_COMPUTE_SHADER_INVOCATIONS)
+        qs = {t: _query(ctx, t) for t in targets}
+        ctx.glDrawArraysInstanced(E.GL_POINTS, 0, 4, 2)
+        expect(ctx, E.GL_NO_ERROR)
+        got = {t: _result(ctx, t, q) for t, q in qs.items()}
+        assert got == {E.GL_GEOMETRY_SHADER_INVOCATIONS: 8, E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED: 12,
+                       E.GL_COMPUTE_SHADER_INVOCATIONS: 0}
