@@ -73,7 +73,7 @@ def _columns(type_name: str) -> tuple[int, int]:
             c, r = body.split("x")
             return int(c), int(r)
         return int(body), int(body)
-    for p in ("vec", "ivec", "uvec", "bvec", "dvec"):
+    for p in ("vec", "ivec", "uvec", "bvec", "dvec", "i64vec", "u64vec"):
         if t.startswith(p):
             return 1, int(t[len(p):])
     return 1, 1
@@ -96,7 +96,7 @@ def _remap(front: dict, slots: dict) -> tuple[list, int]:
             continue
         off, stride, elements = entry
         cols, rows = _columns(u.type)
-        comp_B = 8 if u.type.startswith(("double", "dvec", "dmat")) else 4
+        comp_B = 8 if u.type.startswith(("double", "dvec", "dmat", "int64", "uint64", "i64vec", "u64vec")) else 4
         slot_B = 32 if comp_B == 8 else 16          # the GL front end's column slots (driver.gl.glsl)
         n = min(u.count, elements) if u.count > 1 else 1
         for e in range(n):

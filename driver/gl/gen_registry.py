@@ -97,6 +97,15 @@ EXTENSION_ENUMS = (
     "GL_MATRIX5_ARB",
     "GL_MATRIX6_ARB",
     "GL_MATRIX7_ARB",
+    # GL_ARB_gpu_shader_int64: the uniform types (driver/gl/glsl.py)
+    "GL_INT64_ARB",
+    "GL_INT64_VEC2_ARB",
+    "GL_INT64_VEC3_ARB",
+    "GL_INT64_VEC4_ARB",
+    "GL_UNSIGNED_INT64_ARB",
+    "GL_UNSIGNED_INT64_VEC2_ARB",
+    "GL_UNSIGNED_INT64_VEC3_ARB",
+    "GL_UNSIGNED_INT64_VEC4_ARB",
 )
 
 

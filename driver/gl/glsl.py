@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from compiler.glsl.types import BASES_64
 from driver.gl import enums as E
 
 __all__ = ["BlockMember", "CompileResult", "compile_glsl", "gl_type_enum", "leaf_uniforms",
@@ -45,7 +46,10 @@ _VEC = {"float": (E.GL_FLOAT, E.GL_FLOAT_VEC2, E.GL_FLOAT_VEC3, E.GL_FLOAT_VEC4)
         "uint": (E.GL_UNSIGNED_INT, E.GL_UNSIGNED_INT_VEC2, E.GL_UNSIGNED_INT_VEC3,
                  E.GL_UNSIGNED_INT_VEC4),
         "bool": (E.GL_BOOL, E.GL_BOOL_VEC2, E.GL_BOOL_VEC3, E.GL_BOOL_VEC4),
-        "double": (E.GL_DOUBLE, E.GL_DOUBLE_VEC2, E.GL_DOUBLE_VEC3, E.GL_DOUBLE_VEC4)}
+        "double": (E.GL_DOUBLE, E.GL_DOUBLE_VEC2, E.GL_DOUBLE_VEC3, E.GL_DOUBLE_VEC4),
+        "int64": (E.GL_INT64_ARB, E.GL_INT64_VEC2_ARB, E.GL_INT64_VEC3_ARB, E.GL_INT64_VEC4_ARB),
+        "uint64": (E.GL_UNSIGNED_INT64_ARB, E.GL_UNSIGNED_INT64_VEC2_ARB, E.GL_UNSIGNED_INT64_VEC3_ARB,
+                   E.GL_UNSIGNED_INT64_VEC4_ARB)}
 _MAT_NAME_SUFFIX = {(c, r): f"{c}" if c == r else f"{c}x{r}" for c in (2, 3, 4) for r in (2, 3, 4)}
 _SAMPLER_DIMS = {"1D": "1D", "2D": "2D", "3D": "3D", "Cube": "CUBE", "Rect": "2D_RECT",
                  "Buffer": "BUFFER", "2DMS": "2D_MULTISAMPLE"}
@@ -75,7 +79,7 @@ def gl_type_enum(t) -> int:
 def column_slot_B(t) -> int:
     """Bytes of one slot of the default uniform block storage (see type_slots):
     16, or 32 for doubles (a dvec4 column)."""
-    return 32 if t.base == "double" else 16
+    return 32 if t.base in BASES_64 else 16
 
 
 def type_slots(t) -> int:
@@ -130,7 +134,7 @@ def _std140_align_size(t, std430: bool = False) -> tuple[int, int]:
             off = -(-off // a) * a + s
             align = max(align, a)
         return align, -(-off // align) * align
-    comp = 8 if t.base == "double" else 4
+    comp = 8 if t.base in BASES_64 else 4
     if t.columns > 1:
         rows = t.vector_size            # a column is a vector of `rows`
         col = comp * (2 if rows == 2 else 4)

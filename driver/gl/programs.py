@@ -754,7 +754,8 @@ class ProgramMixin:
         def store(u, index, comps):
             comps = list(comps)
             rows = u.components
-            letter = {"float": "f", "int": "i", "uint": "I", "bool": "i", "double": "d"}.get(u.kind)
+            letter = {"float": "f", "int": "i", "uint": "I", "bool": "i", "double": "d", "int64": "q",
+                      "uint64": "Q"}.get(u.kind)
             if letter is None:
                 return
             base = u.offset_B + index * u.stride_B

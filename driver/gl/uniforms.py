@@ -22,8 +22,13 @@ from driver.gl.glsl import column_slot_B
 __all__ = ["UniformMixin"]
 
 _ACCEPTS = {"f": ("float", "bool"), "i": ("int", "bool", "sampler", "image"),
-            "ui": ("uint", "bool"), "d": ("double",)}
-_PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i", "double": "d"}
+            "ui": ("uint", "bool"), "d": ("double",),
+            # ARB_gpu_shader_int64: 64-bit integer uniforms take only their own commands
+            "i64": ("int64",), "ui64": ("uint64",)}
+_PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i", "double": "d",
+         "int64": "q", "uint64": "Q"}
+#: Bytes of one component in the default block storage
+_COMPONENT_B = {"double": 8, "int64": 8, "uint64": 8}
 
 
 class UniformMixin:
@@ -62,7 +67,9 @@ class UniformMixin:
                   E.GL_INVALID_OPERATION, f"matrix size mismatch for `{u.name}'")
         check(count <= 1 or u.is_array, E.GL_INVALID_OPERATION, "count > 1 for a non-array")
         per = comps if matrix is None else matrix[0] * matrix[1]
-        flat = np.asarray(values, dtype=np.float64 if letter in ("f", "d") else np.int64).ravel()
+        # 64-bit integers as Python ints (a uint64 above 2^63 fits no numpy signed type)
+        dtype = np.float64 if letter in ("f", "d") else object if letter in ("i64", "ui64") else np.int64
+        flat = np.asarray(values, dtype=dtype).ravel()
         check(len(flat) >= per * count, E.GL_INVALID_VALUE, "not enough values")
         n = min(count, u.size - index)
         if u.kind in ("sampler", "image"):
@@ -82,7 +89,10 @@ class UniformMixin:
             slot_B = column_slot_B(u.type)
             for c, col in enumerate(columns):
                 col = [_convert(v, u.kind) for v in col]
-                raw = pack_values(col, _PACK[u.kind])
+                # (64-bit integers packed exactly: pack_values goes through numpy, where
+                # a list mixing values above 2^63 with small ones becomes float64)
+                raw = struct.pack(f"<{len(col)}{_PACK[u.kind]}", *col) if u.kind in ("int64", "uint64") \
+                    else pack_values(col, _PACK[u.kind])
                 ls.uniform_data[base + slot_B * c:base + slot_B * c + len(raw)] = raw
 
     def _get_uniform(self, program: int, location: int, as_kind: str) -> list:
@@ -92,7 +102,7 @@ class UniformMixin:
         check(entry is not None, E.GL_INVALID_OPERATION, "invalid location")
         u, index = entry
         base = u.offset_B + index * u.stride_B
-        slot_B, comp_B = column_slot_B(u.type), 8 if u.kind == "double" else 4
+        slot_B, comp_B = column_slot_B(u.type), _COMPONENT_B.get(u.kind, 4)
         out = []
         for c in range(u.columns):
             raw = prog.linked_state.uniform_data[base + slot_B * c:base + slot_B * c + comp_B * u.components]
@@ -116,6 +126,37 @@ class UniformMixin:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
         return [v & 0xFFFFFFFF for v in self._get_uniform(program, location, "int")]
 
+    # -- ARB_gpu_shader_int64 queries: the value as a 64-bit integer (a float or double
+    # uniform converted as glGetUniformiv converts it, GL 4.6 section 7.13)
+    def _int64_guard(self) -> None:
+        check(self.api.has_extension("GL_ARB_gpu_shader_int64"), E.GL_INVALID_OPERATION,
+              "64-bit integer uniform commands need GL_ARB_gpu_shader_int64")
+
+    def glGetUniformi64vARB(self, program: int, location: int) -> list:
+        self._int64_guard()
+        return [_wrap64(v, True) for v in self._get_uniform(program, location, "int")]
+
+    def glGetUniformui64vARB(self, program: int, location: int) -> list:
+        self._int64_guard()
+        return [_wrap64(v, False) for v in self._get_uniform(program, location, "int")]
+
+    def glGetnUniformi64vARB(self, program: int, location: int, bufSize: int) -> list:
+        values = self.glGetUniformi64vARB(program, location)
+        check(8 * len(values) <= bufSize, E.GL_INVALID_OPERATION,
+              f"the answer needs {8 * len(values)} bytes, bufSize is {bufSize}")
+        return values
+
+    def glGetnUniformui64vARB(self, program: int, location: int, bufSize: int) -> list:
+        values = self.glGetUniformui64vARB(program, location)
+        check(8 * len(values) <= bufSize, E.GL_INVALID_OPERATION,
+              f"the answer needs {8 * len(values)} bytes, bufSize is {bufSize}")
+        return values
+
+
+def _wrap64(v: int, signed: bool) -> int:
+    v = int(v) & 0xFFFFFFFFFFFFFFFF
+    return v - (1 << 64) if signed and v >> 63 else v
+
 
 def _convert(v, kind):
     if kind == "bool":
@@ -124,11 +165,13 @@ def _convert(v, kind):
         return float(v)
     if kind == "uint":
         return int(v) & 0xFFFFFFFF
+    if kind in ("int64", "uint64"):
+        return _wrap64(v, kind == "int64")
     return int(v)
 
 
 def _define_entry_points():
-    """glUniform{1,2,3,4}{f,i,ui}[v], glUniformMatrix{N,NxM}fv and their
+    """glUniform{1,2,3,4}{f,i,ui,d}[v], glUniform{1,2,3,4}{i64,ui64}[v]ARB, glUniformMatrix{N,NxM}{f,d}v and their
     glProgramUniform* forms (GL 4.1 / ES 3.1)."""
     def scalar(n, letter, program_form):
         def fn(self, *args):
@@ -165,9 +208,10 @@ def _define_entry_points():
 
     for program_form, prefix in ((False, "glUniform"), (True, "glProgramUniform")):
         for n in (1, 2, 3, 4):
-            for letter in ("f", "i", "ui", "d"):
-                setattr(UniformMixin, f"{prefix}{n}{letter}", scalar(n, letter, program_form))
-                setattr(UniformMixin, f"{prefix}{n}{letter}v", vector(n, letter, program_form))
+            for letter in ("f", "i", "ui", "d", "i64", "ui64"):
+                suffix = "ARB" if letter in ("i64", "ui64") else ""     # glUniform1i64ARB, glUniform1i64vARB
+                setattr(UniformMixin, f"{prefix}{n}{letter}{suffix}", scalar(n, letter, program_form))
+                setattr(UniformMixin, f"{prefix}{n}{letter}v{suffix}", vector(n, letter, program_form))
         for cols in (2, 3, 4):
             for rows in (2, 3, 4):
                 suffix = f"{cols}" if cols == rows else f"{cols}x{rows}"
@@ -181,6 +225,8 @@ def _scalar_guard(self, letter: str, program_form: bool) -> None:
               "glUniform*d needs GL 4.0 or ARB_gpu_shader_fp64")
     if letter == "ui":
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
+    if letter in ("i64", "ui64"):
+        self._int64_guard()
     if program_form:
         check(self.api.gl_or_es((4, 1), (3, 1)), E.GL_INVALID_OPERATION)
 
