@@ -210,9 +210,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_gpu_shader5", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     _x("GL_ARB_gpu_shader_fp64", _ANY, _GL32, _N, _N, STAGE, glsl=True),
-    # its shading-language part works (compiler/lower/int64.py); glUniform*i64ARB and the
-    # other GL commands do not exist yet
-    _x("GL_ARB_gpu_shader_int64", _ANY, _GL32, _N, _N, MISSING, glsl=True),
+    # GLSL part: compiler/lower/int64.py; GL commands: uniforms.py (test_int64_uniforms.py).
+    # Needs GL 4.0 and GLSL 4.00 (the compiler takes the #extension from 4.00)
+    _x("GL_ARB_gpu_shader_int64", (4, 0), (4, 0), _N, _N, DONE, glsl=True),
     _x("GL_ARB_internalformat_query", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_internalformat_query2", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_invalidate_subdata", _ANY, _GL32, _N, _N, CORE),
