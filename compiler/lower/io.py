@@ -716,6 +716,9 @@ class IOLowering:
                 continue
             if locs > 1 and all(loc + i in fetch for i in range(locs)):
                 # matrices and arrays: one fetch per location (column or element)
+            if s.type.innermost_element.base in GT.BASES_64 and all(loc + i in fetch for i in range(locs)):
+                self._fetch_64bit_attribute(s, var, loc, fetch)
+                continue
                 from .vertex_fetch import fetch_attribute
 
                 def leaves(d):
@@ -739,6 +742,30 @@ class IOLowering:
         inner = t.innermost_element
         count = _count(t)
         if inner.is_sampler or inner.is_image:
+    def _fetch_64bit_attribute(self, s, var, loc: int, fetch: dict) -> None:
+        """A double (int64) input the shader fetches itself: each location's element holds
+        raw 32-bit words (the driver binds a 64-bit array as words, four per location), a
+        column of n components is its first 2n words (one location for n <= 2, two
+        otherwise), paired low/high into 64-bit components."""
+        from .vertex_fetch import fetch_attribute
+        pro = self.pro
+        el = s.type.innermost_element
+        n = el.vector_size
+        per = 2 if n > 2 else 1
+
+        def leaves(d):
+            t = d.parent.type
+            if isinstance(t, ArrayType):
+                return [x for k in range(t.length) for x in leaves(pro.deref_array(d, k))]
+            return [d]
+        for c, d in enumerate(leaves(pro.deref_var(var))):
+            words = []
+            for i in range(per):
+                w = fetch_attribute(pro, fetch[loc + c * per + i], "float", 4)
+                words += [pro.channel(w, k) for k in range(4)]
+            comps = [pro.pack_64_2x32_split(words[2 * k], words[2 * k + 1]) for k in range(n)]
+            pro.store_deref(d, pro.vec(*comps) if n > 1 else comps[0])
+
             table = self.samplers if inner.is_sampler else self.images
             if s.name not in table:
                 nxt = self._next_sampler if inner.is_sampler else self._next_image

@@ -604,6 +604,9 @@ class DrawMixin:
         for name, (loc, gtype, nslots) in attributes:
             for slot in range(loc, loc + nslots):
                 if name.startswith("gl_"):
+            if gtype is not None and gtype.innermost_element.base == "double":     # vertexarrays.py
+                self._emit_long_attribute(loc, gtype, buffers, by_location, last_vertex, instances)
+                continue
                     src = self._legacy_source(name)
                     a, b = src if src is not None else (None, None)
                 else:

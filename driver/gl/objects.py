@@ -204,6 +204,7 @@ class VertexAttrib:
     type: int = E.GL_FLOAT
     normalized: bool = False
     integer: bool = False
+    long: bool = False            # glVertexAttribL*: 64-bit components read as they are
     relative_offset: int = 0
     binding: int = 0
     stride: int = 0               # as specified (0 = tightly packed)

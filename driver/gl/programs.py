@@ -628,9 +628,10 @@ class ProgramMixin:
 
     @staticmethod
     def _attrib_slots(t) -> int:
-        if t.base == "array":
-            return (t.length or 0) * ProgramMixin._attrib_slots(t.element)
-        return t.columns if t.columns > 1 else 1
+        """Attribute locations an input takes (GL 4.6 section 11.1.1: a dvec3/dvec4
+        column takes two)."""
+        from compiler.glsl.types import type_size_slots
+        return type_size_slots(t)
 
     def _assign_frag_outputs(self, prog: Program, fs: dict | None) -> dict:
         if fs is None:

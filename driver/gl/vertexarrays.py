@@ -3,6 +3,9 @@ values (GL 4.6 chapter 10, GLES 3.2 chapter 10)."""
 
 from __future__ import annotations
 
+import struct
+
+from driver.gallium import PipeFormat, VertexBuffer, VertexElement
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_vertex_type
@@ -117,6 +120,7 @@ class VertexArrayMixin:
                   "with a buffer bound, pointer is a byte offset")
         a = vao.attribs[index]
         a.size, a.type, a.normalized, a.integer = size, type, bool(normalized), integer
+        a.long = False
         a.stride, a.pointer, a.relative_offset, a.binding = stride, pointer, 0, index
         b = vao.bindings[index]
         b.buffer = array_buffer
@@ -175,6 +179,7 @@ class VertexArrayMixin:
             check(size == 3, E.GL_INVALID_OPERATION, "10F_11F_11F_REV needs size 3")
         a = vao.attribs[attribindex]
         a.size, a.type, a.normalized, a.integer = size, type, bool(normalized), integer
+        a.long = False
         a.relative_offset = relativeoffset
 
     def glVertexAttribFormat(self, attribindex, size, type, normalized, relativeoffset) -> None:
@@ -182,6 +187,79 @@ class VertexArrayMixin:
 
     def glVertexAttribIFormat(self, attribindex, size, type, relativeoffset) -> None:
         self._attrib_format(attribindex, size, type, False, relativeoffset, True)
+
+    # -- 64-bit attributes (GL 4.1 / ARB_vertex_attrib_64bit, GL 4.6 section 10.3.1): the
+    # components stay doubles; a dvec3/dvec4 shader input reads two locations' worth of them
+    def _long_guard(self) -> None:
+        check(self.api.gl(4, 1) or self.api.has_extension("GL_ARB_vertex_attrib_64bit"),
+              E.GL_INVALID_OPERATION, "64-bit vertex attributes need GL 4.1 or ARB_vertex_attrib_64bit")
+
+    def glVertexAttribLPointer(self, index: int, size: int, type: int, stride: int, pointer) -> None:
+        self._long_guard()
+        self._check_index(index)
+        check(1 <= size <= 4, E.GL_INVALID_VALUE, "bad size")
+        check_enum(type, (E.GL_DOUBLE,), f"bad 64-bit attribute type {type:#x}")
+        self._set_pointer(index, size, type, False, stride, pointer, integer=False)
+        self.vao.attribs[index].long = True
+
+    def glVertexAttribLFormat(self, attribindex: int, size: int, type: int, relativeoffset: int) -> None:
+        self._long_guard()
+        check_enum(type, (E.GL_DOUBLE,), f"bad 64-bit attribute type {type:#x}")
+        self._attrib_format(attribindex, size, type, False, relativeoffset, False)
+        self.vao.attribs[attribindex].long = True
+
+    def _set_current_long(self, index: int, values) -> None:
+        self._long_guard()
+        self._check_index(index)
+        v = [float(x) for x in values]
+        self.current_attribs[index] = (tuple(v + [0.0, 0.0, 0.0, 1.0][len(v):]), "double")
+
+    def glGetVertexAttribLdv(self, index: int, pname: int) -> list:
+        self._long_guard()
+        if pname == E.GL_CURRENT_VERTEX_ATTRIB:
+            self._check_index(index)
+            return [float(v) for v in self.current_attribs[index][0]]
+        return [float(v) for v in (self.glGetVertexAttribiv(index, pname) or [])]
+
+    def _emit_long_attribute(self, loc: int, gtype, buffers: list, by_location: dict, last_vertex,
+                             instances: int) -> None:
+        """Vertex elements of a double-precision shader input at location ``loc`` (for
+        ``DrawMixin._emit_vertices``). The compiler reads a 64-bit input as 32-bit words,
+        four per location: a double or dvec2 fills one location, a dvec3/dvec4 two, a
+        matrix that per column. Each column's array is the one of its first location (the
+        application specifies dvec3/dvec4 columns at every other index): its bytes are
+        passed as they are, as raw words (R32G32[B32A32]_FLOAT elements at +0 and +16
+        bytes); a disabled array reads the current value as doubles."""
+        el = gtype.innermost_element
+        per = 2 if el.vector_size > 2 else 1
+        columns = (gtype.length or 1 if gtype.is_array else 1) * el.columns
+        for c in range(columns):
+            first = loc + c * per
+            a = self.vao.attribs[first]
+            b = self.vao.bindings[a.binding] if a.enabled else None
+            if b is None:
+                values, kind = self.current_attribs[first]
+                res, off = self.uploader.upload(struct.pack("<4d", *[float(v) for v in values]))
+                for half in range(per):
+                    buffers.append(VertexBuffer(res, off + 16 * half))
+                    by_location[first + half] = VertexElement(0, len(buffers) - 1, PipeFormat.R32G32B32A32_FLOAT, 0)
+                continue
+            if b.buffer is not None:
+                vb = VertexBuffer(b.buffer.resource, b.offset)
+            else:
+                rows = last_vertex() + 1 if b.divisor == 0 else -(-instances // b.divisor)
+                nbytes = max(0, rows - 1) * b.stride + a.relative_offset + attrib_size_B(a.size, a.type)
+                mem = a.pointer if isinstance(a.pointer, ClientMemory) else None
+                check(mem is not None, E.GL_INVALID_OPERATION, "NULL client array")
+                res, off = self.uploader.upload(mem.read(0, nbytes))
+                vb = VertexBuffer(res, off)
+            buffers.append(vb)
+            words = 2 * a.size if a.long else 2 * el.vector_size
+            for half in range(per):
+                n = min(4, words - 4 * half)
+                fmt = PipeFormat.R32G32B32A32_FLOAT if n > 2 else PipeFormat.R32G32_FLOAT
+                by_location[first + half] = VertexElement(a.relative_offset + 16 * half, len(buffers) - 1, fmt,
+                                                          b.stride, b.divisor)
 
     def glVertexAttribBinding(self, attribindex: int, bindingindex: int) -> None:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
@@ -214,6 +292,8 @@ class VertexArrayMixin:
         if self.api.gl_or_es((3, 0), (3, 0)):
             values[E.GL_VERTEX_ATTRIB_ARRAY_INTEGER] = int(a.integer)
             values[E.GL_VERTEX_ATTRIB_ARRAY_DIVISOR] = b.divisor
+        if self.api.gl(4, 1) or self.api.has_extension("GL_ARB_vertex_attrib_64bit"):
+            values[E.GL_VERTEX_ATTRIB_ARRAY_LONG] = int(a.long)
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_VERTEX_ATTRIB_BINDING] = a.binding
             values[E.GL_VERTEX_ATTRIB_RELATIVE_OFFSET] = a.relative_offset
@@ -280,3 +360,25 @@ class VertexArrayMixin:
 
     def glVertexAttribI4uiv(self, index, v):
         self.glVertexAttribI4ui(index, *list(v)[:4])
+
+
+def _define_long_entry_points():
+    """glVertexAttribL{1,2,3,4}d[v]: the current value as doubles (GL 4.6 section 10.2.1)."""
+    def scalar(n):
+        def fn(self, index, *values):
+            self._set_current_long(index, values[:n])
+        fn.__name__ = f"glVertexAttribL{n}d"
+        return fn
+
+    def vector(n):
+        def fn(self, index, v):
+            self._set_current_long(index, list(v)[:n])
+        fn.__name__ = f"glVertexAttribL{n}dv"
+        return fn
+
+    for n in (1, 2, 3, 4):
+        setattr(VertexArrayMixin, f"glVertexAttribL{n}d", scalar(n))
+        setattr(VertexArrayMixin, f"glVertexAttribL{n}dv", vector(n))
+
+
+_define_long_entry_points()

@@ -409,6 +409,7 @@ def _named_vao(plain: str):
 
 _forwarders((("glVertexArrayAttribFormat", "glVertexAttribFormat"),
                           ("glVertexArrayAttribIFormat", "glVertexAttribIFormat"),
+                          ("glVertexArrayAttribLFormat", "glVertexAttribLFormat"),
                           ("glVertexArrayAttribBinding", "glVertexAttribBinding"),
                           ("glVertexArrayBindingDivisor", "glVertexBindingDivisor"),
                           ("glEnableVertexArrayAttrib", "glEnableVertexAttribArray"),
