@@ -36,7 +36,7 @@ import os
 import sys
 import threading
 
-from driver.abi import runtime
+from driver.abi import state
 from driver.abi._eglenums import *  # noqa: F403  (EGL_* constants, generated from egl.xml)
 from driver.abi._eglenums import (
     EGL_BAD_ACCESS, EGL_BAD_ATTRIBUTE, EGL_BAD_CONFIG, EGL_BAD_CONTEXT, EGL_BAD_DISPLAY,
@@ -322,15 +322,15 @@ def _entry(fail):
     the command's failure value."""
     def wrap(fn):
         def entry(*args):
-            runtime.current.egl_error = EGL_SUCCESS
+            state.current.egl_error = EGL_SUCCESS
             try:
                 return fn(*args)
             except EGLFail as e:
-                runtime.current.egl_error = e.code
+                state.current.egl_error = e.code
                 return fail() if callable(fail) else fail
             except Exception as e:       # internal error: EGL_BAD_ALLOC, never a crash
-                runtime._report(fn.__name__, e)
-                runtime.current.egl_error = EGL_BAD_ALLOC
+                state._report(fn.__name__, e)
+                state.current.egl_error = EGL_BAD_ALLOC
                 return fail() if callable(fail) else fail
         entry.__name__ = fn.__name__
         return entry
@@ -356,7 +356,7 @@ def command(fail=0, names=()):
 
 # -- errors, displays ------------------------------------------------------------------
 def eglGetError():
-    err, runtime.current.egl_error = runtime.current.egl_error, EGL_SUCCESS
+    err, state.current.egl_error = state.current.egl_error, EGL_SUCCESS
     return err
 
 
@@ -774,7 +774,7 @@ COMMANDS["eglReleaseTexImage"] = COMMANDS["eglBindTexImage"]
 def eglSwapBuffers(dpy, surface):
     _display(dpy)
     s = _surface(surface)
-    cur = runtime.current.owner
+    cur = state.current.owner
     _check(isinstance(cur, Context) and cur.draw is s, EGL_BAD_SURFACE)
     if s.window is None or s.attrs.get(EGL_RENDER_BUFFER) == EGL_SINGLE_BUFFER:
         cur.gl.glFlush()           # a pbuffer or pixmap: no effect beyond the implicit flush
@@ -817,7 +817,7 @@ def present(ctx, surface, target=None) -> None:
 @command()
 def eglSwapInterval(dpy, interval):
     _display(dpy)
-    cur = runtime.current.owner
+    cur = state.current.owner
     _check(isinstance(cur, Context), EGL_BAD_CONTEXT)
     _check(cur.draw is not None, EGL_BAD_SURFACE)
     # clamped to the config's [MIN, MAX]_SWAP_INTERVAL (EGL 1.5 section 3.10.3);
@@ -835,7 +835,7 @@ def eglCopyBuffers(dpy, surface, target):
     pixmap = d.x11.window(int(target))
     _check(pixmap is not None, EGL_BAD_NATIVE_PIXMAP)
     _check(pixmap.size() == (s.width, s.height), EGL_BAD_MATCH)
-    cur = runtime.current.owner
+    cur = state.current.owner
     ctx = cur if isinstance(cur, Context) and s in (cur.draw, cur.read) else s.current_in
     _check(ctx is not None, EGL_BAD_SURFACE)
     try:
@@ -849,12 +849,12 @@ def eglCopyBuffers(dpy, surface, target):
 @command()
 def eglBindAPI(api):
     _check(api in (EGL_OPENGL_API, EGL_OPENGL_ES_API), EGL_BAD_PARAMETER)
-    runtime.current.egl_api = api
+    state.current.egl_api = api
     return 1
 
 
 def eglQueryAPI():
-    return runtime.current.egl_api
+    return state.current.egl_api
 
 
 COMMANDS["eglQueryAPI"] = eglQueryAPI
@@ -894,7 +894,7 @@ def eglCreateContext(dpy, config, share, attribs):
     d = _display(dpy)
     cfg = None if _h(config) == 0 else _config(d, config)      # EGL_KHR_no_config_context
     share_ctx = _context(share) if _h(share) != 0 else None
-    client_api = runtime.current.egl_api
+    client_api = state.current.egl_api
     # EGL 1.5 section 3.7.1: the share context must be of the same client API
     _check(share_ctx is None or share_ctx.client_api == client_api, EGL_BAD_CONTEXT)
     es = client_api == EGL_OPENGL_ES_API
@@ -963,7 +963,7 @@ def eglDestroyContext(dpy, context):
 
 
 def _release_current():
-    cur = runtime.current.owner
+    cur = state.current.owner
     if isinstance(cur, Context):
         cur.gl.glFlush()
         cur.thread = None
@@ -978,7 +978,7 @@ def _release_current():
             cur.free()
     elif cur is not None and hasattr(cur, "release"):
         cur.release()
-    runtime.set_current(None, None)
+    state.set_current(None, None)
 
 
 @command()
@@ -1008,7 +1008,7 @@ def eglMakeCurrent(dpy, draw, read, context):
         _check(s is None or ctx.config is None or s.config is ctx.config
                or s.config.attrs[EGL_RENDERABLE_TYPE] & ctx.config.attrs[EGL_RENDERABLE_TYPE],
                EGL_BAD_MATCH)
-    if runtime.current.owner is not ctx:
+    if state.current.owner is not ctx:
         _release_current()
     ctx.thread = me
     for s in (ctx.draw, ctx.read):
@@ -1021,26 +1021,26 @@ def eglMakeCurrent(dpy, draw, read, context):
         if s is not None:
             s.current_in = ctx
     ctx.bind_surface(d)
-    runtime.set_current(ctx, ctx.gl)
+    state.set_current(ctx, ctx.gl)
     return 1
 
 
 @command(fail=_null)
 def eglGetCurrentContext():
-    cur = runtime.current.owner
+    cur = state.current.owner
     return ffi.cast("EGLContext", cur.handle if isinstance(cur, Context) else 0)
 
 
 @command(fail=_null)
 def eglGetCurrentDisplay():
-    cur = runtime.current.owner
+    cur = state.current.owner
     return ffi.cast("EGLDisplay", DISPLAY_HANDLE if isinstance(cur, Context) else 0)
 
 
 @command(fail=_null)
 def eglGetCurrentSurface(readdraw):
     _check(readdraw in (EGL_READ, EGL_DRAW), EGL_BAD_PARAMETER)
-    cur = runtime.current.owner
+    cur = state.current.owner
     if not isinstance(cur, Context):
         return ffi.cast("EGLSurface", 0)
     s = cur.draw if readdraw == EGL_DRAW else cur.read
@@ -1062,7 +1062,7 @@ def eglQueryContext(dpy, context, attribute, value):
 
 @command()
 def eglWaitClient():
-    cur = runtime.current.owner
+    cur = state.current.owner
     if isinstance(cur, Context):
         cur.gl.glFinish()
         cur.after_flush()
@@ -1081,7 +1081,7 @@ def eglWaitNative(engine):
 @command()
 def eglReleaseThread():
     _release_current()
-    runtime.current.egl_api = EGL_OPENGL_ES_API
+    state.current.egl_api = EGL_OPENGL_ES_API
     return 1
 
 
@@ -1090,7 +1090,7 @@ def _create_sync(dpy, sync_type, attribs, wide):
     _display(dpy)
     _check(sync_type == EGL_SYNC_FENCE, EGL_BAD_PARAMETER)
     _check(not _attribs(attribs, wide), EGL_BAD_ATTRIBUTE)
-    cur = runtime.current.owner
+    cur = state.current.owner
     _check(isinstance(cur, Context), EGL_BAD_MATCH)
     s = Sync(cur, sync_type)
     SYNCS[s.handle] = s
@@ -1124,8 +1124,8 @@ def eglDestroySync(dpy, sync):
 def eglClientWaitSync(dpy, sync, flags, timeout):
     _display(dpy)
     s = _sync(sync)
-    if flags & EGL_SYNC_FLUSH_COMMANDS_BIT and isinstance(runtime.current.owner, Context):
-        runtime.current.owner.gl.glFlush()
+    if flags & EGL_SYNC_FLUSH_COMMANDS_BIT and isinstance(state.current.owner, Context):
+        state.current.owner.gl.glFlush()
     # EGL_FOREVER (2^64-1), and anything beyond a century, waits without a
     # deadline (a deadline of now + 2^63 ns would not fit the kernel's s64)
     from driver.gallium.defines import PIPE_TIMEOUT_INFINITE

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 
-from driver.abi import egl, runtime, x11
+from driver.abi import egl, state, x11
 
 __all__ = ["COMMANDS", "bind"]
 
@@ -207,7 +207,7 @@ def _entry(fail):
             try:
                 return fn(*args)
             except GLXFail as e:
-                if runtime._debug:
+                if state._debug:
                     import sys
                     print(f"shimgl: {fn.__name__}: X error {e.code} (GLX {e.glx}), "
                           f"minor {e.minor}", file=sys.stderr)
@@ -216,10 +216,10 @@ def _entry(fail):
                     if d is not None and d.conn.ok:
                         d.conn.send_error(e.code, e.resource, e.minor, e.glx)
                 except Exception as err:   # pragma: no cover - reporting must not fail
-                    runtime._report(fn.__name__, err)
+                    state._report(fn.__name__, err)
                 return fail() if callable(fail) else fail
             except Exception as err:
-                runtime._report(fn.__name__, err)
+                state._report(fn.__name__, err)
                 return fail() if callable(fail) else fail
         entry.__name__ = fn.__name__
         return entry
@@ -670,7 +670,7 @@ def _make_current(dpy, draw, read, ctx_handle, minor) -> int:
     me = threading.get_ident()
     if ctx.thread not in (None, me):
         raise GLXFail(BAD_ACCESS, minor, glx=False)
-    if runtime.current.owner is not ctx:
+    if state.current.owner is not ctx:
         egl._release_current()
     ctx.thread = me
     for s in (ctx.draw, ctx.read):
@@ -679,7 +679,7 @@ def _make_current(dpy, draw, read, ctx_handle, minor) -> int:
     ctx.draw, ctx.read = dsurf, rsurf
     dsurf.current_in = rsurf.current_in = ctx
     ctx.bind_surface(dsurf)
-    runtime.set_current(ctx, ctx.gl)
+    state.set_current(ctx, ctx.gl)
     return 1
 
 
@@ -711,7 +711,7 @@ def glXSwapBuffers(dpy, drawable):
 
 @command(fail=None)
 def glXWaitGL():
-    cur = runtime.current.owner
+    cur = state.current.owner
     if isinstance(cur, Context):
         cur.gl.glFinish()
         cur.after_flush()
@@ -765,7 +765,7 @@ def glXQueryExtensionsString(dpy, screen):
 
 
 def _current_draw():
-    cur = runtime.current.owner
+    cur = state.current.owner
     return cur.draw if isinstance(cur, Context) else None
 
 

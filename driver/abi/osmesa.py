@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from driver.abi import runtime
+from driver.abi import state
 from driver.gl import enums as E
 
 __all__ = ["COMMANDS", "bind"]
@@ -205,8 +205,8 @@ def OSMesaDestroyContext(ctx):
     c = CONTEXTS.pop(_h(ctx), None)
     if c is None:
         return
-    if runtime.current.owner is c:
-        runtime.set_current(None, None)
+    if state.current.owner is c:
+        state.set_current(None, None)
     c.free()
 
 
@@ -216,7 +216,7 @@ def OSMesaMakeCurrent(ctx, buffer, type_, width, height):
         return 0
     if not (0 < width <= MAX_SIZE_PX and 0 < height <= MAX_SIZE_PX):
         return 0
-    cur = runtime.current.owner
+    cur = state.current.owner
     if cur is not None and cur is not c and hasattr(cur, "release"):
         cur.release()
     elif cur is not None and cur is not c:         # an EGL context: release it
@@ -224,17 +224,17 @@ def OSMesaMakeCurrent(ctx, buffer, type_, width, height):
         egl._release_current()
     c.attach(buffer, width, height)
     c.thread = threading.get_ident()
-    runtime.set_current(c, c.gl)
+    state.set_current(c, c.gl)
     return 1
 
 
 def OSMesaGetCurrentContext():
-    cur = runtime.current.owner
+    cur = state.current.owner
     return ffi.cast("OSMesaContext", cur.handle if isinstance(cur, OSContext) else 0)
 
 
 def OSMesaPixelStore(pname, value):
-    c = runtime.current.owner
+    c = state.current.owner
     if not isinstance(c, OSContext):
         return
     if pname == OSMESA_ROW_LENGTH and value >= 0:
@@ -244,7 +244,7 @@ def OSMesaPixelStore(pname, value):
 
 
 def OSMesaGetIntegerv(pname, value):
-    c = runtime.current.owner
+    c = state.current.owner
     if not isinstance(c, OSContext) and pname not in (OSMESA_MAX_WIDTH, OSMESA_MAX_HEIGHT):
         return
     values = {OSMESA_MAX_WIDTH: MAX_SIZE_PX, OSMESA_MAX_HEIGHT: MAX_SIZE_PX}

@@ -15,7 +15,7 @@ driver/abi/_commands.py NAMES) it attaches the implementation:
 * egl*: driver.abi.egl.COMMANDS; OSMesa*: driver.abi.osmesa.COMMANDS;
   glX*: driver.abi.glx.COMMANDS (the glvnd GLX vendor).
 
-The current context is per thread (threading.local). Calls from several threads
+The current context is per thread (driver.abi.state). Calls from several threads
 are serialised by one lock (LOCK), as a big driver lock: the driver stack below
 (one screen per process, its BO cache and heaps) is not written for concurrent
 callers; the GIL alone does not make its compound updates atomic. Exceptions never cross the
@@ -25,41 +25,13 @@ recorded as GL_INVALID_OPERATION."""
 from __future__ import annotations
 
 import sys
-import threading
-import traceback
 
-from uapi.debug import debug_flags
+from driver.abi.state import LOCK, _debug, _report, _trace, current, set_current
 
 __all__ = ["current", "install", "set_current"]
 
-
-class _Current(threading.local):
-    gl = None            # driver.gl.Context of the thread's current context
-    owner = None         # the EGL or OSMesa context object that made it current
-    egl_error = 0x3000   # EGL_SUCCESS
-    egl_api = 0x30A0     # EGL_OPENGL_ES_API
-
-
-current = _Current()
-LOCK = threading.RLock()
-_debug_flags = debug_flags()
-_debug = "abi" in _debug_flags
-_trace = "calls" in _debug_flags     # SHIMGL_DEBUG=calls: every GL call and its GL errors
-_reported: set[str] = set()
 _lib = None
 ffi = None
-
-
-def set_current(owner, gl) -> None:
-    current.owner, current.gl = owner, gl
-
-
-def _report(name: str, err: BaseException) -> None:
-    if name not in _reported or _debug:
-        _reported.add(name)
-        print(f"shimgl: internal error in {name}: {err!r}", file=sys.stderr)
-        if _debug:
-            traceback.print_exc()
 
 
 def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
