@@ -18,10 +18,12 @@ def minify(size_px: int, level: int) -> int:
 
 
 def gen_mipmap_by_blit(pipe: PipeContext, res: PipeResource, base_level: int,
-                       last_level: int, first_layer: int, last_layer: int) -> None:
+                       last_level: int, first_layer: int, last_layer: int, format=None) -> None:
     """Fill each level from the previous one with a linear-filtered blit
-    (util_gen_mipmap's fallback). 3D textures are minified in depth too."""
+    (util_gen_mipmap's fallback), filtering in ``format`` (default: the
+    resource's; a texture view's own format). 3D textures are minified in depth too."""
     t = res.template
+    format = format or t.format
     is3d = t.target == PipeTextureTarget.TEXTURE_3D
     for level in range(base_level + 1, last_level + 1):
         sw, sh = minify(t.width_px, level - 1), minify(t.height_px, level - 1)
@@ -33,8 +35,8 @@ def gen_mipmap_by_blit(pipe: PipeContext, res: PipeResource, base_level: int,
             n = last_layer - first_layer + 1
             src_box = Box(0, 0, first_layer, sw, sh, n)
             dst_box = Box(0, 0, first_layer, dw, dh, n)
-        pipe.blit(BlitInfo(dst=BlitImage(res, level, dst_box, t.format),
-                           src=BlitImage(res, level - 1, src_box, t.format),
+        pipe.blit(BlitInfo(dst=BlitImage(res, level, dst_box, format),
+                           src=BlitImage(res, level - 1, src_box, format),
                            filter=PipeTexFilter.LINEAR))
 
 

@@ -14,7 +14,8 @@ from driver.gl import enums as E
 __all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "GENERIC_STORED_AS",
            "ES_ONLY", "component_bits", "reported_internal_format",
            "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
-           "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches"]
+           "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches", "VIEW_CLASSES",
+           "view_compatible"]
 
 
 @dataclass(frozen=True)
@@ -450,3 +451,50 @@ def bytes_per_pixel(fmt: int, type: int) -> int:
     check_enum(fmt, PIXEL_FORMATS, f"bad pixel format {fmt:#x}")
     t = PIXEL_TYPES[type]
     return t[0] if isinstance(t, tuple) else t * PIXEL_FORMATS[fmt]
+
+
+def _view_classes() -> dict[int, str]:
+    """internal format -> texture-view compatibility class (GL 4.6 table 8.22, the
+    S3TC rows of EXT_texture_compression_s3tc, and OES_texture_view's EAC/ETC2/ASTC
+    rows). Two formats are view-compatible when they are in one class, or equal."""
+    rows = {
+        "128": (E.GL_RGBA32F, E.GL_RGBA32UI, E.GL_RGBA32I),
+        "96": (E.GL_RGB32F, E.GL_RGB32UI, E.GL_RGB32I),
+        "64": (E.GL_RGBA16F, E.GL_RG32F, E.GL_RGBA16UI, E.GL_RG32UI, E.GL_RGBA16I, E.GL_RG32I, E.GL_RGBA16,
+               E.GL_RGBA16_SNORM),
+        "48": (E.GL_RGB16, E.GL_RGB16_SNORM, E.GL_RGB16F, E.GL_RGB16UI, E.GL_RGB16I),
+        "32": (E.GL_RG16F, E.GL_R11F_G11F_B10F, E.GL_R32F, E.GL_RGB10_A2UI, E.GL_RGBA8UI, E.GL_RG16UI, E.GL_R32UI,
+               E.GL_RGBA8I, E.GL_RG16I, E.GL_R32I, E.GL_RGB10_A2, E.GL_RGBA8, E.GL_RG16, E.GL_RGBA8_SNORM,
+               E.GL_RG16_SNORM, E.GL_SRGB8_ALPHA8, E.GL_RGB9_E5),
+        "24": (E.GL_RGB8, E.GL_RGB8_SNORM, E.GL_SRGB8, E.GL_RGB8UI, E.GL_RGB8I),
+        "16": (E.GL_R16F, E.GL_RG8UI, E.GL_R16UI, E.GL_RG8I, E.GL_R16I, E.GL_RG8, E.GL_R16, E.GL_RG8_SNORM,
+               E.GL_R16_SNORM),
+        "8": (E.GL_R8UI, E.GL_R8I, E.GL_R8, E.GL_R8_SNORM),
+        "rgtc1": (E.GL_COMPRESSED_RED_RGTC1, E.GL_COMPRESSED_SIGNED_RED_RGTC1),
+        "rgtc2": (E.GL_COMPRESSED_RG_RGTC2, E.GL_COMPRESSED_SIGNED_RG_RGTC2),
+        "bptc_unorm": (E.GL_COMPRESSED_RGBA_BPTC_UNORM, E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM),
+        "bptc_float": (E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT),
+        "dxt1_rgb": (GL_COMPRESSED_RGB_S3TC_DXT1_EXT, GL_COMPRESSED_SRGB_S3TC_DXT1_EXT),
+        "dxt1_rgba": (GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT),
+        "dxt3_rgba": (GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT),
+        "dxt5_rgba": (GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT),
+        "eac_r11": (E.GL_COMPRESSED_R11_EAC, E.GL_COMPRESSED_SIGNED_R11_EAC),
+        "eac_rg11": (E.GL_COMPRESSED_RG11_EAC, E.GL_COMPRESSED_SIGNED_RG11_EAC),
+        "etc2_rgb": (E.GL_COMPRESSED_RGB8_ETC2, E.GL_COMPRESSED_SRGB8_ETC2),
+        "etc2_rgba": (E.GL_COMPRESSED_RGBA8_ETC2_EAC, E.GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC),
+        "etc2_eac_rgba": (E.GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2,
+                          E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2),
+    }
+    for wh in ASTC_BLOCKS:
+        rows[f"astc_{wh[0]}x{wh[1]}"] = (GL_COMPRESSED_RGBA_ASTC[wh], GL_COMPRESSED_SRGB8_ALPHA8_ASTC[wh])
+    return {fmt: name for name, formats in rows.items() for fmt in formats}
+
+
+#: internal format -> its texture-view class (``view_compatible``)
+VIEW_CLASSES: dict[int, str] = _view_classes()
+
+
+def view_compatible(a: int, b: int) -> bool:
+    """GL 4.6 section 8.18: a view of internal format ``b`` on storage of ``a`` is
+    allowed when both are in one class of table 8.22, or the formats are equal."""
+    return a == b or (a in VIEW_CLASSES and VIEW_CLASSES.get(a) == VIEW_CLASSES.get(b))

@@ -10,7 +10,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.features.gles_ext import es2_renderbuffer_formats
+from driver.gl.features.gles_ext import es2_renderbuffer_formats, view_offsets
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES
@@ -418,15 +418,17 @@ class FramebufferMixin:
         res = self._texture_resource(a.obj)
         if res is None:
             return None
+        level0, layer0, view_format = view_offsets(a.obj)       # a texture view: its part of the storage
+        fmt, level = self._render_format(view_format or res.format), a.level + level0
         if a.layered:
             layers = self._attachment_layers(a)
             layer = getattr(self, "_render_layer", None)
             if layer is None:           # draws without a layer output render layer 0
-                return Surface(res, self._render_format(res.format), a.level, 0, layers - 1)
+                return Surface(res, fmt, level, layer0, layer0 + layers - 1)
             if layer >= layers:
                 return None
-            return Surface(res, self._render_format(res.format), a.level, layer, layer)
-        return Surface(res, self._render_format(res.format), a.level, a.layer, a.layer)
+            return Surface(res, fmt, level, layer0 + layer, layer0 + layer)
+        return Surface(res, fmt, level, layer0 + a.layer, layer0 + a.layer)
 
     # -- layered rendering (GL 4.6 section 9.8) ---------------------------------------------
     def _attachment_layers(self, a: Attachment) -> int:
@@ -438,6 +440,8 @@ class FramebufferMixin:
             return max(img.depth if img is not None else 1, 1)
         if tex.target == E.GL_TEXTURE_CUBE_MAP:
             return 6
+        if getattr(tex, "view_parent", None) is not None:
+            return tex.view_num_layers          # a texture view: its layers of the shared storage
         res = self._texture_resource(tex)
         return res.template.array_size if res is not None else 1
 

@@ -13,8 +13,8 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.features.gles_ext import es_has
-from driver.gl.formats import ES_ONLY, INTERNAL_FORMATS, UNSIZED, compressed_formats, lookup
+from driver.gl.features.gles_ext import es_has, texture_view_state
+from driver.gl.formats import ES_ONLY, INTERNAL_FORMATS, UNSIZED, compressed_formats, lookup, view_compatible
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
 
@@ -375,19 +375,16 @@ class TexImageExtraMixin:
         check(orig.immutable, E.GL_INVALID_OPERATION, "origtexture is not immutable")
         check(target in self._VIEW_TARGETS.get(orig.target, ()), E.GL_INVALID_OPERATION,
               "incompatible view target (GL 4.6 table 8.21)")
-        import layout
-        src_info = self._format_info(orig.images[0][0].internal_format)
-        dst_info = INTERNAL_FORMATS.get(internalformat)
+        src_format = orig.images[0][0].internal_format
+        dst_info = self._format_info(internalformat)
         check(dst_info is not None, E.GL_INVALID_OPERATION, "bad view format")
-        same_class = (src_info.is_depth_or_stencil or dst_info.is_depth_or_stencil) and \
-            src_info.enum == dst_info.enum or not src_info.is_depth_or_stencil and \
-            not dst_info.is_depth_or_stencil and \
-            layout.get_format(src_info.pipe.name).block_size_B == \
-            layout.get_format(dst_info.pipe.name).block_size_B
-        check(same_class, E.GL_INVALID_OPERATION, "format not in the same view class")
-        levels = orig.immutable_levels
+        check(view_compatible(src_format, internalformat), E.GL_INVALID_OPERATION,
+              "format not in the view class of the original (GL 4.6 table 8.22)")
+        # minlevel/minlayer are relative to origtexture's own view of the storage
+        # (its TEXTURE_VIEW_NUM_LEVELS/_NUM_LAYERS; a chain of views adds up)
+        state = texture_view_state(orig)
+        levels, layers = state[E.GL_TEXTURE_VIEW_NUM_LEVELS], state[E.GL_TEXTURE_VIEW_NUM_LAYERS]
         faces = len(orig.images)
-        layers = 6 if orig.target == E.GL_TEXTURE_CUBE_MAP else orig.images[0][0].depth
         check(0 <= minlevel < levels and 0 <= minlayer < layers, E.GL_INVALID_VALUE,
               "minlevel/minlayer out of range")
         numlevels = min(numlevels, levels - minlevel)
@@ -409,6 +406,9 @@ class TexImageExtraMixin:
                 self._set_image(view, face, lv, TexImage(img.width, img.height, depth,
                                                          internalformat, img.samples))
         view.view_parent, view.view_format = orig, dst_info.pipe
+        # GL 4.6 section 8.18: TEXTURE_IMMUTABLE_LEVELS is origtexture's (the storage's),
+        # while the view's own levels are TEXTURE_VIEW_NUM_LEVELS
+        view.view_immutable_levels = getattr(orig, "view_immutable_levels", orig.immutable_levels)
         # offsets into the shared storage: a view of a view adds its parent's
         view.view_min_level = getattr(orig, "view_min_level", 0) + minlevel
         view.view_min_layer = getattr(orig, "view_min_layer", 0) + minlayer

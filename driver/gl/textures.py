@@ -20,7 +20,7 @@ from driver.gl.formats import (
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
                                          texture_buffer_state, texture_view_state)
-from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TEXTURE_SRGB_DECODE_EXT
+from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TEXTURE_SRGB_DECODE_EXT, view_offsets
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -246,7 +246,7 @@ class TextureMixin:
                        E.GL_TEXTURE_SWIZZLE_R: tex.swizzle[0], E.GL_TEXTURE_SWIZZLE_G: tex.swizzle[1],
                        E.GL_TEXTURE_SWIZZLE_B: tex.swizzle[2], E.GL_TEXTURE_SWIZZLE_A: tex.swizzle[3],
                        E.GL_TEXTURE_IMMUTABLE_FORMAT: int(tex.immutable),
-                       E.GL_TEXTURE_IMMUTABLE_LEVELS: tex.immutable_levels}
+                       E.GL_TEXTURE_IMMUTABLE_LEVELS: getattr(tex, "view_immutable_levels", tex.immutable_levels)}
         if es_has(self.api, "texture_border_clamp"):
             values[E.GL_TEXTURE_BORDER_COLOR] = p.border_color
         if not self.api.es:
@@ -454,6 +454,8 @@ class TextureMixin:
         if data is not None:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
+            if getattr(tex, "view_parent", None) is not None:
+                self._texture_resource(tex)     # into the shared storage now: the parent reads it
         self._auto_mipmap(tex, tex_target, level)
 
     def _auto_mipmap(self, tex: Texture, tex_target: int, level: int) -> None:
@@ -555,7 +557,10 @@ class TextureMixin:
         business (GL 4.6 section 8.17)."""
         parent = getattr(tex, "view_parent", None)
         if parent is not None:
-            return self._texture_resource(parent)     # a view shares its parent's storage
+            res = self._texture_resource(parent)     # a view shares its parent's storage
+            if res is not None:
+                self._write_pending(tex, res)
+            return res
         base = self._image(tex, 0, tex.base_level) if tex.images else None
         if base is None:
             return None
@@ -595,16 +600,23 @@ class TextureMixin:
                 self._copy_common_levels(tex.resource, new)
                 self.screen.resource_destroy(tex.resource)
             tex.resource, tex.resource_key = new, key
-        for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
-            rgba = read_client_image(data, store, fmt, type, w, h, d)
-            name = tex.resource.format.name
-            bpp = layout.get_format(name).block_size_B
-            self.pipe.texture_subdata(tex.resource, level, PipeMap.WRITE,
-                                      Box(x, y, z + face, w, h, d),
-                                      to_resource_bytes(rgba, name), w * bpp, w * h * bpp)
-        tex.pending = []
+        self._write_pending(tex, tex.resource)
         self._upload_compressed(tex)
         return tex.resource
+
+    def _write_pending(self, tex: Texture, res) -> None:
+        """Write the texture's pending TexSubImage data into ``res``; a texture
+        view's at its first level and layer in the shared storage, in its format."""
+        level0, layer0, view_format = view_offsets(tex)
+        name = (view_format or res.format).name
+        bpp = layout.get_format(name).block_size_B
+        rows_are_layers = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
+        for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
+            rgba = read_client_image(data, store, fmt, type, w, h, d)
+            box = Box(x, y + layer0, z, w, h, d) if rows_are_layers else Box(x, y, z + face + layer0, w, h, d)
+            self.pipe.texture_subdata(res, level0 + level, PipeMap.WRITE, box,
+                                      to_resource_bytes(rgba, name), w * bpp, w * h * bpp)
+        tex.pending = []
 
     def _copy_common_levels(self, old, new) -> None:
         """Carry the images that keep their size and format into a new
@@ -645,6 +657,8 @@ class TextureMixin:
         top = int(math.log2(max(base.width, base.height,
                                 base.depth if target == E.GL_TEXTURE_3D else 1)))
         last = min(tex.base_level + top, tex.max_level)
+        if tex.immutable:
+            last = min(last, tex.immutable_levels - 1)      # a view: its own levels
         faces = 6 if target == E.GL_TEXTURE_CUBE_MAP else 1
         for face in range(faces):
             for lv in range(tex.base_level + 1, last + 1):
@@ -656,9 +670,11 @@ class TextureMixin:
         res = self._texture_resource(tex)
         layers = (6 if target == E.GL_TEXTURE_CUBE_MAP else
                   (1 if target == E.GL_TEXTURE_3D else base.depth))
-        if not self.pipe.generate_mipmap(res, res.format, tex.base_level, last, 0, layers - 1):
+        level0, layer0, view_format = view_offsets(tex)     # a texture view: its part of the storage
+        first, final, top_layer = level0 + tex.base_level, level0 + last, layer0 + layers - 1
+        if not self.pipe.generate_mipmap(res, view_format or res.format, first, final, layer0, top_layer):
             from driver.gallium import gen_mipmap_by_blit
-            gen_mipmap_by_blit(self.pipe, res, tex.base_level, last, 0, layers - 1)
+            gen_mipmap_by_blit(self.pipe, res, first, final, layer0, top_layer, view_format)
 
     def glGetTexLevelParameteriv(self, target: int, level: int, pname: int) -> list:
         check(self.api.gl_or_es((1, 0), (3, 1)), E.GL_INVALID_OPERATION)

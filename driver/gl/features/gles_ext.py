@@ -34,7 +34,7 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
+__all__ = ["view_offsets", "read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
            "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
@@ -98,6 +98,17 @@ def es_has(api, feature: str) -> bool:
         return False
     core, names = ES_FEATURES[feature]
     return (core is not None and api.version >= core) or any(api.has_extension(n) for n in names)
+
+
+def view_offsets(tex) -> tuple[int, int, object]:
+    """(first level, first layer, format) of a texture view in the storage it shares
+    with its parent (GL 4.6 section 8.18: a view's level and layer 0 are its
+    TEXTURE_VIEW_MIN_LEVEL/_MIN_LAYER in the parent's storage; its images are read
+    and written in its own format, of the parent's texel size); (0, 0, None) for
+    a texture that is not a view."""
+    if getattr(tex, "view_parent", None) is None:
+        return 0, 0, None
+    return tex.view_min_level, tex.view_min_layer, tex.view_format
 
 
 def texture_view_state(tex) -> dict[int, int]:
