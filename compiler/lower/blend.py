@@ -41,7 +41,10 @@ __all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "LOGIC_OPS", "fragme
 
 FACTORS = ("zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
            "src_alpha", "one_minus_src_alpha", "dst_alpha", "one_minus_dst_alpha", "src_alpha_saturate",
-           "constant_color", "one_minus_constant_color", "constant_alpha", "one_minus_constant_alpha")
+           "constant_color", "one_minus_constant_color", "constant_alpha", "one_minus_constant_alpha",
+           # dual-source blending (GL 3.3 / ARB_blend_func_extended): the fragment's second
+           # colour, the output of index 1 at the same location
+           "src1_color", "one_minus_src1_color", "src1_alpha", "one_minus_src1_alpha")
 EQUATIONS = ("add", "subtract", "reverse_subtract", "min", "max")
 # glLogicOp: name -> f(s, d, mask) on integers (GL 4.6 table 17.3).
 LOGIC_OPS = {
@@ -76,6 +79,10 @@ class Blend:
         assert self.rgb_func in EQUATIONS and self.alpha_func in EQUATIONS, "unknown blend equation"
 
     @property
+    def uses_src1(self) -> bool:
+        return any("src1" in f for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
+
+    @property
     def uses_constant(self) -> bool:
         return any("constant" in f for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
 
@@ -97,13 +104,25 @@ class RenderTarget:
 DEFAULT_RENDER_TARGETS = (RenderTarget(),)
 
 
-def _colour_sources(io, L) -> dict[int, tuple]:
-    """location -> (symbol, local var, element index or None, type) of colour outputs."""
+def _output_index(io, s) -> int:
+    """The dual-source index of a colour output: layout(index) or the program's
+    glBindFragDataLocationIndexed binding (the link's answer, in the key)."""
+    index = s.layout.get("index")
+    if index is None:
+        index = dict(io.k("frag_output_indices", ()) or ()).get(s.name, 0)
+    return index[0] if isinstance(index, tuple) else index
+
+
+def _colour_sources(io, L, index: int = 0) -> dict[int, tuple]:
+    """location -> (symbol, local var, element index or None, type) of colour
+    outputs of dual-source `index` (0: the colours; 1: the second colours)."""
     out: dict[int, tuple] = {}
     broadcast = None
     next_loc = 0
-    given = dict(io.k("frag_output_locations", ()) or ())     # glBindFragDataLocation
+    given = dict(io.k("frag_output_locations", ()) or ())     # the link's locations
     for s, var in io.out_symbols:
+        if not s.builtin and s.name not in ("gl_FragColor", "gl_FragData") and _output_index(io, s) != index:
+            continue
         if s.name == "gl_FragColor":
             broadcast = (s, var, None, GT.VEC4)
         elif s.name == "gl_FragData":
@@ -128,10 +147,14 @@ def fragment_outputs(io, L) -> None:
     b = L.b
     rts = io.k("render_targets", None) or DEFAULT_RENDER_TARGETS
     sources, broadcast = _colour_sources(io, L)
+    second, _ = _colour_sources(io, L, index=1)
     outs = {s.name: (s, var) for s, var in io.out_symbols}
 
-    def colour(i):
-        src = sources.get(i) if broadcast is None else broadcast
+    def colour(i, table=None):
+        if table is not None:          # the second colours: never gl_FragColor's broadcast
+            src = table.get(i)
+        else:
+            src = sources.get(i) if broadcast is None else broadcast
         if src is None:
             return None, None
         s, var, elem, t = src
@@ -176,7 +199,11 @@ def fragment_outputs(io, L) -> None:
         if rt.blend is not None and rt.base_type == "float":
             if rt.blend.uses_constant and blend_colour is None:
                 blend_colour = b.load_var(io.add_uniform("shimgl_BlendColor", GT.VEC4))
-            c = _blend(b, rt, i, _pad4(b, c), blend_colour)
+            src1 = None
+            if rt.blend.uses_src1:
+                c1, _t1 = colour(i, second)
+                src1 = _pad4(b, c1) if c1 is not None else b.vec(*[b.fimm(0.0)] * 4)
+            c = _blend(b, rt, i, _pad4(b, c), blend_colour, src1)
         value = _convert(b, rt, _pad4(b, c) if rt.base_type == "float" else c)
         mask = rt.write_mask & ((1 << rt.components) - 1)
         b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
@@ -208,8 +235,9 @@ def _pad4(b, c):
     return b.vec(*chans)
 
 
-def _factor(b, name, src, dst, const, alpha_channel: bool):
-    """Factor ``name`` for the colour (vec3) or the alpha (scalar) part."""
+def _factor(b, name, src, dst, const, alpha_channel: bool, src1=None):
+    """Factor ``name`` for the colour (vec3) or the alpha (scalar) part
+    (``src1``: the second colour of dual-source blending)."""
     def part(v):
         return b.channel(v, 3) if alpha_channel else b.swizzle(v, "xyz")
 
@@ -228,7 +256,8 @@ def _factor(b, name, src, dst, const, alpha_channel: bool):
     base = name[len("one_minus_"):] if neg else name
     v = {"src_color": lambda: part(src), "dst_color": lambda: part(dst), "src_alpha": lambda: alpha_of(src),
          "dst_alpha": lambda: alpha_of(dst), "constant_color": lambda: part(const),
-         "constant_alpha": lambda: alpha_of(const)}[base]()
+         "constant_alpha": lambda: alpha_of(const), "src1_color": lambda: part(src1),
+         "src1_alpha": lambda: alpha_of(src1)}[base]()
     return b.fsub(one, v) if neg else v
 
 
@@ -250,7 +279,7 @@ def _clamp(b, rt, v):
     return v
 
 
-def _blend(b, rt: RenderTarget, index: int, src, const):
+def _blend(b, rt: RenderTarget, index: int, src, const, src1=None):
     bl = rt.blend
     src = _clamp(b, rt, src)
     dst = b.intrinsic("load_tile", num_components=rt.components, rt=index, format=rt.format,
@@ -258,10 +287,12 @@ def _blend(b, rt: RenderTarget, index: int, src, const):
     dst = _pad4(b, dst)
     if const is not None:
         const = _clamp(b, rt, const)
-    rgb = _equation(b, bl.rgb_func, b.swizzle(src, "xyz"), _factor(b, bl.rgb_src, src, dst, const, False),
-                    b.swizzle(dst, "xyz"), _factor(b, bl.rgb_dst, src, dst, const, False))
-    a = _equation(b, bl.alpha_func, b.channel(src, 3), _factor(b, bl.alpha_src, src, dst, const, True),
-                  b.channel(dst, 3), _factor(b, bl.alpha_dst, src, dst, const, True))
+    if src1 is not None:
+        src1 = _clamp(b, rt, src1)
+    rgb = _equation(b, bl.rgb_func, b.swizzle(src, "xyz"), _factor(b, bl.rgb_src, src, dst, const, False, src1),
+                    b.swizzle(dst, "xyz"), _factor(b, bl.rgb_dst, src, dst, const, False, src1))
+    a = _equation(b, bl.alpha_func, b.channel(src, 3), _factor(b, bl.alpha_src, src, dst, const, True, src1),
+                  b.channel(dst, 3), _factor(b, bl.alpha_dst, src, dst, const, True, src1))
     return b.vec(b.channel(rgb, 0), b.channel(rgb, 1), b.channel(rgb, 2), a)
 
 

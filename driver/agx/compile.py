@@ -122,11 +122,30 @@ def _with_profile(state, key):
     return key.replace(profile=profile) if hasattr(key, "replace") else {**key, "profile": profile}
 
 
+def _with_frag_outputs(key, info: dict):
+    """The key plus the fragment outputs' locations and dual-source indices the
+    link decided (layout qualifiers, glBindFragDataLocation[Indexed]), which the
+    shader's colour stores follow."""
+    fields = {}
+    if info.get("frag_outputs"):
+        fields["frag_output_locations"] = dict(info["frag_outputs"])
+    if info.get("frag_output_indices"):
+        fields["frag_output_indices"] = dict(info["frag_output_indices"])
+    if not fields:
+        return key
+    if key is None:
+        from compiler.ir import ShaderKey
+        return ShaderKey.make(**fields)
+    return key.replace(**fields) if hasattr(key, "replace") else {**key, **fields}
+
+
 def compile_variant(state, key) -> AgxShader:
     if not available:
         raise NotImplementedError("the compiler backend is not available")
     stage = STAGE_NAMES[int(state.stage)]
     full_key = _with_profile(state, key)
+    if stage == "fragment":
+        full_key = _with_frag_outputs(full_key, state.info or {})
     front_half = getattr(state.ir, "front_half", None)   # another front end (compiler.arb's ARBShader)
     if front_half is not None:
         c = shader_cache.cached_compile("front_half\n" + state.source, stage, full_key,

@@ -55,7 +55,10 @@ _FACTORS = {PipeBlendFactor.ONE: "one", PipeBlendFactor.SRC_COLOR: "src_color",
             PipeBlendFactor.INV_SRC_ALPHA: "one_minus_src_alpha", PipeBlendFactor.INV_DST_ALPHA: "one_minus_dst_alpha",
             PipeBlendFactor.INV_DST_COLOR: "one_minus_dst_color",
             PipeBlendFactor.INV_CONST_COLOR: "one_minus_constant_color",
-            PipeBlendFactor.INV_CONST_ALPHA: "one_minus_constant_alpha"}
+            PipeBlendFactor.INV_CONST_ALPHA: "one_minus_constant_alpha",
+            PipeBlendFactor.SRC1_COLOR: "src1_color", PipeBlendFactor.SRC1_ALPHA: "src1_alpha",
+            PipeBlendFactor.INV_SRC1_COLOR: "one_minus_src1_color",
+            PipeBlendFactor.INV_SRC1_ALPHA: "one_minus_src1_alpha"}
 _FUNCS = {PipeBlendFunc.ADD: "add", PipeBlendFunc.SUBTRACT: "subtract",
           PipeBlendFunc.REVERSE_SUBTRACT: "reverse_subtract", PipeBlendFunc.MIN: "min", PipeBlendFunc.MAX: "max"}
 _ALPHA = ["never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always"]

@@ -264,7 +264,7 @@ class DesktopMixin(LaterStagesMixin):
         check(prog.linked, E.GL_INVALID_OPERATION)
         if name not in prog.linked_state.frag_outputs:
             return -1
-        return getattr(prog, "frag_data_index", {}).get(name, 0)
+        return prog.linked_state.frag_output_indices.get(name, 0)
 
     # -- indexed viewports (GL 4.6 sections 13.6.1, 14.9.2; driver/gl/viewports.py) -----------------
     def _viewport_index(self, index: int) -> None:

@@ -428,8 +428,9 @@ class DrawMixin:
 
     def _program_for_draw(self):
         """The current program, or in the compatibility profile with none,
-        the fixed-function program (built once, from generated GLSL)."""
-        if self.current_program is not None or not self.api.compat:
+        the fixed-function program (built once, from generated GLSL). None with
+        a bound program pipeline: its programs feed the stages (_stage_programs)."""
+        if self.current_program is not None or not self.api.compat or self.bound_pipeline is not None:
             return self.current_program
         ff = getattr(self, "_ff_program", None)
         if ff is None:

@@ -109,6 +109,7 @@ class PipelineMixin:
             prog = self._program(program)
             check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         p.active_program = prog
+        p.ever_bound = True         # the name now has state (as glUseProgramStages)
 
     def glCreateShaderProgramv(self, type: int, count: int, strings) -> int:
         """GL 4.6 section 7.3: compile, make separable, link; returns the program."""
@@ -176,6 +177,7 @@ class PipelineMixin:
     def glGetProgramPipelineiv(self, pipeline: int, pname: int) -> list[int]:
         self._sso()
         p = self._pipeline(pipeline)
+        p.ever_bound = True         # a query gives a generated name its state, as Mesa
 
         def name(stage):
             prog = p.stages.get(stage)

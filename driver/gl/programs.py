@@ -98,6 +98,7 @@ class LinkedProgram:
     atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
     geometry: object = None           # compiler.glsl.geometry.GeometryLayout of a geometry stage
     geometry_interface: object = None  # compiler.lower.geometry.GeometryInterface (its output records)
+    frag_output_indices: dict = field(default_factory=dict)  # name -> 1: dual-source second colours
 
 
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
@@ -418,6 +419,7 @@ class ProgramMixin:
         ssbos = [b for b in linked.blocks if b.is_storage]
         return {"attributes": {k: v[0] for k, v in linked.attributes.items()},
                 "frag_outputs": dict(linked.frag_outputs),
+                "frag_output_indices": dict(linked.frag_output_indices),
                 "uniforms": {u.name: (u.offset_B, u.stride_B, u.size) for u in linked.uniforms},
                 "uniform_blocks": {b.name: 1 + i for i, b in enumerate(ubos)},
                 "storage_blocks": {b.name: i for i, b in enumerate(ssbos)},
@@ -437,7 +439,8 @@ class ProgramMixin:
             if not sh.compiled:
                 raise LinkError(f"{stage_label(sh.type)} shader {sh.name} is not compiled")
             units.setdefault(STAGES[sh.type], []).append(sh.ast)
-        if self.api.compat and "compute" not in units:
+        if self.api.compat and "compute" not in units and not prog.separable:
+            # (a separable program's missing stages come from the pipeline's other programs)
             self._add_fixed_function_stages(units)
         if "compute" in units and len(units) > 1:
             raise LinkError("compute shaders may not be linked with other stages")
@@ -476,6 +479,8 @@ class ProgramMixin:
                                atomic_buffers=atomics)
         if geometry is not None:
             linked.geometry, linked.geometry_interface = geometry
+        linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(
+            prog, merged.get("fragment")).items() if i == 1}
         return linked
 
     def _link_geometry(self, units: list, merged: dict) -> tuple:
@@ -654,9 +659,27 @@ class ProgramMixin:
             free = [i for i in range(self.caps.max_render_targets) if i not in res.values()]
             for v, loc in zip(unassigned, free):
                 res[v.name] = loc
-        if len(set(res.values())) != len(res):
+        index = self._frag_output_indices(prog, fs)
+        if len({(loc, index[name]) for name, loc in res.items()}) != len(res):
             raise LinkError("two fragment outputs share a location")
+        for name, loc in res.items():
+            if index[name] == 1 and loc >= self.caps.max_dual_source_render_targets:
+                raise LinkError(f"fragment output `{name}' of index 1 at location {loc}: only "
+                                f"{self.caps.max_dual_source_render_targets} dual-source draw buffer(s)")
         return res
+
+    @staticmethod
+    def _frag_output_indices(prog: Program, fs: dict | None) -> dict:
+        """Fragment output name -> dual-source index (GL 4.6 section 15.2.3):
+        layout(index), else glBindFragDataLocationIndexed's, else 0."""
+        if fs is None:
+            return {}
+        bound = getattr(prog, "frag_data_index", {})
+        out = {}
+        for v in fs["outputs"]:
+            index = v.layout.get("index", bound.get(v.name, 0))
+            out[v.name] = index[0] if isinstance(index, tuple) else index
+        return out
 
     def _assign_uniforms(self, merged: dict):
         """Leaves of every used default-block uniform across stages, with

@@ -19,12 +19,19 @@ SRC = rng.uniform(-0.2, 1.2, (4, LANES)).astype(np.float32)
 DST = rng.uniform(0, 1, (4, LANES)).astype(np.float32)
 CONST = np.array([0.2, 0.4, 0.6, 0.8], np.float32)
 FS = "#version 330\nin vec4 c; out vec4 o;\nvoid main() { o = c; }\n"
+SRC1 = rng.uniform(-0.2, 1.2, (4, LANES)).astype(np.float32)
+# dual-source blending: the output of index 1 is the second colour (SRC1 factors)
+FS_DUAL = ("#version 330\nin vec4 c; in vec4 c1;\nlayout(location = 0, index = 0) out vec4 o;\n"
+           "layout(location = 0, index = 1) out vec4 o1;\nvoid main() { o = c; o1 = c1; }\n")
 
 
-def ref_factor(name, s, d, k, alpha):
+def ref_factor(name, s, d, k, alpha, s1=None):
     """A factor, per GL 4.6 table 17.2, for the rgb (alpha=False) or alpha part."""
     part = (lambda v: v[3:4]) if alpha else (lambda v: v[:3])
+    s1 = np.zeros_like(s) if s1 is None else s1
     table = {
+        "src1_color": part(s1), "one_minus_src1_color": 1 - part(s1),
+        "src1_alpha": s1[3:4], "one_minus_src1_alpha": 1 - s1[3:4],
         "zero": 0.0, "one": 1.0,
         "src_color": part(s), "one_minus_src_color": 1 - part(s),
         "dst_color": part(d), "one_minus_dst_color": 1 - part(d),
@@ -37,23 +44,25 @@ def ref_factor(name, s, d, k, alpha):
     return table[name]
 
 
-def ref_blend(bl: Blend, s, d, k):
+def ref_blend(bl: Blend, s, d, k, s1=None):
     s = np.clip(s, 0, 1)                      # unorm target: sources clamped first
+    s1 = None if s1 is None else np.clip(s1, 0, 1)
     out = []
     for alpha, func, sf, df in ((False, bl.rgb_func, bl.rgb_src, bl.rgb_dst),
                                 (True, bl.alpha_func, bl.alpha_src, bl.alpha_dst)):
         sp, dp = (s[3:4], d[3:4]) if alpha else (s[:3], d[:3])
-        fs, fd = ref_factor(sf, s, d, k, alpha), ref_factor(df, s, d, k, alpha)
+        fs, fd = ref_factor(sf, s, d, k, alpha, s1), ref_factor(df, s, d, k, alpha, s1)
         out.append({"add": sp * fs + dp * fd, "subtract": sp * fs - dp * fd, "reverse_subtract": dp * fd - sp * fs,
                     "min": np.minimum(sp, dp), "max": np.maximum(sp, dp)}[func])
     return np.clip(np.concatenate(out), 0, 1)
 
 
-def run_blend(rt: RenderTarget, src=SRC, dst=DST, fs=FS, **key):
+def run_blend(rt: RenderTarget, src=SRC, dst=DST, fs=FS, src1=None, **key):
     k = ShaderKey.make(render_targets=(rt,), **key)
     tiles0 = {0: f32(dst).copy()}
     uniforms = {"shimgl_BlendColor": CONST} if rt.blend and rt.blend.uses_constant else {}
-    tiles, info, it = run_fragment(fs, {"c": src}, LANES, key=k, tiles=tiles0, uniforms=uniforms)
+    varyings = {"c": src} if src1 is None else {"c": src, "c1": src1}
+    tiles, info, it = run_fragment(fs, varyings, LANES, key=k, tiles=tiles0, uniforms=uniforms)
     return tiles, info, it
 
 
@@ -61,8 +70,9 @@ def run_blend(rt: RenderTarget, src=SRC, dst=DST, fs=FS, **key):
 def test_every_blend_factor(factor):
     for bl in (Blend(rgb_src=factor, rgb_dst="one_minus_src_alpha", alpha_src=factor, alpha_dst="zero"),
                Blend(rgb_src="src_alpha", rgb_dst=factor, alpha_src="one", alpha_dst=factor)):
-        tiles, info, _it = run_blend(RenderTarget(blend=bl))
-        want = ref_blend(bl, SRC.astype(np.float64), DST.astype(np.float64), CONST.astype(np.float64)[:, None])
+        tiles, info, _it = run_blend(RenderTarget(blend=bl), fs=FS_DUAL, src1=SRC1)
+        want = ref_blend(bl, SRC.astype(np.float64), DST.astype(np.float64), CONST.astype(np.float64)[:, None],
+                         SRC1.astype(np.float64))
         np.testing.assert_allclose(as_f32(tiles[0]), want, atol=2e-7)
         assert ("shimgl_BlendColor" in info.uniforms) == bl.uses_constant
 
