@@ -603,11 +603,11 @@ class DrawMixin:
             return VertexElement(0, len(buffers) - 1, fmt, 0)
 
         for name, (loc, gtype, nslots) in attributes:
-            for slot in range(loc, loc + nslots):
-                if name.startswith("gl_"):
             if gtype is not None and gtype.innermost_element.base == "double":     # vertexarrays.py
                 self._emit_long_attribute(loc, gtype, buffers, by_location, last_vertex, instances)
                 continue
+            for slot in range(loc, loc + nslots):
+                if name.startswith("gl_"):
                     src = self._legacy_source(name)
                     a, b = src if src is not None else (None, None)
                 else:
