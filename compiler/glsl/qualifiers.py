@@ -320,7 +320,10 @@ class QualifierRules:
                         layout["location"] >= LIMITS["gl_MaxVertexAttribs"]:
                     self.error(loc, f"invalid location {layout['location']} specified for `{var.name}'")
             elif key == "binding":
-                self.need(v.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled,
+                # ARB_shader_atomic_counters brings binding (and offset) for atomic counters
+                counter = var.type.innermost_element is T.ATOMIC_UINT and \
+                    "GL_ARB_shader_atomic_counters" in self.enabled
+                self.need(v.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled or counter,
                           loc, "binding layout qualifier requires GLSL 4.20, GLSL ES 3.10 or "
                           "GL_ARB_shading_language_420pack")
                 if not (storage == "uniform" and var.type.contains_opaque):

@@ -144,3 +144,29 @@ def test_listed(api):
     with driver.Context(api=api, width=4, height=4) as ctx:
         n = ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
         assert "GL_ARB_shader_group_vote" in [ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)]
+
+
+def test_votes_per_work_group_counted_by_an_atomic_counter():
+    """GLSL 1.50 with the compute, atomic-counter and vote extensions (atomic counters
+    may take layout(binding) with ARB_shader_atomic_counters alone): 8 invocations per
+    work group agree on their work group's id being non-zero, so in 2 work groups all
+    16 count for allInvocationsEqual, 8 for anyInvocation and 8 for allInvocations."""
+    results = []
+    for vote in ("allInvocationsEqualARB", "anyInvocationARB", "allInvocationsARB"):
+        ctx = glhelp.context(4, 4, api="compat")
+        glhelp.compute_program(ctx, "#version 150\n#extension GL_ARB_compute_shader: require\n"
+                                    "#extension GL_ARB_shader_atomic_counters: require\n"
+                                    "#extension GL_ARB_shader_group_vote: require\n"
+                                    "layout(binding = 0) uniform atomic_uint inc;\n"
+                                    "layout(local_size_x = 8) in;\n"
+                                    f"void main() {{ if ({vote}(bool(gl_WorkGroupID.x))) "
+                                    "atomicCounterIncrement(inc); }\n")
+        (buf,) = ctx.glGenBuffers(1)
+        ctx.glBindBufferBase(E.GL_ATOMIC_COUNTER_BUFFER, 0, buf)
+        ctx.glBufferData(E.GL_ATOMIC_COUNTER_BUFFER, 4, np.zeros(1, np.uint32), E.GL_DYNAMIC_COPY)
+        ctx.glDispatchCompute(2, 1, 1)
+        ctx.glMemoryBarrier(E.GL_ALL_BARRIER_BITS)
+        results.append(int(np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_ATOMIC_COUNTER_BUFFER, 0, 4)),
+                                         np.uint32)[0]))
+        expect(ctx, E.GL_NO_ERROR)
+    assert results == [16, 8, 8]
