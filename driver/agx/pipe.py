@@ -566,9 +566,9 @@ class AgxContext(PipeContext):
         if resource.bo.shared:
             from .implicit import foreign_writers
             subs += foreign_writers(resource.bo)
-        for sub in subs:
-            if not sub.done and not sub.wait(60_000_000_000):
-                raise TimeoutError(f"GPU work on {resource} did not complete")
+        for sub in subs:     # no deadline: the kernel's GPU watchdog ends every job (a fixed
+            if not sub.done:  # one failed maps after legitimate long work, a 16384^2 render)
+                sub.wait()
         self.screen.retire()
 
     # ------------------------------------------------------------------ transfers
