@@ -111,3 +111,19 @@ def test_missing_registry_is_a_clear_build_error(tmp_path, monkeypatch):
     with pytest.raises(build.BuildError, match="glad2"):
         build.build(tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_suffixed_commands_take_array_lengths_from_the_core_command():
+    """glDebugMessageControlKHR's registry entry has no len for ``ids`` (the core
+    command's is ``count``): the generated marshalling reads ``count`` values, so
+    count 0 with NULL ids (apitrace's first call on every context) is no error."""
+    from driver.abi import build, registry
+    core = registry.Command("glDebugMessageControl", "void",
+                            (registry.Param("GLsizei", "count", ""), registry.Param("const GLuint *", "ids", "count")),
+                            "gl")
+    khr = registry.Command("glDebugMessageControlKHR", "void",
+                           (registry.Param("GLsizei", "count", ""), registry.Param("const GLuint *", "ids", "")), "gl")
+    fixed = build._with_core_lengths(khr, {c.name: c for c in (core, khr)})
+    assert fixed.params[1].length == "count" and fixed.name == khr.name
+    assert "M.arr_in(ids, 'GLuint', count)" in build.marshal_function(fixed)
+    assert "guess_count" in build.marshal_function(khr)
