@@ -14,9 +14,11 @@ pixels), the PBE touches only the level it stores: it writes the level's body
 without reading it when the pixels cover every byte of it, else reads and writes
 back that range; a compressed level covered whole gets its tiles' metadata words
 set "uncompressed" (what resolving it would leave) without resolving the body it
-overwrites. A partly covered compressed level, and unnamed pixel sets, take the
-general path: read the whole image, resolve, scatter, write it back. Both leave
-the same bytes.
+overwrites. An unnamed pixel set (a group of a huge framebuffer's tiles) touches
+only the byte span it reaches (read back unless covered byte for byte; on a
+compressed level when it covers the compression tiles it touches whole). A partly
+covered compressed level takes the general path: read the whole image, resolve,
+scatter, write it back. All leave the same bytes.
 """
 
 from __future__ import annotations
@@ -123,11 +125,79 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
         if compressed:
             _mark_level_uncompressed(memory, lay, d.level, base)
         return
+    if pixels_key is None and _store_span(memory, lay, d.level, base, tile_buffer, px, py, keep, whole, samples,
+                                          stored, tile_offset_B):
+        return
     image = memory.read(base, lay.size_B, "PBE")
     if compressed:
         layout.resolve(lay, image, d.level, 0)
     _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B, None, 0)
     memory.write(base, image, "PBE")
+
+
+def _store_span(memory, lay, level: int, base: int, tile_buffer, px, py, keep, whole: bool, samples: int,
+                stored: int, tile_offset_B: int) -> bool:
+    """Store an unnamed pixel set touching only the byte span of the level it
+    reaches: that span is read back unless the pixels cover it byte for byte, so a
+    group of a huge framebuffer's tiles costs its own bytes, not the image's. A
+    compressed level takes this path only when the pixels cover every sample of
+    each compression tile they touch (those tiles' metadata words are then set
+    "uncompressed", which is what resolving them would leave). Returns False when
+    the general path must store them (a partly covered compressed tile)."""
+    compressed = lay.is_level_compressed(level)
+    if compressed and stored != lay.sample_count_sa:
+        return False
+    xs, ys = (px, py) if whole else (px[keep], py[keep])
+    if len(xs) == 0:
+        return True
+    block_B = lay.blocksize_B
+    level_B = lay.level_offsets_B[level]
+    offs = layout.offset_B(lay, xs, ys, 0, level, 0) - level_B
+    first = int(offs.min())
+    span_B = int(offs.max()) + block_B - first
+    seen = np.zeros(-(-span_B // block_B), bool)
+    seen[(offs - first) // block_B] = True
+    distinct = int(np.count_nonzero(seen)) == len(xs)
+    tiles = None
+    if compressed:
+        tiles = _whole_compression_tiles(lay, level, xs, ys) if distinct else None
+        if tiles is None:
+            return False
+    covers = distinct and stored == lay.sample_count_sa and len(xs) * block_B == span_B
+    image = np.empty(span_B, np.uint8) if covers else memory.read(base + level_B + first, span_B, "PBE")
+    bpp = lay.bytes_per_block_B
+    word = _WORDS.get(bpp)
+    offs -= first                                     # sample 0's bytes, from the span's start
+    aligned = word is not None and not (first % bpp or (offs % bpp).any())
+    for s in range(stored):                           # sample s is s * bpp further
+        column = _record_words(tile_buffer, len(px), samples, s, tile_offset_B, bpp) if aligned else None
+        if column is not None:
+            image.view(word)[offs // bpp + s] = column if whole else column[keep]
+        else:
+            data = tile_buffer.reshape(len(px), samples, -1)[:, s, tile_offset_B:tile_offset_B + bpp]
+            image[(offs + s * bpp)[:, None] + np.arange(bpp)] = data if whole else data[keep]
+    memory.write(base + level_B + first, image, "PBE")
+    if tiles is not None:
+        words = layout.metadata_index(lay, level, tiles[0], tiles[1], 0).astype(np.uint64)
+        memory.scatter(np.uint64(base) + words, np.full(len(words), layout.tile_mode_uncompressed(lay.format),
+                                                         np.uint64), "PBE")
+    return True
+
+
+def _whole_compression_tiles(lay, level: int, xs: np.ndarray, ys: np.ndarray):
+    """(tx, ty) of the compression tiles that distinct pixels (xs, ys) touch, when
+    they cover every pixel of the level inside each of them; else None."""
+    fx = 2 if lay.sample_count_sa == 4 else 1
+    fy = 2 if lay.sample_count_sa >= 2 else 1
+    tile_w_px, tile_h_px = 16 // fx, 16 // fy           # 16 x 16 samples, in pixels
+    width_tl = lay.metadata_width_tl(level)
+    counts = np.bincount((ys >> (tile_h_px.bit_length() - 1)) * width_tl + (xs >> (tile_w_px.bit_length() - 1)))
+    touched = np.flatnonzero(counts)
+    ty, tx = np.divmod(touched, width_tl)
+    level_w, level_h = lay.level_width_px(level), lay.level_height_px(level)
+    inside = ((np.minimum((tx + 1) * tile_w_px, level_w) - tx * tile_w_px)
+              * (np.minimum((ty + 1) * tile_h_px, level_h) - ty * tile_h_px))
+    return (tx, ty) if np.array_equal(counts[touched], inside) else None
 
 
 def _scatter(image, lay, level: int, tile_buffer, px, py, keep, whole: bool, samples: int, stored: int,
