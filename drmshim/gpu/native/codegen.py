@@ -577,7 +577,7 @@ def generate(prog) -> Plan:
     """The C translation and run plan of a decoded ``usc.core.Program``. Raises
     :class:`Unsupported` when an instruction with a native form has operands the
     generator does not handle."""
-    from ..usc.core import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, WAIT, _blocks
+    from ..usc.control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, WAIT, _blocks
 
     known = c_functions()
     for _, ins in prog.instructions:
@@ -646,8 +646,8 @@ def generate(prog) -> Plan:
 
 
 def _block_starts(steps: list) -> list[int]:
-    """The first step index of each block of ``usc.core._blocks`` (same leaders)."""
-    from ..usc.core import JMP_ANY, JMP_NONE, MASKED
+    """The first step index of each block of ``usc.control._blocks`` (same leaders)."""
+    from ..usc.control import JMP_ANY, JMP_NONE, MASKED
     n = len(steps)
     leaders = {0}
     for i, (kind, _, target) in enumerate(steps):

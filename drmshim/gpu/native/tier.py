@@ -287,7 +287,7 @@ class _BatchArgs:
 
 def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
     """One batch through the interpreter's block loop (``walk_blocks``), with native parts."""
-    from ..usc.core import walk_blocks
+    from ..usc.control import walk_blocks
     args = _BatchArgs(nprog, b)
     a = args.a
     n = b.n

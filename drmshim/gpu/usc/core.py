@@ -32,16 +32,13 @@ from uapi.isa.table import BY_OPCODE
 
 from . import alu, frag, mem, tex
 from .context import ExecContext
+from .control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, WAIT, ShaderError, _blocks, walk_blocks
 from .state import Batch, float_reader, halves_of, raw_reader
 
 __all__ = ["ShaderCore", "Program", "ShaderError", "ScoreboardHazard"]
 
 UNIT = "USC"
 MAX_PROGRAM_B = 1 << 20
-
-
-class ShaderError(RuntimeError):
-    """A program that cannot run: undecodable, unterminated, or malformed."""
 
 
 class ScoreboardHazard(ShaderError):
@@ -51,10 +48,6 @@ class ScoreboardHazard(ShaderError):
 #: Take the special cases the data allows (the same results as the general code;
 #: tests switch them off to compare).
 FAST_PATHS = True
-
-# Step kinds of the run loop
-MASKED, ALWAYS, JMP_ANY, JMP_NONE, STOP, WAIT = range(6)
-
 
 @dataclass
 class Program:
@@ -188,29 +181,6 @@ def compile_program(va: int, code: bytes) -> Program:
     prog.zero_rows = _rows_to_zero(prog)
     prog.blocks = _blocks(prog.steps)
     return prog
-
-
-def _blocks(steps: list) -> list:
-    """Group maximal runs of masked steps that no branch enters in the middle."""
-    n = len(steps)
-    leaders = {0}
-    for i, (kind, _, target) in enumerate(steps):
-        if kind != MASKED:
-            leaders |= {i, i + 1}
-        if kind in (JMP_ANY, JMP_NONE):
-            leaders.add(target)
-    starts = sorted(x for x in leaders if x < n)
-    index_of = {s: k for k, s in enumerate(starts)}
-    blocks = []
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else n
-        kind, fn, target = steps[start]
-        nxt = k + 1
-        if kind == MASKED:
-            blocks.append((MASKED, tuple(steps[j][1] for j in range(start, end)), 0, nxt, end - start))
-        else:
-            blocks.append((kind, fn, index_of.get(target, 0) if kind in (JMP_ANY, JMP_NONE) else 0, nxt, 1))
-    return blocks
 
 
 # Units whose write covers every lane when every lane is active (no per-lane subset).
@@ -389,33 +359,3 @@ def _run_always_step(fn, b) -> None:
     fn(b)
 
 
-def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always) -> None:
-    """The block loop of both execution tiers: control flow over ``Program.blocks``.
-
-    ``masked(payload, b)`` runs a straight run of masked steps (called only when a
-    lane is active), ``always(payload, b)`` a step that runs whatever the execution
-    mask (control flow: it updates ``b.any_active``/``b.all_active``). Jumps, waits,
-    the end and the step limit (``max_steps`` instructions per batch, then a
-    ``ShaderError`` naming the program's address ``va``) are the same for both tiers.
-    """
-    i, count = 0, 0
-    while True:
-        kind, payload, target, nxt, size = blocks[i]
-        if kind == MASKED:
-            if b.any_active:
-                masked(payload, b)
-            i = nxt
-        elif kind == ALWAYS:
-            always(payload, b)
-            i = nxt
-        elif kind == JMP_ANY:
-            i = target if b.any_active else nxt
-        elif kind == JMP_NONE:
-            i = target if not b.any_active else nxt
-        elif kind == WAIT:
-            i = nxt
-        else:  # STOP
-            return
-        count += size
-        if count > max_steps:
-            raise ShaderError(f"program at 0x{va:x} did not finish within {max_steps} instructions")
