@@ -357,5 +357,3 @@ def _run_masked_block(payload, b) -> None:
 
 def _run_always_step(fn, b) -> None:
     fn(b)
-
-
