@@ -1,0 +1,819 @@
+"""Draws with tessellation, as passes on the GPU (the GPU has no tessellator; Mesa's
+asahi runs the same kind of passes, see compiler/lower/tessellation.py for the two
+shader kernels):
+
+1. **vertex pass**: the program's vertex stage over the draw's vertices, its outputs
+   captured into vertex records (the geometry stage's vertex pass);
+2. **control kernel** (compute): one workgroup of ``vertices`` invocations per
+   (patch, instance) runs the tessellation control shader and writes the patch
+   record (levels, per-vertex and patch outputs). Without a control shader a
+   generated one copies the vertices and writes the default levels
+   (glPatchParameterfv);
+3. **tessellator, count pass** (compute, one invocation per patch record): the
+   number of vertices and indices the patch's levels generate (0 for a discarded
+   patch: an outer level <= 0 or NaN);
+4. **prefix sum** (compute, one invocation): each patch's first vertex and index,
+   and the totals, which the driver reads back (they size the next passes);
+5. **tessellator, write pass** (compute, one invocation per patch record): the
+   vertices' (u, v, w) and the primitives' indices (triangles, lines or points)
+   following GL 4.6 section 11.2.2;
+6. **evaluation kernel** (compute, one invocation per generated vertex): runs the
+   tessellation evaluation shader, writes output records;
+7. **rasterisation draw**: the generated primitives through the geometry stage's
+   pass-through vertex program and the program's fragment stage.
+
+The tessellator follows the spec's rules: levels clamped to [1, max] (equal),
+[2, max] (fractional even) or [1, max - 1] (fractional odd) and rounded up to an
+integer (even, odd); a subdivision of n segments for a level f has, with fractional
+spacing, n - 2 segments of length 1/f and two equal shorter ones at its ends
+(symmetric, shrinking as n - f grows). Triangles are concentric rings (the inner
+triangle of ring r has corners (1 - 2t, t, t) with t = 2/3 of the r-th inner
+subdivision point), quads a grid inside an outer ring, isolines ``outer[0]`` lines
+(equal spacing) of ``outer[1]`` segments; the area between the outer ring (edges
+subdivided by the outer levels) and the first inner ring is stitched with triangles.
+Every triangle is wound as the layout says (ccw: counter-clockwise in the (u, v)
+plane). In point mode each vertex is one point.
+
+GL_PRIMITIVES_GENERATED counts the generated primitives.
+
+Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
+indirect draws, a geometry stage after tessellation, transform feedback while
+tessellating.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import sys
+from dataclasses import dataclass, replace
+
+from driver.gallium import (
+    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipePrim, PipeShaderType, ShaderBuffer, ShaderState,
+    StreamOutputTarget, VertexBuffer,
+)
+from driver.gl import enums as E
+from driver.gl import pipestate as ps
+from driver.gl.errors import GLError
+
+__all__ = ["TessellationLink", "link_tessellation", "tessellation_draw", "tessellation_validate",
+           "tessellation_program_queries", "TESSELLATOR_SOURCE", "SCAN_SOURCE", "MODES", "SPACINGS"]
+
+MODES = {"triangles": 0, "quads": 1, "isolines": 2}
+SPACINGS = {"equal_spacing": 0, "fractional_even_spacing": 1, "fractional_odd_spacing": 2}
+_GL_MODE = {"triangles": E.GL_TRIANGLES, "quads": E.GL_QUADS, "isolines": E.GL_ISOLINES}
+_GL_SPACING = {"equal_spacing": E.GL_EQUAL, "fractional_even_spacing": E.GL_FRACTIONAL_EVEN,
+               "fractional_odd_spacing": E.GL_FRACTIONAL_ODD}
+_GL_ORDER = {"cw": E.GL_CW, "ccw": E.GL_CCW}
+_INTERNAL_SLOT = 80         # internal kernels' storage buffers, above the stages' own
+
+# The tessellator: one invocation per patch record. params: 0 patch records, 1 mode,
+# 2 spacing, 3 clockwise, 4 point mode, 5 words per patch record, 6 max level
+# (float bits), 7 emit (0: count pass, 1: write pass).
+TESSELLATOR_SOURCE = """#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Params { uint params[]; };
+layout(std430, binding = 1) readonly buffer Patches { float patch_words[]; };
+layout(std430, binding = 2) buffer Counts { uint counts[]; };
+layout(std430, binding = 3) readonly buffer Offsets { uint offsets[]; };
+layout(std430, binding = 4) writeonly buffer Coords { uint coords[]; };
+layout(std430, binding = 5) writeonly buffer Indices { uint indices[]; };
+
+uint g_slot;
+bool g_emit;
+bool g_cw;
+uint g_spacing;
+float g_max;
+uint g_vbase;
+uint g_ibase;
+uint g_nverts;
+uint g_nidx;
+
+// GL 4.6 section 11.2.2: the clamped level, and the segment count it rounds up to
+float clamped(float f, uint sp) {
+    if (sp == 1u)
+        return clamp(f, 2.0, g_max);
+    if (sp == 2u)
+        return clamp(f, 1.0, g_max - 1.0);
+    return clamp(f, 1.0, g_max);
+}
+uint segments(float f, uint sp) {
+    uint n = uint(ceil(clamped(f, sp)));
+    if (sp == 1u && (n & 1u) == 1u)
+        n += 1u;
+    if (sp == 2u && (n & 1u) == 0u)
+        n += 1u;
+    return n;
+}
+// point i of n segments for clamped level f: equal parts, or n - 2 parts of 1/f and
+// two shorter equal ones at the ends (fractional spacing)
+float position(uint i, uint n, float f, uint sp) {
+    if (i == 0u)
+        return 0.0;
+    if (i >= n)
+        return 1.0;
+    if (sp == 0u || float(n) == f)
+        return float(i) / float(n);
+    float longer = 1.0 / f;
+    float shorter = 0.5 * (1.0 - float(n - 2u) * longer);
+    return shorter + float(i - 1u) * longer;
+}
+
+void put_vertex(uint v, vec3 c) {
+    if (g_emit) {
+        uint at = (g_vbase + v) * 4u;
+        coords[at] = floatBitsToUint(c.x);
+        coords[at + 1u] = floatBitsToUint(c.y);
+        coords[at + 2u] = floatBitsToUint(c.z);
+        coords[at + 3u] = g_slot;
+    }
+}
+void put_triangle(uint a, vec3 pa, uint b, vec3 pb, uint c, vec3 pc) {
+    if (g_emit && params[4] == 0u) {
+        float area = (pb.x - pa.x) * (pc.y - pa.y) - (pc.x - pa.x) * (pb.y - pa.y);
+        bool swap = g_cw ? area > 0.0 : area < 0.0;
+        indices[g_ibase + g_nidx] = g_vbase + a;
+        indices[g_ibase + g_nidx + 1u] = g_vbase + (swap ? c : b);
+        indices[g_ibase + g_nidx + 2u] = g_vbase + (swap ? b : c);
+    }
+    g_nidx += 3u;
+}
+void put_line(uint a, uint b) {
+    if (g_emit && params[4] == 0u) {
+        indices[g_ibase + g_nidx] = g_vbase + a;
+        indices[g_ibase + g_nidx + 1u] = g_vbase + b;
+    }
+    g_nidx += 2u;
+}
+
+// -- triangles --------------------------------------------------------------------
+float t_outer[3];       // the levels of ring 0's sides: side s goes from corner s to s + 1
+uint t_m[3];            // ring 0's segments per side
+uint t_n;               // inner segments
+float t_f;              // inner clamped level
+
+vec3 corner(uint c) {
+    return c == 0u ? vec3(1.0, 0.0, 0.0) : c == 1u ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0);
+}
+vec3 ring_corner(uint r, uint c) {
+    float t = r == 0u ? 0.0 : position(r, t_n, t_f, g_spacing) * (2.0 / 3.0);
+    return (1.0 - 3.0 * t) * corner(c) + vec3(t);
+}
+uint ring_segments(uint r, uint s) {
+    return r == 0u ? t_m[s] : t_n - 2u * r;
+}
+uint ring_base(uint r) {
+    uint base = t_m[0] + t_m[1] + t_m[2];
+    for (uint k = 1u; k < r; k++)
+        base += t_n - 2u * k > 0u ? 3u * (t_n - 2u * k) : 1u;
+    return r == 0u ? 0u : base;
+}
+// vertex j (0..segments) of side s of ring r: its index and coordinates
+uint side_index(uint r, uint s, uint j) {
+    uint m = ring_segments(r, s);
+    if (m == 0u)
+        return ring_base(r);
+    if (j == m) {
+        s = (s + 1u) % 3u;
+        j = 0u;
+    }
+    uint before = 0u;
+    for (uint k = 0u; k < s; k++)
+        before += ring_segments(r, k);
+    return ring_base(r) + before + j;
+}
+vec3 side_point(uint r, uint s, uint j) {
+    uint m = ring_segments(r, s);
+    vec3 a = ring_corner(r, s);
+    vec3 b = ring_corner(r, (s + 1u) % 3u);
+    float x;
+    if (r == 0u) {
+        x = position(j, m, clamped(t_outer[s], g_spacing), g_spacing);
+    } else {
+        float lo = position(r, t_n, t_f, g_spacing);
+        float hi = position(t_n - r, t_n, t_f, g_spacing);
+        x = hi > lo ? (position(r + j, t_n, t_f, g_spacing) - lo) / (hi - lo) : 0.0;
+    }
+    return mix(a, b, x);
+}
+// the triangles between side s of ring r and side s of ring r + 1
+void stitch_triangle_rings(uint r, uint s) {
+    uint m = ring_segments(r, s);
+    uint q = ring_segments(r + 1u, s);
+    uint j = 0u;
+    uint k = 0u;
+    while (j < m || k < q) {
+        if (k == q || (j < m && (j + 1u) * q <= (k + 1u) * m)) {
+            put_triangle(side_index(r, s, j), side_point(r, s, j), side_index(r, s, j + 1u),
+                         side_point(r, s, j + 1u), side_index(r + 1u, s, k), side_point(r + 1u, s, k));
+            j++;
+        } else {
+            put_triangle(side_index(r, s, j), side_point(r, s, j), side_index(r + 1u, s, k + 1u),
+                         side_point(r + 1u, s, k + 1u), side_index(r + 1u, s, k), side_point(r + 1u, s, k));
+            k++;
+        }
+    }
+}
+void tessellate_triangles(float o0, float o1, float o2, float i0) {
+    // side 0 (corner 0 -> 1) is the edge w = 0, side 1 the edge u = 0, side 2 v = 0
+    t_outer[0] = o2;
+    t_outer[1] = o0;
+    t_outer[2] = o1;
+    for (uint s = 0u; s < 3u; s++)
+        t_m[s] = segments(t_outer[s], g_spacing);
+    t_n = segments(i0, g_spacing);
+    t_f = clamped(i0, g_spacing);
+    if (t_n == 1u && t_m[0] == 1u && t_m[1] == 1u && t_m[2] == 1u) {
+        for (uint c = 0u; c < 3u; c++)
+            put_vertex(c, corner(c));
+        g_nverts = 3u;
+        put_triangle(0u, corner(0u), 1u, corner(1u), 2u, corner(2u));
+        return;
+    }
+    if (t_n == 1u) {                     // treated as 1 + epsilon
+        t_n = g_spacing == 2u ? 3u : 2u;
+        t_f = 1.0;
+    }
+    uint rings = t_n / 2u;               // inner rings: the last is a point (n even) or a triangle
+    for (uint r = 0u; r <= rings; r++)
+        for (uint s = 0u; s < 3u; s++) {
+            uint m = ring_segments(r, s);
+            uint last = m == 0u ? (s == 0u ? 1u : 0u) : m;
+            for (uint j = 0u; j < last; j++)
+                put_vertex(side_index(r, s, j), side_point(r, s, j));
+        }
+    g_nverts = ring_base(rings + 1u);
+    for (uint r = 0u; r < rings; r++)
+        for (uint s = 0u; s < 3u; s++)
+            stitch_triangle_rings(r, s);
+    if ((t_n & 1u) == 1u)
+        put_triangle(side_index(rings, 0u, 0u), ring_corner(rings, 0u), side_index(rings, 1u, 0u),
+                     ring_corner(rings, 1u), side_index(rings, 2u, 0u), ring_corner(rings, 2u));
+}
+
+// -- quads ------------------------------------------------------------------------
+float q_outer[4];       // side 0: v = 0, 1: u = 1, 2: v = 1, 3: u = 0 (counter-clockwise)
+uint q_m[4];
+uint q_n0;
+uint q_n1;
+float q_f0;
+float q_f1;
+
+vec2 quad_corner(uint c) {
+    return c == 0u ? vec2(0.0, 0.0) : c == 1u ? vec2(1.0, 0.0) : c == 2u ? vec2(1.0, 1.0) : vec2(0.0, 1.0);
+}
+uint outer_index(uint s, uint j) {
+    if (j == q_m[s]) {
+        s = (s + 1u) % 4u;
+        j = 0u;
+    }
+    uint before = 0u;
+    for (uint k = 0u; k < s; k++)
+        before += q_m[k];
+    return before + j;
+}
+vec3 outer_point(uint s, uint j) {
+    float x = position(j, q_m[s], clamped(q_outer[s], g_spacing), g_spacing);
+    return vec3(mix(quad_corner(s), quad_corner((s + 1u) % 4u), x), 0.0);
+}
+// the inner grid: points (x_i, y_j) for 1 <= i <= n0 - 1, 1 <= j <= n1 - 1
+uint grid_index(uint i, uint j) {
+    return q_m[0] + q_m[1] + q_m[2] + q_m[3] + (j - 1u) * (q_n0 - 1u) + (i - 1u);
+}
+vec3 grid_point(uint i, uint j) {
+    return vec3(position(i, q_n0, q_f0, g_spacing), position(j, q_n1, q_f1, g_spacing), 0.0);
+}
+uint inner_segments(uint s) {
+    return (s & 1u) == 0u ? q_n0 - 2u : q_n1 - 2u;
+}
+uvec2 inner_grid(uint s, uint k) {
+    if (s == 0u)
+        return uvec2(1u + k, 1u);
+    if (s == 1u)
+        return uvec2(q_n0 - 1u, 1u + k);
+    if (s == 2u)
+        return uvec2(q_n0 - 1u - k, q_n1 - 1u);
+    return uvec2(1u, q_n1 - 1u - k);
+}
+void stitch_quad_side(uint s) {
+    uint m = q_m[s];
+    uint q = inner_segments(s);
+    uint j = 0u;
+    uint k = 0u;
+    while (j < m || k < q) {
+        uvec2 b = inner_grid(s, k);
+        if (k == q || (j < m && (j + 1u) * q <= (k + 1u) * m)) {
+            put_triangle(outer_index(s, j), outer_point(s, j), outer_index(s, j + 1u), outer_point(s, j + 1u),
+                         grid_index(b.x, b.y), grid_point(b.x, b.y));
+            j++;
+        } else {
+            uvec2 c = inner_grid(s, k + 1u);
+            put_triangle(outer_index(s, j), outer_point(s, j), grid_index(c.x, c.y), grid_point(c.x, c.y),
+                         grid_index(b.x, b.y), grid_point(b.x, b.y));
+            k++;
+        }
+    }
+}
+void tessellate_quads(float o0, float o1, float o2, float o3, float i0, float i1) {
+    q_outer[0] = o1;
+    q_outer[1] = o2;
+    q_outer[2] = o3;
+    q_outer[3] = o0;
+    for (uint s = 0u; s < 4u; s++)
+        q_m[s] = segments(q_outer[s], g_spacing);
+    q_n0 = segments(i0, g_spacing);
+    q_n1 = segments(i1, g_spacing);
+    q_f0 = clamped(i0, g_spacing);
+    q_f1 = clamped(i1, g_spacing);
+    if (q_n0 == 1u && q_n1 == 1u && q_m[0] == 1u && q_m[1] == 1u && q_m[2] == 1u && q_m[3] == 1u) {
+        for (uint c = 0u; c < 4u; c++)
+            put_vertex(c, vec3(quad_corner(c), 0.0));
+        g_nverts = 4u;
+        put_triangle(0u, vec3(quad_corner(0u), 0.0), 1u, vec3(quad_corner(1u), 0.0), 2u, vec3(quad_corner(2u), 0.0));
+        put_triangle(0u, vec3(quad_corner(0u), 0.0), 2u, vec3(quad_corner(2u), 0.0), 3u, vec3(quad_corner(3u), 0.0));
+        return;
+    }
+    if (q_n0 == 1u) {                    // treated as 1 + epsilon
+        q_n0 = g_spacing == 2u ? 3u : 2u;
+        q_f0 = 1.0;
+    }
+    if (q_n1 == 1u) {
+        q_n1 = g_spacing == 2u ? 3u : 2u;
+        q_f1 = 1.0;
+    }
+    for (uint s = 0u; s < 4u; s++)
+        for (uint j = 0u; j < q_m[s]; j++)
+            put_vertex(outer_index(s, j), outer_point(s, j));
+    for (uint j = 1u; j < q_n1; j++)
+        for (uint i = 1u; i < q_n0; i++)
+            put_vertex(grid_index(i, j), grid_point(i, j));
+    g_nverts = q_m[0] + q_m[1] + q_m[2] + q_m[3] + (q_n0 - 1u) * (q_n1 - 1u);
+    for (uint s = 0u; s < 4u; s++)
+        stitch_quad_side(s);
+    for (uint j = 1u; j + 1u < q_n1; j++)
+        for (uint i = 1u; i + 1u < q_n0; i++) {
+            put_triangle(grid_index(i, j), grid_point(i, j), grid_index(i + 1u, j), grid_point(i + 1u, j),
+                         grid_index(i + 1u, j + 1u), grid_point(i + 1u, j + 1u));
+            put_triangle(grid_index(i, j), grid_point(i, j), grid_index(i + 1u, j + 1u),
+                         grid_point(i + 1u, j + 1u), grid_index(i, j + 1u), grid_point(i, j + 1u));
+        }
+}
+
+// -- isolines ---------------------------------------------------------------------
+void tessellate_isolines(float o0, float o1) {
+    uint lines = segments(o0, 0u);          // the line count always uses equal spacing
+    uint m = segments(o1, g_spacing);
+    float f = clamped(o1, g_spacing);
+    for (uint l = 0u; l < lines; l++) {
+        for (uint i = 0u; i <= m; i++)
+            put_vertex(l * (m + 1u) + i, vec3(position(i, m, f, g_spacing), float(l) / float(lines), 0.0));
+        for (uint i = 0u; i < m; i++)
+            put_line(l * (m + 1u) + i, l * (m + 1u) + i + 1u);
+    }
+    g_nverts = lines * (m + 1u);
+}
+
+void main() {
+    g_slot = gl_GlobalInvocationID.x;
+    if (g_slot >= params[0])
+        return;
+    uint mode = params[1];
+    g_spacing = params[2];
+    g_cw = params[3] != 0u;
+    g_max = uintBitsToFloat(params[6]);
+    g_emit = params[7] != 0u;
+    g_vbase = g_emit ? offsets[2u * g_slot] : 0u;
+    g_ibase = g_emit ? offsets[2u * g_slot + 1u] : 0u;
+    g_nverts = 0u;
+    g_nidx = 0u;
+    uint at = g_slot * params[5];
+    float o0 = patch_words[at];
+    float o1 = patch_words[at + 1u];
+    float o2 = patch_words[at + 2u];
+    float o3 = patch_words[at + 3u];
+    float i0 = patch_words[at + 4u];
+    float i1 = patch_words[at + 5u];
+    // discarded patches (GL 4.6 section 11.2.2): an outer level that matters <= 0 or NaN
+    bool keep = mode == 2u ? (o0 > 0.0 && o1 > 0.0)
+              : mode == 1u ? (o0 > 0.0 && o1 > 0.0 && o2 > 0.0 && o3 > 0.0)
+              : (o0 > 0.0 && o1 > 0.0 && o2 > 0.0);
+    if (keep) {
+        if (mode == 0u)
+            tessellate_triangles(o0, o1, o2, i0);
+        else if (mode == 1u)
+            tessellate_quads(o0, o1, o2, o3, i0, i1);
+        else
+            tessellate_isolines(o0, o1);
+    }
+    if (params[4] != 0u) {                  // point mode: every vertex once
+        if (g_emit)
+            for (uint v = 0u; v < g_nverts; v++)
+                indices[g_ibase + v] = g_vbase + v;
+        g_nidx = g_nverts;
+    }
+    if (!g_emit) {
+        counts[2u * g_slot] = g_nverts;
+        counts[2u * g_slot + 1u] = g_nidx;
+    }
+}
+"""
+
+# Exclusive prefix sums of the (vertices, indices) counts and their totals; the
+# primitive counter GL_PRIMITIVES_GENERATED reads. params: 0 patch records, 8 indices
+# per primitive.
+SCAN_SOURCE = """#version 430
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) readonly buffer Params { uint params[]; };
+layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
+layout(std430, binding = 2) writeonly buffer Offsets { uint offsets[]; };
+layout(std430, binding = 3) buffer Stats { uint primitives_generated; };
+void main() {
+    uint slots = params[0];
+    uint vertices = 0u;
+    uint indices = 0u;
+    for (uint s = 0u; s < slots; s++) {
+        offsets[2u * s] = vertices;
+        offsets[2u * s + 1u] = indices;
+        vertices += counts[2u * s];
+        indices += counts[2u * s + 1u];
+    }
+    offsets[2u * slots] = vertices;
+    offsets[2u * slots + 1u] = indices;
+    primitives_generated += indices / params[8];
+}
+"""
+
+
+@dataclass(frozen=True)
+class TessellationLink:
+    """A linked program's tessellation: the control stage's output patch size (None:
+    no control stage, the patch is the draw's), the evaluation layout with its
+    defaults, the patch record (None without a control stage) and the evaluation
+    stage's output records."""
+    vertices: int | None
+    layout: object              # compiler.glsl.tessellation.TessLayout, linked
+    patch: object               # compiler.lower.tessellation.PatchLayout | None
+    interface: object           # compiler.lower.geometry.GeometryInterface
+
+    @property
+    def output(self) -> str:
+        return "points" if self.layout.point_mode else "line_strip" if self.layout.mode == "isolines" \
+            else "triangle_strip"
+
+
+def _merged_layout(units):
+    from compiler.glsl.tessellation import TessLayout
+    lay = TessLayout()
+    for u in units:
+        lay = lay.merge(u.tessellation or TessLayout())
+    return lay
+
+
+def link_tessellation(units: dict, merged: dict) -> TessellationLink:
+    """GL 4.6 sections 7.3, 11.2: the tessellation stages' layouts and interfaces for a
+    link (``units``: stage -> its shader objects' ASTs); raises ValueError with the
+    link error's text."""
+    from compiler.glsl.geometry import GeometryLayout
+    from compiler.lower.geometry import geometry_interface
+    from compiler.lower.tessellation import patch_layout
+    vertices, patch = None, None
+    if "tess_control" in units:
+        tcs = _merged_layout(units["tess_control"])
+        if tcs.vertices is None:
+            raise ValueError("tessellation control shader didn't declare an output patch size "
+                             "(layout(vertices = N) out)")
+        unit = merged["tess_control"]["unit"]
+        if unit.tessellation is None or unit.tessellation.vertices is None:
+            raise ValueError("the output patch size must be declared in the shader object with main()")
+        vertices = tcs.vertices
+        patch = patch_layout(unit)
+    if "tess_evaluation" not in units:
+        raise ValueError("a program with a tessellation control shader needs a tessellation evaluation shader")
+    tes = _merged_layout(units["tess_evaluation"])
+    if tes.mode is None:
+        raise ValueError("tessellation evaluation shader didn't declare a primitive mode")
+    layout = tes.linked()
+    output = "points" if layout.point_mode else "line_strip" if layout.mode == "isolines" else "triangle_strip"
+    iface = geometry_interface(merged["tess_evaluation"]["unit"], GeometryLayout("points", output, 1, 1))
+    if patch is not None:
+        _check_patch_interface(patch, merged["tess_evaluation"])
+    return TessellationLink(vertices, layout, patch, iface)
+
+
+def _check_patch_interface(patch, tes) -> None:
+    """Each evaluation input reads a control output of the same type."""
+    for v in tes["inputs"]:
+        if v.builtin:
+            continue
+        t = v.type.element if v.type.is_array and not v.patch else v.type
+        name = t.name if t.is_block else v.name
+        entry = patch.find(name)
+        if entry is None:
+            if v.used:
+                raise ValueError(f"tessellation evaluation shader input `{v.name}' has no matching output in "
+                                 "the tessellation control shader")
+            continue
+        if (entry.stride_B == 0) != bool(v.patch):
+            raise ValueError(f"`{v.name}' is a {'patch' if v.patch else 'per-vertex'} input but the "
+                             "tessellation control output is not")
+        want = entry.glsl_type.split("[")[0] if entry.stride_B else entry.glsl_type
+        if t.name != want and not t.is_block:
+            raise ValueError(f"`{v.name}' is declared as type `{t.name}' in the tessellation evaluation shader "
+                             f"and `{want}' in the tessellation control shader")
+
+
+def tessellation_program_queries(ctx, prog) -> dict:
+    """glGetProgramiv's tessellation parameters (GL 4.6 section 7.13): pname -> value,
+    None when the program has no such linked stage (INVALID_OPERATION)."""
+    if not ctx.api.gl(4, 0):
+        return {}
+    ls = prog.linked_state if prog.linked else None
+    link = getattr(ls, "tessellation", None) if ls is not None else None
+    has_tcs = ls is not None and "tess_control" in ls.units
+    has_tes = ls is not None and "tess_evaluation" in ls.units
+    tcs_vertices = None
+    if has_tcs:
+        tcs_vertices = link.vertices if link is not None else ls.units["tess_control"].tessellation.vertices
+    tes = None
+    if has_tes:
+        tes = link.layout if link is not None else ls.units["tess_evaluation"].tessellation.linked()
+    return {E.GL_TESS_CONTROL_OUTPUT_VERTICES: tcs_vertices,
+            E.GL_TESS_GEN_MODE: tes and _GL_MODE[tes.mode],
+            E.GL_TESS_GEN_SPACING: tes and _GL_SPACING[tes.spacing],
+            E.GL_TESS_GEN_VERTEX_ORDER: tes and _GL_ORDER[tes.order],
+            E.GL_TESS_GEN_POINT_MODE: tes and int(tes.point_mode)}
+
+
+def tessellation_validate(ctx, has_tessellation: bool, mode: int) -> None:
+    """GL 4.6 section 10.1.15: GL_PATCHES draws need a tessellation evaluation stage,
+    and a program with one draws only patches."""
+    if has_tessellation and mode != E.GL_PATCHES:
+        raise GLError(E.GL_INVALID_OPERATION, "a program with tessellation draws only GL_PATCHES")
+    if not has_tessellation and mode == E.GL_PATCHES:
+        raise GLError(E.GL_INVALID_OPERATION, "GL_PATCHES without a tessellation evaluation stage")
+
+
+_REPORTED: set = set()
+
+
+def _unsupported(what: str) -> None:
+    msg = f"shimgl: tessellation draw skipped: {what} is not supported yet"
+    if msg not in _REPORTED:
+        _REPORTED.add(msg)
+        print(msg, file=sys.stderr)
+    raise GLError(E.GL_INVALID_OPERATION, msg)
+
+
+# -- kernels ---------------------------------------------------------------------------
+class _TessKernel:
+    """``ShaderState.ir`` of a tessellation stage lowered to compute for one key."""
+
+    def __init__(self, source: str, stage: str, key_name: str, key, version):
+        self.source, self.stage, self.key_name, self.key, self.version = source, stage, key_name, key, version
+
+    def front_half(self, key):
+        from compiler.compile import front_half
+        from compiler.ir import ShaderKey
+        full = (key or ShaderKey.make()).replace(**{self.key_name: self.key})
+        return front_half(self.source, self.stage, full)
+
+
+def _kernel(ctx, prog, stage: str, source: str, key_name: str, key, local_size):
+    ls = prog.linked_state
+    cache_key = ("tess-kernel", stage, key, source if key_name == "tcs" and "tess_control" not in ls.units else "")
+    handle = ls.pipe_shaders.get(cache_key)
+    if handle is not None:
+        return handle
+    kernel = _TessKernel(source, stage, key_name, key, None)
+    info = dict(ctx._pipe_shader_info(ls, stage), local_size=local_size)
+    handle = ctx.pipe.create_shader_state(ShaderState(
+        PipeShaderType.COMPUTE, kernel, f"{source}\n// {stage} kernel for {key!r}\n", info))
+    ls.pipe_shaders[cache_key] = handle
+    return handle
+
+
+def _internal(ctx, name: str, source: str, local_size):
+    from driver.gl.geometry import _ctx_cache
+    cache = _ctx_cache(ctx).setdefault("tess-shaders", {})
+    handle = cache.get(name)
+    if handle is None:
+        from compiler.glsl import parse
+        unit = parse(source, "compute")
+        info = {"storage_blocks": {b.block_name: _INTERNAL_SLOT + i for i, b in enumerate(unit.interface_blocks)},
+                "uniforms": {}, "local_size": local_size}
+        handle = cache[name] = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.COMPUTE, unit, source, info))
+    return handle
+
+
+def _passthrough_control_source(tes_unit, patch_vertices: int, outer, inner) -> str:
+    """A control stage for programs without one: copies the patch's vertices (the
+    evaluation inputs, read from the vertex outputs of the same names) and writes
+    the default levels (glPatchParameterfv)."""
+    from driver.gl.geometry import _declare
+    lines = ["#version 400", f"layout(vertices = {patch_vertices}) out;"]
+    body = ["gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;",
+            "gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;"]
+    for v in tes_unit.globals:
+        if v.storage != "in" or v.builtin:
+            continue
+        if v.patch or not v.type.is_array or v.type.element.is_block or v.type.element.is_struct:
+            _unsupported(f"evaluation input `{v.name}' without a tessellation control shader")
+        et = v.type.element.name
+        lines.append(f"in {_declare(et, 'shimgl_in_' + v.name)}[];")
+        lines.append(f"out {_declare(et, v.name)}[];")
+        body.append(f"{v.name}[gl_InvocationID] = shimgl_in_{v.name}[gl_InvocationID];")
+    for i, value in enumerate(outer):
+        body.append(f"gl_TessLevelOuter[{i}] = {_float(value)};")
+    for i, value in enumerate(inner):
+        body.append(f"gl_TessLevelInner[{i}] = {_float(value)};")
+    return "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
+
+
+def _float(value: float) -> str:
+    if math.isnan(value):
+        return "(0.0 / 0.0)"
+    if math.isinf(value):
+        return "(1.0 / 0.0)" if value > 0 else "(-1.0 / 0.0)"
+    return repr(float(value))
+
+
+# -- the draw ----------------------------------------------------------------------------
+def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
+    from compiler.glsl import parse
+    from compiler.lower.geometry import vertex_record_layout
+    from compiler.lower.tessellation import (
+        TES_LOCAL_SIZE_X, TessControlKey, TessEvalKey, patch_layout,
+    )
+    from driver.gallium import buffer_read
+    from driver.gl.geometry import (
+        _OUTPUT_PRIM, _ctx_cache, _gs_buffer, _gs_passthrough, _gs_stats, _gs_vertex_capture, _gs_vs_outputs,
+        _stage_source,
+    )
+    if PipeShaderType.GEOMETRY in stages:
+        _unsupported("a geometry stage after tessellation")
+    if indirect is not None:
+        _unsupported("an indirect draw")
+    xfb = ctx.xfb
+    if xfb.active and not xfb.paused:
+        _unsupported("transform feedback of tessellated output")
+    vs_prog = stages.get(PipeShaderType.VERTEX)
+    tes_prog = stages[PipeShaderType.TESS_EVAL]
+    tcs_prog = stages.get(PipeShaderType.TESS_CTRL)
+    if vs_prog is None:
+        _unsupported("tessellation without a vertex stage")
+    link = tes_prog.linked_state.tessellation
+    patch_state = ctx._patch_state()
+    pv = patch_state["vertices"]
+    d = draws[0]
+    patches = d.count // pv
+    instances = info.instance_count
+    if patches == 0 or instances == 0:
+        return
+    lo, hi = vertex_range() if callable(vertex_range) else vertex_range
+    if info.index_size == 0:
+        lo, hi = d.start, d.start + d.count - 1
+    records = hi - lo + 1
+    # 1. the vertex pass
+    vs_outputs = _gs_vs_outputs(vs_prog.linked_state)
+    vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
+    fb = ctx._emit_framebuffer()
+    ctx._emit_state(fb, vs_prog)
+    s = ctx.state
+    ctx.cso.set_rasterizer(replace(
+        ps.rasterizer_state(s, ctx.api, fb.samples, 0, ctx.caps.point_size_range, ctx.caps.line_width_range),
+        rasterizer_discard=True))
+    ctx._emit_program(vs_prog, (PipeShaderType.VERTEX,))
+    ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, vs_handle)
+    ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
+    ctx._emit_vertices(vs_prog, (lo, hi), instances)
+    vs_out = _gs_buffer(ctx, "tess_vs_out", records * instances * vs_stride * 4)
+    ctx.pipe.set_stream_output_targets([StreamOutputTarget(vs_out, 0, vs_out.template.width_px)], [0])
+    with ctx._variant_errors():
+        ctx.pipe.draw_vbo(DrawInfo(PipePrim.POINTS, start_instance=info.start_instance, instance_count=instances),
+                          0, None, [DrawStartCountBias(lo, records)])
+    ctx.pipe.set_stream_output_targets([], [])
+    # 2. the control kernel (the program's, or a generated copy with the default levels)
+    if tcs_prog is not None:
+        tcs_owner, source = tcs_prog, _stage_source(tcs_prog, E.GL_TESS_CONTROL_SHADER)
+        patch = link.patch if link.patch is not None else tcs_prog.linked_state.tessellation.patch
+        key_inputs = vs_layout
+    else:
+        tcs_owner = tes_prog
+        source = _passthrough_control_source(tes_prog.linked_state.units["tess_evaluation"], pv,
+                                             patch_state["outer"], patch_state["inner"])
+        patch = patch_layout(parse(source, "tess_control"))
+        key_inputs = tuple((f"shimgl_in_{n}" if not n.startswith("gl_") else n, off, locs)
+                           for n, off, locs in vs_layout)
+    slots = patches * instances
+    C = PipeShaderType.COMPUTE
+    tcs_key = TessControlKey(pv, info.index_size, key_inputs, vs_stride)
+    tcs_handle = _kernel(ctx, tcs_owner, "tess_control", source, "tcs", tcs_key, (patch.vertices, 1, 1))
+    params = struct.pack("<8I", patches, records, d.start, d.index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF, 0, 0, 0)
+    p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
+    pbuf = ShaderBuffer(p_res, p_off, len(params))
+
+    def whole(r):
+        return ShaderBuffer(r, 0, r.template.width_px)
+    index_buf = None
+    if info.index_size:
+        index_buf = whole(info.index_resource) if info.index_resource is not None else None
+        if index_buf is None:
+            res, off = ctx.uploader.upload(info.index_user_buffer, alignment_B=4)
+            index_buf = ShaderBuffer(res, off, len(info.index_user_buffer))
+    patches_buf = _gs_buffer(ctx, "tess_patches", slots * patch.size_B)
+    _bind_program(ctx, tcs_owner, "tess_control" if tcs_prog is not None else None)
+    ctx.pipe.bind_shader_state(C, tcs_handle)
+    ctx.pipe.set_shader_buffers(C, 72, [pbuf, whole(vs_out), index_buf, whole(patches_buf)], 0b1000)
+    with ctx._variant_errors():
+        ctx.pipe.launch_grid(GridInfo((patch.vertices, 1, 1), (patches, instances, 1)))
+    # 3.-5. the tessellator: count, prefix sum, write
+    lay = link.layout
+    from compiler.glsl.builtin_variables import LIMITS
+    vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[link.output]
+    tparams = struct.pack("<9I", slots, MODES[lay.mode], SPACINGS[lay.spacing], int(lay.order == "cw"),
+                          int(lay.point_mode), patch.words, struct.unpack("<I", struct.pack(
+                              "<f", float(LIMITS["gl_MaxTessGenLevel"])))[0], 0, vpp)
+    t_res, t_off = ctx.uploader.upload(tparams, alignment_B=16)
+    tbuf = ShaderBuffer(t_res, t_off, len(tparams))
+    counts = _gs_buffer(ctx, "tess_counts", slots * 8)
+    offsets = _gs_buffer(ctx, "tess_offsets", slots * 8 + 8)
+    dummy = _gs_buffer(ctx, "tess_dummy", 16)
+    ctx.pipe.bind_shader_state(C, _internal(ctx, "tessellator", TESSELLATOR_SOURCE, (64, 1, 1)))
+    ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [tbuf, whole(patches_buf), whole(counts), whole(offsets),
+                                                    whole(dummy), whole(dummy)], 0b110100)
+    ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
+    ctx.pipe.bind_shader_state(C, _internal(ctx, "tess-scan", SCAN_SOURCE, (1, 1, 1)))
+    ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [tbuf, whole(counts), whole(offsets), whole(_gs_stats(ctx))],
+                                0b1100)
+    ctx.pipe.launch_grid(GridInfo((1, 1, 1), (1, 1, 1)))
+    total_vertices, total_indices = struct.unpack("<2I", buffer_read(ctx.pipe, offsets, slots * 8, 8))
+    cache = _ctx_cache(ctx)
+    if total_vertices == 0 or total_indices == 0:
+        return
+    tparams = tparams[:28] + struct.pack("<2I", 1, vpp)
+    t_res, t_off = ctx.uploader.upload(tparams, alignment_B=16)
+    tbuf = ShaderBuffer(t_res, t_off, len(tparams))
+    coords = _gs_buffer(ctx, "tess_coords", total_vertices * 16)
+    indices = _gs_buffer(ctx, "tess_indices", total_indices * 4)
+    ctx.pipe.bind_shader_state(C, _internal(ctx, "tessellator", TESSELLATOR_SOURCE, (64, 1, 1)))
+    ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [tbuf, whole(patches_buf), whole(counts), whole(offsets),
+                                                    whole(coords), whole(indices)], 0b110100)
+    ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
+    # 6. the evaluation kernel
+    iface = link.interface
+    tes_source = _stage_source(tes_prog, E.GL_TESS_EVALUATION_SHADER)
+    tes_handle = _kernel(ctx, tes_prog, "tess_evaluation", tes_source, "tes", TessEvalKey(patch),
+                         (TES_LOCAL_SIZE_X, 1, 1))
+    eparams = struct.pack("<8I", patches, records, d.start, 0, 0, total_vertices, 0, 0)
+    e_res, e_off = ctx.uploader.upload(eparams, alignment_B=16)
+    tes_out = _gs_buffer(ctx, "tess_out", total_vertices * iface.stride_dw * 4)
+    _bind_program(ctx, tes_prog, "tess_evaluation")
+    ctx.pipe.bind_shader_state(C, tes_handle)
+    ctx.pipe.set_shader_buffers(C, 72, [ShaderBuffer(e_res, e_off, len(eparams)), None, None,
+                                        whole(patches_buf), whole(coords), whole(tes_out)], 0b100000)
+    with ctx._variant_errors():
+        ctx.pipe.launch_grid(GridInfo((TES_LOCAL_SIZE_X, 1, 1), (-(-total_vertices // TES_LOCAL_SIZE_X), 1, 1)))
+    # 7. the rasterisation draw
+    pt_handle, elements = _gs_passthrough(ctx, tes_prog, iface)
+    ctx._emit_state(fb, None)
+    clip = next((o for o in iface.outputs if o.name == "gl_ClipDistance"), None)
+    if clip is not None:
+        mask = sum(1 << i for i in range(clip.locations * 4) if E.GL_CLIP_DISTANCE0 + i in s.enabled)
+        ctx.cso.set_rasterizer(ps.rasterizer_state(s, ctx.api, fb.samples, mask, ctx.caps.point_size_range,
+                                                   ctx.caps.line_width_range))
+    fs_prog = stages.get(PipeShaderType.FRAGMENT)
+    if fs_prog is not None:
+        ctx._emit_program(fs_prog, (PipeShaderType.FRAGMENT,))
+    else:
+        ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
+    ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
+    ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, 16, bytes(16)))
+    if ctx.api.compat:
+        from driver.gl.compat import STATE_CONSTANT_BUFFER
+        block = ctx._state_uniform_bytes()
+        ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, STATE_CONSTANT_BUFFER,
+                                     ConstantBuffer(None, 0, len(block), block))
+    ctx.cso.set_vertex_elements(elements)
+    ctx.pipe.set_vertex_buffers([VertexBuffer(tes_out, 0)])
+    # what the queue's primitive counter sees of the passes beside the generated primitives
+    cache["pass_primitives"] = cache.get("pass_primitives", 0) + records * instances
+    out = DrawInfo(_OUTPUT_PRIM[link.output], index_size=4, index_resource=indices, index_bounds_valid=True,
+                   min_index=0, max_index=total_vertices - 1)
+    with ctx._variant_errors():
+        ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, total_indices)])
+
+
+def _bind_program(ctx, prog, stage_name: str | None) -> None:
+    """Uniforms, uniform/storage blocks and samplers of one program stage for a kernel."""
+    C = PipeShaderType.COMPUTE
+    ls = prog.linked_state
+    ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
+    if ctx.api.compat:
+        from driver.gl.compat import STATE_CONSTANT_BUFFER
+        block = ctx._state_uniform_bytes()
+        ctx.pipe.set_constant_buffer(C, STATE_CONSTANT_BUFFER, ConstantBuffer(None, 0, len(block), block))
+    if stage_name is None:
+        return
+    ctx._emit_blocks(ls, C, stage_name)
+    ctx._emit_samplers(ls, C)
+    ctx._emit_shader_buffers(C, ls, stage_name)
