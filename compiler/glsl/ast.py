@@ -128,6 +128,9 @@ class TypeQualifier(Node):
     precision: str | None = None  # lowp mediump highp
     memory: list[str] = field(default_factory=list)  # coherent volatile restrict readonly writeonly
     layout: list[LayoutId] = field(default_factory=list)
+    # `subroutine` (a subroutine type or uniform): []; `subroutine(T1, T2)` (a function
+    # of those subroutine types): the type names; None: not written
+    subroutine: list[str] | None = None
     order: list[str] = field(default_factory=list)  # kinds in written order, for order rules
     loc: SourceLoc = SourceLoc()
 
@@ -292,6 +295,22 @@ class Call(Expression):
     name: str
     args: list[Expression]
     type_spec: TypeSpecifier | None = None
+    loc: SourceLoc = SourceLoc()
+    type: GLSLType | None = None
+    const: Any = None
+    selector: Expression | None = None   # `u[i](...)`: the element of subroutine uniform array u
+
+
+@dataclass(eq=False)
+class SubroutineCall(Expression):
+    """A call through a subroutine uniform (GLSL 4.60 section 6.1.2): ``selector`` (the
+    uniform or an element of a uniform array; a uint holding a subroutine index) picks
+    which of ``calls`` runs: ``calls[k]`` calls the compatible function whose index is
+    ``indices[k]``, with the call's arguments (exactly one of them runs)."""
+
+    selector: Expression
+    calls: list["FunctionCall"]
+    indices: list[int]
     loc: SourceLoc = SourceLoc()
     type: GLSLType | None = None
     const: Any = None
@@ -614,3 +633,4 @@ class TranslationUnit(Node):
     geometry: Any = None  # geometry stage: compiler.glsl.geometry.GeometryLayout
     invariant_all: bool = False
     info_log: str = ""  # warnings of a successful compilation
+    subroutines: Any = None  # compiler.glsl.subroutines.SubroutineInfo, when the shader has any

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import constant as C
+from . import subroutines
 from . import types as T
 from .symbols import FunctionSignature, Variable
 
@@ -605,7 +606,9 @@ class ExpressionAnalyzer:
         if any(a.type is None for a in args):
             return e
         sym = self.symbols.lookup(e.name)
-        if isinstance(sym, Variable):
+        if isinstance(sym, Variable) and sym.subroutine is not None:
+            return subroutines.call(self, e, sym, args)
+        if isinstance(sym, Variable) or e.selector is not None:
             self.error(e.loc, f"`{e.name}' is not a function")
             return e
         candidates = self.function_candidates(e.name)

@@ -230,8 +230,20 @@ class Parser:
                 q.precise = True
                 q.order.append("precise")
             elif w == "subroutine":
-                self.log.error(t.loc, "subroutines are not supported")
-                raise FatalError("subroutine")
+                # `subroutine` (type or uniform) or `subroutine(T1, T2, ...)` (a function)
+                names: list[str] = []
+                if self.accept("("):
+                    while True:
+                        nt = self.tok
+                        if nt.kind not in ("ident", "type"):
+                            self.syntax_error("IDENTIFIER")
+                        self.i += 1
+                        names.append(nt.text)
+                        if not self.accept(","):
+                            break
+                    self.expect(")")
+                q.subroutine = names
+                q.order.append("subroutine")
         return q
 
     # -- types ---------------------------------------------------------------
@@ -363,6 +375,8 @@ class Parser:
                 body = self.compound_statement(new_scope=False, function_params=proto)
                 return A.FunctionDefinition(proto, body, start.loc)
             self.expect(";")
+            if q.subroutine == [] and global_scope:
+                self.declare_name(name_tok.text, True)      # a subroutine type: a type name from here
             return A.FunctionDeclaration(proto, start.loc)
         decls = [self.init_declarator(name_tok)]
         while self.accept(","):
@@ -677,6 +691,9 @@ class Parser:
             elif t.kind == "punct" and t.text in ("++", "--"):
                 self.advance()
                 e = A.Postfix(t.text, e, e.loc)
+            elif self.at("(") and isinstance(e, A.Index) and isinstance(e.base, A.VariableRef):
+                # `u[i](args)`: a call through an element of a subroutine uniform array
+                e = A.Call(e.base.name, self.call_arguments(), None, e.loc, selector=e)
             else:
                 return e
 

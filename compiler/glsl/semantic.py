@@ -18,6 +18,7 @@ from .expressions import ExpressionAnalyzer
 from .geometry import GeometryRules
 from .qualifiers import PER_VERTEX, QualifierRules
 from .symbols import FunctionSignature, SymbolTable, Variable
+from . import subroutines
 from .versions import GLSLVersion
 
 _ES_DEFAULT_PRECISION = {
@@ -215,6 +216,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
         for d in decls:
             self.external(d)
         self.check_whole_shader()
+        subroutines.finish(self)
         if self.stage == "compute" and None in self.local_size:
             if self.local_size == [None, None, None]:
                 self.log.shader_error("compute shader must contain a fixed work group size")
@@ -255,7 +257,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
                                       + ("gl_FragColor" if "gl_FragColor" in written else "gl_FragData"))
 
     def external(self, d: A.Node) -> None:
-        if isinstance(d, A.FunctionDefinition):
+        if isinstance(d, (A.FunctionDefinition, A.FunctionDeclaration)) and \
+                d.prototype.return_qualifier.subroutine is not None:
+            subroutines.external(self, d)
+        elif isinstance(d, A.FunctionDefinition):
             self.function_definition(d)
         elif isinstance(d, A.FunctionDeclaration):
             self.function_prototype(d.prototype, defining=False)
@@ -294,6 +299,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
     def variable_declaration(self, d: A.VariableDeclaration, global_scope: bool) -> None:
         q = d.qualifier
         base = self.resolve_type(d.type_spec, allow_unsized=True)
+        if q.subroutine is not None:
+            return subroutines.uniform_declaration(self, d, global_scope)
         if base is None:
             return
         if not d.declarators:
@@ -857,6 +864,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage == "compute" and None not in an.local_size:
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
+    tu.subroutines = subroutines.summary(an)
     if stage == "geometry":
         tu.geometry = an.geometry_layout()
     return tu

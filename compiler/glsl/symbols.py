@@ -54,6 +54,7 @@ class Variable:
     used: bool = False
     assigned: bool = False
     redeclared: bool = False  # a built-in the shader redeclared
+    subroutine: str | None = None  # a subroutine uniform: its subroutine type's name
 
     def __repr__(self) -> str:
         return f"Variable({self.storage} {self.type} {self.name})"

@@ -620,6 +620,26 @@ class Lowerer:
         return self.call_user(e)
 
     # ------------------------------------------------------------ opaque values
+    def x_SubroutineCall(self, e):
+        """A call through a subroutine uniform: an if chain on the uniform's value (a
+        subroutine index); the last compatible function takes every other value."""
+        b = self.b
+        sel = self.expr(e.selector)
+        var = None if e.type.is_void else self.new_local("subroutine.ret", e.type)
+        nodes = []
+        for k, (call, index) in enumerate(zip(e.calls, e.indices)):
+            last = k == len(e.calls) - 1
+            if not last:
+                nodes.append(b.push_if(b.ieq(sel, b.iimm(index))))
+            v = self.call_user(call)
+            if var is not None:
+                self.store(b.deref_var(var), e.type, v)
+            if not last:
+                b.push_else(nodes[-1])
+        for node in reversed(nodes):
+            b.pop_if(node)
+        return self.load(b.deref_var(var), e.type) if var is not None else None
+
     def opaque_of(self, e) -> Opaque:
         if isinstance(e, ast.VariableRef):
             if e.symbol in self.opaque:
