@@ -25,6 +25,7 @@ nothing and changes nothing. Rules:
 from __future__ import annotations
 
 import uapi
+from uapi import packets as P
 
 from ..firmware import Attachment, FirmwareCommand, FirmwareJob
 from .errors import check, errno, fail
@@ -38,7 +39,9 @@ NONE = uapi.DRM_ASAHI_BARRIER_NONE
 RENDER_FLAGS = (uapi.DRM_ASAHI_RENDER_VERTEX_SCRATCH | uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES
                 | uapi.DRM_ASAHI_RENDER_NO_VERTEX_CLUSTERING | uapi.DRM_ASAHI_RENDER_DBIAS_IS_INT)
 UTILE_SIZES_PX = {(32, 32), (32, 16), (16, 16)}
-MAX_DIMENSION_PX = 16384
+#: The largest framebuffer side: what the PBE descriptor's width and height fields
+#: hold (a render target the PBE cannot describe is refused here, not mis-stored).
+MAX_DIMENSION_PX = min(P.PBE.by_name[f].decode((1 << P.PBE.by_name[f].size) - 1) for f in ("width_px", "height_px"))
 MAX_LAYERS = 2048
 SAMPLE_COUNTS = {1, 2, 4}
 HEADER_SIZE_B = ffi.sizeof("struct drm_asahi_cmd_header")
