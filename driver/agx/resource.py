@@ -155,8 +155,14 @@ class AgxResource(PipeResource):
         return np.frombuffer(self.bo.map, np.uint8)
 
     def destroy(self) -> None:
-        if self.bo is not None:
+        """Drop the resource's reference to its BO. An unsubmitted batch that uses the
+        resource holds its own reference (``Batch.use``) and still encodes its address
+        when it is flushed (a program deleting a framebuffer right after clearing it),
+        so the BO stays reachable until no such batch is left."""
+        if self.bo is not None and not getattr(self, "_released", False):
             self.bo.release()
+            self._released = True
+        if self.writer is None and not self.readers:
             self.bo = None
 
     # -- CPU region access (the caller synchronises) ----------------------------
