@@ -710,15 +710,15 @@ class IOLowering:
         for s, var, loc in plan:
             comps, locs = _vec_shape(s.type)
             self.attributes[s.name] = Attribute(s.name, loc, str(s.type), comps, locs)
+            if s.type.innermost_element.base in GT.BASES_64 and all(loc + i in fetch for i in range(locs)):
+                self._fetch_64bit_attribute(s, var, loc, fetch)
+                continue
             if loc in fetch and locs == 1 and not s.type.is_array:
                 from .vertex_fetch import fetch_attribute
                 pro.store_var(var, fetch_attribute(pro, fetch[loc], _BASE_IR[s.type.base], comps))
                 continue
             if locs > 1 and all(loc + i in fetch for i in range(locs)):
                 # matrices and arrays: one fetch per location (column or element)
-            if s.type.innermost_element.base in GT.BASES_64 and all(loc + i in fetch for i in range(locs)):
-                self._fetch_64bit_attribute(s, var, loc, fetch)
-                continue
                 from .vertex_fetch import fetch_attribute
 
                 def leaves(d):
