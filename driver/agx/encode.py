@@ -28,7 +28,7 @@ from driver.gallium import (
 from uapi import packets as P
 from uapi import topology
 
-from . import fallbacks
+from . import fallbacks, index_rewrite
 from .compile import link_fragment_bindings
 from .resource import AgxResource, layout_format
 from .shader import AgxShader
@@ -661,6 +661,17 @@ def _drop_adjacency(mode, ids: np.ndarray, marks: np.ndarray | None = None, last
     return PipePrim[kind.upper()], ids[rows].reshape(-1)
 
 
+def _gathers_on_gpu(ctx, info: DrawInfo, batch, capture: bool) -> bool:
+    """Whether an indexed quad or adjacency draw's index list is rewritten by a GPU
+    kernel (``index_rewrite``) rather than read back: not with primitive restart (the
+    positions depend on the values), nor when transform feedback needs the vertex ids,
+    nor when the draw's own render batch writes the index buffer (the kernel would
+    have to run in the middle of that batch)."""
+    if info.primitive_restart or capture:
+        return False
+    return info.index_user_buffer is not None or info.index_resource.writer is not batch
+
+
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
     runs = [(info, d) for d in draws] if indirect is None else _resolve_indirect(ctx, info, indirect)
     for i, (inf, d) in enumerate(runs):
@@ -725,7 +736,20 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
     converted = (PipePrim.QUADS, PipePrim.QUAD_STRIP, *_ADJACENCY)
     if info.index_size:
         base_vertex = d.index_bias
-        if mode in converted:
+        if mode in converted and _gathers_on_gpu(ctx, info, batch, capture):
+            # the positions of the list each output index takes: the topology's, no GPU data
+            positions = np.arange(d.count, dtype=np.int64)
+            if mode in _ADJACENCY:
+                mode, positions = _drop_adjacency(mode, positions, last=not ctx.rast.flatshade_first)
+            else:
+                mode, positions = PipePrim.TRIANGLES, _quads_to_triangles(mode, positions)
+            count = len(positions)
+            if count == 0:
+                return
+            gathered = index_rewrite.gather_indices(ctx, info, d.start, positions)
+            index_va, index_bytes, index_size = _buffer_address(ctx, batch, gathered, 0, False), 4 * count, 4
+            ctx.screen.resource_destroy(gathered)        # the batches keep its memory until they are done
+        elif mode in converted:
             indices = fallbacks.read_indices(ctx, info, d.start, d.count)
         elif info.index_user_buffer is not None:
             raw = bytes(info.index_user_buffer)[d.start * info.index_size:(d.start + d.count) * info.index_size]

@@ -9,7 +9,9 @@ of the whole pipeline. Every call counts its kind in ``COUNTS``; with
 Kinds:
 - ``indices``: the index list read back to be rewritten (quads and quad strips
   into triangles, adjacency primitives without a geometry stage into their base
-  primitives) or to build transform feedback's record table;
+  primitives) when primitive restart is on, or when the draw's own render batch
+  writes the index buffer, or to build transform feedback's record table; every
+  other indexed rewrite is a gather kernel on the GPU (``index_rewrite.py``);
 - ``indirect``: indirect draw parameters and draw counts read back (the VDM has no
   indirect mode);
 - ``constants``: a default uniform block bound as a GPU buffer read back to fill

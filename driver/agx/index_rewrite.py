@@ -1,0 +1,91 @@
+"""Index lists rewritten on the GPU (Asahi's libagx index kernels, in miniature).
+
+The VDM draws lists, strips and fans; quads, quad strips and the adjacency
+topologies without a geometry stage reach it as independent triangles or lines
+whose vertices are picked from the application's index list. Which positions of
+the list each output index takes depends only on the topology and the count
+(``uapi.topology``, the driver's ``encode`` computes them with numpy on the CPU,
+reading no GPU memory); the index *values* may still be being written by the GPU
+(a compute shader, a buffer copy, transform feedback). So a small compute kernel
+gathers them: thread j loads position ``positions[j]`` of the source list (8, 16
+or 32-bit indices, zero-extended) and stores it as the j-th 32-bit index of a
+fresh buffer, which the draw then reads. The pipe orders the kernel after the
+source's writers and the draw after the kernel (``AgxContext.read``/``write``),
+on the GPU: the CPU never waits (``driver/agx/fallbacks.py`` counts nothing).
+
+What stays on the CPU (``fallbacks.read_indices``): lists with primitive restart
+(the positions depend on where the restart index occurs, i.e. on the values) and
+draws whose transform feedback needs the vertex ids to build its records.
+
+Uniforms of the kernel (32-bit words): u0_u1 the source list's first index,
+u2_u3 the positions (uint32), u4_u5 the destination, u6 the last thread index.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+import numpy as np
+
+import uapi.packets as P
+from driver.gallium import PipeBind, PipeFormat, PipeTextureTarget, PipeUsage, ResourceTemplate
+from uapi.isa import assemble
+
+__all__ = ["COUNTS", "gather_program", "gather_indices", "THREADGROUP_THREADS"]
+
+#: kernels launched per kind since the process started ("gather": index gathers)
+COUNTS: Counter = Counter()
+THREADGROUP_THREADS = 64
+_LOAD = {1: ("i8", 0), 2: ("i16", 1), 4: ("i32", 2)}       # index size -> (load format, shift)
+
+
+@lru_cache(maxsize=None)
+def gather_program(index_size_B: int) -> bytes:
+    """The kernel for one source index size: thread j (clamped to u6) copies source
+    index ``positions[j]`` to destination word j."""
+    fmt, shift = _LOAD[index_size_B]
+    return assemble("\n".join([
+        "get_sr r4, thread_position_in_grid.x", "umin r4, r4, u6",
+        "device_load.i32 r5, u2_u3, r4, 2, 0", "wait 0",
+        f"device_load.{fmt} r6, u0_u1, r5, {shift}, 0", "wait 0",
+        "device_store.i32 r6, u4_u5, r4, 2, 0", "wait 0", "stop"]))
+
+
+def gather_indices(ctx, info, start: int, positions: np.ndarray):
+    """A new index buffer (uint32) whose word j is index ``start + positions[j]`` of
+    the draw's index list (``info``: its index buffer or client memory and index
+    size), written by a compute launch in ``ctx``'s compute batch. The caller reads
+    it in its render batch (``ctx.read``), which makes that submission wait for the
+    kernel's on the GPU, and destroys it (the batches keep its memory alive)."""
+    n = len(positions)
+    assert n > 0, "no indices to gather"
+    size_B = info.index_size
+    batch = ctx._batch_for(None)
+    if info.index_user_buffer is not None:
+        # client memory: the application's own bytes, copied (nothing on the GPU to wait for)
+        raw = bytes(info.index_user_buffer)[start * size_B:]
+        src_va = batch.pool.upload(raw or bytes(4), 16)
+    else:
+        ctx.read(batch, info.index_resource)
+        src_va = info.index_resource.va + start * size_B
+    out = ctx.screen.resource_create(ResourceTemplate(
+        PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 4 * n,
+        bind=PipeBind.INDEX_BUFFER | PipeBind.SHADER_BUFFER, usage=PipeUsage.DEFAULT))
+    ctx.write(batch, out)
+    pos_va = batch.pool.upload(np.ascontiguousarray(positions, np.uint32).tobytes(), 16)
+    u = np.zeros(7, np.uint32)
+    for word, va in ((0, src_va), (2, pos_va), (4, out.va)):
+        u[word:word + 2] = [va & 0xFFFFFFFF, va >> 32]
+    u[6] = n - 1
+    code = ctx._internal_code(f"index_gather_{size_B}", gather_program(size_B))
+    words = (P.pack("USC_SHADER", register_count=8, code=code)
+             + P.pack("USC_UNIFORM", start_halves=0, size_halves=14, buffer=batch.pool.upload(u.tobytes(), 16))
+             + P.pack("USC_END"))
+    if batch.launches:
+        batch.cdm += P.pack("CDM_BARRIER")
+    batch.cdm += P.pack("CDM_LAUNCH", pipeline=batch.pool.upload(words, 64),
+                        grid_x_tg=-(-n // THREADGROUP_THREADS), threadgroup_x_threads=THREADGROUP_THREADS)
+    batch.launches += 1
+    COUNTS["gather"] += 1
+    return out
