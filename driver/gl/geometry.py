@@ -46,7 +46,7 @@ import sys
 from dataclasses import replace
 
 from driver.gallium import (
-    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipeFormat, PipePrim, PipeShaderType,
+    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipeFormat, PipePrim, PipeQueryType, PipeShaderType,
     ResourceTemplate, ShaderBuffer, ShaderState, StreamOutputInfo, StreamOutputTarget, VertexBuffer,
     VertexElement,
 )
@@ -436,7 +436,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
                 body.append(f"shimgl_gs_{o.name} = {a};")
             else:
                 var = f"{o.instance}.{o.member}" if o.block else o.name
-                target = f"{var}[{k}]" if o.locations > 1 else var
+                target = f"{var}[{k}]" if o.locations > 1 or o.glsl_type.endswith("]") else var
                 body.append(f"{target} = {a};")
             loc += 1
         qual = {"flat": "flat ", "noperspective": "noperspective ", "smooth": ""}[o.interp]
@@ -505,6 +505,14 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
     key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
     gs_handle = _gs_kernel(ctx, prog, key)
+    # GL_PRIMITIVES_GENERATED active: what the passes add to the queue's primitive counter
+    # is measured (a pipe query around them) and taken out of the GL query's result
+    measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None
+    if measure:
+        pass_query = _ctx_cache(ctx).get("pass_query")
+        if pass_query is None:
+            pass_query = _ctx_cache(ctx)["pass_query"] = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
+        ctx.pipe.begin_query(pass_query)
     # 1. the vertex pass
     fb = ctx._emit_framebuffer()
     ctx._emit_state(fb, vs_prog)
@@ -598,9 +606,10 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         with ctx._rendering_layer(layer) if layer is not None else contextlib.nullcontext():
             _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, vp,
                          cap, discard)
-    # what the queue's primitive counter sees of the passes beside the geometry output
-    _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
-        records * instances + slots * iface.max_primitives * len(passes)
+    if measure:
+        ctx.pipe.end_query(pass_query)
+        _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
+            int(ctx.pipe.get_query_result(pass_query, True) or 0)
     if layers:
         ctx._emit_framebuffer()             # the whole attachments again
 

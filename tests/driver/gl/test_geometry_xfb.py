@@ -235,3 +235,44 @@ def test_pipeline_statistics_count_the_geometry_stage():
         got = {t: _result(ctx, t, q) for t, q in qs.items()}
         assert got == {E.GL_GEOMETRY_SHADER_INVOCATIONS: 8, E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED: 12,
                        E.GL_COMPUTE_SHADER_INVOCATIONS: 0}
+
+
+def test_rasterizer_discard_without_fragment_stage_counts_and_captures():
+    """A vertex + geometry program (no fragment stage) under RASTERIZER_DISCARD: each
+    line strip segment is one invocation emitting one point whose `int[2]` output holds
+    the segment's vertex ids + 1 (piglit's primitive-types does this); a one-element
+    array output is captured too. PRIMITIVES_GENERATED counts the emitted points."""
+    vs = "#version 150\nout int vertex_id;\nvoid main() { vertex_id = gl_VertexID; }\n"
+    gs = """#version 150
+layout(lines) in;
+layout(points, max_vertices = 1) out;
+in int vertex_id[2];
+out int ends[2];
+out int first[1];
+void main() {
+    for (int i = 0; i < 2; i++)
+        ends[i] = vertex_id[i] + 1;
+    first[0] = vertex_id[0];
+    EmitVertex();
+}
+"""
+    with driver.Context(api="gl33", width=8, height=8) as ctx:
+        p = ctx.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs)):
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+        ctx.glTransformFeedbackVaryings(p, 3, ["ends[0]", "ends[1]", "first[0]"], E.GL_INTERLEAVED_ATTRIBS)
+        ctx.glLinkProgram(p)
+        assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+        ctx.glUseProgram(p)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        buf = _feedback_buffer(ctx, 4 * 12)
+        ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+        for vertices, want in ((1, 0), (2, 1), (4, 3)):
+            gen = _query(ctx, E.GL_PRIMITIVES_GENERATED)
+            ctx.glBeginTransformFeedback(E.GL_POINTS)
+            ctx.glDrawArrays(E.GL_LINE_STRIP, 0, vertices)
+            ctx.glEndTransformFeedback()
+            expect(ctx, E.GL_NO_ERROR)
+            assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == want
+        got = _floats(ctx, buf, 4 * 9).view(np.int32)
+        np.testing.assert_array_equal(got, [1, 2, 0, 2, 3, 1, 3, 4, 2])
