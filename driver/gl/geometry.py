@@ -33,8 +33,12 @@ layer (``_rendering_layer``), its pass-through program dropping (NaN position) t
 vertices of other layers; the hardware's tiler would bin by layer instead. A primitive
 whose vertices disagree on gl_Layer is dropped (GL_LAYER_PROVOKING_VERTEX undefined).
 
+Primitive restart: the indices are read on the CPU and each run's primitives listed
+(``_restart_as_list``), so the kernel sees a list topology and gl_PrimitiveIDIn keeps
+counting across restarts.
+
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
-indirect draws, primitive restart with strip/loop/fan topologies. Images in the geometry
+indirect draws. Images in the geometry
 stage are not bound; struct-typed varyings are not done either.
 """
 
@@ -44,6 +48,8 @@ import contextlib
 import struct
 import sys
 from dataclasses import replace
+
+import numpy as np
 
 from driver.gallium import (
     ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipeFormat, PipePrim, PipeQueryType, PipeShaderType,
@@ -489,10 +495,9 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         _geometry_unsupported(ctx, "transform feedback with the varyings of a program without the geometry stage")
     ls = prog.linked_state
     topology = TOPOLOGY_NAMES[mode]
-    if info.index_size and info.primitive_restart and topology not in (
-            "points", "lines", "triangles", "lines_adjacency", "triangles_adjacency"):
-        _geometry_unsupported(ctx, "primitive restart with a strip, loop or fan topology")
     d = draws[0]
+    if info.index_size and info.primitive_restart:
+        topology, info, d = _restart_as_list(ctx, topology, info, d)
     prims = primitive_count(topology, d.count)
     instances = info.instance_count
     if prims == 0 or instances == 0:
@@ -665,6 +670,50 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
                    True, 0, null_record)
     with ctx._variant_errors():
         ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, index_count)])
+
+
+def _restart_as_list(ctx, topology: str, info, d) -> tuple:
+    """An indexed draw with primitive restart as the list of its primitives' vertices
+    (topology, DrawInfo, DrawStartCountBias of 32-bit client indices, no restart): each
+    run between restart indices assembled on its own, incomplete primitives dropped, so
+    gl_PrimitiveIDIn counts the primitives across restarts (GL 4.6 section 11.3.4.5).
+    The indices are read on the CPU (as the pipe's transform feedback records are)."""
+    from compiler.lower.geometry import TOPOLOGY_INPUT
+    from driver.gallium import buffer_read
+    from uapi import topology as T
+    size = info.index_size
+    if info.index_user_buffer is not None:
+        raw = bytes(info.index_user_buffer)[d.start * size:(d.start + d.count) * size]
+    else:
+        raw = buffer_read(ctx.pipe, info.index_resource, d.start * size, d.count * size)
+    ids = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
+    starts, lengths = T.run_bounds(len(ids), ids == (info.restart_index & ((1 << (8 * size)) - 1)))
+    if topology == "triangle_strip_adjacency":
+        pos = _strip_adjacency_positions(starts, lengths)
+    else:
+        pos, _index = T.decompose(topology, starts, lengths)
+    listed = ids[pos.reshape(-1)].astype(np.uint32)
+    info = replace(info, index_size=4, index_resource=None, index_user_buffer=listed.tobytes(),
+                   primitive_restart=False)
+    return TOPOLOGY_INPUT[topology], info, DrawStartCountBias(0, len(listed), d.index_bias)
+
+
+def _strip_adjacency_positions(starts, lengths) -> np.ndarray:
+    """(P, 6) positions of triangle strips with adjacency (GL 4.6 table 10.1, the
+    geometry stage's vertex order; the kernel's ``_strip_adjacency_position`` for one
+    run): vertex j of primitive p of a run is 2p + the offset of p's row."""
+    starts, lengths = np.asarray(starts, np.int64), np.asarray(lengths, np.int64)
+    counts = np.where(lengths >= 6, (lengths - 4) // 2, 0)
+    run = np.repeat(np.arange(len(counts)), counts)
+    p = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    first, last = p == 0, p == counts[run] - 1
+    five_or_six = np.where(last, 5, 6)
+    even = np.stack([np.zeros_like(p), np.where(first, 1, -2), np.full_like(p, 2), five_or_six,
+                     np.full_like(p, 4), np.full_like(p, 3)], axis=1)
+    odd = np.stack([np.full_like(p, 2), np.full_like(p, -2), np.zeros_like(p), np.full_like(p, 3),
+                    np.full_like(p, 4), five_or_six], axis=1)
+    offsets = np.where((p % 2 == 0)[:, None], even, odd)
+    return (starts[run] + 2 * p)[:, None] + offsets
 
 
 def _gs_vs_outputs(ls) -> tuple:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import pytest
 
 import driver
 from driver.gl import enums as E
@@ -276,3 +277,60 @@ void main() {
             assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == want
         got = _floats(ctx, buf, 4 * 9).view(np.int32)
         np.testing.assert_array_equal(got, [1, 2, 0, 2, 3, 1, 3, 4, 2])
+
+
+_RESTART_CASES = {   # draw mode: (input layout, primitives a run of n vertices makes, GL 4.6 section 10.1)
+    E.GL_POINTS: ("points", lambda n: n),
+    E.GL_LINE_LOOP: ("lines", lambda n: n if n >= 2 else 0),
+    E.GL_LINE_STRIP: ("lines", lambda n: max(n - 1, 0)),
+    E.GL_LINES: ("lines", lambda n: n // 2),
+    E.GL_TRIANGLES: ("triangles", lambda n: n // 3),
+    E.GL_TRIANGLE_STRIP: ("triangles", lambda n: max(n - 2, 0)),
+    E.GL_TRIANGLE_FAN: ("triangles", lambda n: max(n - 2, 0)),
+    E.GL_LINES_ADJACENCY: ("lines_adjacency", lambda n: n // 4),
+    E.GL_LINE_STRIP_ADJACENCY: ("lines_adjacency", lambda n: max(n - 3, 0)),
+    E.GL_TRIANGLES_ADJACENCY: ("triangles_adjacency", lambda n: n // 6),
+    E.GL_TRIANGLE_STRIP_ADJACENCY: ("triangles_adjacency", lambda n: (n - 4) // 2 if n >= 6 else 0),
+}
+
+
+@pytest.mark.parametrize("mode", list(_RESTART_CASES), ids=[hex(m) for m in _RESTART_CASES])
+def test_primitive_restart_keeps_counting_primitive_ids(mode):
+    """GL 4.6 section 11.3.4.5: a restart does not reset gl_PrimitiveIDIn. Runs of 1..12
+    vertices, each ended by the restart index: the captured ids are 0, 1, ... for every
+    primitive the runs make, incomplete ones dropped."""
+    layout, per_run = _RESTART_CASES[mode]
+    gs = f"""#version 150
+layout({layout}) in;
+layout(points, max_vertices = 1) out;
+out int primitive_id;
+void main() {{ primitive_id = gl_PrimitiveIDIn; EmitVertex(); }}
+"""
+    restart = 1
+    elements = []
+    for n in range(1, 13):
+        elements += [j if j != restart else j + 1 for j in range(n)] + [restart]
+    total = sum(per_run(n) for n in range(1, 13))
+    with driver.Context(api="gl33", width=8, height=8) as ctx:
+        p = ctx.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, "#version 150\nvoid main() { }\n"), (E.GL_GEOMETRY_SHADER, gs)):
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+        ctx.glTransformFeedbackVaryings(p, 1, ["primitive_id"], E.GL_INTERLEAVED_ATTRIBS)
+        ctx.glLinkProgram(p)
+        ctx.glUseProgram(p)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        buf = _feedback_buffer(ctx, 4 * 80)
+        ebo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ebo)
+        ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, len(elements), bytes(elements), E.GL_STATIC_DRAW)
+        ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+        ctx.glEnable(E.GL_PRIMITIVE_RESTART)
+        ctx.glPrimitiveRestartIndex(restart)
+        gen = _query(ctx, E.GL_PRIMITIVES_GENERATED)
+        ctx.glBeginTransformFeedback(E.GL_POINTS)
+        ctx.glDrawElements(mode, len(elements), E.GL_UNSIGNED_BYTE, 0)
+        ctx.glEndTransformFeedback()
+        expect(ctx, E.GL_NO_ERROR)
+        assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == total
+        got = _floats(ctx, buf, 4 * total).view(np.int32)
+        np.testing.assert_array_equal(got, np.arange(total))
