@@ -33,6 +33,16 @@ class ReadbackMixin:
         info = self._attachment_info(a)
         return surf.resource, surf.level, surf.first_layer, lookup(info[2])
 
+    def _read_view_format(self):
+        """The format a texture view attached as the read buffer is read in (its
+        storage's may differ: an RGBA8 view of R32F), or None."""
+        fb = self.read_framebuffer
+        a = fb.attachments.get(fb.read_buffer) if fb is not None else None
+        if a is None or a.type != E.GL_TEXTURE:
+            return None
+        from driver.gl.features.gles_ext import view_offsets
+        return view_offsets(a.obj)[2]
+
     def _read_format_ok(self, fmt, type, info) -> bool:
         """GLES 3.2 section 16.1.2: RGBA/UNSIGNED_BYTE for normalized
         fixed-point, RGBA_INTEGER/INT or UNSIGNED_INT for integer, RGBA/FLOAT
@@ -102,7 +112,8 @@ class ReadbackMixin:
             return b""
         check(client_format(format, type) is not None, E.GL_INVALID_OPERATION,
               "unsupported conversion")
-        if info is not None and passthrough_format(res.format.name, format, type):
+        view_format = self._read_view_format() if info is not None else None
+        if info is not None and passthrough_format((view_format or res.format).name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
             raw = self._read_raw(res, level, layer, x, y, width, height)
             if dest is not None and pbo is None and tight_pack(self.state.pack, format, type, width, height):
@@ -112,7 +123,7 @@ class ReadbackMixin:
                 return None
             out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
         else:
-            rgba = self._read_rgba(res, level, layer, x, y, width, height)
+            rgba = self._read_rgba(res, level, layer, x, y, width, height, view_format)
             if format in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA) and rgba.dtype.kind == "f":
                 # GL 4.6 compatibility section 18.2.8: L = R + G + B (fixed-point buffers clamp)
                 luminance = rgba[..., 0] + rgba[..., 1] + rgba[..., 2]
@@ -174,14 +185,15 @@ class ReadbackMixin:
             out[dy:dy + inner.shape[0], dx:dx + inner.shape[1]] = inner
         return out
 
-    def _read_rgba(self, res, level, layer, x, y, width, height) -> np.ndarray:
-        """RGBA (height, width, 4) of a region; pixels outside the image read
-        as zero (GL 4.6 section 18.2.8: undefined, we choose 0)."""
+    def _read_rgba(self, res, level, layer, x, y, width, height, fmt=None) -> np.ndarray:
+        """RGBA (height, width, 4) of a region, decoded as ``fmt`` (a texture view's
+        format; default the resource's); pixels outside the image read as zero
+        (GL 4.6 section 18.2.8: undefined, we choose 0)."""
         part = self._read_inside(res, level, layer, x, y, width, height)
         if part is None:
             return np.zeros((height, width, 4), np.float32)
         raw, dx, dy = part
-        inner = from_resource_bytes(raw.tobytes(), res.format.name, raw.shape[:2])
+        inner = from_resource_bytes(raw.tobytes(), (fmt or res.format).name, raw.shape[:2])
         out = np.zeros((height, width, 4), inner.dtype)
         out[dy:dy + inner.shape[0], dx:dx + inner.shape[1]] = inner
         return out
@@ -219,7 +231,7 @@ class ReadbackMixin:
                     check(not info.integer or filter == E.GL_NEAREST, E.GL_INVALID_OPERATION,
                           "LINEAR filter with integer buffers")
                     blits.append((res, level, layer, cb.resource, cb.level, cb.first_layer,
-                                  PipeMask.RGBA))
+                                  PipeMask.RGBA, self._read_view_format(), _view_format(cb)))
         for bit, pmask, point in ((E.GL_DEPTH_BUFFER_BIT, PipeMask.Z, E.GL_DEPTH_ATTACHMENT),
                                   (E.GL_STENCIL_BUFFER_BIT, PipeMask.S, E.GL_STENCIL_ATTACHMENT)):
             if not mask & bit:
@@ -231,17 +243,17 @@ class ReadbackMixin:
             check(s.resource.format == d.resource.format, E.GL_INVALID_OPERATION,
                   "depth/stencil formats differ")
             blits.append((s.resource, s.level, s.first_layer, d.resource, d.level, d.first_layer,
-                          pmask))
+                          pmask, None, None))
         scissor = None
         if E.GL_SCISSOR_TEST in self.state.enabled:
             x, y, w, h = self.state.scissor
             scissor = ScissorState(max(0, x), max(0, y), max(0, x + w), max(0, y + h))
-        for sres, slevel, slayer, dres, dlevel, dlayer, pmask in blits:
+        for sres, slevel, slayer, dres, dlevel, dlayer, pmask, sfmt, dfmt in blits:
             self.pipe.blit(BlitInfo(
                 dst=BlitImage(dres, dlevel, Box(dstX0, dstY0, dlayer, dstX1 - dstX0, dstY1 - dstY0, 1),
-                              dres.format),
+                              dfmt or dres.format),
                 src=BlitImage(sres, slevel, Box(srcX0, srcY0, slayer, srcX1 - srcX0, srcY1 - srcY0, 1),
-                              sres.format),
+                              sfmt or sres.format),
                 mask=pmask, filter=PipeTexFilter.LINEAR if filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
                 scissor=scissor, render_condition_enable=True))
 
@@ -292,3 +304,10 @@ class ReadbackMixin:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE)
         check(self.api.gl_or_es((4, 3), (3, 0)), E.GL_INVALID_OPERATION)
         self._fb_for_target(target)        # validation only: a sub-region hint is ignored
+
+
+def _view_format(surface):
+    """A draw surface's format when it reinterprets its resource (a texture view in
+    another format than the storage's, beyond sRGB encoding), else None."""
+    linear = [f.name.replace("_SRGB", "_UNORM") for f in (surface.format, surface.resource.format)]
+    return surface.format if linear[0] != linear[1] else None

@@ -13,7 +13,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.features.gles_ext import es_has, texture_view_state
+from driver.gl.features.gles_ext import es_has, texture_view_state, view_offsets
 from driver.gl.formats import ES_ONLY, INTERNAL_FORMATS, UNSIZED, compressed_formats, lookup, view_compatible
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
@@ -188,7 +188,7 @@ class TexImageExtraMixin:
             # as a pending upload, as an image specified with data would be.
             import copy as _copy
             import numpy as np
-            rgba = self._read_rgba(res, rlevel, rlayer, x, y, w, h)
+            rgba = self._read_rgba(res, rlevel, rlayer, x, y, w, h, self._read_view_format())
             integer = rgba.dtype.kind in "iu"
             fmt, type = ((E.GL_RGBA_INTEGER, E.GL_INT) if integer else (E.GL_RGBA, E.GL_FLOAT))
             data = rgba.astype(np.int32 if integer else np.float32).tobytes()
@@ -197,9 +197,11 @@ class TexImageExtraMixin:
                                                _copy.copy(PixelStore(alignment=1)), data))
             return
         zs = dst.format.value.startswith(("Z", "S8"))
+        level0, layer0, view_format = view_offsets(tex)         # into a texture view: its part of the storage
+        read_view = None if zs else self._read_view_format()
         self.pipe.blit(BlitInfo(
-            dst=BlitImage(dst, level, Box(dx, dy, dz + face, w, h, 1), dst.format),
-            src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), res.format),
+            dst=BlitImage(dst, level0 + level, Box(dx, dy, layer0 + dz + face, w, h, 1), view_format or dst.format),
+            src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), read_view or res.format),
             mask=PipeMask.ZS if zs else PipeMask.RGBA, filter=PipeTexFilter.NEAREST,
             render_condition_enable=True))
 

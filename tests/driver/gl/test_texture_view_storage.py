@@ -184,3 +184,42 @@ def test_generate_mipmap_of_a_view_filters_in_the_view_format():
     ctx.glPixelStorei(E.GL_PACK_ALIGNMENT, 1)
     raw = np.frombuffer(bytes(ctx.glGetTexImage(E.GL_TEXTURE_2D, 1, E.GL_RED, E.GL_UNSIGNED_BYTE)), np.uint8)
     assert (raw == 0).all(), raw                            # snorm 0 is the byte 0
+
+
+def test_read_blit_and_copy_through_views_in_another_format():
+    """An RGBA8 view of R32F storage attached and cleared: glReadPixels decodes the
+    view's format; a blit from it into an RGBA8 renderbuffer copies the colour; a
+    CopyTexSubImage into a 2D view of layer 1 of an array writes that layer only."""
+    ctx = _ctx()
+    tex, view = ctx.glGenTextures(2)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    ctx.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_R32F, 4, 4)
+    ctx.glTextureView(view, E.GL_TEXTURE_2D, tex, E.GL_RGBA8, 0, 1, 0, 1)
+    _fbo_with(ctx, view)
+    ctx.glClearColor(1.0, 0.0, 1.0, 0.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert (px == [255, 0, 255, 0]).all()
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 4, 4)
+    (dst,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, dst)
+    ctx.glFramebufferRenderbuffer(E.GL_DRAW_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    ctx.glBlitFramebuffer(0, 0, 4, 4, 0, 0, 4, 4, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
+    ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, dst)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
+    assert (px == [255, 0, 255, 0]).all()
+    (arr, layer_view) = ctx.glGenTextures(2)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_ARRAY, arr)
+    ctx.glTexStorage3D(E.GL_TEXTURE_2D_ARRAY, 1, E.GL_RGBA8, 4, 4, 3)
+    ctx.glTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 0, 0, 0, 0, 4, 4, 3, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                        np.full((3, 4, 4, 4), 7, np.uint8))
+    ctx.glTextureView(layer_view, E.GL_TEXTURE_2D, arr, E.GL_RGBA8, 0, 1, 1, 1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, layer_view)
+    ctx.glCopyTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 0, 0, 4, 4)     # from the renderbuffer
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    ctx.glBindTexture(E.GL_TEXTURE_2D_ARRAY, arr)
+    layers = _level(ctx, E.GL_TEXTURE_2D_ARRAY, 0, 4, 4, 3)
+    assert (layers[0] == 7).all() and (layers[2] == 7).all()
+    assert (layers[1] == [255, 0, 255, 0]).all()
