@@ -393,13 +393,19 @@ class GetMixin:
 
     def glGetIntegeri_v(self, target: int, index: int) -> list[int]:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
-        values = [int(v) for v in self._as_tuple(self._get_indexed(target, index))]
+        values = self._indexed_integers(target, index)
         return values if target in MASK_PNAMES else _clamped(values, INT32_RANGE)
+
+    def _indexed_integers(self, target: int, index: int) -> list[int]:
+        """An indexed value as integers: floats rounded, or mapped from [-1, 1] for the
+        normalized ones (an indexed GL_DEPTH_RANGE, GL 4.6 section 2.2.2), as glGetIntegerv."""
+        norm = target in NORMALIZED_PNAMES
+        return [_float_to_int(v, norm) if isinstance(v, float) else int(v)
+                for v in self._as_tuple(self._get_indexed(target, index))]
 
     def glGetInteger64i_v(self, target: int, index: int) -> list[int]:
         check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
-        return _clamped([int(v) for v in self._as_tuple(self._get_indexed(target, index))],
-                        INT64_RANGE)
+        return _clamped(self._indexed_integers(target, index), INT64_RANGE)
 
     def glGetBooleani_v(self, target: int, index: int) -> list[bool]:
         check(self.api.gl_or_es((3, 0), (3, 1)), E.GL_INVALID_OPERATION)

@@ -149,3 +149,12 @@ void main() { frag = vec4(float(gl_ViewportIndex + 1) / 8.0, 0.0, 0.0, 1.0); }
         img = _draw(ctx, fs)
         for (r, c), i in (((0, 0), 0), ((0, 8), 1), ((8, 0), 2), ((8, 8), 3)):
             assert (img[r:r + 8, c:c + 8, 0] == 32 * (i + 1)).all(), i
+
+
+def test_indexed_depth_range_as_integers_is_normalized():
+    """GL 4.6 section 2.2.2: an integer query of a depth range maps [0, 1] to
+    [0, 2^31 - 1], indexed as not (piglit arb_viewport_array-queries compares them)."""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        ctx.glDepthRangeIndexed(2, 0.25, 0.5)
+        assert ctx.glGetIntegeri_v(E.GL_DEPTH_RANGE, 2) == [round(0.25 * 0x7FFFFFFF), round(0.5 * 0x7FFFFFFF)]
+        assert ctx.glGetInteger64i_v(E.GL_DEPTH_RANGE, 0) == ctx.glGetIntegerv(E.GL_DEPTH_RANGE) == [0, 0x7FFFFFFF]
