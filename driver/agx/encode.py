@@ -672,7 +672,40 @@ def _gathers_on_gpu(ctx, info: DrawInfo, batch, capture: bool) -> bool:
     return info.index_user_buffer is not None or info.index_resource.writer is not batch
 
 
+class _NeedsParameters(Exception):
+    """A draw encoded from its indirect record needs the parameters on the CPU after
+    all (a driver-built vertex shader that cannot fetch its attributes)."""
+
+
+def _indirect_on_gpu(ctx, info: DrawInfo, ind) -> bool:
+    """Whether the VDM reads an indirect draw's parameters itself (``VDM_INDEX_LIST``
+    ``indirect``): not for draws whose encoding needs the count (quads and adjacency
+    rewritten into other primitives, transform feedback's records), draws from
+    transform feedback or client indices. (A draw count in a buffer, ARB_indirect_parameters,
+    is still read back: ``_indirect_draw_count``.)"""
+    vs_cso = ctx.shaders[S.VERTEX]
+    return (ind.buffer is not None and ind.count_from_stream_output is None
+            and info.mode in _PRIMS and not (info.index_size and info.index_user_buffer is not None)
+            and vs_cso is not None and not _captures(ctx, vs_cso))
+
+
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
+    if indirect is not None and _indirect_on_gpu(ctx, info, indirect):
+        stride = indirect.stride_B or 4 * (5 if info.index_size else 4)
+        draw_count = indirect.draw_count if indirect.indirect_draw_count is None else \
+            _indirect_draw_count(ctx, indirect)
+        for k in range(draw_count):
+            ctx.draw_id = drawid_offset + k
+            record = (indirect.buffer, indirect.offset_B + k * stride)
+            try:
+                _encode_one(ctx, info, DrawStartCountBias(0, 0), record)
+            except _NeedsParameters:
+                from dataclasses import replace
+                one = replace(indirect, offset_B=record[1], draw_count=1, indirect_draw_count=None)
+                for inf, d in _resolve_indirect(ctx, info, one):
+                    if d.count and inf.instance_count:
+                        _encode_one(ctx, inf, d)
+        return
     runs = [(info, d) for d in draws] if indirect is None else _resolve_indirect(ctx, info, indirect)
     for i, (inf, d) in enumerate(runs):
         ctx.draw_id = drawid_offset + i              # gl_DrawIDARB of the draw (uniform)
@@ -713,7 +746,7 @@ def _resolve_indirect(ctx, info: DrawInfo, ind) -> list:
     return [(replace(info, instance_count=inst, start_instance=base), d) for d, inst, base in out]
 
 
-def _encode_one(ctx, info: DrawInfo, d) -> None:
+def _encode_one(ctx, info: DrawInfo, d, indirect_record=None) -> None:
     mode = info.mode
     if mode not in _PRIMS and mode not in _ADJACENCY and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
         return      # patches: no tessellation stages
@@ -721,12 +754,15 @@ def _encode_one(ctx, info: DrawInfo, d) -> None:
     vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
     assert vs_cso is not None, "no vertex shader bound"
     try:
-        _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, _captures(ctx, vs_cso))
+        _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, _captures(ctx, vs_cso), indirect_record)
     finally:
         ctx.xfb_draw = None
 
 
-def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
+def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_record=None) -> None:
+    """One draw; ``indirect_record`` (resource, offset_B): the VDM reads the count,
+    instances, first index/vertex, base vertex and base instance there (``d`` is
+    then zero)."""
     mode = info.mode
     vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=capture))
     fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
@@ -779,6 +815,8 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
 
     def vertex_range() -> tuple[int, int]:
         """[lo, hi) of the vertex ids the draw shades (only a CPU fallback asks)."""
+        if indirect_record is not None:
+            raise _NeedsParameters()
         if index_size:
             if info.index_bounds_valid and indices is None:
                 lo, hi = info.min_index + base_vertex, info.max_index + base_vertex + 1
@@ -839,6 +877,9 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool) -> None:
                     index_buffer_size_B=index_bytes)
         if info.primitive_restart and indices is None:
             draw.update(restart_enable=True, restart_index=info.restart_index & 0xFFFFFFFF)
+    if indirect_record is not None:
+        res, offset_B = indirect_record
+        draw.update(indirect=True, indirect_buffer=_buffer_address(ctx, batch, res, offset_B, False))
     batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
     batch.draws += 1
     batch.zs_access |= _zs_access(ctx)

@@ -131,3 +131,46 @@ def test_quads_with_primitive_restart_still_read_the_list_back():
     # (0, 1, 4) before the restart is incomplete and dropped; after it the quad (3, 4, 5, 8)
     # starts afresh and 7 is left over
     np.testing.assert_array_equal(ctx_image, _image("compat", E.GL_TRIANGLES, [3, 4, 5, 3, 5, 8]))
+
+
+# ----------------------------------------------------------------------------- indirect draws
+
+def _indirect_image(indexed: bool, records, *, multi: bool = False) -> np.ndarray:
+    """Draw the grid's triangles through glDraw*Indirect (``records``: the uint32
+    parameter words); returns the image, asserting no CPU fallback."""
+    ctx = _setup("gl43")
+    tri = np.uint32([0, 2, 8, 0, 8, 6, 1, 4, 5])
+    ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, tri.nbytes, tri, E.GL_STATIC_DRAW)
+    (buf,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, buf)
+    words = np.uint32(records).reshape(-1)
+    ctx.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, words.nbytes, words, E.GL_STATIC_DRAW)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    before = dict(fallbacks.COUNTS)
+    n = len(records)
+    if indexed:
+        if multi:
+            ctx.glMultiDrawElementsIndirect(E.GL_TRIANGLES, E.GL_UNSIGNED_INT, 0, n, 0)
+        else:
+            ctx.glDrawElementsIndirect(E.GL_TRIANGLES, E.GL_UNSIGNED_INT, 0)
+    elif multi:
+        ctx.glMultiDrawArraysIndirect(E.GL_TRIANGLES, 0, n, 0)
+    else:
+        ctx.glDrawArraysIndirect(E.GL_TRIANGLES, 0)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    image = np.frombuffer(ctx.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(H, W, 4)
+    assert dict(fallbacks.COUNTS) == before, "the indirect parameters were read back on the CPU"
+    return image
+
+
+def test_indirect_draws_take_their_parameters_on_the_gpu():
+    """The VDM reads the records itself (count, instances, first, base vertex);
+    the images equal the same draws made directly."""
+    # first index 1: indices 1..3 of the list [0, 2, 8, 0, 8, 6, 1, 4, 5] are 2, 8, 0
+    np.testing.assert_array_equal(_indirect_image(True, [[3, 1, 1, 0, 0]]), _image("gl43", E.GL_TRIANGLES, [2, 8, 0]))
+    # two records: first index 0 with base vertex 0, then first index 6 (triangle 1, 4, 5)
+    np.testing.assert_array_equal(_indirect_image(True, [[3, 1, 0, 0, 0], [3, 1, 6, 0, 0]], multi=True),
+                                  _image("gl43", E.GL_TRIANGLES, [0, 2, 8, 1, 4, 5]))
+    # non-indexed: vertices 3, 4, 5 of the grid (first = 3), drawn with no instances then one
+    np.testing.assert_array_equal(_indirect_image(False, [[3, 0, 0, 0], [3, 1, 3, 0]], multi=True),
+                                  _image("gl43", E.GL_TRIANGLES, [3, 4, 5]))
