@@ -232,13 +232,15 @@ class DesktopMixin(LaterStagesMixin):
             return b""
         res = self._texture_resource(tex)
         layers = img.depth
-        tr = self.pipe.transfer_map(res, level, PipeMap.READ,
-                                    Box(0, 0, face, img.width, img.height, layers))
+        from driver.gl.features.gles_ext import view_offsets
+        level0, layer0, view_format = view_offsets(tex)     # a texture view: its part of the storage
+        tr = self.pipe.transfer_map(res, level0 + level, PipeMap.READ,
+                                    Box(0, 0, layer0 + face, img.width, img.height, layers))
         try:
             raw = bytes(tr.data[:tr.layer_stride_B * layers])
         finally:
             self.pipe.transfer_unmap(tr)
-        rgba = from_resource_bytes(raw, res.format.name, (layers, img.height, img.width))
+        rgba = from_resource_bytes(raw, (view_format or res.format).name, (layers, img.height, img.width))
         out = write_client_image(rgba, self.state.pack, format, type)
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         if pbo is not None:

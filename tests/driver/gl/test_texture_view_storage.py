@@ -223,3 +223,19 @@ def test_read_blit_and_copy_through_views_in_another_format():
     layers = _level(ctx, E.GL_TEXTURE_2D_ARRAY, 0, 4, 4, 3)
     assert (layers[0] == 7).all() and (layers[2] == 7).all()
     assert (layers[1] == [255, 0, 255, 0]).all()
+
+
+def test_get_tex_image_of_a_view_reads_its_level_and_layer_in_its_format():
+    """glGetTexImage through an R32UI view of level 1, layer 2 of an RGBA8 array:
+    the parent's bytes 1, 2, 3, 4 read as the uint 0x04030201."""
+    ctx = _ctx()
+    arr, view = ctx.glGenTextures(2)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_ARRAY, arr)
+    ctx.glTexStorage3D(E.GL_TEXTURE_2D_ARRAY, 2, E.GL_RGBA8, 4, 4, 3)
+    texels = np.zeros((3, 2, 2, 4), np.uint8)
+    texels[2] = [1, 2, 3, 4]
+    ctx.glTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 1, 0, 0, 0, 2, 2, 3, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels)
+    ctx.glTextureView(view, E.GL_TEXTURE_2D, arr, E.GL_R32UI, 1, 1, 2, 1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, view)
+    raw = ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT)
+    assert (np.frombuffer(bytes(raw), np.uint32) == 0x04030201).all()
