@@ -37,8 +37,11 @@ Primitive restart: the indices are read on the CPU and each run's primitives lis
 (``_restart_as_list``), so the kernel sees a list topology and gl_PrimitiveIDIn keeps
 counting across restarts.
 
+Indirect draws: the records are read on the CPU (``_resolve_indirect``, as the pipe
+reads them) and drawn as direct draws.
+
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
-indirect draws. Images in the geometry
+glDrawTransformFeedback* with a geometry stage, vertex streams. Images in the geometry
 stage are not bound; struct-typed varyings are not done either.
 """
 
@@ -488,7 +491,9 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     if vs_prog is None:
         _geometry_unsupported(ctx, "a geometry stage without a vertex stage")
     if indirect is not None:
-        _geometry_unsupported(ctx, "an indirect draw")
+        for info_k, draw_k, range_k in _resolve_indirect(ctx, info, indirect):
+            geometry_draw(ctx, mode, info_k, [draw_k], None, range_k, stages)
+        return
     xfb = ctx.xfb
     capture = xfb.active and not xfb.paused
     if capture and xfb.program is not prog:
@@ -670,6 +675,49 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
                    True, 0, null_record)
     with ctx._variant_errors():
         ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, index_count)])
+
+
+def _resolve_indirect(ctx, info, indirect) -> list:
+    """The draws of an indirect draw as (DrawInfo, DrawStartCountBias, vertex range):
+    the records (and an ARB_indirect_parameters count) read on the CPU once the GPU work
+    writing them is done, as the pipe reads indirect draws; the vertex range of an
+    indexed record from its indices."""
+    from driver.gallium import buffer_read
+    if indirect.count_from_stream_output is not None:
+        _geometry_unsupported(ctx, "glDrawTransformFeedback")
+    draws = indirect.draw_count
+    if indirect.indirect_draw_count is not None:
+        word = buffer_read(ctx.pipe, indirect.indirect_draw_count, indirect.indirect_draw_count_offset_B, 4)
+        draws = min(draws, struct.unpack("<I", word)[0])
+    indexed = bool(info.index_size)
+    words = 5 if indexed else 4
+    stride = indirect.stride_B or 4 * words
+    out = []
+    for k in range(draws):
+        rec = struct.unpack(f"<{words}I", buffer_read(ctx.pipe, indirect.buffer, indirect.offset_B + k * stride,
+                                                      4 * words))
+        if indexed:
+            count, instances, first, bias, base_instance = rec
+            bias = struct.unpack("<i", struct.pack("<I", bias))[0]
+        else:
+            count, instances, first, base_instance = rec
+            bias = 0
+        if count == 0 or instances == 0:
+            continue
+        draw = DrawStartCountBias(first, count, bias)
+        vertex_range = (first, first + count - 1)
+        if indexed:
+            size = info.index_size
+            raw = (bytes(info.index_user_buffer)[first * size:(first + count) * size] if info.index_user_buffer
+                   is not None else buffer_read(ctx.pipe, info.index_resource, first * size, count * size))
+            ids = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
+            if info.primitive_restart:
+                ids = ids[ids != (info.restart_index & ((1 << (8 * size)) - 1))]
+            if ids.size == 0:
+                continue
+            vertex_range = (int(ids.min()) + bias, int(ids.max()) + bias)
+        out.append((replace(info, instance_count=instances, start_instance=base_instance), draw, vertex_range))
+    return out
 
 
 def _restart_as_list(ctx, topology: str, info, d) -> tuple:

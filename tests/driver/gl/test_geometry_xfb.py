@@ -334,3 +334,28 @@ void main() {{ primitive_id = gl_PrimitiveIDIn; EmitVertex(); }}
         assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == total
         got = _floats(ctx, buf, 4 * total).view(np.int32)
         np.testing.assert_array_equal(got, np.arange(total))
+
+
+def test_indirect_draws_feed_the_geometry_stage():
+    """glDrawArraysIndirect / glDrawElementsIndirect (GL 4.0) with a geometry stage: the
+    records' counts, first vertex/index, base vertex and instances are those drawn."""
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        p = _xfb_program(ctx, STRIP, ["tag"])
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(0.0, 0.0)] * 4)
+        buf = _feedback_buffer(ctx, 4 * 48)
+        cmd = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, cmd)
+        # arrays: 1 vertex from vertex 2; elements: indices [1, 0] at index 1, base vertex 2
+        words = struct.pack("<4I", 1, 1, 2, 0) + struct.pack("<5I", 2, 1, 1, 2, 0)
+        ctx.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, len(words), words, E.GL_STATIC_DRAW)
+        ebo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ebo)
+        ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, 6, struct.pack("<3H", 7, 1, 0), E.GL_STATIC_DRAW)
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArraysIndirect(E.GL_POINTS, 0)
+        ctx.glDrawElementsIndirect(E.GL_POINTS, E.GL_UNSIGNED_SHORT, 16)
+        ctx.glEndTransformFeedback()
+        expect(ctx, E.GL_NO_ERROR)
+        # vertex 2, then vertices 1 + 2 = 3 and 0 + 2 = 2
+        np.testing.assert_array_equal(_floats(ctx, buf, 4 * 18), _strip_records([2, 3, 2]))
