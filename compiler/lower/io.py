@@ -736,12 +736,6 @@ class IOLowering:
             L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), s.type))
         L.b = saved
 
-    # ------------------------------------------------------------ opaque
-    def opaque_symbol(self, L, s, e) -> Opaque:
-        t = s.type
-        inner = t.innermost_element
-        count = _count(t)
-        if inner.is_sampler or inner.is_image:
     def _fetch_64bit_attribute(self, s, var, loc: int, fetch: dict) -> None:
         """A double (int64) input the shader fetches itself: each location's element holds
         raw 32-bit words (the driver binds a 64-bit array as words, four per location), a
@@ -766,6 +760,12 @@ class IOLowering:
             comps = [pro.pack_64_2x32_split(words[2 * k], words[2 * k + 1]) for k in range(n)]
             pro.store_deref(d, pro.vec(*comps) if n > 1 else comps[0])
 
+    # ------------------------------------------------------------ opaque
+    def opaque_symbol(self, L, s, e) -> Opaque:
+        t = s.type
+        inner = t.innermost_element
+        count = _count(t)
+        if inner.is_sampler or inner.is_image:
             table = self.samplers if inner.is_sampler else self.images
             if s.name not in table:
                 nxt = self._next_sampler if inner.is_sampler else self._next_image
