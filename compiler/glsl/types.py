@@ -22,6 +22,7 @@ Kinds (`GLSLType.base`):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .versions import GLSLVersion
 
@@ -287,11 +288,18 @@ _EXTENSION_TYPES = {
 
 
 def builtin_type_names(version: GLSLVersion, extensions=()) -> set[str]:
-    """Type-name keywords of this version (plus those enabled by extensions)."""
+    """Type-name keywords of this version (plus those enabled by extensions); a new set."""
+    return set(builtin_type_names_frozen(version, frozenset(extensions)))
+
+
+@lru_cache(maxsize=128)
+def builtin_type_names_frozen(version: GLSLVersion, extensions: frozenset = frozenset()) -> frozenset[str]:
+    """``builtin_type_names`` computed once per (version, extensions): the built-in
+    function tables ask it for each of their ~2,000 overloads."""
     names = {n for n, (d, e) in _MIN_VERSION.items() if version.at_least(d, e)}
     for ext in extensions:
         names.update(_EXTENSION_TYPES.get(ext, ()))
-    return names
+    return frozenset(names)
 
 
 def all_builtin_type_names() -> set[str]:
