@@ -601,6 +601,9 @@ class ExpressionAnalyzer:
             self.error(e.loc, "initializer list must be used to initialize a variable of known type")
             return e
         if e.type_spec is not None or isinstance(self.symbols.lookup(e.name), T.GLSLType):
+            if subroutines.is_type(self, e.name):
+                self.error(e.loc, f"subroutine type `{e.name}' cannot be called or constructed")
+                return e
             return self.constructor(e)
         args = [self.expr(a) for a in e.args]
         if any(a.type is None for a in args):

@@ -231,6 +231,8 @@ class Parser:
                 q.order.append("precise")
             elif w == "subroutine":
                 # `subroutine` (type or uniform) or `subroutine(T1, T2, ...)` (a function)
+                if q.subroutine is not None:
+                    self.log.error(t.loc, "duplicate subroutine qualifier")
                 names: list[str] = []
                 if self.accept("("):
                     while True:

@@ -119,12 +119,13 @@ def external(an, d: A.Node) -> None:
             a.type == b.type and a.storage == b.storage for a, b in zip(proto.parameters, sig.parameters))
         if not same:
             an.error(p.loc, f"function `{p.name}' does not match the subroutine type `{name}'")
-    if sum(1 for f in st.functions if f.name == p.name) or len(an.user_functions.get(p.name, ())) > 1:
-        an.error(p.loc, f"subroutine function `{p.name}' cannot be overloaded")
     st.functions.append(sig)
     st.kinds[sig] = tuple(kinds)
     sig.used = True
-    if "index" in layout:
+    if "index" in layout and not (an.version.at_least(430) or "GL_ARB_explicit_uniform_location" in an.enabled):
+        an.error(p.loc, "layout(index) on a subroutine function requires GLSL 4.30 or "
+                        "GL_ARB_explicit_uniform_location")
+    elif "index" in layout:
         index = int(layout["index"])
         if not 0 <= index < MAX_SUBROUTINES:
             an.error(p.loc, f"subroutine index {index} out of range (MAX_SUBROUTINES is {MAX_SUBROUTINES})")
@@ -156,6 +157,12 @@ def uniform_declaration(an, d: A.VariableDeclaration, global_scope: bool) -> Non
             st.uniforms.append(var)
 
 
+def is_type(an, name: str) -> bool:
+    """Whether ``name`` is a subroutine type of the shader (not callable, not constructible)."""
+    st = getattr(an, "_subroutines", None)
+    return st is not None and name in st.types and an.symbols.lookup(name) is st.types[name][0]
+
+
 def call(an, e: A.Call, var: Variable, args: list) -> A.Expression:
     """A call through subroutine uniform ``var`` (``e.selector``: an element of a uniform
     array); its compatible functions are bound by ``finish``."""
@@ -185,6 +192,9 @@ def finish(an) -> None:
     st = getattr(an, "_subroutines", None)
     if st is None:
         return
+    for sig in st.functions:     # GLSL 4.60 section 6.1.2: a subroutine function has one signature
+        if len(an.user_functions.get(sig.name, ())) > 1:
+            an.error(sig.loc, f"subroutine function `{sig.name}' cannot be overloaded")
     used = set(st.explicit.values())
     nxt = 0
     for sig in st.functions:

@@ -163,6 +163,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1
         lim["GL_MAX_PATCH_VERTICES"] = 32        # driver.gl.later.LaterStagesMixin.MAX_PATCH_VERTICES
+    if api.gl(4, 0) or api.has_extension("GL_ARB_shader_subroutine"):
+        from compiler.glsl.subroutines import MAX_SUBROUTINES, MAX_SUBROUTINE_UNIFORM_LOCATIONS
+        lim["GL_MAX_SUBROUTINES"] = MAX_SUBROUTINES
+        lim["GL_MAX_SUBROUTINE_UNIFORM_LOCATIONS"] = MAX_SUBROUTINE_UNIFORM_LOCATIONS
     if api.gl(4, 1):
         lim.update({"GL_MAX_VIEWPORTS": caps.max_viewports,
                     "GL_VIEWPORT_SUBPIXEL_BITS": 0,

@@ -338,6 +338,7 @@ class ProgramMixin:
         if (old is not None and old is not prog and old.delete_pending
                 and not self.share_group.in_use(old)):
             self._destroy_program(old)
+        self._reset_subroutines(prog)          # GL 4.6 section 7.9 (features/subroutines.py)
 
     def glBindAttribLocation(self, program: int, index: int, name: str) -> None:
         prog = self._program(program)
@@ -943,7 +944,8 @@ class ProgramMixin:
         uniform block members as (BlockMember, block index)."""
         if ls is None:
             return []
-        out = list(ls.uniforms)
+        from driver.gl.features.subroutines import is_subroutine_uniform
+        out = [u for u in ls.uniforms if not is_subroutine_uniform(ls, u.name)]
         ubs = [b for b in ls.blocks if not b.is_storage]
         for i, b in enumerate(ubs):
             out += [(m, i) for m in b.active]
@@ -1171,9 +1173,12 @@ class ProgramMixin:
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
         b = ub[index]
+        from driver.gl.features.subroutines import is_subroutine_uniform
         values = {E.GL_UNIFORM_BLOCK_BINDING: b.binding, E.GL_UNIFORM_BLOCK_DATA_SIZE: b.data_size_B,
                   E.GL_UNIFORM_BLOCK_NAME_LENGTH: len(b.name) + 1,
                   E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.active),
+                if is_subroutine_uniform(ls, u.name):
+                    return -1                    # not a uniform of the default block to GL
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER: int("vertex" in b.stages),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
         if self.api.gl_or_es((4, 3), (3, 1)):

@@ -11,7 +11,7 @@ import pytest
 from compiler.glsl import GLSLCompileError, parse
 from tests.compiler.lower.harness import run_vertex
 
-SRC = """#version 400
+SRC = """#version 430
 in float x;
 out vec4 r;
 subroutine float Op(float a);
@@ -53,7 +53,8 @@ def test_calls_choose_by_the_uniform(op, ops, want):
 
 
 def test_the_extension_brings_subroutines_to_glsl_150():
-    ok = "#version 150\n#extension GL_ARB_shader_subroutine : require\n" + SRC.split("\n", 1)[1]
+    ok = ("#version 150\n#extension GL_ARB_shader_subroutine : require\n"
+          "#extension GL_ARB_explicit_uniform_location : require\n" + SRC.split("\n", 1)[1])
     assert parse(ok, "vertex").subroutines.functions[0] == ("twice", 0, ("Op",))
     with pytest.raises(GLSLCompileError):
         parse("#version 150\n" + SRC.split("\n", 1)[1], "vertex")
@@ -73,7 +74,26 @@ def test_the_extension_brings_subroutines_to_glsl_150():
     ("subroutine float T(float a);\nsubroutine uniform T u;\nvoid g() { uint k = u; }\n", "error"),
 ])
 def test_errors(body, message):
-    src = "#version 400\n" + body + "void main() {}\n"
+    src = "#version 430\n" + body + "void main() {}\n"
     with pytest.raises(GLSLCompileError) as err:
         parse(src, "vertex")
     assert message in err.value.info_log
+
+
+@pytest.mark.parametrize("src, message", [
+    ("#version 150\n#extension GL_ARB_shader_subroutine : require\nsubroutine void T();\n"
+     "layout(index = 2) subroutine(T) void f() {}\n", "layout(index) on a subroutine function requires GLSL 4.30"),
+    ("#version 400\nsubroutine void T();\nsubroutine(T) subroutine(T) void f() {}\n", "duplicate subroutine qualifier"),
+    ("#version 400\nsubroutine void T();\nsubroutine(T) void f() {}\nvoid f(int x) {}\n", "cannot be overloaded"),
+    ("#version 400\nsubroutine vec4 T(vec2 p);\nsubroutine uniform T f;\n"
+     "subroutine(T) vec4 r(vec2 p) { return vec4(p.x); }\nvoid g() { vec4 c = T(vec2(1.0)); }\n",
+     "subroutine type `T' cannot be called"),
+])
+def test_rules(src, message):
+    with pytest.raises(GLSLCompileError) as err:
+        parse(src + "void main() {}\n", "vertex")
+    assert message in err.value.info_log
+
+
+def test_a_subroutine_function_may_be_called_directly():
+    parse("#version 400\nsubroutine void T();\nsubroutine(T) void impl() {}\nvoid main() { impl(); }\n", "vertex")
