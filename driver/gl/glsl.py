@@ -118,31 +118,22 @@ def leaf_uniforms(name: str, t, variable) -> list[UniformLeaf]:
 
 
 def _std140_align_size(t, std430: bool = False) -> tuple[int, int]:
-    """(base alignment, size) in bytes under std140, or std430 when asked
-    (GL 4.6 section 7.6.2.2: std430 does not round array strides and struct
-    alignments up to 16 bytes)."""
-    vec4 = 1 if std430 else 16
-    if t.base == "array":
-        a, s = _std140_align_size(t.element, std430)
-        a = max(a, vec4)
-        stride = -(-s // a) * a
-        return a, stride * (t.length or 0)
-    if t.base in ("struct", "block"):
-        off, align = 0, vec4
-        for f in t.fields:
-            a, s = _std140_align_size(f.type, std430)
-            off = -(-off // a) * a + s
-            align = max(align, a)
-        return align, -(-off // align) * align
-    comp = 8 if t.base in BASES_64 else 4
-    if t.columns > 1:
-        rows = t.vector_size            # a column is a vector of `rows`
-        col = comp * (2 if rows == 2 else 4)
-        col = max(col, vec4 * (1 if std430 else 1)) if std430 else max(16, col)
-        return col, col * t.columns
-    n = t.vector_size
-    a = comp * (1 if n == 1 else 2 if n == 2 else 4)
-    return a, comp * n
+    """(base alignment, size) in bytes under std140, or std430 when asked (GL 4.6
+    section 7.6.2.2). The rules are the compiler's (``compiler.ir.passes.io.type_layout``,
+    which lays out the blocks the shaders read), applied to the type's IR form, so
+    the offsets GL reports are the ones the shader uses."""
+    # the lowering's modules are imported on the first block layout, not at start-up
+    from compiler.ir.passes.io import type_layout
+    from compiler.lower.from_ast import ir_type
+    size, align = type_layout(ir_type(t), "std430" if std430 else "std140")
+    return align, size
+
+
+def _array_stride_B(element, std430: bool) -> int:
+    """The stride of an array of ``element`` (one element's size, rounded to the
+    array's alignment): the size of a one-element array."""
+    from compiler.glsl import types as GT
+    return _std140_align_size(GT.array_of(element, 1), std430)[1]
 
 
 def std140_size(t, std430: bool = False) -> int:
@@ -168,9 +159,7 @@ def std140_members(block_type, prefix: str = "", std430: bool = False) -> list[B
     def walk(name, t, base):
         if t.base == "array":
             el = t.element
-            a, s = _std140_align_size(el, std430)
-            vec4 = 1 if std430 else 16
-            stride = -(-s // max(a, vec4)) * max(a, vec4)
+            stride = _array_stride_B(el, std430)
             if el.base in ("struct", "array"):
                 for i in range(t.length or 0):
                     walk(f"{name}[{i}]", el, base + i * stride)

@@ -1,0 +1,100 @@
+"""std140 and std430 block layouts (GL 4.6 section 7.6.2.2) are written once, in
+the compiler (compiler.ir.passes.io.type_layout): the offsets and strides the GL
+front end reports are the ones the shader writes to. Each member's offset is
+worked out by hand below, queried through the program interface, and checked
+against the bytes a compute shader stores there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+
+MEMBERS = "float f; vec3 v; float g; mat2 m; float arr[2]; S s[2];"
+CS = """#version 430
+layout(local_size_x = 1) in;
+struct S { vec2 a; float b; };
+layout(std430, binding = 0) buffer B430 { %(m)s } x;
+layout(std140, binding = 1) buffer B140 { %(m)s } y;
+void main() {
+    x.f = 1.0; x.v = vec3(2.0, 3.0, 4.0); x.g = 5.0; x.m = mat2(6.0, 7.0, 8.0, 9.0);
+    x.arr[0] = 10.0; x.arr[1] = 11.0; x.s[0].a = vec2(12.0, 13.0); x.s[0].b = 14.0;
+    x.s[1].a = vec2(15.0, 16.0); x.s[1].b = 17.0;
+    y.f = 1.0; y.v = vec3(2.0, 3.0, 4.0); y.g = 5.0; y.m = mat2(6.0, 7.0, 8.0, 9.0);
+    y.arr[0] = 10.0; y.arr[1] = 11.0; y.s[0].a = vec2(12.0, 13.0); y.s[0].b = 14.0;
+    y.s[1].a = vec2(15.0, 16.0); y.s[1].b = 17.0;
+}""" % {"m": MEMBERS}
+
+# name -> (offset, array stride, matrix stride) in bytes, by hand
+STD430 = {"f": (0, 0, 0), "v": (16, 0, 0), "g": (28, 0, 0),
+          "m": (32, 0, 8),                      # vec2 columns, 8 bytes apart
+          "arr[0]": (48, 4, 0),                 # std430 does not round array strides
+          "s[0].a": (56, 0, 0), "s[0].b": (64, 0, 0),   # S: align 8, size 16
+          "s[1].a": (72, 0, 0), "s[1].b": (80, 0, 0)}
+STD140 = {"f": (0, 0, 0), "v": (16, 0, 0), "g": (28, 0, 0),
+          "m": (32, 0, 16),                     # columns rounded up to vec4
+          "arr[0]": (64, 16, 0),                # array strides rounded up to 16
+          "s[0].a": (96, 0, 0), "s[0].b": (104, 0, 0),  # S: align 16, size 16
+          "s[1].a": (112, 0, 0), "s[1].b": (120, 0, 0)}
+SIZES_B = {"B430": 96, "B140": 128}    # the end rounded up to the block's alignment (vec3: 16)
+# the values main() stores, per member: (float index into the member, value)
+STORED = {"f": [(0, 1)], "v": [(0, 2), (1, 3), (2, 4)], "g": [(0, 5)], "arr[0]": [(0, 10)],
+          "s[0].a": [(0, 12), (1, 13)], "s[0].b": [(0, 14)], "s[1].a": [(0, 15), (1, 16)], "s[1].b": [(0, 17)]}
+
+
+@pytest.fixture(scope="module")
+def ran():
+    ctx = driver.Context(api="gl43", width=4, height=4)
+    cs = ctx.glCreateShader(E.GL_COMPUTE_SHADER)
+    ctx.glShaderSource(cs, 1, [CS])
+    ctx.glCompileShader(cs)
+    assert ctx.glGetShaderiv(cs, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(cs)
+    p = ctx.glCreateProgram()
+    ctx.glAttachShader(p, cs)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    bufs = ctx.glGenBuffers(2)
+    for binding, buf in enumerate(bufs):
+        ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, binding, buf)
+        ctx.glBufferData(E.GL_SHADER_STORAGE_BUFFER, 256, bytes(256), E.GL_DYNAMIC_COPY)
+    ctx.glDispatchCompute(1, 1, 1)
+    ctx.glMemoryBarrier(E.GL_BUFFER_UPDATE_BARRIER_BIT)
+    data = {}
+    for name, buf in zip(("B430", "B140"), bufs):
+        ctx.glBindBuffer(E.GL_SHADER_STORAGE_BUFFER, buf)
+        data[name] = np.frombuffer(ctx.glGetBufferSubData(E.GL_SHADER_STORAGE_BUFFER, 0, 256), np.float32)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    return ctx, p, data
+
+
+@pytest.mark.parametrize("block, want", [("B430", STD430), ("B140", STD140)])
+def test_reported_offsets_are_the_hand_computed_ones(ran, block, want):
+    ctx, p, _ = ran
+    props = [E.GL_OFFSET, E.GL_ARRAY_STRIDE, E.GL_MATRIX_STRIDE]
+    for member, expected in want.items():
+        v = ctx.glGetProgramResourceIndex(p, E.GL_BUFFER_VARIABLE, f"{block}.{member}")
+        assert v != E.GL_INVALID_INDEX, member
+        assert tuple(ctx.glGetProgramResourceiv(p, E.GL_BUFFER_VARIABLE, v, 3, props, 3)) == expected, member
+    i = ctx.glGetProgramResourceIndex(p, E.GL_SHADER_STORAGE_BLOCK, block)
+    assert ctx.glGetProgramResourceiv(p, E.GL_SHADER_STORAGE_BLOCK, i, 1, [E.GL_BUFFER_DATA_SIZE], 1) == \
+        [SIZES_B[block]]
+
+
+@pytest.mark.parametrize("block, want", [("B430", STD430), ("B140", STD140)])
+def test_the_shader_writes_where_gl_says(ran, block, want):
+    _, _, data = ran
+    words = data[block]
+    for member, stores in STORED.items():
+        offset_B = want[member][0]
+        for k, value in stores:
+            stride_B = want[member][1] or 4
+            at = offset_B // 4 + (k * stride_B // 4 if member == "arr[0]" else k)
+            assert words[at] == value, (member, k)
+    # the matrix: column j at offset + j * matrix stride
+    m_offset, _, m_stride = want["m"]
+    for j, column in enumerate(([6.0, 7.0], [8.0, 9.0])):
+        at = (m_offset + j * m_stride) // 4
+        assert list(words[at:at + 2]) == column
