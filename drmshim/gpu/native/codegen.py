@@ -33,7 +33,7 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, mi
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 12
+GENERATOR_VERSION = 13
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
@@ -54,6 +54,9 @@ typedef struct {
     uint8_t *exec_out;        /* control flow writes the new mask here */
     const float *coef;        /* iter: coefficients[cf][3][lane], strides in floats */
     long coef_cf, coef_i, coef_lane;
+    const float *planes;      /* iter, or instead of coef: cf_planes[prim][cf][3] (contiguous) */
+    long planes_prim;         /* floats per primitive */
+    const int32_t *prim;      /* the primitive (planes row) of every lane */
     const float *pos;         /* iter: position_px[2][lane] */
     long pos_c, pos_lane;
     uint8_t *tile;            /* ld_tile/st_tile: the tile buffer */
@@ -333,11 +336,14 @@ def lane_local(ins: Instruction) -> bool:
 # ---------------------------------------------------------------------------
 # Functions
 
-def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple | None = None) -> str:
+def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple | list | None = None) -> str:
     """``void name(args, lo, hi)``: for every lane in [lo, hi) load the rows the body
     touches, run the body, store the written rows where the lane is active.
-    ``special``: (C condition, body) used instead when the condition holds (e.g. unit
-    strides, so the loop vectorises)."""
+    ``special``: (C condition, body), or a list of them tried in order, used instead
+    when the condition holds (e.g. unit strides, so the loop vectorises). A special
+    may carry a third item (run key, per-run lines): lanes then go in runs of equal
+    key (a C expression of lane ``i``), the per-run lines (of the run's first lane
+    ``i0``) before each run's loop, so values constant over a run leave the loop."""
     rows = sorted(regs.read | regs.written)
     loads = [f"uint32_t r{k} = R[{k} * S + i];" for k in rows]
     olds = [f"const uint32_t o{k} = r{k};" for k in sorted(regs.written)]
@@ -356,9 +362,17 @@ def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple
            "    uint32_t *restrict R = A->r; const long S = A->S;",
            "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u;",
            "    (void)U; (void)EX;", *["    " + p for p in pre]]
-    if special is not None:
-        cond, special_body = special
-        out += [f"    if ({cond}) {{"] + ["        " + x for x in both(special_body)] + ["        return;", "    }"]
+    for cond, special_body, *runs in ([] if special is None else [special] if isinstance(special, tuple) else special):
+        lines = both(special_body)
+        if runs:
+            key, per_run = runs[0]
+            first = key.replace("[i]", "[i0]")
+            lines = ["for (long i0 = lo, i1; i0 < hi; i0 = i1) {",
+                     f"    for (i1 = i0 + 1; i1 < hi && {key.replace('[i]', '[i1]')} == {first}; i1++) {{ }}",
+                     *["    " + x for x in per_run],
+                     "    {", "        const long lo = i0, hi = i1;",
+                     *["        " + x for x in lines], "    }", "}"]
+        out += [f"    if ({cond}) {{"] + ["        " + x for x in lines] + ["        return;", "    }"]
     out += ["    " + x for x in both(body)]
     return "\n".join(out + ["}"])
 
@@ -389,9 +403,10 @@ def _cf_function(name: str, ins: Instruction) -> str:
 
 
 def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
-    """``iter`` at the pixel centre or centroid, from per-lane coefficients: each
-    component p0 * x + p1 * y + p2 in binary32 in that order, divided by the W plane's
-    value when perspective (as ``usc.frag.compile_iter``)."""
+    """``iter`` at the pixel centre or centroid, from per-lane coefficients or from
+    per-primitive planes and the lane's primitive (the PDM's form: no per-lane copy of
+    the planes): each component p0 * x + p1 * y + p2 in binary32 in that order,
+    divided by the W plane's value when perspective (as ``usc.frag.compile_iter``)."""
     dst, cf, loc = ins["dst"], ins["cf"], ins["loc"]
     if loc not in ("center", "centroid"):
         raise Unsupported(f"iter.{loc}")
@@ -400,28 +415,42 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     regs = _Regs()
     persp = ins["interp"] == "persp"
 
-    def body(unit_strides: bool) -> list[str]:
+    def body(unit_strides: bool, per_primitive: bool = False) -> list[str]:
         pl, cl = ("", "") if unit_strides else (" * PL", " * CL")
         lines = [f"const float px = P[i{pl}], py = P[PC + i{pl}];"]
+        plane = _primitive_plane_expr if per_primitive else _plane_expr
         if persp:
-            lines.append(f"const float w_ = {_plane_expr(ins['cf_w'], cl)};")
+            lines.append(f"const float w_ = {plane(ins['cf_w'], cl)};")
         for c in range(dst.count):
-            v = _plane_expr(cf + c, cl)
+            v = plane(cf + c, cl)
             if persp:
                 v = f"sem_fdiv({v}, w_)"
             lines += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
         return lines
     pre = ["const float *restrict CO = A->coef; const long CF = A->coef_cf, CI = A->coef_i, CL = A->coef_lane;",
-           "const float *restrict P = A->pos; const long PC = A->pos_c, PL = A->pos_lane;"]
+           "const float *restrict P = A->pos; const long PC = A->pos_c, PL = A->pos_lane;",
+           "const float *restrict PLN = A->planes; const int32_t *restrict PRIM = A->prim;",
+           "const long PPS = A->planes_prim; (void)CO; (void)CF; (void)CI; (void)CL; (void)PLN; (void)PRIM;"]
     general = body(False)
-    return _lane_loop(name, general, regs, pre, special=("CL == 1 && PL == 1", body(True))), \
-        ("coefficients", f"position:{loc}")
+    # per-primitive planes: lanes in runs of one primitive, whose planes are loop constants
+    runs = ("PRIM[i]", ["const float *restrict PP = PLN + (long)PRIM[i0] * PPS;"])
+    special = [("PLN && PL == 1", body(True, True), runs), ("PLN", body(False, True), runs),
+               ("CL == 1 && PL == 1", body(True))]
+    read_cf = [cf + c for c in range(dst.count)] + ([ins["cf_w"]] if persp else [])
+    return _lane_loop(name, general, regs, pre, special=special), \
+        ("coefficients", f"cf_count:{max(read_cf) + 1}", f"position:{loc}")
 
 
 def _plane_expr(k: int, lane_stride: str) -> str:
     """p0 * x + p1 * y + p2 of coefficient register k, rounded after each operation."""
     base = f"(CO + {k} * CF)"
     p = [f"{base}[{j} * CI + i{lane_stride}]" for j in range(3)]
+    return f"sem_fadd(sem_fadd(sem_fmul({p[0]}, px), sem_fmul({p[1]}, py)), {p[2]})"
+
+
+def _primitive_plane_expr(k: int, lane_stride: str = "") -> str:
+    """``_plane_expr`` from the lane's primitive's planes (``PP``: its row of cf_planes)."""
+    p = [f"PP[{3 * k + j}]" for j in range(3)]
     return f"sem_fadd(sem_fadd(sem_fmul({p[0]}, px), sem_fmul({p[1]}, py)), {p[2]})"
 
 

@@ -244,13 +244,19 @@ class _BatchArgs:
         ctx, a, ffi, lanes = b.ctx, self.a, self.ffi, b.lanes
         if need == "coefficients":
             co = ctx.coefficients
-            if co is None or co.dtype != np.float32 or co.ndim != 3:
+            if co is None:      # per-primitive planes and each lane's primitive (the PDM's form)
+                return self._provide_planes(ctx, lanes)
+            if co.dtype != np.float32 or co.ndim != 3:
                 return False
             view = co[:, :, lanes]
             self.keep.append(view)
             a.coef = _ptr(ffi, "float *", view) if view.size else ffi.NULL
             a.coef_cf, a.coef_i, a.coef_lane = (s // 4 for s in view.strides)
             return view.size > 0
+        if need.startswith("cf_count:"):      # the registers iter reads exist (else the numpy step raises)
+            have = ctx.coefficients.shape[0] if ctx.coefficients is not None else \
+                ctx.cf_planes.shape[1] if ctx.cf_planes is not None and ctx.cf_planes.ndim == 3 else 0
+            return int(need.split(":")[1]) <= have
         if need.startswith("position:"):
             pos = ctx.position_px
             if need == "position:centroid" and ctx.centroid_position_px is not None:
@@ -283,6 +289,27 @@ class _BatchArgs:
             a.dead = _ptr(ffi, "uint8_t *", b.dead)
             return True
         return False
+
+    def _provide_planes(self, ctx, lanes) -> bool:
+        """``cf_planes`` float32[prims, cf, 3] (contiguous) and int32 ``primitive_index``
+        in range: the iter loop reads each lane's planes through its primitive."""
+        planes, prim = ctx.cf_planes, ctx.primitive_index
+        if planes is None or prim is None or planes.dtype != np.float32 or planes.ndim != 3 \
+                or not planes.flags.c_contiguous or planes.size == 0:
+            return False
+        idx = np.asarray(prim[lanes])
+        if idx.dtype != np.int32 or idx.ndim != 1:
+            return False
+        idx = np.ascontiguousarray(idx)
+        if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= planes.shape[0]):
+            return False                                     # (the numpy step raises IndexError)
+        self.keep += [planes, idx]
+        a, ffi = self.a, self.ffi
+        a.coef = ffi.NULL
+        a.planes = _ptr(ffi, "float *", planes)
+        a.planes_prim = planes.shape[1] * planes.shape[2]
+        a.prim = _ptr(ffi, "int32_t *", idx) if idx.size else ffi.NULL
+        return idx.size > 0
 
 
 def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:

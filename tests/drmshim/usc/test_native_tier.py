@@ -336,6 +336,38 @@ def test_iter_from_per_lane_coefficients_is_native_and_exact():
     assert_same(a, b, asm)
 
 
+def test_iter_from_per_primitive_planes_is_native_exact_and_equal_to_per_lane_coefficients():
+    """The PDM's form (cf_planes per primitive, each lane's primitive_index) gives the
+    registers the per-lane coefficient form gives, on both tiers; a register beyond
+    the planes or a primitive out of range is the numpy step's error on both."""
+    rng = np.random.default_rng(9)
+    lanes, prims = 4096, 37
+    pos = np.stack([rng.integers(0, 64, lanes) + 0.5, rng.integers(0, 64, lanes) + 0.5]).astype(np.float32)
+    planes = rng.uniform(-3, 3, (prims, 6, 3)).astype(np.float32)
+    planes[:, 0, 2] += 4
+    planes[3, 2] = np.array([np.nan, np.inf, -0.0], np.float32)     # special values reach the lanes
+    prim = rng.integers(0, prims, lanes).astype(np.int32)
+    asm = "iter.persp.center r2_r3_r4_r5, cf2, cf0\niter.linear.centroid r6_r7, cf1\nfmul r8, r2, r3"
+    inputs = {k: interesting(rng, lanes) for k in IN_ROWS}
+    inputs[MASK_ROW] = rng.integers(0, 8, lanes).astype(np.uint32)
+    uniforms = interesting(rng, 256)
+    per_prim = run_both(asm, lanes, rng, inputs=inputs, uniforms=uniforms,
+                        ctx_kw={"position_px": pos, "cf_planes": planes, "primitive_index": prim})
+    assert_same(*per_prim, asm)
+    per_lane = run_both(asm, lanes, rng, inputs=inputs, uniforms=uniforms,
+                        ctx_kw={"position_px": pos, "coefficients": np.ascontiguousarray(planes[prim].transpose(1, 2, 0))})
+    assert_same(per_prim[1], per_lane[1], asm)
+    bad = prim.copy()
+    bad[100] = prims
+    for tier in ("interp", "native"):
+        for cf_planes, primitive_index in ((planes, bad), (planes[:, :2].copy(), prim)):
+            mem = FlatMemory(1 << 16)
+            mem.write(mem.base, assemble(asm + "\nstop\n"), "test")
+            ctx = ExecContext(lanes=lanes, position_px=pos, cf_planes=cf_planes, primitive_index=primitive_index)
+            with pytest.raises(IndexError):
+                ShaderCore(mem, debug=False, tier=tier).run(mem.base, ctx)
+
+
 # ---------------------------------------------------------------------------
 # Threads, policy, fallback, cache
 
