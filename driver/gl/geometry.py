@@ -64,8 +64,8 @@ from driver.gl import enums as E
 from driver.gl import pipestate as ps
 from driver.gl.errors import GLError
 
-__all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_validate", "draw_modes_for_input", "link_geometry",
-           "geometry_program_queries", "primitives_generated_counters", "check_output_limits"]
+__all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_passes", "geometry_validate", "draw_modes_for_input",
+           "link_geometry", "geometry_program_queries", "primitives_generated_counters", "check_output_limits"]
 
 TOPOLOGY_NAMES = {
     E.GL_POINTS: "points", E.GL_LINES: "lines", E.GL_LINE_STRIP: "line_strip", E.GL_LINE_LOOP: "line_loop",
@@ -514,7 +514,6 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     vs_outputs = _gs_vs_outputs(vs_prog.linked_state)
     vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
     key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
-    gs_handle = _gs_kernel(ctx, prog, key)
     # GL_PRIMITIVES_GENERATED active: what the passes add to the queue's primitive counter
     # is measured (a pipe query around them) and taken out of the GL query's result
     measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None
@@ -543,16 +542,39 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     ctx.pipe.set_stream_output_targets([], [])
     # the pipe counts the records as captured points: not primitives GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts
     _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
-    # 2. the geometry kernel: compile it first (its interface sizes the buffers)
-    ctx.pipe.bind_shader_state(PipeShaderType.COMPUTE, gs_handle)
+    geometry_passes(ctx, prog, stages, key, vs_out, prims, records, instances, first=d.start,
+                    index_bias=d.index_bias, lo=lo, index_info=info if info.index_size else None)
+    if measure:
+        ctx.pipe.end_query(pass_query)
+        _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
+            int(ctx.pipe.get_query_result(pass_query, True) or 0)
+
+
+def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, instances: int, *,
+                    first: int = 0, index_bias: int = 0, lo: int = 0, index_info=None) -> None:
+    """Steps 2-5 (kernel, prefix sum, compaction, rasterisation draws) for vertex records
+    already in buffer ``vs_out``: record ``instance * records + vertex id - lo``, laid
+    out as ``key.inputs`` / ``key.vs_stride_dw`` (``vertex_record_layout``); ``prims``
+    input primitives of ``key.topology`` per instance, whose vertices are draw positions
+    ``first``.. (through ``index_info``'s index buffer when ``key.index_size_B``, plus
+    ``index_bias``). The entry point for a stage other than the vertex pass feeding the
+    geometry stage (tessellation evaluation: its vertices as records of a list topology,
+    ``key.index_size_B`` 0, ``first`` 0). Runs the program's fragment stage from
+    ``stages``; transform feedback, layers and viewports as geometry_draw says."""
+    ls = prog.linked_state
+    xfb = ctx.xfb
+    capture = xfb.active and not xfb.paused
+    # 2. the geometry kernel
+    ctx.pipe.bind_shader_state(PipeShaderType.COMPUTE, _gs_kernel(ctx, prog, key))
     iface = ls.geometry_interface
     inv = iface.invocations
     slots = prims * instances * inv
     maxv, per_prim = iface.max_vertices, iface.vertices_per_primitive
     per_slot = iface.max_primitives * per_prim
     null_record = slots * maxv
-    params = struct.pack("<12I", prims, records, d.start, d.index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
-                         info.restart_index & 0xFFFFFFFF, int(info.primitive_restart), slots,
+    restart = index_info is not None and index_info.primitive_restart
+    params = struct.pack("<12I", prims, records, first, index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
+                         index_info.restart_index & 0xFFFFFFFF if restart else 0, int(restart), slots,
                          null_record * iface.stride_dw, per_slot, per_prim, null_record)
     p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
     gs_out = _gs_buffer(ctx, "gs_out", (null_record + 1) * iface.stride_dw * 4)
@@ -565,11 +587,11 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     def whole(r):
         return ShaderBuffer(r, 0, r.template.width_px)
     index_buf = None
-    if info.index_size:
-        index_buf = whole(info.index_resource) if info.index_resource is not None else None
+    if index_info is not None:
+        index_buf = whole(index_info.index_resource) if index_info.index_resource is not None else None
         if index_buf is None:
-            res, off = ctx.uploader.upload(info.index_user_buffer, alignment_B=4)
-            index_buf = ShaderBuffer(res, off, len(info.index_user_buffer))
+            res, off = ctx.uploader.upload(index_info.index_user_buffer, alignment_B=4)
+            index_buf = ShaderBuffer(res, off, len(index_info.index_user_buffer))
     C = PipeShaderType.COMPUTE
     ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
     if ctx.api.compat:
@@ -616,10 +638,6 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         with ctx._rendering_layer(layer) if layer is not None else contextlib.nullcontext():
             _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, vp,
                          cap, discard)
-    if measure:
-        ctx.pipe.end_query(pass_query)
-        _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
-            int(ctx.pipe.get_query_result(pass_query, True) or 0)
     if layers:
         ctx._emit_framebuffer()             # the whole attachments again
 
