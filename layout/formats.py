@@ -29,9 +29,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Channel", "Format", "FORMATS", "get_format", "CHANNEL_TYPES"]
+__all__ = ["Channel", "Format", "FORMATS", "get_format", "CHANNEL_TYPES", "ASTC_BLOCKS"]
 
 CHANNEL_TYPES = ("UNORM", "SNORM", "UINT", "SINT", "FLOAT", "X")
+
+#: ASTC's 2D block footprints (width, height) in texels, in the order KHR_texture_compression_astc_ldr
+#: numbers them
+ASTC_BLOCKS = ((4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (8, 5), (8, 6), (8, 8),
+               (10, 5), (10, 6), (10, 8), (10, 10), (12, 10), (12, 12))
 
 
 @dataclass(frozen=True)
@@ -152,8 +157,7 @@ _COMPRESSED = [
     ("BPTC_RGB_UFLOAT", "bc", 4, 4, 16, "RGB", False),
 ] + [
     (f"ASTC_{w}x{h}{suffix}", "astc", w, h, 16, "RGBA", suffix == "_SRGB")
-    for (w, h) in [(4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (8, 5), (8, 6), (8, 8),
-                   (10, 5), (10, 6), (10, 8), (10, 10), (12, 10), (12, 12)]
+    for (w, h) in ASTC_BLOCKS
     for suffix in ("", "_SRGB")
 ]
 

@@ -323,8 +323,7 @@ GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT = 0x8C4D
 GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT = 0x8C4E
 GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT = 0x8C4F
 GL_ETC1_RGB8_OES = 0x8D64
-ASTC_BLOCKS = ((4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (8, 5), (8, 6), (8, 8),
-               (10, 5), (10, 6), (10, 8), (10, 10), (12, 10), (12, 12))
+ASTC_BLOCKS = layout.formats.ASTC_BLOCKS
 #: KHR_texture_compression_astc_ldr: COMPRESSED_RGBA_ASTC_WxH_KHR = 0x93B0 + i,
 #: COMPRESSED_SRGB8_ALPHA8_ASTC_WxH_KHR = 0x93D0 + i, i the block size's place above
 GL_COMPRESSED_RGBA_ASTC = {wh: 0x93B0 + i for i, wh in enumerate(ASTC_BLOCKS)}
