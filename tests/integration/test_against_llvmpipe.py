@@ -33,7 +33,7 @@ void main(){ color = v_col * v_col.a + vec4(0.05, 0.0, 0.1, 0.0); }""",
 
 
 def mesa_render(scene) -> np.ndarray:
-    out = subprocess.run([sys.executable, str(Path(__file__).with_name("mesa_ref.py"))],
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("llvmpipe_ref.py"))],
                          input=json.dumps(scene).encode(), capture_output=True, timeout=120)
     assert out.returncode == 0, out.stderr.decode()[-2000:]
     return np.frombuffer(out.stdout, np.uint8).reshape(scene["height"], scene["width"], 4)

@@ -1,7 +1,7 @@
 """Render a scene with Mesa's llvmpipe (EGL surfaceless, GLES 3.0, PyOpenGL) in a
 subprocess and print its pixels: the independent reference of the `mesa` tests.
 
-Usage: python mesa_ref.py < scene.json > pixels (raw RGBA8, row 0 at the bottom).
+Usage: python llvmpipe_ref.py < scene.json > pixels (raw RGBA8, row 0 at the bottom).
 A scene: width, height, vs, fs, vertices (float rows), attribs {name: [n, first]},
 stride (floats), draws [[mode, first, count]], clear [r, g, b, a], depth (bool),
 blend ([src, dst] GL enum names or null), uniforms {name: floats (16 = mat4)},
