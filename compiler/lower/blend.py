@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from compiler.glsl import types as GT
 from compiler.ir import VecType
 from compiler.ir.core import Variable as IRVariable
+from uapi.isa.semantics import PACKED_FORMATS, UNORM_FORMATS
 
 from .interface import const_indices
 
@@ -58,7 +59,7 @@ LOGIC_OPS = {
     "nand": lambda b, s, d, m: b.inot(b.iand(s, d)), "set": lambda b, s, d, m: b.ior(s, m),
 }
 _LOGIC_BITS = {"unorm8": 8, "unorm16": 16, "i8": 8, "i16": 16, "i32": 32}
-_UNORM = ("unorm8", "unorm16", "srgba8", "rgb10a2")
+_UNORM = UNORM_FORMATS                 # the ISA's formats whose stores clamp to [0, 1]
 _SNORM = ("snorm8", "snorm16")
 _INT_RANGE = {("i8", "int"): (-128, 127), ("i8", "uint"): (0, 255), ("i16", "int"): (-32768, 32767),
               ("i16", "uint"): (0, 65535)}
@@ -91,14 +92,23 @@ class Blend:
 class RenderTarget:
     """One colour attachment: tile-buffer ``format`` (uapi.isa memory format name),
     the shader-side ``base_type`` (float/int/uint), ``components`` stored,
-    ``offset_B`` in the tile record, ``write_mask`` (bit i = component i) and the
-    ``blend`` state (None = no blending)."""
+    ``offset_B`` in the tile record, ``write_mask`` (bit j = memory component j),
+    the ``blend`` state (None = no blending) and ``swizzle``: the RGBA channel
+    (0-3) stored as memory component j (None: component j is channel j; BGRA
+    formats are (2, 1, 0, 3))."""
     format: str = "unorm8"
     base_type: str = "float"
     components: int = 4
     offset_B: int = 0
     write_mask: int = 0xF
     blend: Blend | None = None
+    swizzle: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        if self.swizzle is not None and tuple(self.swizzle) == tuple(range(self.components)):
+            object.__setattr__(self, "swizzle", None)      # one key per target, however the identity is spelt
+        assert self.swizzle is None or (len(self.swizzle) == self.components and self.base_type == "float"), \
+            "a swizzle names one RGBA channel per stored component (float targets only)"
 
 
 DEFAULT_RENDER_TARGETS = (RenderTarget(),)
@@ -192,6 +202,8 @@ def fragment_outputs(io, L) -> None:
             c = b.vec(b.channel(c, 0), b.channel(c, 1), b.channel(c, 2), b.fimm(1.0))
         logic = io.k("logic_op", None)
         if logic and logic != "copy" and rt.format in _LOGIC_BITS:
+            if rt.swizzle is not None:
+                c = _to_memory_order(b, rt, _pad4(b, c))
             value = _logic_op(b, rt, i, logic, c)
             mask = rt.write_mask & ((1 << rt.components) - 1)
             b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
@@ -204,8 +216,8 @@ def fragment_outputs(io, L) -> None:
                 c1, _t1 = colour(i, second)
                 src1 = _pad4(b, c1) if c1 is not None else b.vec(*[b.fimm(0.0)] * 4)
             c = _blend(b, rt, i, _pad4(b, c), blend_colour, src1)
-        value = _convert(b, rt, _pad4(b, c) if rt.base_type == "float" else c)
-        mask = rt.write_mask & ((1 << rt.components) - 1)
+        value = _convert(b, rt, _to_memory_order(b, rt, _pad4(b, c)) if rt.base_type == "float" else c)
+        value, mask = _whole_word(b, rt, i, value, rt.write_mask & ((1 << rt.components) - 1))
         b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
     if "gl_SampleMask" in outs:
         m = b.load_deref(b.deref_array(b.deref_var(outs["gl_SampleMask"][1]), 0))
@@ -232,6 +244,37 @@ def _pad4(b, c):
     chans = [b.channel(c, i) for i in range(c.num_components)]
     while len(chans) < 4:
         chans.append(b.fimm(1.0 if len(chans) == 3 else 0.0))
+    return b.vec(*chans)
+
+
+def _whole_word(b, rt: RenderTarget, index: int, value, mask: int):
+    """(value, mask) to store. A packed format (its components share one word:
+    rgb565, rgb10a2, ...) is stored whole: a partial colour mask becomes a read of
+    the tile's value and a select of the kept components, as Mesa's agx does for
+    formats whose masks the tile buffer does not express."""
+    full = (1 << rt.components) - 1
+    if rt.format not in PACKED_FORMATS or mask == full:
+        return value, mask
+    dst = b.intrinsic("load_tile", num_components=rt.components, rt=index, format=rt.format, offset_B=rt.offset_B)
+    return b.vec(*[b.channel(value if mask >> j & 1 else dst, j) for j in range(rt.components)]), full
+
+
+def _to_memory_order(b, rt: RenderTarget, c):
+    """The RGBA vec4 ``c`` as the target's memory components (its ``swizzle``)."""
+    if rt.swizzle is None:
+        return c
+    chans = [b.channel(c, ch) for ch in rt.swizzle]
+    return chans[0] if len(chans) == 1 else b.vec(*chans)
+
+
+def _from_memory_order(b, rt: RenderTarget, d):
+    """The target's memory components ``d`` as an RGBA vec4 (missing colour
+    channels 0, missing alpha 1, as _pad4)."""
+    if rt.swizzle is None:
+        return _pad4(b, d)
+    chans = [b.fimm(0.0), b.fimm(0.0), b.fimm(0.0), b.fimm(1.0)]
+    for j, ch in enumerate(rt.swizzle):
+        chans[ch] = b.channel(d, j) if d.num_components > 1 else d
     return b.vec(*chans)
 
 
@@ -284,7 +327,7 @@ def _blend(b, rt: RenderTarget, index: int, src, const, src1=None):
     src = _clamp(b, rt, src)
     dst = b.intrinsic("load_tile", num_components=rt.components, rt=index, format=rt.format,
                       offset_B=rt.offset_B)
-    dst = _pad4(b, dst)
+    dst = _from_memory_order(b, rt, dst)
     if const is not None:
         const = _clamp(b, rt, const)
     if src1 is not None:

@@ -82,9 +82,11 @@ def fragment_key(ctx, batch) -> ShaderKey:
             blend = Blend(_FUNCS[rt.rgb_func], _FACTORS.get(rt.rgb_src_factor, "one"),
                           _FACTORS.get(rt.rgb_dst_factor, "zero"), _FUNCS[rt.alpha_func],
                           _FACTORS.get(rt.alpha_src_factor, "one"), _FACTORS.get(rt.alpha_dst_factor, "zero"))
+        # the colour mask names RGBA channels; the key's mask names memory components
+        mask = sum((rt.colormask >> ch & 1) << j for j, ch in enumerate(slot.swizzle[:slot.components]))
         rts.append(RenderTarget(format=slot.mem_format, base_type=slot.base_type, components=slot.components,
-                                offset_B=slot.offset_B, write_mask=rt.colormask & ((1 << slot.components) - 1),
-                                blend=blend))
+                                offset_B=slot.offset_B, write_mask=mask, blend=blend,
+                                swizzle=slot.swizzle[:slot.components]))
     dsa = ctx.dsa
     return ShaderKey.make(render_targets=tuple(rts) or (RenderTarget(write_mask=0),),
                           alpha_func=_ALPHA[int(dsa.alpha_func)] if dsa.alpha_enabled else "always",

@@ -3,7 +3,10 @@ driver's own tile programs (Mesa's agx_tilebuffer + the bg/eot "meta" shaders).
 
 Sole responsibility: map render-target formats to tile-buffer formats (the
 ``st_tile``/``ld_tile`` memory formats of the ISA, whose bytes equal the
-image's, so the PBE stores them unconverted), lay the render targets out in a
+image's, so the PBE stores them unconverted; a format whose channels are stored
+in another order than RGBA, such as ``B8G8R8A8_UNORM`` or ``B5G6R5_UNORM``, is
+its memory format with a ``swizzle`` that every tile program and the fragment
+epilogue apply at ``st_tile``/``ld_tile``), lay the render targets out in a
 record, choose the tile size, and assemble the background programs (clear
 from uniforms, load through ``texture_load``) the render command runs at the
 start of every tile. The end-of-tile pipeline needs no program: its USC_PBE
@@ -16,20 +19,26 @@ from functools import lru_cache
 
 import layout
 from uapi.isa import assemble
+from uapi.isa.semantics import PACKED16_UNORM_BITS
 
 __all__ = ["RTSlot", "TileLayout", "tile_format", "make_tile_layout", "clear_program", "load_program",
            "tile_size_px"]
 
 
+IDENTITY = (0, 1, 2, 3)
+
+
 @dataclass(frozen=True)
 class RTSlot:
     """One render target in the tile record: ``mem_format`` (ISA memory format),
-    ``components`` stored, ``base_type`` float/int/uint, ``offset_B`` in the record."""
+    ``components`` stored, ``base_type`` float/int/uint, ``offset_B`` in the record;
+    ``swizzle[j]`` is the RGBA channel (0-3) stored as memory component j."""
     mem_format: str
     components: int
     base_type: str
     offset_B: int
     size_B: int
+    swizzle: tuple[int, ...] = IDENTITY
 
 
 @dataclass(frozen=True)
@@ -40,30 +49,48 @@ class TileLayout:
 
 _PACKED = {"R10G10B10A2_UNORM": "rgb10a2", "R10G10B10X2_UNORM": "rgb10a2", "R11G11B10_FLOAT": "rg11b10f",
            "R9G9B9E5_FLOAT": "rgb9e5"}
+_CHANNEL_INDEX = {"R": 0, "G": 1, "B": 2, "A": 3, "X": 3}
+#: the channel sets a render target may store (in any order): R, RG, RGB, RGBA/RGBX
+_RENDERABLE_SETS = ({"R"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}, {"R", "G", "B", "X"})
 
 
 @lru_cache(maxsize=None)
-def tile_format(name: str) -> tuple[str, int, str] | None:
-    """(mem_format, components, base_type) of a colour format, or None when it
-    cannot be rendered through tile memory (channels out of RGBA order, mixed
-    sizes, block-compressed, depth/stencil)."""
+def tile_format(name: str) -> tuple[str, int, str, tuple[int, ...]] | None:
+    """(mem_format, components, base_type, swizzle) of a colour format, or None when
+    it cannot be rendered through tile memory (channels other than a permutation of
+    R, RG, RGB, RGBA/RGBX, mixed sizes other than the ISA's packed formats,
+    block-compressed, depth/stencil). ``swizzle[j]``: the RGBA channel stored as
+    memory component j, from the layout format's channel order (the bytes of the
+    tile record equal the image's)."""
     fmt = layout.get_format(name)
     if fmt.is_compressed or fmt.is_depth_or_stencil:
         return None
     if name in _PACKED:
-        return _PACKED[name], 4 if "A2" in name or "X2" in name else 3, "float"
-    chans = [c for c in fmt.channels]
-    names = "".join(c.name for c in chans)
-    if names not in ("R", "RG", "RGB", "RGBA", "RGBX"):
+        n = 4 if "A2" in name or "X2" in name else 3
+        return _PACKED[name], n, "float", IDENTITY[:n]
+    chans = list(fmt.channels)
+    letters = [c.name for c in chans]
+    if set(letters) not in _RENDERABLE_SETS or len(set(letters)) != len(letters):
         return None
-    bits = {c.bits for c in chans}
-    types = {c.type for c in chans if c.name != "X"}
-    if len(bits) != 1 or len(types) != 1:
-        return None
-    b, t = bits.pop(), types.pop()
+    swizzle = tuple(_CHANNEL_INDEX[c] for c in letters)
     n = len(chans)
+    bits = tuple(c.bits for c in chans)
+    types = {c.type for c in chans if c.name != "X"}
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    if swizzle != IDENTITY[:n] and t in ("UINT", "SINT"):
+        return None                     # integer epilogues do not reorder channels
+    packed16 = [m for m, widths in PACKED16_UNORM_BITS.items() if widths == bits]
+    if packed16 and t == "UNORM" and not fmt.is_srgb:
+        return packed16[0], n, "float", swizzle
+    if len(set(bits)) != 1:
+        return None
+    b = bits[0]
     if fmt.is_srgb:
-        return ("srgba8", n, "float") if b == 8 else None
+        # srgba8 encodes memory components 0-2: alpha must be component 3
+        ok = b == 8 and "A" not in letters[:3] and "X" not in letters[:3]
+        return ("srgba8", n, "float", swizzle) if ok else None
     table = {(8, "UNORM"): "unorm8", (8, "SNORM"): "snorm8", (16, "UNORM"): "unorm16", (16, "SNORM"): "snorm16",
              (16, "FLOAT"): "f16", (32, "FLOAT"): "i32", (8, "UINT"): "i8", (8, "SINT"): "i8",
              (16, "UINT"): "i16", (16, "SINT"): "i16", (32, "UINT"): "i32", (32, "SINT"): "i32"}
@@ -71,7 +98,7 @@ def tile_format(name: str) -> tuple[str, int, str] | None:
     if mem is None:
         return None
     base = {"UINT": "uint", "SINT": "int"}.get(t, "float")
-    return mem, n, base
+    return mem, n, base, swizzle
 
 
 def make_tile_layout(formats: tuple[str | None, ...]) -> TileLayout:
@@ -87,7 +114,7 @@ def make_tile_layout(formats: tuple[str | None, ...]) -> TileLayout:
         size = layout.get_format(name).block_size_B
         align = min(size, 4) if size & (size - 1) == 0 else 1
         offset = -(-offset // align) * align
-        slots.append(RTSlot(tf[0], tf[1], tf[2], offset, size))
+        slots.append(RTSlot(tf[0], tf[1], tf[2], offset, size, tf[3]))
         offset += size
     return TileLayout(tuple(slots), max(4, -(-offset // 4) * 4))
 
@@ -104,6 +131,17 @@ def tile_size_px(record_B: int, samples: int) -> int:
 
 def _regs(first: int, n: int) -> str:
     return "_".join(f"r{first + i}" for i in range(n))
+
+
+def _store(slot: RTSlot, first: int, mask: int) -> list[str]:
+    """``st_tile`` of the RGBA value in r{first}..r{first+3} into ``slot`` (memory
+    components in the slot's order, gathered into r36.. when it is not RGBA's);
+    ``mask``: bit j = memory component j."""
+    n = slot.components
+    if slot.swizzle[:n] == IDENTITY[:n]:
+        return [f"st_tile.{slot.mem_format} {_regs(first, n)}, {slot.offset_B}, {mask}"]
+    return [f"mov r{36 + j}, r{first + slot.swizzle[j]}" for j in range(n)] + \
+        [f"st_tile.{slot.mem_format} {_regs(36, n)}, {slot.offset_B}, {mask}"]
 
 
 @lru_cache(maxsize=256)
@@ -142,7 +180,7 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int,
                               f"fcmpsel.ge r22, r21, u33, r22, {d}", f"fcmpsel.lt {d}, r21, u35, r22, {d}"]
         else:
             continue
-        lines.append(f"st_tile.{slot.mem_format} {_regs(8, n)}, {slot.offset_B}, {mask}")
+        lines += _store(slot, 8, mask)
     lines.append("stop")
     return assemble("\n".join(lines))
 
@@ -181,7 +219,7 @@ def blit_program(slot: RTSlot, samples: int, write_mask: int) -> bytes:
         # inside the rectangle: the blitted value, else the destination's own
         lines += [f"fcmpsel.ge r20, r6, u0, {src}, r{16 + c}", f"fcmpsel.lt r20, r6, u2, r20, r{16 + c}",
                   f"fcmpsel.ge r20, r7, u1, r20, r{16 + c}", f"fcmpsel.lt r{28 + c}, r7, u3, r20, r{16 + c}"]
-    lines.append(f"st_tile.{slot.mem_format} {_regs(28, n)}, {slot.offset_B}, {(1 << n) - 1}")
+    lines += _store(slot, 28, (1 << n) - 1)
     lines.append("stop")
     return assemble("\n".join(lines))
 
@@ -201,7 +239,7 @@ def copy_program(slot: RTSlot) -> bytes:
         d = f"r{16 + c}"
         lines += [f"icmpsel.uge r20, r4, u0, r{8 + c}, {d}", f"icmpsel.ult r20, r4, u2, r20, {d}",
                   f"icmpsel.uge r20, r5, u1, r20, {d}", f"icmpsel.ult r{28 + c}, r5, u3, r20, {d}"]
-    lines.append(f"st_tile.{slot.mem_format} {_regs(28, n)}, {slot.offset_B}, {(1 << n) - 1}")
+    lines += _store(slot, 28, (1 << n) - 1)
     lines.append("stop")
     return assemble("\n".join(lines))
 

@@ -162,8 +162,9 @@ UNSIZED = {
     E.GL_DEPTH_COMPONENT: _f(E.GL_DEPTH_COMPONENT, E.GL_DEPTH_COMPONENT, F.Z24X8_UNORM, "depth", False),
     E.GL_DEPTH_STENCIL: _f(E.GL_DEPTH_STENCIL, E.GL_DEPTH_STENCIL, F.Z24_UNORM_S8_UINT,
                            "depthstencil", False),
-    # EXT_texture_format_BGRA8888 (GLES only): BGRA as an internal format, stored as is
-    E.GL_BGRA: _f(E.GL_BGRA, E.GL_RGBA, F.B8G8R8A8_UNORM, "unorm", False),
+    # EXT_texture_format_BGRA8888 (GLES only): BGRA as an internal format, stored as is;
+    # colour-renderable (the extension's revision 1.2; the tile buffer stores B, G, R, A)
+    E.GL_BGRA: _f(E.GL_BGRA, E.GL_RGBA, F.B8G8R8A8_UNORM, "unorm", True),
 }
 #: Unsized formats only GLES accepts (desktop GL: INVALID_VALUE).
 ES_ONLY = frozenset({E.GL_BGRA})

@@ -518,17 +518,22 @@ def convert(dtype: str, stype: str, raw):
 # Memory formats (device_load/store, local_load/store, ld_tile/st_tile)
 
 MEM_FORMATS = ("i8", "i16", "i32", "f16", "unorm8", "snorm8", "unorm16", "snorm16",
-               "rgb10a2", "srgba8", "rg11b10f", "rgb9e5")
-PACKED_FORMATS = ("rgb10a2", "rg11b10f", "rgb9e5")  # one 32-bit word holds the vector
+               "rgb10a2", "srgba8", "rg11b10f", "rgb9e5", "rgb565", "rgba4", "rgb5a1")
+#: 16-bit packed unorm formats: the bit widths of components 0, 1, ... from bit 0 up
+#: (component 0 in the lowest bits, as rgb10a2); a missing alpha reads 1.
+PACKED16_UNORM_BITS = {"rgb565": (5, 6, 5), "rgba4": (4, 4, 4, 4), "rgb5a1": (5, 5, 5, 1)}
+PACKED_FORMATS = ("rgb10a2", "rg11b10f", "rgb9e5") + tuple(PACKED16_UNORM_BITS)  # one word holds the vector
 FORMAT_ELEMENT_B = {"i8": 1, "i16": 2, "i32": 4, "f16": 2, "unorm8": 1, "snorm8": 1,
-                    "unorm16": 2, "snorm16": 2, "srgba8": 1, "rgb10a2": 4, "rg11b10f": 4, "rgb9e5": 4}
+                    "unorm16": 2, "snorm16": 2, "srgba8": 1, "rgb10a2": 4, "rg11b10f": 4, "rgb9e5": 4,
+                    "rgb565": 2, "rgba4": 2, "rgb5a1": 2}   # packed formats: the word's size
 INTEGER_FORMATS = ("i8", "i16", "i32")  # raw bits, zero-extended into the register
-UNORM_FORMATS = ("unorm8", "unorm16", "srgba8", "rgb10a2")  # stores clamp to [0, 1], NaN -> 0 (_to_unorm)
+# stores clamp to [0, 1], NaN -> 0 (_to_unorm)
+UNORM_FORMATS = ("unorm8", "unorm16", "srgba8", "rgb10a2") + tuple(PACKED16_UNORM_BITS)
 
 
 def format_bytes(fmt: str, count: int) -> int:
     """Bytes a ``count``-component access of ``fmt`` touches."""
-    return 4 if fmt in PACKED_FORMATS else FORMAT_ELEMENT_B[fmt] * count
+    return FORMAT_ELEMENT_B[fmt] if fmt in PACKED_FORMATS else FORMAT_ELEMENT_B[fmt] * count
 
 
 def srgb_to_linear(c):
@@ -629,7 +634,13 @@ def unpack_format(fmt: str, elements, count: int, out=None):
         v[:, :rgb] = srgb_to_linear(v[:, :rgb])
         return v
     w = elements.astype(np.uint32)
-    if fmt == "rgb10a2":
+    if fmt in PACKED16_UNORM_BITS:
+        v = np.ones(w.shape + (4,), np.float32)
+        shift = 0
+        for c, bits in enumerate(PACKED16_UNORM_BITS[fmt]):
+            v[..., c] = _unorm((w >> shift) & ((1 << bits) - 1), bits)
+            shift += bits
+    elif fmt == "rgb10a2":
         v = np.stack([_unorm((w >> s) & 0x3FF, 10) for s in (0, 10, 20)] + [_unorm(w >> 30, 2)], axis=-1)
     elif fmt == "rg11b10f":
         v = np.stack([_small_float_decode(w & 0x7FF, 6), _small_float_decode((w >> 11) & 0x7FF, 6),
@@ -644,8 +655,8 @@ def unpack_format(fmt: str, elements, count: int, out=None):
 def pack_format(fmt: str, values, count: int, out=None):
     """Register values -> memory elements, the inverse of :func:`unpack_format`.
     ``values``: (n, count) uint32 raw bits (integer formats) or float32. Returns
-    (n, count) elements of the format's element type, or an (n,) uint32 word for
-    packed formats (components beyond ``count`` are 0). ``out``: an (n, count)
+    (n, count) elements of the format's element type, or an (n,) word for packed
+    formats (uint32; uint16 for the 16-bit ones; components beyond ``count`` are 0). ``out``: an (n, count)
     array of the element type (any strides) to receive the elements, honoured by
     unorm8/unorm16 (the others return a new array: check ``result is out``)."""
     if fmt == "i8": return values.astype(np.uint8)
@@ -665,6 +676,12 @@ def pack_format(fmt: str, values, count: int, out=None):
         return _to_unorm(v, 8).astype(np.uint8)
     v = np.zeros((values.shape[0], 4), np.float32)
     v[:, :count] = values
+    if fmt in PACKED16_UNORM_BITS:
+        word, shift = np.zeros(values.shape[0], np.uint32), 0
+        for c, bits in enumerate(PACKED16_UNORM_BITS[fmt]):
+            word |= _to_unorm(v[:, c], bits) << np.uint32(shift)
+            shift += bits
+        return word.astype(np.uint16)
     if fmt == "rgb10a2":
         c = [_to_unorm(v[:, i], 10) for i in range(3)] + [_to_unorm(v[:, 3], 2)]
         return (c[0] | (c[1] << 10) | (c[2] << 20) | (c[3] << 30)).astype(np.uint32)

@@ -121,7 +121,7 @@ def _as_float(raw: np.ndarray, size: int) -> np.ndarray:
 def load_values(memory, addr: np.ndarray, fmt: str, k: int) -> np.ndarray:
     """(n, k) values of ``fmt`` at byte addresses ``addr`` (uint32 bits or float32)."""
     if fmt in PACKED_FORMATS:
-        elems = memory.gather(addr, np.uint32, UNIT)
+        elems = memory.gather(addr, _WORD_T[FORMAT_ELEMENT_B[fmt]], UNIT)
     else:
         esize = FORMAT_ELEMENT_B[fmt]
         words = memory.word_index(addr, esize * k) if isinstance(memory, ByteMemory) else None

@@ -8,11 +8,14 @@ from driver.agx.tilebuffer import make_tile_layout, tile_format, tile_size_px
 
 
 @pytest.mark.parametrize("name, expect", [
-    ("R8G8B8A8_UNORM", ("unorm8", 4, "float")), ("R8G8B8A8_SRGB", ("srgba8", 4, "float")),
-    ("R16G16B16A16_FLOAT", ("f16", 4, "float")), ("R32_FLOAT", ("i32", 1, "float")),
-    ("R32G32B32A32_UINT", ("i32", 4, "uint")), ("R8G8_SINT", ("i8", 2, "int")), ("R16_SNORM", ("snorm16", 1, "float")),
-    ("R10G10B10A2_UNORM", ("rgb10a2", 4, "float")), ("R11G11B10_FLOAT", ("rg11b10f", 3, "float")),
-    ("B8G8R8A8_UNORM", None), ("Z32_FLOAT", None), ("ETC2_RGB8", None), ("B5G6R5_UNORM", None),
+    ("R8G8B8A8_UNORM", ("unorm8", 4, "float", (0, 1, 2, 3))), ("R8G8B8A8_SRGB", ("srgba8", 4, "float", (0, 1, 2, 3))),
+    ("R16G16B16A16_FLOAT", ("f16", 4, "float", (0, 1, 2, 3))), ("R32_FLOAT", ("i32", 1, "float", (0,))),
+    ("R32G32B32A32_UINT", ("i32", 4, "uint", (0, 1, 2, 3))), ("R8G8_SINT", ("i8", 2, "int", (0, 1))),
+    ("R16_SNORM", ("snorm16", 1, "float", (0,))),
+    ("R10G10B10A2_UNORM", ("rgb10a2", 4, "float", (0, 1, 2, 3))), ("R11G11B10_FLOAT", ("rg11b10f", 3, "float", (0, 1, 2))),
+    ("Z32_FLOAT", None), ("ETC2_RGB8", None), ("A1B5G5R5_UNORM", None), ("A8B8G8R8_SRGB", None),
+    ("B8G8R8A8_UNORM", ("unorm8", 4, "float", (2, 1, 0, 3))), ("B5G6R5_UNORM", ("rgb565", 3, "float", (2, 1, 0))),
+    ("A4B4G4R4_UNORM", ("rgba4", 4, "float", (3, 2, 1, 0))), ("B5G5R5A1_UNORM", ("rgb5a1", 4, "float", (2, 1, 0, 3))),
 ])
 def test_tile_formats(name, expect):
     assert tile_format(name) == expect

@@ -550,9 +550,6 @@ def test_arb_es2_compatibility_fixed_point_attributes_and_queries():
     assert ctx.glGetIntegerv(E.GL_SHADER_COMPILER) == [1]
 
 
-@pytest.mark.xfail(strict=True, reason="B5G6R5_UNORM has no tile-buffer format (no 16-bit packed ld_tile/st_tile "
-                   "memory format in the ISA): the framebuffer is complete but glClear/draws fail with "
-                   "GL_INVALID_OPERATION; GL_ARB_ES2_compatibility stays unlisted")
 def test_arb_es2_compatibility_rgb565_renders():
     """An RGB565 renderbuffer cleared magenta reads back (255, 0, 255, 255)."""
     ctx = glhelp.context(2, 2, api="compat")
