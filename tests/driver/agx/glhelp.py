@@ -11,31 +11,45 @@ def context(w=64, h=64, api="gles3"):
     return driver.Context(api=api, width=w, height=h)
 
 
-def program(ctx, vs: str, fs: str) -> int:
+def compile_shader(ctx, kind: int, src: str) -> int:
+    """A compiled shader object (the test fails with the info log otherwise)."""
+    s = ctx.glCreateShader(kind)
+    ctx.glShaderSource(s, 1, [src])
+    ctx.glCompileShader(s)
+    assert ctx.glGetShaderiv(s, ctx.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
+    return s
+
+
+def link(ctx, stages: dict[int, str]) -> int:
+    """A linked program of ``stages`` (shader kind -> source), made current."""
     p = ctx.glCreateProgram()
-    for kind, src in ((ctx.GL_VERTEX_SHADER, vs), (ctx.GL_FRAGMENT_SHADER, fs)):
-        s = ctx.glCreateShader(kind)
-        ctx.glShaderSource(s, 1, [src])
-        ctx.glCompileShader(s)
-        assert ctx.glGetShaderiv(s, ctx.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
-        ctx.glAttachShader(p, s)
+    for kind, src in stages.items():
+        ctx.glAttachShader(p, compile_shader(ctx, kind, src))
     ctx.glLinkProgram(p)
     assert ctx.glGetProgramiv(p, ctx.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
     ctx.glUseProgram(p)
     return p
+
+
+def program(ctx, vs: str, fs: str) -> int:
+    return link(ctx, {ctx.GL_VERTEX_SHADER: vs, ctx.GL_FRAGMENT_SHADER: fs})
 
 
 def compute_program(ctx, cs: str) -> int:
-    p = ctx.glCreateProgram()
-    s = ctx.glCreateShader(ctx.GL_COMPUTE_SHADER)
-    ctx.glShaderSource(s, 1, [cs])
-    ctx.glCompileShader(s)
-    assert ctx.glGetShaderiv(s, ctx.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
-    ctx.glAttachShader(p, s)
-    ctx.glLinkProgram(p)
-    assert ctx.glGetProgramiv(p, ctx.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
-    ctx.glUseProgram(p)
-    return p
+    return link(ctx, {ctx.GL_COMPUTE_SHADER: cs})
+
+
+def renderbuffer_target(ctx, internal_format: int, w: int, h: int, attachment: int | None = None) -> int:
+    """A new framebuffer, bound for drawing and reading, whose ``attachment``
+    (default colour 0) is a new ``internal_format`` renderbuffer of w x h."""
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(ctx.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(ctx.GL_RENDERBUFFER, internal_format, w, h)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(ctx.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferRenderbuffer(ctx.GL_FRAMEBUFFER, ctx.GL_COLOR_ATTACHMENT0 if attachment is None else attachment,
+                                  ctx.GL_RENDERBUFFER, rb)
+    return fb
 
 
 def vertices(ctx, prog, data, layout_: dict[str, tuple[int, int]], stride_floats: int) -> int:

@@ -12,7 +12,7 @@ import pytest
 from driver.agx import fallbacks
 from driver.gl import enums as E
 
-from .glhelp import context, program
+from .glhelp import context, program, renderbuffer_target
 
 FS = """#version 330
 flat in vec4 v;
@@ -34,12 +34,7 @@ def _draw(arrays, decl="in vec4 a;", expr="a", instances=0) -> np.ndarray:
     (per-vertex) or 2 instances; returns the pixels and asserts no CPU fallback."""
     ctx = context(2, 2, api="gl43")
     prog = program(ctx, _vs(decl, expr), FS)
-    (rb,) = ctx.glGenRenderbuffers(1)
-    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
-    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA32F, 2, 2)
-    (fb,) = ctx.glGenFramebuffers(1)
-    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
-    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    renderbuffer_target(ctx, E.GL_RGBA32F, 2, 2)
     (vao,) = ctx.glGenVertexArrays(1)
     ctx.glBindVertexArray(vao)
     pos = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)

@@ -13,7 +13,7 @@ from driver.agx.encode import fetch_format
 from driver.gallium import PipeFormat
 from driver.gl import enums as E
 
-from .glhelp import context, program
+from .glhelp import context, program, renderbuffer_target
 
 VS = """#version 330
 in vec2 pos;
@@ -50,12 +50,7 @@ def _draw(size: int, type_: int, normalized: bool, row, divisor: int = 0) -> np.
     every vertex or instance) drawn flat into a 2x2 RGBA32F target; its pixels."""
     ctx = context(2, 2, api="gl43")
     prog = program(ctx, VS, FS)
-    (rb,) = ctx.glGenRenderbuffers(1)
-    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
-    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA32F, 2, 2)
-    (fb,) = ctx.glGenFramebuffers(1)
-    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
-    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    renderbuffer_target(ctx, E.GL_RGBA32F, 2, 2)
     (vao,) = ctx.glGenVertexArrays(1)
     ctx.glBindVertexArray(vao)
     pos = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)

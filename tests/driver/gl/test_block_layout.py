@@ -11,6 +11,7 @@ import pytest
 
 import driver
 from driver.gl import enums as E
+from tests.driver.agx.glhelp import compute_program
 
 MEMBERS = "float f; vec3 v; float g; mat2 m; float arr[2]; S s[2];"
 CS = """#version 430
@@ -47,15 +48,7 @@ STORED = {"f": [(0, 1)], "v": [(0, 2), (1, 3), (2, 4)], "g": [(0, 5)], "arr[0]":
 @pytest.fixture(scope="module")
 def ran():
     ctx = driver.Context(api="gl43", width=4, height=4)
-    cs = ctx.glCreateShader(E.GL_COMPUTE_SHADER)
-    ctx.glShaderSource(cs, 1, [CS])
-    ctx.glCompileShader(cs)
-    assert ctx.glGetShaderiv(cs, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(cs)
-    p = ctx.glCreateProgram()
-    ctx.glAttachShader(p, cs)
-    ctx.glLinkProgram(p)
-    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
-    ctx.glUseProgram(p)
+    p = compute_program(ctx, CS)
     bufs = ctx.glGenBuffers(2)
     for binding, buf in enumerate(bufs):
         ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, binding, buf)

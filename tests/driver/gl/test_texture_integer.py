@@ -26,12 +26,7 @@ def _texture(ctx, unit, internal, fmt, type_, data):
 
 
 def _integer_target(ctx, internal, w=4):
-    (rb,) = ctx.glGenRenderbuffers(1)
-    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
-    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, internal, w, 1)
-    (fb,) = ctx.glGenFramebuffers(1)
-    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
-    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    fb = glhelp.renderbuffer_target(ctx, internal, w, 1)
     assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
     return fb
 
