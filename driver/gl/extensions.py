@@ -193,7 +193,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_conditional_render", _ANY, _GL32, _N, _N, DONE),
     _x("GL_NV_primitive_restart", _ANY, _N, _N, _N, CORE),
     # -- GL 4.0 - 4.3 ----------------------------------------------------------------
-    _x("GL_ARB_ES2_compatibility", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_ES2_compatibility", _ANY, _GL32, _N, _N, DONE),     # test_packed_render_targets.py
     _x("GL_ARB_ES3_compatibility", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_arrays_of_arrays", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_base_instance", _ANY, _GL32, _N, _N, DONE),

@@ -147,3 +147,24 @@ def test_bgra8_texture_target_keeps_its_byte_order():
     px = np.frombuffer(ctx.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(-1, 4)
     want = [255, round(0.6 * 255), round(0.2 * 255) * 2, round(0.4 * 255) + round(0.2 * 255)]
     assert (np.abs(px.astype(int) - want) <= 1).all(), px[0]
+
+
+def test_arb_es2_compatibility_binary_formats_and_limits():
+    """GL_ARB_ES2_compatibility's other parts: no shader binary formats (glShaderBinary
+    of any format is INVALID_ENUM and changes nothing), glReleaseShaderCompiler is
+    accepted, the ES 2.0 uniform limits are the desktop ones in vectors
+    (MAX_VERTEX_UNIFORM_VECTORS = MAX_VERTEX_UNIFORM_COMPONENTS / 4), and the
+    extension is listed."""
+    ctx = glhelp.context(2, 2, api="compat")
+    assert "GL_ARB_ES2_compatibility" in ctx.extensions
+    assert ctx.glGetIntegerv(E.GL_NUM_SHADER_BINARY_FORMATS) == [0]
+    s = ctx.glCreateShader(E.GL_VERTEX_SHADER)
+    ctx.glShaderBinary(1, [s], 0x1234, b"abcd", 4)
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
+    assert ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [0]
+    ctx.glReleaseShaderCompiler()
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    for vectors, components in ((E.GL_MAX_VERTEX_UNIFORM_VECTORS, E.GL_MAX_VERTEX_UNIFORM_COMPONENTS),
+                                (E.GL_MAX_FRAGMENT_UNIFORM_VECTORS, E.GL_MAX_FRAGMENT_UNIFORM_COMPONENTS)):
+        assert ctx.glGetIntegerv(vectors)[0] * 4 == ctx.glGetIntegerv(components)[0]
+    assert ctx.glGetIntegerv(E.GL_MAX_VARYING_VECTORS)[0] >= 15         # GL 4.6 table 23.62's minimum
