@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core_context.h"
+
 static int failures;
 
 static void check(const char *what, int ok)
@@ -22,21 +24,9 @@ static void check(const char *what, int ok)
 
 int main(void)
 {
-    EGLint n;
-    EGLConfig cfg;
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    eglInitialize(dpy, NULL, NULL);
-    EGLint want[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    eglChooseConfig(dpy, want, &cfg, 1, &n);
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, (EGLint[]){EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE});
-    eglBindAPI(EGL_OPENGL_API);
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT,
-        (EGLint[]){EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-                   EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE});
-    if (!ctx || !eglMakeCurrent(dpy, surf, surf, ctx)) {
-        printf("FAIL context (EGL error 0x%x)\n", eglGetError());
+    EGLDisplay dpy = make_core_context(64, 64, EGL_FALSE);
+    if (dpy == EGL_NO_DISPLAY)
         return 1;
-    }
 
     /* glViewportArrayv: count viewports of 4 floats each (as many as the
        context has, up to 3: the whole array is read, not its first value) */

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core_context.h"
+
 static int failures;
 static int calls;
 static GLenum last_type, last_severity;
@@ -35,22 +37,8 @@ static void GLAPIENTRY on_message(GLenum source, GLenum type, GLuint id, GLenum 
 
 int main(void)
 {
-    EGLint n;
-    EGLConfig cfg;
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    eglInitialize(dpy, NULL, NULL);
-    EGLint want[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    eglChooseConfig(dpy, want, &cfg, 1, &n);
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, (EGLint[]){EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE});
-    eglBindAPI(EGL_OPENGL_API);
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT,
-        (EGLint[]){EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-                   EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                   EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE, EGL_NONE});
-    if (!ctx || !eglMakeCurrent(dpy, surf, surf, ctx)) {
-        printf("FAIL context (EGL error 0x%x)\n", eglGetError());
+    if (make_core_context(16, 16, EGL_TRUE) == EGL_NO_DISPLAY)
         return 1;
-    }
     GLint flags = 0;
     glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
     check("debug context flag", (flags & GL_CONTEXT_FLAG_DEBUG_BIT) != 0);
