@@ -23,7 +23,7 @@ from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, MAX_WINDOW_COORD
                         STENCIL_OPS, SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op)
-from .rasterize import Fragments, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
+from .rasterize import Fragments, Scratch, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
 from .setup import (TriangleSetup, face_and_cull, min_resolvable_depth, polygon_edges, polygon_offset,
                     polygon_vertices, setup_lines, setup_points,
                     setup_triangles, signed_area2_fx, snap_fx, viewport_transform)
@@ -37,7 +37,7 @@ __all__ = [
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
     "resolve_visibility", "samples_passed", "stencil_op",
-    "Fragments", "barycentrics", "covered_pixels", "intersect_rects", "point_coords", "rasterize",
+    "Fragments", "Scratch", "barycentrics", "covered_pixels", "intersect_rects", "point_coords", "rasterize",
     "TriangleSetup", "face_and_cull", "min_resolvable_depth", "polygon_edges", "polygon_offset",
     "polygon_vertices", "setup_lines", "setup_points",
     "setup_triangles", "signed_area2_fx", "snap_fx", "viewport_transform",

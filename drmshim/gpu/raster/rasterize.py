@@ -241,9 +241,38 @@ def covered_pixels(setup: TriangleSetup, rect: tuple[int, int, int, int], *, row
     return padded[:max(ry1 - ry0, 0), :max(rx1 - rx0, 0)], count
 
 
+class Scratch:
+    """Output memory one caller reuses from call to call of ``rasterize``: the
+    fragments of a call are views of it, valid until the next call given the same
+    scratch. Big fragment arrays are otherwise fresh pages every call (the kernel
+    maps and zeroes each page on first touch); reused, they are written in place.
+    Holds at most ``max_B`` bytes (beyond that a call allocates as usual)."""
+
+    def __init__(self, max_B: int):
+        self.max_B = max_B
+        self._arrays: dict = {}
+
+    def empty(self, name: str, shape: tuple, dtype) -> np.ndarray:
+        """An uninitialised array of ``shape``, from the scratch when it fits."""
+        dtype = np.dtype(dtype)
+        n_B = int(np.prod(shape)) * dtype.itemsize
+        held = self._arrays.get(name)
+        if held is not None and held.nbytes >= n_B:
+            return held[:n_B].view(dtype).reshape(shape)
+        others = sum(a.nbytes for k, a in self._arrays.items() if k != name)
+        if others + n_B > self.max_B:
+            return np.empty(shape, dtype)
+        self._arrays[name] = np.empty(n_B, np.uint8)
+        return self._arrays[name].view(dtype).reshape(shape)
+
+
+def _fresh(name: str, shape, dtype, scratch: "Scratch | None") -> np.ndarray:
+    return np.empty(shape, dtype) if scratch is None else scratch.empty(name, shape, dtype)
+
+
 def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
               rows: np.ndarray | None = None, depth_clamp: tuple[float, float] = (0.0, 1.0),
-              block_px: int | None = None, depth: bool = True) -> Fragments:
+              block_px: int | None = None, depth: bool = True, scratch: Scratch | None = None) -> Fragments:
     """Rasterise setup triangles inside ``rect`` = (x0, y0, x1, y1) pixels (exclusive).
 
     ``rect`` is the intersection of viewport, scissor, framebuffer and, for tiled
@@ -255,7 +284,9 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     triangles' clipped bounding boxes average over 1024 px, else 8 (measured best
     for big and for small triangles). ``depth``: False when no one reads the
     fragments' depth (no depth/stencil test in the pass): ``z`` is then a read-only
-    array of zeros, not computed. Returns layered ``Fragments`` (see there).
+    array of zeros, not computed. ``scratch``: the caller's ``Scratch``; the arrays
+    of whole blocks' fragments are then views of it (valid until its next use).
+    Returns layered ``Fragments`` (see there).
     """
     pos = sample_positions_fx(samples)                      # (S, 2)
     all_bits = (1 << samples) - 1
@@ -302,11 +333,11 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
         total = len(r_tri)
     else:
         total = int(offsets[-1])
-        tri = np.empty(total, np.int32)
-        x = np.empty(total, np.int32)
-        y = np.empty(total, np.int32)
-        coverage = np.empty(total, np.uint8)
-        z = np.empty((total, samples), np.float32) if depth else None
+        tri = _fresh("tri", (total,), np.int32, scratch)
+        x = _fresh("x", (total,), np.int32, scratch)
+        y = _fresh("y", (total,), np.int32, scratch)
+        coverage = _fresh("coverage", (total,), np.uint8, scratch)
+        z = _fresh("z", (total, samples), np.float32, scratch) if depth else None
         ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
         lxf, lyf = lx.astype(np.float32), ly.astype(np.float32)
         w_tri, w_x, w_y = (v[:n_whole].astype(np.int32) for v in (ptri, px0, py0))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from drmshim.gpu.raster import (SAMPLE_POSITIONS_16THS, barycentrics, intersect_rects, point_coords,
+from drmshim.gpu.raster import (SAMPLE_POSITIONS_16THS, Scratch, barycentrics, intersect_rects, point_coords,
                                 rasterize, setup_lines, setup_points, setup_triangles)
 
 from .reference import coverage_count, covered_samples
@@ -177,6 +177,30 @@ def test_rows_subset():
     assert set(np.unique(sub.tri)) <= {2, 5, 7}
     whole = rasterize(setup, (0, 0, 20, 20))
     assert len(sub) == np.isin(whole.tri, [2, 5, 7]).sum()
+
+
+def test_scratch_gives_the_same_fragments_in_reused_memory():
+    """With a caller's Scratch the fragments equal those of a fresh call, call after
+    call (big and small passes, 1 and 4 samples, with and without depth); a later
+    call that fits reuses the memory; beyond the scratch's size a call allocates."""
+    rng = np.random.default_rng(12)
+    big = np.concatenate([[[0, 0], [300, 0], [0, 300]], [[300, 300], [0, 300], [300, 0]]]).reshape(-1, 3, 2)
+    tris = np.concatenate([big, rng.uniform(0, 200, size=(30, 3, 2))])
+    setup = setup_triangles(window_tris(tris, z=0.25))
+    sc = Scratch(64 << 20)
+    fields = ("tri", "x", "y", "coverage", "z", "layer_offsets")
+    earlier = []
+    for samples, rows, depth in [(1, None, True), (4, None, True), (1, np.arange(2, 20), False), (1, None, True)]:
+        want = rasterize(setup, (0, 0, 256, 256), samples, rows=rows, depth=depth)
+        got = rasterize(setup, (0, 0, 256, 256), samples, rows=rows, depth=depth, scratch=sc)
+        for f in fields:
+            a, b = getattr(want, f), getattr(got, f)
+            assert (a is None) == (b is None) and (a is None or np.array_equal(a, b)), f
+        earlier.append(got.x)
+    assert any(np.shares_memory(x, got.x) for x in earlier[:-1])     # the last call reused memory
+    small = Scratch(1 << 10)                          # too small: the call allocates its own
+    got = rasterize(setup, (0, 0, 256, 256), 1, scratch=small)
+    assert np.array_equal(got.x, rasterize(setup, (0, 0, 256, 256), 1).x) and not small._arrays
 
 
 def test_depth_plane_and_barycentrics():
