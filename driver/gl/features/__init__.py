@@ -26,7 +26,7 @@ import importlib
 import inspect
 from collections.abc import Callable
 
-__all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "install"]
+__all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "forward", "install"]
 
 # The feature modules, imported when the Context class is built.
 FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer",
@@ -35,6 +35,7 @@ FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer"
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 _METHODS: dict[str, Callable] = {}
+_FORWARDS: dict[str, str] = {}          # entry point made by forward() -> the command it runs
 
 
 def entry_point(fn: Callable) -> Callable:
@@ -43,6 +44,25 @@ def entry_point(fn: Callable) -> Callable:
     assert fn.__name__ not in _ENTRY_POINTS, f"{fn.__name__} is defined twice"
     _ENTRY_POINTS[fn.__name__] = fn
     return fn
+
+
+def forward(name: str, target: str, *, guard: Callable | None = None, convert: Callable | None = None,
+            doc: str | None = None) -> Callable:
+    """Register entry point `name` as command `target` run with the caller's
+    arguments: the shape of a command's other names and variants (an OES or EXT
+    name, a GLfixed variant of a float command). ``guard(ctx, name)`` raises the
+    GLError that refuses the call (a missing extension); ``convert(*args)`` gives
+    the target's arguments (GLfixed to float). The Context class gives the entry
+    point the target's parameters (``install``), so callers that look at its
+    signature (the C ABI's optional sizes) see the target's arity."""
+    def entry(ctx, *args):
+        if guard is not None:
+            guard(ctx, name)
+        return call(ctx, target, *(convert(*args) if convert is not None else args))
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc or f"{name}: {target}."
+    _FORWARDS[name] = target
+    return entry_point(entry)
 
 
 def context_method(fn: Callable) -> Callable:
@@ -62,6 +82,10 @@ def install(cls):
     for name, fn in {**_METHODS, **_ENTRY_POINTS}.items():
         assert not hasattr(cls, name), f"{name} is implemented twice (class and feature module)"
         setattr(cls, name, fn)
+    for name, target in _FORWARDS.items():
+        impl = getattr(cls, target, None)
+        if impl is not None:
+            _ENTRY_POINTS[name].__signature__ = inspect.signature(inspect.unwrap(impl))
     return cls
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
-from driver.gl.features import call, entry_point
+from driver.gl.features import call, entry_point, forward
 from driver.gl.registry_commands import ADDED_IN
 
 __all__ = ["ES1_ARRAYS", "ES1_COMMANDS", "ES1_EXTENSION_COMMANDS", "ES1_ONLY", "fixed_to_float",
@@ -134,19 +134,24 @@ def _texparam_raw(pname: int) -> frozenset[int]:
     return frozenset() if pname in _TEXPARAM_SCALED else frozenset({pname})
 
 
+# Commands that are another command under an ES 1.1 name: the single-precision
+# names of GL's double projection commands, and the GLfixed variants whose every
+# argument is a fixed-point value (the float command on the converted values).
+forward("glFrustumf", "glFrustum")
+forward("glOrthof", "glOrtho")
+for _fixed, _float in (("glClearColorx", "glClearColor"), ("glClearDepthx", "glClearDepthf"),
+                       ("glColor4x", "glColor4f"), ("glDepthRangex", "glDepthRangef"),
+                       ("glFrustumx", "glFrustum"), ("glLineWidthx", "glLineWidth"),
+                       ("glNormal3x", "glNormal3f"), ("glOrthox", "glOrtho"), ("glPointSizex", "glPointSize"),
+                       ("glPolygonOffsetx", "glPolygonOffset"), ("glRotatex", "glRotatef"),
+                       ("glScalex", "glScalef"), ("glTranslatex", "glTranslatef")):
+    forward(_fixed, _float, convert=lambda *values: _floats(values))
+del _fixed, _float
+
+
 @entry_point
 def glAlphaFuncx(ctx, func, ref):
     call(ctx, "glAlphaFunc", func, fixed_to_float(ref))
-
-
-@entry_point
-def glClearColorx(ctx, red, green, blue, alpha):
-    call(ctx, "glClearColor", *_floats((red, green, blue, alpha)))
-
-
-@entry_point
-def glClearDepthx(ctx, depth):
-    call(ctx, "glClearDepthf", fixed_to_float(depth))
 
 
 @entry_point
@@ -170,16 +175,6 @@ def glGetClipPlanex(ctx, plane):
 
 
 @entry_point
-def glColor4x(ctx, red, green, blue, alpha):
-    call(ctx, "glColor4f", *_floats((red, green, blue, alpha)))
-
-
-@entry_point
-def glDepthRangex(ctx, n, f):
-    call(ctx, "glDepthRangef", fixed_to_float(n), fixed_to_float(f))
-
-
-@entry_point
 def glFogx(ctx, pname, param):
     call(ctx, "glFogfv", pname, _mixed(pname, (param,), _FOG_RAW))
 
@@ -187,26 +182,6 @@ def glFogx(ctx, pname, param):
 @entry_point
 def glFogxv(ctx, pname, params):
     call(ctx, "glFogfv", pname, _mixed(pname, params, _FOG_RAW))
-
-
-@entry_point
-def glFrustumf(ctx, left, right, bottom, top, near, far):
-    call(ctx, "glFrustum", left, right, bottom, top, near, far)
-
-
-@entry_point
-def glFrustumx(ctx, left, right, bottom, top, near, far):
-    call(ctx, "glFrustum", *_floats((left, right, bottom, top, near, far)))
-
-
-@entry_point
-def glOrthof(ctx, left, right, bottom, top, near, far):
-    call(ctx, "glOrtho", left, right, bottom, top, near, far)
-
-
-@entry_point
-def glOrthox(ctx, left, right, bottom, top, near, far):
-    call(ctx, "glOrtho", *_floats((left, right, bottom, top, near, far)))
 
 
 # ES 1.1 section 6.1.2: enum-valued state is returned unscaled by GetFixedv
@@ -275,11 +250,6 @@ def glLightxv(ctx, light, pname, params):
 
 
 @entry_point
-def glLineWidthx(ctx, width):
-    call(ctx, "glLineWidth", fixed_to_float(width))
-
-
-@entry_point
 def glLoadMatrixx(ctx, m):
     call(ctx, "glLoadMatrixf", _floats(list(m)[:16]))
 
@@ -305,11 +275,6 @@ def glMultiTexCoord4x(ctx, texture, s, t, r, q):
 
 
 @entry_point
-def glNormal3x(ctx, nx, ny, nz):
-    call(ctx, "glNormal3f", *_floats((nx, ny, nz)))
-
-
-@entry_point
 def glPointParameterx(ctx, pname, param):
     call(ctx, "glPointParameterf", pname, fixed_to_float(param))
 
@@ -320,33 +285,8 @@ def glPointParameterxv(ctx, pname, params):
 
 
 @entry_point
-def glPointSizex(ctx, size):
-    call(ctx, "glPointSize", fixed_to_float(size))
-
-
-@entry_point
-def glPolygonOffsetx(ctx, factor, units):
-    call(ctx, "glPolygonOffset", fixed_to_float(factor), fixed_to_float(units))
-
-
-@entry_point
-def glRotatex(ctx, angle, x, y, z):
-    call(ctx, "glRotatef", *_floats((angle, x, y, z)))
-
-
-@entry_point
 def glSampleCoveragex(ctx, value, invert):
     call(ctx, "glSampleCoverage", fixed_to_float(value), invert)
-
-
-@entry_point
-def glScalex(ctx, x, y, z):
-    call(ctx, "glScalef", *_floats((x, y, z)))
-
-
-@entry_point
-def glTranslatex(ctx, x, y, z):
-    call(ctx, "glTranslatef", *_floats((x, y, z)))
 
 
 @entry_point
@@ -371,14 +311,10 @@ def glTexParameterxv(ctx, target, pname, params):
 
 # -- OES extension commands of ES 1.1 that are the core commands under another name ----------
 def _oes_forwarder(name: str, target: str, extension: str, convert=None):
-    def entry(ctx, *args):
+    def guard(ctx, name):
         if not ctx.api.has_extension(extension):
             raise GLError(E.GL_INVALID_OPERATION, f"{name}: {extension} is not supported")
-        out = call(ctx, target, *(convert(*args) if convert else args))
-        return out
-    entry.__name__ = entry.__qualname__ = name
-    entry.__doc__ = f"{name} ({extension}): {target}."
-    return entry_point(entry)
+    return forward(name, target, guard=guard, convert=convert, doc=f"{name} ({extension}): {target}.")
 
 
 def _texgen_x(coord, pname, param):

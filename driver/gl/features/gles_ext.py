@@ -29,7 +29,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import check
-from driver.gl.features import call, entry_point
+from driver.gl.features import call, entry_point, forward
 from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F_ARB,
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
@@ -257,46 +257,10 @@ def _query_ext(ctx, name: str) -> None:
           E.GL_INVALID_OPERATION, f"{name} needs EXT_occlusion_query_boolean or EXT_disjoint_timer_query")
 
 
-@entry_point
-def glGenQueriesEXT(ctx, n):
-    _query_ext(ctx, "glGenQueriesEXT")
-    return call(ctx, "glGenQueries", n)
-
-
-@entry_point
-def glDeleteQueriesEXT(ctx, n, ids):
-    _query_ext(ctx, "glDeleteQueriesEXT")
-    return call(ctx, "glDeleteQueries", n, ids)
-
-
-@entry_point
-def glIsQueryEXT(ctx, id):
-    _query_ext(ctx, "glIsQueryEXT")
-    return call(ctx, "glIsQuery", id)
-
-
-@entry_point
-def glBeginQueryEXT(ctx, target, id):
-    _query_ext(ctx, "glBeginQueryEXT")
-    return call(ctx, "glBeginQuery", target, id)
-
-
-@entry_point
-def glEndQueryEXT(ctx, target):
-    _query_ext(ctx, "glEndQueryEXT")
-    return call(ctx, "glEndQuery", target)
-
-
-@entry_point
-def glGetQueryivEXT(ctx, target, pname):
-    _query_ext(ctx, "glGetQueryivEXT")
-    return call(ctx, "glGetQueryiv", target, pname)
-
-
-@entry_point
-def glGetQueryObjectuivEXT(ctx, id, pname, params=None):
-    _query_ext(ctx, "glGetQueryObjectuivEXT")
-    return call(ctx, "glGetQueryObjectuiv", id, pname, params)
+for _name in ("GenQueries", "DeleteQueries", "IsQuery", "BeginQuery", "EndQuery", "GetQueryiv",
+              "GetQueryObjectuiv"):
+    forward(f"gl{_name}EXT", f"gl{_name}", guard=_query_ext)
+del _name
 
 
 # -- NV_read_depth / NV_read_stencil / NV_read_depth_stencil --------------------------------------
