@@ -279,9 +279,11 @@ def _view_descriptor(view) -> bytes:
         plane = "stencil" if view.format.value in ("S8_UINT", "X24S8_UINT", "S8X24_UINT") or \
             "depth" not in res.planes else "depth"
     fmt = layout_format(view.format) if plane is None else None
+    # array layers of the view (a texture view of some of the layers); a 3D texture's depth is its own
+    layers = None if view.target == PipeTextureTarget.TEXTURE_3D else view.last_layer - view.first_layer + 1
     return res.texture_descriptor(format=fmt, target=view.target, first_level=view.first_level,
                                   last_level=view.last_level, first_layer=view.first_layer, swizzle=swz,
-                                  plane=plane)
+                                  plane=plane, layers=layers)
 
 
 def _fid(name):

@@ -210,8 +210,10 @@ class AgxResource(PipeResource):
     # -- descriptors --------------------------------------------------------------
     def texture_descriptor(self, *, format: str | None = None, target: PipeTextureTarget | None = None,
                            first_level: int = 0, last_level: int | None = None, first_layer: int = 0,
-                           swizzle=(0, 1, 2, 3), plane: str | None = None) -> bytes:
-        """A TEXTURE descriptor of a view (``swizzle`` in P.Swizzle values)."""
+                           swizzle=(0, 1, 2, 3), plane: str | None = None, layers: int | None = None) -> bytes:
+        """A TEXTURE descriptor of a view (``swizzle`` in P.Swizzle values); ``layers``:
+        the array layers from ``first_layer`` the view covers (default: to the last;
+        a texture view's fewer layers clamp the layer coordinate at its own last)."""
         t = self.template
         target = t.target if target is None else target
         if plane is None:
@@ -224,7 +226,7 @@ class AgxResource(PipeResource):
         hw_target = _TARGETS[target]
         if self.samples > 1:
             hw_target = P.TextureTarget.TEXTURE_2D_MS_ARRAY if t.array_size > 1 else P.TextureTarget.TEXTURE_2D_MS
-        depth = lay.depth_px - first_layer
+        depth = lay.depth_px - first_layer if layers is None else min(layers, lay.depth_px - first_layer)
         last = lay.levels - 1 if last_level is None else last_level
         return P.pack("TEXTURE", target=hw_target, tiling=_TILING[lay.tiling], format_id=format_id(fmt),
                       srgb=layout.get_format(fmt).is_srgb,

@@ -239,3 +239,32 @@ def test_get_tex_image_of_a_view_reads_its_level_and_layer_in_its_format():
     ctx.glBindTexture(E.GL_TEXTURE_2D, view)
     raw = ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT)
     assert (np.frombuffer(bytes(raw), np.uint32) == 0x04030201).all()
+
+
+def test_array_view_clamps_the_layer_coordinate_to_its_own_layers():
+    """GL 4.6 section 8.14.2: the layer is clamp(round(r), 0, d - 1) with d the
+    view's layer count: a view of layers 3-4 of an 8-layer array sampled at r = 4
+    reads its last layer (the parent's 4), not the parent's 7; a cube-map-array
+    texture takes 2D-array views (GL 4.6 table 8.21)."""
+    ctx = _ctx()
+    prog = glhelp.program(ctx, VS, "#version 330\nuniform sampler2DArray t;\nuniform float layer;\nout vec4 o;\n"
+                                   "void main() { o = texture(t, vec3(0.5, 0.5, layer)); }\n")
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    arr, view = ctx.glGenTextures(2)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_ARRAY, arr)
+    ctx.glTexStorage3D(E.GL_TEXTURE_2D_ARRAY, 1, E.GL_RGBA8, 4, 4, 8)
+    ctx.glTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, 0, 0, 0, 0, 4, 4, 8, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                        (np.arange(8, dtype=np.uint8) * 10).repeat(64).reshape(8, 4, 4, 4))
+    ctx.glTextureView(view, E.GL_TEXTURE_2D_ARRAY, arr, E.GL_RGBA8, 0, 1, 3, 2)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_ARRAY, view)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    for layer, parent in ((0, 3), (1, 4), (4, 4), (-2, 3)):
+        ctx.glUniform1f(ctx.glGetUniformLocation(prog, "layer"), layer)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        px = np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+        assert (px == 10 * parent).all(), (layer, px)
+    cube_arr, cube_view = ctx.glGenTextures(2)
+    ctx.glBindTexture(E.GL_TEXTURE_CUBE_MAP_ARRAY, cube_arr)
+    ctx.glTexStorage3D(E.GL_TEXTURE_CUBE_MAP_ARRAY, 1, E.GL_RGBA8, 4, 4, 12)
+    ctx.glTextureView(cube_view, E.GL_TEXTURE_2D_ARRAY, cube_arr, E.GL_RGBA8, 0, 1, 0, 12)
+    assert ctx.glGetError() == E.GL_NO_ERROR
