@@ -252,13 +252,35 @@ class GeometryLowering:
         return b.iadd(word, self._param(b, 3)), active
 
     def emit_prologue(self, pro, inputs) -> None:
-        """Compute the slot and load every input (``inputs``: [(symbol, local)])."""
+        """Compute the slot and load every input (``inputs``: [(symbol, local)]), then
+        put the shader's body under ``if (in range)``: the dispatch is rounded up to whole
+        workgroups, and the invocations past the input primitives must not run the
+        shader's image, buffer and atomic writes."""
         L = self.L
         saved, L.b = L.b, pro
         try:
             self._prologue(pro, inputs)
         finally:
             L.b = saved
+        self._guard_body(pro)
+
+    def _guard_body(self, pro) -> None:
+        """Move everything after the prologue (the rest of the first block and the
+        following control flow, which ends where the finish code is appended) into the
+        then-branch of ``if (gs.in_range)``."""
+        from compiler.ir.core import Block, If
+        body = self.L.func.body
+        first = body[0]
+        assert pro.block is first and pro.index is not None, "the prologue is at the start of the body"
+        k = pro.index
+        head = Block(first.instrs[:k])          # the prologue's instructions move to a new block;
+        del first.instrs[:k]                    # the first block (cursors may name it) keeps the rest
+        main = self.L.b
+        if main.block is first and main.index is not None:
+            main.index -= k
+        pro.block, pro.index = head, None
+        cond = pro.load_var(self.v_in_range)
+        body[:] = [head, If(cond, list(body), [Block()]), Block()]
 
     def _prologue(self, b, inputs) -> None:
         from .from_ast import LoweringError

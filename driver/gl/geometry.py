@@ -41,8 +41,8 @@ Indirect draws: the records are read on the CPU (``_resolve_indirect``, as the p
 reads them) and drawn as direct draws.
 
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
-glDrawTransformFeedback* with a geometry stage, vertex streams. Images in the geometry
-stage are not bound; struct-typed varyings are not done either.
+glDrawTransformFeedback* with a geometry stage, vertex streams. Struct-typed varyings
+are not done either.
 """
 
 from __future__ import annotations
@@ -600,6 +600,7 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
         ctx.pipe.set_constant_buffer(C, STATE_CONSTANT_BUFFER, ConstantBuffer(None, 0, len(block), block))
     ctx._emit_blocks(ls, C, "geometry")
     ctx._emit_samplers(ls, C)
+    ctx._emit_images(C, ls)
     ctx._emit_shader_buffers(C, ls, "geometry")
     # slots 56..61: params, vertex records, index buffer, output records, counts, lists
     ctx.pipe.set_shader_buffers(C, 56, [pbuf, whole(vs_out), index_buf, whole(gs_out), whole(counts),

@@ -359,3 +359,35 @@ def test_indirect_draws_feed_the_geometry_stage():
         expect(ctx, E.GL_NO_ERROR)
         # vertex 2, then vertices 1 + 2 = 3 and 0 + 2 = 2
         np.testing.assert_array_equal(_floats(ctx, buf, 4 * 18), _strip_records([2, 3, 2]))
+
+
+def test_only_the_input_primitives_run_side_effects():
+    """The kernel's dispatch is rounded up to whole workgroups: the padding invocations
+    must not run the shader's image atomics (5 points: ids 0, 2, 4 count in texel 0, 1
+    and 3 in texel 1), and images are bound in the geometry stage."""
+    vs = "#version 430\nvoid main() { gl_Position = vec4(0.0); }\n"
+    gs = """#version 430
+layout(points) in;
+layout(points, max_vertices = 1) out;
+layout(r32ui, binding = 2) uniform uimage2D counter;
+void main() { imageAtomicAdd(counter, ivec2(gl_PrimitiveIDIn % 2, 0), 1u); }
+"""
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        p = ctx.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs)):
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+        ctx.glLinkProgram(p)
+        ctx.glUseProgram(p)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        tex = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+        ctx.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_R32UI, 2, 1)
+        ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 1, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT, bytes(8))
+        ctx.glBindImageTexture(2, tex, 0, False, 0, E.GL_READ_WRITE, E.GL_R32UI)
+        ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 5)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glMemoryBarrier(E.GL_ALL_BARRIER_BITS)
+        got = np.frombuffer(bytes(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT)),
+                            np.uint32)
+        np.testing.assert_array_equal(got, [3, 2])
