@@ -240,7 +240,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
     _x("GL_ARB_texture_storage", (4, 3), (4, 3), _N, _N, DONE),
     _x("GL_ARB_texture_storage_multisample", _ANY, _GL32, _N, _N, CORE),
-    _x("GL_ARB_texture_view", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_view", _ANY, _GL32, _N, _N, DONE),     # test_texture_view_storage.py
     _x("GL_ARB_transform_feedback2", (4, 0), (4, 0), _N, _N, DONE),
     _x("GL_ARB_transform_feedback3", (4, 0), (4, 0), _N, _N, DONE),
     _x("GL_ARB_transform_feedback_instanced", _ANY, _GL32, _N, _N, CORE),

@@ -133,6 +133,7 @@ def test_view_levels_and_immutable_levels_of_chained_views():
     up along a chain (2 + l) and VIEW_NUM_LEVELS is clamped to what the original
     view has (4 - l); minlevel beyond the original view is INVALID_VALUE."""
     ctx = _ctx()
+    assert "GL_ARB_texture_view" in ctx.extensions
     tex, view = ctx.glGenTextures(2)
     ctx.glBindTexture(E.GL_TEXTURE_CUBE_MAP, tex)
     ctx.glTexStorage2D(E.GL_TEXTURE_CUBE_MAP, 7, E.GL_R32F, 64, 64)
