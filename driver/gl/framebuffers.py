@@ -10,7 +10,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
-from driver.gl.features.gles_ext import es2_renderbuffer_formats, view_offsets
+from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, view_offsets
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES
@@ -121,7 +121,7 @@ class FramebufferMixin:
                     E.GL_STENCIL_INDEX8, E.GL_RGBA8, E.GL_RGB8, E.GL_DEPTH_COMPONENT24,
                     E.GL_DEPTH24_STENCIL8} | es2_renderbuffer_formats(self.api)
         ok = {f for f, info in INTERNAL_FORMATS.items()
-              if info.color_renderable or info.is_depth_or_stencil}
+              if info.color_renderable and es_color_renderable(self.api, f) or info.is_depth_or_stencil}
         if not self.api.es:
             ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL}
         return ok
@@ -277,7 +277,8 @@ class FramebufferMixin:
                 return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
             if point == E.GL_STENCIL_ATTACHMENT and fmt.kind not in ("stencil", "depthstencil"):
                 return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
-            if point not in DEPTH_ATTACHMENTS and not fmt.color_renderable:
+            renderable = fmt.color_renderable and es_color_renderable(self.api, fmt.enum)
+            if point not in DEPTH_ATTACHMENTS and not renderable:
                 return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
             sizes.add((w, h))
             samples.add(s)

@@ -62,6 +62,9 @@ class ReadbackMixin:
         if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_SHORT) and info.kind == "unorm" and \
                 component_bits(info)[0] == 16:
             return True         # EXT_texture_norm16: 16-bit normalized buffers read as shorts
+        if info.kind == "snorm" and fmt == E.GL_RGBA and self.api.has_extension("GL_EXT_render_snorm"):
+            # EXT_render_snorm: SNORM buffers read as signed bytes (shorts for 16-bit ones)
+            return type == (E.GL_SHORT if component_bits(info)[0] == 16 else E.GL_BYTE)
         return info.kind == "unorm" and (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE)
 
     def glReadPixels(self, x: int, y: int, width: int, height: int, format: int, type: int,

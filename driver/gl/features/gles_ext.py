@@ -34,7 +34,8 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
                                GL_LUMINANCE32F_ARB, GL_LUMINANCE_ALPHA16F_ARB,
                                GL_LUMINANCE_ALPHA32F_ARB)
 
-__all__ = ["view_offsets", "read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
+__all__ = ["view_offsets", "es_color_renderable", "RENDER_SNORM_8", "RENDER_SNORM_16",
+           "read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
            "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats"]
@@ -211,6 +212,25 @@ def es_effective_format(internalformat: int, fmt: int, type: int) -> int:
     return _EFFECTIVE.get((fmt, type), internalformat)
 
 
+#: SNORM formats EXT_render_snorm makes colour-renderable in GLES (16-bit ones with
+#: EXT_texture_norm16)
+RENDER_SNORM_8 = frozenset({E.GL_R8_SNORM, E.GL_RG8_SNORM, E.GL_RGBA8_SNORM})
+RENDER_SNORM_16 = frozenset({E.GL_R16_SNORM, E.GL_RG16_SNORM, E.GL_RGBA16_SNORM})
+
+
+def es_color_renderable(api, internalformat: int) -> bool:
+    """Whether a GLES context may render to a format the format table marks
+    colour-renderable: the SNORM formats only with EXT_render_snorm (16-bit ones
+    also need EXT_texture_norm16). Always True for desktop GL."""
+    if not api.es:
+        return True
+    if internalformat in RENDER_SNORM_8:
+        return api.has_extension("GL_EXT_render_snorm")
+    if internalformat in RENDER_SNORM_16:
+        return api.has_extension("GL_EXT_render_snorm") and api.has_extension("GL_EXT_texture_norm16")
+    return True
+
+
 def es2_renderbuffer_formats(api) -> frozenset[int]:
     """Renderbuffer formats a GLES 2.0 context accepts because of its
     extensions: R8/RG8 (EXT_texture_rg), the 16F formats
@@ -222,6 +242,8 @@ def es2_renderbuffer_formats(api) -> frozenset[int]:
         out |= {E.GL_RGBA16F, E.GL_RGB16F}
         if api.has_extension("GL_EXT_texture_rg"):
             out |= {E.GL_R16F, E.GL_RG16F}
+    if api.has_extension("GL_OES_depth32"):
+        out.add(E.GL_DEPTH_COMPONENT32)             # DEPTH_COMPONENT32_OES, the same token
     return frozenset(out)
 
 
