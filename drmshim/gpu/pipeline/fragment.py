@@ -207,12 +207,18 @@ def broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: 
         tile_buffer[rows[:, None], cols] = value[cols]
 
 
-def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``record_of[y, x]`` for in-range pixel arrays, as one flat ``take``: about
+def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """``record_of[y - y0, x - x0]`` for pixel arrays inside the region ``record_of``
+    maps (its top-left pixel ``origin`` = (x0, y0)), as one flat ``take``: about
     twice as fast as 2-D fancy indexing over a frame's million fragments."""
+    x0, y0 = origin
     flat = y.astype(np.intp)
+    if y0:
+        flat -= y0
     flat *= record_of.shape[1]
     flat += x
+    if x0:
+        flat -= x0
     # in range, so clip changes nothing; the indices' array receives the records
     return record_of.reshape(-1).take(flat, out=flat, mode="clip") if record_of.dtype == np.intp \
         else record_of.reshape(-1).take(flat, mode="clip")
@@ -263,14 +269,19 @@ def _writes_whole_record(writes: frozenset | None, record_B: int) -> bool:
 
 
 def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, tile_buffer,
-                all_tiles: bool, background: Background | None = None) -> int:
+                all_tiles: bool, background: Background | None = None,
+                region: tuple[int, int, int, int] | None = None) -> int:
     """Shade the pass of setup ``rows``. ``background``: run before the first use
-    of the tile buffer (None: it has been run)."""
+    of the tile buffer (None: it has been run). ``region`` (x0, y0, x1, y1): the
+    pixels of this group of the pass's tiles, which ``record_of`` maps (None: the
+    framebuffer); ``all_tiles``: every pixel of it has a record."""
     setup = tvb.setup
     S, W, H = frame.S, frame.W, frame.H
+    region = (0, 0, W, H) if region is None else tuple(region)
+    origin = region[:2]
     draw_ids = np.array(sorted(states), np.int64)
     background = background or Background(lambda: None, lambda: True)
-    cover = uniform_cover(tvb, rows, frame, states, all_tiles)
+    cover = uniform_cover(tvb, rows, frame, states, all_tiles, region)
     if cover is not None:
         background.hidden(overwrites_every_record(cover, tile_buffer.shape[0]))
     lanes = _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles, cover)
@@ -281,7 +292,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     hi = max(v.max_depth if v is not None else 1.0 for v in vps)
     # fragment depth is read by depth/stencil tests only (a shader reads its z plane)
     depth = any(not states[d].ds.trivial for d in draw_ids)
-    frags = R.rasterize(setup, (0, 0, W, H), S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)), depth=depth)
+    frags = R.rasterize(setup, region, S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)), depth=depth)
     if len(frags) == 0:
         return 0
     one_draw = len(draw_ids) == 1
@@ -293,7 +304,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
         rect = rects[slot] if not one_draw else rects[0]
         keep = (frags.x >= rect[..., 0]) & (frags.x < rect[..., 2]) & (frags.y >= rect[..., 1]) & (frags.y < rect[..., 3])
     if not all_tiles:
-        inside = records_at(record_of, frags.x, frags.y) >= 0
+        inside = records_at(record_of, frags.x, frags.y, origin) >= 0
         keep = inside if keep is None else keep & inside
     full = (1 << S) - 1
     masks = np.array([states[d].sample_mask & full for d in draw_ids], np.uint8)
@@ -314,7 +325,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
         lo_f, hi_f = np.minimum(los, his)[slot], np.maximum(los, his)[slot]
         frags = replace(frags, z=np.clip(frags.z, lo_f[:, None], hi_f[:, None]).astype(np.float32))
     layers = R.layers_of(frags)
-    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, one_draw)
+    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, one_draw, origin)
     present = draw_ids if one_draw else np.unique(draw)
     # HSR keeps only the last fragment of a sample: right when each shader overwrites
     # what the others write (the same whole tile-record fields, unconditionally)
@@ -327,11 +338,11 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     return ctx.in_order(layers)
 
 
-def uniform_cover(tvb, rows, frame, states, all_tiles: bool):
+def uniform_cover(tvb, rows, frame, states, all_tiles: bool, region=None):
     """For a pass of one draw whose program writes the same bytes on every lane, with
     no depth/stencil work, single-sampled, HSR on (a full-screen clear or fill): (its
-    state, covered bool[H, W], fragments) from ``R.covered_pixels``. None when the
-    pass is not of this kind."""
+    state, covered bool[h, w] of ``region`` (None: the framebuffer), fragments) from
+    ``R.covered_pixels``. None when the pass is not of this kind."""
     draw_ids = sorted(states)
     if len(draw_ids) != 1 or frame.S != 1 or not all_tiles or not tvb.hsr:
         return None
@@ -340,7 +351,8 @@ def uniform_cover(tvb, rows, frame, states, all_tiles: bool):
         return None
     if not np.array_equal(st.geom.rect, (0, 0, frame.W, frame.H)):
         return None
-    covered, fragments = R.covered_pixels(tvb.setup, (0, 0, frame.W, frame.H), rows=rows)
+    covered, fragments = R.covered_pixels(tvb.setup, (0, 0, frame.W, frame.H) if region is None else region,
+                                          rows=rows)
     return st, covered, fragments
 
 
@@ -416,9 +428,11 @@ def _single_layer(n: int) -> R.RankLayers:
 
 
 class _PassContext:
-    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, one_draw):
+    def __init__(self, core, command, tvb, frame, states, record_of, tile_buffer, frags, draw, one_draw,
+                 origin=(0, 0)):
         self.core, self.command, self.tvb, self.frame = core, command, tvb, frame
         self.states, self.record_of, self.tile_buffer = states, record_of, tile_buffer
+        self.origin = origin                                     # record_of's top-left pixel
         self.frags, self.draw, self.one_draw = frags, draw, one_draw
         self._run = None                                         # (indices, first) of a run layer
         self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
@@ -429,7 +443,7 @@ class _PassContext:
     def rec_f(self) -> np.ndarray:
         """The tile-memory record (pixel) of every fragment, made on first use
         (shading layer by layer finds its lanes' records itself)."""
-        return records_at(self.record_of, self.frags.x, self.frags.y)
+        return records_at(self.record_of, self.frags.x, self.frags.y, self.origin)
 
     @cached_property
     def front(self) -> np.ndarray:
@@ -654,10 +668,11 @@ class _PassContext:
             x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
         n = len(x)
         if helper is None:
-            rec = records_at(self.record_of, x, y)       # = rec_f[f]
-        else:
-            rec = self.record_of[np.clip(y, 0, self.frame.H - 1), np.clip(x, 0, self.frame.W - 1)]
-            rec = np.where((x >= 0) & (x < self.frame.W) & (y >= 0) & (y < self.frame.H), rec, -1)
+            rec = records_at(self.record_of, x, y, self.origin)       # = rec_f[f]
+        else:       # helper lanes may lie outside the region (or the frame): no record
+            (x0, y0), (h, w) = self.origin, self.record_of.shape
+            rec = self.record_of[np.clip(y - y0, 0, h - 1), np.clip(x - x0, 0, w - 1)]
+            rec = np.where((x >= x0) & (x < x0 + w) & (y >= y0) & (y < y0 + h), rec, -1)
         records = rec * S + s if S > 1 else rec
         specials = {}
         for name in st.specials:

@@ -43,6 +43,12 @@ Fragment half (``run_fragment_half``), per pass:
    may also store with ``image_write``/``device_store`` itself. Faults in this
    step are reported as PBE faults.
 
+Bounded host memory: a pass over more than ``GROUP_PIXELS`` pixels runs steps
+1-5 band by band (whole tile rows; tiles are independent), and a band's
+primitives are shaded in draw-order steps of at most ``STEP_FRAGMENTS``
+fragments (tile and ISP memory carry over): the same image, with memory that
+follows the piece, not the framebuffer or the pass's primitives.
+
 Occlusion: ``PPP_OCCLUSION`` (mode, index) adds each draw's passed samples to
 the uint64 at ``isp_oclqry_base + 8 * index`` (BOOLEAN: writes 1 if any).
 Statistics: draws after a ``VDM_STATE_STATISTICS`` add vertices and primitives
@@ -57,7 +63,7 @@ polygons in LINE mode, alpha-to-coverage, shader stencil export.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -168,6 +174,8 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
         n_cf = max(g.planes.shape[1] for g in live)
         tvb.planes = np.concatenate([np.pad(g.planes, ((0, 0), (0, n_cf - g.planes.shape[1]), (0, 0)))
                                      for g in live])
+        # the rows live in tvb.setup and tvb.planes now: the draws keep only their state
+        tvb.draws = [replace(g, setup=None, planes=g.planes[:0]) for g in geoms]
     tvb.passes = _bin(tvb, executor.tvb_entries)
     fb = command.feedback
     fb.tvb_size_B = executor.tvb_entries * TVB_ENTRY_B
@@ -228,22 +236,88 @@ def _tile_pixels(tvb: TiledVertexBuffer, tiles: np.ndarray | None) -> tuple[np.n
 _PIXEL_MAPS: dict = {}
 
 
-def _pixel_map(tvb: TiledVertexBuffer, tiles: np.ndarray | None):
-    """(px, py, record_of, key) of a pass: its pixels in record order, the record of
-    every framebuffer pixel (-1: not in the pass) and a key naming this mapping.
-    Remembered for the last few (frame size, tile set): frames repeat them."""
-    key = (tvb.width_px, tvb.height_px, tvb.tile_px, None if tiles is None else tiles.tobytes())
-    hit = _PIXEL_MAPS.get(key)
+def _pixel_map(tvb: TiledVertexBuffer, tiles: np.ndarray | None, region: tuple[int, int, int, int] | None = None):
+    """(px, py, record_of, key) of a pass (or of one group of its tiles, inside
+    ``region`` = (x0, y0, x1, y1), None: the framebuffer): its pixels in record
+    order, the record of every pixel of the region (``record_of[y - y0, x - x0]``,
+    -1: not in the pass) and a key naming this mapping. Remembered for the last few
+    (frame size, tile set) of whole-frame passes: frames repeat them; a group's
+    mapping is not kept (its key is None), so a huge framebuffer costs one group's
+    memory."""
+    whole = region is None
+    x0, y0, x1, y1 = (0, 0, tvb.width_px, tvb.height_px) if whole else region
+    key = (tvb.width_px, tvb.height_px, tvb.tile_px, None if tiles is None else tiles.tobytes()) if whole else None
+    hit = _PIXEL_MAPS.get(key) if whole else None
     if hit is None:
         px, py = _tile_pixels(tvb, tiles)
-        record_of = np.full((tvb.height_px, tvb.width_px), -1, np.int64)
-        record_of[py, px] = np.arange(len(px), dtype=np.int64)
+        record_of = np.full((y1 - y0, x1 - x0), -1, np.int64)
+        record_of[py - y0, px - x0] = np.arange(len(px), dtype=np.int64)
         for a in (px, py, record_of):
             a.flags.writeable = False
-        if len(_PIXEL_MAPS) > 8:
-            _PIXEL_MAPS.clear()
-        hit = _PIXEL_MAPS[key] = (px, py, record_of, key)
+        hit = (px, py, record_of, key)
+        if whole:
+            if len(_PIXEL_MAPS) > 8:
+                _PIXEL_MAPS.clear()
+            _PIXEL_MAPS[key] = hit
     return hit
+
+
+#: The most pixels the fragment half works on at once. A pass over more pixels
+#: (a huge render target) is done in groups of whole tile rows of at most this many
+#: pixels (at least one row of tiles), each with its own tile memory, pixel map and
+#: PBE stores, as tiles are independent: host memory follows the group, not the
+#: framebuffer.
+GROUP_PIXELS = 1 << 22
+#: The most fragments (counted from the primitives' bounding boxes, times the
+#: samples) one shading step of a group rasterises: a group's primitives are shaded
+#: in steps in draw order (at least one primitive each). Tile memory and ISP memory
+#: carry over from step to step, so the image is the one a single step gives: host
+#: memory follows the step, not the primitives of the pass.
+STEP_FRAGMENTS = 1 << 22
+
+
+def _tile_groups(tvb: TiledVertexBuffer, tiles: np.ndarray):
+    """(group tiles, region, every tile of the region in the group) for the sorted
+    ``tiles`` of a pass: bands of whole tile rows of at most GROUP_PIXELS pixels
+    (one band, the framebuffer, for frames no larger)."""
+    W, H, T = tvb.width_px, tvb.height_px, tvb.tile_px
+    all_tiles = len(tiles) == tvb.tiles_x * tvb.tiles_y
+    if W * H <= GROUP_PIXELS:
+        yield tiles, None, all_tiles
+        return
+    band_rows = max(GROUP_PIXELS // (tvb.tiles_x * T * T), 1)
+    band = tiles // (tvb.tiles_x * band_rows)
+    cuts = np.flatnonzero(np.diff(band)) + 1
+    for part in np.split(tiles, cuts):
+        b = int(part[0]) // (tvb.tiles_x * band_rows)
+        y0, y1 = b * band_rows * T, min((b + 1) * band_rows, tvb.tiles_y) * T
+        region = (0, y0, W, min(y1, H))
+        yield part, region, len(part) == (min((b + 1) * band_rows, tvb.tiles_y) - b * band_rows) * tvb.tiles_x
+
+
+def _steps(tvb: TiledVertexBuffer, rows: np.ndarray, region: tuple[int, int, int, int] | None, samples: int):
+    """The pass's ``rows`` that may cover ``region`` (None: the framebuffer), in
+    consecutive draw-order chunks of at most STEP_FRAGMENTS estimated fragments."""
+    if len(rows) == 0:
+        return
+    x0, y0, x1, y1 = (0, 0, tvb.width_px, tvb.height_px) if region is None else region
+    bb = tvb.setup.bbox_px[rows]
+    w = np.clip(np.minimum(bb[:, 2], x1) - np.maximum(bb[:, 0], x0), 0, None)
+    h = np.clip(np.minimum(bb[:, 3], y1) - np.maximum(bb[:, 1], y0), 0, None)
+    area = w * h
+    if region is not None:
+        rows, area = rows[area > 0], area[area > 0]
+    total = np.cumsum(area * samples)
+    if len(rows) == 0 or total[-1] <= STEP_FRAGMENTS:
+        if len(rows):
+            yield rows
+        return
+    start = 0
+    while start < len(rows):
+        before = total[start - 1] if start else 0
+        end = max(int(np.searchsorted(total, before + STEP_FRAGMENTS, side="right")), start + 1)
+        yield rows[start:end]
+        start = end
 
 
 _LANE_INPUTS: dict = {}
@@ -335,30 +409,44 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
         bg = _program(command, cmd.bg if i == 0 else cmd.partial_bg)
         eot = _program(command, cmd.eot if last else cmd.partial_eot)
         if tvb.sysmem:
-            tiles = None
+            groups = [(None, None, True)]
         else:
             tiles = np.arange(tvb.tiles_x * tvb.tiles_y, dtype=np.int64) if everything else ps.tiles
             if len(tiles) == 0:
                 continue
             tiles_done += len(tiles)
-        px, py, record_of, key = _pixel_map(tvb, tiles)
-        tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
-        all_tiles = tiles is None or len(tiles) == tvb.tiles_x * tvb.tiles_y
-        background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
-                                                          caches=executor.caches),
-                                lambda: _tile_only(core, command, bg))
-        if len(ps.rows):
-            fragments += shade_pass(core, command, tvb, ps.rows, frame, states, record_of, tile_buffer,
-                                    all_tiles, background)
-        background.run()     # (nothing when it ran or was found hidden)
-        _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
-                          caches=executor.caches)
+            groups = _tile_groups(tvb, tiles)
+        for tiles, region, all_tiles in groups:
+            fragments += _fragment_group(executor, core, command, tvb, ps.rows, tiles, region, all_tiles,
+                                         frame, states, bg, eot)
     frame.store()
     _write_occlusion(command, states)
     for st in states.values():
         if st.geom.draw.statistics_va and st.shaded:
             add_statistics(command.memory, st.geom.draw.statistics_va, [0, 0, 0, 0, 0, st.shaded])
     command.counters.add(tiles=tiles_done if not tvb.sysmem else tvb.tiles_x * tvb.tiles_y, fragments=fragments)
+
+
+def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles: bool, frame, states,
+                    bg: int, eot: int) -> int:
+    """Background, shading (in steps) and end of tile of one group of a pass's
+    tiles (``tiles`` None: the whole framebuffer in pixel order, for sysmem).
+    Returns the fragments shaded."""
+    check_budget("ISP", command.cmd.vdm_ctrl_stream_base)
+    S = tvb.samples
+    px, py, record_of, key = _pixel_map(tvb, tiles, region)
+    tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
+    background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
+                                                      caches=executor.caches),
+                            lambda: _tile_only(core, command, bg))
+    fragments = 0
+    for step in _steps(tvb, rows, region, S):
+        fragments += shade_pass(core, command, tvb, step, frame, states, record_of, tile_buffer,
+                                all_tiles, background, region=region)
+    background.run()     # (nothing when it ran or was found hidden)
+    _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
+                      caches=executor.caches)
+    return fragments
 
 
 def _write_occlusion(command, states: dict) -> None:
