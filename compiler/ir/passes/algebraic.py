@@ -200,17 +200,48 @@ def _build(b: Builder, rep, m: _Match, comps: int, base: str, bits: int) -> AluS
     return AluSrc(d, (0,) * comps)
 
 
-def _try_patterns(instr: Alu, by_op: dict) -> Def | None:
+def _arg_may_match(pat, src: AluSrc) -> bool:
+    """A necessary condition of ``_match_src(pat, src, ...)``, cheap to test: a
+    constant or ``#`` variable needs a constant source, an expression an ALU source
+    of its op."""
+    parent = src.def_.parent
+    if isinstance(pat, str):
+        return not pat.startswith("#") or isinstance(parent, LoadConst)
+    if isinstance(pat, tuple):
+        return isinstance(parent, Alu) and parent.op == pat[0]
+    return isinstance(parent, LoadConst)
+
+
+def _may_match(search: tuple, instr: Alu) -> bool:
+    """A necessary condition of ``_match_args(search, instr, ...)`` (both source orders
+    of a commutative op)."""
+    srcs = instr.srcs
+    if all(_arg_may_match(p, s) for p, s in zip(search[1:], srcs)):
+        return True
+    if instr.info.commutative and len(srcs) >= 2:
+        return _arg_may_match(search[1], srcs[1]) and _arg_may_match(search[2], srcs[0]) and \
+            all(_arg_may_match(p, s) for p, s in zip(search[3:], srcs[2:]))
+    return False
+
+
+def _try_patterns(instr: Alu, by_op: dict, cursor: list[int] | None = None) -> Def | None:
+    """The value replacing ``instr`` (new instructions are built before it), or None.
+    ``cursor``: [a position at or before ``instr`` in its block], updated, so finding
+    ``instr`` in a long block does not scan it from the start at every match."""
+    cursor = cursor if cursor is not None else [0]
     for entry in by_op.get(instr.op, ()):
         search, replace = entry[0], entry[1]
         flags = entry[2] if len(entry) > 2 else ()
         if search[0] != instr.op or (instr.exact and INEXACT in flags):
             continue
+        if not _may_match(search, instr):
+            continue
         m = _Match()
         if not _match_args(search, instr, list(instr.srcs), m):
             continue
         b = Builder.__new__(Builder)
-        b.block, b.index = instr.block, instr.block.instrs.index(instr)
+        cursor[0] = instr.block.instrs.index(instr, cursor[0])
+        b.block, b.index = instr.block, cursor[0]
         out_base, _ = parse_type_spec(instr.info.output_type)
         result = _build(b, replace, m, instr.dest.num_components, out_base, instr.dest.bit_size)
         if result.def_.bit_size != instr.dest.bit_size:
@@ -230,14 +261,21 @@ def opt_algebraic(shader: Shader) -> bool:
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
         for block in walk_blocks(func.body):
+            removed: set[int] = set()       # ids of replaced instructions, dropped after the block
+            cursor = [0]
             for instr in list(block.instrs):
                 instr.map_sources(lambda d: mapping.get(d, d))
                 if not isinstance(instr, Alu):
                     continue
-                new = _try_patterns(instr, by_op)
+                new = _try_patterns(instr, by_op, cursor)
                 if new is not None:
                     mapping[instr.dest] = new
-                    block.remove(instr)
+                    removed.add(id(instr))
                     progress = True
+            if removed:     # one pass (removing one by one was quadratic in the block)
+                for instr in block.instrs:
+                    if id(instr) in removed:
+                        instr.block = None
+                block.instrs = [i for i in block.instrs if id(i) not in removed]
         replace_uses(func.body, mapping)
     return progress

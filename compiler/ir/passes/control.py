@@ -180,6 +180,12 @@ def loop_trip_count(func, loop: Loop, max_trip: int = 64) -> int | None:
             return None
         init = phi.src_for(pre)
         env[phi.dest] = init.parent.values if isinstance(init.parent, LoadConst) else None
+    # Only the phis the exit condition depends on (directly or through other phis'
+    # next values) are stepped: a counted loop's body (e.g. a bit-serial division)
+    # need not be evaluated to know its trip count.
+    needed = _phis_reaching(node.cond, phis, latch)
+    env = {d: v for d, v in env.items() if d in needed}
+    stepped = [phi for phi in phis if phi.dest in needed]
     for k in range(max_trip + 1):
         c = _eval_const(node.cond, env, {})
         if c is None:
@@ -187,8 +193,28 @@ def loop_trip_count(func, loop: Loop, max_trip: int = 64) -> int | None:
         if bool(c[0]) == on_true:
             return k
         memo: dict = {}
-        env = {phi.dest: _eval_const(phi.src_for(latch), env, memo) for phi in phis}
+        env = {phi.dest: _eval_const(phi.src_for(latch), env, memo) for phi in stepped}
     return None
+
+
+def _phis_reaching(cond: Def, phis, latch) -> set:
+    """The destinations of ``phis`` whose values reach ``cond`` through ALU sources,
+    closed over the phis' next values (their sources from ``latch``)."""
+    by_dest = {phi.dest: phi for phi in phis}
+    needed: set = set()
+    seen: set = set()
+    stack = [cond]
+    while stack:
+        d = stack.pop()
+        if d in seen:
+            continue
+        seen.add(d)
+        if d in by_dest:
+            needed.add(d)
+            stack.append(by_dest[d].src_for(latch))
+        elif isinstance(d.parent, Alu):
+            stack.extend(s.def_ for s in d.parent.srcs)
+    return needed
 
 
 def _count_instrs(nodes) -> int:
