@@ -1146,9 +1146,12 @@ class ProgramMixin:
             if not idx.isdigit():
                 return -1
             base, index = head, int(idx)
+        from driver.gl.features.subroutines import is_subroutine_uniform
         for u in ls.uniforms:
             uname = u.name[:-3] if u.is_array else u.name
             if uname == base and (u.is_array or (index == 0 and base == name)):
+                if is_subroutine_uniform(ls, u.name):
+                    return -1                    # not a uniform of the default block to GL
                 return u.location + index if index < u.size else -1
         return -1
 
@@ -1173,12 +1176,9 @@ class ProgramMixin:
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
         b = ub[index]
-        from driver.gl.features.subroutines import is_subroutine_uniform
         values = {E.GL_UNIFORM_BLOCK_BINDING: b.binding, E.GL_UNIFORM_BLOCK_DATA_SIZE: b.data_size_B,
                   E.GL_UNIFORM_BLOCK_NAME_LENGTH: len(b.name) + 1,
                   E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.active),
-                if is_subroutine_uniform(ls, u.name):
-                    return -1                    # not a uniform of the default block to GL
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER: int("vertex" in b.stages),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
         if self.api.gl_or_es((4, 3), (3, 1)):
