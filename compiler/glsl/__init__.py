@@ -25,7 +25,7 @@ from .symbols import FunctionSignature, Variable
 from .types import GLSLType
 from .versions import GLSLVersion
 
-STAGES = ("vertex", "fragment", "compute", "geometry")
+STAGES = ("vertex", "fragment", "compute", "geometry", "tess_control", "tess_evaluation")
 
 
 class Preprocessed(NamedTuple):

@@ -631,6 +631,7 @@ class TranslationUnit(Node):
     main: Any = None
     local_size: tuple[int, int, int] | None = None
     geometry: Any = None  # geometry stage: compiler.glsl.geometry.GeometryLayout
+    tessellation: Any = None  # tessellation stages: compiler.glsl.tessellation.TessLayout
     invariant_all: bool = False
     info_log: str = ""  # warnings of a successful compilation
     subroutines: Any = None  # compiler.glsl.subroutines.SubroutineInfo, when the shader has any

@@ -31,7 +31,8 @@ from . import types as T
 from .symbols import FunctionSignature, Variable
 from .versions import GLSLVersion
 
-STAGE_LETTERS = {"v": "vertex", "f": "fragment", "c": "compute", "g": "geometry"}
+STAGE_LETTERS = {"v": "vertex", "f": "fragment", "c": "compute", "g": "geometry", "t": "tess_control",
+                 "e": "tess_evaluation"}
 
 _TABLE = """
 # 8.1 angle and trigonometry
@@ -325,6 +326,7 @@ _TABLE = """
 150 - @g | void EmitVertex()
 150 - @g | void EndPrimitive()
 430 310 @c +GL_ARB_compute_shader | void barrier()
+400 - @t +GL_ARB_tessellation_shader | void barrier()
 420 310 +GL_ARB_shader_image_load_store | void memoryBarrier()
 420 310 +GL_ARB_shader_atomic_counters | void memoryBarrierAtomicCounter()
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | void memoryBarrierBuffer()

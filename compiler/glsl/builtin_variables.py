@@ -77,6 +77,18 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxGeometryUniformComponents": 1024,
     "gl_MaxGeometryVaryingComponents": 64,
     "gl_MaxGeometryShaderInvocations": 32,
+    "gl_MaxPatchVertices": 32,
+    "gl_MaxTessGenLevel": 64,
+    "gl_MaxTessPatchComponents": 120,
+    "gl_MaxTessControlInputComponents": 128,
+    "gl_MaxTessControlOutputComponents": 128,
+    "gl_MaxTessControlTotalOutputComponents": 4096,
+    "gl_MaxTessControlTextureImageUnits": 16,
+    "gl_MaxTessControlUniformComponents": 1024,
+    "gl_MaxTessEvaluationInputComponents": 128,
+    "gl_MaxTessEvaluationOutputComponents": 128,
+    "gl_MaxTessEvaluationTextureImageUnits": 16,
+    "gl_MaxTessEvaluationUniformComponents": 1024,
 }
 
 _CONSTANTS = """
@@ -134,6 +146,18 @@ _CONSTANTS = """
 150 - | gl_MaxGeometryUniformComponents
 150 - | gl_MaxGeometryVaryingComponents
 400 - +GL_ARB_gpu_shader5 | gl_MaxGeometryShaderInvocations
+400 - +GL_ARB_tessellation_shader | gl_MaxPatchVertices
+400 - +GL_ARB_tessellation_shader | gl_MaxTessGenLevel
+400 - +GL_ARB_tessellation_shader | gl_MaxTessPatchComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessControlInputComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessControlOutputComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessControlTotalOutputComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessControlTextureImageUnits
+400 - +GL_ARB_tessellation_shader | gl_MaxTessControlUniformComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationInputComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationOutputComponents
+400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationTextureImageUnits
+400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationUniformComponents
 """
 
 _TABLE = """
@@ -218,6 +242,23 @@ _TABLE = """
 150c - @g | out vec4 gl_BackSecondaryColor
 150c - @g | out vec4 gl_TexCoord[gl_MaxTextureCoords]
 150c - @g | out float gl_FogFragCoord
+# tessellation (compiler/glsl/tessellation.py: gl_out is sized by the output patch)
+400 - @t +GL_ARB_tessellation_shader | in gl_PerVertex gl_in[gl_MaxPatchVertices]
+400 - @t +GL_ARB_tessellation_shader | in int gl_PatchVerticesIn
+400 - @t +GL_ARB_tessellation_shader | in int gl_PrimitiveID
+400 - @t +GL_ARB_tessellation_shader | in int gl_InvocationID
+400 - @t +GL_ARB_tessellation_shader | out gl_PerVertex gl_out[]
+400 - @t +GL_ARB_tessellation_shader | out float gl_TessLevelOuter[4]
+400 - @t +GL_ARB_tessellation_shader | out float gl_TessLevelInner[2]
+400 - @e +GL_ARB_tessellation_shader | in gl_PerVertex gl_in[gl_MaxPatchVertices]
+400 - @e +GL_ARB_tessellation_shader | in int gl_PatchVerticesIn
+400 - @e +GL_ARB_tessellation_shader | in int gl_PrimitiveID
+400 - @e +GL_ARB_tessellation_shader | in vec3 gl_TessCoord
+400 - @e +GL_ARB_tessellation_shader | in float gl_TessLevelOuter[4]
+400 - @e +GL_ARB_tessellation_shader | in float gl_TessLevelInner[2]
+400 - @e +GL_ARB_tessellation_shader | out vec4 gl_Position
+400 - @e +GL_ARB_tessellation_shader | out float gl_PointSize
+400 - @e +GL_ARB_tessellation_shader | out float gl_ClipDistance[gl_MaxClipDistances]
 # uniform state, every stage
 110 100 | uniform gl_DepthRangeParameters gl_DepthRange
 110c - | uniform mat4 gl_ModelViewMatrix

@@ -79,6 +79,7 @@ _EXTENSION_KEYWORDS = {
     **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")
        for w in ("coherent", "volatile", "restrict", "readonly", "writeonly")},
     "precise": ("GL_ARB_gpu_shader5",),
+    "patch": ("GL_ARB_tessellation_shader",),
     "subroutine": ("GL_ARB_shader_subroutine",),
     # EXT_gpu_shader4: interpolation qualifiers for varyings in GLSL 1.10/1.20
     "flat": ("GL_EXT_gpu_shader4",),

@@ -13,6 +13,7 @@ from . import ast as A
 from . import types as T
 from .builtin_variables import LIMITS
 from .geometry import PRIMITIVE_NAMES as GS_PRIMITIVES
+from .tessellation import TES_IDENTIFIERS
 from .symbols import Variable
 
 # The members of the vertex stage's output block gl_PerVertex (compatibility ones included).
@@ -39,7 +40,7 @@ MATRIX_LAYOUTS = {"row_major", "column_major"}
 VALUED = {"location", "binding", "offset", "index", "local_size_x", "local_size_y", "local_size_z",
           "component", "max_vertices", "invocations", "vertices", "stream", "xfb_buffer",
           "xfb_offset", "xfb_stride", "align"}
-FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | set(GS_PRIMITIVES) | {
+FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | set(GS_PRIMITIVES) | set(TES_IDENTIFIERS) | {
     "early_fragment_tests", "origin_upper_left", "pixel_center_integer", "depth_any",
     "depth_greater", "depth_less", "depth_unchanged"}
 _ORDER_RANK = {"invariant": 0, "precise": 0, "interpolation": 1, "layout": 1, "auxiliary": 2,
@@ -391,6 +392,8 @@ class QualifierRules:
             if isinstance(wg, Variable) and wg.builtin:
                 wg.const_value = tuple(self.local_size)
             return
+        if storage in ("in", "out") and self.tess_default_layout(d.loc, storage, layout):
+            return
         if storage in ("in", "out") and self.geometry_default_layout(d.loc, storage, layout):
             return
         if storage == "in" and layout.keys() <= {"early_fragment_tests"}:
@@ -533,7 +536,9 @@ class QualifierRules:
         if b.instance_name:
             # geometry inputs: sized by the input primitive (compiler/glsl/geometry.py)
             t = self.apply_array_dims(bt, b.array_dims, b.loc,
-                                      allow_unsized=kind == "in" and self.stage == "geometry")
+                                      allow_unsized=(kind == "in" and self.stage in (
+                                          "geometry", "tess_control", "tess_evaluation")) or (
+                                          kind == "out" and self.stage == "tess_control"))
             var = Variable(b.instance_name, t, storage=storage, scope="global", loc=b.loc,
                            layout=block_layout, memory=memory, block=b,
                            read_only=storage in ("uniform", "in") or "readonly" in memory)

@@ -16,6 +16,7 @@ from .builtin_variables import builtin_variables
 from .errors import InfoLog
 from .expressions import ExpressionAnalyzer
 from .geometry import GeometryRules
+from .tessellation import TESS_STAGES, TessellationRules
 from .qualifiers import PER_VERTEX, QualifierRules
 from .symbols import FunctionSignature, SymbolTable, Variable
 from . import subroutines
@@ -30,7 +31,7 @@ _ES_DEFAULT_PRECISION = {
 }
 
 
-class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
+class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRules):
     def __init__(self, version: GLSLVersion, stage: str, extensions: dict[str, str], log: InfoLog):
         self.version = version
         self.stage = stage
@@ -362,6 +363,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules):
             return
         if global_scope and self.stage == "geometry" and var.storage == "in":
             self.geometry_input(var, loc)
+        if global_scope and (self.stage in TESS_STAGES or var.patch):
+            self.tess_variable(var, loc)
         self.symbols.declare(name, var)
         if global_scope:
             self.globals.append(var)
@@ -852,6 +855,8 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
         log.error(A.SourceLoc(0, 1, 1), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
     if stage == "geometry" and (version.es or not version.at_least(150)):
         log.error(A.SourceLoc(0, 1, 1), "geometry shaders require GLSL 1.50")
+    if stage in TESS_STAGES and not (version.at_least(400) or "GL_ARB_tessellation_shader" in an.enabled):
+        log.error(A.SourceLoc(0, 1, 1), "tessellation shaders require GLSL 4.00 or GL_ARB_tessellation_shader")
     an.run(decls)
     tu = A.TranslationUnit(version, stage, decls, dict(extensions))
     tu.globals = an.globals
@@ -867,6 +872,9 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     tu.subroutines = subroutines.summary(an)
     if stage == "geometry":
         tu.geometry = an.geometry_layout()
+    if stage in TESS_STAGES:
+        tu.tessellation = an.tessellation_layout()
+        an.check_tess_barriers(decls)
     return tu
 
 

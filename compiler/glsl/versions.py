@@ -124,6 +124,7 @@ EXTENSIONS = (
     Extension("GL_ARB_shader_atomic_counter_ops", desktop=140),
     Extension("GL_ARB_gpu_shader_fp64", desktop=150),
     Extension("GL_ARB_gpu_shader_int64", desktop=150),
+    Extension("GL_ARB_tessellation_shader", desktop=150),
     Extension("GL_ARB_cull_distance", desktop=130),
     Extension("GL_ARB_shader_texture_image_samples", desktop=150),
     Extension("GL_ARB_shader_group_vote", desktop=110),

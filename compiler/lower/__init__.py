@@ -65,6 +65,9 @@ def lower_unit(unit: ast.TranslationUnit, key=None):
     io.finish(L)
     io.fit_uniform_registers()
     L.shader.info["local_size"] = unit.local_size
+    if unit.stage in ("tess_control", "tess_evaluation"):     # compute kernels (tessellation.py)
+        L.shader.stage = "compute"
+        L.shader.info["local_size"] = io.tess.local_size
     if unit.stage == "geometry":                # lowered to a compute kernel (geometry.py)
         from .geometry import LOCAL_SIZE_X
         L.shader.stage = "compute"

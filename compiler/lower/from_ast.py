@@ -120,7 +120,8 @@ class Lowerer:
     def __init__(self, unit: ast.TranslationUnit, io):
         self.unit = unit
         self.io = io
-        self.shader = Shader("compute" if unit.stage == "geometry" else unit.stage, "main")  # geometry: a kernel
+        self.shader = Shader("compute" if unit.stage in ("geometry", "tess_control", "tess_evaluation") else unit.stage,
+                             "main")  # geometry, tessellation: kernels
         self.func = Function("main")
         self.shader.functions.append(self.func)
         self.b = Builder(self.func, self.shader)

@@ -284,6 +284,9 @@ class IOLowering:
                 self.opaque_symbol(L, s, None)
         # Inactive uniforms take no registers (a later reference would still place them).
         self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform" and (s.used or s.builtin)])
+        if self.stage in ("tess_control", "tess_evaluation"):     # compute kernels (tessellation.py)
+            from .tessellation import tess_lowering
+            self.tess = tess_lowering(self, L)
         for s in symbols:
             if s.storage != "uniform" and s not in L.vars:
                 self.global_symbol(L, s)
@@ -560,6 +563,9 @@ class IOLowering:
         var = L.new_local(name, s.type)
         L.bind(s, var)
 
+        if s.storage == "out" and self.stage == "tess_control":
+            self.tess.output_variable(L, s)        # shared: visible to the patch's invocations
+            return
     def builtin_value(self, L, name: str):
         """The value of a built-in variable the shader may not reference itself."""
         for s in list(L.vars):
@@ -580,7 +586,7 @@ class IOLowering:
         L.bind(s, var)
         if self.stage == "vertex":
             self._input_vars.append((s, var))
-        elif self.stage in ("fragment", "geometry"):
+        elif self.stage in ("fragment", "geometry", "tess_control", "tess_evaluation"):
             self._input_vars.append((s, var))
         else:
             raise LoweringError(f"compute shaders have no input {s.name}")
@@ -846,6 +852,12 @@ class IOLowering:
         self._emit_inputs()
         if self.stage == "vertex":
             self._vertex_outputs(L)
+        if self.stage in ("tess_control", "tess_evaluation"):
+            self.tess.emit_prologue(self._input_vars)
+            self.tess.finish(L.b)
+            self.shader.info["shared_size_B"] = self.tess.layout.size_B if self.stage == "tess_control" \
+                else self._shared_end
+            return
         elif self.stage == "fragment":
             from .blend import fragment_outputs
             fragment_outputs(self, L)

@@ -86,9 +86,10 @@ class DrawMixin:
         check_enum(mode, self._draw_modes(), f"bad primitive mode {mode:#x}")
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
-        # GL 4.6 section 10.1.15: patches need a tessellation stage, which no program has yet
-        check(mode != E.GL_PATCHES, E.GL_INVALID_OPERATION, "GL_PATCHES without a tessellation stage")
         prog = self.current_program
+        if self.api.gl(4, 0):           # GL 4.6 section 10.1.15: patches iff tessellation
+            from driver.gl.tessellation import tessellation_validate
+            tessellation_validate(self, PipeShaderType.TESS_EVAL in self._stage_programs(), mode)
         if prog is None and self.bound_pipeline is not None:
             problem = self._pipeline_problem(self.bound_pipeline)
             check(problem is None, E.GL_INVALID_OPERATION, problem or "")
@@ -642,6 +643,9 @@ class DrawMixin:
 
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
         stages = self._stage_programs()
+        if PipeShaderType.TESS_EVAL in stages:        # lowered to compute passes
+            from driver.gl.tessellation import tessellation_draw
+            return tessellation_draw(self, mode, info, draws, indirect, vertex_range, stages)
         if PipeShaderType.GEOMETRY in stages:         # lowered to compute passes
             from driver.gl.geometry import geometry_draw
             return geometry_draw(self, mode, info, draws, indirect, vertex_range, stages)

@@ -16,7 +16,8 @@ __all__ = ["PipelineMixin", "ProgramPipeline"]
 _BITS = {E.GL_VERTEX_SHADER_BIT: "vertex", E.GL_FRAGMENT_SHADER_BIT: "fragment",
          E.GL_COMPUTE_SHADER_BIT: "compute"}
 _PIPE = {"vertex": PipeShaderType.VERTEX, "fragment": PipeShaderType.FRAGMENT,
-         "compute": PipeShaderType.COMPUTE, "geometry": PipeShaderType.GEOMETRY}
+         "compute": PipeShaderType.COMPUTE, "geometry": PipeShaderType.GEOMETRY,
+         "tess_control": PipeShaderType.TESS_CTRL, "tess_evaluation": PipeShaderType.TESS_EVAL}
 
 
 @dataclass(eq=False)

@@ -22,12 +22,12 @@ from driver.gl.objects import Namespace, Program, Shader
 __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
 
 STAGES = {E.GL_VERTEX_SHADER: "vertex", E.GL_FRAGMENT_SHADER: "fragment",
-          E.GL_COMPUTE_SHADER: "compute", E.GL_GEOMETRY_SHADER: "geometry"}
+          E.GL_COMPUTE_SHADER: "compute", E.GL_GEOMETRY_SHADER: "geometry",
+          E.GL_TESS_CONTROL_SHADER: "tess_control", E.GL_TESS_EVALUATION_SHADER: "tess_evaluation"}
 # Stages the claimed desktop versions include but the compiler cannot build yet
 # (tessellation: GL 4.0): shader objects of these types exist, and
 # compiling one fails with an info log saying so.
-LATER_STAGES = {E.GL_TESS_CONTROL_SHADER: ("tessellation control", (4, 0)),
-                E.GL_TESS_EVALUATION_SHADER: ("tessellation evaluation", (4, 0))}
+LATER_STAGES: dict = {}
 
 
 def stage_label(type: int) -> str:
@@ -98,6 +98,7 @@ class LinkedProgram:
     atomic_buffers: list = field(default_factory=list)  # AtomicBufferInfo by binding
     geometry: object = None           # compiler.glsl.geometry.GeometryLayout of a geometry stage
     geometry_interface: object = None  # compiler.lower.geometry.GeometryInterface (its output records)
+    tessellation: object = None       # driver.gl.tessellation.TessellationLink of tessellation stages
     frag_output_indices: dict = field(default_factory=dict)  # name -> 1: dual-source second colours
 
 
@@ -178,6 +179,8 @@ class ProgramMixin:
             t.add(E.GL_COMPUTE_SHADER)
         if self.api.gl(3, 2):
             t.add(E.GL_GEOMETRY_SHADER)       # driver/gl/geometry.py: lowered to compute passes
+        if self.api.gl(4, 0):                 # driver/gl/tessellation.py: lowered to compute passes
+            t |= {E.GL_TESS_CONTROL_SHADER, E.GL_TESS_EVALUATION_SHADER}
         t |= {k for k, (_n, v) in LATER_STAGES.items() if self.api.gl(*v)}
         return t
 
@@ -396,8 +399,8 @@ class ProgramMixin:
     def _create_pipe_shaders(self, prog: Program, linked: LinkedProgram | None = None) -> None:
         linked = linked if linked is not None else prog.linked_state
         for stage, unit in linked.units.items():
-            if stage == "geometry":     # no pipe stage: its kernels are made per draw (geometry.py)
-                continue
+            if stage in ("geometry", "tess_control", "tess_evaluation"):
+                continue                # no pipe stage: kernels made per draw (geometry.py, tessellation.py)
             # the text the stage's AST came from (GLES prefix and generated
             # fixed-function stages included): drivers may recompile it
             src = "".join(getattr(s, "compiled_source", None) or s.source or ""
@@ -454,9 +457,13 @@ class ProgramMixin:
         versions = {u.version.number for us in units.values() for u in us}
         if self.api.es and len(versions) > 1:
             raise LinkError("all shaders must use the same GLSL ES version")
-        geometry = None
+        geometry = tessellation = None
+        if "tess_control" in merged or "tess_evaluation" in merged:
+            tessellation = self._link_tessellation(units, merged, prog.separable)
         if "geometry" in merged:
             geometry = self._link_geometry(units["geometry"], merged)
+        elif "tess_evaluation" in merged and "fragment" in merged:
+            self._match_interfaces(merged["tess_evaluation"], merged["fragment"], self.api.es)
         elif "vertex" in merged and "fragment" in merged:
             self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
         attributes = self._assign_attributes(prog, merged.get("vertex"))
@@ -480,9 +487,23 @@ class ProgramMixin:
                                atomic_buffers=atomics)
         if geometry is not None:
             linked.geometry, linked.geometry_interface = geometry
+        linked.tessellation = tessellation
         linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(
             prog, merged.get("fragment")).items() if i == 1}
         return linked
+
+    def _link_tessellation(self, units: dict, merged: dict, separable: bool):
+        """GL 4.6 sections 7.3, 11.2: the tessellation stages' layouts and interfaces
+        (driver/gl/tessellation.py)."""
+        from compiler.lower import LoweringError
+        from driver.gl.tessellation import link_tessellation
+        if "tess_evaluation" not in merged and not separable:
+            raise LinkError("a program with a tessellation control shader needs a tessellation evaluation "
+                            "shader")
+        try:
+            return link_tessellation(units, merged) if "tess_evaluation" in merged else None
+        except (ValueError, LoweringError) as e:
+            raise LinkError(str(e)) from None
 
     def _link_geometry(self, units: list, merged: dict) -> tuple:
         """GL 4.6 section 7.3 / 11.3: the geometry stage's layout, its interfaces with the
@@ -894,9 +915,15 @@ class ProgramMixin:
         from driver.gl.geometry import geometry_program_queries
         geometry_queries = geometry_program_queries(self, prog)
         values.update(geometry_queries)
+        from driver.gl.tessellation import tessellation_program_queries
+        tess_queries = tessellation_program_queries(self, prog)
+        values.update(tess_queries)
         check_enum(pname, values)
         if pname in geometry_queries:
             check(geometry_queries[pname] is not None, E.GL_INVALID_OPERATION, "no linked geometry shader")
+        if pname in tess_queries:
+            check(tess_queries[pname] is not None, E.GL_INVALID_OPERATION, "no linked tessellation shader")
+            return [tess_queries[pname]]
         if pname == E.GL_PROGRAM_BINARY_LENGTH:
             return [len(self._program_binary(prog)) if prog.linked and ls is not None else 0]
         if pname == E.GL_COMPUTE_WORK_GROUP_SIZE:

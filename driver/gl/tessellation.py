@@ -57,7 +57,8 @@ from driver.gl import pipestate as ps
 from driver.gl.errors import GLError
 
 __all__ = ["TessellationLink", "link_tessellation", "tessellation_draw", "tessellation_validate",
-           "tessellation_program_queries", "TESSELLATOR_SOURCE", "SCAN_SOURCE", "MODES", "SPACINGS"]
+           "tessellation_program_queries", "run_tessellator", "TESSELLATOR_SOURCE", "SCAN_SOURCE", "MODES",
+           "SPACINGS"]
 
 MODES = {"triangles": 0, "quads": 1, "isolines": 2}
 SPACINGS = {"equal_spacing": 0, "fractional_even_spacing": 1, "fractional_odd_spacing": 2}
@@ -81,13 +82,20 @@ layout(std430, binding = 5) writeonly buffer Indices { uint indices[]; };
 
 uint g_slot;
 bool g_emit;
+bool g_points;
 bool g_cw;
 uint g_spacing;
 float g_max;
 uint g_vbase;
 uint g_ibase;
-uint g_nverts;
 uint g_nidx;
+float g_outer[4];   // the levels of ring 0's sides, in the order of the sides
+uint g_m[4];        // ring 0's segments per side
+uint g_total;       // ring 0's vertices
+uint g_n0;          // inner segments (triangles: the only inner level)
+uint g_n1;
+float g_f0;         // inner clamped levels
+float g_f1;
 
 // GL 4.6 section 11.2.2: the clamped level, and the segment count it rounds up to
 float clamped(float f, uint sp) {
@@ -107,270 +115,156 @@ uint segments(float f, uint sp) {
 }
 // point i of n segments for clamped level f: equal parts, or n - 2 parts of 1/f and
 // two shorter equal ones at the ends (fractional spacing)
-float position(uint i, uint n, float f, uint sp) {
+float position(uint i, uint n, float f) {
     if (i == 0u)
         return 0.0;
     if (i >= n)
         return 1.0;
-    if (sp == 0u || float(n) == f)
+    if (g_spacing == 0u || float(n) == f)
         return float(i) / float(n);
     float longer = 1.0 / f;
-    float shorter = 0.5 * (1.0 - float(n - 2u) * longer);
-    return shorter + float(i - 1u) * longer;
+    return 0.5 * (1.0 - float(n - 2u) * longer) + float(i - 1u) * longer;
 }
 
-void put_vertex(uint v, vec3 c) {
+// Polylines, as (kind, a, b): 0 side b of triangle ring a; 1 corner b of triangle
+// ring a; 2 side b of the quad's outer ring; 3 side b of the quad's inner ring; 4 row
+// a of the quad's inner grid; 5 the quad's top edge (every level 1). Their segment
+// counts, and point j as (u, v, w, vertex number).
+uint polyline_segments(uint kind, uint a, uint b) {
+    if (kind == 0u)
+        return a == 0u ? g_m[b] : g_n0 - 2u * a;
+    if (kind == 1u)
+        return 0u;
+    if (kind == 2u)
+        return g_m[b];
+    if (kind == 3u)
+        return (b & 1u) == 0u ? g_n0 - 2u : g_n1 - 2u;
+    return kind == 4u ? g_n0 - 2u : 1u;
+}
+vec3 tri_corner(uint c) {
+    return c == 0u ? vec3(1.0, 0.0, 0.0) : c == 1u ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0);
+}
+vec2 quad_corner(uint c) {
+    return vec2(c == 1u || c == 2u ? 1.0 : 0.0, c >= 2u ? 1.0 : 0.0);
+}
+vec4 polyline_point(uint kind, uint a, uint b, uint j) {
+    if (kind == 1u) {
+        kind = 0u;
+        j = 0u;
+    }
+    uint m = polyline_segments(kind, a, b);
+    bool side = kind == 0u || kind == 2u;
+    // the grid point (i, k) of kinds 3-5 (points (x_i, y_k), 1 <= i <= n0 - 1, 1 <= k <= n1 - 1)
+    uint i = 1u + j;
+    uint k = kind == 4u ? a : 1u;
+    if (kind == 3u && b == 1u) {
+        i = g_n0 - 1u;
+        k = 1u + j;
+    } else if (kind == 3u && b == 2u) {
+        i = g_n0 - 1u - j;
+        k = g_n1 - 1u;
+    } else if (kind == 3u && b == 3u) {
+        i = 1u;
+        k = g_n1 - 1u - j;
+    }
+    // at most two subdivision points: x along a side (or the grid's x), y the ring's
+    // offset (or the grid's y)
+    bool outer = side && a == 0u;
+    float x = position(side ? (outer ? j : a + j) : i, outer ? m : g_n0,
+                       outer ? clamped(g_outer[b], g_spacing) : g_f0);
+    float y = position(side ? a : k, side ? g_n0 : g_n1, side ? g_f0 : g_f1);
+    if (kind == 5u)
+        return vec4(float(j), 1.0, 0.0, j == 0u ? 3.0 : 2.0);
+    if (!side)
+        return vec4(x, y, 0.0, float(g_total + (k - 1u) * (g_n0 - 1u) + (i - 1u)));
+    uint sides = kind == 0u ? 3u : 4u;
+    uint s = j == m ? (b + 1u) % sides : b;
+    uint jj = j == m ? 0u : j;
+    uint index;
+    if (a == 0u) {              // ring 0: the sides' own subdivisions
+        index = (s > 0u ? g_m[0] : 0u) + (s > 1u ? g_m[1] : 0u) + (s > 2u ? g_m[2] : 0u) + jj;
+    } else {                    // inner triangle ring a: 3 (n - 2a) vertices (1: the centre)
+        uint own = g_n0 - 2u * a;
+        index = g_total + 3u * (a - 1u) * (g_n0 - a) + s * own + (own == 0u ? 0u : jj);
+    }
+    vec3 p0;
+    vec3 p1;
+    if (kind == 2u) {
+        p0 = vec3(quad_corner(b), 0.0);
+        p1 = vec3(quad_corner((b + 1u) % 4u), 0.0);
+    } else {
+        // ring a's corners: (1 - 3t) corner + t (1, 1, 1), t = 2/3 of the a-th inner point;
+        // its sides subdivided where the previous ring's points project (symmetric: hi = 1 - lo)
+        float t = a == 0u ? 0.0 : y * (2.0 / 3.0);
+        p0 = (1.0 - 3.0 * t) * tri_corner(b) + vec3(t);
+        p1 = (1.0 - 3.0 * t) * tri_corner((b + 1u) % 3u) + vec3(t);
+        if (a != 0u)
+            x = 1.0 - 2.0 * y > 0.0 ? (x - y) / (1.0 - 2.0 * y) : 0.0;
+    }
+    return vec4(mix(p0, p1, x), float(index));
+}
+
+void put_vertex(vec4 p) {
     if (g_emit) {
-        uint at = (g_vbase + v) * 4u;
-        coords[at] = floatBitsToUint(c.x);
-        coords[at + 1u] = floatBitsToUint(c.y);
-        coords[at + 2u] = floatBitsToUint(c.z);
+        uint at = (g_vbase + uint(p.w)) * 4u;
+        coords[at] = floatBitsToUint(p.x);
+        coords[at + 1u] = floatBitsToUint(p.y);
+        coords[at + 2u] = floatBitsToUint(p.z);
         coords[at + 3u] = g_slot;
     }
 }
-void put_triangle(uint a, vec3 pa, uint b, vec3 pb, uint c, vec3 pc) {
-    if (g_emit && params[4] == 0u) {
-        float area = (pb.x - pa.x) * (pc.y - pa.y) - (pc.x - pa.x) * (pb.y - pa.y);
-        bool swap = g_cw ? area > 0.0 : area < 0.0;
-        indices[g_ibase + g_nidx] = g_vbase + a;
-        indices[g_ibase + g_nidx + 1u] = g_vbase + (swap ? c : b);
-        indices[g_ibase + g_nidx + 2u] = g_vbase + (swap ? b : c);
+void put_primitive(uint count, vec4 a, vec4 b, vec4 c) {
+    if (g_emit) {
+        put_vertex(a);
+        put_vertex(b);
+        if (count == 3u) {
+            put_vertex(c);
+            float area = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+            if (g_cw ? area > 0.0 : area < 0.0) {
+                vec4 t = b;
+                b = c;
+                c = t;
+            }
+        }
+        if (!g_points) {
+            indices[g_ibase + g_nidx] = g_vbase + uint(a.w);
+            indices[g_ibase + g_nidx + 1u] = g_vbase + uint(b.w);
+            if (count == 3u)
+                indices[g_ibase + g_nidx + 2u] = g_vbase + uint(c.w);
+        }
     }
-    g_nidx += 3u;
-}
-void put_line(uint a, uint b) {
-    if (g_emit && params[4] == 0u) {
-        indices[g_ibase + g_nidx] = g_vbase + a;
-        indices[g_ibase + g_nidx + 1u] = g_vbase + b;
-    }
-    g_nidx += 2u;
+    g_nidx += count;
 }
 
-// -- triangles --------------------------------------------------------------------
-float t_outer[3];       // the levels of ring 0's sides: side s goes from corner s to s + 1
-uint t_m[3];            // ring 0's segments per side
-uint t_n;               // inner segments
-float t_f;              // inner clamped level
-
-vec3 corner(uint c) {
-    return c == 0u ? vec3(1.0, 0.0, 0.0) : c == 1u ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0);
-}
-vec3 ring_corner(uint r, uint c) {
-    float t = r == 0u ? 0.0 : position(r, t_n, t_f, g_spacing) * (2.0 / 3.0);
-    return (1.0 - 3.0 * t) * corner(c) + vec3(t);
-}
-uint ring_segments(uint r, uint s) {
-    return r == 0u ? t_m[s] : t_n - 2u * r;
-}
-uint ring_base(uint r) {
-    uint base = t_m[0] + t_m[1] + t_m[2];
-    for (uint k = 1u; k < r; k++)
-        base += t_n - 2u * k > 0u ? 3u * (t_n - 2u * k) : 1u;
-    return r == 0u ? 0u : base;
-}
-// vertex j (0..segments) of side s of ring r: its index and coordinates
-uint side_index(uint r, uint s, uint j) {
-    uint m = ring_segments(r, s);
-    if (m == 0u)
-        return ring_base(r);
-    if (j == m) {
-        s = (s + 1u) % 3u;
-        j = 0u;
-    }
-    uint before = 0u;
-    for (uint k = 0u; k < s; k++)
-        before += ring_segments(r, k);
-    return ring_base(r) + before + j;
-}
-vec3 side_point(uint r, uint s, uint j) {
-    uint m = ring_segments(r, s);
-    vec3 a = ring_corner(r, s);
-    vec3 b = ring_corner(r, (s + 1u) % 3u);
-    float x;
-    if (r == 0u) {
-        x = position(j, m, clamped(t_outer[s], g_spacing), g_spacing);
-    } else {
-        float lo = position(r, t_n, t_f, g_spacing);
-        float hi = position(t_n - r, t_n, t_f, g_spacing);
-        x = hi > lo ? (position(r + j, t_n, t_f, g_spacing) - lo) / (hi - lo) : 0.0;
-    }
-    return mix(a, b, x);
-}
-// the triangles between side s of ring r and side s of ring r + 1
-void stitch_triangle_rings(uint r, uint s) {
-    uint m = ring_segments(r, s);
-    uint q = ring_segments(r + 1u, s);
+// the triangles between two polylines running the same way: (m + q) of them; one new
+// point a step (steps 0 and 1 find the first points of each)
+void stitch(uvec3 outer, uvec3 inner) {
+    uint m = polyline_segments(outer.x, outer.y, outer.z);
+    uint q = polyline_segments(inner.x, inner.y, inner.z);
     uint j = 0u;
     uint k = 0u;
-    while (j < m || k < q) {
-        if (k == q || (j < m && (j + 1u) * q <= (k + 1u) * m)) {
-            put_triangle(side_index(r, s, j), side_point(r, s, j), side_index(r, s, j + 1u),
-                         side_point(r, s, j + 1u), side_index(r + 1u, s, k), side_point(r + 1u, s, k));
-            j++;
+    vec4 a = vec4(0.0);
+    vec4 c = vec4(0.0);
+    for (uint step = 0u; step < m + q + 2u; step++) {
+        bool along_outer = step == 0u || (step > 1u && (k == q || (j < m && (j + 1u) * q <= (k + 1u) * m)));
+        uvec3 poly = along_outer ? outer : inner;
+        uint at = step < 2u ? 0u : along_outer ? j + 1u : k + 1u;
+        vec4 p = polyline_point(poly.x, poly.y, poly.z, at);
+        if (step == 0u) {
+            a = p;
+        } else if (step == 1u) {
+            c = p;
         } else {
-            put_triangle(side_index(r, s, j), side_point(r, s, j), side_index(r + 1u, s, k + 1u),
-                         side_point(r + 1u, s, k + 1u), side_index(r + 1u, s, k), side_point(r + 1u, s, k));
-            k++;
+            put_primitive(3u, a, p, c);
+            if (along_outer) {
+                a = p;
+                j++;
+            } else {
+                c = p;
+                k++;
+            }
         }
     }
-}
-void tessellate_triangles(float o0, float o1, float o2, float i0) {
-    // side 0 (corner 0 -> 1) is the edge w = 0, side 1 the edge u = 0, side 2 v = 0
-    t_outer[0] = o2;
-    t_outer[1] = o0;
-    t_outer[2] = o1;
-    for (uint s = 0u; s < 3u; s++)
-        t_m[s] = segments(t_outer[s], g_spacing);
-    t_n = segments(i0, g_spacing);
-    t_f = clamped(i0, g_spacing);
-    if (t_n == 1u && t_m[0] == 1u && t_m[1] == 1u && t_m[2] == 1u) {
-        for (uint c = 0u; c < 3u; c++)
-            put_vertex(c, corner(c));
-        g_nverts = 3u;
-        put_triangle(0u, corner(0u), 1u, corner(1u), 2u, corner(2u));
-        return;
-    }
-    if (t_n == 1u) {                     // treated as 1 + epsilon
-        t_n = g_spacing == 2u ? 3u : 2u;
-        t_f = 1.0;
-    }
-    uint rings = t_n / 2u;               // inner rings: the last is a point (n even) or a triangle
-    for (uint r = 0u; r <= rings; r++)
-        for (uint s = 0u; s < 3u; s++) {
-            uint m = ring_segments(r, s);
-            uint last = m == 0u ? (s == 0u ? 1u : 0u) : m;
-            for (uint j = 0u; j < last; j++)
-                put_vertex(side_index(r, s, j), side_point(r, s, j));
-        }
-    g_nverts = ring_base(rings + 1u);
-    for (uint r = 0u; r < rings; r++)
-        for (uint s = 0u; s < 3u; s++)
-            stitch_triangle_rings(r, s);
-    if ((t_n & 1u) == 1u)
-        put_triangle(side_index(rings, 0u, 0u), ring_corner(rings, 0u), side_index(rings, 1u, 0u),
-                     ring_corner(rings, 1u), side_index(rings, 2u, 0u), ring_corner(rings, 2u));
-}
-
-// -- quads ------------------------------------------------------------------------
-float q_outer[4];       // side 0: v = 0, 1: u = 1, 2: v = 1, 3: u = 0 (counter-clockwise)
-uint q_m[4];
-uint q_n0;
-uint q_n1;
-float q_f0;
-float q_f1;
-
-vec2 quad_corner(uint c) {
-    return c == 0u ? vec2(0.0, 0.0) : c == 1u ? vec2(1.0, 0.0) : c == 2u ? vec2(1.0, 1.0) : vec2(0.0, 1.0);
-}
-uint outer_index(uint s, uint j) {
-    if (j == q_m[s]) {
-        s = (s + 1u) % 4u;
-        j = 0u;
-    }
-    uint before = 0u;
-    for (uint k = 0u; k < s; k++)
-        before += q_m[k];
-    return before + j;
-}
-vec3 outer_point(uint s, uint j) {
-    float x = position(j, q_m[s], clamped(q_outer[s], g_spacing), g_spacing);
-    return vec3(mix(quad_corner(s), quad_corner((s + 1u) % 4u), x), 0.0);
-}
-// the inner grid: points (x_i, y_j) for 1 <= i <= n0 - 1, 1 <= j <= n1 - 1
-uint grid_index(uint i, uint j) {
-    return q_m[0] + q_m[1] + q_m[2] + q_m[3] + (j - 1u) * (q_n0 - 1u) + (i - 1u);
-}
-vec3 grid_point(uint i, uint j) {
-    return vec3(position(i, q_n0, q_f0, g_spacing), position(j, q_n1, q_f1, g_spacing), 0.0);
-}
-uint inner_segments(uint s) {
-    return (s & 1u) == 0u ? q_n0 - 2u : q_n1 - 2u;
-}
-uvec2 inner_grid(uint s, uint k) {
-    if (s == 0u)
-        return uvec2(1u + k, 1u);
-    if (s == 1u)
-        return uvec2(q_n0 - 1u, 1u + k);
-    if (s == 2u)
-        return uvec2(q_n0 - 1u - k, q_n1 - 1u);
-    return uvec2(1u, q_n1 - 1u - k);
-}
-void stitch_quad_side(uint s) {
-    uint m = q_m[s];
-    uint q = inner_segments(s);
-    uint j = 0u;
-    uint k = 0u;
-    while (j < m || k < q) {
-        uvec2 b = inner_grid(s, k);
-        if (k == q || (j < m && (j + 1u) * q <= (k + 1u) * m)) {
-            put_triangle(outer_index(s, j), outer_point(s, j), outer_index(s, j + 1u), outer_point(s, j + 1u),
-                         grid_index(b.x, b.y), grid_point(b.x, b.y));
-            j++;
-        } else {
-            uvec2 c = inner_grid(s, k + 1u);
-            put_triangle(outer_index(s, j), outer_point(s, j), grid_index(c.x, c.y), grid_point(c.x, c.y),
-                         grid_index(b.x, b.y), grid_point(b.x, b.y));
-            k++;
-        }
-    }
-}
-void tessellate_quads(float o0, float o1, float o2, float o3, float i0, float i1) {
-    q_outer[0] = o1;
-    q_outer[1] = o2;
-    q_outer[2] = o3;
-    q_outer[3] = o0;
-    for (uint s = 0u; s < 4u; s++)
-        q_m[s] = segments(q_outer[s], g_spacing);
-    q_n0 = segments(i0, g_spacing);
-    q_n1 = segments(i1, g_spacing);
-    q_f0 = clamped(i0, g_spacing);
-    q_f1 = clamped(i1, g_spacing);
-    if (q_n0 == 1u && q_n1 == 1u && q_m[0] == 1u && q_m[1] == 1u && q_m[2] == 1u && q_m[3] == 1u) {
-        for (uint c = 0u; c < 4u; c++)
-            put_vertex(c, vec3(quad_corner(c), 0.0));
-        g_nverts = 4u;
-        put_triangle(0u, vec3(quad_corner(0u), 0.0), 1u, vec3(quad_corner(1u), 0.0), 2u, vec3(quad_corner(2u), 0.0));
-        put_triangle(0u, vec3(quad_corner(0u), 0.0), 2u, vec3(quad_corner(2u), 0.0), 3u, vec3(quad_corner(3u), 0.0));
-        return;
-    }
-    if (q_n0 == 1u) {                    // treated as 1 + epsilon
-        q_n0 = g_spacing == 2u ? 3u : 2u;
-        q_f0 = 1.0;
-    }
-    if (q_n1 == 1u) {
-        q_n1 = g_spacing == 2u ? 3u : 2u;
-        q_f1 = 1.0;
-    }
-    for (uint s = 0u; s < 4u; s++)
-        for (uint j = 0u; j < q_m[s]; j++)
-            put_vertex(outer_index(s, j), outer_point(s, j));
-    for (uint j = 1u; j < q_n1; j++)
-        for (uint i = 1u; i < q_n0; i++)
-            put_vertex(grid_index(i, j), grid_point(i, j));
-    g_nverts = q_m[0] + q_m[1] + q_m[2] + q_m[3] + (q_n0 - 1u) * (q_n1 - 1u);
-    for (uint s = 0u; s < 4u; s++)
-        stitch_quad_side(s);
-    for (uint j = 1u; j + 1u < q_n1; j++)
-        for (uint i = 1u; i + 1u < q_n0; i++) {
-            put_triangle(grid_index(i, j), grid_point(i, j), grid_index(i + 1u, j), grid_point(i + 1u, j),
-                         grid_index(i + 1u, j + 1u), grid_point(i + 1u, j + 1u));
-            put_triangle(grid_index(i, j), grid_point(i, j), grid_index(i + 1u, j + 1u),
-                         grid_point(i + 1u, j + 1u), grid_index(i, j + 1u), grid_point(i, j + 1u));
-        }
-}
-
-// -- isolines ---------------------------------------------------------------------
-void tessellate_isolines(float o0, float o1) {
-    uint lines = segments(o0, 0u);          // the line count always uses equal spacing
-    uint m = segments(o1, g_spacing);
-    float f = clamped(o1, g_spacing);
-    for (uint l = 0u; l < lines; l++) {
-        for (uint i = 0u; i <= m; i++)
-            put_vertex(l * (m + 1u) + i, vec3(position(i, m, f, g_spacing), float(l) / float(lines), 0.0));
-        for (uint i = 0u; i < m; i++)
-            put_line(l * (m + 1u) + i, l * (m + 1u) + i + 1u);
-    }
-    g_nverts = lines * (m + 1u);
 }
 
 void main() {
@@ -380,12 +274,13 @@ void main() {
     uint mode = params[1];
     g_spacing = params[2];
     g_cw = params[3] != 0u;
+    g_points = params[4] != 0u;
     g_max = uintBitsToFloat(params[6]);
     g_emit = params[7] != 0u;
     g_vbase = g_emit ? offsets[2u * g_slot] : 0u;
     g_ibase = g_emit ? offsets[2u * g_slot + 1u] : 0u;
-    g_nverts = 0u;
     g_nidx = 0u;
+    uint nverts = 0u;
     uint at = g_slot * params[5];
     float o0 = patch_words[at];
     float o1 = patch_words[at + 1u];
@@ -397,22 +292,95 @@ void main() {
     bool keep = mode == 2u ? (o0 > 0.0 && o1 > 0.0)
               : mode == 1u ? (o0 > 0.0 && o1 > 0.0 && o2 > 0.0 && o3 > 0.0)
               : (o0 > 0.0 && o1 > 0.0 && o2 > 0.0);
-    if (keep) {
-        if (mode == 0u)
-            tessellate_triangles(o0, o1, o2, i0);
-        else if (mode == 1u)
-            tessellate_quads(o0, o1, o2, o3, i0, i1);
+    if (keep && mode == 2u) {
+        // isolines: outer[0] lines (always equal spacing) at v = l / lines, of outer[1] segments
+        uint lines = segments(o0, 0u);
+        uint m = segments(o1, g_spacing);
+        float f = clamped(o1, g_spacing);
+        for (uint l = 0u; l < lines; l++)
+            for (uint i = 0u; i < m; i++) {
+                float v = float(l) / float(lines);
+                uint first = l * (m + 1u) + i;
+                put_primitive(2u, vec4(position(i, m, f), v, 0.0, float(first)),
+                              vec4(position(i + 1u, m, f), v, 0.0, float(first + 1u)), vec4(0.0));
+            }
+        nverts = lines * (m + 1u);
+    } else if (keep) {
+        bool quads = mode == 1u;
+        // ring 0's sides: triangles (corner 0 -> 1: w = 0, 1 -> 2: u = 0, 2 -> 0: v = 0);
+        // quads counter-clockwise from (0, 0) (v = 0, u = 1, v = 1, u = 0)
+        g_outer[0] = quads ? o1 : o2;
+        g_outer[1] = quads ? o2 : o0;
+        g_outer[2] = quads ? o3 : o1;
+        g_outer[3] = o0;
+        uint sides = quads ? 4u : 3u;
+        g_total = 0u;
+        bool ones = true;
+        for (uint s = 0u; s < 4u; s++) {
+            g_m[s] = s < sides ? segments(g_outer[s], g_spacing) : 0u;
+            g_total += g_m[s];
+            ones = ones && (s >= sides || g_m[s] == 1u);
+        }
+        g_n0 = segments(i0, g_spacing);
+        g_f0 = clamped(i0, g_spacing);
+        g_n1 = quads ? segments(i1, g_spacing) : 1u;
+        g_f1 = clamped(i1, g_spacing);
+        ones = ones && g_n0 == 1u && g_n1 == 1u;
+        if (!ones && g_n0 == 1u) {          // treated as 1 + epsilon
+            g_n0 = g_spacing == 2u ? 3u : 2u;
+            g_f0 = 1.0;
+        }
+        if (!ones && quads && g_n1 == 1u) {
+            g_n1 = g_spacing == 2u ? 3u : 2u;
+            g_f1 = 1.0;
+        }
+        uint rings = g_n0 / 2u;             // triangles: inner rings 1..rings
+        uint jobs;
+        if (ones)
+            jobs = 1u;
+        else if (quads)
+            jobs = 4u + g_n1 - 2u;
         else
-            tessellate_isolines(o0, o1);
+            jobs = 3u * rings + (g_n0 & 1u);
+        for (uint job = 0u; job < jobs; job++) {
+            uvec3 outer;
+            uvec3 inner;
+            if (ones && quads) {
+                outer = uvec3(2u, 0u, 0u);
+                inner = uvec3(5u, 0u, 0u);
+            } else if (ones) {
+                outer = uvec3(0u, 0u, 0u);
+                inner = uvec3(1u, 0u, 2u);
+            } else if (quads && job < 4u) {
+                outer = uvec3(2u, 0u, job);
+                inner = uvec3(3u, 0u, job);
+            } else if (quads) {
+                outer = uvec3(4u, job - 3u, 0u);
+                inner = uvec3(4u, job - 2u, 0u);
+            } else if (job < 3u * rings) {
+                outer = uvec3(0u, job / 3u, job % 3u);
+                inner = uvec3(0u, job / 3u + 1u, job % 3u);
+            } else {                        // the innermost ring of an odd count: one triangle
+                outer = uvec3(0u, rings, 0u);
+                inner = uvec3(1u, rings, 2u);
+            }
+            stitch(outer, inner);
+        }
+        if (ones)
+            nverts = quads ? 4u : 3u;
+        else if (quads)
+            nverts = g_total + (g_n0 - 1u) * (g_n1 - 1u);
+        else
+            nverts = g_total + 3u * (rings - 1u) * (g_n0 - rings) + (g_n0 - 2u * rings > 0u ? 3u : 1u);
     }
-    if (params[4] != 0u) {                  // point mode: every vertex once
+    if (g_points) {                         // point mode: every vertex once
         if (g_emit)
-            for (uint v = 0u; v < g_nverts; v++)
+            for (uint v = 0u; v < nverts; v++)
                 indices[g_ibase + v] = g_vbase + v;
-        g_nidx = g_nverts;
+        g_nidx = nverts;
     }
     if (!g_emit) {
-        counts[2u * g_slot] = g_nverts;
+        counts[2u * g_slot] = nverts;
         counts[2u * g_slot + 1u] = g_nidx;
     }
 }
@@ -644,10 +612,8 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     from compiler.lower.tessellation import (
         TES_LOCAL_SIZE_X, TessControlKey, TessEvalKey, patch_layout,
     )
-    from driver.gallium import buffer_read
     from driver.gl.geometry import (
-        _OUTPUT_PRIM, _ctx_cache, _gs_buffer, _gs_passthrough, _gs_stats, _gs_vertex_capture, _gs_vs_outputs,
-        _stage_source,
+        _OUTPUT_PRIM, _ctx_cache, _gs_buffer, _gs_passthrough, _gs_vertex_capture, _gs_vs_outputs, _stage_source,
     )
     if PipeShaderType.GEOMETRY in stages:
         _unsupported("a geometry stage after tessellation")
@@ -727,38 +693,11 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     with ctx._variant_errors():
         ctx.pipe.launch_grid(GridInfo((patch.vertices, 1, 1), (patches, instances, 1)))
     # 3.-5. the tessellator: count, prefix sum, write
-    lay = link.layout
-    from compiler.glsl.builtin_variables import LIMITS
-    vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[link.output]
-    tparams = struct.pack("<9I", slots, MODES[lay.mode], SPACINGS[lay.spacing], int(lay.order == "cw"),
-                          int(lay.point_mode), patch.words, struct.unpack("<I", struct.pack(
-                              "<f", float(LIMITS["gl_MaxTessGenLevel"])))[0], 0, vpp)
-    t_res, t_off = ctx.uploader.upload(tparams, alignment_B=16)
-    tbuf = ShaderBuffer(t_res, t_off, len(tparams))
-    counts = _gs_buffer(ctx, "tess_counts", slots * 8)
-    offsets = _gs_buffer(ctx, "tess_offsets", slots * 8 + 8)
-    dummy = _gs_buffer(ctx, "tess_dummy", 16)
-    ctx.pipe.bind_shader_state(C, _internal(ctx, "tessellator", TESSELLATOR_SOURCE, (64, 1, 1)))
-    ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [tbuf, whole(patches_buf), whole(counts), whole(offsets),
-                                                    whole(dummy), whole(dummy)], 0b110100)
-    ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
-    ctx.pipe.bind_shader_state(C, _internal(ctx, "tess-scan", SCAN_SOURCE, (1, 1, 1)))
-    ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [tbuf, whole(counts), whole(offsets), whole(_gs_stats(ctx))],
-                                0b1100)
-    ctx.pipe.launch_grid(GridInfo((1, 1, 1), (1, 1, 1)))
-    total_vertices, total_indices = struct.unpack("<2I", buffer_read(ctx.pipe, offsets, slots * 8, 8))
+    total_vertices, total_indices, coords, indices = _tessellate(ctx, link.layout, link.output, patches_buf,
+                                                                 slots, patch.words)
     cache = _ctx_cache(ctx)
     if total_vertices == 0 or total_indices == 0:
         return
-    tparams = tparams[:28] + struct.pack("<2I", 1, vpp)
-    t_res, t_off = ctx.uploader.upload(tparams, alignment_B=16)
-    tbuf = ShaderBuffer(t_res, t_off, len(tparams))
-    coords = _gs_buffer(ctx, "tess_coords", total_vertices * 16)
-    indices = _gs_buffer(ctx, "tess_indices", total_indices * 4)
-    ctx.pipe.bind_shader_state(C, _internal(ctx, "tessellator", TESSELLATOR_SOURCE, (64, 1, 1)))
-    ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [tbuf, whole(patches_buf), whole(counts), whole(offsets),
-                                                    whole(coords), whole(indices)], 0b110100)
-    ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
     # 6. the evaluation kernel
     iface = link.interface
     tes_source = _stage_source(tes_prog, E.GL_TESS_EVALUATION_SHADER)
@@ -801,6 +740,74 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
                    min_index=0, max_index=total_vertices - 1)
     with ctx._variant_errors():
         ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, total_indices)])
+
+
+def _tessellate(ctx, lay, output: str, patches_buf, slots: int, words: int):
+    """The tessellator's passes over ``slots`` patch records of ``words`` words (levels at
+    words 0-5): (vertices, indices, coordinate buffer, index buffer); the two totals are
+    read back (they size the evaluation pass)."""
+    from compiler.glsl.builtin_variables import LIMITS
+    from driver.gallium import buffer_read
+    from driver.gl.geometry import _gs_buffer, _gs_stats
+    C = PipeShaderType.COMPUTE
+
+    def whole(r):
+        return ShaderBuffer(r, 0, r.template.width_px)
+    vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[output]
+    max_level = struct.unpack("<I", struct.pack("<f", float(LIMITS["gl_MaxTessGenLevel"])))[0]
+    head = struct.pack("<7I", slots, MODES[lay.mode], SPACINGS[lay.spacing], int(lay.order == "cw"),
+                       int(lay.point_mode), words, max_level)
+    counts = _gs_buffer(ctx, "tess_counts", slots * 8)
+    offsets = _gs_buffer(ctx, "tess_offsets", slots * 8 + 8)
+    coords = indices = _gs_buffer(ctx, "tess_dummy", 16)
+    tessellator = _internal(ctx, "tessellator", TESSELLATOR_SOURCE, (64, 1, 1))
+    for emit in (0, 1):
+        params = head + struct.pack("<2I", emit, vpp)
+        p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
+        pbuf = ShaderBuffer(p_res, p_off, len(params))
+        ctx.pipe.bind_shader_state(C, tessellator)
+        ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [pbuf, whole(patches_buf), whole(counts), whole(offsets),
+                                                        whole(coords), whole(indices)], 0b110100)
+        ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
+        if emit:
+            break
+        ctx.pipe.bind_shader_state(C, _internal(ctx, "tess-scan", SCAN_SOURCE, (1, 1, 1)))
+        ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [pbuf, whole(counts), whole(offsets), whole(_gs_stats(ctx))],
+                                    0b1100)
+        ctx.pipe.launch_grid(GridInfo((1, 1, 1), (1, 1, 1)))
+        total_vertices, total_indices = struct.unpack("<2I", buffer_read(ctx.pipe, offsets, slots * 8, 8))
+        if total_vertices == 0 or total_indices == 0:
+            return total_vertices, total_indices, None, None
+        coords = _gs_buffer(ctx, "tess_coords", total_vertices * 16)
+        indices = _gs_buffer(ctx, "tess_indices", total_indices * 4)
+    return total_vertices, total_indices, coords, indices
+
+
+def run_tessellator(ctx, layout, levels) -> tuple:
+    """The tessellator on the GPU for patches of the given levels (``levels``: one
+    (outer0..3, inner0..1) per patch; ``layout`` a linked TessLayout): (coordinates
+    as a (vertices, 3) float array, the patch of each vertex, indices as a
+    (primitives, vertices per primitive) array of vertex numbers). For tests and
+    debugging; a draw runs the same passes on the control kernel's patch records."""
+    import numpy as np
+    from driver.gallium import ResourceTemplate, buffer_read
+    from driver.gallium.defines import PipeBind, PipeFormat, PipeMap, PipeTextureTarget, PipeUsage
+    words = 8
+    data = np.zeros((len(levels), words), np.float32)
+    data[:, :6] = np.asarray(levels, np.float32)
+    res = ctx.screen.resource_create(ResourceTemplate(
+        PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, max(data.nbytes, 16), bind=PipeBind.SHADER_BUFFER,
+        usage=PipeUsage.DEFAULT))
+    ctx.pipe.buffer_subdata(res, PipeMap.WRITE, 0, data.tobytes())
+    output = "points" if layout.point_mode else "line_strip" if layout.mode == "isolines" else "triangle_strip"
+    nv, ni, coords, indices = _tessellate(ctx, layout, output, res, len(levels), words)
+    vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[output]
+    if not nv or not ni:
+        return np.zeros((0, 3), np.float32), np.zeros(0, np.uint32), np.zeros((0, vpp), np.uint32)
+    c = np.frombuffer(buffer_read(ctx.pipe, coords, 0, nv * 16), np.uint32).reshape(nv, 4)
+    xyz = c[:, :3].copy().view(np.float32)
+    idx = np.frombuffer(buffer_read(ctx.pipe, indices, 0, ni * 4), np.uint32).reshape(-1, vpp)
+    return xyz, c[:, 3].copy(), idx
 
 
 def _bind_program(ctx, prog, stage_name: str | None) -> None:

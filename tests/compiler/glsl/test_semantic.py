@@ -181,7 +181,7 @@ def test_warnings_go_to_info_log_of_successful_compile():
 
 def test_unknown_stage():
     with pytest.raises(ValueError):
-        parse("void main() {}", "tess_control")
+        parse("void main() {}", "mesh")
 
 
 def test_preprocess_returns_the_four_fields():
