@@ -17,6 +17,10 @@ NORMALIZED_PNAMES = frozenset({E.GL_COLOR_CLEAR_VALUE, E.GL_BLEND_COLOR, E.GL_DE
                                E.GL_DEPTH_RANGE, E.GL_CURRENT_COLOR})
 
 
+# ARB_texture_buffer_object's glGet names (the _ARB enums have no core spelling)
+_TEXTURE_BUFFER_DATA_STORE_BINDING, _TEXTURE_BUFFER_FORMAT = 0x8C2D, 0x8C2E
+
+
 def _name(obj) -> int:
     return 0 if obj is None else obj.name
 
@@ -227,6 +231,13 @@ class GetMixin:
             # the buffer bound to the TEXTURE_BUFFER target (TEXTURE_BUFFER_BINDING, same value)
             t[E.GL_TEXTURE_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_TEXTURE_BUFFER))
             t[E.GL_TEXTURE_BINDING_BUFFER] = lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER)
+            if not api.es:
+                # ARB_texture_buffer_object's queries of the bound buffer texture (Mesa answers
+                # them in both profiles): its buffer and its format, whose default is
+                # LUMINANCE8 in the compatibility profile (the extension's) and R8 in core
+                t[_TEXTURE_BUFFER_DATA_STORE_BINDING] = lambda c: _name(c._bound_texture(E.GL_TEXTURE_BUFFER).buffer)
+                t[_TEXTURE_BUFFER_FORMAT] = lambda c: (c._bound_texture(E.GL_TEXTURE_BUFFER).buffer_internal_format
+                                                       or (E.GL_LUMINANCE8 if api.compat else E.GL_R8))
         if api.es and api.version < (3, 0):       # GLES 2.0's pixel-store extensions
             if api.has_extension("GL_EXT_unpack_subimage"):
                 t[E.GL_UNPACK_ROW_LENGTH] = lambda c: s.unpack.row_length

@@ -43,6 +43,8 @@ _EXECUTED_IMMEDIATELY = {
     "glReadnPixels", "glBindVertexArray", "glBindFramebuffer", "glBindRenderbuffer",
     "glRenderbufferStorage", "glFramebufferTexture2D", "glFramebufferRenderbuffer",
     "glCheckFramebufferStatus", "glBindBufferBase", "glBindBufferRange", "glCopyBufferSubData",
+    # ARB_separate_shader_objects and ARB_texture_buffer_object: executed, not compiled
+    "glBindProgramPipeline", "glTexBuffer",
 }
 _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap", "glUnmap", "glFlushMapped",
                       "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
