@@ -120,6 +120,17 @@ def test_a_shader_ending_in_an_endless_loop_compiles(stage, head, before, loop):
     assert compile_glsl(src, stage).binary
 
 
+@pytest.mark.parametrize("depth", [1, 2, 30])
+@pytest.mark.parametrize("endless", ["for (;;);", "while (true) { o.x += 1.0; }"])
+def test_an_endless_loop_inside_loops_compiles(depth, endless):
+    """Found by a 5,000-shader run (a mutant nesting 30 one-pass loops around
+    an endless one): dead-control-flow removal replaced the code after the
+    inner loop by an empty block, repair_phis put an undef there for the outer
+    loop's header phi, and the pass saw fresh code to remove, forever."""
+    src = _fs("for (int i = 0; i < k; ++i) {" * depth + " o = vec4(u); " + endless + " " + "}" * depth)
+    assert compile_glsl(src, "fragment").binary
+
+
 # -- the safety net: a bug still ends in the documented errors ------------------------------
 
 def test_a_front_end_bug_is_an_info_log_not_a_traceback(monkeypatch):

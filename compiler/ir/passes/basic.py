@@ -347,7 +347,9 @@ def _try_endless_loop(func, node: Loop) -> bool:
         return False
     nodes, idx = _find(func, node)
     tail = nodes[idx + 1:]
-    if len(tail) == 1 and not tail[0].instrs:
+    # done already: one block holding at most the undefs repair_phis put there for
+    # phis that read it (an enclosing loop's header), else this would fire forever
+    if len(tail) == 1 and isinstance(tail[0], Block) and all(isinstance(i, Undef) for i in tail[0].instrs):
         return False
     empty = Block()
     old_last = nodes[-1]
