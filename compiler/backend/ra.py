@@ -168,27 +168,99 @@ def _phi_victim(cfg, b, live):
     return None
 
 
+def _block_pressure(cfg, b, live_out) -> list[int]:
+    """For each instruction index k of ``b``: the halves it needs in registers, the
+    larger of (values live after it | its results) and ((live after - results) |
+    its operands), as ``_block_points`` would give; running sums, no set per point."""
+    live = set(live_out) | set(_term_uses(cfg, b))
+    cur = sum(v.halves for v in live)
+    need = [0] * len(b.instrs)
+    for k in range(len(b.instrs) - 1, -1, -1):
+        ins = b.instrs[k]
+        defs, uses = set(ins.defs()), set(ins.uses())
+        with_defs = cur + sum(v.halves for v in defs if v not in live)
+        for v in defs:
+            if v in live:
+                live.remove(v)
+                cur -= v.halves
+        for v in uses:
+            if v not in live:
+                live.add(v)
+                cur += v.halves
+        need[k] = max(with_defs, cur)
+    return need
+
+
+def _live_after(cfg, b, live_out, k: int) -> set:
+    """The values live just after instruction ``k`` of ``b`` (``_block_points(...)[k]``)."""
+    live = set(live_out) | set(_term_uses(cfg, b))
+    for j in range(len(b.instrs) - 1, k, -1):
+        ins = b.instrs[j]
+        live -= set(ins.defs())
+        live |= set(ins.uses())
+    return live
+
+
+def _next_uses(func, blocks, cfg, p: int, candidates) -> dict:
+    """Distance from linear position ``p`` to the next use of each candidate (positions
+    as ``_positions`` numbers them; 1 << 30 when there is none): the same answers as
+    ``_next_use`` over ``_positions``' lists, found by scanning forward from ``p`` only
+    as far as the furthest candidate's next use."""
+    remaining = set(candidates)
+    dist = {v: 1 << 30 for v in remaining}
+    n = 0
+    for b in blocks:
+        end = n + 1 + len(b.instrs)            # the block's end: terminator and phi-source uses
+        if end > p and remaining:
+            first = max(0, p - n)                # instruction index k sits at n + 1 + k
+            for k in range(first, len(b.instrs)):
+                q = n + 1 + k
+                for v in b.instrs[k].uses():
+                    if v in remaining:
+                        dist[v] = q - p
+                        remaining.discard(v)
+            for v in list(_term_uses(cfg, b)) + list(phi_source_vregs(func, b, cfg.succs[b])):
+                if v in remaining:
+                    dist[v] = end - p
+                    remaining.discard(v)
+        if not remaining:
+            break
+        n = end + 1
+    return dist
+
+
+def _victim_near(func, blocks, cfg, candidates, p):
+    """``_victim(candidates, uses, p)`` with the next uses found by ``_next_uses``."""
+    spillable = [v for v in candidates if v.spillable]
+    if not spillable:
+        return None
+    dist = _next_uses(func, blocks, cfg, p, spillable)
+    return max(spillable, key=lambda v: (dist[v], v.halves, -v.id))
+
+
 def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> None:
+    """Spill (Belady: the furthest next use) at the first point of the program where
+    more halves are live than the budget, then look again, until no point is over."""
     for _round in range(max_rounds):
         cfg, blocks, live_in, live_out = liveness(func)
-        pos, uses = _positions(func, blocks, cfg)
         spilled = False
+        n = 0                                   # linear position base of the block (see _positions)
         for b in blocks:
-            after = _block_points(cfg, b, live_out[b])
             entry = set(live_in[b]) | {p.dst for p in b.phis}
             if sum(v.halves for v in entry) > budget_halves:
-                p = pos[id(b.instrs[0])] - 1 if b.instrs else 0
-                victim = _victim(entry - {p_.dst for p_ in b.phis}, uses, p) or _victim(entry, uses, p)
+                p = n if b.instrs else 0        # just before its first instruction
+                victim = _victim_near(func, blocks, cfg, entry - {p_.dst for p_ in b.phis}, p) or \
+                    _victim_near(func, blocks, cfg, entry, p)
                 spill_value(func, victim)
                 spilled = True
                 break
+            need = _block_pressure(cfg, b, live_out[b])
             for k, ins in enumerate(b.instrs):
-                live = after[k] | set(ins.defs())
-                before = (after[k] - set(ins.defs())) | set(ins.uses())
-                need = max(sum(v.halves for v in live), sum(v.halves for v in before))
-                if need > budget_halves:
+                if need[k] > budget_halves:
+                    live = _live_after(cfg, b, live_out[b], k) | set(ins.defs())
                     busy = _busy(ins)
-                    victim = _victim(live - busy, uses, pos[id(ins)]) or _phi_victim(cfg, b, live)
+                    victim = _victim_near(func, blocks, cfg, live - busy, n + 1 + k) or \
+                        _phi_victim(cfg, b, live)
                     if victim is None:
                         raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}` "
                                            f"(live: {sorted(live, key=lambda v: v.id)}; block: {b.instrs})")
@@ -197,6 +269,7 @@ def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> No
                     break
             if spilled:
                 break
+            n += len(b.instrs) + 2
         if not spilled:
             return
     raise BackendError("spilling did not converge")
