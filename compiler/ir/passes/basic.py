@@ -215,8 +215,9 @@ def opt_dce(shader: Shader) -> bool:
         for block in walk_blocks(func.body):
             keep = [i for i in block.instrs if _has_side_effects(i) or (i.dest is not None and i.dest in live)]
             if len(keep) != len(block.instrs):
+                kept = {id(i) for i in keep}      # identity set: `in keep` was quadratic in the block
                 for i in block.instrs:
-                    if i not in keep:
+                    if id(i) not in kept:
                         i.block = None
                 block.instrs = keep
                 progress = True
@@ -258,7 +259,8 @@ def opt_cse(shader: Shader) -> bool:
         mapping: dict[Def, Def] = {}
 
         for block in walk_blocks(func.body):
-            for instr in list(block.instrs):
+            removed: set[int] = set()      # ids of this block's replaced instructions
+            for instr in block.instrs:
                 instr.map_sources(lambda d: mapping.get(d, d))
                 key = _cse_key(instr)
                 if key is None:
@@ -267,11 +269,16 @@ def opt_cse(shader: Shader) -> bool:
                     ob = other.block
                     if ob is block or (block in dom and ob in dom[block]):
                         mapping[instr.dest] = other.dest
-                        block.remove(instr)
+                        removed.add(id(instr))
                         progress = True
                         break
                 else:
                     seen.setdefault(key, []).append(instr)
+            if removed:     # one pass over the block (removing one by one was quadratic)
+                for instr in block.instrs:
+                    if id(instr) in removed:
+                        instr.block = None
+                block.instrs = [i for i in block.instrs if id(i) not in removed]
         replace_uses(func.body, mapping)
     return progress
 
