@@ -1,0 +1,343 @@
+"""Draws with tessellation (driver/gl/tessellation.py): images against hand-computed
+expectations, the control stage's invocations sharing outputs across barrier(), patch
+variables, default levels without a control stage, indexed and instanced patches, program
+queries, link errors and draw-time errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+
+from .helpers import expect
+
+W = H = 32
+
+VS = """#version 400
+in vec2 pos;
+out vec4 vcol;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vcol = vec4(1.0, 0.5, 0.25, 1.0); }
+"""
+TCS = """#version 400
+layout(vertices = 3) out;
+in vec4 vcol[];
+out vec4 tcol[];
+uniform float level;
+void main() {
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    tcol[gl_InvocationID] = vcol[gl_InvocationID];
+    gl_TessLevelOuter[0] = level;
+    gl_TessLevelOuter[1] = level;
+    gl_TessLevelOuter[2] = level;
+    gl_TessLevelInner[0] = level;
+}
+"""
+TES = """#version 400
+layout(triangles, equal_spacing, ccw) in;
+in vec4 tcol[];
+out vec4 ecol;
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+    ecol = tcol[0];
+}
+"""
+FS = """#version 400
+in vec4 ecol;
+out vec4 frag;
+void main() { frag = ecol; }
+"""
+
+
+def _shader(ctx, kind, src):
+    s = ctx.glCreateShader(kind)
+    ctx.glShaderSource(s, 1, [src])
+    ctx.glCompileShader(s)
+    assert ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0], ctx.glGetShaderInfoLog(s)
+    return s
+
+
+def _program(ctx, tcs=TCS, tes=TES, vs=VS, fs=FS, link_ok=True):
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_TESS_CONTROL_SHADER, tcs),
+                      (E.GL_TESS_EVALUATION_SHADER, tes), (E.GL_FRAGMENT_SHADER, fs)):
+        if src is not None:
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glLinkProgram(p)
+    assert bool(ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]) == link_ok, ctx.glGetProgramInfoLog(p)
+    return p
+
+
+def _vertices(ctx, p, pos):
+    vao = ctx.glGenVertexArrays(1)[0]
+    ctx.glBindVertexArray(vao)
+    pos = np.asarray(pos, np.float32)
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, pos.nbytes, pos.tobytes(), E.GL_STATIC_DRAW)
+    loc = ctx.glGetAttribLocation(p, "pos")
+    ctx.glVertexAttribPointer(loc, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(loc)
+    return vao
+
+
+def _clear(ctx):
+    ctx.glClearColor(0, 0, 0, 1)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    with driver.Context(api="gl43", width=W, height=H) as c:
+        yield c
+
+
+def _lit(img) -> np.ndarray:
+    return img[..., :3].astype(int).sum(axis=2) > 0
+
+
+def _half_square():
+    """The lower-left half of the viewport (pixel centres with x + y < W - 1), as the
+    triangle (-1,-1) (1,-1) (-1,1) covers it."""
+    y, x = np.mgrid[0:H, 0:W]
+    return (x + 0.5) + (y + 0.5) < W
+
+
+def test_triangle_patch_covers_the_triangle_at_every_level(ctx):
+    p = _program(ctx)
+    ctx.glUseProgram(p)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    for level in (1.0, 3.0, 7.5):
+        ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), level)
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        assert (_lit(img) == _half_square()).all(), level
+        assert tuple(img[4, 4]) == (255, 128, 64, 255)
+
+
+WIRE_TES = """#version 400
+layout(triangles, equal_spacing, ccw) in;
+out vec4 ecol;
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+    ecol = vec4(gl_TessCoord, 1.0);
+}
+"""
+
+
+def test_evaluation_runs_per_generated_vertex_in_point_mode(ctx):
+    """Point mode with level 2 on the triangle: 3 corners, 3 edge midpoints and the
+    centre (inner level 2: the ring degenerates to it); each point is coloured with
+    its gl_TessCoord (u, v, w)."""
+    tes = WIRE_TES.replace("ccw)", "ccw, point_mode)")
+    p = _program(ctx, tes=tes, tcs=TCS.replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+        "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", ""))
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 2.0)
+    # corners at window (2.5, 2.5), (20.5, 2.5), (2.5, 20.5): every point on a pixel centre
+    a, b = 2.5 / 16 - 1, 20.5 / 16 - 1
+    _vertices(ctx, p, [[a, a], [b, a], [a, b]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    img = ctx.read_pixels()
+    lit = np.argwhere(_lit(img))
+    assert sorted(map(tuple, lit)) == sorted([(2, 2), (2, 20), (20, 2), (2, 11), (11, 2), (11, 11), (8, 8)])
+    # the vertex (1/3, 1/3, 1/3) lands at the centroid; its colour is (85, 85, 85)
+    assert tuple(img[8, 8][:3]) == (85, 85, 85)
+    # corners: pure u, v, w colours
+    colours = {tuple(int(c) for c in img[y, x][:3]) for y, x in lit}
+    assert {(255, 0, 0), (0, 255, 0), (0, 0, 255), (128, 128, 0), (0, 128, 128), (128, 0, 128)} <= colours
+
+
+BARRIER_TCS = """#version 400
+layout(vertices = 4) out;
+out float mine[];
+patch out vec4 colour;
+void main() {
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    mine[gl_InvocationID] = float(gl_InvocationID + 1) * 0.2;
+    barrier();
+    // each invocation reads its neighbour's output: only visible after the barrier
+    float other = mine[(gl_InvocationID + 1) % 4];
+    if (gl_InvocationID == 0) {
+        colour = vec4(other, mine[2], mine[3], 1.0);
+        gl_TessLevelOuter[0] = 1.0; gl_TessLevelOuter[1] = 1.0;
+        gl_TessLevelOuter[2] = 1.0; gl_TessLevelOuter[3] = 1.0;
+        gl_TessLevelInner[0] = 1.0; gl_TessLevelInner[1] = 1.0;
+    }
+}
+"""
+QUAD_TES = """#version 400
+layout(quads) in;
+patch in vec4 colour;
+out vec4 ecol;
+void main() {
+    vec4 a = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, gl_TessCoord.x);
+    vec4 b = mix(gl_in[3].gl_Position, gl_in[2].gl_Position, gl_TessCoord.x);
+    gl_Position = mix(a, b, gl_TessCoord.y);
+    ecol = colour;
+}
+"""
+QUAD_VS = "#version 400\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n"
+
+
+def test_control_invocations_share_outputs_across_barrier_and_patch_outputs(ctx):
+    p = _program(ctx, tcs=BARRIER_TCS, tes=QUAD_TES, vs=QUAD_VS)
+    ctx.glUseProgram(p)
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 4)
+    _vertices(ctx, p, [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    lit = _lit(img)
+    assert lit[8:24, 8:24].all() and lit.sum() == 16 * 16
+    # invocation 0 read mine[1] = 0.4, mine[2] = 0.6, mine[3] = 0.8
+    assert np.abs(img[16, 16].astype(int) - (102, 153, 204, 255)).max() <= 1
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+
+
+def test_default_levels_without_a_control_stage(ctx):
+    """No control shader: the patch passes through, the levels are
+    glPatchParameterfv's; an outer default of 0 discards every patch."""
+    tes = QUAD_TES.replace("patch in vec4 colour;\n", "").replace("ecol = colour;", "ecol = vec4(0, 1, 0, 1);")
+    p = _program(ctx, tcs=None, tes=tes, vs=QUAD_VS)
+    ctx.glUseProgram(p)
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 4)
+    _vertices(ctx, p, [[-1, -1], [0, -1], [0, 0], [-1, 0]] + [[0, 0], [1, 0], [1, 1], [0, 1]])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [3, 3, 3, 3])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_INNER_LEVEL, [2, 2])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 8)
+    expect(ctx, E.GL_NO_ERROR)
+    lit = _lit(ctx.read_pixels())
+    assert lit[:16, :16].all() and lit[16:, 16:].all() and lit.sum() == 2 * 16 * 16
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [0, 3, 3, 3])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 8)
+    assert not _lit(ctx.read_pixels()).any()
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [1, 1, 1, 1])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_INNER_LEVEL, [1, 1])
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+
+
+def test_indexed_instanced_patches_and_primitive_id(ctx):
+    """Two patches from an index buffer, two instances: gl_PrimitiveID is the patch
+    within the draw, gl_InstanceID moves each instance right by half the viewport."""
+    vs = ("#version 400\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos.x + float(gl_InstanceID), pos.y, "
+          "0.0, 1.0); }\n")
+    tes = """#version 400
+layout(triangles) in;
+out vec4 ecol;
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+    ecol = gl_PrimitiveID == 0 ? vec4(1, 0, 0, 1) : vec4(0, 0, 1, 1);
+}
+"""
+    tcs = TCS.replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+        "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", "")
+    p = _program(ctx, tcs=tcs, tes=tes, vs=vs)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 2.0)
+    _vertices(ctx, p, [[-1, -1], [0, -1], [-1, 0], [0, 0]])
+    idx = np.array([0, 1, 2, 2, 1, 3], np.uint16)
+    ib = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ib)
+    ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx.tobytes(), E.GL_STATIC_DRAW)
+    _clear(ctx)
+    ctx.glDrawElementsInstanced(E.GL_PATCHES, 6, E.GL_UNSIGNED_SHORT, 0, 2)
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    for x0 in (0, 16):                  # both instances
+        assert tuple(img[2, x0 + 2][:3]) == (255, 0, 0)          # first patch: lower-left triangle
+        assert tuple(img[13, x0 + 13][:3]) == (0, 0, 255)        # second patch: upper-right triangle
+    assert not _lit(img)[16:, :].any()
+
+
+ISO_TES = """#version 400
+layout(isolines, equal_spacing) in;
+out vec4 ecol;
+void main() {
+    gl_Position = vec4(mix(-1.0, 1.0, gl_TessCoord.x), mix(-1.0, 1.0, gl_TessCoord.y) + 1.0 / 32.0, 0.0, 1.0);
+    ecol = vec4(1.0);
+}
+"""
+
+
+def test_isolines(ctx):
+    """outer[0] = 4 lines at v = 0, 1/4, 2/4, 3/4 (none at v = 1), across the viewport."""
+    p = _program(ctx, tcs=None, tes=ISO_TES, vs=QUAD_VS)
+    ctx.glUseProgram(p)
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 1)
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [4, 5, 1, 1])
+    _vertices(ctx, p, [[0, 0]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 1)
+    expect(ctx, E.GL_NO_ERROR)
+    rows = np.nonzero(_lit(ctx.read_pixels()).any(axis=1))[0]
+    assert list(rows) == [0, 8, 16, 24]
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [1, 1, 1, 1])
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+
+
+def test_program_queries(ctx):
+    tes = TES.replace("triangles, equal_spacing, ccw", "quads, fractional_odd_spacing, cw, point_mode")
+    p = _program(ctx, tes=tes)
+    assert ctx.glGetProgramiv(p, E.GL_TESS_CONTROL_OUTPUT_VERTICES) == [3]
+    assert ctx.glGetProgramiv(p, E.GL_TESS_GEN_MODE) == [E.GL_QUADS]
+    assert ctx.glGetProgramiv(p, E.GL_TESS_GEN_SPACING) == [E.GL_FRACTIONAL_ODD]
+    assert ctx.glGetProgramiv(p, E.GL_TESS_GEN_VERTEX_ORDER) == [E.GL_CW]
+    assert ctx.glGetProgramiv(p, E.GL_TESS_GEN_POINT_MODE) == [E.GL_TRUE]
+    q = _program(ctx, tcs=None, tes="#version 400\nlayout(isolines) in;\nvoid main() { gl_Position = vec4(0); }\n",
+                 fs=None)
+    assert ctx.glGetProgramiv(q, E.GL_TESS_GEN_SPACING) == [E.GL_EQUAL]
+    assert ctx.glGetProgramiv(q, E.GL_TESS_GEN_VERTEX_ORDER) == [E.GL_CCW]
+    assert ctx.glGetProgramiv(q, E.GL_TESS_GEN_POINT_MODE) == [E.GL_FALSE]
+    ctx.glGetProgramiv(q, E.GL_TESS_CONTROL_OUTPUT_VERTICES)
+    expect(ctx, E.GL_INVALID_OPERATION)                 # no control stage
+    r = _program(ctx, tcs=None, tes=None, fs=None)
+    ctx.glGetProgramiv(r, E.GL_TESS_GEN_MODE)
+    expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_link_errors(ctx):
+    # a control stage without an evaluation stage
+    assert "needs a tessellation evaluation" in ctx.glGetProgramInfoLog(_program(ctx, tes=None, link_ok=False))
+    # an evaluation input no control output feeds
+    tes = TES.replace("ecol = tcol[0];", "ecol = tcol[0] + other[1];").replace("in vec4 tcol[];",
+                                                                                "in vec4 tcol[];\nin vec4 other[];")
+    assert "other" in ctx.glGetProgramInfoLog(_program(ctx, tes=tes, link_ok=False))
+    # no primitive mode in the evaluation stage
+    tes = TES.replace("layout(triangles, equal_spacing, ccw) in;", "layout(equal_spacing) in;")
+    assert "primitive mode" in ctx.glGetProgramInfoLog(_program(ctx, tes=tes, link_ok=False))
+
+
+def test_draw_mode_errors(ctx):
+    p = _program(ctx)
+    ctx.glUseProgram(p)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(ctx, E.GL_INVALID_OPERATION)         # a program with tessellation draws only patches
+    assert not _lit(ctx.read_pixels()).any()
+    plain = _program(ctx, tcs=None, tes=None, fs=FS.replace("in vec4 ecol;", "in vec4 vcol;").replace(
+        "frag = ecol", "frag = vcol"))
+    ctx.glUseProgram(plain)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_INVALID_OPERATION)         # patches without tessellation
+    ctx.glUseProgram(p)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 2)       # fewer vertices than a patch: nothing, no error
+    expect(ctx, E.GL_NO_ERROR)
+    assert not _lit(ctx.read_pixels()).any()
+
+
+def test_tessellation_shaders_need_gl_40():
+    with driver.Context(api="gl33", width=4, height=4) as c:
+        assert not c.glCreateShader(E.GL_TESS_CONTROL_SHADER)
+        expect(c, E.GL_INVALID_ENUM)
