@@ -596,7 +596,10 @@ class DrawMixin:
             return bounds[0][1]
 
         def constant(value, kind) -> VertexElement:
+            # a glVertexAttribL*d current value read by a non-double input is undefined
+            # (GL 4.6 section 10.2.1): it is read as floats
             letter, fmt = {"float": ("f", PipeFormat.R32G32B32A32_FLOAT),
+                           "double": ("f", PipeFormat.R32G32B32A32_FLOAT),
                            "int": ("i", PipeFormat.R32G32B32A32_SINT),
                            "uint": ("I", PipeFormat.R32G32B32A32_UINT)}[kind]
             res, off = self.uploader.upload(pack_values(value, letter))

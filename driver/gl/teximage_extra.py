@@ -97,6 +97,7 @@ class TexImageExtraMixin:
     def _compressed_sub_image(self, dims, target, level, x, y, z, w, h, d, fmt, size, data):
         tex_target, face = self._image_target(target, dims)
         tex = self._bound_texture(tex_target)
+        check(level >= 0, E.GL_INVALID_VALUE, "negative level")     # as glTexSubImage*
         img = self._image(tex, face, level)
         check(fmt in self._compressed_formats(), E.GL_INVALID_ENUM, "not a compressed format")
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")

@@ -497,7 +497,7 @@ class TextureMixin:
 
     @staticmethod
     def _image(tex: Texture, face: int, level: int) -> TexImage | None:
-        if face < len(tex.images) and level < len(tex.images[face]):
+        if 0 <= face < len(tex.images) and 0 <= level < len(tex.images[face]):
             img = tex.images[face][level]
             return img if img.width else None
         return None

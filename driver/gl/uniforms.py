@@ -141,13 +141,15 @@ class UniformMixin:
         return [_wrap64(v, False) for v in self._get_uniform(program, location, "int")]
 
     def glGetnUniformi64vARB(self, program: int, location: int, bufSize: int) -> list:
-        values = self.glGetUniformi64vARB(program, location)
+        self._int64_guard()     # (not through the glGetUniformi64vARB entry point: it answers None on an error)
+        values = [_wrap64(v, True) for v in self._get_uniform(program, location, "int")]
         check(8 * len(values) <= bufSize, E.GL_INVALID_OPERATION,
               f"the answer needs {8 * len(values)} bytes, bufSize is {bufSize}")
         return values
 
     def glGetnUniformui64vARB(self, program: int, location: int, bufSize: int) -> list:
-        values = self.glGetUniformui64vARB(program, location)
+        self._int64_guard()     # (not through the glGetUniformui64vARB entry point: it answers None on an error)
+        values = [_wrap64(v, False) for v in self._get_uniform(program, location, "int")]
         check(8 * len(values) <= bufSize, E.GL_INVALID_OPERATION,
               f"the answer needs {8 * len(values)} bytes, bufSize is {bufSize}")
         return values

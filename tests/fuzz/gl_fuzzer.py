@@ -205,8 +205,10 @@ class Fuzzer:
 
     # the values behind a pointer
     def element(self, c_type: str):
-        if c_type in ("GLfloat", "GLdouble", "GLclampf", "GLclampd", "GLfixed"):
+        if c_type in ("GLfloat", "GLdouble", "GLclampf", "GLclampd"):
             return self.float()
+        if c_type in ("GLfixed", "GLclampx"):        # 16.16 fixed point: a C int32
+            return (self.int32() + (1 << 31)) % (1 << 32) - (1 << 31)
         if c_type in ("GLint64", "GLuint64", "GLintptr", "GLsizeiptr"):
             return self.wide()
         if c_type == "GLboolean":

@@ -1,0 +1,79 @@
+"""What the long GL API fuzz runs found, kept as tests: each call ends in the GL
+error the specification names (or in defined work), never in an exception the
+last-resort guard has to answer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import driver
+from driver.gl import enums as E
+from tests.driver.gl.helpers import expect
+
+COMPRESSED_RGBA_S3TC_DXT1 = 0x83F1
+
+
+def _program(g, vs: str, fs: str) -> int:
+    prog = g.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        sh = g.glCreateShader(kind)
+        g.glShaderSource(sh, 1, [src])
+        g.glCompileShader(sh)
+        g.glAttachShader(prog, sh)
+    g.glBindAttribLocation(prog, 0, "pos")
+    g.glBindAttribLocation(prog, 1, "c")
+    g.glLinkProgram(prog)
+    return prog
+
+
+def test_getn_uniform_int64_of_a_bad_program_is_its_error():
+    """glGetnUniform(u)i64vARB went through the plain query's entry point, which
+    answers None after recording the error, and took len(None)."""
+    with driver.Context("gl45", 8, 8) as ctx:
+        g = ctx.gl
+        for query in (g.glGetnUniformi64vARB, g.glGetnUniformui64vARB):
+            query(12345, 0, 64)                       # not a program name
+            expect(g, E.GL_INVALID_VALUE)
+            shader = g.glCreateShader(E.GL_VERTEX_SHADER)
+            query(shader, 0, 64)                      # a shader, not a program
+            expect(g, E.GL_INVALID_OPERATION)
+        assert g.internal_errors == []
+
+
+def test_compressed_sub_image_at_a_negative_level_is_invalid_value():
+    """A negative level indexed the level list from its end (IndexError)."""
+    with driver.Context("compat", 8, 8) as ctx:
+        g = ctx.gl
+        tex = g.glGenTextures(1)[0]
+        g.glBindTexture(E.GL_TEXTURE_2D, tex)
+        g.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, COMPRESSED_RGBA_S3TC_DXT1, 4, 4, 0, 8, bytes(8))
+        expect(g, E.GL_NO_ERROR)
+        for level in (-1, -(1 << 31)):
+            g.glCompressedTextureSubImage2D(tex, level, 0, 0, 4, 4, COMPRESSED_RGBA_S3TC_DXT1, 8, bytes(8))
+            expect(g, E.GL_INVALID_VALUE)
+            g.glCompressedTexSubImage2D(E.GL_TEXTURE_2D, level, 0, 0, 4, 4, COMPRESSED_RGBA_S3TC_DXT1, 8, bytes(8))
+            expect(g, E.GL_INVALID_VALUE)
+        assert g.internal_errors == []
+
+
+def test_a_double_current_attribute_read_by_a_float_input_draws():
+    """glVertexAttribL4d's current value, read by a vec4 input (undefined values,
+    GL 4.6 section 10.2.1), made every later draw raise KeyError('double'); it is
+    read as floats."""
+    vs = "#version 330 core\nin vec4 pos;\nin vec4 c;\nout vec4 v;\nvoid main() { gl_Position = pos; v = c; }\n"
+    fs = "#version 330 core\nin vec4 v;\nout vec4 o;\nvoid main() { o = v; }\n"
+    with driver.Context("gl43", 8, 8) as ctx:
+        g = ctx.gl
+        g.glUseProgram(_program(g, vs, fs))
+        g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        g.glVertexAttribL4d(1, 1.0, 0.5, 0.25, 1.0)
+        g.glBindBuffer(E.GL_ARRAY_BUFFER, g.glGenBuffers(1)[0])
+        v = np.array([-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1], np.float32)
+        g.glBufferData(E.GL_ARRAY_BUFFER, v.nbytes, v.tobytes(), E.GL_STATIC_DRAW)
+        g.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, 0)
+        g.glEnableVertexAttribArray(0)
+        g.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+        expect(g, E.GL_NO_ERROR)
+        assert g.internal_errors == []
+        # UNORM8 of (1.0, 0.5, 0.25, 1.0): 255, 127.5 -> 128, 63.75 -> 64, 255
+        assert ctx.read_pixels()[4, 4].tolist() == [255, 128, 64, 255]
