@@ -306,8 +306,10 @@ class CompatMixin:
     def _client_state_caps(self) -> set[int]:
         if not self.api.compat:
             return set()
+        from driver.gl.features import nv_primitive_restart as nv
         return {E.GL_VERTEX_ARRAY, E.GL_NORMAL_ARRAY, E.GL_COLOR_ARRAY,
-                E.GL_SECONDARY_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY, E.GL_FOG_COORD_ARRAY}
+                E.GL_SECONDARY_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY, E.GL_FOG_COORD_ARRAY} | (
+            {nv.GL_PRIMITIVE_RESTART_NV} if nv.available(self) else set())
 
     def _legacy_key(self, array: int):
         return (array, self.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
@@ -315,11 +317,15 @@ class CompatMixin:
     def glEnableClientState(self, array: int) -> None:
         self._compat_only()
         check_enum(array, self._client_state_caps())
+        if array == _PRIMITIVE_RESTART_NV:        # NV_primitive_restart: GL 3.1's switch
+            return self._set_enable(E.GL_PRIMITIVE_RESTART, True)
         self._legacy(self._legacy_key(array))[0].enabled = True
 
     def glDisableClientState(self, array: int) -> None:
         self._compat_only()
         check_enum(array, self._client_state_caps())
+        if array == _PRIMITIVE_RESTART_NV:
+            return self._set_enable(E.GL_PRIMITIVE_RESTART, False)
         self._legacy(self._legacy_key(array))[0].enabled = False
 
     def glClientActiveTexture(self, texture: int) -> None:
@@ -453,8 +459,13 @@ class CompatMixin:
         }
 
     def _client_enabled(self, array: int) -> bool:
+        if array == _PRIMITIVE_RESTART_NV:
+            return E.GL_PRIMITIVE_RESTART in self.state.enabled
         entry = self.vao.legacy.get(self._legacy_key(array))
         return entry is not None and entry[0].enabled
+
+
+_PRIMITIVE_RESTART_NV = 0x8558      # driver.gl.features.nv_primitive_restart
 
 
 def _normalize(v, letter: str) -> float:

@@ -238,6 +238,10 @@ class GetMixin:
                 t[_TEXTURE_BUFFER_DATA_STORE_BINDING] = lambda c: _name(c._bound_texture(E.GL_TEXTURE_BUFFER).buffer)
                 t[_TEXTURE_BUFFER_FORMAT] = lambda c: (c._bound_texture(E.GL_TEXTURE_BUFFER).buffer_internal_format
                                                        or (E.GL_LUMINANCE8 if api.compat else E.GL_R8))
+        if api.compat and api.has_extension("GL_NV_primitive_restart"):
+            from driver.gl.features import nv_primitive_restart as nv
+            t[nv.GL_PRIMITIVE_RESTART_NV] = lambda c: E.GL_PRIMITIVE_RESTART in s.enabled
+            t[nv.GL_PRIMITIVE_RESTART_INDEX_NV] = lambda c: s.primitive_restart_index
         if api.es and api.version < (3, 0):       # GLES 2.0's pixel-store extensions
             if api.has_extension("GL_EXT_unpack_subimage"):
                 t[E.GL_UNPACK_ROW_LENGTH] = lambda c: s.unpack.row_length

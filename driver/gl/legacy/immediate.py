@@ -34,7 +34,7 @@ def allowed_in_begin_end(name: str) -> bool:
     """GL 2.1 section 2.6.3: the commands that may appear between Begin and End
     (an ARB/EXT-suffixed alias as its core command)."""
     name = name[:-3] if name.endswith(("ARB", "EXT")) else name
-    if name in ("glArrayElement", "glEnd", "glGetError"):
+    if name in ("glArrayElement", "glEnd", "glGetError", "glPrimitiveRestartNV"):
         return True
     if name.endswith(("Pointer", "Divisor")) or name in ("glColorMaterial", "glColorMask", "glColorMaski"):
         return False
@@ -230,6 +230,14 @@ class ImmediateMixin:
         enabled array, the vertex last."""
         self._compat_only()
         check(i >= 0, E.GL_INVALID_VALUE, "negative index")
+        if (self._im is not None and E.GL_PRIMITIVE_RESTART in self.state.enabled
+                and i == self.state.primitive_restart_index):
+            # GL 4.6 compatibility section 10.3.6 / NV_primitive_restart: the restart
+            # index restarts the primitive (glEnd, then glBegin of the same mode)
+            mode = self._im_mode
+            self.glEnd()
+            self.glBegin(mode)
+            return
         v = self._element(E.GL_EDGE_FLAG_ARRAY, 0, i)
         if v is not None:
             self.legacy.edge_flag = bool(v[0])
