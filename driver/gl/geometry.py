@@ -311,7 +311,8 @@ def _gs_stats(ctx):
 # the queries whose counters the passes change (primitives_generated_counters)
 COUNTED_QUERIES = frozenset({E.GL_PRIMITIVES_GENERATED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN,
                              E.GL_GEOMETRY_SHADER_INVOCATIONS, E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED,
-                             E.GL_COMPUTE_SHADER_INVOCATIONS})
+                             E.GL_COMPUTE_SHADER_INVOCATIONS, E.GL_TESS_CONTROL_SHADER_PATCHES,
+                             E.GL_TESS_EVALUATION_SHADER_INVOCATIONS})
 
 
 def primitives_generated_counters(ctx, target: int = E.GL_PRIMITIVES_GENERATED) -> tuple[int, int]:
@@ -335,6 +336,10 @@ def primitives_generated_counters(ctx, target: int = E.GL_PRIMITIVES_GENERATED) 
         return 0, cache.get("invocations", 0)
     if target == E.GL_COMPUTE_SHADER_INVOCATIONS:
         return cache.get("compute_invocations", 0), 0
+    if target == E.GL_TESS_CONTROL_SHADER_PATCHES:          # the tessellation passes (tessellation.py)
+        return 0, cache.get("tess_patches", 0)
+    if target == E.GL_TESS_EVALUATION_SHADER_INVOCATIONS:
+        return 0, cache.get("tess_evaluations", 0)
     res = cache.get("stats")
     emitted = 0
     if res is not None:

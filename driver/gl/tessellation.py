@@ -607,14 +607,9 @@ def _float(value: float) -> str:
 
 # -- the draw ----------------------------------------------------------------------------
 def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
-    from compiler.glsl import parse
-    from compiler.lower.geometry import vertex_record_layout
-    from compiler.lower.tessellation import (
-        TES_LOCAL_SIZE_X, TessControlKey, TessEvalKey, patch_layout,
-    )
-    from driver.gl.geometry import (
-        _OUTPUT_PRIM, _ctx_cache, _gs_buffer, _gs_passthrough, _gs_vertex_capture, _gs_vs_outputs, _stage_source,
-    )
+    """One GL_PATCHES draw (``_emit_draw``'s arguments): the passes of the module docstring."""
+    from driver.gallium import PipeQueryType
+    from driver.gl.geometry import _ctx_cache
     if PipeShaderType.GEOMETRY in stages:
         _unsupported("a geometry stage after tessellation")
     if indirect is not None:
@@ -627,6 +622,29 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     tcs_prog = stages.get(PipeShaderType.TESS_CTRL)
     if vs_prog is None:
         _unsupported("tessellation without a vertex stage")
+    # GL_PRIMITIVES_GENERATED counts the generated primitives (the prefix sum adds them
+    # to the statistics word): what the passes draw is measured and taken out
+    measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None
+    if measure:
+        pass_query = _ctx_cache(ctx).get("pass_query")
+        if pass_query is None:
+            pass_query = _ctx_cache(ctx)["pass_query"] = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
+        ctx.pipe.begin_query(pass_query)
+    try:
+        _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_prog, tcs_prog)
+    finally:
+        if measure:
+            ctx.pipe.end_query(pass_query)
+            _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
+                int(ctx.pipe.get_query_result(pass_query, True) or 0)
+
+
+def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_prog, tcs_prog) -> None:
+    from compiler.glsl import parse
+    from compiler.lower.tessellation import TES_LOCAL_SIZE_X, TessControlKey, TessEvalKey, patch_layout
+    from driver.gl.geometry import (
+        _OUTPUT_PRIM, _ctx_cache, _gs_buffer, _gs_passthrough, _gs_vertex_capture, _gs_vs_outputs, _stage_source,
+    )
     link = tes_prog.linked_state.tessellation
     patch_state = ctx._patch_state()
     pv = patch_state["vertices"]
@@ -692,12 +710,17 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     ctx.pipe.set_shader_buffers(C, 72, [pbuf, whole(vs_out), index_buf, whole(patches_buf)], 0b1000)
     with ctx._variant_errors():
         ctx.pipe.launch_grid(GridInfo((patch.vertices, 1, 1), (patches, instances, 1)))
+    cache = _ctx_cache(ctx)             # statistics (geometry.primitives_generated_counters)
+    cache["tess_patches"] = cache.get("tess_patches", 0) + slots
+    cache["compute_invocations"] = cache.get("compute_invocations", 0) + slots * patch.vertices + \
+        2 * 64 * -(-slots // 64) + 1
     # 3.-5. the tessellator: count, prefix sum, write
     total_vertices, total_indices, coords, indices = _tessellate(ctx, link.layout, link.output, patches_buf,
                                                                  slots, patch.words)
-    cache = _ctx_cache(ctx)
     if total_vertices == 0 or total_indices == 0:
         return
+    cache["tess_evaluations"] = cache.get("tess_evaluations", 0) + total_vertices
+    cache["compute_invocations"] += TES_LOCAL_SIZE_X * -(-total_vertices // TES_LOCAL_SIZE_X)
     # 6. the evaluation kernel
     iface = link.interface
     tes_source = _stage_source(tes_prog, E.GL_TESS_EVALUATION_SHADER)
@@ -734,8 +757,6 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
                                      ConstantBuffer(None, 0, len(block), block))
     ctx.cso.set_vertex_elements(elements)
     ctx.pipe.set_vertex_buffers([VertexBuffer(tes_out, 0)])
-    # what the queue's primitive counter sees of the passes beside the generated primitives
-    cache["pass_primitives"] = cache.get("pass_primitives", 0) + records * instances
     out = DrawInfo(_OUTPUT_PRIM[link.output], index_size=4, index_resource=indices, index_bounds_valid=True,
                    min_index=0, max_index=total_vertices - 1)
     with ctx._variant_errors():

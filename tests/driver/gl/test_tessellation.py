@@ -341,3 +341,25 @@ def test_tessellation_shaders_need_gl_40():
     with driver.Context(api="gl33", width=4, height=4) as c:
         assert not c.glCreateShader(E.GL_TESS_CONTROL_SHADER)
         expect(c, E.GL_INVALID_ENUM)
+
+
+def test_primitives_generated_and_statistics():
+    """Level 3 on a triangle: rings of 3 and 1 segments per side; any triangulation of
+    the band between them has 3 x (3 + 1) triangles, plus the inner triangle: 13
+    generated primitives, from 1 patch and 12 distinct vertices (one evaluation each)."""
+    with driver.Context(api="compat", width=W, height=H) as c:
+        p = _program(c)
+        c.glUseProgram(p)
+        c.glUniform1f(c.glGetUniformLocation(p, "level"), 3.0)
+        _vertices(c, p, [[-1, -1], [1, -1], [-1, 1]] * 2)
+        targets = (E.GL_PRIMITIVES_GENERATED, E.GL_TESS_CONTROL_SHADER_PATCHES,
+                   E.GL_TESS_EVALUATION_SHADER_INVOCATIONS)
+        qs = c.glGenQueries(len(targets))
+        for t, q in zip(targets, qs):
+            c.glBeginQuery(t, q)
+        c.glDrawArrays(E.GL_PATCHES, 0, 6)
+        for t in targets:
+            c.glEndQuery(t)
+        expect(c, E.GL_NO_ERROR)
+        got = [c.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT)[0] for q in qs]
+        assert got == [2 * 13, 2, 2 * 12]
