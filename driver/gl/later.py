@@ -12,12 +12,13 @@ __all__ = ["LaterStagesMixin"]
 
 
 class LaterStagesMixin:
-    """Entry points of stages the claimed desktop versions include but the compiler
-    cannot build yet: tessellation (GL 4.0: patch parameters, GL_PATCHES draws). The
-    state and errors are the specification's; as no program can contain a tessellation
-    stage, GL_PATCHES draws fail with INVALID_OPERATION."""
+    """The patch parameters of tessellation (GL 4.0: glPatchParameteri/fv) with the
+    specification's state and errors; the GL_PATCHES draws are driver/gl/tessellation.py's."""
 
-    MAX_PATCH_VERTICES = 32
+    @property
+    def MAX_PATCH_VERTICES(self) -> int:
+        from compiler.glsl.builtin_variables import LIMITS
+        return LIMITS["gl_MaxPatchVertices"]
 
     def _patch_state(self) -> dict:
         st = self.__dict__.get("_patch")

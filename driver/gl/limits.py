@@ -129,27 +129,29 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         if api.gl(4, 3):
             lim["GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"] = 0
     if api.gl(4, 0):
-        # GL 4.0+ define the tessellation stages' limits (GL 4.6 table 23.61), the
-        # minimum values likewise (no tessellation shader compiles yet)
+        # GL 4.0+: the tessellation stages' limits (GL 4.6 table 23.61), the shading
+        # language's gl_MaxTess* constants (the stages run as compute kernels:
+        # driver/gl/tessellation.py)
+        from compiler.glsl.builtin_variables import LIMITS as GLSL
         blocks = 14 if api.gl(4, 3) else 12
         lim.update({
-            "GL_MAX_TESS_GEN_LEVEL": 64,
-            "GL_MAX_TESS_PATCH_COMPONENTS": 120,
-            "GL_MAX_TESS_CONTROL_UNIFORM_COMPONENTS": 1024,
-            "GL_MAX_TESS_EVALUATION_UNIFORM_COMPONENTS": 1024,
-            "GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS": 16,
-            "GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS": 16,
-            "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS": 128,
-            "GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS": 4096,
-            "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS": 128,
-            "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS": 128,
-            "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS": 128,
+            "GL_MAX_TESS_GEN_LEVEL": GLSL["gl_MaxTessGenLevel"],
+            "GL_MAX_TESS_PATCH_COMPONENTS": GLSL["gl_MaxTessPatchComponents"],
+            "GL_MAX_TESS_CONTROL_UNIFORM_COMPONENTS": GLSL["gl_MaxTessControlUniformComponents"],
+            "GL_MAX_TESS_EVALUATION_UNIFORM_COMPONENTS": GLSL["gl_MaxTessEvaluationUniformComponents"],
+            "GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS": GLSL["gl_MaxTessControlTextureImageUnits"],
+            "GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS": GLSL["gl_MaxTessEvaluationTextureImageUnits"],
+            "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS": GLSL["gl_MaxTessControlOutputComponents"],
+            "GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS": GLSL["gl_MaxTessControlTotalOutputComponents"],
+            "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS": GLSL["gl_MaxTessEvaluationOutputComponents"],
+            "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS": GLSL["gl_MaxTessControlInputComponents"],
+            "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS": GLSL["gl_MaxTessEvaluationInputComponents"],
             "GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS": blocks,
             "GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS": blocks,
             "GL_MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS":
-                blocks * caps.max_uniform_block_size_B // 4 + 1024,
+                blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxTessControlUniformComponents"],
             "GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS":
-                blocks * caps.max_uniform_block_size_B // 4 + 1024,
+                blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxTessEvaluationUniformComponents"],
         })
         if api.gl(4, 2):
             lim.update({f"GL_MAX_TESS_{st}_{what}": 0
@@ -162,7 +164,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1
-        lim["GL_MAX_PATCH_VERTICES"] = 32        # driver.gl.later.LaterStagesMixin.MAX_PATCH_VERTICES
+        from compiler.glsl.builtin_variables import LIMITS as GLSL
+        lim["GL_MAX_PATCH_VERTICES"] = GLSL["gl_MaxPatchVertices"]
     if api.gl(4, 0) or api.has_extension("GL_ARB_shader_subroutine"):
         from compiler.glsl.subroutines import MAX_SUBROUTINES, MAX_SUBROUTINE_UNIFORM_LOCATIONS
         lim["GL_MAX_SUBROUTINES"] = MAX_SUBROUTINES
