@@ -50,7 +50,6 @@ class DrawState:
     names: frozenset = frozenset()      # instructions of the fragment program
     specials: frozenset = frozenset()   # special registers it reads
     uses_iter: bool = False
-    cf_read: frozenset | None = None    # coefficient registers its iter/ldcf read
     uniform: tuple | None = None        # uniform_record of the fragment program
     sample_mask: int = 0xFFFF
     occlusion: object = None
@@ -109,7 +108,6 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         names, st.specials, st.quads, st.tile_writes = _analysis(prog, executor.caches)
         st.names = names
         st.uses_iter = "iter" in names
-        st.cf_read = _cf_read(prog, executor.caches)
         st.uniform = uniform_record(core, st.pipe, max(int(command.cmd.sample_size_B), 4), executor.caches)
         p = st.pipe
         st.late = p.discards or p.writes_depth or p.writes_sample_mask or "discard" in names \
@@ -151,20 +149,6 @@ def _analysis(prog, cache: dict):
             ins.op.name == "texture_sample" and ins["lod_mode"] in ("auto", "bias") for _, ins in prog.instructions)
         return names, specials, quads, _tile_writes(prog)
     return _cached(cache, prog, ("analysis",), make)
-
-
-def _cf_read(prog, cache: dict) -> frozenset:
-    """The coefficient registers a program's ``iter``/``ldcf`` read (with the 1/w
-    register of perspective iterations)."""
-    def make():
-        read = set()
-        for _, ins in prog.instructions:
-            if ins.op.name in ("iter", "ldcf"):
-                read.update(range(ins["cf"], ins["cf"] + ins["dst"].count))
-                if ins.op.name == "iter" and ins["interp"] == "persp":
-                    read.add(ins["cf_w"])
-        return frozenset(read)
-    return _cached(cache, prog, ("cf_read",), make)
 
 
 def uniform_record(core, pipe, record_B: int, cache: dict):
@@ -292,7 +276,8 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     hi = max(v.max_depth if v is not None else 1.0 for v in vps)
     # fragment depth is read by depth/stencil tests only (a shader reads its z plane)
     depth = any(not states[d].ds.trivial for d in draw_ids)
-    frags = R.rasterize(setup, region, S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)), depth=depth)
+    frags = R.rasterize(setup, region, S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)), depth=depth,
+                        scratch=_raster_scratch())
     if len(frags) == 0:
         return 0
     one_draw = len(draw_ids) == 1
@@ -336,6 +321,20 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
         return ctx.hidden_surface_removal(layers, background, whole)
     background.run()
     return ctx.in_order(layers)
+
+
+_THREAD = threading.local()
+#: The most bytes of rasteriser output a firmware thread keeps between passes (a
+#: shading step of a few million fragments fits; a bigger pass allocates its own).
+RASTER_SCRATCH_MAX_B = 160 << 20
+
+
+def _raster_scratch() -> R.Scratch:
+    """This thread's rasteriser scratch: a pass's fragments are dead once it is shaded."""
+    held = getattr(_THREAD, "raster", None)
+    if held is None:
+        held = _THREAD.raster = R.Scratch(RASTER_SCRATCH_MAX_B)
+    return held
 
 
 def uniform_cover(tvb, rows, frame, states, all_tiles: bool, region=None):
@@ -388,41 +387,6 @@ def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_b
     return n
 
 
-_ZERO_PLANE = np.float32(0)
-#: Runs at least this long on average make a repeat cheaper than a gather (measured:
-#: 2.4x faster per plane row at ~4000 lanes per run; finding the runs costs half a gather).
-MIN_MEAN_RUN = 16
-
-
-def _runs(rows: np.ndarray):
-    """(the row of each run, run lengths) of ``rows`` when its runs of equal values
-    are MIN_MEAN_RUN long on average, else None."""
-    n = len(rows)
-    cuts = np.flatnonzero(rows[1:] != rows[:-1])
-    if (len(cuts) + 1) * MIN_MEAN_RUN > n:
-        return None
-    starts = np.empty(len(cuts) + 1, np.intp)
-    starts[0] = 0
-    np.add(cuts, 1, out=starts[1:])
-    return rows[starts], np.diff(starts, append=n)
-_SCRATCH = threading.local()
-#: The largest coefficient buffer a firmware thread keeps between passes.
-CF_SCRATCH_MAX_B = 96 << 20
-
-
-def _coefficient_buffer(cf: int, three: int, n: int, dtype) -> tuple[np.ndarray, dict]:
-    """A (cf, three, >= n) buffer and its record of constant-filled rows ((cf, i) ->
-    value bytes, valid over the whole buffer): this thread's, when it fits."""
-    held = getattr(_SCRATCH, "coefficients", None)
-    if held is not None:
-        buf, filled = held
-        if buf.shape[:2] == (cf, three) and buf.shape[2] >= n and buf.dtype == dtype:
-            return held
-    held = (np.empty((cf, three, n), dtype), {})
-    _SCRATCH.coefficients = held if held[0].nbytes <= CF_SCRATCH_MAX_B else None
-    return held
-
-
 def _single_layer(n: int) -> R.RankLayers:
     return R.RankLayers(np.arange(n, dtype=np.int64), np.array([0, n], np.int64), np.zeros(n, np.int32))
 
@@ -435,7 +399,6 @@ class _PassContext:
         self.origin = origin                                     # record_of's top-left pixel
         self.frags, self.draw, self.one_draw = frags, draw, one_draw
         self._run = None                                         # (indices, first) of a run layer
-        self.planes_t = np.ascontiguousarray(tvb.planes.transpose(1, 2, 0))   # (cf, 3, rows)
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
 
@@ -576,52 +539,6 @@ class _PassContext:
             return a[run[1]:run[1] + len(idx)]
         return a[idx]
 
-    def _coefficients(self, tri: np.ndarray, read: frozenset | None) -> np.ndarray:
-        """The PDM's coefficient registers of lanes from setup rows ``tri``:
-        (cf, 3, n) float32, one contiguous take per plane row (rows are in range).
-        Only the registers in ``read`` (None: all) are gathered; the program reads
-        no other, they are zero. A plane row equal on every setup row (bit for bit,
-        e.g. the 1/w plane of unprojected geometry) is a fill, not a gather.
-
-        The result is a view of one buffer per thread (``_coefficient_buffer``),
-        reused by the next call (a layer's program has finished with it by then):
-        no fresh pages per layer or frame, and constant rows filled once."""
-        cf, three, n_rows = self.planes_t.shape
-        n = len(tri)
-        buf, filled = _coefficient_buffer(cf, three, n, self.planes_t.dtype)
-        index = runs = None
-        for k in range(cf):
-            for i in range(three):
-                const = self._cf_constant[k][i] if read is None or k in read else _ZERO_PLANE
-                if const is not None:
-                    if filled.get((k, i)) != const.tobytes():
-                        buf[k, i].fill(const)
-                        filled[(k, i)] = const.tobytes()
-                    continue
-                if index is None:
-                    index = np.asarray(tri)
-                    runs = _runs(index)
-                    if runs is None:
-                        index = index.astype(np.intp, copy=False)
-                if runs is not None:    # long runs of one row (big triangles): repeat, no gather
-                    first, counts = runs
-                    buf[k, i, :n] = np.repeat(self.planes_t[k, i].take(first), counts)
-                else:
-                    self.planes_t[k, i].take(index, out=buf[k, i, :n], mode="clip")
-                filled.pop((k, i), None)
-        return buf[:, :, :n]
-
-    @cached_property
-    def _cf_constant(self) -> list:
-        """[cf][i]: the value of plane row (cf, i) when every setup row holds the same
-        bits there, else None."""
-        cf, three, n_rows = self.planes_t.shape
-        if n_rows == 0:
-            return [[None] * three for _ in range(cf)]
-        bits = self.planes_t.view(np.uint32)
-        same = (bits == bits[:, :, :1]).all(axis=2)
-        return [[self.planes_t[k, i, 0].copy() if same[k, i] else None for i in range(three)] for k in range(cf)]
-
     # -- fragment shading: one lane per covered sample
     def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
         """Shade fragments ``idx`` on the samples of ``cover``; ``records``: their tile
@@ -702,11 +619,15 @@ class _PassContext:
                 kw["sample_position_px"] = np.stack((x.astype(np.float32) + self.spos[s, 0],
                                                      y.astype(np.float32) + self.spos[s, 1]))
         if direct:
-            tile, tile_index = self.tile_buffer, np.maximum(records, 0)
+            # only helper lanes lack a record (-1): the others' records are in range
+            tile, tile_index = self.tile_buffer, records if helper is None else np.maximum(records, 0)
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
-        if st.uses_iter or "ldcf" in st.names:   # the PDM's coefficient registers, per lane
-            kw["coefficients"] = self._coefficients(tri, st.cf_read)
+        if st.uses_iter or "ldcf" in st.names:
+            # the PDM's coefficient registers: every setup row's planes and each lane's
+            # row (no per-lane copy of the planes)
+            kw["cf_planes"] = self.tvb.planes
+            kw["primitive_index"] = np.asarray(tri).astype(np.int32, copy=False)
         ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
                           tile_buffer=tile, tile_index=tile_index,
                           **kw, **st.pipe.context_fields())
@@ -737,14 +658,35 @@ class _PassContext:
         return len(f_local)
 
 
+#: Keys spanning at most this many times their count are ranked with a table, not a sort.
+DENSE_RANK_SPAN = 4
+
+
+def _dense_ranks(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """(rank of each key among the distinct keys in increasing order, how many
+    distinct keys): ``np.unique(key, return_inverse=True)``'s inverse and count.
+    Keys in a range at most ``DENSE_RANK_SPAN`` times their count (a few big
+    primitives' quads) are ranked through a presence table in linear time."""
+    if len(key) == 0:
+        return np.zeros(0, np.intp), 0
+    lo, hi = int(key.min()), int(key.max())
+    if hi - lo + 1 > DENSE_RANK_SPAN * len(key):
+        distinct, inverse = np.unique(key, return_inverse=True)
+        return inverse.reshape(-1), len(distinct)
+    offset = key - lo
+    present = np.zeros(hi - lo + 1, bool)
+    present[offset] = True
+    rank = np.cumsum(present, dtype=np.intp)
+    return rank[offset] - 1, int(rank[-1])
+
+
 def _quads(x, y, tri, s, f, S, W, H):
     """Complete 2x2 quads of one primitive (and sample) with helper lanes.
     Returns the lane arrays, the helper mask and the lane of every input pair."""
     qw = (W + 1) // 2 + 1
     qh = (H + 1) // 2 + 1
     key = ((tri.astype(np.int64) * S + s) * qh + (y >> 1)) * qw + (x >> 1)
-    quad_keys, quad = np.unique(key, return_inverse=True)
-    nq = len(quad_keys)
+    quad, nq = _dense_ranks(key)
     real = 4 * quad + 2 * (y & 1) + (x & 1)
     n = 4 * nq
     first = np.zeros(nq, np.int64)

@@ -255,37 +255,6 @@ def test_vertex_half_faults_name_their_unit():
     assert info.value.info.unit == "VDM" and info.value.info.address == 0xBAD_0000 and info.value.info.is_read
 
 
-def test_coefficient_gathers_reuse_one_buffer_and_fill_constant_planes():
-    """The per-lane coefficient registers of a pass's layers (one buffer reused, plane
-    rows equal on every setup row filled instead of gathered, unread registers 0)
-    equal a fresh gather of every plane row, call after call, for shrinking and
-    growing layers and changing read sets."""
-    from drmshim.gpu.pipeline import fragment as F
-    rng = np.random.default_rng(5)
-    n_rows, n_cf = 40, 6
-    planes = rng.standard_normal((n_rows, n_cf, 3)).astype(np.float32)
-    planes[:, 0] = [0.0, -0.0, 1.0]                     # the 1/w plane of unprojected geometry
-    planes[:, 3, 1] = np.nan
-    planes[:, 4, 2] = np.float32(-0.0)
-    ctx = object.__new__(F._PassContext)
-    ctx.planes_t = np.ascontiguousarray(planes.transpose(1, 2, 0))
-    other = object.__new__(F._PassContext)           # a later pass (its own planes) on the same buffer
-    other.planes_t = ctx.planes_t[:, :, ::-1].copy()
-    other.planes_t[0, 2] = 2.0
-    for n, read in [(500, frozenset({0, 2, 3})), (300, None), (700, frozenset({1, 4})), (200, frozenset({0, 2, 3})),
-                    (700, None), (100, frozenset({0, 2, 3})), (600, None)]:
-        if n == 100:
-            ctx = other
-        tri = rng.integers(0, n_rows, n)
-        got = ctx._coefficients(tri, read)
-        want = ctx.planes_t[:, :, tri].copy()
-        for k in range(n_cf):
-            if read is not None and k not in read:
-                want[k] = 0
-        assert got.shape == (n_cf, 3, n)
-        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
-
-
 def test_background_program_skipped_only_when_every_record_is_overwritten(monkeypatch):
     """A pass whose uniform program covers and writes every record hides the
     background program: it is not run (same image as running it). It runs when the
@@ -354,17 +323,15 @@ def test_background_hidden_by_shaded_records_of_every_sample(fs, hidden, samples
     np.testing.assert_array_equal(images[0], images[1])
 
 
-def test_coefficients_of_long_runs_equal_the_gather():
-    """Lanes in long runs of one setup row (big triangles) get their coefficients by
-    repeating each run's plane values: the same bits as the per-lane gather."""
+def test_dense_ranks_equal_unique():
+    """The quads' ranking through a presence table gives np.unique's inverse and count,
+    for dense keys (big primitives) and sparse ones (the sort)."""
     from drmshim.gpu.pipeline import fragment as F
-    rng = np.random.default_rng(9)
-    planes = rng.standard_normal((30, 4, 3)).astype(np.float32)
-    planes[3, 2, 0] = np.nan
-    ctx = object.__new__(F._PassContext)
-    ctx.planes_t = np.ascontiguousarray(planes.transpose(1, 2, 0))
-    for counts in ([5000], [40, 1, 700, 3, 90], rng.integers(1, 60, 200), rng.integers(1, 3, 300)):
-        tri = np.repeat(rng.integers(0, 30, len(counts)), counts).astype(np.int32)
-        assert (F._runs(tri) is not None) == (np.mean(counts) >= F.MIN_MEAN_RUN)
-        got = ctx._coefficients(tri, None)
-        np.testing.assert_array_equal(got.view(np.uint32), ctx.planes_t[:, :, tri].view(np.uint32))
+    rng = np.random.default_rng(4)
+    for key in (rng.integers(1000, 3000, 5000), rng.integers(0, 1 << 40, 3000), np.array([7]),
+                np.repeat(np.arange(50, 90), 3)[::-1], np.zeros(0, np.int64)):
+        key = key.astype(np.int64)
+        rank, count = F._dense_ranks(key)
+        distinct, inverse = np.unique(key, return_inverse=True)
+        assert count == len(distinct) and np.array_equal(rank, inverse.reshape(-1))
+
