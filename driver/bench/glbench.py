@@ -20,7 +20,9 @@ first is reported as first_frame_s: it includes shader compilation / JIT), then
 frame ends with glFinish (synchronous: "time until the frame is complete"); with
 --pipelined frames end with glFlush and only the last one with glFinish.
 Timed loops stop early once --max-seconds is exceeded (frames actually run are
-reported).  Every frame is self-contained (no accumulation across frames) so
+reported). cpu_s_per_frame is the CPU time of the whole process (all its threads:
+a software driver's rasteriser threads too) per timed frame: steadier than wall
+time on a loaded host.  Every frame is self-contained (no accumulation across frames) so
 checksums do not depend on the frame count.
 
 Run:  PYOPENGL_PLATFORM=egl python3 glbench.py [--size 1024] [--api gles|gl] ...
@@ -218,6 +220,7 @@ class Bench:
             frame_fn(0)
             GL.glFinish()
         done = 0
+        cpu0 = time.process_time()
         t0 = time.perf_counter()
         for i in range(frames):
             frame_fn(i + 1)
@@ -227,9 +230,11 @@ class Bench:
             if last:
                 break
         total = time.perf_counter() - t0
+        cpu = time.process_time() - cpu0
         spf = total / done
         err = GL.glGetError()
         rec = {"name": name, "frames": done, "sec_per_frame": spf, "total_s": total,
+               "cpu_s_per_frame": cpu / done,   # every thread of the process (a loaded host inflates wall time)
                "first_frame_s": first, "gl_error": int(err)}
         if work:
             for k, (amount, unit) in work.items():

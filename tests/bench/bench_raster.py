@@ -15,9 +15,9 @@ import time
 
 import numpy as np
 
-from drmshim.gpu.raster import (DepthStencilState, bin_triangles, barycentrics, clip_triangles, depth_stencil,
-                                layers_of, rank_layers, rasterize, resolve_visibility, setup_triangles,
-                                viewport_transform)
+from drmshim.gpu.raster import (DepthStencilState, Scratch, bin_triangles, barycentrics, clip_triangles,
+                                depth_stencil, layers_of, rank_layers, rasterize, resolve_visibility,
+                                setup_triangles, viewport_transform)
 
 SIZE = 1024
 
@@ -165,6 +165,14 @@ def run():
             barycentrics(setup, f)
     ms, _ = _best_ms(big_bary, repeat=1)
     rows.append(("raster: 100 big tris, same + perspective barycentrics", ms, "128px tiles"))
+
+    # the whole frame in one call, as the fragment pipeline does (no depth read)
+    ms, frags = _best_ms(lambda: rasterize(setup, rect, 1, depth=False), repeat=2)
+    rows.append(("raster: 100 big tris, whole frame, fresh arrays", ms, f"{len(frags) / 1e6:.1f} M frags"))
+    del frags
+    scratch = Scratch(2 << 30)
+    ms, _ = _best_ms(lambda: rasterize(setup, rect, 1, depth=False, scratch=scratch), repeat=3)
+    rows.append(("raster: 100 big tris, whole frame, into a reused Scratch", ms, "no fresh pages"))
     return rows
 
 
