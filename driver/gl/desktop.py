@@ -439,7 +439,8 @@ class DesktopMixin(LaterStagesMixin):
 
     # -- sample shading (GL 4.6 section 14.3.1.1) ---------------------------------------------
     def glMinSampleShading(self, value: float) -> None:
-        self._desktop(4, 0)
+        if not es_has(self.api, "sample_shading"):      # glMinSampleShadingOES: OES_sample_shading
+            self._desktop(4, 0)
         self.state.min_sample_shading = min(1.0, max(0.0, float(value)))
 
     # -- drawing what transform feedback captured (GL 4.6 section 13.3.1) -----------------------

@@ -263,7 +263,7 @@ class GetMixin:
             t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
-        if api.gl(4, 0):
+        if api.gl(4, 0) or es_has(api, "sample_shading"):
             t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: s.min_sample_shading
         if api.gl_or_es((4, 3), (3, 1)):
             t.update({

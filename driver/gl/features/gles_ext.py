@@ -80,6 +80,7 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "copy_image": ((3, 2), ("GL_EXT_copy_image", "GL_OES_copy_image")),
     "draw_buffers_indexed": ((3, 2), ("GL_EXT_draw_buffers_indexed", "GL_OES_draw_buffers_indexed")),
     "texture_view": (None, ("GL_OES_texture_view", "GL_EXT_texture_view")),
+    "sample_shading": (None, ("GL_OES_sample_shading",)),
     "texture_cube_map_array": ((3, 2), ("GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array")),
     "texture_buffer": ((3, 2), ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")),
     "texture_border_clamp": ((3, 2), ("GL_EXT_texture_border_clamp", "GL_OES_texture_border_clamp")),
