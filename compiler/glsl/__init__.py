@@ -10,20 +10,34 @@ May import nothing outside compiler.glsl (and the standard library).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Collection
 from typing import NamedTuple
 
-from . import ast
-from .ast import NodeVisitor, TranslationUnit, walk
 from .errors import FatalError, GLSLCompileError, InfoLog, Message, SourceLoc, internal_error_log
-from .lexer import tokenize
 from .limits import MAX_NESTING_DEPTH, recursion_headroom
-from .parser import parse_tokens
-from .preprocessor import PreprocessResult, preprocess_full
-from .semantic import analyze
-from .symbols import FunctionSignature, Variable
-from .types import GLSLType
 from .versions import GLSLVersion
+
+# Re-exported names of the heavier modules, imported on first use: a program that
+# only reads a table (``compiler.glsl.versions``, ``compiler.glsl.types``) does not
+# load the parser and the semantic analysis (the GL front end reads the versions
+# when it is imported; the C ABI's start pays for nothing else).
+_LAZY = {"ast": ("ast", None), "NodeVisitor": ("ast", "NodeVisitor"), "TranslationUnit": ("ast", "TranslationUnit"),
+         "walk": ("ast", "walk"), "tokenize": ("lexer", "tokenize"), "parse_tokens": ("parser", "parse_tokens"),
+         "PreprocessResult": ("preprocessor", "PreprocessResult"),
+         "preprocess_full": ("preprocessor", "preprocess_full"), "analyze": ("semantic", "analyze"),
+         "FunctionSignature": ("symbols", "FunctionSignature"), "Variable": ("symbols", "Variable"),
+         "GLSLType": ("types", "GLSLType")}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module_name, attr = _LAZY[name]
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    value = module if attr is None else getattr(module, attr)
+    globals()[name] = value
+    return value
 
 STAGES = ("vertex", "fragment", "compute", "geometry", "tess_control", "tess_evaluation")
 
@@ -41,6 +55,7 @@ def preprocess(source: str) -> Preprocessed:
     `version` is the number of `#version` (110 when absent), `profile` is "es",
     "core" or "compatibility", `extensions` maps extension names to behaviours.
     """
+    from .preprocessor import preprocess_full
     log = InfoLog()
     with recursion_headroom():
         try:
@@ -83,6 +98,10 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
 
 def _parse(source: str, stage: str, compat_context: bool | None, require_main: bool,
            extensions: Collection[str] | None) -> TranslationUnit:
+    from .lexer import tokenize
+    from .parser import parse_tokens
+    from .preprocessor import preprocess_full
+    from .semantic import analyze
     log = InfoLog()
     pp = preprocess_full(source, log, stage, compat_context, extensions)
     if not log.has_errors:
