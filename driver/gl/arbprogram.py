@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from compiler.arb import ARBProgramError, Limits, parse_program
 import numpy as np
 
-from compiler.arb.to_ir import ARBShader, attrib_name, env_uniform, local_uniform, program_matrix_uniform
 from driver.gl import enums as E
 from driver.gl.compat import _DEPTHS as _MATRIX_STACK_DEPTHS
 from driver.gl.errors import GLError, check, check_enum
+
+if TYPE_CHECKING:       # imported where used: the compiler's IR is needed only with ARB programs
+    from compiler.arb.to_ir import ARBShader
 
 __all__ = ["ARBProgramMixin", "ARBProgramObject", "ARB_LIMITS"]
 
@@ -76,6 +79,7 @@ class ARBProgramObject:
     @property
     def shader(self) -> ARBShader:
         if self._shader is None or self._shader.program is not self.program:
+            from compiler.arb.to_ir import ARBShader    # the compiler's IR: only with ARB programs
             self._shader = ARBShader(self.program)
         return self._shader
 
@@ -417,6 +421,7 @@ class ARBProgramMixin:
             prog.frag_data_bindings.update(glsl.frag_data_bindings)
         vp = active.get("vertex")
         if vp is not None:
+            from compiler.arb.to_ir import attrib_name
             for b in vp.program.inputs:
                 if b.startswith("vertex.attrib[") and b != "vertex.attrib[0]":
                     n = int(b[len("vertex.attrib["):-1])
@@ -448,6 +453,7 @@ class ARBProgramMixin:
     def _arb_upload_parameters(self, prog, active: dict) -> None:
         """program.env / program.local and the program-matrix rows of each ARB
         stage into the default block."""
+        from compiler.arb.to_ir import env_uniform, local_uniform, program_matrix_uniform
         ls = prog.linked_state
         for stage, obj in active.items():
             env, local = self._arb_env[_target_of(stage)], obj.local
