@@ -80,6 +80,9 @@ class PipelineMixin:
         bits = dict(_BITS)
         if self.api.gl(3, 2):
             bits[E.GL_GEOMETRY_SHADER_BIT] = "geometry"
+        if self.api.gl(4, 0):           # driver/gl/tessellation.py
+            bits[E.GL_TESS_CONTROL_SHADER_BIT] = "tess_control"
+            bits[E.GL_TESS_EVALUATION_SHADER_BIT] = "tess_evaluation"
         allowed = 0
         for bit in bits:
             allowed |= bit
@@ -141,7 +144,18 @@ class PipelineMixin:
             return "GLES pipelines need both a vertex and a fragment program"
         vs, fs = p.stages.get("vertex"), p.stages.get("fragment")
         gs = p.stages.get("geometry")
-        if gs is not None and fs is not None and gs is not fs:
+        tcs, tes = p.stages.get("tess_control"), p.stages.get("tess_evaluation")
+        if tcs is not None and tes is None:
+            return "a tessellation control program without a tessellation evaluation program"
+        last = tes if gs is None and tes is not None else None
+        if last is not None and fs is not None and last is not fs:
+            from driver.gl.programs import LinkError
+            try:
+                self._match_interfaces(self._stage_view(last, "tess_evaluation"), self._stage_view(fs, "fragment"),
+                                       self.api.es)
+            except LinkError as err:
+                return str(err)
+        elif gs is not None and fs is not None and gs is not fs:
             from driver.gl.programs import LinkError
             try:
                 self._match_interfaces(self._stage_view(gs, "geometry"), self._stage_view(fs, "fragment"),
@@ -187,6 +201,8 @@ class PipelineMixin:
                   E.GL_VERTEX_SHADER: name("vertex"), E.GL_FRAGMENT_SHADER: name("fragment"),
                   E.GL_COMPUTE_SHADER: name("compute"), E.GL_VALIDATE_STATUS: int(p.validated),
                   **({E.GL_GEOMETRY_SHADER: name("geometry")} if self.api.gl(3, 2) else {}),
+                  **({E.GL_TESS_CONTROL_SHADER: name("tess_control"),
+                      E.GL_TESS_EVALUATION_SHADER: name("tess_evaluation")} if self.api.gl(4, 0) else {}),
                   E.GL_INFO_LOG_LENGTH: len(p.info_log.encode()) + 1 if p.info_log else 0}
         check_enum(pname, values)
         return [values[pname]]

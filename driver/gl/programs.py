@@ -501,7 +501,7 @@ class ProgramMixin:
             raise LinkError("a program with a tessellation control shader needs a tessellation evaluation "
                             "shader")
         try:
-            return link_tessellation(units, merged) if "tess_evaluation" in merged else None
+            return link_tessellation(units, merged)
         except (ValueError, LoweringError) as e:
             raise LinkError(str(e)) from None
 

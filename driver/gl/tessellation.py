@@ -424,7 +424,9 @@ class TessellationLink:
     interface: object           # compiler.lower.geometry.GeometryInterface
 
     @property
-    def output(self) -> str:
+    def output(self) -> str | None:
+        if self.layout is None:
+            return None
         return "points" if self.layout.point_mode else "line_strip" if self.layout.mode == "isolines" \
             else "triangle_strip"
 
@@ -455,8 +457,8 @@ def link_tessellation(units: dict, merged: dict) -> TessellationLink:
             raise ValueError("the output patch size must be declared in the shader object with main()")
         vertices = tcs.vertices
         patch = patch_layout(unit)
-    if "tess_evaluation" not in units:
-        raise ValueError("a program with a tessellation control shader needs a tessellation evaluation shader")
+    if "tess_evaluation" not in units:          # a separable control program (a pipeline's)
+        return TessellationLink(vertices, None, patch, None)
     tes = _merged_layout(units["tess_evaluation"])
     if tes.mode is None:
         raise ValueError("tessellation evaluation shader didn't declare a primitive mode")

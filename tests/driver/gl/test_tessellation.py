@@ -363,3 +363,36 @@ def test_primitives_generated_and_statistics():
         expect(c, E.GL_NO_ERROR)
         got = [c.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT)[0] for q in qs]
         assert got == [2 * 13, 2, 2 * 12]
+
+
+def test_separable_programs_in_a_pipeline(ctx):
+    """Each stage its own program (glCreateShaderProgramv), bound with
+    glUseProgramStages's TESS_CONTROL/TESS_EVALUATION bits; a pipeline with a control
+    program and no evaluation program does not validate."""
+    vs = VS.replace("#version 400\n", "#version 410\nout gl_PerVertex { vec4 gl_Position; };\n")
+    tcs = TCS.replace("#version 400\n", "#version 410\n").replace("uniform float level;", "const float level = 2.0;")
+    tes = TES.replace("#version 400\n", "#version 410\n")
+    progs = {}
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_TESS_CONTROL_SHADER, tcs),
+                      (E.GL_TESS_EVALUATION_SHADER, tes), (E.GL_FRAGMENT_SHADER, FS)):
+        progs[kind] = ctx.glCreateShaderProgramv(kind, 1, [src])
+        assert ctx.glGetProgramiv(progs[kind], E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(progs[kind])
+    pipe = ctx.glGenProgramPipelines(1)[0]
+    ctx.glUseProgram(0)
+    ctx.glBindProgramPipeline(pipe)
+    ctx.glUseProgramStages(pipe, E.GL_VERTEX_SHADER_BIT, progs[E.GL_VERTEX_SHADER])
+    ctx.glUseProgramStages(pipe, E.GL_TESS_CONTROL_SHADER_BIT, progs[E.GL_TESS_CONTROL_SHADER])
+    ctx.glUseProgramStages(pipe, E.GL_FRAGMENT_SHADER_BIT, progs[E.GL_FRAGMENT_SHADER])
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glValidateProgramPipeline(pipe)
+    assert ctx.glGetProgramPipelineiv(pipe, E.GL_VALIDATE_STATUS) == [0]
+    ctx.glUseProgramStages(pipe, E.GL_TESS_EVALUATION_SHADER_BIT, progs[E.GL_TESS_EVALUATION_SHADER])
+    assert ctx.glGetProgramPipelineiv(pipe, E.GL_TESS_EVALUATION_SHADER) == [progs[E.GL_TESS_EVALUATION_SHADER]]
+    _vertices(ctx, progs[E.GL_VERTEX_SHADER], [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    assert (_lit(img) == _half_square()).all()
+    assert tuple(img[4, 4]) == (255, 128, 64, 255)
+    ctx.glBindProgramPipeline(0)
