@@ -99,6 +99,12 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
         })
+    if api.gl(4, 0) or api.has_extension("GL_OES_shader_multisample_interpolation"):
+        # interpolateAtOffset's range (GL 4.6 table 23.68's minimums; the interpolator
+        # evaluates any offset exactly, so 4 bits of sub-pixel precision hold)
+        lim["GL_MIN_FRAGMENT_INTERPOLATION_OFFSET"] = -0.5
+        lim["GL_MAX_FRAGMENT_INTERPOLATION_OFFSET"] = 0.5 - 1 / 16
+        lim["GL_FRAGMENT_INTERPOLATION_OFFSET_BITS"] = 4
     if api.gl_or_es((3, 2), (3, 1)):    # ARB_texture_gather (desktop), GLES 3.1
         lim["GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.min_texture_gather_offset
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.max_texture_gather_offset
