@@ -283,7 +283,8 @@ class _File:
         self.owner = [None] * hi
 
     def free_at(self, h: int, n: int) -> bool:
-        return h >= self.lo and h + n <= self.hi and all(self.owner[h + i] is None for i in range(n))
+        # owners are VRegs (always true) or None: ``any`` over the slice runs in C
+        return h >= self.lo and h + n <= self.hi and not any(self.owner[h:h + n])
 
     def place(self, v: VReg, h: int) -> None:
         for i in range(v.halves):
@@ -300,8 +301,9 @@ class _File:
         if hint is not None and hint % a == 0 and self.free_at(hint, n):
             return hint
         start = (self.lo + a - 1) // a * a
-        for h in range(start, self.hi - n + 1, a):
-            if self.free_at(h, n):
+        owner = self.owner
+        for h in range(start, self.hi - n + 1, a):      # first fit (free_at, bounds known)
+            if not any(owner[h:h + n]):
                 return h
         return None
 

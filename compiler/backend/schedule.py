@@ -96,12 +96,20 @@ def peak_pressure(instrs: list, live_out: set) -> int:
     at each instruction, its results with what lives after it, or its operands with
     what lives before it)."""
     live = set(live_out)
-    peak = sum(v.halves for v in live)
+    cur = sum(v.halves for v in live)         # halves of ``live``, kept as it changes
+    peak = cur
     for ins in reversed(instrs):
         defs = set(ins.defs())
-        peak = max(peak, sum(v.halves for v in live | defs))
-        live = (live - defs) | set(ins.uses())
-        peak = max(peak, sum(v.halves for v in live))
+        peak = max(peak, cur + sum(v.halves for v in defs if v not in live))
+        for v in defs:
+            if v in live:
+                live.remove(v)
+                cur -= v.halves
+        for v in set(ins.uses()):
+            if v not in live:
+                live.add(v)
+                cur += v.halves
+        peak = max(peak, cur)
     return peak
 
 

@@ -200,41 +200,50 @@ def _build(b: Builder, rep, m: _Match, comps: int, base: str, bits: int) -> AluS
     return AluSrc(d, (0,) * comps)
 
 
-def _arg_may_match(pat, src: AluSrc) -> bool:
-    """A necessary condition of ``_match_src(pat, src, ...)``, cheap to test: a
-    constant or ``#`` variable needs a constant source, an expression an ALU source
-    of its op."""
-    parent = src.def_.parent
+_CONST = "#const"      # the kind of a constant source (not an op name)
+
+
+def _arg_kind(pat):
+    """What a pattern argument needs of its source: None (anything), ``_CONST`` (a
+    constant: a number, a bool or a ``#`` variable) or an op name (an ALU source of
+    that op). A necessary condition of ``_match_src``, cheap to test."""
     if isinstance(pat, str):
-        return not pat.startswith("#") or isinstance(parent, LoadConst)
+        return _CONST if pat.startswith("#") else None
     if isinstance(pat, tuple):
-        return isinstance(parent, Alu) and parent.op == pat[0]
-    return isinstance(parent, LoadConst)
+        return pat[0]
+    return _CONST
 
 
-def _may_match(search: tuple, instr: Alu) -> bool:
-    """A necessary condition of ``_match_args(search, instr, ...)`` (both source orders
-    of a commutative op)."""
-    srcs = instr.srcs
-    if all(_arg_may_match(p, s) for p, s in zip(search[1:], srcs)):
-        return True
-    if instr.info.commutative and len(srcs) >= 2:
-        return _arg_may_match(search[1], srcs[1]) and _arg_may_match(search[2], srcs[0]) and \
-            all(_arg_may_match(p, s) for p, s in zip(search[3:], srcs[2:]))
-    return False
+def _src_kind(src: AluSrc):
+    parent = src.def_.parent
+    if isinstance(parent, LoadConst):
+        return _CONST
+    if isinstance(parent, Alu):
+        return parent.op
+    return "-"
+
+
+def _kinds_fit(kinds: tuple, got: tuple) -> bool:
+    for k, g in zip(kinds, got):
+        if k is not None and k != g:
+            return False
+    return True
 
 
 def _try_patterns(instr: Alu, by_op: dict, cursor: list[int] | None = None) -> Def | None:
     """The value replacing ``instr`` (new instructions are built before it), or None.
-    ``cursor``: [a position at or before ``instr`` in its block], updated, so finding
-    ``instr`` in a long block does not scan it from the start at every match."""
+    ``by_op``: op -> [(pattern entry, its arguments' ``_arg_kind``s)]. ``cursor``: [a
+    position at or before ``instr`` in its block], updated, so finding ``instr`` in a
+    long block does not scan it from the start at every match."""
     cursor = cursor if cursor is not None else [0]
-    for entry in by_op.get(instr.op, ()):
+    got = tuple(_src_kind(s) for s in instr.srcs)
+    swapped = (got[1], got[0]) + got[2:] if instr.info.commutative and len(got) >= 2 else None
+    for entry, kinds in by_op.get(instr.op, ()):
         search, replace = entry[0], entry[1]
+        if not _kinds_fit(kinds, got) and (swapped is None or not _kinds_fit(kinds, swapped)):
+            continue
         flags = entry[2] if len(entry) > 2 else ()
         if search[0] != instr.op or (instr.exact and INEXACT in flags):
-            continue
-        if not _may_match(search, instr):
             continue
         m = _Match()
         if not _match_args(search, instr, list(instr.srcs), m):
@@ -257,7 +266,7 @@ def opt_algebraic(shader: Shader) -> bool:
     progress = False
     by_op: dict[str, list] = {}
     for entry in PATTERNS:
-        by_op.setdefault(entry[0][0], []).append(entry)
+        by_op.setdefault(entry[0][0], []).append((entry, tuple(_arg_kind(p) for p in entry[0][1:])))
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
         for block in walk_blocks(func.body):
