@@ -162,7 +162,8 @@ class QualifierRules:
             if global_scope and not self.version.at_least(130, 300) and not any(
                     x in self.enabled for x in ("GL_ARB_explicit_attrib_location",
                                                 "GL_ARB_separate_shader_objects",
-                                                "GL_ARB_fragment_coord_conventions")):
+                                                "GL_ARB_fragment_coord_conventions",
+                                                "GL_EXT_gpu_shader4")):
                 self.error(loc, f"`{storage}' qualifier in declaration of `{var.name}' only valid for "
                            f"function parameters in {self.version}")
             if stage == "compute":

@@ -564,7 +564,9 @@ class DrawMixin:
                                           (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):
             return False            # GL 4.6 section 8.17: integer and stencil need NEAREST
         faces = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else 1
-        top = max(base.width, base.height, base.depth if tex.target == E.GL_TEXTURE_3D else 1)
+        rows_are_layers = tex.target == E.GL_TEXTURE_1D_ARRAY      # its height counts layers
+        top = max(base.width, 1 if rows_are_layers else base.height,
+                  base.depth if tex.target == E.GL_TEXTURE_3D else 1)
         last = tex.base_level + top.bit_length() - 1 if mip else tex.base_level
         last = min(last, tex.max_level)
         if tex.immutable:
@@ -573,7 +575,7 @@ class DrawMixin:
             for lv in range(tex.base_level, last + 1):
                 img = self._image(tex, face, lv)
                 s = lv - tex.base_level
-                want = (max(1, base.width >> s), max(1, base.height >> s))
+                want = (max(1, base.width >> s), base.height if rows_are_layers else max(1, base.height >> s))
                 if img is None or (img.width, img.height) != want or \
                         img.internal_format != base.internal_format:
                     return False

@@ -613,7 +613,13 @@ class TextureMixin:
         rows_are_layers = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
         for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
             rgba = read_client_image(data, store, fmt, type, w, h, d)
-            box = Box(x, y + layer0, z, w, h, d) if rows_are_layers else Box(x, y, z + face + layer0, w, h, d)
+            if rows_are_layers:
+                # a 1D (array) image's rows are layers: the resource has one row and its
+                # layers (array_size), so row y goes to layer y, one row apart in the data
+                self.pipe.texture_subdata(res, level0 + level, PipeMap.WRITE, Box(x, 0, y + layer0, w, 1, h),
+                                          to_resource_bytes(rgba, name), w * bpp, w * bpp)
+                continue
+            box = Box(x, y, z + face + layer0, w, h, d)
             self.pipe.texture_subdata(res, level0 + level, PipeMap.WRITE, box,
                                       to_resource_bytes(rgba, name), w * bpp, w * h * bpp)
         tex.pending = []
