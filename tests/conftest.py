@@ -19,10 +19,17 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # The suite never writes into the user's cache (~/.cache/shimgl): the shader and
 # native-code caches of this test process (and of the programs it starts) go to a
-# folder of its own, removed at exit.
-_CACHE_DIR = tempfile.mkdtemp(prefix="shimgl-test-cache-")
+# folder of its own, removed at exit; or, when SHIMGL_TEST_CACHE_DIR names one, to
+# that folder, kept between runs (`make test` uses build/test-cache): the entries
+# are keyed by the compiler's sources and the C code, so a warm folder only saves
+# recompiling what has not changed, as Mesa's disk cache does.
+if os.environ.get("SHIMGL_TEST_CACHE_DIR"):
+    _CACHE_DIR = os.environ["SHIMGL_TEST_CACHE_DIR"]
+    os.makedirs(_CACHE_DIR, exist_ok=True)
+else:
+    _CACHE_DIR = tempfile.mkdtemp(prefix="shimgl-test-cache-")
+    atexit.register(shutil.rmtree, _CACHE_DIR, ignore_errors=True)
 os.environ["SHIMGL_SHADER_CACHE_DIR"] = _CACHE_DIR
-atexit.register(shutil.rmtree, _CACHE_DIR, ignore_errors=True)
 
 PIGLIT_BIN_DIRS = [Path("/usr/lib/piglit/bin"), Path("/usr/lib/x86_64-linux-gnu/piglit/bin")]
 
