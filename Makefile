@@ -7,6 +7,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # Parallel test workers (pytest-xdist); 2 cores is the target machine.
 JOBS   ?= auto
+# The test processes' shader/native code caches, kept between runs (tests/conftest.py).
+TEST_CACHE := SHIMGL_TEST_CACHE_DIR=$(CURDIR)/build/test-cache
 
 .PHONY: all venv test test-all lint-imports bench demo optional-deps clean piglit fuzz
 
@@ -29,11 +31,11 @@ lint-imports: $(STAMP)
 
 # The fast suite: everything not marked slow.
 test: $(STAMP) lint-imports
-	$(PY) -m pytest -m "not slow" -n $(JOBS)
+	$(TEST_CACHE) $(PY) -m pytest -m "not slow" -n $(JOBS)
 
 # Everything, including tests marked slow.
 test-all: $(STAMP) lint-imports
-	$(PY) -m pytest -n $(JOBS)
+	$(TEST_CACHE) $(PY) -m pytest -n $(JOBS)
 
 # The long self-fuzzing runs (tests/fuzz, marked slow; short runs are in `make test`).
 fuzz: $(STAMP)
