@@ -223,3 +223,13 @@ def test_not_in_gles(api):
     ctx = glhelp.context(4, 1, api=api)
     ctx.glVertexAttribL1d(0, 1.0)
     expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_the_extension_brings_double_inputs_to_glsl_150():
+    """GLSL 1.50 with GL_ARB_gpu_shader_fp64 and GL_ARB_vertex_attrib_64bit (piglit's
+    form); the compiler knows the extension (the GL line stays STAGE with fp64)."""
+    from compiler.glsl import parse
+    unit = parse("#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+                 "#extension GL_ARB_vertex_attrib_64bit : require\n"
+                 "in dvec4 d;\nvoid main() { gl_Position = vec4(d); }\n", "vertex")
+    assert unit.extensions.get("GL_ARB_vertex_attrib_64bit") == "require"
