@@ -173,10 +173,16 @@ class BufferMixin:
         buf.usage = usage
 
     def glBufferStorage(self, target: int, size: int, data, flags: int) -> None:
-        check(self.api.has_extension("GL_ARB_buffer_storage"), E.GL_INVALID_OPERATION)
+        check(self.api.has_extension("GL_ARB_buffer_storage") or self.api.has_extension("GL_EXT_buffer_storage"),
+              E.GL_INVALID_OPERATION)
         buf = self._bound_buffer(target)
         check(size > 0, E.GL_INVALID_VALUE, "size must be positive")
         check(flags & ~STORAGE_BITS == 0, E.GL_INVALID_VALUE, "bad storage flags")
+        # GL 4.6 section 6.2: persistent needs read or write; coherent needs persistent
+        check(not flags & E.GL_MAP_PERSISTENT_BIT or flags & (E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT),
+              E.GL_INVALID_VALUE, "MAP_PERSISTENT_BIT without MAP_READ_BIT or MAP_WRITE_BIT")
+        check(not flags & E.GL_MAP_COHERENT_BIT or flags & E.GL_MAP_PERSISTENT_BIT,
+              E.GL_INVALID_VALUE, "MAP_COHERENT_BIT without MAP_PERSISTENT_BIT")
         check(buf is not None, E.GL_INVALID_OPERATION)
         check(not buf.immutable, E.GL_INVALID_OPERATION)
         self._allocate(buf, int(size), data)
@@ -323,7 +329,9 @@ class BufferMixin:
               E.GL_INVALID_VALUE, "range beyond a buffer")
         if src is dst:
             check(abs(read_offset - write_offset) >= size, E.GL_INVALID_VALUE, "overlapping ranges")
-        check(not src.mapped and not dst.mapped, E.GL_INVALID_OPERATION, "buffer mapped")
+        # GL 4.6 section 6.6: a buffer mapped without MAP_PERSISTENT_BIT cannot be copied
+        check(not self._mapped_not_persistent(src) and not self._mapped_not_persistent(dst),
+              E.GL_INVALID_OPERATION, "buffer mapped")
         if size:
             self.pipe.resource_copy_region(dst.resource, 0, write_offset, 0, 0, src.resource, 0,
                                            Box(read_offset, 0, 0, size))
@@ -344,7 +352,7 @@ class BufferMixin:
                 E.GL_MAP_READ_BIT: E.GL_READ_ONLY, E.GL_MAP_WRITE_BIT: E.GL_WRITE_ONLY,
                 E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT: E.GL_READ_WRITE}.get(
                 b.map_access & 3, unmapped)
-        if not self.api.es:
+        if not self.api.es or self.api.has_extension("GL_EXT_buffer_storage"):
             values[E.GL_BUFFER_IMMUTABLE_STORAGE] = lambda b: int(b.immutable)
             values[E.GL_BUFFER_STORAGE_FLAGS] = lambda b: b.storage_flags
         check_enum(pname, values)
@@ -354,6 +362,10 @@ class BufferMixin:
     def glGetBufferParameteri64v(self, target: int, pname: int) -> list[int]:
         check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
         return self.glGetBufferParameteriv(target, pname)
+
+    @staticmethod
+    def _mapped_not_persistent(buf) -> bool:
+        return buf.mapped and not buf.map_access & E.GL_MAP_PERSISTENT_BIT
 
     def _mapped_buffers_in_use(self) -> bool:
         """GL 4.6 section 6.3.2: drawing from a non-persistently mapped buffer is

@@ -737,6 +737,10 @@ class DrawMixin:
                 E.GL_TRANSFORM_FEEDBACK_BARRIER_BIT: PipeBarrier.STREAMOUT_BUFFER,
                 E.GL_ATOMIC_COUNTER_BARRIER_BIT: PipeBarrier.SHADER_BUFFER,
                 E.GL_SHADER_STORAGE_BARRIER_BIT: PipeBarrier.SHADER_BUFFER}
+        if self.api.gl_or_es((4, 4), (3, 2)) or self.api.has_extension("GL_ARB_buffer_storage") or \
+                self.api.has_extension("GL_EXT_buffer_storage"):
+            # persistent mappings (GL 4.6 section 7.13.2): the pipe's mappings are the BOs
+            bits[E.GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT] = PipeBarrier.MAPPED_BUFFER
         if barriers == E.GL_ALL_BARRIER_BITS:
             self.pipe.memory_barrier(PipeBarrier.ALL)
             return

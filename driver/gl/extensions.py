@@ -249,7 +249,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_viewport_array", _ANY, _GL32, _N, _N, CORE),
     _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, DONE),
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
-    _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, DONE),
@@ -338,6 +338,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_vertex_half_float", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_base_instance", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_clear_texture", _N, _N, _N, _ES31, DONE),
+    _x("GL_EXT_buffer_storage", _N, _N, _N, _ES31, DONE),      # test_buffer_storage.py
     _x("GL_EXT_copy_image", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
