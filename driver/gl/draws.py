@@ -124,9 +124,13 @@ class DrawMixin:
             if self.api.es and self.api.version < (3, 2):
                 base = mode     # GLES 3.0 section 2.15.2: the modes must be identical
             gs = self._stage_programs().get(PipeShaderType.GEOMETRY)
+            tes = self._stage_programs().get(PipeShaderType.TESS_EVAL)
             if gs is not None:  # GL 4.6 section 13.3: the geometry stage's output primitive is recorded
                 from driver.gl.geometry import feedback_primitive
                 base = feedback_primitive(gs)
+            elif tes is not None:       # ... else the tessellation evaluation stage's
+                base = {"points": E.GL_POINTS, "line_strip": E.GL_LINES,
+                        "triangle_strip": E.GL_TRIANGLES}[tes.linked_state.tessellation.output]
             check(base == xfb.primitive_mode, E.GL_INVALID_OPERATION,
                   "mode does not match transform feedback's primitive mode")
 

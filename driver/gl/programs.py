@@ -474,7 +474,8 @@ class ProgramMixin:
         tf, tf_layout = [], None
         if prog.tf_varyings:
             # the last vertex-processing stage's outputs are captured (GL 4.6 section 13.3)
-            tf_layout = self._feedback_layout(prog, merged.get("geometry") or merged.get("vertex"))
+            tf_layout = self._feedback_layout(prog, merged.get("geometry") or merged.get("tess_evaluation")
+                                              or merged.get("vertex"))
             tf = list(prog.tf_varyings)
         local_size = None
         if "compute" in merged:

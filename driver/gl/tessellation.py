@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 
 from driver.gallium import (
     ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipePrim, PipeShaderType, ShaderBuffer, ShaderState,
-    StreamOutputTarget, VertexBuffer,
+    StreamOutputTarget,
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
@@ -614,13 +614,16 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     from driver.gl.geometry import _ctx_cache
     if PipeShaderType.GEOMETRY in stages:
         _unsupported("a geometry stage after tessellation")
-    if indirect is not None:
-        _unsupported("an indirect draw")
-    xfb = ctx.xfb
-    if xfb.active and not xfb.paused:
-        _unsupported("transform feedback of tessellated output")
+    if indirect is not None:            # the draws' parameters read back, as the geometry passes do
+        from driver.gl.geometry import _resolve_indirect
+        for info_k, draw_k, range_k in _resolve_indirect(ctx, info, indirect):
+            tessellation_draw(ctx, mode, info_k, [draw_k], None, range_k, stages)
+        return
     vs_prog = stages.get(PipeShaderType.VERTEX)
     tes_prog = stages[PipeShaderType.TESS_EVAL]
+    xfb = ctx.xfb
+    if xfb.active and not xfb.paused and xfb.program is not tes_prog:
+        _unsupported("transform feedback with the varyings of a program without the tessellation evaluation stage")
     tcs_prog = stages.get(PipeShaderType.TESS_CTRL)
     if vs_prog is None:
         _unsupported("tessellation without a vertex stage")
@@ -645,7 +648,7 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
     from compiler.glsl import parse
     from compiler.lower.tessellation import TES_LOCAL_SIZE_X, TessControlKey, TessEvalKey, patch_layout
     from driver.gl.geometry import (
-        _OUTPUT_PRIM, _ctx_cache, _gs_buffer, _gs_passthrough, _gs_vertex_capture, _gs_vs_outputs, _stage_source,
+        _ctx_cache, _gs_buffer, _gs_vertex_capture, _gs_vs_outputs, _stage_source,
     )
     link = tes_prog.linked_state.tessellation
     patch_state = ctx._patch_state()
@@ -678,6 +681,8 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
         ctx.pipe.draw_vbo(DrawInfo(PipePrim.POINTS, start_instance=info.start_instance, instance_count=instances),
                           0, None, [DrawStartCountBias(lo, records)])
     ctx.pipe.set_stream_output_targets([], [])
+    # the pipe counts the records as captured points: not what GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts
+    _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
     # 2. the control kernel (the program's, or a generated copy with the default levels)
     if tcs_prog is not None:
         tcs_owner, source = tcs_prog, _stage_source(tcs_prog, E.GL_TESS_CONTROL_SHADER)
@@ -730,39 +735,18 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
                          (TES_LOCAL_SIZE_X, 1, 1))
     eparams = struct.pack("<8I", patches, records, d.start, 0, 0, total_vertices, 0, 0)
     e_res, e_off = ctx.uploader.upload(eparams, alignment_B=16)
-    tes_out = _gs_buffer(ctx, "tess_out", total_vertices * iface.stride_dw * 4)
+    tes_out = _gs_buffer(ctx, "tess_out", (total_vertices + 1) * iface.stride_dw * 4)
     _bind_program(ctx, tes_prog, "tess_evaluation")
     ctx.pipe.bind_shader_state(C, tes_handle)
     ctx.pipe.set_shader_buffers(C, 72, [ShaderBuffer(e_res, e_off, len(eparams)), None, None,
                                         whole(patches_buf), whole(coords), whole(tes_out)], 0b100000)
     with ctx._variant_errors():
         ctx.pipe.launch_grid(GridInfo((TES_LOCAL_SIZE_X, 1, 1), (-(-total_vertices // TES_LOCAL_SIZE_X), 1, 1)))
-    # 7. the rasterisation draw
-    pt_handle, elements = _gs_passthrough(ctx, tes_prog, iface)
-    ctx._emit_state(fb, None)
-    clip = next((o for o in iface.outputs if o.name == "gl_ClipDistance"), None)
-    if clip is not None:
-        mask = sum(1 << i for i in range(clip.locations * 4) if E.GL_CLIP_DISTANCE0 + i in s.enabled)
-        ctx.cso.set_rasterizer(ps.rasterizer_state(s, ctx.api, fb.samples, mask, ctx.caps.point_size_range,
-                                                   ctx.caps.line_width_range))
-    fs_prog = stages.get(PipeShaderType.FRAGMENT)
-    if fs_prog is not None:
-        ctx._emit_program(fs_prog, (PipeShaderType.FRAGMENT,))
-    else:
-        ctx.pipe.bind_shader_state(PipeShaderType.FRAGMENT, None)
-    ctx.pipe.bind_shader_state(PipeShaderType.VERTEX, pt_handle)
-    ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, 16, bytes(16)))
-    if ctx.api.compat:
-        from driver.gl.compat import STATE_CONSTANT_BUFFER
-        block = ctx._state_uniform_bytes()
-        ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, STATE_CONSTANT_BUFFER,
-                                     ConstantBuffer(None, 0, len(block), block))
-    ctx.cso.set_vertex_elements(elements)
-    ctx.pipe.set_vertex_buffers([VertexBuffer(tes_out, 0)])
-    out = DrawInfo(_OUTPUT_PRIM[link.output], index_size=4, index_resource=indices, index_bounds_valid=True,
-                   min_index=0, max_index=total_vertices - 1)
-    with ctx._variant_errors():
-        ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, total_indices)])
+    # 7. the rasterisation draw (the geometry passes' own: transform feedback captures it)
+    from driver.gl.geometry import _raster_pass
+    capture = ctx.xfb.active and not ctx.xfb.paused
+    _raster_pass(ctx, tes_prog, stages, iface, tes_out, indices, total_vertices, total_indices, None, None,
+                 capture, False)
 
 
 def _tessellate(ctx, lay, output: str, patches_buf, slots: int, words: int):

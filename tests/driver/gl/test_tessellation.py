@@ -396,3 +396,61 @@ def test_separable_programs_in_a_pipeline(ctx):
     assert (_lit(img) == _half_square()).all()
     assert tuple(img[4, 4]) == (255, 128, 64, 255)
     ctx.glBindProgramPipeline(0)
+
+
+def test_transform_feedback_records_the_generated_primitives(ctx):
+    """A triangle patch at level 1 is one triangle, recorded as
+    its three evaluated vertices; level 2 gives 6 triangles (ring of 6 edge segments
+    around the centre): 18 records, 6 primitives written. The recorded primitive mode
+    is the evaluation stage's (GL_TRIANGLES); GL_LINES does not match it."""
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_TESS_CONTROL_SHADER, TCS), (E.GL_TESS_EVALUATION_SHADER, TES),
+                      (E.GL_FRAGMENT_SHADER, FS)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glTransformFeedbackVaryings(p, 1, ["gl_Position"], E.GL_INTERLEAVED_ATTRIBS)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 64 * 16, None, E.GL_STATIC_READ)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf)
+    for level, triangles in ((1.0, 1), (2.0, 6)):
+        ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), level)
+        q = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q)
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+        ctx.glEndTransformFeedback()
+        ctx.glEndQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [triangles]
+        data = np.frombuffer(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, triangles * 48),
+                             np.float32).reshape(triangles, 3, 4)
+        # every triangle inside the patch, counter-clockwise, their areas summing to the patch's (2)
+        a, b, c = data[:, 0, :2], data[:, 1, :2], data[:, 2, :2]
+        area = 0.5 * ((b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1]))
+        assert np.all(area > 0) and area.sum() == pytest.approx(2.0)
+        if level == 1.0:
+            assert {tuple(v) for v in data[0, :, :2].tolist()} == {(-1, -1), (1, -1), (-1, 1)}
+    ctx.glBeginTransformFeedback(E.GL_LINES)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glEndTransformFeedback()
+
+
+def test_indirect_draw_of_patches(ctx):
+    p = _program(ctx)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 2.0)
+    _vertices(ctx, p, [[0, 0], [0, 0], [0, 0], [-1, -1], [1, -1], [-1, 1]])
+    cmd = np.array([3, 1, 3, 0], np.uint32)          # count, instances, first, base instance
+    ib = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, ib)
+    ctx.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, cmd.nbytes, cmd.tobytes(), E.GL_STATIC_DRAW)
+    _clear(ctx)
+    ctx.glDrawArraysIndirect(E.GL_PATCHES, 0)
+    expect(ctx, E.GL_NO_ERROR)
+    assert (_lit(ctx.read_pixels()) == _half_square()).all()
+    ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, 0)
