@@ -685,8 +685,8 @@ def _indirect_on_gpu(ctx, info: DrawInfo, ind) -> bool:
     """Whether the VDM reads an indirect draw's parameters itself (``VDM_INDEX_LIST``
     ``indirect``): not for draws whose encoding needs the count (quads and adjacency
     rewritten into other primitives, transform feedback's records), draws from
-    transform feedback or client indices. (A draw count in a buffer, ARB_indirect_parameters,
-    is still read back: ``_indirect_draw_count``.)"""
+    transform feedback or client indices. A draw count in a buffer (ARB_indirect_parameters)
+    is applied on the GPU too (``index_rewrite.filter_records``)."""
     vs_cso = ctx.shaders[S.VERTEX]
     return (ind.buffer is not None and ind.count_from_stream_output is None
             and info.mode in _PRIMS and not (info.index_size and info.index_user_buffer is not None)
@@ -695,20 +695,30 @@ def _indirect_on_gpu(ctx, info: DrawInfo, ind) -> bool:
 
 def encode_draw(ctx, info: DrawInfo, drawid_offset: int, indirect, draws) -> None:
     if indirect is not None and _indirect_on_gpu(ctx, info, indirect):
-        stride = indirect.stride_B or 4 * (5 if info.index_size else 4)
-        draw_count = indirect.draw_count if indirect.indirect_draw_count is None else \
-            _indirect_draw_count(ctx, indirect)
-        for k in range(draw_count):
+        if indirect.draw_count <= 0:
+            return
+        words = 5 if info.index_size else 4
+        stride = indirect.stride_B or 4 * words
+        records, first_B, record_stride = indirect.buffer, indirect.offset_B, stride
+        if indirect.indirect_draw_count is not None:
+            # the count is read on the GPU: all maxdrawcount records are drawn, those
+            # past the count with zero instances (index_rewrite.filter_records)
+            records, first_B, record_stride = index_rewrite.filter_records(ctx, indirect, words), 0, 4 * words
+        for k in range(indirect.draw_count):
             ctx.draw_id = drawid_offset + k
-            record = (indirect.buffer, indirect.offset_B + k * stride)
             try:
-                _encode_one(ctx, info, DrawStartCountBias(0, 0), record)
+                _encode_one(ctx, info, DrawStartCountBias(0, 0), (records, first_B + k * record_stride))
             except _NeedsParameters:
                 from dataclasses import replace
-                one = replace(indirect, offset_B=record[1], draw_count=1, indirect_draw_count=None)
+                if indirect.indirect_draw_count is not None and k >= _indirect_draw_count(ctx, indirect):
+                    continue
+                one = replace(indirect, offset_B=indirect.offset_B + k * stride, draw_count=1,
+                              indirect_draw_count=None)
                 for inf, d in _resolve_indirect(ctx, info, one):
                     if d.count and inf.instance_count:
                         _encode_one(ctx, inf, d)
+        if records is not indirect.buffer:
+            ctx.screen.resource_destroy(records)     # the batches keep its memory until they are done
         return
     runs = [(info, d) for d in draws] if indirect is None else _resolve_indirect(ctx, info, indirect)
     for i, (inf, d) in enumerate(runs):

@@ -12,11 +12,12 @@ Kinds:
   primitives) when primitive restart is on, or when the draw's own render batch
   writes the index buffer, or to build transform feedback's record table; every
   other indexed rewrite is a gather kernel on the GPU (``index_rewrite.py``);
-- ``indirect``: a draw count in a buffer (ARB_indirect_parameters) read back, and
-  the records of the indirect draws the VDM cannot take as they are (quads and
-  adjacency rewritten into other primitives, transform feedback's records, client
-  indices, a driver-built vertex shader that cannot fetch its attributes); every
-  other indirect draw has the VDM read its record (``VDM_INDEX_LIST.indirect``);
+- ``indirect``: the records (and an ARB_indirect_parameters draw count) of the
+  indirect draws the VDM cannot take as they are (quads and adjacency rewritten
+  into other primitives, transform feedback's records, client indices, a
+  driver-built vertex shader that cannot fetch its attributes); every other
+  indirect draw has the VDM read its record (``VDM_INDEX_LIST.indirect``), a draw
+  count filtering the records on the GPU (``index_rewrite.filter_records``);
 - ``constants``: a default uniform block bound as a GPU buffer read back to fill
   the uniform registers (the GL front end binds client memory, which needs no wait);
 - ``attributes``: attribute rows converted for a driver-built shader that cannot

@@ -174,3 +174,29 @@ def test_indirect_draws_take_their_parameters_on_the_gpu():
     # non-indexed: vertices 3, 4, 5 of the grid (first = 3), drawn with no instances then one
     np.testing.assert_array_equal(_indirect_image(False, [[3, 0, 0, 0], [3, 1, 3, 0]], multi=True),
                                   _image("gl43", E.GL_TRIANGLES, [3, 4, 5]))
+
+
+def test_a_draw_count_in_a_buffer_is_applied_on_the_gpu():
+    """ARB_indirect_parameters: two records, a count of 1 in the parameter buffer
+    (written by a GPU copy just before): only the first record draws, and neither
+    the count nor the records are read back."""
+    ctx = _setup("gl45")
+    tri = np.uint32([0, 2, 8, 1, 4, 5])
+    ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, tri.nbytes, tri, E.GL_STATIC_DRAW)
+    records = np.uint32([[3, 1, 0, 0, 0], [3, 1, 3, 0, 0]])
+    (ind, src, count) = ctx.glGenBuffers(3)
+    ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, ind)
+    ctx.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, records.nbytes, records, E.GL_STATIC_DRAW)
+    ctx.glBindBuffer(E.GL_COPY_READ_BUFFER, src)
+    ctx.glBufferData(E.GL_COPY_READ_BUFFER, 4, np.uint32([1]), E.GL_STATIC_DRAW)
+    ctx.glBindBuffer(E.GL_PARAMETER_BUFFER, count)
+    ctx.glBufferData(E.GL_PARAMETER_BUFFER, 4, None, E.GL_STATIC_DRAW)
+    ctx.glCopyBufferSubData(E.GL_COPY_READ_BUFFER, E.GL_PARAMETER_BUFFER, 0, 0, 4)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    before, filtered = dict(fallbacks.COUNTS), index_rewrite.COUNTS["draw_count"]
+    ctx.glMultiDrawElementsIndirectCount(E.GL_TRIANGLES, E.GL_UNSIGNED_INT, 0, 0, 2, 0)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = np.frombuffer(ctx.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(H, W, 4)
+    assert dict(fallbacks.COUNTS) == before, "the draw count was read back on the CPU"
+    assert index_rewrite.COUNTS["draw_count"] == filtered + 1
+    np.testing.assert_array_equal(got, _image("gl45", E.GL_TRIANGLES, [0, 2, 8]))
