@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from driver.gallium import Box, PipeBind, PipeFormat, PipeMap, PipeTextureTarget, ResourceTemplate
 from driver.gl import enums as E
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Buffer
 from driver.gl.pointers import as_bytes
@@ -143,23 +143,25 @@ class BufferMixin:
 
     # -- data store ------------------------------------------------------------------
     def _allocate(self, buf: Buffer, size: int, data) -> None:
-        if buf.resource is not None:
-            self.screen.resource_destroy(buf.resource)
-            buf.resource = None
         payload = None
         if data is not None:
             raw = as_bytes(data)
             check(len(raw) >= size, E.GL_INVALID_VALUE, "data shorter than size")
             payload = raw[:size]
+        new = None
+        if size:                    # allocated first: out of memory changes nothing
+            with allocating(f"a {size}-byte buffer"):
+                new = self.screen.resource_create(ResourceTemplate(
+                    PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size,
+                    bind=PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER
+                    | PipeBind.SHADER_BUFFER | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER
+                    | PipeBind.SAMPLER_VIEW))
+        if buf.resource is not None:
+            self.screen.resource_destroy(buf.resource)
+        buf.resource = new
         buf.size = size
-        if size:
-            buf.resource = self.screen.resource_create(ResourceTemplate(
-                PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size,
-                bind=PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER
-                | PipeBind.SHADER_BUFFER | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER
-                | PipeBind.SAMPLER_VIEW))
-            if payload is not None:
-                self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, 0, payload)
+        if payload is not None and new is not None:
+            self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, 0, payload)
 
     def glBufferData(self, target: int, size: int, data, usage: int) -> None:
         buf = self._bound_buffer(target)

@@ -11,12 +11,14 @@ stderr the first time each entry point fails that way."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import sys
 
 from driver.gl import enums as E
 
-__all__ = ["GLError", "check", "check_enum", "finish_context_class", "internal_error",
+__all__ = ["GLError", "allocating", "check", "check_enum", "finish_context_class", "internal_error",
            "wrap_entry_points"]
 
 
@@ -38,6 +40,22 @@ def check_enum(value: int, allowed, message: str = "") -> None:
     if value not in allowed:
         shown = f"{value:#x}" if isinstance(value, int) else repr(value)
         raise GLError(E.GL_INVALID_ENUM, message or f"bad enum {shown}")
+
+
+@contextlib.contextmanager
+def allocating(what: str):
+    """Around the allocation of ``what``: running out of host memory (MemoryError)
+    or of GPU memory (the kernel's ENOMEM) is GL_OUT_OF_MEMORY, an error of the
+    call, not a driver bug. Allocate before changing any state, so the call then
+    has no side effect."""
+    try:
+        yield
+    except MemoryError:
+        raise GLError(E.GL_OUT_OF_MEMORY, f"out of host memory for {what}") from None
+    except OSError as err:
+        if err.errno != errno.ENOMEM:
+            raise
+        raise GLError(E.GL_OUT_OF_MEMORY, f"out of GPU memory for {what}") from None
 
 
 _reported: set[tuple[str, str]] = set()      # (entry point, exception kind) already on stderr

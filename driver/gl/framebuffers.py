@@ -9,7 +9,7 @@ from driver.gallium import (
     FramebufferState, PipeBind, PipeTextureTarget, ResourceTemplate, Surface,
 )
 from driver.gl import enums as E
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, view_offsets
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
@@ -147,17 +147,19 @@ class FramebufferMixin:
         info = lookup(internalformat)
         if info.integer and self.api.es:
             check(samples == 0, E.GL_INVALID_OPERATION, "multisampled integer renderbuffer (ES 3.0)")
-        if rb.resource is not None:
-            self.screen.resource_destroy(rb.resource)
-            rb.resource = None
         # round up to a supported count (GL 4.6 section 9.2.4)
         actual = 0 if samples == 0 else min(s for s in self.caps.sample_counts if s >= samples)
-        rb.width, rb.height, rb.internal_format, rb.samples = width, height, internalformat, actual
-        if width and height:
+        new = None
+        if width and height:        # allocated first: out of memory changes nothing
             bind = PipeBind.DEPTH_STENCIL if info.is_depth_or_stencil else PipeBind.RENDER_TARGET
-            rb.resource = self.screen.resource_create(ResourceTemplate(
-                PipeTextureTarget.TEXTURE_2D, info.pipe, width, height, nr_samples=actual,
-                bind=bind))
+            with allocating(f"a {width}x{height} renderbuffer"):
+                new = self.screen.resource_create(ResourceTemplate(
+                    PipeTextureTarget.TEXTURE_2D, info.pipe, width, height, nr_samples=actual,
+                    bind=bind))
+        if rb.resource is not None:
+            self.screen.resource_destroy(rb.resource)
+        rb.resource = new
+        rb.width, rb.height, rb.internal_format, rb.samples = width, height, internalformat, actual
 
     def glGetRenderbufferParameteriv(self, target: int, pname: int) -> list:
         check_enum(target, (E.GL_RENDERBUFFER,))

@@ -13,7 +13,7 @@ from driver.gallium import (
     Box, PipeBind, PipeMap, PipeTextureTarget as T, ResourceTemplate,
 )
 from driver.gl import enums as E
-from driver.gl.errors import GLError, check, check_enum
+from driver.gl.errors import GLError, allocating, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
@@ -593,9 +593,10 @@ class TextureMixin:
             # Mesa's st_finalize_texture guesses): base extents << base_level
             b = tex.base_level
             height0 = 1 if tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY) else base.height << b
-            new = self.screen.resource_create(ResourceTemplate(
-                target, info.pipe, base.width << b, height0, base.depth << b if is3d else 1,
-                layers, last, base.samples, bind))
+            with allocating(f"a {base.width}x{base.height} texture"):
+                new = self.screen.resource_create(ResourceTemplate(
+                    target, info.pipe, base.width << b, height0, base.depth << b if is3d else 1,
+                    layers, last, base.samples, bind))
             if tex.resource is not None:
                 self._copy_common_levels(tex.resource, new)
                 self.screen.resource_destroy(tex.resource)
