@@ -244,20 +244,24 @@ def _texcoord_unit(name: str) -> int:
 def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = False,
                            sprite_coords: int = 0) -> tuple[CFBinding, ...]:
     """Coefficient bindings of a (vertex, fragment) pair: cf0 = W (slot 0), cf1 = window Z,
-    then each fragment input from the vertex output of the same name (remapped slot =
+    then each fragment input from the vertex output of the same location (both
+    explicit, GLSL 4.60 section 4.4.1: separable programs meet that way), else of
+    the same name (remapped slot =
     output word - 3: slot 0 is W and the user words follow). `sprite_coords` bit u
     (points with GL_COORD_REPLACE on unit u, compatibility profile): s, t of
     gl_TexCoord[u] come from the POINT_COORD source instead (r, q stay the vertex's)."""
     out = [CFBinding(0, 0, 1, "LINEAR"), CFBinding(0, 1, 1, "LINEAR", "FRAGCOORD_Z")]
     fsi = fs.info.get("shader_info")
     vouts = vs.info.get("varyings", {})
+    vouts_by_location = {w.location: w for w in vouts.values() if w.location is not None}
     pc = fs.info.get("point_coord_cf")
     if pc is not None:
         out.append(CFBinding(0, pc, 2, "LINEAR", "POINT_COORD"))
     if fsi is None:
         return tuple(out)
     for v in fsi.varyings:
-        w = vouts.get(v.name)
+        w = vouts_by_location.get(v.location) if v.location is not None else None
+        w = w or vouts.get(v.name)
         replaced = [loc for loc in range(v.locations) if sprite_coords >> (_texcoord_unit(v.name) + loc) & 1] \
             if sprite_coords and v.name.startswith("gl_TexCoord") else []
         for loc in replaced:

@@ -158,3 +158,26 @@ def test_pipeline_names_acquire_state_when_used():
     ctx.glGetProgramPipelineiv(names[3], E.GL_VERTEX_SHADER)
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert [ctx.glIsProgramPipeline(n) for n in names] == [True] * 4
+
+
+def test_separable_programs_meet_by_location():
+    """GLSL 4.60 section 4.4.1: with locations on both sides, a fragment input
+    takes the vertex output of its location whatever the names: `a` (location 3)
+    receives the output called `b`, and the other way round."""
+    ctx = glhelp.context(2, 2, api="gl45")
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    vs = ("#version 410\nlayout(location = 2) out vec3 a;\nlayout(location = 3) out vec3 b;\n"
+          "void main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1) * 2.0 - 1.0;\n"
+          " gl_Position = vec4(p, 0.0, 1.0); a = vec3(0, 0, 1); b = vec3(1, 0, 0); }\n")
+    fs = ("#version 410\nlayout(location = 3) in vec3 a;\nlayout(location = 2) in vec3 b;\nout vec4 c;\n"
+          "void main() { c = vec4(a, 1.0) + vec4(0.0, 0.5 * b.z, 0.0, 0.0); }\n")
+    progs = [ctx.glCreateShaderProgramv(kind, 1, [src])
+             for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs))]
+    (pipe,) = ctx.glGenProgramPipelines(1)
+    ctx.glBindProgramPipeline(pipe)
+    ctx.glUseProgramStages(pipe, E.GL_VERTEX_SHADER_BIT, progs[0])
+    ctx.glUseProgramStages(pipe, E.GL_FRAGMENT_SHADER_BIT, progs[1])
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+    assert px.tolist() == [255, 128, 0, 255]        # a = (1, 0, 0), b = (0, 0, 1)
