@@ -171,6 +171,9 @@ _TABLE = """
 - - @v +GL_ARB_shader_draw_parameters | in int gl_BaseVertexARB
 - - @v +GL_ARB_shader_draw_parameters | in int gl_BaseInstanceARB
 - - @v +GL_ARB_shader_draw_parameters | in int gl_DrawIDARB
+460 - @v | in int gl_BaseVertex
+460 - @v | in int gl_BaseInstance
+460 - @v | in int gl_DrawID
 140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
 - - @v +GL_EXT_draw_instanced | in int gl_InstanceIDEXT
 110c - @v | in vec4 gl_Vertex
@@ -195,19 +198,16 @@ _TABLE = """
 # fragment
 110 100 @f | in vec4 gl_FragCoord
 110 100 @f | in bool gl_FrontFacing
-460 - @v | in int gl_BaseVertex
-460 - @v | in int gl_BaseInstance
-460 - @v | in int gl_DrawID
 450 310 @f | in bool gl_HelperInvocation
 120 100 @f | in vec2 gl_PointCoord
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
 450 - @f +GL_ARB_cull_distance | in float gl_CullDistance[gl_MaxCullDistances]
 150 - @f +GL_EXT_gpu_shader4 | in int gl_PrimitiveID
-400 - @f +GL_ARB_sample_shading | in int gl_SampleID
-400 - @f +GL_ARB_sample_shading | in vec2 gl_SamplePosition
-400 - @f +GL_ARB_sample_shading | in int gl_SampleMaskIn[1]
-400 - @f +GL_ARB_sample_shading | out int gl_SampleMask[1]
-400 - @f | uniform int gl_NumSamples
+400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in int gl_SampleID
+400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in vec2 gl_SamplePosition
+400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in int gl_SampleMaskIn[1]
+400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | out int gl_SampleMask[1]
+400 320 @f +GL_OES_sample_variables | uniform int gl_NumSamples
 430 - @f | in int gl_Layer
 430 - @f | in int gl_ViewportIndex
 110c420 100- @f | out vec4 gl_FragColor
@@ -259,6 +259,13 @@ _TABLE = """
 400 - @e +GL_ARB_tessellation_shader | out vec4 gl_Position
 400 - @e +GL_ARB_tessellation_shader | out float gl_PointSize
 400 - @e +GL_ARB_tessellation_shader | out float gl_ClipDistance[gl_MaxClipDistances]
+400c - @e +GL_ARB_tessellation_shader | out vec4 gl_ClipVertex
+400c - @e +GL_ARB_tessellation_shader | out vec4 gl_FrontColor
+400c - @e +GL_ARB_tessellation_shader | out vec4 gl_BackColor
+400c - @e +GL_ARB_tessellation_shader | out vec4 gl_FrontSecondaryColor
+400c - @e +GL_ARB_tessellation_shader | out vec4 gl_BackSecondaryColor
+400c - @e +GL_ARB_tessellation_shader | out vec4 gl_TexCoord[gl_MaxTextureCoords]
+400c - @e +GL_ARB_tessellation_shader | out float gl_FogFragCoord
 # uniform state, every stage
 110 100 | uniform gl_DepthRangeParameters gl_DepthRange
 110c - | uniform mat4 gl_ModelViewMatrix

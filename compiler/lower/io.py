@@ -79,6 +79,8 @@ SYSVALS = {
     "gl_LocalInvocationID": "load_local_invocation_id", "gl_GlobalInvocationID": "load_global_invocation_id",
     "gl_LocalInvocationIndex": "load_local_invocation_index",
 }
+#: built-in uniforms whose value the variant key gives (gl_NumSamples: ``key["samples"]``)
+_KEY_BUILTINS = ("gl_NumSamples",)
 LEGACY_ATTRIBUTES = ("gl_Vertex", "gl_Normal", "gl_Color", "gl_SecondaryColor", "gl_FogCoord") + tuple(
     f"gl_MultiTexCoord{i}" for i in range(8))
 _COMPAT_FS_INPUTS = {"gl_Color": "gl_FrontColor", "gl_SecondaryColor": "gl_FrontSecondaryColor",
@@ -282,13 +284,14 @@ class IOLowering:
             inner = s.type.innermost_element
             if s.storage == "uniform" and (inner.is_sampler or inner.is_image):
                 self.opaque_symbol(L, s, None)
-        # Inactive uniforms take no registers (a later reference would still place them).
-        self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform" and (s.used or s.builtin)])
         if self.stage in ("tess_control", "tess_evaluation"):     # compute kernels (tessellation.py)
             from .tessellation import tess_lowering
             self.tess = tess_lowering(self, L)
+        # Inactive uniforms take no registers (a later reference would still place them).
+        self._plan_uniforms(L, [s for s in symbols if s.storage == "uniform" and (s.used or s.builtin)
+                                and s.name not in _KEY_BUILTINS])
         for s in symbols:
-            if s.storage != "uniform" and s not in L.vars:
+            if (s.storage != "uniform" or s.name in _KEY_BUILTINS) and s not in L.vars:
                 self.global_symbol(L, s)
         if self.stage == "geometry":          # a compute kernel (compiler/lower/geometry.py)
             from .geometry import GeometryLowering
@@ -506,6 +509,12 @@ class IOLowering:
         name = s.name
         if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
             return
+        if s.builtin and name == "gl_NumSamples":
+            # the framebuffer's samples (1 when single-sampled): the variant key's
+            var = L.new_local(name, s.type)
+            self.pro.store_var(var, self.pro.imm(max(1, int(self.k("samples", 1) or 1)), "int"))
+            L.bind(s, var)
+            return
         if s.storage == "uniform":
             self._plan_uniforms(L, [s])
             return
@@ -554,6 +563,9 @@ class IOLowering:
         if s.storage == "in":
             self._input(L, s)
             return
+        if s.storage == "out" and self.stage == "tess_control":
+            self.tess.output_variable(L, s)        # shared: visible to the patch's invocations
+            return
         if s.storage == "out":
             var = L.new_local(name, s.type)
             L.bind(s, var)
@@ -563,9 +575,6 @@ class IOLowering:
         var = L.new_local(name, s.type)
         L.bind(s, var)
 
-        if s.storage == "out" and self.stage == "tess_control":
-            self.tess.output_variable(L, s)        # shared: visible to the patch's invocations
-            return
     def builtin_value(self, L, name: str):
         """The value of a built-in variable the shader may not reference itself."""
         for s in list(L.vars):
@@ -843,6 +852,12 @@ class IOLowering:
 
     # ------------------------------------------------------------ end of main
     def finish(self, L) -> None:
+        if self.stage in ("tess_control", "tess_evaluation"):
+            self.tess.emit_prologue(self._input_vars)
+            self.tess.finish(L.b)
+            self.shader.info["shared_size_B"] = self.tess.layout.size_B if self.stage == "tess_control" \
+                else self._shared_end
+            return
         if self.stage == "geometry":
             self.geometry.emit_prologue(self.pro, self._input_vars)
             self.geometry.finish(L.b)
@@ -852,12 +867,6 @@ class IOLowering:
         self._emit_inputs()
         if self.stage == "vertex":
             self._vertex_outputs(L)
-        if self.stage in ("tess_control", "tess_evaluation"):
-            self.tess.emit_prologue(self._input_vars)
-            self.tess.finish(L.b)
-            self.shader.info["shared_size_B"] = self.tess.layout.size_B if self.stage == "tess_control" \
-                else self._shared_end
-            return
         elif self.stage == "fragment":
             from .blend import fragment_outputs
             fragment_outputs(self, L)

@@ -378,7 +378,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
     _x("GL_OES_sample_shading", _N, _N, _N, _ES3, DONE),      # test_oes_sample_shading.py (no GLSL part)
-    _x("GL_OES_sample_variables", _N, _N, _N, _ES3, MISSING, glsl=True),
+    _x("GL_OES_sample_variables", _N, _N, _N, _ES3, DONE, glsl=True),      # test_num_samples.py
     _x("GL_OES_shader_image_atomic", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
     _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, MISSING, glsl=True),
