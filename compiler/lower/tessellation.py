@@ -102,16 +102,23 @@ def _outputs(unit):
     return out
 
 
-def patch_layout(unit) -> PatchLayout:
+def patch_layout(unit, vertices: int | None = None) -> PatchLayout:
     """The patch record of a control stage's typed AST: the levels first (always, at
     words 0-3 and 4-5), then every output in declaration order, std430 rules (the
-    shared variables of the control kernel have exactly these offsets). Raises
-    LoweringError for outputs the record cannot hold."""
+    shared variables of the control kernel have exactly these offsets). ``vertices``:
+    the output patch size when another shader object of the stage declares it
+    (the unit's per-vertex outputs are then sized by it). Raises LoweringError for
+    outputs the record cannot hold."""
+    from compiler.glsl import types as GT
     from compiler.ir.passes.io import type_layout
     from .from_ast import LoweringError, ir_type
     lay = unit.tessellation
-    if lay is None or lay.vertices is None:
+    vertices = vertices or (lay.vertices if lay is not None else None)
+    if vertices is None:
         raise LoweringError("tessellation control shader without an output patch size (layout(vertices = N) out)")
+    for s in _outputs(unit):            # sized by another shader object's layout
+        if not s.patch and s.type.is_array and s.type.length is None:
+            s.type = GT.array_of(s.type.element, vertices)
     entries = [PatchEntry("gl_TessLevelOuter", 4 * OUTER_LEVELS_WORD, 0, "float[4]"),
                PatchEntry("gl_TessLevelInner", 4 * INNER_LEVELS_WORD, 0, "float[2]")]
     offset = _LEVELS_B
@@ -129,11 +136,11 @@ def patch_layout(unit) -> PatchLayout:
         offset = (offset + align - 1) // align * align
         per_vertex = not s.patch and s.type.is_array and s.name not in ()
         stride = size // s.type.length if per_vertex and s.type.length else 0
-        if per_vertex and s.type.length != lay.vertices:
+        if per_vertex and s.type.length != vertices:
             raise LoweringError(f"tessellation control output `{s.name}' is not sized by the output patch")
         entries.append(PatchEntry(_link_name(s), offset, stride, s.type.name))
         offset += size
-    return PatchLayout(lay.vertices, tuple(entries), max((offset + 15) // 16 * 16, 32))
+    return PatchLayout(vertices, tuple(entries), max((offset + 15) // 16 * 16, 32))
 
 
 @dataclass(frozen=True)
@@ -144,6 +151,7 @@ class TessControlKey:
     index_size_B: int
     inputs: tuple
     vs_stride_dw: int
+    output_vertices: int | None = None      # the linked output patch size (None: the shader's own)
 
 
 @dataclass(frozen=True)
@@ -237,10 +245,10 @@ class TessControlLowering(_Common):
     def __init__(self, io, L):
         super().__init__(io, L)
         from .from_ast import LoweringError
-        self.layout = patch_layout(io.unit)
         self.key = io.k("tcs")
         if self.key is None:
             raise LoweringError("a tessellation control shader is compiled for a draw (key['tcs'])")
+        self.layout = patch_layout(io.unit, self.key.output_vertices)
         self.local_size = (self.layout.vertices, 1, 1)
 
     def output_variable(self, L, s) -> None:

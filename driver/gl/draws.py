@@ -89,13 +89,13 @@ class DrawMixin:
         prog = self.current_program
         if self.api.gl(4, 0):           # GL 4.6 section 10.1.15: patches iff tessellation
             from driver.gl.tessellation import tessellation_validate
-            tessellation_validate(self, PipeShaderType.TESS_EVAL in self._stage_programs(), mode)
+            tessellation_validate(self, self._stage_programs(), mode)
         if prog is None and self.bound_pipeline is not None:
             problem = self._pipeline_problem(self.bound_pipeline)
             check(problem is None, E.GL_INVALID_OPERATION, problem or "")
             check(not self.bound_pipeline.stages.keys() <= {"compute"}, E.GL_INVALID_OPERATION,
                   "compute-only pipeline")
-            if "geometry" in self.bound_pipeline.stages:
+            if "geometry" in self.bound_pipeline.stages and "tess_evaluation" not in self.bound_pipeline.stages:
                 from driver.gl.geometry import geometry_validate
                 geometry_validate(self, self.bound_pipeline.stages["geometry"], mode)
         elif prog is None:
@@ -103,7 +103,7 @@ class DrawMixin:
         else:
             stages = prog.linked_state.units
             check("compute" not in stages, E.GL_INVALID_OPERATION, "compute-only program")
-            if "geometry" in stages:
+            if "geometry" in stages and "tess_evaluation" not in stages:
                 from driver.gl.geometry import geometry_validate
                 geometry_validate(self, prog, mode)
             check(self._sampler_units_consistent(prog.linked_state), E.GL_INVALID_OPERATION,

@@ -159,6 +159,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS":
                 blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxTessEvaluationUniformComponents"],
         })
+        # a program's stages together (GL 4.6 section 7.6.2: at least 12 per stage of GL 4.0)
+        lim["GL_MAX_COMBINED_UNIFORM_BLOCKS"] = sum(
+            lim.get(f"GL_MAX_{stage}_UNIFORM_BLOCKS", 0)
+            for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT"))
         if api.gl(4, 2):
             lim.update({f"GL_MAX_TESS_{st}_{what}": 0
                         for st in ("CONTROL", "EVALUATION")

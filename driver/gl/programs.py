@@ -513,7 +513,8 @@ class ProgramMixin:
         from compiler.lower.geometry import geometry_interface
         from driver.gl.geometry import check_output_limits, link_geometry
         try:
-            layout = link_geometry(units, merged.get("vertex"), merged["geometry"], merged.get("fragment"))
+            layout = link_geometry(units, merged.get("tess_evaluation") or merged.get("vertex"), merged["geometry"],
+                                   merged.get("fragment"))
             iface = geometry_interface(merged["geometry"]["unit"], layout)
             check_output_limits(iface)
         except (ValueError, LoweringError) as e:

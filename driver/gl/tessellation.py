@@ -452,11 +452,8 @@ def link_tessellation(units: dict, merged: dict) -> TessellationLink:
         if tcs.vertices is None:
             raise ValueError("tessellation control shader didn't declare an output patch size "
                              "(layout(vertices = N) out)")
-        unit = merged["tess_control"]["unit"]
-        if unit.tessellation is None or unit.tessellation.vertices is None:
-            raise ValueError("the output patch size must be declared in the shader object with main()")
         vertices = tcs.vertices
-        patch = patch_layout(unit)
+        patch = patch_layout(merged["tess_control"]["unit"], vertices)
     if "tess_evaluation" not in units:          # a separable control program (a pipeline's)
         return TessellationLink(vertices, None, patch, None)
     tes = _merged_layout(units["tess_evaluation"])
@@ -514,9 +511,18 @@ def tessellation_program_queries(ctx, prog) -> dict:
             E.GL_TESS_GEN_POINT_MODE: tes and int(tes.point_mode)}
 
 
-def tessellation_validate(ctx, has_tessellation: bool, mode: int) -> None:
+def tessellation_validate(ctx, stages: dict, mode: int) -> None:
     """GL 4.6 section 10.1.15: GL_PATCHES draws need a tessellation evaluation stage,
-    and a program with one draws only patches."""
+    and a program with one draws only patches; a geometry stage after it takes the
+    primitive it generates (section 11.3.1)."""
+    has_tessellation = PipeShaderType.TESS_EVAL in stages
+    gs = stages.get(PipeShaderType.GEOMETRY)
+    if has_tessellation and gs is not None:
+        link = stages[PipeShaderType.TESS_EVAL].linked_state.tessellation
+        want = {"points": "points", "line_strip": "lines", "triangle_strip": "triangles"}[link.output]
+        if gs.linked_state.geometry.input != want:
+            raise GLError(E.GL_INVALID_OPERATION, f"the geometry shader's input primitive "
+                          f"{gs.linked_state.geometry.input} is not the tessellation output ({want})")
     if has_tessellation and mode != E.GL_PATCHES:
         raise GLError(E.GL_INVALID_OPERATION, "a program with tessellation draws only GL_PATCHES")
     if not has_tessellation and mode == E.GL_PATCHES:
@@ -612,8 +618,6 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     """One GL_PATCHES draw (``_emit_draw``'s arguments): the passes of the module docstring."""
     from driver.gallium import PipeQueryType
     from driver.gl.geometry import _ctx_cache
-    if PipeShaderType.GEOMETRY in stages:
-        _unsupported("a geometry stage after tessellation")
     if indirect is not None:            # the draws' parameters read back, as the geometry passes do
         from driver.gl.geometry import _resolve_indirect
         for info_k, draw_k, range_k in _resolve_indirect(ctx, info, indirect):
@@ -622,7 +626,8 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     vs_prog = stages.get(PipeShaderType.VERTEX)
     tes_prog = stages[PipeShaderType.TESS_EVAL]
     xfb = ctx.xfb
-    if xfb.active and not xfb.paused and xfb.program is not tes_prog:
+    last = stages.get(PipeShaderType.GEOMETRY, tes_prog)
+    if xfb.active and not xfb.paused and xfb.program is not last:
         _unsupported("transform feedback with the varyings of a program without the tessellation evaluation stage")
     tcs_prog = stages.get(PipeShaderType.TESS_CTRL)
     if vs_prog is None:
@@ -697,7 +702,7 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
                            for n, off, locs in vs_layout)
     slots = patches * instances
     C = PipeShaderType.COMPUTE
-    tcs_key = TessControlKey(pv, info.index_size, key_inputs, vs_stride)
+    tcs_key = TessControlKey(pv, info.index_size, key_inputs, vs_stride, patch.vertices)
     tcs_handle = _kernel(ctx, tcs_owner, "tess_control", source, "tcs", tcs_key, (patch.vertices, 1, 1))
     params = struct.pack("<8I", patches, records, d.start, d.index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF, 0, 0, 0)
     p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
@@ -742,6 +747,17 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
                                         whole(patches_buf), whole(coords), whole(tes_out)], 0b100000)
     with ctx._variant_errors():
         ctx.pipe.launch_grid(GridInfo((TES_LOCAL_SIZE_X, 1, 1), (-(-total_vertices // TES_LOCAL_SIZE_X), 1, 1)))
+    gs_prog = stages.get(PipeShaderType.GEOMETRY)
+    if gs_prog is not None:             # the geometry passes read the evaluation output as vertex records
+        from compiler.lower.geometry import GeometryKey
+        from driver.gl.geometry import geometry_passes
+        vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[link.output]
+        records_layout = tuple((o.name if not o.block else f"{o.block}.{o.member}", o.offset_dw, o.locations)
+                               for o in iface.outputs)
+        key = GeometryKey({1: "points", 2: "lines", 3: "triangles"}[vpp], 4, records_layout, iface.stride_dw)
+        geometry_passes(ctx, gs_prog, stages, key, tes_out, total_indices // vpp, total_vertices, 1,
+                        index_info=DrawInfo(PipePrim.TRIANGLES, index_size=4, index_resource=indices))
+        return
     # 7. the rasterisation draw (the geometry passes' own: transform feedback captures it)
     from driver.gl.geometry import _raster_pass
     capture = ctx.xfb.active and not ctx.xfb.paused

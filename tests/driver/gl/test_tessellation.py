@@ -454,3 +454,48 @@ def test_indirect_draw_of_patches(ctx):
     expect(ctx, E.GL_NO_ERROR)
     assert (_lit(ctx.read_pixels()) == _half_square()).all()
     ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, 0)
+
+
+GS_AFTER = """#version 400
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in vec4 ecol[];
+out vec4 gcol;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        gcol = ecol[i].bgra;
+        EmitVertex();
+    }
+}
+"""
+
+
+def test_geometry_stage_after_tessellation(ctx):
+    """The evaluation stage's triangles feed the geometry stage, which swaps the colour's
+    channels; a geometry stage taking points is refused at draw time."""
+    fs = FS.replace("in vec4 ecol;", "in vec4 gcol;").replace("frag = ecol", "frag = gcol")
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_TESS_CONTROL_SHADER, TCS), (E.GL_TESS_EVALUATION_SHADER, TES),
+                      (E.GL_GEOMETRY_SHADER, GS_AFTER), (E.GL_FRAGMENT_SHADER, fs)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 3.0)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    assert (_lit(img) == _half_square()).all()
+    assert tuple(img[4, 4]) == (64, 128, 255, 255)
+    points_gs = GS_AFTER.replace("layout(triangles) in;", "layout(points) in;").replace("i < 3", "i < 1")
+    q = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_TESS_CONTROL_SHADER, TCS), (E.GL_TESS_EVALUATION_SHADER, TES),
+                      (E.GL_GEOMETRY_SHADER, points_gs), (E.GL_FRAGMENT_SHADER, fs)):
+        ctx.glAttachShader(q, _shader(ctx, kind, src))
+    ctx.glLinkProgram(q)
+    ctx.glUseProgram(q)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_INVALID_OPERATION)
