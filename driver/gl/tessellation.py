@@ -13,7 +13,9 @@ shader kernels):
    number of vertices and indices the patch's levels generate (0 for a discarded
    patch: an outer level <= 0 or NaN);
 4. **prefix sum** (compute, one invocation): each patch's first vertex and index,
-   and the totals, which the driver reads back (they size the next passes);
+   and the totals, which the driver reads back (they size the next passes: a wait
+   for the GPU per draw, unlike every other draw; an indirect dispatch and draw into
+   buffers of a bounded size would remove it);
 5. **tessellator, write pass** (compute, one invocation per patch record): the
    vertices' (u, v, w) and the primitives' indices (triangles, lines or points)
    following GL 4.6 section 11.2.2;
@@ -36,9 +38,16 @@ plane). In point mode each vertex is one point.
 
 GL_PRIMITIVES_GENERATED counts the generated primitives.
 
+A geometry stage after tessellation reads the evaluation records through the
+tessellator's indices (``geometry.geometry_passes``); transform feedback records the
+last stage's output; indirect draws read their parameters back (as the geometry
+passes do).
+
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
-indirect draws, a geometry stage after tessellation, transform feedback while
-tessellating.
+a program without a vertex stage, transform feedback of a program other than the
+last stage's, evaluation inputs other than per-vertex arrays without a control
+stage. A stage made of several shader objects links but its kernel is compiled from
+their joined text (as the geometry stage's), which fails.
 """
 
 from __future__ import annotations
