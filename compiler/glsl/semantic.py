@@ -16,10 +16,10 @@ from .builtin_variables import builtin_variables
 from .errors import InfoLog
 from .expressions import ExpressionAnalyzer
 from .geometry import GeometryRules
-from .tessellation import TESS_STAGES, TessellationRules
+from .tessellation import TESS_STAGES, TessellationRules, check_tcs_output_indexing
 from .qualifiers import PER_VERTEX, QualifierRules
-from .symbols import FunctionSignature, SymbolTable, Variable
 from . import subroutines
+from .symbols import FunctionSignature, SymbolTable, Variable
 from .versions import GLSLVersion
 
 _ES_DEFAULT_PRECISION = {
@@ -346,6 +346,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         name = var.name
         if name == "gl_in" and self.stage == "geometry" and var.block is not None:
             self.redeclare_gl_in(var, loc)
+            return
+        if name in ("gl_in", "gl_out") and self.stage in TESS_STAGES and var.block is not None:
+            self.redeclare_tess_per_vertex(var, loc)
             return
         if name.startswith("gl_"):
             if self.redeclare_builtin(var, loc):

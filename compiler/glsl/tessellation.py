@@ -31,7 +31,8 @@ from . import types as T
 from .builtin_variables import LIMITS
 from .symbols import Variable
 
-__all__ = ["TESS_STAGES", "TESS_MODES", "TESS_SPACINGS", "TESS_ORDERS", "TessLayout", "TessellationRules"]
+__all__ = ["TESS_STAGES", "TESS_MODES", "TESS_SPACINGS", "TESS_ORDERS", "TessLayout", "TessellationRules",
+           "check_tcs_output_indexing"]
 
 TESS_STAGES = ("tess_control", "tess_evaluation")
 TESS_MODES = ("triangles", "quads", "isolines")
@@ -196,6 +197,31 @@ class TessellationRules:
                 self.error(loc, f"size of tessellation control shader output `{var.name}' "
                            f"({var.type.length}) must match the output patch size ({n})")
 
+    def redeclare_tess_per_vertex(self, var: Variable, loc) -> None:
+        """``in gl_PerVertex { ... } gl_in[];`` (and the control stage's ``out ... gl_out[]``):
+        the members must be the built-in block's; the built-in keeps its full type (the
+        records between the stages keep every member)."""
+        builtin = self.symbols.lookup(var.name)
+        want_storage = "out" if var.name == "gl_out" else "in"
+        if var.block.block_name != "gl_PerVertex" or not isinstance(builtin, Variable) or \
+                var.storage != want_storage:
+            self.error(loc, f"{var.name} can only be redeclared as `{want_storage} gl_PerVertex {{ ... }} "
+                       f"{var.name}[]'")
+            return
+        if builtin.used:
+            self.error(loc, f"{var.name} redeclared after it was used")
+        known = {f.name: f.type for f in builtin.type.element.fields}
+        inner = var.type.element if var.type.is_array else var.type
+        for f in inner.fields:
+            want = known.get(f.name)
+            if f.name == "gl_ClipDistance" and f.type.is_array and want is not None and \
+                    f.type.element == want.element and (f.type.length or 0) <= want.length:
+                continue
+            if want != f.type:
+                self.error(loc, f"`{f.name}' is not a member of the built-in block gl_PerVertex")
+        if not var.type.is_array:
+            self.error(loc, f"{var.name} must be redeclared as an array")
+
     # ------------------------------------------------------------ barrier()
     def check_tess_barriers(self, decls) -> None:
         """GLSL 4.00 section 8.15: in the tessellation control stage, barrier() only as a
@@ -206,17 +232,46 @@ class TessellationRules:
         allowed = set()
         for d in decls:
             if isinstance(d, A.FunctionDefinition) and d.prototype.name == "main":
-                returned = False
+                returned = False            # a return anywhere before, even inside control flow
                 for s in d.body.statements:
-                    if isinstance(s, A.Return):
-                        returned = True
                     if isinstance(s, A.ExpressionStatement) and _is_barrier(s.expression) and not returned:
                         allowed.add(id(s.expression))
+                    returned = returned or any(isinstance(n, A.Return) for n in A.walk(s))
         for d in decls:
             for node in A.walk(d):
                 if _is_barrier(node) and id(node) not in allowed:
                     self.error(node.loc, "barrier() may only be used in main() of a tessellation control "
                                "shader, outside control flow and before any return")
+
+
+def check_tcs_output_indexing(an, decls) -> None:
+    """GLSL 4.00 section 4.3.6 (Mesa's rule): in the control stage a per-vertex output is
+    written only through the index gl_InvocationID itself (the invocation's own vertex)."""
+    if an.stage != "tess_control":
+        return
+    for d in decls:
+        for node in A.walk(d):
+            if isinstance(node, A.Assignment):
+                target = node.target
+            elif isinstance(node, (A.Unary, A.Postfix)) and node.op in ("++", "--"):
+                target = node.operand
+            else:
+                continue
+            while isinstance(target, (A.FieldAccess, A.Swizzle)) or (
+                    isinstance(target, A.Index) and not _per_vertex_output(target.base)):
+                target = target.base
+            if not isinstance(target, A.Index) or not _per_vertex_output(target.base):
+                continue
+            index = target.index
+            if not (isinstance(index, A.VariableRef) and index.name == "gl_InvocationID" and
+                    getattr(index.symbol, "builtin", False)):
+                an.error(node.loc, "tessellation control shader outputs can only be indexed by gl_InvocationID")
+
+
+def _per_vertex_output(expr) -> bool:
+    sym = getattr(expr, "symbol", None) if isinstance(expr, A.VariableRef) else None
+    return sym is not None and sym.storage == "out" and not getattr(sym, "patch", False) and sym.type.is_array \
+        and sym.name not in ("gl_TessLevelOuter", "gl_TessLevelInner")
 
 
 def _is_barrier(node) -> bool:

@@ -74,6 +74,16 @@ def test_defaults_and_merge():
      "barrier() may only be used in main()"),
     ("#version 400\nlayout(vertices=3) out; void main(){ return; barrier(); }", "tess_control",
      "barrier() may only be used in main()"),
+    ("#version 400\nlayout(vertices=3) out; uniform bool c; void main(){ if (c) return; barrier(); }",
+     "tess_control", "barrier() may only be used in main()"),
+    ("#version 400\nlayout(vertices=3) out; void main(){ gl_out[0].gl_Position = vec4(0); }", "tess_control",
+     "can only be indexed by gl_InvocationID"),
+    ("#version 400\nlayout(vertices=3) out; out vec4 x[]; void main(){ int n = gl_InvocationID; x[n] = vec4(0); }",
+     "tess_control", "can only be indexed by gl_InvocationID"),
+    ("#version 400\nlayout(vertices=3) out; out B { vec4 a; } b[]; void main(){ b[1].a.x += 1.0; }", "tess_control",
+     "can only be indexed by gl_InvocationID"),
+    ("#version 400\nlayout(vertices=3) out; out gl_PerVertex { vec4 gl_Foo; } gl_out[]; void main(){ }",
+     "tess_control", "not a member of the built-in block"),
     ("#version 400\nlayout(vertices=3) out; out vec4 x[4]; void main(){ }", "tess_control",
      "must match the output patch size (3)"),
     ("#version 400\nout vec4 x[4]; layout(vertices=3) out; void main(){ }", "tess_control",
@@ -122,3 +132,18 @@ def test_output_block_array_of_the_control_stage_is_sized():
               "in B2 { vec4 a; } bi[];\nvoid main(){ b[gl_InvocationID].a = bi[0].a; }", "tess_control")
     types = {g.name: g.type.length for g in u.globals}
     assert types == {"b": 4, "bi": 32}
+
+
+def test_per_vertex_outputs_written_through_gl_invocation_id_and_read_anywhere():
+    parse("#version 400\nlayout(vertices=3) out; out vec4 x[]; patch out vec4 p;\n"
+          "void main(){ x[gl_InvocationID] = vec4(1); x[gl_InvocationID].y += 1.0; barrier(); p = x[2]; "
+          "gl_TessLevelOuter[1] = 2.0; }", "tess_control")
+
+
+def test_gl_per_vertex_redeclarations():
+    parse("#version 150\n#extension GL_ARB_tessellation_shader : require\n"
+          "out gl_PerVertex { vec4 gl_Position; } gl_out[];\nin gl_PerVertex { vec4 gl_Position; } gl_in[];\n"
+          "layout(vertices = 3) out;\nvoid main(){ gl_out[gl_InvocationID].gl_Position = gl_in[0].gl_Position; }",
+          "tess_control")
+    parse("#version 400\nlayout(quads) in;\nin gl_PerVertex { vec4 gl_Position; float gl_PointSize; } gl_in[];\n"
+          "void main(){ gl_Position = gl_in[0].gl_Position; }", "tess_evaluation")
