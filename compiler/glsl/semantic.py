@@ -878,6 +878,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage in TESS_STAGES:
         tu.tessellation = an.tessellation_layout()
         an.check_tess_barriers(decls)
+        check_tcs_output_indexing(an, decls)
     return tu
 
 
