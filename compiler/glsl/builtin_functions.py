@@ -580,6 +580,8 @@ def _texture_functions() -> list[BuiltinFunction]:
             exts = tuple(exts) + ("GL_OES_texture_buffer", "GL_EXT_texture_buffer")   # GLSL ES 3.10
         if params[0].sampler_dim == "2DMS":
             exts = tuple(exts) + ("GL_ARB_texture_multisample",)   # its functions from GLSL 1.30
+            if params[0].sampler_array:                 # GLSL ES 3.10 with the OES extension
+                exts += ("GL_OES_texture_storage_multisample_2d_array",)
         out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in params),
                                    Availability(d, e, stages=frozenset(stages), extensions=tuple(exts))))
 

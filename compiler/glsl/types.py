@@ -269,6 +269,7 @@ _EXTENSION_TYPES = {
     "GL_ARB_texture_cube_map_array": ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray",
                                       "usamplerCubeArray"),
     "GL_ARB_texture_multisample": tuple(f"{p}sampler2DMS{a}" for p in ("", "i", "u") for a in ("", "Array")),
+    "GL_OES_texture_storage_multisample_2d_array": tuple(f"{p}sampler2DMSArray" for p in ("", "i", "u")),
     # GLSL ES 3.10: the ES names add the cube-array images too
     **{ext: ("samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray",
              "imageCubeArray", "iimageCubeArray", "uimageCubeArray")

@@ -149,6 +149,7 @@ EXTENSIONS = (
     Extension("GL_OES_texture_buffer", es=310),
     Extension("GL_EXT_texture_buffer", es=310),
     Extension("GL_OES_shader_image_atomic", es=310),
+    Extension("GL_OES_texture_storage_multisample_2d_array", es=310),
     Extension("GL_OES_sample_variables", es=300),
 )
 

@@ -385,7 +385,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, DONE),
-    _x("GL_OES_texture_storage_multisample_2d_array", _N, _N, _N, _ES31, MISSING, glsl=True),
+    _x("GL_OES_texture_storage_multisample_2d_array", _N, _N, _N, _ES31, DONE, glsl=True),   # test_es_ms_array.py
 )
 
 # Extensions listed above as GLES 2.0-only feature names that ES 3.0 made core

@@ -275,10 +275,11 @@ class GetMixin:
                 E.GL_PROGRAM_PIPELINE_BINDING:
                     lambda c: c.bound_pipeline.name if c.bound_pipeline is not None else 0,
             })
+        if api.gl(4, 3) or api.es and api.has_extension("GL_OES_texture_storage_multisample_2d_array"):
+            t[E.GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY] = \
+                lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
         if api.gl(4, 3):
             t.update({
-                E.GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY:
-                    lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY),
                 E.GL_DEBUG_GROUP_STACK_DEPTH: lambda c: len(c._debug_state()["groups"]),
                 E.GL_DEBUG_LOGGED_MESSAGES: lambda c: len(c._debug_state()["log"]),
                 E.GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH: lambda c: (

@@ -21,6 +21,8 @@ from driver.gl.pointers import as_bytes
 __all__ = ["TexImageExtraMixin"]
 
 
+_OES_MS_ARRAY = "GL_OES_texture_storage_multisample_2d_array"
+
 class TexImageExtraMixin:
     def _compressed_formats(self) -> dict:
         """internal format -> (format info, block width px, block height px, bytes per block)."""
@@ -287,8 +289,8 @@ class TexImageExtraMixin:
 
     # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
     def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable):
-        real = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
-                                                if not self.api.es else set())
+        real = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY} if not self.api.es or
+                                                self.api.has_extension(_OES_MS_ARRAY) else set())
         proxies = {E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY} \
             if not self.api.es and not immutable else set()
         check_enum(target, real | proxies)
@@ -331,7 +333,9 @@ class TexImageExtraMixin:
 
     def glTexStorage3DMultisample(self, target, samples, internalformat, width, height, depth,
                                   fixedsamplelocations) -> None:
-        check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)
+        # GL 4.3; GLES 3.1 with OES_texture_storage_multisample_2d_array (glTexStorage3DMultisampleOES)
+        check(self.api.gl(4, 3) or self.api.es_(3, 1) and self.api.has_extension(_OES_MS_ARRAY),
+              E.GL_INVALID_OPERATION)
         self._ms_storage(target, samples, internalformat, width, height, depth,
                          fixedsamplelocations, True)
 

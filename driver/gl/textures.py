@@ -65,6 +65,8 @@ class TextureMixin:
                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
         if api.es_(3, 1):
             t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
+            if api.has_extension("GL_OES_texture_storage_multisample_2d_array"):
+                t.add(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
         if es_has(api, "texture_buffer"):
             t.add(E.GL_TEXTURE_BUFFER)
         if api.has_extension("GL_ARB_texture_cube_map_array") or es_has(api, "texture_cube_map_array"):
