@@ -670,10 +670,11 @@ def _gathers_on_gpu(ctx, info: DrawInfo, batch, capture: bool) -> bool:
     kernel (``index_rewrite``) rather than read back: not with primitive restart (the
     positions depend on the values), nor when transform feedback needs the vertex ids,
     nor when the draw's own render batch writes the index buffer (the kernel would
-    have to run in the middle of that batch)."""
-    if info.primitive_restart or capture:
+    have to run in the middle of that batch). A list in client memory is the
+    application's own bytes: it is read on the CPU, with no wait for the GPU."""
+    if info.primitive_restart or capture or info.index_user_buffer is not None:
         return False
-    return info.index_user_buffer is not None or info.index_resource.writer is not batch
+    return info.index_resource.writer is not batch
 
 
 class _NeedsParameters(Exception):

@@ -59,12 +59,14 @@ _INDEX_DT = {1: np.uint8, 2: np.uint16, 4: np.uint32}
 
 
 def read_indices(ctx, info, start: int, count: int) -> np.ndarray:
-    """Indices [start, start + count) of the draw's index buffer as int64."""
-    note("indices")
+    """Indices [start, start + count) of the draw's index buffer as int64 (a list
+    in client memory is read as it is and counts as no fallback: nothing on the GPU
+    to wait for)."""
     dt = _INDEX_DT[info.index_size]
     if info.index_user_buffer is not None:
         raw = np.frombuffer(bytes(info.index_user_buffer), dt)
     else:
+        note("indices")
         ctx._sync_resource(info.index_resource, write=False)
         raw = np.frombuffer(info.index_resource.bo.map, dt)
     return raw[start:start + count].astype(np.int64)

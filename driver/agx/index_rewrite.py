@@ -16,7 +16,9 @@ on the GPU: the CPU never waits (``driver/agx/fallbacks.py`` counts nothing).
 
 What stays on the CPU (``fallbacks.read_indices``): lists with primitive restart
 (the positions depend on where the restart index occurs, i.e. on the values) and
-draws whose transform feedback needs the vertex ids to build its records.
+draws whose transform feedback needs the vertex ids to build its records. Lists in
+client memory are rewritten on the CPU too, without a fallback: they are the
+application's bytes, with nothing on the GPU to wait for.
 
 Uniforms of the gather kernel (32-bit words): u0_u1 the source list's first index,
 u2_u3 the positions (uint32), u4_u5 the destination, u6 the last thread index.
@@ -66,21 +68,15 @@ def gather_program(index_size_B: int) -> bytes:
 
 def gather_indices(ctx, info, start: int, positions: np.ndarray):
     """A new index buffer (uint32) whose word j is index ``start + positions[j]`` of
-    the draw's index list (``info``: its index buffer or client memory and index
-    size), written by a compute launch in ``ctx``'s compute batch. The caller reads
+    the draw's index buffer (``info``: the buffer and the index size), written by a compute launch in ``ctx``'s compute batch. The caller reads
     it in its render batch (``ctx.read``), which makes that submission wait for the
     kernel's on the GPU, and destroys it (the batches keep its memory alive)."""
     n = len(positions)
     assert n > 0, "no indices to gather"
     size_B = info.index_size
     batch = ctx._batch_for(None)
-    if info.index_user_buffer is not None:
-        # client memory: the application's own bytes, copied (nothing on the GPU to wait for)
-        raw = bytes(info.index_user_buffer)[start * size_B:]
-        src_va = batch.pool.upload(raw or bytes(4), 16)
-    else:
-        ctx.read(batch, info.index_resource)
-        src_va = info.index_resource.va + start * size_B
+    ctx.read(batch, info.index_resource)
+    src_va = info.index_resource.va + start * size_B
     out = ctx.screen.resource_create(ResourceTemplate(
         PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 4 * n,
         bind=PipeBind.INDEX_BUFFER | PipeBind.SHADER_BUFFER, usage=PipeUsage.DEFAULT))
