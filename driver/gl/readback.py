@@ -116,7 +116,11 @@ class ReadbackMixin:
         check(client_format(format, type) is not None, E.GL_INVALID_OPERATION,
               "unsupported conversion")
         view_format = self._read_view_format() if info is not None else None
-        if info is not None and passthrough_format((view_format or res.format).name, format, type):
+        # GL 4.6 section 18.2.8: CLAMP_READ_COLOR TRUE clamps floating-point colours to [0, 1]
+        # (FIXED_ONLY, the initial value, clamps fixed-point buffers only: their values are in range)
+        clamp = info is not None and info.kind == "float" and \
+            getattr(self.state, "clamp_color", {}).get(E.GL_CLAMP_READ_COLOR, E.GL_FIXED_ONLY) == E.GL_TRUE
+        if info is not None and not clamp and passthrough_format((view_format or res.format).name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
             raw = self._read_raw(res, level, layer, x, y, width, height)
             if dest is not None and pbo is None and tight_pack(self.state.pack, format, type, width, height):
@@ -127,6 +131,8 @@ class ReadbackMixin:
             out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
         else:
             rgba = self._read_rgba(res, level, layer, x, y, width, height, view_format)
+            if clamp:
+                rgba = np.clip(rgba, 0.0, 1.0)
             if format in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA) and rgba.dtype.kind == "f":
                 # GL 4.6 compatibility section 18.2.8: L = R + G + B (fixed-point buffers clamp)
                 luminance = rgba[..., 0] + rgba[..., 1] + rgba[..., 2]
