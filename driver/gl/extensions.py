@@ -164,7 +164,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_instanced_arrays", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_map_buffer_range", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_occlusion_query2", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_provoking_vertex", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_provoking_vertex", _ANY, _GL32, _N, _N, DONE),     # test_provoking_vertex.py
+    _x("GL_EXT_provoking_vertex", _ANY, _N, _N, _N, DONE),        # test_provoking_vertex.py
     _x("GL_ARB_sampler_objects", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_seamless_cube_map", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_shader_bit_encoding", _ANY, _GL32, _N, _N, DONE, glsl=True),

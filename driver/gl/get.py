@@ -227,6 +227,10 @@ class GetMixin:
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if api.has_extension("GL_ARB_indirect_parameters"):
             t[E.GL_PARAMETER_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_PARAMETER_BUFFER))
+        if not api.es and (api.compat or api.version == (3, 2)):
+            # GL 3.2 core (removed in 3.3) and compatibility: a quad's flat colour comes from
+            # its last vertex under either convention here
+            t[E.GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION] = lambda c: False
         if api.gl(3, 1) or es_has(api, "texture_buffer"):
             # the buffer bound to the TEXTURE_BUFFER target (TEXTURE_BUFFER_BINDING, same value)
             t[E.GL_TEXTURE_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_TEXTURE_BUFFER))
