@@ -371,6 +371,9 @@ class ProgramMixin:
         prog = self._program(program)
         check(not (self.xfb.active and prog is self.current_program), E.GL_INVALID_OPERATION)
         prog.link_attempted = True
+        # GL 4.6 section 7.5: the retrievable hint set by glProgramParameteri takes effect
+        # at the next link (a query before it still reports the old value, as Mesa)
+        prog.binary_retrievable = getattr(prog, "binary_retrievable_pending", prog.binary_retrievable)
         try:
             linked = self._link(prog)
         except LinkError as err:
@@ -1082,7 +1085,7 @@ class ProgramMixin:
         if pname == E.GL_PROGRAM_SEPARABLE:
             prog.separable = bool(value)
         else:
-            prog.binary_retrievable = bool(value)
+            prog.binary_retrievable_pending = bool(value)       # applied by the next link
 
     def _binaries(self) -> None:
         check(self.api.gl_or_es((4, 1), (3, 0)), E.GL_INVALID_OPERATION,
@@ -1133,6 +1136,9 @@ class ProgramMixin:
                 sh.compiled, sh.ast, sh.compiled_source = True, res.unit, text
                 source.shaders.append(sh)
             linked = self._link(source)
+            # the binary's transform feedback setup becomes the program's (its queries
+            # report the restored mode and varyings)
+            prog.tf_varyings, prog.tf_buffer_mode = list(source.tf_varyings), source.tf_buffer_mode
         except (BinaryError, LinkError) as err:
             prog.linked, prog.info_log = False, f"error: {err}\n"
             if prog is not self.current_program and prog.linked_state is not None:
