@@ -200,6 +200,8 @@ def fragment_outputs(io, L) -> None:
         info[i] = sources.get(i, broadcast)[0].name if (sources.get(i) or broadcast) else None
         if rt.base_type == "float" and c.num_components == 4 and one_alpha:
             c = b.vec(b.channel(c, 0), b.channel(c, 1), b.channel(c, 2), b.fimm(1.0))
+        if rt.base_type == "float" and io.k("clamp_fragment_color", False):
+            c = b.fsat(c)               # glClampColor(CLAMP_FRAGMENT_COLOR, TRUE): every buffer
         logic = io.k("logic_op", None)
         if logic and logic != "copy" and rt.format in _LOGIC_BITS:
             if rt.swizzle is not None:

@@ -92,7 +92,8 @@ def fragment_key(ctx, batch) -> ShaderKey:
                           alpha_func=_ALPHA[int(dsa.alpha_func)] if dsa.alpha_enabled else "always",
                           alpha_to_coverage=b.alpha_to_coverage, alpha_to_one=b.alpha_to_one,
                           samples=max(1, ctx.fb.samples or 1), two_side=ctx.rast.light_twoside,
-                          flat_shade=ctx.rast.flatshade)
+                          flat_shade=ctx.rast.flatshade,
+                          **({"clamp_fragment_color": True} if ctx.rast.clamp_fragment_color else {}))
 
 
 def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:

@@ -143,6 +143,9 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
         depth_clip_near=E.GL_DEPTH_CLAMP not in s.enabled,
         depth_clip_far=E.GL_DEPTH_CLAMP not in s.enabled,
         clip_plane_enable=clip_planes,
+        # glClampColor(CLAMP_FRAGMENT_COLOR, TRUE): fragment colours clamp to [0, 1] for every
+        # buffer (FIXED_ONLY, the initial value, clamps fixed-point buffers: the blend lowering's)
+        clamp_fragment_color=getattr(s, "clamp_color", {}).get(E.GL_CLAMP_FRAGMENT_COLOR) == E.GL_TRUE,
     )
 
 
