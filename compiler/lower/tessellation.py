@@ -65,7 +65,8 @@ _LEVELS_B = 24
 class PatchEntry:
     """One output of the control stage in a patch record: ``name`` is its link name
     (the variable's, a block's block name, ``gl_out`` for the built-in block),
-    ``stride_B`` the distance between vertices (0: a ``patch`` output)."""
+    ``stride_B`` the distance between vertices (0: a ``patch`` output), ``glsl_type``
+    the type of one vertex's value (of the whole output for a ``patch`` one)."""
     name: str
     offset_B: int
     stride_B: int
@@ -138,7 +139,7 @@ def patch_layout(unit, vertices: int | None = None) -> PatchLayout:
         stride = size // s.type.length if per_vertex and s.type.length else 0
         if per_vertex and s.type.length != vertices:
             raise LoweringError(f"tessellation control output `{s.name}' is not sized by the output patch")
-        entries.append(PatchEntry(_link_name(s), offset, stride, s.type.name))
+        entries.append(PatchEntry(_link_name(s), offset, stride, s.type.element.name if per_vertex else s.type.name))
         offset += size
     return PatchLayout(vertices, tuple(entries), max((offset + 15) // 16 * 16, 32))
 

@@ -109,6 +109,19 @@ class LinkError(Exception):
     pass
 
 
+def _same_type(a, b) -> bool:
+    """GLSL 4.60 section 4.3.9's type match across stages: structures declared in each
+    stage match by name and members (each stage's declaration is a type of its own)."""
+    if a == b:
+        return True
+    if a.is_array or b.is_array:
+        return a.is_array and b.is_array and a.length == b.length and _same_type(a.element, b.element)
+    if a.is_struct and b.is_struct:
+        return a.name == b.name and len(a.fields) == len(b.fields) and all(
+            fa.name == fb.name and _same_type(fa.type, fb.type) for fa, fb in zip(a.fields, b.fields))
+    return False
+
+
 @dataclass
 class _AtomicCounter:
     """An active atomic counter as an active uniform (location -1)."""
@@ -715,7 +728,7 @@ class ProgramMixin:
         for stage in merged.values():
             for v in stage["uniforms"]:
                 prev = seen.get(v.name)
-                if prev is not None and prev.type != v.type:
+                if prev is not None and not _same_type(prev.type, v.type):
                     raise LinkError(f"uniform `{v.name}' has different types in different stages")
                 if prev is None or (v.used and not prev.used):
                     seen[v.name] = v

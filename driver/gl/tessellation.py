@@ -492,7 +492,7 @@ def _check_patch_interface(patch, tes) -> None:
         if (entry.stride_B == 0) != bool(v.patch):
             raise ValueError(f"`{v.name}' is a {'patch' if v.patch else 'per-vertex'} input but the "
                              "tessellation control output is not")
-        want = entry.glsl_type.split("[")[0] if entry.stride_B else entry.glsl_type
+        want = entry.glsl_type
         if t.name != want and not t.is_block:
             raise ValueError(f"`{v.name}' is declared as type `{t.name}' in the tessellation evaluation shader "
                              f"and `{want}' in the tessellation control shader")

@@ -458,7 +458,7 @@ class Runner:
     def mode(self, name: str) -> int:
         if name not in _MODES:
             raise _Fail(f'unknown drawing mode "{name}"')
-        if name in ("GL_PATCHES",) or "ADJACENCY" in name:
+        if "ADJACENCY" in name:
             raise _Skip(f"{name} needs geometry/tessellation stages, not supported")
         return self.enum(name)
 
@@ -1062,8 +1062,12 @@ class Runner:
         elif line.startswith("provoking vertex "):
             c.glProvokingVertex(c.GL_FIRST_VERTEX_CONVENTION if words[2] == "first"
                                 else c.GL_LAST_VERTEX_CONVENTION)
-        elif line.startswith("patch parameter "):
-            raise _Skip("patch parameter: tessellation is not supported")
+        elif line.startswith("patch parameter vertices "):
+            c.glPatchParameteri(c.GL_PATCH_VERTICES, int(words[3]))
+        elif line.startswith("patch parameter default level "):
+            outer = words[4] == "outer"
+            c.glPatchParameterfv(c.GL_PATCH_DEFAULT_OUTER_LEVEL if outer else c.GL_PATCH_DEFAULT_INNER_LEVEL,
+                                 [float(w) for w in words[5:5 + (4 if outer else 2)]])
         elif words[0] == "hint":
             c.glHint(self.enum(words[1]), self.enum(words[2]))
         else:

@@ -122,7 +122,7 @@ def test_unmet_requirements_skip_with_reason():
     assert r.status == "skip" and "GL_MAX_VERTEX_ATTRIBS" in r.messages[0]
 
 
-def test_tessellation_stage_skips():
+def test_tessellation_control_stage_alone_does_not_link():
     r = run(parse("""[require]
 GLSL >= 4.00
 [vertex shader passthrough]
@@ -132,7 +132,7 @@ void main() {}
 [test]
 patch parameter vertices 3
 """))
-    assert r.status == "skip"
+    assert r.status == "fail" and any("tessellation evaluation" in m for m in r.messages), r.messages
 
 
 def test_compile_error_fails_and_link_error_is_checked():
