@@ -208,8 +208,8 @@ _TABLE = """
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in int gl_SampleMaskIn[1]
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | out int gl_SampleMask[1]
 400 320 @f +GL_OES_sample_variables | uniform int gl_NumSamples
-430 - @f | in int gl_Layer
-430 - @f | in int gl_ViewportIndex
+430 - @f +GL_ARB_fragment_layer_viewport | in int gl_Layer
+430 - @f +GL_ARB_fragment_layer_viewport | in int gl_ViewportIndex
 110c420 100- @f | out vec4 gl_FragColor
 110c420 100- @f | out vec4 gl_FragData[gl_MaxDrawBuffers]
 110 300 @f | out float gl_FragDepth
