@@ -206,7 +206,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_draw_buffers_blend", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_indirect", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_explicit_uniform_location", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
-    _x("GL_ARB_fragment_layer_viewport", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    # gl_Layer / gl_ViewportIndex in the fragment stage (the geometry passes' varyings, 0 without)
+    _x("GL_ARB_fragment_layer_viewport", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_framebuffer_no_attachments", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_gpu_shader5", _ANY, _GL32, _N, _N, STAGE, glsl=True),
@@ -247,7 +248,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_transform_feedback_instanced", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     _x("GL_ARB_vertex_attrib_binding", (4, 3), (4, 3), _N, _N, DONE),
-    _x("GL_ARB_viewport_array", _ANY, _GL32, _N, _N, CORE),
+    # 16 viewports (driver/gl/viewports.py) selected by the geometry stage's gl_ViewportIndex;
+    # the indexed commands and queries exist from GL 4.1 (where it is core) only
+    _x("GL_ARB_viewport_array", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
     _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, DONE),
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py

@@ -158,3 +158,55 @@ def test_indexed_depth_range_as_integers_is_normalized():
         ctx.glDepthRangeIndexed(2, 0.25, 0.5)
         assert ctx.glGetIntegeri_v(E.GL_DEPTH_RANGE, 2) == [round(0.25 * 0x7FFFFFFF), round(0.5 * 0x7FFFFFFF)]
         assert ctx.glGetInteger64i_v(E.GL_DEPTH_RANGE, 0) == ctx.glGetIntegerv(E.GL_DEPTH_RANGE) == [0, 0x7FFFFFFF]
+
+
+def test_glsl_150_extensions_are_listed_and_work():
+    """GL_ARB_viewport_array (gl_ViewportIndex in a GLSL 1.50 geometry shader) and
+    GL_ARB_fragment_layer_viewport (gl_Layer / gl_ViewportIndex in a GLSL 1.50 fragment
+    shader) are listed (the first from GL 4.1, whose commands it uses) and their
+    #extension lines work; without the extension a 1.50 fragment shader has no
+    gl_ViewportIndex."""
+    gs = """#version 150
+#extension GL_ARB_viewport_array : require
+layout(points) in;
+layout(triangle_strip, max_vertices = 4) out;
+void main() {
+    for (int k = 0; k < 4; k++) {
+        gl_ViewportIndex = 1;
+        gl_Position = vec4((k & 1) == 0 ? -1.0 : 1.0, k < 2 ? -1.0 : 1.0, 0.0, 1.0);
+        EmitVertex();
+    }
+}
+"""
+    fs = """#version 150
+#extension GL_ARB_fragment_layer_viewport : require
+out vec4 frag;
+void main() { frag = vec4(float(gl_ViewportIndex) / 4.0, float(gl_Layer), 0.0, 1.0); }
+"""
+    with driver.Context(api="gl33", width=W, height=H) as ctx:
+        n = ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+        names = {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
+        assert "GL_ARB_fragment_layer_viewport" in names and "GL_ARB_viewport_array" not in names
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        n = ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+        names = {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
+        assert {"GL_ARB_viewport_array", "GL_ARB_fragment_layer_viewport"} <= names
+        bad = ctx.glCreateShader(E.GL_FRAGMENT_SHADER)
+        ctx.glShaderSource(bad, 1, [fs.replace("#extension GL_ARB_fragment_layer_viewport : require\n", "")])
+        ctx.glCompileShader(bad)
+        assert not ctx.glGetShaderiv(bad, E.GL_COMPILE_STATUS)[0]
+        ctx.glViewportIndexedf(1, 8, 8, 8, 8)
+        p = ctx.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)):
+            ctx.glAttachShader(p, _shader(ctx, kind, src))
+        ctx.glLinkProgram(p)
+        assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+        ctx.glUseProgram(p)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        ctx.glClearColor(0, 0, 0, 1)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        expect(ctx, E.GL_NO_ERROR)
+        img = np.asarray(ctx.read_pixels())
+        assert (img[8:16, 8:16, :3] == (64, 0, 0)).all()
+        assert (img[:8, :, :3] == 0).all() and (img[:, :8, :3] == 0).all()
