@@ -253,10 +253,20 @@ def _with_buf_size(data, buf_size: int):
 def glGetTextureImage(ctx, texture, level, format, type, bufSize):
     _dsa(ctx)
     tex = _texture(ctx, texture)
-    check(tex.target != E.GL_TEXTURE_CUBE_MAP, E.GL_INVALID_OPERATION,
-          "cube maps: use glGetTextureSubImage for the faces")
     with _texture_bound(ctx, tex) as target:
-        return _with_buf_size(call(ctx, "glGetTexImage", target, level, format, type), bufSize)
+        if tex.target != E.GL_TEXTURE_CUBE_MAP:
+            return _with_buf_size(call(ctx, "glGetTexImage", target, level, format, type), bufSize)
+        # GL 4.6 section 8.11.4: a cube map's six faces in order, as the layers of a
+        # 3D image; the level must be cube complete (same size and format on every face)
+        faces = [ctx._image(tex, face, level) for face in range(6)]
+        check(all(f is not None for f in faces) and len({(f.width, f.height, f.internal_format)
+                                                          for f in faces}) == 1,
+              E.GL_INVALID_OPERATION, "the cube map level is not cube complete")
+        parts = [call(ctx, "glGetTexImage", E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, format, type)
+                 for face in range(6)]
+        if parts[0] is None:           # written into the PIXEL_PACK buffer
+            return None
+        return _with_buf_size(b"".join(bytes(p) for p in parts), bufSize)
 
 
 @entry_point

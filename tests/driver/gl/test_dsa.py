@@ -228,3 +228,25 @@ def test_cube_map_faces_are_the_z_range_of_texture_sub_image_3d(ctx):
         assert np.array_equal(np.frombuffer(got, np.uint8), faces[face])
     ctx.glTextureSubImage3D(t, 0, 0, 0, 5, 2, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE, faces[:2].copy())
     expect(ctx, E.GL_INVALID_VALUE)
+
+
+def test_get_texture_image_of_a_cube_map_returns_its_six_faces(ctx):
+    """GL 4.6 section 8.11.4: glGetTextureImage of a cube map gives the faces in
+    order as the layers of one image; a level missing a face is not cube
+    complete: INVALID_OPERATION."""
+    (t,) = ctx.glCreateTextures(E.GL_TEXTURE_CUBE_MAP, 1)
+    ctx.glTextureStorage2D(t, 1, E.GL_RGBA8, 2, 2)
+    faces = np.arange(6 * 16, dtype=np.uint8).reshape(6, 16)
+    ctx.glTextureSubImage3D(t, 0, 0, 0, 0, 2, 2, 6, E.GL_RGBA, E.GL_UNSIGNED_BYTE, faces.copy())
+    got = ctx.glGetTextureImage(t, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, faces.size)
+    expect(ctx, E.GL_NO_ERROR)
+    assert np.array_equal(np.frombuffer(got, np.uint8), faces.reshape(-1))
+    ctx.glGetTextureImage(t, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, faces.size - 1)    # bufSize too small
+    expect(ctx, E.GL_INVALID_OPERATION)
+    (u,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_CUBE_MAP, u)
+    for face in (0, 1, 2, 4, 5):                      # -Y missing
+        ctx.glTexImage2D(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA,
+                         E.GL_UNSIGNED_BYTE, faces[face].copy())
+    ctx.glGetTextureImage(u, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, faces.size)
+    expect(ctx, E.GL_INVALID_OPERATION)
