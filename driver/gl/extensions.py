@@ -108,6 +108,13 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_occlusion_query", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_point_parameters", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_texture_compression", _ANY, _N, _N, _N, DONE),
+    # GL 1.3/1.4 texture environments under their names (test_texture_env_extensions.py)
+    _x("GL_ARB_texture_env_add", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_texture_env_combine", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_texture_env_crossbar", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_texture_env_dot3", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture_env_add", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture_env_combine", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_transpose_matrix", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_vertex_buffer_object", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_window_pos", _ANY, _N, _N, _N, DONE),
