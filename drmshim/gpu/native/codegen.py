@@ -33,7 +33,7 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, mi
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 13
+GENERATOR_VERSION = 14
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
@@ -432,10 +432,11 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
            "const float *restrict PLN = A->planes; const int32_t *restrict PRIM = A->prim;",
            "const long PPS = A->planes_prim; (void)CO; (void)CF; (void)CI; (void)CL; (void)PLN; (void)PRIM;"]
     general = body(False)
-    # per-primitive planes: lanes in runs of one primitive, whose planes are loop constants
+    # per-primitive planes: lanes in runs of one primitive, whose planes are loop
+    # constants; positions of unit stride only (the PDM's; else the numpy step runs,
+    # see tier._BatchArgs): each variant costs compile time (gcc vectorises each)
     runs = ("PRIM[i]", ["const float *restrict PP = PLN + (long)PRIM[i0] * PPS;"])
-    special = [("PLN && PL == 1", body(True, True), runs), ("PLN", body(False, True), runs),
-               ("CL == 1 && PL == 1", body(True))]
+    special = [("PLN", body(True, True), runs), ("CL == 1 && PL == 1", body(True))]
     read_cf = [cf + c for c in range(dst.count)] + ([ins["cf_w"]] if persp else [])
     return _lane_loop(name, general, regs, pre, special=special), \
         ("coefficients", f"cf_count:{max(read_cf) + 1}", f"position:{loc}")

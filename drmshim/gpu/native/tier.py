@@ -264,6 +264,8 @@ class _BatchArgs:
             if pos is None or pos.dtype != np.float32 or pos.ndim != 2:
                 return False
             view = pos[:, lanes]
+            if ctx.coefficients is None and view.strides[1] != 4:
+                return False        # the per-primitive plane loop reads positions of unit stride
             self.keep.append(view)
             a.pos = _ptr(ffi, "float *", view)
             a.pos_c, a.pos_lane = (s // 4 for s in view.strides)
@@ -312,6 +314,15 @@ class _BatchArgs:
         return idx.size > 0
 
 
+def _split(pool, fn, a, chunks: list) -> list:
+    """``fn(a, lo, hi)`` over every chunk at once: the pool takes all but the first,
+    which the calling thread runs itself (it would only wait otherwise, and on a
+    loaded host a pool thread may not run for a while). Results in chunk order."""
+    rest = [pool.submit(fn, a, lo, hi) for lo, hi in chunks[1:]]
+    first = fn(a, *chunks[0])
+    return [first] + [f.result() for f in rest]
+
+
 def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
     """One batch through the interpreter's block loop (``walk_blocks``), with native parts."""
     from ..usc.control import walk_blocks
@@ -340,7 +351,7 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
             elif pool is None or n * item.count < PARALLEL_MIN_WORK:
                 fn(a, 0, n)
             else:
-                list(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
+                _split(pool, fn, a, chunks)
 
     def always(payload, b) -> None:
         item, fn = payload
@@ -350,7 +361,7 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
         if pool is None or n < PARALLEL_MIN_WORK:
             active = fn(a, 0, n)
         else:
-            active = sum(pool.map(lambda c: fn(a, c[0], c[1]), chunks))
+            active = sum(_split(pool, fn, a, chunks))
         b.all_active = active == n
         b.any_active = active > 0
         b.exec = b.const(np.True_) if b.all_active else args.exec_out
