@@ -43,6 +43,22 @@ MAG_FILTERS = frozenset({E.GL_NEAREST, E.GL_LINEAR})
 SWIZZLES = frozenset({E.GL_RED, E.GL_GREEN, E.GL_BLUE, E.GL_ALPHA, E.GL_ZERO, E.GL_ONE})
 
 
+
+_INT_MAX = (1 << 31) - 1
+
+
+def _border_from_ints(pname: int, values: list) -> list:
+    """GL 4.6 section 8.10: a border colour given to the integer setters is
+    signed-normalised (2^31 - 1 is 1.0); other parameters pass unchanged."""
+    if pname != E.GL_TEXTURE_BORDER_COLOR:
+        return values
+    return [max(-1.0, int(v) / _INT_MAX) for v in values]
+
+
+def _border_to_ints(colour) -> list[int]:
+    """The border colour as the integer getters return it (GL 4.6 section 2.2.2)."""
+    return [int(round(max(-1.0, min(1.0, float(c))) * _INT_MAX)) for c in colour]
+
 class TextureMixin:
     def _init_family(self) -> None:
         self.textures = Namespace(Texture)
@@ -228,7 +244,7 @@ class TextureMixin:
         self._tex_parameter(target, pname, float(param))
 
     def glTexParameteriv(self, target: int, pname: int, params) -> None:
-        self._tex_parameter(target, pname, list(params))
+        self._tex_parameter(target, pname, _border_from_ints(pname, list(params)))
 
     def glTexParameterfv(self, target: int, pname: int, params) -> None:
         self._tex_parameter(target, pname, [float(x) for x in params])
@@ -268,6 +284,8 @@ class TextureMixin:
             values |= texture_view_state(tex)
         check_enum(pname, values)
         v = values[pname]
+        if pname == E.GL_TEXTURE_BORDER_COLOR:
+            return _border_to_ints(v)
         return [int(x) for x in v] if isinstance(v, tuple) else [int(v)]
 
     def glGetTexParameterfv(self, target: int, pname: int) -> list:
@@ -775,7 +793,7 @@ class TextureMixin:
         self._sampler_parameter(sampler, pname, float(param))
 
     def glSamplerParameteriv(self, sampler, pname, params):
-        self._sampler_parameter(sampler, pname, list(params))
+        self._sampler_parameter(sampler, pname, _border_from_ints(pname, list(params)))
 
     def glSamplerParameterfv(self, sampler, pname, params):
         self._sampler_parameter(sampler, pname, [float(x) for x in params])
@@ -792,6 +810,8 @@ class TextureMixin:
         if self.api.has_extension("GL_ARB_texture_filter_anisotropic") or \
                 self.api.has_extension("GL_EXT_texture_filter_anisotropic"):
             values[E.GL_TEXTURE_MAX_ANISOTROPY] = p.max_anisotropy
+        if pname == E.GL_TEXTURE_BORDER_COLOR and (not self.api.es or es_has(self.api, "texture_border_clamp")):
+            return _border_to_ints(p.border_color)
         check_enum(pname, values)
         return [int(values[pname])]
 
