@@ -385,6 +385,9 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     "packDouble2x32", "unpackDouble2x32", "doubleBitsToInt64", "doubleBitsToUint64",
                     "int64BitsToDouble", "uint64BitsToDouble", "packInt2x32", "packUint2x32", "unpackInt2x32",
                     "unpackUint2x32",
+                    # group votes: tests/compiler/test_group_vote_compile.py, tests/driver/gl/test_group_vote.py
+                    "anyInvocation", "allInvocations", "allInvocationsEqual", "anyInvocationARB",
+                    "allInvocationsARB", "allInvocationsEqualARB",
                     # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
                     "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
                     # geometry stage: tests/compiler/test_geometry.py and tests/driver/gl/test_geometry.py
