@@ -11,7 +11,6 @@ import math
 
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
-from driver.gl.state import to_gl_int
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.later import LaterStagesMixin
@@ -277,9 +276,16 @@ class DesktopMixin(LaterStagesMixin):
         from driver.gl.viewports import set_viewport_value
         self._viewport_index(index)
         check(w >= 0 and h >= 0, E.GL_INVALID_VALUE)
-        x, y, w, h = (to_gl_int(math.floor(v) if math.isfinite(v) else v) for v in (x, y, w, h))
-        m = self.caps.max_viewport_size_px         # sizes clamped to MAX_VIEWPORT_DIMS, as glViewport
-        set_viewport_value(self.state, "viewport", index, (int(x), int(y), min(int(w), m), min(int(h), m)),
+        # GL 4.6 section 13.6.1: floating-point bounds, the origin clamped to
+        # VIEWPORT_BOUNDS_RANGE and the size to MAX_VIEWPORT_DIMS
+        m = self.caps.max_viewport_size_px
+        lo, hi = -2.0 * m, 2.0 * m - 1          # limits.py's GL_VIEWPORT_BOUNDS_RANGE
+
+        def bounded(v, top):
+            v = float(v)
+            return min(max(v, lo), top) if math.isfinite(v) else (top if v > 0 else lo)
+        set_viewport_value(self.state, "viewport", index,
+                           (bounded(x, hi), bounded(y, hi), min(float(w), m), min(float(h), m)),
                            self.caps.max_viewports)
 
     def glViewportIndexedfv(self, index, v) -> None:

@@ -25,7 +25,11 @@ def test_sixteen_viewports_with_their_own_state():
         ctx.glDepthRangeIndexed(7, 0.25, 2.0)
         ctx.glEnablei(E.GL_SCISSOR_TEST, 9)
         expect(ctx, E.GL_NO_ERROR)
-        assert ctx.glGetFloati_v(E.GL_VIEWPORT, 3) == [1.0, 2.0, 5.0, 6.0]
+        assert ctx.glGetFloati_v(E.GL_VIEWPORT, 3) == [1.7, 2.2, 5.0, 6.0]      # kept as floats
+        assert ctx.glGetIntegeri_v(E.GL_VIEWPORT, 3) == [2, 2, 5, 6]
+        ctx.glViewportIndexedf(4, -1e9, 1e9, 1e9, 8.0)                          # clamped (GL 4.6 13.6.1)
+        lo, hi = ctx.glGetFloatv(E.GL_VIEWPORT_BOUNDS_RANGE)
+        assert ctx.glGetFloati_v(E.GL_VIEWPORT, 4) == [lo, hi, ctx.glGetIntegerv(E.GL_MAX_VIEWPORT_DIMS)[0], 8.0]
         assert ctx.glGetFloati_v(E.GL_VIEWPORT, 2) == [0.0, 0.0, 16.0, 16.0]
         assert ctx.glGetIntegerv(E.GL_VIEWPORT) == [0, 0, 16, 16]          # index 0
         assert ctx.glGetIntegeri_v(E.GL_SCISSOR_BOX, 15) == [1, 2, 3, 4]
