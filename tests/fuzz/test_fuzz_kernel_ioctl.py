@@ -377,7 +377,20 @@ def run(seed: int, n: int) -> IoctlFuzzer:
             fuzzer.step()
     finally:
         fuzzer.close()
+    _check_no_leak(fuzzer)
     return fuzzer
+
+
+def _check_no_leak(fuzzer, wait_s: float = 10.0) -> None:
+    """Every file closed: the kernel's GPU memory arena is wholly free again once
+    the work still in flight retires (a leak is a bug of the run)."""
+    arena = fuzzer.kernel.arena
+    deadline = time.monotonic() + wait_s
+    while sum(arena._free_sizes) != arena.size_B and time.monotonic() < deadline:
+        time.sleep(0.05)
+    held = arena.size_B - sum(arena._free_sizes)
+    if held:
+        fuzzer.bugs.append(f"leak: {held} bytes of the GPU arena still allocated after every file closed")
 
 
 @pytest.fixture
