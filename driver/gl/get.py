@@ -417,10 +417,10 @@ class GetMixin:
         return values if target in MASK_PNAMES else _clamped(values, INT32_RANGE)
 
     def _indexed_integers(self, target: int, index: int) -> list[int]:
-        """An indexed value as integers: floats rounded, or mapped from [-1, 1] for the
-        normalized ones (an indexed GL_DEPTH_RANGE, GL 4.6 section 2.2.2), as glGetIntegerv."""
-        norm = target in NORMALIZED_PNAMES
-        return [_float_to_int(v, norm) if isinstance(v, float) else int(v)
+        """An indexed value as integers: floats rounded to the nearest (an indexed
+        GL_DEPTH_RANGE too, as Mesa: piglit arb_viewport_array-queries wants
+        (int)(f + 0.5), not glGetIntegerv's normalized mapping)."""
+        return [_float_to_int(v, False) if isinstance(v, float) else int(v)
                 for v in self._as_tuple(self._get_indexed(target, index))]
 
     def glGetInteger64i_v(self, target: int, index: int) -> list[int]:
