@@ -34,9 +34,13 @@ class InterfaceQueryMixin:
         stages = set(ls.units)
 
         def refs(st):
-            return {E.GL_REFERENCED_BY_VERTEX_SHADER: int("vertex" in st),
-                    E.GL_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in st),
-                    E.GL_REFERENCED_BY_COMPUTE_SHADER: int("compute" in st)}
+            out = {E.GL_REFERENCED_BY_VERTEX_SHADER: int("vertex" in st),
+                   E.GL_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in st),
+                   E.GL_REFERENCED_BY_COMPUTE_SHADER: int("compute" in st)}
+            if self.api.gl(4, 0):           # the tessellation stages (driver/gl/tessellation.py)
+                out[E.GL_REFERENCED_BY_TESS_CONTROL_SHADER] = int("tess_control" in st)
+                out[E.GL_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in st)
+            return out
         out = []
         if interface == E.GL_UNIFORM:
             ubs = [b for b in ls.blocks if not b.is_storage]

@@ -1233,6 +1233,9 @@ class ProgramMixin:
             values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER] = int("compute" in b.stages)
         if not self.api.es:
             values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER] = int("geometry" in b.stages)
+        if self.api.gl(4, 0):
+            values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER] = int("tess_control" in b.stages)
+            values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in b.stages)
         if pname == E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES:
             # the members' indices among the program's active uniforms (glGetActiveUniform)
             return [i for i, u in enumerate(self._active_uniforms(ls))

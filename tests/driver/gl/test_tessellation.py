@@ -499,3 +499,46 @@ def test_geometry_stage_after_tessellation(ctx):
     ctx.glUseProgram(q)
     ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
     expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_sampler_and_uniform_block_in_the_evaluation_stage(ctx):
+    """A texture (yellow) times a uniform block's tint (1, 0.5, 1, 1) colours the patch;
+    the block is referenced by the evaluation stage only."""
+    tes = """#version 400
+layout(triangles) in;
+out vec4 ecol;
+uniform sampler2D tex;
+layout(std140) uniform Colours { vec4 tint; };
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+    ecol = textureLod(tex, vec2(0.5), 0.0) * tint;
+}
+"""
+    tcs = TCS.replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+        "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", "")
+    p = _program(ctx, tcs=tcs, tes=tes)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 2.0)
+    t = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([255, 255, 0, 255]))
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ub = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_UNIFORM_BUFFER, ub)
+    ctx.glBufferData(E.GL_UNIFORM_BUFFER, 16, np.array([1, 0.5, 1, 1], np.float32).tobytes(), E.GL_STATIC_DRAW)
+    ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 0, ub)
+    idx = ctx.glGetUniformBlockIndex(p, "Colours")
+    ctx.glUniformBlockBinding(p, idx, 0)
+    assert ctx.glGetActiveUniformBlockiv(p, idx, E.GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER) == [1]
+    assert ctx.glGetActiveUniformBlockiv(p, idx, E.GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER) == [0]
+    assert ctx.glGetProgramResourceiv(p, E.GL_UNIFORM_BLOCK, idx, 2, [
+        E.GL_REFERENCED_BY_TESS_EVALUATION_SHADER, E.GL_REFERENCED_BY_TESS_CONTROL_SHADER], 2) == [1, 0]
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    assert (_lit(img) == _half_square()).all()
+    assert tuple(img[4, 4]) == (255, 128, 0, 255)
+    ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 0, 0)
