@@ -14,10 +14,18 @@ drivers alternating. Also the import budget: the CPU time of a Python process
 that only imports what the C ABI loads before a program's first call, and the
 number of modules (``python -X importtime`` shows where it goes).
 
+Compile time: the shaders of ``COMPILE_CORPUS`` (piglit shader_tests of several
+kinds, fp64 ones included) compiled one after the other in one fresh process with
+no shader cache: the first compile (cold: the built-in tables are built) and the
+total CPU. ``python tests/bench/bench_startup.py --compile-hashes OUT.json``
+writes each binary's SHA-256: compare two such files before and after a change
+meant to keep the compiler's output (it must be byte-identical).
+
 Rows are skipped with the reason when cc, piglit, llvmpipe or the ABI are missing."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import statistics
@@ -33,6 +41,26 @@ SHADER_TEST = "tests/spec/glsl-1.10/execution/fs-bool-less-compare-true.shader_t
 C_API_TESTS = (("getuniform-02", "-auto", "-fbo"), ("glsl-routing", "-auto", "-fbo"))
 #: what the C ABI imports before the first call returns (the library's init code)
 ABI_IMPORTS = "import driver.abi.runtime, driver.abi.egl, driver.abi.marshal, driver.abi._commands"
+_FP64 = "generated_tests/spec/arb_gpu_shader_fp64/execution/built-in-functions/"
+#: shader_tests (under piglit's root) whose shaders are the compile-time corpus
+COMPILE_CORPUS = (
+    SHADER_TEST,
+    "tests/spec/glsl-1.10/execution/samplers/glsl-fs-shadow2D-02.shader_test",
+    "tests/spec/glsl-1.10/execution/temp-array-indexing/"
+    "glsl-fs-vec4-indexing-temp-dst-in-nested-loop-combined.shader_test",
+    "tests/spec/glsl-1.10/execution/vs-loop-bounds-unrolled.shader_test",
+    "tests/spec/glsl-1.20/execution/fs-deref-array-of-matrix-element.shader_test",
+    "tests/spec/glsl-1.30/execution/fs-textureSize-compare.shader_test",
+    "tests/spec/glsl-1.30/execution/interpolation/interpolation-mixed.shader_test",
+    "tests/spec/glsl-es-3.00/execution/varying-struct-copy-local-vs.shader_test",
+    "generated_tests/spec/glsl-1.10/execution/variable-indexing/fs-temp-mat3-col-row-rd.shader_test",
+    "generated_tests/spec/glsl-1.30/execution/built-in-functions/vs-op-assign-bitand-int-int.shader_test",
+    _FP64 + "fs-sqrt-dvec2.shader_test", _FP64 + "fs-op-div-dvec3-double.shader_test",
+    _FP64 + "fs-inverse-dmat2.shader_test", _FP64 + "fs-determinant-dmat3.shader_test",
+    _FP64 + "vs-inversesqrt-dvec4.shader_test", _FP64 + "fs-refract-dvec3-dvec3-double.shader_test",
+    _FP64 + "fs-op-mult-dmat3-dmat3.shader_test",
+)
+_STAGE_OF = {"vertex shader": "vertex", "fragment shader": "fragment", "compute shader": "compute"}
 
 
 def _cpu_s(argv, env, cwd=None) -> tuple[float, str]:
@@ -96,11 +124,62 @@ def _import_ms() -> tuple[float, int]:
     return cpu * 1000, modules
 
 
+def compile_corpus(piglit: Path) -> dict:
+    """Compile every vertex/fragment/compute shader of ``COMPILE_CORPUS`` standalone,
+    in this process, in order: {"shaders": [(name, sha256 of the binary or the error)],
+    "first_ms": CPU of the first compile, "total_s": CPU of all}. Run it in a fresh
+    process with SHIMGL_SHADER_CACHE_DISABLE=1 (``--compile-corpus``)."""
+    import hashlib
+    import time
+
+    from compiler.backend import compile_glsl
+    from driver.shader_test.parser import parse_file
+    shaders, first_ms, start = [], None, time.process_time()
+    for rel in COMPILE_CORPUS:
+        test = parse_file(piglit / rel)
+        glsl = test.glsl_version
+        for section in test.sections:
+            stage = _STAGE_OF.get(section.kind)
+            if stage is None:
+                continue
+            source = section.body
+            if "#version" not in source and glsl is not None:
+                source = f"#version {glsl.num}{' es' if glsl.es and glsl.num >= 300 else ''}\n" + source
+            t0 = time.process_time()
+            try:
+                result = hashlib.sha256(compile_glsl(source, stage).binary).hexdigest()
+            except Exception as e:  # noqa: BLE001 - a shader the compiler refuses: its message
+                result = f"{type(e).__name__}: {e}"[:200]
+            if first_ms is None:
+                first_ms = (time.process_time() - t0) * 1000
+            shaders.append((f"{Path(rel).stem}:{stage}", result))
+    return {"shaders": shaders, "first_ms": first_ms or 0.0, "total_s": time.process_time() - start}
+
+
+def _compile_rows() -> list[tuple[str, float, str]]:
+    from driver.piglit import find_piglit
+    piglit = find_piglit()
+    if piglit is None:
+        return [("compile corpus", float("nan"), "skipped: piglit is not installed")]
+    env = {**os.environ, "SHIMGL_SHADER_CACHE_DISABLE": "1", "OPENBLAS_NUM_THREADS": "1"}
+    cpu, out = _cpu_s([sys.executable, str(Path(__file__)), "--compile-corpus"], env, str(ROOT))
+    try:
+        got = json.loads(out.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return [("compile corpus", float("nan"), f"failed: {out[-300:]}")]
+    n = len(got["shaders"])
+    refused = sum(1 for _, h in got["shaders"] if len(h) != 64)
+    return [("compile: first shader of a fresh process (cold)", got["first_ms"], "CPU ms, no shader cache"),
+            (f"compile: corpus of {n} shaders ({refused} refused)", got["total_s"] * 1000,
+             f"CPU ms in one process; the whole process {cpu * 1000:.0f} ms")]
+
+
 def run() -> list[tuple[str, float, str]]:
     rows: list[tuple[str, float, str]] = []
     ms, modules = min((_import_ms() for _ in range(3)), key=lambda r: r[0])
     rows.append(("start-up: python importing the C ABI's Python side", ms,
                  f"CPU, best of 3; {modules} modules loaded"))
+    rows += _compile_rows()
     with tempfile.TemporaryDirectory(prefix="shimgl-bench-startup-") as tmp:
         envs = _environments(str(Path(tmp) / "cache"))
         if isinstance(envs, str):
@@ -127,5 +206,15 @@ def run() -> list[tuple[str, float, str]]:
 
 
 if __name__ == "__main__":
-    for what, ms, note in run():
-        print(f"{what:<60} {ms:>10.2f}  {note}")
+    if sys.argv[1:2] == ["--compile-corpus"]:          # the child process of _compile_rows
+        sys.path.insert(0, str(ROOT))
+        from driver.piglit import find_piglit
+        print(json.dumps(compile_corpus(find_piglit())))
+    elif sys.argv[1:2] == ["--compile-hashes"] and len(sys.argv) == 3:
+        sys.path.insert(0, str(ROOT))
+        os.environ["SHIMGL_SHADER_CACHE_DISABLE"] = "1"
+        from driver.piglit import find_piglit
+        Path(sys.argv[2]).write_text(json.dumps(compile_corpus(find_piglit())["shaders"], indent=1) + "\n")
+    else:
+        for what, ms, note in run():
+            print(f"{what:<60} {ms:>10.2f}  {note}")
