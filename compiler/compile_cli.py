@@ -11,7 +11,8 @@ import sys
 __all__ = ["register", "main"]
 
 STAGES = {".vert": "vertex", ".vs": "vertex", ".frag": "fragment", ".fs": "fragment", ".comp": "compute",
-          ".cs": "compute", ".geom": "geometry", ".gs": "geometry"}
+          ".cs": "compute", ".geom": "geometry", ".gs": "geometry", ".tesc": "tess_control",
+          ".tese": "tess_evaluation"}
 
 
 def _compile(args: argparse.Namespace) -> int:
@@ -36,6 +37,12 @@ def _compile(args: argparse.Namespace) -> int:
             from compiler.ir import ShaderKey
             from compiler.lower.geometry import standalone_key
             key = ShaderKey.make(gs=standalone_key(parse(source, "geometry")))
+        elif stage in ("tess_control", "tess_evaluation"):     # compute kernels (lower/tessellation.py)
+            from compiler.glsl import parse
+            from compiler.ir import ShaderKey
+            from compiler.lower.tessellation import standalone_tess_key
+            name, tess_key = standalone_tess_key(parse(source, stage))
+            key = ShaderKey.make(**{name: tess_key})
         compiled = compile_glsl(source, stage, key, max_regs=args.max_regs)
     except GLSLCompileError as e:
         print(getattr(e, "info_log", str(e)), end="" if str(getattr(e, "info_log", "")).endswith("\n") else "\n")
@@ -65,13 +72,15 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("compile", help="compile a GLSL shader to a shader binary",
                               description="Compile a standalone GLSL shader (stage from the extension: .vert, "
                                           ".frag, .comp, .geom (a geometry shader becomes a compute kernel, "
-                                          "here for a non-indexed draw of its input primitive); version from "
+                                          "here for a non-indexed draw of its input primitive), .tesc, .tese "
+                                          "(tessellation stages: compute kernels too); version from "
                                           "#version, default 1.10).")
     p.add_argument("file", help="GLSL source")
     p.add_argument("-o", "--output", help="output binary (default: FILE with .bin)")
     p.add_argument("--stats", action="store_true", help="print the shader-db statistics line")
     p.add_argument("--asm", action="store_true", help="print the assembly")
-    p.add_argument("--stage", choices=("vertex", "fragment", "compute", "geometry"), help="override the stage")
+    p.add_argument("--stage", choices=("vertex", "fragment", "compute", "geometry", "tess_control", "tess_evaluation"),
+                   help="override the stage")
     p.add_argument("--max-regs", type=int, default=128, help="32-bit register budget (spills below it)")
     p.set_defaults(func=_compile)
 

@@ -147,3 +147,26 @@ def test_gl_per_vertex_redeclarations():
           "tess_control")
     parse("#version 400\nlayout(quads) in;\nin gl_PerVertex { vec4 gl_Position; float gl_PointSize; } gl_in[];\n"
           "void main(){ gl_Position = gl_in[0].gl_Position; }", "tess_evaluation")
+
+
+@pytest.mark.parametrize("ext, src", [
+    (".tesc", "#version 400\nlayout(vertices = 3) out;\nin vec4 c[];\nout vec4 d[];\nvoid main() {\n"
+              "  gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;\n"
+              "  d[gl_InvocationID] = c[gl_InvocationID];\n  gl_TessLevelOuter[0] = 2.0;\n}\n"),
+    (".tese", "#version 400\nlayout(quads) in;\nin vec4 d[];\npatch in vec4 p;\nout vec4 o;\n"
+              "void main() { gl_Position = gl_in[0].gl_Position * gl_TessCoord.x; o = d[1] + p; }\n"),
+])
+def test_shimgl_compile_builds_the_kernels(tmp_path, capsys, ext, src):
+    """`shimgl compile x.tesc|x.tese --stats`: each stage as the compute kernel of a
+    standalone key (a control kernel has one invocation per output vertex)."""
+    import argparse
+    from compiler.compile_cli import register
+    f = tmp_path / f"x{ext}"
+    f.write_text(src)
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["compile", "--stats", str(f), "-o", str(tmp_path / "x.bin")])
+    assert args.func(args) in (0, None)
+    out = capsys.readouterr().out
+    assert ("tess_control shader:" if ext == ".tesc" else "tess_evaluation shader:") in out
+    assert (tmp_path / "x.bin").stat().st_size > 0
