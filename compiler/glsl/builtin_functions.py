@@ -278,7 +278,6 @@ _TABLE = """
 - - +GL_ARB_shader_atomic_counter_ops | uint atomicCounterXorARB(atomic_uint, uint)
 - - +GL_ARB_shader_atomic_counter_ops | uint atomicCounterExchangeARB(atomic_uint, uint)
 - - +GL_ARB_shader_atomic_counter_ops | uint atomicCounterCompSwapARB(atomic_uint, uint, uint)
-# 8.11 atomic memory functions (first argument: a buffer or shared variable)
 460 - | uint atomicCounterAdd(atomic_uint, uint)
 460 - | uint atomicCounterSubtract(atomic_uint, uint)
 460 - | uint atomicCounterMin(atomic_uint, uint)
@@ -288,6 +287,7 @@ _TABLE = """
 460 - | uint atomicCounterXor(atomic_uint, uint)
 460 - | uint atomicCounterExchange(atomic_uint, uint)
 460 - | uint atomicCounterCompSwap(atomic_uint, uint, uint)
+# 8.11 atomic memory functions (first argument: a buffer or shared variable)
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | uint atomicAdd(inout uint, uint)
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | int atomicAdd(inout int, int)
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | uint atomicMin(inout uint, uint)
@@ -333,8 +333,6 @@ _TABLE = """
 430 310 @c +GL_ARB_compute_shader | void memoryBarrierShared()
 430 310 +GL_ARB_shader_image_load_store +GL_ARB_compute_shader | void memoryBarrierImage()
 430 310 @c +GL_ARB_compute_shader | void groupMemoryBarrier()
-# legacy texture functions (compatibility; ES 1.00). The *Lod ones exist in vertex
-# shaders, elsewhere from GLSL 1.30 or with ARB_shader_texture_lod (1.10 section 8.7).
 # 8.18 shader invocation group functions (GLSL 4.60; ARB_shader_group_vote's *ARB names)
 460 - | bool anyInvocation(bool)
 460 - | bool allInvocations(bool)
@@ -342,6 +340,8 @@ _TABLE = """
 - - +GL_ARB_shader_group_vote | bool anyInvocationARB(bool)
 - - +GL_ARB_shader_group_vote | bool allInvocationsARB(bool)
 - - +GL_ARB_shader_group_vote | bool allInvocationsEqualARB(bool)
+# legacy texture functions (compatibility; ES 1.00). The *Lod ones exist in vertex
+# shaders, elsewhere from GLSL 1.30 or with ARB_shader_texture_lod (1.10 section 8.7).
 110c - | vec4 texture1D(sampler1D, float)
 110c - @f | vec4 texture1D(sampler1D, float, float)
 110c - | vec4 texture1DProj(sampler1D, vec2)
@@ -739,18 +739,21 @@ def _gpu_shader4_texture_functions(core: list[BuiltinFunction],
     ``texture2DArrayLod``, ``shadow2DGradOffset``, ``textureSize1DArray``,
     integer-sampler ``texture2D``...), derived from the core overloads of the
     same operation. The ``shadow`` names return a vec4 as the GLSL 1.10 ones do.
-    Overloads GLSL 1.10 already has under the same name are not repeated."""
+    Overloads GLSL 1.10 already has under the same name are not repeated.
+    ARB_shader_texture_lod's explicit-gradient names (``texture2DGradARB``,
+    ``shadow2DProjGradARB``, ...: float samplers, no arrays) come from the same
+    derivation with the ARB suffix."""
     shape = {"1D": "1D", "2D": "2D", "3D": "3D", "Cube": "Cube", "Rect": "2DRect", "Buffer": "Buffer"}
     have = {(f.name, tuple(p for _, p in f.params)) for f in existing}
     only_ext = ("GL_EXT_gpu_shader4",)
     out: list[BuiltinFunction] = []
 
-    def add(name, ret, params, stages):
+    def add(name, ret, params, stages, exts=only_ext):
         key = (name, tuple(p for _, p in params))
         if key not in have:
             have.add(key)
             out.append(BuiltinFunction(name, ret, params, Availability(0, 0, stages=stages,
-                                                                       extensions=only_ext)))
+                                                                       extensions=exts)))
 
     for f in core:
         s = f.params[0][1]
@@ -768,6 +771,11 @@ def _gpu_shader4_texture_functions(core: list[BuiltinFunction],
             prefix = "shadow" if s.sampler_shadow else "texture"
             add(prefix + suffix + f.name[len("texture"):], T.VEC4 if s.sampler_shadow else ret,
                 f.params, stages)
+            if "Grad" in f.name and "Offset" not in f.name and not s.sampler_array \
+                    and s.sampled_base == "float" and s.sampler_dim in ("1D", "2D", "3D", "Cube", "Rect") \
+                    and not (s.sampler_dim == "Cube" and s.sampler_shadow):
+                add(prefix + suffix + f.name[len("texture"):] + "ARB", T.VEC4 if s.sampler_shadow else ret,
+                    f.params, stages, ("GL_ARB_shader_texture_lod",))
     return out
 
 
