@@ -80,9 +80,9 @@ int main(void)
            eglCreateContext(dpy, cfg, (EGLContext)0x77, (EGLint[]){EGL_CONTEXT_MAJOR_VERSION, 2, EGL_NONE})
            == EGL_NO_CONTEXT, EGL_BAD_CONTEXT);
     expect("eglBindAPI(OpenGL)", eglBindAPI(EGL_OPENGL_API), EGL_SUCCESS);
-    expect("eglCreateContext(GL 4.6 core)",
+    expect("eglCreateContext(GL 4.7 core)",      /* above the highest version there is */
            eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, (EGLint[]){EGL_CONTEXT_MAJOR_VERSION, 4,
-               EGL_CONTEXT_MINOR_VERSION, 6, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+               EGL_CONTEXT_MINOR_VERSION, 7, EGL_CONTEXT_OPENGL_PROFILE_MASK,
                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE}) == EGL_NO_CONTEXT, EGL_BAD_MATCH);
     EGLContext core = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT,
         (EGLint[]){EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
