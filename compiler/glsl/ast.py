@@ -633,5 +633,5 @@ class TranslationUnit(Node):
     geometry: Any = None  # geometry stage: compiler.glsl.geometry.GeometryLayout
     tessellation: Any = None  # tessellation stages: compiler.glsl.tessellation.TessLayout
     invariant_all: bool = False
-    info_log: str = ""  # warnings of a successful compilation
     subroutines: Any = None  # compiler.glsl.subroutines.SubroutineInfo, when the shader has any
+    info_log: str = ""  # warnings of a successful compilation

@@ -787,8 +787,6 @@ def all_builtin_functions() -> tuple[BuiltinFunction, ...]:
     return tuple(functions + _gpu_shader4_texture_functions(texture, functions))
 
 
-
-
 def _types_available(f: BuiltinFunction, version: GLSLVersion, extensions) -> bool:
     names = T.builtin_type_names(version, extensions)
     for t in [f.return_type] + [p for _, p in f.params]:

@@ -86,7 +86,6 @@ _EXTENSION_KEYWORDS = {
     "noperspective": ("GL_EXT_gpu_shader4",),
     "centroid": ("GL_EXT_gpu_shader4",),
 }
-
 _GPU_SHADER4 = "GL_EXT_gpu_shader4"
 
 # Reserved words that become identifiers (layout qualifier names) from a version or

@@ -216,8 +216,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
     def run(self, decls: list[A.Node]) -> None:
         for d in decls:
             self.external(d)
-        self.check_whole_shader()
         subroutines.finish(self)
+        self.check_whole_shader()
         if self.stage == "compute" and None in self.local_size:
             if self.local_size == [None, None, None]:
                 self.log.shader_error("compute shader must contain a fixed work group size")
@@ -299,9 +299,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
 
     def variable_declaration(self, d: A.VariableDeclaration, global_scope: bool) -> None:
         q = d.qualifier
-        base = self.resolve_type(d.type_spec, allow_unsized=True)
         if q.subroutine is not None:
             return subroutines.uniform_declaration(self, d, global_scope)
+        base = self.resolve_type(d.type_spec, allow_unsized=True)
         if base is None:
             return
         if not d.declarators:
@@ -867,12 +867,12 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     tu.functions = [s for sigs in an.user_functions.values() for s in sigs]
     tu.builtin_functions = an.used_builtin_functions
     tu.interface_blocks = an.blocks
+    tu.subroutines = subroutines.summary(an)
     mains = [s for s in an.user_functions.get("main", []) if s.definition is not None]
     tu.main = mains[0] if mains else None
     if stage == "compute" and None not in an.local_size:
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
-    tu.subroutines = subroutines.summary(an)
     if stage == "geometry":
         tu.geometry = an.geometry_layout()
     if stage in TESS_STAGES:

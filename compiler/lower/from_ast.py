@@ -620,7 +620,6 @@ class Lowerer:
             return self.builtins.call(e)
         return self.call_user(e)
 
-    # ------------------------------------------------------------ opaque values
     def x_SubroutineCall(self, e):
         """A call through a subroutine uniform: an if chain on the uniform's value (a
         subroutine index); the last compatible function takes every other value."""
@@ -641,6 +640,7 @@ class Lowerer:
             b.pop_if(node)
         return self.load(b.deref_var(var), e.type) if var is not None else None
 
+    # ------------------------------------------------------------ opaque values
     def opaque_of(self, e) -> Opaque:
         if isinstance(e, ast.VariableRef):
             if e.symbol in self.opaque:

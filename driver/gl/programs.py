@@ -351,10 +351,10 @@ class ProgramMixin:
               "transform feedback active")
         old = self.current_program
         self.current_program = prog
+        self._reset_subroutines(prog)          # GL 4.6 section 7.9 (features/subroutines.py)
         if (old is not None and old is not prog and old.delete_pending
                 and not self.share_group.in_use(old)):
             self._destroy_program(old)
-        self._reset_subroutines(prog)          # GL 4.6 section 7.9 (features/subroutines.py)
 
     def glBindAttribLocation(self, program: int, index: int, name: str) -> None:
         prog = self._program(program)
