@@ -339,22 +339,9 @@ class GeometryLowering:
             elif s.name == "gl_InvocationID":
                 b.store_var(var, inv)
             elif s.name == "gl_in":
-                fields = {f.name: f.type for f in s.type.element.fields}
                 for j in range(s.type.length):
-                    pos = read(fields["gl_Position"], "gl_Position", j) if "gl_Position" in where \
-                        else b.fimm([0.0, 0.0, 0.0, 1.0])
-                    psize = read(fields["gl_PointSize"], "gl_PointSize", j) if "gl_PointSize" in where \
-                        else b.fimm(1.0)
-                    clip = []
-                    entry = where.get("gl_ClipDistance")
-                    for k in range(fields["gl_ClipDistance"].length):
-                        if entry is None or k >= 4 * entry[1]:
-                            clip.append(b.fimm(0.0))
-                            continue
-                        off = b.iadd(rec_base[j], entry[0] + k)
-                        clip.append(b.load_ssbo(b.iimm(GS_VS_OUT), b.imul(off, 4), num_components=1, align=4))
-                    L = self.L
-                    L.store(b.deref_array(b.deref_var(var), j), s.type.element, [pos, psize, clip])
+                    self.L.store(b.deref_array(b.deref_var(var), j), s.type.element,
+                                 gl_in_vertex(b, s.type.element, j, read, where, rec_base, GS_VS_OUT))
             elif s.builtin:
                 raise LoweringError(f"geometry shader input {s.name} is not supported")
             else:
@@ -487,3 +474,24 @@ def _locations(t) -> int:
     if t.is_matrix:
         return t.columns
     return 1
+
+
+def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int) -> list:
+    """The value of ``gl_in[j]`` (position, point size, clip distances) for a stage
+    that reads the previous stage's vertex records from SSBO ``buffer``: ``read``
+    loads a recorded output, ``where`` maps output names to (word offset,
+    locations), ``rec_base[j]`` is vertex j's record start. Outputs the previous
+    stage did not write read as GL's defaults."""
+    fields = {f.name: f.type for f in block.fields}
+    pos = read(fields["gl_Position"], "gl_Position", j) if "gl_Position" in where \
+        else b.fimm([0.0, 0.0, 0.0, 1.0])
+    psize = read(fields["gl_PointSize"], "gl_PointSize", j) if "gl_PointSize" in where else b.fimm(1.0)
+    clip = []
+    entry = where.get("gl_ClipDistance")
+    for k in range(fields["gl_ClipDistance"].length):
+        if entry is None or k >= 4 * entry[1]:
+            clip.append(b.fimm(0.0))
+            continue
+        off = b.iadd(rec_base[j], entry[0] + k)
+        clip.append(b.load_ssbo(b.iimm(buffer), b.imul(off, 4), num_components=1, align=4))
+    return [pos, psize, clip]

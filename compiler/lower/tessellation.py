@@ -320,21 +320,10 @@ class TessControlLowering(_Common):
             elif s.name == "gl_PatchVerticesIn":
                 b.store_var(var, b.iimm(pv))
             elif s.name == "gl_in":
-                fields = {f.name: f.type for f in s.type.element.fields}
+                from .geometry import gl_in_vertex
                 for j in range(pv):
-                    pos = read(fields["gl_Position"], "gl_Position", j) if "gl_Position" in where \
-                        else b.fimm([0.0, 0.0, 0.0, 1.0])
-                    psize = read(fields["gl_PointSize"], "gl_PointSize", j) if "gl_PointSize" in where \
-                        else b.fimm(1.0)
-                    clip = []
-                    entry = where.get("gl_ClipDistance")
-                    for k in range(fields["gl_ClipDistance"].length):
-                        if entry is None or k >= 4 * entry[1]:
-                            clip.append(b.fimm(0.0))
-                            continue
-                        off = b.iadd(rec_base[j], entry[0] + k)
-                        clip.append(b.load_ssbo(b.iimm(TESS_VS_OUT), b.imul(off, 4), num_components=1, align=4))
-                    L.store(b.deref_array(b.deref_var(var), j), s.type.element, [pos, psize, clip])
+                    L.store(b.deref_array(b.deref_var(var), j), s.type.element,
+                            gl_in_vertex(b, s.type.element, j, read, where, rec_base, TESS_VS_OUT))
             elif s.builtin:
                 raise LoweringError(f"tessellation control input {s.name} is not supported")
             else:
