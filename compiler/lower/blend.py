@@ -15,7 +15,8 @@ blending). For each render target i the epilogue
    (zero, one, src/dst colour and alpha and their one_minus forms,
    src_alpha_saturate, constant colour/alpha and one_minus forms, the constant
    from the uniform ``shimgl_BlendColor``) and equation (add, subtract,
-   reverse_subtract, min, max); sources and destination are clamped first for
+   reverse_subtract, min, max) and the advanced equations (multiply .. hsl_luminosity,
+   blend_advanced.py); sources and destination are clamped first for
    normalized formats; or, with ``key["logic_op"]`` (glLogicOp names: clear, and,
    and_reverse, copy, ..., nand, set), combines the integer values instead
    (unorm8/unorm16 and integer formats; float formats ignore it, as in GL);
@@ -35,6 +36,7 @@ from compiler.ir import VecType
 from compiler.ir.core import Variable as IRVariable
 from uapi.isa.semantics import PACKED_FORMATS, UNORM_FORMATS
 
+from .blend_advanced import ADVANCED_EQUATIONS, advanced_blend
 from .interface import const_indices
 
 __all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "LOGIC_OPS", "fragment_outputs",
@@ -77,7 +79,14 @@ class Blend:
     def __post_init__(self):
         for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst):
             assert f in FACTORS, f"unknown blend factor {f!r}"
-        assert self.rgb_func in EQUATIONS and self.alpha_func in EQUATIONS, "unknown blend equation"
+        assert self.rgb_func in EQUATIONS + ADVANCED_EQUATIONS and self.alpha_func in EQUATIONS, \
+            "unknown blend equation"
+
+    @property
+    def advanced(self) -> bool:
+        """An advanced equation (blend_advanced.py): one equation for colour and alpha,
+        the factors unused."""
+        return self.rgb_func in ADVANCED_EQUATIONS
 
     @property
     def uses_src1(self) -> bool:
@@ -334,6 +343,8 @@ def _blend(b, rt: RenderTarget, index: int, src, const, src1=None):
         const = _clamp(b, rt, const)
     if src1 is not None:
         src1 = _clamp(b, rt, src1)
+    if bl.advanced:
+        return advanced_blend(b, bl.rgb_func, src, _clamp(b, rt, dst))
     rgb = _equation(b, bl.rgb_func, b.swizzle(src, "xyz"), _factor(b, bl.rgb_src, src, dst, const, False, src1),
                     b.swizzle(dst, "xyz"), _factor(b, bl.rgb_dst, src, dst, const, False, src1))
     a = _equation(b, bl.alpha_func, b.channel(src, 3), _factor(b, bl.alpha_src, src, dst, const, True, src1),
