@@ -174,6 +174,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):
         lim["GL_MAX_VERTEX_STREAMS"] = 1
+        # ARB_transform_feedback3: the binding points gl_NextBuffer and vertex streams reach
+        lim["GL_MAX_TRANSFORM_FEEDBACK_BUFFERS"] = caps.max_stream_output_buffers
         from compiler.glsl.builtin_variables import LIMITS as GLSL
         lim["GL_MAX_PATCH_VERTICES"] = GLSL["gl_MaxPatchVertices"]
     if api.gl(4, 0) or api.has_extension("GL_ARB_shader_subroutine"):

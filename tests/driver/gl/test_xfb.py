@@ -229,7 +229,11 @@ def test_next_buffer_and_skip_components_on_gl4():
 
 def test_next_buffer_is_not_a_name_on_gles3_and_invalid_in_separate_mode():
     with _ctx() as ctx:
-        _program(ctx, ["v", "gl_NextBuffer"], E.GL_SEPARATE_ATTRIBS, link_ok=False)
+        # ARB_transform_feedback3: INVALID_OPERATION when the names are given, state unchanged
+        p = _program(ctx, ["v"], E.GL_SEPARATE_ATTRIBS)
+        ctx.glTransformFeedbackVaryings(p, 2, ["v", "gl_NextBuffer"], E.GL_SEPARATE_ATTRIBS)
+        expect(ctx, E.GL_INVALID_OPERATION)
+        assert ctx.glGetProgramiv(p, E.GL_TRANSFORM_FEEDBACK_VARYINGS)[0] == 1
     es_vs = "#version 300 es\nin vec4 p;\nout vec4 v;\nvoid main() { gl_Position = p; v = p; }"
     es_fs = "#version 300 es\nprecision highp float;\nin vec4 v;\nout vec4 o;\nvoid main() { o = v; }"
     with _ctx("gles3") as ctx:
