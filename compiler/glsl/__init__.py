@@ -67,7 +67,8 @@ def preprocess(source: str) -> Preprocessed:
 
 
 def parse(source: str, stage: str, *, compat_context: bool | None = None,
-          require_main: bool = False, extensions: Collection[str] | None = None) -> TranslationUnit:
+          require_main: bool = False, extensions: Collection[str] | None = None,
+          shader_object: bool = False) -> TranslationUnit:
     """Preprocess, parse and type-check one shader.
 
     `stage` is "vertex", "fragment" or "compute". `compat_context` says whether
@@ -84,12 +85,16 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
     (`0:LINE(COL): error: ...`), when the shader has an error (a bug of the
     compiler itself is reported the same way, as `internal compiler error: ...`). A
     missing `main` is an error only with `require_main` (GL reports it when linking).
+    `shader_object`: the source is one GL shader object, which another object of
+    the same stage may complete: calls to functions declared without a body are
+    listed in the unit's `unresolved_calls` for the link (`compiler.link`) instead
+    of being errors.
     """
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
     with recursion_headroom():
         try:
-            return _parse(source, stage, compat_context, require_main, extensions)
+            return _parse(source, stage, compat_context, require_main, extensions, shader_object)
         except GLSLCompileError:
             raise
         except Exception as e:  # noqa: BLE001 - a compiler bug still ends in an info log
@@ -97,7 +102,7 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
 
 
 def _parse(source: str, stage: str, compat_context: bool | None, require_main: bool,
-           extensions: Collection[str] | None) -> TranslationUnit:
+           extensions: Collection[str] | None, shader_object: bool = False) -> TranslationUnit:
     from .lexer import tokenize
     from .parser import parse_tokens
     from .preprocessor import preprocess_full
@@ -116,7 +121,7 @@ def _parse(source: str, stage: str, compat_context: bool | None, require_main: b
         except FatalError:
             decls = None
         if decls is not None and not log.has_errors:
-            tu = analyze(decls, pp.version, stage, extensions, log, pp.invariant_all)
+            tu = analyze(decls, pp.version, stage, extensions, log, pp.invariant_all, shader_object)
             if require_main and tu.main is None and not log.has_errors:
                 # A link error in GL (a stage may be several shader objects, one with
                 # main): checked only for a standalone compile.

@@ -635,3 +635,6 @@ class TranslationUnit(Node):
     invariant_all: bool = False
     subroutines: Any = None  # compiler.glsl.subroutines.SubroutineInfo, when the shader has any
     info_log: str = ""  # warnings of a successful compilation
+    # (signature, loc) of calls to functions declared without a body, in a unit parsed as
+    # a shader object (parse(shader_object=True)): another object of the stage may define them
+    unresolved_calls: list = field(default_factory=list)

@@ -59,6 +59,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         self.found_return = False
         self.call_graph: dict[FunctionSignature, set[FunctionSignature]] = {}
         self.call_sites: dict[FunctionSignature, object] = {}
+        self.shader_object = False      # calls without a body are the link's (see parse)
+        self.unresolved_calls: list = []
         self.early_fragment_tests = False
         # unsized global arrays -> [size implied by constant indices, VariableRefs]
         self.implicit_arrays: dict[Variable, list] = {}
@@ -232,7 +234,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
                 ref.type = var.type
         for sig, loc in self.call_sites.items():
             if sig.definition is None:
-                self.error(loc, f"unresolved reference to function `{sig.name}'")
+                if self.shader_object:
+                    self.unresolved_calls.append((sig, loc))
+                else:
+                    self.error(loc, f"unresolved reference to function `{sig.name}'")
         # static recursion: a cycle in the call graph
         state: dict[FunctionSignature, int] = {}
 
@@ -851,9 +856,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
 
 
 def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: dict[str, str],
-            log: InfoLog, invariant_all: bool = False) -> A.TranslationUnit:
+            log: InfoLog, invariant_all: bool = False, shader_object: bool = False) -> A.TranslationUnit:
     """Type-check `decls`; messages go to `log`. Returns the (typed) translation unit."""
     an = Analyzer(version, stage, extensions, log)
+    an.shader_object = shader_object
     if stage == "compute" and not version.at_least(430, 310) and "GL_ARB_compute_shader" not in an.enabled:
         log.error(A.SourceLoc(0, 1, 1), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
     if stage == "geometry" and (version.es or not version.at_least(150)):
@@ -873,6 +879,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage == "compute" and None not in an.local_size:
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
+    tu.unresolved_calls = an.unresolved_calls
     if stage == "geometry":
         tu.geometry = an.geometry_layout()
     if stage in TESS_STAGES:
