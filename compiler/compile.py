@@ -33,7 +33,7 @@ from compiler.lower import LoweringError, glsl_to_ir
 from compiler.lower.lower64 import lower_64bit
 from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
 
-__all__ = ["ShaderInfo", "front_half", "shader_info"]
+__all__ = ["ShaderInfo", "front_half", "front_half_unit", "shader_info"]
 
 
 @dataclass
@@ -120,9 +120,26 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
             raise LoweringError(internal_error_text(e)) from e
 
 
+def front_half_unit(unit, key=None) -> tuple[Shader, ShaderInfo]:
+    """``front_half`` of an already typed AST (one linked stage, ``compiler.link``):
+    lower, optimise and describe it for variant ``key``. ``unit`` is only read (the
+    same unit gives every variant). Raises ``LoweringError``."""
+    with recursion_headroom():
+        try:
+            return _front_half_unit(unit, key)
+        except LoweringError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
+            raise LoweringError(internal_error_text(e)) from e
+
+
 def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:
     profile = key.get("profile") if key is not None else None
     unit = parse(source, stage, compat_context=_COMPAT_CONTEXT.get(profile), require_main=True)
+    return _front_half_unit(unit, key)
+
+
+def _front_half_unit(unit, key) -> tuple[Shader, ShaderInfo]:
     shader = glsl_to_ir(unit, key)
     io = shader.info.pop("io")
     scalarize = bool(key.get("scalarize", False)) if key is not None else False
