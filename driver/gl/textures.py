@@ -633,6 +633,8 @@ class TextureMixin:
         bpp = layout.get_format(name).block_size_B
         rows_are_layers = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
         for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
+            if not (w and h and d):
+                continue        # an empty region is valid GL (apitrace probes sizes with them) and writes nothing
             rgba = read_client_image(data, store, fmt, type, w, h, d)
             if rows_are_layers:
                 # a 1D (array) image's rows are layers: the resource has one row and its

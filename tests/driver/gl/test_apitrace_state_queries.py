@@ -45,3 +45,30 @@ def test_point_parameters(api):
     expect(ctx, E.GL_INVALID_VALUE)
     assert ctx.glGetFloatv(E.GL_POINT_FADE_THRESHOLD_SIZE) == [2.5]
     assert ctx.glGetIntegerv(E.GL_POINT_SPRITE_COORD_ORIGIN) == [E.GL_LOWER_LEFT]
+
+
+@pytest.mark.parametrize("api", ["gles2", "gl33"])
+def test_empty_sub_image_regions_write_nothing(api):
+    """apitrace's state dump of a GLES texture finds each level's size by
+    glTexSubImage2D of 0x0 regions at growing offsets (GL 4.6 section 8.6: a
+    region inside the image, or touching its far edge, with no texels is valid).
+    Those calls set no error, change no texel, and the texture is then read back
+    through a framebuffer (was: an internal error in the later glReadPixels)."""
+    import numpy as np
+    ctx = make_ctx(api)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    texels = np.arange(6 * 4 * 4, dtype=np.uint8).reshape(4, 6, 4)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA, 6, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels.tobytes())
+    for x, y in [(1, 1), (6, 0), (0, 4), (6, 4)]:
+        ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, x, y, 0, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(4))
+        expect(ctx, E.GL_NO_ERROR)
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 7, 0, 0, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(4))
+    expect(ctx, E.GL_INVALID_VALUE)                             # past the far edge
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, tex, 0)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    got = ctx.glReadPixels(0, 0, 6, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+    expect(ctx, E.GL_NO_ERROR)
+    assert np.frombuffer(got, np.uint8).reshape(4, 6, 4).tolist() == texels.tolist()
