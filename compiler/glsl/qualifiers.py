@@ -10,6 +10,7 @@ uniforms, and each layout identifier in the places and versions that allow it.
 from __future__ import annotations
 
 from . import ast as A
+from . import blend_support
 from . import types as T
 from .builtin_variables import LIMITS
 from .geometry import PRIMITIVE_NAMES as GS_PRIMITIVES
@@ -101,6 +102,8 @@ class QualifierRules:
             elif key in FLAGS:
                 if lid.value is not None:
                     self.error(lid.loc, f"layout qualifier `{name}' does not take a value")
+                out[key] = True
+            elif key in blend_support.BLEND_SUPPORT and blend_support.available(self.version, self.enabled):
                 out[key] = True
             else:
                 self.error(lid.loc, f"unrecognized layout identifier `{name}'")
@@ -396,6 +399,8 @@ class QualifierRules:
         if storage in ("in", "out") and self.tess_default_layout(d.loc, storage, layout):
             return
         if storage in ("in", "out") and self.geometry_default_layout(d.loc, storage, layout):
+            return
+        if blend_support.blend_support_layout(self, d.loc, storage, layout):
             return
         if storage == "in" and layout.keys() <= {"early_fragment_tests"}:
             if self.stage != "fragment":

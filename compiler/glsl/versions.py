@@ -153,6 +153,7 @@ EXTENSIONS = (
     Extension("GL_OES_shader_image_atomic", es=310),
     Extension("GL_OES_texture_storage_multisample_2d_array", es=310),
     Extension("GL_OES_sample_variables", es=300),
+    Extension("GL_KHR_blend_equation_advanced", desktop=110, es=100),   # layout(blend_support_*) out;
 )
 
 

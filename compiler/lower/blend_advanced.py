@@ -19,18 +19,14 @@ where f is the equation's per-component function (table 15.1: MULTIPLY ..
 EXCLUSION) or its colour function on the whole RGB triple (table 15.2: the
 four HSL equations, built from lum/sat/ClipColor/SetLum/SetLumSat).
 
-`ADVANCED_EQUATIONS` is the one list of their names; the GL front end, the pipe
-state and the GLSL ``blend_support_*`` qualifiers derive theirs from it.
+`ADVANCED_EQUATIONS` (compiler/glsl/blend_support.py) is the one list of their names.
 """
 
 from __future__ import annotations
 
-__all__ = ["ADVANCED_EQUATIONS", "advanced_blend"]
+from compiler.glsl.blend_support import ADVANCED_EQUATIONS
 
-# In the order of the specification's tables (and of the GL tokens MULTIPLY .. HSL_LUMINOSITY).
-ADVANCED_EQUATIONS = ("multiply", "screen", "overlay", "darken", "lighten", "colordodge", "colorburn",
-                      "hardlight", "softlight", "difference", "exclusion", "hsl_hue", "hsl_saturation",
-                      "hsl_color", "hsl_luminosity")
+__all__ = ["ADVANCED_EQUATIONS", "advanced_blend"]
 
 _LUMA = (0.30, 0.59, 0.11)
 

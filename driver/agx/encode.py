@@ -78,7 +78,9 @@ def fragment_key(ctx, batch) -> ShaderKey:
             continue
         rt = b.rt[i] if b.independent_blend_enable else b.rt[0]
         blend = None
-        if rt.blend_enable and slot.base_type == "float":
+        if rt.blend_enable and slot.base_type == "float" and rt.advanced is not None:
+            blend = Blend(rt.advanced)
+        elif rt.blend_enable and slot.base_type == "float":
             blend = Blend(_FUNCS[rt.rgb_func], _FACTORS.get(rt.rgb_src_factor, "one"),
                           _FACTORS.get(rt.rgb_dst_factor, "zero"), _FUNCS[rt.alpha_func],
                           _FACTORS.get(rt.alpha_src_factor, "one"), _FACTORS.get(rt.alpha_dst_factor, "zero"))

@@ -196,6 +196,10 @@ class RtBlendState:
     alpha_src_factor: PipeBlendFactor = PipeBlendFactor.ONE
     alpha_dst_factor: PipeBlendFactor = PipeBlendFactor.ZERO
     colormask: int = 0xF
+    # an advanced equation (KHR_blend_equation_advanced: "multiply" .. "hsl_luminosity", the
+    # names of compiler.glsl.blend_support.ADVANCED_EQUATIONS) replacing the functions and
+    # factors above; None: none
+    advanced: str | None = None
 
 
 @dataclass(frozen=True)

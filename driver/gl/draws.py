@@ -111,6 +111,8 @@ class DrawMixin:
         if self.api.core:
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION,
                   "no vertex array object bound")
+        from driver.gl.features.blend_advanced import advanced_blend_validate
+        advanced_blend_validate(self, self._stage_programs())
         status = self._framebuffer_status(self.draw_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "draw framebuffer incomplete")

@@ -326,7 +326,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     # -- GLES --------------------------------------------------------------------------
     _x("GL_APPLE_clip_distance", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_blend_minmax", _N, _N, _ANY, _ES2, DONE),
-    _x("GL_KHR_blend_equation_advanced", _ANY, _GL32, _N, _ES2, MISSING, glsl=True),
+    # blended in the fragment epilogue from the tile buffer (features/blend_advanced.py,
+    # compiler/lower/blend_advanced.py; tests/driver/gl/test_blend_advanced.py)
+    _x("GL_KHR_blend_equation_advanced", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
+    _x("GL_KHR_blend_equation_advanced_coherent", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_color_buffer_float", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_frag_depth", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_shader_texture_lod", _N, _N, _N, _ES2, DONE, glsl=True),

@@ -11,6 +11,7 @@ from driver.gallium import (
     RtBlendState, SamplerState, SamplerView, ScissorState, StencilState, ViewportState,
 )
 from driver.gl import enums as E
+from driver.gl.features.blend_advanced import advanced_equation_name
 
 __all__ = ["blend_state", "dsa_state", "rasterizer_state", "viewport_state", "scissor_state",
            "vertex_format", "sampler_state", "sampler_view", "compare_func"]
@@ -52,6 +53,9 @@ def compare_func(gl: int) -> PipeCompareFunc:
 
 def _rt_blend(rt) -> RtBlendState:
     mask = sum(1 << i for i, m in enumerate(rt.color_mask) if m)
+    advanced = advanced_equation_name(rt.eq_rgb)
+    if advanced is not None:            # one equation for colour and alpha, no factors
+        return RtBlendState(rt.enabled, colormask=mask, advanced=advanced)
     minmax = (E.GL_MIN, E.GL_MAX)
     # GL 4.6 section 17.3.6.1: MIN/MAX ignore the factors; canonicalise them
     # so that equivalent states share one CSO.

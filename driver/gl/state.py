@@ -71,7 +71,8 @@ MAX_DRAW_BUFFERS = 8
 @dataclass
 class FixedState:
     """Initial values from GL 4.6 chapter 23 / GLES 3.2 chapter 21 tables."""
-    enabled: set = field(default_factory=lambda: {E.GL_DITHER, E.GL_MULTISAMPLE})
+    # (0x9285: BLEND_ADVANCED_COHERENT_KHR, enabled by default where it exists)
+    enabled: set = field(default_factory=lambda: {E.GL_DITHER, E.GL_MULTISAMPLE, 0x9285})
     rt: list = field(default_factory=lambda: [RtBlend() for _ in range(MAX_DRAW_BUFFERS)])
     blend_color: tuple = (0.0, 0.0, 0.0, 0.0)
     logic_op: int = E.GL_COPY
@@ -154,6 +155,9 @@ class StateMixin:
             caps.add(E.GL_SAMPLE_SHADING)
         if api.gl(4, 3) or api.has_extension("GL_KHR_debug"):
             caps |= {E.GL_DEBUG_OUTPUT, E.GL_DEBUG_OUTPUT_SYNCHRONOUS}
+        if api.has_extension("GL_KHR_blend_equation_advanced_coherent"):
+            from driver.gl.features.blend_advanced import GL_BLEND_ADVANCED_COHERENT_KHR
+            caps.add(GL_BLEND_ADVANCED_COHERENT_KHR)
         if api.compat:
             caps |= {E.GL_ALPHA_TEST, E.GL_NORMALIZE, E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE,
                      E.GL_VERTEX_PROGRAM_TWO_SIDE, E.GL_LIGHTING, E.GL_FOG, E.GL_COLOR_MATERIAL,
@@ -261,7 +265,7 @@ class StateMixin:
         self._blend_func(self._draw_buffer_index(buf), src_rgb, dst_rgb, src_alpha, dst_alpha)
 
     def glBlendEquationi(self, buf: int, mode: int) -> None:
-        self._blend_equation(self._draw_buffer_index(buf), mode, mode)
+        self._blend_equation(self._draw_buffer_index(buf), mode, mode, advanced=True)
 
     def glBlendEquationSeparatei(self, buf: int, mode_rgb: int, mode_alpha: int) -> None:
         self._blend_equation(self._draw_buffer_index(buf), mode_rgb, mode_alpha)
@@ -276,13 +280,17 @@ class StateMixin:
         return {E.GL_FUNC_ADD, E.GL_FUNC_SUBTRACT, E.GL_FUNC_REVERSE_SUBTRACT, E.GL_MIN, E.GL_MAX}
 
     def glBlendEquation(self, mode: int) -> None:
-        self.glBlendEquationSeparate(mode, mode)
+        # (the advanced equations of KHR_blend_equation_advanced: only the non-separate forms)
+        self._blend_equation(range(len(self.state.rt)), mode, mode, advanced=True)
 
     def glBlendEquationSeparate(self, mode_rgb: int, mode_alpha: int) -> None:
         self._blend_equation(range(len(self.state.rt)), mode_rgb, mode_alpha)
 
-    def _blend_equation(self, rts, mode_rgb: int, mode_alpha: int) -> None:
+    def _blend_equation(self, rts, mode_rgb: int, mode_alpha: int, advanced: bool = False) -> None:
         eqs = self._blend_equations()
+        if advanced:
+            from driver.gl.features.blend_advanced import advanced_equations
+            eqs = eqs | advanced_equations(self)
         check_enum(mode_rgb, eqs)
         check_enum(mode_alpha, eqs)
         for i in rts:
