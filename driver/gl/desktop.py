@@ -494,10 +494,6 @@ class DesktopMixin(LaterStagesMixin):
         self._query_index(target, index)
         return self.glGetQueryiv(target, pname)
 
-    def glGetInternalformati64v(self, target, internalformat, pname, bufSize) -> list[int]:
-        self._desktop(4, 3)
-        return self.glGetInternalformativ(target, internalformat, pname, bufSize)
-
     def glGetProgramResourceLocationIndex(self, program, programInterface, name) -> int:
         self._desktop(4, 3)
         check_enum(programInterface, (E.GL_PROGRAM_OUTPUT,))

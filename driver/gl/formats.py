@@ -456,39 +456,41 @@ def bytes_per_pixel(fmt: int, type: int) -> int:
 
 
 def _view_classes() -> dict[int, str]:
-    """internal format -> texture-view compatibility class (GL 4.6 table 8.22, the
-    S3TC rows of EXT_texture_compression_s3tc, and OES_texture_view's EAC/ETC2/ASTC
-    rows). Two formats are view-compatible when they are in one class, or equal."""
+    """internal format -> texture-view compatibility class, named by its GL enum
+    without the prefix (GL 4.6 table 8.22, the S3TC rows of
+    EXT_texture_compression_s3tc, and OES_texture_view's EAC/ETC2/ASTC rows;
+    VIEW_COMPATIBILITY_CLASS answers it). Two formats are view-compatible when
+    they are in one class, or equal."""
     rows = {
-        "128": (E.GL_RGBA32F, E.GL_RGBA32UI, E.GL_RGBA32I),
-        "96": (E.GL_RGB32F, E.GL_RGB32UI, E.GL_RGB32I),
-        "64": (E.GL_RGBA16F, E.GL_RG32F, E.GL_RGBA16UI, E.GL_RG32UI, E.GL_RGBA16I, E.GL_RG32I, E.GL_RGBA16,
+        "VIEW_CLASS_128_BITS": (E.GL_RGBA32F, E.GL_RGBA32UI, E.GL_RGBA32I),
+        "VIEW_CLASS_96_BITS": (E.GL_RGB32F, E.GL_RGB32UI, E.GL_RGB32I),
+        "VIEW_CLASS_64_BITS": (E.GL_RGBA16F, E.GL_RG32F, E.GL_RGBA16UI, E.GL_RG32UI, E.GL_RGBA16I, E.GL_RG32I, E.GL_RGBA16,
                E.GL_RGBA16_SNORM),
-        "48": (E.GL_RGB16, E.GL_RGB16_SNORM, E.GL_RGB16F, E.GL_RGB16UI, E.GL_RGB16I),
-        "32": (E.GL_RG16F, E.GL_R11F_G11F_B10F, E.GL_R32F, E.GL_RGB10_A2UI, E.GL_RGBA8UI, E.GL_RG16UI, E.GL_R32UI,
+        "VIEW_CLASS_48_BITS": (E.GL_RGB16, E.GL_RGB16_SNORM, E.GL_RGB16F, E.GL_RGB16UI, E.GL_RGB16I),
+        "VIEW_CLASS_32_BITS": (E.GL_RG16F, E.GL_R11F_G11F_B10F, E.GL_R32F, E.GL_RGB10_A2UI, E.GL_RGBA8UI, E.GL_RG16UI, E.GL_R32UI,
                E.GL_RGBA8I, E.GL_RG16I, E.GL_R32I, E.GL_RGB10_A2, E.GL_RGBA8, E.GL_RG16, E.GL_RGBA8_SNORM,
                E.GL_RG16_SNORM, E.GL_SRGB8_ALPHA8, E.GL_RGB9_E5),
-        "24": (E.GL_RGB8, E.GL_RGB8_SNORM, E.GL_SRGB8, E.GL_RGB8UI, E.GL_RGB8I),
-        "16": (E.GL_R16F, E.GL_RG8UI, E.GL_R16UI, E.GL_RG8I, E.GL_R16I, E.GL_RG8, E.GL_R16, E.GL_RG8_SNORM,
+        "VIEW_CLASS_24_BITS": (E.GL_RGB8, E.GL_RGB8_SNORM, E.GL_SRGB8, E.GL_RGB8UI, E.GL_RGB8I),
+        "VIEW_CLASS_16_BITS": (E.GL_R16F, E.GL_RG8UI, E.GL_R16UI, E.GL_RG8I, E.GL_R16I, E.GL_RG8, E.GL_R16, E.GL_RG8_SNORM,
                E.GL_R16_SNORM),
-        "8": (E.GL_R8UI, E.GL_R8I, E.GL_R8, E.GL_R8_SNORM),
-        "rgtc1": (E.GL_COMPRESSED_RED_RGTC1, E.GL_COMPRESSED_SIGNED_RED_RGTC1),
-        "rgtc2": (E.GL_COMPRESSED_RG_RGTC2, E.GL_COMPRESSED_SIGNED_RG_RGTC2),
-        "bptc_unorm": (E.GL_COMPRESSED_RGBA_BPTC_UNORM, E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM),
-        "bptc_float": (E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT),
-        "dxt1_rgb": (GL_COMPRESSED_RGB_S3TC_DXT1_EXT, GL_COMPRESSED_SRGB_S3TC_DXT1_EXT),
-        "dxt1_rgba": (GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT),
-        "dxt3_rgba": (GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT),
-        "dxt5_rgba": (GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT),
-        "eac_r11": (E.GL_COMPRESSED_R11_EAC, E.GL_COMPRESSED_SIGNED_R11_EAC),
-        "eac_rg11": (E.GL_COMPRESSED_RG11_EAC, E.GL_COMPRESSED_SIGNED_RG11_EAC),
-        "etc2_rgb": (E.GL_COMPRESSED_RGB8_ETC2, E.GL_COMPRESSED_SRGB8_ETC2),
-        "etc2_rgba": (E.GL_COMPRESSED_RGBA8_ETC2_EAC, E.GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC),
-        "etc2_eac_rgba": (E.GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2,
+        "VIEW_CLASS_8_BITS": (E.GL_R8UI, E.GL_R8I, E.GL_R8, E.GL_R8_SNORM),
+        "VIEW_CLASS_RGTC1_RED": (E.GL_COMPRESSED_RED_RGTC1, E.GL_COMPRESSED_SIGNED_RED_RGTC1),
+        "VIEW_CLASS_RGTC2_RG": (E.GL_COMPRESSED_RG_RGTC2, E.GL_COMPRESSED_SIGNED_RG_RGTC2),
+        "VIEW_CLASS_BPTC_UNORM": (E.GL_COMPRESSED_RGBA_BPTC_UNORM, E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM),
+        "VIEW_CLASS_BPTC_FLOAT": (E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT),
+        "VIEW_CLASS_S3TC_DXT1_RGB": (GL_COMPRESSED_RGB_S3TC_DXT1_EXT, GL_COMPRESSED_SRGB_S3TC_DXT1_EXT),
+        "VIEW_CLASS_S3TC_DXT1_RGBA": (GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT),
+        "VIEW_CLASS_S3TC_DXT3_RGBA": (GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT),
+        "VIEW_CLASS_S3TC_DXT5_RGBA": (GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT),
+        "VIEW_CLASS_EAC_R11": (E.GL_COMPRESSED_R11_EAC, E.GL_COMPRESSED_SIGNED_R11_EAC),
+        "VIEW_CLASS_EAC_RG11": (E.GL_COMPRESSED_RG11_EAC, E.GL_COMPRESSED_SIGNED_RG11_EAC),
+        "VIEW_CLASS_ETC2_RGB": (E.GL_COMPRESSED_RGB8_ETC2, E.GL_COMPRESSED_SRGB8_ETC2),
+        "VIEW_CLASS_ETC2_EAC_RGBA": (E.GL_COMPRESSED_RGBA8_ETC2_EAC, E.GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC),
+        "VIEW_CLASS_ETC2_RGBA": (E.GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2,
                           E.GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2),
     }
     for wh in ASTC_BLOCKS:
-        rows[f"astc_{wh[0]}x{wh[1]}"] = (GL_COMPRESSED_RGBA_ASTC[wh], GL_COMPRESSED_SRGB8_ALPHA8_ASTC[wh])
+        rows[f"VIEW_CLASS_ASTC_{wh[0]}x{wh[1]}_RGBA"] = (GL_COMPRESSED_RGBA_ASTC[wh], GL_COMPRESSED_SRGB8_ALPHA8_ASTC[wh])
     return {fmt: name for name, formats in rows.items() for fmt in formats}
 
 
@@ -500,3 +502,79 @@ def view_compatible(a: int, b: int) -> bool:
     """GL 4.6 section 8.18: a view of internal format ``b`` on storage of ``a`` is
     allowed when both are in one class of table 8.22, or the formats are equal."""
     return a == b or (a in VIEW_CLASSES and VIEW_CLASSES.get(a) == VIEW_CLASSES.get(b))
+
+
+#: GL 4.6 table 8.27: the formats of image units (glBindImageTexture), with the
+#: texel size in bytes, the compatibility class, and the pixel format and type
+#: of a texel (IMAGE_TEXEL_SIZE, IMAGE_COMPATIBILITY_CLASS, IMAGE_PIXEL_FORMAT/TYPE).
+@dataclass(frozen=True)
+class ImageFormat:
+    size_B: int
+    image_class: int
+    pixel_format: int
+    pixel_type: int
+
+
+def _image_formats() -> dict[int, ImageFormat]:
+    rows = []
+    for kind, fmts, types in (("float", ("RGBA32F", "RGBA16F", "RG32F", "RG16F", "R32F", "R16F"), None),
+                              ("uint", ("RGBA32UI", "RGBA16UI", "RGBA8UI", "RG32UI", "RG16UI", "RG8UI",
+                                        "R32UI", "R16UI", "R8UI"), (_UI, _US, _UB)),
+                              ("int", ("RGBA32I", "RGBA16I", "RGBA8I", "RG32I", "RG16I", "RG8I", "R32I",
+                                       "R16I", "R8I"), (_I, _S, _B)),
+                              ("unorm", ("RGBA16", "RGBA8", "RG16", "RG8", "R16", "R8"), (None, _US, _UB)),
+                              ("snorm", ("RGBA16_SNORM", "RGBA8_SNORM", "RG16_SNORM", "RG8_SNORM",
+                                         "R16_SNORM", "R8_SNORM"), (None, _S, _B))):
+        for name in fmts:
+            comps = 4 if name.startswith("RGBA") else 2 if name.startswith("RG") else 1
+            bits = int("".join(c for c in name.split("_")[0] if c.isdigit()))
+            if kind == "float":
+                ptype = _FL if bits == 32 else _HF
+            else:
+                ptype = types[{32: 0, 16: 1, 8: 2}[bits]]
+            base = {4: E.GL_RGBA, 2: E.GL_RG, 1: E.GL_RED}[comps]
+            if kind in ("int", "uint"):
+                base = {E.GL_RGBA: E.GL_RGBA_INTEGER, E.GL_RG: E.GL_RG_INTEGER, E.GL_RED: E.GL_RED_INTEGER}[base]
+            cls = getattr(E, f"GL_IMAGE_CLASS_{comps}_X_{bits}")
+            rows.append((getattr(E, f"GL_{name}"), ImageFormat(comps * bits // 8, cls, base, ptype)))
+    rows += [(E.GL_R11F_G11F_B10F, ImageFormat(4, E.GL_IMAGE_CLASS_11_11_10, E.GL_RGB,
+                                               E.GL_UNSIGNED_INT_10F_11F_11F_REV)),
+             (E.GL_RGB10_A2UI, ImageFormat(4, E.GL_IMAGE_CLASS_10_10_10_2, E.GL_RGBA_INTEGER,
+                                           E.GL_UNSIGNED_INT_2_10_10_10_REV)),
+             (E.GL_RGB10_A2, ImageFormat(4, E.GL_IMAGE_CLASS_10_10_10_2, E.GL_RGBA,
+                                         E.GL_UNSIGNED_INT_2_10_10_10_REV))]
+    return dict(rows)
+
+
+IMAGE_FORMATS: dict[int, ImageFormat] = _image_formats()
+
+#: GL 4.6 table 8.18: the internal formats of buffer textures (glTexBuffer) and of
+#: glClearBufferData: one, two or four components of 8, 16 or 32 bits (no 8/16-bit
+#: floats, no snorm) and the three-component 32-bit formats.
+TEXTURE_BUFFER_FORMATS = frozenset(
+    getattr(E, f"GL_{comps}{bits}{suffix}")
+    for comps in ("R", "RG", "RGBA") for bits in (8, 16, 32) for suffix in ("", "F", "I", "UI")
+    if not (suffix == "F" and bits == 8) and not (suffix == "" and bits == 32)
+) | {E.GL_RGB32F, E.GL_RGB32I, E.GL_RGB32UI}
+
+
+def component_types(info: InternalFormat) -> tuple[int, int, int, int, int]:
+    """(R, G, B, A, depth) component types of an internal format's image (GL 4.6
+    table 23.17's TEXTURE_*_TYPE): NONE where the component is absent."""
+    kind = {"unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
+            "float": E.GL_FLOAT, "int": E.GL_INT, "uint": E.GL_UNSIGNED_INT,
+            "depth": E.GL_UNSIGNED_NORMALIZED, "depthstencil": E.GL_UNSIGNED_NORMALIZED}.get(info.kind, E.GL_NONE)
+    if info.pipe.name.startswith("Z32_FLOAT"):
+        kind = E.GL_FLOAT
+    return tuple(kind if b else E.GL_NONE for b in component_bits(info)[:5])
+
+
+#: The texture targets depth and stencil images exist in (GL 4.6 sections 8.5, 8.8
+#: and 8.19: TexImage*, TexStorage*, the multisample forms; not 3D, not buffers).
+DEPTH_TARGETS = frozenset({E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY,
+                           E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY, E.GL_TEXTURE_RECTANGLE,
+                           E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY})
+#: The texture targets block-compressed images exist in here (CompressedTexImage2D/3D,
+#: TexStorage2D/3D): shimgl decodes no 1D or 3D blocks and rectangles take none.
+COMPRESSED_TARGETS = frozenset({E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
+                                E.GL_TEXTURE_CUBE_MAP_ARRAY})

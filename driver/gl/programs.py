@@ -1173,26 +1173,6 @@ class ProgramMixin:
             self._shader(s)
         check(False, E.GL_INVALID_ENUM, "no shader binary formats are supported")
 
-    def glGetInternalformativ(self, target: int, internalformat: int, pname: int,
-                              bufSize: int) -> list[int]:
-        """GL 4.6 section 22.3 (ES 3.0 subset: SAMPLES and NUM_SAMPLE_COUNTS)."""
-        check(self.api.gl_or_es((4, 2), (3, 0)), E.GL_INVALID_OPERATION)
-        targets = {E.GL_RENDERBUFFER}
-        if self.api.gl_or_es((4, 2), (3, 1)):
-            targets.add(E.GL_TEXTURE_2D_MULTISAMPLE)
-        check_enum(target, targets)
-        from driver.gl.formats import INTERNAL_FORMATS
-        info = INTERNAL_FORMATS.get(internalformat)
-        check(info is not None and (info.color_renderable or info.is_depth_or_stencil),
-              E.GL_INVALID_ENUM, "not a renderable internal format")
-        check_enum(pname, (E.GL_SAMPLES, E.GL_NUM_SAMPLE_COUNTS))
-        check(bufSize >= 0, E.GL_INVALID_VALUE)
-        counts = sorted((s for s in self.caps.sample_counts if s > 1), reverse=True)
-        if info.integer and self.api.es and self.api.version < (3, 1):
-            counts = []
-        out = counts if pname == E.GL_SAMPLES else [len(counts)]
-        return out[:bufSize]
-
     def glGetUniformLocation(self, program: int, name: str) -> int:
         """GL 4.6 section 7.3.1.1: "a", "a[0]" and "a[i]" name array elements."""
         ls = self._linked(self._program(program))

@@ -14,7 +14,8 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has, texture_view_state, view_offsets
-from driver.gl.formats import ES_ONLY, INTERNAL_FORMATS, UNSIZED, compressed_formats, lookup, view_compatible
+from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, TEXTURE_BUFFER_FORMATS, UNSIZED,
+                               compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
 
@@ -436,10 +437,8 @@ class TexImageExtraMixin:
 
     def _tex_buffer(self, target, internalformat, buffer, offset, size) -> None:
         check_enum(target, (E.GL_TEXTURE_BUFFER,))
-        info = INTERNAL_FORMATS.get(internalformat)
-        check(info is not None and info.kind in ("unorm", "float", "int", "uint") and
-              info.base in (E.GL_RED, E.GL_RG, E.GL_RGB, E.GL_RGBA), E.GL_INVALID_ENUM,
-              "not a texture buffer format")
+        check(internalformat in TEXTURE_BUFFER_FORMATS, E.GL_INVALID_ENUM,
+              "not a texture buffer format (GL 4.6 table 8.18)")
         buf = None
         if buffer:
             buf = self.buffers.get(buffer)
@@ -493,9 +492,7 @@ class TexImageExtraMixin:
         check(0 <= unit < self.caps.max_combined_images, E.GL_INVALID_VALUE, "unit out of range")
         check(level >= 0 and layer >= 0, E.GL_INVALID_VALUE)
         check_enum(access, (E.GL_READ_ONLY, E.GL_WRITE_ONLY, E.GL_READ_WRITE))
-        info = INTERNAL_FORMATS.get(format)
-        check(info is not None and not info.is_depth_or_stencil, E.GL_INVALID_VALUE,
-              "not an image format")
+        check(format in IMAGE_FORMATS, E.GL_INVALID_VALUE, "not an image format (GL 4.6 table 8.27)")
         if not hasattr(self, "image_units"):
             self.image_units = {}
         if texture == 0:

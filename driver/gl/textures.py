@@ -16,6 +16,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, allocating, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
+    COMPRESSED_TARGETS, DEPTH_TARGETS, component_types,
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
@@ -280,6 +281,8 @@ class TextureMixin:
             values[E.GL_GENERATE_MIPMAP] = int(getattr(tex, "generate_mipmap", False))
         if self.api.es_(3, 1) or self.api.has_extension("GL_ARB_stencil_texturing"):
             values[E.GL_DEPTH_STENCIL_TEXTURE_MODE] = tex.depth_stencil_mode
+        if self.api.gl(4, 2):     # ARB_shader_image_load_store: images match by size
+            values[E.GL_IMAGE_FORMAT_COMPATIBILITY_TYPE] = E.GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE
         if self.api.gl(4, 3) or es_has(self.api, "texture_view"):
             values |= texture_view_state(tex)
         check_enum(pname, values)
@@ -398,10 +401,7 @@ class TextureMixin:
         if tex_target in (E.GL_TEXTURE_2D_ARRAY,):
             check(depth <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE)
         if info.is_depth_or_stencil:
-            check(tex_target in (E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_2D_ARRAY,
-                                 E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
-                                 E.GL_TEXTURE_CUBE_MAP_ARRAY),
-                  E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
+            check(tex_target in DEPTH_TARGETS, E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
         tex = self._bound_texture(tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
@@ -531,6 +531,11 @@ class TextureMixin:
         check_enum(target, ok & self._texture_targets())
         compressed = internalformat in self._compressed_formats()
         check(internalformat in INTERNAL_FORMATS or compressed, E.GL_INVALID_ENUM, "unsized internal format")
+        # GL 4.6 section 8.19: TexImage's format/target errors apply
+        check(not compressed or target in COMPRESSED_TARGETS, E.GL_INVALID_OPERATION,
+              "no compressed images of this target")
+        check(compressed or not INTERNAL_FORMATS[internalformat].is_depth_or_stencil or target in DEPTH_TARGETS,
+              E.GL_INVALID_OPERATION, "depth/stencil formats need a 1D/2D/cube/array/rectangle target")
         check(width >= 1 and height >= 1 and depth >= 1 and levels >= 1, E.GL_INVALID_VALUE)
         if target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
             check(width == height, E.GL_INVALID_VALUE, "cube map faces must be square")
@@ -721,22 +726,20 @@ class TextureMixin:
                   E.GL_TEXTURE_SAMPLES: img.samples,
                   E.GL_TEXTURE_FIXED_SAMPLE_LOCATIONS: int(img.fixed_sample_locations),
                   E.GL_TEXTURE_COMPRESSED: int(img.compressed)}
-        # GL 4.6 table 23.17: component sizes and types of the image's format
+        # GL 4.6 table 23.17: component sizes and types of the image's format (of a
+        # buffer texture: of its buffer's format, section 8.9)
         info = self._format_info(img.internal_format) if defined else None
+        if tex.target == E.GL_TEXTURE_BUFFER and getattr(tex, "buffer", None) is not None:
+            info = lookup(tex.buffer_internal_format)
         bits = component_bits(info) if info is not None and not img.compressed else (0,) * 6
-        kind = {"unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
-                "float": E.GL_FLOAT, "int": E.GL_INT, "uint": E.GL_UNSIGNED_INT,
-                "depth": E.GL_UNSIGNED_NORMALIZED, "depthstencil": E.GL_UNSIGNED_NORMALIZED,
-                "stencil": E.GL_NONE}.get(info.kind if info else None, E.GL_NONE)
-        if info is not None and info.pipe.name.startswith("Z32"):
-            kind = E.GL_FLOAT
+        types = component_types(info) if info is not None and not img.compressed else (E.GL_NONE,) * 5
         for i, (size_e, type_e) in enumerate(((E.GL_TEXTURE_RED_SIZE, E.GL_TEXTURE_RED_TYPE),
                                               (E.GL_TEXTURE_GREEN_SIZE, E.GL_TEXTURE_GREEN_TYPE),
                                               (E.GL_TEXTURE_BLUE_SIZE, E.GL_TEXTURE_BLUE_TYPE),
                                               (E.GL_TEXTURE_ALPHA_SIZE, E.GL_TEXTURE_ALPHA_TYPE),
                                               (E.GL_TEXTURE_DEPTH_SIZE, E.GL_TEXTURE_DEPTH_TYPE))):
             values[size_e] = bits[i]
-            values[type_e] = kind if bits[i] else E.GL_NONE
+            values[type_e] = types[i]
         values[E.GL_TEXTURE_STENCIL_SIZE] = bits[5]
         values[E.GL_TEXTURE_SHARED_SIZE] = 5 if info is not None and info.pipe.name == "R9G9B9E5_FLOAT" else 0
         if pname == E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE:     # GL 4.6 section 8.11.3
