@@ -30,13 +30,15 @@ from compiler.arb import ARBProgramError, Limits, parse_program
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.compat import _DEPTHS as _MATRIX_STACK_DEPTHS
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.objects import MAX_NAMES_PER_CALL
 
 if TYPE_CHECKING:       # imported where used: the compiler's IR is needed only with ARB programs
     from compiler.arb.to_ir import ARBShader
 
-__all__ = ["ARBProgramMixin", "ARBProgramObject", "ARB_LIMITS"]
+__all__ = ["ARBProgramMixin", "ARBProgramObject", "ARB_LIMITS", "install_arb_aliases"]
 
 _TARGETS = {E.GL_VERTEX_PROGRAM_ARB: "vertex", E.GL_FRAGMENT_PROGRAM_ARB: "fragment"}
 
@@ -92,14 +94,16 @@ def _alias(core: str):
     return alias
 
 
+def install_arb_aliases(cls):
+    """ARB_vertex_program's names of the generic-attribute commands the
+    composed class ``cls`` has (glVertexAttrib4fARB, ...)."""
+    for core in _ATTRIB_ALIASES:
+        if hasattr(cls, core) and not hasattr(cls, core + "ARB"):
+            setattr(cls, core + "ARB", _alias(core))
+
+
 class ARBProgramMixin:
     """The ARB assembly program entry points and their draw-time hook."""
-
-    def __init_subclass__(cls, **kw):
-        super().__init_subclass__(**kw)
-        for core in _ATTRIB_ALIASES:
-            if hasattr(cls, core) and not hasattr(cls, core + "ARB"):
-                setattr(cls, core + "ARB", _alias(core))
 
     def _init_family(self) -> None:
         self._arb_objects: dict[int, ARBProgramObject] = {}
@@ -128,8 +132,9 @@ class ARBProgramMixin:
                                    texture_coords=lim["GL_MAX_TEXTURE_COORDS"],
                                    attribs=lim["GL_MAX_VERTEX_ATTRIBS"])
 
-    def _enable_caps(self) -> set[int]:
-        caps = super()._enable_caps()
+    @extends
+    def _enable_caps(self, core) -> set[int]:
+        caps = core()
         if self.api.compat:
             caps |= set(_TARGETS)
         return caps
@@ -138,6 +143,8 @@ class ARBProgramMixin:
     def glGenProgramsARB(self, n: int) -> list[int]:
         self._arb_target(E.GL_VERTEX_PROGRAM_ARB)
         check(n >= 0, E.GL_INVALID_VALUE, "negative count")
+        check(n <= MAX_NAMES_PER_CALL, E.GL_OUT_OF_MEMORY,
+              f"{n} names in one call (at most {MAX_NAMES_PER_CALL})")
         out, name = [], 1
         while len(out) < n:
             if name not in self._arb_objects and name not in self._arb_generated:
@@ -302,8 +309,9 @@ class ARBProgramMixin:
         check_enum(pname, (E.GL_PROGRAM_STRING_ARB,))
         return self._arb_bound[target].string
 
-    def _legacy_get_entries(self) -> dict:
-        t = super()._legacy_get_entries()
+    @extends
+    def _legacy_get_entries(self, core) -> dict:
+        t = core()
         if self.api.compat:
             t.update({
                 E.GL_PROGRAM_ERROR_POSITION_ARB: lambda c: c._arb_error_position,
@@ -317,10 +325,11 @@ class ARBProgramMixin:
             })
         return t
 
-    def glGetString(self, name: int) -> str:
+    @extends
+    def glGetString(self, core, name: int) -> str:
         if name == E.GL_PROGRAM_ERROR_STRING_ARB and self.api.compat:
             return self._arb_error_string
-        return super().glGetString(name)
+        return core(name)
 
     # -- drawing ---------------------------------------------------------------------------
     def _arb_glsl_stages(self) -> set[str]:
@@ -339,16 +348,18 @@ class ARBProgramMixin:
         en, glsl = self.state.enabled, self._arb_glsl_stages()
         return {_TARGETS[t]: self._arb_bound[t] for t in _TARGETS if t in en and _TARGETS[t] not in glsl}
 
-    def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
+    @extends
+    def _validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
         for stage, obj in self._arb_active().items():
             check(obj.program is not None, E.GL_INVALID_OPERATION,
                   f"GL_{stage.upper()}_PROGRAM_ARB is enabled and the bound program is not valid")
-        super()._validate_draw(mode, count, instances)
+        core(mode, count, instances)
 
-    def _program_for_draw(self):
+    @extends
+    def _program_for_draw(self, core):
         active = self._arb_active()
         if not active or any(obj.program is None for obj in active.values()):
-            return super()._program_for_draw()
+            return core()
         self.state.sprite_coord_mask = sum(1 << u for u in range(8) if self.legacy.texenv[u].coord_replace)
         glsl = self.current_program if self._arb_glsl_stages() else None
         self._track_color_material()

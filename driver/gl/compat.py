@@ -11,27 +11,18 @@ import math
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
 from driver.gl.vertexarrays import attrib_size_B
 
-__all__ = ["CompatMixin", "STATE_UNIFORMS", "STATE_CONSTANT_BUFFER", "LEGACY_ATTRIBS",
+__all__ = ["CompatMixin", "STATE_CONSTANT_BUFFER", "LEGACY_ATTRIBS",
            "fixed_function_source", "state_uniform_layout"]
 
 # Constant buffer slot holding the built-in state uniforms (the last one of a
 # stage: uniform block bindings use 1..14).
 STATE_CONSTANT_BUFFER = 15
-
-# Built-in uniform state (GLSL 1.10-1.50 section 7.4/7.5) in block order:
-# (name, vec4 slots per element, elements). Matrices are column-major, one
-# 16-byte slot per column; mat3 takes three slots.
-_MATS = ["gl_ModelViewMatrix", "gl_ProjectionMatrix", "gl_ModelViewProjectionMatrix"]
-STATE_UNIFORMS: tuple[tuple[str, int, int], ...] = tuple(
-    [(m + sfx, 4, 1) for m in _MATS for sfx in ("", "Inverse", "Transpose", "InverseTranspose")]
-    + [("gl_TextureMatrix" + sfx, 4, 8) for sfx in ("", "Inverse", "Transpose", "InverseTranspose")]
-    + [("gl_NormalMatrix", 3, 1), ("gl_ClipPlane", 1, 8), ("gl_DepthRange", 1, 1)])
-
 
 def state_uniform_layout() -> dict[str, tuple[int, int, int]]:
     """leaf name -> (offset_B, element stride_B, elements) in the state
@@ -303,9 +294,10 @@ class CompatMixin:
         return list(self.clip_planes[i])
 
     # -- legacy client arrays (GL 4.6 compat section 10.3.3) ---------------------------------------
-    def _client_state_caps(self) -> set[int]:
+    @extends
+    def _client_state_caps(self, core) -> set[int]:
         if not self.api.compat:
-            return set()
+            return core()
         from driver.gl.features import nv_primitive_restart as nv
         return {E.GL_VERTEX_ARRAY, E.GL_NORMAL_ARRAY, E.GL_COLOR_ARRAY,
                 E.GL_SECONDARY_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY, E.GL_FOG_COORD_ARRAY} | (
@@ -402,38 +394,10 @@ class CompatMixin:
             return self.current_texcoords[int(name[len("gl_MultiTexCoord"):])]
         return self.current_attribs[0][0]
 
-    # -- the state block -------------------------------------------------------------------
-    def _state_uniform_bytes(self) -> bytes:
-        mv, p = self.stacks[0][-1], self.stacks[1][-1]
-        mats = {"gl_ModelViewMatrix": [mv], "gl_ProjectionMatrix": [p],
-                "gl_ModelViewProjectionMatrix": [p @ mv],
-                "gl_TextureMatrix": [st[-1] for st in self.stacks[2]]}
-        out = []
-        for name, slots, n in STATE_UNIFORMS:
-            if name == "gl_NormalMatrix":
-                nm = np.linalg.inv(mv[:3, :3]).T if abs(np.linalg.det(mv[:3, :3])) > 1e-30 else np.zeros((3, 3))
-                cols = [np.append(nm[:, c], 0.0) for c in range(3)]
-                out.append(np.concatenate(cols))
-            elif name == "gl_ClipPlane":
-                planes = list(self.clip_planes) + [(0.0,) * 4] * (8 - len(self.clip_planes))
-                out.append(np.asarray(planes[:8], np.float64).ravel())
-            elif name == "gl_DepthRange":
-                n_, f = self.state.depth_range
-                out.append(np.array([n_, f, f - n_, 0.0]))
-            else:
-                base = next(b for b in mats if name.startswith(b))
-                sfx = name[len(base):]
-                for m in mats[base]:
-                    if "Inverse" in sfx:
-                        m = np.linalg.inv(m) if abs(np.linalg.det(m)) > 1e-30 else np.zeros((4, 4))
-                    if "Transpose" in sfx:
-                        m = m.T
-                    out.append(m.T.ravel())          # column-major
-        return np.concatenate(out).astype(np.float32).tobytes()
-
-    def _legacy_get_entries(self) -> dict:
+    @extends
+    def _legacy_get_entries(self, core) -> dict:
         if not self.api.compat:
-            return {}
+            return core()
 
         def mat(i):
             return lambda c: tuple(c.stacks[i][-1].T.ravel())

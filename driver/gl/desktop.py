@@ -13,7 +13,6 @@ from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
-from driver.gl.later import LaterStagesMixin
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
 from driver.gl.pointers import as_bytes
@@ -21,7 +20,7 @@ from driver.gl.pointers import as_bytes
 __all__ = ["DesktopMixin"]
 
 
-class DesktopMixin(LaterStagesMixin):
+class DesktopMixin:
     def _desktop(self, major: int = 1, minor: int = 0) -> None:
         check(self.api.gl(major, minor), E.GL_INVALID_OPERATION, "desktop GL only")
 
@@ -106,15 +105,6 @@ class DesktopMixin(LaterStagesMixin):
                 self.glDrawElementsIndirect(mode, type, offset)
 
     # -- rasterisation extras ------------------------------------------------------------------
-    def glPointParameterf(self, pname: int, param: float) -> None:
-        self.glPointParameterfv(pname, [param])
-
-    def glPointParameteri(self, pname: int, param: int) -> None:
-        self.glPointParameterfv(pname, [param])
-
-    def glPointParameteriv(self, pname: int, params) -> None:
-        self.glPointParameterfv(pname, list(params))
-
     def glPointParameterfv(self, pname: int, params) -> None:
         """GL 4.6 section 14.4 (core: FADE_THRESHOLD_SIZE and SPRITE_COORD_ORIGIN)."""
         self._desktop()

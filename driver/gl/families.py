@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from driver.gl.arbprogram import ARBProgramMixin
+from driver.gl.arbprogram import ARBProgramMixin, install_arb_aliases
 from driver.gl.clearquad import ClearQuadMixin
 from driver.gl.compat import CompatMixin
+from driver.gl.compose import compose, init_families
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
 from driver.gl.features import install as install_features
@@ -15,7 +16,8 @@ from driver.gl.desktop import DesktopMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.interface_query import InterfaceQueryMixin
-from driver.gl.legacy import LegacyMixin, install_dispatch
+from driver.gl.later import LaterStagesMixin
+from driver.gl.legacy import LEGACY_FAMILIES, install_dispatch
 from driver.gl.pipelines import PipelineMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
@@ -25,20 +27,33 @@ from driver.gl.uniforms import UniformMixin
 __all__ = ["Context"]
 
 
+# The families of the context, outermost first: a family's @extends hooks wrap
+# the methods of the families after it (driver.gl.compose). The legacy layer
+# (ARB programs and driver.gl.legacy) comes first: it hooks into the core.
+FAMILIES = (ARBProgramMixin, *LEGACY_FAMILIES, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin,
+            LaterStagesMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin,
+            TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin)
+
+
+def _compose_families(cls):
+    compose(cls, FAMILIES)
+    install_arb_aliases(cls)
+    return cls
+
+
 @install_dispatch
 @finish_context_class
 @install_aliases
 @install_features
-class Context(ARBProgramMixin, LegacyMixin, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin,
-              ContextBase):
+@_compose_families
+class Context(ContextBase):
     """A GL context. `Context(pipe, api="gles3", width=256, height=256)`;
-    `api` is one of driver.gl.API_NAMES."""
+    `api` is one of driver.gl.API_NAMES. Its methods come from FAMILIES
+    (installed, not inherited: one definition per name) and the feature
+    modules (driver.gl.features)."""
 
     def _init_families(self) -> None:
-        for cls in type(self).__mro__:
-            init = cls.__dict__.get("_init_family")
-            if init is not None:
-                init(self)
+        init_families(self)
 
     def destroy(self) -> None:
         """Release every pipe object the context made (eglDestroyContext).

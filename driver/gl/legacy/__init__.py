@@ -3,7 +3,7 @@ top of driver.gl -- immediate mode, the fixed-function pipeline generated
 as GLSL from the state (cached by a key of it), display lists, attribute
 stacks, raster-position and pixel commands, and glGet of that state.
 
-`LegacyMixin` is composed into driver.gl.Context and `install_dispatch`
+`LEGACY_FAMILIES` are composed into driver.gl.Context and `install_dispatch`
 decorates the final class (display-list recording and the Begin/End
 rule); every entry point is a method named like the C function
 (driver/gl/README.md)."""
@@ -18,9 +18,8 @@ from driver.gl.legacy.primitives import PrimitiveMixin
 from driver.gl.legacy.raster import RasterMixin
 from driver.gl.legacy.select import SelectFeedbackMixin
 
-__all__ = ["LegacyMixin", "install_dispatch"]
+__all__ = ["LEGACY_FAMILIES", "install_dispatch"]
 
-
-class LegacyMixin(GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
-                  FixedFunctionMixin):
-    """Every legacy family, in one base for driver.gl.Context."""
+# The legacy families in hook order (the first is the outermost; driver.gl.compose).
+LEGACY_FAMILIES = (GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin,
+                   RasterMixin, DisplayListMixin, AttribMixin, FixedFunctionMixin)

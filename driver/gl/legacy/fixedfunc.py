@@ -11,6 +11,7 @@ import dataclasses
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
                                     pixel_vertex_source, vertex_source, POINT_SIZE_ATTRIBUTE)
@@ -64,11 +65,12 @@ class FixedFunctionMixin:
         self.legacy = LegacyState()
         self._ff_programs: dict = {}
 
-    def _unit_sampler_state(self, unit: int, params, target: int, seamless: bool):
+    @extends
+    def _unit_sampler_state(self, core, unit: int, params, target: int, seamless: bool):
         """GL 2.1 section 3.8.8 (EXT_texture_lod_bias): the unit's
         TEXTURE_FILTER_CONTROL bias adds to the texture's TEXTURE_LOD_BIAS,
         the sum clamped to +-MAX_TEXTURE_LOD_BIAS."""
-        sampler = super()._unit_sampler_state(unit, params, target, seamless)
+        sampler = core(unit, params, target, seamless)
         env_bias = self.legacy.texenv[unit].lod_bias if self.api.compat and unit < 8 else 0.0
         if not env_bias:
             return sampler
@@ -82,33 +84,38 @@ class FixedFunctionMixin:
         check_enum(target, (E.GL_TEXTURE_2D,))
         return True
 
-    def _tex_parameter(self, target: int, pname: int, value) -> None:
+    @extends
+    def _tex_parameter(self, core, target: int, pname: int, value) -> None:
         if not self._crop_rect_pname(target, pname):
-            return super()._tex_parameter(target, pname, value)
+            return core(target, pname, value)
         check(isinstance(value, list) and len(value) >= 4, E.GL_INVALID_ENUM,
               "TEXTURE_CROP_RECT_OES takes four values")
         self._bound_texture(target).crop_rect_oes = tuple(int(v) for v in value[:4])
 
-    def glGetTexParameteriv(self, target: int, pname: int) -> list:
+    @extends
+    def glGetTexParameteriv(self, core, target: int, pname: int) -> list:
         if self._crop_rect_pname(target, pname):
             return list(crop_rect(self._bound_texture(target)))
-        return super().glGetTexParameteriv(target, pname)
+        return core(target, pname)
 
-    def glGetTexParameterfv(self, target: int, pname: int) -> list:
+    @extends
+    def glGetTexParameterfv(self, core, target: int, pname: int) -> list:
         if self._crop_rect_pname(target, pname):
             return [float(v) for v in crop_rect(self._bound_texture(target))]
-        return super().glGetTexParameterfv(target, pname)
+        return core(target, pname)
 
     # -- enables -------------------------------------------------------------------------
-    def _enable_caps(self) -> set[int]:
-        caps = super()._enable_caps()
+    @extends
+    def _enable_caps(self, core) -> set[int]:
+        caps = core()
         if self.api.compat:
             caps |= _EXTRA_CAPS
         if self.api.es1:        # ES 1.1 table 6.x: the desktop capabilities ES 2.0 dropped
             caps |= {E.GL_COLOR_LOGIC_OP, E.GL_LINE_SMOOTH, E.GL_MULTISAMPLE, E.GL_SAMPLE_ALPHA_TO_ONE}
         return caps
 
-    def _set_enable(self, cap: int, on: bool) -> None:
+    @extends
+    def _set_enable(self, core, cap: int, on: bool) -> None:
         if self.api.compat and (cap in TEXTURE_TARGETS or cap in TEXGEN_CAPS):
             check_enum(cap, self._enable_caps())
             unit = self.active_texture
@@ -119,14 +126,15 @@ class FixedFunctionMixin:
             else:
                 s.discard(cap)
             return
-        super()._set_enable(cap, on)
+        core(cap, on)
 
-    def _is_enabled(self, cap: int) -> bool:
+    @extends
+    def _is_enabled(self, core, cap: int) -> bool:
         if self.api.compat and (cap in TEXTURE_TARGETS or cap in TEXGEN_CAPS):
             unit = self.active_texture % 8
             s = (self.legacy.tex_enabled if cap in TEXTURE_TARGETS else self.legacy.texgen_enabled)[unit]
             return cap in s
-        return super()._is_enabled(cap)
+        return core(cap)
 
     # -- lights (GL 2.1 section 2.14.2) --------------------------------------------------------
     def _light(self, light: int):
@@ -511,14 +519,16 @@ class FixedFunctionMixin:
 
     glPointParameteri = glPointParameterf
 
-    def glPointParameterfv(self, pname, params) -> None:
+    @extends
+    def glPointParameterfv(self, core, pname, params) -> None:
         """GL 2.1 section 3.4 (the core-profile parameters through driver.gl.desktop)."""
         if pname in (E.GL_POINT_FADE_THRESHOLD_SIZE, E.GL_POINT_SPRITE_COORD_ORIGIN) \
                 or not self.api.compat:
-            super().glPointParameterfv(pname, params)
+            core(pname, params)
         self._set_point(pname, params)
 
-    glPointParameteriv = glPointParameterfv
+    def glPointParameteriv(self, pname, params) -> None:
+        self.glPointParameterfv(pname, params)
 
     def glLineStipple(self, factor, pattern) -> None:
         self._compat_only()
@@ -598,9 +608,10 @@ class FixedFunctionMixin:
 
     _draw_mode = None
 
-    def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
+    @extends
+    def _validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
         self._draw_mode = mode           # polygon stipple applies to polygons only
-        super()._validate_draw(mode, count, instances)
+        core(mode, count, instances)
 
     @property
     def _drawing_polygons(self) -> bool:
@@ -616,13 +627,14 @@ class FixedFunctionMixin:
             prog = self._ff_programs[key] = self._internal_program(vsrc, fragment_source(fkey), _sampler_unit)
         return prog
 
-    def _program_for_draw(self):
+    @extends
+    def _program_for_draw(self, core):
         if self.api.compat:
             # GL_COORD_REPLACE per unit for the pipe (user programs' gl_TexCoord[u] on point sprites)
             self.state.sprite_coord_mask = sum(1 << u for u in range(8) if self.legacy.texenv[u].coord_replace)
         if self.current_program is not None or not self.api.compat or self.bound_pipeline is not None:
             self.state.ff_two_side = self.state.ff_point_size = False
-            return super()._program_for_draw()
+            return core()
         self._track_color_material()
         vkey, fkey = self._ff_keys(self._ff_texture_units())
         self.state.ff_two_side = vkey.two_side
@@ -662,9 +674,10 @@ class FixedFunctionMixin:
                 self._state_block_cache = block
         return block
 
-    def _emit_draw(self, *args) -> None:
+    @extends
+    def _emit_draw(self, core, *args) -> None:
         self._in_draw, self._state_block_cache = True, None
         try:
-            super()._emit_draw(*args)
+            core(*args)
         finally:
             self._in_draw, self._state_block_cache = False, None

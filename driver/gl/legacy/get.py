@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
@@ -46,8 +47,9 @@ def _texgen_enabled(cap):
 
 
 class GetLegacyMixin:
-    def _legacy_get_entries(self) -> dict:
-        t = super()._legacy_get_entries()
+    @extends
+    def _legacy_get_entries(self, core) -> dict:
+        t = core()
         if not self.api.compat:
             return t
         L = lambda c: c.legacy    # noqa: E731
@@ -168,14 +170,16 @@ class GetLegacyMixin:
             })
         return t
 
-    def glGetPointerv(self, pname: int):
+    @extends
+    def glGetPointerv(self, core, pname: int):
         if pname == E.GL_POINT_SIZE_ARRAY_POINTER_OES and self.api.es1:
             entry = self.vao.legacy.get((E.GL_POINT_SIZE_ARRAY_OES, 0))
             return entry[0].pointer if entry else 0
-        return super().glGetPointerv(pname)
+        return core(pname)
 
-    def _hint_targets(self):
-        targets = super()._hint_targets()
+    @extends
+    def _hint_targets(self, core):
+        targets = core()
         if self.api.compat:
             targets = set(targets) | {E.GL_PERSPECTIVE_CORRECTION_HINT, E.GL_POINT_SMOOTH_HINT,
                                       E.GL_FOG_HINT, E.GL_GENERATE_MIPMAP_HINT}

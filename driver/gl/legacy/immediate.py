@@ -16,6 +16,7 @@ from itertools import chain
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.ffgen import MATERIAL_FIELDS, material_attribute
 from driver.gl.pointers import ClientMemory
@@ -70,14 +71,15 @@ class ImmediateMixin:
         if verts:
             self._draw_vertex_tuples(mode, verts, materials)
 
-    def _set_material(self, face, pname, params, as_int) -> None:
+    @extends
+    def _set_material(self, core, face, pname, params, as_int) -> None:
         """Section 2.14.2: a material change between Begin and End applies
         from the next vertex on; the snapshots become per-vertex attributes."""
         if self._im is None:
-            return super()._set_material(face, pname, params, as_int)
+            return core(face, pname, params, as_int)
         if self._im_materials is None:
             self._im_materials = [(0, self._material_snapshot())]
-        super()._set_material(face, pname, params, as_int)
+        core(face, pname, params, as_int)
         self._im_materials.append((len(self._im), self._material_snapshot()))
 
     def _material_snapshot(self) -> tuple:
@@ -137,12 +139,13 @@ class ImmediateMixin:
             if entry is not None:
                 arrays[("generic", entry[0])] = data
 
-    def _legacy_current(self, name: str) -> tuple:
+    @extends
+    def _legacy_current(self, core, name: str) -> tuple:
         """The current value of a built-in input without an enabled array;
         the fog coordinate's is kept here (glFogCoord)."""
         if name == "gl_FogCoord":
             return (self.legacy.fog_coord, 0.0, 0.0, 1.0)
-        return super()._legacy_current(name)
+        return core(name)
 
     # -- per-vertex state that driver.gl.compat does not keep ----------------------------
     def glEdgeFlag(self, flag) -> None:
@@ -194,8 +197,9 @@ class ImmediateMixin:
         self._legacy_pointer(E.GL_INDEX_ARRAY, 1, type, stride, pointer, (1,),
                              (E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE), False)
 
-    def _client_state_caps(self) -> set[int]:
-        caps = super()._client_state_caps()
+    @extends
+    def _client_state_caps(self, core) -> set[int]:
+        caps = core()
         if self.api.es1:         # OpenGL ES 1.1 section 2.8: its four arrays and OES_point_size_array
             return {E.GL_VERTEX_ARRAY, E.GL_NORMAL_ARRAY, E.GL_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY}\
                 | ({E.GL_POINT_SIZE_ARRAY_OES} if self.api.has_extension("GL_OES_point_size_array") else set())

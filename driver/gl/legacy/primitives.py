@@ -26,6 +26,7 @@ import numpy as np
 
 from driver.gallium import PipePrim
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.draws import DrawMixin, INDEX_TYPES
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
@@ -87,7 +88,8 @@ class PrimitiveMixin:
             return True
         return E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES
 
-    def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
+    @extends
+    def _draw_arrays(self, core, mode, first, count, instances, base_instance) -> None:
         if self._records_instead_of_drawing():
             check(first >= 0, E.GL_INVALID_VALUE, "negative first")
             self._validate_draw(mode, count, instances)
@@ -95,15 +97,16 @@ class PrimitiveMixin:
                 self._record_primitives(mode, np.arange(first, first + count, dtype=np.int64))
             return
         if not self._needs_rewrite(mode):
-            return super()._draw_arrays(mode, first, count, instances, base_instance)
+            return core(mode, first, count, instances, base_instance)
         check(first >= 0, E.GL_INVALID_VALUE, "negative first")
         self._validate_draw(mode, count, instances)
         if count and instances:
             self._draw_rewritten(mode, np.arange(first, first + count, dtype=np.int64), instances)
 
-    def _draw_elements(self, mode, count, type, indices, instances, basevertex, base_instance, range_):
+    @extends
+    def _draw_elements(self, core, mode, count, type, indices, instances, basevertex, base_instance, range_):
         if not self._needs_rewrite(mode) and not self._records_instead_of_drawing():
-            return super()._draw_elements(mode, count, type, indices, instances, basevertex,
+            return core(mode, count, type, indices, instances, basevertex,
                                           base_instance, range_)
         check_enum(type, INDEX_TYPES, "bad index type")
         self._validate_draw(mode, count, instances)
@@ -192,12 +195,13 @@ class PrimitiveMixin:
     def _polygon_modes(self) -> tuple[int, int]:
         return self.state.polygon_mode, self.legacy.polygon_mode_back
 
-    def glPolygonMode(self, face, mode) -> None:
+    @extends
+    def glPolygonMode(self, core, face, mode) -> None:
         """GL 2.1 section 3.5.4: front and back faces have their own mode."""
         if not self.api.compat:
-            return super().glPolygonMode(face, mode)
+            return core(face, mode)
         front, back = self._polygon_modes()
-        super().glPolygonMode(face, mode)
+        core(face, mode)
         self.state.polygon_mode = mode if face in (E.GL_FRONT, E.GL_FRONT_AND_BACK) else front
         self.legacy.polygon_mode_back = mode if face in (E.GL_BACK, E.GL_FRONT_AND_BACK) else back
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.primitives import _line_pairs, polygons, provoking_column
 
@@ -95,15 +96,16 @@ class SelectFeedbackMixin:
         if self.legacy.render_mode == E.GL_FEEDBACK:
             self._records.append(np.array([E.GL_PASS_THROUGH_TOKEN, token], np.float32))
 
-    def glClear(self, mask) -> None:
+    @extends
+    def glClear(self, core, mask) -> None:
         """Selection and feedback write no pixels: the checks of glClear only."""
         if not self._records_instead_of_drawing():
-            return super().glClear(mask)
+            return core(mask)
         enabled = self.state.enabled
         added = E.GL_RASTERIZER_DISCARD not in enabled
         enabled.add(E.GL_RASTERIZER_DISCARD)
         try:
-            super().glClear(mask)
+            core(mask)
         finally:
             if added:
                 enabled.discard(E.GL_RASTERIZER_DISCARD)

@@ -1,0 +1,151 @@
+"""The structure of driver.gl.Context: a short MRO, one definition per method
+(families are installed, not inherited), the legacy layer's changes to the
+core as explicit @extends hooks, and the entry-point surface kept."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+import driver
+from driver.gl import Context, enums as E
+from driver.gl.compose import compose, extends
+from driver.gl.families import FAMILIES
+
+from .helpers import expect
+
+MAX_CLASSES = 12        # the bound of the architecture (docs/architecture.md, the context)
+
+
+def test_the_context_class_is_composed_of_at_most_twelve_classes():
+    assert len(Context.__mro__) <= MAX_CLASSES, [c.__name__ for c in Context.__mro__]
+    assert not set(FAMILIES) & set(Context.__mro__)          # families are installed, not bases
+
+
+def test_every_entry_point_of_the_former_class_still_exists():
+    listed = Path(__file__).with_name("data").joinpath("context_entry_points.txt").read_text().split("\n")
+    names = [n for n in listed if n and not n.startswith("#")]
+    assert len(names) == 1577
+    missing = [n for n in names if not callable(getattr(Context, n, None))]
+    assert missing == []
+
+
+def test_each_installed_name_has_one_family():
+    for family in FAMILIES:
+        for name, value in vars(family).items():
+            if name.startswith("__") or name == "_init_family" or getattr(value, "__gl_extends__", False):
+                continue
+            assert Context._family_owner[name] is family, name
+
+
+class _Core:
+    def _caps(self):
+        return {1}
+
+    def glThing(self, a: int) -> int:
+        return a + 1
+
+
+def test_two_definitions_of_a_name_are_refused():
+    class A:
+        def glThing(self, a):
+            return a
+
+    class Base(_Core):
+        pass
+    with pytest.raises(TypeError, match="glThing is defined by A and the context base"):
+        compose(type("C", (Base,), {}), (A,))
+
+    class B:
+        def _other(self):
+            return 0
+
+    class B2:
+        def _other(self):
+            return 1
+    with pytest.raises(TypeError, match="_other is defined by B2 and B"):
+        compose(type("C", (object,), {}), (B, B2))
+
+
+def test_a_hook_receives_the_core_and_chains_in_family_order():
+    class Outer:
+        @extends
+        def _caps(self, core):
+            return core() | {3}
+
+        @extends
+        def glThing(self, core, a: int) -> int:
+            return core(a) * 10
+
+    class Inner:
+        @extends
+        def _caps(self, core):
+            return core() | {2}
+
+    cls = compose(type("C", (_Core,), {}), (Outer, Inner))
+    obj = cls()
+    assert obj._caps() == {1, 2, 3}
+    assert obj.glThing(4) == 50
+    assert list(inspect.signature(cls.glThing).parameters) == ["self", "a"]      # the core's
+
+    class Orphan:
+        @extends
+        def _nothing(self, core):
+            return core()
+    with pytest.raises(TypeError, match="Orphan._nothing extends nothing"):
+        compose(type("C", (object,), {}), (Orphan,))
+
+
+def test_family_state_is_set_up_in_family_order():
+    seen = []
+
+    class First:
+        def _init_family(self):
+            seen.append("first")
+
+    class Second:
+        def _init_family(self):
+            seen.append("second")
+    cls = compose(type("C", (object,), {}), (First, Second))
+    for init in cls._family_inits:
+        init(None)
+    assert seen == ["first", "second"]
+
+
+def test_the_legacy_hooks_on_the_enable_caps_run_outer_to_inner():
+    """ARB programs' targets and fixed function's texture-generation caps are
+    enables of a compatibility context only (their hooks defer to the core)."""
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        ctx.glEnable(E.GL_VERTEX_PROGRAM_ARB)
+        ctx.glEnable(E.GL_TEXTURE_GEN_S)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glIsEnabled(E.GL_VERTEX_PROGRAM_ARB) and ctx.glIsEnabled(E.GL_TEXTURE_GEN_S)
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        for cap in (E.GL_VERTEX_PROGRAM_ARB, E.GL_TEXTURE_GEN_S):
+            ctx.glEnable(cap)
+            expect(ctx, E.GL_INVALID_ENUM)
+        ctx.glEnable(E.GL_DEPTH_TEST)
+        expect(ctx, E.GL_NO_ERROR)
+
+
+@pytest.mark.parametrize("api", ["compat", "gl33"])
+def test_point_parameters_through_the_hook(api):
+    """The core's GL_POINT_FADE_THRESHOLD_SIZE in both profiles; the distance
+    attenuation only in the compatibility profile (the legacy layer's hook)."""
+    with driver.Context(api=api, width=4, height=4) as ctx:
+        ctx.glPointParameterf(E.GL_POINT_FADE_THRESHOLD_SIZE, 2.5)
+        ctx.glPointParameteri(E.GL_POINT_SPRITE_COORD_ORIGIN, E.GL_LOWER_LEFT)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetFloatv(E.GL_POINT_FADE_THRESHOLD_SIZE) == [2.5]
+        assert ctx.glGetIntegerv(E.GL_POINT_SPRITE_COORD_ORIGIN) == [E.GL_LOWER_LEFT]
+        ctx.glPointParameterf(E.GL_POINT_FADE_THRESHOLD_SIZE, -1.0)
+        expect(ctx, E.GL_INVALID_VALUE)
+        assert ctx.glGetFloatv(E.GL_POINT_FADE_THRESHOLD_SIZE) == [2.5]
+        ctx.glPointParameterfv(E.GL_POINT_DISTANCE_ATTENUATION, [1.0, 0.5, 0.25])
+        if api == "compat":
+            expect(ctx, E.GL_NO_ERROR)
+            assert ctx.glGetFloatv(E.GL_POINT_DISTANCE_ATTENUATION) == [1.0, 0.5, 0.25]
+        else:
+            expect(ctx, E.GL_INVALID_ENUM)
