@@ -169,6 +169,15 @@ def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peep
     return result
 
 
+def compile_linked(shader, key=None, **kw) -> CompiledShader:
+    """One linked stage (``compiler.link.LinkedShader``: a typed AST the link
+    checked) -> CompiledShader for variant ``key``: ``compiler.compile.front_half_unit``
+    then :func:`compile_ir`. What a driver calls: no GLSL is parsed."""
+    from compiler.compile import front_half_unit
+    ir, info = front_half_unit(shader.unit, key)
+    return compile_ir(ir, info, source=shader.source, **kw)
+
+
 def compile_glsl(source: str, stage: str, key=None, **kw) -> CompiledShader:
     """GLSL source -> CompiledShader: ``compiler.compile.front_half`` then
     :func:`compile_ir`. Raises the front end's compile error on invalid source."""

@@ -1,7 +1,8 @@
-"""GLSL shader variants through the compiler (Mesa's agx_compile_variant).
+"""Shader variants through the compiler (Mesa's agx_compile_variant).
 
 Sole responsibility: compile one pipe shader CSO for one variant key with
-``compiler.backend.compile_glsl`` and translate the result into an
+``compiler.backend.compile_linked`` (the CSO holds the compiler's linked stage,
+``compiler.link.LinkedShader``: no GLSL text is parsed here) and translate the result into an
 ``AgxShader``: the binary, the uniform registers the driver fills (the default
 block re-laid from the GL front end's layout into the compiler's, buffer and
 attribute addresses), the maps from the compiler's binding slots to pipe slots
@@ -47,9 +48,19 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _compile_glsl(source: str, stage: str, key):
-    from compiler.backend import compile_glsl
-    return compile_glsl(source, stage, key)
+def _compile_linked(shader, key):
+    from compiler.backend import compile_linked
+    return compile_linked(shader, key)
+
+
+def linked_stage(state):
+    """The ``compiler.link.LinkedShader`` of a CSO: ``state.ir`` itself, or the
+    linked form of a typed unit handed over by a caller that has not linked it
+    (its ``state.source`` is the unit's text, the serialised form)."""
+    from compiler.link import LinkedShader, linked_shader
+    if isinstance(state.ir, LinkedShader):
+        return state.ir
+    return linked_shader(state.ir, state.source)
 
 
 def _compile_front_half(front_half, key, source: str):
@@ -108,10 +119,10 @@ def _remap(front: dict, slots: dict) -> tuple[list, int]:
 
 
 def _with_profile(state, key):
-    """The key plus the GLSL profile the GL front end compiled ``state.ir`` (the
-    typed AST) with, so the compiler parses the source as the GL compile did
-    (a bare ``#version 150`` in a compatibility context is compatibility) without
-    re-deriving it from the text."""
+    """The key plus the GLSL profile the GL front end compiled ``state.ir`` with
+    (a bare ``#version 150`` in a compatibility context is compatibility): the
+    front halves that parse their own source (geometry and tessellation kernels,
+    ``front_half(key)``) read it from the key."""
     version = getattr(state.ir, "version", None)
     profile = getattr(version, "profile", None)
     if profile not in ("core", "compatibility"):
@@ -151,8 +162,8 @@ def compile_variant(state, key) -> AgxShader:
         c = shader_cache.cached_compile("front_half\n" + state.source, stage, full_key,
                                         lambda: _compile_front_half(front_half, full_key, state.source))
     else:
-        c = shader_cache.cached_compile(state.source, stage, full_key,
-                                        lambda: _compile_glsl(state.source, stage, full_key))
+        linked = linked_stage(state)
+        c = shader_cache.cached_compile(linked.text, stage, full_key, lambda: _compile_linked(linked, full_key))
     info = c.info
     pinfo = state.info or {}
     default_words = (getattr(info, "uniform_regs_B", 0) + 3) // 4

@@ -4,9 +4,11 @@ Sole responsibility: describe one compiled shader variant in the terms the
 encoders need (``AgxShader``: code, registers, what the uniform registers must
 hold, vertex outputs, coefficient bindings, fragment flags, compute workgroup),
 and make variants per state key (``ShaderCSO``). A pipe shader CSO is either
-GLSL (``ShaderState.ir`` from the GL front end: compiled through
-``compiler.compile_glsl`` once per key) or a prebuilt ``AgxShader`` (internal
-programs and tests: one variant for every key).
+the compiler's linked stage (``ShaderState.ir``: a ``compiler.link.LinkedShader``
+from the GL front end's link, compiled by ``compile.compile_variant`` once per
+key; no GLSL text is parsed here), another front end's shader with its own
+front half (ARB programs, geometry and tessellation kernels), or a prebuilt
+``AgxShader`` (internal programs and tests: one variant for every key).
 
 Uniform registers (``push``): a list of ``Push(start_halves, source, ...)``
 ranges the driver fills at draw time: ``cb0`` (bytes of constant buffer 0),

@@ -93,15 +93,16 @@ class Blitter:
     def _program(self, kind: str, ms: bool):
         got = self._shaders.get((kind, ms))
         if got is None:
-            from compiler.glsl import parse
+            # the compiler parses and links the blitter's GLSL (the pipe is handed its linked stages)
+            from compiler.link import shader_from_source
             info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
                     "uniforms": dict(_UNIFORMS), "uniform_blocks": {}, "storage_blocks": {},
                     "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
-            vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, parse(_VS, "vertex"), _VS,
-                                                           dict(info, samplers={})))
             src = _fs(kind, ms)
-            fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, parse(src, "fragment"), src,
-                                                           info))
+            vs_ir, fs_ir = shader_from_source(_VS, "vertex"), shader_from_source(src, "fragment")
+            vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, vs_ir, _VS,
+                                                           dict(info, samplers={})))
+            fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, fs_ir, src, info))
             got = self._shaders[(kind, ms)] = (vs, fs)
         return got
 

@@ -33,7 +33,8 @@ def compile_glsl(source: str, stage: str, compat_context: bool | None = None,
     None for the driver's internal shaders: every one the compiler knows)."""
     import compiler.glsl as glsl
     try:
-        unit = glsl.parse(source, stage, compat_context=compat_context, extensions=extensions)
+        # a shader object: calls to functions another object defines are the link's
+        unit = glsl.parse(source, stage, compat_context=compat_context, extensions=extensions, shader_object=True)
     except glsl.GLSLCompileError as err:
         return CompileResult(False, err.info_log)
     v = unit.version

@@ -100,6 +100,7 @@ class LinkedProgram:
     geometry_interface: object = None  # compiler.lower.geometry.GeometryInterface (its output records)
     tessellation: object = None       # driver.gl.tessellation.TessellationLink of tessellation stages
     frag_output_indices: dict = field(default_factory=dict)  # name -> 1: dual-source second colours
+    stages: dict = field(default_factory=dict)   # stage -> compiler.link.LinkedShader (what the pipe compiles)
 
 
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
@@ -422,16 +423,13 @@ class ProgramMixin:
 
     def _create_pipe_shaders(self, prog: Program, linked: LinkedProgram | None = None) -> None:
         linked = linked if linked is not None else prog.linked_state
-        for stage, unit in linked.units.items():
+        for stage, shader in linked.stages.items():
             if stage in ("geometry", "tess_control", "tess_evaluation"):
                 continue                # no pipe stage: kernels made per draw (geometry.py, tessellation.py)
-            # the text the stage's AST came from (GLES prefix and generated
-            # fixed-function stages included): drivers may recompile it
-            src = "".join(getattr(s, "compiled_source", None) or s.source or ""
-                          for s in prog.shaders if STAGES[s.type] == stage)
-            src = src or self._ff_sources.get(id(unit), "")
+            # the pipe is handed the compiler's linked stage (its typed AST and
+            # serialised form), never GLSL text to parse again
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
-                PIPE_STAGES[stage], unit, src, self._pipe_shader_info(linked, stage)))
+                PIPE_STAGES[stage], shader, shader.source, self._pipe_shader_info(linked, stage)))
 
     def _pipe_shader_info(self, linked: LinkedProgram, stage: str) -> dict:
         """The binding model a hardware driver needs to compile one stage;
@@ -477,7 +475,8 @@ class ProgramMixin:
             raise LinkError("GLSL ES programs need both a vertex and a fragment shader")
         if self.api.core and "compute" not in units and "vertex" not in units and not prog.separable:
             raise LinkError("a vertex shader is required in the core profile")
-        merged = {stage: self._merge_stage(stage, us) for stage, us in units.items()}
+        stages = {stage: self._link_stage(prog, stage, us) for stage, us in units.items()}
+        merged = {stage: self._merge_stage(stage, us, stages[stage]) for stage, us in units.items()}
         versions = {u.version.number for us in units.values() for u in us}
         if self.api.es and len(versions) > 1:
             raise LinkError("all shaders must use the same GLSL ES version")
@@ -513,6 +512,7 @@ class ProgramMixin:
         if geometry is not None:
             linked.geometry, linked.geometry_interface = geometry
         linked.tessellation = tessellation
+        linked.stages = stages
         linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(
             prog, merged.get("fragment")).items() if i == 1}
         return linked
@@ -585,28 +585,31 @@ class ProgramMixin:
         except FeedbackError as e:
             raise LinkError(str(e)) from None
 
+    def _link_stage(self, prog: Program, stage: str, units: list):
+        """The shader objects of one stage (GL allows several) linked by the compiler
+        (``compiler.link.link_stage``: one main, every called function's body found in
+        one of them, globals of one name one variable): a ``LinkedShader``."""
+        from compiler.link import LinkError as StageLinkError
+        from compiler.link import link_stage
+        sources = {id(sh.ast): getattr(sh, "compiled_source", None) or sh.source or "" for sh in prog.shaders}
+        objects = [(u, sources.get(id(u)) or self._ff_sources.get(id(u), "")) for u in units]
+        try:
+            return link_stage(stage, objects)
+        except StageLinkError as e:
+            raise LinkError(str(e)) from None
+
     @staticmethod
-    def _merge_stage(stage: str, units: list) -> dict:
-        """Globals of all shader objects of one stage (GL allows several)."""
-        mains = [u for u in units if u.main is not None]
-        if len(mains) != 1:
-            raise LinkError(f"{stage} shader: {'no' if not mains else 'more than one'} "
-                            f"definition of main()")
-        globals_: dict[str, object] = {}
-        for u in units:
-            for g in u.globals:
-                prev = globals_.get(g.name)
-                if prev is not None and prev.type != g.type:
-                    raise LinkError(f"`{g.name}' declared as different types in {stage} shaders")
-                if prev is None or g.used:
-                    globals_[g.name] = g
-        vs = list(globals_.values())
-        return {"unit": mains[0], "units": units, "globals": vs,
+    def _merge_stage(stage: str, units: list, linked) -> dict:
+        """The interface of one linked stage (``linked``: its ``LinkedShader``; ``units``:
+        its shader objects' own units)."""
+        unit = linked.unit
+        vs = list(unit.globals)
+        return {"unit": unit, "units": units, "globals": vs,
                 "inputs": [g for g in vs if g.storage == "in" and not _is_builtin(g)],
                 "outputs": [g for g in vs if g.storage == "out" and not _is_builtin(g)],
                 "uniforms": [g for g in vs if g.storage == "uniform" and g.block is None
                              and g.type.base != "block"],
-                "blocks": [b for u in units for b in u.interface_blocks]}
+                "blocks": list(unit.interface_blocks)}
 
     @staticmethod
     def _match_interfaces(vs: dict, fs: dict, es: bool) -> None:
