@@ -22,6 +22,7 @@ import argparse
 import textwrap
 import collections
 import math
+import os
 import random
 import sys
 import time
@@ -351,6 +352,9 @@ class Report:
     examples: dict = field(default_factory=dict)
     slow: list = field(default_factory=list)
     seconds: float = 0.0
+    rss_start_B: int = 0     # the process's resident set before the context was made
+    rss_end_B: int = 0       # ... and after it was destroyed
+    growth: list = field(default_factory=list)     # (resident-set growth in bytes, command, args)
 
     @property
     def bugs(self) -> int:
@@ -410,6 +414,7 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
     fz = Fuzzer(api, seed)
     fake = make_fake_marshal(fz, real_marshal)
     report = Report(api)
+    report.rss_start_B = rss_B()
     c = driver.Context(api, 32, 32)
     g = c.gl
     # as the C ABI dispatches: the API's commands only (others record INVALID_OPERATION there)
@@ -450,6 +455,7 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
             if trace:
                 print(f"{name}{tuple(args)}", file=sys.stderr, flush=True)
             t_call = time.perf_counter()
+            rss_before_B = rss_B()
             fz.null_read = False
             try:
                 r = fn(g, *args)
@@ -475,6 +481,9 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
             dt = time.perf_counter() - t_call
             if dt > 0.5:
                 report.slow.append((round(dt, 2), name, args))
+            grew_B = rss_B() - rss_before_B
+            if grew_B >= GROWTH_REPORTED_B:
+                report.growth.append((grew_B, name, args))
             for text in getattr(g, "internal_errors", ())[n_internal:]:
                 if fz.null_read:
                     report.null_reads += 1
@@ -490,7 +499,23 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
     finally:
         report.seconds = time.perf_counter() - t0
         c.destroy()
+        report.rss_end_B = rss_B()
     return report
+
+
+GROWTH_REPORTED_B = 16 << 20      # a call that grows the resident set by this much is listed
+
+
+def rss_B() -> int:
+    """The process's resident set size in bytes (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * _PAGE_B
+    except OSError:
+        return 0
+
+
+_PAGE_B = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 _WORK_COMMANDS = ("glDraw", "glMultiDraw", "glDispatch", "glRect", "glEvalMesh", "glCallList",
@@ -594,6 +619,13 @@ def summary(reports) -> str:
     slow = sorted((s for r in reports for s in r.slow), key=lambda s: -s[0])
     for dt, cmd, args in slow[:15]:
         lines.append(f"  slow {dt:6.2f} s {cmd}{tuple(args)}")
+    growth = sorted((g for r in reports for g in r.growth), key=lambda g: -g[0])
+    for grew_B, cmd, args in growth[:15]:
+        lines.append(f"  grew {grew_B / 2**20:7.1f} MiB {cmd}{tuple(args)}")
+    if reports:
+        lines.append(f"resident set: {reports[0].rss_start_B / 2**20:.0f} MiB before the first "
+                     f"context, {reports[-1].rss_end_B / 2**20:.0f} MiB after the last, "
+                     f"at most {max(r.rss_end_B for r in reports) / 2**20:.0f} MiB between contexts")
     return "\n".join(lines)
 
 
@@ -607,6 +639,8 @@ def main(argv=None) -> int:
                     help="also make draws/dispatches with huge counts (GPU-model work of minutes)")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--examples", action="store_true", help="print one example per bug kind")
+    ap.add_argument("--progress", action="store_true",
+                    help="a line per context: time and resident set before and after")
     opts = ap.parse_args(argv)
     reports = []
     for api in opts.api or APIS:
@@ -614,6 +648,12 @@ def main(argv=None) -> int:
             rep = run(api, opts.seed * 1_000_003 + start, min(opts.chunk, opts.calls - start),
                       verbose=opts.verbose, cheap=not opts.expensive)
             reports.append(rep)
+            if opts.verbose or opts.progress:
+                print(f"{api} calls {start}..{start + rep.calls + rep.skipped}: {rep.seconds:.0f} s, "
+                      f"resident {rep.rss_start_B / 2**20:.0f} -> {rep.rss_end_B / 2**20:.0f} MiB, "
+                      f"largest growth of a call "
+                      f"{max((g[0] for g in rep.growth), default=0) / 2**20:.0f} MiB",
+                      file=sys.stderr, flush=True)
             if opts.examples:
                 for key, (args, text) in rep.examples.items():
                     print(f"--- {api} {key}: {args}\n{text}", file=sys.stderr)

@@ -4,10 +4,13 @@ last-resort guard has to answer."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 
 import driver
 from driver.gl import enums as E
+from driver.gl.objects import MAX_NAMES_PER_CALL
 from tests.driver.gl.helpers import expect
 
 COMPRESSED_RGBA_S3TC_DXT1 = 0x83F1
@@ -77,3 +80,25 @@ def test_a_double_current_attribute_read_by_a_float_input_draws():
         assert g.internal_errors == []
         # UNORM8 of (1.0, 0.5, 0.25, 1.0): 255, 127.5 -> 128, 63.75 -> 64, 255
         assert ctx.read_pixels()[4, 4].tolist() == [255, 128, 64, 255]
+
+
+def test_gen_programs_arb_beyond_the_per_call_limit_is_out_of_memory():
+    """glGenProgramsARB(2^31 - 1) built the whole list of names in host memory
+    (tens of GiB: a 15,000-call compatibility-profile fuzz run was killed at
+    24 GiB of resident set). Like every other glGen*, a request beyond
+    MAX_NAMES_PER_CALL is GL_OUT_OF_MEMORY and reserves nothing."""
+    with driver.Context("compat", 8, 8) as ctx:
+        g = ctx.gl
+        tracemalloc.start()
+        try:
+            for n in (MAX_NAMES_PER_CALL + 1, (1 << 31) - 1):
+                g.glGenProgramsARB(n)
+                expect(g, E.GL_OUT_OF_MEMORY)
+            peak_B = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak_B < 4 << 20, f"{peak_B} bytes for two refused requests"
+        assert g.glGenProgramsARB(2) == [1, 2]          # nothing was reserved
+        assert len(g.glGenProgramsARB(MAX_NAMES_PER_CALL)) == MAX_NAMES_PER_CALL
+        expect(g, E.GL_NO_ERROR)
+        assert g.internal_errors == []
