@@ -114,6 +114,8 @@ def _parse(source: str, stage: str, compat_context: bool | None, require_main: b
         if not pp.version.es:
             # As in Mesa, GL_ARB_texture_rectangle is enabled by default on desktop.
             extensions.setdefault("GL_ARB_texture_rectangle", "enable")
+        from .versions import implied_extensions
+        extensions = implied_extensions(pp.version, extensions)     # GLSL ES 3.20 core, ES names
         tokens = tokenize(pp.text, pp.line_map, pp.version, log, tuple(
             n for n, b in extensions.items() if b != "disable"))
         try:

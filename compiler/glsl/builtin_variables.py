@@ -226,14 +226,14 @@ _TABLE = """
 430 310 @c +GL_ARB_compute_shader | in uvec3 gl_GlobalInvocationID
 430 310 @c +GL_ARB_compute_shader | in uint gl_LocalInvocationIndex
 # geometry (gl_in is sized by the input primitive: compiler/glsl/geometry.py)
-150 - @g | in gl_PerVertex gl_in[]
-150 - @g | in int gl_PrimitiveIDIn
-400 - @g +GL_ARB_gpu_shader5 | in int gl_InvocationID
-150 - @g | out vec4 gl_Position
-150 - @g | out float gl_PointSize
+150 310 @g | in gl_PerVertex gl_in[]
+150 310 @g | in int gl_PrimitiveIDIn
+400 310 @g +GL_ARB_gpu_shader5 | in int gl_InvocationID
+150 310 @g | out vec4 gl_Position
+150 310 @g | out float gl_PointSize
 150 - @g | out float gl_ClipDistance[gl_MaxClipDistances]
-150 - @g | out int gl_PrimitiveID
-150 - @g | out int gl_Layer
+150 310 @g | out int gl_PrimitiveID
+150 310 @g | out int gl_Layer
 410 - @g +GL_ARB_viewport_array | out int gl_ViewportIndex
 150c - @g | out vec4 gl_ClipVertex
 150c - @g | out vec4 gl_FrontColor
@@ -250,6 +250,10 @@ _TABLE = """
 400 - @t +GL_ARB_tessellation_shader | out gl_PerVertex gl_out[]
 400 - @t +GL_ARB_tessellation_shader | out float gl_TessLevelOuter[4]
 400 - @t +GL_ARB_tessellation_shader | out float gl_TessLevelInner[2]
+# primitive bounding box (per patch: PATCH_OUTPUTS; the hint is ignored, as the spec allows)
+- 320 @t | out vec4 gl_BoundingBox[2]
+- - @t +GL_OES_primitive_bounding_box | out vec4 gl_BoundingBoxOES[2]
+- - @t +GL_EXT_primitive_bounding_box | out vec4 gl_BoundingBoxEXT[2]
 400 - @e +GL_ARB_tessellation_shader | in gl_PerVertex gl_in[gl_MaxPatchVertices]
 400 - @e +GL_ARB_tessellation_shader | in int gl_PatchVerticesIn
 400 - @e +GL_ARB_tessellation_shader | in int gl_PrimitiveID
@@ -341,6 +345,10 @@ STATE_STRUCTS: dict[str, T.GLSLType] = {
 }
 
 
+# built-in outputs of the tessellation control stage that are per patch, not per vertex
+PATCH_OUTPUTS = frozenset({"gl_BoundingBox", "gl_BoundingBoxOES", "gl_BoundingBoxEXT"})
+
+
 def _constant_entries() -> list[tuple[Availability, str]]:
     out = []
     for line in _CONSTANTS.strip().splitlines():
@@ -389,7 +397,7 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Va
             n = None if size == "" else int(size) if size.isdigit() else LIMITS[size]
             t = T.array_of(t, n)
         out.append(Variable(name, t, storage=storage, scope="builtin", builtin=True,
-                            read_only=storage in ("in", "uniform", "const")))
+                            read_only=storage in ("in", "uniform", "const"), patch=name in PATCH_OUTPUTS))
     return tuple(out)
 
 

@@ -34,7 +34,7 @@ _KEYWORDS: dict[str, tuple[int, int]] = {
     "invariant": (120, 100), "centroid": (120, 300), "lowp": (130, 100), "mediump": (130, 100),
     "highp": (130, 100), "precision": (130, 100), "flat": (130, 300), "smooth": (130, 300),
     "noperspective": (130, 0), "switch": (130, 300), "case": (130, 300), "default": (130, 300),
-    "layout": (140, 300), "sample": (400, 0), "patch": (400, 0), "subroutine": (400, 0),
+    "layout": (140, 300), "sample": (400, 320), "patch": (400, 320), "subroutine": (400, 0),
     "buffer": (430, 310), "shared": (430, 310), "coherent": (420, 310), "volatile": (420, 310),
     "restrict": (420, 310), "readonly": (420, 310), "writeonly": (420, 310), "precise": (400, 0),
 }
@@ -79,6 +79,7 @@ _EXTENSION_KEYWORDS = {
     **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")
        for w in ("coherent", "volatile", "restrict", "readonly", "writeonly")},
     "precise": ("GL_ARB_gpu_shader5",),
+    "sample": ("GL_ARB_gpu_shader5", "GL_OES_shader_multisample_interpolation"),
     "patch": ("GL_ARB_tessellation_shader",),
     "subroutine": ("GL_ARB_shader_subroutine",),
     # EXT_gpu_shader4: interpolation qualifiers for varyings in GLSL 1.10/1.20

@@ -457,7 +457,8 @@ class QualifierRules:
                       b.loc, "shader storage blocks require GLSL 4.30, GLSL ES 3.10 or "
                       "GL_ARB_shader_storage_buffer_object")
         elif kind in ("in", "out"):
-            self.need(v.at_least(150, 0), b.loc, f"`{kind}' interface blocks require GLSL 1.50")
+            self.need(v.at_least(150, 0) or "GL_OES_shader_io_blocks" in self.enabled, b.loc,
+                      f"`{kind}' interface blocks require GLSL 1.50, GLSL ES 3.20 or GL_OES_shader_io_blocks")
             if (kind == "in" and self.stage == "vertex") or (kind == "out" and self.stage == "fragment"):
                 self.error(b.loc, f"{self.stage} shader {'inputs' if kind == 'in' else 'outputs'} cannot "
                            "be interface blocks")

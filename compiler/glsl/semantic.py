@@ -29,6 +29,9 @@ _ES_DEFAULT_PRECISION = {
     "compute": {"float": "highp", "int": "highp", "sampler2D": "lowp", "samplerCube": "lowp",
                 "atomic_uint": "highp"},
 }
+# GLSL ES 3.20 section 4.7.4: the geometry and tessellation stages have the vertex stage's defaults
+_ES_DEFAULT_PRECISION.update({s: _ES_DEFAULT_PRECISION["vertex"]
+                              for s in ("geometry", "tess_control", "tess_evaluation")})
 
 
 class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRules):
@@ -327,7 +330,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             elif var.storage == "const":
                 self.error(decl.loc, f"const declaration of `{decl.name}' must be initialized")
             if var.type.is_array and var.type.length is None and self.version.es and \
-                    decl.initializer is None:
+                    decl.initializer is None and not _sized_by_the_stage(self.stage, var.storage):
                 self.error(decl.loc, "unsized array declarations are not allowed in GLSL ES")
             if var.type.is_array and decl.initializer is None and _unsized_inner_dimension(var.type):
                 # arrays of arrays: only the outermost size may come from later use
@@ -862,8 +865,9 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     an.shader_object = shader_object
     if stage == "compute" and not version.at_least(430, 310) and "GL_ARB_compute_shader" not in an.enabled:
         log.error(A.SourceLoc(0, 1, 1), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
-    if stage == "geometry" and (version.es or not version.at_least(150)):
-        log.error(A.SourceLoc(0, 1, 1), "geometry shaders require GLSL 1.50")
+    if stage == "geometry" and not (version.at_least(150) or "GL_OES_geometry_shader" in an.enabled):
+        log.error(A.SourceLoc(0, 1, 1), "geometry shaders require GLSL 1.50, GLSL ES 3.20 or "
+                  "GL_OES_geometry_shader")
     if stage in TESS_STAGES and not (version.at_least(400) or "GL_ARB_tessellation_shader" in an.enabled):
         log.error(A.SourceLoc(0, 1, 1), "tessellation shaders require GLSL 4.00 or GL_ARB_tessellation_shader")
     an.run(decls)
@@ -887,6 +891,13 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
         an.check_tess_barriers(decls)
         check_tcs_output_indexing(an, decls)
     return tu
+
+
+def _sized_by_the_stage(stage: str, storage: str) -> bool:
+    """Per-vertex arrays of GLSL ES 3.20's geometry and tessellation stages may be declared
+    unsized (their size comes from the input primitive or the patch)."""
+    return (storage == "in" and stage in ("geometry", "tess_control", "tess_evaluation")) or \
+        (storage == "out" and stage == "tess_control")
 
 
 def _unsized_inner_dimension(t: T.GLSLType) -> bool:

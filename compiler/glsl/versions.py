@@ -11,7 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 DESKTOP_VERSIONS = (110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450, 460)
-ES_VERSIONS = (100, 300, 310)
+ES_VERSIONS = (100, 300, 310, 320)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,58 @@ EXTENSIONS = (
     Extension("GL_OES_texture_storage_multisample_2d_array", es=310),
     Extension("GL_OES_sample_variables", es=300),
     Extension("GL_KHR_blend_equation_advanced", desktop=110, es=100),   # layout(blend_support_*) out;
+    # GLSL ES 3.10 names of what GLSL ES 3.20 made core (ES_IMPLIED)
+    Extension("GL_OES_shader_io_blocks", es=310),
+    Extension("GL_EXT_shader_io_blocks", es=310),
+    Extension("GL_OES_shader_multisample_interpolation", es=300),
+    Extension("GL_OES_primitive_bounding_box", es=310),
+    Extension("GL_EXT_primitive_bounding_box", es=310),
+    Extension("GL_OES_geometry_shader", es=310),
+    Extension("GL_EXT_geometry_shader", es=310),
+    Extension("GL_OES_tessellation_shader", es=310),
+    Extension("GL_EXT_tessellation_shader", es=310),
+    Extension("GL_OES_gpu_shader5", es=310),
+    Extension("GL_EXT_gpu_shader5", es=310),
 )
+
+
+# GLSL ES extensions -> the extensions whose availability rules the compiler's tables use
+# for the same feature (a desktop ARB name, or the OES name of an EXT one).
+ES_IMPLIED: dict[str, tuple[str, ...]] = {
+    "GL_EXT_shader_io_blocks": ("GL_OES_shader_io_blocks",),
+    "GL_EXT_primitive_bounding_box": ("GL_OES_primitive_bounding_box",),
+    "GL_EXT_geometry_shader": ("GL_OES_geometry_shader",),
+    "GL_EXT_tessellation_shader": ("GL_OES_tessellation_shader",),
+    "GL_OES_tessellation_shader": ("GL_ARB_tessellation_shader",),
+    "GL_EXT_gpu_shader5": ("GL_OES_gpu_shader5",),
+    "GL_OES_gpu_shader5": ("GL_ARB_gpu_shader5",),
+    "GL_EXT_texture_buffer": ("GL_OES_texture_buffer",),
+    "GL_EXT_texture_cube_map_array": ("GL_OES_texture_cube_map_array",),
+}
+# GLSL ES 3.20 (section 1.1): the GLSL ES 3.10 extensions it made core.
+ES32_CORE = ("GL_OES_geometry_shader", "GL_OES_tessellation_shader", "GL_OES_gpu_shader5",
+             "GL_OES_shader_io_blocks", "GL_OES_primitive_bounding_box",
+             "GL_OES_shader_multisample_interpolation", "GL_OES_sample_variables",
+             "GL_OES_shader_image_atomic", "GL_OES_texture_buffer", "GL_OES_texture_cube_map_array",
+             "GL_OES_texture_storage_multisample_2d_array", "GL_KHR_blend_equation_advanced")
+
+
+def implied_extensions(version: GLSLVersion, extensions: dict[str, str]) -> dict[str, str]:
+    """`extensions` (name -> #extension behaviour) with what they imply for the
+    compiler's availability rules: in GLSL ES 3.20 the extensions it made core are
+    enabled, and an ES name enables the name the tables use for its feature
+    (ES_IMPLIED). Explicitly named extensions keep their behaviour."""
+    out = dict(extensions)
+    if version.es and version.number >= 320:
+        for name in ES32_CORE:
+            out.setdefault(name, "enable")
+    todo = [n for n, b in out.items() if b != "disable"]
+    while todo:
+        for implied in ES_IMPLIED.get(todo.pop(), ()):
+            if implied not in out:
+                out[implied] = "enable"
+                todo.append(implied)
+    return out
 
 
 def extension_table(version: GLSLVersion,

@@ -184,7 +184,7 @@ def test_skipped_block_hides_errors():
     ("int x;\n#version 330\n", "0:2(1): preprocessor error: #version must appear on the first line"),
     ("#version 0330\n", '0:1(1): preprocessor error: invalid #version "0330" (not a decimal constant)'),
     ("#version 470\n", "0:1(10): error: GLSL 4.70 is not supported. Supported versions are: "
-     "1.10, 1.20, 1.30, 1.40, 1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, 4.60, 1.00 ES, 3.00 ES, 3.10 ES"),
+     "1.10, 1.20, 1.30, 1.40, 1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, 4.60, 1.00 ES, 3.00 ES, 3.10 ES, 3.20 ES"),
     ("#version 330 foo\n", '0:1(10): error: "foo" is not a valid shading language profile; '
      'if present, it must be "core", "compatibility", or "es"'),
     ("#version 120 core\n", "0:1(10): error: illegal text following version number"),
