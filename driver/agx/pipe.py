@@ -625,8 +625,9 @@ class AgxContext(PipeContext):
             staging.destroy()           # the compute batch holds the staging BO until it completes
             self.stats["staged_uploads"] += 1
             return
-        tr = self.transfer_map(resource, 0, PipeMap.WRITE | (PipeMap.DISCARD_WHOLE_RESOURCE if whole else 0),
-                               Box(offset_B, 0, 0, len(raw)))
+        # UNSYNCHRONIZED (the upload manager's fresh ranges): written in place, no wait
+        tr = self.transfer_map(resource, 0, PipeMap.WRITE | (usage & PipeMap.UNSYNCHRONIZED)
+                               | (PipeMap.DISCARD_WHOLE_RESOURCE if whole else 0), Box(offset_B, 0, 0, len(raw)))
         tr.data[:len(raw)] = raw
         self.transfer_unmap(tr)
 
