@@ -325,6 +325,8 @@ _TABLE = """
 # 8.16 shader invocation control and memory control
 150 310 @g | void EmitVertex()
 150 310 @g | void EndPrimitive()
+400 - @g +GL_ARB_gpu_shader5 | void EmitStreamVertex(int)
+400 - @g +GL_ARB_gpu_shader5 | void EndStreamPrimitive(int)
 430 310 @c +GL_ARB_compute_shader | void barrier()
 400 - @t +GL_ARB_tessellation_shader | void barrier()
 420 310 +GL_ARB_shader_image_load_store | void memoryBarrier()

@@ -24,6 +24,7 @@ _CONST_PARAMS = {
     "textureOffset": (2,), "textureProjOffset": (2,), "textureLodOffset": (3,),
     "textureProjLodOffset": (3,), "texelFetchOffset": (-1,), "textureGradOffset": (4,),
     "textureProjGradOffset": (4,), "textureGatherOffsets": (-1,),
+    "EmitStreamVertex": (0,), "EndStreamPrimitive": (0,),
 }
 
 
@@ -751,6 +752,8 @@ class ExpressionAnalyzer:
             if arg.const is None:
                 self.error(arg.loc, f"parameter `offset' must be a constant expression"
                            if "ffset" in name else "parameter must be a constant expression")
+        if name in ("EmitStreamVertex", "EndStreamPrimitive"):
+            self.stream_call(call)              # geometry.py: the streams a shader emits to
         if name.startswith("textureGather") and len(call.args) >= 3:
             last = call.args[-1]
             if last.type is T.INT and last.const is None and not call.signature.parameters[1].type.is_scalar:

@@ -10,6 +10,13 @@ A mixin of ``semantic.Analyzer``:
   (points, line_strip, triangle_strip) and the static bound on emitted vertices
   (at most ``gl_MaxGeometryOutputVertices``).
 - Each may be given several times if the values agree.
+- Vertex streams (GLSL 4.00 section 4.4.2.2, GL_ARB_gpu_shader5): ``layout(stream = N)``
+  on an output, an output block (its members may repeat the block's stream only) or
+  ``layout(stream = N) out;`` (the default stream of the outputs declared after it);
+  every geometry output's stream ends up in its layout (``layout["stream"]``, block
+  members in their field's layout). ``EmitStreamVertex(n)`` / ``EndStreamPrimitive(n)``
+  take a constant ``n``; the streams they name are ``GeometryLayout.emit_streams``, checked
+  at link time (``MAX_VERTEX_STREAMS``, points output), as Mesa does.
 
 The result is ``GeometryLayout`` on the translation unit (``TranslationUnit.geometry``).
 A missing input or output layout is a *link* error in GL (a stage may be made of
@@ -24,12 +31,15 @@ from . import types as T
 from .builtin_variables import LIMITS
 from .symbols import Variable
 
-__all__ = ["INPUT_PRIMITIVES", "OUTPUT_PRIMITIVES", "GeometryLayout", "GeometryRules"]
+__all__ = ["INPUT_PRIMITIVES", "OUTPUT_PRIMITIVES", "MAX_VERTEX_STREAMS", "GeometryLayout", "GeometryRules"]
 
 # input primitive -> vertices per primitive (GLSL 1.50 section 4.3.8.1 table)
 INPUT_PRIMITIVES = {"points": 1, "lines": 2, "lines_adjacency": 4, "triangles": 3, "triangles_adjacency": 6}
 OUTPUT_PRIMITIVES = ("points", "line_strip", "triangle_strip")
 PRIMITIVE_NAMES = frozenset(INPUT_PRIMITIVES) | frozenset(OUTPUT_PRIMITIVES)
+# GL_MAX_VERTEX_STREAMS: the geometry stage's output streams (ARB_gpu_shader5 requires 4)
+MAX_VERTEX_STREAMS = 4
+STREAM_FUNCTIONS = ("EmitStreamVertex", "EndStreamPrimitive")
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,7 @@ class GeometryLayout:
     output: str | None = None
     max_vertices: int | None = None
     invocations: int = 1
+    emit_streams: frozenset = frozenset()       # constants given to EmitStreamVertex/EndStreamPrimitive
 
     @property
     def input_vertices(self) -> int | None:
@@ -56,15 +67,69 @@ class GeometryRules:
     gs_output: str | None = None
     gs_max_vertices: int | None = None
     gs_invocations: int | None = None
+    gs_default_stream: int = 0
+    gs_emit_streams: frozenset = frozenset()
 
     def geometry_layout(self) -> GeometryLayout:
-        return GeometryLayout(self.gs_input, self.gs_output, self.gs_max_vertices, self.gs_invocations or 1)
+        return GeometryLayout(self.gs_input, self.gs_output, self.gs_max_vertices, self.gs_invocations or 1,
+                              frozenset(self.gs_emit_streams))
+
+    # ------------------------------------------------------------ vertex streams
+    def streams_available(self) -> bool:
+        return not self.version.es and (self.version.at_least(400) or "GL_ARB_gpu_shader5" in self.enabled)
+
+    def check_stream(self, n: int, loc) -> bool:
+        """A ``stream = n`` layout value (negative values are refused by the layout parser)."""
+        if not self.streams_available():
+            self.error(loc, "the stream layout qualifier requires GLSL 4.00 or GL_ARB_gpu_shader5")
+            return False
+        if n >= MAX_VERTEX_STREAMS:
+            self.error(loc, f"stream value ({n}) is larger than MAX_VERTEX_STREAMS - 1 ({MAX_VERTEX_STREAMS - 1})")
+            return False
+        return True
+
+    def geometry_output_stream(self, var: Variable, loc) -> None:
+        """A global output of the geometry stage: its stream, explicit or the default."""
+        if "stream" in var.layout and not self.check_stream(var.layout["stream"], loc):
+            return
+        var.layout = {**var.layout, "stream": var.layout.get("stream", self.gs_default_stream)}
+
+    def block_stream(self, kind: str, block_layout: dict, loc) -> None:
+        """An interface block's stream: ``block_layout`` (the block's layout, which its
+        members inherit) gets the stream of a geometry output block."""
+        if kind != "out" or self.stage != "geometry":
+            if "stream" in block_layout:
+                self.error(loc, "the stream layout qualifier may only be used on geometry shader outputs")
+            return
+        if "stream" in block_layout and not self.check_stream(block_layout["stream"], loc):
+            del block_layout["stream"]
+        block_layout.setdefault("stream", self.gs_default_stream)
+
+    def member_stream(self, block_layout: dict, member_layout: dict, loc) -> None:
+        """A block member may name its block's stream only (ARB_gpu_shader5)."""
+        if "stream" not in member_layout:
+            return
+        if "stream" not in block_layout:
+            self.error(loc, "the stream layout qualifier may only be used on geometry shader outputs")
+        elif member_layout["stream"] != block_layout["stream"]:
+            self.error(loc, f"stream layout qualifier on a member ({member_layout['stream']}) must match its "
+                       f"block's stream ({block_layout['stream']})")
+
+    def stream_call(self, call) -> None:
+        """EmitStreamVertex(n) / EndStreamPrimitive(n): ``n`` is constant (checked with the
+        other constant parameters); its range is a link-time check."""
+        arg = call.args[0]
+        if arg.const is not None:
+            self.gs_emit_streams = self.gs_emit_streams | {int(arg.const[0])}
 
     def geometry_default_layout(self, loc, storage: str, layout: dict) -> bool:
         """``layout(...) in;`` / ``layout(...) out;`` with geometry identifiers; returns whether
         the declaration was one (errors reported)."""
         prims = [k for k in layout if k in PRIMITIVE_NAMES]
         extra = {"invocations"} if storage == "in" else {"max_vertices", "stream"}
+        if storage == "in" and "stream" in layout and self.stage == "geometry":
+            self.error(loc, "the stream layout qualifier may only be used on geometry shader outputs")
+            return True
         if not prims and not (layout.keys() & extra):
             return False
         if self.stage != "geometry":
@@ -103,8 +168,8 @@ class GeometryRules:
                     self.error(loc, f"max_vertices ({n}) exceeds gl_MaxGeometryOutputVertices ({limit})")
                 else:
                     self._set_gs("gs_max_vertices", n, loc, "max_vertices")
-            if layout.get("stream", 0) != 0:
-                self.error(loc, "geometry output streams other than 0 are not supported")
+            if "stream" in layout and self.check_stream(layout["stream"], loc):
+                self.gs_default_stream = layout["stream"]
         return True
 
     def _set_gs(self, attr: str, value, loc, what: str) -> None:

@@ -195,6 +195,8 @@ class QualifierRules:
         self.check_interface_type(var, loc)
         self.check_auxiliary(var, q, loc)
         self.check_variable_layout(var, layout, loc)
+        if global_scope and self.stage == "geometry" and var.storage == "out":
+            self.geometry_output_stream(var, loc)       # geometry.py: vertex streams
         self.check_opaque(var, loc)
         if q.memory and not (t.innermost_element.is_image or var.storage == "buffer"):
             self.error(loc, "memory qualifiers may only be used on image variables and buffer variables")
@@ -361,6 +363,9 @@ class QualifierRules:
                     self.error(loc, f"layout qualifier `{key}' can only be applied to interface blocks")
             elif key.startswith("local_size") or key == "early_fragment_tests":
                 self.error(loc, f"layout qualifier `{key}' can only be used in `layout(...) in;'")
+            elif key == "stream":
+                if not (storage == "out" and stage == "geometry"):
+                    self.error(loc, "the stream layout qualifier may only be used on geometry shader outputs")
             else:
                 self.error(loc, f"layout qualifier `{key}' is not allowed here")
 
@@ -470,6 +475,7 @@ class QualifierRules:
         layout = self.layout_values(q)
         block_layout = dict(self.default_block_layout.get(kind, {}))
         block_layout.update(layout)
+        self.block_stream(kind, block_layout, b.loc)        # geometry.py: vertex streams
         if "std430" in block_layout and kind != "buffer":
             self.error(b.loc, "std430 storage block layout qualifier is supported only for shader "
                        "storage blocks")
@@ -482,7 +488,7 @@ class QualifierRules:
                     self.error(b.loc, "binding qualifier may only be used on uniform and storage blocks")
             elif key == "location" and kind in ("uniform", "buffer"):
                 self.error(b.loc, "location qualifier is not allowed on uniform or storage blocks")
-            elif key not in BLOCK_LAYOUTS | MATRIX_LAYOUTS | {"binding", "location"}:
+            elif key not in BLOCK_LAYOUTS | MATRIX_LAYOUTS | {"binding", "location", "stream"}:
                 self.error(b.loc, f"layout qualifier `{key}' is not allowed on interface blocks")
         if q.memory and kind != "buffer":
             self.error(b.loc, "memory qualifiers may only be used on storage blocks")
@@ -501,7 +507,7 @@ class QualifierRules:
             mlayout = self.layout_values(mq)
             for key in mlayout:
                 if key not in MATRIX_LAYOUTS and not (key == "location" and kind in ("in", "out")) \
-                        and key != "offset":
+                        and key not in ("offset", "stream"):
                     self.error(m.loc, f"layout qualifier `{key}' is not allowed on block members")
             if mq.interpolation and kind not in ("in", "out"):
                 self.error(m.loc, "interpolation qualifiers are only allowed on input and output block "
@@ -520,6 +526,7 @@ class QualifierRules:
                     self.error(d.loc, f"identifier `{d.name}' uses reserved `gl_' prefix")
                 names.add(d.name)
                 self.check_precision(t, mq.precision, d.loc)
+                self.member_stream(block_layout, mlayout, d.loc)
                 member_layout = dict(block_layout)
                 member_layout.update(mlayout)
                 fields.append(T.StructField(d.name, t, {

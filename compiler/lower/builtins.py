@@ -689,6 +689,12 @@ class Builtins:
     def f_EndPrimitive(self, e):
         self.L.io.geometry.end_primitive(self.b)
 
+    def f_EmitStreamVertex(self, e, stream):
+        self.L.io.geometry.emit_vertex(self.b, int(e.args[0].const[0]))     # a constant (checked)
+
+    def f_EndStreamPrimitive(self, e, stream):
+        self.L.io.geometry.end_primitive(self.b, int(e.args[0].const[0]))
+
     def f_barrier(self, e):
         self.b.barrier(execution_scope="workgroup", memory_scope="workgroup")
 

@@ -23,6 +23,10 @@ The passes of one draw with a geometry shader (the driver runs them):
    vertices_per_primitive`` words per slot; odd triangles of a strip swap their
    first two vertices so every triangle keeps the strip's winding, the last vertex
    stays the provoking one). At the end, ``GS_COUNTS[slot]`` = primitives emitted.
+   With vertex streams (``EmitStreamVertex(s)``), each stream ``s`` has its own
+   counters and regions: slot ``s * slots + slot`` (``slots`` = GS_PARAMS word 7) of
+   the records, lists and counts; a record of stream ``s`` holds the outputs of that
+   stream (and gl_Position); ``GeometryInterface.streams`` regions in all.
 3. a prefix sum over ``GS_COUNTS`` and a compaction kernel build the index buffer of
 4. the rasterisation draw: a pass-through vertex program reads ``GS_OUT``.
 
@@ -36,6 +40,7 @@ word 3 base vertex (indexed)
 word 4 ``lo``: the vertex id of record 0
 word 5 restart index (indexed, list topologies: a primitive using it is skipped)
 word 6 1 when primitive restart is enabled
+word 7 slots: input primitives x instances x invocations (one stream's region)
 ====== =============================================================
 """
 
@@ -136,6 +141,7 @@ class GeometryOutput:
     block: str = ""             # a member of an output block: the block's name, instance, member
     instance: str = ""
     member: str = ""
+    stream: int = 0             # the vertex stream it belongs to (layout(stream = N))
 
 
 @dataclass(frozen=True)
@@ -147,6 +153,7 @@ class GeometryInterface:
     invocations: int
     outputs: tuple              # GeometryOutput; gl_Position first at word 0
     stride_dw: int
+    streams: int = 1            # vertex streams emitted to or declared: regions of the passes' buffers
 
     @property
     def vertices_per_primitive(self) -> int:
@@ -189,9 +196,11 @@ class GeometryLowering:
         self.v_slot = b.local_var("gs.slot", u32)
         self.v_active = b.local_var("gs.active", VecType("bool", 1, 1))
         self.v_in_range = b.local_var("gs.in_range", VecType("bool", 1, 1))
-        self.v_emitted = b.local_var("gs.emitted", u32)
-        self.v_strip = b.local_var("gs.strip", u32)
-        self.v_prims = b.local_var("gs.primitives", u32)
+        self.streams = _stream_count(io.unit, layout)
+        # per vertex stream: vertices emitted, the current strip's length, primitives completed
+        self.v_emitted = [b.local_var(f"gs.emitted{s}", u32) for s in range(self.streams)]
+        self.v_strip = [b.local_var(f"gs.strip{s}", u32) for s in range(self.streams)]
+        self.v_prims = [b.local_var(f"gs.primitives{s}", u32) for s in range(self.streams)]
         self.outputs: list = []          # (symbol, local, GeometryOutput)
         self.interface = None
 
@@ -303,7 +312,7 @@ class GeometryLowering:
         slot = b.iadd(b.imul(b.iadd(b.imul(inst, prims), p), invocations), inv)
         b.store_var(self.v_slot, slot)
         b.store_var(self.v_active, active)
-        for v in (self.v_emitted, self.v_strip, self.v_prims):
+        for v in self.v_emitted + self.v_strip + self.v_prims:
             b.store_var(v, b.iimm(0))
         where = {name: (off, locs) for name, off, locs in self.key.inputs}
 
@@ -367,19 +376,28 @@ class GeometryLowering:
             field = [f.name for f in s.type.fields].index(o.member) if o.instance else None
             self.outputs.append((s, var, o, field))
 
-    def emit_vertex(self, b) -> None:
-        """EmitVertex(): store the outputs as the slot's next record; extend the strip."""
+    def _stream_slot(self, b, stream: int):
+        """The slot of this invocation in stream ``stream``'s region."""
+        slot = b.load_var(self.v_slot)
+        if stream == 0:
+            return slot
+        return b.iadd(b.imul(self._param(b, 7), stream), slot)
+
+    def emit_vertex(self, b, stream: int = 0) -> None:
+        """EmitStreamVertex(stream) (EmitVertex(): stream 0): store the stream's outputs as
+        the slot's next record in that stream's region; extend the stream's strip. At most
+        max_vertices per stream are kept."""
         L = self.L
         iface = self.interface
         maxv = iface.max_vertices
-        n = b.load_var(self.v_emitted)
+        n = b.load_var(self.v_emitted[stream])
         ok = b.iand(b.load_var(self.v_active), b.ult(n, b.iimm(maxv)))
         nif = b.push_if(ok)
-        slot = b.load_var(self.v_slot)
+        slot = self._stream_slot(b, stream)
         rec = b.iadd(b.imul(slot, maxv), n)
         base = b.imul(rec, iface.stride_dw)
         for s, var, o, field in self.outputs:
-            if s is None:
+            if s is None or (o.stream != stream and o.name != "gl_Position"):
                 continue
             if field is None:
                 values = _flatten(b, L.load(b.deref_var(var), s.type), s.type)
@@ -389,11 +407,11 @@ class GeometryLowering:
             for k, v in enumerate(values):
                 off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
                 b.store_ssbo(v, b.iimm(GS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
-        strip = b.iadd(b.load_var(self.v_strip), 1)
-        b.store_var(self.v_strip, strip)
+        strip = b.iadd(b.load_var(self.v_strip[stream]), 1)
+        b.store_var(self.v_strip[stream], strip)
         vpp = iface.vertices_per_primitive
         done = b.push_if(b.uge(strip, b.iimm(vpp)))
-        prims = b.load_var(self.v_prims)
+        prims = b.load_var(self.v_prims[stream])
         if vpp == 1:
             verts = [rec]
         elif vpp == 2:
@@ -405,19 +423,21 @@ class GeometryLowering:
         list_base = b.imul(b.iadd(b.imul(slot, iface.max_primitives), prims), vpp)
         for k, v in enumerate(verts):
             b.store_ssbo(v, b.iimm(GS_PRIMS), b.imul(b.iadd(list_base, k), 4), write_mask=1, align=4)
-        b.store_var(self.v_prims, b.iadd(prims, 1))
+        b.store_var(self.v_prims[stream], b.iadd(prims, 1))
         b.pop_if(done)
-        b.store_var(self.v_emitted, b.iadd(n, 1))
+        b.store_var(self.v_emitted[stream], b.iadd(n, 1))
         b.pop_if(nif)
 
-    def end_primitive(self, b) -> None:
-        b.store_var(self.v_strip, b.iimm(0))
+    def end_primitive(self, b, stream: int = 0) -> None:
+        b.store_var(self.v_strip[stream], b.iimm(0))
 
     def finish(self, b) -> None:
-        """The slot's primitive count (every slot of the dispatch's range is written)."""
+        """The slot's primitive count per stream (every slot of the dispatch's range is written)."""
         nif = b.push_if(b.load_var(self.v_in_range))
-        slot = b.load_var(self.v_slot)
-        b.store_ssbo(b.load_var(self.v_prims), b.iimm(GS_COUNTS), b.imul(slot, 4), write_mask=1, align=4)
+        for stream in range(self.streams):
+            slot = self._stream_slot(b, stream)
+            b.store_ssbo(b.load_var(self.v_prims[stream]), b.iimm(GS_COUNTS), b.imul(slot, 4), write_mask=1,
+                         align=4)
         b.pop_if(nif)
 
 
@@ -450,11 +470,11 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
         if s.storage != "out" or s.name in seen:
             continue
         seen.add(s.name)
-        members = [(s.name, s.type, s.interpolation, "", "")]
+        members = [(s.name, s.type, s.interpolation, "", "", (s.layout or {}).get("stream", 0))]
         if s.type.is_block:
-            members = [(f"{s.type.name}.{f.name}", f.type, (f.qualifiers or {}).get("interpolation"), s.type.name, f.name)
-                       for f in s.type.fields]
-        for name, t, interpolation, block, member in members:
+            members = [(f"{s.type.name}.{f.name}", f.type, (f.qualifiers or {}).get("interpolation"), s.type.name,
+                        f.name, ((f.qualifiers or {}).get("layout") or {}).get("stream", 0)) for f in s.type.fields]
+        for name, t, interpolation, block, member, stream in members:
             inner = t.innermost_element if t.is_array else t
             if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
                 raise LoweringError(f"geometry shader output `{name}' of type {t.name} is not supported")
@@ -462,10 +482,20 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
             if inner.base != "float" or name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                 interp = "flat"
             outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t), inner.base, interp, t.name,
-                                       block, s.name if block else "", member))
+                                       block, s.name if block else "", member, stream))
             offset += 4 * _locations(t)
     return GeometryInterface(layout.input, layout.output, layout.max_vertices, layout.invocations,
-                             tuple(outs), offset)
+                             tuple(outs), offset, _stream_count(unit, layout))
+
+
+def _stream_count(unit, layout) -> int:
+    """Vertex streams the shader uses: 1 + the highest stream it emits to or declares an
+    output of (the link refuses streams beyond MAX_VERTEX_STREAMS)."""
+    used = set(getattr(layout, "emit_streams", ())) | set(getattr(unit.geometry, "emit_streams", ()))
+    for s in unit.globals:
+        if s.storage == "out":
+            used.add((s.layout or {}).get("stream", 0))
+    return 1 + max(used | {0})
 
 
 def _locations(t) -> int:

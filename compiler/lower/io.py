@@ -1003,6 +1003,14 @@ class IOLowering:
                     if locs == 1 and not s.type.is_array:
                         return b.load_var(outs[name][1]), comps
                     return outs[name][1]        # several locations: emit_xfb reads each
+                block, _, member = name.partition(".")          # Block.member of a block instance
+                for s, var in outs.values():
+                    names = [f.name for f in s.type.fields] if s.type.is_block and s.type.name == block else []
+                    if member in names:
+                        ft = s.type.fields[names.index(member)].type
+                        comps, locs = _vec_shape(ft)
+                        if locs == 1 and not ft.is_array:
+                            return b.load_deref(b.deref_struct(b.deref_var(var), names.index(member))), comps
                 raise LoweringError(f"transform feedback of {name!r} is not supported")
             emit_xfb(b, xfb, value_of)
 

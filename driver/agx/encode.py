@@ -164,8 +164,8 @@ def _xfb_setup(ctx, batch, mode, ids: np.ndarray, instances: int, vs_cso) -> dic
     for b, (t, filled, stride) in targets.items():
         key = (id(t.resource), t.offset_B)
         ctx.so_filled[key] = filled + written * stride
-        if b == 0:
-            ctx.so_vertices[key] = ctx.so_filled[key] // stride
+        # vertices in each buffer (glDrawTransformFeedbackStream draws a vertex stream's first buffer)
+        ctx.so_vertices[key] = ctx.so_filled[key] // stride
     ctx.so_primitives += written // per
     ctx.so_primitives_needed += count * instances // per     # overflow: needed > written
     live = ids[ids >= 0]

@@ -439,50 +439,8 @@ class DesktopMixin:
             self._desktop(4, 0)
         self.state.min_sample_shading = min(1.0, max(0.0, float(value)))
 
-    # -- drawing what transform feedback captured (GL 4.6 section 13.3.1) -----------------------
-    def glDrawTransformFeedback(self, mode: int, id: int) -> None:
-        self._draw_xfb(mode, id, 0, 1)
-
-    def glDrawTransformFeedbackInstanced(self, mode: int, id: int, instancecount: int) -> None:
-        self._draw_xfb(mode, id, 0, instancecount)
-
-    def glDrawTransformFeedbackStream(self, mode: int, id: int, stream: int) -> None:
-        self._draw_xfb(mode, id, stream, 1)
-
-    def glDrawTransformFeedbackStreamInstanced(self, mode, id, stream, instancecount) -> None:
-        self._draw_xfb(mode, id, stream, instancecount)
-
-    def _draw_xfb(self, mode, id, stream, instances) -> None:
-        self._desktop(4, 0)
-        check(stream == 0, E.GL_INVALID_VALUE, "stream >= MAX_VERTEX_STREAMS (1)")
-        obj = self.transform_feedbacks.get(id)
-        check(obj is not None, E.GL_INVALID_VALUE, "not a transform feedback object")
-        check(not obj.active or obj.paused, E.GL_INVALID_OPERATION, "object still active")
-        check(getattr(obj, "ended", False), E.GL_INVALID_OPERATION, "EndTransformFeedback never called")
-        self._validate_draw(mode, 0, instances)
-        from driver.gallium import DrawInfo, DrawStartCountBias, IndirectInfo, PipePrim, StreamOutputTarget
-        buf, off, size = obj.buffers[0]
-        so = StreamOutputTarget(buf.resource, off, size or buf.size - off)
-        self._emit_draw(mode, DrawInfo(PipePrim(mode), instance_count=instances),
-                        [DrawStartCountBias(0, 0)], IndirectInfo(None, count_from_stream_output=so),
-                        (0, 0))
-
-    # -- indexed queries (GL 4.6 section 4.2; one vertex stream) ----------------------------------
-    def _query_index(self, target, index) -> None:
-        self._desktop(4, 0)
-        check(index == 0, E.GL_INVALID_VALUE, "index >= MAX_VERTEX_STREAMS (1)")
-
-    def glBeginQueryIndexed(self, target: int, index: int, id: int) -> None:
-        self._query_index(target, index)
-        self.glBeginQuery(target, id)
-
-    def glEndQueryIndexed(self, target: int, index: int) -> None:
-        self._query_index(target, index)
-        self.glEndQuery(target)
-
-    def glGetQueryIndexediv(self, target: int, index: int, pname: int) -> list[int]:
-        self._query_index(target, index)
-        return self.glGetQueryiv(target, pname)
+    # glDrawTransformFeedback*, glBeginQueryIndexed/EndQueryIndexed/GetQueryIndexediv: vertex streams
+    # (driver/gl/features/transform_feedback_streams.py)
 
     def glGetProgramResourceLocationIndex(self, program, programInterface, name) -> int:
         self._desktop(4, 3)

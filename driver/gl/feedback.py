@@ -6,7 +6,13 @@ array elements ``a[2]``, built-ins, and on GL 4.0+ ``gl_NextBuffer`` and
 ``gl_SkipComponents1..4``) into a ``FeedbackLayout`` at link time, raising
 ``LinkError`` for what the specification makes a link error, and give the pipe's
 stream-output state of a layout (``stream_output_info``). Everything else
-(queries, buffer-space checks) reads the layout."""
+(queries, buffer-space checks) reads the layout.
+
+Vertex streams (ARB_transform_feedback3, ARB_gpu_shader5): each captured output
+belongs to the geometry stage's vertex stream it was declared for; a buffer takes the
+varyings of one stream only (a link error otherwise) and is written by that stream's
+primitives (``FeedbackLayout.buffer_streams``, ``stream_output_info(layout, stream)``).
+Members of an output block with an instance name are captured as ``Block.member``."""
 
 from __future__ import annotations
 
@@ -17,9 +23,9 @@ from driver.gallium import StreamOutputInfo
 from driver.gl import enums as E
 from driver.gl.glsl import gl_type_enum
 
-__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "stream_output_info"]
+__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "stage_outputs", "stream_output_info"]
 
-_ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$")
+_ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\[(\d+)\])?$")
 _SKIP = {f"gl_SkipComponents{n}": n for n in range(1, 5)}
 
 
@@ -37,6 +43,7 @@ class FeedbackVarying:
     offset_dw: int
     output: str | None
     slots: tuple[tuple[int, int], ...]
+    stream: int = 0         # the vertex stream of the output
 
     @property
     def components(self) -> int:
@@ -47,10 +54,19 @@ class FeedbackVarying:
 class FeedbackLayout:
     varyings: tuple[FeedbackVarying, ...]
     stride_dw: tuple[int, ...]              # record size per buffer used
+    buffer_streams: tuple[int, ...] = ()    # the vertex stream writing each buffer (default 0)
 
     @property
     def buffers(self) -> int:
         return len(self.stride_dw)
+
+    def stream_of(self, buffer: int) -> int:
+        return self.buffer_streams[buffer] if buffer < len(self.buffer_streams) else 0
+
+    @property
+    def streams(self) -> frozenset:
+        """The vertex streams some buffer captures."""
+        return frozenset(self.stream_of(b) for b in range(self.buffers))
 
     def reported(self) -> list[FeedbackVarying]:
         """The entries glGetTransformFeedbackVarying enumerates (every name given)."""
@@ -61,10 +77,32 @@ class FeedbackError(Exception):
     """A link error of the feedback varyings (the linker turns it into LinkError)."""
 
 
+def stage_outputs(variables) -> tuple[dict, dict]:
+    """(name -> GLSL type, name -> vertex stream) of a stage's output variables, with the
+    members of block instances as ``Block.member``."""
+    types, streams = {}, {}
+    for v in variables:
+        stream = (v.layout or {}).get("stream", 0)
+        t = v.type.element if v.type.is_array and v.type.element.is_block else v.type
+        if t.is_block:
+            for f in t.fields:
+                name = f"{t.name}.{f.name}"
+                types[name] = f.type
+                streams[name] = ((f.qualifiers or {}).get("layout") or {}).get("stream", stream)
+            if not v.type.is_array:
+                continue
+        types[v.name], streams[v.name] = v.type, stream
+    return types, streams
+
+
 def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
-                    max_buffers: int, max_separate: int, max_interleaved: int) -> FeedbackLayout:
-    """``outputs``: vertex output name -> GLSL type (built-ins included when written).
+                    max_buffers: int, max_separate: int, max_interleaved: int,
+                    streams: dict | None = None) -> FeedbackLayout:
+    """``outputs``: vertex output name -> GLSL type (built-ins included when written);
+    ``streams``: output name -> vertex stream (default 0).
     ``advanced``: GL 4.0+ (ARB_transform_feedback3): gl_NextBuffer and gl_SkipComponents."""
+    streams = streams or {}
+    buffer_streams: dict[int, int] = {}
     out: list[FeedbackVarying] = []
     buffer, offset, seen = 0, 0, {}
     strides = [0]
@@ -120,7 +158,11 @@ def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
                                     f"MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS ({max_separate})")
             buffer, offset = len(out), 0
             strides = strides + [0] * (buffer + 1 - len(strides))
-        out.append(FeedbackVarying(name, gl_type_enum(el), size, buffer, offset, base, slots))
+        stream = streams.get(base, 0)
+        if buffer_streams.setdefault(buffer, stream) != stream:
+            raise FeedbackError(f"transform feedback buffer {buffer} would capture varyings of vertex streams "
+                                f"{buffer_streams[buffer]} and {stream} (`{name}')")
+        out.append(FeedbackVarying(name, gl_type_enum(el), size, buffer, offset, base, slots, stream))
         offset += comps
         strides[buffer] = offset
     if interleaved and sum(strides) > max_interleaved:
@@ -128,17 +170,20 @@ def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
                             f"MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS ({max_interleaved})")
     if not interleaved and len(out) > max_buffers:
         raise FeedbackError("more separate varyings than MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS")
-    return FeedbackLayout(tuple(out), tuple(strides))
+    return FeedbackLayout(tuple(out), tuple(strides),
+                          tuple(buffer_streams.get(b, 0) for b in range(len(strides))))
 
 
-def stream_output_info(layout) -> tuple:
+def stream_output_info(layout, stream: int | None = None) -> tuple:
     """(names of the captured outputs, ``StreamOutputInfo``) of a program's
     ``FeedbackLayout``: one entry per captured location of an output, register index =
     index into the names (``info["stream_outputs"]``). The last vertex-processing stage
-    captures with it (the vertex stage, or the geometry passes' pass-through program)."""
+    captures with it (the vertex stage, or the geometry passes' pass-through program).
+    ``stream``: only the buffers that vertex stream writes (the others get stride 0: the
+    pipe leaves them alone)."""
     names, outputs = [], []
     for v in layout.varyings:
-        if v.output is None:
+        if v.output is None or (stream is not None and layout.stream_of(v.buffer) != stream):
             continue
         if v.output not in names:
             names.append(v.output)
@@ -146,5 +191,6 @@ def stream_output_info(layout) -> tuple:
         for slot, comps in v.slots:
             outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
             dst += comps
-    strides = tuple(layout.stride_dw) + (0,) * (4 - layout.buffers)
+    strides = tuple(layout.stride_dw[b] if stream is None or layout.stream_of(b) == stream else 0
+                    for b in range(layout.buffers)) + (0,) * (4 - layout.buffers)
     return tuple(names), StreamOutputInfo(tuple(outputs), strides)

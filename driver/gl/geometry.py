@@ -88,16 +88,19 @@ layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
 layout(std430, binding = 2) writeonly buffer Offsets { uint offsets[]; };
 layout(std430, binding = 3) writeonly buffer Records { uint records[]; };
-layout(std430, binding = 4) buffer Stats { uint primitives_generated; };
+layout(std430, binding = 4) buffer Stats { uint stats[]; };
 void main() {
     uint slots = params[7];
-    uint total = 0u;
-    for (uint s = 0u; s < slots; s++) {
-        offsets[s] = total;
-        total += counts[s];
+    uint streams = params[12];
+    for (uint st = 0u; st < streams; st++) {
+        uint total = 0u;
+        for (uint s = 0u; s < slots; s++) {
+            offsets[st * (slots + 1u) + s] = total;
+            total += counts[st * slots + s];
+        }
+        offsets[st * (slots + 1u) + slots] = total;
+        stats[st == 0u ? 0u : 3u + st] += total;   // primitives emitted to each vertex stream
     }
-    offsets[slots] = total;
-    primitives_generated += total;
     uint null_word = params[8];
     for (uint c = 0u; c < 4u; c++)
         records[null_word + c] = 0x7fc00000u;
@@ -118,11 +121,12 @@ void main() {
     uint per_slot = params[9];
     uint vpp = params[10];
     uint null_record = params[11];
-    uint dst = offsets[s] * vpp;
-    uint n = counts[s] * vpp;
+    uint st = params[13];
+    uint dst = offsets[st * (slots + 1u) + s] * vpp;
+    uint n = counts[st * slots + s] * vpp;
     for (uint k = 0u; k < n; k++)
-        indices[dst + k] = prims[s * per_slot + k];
-    uint used = offsets[slots] * vpp;
+        indices[dst + k] = prims[(st * slots + s) * per_slot + k];
+    uint used = offsets[st * (slots + 1u) + slots] * vpp;
     for (uint k = 0u; k < per_slot; k++) {
         uint at = s * per_slot + k;
         if (at >= used)
@@ -210,6 +214,7 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
     once at least) and the interface checks with its neighbours; raises ValueError with
     the link error's text."""
     from compiler.glsl.geometry import GeometryLayout
+    from driver.gl.features import transform_feedback_streams as streams
     fields = {}
     for u in units:
         lay = u.geometry
@@ -229,7 +234,7 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
     if "max_vertices" not in fields:
         raise ValueError("geometry shader didn't declare max_vertices")
     layout = GeometryLayout(fields["input"], fields["output"], fields["max_vertices"],
-                            fields.get("invocations", 1))
+                            fields.get("invocations", 1), streams.link_streams(units, fields["output"], geometry, fragment))
     if vertex is not None:
         def link(v, t):             # blocks link by block name (GLSL 1.50 section 4.3.7)
             return ("block", t.name) if t.is_block else v.name
@@ -297,14 +302,15 @@ def _gs_buffer(ctx, role: str, size_B: int):
 # -- shaders ---------------------------------------------------------------------
 def _gs_stats(ctx):
     """The context's running count of primitives the geometry stage emitted (a word the
-    prefix-sum kernel adds each draw's total to), zeroed when made."""
+    prefix-sum kernel adds each draw's total to), zeroed when made. Words 4..6: the
+    primitives emitted to vertex streams 1..3."""
     cache = _ctx_cache(ctx)
     res = cache.get("stats")
     if res is None:
         res = cache["stats"] = ctx.screen.resource_create(ResourceTemplate(
-            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 16, bind=PipeBind.SHADER_BUFFER,
+            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 32, bind=PipeBind.SHADER_BUFFER,
             usage=PipeUsage.DEFAULT))
-        ctx.pipe.buffer_subdata(res, PipeMap.WRITE, 0, bytes(16))
+        ctx.pipe.buffer_subdata(res, PipeMap.WRITE, 0, bytes(32))
     return res
 
 
@@ -331,7 +337,8 @@ def primitives_generated_counters(ctx, target: int = E.GL_PRIMITIVES_GENERATED) 
       GL_COMPUTE_SHADER_INVOCATIONS does not count the passes' compute kernels."""
     cache = _ctx_cache(ctx)
     if target == E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN:
-        return cache.get("pass_captured", 0), 0
+        # the vertex pass's records and the captures of vertex streams 1..3 are not stream 0's
+        return cache.get("pass_captured", 0) + sum(cache.get("stream_written", {}).values()), 0
     if target == E.GL_GEOMETRY_SHADER_INVOCATIONS:
         return 0, cache.get("invocations", 0)
     if target == E.GL_COMPUTE_SHADER_INVOCATIONS:
@@ -406,7 +413,7 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     _meta(ls)[cache_key] = handle, layout, stride
     return handle, layout, stride
 
-def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, False)):
+def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, False), stream: int = 0):
     """The rasterisation pass's vertex program: GS_OUT records as attributes, copied to
     outputs of the geometry outputs' names (so the fragment stage links to them); with
     ``tf_layout`` (transform feedback active) it captures the program's varyings.
@@ -415,7 +422,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
     ``shimgl_viewport`` (word 2) gets the NaN position of word 1, so primitives of other
     layers / viewports are dropped."""
     ls = prog.linked_state
-    cache_key = ("gs-passthrough", iface, tf_layout, select)
+    cache_key = ("gs-passthrough", iface, tf_layout, select, stream)
     hit = _meta(ls).get(cache_key)
     if hit is not None:
         return hit
@@ -480,7 +487,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
     so_info = StreamOutputInfo()
     if tf_layout is not None:
         from driver.gl.feedback import stream_output_info
-        names, so_info = stream_output_info(tf_layout)
+        names, so_info = stream_output_info(tf_layout, stream)      # the buffers of that vertex stream
         info["stream_outputs"] = names
     handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, ir, source, info, so_info))
     ls.pipe_shaders[cache_key] = handle
@@ -576,16 +583,20 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     slots = prims * instances * inv
     maxv, per_prim = iface.max_vertices, iface.vertices_per_primitive
     per_slot = iface.max_primitives * per_prim
-    null_record = slots * maxv
+    streams = iface.streams             # vertex streams: a region of each buffer per stream
+    null_record = streams * slots * maxv
     restart = index_info is not None and index_info.primitive_restart
-    params = struct.pack("<12I", prims, records, first, index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
-                         index_info.restart_index & 0xFFFFFFFF if restart else 0, int(restart), slots,
-                         null_record * iface.stride_dw, per_slot, per_prim, null_record)
+
+    def pack(stream: int) -> bytes:
+        return struct.pack("<14I", prims, records, first, index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
+                           index_info.restart_index & 0xFFFFFFFF if restart else 0, int(restart), slots,
+                           null_record * iface.stride_dw, per_slot, per_prim, null_record, streams, stream)
+    params = pack(0)
     p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
     gs_out = _gs_buffer(ctx, "gs_out", (null_record + 1) * iface.stride_dw * 4)
-    counts = _gs_buffer(ctx, "counts", slots * 4)
-    offsets = _gs_buffer(ctx, "offsets", slots * 4 + 4)
-    plist = _gs_buffer(ctx, "prims", max(slots * per_slot, 1) * 4)
+    counts = _gs_buffer(ctx, "counts", streams * slots * 4)
+    offsets = _gs_buffer(ctx, "offsets", streams * (slots + 1) * 4)
+    plist = _gs_buffer(ctx, "prims", max(streams * slots * per_slot, 1) * 4)
     indices = _gs_buffer(ctx, "indices", max(slots * per_slot, 1) * 4)
     pbuf = ShaderBuffer(p_res, p_off, len(params))
 
@@ -626,6 +637,18 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(plist), whole(indices)],
                                  0b10000)
     ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
+    from driver.gl.features import transform_feedback_streams as streams_feature
+    # the other vertex streams' primitives, each in an index buffer of its own, for transform
+    # feedback only (GL 4.6 section 11.3.4.2: only stream 0 goes on to rasterisation)
+    capture_streams = [st for st in range(1, streams)
+                       if capture and st in ctx.xfb.program.linked_state.tf_layout.streams]
+    stream_indices = {}
+    for st in capture_streams:
+        s_res, s_off = ctx.uploader.upload(pack(st), alignment_B=16)
+        stream_indices[st] = _gs_buffer(ctx, f"indices{st}", max(slots * per_slot, 1) * 4)
+        ctx.pipe.set_shader_buffers(C, 64, [ShaderBuffer(s_res, s_off, len(params)), whole(counts), whole(offsets),
+                                            whole(plist), whole(stream_indices[st])], 0b10000)
+        ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
     # 5. the rasterisation draw: with a layered framebuffer and a geometry stage writing
     # gl_Layer, one draw per layer, each on the attachments' layer and dropping the
     # primitives of other layers (transform feedback then captures in a draw of its own,
@@ -646,10 +669,13 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
                          cap, discard)
     if layers:
         ctx._emit_framebuffer()             # the whole attachments again
+    for st in capture_streams:
+        streams_feature.stream_capture(ctx, prog, stages, iface, gs_out, stream_indices[st], null_record,
+                                       slots * per_slot, st)
 
 
 def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, layer,
-                 viewport, capture: bool, discard: bool) -> None:
+                 viewport, capture: bool, discard: bool, *, stream: int = 0) -> None:
     """One draw of the geometry output: ``index_count`` entries of ``indices``, those past
     the emitted primitives naming record ``null_record``. ``layer`` / ``viewport`` (not
     None): only the primitives of that layer / viewport index, the latter through that
@@ -659,7 +685,7 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
     s = state_for_viewport(ctx.state, viewport) if viewport is not None else ctx.state
     select = (layer is not None, viewport is not None)
     pt_handle, elements = _gs_passthrough(ctx, prog, iface, ctx.xfb.program.linked_state.tf_layout
-                                          if capture else None, select)
+                                          if capture else None, select, stream)
     fb = ctx._emit_framebuffer()
     ctx._emit_state(fb, None)
     if viewport is not None:

@@ -100,10 +100,11 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
         })
     if api.gl(4, 0) or api.has_extension("GL_OES_shader_multisample_interpolation"):
-        # interpolateAtOffset's range (GL 4.6 table 23.68's minimums; the interpolator
+        # interpolateAtOffset's range (GL 4.6 table 23.68's minimums: -0.5 and +0.5, which
+        # ARB_gpu_shader5 requires too; GLES 3.2 asks for 0.5 - ULP only; the interpolator
         # evaluates any offset exactly, so 4 bits of sub-pixel precision hold)
         lim["GL_MIN_FRAGMENT_INTERPOLATION_OFFSET"] = -0.5
-        lim["GL_MAX_FRAGMENT_INTERPOLATION_OFFSET"] = 0.5 - 1 / 16
+        lim["GL_MAX_FRAGMENT_INTERPOLATION_OFFSET"] = 0.5
         lim["GL_FRAGMENT_INTERPOLATION_OFFSET_BITS"] = 4
     if api.gl_or_es((3, 2), (3, 1)):    # ARB_texture_gather (desktop), GLES 3.1
         lim["GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.min_texture_gather_offset
@@ -173,7 +174,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
     if api.gl(4, 2):       # ARB_map_buffer_alignment
         lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):
-        lim["GL_MAX_VERTEX_STREAMS"] = 1
+        from compiler.glsl.geometry import MAX_VERTEX_STREAMS        # the geometry stage's streams
+        lim["GL_MAX_VERTEX_STREAMS"] = MAX_VERTEX_STREAMS
         # ARB_transform_feedback3: the binding points gl_NextBuffer and vertex streams reach
         lim["GL_MAX_TRANSFORM_FEEDBACK_BUFFERS"] = caps.max_stream_output_buffers
         from compiler.glsl.builtin_variables import LIMITS as GLSL

@@ -567,8 +567,8 @@ class ProgramMixin:
         """The transform feedback layout (driver.gl.feedback) of the varyings named with
         glTransformFeedbackVaryings; LinkError for names the rules reject."""
         from compiler.glsl import types as GT
-        from driver.gl.feedback import FeedbackError, feedback_layout
-        outputs = {v.name: v.type for v in (vertex["outputs"] if vertex else [])}
+        from driver.gl.feedback import FeedbackError, feedback_layout, stage_outputs
+        outputs, streams = stage_outputs(vertex["outputs"] if vertex else [])
         if vertex:
             outputs.update({"gl_Position": GT.vector("float", 4), "gl_PointSize": GT.FLOAT})
             clip = [v for u in vertex["units"] for v in u.builtin_variables
@@ -581,7 +581,8 @@ class ProgramMixin:
                                    outputs, advanced=self.api.gl(4, 0),
                                    max_buffers=caps.max_stream_output_buffers,
                                    max_separate=caps.max_stream_output_separate_components,
-                                   max_interleaved=caps.max_stream_output_interleaved_components)
+                                   max_interleaved=caps.max_stream_output_interleaved_components,
+                                   streams=streams)
         except FeedbackError as e:
             raise LinkError(str(e)) from None
 

@@ -79,7 +79,7 @@ class QueryMixin:
             if q is not None:
                 if q.active:                       # GL 4.6 section 4.2.1: ends the query
                     self.pipe.end_query(q.pipe_query)
-                    del self.active_queries[q.target]
+                    del self.active_queries[self._stream_query_key(q)]
                 if q.pipe_query is not None:
                     self.pipe.destroy_query(q.pipe_query)
             self.queries.delete(name)
@@ -103,6 +103,7 @@ class QueryMixin:
             q.pipe_query = (self.pipe.create_query(PipeQueryType.PIPELINE_STATISTICS, _STATISTICS[target])
                             if target in _STATISTICS else self.pipe.create_query(_PIPE_QUERY[target]))
         q.target, q.active, q.ever_used, q.result = target, True, True, None
+        q.stream = 0                    # vertex stream (features/transform_feedback_streams.py)
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
         from driver.gl.geometry import COUNTED_QUERIES, primitives_generated_counters
@@ -166,7 +167,9 @@ class QueryMixin:
             wait = pname == E.GL_QUERY_RESULT
             q.result = self.pipe.get_query_result(q.pipe_query, wait)
             if q.result is not None:
-                q.result += getattr(q, "geometry_adjust", 0)
+                # a query of vertex stream 1..3 counts what the passes measured only
+                base = 0 if getattr(q, "stream", 0) else q.result
+                q.result = base + getattr(q, "geometry_adjust", 0)
         if pname == E.GL_QUERY_RESULT_AVAILABLE:
             return int(q.result is not None)
         return int(q.result or 0)

@@ -391,7 +391,9 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
                     "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
                     # geometry stage: tests/compiler/test_geometry.py and tests/driver/gl/test_geometry.py
-                    "EmitVertex", "EndPrimitive"}
+                    "EmitVertex", "EndPrimitive",
+                    # vertex streams: tests/driver/gl/test_geometry_streams.py
+                    "EmitStreamVertex", "EndStreamPrimitive"}
 NOT_LOWERED: set = set()
 
 

@@ -68,7 +68,10 @@ def test_conditional_render_and_query_buffer():
 def test_targets_need_the_extension_and_index_0():
     with _ctx("compat") as ctx:
         (q,) = ctx.glGenQueries(1)
-        ctx.glBeginQueryIndexed(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 1, q)
+        # the stream index is below MAX_VERTEX_STREAMS (4); the any-stream target takes index 0 only
+        ctx.glBeginQueryIndexed(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 4, q)
+        expect(ctx, E.GL_INVALID_VALUE)
+        ctx.glBeginQueryIndexed(E.GL_TRANSFORM_FEEDBACK_OVERFLOW, 1, q)
         expect(ctx, E.GL_INVALID_VALUE)
         assert "GL_ARB_transform_feedback_overflow_query" in ctx.extensions
     with _ctx("gles31") as ctx:
