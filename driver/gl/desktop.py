@@ -244,6 +244,7 @@ class DesktopMixin:
         if index == 1:
             check(colorNumber < self.caps.max_dual_source_render_targets, E.GL_INVALID_VALUE)
         prog = self._program(program)
+        check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         self.glBindFragDataLocation(program, colorNumber, name)
         if not hasattr(prog, "frag_data_index"):
             prog.frag_data_index = {}

@@ -185,6 +185,8 @@ class InterfaceQueryMixin:
         check(programInterface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT),
               E.GL_INVALID_ENUM)
         check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
+        if name is None:                # a NULL name names no resource
+            return -1
         if programInterface == E.GL_UNIFORM:
             return self.glGetUniformLocation(program, name)
         if programInterface == E.GL_PROGRAM_INPUT:

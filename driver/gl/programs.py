@@ -359,6 +359,7 @@ class ProgramMixin:
 
     def glBindAttribLocation(self, program: int, index: int, name: str) -> None:
         prog = self._program(program)
+        check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         check(0 <= index < self.caps.max_vertex_attribs, E.GL_INVALID_VALUE)
         check(not name.startswith("gl_"), E.GL_INVALID_OPERATION, "reserved name")
         prog.attrib_bindings[name] = index
@@ -366,6 +367,7 @@ class ProgramMixin:
     def glBindFragDataLocation(self, program: int, color: int, name: str) -> None:
         check(not self.api.es, E.GL_INVALID_OPERATION)
         prog = self._program(program)
+        check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         check(0 <= color < self.caps.max_render_targets, E.GL_INVALID_VALUE)
         check(not name.startswith("gl_"), E.GL_INVALID_OPERATION, "reserved name")
         prog.frag_data_bindings[name] = color
@@ -1180,6 +1182,8 @@ class ProgramMixin:
     def glGetUniformLocation(self, program: int, name: str) -> int:
         """GL 4.6 section 7.3.1.1: "a", "a[0]" and "a[i]" name array elements."""
         ls = self._linked(self._program(program))
+        if name is None:                # a NULL name names no uniform
+            return -1
         base, index = name, 0
         if name.endswith("]") and "[" in name:
             head, _, idx = name[:-1].rpartition("[")

@@ -102,3 +102,48 @@ def test_gen_programs_arb_beyond_the_per_call_limit_is_out_of_memory():
         assert len(g.glGenProgramsARB(MAX_NAMES_PER_CALL)) == MAX_NAMES_PER_CALL
         expect(g, E.GL_NO_ERROR)
         assert g.internal_errors == []
+
+
+_VS_330 = ("#version 330 core\nin vec4 pos;\nin vec4 c;\nout vec4 v;\nuniform vec4 k;\n"
+           "void main() { gl_Position = pos; v = c * k; }\n")
+_FS_330 = "#version 330 core\nin vec4 v;\nout vec4 o;\nvoid main() { o = v; }\n"
+
+
+def test_null_names_in_program_entry_points():
+    """A NULL name (None, what the C ABI's str_in makes of it) raised
+    AttributeError inside glBindAttribLocation, glBindFragDataLocation[Indexed],
+    glGetUniformLocation, glGetProgramResourceLocation and
+    glGetSubroutineUniformLocation (answered INVALID_OPERATION by the last-resort
+    guard). As Mesa, the program is checked first; then a query answers -1 (a
+    NULL names nothing, as glGetAttribLocation already answered) and a bind is
+    GL_INVALID_VALUE with nothing bound (Mesa ignores it silently)."""
+    with driver.Context("gl43", 8, 8) as ctx:
+        g = ctx.gl
+        prog = _program(g, _VS_330, _FS_330)
+        expect(g, E.GL_NO_ERROR)
+        bindings = dict(ctx.gl._program(prog).attrib_bindings)
+        g.glBindAttribLocation(prog, 3, None)
+        expect(g, E.GL_INVALID_VALUE)
+        g.glBindFragDataLocation(prog, 0, None)
+        expect(g, E.GL_INVALID_VALUE)
+        g.glBindFragDataLocationIndexed(prog, 0, 1, None)
+        expect(g, E.GL_INVALID_VALUE)
+        assert ctx.gl._program(prog).attrib_bindings == bindings
+        assert not getattr(ctx.gl._program(prog), "frag_data_index", {})
+        assert g.glGetUniformLocation(prog, None) == -1
+        expect(g, E.GL_NO_ERROR)
+        for interface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT):
+            assert g.glGetProgramResourceLocation(prog, interface, None) == -1
+            expect(g, E.GL_NO_ERROR)
+        assert g.glGetSubroutineUniformLocation(prog, E.GL_VERTEX_SHADER, None) == -1
+        expect(g, E.GL_NO_ERROR)
+        # the program's own errors come first
+        g.glBindAttribLocation(0xBAD, 0, None)
+        expect(g, E.GL_INVALID_VALUE)
+        unlinked = g.glCreateProgram()
+        g.glGetUniformLocation(unlinked, None)
+        expect(g, E.GL_INVALID_OPERATION)
+        # the program still links and answers for real names
+        g.glLinkProgram(prog)
+        assert g.glGetUniformLocation(prog, "k") >= 0
+        assert g.internal_errors == []

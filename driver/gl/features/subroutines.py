@@ -126,7 +126,7 @@ def glGetSubroutineIndex(ctx, program, shadertype, name):
 @entry_point
 def glGetSubroutineUniformLocation(ctx, program, shadertype, name):
     st = _linked_stage(ctx, program, shadertype)
-    parts = _split(name)
+    parts = _split(name) if name is not None else None     # a NULL name names no uniform
     if parts is None:
         return -1
     base, index = parts
