@@ -618,6 +618,7 @@ class _PassContext:
             if S > 1:
                 kw["sample_position_px"] = np.stack((x.astype(np.float32) + self.spos[s, 0],
                                                      y.astype(np.float32) + self.spos[s, 1]))
+                kw["sample_offsets_px"] = self.spos     # iter .at_sample (interpolateAtSample)
         if direct:
             # only helper lanes lack a record (-1): the others' records are in range
             tile, tile_index = self.tile_buffer, records if helper is None else np.maximum(records, 0)
