@@ -303,7 +303,9 @@ def _gs_buffer(ctx, role: str, size_B: int):
 def _gs_stats(ctx):
     """The context's running count of primitives the geometry stage emitted (a word the
     prefix-sum kernel adds each draw's total to), zeroed when made. Words 4..6: the
-    primitives emitted to vertex streams 1..3."""
+    primitives emitted to vertex streams 1..3; words 1 and 2: the tessellation
+    evaluation invocations and the evaluation kernels' compute invocations
+    (tessellation.py's prefix sum)."""
     cache = _ctx_cache(ctx)
     res = cache.get("stats")
     if res is None:
@@ -341,17 +343,19 @@ def primitives_generated_counters(ctx, target: int = E.GL_PRIMITIVES_GENERATED) 
         return cache.get("pass_captured", 0) + sum(cache.get("stream_written", {}).values()), 0
     if target == E.GL_GEOMETRY_SHADER_INVOCATIONS:
         return 0, cache.get("invocations", 0)
-    if target == E.GL_COMPUTE_SHADER_INVOCATIONS:
-        return cache.get("compute_invocations", 0), 0
     if target == E.GL_TESS_CONTROL_SHADER_PATCHES:          # the tessellation passes (tessellation.py)
         return 0, cache.get("tess_patches", 0)
-    if target == E.GL_TESS_EVALUATION_SHADER_INVOCATIONS:
-        return 0, cache.get("tess_evaluations", 0)
     res = cache.get("stats")
-    emitted = 0
+    # the statistics words: 0 primitives the geometry stage emitted, 1 tessellation
+    # evaluation invocations, 2 the evaluation kernels' compute invocations (added on the GPU)
+    emitted = evaluations = evaluation_threads = 0
     if res is not None:
         from driver.gallium import buffer_read
-        emitted = struct.unpack("<I", buffer_read(ctx.pipe, res, 0, 4))[0]
+        emitted, evaluations, evaluation_threads = struct.unpack("<3I", buffer_read(ctx.pipe, res, 0, 12))
+    if target == E.GL_COMPUTE_SHADER_INVOCATIONS:
+        return cache.get("compute_invocations", 0) + evaluation_threads, 0
+    if target == E.GL_TESS_EVALUATION_SHADER_INVOCATIONS:
+        return 0, evaluations
     if target == E.GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED:
         return 0, emitted
     return cache.get("pass_primitives", 0), emitted
@@ -675,12 +679,13 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
 
 
 def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, layer,
-                 viewport, capture: bool, discard: bool, *, stream: int = 0) -> None:
+                 viewport, capture: bool, discard: bool, indirect=None, *, stream: int = 0) -> None:
     """One draw of the geometry output: ``index_count`` entries of ``indices``, those past
     the emitted primitives naming record ``null_record``. ``layer`` / ``viewport`` (not
     None): only the primitives of that layer / viewport index, the latter through that
     viewport's state; ``capture``: transform feedback records them; ``discard``: not
-    rasterised."""
+    rasterised. ``indirect`` (an IndirectInfo): the index count is the GPU's, in that
+    record (``index_count`` is then a bound)."""
     from driver.gl.viewports import state_for_viewport
     s = state_for_viewport(ctx.state, viewport) if viewport is not None else ctx.state
     select = (layer is not None, viewport is not None)
@@ -724,7 +729,7 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
     out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, capture, null_record if capture else 0,
                    True, 0, null_record)
     with ctx._variant_errors():
-        ctx.pipe.draw_vbo(out, 0, None, [DrawStartCountBias(0, index_count)])
+        ctx.pipe.draw_vbo(out, 0, indirect, [] if indirect is not None else [DrawStartCountBias(0, index_count)])
 
 
 def _resolve_indirect(ctx, info, indirect) -> list:

@@ -11,18 +11,28 @@ shader kernels):
    (glPatchParameterfv);
 3. **tessellator, count pass** (compute, one invocation per patch record): the
    number of vertices and indices the patch's levels generate (0 for a discarded
-   patch: an outer level <= 0 or NaN);
+   patch: an outer level <= 0 or NaN), in closed form per job (below);
 4. **prefix sum** (compute, one invocation): each patch's first vertex and index,
-   and the totals, which the driver reads back (they size the next passes: a wait
-   for the GPU per draw, unlike every other draw; an indirect dispatch and draw into
-   buffers of a bounded size would remove it);
-5. **tessellator, write pass** (compute, one invocation per patch record): the
-   vertices' (u, v, w) and the primitives' indices (triangles, lines or points)
-   following GL 4.6 section 11.2.2;
-6. **evaluation kernel** (compute, one invocation per generated vertex): runs the
-   tessellation evaluation shader, writes output records;
-7. **rasterisation draw**: the generated primitives through the geometry stage's
-   pass-through vertex program and the program's fragment stage.
+   the totals, and from them the *launch record*: the evaluation kernel's workgroup
+   count, its parameters and the draw's index count (``SCAN_SOURCE``);
+5. **tessellator, write pass** (compute, one invocation per (patch record, job)):
+   the vertices' (u, v, w) and the primitives' indices (triangles, lines or points)
+   following GL 4.6 section 11.2.2. A job is one line of isolines or two polylines
+   stitched with triangles (a side of a ring, a row of the quad's grid), so a patch
+   at the maximum level (8,192 triangles) spreads over up to 97 invocations;
+6. **evaluation kernel** (compute, an indirect dispatch from the launch record: one
+   invocation per generated vertex): runs the tessellation evaluation shader, writes
+   output records;
+7. **rasterisation draw** (indirect, from the launch record): the generated
+   primitives through the geometry stage's pass-through vertex program and the
+   program's fragment stage.
+
+No pass waits for the GPU: the buffers are sized by what the patches can generate at
+most (``patch_bound``: at every level the maximum, gl_MaxTessGenLevel, with a control
+stage; the largest default level without one), as Mesa's asahi sizes its tessellation
+buffers for the worst case, and the counts the GPU finds drive the later passes
+through the launch record. A draw whose worst case exceeds ``RUN_BUDGET_B`` runs steps
+3-7 for runs of patches in turn (the primitives keep their order).
 
 The tessellator follows the spec's rules: levels clamped to [1, max] (equal),
 [2, max] (fractional even) or [1, max - 1] (fractional odd) and rounded up to an
@@ -36,12 +46,16 @@ subdivided by the outer levels) and the first inner ring is stitched with triang
 Every triangle is wound as the layout says (ccw: counter-clockwise in the (u, v)
 plane). In point mode each vertex is one point.
 
-GL_PRIMITIVES_GENERATED counts the generated primitives.
+GL_PRIMITIVES_GENERATED counts the primitives the rasterisation draw takes (the
+generated ones, or with a geometry stage the ones it emits);
+GL_TESS_EVALUATION_SHADER_INVOCATIONS is added up on the GPU by the prefix sum.
 
 A geometry stage after tessellation reads the evaluation records through the
-tessellator's indices (``geometry.geometry_passes``); transform feedback records the
-last stage's output; indirect draws read their parameters back (as the geometry
-passes do).
+tessellator's indices (``geometry.geometry_passes``), its passes sized by the totals
+read back (a wait for the GPU; their buffers and dispatches are sized on the CPU);
+transform feedback records the last stage's output (the pipe reads a capturing
+indirect draw's count back, a counted fallback); indirect draws read their
+parameters back (as the geometry passes do).
 
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
 a program without a vertex stage, transform feedback of a program other than the
@@ -58,8 +72,8 @@ import sys
 from dataclasses import dataclass, replace
 
 from driver.gallium import (
-    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, PipePrim, PipeShaderType, ShaderBuffer, ShaderState,
-    StreamOutputTarget,
+    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipePrim, PipeShaderType, ShaderBuffer,
+    ShaderState, StreamOutputTarget,
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
@@ -76,10 +90,63 @@ _GL_SPACING = {"equal_spacing": E.GL_EQUAL, "fractional_even_spacing": E.GL_FRAC
                "fractional_odd_spacing": E.GL_FRACTIONAL_ODD}
 _GL_ORDER = {"cw": E.GL_CW, "ccw": E.GL_CCW}
 _INTERNAL_SLOT = 80         # internal kernels' storage buffers, above the stages' own
+# the buffers of one run of the tessellator's passes (generated vertices' coordinates,
+# evaluation records, indices) are sized by the most a patch can generate: a draw whose
+# worst case exceeds this is tessellated in runs of patches, one after the other
+RUN_BUDGET_B = 16 << 20
 
-# The tessellator: one invocation per patch record. params: 0 patch records, 1 mode,
-# 2 spacing, 3 clockwise, 4 point mode, 5 words per patch record, 6 max level
-# (float bits), 7 emit (0: count pass, 1: write pass).
+
+def _segments_bound(level: float, spacing: str, max_level: float) -> int:
+    """The most segments an edge of clamped level <= ``level`` has (GL 4.6 section
+    11.2.2: the clamped level rounded up, to an even count for fractional even spacing
+    and an odd one for fractional odd), at least 2 (3: fractional odd) as an inner
+    level of 1 with other levels above 1 counts as 1 + epsilon."""
+    if spacing == "fractional_odd_spacing":
+        n = math.ceil(min(max(level, 1.0), max_level - 1.0))
+        return max(3, n + (1 - n % 2))
+    n = math.ceil(min(max(level, 2.0 if spacing == "fractional_even_spacing" else 1.0), max_level))
+    return max(2, n + n % 2 if spacing == "fractional_even_spacing" else n)
+
+
+def patch_bound(layout, level: float, max_level: float) -> tuple[int, int]:
+    """(vertices, indices) that one patch whose levels are all at most ``level`` can
+    generate with ``layout`` (a linked TessLayout): the counts of every level at the
+    bound, as they grow with each level. With n segments on every edge: quads
+    4n + (n - 1)^2 vertices and 2n^2 triangles; triangles 3n vertices on the outer ring,
+    3(r - 1)(n - r) on the inner rings (r = n // 2) and the centre (one vertex, or a
+    triangle for odd n), and 3((n - 2a) + (n - 2a - 2)) triangles between rings a and
+    a + 1; isolines n lines (equal spacing) of n segments. Point mode: an index a vertex."""
+    n = _segments_bound(level, layout.spacing, max_level)
+    if layout.mode == "isolines":
+        lines = _segments_bound(level, "equal_spacing", max_level)
+        vertices, indices = lines * (n + 1), lines * n * 2
+    elif layout.mode == "quads":
+        vertices, indices = 4 * n + (n - 1) ** 2, 3 * 2 * n * n
+    else:
+        rings = n // 2
+        vertices = 3 * n + 3 * (rings - 1) * (n - rings) + (3 if n % 2 else 1)
+        triangles = sum(3 * ((n - 2 * a) + (n - 2 * a - 2)) for a in range(rings)) + n % 2
+        indices = 3 * triangles
+    return vertices, (vertices if layout.point_mode else indices)
+
+
+def patch_jobs(layout, level: float, max_level: float) -> int:
+    """The most jobs (the write pass's invocations) of a patch whose levels are at
+    most ``level``: a line of isolines, or two polylines stitched together: each side
+    of the quad's outer ring and each row of its inner grid (n + 2), each side of each
+    triangle ring and the centre triangle of an odd count (3 (n // 2) + n % 2)."""
+    n = _segments_bound(level, layout.spacing, max_level)
+    if layout.mode == "isolines":
+        return _segments_bound(level, "equal_spacing", max_level)
+    if layout.mode == "quads":
+        return n + 2
+    return 3 * (n // 2) + n % 2
+
+# The tessellator: one invocation per patch record of a run of them. params: 0 patch
+# records in the run, 1 mode, 2 spacing, 3 clockwise, 4 point mode, 5 words per patch
+# record, 6 max level (float bits), 7 emit (0: count pass, 1: write pass), 8 vertices
+# per primitive, 9 the run's first patch record. Counts, offsets, vertices and indices
+# are the run's own (numbered from 0); a vertex names its patch record.
 TESSELLATOR_SOURCE = """#version 430
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Params { uint params[]; };
@@ -89,7 +156,8 @@ layout(std430, binding = 3) readonly buffer Offsets { uint offsets[]; };
 layout(std430, binding = 4) writeonly buffer Coords { uint coords[]; };
 layout(std430, binding = 5) writeonly buffer Indices { uint indices[]; };
 
-uint g_slot;
+uint g_slot;         // the patch record
+uint g_local;        // its place in the run
 bool g_emit;
 bool g_points;
 bool g_cw;
@@ -276,134 +344,186 @@ void stitch(uvec3 outer, uvec3 inner) {
     }
 }
 
-void main() {
-    g_slot = gl_GlobalInvocationID.x;
-    if (g_slot >= params[0])
-        return;
-    uint mode = params[1];
-    g_spacing = params[2];
-    g_cw = params[3] != 0u;
-    g_points = params[4] != 0u;
-    g_max = uintBitsToFloat(params[6]);
-    g_emit = params[7] != 0u;
-    g_vbase = g_emit ? offsets[2u * g_slot] : 0u;
-    g_ibase = g_emit ? offsets[2u * g_slot + 1u] : 0u;
-    g_nidx = 0u;
-    uint nverts = 0u;
-    uint at = g_slot * params[5];
+// The patch's levels: whether it is kept, its vertex count and its jobs (the polylines
+// stitched together, or isolines' lines), the globals above set for them
+uint g_mode;
+bool g_ones;
+uint g_rings;
+uint g_lines;           // isolines
+uint g_line_segments;
+float g_line_level;
+uint g_nverts;
+uint setup(uint at) {
     float o0 = patch_words[at];
     float o1 = patch_words[at + 1u];
     float o2 = patch_words[at + 2u];
     float o3 = patch_words[at + 3u];
     float i0 = patch_words[at + 4u];
     float i1 = patch_words[at + 5u];
+    uint mode = g_mode;
     // discarded patches (GL 4.6 section 11.2.2): an outer level that matters <= 0 or NaN
     bool keep = mode == 2u ? (o0 > 0.0 && o1 > 0.0)
               : mode == 1u ? (o0 > 0.0 && o1 > 0.0 && o2 > 0.0 && o3 > 0.0)
               : (o0 > 0.0 && o1 > 0.0 && o2 > 0.0);
-    if (keep && mode == 2u) {
+    g_nverts = 0u;
+    if (!keep)
+        return 0u;
+    if (mode == 2u) {
         // isolines: outer[0] lines (always equal spacing) at v = l / lines, of outer[1] segments
         uint lines = segments(o0, 0u);
-        uint m = segments(o1, g_spacing);
-        float f = clamped(o1, g_spacing);
-        for (uint l = 0u; l < lines; l++)
-            for (uint i = 0u; i < m; i++) {
-                float v = float(l) / float(lines);
-                uint first = l * (m + 1u) + i;
-                put_primitive(2u, vec4(position(i, m, f), v, 0.0, float(first)),
-                              vec4(position(i + 1u, m, f), v, 0.0, float(first + 1u)), vec4(0.0));
-            }
-        nverts = lines * (m + 1u);
-    } else if (keep) {
-        bool quads = mode == 1u;
-        // ring 0's sides: triangles (corner 0 -> 1: w = 0, 1 -> 2: u = 0, 2 -> 0: v = 0);
-        // quads counter-clockwise from (0, 0) (v = 0, u = 1, v = 1, u = 0)
-        g_outer[0] = quads ? o1 : o2;
-        g_outer[1] = quads ? o2 : o0;
-        g_outer[2] = quads ? o3 : o1;
-        g_outer[3] = o0;
-        uint sides = quads ? 4u : 3u;
-        g_total = 0u;
-        bool ones = true;
-        for (uint s = 0u; s < 4u; s++) {
-            g_m[s] = s < sides ? segments(g_outer[s], g_spacing) : 0u;
-            g_total += g_m[s];
-            ones = ones && (s >= sides || g_m[s] == 1u);
-        }
-        g_n0 = segments(i0, g_spacing);
-        g_f0 = clamped(i0, g_spacing);
-        g_n1 = quads ? segments(i1, g_spacing) : 1u;
-        g_f1 = clamped(i1, g_spacing);
-        ones = ones && g_n0 == 1u && g_n1 == 1u;
-        if (!ones && g_n0 == 1u) {          // treated as 1 + epsilon
-            g_n0 = g_spacing == 2u ? 3u : 2u;
-            g_f0 = 1.0;
-        }
-        if (!ones && quads && g_n1 == 1u) {
-            g_n1 = g_spacing == 2u ? 3u : 2u;
-            g_f1 = 1.0;
-        }
-        uint rings = g_n0 / 2u;             // triangles: inner rings 1..rings
-        uint jobs;
-        if (ones)
-            jobs = 1u;
-        else if (quads)
-            jobs = 4u + g_n1 - 2u;
-        else
-            jobs = 3u * rings + (g_n0 & 1u);
-        for (uint job = 0u; job < jobs; job++) {
-            uvec3 outer;
-            uvec3 inner;
-            if (ones && quads) {
-                outer = uvec3(2u, 0u, 0u);
-                inner = uvec3(5u, 0u, 0u);
-            } else if (ones) {
-                outer = uvec3(0u, 0u, 0u);
-                inner = uvec3(1u, 0u, 2u);
-            } else if (quads && job < 4u) {
-                outer = uvec3(2u, 0u, job);
-                inner = uvec3(3u, 0u, job);
-            } else if (quads) {
-                outer = uvec3(4u, job - 3u, 0u);
-                inner = uvec3(4u, job - 2u, 0u);
-            } else if (job < 3u * rings) {
-                outer = uvec3(0u, job / 3u, job % 3u);
-                inner = uvec3(0u, job / 3u + 1u, job % 3u);
-            } else {                        // the innermost ring of an odd count: one triangle
-                outer = uvec3(0u, rings, 0u);
-                inner = uvec3(1u, rings, 2u);
-            }
-            stitch(outer, inner);
-        }
-        if (ones)
-            nverts = quads ? 4u : 3u;
-        else if (quads)
-            nverts = g_total + (g_n0 - 1u) * (g_n1 - 1u);
-        else
-            nverts = g_total + 3u * (rings - 1u) * (g_n0 - rings) + (g_n0 - 2u * rings > 0u ? 3u : 1u);
+        g_lines = lines;
+        g_line_segments = segments(o1, g_spacing);
+        g_line_level = clamped(o1, g_spacing);
+        g_nverts = lines * (g_line_segments + 1u);
+        return lines;
     }
-    if (g_points) {                         // point mode: every vertex once
-        if (g_emit)
-            for (uint v = 0u; v < nverts; v++)
-                indices[g_ibase + v] = g_vbase + v;
-        g_nidx = nverts;
+    bool quads = mode == 1u;
+    // ring 0's sides: triangles (corner 0 -> 1: w = 0, 1 -> 2: u = 0, 2 -> 0: v = 0);
+    // quads counter-clockwise from (0, 0) (v = 0, u = 1, v = 1, u = 0)
+    g_outer[0] = quads ? o1 : o2;
+    g_outer[1] = quads ? o2 : o0;
+    g_outer[2] = quads ? o3 : o1;
+    g_outer[3] = o0;
+    uint sides = quads ? 4u : 3u;
+    g_total = 0u;
+    bool ones = true;
+    for (uint s = 0u; s < 4u; s++) {
+        g_m[s] = s < sides ? segments(g_outer[s], g_spacing) : 0u;
+        g_total += g_m[s];
+        ones = ones && (s >= sides || g_m[s] == 1u);
     }
+    g_n0 = segments(i0, g_spacing);
+    g_f0 = clamped(i0, g_spacing);
+    g_n1 = quads ? segments(i1, g_spacing) : 1u;
+    g_f1 = clamped(i1, g_spacing);
+    ones = ones && g_n0 == 1u && g_n1 == 1u;
+    if (!ones && g_n0 == 1u) {          // treated as 1 + epsilon
+        g_n0 = g_spacing == 2u ? 3u : 2u;
+        g_f0 = 1.0;
+    }
+    if (!ones && quads && g_n1 == 1u) {
+        g_n1 = g_spacing == 2u ? 3u : 2u;
+        g_f1 = 1.0;
+    }
+    g_ones = ones;
+    g_rings = g_n0 / 2u;                // triangles: inner rings 1..rings
+    if (ones)
+        g_nverts = quads ? 4u : 3u;
+    else if (quads)
+        g_nverts = g_total + (g_n0 - 1u) * (g_n1 - 1u);
+    else
+        g_nverts = g_total + 3u * (g_rings - 1u) * (g_n0 - g_rings) + (g_n0 - 2u * g_rings > 0u ? 3u : 1u);
+    if (ones)
+        return 1u;
+    if (quads)
+        return 4u + g_n1 - 2u;
+    return 3u * g_rings + (g_n0 & 1u);
+}
+
+// job's polylines (triangles and quads)
+void job_polylines(uint job, out uvec3 outer, out uvec3 inner) {
+    bool quads = g_mode == 1u;
+    if (g_ones && quads) {
+        outer = uvec3(2u, 0u, 0u);
+        inner = uvec3(5u, 0u, 0u);
+    } else if (g_ones) {
+        outer = uvec3(0u, 0u, 0u);
+        inner = uvec3(1u, 0u, 2u);
+    } else if (quads && job < 4u) {
+        outer = uvec3(2u, 0u, job);
+        inner = uvec3(3u, 0u, job);
+    } else if (quads) {
+        outer = uvec3(4u, job - 3u, 0u);
+        inner = uvec3(4u, job - 2u, 0u);
+    } else if (job < 3u * g_rings) {
+        outer = uvec3(0u, job / 3u, job % 3u);
+        inner = uvec3(0u, job / 3u + 1u, job % 3u);
+    } else {                            // the innermost ring of an odd count: one triangle
+        outer = uvec3(0u, g_rings, 0u);
+        inner = uvec3(1u, g_rings, 2u);
+    }
+}
+// the primitives of a job: a line's segments, or (m + q) triangles of a stitch
+uint job_primitives(uint job) {
+    if (g_mode == 2u)
+        return g_line_segments;
+    uvec3 outer;
+    uvec3 inner;
+    job_polylines(job, outer, inner);
+    return polyline_segments(outer.x, outer.y, outer.z) + polyline_segments(inner.x, inner.y, inner.z);
+}
+void run_job(uint job) {
+    if (g_mode == 2u) {
+        uint m = g_line_segments;
+        float v = float(job) / float(g_lines);
+        for (uint i = 0u; i < m; i++) {
+            uint first = job * (m + 1u) + i;
+            put_primitive(2u, vec4(position(i, m, g_line_level), v, 0.0, float(first)),
+                          vec4(position(i + 1u, m, g_line_level), v, 0.0, float(first + 1u)), vec4(0.0));
+        }
+        return;
+    }
+    uvec3 outer;
+    uvec3 inner;
+    job_polylines(job, outer, inner);
+    stitch(outer, inner);
+}
+
+// count pass: one invocation per patch record; write pass: one per (patch record,
+// job), params[14] jobs per record
+void main() {
+    uint gid = gl_GlobalInvocationID.x;
+    g_emit = params[7] != 0u;
+    uint per_slot = g_emit ? params[14] : 1u;
+    g_local = gid / per_slot;
+    uint job = gid % per_slot;
+    if (g_local >= params[0])
+        return;
+    g_slot = params[9] + g_local;
+    g_mode = params[1];
+    g_spacing = params[2];
+    g_cw = params[3] != 0u;
+    g_points = params[4] != 0u;
+    g_max = uintBitsToFloat(params[6]);
+    uint vpp = params[8];
+    uint jobs = setup(g_slot * params[5]);
     if (!g_emit) {
-        counts[2u * g_slot] = nverts;
-        counts[2u * g_slot + 1u] = g_nidx;
+        uint primitives = 0u;
+        for (uint j = 0u; j < jobs; j++)
+            primitives += job_primitives(j);
+        counts[2u * g_local] = g_nverts;
+        counts[2u * g_local + 1u] = g_points ? g_nverts : primitives * vpp;
+        return;
     }
+    if (job >= jobs)
+        return;
+    g_vbase = offsets[2u * g_local];
+    g_ibase = offsets[2u * g_local + 1u];
+    g_nidx = 0u;
+    for (uint j = 0u; j < job; j++)
+        g_nidx += job_primitives(j) * vpp;
+    run_job(job);
+    if (g_points && job == 0u)              // point mode: every vertex once
+        for (uint v = 0u; v < g_nverts; v++)
+            indices[g_ibase + v] = g_vbase + v;
 }
 """
 
-# Exclusive prefix sums of the (vertices, indices) counts and their totals; the
-# primitive counter GL_PRIMITIVES_GENERATED reads. params: 0 patch records, 8 indices
-# per primitive.
+# Exclusive prefix sums of a run's (vertices, indices) counts, their totals, and from
+# them what the next passes take on the GPU (no CPU read): ``LAUNCH_WORDS`` words at
+# binding 4: the evaluation kernel's workgroups (an indirect dispatch, words 0-2), the
+# rasterisation draw (a DrawElementsIndirectCommand, words 4-8) and the evaluation
+# kernel's parameters (compiler/lower/tessellation.py's TESS_PARAMS, words 12-19). The
+# statistics words: 1 evaluation invocations, 2 compute invocations of the evaluation
+# kernel. params (the tessellator's): 0 patch records in the run, 10 the evaluation
+# kernel's workgroup size, 11-13 its parameter words 0-2.
 SCAN_SOURCE = """#version 430
 layout(local_size_x = 1) in;
 layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
 layout(std430, binding = 2) writeonly buffer Offsets { uint offsets[]; };
-layout(std430, binding = 3) buffer Stats { uint primitives_generated; };
+layout(std430, binding = 3) buffer Stats { uint stats[]; };
+layout(std430, binding = 4) writeonly buffer Launch { uint launch[]; };
 void main() {
     uint slots = params[0];
     uint vertices = 0u;
@@ -416,9 +536,36 @@ void main() {
     }
     offsets[2u * slots] = vertices;
     offsets[2u * slots + 1u] = indices;
-    primitives_generated += indices / params[8];
+    uint local_size = params[10];
+    uint groups = (vertices + local_size - 1u) / local_size;
+    launch[0] = groups;
+    launch[1] = 1u;
+    launch[2] = 1u;
+    launch[3] = 0u;
+    launch[4] = indices;        // count, instances, first index, base vertex, base instance
+    launch[5] = 1u;
+    launch[6] = 0u;
+    launch[7] = 0u;
+    launch[8] = 0u;
+    for (uint w = 9u; w < 12u; w++)
+        launch[w] = 0u;
+    launch[12] = params[11];    // patches per instance, vertex records, first vertex or index
+    launch[13] = params[12];
+    launch[14] = params[13];
+    launch[15] = 0u;
+    launch[16] = 0u;
+    launch[17] = vertices;      // the evaluation kernel's invocations
+    launch[18] = 0u;
+    launch[19] = 0u;
+    stats[1] += vertices;
+    stats[2] += groups * local_size;
 }
 """
+# the words of the scan's launch record, and where its parts start (bytes)
+LAUNCH_WORDS = 20
+LAUNCH_DISPATCH_B = 0
+LAUNCH_DRAW_B = 16
+LAUNCH_EVAL_PARAMS_B = 48
 
 
 @dataclass(frozen=True)
@@ -501,7 +648,7 @@ def _check_patch_interface(patch, tes) -> None:
 def tessellation_program_queries(ctx, prog) -> dict:
     """glGetProgramiv's tessellation parameters (GL 4.6 section 7.13): pname -> value,
     None when the program has no such linked stage (INVALID_OPERATION)."""
-    if not ctx.api.gl(4, 0):
+    if not (ctx.api.gl(4, 0) or ctx.api.es_(3, 2)):
         return {}
     ls = prog.linked_state if prog.linked else None
     link = getattr(ls, "tessellation", None) if ls is not None else None
@@ -641,9 +788,12 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     tcs_prog = stages.get(PipeShaderType.TESS_CTRL)
     if vs_prog is None:
         _unsupported("tessellation without a vertex stage")
-    # GL_PRIMITIVES_GENERATED counts the generated primitives (the prefix sum adds them
-    # to the statistics word): what the passes draw is measured and taken out
-    measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None
+    # GL_PRIMITIVES_GENERATED counts the primitives that reach the rasteriser (GL 4.6
+    # section 13.3): the rasterisation draw's own, so only the vertex pass's points are
+    # taken out (known here: no wait). With a geometry stage, what its passes draw is
+    # measured and taken out (the geometry passes add the primitives it emitted).
+    measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None and \
+        PipeShaderType.GEOMETRY in stages
     if measure:
         pass_query = _ctx_cache(ctx).get("pass_query")
         if pass_query is None:
@@ -695,8 +845,11 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
         ctx.pipe.draw_vbo(DrawInfo(PipePrim.POINTS, start_instance=info.start_instance, instance_count=instances),
                           0, None, [DrawStartCountBias(lo, records)])
     ctx.pipe.set_stream_output_targets([], [])
-    # the pipe counts the records as captured points: not what GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts
+    # the pipe counts the records as captured points: not what GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+    # counts, nor GL_PRIMITIVES_GENERATED (measured with a geometry stage)
     _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
+    if PipeShaderType.GEOMETRY not in stages:
+        _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + records * instances
     # 2. the control kernel (the program's, or a generated copy with the default levels)
     if tcs_prog is not None:
         tcs_owner, source = tcs_prog, _stage_source(tcs_prog, E.GL_TESS_CONTROL_SHADER)
@@ -733,33 +886,67 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
         ctx.pipe.launch_grid(GridInfo((patch.vertices, 1, 1), (patches, instances, 1)))
     cache = _ctx_cache(ctx)             # statistics (geometry.primitives_generated_counters)
     cache["tess_patches"] = cache.get("tess_patches", 0) + slots
-    cache["compute_invocations"] = cache.get("compute_invocations", 0) + slots * patch.vertices + \
-        2 * 64 * -(-slots // 64) + 1
-    # 3.-5. the tessellator: count, prefix sum, write
-    total_vertices, total_indices, coords, indices = _tessellate(ctx, link.layout, link.output, patches_buf,
-                                                                 slots, patch.words)
-    if total_vertices == 0 or total_indices == 0:
-        return
-    cache["tess_evaluations"] = cache.get("tess_evaluations", 0) + total_vertices
-    cache["compute_invocations"] += TES_LOCAL_SIZE_X * -(-total_vertices // TES_LOCAL_SIZE_X)
-    # 6. the evaluation kernel
+    cache["compute_invocations"] = cache.get("compute_invocations", 0) + slots * patch.vertices
+    # 3.-7. per run of patch records (all of them unless their worst case exceeds
+    # RUN_BUDGET_B): the tessellator, the evaluation kernel, the rasterisation draw
     iface = link.interface
+    if tcs_prog is None:                # the default levels bound what a patch generates
+        level = max([v for v in (*patch_state["outer"], *patch_state["inner"]) if v == v] + [1.0])
+    else:
+        level = math.inf
+    bound_v, bound_i = patch_bound(link.layout, level, _max_level())
+    jobs = patch_jobs(link.layout, level, _max_level())
+    per_patch_B = bound_v * (16 + 4 * iface.stride_dw) + bound_i * 4
+    run = max(1, min(slots, RUN_BUDGET_B // per_patch_B))
     tes_source = _stage_source(tes_prog, E.GL_TESS_EVALUATION_SHADER)
     tes_handle = _kernel(ctx, tes_prog, "tess_evaluation", tes_source, "tes", TessEvalKey(patch),
                          (TES_LOCAL_SIZE_X, 1, 1))
-    eparams = struct.pack("<8I", patches, records, d.start, 0, 0, total_vertices, 0, 0)
-    e_res, e_off = ctx.uploader.upload(eparams, alignment_B=16)
-    tes_out = _gs_buffer(ctx, "tess_out", (total_vertices + 1) * iface.stride_dw * 4)
+    for first in range(0, slots, run):
+        n = min(run, slots - first)
+        _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch, first, n,
+                         (n * bound_v, n * bound_i), jobs, (patches, records, d.start))
+
+
+def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch, first: int, slots: int,
+                     bound: tuple[int, int], jobs: int, eval_head: tuple[int, int, int]) -> None:
+    """Steps 3-7 for patch records ``first`` .. ``first + slots - 1``, whose vertices and
+    indices are at most ``bound``: the counts the tessellator finds size the evaluation
+    dispatch and the draw on the GPU (indirect), without a read on the CPU. A geometry
+    stage after tessellation takes the totals on the CPU (its passes are sized by them):
+    a wait for the GPU."""
+    from compiler.lower.tessellation import TES_LOCAL_SIZE_X
+    from driver.gl.geometry import _ctx_cache, _gs_buffer
+    C = PipeShaderType.COMPUTE
+
+    def whole(r):
+        return ShaderBuffer(r, 0, r.template.width_px)
+    # 3.-5. the tessellator: count, prefix sum, write (the evaluation kernel's invocations
+    # are counted on the GPU, statistics words 1 and 2)
+    cache = _ctx_cache(ctx)
+    cache["compute_invocations"] = cache.get("compute_invocations", 0) + 64 * -(-slots // 64) + \
+        64 * -(-slots * jobs // 64) + 1
+    coords, indices, launch = _tessellate(ctx, link.layout, link.output, patches_buf, first, slots, patch.words,
+                                          bound, jobs, eval_head)
+    # 6. the evaluation kernel, as many invocations as the tessellator generated vertices
+    iface = link.interface
+    bound_v = bound[0]
+    tes_out = _gs_buffer(ctx, "tess_out", (bound_v + 1) * iface.stride_dw * 4)
     _bind_program(ctx, tes_prog, "tess_evaluation")
     ctx.pipe.bind_shader_state(C, tes_handle)
-    ctx.pipe.set_shader_buffers(C, 72, [ShaderBuffer(e_res, e_off, len(eparams)), None, None,
+    ctx.pipe.set_shader_buffers(C, 72, [ShaderBuffer(launch, LAUNCH_EVAL_PARAMS_B, 32), None, None,
                                         whole(patches_buf), whole(coords), whole(tes_out)], 0b100000)
     with ctx._variant_errors():
-        ctx.pipe.launch_grid(GridInfo((TES_LOCAL_SIZE_X, 1, 1), (-(-total_vertices // TES_LOCAL_SIZE_X), 1, 1)))
+        ctx.pipe.launch_grid(GridInfo((TES_LOCAL_SIZE_X, 1, 1), (0, 0, 0), indirect=launch,
+                                      indirect_offset_B=LAUNCH_DISPATCH_B))
     gs_prog = stages.get(PipeShaderType.GEOMETRY)
     if gs_prog is not None:             # the geometry passes read the evaluation output as vertex records
+        from driver.gallium import buffer_read
         from compiler.lower.geometry import GeometryKey
         from driver.gl.geometry import geometry_passes
+        record = struct.unpack(f"<{LAUNCH_WORDS}I", buffer_read(ctx.pipe, launch, 0, 4 * LAUNCH_WORDS))
+        total_vertices, total_indices = record[17], record[4]
+        if total_vertices == 0 or total_indices == 0:
+            return
         vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[link.output]
         records_layout = tuple((o.name if not o.block else f"{o.block}.{o.member}", o.offset_dw, o.locations)
                                for o in iface.outputs)
@@ -767,52 +954,56 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
         geometry_passes(ctx, gs_prog, stages, key, tes_out, total_indices // vpp, total_vertices, 1,
                         index_info=DrawInfo(PipePrim.TRIANGLES, index_size=4, index_resource=indices))
         return
-    # 7. the rasterisation draw (the geometry passes' own: transform feedback captures it)
+    # 7. the rasterisation draw (the geometry passes' own: transform feedback captures it),
+    # its index count from the launch record
     from driver.gl.geometry import _raster_pass
     capture = ctx.xfb.active and not ctx.xfb.paused
-    _raster_pass(ctx, tes_prog, stages, iface, tes_out, indices, total_vertices, total_indices, None, None,
-                 capture, False)
+    _raster_pass(ctx, tes_prog, stages, iface, tes_out, indices, bound_v, bound[1], None, None,
+                 capture, False, indirect=IndirectInfo(launch, LAUNCH_DRAW_B))
 
 
-def _tessellate(ctx, lay, output: str, patches_buf, slots: int, words: int):
-    """The tessellator's passes over ``slots`` patch records of ``words`` words (levels at
-    words 0-5): (vertices, indices, coordinate buffer, index buffer); the two totals are
-    read back (they size the evaluation pass)."""
+def _max_level() -> float:
     from compiler.glsl.builtin_variables import LIMITS
-    from driver.gallium import buffer_read
+    return float(LIMITS["gl_MaxTessGenLevel"])
+
+
+def _tessellate(ctx, lay, output: str, patches_buf, first: int, slots: int, words: int, bound: tuple[int, int],
+                jobs: int, eval_head: tuple[int, int, int] = (0, 0, 0)):
+    """The tessellator's passes over the ``slots`` patch records from ``first`` of
+    ``words`` words (levels at words 0-5) in ``patches_buf``, generating at most
+    ``bound`` (vertices, indices) with at most ``jobs`` jobs a patch: (coordinate
+    buffer, index buffer, launch record buffer, see SCAN_SOURCE). Nothing is read back."""
+    from compiler.lower.tessellation import TES_LOCAL_SIZE_X
     from driver.gl.geometry import _gs_buffer, _gs_stats
     C = PipeShaderType.COMPUTE
 
     def whole(r):
         return ShaderBuffer(r, 0, r.template.width_px)
     vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[output]
-    max_level = struct.unpack("<I", struct.pack("<f", float(LIMITS["gl_MaxTessGenLevel"])))[0]
-    head = struct.pack("<7I", slots, MODES[lay.mode], SPACINGS[lay.spacing], int(lay.order == "cw"),
-                       int(lay.point_mode), words, max_level)
+    max_level = struct.unpack("<I", struct.pack("<f", _max_level()))[0]
     counts = _gs_buffer(ctx, "tess_counts", slots * 8)
     offsets = _gs_buffer(ctx, "tess_offsets", slots * 8 + 8)
-    coords = indices = _gs_buffer(ctx, "tess_dummy", 16)
+    coords = _gs_buffer(ctx, "tess_coords", bound[0] * 16)
+    indices = _gs_buffer(ctx, "tess_indices", bound[1] * 4)
+    launch = _gs_buffer(ctx, "tess_launch", LAUNCH_WORDS * 4)
     tessellator = _internal(ctx, "tessellator", TESSELLATOR_SOURCE, (64, 1, 1))
     for emit in (0, 1):
-        params = head + struct.pack("<2I", emit, vpp)
+        params = struct.pack("<15I", slots, MODES[lay.mode], SPACINGS[lay.spacing], int(lay.order == "cw"),
+                             int(lay.point_mode), words, max_level, emit, vpp, first, TES_LOCAL_SIZE_X,
+                             *(w & 0xFFFFFFFF for w in eval_head), jobs)
         p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
         pbuf = ShaderBuffer(p_res, p_off, len(params))
         ctx.pipe.bind_shader_state(C, tessellator)
         ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [pbuf, whole(patches_buf), whole(counts), whole(offsets),
                                                         whole(coords), whole(indices)], 0b110100)
-        ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
+        ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots * (jobs if emit else 1) // 64), 1, 1)))
         if emit:
             break
         ctx.pipe.bind_shader_state(C, _internal(ctx, "tess-scan", SCAN_SOURCE, (1, 1, 1)))
-        ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [pbuf, whole(counts), whole(offsets), whole(_gs_stats(ctx))],
-                                    0b1100)
+        ctx.pipe.set_shader_buffers(C, _INTERNAL_SLOT, [pbuf, whole(counts), whole(offsets), whole(_gs_stats(ctx)),
+                                                        whole(launch)], 0b11100)
         ctx.pipe.launch_grid(GridInfo((1, 1, 1), (1, 1, 1)))
-        total_vertices, total_indices = struct.unpack("<2I", buffer_read(ctx.pipe, offsets, slots * 8, 8))
-        if total_vertices == 0 or total_indices == 0:
-            return total_vertices, total_indices, None, None
-        coords = _gs_buffer(ctx, "tess_coords", total_vertices * 16)
-        indices = _gs_buffer(ctx, "tess_indices", total_indices * 4)
-    return total_vertices, total_indices, coords, indices
+    return coords, indices, launch
 
 
 def run_tessellator(ctx, layout, levels) -> tuple:
@@ -820,7 +1011,8 @@ def run_tessellator(ctx, layout, levels) -> tuple:
     (outer0..3, inner0..1) per patch; ``layout`` a linked TessLayout): (coordinates
     as a (vertices, 3) float array, the patch of each vertex, indices as a
     (primitives, vertices per primitive) array of vertex numbers). For tests and
-    debugging; a draw runs the same passes on the control kernel's patch records."""
+    debugging (the totals are read back); a draw runs the same passes on the control
+    kernel's patch records."""
     import numpy as np
     from driver.gallium import ResourceTemplate, buffer_read
     from driver.gallium.defines import PipeBind, PipeFormat, PipeMap, PipeTextureTarget, PipeUsage
@@ -832,7 +1024,13 @@ def run_tessellator(ctx, layout, levels) -> tuple:
         usage=PipeUsage.DEFAULT))
     ctx.pipe.buffer_subdata(res, PipeMap.WRITE, 0, data.tobytes())
     output = "points" if layout.point_mode else "line_strip" if layout.mode == "isolines" else "triangle_strip"
-    nv, ni, coords, indices = _tessellate(ctx, layout, output, res, len(levels), words)
+    finite = [v for v in np.asarray(levels, np.float64).ravel() if v == v] + [1.0]
+    bound_v, bound_i = patch_bound(layout, max(finite), _max_level())
+    coords, indices, launch = _tessellate(ctx, layout, output, res, 0, len(levels), words,
+                                          (len(levels) * bound_v, len(levels) * bound_i),
+                                          patch_jobs(layout, max(finite), _max_level()))
+    record = struct.unpack(f"<{LAUNCH_WORDS}I", buffer_read(ctx.pipe, launch, 0, 4 * LAUNCH_WORDS))
+    nv, ni = record[17], record[4]
     vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[output]
     if not nv or not ni:
         return np.zeros((0, 3), np.float32), np.zeros(0, np.uint32), np.zeros((0, vpp), np.uint32)

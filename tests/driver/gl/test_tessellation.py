@@ -542,3 +542,98 @@ void main() {
     assert (_lit(img) == _half_square()).all()
     assert tuple(img[4, 4]) == (255, 128, 0, 255)
     ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 0, 0)
+
+
+def test_tessellated_draws_do_not_wait_for_the_gpu(ctx, monkeypatch):
+    """The tessellator's counts size the evaluation dispatch and the draw on the GPU
+    (indirect): drawing patches never waits for the GPU (no CPU access to a resource the
+    GPU writes, no finish) and takes no CPU fallback; the image is then the covered
+    triangle and quad."""
+    from driver.agx import fallbacks
+    waits, drawing = [], []
+
+    def counted(name):
+        real = getattr(ctx.pipe, name)
+
+        def wrapper(*args, **kwargs):
+            if drawing:
+                waits.append(name)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(ctx.pipe, name, wrapper)
+    counted("_sync_resource")
+    counted("_finish")
+
+    def draw(count):
+        drawing.append(1)
+        try:
+            ctx.glDrawArrays(E.GL_PATCHES, 0, count)
+        finally:
+            drawing.clear()
+    p = _program(ctx)
+    ctx.glUseProgram(p)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    before = dict(fallbacks.COUNTS)
+    for level in (1.0, 4.0, 64.0):
+        ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), level)
+        draw(3)
+    quad = _program(ctx, tcs=None, tes=QUAD_TES.replace("patch in vec4 colour;\n", "").replace(
+        "ecol = colour;", "ecol = vec4(0, 1, 0, 1);"), vs=QUAD_VS)
+    ctx.glUseProgram(quad)
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 4)
+    _vertices(ctx, quad, [[0, 0], [1, 0], [1, 1], [0, 1]])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [5, 2, 7, 3])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_INNER_LEVEL, [4, 6])
+    draw(4)
+    assert waits == [], "a tessellated draw waited for the GPU"
+    assert dict(fallbacks.COUNTS) == before, "a tessellated draw fell back to the CPU"
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    quadrant = np.zeros((H, W), bool)
+    quadrant[16:, 16:] = True
+    assert (_lit(img) == (_half_square() | quadrant)).all()
+    assert tuple(img[4, 4]) == (255, 128, 64, 255) and tuple(img[20, 20]) == (0, 255, 0, 255)
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [1, 1, 1, 1])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_INNER_LEVEL, [1, 1])
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+
+
+def test_patches_in_runs(ctx, monkeypatch):
+    """A draw whose worst case exceeds the run budget is tessellated in runs of patches:
+    with a budget of one patch, 4 patches (2 instances of 2) give the same pixels,
+    primitive count (4 x 13 at level 3) and transform feedback records (in patch order)
+    as one run."""
+    from driver.gl import tessellation
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_TESS_CONTROL_SHADER, TCS), (E.GL_TESS_EVALUATION_SHADER, TES),
+                      (E.GL_FRAGMENT_SHADER, FS)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glTransformFeedbackVaryings(p, 1, ["gl_Position"], E.GL_INTERLEAVED_ATTRIBS)
+    ctx.glLinkProgram(p)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 3.0)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1], [1, 1], [-1, 1], [1, -1]])
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf)
+    results = []
+    for budget in (tessellation.RUN_BUDGET_B, 1):
+        monkeypatch.setattr(tessellation, "RUN_BUDGET_B", budget)
+        ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 4 * 13 * 48, None, E.GL_STATIC_READ)
+        q = ctx.glGenQueries(1)[0]
+        _clear(ctx)
+        ctx.glBeginQuery(E.GL_PRIMITIVES_GENERATED, q)
+        ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+        ctx.glDrawArraysInstanced(E.GL_PATCHES, 0, 6, 2)
+        ctx.glEndTransformFeedback()
+        ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [4 * 13]
+        data = np.frombuffer(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 4 * 13 * 48), np.float32)
+        results.append((ctx.read_pixels(), data.reshape(4, 13, 3, 4)))
+    (img_one, rec_one), (img_runs, rec_runs) = results
+    assert _lit(img_one).all() and (img_one == img_runs).all()
+    np.testing.assert_array_equal(rec_one, rec_runs)
+    # patch order: the first patch's triangles lie in the lower-left half, the second's in the upper-right
+    assert (rec_one[0, :, :, :2].sum(axis=2) <= 1e-6).all() and (rec_one[1, :, :, :2].sum(axis=2) >= -1e-6).all()
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)

@@ -245,3 +245,46 @@ def test_several_patches_are_numbered(ctx):
     coords, patch, tris = run_tessellator(ctx, _layout("triangles"), [[1, 1, 1, 0, 1, 0]] * 5)
     assert list(patch) == [p for p in range(5) for _ in range(3)]
     assert sorted(tris.ravel()) == list(range(15))
+
+
+# The counts of a patch with every level at the maximum (64), computed by hand: quads
+# 4n + (n - 1)^2 vertices and 2n^2 triangles for n = 64; triangles 3 x 64 outer vertices,
+# 31 inner rings of 3 (64 - 2a) vertices and the centre, 6 x 32^2 triangles; isolines
+# 64 lines of 65 vertices and 64 segments. Fractional odd spacing: n = 63.
+@pytest.mark.parametrize("mode, spacing, vertices, primitives", [
+    ("quads", "equal_spacing", 4225, 8192), ("triangles", "equal_spacing", 3169, 6144),
+    ("isolines", "equal_spacing", 4160, 4096), ("quads", "fractional_odd_spacing", 4 * 63 + 62 * 62, 2 * 63 * 63),
+    ("isolines", "fractional_odd_spacing", 64 * 64, 64 * 63),
+])
+def test_the_maximum_level_reaches_the_bound(ctx, mode, spacing, vertices, primitives):
+    """The bound the draw sizes its buffers by (patch_bound, patch_jobs) is what a patch at
+    the maximum level generates; such a patch (8192 triangles) still covers the domain once."""
+    from driver.gl.tessellation import patch_bound, patch_jobs
+    lay = _layout(mode, spacing)
+    coords, _patch, prims = run_tessellator(ctx, lay, [[MAX_LEVEL] * 6])
+    assert (len(coords), len(prims)) == (vertices, primitives)
+    vpp = 2 if mode == "isolines" else 3
+    assert patch_bound(lay, MAX_LEVEL, MAX_LEVEL) == (vertices, vpp * primitives)
+    assert patch_bound(_layout(mode, spacing, point_mode=True), 100.0, MAX_LEVEL) == (vertices, vertices)
+    assert patch_jobs(lay, MAX_LEVEL, MAX_LEVEL) == {"quads": 2 + 63 if "odd" in spacing else 66,
+                                                     "triangles": 3 * 32, "isolines": 64}[mode]
+    if mode != "isolines":
+        _check_cover(coords, prims, mode)
+
+
+@pytest.mark.parametrize("mode", ["triangles", "quads", "isolines"])
+def test_random_levels_stay_within_the_bound(ctx, mode):
+    """Patches of random levels (some below 1, fractional, discarded ones) generate at most
+    the bound of their largest level, in total for the draw."""
+    from driver.gl.tessellation import patch_bound
+    rng = np.random.default_rng(7)
+    for spacing in ("equal_spacing", "fractional_even_spacing", "fractional_odd_spacing"):
+        levels = rng.uniform(-0.5, 9.0, (6, 6))
+        lay = _layout(mode, spacing)
+        coords, _patch, prims = run_tessellator(ctx, lay, levels.tolist())
+        bound_v, bound_i = patch_bound(lay, float(levels.max()), MAX_LEVEL)
+        assert len(coords) <= 6 * bound_v and prims.size <= 6 * bound_i
+        for one in levels:
+            c, _p, t = run_tessellator(ctx, lay, [one.tolist()])
+            v, i = patch_bound(lay, float(one.max()), MAX_LEVEL)
+            assert len(c) <= v and t.size <= i, (one, len(c), t.size, v, i)
