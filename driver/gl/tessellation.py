@@ -698,15 +698,20 @@ def _unsupported(what: str) -> None:
 
 # -- kernels ---------------------------------------------------------------------------
 class _TessKernel:
-    """``ShaderState.ir`` of a tessellation stage lowered to compute for one key."""
+    """``ShaderState.ir`` of a tessellation stage lowered to compute for one key: the
+    program's linked stage (``unit``, the typed AST the link made of the stage's shader
+    objects, which the lowering only reads), or the GLSL of a generated stage."""
 
-    def __init__(self, source: str, stage: str, key_name: str, key, version):
+    def __init__(self, source: str, stage: str, key_name: str, key, version, unit=None):
         self.source, self.stage, self.key_name, self.key, self.version = source, stage, key_name, key, version
+        self.unit = unit
 
     def front_half(self, key):
-        from compiler.compile import front_half
+        from compiler.compile import front_half, front_half_unit
         from compiler.ir import ShaderKey
         full = (key or ShaderKey.make()).replace(**{self.key_name: self.key})
+        if self.unit is not None:
+            return front_half_unit(self.unit, full)
         return front_half(self.source, self.stage, full)
 
 
@@ -716,7 +721,8 @@ def _kernel(ctx, prog, stage: str, source: str, key_name: str, key, local_size):
     handle = ls.pipe_shaders.get(cache_key)
     if handle is not None:
         return handle
-    kernel = _TessKernel(source, stage, key_name, key, None)
+    linked = ls.stages.get(stage) if not (key_name == "tcs" and stage not in ls.units) else None
+    kernel = _TessKernel(source, stage, key_name, key, None, linked.unit if linked is not None else None)
     info = dict(ctx._pipe_shader_info(ls, stage), local_size=local_size)
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.COMPUTE, kernel, f"{source}\n// {stage} kernel for {key!r}\n", info))

@@ -637,3 +637,59 @@ def test_patches_in_runs(ctx, monkeypatch):
     # patch order: the first patch's triangles lie in the lower-left half, the second's in the upper-right
     assert (rec_one[0, :, :, :2].sum(axis=2) <= 1e-6).all() and (rec_one[1, :, :, :2].sum(axis=2) >= -1e-6).all()
     ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
+
+
+def test_stages_of_several_shader_objects(ctx):
+    """GL 4.6 section 7.3: a stage may be made of several shader objects, one with main();
+    the control stage's level and the evaluation stage's position and colour come from
+    functions defined in a second object of each stage (level 3: the 13-triangle patch,
+    coloured by the second object's function)."""
+    tcs_main = """#version 400
+layout(vertices = 3) out;
+float level_for(int i);
+void main() {
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    gl_TessLevelOuter[0] = level_for(0);
+    gl_TessLevelOuter[1] = level_for(1);
+    gl_TessLevelOuter[2] = level_for(2);
+    gl_TessLevelInner[0] = level_for(3);
+}
+"""
+    tcs_lib = "#version 400\nuniform float level;\nfloat level_for(int i) { return level + 0.0 * float(i); }\n"
+    tes_main = """#version 400
+layout(triangles, equal_spacing, ccw) in;
+out vec4 ecol;
+vec4 interpolate(vec3 coord);
+vec4 colour();
+void main() {
+    gl_Position = interpolate(gl_TessCoord);
+    ecol = colour();
+}
+"""
+    tes_lib = """#version 400
+layout(triangles) in;
+vec4 interpolate(vec3 c) {
+    return c.x * gl_in[0].gl_Position + c.y * gl_in[1].gl_Position + c.z * gl_in[2].gl_Position;
+}
+vec4 colour() { return vec4(0.0, 0.5, 1.0, 1.0); }
+"""
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, QUAD_VS), (E.GL_TESS_CONTROL_SHADER, tcs_main),
+                      (E.GL_TESS_CONTROL_SHADER, tcs_lib), (E.GL_TESS_EVALUATION_SHADER, tes_lib),
+                      (E.GL_TESS_EVALUATION_SHADER, tes_main), (E.GL_FRAGMENT_SHADER, FS)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 3.0)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    q = ctx.glGenQueries(1)[0]
+    _clear(ctx)
+    ctx.glBeginQuery(E.GL_PRIMITIVES_GENERATED, q)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [13]
+    img = ctx.read_pixels()
+    assert (_lit(img) == _half_square()).all()
+    assert tuple(img[4, 4]) == (0, 128, 255, 255)
