@@ -384,7 +384,9 @@ def _gs_kernel(ctx, prog, key):
     if handle is not None:
         return handle
     source = _stage_source(prog, E.GL_GEOMETRY_SHADER)
-    kernel = _GeometryKernel(source, key, getattr(ls.units["geometry"], "version", None))
+    linked = ls.stages.get("geometry")
+    kernel = _GeometryKernel(source, key, getattr(ls.units["geometry"], "version", None),
+                             linked.unit if linked is not None else None)
     info = dict(ctx._pipe_shader_info(ls, "geometry"))
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.COMPUTE, kernel, f"{source}\n// geometry kernel for {key!r}\n", info))
@@ -864,15 +866,18 @@ class _Renamed:
 
 class _GeometryKernel:
     """``ShaderState.ir`` of the geometry kernel: its own front half (the geometry stage
-    of ``source`` lowered to compute for ``key``)."""
+    lowered to compute for ``key``): from the link's typed AST of the stage (``unit``,
+    made of all its shader objects; the lowering only reads it), else from ``source``."""
 
-    def __init__(self, source: str, key, version):
-        self.source, self.key, self.version = source, key, version
+    def __init__(self, source: str, key, version, unit=None):
+        self.source, self.key, self.version, self.unit = source, key, version, unit
 
     def front_half(self, key):
-        from compiler.compile import front_half
+        from compiler.compile import front_half, front_half_unit
         from compiler.ir import ShaderKey
         full = (key or ShaderKey.make()).replace(gs=self.key)
+        if self.unit is not None:
+            return front_half_unit(self.unit, full)
         return front_half(self.source, "geometry", full)
 
 
