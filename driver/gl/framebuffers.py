@@ -165,10 +165,13 @@ class FramebufferMixin:
         check_enum(target, (E.GL_RENDERBUFFER,))
         rb = self.renderbuffer_binding
         check(rb is not None, E.GL_INVALID_OPERATION)
-        info = lookup(rb.internal_format)
-        bits = _component_bits(info)
+        # GL 4.6 table 23.27 (GLES 3.2 table 21.17): before any storage, the format
+        # reads RGBA (GLES: RGBA4) and every size 0
+        stored = rb.resource is not None or rb.width or rb.height
+        fmt = rb.internal_format if stored else (E.GL_RGBA4 if self.api.es else E.GL_RGBA)
+        bits = _component_bits(lookup(rb.internal_format)) if stored else (0,) * 6
         values = {E.GL_RENDERBUFFER_WIDTH: rb.width, E.GL_RENDERBUFFER_HEIGHT: rb.height,
-                  E.GL_RENDERBUFFER_INTERNAL_FORMAT: rb.internal_format,
+                  E.GL_RENDERBUFFER_INTERNAL_FORMAT: fmt,
                   E.GL_RENDERBUFFER_SAMPLES: rb.samples,
                   E.GL_RENDERBUFFER_RED_SIZE: bits[0], E.GL_RENDERBUFFER_GREEN_SIZE: bits[1],
                   E.GL_RENDERBUFFER_BLUE_SIZE: bits[2], E.GL_RENDERBUFFER_ALPHA_SIZE: bits[3],

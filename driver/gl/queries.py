@@ -163,6 +163,8 @@ class QueryMixin:
             return None
         if pname == E.GL_QUERY_TARGET:
             return q.target
+        if q.result is None and q.pipe_query is None:
+            q.result = 0        # created by glCreateQueries and never begun: available, 0
         if q.result is None:
             wait = pname == E.GL_QUERY_RESULT
             q.result = self.pipe.get_query_result(q.pipe_query, wait)

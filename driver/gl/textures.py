@@ -60,6 +60,14 @@ def _border_to_ints(colour) -> list[int]:
     """The border colour as the integer getters return it (GL 4.6 section 2.2.2)."""
     return [int(round(max(-1.0, min(1.0, float(c))) * _INT_MAX)) for c in colour]
 
+#: What glTexParameter may set on a multisample texture: everything but the sampler
+#: states (GL 4.6 section 8.10: those are INVALID_ENUM, and INVALID_OPERATION
+#: through glTextureParameter*, which names no target)
+MULTISAMPLE_TEXTURE_PNAMES = frozenset({
+    E.GL_TEXTURE_BASE_LEVEL, E.GL_TEXTURE_MAX_LEVEL, E.GL_DEPTH_STENCIL_TEXTURE_MODE, E.GL_TEXTURE_SWIZZLE_R,
+    E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B, E.GL_TEXTURE_SWIZZLE_A, E.GL_TEXTURE_SWIZZLE_RGBA})
+
+
 class TextureMixin:
     def _init_family(self) -> None:
         self.textures = Namespace(Texture)
@@ -194,10 +202,8 @@ class TextureMixin:
         check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
         tex = self._bound_texture(target)
         v0 = value[0] if isinstance(value, (list, tuple)) else value
-        if target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) and pname not in (
-                E.GL_TEXTURE_BASE_LEVEL, E.GL_TEXTURE_MAX_LEVEL, E.GL_DEPTH_STENCIL_TEXTURE_MODE,
-                E.GL_TEXTURE_SWIZZLE_R, E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B,
-                E.GL_TEXTURE_SWIZZLE_A, E.GL_TEXTURE_SWIZZLE_RGBA):
+        if target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) and \
+                pname not in MULTISAMPLE_TEXTURE_PNAMES:
             raise GLError(E.GL_INVALID_ENUM, "sampler state of a multisample texture")
         if target == E.GL_TEXTURE_RECTANGLE:
             # GL 4.6 section 8.10: rectangle textures take no mipmaps or repeat
@@ -208,7 +214,10 @@ class TextureMixin:
         es3 = self.api.gl_or_es((1, 2), (3, 0))
         if pname == E.GL_TEXTURE_BASE_LEVEL and es3:
             check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative base level")
-            check(target != E.GL_TEXTURE_RECTANGLE or int(v0) == 0, E.GL_INVALID_OPERATION)
+            # GL 4.6 section 8.10: rectangle and multisample textures have level 0 only
+            check(target not in (E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE,
+                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) or int(v0) == 0, E.GL_INVALID_OPERATION,
+                  "this target's base level must be 0")
             tex.base_level = int(v0)
         elif pname == E.GL_TEXTURE_MAX_LEVEL and (es3 or self.api.has_extension("GL_APPLE_texture_max_level")):
             check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative max level")

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
+from driver.gl.textures import MULTISAMPLE_TEXTURE_PNAMES
 
 # -- finding objects --------------------------------------------------------------
 
@@ -177,13 +178,32 @@ def _texture(ctx, name):
 _named_texture = _named(_texture, _texture_bound)
 
 
+def _texture_parameter(plain: str):
+    """glTextureParameter*: as the bind-to-edit command, but a sampler state of a
+    multisample texture is INVALID_OPERATION (GL 4.6 section 8.10)."""
+    forward = _named_texture(plain)
+
+    def entry(ctx, texture, pname, *args):
+        _dsa(ctx)
+        tex = _texture(ctx, texture)
+        check(tex.target not in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+              or pname in MULTISAMPLE_TEXTURE_PNAMES, E.GL_INVALID_OPERATION,
+              "sampler state of a multisample texture")
+        return forward(ctx, texture, pname, *args)
+    return entry
+
+
 _forwarders((
         ("glTextureParameterf", "glTexParameterf"),
         ("glTextureParameterfv", "glTexParameterfv"),
         ("glTextureParameteri", "glTexParameteri"),
         ("glTextureParameteriv", "glTexParameteriv"),
         ("glTextureParameterIiv", "glTexParameterIiv"),
-        ("glTextureParameterIuiv", "glTexParameterIuiv"),
+        ("glTextureParameterIuiv", "glTexParameterIuiv")),
+    _texture_parameter, "on the named texture's target")
+
+
+_forwarders((
         ("glGetTextureParameterfv", "glGetTexParameterfv"),
         ("glGetTextureParameteriv", "glGetTexParameteriv"),
         ("glGetTextureParameterIiv", "glGetTexParameterIiv"),
@@ -195,18 +215,60 @@ _forwarders((
         ("glTextureStorage3D", "glTexStorage3D"),
         ("glTextureStorage2DMultisample", "glTexStorage2DMultisample"),
         ("glTextureStorage3DMultisample", "glTexStorage3DMultisample"),
-        ("glTextureSubImage1D", "glTexSubImage1D"),
-        ("glTextureSubImage2D", "glTexSubImage2D"),
-        ("glCompressedTextureSubImage1D", "glCompressedTexSubImage1D"),
-        ("glCompressedTextureSubImage2D", "glCompressedTexSubImage2D"),
-        ("glCompressedTextureSubImage3D", "glCompressedTexSubImage3D"),
-        ("glCopyTextureSubImage1D", "glCopyTexSubImage1D"),
-        ("glCopyTextureSubImage2D", "glCopyTexSubImage2D"),
-        ("glCopyTextureSubImage3D", "glCopyTexSubImage3D"),
         ("glGenerateTextureMipmap", "glGenerateMipmap"),
         ("glTextureBuffer", "glTexBuffer"),
         ("glTextureBufferRange", "glTexBufferRange")),
     _named_texture, "on the named texture's target")
+
+
+#: The texture targets each dimension of the sub-image commands edits (GL 4.6
+#: sections 8.6, 8.7: a texture of another target is INVALID_OPERATION, the DSA
+#: commands naming no target; a cube map's faces are the layers of a 3D image)
+_SUB_IMAGE_TARGETS = {1: (E.GL_TEXTURE_1D,),
+                      2: (E.GL_TEXTURE_2D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE),
+                      3: (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                          E.GL_TEXTURE_CUBE_MAP)}
+
+
+def _sub_image_texture(ctx, texture, dims: int):
+    tex = _texture(ctx, texture)
+    check(tex.target in _SUB_IMAGE_TARGETS[dims], E.GL_INVALID_OPERATION,
+          f"a {dims}D sub-image command on a texture of target {tex.target:#x}")
+    return tex
+
+
+def _sub_image(plain: str, dims: int):
+    forward = _named_texture(plain)
+
+    def entry(ctx, texture, *args):
+        _dsa(ctx)
+        _sub_image_texture(ctx, texture, dims)
+        return forward(ctx, texture, *args)
+    return entry
+
+
+_forwarders((
+        ("glTextureSubImage1D", "glTexSubImage1D", 1),
+        ("glTextureSubImage2D", "glTexSubImage2D", 2),
+        ("glCompressedTextureSubImage1D", "glCompressedTexSubImage1D", 1),
+        ("glCompressedTextureSubImage2D", "glCompressedTexSubImage2D", 2),
+        ("glCompressedTextureSubImage3D", "glCompressedTexSubImage3D", 3),
+        ("glCopyTextureSubImage1D", "glCopyTexSubImage1D", 1),
+        ("glCopyTextureSubImage2D", "glCopyTexSubImage2D", 2)),
+    _sub_image, "on the named texture's target")
+
+
+@entry_point
+def glCopyTextureSubImage3D(ctx, texture, level, xoffset, yoffset, zoffset, x, y, width, height):
+    """Of a cube map, ``zoffset`` names the face (GL 4.6 section 8.6)."""
+    _dsa(ctx)
+    tex = _sub_image_texture(ctx, texture, 3)
+    with _texture_bound(ctx, tex) as target:
+        if target == E.GL_TEXTURE_CUBE_MAP:
+            check(0 <= zoffset < 6, E.GL_INVALID_VALUE, "face outside 0..5")
+            return call(ctx, "glCopyTexSubImage2D", E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + zoffset, level,
+                        xoffset, yoffset, x, y, width, height)
+        return call(ctx, "glCopyTexSubImage3D", target, level, xoffset, yoffset, zoffset, x, y, width, height)
 
 
 @entry_point
@@ -216,7 +278,7 @@ def glTextureSubImage3D(ctx, texture, level, xoffset, yoffset, zoffset, width, h
     are the layers of a 6-layer image, +X first): one 2D upload per face,
     each from its own image of the client data."""
     _dsa(ctx)
-    tex = _texture(ctx, texture)
+    tex = _sub_image_texture(ctx, texture, 3)
     with _texture_bound(ctx, tex) as target:
         if target != E.GL_TEXTURE_CUBE_MAP:
             return call(ctx, "glTexSubImage3D", target, level, xoffset, yoffset, zoffset, width,
@@ -522,12 +584,19 @@ def _xfb(ctx, name):
     return ctx.default_xfb if name == 0 else _object(ctx.transform_feedbacks, name, "transform feedback")
 
 
+def _xfb_output_buffer(ctx, buffer):
+    """GL 4.6 section 13.2.2: a name that is neither zero nor an existing buffer
+    object is INVALID_VALUE for glTransformFeedbackBuffer{Base,Range} (the object
+    lookups of other DSA commands say INVALID_OPERATION)."""
+    check(buffer == 0 or ctx.buffers.get(buffer) is not None, E.GL_INVALID_VALUE,
+          f"{buffer} is not the name of an existing buffer object")
+
+
 @entry_point
 def glTransformFeedbackBufferBase(ctx, xfb, index, buffer):
     _dsa(ctx)
     obj = _xfb(ctx, xfb)
-    if buffer:
-        _buffer(ctx, buffer)
+    _xfb_output_buffer(ctx, buffer)
     target = E.GL_TRANSFORM_FEEDBACK_BUFFER
     with _attr_bound(ctx, "xfb", obj), _buffer_bound(ctx, ctx.buffer_bindings.get(target), target):
         return call(ctx, "glBindBufferBase", target, index, buffer)
@@ -537,8 +606,7 @@ def glTransformFeedbackBufferBase(ctx, xfb, index, buffer):
 def glTransformFeedbackBufferRange(ctx, xfb, index, buffer, offset, size):
     _dsa(ctx)
     obj = _xfb(ctx, xfb)
-    if buffer:
-        _buffer(ctx, buffer)
+    _xfb_output_buffer(ctx, buffer)
     target = E.GL_TRANSFORM_FEEDBACK_BUFFER
     with _attr_bound(ctx, "xfb", obj), _buffer_bound(ctx, ctx.buffer_bindings.get(target), target):
         return call(ctx, "glBindBufferRange", target, index, buffer, offset, size)
