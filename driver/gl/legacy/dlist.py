@@ -72,18 +72,43 @@ def _copy_arg(a):
     return a
 
 
-def _dispatch(name: str, fn, listed: bool, in_begin_end: bool):
-    from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
-    # None: in every API; True: only in ES 1.1; False: in every API but ES 1.1
-    es1_rule = True if name in ES1_ONLY else (None if name in ES1_COMMANDS else False)
+def _not_in_api(name: str, fn):
+    """The entry of a command the context's API does not have (the other
+    side of the ES 1.1 rule): GL_INVALID_OPERATION, nothing runs; an entry
+    point of the API may still use it internally (``_dispatch_depth``)."""
+    @functools.wraps(fn)                 # features.call still reaches the implementation
+    def entry(self, *args, **kwargs):
+        if self._dispatch_depth:
+            return fn(self, *args, **kwargs)
+        self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {self.api.name}"))
+    entry.__gl_entry__ = True
+    return entry
 
+
+def _counted(fn):
+    """The entry of a command of a restricted API's table: what it calls
+    internally is not refused (``_not_in_api``)."""
+    @functools.wraps(fn)
+    def entry(self, *args, **kwargs):
+        self._dispatch_depth += 1
+        try:
+            return fn(self, *args, **kwargs)
+        finally:
+            self._dispatch_depth -= 1
+    entry.__gl_entry__ = True
+    return entry
+
+
+def _checked(name: str, fn, listed: bool, in_begin_end: bool):
+    """The entry of the recording / Begin-End table: records the command into
+    the list being compiled (and runs it in GL_COMPILE_AND_EXECUTE), refuses
+    what section 2.6.3 does not allow between glBegin and glEnd. Calls an
+    entry point makes from inside another (and glCallList's commands) run
+    the implementation directly."""
     @functools.wraps(fn)
     def entry(self, *args, **kwargs):
         if self._dispatch_depth:
             return fn(self, *args, **kwargs)
-        if es1_rule is not None and self.api.es1 is not es1_rule:
-            self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {self.api.name}"))
-            return None
         dl = self._list_compiling
         if dl is not None and listed:
             copied = tuple(_copy_arg(a) for a in args)
@@ -108,13 +133,39 @@ def _dispatch(name: str, fn, listed: bool, in_begin_end: bool):
 
 
 def install_dispatch(cls):
-    """Class decorator for the final Context (after the GL error wrapping)."""
-    for name in dir(cls):
-        if not name.startswith("gl") or name == "glGetError":
-            continue
+    """Class decorator for the final Context (after the GL error wrapping):
+    Mesa's per-API dispatch tables and its exec/save table swap, as classes.
+
+    - ``cls`` itself is the table of every context but ES 1.1 outside
+      glBegin/glEnd and glNewList/glEndList: the entry points run directly,
+      the ES 1.1-only commands are GL_INVALID_OPERATION;
+    - ``cls.Es1Dispatch``: an OpenGL ES 1.1 context's table, only ES 1.1's
+      commands (and its extensions'), the rest GL_INVALID_OPERATION unless an
+      ES 1.1 entry point uses them internally;
+    - ``cls.CheckedDispatch``: the table while a list is compiled or between
+      glBegin and glEnd (recording, section 2.6.3's rule).
+
+    A context's class is one of them (``_select_dispatch``); glBegin, glEnd,
+    glNewList and glEndList switch it, so the commands of every other moment
+    pay nothing for display lists and Begin/End."""
+    from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
+    names = [n for n in dir(cls) if n.startswith("gl") and n != "glGetError" and callable(getattr(cls, n))]
+    es1_table, checked_table = {}, {}
+    for name in names:
         fn = getattr(cls, name)
-        if callable(fn):
-            setattr(cls, name, _dispatch(name, fn, compiled_into_lists(name), allowed_in_begin_end(name)))
+        if name in ES1_ONLY:
+            setattr(cls, name, _not_in_api(name, fn))     # no entry point of cls uses them
+        es1_table[name] = _counted(fn) if name in ES1_COMMANDS else _not_in_api(name, fn)
+        if name not in ES1_ONLY:
+            checked_table[name] = _checked(name, fn, compiled_into_lists(name), allowed_in_begin_end(name))
+    for attr, table, doc in (("Es1Dispatch", es1_table, "an OpenGL ES 1.1 context's commands"),
+                             ("CheckedDispatch", checked_table, "display-list compilation and glBegin/glEnd")):
+        sub = type(cls.__name__, (cls,), {"__module__": cls.__module__, "__doc__": f"{cls.__doc__}\n\n"
+                                          f"This class: the dispatch of {doc} (legacy.dlist.install_dispatch).",
+                                          **table})
+        sub.__qualname__ = f"{cls.__qualname__}.{attr}"
+        setattr(cls, attr, sub)
+    cls._dispatch_base = cls
     return cls
 
 
@@ -237,6 +288,23 @@ class DisplayListMixin:
         self._list_compiling = None          # (name, mode, commands)
         self._dispatch_depth = 0
         self._list_nesting = 0
+        self._select_dispatch()
+
+    def _select_dispatch(self) -> None:
+        """Make the context's class the dispatch table of its API and moment
+        (install_dispatch): ES 1.1's; the checked one while a list is compiled
+        or between glBegin and glEnd; else the direct one."""
+        base = getattr(type(self), "_dispatch_base", None)
+        if base is None:                     # a class without install_dispatch
+            return
+        if self.api.es1:
+            want = base.Es1Dispatch
+        elif self._list_compiling is not None or getattr(self, "_im", None) is not None:
+            want = base.CheckedDispatch
+        else:
+            want = base
+        if type(self) is not want:
+            self.__class__ = want
 
     def glNewList(self, list: int, mode: int) -> None:
         self._compat_only()
@@ -244,6 +312,7 @@ class DisplayListMixin:
         check_enum(mode, (E.GL_COMPILE, E.GL_COMPILE_AND_EXECUTE))
         check(self._list_compiling is None, E.GL_INVALID_OPERATION, "glNewList inside glNewList")
         self._list_compiling = (int(list), mode, [])
+        self._select_dispatch()
 
     def glEndList(self) -> None:
         self._compat_only()
@@ -251,6 +320,7 @@ class DisplayListMixin:
         name, _, commands = self._list_compiling
         self._list_compiling = None
         self._lists[name] = commands
+        self._select_dispatch()
 
     def _execute_list(self, name: int) -> None:
         commands = self._lists.get(name)

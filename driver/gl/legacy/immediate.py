@@ -62,12 +62,14 @@ class ImmediateMixin:
         check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
         check_enum(mode, PRIMITIVES, f"bad primitive {mode:#x}")
         self._im, self._im_mode, self._im_materials = [], mode, None
+        self._select_dispatch()
 
     def glEnd(self) -> None:
         self._compat_only()
         check(self._im is not None, E.GL_INVALID_OPERATION, "glEnd without glBegin")
         verts, mode, materials = self._im, self._im_mode, self._im_materials
         self._im = self._im_mode = self._im_materials = None
+        self._select_dispatch()
         if verts:
             self._draw_vertex_tuples(mode, verts, materials)
 

@@ -24,6 +24,40 @@ def test_the_context_class_is_composed_of_at_most_twelve_classes():
     assert not set(FAMILIES) & set(Context.__mro__)          # families are installed, not bases
 
 
+def test_the_dispatch_tables_are_classes_a_context_switches_between():
+    """Mesa's exec/save dispatch swap: display-list compilation and Begin/End
+    switch the context's class; every other moment runs entry points directly."""
+    for table in (Context.CheckedDispatch, Context.Es1Dispatch):
+        assert len(table.__mro__) <= MAX_CLASSES and issubclass(table, Context)
+    with driver.Context(api="compat", width=4, height=4) as c:
+        gl = c.gl
+        assert type(gl) is Context
+        gl.glNewList(1, E.GL_COMPILE)
+        assert type(gl) is Context.CheckedDispatch
+        gl.glClearColor(1.0, 0.0, 0.0, 1.0)                 # recorded, not run
+        gl.glEndList()
+        assert type(gl) is Context
+        assert gl.glGetFloatv(E.GL_COLOR_CLEAR_VALUE) == [0.0, 0.0, 0.0, 0.0]
+        gl.glCallList(1)
+        assert gl.glGetFloatv(E.GL_COLOR_CLEAR_VALUE) == [1.0, 0.0, 0.0, 1.0]
+        gl.glBegin(E.GL_TRIANGLES)
+        assert type(gl) is Context.CheckedDispatch
+        gl.glEnable(E.GL_DEPTH_TEST)                        # section 2.6.3: not between Begin and End
+        expect(gl, E.GL_INVALID_OPERATION)
+        gl.glEnd()
+        assert type(gl) is Context and not gl.glIsEnabled(E.GL_DEPTH_TEST)
+        gl.glColor4x(1, 1, 1, 1)                             # ES 1.1 only
+        expect(gl, E.GL_INVALID_OPERATION)
+    with driver.Context(api="gles1", width=4, height=4) as c:
+        gl = c.gl
+        assert type(gl) is Context.Es1Dispatch
+        gl.glColor4x(0x10000, 0, 0, 0x10000)
+        expect(gl, E.GL_NO_ERROR)
+        gl.glBegin(E.GL_TRIANGLES)                           # not an ES 1.1 command
+        expect(gl, E.GL_INVALID_OPERATION)
+        assert type(gl) is Context.Es1Dispatch
+
+
 def test_every_entry_point_of_the_former_class_still_exists():
     listed = Path(__file__).with_name("data").joinpath("context_entry_points.txt").read_text().split("\n")
     names = [n for n in listed if n and not n.startswith("#")]
