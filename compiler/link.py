@@ -31,11 +31,14 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LinkError", "LinkedShader", "link_stage", "linked_shader", "shader_from_source"]
+__all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "assign_attributes", "assign_frag_outputs",
+           "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
+           "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
+           "shader_from_source"]
 
 #: separates the shader objects of a stage in the serialised form
 _OBJECT_SEPARATOR = "\n// -- next shader object of the stage --\n"
@@ -50,18 +53,23 @@ class LinkedShader:
     """One linked stage: the typed AST ``unit`` (``compiler.glsl.ast.TranslationUnit``)
     made from the GLSL ``sources`` of the stage's shader objects, in attach order.
 
-    ``text`` is the serialised form (stage, profile, the objects' sources): the same
-    text gives the same unit, so ``digest`` (its SHA-256) stands for the shader in
-    caches. Equality and hash go by digest."""
+    ``text`` is the serialised form (stage, profile, ``extensions``, the objects'
+    sources): the same text gives the same unit, so ``digest`` (its SHA-256) stands
+    for the shader in caches. ``extensions`` names what else the parse depended on:
+    the GLSL extensions the context offered (they decide ``#extension`` and the
+    predefined macros), as a digest; "" when the parse offered all. Equality and
+    hash go by digest."""
     stage: str
     unit: Any
     sources: tuple[str, ...]
     profile: str = ""
+    extensions: str = ""
     text: str = field(init=False, repr=False)
     digest: str = field(init=False)
 
     def __post_init__(self):
-        text = f"linked {self.stage} shader, profile {self.profile or 'default'}\n" + \
+        text = f"linked {self.stage} shader, profile {self.profile or 'default'}" + \
+            (f", extensions {self.extensions}" if self.extensions else "") + "\n" + \
             _OBJECT_SEPARATOR.join(self.sources)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "digest", hashlib.sha256(text.encode()).hexdigest())
@@ -103,9 +111,18 @@ def shader_from_source(source: str, stage: str) -> LinkedShader:
     return link_stage(stage, [(unit, source)])
 
 
-def link_stage(stage: str, objects: Sequence[tuple[Any, str]]) -> LinkedShader:
+def extension_set_digest(extensions: Collection[str] | None) -> str:
+    """The ``LinkedShader.extensions`` of units parsed with the GLSL extension set
+    ``extensions`` (None: all the compiler knows)."""
+    if extensions is None:
+        return ""
+    return hashlib.sha256(",".join(sorted(extensions)).encode()).hexdigest()[:16]
+
+
+def link_stage(stage: str, objects: Sequence[tuple[Any, str]], extensions: str = "") -> LinkedShader:
     """Link the shader objects ``objects`` ((typed unit, its source) in attach order)
-    of one stage. Raises ``LinkError`` with the reason."""
+    of one stage, parsed with the extension set of digest ``extensions``
+    (``extension_set_digest``). Raises ``LinkError`` with the reason."""
     if not objects:
         raise LinkError(f"{stage} shader: no shader objects")
     units = [u for u, _s in objects]
@@ -118,7 +135,7 @@ def link_stage(stage: str, objects: Sequence[tuple[Any, str]]) -> LinkedShader:
             raise LinkError(f"unresolved reference to function `{sig.name}'")
     else:
         unit = _merge(stage, units, mains[0])
-    return LinkedShader(stage, unit, tuple(s for _u, s in objects), _profile(mains[0]))
+    return LinkedShader(stage, unit, tuple(s for _u, s in objects), _profile(mains[0]), extensions)
 
 
 # -- several objects of one stage ---------------------------------------------------------
@@ -273,4 +290,246 @@ def _unique(items) -> list:
         if id(x) not in seen:
             seen.add(id(x))
             out.append(x)
+    return out
+
+
+# -- the interface between stages -----------------------------------------------------------
+
+def same_type(a, b) -> bool:
+    """GLSL 4.60 section 4.3.9's type match across stages (a uniform declared in
+    several stages): structures declared in each stage match by name and members
+    (each stage's declaration is a type of its own)."""
+    if a == b:
+        return True
+    if a.is_array or b.is_array:
+        return a.is_array and b.is_array and a.length == b.length and same_type(a.element, b.element)
+    if a.is_struct and b.is_struct:
+        return a.name == b.name and len(a.fields) == len(b.fields) and all(
+            fa.name == fb.name and same_type(fa.type, fb.type) for fa, fb in zip(a.fields, b.fields))
+    return False
+
+
+def same_interface_type(a, b) -> bool:
+    """Types match across stages: each shader declares its own struct and
+    block types, so those compare by name and members (GLSL 1.50 sections
+    4.3.7 and 7.x: same name, member names, types and order)."""
+    if a == b:
+        return True
+    if a.base != b.base:
+        return False
+    if a.base == "array":
+        return a.length == b.length and same_interface_type(a.element, b.element)
+    if a.fields or b.fields:
+        return (a.name == b.name and len(a.fields) == len(b.fields)
+                and all(f.name == g.name and same_interface_type(f.type, g.type)
+                        for f, g in zip(a.fields, b.fields)))
+    return False
+
+
+def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
+    """GLSL 4.30 section 4.3.4 / GLSL ES 3.00 section 4.3.10: each used input of
+    a stage (``inputs``: its user input variables) needs an output of the previous
+    stage (``outputs``) of the same name (or location) and type; GLSL ES also
+    requires matching interpolation. Interface blocks match by block name, not
+    instance name (GLSL 1.50 section 4.3.7: `out Data {...} vs_out;` feeds
+    `in Data {...} fs_in;`). Raises ``LinkError``."""
+    def link_name(v):
+        return ("block", v.type.name) if v.type.is_block else v.name
+    by_name = {link_name(v): v for v in outputs}
+    by_loc = {v.layout["location"]: v for v in outputs if "location" in v.layout}
+    for inp in inputs:
+        loc = inp.layout.get("location")
+        out = by_loc.get(loc) if loc is not None else by_name.get(link_name(inp))
+        if out is None:
+            if not inp.used:
+                continue
+            raise LinkError(f"fragment shader input `{inp.name}' has no matching output "
+                            f"in the previous stage")
+        if not same_interface_type(out.type, inp.type):
+            raise LinkError(f"`{inp.name}' is declared as type `{inp.type.name}' in the "
+                            f"fragment shader and `{out.type.name}' in the vertex shader")
+        if es and (out.interpolation or "smooth") != (inp.interpolation or "smooth"):
+            raise LinkError(f"interpolation qualifier mismatch for `{inp.name}'")
+
+
+# -- locations --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BuiltinInput:
+    """A built-in vertex input of the compatibility profile (gl_Color, ...) being
+    given a location."""
+    name: str
+    type: Any = None
+
+
+def attribute_slots(t) -> int:
+    """Attribute locations an input takes (GL 4.6 section 11.1.1: one per matrix
+    column or array element; a dvec3/dvec4 column takes two)."""
+    from compiler.glsl.types import type_size_slots
+    return type_size_slots(t)
+
+
+def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: int, es: bool,
+                      legacy_attribs: Collection[str] | None = None) -> dict:
+    """Vertex input name -> (location, type, slots) (GL 4.6 section 11.1.1):
+    explicit layout locations, then ``bindings`` (glBindAttribLocation), then the
+    lowest free slots. ``inputs``: the vertex stage's user inputs (desktop GL
+    gives locations to the used ones only); ``legacy_attribs``: the built-in
+    inputs of the compatibility profile (None elsewhere), which ``unit`` (the
+    linked vertex stage) may read: ``gl_Vertex`` (or ``ftransform()``) aliases
+    location 0, the others take free slots. Raises ``LinkError``."""
+    used: dict[int, str] = {}
+    out: dict[str, tuple] = {}
+    pending = []
+    for v in inputs:
+        if not v.used and not es:
+            continue
+        n = attribute_slots(v.type)
+        loc = v.layout.get("location", bindings.get(v.name))
+        if loc is None:
+            pending.append((v, n))
+            continue
+        if loc + n > max_attribs:
+            raise LinkError(f"attribute `{v.name}' location {loc} exceeds MAX_VERTEX_ATTRIBS")
+        for s in range(loc, loc + n):
+            if s in used and (es or "location" in v.layout):
+                raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
+            used[s] = v.name
+        out[v.name] = (loc, v.type, n)
+    if legacy_attribs is not None:
+        names = {v.name for v in unit.builtin_variables if v.name in legacy_attribs}
+        if any(getattr(f, "name", "") == "ftransform" for f in unit.builtin_functions):
+            names.add("gl_Vertex")
+        if "gl_Vertex" in names:      # gl_Vertex aliases generic attribute 0
+            out["gl_Vertex"] = (0, None, 1)
+            used.setdefault(0, "gl_Vertex")
+            names.discard("gl_Vertex")
+        for name in sorted(names):
+            pending.append((BuiltinInput(name), 1))
+    for v, n in pending:
+        loc = next((s for s in range(max_attribs - n + 1)
+                    if all(x not in used for x in range(s, s + n))), None)
+        if loc is None:
+            raise LinkError(f"too many vertex attributes (`{v.name}')")
+        for s in range(loc, loc + n):
+            used[s] = v.name
+        out[v.name] = (loc, v.type, n)
+    return out
+
+
+def frag_output_indices(outputs: Sequence, index_bindings: dict) -> dict:
+    """Fragment output name -> dual-source index (GL 4.6 section 15.2.3):
+    layout(index), else ``index_bindings``' (glBindFragDataLocationIndexed), else 0."""
+    out = {}
+    for v in outputs:
+        index = v.layout.get("index", index_bindings.get(v.name, 0))
+        out[v.name] = index[0] if isinstance(index, tuple) else index
+    return out
+
+
+def assign_frag_outputs(outputs: Sequence, *, bindings: dict, index_bindings: dict, max_render_targets: int,
+                        max_dual_source: int, es: bool) -> dict:
+    """Fragment output name -> colour location (GL 4.6 section 15.2.3): layout
+    locations, then ``bindings`` (glBindFragDataLocation[Indexed]), then the free
+    locations in order (GLSL ES: only for a single output). Two outputs may share
+    a location only with different indices; index 1 only below ``max_dual_source``.
+    Raises ``LinkError``."""
+    res = {}
+    unassigned = []
+    for v in outputs:
+        loc = v.layout.get("location", bindings.get(v.name))
+        if loc is None:
+            unassigned.append(v)
+        else:
+            n = v.type.length if v.type.base == "array" else 1
+            if loc + n > max_render_targets:
+                raise LinkError(f"fragment output `{v.name}' location {loc} out of range")
+            res[v.name] = loc
+    if unassigned:
+        if es and len(outputs) > 1:
+            raise LinkError("multiple fragment outputs need explicit locations in GLSL ES")
+        free = [i for i in range(max_render_targets) if i not in res.values()]
+        for v, loc in zip(unassigned, free):
+            res[v.name] = loc
+    index = frag_output_indices(outputs, index_bindings)
+    if len({(loc, index[name]) for name, loc in res.items()}) != len(res):
+        raise LinkError("two fragment outputs share a location")
+    for name, loc in res.items():
+        if index[name] == 1 and loc >= max_dual_source:
+            raise LinkError(f"fragment output `{name}' of index 1 at location {loc}: only "
+                            f"{max_dual_source} dual-source draw buffer(s)")
+    return res
+
+
+# -- block layouts ------------------------------------------------------------------------------
+
+def _align_size(t, std430: bool = False) -> tuple[int, int]:
+    """(base alignment, size) in bytes of GLSL type ``t`` under std140, or std430
+    when asked (GL 4.6 section 7.6.2.2). The rules are written once, in
+    ``compiler.ir.passes.io.type_layout``, which lays out the blocks the shaders
+    read; applied here to the type's IR form, so the offsets GL reports are the
+    ones the shader uses."""
+    from compiler.ir.passes.io import type_layout
+    from compiler.lower.from_ast import ir_type
+    size, align = type_layout(ir_type(t), "std430" if std430 else "std140")
+    return align, size
+
+
+def _array_stride_B(element, std430: bool) -> int:
+    """The stride of an array of ``element`` (one element's size, rounded to the
+    array's alignment): the size of a one-element array."""
+    from compiler.glsl import types as GT
+    return _align_size(GT.array_of(element, 1), std430)[1]
+
+
+def block_size(t, std430: bool = False) -> int:
+    """Bytes of a block (or member) of GLSL type ``t`` under std140 (std430)."""
+    return _align_size(t, std430)[1]
+
+
+@dataclass(frozen=True)
+class BlockMember:
+    """An active member of a uniform or storage block: a basic type (arrays of
+    basic types are one member "a[0]" of ``size`` elements), its offset and strides."""
+    name: str
+    type: Any             # the element GLSLType (basic)
+    size: int
+    offset_B: int
+    array_stride_B: int
+    matrix_stride_B: int
+
+
+def block_members(block_type, prefix: str = "", std430: bool = False) -> list[BlockMember]:
+    """A block's active members with their std140 (or std430) offsets, structures
+    and arrays of them flattened (GL 4.6 sections 7.3.1.1 and 7.6.2.2)."""
+    out: list[BlockMember] = []
+
+    def walk(name, t, base):
+        if t.base == "array":
+            el = t.element
+            stride = _array_stride_B(el, std430)
+            if el.base in ("struct", "array"):
+                for i in range(t.length or 0):
+                    walk(f"{name}[{i}]", el, base + i * stride)
+            else:
+                ms = _align_size(el, std430)[0] if el.columns > 1 else 0
+                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms))
+            return
+        if t.base == "struct":
+            off = base
+            for f in t.fields:
+                a, s = _align_size(f.type, std430)
+                off = -(-off // a) * a
+                walk(f"{name}.{f.name}", f.type, off)
+                off += s
+            return
+        ms = _align_size(t, std430)[0] if t.columns > 1 else 0
+        out.append(BlockMember(name, t, 1, base, 0, ms))
+
+    off = 0
+    for f in block_type.fields:
+        a, s = _align_size(f.type, std430)
+        off = -(-off // a) * a
+        walk(prefix + f.name, f.type, off)
+        off += s
     return out

@@ -1,7 +1,9 @@
-"""The GL front end's view of the GLSL compiler: compile one shader to a typed
-AST, and describe GLSL types as GL type enums and memory layouts.
+"""The GL front end's view of the GLSL compiler: compile one shader object to a
+typed AST, and describe GLSL types as GL type enums and the default uniform
+block's storage.
 
-Uses `compiler.glsl.parse(source, stage)`."""
+Uses `compiler.glsl.parse(source, stage, shader_object=True)`; block layouts
+(`std140_members`, `std140_size`) are `compiler.link`'s."""
 
 from __future__ import annotations
 
@@ -9,6 +11,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from compiler.glsl.types import BASES_64
+# block layouts are the compiler's (compiler.link: the one std140/std430 implementation)
+from compiler.link import BlockMember
+from compiler.link import block_members as std140_members
+from compiler.link import block_size as std140_size
 from driver.gl import enums as E
 
 __all__ = ["BlockMember", "CompileResult", "compile_glsl", "gl_type_enum", "leaf_uniforms",
@@ -116,73 +122,3 @@ def leaf_uniforms(name: str, t, variable) -> list[UniformLeaf]:
             out += leaf_uniforms(f"{name}.{f.name}", f.type, variable)
         return out
     return [UniformLeaf(name, t, 1, False, variable)]
-
-
-def _std140_align_size(t, std430: bool = False) -> tuple[int, int]:
-    """(base alignment, size) in bytes under std140, or std430 when asked (GL 4.6
-    section 7.6.2.2). The rules are the compiler's (``compiler.ir.passes.io.type_layout``,
-    which lays out the blocks the shaders read), applied to the type's IR form, so
-    the offsets GL reports are the ones the shader uses."""
-    # the lowering's modules are imported on the first block layout, not at start-up
-    from compiler.ir.passes.io import type_layout
-    from compiler.lower.from_ast import ir_type
-    size, align = type_layout(ir_type(t), "std430" if std430 else "std140")
-    return align, size
-
-
-def _array_stride_B(element, std430: bool) -> int:
-    """The stride of an array of ``element`` (one element's size, rounded to the
-    array's alignment): the size of a one-element array."""
-    from compiler.glsl import types as GT
-    return _std140_align_size(GT.array_of(element, 1), std430)[1]
-
-
-def std140_size(t, std430: bool = False) -> int:
-    return _std140_align_size(t, std430)[1]
-
-
-@dataclass
-class BlockMember:
-    """An active uniform inside a uniform/storage block (std140 layout)."""
-    name: str
-    type: object          # the element GLSLType (basic)
-    size: int
-    offset_B: int
-    array_stride_B: int
-    matrix_stride_B: int
-
-
-def std140_members(block_type, prefix: str = "", std430: bool = False) -> list[BlockMember]:
-    """Flatten a block's members with std140 (or std430) offsets
-    (GL 4.6 section 7.6.2.2)."""
-    out: list[BlockMember] = []
-
-    def walk(name, t, base):
-        if t.base == "array":
-            el = t.element
-            stride = _array_stride_B(el, std430)
-            if el.base in ("struct", "array"):
-                for i in range(t.length or 0):
-                    walk(f"{name}[{i}]", el, base + i * stride)
-            else:
-                ms = _std140_align_size(el, std430)[0] if el.columns > 1 else 0
-                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms))
-            return
-        if t.base == "struct":
-            off = base
-            for f in t.fields:
-                a, s = _std140_align_size(f.type, std430)
-                off = -(-off // a) * a
-                walk(f"{name}.{f.name}", f.type, off)
-                off += s
-            return
-        ms = _std140_align_size(t, std430)[0] if t.columns > 1 else 0
-        out.append(BlockMember(name, t, 1, base, 0, ms))
-
-    off = 0
-    for f in block_type.fields:
-        a, s = _std140_align_size(f.type, std430)
-        off = -(-off // a) * a
-        walk(prefix + f.name, f.type, off)
-        off += s
-    return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from compiler import link
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
 from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR
@@ -106,21 +107,8 @@ class LinkedProgram:
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
 
 
-class LinkError(Exception):
-    pass
-
-
-def _same_type(a, b) -> bool:
-    """GLSL 4.60 section 4.3.9's type match across stages: structures declared in each
-    stage match by name and members (each stage's declaration is a type of its own)."""
-    if a == b:
-        return True
-    if a.is_array or b.is_array:
-        return a.is_array and b.is_array and a.length == b.length and _same_type(a.element, b.element)
-    if a.is_struct and b.is_struct:
-        return a.name == b.name and len(a.fields) == len(b.fields) and all(
-            fa.name == fb.name and _same_type(fa.type, fb.type) for fa, fb in zip(a.fields, b.fields))
-    return False
+# the compiler's link error: a program's info log line (GL 4.6 section 7.3)
+LinkError = link.LinkError
 
 
 @dataclass
@@ -131,13 +119,6 @@ class _AtomicCounter:
     size: int
 
 
-@dataclass
-class _Builtin:
-    """A built-in vertex input (gl_Color, ...) being given a location."""
-    name: str
-    type: object = None
-
-
 def _base_type(t):
     while t.base == "array":
         t = t.element
@@ -146,23 +127,6 @@ def _base_type(t):
 
 def _is_builtin(v) -> bool:
     return getattr(v, "builtin", False) or v.name.startswith("gl_")
-
-
-def _same_interface_type(a, b) -> bool:
-    """Types match across stages: each shader declares its own struct and
-    block types, so those compare by name and members (GLSL 1.50 sections
-    4.3.7 and 7.x: same name, member names, types and order)."""
-    if a == b:
-        return True
-    if a.base != b.base:
-        return False
-    if a.base == "array":
-        return a.length == b.length and _same_interface_type(a.element, b.element)
-    if a.fields or b.fields:
-        return (a.name == b.name and len(a.fields) == len(b.fields)
-                and all(f.name == g.name and _same_interface_type(f.type, g.type)
-                        for f, g in zip(a.fields, b.fields)))
-    return False
 
 
 class ProgramMixin:
@@ -592,14 +556,11 @@ class ProgramMixin:
         """The shader objects of one stage (GL allows several) linked by the compiler
         (``compiler.link.link_stage``: one main, every called function's body found in
         one of them, globals of one name one variable): a ``LinkedShader``."""
-        from compiler.link import LinkError as StageLinkError
-        from compiler.link import link_stage
         sources = {id(sh.ast): getattr(sh, "compiled_source", None) or sh.source or "" for sh in prog.shaders}
         objects = [(u, sources.get(id(u)) or self._ff_sources.get(id(u), "")) for u in units]
-        try:
-            return link_stage(stage, objects)
-        except StageLinkError as e:
-            raise LinkError(str(e)) from None
+        # (the fixed-function stages are parsed with every extension: their digest says so)
+        parsed_with = None if all(id(u) in self._ff_sources for u in units) else self.api.glsl_extensions
+        return link.link_stage(stage, objects, link.extension_set_digest(parsed_with))
 
     @staticmethod
     def _merge_stage(stage: str, units: list, linked) -> dict:
@@ -616,124 +577,39 @@ class ProgramMixin:
 
     @staticmethod
     def _match_interfaces(vs: dict, fs: dict, es: bool) -> None:
-        """GLSL 4.30 section 4.3.4 / GLSL ES 3.00 section 4.3.10: each used
-        fragment input needs a vertex output of the same name (or location)
-        and type; GLSL ES also requires matching interpolation. Interface blocks
-        match by block name, not instance name (GLSL 1.50 section 4.3.7:
-        `out Data {...} vs_out;` feeds `in Data {...} fs_in;`)."""
-        def link_name(v):
-            return ("block", v.type.name) if v.type.is_block else v.name
-        by_name = {link_name(v): v for v in vs["outputs"]}
-        by_loc = {v.layout["location"]: v for v in vs["outputs"] if "location" in v.layout}
-        for inp in fs["inputs"]:
-            loc = inp.layout.get("location")
-            out = by_loc.get(loc) if loc is not None else by_name.get(link_name(inp))
-            if out is None:
-                if not inp.used:
-                    continue
-                raise LinkError(f"fragment shader input `{inp.name}' has no matching output "
-                                f"in the previous stage")
-            if not _same_interface_type(out.type, inp.type):
-                raise LinkError(f"`{inp.name}' is declared as type `{inp.type.name}' in the "
-                                f"fragment shader and `{out.type.name}' in the vertex shader")
-            if es and (out.interpolation or "smooth") != (inp.interpolation or "smooth"):
-                raise LinkError(f"interpolation qualifier mismatch for `{inp.name}'")
+        """The previous stage's outputs feed the fragment stage's inputs
+        (``compiler.link.match_interfaces``; LinkError otherwise)."""
+        link.match_interfaces(vs["outputs"], fs["inputs"], es)
 
     def _assign_attributes(self, prog: Program, vs: dict | None) -> dict:
-        """GL 4.6 section 11.1.1: explicit layout locations, then
-        BindAttribLocation, then the lowest free slots."""
+        """Vertex input locations (``compiler.link.assign_attributes``, GL 4.6 section
+        11.1.1) with the program's glBindAttribLocation bindings and this context's limit."""
         if vs is None:
             return {}
-        maxattr = self.caps.max_vertex_attribs
-        used: dict[int, str] = {}
-        out: dict[str, tuple] = {}
-        pending = []
-        for v in vs["inputs"]:
-            if not v.used and not self.api.es:
-                continue
-            n = self._attrib_slots(v.type)
-            loc = v.layout.get("location", prog.attrib_bindings.get(v.name))
-            if loc is None:
-                pending.append((v, n))
-                continue
-            if loc + n > maxattr:
-                raise LinkError(f"attribute `{v.name}' location {loc} exceeds MAX_VERTEX_ATTRIBS")
-            for s in range(loc, loc + n):
-                if s in used and (self.api.es or "location" in v.layout):
-                    raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
-                used[s] = v.name
-            out[v.name] = (loc, v.type, n)
+        legacy = None
         if self.api.compat:
             from driver.gl.compat import LEGACY_ATTRIBS
-            unit = vs["unit"]
-            names = {v.name for v in unit.builtin_variables if v.name in LEGACY_ATTRIBS}
-            if any(getattr(f, "name", "") == "ftransform" for f in unit.builtin_functions):
-                names.add("gl_Vertex")
-            if "gl_Vertex" in names:      # gl_Vertex aliases generic attribute 0
-                out["gl_Vertex"] = (0, None, 1)
-                used.setdefault(0, "gl_Vertex")
-                names.discard("gl_Vertex")
-            for name in sorted(names):
-                pending.append((_Builtin(name), 1))
-        for v, n in pending:
-            loc = next((s for s in range(maxattr - n + 1)
-                        if all(x not in used for x in range(s, s + n))), None)
-            if loc is None:
-                raise LinkError(f"too many vertex attributes (`{v.name}')")
-            for s in range(loc, loc + n):
-                used[s] = v.name
-            out[v.name] = (loc, v.type, n)
-        return out
-
-    @staticmethod
-    def _attrib_slots(t) -> int:
-        """Attribute locations an input takes (GL 4.6 section 11.1.1: a dvec3/dvec4
-        column takes two)."""
-        from compiler.glsl.types import type_size_slots
-        return type_size_slots(t)
+            legacy = LEGACY_ATTRIBS
+        return link.assign_attributes(vs["inputs"], vs["unit"], bindings=prog.attrib_bindings,
+                                      max_attribs=self.caps.max_vertex_attribs, es=self.api.es,
+                                      legacy_attribs=legacy)
 
     def _assign_frag_outputs(self, prog: Program, fs: dict | None) -> dict:
+        """Fragment output locations (``compiler.link.assign_frag_outputs``) with the
+        program's glBindFragDataLocation[Indexed] bindings and this context's limits."""
         if fs is None:
             return {}
-        outs = fs["outputs"]
-        res = {}
-        unassigned = []
-        for v in outs:
-            loc = v.layout.get("location", prog.frag_data_bindings.get(v.name))
-            if loc is None:
-                unassigned.append(v)
-            else:
-                n = v.type.length if v.type.base == "array" else 1
-                if loc + n > self.caps.max_render_targets:
-                    raise LinkError(f"fragment output `{v.name}' location {loc} out of range")
-                res[v.name] = loc
-        if unassigned:
-            if self.api.es and len(outs) > 1:
-                raise LinkError("multiple fragment outputs need explicit locations in GLSL ES")
-            free = [i for i in range(self.caps.max_render_targets) if i not in res.values()]
-            for v, loc in zip(unassigned, free):
-                res[v.name] = loc
-        index = self._frag_output_indices(prog, fs)
-        if len({(loc, index[name]) for name, loc in res.items()}) != len(res):
-            raise LinkError("two fragment outputs share a location")
-        for name, loc in res.items():
-            if index[name] == 1 and loc >= self.caps.max_dual_source_render_targets:
-                raise LinkError(f"fragment output `{name}' of index 1 at location {loc}: only "
-                                f"{self.caps.max_dual_source_render_targets} dual-source draw buffer(s)")
-        return res
+        return link.assign_frag_outputs(fs["outputs"], bindings=prog.frag_data_bindings,
+                                        index_bindings=getattr(prog, "frag_data_index", {}),
+                                        max_render_targets=self.caps.max_render_targets,
+                                        max_dual_source=self.caps.max_dual_source_render_targets, es=self.api.es)
 
     @staticmethod
     def _frag_output_indices(prog: Program, fs: dict | None) -> dict:
-        """Fragment output name -> dual-source index (GL 4.6 section 15.2.3):
-        layout(index), else glBindFragDataLocationIndexed's, else 0."""
+        """Fragment output name -> dual-source index (``compiler.link.frag_output_indices``)."""
         if fs is None:
             return {}
-        bound = getattr(prog, "frag_data_index", {})
-        out = {}
-        for v in fs["outputs"]:
-            index = v.layout.get("index", bound.get(v.name, 0))
-            out[v.name] = index[0] if isinstance(index, tuple) else index
-        return out
+        return link.frag_output_indices(fs["outputs"], getattr(prog, "frag_data_index", {}))
 
     def _assign_uniforms(self, merged: dict):
         """Leaves of every used default-block uniform across stages, with
@@ -742,7 +618,7 @@ class ProgramMixin:
         for stage in merged.values():
             for v in stage["uniforms"]:
                 prev = seen.get(v.name)
-                if prev is not None and not _same_type(prev.type, v.type):
+                if prev is not None and not link.same_type(prev.type, v.type):
                     raise LinkError(f"uniform `{v.name}' has different types in different stages")
                 if prev is None or (v.used and not prev.used):
                     seen[v.name] = v

@@ -96,3 +96,96 @@ def test_a_linked_stage_compiles_to_the_binary_of_its_source(path):
     linked = shader_from_source(source, stage)
     first, again = compile_linked(linked), compile_linked(linked)     # variants reuse the one unit
     assert first.binary == again.binary == compile_glsl(source, stage).binary
+
+
+# -- locations, interfaces and block layouts (the link's rules, GL 4.6 sections 7.6.2.2, 11.1.1, 15.2.3) --
+
+from compiler.link import (  # noqa: E402
+    assign_attributes, assign_frag_outputs, block_members, block_size, frag_output_indices, match_interfaces,
+)
+
+
+def _globals(source, stage, storage):
+    unit = parse(source, stage, shader_object=True)
+    return unit, [g for g in unit.globals if g.storage == storage and not g.name.startswith("gl_")]
+
+
+def test_attribute_locations_explicit_then_bound_then_lowest_free():
+    unit, inputs = _globals("""#version 330
+layout(location = 1) in vec4 a;
+in mat3 m;            // three locations
+in vec2 b;
+in float unused;
+void main() { gl_Position = a + vec4(m[0] + m[2], b.x); }
+""", "vertex", "in")
+    got = assign_attributes(inputs, unit, bindings={"b": 0}, max_attribs=16, es=False)
+    assert {k: v[0] for k, v in got.items()} == {"a": 1, "b": 0, "m": 2}      # unused: no location
+    assert got["m"][2] == 3
+    with pytest.raises(LinkError, match="too many vertex attributes"):
+        assign_attributes(inputs, unit, bindings={"b": 0}, max_attribs=4, es=False)
+    with pytest.raises(LinkError, match="location 15 exceeds MAX_VERTEX_ATTRIBS"):
+        assign_attributes(inputs, unit, bindings={"m": 15}, max_attribs=16, es=False)
+
+
+def test_compatibility_built_in_inputs_get_locations():
+    unit, inputs = _globals("""#version 120
+attribute vec4 extra;
+void main() { gl_Position = ftransform() + gl_Color + extra; }
+""", "vertex", "in")
+    got = assign_attributes(inputs, unit, bindings={}, max_attribs=16, es=False,
+                            legacy_attribs={"gl_Vertex", "gl_Color", "gl_Normal"})
+    assert {k: v[0] for k, v in got.items()} == {"gl_Vertex": 0, "extra": 1, "gl_Color": 2}
+
+
+def test_fragment_outputs_and_dual_source_indices():
+    _u, outputs = _globals("""#version 330
+layout(location = 0, index = 1) out vec4 second;
+out vec4 first;
+out vec4 more;
+void main() { first = second = more = vec4(1.0); }
+""", "fragment", "out")
+    got = assign_frag_outputs(outputs, bindings={"more": 2}, index_bindings={}, max_render_targets=8,
+                              max_dual_source=1, es=False)
+    assert got == {"second": 0, "first": 1, "more": 2}      # the lowest location no output has
+    assert frag_output_indices(outputs, {}) == {"second": 1, "first": 0, "more": 0}
+    with pytest.raises(LinkError, match="two fragment outputs share a location"):
+        assign_frag_outputs(outputs, bindings={"more": 0, "first": 0}, index_bindings={}, max_render_targets=8,
+                            max_dual_source=1, es=False)
+
+
+def test_stage_interfaces_match_by_name_block_name_and_type():
+    _u, outs = _globals("#version 150\nout vec3 n;\nout Data { vec2 uv; } vs_out;\n"
+                        "void main() { n = vec3(0.0); vs_out.uv = vec2(0.0); gl_Position = vec4(0.0); }\n",
+                        "vertex", "out")
+    _u, ins = _globals("#version 150\nin vec3 n;\nin Data { vec2 uv; } fs_in;\nout vec4 o;\n"
+                       "void main() { o = vec4(n, fs_in.uv.x); }\n", "fragment", "in")
+    match_interfaces(outs, ins, es=False)
+    _u, bad = _globals("#version 150\nin vec4 n;\nout vec4 o;\nvoid main() { o = n; }\n", "fragment", "in")
+    with pytest.raises(LinkError, match="`n' is declared as type `vec4' in the fragment shader and `vec3'"):
+        match_interfaces(outs, bad, es=False)
+    _u, missing = _globals("#version 150\nin float k;\nout vec4 o;\nvoid main() { o = vec4(k); }\n",
+                           "fragment", "in")
+    with pytest.raises(LinkError, match="input `k' has no matching output"):
+        match_interfaces(outs, missing, es=False)
+
+
+BLOCK = """#version 430
+layout(std140) uniform B { float a; vec3 b; mat2 c; float d[2]; };
+layout(std430) buffer S { float a2; vec3 b2; mat2 c2; float d2[2]; };
+out vec4 o;
+void main() { o = vec4(a + b.x + c[0].x + d[1] + a2 + b2.x + c2[0].x + d2[1]); }
+"""
+
+
+def test_block_layouts_std140_and_std430():
+    unit = parse(BLOCK, "fragment", shader_object=True)
+    ubo, ssbo = (b.type for b in unit.interface_blocks)
+    # std140: vec3 at 16; a mat2's columns and a float array's elements are 16 bytes apart
+    assert [(m.name, m.offset_B, m.array_stride_B, m.matrix_stride_B) for m in block_members(ubo)] == [
+        ("a", 0, 0, 0), ("b", 16, 0, 0), ("c", 32, 0, 16), ("d[0]", 64, 16, 0)]
+    assert block_size(ubo) == 96
+    # std430: mat2 columns 8 bytes apart, float array elements 4
+    assert [(m.name, m.offset_B, m.array_stride_B, m.matrix_stride_B)
+            for m in block_members(ssbo, std430=True)] == [
+        ("a2", 0, 0, 0), ("b2", 16, 0, 0), ("c2", 32, 0, 8), ("d2[0]", 48, 4, 0)]
+    assert block_size(ssbo, std430=True) == 64
