@@ -2,11 +2,20 @@
 
 Vertex half (``run_vertex_half``): the VDM walks ``vdm_ctrl_stream_base``; every
 draw is vertex-shaded in bulk (``vdm``) and goes through the PPP (``ppp``); the
-tiler bins all setup rows of the command, in draw order, into tiles of
-``utile_width_px`` into a tiled vertex buffer (TVB) of ``tvb_entries`` (tile,
-primitive) entries. When it fills, the rows binned so far form a pass of their
-own: a *partial render* (counted in the feedback). The TVB is kept per command
-for the fragment half.
+tiler bins the setup rows, in draw order, into tiles of ``utile_width_px`` into a
+tiled vertex buffer (TVB) of ``tvb_entries`` (tile, primitive) entries. When it
+fills, the rows binned so far form a pass of their own: a *partial render*
+(counted in the feedback). The TVB is kept per command for the fragment half.
+
+The TVB also holds at most ``VERTEX_KEPT_B`` bytes of setup rows and coefficient
+planes (a real tiler heap is finite too): once the draws processed so far keep
+more, the vertex work stops after that draw (a *segment*), and its rows are
+binned into passes of their own. The fragment half renders them, then resumes
+the vertex work at the next draw for the next segment, and so on (as the
+hardware does a partial render when its heap is full and then lets the vertex
+pass continue): host memory follows the segment, not the render command. Every
+draw is vertex-shaded once; a segment boundary is a partial render, so the
+image is the one drawn in one segment.
 
 Fragment half (``run_fragment_half``), per pass:
 
@@ -108,6 +117,15 @@ class TiledVertexBuffer:
     row_draw: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     planes: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 3), np.float32))
     passes: list[Pass] = field(default_factory=list)
+    # the vertex work not done yet (draws of later segments) and what it needs
+    pending: list = field(default_factory=list)
+    core: object = None
+    depth_format: object = None
+
+    @property
+    def final(self) -> bool:
+        """The passes are the command's last (no vertex work left)."""
+        return not self.pending
 
     @property
     def tiles_x(self) -> int:
@@ -142,29 +160,51 @@ def _concat_setups(setups: list[R.TriangleSetup]) -> R.TriangleSetup:
 
 
 def run_vertex_half(executor, command) -> TiledVertexBuffer:
+    """The vertex work of the command's first segment (all of it unless it keeps
+    more than VERTEX_KEPT_B bytes of rows): the TVB the fragment half starts with."""
     cmd = command.cmd
-    memory = command.memory
     W, H, S, T = _geometry_of(cmd)
     sysmem, hsr = executor.options()
     tvb = TiledVertexBuffer(W, H, S, T, sysmem, hsr)
+    fb = command.feedback
+    fb.tvb_size_B = executor.tvb_entries * TVB_ENTRY_B
+    fb.tvb_usage_B = fb.tvb_overflows = fb.partial_renders = 0
     if not cmd.vdm_ctrl_stream_base:
         tvb.passes = [Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))]
         return tvb
-    core = executor.core(command)
-    depth_format = zls_depth_format(cmd)[1]
-    draws = walk_draws(memory, cmd.vdm_ctrl_stream_base)
-    vertices = primitives = 0
+    tvb.core = executor.core(command)
+    tvb.depth_format = zls_depth_format(cmd)[1]
+    tvb.pending = walk_draws(command.memory, cmd.vdm_ctrl_stream_base)[::-1]     # next draw last
+    next_segment(executor, command, tvb)
+    return tvb
+
+
+def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
+    """Vertex-shade and set up the pending draws, in order, until the rows kept
+    exceed VERTEX_KEPT_B bytes (at least one draw) or none is left; bin the rows
+    into ``tvb.passes``, replacing the previous segment's rows and draws."""
+    cmd, memory, core = command.cmd, command.memory, tvb.core
+    W, H = tvb.width_px, tvb.height_px
+    vertices = primitives = kept_B = 0
     geoms = []
-    for d in draws:
+    tvb.setup, tvb.passes = None, []            # the previous segment's rows are rendered: free them
+    tvb.row_draw = np.zeros(0, np.int64)
+    tvb.planes = np.zeros((0, 1, 3), np.float32)
+    while tvb.pending and kept_B <= VERTEX_KEPT_B:
+        d = tvb.pending.pop()
         check_budget("VDM", d.va)
         batch = shade_vertices(core, memory, d, cmd.sampler_heap)
-        vertices += batch.lanes
-        g = process_draw(memory, d, batch, W, H, depth_format, _cf_count(memory, d.ppp))
+        lanes = batch.lanes
+        vertices += lanes
+        g = process_draw(memory, d, batch, W, H, tvb.depth_format, _cf_count(memory, d.ppp))
+        del batch
         primitives += g.primitives
+        if g.setup is not None:
+            kept_B += _setup_bytes(g.setup) + g.planes.nbytes
         geoms.append(g)
         if d.statistics_va:
             rows = 0 if g.setup is None else len(np.unique(g.setup.prim))
-            add_statistics(memory, d.statistics_va, [d.count * d.instances, g.primitives, batch.lanes,
+            add_statistics(memory, d.statistics_va, [d.count * d.instances, g.primitives, lanes,
                                                      g.primitives, rows, 0])
     tvb.draws = geoms
     live = [g for g in geoms if g.setup is not None and len(g.setup)]
@@ -176,17 +216,26 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
                                      for g in live])
         # the rows live in tvb.setup and tvb.planes now: the draws keep only their state
         tvb.draws = [replace(g, setup=None, planes=g.planes[:0]) for g in geoms]
+    del geoms, live
     tvb.passes = _bin(tvb, executor.tvb_entries)
     fb = command.feedback
-    fb.tvb_size_B = executor.tvb_entries * TVB_ENTRY_B
-    fb.tvb_usage_B = max(p.entries for p in tvb.passes) * TVB_ENTRY_B
-    fb.tvb_overflows = fb.partial_renders = len(tvb.passes) - 1
+    fb.tvb_usage_B = max(fb.tvb_usage_B, max(p.entries for p in tvb.passes) * TVB_ENTRY_B)
+    # every pass but the command's last ends in a partial render
+    fb.tvb_overflows += len(tvb.passes) - (1 if tvb.final else 0)
+    fb.partial_renders = fb.tvb_overflows
     command.counters.add(vertices=vertices, primitives=primitives)
-    return tvb
+
+
+def _setup_bytes(setup: R.TriangleSetup) -> int:
+    return sum(a.nbytes for a in vars(setup).values() if isinstance(a, np.ndarray))
 
 
 #: Bytes of one (tile, primitive) entry of the tiled vertex buffer (for the feedback).
 TVB_ENTRY_B = 8
+#: The most bytes of setup rows and coefficient planes (about 100 to 150 per vertex)
+#: the vertex half keeps before the fragment half renders them (plus one draw's:
+#: the segment ends after the draw that crosses it).
+VERTEX_KEPT_B = 64 << 20
 STATISTICS = ("vertices_submitted", "primitives_submitted", "vs_invocations", "clipper_invocations",
               "clipper_primitives", "fs_invocations")
 
@@ -400,25 +449,32 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
         tvb = TiledVertexBuffer(W, H, S, T, sysmem, hsr, passes=[Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))])
     core = executor.core(command)
     frame = IspMemory(command, W, H, S)
-    states = {g.draw.index: draw_state(executor, command, g) for g in tvb.draws}
+    states: dict = {}
     everything = bool(cmd.flags & PROCESS_EMPTY_TILES) or command.kind == "blit"
     tiles_done = fragments = 0
-    for i, ps in enumerate(tvb.passes):
-        check_budget("ISP", cmd.vdm_ctrl_stream_base)
-        last = i == len(tvb.passes) - 1
-        bg = _program(command, cmd.bg if i == 0 else cmd.partial_bg)
-        eot = _program(command, cmd.eot if last else cmd.partial_eot)
-        if tvb.sysmem:
-            groups = [(None, None, True)]
-        else:
-            tiles = np.arange(tvb.tiles_x * tvb.tiles_y, dtype=np.int64) if everything else ps.tiles
-            if len(tiles) == 0:
-                continue
-            tiles_done += len(tiles)
-            groups = _tile_groups(tvb, tiles)
-        for tiles, region, all_tiles in groups:
-            fragments += _fragment_group(executor, core, command, tvb, ps.rows, tiles, region, all_tiles,
-                                         frame, states, bg, eot)
+    first = True
+    while True:                 # segment by segment (one unless the vertex work was too big)
+        states.update({g.draw.index: draw_state(executor, command, g) for g in tvb.draws})
+        for i, ps in enumerate(tvb.passes):
+            check_budget("ISP", cmd.vdm_ctrl_stream_base)
+            last = tvb.final and i == len(tvb.passes) - 1
+            bg = _program(command, cmd.bg if first else cmd.partial_bg)
+            eot = _program(command, cmd.eot if last else cmd.partial_eot)
+            first = False
+            if tvb.sysmem:
+                groups = [(None, None, True)]
+            else:
+                tiles = np.arange(tvb.tiles_x * tvb.tiles_y, dtype=np.int64) if everything else ps.tiles
+                if len(tiles) == 0:
+                    continue
+                tiles_done += len(tiles)
+                groups = _tile_groups(tvb, tiles)
+            for tiles, region, all_tiles in groups:
+                fragments += _fragment_group(executor, core, command, tvb, ps.rows, tiles, region, all_tiles,
+                                             frame, states, bg, eot)
+        if tvb.final:
+            break
+        next_segment(executor, command, tvb)      # the vertex work resumes after the partial render
     frame.store()
     _write_occlusion(command, states)
     for st in states.values():

@@ -1,0 +1,91 @@
+"""Host memory of a large draw follows the vertex half's segment, not the draw.
+
+The vertex half keeps at most about VERTEX_KEPT_B bytes of setup rows and
+coefficient planes (about 100 to 150 bytes per vertex) before the fragment half
+renders them; a long draw (sent to the pipe in pieces of 2^16 vertices) then
+runs as several segments joined by partial renders. Measured with tracemalloc
+(bytes, not time): the same image, and a peak far below the one of keeping
+every primitive of the render command."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+
+import driver
+import drmshim.gpu.pipeline.render as render
+from driver.gl import enums as E
+from driver.gl.draws import MAX_DRAW_PIECE
+from tests.driver.gl.helpers import expect
+
+VS = "#version 300 es\nin vec4 pos;\nin vec4 col;\nout vec4 c;\nvoid main() { gl_Position = pos; c = col; }\n"
+FS = "#version 300 es\nprecision mediump float;\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n"
+PIECES = 4
+TRIANGLES = PIECES * (MAX_DRAW_PIECE // 3)       # small triangles over a 64 x 64 target, depth-tested
+
+
+def _draw_large(monkeypatch, kept_B: int):
+    """(image, Python-heap peak in bytes, rows kept per segment) of one large draw."""
+    monkeypatch.setattr(render, "VERTEX_KEPT_B", kept_B)
+    kept_rows = []
+    original = render.next_segment
+
+    def spy(executor, command, tvb):
+        original(executor, command, tvb)
+        kept_rows.append(0 if tvb.setup is None else len(tvb.setup))
+
+    monkeypatch.setattr(render, "next_segment", spy)
+    rng = np.random.default_rng(3)
+    with driver.Context("gles3", 64, 64) as ctx:
+        g = ctx.gl
+        prog = g.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, FS)):
+            sh = g.glCreateShader(kind)
+            g.glShaderSource(sh, 1, [src])
+            g.glCompileShader(sh)
+            g.glAttachShader(prog, sh)
+        g.glBindAttribLocation(prog, 0, "pos")
+        g.glBindAttribLocation(prog, 1, "col")
+        g.glLinkProgram(prog)
+        g.glUseProgram(prog)
+        g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        g.glBindBuffer(E.GL_ARRAY_BUFFER, g.glGenBuffers(1)[0])
+        centre = rng.uniform(-1, 1, (TRIANGLES, 1, 2))
+        xy = (centre + rng.uniform(-0.05, 0.05, (TRIANGLES, 3, 2))).reshape(-1, 2)
+        n = len(xy)
+        data = np.concatenate([xy, rng.uniform(-0.9, 0.9, (n, 1)), np.ones((n, 1)), rng.uniform(0, 1, (n, 4))],
+                              1).astype(np.float32)
+        g.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+        del data, xy, centre
+        g.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 32, 0)
+        g.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 32, 16)
+        g.glEnableVertexAttribArray(0)
+        g.glEnableVertexAttribArray(1)
+        g.glEnable(E.GL_DEPTH_TEST)
+        g.glDrawArrays(E.GL_TRIANGLES, 0, 3)          # programs compiled, caches warm
+        g.glFinish()
+        kept_rows.clear()
+        tracemalloc.start()
+        try:
+            g.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
+            g.glDrawArrays(E.GL_TRIANGLES, 0, n)
+            image = np.frombuffer(bytes(g.glReadPixels(0, 0, 64, 64, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+            peak_B = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        expect(g, E.GL_NO_ERROR)
+        assert g.internal_errors == []
+    return image.reshape(64, 64, 4), peak_B, kept_rows
+
+
+def test_a_large_draw_in_segments_draws_the_same_image_in_less_memory(monkeypatch):
+    whole, whole_peak_B, whole_rows = _draw_large(monkeypatch, 1 << 40)
+    assert len(whole_rows) == 1 and whole_rows[0] >= TRIANGLES * 0.9       # one segment: every row kept
+    assert len(np.unique(whole.reshape(-1, 4), axis=0)) > 500
+    split, split_peak_B, split_rows = _draw_large(monkeypatch, 1 << 20)
+    np.testing.assert_array_equal(split, whole)
+    # a segment per piece of the draw (each piece keeps more than 1 MiB)
+    assert len(split_rows) == PIECES and max(split_rows) <= MAX_DRAW_PIECE // 3
+    assert sum(split_rows) == whole_rows[0]
+    assert split_peak_B < whole_peak_B / 2, (split_peak_B, whole_peak_B)
