@@ -8,7 +8,8 @@ valid commands then mutated; closes of files with work in flight.
 The only acceptable outcome of ``uapi.ioctl`` is 0 or an ``OSError`` with a kernel
 errno (never EIO from the kernel's internal-error path). ``run(seed, n)`` is
 deterministic for a seed up to the timing of GPU work. The normal suite runs a
-short run; ``make fuzz`` runs the long one (``SHIMGL_FUZZ_IOCTLS`` ioctls).
+short run; ``make fuzz`` runs the long one (``SHIMGL_FUZZ_IOCTLS`` ioctls, seeds from
+``SHIMGL_FUZZ_SEED``, 100 by default).
 """
 
 from __future__ import annotations
@@ -418,10 +419,23 @@ def test_short_ioctl_fuzz_run_only_raises_kernel_errnos(short_waits):
 @pytest.mark.slow
 def test_long_ioctl_fuzz_run(short_waits):
     total = int(os.environ.get("SHIMGL_FUZZ_IOCTLS", "100000"))
+    first_seed = int(os.environ.get("SHIMGL_FUZZ_SEED", "100"))
     per_seed = 5000
     fuzzers = []
-    for seed in range(100, 100 + max(1, total // per_seed)):
+    rss_start_B = _rss_B()
+    for seed in range(first_seed, first_seed + max(1, total // per_seed)):
         fuzzers.append(run(seed, per_seed))
+        print(f"ioctl fuzz: seed {seed} done, resident set {_rss_B() / 2**20:.0f} MiB", flush=True)
     errnos = sum((f.errnos for f in fuzzers), collections.Counter())
-    print(f"ioctl fuzz: {sum(f.calls for f in fuzzers)} ioctls, outcomes {dict(errnos.most_common())}")
+    print(f"ioctl fuzz: {sum(f.calls for f in fuzzers)} ioctls, outcomes {dict(errnos.most_common())}; "
+          f"resident set {rss_start_B / 2**20:.0f} MiB before, {_rss_B() / 2**20:.0f} MiB after")
     _check(fuzzers)
+
+
+def _rss_B() -> int:
+    """The process's resident set in bytes (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
