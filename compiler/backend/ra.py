@@ -33,7 +33,7 @@ import bisect
 from uapi.isa import Imm, Reg
 
 from .abi import RESERVED_REGS32, TEMP_REG, BackendError
-from .mir import Const, MFunction, MInstr, Ref, VReg, linear_blocks, mcfg, phi_source_vregs
+from .mir import Const, MFunction, MInstr, Ref, VReg, linear_blocks, mcfg, phi_source_vregs, walk_mblocks
 from .spill import lower_memory_phis, spill_value
 
 __all__ = ["allocate", "Allocation"]
@@ -238,41 +238,197 @@ def _victim_near(func, blocks, cfg, candidates, p):
     return max(spillable, key=lambda v: (dist[v], v.halves, -v.id))
 
 
+#: instructions between two live-set snapshots of a block in ``_BlockMarks``
+MARK_EVERY_INSTRS = 256
+
+
+class _BlockMarks:
+    """The pressure of one block across spill rounds without a backward scan of the
+    whole block per round. A mark is the set of values live just after an
+    instruction (and their halves), taken for every ``MARK_EVERY_INSTRS``-th
+    instruction by one backward scan; ``spilled`` keeps the marks exact: spilling
+    ``v`` everywhere removes it from every live set but the one just after its
+    definition (the store reads it there; reloads live only between themselves and
+    their reader, which no mark separates), and a rematerialised definition goes
+    with its mark. ``first_over`` and ``live_after`` then scan backward only from
+    the nearest mark after the point they need (the same sets and sums as
+    ``_block_pressure``/``_live_after`` give). A mark also keeps where its
+    instruction was: spilling only inserts instructions, except a rematerialised
+    definition it removes (``removed`` counts them), so the instruction is found
+    again by a short search from there."""
+
+    def __init__(self, cfg, b, live_out):
+        self.cfg, self.b = cfg, b
+        self.removed = 0
+        live = set(live_out) | set(_term_uses(cfg, b))
+        cur = sum(v.halves for v in live)
+        marks = []
+        last = len(b.instrs) - 1
+        for k in range(last, -1, -1):
+            if k % MARK_EVERY_INSTRS == MARK_EVERY_INSTRS - 1 and k != last:
+                marks.append([b.instrs[k], set(live), cur, k, 0])
+            ins = b.instrs[k]
+            for v in ins.defs():
+                if v in live:
+                    live.remove(v)
+                    cur -= v.halves
+            for v in ins.uses():
+                if v not in live:
+                    live.add(v)
+                    cur += v.halves
+        marks.reverse()
+        self.marks = marks
+
+    def find(self, ins, k: int, removed_at: int) -> int | None:
+        """The index of ``ins``, at ``k`` when ``removed_at`` removals had happened; None if gone."""
+        try:
+            return self.b.instrs.index(ins, max(0, k - (self.removed - removed_at)))
+        except ValueError:
+            return None
+
+    def spilled(self, v, rematerialised: bool) -> None:
+        self.removed += rematerialised
+        for m in self.marks:
+            if v in m[1] and v not in m[0].defs():
+                m[1].discard(v)
+                m[2] -= v.halves
+
+    def _chunks(self, live_out):
+        """(first index, last index, live set after the last, its halves) of each chunk, in order."""
+        chunks, lo, kept = [], 0, []
+        for m in self.marks:
+            k = self.find(m[0], m[3], m[4])
+            if k is None:
+                continue
+            m[3], m[4] = k, self.removed
+            kept.append(m)
+            chunks.append((lo, k, m[1], m[2]))
+            lo = k + 1
+        self.marks = kept
+        end = set(live_out) | set(_term_uses(self.cfg, self.b))
+        chunks.append((lo, len(self.b.instrs) - 1, end, sum(v.halves for v in end)))
+        return chunks
+
+    def first_over(self, live_out, start: int, budget_halves: int):
+        """The first instruction index >= ``start`` whose need (``_block_pressure``)
+        exceeds the budget, with the values live just after it; or (None, None)."""
+        instrs = self.b.instrs
+        for lo, hi, live_hi, cur in self._chunks(live_out):
+            if hi < start:
+                continue
+            live, found = set(live_hi), None
+            for k in range(hi, max(lo, start) - 1, -1):
+                ins = instrs[k]
+                defs, uses = ins.defs(), ins.uses()
+                with_defs = cur + sum(v.halves for v in set(defs) if v not in live)
+                for v in defs:
+                    if v in live:
+                        live.remove(v)
+                        cur -= v.halves
+                for v in uses:
+                    if v not in live:
+                        live.add(v)
+                        cur += v.halves
+                if max(with_defs, cur) > budget_halves:
+                    found = k
+            if found is not None:
+                live = set(live_hi)
+                for j in range(hi, found, -1):
+                    ins = instrs[j]
+                    live -= set(ins.defs())
+                    live |= set(ins.uses())
+                return found, live
+        return None, None
+
+
+def _users(func: MFunction) -> dict:
+    """vreg -> {block: the instructions of the block reading it, in order}. Spilling
+    keeps it true for every value not yet spilled: it only redirects the spilled
+    value's reads and adds instructions reading new values (reloads) or it (store)."""
+    users: dict = {}
+    for b in walk_mblocks(func.body):
+        for ins in b.instrs:
+            for v in set(ins.uses()):
+                users.setdefault(v, {}).setdefault(b, []).append(ins)
+    return users
+
+
 def _reduce_pressure(func: MFunction, budget_halves: int, max_rounds: int) -> None:
     """Spill (Belady: the furthest next use) at the first point of the program where
-    more halves are live than the budget, then look again, until no point is over."""
+    more halves are live than the budget, then look again, until no point is over.
+
+    Spilling a value everywhere never raises the pressure anywhere (its reloads
+    replace it just before each reader), so each round's first point over the budget
+    is at or after the previous round's: a round resumes there, liveness is updated
+    (the spilled value leaves every live set; reloads feeding successor phis join
+    their block's live-out set) rather than recomputed, and the block's pressure
+    comes from ``_BlockMarks``. Spilling a phi changes the flow of values, so then
+    liveness is recomputed and the search starts again from the top, as at first."""
+    state = None
     for _round in range(max_rounds):
-        cfg, blocks, live_in, live_out = liveness(func)
-        spilled = False
-        n = 0                                   # linear position base of the block (see _positions)
-        for b in blocks:
-            entry = set(live_in[b]) | {p.dst for p in b.phis}
-            if sum(v.halves for v in entry) > budget_halves:
-                p = n if b.instrs else 0        # just before its first instruction
-                victim = _victim_near(func, blocks, cfg, entry - {p_.dst for p_ in b.phis}, p) or \
-                    _victim_near(func, blocks, cfg, entry, p)
-                spill_value(func, victim)
-                spilled = True
-                break
-            need = _block_pressure(cfg, b, live_out[b])
-            for k, ins in enumerate(b.instrs):
-                if need[k] > budget_halves:
-                    live = _live_after(cfg, b, live_out[b], k) | set(ins.defs())
-                    busy = _busy(ins)
-                    victim = _victim_near(func, blocks, cfg, live - busy, n + 1 + k) or \
-                        _phi_victim(cfg, b, live)
-                    if victim is None:
-                        raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}` "
-                                           f"(live: {sorted(live, key=lambda v: v.id)}; block: {b.instrs})")
-                    spill_value(func, victim)
-                    spilled = True
+        if state is None:
+            state = liveness(func)
+            users = _users(func)
+            bi, resume, marks = 0, None, None    # resume: the instruction after which to look (None: the block's entry)
+        cfg, blocks, live_in, live_out = state
+        victim = None
+        while bi < len(blocks):
+            b = blocks[bi]
+            n = sum(len(x.instrs) + 2 for x in blocks[:bi])   # linear position base of the block (see _positions)
+            start = 0
+            if resume is not None:
+                at = marks.find(*resume) if marks is not None and marks.b is b else None
+                if at is None:                  # it was a rematerialised definition: look from the entry again
+                    resume = None
+                else:
+                    start = at + 1
+            if resume is None:
+                entry = set(live_in[b]) | {p.dst for p in b.phis}
+                if sum(v.halves for v in entry) > budget_halves:
+                    p = n if b.instrs else 0        # just before its first instruction
+                    victim = _victim_near(func, blocks, cfg, entry - {p_.dst for p_ in b.phis}, p) or \
+                        _victim_near(func, blocks, cfg, entry, p)
                     break
-            if spilled:
+            if marks is None or marks.b is not b:
+                marks = _BlockMarks(cfg, b, live_out[b])
+            k, live = marks.first_over(live_out[b], start, budget_halves)
+            if k is not None:
+                ins = b.instrs[k]
+                live |= set(ins.defs())
+                busy = _busy(ins)
+                victim = _victim_near(func, blocks, cfg, live - busy, n + 1 + k) or _phi_victim(cfg, b, live)
+                if victim is None:
+                    raise BackendError(f"register budget of {budget_halves} halves is too small for `{ins}` "
+                                       f"(live: {sorted(live, key=lambda v: v.id)}; block: {b.instrs})")
+                resume = (b.instrs[k - 1], k - 1, marks.removed) if k > 0 else None
                 break
-            n += len(b.instrs) + 2
-        if not spilled:
+            bi, resume = bi + 1, None
+        if victim is None:
             return
+        is_phi = any(p.dst is victim for x in blocks for p in x.phis)
+        spill_value(func, victim, users.get(victim, {}))
+        if is_phi:
+            state = None
+            continue
+        for x in blocks:
+            live_in[x].discard(victim)
+            live_out[x].discard(victim)
+            live_out[x] |= phi_source_vregs(func, x, cfg.succs[x])
+        if marks is not None and marks.b is blocks[bi]:
+            marks.spilled(victim, func.spilled[victim][0] == "remat")
     raise BackendError("spilling did not converge")
+
+
+_ALIGNED: dict = {}
+
+
+def _aligned_mask(a: int, start: int, last: int) -> int:
+    """Bits start, start + a, ... up to ``last`` (start a multiple of ``a``)."""
+    key = (a, start, last)
+    m = _ALIGNED.get(key)
+    if m is None:
+        m = _ALIGNED[key] = sum(1 << h for h in range(start, last + 1, a))
+    return m
 
 
 class _File:
@@ -281,37 +437,46 @@ class _File:
     def __init__(self, lo: int, hi: int):
         self.lo, self.hi = lo, hi
         self.owner = [None] * hi
+        self.busy = 0               # bit h set: half h has an owner (first fit by bit operations)
 
     def free_at(self, h: int, n: int) -> bool:
         # owners are VRegs (always true) or None: ``any`` over the slice runs in C
-        return h >= self.lo and h + n <= self.hi and not any(self.owner[h:h + n])
+        return h >= self.lo and h + n <= self.hi and not (self.busy >> h) & ((1 << n) - 1)
 
     def place(self, v: VReg, h: int) -> None:
         for i in range(v.halves):
             assert self.owner[h + i] is None, f"{v} placed on occupied half {h + i}"
             self.owner[h + i] = v
+        self.busy |= ((1 << v.halves) - 1) << h
 
     def release(self, v: VReg, h: int) -> None:
         for i in range(v.halves):
             if self.owner[h + i] is v:
                 self.owner[h + i] = None
+                self.busy &= ~(1 << (h + i))
 
     def find(self, v: VReg, hint: int | None) -> int | None:
         n, a = v.halves, v.align
         if hint is not None and hint % a == 0 and self.free_at(hint, n):
             return hint
         start = (self.lo + a - 1) // a * a
-        owner = self.owner
-        for h in range(start, self.hi - n + 1, a):      # first fit (free_at, bounds known)
-            if not any(owner[h:h + n]):
-                return h
-        return None
+        last = self.hi - n                      # the highest first half that fits
+        if last < start:
+            return None
+        free = ~self.busy
+        run = free
+        for i in range(1, n):                   # bit h: halves h .. h + n - 1 all free
+            run &= free >> i
+        run &= _aligned_mask(a, start, last)
+        return (run & -run).bit_length() - 1 if run else None
 
 
 def _colour(func: MFunction, budget_halves: int):
     """Returns (reg map, None) or (None, vreg to spill)."""
     cfg, blocks, live_in, live_out = liveness(func)
-    pos, uses = _positions(func, blocks, cfg)
+
+    def positions():            # numbered only when a value must be spilled
+        return _positions(func, blocks, cfg)
     lo, hi = 2 * RESERVED_REGS32, 2 * RESERVED_REGS32 + budget_halves
     reg: dict[VReg, int] = {}
     hint_of: dict[VReg, VReg] = {}
@@ -358,6 +523,7 @@ def _colour(func: MFunction, budget_halves: int):
         for p in b.phis:
             h = f.find(p.dst, hint(p.dst))
             if h is None:
+                pos, uses = positions()
                 p0 = pos[id(b.instrs[0])] - 1 if b.instrs else 0
                 return None, _victim(set(live_in[b]), uses, p0) or p.dst
             reg[p.dst] = h
@@ -380,6 +546,7 @@ def _colour(func: MFunction, budget_halves: int):
                                 h = start
                 h = h if h is not None else f.find(v, hint(v))
                 if h is None:
+                    pos, uses = positions()
                     p = pos[id(ins)]
                     busy = _busy(ins)
                     placed = {o for o in f.owner if o is not None} - busy

@@ -44,7 +44,7 @@ def _find_def(func: MFunction, v: VReg):
             if p.dst is v:
                 return b, None, p
         for k, ins in enumerate(b.instrs):
-            if v in ins.defs():
+            if (v in ins.dsts) if ins.pseudo else (ins.f.get("dst") is v):
                 return b, k, ins
     raise AssertionError(f"no definition of {v}")
 
@@ -73,14 +73,30 @@ def _reload(v: VReg, operand, func: MFunction, out: list):
     return new
 
 
+def _reload_operands(func: MFunction, v: VReg, ins: MInstr, out: list) -> None:
+    """Point ``ins``'s operands of ``v`` at reloads appended to ``out`` (one per view of ``v``)."""
+    cache = {}
+
+    def repl(x):
+        if (isinstance(x, Ref) and x.vreg is v) or x is v:
+            key = (x.off, x.size) if isinstance(x, Ref) else "all"
+            if key not in cache:
+                cache[key] = _reload(v, x, func, out)
+            return cache[key]
+        return x
+    ins.map_uses(repl)
+
+
 def _slot(func: MFunction, v: VReg) -> int:
     slot = func.stack_base_B + func.spill_B
     func.spill_B += (v.halves * 2 + 3) // 4 * 4
     return slot
 
 
-def spill_value(func: MFunction, v: VReg) -> None:
-    """Rewrite ``func`` so that ``v`` lives on the stack (or is rematerialised)."""
+def spill_value(func: MFunction, v: VReg, users: dict | None = None) -> None:
+    """Rewrite ``func`` so that ``v`` lives on the stack (or is rematerialised).
+    ``users``, when the caller knows them: {block: the instructions reading ``v``, in
+    order}, so that only those are visited (the same rewrite)."""
     assert v not in func.spilled, f"{v} spilled twice"
     block, k, d = _find_def(func, v)
     store: list = []
@@ -110,23 +126,23 @@ def spill_value(func: MFunction, v: VReg) -> None:
         func.spills += 1
     cfg = mcfg(func)
     for b in walk_mblocks(func.body):
-        new_instrs = []
-        for ins in b.instrs:
-            if ins is d or v not in ins.uses() or any(ins is x for x in store):
+        if users is None:
+            new_instrs = []
+            for ins in b.instrs:
+                if v not in ins.uses() or ins is d or any(ins is x for x in store):
+                    new_instrs.append(ins)
+                    continue
+                _reload_operands(func, v, ins, new_instrs)
                 new_instrs.append(ins)
-                continue
-            cache = {}
-
-            def repl(x, cache=cache, out=new_instrs):
-                if (isinstance(x, Ref) and x.vreg is v) or x is v:
-                    key = (x.off, x.size) if isinstance(x, Ref) else "all"
-                    if key not in cache:
-                        cache[key] = _reload(v, x, func, out)
-                    return cache[key]
-                return x
-            ins.map_uses(repl)
-            new_instrs.append(ins)
-        b.instrs = new_instrs
+            b.instrs = new_instrs
+        else:
+            instrs, at = b.instrs, 0
+            for ins in users.get(b, ()):
+                j = instrs.index(ins, at)
+                reloads: list = []
+                _reload_operands(func, v, ins, reloads)
+                instrs[j:j] = reloads
+                at = j + len(reloads) + 1
         for s in cfg.succs[b]:            # register phi sources in successors
             for p in s.phis:
                 x = p.srcs.get(b)
