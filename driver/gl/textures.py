@@ -218,10 +218,14 @@ class TextureMixin:
             check(target not in (E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE,
                                  E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) or int(v0) == 0, E.GL_INVALID_OPERATION,
                   "this target's base level must be 0")
-            tex.base_level = int(v0)
+            # an immutable texture's levels are clamped to the ones it has (GL 4.6
+            # section 8.17); kept clamped, as Mesa does, so the queries read them so
+            levels = tex.immutable_levels if tex.immutable else None
+            tex.base_level = min(int(v0), levels - 1) if levels else int(v0)
         elif pname == E.GL_TEXTURE_MAX_LEVEL and (es3 or self.api.has_extension("GL_APPLE_texture_max_level")):
             check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative max level")
-            tex.max_level = int(v0)
+            levels = tex.immutable_levels if tex.immutable else None
+            tex.max_level = min(max(int(v0), tex.base_level), levels - 1) if levels else int(v0)
         elif pname in (E.GL_TEXTURE_SWIZZLE_R, E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B,
                        E.GL_TEXTURE_SWIZZLE_A) and self.api.gl_or_es((3, 3), (3, 0)):
             check_enum(int(v0), SWIZZLES)
@@ -646,9 +650,14 @@ class TextureMixin:
         name = (view_format or res.format).name
         bpp = layout.get_format(name).block_size_B
         rows_are_layers = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
-        for face, level, (x, y, z, w, h, d), fmt, type, store, data in self._pending_uploads(tex):
+        later = []          # images of levels the resource does not have yet (above MAX_LEVEL)
+        for item in self._pending_uploads(tex):
+            face, level, (x, y, z, w, h, d), fmt, type, store, data = item
             if not (w and h and d):
                 continue        # an empty region is valid GL (apitrace probes sizes with them) and writes nothing
+            if level0 + level > res.template.last_level:
+                later.append(item)
+                continue
             rgba = read_client_image(data, store, fmt, type, w, h, d)
             if rows_are_layers:
                 # a 1D (array) image's rows are layers: the resource has one row and its
@@ -659,7 +668,7 @@ class TextureMixin:
             box = Box(x, y, z + face + layer0, w, h, d)
             self.pipe.texture_subdata(res, level0 + level, PipeMap.WRITE, box,
                                       to_resource_bytes(rgba, name), w * bpp, w * h * bpp)
-        tex.pending = []
+        tex.pending = later
 
     def _copy_common_levels(self, old, new) -> None:
         """Carry the images that keep their size and format into a new
