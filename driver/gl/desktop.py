@@ -163,7 +163,7 @@ class DesktopMixin:
 
     # -- more attachment forms (GL 4.6 section 9.2.8) -------------------------------------------
     def glFramebufferTexture(self, target, attachment, texture, level) -> None:
-        self._desktop(3, 2)
+        check(self.api.gl(3, 2) or self.api.es_(3, 2), E.GL_INVALID_OPERATION, "needs GL 3.2 or GLES 3.2")
         fb = self._check_attachment_target(target, attachment)
         if texture == 0:
             self._attach(fb, attachment, None)

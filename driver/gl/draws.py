@@ -77,7 +77,7 @@ class DrawMixin:
         if self.api.gl(3, 2) or self.api.es_(3, 2):
             modes |= {E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY,
                       E.GL_TRIANGLES_ADJACENCY, E.GL_TRIANGLE_STRIP_ADJACENCY}
-        if self.api.gl(4, 0):
+        if self.api.gl(4, 0) or self.api.es_(3, 2):
             modes.add(E.GL_PATCHES)
         return modes
 
@@ -87,7 +87,7 @@ class DrawMixin:
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
         prog = self.current_program
-        if self.api.gl(4, 0):           # GL 4.6 section 10.1.15: patches iff tessellation
+        if self.api.gl(4, 0) or self.api.es_(3, 2):     # GL 4.6 section 10.1.15: patches iff tessellation
             from driver.gl.tessellation import tessellation_validate
             tessellation_validate(self, self._stage_programs(), mode)
         if prog is None and self.bound_pipeline is not None:

@@ -385,17 +385,19 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_geometry_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
     _x("GL_OES_gpu_shader5", _N, _N, _N, _ES31, STAGE, glsl=True),
     _x("GL_OES_tessellation_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
-    # ES names still to be built: not listed, and they keep GLES 3.2 from being claimed
-    _x("GL_EXT_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
-    _x("GL_EXT_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
+    # the bounding box is kept and ignored, as the spec allows (features/primitive_bounding_box.py;
+    # gl_BoundingBox in the control stage); in/out blocks between ES stages and the
+    # sample qualifier / interpolateAt* (compiler/glsl; tests/driver/gl/test_gles32.py)
+    _x("GL_EXT_primitive_bounding_box", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_EXT_shader_io_blocks", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_EXT_texture_buffer", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_EXT_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
-    _x("GL_OES_primitive_bounding_box", _N, _N, _N, _ES31, MISSING),
+    _x("GL_OES_primitive_bounding_box", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_sample_shading", _N, _N, _N, _ES3, DONE),      # test_oes_sample_shading.py (no GLSL part)
     _x("GL_OES_sample_variables", _N, _N, _N, _ES3, DONE, glsl=True),      # test_num_samples.py
     _x("GL_OES_shader_image_atomic", _N, _N, _N, _ES31, DONE, glsl=True),
-    _x("GL_OES_shader_io_blocks", _N, _N, _N, _ES31, MISSING, glsl=True),
-    _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, MISSING, glsl=True),
+    _x("GL_OES_shader_io_blocks", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_OES_shader_multisample_interpolation", _N, _N, _N, _ES3, DONE, glsl=True),
     _x("GL_OES_texture_buffer", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_cube_map_array", _N, _N, _N, _ES31, DONE, glsl=True),
     _x("GL_OES_texture_stencil8", _N, _N, _N, _ES31, DONE),

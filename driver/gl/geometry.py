@@ -179,14 +179,14 @@ def draw_modes_for_input(input_primitive: str) -> set[int]:
 def geometry_program_queries(ctx, prog) -> dict:
     """glGetProgramiv's geometry parameters (GL 4.6 section 7.13): pname -> value, None
     when the program has no linked geometry stage (INVALID_OPERATION)."""
-    if not ctx.api.gl(3, 2):
+    if not (ctx.api.gl(3, 2) or ctx.api.es_(3, 2)):
         return {}
     ls = prog.linked_state if prog.linked else None
     lay = getattr(ls, "geometry", None) if ls is not None else None
     out = {E.GL_GEOMETRY_VERTICES_OUT: lay and lay.max_vertices,
            E.GL_GEOMETRY_INPUT_TYPE: lay and _GL_PRIMITIVE[lay.input],
            E.GL_GEOMETRY_OUTPUT_TYPE: lay and _GL_PRIMITIVE[lay.output]}
-    if ctx.api.gl(4, 0):
+    if ctx.api.gl(4, 0) or ctx.api.es:
         out[E.GL_GEOMETRY_SHADER_INVOCATIONS] = lay and lay.invocations
     return out
 

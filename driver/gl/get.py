@@ -174,7 +174,7 @@ class GetMixin:
                 E.GL_PROGRAM_BINARY_FORMATS: lambda c: (PROGRAM_BINARY_FORMAT,),
                 E.GL_NUM_PROGRAM_BINARY_FORMATS: lambda c: 1,
             })
-        if api.gl(4, 0):
+        if api.gl(4, 0) or api.es_(3, 2):
             t.update({
                 E.GL_PATCH_VERTICES: lambda c: c._patch_state()["vertices"],
                 E.GL_PATCH_DEFAULT_OUTER_LEVEL: lambda c: c._patch_state()["outer"],
@@ -267,6 +267,9 @@ class GetMixin:
             t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
+        if es_has(api, "primitive_bounding_box"):
+            from driver.gl.features.primitive_bounding_box import bounding_box
+            t[E.GL_PRIMITIVE_BOUNDING_BOX] = bounding_box
         if api.gl(4, 0) or es_has(api, "sample_shading"):
             t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: s.min_sample_shading
         if api.gl_or_es((4, 3), (3, 1)):

@@ -37,7 +37,7 @@ class InterfaceQueryMixin:
             out = {E.GL_REFERENCED_BY_VERTEX_SHADER: int("vertex" in st),
                    E.GL_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in st),
                    E.GL_REFERENCED_BY_COMPUTE_SHADER: int("compute" in st)}
-            if self.api.gl(4, 0):           # the tessellation stages (driver/gl/tessellation.py)
+            if self.api.gl(4, 0) or self.api.es_(3, 2):     # the tessellation stages (driver/gl/tessellation.py)
                 out[E.GL_REFERENCED_BY_TESS_CONTROL_SHADER] = int("tess_control" in st)
                 out[E.GL_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in st)
             return out

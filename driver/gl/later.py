@@ -27,7 +27,7 @@ class LaterStagesMixin:
         return st
 
     def glPatchParameteri(self, pname: int, value: int) -> None:
-        check(self.api.gl(4, 0), E.GL_INVALID_OPERATION, "tessellation needs GL 4.0")
+        check(self.api.gl(4, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION, "tessellation needs GL 4.0 or GLES 3.2")
         check_enum(pname, (E.GL_PATCH_VERTICES,))
         check(0 < value <= self.MAX_PATCH_VERTICES, E.GL_INVALID_VALUE, "bad patch vertex count")
         self._patch_state()["vertices"] = int(value)

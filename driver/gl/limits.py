@@ -111,8 +111,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.max_texture_gather_offset
         # textureGather selects any of the four components (the sampler's gather mode)
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB"] = 4
-    if api.gl(3, 2):
-        # GL 3.2+ define the geometry stage's limits (GL 4.6 table 23.62): the
+    if api.gl(3, 2) or api.es_(3, 2):
+        # GL 3.2+ (and GLES 3.2) define the geometry stage's limits (GL 4.6 table 23.62): the
         # compiler's gl_MaxGeometry* constants (driver/gl/geometry.py lowers the stage)
         from compiler.glsl.builtin_variables import LIMITS as GLSL
         blocks = 14 if api.gl(4, 3) else 12
@@ -127,16 +127,16 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS":
                 blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxGeometryUniformComponents"],
         })
-        if api.gl(4, 0):
+        if api.gl(4, 0) or api.es:
             lim["GL_MAX_GEOMETRY_SHADER_INVOCATIONS"] = GLSL["gl_MaxGeometryShaderInvocations"]
-        if api.gl(4, 2):
+        if api.gl_or_es((4, 2), (3, 2)):
             lim.update({"GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS": 0,
                         "GL_MAX_GEOMETRY_ATOMIC_COUNTERS": 0,
                         "GL_MAX_GEOMETRY_IMAGE_UNIFORMS": 0})
-        if api.gl(4, 3):
+        if api.gl_or_es((4, 3), (3, 2)):
             lim["GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"] = 0
-    if api.gl(4, 0):
-        # GL 4.0+: the tessellation stages' limits (GL 4.6 table 23.61), the shading
+    if api.gl(4, 0) or api.es_(3, 2):
+        # GL 4.0+ (and GLES 3.2): the tessellation stages' limits (GL 4.6 table 23.61), the shading
         # language's gl_MaxTess* constants (the stages run as compute kernels:
         # driver/gl/tessellation.py)
         from compiler.glsl.builtin_variables import LIMITS as GLSL

@@ -78,9 +78,9 @@ class PipelineMixin:
     def glUseProgramStages(self, pipeline: int, stages: int, program: int) -> None:
         self._sso()
         bits = dict(_BITS)
-        if self.api.gl(3, 2):
+        if self.api.gl(3, 2) or self.api.es_(3, 2):
             bits[E.GL_GEOMETRY_SHADER_BIT] = "geometry"
-        if self.api.gl(4, 0):           # driver/gl/tessellation.py
+        if self.api.gl(4, 0) or self.api.es_(3, 2):     # driver/gl/tessellation.py
             bits[E.GL_TESS_CONTROL_SHADER_BIT] = "tess_control"
             bits[E.GL_TESS_EVALUATION_SHADER_BIT] = "tess_evaluation"
         allowed = 0

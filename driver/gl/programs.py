@@ -155,9 +155,9 @@ class ProgramMixin:
         t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
         if self.api.gl_or_es((4, 3), (3, 1)):
             t.add(E.GL_COMPUTE_SHADER)
-        if self.api.gl(3, 2):
+        if self.api.gl(3, 2) or self.api.es_(3, 2):
             t.add(E.GL_GEOMETRY_SHADER)       # driver/gl/geometry.py: lowered to compute passes
-        if self.api.gl(4, 0):                 # driver/gl/tessellation.py: lowered to compute passes
+        if self.api.gl(4, 0) or self.api.es_(3, 2):     # driver/gl/tessellation.py: lowered to compute passes
             t |= {E.GL_TESS_CONTROL_SHADER, E.GL_TESS_EVALUATION_SHADER}
         t |= {k for k, (_n, v) in LATER_STAGES.items() if self.api.gl(*v)}
         return t
@@ -436,7 +436,7 @@ class ProgramMixin:
             self._add_fixed_function_stages(units)
         if "compute" in units and len(units) > 1:
             raise LinkError("compute shaders may not be linked with other stages")
-        if self.api.es and "compute" not in units and set(units) != {"vertex", "fragment"} \
+        if self.api.es and "compute" not in units and not {"vertex", "fragment"} <= set(units) \
                 and not prog.separable:
             raise LinkError("GLSL ES programs need both a vertex and a fragment shader")
         if self.api.core and "compute" not in units and "vertex" not in units and not prog.separable:
@@ -1103,9 +1103,9 @@ class ProgramMixin:
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER] = int("compute" in b.stages)
-        if not self.api.es:
+        if not self.api.es or self.api.es_(3, 2):
             values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER] = int("geometry" in b.stages)
-        if self.api.gl(4, 0):
+        if self.api.gl(4, 0) or self.api.es_(3, 2):
             values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER] = int("tess_control" in b.stages)
             values[E.GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in b.stages)
         if pname == E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES:

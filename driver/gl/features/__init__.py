@@ -32,7 +32,8 @@ __all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "forward"
 FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer",
                    "ext_framebuffer_object", "ext_transform_feedback", "debug_output", "gles1",
                    "query_buffer", "indirect_parameters", "gles_ext", "texture_integer", "subroutines", "nv_primitive_restart",
-                   "internalformat_query", "blend_advanced", "transform_feedback_streams")
+                   "internalformat_query", "blend_advanced", "transform_feedback_streams",
+                   "primitive_bounding_box")
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 _METHODS: dict[str, Callable] = {}

@@ -89,6 +89,7 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "read_depth": (None, ("GL_NV_read_depth", "GL_NV_read_depth_stencil")),
     "read_stencil": (None, ("GL_NV_read_stencil", "GL_NV_read_depth_stencil")),
     "read_depth_stencil": (None, ("GL_NV_read_depth_stencil",)),
+    "primitive_bounding_box": ((3, 2), ("GL_OES_primitive_bounding_box", "GL_EXT_primitive_bounding_box")),
 }
 
 

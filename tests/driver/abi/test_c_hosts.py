@@ -29,7 +29,7 @@ def test_egl_gles3_through_glvnd(build_host, shimgl_env):
     exe = build_host("egl_glvnd", "-lEGL", "-lGL", "-lpthread")
     res = run([exe, "gles3"], shimgl_env)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "GL_VERSION OpenGL ES 3.1 shimgl" in res.stdout    # asked 3.0: the newest compatible
+    assert "GL_VERSION OpenGL ES 3.2 shimgl" in res.stdout    # asked 3.0: the newest compatible
     assert "EGL 1.5 vendor shimgl" in res.stdout
     for ext in ("EGL_KHR_create_context", "EGL_KHR_surfaceless_context",
                 "EGL_KHR_no_config_context", "EGL_KHR_fence_sync"):
@@ -117,7 +117,7 @@ def test_c_host_with_a_library_built_by_the_base_interpreter(build_host, tmp_pat
     env["__EGL_VENDOR_LIBRARY_FILENAMES"] = str(copy / "driver" / "abi" / paths.VENDOR_JSON)
     res = run([exe, "gles3"], env)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "OpenGL ES 3.1 shimgl" in res.stdout
+    assert "OpenGL ES 3.2 shimgl" in res.stdout
 
 
 def test_legacy_gl_in_an_osmesa_program(build_host, abi_dir):
