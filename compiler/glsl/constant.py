@@ -251,6 +251,48 @@ def _broadcast(values: list[tuple], n: int) -> list[tuple]:
     return [v if len(v) == n else v * n for v in values]
 
 
+_M32 = 0xFFFFFFFF
+
+
+def _find_msb(x: int, signed: bool) -> int:
+    """findMSB: the highest bit set (of a negative int: the highest bit clear); -1 for none."""
+    if signed and x < 0:
+        x = ~x
+    return (x & _M32).bit_length() - 1
+
+
+def _bitfield_extract(x: int, offset: int, bits: int, signed: bool) -> int:
+    if bits == 0:
+        return 0
+    field = ((x & _M32) >> offset) & ((1 << bits) - 1)
+    return field - (1 << bits) if signed and field >> (bits - 1) else field
+
+
+def _bitfield_insert(base: int, insert: int, offset: int, bits: int) -> int:
+    mask = ((1 << bits) - 1) << offset
+    return ((base & _M32) & ~mask) | (((insert & _M32) << offset) & mask)
+
+
+def _ldexp32(x: float, e: int) -> float:
+    """ldexp with a binary32 result: one too small for a normal number is a zero of its
+    sign (denormals flushed, as the GPU's arithmetic does; GLSL 4.60 section 8.3)."""
+    r = math.ldexp(x, max(min(e, 400), -400))
+    return math.copysign(0.0, x) if r != 0 and abs(r) < 2.0 ** -126 else r
+
+
+# GLSL 3.30 / ARB_gpu_shader5 bit casts (section 8.3): (struct format in, out)
+_BIT_CASTS = {"floatBitsToInt": ("<f", "<i"), "floatBitsToUint": ("<f", "<I"),
+              "intBitsToFloat": ("<i", "<f"), "uintBitsToFloat": ("<I", "<f")}
+
+# integer built-ins of GLSL 4.00 / ARB_gpu_shader5 (section 8.8), folded in constant expressions
+_BITWISE1 = {
+    "bitCount": lambda x, s: bin(x & _M32).count("1"),
+    "findLSB": lambda x, s: ((x & _M32) & -(x & _M32)).bit_length() - 1,
+    "findMSB": _find_msb,
+    "bitfieldReverse": lambda x, s: int(f"{x & _M32:032b}"[::-1], 2),
+}
+
+
 def fold_builtin(name: str, ret: T.GLSLType, args: list[tuple[T.GLSLType, tuple]]):
     """Fold a built-in call with constant arguments, or None when not foldable."""
     try:
@@ -267,6 +309,21 @@ def fold_builtin(name: str, ret: T.GLSLType, args: list[tuple[T.GLSLType, tuple]
             if name == "mod" and ret.base in ("int", "uint", "int64", "uint64"):
                 return None
             return tuple(normalize(ret.base, f(x, y)) for x, y in zip(a, b))
+        if name in _BITWISE1 and len(vals) == 1 and args[0][0].base in ("int", "uint"):
+            signed = args[0][0].base == "int"
+            return tuple(normalize(ret.base, _BITWISE1[name](x, signed)) for x in vals[0])
+        if name == "bitfieldExtract":
+            signed = args[0][0].base == "int"
+            return tuple(normalize(ret.base, _bitfield_extract(x, vals[1][0], vals[2][0], signed)) for x in vals[0])
+        if name == "bitfieldInsert":
+            return tuple(normalize(ret.base, _bitfield_insert(x, y, vals[2][0], vals[3][0]))
+                         for x, y in zip(vals[0], vals[1]))
+        if name == "ldexp" and ret.base == "float":
+            a, e = _broadcast(vals, n)
+            return tuple(normalize(ret.base, _ldexp32(x, k)) for x, k in zip(a, e))
+        if name in _BIT_CASTS:
+            src, dst = _BIT_CASTS[name]
+            return tuple(normalize(ret.base, struct.unpack(dst, struct.pack(src, x))[0]) for x in vals[0])
         if name == "fma":
             a, b, c = _broadcast(vals, n)
             return tuple(normalize(ret.base, _fma(x, y, z)) for x, y, z in zip(a, b, c))

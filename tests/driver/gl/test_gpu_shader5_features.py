@@ -5,6 +5,7 @@ varying at the sample positions GL reports (GL_SAMPLE_POSITION)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import driver
 from driver.gl import enums as E
@@ -67,3 +68,40 @@ def test_interpolate_at_sample_reads_the_varying_at_each_sample_position():
         assert ctx.glGetError() == E.GL_NO_ERROR
     assert len({tuple(pos) for pos in positions}) == 4            # four distinct positions
     np.testing.assert_allclose(np.array(got), np.array(positions, np.float32), atol=1e-6)
+
+
+# -- the language side: built-ins GLSL 1.50 gets with #extension GL_ARB_gpu_shader5 -------------
+def _const_int(expr: str, setup: str = "") -> int:
+    """The value the compiler folds ``expr`` to (it must be a constant expression)."""
+    from compiler.glsl import parse
+    unit = parse(f"#version 150\n#extension GL_ARB_gpu_shader5 : require\n{setup}"
+                 f"const int k = {expr};\nout vec4 o;\nvoid main() {{ o = vec4(float(k)); }}\n", "fragment")
+    return next(v for v in unit.globals if v.name == "k").const_value[0]
+
+
+@pytest.mark.parametrize("expr, want", [
+    # bit counts, lowest and highest set bits (findMSB of a negative int: the highest clear bit)
+    ("bitCount(783)", bin(783).count("1")), ("bitCount(-3)", 31), ("bitCount(0xFFFFFFFCu)", 30),
+    ("findLSB(0)", -1), ("findLSB(40)", 3), ("findLSB(-2147483647 - 1)", 31),
+    ("findMSB(0)", -1), ("findMSB(-1)", -1), ("findMSB(1024)", 10), ("findMSB(-1025)", 10),
+    ("int(findMSB(0x80000000u))", 31),
+    ("bitfieldReverse(1)", -2147483648), ("int(bitfieldReverse(0x0000000Fu) >> 28u)", 15),
+    # extract sign-extends an int field, zero-extends a uint one; 0 bits give 0
+    ("bitfieldExtract(0x0F0, 4, 4)", -1), ("int(bitfieldExtract(0x0F0u, 4, 4))", 15),
+    ("bitfieldExtract(-1, 0, 0)", 0),
+    ("bitfieldInsert(0x7FFFFFFF, 0, 4, 8)", 0x7FFFF00F), ("bitfieldInsert(0, 5, 30, 2)", 1 << 30),
+    ("floatBitsToInt(-0.0)", -2147483648), ("floatBitsToInt(1.0)", 0x3F800000),
+    ("int(floatBitsToUint(intBitsToFloat(0x40490FDB)))", 0x40490FDB),
+    # ldexp exact powers of two; results below the normal range are zeros of their sign
+    ("floatBitsToInt(ldexp(0.78125, 7))", 0x42C80000),                       # 100.0
+    ("floatBitsToInt(ldexp(-0.5, -127))", -2147483648),                      # -0.0
+    ("floatBitsToInt(ldexp(0.999999940, 128))", 0x7F7FFFFF),                 # FLT_MAX
+])
+def test_integer_and_bit_built_ins_fold_in_constant_expressions(expr, want):
+    assert _const_int(expr) == want
+
+
+def test_sample_mask_in_comes_with_the_extension():
+    from compiler.glsl import parse
+    parse("#version 150\n#extension GL_ARB_gpu_shader5 : require\nout vec4 o;\n"
+          "void main() { o = vec4(float(gl_SampleMaskIn[0])); }\n", "fragment")
