@@ -227,7 +227,7 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         src_prim = keep[setup.prim]
         weights = setup.corner_weights                                # (T, 3, 1)
     rect = viewport_rect(ppp, width_px, height_px)
-    prim_id = src_prim if kept is None else kept[src_prim]
+    prim_id = (src_prim if kept is None else kept[src_prim]) + draw.first_primitive    # (parts of a draw)
     planes = _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                      provoking=(k - 1) if provoking_last else 0, prim_id=prim_id)
     setup = _strip(setup, prim_id)
@@ -293,8 +293,10 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
     header, bindings = _bindings(memory, ppp)
     if not bindings or t == 0:
         return planes
-    xw = setup.x_fx / 256.0
-    yw = setup.y_fx / 256.0
+    # attributes through the unsnapped corners; depth through the snapped ones, as
+    # the rasteriser's depth test computes it
+    xw, yw = setup.xy_px[..., 0], setup.xy_px[..., 1]
+    xs, ys = setup.x_fx / 256.0, setup.y_fx / 256.0
     inv_w = setup.inv_w
     verts = prims[src_prim]                                           # (T, k) lanes
     sel = ppp.get("output_select")
@@ -315,7 +317,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                 continue
             if b.source == P.CoefficientSource.FRAGCOORD_Z:
                 if z_plane is None:
-                    z_plane = _plane(xw, yw, setup.z + setup.z_offset[:, None])
+                    z_plane = _plane(xs, ys, setup.z + setup.z_offset[:, None])
                 planes[:, cf] = z_plane
                 continue
             if b.source == P.CoefficientSource.POINT_COORD:
@@ -333,7 +335,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                 planes[:, cf] = _plane(xw, yw, inv_w)
                 continue
             if z_slot and slot == 1:
-                planes[:, cf] = _plane(xw, yw, setup.z)
+                planes[:, cf] = _plane(xs, ys, setup.z)
                 continue
             word = out[first_user + slot - user0] if first_user + slot - user0 < len(out) else np.zeros(out.shape[1], np.uint32)
             if half is None:

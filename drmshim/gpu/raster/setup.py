@@ -6,7 +6,11 @@ Coordinate conventions (window space, what the rasteriser sees):
 * x_px grows with the column, y_px with the row of the framebuffer; pixel (x, y)
   covers [x, x+1) x [y, y+1); its centre is (x + 0.5, y + 0.5). GL's window y=0 is
   row 0 (the caller flips rows, if it wants to, when it stores the image).
-* Positions are snapped to 1/256 px (``SUBPIXEL_BITS`` = 8), round-half-even.
+* Positions are snapped to 1/256 px (``SUBPIXEL_BITS`` = 8), round-half-even, for
+  coverage, the fill rule and depth. Attribute planes go through the corners'
+  unsnapped positions (``xy_px``), as Mesa's llvmpipe sets them up: an attribute
+  then takes its vertex's value at the vertex's true position, and a sub-pixel
+  triangle's gradients do not carry the snap error (up to 1/512 px on a side).
 * z is window depth (after the depth range); ``inv_w`` = 1 / clip w, for
   perspective-correct interpolation.
 * The signed area is positive when the vertices go counter-clockwise in a y-up
@@ -111,6 +115,8 @@ class TriangleSetup:
     ``dzdx``, ``dzdy`` (T,) float64: depth slope per pixel; ``z_offset`` (T,) float64
     polygon offset, added to every sample's depth.
     ``bbox_px`` (T, 4) int64: x0, y0, x1, y1 (exclusive) pixels that may be covered.
+    ``xy_px`` (T, 3, 2) float64: the corners' window x, y before snapping (the
+    attribute planes go through them).
     ``corner_weights`` (T, 3, k) float64 or None: corner c of setup triangle t is
     ``sum_j corner_weights[t, c, j] * vertex_j`` of primitive ``prim[t]`` (lines: k=2,
     points: k=1); None means identity (k=3).
@@ -132,6 +138,7 @@ class TriangleSetup:
     dzdy: np.ndarray
     z_offset: np.ndarray
     bbox_px: np.ndarray
+    xy_px: np.ndarray
     corner_weights: np.ndarray | None = None
     corner_uv: np.ndarray | None = None
 
@@ -269,7 +276,8 @@ def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
     return TriangleSetup(prim=prim, x_fx=x_fx, y_fx=y_fx, edge_a=a, edge_b=b, edge_c=c,
                          edge_bias=bias, area2_fx=area2, front_facing=front, z=z,
                          inv_w=win[..., 3], dzdx=dzdx, dzdy=dzdy, z_offset=z_offset,
-                         bbox_px=bbox, corner_weights=corner_weights, corner_uv=corner_uv)
+                         bbox_px=bbox, xy_px=win[..., :2].copy(), corner_weights=corner_weights,
+                         corner_uv=corner_uv)
 
 
 def setup_lines(window: np.ndarray, width_px: float = 1.0, *, prim: np.ndarray | None = None,
