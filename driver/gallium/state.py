@@ -337,9 +337,11 @@ class StreamOutputInfo:
 class ShaderState:
     """A shader to make a CSO from (pipe_shader_state / pipe_compute_state).
 
-    `ir` is the compiler's representation of one linked stage (today the
-    typed AST `compiler.glsl.parse` returns), `source` the GLSL text it came
-    from (for debugging and the disk cache), and `info` the linker's binding
+    `ir` is the compiler's representation of one linked stage (a
+    `compiler.link.LinkedShader`: the typed AST the link made and its serialised
+    form, which keys the disk cache; or another front end's object with a
+    `front_half(key)`), `source` the GLSL text it came from (for messages and
+    debugging: the pipe never parses it), and `info` the linker's binding
     model, which the GL front end fills as follows:
 
     - "attributes": vertex input name -> location (= vertex element index;
