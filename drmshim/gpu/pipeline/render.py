@@ -193,11 +193,20 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
     while tvb.pending and kept_B <= VERTEX_KEPT_B:
         d = tvb.pending.pop()
         check_budget("VDM", d.va)
+        part = max(VERTEX_PART_LANES // max(d.count, 1), 1)       # instances shaded at once
+        rest = None
+        if d.instances > part:
+            d, rest = replace(d, instances=part), d
         batch = shade_vertices(core, memory, d, cmd.sampler_heap)
         lanes = batch.lanes
         vertices += lanes
         g = process_draw(memory, d, batch, W, H, tvb.depth_format, _cf_count(memory, d.ppp))
         del batch
+        if rest is not None:        # the later instances: a part of their own, next
+            per_instance = g.primitives // part
+            tvb.pending.append(replace(rest, instances=rest.instances - part,
+                                       first_instance=rest.first_instance + part,
+                                       first_primitive=rest.first_primitive + part * per_instance))
         primitives += g.primitives
         if g.setup is not None:
             kept_B += _setup_bytes(g.setup) + g.planes.nbytes
@@ -236,6 +245,11 @@ TVB_ENTRY_B = 8
 #: the vertex half keeps before the fragment half renders them (plus one draw's:
 #: the segment ends after the draw that crosses it).
 VERTEX_KEPT_B = 64 << 20
+#: A draw of more instances than fit this many vertex lanes (count x instances) is
+#: vertex-shaded and set up in parts of whole instances, each at most this many lanes
+#: (or one instance): a part's instance ids and primitive ids go on from the previous
+#: part's, so the parts give the draw's primitives.
+VERTEX_PART_LANES = 1 << 16
 STATISTICS = ("vertices_submitted", "primitives_submitted", "vs_invocations", "clipper_invocations",
               "clipper_primitives", "fs_invocations")
 
@@ -454,7 +468,9 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
     tiles_done = fragments = 0
     first = True
     while True:                 # segment by segment (one unless the vertex work was too big)
-        states.update({g.draw.index: draw_state(executor, command, g) for g in tvb.draws})
+        for g in tvb.draws:         # (the parts of a draw share the state of its first)
+            if g.draw.index not in states:
+                states[g.draw.index] = draw_state(executor, command, g)
         for i, ps in enumerate(tvb.passes):
             check_budget("ISP", cmd.vdm_ctrl_stream_base)
             last = tvb.final and i == len(tvb.passes) - 1

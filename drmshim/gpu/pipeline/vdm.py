@@ -11,7 +11,8 @@ A draw: indices (8/16/32-bit, from ``index_buffer``; reads past
 (``restart_index`` compared with the index at its size); ``base_vertex`` added to
 every index (or the first vertex); ``instances`` from ``base_instance``; indirect
 draws read GL's ``Draw*Indirect`` records. The distinct vertex ids of the draw
-are shaded once per instance, all lanes in one shader-core run.
+are shaded once per instance, all lanes in one shader-core run (a part of the
+instances, from ``first_instance``, when the vertex half splits a draw).
 
 Vertex shader ABI: special registers ``vertex_id`` (index + base vertex) and
 ``instance_id`` (0-based, as gl_InstanceID); preloaded r1 = base_instance and
@@ -55,6 +56,10 @@ class Draw:
     base_vertex: int = 0
     base_instance: int = 0
     statistics_va: int = 0          # VDM_STATE_STATISTICS counters (0: none)
+    # a part of a draw with many instances (the vertex half shades such a draw in
+    # parts): the instances and the primitives of the parts before this one
+    first_instance: int = 0
+    first_primitive: int = 0
 
 
 @dataclass
@@ -149,7 +154,8 @@ def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatc
     ctx = ExecContext(
         lanes=lanes, n_varyings=n_out,
         specials={"vertex_id": np.tile(uniq, ni).astype(np.uint32),
-                  "instance_id": np.repeat(np.arange(ni, dtype=np.uint32), nu)},
+                  "instance_id": np.repeat(np.arange(draw.first_instance, draw.first_instance + ni,
+                                                     dtype=np.int64).astype(np.uint32), nu)},
         preload={1: np.uint32(draw.base_instance), 2: np.uint32(np.int64(draw.base_vertex) & 0xFFFFFFFF)},
         **pipe.context_fields())
     run_program(core, pipe, ctx)

@@ -89,3 +89,81 @@ def test_a_large_draw_in_segments_draws_the_same_image_in_less_memory(monkeypatc
     assert len(split_rows) == PIECES and max(split_rows) <= MAX_DRAW_PIECE // 3
     assert sum(split_rows) == whole_rows[0]
     assert split_peak_B < whole_peak_B / 2, (split_peak_B, whole_peak_B)
+
+
+VS_INSTANCED = """#version 330 core
+in vec4 pos;
+flat out int instance;
+void main() {
+    instance = gl_InstanceID;
+    float i = float(gl_InstanceID);
+    gl_Position = vec4(pos.xy * 0.15 + vec2(mod(i, 13.0) / 6.5 - 0.95, floor(i / 13.0) / 6.5 - 0.95),
+                       1.0 - i / 100.0, 1.0);
+}
+"""
+FS_INSTANCED = """#version 330 core
+flat in int instance;
+out vec4 o;
+void main() {
+    o = vec4(float(instance % 256) / 255.0, float(gl_PrimitiveID % 256) / 255.0,
+             float(gl_PrimitiveID / 256) / 255.0, 1.0);
+}
+"""
+
+
+def _draw_instanced(monkeypatch, part_lanes: int, kept_B: int):
+    """(image, vertex parts shaded) of 2 triangles x 150 instances, each instance
+    placed and coloured by gl_InstanceID, each fragment by gl_PrimitiveID."""
+    monkeypatch.setattr(render, "VERTEX_PART_LANES", part_lanes)
+    monkeypatch.setattr(render, "VERTEX_KEPT_B", kept_B)
+    parts = []
+    original = render.shade_vertices
+
+    def spy(core, memory, draw, heap):
+        parts.append((draw.first_instance, draw.instances))
+        return original(core, memory, draw, heap)
+
+    monkeypatch.setattr(render, "shade_vertices", spy)
+    with driver.Context("gl43", 8, 8) as ctx:
+        g = ctx.gl
+        fbo = g.glGenFramebuffers(1)[0]
+        g.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+        rb = g.glGenRenderbuffers(1)[0]
+        g.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+        g.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 96, 96)
+        g.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+        g.glViewport(0, 0, 96, 96)
+        prog = g.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, VS_INSTANCED), (E.GL_FRAGMENT_SHADER, FS_INSTANCED)):
+            sh = g.glCreateShader(kind)
+            g.glShaderSource(sh, 1, [src])
+            g.glCompileShader(sh)
+            g.glAttachShader(prog, sh)
+        g.glBindAttribLocation(prog, 0, "pos")
+        g.glLinkProgram(prog)
+        g.glUseProgram(prog)
+        g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        g.glBindBuffer(E.GL_ARRAY_BUFFER, g.glGenBuffers(1)[0])
+        quad = np.array([-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1], np.float32)
+        g.glBufferData(E.GL_ARRAY_BUFFER, quad.nbytes, quad.tobytes(), E.GL_STATIC_DRAW)
+        g.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, 0)
+        g.glEnableVertexAttribArray(0)
+        g.glClearColor(0, 0, 0, 0)
+        g.glClear(E.GL_COLOR_BUFFER_BIT)
+        g.glDrawArraysInstanced(E.GL_TRIANGLES, 0, 6, 150)
+        image = np.frombuffer(bytes(g.glReadPixels(0, 0, 96, 96, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+        expect(g, E.GL_NO_ERROR)
+        assert g.internal_errors == []
+    return image.reshape(96, 96, 4), parts
+
+
+def test_a_draw_of_many_instances_in_parts_draws_the_same_image(monkeypatch):
+    """Instance ids go on from part to part (and across segments); so do the
+    primitive ids the PPP gives the fragment shader."""
+    whole, whole_parts = _draw_instanced(monkeypatch, 1 << 16, 64 << 20)
+    assert whole_parts == [(0, 150)]
+    instances = set(whole[..., 0][whole[..., 3] > 0].tolist())
+    assert len(instances) > 140 and max(instances) == 149           # (150 instances, most visible)
+    split, split_parts = _draw_instanced(monkeypatch, 6 * 7, 0)      # 7 instances a part, a segment each
+    assert split_parts == [(i, min(7, 150 - i)) for i in range(0, 150, 7)]
+    np.testing.assert_array_equal(split, whole)
