@@ -32,7 +32,7 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxVaryingFloats": 128,
     "gl_MaxVaryingComponents": 128,
     "gl_MaxVertexTextureImageUnits": 16,
-    "gl_MaxCombinedTextureImageUnits": 48,
+    "gl_MaxCombinedTextureImageUnits": 80,
     "gl_MaxTextureImageUnits": 16,
     "gl_MaxFragmentUniformComponents": 4096,
     "gl_MaxDrawBuffers": 8,
@@ -89,6 +89,14 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxTessEvaluationOutputComponents": 128,
     "gl_MaxTessEvaluationTextureImageUnits": 16,
     "gl_MaxTessEvaluationUniformComponents": 1024,
+    # the tessellation stages run as compute kernels: the compute stage's images and
+    # atomic counters (driver/gl/tessellation.py binds them)
+    "gl_MaxTessControlImageUniforms": 8,
+    "gl_MaxTessEvaluationImageUniforms": 8,
+    "gl_MaxTessControlAtomicCounters": 4096,
+    "gl_MaxTessEvaluationAtomicCounters": 4096,
+    "gl_MaxTessControlAtomicCounterBuffers": 8,
+    "gl_MaxTessEvaluationAtomicCounterBuffers": 8,
 }
 
 _CONSTANTS = """
@@ -158,6 +166,12 @@ _CONSTANTS = """
 400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationOutputComponents
 400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationTextureImageUnits
 400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationUniformComponents
+420 - +GL_ARB_shader_image_load_store | gl_MaxTessControlImageUniforms
+420 - +GL_ARB_shader_image_load_store | gl_MaxTessEvaluationImageUniforms
+420 - +GL_ARB_shader_atomic_counters | gl_MaxTessControlAtomicCounters
+420 - +GL_ARB_shader_atomic_counters | gl_MaxTessEvaluationAtomicCounters
+420 - +GL_ARB_shader_atomic_counters | gl_MaxTessControlAtomicCounterBuffers
+420 - +GL_ARB_shader_atomic_counters | gl_MaxTessEvaluationAtomicCounterBuffers
 """
 
 _TABLE = """

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 from .interface import INTERPOLATION
 
-__all__ = ["GeometryKey", "GeometryOutput", "GeometryInterface", "GS_PARAMS", "GS_VS_OUT", "GS_INDEX",
+__all__ = ["guard_body", "GeometryKey", "GeometryOutput", "GeometryInterface", "GS_PARAMS", "GS_VS_OUT", "GS_INDEX",
            "GS_OUT", "GS_COUNTS", "GS_PRIMS", "TOPOLOGY_INPUT", "OUTPUT_VERTICES", "primitive_count",
            "max_output_primitives", "vertex_record_layout", "GeometryLowering", "LOCAL_SIZE_X",
            "geometry_interface", "standalone_key"]
@@ -274,22 +274,7 @@ class GeometryLowering:
         self._guard_body(pro)
 
     def _guard_body(self, pro) -> None:
-        """Move everything after the prologue (the rest of the first block and the
-        following control flow, which ends where the finish code is appended) into the
-        then-branch of ``if (gs.in_range)``."""
-        from compiler.ir.core import Block, If
-        body = self.L.func.body
-        first = body[0]
-        assert pro.block is first and pro.index is not None, "the prologue is at the start of the body"
-        k = pro.index
-        head = Block(first.instrs[:k])          # the prologue's instructions move to a new block;
-        del first.instrs[:k]                    # the first block (cursors may name it) keeps the rest
-        main = self.L.b
-        if main.block is first and main.index is not None:
-            main.index -= k
-        pro.block, pro.index = head, None
-        cond = pro.load_var(self.v_in_range)
-        body[:] = [head, If(cond, list(body), [Block()]), Block()]
+        guard_body(self.L, pro, self.v_in_range)
 
     def _prologue(self, b, inputs) -> None:
         from .from_ast import LoweringError
@@ -525,3 +510,24 @@ def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int) -> list:
         off = b.iadd(rec_base[j], entry[0] + k)
         clip.append(b.load_ssbo(b.iimm(buffer), b.imul(off, 4), num_components=1, align=4))
     return [pos, psize, clip]
+
+
+def guard_body(L, pro, flag) -> None:
+    """Move everything after the prologue builder ``pro``'s instructions (the rest of
+    the first block and the following control flow, which ends where the finish code is
+    appended) into the then-branch of ``if (flag)`` (a bool local): the invocations of
+    a kernel whose dispatch is rounded up to whole workgroups that have no work must
+    not run the shader's image, buffer and atomic writes."""
+    from compiler.ir.core import Block, If
+    body = L.func.body
+    first = body[0]
+    assert pro.block is first and pro.index is not None, "the prologue is at the start of the body"
+    k = pro.index
+    head = Block(first.instrs[:k])          # the prologue's instructions move to a new block;
+    del first.instrs[:k]                    # the first block (cursors may name it) keeps the rest
+    main = L.b
+    if main.block is first and main.index is not None:
+        main.index -= k
+    pro.block, pro.index = head, None
+    cond = pro.load_var(flag)
+    body[:] = [head, If(cond, list(body), [Block()]), Block()]

@@ -356,7 +356,14 @@ class TessControlLowering(_Common):
 
 
 class TessEvalLowering(_Common):
-    """The evaluation stage as a compute kernel: see the module docstring."""
+    """The evaluation stage as a compute kernel: see the module docstring. The
+    invocations past the generated vertices (the dispatch is whole workgroups) skip the
+    shader's body, so its image, buffer and atomic writes happen once per vertex."""
+
+    def emit_prologue(self, inputs) -> None:
+        from .geometry import guard_body
+        super().emit_prologue(inputs)
+        guard_body(self.L, self.io.pro, self.v_active)
 
     def __init__(self, io, L):
         super().__init__(io, L)

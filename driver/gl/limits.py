@@ -164,13 +164,15 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_COMBINED_UNIFORM_BLOCKS"] = sum(
             lim.get(f"GL_MAX_{stage}_UNIFORM_BLOCKS", 0)
             for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT"))
-        if api.gl(4, 2):
-            lim.update({f"GL_MAX_TESS_{st}_{what}": 0
+        if api.gl(4, 2):        # the kernels bind the compute stage's images and buffers
+            lim.update({f"GL_MAX_TESS_{st}_{what}": GLSL[f"gl_MaxTess{st.title()}{name}"]
                         for st in ("CONTROL", "EVALUATION")
-                        for what in ("ATOMIC_COUNTER_BUFFERS", "ATOMIC_COUNTERS", "IMAGE_UNIFORMS")})
+                        for what, name in (("ATOMIC_COUNTER_BUFFERS", "AtomicCounterBuffers"),
+                                           ("ATOMIC_COUNTERS", "AtomicCounters"),
+                                           ("IMAGE_UNIFORMS", "ImageUniforms"))})
         if api.gl(4, 3):
-            lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = 0
-            lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = 0
+            lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
+            lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
     if api.gl(4, 2):       # ARB_map_buffer_alignment
         lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):

@@ -1047,7 +1047,8 @@ def run_tessellator(ctx, layout, levels) -> tuple:
 
 
 def _bind_program(ctx, prog, stage_name: str | None) -> None:
-    """Uniforms, uniform/storage blocks and samplers of one program stage for a kernel."""
+    """Uniforms, uniform/storage blocks, samplers, images and atomic counter buffers of one
+    program stage for a kernel."""
     C = PipeShaderType.COMPUTE
     ls = prog.linked_state
     ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
@@ -1059,4 +1060,5 @@ def _bind_program(ctx, prog, stage_name: str | None) -> None:
         return
     ctx._emit_blocks(ls, C, stage_name)
     ctx._emit_samplers(ls, C)
+    ctx._emit_images(C, ls)
     ctx._emit_shader_buffers(C, ls, stage_name)

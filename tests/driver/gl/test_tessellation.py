@@ -693,3 +693,167 @@ vec4 colour() { return vec4(0.0, 0.5, 1.0, 1.0); }
     img = ctx.read_pixels()
     assert (_lit(img) == _half_square()).all()
     assert tuple(img[4, 4]) == (0, 128, 255, 255)
+
+
+def test_images_atomic_counters_and_storage_buffers_in_both_stages(ctx):
+    """Both stages use an atomic counter, a storage buffer and an image: the control
+    stage counts its invocations (3 per patch, 2 patches) in total and per patch, and
+    stores 30 + patch in the image at (patch, invocation); the evaluation stage counts
+    its invocations (12 distinct vertices per patch at level 3: 24) in total, per patch
+    in a storage buffer and per patch with an image atomic. The evaluation kernel's
+    idle invocations (its workgroups are 64 wide) must not count."""
+    tcs = """#version 420
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(vertices = 3) out;
+layout(binding = 0, offset = 0) uniform atomic_uint control_calls;
+layout(std430, binding = 1) buffer ControlOut { uint control_words[]; };
+layout(binding = 2, r32ui) uniform writeonly uimage2D levels;
+void main() {
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    atomicCounterIncrement(control_calls);
+    atomicAdd(control_words[gl_PrimitiveID], 1u);
+    imageStore(levels, ivec2(gl_PrimitiveID, gl_InvocationID), uvec4(30u + uint(gl_PrimitiveID)));
+    gl_TessLevelOuter[0] = 3.0;
+    gl_TessLevelOuter[1] = 3.0;
+    gl_TessLevelOuter[2] = 3.0;
+    gl_TessLevelInner[0] = 3.0;
+}
+"""
+    tes = """#version 420
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(triangles, equal_spacing, ccw) in;
+layout(binding = 0, offset = 4) uniform atomic_uint evaluation_calls;
+layout(std430, binding = 2) buffer EvalOut { uint eval_words[]; };
+layout(binding = 3, r32ui) uniform uimage2D marks;
+out vec4 ecol;
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+    atomicCounterIncrement(evaluation_calls);
+    atomicAdd(eval_words[gl_PrimitiveID], 1u);
+    imageAtomicAdd(marks, ivec2(gl_PrimitiveID, 0), 1u);
+    ecol = vec4(1.0);
+}
+"""
+    p = _program(ctx, tcs=tcs, tes=tes, vs=QUAD_VS)
+    ctx.glUseProgram(p)
+    acb = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_ATOMIC_COUNTER_BUFFER, acb)
+    ctx.glBufferData(E.GL_ATOMIC_COUNTER_BUFFER, 8, bytes(8), E.GL_DYNAMIC_DRAW)
+    ctx.glBindBufferBase(E.GL_ATOMIC_COUNTER_BUFFER, 0, acb)
+    ssbos = ctx.glGenBuffers(2)
+    for binding, buf in zip((1, 2), ssbos):
+        ctx.glBindBuffer(E.GL_SHADER_STORAGE_BUFFER, buf)
+        ctx.glBufferData(E.GL_SHADER_STORAGE_BUFFER, 8, bytes(8), E.GL_DYNAMIC_DRAW)
+        ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, binding, buf)
+    textures = ctx.glGenTextures(2)
+    for unit, tex in zip((2, 3), textures):
+        ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+        ctx.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_R32UI, 2, 3)
+        ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 3, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT, bytes(24))
+        ctx.glBindImageTexture(unit, tex, 0, False, 0, E.GL_READ_WRITE, E.GL_R32UI)
+    ctx.glUniform1i(ctx.glGetUniformLocation(p, "levels"), 2)
+    ctx.glUniform1i(ctx.glGetUniformLocation(p, "marks"), 3)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1], [1, 1], [-1, 1], [1, -1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 6)
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glMemoryBarrier(E.GL_ALL_BARRIER_BITS)
+    assert (_lit(ctx.read_pixels())).all()
+    ctx.glBindBuffer(E.GL_ATOMIC_COUNTER_BUFFER, acb)
+    assert np.frombuffer(ctx.glGetBufferSubData(E.GL_ATOMIC_COUNTER_BUFFER, 0, 8), np.uint32).tolist() == [6, 24]
+    for buf, expected in zip(ssbos, ([3, 3], [12, 12])):
+        ctx.glBindBuffer(E.GL_SHADER_STORAGE_BUFFER, buf)
+        assert np.frombuffer(ctx.glGetBufferSubData(E.GL_SHADER_STORAGE_BUFFER, 0, 8), np.uint32).tolist() == expected
+    for tex, expected in zip(textures, ([[30, 31]] * 3, [[12, 12], [0, 0], [0, 0]])):
+        ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+        got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT), np.uint32)
+        assert got.reshape(3, 2).tolist() == expected
+
+
+def test_eighty_texture_units_across_the_five_stages(ctx):
+    """GL 4.0 needs 80 combined texture image units (16 per stage, 5 stages; GL 4.6
+    table 23.57): gl_MaxCombinedTextureImageUnits is the API's value, and a program
+    whose five stages each sample 16 units (units 0..79, one 1x1 texture each, unit k
+    holding k) sees every unit's own texel: each stage sums its 16 texels and the
+    fragment stage adds up the five sums (0 + 1 + ... + 79 = 3160) and the constant."""
+    assert ctx.glGetIntegerv(E.GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS) == [80]
+    for pname in (E.GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS, E.GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS,
+                  E.GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS, E.GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS,
+                  E.GL_MAX_TEXTURE_IMAGE_UNITS):
+        assert ctx.glGetIntegerv(pname) == [16]
+    vs = ("#version 400\nin vec2 pos;\nuniform usampler2D t[16];\nout float v_sum;\n"
+          "void main() { gl_Position = vec4(pos, 0.0, 1.0); v_sum = 0.0; "
+          "for (int i = 0; i < 16; i++) v_sum += float(texelFetch(t[i], ivec2(0), 0).r); }\n")
+    tcs = ("#version 400\nlayout(vertices = 3) out;\nin float v_sum[];\nout float c_sum[];\n"
+           "uniform usampler2D tc[16];\nvoid main() {\n"
+           "    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;\n"
+           "    float s = v_sum[gl_InvocationID];\n"
+           "    for (int i = 0; i < 16; i++) s += float(texelFetch(tc[i], ivec2(0), 0).r);\n"
+           "    c_sum[gl_InvocationID] = s;\n"
+           "    gl_TessLevelOuter[0] = 1.0; gl_TessLevelOuter[1] = 1.0; gl_TessLevelOuter[2] = 1.0;\n"
+           "    gl_TessLevelInner[0] = 1.0;\n}\n")
+    tes = ("#version 400\nlayout(triangles) in;\nin float c_sum[];\nout float e_sum;\nuniform usampler2D te[16];\n"
+           "void main() {\n    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * "
+           "gl_in[1].gl_Position + gl_TessCoord.z * gl_in[2].gl_Position;\n    float s = c_sum[0];\n"
+           "    for (int i = 0; i < 16; i++) s += float(texelFetch(te[i], ivec2(0), 0).r);\n    e_sum = s;\n}\n")
+    gs = ("#version 400\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\nin float e_sum[];\n"
+          "out float g_sum;\nuniform usampler2D tg[16];\nvoid main() {\n    float s = e_sum[0];\n"
+          "    for (int i = 0; i < 16; i++) s += float(texelFetch(tg[i], ivec2(0), 0).r);\n"
+          "    for (int k = 0; k < 3; k++) { gl_Position = gl_in[k].gl_Position; g_sum = s; EmitVertex(); }\n}\n")
+    fs = ("#version 400\nin float g_sum;\nout vec4 frag;\nuniform usampler2D tf[16];\nvoid main() {\n"
+          "    float s = g_sum;\n    for (int i = 0; i < 16; i++) s += float(texelFetch(tf[i], ivec2(0), 0).r);\n"
+          "    bool ok = s == 3160.0 && gl_MaxCombinedTextureImageUnits == 80;\n"
+          "    frag = ok ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, s / 4096.0, 0.0, 1.0);\n}\n")
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_TESS_CONTROL_SHADER, tcs), (E.GL_TESS_EVALUATION_SHADER, tes),
+                      (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    textures = ctx.glGenTextures(80)
+    for unit, tex in enumerate(textures):
+        ctx.glActiveTexture(E.GL_TEXTURE0 + unit)
+        ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_R32UI, 1, 1, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_INT,
+                         np.uint32(unit).tobytes())
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)    # integer: complete
+    ctx.glActiveTexture(E.GL_TEXTURE0)
+    for stage, name in enumerate(("t", "tc", "te", "tg", "tf")):
+        ctx.glUniform1iv(ctx.glGetUniformLocation(p, f"{name}[0]"), 16, list(range(16 * stage, 16 * stage + 16)))
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    img = ctx.read_pixels()
+    assert (_lit(img) == _half_square()).all()
+    assert tuple(img[4, 4]) == (0, 255, 0, 255), tuple(img[4, 4])
+    ctx.glDeleteTextures(80, textures)
+
+
+def test_image_atomic_and_storage_limits_of_the_stages(ctx):
+    """The stages' image, atomic counter and storage block limits are the kernels' (the
+    compute stage's): non-zero, and each gl_MaxTess* constant (sizing a uniform array in
+    a control shader) equals its GL query."""
+    pairs = [(E.GL_MAX_TESS_CONTROL_IMAGE_UNIFORMS, "gl_MaxTessControlImageUniforms"),
+             (E.GL_MAX_TESS_EVALUATION_IMAGE_UNIFORMS, "gl_MaxTessEvaluationImageUniforms"),
+             (E.GL_MAX_TESS_CONTROL_ATOMIC_COUNTERS, "gl_MaxTessControlAtomicCounters"),
+             (E.GL_MAX_TESS_EVALUATION_ATOMIC_COUNTERS, "gl_MaxTessEvaluationAtomicCounters"),
+             (E.GL_MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS, "gl_MaxTessControlAtomicCounterBuffers"),
+             (E.GL_MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS, "gl_MaxTessEvaluationAtomicCounterBuffers")]
+    decls = "".join(f"uniform float size{i}[{name}];\n" for i, (_p, name) in enumerate(pairs))
+    uses = " + ".join(f"size{i}[{name} - 1]" for i, (_p, name) in enumerate(pairs))
+    tcs = TCS.replace("#version 400", "#version 420\n" + decls).replace(
+        "gl_TessLevelOuter[0] = level;", f"gl_TessLevelOuter[0] = level + 0.0 * ({uses});")
+    p = _program(ctx, tcs=tcs)
+    sizes = {}
+    for i in range(ctx.glGetProgramiv(p, E.GL_ACTIVE_UNIFORMS)[0]):
+        name, size, _type = ctx.glGetActiveUniform(p, i)[:3]
+        sizes[name.split("[")[0]] = size
+    for i, (pname, _name) in enumerate(pairs):
+        value = ctx.glGetIntegerv(pname)[0]
+        assert value > 0 and sizes[f"size{i}"] == value, (pname, value, sizes)
+    for pname in (E.GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS, E.GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS):
+        assert ctx.glGetIntegerv(pname) == ctx.glGetIntegerv(E.GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS)
