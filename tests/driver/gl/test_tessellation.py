@@ -857,3 +857,64 @@ def test_image_atomic_and_storage_limits_of_the_stages(ctx):
         assert value > 0 and sizes[f"size{i}"] == value, (pname, value, sizes)
     for pname in (E.GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS, E.GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS):
         assert ctx.glGetIntegerv(pname) == ctx.glGetIntegerv(E.GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS)
+
+
+GS_TWICE = """#version 400
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 6) out;
+in float e_clip[];
+out vec4 gcol;
+void main() {
+    for (int copy = 0; copy < 2; copy++) {
+        for (int i = 0; i < 3; i++) {
+            gl_Position = gl_in[i].gl_Position;
+            gl_ClipDistance[0] = gl_in[i].gl_ClipDistance[0];
+            gcol = vec4(0.0, 1.0, e_clip[i] == gl_in[i].gl_ClipDistance[0] ? 1.0 : 0.0, 1.0);
+            EmitVertex();
+        }
+        EndPrimitive();
+    }
+}
+"""
+
+
+def test_primitives_generated_and_clip_distances_through_tessellation_and_geometry(ctx):
+    """With a geometry stage after tessellation, GL_PRIMITIVES_GENERATED counts what the
+    geometry stage emits (GL 4.6 section 13.3: the primitives reaching the rasteriser):
+    level 3 gives 13 triangles, each emitted twice: 26. The evaluation stage's
+    gl_ClipDistance[0] (x + y, also passed as a varying) reaches the geometry stage's
+    gl_in[].gl_ClipDistance; written on and enabled, it keeps the half x + y >= 0."""
+    tes = TES.replace("out vec4 ecol;", "out float e_clip;").replace(
+        "    ecol = tcol[0];", "    gl_ClipDistance[0] = gl_Position.x + gl_Position.y;\n"
+                              "    e_clip = gl_ClipDistance[0];")
+    tcs = TCS.replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+        "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", "")
+    tes = tes.replace("in vec4 tcol[];\n", "")
+    fs = FS.replace("in vec4 ecol;", "in vec4 gcol;").replace("frag = ecol", "frag = gcol")
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, QUAD_VS), (E.GL_TESS_CONTROL_SHADER, tcs),
+                      (E.GL_TESS_EVALUATION_SHADER, tes), (E.GL_GEOMETRY_SHADER, GS_TWICE),
+                      (E.GL_FRAGMENT_SHADER, fs)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 3.0)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1], [1, 1], [-1, 1], [1, -1]])
+    y, x = np.mgrid[0:H, 0:W]
+    for clip, expected in ((False, np.ones((H, W), bool)), (True, (x + 0.5) + (y + 0.5) >= W)):
+        if clip:
+            ctx.glEnable(E.GL_CLIP_DISTANCE0)
+        q = ctx.glGenQueries(1)[0]
+        _clear(ctx)
+        ctx.glBeginQuery(E.GL_PRIMITIVES_GENERATED, q)
+        ctx.glDrawArrays(E.GL_PATCHES, 0, 6)
+        ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [2 * 2 * 13]
+        img = ctx.read_pixels()
+        lit = _lit(img)
+        far = np.abs((x + 0.5) + (y + 0.5) - W) > 1.5          # away from the clip line
+        assert (lit[far] == expected[far]).all(), clip
+        assert tuple(img[2, 2] if not clip else img[28, 28]) == (0, 255, 255, 255)
+    ctx.glDisable(E.GL_CLIP_DISTANCE0)
