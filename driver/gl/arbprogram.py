@@ -315,7 +315,7 @@ class ARBProgramMixin:
         if self.api.compat:
             t.update({
                 E.GL_PROGRAM_ERROR_POSITION_ARB: lambda c: c._arb_error_position,
-                E.GL_MAX_PROGRAM_MATRICES_ARB: lambda c: len(c.stacks) - 3,     # after MODELVIEW/PROJECTION/TEXTURE
+                E.GL_MAX_PROGRAM_MATRICES_ARB: lambda c: len(c.legacy.stacks) - 3,     # after MODELVIEW/PROJECTION/TEXTURE
                 E.GL_MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB: lambda c: _MATRIX_STACK_DEPTHS[3],
                 E.GL_CURRENT_MATRIX_ARB: lambda c: tuple(c._stack()[-1].T.ravel()),
                 E.GL_TRANSPOSE_CURRENT_MATRIX_ARB: lambda c: tuple(c._stack()[-1].ravel()),
@@ -454,7 +454,7 @@ class ARBProgramMixin:
     def _arb_matrix_row(self, n: int, modifier: str, row: int) -> tuple:
         """Row ``row`` of program matrix ``n`` (GL_MATRIXn_ARB's stack top) after
         ``modifier`` ("", "inverse", "transpose", "invtrans")."""
-        m = self.stacks[3 + n][-1]
+        m = self.legacy.stacks[3 + n][-1]
         if modifier in ("inverse", "invtrans"):
             m = np.linalg.inv(m) if abs(np.linalg.det(m)) > 1e-30 else np.zeros((4, 4))
         if modifier in ("transpose", "invtrans"):

@@ -65,15 +65,7 @@ def _identity():
 
 class CompatMixin:
     def _init_family(self) -> None:
-        self.matrix_mode = E.GL_MODELVIEW
-        self.stacks = [[_identity()], [_identity()], [[_identity()] for _ in range(8)]] + [
-            [_identity()] for _ in range(8)]
-        self.current_color = (1.0, 1.0, 1.0, 1.0)
-        self.current_secondary_color = (0.0, 0.0, 0.0, 1.0)
-        self.current_normal = (0.0, 0.0, 1.0)
-        self.current_texcoords = [(0.0, 0.0, 0.0, 1.0) for _ in range(8)]
-        self.client_active_texture = 0
-        self.shade_model = E.GL_SMOOTH
+        # matrix stacks, current values, client active texture, shade model: ctx.legacy
         self.clip_planes = [(0.0, 0.0, 0.0, 0.0) for _ in range(self.caps.max_clip_planes)]
         self.state.flat_shading = False
 
@@ -82,8 +74,8 @@ class CompatMixin:
 
     # -- matrix stacks (GL 4.6 compat section 12.1.1) ------------------------------------
     def _stack(self) -> list:
-        i = _MODES[self.matrix_mode]
-        return self.stacks[2][self.active_texture % 8] if i == 2 else self.stacks[i]
+        i = _MODES[self.legacy.matrix_mode]
+        return self.legacy.stacks[2][self.active_texture % 8] if i == 2 else self.legacy.stacks[i]
 
     def _set_top(self, m) -> None:
         self._stack()[-1] = np.asarray(m, np.float64)
@@ -91,7 +83,7 @@ class CompatMixin:
     def glMatrixMode(self, mode: int) -> None:
         self._compat_only()
         check_enum(mode, _MODES)
-        self.matrix_mode = mode
+        self.legacy.matrix_mode = mode
 
     def glLoadIdentity(self) -> None:
         self._compat_only()
@@ -182,7 +174,7 @@ class CompatMixin:
     def glPushMatrix(self) -> None:
         self._compat_only()
         st = self._stack()
-        depth = _DEPTHS[_MODES[self.matrix_mode]]
+        depth = _DEPTHS[_MODES[self.legacy.matrix_mode]]
         check(len(st) < depth, E.GL_STACK_OVERFLOW, "matrix stack overflow")
         st.append(st[-1].copy())
 
@@ -195,7 +187,7 @@ class CompatMixin:
     # -- current values (GL 4.6 compat section 10.2) -------------------------------------
     def glColor4f(self, r, g, b, a) -> None:
         self._compat_only()
-        self.current_color = (float(r), float(g), float(b), float(a))
+        self.legacy.current_color = (float(r), float(g), float(b), float(a))
 
     def glColor3f(self, r, g, b) -> None:
         self.glColor4f(r, g, b, 1.0)
@@ -214,11 +206,11 @@ class CompatMixin:
 
     def glSecondaryColor3f(self, r, g, b) -> None:
         self._compat_only()
-        self.current_secondary_color = (float(r), float(g), float(b), 1.0)
+        self.legacy.current_secondary_color = (float(r), float(g), float(b), 1.0)
 
     def glNormal3f(self, x, y, z) -> None:
         self._compat_only()
-        self.current_normal = (float(x), float(y), float(z))
+        self.legacy.current_normal = (float(x), float(y), float(z))
 
     def glNormal3fv(self, v) -> None:
         self.glNormal3f(*list(v)[:3])
@@ -227,14 +219,14 @@ class CompatMixin:
         self._compat_only()
         unit = target - E.GL_TEXTURE0
         check(0 <= unit < 8, E.GL_INVALID_ENUM, "bad texture unit")
-        self.current_texcoords[unit] = (float(s), float(t), float(r), float(q))
+        self.legacy.current_texcoords[unit] = (float(s), float(t), float(r), float(q))
 
     def glMultiTexCoord2f(self, target, s, t) -> None:
         self.glMultiTexCoord4f(target, s, t, 0.0, 1.0)
 
     def glTexCoord4f(self, s, t, r, q) -> None:
         self._compat_only()
-        self.current_texcoords[0] = (float(s), float(t), float(r), float(q))
+        self.legacy.current_texcoords[0] = (float(s), float(t), float(r), float(q))
 
     def glTexCoord2f(self, s, t) -> None:
         self.glTexCoord4f(s, t, 0.0, 1.0)
@@ -245,7 +237,7 @@ class CompatMixin:
     def glShadeModel(self, mode: int) -> None:
         self._compat_only()
         check_enum(mode, (E.GL_FLAT, E.GL_SMOOTH))
-        self.shade_model = mode
+        self.legacy.shade_model = mode
         self.state.flat_shading = mode == E.GL_FLAT
 
     glLoadTransposeMatrixd = glLoadTransposeMatrixf
@@ -284,7 +276,7 @@ class CompatMixin:
         i = plane - E.GL_CLIP_PLANE0
         check(0 <= i < self.caps.max_clip_planes, E.GL_INVALID_ENUM, "bad clip plane")
         p = np.asarray(list(equation)[:4], np.float64)
-        mv = self.stacks[0][-1]
+        mv = self.legacy.stacks[0][-1]
         self.clip_planes[i] = tuple(float(v) for v in p @ np.linalg.inv(mv))
 
     def glGetClipPlane(self, plane: int) -> list[float]:
@@ -304,7 +296,7 @@ class CompatMixin:
             {nv.GL_PRIMITIVE_RESTART_NV} if nv.available(self) else set())
 
     def _legacy_key(self, array: int):
-        return (array, self.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
+        return (array, self.legacy.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
 
     def glEnableClientState(self, array: int) -> None:
         self._compat_only()
@@ -324,7 +316,7 @@ class CompatMixin:
         self._compat_only()
         unit = texture - E.GL_TEXTURE0
         check(0 <= unit < 8, E.GL_INVALID_ENUM)
-        self.client_active_texture = unit
+        self.legacy.client_active_texture = unit
 
     def _legacy(self, key):
         entry = self.vao.legacy.get(key)
@@ -385,13 +377,13 @@ class CompatMixin:
 
     def _legacy_current(self, name: str) -> tuple:
         if name == "gl_Color":
-            return self.current_color
+            return self.legacy.current_color
         if name == "gl_SecondaryColor":
-            return self.current_secondary_color
+            return self.legacy.current_secondary_color
         if name == "gl_Normal":
-            return (*self.current_normal, 1.0)
+            return (*self.legacy.current_normal, 1.0)
         if name.startswith("gl_MultiTexCoord"):
-            return self.current_texcoords[int(name[len("gl_MultiTexCoord"):])]
+            return self.legacy.current_texcoords[int(name[len("gl_MultiTexCoord"):])]
         return self.current_attribs[0][0]
 
     @extends
@@ -400,22 +392,22 @@ class CompatMixin:
             return core()
 
         def mat(i):
-            return lambda c: tuple(c.stacks[i][-1].T.ravel())
+            return lambda c: tuple(c.legacy.stacks[i][-1].T.ravel())
         return {
-            E.GL_MATRIX_MODE: lambda c: c.matrix_mode,
+            E.GL_MATRIX_MODE: lambda c: c.legacy.matrix_mode,
             E.GL_MODELVIEW_MATRIX: mat(0), E.GL_PROJECTION_MATRIX: mat(1),
-            E.GL_TEXTURE_MATRIX: lambda c: tuple(c.stacks[2][c.active_texture % 8][-1].T.ravel()),
-            E.GL_MODELVIEW_STACK_DEPTH: lambda c: len(c.stacks[0]),
-            E.GL_PROJECTION_STACK_DEPTH: lambda c: len(c.stacks[1]),
-            E.GL_TEXTURE_STACK_DEPTH: lambda c: len(c.stacks[2][c.active_texture % 8]),
-            E.GL_CURRENT_COLOR: lambda c: c.current_color,
-            E.GL_CURRENT_NORMAL: lambda c: c.current_normal,
-            E.GL_CURRENT_TEXTURE_COORDS: lambda c: c.current_texcoords[c.active_texture % 8],
-            E.GL_SHADE_MODEL: lambda c: c.shade_model,
+            E.GL_TEXTURE_MATRIX: lambda c: tuple(c.legacy.stacks[2][c.active_texture % 8][-1].T.ravel()),
+            E.GL_MODELVIEW_STACK_DEPTH: lambda c: len(c.legacy.stacks[0]),
+            E.GL_PROJECTION_STACK_DEPTH: lambda c: len(c.legacy.stacks[1]),
+            E.GL_TEXTURE_STACK_DEPTH: lambda c: len(c.legacy.stacks[2][c.active_texture % 8]),
+            E.GL_CURRENT_COLOR: lambda c: c.legacy.current_color,
+            E.GL_CURRENT_NORMAL: lambda c: c.legacy.current_normal,
+            E.GL_CURRENT_TEXTURE_COORDS: lambda c: c.legacy.current_texcoords[c.active_texture % 8],
+            E.GL_SHADE_MODEL: lambda c: c.legacy.shade_model,
             E.GL_ALPHA_TEST_FUNC: lambda c: c.state.alpha_func,
             E.GL_ALPHA_TEST_REF: lambda c: c.state.alpha_ref,
-            E.GL_CURRENT_SECONDARY_COLOR: lambda c: c.current_secondary_color,
-            E.GL_CLIENT_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.client_active_texture,
+            E.GL_CURRENT_SECONDARY_COLOR: lambda c: c.legacy.current_secondary_color,
+            E.GL_CLIENT_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.legacy.client_active_texture,
             E.GL_VERTEX_ARRAY: lambda c: c._client_enabled(E.GL_VERTEX_ARRAY),
             E.GL_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_COLOR_ARRAY),
             E.GL_NORMAL_ARRAY: lambda c: c._client_enabled(E.GL_NORMAL_ARRAY),
@@ -463,15 +455,15 @@ def _define_current_value_variants():
             else:
                 vals = [float(v) for v in vals]
             if kind == "color":
-                self.current_color = tuple(vals + [1.0][: 4 - n])
+                self.legacy.current_color = tuple(vals + [1.0][: 4 - n])
             elif kind == "secondary":
-                self.current_secondary_color = (*vals, 1.0)
+                self.legacy.current_secondary_color = (*vals, 1.0)
             elif kind == "normal":
-                self.current_normal = tuple(vals)
+                self.legacy.current_normal = tuple(vals)
             else:
                 unit = 0 if target is None else target - E.GL_TEXTURE0
                 check(0 <= unit < 8, E.GL_INVALID_ENUM, "bad texture unit")
-                self.current_texcoords[unit] = tuple(vals + [0.0, 0.0, 1.0][n - 1:])
+                self.legacy.current_texcoords[unit] = tuple(vals + [0.0, 0.0, 1.0][n - 1:])
         return fn
 
     specs = [("color", "glColor", (3, 4), color_types), ("secondary", "glSecondaryColor", (3,), color_types),
@@ -512,15 +504,15 @@ def _define_packed_value_variants():
             v = int(list(value)[0] if vector else value)
             comps = decode(type, v, kind in ("color", "secondary", "normal"))[:n]
             if kind == "color":
-                self.current_color = tuple(comps + [1.0][: 4 - n])
+                self.legacy.current_color = tuple(comps + [1.0][: 4 - n])
             elif kind == "secondary":
-                self.current_secondary_color = (*comps, 1.0)
+                self.legacy.current_secondary_color = (*comps, 1.0)
             elif kind == "normal":
-                self.current_normal = tuple(comps)
+                self.legacy.current_normal = tuple(comps)
             else:
                 unit = 0 if target is None else target - E.GL_TEXTURE0
                 check(0 <= unit < 8, E.GL_INVALID_ENUM)
-                self.current_texcoords[unit] = tuple(comps + [0.0, 0.0, 1.0][n - 1:])
+                self.legacy.current_texcoords[unit] = tuple(comps + [0.0, 0.0, 1.0][n - 1:])
         return fn
 
     for kind, prefix, sizes in (("color", "glColorP", (3, 4)), ("secondary", "glSecondaryColorP", (3,)),

@@ -383,7 +383,7 @@ def _draw_tex(ctx, name: str, x, y, z, width, height) -> None:
     nz = 2 * min(max(float(z), 0.0), 1.0) - 1          # window depth n + z (f - n)
     corners = [(0, 0), (1, 0), (1, 1), (0, 1)]          # a fan: lower left, counter-clockwise
     arrays = {(E.GL_VERTEX_ARRAY, 0): np.array([[xs[i], ys[j], nz, 1] for i, j in corners], np.float32),
-              (E.GL_COLOR_ARRAY, 0): np.tile(np.asarray(ctx.current_color, np.float32), (4, 1))}
+              (E.GL_COLOR_ARRAY, 0): np.tile(np.asarray(ctx.legacy.current_color, np.float32), (4, 1))}
     units = tuple(u for u in ctx._ff_texture_units() if u.target == E.GL_TEXTURE_2D)
     for u in units:
         tex = ctx.texture_units[u.unit][E.GL_TEXTURE_2D]

@@ -22,9 +22,8 @@ _CLIPS = frozenset(E.GL_CLIP_DISTANCE0 + i for i in range(8))
 
 # bit -> (FixedState fields, LegacyState fields, context fields, enables)
 ATTRIB_GROUPS = {
-    E.GL_CURRENT_BIT: ((), ("raster", "edge_flag", "fog_coord", "index"),
-                       ("current_color", "current_secondary_color", "current_normal",
-                        "current_texcoords"), ()),
+    E.GL_CURRENT_BIT: ((), ("raster", "edge_flag", "fog_coord", "index", "current_color",
+                            "current_secondary_color", "current_normal", "current_texcoords"), (), ()),
     E.GL_POINT_BIT: (("point_size",), ("point",), (), (E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE)),
     E.GL_LINE_BIT: (("line_width",), ("line_stipple",), (), (E.GL_LINE_SMOOTH, E.GL_LINE_STIPPLE)),
     E.GL_POLYGON_BIT: (("cull_face", "front_face", "polygon_mode", "polygon_offset_factor",
@@ -35,14 +34,14 @@ ATTRIB_GROUPS = {
     E.GL_PIXEL_MODE_BIT: ((), ("pixel_zoom", "pixel_transfer"), (), ()),
     E.GL_LIGHTING_BIT: (("flat_shading",), ("lights", "materials", "light_model_ambient", "local_viewer",
                                             "two_side", "color_control", "color_material_face",
-                                            "color_material_mode"),
-                        ("shade_model",), (E.GL_LIGHTING, E.GL_COLOR_MATERIAL, *_LIGHTS)),
+                                            "color_material_mode", "shade_model"),
+                        (), (E.GL_LIGHTING, E.GL_COLOR_MATERIAL, *_LIGHTS)),
     E.GL_FOG_BIT: ((), ("fog",), (), (E.GL_FOG,)),
     E.GL_DEPTH_BUFFER_BIT: (("depth_func", "depth_mask", "clear_depth"), (), (), (E.GL_DEPTH_TEST,)),
     E.GL_ACCUM_BUFFER_BIT: ((), ("accum_clear",), (), ()),
     E.GL_STENCIL_BUFFER_BIT: (("stencil", "clear_stencil"), (), (), (E.GL_STENCIL_TEST,)),
     E.GL_VIEWPORT_BIT: (("viewport", "depth_range"), (), (), ()),
-    E.GL_TRANSFORM_BIT: (("clip_origin", "clip_depth_mode"), (), ("matrix_mode", "clip_planes"),
+    E.GL_TRANSFORM_BIT: (("clip_origin", "clip_depth_mode"), ("matrix_mode",), ("clip_planes",),
                          (E.GL_NORMALIZE, E.GL_RESCALE_NORMAL, *_CLIPS)),
     E.GL_ENABLE_BIT: (("enabled",), ("tex_enabled", "texgen_enabled"), (), ()),
     E.GL_COLOR_BUFFER_BIT: (("rt", "blend_color", "logic_op", "clear_color", "alpha_func", "alpha_ref"),
@@ -111,7 +110,7 @@ class AttribMixin:
             vao = self.vao
             saved["array"] = (vao, {k: (copy.copy(a), copy.copy(b)) for k, (a, b) in vao.legacy.items()},
                               [copy.copy(a) for a in vao.attribs], [copy.copy(b) for b in vao.bindings],
-                              self.client_active_texture, self.buffer_bindings.get(E.GL_ARRAY_BUFFER))
+                              self.legacy.client_active_texture, self.buffer_bindings.get(E.GL_ARRAY_BUFFER))
         self._client_attrib_stack.append(saved)
 
     def glPopClientAttrib(self) -> None:
@@ -126,5 +125,5 @@ class AttribMixin:
             vao.legacy.update(legacy)
             vao.attribs[:] = attribs
             vao.bindings[:] = bindings
-            self.client_active_texture = active
+            self.legacy.client_active_texture = active
             self.buffer_bindings[E.GL_ARRAY_BUFFER] = buf

@@ -28,7 +28,7 @@ from driver.gl.errors import GLError, check, check_enum
 from driver.gl.legacy.immediate import allowed_in_begin_end
 from driver.gl.pointers import ClientMemory
 
-__all__ = ["DisplayListMixin", "install_dispatch", "compiled_into_lists", "MAX_LIST_NESTING"]
+__all__ = ["DisplayListMixin", "install_dispatch", "dispatch_table", "compiled_into_lists", "MAX_LIST_NESTING"]
 
 MAX_LIST_NESTING = 64
 
@@ -139,34 +139,56 @@ def install_dispatch(cls):
     - ``cls`` itself is the table of every context but ES 1.1 outside
       glBegin/glEnd and glNewList/glEndList: the entry points run directly,
       the ES 1.1-only commands are GL_INVALID_OPERATION;
-    - ``cls.Es1Dispatch``: an OpenGL ES 1.1 context's table, only ES 1.1's
-      commands (and its extensions'), the rest GL_INVALID_OPERATION unless an
-      ES 1.1 entry point uses them internally;
-    - ``cls.CheckedDispatch``: the table while a list is compiled or between
-      glBegin and glEnd (recording, section 2.6.3's rule).
+    - ``dispatch_table(cls, "es1")``: an OpenGL ES 1.1 context's table, only
+      ES 1.1's commands (and its extensions'), the rest GL_INVALID_OPERATION
+      unless an ES 1.1 entry point uses them internally;
+    - ``dispatch_table(cls, "checked")``: the table while a list is compiled
+      or between glBegin and glEnd (recording, section 2.6.3's rule).
 
     A context's class is one of them (``_select_dispatch``); glBegin, glEnd,
     glNewList and glEndList switch it, so the commands of every other moment
-    pay nothing for display lists and Begin/End."""
-    from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
-    names = [n for n in dir(cls) if n.startswith("gl") and n != "glGetError" and callable(getattr(cls, n))]
-    es1_table, checked_table = {}, {}
-    for name in names:
-        fn = getattr(cls, name)
-        if name in ES1_ONLY:
+    pay nothing for display lists and Begin/End. The two subclasses are
+    built the first time a context needs them (a process that never compiles
+    a list, calls glBegin or makes an ES 1.1 context never builds them)."""
+    from driver.gl.features.gles1 import ES1_ONLY
+    es1_only = {}
+    for name in ES1_ONLY:
+        fn = getattr(cls, name, None)
+        if fn is not None:
+            es1_only[name] = fn
             setattr(cls, name, _not_in_api(name, fn))     # no entry point of cls uses them
-        es1_table[name] = _counted(fn) if name in ES1_COMMANDS else _not_in_api(name, fn)
-        if name not in ES1_ONLY:
-            checked_table[name] = _checked(name, fn, compiled_into_lists(name), allowed_in_begin_end(name))
-    for attr, table, doc in (("Es1Dispatch", es1_table, "an OpenGL ES 1.1 context's commands"),
-                             ("CheckedDispatch", checked_table, "display-list compilation and glBegin/glEnd")):
-        sub = type(cls.__name__, (cls,), {"__module__": cls.__module__, "__doc__": f"{cls.__doc__}\n\n"
-                                          f"This class: the dispatch of {doc} (legacy.dlist.install_dispatch).",
-                                          **table})
-        sub.__qualname__ = f"{cls.__qualname__}.{attr}"
-        setattr(cls, attr, sub)
     cls._dispatch_base = cls
+    cls._dispatch_es1_only = es1_only
+    cls._dispatch_tables = {}
     return cls
+
+
+def dispatch_table(base, kind: str):
+    """The subclass of ``base`` (an install_dispatch class) that is the table
+    ``kind``: "es1" or "checked" (see install_dispatch)."""
+    table = base._dispatch_tables.get(kind)
+    if table is not None:
+        return table
+    from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
+    entries = {}
+    for name in dir(base):
+        if not name.startswith("gl") or name == "glGetError":
+            continue
+        fn = base._dispatch_es1_only.get(name) or getattr(base, name)
+        if not callable(fn):
+            continue
+        if kind == "es1":
+            entries[name] = _counted(fn) if name in ES1_COMMANDS else _not_in_api(name, fn)
+        elif name not in ES1_ONLY:
+            entries[name] = _checked(name, fn, compiled_into_lists(name), allowed_in_begin_end(name))
+    what = {"es1": "an OpenGL ES 1.1 context's commands",
+            "checked": "display-list compilation and glBegin/glEnd"}[kind]
+    table = type(base.__name__, (base,), {
+        "__module__": base.__module__,
+        "__doc__": f"{base.__doc__}\n\nThis class: the dispatch of {what} (legacy.dlist.install_dispatch).",
+        **entries})
+    table.__qualname__ = f"{base.__qualname__}[{kind}]"
+    return base._dispatch_tables.setdefault(kind, table)      # the first one built, if two threads race
 
 
 _ARRAY_COMMANDS = {"glDrawArrays", "glDrawElements", "glDrawRangeElements", "glArrayElement"}
@@ -298,9 +320,9 @@ class DisplayListMixin:
         if base is None:                     # a class without install_dispatch
             return
         if self.api.es1:
-            want = base.Es1Dispatch
+            want = dispatch_table(base, "es1")
         elif self._list_compiling is not None or getattr(self, "_im", None) is not None:
-            want = base.CheckedDispatch
+            want = dispatch_table(base, "checked")
         else:
             want = base
         if type(self) is not want:

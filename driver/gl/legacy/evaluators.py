@@ -100,27 +100,27 @@ class EvaluatorMixin:
     def _issue(self, values: dict, normal_auto=None) -> None:
         """Emit the vertex of the evaluated maps; colour, normal and texture
         coordinate come from enabled maps, without changing the current values."""
-        saved = (self.current_color, self.current_normal, self.current_texcoords[0], self.legacy.index)
+        saved = (self.legacy.current_color, self.legacy.current_normal, self.legacy.current_texcoords[0], self.legacy.index)
         try:
             if "INDEX" in values:
                 self.legacy.index = float(values["INDEX"][0])
             if "COLOR_4" in values:
-                self.current_color = tuple(float(v) for v in values["COLOR_4"])
+                self.legacy.current_color = tuple(float(v) for v in values["COLOR_4"])
             if normal_auto is not None:
-                self.current_normal = normal_auto
+                self.legacy.current_normal = normal_auto
             elif "NORMAL" in values:
-                self.current_normal = tuple(float(v) for v in values["NORMAL"])
+                self.legacy.current_normal = tuple(float(v) for v in values["NORMAL"])
             for n in (4, 3, 2, 1):
                 if f"TEXTURE_COORD_{n}" in values:
                     tc = [float(v) for v in values[f"TEXTURE_COORD_{n}"]]
-                    self.current_texcoords[0] = tuple(tc + [0.0, 0.0, 1.0][n - 1:])
+                    self.legacy.current_texcoords[0] = tuple(tc + [0.0, 0.0, 1.0][n - 1:])
                     break
             if "VERTEX_4" in values:
                 self._emit_vertex(*(float(v) for v in values["VERTEX_4"]))
             elif "VERTEX_3" in values:
                 self._emit_vertex(*(float(v) for v in values["VERTEX_3"]), 1.0)
         finally:
-            self.current_color, self.current_normal, self.current_texcoords[0], self.legacy.index = saved
+            self.legacy.current_color, self.legacy.current_normal, self.legacy.current_texcoords[0], self.legacy.index = saved
 
     def _eval1(self, u: float) -> None:
         values = {}

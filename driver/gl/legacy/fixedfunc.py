@@ -151,10 +151,10 @@ class FixedFunctionMixin:
             setattr(li, {E.GL_AMBIENT: "ambient", E.GL_DIFFUSE: "diffuse", E.GL_SPECULAR: "specular"}[pname], v)
         elif pname == E.GL_POSITION:
             p = np.asarray(_floats(params, 4))
-            li.position = tuple(float(x) for x in self.stacks[0][-1] @ p)
+            li.position = tuple(float(x) for x in self.legacy.stacks[0][-1] @ p)
         elif pname == E.GL_SPOT_DIRECTION:
             d = np.asarray(_floats(params, 3))
-            li.spot_direction = tuple(float(x) for x in self.stacks[0][-1][:3, :3] @ d)
+            li.spot_direction = tuple(float(x) for x in self.legacy.stacks[0][-1][:3, :3] @ d)
         elif pname == E.GL_SPOT_EXPONENT:
             (v,) = _floats(params, 1)
             check(0 <= v <= 128, E.GL_INVALID_VALUE, "spot exponent out of [0, 128]")
@@ -275,9 +275,9 @@ class FixedFunctionMixin:
             mode = self.legacy.color_material_mode
             if mode == E.GL_AMBIENT_AND_DIFFUSE:
                 self._set_material(self.legacy.color_material_face, E.GL_AMBIENT_AND_DIFFUSE,
-                                   self.current_color, False)
+                                   self.legacy.current_color, False)
             else:
-                self._set_material(self.legacy.color_material_face, mode, self.current_color, False)
+                self._set_material(self.legacy.color_material_face, mode, self.legacy.current_color, False)
 
     # -- light model ---------------------------------------------------------------------------
     def _set_light_model(self, pname, params, as_int) -> None:
@@ -464,7 +464,7 @@ class FixedFunctionMixin:
             g.object_plane = _floats(params, 4)
         elif pname == E.GL_EYE_PLANE:
             p = np.asarray(_floats(params, 4))
-            g.eye_plane = tuple(float(x) for x in p @ np.linalg.inv(self.stacks[0][-1]))
+            g.eye_plane = tuple(float(x) for x in p @ np.linalg.inv(self.legacy.stacks[0][-1]))
         else:
             check_enum(pname, ())
 
@@ -583,7 +583,7 @@ class FixedFunctionMixin:
             gens = L.texgen_enabled[u]
             texcoords.append((u, tuple(L.texgen[u][k].mode if cap in gens else 0
                                        for k, cap in enumerate(TEXGEN_CAPS)),
-                              not np.array_equal(self.stacks[2][u][-1], _IDENTITY)))
+                              not np.array_equal(self.legacy.stacks[2][u][-1], _IDENTITY)))
         fog = E.GL_FOG in en
         separate = lighting and L.color_control == E.GL_SEPARATE_SPECULAR_COLOR
         vkey = VertexKey(

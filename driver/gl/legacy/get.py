@@ -157,10 +157,10 @@ class GetLegacyMixin:
             t[E.GL_POINT_SIZE_ARRAY_OES] = lambda c: c._client_enabled(E.GL_POINT_SIZE_ARRAY_OES)
             if self.api.has_extension("GL_OES_matrix_get"):
                 # OES_matrix_get: the current matrices' float32 bit patterns, read as integers
-                t.update({E.GL_MODELVIEW_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.stacks[0]),
-                          E.GL_PROJECTION_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.stacks[1]),
+                t.update({E.GL_MODELVIEW_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.legacy.stacks[0]),
+                          E.GL_PROJECTION_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.legacy.stacks[1]),
                           E.GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES:
-                              _float_bits(lambda c: c.stacks[2][c.active_texture % 8])})
+                              _float_bits(lambda c: c.legacy.stacks[2][c.active_texture % 8])})
             # ES 1.1 state that desktop GL has outside the compatibility entries
             s = self.state
             t.update({

@@ -92,8 +92,8 @@ class ImmediateMixin:
         it only sets the current vertex attribute 0 (no effect in GL 2.1)."""
         if self._im is None:
             return
-        self._im.append(((x, y, z, w), self.current_color, self.current_secondary_color,
-                         self.current_normal, tuple(self.current_texcoords), self.legacy.fog_coord,
+        self._im.append(((x, y, z, w), self.legacy.current_color, self.legacy.current_secondary_color,
+                         self.legacy.current_normal, tuple(self.legacy.current_texcoords), self.legacy.fog_coord,
                          self.legacy.edge_flag))
 
     def _draw_vertex_tuples(self, mode: int, verts: list, materials: list | None = None) -> None:
@@ -174,9 +174,9 @@ class ImmediateMixin:
         self._compat_only()
         verts = []
         for x, y in ((x1, y1), (x2, y1), (x2, y2), (x1, y2)):
-            verts.append(((float(x), float(y), 0.0, 1.0), self.current_color,
-                          self.current_secondary_color, self.current_normal,
-                          tuple(self.current_texcoords), self.legacy.fog_coord, True))
+            verts.append(((float(x), float(y), 0.0, 1.0), self.legacy.current_color,
+                          self.legacy.current_secondary_color, self.legacy.current_normal,
+                          tuple(self.legacy.current_texcoords), self.legacy.fog_coord, True))
         self._draw_vertex_tuples(E.GL_POLYGON, verts)
 
     glRectd = glRecti = glRects = glRectf
@@ -250,19 +250,19 @@ class ImmediateMixin:
         for u in range(8):
             v = self._element(E.GL_TEXTURE_COORD_ARRAY, u, i)
             if v is not None:
-                self.current_texcoords[u] = tuple(v + [0.0, 0.0, 1.0][len(v) - 1:])
+                self.legacy.current_texcoords[u] = tuple(v + [0.0, 0.0, 1.0][len(v) - 1:])
         v = self._element(E.GL_FOG_COORD_ARRAY, 0, i)
         if v is not None:
             self.legacy.fog_coord = v[0]
         v = self._element(E.GL_SECONDARY_COLOR_ARRAY, 0, i)
         if v is not None:
-            self.current_secondary_color = (*v[:3], 1.0)
+            self.legacy.current_secondary_color = (*v[:3], 1.0)
         v = self._element(E.GL_COLOR_ARRAY, 0, i)
         if v is not None:
-            self.current_color = tuple(v + [1.0][:4 - len(v)])
+            self.legacy.current_color = tuple(v + [1.0][:4 - len(v)])
         v = self._element(E.GL_NORMAL_ARRAY, 0, i)
         if v is not None:
-            self.current_normal = tuple(v[:3])
+            self.legacy.current_normal = tuple(v[:3])
         v = self._element(E.GL_VERTEX_ARRAY, 0, i)
         if v is not None:
             self._emit_vertex(*(v + [0.0, 1.0][len(v) - 2:]))

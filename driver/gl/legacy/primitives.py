@@ -315,7 +315,7 @@ class PrimitiveMixin:
     # -- positions and arrays -----------------------------------------------------------------
     def _window_xy(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Window x, y (viewport origin dropped) and clip w of object positions (N, 4)."""
-        clip = pos.astype(np.float64) @ (self.stacks[1][-1] @ self.stacks[0][-1]).T
+        clip = pos.astype(np.float64) @ (self.legacy.stacks[1][-1] @ self.legacy.stacks[0][-1]).T
         w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
         _, _, vw, vh = self.state.viewport
         return clip[:, :2] / w[:, None] * (vw / 2, vh / 2), w

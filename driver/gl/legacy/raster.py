@@ -58,8 +58,8 @@ class RasterMixin:
         self._compat_only()
         from driver.gl.legacy.state import RasterPos
         obj = np.array([x, y, z, w], np.float64)
-        eye = self.stacks[0][-1] @ obj
-        clip = self.stacks[1][-1] @ eye
+        eye = self.legacy.stacks[0][-1] @ obj
+        clip = self.legacy.stacks[1][-1] @ eye
         inside = all(-clip[3] <= clip[i] <= clip[3] for i in range(3))
         for i, plane in enumerate(self.clip_planes):
             if E.GL_CLIP_DISTANCE0 + i in self.state.enabled and np.dot(plane, eye) < 0:
@@ -72,9 +72,9 @@ class RasterMixin:
         n, f = self.state.depth_range
         win = (vx + (ndc[0] + 1) * vw / 2, vy + (ndc[1] + 1) * vh / 2, ((f - n) * ndc[2] + n + f) / 2,
                float(clip[3]))
-        tcs = tuple(tuple(float(v) for v in self.stacks[2][u][-1] @ np.asarray(self.current_texcoords[u]))
+        tcs = tuple(tuple(float(v) for v in self.legacy.stacks[2][u][-1] @ np.asarray(self.legacy.current_texcoords[u]))
                     for u in range(8))
-        color, secondary = self.current_color, self.current_secondary_color
+        color, secondary = self.legacy.current_color, self.legacy.current_secondary_color
         if E.GL_LIGHTING in self.state.enabled:
             color, secondary = self._lit_raster_color(eye)
         self.legacy.raster = RasterPos(tuple(float(v) for v in win), True, color, secondary, tcs,
@@ -86,8 +86,8 @@ class RasterMixin:
         """Section 2.13: the raster colour is lit like a vertex (equation 2.1,
         front material, the current normal; colour material applied)."""
         self._track_color_material()
-        primary, secondary = self._lit_colors(np.asarray(eye, np.float64)[None], np.asarray(self.current_normal,
-                                              np.float64)[None], np.asarray(self.current_color, np.float64)[None])
+        primary, secondary = self._lit_colors(np.asarray(eye, np.float64)[None], np.asarray(self.legacy.current_normal,
+                                              np.float64)[None], np.asarray(self.legacy.current_color, np.float64)[None])
         return tuple(float(v) for v in primary[0]), tuple(float(v) for v in secondary[0])
 
     def _window_pos(self, x, y, z=0.0) -> None:
@@ -96,8 +96,8 @@ class RasterMixin:
         from driver.gl.legacy.state import RasterPos
         n, f = self.state.depth_range
         z = min(1.0, max(0.0, float(z)))
-        self.legacy.raster = RasterPos((float(x), float(y), n + z * (f - n), 1.0), True, self.current_color,
-                                       self.current_secondary_color, tuple(self.current_texcoords),
+        self.legacy.raster = RasterPos((float(x), float(y), n + z * (f - n), 1.0), True, self.legacy.current_color,
+                                       self.legacy.current_secondary_color, tuple(self.legacy.current_texcoords),
                                        self.legacy.fog_coord)
         if self._records_instead_of_drawing():
             self._record_raster(None)

@@ -329,22 +329,22 @@ class SelectFeedbackMixin:
         """(N, 20) clip position, eye position, colour, texture coordinate 0 and
         back colour of vertices ids (fixed-function transform, lighting)."""
         obj = self._positions(ids)
-        eye = obj @ self.stacks[0][-1].T
-        clip = eye @ self.stacks[1][-1].T
+        eye = obj @ self.legacy.stacks[0][-1].T
+        clip = eye @ self.legacy.stacks[1][-1].T
         out = np.zeros((len(ids), 20))
         out[:, _CLIP], out[:, _EYE] = clip, eye
         if self.legacy.render_mode == E.GL_SELECT:
             return out
-        colour = self._array_or_current((E.GL_COLOR_ARRAY, 0), ids, self.current_color, (0.0, 0.0, 0.0, 1.0))
+        colour = self._array_or_current((E.GL_COLOR_ARRAY, 0), ids, self.legacy.current_color, (0.0, 0.0, 0.0, 1.0))
         if E.GL_LIGHTING in self.state.enabled:
-            normal = self._array_or_current((E.GL_NORMAL_ARRAY, 0), ids, self.current_normal, (0.0, 0.0, 1.0))
+            normal = self._array_or_current((E.GL_NORMAL_ARRAY, 0), ids, self.legacy.current_normal, (0.0, 0.0, 1.0))
             if self._two_sided():
                 out[:, _BACK] = self._lit_colors(eye, normal[:, :3], colour, back=True)[0]
             colour = self._lit_colors(eye, normal[:, :3], colour)[0]
         out[:, _COL] = np.clip(colour, 0.0, 1.0)
-        tex = self._array_or_current((E.GL_TEXTURE_COORD_ARRAY, 0), ids, self.current_texcoords[0],
+        tex = self._array_or_current((E.GL_TEXTURE_COORD_ARRAY, 0), ids, self.legacy.current_texcoords[0],
                                      (0.0, 0.0, 0.0, 1.0))
-        out[:, _TEX] = tex @ self.stacks[2][0][-1].T
+        out[:, _TEX] = tex @ self.legacy.stacks[2][0][-1].T
         return out
 
     def _array_or_current(self, key, ids, current, default) -> np.ndarray:
@@ -379,7 +379,7 @@ class SelectFeedbackMixin:
             return np.tile(np.asarray(value, np.float64), (n_vtx, 1))
 
         amb, dif, spe, emi = (param(w) for w in (E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR, E.GL_EMISSION))
-        nm = np.linalg.inv(self.stacks[0][-1][:3, :3]).T
+        nm = np.linalg.inv(self.legacy.stacks[0][-1][:3, :3]).T
         nrm = normal @ nm.T
         if E.GL_NORMALIZE in self.state.enabled or E.GL_RESCALE_NORMAL in self.state.enabled:
             length = np.linalg.norm(nrm, axis=1, keepdims=True)

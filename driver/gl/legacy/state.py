@@ -110,6 +110,19 @@ class RasterPos:
 
 @dataclass
 class LegacyState:
+    # GL 4.6 compatibility section 12.1.1 / GL 2.1 tables 6.5, 6.9: the matrix mode and the
+    # stacks (modelview, projection, one texture stack per unit, ARB programs' 8 matrices)
+    matrix_mode: int = E.GL_MODELVIEW
+    stacks: list = field(default_factory=lambda: [[np.identity(4)], [np.identity(4)],
+                                                  [[np.identity(4)] for _ in range(8)]]
+                         + [[np.identity(4)] for _ in range(8)])
+    # current values (table 6.5) and the client active texture unit (table 6.8)
+    current_color: tuple = (1.0, 1.0, 1.0, 1.0)
+    current_secondary_color: tuple = (0.0, 0.0, 0.0, 1.0)
+    current_normal: tuple = (0.0, 0.0, 1.0)
+    current_texcoords: list = field(default_factory=lambda: [(0.0, 0.0, 0.0, 1.0) for _ in range(8)])
+    client_active_texture: int = 0
+    shade_model: int = E.GL_SMOOTH
     # table 6.11: light 0 is white, the others black
     lights: list = field(default_factory=lambda: [Light(diffuse=(1.0, 1.0, 1.0, 1.0), specular=(1.0, 1.0, 1.0, 1.0))]
                          + [Light() for _ in range(7)])

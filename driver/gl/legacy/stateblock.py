@@ -99,12 +99,12 @@ def state_block_bytes(ctx) -> bytes:
         for sfx, x in zip(_SFX, (m, inv, m.T, inv.T)):
             put(base + sfx, x.T, element)          # column-major: column c in slot c
 
-    mv, p = ctx.stacks[0][-1], ctx.stacks[1][-1]
+    mv, p = ctx.legacy.stacks[0][-1], ctx.legacy.stacks[1][-1]
     put_matrix("gl_ModelViewMatrix", mv)
     put_matrix("gl_ProjectionMatrix", p)
     put_matrix("gl_ModelViewProjectionMatrix", p @ mv)
     for u in range(MAX_UNITS):
-        put_matrix("gl_TextureMatrix", ctx.stacks[2][u][-1], u)
+        put_matrix("gl_TextureMatrix", ctx.legacy.stacks[2][u][-1], u)
     nm = _inv(mv[:3, :3]).T
     put("gl_NormalMatrix", np.concatenate([np.append(nm[:, c], 0.0) for c in range(3)]))
     # GL 2.1 section 2.11.3: rescale factor 1 / |third row of the inverse|

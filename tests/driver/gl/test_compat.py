@@ -171,7 +171,7 @@ def test_current_value_variants(compat):
     compat.glColor4sv([32767, -32767, 0, 32767])
     assert compat.glGetFloatv(E.GL_CURRENT_COLOR) == [1.0, -1.0, 0.0, 1.0]
     compat.glMultiTexCoord3d(E.GL_TEXTURE0 + 2, 1, 2, 3)
-    assert compat.current_texcoords[2] == (1.0, 2.0, 3.0, 1.0)
+    assert compat.legacy.current_texcoords[2] == (1.0, 2.0, 3.0, 1.0)
     compat.glTexCoord1f(0.5)
     assert compat.glGetFloatv(E.GL_CURRENT_TEXTURE_COORDS) == [0.5, 0.0, 0.0, 1.0]
     compat.glColorP4ui(E.GL_UNSIGNED_INT_2_10_10_10_REV, 1023 | (3 << 30))

@@ -13,6 +13,7 @@ import driver
 from driver.gl import Context, enums as E
 from driver.gl.compose import compose, extends
 from driver.gl.families import FAMILIES
+from driver.gl.legacy.dlist import dispatch_table
 
 from .helpers import expect
 
@@ -27,13 +28,15 @@ def test_the_context_class_is_composed_of_at_most_twelve_classes():
 def test_the_dispatch_tables_are_classes_a_context_switches_between():
     """Mesa's exec/save dispatch swap: display-list compilation and Begin/End
     switch the context's class; every other moment runs entry points directly."""
-    for table in (Context.CheckedDispatch, Context.Es1Dispatch):
+    checked, es1 = dispatch_table(Context, "checked"), dispatch_table(Context, "es1")
+    for table in (checked, es1):
         assert len(table.__mro__) <= MAX_CLASSES and issubclass(table, Context)
+    assert dispatch_table(Context, "checked") is checked                  # built once
     with driver.Context(api="compat", width=4, height=4) as c:
         gl = c.gl
         assert type(gl) is Context
         gl.glNewList(1, E.GL_COMPILE)
-        assert type(gl) is Context.CheckedDispatch
+        assert type(gl) is checked
         gl.glClearColor(1.0, 0.0, 0.0, 1.0)                 # recorded, not run
         gl.glEndList()
         assert type(gl) is Context
@@ -41,7 +44,7 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
         gl.glCallList(1)
         assert gl.glGetFloatv(E.GL_COLOR_CLEAR_VALUE) == [1.0, 0.0, 0.0, 1.0]
         gl.glBegin(E.GL_TRIANGLES)
-        assert type(gl) is Context.CheckedDispatch
+        assert type(gl) is checked
         gl.glEnable(E.GL_DEPTH_TEST)                        # section 2.6.3: not between Begin and End
         expect(gl, E.GL_INVALID_OPERATION)
         gl.glEnd()
@@ -50,12 +53,12 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
         expect(gl, E.GL_INVALID_OPERATION)
     with driver.Context(api="gles1", width=4, height=4) as c:
         gl = c.gl
-        assert type(gl) is Context.Es1Dispatch
+        assert type(gl) is es1
         gl.glColor4x(0x10000, 0, 0, 0x10000)
         expect(gl, E.GL_NO_ERROR)
         gl.glBegin(E.GL_TRIANGLES)                           # not an ES 1.1 command
         expect(gl, E.GL_INVALID_OPERATION)
-        assert type(gl) is Context.Es1Dispatch
+        assert type(gl) is es1
 
 
 def test_every_entry_point_of_the_former_class_still_exists():
