@@ -17,10 +17,18 @@ interpreter's recursion limit leaves ``RECURSION_HEADROOM`` frames above the
 caller (Python 3.11+ does not use the C stack for Python-to-Python calls, so
 the raised limit is safe). The previous limit is restored when the last
 compile on any thread leaves.
+
+The same scope eases Python's cyclic garbage collector (``COMPILE_GC_THRESHOLDS``)
+while a compile runs: a large shader is millions of linked objects (soft-fp64 code
+of 40,000 instructions), and at the default thresholds the older generations are
+walked again and again as they grow, a quarter of such a compile's CPU time; the
+objects a compile leaves are still collected, later, and the caller's thresholds
+come back when the last compile leaves.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 from contextlib import contextmanager
@@ -42,9 +50,15 @@ MAX_LOOP_DEPTH = 64
 # precedence level), the later passes fewer.
 RECURSION_HEADROOM = 24 * MAX_NESTING_DEPTH + 2000
 
+# gc.set_threshold while a compile runs: the youngest generation collected every
+# 100,000 allocations instead of 700 (piglit's fs-op-mult-dmat4-dmat4 compiles in
+# 9.5 s of CPU instead of 13.2; its peak memory 327 MB instead of 316)
+COMPILE_GC_THRESHOLDS = (100_000, 50, 100)
+
 _lock = threading.Lock()
 _users = 0
 _saved_limit = 0
+_saved_gc = (700, 10, 10)
 
 
 def _depth() -> int:
@@ -56,12 +70,15 @@ def _depth() -> int:
 
 @contextmanager
 def recursion_headroom(frames: int = RECURSION_HEADROOM):
-    """Run the body with at least ``frames`` Python frames of recursion available."""
-    global _users, _saved_limit
+    """Run the body with at least ``frames`` Python frames of recursion available
+    (and the garbage collector eased, see the module notes)."""
+    global _users, _saved_limit, _saved_gc
     need = _depth() + frames
     with _lock:
         if _users == 0:
             _saved_limit = sys.getrecursionlimit()
+            _saved_gc = gc.get_threshold()
+            gc.set_threshold(*COMPILE_GC_THRESHOLDS)
         _users += 1
         if sys.getrecursionlimit() < need:
             sys.setrecursionlimit(need)
@@ -72,3 +89,4 @@ def recursion_headroom(frames: int = RECURSION_HEADROOM):
             _users -= 1
             if _users == 0:
                 sys.setrecursionlimit(_saved_limit)
+                gc.set_threshold(*_saved_gc)
