@@ -296,7 +296,7 @@ def test_draw_transform_feedback(core):
     core.glDrawTransformFeedback(E.GL_POINTS, t)
     info, _, indirect, _ = core.pipe.last("draw_vbo")
     assert indirect.count_from_stream_output.resource is core.buffers.get(b).resource
-    core.glDrawTransformFeedbackStream(E.GL_POINTS, t, 1)
+    core.glDrawTransformFeedbackStream(E.GL_POINTS, t, 4)       # MAX_VERTEX_STREAMS is 4
     expect(core, E.GL_INVALID_VALUE)
 
 
