@@ -466,6 +466,13 @@ class IOLowering:
         irt = ir_type(t)
         mode = "ubo" if kind == "uniform" else "ssbo"
         index = binding + 1 if mode == "ubo" else binding
+        # each block (each element of an array of blocks) has buffer indices of its own: the
+        # driver maps them to its slots by block name, so two blocks at one binding point
+        # (the default 0) must not share an index
+        taken = set((self.ubos if mode == "ubo" else self.ssbos).values())
+        count = len(_element_suffixes(sym.type)) if block.array_dims and sym is not None and sym.type.is_array else 1
+        while taken & set(range(index, index + count)):
+            index += 1
         if block.array_dims:
             # One buffer per element (bindings b, b+1, ...): constant indices pick the variable.
             if sym is None or not sym.type.is_array:

@@ -129,6 +129,14 @@ def _is_builtin(v) -> bool:
     return getattr(v, "builtin", False) or v.name.startswith("gl_")
 
 
+
+def _block_element_suffixes(t) -> list[str]:
+    """``[0]``, ``[1]``, ... (``[0][0]``, ``[0][1]``, ... for arrays of arrays, row-major) of
+    an array of interface blocks."""
+    if not t.is_array:
+        return [""]
+    return [f"[{i}]{rest}" for i in range(t.length or 1) for rest in _block_element_suffixes(t.element)]
+
 class ProgramMixin:
     def _init_family(self) -> None:
         # GL 4.6 section 7.1: shaders and programs share one name space
@@ -763,23 +771,30 @@ class ProgramMixin:
                     layout = b.variable.layout
                 else:
                     layout = b.member_variables[0].layout if b.member_variables else {}
-                prev = blocks.get(b.block_name)
-                if prev is None:
-                    binding = layout.get("binding")
-                    # uniform blocks use std140; storage blocks std430 unless
-                    # std140 is asked for (shared/packed: our choice, GL 4.6 7.6.2.1)
-                    std430 = kind == "buffer" and not layout.get("std140")
-                    prev = blocks[b.block_name] = UniformBlockInfo(
-                        b.block_name, binding if isinstance(binding, int) else 0,
-                        std140_size(b.type, std430), is_storage=kind == "buffer",
-                        members=[f.name for f in b.type.fields])
-                    # GL 4.6 section 7.3.1.1: members are named Block.member
-                    # when the block has an instance name
-                    prefix = f"{b.block_name}." if b.instance_name else ""
-                    prev.active = std140_members(b.type, prefix, std430)
-                elif prev.members != [f.name for f in b.type.fields]:
-                    raise LinkError(f"interface block `{b.block_name}' differs between stages")
-                prev.stages.add(stage)
+                # an array of blocks is one block per element, Block[i] (Block[i][j]: row-major),
+                # bound at consecutive binding points (GL 4.6 sections 7.3.1.1, 7.6.2)
+                var_t = b.variable.type if b.variable is not None else None
+                suffixes = _block_element_suffixes(var_t) if var_t is not None and var_t.is_array else [""]
+                for element, suffix in enumerate(suffixes):
+                    name = b.block_name + suffix
+                    prev = blocks.get(name)
+                    if prev is None:
+                        binding = layout.get("binding")
+                        # uniform blocks use std140; storage blocks std430 unless
+                        # std140 is asked for (shared/packed: our choice, GL 4.6 7.6.2.1)
+                        std430 = kind == "buffer" and not layout.get("std140")
+                        prev = blocks[name] = UniformBlockInfo(
+                            name, (binding if isinstance(binding, int) else 0) + element,
+                            std140_size(b.type, std430), is_storage=kind == "buffer",
+                            members=[f.name for f in b.type.fields])
+                        # GL 4.6 section 7.3.1.1: members are named Block.member
+                        # when the block has an instance name
+                        prefix = f"{b.block_name}." if b.instance_name else ""
+                        # an array's members are active uniforms once, in its first element
+                        prev.active = std140_members(b.type, prefix, std430) if element == 0 else []
+                    elif prev.members != [f.name for f in b.type.fields]:
+                        raise LinkError(f"interface block `{b.block_name}' differs between stages")
+                    prev.stages.add(stage)
         return list(blocks.values())
 
     # -- program queries ----------------------------------------------------------------

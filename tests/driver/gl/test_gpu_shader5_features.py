@@ -105,3 +105,47 @@ def test_sample_mask_in_comes_with_the_extension():
     from compiler.glsl import parse
     parse("#version 150\n#extension GL_ARB_gpu_shader5 : require\nout vec4 o;\n"
           "void main() { o = vec4(float(gl_SampleMaskIn[0])); }\n", "fragment")
+
+
+# -- uniform blocks: two without a binding, and arrays of blocks indexed dynamically -----------
+BLOCKS_VS = "#version 150\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n"
+
+
+def _draw_blocks(fs, values, n=None):
+    """Draw a 1x1 quad with uniform block k (GL's block order) bound to binding point k and
+    holding values[k]; returns (the block names GL reports, the pixel)."""
+    import struct
+    with driver.Context(api="gl46", width=1, height=1) as ctx:
+        p = _quad_program(ctx, BLOCKS_VS, fs)
+        count = ctx.glGetProgramiv(p, E.GL_ACTIVE_UNIFORM_BLOCKS)[0]
+        names = [ctx.glGetActiveUniformBlockName(p, k) for k in range(count)]
+        for k, buf in enumerate(ctx.glGenBuffers(count)):
+            ctx.glUniformBlockBinding(p, k, k)
+            ctx.glBindBuffer(E.GL_UNIFORM_BUFFER, buf)
+            ctx.glBufferData(E.GL_UNIFORM_BUFFER, 16, struct.pack("<4f", values[k], 0, 0, 0), E.GL_STATIC_DRAW)
+            ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, k, buf)
+        if n is not None:
+            ctx.glUniform1i(ctx.glGetUniformLocation(p, "n"), n)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        assert ctx.glGetError() == E.GL_NO_ERROR
+        return names, list(np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8))
+
+
+def test_two_uniform_blocks_without_binding_read_their_own_buffers():
+    fs = ("#version 150\nuniform A { float a; };\nuniform B { float b; };\nout vec4 o;\n"
+          "void main() { o = vec4(a, b, 0.0, 1.0); }\n")
+    names, pixel = _draw_blocks(fs, [0.25, 0.75])
+    assert names == ["A", "B"] and pixel == [64, 191, 0, 255]
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_arrays_of_blocks_are_one_block_per_element_indexed_dynamically(n):
+    """GL 4.6 section 7.3.1.1: r[3] is blocks R[0..2] at consecutive bindings;
+    ARB_gpu_shader5: r[n] with a dynamically uniform n."""
+    fs = ("#version 400\nuniform R { float v; } r[3];\n"
+          "uniform G { float v; } g[2];\nuniform int n;\nout vec4 o;\n"
+          "void main() { o = vec4(r[n].v, g[n / 2].v, 0.0, 1.0); }\n")
+    values = [0.0, 0.25, 0.5, 0.75, 1.0]          # R[0], R[1], R[2], G[0], G[1]
+    names, pixel = _draw_blocks(fs, values, n)
+    assert names == ["R[0]", "R[1]", "R[2]", "G[0]", "G[1]"]
+    assert pixel == [round(values[n] * 255), round(values[3 + n // 2] * 255), 0, 255]
