@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decompress_bc"]
+__all__ = ["ENCODABLE", "compress_bc", "decompress_bc"]
 
 _ROW_MAJOR = np.arange(16).reshape(4, 4)  # [y, x] -> pixel index
 
@@ -111,3 +111,112 @@ def decompress_bc(name: str, blocks: np.ndarray, raw: bool, srgb: bool, to_linea
     if srgb:
         result[..., :3] = to_linear(result[..., :3])
     return result.astype(np.float32)
+
+
+# -- encoding (the GL's online compression: glTexImage* with a specific S3TC/RGTC format) --
+
+ENCODABLE = ("DXT1_RGB", "DXT1_RGBA", "DXT3_RGBA", "DXT5_RGBA", "DXT1_SRGB", "DXT1_SRGBA",
+              "DXT3_SRGBA", "DXT5_SRGBA", "RGTC1_UNORM", "RGTC1_SNORM", "RGTC2_UNORM", "RGTC2_SNORM")
+
+
+def _nearest(values: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """(n, 16, c) values, (n, k, c) palette -> (n, 16) index of the nearest entry."""
+    d = ((values[:, :, None, :] - palette[:, None, :, :]) ** 2).sum(-1)
+    return np.argmin(d, axis=2)
+
+
+def _pack_indices(idx: np.ndarray, width: int) -> np.ndarray:
+    """(n, 16) indices (pixel order 4 * y + x) -> (n,) uint64, ``width`` bits each."""
+    shifts = (np.arange(16, dtype=np.uint64) * np.uint64(width))[None]
+    return np.bitwise_or.reduce(idx.astype(np.uint64) << shifts, axis=1)
+
+
+def _pack565(rgb8: np.ndarray) -> np.ndarray:
+    """(n, 3) 0..255 -> (n,) RGB565, each channel rounded to its nearest code."""
+    r = np.rint(rgb8[:, 0] * 31 / 255).astype(np.int64)
+    g = np.rint(rgb8[:, 1] * 63 / 255).astype(np.int64)
+    b = np.rint(rgb8[:, 2] * 31 / 255).astype(np.int64)
+    return (r << 11) | (g << 5) | b
+
+
+def _encode_bc1(rgb8: np.ndarray, transparent: np.ndarray | None) -> np.ndarray:
+    """(n, 16, 3) colours 0..255 -> (n,) uint64 BC1 words. The endpoints are the
+    block's per-channel extremes; with ``transparent`` texels (DXT1 RGBA) the block
+    uses the three-colour mode and those texels index the transparent black."""
+    n = rgb8.shape[0]
+    picked = rgb8
+    if transparent is not None:
+        # transparent texels take no part in the endpoints: give them the opaque mean
+        opaque = ~transparent[..., None]
+        mean = (rgb8 * opaque).sum(1, keepdims=True) / np.maximum(opaque.sum(1, keepdims=True), 1)
+        picked = np.where(opaque, rgb8, mean)
+    # the texels at the extremes of the block's principal axis (power iteration on
+    # the colour covariance) are the endpoints: exact for two-colour blocks
+    centred = picked - picked.mean(1, keepdims=True)
+    cov = np.einsum("nki,nkj->nij", centred, centred)
+    # start from the covariance row of the most varying channel (never orthogonal
+    # to the principal axis when the block varies at all)
+    axis = cov[np.arange(n), np.argmax(np.diagonal(cov, axis1=1, axis2=2), 1)] + 1e-9
+    for _ in range(8):
+        axis = np.einsum("nij,nj->ni", cov, axis)
+        axis /= np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-12)
+    proj = np.einsum("nki,ni->nk", centred, axis)
+    rows = np.arange(n)
+    hi, lo = _pack565(picked[rows, proj.argmax(1)]), _pack565(picked[rows, proj.argmin(1)])
+    three = np.zeros(n, bool) if transparent is None else transparent.any(1)
+    # four-colour mode needs c0 > c1, three-colour mode c0 <= c1
+    c0 = np.where(three, np.minimum(hi, lo), np.maximum(hi, lo))
+    c1 = np.where(three, np.maximum(hi, lo), np.minimum(hi, lo))
+    e0, e1 = _expand565(c0), _expand565(c1)
+    four = (c0 > c1)[:, None]
+    palette = np.stack([e0, e1, np.where(four, (2 * e0 + e1) / 3, (e0 + e1) / 2),
+                        np.where(four, (e0 + 2 * e1) / 3, np.inf)], 1)   # index 3 of 3-colour: never nearest
+    idx = _nearest(rgb8, palette)
+    if transparent is not None:
+        idx = np.where(transparent, 3, idx)
+    return (c0.astype(np.uint64) | (c1.astype(np.uint64) << np.uint64(16))
+            | (_pack_indices(idx, 2) << np.uint64(32)))
+
+
+def _encode_bc4(values: np.ndarray, signed: bool) -> np.ndarray:
+    """(n, 16) values 0..255 (or -127..127 signed) -> (n,) uint64 BC4 words in the
+    eight-value mode (e0 = max > e1 = min; equal endpoints index e0 only)."""
+    v = np.rint(values).astype(np.int64)
+    e0, e1 = v.max(1), v.min(1)
+    ef0, ef1 = e0[:, None].astype(np.float64), e1[:, None].astype(np.float64)
+    k = np.arange(1, 7, dtype=np.float64)[None]
+    palette = np.concatenate([ef0, ef1, ((7 - k) * ef0 + k * ef1) / 7], 1)   # (n, 8)
+    idx = _nearest(values[..., None].astype(np.float64), palette[..., None])
+    idx = np.where((e0 == e1)[:, None], 0, idx)
+    b0, b1 = (e0 & 0xFF).astype(np.uint64), (e1 & 0xFF).astype(np.uint64)
+    return b0 | (b1 << np.uint64(8)) | (_pack_indices(idx, 3) << np.uint64(16))
+
+
+def compress_bc(name: str, texels: np.ndarray) -> np.ndarray:
+    """Encode (n, 4, 4, 4) RGBA texels [block, y, x, c] (normalised: 0..1, or -1..1
+    for SNORM) into BC1-BC5 blocks (n, 8 or 16) uint8 that ``decompress_bc`` reads
+    back. The encoder is simple (endpoints at the block's extremes, nearest palette
+    entries), as drivers' fallback encoders are: exact for blocks of two
+    representable colours, close otherwise. sRGB formats encode the given values."""
+    if name not in ENCODABLE:
+        raise ValueError(f"{name} has no encoder")
+    n = texels.shape[0]
+    t = texels.reshape(n, 16, 4).astype(np.float64)
+    if name.startswith("RGTC"):
+        signed = name.endswith("SNORM")
+        scale = 127.0 if signed else 255.0
+        lo = -1.0 if signed else 0.0
+        words = [_encode_bc4(np.clip(t[..., c], lo, 1.0) * scale, signed)
+                 for c in range(2 if name.startswith("RGTC2") else 1)]
+    else:
+        v8 = np.clip(t, 0.0, 1.0) * 255.0
+        if name.startswith("DXT1"):
+            transparent = v8[..., 3] < 127.5 if "RGBA" in name else None
+            words = [_encode_bc1(v8[..., :3], transparent)]
+        elif name.startswith("DXT3"):
+            alpha = np.rint(v8[..., 3] / 17.0).astype(np.int64)
+            words = [_pack_indices(alpha, 4), _encode_bc1(v8[..., :3], None)]
+        else:
+            words = [_encode_bc4(v8[..., 3], False), _encode_bc1(v8[..., :3], None)]
+    out = np.stack([w.astype("<u8") for w in words], 1)
+    return out.view(np.uint8).reshape(n, 8 * len(words))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import struct
 
+import numpy as np
+
 from driver.gallium import (
     BlitImage, BlitInfo, Box, ImageView, PipeMap, PipeMask, PipeShaderType,
     PipeTexFilter,
@@ -18,6 +20,7 @@ from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, TEXTURE
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
+from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
 
 __all__ = ["TexImageExtraMixin"]
 
@@ -35,7 +38,10 @@ class TexImageExtraMixin:
         info, bw, bh, bb = self._compressed_formats()[ifmt]
         return -(-w // bw) * -(-h // bh) * d * bb
 
-    def _compressed_image(self, dims, target, level, internalformat, w, h, d, border, size, data):
+    def _compressed_image(self, dims, target, level, internalformat, w, h, d, border, size, data,
+                          encoded: bool = False):
+        """glCompressedTexImage*; ``encoded``: ``data`` is blocks the GL itself
+        encoded (glTexImage* of a specific compressed format), not the client's."""
         tex_target, face = self._image_target(target, dims)
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")
         fmts = self._compressed_formats()
@@ -51,10 +57,52 @@ class TexImageExtraMixin:
             check(w == h, E.GL_INVALID_VALUE)
         tex = self._bound_texture(tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        raw = self._compressed_source(size, data)
+        raw = data if encoded else self._compressed_source(size, data)
         self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (0, 0, 0, w, h, d), raw))
+
+    # -- the GL's own compression (EXT_texture_compression_s3tc, ARB_texture_compression_rgtc:
+    # glTexImage*/glTexSubImage* of uncompressed client data into a specific compressed format)
+    def _encodes(self, internalformat: int) -> bool:
+        """Whether glTexImage* compresses client data into ``internalformat`` (desktop
+        GL; the S3TC and RGTC families, which layout encodes)."""
+        cf = self._compressed_formats().get(internalformat)
+        return not self.api.es and cf is not None and cf[0].pipe.name in ENCODABLE_BLOCKS
+
+    def _encoded_blocks(self, internalformat, fmt, type, pixels, w, h, d) -> bytes | None:
+        """The client image (or PIXEL_UNPACK buffer data) in ``fmt``/``type``, encoded
+        into the blocks of ``internalformat``; None without data."""
+        from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
+        from driver.gl.pixels import read_client_image
+        check_enum(fmt, PIXEL_FORMATS, f"bad pixel format {fmt:#x}")
+        check_enum(type, PIXEL_TYPES, f"bad pixel type {type:#x}")
+        check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION, "format/type mismatch")
+        check(fmt not in INTEGER_PIXEL_FORMATS and fmt not in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL,
+                                                                E.GL_STENCIL_INDEX),
+              E.GL_INVALID_OPERATION, "a compressed colour format needs colour pixel data")
+        data = self._unpack_source(pixels, fmt, type, w, h, d)
+        if data is None:
+            return None
+        rgba = read_client_image(data, self.state.unpack, fmt, type, w, h, d)     # (d, h, w, 4)
+        ph, pw = -(-h // 4) * 4, -(-w // 4) * 4
+        rgba = np.pad(rgba, ((0, 0), (0, ph - h), (0, pw - w), (0, 0)), mode="edge")
+        blocks = rgba.reshape(d, ph // 4, 4, pw // 4, 4, 4).transpose(0, 1, 3, 2, 4, 5).reshape(-1, 4, 4, 4)
+        info = self._compressed_formats()[internalformat][0]
+        return compress_bc(info.pipe.name, blocks).tobytes()
+
+    def _tex_image_encoded(self, dims, target, level, internalformat, w, h, d, border, fmt, type, pixels):
+        check(dims >= 2, E.GL_INVALID_ENUM, "no 1D compressed formats are supported")
+        check(0 <= w and 0 <= h and 0 <= d, E.GL_INVALID_VALUE, "bad size")
+        raw = self._encoded_blocks(internalformat, fmt, type, pixels, w, h, d)
+        self._compressed_image(dims, target, level, internalformat, w, h, d, border,
+                               self._compressed_size(internalformat, w, h, d), raw, encoded=True)
+
+    def _tex_sub_image_encoded(self, dims, target, level, x, y, z, w, h, d, fmt, type, pixels, internalformat):
+        check(0 <= w and 0 <= h and 0 <= d, E.GL_INVALID_VALUE, "negative size")
+        raw = self._encoded_blocks(internalformat, fmt, type, pixels, w, h, d)
+        self._compressed_sub_image(dims, target, level, x, y, z, w, h, d, internalformat,
+                                   self._compressed_size(internalformat, w, h, d), raw, encoded=True)
 
     def _compressed_source(self, size, data):
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
@@ -97,7 +145,8 @@ class TexImageExtraMixin:
         check_enum(target, (E.GL_TEXTURE_1D,))
         check(False, E.GL_INVALID_ENUM, "no 1D compressed formats are supported")
 
-    def _compressed_sub_image(self, dims, target, level, x, y, z, w, h, d, fmt, size, data):
+    def _compressed_sub_image(self, dims, target, level, x, y, z, w, h, d, fmt, size, data,
+                              encoded: bool = False):
         tex_target, face = self._image_target(target, dims)
         tex = self._bound_texture(tex_target)
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")     # as glTexSubImage*
@@ -113,7 +162,7 @@ class TexImageExtraMixin:
         check(x % bw == 0 and y % bh == 0 and (w % bw == 0 or x + w == img.width) and
               (h % bh == 0 or y + h == img.height), E.GL_INVALID_OPERATION, "not block aligned")
         check(size == self._compressed_size(fmt, w, h, d), E.GL_INVALID_VALUE, "bad imageSize")
-        raw = self._compressed_source(size, data)
+        raw = data if encoded else self._compressed_source(size, data)
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (x, y, z, w, h, d), raw))
 

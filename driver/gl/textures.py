@@ -392,6 +392,9 @@ class TextureMixin:
 
     def _tex_image(self, dims, target, level, internalformat, width, height, depth, border,
                    fmt, type, pixels) -> None:
+        if self._encodes(internalformat):       # a specific compressed format: the GL compresses
+            return self._tex_image_encoded(dims, target, level, internalformat, width, height, depth,
+                                           border, fmt, type, pixels)
         tex_target, face = self._image_target(target, dims)
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")
         type = es_pixel_type(self, type)
@@ -482,6 +485,9 @@ class TextureMixin:
         check(x >= 0 and y >= 0 and z >= 0 and x + width <= img.width and
               y + height <= img.height and z + depth <= img.depth,
               E.GL_INVALID_VALUE, "region outside the image")
+        if img.compressed and self._encodes(img.internal_format):
+            return self._tex_sub_image_encoded(dims, target, level, x, y, z, width, height, depth, fmt,
+                                               type, pixels, img.internal_format)
         self._check_format_type_sub(img.internal_format, fmt, type)
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
         if data is not None:
