@@ -125,29 +125,33 @@ def schedule_block_pressure(instrs: list, live_out: set) -> list:
     for k in range(n):
         for p in preds[k]:
             above[k] |= above[p] | (1 << p)
-    size = [bin(a).count("1") for a in above]
+    size = [a.bit_count() for a in above]
     left = [len(s) for s in succs]
+    # each instruction's distinct operands and results, once (the same iteration order
+    # as a set made per step, so the float sums below are the same)
+    uses = [tuple(set(ins.uses())) for ins in instrs]
+    defs = [tuple(set(ins.defs())) for ins in instrs]
     readers: dict = {}                 # value -> instructions left that read it
-    for ins in instrs:
-        for v in set(ins.uses()):
+    for vs in uses:
+        for v in vs:
             readers[v] = readers.get(v, 0) + 1
     ready = [k for k in range(n) if not left[k]]
     live = set(live_out)
     order = []
+
+    def cost(k):
+        # a value read by several instructions becomes live for all of them: each
+        # pays its share (else the first reader of a wide value always waits)
+        born = sum(v.halves / readers[v] for v in uses[k] if v not in live)
+        dies = sum(v.halves for v in defs[k] if v in live)
+        return born - dies, size[k], -k
     while ready:
-        def cost(k):
-            ins = instrs[k]
-            # a value read by several instructions becomes live for all of them: each
-            # pays its share (else the first reader of a wide value always waits)
-            born = sum(v.halves / readers[v] for v in set(ins.uses()) if v not in live)
-            dies = sum(v.halves for v in set(ins.defs()) if v in live)
-            return born - dies, size[k], -k
         k = min(ready, key=cost)
         ready.remove(k)
-        ins = instrs[k]
-        for v in set(ins.uses()):
+        for v in uses[k]:
             readers[v] -= 1
-        live = (live - set(ins.defs())) | set(ins.uses())
+        live.difference_update(defs[k])
+        live.update(uses[k])
         order.append(k)
         for p in preds[k]:
             left[p] -= 1
