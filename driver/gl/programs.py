@@ -500,7 +500,7 @@ class ProgramMixin:
             raise LinkError("a program with a tessellation control shader needs a tessellation evaluation "
                             "shader")
         try:
-            return link_tessellation(units, merged)
+            return link_tessellation(units, merged, self.limits)
         except (ValueError, LoweringError) as e:
             raise LinkError(str(e)) from None
 

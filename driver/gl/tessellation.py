@@ -595,13 +595,49 @@ def _merged_layout(units):
     return lay
 
 
-def link_tessellation(units: dict, merged: dict) -> TessellationLink:
+def _uniform_components(t) -> int:
+    """The default-block components of a uniform of type ``t`` (opaque types take none)."""
+    if t.is_array:
+        return (t.length or 1) * _uniform_components(t.element)
+    if t.is_struct:
+        return sum(_uniform_components(f.type) for f in t.fields)
+    return 0 if t.is_opaque else t.components
+
+
+def check_uniform_limits(stage: str, unit, limits: dict) -> None:
+    """GL 4.6 section 7.6: a link error when a stage's active default-block uniforms
+    take more than MAX_<stage>_UNIFORM_COMPONENTS components or it uses more than
+    MAX_<stage>_UNIFORM_BLOCKS uniform blocks (each element of a block array counts)."""
+    label = {"tess_control": "TESS_CONTROL", "tess_evaluation": "TESS_EVALUATION"}[stage]
+    components, blocks = 0, {}
+    for v in unit.globals:
+        if v.storage != "uniform" or not getattr(v, "used", True):
+            continue
+        if v.block is None:
+            components += _uniform_components(v.type)
+        else:
+            blocks[id(v.block)] = v.type.length or 1 if v.type.is_array else 1
+    max_components = limits.get(f"GL_MAX_{label}_UNIFORM_COMPONENTS")
+    if max_components is not None and components > max_components:
+        raise ValueError(f"the {stage.replace('_', ' ')} shader's uniforms take {components} components, more "
+                         f"than GL_MAX_{label}_UNIFORM_COMPONENTS ({max_components})")
+    max_blocks = limits.get(f"GL_MAX_{label}_UNIFORM_BLOCKS")
+    if max_blocks is not None and sum(blocks.values()) > max_blocks:
+        raise ValueError(f"the {stage.replace('_', ' ')} shader uses {sum(blocks.values())} uniform blocks, more "
+                         f"than GL_MAX_{label}_UNIFORM_BLOCKS ({max_blocks})")
+
+
+def link_tessellation(units: dict, merged: dict, limits: dict | None = None) -> TessellationLink:
     """GL 4.6 sections 7.3, 11.2: the tessellation stages' layouts and interfaces for a
-    link (``units``: stage -> its shader objects' ASTs); raises ValueError with the
+    link (``units``: stage -> its shader objects' ASTs); with ``limits`` (the context's
+    GL limits) the stages' uniform limits are checked too. Raises ValueError with the
     link error's text."""
     from compiler.glsl.geometry import GeometryLayout
     from compiler.lower.geometry import geometry_interface
     from compiler.lower.tessellation import patch_layout
+    for stage in ("tess_control", "tess_evaluation"):
+        if limits is not None and stage in merged:
+            check_uniform_limits(stage, merged[stage]["unit"], limits)
     vertices, patch = None, None
     if "tess_control" in units:
         tcs = _merged_layout(units["tess_control"])

@@ -835,26 +835,28 @@ def test_eighty_texture_units_across_the_five_stages(ctx):
 
 def test_image_atomic_and_storage_limits_of_the_stages(ctx):
     """The stages' image, atomic counter and storage block limits are the kernels' (the
-    compute stage's): non-zero, and each gl_MaxTess* constant (sizing a uniform array in
-    a control shader) equals its GL query."""
+    compute stage's): non-zero, and each gl_MaxTess* constant equals its GL query (the
+    control shader compares them and draws its patch only if all are equal: an outer
+    level of 0 discards it)."""
     pairs = [(E.GL_MAX_TESS_CONTROL_IMAGE_UNIFORMS, "gl_MaxTessControlImageUniforms"),
              (E.GL_MAX_TESS_EVALUATION_IMAGE_UNIFORMS, "gl_MaxTessEvaluationImageUniforms"),
              (E.GL_MAX_TESS_CONTROL_ATOMIC_COUNTERS, "gl_MaxTessControlAtomicCounters"),
              (E.GL_MAX_TESS_EVALUATION_ATOMIC_COUNTERS, "gl_MaxTessEvaluationAtomicCounters"),
              (E.GL_MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS, "gl_MaxTessControlAtomicCounterBuffers"),
              (E.GL_MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS, "gl_MaxTessEvaluationAtomicCounterBuffers")]
-    decls = "".join(f"uniform float size{i}[{name}];\n" for i, (_p, name) in enumerate(pairs))
-    uses = " + ".join(f"size{i}[{name} - 1]" for i, (_p, name) in enumerate(pairs))
-    tcs = TCS.replace("#version 400", "#version 420\n" + decls).replace(
-        "gl_TessLevelOuter[0] = level;", f"gl_TessLevelOuter[0] = level + 0.0 * ({uses});")
+    values = [ctx.glGetIntegerv(pname)[0] for pname, _name in pairs]
+    assert all(v > 0 for v in values), values
+    equal = " && ".join(f"{name} == {v}" for (_p, name), v in zip(pairs, values))
+    tcs = TCS.replace("#version 400", "#version 420").replace(
+        "gl_TessLevelOuter[0] = level;", f"gl_TessLevelOuter[0] = ({equal}) ? level : 0.0;")
     p = _program(ctx, tcs=tcs)
-    sizes = {}
-    for i in range(ctx.glGetProgramiv(p, E.GL_ACTIVE_UNIFORMS)[0]):
-        name, size, _type = ctx.glGetActiveUniform(p, i)[:3]
-        sizes[name.split("[")[0]] = size
-    for i, (pname, _name) in enumerate(pairs):
-        value = ctx.glGetIntegerv(pname)[0]
-        assert value > 0 and sizes[f"size{i}"] == value, (pname, value, sizes)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 2.0)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    assert (_lit(ctx.read_pixels()) == _half_square()).all()
     for pname in (E.GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS, E.GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS):
         assert ctx.glGetIntegerv(pname) == ctx.glGetIntegerv(E.GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS)
 
@@ -918,3 +920,35 @@ def test_primitives_generated_and_clip_distances_through_tessellation_and_geomet
         assert (lit[far] == expected[far]).all(), clip
         assert tuple(img[2, 2] if not clip else img[28, 28]) == (0, 255, 255, 255)
     ctx.glDisable(E.GL_CLIP_DISTANCE0)
+
+
+@pytest.mark.parametrize("stage", ["tcs", "tes"])
+def test_uniform_limits_of_the_stages_are_link_errors(ctx, stage):
+    """GL 4.6 section 7.6: a stage's active default-block uniforms may take up to
+    MAX_TESS_*_UNIFORM_COMPONENTS components (1024 floats link, 1025 do not) and it may
+    use up to MAX_TESS_*_UNIFORM_BLOCKS blocks (an array of 14 links, of 15 does not)."""
+    limit = ctx.glGetIntegerv(E.GL_MAX_TESS_CONTROL_UNIFORM_COMPONENTS if stage == "tcs"
+                              else E.GL_MAX_TESS_EVALUATION_UNIFORM_COMPONENTS)[0]
+    blocks = ctx.glGetIntegerv(E.GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS if stage == "tcs"
+                               else E.GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS)[0]
+    assert (limit, blocks) == (1024, 14)
+
+    def source(decl, use):
+        if stage == "tcs":
+            return TCS.replace("uniform float level;", f"uniform float level;\n{decl}").replace(
+                "gl_TessLevelOuter[0] = level;", f"gl_TessLevelOuter[0] = level + 0.0 * ({use});")
+        return TES.replace("out vec4 ecol;", f"out vec4 ecol;\n{decl}").replace(
+            "ecol = tcol[0];", f"ecol = tcol[0] + vec4(0.0 * ({use}));")
+
+    others = 1 if stage == "tcs" else 0         # the control shader's own `level'
+    for n, ok in ((limit - others, True), (limit - others + 1, False)):
+        src = source(f"uniform float big[{n}];", "big[0] + big[big.length() - 1]")
+        p = _program(ctx, **{stage: src}, link_ok=ok)
+        if not ok:
+            assert f"{limit + 1} components" in ctx.glGetProgramInfoLog(p)
+    for n, ok in ((blocks, True), (blocks + 1, False)):
+        src = source(f"layout(std140) uniform Block {{ vec4 v; }} many[{n}];",
+                     " + ".join(f"many[{i}].v.x" for i in range(n)))
+        p = _program(ctx, **{stage: src}, link_ok=ok)
+        if not ok:
+            assert f"{n} uniform blocks" in ctx.glGetProgramInfoLog(p)
