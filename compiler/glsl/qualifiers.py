@@ -517,6 +517,11 @@ class QualifierRules:
                 t = self.apply_array_dims(mt, d.array_dims, d.loc, allow_unsized=True)
                 if t.contains_opaque:
                     self.error(d.loc, f"{kind} block member `{d.name}' cannot have opaque type {t}")
+                if kind == "in" and self.stage == "fragment" and (mq.interpolation or q.interpolation) != "flat" \
+                        and (t.innermost_element.base in ("int", "uint") or t.contains(lambda x: x.base in ("int", "uint"))):
+                    # (GLSL ES 3.20 / GLSL 4.60 section 4.3.4: block members are fragment inputs too)
+                    self.error(d.loc, "if a fragment input is (or contains) an integer, then it must be "
+                               "qualified with 'flat'")
                 if t.is_array and t.length is None and not (kind == "buffer" and count == nmembers):
                     self.error(d.loc, f"unsized array `{d.name}' definition: only last member of a "
                                "shader storage block can be defined as unsized array")

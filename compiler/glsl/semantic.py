@@ -223,7 +223,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             self.external(d)
         subroutines.finish(self)
         self.check_whole_shader()
-        if self.stage == "compute" and None in self.local_size:
+        if self.stage == "compute" and None in self.local_size and not self.shader_object:
+            # (a GL shader object: another object may give the size; the link requires one, as Mesa)
             if self.local_size == [None, None, None]:
                 self.log.shader_error("compute shader must contain a fixed work group size")
 

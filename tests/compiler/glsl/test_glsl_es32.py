@@ -101,3 +101,25 @@ def test_implied_extensions():
     assert es31["GL_OES_tessellation_shader"] == "enable" and "GL_OES_geometry_shader" not in es31
     assert implied_extensions(GLSLVersion(310, True, "es"), {"GL_EXT_gpu_shader5": "disable"}) == \
         {"GL_EXT_gpu_shader5": "disable"}
+
+
+@pytest.mark.parametrize("member, ok", [("flat uvec3 u;", True), ("uvec3 u;", False), ("smooth int u;", False),
+                                        ("vec3 u;", True)])
+def test_integer_members_of_fragment_input_blocks_must_be_flat(member, ok):
+    """GLSL ES 3.20 section 4.3.4: a fragment input that is (or contains) an integer must be
+    flat, block members included (piglit's glsl-es-3.20 flat_interpolation tests)."""
+    src = V320 + "precision mediump float;\nin IB {\n  " + member + "\n};\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n"
+    if ok:
+        _ok(src, "fragment")
+    else:
+        _err(src, "fragment", "must be qualified with 'flat'")
+    _ok(V320 + "precision mediump float;\nflat in IB {\n  uvec3 u;\n};\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+        "fragment")
+
+
+def test_a_compute_shader_object_may_leave_its_size_to_the_link():
+    """A GL shader object without local_size compiles (another object may give it; the
+    link requires one), as in Mesa; a standalone compile still requires it."""
+    src = "#version 310 es\nvoid main() {}\n"
+    parse(src, "compute", shader_object=True)
+    _err(src, "compute", "fixed work group size")

@@ -258,3 +258,15 @@ def test_primitive_bounding_box_absent_from_gles30():
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
     ctx.glGetFloatv(E.GL_PRIMITIVE_BOUNDING_BOX)
     assert ctx.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_compute_shader_without_a_size_compiles_and_fails_to_link():
+    ctx = glhelp.context(W, H, api="gles32")
+    sh = ctx.glCreateShader(E.GL_COMPUTE_SHADER)
+    ctx.glShaderSource(sh, 1, ["#version 310 es\nvoid main() {}\n"])
+    ctx.glCompileShader(sh)
+    assert ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(sh)
+    prog = ctx.glCreateProgram()
+    ctx.glAttachShader(prog, sh)
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [0] and "local_size" in ctx.glGetProgramInfoLog(prog)
