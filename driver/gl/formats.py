@@ -168,6 +168,14 @@ UNSIZED = {
     # colour-renderable (the extension's revision 1.2; the tile buffer stores B, G, R, A)
     E.GL_BGRA: _f(E.GL_BGRA, E.GL_RGBA, F.B8G8R8A8_UNORM, "unorm", True),
 }
+# GL 3.1's unsized SNORM formats (desktop GL only: GLES has sized SNORM formats only)
+GL_RED_SNORM, GL_RG_SNORM, GL_RGB_SNORM, GL_RGBA_SNORM = 0x8F90, 0x8F91, 0x8F92, 0x8F93
+UNSIZED_SNORM = {
+    GL_RED_SNORM: _f(GL_RED_SNORM, E.GL_RED, F.R8_SNORM, "snorm"),
+    GL_RG_SNORM: _f(GL_RG_SNORM, E.GL_RG, F.R8G8_SNORM, "snorm"),
+    GL_RGB_SNORM: _f(GL_RGB_SNORM, E.GL_RGB, F.R8G8B8X8_SNORM, "snorm", False),
+    GL_RGBA_SNORM: _f(GL_RGBA_SNORM, E.GL_RGBA, F.R8G8B8A8_SNORM, "snorm"),
+}
 #: Unsized formats only GLES accepts (desktop GL: INVALID_VALUE).
 ES_ONLY = frozenset({E.GL_BGRA})
 GENERIC = {
@@ -187,11 +195,11 @@ GENERIC = {
 #: internal-format-query use the base format).
 GENERIC_STORED_AS = {
     E.GL_COMPRESSED_RED: E.GL_RED, E.GL_COMPRESSED_RG: E.GL_RG, E.GL_COMPRESSED_RGB: E.GL_RGB,
-    E.GL_COMPRESSED_RGBA: E.GL_RGBA, E.GL_COMPRESSED_SRGB: E.GL_SRGB,
-    E.GL_COMPRESSED_SRGB_ALPHA: E.GL_SRGB_ALPHA, E.GL_COMPRESSED_ALPHA: E.GL_ALPHA,
+    E.GL_COMPRESSED_RGBA: E.GL_RGBA, E.GL_COMPRESSED_SRGB: E.GL_RGB,
+    E.GL_COMPRESSED_SRGB_ALPHA: E.GL_RGBA, E.GL_COMPRESSED_ALPHA: E.GL_ALPHA,
     E.GL_COMPRESSED_LUMINANCE: E.GL_LUMINANCE, E.GL_COMPRESSED_LUMINANCE_ALPHA: E.GL_LUMINANCE_ALPHA,
-    E.GL_COMPRESSED_INTENSITY: E.GL_INTENSITY, E.GL_COMPRESSED_SLUMINANCE: E.GL_SLUMINANCE,
-    E.GL_COMPRESSED_SLUMINANCE_ALPHA: E.GL_SLUMINANCE_ALPHA,
+    E.GL_COMPRESSED_INTENSITY: E.GL_INTENSITY, E.GL_COMPRESSED_SLUMINANCE: E.GL_LUMINANCE,
+    E.GL_COMPRESSED_SLUMINANCE_ALPHA: E.GL_LUMINANCE_ALPHA,
 }
 
 
@@ -405,9 +413,22 @@ def compressed_formats(es: bool, version: tuple[int, int]) -> dict[int, Compress
     return {enum: cf for enum, cf in COMPRESSED.items() if exists(cf.family)}
 
 
+def general_purpose_compressed(es: bool, version: tuple[int, int]) -> tuple[int, ...]:
+    """COMPRESSED_TEXTURE_FORMATS: of the compressed formats a context accepts, the
+    ones "suitable for general-purpose usage" (GL 4.6 section 8.7): linear RGB and
+    RGBA - S3TC without DXT1's one-bit alpha, ETC2/EAC, BPTC and, in GLES, ETC1 and
+    ASTC. RGTC (one or two channels), sRGB S3TC and DXT1 RGBA are accepted but not
+    listed, as every compression extension reads the rule."""
+    def listed(enum: int, cf: CompressedFormat) -> bool:
+        if cf.family in ("rgtc", "s3tc_srgb") or enum == GL_COMPRESSED_RGBA_S3TC_DXT1_EXT:
+            return False
+        return cf.family != "astc" or es
+    return tuple(enum for enum, cf in compressed_formats(es, version).items() if listed(enum, cf))
+
+
 def lookup(internalformat: int) -> InternalFormat | None:
     return (INTERNAL_FORMATS.get(internalformat) or UNSIZED.get(internalformat) or GENERIC.get(internalformat)
-            or LEGACY.get(internalformat))
+            or LEGACY.get(internalformat) or UNSIZED_SNORM.get(internalformat))
 
 
 def component_bits(info: InternalFormat) -> tuple[int, int, int, int, int, int]:

@@ -8,6 +8,7 @@ import math
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
+from driver.gl.formats import general_purpose_compressed
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
 
@@ -124,8 +125,8 @@ class GetMixin:
             E.GL_STENCIL_BITS: lambda c: c._fb_bits(5),
             E.GL_IMPLEMENTATION_COLOR_READ_FORMAT: lambda c: c._implementation_read()[0],
             E.GL_IMPLEMENTATION_COLOR_READ_TYPE: lambda c: c._implementation_read()[1],
-            E.GL_NUM_COMPRESSED_TEXTURE_FORMATS: lambda c: len(c._compressed_formats()),
-            E.GL_COMPRESSED_TEXTURE_FORMATS: lambda c: tuple(c._compressed_formats()),
+            E.GL_NUM_COMPRESSED_TEXTURE_FORMATS: lambda c: len(general_purpose_compressed(c.api.es, c.api.version)),
+            E.GL_COMPRESSED_TEXTURE_FORMATS: lambda c: general_purpose_compressed(c.api.es, c.api.version),
             E.GL_NUM_SHADER_BINARY_FORMATS: lambda c: 0,
             E.GL_SHADER_BINARY_FORMATS: lambda c: (),
             E.GL_SHADER_COMPILER: lambda c: True,

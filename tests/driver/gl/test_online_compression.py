@@ -85,3 +85,32 @@ def test_errors():
     es.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_COMPRESSED_RGBA8_ETC2_EAC, 4, 4, 0, E.GL_RGBA,
                     E.GL_UNSIGNED_BYTE, None)
     expect(es, E.GL_INVALID_VALUE)                     # GLES never compresses client data
+
+
+def test_compressed_texture_formats_lists_the_general_purpose_ones():
+    """GL 4.6 section 8.7: only formats "suitable for general-purpose usage": linear RGB and
+    RGBA. Accepted but unlisted: DXT1 RGBA (one-bit alpha), sRGB S3TC, RGTC."""
+    ctx = make_ctx("gl43")
+    listed = set(ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS))
+    assert len(listed) == ctx.glGetIntegerv(E.GL_NUM_COMPRESSED_TEXTURE_FORMATS)[0]
+    assert {0x83F0, 0x83F2, 0x83F3} <= listed                    # DXT1 RGB, DXT3, DXT5
+    assert not {0x83F1, 0x8C4C, 0x8C4F, E.GL_COMPRESSED_RED_RGTC1, E.GL_COMPRESSED_RG_RGTC2} & listed
+    assert E.GL_COMPRESSED_RGB8_ETC2 in listed and E.GL_COMPRESSED_RGBA_BPTC_UNORM in listed
+
+
+def test_unsized_snorm_and_generic_srgb_formats():
+    ctx = make_ctx("compat")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, 0x8F90, 4, 4, 0, E.GL_RED, E.GL_BYTE, None)      # GL_RED_SNORM
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_RED_TYPE) == [E.GL_SIGNED_NORMALIZED]
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_RED_SIZE) == [8]
+    # a generic compressed sRGB format stored uncompressed reads back as its linear base
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_COMPRESSED_SRGB_ALPHA, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_INTERNAL_FORMAT) == [E.GL_RGBA]
+    es = make_ctx("gles3")
+    (t,) = es.glGenTextures(1)
+    es.glBindTexture(E.GL_TEXTURE_2D, t)
+    es.glTexImage2D(E.GL_TEXTURE_2D, 0, 0x8F90, 4, 4, 0, E.GL_RED, E.GL_BYTE, None)
+    expect(es, E.GL_INVALID_VALUE)                  # GLES has sized SNORM formats only
