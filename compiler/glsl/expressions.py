@@ -745,6 +745,20 @@ class ExpressionAnalyzer:
                 call.const = C.fold_builtin(sig.name, sig.return_type, [(a.type, a.const) for a in conv])
         return call
 
+    def check_interpolant(self, arg: A.Expression) -> None:
+        """interpolateAt*'s first argument: an l-value of a fragment input (a variable, block or
+        structure member, array element; GLSL 4.00 section 8.13); component selection only
+        from GLSL 4.40 (ARB_gpu_shader5 forbids it)."""
+        x, swizzled = arg, False
+        while isinstance(x, (A.Index, A.FieldAccess, A.Swizzle)):
+            swizzled = swizzled or isinstance(x, A.Swizzle)
+            x = x.base
+        var = x.symbol if isinstance(x, A.VariableRef) else None
+        if var is None or var.storage != "in":
+            self.error(arg.loc, "parameter `interpolant' must be a shader input")
+        elif swizzled and not self.version.es and not self.version.at_least(440):
+            self.error(arg.loc, "component selection may not be used on `interpolant' before GLSL 4.40")
+
     def check_builtin_call(self, call: A.FunctionCall) -> None:
         name = call.signature.name
         for idx in _CONST_PARAMS.get(name, ()):
@@ -752,6 +766,8 @@ class ExpressionAnalyzer:
             if arg.const is None:
                 self.error(arg.loc, f"parameter `offset' must be a constant expression"
                            if "ffset" in name else "parameter must be a constant expression")
+        if name.startswith("interpolateAt"):
+            self.check_interpolant(call.args[0])
         if name in ("EmitStreamVertex", "EndStreamPrimitive"):
             self.stream_call(call)              # geometry.py: the streams a shader emits to
         if name.startswith("textureGather") and len(call.args) >= 3:

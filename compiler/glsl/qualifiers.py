@@ -254,6 +254,8 @@ class QualifierRules:
             elif self.stage == "fragment" and var.storage == "out":
                 self.error(loc, f"interpolation qualifier `{q.interpolation}' cannot be applied to "
                            "fragment shader outputs")
+        if q.centroid and q.sample:
+            self.error(loc, "`sample' and `centroid' cannot be used together")   # GLSL 4.00 section 4.3
         if q.centroid or q.sample:
             word = "centroid" if q.centroid else "sample"
             if not io or (self.stage == "vertex" and var.storage == "in") or \
@@ -512,6 +514,9 @@ class QualifierRules:
             if mq.interpolation and kind not in ("in", "out"):
                 self.error(m.loc, "interpolation qualifiers are only allowed on input and output block "
                            "members")
+            if (mq.sample or mq.centroid) and kind not in ("in", "out"):
+                self.error(m.loc, f"`{'sample' if mq.sample else 'centroid'}' is only allowed on input and output "
+                           "block members")
             for d in m.declarators:
                 count += 1
                 t = self.apply_array_dims(mt, d.array_dims, d.loc, allow_unsized=True)

@@ -572,6 +572,9 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
                     self.error(loc, f"`{name}' cannot be marked invariant after use")
                 sym.invariant = True
             if q.precise:
+                # GLSL 4.00 section 4.7: `precise x;' in the scope x is declared in
+                if not sym.builtin and self.symbols.lookup_current(name) is not sym:
+                    self.error(loc, f"`precise' redeclaration of `{name}' outside the scope it is declared in")
                 sym.precise = True
             d.variables.append(sym)
 

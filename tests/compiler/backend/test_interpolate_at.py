@@ -11,7 +11,7 @@ from drmshim.gpu.usc import ExecContext
 
 from .harness import Run
 
-SRC = """#version 400
+SRC = """#version 440
 in vec3 a;
 in vec2 arr[2];
 noperspective in float n;

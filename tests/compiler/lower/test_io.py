@@ -339,7 +339,7 @@ def test_uniforms_that_leave_no_room_for_the_backend_move_to_ubo0():
 
 
 def test_interpolate_at_names_the_input_varying():
-    src = """#version 400
+    src = """#version 440
 in vec4 a;
 noperspective in vec2 arr[3];
 out vec4 o;

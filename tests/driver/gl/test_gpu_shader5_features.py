@@ -149,3 +149,39 @@ def test_arrays_of_blocks_are_one_block_per_element_indexed_dynamically(n):
     names, pixel = _draw_blocks(fs, values, n)
     assert names == ["R[0]", "R[1]", "R[2]", "G[0]", "G[1]"]
     assert pixel == [round(values[n] * 255), round(values[3 + n // 2] * 255), 0, 255]
+
+
+# -- the language's accept/reject rules ---------------------------------------------------------
+FS_HEAD = "#version 150\n#extension GL_ARB_gpu_shader5 : require\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    # interpolateAt*'s interpolant is an l-value of a fragment input (GLSL 4.00 section 8.13)
+    ("uniform vec4 u;\nout vec4 o;\nvoid main() { o = interpolateAtCentroid(u); }\n", "shader input"),
+    ("in vec4 v;\nout vec4 o;\nvoid main() { vec4 t = v; o = interpolateAtCentroid(t); }\n", "shader input"),
+    ("in vec4 v;\nout vec4 o;\nvoid main() { o = interpolateAtCentroid(v * 2.0); }\n", "shader input"),
+    # ... without component selection before GLSL 4.40
+    ("in vec4 v;\nout vec4 o;\nvoid main() { o.xy = interpolateAtSample(v.xy, 0); }\n", "component selection"),
+    # sample and centroid together; sample on a uniform block member (GLSL 4.00 section 4.3)
+    ("sample centroid in vec4 v;\nout vec4 o;\nvoid main() { o = v; }\n", "cannot be used together"),
+    ("uniform U { sample vec4 x; };\nout vec4 o;\nvoid main() { o = x; }\n", "block members"),
+    # precise redeclares a variable in the scope it was declared in (GLSL 4.00 section 4.7)
+    ("float x;\nout vec4 o;\nvoid f() { precise x; }\nvoid main() { o = vec4(x); }\n", "precise"),
+])
+def test_gpu_shader5_compile_errors(body, message):
+    from compiler.glsl import parse
+    from compiler.glsl.errors import GLSLCompileError
+    with pytest.raises(GLSLCompileError) as err:
+        parse(FS_HEAD + body, "fragment")
+    assert message in str(err.value) and "error:" in str(err.value)
+
+
+@pytest.mark.parametrize("source", [
+    FS_HEAD + "in vec4 v[2];\nin B { vec4 m; } b;\nout vec4 o;\n"
+              "void main() { o = interpolateAtCentroid(v[1]) + interpolateAtOffset(b.m, vec2(0.25)); }\n",
+    "#version 440\nin vec4 v;\nout vec4 o;\nvoid main() { o.xy = interpolateAtSample(v.xy, 0); }\n",
+    FS_HEAD + "precise out vec4 o;\nfloat x;\nprecise x;\nvoid main() { o = vec4(x); }\n",
+])
+def test_gpu_shader5_valid_forms(source):
+    from compiler.glsl import parse
+    parse(source, "fragment")

@@ -10,7 +10,7 @@ void main() {
     vec4 g = textureGather(tex, uv) + textureGatherOffset(tex, uv, ivec2(1));
     vec4 c = texture(cubes, vec4(n, 0.0));
     double d = precise_offset.x * 2.0lf;
-    color = fma(g, c, vec4(float(d))) + interpolateAtCentroid(vec4(n, 1.0));
+    color = fma(g, c, vec4(float(d))) + vec4(interpolateAtCentroid(n), 1.0);
     color.xy += textureQueryLod(tex, uv) + vec2(gl_SampleID) + gl_SamplePosition;
     uint lo, hi;
     umulExtended(1u, 2u, hi, lo);
