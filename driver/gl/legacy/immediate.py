@@ -60,7 +60,7 @@ class ImmediateMixin:
     def glBegin(self, mode: int) -> None:
         self._compat_only()
         check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
-        check_enum(mode, PRIMITIVES, f"bad primitive {mode:#x}")
+        check_enum(mode, self._draw_modes(), f"bad primitive {mode:#x}")   # adjacency, patches: as glDrawArrays
         self._im, self._im_mode, self._im_materials = [], mode, None
         self._select_dispatch()
 

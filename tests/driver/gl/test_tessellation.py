@@ -952,3 +952,29 @@ def test_uniform_limits_of_the_stages_are_link_errors(ctx, stage):
         p = _program(ctx, **{stage: src}, link_ok=ok)
         if not ok:
             assert f"{n} uniform blocks" in ctx.glGetProgramInfoLog(p)
+
+
+def test_patches_between_begin_and_end():
+    """Compatibility contexts draw GL_PATCHES between glBegin and glEnd as glDrawArrays
+    does (GL 4.6 compatibility section 10.7.5: Begin takes the modes of section 10.1);
+    two triangle patches from glVertex2f (gl_Vertex) cover the square, green."""
+    with driver.Context(api="compat", width=W, height=H) as c:
+        vs = "#version 400 compatibility\nvoid main() { gl_Position = gl_Vertex; }\n"
+        tcs = TCS.replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+            "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", "")
+        tes = TES.replace("in vec4 tcol[];\n", "").replace("ecol = tcol[0];", "ecol = vec4(0.0, 1.0, 0.0, 1.0);")
+        p = _program(c, tcs=tcs, tes=tes, vs=vs)
+        c.glUseProgram(p)
+        c.glUniform1f(c.glGetUniformLocation(p, "level"), 2.0)
+        _clear(c)
+        c.glBegin(E.GL_PATCHES)
+        for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1), (-1, 1), (1, -1)):
+            c.glVertex2f(x, y)
+        c.glEnd()
+        expect(c, E.GL_NO_ERROR)
+        img = c.read_pixels()
+        assert (img == (0, 255, 0, 255)).all()
+        c.glBegin(E.GL_TRIANGLES)                   # a program with tessellation draws only patches
+        c.glVertex2f(0, 0)
+        c.glEnd()
+        expect(c, E.GL_INVALID_OPERATION)
