@@ -288,7 +288,9 @@ def ffma(w: Words, x: F64, y: F64, z: F64) -> F64:
     lzp, lzc = w.sub(w.clz_words(prod), 1), w.sub(w.clz_words(addend), 1)
     pn, cn = w.shl_words(prod, lzp), w.shl_words(addend, lzc)
     pexp, cexp = w.sub(pexp, lzp), w.sub(cexp, lzc)
-    swap = w.bor(w.slt(pexp, cexp), w.band(w.eq(pexp, cexp), w.less(pn, cn)))
+    # a zero addend never leads: the sum is then the product itself, rounded once
+    # (its sign even when it underflows to zero)
+    swap = w.band(w.bnot(c.is_zero), w.bor(w.slt(pexp, cexp), w.band(w.eq(pexp, cexp), w.less(pn, cn))))
     big = w.select(swap, cn, pn)
     small = w.select(swap, pn, cn)
     big_exp, small_exp = w.sel(swap, cexp, pexp), w.sel(swap, pexp, cexp)
@@ -302,9 +304,6 @@ def ffma(w: Words, x: F64, y: F64, z: F64) -> F64:
     # a zero product: the result is z, except that a zero z gives the zero-sum sign rule
     zero_sum = _signed(w, w.and_(psign, c.sign), 0)
     result = _pick(w, prod_zero, _pick(w, c.is_zero, zero_sum, z), result)
-    # a zero addend with a nonzero product: the product rounded once
-    result = _pick(w, w.band(c.is_zero, w.bnot(prod_zero)),
-                   _finish(w, round_pack(w, psign, w.add(a.exp, b.exp), prod)), result)
     prod_inf = w.bor(a.is_inf, b.is_inf)
     result = _pick(w, c.is_inf, z, result)
     result = _pick(w, prod_inf, _signed(w, psign, 0x7FF00000), result)
