@@ -65,10 +65,12 @@ class TexImageExtraMixin:
     # -- the GL's own compression (EXT_texture_compression_s3tc, ARB_texture_compression_rgtc:
     # glTexImage*/glTexSubImage* of uncompressed client data into a specific compressed format)
     def _encodes(self, internalformat: int) -> bool:
-        """Whether glTexImage* compresses client data into ``internalformat`` (desktop
-        GL; the S3TC and RGTC families, which layout encodes)."""
+        """Whether glTexImage* compresses client data into ``internalformat``: the S3TC
+        and RGTC families, which layout encodes, wherever their extensions exist (they
+        name glTexImage2D in GLES too; GLES 3's core ETC2 formats never take client
+        data)."""
         cf = self._compressed_formats().get(internalformat)
-        return not self.api.es and cf is not None and cf[0].pipe.name in ENCODABLE_BLOCKS
+        return cf is not None and cf[0].pipe.name in ENCODABLE_BLOCKS
 
     def _encoded_blocks(self, internalformat, fmt, type, pixels, w, h, d) -> bytes | None:
         """The client image (or PIXEL_UNPACK buffer data) in ``fmt``/``type``, encoded

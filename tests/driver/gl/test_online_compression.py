@@ -114,3 +114,13 @@ def test_unsized_snorm_and_generic_srgb_formats():
     es.glBindTexture(E.GL_TEXTURE_2D, t)
     es.glTexImage2D(E.GL_TEXTURE_2D, 0, 0x8F90, 4, 4, 0, E.GL_RED, E.GL_BYTE, None)
     expect(es, E.GL_INVALID_VALUE)                  # GLES has sized SNORM formats only
+
+
+def test_gles_compresses_s3tc_and_rgtc_where_their_extensions_exist():
+    es = make_ctx("gles3")
+    (t,) = es.glGenTextures(1)
+    es.glBindTexture(E.GL_TEXTURE_2D, t)
+    es.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_COMPRESSED_RED_RGTC1, 8, 8, 0, E.GL_RED, E.GL_UNSIGNED_BYTE, None)
+    expect(es, E.GL_NO_ERROR)                      # EXT_texture_compression_rgtc (GLES 3)
+    es.glTexImage2D(E.GL_TEXTURE_2D, 0, DXT5, 8, 8, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(256))
+    expect(es, E.GL_NO_ERROR)                      # EXT_texture_compression_s3tc
