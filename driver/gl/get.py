@@ -268,6 +268,8 @@ class GetMixin:
             t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
+        if api.es_(3, 2):                         # GLES 3.2 table 21.40
+            t[E.GL_CONTEXT_FLAGS] = lambda c: api.flags
         if es_has(api, "primitive_bounding_box"):
             from driver.gl.features.primitive_bounding_box import bounding_box
             t[E.GL_PRIMITIVE_BOUNDING_BOX] = bounding_box

@@ -164,13 +164,13 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_COMBINED_UNIFORM_BLOCKS"] = sum(
             lim.get(f"GL_MAX_{stage}_UNIFORM_BLOCKS", 0)
             for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT"))
-        if api.gl(4, 2):        # the kernels bind the compute stage's images and buffers
+        if api.gl_or_es((4, 2), (3, 2)):        # the kernels bind the compute stage's images and buffers
             lim.update({f"GL_MAX_TESS_{st}_{what}": GLSL[f"gl_MaxTess{st.title()}{name}"]
                         for st in ("CONTROL", "EVALUATION")
                         for what, name in (("ATOMIC_COUNTER_BUFFERS", "AtomicCounterBuffers"),
                                            ("ATOMIC_COUNTERS", "AtomicCounters"),
                                            ("IMAGE_UNIFORMS", "ImageUniforms"))})
-        if api.gl(4, 3):
+        if api.gl_or_es((4, 3), (3, 2)):
             lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
             lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
     if api.gl(4, 2):       # ARB_map_buffer_alignment
@@ -254,6 +254,14 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES":
                 caps.max_render_targets + caps.max_combined_shader_buffers + caps.max_combined_images,
         })
+    if api.es_(3, 2):
+        # GLES 3.2 tables 21.40-21.42: what desktop GL has from 4.0/4.1 (patches, the layer's
+        # provoking vertex) and wide lines in multisample framebuffers (the desktop widths)
+        from compiler.glsl.builtin_variables import LIMITS as GLSL
+        lim.update({"GL_MAX_PATCH_VERTICES": GLSL["gl_MaxPatchVertices"],
+                    "GL_LAYER_PROVOKING_VERTEX": E.GL_UNDEFINED_VERTEX,
+                    "GL_MULTISAMPLE_LINE_WIDTH_RANGE": caps.line_width_range,
+                    "GL_MULTISAMPLE_LINE_WIDTH_GRANULARITY": 0.125})
     return lim
 
 

@@ -270,3 +270,23 @@ def test_compute_shader_without_a_size_compiles_and_fails_to_link():
     ctx.glAttachShader(prog, sh)
     ctx.glLinkProgram(prog)
     assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [0] and "local_size" in ctx.glGetProgramInfoLog(prog)
+
+
+def test_es32_state_queries_answer_with_the_minimums():
+    """GLES 3.2 chapter 21's new queries answer (no INVALID_ENUM) and meet the tables'
+    minimums (21.40-21.45)."""
+    ctx = glhelp.context(W, H, api="gles32")
+    minimums = {E.GL_MAX_PATCH_VERTICES: 32, E.GL_MAX_TESS_GEN_LEVEL: 64,
+                E.GL_MAX_GEOMETRY_OUTPUT_VERTICES: 256, E.GL_MAX_GEOMETRY_SHADER_INVOCATIONS: 32,
+                E.GL_MAX_FRAMEBUFFER_LAYERS: 256, E.GL_MAX_GEOMETRY_UNIFORM_BLOCKS: 12,
+                E.GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS: 12, E.GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS: 16,
+                E.GL_MAX_TESS_CONTROL_IMAGE_UNIFORMS: 0, E.GL_MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS: 0,
+                E.GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS: 0, E.GL_CONTEXT_FLAGS: 0,
+                E.GL_LAYER_PROVOKING_VERTEX: 0, E.GL_FRAGMENT_INTERPOLATION_OFFSET_BITS: 4}
+    for pname, least in minimums.items():
+        (value,) = ctx.glGetIntegerv(pname)
+        assert ctx.glGetError() == E.GL_NO_ERROR and value >= least, (hex(pname), value)
+    lo, hi = ctx.glGetFloatv(E.GL_MULTISAMPLE_LINE_WIDTH_RANGE)
+    assert lo <= 1.0 <= hi and ctx.glGetFloatv(E.GL_MULTISAMPLE_LINE_WIDTH_GRANULARITY)[0] > 0
+    assert ctx.glGetIntegerv(E.GL_LAYER_PROVOKING_VERTEX)[0] in (E.GL_FIRST_VERTEX_CONVENTION,
+                                                                E.GL_LAST_VERTEX_CONVENTION, E.GL_UNDEFINED_VERTEX)
