@@ -63,3 +63,27 @@ def test_segments_and_tvb_overflows_together(monkeypatch):
     np.testing.assert_array_equal(parts, whole)
     assert [draws for draws, _ in segments] == [1] * DRAWS
     assert all(0 < rows <= 20 for _, rows in segments)      # 10 triangles, a few split by clipping
+
+
+PRIMITIVE_ID_FS = "\n".join([
+    "ldcf r4, cf1", "mov_imm r8, 0x3b808081", "fmul r4, r4, r8",    # the primitive id / 255
+    "mov_imm r5, 0", "mov_imm r6, 0", "mov_imm r7, 0x3f800000",
+    "st_tile.unorm8 r4_r5_r6_r7, 0, 15", "stop"])
+
+
+@pytest.mark.parametrize("part_lanes", [1 << 16, 6, 3], ids=["whole", "parts-of-2", "parts-of-1"])
+def test_instance_parts_go_on_with_the_primitive_ids(monkeypatch, part_lanes):
+    """40 instances of one triangle over each other: the last drawn is the 40th
+    instance's, primitive id 39, however the draw is cut into parts of whole
+    instances (each part its own segment)."""
+    monkeypatch.setattr(render, "VERTEX_PART_LANES", part_lanes)
+    monkeypatch.setattr(render, "VERTEX_KEPT_B", 0)
+    sc = Scene(Space(), W, H, clear=(0, 0, 0, 0))
+    tri = np.array([[-0.9, -0.9, 0, 1], [0.9, -0.9, 0, 1], [0, 0.9, 0, 1]], np.float32)
+    sc.draw(tri, PRIMITIVE_ID_FS, instances=40,
+            cf_bindings=[dict(base_slot=0, base_cf=1, components=1, source="PRIMITIVE_ID", shade_model="FLAT")])
+    img = sc.render(Executor(sysmem=False))
+    covered = img[..., 3] == 255
+    assert covered.sum() > W * H // 4
+    assert (img[covered][:, 0] == 39).all(), np.unique(img[covered][:, 0])
+    assert sc.last.feedback.partial_renders == (0 if part_lanes > 3 * 40 else 40 // (part_lanes // 3) - 1)
