@@ -60,8 +60,9 @@ parameters back (as the geometry passes do).
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
 a program without a vertex stage, transform feedback of a program other than the
 last stage's, evaluation inputs other than per-vertex arrays without a control
-stage. A stage made of several shader objects links but its kernel is compiled from
-their joined text (as the geometry stage's), which fails.
+stage. The kernels are lowered from the link's typed AST of each stage, so a stage
+may be made of several shader objects; the stages bind the program's uniforms,
+uniform and storage blocks, samplers, images and atomic counter buffers.
 """
 
 from __future__ import annotations
