@@ -588,6 +588,16 @@ class ProgramMixin:
         """The previous stage's outputs feed the fragment stage's inputs
         (``compiler.link.match_interfaces``; LinkError otherwise)."""
         link.match_interfaces(vs["outputs"], fs["inputs"], es)
+        version = getattr(fs.get("unit"), "version", None)      # (a pipeline's stages: none given)
+        if not es and version is not None and version.number < 440:
+            # ARB_gpu_shader5 / GLSL 4.00-4.30 section 4.5: the `sample' qualifier matches
+            # between the stages (GLSL 4.40 lifts it)
+            outs = {v.name: v for v in vs["outputs"]}
+            for inp in fs["inputs"]:
+                out = outs.get(inp.name)
+                if out is not None and bool(out.sample) != bool(inp.sample):
+                    raise LinkError(f"`{inp.name}' is {'' if inp.sample else 'not '}qualified `sample' in the "
+                                    f"fragment shader but {'' if out.sample else 'not '}in the previous stage")
 
     def _assign_attributes(self, prog: Program, vs: dict | None) -> dict:
         """Vertex input locations (``compiler.link.assign_attributes``, GL 4.6 section

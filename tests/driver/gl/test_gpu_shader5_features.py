@@ -185,3 +185,17 @@ def test_gpu_shader5_compile_errors(body, message):
 def test_gpu_shader5_valid_forms(source):
     from compiler.glsl import parse
     parse(source, "fragment")
+
+
+@pytest.mark.parametrize("version, links", [("400", False), ("440", True)])
+def test_sample_qualifier_matches_between_stages_before_glsl_440(version, links):
+    vs = f"#version {version}\nin vec2 pos;\nout vec4 c;\nvoid main() {{ gl_Position = vec4(pos, 0, 1); c = vec4(1); }}\n"
+    fs = f"#version {version}\nsample in vec4 c;\nout vec4 o;\nvoid main() {{ o = c; }}\n"
+    with driver.Context(api="gl46", width=1, height=1) as ctx:
+        p = ctx.glCreateProgram()
+        ctx.glAttachShader(p, _shader(ctx, E.GL_VERTEX_SHADER, vs))
+        ctx.glAttachShader(p, _shader(ctx, E.GL_FRAGMENT_SHADER, fs))
+        ctx.glLinkProgram(p)
+        assert bool(ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]) == links, ctx.glGetProgramInfoLog(p)
+        if not links:
+            assert "sample" in ctx.glGetProgramInfoLog(p)
