@@ -40,9 +40,14 @@ counting across restarts.
 Indirect draws: the records are read on the CPU (``_resolve_indirect``, as the pipe
 reads them) and drawn as direct draws.
 
+Vertex streams (ARB_gpu_shader5): the kernel keeps a region of its buffers per stream;
+stream 0 is drawn as above, each other stream that transform feedback captures is
+compacted into an index buffer of its own and drawn once more with rasterisation
+discarded, capturing that stream's buffers only (driver/gl/features/
+transform_feedback_streams.py: the link checks, the per-stream queries and draws).
+
 Not supported yet (GL_INVALID_OPERATION, a message on stderr once, the draw skipped):
-glDrawTransformFeedback* with a geometry stage, vertex streams. Struct-typed varyings
-are not done either.
+glDrawTransformFeedback* with a geometry stage. Struct-typed varyings are not done either.
 """
 
 from __future__ import annotations
