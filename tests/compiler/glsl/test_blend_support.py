@@ -56,3 +56,8 @@ def test_errors(source, stage, message):
     with pytest.raises(GLSLCompileError) as e:
         parse(source, stage)
     assert message in e.value.info_log and "error:" in e.value.info_log
+
+
+def test_core_in_glsl_es_320():
+    unit = parse(_fs("#version 320 es\n", "layout(blend_support_hsl_color) out;\n"), "fragment")
+    assert declared_equations(unit) == {"hsl_color"}
