@@ -44,6 +44,7 @@ _ATOMIC = {"add": "add", "imin": "smin", "umin": "umin", "imax": "smax", "umax":
 _SYSVAL_SR = {
     "load_vertex_id": ["vertex_id"], "load_instance_id": ["instance_id"], "load_sample_id": ["sample_id"],
     "load_sample_pos": ["sample_position_x", "sample_position_y"], "load_sample_mask_in": ["coverage_mask"],
+    "load_primitive_id": ["primitive_id"],
     "load_local_invocation_index": ["thread_index_in_threadgroup"],
     "load_local_invocation_id": [f"thread_position_in_threadgroup.{a}" for a in "xyz"],
     "load_global_invocation_id": [f"thread_position_in_grid.{a}" for a in "xyz"],

@@ -113,6 +113,7 @@ _sysval("load_point_coord", 2, 32)
 _sysval("load_sample_id", 1, 32)
 _sysval("load_sample_pos", 2, 32)
 _sysval("load_sample_mask_in", 1, 32)
+_sysval("load_primitive_id", 1, 32)         # the rasterised primitive's index in the draw
 _sysval("load_vertex_id", 1, 32)
 _sysval("load_instance_id", 1, 32)
 _sysval("load_base_vertex", 1, 32)

@@ -544,6 +544,14 @@ class IOLowering:
             self.shader.variables.append(var)
             L.bind(s, var)
             return
+        if s.builtin and name == "gl_PrimitiveID" and self.stage == "fragment" and \
+                not self.k("primitive_id_varying", False):
+            # no geometry stage writes it (GLSL 4.00 section 7.1): the rasteriser's index of the
+            # primitive in the draw, a special register
+            var = L.new_local(name, s.type)
+            self.pro.store_var(var, self.pro.intrinsic("load_primitive_id", bit_size=32))
+            L.bind(s, var)
+            return
         if s.builtin and name in SYSVALS:
             var = L.new_local(name, s.type)
             v = self.pro.intrinsic(SYSVALS[name], bit_size=1 if s.type.is_boolean else 32)

@@ -783,7 +783,12 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     then zero)."""
     mode = info.mode
     vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=capture))
-    fs = fs_cso.variant(fragment_key(ctx, batch)) if fs_cso is not None else None
+    fkey = fragment_key(ctx, batch)
+    if "gl_PrimitiveID" in vs.info.get("varyings", {}):
+        # the vertex program passes a geometry stage's gl_PrimitiveID on: the fragment stage reads
+        # that varying instead of the rasteriser's primitive index
+        fkey = fkey.replace(primitive_id_varying=True)
+    fs = fs_cso.variant(fkey) if fs_cso is not None else None
     # indices (CPU-converted for quads and adjacency into independent primitives)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
     indices = None

@@ -252,6 +252,16 @@ def _writes_whole_record(writes: frozenset | None, record_B: int) -> bool:
     return bool(covered.all())
 
 
+def _primitives_per_instance(tvb) -> np.ndarray:
+    """Primitives each instance of a draw of the segment assembles, by draw index (a row's
+    ``setup.prim`` counts the primitives of all the draw's instances)."""
+    draws = tvb.draws or []
+    per = np.ones(max((g.draw.index for g in draws), default=0) + 1, np.int64)
+    for g in draws:
+        per[g.draw.index] = max(g.primitives // max(g.draw.instances, 1), 1)
+    return per
+
+
 def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, tile_buffer,
                 all_tiles: bool, background: Background | None = None,
                 region: tuple[int, int, int, int] | None = None) -> int:
@@ -608,7 +618,9 @@ class _PassContext:
             elif name == "front_facing":
                 specials[name] = self.front[f].astype(np.uint32)
             elif name == "primitive_id":
-                specials[name] = self.tvb.setup.prim[tri].astype(np.uint32)
+                # the primitive's index in its instance: GL's counter restarts with each instance
+                per_instance = _primitives_per_instance(self.tvb)[self.tvb.row_draw[tri]]
+                specials[name] = (self.tvb.setup.prim[tri] % per_instance).astype(np.uint32)
         kw = {}
         if st.uses_iter:
             pos = kw["position_px"] = np.empty((2, len(x)), np.float32)
