@@ -211,9 +211,15 @@ def _merge(stage: str, units: list, main_unit):
             prev = canonical.get(g.name)
             if prev is None:
                 canonical[g.name] = g
-            elif prev is not g and prev.type != g.type and not g.builtin:
-                raise LinkError(f"`{g.name}' declared as different types in {stage} shaders")
+            elif prev is not g and not same_type(prev.type, g.type) and not g.builtin:
+                if not _unsized_pair(prev.type, g.type):
+                    raise LinkError(f"`{g.name}' declared as different types in {stage} shaders")
+                if (g.type.length or 0) > (prev.type.length or 0):
+                    canonical[g.name] = g       # an array left unsized in one object: the sized one
             used[g.name] = used.get(g.name, False) or bool(getattr(g, "used", False))
+    _check_initializers(units, A)
+    if stage == "fragment":
+        _check_frag_coord(units, A)
     blocks: dict[tuple, Any] = {}
     for u in units:
         for b in u.interface_blocks:
@@ -282,6 +288,53 @@ def _merge(stage: str, units: list, main_unit):
             out.__dict__[name] = next((cp(getattr(u, name)) for u in units
                                        if getattr(u, name, None) is not None), None)
     return out
+
+
+def _unsized_pair(a, b) -> bool:
+    """Two declarations of one global array of which one object left the size out
+    (GLSL 1.10 section 4.1.9: an unsized array is sized by its uses; the link
+    takes the size the other object gives it)."""
+    return a.is_array and b.is_array and a.element == b.element and None in (a.length, b.length)
+
+
+def _check_initializers(units: list, A) -> None:
+    """A global initialised in several objects of a stage (GLSL 4.60 section 4.3:
+    one variable) must be initialised by constant expressions of one value in each,
+    as Mesa's linker requires: two non-constant initialisers are an error even when
+    they read the same."""
+    seen: dict[str, list] = {}
+    for u in units:
+        for d in u.declarations:
+            if not isinstance(d, A.VariableDeclaration):
+                continue
+            for x in d.declarators:
+                if x.variable is not None and x.initializer is not None and x.variable.scope == "global":
+                    seen.setdefault(x.variable.name, []).append(x)
+    for name, inits in seen.items():
+        if len(inits) < 2:
+            continue
+        values = [x.initializer.const if x.initializer.const is not None else x.variable.const_value
+                  for x in inits]
+        if any(v is None for v in values):
+            raise LinkError(f"shared global variable `{name}' has multiple non-constant initializers")
+        if len({repr(v) for v in values}) > 1:
+            raise LinkError(f"initializers for global variable `{name}' have differing values")
+
+
+def _check_frag_coord(units: list, A) -> None:
+    """GLSL 1.50 section 4.3.8.1: when one fragment shader object redeclares
+    gl_FragCoord, every object that uses it redeclares it, all with the same
+    layout qualifiers."""
+    uses = [v for u in units for v in u.builtin_variables if v.name == "gl_FragCoord"]
+    redeclared = [x.variable for u in units for d in u.declarations if isinstance(d, A.VariableDeclaration)
+                  for x in d.declarators if x.name == "gl_FragCoord" and x.variable is not None]
+    if not redeclared:
+        return
+    if len({tuple(sorted(dict(v.layout).items())) for v in redeclared}) > 1:
+        raise LinkError("gl_FragCoord redeclared with different layout qualifiers in the fragment shader objects")
+    if any(v.used and not getattr(v, "redeclared", False) for v in uses):
+        raise LinkError("gl_FragCoord is redeclared in one fragment shader object and used without "
+                        "the redeclaration in another")
 
 
 def _unique(items) -> list:

@@ -189,3 +189,76 @@ def test_block_layouts_std140_and_std430():
             for m in block_members(ssbo, std430=True)] == [
         ("a2", 0, 0, 0), ("b2", 16, 0, 0), ("c2", 32, 0, 8), ("d2[0]", 48, 4, 0)]
     assert block_size(ssbo, std430=True) == 64
+
+
+@pytest.mark.parametrize("first, second, message", [
+    ("float g = 1.0;", "float g = 2.0;", "initializers for global variable `g' have differing values"),
+    ("const float g = 1.0;", "const float g = 2.0;", "initializers for global variable `g' have differing values"),
+    ("uniform float a; float g = sin(a);", "uniform float a; float g = sin(a);",
+     "shared global variable `g' has multiple non-constant initializers"),
+    ("float g = 1.0;", "float g = 1.0;", None),          # one value: one variable
+])
+def test_a_global_initialised_in_two_objects(first, second, message):
+    sources = (f"#version 110\n{first}\nfloat f();\nvoid main() {{ gl_Position = vec4(g + f()); }}\n",
+               f"#version 110\n{second}\nfloat f() {{ return g; }}\n")
+    if message is None:
+        linked = link_stage("vertex", objects("vertex", *sources))
+        assert [g.name for g in linked.unit.globals if not g.name.startswith("gl_")].count("g") == 1
+        whole = f"#version 110\n{first}\nfloat f() {{ return g; }}\nvoid main() {{ gl_Position = vec4(g + f()); }}\n"
+        assert compile_linked(linked).binary == compile_glsl(whole, "vertex").binary
+        return
+    with pytest.raises(LinkError) as e:
+        link_stage("vertex", objects("vertex", *sources))
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize("second, message", [
+    ("layout(origin_upper_left) in vec4 gl_FragCoord;\nvoid foo() { gl_FragColor.a = gl_FragCoord.z; }",
+     "gl_FragCoord redeclared with different layout qualifiers in the fragment shader objects"),
+    ("void foo() { gl_FragColor.a = gl_FragCoord.z; }",
+     "gl_FragCoord is redeclared in one fragment shader object and used without the redeclaration in another"),
+    ("layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n"
+     "void foo() { gl_FragColor.a = gl_FragCoord.z; }", None),
+    ("void foo() { gl_FragColor.a = 1.0; }", None),       # no use: no redeclaration needed
+])
+def test_gl_frag_coord_redeclarations_agree_across_objects(second, message):
+    first = ("#version 150 compatibility\nlayout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n"
+             "void foo();\nvoid main() { gl_FragColor = vec4(gl_FragCoord.xyz, 1.0); foo(); }\n")
+    sources = (first, "#version 150 compatibility\n" + second + "\n")
+    if message is None:
+        link_stage("fragment", objects("fragment", *sources))
+        return
+    with pytest.raises(LinkError) as e:
+        link_stage("fragment", objects("fragment", *sources))
+    assert str(e.value) == message
+
+
+def test_a_struct_global_declared_in_two_objects_is_one_variable():
+    first = ("#version 110\nvarying vec4 color;\nstruct S { vec4 v; };\nvoid func();\nS a;\n"
+             "void main() { gl_Position = gl_Vertex; a.v = vec4(0.0); func(); color = a.v; }\n")
+    second = "#version 110\nstruct S { vec4 v; };\nS a;\nvoid func() { a.v += vec4(0.0, 1.0, 0.0, 0.0); }\n"
+    whole = ("#version 110\nvarying vec4 color;\nstruct S { vec4 v; };\nS a;\n"
+             "void func() { a.v += vec4(0.0, 1.0, 0.0, 0.0); }\n"
+             "void main() { gl_Position = gl_Vertex; a.v = vec4(0.0); func(); color = a.v; }\n")
+    linked = link_stage("vertex", objects("vertex", first, second))
+    assert compile_linked(linked).binary == compile_glsl(whole, "vertex").binary
+
+
+def test_an_array_left_unsized_in_one_object_takes_the_other_objects_size():
+    first = "#version 110\nfloat a[];\nvoid f() { a[5] = 0.5; gl_FragColor = vec4(a[5], 0, 0, 1.0); }\n"
+    second = "#version 110\nfloat a[];\nvoid f();\nvoid main() { f(); }\n"
+    linked = link_stage("fragment", objects("fragment", first, second))
+    (a,) = [g for g in linked.unit.globals if g.name == "a"]
+    assert a.type.length == 6
+    whole = "#version 110\nfloat a[6];\nvoid f() { a[5] = 0.5; gl_FragColor = vec4(a[5], 0, 0, 1.0); }\n" \
+            "void main() { f(); }\n"
+    assert compile_linked(linked).binary == compile_glsl(whole, "fragment").binary
+
+
+def test_a_redeclaration_of_gl_frag_coord_in_an_object_that_does_not_read_it_still_binds_the_others():
+    sources = ("#version 150 compatibility\nvoid blue();\n"
+               "void main() { gl_FragColor = vec4(gl_FragCoord.xy, 0.0, 1.0); blue(); }\n",
+               "#version 150 compatibility\nlayout(pixel_center_integer) in vec4 gl_FragCoord;\n"
+               "void blue() { gl_FragColor.b = 1.0; }\n")
+    with pytest.raises(LinkError, match="used without the redeclaration"):
+        link_stage("fragment", objects("fragment", *sources))
