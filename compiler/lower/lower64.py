@@ -124,8 +124,11 @@ def lower_64bit(shader: Shader) -> bool:
                 if (isinstance(i, Alu) and (_is_float64_op(i) or _is_int64_lowered(i))) or
                 (isinstance(i, Intrinsic) and i.name in _LOADS and i.dest.bit_size == 64) or
                 (isinstance(i, Intrinsic) and i.name in _STORES and i.srcs[0].bit_size == 64)]
+        found = (None, 0)           # (block, index) of the last instruction lowered: the next is after it
         for instr in todo:
-            b = Builder(func, shader).before(instr)
+            b = Builder(func, shader)
+            block = instr.block
+            b.block, b.index = block, block.instrs.index(instr, found[1] if found[0] is block else 0)
             if isinstance(instr, Alu):
                 srcs = [_resolve(mapping, s) for s in instr.srcs]
                 mapping[instr.dest] = _lower_alu(b, instr, srcs)
@@ -133,7 +136,12 @@ def lower_64bit(shader: Shader) -> bool:
                 mapping[instr.dest] = _lower_load(b, instr)
             else:
                 _lower_store(b, instr, _resolve_def(mapping, instr.srcs[0]))
-            instr.block.remove(instr)
+            block = instr.block      # a lowered division or root splits the block: the code after moved
+            at = b.index if b.block is block and b.index is not None else block.instrs.index(instr)
+            assert block.instrs[at] is instr
+            del block.instrs[at]
+            instr.block = None
+            found = (block, at)
             progress = True
         replace_uses(func.body, mapping)
     return progress

@@ -230,18 +230,31 @@ def _kinds_fit(kinds: tuple, got: tuple) -> bool:
     return True
 
 
-def _try_patterns(instr: Alu, by_op: dict, cursor: list[int] | None = None) -> Def | None:
+def _candidates(instr: Alu, by_op: dict, fitting: dict | None) -> list:
+    """The entries of ``by_op`` for ``instr``'s op whose argument kinds fit its sources'
+    (either order for a commutative op), in table order; ``fitting`` caches them per
+    (op, source kinds), which repeat throughout a long block."""
+    got = tuple(_src_kind(s) for s in instr.srcs)
+    key = (instr.op, got)
+    found = fitting.get(key) if fitting is not None else None
+    if found is None:
+        swapped = (got[1], got[0]) + got[2:] if instr.info.commutative and len(got) >= 2 else None
+        found = [entry for entry, kinds in by_op.get(instr.op, ())
+                 if _kinds_fit(kinds, got) or (swapped is not None and _kinds_fit(kinds, swapped))]
+        if fitting is not None:
+            fitting[key] = found
+    return found
+
+
+def _try_patterns(instr: Alu, by_op: dict, cursor: list[int] | None = None, fitting: dict | None = None) -> Def | None:
     """The value replacing ``instr`` (new instructions are built before it), or None.
     ``by_op``: op -> [(pattern entry, its arguments' ``_arg_kind``s)]. ``cursor``: [a
     position at or before ``instr`` in its block], updated, so finding ``instr`` in a
-    long block does not scan it from the start at every match."""
+    long block does not scan it from the start at every match. ``fitting``: the
+    cache of ``_candidates``."""
     cursor = cursor if cursor is not None else [0]
-    got = tuple(_src_kind(s) for s in instr.srcs)
-    swapped = (got[1], got[0]) + got[2:] if instr.info.commutative and len(got) >= 2 else None
-    for entry, kinds in by_op.get(instr.op, ()):
+    for entry in _candidates(instr, by_op, fitting):
         search, replace = entry[0], entry[1]
-        if not _kinds_fit(kinds, got) and (swapped is None or not _kinds_fit(kinds, swapped)):
-            continue
         flags = entry[2] if len(entry) > 2 else ()
         if search[0] != instr.op or (instr.exact and INEXACT in flags):
             continue
@@ -267,16 +280,20 @@ def opt_algebraic(shader: Shader) -> bool:
     by_op: dict[str, list] = {}
     for entry in PATTERNS:
         by_op.setdefault(entry[0][0], []).append((entry, tuple(_arg_kind(p) for p in entry[0][1:])))
+    fitting: dict = {}
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
+
+        def remap(d):
+            return mapping.get(d, d)
         for block in walk_blocks(func.body):
             removed: set[int] = set()       # ids of replaced instructions, dropped after the block
             cursor = [0]
             for instr in list(block.instrs):
-                instr.map_sources(lambda d: mapping.get(d, d))
+                instr.map_sources(remap)
                 if not isinstance(instr, Alu):
                     continue
-                new = _try_patterns(instr, by_op, cursor)
+                new = _try_patterns(instr, by_op, cursor, fitting)
                 if new is not None:
                     mapping[instr.dest] = new
                     removed.add(id(instr))

@@ -38,22 +38,28 @@ def opt_constant_folding(shader: Shader) -> bool:
     progress = False
     for func in shader.functions:
         mapping = {}
-        for instr in list(_instrs(func)):
-            instr.map_sources(lambda d: mapping.get(d, d))
-            if not isinstance(instr, Alu) or not instr.info.foldable:
-                continue
-            consts = [const_value(s) for s in instr.srcs]
-            if any(c is None for c in consts):
-                continue
-            srcs = [np.array(c, dtype=np.uint64).astype(raw_dtype(s.def_.bit_size)) for c, s in zip(consts, instr.srcs)]
-            out = evaluate_op(instr.info, srcs, [s.def_.bit_size for s in instr.srcs], instr.dest.bit_size)
-            bits = [int(v) for v in np.asarray(out).astype(np.uint64).reshape(-1)]
-            new = LoadConst(tuple(bits), instr.dest.bit_size)
-            block = instr.block
-            block.instrs[block.instrs.index(instr)] = new
-            new.block = block
-            mapping[instr.dest] = new.dest
-            progress = True
+
+        def remap(d):
+            return mapping.get(d, d)
+        for block in walk_blocks(func.body):
+            instrs = block.instrs
+            for k in range(len(instrs)):           # a fold replaces the instruction in place
+                instr = instrs[k]
+                instr.map_sources(remap)
+                if not isinstance(instr, Alu) or not instr.info.foldable:
+                    continue
+                consts = [const_value(s) for s in instr.srcs]
+                if any(c is None for c in consts):
+                    continue
+                srcs = [np.array(c, dtype=np.uint64).astype(raw_dtype(s.def_.bit_size))
+                        for c, s in zip(consts, instr.srcs)]
+                out = evaluate_op(instr.info, srcs, [s.def_.bit_size for s in instr.srcs], instr.dest.bit_size)
+                bits = [int(v) for v in np.asarray(out).astype(np.uint64).reshape(-1)]
+                new = LoadConst(tuple(bits), instr.dest.bit_size)
+                instrs[k] = new
+                new.block = block
+                mapping[instr.dest] = new.dest
+                progress = True
         replace_uses(func.body, mapping)
     return progress
 
