@@ -305,7 +305,8 @@ class DrawMixin:
         """Draw `count` indices from index `first` of the element buffer at byte `offset`,
         or of the client index bytes `data` (which start at index `first`)."""
         size = INDEX_TYPES[type]
-        restart = self._restart_index(size)
+        # GL_PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED is FALSE: no restart for patches
+        restart = self._restart_index(size) if mode != E.GL_PATCHES else None
         if ebo is not None:
             res, start = ebo.resource, offset // size + first
         else:

@@ -182,6 +182,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_TRANSFORM_FEEDBACK_BUFFERS"] = caps.max_stream_output_buffers
         from compiler.glsl.builtin_variables import LIMITS as GLSL
         lim["GL_MAX_PATCH_VERTICES"] = GLSL["gl_MaxPatchVertices"]
+    if api.gl(4, 3) or api.es_(3, 2):
+        # GL 4.6 section 10.3.6: primitive restart is treated as disabled for GL_PATCHES
+        # (the control kernel reads the patches' indices as they are)
+        lim["GL_PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED"] = False
     if api.gl(4, 0) or api.has_extension("GL_ARB_shader_subroutine"):
         from compiler.glsl.subroutines import MAX_SUBROUTINES, MAX_SUBROUTINE_UNIFORM_LOCATIONS
         lim["GL_MAX_SUBROUTINES"] = MAX_SUBROUTINES

@@ -978,3 +978,54 @@ def test_patches_between_begin_and_end():
         c.glVertex2f(0, 0)
         c.glEnd()
         expect(c, E.GL_INVALID_OPERATION)
+
+
+def test_the_extension_is_listed_from_gl_40():
+    """GL_ARB_tessellation_shader is listed in GL 4.0+ contexts (core and compatibility),
+    where its commands, limits and GL_PATCHES exist, and not in a 3.3 one; a GLSL 1.50
+    program with the #extension line draws in a listed context (as piglit's tests are
+    written)."""
+    def names(c):
+        return [c.glGetStringi(E.GL_EXTENSIONS, i) for i in range(c.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])]
+    with driver.Context(api="gl33", width=4, height=4) as c:
+        assert "GL_ARB_tessellation_shader" not in names(c)
+    for api in ("gl43", "compat"):
+        with driver.Context(api=api, width=W, height=H) as c:
+            assert "GL_ARB_tessellation_shader" in names(c)
+            ext = "#version 150\n#extension GL_ARB_tessellation_shader : require\n"
+            vs = "#version 150\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n"
+            tcs = TCS.replace("#version 400\n", ext).replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+                "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", "")
+            tes = TES.replace("#version 400\n", ext).replace("in vec4 tcol[];\n", "").replace(
+                "ecol = tcol[0];", "ecol = vec4(1.0);")
+            fs = "#version 150\nin vec4 ecol;\nout vec4 frag;\nvoid main() { frag = ecol; }\n"
+            p = _program(c, tcs=tcs, tes=tes, vs=vs, fs=fs)
+            c.glUseProgram(p)
+            c.glUniform1f(c.glGetUniformLocation(p, "level"), 4.0)
+            _vertices(c, p, [[-1, -1], [1, -1], [-1, 1]])
+            _clear(c)
+            c.glDrawArrays(E.GL_PATCHES, 0, 3)
+            expect(c, E.GL_NO_ERROR)
+            assert (_lit(c.read_pixels()) == _half_square()).all()
+
+
+def test_primitive_restart_is_disabled_for_patches(ctx):
+    """GL 4.6 section 10.3.6: GL_PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED is FALSE, so
+    restart is treated as disabled when drawing patches: with the restart index 2, the
+    indices (0, 1, 2) are still one whole triangle patch."""
+    assert ctx.glGetBooleanv(E.GL_PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED) == [False]
+    p = _program(ctx)
+    ctx.glUseProgram(p)
+    ctx.glUniform1f(ctx.glGetUniformLocation(p, "level"), 2.0)
+    _vertices(ctx, p, [[-1, -1], [1, -1], [-1, 1]])
+    ib = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ib)
+    ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, 6, np.array([0, 1, 2], np.uint16).tobytes(), E.GL_STATIC_DRAW)
+    ctx.glEnable(E.GL_PRIMITIVE_RESTART)
+    ctx.glPrimitiveRestartIndex(2)
+    _clear(ctx)
+    ctx.glDrawElements(E.GL_PATCHES, 3, E.GL_UNSIGNED_SHORT, 0)
+    ctx.glDisable(E.GL_PRIMITIVE_RESTART)
+    expect(ctx, E.GL_NO_ERROR)
+    lit = _lit(ctx.read_pixels())
+    assert (lit == _half_square()).all(), (lit.sum(), _half_square().sum())
