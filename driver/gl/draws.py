@@ -655,6 +655,10 @@ class DrawMixin:
 
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
         stages = self._stage_programs()
+        if PipeShaderType.VERTEX not in stages:
+            # a pipeline without a vertex program: GL 4.6 section 11.1.3.11 leaves the
+            # vertices undefined (not an error); nothing is rasterised
+            return
         if PipeShaderType.TESS_EVAL in stages:        # lowered to compute passes
             from driver.gl.tessellation import tessellation_draw
             return tessellation_draw(self, mode, info, draws, indirect, vertex_range, stages)

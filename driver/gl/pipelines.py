@@ -30,6 +30,29 @@ class ProgramPipeline:
     ever_bound: bool = False
 
 
+#: The stages of a pipeline in the order vertices flow through them
+_STAGE_ORDER = ("vertex", "tess_control", "tess_evaluation", "geometry", "fragment")
+
+
+def _stages_problem(stages: dict) -> str | None:
+    """GL 4.6 section 11.1.3.11: a program is active for all the stages it was linked
+    with, and another program never sits between two stages of one program (a
+    geometry program between the vertex and fragment stages of one program)."""
+    for prog in set(stages.values()):
+        linked = set(prog.linked_state.units) - {"compute"}
+        if any(stages.get(s) is not prog for s in linked):
+            return f"program {prog.name} is active for some of its stages only"
+    order = [stages.get(s) for s in _STAGE_ORDER]
+    prev = None
+    for i, cur in enumerate(order):
+        if cur is None or cur is prev:
+            continue
+        if prev is not None and prev in order[i + 1:]:
+            return f"program {cur.name} sits between two stages of program {prev.name}"
+        prev = cur
+    return None
+
+
 class PipelineMixin:
     def _init_family(self) -> None:
         self.pipelines = Namespace(ProgramPipeline)
@@ -145,8 +168,13 @@ class PipelineMixin:
         vs, fs = p.stages.get("vertex"), p.stages.get("fragment")
         gs = p.stages.get("geometry")
         tcs, tes = p.stages.get("tess_control"), p.stages.get("tess_evaluation")
+        if vs is None and (tcs is not None or tes is not None or gs is not None):
+            return "a tessellation or geometry program without a vertex program"
         if tcs is not None and tes is None:
             return "a tessellation control program without a tessellation evaluation program"
+        problem = _stages_problem(p.stages)
+        if problem is not None:
+            return problem
         last = tes if gs is None and tes is not None else None
         if last is not None and fs is not None and last is not fs:
             from driver.gl.programs import LinkError
