@@ -39,6 +39,9 @@ def _stages_problem(stages: dict) -> str | None:
     with, and another program never sits between two stages of one program (a
     geometry program between the vertex and fragment stages of one program)."""
     for prog in set(stages.values()):
+        image = getattr(prog.linked_state, "image", None)
+        if not prog.linked or (image is not None and not image.separable):
+            return f"program {prog.name} was relinked without PROGRAM_SEPARABLE"
         linked = set(prog.linked_state.units) - {"compute"}
         if any(stages.get(s) is not prog for s in linked):
             return f"program {prog.name} is active for some of its stages only"

@@ -80,3 +80,16 @@ def test_a_pipeline_without_a_vertex_program_draws_nothing_without_an_error():
     assert _valid(c, pipe)
     c.glDrawArrays(E.GL_POINTS, 0, 1)          # vertices undefined (section 11.1.3.11), not an error
     expect(c, E.GL_NO_ERROR)
+
+
+def test_a_program_relinked_without_separable_is_invalid():
+    c, pipe = _setup()
+    vs = _program(c, [(E.GL_VERTEX_SHADER, VS)])
+    fs = _program(c, [(E.GL_FRAGMENT_SHADER, FS)])
+    c.glUseProgramStages(pipe, E.GL_VERTEX_SHADER_BIT, vs)
+    c.glUseProgramStages(pipe, E.GL_FRAGMENT_SHADER_BIT, fs)
+    assert _valid(c, pipe)
+    c.glProgramParameteri(vs, E.GL_PROGRAM_SEPARABLE, 0)
+    c.glLinkProgram(vs)
+    assert c.glGetProgramiv(vs, E.GL_LINK_STATUS) == [1]
+    assert not _valid(c, pipe)
