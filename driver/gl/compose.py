@@ -52,19 +52,33 @@ def _chain(hook, core):
     return method
 
 
+def _uses_super(value) -> bool:
+    """Whether a function (or a property's accessor) uses super() / __class__,
+    which cannot work in a method installed outside its class."""
+    fns = (value.fget, value.fset, value.fdel) if isinstance(value, property) else (value,)
+    return any("__class__" in getattr(getattr(fn, "__code__", None), "co_freevars", ()) for fn in fns)
+
+
 def compose(cls, families):
     """Install every method of ``families`` (outermost first) into ``cls``.
 
     Raises TypeError when two families (or a family and ``cls``'s bases)
-    define the same name without ``@extends``, or when a hook has nothing
-    to extend."""
+    define the same name without ``@extends``, when a hook has nothing to
+    extend, when a family has bases of its own, or when a method uses
+    super() (a family is not a base class: say what is extended with
+    ``@extends``)."""
     owner: dict[str, type] = {}
     hooks: list[tuple[type, str, object]] = []
     inits = []
     for family in families:
+        if family.__bases__ != (object,):
+            raise TypeError(f"family {family.__name__} has bases; families are flat namespaces")
         for name, value in family.__dict__.items():
             if name in _SKIPPED:
                 continue
+            if _uses_super(value):
+                raise TypeError(f"{family.__name__}.{name} uses super(); a family is not a base class "
+                                f"(mark a hook with @extends and call its 'core')")
             if name == "_init_family":
                 inits.append(value)
                 continue

@@ -16,13 +16,11 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.api import Api, get_api
-from driver.gl.buffers import INDEXED_TARGETS, BufferMixin
+from driver.gl.buffers import INDEXED_TARGETS
 from driver.gl.errors import GLError
-from driver.gl.get import GetMixin
 from driver.gl.limits import compute_limits, extensions_for
 from driver.gl.objects import Buffer, Namespace, ShareGroup, TransformFeedback, VertexArray
-from driver.gl.state import FixedState, StateMixin
-from driver.gl.vertexarrays import VertexArrayMixin
+from driver.gl.state import FixedState
 
 __all__ = ["ContextBase", "DefaultFramebuffer"]
 
@@ -47,8 +45,9 @@ class DefaultFramebuffer:
         self.bits = (8, 8, 8, 8, 24, 8)
 
 
-class ContextBase(StateMixin, BufferMixin, VertexArrayMixin, GetMixin):
-    """Common machinery; driver.gl.Context composes it with every family."""
+class ContextBase:
+    """Common machinery (construction, the GL error, flush and finish);
+    driver.gl.Context installs every family into its subclass."""
 
     def __init__(self, pipe: PipeContext, api: str | Api = "gles3", width: int = 256,
                  height: int = 256, share_group: ShareGroup | None = None):

@@ -15,6 +15,8 @@ from driver.gl.textures import TextureMixin
 from driver.gl.desktop import DesktopMixin
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
+from driver.gl.get import GetMixin
+from driver.gl.buffers import BufferMixin
 from driver.gl.interface_query import InterfaceQueryMixin
 from driver.gl.later import LaterStagesMixin
 from driver.gl.legacy import LEGACY_FAMILIES, install_dispatch
@@ -22,7 +24,9 @@ from driver.gl.pipelines import PipelineMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
 from driver.gl.readback import ReadbackMixin
+from driver.gl.state import StateMixin
 from driver.gl.uniforms import UniformMixin
+from driver.gl.vertexarrays import VertexArrayMixin
 
 __all__ = ["Context"]
 
@@ -32,7 +36,8 @@ __all__ = ["Context"]
 # (ARB programs and driver.gl.legacy) comes first: it hooks into the core.
 FAMILIES = (ARBProgramMixin, *LEGACY_FAMILIES, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin,
             LaterStagesMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin,
-            TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin)
+            TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin, StateMixin, BufferMixin, VertexArrayMixin,
+            GetMixin)
 
 
 def _compose_families(cls):

@@ -106,6 +106,19 @@ def test_two_definitions_of_a_name_are_refused():
         compose(type("C", (object,), {}), (B, B2))
 
 
+def test_super_and_family_bases_are_refused():
+    class Overrider:
+        def glThing(self, a):
+            return super().glThing(a)
+    with pytest.raises(TypeError, match="Overrider.glThing uses super"):
+        compose(type("C", (_Core,), {}), (Overrider,))
+
+    class Derived(_Core):
+        pass
+    with pytest.raises(TypeError, match="family Derived has bases"):
+        compose(type("C", (object,), {}), (Derived,))
+
+
 def test_a_hook_receives_the_core_and_chains_in_family_order():
     class Outer:
         @extends
