@@ -94,8 +94,10 @@ _CORPUS = sorted(p for p in (Path(__file__).parent / "glsl" / "corpus" / "valid"
 def test_a_linked_stage_compiles_to_the_binary_of_its_source(path):
     source, stage = path.read_text(), _STAGE[path.suffix]
     linked = shader_from_source(source, stage)
+    before = repr(linked.unit)
     first, again = compile_linked(linked), compile_linked(linked)     # variants reuse the one unit
     assert first.binary == again.binary == compile_glsl(source, stage).binary
+    assert repr(linked.unit) == before                                # which the lowering only reads
 
 
 # -- locations, interfaces and block layouts (the link's rules, GL 4.6 sections 7.6.2.2, 11.1.1, 15.2.3) --
