@@ -220,6 +220,7 @@ def _merge(stage: str, units: list, main_unit):
     _check_initializers(units, A)
     if stage == "fragment":
         _check_frag_coord(units, A)
+    _check_per_vertex(stage, units, A)
     blocks: dict[tuple, Any] = {}
     for u in units:
         for b in u.interface_blocks:
@@ -335,6 +336,34 @@ def _check_frag_coord(units: list, A) -> None:
     if any(v.used and not getattr(v, "redeclared", False) for v in uses):
         raise LinkError("gl_FragCoord is redeclared in one fragment shader object and used without "
                         "the redeclaration in another")
+
+
+#: the members of the built-in gl_PerVertex output block
+_PER_VERTEX_OUT = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_CullDistance"})
+
+
+def _check_per_vertex(stage: str, units: list, A) -> None:
+    """GLSL 4.10 section 7.1 (a clarification of 1.50's gl_PerVertex): the shader
+    objects of a stage that use members of a built-in block must all redeclare it
+    the same way, when one of them redeclares it."""
+    for storage in ("in", "out"):
+        redeclared, users = {}, []
+        for i, u in enumerate(units):
+            for d in u.declarations:
+                if isinstance(d, A.InterfaceBlock) and d.block_name == "gl_PerVertex" and \
+                        d.qualifier.storage == storage and d.type is not None:
+                    redeclared[i] = tuple((f.name, str(f.type)) for f in d.type.fields)
+            names = _PER_VERTEX_OUT if storage == "out" else {"gl_in"}
+            if any(v.name in names and v.storage == storage and v.used for v in u.builtin_variables):
+                users.append(i)
+        if not redeclared:
+            continue
+        if len(set(redeclared.values())) > 1:
+            raise LinkError(f"the {stage} shader objects redeclare the built-in `{storage} gl_PerVertex' "
+                            "block differently")
+        if any(i not in redeclared for i in users):
+            raise LinkError(f"a {stage} shader object uses the built-in `{storage} gl_PerVertex' block "
+                            "without the redeclaration another object makes")
 
 
 def _unique(items) -> list:

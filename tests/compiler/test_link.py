@@ -264,3 +264,26 @@ def test_a_redeclaration_of_gl_frag_coord_in_an_object_that_does_not_read_it_sti
                "void blue() { gl_FragColor.b = 1.0; }\n")
     with pytest.raises(LinkError, match="used without the redeclaration"):
         link_stage("fragment", objects("fragment", *sources))
+
+
+_PV = "out gl_PerVertex {\n  vec4 gl_Position;\n};\n"
+
+
+@pytest.mark.parametrize("first, second, message", [
+    (_PV + "void foo();\nvoid main() { gl_Position = vec4(1.0); foo(); }\n",
+     "out gl_PerVertex {\n  float gl_PointSize;\n};\nvoid foo() { gl_PointSize = 1.0; }\n",
+     "the vertex shader objects redeclare the built-in `out gl_PerVertex' block differently"),
+    (_PV + "void foo();\nvoid main() { foo(); gl_Position = vec4(1.0); }\n",
+     "void foo() { gl_PointSize = 1.0; }\n",
+     "a vertex shader object uses the built-in `out gl_PerVertex' block without the redeclaration another "
+     "object makes"),
+    (_PV + "vec4 foo();\nvoid main() { gl_Position = foo(); }\n", "vec4 foo() { return vec4(1.0); }\n", None),
+])
+def test_gl_per_vertex_redeclarations_agree_across_objects(first, second, message):
+    sources = ("#version 150\n" + first, "#version 150\n" + second)
+    if message is None:
+        link_stage("vertex", objects("vertex", *sources))
+        return
+    with pytest.raises(LinkError) as e:
+        link_stage("vertex", objects("vertex", *sources))
+    assert str(e.value) == message
