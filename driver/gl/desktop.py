@@ -220,16 +220,20 @@ class DesktopMixin:
         if img is None:
             return b""
         res = self._texture_resource(tex)
-        layers = img.depth
+        # a 1D array's rows are the resource's layers (one row each)
+        rows_are_layers = tex.target == E.GL_TEXTURE_1D_ARRAY
+        layers, rows = (img.height, 1) if rows_are_layers else (img.depth, img.height)
         from driver.gl.features.gles_ext import view_offsets
         level0, layer0, view_format = view_offsets(tex)     # a texture view: its part of the storage
         tr = self.pipe.transfer_map(res, level0 + level, PipeMap.READ,
-                                    Box(0, 0, layer0 + face, img.width, img.height, layers))
+                                    Box(0, 0, layer0 + face, img.width, rows, layers))
         try:
             raw = bytes(tr.data[:tr.layer_stride_B * layers])
         finally:
             self.pipe.transfer_unmap(tr)
-        rgba = from_resource_bytes(raw, (view_format or res.format).name, (layers, img.height, img.width))
+        rgba = from_resource_bytes(raw, (view_format or res.format).name, (layers, rows, img.width))
+        if rows_are_layers:
+            rgba = rgba.reshape(1, img.height, img.width, -1)
         out = write_client_image(rgba, self.state.pack, format, type)
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         if pbo is not None:

@@ -210,11 +210,6 @@ _forwarders((
         ("glGetTextureParameterIuiv", "glGetTexParameterIuiv"),
         ("glGetTextureLevelParameterfv", "glGetTexLevelParameterfv"),
         ("glGetTextureLevelParameteriv", "glGetTexLevelParameteriv"),
-        ("glTextureStorage1D", "glTexStorage1D"),
-        ("glTextureStorage2D", "glTexStorage2D"),
-        ("glTextureStorage3D", "glTexStorage3D"),
-        ("glTextureStorage2DMultisample", "glTexStorage2DMultisample"),
-        ("glTextureStorage3DMultisample", "glTexStorage3DMultisample"),
         ("glGenerateTextureMipmap", "glGenerateMipmap"),
         ("glTextureBuffer", "glTexBuffer"),
         ("glTextureBufferRange", "glTexBufferRange")),
@@ -245,6 +240,37 @@ def _sub_image(plain: str, dims: int):
         _sub_image_texture(ctx, texture, dims)
         return forward(ctx, texture, *args)
     return entry
+
+
+#: The texture targets each glTextureStorage* command specifies (GL 4.6 section 8.19:
+#: another target is INVALID_OPERATION through DSA, which names no target)
+_STORAGE_TARGETS = {"glTexStorage1D": (E.GL_TEXTURE_1D,),
+                    "glTexStorage2D": (E.GL_TEXTURE_2D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
+                                       E.GL_TEXTURE_CUBE_MAP),
+                    "glTexStorage3D": (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY),
+                    "glTexStorage2DMultisample": (E.GL_TEXTURE_2D_MULTISAMPLE,),
+                    "glTexStorage3DMultisample": (E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY,)}
+
+
+def _storage(plain: str):
+    forward = _named_texture(plain)
+
+    def entry(ctx, texture, *args):
+        _dsa(ctx)
+        tex = _texture(ctx, texture)
+        check(tex.target in _STORAGE_TARGETS[plain], E.GL_INVALID_OPERATION,
+              f"{plain.replace('glTex', 'glTexture')} does not specify a texture of target {tex.target:#x}")
+        return forward(ctx, texture, *args)
+    return entry
+
+
+_forwarders((
+        ("glTextureStorage1D", "glTexStorage1D"),
+        ("glTextureStorage2D", "glTexStorage2D"),
+        ("glTextureStorage3D", "glTexStorage3D"),
+        ("glTextureStorage2DMultisample", "glTexStorage2DMultisample"),
+        ("glTextureStorage3DMultisample", "glTexStorage3DMultisample")),
+    _storage, "on the named texture's target")
 
 
 _forwarders((

@@ -93,3 +93,15 @@ def test_copy_texture_sub_image_3d_into_a_cube_face():
     assert (face3 == [0, 255, 0, 255]).all()
     ctx.glCopyTextureSubImage3D(t, 0, 0, 0, 6, 0, 0, 4, 4)
     expect(ctx, E.GL_INVALID_VALUE)
+
+
+def test_texture_storage_of_another_dimension_is_invalid_operation():
+    ctx = make_ctx("gl43")
+    (cube,) = ctx.glCreateTextures(E.GL_TEXTURE_CUBE_MAP, 1)
+    ctx.glTextureStorage3D(cube, 1, E.GL_RGBA8, 32, 32, 6)     # cube maps are 2D storage
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glTextureStorage2D(cube, 1, E.GL_RGBA8, 32, 32)
+    expect(ctx, E.GL_NO_ERROR)
+    (arr,) = ctx.glCreateTextures(E.GL_TEXTURE_2D_ARRAY, 1)
+    ctx.glTextureStorage2D(arr, 1, E.GL_RGBA8, 4, 4)
+    expect(ctx, E.GL_INVALID_OPERATION)

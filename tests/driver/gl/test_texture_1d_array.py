@@ -83,3 +83,16 @@ def test_sizes_and_sampling_by_layer_coordinate():
     assert got[0].tolist() == [W, LAYERS, W // 4, LAYERS]
     for x in (1, 2, 3):
         np.testing.assert_array_equal(got[x], levels[0][x, x])
+
+
+def test_get_tex_image_of_a_1d_array_returns_every_layer():
+    """glGetTexImage of a 1D array texture: its layers are the image's rows (GL 4.6
+    section 8.11.4); the resource keeps them as layers of one row."""
+    ctx = glhelp.context(4, 4, api="compat")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_1D_ARRAY, t)
+    data = np.arange(8 * 3 * 4, dtype=np.uint8).reshape(3, 8, 4)
+    ctx.glTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA8, 8, 3, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, data.tobytes())
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (got.reshape(3, 8, 4) == data).all()
