@@ -282,6 +282,24 @@ def glReadPixels(ctx, x, y, width, height, format_, type_, pixels):
         ffi.memmove(ffi.cast("char *", pixels), r, len(r))
 
 
+def glGetTexImage(ctx, target, level, format_, type_, pixels):
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glGetTexImage(target, level, format_, type_, handle(pixels))     # an offset into it
+        return
+    r = ctx.glGetTexImage(target, level, format_, type_)
+    if r is not None and pixels != NULL:
+        ffi.memmove(ffi.cast("char *", pixels), r, len(r))
+
+
+def glGetTextureImage(ctx, texture, level, format_, type_, bufSize, pixels):
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glGetTextureImage(texture, level, format_, type_, bufSize, handle(pixels))
+        return
+    r = ctx.glGetTextureImage(texture, level, format_, type_, bufSize)
+    if r is not None and pixels != NULL:
+        ffi.memmove(ffi.cast("char *", pixels), r, len(r))
+
+
 def glReadnPixels(ctx, x, y, width, height, format_, type_, bufSize, data):
     r = ctx.glReadPixels(x, y, width, height, format_, type_)
     if r is not None and data != NULL:
@@ -383,6 +401,8 @@ OVERRIDES = {
     "glGetActiveAttrib": _active("glGetActiveAttrib"),
     "glGetShaderPrecisionFormat": glGetShaderPrecisionFormat,
     "glReadPixels": glReadPixels,
+    "glGetTexImage": glGetTexImage,
+    "glGetTextureImage": glGetTextureImage,
     "glReadnPixels": glReadnPixels,
     "glGetPointerv": glGetPointerv,
     "glGetVertexAttribPointerv": glGetVertexAttribPointerv,

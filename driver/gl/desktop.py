@@ -201,8 +201,9 @@ class DesktopMixin:
         self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, zoffset))
 
     # -- texture image reads (GL 4.6 section 8.11.4) ----------------------------------------------
-    def glGetTexImage(self, target, level, format, type) -> bytes | None:
-        """Returns the packed image (or writes a bound PIXEL_PACK_BUFFER)."""
+    def glGetTexImage(self, target, level, format, type, pixels=None) -> bytes | None:
+        """Returns the packed image, or writes it into a bound PIXEL_PACK_BUFFER at
+        byte offset ``pixels`` (then returns None)."""
         self._desktop()
         from driver.gl.textures import CUBE_FACES
         ok = {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D, E.GL_TEXTURE_1D_ARRAY,
@@ -237,7 +238,10 @@ class DesktopMixin:
         out = write_client_image(rgba, self.state.pack, format, type)
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         if pbo is not None:
-            self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, 0, out)
+            offset = int(pixels or 0)
+            check(offset >= 0 and offset + len(out) <= pbo.size, E.GL_INVALID_OPERATION,
+                  "the image does not fit in the pack buffer")
+            self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, out)
             return None
         return out
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from driver.gallium import PipeMap
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
@@ -338,23 +339,34 @@ def _with_buf_size(data, buf_size: int):
 
 
 @entry_point
-def glGetTextureImage(ctx, texture, level, format, type, bufSize):
+def glGetTextureImage(ctx, texture, level, format, type, bufSize, pixels=None):
+    """The image (or, with a PIXEL_PACK_BUFFER bound, written at byte offset ``pixels``)."""
     _dsa(ctx)
     tex = _texture(ctx, texture)
     with _texture_bound(ctx, tex) as target:
         if tex.target != E.GL_TEXTURE_CUBE_MAP:
-            return _with_buf_size(call(ctx, "glGetTexImage", target, level, format, type), bufSize)
+            return _with_buf_size(call(ctx, "glGetTexImage", target, level, format, type, pixels), bufSize)
         # GL 4.6 section 8.11.4: a cube map's six faces in order, as the layers of a
         # 3D image; the level must be cube complete (same size and format on every face)
         faces = [ctx._image(tex, face, level) for face in range(6)]
         check(all(f is not None for f in faces) and len({(f.width, f.height, f.internal_format)
                                                           for f in faces}) == 1,
               E.GL_INVALID_OPERATION, "the cube map level is not cube complete")
-        parts = [call(ctx, "glGetTexImage", E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, format, type)
-                 for face in range(6)]
-        if parts[0] is None:           # written into the PIXEL_PACK buffer
-            return None
-        return _with_buf_size(b"".join(bytes(p) for p in parts), bufSize)
+        pbo = ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+        ctx.buffer_bindings[E.GL_PIXEL_PACK_BUFFER] = None     # the six faces into memory first
+        try:
+            parts = [call(ctx, "glGetTexImage", E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, format, type)
+                     for face in range(6)]
+        finally:
+            ctx.buffer_bindings[E.GL_PIXEL_PACK_BUFFER] = pbo
+        image = _with_buf_size(b"".join(bytes(p) for p in parts), bufSize)
+        if pbo is None:
+            return image
+        offset = int(pixels or 0)        # then into the pack buffer, faces one after another
+        check(offset >= 0 and offset + len(image) <= pbo.size, E.GL_INVALID_OPERATION,
+              "the image does not fit in the pack buffer")
+        ctx.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, image)
+        return None
 
 
 @entry_point

@@ -105,3 +105,26 @@ def test_texture_storage_of_another_dimension_is_invalid_operation():
     (arr,) = ctx.glCreateTextures(E.GL_TEXTURE_2D_ARRAY, 1)
     ctx.glTextureStorage2D(arr, 1, E.GL_RGBA8, 4, 4)
     expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_texture_images_into_a_pack_buffer_at_an_offset():
+    """glGetTexImage / glGetTextureImage with a PIXEL_PACK_BUFFER bound write at the
+    given byte offset (a cube map's six faces one after another)."""
+    ctx = glhelp.context(4, 4, api="gl45")
+    (t,) = ctx.glCreateTextures(E.GL_TEXTURE_CUBE_MAP, 1)
+    ctx.glTextureStorage2D(t, 1, E.GL_RGBA8, 2, 2)
+    faces = (np.arange(6 * 2 * 2 * 4) % 251).astype(np.uint8).reshape(6, 2, 2, 4)
+    ctx.glTextureSubImage3D(t, 0, 0, 0, 0, 2, 2, 6, E.GL_RGBA, E.GL_UNSIGNED_BYTE, faces.tobytes())
+    (pbo,) = ctx.glCreateBuffers(1)
+    ctx.glNamedBufferData(pbo, 16 + 6 * 16, None, E.GL_STREAM_READ)
+    ctx.glBindBuffer(E.GL_PIXEL_PACK_BUFFER, pbo)
+    ctx.glGetTextureImage(t, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 6 * 16, 16)
+    expect(ctx, E.GL_NO_ERROR)
+    got = np.frombuffer(bytes(ctx.glGetNamedBufferSubData(pbo, 16, 6 * 16)), np.uint8)
+    assert (got.reshape(6, 2, 2, 4) == faces).all()
+    ctx.glBindTexture(E.GL_TEXTURE_CUBE_MAP, t)
+    ctx.glGetTexImage(E.GL_TEXTURE_CUBE_MAP_NEGATIVE_Z, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 4)
+    got = np.frombuffer(bytes(ctx.glGetNamedBufferSubData(pbo, 4, 16)), np.uint8)
+    assert (got.reshape(2, 2, 4) == faces[5]).all()
+    ctx.glGetTexImage(E.GL_TEXTURE_CUBE_MAP_NEGATIVE_Z, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 16 + 6 * 16 - 8)
+    expect(ctx, E.GL_INVALID_OPERATION)                # does not fit
