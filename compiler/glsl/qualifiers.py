@@ -483,7 +483,10 @@ class QualifierRules:
                        "storage blocks")
         for key in layout:
             if key == "binding":
-                self.need(v.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled,
+                # as Mesa: the buffer-block and atomic-counter extensions bring the qualifier too
+                self.need(v.at_least(420, 310) or not {"GL_ARB_shading_language_420pack",
+                                                       "GL_ARB_shader_storage_buffer_object",
+                                                       "GL_ARB_shader_atomic_counters"}.isdisjoint(self.enabled),
                           b.loc, "binding layout qualifier requires GLSL 4.20, GLSL ES 3.10 or "
                           "GL_ARB_shading_language_420pack")
                 if kind not in ("uniform", "buffer"):
