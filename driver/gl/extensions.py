@@ -217,7 +217,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_fragment_layer_viewport", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_framebuffer_no_attachments", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, CORE),
-    _x("GL_ARB_gpu_shader5", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    # geometry streams and invocations, gathers with offsets, precise, fma, bit and bit-cast
+    # built-ins, interpolateAt*, sample, dynamically uniform sampler/block indexing
+    # (tests/driver/gl/test_geometry_streams.py, test_gpu_shader5_features.py)
+    _x("GL_ARB_gpu_shader5", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_gpu_shader_fp64", _ANY, _GL32, _N, _N, STAGE, glsl=True),
     # GLSL part: compiler/lower/int64.py; GL commands: uniforms.py (test_int64_uniforms.py).
     # Needs GL 4.0 and GLSL 4.00 (the compiler takes the #extension from 4.00)

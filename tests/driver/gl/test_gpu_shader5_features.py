@@ -199,3 +199,73 @@ def test_sample_qualifier_matches_between_stages_before_glsl_440(version, links)
         assert bool(ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]) == links, ctx.glGetProgramInfoLog(p)
         if not links:
             assert "sample" in ctx.glGetProgramInfoLog(p)
+
+
+# -- listed from GL 3.2 (core) and in compatibility contexts --------------------------------
+LISTED_GS = """#version 150
+#extension GL_ARB_gpu_shader5 : require
+layout(points, invocations = 2) in;
+layout(points, max_vertices = 2) out;
+layout(stream = 1) out float s1;
+void main() {
+    gl_Position = gl_in[0].gl_Position;
+    EmitVertex();
+    s1 = fma(float(gl_InvocationID), 2.0, float(bitCount(7u)));
+    EmitStreamVertex(1);
+}
+"""
+
+
+@pytest.mark.parametrize("api", ["gl32", "gl46", "compat"])
+def test_listed_and_its_glsl_150_extension_captures_stream_1(api):
+    """GLSL 1.50 with the #extension: invocation i emits fma(i, 2, bitCount(7)) = 3 + 2i to
+    stream 1, captured in invocation order."""
+    with driver.Context(api=api, width=1, height=1) as ctx:
+        assert "GL_ARB_gpu_shader5" in ctx.extensions
+        p = ctx.glCreateProgram()
+        ctx.glAttachShader(p, _shader(ctx, E.GL_VERTEX_SHADER, BLOCKS_VS))
+        ctx.glAttachShader(p, _shader(ctx, E.GL_GEOMETRY_SHADER, LISTED_GS))
+        ctx.glTransformFeedbackVaryings(p, 1, ["s1"], E.GL_INTERLEAVED_ATTRIBS)
+        ctx.glLinkProgram(p)
+        assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+        ctx.glUseProgram(p)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        ctx.glBindBuffer(E.GL_ARRAY_BUFFER, ctx.glGenBuffers(1)[0])
+        ctx.glBufferData(E.GL_ARRAY_BUFFER, 8, np.zeros(2, np.float32).tobytes(), E.GL_STATIC_DRAW)
+        ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, 0)
+        ctx.glEnableVertexAttribArray(0)
+        buf = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+        ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 12, np.full(3, -1, np.float32).tobytes(), E.GL_STREAM_READ)
+        ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf)
+        ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+        ctx.glBeginTransformFeedback(E.GL_POINTS)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        ctx.glEndTransformFeedback()
+        assert ctx.glGetError() == E.GL_NO_ERROR
+        got = np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 12)), np.float32)
+    assert list(got) == [3.0, 5.0, -1.0]
+
+
+def test_shadow_gather_of_a_depth_texture_uploaded_as_unsigned_bytes():
+    """A 2x2 DEPTH_COMPONENT texture from GL_UNSIGNED_BYTE data (depths 0, 64/255 | 128/255, 1:
+    GL 4.6 table 8.2's normalized conversion); textureGather(shadow, centre, 0.4) compares each
+    texel in gather order (0,1) (1,1) (1,0) (0,0) with LEQUAL: 0.4 <= 128/255, 1, 64/255, 0."""
+    fs = ("#version 400\nuniform sampler2DShadow s;\nout vec4 o;\n"
+          "void main() { o = textureGather(s, vec2(0.5), 0.4); }\n")
+    with driver.Context(api="gl46", width=1, height=1) as ctx:
+        p = _quad_program(ctx, BLOCKS_VS, fs)
+        tex = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+        ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_DEPTH_COMPONENT24, 2, 2, 0, E.GL_DEPTH_COMPONENT,
+                         E.GL_UNSIGNED_BYTE, bytes([0, 64, 128, 255]))
+        for pname, value in ((E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST), (E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST),
+                             (E.GL_TEXTURE_COMPARE_MODE, E.GL_COMPARE_REF_TO_TEXTURE),
+                             (E.GL_TEXTURE_COMPARE_FUNC, E.GL_LEQUAL)):
+            ctx.glTexParameteri(E.GL_TEXTURE_2D, pname, value)
+        ctx.glUniform1i(ctx.glGetUniformLocation(p, "s"), 0)
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+        assert ctx.glGetError() == E.GL_NO_ERROR
+        pixel = list(np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8))
+    assert pixel == [255, 255, 0, 0]
