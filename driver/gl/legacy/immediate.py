@@ -106,6 +106,9 @@ class ImmediateMixin:
                   (E.GL_SECONDARY_COLOR_ARRAY, 0): _column(sec)[:, :3], (E.GL_NORMAL_ARRAY, 0): _column(nrm),
                   (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1),
                   (E.GL_EDGE_FLAG_ARRAY, 0): np.asarray(edge, np.float32).reshape(-1, 1)}
+        # generic attribute 0 aliases the vertex position (GL 4.6 compatibility section
+        # 10.2): a program's attribute bound at location 0 reads glVertex's values
+        arrays[("generic", 0)] = arrays[(E.GL_VERTEX_ARRAY, 0)]
         constant = tcs.count(tcs[0]) == len(tcs)
         for u in range(8):
             arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column((tcs[0][u],) * len(tcs) if constant

@@ -1029,3 +1029,31 @@ def test_primitive_restart_is_disabled_for_patches(ctx):
     expect(ctx, E.GL_NO_ERROR)
     lit = _lit(ctx.read_pixels())
     assert (lit == _half_square()).all(), (lit.sum(), _half_square().sum())
+
+
+def test_begin_end_vertices_reach_an_attribute_at_location_0():
+    """Generic attribute 0 aliases the vertex position (GL 4.6 compatibility section
+    10.2): a program whose own attribute is bound at location 0 reads the glVertex2f
+    values of a glBegin(GL_PATCHES) batch (as piglit's immediate-mode-draw-patches)."""
+    with driver.Context(api="compat", width=W, height=H) as c:
+        vs = "#version 400 compatibility\nin vec4 position;\nvoid main() { gl_Position = position; }\n"
+        tcs = TCS.replace("in vec4 vcol[];\nout vec4 tcol[];", "").replace(
+            "    tcol[gl_InvocationID] = vcol[gl_InvocationID];\n", "")
+        tes = TES.replace("in vec4 tcol[];\n", "").replace("ecol = tcol[0];", "ecol = vec4(0.0, 1.0, 0.0, 1.0);")
+        p = c.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_TESS_CONTROL_SHADER, tcs),
+                          (E.GL_TESS_EVALUATION_SHADER, tes), (E.GL_FRAGMENT_SHADER, FS)):
+            c.glAttachShader(p, _shader(c, kind, src))
+        c.glBindAttribLocation(p, 0, "position")
+        c.glLinkProgram(p)
+        assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+        c.glUseProgram(p)
+        c.glUniform1f(c.glGetUniformLocation(p, "level"), 1.0)
+        _clear(c)
+        c.glBegin(E.GL_PATCHES)
+        for x, y in ((-1, -1), (1, -1), (-1, 1)):
+            c.glVertex2f(x, y)
+        c.glEnd()
+        expect(c, E.GL_NO_ERROR)
+        img = c.read_pixels()
+        assert (_lit(img) == _half_square()).all() and tuple(img[2, 2]) == (0, 255, 0, 255)
