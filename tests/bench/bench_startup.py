@@ -59,6 +59,7 @@ COMPILE_CORPUS = (
     _FP64 + "fs-inverse-dmat2.shader_test", _FP64 + "fs-determinant-dmat3.shader_test",
     _FP64 + "vs-inversesqrt-dvec4.shader_test", _FP64 + "fs-refract-dvec3-dvec3-double.shader_test",
     _FP64 + "fs-op-mult-dmat3-dmat3.shader_test",
+    _FP64 + "fs-inverse-dmat4.shader_test",         # the largest: ~43,000 instructions, ~100 spills
 )
 _STAGE_OF = {"vertex shader": "vertex", "fragment shader": "fragment", "compute shader": "compute"}
 
