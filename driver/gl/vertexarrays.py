@@ -31,9 +31,6 @@ def attrib_size_B(size: int, type: int) -> int:
 
 class VertexArrayMixin:
     # -- objects ---------------------------------------------------------------
-    def _new_vao(self, name: int) -> VertexArray:
-        return VertexArray.make(name, self.caps.max_vertex_attribs)
-
     def glGenVertexArrays(self, n: int) -> list[int]:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
