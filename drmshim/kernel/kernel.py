@@ -51,6 +51,9 @@ CAPS = {
 
 # Ioctls that take the file lock themselves, for their lookups only.
 _UNLOCKED = {"DRM_IOCTL_ASAHI_QUEUE_DESTROY"}
+#: ioctls that open a descriptor and return it in ``fd``: closed again when the result
+#: cannot be written back (EFAULT), so no descriptor is left that userspace never saw
+_CREATE_FD = {"DRM_IOCTL_PRIME_HANDLE_TO_FD", "DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD"}
 
 
 def _model_or_null(kernel: "Kernel") -> GPUExecutor:
@@ -145,7 +148,14 @@ class Kernel:
         except Exception as error:  # noqa: BLE001 - a kernel bug must not reach userspace as Python
             raise kernel_bug(spec.name, error) from error
         if "R" in spec.direction:
-            copy_struct_to_user(address, kbuf, n)
+            try:
+                copy_struct_to_user(address, kbuf, n)
+            except OSError:
+                # the new descriptor never reached userspace: it is not left open (as the
+                # kernel reserves an fd, copies the result out, then installs it)
+                if spec.name in _CREATE_FD:
+                    uapi.close(int(kbuf.fd))
+                raise
         return 0
 
     def mmap(self, file: DRMFile, offset: int, length: int) -> memoryview:
