@@ -27,6 +27,7 @@ import pytest
 
 import uapi
 from drmshim import Kernel
+from drmshim.kernel import fds as export_fds
 from drmshim.kernel import sync_ioctls
 from drmshim.kernel.scheduler import UserQueue
 from tests.drmshim.kernel.helpers import attachments, blit, compute, render
@@ -96,6 +97,7 @@ class IoctlFuzzer:
         self.fds = [uapi.open(self.path) for _ in range(2)]
         self.known = {fd: collections.defaultdict(set) for fd in self.fds}
         self.exported: set[int] = set()
+        self.descriptors_before = set(export_fds._backend.by_fd)
         self.keep: list = []
         # All user memory the fuzzer hands the kernel lives in one arena of its own,
         # ending in inaccessible guard pages: whatever the kernel writes through a
@@ -350,6 +352,15 @@ class IoctlFuzzer:
         for fd in self.fds:
             uapi.close(fd)
         for fd in self.exported:
+            try:
+                uapi.close(fd)
+            except OSError:
+                pass
+        # descriptors whose number never reached the fuzzer: an export called with a
+        # request size that stops before the struct's fd field succeeds and returns only
+        # the bytes the size covers (as Linux's drm_ioctl does). A process exit closes
+        # them; so does the end of a run.
+        for fd in set(export_fds._backend.by_fd) - self.descriptors_before:
             try:
                 uapi.close(fd)
             except OSError:
