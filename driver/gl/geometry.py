@@ -219,7 +219,6 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
     once at least) and the interface checks with its neighbours; raises ValueError with
     the link error's text."""
     from compiler.glsl.geometry import GeometryLayout
-    from driver.gl.features import transform_feedback_streams as streams
     fields = {}
     for u in units:
         lay = u.geometry
@@ -239,7 +238,7 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
     if "max_vertices" not in fields:
         raise ValueError("geometry shader didn't declare max_vertices")
     layout = GeometryLayout(fields["input"], fields["output"], fields["max_vertices"],
-                            fields.get("invocations", 1), streams.link_streams(units, fields["output"], geometry, fragment))
+                            fields.get("invocations", 1), link_streams(units, fields["output"], geometry, fragment))
     if vertex is not None:
         def link(v, t):             # blocks link by block name (GLSL 1.50 section 4.3.7)
             return ("block", t.name) if t.is_block else v.name
@@ -265,6 +264,70 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
                 raise ValueError(f"`{inp.name}' is declared as type `{inp.type.element.name}[]' in the "
                                  f"geometry shader and `{out.type.name}' in the vertex shader")
     return layout
+
+
+
+# -- vertex streams (ARB_gpu_shader5; the entry points: features/transform_feedback_streams.py) --
+# the queries that count what the streams' capture passes write
+_CAPTURE_COUNTED = (E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW,
+                    E.GL_TRANSFORM_FEEDBACK_OVERFLOW)
+
+
+def link_streams(units, output: str, geometry: dict, fragment: dict | None) -> frozenset:
+    """The streams a linked geometry stage emits to, with the link errors of ARB_gpu_shader5
+    (ValueError): a stream outside [0, MAX_VERTEX_STREAMS - 1]; streams other than 0 with
+    an output primitive other than points; a fragment input fed by an output of a stream
+    other than 0 (only stream 0 is rasterised)."""
+    from compiler.glsl.geometry import MAX_VERTEX_STREAMS
+    emitted = frozenset().union(*(u.geometry.emit_streams for u in units if u.geometry is not None))
+    for n in sorted(emitted):
+        if not 0 <= n < MAX_VERTEX_STREAMS:
+            raise ValueError(f"invalid call EmitStreamVertex({n}) / EndStreamPrimitive({n}): the stream must be "
+                             f"between 0 and MAX_VERTEX_STREAMS - 1 ({MAX_VERTEX_STREAMS - 1})")
+    if any(emitted) and output != "points":
+        raise ValueError("EmitStreamVertex(n) / EndStreamPrimitive(n) with n > 0 need the points output "
+                         f"primitive (the output primitive is {output})")
+    if fragment is not None:
+        streams = {}
+        for v in geometry["outputs"]:
+            streams[v.type.name if v.type.is_block else v.name] = (v.layout or {}).get("stream", 0)
+        for inp in fragment["inputs"]:
+            t = inp.type.element if inp.type.is_array and inp.type.element.is_block else inp.type
+            stream = streams.get(t.name if t.is_block else inp.name, 0)
+            if stream:
+                raise ValueError(f"fragment shader input `{inp.name}' is a geometry shader output of vertex "
+                                 f"stream {stream}: only stream 0 is rasterised")
+    return emitted
+
+
+def _capture_counted(ctx) -> bool:
+    """A query that counts what the streams' capture passes write is active."""
+    return any((k[0] if isinstance(k, tuple) else k) in _CAPTURE_COUNTED for k in ctx.active_queries)
+
+
+def stream_capture(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int,
+                   stream: int) -> None:
+    """Transform feedback of vertex stream ``stream`` (> 0): its primitives (``indices``, the
+    null record past them) drawn with rasterisation discarded, captured to its buffers."""
+    cache = _ctx_cache(ctx)
+    measure = _capture_counted(ctx)
+    if measure:
+        queries = cache.get("stream_queries")
+        if queries is None:
+            queries = cache["stream_queries"] = (ctx.pipe.create_query(PipeQueryType.PRIMITIVES_EMITTED),
+                                                 ctx.pipe.create_query(PipeQueryType.SO_OVERFLOW_PREDICATE))
+        for q in queries:
+            ctx.pipe.begin_query(q)
+    _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, index_count, None, None, True, True,
+                 stream=stream)
+    if measure:
+        for q in queries:
+            ctx.pipe.end_query(q)
+        written = int(ctx.pipe.get_query_result(queries[0], True) or 0)
+        overflow = int(bool(ctx.pipe.get_query_result(queries[1], True)))
+        for key, value in (("stream_written", written), ("stream_overflow", overflow)):
+            counts = cache.setdefault(key, {})
+            counts[stream] = counts.get(stream, 0) + value
 
 
 
@@ -648,7 +711,6 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     ctx.pipe.set_shader_buffers(C, 64, [pbuf, whole(counts), whole(offsets), whole(plist), whole(indices)],
                                  0b10000)
     ctx.pipe.launch_grid(GridInfo((64, 1, 1), (-(-slots // 64), 1, 1)))
-    from driver.gl.features import transform_feedback_streams as streams_feature
     # the other vertex streams' primitives, each in an index buffer of its own, for transform
     # feedback only (GL 4.6 section 11.3.4.2: only stream 0 goes on to rasterisation)
     capture_streams = [st for st in range(1, streams)
@@ -681,8 +743,7 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     if layers:
         ctx._emit_framebuffer()             # the whole attachments again
     for st in capture_streams:
-        streams_feature.stream_capture(ctx, prog, stages, iface, gs_out, stream_indices[st], null_record,
-                                       slots * per_slot, st)
+        stream_capture(ctx, prog, stages, iface, gs_out, stream_indices[st], null_record, slots * per_slot, st)
 
 
 def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, layer,

@@ -4,9 +4,9 @@ captured into the transform feedback buffers its varyings were given to; only st
 goes on to rasterisation.
 
 The geometry passes (driver/gl/geometry.py) keep each stream's emitted primitives in a
-region of their buffers and an index buffer of its own; ``stream_capture`` draws a stream
-other than 0 once more, rasterisation discarded, through the pass-through program that
-captures that stream's buffers only.
+region of their buffers and an index buffer of its own; ``geometry.stream_capture`` draws a
+stream other than 0 once more, rasterisation discarded, through the pass-through program
+that captures that stream's buffers only (and ``geometry.link_streams`` checks a link).
 
 Counting per stream (what indexed queries read):
 
@@ -36,77 +36,16 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features import call, context_method, entry_point
 
-__all__ = ["MAX_VERTEX_STREAMS", "link_streams", "stream_capture"]
+__all__ = ["MAX_VERTEX_STREAMS"]
 
 # query targets with a vertex stream index (GL 4.6 section 4.2; ARB_transform_feedback_overflow_query)
 _STREAM_TARGETS = (E.GL_PRIMITIVES_GENERATED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN,
                    E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW)
-_CAPTURE_COUNTED = (E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW,
-                    E.GL_TRANSFORM_FEEDBACK_OVERFLOW)
 
 
-# -- link ---------------------------------------------------------------------------------
-def link_streams(units, output: str, geometry: dict, fragment: dict | None) -> frozenset:
-    """The streams a linked geometry stage emits to, with the link errors of ARB_gpu_shader5
-    (ValueError): a stream outside [0, MAX_VERTEX_STREAMS - 1]; streams other than 0 with
-    an output primitive other than points; a fragment input fed by an output of a stream
-    other than 0 (only stream 0 is rasterised)."""
-    emitted = frozenset().union(*(u.geometry.emit_streams for u in units if u.geometry is not None))
-    for n in sorted(emitted):
-        if not 0 <= n < MAX_VERTEX_STREAMS:
-            raise ValueError(f"invalid call EmitStreamVertex({n}) / EndStreamPrimitive({n}): the stream must be "
-                             f"between 0 and MAX_VERTEX_STREAMS - 1 ({MAX_VERTEX_STREAMS - 1})")
-    if any(emitted) and output != "points":
-        raise ValueError("EmitStreamVertex(n) / EndStreamPrimitive(n) with n > 0 need the points output "
-                         f"primitive (the output primitive is {output})")
-    if fragment is not None:
-        streams = {}
-        for v in geometry["outputs"]:
-            streams[v.type.name if v.type.is_block else v.name] = (v.layout or {}).get("stream", 0)
-        for inp in fragment["inputs"]:
-            t = inp.type.element if inp.type.is_array and inp.type.element.is_block else inp.type
-            stream = streams.get(t.name if t.is_block else inp.name, 0)
-            if stream:
-                raise ValueError(f"fragment shader input `{inp.name}' is a geometry shader output of vertex "
-                                 f"stream {stream}: only stream 0 is rasterised")
-    return emitted
-
-
-# -- the passes ---------------------------------------------------------------------------
 def _cache(ctx) -> dict:
     from driver.gl.geometry import _ctx_cache
     return _ctx_cache(ctx)
-
-
-def _capture_counted(ctx) -> bool:
-    """A query that counts what the streams' capture passes write is active."""
-    return any((k[0] if isinstance(k, tuple) else k) in _CAPTURE_COUNTED for k in ctx.active_queries)
-
-
-def stream_capture(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int,
-                   stream: int) -> None:
-    """Transform feedback of vertex stream ``stream`` (> 0): its primitives (``indices``, the
-    null record past them) drawn with rasterisation discarded, captured to its buffers."""
-    from driver.gl.geometry import _raster_pass
-    cache = _cache(ctx)
-    measure = _capture_counted(ctx)
-    if measure:
-        queries = cache.get("stream_queries")
-        if queries is None:
-            queries = cache["stream_queries"] = (ctx.pipe.create_query(PipeQueryType.PRIMITIVES_EMITTED),
-                                                 ctx.pipe.create_query(PipeQueryType.SO_OVERFLOW_PREDICATE))
-        for q in queries:
-            ctx.pipe.begin_query(q)
-    _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, index_count, None, None, True, True,
-                 stream=stream)
-    if measure:
-        for q in queries:
-            ctx.pipe.end_query(q)
-        written = int(ctx.pipe.get_query_result(queries[0], True) or 0)
-        overflow = int(bool(ctx.pipe.get_query_result(queries[1], True)))
-        for key, value in (("stream_written", written), ("stream_overflow", overflow)):
-            counts = cache.setdefault(key, {})
-            counts[stream] = counts.get(stream, 0) + value
 
 
 def _stream_counters(ctx, stream: int) -> tuple[int, int, int]:

@@ -1,4 +1,4 @@
-#version 400
+#version 440
 in vec3 a;
 in vec2 arr[2];
 noperspective in float n;

@@ -1,4 +1,4 @@
-#version 400
+#version 440
 in vec4 a;
 noperspective in vec2 arr[3];
 out vec4 o;
