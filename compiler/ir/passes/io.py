@@ -27,7 +27,7 @@ assignment, uniform registers vs UBO, vertex fetch, blending) builds on this.
 from __future__ import annotations
 
 from ..builder import Builder
-from ..core import Deref, Def, Intrinsic, LoadConst, Shader, Variable, replace_uses, walk_instrs
+from ..core import Deref, Def, Intrinsic, LoadConst, Shader, Variable, replace_uses, walk_blocks
 from ..types import ArrayType, StructType, VarType, VecType
 from .vars import _remove_dead_derefs
 
@@ -167,18 +167,27 @@ def lower_io(shader: Shader, modes: tuple[str, ...] = IO_MODES) -> bool:
     progress = False
     for func in shader.functions:
         mapping: dict[Def, Def] = {}
-        for instr in list(walk_instrs(func.body)):
-            if not (isinstance(instr, Intrinsic) and instr.name in ("load_deref", "store_deref")):
-                continue
-            deref = instr.srcs[0].parent
-            var: Variable = deref.var
-            if var.mode not in modes:
-                continue
-            result = _lower_access(Builder(func, shader).before(instr), instr, deref, var)
-            if result is not None:
-                mapping[instr.dest] = result
-            instr.block.remove(instr)
-            progress = True
+        for block in list(walk_blocks(func.body)):
+            # one pass per block, in time linear in its length: the accesses are lowered in
+            # order, each with the block holding what precedes it plus the access itself
+            # (the builder emits before it), then the access is dropped
+            old, block.instrs = block.instrs, []
+            for instr in old:
+                lower = (isinstance(instr, Intrinsic) and instr.name in ("load_deref", "store_deref")
+                         and instr.srcs[0].parent.var.mode in modes)
+                block.instrs.append(instr)
+                if not lower:
+                    continue
+                deref = instr.srcs[0].parent
+                b = Builder(func, shader)
+                b.block, b.index = block, len(block.instrs) - 1
+                result = _lower_access(b, instr, deref, deref.var)
+                if result is not None:
+                    mapping[instr.dest] = result
+                assert block.instrs[-1] is instr
+                block.instrs.pop()
+                instr.block = None
+                progress = True
         replace_uses(func.body, mapping)
         if progress:
             _remove_dead_derefs(func)

@@ -265,10 +265,13 @@ def _remove_dead_derefs(func: Function) -> None:
             used.update(instr.sources())
         changed = False
         for block in walk_blocks(func.body):
-            for instr in list(block.instrs):
-                if isinstance(instr, Deref) and instr.dest not in used:
-                    block.remove(instr)
-                    changed = True
+            keep = [i for i in block.instrs if not (isinstance(i, Deref) and i.dest not in used)]
+            if len(keep) != len(block.instrs):
+                for instr in block.instrs:
+                    if isinstance(instr, Deref) and instr.dest not in used:
+                        instr.block = None
+                block.instrs = keep
+                changed = True
 
 
 def _lower_to_scratch(shader: Shader, func: Function, variables: set[Variable]) -> None:
