@@ -238,12 +238,16 @@ class DesktopMixin:
         out = write_client_image(rgba, self.state.pack, format, type)
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         if pbo is not None:
-            offset = int(pixels or 0)
-            check(offset >= 0 and offset + len(out) <= pbo.size, E.GL_INVALID_OPERATION,
-                  "the image does not fit in the pack buffer")
-            self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, out)
+            self._write_pack_buffer(pbo, pixels, out)
             return None
         return out
+
+    def _write_pack_buffer(self, pbo, offset, data: bytes) -> None:
+        """An image into the PIXEL_PACK buffer at byte ``offset`` (INVALID_OPERATION past its end)."""
+        offset = int(offset or 0)
+        check(offset >= 0 and offset + len(data) <= pbo.size, E.GL_INVALID_OPERATION,
+              "the image does not fit in the pack buffer")
+        self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, data)
 
     # -- fragment output indices (GL 4.6 section 15.2.3, dual-source blending) ------------------
     def glBindFragDataLocationIndexed(self, program, colorNumber, index, name) -> None:

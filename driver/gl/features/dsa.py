@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from driver.gallium import PipeMap
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
@@ -362,10 +361,7 @@ def glGetTextureImage(ctx, texture, level, format, type, bufSize, pixels=None):
         image = _with_buf_size(b"".join(bytes(p) for p in parts), bufSize)
         if pbo is None:
             return image
-        offset = int(pixels or 0)        # then into the pack buffer, faces one after another
-        check(offset >= 0 and offset + len(image) <= pbo.size, E.GL_INVALID_OPERATION,
-              "the image does not fit in the pack buffer")
-        ctx.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, image)
+        ctx._write_pack_buffer(pbo, pixels, image)      # then the faces, one after another
         return None
 
 

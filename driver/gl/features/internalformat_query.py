@@ -27,9 +27,9 @@ from __future__ import annotations
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features import entry_point
-from driver.gl.formats import (COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY,
-                               TEXTURE_BUFFER_FORMATS, VIEW_CLASSES, CompressedFormat, InternalFormat,
-                               component_bits, component_types, lookup)
+from driver.gl.formats import (ASTC_BLOCKS, COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY,
+                               IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY, TEXTURE_BUFFER_FORMATS, VIEW_CLASSES,
+                               CompressedFormat, InternalFormat, component_bits, component_types, lookup)
 
 __all__ = ["PNAMES", "TARGETS"]
 
@@ -56,8 +56,7 @@ _COLOR_BASES = (E.GL_RED, E.GL_RG, E.GL_RGB, E.GL_RGBA, E.GL_ALPHA, E.GL_LUMINAN
 #: interactions with ES3 compatibility and ASTC: 0x9383-0x9395 in this order)
 _EXTRA_VIEW_CLASSES = {name: 0x9383 + i for i, name in enumerate(
     ["EAC_R11", "EAC_RG11", "ETC2_RGB", "ETC2_RGBA", "ETC2_EAC_RGBA"] +
-    [f"ASTC_{w}x{h}_RGBA" for w, h in ((4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (8, 5), (8, 6), (8, 8),
-                                       (10, 5), (10, 6), (10, 8), (10, 10), (12, 10), (12, 12))])}
+    [f"ASTC_{w}x{h}_RGBA" for w, h in ASTC_BLOCKS])}
 
 
 def _view_class_enum(name: str) -> int:
