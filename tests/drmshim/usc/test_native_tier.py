@@ -396,7 +396,10 @@ def test_debug_interp_forces_the_interpreter(monkeypatch):
     assert ShaderCore(FlatMemory(1 << 12)).tier == "auto"
 
 
-def test_auto_mode_compiles_hot_programs_only(monkeypatch):
+def test_auto_mode_compiles_hot_programs_only(monkeypatch, tmp_path):
+    # An empty cache: an entry another test built for the same program would be
+    # used at once (a cache hit is not compilation work, so it needs no heat).
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(native.tier, "HOT_LANES", 3000)
     mem = FlatMemory(1 << 16)
     mem.write(mem.base, assemble("fadd r2, r2, 1.0\nfmul r3, r2, r2\nstop"), "test")
