@@ -33,7 +33,8 @@ def register(subparsers) -> None:
                         "quick_shader, glslparser, ...) or gpu (quick_gl + quick_shader without compiler "
                         "tests); repeatable")
     p.add_argument("--sample", type=int, metavar="N", help="run a reproducible sample of N tests per tier/list")
-    p.add_argument("--filter", metavar="TEXT", help="only tests whose path contains TEXT")
+    p.add_argument("--filter", metavar="TEXT", action="append",
+                   help="only tests whose path contains TEXT (repeat: any of them)")
     p.add_argument("--all", action="store_true",
                    help="keep geometry/tessellation, fp64/int64 and rlimit tests")
     p.add_argument("--jobs", "-j", type=int, default=_cores(), help="parallel processes (default: all cores)")
@@ -118,7 +119,7 @@ def _run(args) -> int:
         groups.append((f"tier {t}", tier_tests(root, t, include_all=args.all)))
     tests, seen = [], set()
     for _, ts in groups:
-        ts = [t for t in ts if not args.filter or args.filter in t.path]
+        ts = [t for t in ts if not args.filter or any(f in t.path for f in args.filter)]
         for t in sample(ts, args.sample):
             if t.path not in seen:
                 seen.add(t.path)

@@ -13,6 +13,8 @@ run on ``surfaceless_egl``:
 - ``gl_builtin`` (built-in constants): the list file argument is under ``tests/``.
 - ``shader`` (shader_runner): the file is under the root; ``-auto -fbo``.
 - ``glsl_parser``: the command as listed.
+- ``asm_parser`` (ARB assembly parser, in the ``glslparser`` list): ``bin/asmparsertest
+  TYPE FILE -auto``, from the test's ``type_`` and ``filename`` options.
 
 A test whose ``require_platforms`` lacks ``surfaceless_egl`` or whose
 ``exclude_platforms`` names it is a skip, without running (as piglit does).
@@ -83,6 +85,12 @@ def _skip_reason(opts: dict) -> str:
 
 
 def _command(root: Path, kind: str, opts: dict) -> tuple[str, tuple[str, ...]] | None:
+    if kind == "asm_parser":
+        # ARB assembly parser tests name a program type and a file instead of a command
+        kind_, filename = opts.get("type_"), opts.get("filename")
+        if not isinstance(kind_, str) or not isinstance(filename, str):
+            return None
+        return "asmparsertest", (kind_, str(root / filename), "-auto")
     command = opts.get("command")
     if not isinstance(command, (list, tuple)) or not command:
         return None

@@ -239,3 +239,26 @@ def test_the_installed_c_api_profiles_are_read():
     assert all(t.args[-2:] == ("-auto", "-fbo") for t in opengl if t.binary not in ("built-in-constants",
                                                                                     "built-in-constants_gles2",
                                                                                     "built-in-constants_gles3"))
+
+
+def test_asm_parser_tests_run_asmparsertest_with_their_type_and_file(tmp_path):
+    root = tmp_path / "piglit"
+    (root / "tests").mkdir(parents=True)
+    (root / "bin").mkdir()
+    asm = ('<Test type="asm_parser" name="asmparsertest@arbfp1.0@abs.txt">'
+           '<option name="type_" value="\'ARBfp1.0\'" />'
+           '<option name="filename" value="\'tests/asmparsertest/shaders/ARBfp1.0/abs.txt\'" /></Test>')
+    (root / "tests" / "glslparser.xml.gz").write_bytes(gzip.compress(_xml([asm])))
+    [t] = profile_tests(root, "glslparser")
+    assert t.path == "asmparsertest/arbfp1.0/abs.txt"
+    assert (t.binary, t.args) == ("asmparsertest", ("ARBfp1.0", str(root / "tests/asmparsertest/shaders/ARBfp1.0/abs.txt"),
+                                                    "-auto"))
+
+
+def test_repeated_filters_select_tests_matching_any(fake_piglit, tmp_path):
+    from tests.driver.piglit.test_piglit import _cli_main
+    out = tmp_path / "out"
+    assert _cli_main(["piglit", "--profile", "quick_gl", "--piglit-dir", str(fake_piglit), "--filter", "one",
+                      "--filter", "serial", "--reference-only", "--no-progress", "--out", str(out)]) == 0
+    rows = json.loads((out / "results.json").read_text())
+    assert sorted(r["path"] for r in rows) == ["spec/api/one", "spec/api/serial"]
