@@ -49,12 +49,17 @@ MAX_PIECE_DRAWS = 1 << 16
 # a draw of a mode that cannot be split (fans, loops, polygons, patches) is converted or
 # shaded whole: beyond this many vertices it is GL_OUT_OF_MEMORY (host memory is bounded)
 MAX_WHOLE_DRAW = 1 << 22
+# vertices x instances of one GL draw: beyond, GL_OUT_OF_MEMORY
+MAX_VERTEX_INVOCATIONS = MAX_PIECE_DRAWS * MAX_DRAW_PIECE
 
 
-def _pieces(mode: int, first: int, count: int, limit: int = MAX_DRAW_PIECE) -> list[tuple[int, int]]:
+def _pieces(mode: int, first: int, count: int, limit: int | None = None) -> list[tuple[int, int]]:
     """(first, count) of the pieces drawing `count` vertices from `first` with the
     same primitives in the same order; one piece when the mode cannot be split
-    (fans, loops, polygons, quads, patches) or the draw is small."""
+    (fans, loops, polygons, quads, patches) or the draw is small. `limit`: the
+    piece size, MAX_DRAW_PIECE (read at the call) unless given."""
+    if limit is None:
+        limit = MAX_DRAW_PIECE
     if count <= limit or mode not in _SPLITTABLE:
         return [(first, count)]
     step, overlap = _SPLITTABLE[mode]
@@ -154,23 +159,25 @@ class DrawMixin:
         self._check_feedback_space(mode, count, instances)
         if count == 0 or instances == 0:
             return
-        pieces = _pieces(mode, first, count)
+        # instanced draws are never split: a piece drawing one instance would see
+        # gl_InstanceID 0 and fetch divisor > 1 attributes of the wrong instance
+        pieces = _pieces(mode, first, count) if instances == 1 else [(first, count)]
+        check(count * instances <= MAX_VERTEX_INVOCATIONS, E.GL_OUT_OF_MEMORY,
+              f"{count} vertices x {instances} instances: more than {MAX_VERTEX_INVOCATIONS} vertices")
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
-              f"{count} vertices of a primitive mode that cannot be drawn in pieces")
+              f"{count} vertices of an instanced draw or of a primitive mode that cannot be drawn in pieces")
         if len(pieces) == 1:
             self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
                                            instance_count=instances),
                             [DrawStartCountBias(first, count)], None, (first, first + count - 1))
             return
-        # a huge draw as consecutive smaller ones, instance by instance (primitive order kept):
-        # host memory follows the piece, not the request (client arrays are read per piece)
-        check(instances * len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
-              f"{count} vertices x {instances} instances: more than {MAX_PIECE_DRAWS} pieces")
-        for k in range(instances):
-            for start, n in pieces:
-                self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance + k,
-                                               instance_count=1),
-                                [DrawStartCountBias(start, n)], None, (start, start + n - 1))
+        # a huge draw as consecutive smaller ones (primitive order kept): host memory
+        # follows the piece, not the request (client arrays are read per piece)
+        check(len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
+              f"{count} vertices: more than {MAX_PIECE_DRAWS} pieces")
+        for start, n in pieces:
+            self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance, instance_count=1),
+                            [DrawStartCountBias(start, n)], None, (start, start + n - 1))
 
     def glDrawElements(self, mode, count, type, indices) -> None:
         self._draw_elements(mode, count, type, indices, 1, 0, 0, None)
@@ -284,21 +291,23 @@ class DrawMixin:
         restart = self._restart_index(size)
         # a huge draw as consecutive smaller ones (primitive order kept), as glDrawArrays;
         # with primitive restart a piece boundary could split a primitive: drawn whole
-        pieces = _pieces(mode, 0, count) if restart is None else [(0, count)]
+        # nor an instanced draw (see _draw_arrays)
+        pieces = _pieces(mode, 0, count) if restart is None and instances == 1 else [(0, count)]
+        check(count * instances <= MAX_VERTEX_INVOCATIONS, E.GL_OUT_OF_MEMORY,
+              f"{count} indices x {instances} instances: more than {MAX_VERTEX_INVOCATIONS} vertices")
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
-              f"{count} indices of a primitive mode that cannot be drawn in pieces")
-        check(len(pieces) == 1 or instances * len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
-              f"{count} indices x {instances} instances: more than {MAX_PIECE_DRAWS} pieces")
+              f"{count} indices of an instanced draw or of a primitive mode that cannot be drawn in pieces")
+        check(len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
+              f"{count} indices: more than {MAX_PIECE_DRAWS} pieces")
         ebo, offset, data = self._index_data(count if len(pieces) == 1 else 0, type, indices)
         if len(pieces) == 1:
             self._draw_index_piece(mode, type, ebo, offset, data, 0, count, instances, base_instance,
                                    basevertex, range_)
             return
-        for k in range(instances):
-            for first, n in pieces:
-                piece = None if ebo is not None else ClientMemory.wrap(indices).read(first * size, n * size)
-                self._draw_index_piece(mode, type, ebo, offset, piece, first, n, 1, base_instance + k,
-                                       basevertex, range_)
+        for first, n in pieces:
+            piece = None if ebo is not None else ClientMemory.wrap(indices).read(first * size, n * size)
+            self._draw_index_piece(mode, type, ebo, offset, piece, first, n, 1, base_instance,
+                                   basevertex, range_)
 
     def _draw_index_piece(self, mode, type, ebo, offset, data, first, count, instances,
                           base_instance, basevertex, range_) -> None:

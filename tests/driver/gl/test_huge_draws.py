@@ -77,3 +77,49 @@ def test_indices_past_the_element_buffer_are_not_drawn(monkeypatch, count):
     """A count beyond the buffer draws what the buffer holds (and costs no more)."""
     assert np.array_equal(_image(monkeypatch, "gles3", E.GL_TRIANGLES, 1 << 16),
                           _image(monkeypatch, "gles3", E.GL_TRIANGLES, 1 << 16, count=count))
+
+
+# Instanced draws above MAX_DRAW_PIECE are drawn whole: gl_InstanceID and the
+# instanced attributes (divisor 2 here) of every instance as the spec defines them.
+INSTANCED_VS = ("#version 300 es\nin float a;\nflat out vec4 c;\nvoid main() {\n"
+                "  int i = gl_VertexID;\n"
+                "  vec2 px = vec2(float(i % 5 + 8 * gl_InstanceID), float(i / 5)) + 0.5;\n"
+                "  c = vec4(float(gl_InstanceID + 1) / 4.0, a / 255.0, 0.0, 1.0);\n"
+                "  gl_Position = vec4(px / 16.0 - 1.0, 0.0, 1.0); gl_PointSize = 1.0; }\n")
+
+
+@pytest.mark.parametrize("elements", [False, True])
+def test_an_instanced_draw_above_the_piece_size_keeps_instance_ids(monkeypatch, elements):
+    monkeypatch.setattr(draws, "MAX_DRAW_PIECE", 5)
+    per_instance = np.array([10, 20, 30, 40], np.float32)      # instance k reads a[k // 2]
+    with driver.Context("gles3", 32, 32) as ctx:
+        g = ctx.gl
+        g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        prog = g.glCreateProgram()
+        for kind, src in ((E.GL_VERTEX_SHADER, INSTANCED_VS), (E.GL_FRAGMENT_SHADER, FS["gles3"])):
+            sh = g.glCreateShader(kind)
+            g.glShaderSource(sh, 1, [src])
+            g.glCompileShader(sh)
+            g.glAttachShader(prog, sh)
+        g.glLinkProgram(prog)
+        g.glUseProgram(prog)
+        g.glBindBuffer(E.GL_ARRAY_BUFFER, g.glGenBuffers(1)[0])
+        g.glBufferData(E.GL_ARRAY_BUFFER, per_instance.nbytes, per_instance.tobytes(), E.GL_STATIC_DRAW)
+        loc = g.glGetAttribLocation(prog, "a")
+        g.glVertexAttribPointer(loc, 1, E.GL_FLOAT, False, 4, 0)
+        g.glEnableVertexAttribArray(loc)
+        g.glVertexAttribDivisor(loc, 2)
+        if elements:
+            idx = np.arange(25, dtype=np.uint16)
+            g.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, g.glGenBuffers(1)[0])
+            g.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx.tobytes(), E.GL_STATIC_DRAW)
+            g.glDrawElementsInstanced(E.GL_POINTS, 25, E.GL_UNSIGNED_SHORT, 0, 3)
+        else:
+            g.glDrawArraysInstanced(E.GL_POINTS, 0, 25, 3)
+        expect(g, E.GL_NO_ERROR)
+        got = ctx.read_pixels()
+    expected = np.zeros((32, 32, 4), np.uint8)
+    for k in range(3):
+        # 25 points of instance k: a 5x5 block of pixels at x = 8k.., y = 0..4
+        expected[0:5, 8 * k:8 * k + 5] = [round((k + 1) / 4 * 255), per_instance[k // 2], 0, 255]
+    np.testing.assert_array_equal(got.reshape(32, 32, 4), expected)
