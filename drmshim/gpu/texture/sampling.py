@@ -24,6 +24,7 @@ import numpy as np
 
 from uapi import packets as P
 
+from . import native
 from .descriptors import UNIT, SamplerState, TextureView
 from .texels import (DecodeCache, border_colour, column_span, columns, fetch, fetch_plan, solid_redirect,
                      value_dtype)
@@ -686,8 +687,11 @@ def _bilinear_2d_unorm8(mem, view, samp, st_cols, levels, itype, shift, span_end
     wrap_s, wrap_t = samp.wraps[:2]
     plan = [(_level_words(mem, view, level, shift, span_end, cache), int(view.width_px_l[level]),
              int(view.height_px_l[level]), level_w) for level, level_w in levels]
-    shifts = np.array([8 * b for b in byte_of], np.int32)[:, None]   # each channel's byte: its bit offset
     out = np.empty((4, n), F32) if out is None else out
+    if FAST_PATHS and itype == np.int32 and native.unorm8_bilinear_2d(st_cols[0], st_cols[1], plan, wrap_s, wrap_t,
+                                                                      byte_of, out):
+        return out       # the same operations in C (texture/native.py)
+    shifts = np.array([8 * b for b in byte_of], np.int32)[:, None]   # each channel's byte: its bit offset
     m = min(n, UNORM8_CHUNK_LANES)
     idx_buf, texel_buf, wt_buf = np.empty(m, np.intp), np.empty(m, np.uint32), np.empty(m, F32)
     ch_buf, tap_buf = np.empty((4, m), np.int32), np.empty((4, m), F32)
