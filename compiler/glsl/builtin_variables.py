@@ -77,6 +77,9 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxGeometryUniformComponents": 1024,
     "gl_MaxGeometryVaryingComponents": 64,
     "gl_MaxGeometryShaderInvocations": 32,
+    # transform feedback (GLSL 4.40 / ARB_enhanced_layouts; the pipe's stream-output caps)
+    "gl_MaxTransformFeedbackBuffers": 4,
+    "gl_MaxTransformFeedbackInterleavedComponents": 64,
     "gl_MaxPatchVertices": 32,
     "gl_MaxTessGenLevel": 64,
     "gl_MaxTessPatchComponents": 120,
@@ -154,6 +157,8 @@ _CONSTANTS = """
 150 - | gl_MaxGeometryUniformComponents
 150 - | gl_MaxGeometryVaryingComponents
 400 - +GL_ARB_gpu_shader5 | gl_MaxGeometryShaderInvocations
+440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackBuffers
+440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackInterleavedComponents
 400 - +GL_ARB_tessellation_shader | gl_MaxPatchVertices
 400 - +GL_ARB_tessellation_shader | gl_MaxTessGenLevel
 400 - +GL_ARB_tessellation_shader | gl_MaxTessPatchComponents

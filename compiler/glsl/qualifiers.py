@@ -72,7 +72,8 @@ class QualifierRules:
         out: dict = {}
         group_of: dict = {}
         if q.order.count("layout") > 1 and not (self.version.at_least(420, 310)
-                                               or "GL_ARB_shading_language_420pack" in self.enabled):
+                                               or "GL_ARB_shading_language_420pack" in self.enabled
+                                               or "GL_ARB_enhanced_layouts" in self.enabled):
             self.error(q.loc, "multiple layout qualifiers in one declaration require GLSL 4.20 or "
                        "GL_ARB_shading_language_420pack")
         for lid in q.layout:
@@ -80,7 +81,8 @@ class QualifierRules:
             # desktop GLSL (1.40+ section 4.3.8): layout qualifier names are not case sensitive
             key = name.lower() if not self.version.es or name.lower() in (
                 "std140", "std430", "shared", "packed", "row_major", "column_major") else name
-            if key in VALUED and group_of.get(key) == lid.group and not self.version.at_least(440, 320):
+            if key in VALUED and group_of.get(key) == lid.group and not self.version.at_least(440, 320) \
+                    and "GL_ARB_enhanced_layouts" not in self.enabled:
                 # one layout(...) naming an identifier twice: ARB_enhanced_layouts (4.40)
                 self.error(lid.loc, f"layout qualifier `{name}' given twice in one layout()")
             group_of[key] = lid.group
@@ -88,8 +90,15 @@ class QualifierRules:
                 if lid.value is None:
                     self.error(lid.loc, f"layout qualifier `{name}' requires a value")
                     continue
+                literal = isinstance(lid.value, A.Literal)
                 v = lid.value = self.expr(lid.value)
                 if v.type is None:
+                    continue
+                if not literal and not self.version.at_least(440, 310) and "GL_ARB_enhanced_layouts" not in \
+                        self.enabled and not self.version.es:
+                    # GLSL 4.40 / ARB_enhanced_layouts: constant expressions in layout qualifiers
+                    self.error(lid.loc, f"{name} must be an integer literal before GLSL 4.40 "
+                               "(constant expressions need GL_ARB_enhanced_layouts)")
                     continue
                 if v.const is None or not (v.type.is_scalar and v.type.is_integer):
                     self.error(lid.loc, f"{name} must be an integral constant expression")
@@ -195,6 +204,8 @@ class QualifierRules:
         self.check_interface_type(var, loc)
         self.check_auxiliary(var, q, loc)
         self.check_variable_layout(var, layout, loc)
+        if global_scope and var.scope == "global":
+            var.layout = self.xfb_output(var, var.layout, loc)      # enhanced_layouts.py
         if global_scope and self.stage == "geometry" and var.storage == "out":
             self.geometry_output_stream(var, loc)       # geometry.py: vertex streams
         self.check_opaque(var, loc)
@@ -338,6 +349,12 @@ class QualifierRules:
                 if not (storage == "uniform" and var.type.contains_opaque):
                     self.error(loc, "binding qualifier may only be used on opaque uniforms and "
                                "interface blocks")
+            elif key == "component":
+                self.check_component(var, layout, loc)          # enhanced_layouts.py
+            elif key in ("xfb_buffer", "xfb_offset", "xfb_stride"):
+                pass                                            # xfb_output (enhanced_layouts.py)
+            elif key == "align":
+                self.error(loc, "the align layout qualifier may only be used on blocks and block members")
             elif key == "offset":
                 if var.type.innermost_element is not T.ATOMIC_UINT:
                     self.error(loc, "offset qualifier may only be used on atomic counters here")
@@ -377,6 +394,16 @@ class QualifierRules:
         q = d.qualifier
         layout = self.layout_values(q)
         storage = q.storage
+        if storage == "out" and layout.keys() & {"xfb_buffer", "xfb_offset", "xfb_stride"}:
+            layout = self.xfb_default_declaration(d.loc, layout)     # enhanced_layouts.py
+            if not layout:
+                return
+        elif storage != "out" and layout.keys() & {"xfb_buffer", "xfb_offset", "xfb_stride"}:
+            self.error(d.loc, "transform feedback layout qualifiers may only be used on outputs")
+            return
+        if layout.keys() & {"offset", "align"}:
+            self.error(d.loc, "offset and align layout qualifiers may only be used on blocks and block members")
+            return
         if storage == "in" and any(k.startswith("local_size") for k in layout):
             if self.stage != "compute":
                 self.error(d.loc, "local_size qualifiers may only be used in compute shaders")
@@ -481,7 +508,10 @@ class QualifierRules:
         if "std430" in block_layout and kind != "buffer":
             self.error(b.loc, "std430 storage block layout qualifier is supported only for shader "
                        "storage blocks")
+        handled = self.check_block_layout_keys(kind, block_layout, layout, b.loc)  # enhanced_layouts.py
         for key in layout:
+            if key in handled:
+                continue
             if key == "binding":
                 # as Mesa: the buffer-block and atomic-counter extensions bring the qualifier too
                 self.need(v.at_least(420, 310) or not {"GL_ARB_shading_language_420pack",
@@ -498,6 +528,7 @@ class QualifierRules:
         if q.memory and kind != "buffer":
             self.error(b.loc, "memory qualifiers may only be used on storage blocks")
         fields: list[T.StructField] = []
+        member_locs: list = []
         names: set[str] = set()
         nmembers = sum(len(m.declarators) for m in b.members)
         count = 0
@@ -511,7 +542,19 @@ class QualifierRules:
                            f"`{kind}'")
             mlayout = self.layout_values(mq)
             for key in mlayout:
-                if key not in MATRIX_LAYOUTS and not (key == "location" and kind in ("in", "out")) \
+                if key in ("offset", "align") and kind in ("uniform", "buffer"):
+                    # ARB_enhanced_layouts (enhanced_layouts.py)
+                    if self.require_enhanced(key, m.loc):
+                        self.check_explicit_packing(block_layout, key, m.loc)
+                        if key == "align":
+                            self.check_align_value(mlayout[key], m.loc)
+                elif key == "component" and kind in ("in", "out"):
+                    if self.require_enhanced(key, m.loc):
+                        if "location" not in mlayout:
+                            self.error(m.loc, "component layout qualifier requires a location")
+                elif key in ("xfb_buffer", "xfb_offset", "xfb_stride"):
+                    self.require_enhanced(key, m.loc)
+                elif key not in MATRIX_LAYOUTS and not (key == "location" and kind in ("in", "out")) \
                         and key not in ("offset", "stream"):
                     self.error(m.loc, f"layout qualifier `{key}' is not allowed on block members")
             if mq.interpolation and kind not in ("in", "out"):
@@ -540,12 +583,18 @@ class QualifierRules:
                 names.add(d.name)
                 self.check_precision(t, mq.precision, d.loc)
                 self.member_stream(block_layout, mlayout, d.loc)
-                member_layout = dict(block_layout)
+                member_layout = {k: v for k, v in block_layout.items() if k != "xfb_offset"}
                 member_layout.update(mlayout)
+                if "component" in mlayout and kind in ("in", "out") and "location" in mlayout:
+                    self.check_component_type(t, mlayout["component"], d.loc)
                 fields.append(T.StructField(d.name, t, {
                     "layout": member_layout, "interpolation": mq.interpolation,
                     "memory": frozenset(q.memory) | frozenset(mq.memory), "precision": mq.precision,
-                    "centroid": mq.centroid, "invariant": mq.invariant}))
+                    "centroid": mq.centroid, "invariant": mq.invariant, "own_layout": dict(mlayout)}))
+                member_locs.append(d.loc)
+        self.place_block_members(kind, block_layout, fields, member_locs)     # enhanced_layouts.py
+        self.check_member_locations(kind, b, block_layout, fields, member_locs)
+        self.xfb_block(kind, block_layout, fields, member_locs, b.loc)
         bt = T.block_type(b.block_name, kind, fields)
         b.type = bt
         self.blocks.append(b)

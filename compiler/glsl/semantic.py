@@ -14,6 +14,7 @@ from . import types as T
 from .builtin_functions import builtin_functions
 from .builtin_variables import builtin_variables
 from .errors import InfoLog
+from .enhanced_layouts import EnhancedLayoutRules
 from .expressions import ExpressionAnalyzer
 from .geometry import GeometryRules
 from .tessellation import TESS_STAGES, TessellationRules, check_tcs_output_indexing
@@ -34,7 +35,7 @@ _ES_DEFAULT_PRECISION.update({s: _ES_DEFAULT_PRECISION["vertex"]
                               for s in ("geometry", "tess_control", "tess_evaluation")})
 
 
-class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRules):
+class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRules, EnhancedLayoutRules):
     def __init__(self, version: GLSLVersion, stage: str, extensions: dict[str, str], log: InfoLog):
         self.version = version
         self.stage = stage
@@ -875,7 +876,10 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage in TESS_STAGES and not (version.at_least(400) or "GL_ARB_tessellation_shader" in an.enabled):
         log.error(A.SourceLoc(0, 1, 1), "tessellation shaders require GLSL 4.00 or GL_ARB_tessellation_shader")
     an.run(decls)
+    an.check_component_aliasing()          # enhanced_layouts.py
+    an.check_xfb_strides()
     tu = A.TranslationUnit(version, stage, decls, dict(extensions))
+    tu.xfb_strides = dict(an.xfb_strides)
     tu.globals = an.globals
     tu.builtin_variables = an.used_builtins
     tu.functions = [s for sigs in an.user_functions.values() for s in sigs]

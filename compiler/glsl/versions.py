@@ -132,6 +132,7 @@ EXTENSIONS = (
     Extension("GL_ARB_viewport_array", desktop=150),           # gl_ViewportIndex in the geometry stage
     Extension("GL_ARB_fragment_layer_viewport", desktop=150),  # gl_Layer / gl_ViewportIndex in the fragment stage
     Extension("GL_ARB_vertex_attrib_64bit", desktop=150),
+    Extension("GL_ARB_enhanced_layouts", desktop=140),
     # core in GLSL 4.20 / 4.30: the #extension line only names what the version has
     Extension("GL_ARB_shading_language_packing", desktop=420),
     Extension("GL_ARB_texture_query_levels", desktop=430),

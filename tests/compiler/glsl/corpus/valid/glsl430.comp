@@ -1,4 +1,5 @@
 #version 430
+#extension GL_ARB_enhanced_layouts : require   // a constant expression in a layout qualifier
 const int W = 8;
 layout(local_size_x = W * 2, local_size_y = 16) in;
 layout(std430, binding = 0) buffer Particles {
