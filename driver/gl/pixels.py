@@ -55,9 +55,23 @@ _STENCIL = {E.GL_UNSIGNED_BYTE: "S8_UINT", E.GL_BYTE: "R8_SINT", E.GL_UNSIGNED_S
             E.GL_FLOAT: "R32_FLOAT"}
 
 
+# Client formats whose channels are another format's in another order: (that format,
+# the RGBA component each client channel holds). GL 4.6 table 8.3 (GREEN, BLUE, BGR
+# and their integer forms); layout names formats by memory order, so the data is
+# moved between the two orders on the way in and out.
+_REORDERED = {E.GL_GREEN: (E.GL_RED, (1,)), E.GL_BLUE: (E.GL_RED, (2,)),
+              E.GL_BGR: (E.GL_RGB, (2, 1, 0)),
+              E.GL_GREEN_INTEGER: (E.GL_RED_INTEGER, (1,)), E.GL_BLUE_INTEGER: (E.GL_RED_INTEGER, (2,)),
+              E.GL_BGR_INTEGER: (E.GL_RGB_INTEGER, (2, 1, 0))}
+
+
 def client_format(fmt: int, type: int) -> str | None:
     """The layout format name describing one client pixel of (format, type),
-    or None when layout has no such format."""
+    or None when layout has no such format. For GREEN, BLUE and BGR (and their
+    integer forms) it is the layout format of the same bytes read as RED or RGB;
+    `read_client_image` and `write_client_image` move the channels into place."""
+    if fmt in _REORDERED:
+        return client_format(_REORDERED[fmt][0], type) if type in _TYPES else None
     if (type, fmt) in _PACKED:
         name = _PACKED[(type, fmt)]
     elif fmt == E.GL_DEPTH_COMPONENT:
@@ -113,7 +127,14 @@ def read_client_image(raw: bytes, store, fmt, type, width, height, depth) -> np.
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
     buf = np.frombuffer(bytes(raw), np.uint8)
     out = _client_rows(buf, store, fmt, type, width, height, depth).reshape(depth, height, width, -1)
-    return layout.unpack(name, out)   # channel names place B/G/R/A; result is RGBA
+    rgba = layout.unpack(name, out)   # channel names place B/G/R/A; result is RGBA
+    if fmt in _REORDERED:             # client channel j is component order[j]; the others 0, alpha 1
+        order = _REORDERED[fmt][1]
+        moved = np.zeros_like(rgba)
+        moved[..., 3] = 1
+        moved[..., list(order)] = rgba[..., :len(order)]
+        rgba = moved
+    return rgba
 
 
 def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | None = None) -> bytes:
@@ -123,6 +144,11 @@ def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | Non
     name = client_format(fmt, type)
     if name is None:
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
+    if fmt in _REORDERED:             # client channel j takes component order[j]
+        order = _REORDERED[fmt][1]
+        moved = np.zeros_like(rgba)
+        moved[..., :len(order)] = rgba[..., list(order)]
+        rgba = moved
     packed = layout.pack(name, rgba)
     total = image_size_B(store, fmt, type, width, height, depth)
     out = bytearray(total) if dest is None else dest
@@ -174,7 +200,7 @@ def passthrough_format(pipe_format_name: str, fmt: int, type: int) -> str | None
     back (all bits in UNORM channels of at most 16 bits or in integer channels; no
     padding, no sRGB conversion, no depth/stencil). Else None."""
     name = client_format(fmt, type)
-    if name is None or name != _transfer_format(pipe_format_name):
+    if name is None or fmt in _REORDERED or name != _transfer_format(pipe_format_name):
         return None
     f = layout.get_format(name)
     if f.is_compressed or f.is_depth_or_stencil or f.is_srgb:

@@ -83,3 +83,36 @@ def test_passthrough_reads_give_the_bytes_of_the_rgba_round_trip():
     assert passthrough_format("R8G8B8A8_SRGB", E.GL_RGBA, E.GL_UNSIGNED_BYTE) == "R8G8B8A8_UNORM"
     assert passthrough_format("R8G8B8A8_SNORM", E.GL_RGBA, E.GL_BYTE) is None       # -128 reads as -127
     assert passthrough_format("R32G32B32A32_FLOAT", E.GL_RGBA, E.GL_FLOAT) is None  # NaN payloads
+
+
+def test_green_blue_and_bgr_client_data_through_textures_and_readback():
+    """GL 4.6 table 8.3: GREEN and BLUE carry one component, BGR three in reverse
+    order (and their integer forms); the others read as 0 and alpha as 1."""
+    import driver
+    data = bytes([10, 20, 30, 40])
+    with driver.Context("compat", 4, 4) as ctx:
+        g = ctx.gl
+        g.glBindTexture(E.GL_TEXTURE_2D, g.glGenTextures(1)[0])
+        for fmt, component in ((E.GL_GREEN, 1), (E.GL_BLUE, 2)):
+            g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 4, 1, 0, fmt, E.GL_UNSIGNED_BYTE, data)
+            rgba = np.frombuffer(g.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+            expected = np.zeros((4, 4), np.uint8)
+            expected[:, 3] = 255
+            expected[:, component] = [10, 20, 30, 40]
+            np.testing.assert_array_equal(rgba.reshape(4, 4), expected)
+            assert g.glGetTexImage(E.GL_TEXTURE_2D, 0, fmt, E.GL_UNSIGNED_BYTE) == data
+        bgr = bytes(range(12))
+        g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 4, 1, 0, E.GL_BGR, E.GL_UNSIGNED_BYTE, bgr)
+        rgba = np.frombuffer(g.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+        np.testing.assert_array_equal(rgba.reshape(4, 4)[:, :3], np.arange(12).reshape(4, 3)[:, ::-1])
+        g.glClearColor(0.2, 0.4, 0.6, 1.0)
+        g.glClear(E.GL_COLOR_BUFFER_BIT)
+        assert g.glReadPixels(0, 0, 2, 1, E.GL_GREEN, E.GL_UNSIGNED_BYTE) == bytes([102, 102])
+        assert g.glReadPixels(0, 0, 2, 1, E.GL_BLUE, E.GL_UNSIGNED_BYTE) == bytes([153, 153])
+        assert g.glReadPixels(0, 0, 1, 1, E.GL_BGR, E.GL_UNSIGNED_BYTE) == bytes([153, 102, 51])
+        assert g.glGetError() == E.GL_NO_ERROR and g.internal_errors == []
+    # the integer forms, as the client image functions see them
+    st = PixelStore(alignment=1)
+    rgba = read_client_image(bytes([7, 9]), st, E.GL_BLUE_INTEGER, E.GL_UNSIGNED_BYTE, 2, 1, 1)
+    np.testing.assert_array_equal(rgba[0, 0], [[0, 0, 7, 1], [0, 0, 9, 1]])
+    assert write_client_image(rgba, st, E.GL_BLUE_INTEGER, E.GL_UNSIGNED_BYTE) == bytes([7, 9])
