@@ -1,0 +1,294 @@
+"""The interface shader of a SPIR-V entry point (the shape of compiler.arb's).
+
+What a SPIR-V module declares -- inputs and outputs by Location (and
+Component), built-ins by BuiltIn decoration, default-block uniforms by
+Location, samplers by Binding, uniform and storage blocks by Binding, shared
+variables, the compute work-group size -- is written once as a GLSL 4.50 core
+*interface* shader whose globals have generated names (SPIR-V names are not
+used: ARB_gl_spirv links by location and binding only):
+
+- ``shimgl_spv_loc<L>[_c<C>]``: a stage input or output at location L (the same
+  name in the stage before and after, so the GL linker matches varyings by
+  location); vertex inputs ``shimgl_spv_attr<L>``, fragment outputs
+  ``shimgl_spv_frag<L>[_i<I>]``;
+- ``shimgl_spv_uniform<L>``: a default-block uniform at location L;
+- ``shimgl_spv_sampler<id>``: a sampler (Binding: its unit);
+- ``shimgl_spv_ubo<id>`` / ``shimgl_spv_ssbo<id>``: a block (instance ``..._i``);
+- ``shimgl_spv_shared<id>``: a workgroup variable.
+
+The interface's ``main`` names every global once (an expression statement), so
+the GL linker sees them all as active; the instructions are translated by
+``compiler.spirv.to_ir`` straight to IR. ``Interface.globals`` maps each
+SPIR-V variable id to its ``Global`` (kind, generated name, per-member
+built-ins for gl_PerVertex blocks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from compiler.glsl import types as GT
+
+from .module import Module, SpirvError
+from .spec import BUILTIN_NAME
+from .types import SpirvTypes
+
+__all__ = ["Global", "Interface", "BUILTIN_VARIABLES"]
+
+#: SPIR-V BuiltIn -> (GLSL built-in, stages where it is an input, stages where it is an output)
+BUILTIN_VARIABLES = {
+    "Position": "gl_Position", "PointSize": "gl_PointSize", "ClipDistance": "gl_ClipDistance",
+    "CullDistance": "gl_CullDistance", "VertexId": "gl_VertexID", "InstanceId": "gl_InstanceID",
+    "VertexIndex": "gl_VertexID", "InstanceIndex": "gl_InstanceID", "PrimitiveId": "gl_PrimitiveID",
+    "Layer": "gl_Layer", "ViewportIndex": "gl_ViewportIndex", "FragCoord": "gl_FragCoord",
+    "PointCoord": "gl_PointCoord", "FrontFacing": "gl_FrontFacing", "SampleId": "gl_SampleID",
+    "SamplePosition": "gl_SamplePosition", "SampleMask": "gl_SampleMask", "FragDepth": "gl_FragDepth",
+    "HelperInvocation": "gl_HelperInvocation", "NumWorkgroups": "gl_NumWorkGroups",
+    "WorkgroupSize": "gl_WorkGroupSize", "WorkgroupId": "gl_WorkGroupID",
+    "LocalInvocationId": "gl_LocalInvocationID", "GlobalInvocationId": "gl_GlobalInvocationID",
+    "LocalInvocationIndex": "gl_LocalInvocationIndex", "BaseVertex": "gl_BaseVertex",
+    "BaseInstance": "gl_BaseInstance", "DrawIndex": "gl_DrawID"}
+_EXTENSION_BUILTINS = {"gl_BaseVertex", "gl_BaseInstance", "gl_DrawID"}
+
+
+@dataclass
+class Global:
+    """One SPIR-V global variable as the interface declares it.
+
+    ``kind``: in, out, builtin (``name`` is the GLSL built-in), per_vertex (a
+    Block struct of built-ins: ``members`` member index -> GLSL built-in),
+    uniform, sampler, ubo, ssbo, shared, private. ``type_id`` is the pointee."""
+    id: int
+    kind: str
+    name: str
+    type_id: int
+    storage: str
+    members: dict[int, str] = field(default_factory=dict)
+    block_name: str = ""
+    array_dims: tuple[int, ...] = ()
+
+
+def _used_members(m: Module, constants: dict) -> dict[int, set[int] | None]:
+    """Per variable: the struct members access chains reach (None: the whole
+    variable is loaded, stored or passed on)."""
+    used: dict[int, set[int] | None] = {}
+    for instrs in m.functions.values():
+        for ins in instrs:
+            if ins.op in ("AccessChain", "InBoundsAccessChain") and len(ins.operands) > 1:
+                base, first = ins.operands[0], ins.operands[1]
+                if used.get(base, set()) is not None:
+                    if first in constants:
+                        used.setdefault(base, set()).add(int(constants[first]))
+                    else:
+                        used[base] = None
+            elif ins.op in ("Load", "Store"):
+                used[ins.operands[0]] = None
+            elif ins.op == "CopyMemory":
+                used[ins.operands[0]] = used[ins.operands[1]] = None
+            elif ins.op == "FunctionCall":
+                for o in ins.operands[1:]:
+                    used[o] = None
+    return used
+
+
+def _decl(t: GT.GLSLType, name: str) -> str:
+    dims = ""
+    while t.is_array:
+        dims += f"[{'' if t.length is None else t.length}]"
+        t = t.element
+    return f"{t} {name}{dims}"
+
+
+class Interface:
+    def __init__(self, m: Module, types: SpirvTypes, stage: str, entry_fn: int, iface_ids, local_size,
+                 early_fragment_tests: bool, digest_text: str, constants: dict):
+        self.m, self.types, self.stage = m, types, stage
+        self.used_members = _used_members(m, constants)
+        self.globals: dict[int, Global] = {}
+        self.structs: list[int] = []
+        self._struct_done: set[int] = set()
+        decls, body = [], []
+        exts = set()
+        for ins in m.globals:
+            if ins.op != "Variable":
+                continue
+            ptr = types.info(ins.type_id)
+            storage, tid = ptr.storage, ptr.element
+            vid = ins.result
+            g = self._global(vid, storage, tid)
+            if g is None:
+                continue
+            self.globals[vid] = g
+            decl = self._declare(g)
+            if decl:
+                decls.append(decl)
+            if g.kind == "per_vertex":
+                used = self.used_members.get(vid)
+                body += [f"{n};" for i, n in g.members.items() if used is None or i in used]
+                exts |= {n for n in g.members.values() if n in _EXTENSION_BUILTINS}
+            elif g.kind == "builtin":
+                if g.name != "gl_WorkGroupSize":
+                    body.append(f"{g.name};")
+                exts |= {g.name} & _EXTENSION_BUILTINS
+            elif g.kind in ("ubo", "ssbo"):
+                body.append(f"{g.name}_i;")
+            elif g.kind != "private":
+                body.append(f"{g.name};")
+        header = ["#version 450 core"]
+        if exts:
+            header.append("#extension GL_ARB_shader_draw_parameters : require")
+        if local_size is not None:
+            header.append("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;".format(*local_size))
+        if early_fragment_tests:
+            header.append("layout(early_fragment_tests) in;")
+        structs = [self._struct_decl(s) for s in self.structs]
+        # the binary's digest closes the source: two modules with one interface differ
+        tail = [f"// SPIR-V module {hashlib.sha256(digest_text.encode()).hexdigest()}"]
+        self.source = "\n".join(header + structs + decls + ["void main() {"] + ["    " + s for s in body]
+                                + ["}"] + tail + [""])
+
+    # ------------------------------------------------------------ globals
+    def _global(self, vid: int, storage: str, tid: int) -> Global | None:
+        m, types = self.m, self.types
+        builtin = m.decoration(vid, "BuiltIn")
+        if builtin is not None:
+            name = BUILTIN_VARIABLES.get(BUILTIN_NAME.get(builtin[0], ""))
+            if name is None:
+                raise SpirvError(f"built-in {BUILTIN_NAME.get(builtin[0], builtin[0])} is not supported")
+            return Global(vid, "builtin", name, tid, storage)
+        t = types.info(tid)
+        if storage in ("Input", "Output") and t.kind == "struct" and m.has(tid, "Block"):
+            members = {}
+            for i in range(len(t.members)):
+                b = m.decoration(tid, "BuiltIn", i)
+                if b is None:
+                    raise SpirvError("input and output blocks of user variables are not supported")
+                name = BUILTIN_VARIABLES.get(BUILTIN_NAME.get(b[0], ""))
+                if name is None:
+                    raise SpirvError(f"built-in {BUILTIN_NAME.get(b[0], b[0])} is not supported")
+                members[i] = name
+            return Global(vid, "per_vertex", "", tid, storage, members)
+        if storage in ("Input", "Output"):
+            if t.kind in ("array", "struct") and self.stage != "vertex" and \
+                    t.kind == "array" and types.info(t.element).kind == "struct" and m.has(t.element, "Block"):
+                raise SpirvError("arrays of per-vertex blocks are not supported")
+            loc = m.decoration(vid, "Location")
+            if loc is None:
+                raise SpirvError(f"{storage.lower()} variable %{vid} has no Location decoration")
+            comp = m.decoration(vid, "Component")
+            suffix = f"_c{comp[0]}" if comp else ""
+            if storage == "Input" and self.stage == "vertex":
+                return Global(vid, "in", f"shimgl_spv_attr{loc[0]}{suffix}", tid, storage)
+            if storage == "Output" and self.stage == "fragment":
+                index = m.decoration(vid, "Index")
+                return Global(vid, "out", f"shimgl_spv_frag{loc[0]}{'_i1' if index and index[0] else ''}",
+                              tid, storage)
+            return Global(vid, "in" if storage == "Input" else "out", f"shimgl_spv_loc{loc[0]}{suffix}", tid,
+                          storage)
+        if storage == "UniformConstant":
+            inner = t
+            dims = []
+            while inner.kind == "array":
+                dims.append(inner.count)
+                inner = types.info(inner.element)
+            if inner.kind in ("sampled_image", "image"):
+                return Global(vid, "sampler" if inner.kind == "sampled_image" else "image",
+                              f"shimgl_spv_sampler{vid}", tid, storage, array_dims=tuple(dims))
+            loc = m.decoration(vid, "Location")
+            if loc is None:
+                raise SpirvError(f"uniform %{vid} has no Location decoration")
+            return Global(vid, "uniform", f"shimgl_spv_uniform{loc[0]}", tid, storage)
+        if storage in ("Uniform", "StorageBuffer"):
+            tid_inner, dims = tid, []
+            while types.info(tid_inner).kind == "array":
+                dims.append(types.info(tid_inner).count)
+                tid_inner = types.info(tid_inner).element
+            is_ssbo = storage == "StorageBuffer" or m.has(tid_inner, "BufferBlock")
+            if not (m.has(tid_inner, "Block") or m.has(tid_inner, "BufferBlock")):
+                raise SpirvError(f"uniform variable %{vid} is not a block")
+            kind = "ssbo" if is_ssbo else "ubo"
+            return Global(vid, kind, f"shimgl_spv_{kind}{vid}", tid, storage, block_name=f"shimgl_spv_{kind}{vid}",
+                          array_dims=tuple(dims))
+        if storage == "Workgroup":
+            return Global(vid, "shared", f"shimgl_spv_shared{vid}", tid, storage)
+        if storage == "Private":
+            return Global(vid, "private", "", tid, storage)
+        raise SpirvError(f"variables of storage class {storage} are not supported")
+
+    def _need_struct(self, gt: GT.GLSLType, tid: int) -> None:
+        """Declare the struct types ``tid`` uses (members first)."""
+        t = self.types.info(tid)
+        if t.kind in ("array", "runtime_array"):
+            self._need_struct(gt, t.element)
+        elif t.kind == "struct" and tid not in self._struct_done:
+            for mt in t.members:
+                self._need_struct(gt, mt)
+            self._struct_done.add(tid)
+            self.structs.append(tid)
+
+    def _struct_decl(self, tid: int) -> str:
+        t = self.types.info(tid)
+        members = " ".join(f"{_decl(self.types.glsl(mt), f'm{i}')};" for i, mt in enumerate(t.members))
+        return f"struct shimgl_spv_s{tid} {{ {members} }};"
+
+    def _declare(self, g: Global) -> str:
+        m, types = self.m, self.types
+        if g.kind in ("builtin", "per_vertex", "private"):
+            return ""
+        if g.kind in ("in", "out"):
+            gt = types.glsl(g.type_id)
+            self._need_struct(gt, g.type_id)
+            loc = m.decoration(g.id, "Location")[0]
+            lay = [f"location = {loc}"]
+            comp = m.decoration(g.id, "Component")
+            if comp:
+                lay.append(f"component = {comp[0]}")
+            index = m.decoration(g.id, "Index")
+            if index:
+                lay.append(f"index = {index[0]}")
+            quals = ""
+            for d, q in (("Flat", "flat "), ("NoPerspective", "noperspective "), ("Centroid", "centroid "),
+                         ("Sample", "sample ")):
+                if m.has(g.id, d):
+                    quals += q
+            base = gt.innermost_element if gt.is_array else gt
+            if not quals and base.base in ("int", "uint") and (
+                    (g.kind == "in" and self.stage == "fragment") or (g.kind == "out" and self.stage == "vertex")):
+                quals = "flat "
+            return f"layout({', '.join(lay)}) {quals}{g.kind} {_decl(gt, g.name)};"
+        if g.kind == "uniform":
+            gt = types.glsl(g.type_id)
+            self._need_struct(gt, g.type_id)
+            loc = m.decoration(g.id, "Location")[0]
+            return f"layout(location = {loc}) uniform {_decl(gt, g.name)};"
+        if g.kind in ("sampler", "image"):
+            binding = m.decoration(g.id, "Binding")
+            lay = f"layout(binding = {binding[0]}) " if binding else ""
+            inner = g.type_id
+            while types.info(inner).kind == "array":
+                inner = types.info(inner).element
+            tname = types.opaque_name(inner)
+            dims = "".join(f"[{d}]" for d in g.array_dims)
+            return f"{lay}uniform {tname} {g.name}{dims};"
+        if g.kind in ("ubo", "ssbo"):
+            tid = g.type_id
+            while types.info(tid).kind == "array":
+                tid = types.info(tid).element
+            t = types.info(tid)
+            binding = m.decoration(g.id, "Binding")
+            packing = "std430" if g.kind == "ssbo" else "std140"
+            members = []
+            for i, mt in enumerate(t.members):
+                gt = types.glsl(mt)
+                self._need_struct(gt, mt)
+                members.append(f"{_decl(gt, f'm{i}')};")
+            lay = f"layout({packing}, binding = {binding[0] if binding else 0})"
+            dims = "".join(f"[{d}]" for d in g.array_dims)
+            kw = "buffer" if g.kind == "ssbo" else "uniform"
+            return f"{lay} {kw} {g.block_name} {{ {' '.join(members)} }} {g.name}_i{dims};"
+        if g.kind == "shared":
+            gt = types.glsl(g.type_id)
+            self._need_struct(gt, g.type_id)
+            return f"shared {_decl(gt, g.name)};"
+        raise SpirvError(f"cannot declare {g.kind}")
