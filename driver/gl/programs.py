@@ -182,6 +182,7 @@ class ProgramMixin:
         lengths (negative: up to the string's end), as in C."""
         sh = self._shader(shader)
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+        sh.spirv_binary = sh.spirv_shader = None      # a GLSL shader again (GL 4.6 section 7.2)
         parts = []
         for i, s in enumerate(list(strings)[:count]):
             s = s.decode() if isinstance(s, (bytes, bytearray)) else str(s)
@@ -192,6 +193,8 @@ class ProgramMixin:
 
     def glCompileShader(self, shader: int) -> None:
         sh = self._shader(shader)
+        # a SPIR-V module is specialized, not compiled (features/gl_spirv.py)
+        check(getattr(sh, "spirv_binary", None) is None, E.GL_INVALID_OPERATION, "the shader holds SPIR-V")
         source = sh.source or ""
         if sh.type in LATER_STAGES:
             sh.compiled, sh.ast, sh.compiled_source = False, None, None
@@ -247,6 +250,7 @@ class ProgramMixin:
                   E.GL_SHADER_SOURCE_LENGTH: len(sh.source.encode()) + 1 if sh.source else 0}
         if self.api.has_extension("GL_KHR_parallel_shader_compile"):
             values[GL_COMPLETION_STATUS_KHR] = 1      # compiled inside glCompileShader
+        self.spirv_shader_iv(sh, values)
         check_enum(pname, values)
         return [values[pname]]
 
@@ -402,8 +406,9 @@ class ProgramMixin:
                 continue                # no pipe stage: kernels made per draw (geometry.py, tessellation.py)
             # the pipe is handed the compiler's linked stage (its typed AST and
             # serialised form), never GLSL text to parse again
+            ir = getattr(linked, "spirv_stages", {}).get(stage, shader)     # SPIR-V: its own front half
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
-                PIPE_STAGES[stage], shader, shader.source, self._pipe_shader_info(linked, stage)))
+                PIPE_STAGES[stage], ir, shader.source, self._pipe_shader_info(linked, stage)))
 
     def _pipe_shader_info(self, linked: LinkedProgram, stage: str) -> dict:
         """The binding model a hardware driver needs to compile one stage;
@@ -435,6 +440,7 @@ class ProgramMixin:
         if not prog.shaders and not (self.api.compat and prog.name == 0):
             raise LinkError("no shaders attached to the program")   # (name 0: fixed function)
         units: dict[str, list] = {}
+        spirv = self.spirv_link_stages(prog)      # stage -> SpirvShader (features/gl_spirv.py)
         for sh in prog.shaders:
             if not sh.compiled:
                 raise LinkError(f"{stage_label(sh.type)} shader {sh.name} is not compiled")
@@ -474,6 +480,11 @@ class ProgramMixin:
             tf_layout = self._feedback_layout(prog, merged.get("geometry") or merged.get("tess_evaluation")
                                               or merged.get("vertex"))
             tf = list(prog.tf_varyings)
+        else:
+            # ARB_enhanced_layouts: the stage's xfb_offset qualifiers name what it captures
+            tf_layout = self._qualifier_feedback_layout(merged.get("geometry") or merged.get("tess_evaluation")
+                                                        or merged.get("vertex"))
+            tf = [v.name for v in tf_layout.varyings] if tf_layout is not None else []
         local_size = None
         if "compute" in merged:
             local_size = merged["compute"]["unit"].local_size
@@ -487,6 +498,7 @@ class ProgramMixin:
             linked.geometry, linked.geometry_interface = geometry
         linked.tessellation = tessellation
         linked.stages = stages
+        linked.spirv_stages = spirv
         linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(
             prog, merged.get("fragment")).items() if i == 1}
         return linked
@@ -557,6 +569,21 @@ class ProgramMixin:
                                    max_separate=caps.max_stream_output_separate_components,
                                    max_interleaved=caps.max_stream_output_interleaved_components,
                                    streams=streams)
+        except FeedbackError as e:
+            raise LinkError(str(e)) from None
+
+    def _qualifier_feedback_layout(self, last: dict | None):
+        """The transform feedback layout the last vertex-processing stage declares with
+        xfb qualifiers (``driver.gl.feedback.qualifier_layout``), None without any."""
+        from driver.gl.feedback import FeedbackError, qualifier_layout
+        if last is None:
+            return None
+        captures, strides = link.xfb_captures(last["unit"])
+        if not captures:
+            return None
+        try:
+            return qualifier_layout(captures, strides, max_buffers=self.caps.max_stream_output_buffers,
+                                    max_interleaved=self.caps.max_stream_output_interleaved_components)
         except FeedbackError as e:
             raise LinkError(str(e)) from None
 
@@ -1078,6 +1105,9 @@ class ProgramMixin:
         check(count >= 0 and length >= 0, E.GL_INVALID_VALUE)
         for s in list(shaders)[:count]:
             self._shader(s)
+        if binaryformat == E.GL_SHADER_BINARY_FORMAT_SPIR_V and \
+                self.spirv_shader_binary(list(shaders)[:count], binary, length):
+            return
         check(False, E.GL_INVALID_ENUM, "no shader binary formats are supported")
 
     def glGetUniformLocation(self, program: int, name: str) -> int:

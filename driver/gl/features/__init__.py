@@ -33,7 +33,7 @@ FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer"
                    "ext_framebuffer_object", "ext_transform_feedback", "debug_output", "gles1",
                    "query_buffer", "indirect_parameters", "gles_ext", "texture_integer", "subroutines", "nv_primitive_restart",
                    "internalformat_query", "blend_advanced", "transform_feedback_streams",
-                   "primitive_bounding_box")
+                   "primitive_bounding_box", "gl_spirv")
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 _METHODS: dict[str, Callable] = {}
