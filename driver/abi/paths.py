@@ -4,6 +4,7 @@ Imports nothing heavy (no driver stack): used by `shimgl env`/`run` and tests.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -49,10 +50,21 @@ def vendor_json() -> Path | None:
             return shipped
     except (OSError, ValueError):
         pass
+    # one file per library directory: two installs (two checkouts, two virtual
+    # environments) used at once must not point each other's programs at their library
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "shimgl"
     cache.mkdir(parents=True, exist_ok=True)
-    out = cache / VENDOR_JSON
-    out.write_text(json.dumps(want, indent=4) + "\n")
+    tag = hashlib.sha1(str(d).encode()).hexdigest()[:12]
+    out = cache / VENDOR_JSON.replace(".json", f"-{tag}.json")
+    text = json.dumps(want, indent=4) + "\n"
+    try:
+        if out.read_text() == text:
+            return out
+    except OSError:
+        pass
+    tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")     # written whole, then renamed
+    tmp.write_text(text)
+    os.replace(tmp, out)
     return out
 
 

@@ -68,6 +68,23 @@ def test_vendor_json_names_the_library(abi_dir):
     assert lib.startswith("/") and (abi_dir / paths.LIBRARY).samefile(lib)
 
 
+def test_vendor_files_of_two_installs_do_not_overwrite_each_other(tmp_path, monkeypatch):
+    """A library directory whose shipped vendor file names another directory (a
+    copied tree, a wheel built elsewhere) gets a vendor file of its own in the
+    cache: two such installs used at once each name their own library."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    files = {}
+    for name in ("a", "b"):
+        d = tmp_path / name
+        d.mkdir()
+        (d / paths.VENDOR_JSON).write_text('{"ICD": {"library_path": "/elsewhere/lib.so"}}')
+        monkeypatch.setattr(paths, "library_dir", lambda d=d: d)
+        files[name] = paths.vendor_json()
+    assert files["a"] != files["b"]
+    for name, f in files.items():
+        assert json.loads(f.read_text())["ICD"]["library_path"] == str(tmp_path / name / paths.EGL_VENDOR)
+
+
 def test_generated_marshalling_matches_the_registry(abi_dir):
     """Generated at build time: regenerating from the registry changes nothing."""
     import importlib.util
