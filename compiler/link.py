@@ -35,7 +35,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "assign_attributes", "assign_frag_outputs",
+__all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "XfbCapture", "assign_attributes",
+           "assign_frag_outputs", "xfb_captures",
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
            "shader_from_source"]
@@ -615,3 +616,80 @@ def block_members(block_type, prefix: str = "", std430: bool = False) -> list[Bl
         walk(prefix + f.name, f.type, off)
         off += s
     return out
+
+
+# -- transform feedback from the shader (ARB_enhanced_layouts) ------------------------------
+
+@dataclass(frozen=True)
+class XfbCapture:
+    """One captured leaf of an output qualified with ``xfb_offset`` (GLSL 4.40 section
+    4.4.2.1): ``name`` as GL reports it (``s.f``, a named block's ``Block.member``, an
+    unnamed block's member alone), ``output`` the output the lowering reads (a variable
+    or ``Block.member``), ``slot`` the first location of the leaf within that output,
+    ``type`` the leaf's GLSL type (an array of basic types stays one leaf)."""
+    name: str
+    output: str
+    slot: int
+    type: Any
+    buffer: int
+    offset_B: int
+    stream: int = 0
+
+
+def xfb_captures(unit) -> tuple[list[XfbCapture], dict[int, int]]:
+    """The outputs a stage captures by its own qualifiers and each buffer's stride in
+    bytes (explicit ``xfb_stride``, else the end of its last capture, rounded to 8 when
+    it holds doubles). Empty when the stage qualifies nothing with ``xfb_offset``."""
+    from compiler.glsl.enhanced_layouts import xfb_size_B
+    from compiler.glsl.types import type_size_slots
+    out: list[XfbCapture] = []
+
+    def leaves(name, output, t, slot, buffer, offset, stream):
+        if t.is_struct:
+            for f in t.fields:
+                leaves(f"{name}.{f.name}", output, f.type, slot, buffer, offset, stream)
+                slot += type_size_slots(f.type)
+                offset += xfb_size_B(f.type)
+            return
+        if t.is_array and (t.element.is_struct or t.element.is_array):
+            for i in range(t.length or 0):
+                leaves(f"{name}[{i}]", output, t.element, slot, buffer, offset, stream)
+                slot += type_size_slots(t.element)
+                offset += xfb_size_B(t.element)
+            return
+        out.append(XfbCapture(name, output, slot, t, buffer, offset, stream))
+
+    for v in unit.globals:
+        if v.storage != "out" or getattr(v, "builtin", False):
+            continue
+        layout = v.layout or {}
+        block = v.block
+        if block is None and "xfb_offset" in layout and not v.type.is_block:
+            leaves(v.name, v.name, v.type, 0, layout.get("xfb_buffer", 0), layout["xfb_offset"],
+                   layout.get("stream", 0))
+            continue
+        bt = v.type.element if v.type.is_array else v.type
+        if block is None or not bt.is_block or v.type.is_array:
+            continue
+        for f in bt.fields:         # a named block instance: Block.member
+            fl = (f.qualifiers or {}).get("layout", {})
+            if "xfb_offset" in fl:
+                leaves(f"{bt.name}.{f.name}", f"{bt.name}.{f.name}", f.type, 0, fl.get("xfb_buffer", 0),
+                       fl["xfb_offset"], fl.get("stream", 0))
+    for b in unit.interface_blocks:  # unnamed blocks: each member is a global of its own
+        if b.instance_name or b.type is None or b.type.block_kind != "out":
+            continue
+        for f in b.type.fields:
+            fl = (f.qualifiers or {}).get("layout", {})
+            if "xfb_offset" in fl:
+                leaves(f.name, f.name, f.type, 0, fl.get("xfb_buffer", 0), fl["xfb_offset"], fl.get("stream", 0))
+    if not out:
+        return [], {}
+    strides = dict(getattr(unit, "xfb_strides", {}) or {})
+    for c in out:
+        if c.buffer not in strides:
+            end = max(x.offset_B + xfb_size_B(x.type) for x in out if x.buffer == c.buffer)
+            wide = any(x.type.innermost_element.base in ("double", "int64", "uint64") for x in out
+                       if x.buffer == c.buffer)
+            strides[c.buffer] = -(-end // 8) * 8 if wide else end
+    return out, strides

@@ -23,7 +23,8 @@ from driver.gallium import StreamOutputInfo
 from driver.gl import enums as E
 from driver.gl.glsl import gl_type_enum
 
-__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "stage_outputs", "stream_output_info"]
+__all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "qualifier_layout", "stage_outputs",
+           "stream_output_info"]
 
 _ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\[(\d+)\])?$")
 _SKIP = {f"gl_SkipComponents{n}": n for n in range(1, 5)}
@@ -194,3 +195,33 @@ def stream_output_info(layout, stream: int | None = None) -> tuple:
     strides = tuple(layout.stride_dw[b] if stream is None or layout.stream_of(b) == stream else 0
                     for b in range(layout.buffers)) + (0,) * (4 - layout.buffers)
     return tuple(names), StreamOutputInfo(tuple(outputs), strides)
+
+
+def qualifier_layout(captures, strides_B: dict, *, max_buffers: int, max_interleaved: int) -> FeedbackLayout:
+    """The ``FeedbackLayout`` of a program whose last vertex-processing stage names its
+    own captures (``xfb_offset``/``xfb_buffer``/``xfb_stride``, ARB_enhanced_layouts;
+    ``captures`` and ``strides_B`` from ``compiler.link.xfb_captures``). Buffers no
+    output names have stride 0 (nothing is written there)."""
+    out: list[FeedbackVarying] = []
+    buffer_streams: dict[int, int] = {}
+    for c in captures:
+        t = c.type
+        el = t.element if t.is_array else t
+        length = (t.length or 1) if t.is_array else 1
+        per_el = el.columns
+        rows = el.vector_size * (2 if el.base in ("double", "int64", "uint64") else 1)
+        slots = tuple((c.slot + k * per_el + col, rows) for k in range(length) for col in range(per_el))
+        if buffer_streams.setdefault(c.buffer, c.stream) != c.stream:
+            raise FeedbackError(f"transform feedback buffer {c.buffer} would capture varyings of vertex streams "
+                                f"{buffer_streams[c.buffer]} and {c.stream} (`{c.name}')")
+        out.append(FeedbackVarying(c.name, gl_type_enum(el), length if t.is_array else 1, c.buffer,
+                                   c.offset_B // 4, c.output, slots, c.stream))
+    used = max(strides_B) + 1 if strides_B else 0
+    if used > max_buffers:
+        raise FeedbackError(f"xfb_buffer {used - 1} beyond MAX_TRANSFORM_FEEDBACK_BUFFERS ({max_buffers})")
+    stride_dw = tuple(strides_B.get(b, 0) // 4 if b in buffer_streams else 0 for b in range(used))
+    for b, s in enumerate(stride_dw):
+        if s > max_interleaved:
+            raise FeedbackError(f"buffer {b} records {s} components: more than "
+                                f"MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS ({max_interleaved})")
+    return FeedbackLayout(tuple(out), stride_dw, tuple(buffer_streams.get(b, 0) for b in range(used)))

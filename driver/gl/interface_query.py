@@ -20,11 +20,20 @@ class _Res:
         self.props = props
 
 
+def _feedback_buffers(layout) -> list[int]:
+    """The transform feedback bindings a program's layout captures into, in order."""
+    if layout is None:
+        return []
+    return sorted({v.buffer for v in layout.varyings if v.output is not None})
+
+
 class InterfaceQueryMixin:
     def _interfaces(self):
         i = {E.GL_UNIFORM, E.GL_UNIFORM_BLOCK, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT,
              E.GL_TRANSFORM_FEEDBACK_VARYING, E.GL_BUFFER_VARIABLE, E.GL_SHADER_STORAGE_BLOCK,
              E.GL_ATOMIC_COUNTER_BUFFER}
+        if self.api.gl(4, 4) or self.api.has_extension("GL_ARB_enhanced_layouts"):
+            i.add(E.GL_TRANSFORM_FEEDBACK_BUFFER)
         return i
 
     def _resources(self, prog, interface) -> list[_Res]:
@@ -120,10 +129,20 @@ class InterfaceQueryMixin:
                                      E.GL_NUM_ACTIVE_VARIABLES: len(a.counters),
                                      E.GL_ACTIVE_VARIABLES: tuple(vals or ()), **refs(a.stages)}))
         elif interface == E.GL_TRANSFORM_FEEDBACK_VARYING:
+            # GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: the index of the buffer's resource (below)
+            index_of = {b: i for i, b in enumerate(_feedback_buffers(ls.tf_layout))}
             for v in (ls.tf_layout.varyings if ls.tf_layout is not None else ()):
                 out.append(_Res(v.name, {E.GL_TYPE: v.type, E.GL_ARRAY_SIZE: v.size,
                                          E.GL_OFFSET: 4 * v.offset_dw,
-                                         E.GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: v.buffer}))
+                                         E.GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: index_of.get(v.buffer, v.buffer)}))
+        elif interface == E.GL_TRANSFORM_FEEDBACK_BUFFER:
+            # GL 4.6 section 7.3.1.1: one resource per binding the program captures into
+            varyings = ls.tf_layout.varyings if ls.tf_layout is not None else ()
+            for b in _feedback_buffers(ls.tf_layout):
+                members = tuple(i for i, v in enumerate(varyings) if v.output is not None and v.buffer == b)
+                out.append(_Res("", {E.GL_BUFFER_BINDING: b, E.GL_NUM_ACTIVE_VARIABLES: len(members),
+                                     E.GL_ACTIVE_VARIABLES: members,
+                                     E.GL_TRANSFORM_FEEDBACK_BUFFER_STRIDE: 4 * ls.tf_layout.stride_dw[b]}))
         return out
 
     def _pi_program(self, program, interface):
@@ -142,12 +161,12 @@ class InterfaceQueryMixin:
             check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_OPERATION)
             return [max((len(r.name) + 1 for r in res), default=0)]
         check(programInterface in (E.GL_UNIFORM_BLOCK, E.GL_SHADER_STORAGE_BLOCK,
-                                   E.GL_ATOMIC_COUNTER_BUFFER), E.GL_INVALID_OPERATION)
+                                   E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_OPERATION)
         return [max((r.props.get(E.GL_NUM_ACTIVE_VARIABLES, 0) for r in res), default=0)]
 
     def glGetProgramResourceIndex(self, program: int, programInterface: int, name: str) -> int:
         prog = self._pi_program(program, programInterface)
-        check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_ENUM)
+        check(programInterface not in (E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_ENUM)
         for i, r in enumerate(self._resources(prog, programInterface)):
             if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
                 return i
@@ -156,7 +175,7 @@ class InterfaceQueryMixin:
     def glGetProgramResourceName(self, program: int, programInterface: int, index: int,
                                  bufSize: int) -> str:
         prog = self._pi_program(program, programInterface)
-        check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_ENUM)
+        check(programInterface not in (E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_ENUM)
         res = self._resources(prog, programInterface)
         check(0 <= index < len(res), E.GL_INVALID_VALUE, "index out of range")
         check(bufSize >= 0, E.GL_INVALID_VALUE)

@@ -480,6 +480,11 @@ class ProgramMixin:
             tf_layout = self._feedback_layout(prog, merged.get("geometry") or merged.get("tess_evaluation")
                                               or merged.get("vertex"))
             tf = list(prog.tf_varyings)
+        else:
+            # ARB_enhanced_layouts: the stage's xfb_offset qualifiers name what it captures
+            tf_layout = self._qualifier_feedback_layout(merged.get("geometry") or merged.get("tess_evaluation")
+                                                        or merged.get("vertex"))
+            tf = [v.name for v in tf_layout.varyings] if tf_layout is not None else []
         local_size = None
         if "compute" in merged:
             local_size = merged["compute"]["unit"].local_size
@@ -564,6 +569,21 @@ class ProgramMixin:
                                    max_separate=caps.max_stream_output_separate_components,
                                    max_interleaved=caps.max_stream_output_interleaved_components,
                                    streams=streams)
+        except FeedbackError as e:
+            raise LinkError(str(e)) from None
+
+    def _qualifier_feedback_layout(self, last: dict | None):
+        """The transform feedback layout the last vertex-processing stage declares with
+        xfb qualifiers (``driver.gl.feedback.qualifier_layout``), None without any."""
+        from driver.gl.feedback import FeedbackError, qualifier_layout
+        if last is None:
+            return None
+        captures, strides = link.xfb_captures(last["unit"])
+        if not captures:
+            return None
+        try:
+            return qualifier_layout(captures, strides, max_buffers=self.caps.max_stream_output_buffers,
+                                    max_interleaved=self.caps.max_stream_output_interleaved_components)
         except FeedbackError as e:
             raise LinkError(str(e)) from None
 

@@ -300,7 +300,8 @@ class QueryMixin:
         check(prog is not None and prog.linked_state.tf_varyings, E.GL_INVALID_OPERATION,
               "no program with transform feedback varyings")
         for i in range(prog.linked_state.tf_layout.buffers):
-            check(x.buffers[i][0] is not None, E.GL_INVALID_OPERATION,
+            # (a buffer no output is captured into may stay unbound: xfb_buffer numbers may skip)
+            check(x.buffers[i][0] is not None or not prog.linked_state.tf_layout.stride_dw[i], E.GL_INVALID_OPERATION,
                   f"no buffer bound to transform feedback binding {i}")
         x.active, x.paused, x.primitive_mode, x.program = True, False, primitiveMode, prog
         x.first_emit = True
@@ -332,7 +333,9 @@ class QueryMixin:
         n = prog.linked_state.tf_layout.buffers
         targets = []
         for buf, off, size in x.buffers[:n]:
-            targets.append(StreamOutputTarget(buf.resource, off, size or buf.size - off))
+            # an unbound binding the program captures nothing into (stride 0): no resource
+            targets.append(StreamOutputTarget(buf.resource, off, size or buf.size - off) if buf is not None
+                           else StreamOutputTarget(None, 0, 0))
         offsets = [0 if x.first_emit else -1] * n
         x.first_emit = False
         self.pipe.set_stream_output_targets(targets, offsets)
