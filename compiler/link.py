@@ -612,7 +612,8 @@ def block_members(block_type, prefix: str = "", std430: bool = False) -> list[Bl
     off = 0
     for f in block_type.fields:
         a, s = _align_size(f.type, std430)
-        off = -(-off // a) * a
+        placed = (f.qualifiers or {}).get("offset_B") if isinstance(f.qualifiers, dict) else None
+        off = placed if placed is not None else -(-off // a) * a     # offset/align qualifiers placed it
         walk(prefix + f.name, f.type, off)
         off += s
     return out

@@ -90,10 +90,15 @@ class ArrayType:
 
 @dataclass(frozen=True)
 class StructType:
-    """Named fields, in order."""
+    """Named fields, in order. ``offsets_B``: the fields' byte offsets in a buffer when
+    the shader placed them itself (ARB_enhanced_layouts' offset/align on the members of
+    a uniform or storage block; None: the std140/std430 rules place them)."""
     fields: tuple[tuple[str, "VarType"], ...]
+    offsets_B: tuple[int, ...] | None = None
 
     def __str__(self) -> str:
+        if self.offsets_B is not None:
+            return "{" + "; ".join(f"{t} {n} @{o}" for (n, t), o in zip(self.fields, self.offsets_B)) + "}"
         return "{" + "; ".join(f"{t} {n}" for n, t in self.fields) + "}"
 
     def field_index(self, name: str) -> int:
@@ -126,7 +131,7 @@ def parse_type(text: str) -> VarType:
 def _parse_type(s: str) -> tuple[VarType, str]:
     s = s.lstrip()
     if s.startswith("{"):
-        fields = []
+        fields, offsets = [], []
         s = s[1:]
         while True:
             s = s.lstrip()
@@ -139,7 +144,11 @@ def _parse_type(s: str) -> tuple[VarType, str]:
                 raise ValueError(f"expected a field name at {s!r}")
             fields.append((m.group(1), ftype))
             s = s[m.end():]
-        t: VarType = StructType(tuple(fields))
+            m = re.match(r"\s*@(\d+)\s*;?", s)         # an explicit offset
+            if m:
+                offsets.append(int(m.group(1)))
+                s = s[m.end():]
+        t: VarType = StructType(tuple(fields), tuple(offsets) if offsets else None)
     else:
         m = _VEC_RE.match(s)
         if not m:

@@ -49,12 +49,15 @@ def ir_type(t: GT.GLSLType):
         inner = ir_type(t.element)
         return None if inner is None else ArrayType(inner, t.length or 1)
     if t.is_struct or t.is_block:
-        fields = []
+        fields, offsets = [], []
         for f in t.fields:
             ft = ir_type(f.type)
             if ft is not None:
                 fields.append((f.name, ft))
-        return StructType(tuple(fields))
+                offsets.append((f.qualifiers or {}).get("offset_B") if isinstance(f.qualifiers, dict) else None)
+        # a block whose members the shader placed (offset/align qualifiers) keeps their offsets
+        return StructType(tuple(fields), tuple(offsets) if t.is_block and None not in offsets and offsets
+                          else None)
     return None
 
 

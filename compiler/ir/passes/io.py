@@ -54,9 +54,9 @@ def type_layout(t: VarType, packing: str = "std430") -> tuple[int, int]:
         stride = _round_up(size, align)
         return stride * t.length, align
     offset, align = 0, 1
-    for _n, ft in t.fields:
+    for i, (_n, ft) in enumerate(t.fields):
         fsize, falign = type_layout(ft, packing)
-        offset = _round_up(offset, falign) + fsize
+        offset = (t.offsets_B[i] if t.offsets_B is not None else _round_up(offset, falign)) + fsize
         align = max(align, falign)
     if packing == "std140":
         align = _round_up(align, 16)
@@ -64,6 +64,8 @@ def type_layout(t: VarType, packing: str = "std430") -> tuple[int, int]:
 
 
 def member_offset_B(t: StructType, field: int, packing: str) -> int:
+    if t.offsets_B is not None:         # placed by the shader (offset/align qualifiers)
+        return t.offsets_B[field]
     offset = 0
     for i, (_n, ft) in enumerate(t.fields):
         fsize, falign = type_layout(ft, packing)
