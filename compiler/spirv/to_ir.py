@@ -401,13 +401,16 @@ class _Translator:
             raise SpirvError(f"branch to %{label}, which is not a block of the function")
         b = self.b
         self.cur_label = label
-        for phi in bl.phis:
-            self.values[phi.result] = self.L.load(b.deref_var(self._phi_var(phi)), self.gt(phi.type_id))
         if bl.merge is not None and bl.merge.op == "LoopMerge":
-            return self.loop(bl)
+            return self.loop(bl)        # (its phis are read inside the loop)
+        self.load_phis(bl)
         for ins in bl.body:
             self.instruction(ins)
         return self.terminator(bl)
+
+    def load_phis(self, bl: _Block) -> None:
+        for phi in bl.phis:
+            self.values[phi.result] = self.L.load(self.b.deref_var(self._phi_var(phi)), self.gt(phi.type_id))
 
     def _phi_var(self, phi):
         var = self.phi_vars.get(phi.result)
@@ -458,6 +461,18 @@ class _Translator:
             cond = self.val(t.operands[0])
             tl, fl = t.operands[1], t.operands[2]
             merge = bl.merge.operands[0] if bl.merge is not None and bl.merge.op == "SelectionMerge" else None
+            if merge is None:
+                # a break / continue / back edge on one side (a loop's exit test): control goes
+                # on at the other side's target after the if
+                node = b.push_if(cond)
+                on_true = self.jump(tl)
+                b.push_else(node)
+                self.cur_label = bl.label
+                on_false = self.jump(fl)
+                b.pop_if(node)
+                if on_true is not None and on_false is not None:
+                    raise SpirvError(f"unstructured branch to %{tl} or %{fl} (no merge block)")
+                return on_true if on_true is not None else on_false
             node = b.push_if(cond)
             self.cur_label = bl.label
             self._arm(tl, merge)
@@ -526,6 +541,7 @@ class _Translator:
         self.loops.append(_Loop(bl.label, merge, cont))
         saved = self._in_continue
         self._in_continue = False
+        self.load_phis(bl)
         for ins in bl.body:
             self.instruction(ins)
         t = bl.term

@@ -1,0 +1,320 @@
+"""SPIR-V shaders through the GL entry points (GL 4.6 sections 7.2.1-7.2.2,
+ARB_gl_spirv) on driver.Context("gl46"): glShaderBinary + glSpecializeShader,
+linking by location and binding, drawing and dispatching on the software GPU.
+Inputs are SPIR-V assembly assembled with spirv-as; values are checked against
+numpy / hand-computed results."""
+
+import struct
+
+import numpy as np
+import pytest
+
+from driver.gl import enums as E
+from tests.compiler.spirv.spirv_asm import HEADER, PASS_VS, TYPES, assemble, needs_spirv_as
+
+pytestmark = needs_spirv_as
+W = H = 16
+
+
+@pytest.fixture
+def ctx():
+    import driver
+    return driver.Context(api="gl46", width=W, height=H)
+
+
+def spirv_shader(c, kind, text, entry="main", spec=None):
+    s = c.glCreateShader(kind)
+    data = assemble(text)
+    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
+    assert c.glGetShaderiv(s, E.GL_SPIR_V_BINARY) == [1]
+    assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [0]
+    spec = spec or {}
+    c.glSpecializeShader(s, entry, len(spec), list(spec), list(spec.values()))
+    assert c.glGetError() == E.GL_NO_ERROR
+    return s
+
+
+def program(c, *shaders):
+    p = c.glCreateProgram()
+    for s in shaders:
+        c.glAttachShader(p, s)
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    c.glUseProgram(p)
+    return p
+
+
+def draw_quad(c):
+    vao = c.glGenVertexArrays(1)[0]
+    c.glBindVertexArray(vao)
+    buf = c.glGenBuffers(1)[0]
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+    v = np.array([-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1], np.float32)
+    c.glBufferData(E.GL_ARRAY_BUFFER, v.nbytes, v.tobytes(), E.GL_STATIC_DRAW)
+    c.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, 0)
+    c.glEnableVertexAttribArray(0)
+    c.glClearColor(1, 0, 0, 0)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert c.glGetError() == E.GL_NO_ERROR
+    return np.asarray(c.read_pixels()).astype(int)
+
+
+def unorm(v):
+    return np.round(np.clip(np.asarray(v, float), 0, 1) * 255).astype(int)
+
+
+# A fragment shader: colour = f(texture(s, (0.25, 0.75)) * ubo.scale) + ubo.bias, with f(x) = x * 0.5
+# in a function of its own; the UBO (binding 2) has explicit offsets 0 and 16.
+UBO_SAMPLER_FS = HEADER + """OpEntryPoint Fragment %main "main" %out
+OpExecutionMode %main OriginLowerLeft
+OpDecorate %out Location 0
+OpMemberDecorate %Ubo 0 Offset 0
+OpMemberDecorate %Ubo 1 Offset 16
+OpDecorate %Ubo Block
+OpDecorate %ubo Binding 2
+OpDecorate %ubo DescriptorSet 0
+OpDecorate %tex Binding 3
+OpDecorate %tex DescriptorSet 0
+""" + TYPES + """%Ubo = OpTypeStruct %v4float %float
+%p_ubo = OpTypePointer Uniform %Ubo
+%ubo = OpVariable %p_ubo Uniform
+%p_u_v4 = OpTypePointer Uniform %v4float
+%p_u_f = OpTypePointer Uniform %float
+%img = OpTypeImage %float 2D 0 0 0 1 Unknown
+%simg = OpTypeSampledImage %img
+%p_simg = OpTypePointer UniformConstant %simg
+%tex = OpVariable %p_simg UniformConstant
+%p_out_v4 = OpTypePointer Output %v4float
+%out = OpVariable %p_out_v4 Output
+%half = OpConstant %float 0.5
+%q = OpConstant %float 0.25
+%tq = OpConstant %float 0.75
+%uv = OpConstantComposite %v2float %q %tq
+%fn_v4 = OpTypeFunction %v4float %v4float
+%halve = OpFunction %v4float None %fn_v4
+%x = OpFunctionParameter %v4float
+%hl = OpLabel
+%hx = OpVectorTimesScalar %v4float %x %half
+OpReturnValue %hx
+OpFunctionEnd
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%s = OpLoad %simg %tex
+%t = OpImageSampleImplicitLod %v4float %s %uv
+%ps = OpAccessChain %p_u_v4 %ubo %int_0
+%scale = OpLoad %v4float %ps
+%ts = OpFMul %v4float %t %scale
+%h = OpFunctionCall %v4float %halve %ts
+%pb = OpAccessChain %p_u_f %ubo %int_1
+%bias = OpLoad %float %pb
+%bv = OpCompositeConstruct %v4float %bias %bias %bias %bias
+%r = OpFAdd %v4float %h %bv
+OpStore %out %r
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_quad_with_a_uniform_block_a_sampler_and_a_call(ctx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, UBO_SAMPLER_FS))
+    texels = np.array([[[255, 0, 0, 255], [0, 255, 0, 255]],
+                       [[0, 0, 255, 255], [255, 255, 255, 255]]], np.uint8)    # rows bottom to top
+    c.glActiveTexture(E.GL_TEXTURE3)
+    t = c.glGenTextures(1)[0]
+    c.glBindTexture(E.GL_TEXTURE_2D, t)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels.tobytes())
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    ubo = np.zeros(8, np.float32)
+    ubo[0:4] = [1.0, 0.5, 1.0, 1.0]      # scale
+    ubo[4] = 0.25                       # bias at offset 16
+    b = c.glGenBuffers(1)[0]
+    c.glBindBufferBase(E.GL_UNIFORM_BUFFER, 2, b)
+    c.glBufferData(E.GL_UNIFORM_BUFFER, ubo.nbytes, ubo.tobytes(), E.GL_STATIC_DRAW)
+    px = draw_quad(c)
+    # (0.25, 0.75) is texel (0, 1): blue. (0, 0, 1, 1) * scale * 0.5 + 0.25
+    expected = unorm(np.array([0, 0, 1, 1]) * ubo[:4] * 0.5 + 0.25)
+    assert (np.abs(px - expected) <= 1).all(), px[8, 8]
+
+
+# A fragment shader whose colour comes from specialization constants (SpecId 5, 6, 7) and a
+# selection on a spec-constant comparison (SpecId 0 != 42 -> red).
+SPEC_FS = HEADER + """OpEntryPoint Fragment %main "main" %out
+OpExecutionMode %main OriginLowerLeft
+OpDecorate %out Location 0
+OpDecorate %magic SpecId 0
+OpDecorate %r SpecId 5
+OpDecorate %g SpecId 6
+OpDecorate %b SpecId 7
+""" + TYPES + """%p_out_v4 = OpTypePointer Output %v4float
+%out = OpVariable %p_out_v4 Output
+%magic = OpSpecConstant %uint 0
+%uint_42 = OpConstant %uint 42
+%wrong = OpSpecConstantOp %bool INotEqual %magic %uint_42
+%r = OpSpecConstant %float 0.5
+%g = OpSpecConstant %float 0.5
+%b = OpSpecConstant %float 0.5
+%red = OpConstantComposite %v4float %float_1 %float_0 %float_0 %float_1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpBranchConditional %wrong %bad %good
+%bad = OpLabel
+OpStore %out %red
+OpBranch %merge
+%good = OpLabel
+%col = OpCompositeConstruct %v4float %r %g %b %float_1
+OpStore %out %col
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def f32_bits(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ({0: 42, 5: f32_bits(0.0), 6: f32_bits(1.0), 7: f32_bits(0.25)}, [0.0, 1.0, 0.25, 1.0]),
+    ({0: 42}, [0.5, 0.5, 0.5, 1.0]),                    # the defaults
+    ({0: 7, 6: f32_bits(1.0)}, [1.0, 0.0, 0.0, 1.0]),  # the comparison picks the other branch
+])
+def test_specialization_constants(ctx, spec, expected):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, SPEC_FS,
+                                                                           spec=spec))
+    px = draw_quad(c)
+    assert (np.abs(px[8, 8] - unorm(expected)) <= 1).all(), px[8, 8]
+
+
+# A compute shader: buf[x] = sqrt(buf[x] + k * (sum of the even i < x)), x = gl_GlobalInvocationID.x,
+# k a specialization constant (SpecId 3); the loop has a phi per variable and a continue taken from
+# inside a selection; the SSBO (binding 1) is a runtime array of floats.
+COMPUTE = HEADER + """OpEntryPoint GLCompute %main "main" %gid
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %rt ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf BufferBlock
+OpDecorate %buf Binding 1
+OpDecorate %buf DescriptorSet 0
+OpDecorate %k SpecId 3
+""" + TYPES + """%p_in_v3u = OpTypePointer Input %v3uint
+%gid = OpVariable %p_in_v3u Input
+%p_in_u = OpTypePointer Input %uint
+%rt = OpTypeRuntimeArray %float
+%Buf = OpTypeStruct %rt
+%p_buf = OpTypePointer Uniform %Buf
+%buf = OpVariable %p_buf Uniform
+%p_u_f = OpTypePointer Uniform %float
+%k = OpSpecConstant %float 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%px = OpAccessChain %p_in_u %gid %uint_0
+%x = OpLoad %uint %px
+OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %entry %inext %cont
+%acc = OpPhi %uint %uint_0 %entry %accn %cont
+OpLoopMerge %merge %cont None
+OpBranch %check
+%check = OpLabel
+%more = OpULessThan %bool %i %x
+OpBranchConditional %more %body %merge
+%body = OpLabel
+%bit = OpBitwiseAnd %uint %i %uint_1
+%odd = OpIEqual %bool %bit %uint_1
+OpSelectionMerge %even None
+OpBranchConditional %odd %cont %even
+%even = OpLabel
+%acc2 = OpIAdd %uint %acc %i
+OpBranch %cont
+%cont = OpLabel
+%accn = OpPhi %uint %acc %body %acc2 %even
+%inext = OpIAdd %uint %i %uint_1
+OpBranch %header
+%merge = OpLabel
+%sumf = OpConvertUToF %float %acc
+%scaled = OpFMul %float %sumf %k
+%p = OpAccessChain %p_u_f %buf %int_0 %x
+%old = OpLoad %float %p
+%sum = OpFAdd %float %old %scaled
+%root = OpExtInst %float %std Sqrt %sum
+OpStore %p %root
+OpReturn
+OpFunctionEnd
+"""
+
+
+@pytest.mark.parametrize("k", [1.0, 3.0])
+def test_compute_shader_writes_a_storage_buffer(ctx, k):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_COMPUTE_SHADER, COMPUTE, spec={3: f32_bits(k)}))
+    data = np.arange(8, dtype=np.float32) * 2.0
+    b = c.glGenBuffers(1)[0]
+    c.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, 1, b)
+    c.glBufferData(E.GL_SHADER_STORAGE_BUFFER, data.nbytes, data.tobytes(), E.GL_DYNAMIC_COPY)
+    c.glDispatchCompute(1, 1, 1)
+    c.glMemoryBarrier(E.GL_BUFFER_UPDATE_BARRIER_BIT)
+    out = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_SHADER_STORAGE_BUFFER, 0, data.nbytes)), np.float32)
+    evens = np.array([sum(i for i in range(x) if i % 2 == 0) for x in range(8)], np.float32)
+    np.testing.assert_allclose(out, np.sqrt(data + k * evens), rtol=1e-6)
+
+
+def test_errors_and_info_log(ctx):
+    c = ctx
+    s = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glSpecializeShader(s, "main", 0, [], [])          # no SPIR-V module
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, b"\x01\x02\x03\x04", 4)
+    assert c.glGetError() == E.GL_NO_ERROR
+    c.glCompileShader(s)                                # SPIR-V is specialized, not compiled
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glSpecializeShader(s, "main", 0, [], [])
+    assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [0]
+    assert "shorter than its 5-word header" in c.glGetShaderInfoLog(s)
+    data = assemble(SPEC_FS)
+    for entry, spec, message in (("other", {}, 'no fragment entry point named "other"'),
+                                 ("main", {9: 1}, "specialization constant 9 does not exist")):
+        s = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+        c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
+        c.glSpecializeShader(s, entry, len(spec), list(spec), list(spec.values()))
+        assert c.glGetError() == E.GL_NO_ERROR
+        assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [0]
+        assert message in c.glGetShaderInfoLog(s)
+    # a vertex module in a fragment shader object has no fragment entry point
+    s = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    vs = assemble(PASS_VS)
+    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, vs, len(vs))
+    c.glSpecializeShader(s, "main", 0, [], [])
+    assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [0]
+    # specialized once: a second glSpecializeShader is an error
+    s = spirv_shader(c, E.GL_FRAGMENT_SHADER, SPEC_FS)
+    c.glSpecializeShader(s, "main", 0, [], [])
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    # glShaderSource makes it a GLSL shader again
+    c.glShaderSource(s, 1, ["#version 450\nvoid main() {}\n"])
+    assert c.glGetShaderiv(s, E.GL_SPIR_V_BINARY) == [0]
+    # a program may not mix SPIR-V and GLSL objects
+    g = c.glCreateShader(E.GL_VERTEX_SHADER)
+    c.glShaderSource(g, 1, ["#version 450\nlayout(location=0) in vec4 p; void main() { gl_Position = p; }\n"])
+    c.glCompileShader(g)
+    p = c.glCreateProgram()
+    c.glAttachShader(p, g)
+    c.glAttachShader(p, spirv_shader(c, E.GL_FRAGMENT_SHADER, SPEC_FS))
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    assert "mix SPIR-V and GLSL" in c.glGetProgramInfoLog(p)
+
+
+def test_no_spirv_before_gl46():
+    import driver
+    c = driver.Context(api="gl43", width=4, height=4)
+    s = c.glCreateShader(E.GL_VERTEX_SHADER)
+    data = assemble(PASS_VS)
+    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
+    assert c.glGetError() == E.GL_INVALID_ENUM
