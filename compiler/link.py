@@ -419,10 +419,11 @@ def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
     def link_name(v):
         return ("block", v.type.name) if v.type.is_block else v.name
     by_name = {link_name(v): v for v in outputs}
-    by_loc = {v.layout["location"]: v for v in outputs if "location" in v.layout}
+    # (ARB_enhanced_layouts: several variables share a location in different components)
+    by_loc = {(v.layout["location"], v.layout.get("component", 0)): v for v in outputs if "location" in v.layout}
     for inp in inputs:
         loc = inp.layout.get("location")
-        out = by_loc.get(loc) if loc is not None else by_name.get(link_name(inp))
+        out = by_loc.get((loc, inp.layout.get("component", 0))) if loc is not None else by_name.get(link_name(inp))
         if out is None:
             if not inp.used:
                 continue

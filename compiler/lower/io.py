@@ -207,6 +207,15 @@ def link_varyings(vs: list[Varying], fs: list[Varying]) -> list[CfBinding]:
     return out
 
 
+def _location_key(layout: dict):
+    """The location a varying is matched and ordered by: ``location``, plus
+    ``component`` / 4 when ARB_enhanced_layouts' component qualifier packs several
+    varyings into one location (each keeps a slot of its own)."""
+    loc = _layout_int(layout, "location")
+    comp = _layout_int(layout, "component")
+    return loc + comp / 4 if loc is not None and comp else loc
+
+
 def _layout_int(layout: dict, name: str):
     v = layout.get(name)
     if isinstance(v, tuple):
@@ -648,7 +657,7 @@ class IOLowering:
                     interp = "flat"
                 link = s.type.name if s.type.is_block else name
                 sampling = "sample" if s.sample else "centroid" if s.centroid else "center"
-                out.append((s, var, [(link, _layout_int(s.layout, "location"), s.type, interp, bits, sampling)]))
+                out.append((s, var, [(link, _location_key(s.layout), s.type, interp, bits, sampling)]))
         return out
 
     def _emit_inputs(self) -> None:
@@ -923,7 +932,7 @@ class IOLowering:
                 interp = "flat"
             bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
             link = s.type.name if s.type.is_block else name
-            items.append(dict(name=link, location=_layout_int(s.layout, "location"), components=comps,
+            items.append(dict(name=link, location=_location_key(s.layout), components=comps,
                               locations=locs, interp=interp, bit_size=bits))
             stores.append((link, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
         user = order_varyings(items, 4)
