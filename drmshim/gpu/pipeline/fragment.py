@@ -24,6 +24,7 @@ from uapi.isa.semantics import format_bytes
 
 from .. import raster as R
 from ..usc import ExecContext
+from .native import quads_single_sample
 from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
@@ -578,11 +579,16 @@ class _PassContext:
             f_local, s = np.nonzero(bits)
             broadcast_record(self.tile_buffer, self.rec_f[idx[f_local]] * S + s, *st.uniform)
             return len(f_local)
+        fused = None
         if S == 1:
             f_local = np.arange(len(idx))
-            s = np.zeros(len(idx), np.int32)
             f = idx
-            x, y, tri = self._pick(frags.x, f), self._pick(frags.y, f), self._pick(frags.tri, f)
+            if st.quads:    # quads, the pick and the records in one C pass (pipeline/native.py)
+                fused = quads_single_sample(frags.x, frags.y, frags.tri, f, self.frame.W, self.frame.H,
+                                            self.record_of, self.origin)
+            if fused is None:
+                s = np.zeros(len(idx), np.int32)
+                x, y, tri = self._pick(frags.x, f), self._pick(frags.y, f), self._pick(frags.tri, f)
         else:
             bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
             f_local, s = np.nonzero(bits)
@@ -591,10 +597,14 @@ class _PassContext:
             x, y, tri = frags.x[f], frags.y[f], frags.tri[f]
         helper = None
         lane_of = None                                  # lane of each (f_local, s) pair
-        if st.quads:
+        if fused is not None:
+            x, y, tri, s, f, helper, lane_of, rec = fused
+        elif st.quads:
             x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
         n = len(x)
-        if helper is None:
+        if fused is not None:
+            pass                                        # (the records came with the quads)
+        elif helper is None:
             rec = records_at(self.record_of, x, y, self.origin)       # = rec_f[f]
         else:       # helper lanes may lie outside the region (or the frame): no record
             (x0, y0), (h, w) = self.origin, self.record_of.shape

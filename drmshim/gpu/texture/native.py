@@ -18,12 +18,11 @@ results are the same). Code is built once through the native tier's disk cache.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from uapi import packets as P
-from uapi.debug import debug_enabled
+
+from ..native.kernels import Kernels
 
 __all__ = ["unorm8_bilinear_2d", "available", "ENABLED", "MIN_LANES"]
 
@@ -153,29 +152,14 @@ int unorm8_bilinear_2d(int n, const float *s, const float *t, int levels,
 }
 """
 
-_lock = threading.Lock()
-_lib = None          # (ffi, lib), False when it cannot be built
+_KERNELS = Kernels(_SOURCE, _CDEF)
 
 
 def available() -> bool:
-    """The kernel may run in this process: enabled, not ``SHIMGL_DEBUG=interp``,
+    """The kernel may run in this process: ``ENABLED``, not ``SHIMGL_DEBUG=interp``,
     and built (building it on first use)."""
-    global _lib
-    if not ENABLED or debug_enabled("interp"):
-        return False
-    if _lib is None:
-        with _lock:
-            if _lib is None:
-                from ..native.build import BuildError, load_or_build
-                try:
-                    _lib = load_or_build(_SOURCE, _CDEF)
-                except (BuildError, OSError, ImportError):
-                    _lib = False
-    return _lib is not False
-
-
-def _ptr(ffi, a: np.ndarray, ctype: str):
-    return ffi.cast(ctype, a.ctypes.data)
+    _KERNELS.enabled = ENABLED
+    return _KERNELS.usable()
 
 
 def unorm8_bilinear_2d(s: np.ndarray, t: np.ndarray, plan, wrap_s, wrap_t, byte_of, out: np.ndarray) -> bool:
@@ -190,7 +174,7 @@ def unorm8_bilinear_2d(s: np.ndarray, t: np.ndarray, plan, wrap_s, wrap_t, byte_
     if out.dtype != np.float32 or out.strides[1] != 4 or (len(plan) == 1 and plan[0][3] is not None) \
             or (len(plan) == 2 and (plan[0][3] is None or plan[1][3] is None)) or not available():
         return False
-    ffi, lib = _lib
+    ffi, lib = _KERNELS.ffi, _KERNELS.lib
     keep = []
     args = []
     for words, width, height, level_w in plan:
@@ -198,15 +182,15 @@ def unorm8_bilinear_2d(s: np.ndarray, t: np.ndarray, plan, wrap_s, wrap_t, byte_
         if level_w is not None:
             level_w = np.ascontiguousarray(np.broadcast_to(np.asarray(level_w, np.float32), (n,)))
         keep += [words, level_w]
-        args += [_ptr(ffi, words, "uint32_t *"), int(width), int(height),
-                 ffi.NULL if level_w is None else _ptr(ffi, level_w, "float *")]
+        args += [_KERNELS.ptr(words, "uint32_t *"), int(width), int(height),
+                 ffi.NULL if level_w is None else _KERNELS.ptr(level_w, "float *")]
     if len(plan) == 1:
         args += [ffi.NULL, 1, 1, ffi.NULL]
     s = np.ascontiguousarray(s, np.float32)
     t = np.ascontiguousarray(t, np.float32)
     shifts = np.array([8 * b for b in byte_of], np.int32)
-    rc = lib.unorm8_bilinear_2d(n, _ptr(ffi, s, "float *"), _ptr(ffi, t, "float *"), len(plan), *args,
-                                _WRAP_CODE[wrap_s], _WRAP_CODE[wrap_t], _ptr(ffi, shifts, "int *"),
-                                _ptr(ffi, out, "float *"), out.strides[0] // 4)
+    rc = lib.unorm8_bilinear_2d(n, _KERNELS.ptr(s, "float *"), _KERNELS.ptr(t, "float *"), len(plan), *args,
+                                _WRAP_CODE[wrap_s], _WRAP_CODE[wrap_t], _KERNELS.ptr(shifts, "int *"),
+                                _KERNELS.ptr(out, "float *"), out.strides[0] // 4)
     del keep
     return rc == 0

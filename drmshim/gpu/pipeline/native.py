@@ -1,0 +1,126 @@
+"""C kernels of the fragment pipeline's per-fragment bookkeeping.
+
+``quads_single_sample``: ``fragment._quads`` for single-sampled fragments picked
+from the rasteriser's arrays, fused with the pick and the lanes' record lookup
+(``_shade_lanes``): one pass to key each fragment's quad, a presence table ranking
+the keys (``fragment._dense_ranks``'s table, used under the same condition), one
+pass writing the lanes. The numpy code is the specification and the results are
+the same arrays (values and dtypes); ``SHIMGL_DEBUG=interp`` or no C compiler runs
+numpy (``drmshim.gpu.native.kernels``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..native.kernels import Kernels
+
+__all__ = ["quads_single_sample", "KERNELS", "MIN_FRAGMENTS"]
+
+#: Fewer fragments than this stay in numpy (small test draws compile nothing).
+MIN_FRAGMENTS = 1 << 12
+
+_CDEF = """
+void quad_keys(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+               long qw, long qh, int64_t *key, int64_t *range);
+long quad_ranks(long n, const int64_t *key, int64_t lo, long span, int64_t *rank);
+void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+                const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
+                int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
+                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec);
+"""
+
+_SOURCE = r"""
+#include <stdint.h>
+
+/* shimgl fragment pipeline: 2x2 quads of single-sampled fragments (pipeline/native.py) */
+
+void quad_keys(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+               long qw, long qh, int64_t *key, int64_t *range) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (long i = 0; i < n; i++) {
+        int64_t j = f[i];
+        int64_t k = ((int64_t)ftri[j] * qh + (fy[j] >> 1)) * qw + (fx[j] >> 1);
+        key[i] = k;
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    range[0] = lo;
+    range[1] = hi;
+}
+
+long quad_ranks(long n, const int64_t *key, int64_t lo, long span, int64_t *rank) {
+    for (long i = 0; i < n; i++) rank[key[i] - lo] = 1;          /* rank[] arrives zeroed */
+    long c = 0;
+    for (long j = 0; j < span; j++)
+        if (rank[j]) rank[j] = c++;
+    return c;
+}
+
+void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+                const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
+                int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
+                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec) {
+    for (long i = 0; i < n; i++) {
+        int64_t q = rank[key[i] - lo];
+        int64_t j = f[i];
+        real[i] = 4 * q + 2 * (fy[j] & 1) + (fx[j] & 1);
+        first[q] = i;                                            /* the last one wins, as numpy's */
+    }
+    for (long q = 0; q < nq; q++) {
+        int64_t i = first[q], j = f[i];
+        int32_t bx = fx[j] & ~1, by = fy[j] & ~1, t = ftri[j];
+        for (int slot = 0; slot < 4; slot++) {
+            long lane = 4 * q + slot;
+            int32_t x = bx + (slot & 1), y = by + (slot >> 1);
+            X[lane] = x;
+            Y[lane] = y;
+            TRI[lane] = t;
+            FF[lane] = j;
+            helper[lane] = 1;
+            long rx = x - x0, ry = y - y0;
+            rec[lane] = (rx >= 0 && rx < w && ry >= 0 && ry < h) ? record_of[ry * w + rx] : -1;
+        }
+    }
+    for (long i = 0; i < n; i++) helper[real[i]] = 0;
+}
+"""
+
+KERNELS = Kernels(_SOURCE, _CDEF)
+#: keys spanning more than this many times their count take numpy's sort (as _dense_ranks)
+DENSE_RANK_SPAN = 4
+
+
+def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.ndarray, W: int, H: int,
+                        record_of: np.ndarray, origin: tuple[int, int]):
+    """``_quads(fx[f], fy[f], ftri[f], zeros, f, 1, W, H)`` and the lanes' records
+    (``record_of`` of region origin ``origin``; -1 outside it): (X, Y, TRI, SS, FF,
+    helper, real, rec), or None when the kernel does not take the call (the caller
+    runs numpy)."""
+    n = len(f)
+    if n < MIN_FRAGMENTS or not (fx.dtype == fy.dtype == ftri.dtype == np.int32) or f.dtype != np.int64 \
+            or record_of.dtype != np.int64 or not record_of.flags.c_contiguous or not KERNELS.usable():
+        return None
+    fx, fy, ftri, f = (np.ascontiguousarray(a) for a in (fx, fy, ftri, f))
+    k, lib, p = KERNELS, KERNELS.lib, KERNELS.ptr
+    qw, qh = (W + 1) // 2 + 1, (H + 1) // 2 + 1
+    key = np.empty(n, np.int64)
+    rng = np.empty(2, np.int64)
+    i32, i64 = "int32_t *", "int64_t *"
+    lib.quad_keys(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), qw, qh, p(key, i64), p(rng, i64))
+    lo, hi = int(rng[0]), int(rng[1])
+    span = hi - lo + 1
+    if span > DENSE_RANK_SPAN * n:
+        return None
+    rank = np.zeros(span, np.int64)
+    nq = lib.quad_ranks(n, p(key, i64), lo, span, p(rank, i64))
+    m = 4 * nq
+    first = np.empty(nq, np.int64)
+    X, Y, TRI = np.empty(m, np.int32), np.empty(m, np.int32), np.empty(m, np.int32)
+    FF, real, rec = np.empty(m, np.int64), np.empty(n, np.int64), np.empty(m, np.int64)
+    helper = np.empty(m, np.bool_)
+    h, w = record_of.shape
+    lib.quad_lanes(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), p(key, i64), lo, p(rank, i64), nq,
+                   p(first, i64), p(X, i32), p(Y, i32), p(TRI, i32), p(FF, i64), k.ffi.cast("uint8_t *",
+                   helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1], w, h, p(rec, i64))
+    return X, Y, TRI, np.zeros(m, np.int32), FF, helper, real, rec

@@ -1,0 +1,61 @@
+"""The fragment pipeline's C kernels (drmshim/gpu/pipeline/native.py) give the
+arrays of their numpy specification: ``_quads`` of picked single-sampled
+fragments and each lane's tile record (-1 outside the region)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drmshim.gpu.pipeline import native
+from drmshim.gpu.pipeline.fragment import _quads
+
+pytestmark = pytest.mark.skipif(not native.KERNELS.usable(), reason="no C compiler: the kernels cannot be built")
+
+
+def _numpy(fx, fy, ftri, f, W, H, record_of, origin):
+    x, y, tri = fx[f], fy[f], ftri[f]
+    s = np.zeros(len(f), np.int32)
+    X, Y, TRI, SS, FF, helper, real = _quads(x, y, tri, s, f, 1, W, H)
+    (x0, y0), (h, w) = origin, record_of.shape
+    rec = record_of[np.clip(Y - y0, 0, h - 1), np.clip(X - x0, 0, w - 1)]
+    rec = np.where((X >= x0) & (X < x0 + w) & (Y >= y0) & (Y < y0 + h), rec, -1)
+    return X, Y, TRI, SS, FF, helper, real, rec
+
+
+@pytest.mark.parametrize("W, H, origin, region_h", [(97, 61, (0, 0), 61), (128, 96, (0, 32), 32)])
+@pytest.mark.parametrize("order", ["raster", "shuffled"])
+def test_quads_single_sample_equal_numpy(monkeypatch, W, H, origin, region_h, order):
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    rng = np.random.default_rng(40)
+    # three overlapping triangles' worth of fragments: random pixel subsets, by triangle
+    parts = []
+    for t in range(3):
+        keep = rng.random((H, W)) < 0.6
+        ys, xs = np.nonzero(keep)
+        parts.append((np.full(len(xs), t + 5, np.int32), xs.astype(np.int32), ys.astype(np.int32)))
+    ftri, fx, fy = (np.concatenate(p) for p in zip(*parts))
+    f = np.arange(len(fx), dtype=np.int64)
+    if order == "shuffled":
+        f = rng.permutation(f)[: len(f) // 2]          # a subset, in no particular order
+    record_of = np.full((region_h, W), -1, np.int64)
+    inside = rng.random(record_of.shape) < 0.9
+    record_of[inside] = np.arange(int(inside.sum()))
+    got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin)
+    assert got is not None
+    want = _numpy(fx, fy, ftri, f, W, H, record_of, origin)
+    for g, w_ in zip(got, want):
+        assert g.dtype == w_.dtype
+        np.testing.assert_array_equal(g, w_)
+    assert got[5].any() and not got[5].all()          # some helper lanes, some real
+    assert (got[7] == -1).any()                         # some lanes outside the region
+
+
+def test_quads_kernel_declines_sparse_keys(monkeypatch):
+    """Keys spread far wider than their count take numpy's sort (None here)."""
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    fx = np.array([0, 1000], np.int32)
+    fy = np.array([0, 1000], np.int32)
+    tri = np.array([0, 1], np.int32)
+    assert native.quads_single_sample(fx, fy, tri, np.arange(2, dtype=np.int64), 1024, 1024,
+                                      np.zeros((1024, 1024), np.int64), (0, 0)) is None
