@@ -33,7 +33,7 @@ from ..texture.descriptors import format_by_id
 from .usc_words import read_words
 from .zls import TILINGS
 
-__all__ = ["store_render_target"]
+__all__ = ["store_render_target", "fill_possible"]
 
 _WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _OFFSET_CACHE: dict = {}
@@ -70,11 +70,8 @@ def _word_index(offs: np.ndarray, bpp: int, key, pixels_key) -> np.ndarray | Non
     return _remembered(("words",) + key, pixels_key, make)
 
 
-def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: np.ndarray,
-                        px: np.ndarray, py: np.ndarray, samples: int, pixels_key=None) -> None:
-    """``pixels_key``: a hashable name of the pixel set (px, py), for address reuse.
-    Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
-    pixels (px, py) into the image of the PBE descriptor at ``desc_va``."""
+def _target(memory, desc_va: int):
+    """(descriptor, format, layout) of the PBE descriptor at ``desc_va``."""
     d = P.PBE.unpack(read_words(memory, desc_va, P.PBE.size_words, "PBE").tolist())
     try:
         fmt = format_by_id(d.format_id)
@@ -86,7 +83,63 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
             raise ValueError(f"level {d.level} of a {lay.levels}-level image")
     except Exception as error:  # noqa: BLE001 - a descriptor the PBE cannot use
         raise malformed("PBE", desc_va, error) from None
+    return d, fmt, lay
+
+
+def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, px: np.ndarray, py: np.ndarray,
+                  samples: int, pixels_key) -> bool:
+    """Whether ``store_render_target`` can store tile memory holding ``record`` in
+    every record (distinct pixels (px, py) named ``pixels_key``, ``samples`` per
+    pixel) as a fill: single-sampled images whose level the pixels cover byte for
+    byte, in whole words. A descriptor the PBE cannot use faults as in the
+    general path."""
+    d, fmt, lay = _target(memory, desc_va)
+    bpp = lay.bytes_per_block_B
+    if pixels_key is None or lay.sample_count_sa != 1 or tile_offset_B + fmt.block_size_B > len(record) \
+            or _WORDS.get(bpp) is None or lay.blocksize_B != bpp or not 0 <= d.level < lay.levels:
+        return False
+    level_w, level_h = lay.level_width_px(d.level), lay.level_height_px(d.level)
+    if len(px) != level_w * level_h or len(px) * bpp != lay.level_size_B(d.level):
+        return False
+    extent = _remembered(("extent", pixels_key), pixels_key, lambda: (int(px.max()), int(py.max())))
+    return extent[0] < level_w and extent[1] < level_h
+
+
+_FILLS: dict = {}
+
+
+def _fill(n_words: int, word) -> np.ndarray:
+    """A read-only array of ``n_words`` copies of ``word``, remembered for the last
+    few: frames clear to the same values again and again."""
+    key = (n_words, word.dtype.str, int(word))
+    image = _FILLS.get(key)
+    if image is None:
+        if len(_FILLS) >= 2:
+            _FILLS.clear()
+        image = _FILLS[key] = np.full(n_words, word, word.dtype)
+        image.flags.writeable = False
+    return image
+
+
+def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: np.ndarray | None,
+                        px: np.ndarray, py: np.ndarray, samples: int, pixels_key=None,
+                        uniform: np.ndarray | None = None) -> None:
+    """``pixels_key``: a hashable name of the pixel set (px, py), for address reuse.
+    Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
+    pixels (px, py) into the image of the PBE descriptor at ``desc_va``. ``uniform``
+    (with ``tile_buffer`` None): every record holds these bytes, and
+    ``fill_possible`` said the store is a fill."""
+    d, fmt, lay = _target(memory, desc_va)
     bpp = fmt.block_size_B
+    if uniform is not None:
+        word_B = lay.bytes_per_block_B
+        word = uniform[tile_offset_B:tile_offset_B + word_B].view(_WORDS[word_B])[0]
+        lo = lay.level_offsets_B[d.level]
+        base = d.address + d.layer * d.layer_stride_B
+        memory.write(base + lo, _fill(len(px), word), "PBE")
+        if lay.is_level_compressed(d.level):
+            _mark_level_uncompressed(memory, lay, d.level, base)
+        return
     if tile_offset_B + bpp > tile_buffer.shape[1]:
         raise malformed("PBE", desc_va, f"{fmt.name} at byte {tile_offset_B} exceeds the "
                                         f"{tile_buffer.shape[1]}-byte tile record")

@@ -84,7 +84,7 @@ from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
 from .fragment import Background, broadcast_record, draw_state, shade_pass, uniform_record
-from .pbe import store_render_target
+from .pbe import fill_possible, store_render_target
 from .ppp import DrawGeometry, process_draw
 from .scratch import run_program
 from .usc_words import read_pipeline, read_words
@@ -507,6 +507,9 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
     check_budget("ISP", command.cmd.vdm_ctrl_stream_base)
     S = tvb.samples
     px, py, record_of, key = _pixel_map(tvb, tiles, region)
+    if next(_steps(tvb, rows, region, S), None) is None and \
+            _uniform_pass(core, command, bg, eot, px, py, S, frame.record_B, key, executor.caches):
+        return 0
     tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
     background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
                                                       caches=executor.caches),
@@ -519,6 +522,40 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
     _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
                       caches=executor.caches)
     return fragments
+
+
+#: Store a clear's tile memory as fills without materialising it (``_uniform_pass``);
+#: tests switch it off to compare with the general path.
+UNIFORM_PASSES = True
+
+
+def _uniform_pass(core, command, bg: int, eot: int, px, py, S: int, record_B: int, key, caches) -> bool:
+    """A group with nothing to shade whose background program writes the same whole
+    record on every lane (a clear) and whose end-of-tile pipeline only stores
+    render targets: the tile memory is that one record everywhere, so it is never
+    materialised; the PBE stores each render target as a fill (``uniform``). False
+    (nothing done) when the group is not of this kind or a store cannot be a fill:
+    the caller then runs the general path, which gives the same bytes."""
+    if not (UNIFORM_PASSES and bg and eot and len(px)):
+        return False
+    memory = command.memory
+    bg_pipe = read_pipeline(memory, bg, "PDM", command.cmd.sampler_heap)
+    eot_pipe = read_pipeline(memory, eot, "PDM", command.cmd.sampler_heap)
+    if eot_pipe.code_va or not eot_pipe.pbe or not bg_pipe.code_va or bg_pipe.pbe:
+        return False
+    record = uniform_record(core, bg_pipe, record_B, caches)
+    if record is None or not record[0].all():
+        return False
+    value = record[1]
+    try:
+        if not all(fill_possible(memory, desc, offset_B, value, px, py, S, key) for offset_B, desc in eot_pipe.pbe):
+            return False
+        for offset_B, desc in eot_pipe.pbe:
+            store_render_target(memory, desc, offset_B, None, px, py, S, pixels_key=key, uniform=value)
+    except GPUFault as fault:
+        info = fault.info
+        raise GPUFault(type(info)(info.address, "PBE", info.is_read)) from None
+    return True
 
 
 def _write_occlusion(command, states: dict) -> None:
