@@ -145,6 +145,13 @@ def _signature_key(sig) -> str:
     return f"{sig.name}({', '.join(str(t) for t in sig.parameter_types)})"
 
 
+def _placed_offsets(block) -> tuple:
+    """The offsets offset/align qualifiers gave a block's members (None where none)."""
+    t = block.type
+    return tuple((f.qualifiers or {}).get("offset_B") if isinstance(f.qualifiers, dict) else None
+                 for f in (t.fields if t is not None else ()))
+
+
 def _block_key(block) -> tuple:
     storage = getattr(block.variable, "storage", None) if block.variable is not None else None
     if storage is None and block.member_variables:
@@ -225,7 +232,11 @@ def _merge(stage: str, units: list, main_unit):
     blocks: dict[tuple, Any] = {}
     for u in units:
         for b in u.interface_blocks:
-            blocks.setdefault(_block_key(b), b)
+            first = blocks.setdefault(_block_key(b), b)
+            if first is not b and _placed_offsets(first) != _placed_offsets(b):
+                # ARB_enhanced_layouts: one block, its members placed the same way in every object
+                raise LinkError(f"block `{b.block_name}' has members at different offsets in the {stage} shader "
+                                "objects")
     # one body per signature
     bodies: dict[str, Any] = {}
     for u in units:

@@ -829,7 +829,11 @@ class ProgramMixin:
                         prefix = f"{b.block_name}." if b.instance_name else ""
                         # an array's members are active uniforms once, in its first element
                         prev.active = std140_members(b.type, prefix, std430) if element == 0 else []
-                    elif prev.members != [f.name for f in b.type.fields]:
+                    elif prev.members != [f.name for f in b.type.fields] or (
+                            element == 0 and prev.active != std140_members(
+                                b.type, f"{b.block_name}." if b.instance_name else "",
+                                kind == "buffer" and not layout.get("std140"))):
+                        # (the members' offsets too: ARB_enhanced_layouts' offset/align)
                         raise LinkError(f"interface block `{b.block_name}' differs between stages")
                     prev.stages.add(stage)
         return list(blocks.values())
