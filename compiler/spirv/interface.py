@@ -14,10 +14,12 @@ used: ARB_gl_spirv links by location and binding only):
 - ``shimgl_spv_uniform<L>``: a default-block uniform at location L;
 - ``shimgl_spv_sampler<id>``: a sampler (Binding: its unit);
 - ``shimgl_spv_ubo<id>`` / ``shimgl_spv_ssbo<id>``: a block (instance ``..._i``);
-- ``shimgl_spv_shared<id>``: a workgroup variable.
+- ``shimgl_spv_shared<id>``: a workgroup variable;
+- ``shimgl_spv_counter<id>``: an atomic counter (Binding, Offset).
 
-The interface's ``main`` names every global once (an expression statement), so
-the GL linker sees them all as active; the instructions are translated by
+The interface's ``main`` names every global once (an expression statement; blocks
+and arrays of opaque types are instead marked used after the parse), so the GL
+linker sees them all as active; the instructions are translated by
 ``compiler.spirv.to_ir`` straight to IR. ``Interface.globals`` maps each
 SPIR-V variable id to its ``Global`` (kind, generated name, per-member
 built-ins for gl_PerVertex blocks).
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from compiler.glsl import types as GT
 
 from .module import Module, SpirvError
-from .spec import BUILTIN_NAME
+from .spec import BUILTIN_NAME, IMAGE_FORMAT
 from .types import SpirvTypes
 
 __all__ = ["Global", "Interface", "BUILTIN_VARIABLES"]
@@ -131,8 +133,8 @@ class Interface:
                 if g.name != "gl_WorkGroupSize":
                     body.append(f"{g.name};")
                 exts |= {g.name} & _EXTENSION_BUILTINS
-            elif g.kind in ("ubo", "ssbo"):
-                body.append(f"{g.name}_i;")
+            elif g.kind in ("ubo", "ssbo") or g.array_dims:
+                pass        # (marked used after the parse: an expression of them would be lowered)
             elif g.kind != "private":
                 body.append(f"{g.name};")
         header = ["#version 450 core"]
@@ -210,6 +212,12 @@ class Interface:
             kind = "ssbo" if is_ssbo else "ubo"
             return Global(vid, kind, f"shimgl_spv_{kind}{vid}", tid, storage, block_name=f"shimgl_spv_{kind}{vid}",
                           array_dims=tuple(dims))
+        if storage == "AtomicCounter":
+            tid_inner, dims = tid, []
+            while types.info(tid_inner).kind == "array":
+                dims.append(types.info(tid_inner).count)
+                tid_inner = types.info(tid_inner).element
+            return Global(vid, "atomic", f"shimgl_spv_counter{vid}", tid, storage, array_dims=tuple(dims))
         if storage == "Workgroup":
             return Global(vid, "shared", f"shimgl_spv_shared{vid}", tid, storage)
         if storage == "Private":
@@ -264,13 +272,28 @@ class Interface:
             return f"layout(location = {loc}) uniform {_decl(gt, g.name)};"
         if g.kind in ("sampler", "image"):
             binding = m.decoration(g.id, "Binding")
-            lay = f"layout(binding = {binding[0]}) " if binding else ""
             inner = g.type_id
             while types.info(inner).kind == "array":
                 inner = types.info(inner).element
             tname = types.opaque_name(inner)
+            quals = [f"binding = {binding[0]}"] if binding else []
+            fmt = IMAGE_FORMAT.get(types.info(inner).image_format) if g.kind == "image" else None
+            if fmt:
+                quals.append(fmt)
+            lay = f"layout({', '.join(quals)}) " if quals else ""
+            if g.kind == "image":
+                for d, q in (("Coherent", "coherent "), ("Volatile", "volatile "), ("Restrict", "restrict "),
+                             ("NonWritable", "readonly "), ("NonReadable", "writeonly ")):
+                    if m.has(g.id, d):
+                        lay += q
             dims = "".join(f"[{d}]" for d in g.array_dims)
             return f"{lay}uniform {tname} {g.name}{dims};"
+        if g.kind == "atomic":
+            binding = m.decoration(g.id, "Binding")
+            offset = m.decoration(g.id, "Offset")
+            dims = "".join(f"[{d}]" for d in g.array_dims)
+            return (f"layout(binding = {binding[0] if binding else 0}, offset = {offset[0] if offset else 0}) "
+                    f"uniform atomic_uint {g.name}{dims};")
         if g.kind in ("ubo", "ssbo"):
             tid = g.type_id
             while types.info(tid).kind == "array":

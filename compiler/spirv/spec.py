@@ -10,7 +10,7 @@ whose opcode is not listed is rejected with an error naming the opcode.
 from __future__ import annotations
 
 __all__ = ["MAGIC", "MAX_VERSION", "OPCODES", "OP", "DECORATION", "BUILTIN", "STORAGE", "EXECUTION_MODEL",
-           "EXECUTION_MODE", "GLSL_STD_450", "STRING_OPERAND", "DIM"]
+           "EXECUTION_MODE", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
 
 MAGIC = 0x07230203
 MAX_VERSION = 0x00010600            # SPIR-V 1.6
@@ -131,3 +131,11 @@ GLSL_STD_450 = {
     70: "FaceForward", 71: "Reflect", 72: "Refract", 73: "FindILsb", 74: "FindSMsb", 75: "FindUMsb",
     76: "InterpolateAtCentroid", 77: "InterpolateAtSample", 78: "InterpolateAtOffset", 79: "NMin", 80: "NMax",
     81: "NClamp"}
+
+#: OpTypeImage's Image Format operand -> the GLSL format layout qualifier (0: Unknown)
+IMAGE_FORMAT = {1: "rgba32f", 2: "rgba16f", 3: "r32f", 4: "rgba8", 5: "rgba8_snorm", 6: "rg32f", 7: "rg16f",
+                8: "r11f_g11f_b10f", 9: "r16f", 10: "rgba16", 11: "rgb10_a2", 12: "rg16", 13: "rg8", 14: "r16",
+                15: "r8", 16: "rgba16_snorm", 17: "rg16_snorm", 18: "rg8_snorm", 19: "r16_snorm", 20: "r8_snorm",
+                21: "rgba32i", 22: "rgba16i", 23: "rgba8i", 24: "r32i", 25: "rg32i", 26: "rg16i", 27: "rg8i",
+                28: "r16i", 29: "r8i", 30: "rgba32ui", 31: "rgba16ui", 32: "rgba8ui", 33: "r32ui", 34: "rgb10_a2ui",
+                35: "rg32ui", 36: "rg16ui", 37: "rg8ui", 38: "r16ui", 39: "r8ui"}

@@ -103,6 +103,8 @@ class SpirvShader:
             self.unit = parse(self.source, stage, compat_context=False, require_main=True)
         except GLSLCompileError as e:
             raise SpirvError(f"the module's interface is not supported ({e.info_log.strip()})") from None
+        for g in self.unit.globals:         # every interface variable is active (linked by location/binding)
+            g.used = True
 
     @property
     def version(self):
@@ -267,6 +269,12 @@ class _Translator:
                 self.values[vid] = Ptr("opaque", g.type_id, opaque=L.io.opaque_symbol(L, sym, None))
             elif g.kind in ("ubo", "ssbo"):
                 self.values[vid] = self._block_ptr(g)
+            elif g.kind == "atomic":
+                sym = self.symbols[g.name]
+                o = L.io.opaque_symbol(L, sym, None)
+                index = L.io.atomic_counter_ssbo(o)         # the counter buffer's SSBO index
+                self.values[vid] = Ptr("buf", g.type_id, mode="ssbo", index=index, offset=o.offset_B,
+                                       root=None, opaque="atomic")
             elif g.kind == "private":
                 var = L.new_local(f"spv.private{vid}", self.types.glsl(g.type_id))
                 self.values[vid] = Ptr("var", g.type_id, root=(lambda v=var: self.b.deref_var(v)), root_tid=g.type_id)
@@ -649,17 +657,21 @@ class _Translator:
         tid = base.type_id
         index, offset = base.index, base.offset
         rm, ms, vs = base.row_major, base.mstride, base.vstride
-        first = True
+        indices = list(indices)
+        dims = base.root.array_dims if base.root is not None else ()
+        if dims:
+            # an array (of arrays) of blocks: each element is a block of its own, the elements'
+            # buffer indices consecutive in row-major order from the first element's
+            if len(indices) < len(dims):
+                raise SpirvError("an array of blocks is accessed without indexing it down to a block")
+            flat = 0
+            for idx, d in zip(indices, dims):
+                flat = _add(b, _mul(b, flat, d), idx)
+                tid = types.info(tid).element
+            index = _add(b, flat, base.index)
+            indices = indices[len(dims):]
         for idx in indices:
             t = types.info(tid)
-            if first and base.root is not None and base.root.array_dims and base.offset == 0 and \
-                    isinstance(base.index, int) and t.kind == "array":
-                # an array of blocks: each element is a block of its own
-                index = idx + base.index if isinstance(idx, int) else b.iadd(idx, b.iimm(base.index))
-                tid = t.element
-                first = False
-                continue
-            first = False
             if t.kind == "struct":
                 off = m.decoration(tid, "Offset", idx)
                 if off is None:
@@ -670,7 +682,7 @@ class _Translator:
                 ms = mst[0] if mst else 16
                 tid = t.members[idx]
             elif t.kind in ("array", "runtime_array"):
-                stride = m.decoration(tid, "ArrayStride")
+                stride = m.decoration(tid, "ArrayStride") or ((4,) if base.opaque == "atomic" else None)
                 if stride is None:
                     raise SpirvError(f"array type %{tid} in a block has no ArrayStride decoration")
                 offset = _add(b, offset, _mul(b, idx, stride[0]))
@@ -685,7 +697,7 @@ class _Translator:
             else:
                 raise SpirvError("an access chain indexes a scalar")
         return Ptr("buf", tid, mode=base.mode, index=index, offset=offset, row_major=rm, mstride=ms, vstride=vs,
-                   root=None)
+                   root=None, opaque=base.opaque)
 
     def load(self, p: Ptr, tid: int):
         b = self.b
@@ -1367,11 +1379,32 @@ class _Translator:
             return self.L.builtins.f_imageSize(e, sampler)
         return self._texture("textureSize", ins, sampler, [], [])
 
+    def _image_call(self, name, ins, img, args, arg_types):
+        e = SimpleNamespace(args=[SimpleNamespace(type=img.type)] + [SimpleNamespace(type=t) for t in arg_types],
+                            type=self.gt(ins.type_id) if ins.type_id else GT.VOID, name=name)
+        return getattr(self.L.builtins, "f_" + name)(e, img, *args)
+
+    def op_ImageRead(self, ins):
+        img = self.val(ins.operands[0])
+        ops = self._image_operands(ins, 2)
+        args = [self.val(ins.operands[1])] + ([self.val(ops["sample"][0])] if "sample" in ops else [])
+        return self._image_call("imageLoad", ins, img, args, [self._type_of(ins.operands[1])] * len(args))
+
+    def op_ImageWrite(self, ins):
+        img = self.val(ins.operands[0])
+        ops = self._image_operands(ins, 3)
+        args = [self.val(ins.operands[1])] + ([self.val(ops["sample"][0])] if "sample" in ops else []) + \
+            [self.val(ins.operands[2])]
+        self._image_call("imageStore", ins, img, args, [self._type_of(ins.operands[1])] * len(args))
+
     def op_ImageQueryLevels(self, ins):
         return self._texture("textureQueryLevels", ins, self.val(ins.operands[0]), [], [])
 
     def op_ImageQuerySamples(self, ins):
-        return self._texture("textureSamples", ins, self.val(ins.operands[0]), [], [])
+        img = self.val(ins.operands[0])
+        if img.kind == "image":
+            return self._image_call("imageSamples", ins, img, [], [])
+        return self._texture("textureSamples", ins, img, [], [])
 
     def op_ImageGather(self, ins):
         sampler = self.val(ins.operands[0])
