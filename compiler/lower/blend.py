@@ -152,14 +152,34 @@ def _colour_sources(io, L, index: int = 0) -> dict[int, tuple]:
             loc = loc[0] if isinstance(loc, tuple) else loc
             if loc is None:
                 loc = given.get(s.name, next_loc)
+            comp = _layout_value(s.layout, "component")
             if s.type.is_array:
                 for i in range(s.type.length):
-                    out[loc + i] = (s, var, i, s.type.element)
+                    _put(out, loc + i, (s, var, i, s.type.element), comp)
                 next_loc = loc + s.type.length
             else:
-                out[loc] = (s, var, None, s.type)
+                _put(out, loc, (s, var, None, s.type), comp)
                 next_loc = loc + 1
     return out, broadcast
+
+
+def _layout_value(layout: dict, key: str) -> int:
+    v = layout.get(key, 0)
+    return v[0] if isinstance(v, tuple) else v
+
+
+def _put(out: dict, loc: int, entry: tuple, component: int) -> None:
+    """A colour output at ``loc``; outputs sharing a location in different components
+    (ARB_enhanced_layouts' component qualifier) become one entry whose fifth item lists
+    (first component, symbol, var, element, type) of each."""
+    prev = out.get(loc)
+    if prev is None and not component:
+        out[loc] = entry
+        return
+    parts = list(prev[4]) if prev is not None and len(prev) == 5 else \
+        ([(0,) + prev] if prev is not None else [])
+    parts.append((component,) + entry)
+    out[loc] = (entry[0], entry[1], None, GT.vector(entry[3].innermost_element.base, 4), parts)
 
 
 def fragment_outputs(io, L) -> None:
@@ -176,6 +196,18 @@ def fragment_outputs(io, L) -> None:
             src = sources.get(i) if broadcast is None else broadcast
         if src is None:
             return None, None
+        if len(src) == 5:           # outputs packed into the components of one location
+            zero = b.fimm(0.0) if src[3].base == "float" else b.iimm(0)
+            chans = [zero] * 4
+            for first, _s, pvar, pelem, pt in src[4]:
+                d = b.deref_var(pvar)
+                if pelem is not None:
+                    d = b.deref_array(d, pelem)
+                value = b.load_deref(d)
+                n = pt.vector_size
+                for k in range(n):
+                    chans[first + k] = b.channel(value, k) if n > 1 else value
+            return b.vec(*chans), src[3]
         s, var, elem, t = src
         d = b.deref_var(var)
         if elem is not None:
