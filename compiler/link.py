@@ -474,6 +474,7 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
     linked vertex stage) may read: ``gl_Vertex`` (or ``ftransform()``) aliases
     location 0, the others take free slots. Raises ``LinkError``."""
     used: dict[int, str] = {}
+    used_comps: dict[int, int] = {}
     out: dict[str, tuple] = {}
     pending = []
     for v in inputs:
@@ -486,10 +487,17 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
             continue
         if loc + n > max_attribs:
             raise LinkError(f"attribute `{v.name}' location {loc} exceeds MAX_VERTEX_ATTRIBS")
+        # ARB_enhanced_layouts: inputs with component qualifiers share a location's components
+        comps = (v.layout.get("component", 0), v.type.innermost_element.vector_size) \
+            if "component" in v.layout or any(
+                "component" in (w.layout or {}) and w.layout.get("location") == loc for w in inputs) else None
         for s in range(loc, loc + n):
-            if s in used and (es or "location" in v.layout):
+            if s in used and (es or "location" in v.layout) and not (
+                    comps is not None and s in used_comps and not used_comps[s] & _mask(comps)):
                 raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
             used[s] = v.name
+            if comps is not None:
+                used_comps[s] = used_comps.get(s, 0) | _mask(comps)
         out[v.name] = (loc, v.type, n)
     if legacy_attribs is not None:
         names = {v.name for v in unit.builtin_variables if v.name in legacy_attribs}
@@ -510,6 +518,12 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
             used[s] = v.name
         out[v.name] = (loc, v.type, n)
     return out
+
+
+def _mask(comps: tuple[int, int]) -> int:
+    """The bit mask of components (first, count) of a location."""
+    first, count = comps
+    return ((1 << count) - 1) << first
 
 
 def frag_output_indices(outputs: Sequence, index_bindings: dict) -> dict:
@@ -547,8 +561,23 @@ def assign_frag_outputs(outputs: Sequence, *, bindings: dict, index_bindings: di
         for v, loc in zip(unassigned, free):
             res[v.name] = loc
     index = frag_output_indices(outputs, index_bindings)
-    if len({(loc, index[name]) for name, loc in res.items()}) != len(res):
-        raise LinkError("two fragment outputs share a location")
+    # ARB_enhanced_layouts: outputs of one location in disjoint components (of one base type)
+    taken: dict[tuple, tuple[int, str]] = {}
+    for v in outputs:
+        if v.name not in res:
+            continue
+        n = v.type.length if v.type.base == "array" else 1
+        el = v.type.innermost_element
+        mask = _mask((v.layout.get("component", 0), el.vector_size))
+        for k in range(n):
+            key = (res[v.name] + k, index[v.name])
+            prev_mask, prev_base = taken.get(key, (0, el.base))
+            if prev_mask & mask:
+                raise LinkError("two fragment outputs share a location")
+            if prev_base != el.base:
+                raise LinkError(f"fragment output `{v.name}' shares location {key[0]} with an output of "
+                                "another type")
+            taken[key] = (prev_mask | mask, el.base)
     for name, loc in res.items():
         if index[name] == 1 and loc >= max_dual_source:
             raise LinkError(f"fragment output `{name}' of index 1 at location {loc}: only "

@@ -207,6 +207,14 @@ def link_varyings(vs: list[Varying], fs: list[Varying]) -> list[CfBinding]:
     return out
 
 
+def _components(b, value, first: int, count: int):
+    """Components ``first .. first + count - 1`` of a fetched attribute vector."""
+    if not first:
+        return value
+    chans = [b.channel(value, first + k) for k in range(count)]
+    return b.vec(*chans) if count > 1 else chans[0]
+
+
 def _location_key(layout: dict):
     """The location a varying is matched and ordered by: ``location``, plus
     ``component`` / 4 when ARB_enhanced_layouts' component qualifier packs several
@@ -752,9 +760,11 @@ class IOLowering:
             if s.type.innermost_element.base in GT.BASES_64 and all(loc + i in fetch for i in range(locs)):
                 self._fetch_64bit_attribute(s, var, loc, fetch)
                 continue
+            first = _layout_int(s.layout, "component") or 0    # ARB_enhanced_layouts: components first..
             if loc in fetch and locs == 1 and not s.type.is_array:
                 from .vertex_fetch import fetch_attribute
-                pro.store_var(var, fetch_attribute(pro, fetch[loc], _BASE_IR[s.type.base], comps))
+                pro.store_var(var, _components(pro, fetch_attribute(pro, fetch[loc], _BASE_IR[s.type.base],
+                                                                    comps + first), first, comps))
                 continue
             if locs > 1 and all(loc + i in fetch for i in range(locs)):
                 # matrices and arrays: one fetch per location (column or element)
@@ -767,7 +777,21 @@ class IOLowering:
                     return [d]
                 base = _BASE_IR[s.type.innermost_element.base]
                 for i, d in enumerate(leaves(pro.deref_var(var))):
-                    pro.store_deref(d, fetch_attribute(pro, fetch[loc + i], base, comps))
+                    pro.store_deref(d, _components(pro, fetch_attribute(pro, fetch[loc + i], base, comps + first),
+                                                   first, comps))
+                continue
+            if first:
+                # the attribute read with components 0 .. first + comps - 1, the last comps kept
+                wide = VecType(_BASE_IR[s.type.innermost_element.base], 32, first + comps)
+                ivar = IRVariable(s.name, ArrayType(wide, locs) if s.type.is_array else wide, "shader_in",
+                                  {"slot": f"ATTR{loc}", "driver_location": loc})
+                self.shader.variables.append(ivar)
+                if s.type.is_array:
+                    for k in range(locs):
+                        value = pro.load_deref(pro.deref_array(pro.deref_var(ivar), k))
+                        pro.store_deref(pro.deref_array(pro.deref_var(var), k), _components(pro, value, first, comps))
+                else:
+                    pro.store_var(var, _components(pro, pro.load_var(ivar), first, comps))
                 continue
             ivar = IRVariable(s.name, ir_type(s.type), "shader_in",
                               {"slot": f"ATTR{loc}", "driver_location": loc})

@@ -64,3 +64,66 @@ def test_mismatched_component_type_is_a_link_error(ctx):
     p = _link(ctx, VS, fs)
     assert not ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
     assert "`b'" in ctx.glGetProgramInfoLog(p)
+
+
+def _draw_and_read(ctx, p):
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 3)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    return np.frombuffer(bytes(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8).reshape(16, 4)
+
+
+def test_fragment_outputs_share_a_render_target(ctx):
+    vs = HEAD + "void main() { gl_Position = vec4(vec2(gl_VertexID & 1, gl_VertexID >> 1) * 4.0 - 1.0, 0.0, 1.0); }"
+    fs = HEAD + """
+layout(location = 0, component = 1) out vec2 gb;
+layout(location = 0) out float r;
+layout(location = 0, component = 3) out float a;
+void main() { r = 0.25; gb = vec2(0.5, 0.75); a = 1.0; }"""
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    px = _draw_and_read(ctx, _link(ctx, vs, fs))
+    np.testing.assert_array_equal(px, np.tile(np.round(np.array([0.25, 0.5, 0.75, 1.0]) * 255), (16, 1)))
+
+
+def test_overlapping_fragment_outputs_are_a_compile_error(ctx):
+    sh = ctx.glCreateShader(E.GL_FRAGMENT_SHADER)
+    ctx.glShaderSource(sh, 1, [HEAD + """
+layout(location = 0, component = 1) out vec2 gb;
+layout(location = 0, component = 2) out vec2 ba;
+void main() { gb = vec2(0.5); ba = vec2(0.0); }"""])
+    ctx.glCompileShader(sh)
+    assert not ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS)[0]
+    assert ctx.glGetShaderInfoLog(sh).startswith("0:4(")       # the second declaration
+    assert "use the same components of location 0" in ctx.glGetShaderInfoLog(sh)
+
+
+def test_vertex_attributes_read_from_their_components(ctx):
+    vs = HEAD + """
+layout(location = 0) in vec2 pos;
+layout(location = 1, component = 1) in vec3 gba[2];
+layout(location = 1) in float red[2];
+uniform int index;
+out vec4 colour;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); colour = vec4(red[index], gba[index]); }"""
+    fs = HEAD + "in vec4 colour;\nout vec4 o;\nvoid main() { o = colour; }"
+    p = _link(ctx, vs, fs)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+    vao = ctx.glGenVertexArrays(1)[0]
+    ctx.glBindVertexArray(vao)
+    pos = np.array([[-1, -1], [3, -1], [-1, 3]], np.float32)
+    attrs = np.array([[0.25, 0.5, 0.75, 1.0], [0.0, 0.25, 0.5, 1.0]], np.float32)
+    data = np.concatenate([pos, np.repeat(attrs.reshape(1, 8), 3, 0)], 1).astype(np.float32)
+    vbo = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 40, 0)
+    ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 40, 8)
+    ctx.glVertexAttribPointer(2, 4, E.GL_FLOAT, False, 40, 24)
+    for i in range(3):
+        ctx.glEnableVertexAttribArray(i)
+    ctx.glUseProgram(p)
+    for index in range(2):
+        ctx.glUniform1i(ctx.glGetUniformLocation(p, "index"), index)
+        px = _draw_and_read(ctx, p)
+        np.testing.assert_array_equal(px, np.tile(np.round(attrs[index] * 255), (16, 1)))
