@@ -1,5 +1,6 @@
 """C kernels of the fragment pipeline's per-fragment bookkeeping.
 
+``records_at``: ``fragment.records_at`` (each fragment's tile record) in one pass.
 ``quads_single_sample``: ``fragment._quads`` for single-sampled fragments picked
 from the rasteriser's arrays, fused with the pick and the lanes' record lookup
 (``_shade_lanes``): one pass to key each fragment's quad, a presence table ranking
@@ -15,7 +16,7 @@ import numpy as np
 
 from ..native.kernels import Kernels
 
-__all__ = ["quads_single_sample", "KERNELS", "MIN_FRAGMENTS"]
+__all__ = ["quads_single_sample", "records_at", "KERNELS", "MIN_FRAGMENTS"]
 
 #: Fewer fragments than this stay in numpy (small test draws compile nothing).
 MIN_FRAGMENTS = 1 << 12
@@ -28,6 +29,9 @@ void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftr
                 const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
                 int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
                 const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec);
+void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
+                long y0, long w, int64_t *out);
+void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out);
 """
 
 _SOURCE = r"""
@@ -84,6 +88,25 @@ void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftr
     }
     for (long i = 0; i < n; i++) helper[real[i]] = 0;
 }
+
+/* record_of[(y - y0) * w + x - x0], the flat index clipped to the table (numpy's take, mode="clip") */
+void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
+                long y0, long w, int64_t *out) {
+    for (long i = 0; i < n; i++) {
+        long k = ((long)y[i] - y0) * w + (long)x[i] - x0;
+        k = k < 0 ? 0 : (k >= size ? size - 1 : k);
+        out[i] = record_of[k];
+    }
+}
+
+/* the record of pixel (x, y) when records are whole 2^shift-pixel tiles in tile order, each in row order */
+void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out) {
+    const int64_t mask = ((int64_t)1 << shift) - 1;
+    for (long i = 0; i < n; i++) {
+        int64_t tile = ((int64_t)(y[i] >> shift)) * tiles_x + (x[i] >> shift);
+        out[i] = (tile << (2 * shift)) + (((int64_t)y[i] & mask) << shift) + ((int64_t)x[i] & mask);
+    }
+}
 """
 
 KERNELS = Kernels(_SOURCE, _CDEF)
@@ -124,3 +147,53 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
                    p(first, i64), p(X, i32), p(Y, i32), p(TRI, i32), p(FF, i64), k.ffi.cast("uint8_t *",
                    helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1], w, h, p(rec, i64))
     return X, Y, TRI, np.zeros(m, np.int32), FF, helper, real, rec
+
+
+def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int]):
+    """``fragment.records_at`` in one pass (int64 records), or None when the kernel
+    does not take the call."""
+    n = len(x)
+    if n < MIN_FRAGMENTS or x.dtype != np.int32 or y.dtype != np.int32 or record_of.dtype != np.int64 \
+            or not record_of.flags.c_contiguous or record_of.size == 0 or not KERNELS.usable():
+        return None
+    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    out = np.empty(n, np.int64)
+    p = KERNELS.ptr
+    shift = _tile_major(record_of, origin)
+    if shift:       # the records are arithmetic in (x, y): no table lookups
+        KERNELS.lib.tile_major_records(n, p(x, "int32_t *"), p(y, "int32_t *"), shift,
+                                       record_of.shape[1] >> shift, p(out, "int64_t *"))
+        return out
+    KERNELS.lib.records_at(n, p(x, "int32_t *"), p(y, "int32_t *"), p(record_of, "int64_t *"), record_of.size,
+                           origin[0], origin[1], record_of.shape[1], p(out, "int64_t *"))
+    return out
+
+
+_TILE_MAJOR: dict = {}
+
+
+def _tile_major(record_of: np.ndarray, origin) -> int:
+    """log2 of the tile size T when ``record_of`` (a remembered, read-only pixel map
+    of the whole frame) numbers the pixels of whole T x T tiles in tile order, each
+    tile in row order, else 0. Checked once against the table itself."""
+    if record_of.flags.writeable or tuple(origin) != (0, 0):
+        return 0
+    key = id(record_of)
+    hit = _TILE_MAJOR.get(key)
+    if hit is not None and hit[0] is record_of:
+        return hit[1]
+    h, w = record_of.shape
+    row = record_of[0]
+    steps = np.flatnonzero(row != np.arange(w))     # the first row counts 0, 1, ... to the tile's edge
+    t = int(steps[0]) if len(steps) else w
+    s = t.bit_length() - 1
+    shift = 0
+    if t >= 2 and t == 1 << s and h % t == 0 and w % t == 0:
+        y, x = np.divmod(np.arange(h * w, dtype=np.int64), w)
+        want = (((y >> s) * (w >> s) + (x >> s)) << (2 * s)) + ((y & (t - 1)) << s) + (x & (t - 1))
+        if np.array_equal(want.reshape(h, w), record_of):
+            shift = s
+    if len(_TILE_MAJOR) > 8:
+        _TILE_MAJOR.clear()
+    _TILE_MAJOR[key] = (record_of, shift)
+    return shift

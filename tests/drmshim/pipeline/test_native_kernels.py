@@ -59,3 +59,42 @@ def test_quads_kernel_declines_sparse_keys(monkeypatch):
     tri = np.array([0, 1], np.int32)
     assert native.quads_single_sample(fx, fy, tri, np.arange(2, dtype=np.int64), 1024, 1024,
                                       np.zeros((1024, 1024), np.int64), (0, 0)) is None
+
+
+@pytest.mark.parametrize("origin", [(0, 0), (0, 16), (8, 4)])
+def test_records_at_equals_numpy(monkeypatch, origin):
+    from drmshim.gpu.pipeline import fragment
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    rng = np.random.default_rng(41)
+    record_of = rng.permutation(48 * 80).astype(np.int64).reshape(48, 80)
+    record_of[rng.random(record_of.shape) < 0.2] = -1
+    n = 5000
+    x = (origin[0] + rng.integers(0, 80, n)).astype(np.int32)
+    y = (origin[1] + rng.integers(0, 48, n)).astype(np.int32)
+    got = native.records_at(record_of, x, y, origin)
+    monkeypatch.setattr(native.KERNELS, "enabled", False)
+    want = fragment.records_at(record_of, x, y, origin)
+    assert got.dtype == want.dtype == np.int64
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("tile", [8, 32])
+def test_tile_major_records_equal_the_table(monkeypatch, tile):
+    """A whole frame's remembered pixel map of whole tiles: records computed from
+    (x, y) arithmetic equal the table's; a map of partial tiles uses the table."""
+    from drmshim.gpu.pipeline import fragment
+    from drmshim.gpu.pipeline.render import TiledVertexBuffer, _pixel_map
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    rng = np.random.default_rng(42)
+    for W, H, arithmetic in ((4 * tile, 2 * tile, True), (4 * tile - 3, 2 * tile, False)):
+        tvb = TiledVertexBuffer(W, H, 1, tile, False, True)
+        tiles = np.arange(tvb.tiles_x * tvb.tiles_y, dtype=np.int64)
+        _, _, record_of, _ = _pixel_map(tvb, tiles)
+        assert (native._tile_major(record_of, (0, 0)) == tile.bit_length() - 1) == arithmetic
+        x = rng.integers(0, W, 3000).astype(np.int32)
+        y = rng.integers(0, H, 3000).astype(np.int32)
+        got = native.records_at(record_of, x, y, (0, 0))
+        np.testing.assert_array_equal(got, record_of[y, x])
+        monkeypatch.setattr(native.KERNELS, "enabled", False)
+        np.testing.assert_array_equal(fragment.records_at(record_of, x, y, (0, 0)), got)
+        monkeypatch.setattr(native.KERNELS, "enabled", True)
