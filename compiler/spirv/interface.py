@@ -107,6 +107,9 @@ class Interface:
                  early_fragment_tests: bool, digest_text: str, constants: dict):
         self.m, self.types, self.stage = m, types, stage
         self.used_members = _used_members(m, constants)
+        self._taken: set[str] = set()
+        self._located: list[int] = []
+        self.relocated: dict[int, int] = {}     # variable id -> the location it was given instead of its own
         self.globals: dict[int, Global] = {}
         self.structs: list[int] = []
         self._struct_done: set[int] = set()
@@ -186,8 +189,16 @@ class Interface:
                 index = m.decoration(vid, "Index")
                 return Global(vid, "out", f"shimgl_spv_frag{loc[0]}{'_i1' if index and index[0] else ''}",
                               tid, storage)
-            return Global(vid, "in" if storage == "Input" else "out", f"shimgl_spv_loc{loc[0]}{suffix}", tid,
-                          storage)
+            name = f"shimgl_spv_loc{loc[0]}{suffix}"
+            if name in self._taken:
+                # two variables at one location (glslang's automatic locations of outputs only
+                # captured by transform feedback): the later one moves past every location used
+                free = 1 + max(m.decoration(v, "Location")[0] for v in self._located)
+                self.relocated[vid] = free + len(self.relocated)
+                name = f"shimgl_spv_loc{self.relocated[vid]}{suffix}"
+            self._taken.add(name)
+            self._located.append(vid)
+            return Global(vid, "in" if storage == "Input" else "out", name, tid, storage)
         if storage == "UniformConstant":
             inner = t
             dims = []
@@ -247,8 +258,12 @@ class Interface:
         if g.kind in ("in", "out"):
             gt = types.glsl(g.type_id)
             self._need_struct(gt, g.type_id)
-            loc = m.decoration(g.id, "Location")[0]
+            loc = self.relocated.get(g.id, m.decoration(g.id, "Location")[0])
             lay = [f"location = {loc}"]
+            for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride"), ("Offset", "xfb_offset")):
+                w = m.decoration(g.id, d)
+                if w is not None and g.kind == "out":
+                    lay.append(f"{q} = {w[0]}")
             comp = m.decoration(g.id, "Component")
             if comp:
                 lay.append(f"component = {comp[0]}")

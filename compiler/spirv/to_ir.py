@@ -168,6 +168,7 @@ class Ptr:
     vstride: int = 4
     opaque: Any = None
     root_tid: int = 0           # var: the SPIR-V type of the variable ``root()`` reaches
+    name: str = ""              # var: the interface variable's GLSL name (uniform leaves of opaque members)
 
 
 @dataclass
@@ -263,7 +264,8 @@ class _Translator:
                 sym = self.symbols.get(g.name)
                 if sym is None:
                     raise SpirvError(f"the interface lost {g.name}")
-                self.values[vid] = Ptr("var", g.type_id, root=(lambda s=sym: L.var_deref(s)), root_tid=g.type_id)
+                self.values[vid] = Ptr("var", g.type_id, root=(lambda s=sym: L.var_deref(s)), root_tid=g.type_id,
+                                       name=g.name)
             elif g.kind in ("sampler", "image"):
                 sym = self.symbols[g.name]
                 self.values[vid] = Ptr("opaque", g.type_id, opaque=L.io.opaque_symbol(L, sym, None))
@@ -632,8 +634,13 @@ class _Translator:
         t_ptr = self.types.info(result_tid)
         pointee = t_ptr.element
         if base.kind in ("var", "per_vertex", "const"):
-            p = Ptr(base.kind, pointee, root=base.root, path=base.path + tuple(indices))
+            p = Ptr(base.kind, pointee, root=base.root, path=base.path + tuple(indices), name=base.name)
             p.root_tid = base.root_tid or base.type_id
+            inner = pointee
+            while self.types.info(inner).kind == "array":
+                inner = self.types.info(inner).element
+            if base.kind == "var" and self.types.info(inner).kind in ("image", "sampled_image"):
+                return self._opaque_member(p, pointee)
             return p
         if base.kind == "opaque":
             if len(indices) != 1:
@@ -651,6 +658,22 @@ class _Translator:
         if base.kind == "buf":
             return self._buf_chain(base, indices, pointee)
         raise SpirvError(f"access chain into a {base.kind} pointer")
+
+    def _opaque_member(self, p: Ptr, pointee: int) -> Ptr:
+        """A sampler or image inside a uniform struct: its own uniform leaf (``name.m1``,
+        ``name[2].m0``, as the GL linker names the struct's members)."""
+        if not p.name or any(not isinstance(i, int) for i in p.path):
+            raise SpirvError("samplers inside structs indexed with non-constant indices are not supported")
+        leaf, tid = p.name, p.root_tid
+        for i in p.path:
+            t = self.types.info(tid)
+            if t.kind == "struct":
+                leaf += f".m{i}"
+                tid = t.members[i]
+            else:
+                leaf += f"[{i}]"
+                tid = t.element
+        return Ptr("opaque", pointee, opaque=self.L.io.opaque_leaf(self.L, leaf, self.gt(pointee)))
 
     def _buf_chain(self, base: Ptr, indices, pointee) -> Ptr:
         b, m, types = self.b, self.m, self.types
