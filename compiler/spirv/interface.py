@@ -320,7 +320,14 @@ class Interface:
             for i, mt in enumerate(t.members):
                 gt = types.glsl(mt)
                 self._need_struct(gt, mt)
-                members.append(f"{_decl(gt, f'm{i}')};")
+                quals = []
+                off = m.decoration(tid, "Offset", i)
+                if off is not None:
+                    quals.append(f"offset = {off[0]}")          # ARB_enhanced_layouts (GLSL 4.40)
+                if m.has(tid, "RowMajor", i):
+                    quals.append("row_major")
+                lay = f"layout({', '.join(quals)}) " if quals else ""
+                members.append(f"{lay}{_decl(gt, f'm{i}')};")
             lay = f"layout({packing}, binding = {binding[0] if binding else 0})"
             dims = "".join(f"[{d}]" for d in g.array_dims)
             kw = "buffer" if g.kind == "ssbo" else "uniform"

@@ -105,6 +105,10 @@ class SpirvShader:
             raise SpirvError(f"the module's interface is not supported ({e.info_log.strip()})") from None
         for g in self.unit.globals:         # every interface variable is active (linked by location/binding)
             g.used = True
+        for block in self.unit.interface_blocks:
+            for v in list(block.member_variables) + [block.variable]:
+                if v is not None:
+                    v.used = True
 
     @property
     def version(self):
