@@ -27,6 +27,12 @@ def _feedback_buffers(layout) -> list[int]:
     return sorted({v.buffer for v in layout.varyings if v.output is not None})
 
 
+def interface_arrays(interface) -> bool:
+    """Interfaces whose array resources listed by their bare name also answer to
+    ``name[0]`` (GL 4.6 section 7.3.1.1: an array input or output is ``name[0]``)."""
+    return interface in (E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT)
+
+
 class InterfaceQueryMixin:
     def _interfaces(self):
         i = {E.GL_UNIFORM, E.GL_UNIFORM_BLOCK, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT,
@@ -101,17 +107,19 @@ class InterfaceQueryMixin:
         elif interface == E.GL_PROGRAM_INPUT:
             first = "vertex" if "vertex" in stages else ("compute" if "compute" in stages else "fragment")
             if first == "vertex":
+                components = self._location_components(ls, "vertex", "in")
                 for name, (loc, t, n) in sorted(ls.attributes.items()):
                     el = t.element if t is not None and t.base == "array" else t
                     out.append(_Res(name, {
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: -1 if name.startswith("gl_") else loc,
-                        E.GL_IS_PER_PATCH: 0, **refs({"vertex"})}))
+                        E.GL_IS_PER_PATCH: 0, **refs({"vertex"}), **components(name)}))
         elif interface == E.GL_PROGRAM_OUTPUT:
             fs = ls.units.get("fragment")
             if fs is not None:
                 outs = {g.name: g for g in fs.globals if g.storage == "out"}
+                components = self._location_components(ls, "fragment", "out")
                 for name, loc in sorted(ls.frag_outputs.items()):
                     t = outs[name].type if name in outs else None
                     el = t.element if t is not None and t.base == "array" else t
@@ -119,7 +127,7 @@ class InterfaceQueryMixin:
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: 0, E.GL_IS_PER_PATCH: 0,
-                        **refs({"fragment"})}))
+                        **refs({"fragment"}), **components(name)}))
         elif interface == E.GL_ATOMIC_COUNTER_BUFFER:
             for i, a in enumerate(ls.atomic_buffers):
                 vals = self.glGetActiveAtomicCounterBufferiv(
@@ -145,6 +153,16 @@ class InterfaceQueryMixin:
                                      E.GL_TRANSFORM_FEEDBACK_BUFFER_STRIDE: 4 * ls.tf_layout.stride_dw[b]}))
         return out
 
+    def _location_components(self, ls, stage: str, storage: str):
+        """name -> {GL_LOCATION_COMPONENT: first component} of a stage's inputs or outputs
+        (GL 4.4 / ARB_enhanced_layouts: the component qualifier, 0 without one); {} before."""
+        if not (self.api.gl(4, 4) or self.api.has_extension("GL_ARB_enhanced_layouts")):
+            return lambda name: {}
+        unit = ls.units.get(stage)
+        comps = {g.name: (g.layout or {}).get("component", 0) for g in (unit.globals if unit is not None else ())
+                 if g.storage == storage}
+        return lambda name: {E.GL_LOCATION_COMPONENT: comps.get(name.split("[")[0].split(".")[0], 0)}
+
     def _pi_program(self, program, interface):
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
         prog = self._program(program)
@@ -168,7 +186,8 @@ class InterfaceQueryMixin:
         prog = self._pi_program(program, programInterface)
         check(programInterface not in (E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_ENUM)
         for i, r in enumerate(self._resources(prog, programInterface)):
-            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
+            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name) or (
+                    name.endswith("[0]") and name[:-3] == r.name and interface_arrays(programInterface)):
                 return i
         return E.GL_INVALID_INDEX
 

@@ -127,3 +127,24 @@ void main() { gl_Position = vec4(pos, 0.0, 1.0); colour = vec4(red[index], gba[i
         ctx.glUniform1i(ctx.glGetUniformLocation(p, "index"), index)
         px = _draw_and_read(ctx, p)
         np.testing.assert_array_equal(px, np.tile(np.round(attrs[index] * 255), (16, 1)))
+
+
+def test_location_component_queries(ctx):
+    vs = HEAD + """
+layout(location = 0) in vec2 pos;
+layout(location = 1, component = 3) in float w[2];
+layout(location = 1) in vec3 xyz[2];
+void main() { gl_Position = vec4(pos, xyz[1].x, w[0]); }"""
+    fs = HEAD + """
+layout(location = 0) out vec2 rg;
+layout(location = 0, component = 2) out vec2 ba;
+void main() { rg = vec2(0.0); ba = vec2(1.0); }"""
+    p = _link(ctx, vs, fs)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+
+    def component(interface, name):
+        i = ctx.glGetProgramResourceIndex(p, interface, name)
+        vals = ctx.glGetProgramResourceiv(p, interface, i, 1, [E.GL_LOCATION_COMPONENT], 1)
+        return (vals[1] if isinstance(vals, tuple) else vals)[0]
+    assert [component(E.GL_PROGRAM_INPUT, n) for n in ("pos", "w[0]", "xyz[0]")] == [0, 3, 0]
+    assert [component(E.GL_PROGRAM_OUTPUT, n) for n in ("rg", "ba")] == [0, 2]
