@@ -186,3 +186,26 @@ def test_begin_needs_the_captured_bindings(ctx):
     # binding 0 left unbound: beginning the capture is an error and changes nothing
     ctx.glBeginTransformFeedback(E.GL_POINTS)
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
+
+
+def test_limits_agree_with_the_shading_language(ctx):
+    """GL_MAX_TRANSFORM_FEEDBACK_BUFFERS / _INTERLEAVED_COMPONENTS are the GLSL constants,
+    and a record of exactly the interleaved limit compiles, links and captures."""
+    from compiler.glsl.builtin_variables import LIMITS
+    assert ctx.glGetIntegerv(E.GL_MAX_TRANSFORM_FEEDBACK_BUFFERS)[0] == LIMITS["gl_MaxTransformFeedbackBuffers"]
+    comps = ctx.glGetIntegerv(E.GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS)[0]
+    assert comps == LIMITS["gl_MaxTransformFeedbackInterleavedComponents"]
+    vs = HEAD + """
+layout(xfb_buffer = 3, xfb_stride = gl_MaxTransformFeedbackInterleavedComponents * 4) out;
+layout(xfb_buffer = 3, xfb_offset = gl_MaxTransformFeedbackInterleavedComponents * 4 - 16) out vec4 last;
+void main() { gl_Position = vec4(0.0); last = vec4(1.0, 2.0, 3.0, float(gl_VertexID)); }"""
+    p = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, FS)])
+    got = _capture(ctx, p, {3: 2 * comps}, points=2)
+    exp = np.full((2, comps), -7, np.float32)
+    exp[:, -4:] = [[1, 2, 3, 0], [1, 2, 3, 1]]
+    np.testing.assert_array_equal(got[3], exp.reshape(-1))
+    s = ctx.glCreateShader(E.GL_VERTEX_SHADER)
+    ctx.glShaderSource(s, 1, [vs.replace("- 16) out vec4", "- 12) out vec4")])
+    ctx.glCompileShader(s)
+    assert not ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]
+    assert "overflows xfb_stride" in ctx.glGetShaderInfoLog(s)
