@@ -12,10 +12,13 @@ used: ARB_gl_spirv links by location and binding only):
   location); vertex inputs ``shimgl_spv_attr<L>``, fragment outputs
   ``shimgl_spv_frag<L>[_i<I>]``;
 - ``shimgl_spv_uniform<L>``: a default-block uniform at location L;
-- ``shimgl_spv_sampler<id>``: a sampler (Binding: its unit);
-- ``shimgl_spv_ubo<id>`` / ``shimgl_spv_ssbo<id>``: a block (instance ``..._i``);
+- ``shimgl_spv_sampler<B>`` / ``shimgl_spv_image<B>``: a sampler / image at binding B (its unit);
+- ``shimgl_spv_ubo<B>`` / ``shimgl_spv_ssbo<B>``: a block at binding B (instance ``..._i``);
 - ``shimgl_spv_shared<id>``: a workgroup variable;
-- ``shimgl_spv_counter<id>``: an atomic counter (Binding, Offset).
+- ``shimgl_spv_counter<B>_<offset>``: an atomic counter.
+
+Resources are named by binding so that one resource used by two stages is one GL
+uniform or block (a second variable at one binding in a module adds ``_v<id>``).
 
 The interface's ``main`` names every global once (an expression statement; blocks
 and arrays of opaque types are instead marked used after the parse), so the GL
@@ -207,7 +210,8 @@ class Interface:
                 inner = types.info(inner.element)
             if inner.kind in ("sampled_image", "image"):
                 return Global(vid, "sampler" if inner.kind == "sampled_image" else "image",
-                              f"shimgl_spv_sampler{vid}", tid, storage, array_dims=tuple(dims))
+                              self._by_binding(vid, "sampler" if inner.kind == "sampled_image" else "image"),
+                              tid, storage, array_dims=tuple(dims))
             loc = m.decoration(vid, "Location")
             if loc is None:
                 raise SpirvError(f"uniform %{vid} has no Location decoration")
@@ -221,19 +225,34 @@ class Interface:
             if not (m.has(tid_inner, "Block") or m.has(tid_inner, "BufferBlock")):
                 raise SpirvError(f"uniform variable %{vid} is not a block")
             kind = "ssbo" if is_ssbo else "ubo"
-            return Global(vid, kind, f"shimgl_spv_{kind}{vid}", tid, storage, block_name=f"shimgl_spv_{kind}{vid}",
+            name = self._by_binding(vid, kind)
+            return Global(vid, kind, name, tid, storage, block_name=name,
                           array_dims=tuple(dims))
         if storage == "AtomicCounter":
             tid_inner, dims = tid, []
             while types.info(tid_inner).kind == "array":
                 dims.append(types.info(tid_inner).count)
                 tid_inner = types.info(tid_inner).element
-            return Global(vid, "atomic", f"shimgl_spv_counter{vid}", tid, storage, array_dims=tuple(dims))
+            return Global(vid, "atomic", self._by_binding(vid, "counter"), tid, storage, array_dims=tuple(dims))
         if storage == "Workgroup":
             return Global(vid, "shared", f"shimgl_spv_shared{vid}", tid, storage)
         if storage == "Private":
             return Global(vid, "private", "", tid, storage)
         raise SpirvError(f"variables of storage class {storage} are not supported")
+
+    def _by_binding(self, vid: int, kind: str) -> str:
+        """The generated name of a resource: by its binding (and offset for counters), so
+        the same resource in two stages is one GL uniform / block; a second variable of one
+        binding in the module gets its id too."""
+        binding = self.m.decoration(vid, "Binding")
+        name = f"shimgl_spv_{kind}{binding[0] if binding else 0}"
+        if kind == "counter":
+            off = self.m.decoration(vid, "Offset")
+            name += f"_{off[0] if off else 0}"
+        if name in self._taken:
+            name += f"_v{vid}"
+        self._taken.add(name)
+        return name
 
     def _need_struct(self, gt: GT.GLSLType, tid: int) -> None:
         """Declare the struct types ``tid`` uses (members first)."""
