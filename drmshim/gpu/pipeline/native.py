@@ -6,15 +6,19 @@ from the rasteriser's arrays, fused with the pick and the lanes' record lookup
 (``_shade_lanes``): one pass to key each fragment's quad, a presence table ranking
 the keys (``fragment._dense_ranks``'s table, used under the same condition), one
 pass writing the lanes. The numpy code is the specification and the results are
-the same arrays (values and dtypes); ``SHIMGL_DEBUG=interp`` or no C compiler runs
+the same arrays (values and dtypes); the quads' arrays are views of a per-thread
+scratch, valid until the thread's next call. ``SHIMGL_DEBUG=interp`` or no C compiler runs
 numpy (``drmshim.gpu.native.kernels``).
 """
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..native.kernels import Kernels
+from ..raster import Scratch
 
 __all__ = ["quads_single_sample", "records_at", "KERNELS", "MIN_FRAGMENTS"]
 
@@ -28,7 +32,7 @@ long quad_ranks(long n, const int64_t *key, int64_t lo, long span, int64_t *rank
 void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
                 const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
                 int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
-                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec);
+                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift);
 void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
                 long y0, long w, int64_t *out);
 void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out);
@@ -64,7 +68,8 @@ long quad_ranks(long n, const int64_t *key, int64_t lo, long span, int64_t *rank
 void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
                 const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
                 int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
-                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec) {
+                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift) {
+    const int64_t mask = ((int64_t)1 << shift) - 1, tiles_x = shift ? w >> shift : 0;
     for (long i = 0; i < n; i++) {
         int64_t q = rank[key[i] - lo];
         int64_t j = f[i];
@@ -83,7 +88,12 @@ void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftr
             FF[lane] = j;
             helper[lane] = 1;
             long rx = x - x0, ry = y - y0;
-            rec[lane] = (rx >= 0 && rx < w && ry >= 0 && ry < h) ? record_of[ry * w + rx] : -1;
+            int inside = rx >= 0 && rx < w && ry >= 0 && ry < h;
+            if (!inside) rec[lane] = -1;
+            else if (shift)    /* whole tiles in tile order (see _tile_major): arithmetic */
+                rec[lane] = (((ry >> shift) * tiles_x + (rx >> shift)) << (2 * shift)) + ((ry & mask) << shift)
+                            + (rx & mask);
+            else rec[lane] = record_of[ry * w + rx];
         }
     }
     for (long i = 0; i < n; i++) helper[real[i]] = 0;
@@ -110,6 +120,20 @@ void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, l
 """
 
 KERNELS = Kernels(_SOURCE, _CDEF)
+#: The most bytes of lane arrays a firmware thread keeps for the next shading call:
+#: fresh pages cost more than the arrays' arithmetic (the kernel zeroes each one on
+#: first touch); a bigger call allocates its own.
+SCRATCH_MAX_B = 96 << 20
+_THREAD = threading.local()
+
+
+def _scratch() -> Scratch:
+    """This thread's lane arrays: a call's outputs are dead once its lanes are shaded
+    (the next call on the thread overwrites them)."""
+    held = getattr(_THREAD, "scratch", None)
+    if held is None:
+        held = _THREAD.scratch = Scratch(SCRATCH_MAX_B)
+    return held
 #: keys spanning more than this many times their count take numpy's sort (as _dense_ranks)
 DENSE_RANK_SPAN = 4
 
@@ -127,7 +151,8 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
     fx, fy, ftri, f = (np.ascontiguousarray(a) for a in (fx, fy, ftri, f))
     k, lib, p = KERNELS, KERNELS.lib, KERNELS.ptr
     qw, qh = (W + 1) // 2 + 1, (H + 1) // 2 + 1
-    key = np.empty(n, np.int64)
+    scratch = _scratch()
+    key = scratch.empty("key", (n,), np.int64)
     rng = np.empty(2, np.int64)
     i32, i64 = "int32_t *", "int64_t *"
     lib.quad_keys(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), qw, qh, p(key, i64), p(rng, i64))
@@ -135,18 +160,23 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
     span = hi - lo + 1
     if span > DENSE_RANK_SPAN * n:
         return None
-    rank = np.zeros(span, np.int64)
+    rank = scratch.empty("rank", (span,), np.int64)
+    rank.fill(0)
     nq = lib.quad_ranks(n, p(key, i64), lo, span, p(rank, i64))
     m = 4 * nq
-    first = np.empty(nq, np.int64)
-    X, Y, TRI = np.empty(m, np.int32), np.empty(m, np.int32), np.empty(m, np.int32)
-    FF, real, rec = np.empty(m, np.int64), np.empty(n, np.int64), np.empty(m, np.int64)
-    helper = np.empty(m, np.bool_)
+    first = scratch.empty("first", (nq,), np.int64)
+    X, Y, TRI = (scratch.empty(name, (m,), np.int32) for name in ("X", "Y", "TRI"))
+    FF, rec = scratch.empty("FF", (m,), np.int64), scratch.empty("rec", (m,), np.int64)
+    real = scratch.empty("real", (n,), np.int64)
+    helper = scratch.empty("helper", (m,), np.bool_)
     h, w = record_of.shape
     lib.quad_lanes(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), p(key, i64), lo, p(rank, i64), nq,
                    p(first, i64), p(X, i32), p(Y, i32), p(TRI, i32), p(FF, i64), k.ffi.cast("uint8_t *",
-                   helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1], w, h, p(rec, i64))
-    return X, Y, TRI, np.zeros(m, np.int32), FF, helper, real, rec
+                   helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1], w, h, p(rec, i64),
+                   _tile_major(record_of, origin))
+    SS = scratch.empty("SS", (m,), np.int32)
+    SS.fill(0)
+    return X, Y, TRI, SS, FF, helper, real, rec
 
 
 def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int]):
