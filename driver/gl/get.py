@@ -127,8 +127,9 @@ class GetMixin:
             E.GL_IMPLEMENTATION_COLOR_READ_TYPE: lambda c: c._implementation_read()[1],
             E.GL_NUM_COMPRESSED_TEXTURE_FORMATS: lambda c: len(general_purpose_compressed(c.api.es, c.api.version)),
             E.GL_COMPRESSED_TEXTURE_FORMATS: lambda c: general_purpose_compressed(c.api.es, c.api.version),
-            E.GL_NUM_SHADER_BINARY_FORMATS: lambda c: 0,
-            E.GL_SHADER_BINARY_FORMATS: lambda c: (),
+            E.GL_NUM_SHADER_BINARY_FORMATS: lambda c: len(c.spirv_binary_formats()),
+            E.GL_SHADER_BINARY_FORMATS: lambda c: c.spirv_binary_formats(),      # features/gl_spirv.py
+            E.GL_NUM_SPIR_V_EXTENSIONS: lambda c: c.spirv_extension_count(),
             E.GL_SHADER_COMPILER: lambda c: True,
             E.GL_SAMPLE_BUFFERS: lambda c: int(c._draw_fb_samples() > 1),
             E.GL_SAMPLES: lambda c: c._draw_fb_samples(),
@@ -452,6 +453,8 @@ class GetMixin:
         if name == E.GL_EXTENSIONS:
             check(0 <= index < len(self.extensions), E.GL_INVALID_VALUE)
             return self.extensions[index]
+        if name == E.GL_SPIR_V_EXTENSIONS:
+            return self.spirv_extension_string(index)
         if name == E.GL_SHADING_LANGUAGE_VERSION and self.api.gl(4, 3):
             versions = self._glsl_version_list()
             check(0 <= index < len(versions), E.GL_INVALID_VALUE)

@@ -126,6 +126,20 @@ def glSpecializeShader(ctx, shader: int, pEntryPoint, numSpecializationConstants
     sh.compiled_source = spv.source
 
 
+@context_method
+def spirv_binary_formats(ctx) -> tuple[int, ...]:
+    """GL_SHADER_BINARY_FORMATS: SPIR-V where it is available (GL 4.6 section 7.2)."""
+    return (E.GL_SHADER_BINARY_FORMAT_SPIR_V,) if _enabled(ctx) else ()
+
+
+@context_method
+def spirv_extension_count(ctx) -> int:
+    """GL_NUM_SPIR_V_EXTENSIONS (INVALID_ENUM where SPIR-V is not available)."""
+    check(_enabled(ctx), E.GL_INVALID_ENUM, "SPIR-V is not supported in this context")
+    return len(SPIR_V_EXTENSIONS)
+
+
+@context_method
 def spirv_extension_string(ctx, index: int) -> str:
     """glGetStringi(GL_SPIR_V_EXTENSIONS, index)."""
     check(_enabled(ctx), E.GL_INVALID_ENUM, "SPIR-V is not supported in this context")

@@ -318,3 +318,19 @@ def test_no_spirv_before_gl46():
     data = assemble(PASS_VS)
     c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
     assert c.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_queries_of_the_binary_format_and_spirv_extensions():
+    import driver
+    c = driver.Context(api="gl46", width=4, height=4)
+    assert c.glGetIntegerv(E.GL_NUM_SHADER_BINARY_FORMATS) == [1]
+    assert c.glGetIntegerv(E.GL_SHADER_BINARY_FORMATS) == [E.GL_SHADER_BINARY_FORMAT_SPIR_V]
+    assert c.glGetIntegerv(E.GL_NUM_SPIR_V_EXTENSIONS) == [0]        # no SPV_* extension yet
+    c.glGetStringi(E.GL_SPIR_V_EXTENSIONS, 0)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    old = driver.Context(api="gl43", width=4, height=4)
+    assert old.glGetIntegerv(E.GL_NUM_SHADER_BINARY_FORMATS) == [0]
+    old.glGetIntegerv(E.GL_NUM_SPIR_V_EXTENSIONS)
+    assert old.glGetError() == E.GL_INVALID_ENUM
+    old.glGetStringi(E.GL_SPIR_V_EXTENSIONS, 0)
+    assert old.glGetError() == E.GL_INVALID_ENUM
