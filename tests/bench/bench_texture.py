@@ -111,6 +111,15 @@ def run() -> list[tuple[str, float, str]]:
     ms = _best_ms(lambda: tex.sample(mem, BASE, BASE + 0x100, st))
     rows.append(("texture: trilinear, 1M lanes, 256^2 RGBA8, LOD from quads", ms,
                  f"target <= 60 ms; {ms / floor_ms:.2f}x the numpy floor"))
+    from drmshim.gpu.texture import native
+    if native.available():     # the same call on the numpy path (the kernel's specification)
+        native.ENABLED = False
+        try:
+            numpy_ms = _best_ms(lambda: tex.sample(mem, BASE, BASE + 0x100, st), repeats=3)
+        finally:
+            native.ENABLED = True
+        rows.append(("texture: the same, numpy filter (C kernel off)", numpy_ms,
+                     f"the C kernel: {ms / numpy_ms:.2f}x this"))
     ms = _best_ms(lambda: tex.sample(mem, BASE, BASE + 0x100, st, ddx=ddx, ddy=ddy))
     rows.append(("texture: trilinear, 1M lanes, explicit gradients", ms,
                  f"target <= 60 ms; {ms / floor_ms:.2f}x the numpy floor"))
