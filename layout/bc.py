@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ENCODABLE", "compress_bc", "decompress_bc"]
+__all__ = ["ENCODABLE", "compress_bc", "decompress_bc", "principal_extremes"]
 
 _ROW_MAJOR = np.arange(16).reshape(4, 4)  # [y, x] -> pixel index
 
@@ -113,10 +113,28 @@ def decompress_bc(name: str, blocks: np.ndarray, raw: bool, srgb: bool, to_linea
     return result.astype(np.float32)
 
 
-# -- encoding (the GL's online compression: glTexImage* with a specific S3TC/RGTC format) --
+# -- encoding (the GL's online compression: glTexImage* with a specific S3TC/RGTC/BPTC format) --
 
 ENCODABLE = ("DXT1_RGB", "DXT1_RGBA", "DXT3_RGBA", "DXT5_RGBA", "DXT1_SRGB", "DXT1_SRGBA",
-              "DXT3_SRGBA", "DXT5_SRGBA", "RGTC1_UNORM", "RGTC1_SNORM", "RGTC2_UNORM", "RGTC2_SNORM")
+              "DXT3_SRGBA", "DXT5_SRGBA", "RGTC1_UNORM", "RGTC1_SNORM", "RGTC2_UNORM", "RGTC2_SNORM",
+              "BPTC_RGBA_UNORM", "BPTC_SRGBA", "BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT")
+
+
+def principal_extremes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 16, c) texels -> (n,) positions of the texels at the two ends of each
+    block's principal axis (power iteration on the covariance): the endpoints of
+    a simple encoder, exact for blocks of two colours."""
+    n = values.shape[0]
+    centred = values - values.mean(1, keepdims=True)
+    cov = np.einsum("nki,nkj->nij", centred, centred)
+    # start from the covariance row of the most varying channel (never orthogonal
+    # to the principal axis when the block varies at all)
+    axis = cov[np.arange(n), np.argmax(np.diagonal(cov, axis1=1, axis2=2), 1)] + 1e-9
+    for _ in range(8):
+        axis = np.einsum("nij,nj->ni", cov, axis)
+        axis /= np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-12)
+    proj = np.einsum("nki,ni->nk", centred, axis)
+    return proj.argmin(1), proj.argmax(1)
 
 
 def _nearest(values: np.ndarray, palette: np.ndarray) -> np.ndarray:
@@ -150,19 +168,9 @@ def _encode_bc1(rgb8: np.ndarray, transparent: np.ndarray | None) -> np.ndarray:
         opaque = ~transparent[..., None]
         mean = (rgb8 * opaque).sum(1, keepdims=True) / np.maximum(opaque.sum(1, keepdims=True), 1)
         picked = np.where(opaque, rgb8, mean)
-    # the texels at the extremes of the block's principal axis (power iteration on
-    # the colour covariance) are the endpoints: exact for two-colour blocks
-    centred = picked - picked.mean(1, keepdims=True)
-    cov = np.einsum("nki,nkj->nij", centred, centred)
-    # start from the covariance row of the most varying channel (never orthogonal
-    # to the principal axis when the block varies at all)
-    axis = cov[np.arange(n), np.argmax(np.diagonal(cov, axis1=1, axis2=2), 1)] + 1e-9
-    for _ in range(8):
-        axis = np.einsum("nij,nj->ni", cov, axis)
-        axis /= np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-12)
-    proj = np.einsum("nki,ni->nk", centred, axis)
     rows = np.arange(n)
-    hi, lo = _pack565(picked[rows, proj.argmax(1)]), _pack565(picked[rows, proj.argmin(1)])
+    lo_at, hi_at = principal_extremes(picked)
+    hi, lo = _pack565(picked[rows, hi_at]), _pack565(picked[rows, lo_at])
     three = np.zeros(n, bool) if transparent is None else transparent.any(1)
     # four-colour mode needs c0 > c1, three-colour mode c0 <= c1
     c0 = np.where(three, np.minimum(hi, lo), np.maximum(hi, lo))
@@ -194,12 +202,17 @@ def _encode_bc4(values: np.ndarray, signed: bool) -> np.ndarray:
 
 def compress_bc(name: str, texels: np.ndarray) -> np.ndarray:
     """Encode (n, 4, 4, 4) RGBA texels [block, y, x, c] (normalised: 0..1, or -1..1
-    for SNORM) into BC1-BC5 blocks (n, 8 or 16) uint8 that ``decompress_bc`` reads
-    back. The encoder is simple (endpoints at the block's extremes, nearest palette
-    entries), as drivers' fallback encoders are: exact for blocks of two
-    representable colours, close otherwise. sRGB formats encode the given values."""
+    for SNORM; BC6H: floats) into BC1-BC7 blocks (n, 8 or 16) uint8 that
+    ``decompress_bc``/``decompress_bptc`` read back. The encoder is simple
+    (endpoints at the block's extremes, nearest palette entries), as drivers'
+    fallback encoders are: exact for blocks of two representable colours, close
+    otherwise. sRGB formats encode the given values. BPTC: see
+    ``bptc.compress_bptc``."""
     if name not in ENCODABLE:
         raise ValueError(f"{name} has no encoder")
+    if name.startswith("BPTC"):
+        from layout.bptc import compress_bptc
+        return compress_bptc(name, texels)
     n = texels.shape[0]
     t = texels.reshape(n, 16, 4).astype(np.float64)
     if name.startswith("RGTC"):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decompress_bptc"]
+__all__ = ["compress_bptc", "decompress_bptc"]
 
 
 def _table(rows: str, digits_per_entry: int = 16) -> np.ndarray:
@@ -340,3 +340,130 @@ def decompress_bptc(name: str, blocks: np.ndarray, raw: bool, srgb: bool, to_lin
     if srgb:
         result[..., :3] = to_linear(result[..., :3])
     return result.astype(np.float32)
+
+
+# -- encoding (the GL's online compression: glTexImage* into a BPTC format) -----------
+
+def _put(bits: np.ndarray, pos: int, values: np.ndarray, width: int) -> int:
+    """Write the ``width``-bit fields ``values`` (n,) of every block at bit ``pos``;
+    returns the position after them."""
+    for b in range(width):
+        bits[:, pos + b] = (values >> b) & 1
+    return pos + width
+
+
+def _put_indices(bits: np.ndarray, pos: int, idx: np.ndarray) -> None:
+    """4-bit indices (n, 16) in pixel order; pixel 0 (the anchor) stores 3 bits."""
+    pos = _put(bits, pos, idx[:, 0], 3)
+    for p in range(1, 16):
+        pos = _put(bits, pos, idx[:, p], 4)
+    assert pos == 128
+
+
+def _anchor_low(idx: np.ndarray, e0: np.ndarray, e1: np.ndarray):
+    """Swap the endpoints of blocks whose pixel 0 has an index with the top bit
+    set (the anchor stores one bit fewer), mirroring their indices."""
+    flip = idx[:, 0] >= 8
+    e0, e1 = np.where(flip[:, None], e1, e0), np.where(flip[:, None], e0, e1)
+    return np.where(flip[:, None], 15 - idx, idx), e0, e1
+
+
+def _encode_bc7_mode6(v8: np.ndarray) -> np.ndarray:
+    """(n, 16, 4) RGBA 0..255 -> (n, 16) uint8 BC7 blocks in mode 6 (one subset,
+    RGBA endpoints of 7 bits plus a P-bit each, 4-bit indices)."""
+    from layout.bc import _nearest, principal_extremes
+    n = v8.shape[0]
+    rows = np.arange(n)
+    lo_at, hi_at = principal_extremes(v8)
+    quantised = []
+    for end in (v8[rows, lo_at], v8[rows, hi_at]):              # (n, 4)
+        # the P-bit is the low bit of all four channels: keep the closer choice
+        cands = []
+        for p in (0, 1):
+            q = np.clip(np.rint((end - p) / 2.0), 0, 127).astype(np.int64)
+            cands.append((q, np.full(n, p), (((2 * q + p) - end) ** 2).sum(1)))
+        better = cands[1][2] < cands[0][2]
+        quantised.append((np.where(better[:, None], cands[1][0], cands[0][0]), better.astype(np.int64)))
+    (q0, p0), (q1, p1) = quantised
+    e0, e1 = 2 * q0 + p0[:, None], 2 * q1 + p1[:, None]           # 8-bit endpoints
+    w = _WEIGHTS[4][None, :, None]
+    palette = ((64 - w) * e0[:, None] + w * e1[:, None] + 32) >> 6  # (n, 16, 4)
+    idx = _nearest(v8, palette.astype(np.float64))
+    flip = idx[:, 0] >= 8
+    idx, _, _ = _anchor_low(idx, e0, e1)
+    q0, q1 = np.where(flip[:, None], q1, q0), np.where(flip[:, None], q0, q1)
+    p0, p1 = np.where(flip, p1, p0), np.where(flip, p0, p1)
+    bits = np.zeros((n, 128), np.uint8)
+    bits[:, 6] = 1                                              # mode 6: six zero bits, then a one
+    pos = 7
+    for c in range(4):
+        pos = _put(bits, pos, q0[:, c], 7)
+        pos = _put(bits, pos, q1[:, c], 7)
+    pos = _put(bits, pos, p0, 1)
+    pos = _put(bits, pos, p1, 1)
+    _put_indices(bits, pos, idx)
+    return np.packbits(bits, axis=1, bitorder="little")
+
+
+def _bc6_levels(signed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Every 10-bit endpoint code of BC6H mode 0x03 and its unquantised value
+    (increasing), for choosing the nearest code."""
+    codes = np.arange(-511, 512) if signed else np.arange(0, 1024)
+    return codes, _bc6_unquantise(codes, 10, signed)
+
+
+def _encode_bc6_mode3(rgb: np.ndarray, signed: bool) -> np.ndarray:
+    """(n, 16, 3) float RGB -> (n, 16) uint8 BC6H blocks in mode 0x03 (one region,
+    untransformed 10-bit endpoints, 4-bit indices). Endpoints and indices are
+    chosen in the unquantised domain, where the decoder interpolates: a half
+    float's bits h come from u as (u * 31) >> 6 (signed: |u| * 31 >> 5), so the
+    target is u = h * 64 / 31 (32 / 31), close to logarithmic in the value."""
+    from layout.bc import _nearest, principal_extremes
+    n = rgb.shape[0]
+    limit = 65504.0
+    x = np.clip(np.nan_to_num(rgb), -limit if signed else 0.0, limit)
+    h = x.astype(np.float16).view(np.uint16).astype(np.int64)
+    if signed:
+        target = np.where(h & 0x8000, -(h & 0x7FFF), h & 0x7FFF) * (32.0 / 31.0)
+    else:
+        target = h * (64.0 / 31.0)
+    rows = np.arange(n)
+    lo_at, hi_at = principal_extremes(target)
+    codes, levels = _bc6_levels(signed)
+    ends = []
+    for end in (target[rows, lo_at], target[rows, hi_at]):         # (n, 3)
+        at = np.clip(np.searchsorted(levels, end), 1, len(levels) - 1)
+        nearer_below = (end - levels[at - 1]) <= (levels[at] - end)
+        ends.append(np.where(nearer_below, at - 1, at))            # position in codes
+    i0, i1 = ends
+    u0, u1 = levels[i0], levels[i1]
+    w = _WEIGHTS[4][None, :, None]
+    palette = ((64 - w) * u0[:, None] + w * u1[:, None] + 32) >> 6   # (n, 16, 3)
+    idx = _nearest(target, palette.astype(np.float64))
+    idx, i0, i1 = _anchor_low(idx, i0, i1)
+    c0, c1 = codes[i0] & 0x3FF, codes[i1] & 0x3FF                  # signed: two's complement
+    bits = np.zeros((n, 128), np.uint8)
+    pos = _put(bits, 0, np.full(n, 0x03), 5)
+    for c in range(3):
+        pos = _put(bits, pos, c0[:, c], 10)
+    for c in range(3):
+        pos = _put(bits, pos, c1[:, c], 10)
+    _put_indices(bits, pos, idx)
+    return np.packbits(bits, axis=1, bitorder="little")
+
+
+def compress_bptc(name: str, texels: np.ndarray) -> np.ndarray:
+    """Encode (n, 4, 4, 4) RGBA texels [block, y, x, c] into BPTC blocks (n, 16)
+    uint8 that ``decompress_bptc`` reads back. BC7 (``BPTC_RGBA_UNORM``,
+    ``BPTC_SRGBA``: values 0..1, sRGB ones encoded as given) uses mode 6 only:
+    endpoints are 7 bits plus a low bit shared by the four channels, so an
+    endpoint is within 1/255 of the texel it comes from. BC6H (``BPTC_RGB_UFLOAT``,
+    ``BPTC_RGB_FLOAT``: float RGB; negative values clamp to 0 when unsigned) uses
+    mode 0x03 only. Exact for blocks of two representable colours."""
+    n = texels.shape[0]
+    t = texels.reshape(n, 16, 4).astype(np.float64)
+    if name in ("BPTC_RGBA_UNORM", "BPTC_SRGBA"):
+        return _encode_bc7_mode6(np.clip(t, 0.0, 1.0) * 255.0)
+    if name in ("BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT"):
+        return _encode_bc6_mode3(t[..., :3], signed=name == "BPTC_RGB_FLOAT")
+    raise ValueError(f"{name} has no BPTC encoder")
