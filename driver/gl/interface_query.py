@@ -4,6 +4,8 @@ storage-block binding and buffer bindings compute and fragment shaders use."""
 
 from __future__ import annotations
 
+import re
+
 from driver.gallium import PipeShaderType, ShaderBuffer
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
@@ -25,12 +27,6 @@ def _feedback_buffers(layout) -> list[int]:
     if layout is None:
         return []
     return sorted({v.buffer for v in layout.varyings if v.output is not None})
-
-
-def interface_arrays(interface) -> bool:
-    """Interfaces whose array resources listed by their bare name also answer to
-    ``name[0]`` (GL 4.6 section 7.3.1.1: an array input or output is ``name[0]``)."""
-    return interface in (E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT)
 
 
 class InterfaceQueryMixin:
@@ -88,12 +84,19 @@ class InterfaceQueryMixin:
             storage = interface == E.GL_SHADER_STORAGE_BLOCK
             blocks = [b for b in ls.blocks if b.is_storage == storage]
             first = 0
+            members_of: dict[str, tuple[int, ...]] = {}     # array of blocks -> its members' indices
             for b in blocks:
                 n = len(b.active)
+                variables = tuple(range(first, first + n))
+                # the members of an array of blocks are listed once, with its first element; every
+                # element has them as its active variables (GL 4.6 section 7.3.1)
+                base = re.sub(r"(\[\d+\])+$", "", b.name)
+                if base != b.name:
+                    variables = members_of.setdefault(base, variables)
                 out.append(_Res(b.name, {
                     E.GL_BUFFER_BINDING: b.binding, E.GL_BUFFER_DATA_SIZE: b.data_size_B,
-                    E.GL_NUM_ACTIVE_VARIABLES: n,
-                    E.GL_ACTIVE_VARIABLES: tuple(range(first, first + n)), **refs(b.stages)}))
+                    E.GL_NUM_ACTIVE_VARIABLES: len(variables),
+                    E.GL_ACTIVE_VARIABLES: variables, **refs(b.stages)}))
                 first += n
         elif interface == E.GL_BUFFER_VARIABLE:
             for bi, b in enumerate(bl for bl in ls.blocks if bl.is_storage):
@@ -110,7 +113,8 @@ class InterfaceQueryMixin:
                 components = self._location_components(ls, "vertex", "in")
                 for name, (loc, t, n) in sorted(ls.attributes.items()):
                     el = t.element if t is not None and t.base == "array" else t
-                    out.append(_Res(name, {
+                    # GL 4.6 section 7.3.1.1: an array of basic types is named `name[0]'
+                    out.append(_Res(name + "[0]" if el is not t else name, {
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: -1 if name.startswith("gl_") else loc,
@@ -123,7 +127,7 @@ class InterfaceQueryMixin:
                 for name, loc in sorted(ls.frag_outputs.items()):
                     t = outs[name].type if name in outs else None
                     el = t.element if t is not None and t.base == "array" else t
-                    out.append(_Res(name, {
+                    out.append(_Res(name + "[0]" if el is not t else name, {
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: 0, E.GL_IS_PER_PATCH: 0,
@@ -186,8 +190,7 @@ class InterfaceQueryMixin:
         prog = self._pi_program(program, programInterface)
         check(programInterface not in (E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_ENUM)
         for i, r in enumerate(self._resources(prog, programInterface)):
-            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name) or (
-                    name.endswith("[0]") and name[:-3] == r.name and interface_arrays(programInterface)):
+            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
                 return i
         return E.GL_INVALID_INDEX
 
