@@ -334,3 +334,26 @@ def test_queries_of_the_binary_format_and_spirv_extensions():
     assert old.glGetError() == E.GL_INVALID_ENUM
     old.glGetStringi(E.GL_SPIR_V_EXTENSIONS, 0)
     assert old.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_every_element_of_an_array_of_blocks_has_the_members_as_active_variables():
+    """GL 4.6 section 7.3.1: the members of an array of blocks are listed once, and each
+    element (B[0], B[1]) has them as its active variables (piglit's arb_gl_spirv ubo/array
+    and ssbo/aoa query element 1)."""
+    import driver
+    c = driver.Context(api="gl46", width=4, height=4)
+    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(fs, 1, ["#version 450\nlayout(std140, binding = 1) uniform B { vec4 a; vec4 b; } blocks[2];\n"
+                             "layout(location = 0) out vec4 o;\nvoid main() { o = blocks[0].a + blocks[1].b; }\n"])
+    c.glCompileShader(fs)
+    vs = c.glCreateShader(E.GL_VERTEX_SHADER)
+    c.glShaderSource(vs, 1, ["#version 450\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = p; }\n"])
+    c.glCompileShader(vs)
+    p = program(c, vs, fs)
+    for name in ("B[0]", "B[1]"):
+        i = c.glGetProgramResourceIndex(p, E.GL_UNIFORM_BLOCK, name)
+        n, variables = (c.glGetProgramResourceiv(p, E.GL_UNIFORM_BLOCK, i, 1, [q], 8)
+                        for q in (E.GL_NUM_ACTIVE_VARIABLES, E.GL_ACTIVE_VARIABLES))
+        assert list(n) == [2], name
+        names = {c.glGetProgramResourceName(p, E.GL_UNIFORM, v, 64) for v in variables}
+        assert names == {"B.a", "B.b"}, (name, names)
