@@ -1,0 +1,73 @@
+"""Panda3D 1.10, unchanged, from its own virtual environment: an offscreen
+buffer through GLX under Xvfb (pandagl) and through EGL's device platform with
+no display (p3headlessgl), a lit and textured scene from Panda3D's shader
+generator (panda3d_scene.py), compared with the same script on Mesa (llvmpipe).
+shimgl must report itself, raise no GL error Panda3D sees (it queries
+TEXTURE_LUMINANCE_SIZE and TEXTURE_INTENSITY_SIZE of each texture, which were
+INVALID_ENUM), and draw within 2/255 of Mesa.
+
+Slow: pip installs panda3d. Skipped with the reason when pip cannot install it,
+Xvfb is missing (GLX case), the C ABI is not built or the reference does not run
+on llvmpipe."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
+
+pytestmark = [pytest.mark.slow, pytest.mark.mesa]
+
+SCRIPT = Path(__file__).with_name("panda3d_scene.py")
+
+
+@pytest.fixture(scope="module")
+def panda3d_python(tmp_path_factory) -> Path:
+    venv = tmp_path_factory.mktemp("panda3d") / "venv"
+    base = Path(getattr(sys, "_base_executable", sys.executable))
+    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
+    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "panda3d", "numpy"], capture_output=True,
+                         text=True, timeout=1800)
+    if res.returncode != 0:
+        pytest.skip(f"pip install panda3d failed (offline?): {res.stderr.strip()[-300:]}")
+    return venv / "bin" / "python"
+
+
+def _headless(env: dict) -> dict:
+    """The environment without the X display (EGL picks its device platform)."""
+    from driver.abi import paths
+    out = {k: v for k, v in env.items() if k != "DISPLAY"}
+    if "__EGL_VENDOR_LIBRARY_FILENAMES" in env:            # shimgl's: as `shimgl env` prints it without DISPLAY
+        out.pop("__GLX_VENDOR_LIBRARY_NAME", None)
+        out.update(paths.environment({}))
+    return out
+
+
+def _render(python, pipe, env, out) -> tuple[np.ndarray, str, str]:
+    res = subprocess.run([str(python), str(SCRIPT), str(out), pipe], env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert res.returncode == 0 and res.stdout.rstrip().endswith("OK"), res.stdout[-2000:] + res.stderr[-2000:]
+    renderer = next(line for line in res.stdout.splitlines() if line.startswith("renderer"))
+    return np.load(out)["image"], renderer, res.stderr
+
+
+@pytest.mark.parametrize("pipe", ["pandagl", "p3headlessgl"])
+def test_panda3d_offscreen_matches_mesa(pipe, panda3d_python, environments, tmp_path):  # noqa: F811
+    shim_env, mesa_env = environments
+    if pipe == "p3headlessgl":
+        shim_env, mesa_env = _headless(shim_env), _headless(mesa_env)
+    ours, renderer, log = _render(panda3d_python, pipe, shim_env, tmp_path / "shimgl.npz")
+    assert "shimgl" in renderer, renderer
+    assert "GL error" not in log and "invalid" not in log, log[-2000:]
+    ref, ref_renderer, _ = _render(panda3d_python, pipe, mesa_env, tmp_path / "mesa.npz")
+    if "llvmpipe" not in ref_renderer:
+        pytest.skip(f"the reference did not run on llvmpipe ({ref_renderer})")
+    assert ours.shape == ref.shape == (96, 128, 3)
+    assert len(np.unique(ours.reshape(-1, 3), axis=0)) > 50, "the scene was not drawn"
+    diff = np.abs(ours.astype(int) - ref.astype(int)).max(axis=-1)
+    assert diff.max() <= 2, f"{(diff > 2).mean():.2%} of the pixels differ by up to {diff.max()}"
