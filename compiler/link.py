@@ -135,8 +135,28 @@ def link_stage(stage: str, objects: Sequence[tuple[Any, str]], extensions: str =
         for sig, _loc in getattr(unit, "unresolved_calls", ()):
             raise LinkError(f"unresolved reference to function `{sig.name}'")
     else:
+        _check_io_layouts(stage, units)
         unit = _merge(stage, units, mains[0])
+    from compiler.glsl.enhanced_layouts import location_aliasing_error
+    err = location_aliasing_error(unit)
+    if err:
+        raise LinkError(err)
     return LinkedShader(stage, unit, tuple(s for _u, s in objects), _profile(mains[0]), extensions)
+
+
+def _check_io_layouts(stage: str, units: list) -> None:
+    """An input or output declared in several objects of a stage has one location and
+    component (ARB_enhanced_layouts: the objects may not place it differently)."""
+    seen: dict = {}
+    for u in units:
+        for g in u.globals:
+            if g.storage not in ("in", "out") or getattr(g, "builtin", False):
+                continue
+            layout = g.layout or {}
+            place = (layout.get("location"), layout.get("component", 0))
+            prev = seen.setdefault((g.storage, g.name), place)
+            if prev != place:
+                raise LinkError(f"`{g.name}' has different locations or components in the {stage} shader objects")
 
 
 # -- several objects of one stage ---------------------------------------------------------
@@ -443,6 +463,15 @@ def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
         if not same_interface_type(out.type, inp.type):
             raise LinkError(f"`{inp.name}' is declared as type `{inp.type.name}' in the "
                             f"fragment shader and `{out.type.name}' in the vertex shader")
+        bo, bi = out.type.innermost_element, inp.type.innermost_element
+        if bo.is_block and bi.is_block:
+            # ARB_enhanced_layouts: a block's members at the same locations and components
+            def places(bt):
+                return [tuple(((f.qualifiers or {}).get("own_layout") or {}).get(k) for k in ("location", "component"))
+                        for f in bt.fields]
+            if places(bo) != places(bi):
+                raise LinkError(f"members of block `{bi.name}' have different locations or components in the "
+                                "two stages")
         if es and (out.interpolation or "smooth") != (inp.interpolation or "smooth"):
             raise LinkError(f"interpolation qualifier mismatch for `{inp.name}'")
 

@@ -9,7 +9,8 @@ one shader may declare and records what the link needs:
   starts at component 0 or 2; no variable runs past component 3. Two variables of one
   stage and storage may share a location only in disjoint components and with the
   same base type (float, int/uint or double), except vertex inputs (GLSL 4.60
-  section 4.4.1), checked when the shader is complete (``check_component_aliasing``).
+  section 4.4.1): a link-time check of the stage (``location_aliasing_error``, which
+  ``compiler.link.link_stage`` runs), as piglit's linker tests expect.
 - ``offset``/``align`` on members of uniform and storage blocks (``align`` on the
   block too) of ``std140``/``std430`` layout: an offset is a multiple of the member's
   base alignment and not inside or before the previous member; an alignment is a
@@ -61,32 +62,99 @@ def xfb_size_B(t: T.GLSLType) -> int:
     return t.components * (8 if t.base in ("double", "int64", "uint64") else 4)
 
 
-def io_slots(var, stage: str):
-    """(location, component mask, numerical class, patch) of each location an input or
-    output with an explicit location takes (arrayed per-vertex inputs/outputs of the
-    geometry and tessellation stages count one vertex)."""
-    t = var.type
-    arrayed = t.is_array and ((var.storage == "in" and stage in ("geometry", "tess_control", "tess_evaluation"))
-                              or (var.storage == "out" and stage == "tess_control")) and not var.patch
-    if arrayed:
-        t = t.element
-    if t.innermost_element.is_struct or t.innermost_element.is_block:
-        return []
-    first = var.layout["location"]
-    comp = var.layout.get("component", 0)
+def _arrayed(storage: str, stage: str, patch: bool) -> bool:
+    """Inputs/outputs with a per-vertex array level that takes no locations."""
+    return not patch and ((storage == "in" and stage in ("geometry", "tess_control", "tess_evaluation"))
+                          or (storage == "out" and stage == "tess_control"))
+
+
+def _slots(t: T.GLSLType, first: int, comp: int, patch: bool):
+    """(location, component mask, numerical class, patch) of each location of a value of
+    type ``t`` placed at location ``first``, component ``comp``."""
     el = t.innermost_element
+    if el.is_struct or el.is_block:
+        out, loc = [], first
+        for f in el.fields:
+            out += _slots(f.type, loc, 0, patch)
+            loc += T.type_size_slots(f.type)
+        count = (T.type_size_slots(t) // max(1, T.type_size_slots(el))) if t.is_array else 1
+        per = T.type_size_slots(el)
+        return [(s + k * per, m, c, p) for k in range(count) for s, m, c, p in out]
     cls = component_class(el)
-    n = T.type_size_slots(t)
-    out = []
     width = components_of(el)
-    for i in range(n):
-        if el.base in ("double", "int64", "uint64") and el.vector_size > 2:   # 4 words then the rest
+    out = []
+    for i in range(T.type_size_slots(t)):
+        if el.base in ("double", "int64", "uint64") and el.vector_size > 2:     # 4 words then the rest
             words = 4 if i % 2 == 0 else width - 4
             mask = (1 << max(words, 0)) - 1
         else:
             mask = ((1 << min(width, 4)) - 1) << comp
-        out.append((first + i, mask, cls, bool(var.patch)))
+        out.append((first + i, mask, cls, patch))
     return out
+
+
+def interface_slots(unit, storage: str):
+    """(name, location, component mask, numerical class, patch, index) of every location
+    a stage's inputs or outputs with explicit locations take: variables, and the
+    members of blocks with a block or member location (members after one with a
+    location take the next locations, GLSL 4.50 section 4.4.1)."""
+    stage = unit.stage
+    out = []
+    for var in unit.globals:
+        layout = var.layout or {}
+        if var.storage != storage or "location" not in layout or getattr(var, "builtin", False) \
+                or var.block is not None or var.type.innermost_element.is_block:
+            continue
+        t = var.type.element if var.type.is_array and _arrayed(storage, stage, bool(var.patch)) else var.type
+        for slot, mask, cls, patch in _slots(t, layout["location"], layout.get("component", 0), bool(var.patch)):
+            out.append((var.name, slot, mask, cls, patch, layout.get("index", 0)))
+    for b in unit.interface_blocks:
+        bt = b.type
+        if bt is None or bt.block_kind != storage:
+            continue
+        block_loc = (b.variable.layout if b.variable is not None else {}).get("location") \
+            if b.variable is not None else None
+        if block_loc is None:
+            block_loc = next((lid.value.const[0] for lid in b.qualifier.layout if lid.name == "location"
+                              and lid.value is not None and getattr(lid.value, "const", None)), None)
+        own = [(f.qualifiers or {}).get("own_layout", {}) for f in bt.fields]
+        if block_loc is None and not any("location" in o for o in own):
+            continue
+        loc = block_loc if block_loc is not None else 0
+        for f, o in zip(bt.fields, own):
+            loc = o.get("location", loc)
+            for slot, mask, cls, patch in _slots(f.type, loc, o.get("component", 0), False):
+                out.append((f.name, slot, mask, cls, patch, 0))
+            loc += T.type_size_slots(f.type)
+    return out
+
+
+def location_aliasing_error(unit) -> str | None:
+    """GLSL 4.60 section 4.4.1 (ARB_enhanced_layouts), a link-time check of one stage:
+    location aliases of its inputs (not the vertex stage's) or outputs use disjoint
+    components of one numerical class. The message, or None."""
+    version = unit.version
+    if not (version.at_least(440) or "GL_ARB_enhanced_layouts" in (getattr(unit, "extensions", None) or {})):
+        return None
+    for storage in ("in", "out"):
+        if storage == "in" and unit.stage == "vertex":
+            continue
+        seen: dict = {}
+        for name, slot, mask, cls, patch, index in interface_slots(unit, storage):
+            key = (slot, patch, index)
+            prev = seen.get(key)
+            if prev is None:
+                seen[key] = (mask, cls, name)
+                continue
+            pmask, pcls, pname = prev
+            if pmask & mask:
+                return f"{unit.stage} shader {storage}puts `{name}' and `{pname}' use the same components of " \
+                       f"location {slot}"
+            if pcls != cls:
+                return f"{unit.stage} shader {storage}puts `{name}' and `{pname}' share location {slot} with " \
+                       "different numerical types"
+            seen[key] = (pmask | mask, cls, pname)
+    return None
 
 
 class EnhancedLayoutRules:
@@ -152,36 +220,6 @@ class EnhancedLayoutRules:
             self.error(loc, f"component layout qualifier {component} with type {el} overflows the location")
             return False
         return True
-
-    def check_component_aliasing(self) -> None:
-        """Location aliases of one storage (not vertex inputs) use disjoint components of
-        one numerical class (GLSL 4.60 section 4.4.1)."""
-        if not self.enhanced_layouts:
-            return
-        for storage in ("in", "out"):
-            if storage == "in" and self.stage == "vertex":
-                continue
-            seen: dict = {}
-            for var in self.globals:
-                if var.storage != storage or "location" not in (var.layout or {}) or var.builtin \
-                        or var.block is not None:
-                    continue
-                for slot, mask, cls, patch in io_slots(var, self.stage):
-                    key = (slot, patch, var.layout.get("index", 0))
-                    prev = seen.get(key)
-                    if prev is not None:
-                        pmask, pcls, pname = prev
-                        if pmask & mask:
-                            self.error(var.loc, f"`{var.name}' and `{pname}' use the same components of "
-                                       f"location {slot}")
-                            return
-                        if pcls != cls:
-                            self.error(var.loc, f"`{var.name}' and `{pname}' share location {slot} with "
-                                       "different numerical types")
-                            return
-                        seen[key] = (pmask | mask, cls, pname)
-                    else:
-                        seen[key] = (mask, cls, var.name)
 
     # -- offset / align on block members ------------------------------------------------
 

@@ -876,8 +876,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage in TESS_STAGES and not (version.at_least(400) or "GL_ARB_tessellation_shader" in an.enabled):
         log.error(A.SourceLoc(0, 1, 1), "tessellation shaders require GLSL 4.00 or GL_ARB_tessellation_shader")
     an.run(decls)
-    an.check_component_aliasing()          # enhanced_layouts.py
-    an.check_xfb_strides()
+    an.check_xfb_strides()                 # enhanced_layouts.py
     tu = A.TranslationUnit(version, stage, decls, dict(extensions))
     tu.xfb_strides = dict(an.xfb_strides)
     tu.globals = an.globals

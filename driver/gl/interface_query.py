@@ -29,12 +29,6 @@ def _feedback_buffers(layout) -> list[int]:
     return sorted({v.buffer for v in layout.varyings if v.output is not None})
 
 
-def interface_arrays(interface) -> bool:
-    """Interfaces whose array resources listed by their bare name also answer to
-    ``name[0]`` (GL 4.6 section 7.3.1.1: an array input or output is ``name[0]``)."""
-    return interface in (E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT)
-
-
 class InterfaceQueryMixin:
     def _interfaces(self):
         i = {E.GL_UNIFORM, E.GL_UNIFORM_BLOCK, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT,
@@ -119,7 +113,8 @@ class InterfaceQueryMixin:
                 components = self._location_components(ls, "vertex", "in")
                 for name, (loc, t, n) in sorted(ls.attributes.items()):
                     el = t.element if t is not None and t.base == "array" else t
-                    out.append(_Res(name, {
+                    # GL 4.6 section 7.3.1.1: an array of basic types is named `name[0]'
+                    out.append(_Res(name + "[0]" if el is not t else name, {
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: -1 if name.startswith("gl_") else loc,
@@ -132,7 +127,7 @@ class InterfaceQueryMixin:
                 for name, loc in sorted(ls.frag_outputs.items()):
                     t = outs[name].type if name in outs else None
                     el = t.element if t is not None and t.base == "array" else t
-                    out.append(_Res(name, {
+                    out.append(_Res(name + "[0]" if el is not t else name, {
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: 0, E.GL_IS_PER_PATCH: 0,
@@ -195,8 +190,7 @@ class InterfaceQueryMixin:
         prog = self._pi_program(program, programInterface)
         check(programInterface not in (E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_ENUM)
         for i, r in enumerate(self._resources(prog, programInterface)):
-            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name) or (
-                    name.endswith("[0]") and name[:-3] == r.name and interface_arrays(programInterface)):
+            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
                 return i
         return E.GL_INVALID_INDEX
 

@@ -28,15 +28,27 @@ def test_component_packs_a_location():
     ("layout(component = 1) out float a;", "requires a location"),
     ("layout(location = 0, component = 1) out mat2 a;", "cannot be applied to type mat2"),
     ("layout(location = 0, component = 4) out float a;", "out of range"),
-    ("layout(location = 0) out vec2 a; layout(location = 0, component = 1) out float b;",
-     "use the same components of location 0"),
-    ("layout(location = 0) out vec2 a; layout(location = 0, component = 2) flat out int b;",
-     "different numerical types"),
 ])
 def test_component_errors(decl, message):
     log = _errors(EXT + decl + "\nvoid main() { gl_Position = vec4(0.0); }")
     assert message in log
     assert log.startswith("0:4(")          # the line of the declaration
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("layout(location = 0) out vec2 a; layout(location = 0, component = 1) out float b;",
+     "use the same components of location 0"),
+    ("layout(location = 0) out vec2 a; layout(location = 0, component = 2) flat out int b;",
+     "different numerical types"),
+    ("layout(location = 0) out Blk { vec4 a; layout(location = 2) float f1[2]; float f2; "
+     "layout(location = 3) float f3; } blk;", "use the same components of location 3"),
+])
+def test_location_aliasing_is_a_link_error(decl, message):
+    from compiler.link import LinkError, link_stage
+    src = EXT + decl + "\nvoid main() { gl_Position = vec4(0.0); }"
+    unit = parse(src, "vertex", shader_object=True)          # compiles: the rule is the link's
+    with pytest.raises(LinkError, match=message):
+        link_stage("vertex", [(unit, src)])
 
 
 def test_vertex_inputs_may_alias_components():

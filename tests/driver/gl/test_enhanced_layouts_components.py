@@ -86,16 +86,14 @@ void main() { r = 0.25; gb = vec2(0.5, 0.75); a = 1.0; }"""
     np.testing.assert_array_equal(px, np.tile(np.round(np.array([0.25, 0.5, 0.75, 1.0]) * 255), (16, 1)))
 
 
-def test_overlapping_fragment_outputs_are_a_compile_error(ctx):
-    sh = ctx.glCreateShader(E.GL_FRAGMENT_SHADER)
-    ctx.glShaderSource(sh, 1, [HEAD + """
+def test_overlapping_fragment_outputs_are_a_link_error(ctx):
+    vs = HEAD + "void main() { gl_Position = vec4(0.0); }"
+    p = _link(ctx, vs, HEAD + """
 layout(location = 0, component = 1) out vec2 gb;
 layout(location = 0, component = 2) out vec2 ba;
-void main() { gb = vec2(0.5); ba = vec2(0.0); }"""])
-    ctx.glCompileShader(sh)
-    assert not ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS)[0]
-    assert ctx.glGetShaderInfoLog(sh).startswith("0:4(")       # the second declaration
-    assert "use the same components of location 0" in ctx.glGetShaderInfoLog(sh)
+void main() { gb = vec2(0.5); ba = vec2(0.0); }""")
+    assert not ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
+    assert "`ba' and `gb' use the same components of location 0" in ctx.glGetProgramInfoLog(p)
 
 
 def test_vertex_attributes_read_from_their_components(ctx):
