@@ -29,11 +29,11 @@ from compiler.glsl import GLSLCompileError, parse, recursion_headroom
 from compiler.glsl.errors import internal_error_text
 from compiler.ir import Shader
 from compiler.ir.passes import optimize, preprocess, run_pass
-from compiler.lower import LoweringError, glsl_to_ir
+from compiler.lower import KERNEL_STAGES, LoweringError, glsl_to_ir, lower_stage, lowering_options
 from compiler.lower.lower64 import lower_64bit
 from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
 
-__all__ = ["ShaderInfo", "front_half", "front_half_unit", "shader_info"]
+__all__ = ["ShaderInfo", "front_half", "front_half_stage", "front_half_unit", "shader_info"]
 
 
 @dataclass
@@ -89,8 +89,9 @@ _COMPAT_CONTEXT = {"compatibility": True, "core": False}
 
 def shader_info(shader: Shader, io, unit) -> ShaderInfo:
     """The ShaderInfo of an optimised shader from its interface lowering ``io``
-    (``compiler.lower.IOLowering``) and the typed AST ``unit`` the interface
-    came from (front ends other than GLSL's, e.g. compiler.arb, share it)."""
+    (``compiler.lower.IOLowering``) and ``unit``: the typed AST the interface came
+    from, or its ``compiler.lower.StageFacts`` (version, local_size, info_log; front
+    ends other than GLSL's, e.g. compiler.arb, share it)."""
     from compiler.ir import INTRINSICS, Intrinsic, walk_instrs
     used = {i.name for f in shader.functions for i in walk_instrs(f.body) if isinstance(i, Intrinsic)}
     discards = bool(used & {"discard", "discard_if"})
@@ -139,12 +140,32 @@ def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:
     return _front_half_unit(unit, key)
 
 
+def front_half_stage(lowered, key=None) -> tuple[Shader, ShaderInfo]:
+    """``front_half`` of a stage already lowered for every variant
+    (``compiler.lower.LoweredStage``): variant ``key``'s passes on a copy of its IR,
+    then the optimisation pipeline. ``lowered`` is only read. Raises ``LoweringError``."""
+    with recursion_headroom():
+        try:
+            shader, io = lowered.variant(key)
+            return _optimise(shader, io, lowered.facts, key)
+        except LoweringError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
+            raise LoweringError(internal_error_text(e)) from e
+
+
 def _front_half_unit(unit, key) -> tuple[Shader, ShaderInfo]:
-    shader = glsl_to_ir(unit, key)
-    io = shader.info.pop("io")
+    if unit.stage in KERNEL_STAGES:           # kernels shaped by the draw: lowered with the key
+        shader = glsl_to_ir(unit, key)
+        return _optimise(shader, shader.info.pop("io"), unit, key)
+    shader, io = lower_stage(unit, lowering_options(key)).variant(key)
+    return _optimise(shader, io, unit, key)
+
+
+def _optimise(shader, io, facts, key) -> tuple[Shader, ShaderInfo]:
     scalarize = bool(key.get("scalarize", False)) if key is not None else False
     preprocess(shader, scalarize=scalarize)
     if run_pass(shader, lower_64bit):          # no fp64 in the GPU: doubles become 32-bit integer code
         optimize(shader)
-    info = shader_info(shader, io, unit)
+    info = shader_info(shader, io, facts)
     return shader, info

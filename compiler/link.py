@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "XfbCapture", "assign_attributes",
+__all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "StageIR", "XfbCapture", "stage_ir_of", "assign_attributes",
            "assign_frag_outputs", "xfb_captures",
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
@@ -87,6 +88,79 @@ class LinkedShader:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, LinkedShader) and other.digest == self.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def stage_ir(self) -> "StageIR":
+        """What crosses the pipe for this stage (``StageIR``); one per LinkedShader."""
+        got = self.__dict__.get("_stage_ir")
+        if got is None:
+            got = StageIR(self.stage, "ir of " + self.digest, self.profile, self.source, _Lowering(self))
+            object.__setattr__(self, "_stage_ir", got)
+        return got
+
+
+def stage_ir_of(shader, source: str = "") -> "StageIR":
+    """The ``StageIR`` of what a GL path hands the pipe: a ``StageIR`` itself, a
+    ``LinkedShader``'s, or the linked form of one typed unit its caller parsed
+    (internal kernels; ``source`` is the unit's text). A driver passes the object
+    on and never reads it."""
+    if isinstance(shader, StageIR):
+        return shader
+    if not isinstance(shader, LinkedShader):
+        shader = linked_shader(shader, source)
+    return shader.stage_ir()
+
+
+class _Lowering:
+    """Lowers a LinkedShader once, on first use (a process whose variants all come
+    from the on-disk shader cache never lowers): the compiler's, never the driver's."""
+
+    def __init__(self, linked: LinkedShader):
+        self._linked = linked
+        self._result = None
+        self._lock = threading.Lock()
+
+    def __call__(self):
+        with self._lock:
+            if self._result is None:
+                from compiler.lower import LoweringError, lower_stage
+                try:
+                    self._result = (lower_stage(self._linked.unit), None)
+                except LoweringError as e:
+                    self._result = (None, e)
+                self._linked = None         # the AST is not needed any more
+        lowered, error = self._result
+        if error is not None:
+            raise error
+        return lowered
+
+
+@dataclass(frozen=True, eq=False)
+class StageIR:
+    """One linked vertex, fragment or compute stage as the pipe carries it: IR
+    lowered once for every variant (``lowered``: a ``compiler.lower.LoweredStage``,
+    the IR and the interface description the variant passes read) and ``digest``,
+    which stands for that IR in caches (the IR is made from the link's serialised
+    form by the compiler of one build id, so the form's digest names it).
+    ``source`` is the GLSL, for messages only; ``profile`` the GLSL profile.
+
+    ``lowered`` is made on its first use and raises ``compiler.lower.LoweringError``
+    (every time) when the stage cannot be lowered. Equality and hash go by digest.
+    Another front end hands the pipe the same type with its own ``LoweredStage``."""
+    stage: str
+    digest: str
+    profile: str
+    source: str = field(repr=False, default="")
+    lower: Any = field(repr=False, default=None)
+
+    @property
+    def lowered(self):
+        return self.lower()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StageIR) and other.digest == self.digest
 
     def __hash__(self) -> int:
         return hash(self.digest)

@@ -11,8 +11,8 @@ May import: uapi and compiler.ir. Must never import driver or drmshim.
 """
 
 from .abi import IMAGE_DESCRIPTOR_BASE, BackendError, CompiledShader, UniformSlot
-from .pipeline import compile_glsl, compile_ir, compile_linked
+from .pipeline import compile_glsl, compile_ir, compile_linked, compile_stage
 from .stats import Stats
 
-__all__ = ["compile_ir", "compile_glsl", "compile_linked", "CompiledShader", "UniformSlot", "BackendError", "Stats",
+__all__ = ["compile_ir", "compile_glsl", "compile_linked", "compile_stage", "CompiledShader", "UniformSlot", "BackendError", "Stats",
            "IMAGE_DESCRIPTOR_BASE"]

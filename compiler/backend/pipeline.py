@@ -33,7 +33,7 @@ from .stats import compute_stats
 from .waits import insert_waits
 from uapi.debug import debug_flags  # noqa: F401 (re-exported)
 
-__all__ = ["compile_ir", "compile_glsl", "debug_flags", "dce"]
+__all__ = ["compile_ir", "compile_glsl", "compile_linked", "compile_stage", "debug_flags", "dce"]
 
 
 
@@ -169,10 +169,24 @@ def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peep
     return result
 
 
+def compile_stage(shader, key=None, **kw) -> CompiledShader:
+    """One stage as the pipe carries it (``compiler.link.StageIR``: IR lowered once
+    for every variant) -> CompiledShader for variant ``key``: the key's passes on a
+    copy of the IR and the optimisation pipeline (``compiler.compile.front_half_stage``),
+    then :func:`compile_ir`. What a driver calls: no GLSL is parsed, no AST read.
+    Raises ``compiler.lower.LoweringError`` or ``BackendError``."""
+    from compiler.compile import front_half_stage
+    ir, info = front_half_stage(shader.lowered, key)
+    return compile_ir(ir, info, source=shader.source, **kw)
+
+
 def compile_linked(shader, key=None, **kw) -> CompiledShader:
-    """One linked stage (``compiler.link.LinkedShader``: a typed AST the link
-    checked) -> CompiledShader for variant ``key``: ``compiler.compile.front_half_unit``
-    then :func:`compile_ir`. What a driver calls: no GLSL is parsed."""
+    """One linked stage (``compiler.link.LinkedShader``) -> CompiledShader for variant
+    ``key``: :func:`compile_stage` of its ``stage_ir()``; geometry and tessellation
+    stages, lowered with their draw's key, through ``compiler.compile.front_half_unit``."""
+    from compiler.lower import KERNEL_STAGES
+    if shader.stage not in KERNEL_STAGES:
+        return compile_stage(shader.stage_ir(), key, **kw)
     from compiler.compile import front_half_unit
     ir, info = front_half_unit(shader.unit, key)
     return compile_ir(ir, info, source=shader.source, **kw)

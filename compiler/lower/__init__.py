@@ -3,8 +3,12 @@ shader-interface lowering (varyings, uniforms, vertex inputs, fragment outputs a
 blending in the shader).
 
 Public API:
+- ``lower_stage(unit) -> LoweredStage``: the stage lowered once, key-independent;
+  ``LoweredStage.variant(key) -> (shader, IOLowering)``: a copy with the variant
+  key's passes applied (stage.py lists them), I/O lowered, not optimised.
 - ``glsl_to_ir(unit, key=None) -> ir.Shader`` (``shader.info["io"]`` holds the maps);
-  ``lower_unit(unit, key) -> (shader, IOLowering)`` before ``lower_io``.
+  ``lower_unit(unit, key) -> (shader, IOLowering)`` before ``lower_io``: both in one
+  pass (geometry and tessellation kernels, tests).
 - ``Varying``, ``UniformSlot``, ``Attribute``, ``OpaqueSlot``: the maps (io.py);
   ``link_varyings(vs_info.varyings, fs_info.varyings) -> [CfBinding]``.
 - ``RenderTarget``, ``Blend``: the fragment key's render-target state (blend.py).
@@ -27,41 +31,35 @@ from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter
 from .io import Attribute, CfBinding, IOLowering, OpaqueSlot, UniformSlot, Varying, link_varyings, order_varyings
+from .stage import KERNEL_STAGES, LoweredStage, lower_globals_and_main, lower_stage
 from .vertex_fetch import VertexAttrib
 
 __all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot", "Attribute", "OpaqueSlot",
            "RenderTarget", "Blend", "DEFAULT_RENDER_TARGETS", "LowerInterpreter", "order_varyings",
-           "VertexAttrib", "CfBinding", "link_varyings", "LOWER_INTRINSICS"]
+           "VertexAttrib", "CfBinding", "link_varyings", "LOWER_INTRINSICS", "LoweredStage", "lower_stage",
+           "KERNEL_STAGES", "lowering_options"]
+
+
+def lowering_options(key) -> dict:
+    """The compile options (not variant state) a standalone caller may pass in its
+    key: ``uniform_regs_B``, ``atomic_counter_ssbo_base``."""
+    if key is None:
+        return {}
+    return {name: key.get(name) for name in ("uniform_regs_B", "atomic_counter_ssbo_base")
+            if key.get(name) is not None}
 
 
 def lower_unit(unit: ast.TranslationUnit, key=None):
-    """Translate ``unit``; returns ``(shader, io)`` where ``io`` (an ``IOLowering``)
-    holds the maps (attributes, varyings, uniforms, samplers, images, atomic
-    counters, ubos, ssbos, outputs). The IR still has variables (run
-    ``compiler.ir.passes.lower_io`` and ``preprocess``; ``compiler.compile.front_half``
-    does all of it)."""
-    io = IOLowering(unit, key)
+    """Translate ``unit`` for variant ``key`` in one pass; returns ``(shader, io)``
+    where ``io`` (an ``IOLowering``) holds the maps (attributes, varyings, uniforms,
+    samplers, images, atomic counters, ubos, ssbos, outputs). The IR still has
+    variables (run ``compiler.ir.passes.lower_io`` and ``preprocess``;
+    ``compiler.compile.front_half`` does all of it). Vertex, fragment and compute
+    stages give the IR ``lower_stage(unit).variant(key)`` gives (stage.py)."""
+    io = IOLowering(unit, key, lowering_options(key))
     L = Lowerer(unit, io)
     io.begin(L)
-    # Global initialisers, in declaration order, before main's body.
-    for d in unit.declarations:
-        if isinstance(d, ast.VariableDeclaration):
-            for decl in d.declarators:
-                sym = decl.variable
-                if sym is None or sym.type.is_opaque or sym.storage not in ("temporary", "const"):
-                    continue
-                if sym not in L.vars:
-                    io.global_symbol(L, sym)
-                init = decl.initializer
-                var, _path = L.vars[sym]
-                if init is not None:
-                    L.store(L.b.deref_var(var), sym.type, L.expr(init))
-                elif sym.const_value is not None:
-                    L.store(L.b.deref_var(var), sym.type, L.const(sym.type, sym.const_value))
-    main = unit.main
-    if main is None or main.definition is None:
-        raise LoweringError("the shader has no main()")
-    L.inline_body(main.definition.body, None)
+    lower_globals_and_main(unit, L, io)
     io.finish(L)
     io.fit_uniform_registers()
     L.shader.info["local_size"] = unit.local_size

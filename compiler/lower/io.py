@@ -254,11 +254,38 @@ def _glsl_leaves(name: str, t: GT.GLSLType):
         yield name, t, ()
 
 
+#: SSBO index of atomic counter buffer binding 0 (binding b: this + b)
+ATOMIC_COUNTER_SSBO_BASE = 32
+
+
+class KeyNotYetKnown(LookupError):
+    """The key-independent half of the lowering asked for a variant-key field."""
+
+
+class _NoKey:
+    """The key while a stage is lowered once for all its variants: any read is a
+    bug (a key input must become a variant pass, ``compiler.lower.stage``)."""
+
+    def get(self, name, default=None):
+        raise KeyNotYetKnown(f"the variant key's {name!r} was read while lowering the stage for every variant")
+
+
+NO_KEY = _NoKey()
+
+
 class IOLowering:
-    def __init__(self, unit: ast.TranslationUnit, key):
+    def __init__(self, unit: ast.TranslationUnit, key, options=None):
+        """``key``: the variant key (``NO_KEY`` while the stage is lowered for every
+        variant: the key's inputs are applied later by ``finish``); ``options``:
+        compile options of the stage, not variant state (``uniform_regs_B``,
+        ``atomic_counter_ssbo_base``), also read from ``key`` for the standalone
+        entry points that pass them there."""
         self.unit = unit
         self.key = key
         self.stage = unit.stage
+        options = dict(options or {})
+        self.atomic_counter_ssbo_base = options.get("atomic_counter_ssbo_base", ATOMIC_COUNTER_SSBO_BASE)
+        self._deferred: list = []          # (what, local var, symbol): key inputs applied by finish
         self.attributes: dict[str, Attribute] = {}
         self.varyings: list[Varying] = []
         self.uniforms: dict[str, UniformSlot] = {}
@@ -276,7 +303,7 @@ class IOLowering:
         self.uniform_regs_used_B = 0
         self.interpolate_at: list = []          # (load_interpolated_input, input symbol)
         self._reg_uniforms: list = []          # (IR variable, name, GLSL type) in uniform registers
-        self.regs_B = key.get("uniform_regs_B", 1024) if key is not None else 1024
+        self.regs_B = options.get("uniform_regs_B", 1024)
         # UBO 0 is the default block's memory copy (the same bytes ``load_uniform`` with a
         # dynamic offset reads): registers mirror its first regs_B bytes, uniforms read
         # from memory follow them, so the two files never overlap.
@@ -534,10 +561,10 @@ class IOLowering:
         if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
             return
         if s.builtin and name == "gl_NumSamples":
-            # the framebuffer's samples (1 when single-sampled): the variant key's
+            # the framebuffer's samples (1 when single-sampled): the variant key's, stored by finish
             var = L.new_local(name, s.type)
-            self.pro.store_var(var, self.pro.imm(max(1, int(self.k("samples", 1) or 1)), "int"))
             L.bind(s, var)
+            self._deferred.append(("samples", var, s))
             return
         if s.storage == "uniform":
             self._plan_uniforms(L, [s])
@@ -561,13 +588,13 @@ class IOLowering:
             self.shader.variables.append(var)
             L.bind(s, var)
             return
-        if s.builtin and name == "gl_PrimitiveID" and self.stage == "fragment" and \
-                not self.k("primitive_id_varying", False):
-            # no geometry stage writes it (GLSL 4.00 section 7.1): the rasteriser's index of the
-            # primitive in the draw, a special register
+        if s.builtin and name == "gl_PrimitiveID" and self.stage == "fragment":
+            # the rasteriser's index of the primitive in the draw (a special register) when no
+            # geometry stage writes it (GLSL 4.00 section 7.1), else a varying: the key decides
+            # (key["primitive_id_varying"]), in finish
             var = L.new_local(name, s.type)
-            self.pro.store_var(var, self.pro.intrinsic("load_primitive_id", bit_size=32))
             L.bind(s, var)
+            self._deferred.append(("primitive_id", var, s))
             return
         if s.builtin and name in SYSVALS:
             var = L.new_local(name, s.type)
@@ -612,14 +639,37 @@ class IOLowering:
         for s in list(L.vars):
             if getattr(s, "name", None) == name and getattr(s, "builtin", False):
                 return L.load(L.var_deref(s), s.type)
-        from compiler.glsl.builtin_variables import builtin_variables
-        sym = next(v for v in builtin_variables(self.unit.version, self.stage, tuple(self.unit.extensions))
-                   if v.name == name)
+        sym = self.builtin_symbol(name)
         if sym.storage == "uniform":
             self._plan_uniforms(L, [sym])
         else:
             self.global_symbol(L, sym)
         return L.load(L.var_deref(sym), sym.type)
+
+    def builtin_symbol(self, name: str):
+        """The built-in variable ``name`` of the stage's GLSL version (one the shader
+        may not have referenced), as an ``InterfaceSymbol`` once the stage is lowered
+        (``builtin_symbols``, which ``compiler.lower.stage`` records)."""
+        known = getattr(self, "builtin_symbols", None)
+        if known is not None:
+            if name not in known:
+                raise LoweringError(f"the built-in {name} is not available to this shader")
+            return known[name]
+        from compiler.glsl.builtin_variables import builtin_variables
+        return next(v for v in builtin_variables(self.unit.version, self.stage, tuple(self.unit.extensions))
+                    if v.name == name)
+
+    def apply_deferred(self) -> None:
+        """The key inputs the key-independent half left open: gl_NumSamples's value
+        and where a fragment shader's gl_PrimitiveID comes from."""
+        for what, var, s in self._deferred:
+            if what == "samples":
+                self.pro.store_var(var, self.pro.imm(max(1, int(self.k("samples", 1) or 1)), "int"))
+            elif self.k("primitive_id_varying", False):
+                self._input_vars.append((s, var))       # written by a geometry stage: a flat varying
+            else:
+                self.pro.store_var(var, self.pro.intrinsic("load_primitive_id", bit_size=32))
+        self._deferred = []
 
     # ------------------------------------------------------------ inputs
     def _input(self, L, s) -> None:
@@ -864,7 +914,7 @@ class IOLowering:
     def atomic_counter_ssbo(self, opq: Opaque) -> int:
         if opq.index is not None:
             raise LoweringError("dynamically indexed atomic counters are not supported")
-        return self.k("atomic_counter_ssbo_base", 32) + opq.binding
+        return self.atomic_counter_ssbo_base + opq.binding
 
     # ------------------------------------------------------------ memory
     def memory_address(self, L, deref_def):
@@ -900,6 +950,9 @@ class IOLowering:
 
     # ------------------------------------------------------------ end of main
     def finish(self, L) -> None:
+        """The key's part of the interface, at the end of main: inputs (prologue),
+        outputs, blending; then the register fit (``fit_uniform_registers``)."""
+        self.apply_deferred()
         if self.stage in ("tess_control", "tess_evaluation"):
             self.tess.emit_prologue(self._input_vars)
             self.tess.finish(L.b)

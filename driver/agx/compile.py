@@ -1,8 +1,9 @@
 """Shader variants through the compiler (Mesa's agx_compile_variant).
 
 Sole responsibility: compile one pipe shader CSO for one variant key with
-``compiler.backend.compile_linked`` (the CSO holds the compiler's linked stage,
-``compiler.link.LinkedShader``: no GLSL text is parsed here) and translate the result into an
+``compiler.backend.compile_stage`` (the CSO holds the compiler's linked stage as
+IR, ``compiler.link.StageIR``: the variant key's passes run on a copy of it; no
+GLSL is parsed and no AST read here) and translate the result into an
 ``AgxShader``: the binary, the uniform registers the driver fills (the default
 block re-laid from the GL front end's layout into the compiler's, buffer and
 attribute addresses), the maps from the compiler's binding slots to pipe slots
@@ -48,19 +49,18 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _compile_linked(shader, key):
-    from compiler.backend import compile_linked
-    return compile_linked(shader, key)
+def _compile_stage(shader, key):
+    from compiler.backend import compile_stage
+    return compile_stage(shader, key)
 
 
-def linked_stage(state):
-    """The ``compiler.link.LinkedShader`` of a CSO: ``state.ir`` itself, or the
-    linked form of a typed unit handed over by a caller that has not linked it
-    (its ``state.source`` is the unit's text, the serialised form)."""
-    from compiler.link import LinkedShader, linked_shader
-    if isinstance(state.ir, LinkedShader):
-        return state.ir
-    return linked_shader(state.ir, state.source)
+def stage_ir(state):
+    """The ``compiler.link.StageIR`` of a CSO (IR lowered once for every variant):
+    ``state.ir`` itself, or, for the GL paths that still hand over a typed unit they
+    parsed (the transform feedback vertex stage, internal compute kernels), what
+    ``compiler.link.stage_ir_of`` makes of it. The driver reads no AST."""
+    from compiler.link import stage_ir_of
+    return stage_ir_of(state.ir, state.source)
 
 
 def _compile_front_half(front_half, key, source: str):
@@ -123,8 +123,9 @@ def _with_profile(state, key):
     (a bare ``#version 150`` in a compatibility context is compatibility): the
     front halves that parse their own source (geometry and tessellation kernels,
     ``front_half(key)``) read it from the key."""
-    version = getattr(state.ir, "version", None)
-    profile = getattr(version, "profile", None)
+    profile = getattr(state.ir, "profile", None)        # StageIR, LinkedShader
+    if profile not in ("core", "compatibility"):
+        profile = getattr(getattr(state.ir, "version", None), "profile", None)
     if profile not in ("core", "compatibility"):
         return key
     if key is None:
@@ -162,8 +163,8 @@ def compile_variant(state, key) -> AgxShader:
         c = shader_cache.cached_compile("front_half\n" + state.source, stage, full_key,
                                         lambda: _compile_front_half(front_half, full_key, state.source))
     else:
-        linked = linked_stage(state)
-        c = shader_cache.cached_compile(linked.text, stage, full_key, lambda: _compile_linked(linked, full_key))
+        sir = stage_ir(state)
+        c = shader_cache.cached_compile(sir.digest, stage, full_key, lambda: _compile_stage(sir, full_key))
     info = c.info
     pinfo = state.info or {}
     default_words = (getattr(info, "uniform_regs_B", 0) + 3) // 4

@@ -10,10 +10,11 @@ Layout (one design with the GPU model's native-code cache): the root is
 ``~/.cache/shimgl``; compiled variants live in ``<root>/shaders/<h[:2]>/<h>``
 where ``h`` is the SHA-256 of the entry's key.
 
-The key covers everything the compiled code depends on: the shader's
-serialised form (a ``compiler.link.LinkedShader``'s ``text``: its profile, the
-context's GLSL extension set and the GLSL of its shader objects, from which the
-link's typed AST is made again identically; another front end's source), the
+The key covers everything the compiled code depends on: the shader's IR (a
+``compiler.link.StageIR``'s ``digest``: the digest of the link's serialised
+form, its profile, the context's GLSL extension set and the GLSL of its shader
+objects, from which the compiler of one build id makes the same IR; another
+front end's source), the
 stage, the variant key (``key_text``: an exact text of every field, the
 render-target formats, the profile, ...; a key holding a value without one is
 not cached), the compiler's build id (a hash of the contents of every ``.py`` file of

@@ -93,13 +93,14 @@ class Blitter:
     def _program(self, kind: str, ms: bool):
         got = self._shaders.get((kind, ms))
         if got is None:
-            # the compiler parses and links the blitter's GLSL (the pipe is handed its linked stages)
+            # the compiler parses, links and lowers the blitter's GLSL (the pipe is handed its IR)
             from compiler.link import shader_from_source
             info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
                     "uniforms": dict(_UNIFORMS), "uniform_blocks": {}, "storage_blocks": {},
                     "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
             src = _fs(kind, ms)
-            vs_ir, fs_ir = shader_from_source(_VS, "vertex"), shader_from_source(src, "fragment")
+            vs_ir = shader_from_source(_VS, "vertex").stage_ir()
+            fs_ir = shader_from_source(src, "fragment").stage_ir()
             vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, vs_ir, _VS,
                                                            dict(info, samplers={})))
             fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, fs_ir, src, info))

@@ -404,9 +404,9 @@ class ProgramMixin:
         for stage, shader in linked.stages.items():
             if stage in ("geometry", "tess_control", "tess_evaluation"):
                 continue                # no pipe stage: kernels made per draw (geometry.py, tessellation.py)
-            # the pipe is handed the compiler's linked stage (its typed AST and
-            # serialised form), never GLSL text to parse again
-            ir = getattr(linked, "spirv_stages", {}).get(stage, shader)     # SPIR-V: its own front half
+            # the pipe is handed the compiler's linked stage as IR (compiler.link.StageIR:
+            # lowered once, each variant key's passes run on a copy), never GLSL or the AST
+            ir = getattr(linked, "spirv_stages", {}).get(stage) or shader.stage_ir()   # SPIR-V: its own front half
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
                 PIPE_STAGES[stage], ir, shader.source, self._pipe_shader_info(linked, stage)))
 

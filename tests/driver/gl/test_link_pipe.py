@@ -1,7 +1,9 @@
 """What the GL front end hands the pipe for a linked program: the compiler's linked
-stages (compiler.link.LinkedShader), never GLSL text to parse again."""
+stages as IR (compiler.link.StageIR), never GLSL text to parse again nor the AST."""
 
-from compiler.link import LinkedShader
+from compiler.backend import compile_glsl, compile_stage
+from compiler.link import StageIR
+from compiler.lower import LoweredStage
 from driver.gallium import PipeShaderType
 from driver.gl import enums as E
 from tests.driver.gl.conftest import make_ctx
@@ -34,12 +36,14 @@ def test_the_pipe_gets_linked_stages():
     assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
     states = _shader_states(ctx)
     vs, fs = states[PipeShaderType.VERTEX], states[PipeShaderType.FRAGMENT]
-    assert isinstance(vs.ir, LinkedShader) and isinstance(fs.ir, LinkedShader)
+    assert isinstance(vs.ir, StageIR) and isinstance(fs.ir, StageIR)
     assert (vs.ir.stage, fs.ir.stage) == ("vertex", "fragment")
-    assert fs.ir.sources == (FS_MAIN, FS_LIB)                # both objects, in attach order
-    # the one unit has main and the other object's body for colour()
-    (call_sig,) = [s for s in fs.ir.unit.functions if s.name == "colour"]
-    assert call_sig.definition is not None
+    assert fs.ir.source.index(FS_MAIN) < fs.ir.source.index(FS_LIB)     # both objects, in attach order
+    assert isinstance(fs.ir.lowered, LoweredStage) and not hasattr(fs.ir, "unit")
+    # the one stage has main and the other object's body for colour(): the binary of the
+    # shader written as one object
+    whole = FS_MAIN.replace("vec4 colour();", FS_LIB.split("\n", 1)[1])
+    assert compile_stage(fs.ir).binary == compile_glsl(whole, "fragment").binary
 
 
 def test_the_same_program_is_the_same_linked_stage():
@@ -49,7 +53,7 @@ def test_the_same_program_is_the_same_linked_stage():
     ctx.pipe.calls.clear()
     program(ctx, VS, FS_MAIN.replace("vec4 colour();", FS_LIB.split("\n", 1)[1]))
     again = _shader_states(ctx)[PipeShaderType.FRAGMENT].ir
-    assert again == first and hash(again) == hash(first) and again.unit is not first.unit
+    assert again == first and hash(again) == hash(first) and again.lowered is not first.lowered
     es = make_ctx("gles3")      # another API's extension set: another serialised form
     src = "#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n"
     vs_es = "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n"
@@ -58,4 +62,4 @@ def test_the_same_program_is_the_same_linked_stage():
     program(gl, vs_es, src)
     es_fs = _shader_states(es)[PipeShaderType.FRAGMENT].ir
     gl_fs = _shader_states(gl)[PipeShaderType.FRAGMENT].ir
-    assert es_fs.sources == gl_fs.sources and es_fs.extensions != gl_fs.extensions and es_fs != gl_fs
+    assert es_fs.source == gl_fs.source and es_fs != gl_fs and es_fs.digest != gl_fs.digest
