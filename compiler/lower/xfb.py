@@ -73,6 +73,16 @@ def output_locations(b, var) -> list:
     return out
 
 
+def _words(b, value) -> tuple:
+    """A 64-bit value as (vector of its 32-bit words, low word first; their count)."""
+    n = value.num_components
+    words = []
+    for k in range(n):
+        c = b.channel(value, k) if n > 1 else value
+        words += [b.unpack_64_2x32_split_x(c), b.unpack_64_2x32_split_y(c)]
+    return (b.vec(*words) if len(words) > 1 else words[0]), len(words)
+
+
 def _word(b, index):
     """Word ``index`` (an IR value) of the record table."""
     return b.load_ssbo(b.iimm(XFB_PARAMS), b.imul(index, 4), num_components=1, align=4)
@@ -110,6 +120,8 @@ def emit_xfb(b, entries, value_of) -> None:
     for e in entries:
         locs = values[e.name]
         got = locs[e.slot] if e.slot < len(locs) else None
+        if got is not None and getattr(got[0], "bit_size", 32) == 64:
+            got = _words(b, got[0])             # doubles (int64) are captured as 32-bit words, low first
         base = b.imul(record, 4 * e.stride_dw)
         for c in range(e.components):
             kc = e.component + c

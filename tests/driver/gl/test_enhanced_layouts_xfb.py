@@ -209,3 +209,22 @@ void main() { gl_Position = vec4(0.0); last = vec4(1.0, 2.0, 3.0, float(gl_Verte
     ctx.glCompileShader(s)
     assert not ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]
     assert "overflows xfb_stride" in ctx.glGetShaderInfoLog(s)
+
+
+def test_doubles_are_captured_whole(ctx):
+    """A dvec2 at an 8-byte xfb_offset: its two doubles land at bytes 8..23 of the record
+    (the stride rounded to 8), bit for bit."""
+    vs = HEAD + """
+layout(xfb_offset = 0) out float f;
+layout(xfb_offset = 8) out dvec2 d;
+void main() {
+  gl_Position = vec4(0.0);
+  f = 1.5 + float(gl_VertexID);
+  d = dvec2(0.1, 1e300) * double(gl_VertexID + 1);
+}"""
+    p = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, FS)])
+    got = _capture(ctx, p, {0: 2 * 6}, points=2).get(0).reshape(2, 6)
+    np.testing.assert_array_equal(got[:, 0], [1.5, 2.5])
+    np.testing.assert_array_equal(got[:, 1], [-7, -7])                 # the hole before d
+    doubles = got[:, 2:].copy().view(np.float64)
+    np.testing.assert_array_equal(doubles, np.array([[0.1, 1e300], [0.2, 2e300]]))
