@@ -242,7 +242,8 @@ class DrawMixin:
         src = src or self._ff_sources.get(id(ls.units["vertex"]), "")
         info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=names)
         handle = self.pipe.create_shader_state(ShaderState(
-            PipeShaderType.VERTEX, ls.units["vertex"], src, info, so_info))
+            PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
+            so_info))           # (a SPIR-V vertex stage: its own front half, features/gl_spirv.py)
         ls.pipe_shaders[key] = handle
         return handle
 
