@@ -228,3 +228,22 @@ void main() {
     np.testing.assert_array_equal(got[:, 1], [-7, -7])                 # the hole before d
     doubles = got[:, 2:].copy().view(np.float64)
     np.testing.assert_array_equal(doubles, np.array([[0.1, 1e300], [0.2, 2e300]]))
+
+
+def test_geometry_streams_capture_into_their_buffers(ctx):
+    """Outputs of vertex stream 1 name buffer 1 with xfb qualifiers; stream 0 buffer 0."""
+    vs = "#version 150\nvoid main() { gl_Position = vec4(float(gl_VertexID)); }"
+    gs = HEAD + """
+layout(points) in;
+layout(points, max_vertices = 3) out;
+layout(stream = 0, xfb_buffer = 0, xfb_offset = 0) out float s0;
+layout(stream = 1, xfb_buffer = 1, xfb_offset = 0) out vec2 s1;
+void main() {
+  float v = gl_in[0].gl_Position.x;
+  s0 = v; EmitStreamVertex(0); EndStreamPrimitive(0);
+  for (int k = 0; k < 2; k++) { s1 = vec2(v, float(k)); EmitStreamVertex(1); EndStreamPrimitive(1); }
+}"""
+    p = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, FS)])
+    got = _capture(ctx, p, {0: 3, 1: 12}, points=3, written=3)
+    np.testing.assert_array_equal(got[0], [0, 1, 2])
+    np.testing.assert_array_equal(got[1], [v for i in range(3) for k in range(2) for v in (i, k)])
