@@ -139,7 +139,7 @@ class Interface:
                 if g.name != "gl_WorkGroupSize":
                     body.append(f"{g.name};")
                 exts |= {g.name} & _EXTENSION_BUILTINS
-            elif g.kind in ("ubo", "ssbo") or g.array_dims:
+            elif g.kind in ("ubo", "ssbo", "in_block", "out_block") or g.array_dims:
                 pass        # (marked used after the parse: an expression of them would be lowered)
             elif g.kind != "private":
                 body.append(f"{g.name};")
@@ -168,10 +168,18 @@ class Interface:
         t = types.info(tid)
         if storage in ("Input", "Output") and t.kind == "struct" and m.has(tid, "Block"):
             members = {}
+            if all(m.decoration(tid, "BuiltIn", i) is None for i in range(len(t.members))):
+                # a block of user variables: named by its location, so the stages' blocks match
+                loc = m.decoration(vid, "Location")
+                if loc is None:
+                    loc = m.decoration(tid, "Location", 0)
+                kind = "in_block" if storage == "Input" else "out_block"
+                name = f"shimgl_spv_block{loc[0]}" if loc is not None else f"shimgl_spv_block_v{vid}"
+                return Global(vid, kind, name, tid, storage, block_name=name)
             for i in range(len(t.members)):
                 b = m.decoration(tid, "BuiltIn", i)
                 if b is None:
-                    raise SpirvError("input and output blocks of user variables are not supported")
+                    raise SpirvError("a block mixes built-in and user variables")
                 name = BUILTIN_VARIABLES.get(BUILTIN_NAME.get(b[0], ""))
                 if name is None:
                     raise SpirvError(f"built-in {BUILTIN_NAME.get(b[0], b[0])} is not supported")
@@ -299,6 +307,37 @@ class Interface:
                     (g.kind == "in" and self.stage == "fragment") or (g.kind == "out" and self.stage == "vertex")):
                 quals = "flat "
             return f"layout({', '.join(lay)}) {quals}{g.kind} {_decl(gt, g.name)};"
+        if g.kind in ("in_block", "out_block"):
+            t = types.info(g.type_id)
+            lay = []
+            loc = m.decoration(g.id, "Location")
+            if loc is not None:
+                lay.append(f"location = {loc[0]}")
+            for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride")):
+                w = m.decoration(g.id, d)
+                if w is not None and g.kind == "out_block":
+                    lay.append(f"{q} = {w[0]}")
+            members = []
+            for i, mt in enumerate(t.members):
+                gt = types.glsl(mt)
+                self._need_struct(gt, mt)
+                quals = []
+                mloc = m.decoration(g.type_id, "Location", i)
+                if mloc is not None:
+                    quals.append(f"location = {mloc[0]}")
+                off = m.decoration(g.type_id, "Offset", i)
+                if off is not None and g.kind == "out_block":
+                    quals.append(f"xfb_offset = {off[0]}")
+                interp = ""
+                for d, q in (("Flat", "flat "), ("NoPerspective", "noperspective "), ("Centroid", "centroid "),
+                             ("Sample", "sample ")):
+                    if m.has(g.type_id, d, i):
+                        interp += q
+                lq = f"layout({', '.join(quals)}) " if quals else ""
+                members.append(f"{lq}{interp}{_decl(gt, f'm{i}')};")
+            direction = "in" if g.kind == "in_block" else "out"
+            head = f"layout({', '.join(lay)}) " if lay else ""
+            return f"{head}{direction} {g.block_name} {{ {' '.join(members)} }} {g.name}_i;"
         if g.kind == "uniform":
             gt = types.glsl(g.type_id)
             self._need_struct(gt, g.type_id)

@@ -273,6 +273,10 @@ class _Translator:
             elif g.kind in ("sampler", "image"):
                 sym = self.symbols[g.name]
                 self.values[vid] = Ptr("opaque", g.type_id, opaque=L.io.opaque_symbol(L, sym, None))
+            elif g.kind in ("in_block", "out_block"):
+                sym = self.symbols[f"{g.name}_i"]
+                self.values[vid] = Ptr("var", g.type_id, root=(lambda s=sym: L.var_deref(s)), root_tid=g.type_id,
+                                       name=f"{g.name}_i")
             elif g.kind in ("ubo", "ssbo"):
                 self.values[vid] = self._block_ptr(g)
             elif g.kind == "atomic":
