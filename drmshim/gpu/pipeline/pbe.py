@@ -70,9 +70,17 @@ def _word_index(offs: np.ndarray, bpp: int, key, pixels_key) -> np.ndarray | Non
     return _remembered(("words",) + key, pixels_key, make)
 
 
+_TARGETS: dict = {}
+
+
 def _target(memory, desc_va: int):
-    """(descriptor, format, layout) of the PBE descriptor at ``desc_va``."""
-    d = P.PBE.unpack(read_words(memory, desc_va, P.PBE.size_words, "PBE").tolist())
+    """(descriptor, format, layout) of the PBE descriptor at ``desc_va``; the decoded
+    triple is remembered by the descriptor's words (frames store the same targets)."""
+    words = tuple(read_words(memory, desc_va, P.PBE.size_words, "PBE").tolist())
+    hit = _TARGETS.get(words)
+    if hit is not None:
+        return hit
+    d = P.PBE.unpack(list(words))
     try:
         fmt = format_by_id(d.format_id)
         tiling = TILINGS[d.tiling]
@@ -83,6 +91,9 @@ def _target(memory, desc_va: int):
             raise ValueError(f"level {d.level} of a {lay.levels}-level image")
     except Exception as error:  # noqa: BLE001 - a descriptor the PBE cannot use
         raise malformed("PBE", desc_va, error) from None
+    if len(_TARGETS) > 32:
+        _TARGETS.clear()
+    _TARGETS[words] = d, fmt, lay
     return d, fmt, lay
 
 
