@@ -592,6 +592,29 @@ TEXTURE_BUFFER_FORMATS = frozenset(
 ) | {E.GL_RGB32F, E.GL_RGB32I, E.GL_RGB32UI}
 
 
+#: Resolution (bits) TEXTURE_*_SIZE reports for a channel of a compressed image, by
+#: family (GL 4.6 section 8.11.3 reports the GL's internal resolution; these are
+#: Mesa's approximations): S3TC colours 4 bits, its alpha 4 (DXT1's punch-through
+#: alpha 1), RGTC, BPTC, ETC1/ETC2 and ASTC 8, EAC 11, BPTC float 16.
+COMPRESSED_CHANNEL_BITS = {"s3tc": 4, "s3tc_srgb": 4, "rgtc": 8, "bptc": 8, "etc1": 8, "etc2": 8, "astc": 8,
+                           "bptc_float": 16}
+
+
+def compressed_component_bits(cf: CompressedFormat) -> tuple[int, int, int, int, int, int]:
+    """(R, G, B, A, depth, stencil) bits reported for an image of compressed format
+    ``cf``: ``COMPRESSED_CHANNEL_BITS`` for each channel its layout format has."""
+    fmt = layout.get_format(cf.info.pipe.value)
+    bits = COMPRESSED_CHANNEL_BITS[cf.family]
+    if fmt.name.startswith("ETC2_R"):           # EAC R11 / RG11
+        bits = 11
+    out = dict.fromkeys("RGBAZS", 0)
+    for channel in fmt.channels:
+        out[channel.name] = bits
+    if out["A"] and (fmt.name.startswith("DXT1") or "A1" in fmt.name):     # one-bit punch-through alpha
+        out["A"] = 1
+    return out["R"], out["G"], out["B"], out["A"], 0, 0
+
+
 def component_types(info: InternalFormat) -> tuple[int, int, int, int, int]:
     """(R, G, B, A, depth) component types of an internal format's image (GL 4.6
     table 23.17's TEXTURE_*_TYPE): NONE where the component is absent."""

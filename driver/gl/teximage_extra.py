@@ -117,6 +117,38 @@ class TexImageExtraMixin:
         check(len(raw) >= size, E.GL_INVALID_VALUE, "data shorter than imageSize")
         return raw[:size]
 
+    def _generate_compressed_mipmaps(self, tex, first: int, last: int, layer0: int, layers: int) -> None:
+        """glGenerateMipmap of a compressed image the GL can encode (desktop GL;
+        GLES refuses compressed formats): each level is the previous one's texels
+        (decoded) averaged over 2 x 2 texels (edge texels repeated on an odd
+        side), encoded again into the image's format. Levels ``first + 1 ..
+        last`` of the resource, layers ``layer0 ..`` (``layers`` faces or array
+        layers)."""
+        from driver.gallium.util import minify
+        from driver.gl.pixels import from_resource_bytes
+        res = self._texture_resource(tex)
+        fmt = res.format
+        w, h = minify(res.template.width_px, first), minify(res.template.height_px, first)
+        tr = self.pipe.transfer_map(res, first, PipeMap.READ, Box(0, 0, layer0, w, h, layers))
+        try:
+            raw = bytes(tr.data[:tr.layer_stride_B * layers])
+        finally:
+            self.pipe.transfer_unmap(tr)
+        rgba = from_resource_bytes(raw, fmt.name, (layers, h, w)).astype(np.float64)
+        for level in range(first + 1, last + 1):
+            h2, w2 = max(1, h // 2), max(1, w // 2)
+            ys = np.minimum(np.arange(2 * h2), h - 1)
+            xs = np.minimum(np.arange(2 * w2), w - 1)
+            rgba = rgba[:, ys][:, :, xs].reshape(layers, h2, 2, w2, 2, 4).mean((2, 4))
+            h, w = h2, w2
+            ph, pw = -(-h // 4) * 4, -(-w // 4) * 4
+            padded = np.pad(rgba, ((0, 0), (0, ph - h), (0, pw - w), (0, 0)), mode="edge")
+            blocks = padded.reshape(layers, ph // 4, 4, pw // 4, 4, 4).transpose(0, 1, 3, 2, 4, 5)
+            encoded = compress_bc(fmt.name, blocks.reshape(-1, 4, 4, 4)).tobytes()
+            row = (pw // 4) * (len(encoded) // (layers * (ph // 4) * (pw // 4)))
+            self.pipe.texture_subdata(res, level, PipeMap.WRITE, Box(0, 0, layer0, w, h, layers),
+                                      encoded, row, row * (ph // 4))
+
     def _pending_compressed(self, tex):
         if not hasattr(tex, "pending_compressed"):
             tex.pending_compressed = []

@@ -16,7 +16,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, allocating, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
-    COMPRESSED_TARGETS, DEPTH_TARGETS, component_types, luminance_intensity_bits,
+    COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, component_types, compressed_component_bits, luminance_intensity_bits,
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
@@ -710,7 +710,9 @@ class TextureMixin:
                       (base.width, base.internal_format) for f in faces),
                   E.GL_INVALID_OPERATION, "cube map not cube complete")
         info = lookup(base.internal_format)
-        check(info is not None and not info.integer and not info.is_depth_or_stencil, E.GL_INVALID_OPERATION,
+        encoded = base.compressed and not self.api.es and self._encodes(base.internal_format)
+        check(encoded or (info is not None and not base.compressed and not info.integer
+                          and not info.is_depth_or_stencil), E.GL_INVALID_OPERATION,
               "format cannot be mipmapped")
         top = int(math.log2(max(base.width, base.height,
                                 base.depth if target == E.GL_TEXTURE_3D else 1)))
@@ -724,12 +726,16 @@ class TextureMixin:
                 d = max(1, base.depth >> s) if target == E.GL_TEXTURE_3D else base.depth
                 self._set_image(tex, face, lv, TexImage(max(1, base.width >> s),
                                                         max(1, base.height >> s), d,
-                                                        base.internal_format))
+                                                        base.internal_format, compressed=base.compressed))
         res = self._texture_resource(tex)
         layers = (6 if target == E.GL_TEXTURE_CUBE_MAP else
                   (1 if target == E.GL_TEXTURE_3D else base.depth))
         level0, layer0, view_format = view_offsets(tex)     # a texture view: its part of the storage
         first, final, top_layer = level0 + tex.base_level, level0 + last, layer0 + layers - 1
+        if encoded:         # decoded, filtered and encoded again on the CPU (GL 4.6 section 8.14.4)
+            if final > first:
+                self._generate_compressed_mipmaps(tex, first, final, layer0, layers)
+            return
         if not self.pipe.generate_mipmap(res, view_format or res.format, first, final, layer0, top_layer):
             from driver.gallium import gen_mipmap_by_blit
             gen_mipmap_by_blit(self.pipe, res, first, final, layer0, top_layer, view_format)
@@ -757,6 +763,12 @@ class TextureMixin:
             info = lookup(tex.buffer_internal_format)
         bits = component_bits(info) if info is not None and not img.compressed else (0,) * 6
         types = component_types(info) if info is not None and not img.compressed else (E.GL_NONE,) * 5
+        compressed = COMPRESSED.get(img.internal_format) if defined and img.compressed else None
+        if compressed is not None:      # the GL's internal resolution of a compressed image (as Mesa)
+            bits = compressed_component_bits(compressed)
+            kind = {"unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
+                    "float": E.GL_FLOAT}[compressed.info.kind]
+            types = tuple(kind if b else E.GL_NONE for b in bits[:5])
         for i, (size_e, type_e) in enumerate(((E.GL_TEXTURE_RED_SIZE, E.GL_TEXTURE_RED_TYPE),
                                               (E.GL_TEXTURE_GREEN_SIZE, E.GL_TEXTURE_GREEN_TYPE),
                                               (E.GL_TEXTURE_BLUE_SIZE, E.GL_TEXTURE_BLUE_TYPE),

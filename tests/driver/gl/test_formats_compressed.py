@@ -199,14 +199,19 @@ def test_tex_storage_of_a_compressed_format_then_sub_images():
 
 
 def test_what_compressed_images_refuse():
-    """Mipmap generation and copies from the framebuffer into a compressed image are
-    INVALID_OPERATION (we neither recompress nor re-encode), and change nothing."""
+    """Mipmap generation of a format the GL does not encode (ETC2: S3TC, RGTC and
+    BPTC levels are generated, test_compressed_mipmaps.py) and copies from the
+    framebuffer into a compressed image are INVALID_OPERATION, and change nothing."""
     with driver.Context(api="gl43", width=8, height=8) as ctx:
         _texture(ctx)
-        ctx.glCompressedTexImage2D(T2, 0, F.GL_COMPRESSED_RGB_S3TC_DXT1_EXT, 8, 8, 0, 32, DXT1_BLOCK * 4)
+        etc2 = bytes.fromhex("f8000002ffff0000")
+        ctx.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_RGB8_ETC2, 8, 8, 0, 32, etc2 * 4)
         expect(ctx, E.GL_NO_ERROR)
         ctx.glGenerateMipmap(T2)
         expect(ctx, E.GL_INVALID_OPERATION)
+        assert ctx.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_WIDTH) == [0]
+        ctx.glCompressedTexImage2D(T2, 0, F.GL_COMPRESSED_RGB_S3TC_DXT1_EXT, 8, 8, 0, 32, DXT1_BLOCK * 4)
+        expect(ctx, E.GL_NO_ERROR)
         ctx.glCopyTexSubImage2D(T2, 0, 0, 0, 0, 0, 4, 4)
         expect(ctx, E.GL_INVALID_OPERATION)
         assert ctx.glGetCompressedTexImage(T2, 0) == DXT1_BLOCK * 4

@@ -1,0 +1,83 @@
+"""glGenerateMipmap of compressed images (desktop GL: the GL decodes, filters and
+encodes each level again; GLES 3.2 section 8.14.4 refuses formats that are not
+colour-renderable, so compressed ones are INVALID_OPERATION), the component
+resolution reported for compressed images (TEXTURE_*_SIZE/TYPE, as Mesa), and
+GL_EXT_texture_compression_rgtc in desktop contexts.
+
+Expectations by hand: a 32 x 32 image of four flat quadrants (red, green, blue,
+white) averages, level after level, to the same four quadrants, down to the
+level where a quadrant is 4 x 4 texels (one block); each of those blocks holds
+one colour, which every encoder reproduces exactly (BC7 within 1/255)."""
+
+import numpy as np
+import pytest
+
+from driver.gl import enums as E
+from tests.driver.agx import glhelp
+from tests.driver.gl.conftest import make_ctx
+from tests.driver.gl.helpers import expect
+
+DXT1_RGBA, DXT5, RGTC1, BC7, BC6_UNSIGNED = 0x83F1, 0x83F3, 0x8DBB, 0x8E8C, 0x8E8F
+QUADS = ((1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (1, 1, 1, 1))    # lower-left, lower-right, upper-left, upper-right
+
+
+def _quadrants(size):
+    img = np.zeros((size, size, 4), np.float32)
+    h = size // 2
+    img[:h, :h], img[:h, h:], img[h:, :h], img[h:, h:] = QUADS
+    return img
+
+
+@pytest.mark.parametrize("fmt,channels,tol", [(DXT5, 4, 0.0), (DXT1_RGBA, 4, 0.0), (BC7, 4, 1 / 255),
+                                              (BC6_UNSIGNED, 3, 0.0), (RGTC1, 1, 0.0)])
+def test_generate_mipmap_of_a_compressed_image(fmt, channels, tol):
+    ctx = glhelp.context(4, 4, api="compat")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 32, 32, 0, E.GL_RGBA, E.GL_FLOAT, _quadrants(32).tobytes())
+    ctx.glGenerateMipmap(E.GL_TEXTURE_2D)
+    expect(ctx, E.GL_NO_ERROR)
+    for level, size in ((1, 16), (2, 8)):
+        assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, level, E.GL_TEXTURE_COMPRESSED) == [1]
+        assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, level, E.GL_TEXTURE_INTERNAL_FORMAT) == [fmt]
+        got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, level, E.GL_RGBA, E.GL_FLOAT), np.float32)
+        want = _quadrants(size)
+        if channels == 1:
+            want[..., 1:3] = 0
+        got = got.reshape(size, size, 4)
+        assert np.abs(got[..., :channels] - want[..., :channels]).max() <= tol + 1e-6
+    # every level down to 1 x 1 exists (the texture is complete)
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 5, E.GL_TEXTURE_WIDTH) == [1]
+
+
+def test_gles_refuses_mipmap_generation_of_compressed_images():
+    es = make_ctx("gles3")
+    (t,) = es.glGenTextures(1)
+    es.glBindTexture(E.GL_TEXTURE_2D, t)
+    es.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_COMPRESSED_RGB8_ETC2, 8, 8, 0, 32, bytes(32))
+    expect(es, E.GL_NO_ERROR)
+    es.glGenerateMipmap(E.GL_TEXTURE_2D)
+    expect(es, E.GL_INVALID_OPERATION)
+
+
+@pytest.mark.parametrize("fmt,sizes,kind", [
+    (0x83F0, (4, 4, 4, 0), E.GL_UNSIGNED_NORMALIZED),      # DXT1 RGB
+    (DXT1_RGBA, (4, 4, 4, 1), E.GL_UNSIGNED_NORMALIZED),   # one-bit alpha
+    (DXT5, (4, 4, 4, 4), E.GL_UNSIGNED_NORMALIZED),
+    (RGTC1, (8, 0, 0, 0), E.GL_UNSIGNED_NORMALIZED),
+    (0x8DBE, (8, 8, 0, 0), E.GL_SIGNED_NORMALIZED),         # SIGNED_RG_RGTC2
+    (BC7, (8, 8, 8, 8), E.GL_UNSIGNED_NORMALIZED),
+    (BC6_UNSIGNED, (16, 16, 16, 0), E.GL_FLOAT),
+])
+def test_compressed_images_report_their_component_resolution(fmt, sizes, kind):
+    ctx = glhelp.context(4, 4, api="compat")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 8, 8, 0, E.GL_RGBA, E.GL_FLOAT, None)
+    expect(ctx, E.GL_NO_ERROR)
+    q = lambda p: ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, p)[0]     # noqa: E731
+    assert (q(E.GL_TEXTURE_RED_SIZE), q(E.GL_TEXTURE_GREEN_SIZE), q(E.GL_TEXTURE_BLUE_SIZE),
+            q(E.GL_TEXTURE_ALPHA_SIZE)) == sizes
+    assert q(E.GL_TEXTURE_RED_TYPE) == kind
+    assert q(E.GL_TEXTURE_ALPHA_TYPE) == (kind if sizes[3] else E.GL_NONE)
+    assert q(E.GL_TEXTURE_DEPTH_SIZE) == 0
