@@ -111,8 +111,7 @@ class Interface:
         self.m, self.types, self.stage = m, types, stage
         self.used_members = _used_members(m, constants)
         self._taken: set[str] = set()
-        self._located: list[int] = []
-        self.relocated: dict[int, int] = {}     # variable id -> the location it was given instead of its own
+        self.relocated = self._relocations()    # variable id -> the location it gets instead of its own
         self.globals: dict[int, Global] = {}
         self.structs: list[int] = []
         self._struct_done: set[int] = set()
@@ -174,6 +173,7 @@ class Interface:
                 if loc is None:
                     loc = m.decoration(tid, "Location", 0)
                 kind = "in_block" if storage == "Input" else "out_block"
+                loc = (self.relocated.get(vid, loc[0]),) if loc is not None else None
                 name = f"shimgl_spv_block{loc[0]}" if loc is not None else f"shimgl_spv_block_v{vid}"
                 return Global(vid, kind, name, tid, storage, block_name=name)
             for i in range(len(t.members)):
@@ -200,15 +200,7 @@ class Interface:
                 index = m.decoration(vid, "Index")
                 return Global(vid, "out", f"shimgl_spv_frag{loc[0]}{'_i1' if index and index[0] else ''}",
                               tid, storage)
-            name = f"shimgl_spv_loc{loc[0]}{suffix}"
-            if name in self._taken:
-                # two variables at one location (glslang's automatic locations of outputs only
-                # captured by transform feedback): the later one moves past every location used
-                free = 1 + max(m.decoration(v, "Location")[0] for v in self._located)
-                self.relocated[vid] = free + len(self.relocated)
-                name = f"shimgl_spv_loc{self.relocated[vid]}{suffix}"
-            self._taken.add(name)
-            self._located.append(vid)
+            name = f"shimgl_spv_loc{self.relocated.get(vid, loc[0])}{suffix}"
             return Global(vid, "in" if storage == "Input" else "out", name, tid, storage)
         if storage == "UniformConstant":
             inner = t
@@ -247,6 +239,48 @@ class Interface:
         if storage == "Private":
             return Global(vid, "private", "", tid, storage)
         raise SpirvError(f"variables of storage class {storage} are not supported")
+
+    def _location(self, vid: int) -> int | None:
+        """A stage input's or output's location: its own, or its block's first member's."""
+        loc = self.m.decoration(vid, "Location")
+        if loc is None:
+            tid = self.types.info(self.m.defs[vid].type_id).element
+            loc = self.m.decoration(tid, "Location", 0) if self.types.info(tid).kind == "struct" else None
+        return loc[0] if loc is not None else None
+
+    def _relocations(self) -> dict[int, int]:
+        """Outputs that share locations (glslang gives outputs only captured by transform
+        feedback automatic locations that may overlap others'): the transform feedback ones
+        move past every location used, the others keep theirs (they feed the next stage)."""
+        m, types = self.m, self.types
+        outs = []
+        for ins in m.globals:
+            if ins.op != "Variable" or types.info(ins.type_id).storage != "Output" or \
+                    m.decoration(ins.result, "BuiltIn") is not None or m.has(ins.result, "Component"):
+                continue        # (components of one location are not an overlap)
+            loc = self._location(ins.result)
+            tid = types.info(ins.type_id).element
+            t = types.info(tid)
+            if loc is None or (t.kind == "struct" and any(m.decoration(tid, "BuiltIn", i) is not None
+                                                         for i in range(len(t.members)))):
+                continue
+            if t.kind == "struct" and m.has(tid, "Block"):
+                slots = sum(GT.type_size_slots(types.glsl(mt)) for mt in t.members)
+            else:
+                slots = GT.type_size_slots(types.glsl(tid))
+            xfb = m.decoration(ins.result, "XfbBuffer") is not None
+            outs.append((xfb, ins.result, loc, slots))
+        taken: set[int] = set()
+        moved = {}
+        end = max((loc + n for _x, _v, loc, n in outs), default=0)
+        for xfb, vid, loc, n in sorted(outs, key=lambda o: o[0]):      # the others claim theirs first
+            span = set(range(loc, loc + n))
+            if span & taken:
+                moved[vid], loc = end, end
+                end += n
+                span = set(range(loc, loc + n))
+            taken |= span
+        return moved
 
     def _by_binding(self, vid: int, kind: str) -> str:
         """The generated name of a resource: by its binding (and offset for counters), so
@@ -311,8 +345,9 @@ class Interface:
             t = types.info(g.type_id)
             lay = []
             loc = m.decoration(g.id, "Location")
+            shift = self.relocated[g.id] - self._location(g.id) if g.id in self.relocated else 0
             if loc is not None:
-                lay.append(f"location = {loc[0]}")
+                lay.append(f"location = {loc[0] + shift}")
             for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride")):
                 w = m.decoration(g.id, d)
                 if w is not None and g.kind == "out_block":
@@ -324,7 +359,7 @@ class Interface:
                 quals = []
                 mloc = m.decoration(g.type_id, "Location", i)
                 if mloc is not None:
-                    quals.append(f"location = {mloc[0]}")
+                    quals.append(f"location = {mloc[0] + shift}")
                 off = m.decoration(g.type_id, "Offset", i)
                 if off is not None and g.kind == "out_block":
                     quals.append(f"xfb_offset = {off[0]}")
