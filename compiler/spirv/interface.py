@@ -109,6 +109,7 @@ class Interface:
     def __init__(self, m: Module, types: SpirvTypes, stage: str, entry_fn: int, iface_ids, local_size,
                  early_fragment_tests: bool, digest_text: str, constants: dict):
         self.m, self.types, self.stage = m, types, stage
+        self.constants = constants
         self.used_members = _used_members(m, constants)
         self._taken: set[str] = set()
         self.relocated = self._relocations()    # variable id -> the location it gets instead of its own
@@ -239,6 +240,26 @@ class Interface:
         if storage == "Private":
             return Global(vid, "private", "", tid, storage)
         raise SpirvError(f"variables of storage class {storage} are not supported")
+
+    def _glsl_value(self, tid: int, value) -> str:
+        """A GLSL constant expression of a SPIR-V constant's value."""
+        types = self.types
+        t = types.info(tid)
+        if t.kind in ("vector", "matrix", "array", "struct"):
+            members = t.members if t.kind == "struct" else [t.element] * t.count
+            parts = ", ".join(self._glsl_value(mt, v) for mt, v in zip(members, value))
+            return f"{types.glsl(tid)}({parts})"
+        base = types.scalar_base(tid)
+        if base == "bool":
+            return "true" if value else "false"
+        if base in ("float", "double"):
+            text = repr(float(value))
+            if text in ("inf", "-inf", "nan"):
+                raise SpirvError(f"a uniform initializer of {text} is not supported")
+            return text + ("lf" if base == "double" else "")
+        if base in ("uint", "uint64"):
+            return f"{int(value) & ((1 << 64) - 1)}u" + ("l" if base == "uint64" else "")
+        return f"{int(value)}" + ("l" if base == "int64" else "")
 
     def _location(self, vid: int) -> int | None:
         """A stage input's or output's location: its own, or its block's first member's."""
@@ -377,7 +398,13 @@ class Interface:
             gt = types.glsl(g.type_id)
             self._need_struct(gt, g.type_id)
             loc = m.decoration(g.id, "Location")[0]
-            return f"layout(location = {loc}) uniform {_decl(gt, g.name)};"
+            init = ""
+            ops = m.defs[g.id].operands
+            if len(ops) > 1:            # an initializer: the uniform's value after the link
+                if ops[1] not in self.constants:
+                    raise SpirvError(f"the initializer of uniform %{g.id} is not a constant")
+                init = " = " + self._glsl_value(g.type_id, self.constants[ops[1]])
+            return f"layout(location = {loc}) uniform {_decl(gt, g.name)}{init};"
         if g.kind in ("sampler", "image"):
             binding = m.decoration(g.id, "Binding")
             inner = g.type_id
