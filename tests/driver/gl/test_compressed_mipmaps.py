@@ -81,3 +81,20 @@ def test_compressed_images_report_their_component_resolution(fmt, sizes, kind):
     assert q(E.GL_TEXTURE_RED_TYPE) == kind
     assert q(E.GL_TEXTURE_ALPHA_TYPE) == (kind if sizes[3] else E.GL_NONE)
     assert q(E.GL_TEXTURE_DEPTH_SIZE) == 0
+
+
+@pytest.mark.parametrize("api", ["compat", "gl46"])
+def test_desktop_contexts_list_ext_texture_compression_rgtc(api):
+    """Mesa lists the EXT name beside ARB_texture_compression_rgtc in desktop GL
+    (same formats and enums: COMPRESSED_RED_RGTC1_EXT = COMPRESSED_RED_RGTC1);
+    piglit's EXT directory asks for the EXT name."""
+    ctx = glhelp.context(4, 4, api=api)
+    names = {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])}
+    assert {"GL_EXT_texture_compression_rgtc", "GL_ARB_texture_compression_rgtc"} <= names
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    block = bytes([200, 100]) + bytes(6)          # e0 = 200 > e1 = 100, every index 0: all texels 200
+    ctx.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, 0x8DBB, 4, 4, 0, 8, block)   # COMPRESSED_RED_RGTC1_EXT
+    expect(ctx, E.GL_NO_ERROR)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED, E.GL_UNSIGNED_BYTE), np.uint8)
+    assert got.tolist() == [200] * 16
