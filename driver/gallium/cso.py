@@ -31,19 +31,27 @@ class CsoContext:
         self._samplers: dict[SamplerState, Any] = {}
         self._velems: dict[tuple[VertexElement, ...], Any] = {}
         self._bound: dict[str, Any] = {}
+        self._bound_state: dict[str, Any] = {}      # kind -> the state object of the bound handle
         self._bound_samplers: dict[PipeShaderType, tuple] = {}
         self.stats = {"created": 0, "binds_skipped": 0}
 
     def _set(self, kind: str, cache: dict, state, create, bind) -> None:
+        if self._bound_state.get(kind) is state:
+            # the very object bound last (a front end that re-derives a state only when its
+            # inputs change passes the same object again): no hash, no lookup
+            self.stats["binds_skipped"] += 1
+            return
         handle = cache.get(state)
         if handle is None:
             handle = cache[state] = create(state)
             self.stats["created"] += 1
         if self._bound.get(kind) is handle:
             self.stats["binds_skipped"] += 1
+            self._bound_state[kind] = state
             return
         bind(handle)
         self._bound[kind] = handle
+        self._bound_state[kind] = state
 
     def set_blend(self, state: BlendState) -> None:
         p = self.pipe
@@ -94,6 +102,7 @@ class CsoContext:
             p.delete_sampler_state(h)
         for h in self._velems.values():
             p.delete_vertex_elements_state(h)
-        for d in (self._blend, self._rast, self._dsa, self._samplers, self._velems, self._bound):
+        for d in (self._blend, self._rast, self._dsa, self._samplers, self._velems, self._bound,
+                  self._bound_state):
             d.clear()
         self._bound_samplers.clear()
