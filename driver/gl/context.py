@@ -20,7 +20,8 @@ from driver.gl.buffers import INDEXED_TARGETS
 from driver.gl.errors import GLError
 from driver.gl.limits import compute_limits, extensions_for
 from driver.gl.objects import Buffer, Namespace, ShareGroup, TransformFeedback, VertexArray
-from driver.gl.state import FixedState
+from driver.gl.pipestate import DerivedStates
+from driver.gl.state import GLState
 
 __all__ = ["ContextBase", "DefaultFramebuffer"]
 
@@ -66,7 +67,9 @@ class ContextBase:
         # exceptions an entry point turned into GL errors as a last resort (driver bugs;
         # driver.gl.errors): "Kind: message", the newest 1000
         self.internal_errors: list[str] = []
-        self.state = FixedState()
+        self.state = GLState()
+        # the pipe states last derived from self.state, keyed by its groups' generations
+        self.derived = DerivedStates()
         if self.api.flags & E.GL_CONTEXT_FLAG_DEBUG_BIT:     # debug contexts start with debug output on
             self.state.enabled.add(E.GL_DEBUG_OUTPUT)
         self.state.viewport = self.state.scissor = (0, 0, width, height)

@@ -74,6 +74,11 @@ def _pieces(mode: int, first: int, count: int, limit: int | None = None) -> list
 
 
 class DrawMixin:
+    def _init_family(self) -> None:
+        # while a draw binds its programs: id(linked state) -> the samplers and views
+        # derived for it (each stage of a program binds the same ones); None between draws
+        self._draw_samplers = None
+
     # -- validation ------------------------------------------------------------
     def _draw_modes(self) -> set[int]:
         modes = set(range(E.GL_POINTS, E.GL_TRIANGLE_FAN + 1))
@@ -402,16 +407,17 @@ class DrawMixin:
         cso = self.cso
         depth_bits = self._fb_bits(4) if fb.zsbuf is not None else 0
         stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
-        cso.set_blend(ps.blend_state(s, len(fb.cbufs)))
+        derived = self.derived          # each state derived again only when its inputs changed
+        cso.set_blend(derived.blend(s, len(fb.cbufs)))
         cb0 = fb.cbufs[0] if fb.cbufs else None
         integer = cb0 is not None and layout.get_format(cb0.format.value).is_integer
-        cso.set_depth_stencil_alpha(ps.dsa_state(s, depth_bits > 0, stencil_bits, integer))
-        cso.set_rasterizer(ps.rasterizer_state(s, self.api, fb.samples,
-                                               self._clip_plane_mask(vertex_program),
-                                               self.caps.point_size_range,
-                                               self.caps.line_width_range))
-        self.pipe.set_viewport_states(0, [ps.viewport_state(s)])
-        self.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
+        cso.set_depth_stencil_alpha(derived.dsa(s, depth_bits > 0, stencil_bits, integer))
+        cso.set_rasterizer(derived.rasterizer(s, self.api, fb.samples,
+                                              self._clip_plane_mask(vertex_program),
+                                              self.caps.point_size_range,
+                                              self.caps.line_width_range))
+        self.pipe.set_viewport_states(0, [derived.viewport(s)])
+        self.pipe.set_scissor_states(0, [derived.scissor(s, fb.width_px, fb.height_px)])
         self.pipe.set_blend_color(s.blend_color)
         full = (1 << stencil_bits) - 1 if stencil_bits else 0
         self.pipe.set_stencil_ref(max(0, min(s.stencil[0].ref, full)),
@@ -501,9 +507,23 @@ class DrawMixin:
         return ps.sampler_state(params, target, seamless)
 
     def _emit_samplers(self, ls, stage) -> None:
+        memo = self._draw_samplers
+        derived = memo.get(id(ls)) if memo is not None else None
+        if derived is None:
+            derived = self._derive_samplers(ls)
+            if memo is not None:
+                memo[id(ls)] = derived
+        samplers, views = derived
+        self.cso.set_samplers(stage, samplers)
+        self.pipe.set_sampler_views(stage, 0, views)
+
+    def _derive_samplers(self, ls) -> tuple[list, list]:
+        """(pipe sampler states, sampler views) of the program's sampler uniforms, in
+        uniform order: the same for every stage of the program."""
         samplers, views = [], []
+        targets = self.default_textures         # one default texture per target the API has
         for unit, target in self._sampler_targets(ls):
-            tex = self.texture_units[unit].get(target) if target in self._texture_targets() else None
+            tex = self.texture_units[unit].get(target) if target in targets else None
             if tex is not None and target == E.GL_TEXTURE_BUFFER:
                 samplers.append(None)
                 views.append(self._buffer_view(tex))
@@ -519,8 +539,7 @@ class DrawMixin:
             samplers.append(self._unit_sampler_state(unit, params, target, seamless))
             depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
-        self.cso.set_samplers(stage, samplers)
-        self.pipe.set_sampler_views(stage, 0, views)
+        return samplers, views
 
     def _sampler_targets(self, ls):
         """(texture unit, texture target) of every sampler uniform element."""
@@ -677,11 +696,15 @@ class DrawMixin:
             return geometry_draw(self, mode, info, draws, indirect, vertex_range, stages)
         fb = self._emit_framebuffer()
         self._emit_state(fb, stages.get(PipeShaderType.VERTEX))
-        for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
-            if stage in stages:
-                self._emit_program(stages[stage], (stage,))
-            else:
-                self.pipe.bind_shader_state(stage, None)
+        self._draw_samplers = {}        # the stages of one program share their samplers' derivation
+        try:
+            for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
+                if stage in stages:
+                    self._emit_program(stages[stage], (stage,))
+                else:
+                    self.pipe.bind_shader_state(stage, None)
+        finally:
+            self._draw_samplers = None
         self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
         self._emit_stream_output()
         with self._variant_errors():

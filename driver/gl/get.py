@@ -58,58 +58,57 @@ def _clamped(values, bounds) -> list[int]:
 class GetMixin:
     def _get_entries(self) -> dict:
         """pname -> function(ctx) returning a scalar or tuple."""
-        api, s = self.api, self.state
+        api = self.api
         lim = self.limits
         t = {}
         for name, value in lim.items():
             t[getattr(E, name)] = (lambda v: lambda c: v)(value)
-        st = s.stencil
         t.update({
             E.GL_ARRAY_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_ARRAY_BUFFER)),
             E.GL_ELEMENT_ARRAY_BUFFER_BINDING: lambda c: _name(c.vao.element_buffer),
-            E.GL_VIEWPORT: lambda c: s.viewport,
-            E.GL_SCISSOR_BOX: lambda c: s.scissor,
-            E.GL_DEPTH_RANGE: lambda c: s.depth_range,
-            E.GL_COLOR_CLEAR_VALUE: lambda c: s.clear_color,
-            E.GL_DEPTH_CLEAR_VALUE: lambda c: s.clear_depth,
-            E.GL_STENCIL_CLEAR_VALUE: lambda c: s.clear_stencil,
-            E.GL_COLOR_WRITEMASK: lambda c: s.rt[0].color_mask,
-            E.GL_DEPTH_WRITEMASK: lambda c: s.depth_mask,
-            E.GL_DEPTH_FUNC: lambda c: s.depth_func,
-            E.GL_BLEND_SRC_RGB: lambda c: s.rt[0].src_rgb,
-            E.GL_BLEND_DST_RGB: lambda c: s.rt[0].dst_rgb,
-            E.GL_BLEND_SRC_ALPHA: lambda c: s.rt[0].src_alpha,
-            E.GL_BLEND_DST_ALPHA: lambda c: s.rt[0].dst_alpha,
-            E.GL_BLEND_EQUATION_RGB: lambda c: s.rt[0].eq_rgb,
-            E.GL_BLEND_EQUATION_ALPHA: lambda c: s.rt[0].eq_alpha,
-            E.GL_BLEND_COLOR: lambda c: s.blend_color,
-            E.GL_STENCIL_FUNC: lambda c: st[0].func,
-            E.GL_STENCIL_REF: lambda c: st[0].ref,
-            E.GL_STENCIL_VALUE_MASK: lambda c: st[0].value_mask,
-            E.GL_STENCIL_WRITEMASK: lambda c: st[0].write_mask,
-            E.GL_STENCIL_FAIL: lambda c: st[0].fail,
-            E.GL_STENCIL_PASS_DEPTH_FAIL: lambda c: st[0].zfail,
-            E.GL_STENCIL_PASS_DEPTH_PASS: lambda c: st[0].zpass,
-            E.GL_STENCIL_BACK_FUNC: lambda c: st[1].func,
-            E.GL_STENCIL_BACK_REF: lambda c: st[1].ref,
-            E.GL_STENCIL_BACK_VALUE_MASK: lambda c: st[1].value_mask,
-            E.GL_STENCIL_BACK_WRITEMASK: lambda c: st[1].write_mask,
-            E.GL_STENCIL_BACK_FAIL: lambda c: st[1].fail,
-            E.GL_STENCIL_BACK_PASS_DEPTH_FAIL: lambda c: st[1].zfail,
-            E.GL_STENCIL_BACK_PASS_DEPTH_PASS: lambda c: st[1].zpass,
-            E.GL_CULL_FACE_MODE: lambda c: s.cull_face,
-            E.GL_FRONT_FACE: lambda c: s.front_face,
-            E.GL_POLYGON_OFFSET_FACTOR: lambda c: s.polygon_offset_factor,
-            E.GL_POLYGON_OFFSET_UNITS: lambda c: s.polygon_offset_units,
-            E.GL_POLYGON_OFFSET_CLAMP: lambda c: s.polygon_offset_clamp,
-            E.GL_CLIP_ORIGIN: lambda c: s.clip_origin,
-            E.GL_CLIP_DEPTH_MODE: lambda c: s.clip_depth_mode,
-            E.GL_LINE_WIDTH: lambda c: s.line_width,
-            E.GL_SAMPLE_COVERAGE_VALUE: lambda c: s.sample_coverage_value,
-            E.GL_SAMPLE_COVERAGE_INVERT: lambda c: s.sample_coverage_invert,
-            E.GL_UNPACK_ALIGNMENT: lambda c: s.unpack.alignment,
-            E.GL_PACK_ALIGNMENT: lambda c: s.pack.alignment,
-            E.GL_GENERATE_MIPMAP_HINT: lambda c: s.hints.get(E.GL_GENERATE_MIPMAP_HINT, E.GL_DONT_CARE),
+            E.GL_VIEWPORT: lambda c: c.state.viewports.viewport,
+            E.GL_SCISSOR_BOX: lambda c: c.state.viewports.scissor,
+            E.GL_DEPTH_RANGE: lambda c: c.state.viewports.depth_range,
+            E.GL_COLOR_CLEAR_VALUE: lambda c: c.state.color_buffer.clear_color,
+            E.GL_DEPTH_CLEAR_VALUE: lambda c: c.state.depth_buffer.clear_depth,
+            E.GL_STENCIL_CLEAR_VALUE: lambda c: c.state.stencil_buffer.clear_stencil,
+            E.GL_COLOR_WRITEMASK: lambda c: c.state.color_buffer.rt[0].color_mask,
+            E.GL_DEPTH_WRITEMASK: lambda c: c.state.depth_buffer.depth_mask,
+            E.GL_DEPTH_FUNC: lambda c: c.state.depth_buffer.depth_func,
+            E.GL_BLEND_SRC_RGB: lambda c: c.state.color_buffer.rt[0].src_rgb,
+            E.GL_BLEND_DST_RGB: lambda c: c.state.color_buffer.rt[0].dst_rgb,
+            E.GL_BLEND_SRC_ALPHA: lambda c: c.state.color_buffer.rt[0].src_alpha,
+            E.GL_BLEND_DST_ALPHA: lambda c: c.state.color_buffer.rt[0].dst_alpha,
+            E.GL_BLEND_EQUATION_RGB: lambda c: c.state.color_buffer.rt[0].eq_rgb,
+            E.GL_BLEND_EQUATION_ALPHA: lambda c: c.state.color_buffer.rt[0].eq_alpha,
+            E.GL_BLEND_COLOR: lambda c: c.state.color_buffer.blend_color,
+            E.GL_STENCIL_FUNC: lambda c: c.state.stencil_buffer.stencil[0].func,
+            E.GL_STENCIL_REF: lambda c: c.state.stencil_buffer.stencil[0].ref,
+            E.GL_STENCIL_VALUE_MASK: lambda c: c.state.stencil_buffer.stencil[0].value_mask,
+            E.GL_STENCIL_WRITEMASK: lambda c: c.state.stencil_buffer.stencil[0].write_mask,
+            E.GL_STENCIL_FAIL: lambda c: c.state.stencil_buffer.stencil[0].fail,
+            E.GL_STENCIL_PASS_DEPTH_FAIL: lambda c: c.state.stencil_buffer.stencil[0].zfail,
+            E.GL_STENCIL_PASS_DEPTH_PASS: lambda c: c.state.stencil_buffer.stencil[0].zpass,
+            E.GL_STENCIL_BACK_FUNC: lambda c: c.state.stencil_buffer.stencil[1].func,
+            E.GL_STENCIL_BACK_REF: lambda c: c.state.stencil_buffer.stencil[1].ref,
+            E.GL_STENCIL_BACK_VALUE_MASK: lambda c: c.state.stencil_buffer.stencil[1].value_mask,
+            E.GL_STENCIL_BACK_WRITEMASK: lambda c: c.state.stencil_buffer.stencil[1].write_mask,
+            E.GL_STENCIL_BACK_FAIL: lambda c: c.state.stencil_buffer.stencil[1].fail,
+            E.GL_STENCIL_BACK_PASS_DEPTH_FAIL: lambda c: c.state.stencil_buffer.stencil[1].zfail,
+            E.GL_STENCIL_BACK_PASS_DEPTH_PASS: lambda c: c.state.stencil_buffer.stencil[1].zpass,
+            E.GL_CULL_FACE_MODE: lambda c: c.state.raster.cull_face,
+            E.GL_FRONT_FACE: lambda c: c.state.raster.front_face,
+            E.GL_POLYGON_OFFSET_FACTOR: lambda c: c.state.raster.polygon_offset_factor,
+            E.GL_POLYGON_OFFSET_UNITS: lambda c: c.state.raster.polygon_offset_units,
+            E.GL_POLYGON_OFFSET_CLAMP: lambda c: c.state.raster.polygon_offset_clamp,
+            E.GL_CLIP_ORIGIN: lambda c: c.state.transform.clip_origin,
+            E.GL_CLIP_DEPTH_MODE: lambda c: c.state.transform.clip_depth_mode,
+            E.GL_LINE_WIDTH: lambda c: c.state.raster.line_width,
+            E.GL_SAMPLE_COVERAGE_VALUE: lambda c: c.state.multisample.sample_coverage_value,
+            E.GL_SAMPLE_COVERAGE_INVERT: lambda c: c.state.multisample.sample_coverage_invert,
+            E.GL_UNPACK_ALIGNMENT: lambda c: c.state.pixel.unpack.alignment,
+            E.GL_PACK_ALIGNMENT: lambda c: c.state.pixel.pack.alignment,
+            E.GL_GENERATE_MIPMAP_HINT: lambda c: c.state.misc.hints.get(E.GL_GENERATE_MIPMAP_HINT, E.GL_DONT_CARE),
             E.GL_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.active_texture,
             E.GL_TEXTURE_BINDING_2D: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D),
             E.GL_TEXTURE_BINDING_CUBE_MAP: lambda c: c._texture_binding_name(E.GL_TEXTURE_CUBE_MAP),
@@ -154,15 +153,15 @@ class GetMixin:
                 E.GL_TEXTURE_BINDING_CUBE_MAP_ARRAY:
                     lambda c: c._texture_binding_name(E.GL_TEXTURE_CUBE_MAP_ARRAY),
                 E.GL_SAMPLER_BINDING: lambda c: _name(c.sampler_units[c.active_texture]),
-                E.GL_UNPACK_ROW_LENGTH: lambda c: s.unpack.row_length,
-                E.GL_UNPACK_SKIP_ROWS: lambda c: s.unpack.skip_rows,
-                E.GL_UNPACK_SKIP_PIXELS: lambda c: s.unpack.skip_pixels,
-                E.GL_UNPACK_IMAGE_HEIGHT: lambda c: s.unpack.image_height,
-                E.GL_UNPACK_SKIP_IMAGES: lambda c: s.unpack.skip_images,
-                E.GL_PACK_ROW_LENGTH: lambda c: s.pack.row_length,
-                E.GL_PACK_SKIP_ROWS: lambda c: s.pack.skip_rows,
-                E.GL_PACK_SKIP_PIXELS: lambda c: s.pack.skip_pixels,
-                E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT: lambda c: s.hints.get(
+                E.GL_UNPACK_ROW_LENGTH: lambda c: c.state.pixel.unpack.row_length,
+                E.GL_UNPACK_SKIP_ROWS: lambda c: c.state.pixel.unpack.skip_rows,
+                E.GL_UNPACK_SKIP_PIXELS: lambda c: c.state.pixel.unpack.skip_pixels,
+                E.GL_UNPACK_IMAGE_HEIGHT: lambda c: c.state.pixel.unpack.image_height,
+                E.GL_UNPACK_SKIP_IMAGES: lambda c: c.state.pixel.unpack.skip_images,
+                E.GL_PACK_ROW_LENGTH: lambda c: c.state.pixel.pack.row_length,
+                E.GL_PACK_SKIP_ROWS: lambda c: c.state.pixel.pack.skip_rows,
+                E.GL_PACK_SKIP_PIXELS: lambda c: c.state.pixel.pack.skip_pixels,
+                E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT: lambda c: c.state.misc.hints.get(
                     E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE),
                 E.GL_TRANSFORM_FEEDBACK_ACTIVE: lambda c: c.xfb.active,
                 E.GL_TRANSFORM_FEEDBACK_PAUSED: lambda c: c.xfb.paused,
@@ -184,26 +183,25 @@ class GetMixin:
             })
         if not api.es:
             t.update({
-                E.GL_POLYGON_MODE: lambda c: (s.polygon_mode, s.polygon_mode),
-                E.GL_POINT_SIZE: lambda c: s.point_size,
-                E.GL_LOGIC_OP_MODE: lambda c: s.logic_op,
-                E.GL_PROVOKING_VERTEX: lambda c: s.provoking_vertex,
+                E.GL_POLYGON_MODE: lambda c: (c.state.raster.polygon_mode, c.state.raster.polygon_mode),
+                E.GL_POINT_SIZE: lambda c: c.state.raster.point_size,
+                E.GL_LOGIC_OP_MODE: lambda c: c.state.color_buffer.logic_op,
+                E.GL_PROVOKING_VERTEX: lambda c: c.state.raster.provoking_vertex,
                 # glPointParameter's core state (GL 4.6 table 23.10: 1.0, UPPER_LEFT initially;
                 # the compatibility profile's fixed-function table answers them itself)
-                E.GL_POINT_FADE_THRESHOLD_SIZE: lambda c: getattr(s, "point_fade_threshold", 1.0),
-                E.GL_POINT_SPRITE_COORD_ORIGIN: lambda c: getattr(s, "point_sprite_origin",
-                                                                  E.GL_UPPER_LEFT),
+                E.GL_POINT_FADE_THRESHOLD_SIZE: lambda c: c.state.raster.point_fade_threshold,
+                E.GL_POINT_SPRITE_COORD_ORIGIN: lambda c: c.state.raster.point_sprite_origin,
                 # glClampColor's read clamping (GL 4.6 table 23.36, initially FIXED_ONLY)
-                E.GL_CLAMP_READ_COLOR: lambda c: getattr(s, "clamp_color", {}).get(
+                E.GL_CLAMP_READ_COLOR: lambda c: c.state.color_buffer.clamp_color.get(
                     E.GL_CLAMP_READ_COLOR, E.GL_FIXED_ONLY),
-                E.GL_PRIMITIVE_RESTART_INDEX: lambda c: s.primitive_restart_index,
+                E.GL_PRIMITIVE_RESTART_INDEX: lambda c: c.state.misc.primitive_restart_index,
                 E.GL_DRAW_BUFFER: lambda c: c._draw_buffer_enum(0),
-                E.GL_PACK_IMAGE_HEIGHT: lambda c: s.pack.image_height,
-                E.GL_PACK_SKIP_IMAGES: lambda c: s.pack.skip_images,
-                E.GL_UNPACK_SWAP_BYTES: lambda c: s.unpack.swap_bytes,
-                E.GL_UNPACK_LSB_FIRST: lambda c: s.unpack.lsb_first,
-                E.GL_PACK_SWAP_BYTES: lambda c: s.pack.swap_bytes,
-                E.GL_PACK_LSB_FIRST: lambda c: s.pack.lsb_first,
+                E.GL_PACK_IMAGE_HEIGHT: lambda c: c.state.pixel.pack.image_height,
+                E.GL_PACK_SKIP_IMAGES: lambda c: c.state.pixel.pack.skip_images,
+                E.GL_UNPACK_SWAP_BYTES: lambda c: c.state.pixel.unpack.swap_bytes,
+                E.GL_UNPACK_LSB_FIRST: lambda c: c.state.pixel.unpack.lsb_first,
+                E.GL_PACK_SWAP_BYTES: lambda c: c.state.pixel.pack.swap_bytes,
+                E.GL_PACK_LSB_FIRST: lambda c: c.state.pixel.pack.lsb_first,
                 E.GL_TEXTURE_BINDING_1D: lambda c: c._texture_binding_name(E.GL_TEXTURE_1D),
                 E.GL_TEXTURE_BINDING_1D_ARRAY: lambda c: c._texture_binding_name(E.GL_TEXTURE_1D_ARRAY),
                 E.GL_TEXTURE_BINDING_RECTANGLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_RECTANGLE),
@@ -214,9 +212,10 @@ class GetMixin:
                 E.GL_TIMESTAMP: lambda c: c.screen.get_timestamp_ns(),   # GL 4.6 section 4.3
                 E.GL_DOUBLEBUFFER: lambda c: False,
                 E.GL_STEREO: lambda c: False,
-                E.GL_LINE_SMOOTH_HINT: lambda c: s.hints.get(E.GL_LINE_SMOOTH_HINT, E.GL_DONT_CARE),
-                E.GL_POLYGON_SMOOTH_HINT: lambda c: s.hints.get(E.GL_POLYGON_SMOOTH_HINT, E.GL_DONT_CARE),
-                E.GL_TEXTURE_COMPRESSION_HINT: lambda c: s.hints.get(E.GL_TEXTURE_COMPRESSION_HINT, E.GL_DONT_CARE),
+                E.GL_LINE_SMOOTH_HINT: lambda c: c.state.misc.hints.get(E.GL_LINE_SMOOTH_HINT, E.GL_DONT_CARE),
+                E.GL_POLYGON_SMOOTH_HINT: lambda c: c.state.misc.hints.get(E.GL_POLYGON_SMOOTH_HINT, E.GL_DONT_CARE),
+                E.GL_TEXTURE_COMPRESSION_HINT:
+                    lambda c: c.state.misc.hints.get(E.GL_TEXTURE_COMPRESSION_HINT, E.GL_DONT_CARE),
             })
         if api.has_extension("GL_EXT_texture_integer"):
             from driver.gl.features.texture_integer import GL_RGBA_INTEGER_MODE_EXT, rgba_integer_mode
@@ -246,36 +245,36 @@ class GetMixin:
                                                        or (E.GL_LUMINANCE8 if api.compat else E.GL_R8))
         if api.compat and api.has_extension("GL_NV_primitive_restart"):
             from driver.gl.features import nv_primitive_restart as nv
-            t[nv.GL_PRIMITIVE_RESTART_NV] = lambda c: E.GL_PRIMITIVE_RESTART in s.enabled
-            t[nv.GL_PRIMITIVE_RESTART_INDEX_NV] = lambda c: s.primitive_restart_index
+            t[nv.GL_PRIMITIVE_RESTART_NV] = lambda c: E.GL_PRIMITIVE_RESTART in c.state.enabled
+            t[nv.GL_PRIMITIVE_RESTART_INDEX_NV] = lambda c: c.state.misc.primitive_restart_index
         if api.es and api.version < (3, 0):       # GLES 2.0's pixel-store extensions
             if api.has_extension("GL_EXT_unpack_subimage"):
-                t[E.GL_UNPACK_ROW_LENGTH] = lambda c: s.unpack.row_length
-                t[E.GL_UNPACK_SKIP_ROWS] = lambda c: s.unpack.skip_rows
-                t[E.GL_UNPACK_SKIP_PIXELS] = lambda c: s.unpack.skip_pixels
+                t[E.GL_UNPACK_ROW_LENGTH] = lambda c: c.state.pixel.unpack.row_length
+                t[E.GL_UNPACK_SKIP_ROWS] = lambda c: c.state.pixel.unpack.skip_rows
+                t[E.GL_UNPACK_SKIP_PIXELS] = lambda c: c.state.pixel.unpack.skip_pixels
             if api.has_extension("GL_NV_pack_subimage"):
-                t[E.GL_PACK_ROW_LENGTH] = lambda c: s.pack.row_length
-                t[E.GL_PACK_SKIP_ROWS] = lambda c: s.pack.skip_rows
-                t[E.GL_PACK_SKIP_PIXELS] = lambda c: s.pack.skip_pixels
+                t[E.GL_PACK_ROW_LENGTH] = lambda c: c.state.pixel.pack.row_length
+                t[E.GL_PACK_SKIP_ROWS] = lambda c: c.state.pixel.pack.skip_rows
+                t[E.GL_PACK_SKIP_PIXELS] = lambda c: c.state.pixel.pack.skip_pixels
         if es_has(api, "timer_query"):             # EXT_disjoint_timer_query
             from driver.gl.features.gles_ext import GL_GPU_DISJOINT_EXT
             t[E.GL_TIMESTAMP] = lambda c: c.screen.get_timestamp_ns()
             t[GL_GPU_DISJOINT_EXT] = lambda c: False      # the model's GPU clock never jumps
         if api.es and api.has_extension("GL_OES_standard_derivatives"):     # in GLES 2.0 too
-            t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: s.hints.get(
+            t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: c.state.misc.hints.get(
                 E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE)
         if api.has_extension("GL_KHR_parallel_shader_compile"):
             from driver.gl.features.gles_ext import GL_MAX_SHADER_COMPILER_THREADS_KHR, compiler_threads
             t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
         if api.gl_or_es((3, 2), (3, 1)):
-            t[E.GL_SAMPLE_MASK_VALUE] = lambda c: s.sample_mask_value
+            t[E.GL_SAMPLE_MASK_VALUE] = lambda c: c.state.multisample.sample_mask_value
         if api.es_(3, 2):                         # GLES 3.2 table 21.40
             t[E.GL_CONTEXT_FLAGS] = lambda c: api.flags
         if es_has(api, "primitive_bounding_box"):
             from driver.gl.features.primitive_bounding_box import bounding_box
             t[E.GL_PRIMITIVE_BOUNDING_BOX] = bounding_box
         if api.gl(4, 0) or es_has(api, "sample_shading"):
-            t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: s.min_sample_shading
+            t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: c.state.multisample.min_sample_shading
         if api.gl_or_es((4, 3), (3, 1)):
             t.update({
                 E.GL_DRAW_INDIRECT_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)),
@@ -295,7 +294,7 @@ class GetMixin:
                 E.GL_DEBUG_LOGGED_MESSAGES: lambda c: len(c._debug_state()["log"]),
                 E.GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH: lambda c: (
                     len(c._debug_state()["log"][0][4].encode()) + 1 if c._debug_state()["log"] else 0),
-                E.GL_MIN_SAMPLE_SHADING_VALUE: lambda c: s.min_sample_shading,
+                E.GL_MIN_SAMPLE_SHADING_VALUE: lambda c: c.state.multisample.min_sample_shading,
             })
         t.update(self._legacy_get_entries())
         return t
@@ -375,7 +374,7 @@ class GetMixin:
                      E.GL_COLOR_WRITEMASK: "color_mask", E.GL_BLEND: "enabled"}
         if target in rt_fields and (self.api.gl(3, 0) or self.api.es_(3, 2)):
             check(0 <= index < self.caps.max_render_targets, E.GL_INVALID_VALUE)
-            return getattr(self.state.rt[index], rt_fields[target])
+            return getattr(self.state.color_buffer.rt[index], rt_fields[target])
         if target in binding:
             buf_target, field = binding[target]
             check(0 <= index < self._indexed_limit(buf_target), E.GL_INVALID_VALUE)

@@ -1,8 +1,12 @@
 """Translation of GL state into pipe state (Mesa's st_atom_* kind): blend,
 depth-stencil-alpha and rasterizer CSOs, viewport, scissor, vertex elements,
-samplers and sampler views. Pure functions of the context's state."""
+samplers and sampler views. Pure functions of the context's state;
+``DerivedStates`` calls them only when the generations of the state groups
+they read changed."""
 
 from __future__ import annotations
+
+import functools
 
 from driver.gallium import (
     PIPE_MAX_COLOR_BUFS, BlendState, DepthStencilAlphaState, PipeBlendFactor as BF,
@@ -14,7 +18,7 @@ from driver.gl import enums as E
 from driver.gl.features.blend_advanced import advanced_equation_name
 
 __all__ = ["blend_state", "dsa_state", "rasterizer_state", "viewport_state", "scissor_state",
-           "vertex_format", "sampler_state", "sampler_view", "compare_func"]
+           "vertex_format", "sampler_state", "sampler_view", "compare_func", "DerivedStates"]
 
 _FACTORS = {
     E.GL_ZERO: BF.ZERO, E.GL_ONE: BF.ONE, E.GL_SRC_COLOR: BF.SRC_COLOR,
@@ -47,8 +51,69 @@ _SWIZZLES = {E.GL_RED: PipeSwizzle.X, E.GL_GREEN: PipeSwizzle.Y, E.GL_BLUE: Pipe
              E.GL_ALPHA: PipeSwizzle.W, E.GL_ZERO: PipeSwizzle.ZERO, E.GL_ONE: PipeSwizzle.ONE}
 
 
+class DerivedStates:
+    """The pipe states a context last derived from its GL state, each with the key
+    it was derived for (Mesa's st_atom dirty bits, as generations): the
+    generations of the state groups the derivation reads (driver/gl/state.py:
+    an unchanged generation means unchanged content) and the other inputs
+    (framebuffer facts, the program's clip distances). A draw derives a state
+    again only when its key changed; otherwise it gets the very object it got
+    before (which the CSO cache then finds bound).
+
+    Invariant: ``derive`` reads nothing its key does not cover. ``hits`` and
+    ``misses`` count, per state name, for tests and benchmarks."""
+
+    __slots__ = ("_last", "hits", "misses")
+
+    def __init__(self):
+        self._last: dict[str, tuple] = {}
+        self.hits: dict[str, int] = {}
+        self.misses: dict[str, int] = {}
+
+    def get(self, name: str, key: tuple, derive, *args):
+        """The state ``name`` for ``key``: the last one when the key is the same,
+        else ``derive(*args)``."""
+        last = self._last.get(name)
+        if last is not None and last[0] == key:
+            self.hits[name] = self.hits.get(name, 0) + 1
+            return last[1]
+        value = derive(*args)
+        self._last[name] = (key, value)
+        self.misses[name] = self.misses.get(name, 0) + 1
+        return value
+
+    # The colour-buffer group also holds what no CSO reads (clear colour, blend colour): its
+    # fields the CSOs read are keyed by value, so glClearColor derives nothing again.
+
+    def blend(self, s, n_cbufs: int) -> BlendState:
+        key = (s.logic_op, *(rt.gen for rt in s.rt), s.enabled.gen)
+        return self.get("blend", key, blend_state, s, n_cbufs)
+
+    def dsa(self, s, has_depth: bool, stencil_bits: int, integer_colour: bool) -> DepthStencilAlphaState:
+        key = (s.depth_buffer.gen, s.stencil_buffer.key(), s.alpha_func, s.alpha_ref, s.enabled.gen,
+               has_depth, stencil_bits, integer_colour)
+        return self.get("dsa", key, dsa_state, s, has_depth, stencil_bits, integer_colour)
+
+    def rasterizer(self, s, api, fb_samples: int, clip_planes: int, point_range,
+                   line_range) -> RasterizerState:
+        key = (s.raster.gen, s.transform.gen, s.clamp_color.get(E.GL_CLAMP_FRAGMENT_COLOR), s.enabled.gen,
+               api, fb_samples, clip_planes, point_range, line_range)
+        return self.get("rasterizer", key, rasterizer_state, s, api, fb_samples, clip_planes,
+                        point_range, line_range)
+
+    def viewport(self, s) -> ViewportState:
+        return self.get("viewport", (s.viewports.gen, s.transform.gen), viewport_state, s)
+
+    def scissor(self, s, fb_width: int, fb_height: int) -> ScissorState:
+        return self.get("scissor", (s.viewports.gen, fb_width, fb_height), scissor_state, s,
+                        fb_width, fb_height)
+
+
+_COMPARE_FUNCS = {E.GL_NEVER + f.value: f for f in PipeCompareFunc}
+
+
 def compare_func(gl: int) -> PipeCompareFunc:
-    return PipeCompareFunc(gl - E.GL_NEVER)
+    return _COMPARE_FUNCS[gl]
 
 
 def _rt_blend(rt) -> RtBlendState:
@@ -183,8 +248,10 @@ _VTYPES = {E.GL_BYTE: ("8", "SNORM", "SSCALED", "SINT"),
            E.GL_DOUBLE: ("64", "FLOAT", "FLOAT", None)}
 
 
+@functools.lru_cache(maxsize=None)
 def vertex_format(size: int, type: int, normalized: bool, integer: bool) -> PipeFormat:
-    """The pipe format fetching one attribute (GL 4.6 section 10.3, table 10.3)."""
+    """The pipe format fetching one attribute (GL 4.6 section 10.3, table 10.3);
+    a pure function of a few hundred possible arguments, so remembered."""
     if size == E.GL_BGRA:
         if type == E.GL_UNSIGNED_BYTE:
             return PipeFormat.B8G8R8A8_UNORM
@@ -199,16 +266,19 @@ def vertex_format(size: int, type: int, normalized: bool, integer: bool) -> Pipe
     return PipeFormat["".join(f"{c}{bits}" for c in "RGBA"[:size]) + "_" + kind]
 
 
+_MIP_FILTERS = {E.GL_NEAREST: PipeTexMipFilter.NONE, E.GL_LINEAR: PipeTexMipFilter.NONE,
+                E.GL_NEAREST_MIPMAP_NEAREST: PipeTexMipFilter.NEAREST,
+                E.GL_LINEAR_MIPMAP_NEAREST: PipeTexMipFilter.NEAREST,
+                E.GL_NEAREST_MIPMAP_LINEAR: PipeTexMipFilter.LINEAR,
+                E.GL_LINEAR_MIPMAP_LINEAR: PipeTexMipFilter.LINEAR}
+
+
 def sampler_state(params, target: int, seamless: bool) -> SamplerState:
     """GL 4.6 section 8.14: MIN_FILTER names both the image and mip filter."""
     mf = params.min_filter
     min_img = PipeTexFilter.LINEAR if mf in (E.GL_LINEAR, E.GL_LINEAR_MIPMAP_NEAREST,
                                              E.GL_LINEAR_MIPMAP_LINEAR) else PipeTexFilter.NEAREST
-    mip = {E.GL_NEAREST: PipeTexMipFilter.NONE, E.GL_LINEAR: PipeTexMipFilter.NONE,
-           E.GL_NEAREST_MIPMAP_NEAREST: PipeTexMipFilter.NEAREST,
-           E.GL_LINEAR_MIPMAP_NEAREST: PipeTexMipFilter.NEAREST,
-           E.GL_NEAREST_MIPMAP_LINEAR: PipeTexMipFilter.LINEAR,
-           E.GL_LINEAR_MIPMAP_LINEAR: PipeTexMipFilter.LINEAR}[mf]
+    mip = _MIP_FILTERS[mf]
     return SamplerState(
         wrap_s=_WRAPS[params.wrap_s], wrap_t=_WRAPS[params.wrap_t], wrap_r=_WRAPS[params.wrap_r],
         min_img_filter=min_img, min_mip_filter=mip,

@@ -4,14 +4,17 @@ pixel store, hints (GL 4.6 chapters 13-17, GLES 3.2 chapters 13-15)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+import itertools
+from dataclasses import dataclass, field, fields
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.viewports import broadcast, set_viewport_value, viewport_value
 
-__all__ = ["FixedState", "RtBlend", "StateMixin", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
+__all__ = ["GLState", "StateGroup", "EnableSet", "GROUPS", "FIELD_GROUPS", "RtBlend", "StencilFace",
+           "PixelStore", "StateMixin", "next_generation", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
 
 COMPARE_FUNCS = frozenset(range(E.GL_NEVER, E.GL_ALWAYS + 1))
 STENCIL_OPS = frozenset({E.GL_KEEP, E.GL_ZERO, E.GL_REPLACE, E.GL_INCR, E.GL_DECR,
@@ -27,8 +30,116 @@ DUAL_SOURCE_FACTORS = frozenset({E.GL_SRC1_COLOR, E.GL_ONE_MINUS_SRC1_COLOR,
 FACES = frozenset({E.GL_FRONT, E.GL_BACK, E.GL_FRONT_AND_BACK})
 
 
-@dataclass
-class StencilFace:
+# Every generation number is drawn from one process-wide counter, so a number names
+# one content of one group object: equal generations mean equal content (see StateGroup).
+_GENERATIONS = itertools.count(1)
+
+
+def next_generation() -> int:
+    """A generation number never handed out before in this process."""
+    return next(_GENERATIONS)
+
+
+class StateGroup:
+    """Base of the typed state groups (Mesa's gl_context sub-structs).
+
+    Invariant: ``gen`` changes whenever a field of the group is assigned a
+    different value, and generation numbers are never reused (one counter for
+    every group of every context), so an unchanged ``gen`` means unchanged
+    content: a derived pipe state keyed by generations is valid while they
+    are. Fields must therefore be changed by assignment (``group.x = v``);
+    the mutable values a group holds are groups themselves (``RtBlend``,
+    ``StencilFace``, ``PixelStore``, with their own ``gen``) or are replaced,
+    never changed in place (the viewport array, the clamp table). Assigning
+    an equal value keeps the generation (the fixed-function code re-sets
+    the same values before every draw)."""
+
+    __slots__ = ("gen",)
+
+    def __setattr__(self, name: str, value) -> None:
+        try:
+            old = object.__getattribute__(self, name)
+        except AttributeError:
+            pass
+        else:
+            if old is value or (type(old) is type(value) and old == value):
+                object.__setattr__(self, name, value)
+                return
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "gen", next(_GENERATIONS))
+
+
+class EnableSet(set):
+    """The enabled capabilities (glEnable), a set whose ``gen`` changes with
+    every change of membership (same invariant as StateGroup)."""
+
+    __slots__ = ("gen",)
+
+    def __init__(self, caps=()):
+        super().__init__(caps)
+        self.gen = next(_GENERATIONS)
+
+    def _changed(self) -> None:
+        self.gen = next(_GENERATIONS)
+
+    def add(self, cap) -> None:
+        if cap not in self:
+            set.add(self, cap)
+            self._changed()
+
+    def discard(self, cap) -> None:
+        if cap in self:
+            set.discard(self, cap)
+            self._changed()
+
+    def remove(self, cap) -> None:
+        set.remove(self, cap)
+        self._changed()
+
+    def pop(self):
+        cap = set.pop(self)
+        self._changed()
+        return cap
+
+    def clear(self) -> None:
+        set.clear(self)
+        self._changed()
+
+    def update(self, *others) -> None:
+        set.update(self, *others)
+        self._changed()
+
+    def difference_update(self, *others) -> None:
+        set.difference_update(self, *others)
+        self._changed()
+
+    def intersection_update(self, *others) -> None:
+        set.intersection_update(self, *others)
+        self._changed()
+
+    def symmetric_difference_update(self, other) -> None:
+        set.symmetric_difference_update(self, other)
+        self._changed()
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def __iand__(self, other):
+        self.intersection_update(other)
+        return self
+
+    def __isub__(self, other):
+        self.difference_update(other)
+        return self
+
+    def __ixor__(self, other):
+        self.symmetric_difference_update(other)
+        return self
+
+
+@dataclass(slots=True)
+class StencilFace(StateGroup):
     func: int = E.GL_ALWAYS
     ref: int = 0
     value_mask: int = 0xFFFFFFFF
@@ -38,8 +149,8 @@ class StencilFace:
     zpass: int = E.GL_KEEP
 
 
-@dataclass
-class PixelStore:
+@dataclass(slots=True)
+class PixelStore(StateGroup):
     """Pack or unpack state (GL 4.6 table 8.1 / 18.1)."""
     swap_bytes: bool = False
     lsb_first: bool = False
@@ -51,8 +162,8 @@ class PixelStore:
     alignment: int = 4
 
 
-@dataclass
-class RtBlend:
+@dataclass(slots=True)
+class RtBlend(StateGroup):
     """Per-draw-buffer blend state (GL 4.6 section 17.3.6, indexed since GL 4.0
     / GLES 3.2)."""
     enabled: bool = False
@@ -68,45 +179,171 @@ class RtBlend:
 MAX_DRAW_BUFFERS = 8
 
 
-@dataclass
-class FixedState:
-    """Initial values from GL 4.6 chapter 23 / GLES 3.2 chapter 21 tables."""
-    # (0x9285: BLEND_ADVANCED_COHERENT_KHR, enabled by default where it exists)
-    enabled: set = field(default_factory=lambda: {E.GL_DITHER, E.GL_MULTISAMPLE, 0x9285})
+# The groups, named after GL's attribute groups (GL 4.6 compatibility table 23.x
+# "attribute" column; Mesa's ctx->Color, ctx->Depth, ...). Initial values from GL 4.6
+# chapter 23 / GLES 3.2 chapter 21.
+
+@dataclass(slots=True)
+class ColorBufferState(StateGroup):
+    """Blending, colour masks, logic op, alpha test, colour clamping, clear colour
+    (COLOR_BUFFER_BIT). ``rt``: one RtBlend per draw buffer (own generations)."""
     rt: list = field(default_factory=lambda: [RtBlend() for _ in range(MAX_DRAW_BUFFERS)])
     blend_color: tuple = (0.0, 0.0, 0.0, 0.0)
     logic_op: int = E.GL_COPY
+    clear_color: tuple = (0.0, 0.0, 0.0, 0.0)
+    alpha_func: int = E.GL_ALWAYS          # compatibility profile alpha test
+    alpha_ref: float = 0.0
+    clamp_color: dict = field(default_factory=dict)   # glClampColor target -> mode (replaced, not changed)
+
+    def key(self) -> tuple:
+        """The generations the group's content depends on (its own and each RtBlend's)."""
+        return (self.gen, *(rt.gen for rt in self.rt))
+
+
+@dataclass(slots=True)
+class DepthBufferState(StateGroup):
+    """DEPTH_BUFFER_BIT (the test's enable is in the EnableSet)."""
     depth_func: int = E.GL_LESS
     depth_mask: bool = True
-    depth_range: tuple = (0.0, 1.0)
+    clear_depth: float = 1.0
+
+
+@dataclass(slots=True)
+class StencilBufferState(StateGroup):
+    """STENCIL_BUFFER_BIT: ``stencil`` is (front, back) StencilFace (own generations)."""
     stencil: tuple = field(default_factory=lambda: (StencilFace(), StencilFace()))
+    clear_stencil: int = 0
+
+    def key(self) -> tuple:
+        return (self.gen, self.stencil[0].gen, self.stencil[1].gen)
+
+
+@dataclass(slots=True)
+class ViewportsState(StateGroup):
+    """VIEWPORT_BIT and SCISSOR_BIT: index 0's rectangle, depth range and scissor
+    box; the other viewports in ``viewport_array`` (driver/gl/viewports.py)."""
+    viewport: tuple = (0, 0, 0, 0)
+    depth_range: tuple = (0.0, 1.0)
+    scissor: tuple = (0, 0, 0, 0)
+    viewport_array: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class TransformState(StateGroup):
+    """TRANSFORM_BIT's clip control (ARB_clip_control)."""
+    clip_origin: int = E.GL_LOWER_LEFT
+    clip_depth_mode: int = E.GL_NEGATIVE_ONE_TO_ONE
+
+
+@dataclass(slots=True)
+class RasterState(StateGroup):
+    """POLYGON_BIT, LINE_BIT, POINT_BIT and the shading state that reaches the
+    rasterizer (flat shading, provoking vertex; the fixed-function program's
+    two-sided colour and point size, set before each compatibility draw)."""
     cull_face: int = E.GL_BACK
     front_face: int = E.GL_CCW
+    polygon_mode: int = E.GL_FILL
     polygon_offset_factor: float = 0.0
     polygon_offset_units: float = 0.0
     polygon_offset_clamp: float = 0.0     # ARB_polygon_offset_clamp (0: no clamp)
-    polygon_mode: int = E.GL_FILL
     line_width: float = 1.0
     point_size: float = 1.0
+    point_fade_threshold: float = 1.0
+    point_sprite_origin: int = E.GL_UPPER_LEFT
+    sprite_coord_mask: int = 0
     provoking_vertex: int = E.GL_LAST_VERTEX_CONVENTION
-    clip_origin: int = E.GL_LOWER_LEFT               # ARB_clip_control
-    clip_depth_mode: int = E.GL_NEGATIVE_ONE_TO_ONE
-    scissor: tuple = (0, 0, 0, 0)
-    viewport: tuple = (0, 0, 0, 0)
-    viewport_array: dict = field(default_factory=dict)   # the other viewports: driver/gl/viewports.py
-    clear_color: tuple = (0.0, 0.0, 0.0, 0.0)
-    clear_depth: float = 1.0
-    clear_stencil: int = 0
+    flat_shading: bool = False
+    ff_two_side: bool = False
+    ff_point_size: bool = False
+
+
+@dataclass(slots=True)
+class MultisampleState(StateGroup):
+    """MULTISAMPLE_BIT, the sample mask and sample shading."""
     sample_coverage_value: float = 1.0
     sample_coverage_invert: bool = False
     sample_mask_value: int = 0xFFFFFFFF
-    primitive_restart_index: int = 0
     min_sample_shading: float = 0.0
-    alpha_func: int = E.GL_ALWAYS          # compatibility profile alpha test
-    alpha_ref: float = 0.0
+
+
+@dataclass(slots=True)
+class PixelState(StateGroup):
+    """The pixel store (CLIENT_PIXEL_STORE_BIT): PixelStore groups, own generations."""
     unpack: PixelStore = field(default_factory=PixelStore)
     pack: PixelStore = field(default_factory=PixelStore)
+
+
+@dataclass(slots=True)
+class MiscState(StateGroup):
+    """What no draw's pipe state reads: hints (HINT_BIT; the dict is changed in
+    place, so its generation says nothing), primitive restart's index (read per
+    draw), the compiler thread count."""
     hints: dict = field(default_factory=dict)
+    primitive_restart_index: int = 0
+    max_shader_compiler_threads: int = 0xFFFFFFFF
+
+
+@dataclass(slots=True, eq=False)
+class GLState:
+    """The context's fixed-function state as typed groups (``ctx.state.depth_buffer``,
+    ``.color_buffer``, ...; ``ctx.state.enabled`` the EnableSet), each with a
+    generation counter (StateGroup).
+
+    Each field of a group is also reachable by its own name on the state
+    (``ctx.state.depth_func`` is ``ctx.state.depth_buffer.depth_func``): a field
+    name belongs to exactly one group (checked when the class is built), so the
+    flat spelling is only another way to reach the same field and to bump the
+    same generation."""
+
+    # (0x9285: BLEND_ADVANCED_COHERENT_KHR, enabled by default where it exists)
+    enabled: EnableSet = field(default_factory=lambda: EnableSet({E.GL_DITHER, E.GL_MULTISAMPLE, 0x9285}))
+    color_buffer: ColorBufferState = field(default_factory=ColorBufferState)
+    depth_buffer: DepthBufferState = field(default_factory=DepthBufferState)
+    stencil_buffer: StencilBufferState = field(default_factory=StencilBufferState)
+    viewports: ViewportsState = field(default_factory=ViewportsState)
+    transform: TransformState = field(default_factory=TransformState)
+    raster: RasterState = field(default_factory=RasterState)
+    multisample: MultisampleState = field(default_factory=MultisampleState)
+    pixel: PixelState = field(default_factory=PixelState)
+    misc: MiscState = field(default_factory=MiscState)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "enabled" and not isinstance(value, EnableSet):
+            value = EnableSet(value)        # a plain set assigned (a saved copy): tracked again
+        object.__setattr__(self, name, value)
+
+    def copy(self) -> GLState:
+        """A copy whose groups are copies (a caller may assign any field of it);
+        the RtBlend, StencilFace and PixelStore objects are shared."""
+        return GLState(EnableSet(self.enabled), *(copy.copy(getattr(self, name)) for name in GROUPS))
+
+
+# group attribute of GLState -> its class
+GROUPS = {f.name: f.default_factory for f in fields(GLState) if f.name != "enabled"}
+
+
+def _flat_field(group: str, name: str) -> property:
+    def get(self):
+        return getattr(getattr(self, group), name)
+
+    def put(self, value):
+        setattr(getattr(self, group), name, value)
+    return property(get, put, doc=f"``{group}.{name}``")
+
+
+def _install_flat_fields() -> dict[str, str]:
+    owner: dict[str, str] = {}
+    for group, cls in GROUPS.items():
+        for f in fields(cls):
+            if f.name in owner or hasattr(GLState, f.name):
+                raise TypeError(f"state field {f.name} is in two groups ({owner.get(f.name)}, {group})")
+            owner[f.name] = group
+            setattr(GLState, f.name, _flat_field(group, f.name))
+    return owner
+
+
+# field name -> the group holding it
+FIELD_GROUPS = _install_flat_fields()
 
 
 def to_gl_int(x) -> int:

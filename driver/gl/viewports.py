@@ -3,9 +3,9 @@ viewports, each with its rectangle, depth range, scissor box and scissor test; t
 geometry stage's gl_ViewportIndex selects one per primitive (driver/gl/geometry.py).
 
 Sole responsibility: where the per-viewport values live and how they are read and set.
-Index 0 is ``FixedState``'s ``viewport``, ``depth_range``, ``scissor`` fields and the
+Index 0 is ``GLState``'s ``viewport``, ``depth_range``, ``scissor`` fields and the
 SCISSOR_TEST enable, which every draw without a geometry stage reads. The values of all
-indices are in ``FixedState.viewport_array``: component name -> tuple of MAX_VIEWPORTS
+indices are in ``GLState.viewport_array``: component name -> tuple of MAX_VIEWPORTS
 values, whose entry 0 always equals the index-0 field; a component missing from it has
 every index equal to index 0 (glViewport, glScissor, glDepthRange and
 glEnable/glDisable(SCISSOR_TEST) set every index, GL 4.6 section 13.6.1). The dict is
@@ -13,8 +13,6 @@ never changed in place (a copy of the state shares it safely).
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from driver.gl import enums as E
 
@@ -61,6 +59,9 @@ def state_for_viewport(s, index: int):
         return s
     enabled = set(s.enabled)
     (enabled.add if viewport_value(s, "scissor_test", index) else enabled.discard)(E.GL_SCISSOR_TEST)
-    return replace(s, viewport=viewport_value(s, "viewport", index),
-                   depth_range=viewport_value(s, "depth_range", index),
-                   scissor=viewport_value(s, "scissor", index), enabled=enabled)
+    out = s.copy()
+    out.viewport = viewport_value(s, "viewport", index)
+    out.depth_range = viewport_value(s, "depth_range", index)
+    out.scissor = viewport_value(s, "scissor", index)
+    out.enabled = enabled
+    return out
