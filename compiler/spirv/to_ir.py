@@ -114,6 +114,25 @@ class SpirvShader:
     def version(self):
         return self.unit.version
 
+    def block_sizes(self) -> dict[str, int]:
+        """Interface block name (arrays: each element's ``name[i]...``) -> its data size in
+        bytes from the module's explicit layout (Offset, ArrayStride, MatrixStride), which
+        GLSL's declaration cannot express (GL's BUFFER_DATA_SIZE)."""
+        import itertools
+        out = {}
+        for g in self.interface.globals.values():
+            if g.kind not in ("ubo", "ssbo"):
+                continue
+            tid = g.type_id
+            while self.types.info(tid).kind == "array":
+                tid = self.types.info(tid).element
+            size = (self.types.layout_size_B(tid) + 15) // 16 * 16      # (rounded to a vec4, as Mesa)
+            if not g.array_dims:
+                out[g.block_name] = size
+            for idx in itertools.product(*(range(d) for d in g.array_dims)) if g.array_dims else ():
+                out[g.block_name + "".join(f"[{i}]" for i in idx)] = size
+        return out
+
     def front_half(self, key=None):
         return spirv_front_half(self, key)
 

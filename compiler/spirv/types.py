@@ -166,9 +166,10 @@ class SpirvTypes:
             name += "Shadow"
         return name
 
-    def layout_size_B(self, tid: int, explicit: bool = True) -> int:
+    def layout_size_B(self, tid: int, row_major: bool = False, matrix_stride_B: int = 16) -> int:
         """Bytes a value of ``tid`` spans in a buffer with explicit layout (Offset /
-        ArrayStride / MatrixStride decorations)."""
+        ArrayStride / MatrixStride / RowMajor decorations): up to the end of its last
+        component (an array: its last element's end, a struct: its furthest member's)."""
         t = self.info(tid)
         m = self.m
         if t.kind in ("bool", "int", "float"):
@@ -176,17 +177,24 @@ class SpirvTypes:
         if t.kind == "vector":
             return t.count * self.layout_size_B(t.element)
         if t.kind == "matrix":
-            return t.count * self.layout_size_B(t.element)
+            col = self.info(t.element)
+            scalar = self.layout_size_B(col.element)
+            if row_major:
+                return (col.count - 1) * matrix_stride_B + t.count * scalar
+            return (t.count - 1) * matrix_stride_B + col.count * scalar
         if t.kind == "array":
             stride = m.decoration(tid, "ArrayStride")
-            return t.count * (stride[0] if stride else self.layout_size_B(t.element))
+            element = self.layout_size_B(t.element, row_major, matrix_stride_B)
+            return (t.count - 1) * (stride[0] if stride else element) + element
         if t.kind == "runtime_array":
             return 0
         if t.kind == "struct":
             end = 0
             for i, mid in enumerate(t.members):
                 off = m.decoration(tid, "Offset", i)
-                end = max(end, (off[0] if off else 0) + self.layout_size_B(mid))
+                ms = m.decoration(tid, "MatrixStride", i)
+                size = self.layout_size_B(mid, m.has(tid, "RowMajor", i), ms[0] if ms else 16)
+                end = max(end, (off[0] if off else 0) + size)
             return end
         raise SpirvError(f"%{tid} has no buffer layout")
 

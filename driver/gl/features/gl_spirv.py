@@ -90,6 +90,18 @@ def spirv_link_stages(ctx, prog) -> dict:
     return stages
 
 
+@context_method
+def spirv_block_sizes(ctx, blocks: list, spirv: dict) -> None:
+    """A SPIR-V program's uniform/storage blocks take their data size from the modules'
+    explicit layouts (GL 4.6 section 7.6.2.1: BUFFER_DATA_SIZE)."""
+    sizes = {}
+    for shader in spirv.values():
+        sizes.update(shader.block_sizes())
+    for b in blocks:
+        if b.name in sizes:
+            b.data_size_B = sizes[b.name]
+
+
 @entry_point
 def glSpecializeShader(ctx, shader: int, pEntryPoint, numSpecializationConstants: int,
                        pConstantIndex=None, pConstantValue=None) -> None:
