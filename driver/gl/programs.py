@@ -473,6 +473,7 @@ class ProgramMixin:
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
         uniforms, locations, data = self._assign_uniforms(merged)
         blocks = self._collect_blocks(merged)
+        self.spirv_block_sizes(blocks, spirv)       # SPIR-V: the modules' explicit layouts
         atomics = self._collect_atomic_counters(merged)
         tf, tf_layout = [], None
         if prog.tf_varyings:
