@@ -15,6 +15,8 @@ Blocks are little-endian; pixel (x, y) of a 4 x 4 block has index ``4 * y + x``
 - BC4/BC5 (``RGTC1``/``RGTC2``): one/two 8-bit endpoint blocks with 3-bit indices;
   ``e0 > e1`` gives 8 values, else 6 plus the range's minimum and maximum. SNORM
   endpoints are signed bytes with -128 read as -127, normalised by 127.
+- LATC1/LATC2 (EXT_texture_compression_latc): the BC4/BC5 blocks of luminance and
+  alpha, decoded as (L, L, L, 1) and (L, L, L, A).
 """
 
 from __future__ import annotations
@@ -82,6 +84,14 @@ def decompress_bc(name: str, blocks: np.ndarray, raw: bool, srgb: bool, to_linea
     """Decode BC1-BC5 blocks -> (n, 4, 4, 4) [block, y, x, c] (see the module doc)."""
     n = blocks.shape[0]
     out = np.zeros((n, 4, 4, 4), dtype=np.float64)
+    if name.startswith("LATC"):          # BC4/BC5 blocks of luminance (and alpha): (L, L, L, A)
+        signed = name.endswith("SNORM")
+        one = 127.0 if signed else 255.0
+        out[..., :3] = _bc4_values(blocks[:, :8], signed)[..., None]
+        out[..., 3] = _bc4_values(blocks[:, 8:16], signed) if name.startswith("LATC2") else one
+        if raw:
+            return np.rint(out).astype(np.int32)
+        return (out / one).astype(np.float32)
     if name.startswith("RGTC"):
         signed = name.endswith("SNORM")
         out[..., 0] = _bc4_values(blocks[:, :8], signed)
@@ -117,7 +127,8 @@ def decompress_bc(name: str, blocks: np.ndarray, raw: bool, srgb: bool, to_linea
 
 ENCODABLE = ("DXT1_RGB", "DXT1_RGBA", "DXT3_RGBA", "DXT5_RGBA", "DXT1_SRGB", "DXT1_SRGBA",
               "DXT3_SRGBA", "DXT5_SRGBA", "RGTC1_UNORM", "RGTC1_SNORM", "RGTC2_UNORM", "RGTC2_SNORM",
-              "BPTC_RGBA_UNORM", "BPTC_SRGBA", "BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT")
+              "BPTC_RGBA_UNORM", "BPTC_SRGBA", "BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT",
+              "LATC1_UNORM", "LATC1_SNORM", "LATC2_UNORM", "LATC2_SNORM")
 
 
 def principal_extremes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,12 +226,13 @@ def compress_bc(name: str, texels: np.ndarray) -> np.ndarray:
         return compress_bptc(name, texels)
     n = texels.shape[0]
     t = texels.reshape(n, 16, 4).astype(np.float64)
-    if name.startswith("RGTC"):
+    if name.startswith(("RGTC", "LATC")):
         signed = name.endswith("SNORM")
         scale = 127.0 if signed else 255.0
         lo = -1.0 if signed else 0.0
-        words = [_encode_bc4(np.clip(t[..., c], lo, 1.0) * scale, signed)
-                 for c in range(2 if name.startswith("RGTC2") else 1)]
+        # RGTC2: red then green; LATC: luminance (the red of the GL's conversion), LATC2 then alpha
+        channels = {"RGTC1": (0,), "RGTC2": (0, 1), "LATC1": (0,), "LATC2": (0, 3)}[name[:5]]
+        words = [_encode_bc4(np.clip(t[..., c], lo, 1.0) * scale, signed) for c in channels]
     else:
         v8 = np.clip(t, 0.0, 1.0) * 255.0
         if name.startswith("DXT1"):

@@ -219,7 +219,7 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     transfers read them), not linear ones."""
     fmt = get_format(format)
     srgb = fmt.is_srgb and decode_srgb
-    supported = fmt.family in ("etc", "astc") or fmt.name.startswith(("DXT", "RGTC")) or fmt.name in DECODED_BPTC
+    supported = fmt.family in ("etc", "astc") or fmt.name.startswith(("DXT", "RGTC", "LATC")) or fmt.name in DECODED_BPTC
     if not supported:
         raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC), BPTC and ASTC, not {fmt.name}")
     blocks = np.asarray(blocks, dtype=np.uint8)

@@ -204,6 +204,16 @@ _PLAIN_ADDED = """
 A16_SNORM L16_SNORM L16A16_SNORM I16_SNORM
 """
 
+# Block-compressed formats added later (after ``_PLAIN_ADDED``, ids kept): LATC
+# (EXT_texture_compression_latc) is RGTC's BC4/BC5 blocks read as luminance
+# (and alpha): LATC1 one BC4 block of L, LATC2 a BC4 block of L then one of A.
+_COMPRESSED_ADDED = [
+    ("LATC1_UNORM", "bc", 4, 4, 8, "L", False),
+    ("LATC1_SNORM", "bc", 4, 4, 8, "L", False),
+    ("LATC2_UNORM", "bc", 4, 4, 16, "LA", False),
+    ("LATC2_SNORM", "bc", 4, 4, 16, "LA", False),
+]
+
 
 def _build() -> dict[str, Format]:
     table: dict[str, Format] = {}
@@ -216,6 +226,9 @@ def _build() -> dict[str, Format]:
     for name in _PLAIN_ADDED.split():
         assert name not in table, f"format {name} listed twice"
         table[name] = _parse_plain(name)
+    for entry in _COMPRESSED_ADDED:
+        assert entry[0] not in table, f"format {entry[0]} listed twice"
+        table[entry[0]] = _make_compressed(*entry)
     return table
 
 

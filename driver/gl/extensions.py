@@ -300,6 +300,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_compression_bptc", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_texture_compression_latc", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_compression_rgtc", _ANY, _GL32, _N, _ES3, DONE),
     _x("GL_EXT_texture_compression_s3tc", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_texture_compression_s3tc_srgb", _N, _N, _N, _ES2, DONE),

@@ -336,6 +336,10 @@ GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT = 0x8C4D
 GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT = 0x8C4E
 GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT = 0x8C4F
 GL_ETC1_RGB8_OES = 0x8D64
+GL_COMPRESSED_LUMINANCE_LATC1_EXT = 0x8C70
+GL_COMPRESSED_SIGNED_LUMINANCE_LATC1_EXT = 0x8C71
+GL_COMPRESSED_LUMINANCE_ALPHA_LATC2_EXT = 0x8C72
+GL_COMPRESSED_SIGNED_LUMINANCE_ALPHA_LATC2_EXT = 0x8C73
 ASTC_BLOCKS = layout.formats.ASTC_BLOCKS
 #: KHR_texture_compression_astc_ldr: COMPRESSED_RGBA_ASTC_WxH_KHR = 0x93B0 + i,
 #: COMPRESSED_SRGB8_ALPHA8_ASTC_WxH_KHR = 0x93D0 + i, i the block size's place above
@@ -349,7 +353,7 @@ class CompressedFormat:
     layout format, whose table gives the block size) and the family that
     decides where it exists (``compressed_formats``)."""
     info: InternalFormat
-    family: str          # etc1 etc2 s3tc s3tc_srgb rgtc bptc astc
+    family: str          # etc1 etc2 s3tc s3tc_srgb rgtc latc bptc bptc_float astc
 
     @property
     def block(self) -> tuple[int, int, int]:
@@ -386,6 +390,10 @@ COMPRESSED = dict([
     _cf(E.GL_COMPRESSED_SIGNED_RED_RGTC1, F.RGTC1_SNORM, E.GL_RED, "rgtc", "snorm"),
     _cf(E.GL_COMPRESSED_RG_RGTC2, F.RGTC2_UNORM, E.GL_RG, "rgtc"),
     _cf(E.GL_COMPRESSED_SIGNED_RG_RGTC2, F.RGTC2_SNORM, E.GL_RG, "rgtc", "snorm"),
+    _cf(GL_COMPRESSED_LUMINANCE_LATC1_EXT, F.LATC1_UNORM, E.GL_LUMINANCE, "latc"),
+    _cf(GL_COMPRESSED_SIGNED_LUMINANCE_LATC1_EXT, F.LATC1_SNORM, E.GL_LUMINANCE, "latc", "snorm"),
+    _cf(GL_COMPRESSED_LUMINANCE_ALPHA_LATC2_EXT, F.LATC2_UNORM, E.GL_LUMINANCE_ALPHA, "latc"),
+    _cf(GL_COMPRESSED_SIGNED_LUMINANCE_ALPHA_LATC2_EXT, F.LATC2_SNORM, E.GL_LUMINANCE_ALPHA, "latc", "snorm"),
     _cf(E.GL_COMPRESSED_RGBA_BPTC_UNORM, F.BPTC_RGBA_UNORM, E.GL_RGBA, "bptc"),
     _cf(E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, F.BPTC_SRGBA, E.GL_RGBA, "bptc"),
     _cf(E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, F.BPTC_RGB_FLOAT, E.GL_RGB, "bptc_float", "float"),
@@ -396,19 +404,21 @@ COMPRESSED = dict([
 ])
 
 #: The families ``layout`` decodes (so textures of them can be sampled and read).
-DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc", "bptc", "bptc_float", "astc"})
+DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc", "latc", "bptc", "bptc_float", "astc"})
 
 
-def compressed_formats(es: bool, version: tuple[int, int]) -> dict[int, CompressedFormat]:
+def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False) -> dict[int, CompressedFormat]:
     """The block-compressed internal formats a context accepts: the decoded
     families, in the APIs where their extension or core version exists (ETC2/EAC:
-    GL 4.3 and GLES 3.0 core; ETC1: GLES only; S3TC, RGTC, BPTC, ASTC: the EXT/ARB/KHR
-    extensions of either API)."""
+    GL 4.3 and GLES 3.0 core; ETC1: GLES only; LATC (luminance): the compatibility
+    profile only; S3TC, RGTC, BPTC, ASTC: the EXT/ARB/KHR extensions of either API)."""
     def exists(family: str) -> bool:
         if family not in DECODED_FAMILIES:
             return False
         if family == "etc1":
             return es
+        if family == "latc":
+            return compat and not es
         if family == "etc2":
             return version >= (3, 0) if es else True
         return True
@@ -422,7 +432,7 @@ def general_purpose_compressed(es: bool, version: tuple[int, int]) -> tuple[int,
     ASTC. RGTC (one or two channels), sRGB S3TC and DXT1 RGBA are accepted but not
     listed, as every compression extension reads the rule."""
     def listed(enum: int, cf: CompressedFormat) -> bool:
-        if cf.family in ("rgtc", "s3tc_srgb") or enum == GL_COMPRESSED_RGBA_S3TC_DXT1_EXT:
+        if cf.family in ("rgtc", "latc", "s3tc_srgb") or enum == GL_COMPRESSED_RGBA_S3TC_DXT1_EXT:
             return False
         return cf.family != "astc" or es
     return tuple(enum for enum, cf in compressed_formats(es, version).items() if listed(enum, cf))
@@ -596,8 +606,8 @@ TEXTURE_BUFFER_FORMATS = frozenset(
 #: family (GL 4.6 section 8.11.3 reports the GL's internal resolution; these are
 #: Mesa's approximations): S3TC colours 4 bits, its alpha 4 (DXT1's punch-through
 #: alpha 1), RGTC, BPTC, ETC1/ETC2 and ASTC 8, EAC 11, BPTC float 16.
-COMPRESSED_CHANNEL_BITS = {"s3tc": 4, "s3tc_srgb": 4, "rgtc": 8, "bptc": 8, "etc1": 8, "etc2": 8, "astc": 8,
-                           "bptc_float": 16}
+COMPRESSED_CHANNEL_BITS = {"s3tc": 4, "s3tc_srgb": 4, "rgtc": 8, "latc": 8, "bptc": 8, "etc1": 8, "etc2": 8,
+                           "astc": 8, "bptc_float": 16}
 
 
 def compressed_component_bits(cf: CompressedFormat) -> tuple[int, int, int, int, int, int]:
@@ -613,6 +623,13 @@ def compressed_component_bits(cf: CompressedFormat) -> tuple[int, int, int, int,
     if out["A"] and (fmt.name.startswith("DXT1") or "A1" in fmt.name):     # one-bit punch-through alpha
         out["A"] = 1
     return out["R"], out["G"], out["B"], out["A"], 0, 0
+
+
+def compressed_luminance_bits(cf: CompressedFormat) -> tuple[int, int]:
+    """(luminance, intensity) bits reported for an image of compressed format
+    ``cf`` (LATC: its L channel), as ``compressed_component_bits`` counts RGBA."""
+    letters = {c.name for c in layout.get_format(cf.info.pipe.value).channels}
+    return (COMPRESSED_CHANNEL_BITS[cf.family] if "L" in letters else 0), 0
 
 
 def component_types(info: InternalFormat) -> tuple[int, int, int, int, int]:

@@ -240,7 +240,10 @@ def from_resource_bytes(raw: bytes, pipe_format_name: str, shape) -> np.ndarray:
         h_el, w_el = -(-h // fmt.block_height_px), -(-w // fmt.block_width_px)
         blocks = np.frombuffer(bytes(raw), np.uint8)[:d * h_el * w_el * fmt.block_size_B]
         blocks = blocks.reshape(d, h_el, w_el, fmt.block_size_B)
-        return np.stack([layout.decompress_image(fmt, layer, w, h, decode_srgb=False) for layer in blocks])
+        rgba = np.stack([layout.decompress_image(fmt, layer, w, h, decode_srgb=False) for layer in blocks])
+        if "L" in {c.name for c in fmt.channels}:
+            rgba[..., 1:3] = 0          # luminance (LATC) reads back as (L, 0, 0, A), as below
+        return rgba
     name = _transfer_format(pipe_format_name)
     arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, layout.get_format(name).block_size_B)
     letters = {c.name for c in fmt.channels}

@@ -31,7 +31,7 @@ class TexImageExtraMixin:
     def _compressed_formats(self) -> dict:
         """internal format -> (format info, block width px, block height px, bytes per block)."""
         return {enum: (cf.info, *cf.block)
-                for enum, cf in compressed_formats(self.api.es, self.api.version).items()}
+                for enum, cf in compressed_formats(self.api.es, self.api.version, self.api.compat).items()}
 
     # -- compressed images (GL 4.6 section 8.7) ----------------------------------------------
     def _compressed_size(self, ifmt, w, h, d) -> int:

@@ -16,7 +16,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, allocating, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
-    COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, component_types, compressed_component_bits, luminance_intensity_bits,
+    COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, component_types, compressed_component_bits, compressed_luminance_bits, luminance_intensity_bits,
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
@@ -779,7 +779,8 @@ class TextureMixin:
         values[E.GL_TEXTURE_STENCIL_SIZE] = bits[5]
         values[E.GL_TEXTURE_SHARED_SIZE] = 5 if info is not None and info.pipe.name == "R9G9B9E5_FLOAT" else 0
         if self.api.compat:     # the compatibility profile's luminance and intensity components
-            lum_intensity = luminance_intensity_bits(info) if info is not None and not img.compressed else (0, 0)
+            lum_intensity = (luminance_intensity_bits(info) if info is not None and not img.compressed else
+                             compressed_luminance_bits(compressed) if compressed is not None else (0, 0))
             for size_e, type_e, n in ((E.GL_TEXTURE_LUMINANCE_SIZE, E.GL_TEXTURE_LUMINANCE_TYPE, lum_intensity[0]),
                                       (E.GL_TEXTURE_INTENSITY_SIZE, E.GL_TEXTURE_INTENSITY_TYPE, lum_intensity[1])):
                 values[size_e] = n
