@@ -118,7 +118,10 @@ OpFunctionEnd
 
 def test_quad_with_a_uniform_block_a_sampler_and_a_call(ctx):
     c = ctx
-    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, UBO_SAMPLER_FS))
+    p = program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, UBO_SAMPLER_FS))
+    # the block's size from its explicit layout: float at 16 ends at 20, rounded to a vec4
+    assert c.glGetActiveUniformBlockiv(p, 0, E.GL_UNIFORM_BLOCK_DATA_SIZE) == [32]
+    assert c.glGetActiveUniformBlockiv(p, 0, E.GL_UNIFORM_BLOCK_BINDING) == [2]
     texels = np.array([[[255, 0, 0, 255], [0, 255, 0, 255]],
                        [[0, 0, 255, 255], [255, 255, 255, 255]]], np.uint8)    # rows bottom to top
     c.glActiveTexture(E.GL_TEXTURE3)
@@ -357,3 +360,42 @@ def test_every_element_of_an_array_of_blocks_has_the_members_as_active_variables
         assert list(n) == [2], name
         names = {c.glGetProgramResourceName(p, E.GL_UNIFORM, v, 64) for v in variables}
         assert names == {"B.a", "B.b"}, (name, names)
+
+
+# A fragment shader whose colour is a uniform with an initializer (a constant struct) at location 3
+INITIALIZER_FS = HEADER + """OpEntryPoint Fragment %main "main" %out
+OpExecutionMode %main OriginLowerLeft
+OpDecorate %out Location 0
+OpDecorate %u Location 3
+""" + TYPES + """%S = OpTypeStruct %v4float %float
+%p_uc_S = OpTypePointer UniformConstant %S
+%p_uc_v4 = OpTypePointer UniformConstant %v4float
+%p_uc_f = OpTypePointer UniformConstant %float
+%p_out_v4 = OpTypePointer Output %v4float
+%out = OpVariable %p_out_v4 Output
+%q = OpConstant %float 0.25
+%h = OpConstant %float 0.5
+%colour = OpConstantComposite %v4float %q %h %float_1 %float_1
+%init = OpConstantComposite %S %colour %h
+%u = OpVariable %p_uc_S UniformConstant %init
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pc = OpAccessChain %p_uc_v4 %u %int_0
+%c = OpLoad %v4float %pc
+%ps = OpAccessChain %p_uc_f %u %int_1
+%k = OpLoad %float %ps
+%r = OpVectorTimesScalar %v4float %c %k
+OpStore %out %r
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_uniform_initializer_and_location(ctx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, INITIALIZER_FS))
+    px = draw_quad(c)
+    assert (np.abs(px[8, 8] - unorm(np.array([0.25, 0.5, 1.0, 1.0]) * 0.5)) <= 1).all(), px[8, 8]
+    c.glUniform1f(4, 2.0)           # member 1 of the struct at location 3 is location 4
+    px = draw_quad(c)
+    assert (np.abs(px[8, 8] - unorm(np.array([0.25, 0.5, 1.0, 1.0]) * 2.0)) <= 1).all(), px[8, 8]
