@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import struct
+import weakref
 
 from . import shader_cache
 from .shader import AgxShader, CFBinding, Push
@@ -54,13 +55,22 @@ def _compile_stage(shader, key):
     return compile_stage(shader, key)
 
 
+#: ShaderState -> its StageIR, for the states whose ``ir`` is not one (one lowering for all variants)
+_STAGE_IRS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def stage_ir(state):
     """The ``compiler.link.StageIR`` of a CSO (IR lowered once for every variant):
     ``state.ir`` itself, or, for the GL paths that still hand over a typed unit they
     parsed (the transform feedback vertex stage, internal compute kernels), what
-    ``compiler.link.stage_ir_of`` makes of it. The driver reads no AST."""
-    from compiler.link import stage_ir_of
-    return stage_ir_of(state.ir, state.source)
+    ``compiler.link.stage_ir_of`` makes of it, once per state. The driver reads no AST."""
+    got = _STAGE_IRS.get(state)
+    if got is None:
+        from compiler.link import StageIR, stage_ir_of
+        if isinstance(state.ir, StageIR):
+            return state.ir
+        got = _STAGE_IRS[state] = stage_ir_of(state.ir, state.source)
+    return got
 
 
 def _compile_front_half(front_half, key, source: str):
@@ -115,7 +125,21 @@ def _remap(front: dict, slots: dict) -> tuple[list, int]:
                 src = off + e * stride + c * slot_B
                 dst = u.offset_B + e * (u.array_stride_B or 0) + c * (u.matrix_stride_B or 16)
                 copies.append((src, dst, comp_B * rows, u.file, u.ubo))
-    return copies, size
+    return _merged(copies), size
+
+
+def _merged(copies: list) -> list:
+    """The copies with each run that is contiguous on both sides made one copy (a
+    mat4 or a vec4 array: the front end's 16-byte column slots are std430's too)."""
+    out: list = []
+    for c in sorted(copies, key=lambda c: (c[3], c[4], c[1])):
+        if out:
+            src, dst, n, file, ubo = out[-1]
+            if (file, ubo) == c[3:] and src + n == c[0] and dst + n == c[1]:
+                out[-1] = (src, dst, n + c[2], file, ubo)
+                continue
+        out.append(c)
+    return out
 
 
 def _with_profile(state, key):
