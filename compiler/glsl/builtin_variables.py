@@ -362,6 +362,14 @@ STATE_STRUCTS: dict[str, T.GLSLType] = {
     "gl_FogParameters": _struct("gl_FogParameters", "vec4 color; float density; float start; float end; "
                                 "float scale"),
 }
+# gl_in's block in the compatibility profile (GLSL 1.50 compatibility section 7.1): the
+# deprecated vertex outputs too
+COMPAT_PER_VERTEX = T.struct_type("gl_PerVertex", list(STATE_STRUCTS["gl_PerVertex"].fields) + [
+    T.StructField("gl_ClipVertex", T.lookup("vec4")), T.StructField("gl_FrontColor", T.lookup("vec4")),
+    T.StructField("gl_BackColor", T.lookup("vec4")), T.StructField("gl_FrontSecondaryColor", T.lookup("vec4")),
+    T.StructField("gl_BackSecondaryColor", T.lookup("vec4")),
+    T.StructField("gl_TexCoord", T.array_of(T.lookup("vec4"), LIMITS["gl_MaxTextureCoords"])),
+    T.StructField("gl_FogFragCoord", T.FLOAT)])
 
 
 # built-in outputs of the tessellation control stage that are per patch, not per vertex
@@ -412,6 +420,8 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Va
         if not avail.available(version, stage, extensions):
             continue
         t = STATE_STRUCTS[tname] if tname in STATE_STRUCTS else T.lookup(tname)
+        if name == "gl_in" and stage == "geometry" and version.compatibility:
+            t = COMPAT_PER_VERTEX
         if size is not None:
             n = None if size == "" else int(size) if size.isdigit() else LIMITS[size]
             t = T.array_of(t, n)

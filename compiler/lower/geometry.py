@@ -492,24 +492,36 @@ def _locations(t) -> int:
 
 
 def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int) -> list:
-    """The value of ``gl_in[j]`` (position, point size, clip distances) for a stage
-    that reads the previous stage's vertex records from SSBO ``buffer``: ``read``
-    loads a recorded output, ``where`` maps output names to (word offset,
-    locations), ``rec_base[j]`` is vertex j's record start. Outputs the previous
-    stage did not write read as GL's defaults."""
-    fields = {f.name: f.type for f in block.fields}
-    pos = read(fields["gl_Position"], "gl_Position", j) if "gl_Position" in where \
-        else b.fimm([0.0, 0.0, 0.0, 1.0])
-    psize = read(fields["gl_PointSize"], "gl_PointSize", j) if "gl_PointSize" in where else b.fimm(1.0)
-    clip = []
-    entry = where.get("gl_ClipDistance")
-    for k in range(fields["gl_ClipDistance"].length):
-        if entry is None or k >= 4 * entry[1]:
-            clip.append(b.fimm(0.0))
-            continue
-        off = b.iadd(rec_base[j], entry[0] + k)
-        clip.append(b.load_ssbo(b.iimm(buffer), b.imul(off, 4), num_components=1, align=4))
-    return [pos, psize, clip]
+    """The value of ``gl_in[j]`` (its members in order: position, point size, clip
+    distances, and in the compatibility profile the colours, texture coordinates,
+    fog coordinate and clip vertex) for a stage that reads the previous stage's
+    vertex records from SSBO ``buffer``: ``read`` loads a recorded output, ``where``
+    maps output names to (word offset, locations), ``rec_base[j]`` is vertex j's
+    record start. Outputs the previous stage did not write read as GL's defaults
+    (position (0, 0, 0, 1), point size 1, everything else 0)."""
+    values = []
+    for f in block.fields:
+        if f.name == "gl_ClipDistance":        # one word per distance
+            clip = []
+            entry = where.get("gl_ClipDistance")
+            for k in range(f.type.length):
+                if entry is None or k >= 4 * entry[1]:
+                    clip.append(b.fimm(0.0))
+                    continue
+                off = b.iadd(rec_base[j], entry[0] + k)
+                clip.append(b.load_ssbo(b.iimm(buffer), b.imul(off, 4), num_components=1, align=4))
+            values.append(clip)
+        elif f.name in where:
+            values.append(read(f.type, f.name, j))
+        elif f.name == "gl_Position":
+            values.append(b.fimm([0.0, 0.0, 0.0, 1.0]))
+        elif f.name == "gl_PointSize":
+            values.append(b.fimm(1.0))
+        elif f.type.is_array:
+            values.append([b.fimm([0.0] * f.type.element.vector_size) for _ in range(f.type.length)])
+        else:
+            values.append(b.fimm([0.0] * f.type.vector_size) if f.type.vector_size > 1 else b.fimm(0.0))
+    return values
 
 
 def guard_body(L, pro, flag) -> None:

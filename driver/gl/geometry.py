@@ -887,6 +887,12 @@ def _strip_adjacency_positions(starts, lengths) -> np.ndarray:
     return (starts[run] + 2 * p)[:, None] + offsets
 
 
+# the built-in vertex outputs gl_in[] carries (compatibility ones included)
+_RECORDED_BUILTINS = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex",
+                                "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
+                                "gl_BackSecondaryColor", "gl_TexCoord", "gl_FogFragCoord"})
+
+
 def _gs_vs_outputs(ls) -> tuple:
     """(captured name, locations, components per location, record name) of the vertex
     stage's outputs: a block instance is captured by its instance name and found by the
@@ -899,7 +905,7 @@ def _gs_vs_outputs(ls) -> tuple:
     for v in list(unit.globals) + list(unit.builtin_variables):
         if v.storage != "out" or v.name in seen:
             continue
-        if v.builtin and v.name not in ("gl_Position", "gl_PointSize", "gl_ClipDistance"):
+        if v.builtin and v.name not in _RECORDED_BUILTINS:
             continue
         if v.type.is_array and v.type.innermost_element.is_struct:
             continue

@@ -680,3 +680,30 @@ void main() { gl_Position = vec4(0.0); gcol = vec4(1.0); other = gcol; EmitVerte
                "void main() { gl_Position = vec4(0.0); m[0] = vec4(1.0); EmitVertex(); }\n"
         p = _program(ctx, many, link_ok=False)                 # 132 > GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
         assert "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS" in ctx.glGetProgramInfoLog(p)
+
+
+def test_compatibility_gl_in_carries_the_deprecated_vertex_outputs():
+    """GLSL 1.50 compatibility: gl_in[] has gl_FrontColor, gl_BackColor, the
+    secondary colours, gl_TexCoord[] and gl_FogFragCoord as the vertex stage wrote
+    them (unwritten ones read 0). One full-screen triangle: the geometry stage
+    copies them on, the fragment stage shows gl_Color + texture coordinate 1."""
+    vs = ("#version 150 compatibility\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0);\n"
+          "  gl_FrontColor = vec4(0.25, 0.5, 0.0, 1.0); gl_BackColor = vec4(1.0);\n"
+          "  gl_TexCoord[1] = vec4(0.0, 0.0, 0.5, 0.0); }\n")
+    gs = ("#version 150 compatibility\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\n"
+          "void main() { for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position;\n"
+          "  gl_FrontColor = gl_in[i].gl_FrontColor + gl_in[i].gl_TexCoord[1]\n"
+          "                  + gl_in[i].gl_FrontSecondaryColor;\n"
+          "  EmitVertex(); } }\n")
+    fs = "#version 150 compatibility\nvoid main() { gl_FragColor = gl_Color; }\n"
+    with driver.Context("compat", W, H) as c:
+        ctx = c.gl
+        p = _program(ctx, gs, vs=vs, fs=fs)
+        ctx.glUseProgram(p)
+        _vertices(ctx, p, [(-1, -1), (3, -1), (-1, 3)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+        expect(ctx, E.GL_NO_ERROR)
+        img = c.read_pixels().reshape(H, W, 4)
+    # (0.25, 0.5, 0.5, 1.0) everywhere, 8-bit: 64, 128, 128, 255 (within rounding)
+    assert np.abs(img.astype(int) - [64, 128, 128, 255]).max() <= 1, img[0, 0]
