@@ -166,6 +166,18 @@ class Interface:
                 raise SpirvError(f"built-in {BUILTIN_NAME.get(builtin[0], builtin[0])} is not supported")
             return Global(vid, "builtin", name, tid, storage)
         t = types.info(tid)
+        if storage in ("Input", "Output") and t.kind == "array" and types.info(t.element).kind == "struct" and \
+                m.has(t.element, "Block") and self.stage in ("vertex", "fragment") and \
+                all(m.decoration(t.element, "BuiltIn", i) is None for i in range(len(types.info(t.element).members))):
+            # an array of blocks of user variables (a vertex output, a fragment input)
+            stid, dims = tid, []
+            while types.info(stid).kind == "array":
+                dims.append(types.info(stid).count)
+                stid = types.info(stid).element
+            loc = self._location(vid)
+            kind = "in_block" if storage == "Input" else "out_block"
+            name = f"shimgl_spv_block{self.relocated.get(vid, loc)}" if loc is not None else f"shimgl_spv_block_v{vid}"
+            return Global(vid, kind, name, tid, storage, block_name=name, array_dims=tuple(dims))
         if storage in ("Input", "Output") and t.kind == "struct" and m.has(tid, "Block"):
             members = {}
             if all(m.decoration(tid, "BuiltIn", i) is None for i in range(len(t.members))):
@@ -266,6 +278,8 @@ class Interface:
         loc = self.m.decoration(vid, "Location")
         if loc is None:
             tid = self.types.info(self.m.defs[vid].type_id).element
+            while self.types.info(tid).kind == "array":
+                tid = self.types.info(tid).element
             loc = self.m.decoration(tid, "Location", 0) if self.types.info(tid).kind == "struct" else None
         return loc[0] if loc is not None else None
 
@@ -363,7 +377,10 @@ class Interface:
                 quals = "flat "
             return f"layout({', '.join(lay)}) {quals}{g.kind} {_decl(gt, g.name)};"
         if g.kind in ("in_block", "out_block"):
-            t = types.info(g.type_id)
+            stid = g.type_id
+            while types.info(stid).kind == "array":
+                stid = types.info(stid).element
+            t = types.info(stid)
             lay = []
             loc = m.decoration(g.id, "Location")
             shift = self.relocated[g.id] - self._location(g.id) if g.id in self.relocated else 0
@@ -378,22 +395,23 @@ class Interface:
                 gt = types.glsl(mt)
                 self._need_struct(gt, mt)
                 quals = []
-                mloc = m.decoration(g.type_id, "Location", i)
+                mloc = m.decoration(stid, "Location", i)
                 if mloc is not None:
                     quals.append(f"location = {mloc[0] + shift}")
-                off = m.decoration(g.type_id, "Offset", i)
+                off = m.decoration(stid, "Offset", i)
                 if off is not None and g.kind == "out_block":
                     quals.append(f"xfb_offset = {off[0]}")
                 interp = ""
                 for d, q in (("Flat", "flat "), ("NoPerspective", "noperspective "), ("Centroid", "centroid "),
                              ("Sample", "sample ")):
-                    if m.has(g.type_id, d, i):
+                    if m.has(stid, d, i):
                         interp += q
                 lq = f"layout({', '.join(quals)}) " if quals else ""
                 members.append(f"{lq}{interp}{_decl(gt, f'm{i}')};")
             direction = "in" if g.kind == "in_block" else "out"
             head = f"layout({', '.join(lay)}) " if lay else ""
-            return f"{head}{direction} {g.block_name} {{ {' '.join(members)} }} {g.name}_i;"
+            dims = "".join(f"[{d}]" for d in g.array_dims)
+            return f"{head}{direction} {g.block_name} {{ {' '.join(members)} }} {g.name}_i{dims};"
         if g.kind == "uniform":
             gt = types.glsl(g.type_id)
             self._need_struct(gt, g.type_id)
