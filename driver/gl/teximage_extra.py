@@ -61,6 +61,7 @@ class TexImageExtraMixin:
         self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (0, 0, 0, w, h, d), raw))
+        self._auto_mipmap(tex, tex_target, level)       # GL_GENERATE_MIPMAP: regenerate (encoded again)
 
     # -- the GL's own compression (EXT_texture_compression_s3tc, ARB_texture_compression_rgtc:
     # glTexImage*/glTexSubImage* of uncompressed client data into a specific compressed format)
@@ -199,6 +200,7 @@ class TexImageExtraMixin:
         raw = data if encoded else self._compressed_source(size, data)
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (x, y, z, w, h, d), raw))
+        self._auto_mipmap(tex, tex_target, level)
 
     def glCompressedTexSubImage2D(self, target, level, xoffset, yoffset, width, height, format,
                                   imageSize, data) -> None:

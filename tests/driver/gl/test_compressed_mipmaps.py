@@ -98,3 +98,26 @@ def test_desktop_contexts_list_ext_texture_compression_rgtc(api):
     expect(ctx, E.GL_NO_ERROR)
     got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RED, E.GL_UNSIGNED_BYTE), np.uint8)
     assert got.tolist() == [200] * 16
+
+
+def test_generate_mipmap_flag_regenerates_levels_of_compressed_images():
+    """GL_GENERATE_MIPMAP (compatibility profile): a new compressed base level,
+    given as client data the GL compresses or as blocks, regenerates the levels."""
+    ctx = glhelp.context(4, 4, api="compat")
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_GENERATE_MIPMAP, E.GL_TRUE)
+    red = np.zeros((16, 16, 4), np.float32)
+    red[..., 0] = 1
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, DXT5, 16, 16, 0, E.GL_RGBA, E.GL_FLOAT, red.tobytes())
+    expect(ctx, E.GL_NO_ERROR)
+    assert [ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, lv, E.GL_TEXTURE_WIDTH)[0] for lv in range(5)] == \
+        [16, 8, 4, 2, 1]
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 3, E.GL_RGBA, E.GL_FLOAT), np.float32)
+    assert got.reshape(2, 2, 4)[..., :3].tolist() == [[[1, 0, 0]] * 2] * 2
+    # blocks: a DXT1 block of c0 = c1 = pure blue (565: 0x001F), every index 0
+    blue = bytes([0x1F, 0x00, 0x1F, 0x00]) + bytes(4)
+    ctx.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, DXT1_RGBA, 8, 8, 0, 32, blue * 4)
+    expect(ctx, E.GL_NO_ERROR)
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_2D, 3, E.GL_RGBA, E.GL_FLOAT), np.float32)
+    assert got.tolist() == [0, 0, 1, 1]
