@@ -45,17 +45,32 @@ class ScratchMemory:
             return
         self.inner.write(va, data, unit)
 
+    def _words(self, off: np.ndarray, size: int) -> np.ndarray | None:
+        """Indices of ``size``-byte words at byte offsets ``off`` when every offset is
+        a multiple of the size (spill slots are): one typed index instead of a byte
+        index per byte. None otherwise."""
+        if self.bytes.size % size or (off & (size - 1)).any():
+            return None
+        return off // size
+
     def gather(self, vas, dtype, unit: str) -> np.ndarray:
         dtype = np.dtype(dtype)
         vas = np.asarray(vas, np.uint64)
         mine = self._mine(vas)
         if not mine.any():
             return self.inner.gather(vas, dtype, unit)
+        every = mine.all()
+        off = ((vas if every else vas[mine]) - np.uint64(SCRATCH_BASE)).astype(np.int64)
+        words = self._words(off, dtype.itemsize)
+        if words is not None:
+            values = self.bytes.view(dtype)[words]
+        else:
+            values = self.bytes[off[:, None] + np.arange(dtype.itemsize)].view(dtype).reshape(-1)
+        if every:
+            return values.reshape(vas.shape)
         out = np.zeros(vas.shape, dtype)
-        off = (vas[mine] - np.uint64(SCRATCH_BASE)).astype(np.int64)
-        out[mine] = self.bytes[off[:, None] + np.arange(dtype.itemsize)].view(dtype).reshape(-1)
-        if not mine.all():
-            out[~mine] = self.inner.gather(vas[~mine], dtype, unit)
+        out[mine] = values
+        out[~mine] = self.inner.gather(vas[~mine], dtype, unit)
         return out
 
     def scatter(self, vas, values, unit: str) -> None:
@@ -67,7 +82,11 @@ class ScratchMemory:
         if mine.any():
             size = values.dtype.itemsize
             off = (vas[mine] - np.uint64(SCRATCH_BASE)).astype(np.int64)
-            self.bytes[off[:, None] + np.arange(size)] = values[mine].view(np.uint8).reshape(-1, size)
+            words = self._words(off, size)
+            if words is not None:
+                self.bytes.view(values.dtype)[words] = values[mine]
+            else:
+                self.bytes[off[:, None] + np.arange(size)] = values[mine].view(np.uint8).reshape(-1, size)
 
 
 def run_program(core, pipe, ctx):
