@@ -19,6 +19,25 @@ __all__ = ["FramebufferMixin"]
 
 DEPTH_ATTACHMENTS = (E.GL_DEPTH_ATTACHMENT, E.GL_STENCIL_ATTACHMENT)
 
+# GL 4.6 tables 17.4/17.5: the draw/read buffer names of a default framebuffer
+_AUX_BUFFERS = frozenset(range(E.GL_AUX0, E.GL_AUX0 + 4))
+_DEFAULT_BUFFER_ENUMS = frozenset({E.GL_NONE, E.GL_FRONT_LEFT, E.GL_FRONT_RIGHT, E.GL_BACK_LEFT,
+                                   E.GL_BACK_RIGHT, E.GL_BACK}) | _AUX_BUFFERS
+# names of several buffers at once: DrawBuffer and ReadBuffer only, never DrawBuffers
+_MULTIPLE_BUFFERS = frozenset({E.GL_FRONT, E.GL_LEFT, E.GL_RIGHT, E.GL_FRONT_AND_BACK})
+_BUFFERS_NAMED = {E.GL_FRONT: {E.GL_FRONT_LEFT, E.GL_FRONT_RIGHT}, E.GL_BACK: {E.GL_BACK_LEFT, E.GL_BACK_RIGHT},
+                  E.GL_LEFT: {E.GL_FRONT_LEFT, E.GL_BACK_LEFT}, E.GL_RIGHT: {E.GL_FRONT_RIGHT, E.GL_BACK_RIGHT},
+                  E.GL_FRONT_AND_BACK: {E.GL_FRONT_LEFT, E.GL_FRONT_RIGHT, E.GL_BACK_LEFT, E.GL_BACK_RIGHT}}
+# the window's colour buffers: one image, written as front or back (no stereo, no aux buffers)
+_WINDOW_BUFFERS = frozenset({E.GL_FRONT_LEFT, E.GL_BACK_LEFT})
+# draw buffer values that select the window's image
+WINDOW_COLOR_SELECTORS = frozenset({E.GL_FRONT_LEFT, E.GL_BACK_LEFT, E.GL_FRONT, E.GL_BACK, E.GL_LEFT,
+                                    E.GL_FRONT_AND_BACK})
+
+
+def _is_color_attachment(b: int) -> bool:
+    return E.GL_COLOR_ATTACHMENT0 <= b < E.GL_COLOR_ATTACHMENT0 + 32
+
 
 class FramebufferMixin:
     def _init_family(self) -> None:
@@ -343,14 +362,19 @@ class FramebufferMixin:
         bufs = list(bufs)[:n]
         check(0 <= n <= self.caps.max_render_targets, E.GL_INVALID_VALUE, "n > MAX_DRAW_BUFFERS")
         fb = self.draw_framebuffer
+        if not self.api.es:
+            self._check_draw_buffers_desktop(fb, bufs)
+            if fb is None:
+                self.window.draw_buffers = bufs
+            else:
+                fb.draw_buffers = bufs
+            return
         if fb is None:
-            # GL 4.6 section 17.4.1: BACK/NONE (and FRONT.. on GL) for the default framebuffer
-            ok = {E.GL_NONE, E.GL_BACK} | ({E.GL_FRONT_LEFT, E.GL_BACK_LEFT, E.GL_FRONT_RIGHT,
-                                            E.GL_BACK_RIGHT} if not self.api.es else set())
+            # GLES 3.2 section 15.2.1: BACK or NONE, one of them
             for b in bufs:
-                check(b in ok, E.GL_INVALID_OPERATION if self.api.es or b in self._attachment_points()
-                      else E.GL_INVALID_ENUM, "bad draw buffer for the default framebuffer")
-            check(n == 1 or not self.api.es, E.GL_INVALID_OPERATION)
+                check(b in (E.GL_NONE, E.GL_BACK), E.GL_INVALID_OPERATION,
+                      "bad draw buffer for the default framebuffer")
+            check(n == 1, E.GL_INVALID_OPERATION)
             self.window.draw_buffers = bufs
             return
         for i, b in enumerate(bufs):
@@ -360,31 +384,77 @@ class FramebufferMixin:
                   E.GL_INVALID_ENUM, "bad draw buffer")
             check(b != E.GL_BACK and b != E.GL_FRONT, E.GL_INVALID_OPERATION)
             check(b < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets, E.GL_INVALID_OPERATION)
-            if self.api.es:
-                check(b == E.GL_COLOR_ATTACHMENT0 + i, E.GL_INVALID_OPERATION,
-                      "GLES: draw buffer i must be COLOR_ATTACHMENTi or NONE")
-        check(len(set(b for b in bufs if b != E.GL_NONE)) == len([b for b in bufs if b != E.GL_NONE]),
-              E.GL_INVALID_OPERATION, "a buffer named twice")
+            check(b == E.GL_COLOR_ATTACHMENT0 + i, E.GL_INVALID_OPERATION,
+                  "GLES: draw buffer i must be COLOR_ATTACHMENTi or NONE")
+        self._check_no_repeats(bufs)
         fb.draw_buffers = bufs
 
+    def _check_draw_buffers_desktop(self, fb, bufs: list[int]) -> None:
+        """GL 4.6 section 17.4.1, DrawBuffers' errors in the spec's order."""
+        for b in bufs:
+            check(b not in _MULTIPLE_BUFFERS, E.GL_INVALID_ENUM,
+                  "FRONT, LEFT, RIGHT and FRONT_AND_BACK name several buffers")
+            check(b in _DEFAULT_BUFFER_ENUMS or _is_color_attachment(b), E.GL_INVALID_ENUM, f"bad draw buffer {b:#x}")
+        check(E.GL_BACK not in bufs or len(bufs) == 1, E.GL_INVALID_OPERATION, "BACK with n other than 1")
+        if fb is None:
+            for b in bufs:
+                check(b in (E.GL_NONE, E.GL_BACK) or b in _WINDOW_BUFFERS, E.GL_INVALID_OPERATION,
+                      f"draw buffer {b:#x} is not a colour buffer of the default framebuffer")
+        else:
+            for b in bufs:
+                check(b == E.GL_NONE or (_is_color_attachment(b) and
+                                         b < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets),
+                      E.GL_INVALID_OPERATION, f"draw buffer {b:#x} is not a colour attachment of the framebuffer")
+        self._check_no_repeats(bufs)
+
+    @staticmethod
+    def _check_no_repeats(bufs: list[int]) -> None:
+        named = [b for b in bufs if b != E.GL_NONE]
+        check(len(set(named)) == len(named), E.GL_INVALID_OPERATION, "a buffer named twice")
+
     def glDrawBuffer(self, buf: int) -> None:
+        """GL 4.6 section 17.4.1: one buffer, which may name several (FRONT,
+        FRONT_AND_BACK, ...) on the default framebuffer."""
         check(not self.api.es, E.GL_INVALID_OPERATION)
-        self.glDrawBuffers(1, [buf])
+        fb = self.draw_framebuffer
+        check(buf in _DEFAULT_BUFFER_ENUMS or buf in _MULTIPLE_BUFFERS or _is_color_attachment(buf),
+              E.GL_INVALID_ENUM, f"bad draw buffer {buf:#x}")
+        if fb is None:
+            check(buf == E.GL_NONE or _WINDOW_BUFFERS & _BUFFERS_NAMED.get(buf, {buf}), E.GL_INVALID_OPERATION,
+                  f"draw buffer {buf:#x} names no colour buffer of the default framebuffer")
+            self.window.draw_buffers = [buf]
+            return
+        check(buf == E.GL_NONE or (_is_color_attachment(buf) and
+                                   buf < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets),
+              E.GL_INVALID_OPERATION, f"draw buffer {buf:#x} is not a colour attachment of the framebuffer")
+        fb.draw_buffers = [buf]
 
     def glReadBuffer(self, src: int) -> None:
         check(self.api.gl_or_es((1, 0), (3, 0)), E.GL_INVALID_OPERATION)
         fb = self.read_framebuffer
+        if self.api.es:
+            if fb is None:
+                check(src in (E.GL_NONE, E.GL_BACK), E.GL_INVALID_OPERATION,
+                      "bad read buffer for the default framebuffer")
+                self.window.read_buffer = src
+                return
+            check(src == E.GL_NONE or E.GL_COLOR_ATTACHMENT0 <= src < E.GL_COLOR_ATTACHMENT0 + 32
+                  or src in (E.GL_BACK, E.GL_FRONT), E.GL_INVALID_ENUM)
+            check(src == E.GL_NONE or E.GL_COLOR_ATTACHMENT0 <= src <
+                  E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets, E.GL_INVALID_OPERATION)
+            fb.read_buffer = src
+            return
+        # GL 4.6 section 18.2.1: a constant of table 17.4 (one buffer to read) or 17.5
+        check(src in _DEFAULT_BUFFER_ENUMS or src in (E.GL_FRONT, E.GL_LEFT, E.GL_RIGHT) or
+              _is_color_attachment(src), E.GL_INVALID_ENUM, f"bad read buffer {src:#x}")
         if fb is None:
-            ok = {E.GL_NONE, E.GL_BACK} | ({E.GL_FRONT, E.GL_FRONT_LEFT, E.GL_BACK_LEFT, E.GL_LEFT}
-                                           if not self.api.es else set())
-            check(src in ok, E.GL_INVALID_OPERATION if self.api.es else E.GL_INVALID_ENUM,
-                  "bad read buffer for the default framebuffer")
+            check(src == E.GL_NONE or _WINDOW_BUFFERS & _BUFFERS_NAMED.get(src, {src}), E.GL_INVALID_OPERATION,
+                  f"read buffer {src:#x} names no colour buffer of the default framebuffer")
             self.window.read_buffer = src
             return
-        check(src == E.GL_NONE or E.GL_COLOR_ATTACHMENT0 <= src < E.GL_COLOR_ATTACHMENT0 + 32
-              or src in (E.GL_BACK, E.GL_FRONT), E.GL_INVALID_ENUM)
-        check(src == E.GL_NONE or E.GL_COLOR_ATTACHMENT0 <= src <
-              E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets, E.GL_INVALID_OPERATION)
+        check(src == E.GL_NONE or (_is_color_attachment(src) and
+                                   src < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets),
+              E.GL_INVALID_OPERATION, f"read buffer {src:#x} is not a colour attachment of the framebuffer")
         fb.read_buffer = src
 
     def _draw_buffer_enum(self, i: int) -> int:
@@ -496,8 +566,7 @@ class FramebufferMixin:
         fb = self.draw_framebuffer
         if fb is None:
             w = self.window
-            cb = Surface(w.color, w.color.format) if E.GL_BACK in w.draw_buffers or \
-                E.GL_BACK_LEFT in w.draw_buffers or E.GL_FRONT in w.draw_buffers else None
+            cb = Surface(w.color, w.color.format) if WINDOW_COLOR_SELECTORS & set(w.draw_buffers) else None
             return FramebufferState(w.width, w.height, 1, max(1, w.samples), (cb,),
                                     Surface(w.depth_stencil, w.depth_stencil.format))
         cbufs = []

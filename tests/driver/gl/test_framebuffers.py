@@ -193,3 +193,43 @@ def test_srgb_encoding_follows_framebuffer_srgb_on_desktop():
         if enable:
             c.glEnable(E.GL_FRAMEBUFFER_SRGB)
         assert c._pipe_framebuffer_state().cbufs[0].format == want, api
+
+
+def test_draw_and_read_buffer_errors_follow_the_spec_order():
+    """GL 4.6 sections 17.4.1 and 18.2.1: names of several buffers are INVALID_ENUM
+    in DrawBuffers but valid in DrawBuffer; BACK only alone; default-framebuffer names
+    on a framebuffer object and buffers the window lacks (right, aux) are
+    INVALID_OPERATION; nothing changes on an error."""
+    c = make_ctx("gl46")
+    for b in (E.GL_FRONT, E.GL_LEFT, E.GL_RIGHT, E.GL_FRONT_AND_BACK, E.GL_RED):
+        c.glDrawBuffers(1, [b])
+        expect(c, E.GL_INVALID_ENUM)
+    c.glDrawBuffers(2, [E.GL_BACK_LEFT, E.GL_BACK])
+    expect(c, E.GL_INVALID_OPERATION)
+    for b in (E.GL_FRONT_RIGHT, E.GL_BACK_RIGHT, E.GL_AUX0, E.GL_COLOR_ATTACHMENT0):
+        c.glDrawBuffers(1, [b])
+        expect(c, E.GL_INVALID_OPERATION)
+    c.glDrawBuffers(1, [E.GL_FRONT_LEFT])
+    expect(c, E.GL_NO_ERROR)
+    assert c.glGetIntegerv(E.GL_DRAW_BUFFER0)[0] == E.GL_FRONT_LEFT
+    c.glDrawBuffer(E.GL_FRONT_AND_BACK)               # several buffers: fine for DrawBuffer
+    expect(c, E.GL_NO_ERROR)
+    c.glDrawBuffer(E.GL_RIGHT)                        # names only buffers the window lacks
+    expect(c, E.GL_INVALID_OPERATION)
+    assert c.glGetIntegerv(E.GL_DRAW_BUFFER0)[0] == E.GL_FRONT_AND_BACK
+    c.glReadBuffer(E.GL_FRONT_RIGHT)
+    expect(c, E.GL_INVALID_OPERATION)
+    c.glReadBuffer(E.GL_FRONT)
+    expect(c, E.GL_NO_ERROR)
+    fbo = c.glGenFramebuffers(1)[0]
+    c.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    for b in (E.GL_FRONT_LEFT, E.GL_BACK, E.GL_COLOR_ATTACHMENT0 + c.glGetIntegerv(E.GL_MAX_COLOR_ATTACHMENTS)[0]):
+        c.glDrawBuffers(1, [b])
+        expect(c, E.GL_INVALID_OPERATION)
+        c.glReadBuffer(b)
+        expect(c, E.GL_INVALID_OPERATION)
+    c.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT1, E.GL_COLOR_ATTACHMENT1])
+    expect(c, E.GL_INVALID_OPERATION)
+    c.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT1, E.GL_NONE])
+    expect(c, E.GL_NO_ERROR)
+    assert c.glGetIntegerv(E.GL_DRAW_BUFFER0)[0] == E.GL_COLOR_ATTACHMENT1
