@@ -26,7 +26,7 @@ from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
 
-__all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS"]
+__all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS", "first_bound"]
 
 CUBE_FACES = tuple(range(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X, E.GL_TEXTURE_CUBE_MAP_NEGATIVE_Z + 1))
 PIPE_TARGETS = {E.GL_TEXTURE_1D: T.TEXTURE_1D, E.GL_TEXTURE_2D: T.TEXTURE_2D,
@@ -46,6 +46,16 @@ SWIZZLES = frozenset({E.GL_RED, E.GL_GREEN, E.GL_BLUE, E.GL_ALPHA, E.GL_ZERO, E.
 
 
 _INT_MAX = (1 << 31) - 1
+
+
+def first_bound(tex, target: int) -> None:
+    """A texture object takes its target: rectangle textures start with
+    MIN_FILTER LINEAR and CLAMP_TO_EDGE wrapping (GL 4.6 section 8.10: they have
+    no mipmaps and no repeat), every other target with table 23.18's defaults."""
+    tex.target = target
+    if target == E.GL_TEXTURE_RECTANGLE:
+        tex.params.min_filter = E.GL_LINEAR
+        tex.params.wrap_s = tex.params.wrap_t = tex.params.wrap_r = E.GL_CLAMP_TO_EDGE
 
 
 def _border_from_ints(pname: int, values: list) -> list:
@@ -122,7 +132,8 @@ class TextureMixin:
         tex = self.textures.get_or_create(texture)
         # GL 4.6 section 8.1: binding to a different target than first bound
         check(tex.target in (0, target), E.GL_INVALID_OPERATION, "texture target mismatch")
-        tex.target = target
+        if tex.target == 0:
+            first_bound(tex, target)
         unit[target] = tex
 
     def glIsTexture(self, texture: int) -> bool:
@@ -416,6 +427,9 @@ class TextureMixin:
             check(level == 0, E.GL_INVALID_VALUE, "rectangle textures have one level")
         if tex_target in (E.GL_TEXTURE_2D_ARRAY,):
             check(depth <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE)
+        if tex_target == E.GL_TEXTURE_1D_ARRAY:     # its height counts layers
+            check(height <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE,
+                  "more layers than MAX_ARRAY_TEXTURE_LAYERS")
         if info.is_depth_or_stencil:
             check(tex_target in DEPTH_TARGETS, E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
         tex = self._bound_texture(tex_target)
@@ -569,6 +583,10 @@ class TextureMixin:
             check(levels == 1, E.GL_INVALID_VALUE)
         maxsz = self._max_size(target)
         check(width <= maxsz and height <= maxsz, E.GL_INVALID_VALUE)
+        layers = {E.GL_TEXTURE_1D_ARRAY: height, E.GL_TEXTURE_2D_ARRAY: depth,
+                  E.GL_TEXTURE_CUBE_MAP_ARRAY: depth}.get(target, 1)
+        check(layers <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE,
+              "more layers than MAX_ARRAY_TEXTURE_LAYERS")
         tex = self._bound_texture(target)
         check(tex.name != 0, E.GL_INVALID_OPERATION, "default texture object")
         check(not tex.immutable, E.GL_INVALID_OPERATION, "already immutable")

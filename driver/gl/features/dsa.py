@@ -381,8 +381,9 @@ def glCreateTextures(ctx, target, n):
         raise GLError(E.GL_INVALID_ENUM, f"bad texture target {target:#x}")
 
     def make(name):
+        from driver.gl.textures import first_bound
         tex = ctx.textures.get_or_create(name)
-        tex.target = target
+        first_bound(tex, target)
         return tex
     return _created(ctx.textures, n, make)
 
