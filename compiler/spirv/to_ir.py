@@ -689,18 +689,56 @@ class _Translator:
     def _opaque_member(self, p: Ptr, pointee: int) -> Ptr:
         """A sampler or image inside a uniform struct: its own uniform leaf (``name.m1``,
         ``name[2].m0``, as the GL linker names the struct's members)."""
-        if not p.name or any(not isinstance(i, int) for i in p.path):
-            raise SpirvError("samplers inside structs indexed with non-constant indices are not supported")
-        leaf, tid = p.name, p.root_tid
-        for i in p.path:
+        if not p.name:
+            raise SpirvError("a sampler inside a struct that is not a uniform")
+
+        def slot_of(path):
+            """The uniform leaf (an array of samplers is one leaf: the GL linker's
+            ``s.m1[0]`` of ``sampler2D[3]``) and the slot of ``path``'s element in it."""
+            leaf, tid = p.name, p.root_tid
+            for k, i in enumerate(path):
+                t = self.types.info(tid)
+                if t.kind == "struct":
+                    leaf += f".m{i}"
+                    tid = t.members[i]
+                elif self.types.info(t.element).kind in ("image", "sampled_image") and k == len(path) - 1:
+                    return io.opaque_leaf(L, leaf, self.gt(tid)).slot + i, leaf
+                else:
+                    leaf += f"[{i}]"
+                    tid = t.element
+            return io.opaque_leaf(L, leaf, self.gt(tid)).slot, leaf
+        io, L, gt = self.L.io, self.L, self.gt(pointee)
+        dynamic = [k for k, i in enumerate(p.path) if not isinstance(i, int)]
+        if not dynamic:
+            slot, leaf = slot_of(p.path)
+            o = io.opaque_leaf(L, leaf, self.gt(pointee))
+            o.slot, o.length = slot, 1
+            return Ptr("opaque", pointee, opaque=o)
+        if gt.is_array:
+            raise SpirvError("arrays of samplers inside structs indexed with non-constant indices are not supported")
+        # non-constant indices into arrays of structs: the candidate leaves in row-major order and
+        # the flattened index choosing among them (compiler.lower's Opaque.choices)
+        lengths, tid = [], p.root_tid
+        for k, i in enumerate(p.path):
             t = self.types.info(tid)
-            if t.kind == "struct":
-                leaf += f".m{i}"
-                tid = t.members[i]
-            else:
-                leaf += f"[{i}]"
-                tid = t.element
-        return Ptr("opaque", pointee, opaque=self.L.io.opaque_leaf(self.L, leaf, self.gt(pointee)))
+            if k in dynamic:
+                lengths.append(t.count)
+            tid = t.members[i] if t.kind == "struct" else t.element
+        import itertools
+        slots = []
+        for combo in itertools.product(*(range(n) for n in lengths)):
+            path = list(p.path)
+            for k, v in zip(dynamic, combo):
+                path[k] = v
+            slots.append(slot_of(path)[0])
+        b = self.b
+        flat = p.path[dynamic[0]]
+        for k, n in zip(dynamic[1:], lengths[1:]):
+            flat = b.iadd(b.imul(flat, b.iimm(n)), p.path[k])
+        _slot, leaf = slot_of([0 if k in dynamic else i for k, i in enumerate(p.path)])
+        first = io.opaque_leaf(L, leaf, self.gt(pointee))
+        first.slot, first.index, first.length, first.choices = slots[0], flat, len(slots), tuple(slots)
+        return Ptr("opaque", pointee, opaque=first)
 
     def _buf_chain(self, base: Ptr, indices, pointee) -> Ptr:
         b, m, types = self.b, self.m, self.types
