@@ -595,8 +595,8 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
             if "component" in v.layout or any(
                 "component" in (w.layout or {}) and w.layout.get("location") == loc for w in inputs) else None
         for s in range(loc, loc + n):
-            if s in used and (es or "location" in v.layout) and not (
-                    comps is not None and s in used_comps and not used_comps[s] & _mask(comps)):
+            # (GLSL 4.60 section 4.4.1: vertex inputs may alias components, too)
+            if s in used and (es or "location" in v.layout) and not (comps is not None and s in used_comps):
                 raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
             used[s] = v.name
             if comps is not None:

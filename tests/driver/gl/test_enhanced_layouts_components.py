@@ -146,3 +146,14 @@ void main() { rg = vec2(0.0); ba = vec2(1.0); }"""
         return (vals[1] if isinstance(vals, tuple) else vals)[0]
     assert [component(E.GL_PROGRAM_INPUT, n) for n in ("pos", "w[0]", "xyz[0]")] == [0, 3, 0]
     assert [component(E.GL_PROGRAM_OUTPUT, n) for n in ("rg", "ba")] == [0, 2]
+
+
+def test_vertex_inputs_may_overlap_components(ctx):
+    """GLSL 4.60 section 4.4.1: the one place component aliasing is allowed."""
+    vs = HEAD + """
+layout(location = 0, component = 1) in vec3 a;
+layout(location = 0, component = 3) in float b;
+uniform int i;
+void main() { gl_Position = i == 1 ? vec4(b) : vec4(a, 1.0); }"""
+    p = _link(ctx, vs, HEAD + "out vec4 o;\nvoid main() { o = vec4(1.0); }")
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
