@@ -5,9 +5,12 @@ Mesa's llvmpipe. The window is single-sampled on both: shimgl offers no
 multisampled EGL configs, so arcade's default 4x window falls back to one
 sample there ("Skipping antialiasing due missing hardware/driver support").
 
-Pixels whose centre lies exactly on an edge of the 3-pixel line's quad (a
-lattice every 4 columns and 3 rows) may go either way (GL leaves that tie to the
-implementation): at most 0.5% of the image may differ by more than 2/255.
+Pixels whose centre lies exactly on an edge of the 3-pixel line's quad before
+snapping (a lattice every 4 columns and 3 rows) may differ: the quad reaches
+outside the window; llvmpipe clips it to the viewport (new vertices on the
+1/256-px grid, the edge still through those centres), shimgl rasterises the
+snapped original vertices (the edge 1/640 px off them). GL allows both: at most
+0.5% of the image may differ by more than 2/255.
 Slow: pip installs arcade. Skipped with the reason when pip cannot install it,
 the C ABI is not built or the reference does not run on llvmpipe."""
 
