@@ -7,8 +7,8 @@ sample there ("Skipping antialiasing due missing hardware/driver support").
 
 Pixels whose centre lies exactly on an edge of the 3-pixel line's quad before
 snapping (a lattice every 4 columns and 3 rows) may differ: the quad reaches
-outside the window; llvmpipe clips it to the viewport (new vertices on the
-1/256-px grid, the edge still through those centres), shimgl rasterises the
+outside the window; llvmpipe covers them as if it clipped the quad to the
+viewport (new vertices on the 1/256-px grid, the edge still through those centres), shimgl rasterises the
 snapped original vertices (the edge 1/640 px off them). GL allows both: at most
 0.5% of the image may differ by more than 2/255.
 Slow: pip installs arcade. Skipped with the reason when pip cannot install it,

@@ -4,9 +4,9 @@ Xvfb through GLX (kivy_scene.py: canvas shapes, a translucent ellipse, a
 same script on Mesa's llvmpipe.
 
 Pixels whose centre lies exactly on the 3-pixel line's edge before snapping may
-differ: the line's quad reaches outside the window; llvmpipe clips it to the
-viewport (the new vertices land on the 1/256-px grid and the edge keeps passing
-through those centres), shimgl rasterises the snapped original vertices (which
+differ: the line's quad reaches outside the window; llvmpipe covers them as if
+it clipped the quad to the viewport (new vertices on the 1/256-px grid, the edge
+still through those centres), shimgl rasterises the snapped original vertices (which
 moves the edge 1/640 px off them). GL allows both; at most 0.5% of the image
 may differ by more than 2/255. Slow: pip installs kivy. Skipped with the reason
 when pip cannot install it, Xvfb is missing, the C ABI is not built or the
