@@ -290,7 +290,8 @@ class Builtins:
     f_doubleBitsToInt64 = f_doubleBitsToUint64 = f_int64BitsToDouble = f_uint64BitsToDouble = f_floatBitsToInt
 
     def f_fma(self, e, a, b_, c):
-        return self.b.ffma(a, b_, c)
+        # exact: a double fma() stays fused when the fp64 lowering splits other multiply-adds
+        return self.b.alu("ffma", a, b_, c, exact=a.bit_size == 64)
 
     def f_frexp(self, e, x, exp_lv):
         b = self.b

@@ -14,8 +14,13 @@ returns the first NaN operand, quieted; an invalid operation (inf - inf,
 0 * inf, 0 / 0, inf / inf, sqrt of a negative number) returns the default NaN
 0xFFF8000000000000.
 
-Every function takes a :class:`Words` emitter and 32-bit scalar ``Def``s and
-returns 32-bit scalar ``Def``s; the emitted code is straight-line (selects).
+Every function takes a :class:`Words` emitter and :class:`F64` values and
+returns F64 values (or 1-bit ``Def``s); the emitted code is straight-line
+(selects), except the counted loops of division and square root. The most
+frequent operations (add, subtract, multiply, compare, negate, absolute value)
+compute on the double as one 64-bit integer (the ISA's 64-bit integer add, shifts,
+logic, compares, selects and multiplies): about half the instructions of the same
+operation on 32-bit words. The others work on lists of 32-bit words.
 """
 
 from __future__ import annotations
@@ -41,9 +46,29 @@ QUIET_HI = 0x00080000
 
 @dataclass
 class F64:
-    """A binary64 value as two 32-bit words."""
+    """A binary64 value as two 32-bit words, and as one 64-bit integer ``v`` when
+    it has been built as one (``_v`` makes it on demand)."""
     lo: Def
     hi: Def
+    v: Def | None = None
+
+
+SIGN64 = 1 << 63
+INF64 = 0x7FF << 52
+QUIET64 = 1 << 51
+DEFAULT_NAN64 = DEFAULT_NAN_HI << 32
+
+
+def _v(w: Words, x: F64) -> Def:
+    """The double as one 64-bit integer."""
+    if x.v is None:
+        x.v = w.pack64(x.lo, x.hi)
+    return x.v
+
+
+def _of(w: Words, v: Def) -> F64:
+    """A 64-bit integer as a double (its words are views of the register pair)."""
+    return F64(w.lo32(v), w.hi32(v), v)
 
 
 @dataclass
@@ -74,7 +99,75 @@ def _unpack(w: Words, x: F64) -> _Parts:
 
 def is_nan(w: Words, x: F64) -> Def:
     field = w.and_(w.shr(x.hi, 20), 0x7FF)
-    return w.band(w.eq(field, 0x7FF), w.ne(w.or_(w.and_(x.hi, 0xFFFFF), x.lo), 0))
+    return w.band(w.eq(field, 0x7FF), w.ne(w.shl(_v(w, x), 12), 0))
+
+
+@dataclass
+class _Parts64:
+    mag: Def           # the value without its sign (64-bit)
+    sig: Def           # significand (64-bit), implicit bit included for normal numbers
+    exp: Def           # signed 32-bit: |value| = sig * 2^exp
+    is_nan: Def
+    is_inf: Def
+    is_zero: Def
+
+
+def _unpack64(w: Words, x: F64) -> _Parts64:
+    v = _v(w, x)
+    field = w.and_(w.shr(x.hi, 20), 0x7FF)
+    mag = w.shr(w.shl(v, 1), 1)                     # (shifts: no 64-bit mask constants)
+    mant = w.shr(w.shl(v, 12), 12)
+    sig = w.or_(mant, w.shl(w.b2u64(w.ne(field, 0)), MANT_BITS))
+    exp = w.sub(w.smax(field, 1), EXP_BIAS + MANT_BITS)
+    special = w.eq(field, 0x7FF)
+    mant_zero = w.eq(mant, 0)
+    return _Parts64(mag, sig, exp, w.band(special, w.bnot(mant_zero)), w.band(special, mant_zero),
+                    w.eq(mag, 0))
+
+
+def _shr_sticky64(w: Words, x: Def, s: Def) -> Def:
+    """x >> s (s any unsigned 32-bit amount) with the bits shifted out ORed into
+    bit 0. Amounts past 63 act as 63, which gives the same result for every x
+    whose top bit is clear or that has another bit set."""
+    s = w.umin(s, 63)
+    lost = w.and_(x, w.sub(w.shl(w.q(1), s), 1))
+    return w.or_(w.shr(x, s), w.b2u64(w.ne(lost, 0)))
+
+
+def _round_pack64(w: Words, sign64: Def, exp: Def, sig: Def) -> Def:
+    """Round ``sign * sig * 2^exp`` (sig a nonzero 64-bit integer, any sticky bit
+    already in bit 0; sign64 the sign bit in place) to nearest even and pack it as
+    binary64. Overflow gives infinity, underflow a subnormal or zero."""
+    lz = w.clz(sig)
+    norm = w.shl(sig, lz)                                        # MSB at bit 63
+    biased = w.add(w.sub(exp, lz), 63 + EXP_BIAS)                # biased exponent of the MSB
+    shifted = _shr_sticky64(w, norm, w.smax(w.sub(1, biased), 0))   # subnormals: shifted right
+    m = w.shr(shifted, 11)                                       # 53 bits, implicit bit at 52
+    # round to nearest even: up when the 11 bits below are above half, or half and m odd
+    low = w.lo32(shifted)
+    round_up = w.ult(0x400, w.add(w.and_(low, 0x7FF), w.and_(w.shr(low, 11), 1)))
+    # (field - 1) << 52 plus the mantissa with its implicit bit: a carry out of the
+    # mantissa (rounding up, or a subnormal becoming normal) bumps the exponent
+    packed = w.add(m, w.shl(w.u64(w.sub(w.smax(biased, 1), 1)), MANT_BITS))
+    packed = w.sel(round_up, w.add(packed, 1), packed)
+    packed = w.sel(w.sge(biased, 0x7FF), w.q(INF64), packed)
+    return w.or_(packed, sign64)
+
+
+def _normalise64(w: Words, p: _Parts64) -> tuple[Def, Def]:
+    """(significand with its MSB at bit 52, exponent) of a finite nonzero value."""
+    lz = w.sub(w.clz(p.sig), 11)
+    return w.shl(p.sig, lz), w.sub(p.exp, lz)
+
+
+def _nan64(w: Words, *operands: tuple) -> tuple[Def, Def]:
+    """(any NaN, the first NaN operand quieted) over (64-bit value, is_nan) pairs."""
+    result = w.or_(operands[-1][0], QUIET64)
+    any_nan = operands[-1][1]
+    for value, nan in reversed(operands[:-1]):
+        result = w.sel(nan, w.or_(value, QUIET64), result)
+        any_nan = w.bor(any_nan, nan)
+    return any_nan, result
 
 
 def _quiet(w: Words, x: F64) -> F64:
@@ -160,41 +253,41 @@ def _finish(w: Words, packed: list) -> F64:
 # ---------------------------------------------------------------- sign and comparisons
 
 def fneg(w: Words, x: F64) -> F64:
+    if x.v is not None:
+        return _of(w, w.xor(x.v, SIGN64))
     return F64(x.lo, w.xor(x.hi, 0x80000000))
 
 
 def fabs(w: Words, x: F64) -> F64:
+    if x.v is not None:
+        return _of(w, w.shr(w.shl(x.v, 1), 1))
     return F64(x.lo, w.and_(x.hi, 0x7FFFFFFF))
 
 
-def _mag_less(w: Words, x: F64, y: F64) -> Def:
-    return w.less([x.lo, w.and_(x.hi, 0x7FFFFFFF)], [y.lo, w.and_(y.hi, 0x7FFFFFFF)])
-
-
-def _order_key(w: Words, x: F64) -> list:
-    """Words whose unsigned order is the numeric order of non-NaN doubles
-    (except that -0 sorts below +0)."""
-    neg = w.ne(w.shr(x.hi, 31), 0)
-    return [w.sel(neg, w.not_(x.lo), x.lo), w.sel(neg, w.not_(x.hi), w.or_(x.hi, 0x80000000))]
+def _order_key(w: Words, x: F64) -> Def:
+    """A 64-bit integer whose unsigned order is the numeric order of non-NaN
+    doubles (except that -0 sorts below +0)."""
+    v = _v(w, x)
+    return w.sel(w.slt(v, 0), w.not_(v), w.or_(v, SIGN64))
 
 
 def _both_zero(w: Words, x: F64, y: F64) -> Def:
-    return w.eq(w.or_(w.or_(w.and_(w.or_(x.hi, y.hi), 0x7FFFFFFF), x.lo), y.lo), 0)
+    return w.eq(w.shl(w.or_(_v(w, x), _v(w, y)), 1), 0)
 
 
 def flt(w: Words, x: F64, y: F64) -> Def:
     ordered = w.bnot(w.bor(is_nan(w, x), is_nan(w, y)))
-    return w.band(ordered, w.bnot(_both_zero(w, x, y)), w.less(_order_key(w, x), _order_key(w, y)))
+    return w.band(ordered, w.bnot(_both_zero(w, x, y)), w.ult(_order_key(w, x), _order_key(w, y)))
 
 
 def fge(w: Words, x: F64, y: F64) -> Def:
     ordered = w.bnot(w.bor(is_nan(w, x), is_nan(w, y)))
-    return w.band(ordered, w.bor(_both_zero(w, x, y), w.bnot(w.less(_order_key(w, x), _order_key(w, y)))))
+    return w.band(ordered, w.bor(_both_zero(w, x, y), w.uge(_order_key(w, x), _order_key(w, y))))
 
 
 def feq(w: Words, x: F64, y: F64) -> Def:
     ordered = w.bnot(w.bor(is_nan(w, x), is_nan(w, y)))
-    return w.band(ordered, w.bor(_both_zero(w, x, y), w.equal([x.lo, x.hi], [y.lo, y.hi])))
+    return w.band(ordered, w.bor(_both_zero(w, x, y), w.eq(_v(w, x), _v(w, y))))
 
 
 def fneu(w: Words, x: F64, y: F64) -> Def:
@@ -236,44 +329,56 @@ def fsat(w: Words, x: F64) -> F64:
 # ---------------------------------------------------------------- add, multiply, fma
 
 def fadd(w: Words, x: F64, y: F64, *, subtract: bool = False) -> F64:
-    """x + y (x - y with ``subtract``)."""
-    y_arith = fneg(w, y) if subtract else y
-    a, b = _unpack(w, x), _unpack(w, y_arith)
-    swap = _mag_less(w, x, y_arith)
-    big_sign, small_sign = w.sel(swap, b.sign, a.sign), w.sel(swap, a.sign, b.sign)
+    """x + y (x - y with ``subtract``), on 64-bit integers."""
+    vx = _v(w, x)
+    vy = w.xor(_v(w, y), SIGN64) if subtract else _v(w, y)
+    a, b = _unpack64(w, x), _unpack64(w, _of(w, vy))
+    swap = w.ult(a.mag, b.mag)
+    big_sign = w.and_(w.sel(swap, vy, vx), SIGN64)
     big_exp, small_exp = w.sel(swap, b.exp, a.exp), w.sel(swap, a.exp, b.exp)
-    big = w.select(swap, b.sig, a.sig)
-    small = w.select(swap, a.sig, b.sig)
-    # 10 guard bits below the significands; the smaller one aligned with a sticky bit
-    big = w.shl_words(big, w.c(10))
-    small = w.shr_sticky(w.shl_words(small, w.c(10)), w.sub(big_exp, small_exp))
-    same = w.eq(big_sign, small_sign)
-    total = w.select(same, w.add_words(big, small), w.sub_words(big, small))
-    result = _finish(w, round_pack(w, big_sign, w.sub(big_exp, 10), total))
+    # 10 guard bits below the significands (53 + 10 bits: no carry out of 64);
+    # the smaller one aligned with a sticky bit
+    big = w.shl(w.sel(swap, b.sig, a.sig), 10)
+    small = _shr_sticky64(w, w.shl(w.sel(swap, a.sig, b.sig), 10), w.sub(big_exp, small_exp))
+    differ = w.slt(w.xor(vx, vy), 0)                       # the signs differ
+    total = w.sel(differ, w.sub(big, small), w.add(big, small))
+    result = _round_pack64(w, big_sign, w.sub(big_exp, 10), total)
     # exact zero: +0 in round-to-nearest, -0 only for (-0) + (-0)
-    zero = _signed(w, w.and_(a.sign, b.sign), 0)
-    result = _pick(w, w.is_zero(total), zero, result)
+    result = w.sel(w.eq(total, 0), w.and_(w.and_(vx, vy), SIGN64), result)
     # infinities
-    inf_x = F64(x.lo, x.hi)
-    result = _pick(w, b.is_inf, F64(y_arith.lo, y_arith.hi), result)
-    result = _pick(w, a.is_inf, inf_x, result)
-    invalid = w.band(a.is_inf, b.is_inf, w.ne(a.sign, b.sign))
-    result = _pick(w, invalid, _default_nan(w), result)
-    any_nan, nan = _nan_of(w, (x, a.is_nan), (y, b.is_nan))
-    return _pick(w, any_nan, nan, result)
+    result = w.sel(b.is_inf, vy, result)
+    result = w.sel(a.is_inf, vx, result)
+    invalid = w.band(a.is_inf, b.is_inf, differ)
+    result = w.sel(invalid, w.q(DEFAULT_NAN64), result)
+    any_nan, nan = _nan64(w, (vx, a.is_nan), (_v(w, y), b.is_nan))
+    return _of(w, w.sel(any_nan, nan, result))
 
 
 def fmul(w: Words, x: F64, y: F64) -> F64:
-    a, b = _unpack(w, x), _unpack(w, y)
-    sign = w.xor(a.sign, b.sign)
-    prod = w.mul_words(a.sig, b.sig)
-    result = _finish(w, round_pack(w, sign, w.add(a.exp, b.exp), prod))
-    result = _pick(w, w.bor(a.is_zero, b.is_zero), _signed(w, sign, 0), result)
-    result = _pick(w, w.bor(a.is_inf, b.is_inf), _signed(w, sign, 0x7FF00000), result)
+    """x * y, on 64-bit integers: the 106-bit product of the normalised
+    significands from 32 x 32 and 32 x 21-bit partial products."""
+    vx, vy = _v(w, x), _v(w, y)
+    a, b = _unpack64(w, x), _unpack64(w, y)
+    sign = w.and_(w.xor(vx, vy), SIGN64)
+    sa, ea = _normalise64(w, a)
+    sb, eb = _normalise64(w, b)
+    al, ah, bl, bh = w.lo32(sa), w.hi32(sa), w.lo32(sb), w.hi32(sb)      # ah, bh < 2^21
+    al64, ah64, bl64, bh64 = w.u64(al), w.u64(ah), w.u64(bl), w.u64(bh)
+    low = w.pack64(w.mul(al, bl), w.b.umul_high(al, bl))
+    mid = w.add(w.mul(al64, bh64), w.mul(ah64, bl64))                  # < 2^54
+    high = w.mul(ah64, bh64)                                           # < 2^42
+    low2 = w.add(low, w.shl(mid, 32))
+    high = w.add(w.add(high, w.shr(mid, 32)), w.b2u64(w.ult(low2, low)))
+    # the product is in [2^104, 2^106): its bits 105..42, the rest as a sticky bit
+    top = w.or_(w.shl(high, 22), w.shr(low2, 42))
+    top = w.or_(top, w.b2u64(w.ne(w.shl(low2, 22), 0)))
+    result = _round_pack64(w, sign, w.add(w.add(ea, eb), 42), top)
+    result = w.sel(w.bor(a.is_zero, b.is_zero), sign, result)
+    result = w.sel(w.bor(a.is_inf, b.is_inf), w.or_(sign, INF64), result)
     invalid = w.bor(w.band(a.is_inf, b.is_zero), w.band(a.is_zero, b.is_inf))
-    result = _pick(w, invalid, _default_nan(w), result)
-    any_nan, nan = _nan_of(w, (x, a.is_nan), (y, b.is_nan))
-    return _pick(w, any_nan, nan, result)
+    result = w.sel(invalid, w.q(DEFAULT_NAN64), result)
+    any_nan, nan = _nan64(w, (vx, a.is_nan), (vy, b.is_nan))
+    return _of(w, w.sel(any_nan, nan, result))
 
 
 def ffma(w: Words, x: F64, y: F64, z: F64) -> F64:

@@ -160,7 +160,8 @@ def _resolve(mapping, s: AluSrc) -> AluSrc:
 def _words_of(b: Builder, s: AluSrc) -> fp64.F64:
     """The two words of scalar 64-bit source ``s``."""
     one = AluSrc(s.def_, (s.swizzle[0],))
-    return fp64.F64(b.unpack_64_2x32_split_x(one), b.unpack_64_2x32_split_y(one))
+    v = s.def_ if s.def_.num_components == 1 else b.mov(one)
+    return fp64.F64(b.unpack_64_2x32_split_x(v), b.unpack_64_2x32_split_y(v), v)
 
 
 def _scalar32(b: Builder, s: AluSrc) -> Def:
@@ -168,13 +169,19 @@ def _scalar32(b: Builder, s: AluSrc) -> Def:
 
 
 def _pack(b: Builder, x: fp64.F64) -> Def:
-    return b.pack_64_2x32_split(x.lo, x.hi)
+    return x.v if x.v is not None else b.pack_64_2x32_split(x.lo, x.hi)
 
 
 def _lower_alu(b: Builder, i: Alu, srcs: list[AluSrc]) -> Def:
     w = Words(b, anchor=i)
     op = i.op
     assert i.dest.num_components == 1, "scalarised first"
+    if op == "ffma" and not i.exact:
+        # a multiply-add the compiler formed (a matrix product: from_ast's mat_vec) rounds
+        # twice, as Mesa's soft-fp64 __ffma64 does: a fused one costs three times the code.
+        # GLSL's fma() is marked exact and stays fused.
+        a, b_, c = (_words_of(b, s) for s in srcs)
+        return _pack(b, fp64.fadd(w, fp64.fmul(w, a, b_), c))
     if op in _FLOAT_OPS:
         fn, kind = _FLOAT_OPS[op]
         result = fn(w, *[_words_of(b, s) for s in srcs])

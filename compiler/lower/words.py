@@ -2,7 +2,9 @@
 fp64 and int64 lowerings.
 
 A multi-word number is a list of 32-bit scalar ``Def``s, least significant word
-first. Every helper emits straight-line IR (selects, no control flow), so a
+first. The scalar helpers also take 64-bit ``Def``s (the ISA has 64-bit integer
+add, shifts, logic, compares, selects and multiplies): an ``int`` operand beside a
+64-bit one becomes a 64-bit constant; shift counts are always 32-bit. Every helper emits straight-line IR (selects, no control flow), so a
 lowered operation is one block that every lane runs, whatever its value; the
 shader core needs no divergence for it, except ``loop``: a counted loop (the same
 trip count in every lane) for the bit-serial divisions and roots, which would
@@ -19,6 +21,7 @@ from compiler.ir.types import VecType
 __all__ = ["Words"]
 
 MASK32 = 0xFFFFFFFF
+MASK64 = (1 << 64) - 1
 
 
 class Words:
@@ -30,6 +33,7 @@ class Words:
         self.b = b
         self.anchor = anchor
         self._consts: dict[int, Def] = {}
+        self._consts64: dict[int, Def] = {}
         self._loops = 0
 
     # ------------------------------------------------------------ 32-bit scalars
@@ -41,67 +45,102 @@ class Words:
             d = self._consts[bits] = self.b.const(bits, 32)
         return d
 
+    def q(self, value: int) -> Def:
+        """A 64-bit constant (raw bits)."""
+        bits = value & MASK64
+        d = self._consts64.get(bits)
+        if d is None:
+            d = self._consts64[bits] = self.b.const(bits, 64)
+        return d
+
     def _v(self, x) -> Def:
         return self.c(x) if isinstance(x, int) else x
 
+    def _k(self, x, size: int) -> Def:
+        if not isinstance(x, int):
+            return x
+        return self.q(x) if size == 64 else self.c(x)
+
+    def _pair(self, x, y) -> tuple[Def, Def]:
+        """Both operands as Defs of one size (an int takes the other's size, else 32)."""
+        size = x.bit_size if isinstance(x, Def) else y.bit_size if isinstance(y, Def) else 32
+        return self._k(x, size), self._k(y, size)
+
     def add(self, x, y):
-        return self.b.iadd(self._v(x), self._v(y))
+        return self.b.iadd(*self._pair(x, y))
 
     def sub(self, x, y):
-        return self.b.isub(self._v(x), self._v(y))
+        return self.b.isub(*self._pair(x, y))
 
     def and_(self, x, y):
-        return self.b.iand(self._v(x), self._v(y))
+        return self.b.iand(*self._pair(x, y))
 
     def or_(self, x, y):
-        return self.b.ior(self._v(x), self._v(y))
+        return self.b.ior(*self._pair(x, y))
 
     def xor(self, x, y):
-        return self.b.ixor(self._v(x), self._v(y))
+        return self.b.ixor(*self._pair(x, y))
+
+    def mul(self, x, y):
+        """The low half of x * y (64-bit operands give the low 64 bits)."""
+        return self.b.imul(*self._pair(x, y))
+
+    def u64(self, x) -> Def:
+        """A 32-bit word zero-extended to 64 bits."""
+        return self.b.u2u64(self._v(x))
+
+    def lo32(self, x: Def) -> Def:
+        return self.b.unpack_64_2x32_split_x(x)
+
+    def hi32(self, x: Def) -> Def:
+        return self.b.unpack_64_2x32_split_y(x)
+
+    def pack64(self, lo, hi) -> Def:
+        return self.b.pack_64_2x32_split(self._v(lo), self._v(hi))
 
     def not_(self, x):
         return self.b.inot(self._v(x))
 
     def shl(self, x, n):
-        """x << n for n in [0, 31]."""
+        """x << n for n in [0, size - 1]."""
         return self.b.ishl(self._v(x), self._v(n))
 
     def shr(self, x, n):
-        """Logical x >> n for n in [0, 31]."""
+        """Logical x >> n for n in [0, size - 1]."""
         return self.b.ushr(self._v(x), self._v(n))
 
     def sar(self, x, n):
         return self.b.ishr(self._v(x), self._v(n))
 
     def sel(self, cond: Def, x, y):
-        return self.b.bcsel(cond, self._v(x), self._v(y))
+        return self.b.bcsel(cond, *self._pair(x, y))
 
     def eq(self, x, y):
-        return self.b.ieq(self._v(x), self._v(y))
+        return self.b.ieq(*self._pair(x, y))
 
     def ne(self, x, y):
-        return self.b.ine(self._v(x), self._v(y))
+        return self.b.ine(*self._pair(x, y))
 
     def ult(self, x, y):
-        return self.b.ult(self._v(x), self._v(y))
+        return self.b.ult(*self._pair(x, y))
 
     def uge(self, x, y):
-        return self.b.uge(self._v(x), self._v(y))
+        return self.b.uge(*self._pair(x, y))
 
     def slt(self, x, y):
-        return self.b.ilt(self._v(x), self._v(y))
+        return self.b.ilt(*self._pair(x, y))
 
     def sge(self, x, y):
-        return self.b.ige(self._v(x), self._v(y))
+        return self.b.ige(*self._pair(x, y))
 
     def smax(self, x, y):
-        return self.b.imax(self._v(x), self._v(y))
+        return self.b.imax(*self._pair(x, y))
 
     def smin(self, x, y):
-        return self.b.imin(self._v(x), self._v(y))
+        return self.b.imin(*self._pair(x, y))
 
     def umin(self, x, y):
-        return self.b.umin(self._v(x), self._v(y))
+        return self.b.umin(*self._pair(x, y))
 
     def band(self, *conds: Def) -> Def:
         acc = conds[0]
@@ -122,9 +161,14 @@ class Words:
         """A 1-bit boolean as 0/1."""
         return self.b.b2i32(cond)
 
+    def b2u64(self, cond: Def) -> Def:
+        """A 1-bit boolean as a 64-bit 0/1 (one select)."""
+        return self.sel(cond, self.q(1), self.q(0))
+
     def clz(self, x) -> Def:
-        """Leading zeros of a 32-bit word (32 for 0)."""
-        return self.sub(31, self.b.ufind_msb(self._v(x)))
+        """Leading zeros of a 32- or 64-bit value (its size for 0), as a 32-bit word."""
+        x = self._v(x)
+        return self.sub(x.bit_size - 1, self.b.ufind_msb(x))
 
     # ------------------------------------------------------------ loops
     def loop(self, trips: int, state: list, body) -> list[Def]:
