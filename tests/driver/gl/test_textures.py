@@ -258,3 +258,27 @@ def test_stencil_texturing():
     c.glTexParameteri(T2, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
     c.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
     assert c._texture_complete(texobj)
+
+
+def test_array_textures_refuse_more_layers_than_the_limit():
+    """GL 4.6 sections 8.5 and 8.19: a 1D array's height and a 2D array's depth count
+    layers, at most MAX_ARRAY_TEXTURE_LAYERS, in TexImage and TexStorage alike."""
+    c = make_ctx("gl46")
+    layers = c.glGetIntegerv(E.GL_MAX_ARRAY_TEXTURE_LAYERS)[0]
+    assert layers < c.glGetIntegerv(E.GL_MAX_TEXTURE_SIZE)[0]   # else the test shows nothing
+    for target in (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY):
+        c.glBindTexture(target, c.glGenTextures(1)[0])
+    c.glTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA8, 32, layers + 1, 0, E.GL_RGBA, E.GL_FLOAT, None)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA8, 32, layers, 0, E.GL_RGBA, E.GL_FLOAT, None)
+    expect(c, E.GL_NO_ERROR)
+    c.glTexImage3D(E.GL_TEXTURE_2D_ARRAY, 0, E.GL_RGBA8, 4, 4, layers + 1, 0, E.GL_RGBA, E.GL_FLOAT, None)
+    expect(c, E.GL_INVALID_VALUE)
+    for target in (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY):
+        c.glBindTexture(target, c.glGenTextures(1)[0])
+    c.glTexStorage2D(E.GL_TEXTURE_1D_ARRAY, 1, E.GL_RGBA8, 32, layers + 1)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glTexStorage3D(E.GL_TEXTURE_2D_ARRAY, 1, E.GL_RGBA8, 4, 4, layers + 1)
+    expect(c, E.GL_INVALID_VALUE)
+    c.glTexStorage3D(E.GL_TEXTURE_2D_ARRAY, 1, E.GL_RGBA8, 4, 4, layers)
+    expect(c, E.GL_NO_ERROR)
