@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from driver.gl.api import Api, get_api
+from driver.gl.profiles import required_after_removal, version_tuple
 from driver.gl.registry_commands import ADDED_IN, CORE_REMOVED
 
 __all__ = ["entry_points", "missing_entry_points"]
@@ -13,10 +14,10 @@ def _registry_commands(api: Api) -> set[str]:
     family = ("gles1" if api.version < (2, 0) else "gles2") if api.es else "gl"
     out: set[str] = set()
     for (fam, version), names in ADDED_IN.items():
-        if fam == family and tuple(int(x) for x in version.split(".")) <= api.version:
+        if fam == family and version_tuple(version) <= api.version:
             out |= set(names)
     if api.core:
-        out -= CORE_REMOVED
+        out -= CORE_REMOVED - required_after_removal(api.version)
     return out
 
 

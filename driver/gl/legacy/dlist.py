@@ -27,6 +27,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.legacy.immediate import allowed_in_begin_end
 from driver.gl.pointers import ClientMemory
+from driver.gl.profiles import COMPATIBILITY_ONLY, COMPATIBILITY_ONLY_ALIASES
 
 __all__ = ["DisplayListMixin", "install_dispatch", "dispatch_table", "compiled_into_lists", "MAX_LIST_NESTING"]
 
@@ -143,7 +144,11 @@ def install_dispatch(cls):
       ES 1.1's commands (and its extensions'), the rest GL_INVALID_OPERATION
       unless an ES 1.1 entry point uses them internally;
     - ``dispatch_table(cls, "checked")``: the table while a list is compiled
-      or between glBegin and glEnd (recording, section 2.6.3's rule).
+      or between glBegin and glEnd (recording, section 2.6.3's rule);
+    - ``dispatch_table(cls, "core")``: the table of every context but a
+      compatibility-profile or ES 1.1 one: the compatibility-only commands
+      (driver.gl.profiles.COMPATIBILITY_ONLY: glBegin, glLight, ...) and
+      their extension aliases are GL_INVALID_OPERATION and run nothing.
 
     A context's class is one of them (``_select_dispatch``); glBegin, glEnd,
     glNewList and glEndList switch it, so the commands of every other moment
@@ -171,7 +176,11 @@ def dispatch_table(base, kind: str):
         return table
     from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
     entries = {}
-    for name in dir(base):
+    if kind == "core":
+        entries = {name: _not_in_api(name, getattr(base, name))
+                   for name in sorted(COMPATIBILITY_ONLY | COMPATIBILITY_ONLY_ALIASES)
+                   if callable(getattr(base, name, None))}
+    for name in dir(base) if kind != "core" else ():
         if not name.startswith("gl") or name == "glGetError":
             continue
         fn = base._dispatch_es1_only.get(name) or getattr(base, name)
@@ -182,7 +191,8 @@ def dispatch_table(base, kind: str):
         elif name not in ES1_ONLY:
             entries[name] = _checked(name, fn, compiled_into_lists(name), allowed_in_begin_end(name))
     what = {"es1": "an OpenGL ES 1.1 context's commands",
-            "checked": "display-list compilation and glBegin/glEnd"}[kind]
+            "checked": "display-list compilation and glBegin/glEnd",
+            "core": "a context without the compatibility profile's commands"}[kind]
     table = type(base.__name__, (base,), {
         "__module__": base.__module__,
         "__doc__": f"{base.__doc__}\n\nThis class: the dispatch of {what} (legacy.dlist.install_dispatch).",
@@ -314,13 +324,16 @@ class DisplayListMixin:
 
     def _select_dispatch(self) -> None:
         """Make the context's class the dispatch table of its API and moment
-        (install_dispatch): ES 1.1's; the checked one while a list is compiled
-        or between glBegin and glEnd; else the direct one."""
+        (install_dispatch): ES 1.1's; without the compatibility profile, the
+        core one; the checked one while a list is compiled or between glBegin
+        and glEnd; else the direct one."""
         base = getattr(type(self), "_dispatch_base", None)
         if base is None:                     # a class without install_dispatch
             return
         if self.api.es1:
             want = dispatch_table(base, "es1")
+        elif not self.api.compat:
+            want = dispatch_table(base, "core")      # no lists, no glBegin: never the checked one
         elif self._list_compiling is not None or getattr(self, "_im", None) is not None:
             want = dispatch_table(base, "checked")
         else:
