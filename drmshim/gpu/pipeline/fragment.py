@@ -24,7 +24,7 @@ from uapi.isa.semantics import format_bytes
 
 from .. import raster as R
 from ..usc import ExecContext
-from .native import quads_single_sample, records_at as native_records_at
+from .native import lane_array, quads_single_sample, records_at as native_records_at
 from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
@@ -192,11 +192,13 @@ def broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: 
         tile_buffer[rows[:, None], cols] = value[cols]
 
 
-def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int] = (0, 0),
+               out: np.ndarray | None = None) -> np.ndarray:
     """``record_of[y - y0, x - x0]`` for pixel arrays inside the region ``record_of``
     maps (its top-left pixel ``origin`` = (x0, y0)), as one flat ``take``: about
-    twice as fast as 2-D fancy indexing over a frame's million fragments."""
-    done = native_records_at(record_of, x, y, origin)     # the same in one C pass (pipeline/native.py)
+    twice as fast as 2-D fancy indexing over a frame's million fragments. ``out``:
+    an int64 array the C pass may write them into (the numpy path returns a new one)."""
+    done = native_records_at(record_of, x, y, origin, out)    # the same in one C pass (pipeline/native.py)
     if done is not None:
         return done
     x0, y0 = origin
@@ -621,8 +623,8 @@ class _PassContext:
         n = len(x)
         if fused is not None:
             pass                                        # (the records came with the quads)
-        elif helper is None:
-            rec = records_at(self.record_of, x, y, self.origin)       # = rec_f[f]
+        elif helper is None:        # = rec_f[f], into this thread's lane scratch (dead after the call)
+            rec = records_at(self.record_of, x, y, self.origin, out=lane_array("rec", (len(x),), np.int64))
         else:       # helper lanes may lie outside the region (or the frame): no record
             (x0, y0), (h, w) = self.origin, self.record_of.shape
             rec = self.record_of[np.clip(y - y0, 0, h - 1), np.clip(x - x0, 0, w - 1)]
@@ -650,7 +652,7 @@ class _PassContext:
                 specials[name] = (self.tvb.setup.prim[tri] % per_instance).astype(np.uint32)
         kw = {}
         if st.uses_iter:
-            pos = kw["position_px"] = np.empty((2, len(x)), np.float32)
+            pos = kw["position_px"] = lane_array("pos", (2, len(x)), np.float32)     # (dead after the call)
             np.add(x, np.float32(0.5), out=pos[0], dtype=np.float32)   # x converts exactly, then + 0.5
             np.add(y, np.float32(0.5), out=pos[1], dtype=np.float32)
             kw["centroid_position_px"] = kw["position_px"]

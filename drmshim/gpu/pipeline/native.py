@@ -20,7 +20,7 @@ import numpy as np
 from ..native.kernels import Kernels
 from ..raster import Scratch
 
-__all__ = ["quads_single_sample", "records_at", "KERNELS", "MIN_FRAGMENTS"]
+__all__ = ["quads_single_sample", "records_at", "lane_array", "KERNELS", "MIN_FRAGMENTS"]
 
 #: Fewer fragments than this stay in numpy (small test draws compile nothing).
 MIN_FRAGMENTS = 1 << 12
@@ -179,15 +179,21 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
     return X, Y, TRI, SS, FF, helper, real, rec
 
 
-def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int]):
-    """``fragment.records_at`` in one pass (int64 records), or None when the kernel
-    does not take the call."""
+def lane_array(name: str, shape: tuple, dtype) -> np.ndarray:
+    """An uninitialised array from this thread's scratch (see ``_scratch``: valid
+    until the thread's next request of ``name``)."""
+    return _scratch().empty("lane_" + name, shape, dtype)
+
+
+def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int], out=None):
+    """``fragment.records_at`` in one pass (int64 records, into ``out`` when given),
+    or None when the kernel does not take the call."""
     n = len(x)
     if n < MIN_FRAGMENTS or x.dtype != np.int32 or y.dtype != np.int32 or record_of.dtype != np.int64 \
             or not record_of.flags.c_contiguous or record_of.size == 0 or not KERNELS.usable():
         return None
     x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
-    out = np.empty(n, np.int64)
+    out = np.empty(n, np.int64) if out is None else out
     p = KERNELS.ptr
     shift = _tile_major(record_of, origin)
     if shift:       # the records are arithmetic in (x, y): no table lookups
