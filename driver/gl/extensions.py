@@ -311,6 +311,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_sRGB_decode", _ANY, _GL32, _N, _ES3, DONE),     # features/gles_ext.py
     _x("GL_KHR_texture_compression_astc_ldr", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_OES_compressed_ETC1_RGB8_texture", _N, _N, _ANY, _ES2, DONE),
+    _x("GL_OES_compressed_paletted_texture", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_depth32", _N, _N, _N, _ES2, DONE),
     # -- OpenGL ES 1.1 (driver/gl/features/gles1.py; tests/driver/gl/test_gles1*.py) -----
     _x("GL_OES_blend_equation_separate", _N, _N, _ANY, _N, DONE),

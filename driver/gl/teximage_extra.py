@@ -166,6 +166,10 @@ class TexImageExtraMixin:
 
     def glCompressedTexImage2D(self, target, level, internalformat, width, height, border,
                                imageSize, data) -> None:
+        from driver.gl.features.gles1 import PALETTED, paletted_tex_image
+        if self.api.es1 and internalformat in PALETTED:      # OES_compressed_paletted_texture
+            return paletted_tex_image(self, target, level, internalformat, width, height, border,
+                                      imageSize, data)
         self._compressed_image(2, target, level, internalformat, width, height, 1, border,
                                imageSize, data)
 
@@ -204,6 +208,9 @@ class TexImageExtraMixin:
 
     def glCompressedTexSubImage2D(self, target, level, xoffset, yoffset, width, height, format,
                                   imageSize, data) -> None:
+        from driver.gl.features.gles1 import PALETTED
+        check(not (self.api.es1 and format in PALETTED), E.GL_INVALID_OPERATION,
+              "paletted images take no sub-image updates")
         self._compressed_sub_image(2, target, level, xoffset, yoffset, 0, width, height, 1, format,
                                    imageSize, data)
 

@@ -477,6 +477,9 @@ class TextureMixin:
 
     def glTexImage2D(self, target, level, internalformat, width, height, border, format, type,
                      pixels):
+        if self.api.es1:        # ES 1.1 section 3.7.1: an internal format outside table 3.8
+            from driver.gl.features.gles1 import PALETTED
+            check(internalformat not in PALETTED, E.GL_INVALID_VALUE, "paletted formats are compressed only")
         self._tex_image(2, target, level, internalformat, width, height, 1, border, format,
                         type, pixels)
 

@@ -431,3 +431,75 @@ for _suffix, _convert in (("s", lambda v: [float(a) for a in list(v)[:5]]),
     _draw_tex_entry(f"glDrawTex{_suffix}OES", _convert)
     _draw_tex_entry(f"glDrawTex{_suffix}vOES", _convert)
 del _suffix, _convert
+
+
+# -- OES_compressed_paletted_texture -----------------------------------------------
+# The ten paletted formats: internal format -> (index bits, base format, the palette
+# entries' client type). An image is a palette of 16 (4-bit indices) or 256 entries
+# followed by the indices of each level, a byte holding two 4-bit indices with the
+# first in its high half. The GL expands it on upload (as Mesa does): each level
+# becomes an uncompressed image of the base format, specified as glTexImage2D with
+# the palette's own format and type would.
+PALETTED: dict[int, tuple[int, int, int]] = {
+    0x8B90: (4, E.GL_RGB, E.GL_UNSIGNED_BYTE),             # PALETTE4_RGB8_OES
+    0x8B91: (4, E.GL_RGBA, E.GL_UNSIGNED_BYTE),            # PALETTE4_RGBA8_OES
+    0x8B92: (4, E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5),      # PALETTE4_R5_G6_B5_OES
+    0x8B93: (4, E.GL_RGBA, E.GL_UNSIGNED_SHORT_4_4_4_4),   # PALETTE4_RGBA4_OES
+    0x8B94: (4, E.GL_RGBA, E.GL_UNSIGNED_SHORT_5_5_5_1),   # PALETTE4_RGB5_A1_OES
+    0x8B95: (8, E.GL_RGB, E.GL_UNSIGNED_BYTE),             # PALETTE8_RGB8_OES
+    0x8B96: (8, E.GL_RGBA, E.GL_UNSIGNED_BYTE),            # PALETTE8_RGBA8_OES
+    0x8B97: (8, E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5),      # PALETTE8_R5_G6_B5_OES
+    0x8B98: (8, E.GL_RGBA, E.GL_UNSIGNED_SHORT_4_4_4_4),   # PALETTE8_RGBA4_OES
+    0x8B99: (8, E.GL_RGBA, E.GL_UNSIGNED_SHORT_5_5_5_1),   # PALETTE8_RGB5_A1_OES
+}
+
+
+def _palette_entry_B(base: int, type: int) -> int:
+    return (3 if base == E.GL_RGB else 4) if type == E.GL_UNSIGNED_BYTE else 2
+
+
+def paletted_image_size(internalformat: int, width: int, height: int, levels: int) -> int:
+    """Bytes of a paletted image: the palette, then each level's indices (packed,
+    without row padding)."""
+    bits, base, type = PALETTED[internalformat]
+    size = (1 << bits) * _palette_entry_B(base, type)
+    for lv in range(levels):
+        w, h = max(1, width >> lv), max(1, height >> lv)
+        size += (w * h * bits + 7) // 8
+    return size
+
+
+def paletted_tex_image(ctx, target, level, internalformat, width, height, border, image_size, data) -> None:
+    """glCompressedTexImage2D of a paletted format (ES 1.1 contexts). ``level`` is 0
+    or minus the number of levels below the base one that follow it; INVALID_VALUE
+    for a positive level, a border (ES 1.1 section 3.7.1's rule for TexImage2D),
+    a negative size or an imageSize other than the palette plus the levels'
+    indices."""
+    check(level <= 0, E.GL_INVALID_VALUE, "a paletted image's level is 0 or minus its mipmap count")
+    check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
+    check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
+    levels = 1 - level
+    check(image_size == paletted_image_size(internalformat, width, height, levels), E.GL_INVALID_VALUE,
+          "imageSize does not match the palette and indices")
+    bits, base, type = PALETTED[internalformat]
+    entry_B = _palette_entry_B(base, type)
+    raw = None if data is None else np.frombuffer(bytes(memoryview(data).cast("B"))[:image_size], np.uint8)
+    check(raw is None or raw.size == image_size, E.GL_INVALID_VALUE, "data shorter than imageSize")
+    palette_B = (1 << bits) * entry_B
+    offset = palette_B
+    align = ctx.state.unpack.alignment
+    for lv in range(levels):
+        w, h = max(1, width >> lv), max(1, height >> lv)
+        count = (w * h * bits + 7) // 8
+        pixels = None
+        if raw is not None:
+            packed = raw[offset:offset + count]
+            if bits == 4:       # two indices a byte, the first in the high half
+                idx = np.stack([packed >> 4, packed & 0xF], 1).reshape(-1)[:w * h]
+            else:
+                idx = packed
+            texels = raw[:palette_B].reshape(-1, entry_B)[idx].reshape(h, w * entry_B)
+            row_B = -(-w * entry_B // align) * align          # rows padded to UNPACK_ALIGNMENT
+            pixels = np.pad(texels, ((0, 0), (0, row_B - w * entry_B))).tobytes()
+        offset += count
+        call(ctx, "glTexImage2D", target, lv, base, w, h, 0, base, type, pixels)
