@@ -210,6 +210,9 @@ def qualifier_layout(captures, strides_B: dict, *, max_buffers: int, max_interle
         length = (t.length or 1) if t.is_array else 1
         per_el = el.columns
         rows = el.vector_size * (2 if el.base in ("double", "int64", "uint64") else 1)
+        if rows > 4:
+            raise FeedbackError(f"`{c.name}': capturing a 64-bit vector of more than two components with "
+                                "xfb qualifiers is not supported")
         slots = tuple((c.slot + k * per_el + col, rows) for k in range(length) for col in range(per_el))
         if buffer_streams.setdefault(c.buffer, c.stream) != c.stream:
             raise FeedbackError(f"transform feedback buffer {c.buffer} would capture varyings of vertex streams "

@@ -247,3 +247,9 @@ void main() {
     got = _capture(ctx, p, {0: 3, 1: 12}, points=3, written=3)
     np.testing.assert_array_equal(got[0], [0, 1, 2])
     np.testing.assert_array_equal(got[1], [v for i in range(3) for k in range(2) for v in (i, k)])
+
+
+def test_unsupported_wide_capture_is_a_link_error(ctx):
+    vs = HEAD + "layout(xfb_offset = 0) out dvec3 d;\nvoid main() { gl_Position = vec4(0.0); d = dvec3(1.0); }"
+    p = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, FS)], link_ok=False)
+    assert "not supported" in ctx.glGetProgramInfoLog(p)
