@@ -146,9 +146,11 @@ class StageIR:
     form by the compiler of one build id, so the form's digest names it).
     ``source`` is the GLSL, for messages only; ``profile`` the GLSL profile.
 
-    ``lowered`` is made on its first use and raises ``compiler.lower.LoweringError``
-    (every time) when the stage cannot be lowered. Equality and hash go by digest.
-    Another front end hands the pipe the same type with its own ``LoweredStage``."""
+    ``lowered`` is made on its first use (``lower``: a callable returning the
+    ``LoweredStage``) and raises ``compiler.lower.LoweringError`` (every time) when
+    the stage cannot be lowered. Equality and hash go by digest. Another front end
+    hands the pipe the same type with its own ``LoweredStage``
+    (``compiler.lower.stage.lowered_from``) and a digest of its own input."""
     stage: str
     digest: str
     profile: str

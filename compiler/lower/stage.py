@@ -59,7 +59,7 @@ from .from_ast import Lowerer
 from .interface import InterfaceSymbol
 from .io import NO_KEY, IOLowering
 
-__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "lower_stage", "lower_globals_and_main"]
+__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "lower_stage", "lower_globals_and_main", "lowered_from"]
 
 #: stages lowered to compute kernels shaped by the draw: lowered with their key, in one pass
 KERNEL_STAGES = frozenset({"geometry", "tess_control", "tess_evaluation"})
@@ -108,6 +108,15 @@ def lower_stage(unit, options=None) -> "LoweredStage":
     L = Lowerer(unit, io)
     io.begin(L)
     lower_globals_and_main(unit, L, io)
+    return lowered_from(unit, L, io)
+
+
+def lowered_from(unit, L, io) -> "LoweredStage":
+    """The ``LoweredStage`` of a front end that has lowered ``unit``'s body with
+    ``L`` (a ``Lowerer``) and ``io`` (an ``IOLowering`` made with ``NO_KEY``), up to
+    the end of main but not ``io.finish``: what another front end (SPIR-V: its
+    interface unit, then its own instructions through ``L``) hands on, to be
+    wrapped in a ``compiler.link.StageIR``. ``unit`` is not kept."""
     return LoweredStage(L.shader, io, L, StageFacts(unit.stage, unit.version, unit.local_size, unit.info_log),
                         _builtin_symbols(unit, io, L))
 

@@ -169,3 +169,22 @@ def test_compile_options_are_not_variant_state():
     shader, info2 = front_half(src, "vertex", ShaderKey.make(uniform_regs_B=192))
     assert info2.uniforms == info.uniforms
     assert compile_ir(shader, info2).binary == compile_ir(*front_half_stage(small, None)).binary
+
+
+def test_another_front_end_hands_on_the_same_lowered_stage():
+    """lowered_from: a front end that drives the Lowerer and the IOLowering itself
+    (as SPIR-V's does) makes a LoweredStage whose variants are lower_stage's."""
+    from compiler.link import StageIR
+    from compiler.lower import Lowerer
+    from compiler.lower.io import NO_KEY, IOLowering
+    from compiler.lower.stage import lower_globals_and_main, lowered_from
+    unit = parse(FS, "fragment")
+    io = IOLowering(unit, NO_KEY)
+    L = Lowerer(unit, io)
+    io.begin(L)
+    lower_globals_and_main(unit, L, io)
+    mine = lowered_from(unit, L, io)
+    stage_ir = StageIR("fragment", "a digest of the front end's input", "compatibility", FS, lambda: mine)
+    key = FS_KEYS["two side, flat, samples"]
+    assert compile_stage(stage_ir, key).binary == compile_stage(shader_from_source(FS, "fragment").stage_ir(),
+                                                                key).binary
