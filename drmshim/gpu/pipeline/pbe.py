@@ -23,6 +23,8 @@ scatter, write it back. All leave the same bytes.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 import layout
@@ -117,6 +119,16 @@ def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, 
 
 
 _FILLS: dict = {}
+_THREAD = threading.local()
+
+
+def _image_scratch(n: int, dtype) -> np.ndarray:
+    """This thread's image buffer of ``n`` words: a gathered level lives only until
+    it is written to memory."""
+    held = getattr(_THREAD, "image", None)
+    if held is None or held.nbytes < n * np.dtype(dtype).itemsize:
+        held = _THREAD.image = np.empty(n * np.dtype(dtype).itemsize, np.uint8)
+    return held[:n * np.dtype(dtype).itemsize].view(dtype)
 
 
 def _fill(n_words: int, word) -> np.ndarray:
@@ -312,13 +324,14 @@ def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offse
         return None
     first = column[0]
     if column[-1] == first and column[len(column) // 2] == first and (column == first).all():
-        return np.full(len(column), first, column.dtype).view(np.uint8)     # one value everywhere (a clear, a fill)
+        return _fill(len(column), first).view(np.uint8)     # one value everywhere (a clear, a fill)
     key = (lay, level, 0, pixels_key, origin_B)
     words = _word_index(_offsets(lay, px, py, level, 0, pixels_key, origin_B), bpp, key, pixels_key)
     if words is None:
         return None
     pixel_of = _remembered(("inverse",) + key, pixels_key, lambda: _inverse(words))
-    return column.take(pixel_of).view(np.uint8)
+    out = _image_scratch(len(column), column.dtype)    # (written to memory at once: fresh pages cost more)
+    return column.take(pixel_of, out=out).view(np.uint8)
 
 
 def _inverse(words: np.ndarray) -> np.ndarray:

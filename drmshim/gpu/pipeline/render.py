@@ -72,6 +72,7 @@ polygons in LINE mode, alpha-to-coverage, shader stencil export.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -510,7 +511,7 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
     if next(_steps(tvb, rows, region, S), None) is None and \
             _uniform_pass(core, command, bg, eot, px, py, S, frame.record_B, key, executor.caches):
         return 0
-    tile_buffer = np.zeros((len(px) * S, frame.record_B), np.uint8)
+    tile_buffer = _tile_memory(len(px) * S, frame.record_B)
     background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
                                                       caches=executor.caches),
                             lambda: _tile_only(core, command, bg))
@@ -522,6 +523,26 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
     _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
                       caches=executor.caches)
     return fragments
+
+
+_THREAD = threading.local()
+#: The most bytes of tile memory a firmware thread keeps for its next group.
+TILE_MEMORY_KEPT_B = 64 << 20
+
+
+def _tile_memory(records: int, record_B: int) -> np.ndarray:
+    """Zeroed tile memory for a group: this thread's buffer from the previous group
+    when it is big enough (the group's memory is dead once its end of tile ran;
+    clearing reused pages costs less than fresh ones here), else a new one."""
+    n_B = records * record_B
+    held = getattr(_THREAD, "tile", None)
+    if held is None or held.nbytes < n_B:
+        if n_B > TILE_MEMORY_KEPT_B:
+            return np.zeros((records, record_B), np.uint8)
+        held = _THREAD.tile = np.empty(n_B, np.uint8)
+    buf = held[:n_B].reshape(records, record_B)
+    buf.fill(0)
+    return buf
 
 
 #: Store a clear's tile memory as fills without materialising it (``_uniform_pass``);
