@@ -508,6 +508,12 @@ class Selector:
             if isinstance(lo, Const) and isinstance(hi, Const):
                 out.append(Const(lo.bits | hi.bits << 32, 64))
                 continue
+            if isinstance(lo, Reg) and isinstance(hi, Reg) and lo.file == hi.file == "u" \
+                    and lo.size == hi.size == 32 and hi.half == lo.half + 2:
+                # consecutive uniform words (a double uniform): read as one 64-bit uniform
+                # operand, which needs no register (and is never spilled)
+                out.append(Reg("u", lo.half, 64))
+                continue
             v = VReg(32, 2)
             self.block.instrs.append(MInstr("collect", dsts=[v], srcs=[lo, hi]))
             out.append(Ref(v, 0, 64))
