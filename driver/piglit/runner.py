@@ -275,6 +275,8 @@ def run_tests(root: Path, tests: list[PiglitTest], driver: str, jobs: int = 2, t
     """Run every test on `driver`; outcomes come back in the order of `tests`.
     `isolation=False`: shader_runner tests run up to `batch_size` to a process."""
     env = driver_environment(driver) if env is None else env
+    # as piglit's own runner: tests find their data files (KTX images, ...) under it
+    env = {**env, "PIGLIT_SOURCE_DIR": env.get("PIGLIT_SOURCE_DIR") or str(root)}
     bar = _Progress(len(tests), driver) if progress else None
     index = {t.path: i for i, t in enumerate(tests)}
     units = batches(tests, batch_size if not isolation else 1)

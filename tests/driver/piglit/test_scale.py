@@ -262,3 +262,18 @@ def test_repeated_filters_select_tests_matching_any(fake_piglit, tmp_path):
                       "--filter", "serial", "--reference-only", "--no-progress", "--out", str(out)]) == 0
     rows = json.loads((out / "results.json").read_text())
     assert sorted(r["path"] for r in rows) == ["spec/api/one", "spec/api/serial"]
+
+
+def test_tests_find_their_data_files_through_piglit_source_dir(tmp_path):
+    """piglit's runner sets PIGLIT_SOURCE_DIR to its root (the ETC2 miptree tests
+    read tests/spec/gles-3.0/*.ktx through it): so does ours."""
+    root = tmp_path / "piglit"
+    (root / "bin").mkdir(parents=True)
+    _exe(root / "bin" / "where", textwrap.dedent("""\
+        #!{python}
+        import os
+        ok = os.environ.get("PIGLIT_SOURCE_DIR") == os.getcwd()
+        print('PIGLIT: {{"result": "%s" }}' % ("pass" if ok else "fail"))
+        """))
+    [o] = run_tests(root, [PiglitTest("spec/x/where", "where", ())], "llvmpipe", jobs=1, progress=False)
+    assert o.result == "pass"
