@@ -98,3 +98,16 @@ def test_tile_major_records_equal_the_table(monkeypatch, tile):
         monkeypatch.setattr(native.KERNELS, "enabled", False)
         np.testing.assert_array_equal(fragment.records_at(record_of, x, y, (0, 0)), got)
         monkeypatch.setattr(native.KERNELS, "enabled", True)
+
+
+def test_tile_memory_is_zeroed_when_reused():
+    """A group's tile memory reuses the thread's previous buffer, zeroed again; a
+    group bigger than the kept size gets its own."""
+    from drmshim.gpu.pipeline import render
+    first = render._tile_memory(1000, 8)
+    first[:] = 0xAB
+    again = render._tile_memory(600, 12)
+    assert again.shape == (600, 12) and again.flags.c_contiguous
+    assert np.shares_memory(first, again) and not again.any()
+    big = render._tile_memory(render.TILE_MEMORY_KEPT_B // 4 + 1, 4)
+    assert not np.shares_memory(first, big) and not big.any()
