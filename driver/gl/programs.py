@@ -453,8 +453,12 @@ class ProgramMixin:
         if self.api.es and "compute" not in units and not {"vertex", "fragment"} <= set(units) \
                 and not prog.separable:
             raise LinkError("GLSL ES programs need both a vertex and a fragment shader")
-        if self.api.core and "compute" not in units and "vertex" not in units and not prog.separable:
-            raise LinkError("a vertex shader is required in the core profile")
+        # GL 4.6 section 7.3: geometry and tessellation stages need a vertex stage unless the
+        # program is separable; a fragment shader alone links (vertex processing is undefined)
+        if "vertex" not in units and not prog.separable and \
+                {"geometry", "tess_control", "tess_evaluation"} & set(units):
+            raise LinkError("a program with geometry or tessellation shaders needs a vertex shader "
+                            "unless it is separable")
         stages = {stage: self._link_stage(prog, stage, us) for stage, us in units.items()}
         merged = {stage: self._merge_stage(stage, us, stages[stage]) for stage, us in units.items()}
         versions = {u.version.number for us in units.values() for u in us}

@@ -222,9 +222,7 @@ def test_compat_program_without_vertex_shader_links():
     c = make_ctx("compat")
     p = program(c, vs=None, fs="#version 110\nvoid main() { gl_FragColor = gl_Color; }\n")
     assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
-    core = make_ctx("gl33")
-    p = program(core, vs=None, fs="#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n")
-    assert core.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    # core profiles too: test_a_core_program_may_have_a_fragment_shader_only
 
 
 def test_transform_feedback_varyings_checked_at_link(es3):
@@ -254,3 +252,33 @@ def test_interface_blocks_match_by_block_name_not_instance_name():
     p = program(c, vs=vs, fs=fs.format(block="Data", inst="vs_out").replace("float k", "vec2 k")
                 .replace(".k;", ".k.x;"))
     assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]         # members differ
+
+
+def test_a_core_program_may_have_a_fragment_shader_only():
+    """Desktop GL links a program without a vertex shader (GL 4.6 section 7.3 names no
+    such link error; vertex processing is then undefined, section 11.1, with no
+    error at a draw): only GLSL ES requires both stages. Its uniform block members
+    are queried as usual (piglit's getactiveuniformsiv-uniform-type does this)."""
+    c = make_ctx("gl33")
+    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(fs, 1, ["#version 140\nlayout(std140) uniform ubo { float a; vec3 u; };\n"
+                             "void main() { gl_FragColor = vec4(a + u.x); }\n"])
+    c.glCompileShader(fs)
+    p = c.glCreateProgram()
+    c.glAttachShader(p, fs)
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS)[0], c.glGetProgramInfoLog(p)
+    idx = c.glGetUniformIndices(p, 1, ["u"])
+    assert c.glGetActiveUniformsiv(p, 1, idx, E.GL_UNIFORM_TYPE) == [E.GL_FLOAT_VEC3]
+    c.glUseProgram(p)
+    c.glBindVertexArray(c.glGenVertexArrays(1)[0])
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(c, E.GL_NO_ERROR)
+    es = make_ctx("gles3")
+    fs = es.glCreateShader(E.GL_FRAGMENT_SHADER)
+    es.glShaderSource(fs, 1, ["#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1); }\n"])
+    es.glCompileShader(fs)
+    p = es.glCreateProgram()
+    es.glAttachShader(p, fs)
+    es.glLinkProgram(p)
+    assert not es.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
