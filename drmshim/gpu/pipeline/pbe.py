@@ -120,15 +120,20 @@ def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, 
 
 _FILLS: dict = {}
 _THREAD = threading.local()
+#: The largest gathered level a firmware thread keeps a buffer for.
+IMAGE_KEPT_B = 64 << 20
 
 
 def _image_scratch(n: int, dtype) -> np.ndarray:
     """This thread's image buffer of ``n`` words: a gathered level lives only until
     it is written to memory."""
+    n_B = n * np.dtype(dtype).itemsize
+    if n_B > IMAGE_KEPT_B:
+        return np.empty(n, dtype)
     held = getattr(_THREAD, "image", None)
-    if held is None or held.nbytes < n * np.dtype(dtype).itemsize:
-        held = _THREAD.image = np.empty(n * np.dtype(dtype).itemsize, np.uint8)
-    return held[:n * np.dtype(dtype).itemsize].view(dtype)
+    if held is None or held.nbytes < n_B:
+        held = _THREAD.image = np.empty(n_B, np.uint8)
+    return held[:n_B].view(dtype)
 
 
 def _fill(n_words: int, word) -> np.ndarray:
