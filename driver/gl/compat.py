@@ -81,33 +81,27 @@ class CompatMixin:
         self._stack()[-1] = np.asarray(m, np.float64)
 
     def glMatrixMode(self, mode: int) -> None:
-        self._compat_only()
         check_enum(mode, _MODES)
         self.legacy.matrix_mode = mode
 
     def glLoadIdentity(self) -> None:
-        self._compat_only()
         self._set_top(_identity())
 
     def glLoadMatrixf(self, m) -> None:
         """`m`: 16 values in column-major order, as in C."""
-        self._compat_only()
         self._set_top(np.asarray(m, np.float64).reshape(4, 4).T)
 
     glLoadMatrixd = glLoadMatrixf
 
     def glLoadTransposeMatrixf(self, m) -> None:
-        self._compat_only()
         self._set_top(np.asarray(m, np.float64).reshape(4, 4))
 
     def glMultMatrixf(self, m) -> None:
-        self._compat_only()
         self._set_top(self._stack()[-1] @ np.asarray(m, np.float64).reshape(4, 4).T)
 
     glMultMatrixd = glMultMatrixf
 
     def glMultTransposeMatrixf(self, m) -> None:
-        self._compat_only()
         self._set_top(self._stack()[-1] @ np.asarray(m, np.float64).reshape(4, 4))
 
     def _mult(self, m) -> None:
@@ -115,7 +109,6 @@ class CompatMixin:
 
     def glOrtho(self, left, right, bottom, top, near, far) -> None:
         """GL 4.6 compat equation 12.4."""
-        self._compat_only()
         check(left != right and bottom != top and near != far, E.GL_INVALID_VALUE)
         m = _identity()
         m[0, 0], m[1, 1], m[2, 2] = 2 / (right - left), 2 / (top - bottom), -2 / (far - near)
@@ -126,7 +119,6 @@ class CompatMixin:
 
     def glFrustum(self, left, right, bottom, top, near, far) -> None:
         """GL 4.6 compat equation 12.3."""
-        self._compat_only()
         check(near > 0 and far > 0 and left != right and bottom != top and near != far,
               E.GL_INVALID_VALUE)
         m = np.zeros((4, 4))
@@ -140,7 +132,6 @@ class CompatMixin:
         self._mult(m)
 
     def glTranslatef(self, x, y, z) -> None:
-        self._compat_only()
         m = _identity()
         m[:3, 3] = (x, y, z)
         self._mult(m)
@@ -148,14 +139,12 @@ class CompatMixin:
     glTranslated = glTranslatef
 
     def glScalef(self, x, y, z) -> None:
-        self._compat_only()
         self._mult(np.diag([x, y, z, 1.0]))
 
     glScaled = glScalef
 
     def glRotatef(self, angle, x, y, z) -> None:
         """GL 4.6 compat equation 12.5 (angle in degrees)."""
-        self._compat_only()
         n = math.sqrt(x * x + y * y + z * z)
         m = _identity()
         if n:
@@ -172,21 +161,18 @@ class CompatMixin:
     glRotated = glRotatef
 
     def glPushMatrix(self) -> None:
-        self._compat_only()
         st = self._stack()
         depth = _DEPTHS[_MODES[self.legacy.matrix_mode]]
         check(len(st) < depth, E.GL_STACK_OVERFLOW, "matrix stack overflow")
         st.append(st[-1].copy())
 
     def glPopMatrix(self) -> None:
-        self._compat_only()
         st = self._stack()
         check(len(st) > 1, E.GL_STACK_UNDERFLOW, "matrix stack underflow")
         st.pop()
 
     # -- current values (GL 4.6 compat section 10.2) -------------------------------------
     def glColor4f(self, r, g, b, a) -> None:
-        self._compat_only()
         self.legacy.current_color = (float(r), float(g), float(b), float(a))
 
     def glColor3f(self, r, g, b) -> None:
@@ -205,18 +191,15 @@ class CompatMixin:
         self.glColor3f(*list(v)[:3])
 
     def glSecondaryColor3f(self, r, g, b) -> None:
-        self._compat_only()
         self.legacy.current_secondary_color = (float(r), float(g), float(b), 1.0)
 
     def glNormal3f(self, x, y, z) -> None:
-        self._compat_only()
         self.legacy.current_normal = (float(x), float(y), float(z))
 
     def glNormal3fv(self, v) -> None:
         self.glNormal3f(*list(v)[:3])
 
     def glMultiTexCoord4f(self, target, s, t, r, q) -> None:
-        self._compat_only()
         unit = target - E.GL_TEXTURE0
         check(0 <= unit < 8, E.GL_INVALID_ENUM, "bad texture unit")
         self.legacy.current_texcoords[unit] = (float(s), float(t), float(r), float(q))
@@ -225,7 +208,6 @@ class CompatMixin:
         self.glMultiTexCoord4f(target, s, t, 0.0, 1.0)
 
     def glTexCoord4f(self, s, t, r, q) -> None:
-        self._compat_only()
         self.legacy.current_texcoords[0] = (float(s), float(t), float(r), float(q))
 
     def glTexCoord2f(self, s, t) -> None:
@@ -235,7 +217,6 @@ class CompatMixin:
         self.glTexCoord2f(*list(v)[:2])
 
     def glShadeModel(self, mode: int) -> None:
-        self._compat_only()
         check_enum(mode, (E.GL_FLAT, E.GL_SMOOTH))
         self.legacy.shade_model = mode
         self.state.flat_shading = mode == E.GL_FLAT
@@ -245,7 +226,6 @@ class CompatMixin:
 
     def glAlphaFunc(self, func: int, ref: float) -> None:
         """GL 4.6 compat section 17.3.5 (ref clamped to [0, 1])."""
-        self._compat_only()
         check_enum(func, range(E.GL_NEVER, E.GL_ALWAYS + 1))
         self.state.alpha_func = func
         self.state.alpha_ref = min(1.0, max(0.0, float(ref)))
@@ -272,7 +252,6 @@ class CompatMixin:
     def glClipPlane(self, plane: int, equation) -> None:
         """The plane is transformed by the inverse of the current modelview
         matrix when specified (eye coordinates)."""
-        self._compat_only()
         i = plane - E.GL_CLIP_PLANE0
         check(0 <= i < self.caps.max_clip_planes, E.GL_INVALID_ENUM, "bad clip plane")
         p = np.asarray(list(equation)[:4], np.float64)
@@ -280,7 +259,6 @@ class CompatMixin:
         self.clip_planes[i] = tuple(float(v) for v in p @ np.linalg.inv(mv))
 
     def glGetClipPlane(self, plane: int) -> list[float]:
-        self._compat_only()
         i = plane - E.GL_CLIP_PLANE0
         check(0 <= i < self.caps.max_clip_planes, E.GL_INVALID_ENUM, "bad clip plane")
         return list(self.clip_planes[i])
@@ -299,21 +277,18 @@ class CompatMixin:
         return (array, self.legacy.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
 
     def glEnableClientState(self, array: int) -> None:
-        self._compat_only()
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:        # NV_primitive_restart: GL 3.1's switch
             return self._set_enable(E.GL_PRIMITIVE_RESTART, True)
         self._legacy(self._legacy_key(array))[0].enabled = True
 
     def glDisableClientState(self, array: int) -> None:
-        self._compat_only()
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:
             return self._set_enable(E.GL_PRIMITIVE_RESTART, False)
         self._legacy(self._legacy_key(array))[0].enabled = False
 
     def glClientActiveTexture(self, texture: int) -> None:
-        self._compat_only()
         unit = texture - E.GL_TEXTURE0
         check(0 <= unit < 8, E.GL_INVALID_ENUM)
         self.legacy.client_active_texture = unit

@@ -17,7 +17,9 @@ the Context class itself).
 ``call(ctx, name, *args)`` runs another entry point's implementation from
 inside a feature *without* its wrapping: its GLError propagates to the caller
 (so the outer entry point records it once), and display-list compilation or
-the begin/end dispatch do not see the inner call.
+the begin/end dispatch do not see the inner call; a compatibility-profile
+command in a context without that profile is GL_INVALID_OPERATION, as its
+dispatch entry is.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable
+
+from driver.gl import enums as E
+from driver.gl.errors import GLError
 
 __all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "forward", "install"]
 
@@ -92,5 +97,11 @@ def install(cls):
 
 
 def call(ctx, name: str, *args):
-    """Run the implementation of entry point `name` unwrapped (see module doc)."""
-    return inspect.unwrap(getattr(type(ctx), name))(ctx, *args)
+    """Run the implementation of entry point `name` unwrapped (see module doc). A
+    command the context's dispatch leaves out (the compatibility profile's, in a
+    core-profile or ES 2.0+ context: driver/gl/legacy/dlist.py) is
+    GL_INVALID_OPERATION as when called directly: nothing runs."""
+    entry = getattr(type(ctx), name)
+    if getattr(entry, "__gl_compatibility_only__", False):
+        raise GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {ctx.api.name}")
+    return inspect.unwrap(entry)(ctx, *args)

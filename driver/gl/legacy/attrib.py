@@ -71,7 +71,6 @@ class AttribMixin:
         self._client_attrib_stack: list = []
 
     def glPushAttrib(self, mask: int) -> None:
-        self._compat_only()
         check(len(self._attrib_stack) < MAX_ATTRIB_STACK_DEPTH, E.GL_STACK_OVERFLOW,
               "attribute stack overflow")
         saved = []
@@ -86,7 +85,6 @@ class AttribMixin:
         self._attrib_stack.append(saved)
 
     def glPopAttrib(self) -> None:
-        self._compat_only()
         check(self._attrib_stack, E.GL_STACK_UNDERFLOW, "attribute stack underflow")
         for _bit, sv, lv, cv, caps in reversed(self._attrib_stack.pop()):
             for f, v in sv.items():
@@ -100,7 +98,6 @@ class AttribMixin:
 
     # -- client attributes (table 6.3: CLIENT_PIXEL_STORE_BIT, CLIENT_VERTEX_ARRAY_BIT) --------
     def glPushClientAttrib(self, mask: int) -> None:
-        self._compat_only()
         check(len(self._client_attrib_stack) < MAX_ATTRIB_STACK_DEPTH, E.GL_STACK_OVERFLOW,
               "client attribute stack overflow")
         saved = {}
@@ -114,7 +111,6 @@ class AttribMixin:
         self._client_attrib_stack.append(saved)
 
     def glPopClientAttrib(self) -> None:
-        self._compat_only()
         check(self._client_attrib_stack, E.GL_STACK_UNDERFLOW, "client attribute stack underflow")
         saved = self._client_attrib_stack.pop()
         if "pixel" in saved:

@@ -180,6 +180,10 @@ def dispatch_table(base, kind: str):
         entries = {name: _not_in_api(name, getattr(base, name))
                    for name in sorted(COMPATIBILITY_ONLY | COMPATIBILITY_ONLY_ALIASES)
                    if callable(getattr(base, name, None))}
+        for entry in entries.values():
+            # features.call, which unwraps to the implementation, refuses these too: the
+            # implementations do not check the profile again
+            entry.__gl_compatibility_only__ = True
     for name in dir(base) if kind != "core" else ():
         if not name.startswith("gl") or name == "glGetError":
             continue
@@ -342,7 +346,6 @@ class DisplayListMixin:
             self.__class__ = want
 
     def glNewList(self, list: int, mode: int) -> None:
-        self._compat_only()
         check(list != 0, E.GL_INVALID_VALUE, "list 0")
         check_enum(mode, (E.GL_COMPILE, E.GL_COMPILE_AND_EXECUTE))
         check(self._list_compiling is None, E.GL_INVALID_OPERATION, "glNewList inside glNewList")
@@ -350,7 +353,6 @@ class DisplayListMixin:
         self._select_dispatch()
 
     def glEndList(self) -> None:
-        self._compat_only()
         check(self._list_compiling is not None, E.GL_INVALID_OPERATION, "glEndList without glNewList")
         name, _, commands = self._list_compiling
         self._list_compiling = None
@@ -394,12 +396,10 @@ class DisplayListMixin:
             legacy.update(saved)
 
     def glCallList(self, list: int) -> None:
-        self._compat_only()
         self._execute_list(int(list))
 
     def glCallLists(self, n: int, type: int, lists) -> None:
         """Section 5.4: names are the list base plus each offset."""
-        self._compat_only()
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
         check_enum(type, _CALL_LISTS_TYPES)
         dt = _CALL_LISTS_TYPES[type]
@@ -419,22 +419,18 @@ class DisplayListMixin:
             self._execute_list(self.legacy.list_base + off)
 
     def glListBase(self, base: int) -> None:
-        self._compat_only()
         self.legacy.list_base = int(base)
 
     def glGenLists(self, range: int) -> int:
-        self._compat_only()
         check(range >= 0, E.GL_INVALID_VALUE, "negative range")
         if range == 0:
             return 0
         return self._lists.reserve(int(range))
 
     def glDeleteLists(self, list: int, range: int) -> None:
-        self._compat_only()
         check(range >= 0, E.GL_INVALID_VALUE, "negative range")
         self._lists.delete(int(list), int(range))
 
     def glIsList(self, list: int) -> bool:
-        self._compat_only()
         return int(list) in self._lists
 

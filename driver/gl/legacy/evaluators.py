@@ -49,7 +49,6 @@ class EvaluatorMixin:
 
     # -- maps ------------------------------------------------------------------------------
     def glMap1f(self, target, u1, u2, stride, order, points) -> None:
-        self._compat_only()
         check_enum(target, _MAP1)
         _, k = _MAP1[target]
         check(u1 != u2 and stride >= k and 1 <= order <= MAX_EVAL_ORDER, E.GL_INVALID_VALUE, "bad map")
@@ -62,7 +61,6 @@ class EvaluatorMixin:
     glMap1d = glMap1f
 
     def glMap2f(self, target, u1, u2, ustride, uorder, v1, v2, vstride, vorder, points) -> None:
-        self._compat_only()
         check_enum(target, _MAP2)
         _, k = _MAP2[target]
         check(u1 != u2 and v1 != v2 and ustride >= k and vstride >= k and 1 <= uorder <= MAX_EVAL_ORDER
@@ -80,7 +78,6 @@ class EvaluatorMixin:
     glMap2d = glMap2f
 
     def glGetMapfv(self, target, query) -> list[float]:
-        self._compat_only()
         check_enum(target, {**_MAP1, **_MAP2})
         check_enum(query, (E.GL_COEFF, E.GL_ORDER, E.GL_DOMAIN))
         if target in _MAP1:
@@ -153,7 +150,6 @@ class EvaluatorMixin:
         self._issue(values, normal)
 
     def glEvalCoord1f(self, u) -> None:
-        self._compat_only()
         self._eval1(float(u))
 
     glEvalCoord1d = glEvalCoord1f
@@ -164,7 +160,6 @@ class EvaluatorMixin:
     glEvalCoord1dv = glEvalCoord1fv
 
     def glEvalCoord2f(self, u, v) -> None:
-        self._compat_only()
         self._eval2(float(u), float(v))
 
     glEvalCoord2d = glEvalCoord2f
@@ -177,14 +172,12 @@ class EvaluatorMixin:
 
     # -- grids and meshes -----------------------------------------------------------------------
     def glMapGrid1f(self, un, u1, u2) -> None:
-        self._compat_only()
         check(un > 0, E.GL_INVALID_VALUE, "un <= 0")
         self._grid1 = (int(un), float(u1), float(u2))
 
     glMapGrid1d = glMapGrid1f
 
     def glMapGrid2f(self, un, u1, u2, vn, v1, v2) -> None:
-        self._compat_only()
         check(un > 0 and vn > 0, E.GL_INVALID_VALUE, "un or vn <= 0")
         self._grid2 = (int(un), float(u1), float(u2), int(vn), float(v1), float(v2))
 
@@ -199,16 +192,13 @@ class EvaluatorMixin:
         return u1 + i * (u2 - u1) / un, v1 + j * (v2 - v1) / vn
 
     def glEvalPoint1(self, i) -> None:
-        self._compat_only()
         self._eval1(self._u(i))
 
     def glEvalPoint2(self, i, j) -> None:
-        self._compat_only()
         self._eval2(*self._uv(i, j))
 
     def glEvalMesh1(self, mode, i1, i2) -> None:
         """Section 5.1: Begin(POINTS or LINE_STRIP); EvalPoint1(i1..i2); End."""
-        self._compat_only()
         check_enum(mode, (E.GL_POINT, E.GL_LINE))
         self.glBegin(E.GL_POINTS if mode == E.GL_POINT else E.GL_LINE_STRIP)
         for i in range(i1, i2 + 1):
@@ -217,7 +207,6 @@ class EvaluatorMixin:
 
     def glEvalMesh2(self, mode, i1, i2, j1, j2) -> None:
         """FILL: a quad strip per row; LINE: line strips along both directions; POINT: points."""
-        self._compat_only()
         check_enum(mode, (E.GL_POINT, E.GL_LINE, E.GL_FILL))
         if mode == E.GL_FILL:
             for j in range(j1, j2):

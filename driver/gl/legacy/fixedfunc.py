@@ -244,7 +244,6 @@ class FixedFunctionMixin:
         self._set_material(face, pname, params, pname != E.GL_SHININESS)
 
     def glGetMaterialfv(self, face, pname) -> list[float]:
-        self._compat_only()
         check_enum(face, (E.GL_FRONT, E.GL_BACK))
         self._track_color_material()
         m = self._material_faces(face)[0]
@@ -262,7 +261,6 @@ class FixedFunctionMixin:
         return [int(round(((2 ** 32 - 1) * v - 1) / 2)) for v in vals]
 
     def glColorMaterial(self, face, mode) -> None:
-        self._compat_only()
         check_enum(face, (E.GL_FRONT, E.GL_BACK, E.GL_FRONT_AND_BACK))
         check_enum(mode, (E.GL_EMISSION, E.GL_AMBIENT, E.GL_DIFFUSE, E.GL_SPECULAR,
                           E.GL_AMBIENT_AND_DIFFUSE))
@@ -418,7 +416,6 @@ class FixedFunctionMixin:
         self._set_texenv(target, pname, params, True)
 
     def glGetTexEnvfv(self, target, pname) -> list[float]:
-        self._compat_only()
         check_enum(target, (E.GL_TEXTURE_ENV, E.GL_TEXTURE_FILTER_CONTROL, E.GL_POINT_SPRITE))
         env = self._env_unit()
         if target == E.GL_POINT_SPRITE:
@@ -482,7 +479,6 @@ class FixedFunctionMixin:
     glTexGendv = glTexGenfv
 
     def glGetTexGenfv(self, coord, pname) -> list[float]:
-        self._compat_only()
         check_enum(coord, _COORDS)
         g = self.legacy.texgen[self.active_texture % 8][_COORDS[coord]]
         table = {E.GL_TEXTURE_GEN_MODE: (g.mode,), E.GL_OBJECT_PLANE: g.object_plane,
@@ -531,13 +527,11 @@ class FixedFunctionMixin:
         self.glPointParameterfv(pname, params)
 
     def glLineStipple(self, factor, pattern) -> None:
-        self._compat_only()
         self.legacy.line_stipple = (max(1, min(256, int(factor))), int(pattern) & 0xFFFF)
 
     def glPolygonStipple(self, pixels) -> None:
         """32 x 32 bits, unpacked as a GL_COLOR_INDEX/GL_BITMAP image (rows of
         4 bytes, most significant bit first unless UNPACK_LSB_FIRST)."""
-        self._compat_only()
         check(not isinstance(pixels, (int, float)) and pixels is not None, E.GL_INVALID_VALUE,
               "array expected")
         raw = (pixels.tobytes() if isinstance(pixels, np.ndarray) else bytes(pixels))[:128]
@@ -547,7 +541,6 @@ class FixedFunctionMixin:
         self.legacy.polygon_stipple = raw
 
     def glGetPolygonStipple(self) -> bytes:
-        self._compat_only()
         return self.legacy.polygon_stipple
 
     # -- the program of a draw without a current program ------------------------------------------

@@ -189,11 +189,9 @@ class GetLegacyMixin:
 
     # -- buffers and modes this implementation does not have (GL 2.1 sections 4.2.3, 4.2.4, 5.2)
     def glClearAccum(self, r, g, b, a) -> None:
-        self._compat_only()
         self.legacy.accum_clear = tuple(min(1.0, max(-1.0, float(v))) for v in (r, g, b, a))
 
     def glClearIndex(self, c) -> None:
-        self._compat_only()
         self.legacy.index_clear = float(c)
 
     def glIndexMask(self, mask) -> None:
@@ -201,13 +199,11 @@ class GetLegacyMixin:
 
     def glAccum(self, op, value) -> None:
         """Section 4.2.4: INVALID_OPERATION without an accumulation buffer (there is none)."""
-        self._compat_only()
         check_enum(op, (E.GL_ACCUM, E.GL_LOAD, E.GL_RETURN, E.GL_MULT, E.GL_ADD))
         check(False, E.GL_INVALID_OPERATION, "no accumulation buffer")
 
     # -- texture residency (GL 2.1 section 3.8.12: every texture is resident) -------------------
     def glAreTexturesResident(self, n, textures):
-        self._compat_only()
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
         names = list(textures)[:n] if not isinstance(textures, int) else []
         check(all(t != 0 and self.textures.get(t) is not None for t in names), E.GL_INVALID_VALUE,
@@ -215,12 +211,10 @@ class GetLegacyMixin:
         return [True] * n
 
     def glPrioritizeTextures(self, n, textures, priorities) -> None:
-        self._compat_only()
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
 
     # -- pixel maps (section 6.1.3) -------------------------------------------------------------
     def glGetPixelMapfv(self, map) -> list[float]:
-        self._compat_only()
         check(E.GL_PIXEL_MAP_I_TO_I <= map <= E.GL_PIXEL_MAP_A_TO_A, E.GL_INVALID_ENUM, "bad map")
         return list(self.legacy.pixel_transfer.get(("map", map), [0.0]))
 

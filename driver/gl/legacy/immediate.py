@@ -58,14 +58,12 @@ class ImmediateMixin:
 
     # -- Begin / End ---------------------------------------------------------------------
     def glBegin(self, mode: int) -> None:
-        self._compat_only()
         check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
         check_enum(mode, self._draw_modes(), f"bad primitive {mode:#x}")   # adjacency, patches: as glDrawArrays
         self._im, self._im_mode, self._im_materials = [], mode, None
         self._select_dispatch()
 
     def glEnd(self) -> None:
-        self._compat_only()
         check(self._im is not None, E.GL_INVALID_OPERATION, "glEnd without glBegin")
         verts, mode, materials = self._im, self._im_mode, self._im_materials
         self._im = self._im_mode = self._im_materials = None
@@ -154,14 +152,12 @@ class ImmediateMixin:
 
     # -- per-vertex state that driver.gl.compat does not keep ----------------------------
     def glEdgeFlag(self, flag) -> None:
-        self._compat_only()
         self.legacy.edge_flag = bool(flag)
 
     def glEdgeFlagv(self, v) -> None:
         self.glEdgeFlag(_first(v))
 
     def glFogCoordf(self, coord) -> None:
-        self._compat_only()
         self.legacy.fog_coord = float(coord)
 
     glFogCoordd = glFogCoordf
@@ -174,7 +170,6 @@ class ImmediateMixin:
     # -- glRect (section 2.10) -----------------------------------------------------------
     def glRectf(self, x1, y1, x2, y2) -> None:
         """Begin(POLYGON); Vertex2(x1, y1) ... Vertex2(x1, y2); End."""
-        self._compat_only()
         verts = []
         for x, y in ((x1, y1), (x2, y1), (x2, y2), (x1, y2)):
             verts.append(((float(x), float(y), 0.0, 1.0), self.legacy.current_color,
@@ -237,7 +232,6 @@ class ImmediateMixin:
     def glArrayElement(self, i: int) -> None:
         """Section 2.8: the immediate-mode commands for element i of every
         enabled array, the vertex last."""
-        self._compat_only()
         check(i >= 0, E.GL_INVALID_VALUE, "negative index")
         if (self._im is not None and E.GL_PRIMITIVE_RESTART in self.state.enabled
                 and i == self.state.primitive_restart_index):
@@ -284,7 +278,6 @@ class ImmediateMixin:
         E.GL_T4F_C4F_N3F_V4F: (4, 4, E.GL_FLOAT, True, 4)}
 
     def glInterleavedArrays(self, format: int, stride: int, pointer) -> None:
-        self._compat_only()
         check_enum(format, self._INTERLEAVED)
         check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
         st, sc, tc, en, sv = self._INTERLEAVED[format]

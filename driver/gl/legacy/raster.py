@@ -104,18 +104,15 @@ class RasterMixin:
 
     # -- pixel transfer and zoom (section 3.6.3) ----------------------------------------------
     def glPixelZoom(self, xfactor, yfactor) -> None:
-        self._compat_only()
         self.legacy.pixel_zoom = (float(xfactor), float(yfactor))
 
     def glPixelTransferf(self, pname, param) -> None:
-        self._compat_only()
         check_enum(pname, set(_TRANSFER) | set(_OTHER_TRANSFER))
         self.legacy.pixel_transfer[pname] = float(param)
 
     glPixelTransferi = glPixelTransferf
 
     def glPixelMapfv(self, map, mapsize, values) -> None:
-        self._compat_only()
         check(E.GL_PIXEL_MAP_I_TO_I <= map <= E.GL_PIXEL_MAP_A_TO_A, E.GL_INVALID_ENUM, "bad map")
         check(0 < mapsize <= 256, E.GL_INVALID_VALUE, "bad map size")
         check(not isinstance(values, (int, float)) and values is not None, E.GL_INVALID_VALUE,
@@ -320,7 +317,6 @@ class RasterMixin:
         return bool(width and height and self.legacy.raster.valid)
 
     def glDrawPixels(self, width, height, format, type, pixels) -> None:
-        self._compat_only()
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, set(PIXEL_FORMATS) | {E.GL_COLOR_INDEX}, f"bad format {format:#x}")
         check_enum(type, set(PIXEL_TYPES) | {E.GL_BITMAP}, f"bad type {type:#x}")
@@ -345,7 +341,6 @@ class RasterMixin:
         """Section 3.7: rows of bits, most significant first (UNPACK_LSB_FIRST
         reverses), padded to the unpack alignment; then the raster position
         moves by (xmove, ymove)."""
-        self._compat_only()
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         r = self.legacy.raster
         if not r.valid:
@@ -384,7 +379,6 @@ class RasterMixin:
     def glCopyPixels(self, x, y, width, height, type) -> None:
         """Section 4.3.3: the rectangle is read as by ReadPixels (COLOR as RGBA,
         DEPTH as depth, STENCIL as indices) and drawn as by DrawPixels."""
-        self._compat_only()
         check_enum(type, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         if not self._pixels_to_draw(type == E.GL_DEPTH, type == E.GL_STENCIL, E.GL_COPY_PIXEL_TOKEN,

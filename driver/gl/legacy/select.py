@@ -46,7 +46,6 @@ class SelectFeedbackMixin:
     def glRenderMode(self, mode) -> int:
         """Section 5.1: returns the hit records (leaving SELECT) or values
         (leaving FEEDBACK) written, -1 when the buffer overflowed, else 0."""
-        self._compat_only()
         check_enum(mode, (E.GL_RENDER, E.GL_SELECT, E.GL_FEEDBACK))
         check(mode != E.GL_SELECT or self._select_dest is not None, E.GL_INVALID_OPERATION,
               "glRenderMode(GL_SELECT) without glSelectBuffer")
@@ -77,7 +76,6 @@ class SelectFeedbackMixin:
     def glSelectBuffer(self, size, buffer=None) -> None:
         """`buffer`: a writable array (numpy, bytearray) or a callable taking the
         values, filled when glRenderMode leaves GL_SELECT."""
-        self._compat_only()
         check(size >= 0, E.GL_INVALID_VALUE, "negative size")
         check(self.legacy.render_mode != E.GL_SELECT, E.GL_INVALID_OPERATION, "in selection mode")
         self._select_dest = (int(size), buffer)
@@ -85,14 +83,12 @@ class SelectFeedbackMixin:
     def glFeedbackBuffer(self, size, type, buffer=None) -> None:
         """`buffer` as for glSelectBuffer, filled with floats when
         glRenderMode leaves GL_FEEDBACK."""
-        self._compat_only()
         check_enum(type, _FEEDBACK_TYPES)
         check(size >= 0, E.GL_INVALID_VALUE, "negative size")
         check(self.legacy.render_mode != E.GL_FEEDBACK, E.GL_INVALID_OPERATION, "in feedback mode")
         self._feedback_dest = (int(size), type, buffer)
 
     def glPassThrough(self, token) -> None:
-        self._compat_only()
         if self.legacy.render_mode == E.GL_FEEDBACK:
             self._records.append(np.array([E.GL_PASS_THROUGH_TOKEN, token], np.float32))
 
@@ -115,27 +111,23 @@ class SelectFeedbackMixin:
         return self._name_stack
 
     def glInitNames(self) -> None:
-        self._compat_only()
         if self.legacy.render_mode == E.GL_SELECT:
             self._write_hit()
             self._name_stack.clear()
 
     def glPushName(self, name) -> None:
-        self._compat_only()
         if self.legacy.render_mode == E.GL_SELECT:
             check(len(self._name_stack) < MAX_NAME_STACK_DEPTH, E.GL_STACK_OVERFLOW, "name stack overflow")
             self._write_hit()
             self._name_stack.append(int(name) & 0xFFFFFFFF)
 
     def glPopName(self) -> None:
-        self._compat_only()
         if self.legacy.render_mode == E.GL_SELECT:
             check(self._name_stack, E.GL_STACK_UNDERFLOW, "name stack underflow")
             self._write_hit()
             self._name_stack.pop()
 
     def glLoadName(self, name) -> None:
-        self._compat_only()
         if self.legacy.render_mode == E.GL_SELECT:
             check(self._name_stack, E.GL_INVALID_OPERATION, "empty name stack")
             self._write_hit()
