@@ -271,7 +271,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_gl_spirv", _ANY, _GL32, _N, _N, STAGE),
     _x("GL_ARB_indirect_parameters", _ANY, _GL32, _N, _N, DONE),
