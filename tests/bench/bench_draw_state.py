@@ -128,10 +128,9 @@ def main(argv: list[str]) -> int:
         import cProfile
         import pstats
         ctx = _recording_ctx()
-        cProfile.runctx("_cpu_us_per_draw(ctx, draws)", globals(), {"ctx": ctx, "draws": draws,
-                                                                      "_cpu_us_per_draw": _cpu_us_per_draw},
-                        "/tmp/bench_draw_state.prof")
-        pstats.Stats("/tmp/bench_draw_state.prof").sort_stats("cumulative").print_stats(40)
+        profile = cProfile.Profile()
+        profile.runcall(_cpu_us_per_draw, ctx, draws)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
         return 0
     for what, value, note in run(draws):
         print(f"{what:<60} {value:>10.1f}  {note}")
