@@ -12,7 +12,8 @@ from driver.gl.formats import (GL_LUMINANCE_ALPHA_INTEGER_EXT, GL_LUMINANCE_INTE
                                bytes_per_pixel)
 
 __all__ = ["client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
-           "tight_pack", "to_resource_bytes", "write_client_bytes", "write_client_bytes_into", "write_client_image"]
+           "tight_pack", "to_resource_bytes", "transfer_supported", "write_client_bytes", "write_client_bytes_into",
+           "write_client_image"]
 
 _CHANNELS = {E.GL_RED: "R", E.GL_RG: "RG", E.GL_RGB: "RGB", E.GL_RGBA: "RGBA", E.GL_BGRA: "BGRA",
              E.GL_RED_INTEGER: "R", E.GL_RG_INTEGER: "RG", E.GL_RGB_INTEGER: "RGB",
@@ -90,6 +91,132 @@ def client_format(fmt: int, type: int) -> str | None:
     return name if name in layout.FORMATS else None
 
 
+# Client formats of whole-byte channels of one type that layout has no format for (it
+# lists the hardware's formats: no 32-bit normalised RG, RGB, LA, ... among them) are
+# converted here with GL's rules (GL 4.6 sections 8.4.4 and 2.3.5: unsigned normalised
+# c / (2^b - 1), signed max(c / (2^(b-1) - 1), -1); luminance read as (L, L, L, 1),
+# intensity as (I, I, I, I), both written from red, as layout's L and I formats are).
+_ARRAY_DTYPES = {(8, False): "<u1", (8, True): "<i1", (16, False): "<u2", (16, True): "<i2",
+                 (32, False): "<u4", (32, True): "<i4"}
+
+
+def _array_format(fmt: int, type: int) -> tuple[str, int, str] | None:
+    """(channel letters, bits per channel, channel kind) of a client format whose
+    channels are whole bytes of one type, or None (packed, depth, stencil)."""
+    if fmt in _REORDERED:
+        fmt = _REORDERED[fmt][0]
+    if fmt not in _CHANNELS or type not in _TYPES:
+        return None
+    bits, norm, integer = _TYPES[type]
+    kind = integer if fmt in INTEGER_PIXEL_FORMATS else norm
+    return None if kind is None else (_CHANNELS[fmt], bits, kind)
+
+
+# Packed types (GL 4.6 table 8.8): (bits per pixel, field sizes from the most
+# significant end, reversed): a plain type gives the format's first component the most
+# significant field, a _REV type the least significant one.
+_PACKED_FIELDS = {E.GL_UNSIGNED_BYTE_3_3_2: (8, (3, 3, 2), False),
+                  E.GL_UNSIGNED_BYTE_2_3_3_REV: (8, (2, 3, 3), True),
+                  E.GL_UNSIGNED_SHORT_5_6_5: (16, (5, 6, 5), False),
+                  E.GL_UNSIGNED_SHORT_5_6_5_REV: (16, (5, 6, 5), True),
+                  E.GL_UNSIGNED_SHORT_4_4_4_4: (16, (4, 4, 4, 4), False),
+                  E.GL_UNSIGNED_SHORT_4_4_4_4_REV: (16, (4, 4, 4, 4), True),
+                  E.GL_UNSIGNED_SHORT_5_5_5_1: (16, (5, 5, 5, 1), False),
+                  E.GL_UNSIGNED_SHORT_1_5_5_5_REV: (16, (1, 5, 5, 5), True),
+                  E.GL_UNSIGNED_INT_8_8_8_8: (32, (8, 8, 8, 8), False),
+                  E.GL_UNSIGNED_INT_8_8_8_8_REV: (32, (8, 8, 8, 8), True),
+                  E.GL_UNSIGNED_INT_10_10_10_2: (32, (10, 10, 10, 2), False),
+                  E.GL_UNSIGNED_INT_2_10_10_10_REV: (32, (2, 10, 10, 10), True)}
+
+
+def _packed_format(fmt: int, type: int) -> tuple[int, tuple, bool] | None:
+    """(bits per pixel, ((component letter, shift, bits), ...), integer) of a packed
+    unsigned (normalised or integer) client format, or None."""
+    if type not in _PACKED_FIELDS or fmt not in _CHANNELS:
+        return None
+    bpp_bits, sizes, rev = _PACKED_FIELDS[type]
+    letters = _CHANNELS[fmt]
+    if len(letters) != len(sizes) or not set(letters) <= set("RGBA"):
+        return None
+    fields, shift = [], 0
+    if rev:                                   # first component in the least significant bits
+        for letter, size in zip(letters, reversed(sizes)):
+            fields.append((letter, shift, size))
+            shift += size
+    else:                                     # last component in the least significant bits
+        for letter, size in zip(reversed(letters), reversed(sizes)):
+            fields.append((letter, shift, size))
+            shift += size
+    return bpp_bits, tuple(fields), fmt in INTEGER_PIXEL_FORMATS
+
+
+def _unpack_packed(bpp_bits: int, fields: tuple, integer: bool, raw: np.ndarray) -> np.ndarray:
+    words = np.ascontiguousarray(raw).view(f"<u{bpp_bits // 8}")[..., 0].astype(np.uint64)
+    out = np.zeros(words.shape + (4,), np.uint32 if integer else np.float32)
+    out[..., 3] = 1
+    for letter, shift, size in fields:
+        value = (words >> np.uint64(shift)) & np.uint64((1 << size) - 1)
+        out[..., "RGBA".index(letter)] = value if integer else value / float((1 << size) - 1)
+    return out
+
+
+def _pack_packed(bpp_bits: int, fields: tuple, integer: bool, rgba: np.ndarray) -> np.ndarray:
+    word = np.zeros(rgba.shape[:-1], np.uint64)
+    for letter, shift, size in fields:
+        top = (1 << size) - 1
+        c = rgba[..., "RGBA".index(letter)].astype(np.float64)
+        value = np.clip(c, 0, top) if integer else np.rint(np.clip(c, 0.0, 1.0) * top)
+        word |= value.astype(np.uint64) << np.uint64(shift)
+    return np.ascontiguousarray(word.astype(f"<u{bpp_bits // 8}"))[..., None].view(np.uint8)
+
+
+def transfer_supported(fmt: int, type: int) -> bool:
+    """Whether client data of (format, type) can be read and written."""
+    return client_format(fmt, type) is not None or _array_format(fmt, type) is not None or \
+        _packed_format(fmt, type) is not None
+
+
+def _array_dtype(bits: int, kind: str) -> np.dtype:
+    if kind == "FLOAT":
+        return np.dtype("<f2" if bits == 16 else "<f4")
+    return np.dtype(_ARRAY_DTYPES[(bits, kind in ("SNORM", "SINT"))])
+
+
+def _unpack_array(letters: str, bits: int, kind: str, raw: np.ndarray) -> np.ndarray:
+    """Client bytes (..., channels * bytes) -> RGBA, as layout.unpack shapes it."""
+    values = np.ascontiguousarray(raw).view(_array_dtype(bits, kind)).astype(np.float64)
+    if kind == "UNORM":
+        values = values / float(2 ** bits - 1)
+    elif kind == "SNORM":
+        values = np.maximum(values / float(2 ** (bits - 1) - 1), -1.0)
+    dtype = {"UINT": np.uint32, "SINT": np.int32}.get(kind, np.float32)
+    out = np.zeros(values.shape[:-1] + (4,), dtype)
+    out[..., 3] = 1
+    for j, c in enumerate(letters):
+        if c == "L":
+            out[..., 0:3] = values[..., j:j + 1]
+        elif c == "I":
+            out[..., :] = values[..., j:j + 1]
+        else:
+            out[..., "RGBA".index(c)] = values[..., j]
+    return out
+
+
+def _pack_array(letters: str, bits: int, kind: str, rgba: np.ndarray) -> np.ndarray:
+    """RGBA -> client bytes (..., channels * bytes) for `_unpack_array`'s formats."""
+    dtype = _array_dtype(bits, kind)
+    src = np.stack([rgba[..., "RGBA".index(c) if c in "RGBA" else 0] for c in letters], axis=-1)
+    src = src.astype(np.float64)
+    if kind == "UNORM":
+        src = np.rint(np.clip(src, 0.0, 1.0) * float(2 ** bits - 1))
+    elif kind == "SNORM":
+        src = np.rint(np.clip(src, -1.0, 1.0) * float(2 ** (bits - 1) - 1))
+    elif kind in ("UINT", "SINT"):
+        info = np.iinfo(dtype)
+        src = np.clip(src, info.min, info.max)
+    return np.ascontiguousarray(src.astype(dtype)).view(np.uint8)
+
+
 def _row_geometry(store, fmt, type, width, height):
     bpp = bytes_per_pixel(fmt, type)
     row_px = store.row_length or width
@@ -123,11 +250,17 @@ def _client_rows(buf: np.ndarray, store, fmt, type, width, height, depth) -> np.
 def read_client_image(raw: bytes, store, fmt, type, width, height, depth) -> np.ndarray:
     """Client bytes -> RGBA array (depth, height, width, 4) per layout.unpack."""
     name = client_format(fmt, type)
-    if name is None:
+    array = _array_format(fmt, type) if name is None else None
+    packed = _packed_format(fmt, type) if name is None else None
+    if name is None and array is None and packed is None:
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
     buf = np.frombuffer(bytes(raw), np.uint8)
     out = _client_rows(buf, store, fmt, type, width, height, depth).reshape(depth, height, width, -1)
-    rgba = layout.unpack(name, out)   # channel names place B/G/R/A; result is RGBA
+    # channel names place B/G/R/A; result is RGBA
+    if name is not None:
+        rgba = layout.unpack(name, out)
+    else:
+        rgba = _unpack_array(*array, out) if array is not None else _unpack_packed(*packed, out)
     if fmt in _REORDERED:             # client channel j is component order[j]; the others 0, alpha 1
         order = _REORDERED[fmt][1]
         moved = np.zeros_like(rgba)
@@ -142,14 +275,19 @@ def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | Non
     (bytes between rows are left as in `dest`, or zero)."""
     depth, height, width = rgba.shape[:3]
     name = client_format(fmt, type)
-    if name is None:
+    array = _array_format(fmt, type) if name is None else None
+    packed_fmt = _packed_format(fmt, type) if name is None else None
+    if name is None and array is None and packed_fmt is None:
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
     if fmt in _REORDERED:             # client channel j takes component order[j]
         order = _REORDERED[fmt][1]
         moved = np.zeros_like(rgba)
         moved[..., :len(order)] = rgba[..., list(order)]
         rgba = moved
-    packed = layout.pack(name, rgba)
+    if name is not None:
+        packed = layout.pack(name, rgba)
+    else:
+        packed = _pack_array(*array, rgba) if array is not None else _pack_packed(*packed_fmt, rgba)
     total = image_size_B(store, fmt, type, width, height, depth)
     out = bytearray(total) if dest is None else dest
     if total:

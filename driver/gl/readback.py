@@ -14,7 +14,7 @@ from driver.gl.features.gles_ext import es_depth_stencil_read_ok, read_depth_24_
 from driver.gl.formats import integer_with_float_type
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, component_bits, lookup
 from driver.gl.formats import pixel_type_matches
-from driver.gl.pixels import (client_format, from_resource_bytes, image_size_B, passthrough_format, tight_pack,
+from driver.gl.pixels import (from_resource_bytes, image_size_B, passthrough_format, tight_pack, transfer_supported,
                               write_client_bytes, write_client_bytes_into, write_client_image)
 
 __all__ = ["ReadbackMixin"]
@@ -113,8 +113,7 @@ class ReadbackMixin:
             check(not pbo.mapped, E.GL_INVALID_OPERATION, "pack buffer mapped")
         if width == 0 or height == 0:
             return b""
-        check(client_format(format, type) is not None, E.GL_INVALID_OPERATION,
-              "unsupported conversion")
+        check(transfer_supported(format, type), E.GL_INVALID_OPERATION, "unsupported conversion")
         view_format = self._read_view_format() if info is not None else None
         # GL 4.6 section 18.2.8: CLAMP_READ_COLOR TRUE clamps floating-point colours to [0, 1]
         # (FIXED_ONLY, the initial value, clamps fixed-point buffers only: their values are in range)

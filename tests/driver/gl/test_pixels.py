@@ -116,3 +116,40 @@ def test_green_blue_and_bgr_client_data_through_textures_and_readback():
     rgba = read_client_image(bytes([7, 9]), st, E.GL_BLUE_INTEGER, E.GL_UNSIGNED_BYTE, 2, 1, 1)
     np.testing.assert_array_equal(rgba[0, 0], [[0, 0, 7, 1], [0, 0, 9, 1]])
     assert write_client_image(rgba, st, E.GL_BLUE_INTEGER, E.GL_UNSIGNED_BYTE) == bytes([7, 9])
+
+
+def test_client_formats_layout_lacks_convert_with_gls_rules():
+    """Client data of formats the hardware has no format for: 32-bit normalised
+    luminance-alpha (c / (2^32 - 1), GL 4.6 section 2.3.5) and packed types with the
+    other component order (BGRA with 4_4_4_4, RGBA with 10_10_10_2: the first
+    component in the most significant bits, table 8.8), read and written back."""
+    st = PixelStore(alignment=1)
+    la = np.array([0xC0000000, 0x40000000], np.uint32)
+    rgba = read_client_image(la.tobytes(), st, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_INT, 1, 1, 1)
+    l, a = 0xC0000000 / 0xFFFFFFFF, 0x40000000 / 0xFFFFFFFF
+    np.testing.assert_allclose(rgba[0, 0, 0], [l, l, l, a], rtol=1e-7)
+    ends = np.array([0xFFFFFFFF, 0], np.uint32)        # exact in float32 (0.75 is not exact)
+    back = read_client_image(ends.tobytes(), st, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_INT, 1, 1, 1)
+    assert write_client_image(back, st, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_INT) == ends.tobytes()
+    word = np.array([0x1234], np.uint16)                     # B=1, G=2, R=3, A=4 (of 15)
+    rgba = read_client_image(word.tobytes(), st, E.GL_BGRA, E.GL_UNSIGNED_SHORT_4_4_4_4, 1, 1, 1)
+    np.testing.assert_allclose(rgba[0, 0, 0], np.array([3, 2, 1, 4]) / 15, rtol=1e-6)
+    assert write_client_image(rgba, st, E.GL_BGRA, E.GL_UNSIGNED_SHORT_4_4_4_4) == word.tobytes()
+    r, g, b, alpha = 1023, 512, 1, 2
+    word = np.array([r << 22 | g << 12 | b << 2 | alpha], np.uint32)
+    rgba = read_client_image(word.tobytes(), st, E.GL_RGBA, E.GL_UNSIGNED_INT_10_10_10_2, 1, 1, 1)
+    np.testing.assert_allclose(rgba[0, 0, 0], [r / 1023, g / 1023, b / 1023, alpha / 3], rtol=1e-6)
+    assert write_client_image(rgba, st, E.GL_RGBA, E.GL_UNSIGNED_INT_10_10_10_2) == word.tobytes()
+    # through the GL: a texture upload and glReadPixels of such data
+    import driver
+    with driver.Context("compat", 2, 2) as ctx:
+        g = ctx.gl
+        g.glBindTexture(E.GL_TEXTURE_2D, g.glGenTextures(1)[0])
+        g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RG32F, 1, 1, 0, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_INT, la.tobytes())
+        got = np.frombuffer(g.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RG, E.GL_FLOAT), np.float32)
+        np.testing.assert_allclose(got, [l, l], rtol=1e-6)
+        g.glClearColor(0.0, 1.0, 0.0, 1.0)
+        g.glClear(E.GL_COLOR_BUFFER_BIT)
+        out = np.frombuffer(g.glReadPixels(0, 0, 1, 1, E.GL_RGB, E.GL_UNSIGNED_INT), np.uint32)
+        assert list(out) == [0, 0xFFFFFFFF, 0]
+        assert g.glGetError() == E.GL_NO_ERROR and g.internal_errors == []
