@@ -142,6 +142,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_cube_map", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_texture_mirrored_repeat", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_texture_non_power_of_two", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_abgr", _ANY, _GL32, _N, _N, DONE),        # test_pixels.py (ABGR client data)
     _x("GL_EXT_bgra", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_blend_subtract", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_packed_depth_stencil", _ANY, _N, _N, _N, DONE),

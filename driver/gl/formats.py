@@ -220,6 +220,8 @@ UNSIZED_ES2_COMBINATIONS = {
 # EXT_texture_integer's pixel formats of integer luminance data and its query (the
 # generated enums module lacks them)
 GL_LUMINANCE_INTEGER_EXT, GL_LUMINANCE_ALPHA_INTEGER_EXT = 0x8D9C, 0x8D9D
+# EXT_abgr's pixel format (compatibility profile)
+GL_ABGR_EXT = 0x8000
 GL_RGBA_INTEGER_MODE_EXT = 0x8D9E
 
 PIXEL_FORMATS = {
@@ -231,6 +233,7 @@ PIXEL_FORMATS = {
     E.GL_LUMINANCE: 1, E.GL_LUMINANCE_ALPHA: 2, E.GL_ALPHA: 1,
     # EXT_texture_integer's legacy integer pixel formats
     E.GL_ALPHA_INTEGER: 1, GL_LUMINANCE_INTEGER_EXT: 1, GL_LUMINANCE_ALPHA_INTEGER_EXT: 2,
+    GL_ABGR_EXT: 4,
 }
 INTEGER_PIXEL_FORMATS = frozenset({E.GL_RED_INTEGER, E.GL_GREEN_INTEGER, E.GL_BLUE_INTEGER,
                                    E.GL_RG_INTEGER, E.GL_RGB_INTEGER,

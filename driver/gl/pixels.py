@@ -8,8 +8,8 @@ import numpy as np
 
 import layout
 from driver.gl import enums as E
-from driver.gl.formats import (GL_LUMINANCE_ALPHA_INTEGER_EXT, GL_LUMINANCE_INTEGER_EXT, INTEGER_PIXEL_FORMATS,
-                               bytes_per_pixel)
+from driver.gl.formats import (GL_ABGR_EXT, GL_LUMINANCE_ALPHA_INTEGER_EXT, GL_LUMINANCE_INTEGER_EXT,
+                               INTEGER_PIXEL_FORMATS, bytes_per_pixel)
 
 __all__ = ["client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
            "tight_pack", "to_resource_bytes", "transfer_supported", "write_client_bytes", "write_client_bytes_into",
@@ -19,7 +19,8 @@ _CHANNELS = {E.GL_RED: "R", E.GL_RG: "RG", E.GL_RGB: "RGB", E.GL_RGBA: "RGBA", E
              E.GL_RED_INTEGER: "R", E.GL_RG_INTEGER: "RG", E.GL_RGB_INTEGER: "RGB",
              E.GL_RGBA_INTEGER: "RGBA", E.GL_BGRA_INTEGER: "BGRA", E.GL_LUMINANCE: "L",
              E.GL_LUMINANCE_ALPHA: "LA", E.GL_ALPHA: "A",
-             E.GL_ALPHA_INTEGER: "A", GL_LUMINANCE_INTEGER_EXT: "L", GL_LUMINANCE_ALPHA_INTEGER_EXT: "LA"}
+             E.GL_ALPHA_INTEGER: "A", GL_LUMINANCE_INTEGER_EXT: "L", GL_LUMINANCE_ALPHA_INTEGER_EXT: "LA",
+             GL_ABGR_EXT: "ABGR"}
 _TYPES = {E.GL_UNSIGNED_BYTE: (8, "UNORM", "UINT"), E.GL_BYTE: (8, "SNORM", "SINT"),
           E.GL_UNSIGNED_SHORT: (16, "UNORM", "UINT"), E.GL_SHORT: (16, "SNORM", "SINT"),
           E.GL_UNSIGNED_INT: (32, "UNORM", "UINT"), E.GL_INT: (32, "SNORM", "SINT"),

@@ -153,3 +153,34 @@ def test_client_formats_layout_lacks_convert_with_gls_rules():
         out = np.frombuffer(g.glReadPixels(0, 0, 1, 1, E.GL_RGB, E.GL_UNSIGNED_INT), np.uint32)
         assert list(out) == [0, 0xFFFFFFFF, 0]
         assert g.glGetError() == E.GL_NO_ERROR and g.internal_errors == []
+
+
+def test_ext_abgr_client_data():
+    """GL_EXT_abgr: ABGR_EXT client pixels are alpha, blue, green, red in memory order,
+    for textures and glReadPixels, with array and packed types; listed in desktop
+    contexts, unknown to GLES."""
+    import driver
+    from driver.gl.formats import GL_ABGR_EXT
+    for api in ("compat", "gl46"):
+        with driver.Context(api, 2, 2) as ctx:
+            g = ctx.gl
+            assert "GL_EXT_abgr" in [g.glGetStringi(E.GL_EXTENSIONS, i)
+                                     for i in range(g.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])]
+            g.glBindTexture(E.GL_TEXTURE_2D, g.glGenTextures(1)[0])
+            g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 1, 1, 0, GL_ABGR_EXT, E.GL_UNSIGNED_BYTE,
+                           bytes([40, 30, 20, 10]))                  # A=40, B=30, G=20, R=10
+            assert g.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE) == bytes([10, 20, 30, 40])
+            g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA32F, 1, 1, 0, GL_ABGR_EXT, E.GL_FLOAT,
+                           np.array([0.25, 0.5, 0.75, 1.0], np.float32).tobytes())
+            got = np.frombuffer(g.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_FLOAT), np.float32)
+            assert list(got) == [1.0, 0.75, 0.5, 0.25]
+            g.glClearColor(0.2, 0.4, 0.6, 0.8)
+            g.glClear(E.GL_COLOR_BUFFER_BIT)
+            assert g.glReadPixels(0, 0, 1, 1, GL_ABGR_EXT, E.GL_UNSIGNED_BYTE) == bytes([204, 153, 102, 51])
+            word = np.frombuffer(g.glReadPixels(0, 0, 1, 1, GL_ABGR_EXT, E.GL_UNSIGNED_SHORT_4_4_4_4), np.uint16)[0]
+            assert word == (12 << 12 | 9 << 8 | 6 << 4 | 3)          # A, B, G, R from the top
+            assert g.glGetError() == E.GL_NO_ERROR and g.internal_errors == []
+    with driver.Context("gles3", 2, 2) as ctx:
+        g = ctx.gl
+        g.glReadPixels(0, 0, 1, 1, GL_ABGR_EXT, E.GL_UNSIGNED_BYTE)
+        assert g.glGetError() != E.GL_NO_ERROR
