@@ -101,9 +101,24 @@ def lower_globals_and_main(unit, L, io) -> None:
 def lower_stage(unit, options=None) -> "LoweredStage":
     """Lower ``unit`` (a linked vertex, fragment or compute stage) once for all
     its variants. ``options``: compile options that are not variant state
-    (``uniform_regs_B``, ``atomic_counter_ssbo_base``). Raises ``LoweringError``."""
+    (``uniform_regs_B``, ``atomic_counter_ssbo_base``). Raises ``LoweringError``
+    (also for a bug of the lowering: an internal compiler error); runs with the
+    recursion headroom deep expressions need."""
     if unit.stage in KERNEL_STAGES:
         raise ValueError(f"a {unit.stage} shader is lowered with its draw's key (compiler.lower.lower_unit)")
+    from compiler.glsl.errors import internal_error_text
+    from compiler.glsl.limits import recursion_headroom
+    from .errors import LoweringError
+    with recursion_headroom():
+        try:
+            return _lower_stage(unit, options)
+        except LoweringError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
+            raise LoweringError(internal_error_text(e)) from e
+
+
+def _lower_stage(unit, options) -> "LoweredStage":
     io = IOLowering(unit, NO_KEY, options)
     L = Lowerer(unit, io)
     io.begin(L)

@@ -155,7 +155,12 @@ def test_lowering_and_backend_bugs_are_their_stage_errors(monkeypatch):
 
     def bug(*args, **kw):
         raise IndexError("injected")
-    monkeypatch.setattr(front, "glsl_to_ir", bug)
+    monkeypatch.setattr(front, "lower_stage", bug)          # the AST lowering of a vertex/fragment stage
+    with pytest.raises(LoweringError, match="internal compiler error: IndexError: injected"):
+        compile_glsl(src, "fragment")
+    monkeypatch.undo()
+    import compiler.lower.stage as stage
+    monkeypatch.setattr(stage.IOLowering, "finish", bug)       # a variant pass
     with pytest.raises(LoweringError, match="internal compiler error: IndexError: injected"):
         compile_glsl(src, "fragment")
     monkeypatch.undo()

@@ -188,3 +188,16 @@ def test_another_front_end_hands_on_the_same_lowered_stage():
     key = FS_KEYS["two side, flat, samples"]
     assert compile_stage(stage_ir, key).binary == compile_stage(shader_from_source(FS, "fragment").stage_ir(),
                                                                 key).binary
+
+
+def test_a_bug_of_the_lowering_is_a_lowering_error_through_the_pipe(monkeypatch):
+    """What the driver compiles (a StageIR lowered on first use) reports an internal
+    error of the AST lowering as the LoweringError the driver skips a draw for."""
+    import compiler.lower.stage as stage
+
+    def bug(*args, **kw):
+        raise IndexError("injected")
+    monkeypatch.setattr(stage, "lower_globals_and_main", bug)
+    stage_ir = shader_from_source(FS, "fragment").stage_ir()
+    with pytest.raises(LoweringError, match="internal compiler error: IndexError: injected"):
+        compile_stage(stage_ir, None)
