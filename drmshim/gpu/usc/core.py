@@ -64,24 +64,38 @@ class Program:
     blocks: list = field(default_factory=list)         # (kind, fns or fn, target block, next block, size)
 
 
+#: Instruction fetch reads ahead to the next multiple of this many bytes (never
+#: across it, so it reads no page the program does not reach: pages are at least this size).
+FETCH_CHUNK_B = 4096
+
+
 def _fetch(memory, va: int) -> bytes:
-    """Read instructions from ``va`` until a ``stop`` past every branch target."""
-    code = bytearray()
+    """Read instructions from ``va`` until a ``stop`` past every branch target
+    (a fault is raised where the program's own bytes are unreadable)."""
+    ahead = bytearray()
+
+    def need(end: int) -> None:
+        while len(ahead) < end:
+            at = va + len(ahead)
+            ahead.extend(bytes(memory.read(at, FETCH_CHUNK_B - at % FETCH_CHUNK_B, UNIT)))
+
+    here = 0
     furthest = 0
     while True:
-        if len(code) > MAX_PROGRAM_B:
+        if here > MAX_PROGRAM_B:
             raise ShaderError(f"program at 0x{va:x}: no terminating stop within {MAX_PROGRAM_B} bytes")
-        opcode = int(memory.read(va + len(code), 1, UNIT)[0])
+        need(here + 1)
+        opcode = ahead[here]
         op = BY_OPCODE.get(opcode)
         if op is None:
-            raise ShaderError(f"program at 0x{va:x}: unknown opcode 0x{opcode:02x} at offset {len(code)}")
-        here = len(code)
-        code += bytes(memory.read(va + here, op.length_B, UNIT))
+            raise ShaderError(f"program at 0x{va:x}: unknown opcode 0x{opcode:02x} at offset {here}")
+        need(here + op.length_B)
         if op.unit == "jmp":
-            ins = decode_one(bytes(code), here)
+            ins = decode_one(bytes(ahead[here:here + op.length_B]), 0)
             furthest = max(furthest, here + ins["target"])
-        if op.name == "stop" and len(code) > furthest:
-            return bytes(code)
+        here += op.length_B
+        if op.name == "stop" and here > furthest:
+            return bytes(ahead[:here])
 
 
 def _register_use(ins: Instruction) -> tuple[set, set]:
