@@ -399,3 +399,85 @@ def test_uniform_initializer_and_location(ctx):
     c.glUniform1f(4, 2.0)           # member 1 of the struct at location 3 is location 4
     px = draw_quad(c)
     assert (np.abs(px[8, 8] - unorm(np.array([0.25, 0.5, 1.0, 1.0]) * 2.0)) <= 1).all(), px[8, 8]
+
+
+# A compute shader: every invocation increments the atomic counter at binding 0, offset 4, and
+# decrements the one at offset 8 (OpAtomicIDecrement returns the value before, as SPIR-V says)
+ATOMIC_COMPUTE = HEADER.replace("OpCapability Shader\n", "OpCapability Shader\nOpCapability AtomicStorage\n") + \
+    """OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %up Offset 4
+OpDecorate %up Binding 0
+OpDecorate %down Offset 8
+OpDecorate %down Binding 0
+""" + TYPES + """%p_ac_u = OpTypePointer AtomicCounter %uint
+%up = OpVariable %p_ac_u AtomicCounter
+%down = OpVariable %p_ac_u AtomicCounter
+%device = OpConstant %uint 1
+%relaxed = OpConstant %uint 0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%a = OpAtomicIIncrement %uint %up %device %relaxed
+%b = OpAtomicIDecrement %uint %down %device %relaxed
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_atomic_counters(ctx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_COMPUTE_SHADER, ATOMIC_COMPUTE))
+    data = np.array([5, 10, 100, 7], np.uint32)
+    b = c.glGenBuffers(1)[0]
+    c.glBindBufferBase(E.GL_ATOMIC_COUNTER_BUFFER, 0, b)
+    c.glBufferData(E.GL_ATOMIC_COUNTER_BUFFER, data.nbytes, data.tobytes(), E.GL_DYNAMIC_COPY)
+    c.glDispatchCompute(2, 1, 1)                    # 16 invocations
+    c.glMemoryBarrier(E.GL_ATOMIC_COUNTER_BARRIER_BIT)
+    out = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_ATOMIC_COUNTER_BUFFER, 0, data.nbytes)), np.uint32)
+    assert list(out) == [5, 10 + 16, 100 - 16, 7]
+
+
+# A fragment shader reading element `idx` (a uniform at location 0) of an array of 3 uniform
+# blocks at bindings 1, 2, 3
+UBO_ARRAY_FS = HEADER + """OpEntryPoint Fragment %main "main" %out
+OpExecutionMode %main OriginLowerLeft
+OpDecorate %out Location 0
+OpDecorate %idx Location 0
+OpMemberDecorate %Blk 0 Offset 0
+OpDecorate %Blk Block
+OpDecorate %ubos Binding 1
+OpDecorate %ubos DescriptorSet 0
+""" + TYPES + """%uint_3 = OpConstant %uint 3
+%Blk = OpTypeStruct %v4float
+%arr = OpTypeArray %Blk %uint_3
+%p_arr = OpTypePointer Uniform %arr
+%ubos = OpVariable %p_arr Uniform
+%p_u_v4 = OpTypePointer Uniform %v4float
+%p_uc_i = OpTypePointer UniformConstant %int
+%idx = OpVariable %p_uc_i UniformConstant
+%p_out_v4 = OpTypePointer Output %v4float
+%out = OpVariable %p_out_v4 Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %idx
+%pc = OpAccessChain %p_u_v4 %ubos %i %int_0
+%col = OpLoad %v4float %pc
+OpStore %out %col
+OpReturn
+OpFunctionEnd
+"""
+
+
+@pytest.mark.parametrize("idx", [0, 2])
+def test_array_of_uniform_blocks_indexed_dynamically(ctx, idx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, UBO_ARRAY_FS))
+    colours = [[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]]
+    for k, col in enumerate(colours):
+        b = c.glGenBuffers(1)[0]
+        c.glBindBufferBase(E.GL_UNIFORM_BUFFER, 1 + k, b)
+        data = np.array(col, np.float32)
+        c.glBufferData(E.GL_UNIFORM_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+    c.glUniform1i(0, idx)
+    px = draw_quad(c)
+    assert (px[8, 8] == unorm(colours[idx])).all(), px[8, 8]
