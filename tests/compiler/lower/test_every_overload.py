@@ -47,6 +47,8 @@ def shader_for(f) -> tuple[str, str]:
     if head.startswith("#version 100"):
         head += "precision highp float;\n"
     stage = sorted(a.stages)[0] if a.stages else ("compute" if f.name in ("barrier",) else "fragment")
+    if stage == "tess_control" and f.name == "barrier":    # the same lowering as compute's, with no draw key
+        stage = "compute"
     decls, args, body = [], [], []
     if stage == "geometry":        # a geometry shader needs its primitives and vertex count
         decls.append("layout(points) in; layout(points, max_vertices = 1) out;")
@@ -70,6 +72,9 @@ def shader_for(f) -> tuple[str, str]:
         elif direction in ("out", "inout"):
             body.append(f"{t} v{i} = {_value(t)};")
             args.append(f"v{i}")
+        elif f.name.startswith("interpolateAt") and i == 0:      # an l-value of a fragment input
+            decls.append(f"in {t.name} u{i};")
+            args.append(f"u{i}")
         elif f.name.startswith("textureGather") and i == len(f.params) - 1 and t == GT.INT:
             args.append("1")
         else:
