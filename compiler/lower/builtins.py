@@ -736,8 +736,13 @@ class Builtins:
                            base=base_B, atomic_op=op)
 
     def _counter(self, c):
+        """(buffer index, byte offset) of an atomic counter; a dynamically indexed
+        element of an array of counters is 4 bytes per element on."""
         b = self.b
-        return b.iimm(self.L.io.atomic_counter_ssbo(c)), b.iimm(c.offset_B)
+        ssbo = b.iimm(self.L.io.atomic_counter_ssbo(c))
+        if c.index is None:
+            return ssbo, b.iimm(c.offset_B)
+        return ssbo, b.iadd(b.imul(c.index, 4), c.offset_B)
 
     def f_atomicCounterIncrement(self, e, c):
         index, offset = self._counter(c)

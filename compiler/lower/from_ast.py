@@ -653,16 +653,21 @@ class Lowerer:
             base = self.opaque_of(e.base)
             if base.choices is not None:
                 return self._index_choices(base, e)
+            stride = _opaque_count(e.type)          # leaf elements per element of e.base
             if e.index.const is not None:
                 i = e.index.const[0]
-                stride = _opaque_count(e.type)
                 return Opaque(base.kind, e.type.innermost_element, base.slot + i * stride, base.name,
-                              base.index, stride, base.binding, base.offset_B + 4 * i)
+                              base.index, stride, base.binding, base.offset_B + 4 * i * stride)
+            # a dynamic index counts leaf elements from ``slot`` (an atomic counter's byte
+            # offset is ``offset_B + 4 * index``)
             idx = self.expr(e.index)
+            if stride != 1:
+                idx = self.b.imul(idx, stride)
             if base.index is not None:
                 idx = self.b.iadd(base.index, idx)
+            length = base.length if base.index is not None else _opaque_count(e.base.type)
             return Opaque(base.kind, e.type.innermost_element, base.slot, base.name, idx,
-                          e.base.type.length or 1, base.binding, base.offset_B)
+                          length, base.binding, base.offset_B)
         if isinstance(e, ast.FieldAccess):
             if _constant_path(e):
                 return self.io.opaque_leaf(self, _leaf_name(e), e.type)

@@ -912,8 +912,6 @@ class IOLowering:
         return Opaque("sampler" if inner.is_sampler else "image", inner, table[name].slot, name, None, count)
 
     def atomic_counter_ssbo(self, opq: Opaque) -> int:
-        if opq.index is not None:
-            raise LoweringError("dynamically indexed atomic counters are not supported")
         return self.atomic_counter_ssbo_base + opq.binding
 
     # ------------------------------------------------------------ memory

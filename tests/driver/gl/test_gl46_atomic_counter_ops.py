@@ -80,3 +80,34 @@ def test_64_invocations_at_once():
 def test_listed():
     ctx = glhelp.context(4, 4, api="compat")
     assert "GL_ARB_shader_atomic_counter_ops" in ctx.extensions
+
+
+INDEXED = """#version 430
+layout(local_size_x = 12) in;
+layout(binding = 0, offset = 4) uniform atomic_uint flat_[3];
+layout(binding = 0, offset = 16) uniform atomic_uint nested[2][3];
+layout(std430, binding = 1) buffer Old { uint old[12]; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    old[i] = atomicCounterIncrement(flat_[i % 3u]);
+    atomicCounterIncrement(nested[i % 2u][i % 3u]);
+    atomicCounterIncrement(nested[1][2]);
+}
+"""
+
+
+def test_dynamically_indexed_arrays_of_counters():
+    """An element of an array of atomic counters chosen at run time (GLSL 4.60
+    section 4.1.7: counters of an array are 4 bytes apart from the declared offset;
+    arrays of arrays row-major): 12 invocations over flat_[i % 3] and
+    nested[i % 2][i % 3]; every invocation also increments nested[1][2]."""
+    ctx = glhelp.context(4, 4, api="compat")
+    after, old = _run(ctx, INDEXED, [0] * 10, 12)
+    flat = np.bincount(np.arange(12) % 3, minlength=3)
+    nested = np.zeros((2, 3), int)
+    for i in range(12):
+        nested[i % 2, i % 3] += 1
+    nested[1, 2] += 12
+    assert after == [0] + list(flat) + list(nested.ravel())
+    # each invocation got a distinct old value of its counter: 0..3 for each of the three
+    assert sorted(old) == sorted(list(range(4)) * 3)
