@@ -420,6 +420,8 @@ def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False)
             return False
         if family == "etc1":
             return es
+        if es and version < (2, 0):     # ES 1.1 lists ETC1 only (and the paletted formats, gles1.py)
+            return False
         if family == "latc":
             return compat and not es
         if family == "etc2":
@@ -438,7 +440,11 @@ def general_purpose_compressed(es: bool, version: tuple[int, int]) -> tuple[int,
         if cf.family in ("rgtc", "latc", "s3tc_srgb") or enum == GL_COMPRESSED_RGBA_S3TC_DXT1_EXT:
             return False
         return cf.family != "astc" or es
-    return tuple(enum for enum, cf in compressed_formats(es, version).items() if listed(enum, cf))
+    paletted = ()
+    if es and version < (2, 0):         # OES_compressed_paletted_texture lists its ten formats
+        from driver.gl.features.gles1 import PALETTED
+        paletted = tuple(PALETTED)
+    return tuple(enum for enum, cf in compressed_formats(es, version).items() if listed(enum, cf)) + paletted
 
 
 def lookup(internalformat: int) -> InternalFormat | None:

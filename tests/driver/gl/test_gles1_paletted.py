@@ -93,3 +93,18 @@ def test_paletted_errors():
         es2.glBindTexture(E.GL_TEXTURE_2D, t)
         es2.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, P4_RGBA8, 16, 16, 0, size, buf)
         assert es2.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_es1_compressed_formats_are_etc1_and_the_paletted_ones():
+    """COMPRESSED_TEXTURE_FORMATS of an ES 1.1 context: the formats of its listed
+    extensions (OES_compressed_ETC1_RGB8_texture, the ten paletted ones); formats of
+    extensions it does not list (BPTC, S3TC, ASTC) are INVALID_ENUM."""
+    with driver.Context(api="gles1", width=2, height=2) as ctx:
+        listed = ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)
+        assert sorted(listed) == [0x8B90 + i for i in range(10)] + [0x8D64]
+        assert ctx.glGetIntegerv(E.GL_NUM_COMPRESSED_TEXTURE_FORMATS) == [11]
+        (t,) = ctx.glGenTextures(1)
+        ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+        for fmt in (0x8E8C, 0x83F0):                    # RGBA_BPTC_UNORM, RGB_S3TC_DXT1
+            ctx.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 4, 4, 0, 16 if fmt == 0x8E8C else 8, bytes(16))
+            assert ctx.glGetError() == E.GL_INVALID_ENUM
