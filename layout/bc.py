@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ENCODABLE", "compress_bc", "decompress_bc", "principal_extremes"]
+from layout.endpoints import nearest_entry, principal_extremes
+
+__all__ = ["ENCODABLE", "compress_bc", "decompress_bc"]
 
 _ROW_MAJOR = np.arange(16).reshape(4, 4)  # [y, x] -> pixel index
 
@@ -131,29 +133,6 @@ ENCODABLE = ("DXT1_RGB", "DXT1_RGBA", "DXT3_RGBA", "DXT5_RGBA", "DXT1_SRGB", "DX
               "LATC1_UNORM", "LATC1_SNORM", "LATC2_UNORM", "LATC2_SNORM")
 
 
-def principal_extremes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(n, 16, c) texels -> (n,) positions of the texels at the two ends of each
-    block's principal axis (power iteration on the covariance): the endpoints of
-    a simple encoder, exact for blocks of two colours."""
-    n = values.shape[0]
-    centred = values - values.mean(1, keepdims=True)
-    cov = np.einsum("nki,nkj->nij", centred, centred)
-    # start from the covariance row of the most varying channel (never orthogonal
-    # to the principal axis when the block varies at all)
-    axis = cov[np.arange(n), np.argmax(np.diagonal(cov, axis1=1, axis2=2), 1)] + 1e-9
-    for _ in range(8):
-        axis = np.einsum("nij,nj->ni", cov, axis)
-        axis /= np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-12)
-    proj = np.einsum("nki,ni->nk", centred, axis)
-    return proj.argmin(1), proj.argmax(1)
-
-
-def _nearest(values: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """(n, 16, c) values, (n, k, c) palette -> (n, 16) index of the nearest entry."""
-    d = ((values[:, :, None, :] - palette[:, None, :, :]) ** 2).sum(-1)
-    return np.argmin(d, axis=2)
-
-
 def _pack_indices(idx: np.ndarray, width: int) -> np.ndarray:
     """(n, 16) indices (pixel order 4 * y + x) -> (n,) uint64, ``width`` bits each."""
     shifts = (np.arange(16, dtype=np.uint64) * np.uint64(width))[None]
@@ -190,7 +169,7 @@ def _encode_bc1(rgb8: np.ndarray, transparent: np.ndarray | None) -> np.ndarray:
     four = (c0 > c1)[:, None]
     palette = np.stack([e0, e1, np.where(four, (2 * e0 + e1) / 3, (e0 + e1) / 2),
                         np.where(four, (e0 + 2 * e1) / 3, np.inf)], 1)   # index 3 of 3-colour: never nearest
-    idx = _nearest(rgb8, palette)
+    idx = nearest_entry(rgb8, palette)
     if transparent is not None:
         idx = np.where(transparent, 3, idx)
     return (c0.astype(np.uint64) | (c1.astype(np.uint64) << np.uint64(16))
@@ -205,7 +184,7 @@ def _encode_bc4(values: np.ndarray, signed: bool) -> np.ndarray:
     ef0, ef1 = e0[:, None].astype(np.float64), e1[:, None].astype(np.float64)
     k = np.arange(1, 7, dtype=np.float64)[None]
     palette = np.concatenate([ef0, ef1, ((7 - k) * ef0 + k * ef1) / 7], 1)   # (n, 8)
-    idx = _nearest(values[..., None].astype(np.float64), palette[..., None])
+    idx = nearest_entry(values[..., None].astype(np.float64), palette[..., None])
     idx = np.where((e0 == e1)[:, None], 0, idx)
     b0, b1 = (e0 & 0xFF).astype(np.uint64), (e1 & 0xFF).astype(np.uint64)
     return b0 | (b1 << np.uint64(8)) | (_pack_indices(idx, 3) << np.uint64(16))

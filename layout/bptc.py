@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from layout.endpoints import nearest_entry, principal_extremes
+
 __all__ = ["compress_bptc", "decompress_bptc"]
 
 
@@ -371,7 +373,6 @@ def _anchor_low(idx: np.ndarray, e0: np.ndarray, e1: np.ndarray):
 def _encode_bc7_mode6(v8: np.ndarray) -> np.ndarray:
     """(n, 16, 4) RGBA 0..255 -> (n, 16) uint8 BC7 blocks in mode 6 (one subset,
     RGBA endpoints of 7 bits plus a P-bit each, 4-bit indices)."""
-    from layout.bc import _nearest, principal_extremes
     n = v8.shape[0]
     rows = np.arange(n)
     lo_at, hi_at = principal_extremes(v8)
@@ -388,7 +389,7 @@ def _encode_bc7_mode6(v8: np.ndarray) -> np.ndarray:
     e0, e1 = 2 * q0 + p0[:, None], 2 * q1 + p1[:, None]           # 8-bit endpoints
     w = _WEIGHTS[4][None, :, None]
     palette = ((64 - w) * e0[:, None] + w * e1[:, None] + 32) >> 6  # (n, 16, 4)
-    idx = _nearest(v8, palette.astype(np.float64))
+    idx = nearest_entry(v8, palette.astype(np.float64))
     flip = idx[:, 0] >= 8
     idx, _, _ = _anchor_low(idx, e0, e1)
     q0, q1 = np.where(flip[:, None], q1, q0), np.where(flip[:, None], q0, q1)
@@ -418,7 +419,6 @@ def _encode_bc6_mode3(rgb: np.ndarray, signed: bool) -> np.ndarray:
     chosen in the unquantised domain, where the decoder interpolates: a half
     float's bits h come from u as (u * 31) >> 6 (signed: |u| * 31 >> 5), so the
     target is u = h * 64 / 31 (32 / 31), close to logarithmic in the value."""
-    from layout.bc import _nearest, principal_extremes
     n = rgb.shape[0]
     limit = 65504.0
     x = np.clip(np.nan_to_num(rgb), -limit if signed else 0.0, limit)
@@ -439,7 +439,7 @@ def _encode_bc6_mode3(rgb: np.ndarray, signed: bool) -> np.ndarray:
     u0, u1 = levels[i0], levels[i1]
     w = _WEIGHTS[4][None, :, None]
     palette = ((64 - w) * u0[:, None] + w * u1[:, None] + 32) >> 6   # (n, 16, 3)
-    idx = _nearest(target, palette.astype(np.float64))
+    idx = nearest_entry(target, palette.astype(np.float64))
     idx, i0, i1 = _anchor_low(idx, i0, i1)
     c0, c1 = codes[i0] & 0x3FF, codes[i1] & 0x3FF                  # signed: two's complement
     bits = np.zeros((n, 128), np.uint8)
