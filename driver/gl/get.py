@@ -128,11 +128,12 @@ class GetMixin:
             E.GL_COMPRESSED_TEXTURE_FORMATS: lambda c: general_purpose_compressed(c.api.es, c.api.version),
             E.GL_NUM_SHADER_BINARY_FORMATS: lambda c: len(c.spirv_binary_formats()),
             E.GL_SHADER_BINARY_FORMATS: lambda c: c.spirv_binary_formats(),      # features/gl_spirv.py
-            E.GL_NUM_SPIR_V_EXTENSIONS: lambda c: c.spirv_extension_count(),
             E.GL_SHADER_COMPILER: lambda c: True,
             E.GL_SAMPLE_BUFFERS: lambda c: int(c._draw_fb_samples() > 1),
             E.GL_SAMPLES: lambda c: c._draw_fb_samples(),
         })
+        if self.spirv_binary_formats():          # where SPIR-V is available (features/gl_spirv.py)
+            t[E.GL_NUM_SPIR_V_EXTENSIONS] = lambda c: c.spirv_extension_count()
         if api.gl_or_es((3, 0), (3, 0)):
             t.update({
                 E.GL_MAJOR_VERSION: lambda c: api.version[0],
