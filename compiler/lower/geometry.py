@@ -111,6 +111,27 @@ def vertex_record_layout(outputs) -> tuple[tuple, int]:
     return tuple(layout), max(offset, 4)
 
 
+def location_alias(location: int) -> str:
+    """The record name under which the vertex output at ``layout(location)`` is also
+    found: a located input of the next stage matches it by location (GL 4.6 section
+    7.4.1), whatever the two variables are called."""
+    return f"@location:{location}"
+
+
+def with_location_aliases(layout: tuple, locations: dict) -> tuple:
+    """``vertex_record_layout``'s entries plus, for every output name in ``locations``
+    (name -> its first explicit location), one ``location_alias`` entry per location it
+    covers (an array's element k is at location + k, 4 words further on)."""
+    extra = []
+    for name, offset_dw, locs in layout:
+        first = locations.get(name)
+        if first is None:
+            continue
+        for k in range(locs):
+            extra.append((location_alias(first + k), offset_dw + 4 * k, locs - k))
+    return tuple(layout) + tuple(extra)
+
+
 @dataclass(frozen=True)
 class GeometryKey:
     """How a draw feeds the geometry kernel: its topology (a ``TOPOLOGY_INPUT`` key),
@@ -142,6 +163,8 @@ class GeometryOutput:
     instance: str = ""
     member: str = ""
     stream: int = 0             # the vertex stream it belongs to (layout(stream = N))
+    location: int = -1          # its layout(location = N), -1 when it has none
+    component: int = -1         # its layout(component = N), -1 when it has none
 
 
 @dataclass(frozen=True)
@@ -344,6 +367,9 @@ class GeometryLowering:
                 L = self.L
                 et = s.type.element
                 link = et.name if et.is_block else s.name        # blocks link by block name
+                location = (getattr(s, "layout", None) or {}).get("location")
+                if not et.is_block and location is not None and location_alias(location) in where:
+                    link = location_alias(location)     # both sides located: matched by location
                 for j in range(s.type.length):
                     L.store(b.deref_array(b.deref_var(var), j), et, read(et, link, j))
 
@@ -455,11 +481,14 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
         if s.storage != "out" or s.name in seen:
             continue
         seen.add(s.name)
-        members = [(s.name, s.type, s.interpolation, "", "", (s.layout or {}).get("stream", 0))]
+        layout_q = s.layout or {}
+        members = [(s.name, s.type, s.interpolation, "", "", layout_q.get("stream", 0),
+                    layout_q.get("location", -1), layout_q.get("component", -1))]
         if s.type.is_block:
             members = [(f"{s.type.name}.{f.name}", f.type, (f.qualifiers or {}).get("interpolation"), s.type.name,
-                        f.name, ((f.qualifiers or {}).get("layout") or {}).get("stream", 0)) for f in s.type.fields]
-        for name, t, interpolation, block, member, stream in members:
+                        f.name, ((f.qualifiers or {}).get("layout") or {}).get("stream", 0), -1, -1)
+                       for f in s.type.fields]
+        for name, t, interpolation, block, member, stream, location, component in members:
             inner = t.innermost_element if t.is_array else t
             if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
                 raise LoweringError(f"geometry shader output `{name}' of type {t.name} is not supported")
@@ -467,7 +496,7 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
             if inner.base != "float" or name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                 interp = "flat"
             outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t), inner.base, interp, t.name,
-                                       block, s.name if block else "", member, stream))
+                                       block, s.name if block else "", member, stream, location, component))
             offset += 4 * _locations(t)
     return GeometryInterface(layout.input, layout.output, layout.max_vertices, layout.invocations,
                              tuple(outs), offset, _stream_count(unit, layout))

@@ -538,11 +538,18 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
         if o.block:
             blocks.setdefault((o.block, o.instance), []).append(f"{qual}{_declare(o.glsl_type, o.member)};")
         elif not o.name.startswith("gl_"):
-            lines.append(f"{qual}out {_declare(o.glsl_type, o.name)};")
+            # an explicit location (and component) is kept: a separable fragment
+            # program matches it by location (GL 4.6 section 7.4.1)
+            placed = [f"location = {o.location}"] if o.location >= 0 else []
+            placed += [f"component = {o.component}"] if placed and o.component >= 0 else []
+            layout_q = f"layout({', '.join(placed)}) " if placed else ""
+            lines.append(f"{layout_q}{qual}out {_declare(o.glsl_type, o.name)};")
     for (block, instance), members in blocks.items():
         lines.append(f"out {block} {{ {' '.join(members)} }} {instance};")
     if compat:
         lines[0] = "#version 150 compatibility"
+    if any(o.location >= 0 for o in iface.outputs):
+        lines.insert(1, "#extension GL_ARB_separate_shader_objects : require")
     tests = [f"{selectors[name]} != {uniform}" for on, name, uniform in (
         (select[0], "gl_Layer", "shimgl_layer"), (select[1], "gl_ViewportIndex", "shimgl_viewport")) if on]
     if tests:
@@ -571,7 +578,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
 
 # -- the draw -----------------------------------------------------------------------
 def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
-    from compiler.lower.geometry import GeometryKey, primitive_count
+    from compiler.lower.geometry import GeometryKey, primitive_count, with_location_aliases
     prog = stages[PipeShaderType.GEOMETRY]
     vs_prog = stages.get(PipeShaderType.VERTEX)
     if vs_prog is None:
@@ -599,6 +606,7 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     records = hi - lo + 1
     vs_outputs = _gs_vs_outputs(vs_prog.linked_state)
     vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
+    vs_layout = with_location_aliases(vs_layout, _located_outputs(vs_prog.linked_state, "vertex"))
     key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
     # GL_PRIMITIVES_GENERATED active: what the passes add to the queue's primitive counter
     # is measured (a pipe query around them) and taken out of the GL query's result
@@ -891,6 +899,14 @@ def _strip_adjacency_positions(starts, lengths) -> np.ndarray:
 _RECORDED_BUILTINS = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex",
                                 "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
                                 "gl_BackSecondaryColor", "gl_TexCoord", "gl_FogFragCoord"})
+
+
+def _located_outputs(ls, stage: str) -> dict:
+    """Record name -> explicit location of the stage's plain (not block) user outputs."""
+    unit = ls.units[stage]
+    return {v.name: v.layout["location"] for v in unit.globals
+            if v.storage == "out" and not v.builtin and not v.type.is_block and getattr(v, "block", None) is None
+            and "location" in (v.layout or {})}
 
 
 def _gs_vs_outputs(ls) -> tuple:

@@ -82,3 +82,69 @@ def test_mismatched_stage_interfaces_fail_validation():
     c.glValidateProgramPipeline(pl)
     assert c.glGetProgramPipelineiv(pl, E.GL_VALIDATE_STATUS) == [0]
     assert "type" in c.glGetProgramPipelineInfoLog(pl)
+
+
+RV_VS = """#version 150
+#extension GL_ARB_separate_shader_objects : require
+#extension GL_ARB_explicit_attrib_location : require
+layout(location = 0) in vec4 pos;
+layout(location = 2) out vec3 a;
+layout(location = 4) out vec3 b;
+layout(location = 3) out vec3 c;
+void main() { gl_Position = pos; a = vec3(0.5, 0.0, 0.25); b = vec3(0.375, 0.0, 0.125); c = vec3(0.75, 0.0, 1.0); }
+"""
+RV_GS = """#version 150
+#extension GL_ARB_separate_shader_objects : require
+#extension GL_ARB_explicit_attrib_location : require
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+layout(location = 4) in vec3 first[];      // b: (0.375, 0, 0.125)
+layout(location = 2) in vec3 second[];     // a: (0.5, 0, 0.25)
+layout(location = 2) out vec3 ga;
+layout(location = 3) out vec3 gb;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        ga = first[i] * 2.0;
+        gb = second[i] * 0.5;
+        EmitVertex();
+    }
+}
+"""
+RV_FS = """#version 150
+#extension GL_ARB_separate_shader_objects : require
+#extension GL_ARB_explicit_attrib_location : require
+layout(location = 3) in vec3 ga;           // the geometry stage's gb: (0.25, 0, 0.125)
+layout(location = 2) in vec3 gb;           // the geometry stage's ga: (0.75, 0, 0.25)
+out vec4 color;
+void main() { color = vec4(ga.x, gb.x, ga.z, gb.z); }
+"""
+
+
+def test_rendezvous_by_location_through_a_geometry_stage():
+    """GL 4.6 section 7.4.1: located outputs and inputs of separable programs match by
+    location, whatever their names: vertex -> geometry (inputs declared in another
+    order under other names) and geometry -> fragment (names of the other side swapped)."""
+    import numpy as np
+    import driver
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        pipe = ctx.glGenProgramPipelines(1)[0]
+        for kind, src, bit in ((E.GL_VERTEX_SHADER, RV_VS, E.GL_VERTEX_SHADER_BIT),
+                               (E.GL_GEOMETRY_SHADER, RV_GS, E.GL_GEOMETRY_SHADER_BIT),
+                               (E.GL_FRAGMENT_SHADER, RV_FS, E.GL_FRAGMENT_SHADER_BIT)):
+            ctx.glUseProgramStages(pipe, bit, separable(ctx, kind, src))
+        ctx.glBindProgramPipeline(pipe)
+        ctx.glValidateProgramPipeline(pipe)
+        assert ctx.glGetProgramPipelineiv(pipe, E.GL_VALIDATE_STATUS) == [1], ctx.glGetProgramPipelineInfoLog(pipe)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        tri = np.array([[-1, -1, 0, 1], [3, -1, 0, 1], [-1, 3, 0, 1]], np.float32)
+        ctx.glBindBuffer(E.GL_ARRAY_BUFFER, ctx.glGenBuffers(1)[0])
+        ctx.glBufferData(E.GL_ARRAY_BUFFER, tri.nbytes, tri.tobytes(), E.GL_STATIC_DRAW)
+        ctx.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 16, 0)
+        ctx.glEnableVertexAttribArray(0)
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+        expect(ctx, E.GL_NO_ERROR)
+        # ga = b * 2 = (0.75, 0, 0.25) at location 2; gb = a * 0.5 = (0.25, 0, 0.125) at 3
+        want = np.array([0.25, 0.75, 0.125, 0.25]) * 255
+        img = ctx.read_pixels().astype(int)
+        assert np.all(np.abs(img - want) <= 1), img[4, 4]
