@@ -20,7 +20,10 @@ class ShaderCaps:
     max_inputs: int = 16             # vec4 input slots
     max_outputs: int = 16            # vec4 output slots
     max_const_buffers: int = 16      # uniform blocks + the default block (index 0)
-    max_const_buffer0_size_B: int = 64 * 1024
+    # The default uniform block: its first 1 KiB sits in uniform registers, the rest is read from
+    # UBO 0 (compiler/lower/io.py), so any size up to a UBO's works; 16 KiB is 4,096 components
+    # (1,024 vec4s: a vertex shader reading uniform vec4 big[1000] draws correctly).
+    max_const_buffer0_size_B: int = 16 * 1024
     max_texture_samplers: int = 16
     max_sampler_views: int = 16
     max_shader_buffers: int = 16
@@ -53,7 +56,11 @@ class ScreenCaps:
     max_stream_output_buffers: int = 4
     max_stream_output_separate_components: int = 4
     max_stream_output_interleaved_components: int = 64
-    max_varying_components: int = 64
+    # 32 vec4 varyings: a fragment reads each component from one coefficient register (cf_count is
+    # 8 bits, cf0/cf1 are W and Z, gl_PointCoord takes 2 after them) and a vertex writes each as one
+    # st_var word (8-bit index, with the position's 4 and the clip distances' 8 words):
+    # 128 components fit both, and a 32 x vec4 varying array draws correctly.
+    max_varying_components: int = 128
     max_combined_texture_units: int = 80
     max_combined_shader_buffers: int = 48
     max_combined_images: int = 32
@@ -71,6 +78,7 @@ class ScreenCaps:
     point_size_range: tuple[float, float] = (1.0, 511.95)
     line_width_range: tuple[float, float] = (1.0, 16.0)
     subpixel_bits: int = 8
+    # any axis up to max_compute_threads_per_block (local_size_z = 1024 dispatches correctly)
     max_compute_block_size: tuple[int, int, int] = (1024, 1024, 1024)
     max_compute_threads_per_block: int = 1024
     max_compute_grid_size: tuple[int, int, int] = (65535, 65535, 65535)
@@ -80,7 +88,7 @@ class ScreenCaps:
     glsl_feature_level: int = 430
     glsl_es_feature_level: int = 310
     shaders: dict[PipeShaderType, ShaderCaps] = field(default_factory=lambda: {
-        PipeShaderType.VERTEX: ShaderCaps(),
+        PipeShaderType.VERTEX: ShaderCaps(max_outputs=32),     # the 128 varying components
         PipeShaderType.FRAGMENT: ShaderCaps(max_inputs=32, max_outputs=8),
         PipeShaderType.COMPUTE: ShaderCaps(max_inputs=0, max_outputs=0),
     })

@@ -24,9 +24,11 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         "GL_MAX_RENDERBUFFER_SIZE": tex2d,
         "GL_MAX_VIEWPORT_DIMS": (caps.max_viewport_size_px, caps.max_viewport_size_px),
         "GL_MAX_VERTEX_ATTRIBS": caps.max_vertex_attribs,
-        "GL_MAX_VERTEX_UNIFORM_VECTORS": vs.max_const_buffer0_size_B // 16 // 16,
-        "GL_MAX_FRAGMENT_UNIFORM_VECTORS": fs.max_const_buffer0_size_B // 16 // 16,
-        "GL_MAX_VARYING_VECTORS": caps.max_varying_components // 4 - 1 if not api.es else 15,
+        # the default uniform block's bytes in vec4s (and 32-bit components below), as Mesa's
+        # state tracker derives them from PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE
+        "GL_MAX_VERTEX_UNIFORM_VECTORS": vs.max_const_buffer0_size_B // 16,
+        "GL_MAX_FRAGMENT_UNIFORM_VECTORS": fs.max_const_buffer0_size_B // 16,
+        "GL_MAX_VARYING_VECTORS": caps.max_varying_components // 4,
         "GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS": vs.max_texture_samplers,
         "GL_MAX_TEXTURE_IMAGE_UNITS": fs.max_texture_samplers,
         "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS": caps.max_combined_texture_units,
@@ -44,11 +46,11 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_ELEMENTS_INDICES": 1 << 20,
             "GL_MAX_ELEMENTS_VERTICES": 1 << 20,
             "GL_MAX_ELEMENT_INDEX": 0xFFFFFFFF,
-            "GL_MAX_VERTEX_UNIFORM_COMPONENTS": vs.max_const_buffer0_size_B // 16 // 4,
-            "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": fs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_VERTEX_UNIFORM_COMPONENTS": vs.max_const_buffer0_size_B // 4,
+            "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": fs.max_const_buffer0_size_B // 4,
             "GL_MAX_VARYING_COMPONENTS": caps.max_varying_components,
             "GL_MAX_VERTEX_OUTPUT_COMPONENTS": vs.max_outputs * 4,
-            "GL_MAX_FRAGMENT_INPUT_COMPONENTS": (fs.max_inputs * 4) if not api.es else 60,
+            "GL_MAX_FRAGMENT_INPUT_COMPONENTS": fs.max_inputs * 4,
             "GL_MAX_VERTEX_UNIFORM_BLOCKS": vs.max_const_buffers - 1,
             "GL_MAX_FRAGMENT_UNIFORM_BLOCKS": fs.max_const_buffers - 1,
             "GL_MAX_COMBINED_UNIFORM_BLOCKS": vs.max_const_buffers + fs.max_const_buffers - 2,
@@ -57,10 +59,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT": caps.uniform_buffer_offset_alignment_B,
             "GL_MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS":
                 (vs.max_const_buffers - 1) * caps.max_uniform_block_size_B // 4
-                + vs.max_const_buffer0_size_B // 16 // 4,
+                + vs.max_const_buffer0_size_B // 4,
             "GL_MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS":
                 (fs.max_const_buffers - 1) * caps.max_uniform_block_size_B // 4
-                + fs.max_const_buffer0_size_B // 16 // 4,
+                + fs.max_const_buffer0_size_B // 4,
             "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS":
                 caps.max_stream_output_interleaved_components,
             "GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS": caps.max_stream_output_buffers,
@@ -127,7 +129,7 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS":
                 blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxGeometryUniformComponents"],
         })
-        if api.gl(4, 0) or api.es:
+        if api.gl(4, 0) or api.es or api.has_extension("GL_ARB_gpu_shader5"):
             lim["GL_MAX_GEOMETRY_SHADER_INVOCATIONS"] = GLSL["gl_MaxGeometryShaderInvocations"]
         if api.gl_or_es((4, 2), (3, 2)):
             lim.update({"GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS": 0,
@@ -173,6 +175,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         if api.gl_or_es((4, 3), (3, 2)):
             lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
             lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
+    if api.has_extension("GL_ARB_enhanced_layouts"):
+        # its xfb_buffer qualifier reads gl_MaxTransformFeedbackBuffers (ARB_transform_feedback3's
+        # query, which GL 4.0 sets below too)
+        lim["GL_MAX_TRANSFORM_FEEDBACK_BUFFERS"] = caps.max_stream_output_buffers
     if api.gl(4, 2):       # ARB_map_buffer_alignment
         lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):
@@ -216,10 +222,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS": cs.max_texture_samplers,
             "GL_MAX_COMPUTE_IMAGE_UNIFORMS": cs.max_shader_images,
             "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE": caps.max_compute_shared_memory_B,
-            "GL_MAX_COMPUTE_UNIFORM_COMPONENTS": cs.max_const_buffer0_size_B // 16 // 4,
+            "GL_MAX_COMPUTE_UNIFORM_COMPONENTS": cs.max_const_buffer0_size_B // 4,
             "GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS":
                 (cs.max_const_buffers - 1) * caps.max_uniform_block_size_B // 4
-                + cs.max_const_buffer0_size_B // 16 // 4,
+                + cs.max_const_buffer0_size_B // 4,
             "GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS": cs.max_atomic_counter_buffers,
             "GL_MAX_COMPUTE_ATOMIC_COUNTERS": caps.max_compute_atomic_counters,
             "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS": caps.max_compute_threads_per_block,
