@@ -71,6 +71,7 @@ class PatchEntry:
     offset_B: int
     stride_B: int
     glsl_type: str
+    location: int = -1          # its layout(location = N) (a plain variable's), -1 when none
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,12 @@ class PatchLayout:
 
     def find(self, name: str) -> PatchEntry | None:
         return next((e for e in self.entries if e.name == name), None)
+
+    def find_located(self, location: int, patch: bool) -> PatchEntry | None:
+        """The output at ``location`` among the per-vertex (``patch`` False) or per-patch
+        outputs: a located input matches it by location (GL 4.6 section 7.4.1)."""
+        return next((e for e in self.entries if e.location == location and (e.stride_B == 0) == patch),
+                    None)
 
 
 def _link_name(s) -> str:
@@ -139,7 +146,10 @@ def patch_layout(unit, vertices: int | None = None) -> PatchLayout:
         stride = size // s.type.length if per_vertex and s.type.length else 0
         if per_vertex and s.type.length != vertices:
             raise LoweringError(f"tessellation control output `{s.name}' is not sized by the output patch")
-        entries.append(PatchEntry(_link_name(s), offset, stride, s.type.element.name if per_vertex else s.type.name))
+        located = -1 if s.builtin or s.type.is_block or (s.type.is_array and s.type.element.is_block) \
+            else (s.layout or {}).get("location", -1)
+        entries.append(PatchEntry(_link_name(s), offset, stride, s.type.element.name if per_vertex else s.type.name,
+                                  located))
         offset += size
     return PatchLayout(vertices, tuple(entries), max((offset + 15) // 16 * 16, 32))
 
@@ -285,6 +295,7 @@ class TessControlLowering(_Common):
             vid = self._vertex_id(b, b.iadd(b.imul(patch, pv), j))
             rec = b.iadd(b.imul(inst, records), b.isub(vid, lo))
             rec_base.append(b.imul(rec, self.key.vs_stride_dw))
+        from .geometry import location_alias
         where = {name: (off, locs) for name, off, locs in self.key.inputs}
 
         def location(name, j, k, comps):
@@ -331,6 +342,9 @@ class TessControlLowering(_Common):
                     raise LoweringError(f"tessellation control input `{s.name}' is not an array")
                 et = s.type.element
                 link = et.name if et.is_block else s.name
+                located = (s.layout or {}).get("location")
+                if not et.is_block and located is not None and location_alias(located) in where:
+                    link = location_alias(located)      # both sides located: matched by location
                 for j in range(pv):
                     L.store(b.deref_array(b.deref_var(var), j), et, read(et, link, j))
 
@@ -411,6 +425,9 @@ class TessEvalLowering(_Common):
                 raise LoweringError(f"tessellation evaluation input {s.name} is not supported")
             name = "gl_out" if s.name == "gl_in" else _link_name(s)
             entry = lay.find(name)
+            located = None if s.builtin else (s.layout or {}).get("location")
+            if located is not None:
+                entry = lay.find_located(located, bool(s.patch)) or entry
             if entry is None:
                 continue                        # not written by the control stage: undefined
             if entry.stride_B == 0:

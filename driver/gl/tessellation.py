@@ -897,7 +897,9 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
     if tcs_prog is not None:
         tcs_owner, source = tcs_prog, _stage_source(tcs_prog, E.GL_TESS_CONTROL_SHADER)
         patch = link.patch if link.patch is not None else tcs_prog.linked_state.tessellation.patch
-        key_inputs = vs_layout
+        from compiler.lower.geometry import with_location_aliases
+        from driver.gl.geometry import _located_outputs
+        key_inputs = with_location_aliases(vs_layout, _located_outputs(vs_prog.linked_state, "vertex"))
     else:
         tcs_owner = tes_prog
         source = _passthrough_control_source(tes_prog.linked_state.units["tess_evaluation"], pv,
@@ -984,7 +986,7 @@ def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch
     gs_prog = stages.get(PipeShaderType.GEOMETRY)
     if gs_prog is not None:             # the geometry passes read the evaluation output as vertex records
         from driver.gallium import buffer_read
-        from compiler.lower.geometry import GeometryKey
+        from compiler.lower.geometry import GeometryKey, with_location_aliases
         from driver.gl.geometry import geometry_passes
         record = struct.unpack(f"<{LAUNCH_WORDS}I", buffer_read(ctx.pipe, launch, 0, 4 * LAUNCH_WORDS))
         total_vertices, total_indices = record[17], record[4]
@@ -993,6 +995,8 @@ def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch
         vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[link.output]
         records_layout = tuple((o.name if not o.block else f"{o.block}.{o.member}", o.offset_dw, o.locations)
                                for o in iface.outputs)
+        records_layout = with_location_aliases(records_layout, {o.name: o.location for o in iface.outputs
+                                                                if not o.block and o.location >= 0})
         key = GeometryKey({1: "points", 2: "lines", 3: "triangles"}[vpp], 4, records_layout, iface.stride_dw)
         geometry_passes(ctx, gs_prog, stages, key, tes_out, total_indices // vpp, total_vertices, 1,
                         index_info=DrawInfo(PipePrim.TRIANGLES, index_size=4, index_resource=indices))

@@ -148,3 +148,77 @@ def test_rendezvous_by_location_through_a_geometry_stage():
         want = np.array([0.25, 0.75, 0.125, 0.25]) * 255
         img = ctx.read_pixels().astype(int)
         assert np.all(np.abs(img - want) <= 1), img[4, 4]
+
+
+TESS = "#extension GL_ARB_tessellation_shader : require\n"
+RV_TCS = "\n".join(RV_VS.split("\n")[:3]) + "\n" + TESS + """layout(vertices = 4) out;
+layout(location = 3) in vec3 from_c[];     // c: (0.75, 0, 1)
+layout(location = 2) in vec3 from_a[];     // a: (0.5, 0, 0.25)
+layout(location = 5) out vec3 per_vertex[];
+layout(location = 4) patch out vec3 p4;
+layout(location = 2) patch out vec3 p2;
+void main() {
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    per_vertex[gl_InvocationID] = from_c[gl_InvocationID] * 0.5;   // (0.375, 0, 0.5)
+    p4 = from_a[0];                                                   // (0.5, 0, 0.25)
+    p2 = from_c[0] * 0.25;                                            // (0.1875, 0, 0.25)
+    gl_TessLevelOuter = float[4](1.0, 1.0, 1.0, 1.0);
+    gl_TessLevelInner = float[2](1.0, 1.0);
+}
+"""
+RV_TES = "\n".join(RV_VS.split("\n")[:3]) + "\n" + TESS + """layout(quads, equal_spacing) in;
+layout(location = 2) patch in vec3 q;      // p2
+layout(location = 4) patch in vec3 r;      // p4
+layout(location = 5) in vec3 v[];          // per_vertex
+layout(location = 3) out vec3 ga;
+layout(location = 2) out vec3 gb;
+void main() {
+    gl_Position = mix(mix(gl_in[0].gl_Position, gl_in[1].gl_Position, gl_TessCoord.x),
+                      mix(gl_in[2].gl_Position, gl_in[3].gl_Position, gl_TessCoord.x), gl_TessCoord.y);
+    ga = vec3(q.x, 0.0, r.z);              // (0.1875, 0, 0.25) at location 3
+    gb = vec3(v[0].x, 0.0, r.x);           // (0.375, 0, 0.5) at location 2
+}
+"""
+RV_TES_GS = RV_GS.replace(          # the inputs in the other order than the evaluation outputs
+    "layout(location = 4) in vec3 first[];      // b: (0.375, 0, 0.125)\n"
+    "layout(location = 2) in vec3 second[];     // a: (0.5, 0, 0.25)",
+    "layout(location = 2) in vec3 second[];\nlayout(location = 3) in vec3 first[];")
+assert RV_TES_GS != RV_GS
+
+
+def test_rendezvous_by_location_through_tessellation():
+    """Located varyings match by location over every interface of a five-program
+    pipeline (vertex -> control per-vertex, control -> evaluation per-vertex and per-patch,
+    evaluation -> geometry -> fragment), and with the evaluation stage feeding the
+    fragment stage directly."""
+    import numpy as np
+    import driver
+    for with_gs in (False, True):
+        with driver.Context(api="gl43", width=8, height=8) as ctx:
+            pipe = ctx.glGenProgramPipelines(1)[0]
+            stages = [(E.GL_VERTEX_SHADER, RV_VS, E.GL_VERTEX_SHADER_BIT),
+                      (E.GL_TESS_CONTROL_SHADER, RV_TCS, E.GL_TESS_CONTROL_SHADER_BIT),
+                      (E.GL_TESS_EVALUATION_SHADER, RV_TES, E.GL_TESS_EVALUATION_SHADER_BIT),
+                      (E.GL_FRAGMENT_SHADER, RV_FS, E.GL_FRAGMENT_SHADER_BIT)]
+            if with_gs:
+                stages.insert(3, (E.GL_GEOMETRY_SHADER, RV_TES_GS, E.GL_GEOMETRY_SHADER_BIT))
+            for kind, src, bit in stages:
+                ctx.glUseProgramStages(pipe, bit, separable(ctx, kind, src))
+            ctx.glBindProgramPipeline(pipe)
+            ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+            quad = np.array([[-1, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1], [1, 1, 0, 1]], np.float32)
+            ctx.glBindBuffer(E.GL_ARRAY_BUFFER, ctx.glGenBuffers(1)[0])
+            ctx.glBufferData(E.GL_ARRAY_BUFFER, quad.nbytes, quad.tobytes(), E.GL_STATIC_DRAW)
+            ctx.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 16, 0)
+            ctx.glEnableVertexAttribArray(0)
+            ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 4)
+            ctx.glDrawArrays(E.GL_PATCHES, 0, 4)
+            expect(ctx, E.GL_NO_ERROR)
+            if with_gs:     # location 2 <- location 3 * 2, location 3 <- location 2 * 0.5
+                at2, at3 = np.array([0.1875, 0, 0.25]) * 2, np.array([0.375, 0, 0.5]) * 0.5
+            else:
+                at2, at3 = np.array([0.375, 0, 0.5]), np.array([0.1875, 0, 0.25])
+            # the fragment stage: vec4(location 3 .x, location 2 .x, location 3 .z, location 2 .z)
+            want = np.array([at3[0], at2[0], at3[2], at2[2]]) * 255
+            img = ctx.read_pixels().astype(int)
+            assert np.all(np.abs(img - want) <= 1), (with_gs, img[4, 4], want)
