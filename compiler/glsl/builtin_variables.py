@@ -1,8 +1,13 @@
 """Built-in variables, constants and uniforms, per version and stage.
 
-`LIMITS` is the single source of the implementation limits that the shading
-language exposes as `gl_Max*` constants; the GL driver should read its
-`GL_MAX_*` answers from here (driver may import compiler, not the reverse).
+`LIMITS` are the implementation limits that the shading language exposes as
+`gl_Max*` constants when no GL context says otherwise (standalone compiles,
+`shimgl compile`); they equal this driver's GL_MAX_* answers, which a test checks
+in every context type. A compile for a GL context runs inside
+`use_limits(values)` (the context's GL_MAX_* values under their gl_Max* names,
+as Mesa passes ctx->Const to its compiler): the built-in constants and every
+compile-time check read `limits()`, and `limits_digest()` names them for the
+shader caches' keys.
 
 `_TABLE` lines have the availability syntax of builtin_functions.py:
 
@@ -15,7 +20,12 @@ Constants take their value from LIMITS.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from types import MappingProxyType
 
 from . import types as T
 from .builtin_functions import Availability, _parse_availability
@@ -101,6 +111,43 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxTessControlAtomicCounterBuffers": 8,
     "gl_MaxTessEvaluationAtomicCounterBuffers": 8,
 }
+
+_ACTIVE: ContextVar[Mapping[str, int | tuple[int, ...]] | None] = ContextVar("glsl_limits", default=None)
+
+
+def limits() -> Mapping[str, int | tuple[int, ...]]:
+    """The gl_Max* values of the compilation under way: those `use_limits` set, else LIMITS."""
+    active = _ACTIVE.get()
+    return LIMITS if active is None else active
+
+
+@contextmanager
+def use_limits(values: Mapping[str, int | tuple[int, ...]] | None) -> Iterator[None]:
+    """Compile with `values` (gl_Max* name -> value; a name left out keeps its LIMITS value) as
+    the built-in constants and the compile-time checks' limits. None changes nothing. A name
+    that is not a gl_Max* constant, or a value of the wrong shape, raises ValueError."""
+    if values is None:
+        yield
+        return
+    for name, value in values.items():
+        if name not in LIMITS:
+            raise ValueError(f"{name} is not a built-in constant")
+        if isinstance(LIMITS[name], tuple) != isinstance(value, tuple) or \
+                (isinstance(value, tuple) and len(value) != len(LIMITS[name])):
+            raise ValueError(f"{name}: {value!r} has not the shape of {LIMITS[name]!r}")
+    token = _ACTIVE.set(MappingProxyType({**LIMITS, **{k: (tuple(int(x) for x in v) if isinstance(v, tuple)
+                                                            else int(v)) for k, v in values.items()}}))
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def limits_digest() -> str:
+    """16 hex digits naming `limits()`: equal limits, equal digest (for cache keys)."""
+    text = repr(sorted(limits().items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
 
 _CONSTANTS = """
 110c - | gl_MaxLights
@@ -398,8 +445,8 @@ def _variable_entries() -> list[tuple[Availability, str, str, str, str | None]]:
     return out
 
 
-def _constant_variable(name: str) -> Variable:
-    value = LIMITS[name]
+def _constant_variable(name: str, values: Mapping[str, int | tuple[int, ...]]) -> Variable:
+    value = values[name]
     if isinstance(value, tuple):
         t = T.vector("int", len(value))
         const = tuple(value)
@@ -411,11 +458,13 @@ def _constant_variable(name: str) -> Variable:
 
 
 @lru_cache(maxsize=64)
-def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Variable, ...]:
+def _cached(version: GLSLVersion, stage: str, extensions: frozenset,
+            limit_items: tuple) -> tuple[Variable, ...]:
+    values = dict(limit_items)
     out: list[Variable] = []
     for avail, name in _constant_entries():
         if avail.available(version, stage, extensions):
-            out.append(_constant_variable(name))
+            out.append(_constant_variable(name, values))
     for avail, storage, tname, name, size in _variable_entries():
         if not avail.available(version, stage, extensions):
             continue
@@ -423,7 +472,7 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset) -> tuple[Va
         if name == "gl_in" and stage == "geometry" and version.compatibility:
             t = COMPAT_PER_VERTEX
         if size is not None:
-            n = None if size == "" else int(size) if size.isdigit() else LIMITS[size]
+            n = None if size == "" else int(size) if size.isdigit() else values[size]
             t = T.array_of(t, n)
         out.append(Variable(name, t, storage=storage, scope="builtin", builtin=True,
                             read_only=storage in ("in", "uniform", "const"), patch=name in PATCH_OUTPUTS))
@@ -434,7 +483,7 @@ def builtin_variables(version: GLSLVersion, stage: str, extensions=()) -> list[V
     """Fresh Variable objects for one compilation (semantic analysis marks them used)."""
     import copy
     out = []
-    for v in _cached(version, stage, frozenset(extensions)):
+    for v in _cached(version, stage, frozenset(extensions), tuple(sorted(limits().items()))):
         mine = copy.copy(v)
         mine.layout = dict(v.layout)     # a redeclaration updates it: not the cached one's
         out.append(mine)

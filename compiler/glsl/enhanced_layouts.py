@@ -30,7 +30,7 @@ one shader may declare and records what the link needs:
 from __future__ import annotations
 
 from . import types as T
-from .builtin_variables import LIMITS
+from .builtin_variables import limits
 
 ENHANCED_KEYS = ("component", "align", "xfb_buffer", "xfb_offset", "xfb_stride")
 XFB_KEYS = ("xfb_buffer", "xfb_offset", "xfb_stride")
@@ -322,14 +322,14 @@ class EnhancedLayoutRules:
         return rest
 
     def check_xfb_buffer(self, n: int, loc) -> bool:
-        limit = LIMITS["gl_MaxTransformFeedbackBuffers"]
+        limit = limits()["gl_MaxTransformFeedbackBuffers"]
         if n >= limit:
             self.error(loc, f"xfb_buffer {n} must be less than gl_MaxTransformFeedbackBuffers ({limit})")
             return False
         return True
 
     def record_xfb_stride(self, buffer: int, stride: int, loc, wide: bool) -> None:
-        limit = LIMITS["gl_MaxTransformFeedbackInterleavedComponents"] * 4
+        limit = limits()["gl_MaxTransformFeedbackInterleavedComponents"] * 4
         if stride > limit:
             self.error(loc, f"xfb_stride {stride} exceeds gl_MaxTransformFeedbackInterleavedComponents * 4 ({limit})")
             return
@@ -431,7 +431,7 @@ class EnhancedLayoutRules:
     def check_xfb_strides(self) -> None:
         """Captured outputs end within their buffer's explicit stride; the implicit stride
         (the end of the last capture) is within the limit too."""
-        limit = LIMITS["gl_MaxTransformFeedbackInterleavedComponents"] * 4
+        limit = limits()["gl_MaxTransformFeedbackInterleavedComponents"] * 4
         for buffer, first, end, name, loc in self.xfb_extents:
             stride = self.xfb_strides.get(buffer)
             if stride is not None and end > stride:

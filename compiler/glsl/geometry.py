@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import types as T
-from .builtin_variables import LIMITS
+from .builtin_variables import limits
 from .symbols import Variable
 
 __all__ = ["INPUT_PRIMITIVES", "OUTPUT_PRIMITIVES", "MAX_VERTEX_STREAMS", "GeometryLayout", "GeometryRules"]
@@ -151,7 +151,7 @@ class GeometryRules:
                 self._size_geometry_inputs(loc)
             if "invocations" in layout:
                 n = layout["invocations"]
-                limit = LIMITS["gl_MaxGeometryShaderInvocations"]
+                limit = limits()["gl_MaxGeometryShaderInvocations"]
                 if not (self.version.at_least(400, 320) or "GL_ARB_gpu_shader5" in self.enabled):
                     self.error(loc, "invocations layout qualifier requires GLSL 4.00 or GL_ARB_gpu_shader5")
                 elif not 1 <= n <= limit:
@@ -163,7 +163,7 @@ class GeometryRules:
                 self._set_gs("gs_output", prims[0], loc, "output primitive type")
             if "max_vertices" in layout:
                 n = layout["max_vertices"]
-                limit = LIMITS["gl_MaxGeometryOutputVertices"]
+                limit = limits()["gl_MaxGeometryOutputVertices"]
                 if n > limit:
                     self.error(loc, f"max_vertices ({n}) exceeds gl_MaxGeometryOutputVertices ({limit})")
                 else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import ast as A
 from . import blend_support
 from . import types as T
-from .builtin_variables import LIMITS
+from .builtin_variables import limits
 from .geometry import PRIMITIVE_NAMES as GS_PRIMITIVES
 from .tessellation import TES_IDENTIFIERS
 from .symbols import Variable
@@ -320,7 +320,7 @@ class QualifierRules:
                     self.need(v.at_least(330, 300) or "GL_ARB_explicit_attrib_location" in self.enabled,
                               loc, "explicit location for fragment shader outputs requires GLSL 3.30, "
                               "GLSL ES 3.00 or GL_ARB_explicit_attrib_location")
-                    if layout["location"] >= LIMITS["gl_MaxDrawBuffers"]:
+                    if layout["location"] >= limits()["gl_MaxDrawBuffers"]:
                         self.error(loc, f"invalid location {layout['location']} specified for "
                                    f"`{var.name}'")
                 elif storage in ("in", "out"):
@@ -337,7 +337,7 @@ class QualifierRules:
                     self.error(loc, "location qualifier may only be used on shader inputs, outputs "
                                "and uniforms")
                 if storage == "in" and stage == "vertex" and \
-                        layout["location"] >= LIMITS["gl_MaxVertexAttribs"]:
+                        layout["location"] >= limits()["gl_MaxVertexAttribs"]:
                     self.error(loc, f"invalid location {layout['location']} specified for `{var.name}'")
             elif key == "binding":
                 # ARB_shader_atomic_counters brings binding (and offset) for atomic counters
@@ -412,7 +412,7 @@ class QualifierRules:
                 key = f"local_size_{axis}"
                 if key in layout:
                     value = layout[key]
-                    limit = LIMITS["gl_MaxComputeWorkGroupSize"][i]
+                    limit = limits()["gl_MaxComputeWorkGroupSize"][i]
                     if value < 1 or value > limit:
                         self.error(d.loc, f"local_size_{axis} ({value}) must be between 1 and {limit}")
                         value = 1

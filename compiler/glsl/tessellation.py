@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from . import ast as A
 from . import types as T
-from .builtin_variables import LIMITS
+from .builtin_variables import limits
 from .symbols import Variable
 
 __all__ = ["TESS_STAGES", "TESS_MODES", "TESS_SPACINGS", "TESS_ORDERS", "TessLayout", "TessellationRules",
@@ -98,7 +98,7 @@ class TessellationRules:
                            "only `vertices' on outputs")
                 return True
             n = layout["vertices"]
-            limit = LIMITS["gl_MaxPatchVertices"]
+            limit = limits()["gl_MaxPatchVertices"]
             if not isinstance(n, int) or not 1 <= n <= limit:
                 self.error(loc, f"invalid vertices count ({n}): must be between 1 and "
                            f"gl_MaxPatchVertices ({limit})")
@@ -159,7 +159,7 @@ class TessellationRules:
             self.error(loc, f"{stage} shader {what} `{var.name}' must be declared as an array")
             return
         if per_vertex_in:
-            n = LIMITS["gl_MaxPatchVertices"]
+            n = limits()["gl_MaxPatchVertices"]
             if t.length is None:
                 var.type = T.array_of(t.element, n)
             elif t.length != n:
