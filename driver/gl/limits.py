@@ -275,6 +275,41 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
     return lim
 
 
+# gl_Max* constants whose GL query has another name or unit (GLSL 4.60 section 7.4)
+_QUERY_OF_CONSTANT = {
+    "gl_MaxVertexOutputVectors": ("GL_MAX_VERTEX_OUTPUT_COMPONENTS", 4),
+    "gl_MaxFragmentInputVectors": ("GL_MAX_FRAGMENT_INPUT_COMPONENTS", 4),
+    "gl_MaxAtomicCounterBindings": ("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 1),
+    "gl_MaxCombinedImageUnitsAndFragmentOutputs": ("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES", 1),
+}
+
+
+def glsl_limits(api: Api, lim: dict[str, object], caps: ScreenCaps) -> dict[str, object]:
+    """The gl_Max* constants of a context's shaders, from its GL limits `lim` (compute_limits;
+    the compute grid and work-group sizes, glGetIntegeri_v's, from `caps` as driver/gl/get.py):
+    each constant is its query's value (gl_MaxFooBar = GL_MAX_FOO_BAR; vectors are components / 4).
+    A constant without a query in this context keeps the compiler's default, except GLES 2.0's
+    gl_MaxDrawBuffers: without a draw-buffers extension only gl_FragData[0] reaches a buffer,
+    so it is 1 (GLSL ES 1.00 section 7.4's value)."""
+    import re
+
+    from compiler.glsl.builtin_variables import LIMITS
+    out: dict[str, object] = {}
+    for constant, default in LIMITS.items():
+        query, divisor = _QUERY_OF_CONSTANT.get(
+            constant, ("GL_" + re.sub(r"(?<!^)(?=[A-Z])", "_", constant[3:]).upper(), 1))
+        value = lim.get(query)
+        if constant == "gl_MaxComputeWorkGroupSize":
+            value = caps.max_compute_block_size
+        elif constant == "gl_MaxComputeWorkGroupCount":
+            value = caps.max_compute_grid_size
+        if value is not None:
+            out[constant] = tuple(int(v) for v in value) if isinstance(default, tuple) else int(value) // divisor
+    if api.es and api.version < (3, 0) and "GL_MAX_DRAW_BUFFERS" not in lim:
+        out["gl_MaxDrawBuffers"] = 1
+    return out
+
+
 def extensions_for(api: Api) -> list[str]:
     """The extension list of a context, from the one table
     (driver.gl.extensions): every extension whose functionality works and is
