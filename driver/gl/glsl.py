@@ -31,16 +31,20 @@ class CompileResult:
 
 
 def compile_glsl(source: str, stage: str, compat_context: bool | None = None,
-                 extensions: Collection[str] | None = None) -> CompileResult:
+                 extensions: Collection[str] | None = None, limits=None) -> CompileResult:
     """stage: "vertex", "fragment" or "compute". `compat_context`: whether the
     GL context is a compatibility one, so a desktop 1.40+ shader without a
     `core` token keeps the deprecated features (None: unknown). `extensions`:
     the context's extensions with a shading-language part (Api.glsl_extensions;
-    None for the driver's internal shaders: every one the compiler knows)."""
+    None for the driver's internal shaders: every one the compiler knows). `limits`: the
+    context's gl_Max* values (driver.gl.limits.glsl_limits; None: the compiler's defaults)."""
     import compiler.glsl as glsl
+    from compiler.glsl.builtin_variables import use_limits
     try:
         # a shader object: calls to functions another object defines are the link's
-        unit = glsl.parse(source, stage, compat_context=compat_context, extensions=extensions, shader_object=True)
+        with use_limits(limits):
+            unit = glsl.parse(source, stage, compat_context=compat_context, extensions=extensions,
+                              shader_object=True)
     except glsl.GLSLCompileError as err:
         return CompileResult(False, err.info_log)
     v = unit.version

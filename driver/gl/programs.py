@@ -19,6 +19,7 @@ from driver.gl.glsl import (
 )
 from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
 from driver.gl.objects import Namespace, Program, Shader
+from driver.gl.limits import glsl_limits
 
 __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
 
@@ -206,7 +207,8 @@ class ProgramMixin:
             # GLES context; "#line 0" keeps the messages' line numbers.
             source = "#version 100\n#line 0\n" + source
         res = compile_glsl(source, STAGES[sh.type], compat_context=self.api.compat,
-                           extensions=self.api.glsl_extensions)
+                           extensions=self.api.glsl_extensions,
+                           limits=glsl_limits(self.api, self.limits, self.caps))
         if res.ok and not self._version_supported(res.version, res.profile):
             res.ok = False
             res.info_log = (f"0:1(10): error: GLSL {res.version}{' ES' if res.profile == 'es' else ''}"
@@ -1094,7 +1096,8 @@ class ProgramMixin:
                     raise BinaryError("program binary names an unknown shader stage")
                 sh = Shader(-1 - i, type, text)
                 res = compile_glsl(text, STAGES[type], compat_context=self.api.compat,
-                                   extensions=self.api.glsl_extensions)
+                                   extensions=self.api.glsl_extensions,
+                                   limits=glsl_limits(self.api, self.limits, self.caps))
                 if not res.ok:
                     raise BinaryError(f"program binary does not compile: {res.info_log.strip()}")
                 sh.compiled, sh.ast, sh.compiled_source = True, res.unit, text
