@@ -541,8 +541,9 @@ class DrawMixin:
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
         return samplers, views
 
-    def _sampler_targets(self, ls):
-        """(texture unit, texture target) of every sampler uniform element."""
+    def _sampler_targets(self, ls, active_only: bool = False):
+        """(texture unit, texture target) of every sampler uniform element (``active_only``:
+        of the elements the shaders use, ``UniformInfo.active_elements``)."""
         for u in ls.uniforms:
             if u.kind != "sampler":
                 continue
@@ -552,7 +553,10 @@ class DrawMixin:
                           E.GL_TEXTURE_2D: E.GL_TEXTURE_2D_ARRAY,
                           E.GL_TEXTURE_CUBE_MAP: E.GL_TEXTURE_CUBE_MAP_ARRAY,
                           E.GL_TEXTURE_2D_MULTISAMPLE: E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}[target]
+            active = getattr(u, "active_elements", None) if active_only else None
             for i in range(u.size):
+                if active is not None and i not in active:
+                    continue
                 unit = struct.unpack_from("<i", ls.uniform_data, u.offset_B + i * u.stride_B)[0]
                 yield unit, target
 
@@ -571,7 +575,7 @@ class DrawMixin:
         """GL 4.6 section 11.1.3.11 / GLES 3.2 section 11.1.3.5: samplers of
         different types may not use the same texture unit."""
         seen: dict[int, int] = {}
-        for unit, target in self._sampler_targets(ls):
+        for unit, target in self._sampler_targets(ls, active_only=True):
             if seen.setdefault(unit, target) != target:
                 return False
         return True
