@@ -52,6 +52,9 @@ class UniformInfo:
     offset_B: int
     stride_B: int
     kind: str                # float int uint bool sampler image atomic
+    # samplers: the elements the shaders use (GL 4.6 section 11.1.3.11's active
+    # samplers), None when every element may be (a non-constant index, a whole array)
+    active_elements: tuple | None = None
 
     @property
     def components(self) -> int:
@@ -60,6 +63,67 @@ class UniformInfo:
     @property
     def columns(self) -> int:
         return self.type.columns
+
+
+def _sampler_elements_used(merged: dict) -> dict:
+    """Sampler array uniform name -> the flat elements (arrays of arrays in row-major
+    order) the stages' shader objects index with constant indices, or None when one
+    of them uses it otherwise (a non-constant index, the whole array as an argument)."""
+    from compiler.glsl.ast import Index, VariableRef, walk
+    used: dict = {}
+    for stage in merged.values():
+        for unit in stage.get("units") or []:
+            nodes = list(walk(unit))
+            bases = {id(n.base) for n in nodes if isinstance(n, Index)}
+            chained = set()
+            for n in nodes:
+                if not isinstance(n, Index) or id(n) in bases:
+                    continue            # only whole chains a[i][j], from their outermost index
+                chain, node = [], n
+                while isinstance(node, Index):
+                    chain.append(node)
+                    chained.add(id(node.base))
+                    node = node.base
+                sym = getattr(node, "symbol", None) if isinstance(node, VariableRef) else None
+                t = getattr(sym, "type", None)
+                if sym is None or getattr(sym, "storage", None) != "uniform" or t is None or not t.is_array \
+                        or not t.innermost_element.is_sampler:
+                    continue
+                dims, inner = [], t
+                while inner.is_array:
+                    dims.append(inner.length or 0)
+                    inner = inner.element
+                consts = [c.index.const for c in reversed(chain)]
+                if len(consts) != len(dims) or any(not isinstance(k, int) and not (
+                        isinstance(k, (list, tuple)) and len(k) == 1) for k in consts):
+                    used[sym.name] = None
+                    continue
+                flat = 0
+                for k, d in zip(consts, dims):
+                    flat = flat * d + int(k[0] if isinstance(k, (list, tuple)) else k)
+                if sym.name not in used or used[sym.name] is not None:
+                    used.setdefault(sym.name, set()).add(flat)
+            for n in nodes:                 # a sampler array used whole, not indexed
+                sym = getattr(n, "symbol", None) if isinstance(n, VariableRef) else None
+                t = getattr(sym, "type", None)
+                if sym is not None and id(n) not in chained and getattr(sym, "storage", None) == "uniform" \
+                        and t is not None and t.is_array and t.innermost_element.is_sampler:
+                    used[sym.name] = None
+    return used
+
+
+def _active_sampler_elements(leaf, leaves: list, used: dict) -> tuple | None:
+    """The elements of sampler uniform ``leaf`` (of ``leaves``, the uniforms' leaves in
+    order) that are active; None: all of them (not an array of samplers, or used other
+    than by constant indices)."""
+    var = leaf.variable
+    t = getattr(var, "type", None)
+    if t is None or not t.is_array or not t.innermost_element.is_sampler or var.name not in used \
+            or used[var.name] is None:
+        return None
+    siblings = [lf for lf in leaves if lf.variable is var]
+    first = sum(max(1, lf.size) for lf in siblings[:siblings.index(leaf)])
+    return tuple(i for i in range(max(1, leaf.size)) if first + i in used[var.name])
 
 
 @dataclass
@@ -686,6 +750,7 @@ class ProgramMixin:
         explicit = [lf for lf in leaves if lf.variable.layout.get("location") is not None]
         implicit = [lf for lf in leaves if lf.variable.layout.get("location") is None]
         var_next: dict[int, int] = {}
+        used_elements = _sampler_elements_used(merged)
         for leaf in explicit + implicit:
             n = max(1, leaf.size)
             if leaf.variable.layout.get("location") is not None:
@@ -702,7 +767,9 @@ class ProgramMixin:
             kind = {"sampler": "sampler", "image": "image", "atomic_uint": "atomic"}.get(t.base, t.base)
             stride = column_slot_B(t) * type_slots(t)
             infos.append(UniformInfo(leaf.name, gl_type_enum(t), t, n, leaf.is_array, base,
-                                     offset, stride, kind))
+                                     offset, stride, kind,
+                                     _active_sampler_elements(leaf, leaves, used_elements)
+                                     if kind == "sampler" else None))
             offset += stride * n
         infos.sort(key=lambda u: u.location)
         locations = {}

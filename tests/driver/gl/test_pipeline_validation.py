@@ -93,3 +93,36 @@ def test_a_program_relinked_without_separable_is_invalid():
     c.glLinkProgram(vs)
     assert c.glGetProgramiv(vs, E.GL_LINK_STATUS) == [1]
     assert not _valid(c, pipe)
+
+
+_SAMPLER_ARRAYS = """#version 400
+out vec4 color;
+uniform sampler2D a[2];
+uniform sampler3D b[2];
+uniform int i;
+void main() { color = texture(a[INDEX], vec2(0.0)) + texture(b[INDEX], vec3(0.0)); }
+"""
+
+
+def test_only_the_sampler_elements_used_are_active():
+    """GL 4.6 section 11.1.3.11: two *active* samplers of different types may not use one
+    unit. Elements 0 of a[] and b[] are not used with constant indices (both stay on unit
+    0 and do not conflict); a non-constant index makes every element active, and
+    elements 0 then conflict on unit 0."""
+    import driver
+    for index, unused_conflict in (("1", False), ("i", True)):
+        with driver.Context(api="gl43", width=4, height=4) as ctx:
+            prog = ctx.glCreateShaderProgramv(E.GL_FRAGMENT_SHADER, 1, [_SAMPLER_ARRAYS.replace("INDEX", index)])
+            assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+            pipe = ctx.glGenProgramPipelines(1)[0]
+            ctx.glUseProgramStages(pipe, E.GL_FRAGMENT_SHADER_BIT, prog)
+            ctx.glBindProgramPipeline(pipe)
+            ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+            a1, b1 = ctx.glGetUniformLocation(prog, "a[1]"), ctx.glGetUniformLocation(prog, "b[1]")
+            for a_unit, b_unit, conflict in ((1, 1, True), (1, 2, unused_conflict)):
+                ctx.glProgramUniform1i(prog, a1, a_unit)
+                ctx.glProgramUniform1i(prog, b1, b_unit)
+                ctx.glValidateProgramPipeline(pipe)
+                assert ctx.glGetProgramPipelineiv(pipe, E.GL_VALIDATE_STATUS) == [int(not conflict)], (index, a_unit)
+                ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+                assert ctx.glGetError() == (E.GL_INVALID_OPERATION if conflict else E.GL_NO_ERROR), (index, a_unit)
