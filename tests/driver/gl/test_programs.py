@@ -260,13 +260,8 @@ def test_a_core_program_may_have_a_fragment_shader_only():
     error at a draw): only GLSL ES requires both stages. Its uniform block members
     are queried as usual (piglit's getactiveuniformsiv-uniform-type does this)."""
     c = make_ctx("gl33")
-    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
-    c.glShaderSource(fs, 1, ["#version 140\nlayout(std140) uniform ubo { float a; vec3 u; };\n"
-                             "void main() { gl_FragColor = vec4(a + u.x); }\n"])
-    c.glCompileShader(fs)
-    p = c.glCreateProgram()
-    c.glAttachShader(p, fs)
-    c.glLinkProgram(p)
+    p = program(c, vs=None, fs="#version 140\nlayout(std140) uniform ubo { float a; vec3 u; };\n"
+                               "void main() { gl_FragColor = vec4(a + u.x); }\n")
     assert c.glGetProgramiv(p, E.GL_LINK_STATUS)[0], c.glGetProgramInfoLog(p)
     idx = c.glGetUniformIndices(p, 1, ["u"])
     assert c.glGetActiveUniformsiv(p, 1, idx, E.GL_UNIFORM_TYPE) == [E.GL_FLOAT_VEC3]
@@ -275,10 +270,5 @@ def test_a_core_program_may_have_a_fragment_shader_only():
     c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     expect(c, E.GL_NO_ERROR)
     es = make_ctx("gles3")
-    fs = es.glCreateShader(E.GL_FRAGMENT_SHADER)
-    es.glShaderSource(fs, 1, ["#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1); }\n"])
-    es.glCompileShader(fs)
-    p = es.glCreateProgram()
-    es.glAttachShader(p, fs)
-    es.glLinkProgram(p)
+    p = program(es, vs=None)
     assert not es.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
