@@ -249,18 +249,33 @@ def _integer_sampler_slots(sh: AgxShader) -> frozenset:
     return slots
 
 
-def _null_texture(batch, integer: bool) -> bytes:
+def _one_d_sampler_slots(sh: AgxShader) -> frozenset:
+    """Compiler texture slots of the shader's 1D samplers (sampler1D, isampler1D, ...,
+    not the 1D arrays): their sample instructions give one coordinate."""
+    slots = sh.info.get("one_d_sampler_slots")
+    if slots is None:
+        info = sh.info.get("shader_info")
+        samplers = getattr(info, "samplers", {}) if info is not None else {}
+        slots = sh.info["one_d_sampler_slots"] = frozenset(
+            o.slot + k for o in samplers.values() if "1D" in o.type and "1DArray" not in o.type
+            for k in range(o.count))
+    return slots
+
+
+def _null_texture(batch, integer: bool, one_d: bool = False) -> bytes:
     """The descriptor of a texture slot without a view (an incomplete or unbound
     texture, GL 4.6 section 11.1.3.5: sampling it returns (0, 0, 0, 1)): a 1 x 1
     linear RGBA8 image of zeros in the batch's pool whose swizzle is the constants
     0, 0, 0, 1 (Mesa's agx_set_null_texture), so the texture unit reads valid memory
     and every access gives (0, 0, 0, 1); a UINT format for integer samplers, whose
-    1 is the integer 1."""
+    1 is the integer 1; a 1D image for 1D samplers (a 2D one would have the texture
+    unit read a second coordinate the instruction does not give)."""
     address = batch.usc_cache.get("null texel")       # one per batch: identical USC words stay shared
     if address is None:
         address = batch.usc_cache["null texel"] = batch.pool.upload(bytes(16), 64)
     S_ = P.Swizzle
-    return P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_2D, tiling=P.Tiling.LINEAR,
+    target = P.TextureTarget.TEXTURE_1D if one_d else P.TextureTarget.TEXTURE_2D
+    return P.pack("TEXTURE", target=target, tiling=P.Tiling.LINEAR,
                   format_id=_fid("R8G8B8A8_UINT" if integer else "R8G8B8A8_UNORM"), swizzle_r=S_.ZERO, swizzle_g=S_.ZERO, swizzle_b=S_.ZERO,
                   swizzle_a=S_.ONE, width_px=1, height_px=1, depth_px=1, levels=1, address=address,
                   linear_stride_B=16)
@@ -420,7 +435,7 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
             ctx.read(batch, view.resource)
             texs.append(view_descriptor(view))
         else:
-            texs.append(_null_texture(batch, i in _integer_sampler_slots(sh)))
+            texs.append(_null_texture(batch, i in _integer_sampler_slots(sh), i in _one_d_sampler_slots(sh)))
         smp = samplers[slot] if slot is not None and slot < len(samplers) else None
         d, extra = sampler_descriptor(smp)
         sampler_entries.append((d, extra))
