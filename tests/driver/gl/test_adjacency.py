@@ -392,10 +392,13 @@ def test_geometry_and_tessellation_limits_by_version():
         size = _get(ctx, "GL_MAX_UNIFORM_BLOCK_SIZE")[1]
         assert _get(ctx, "GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS") == \
             (E.GL_NO_ERROR, 12 * size // 4 + 1024)
-        # GL 3.3 has no tessellation stages, nor 4.x geometry limits
+        # GL 3.3 has no tessellation stages, nor 4.x geometry limits; GL_ARB_gpu_shader5 (listed
+        # from 3.2) brings MAX_GEOMETRY_SHADER_INVOCATIONS, which its shaders read as a constant
         for name in ("GL_MAX_TESS_GEN_LEVEL", "GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS",
-                     "GL_MAX_GEOMETRY_SHADER_INVOCATIONS", "GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"):
+                     "GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"):
             assert _get(ctx, name)[0] == E.GL_INVALID_ENUM, name
+        assert "GL_ARB_gpu_shader5" in ctx.extensions
+        assert _get(ctx, "GL_MAX_GEOMETRY_SHADER_INVOCATIONS") == (E.GL_NO_ERROR, 32)
         # a geometry shader compiles (driver/gl/geometry.py lowers it to compute passes)
         s = ctx.glCreateShader(E.GL_GEOMETRY_SHADER)
         ctx.glShaderSource(s, 1, ["#version 330\nlayout(triangles) in;\nlayout(points, max_vertices = 1) out;\n"
