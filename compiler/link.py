@@ -347,6 +347,7 @@ def _merge(stage: str, units: list, main_unit):
         for sig, _loc in getattr(u, "unresolved_calls", ()):
             if _signature_key(sig) not in bodies:
                 raise LinkError(f"unresolved reference to function `{sig.name}'")
+    _check_recursion(stage, units)
 
     # the canonical symbols' copies first (as shells), the other objects' symbols
     # pointed at them, then everything copied
@@ -397,6 +398,36 @@ def _merge(stage: str, units: list, main_unit):
             out.__dict__[name] = next((cp(getattr(u, name)) for u in units
                                        if getattr(u, name, None) is not None), None)
     return out
+
+
+def _check_recursion(stage: str, units: list) -> None:
+    """GLSL 4.60 section 6.1: static recursion is an error, also when the cycle runs
+    through functions of several shader objects (each object's compile saw only its
+    own part of it)."""
+    graph: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for u in units:
+        for caller, callees in getattr(u, "call_graph", {}).items():
+            k = _signature_key(caller)
+            names[k] = caller.name
+            graph.setdefault(k, set()).update(_signature_key(c) for c in callees)
+    state: dict[str, int] = {}
+
+    def cycle_at(k: str) -> str | None:
+        """A function on a cycle reachable from ``k`` (the one that closes it), or None."""
+        state[k] = 1
+        for n in sorted(graph.get(k, ())):
+            if state.get(n) == 1:
+                return n
+            if n not in state and (found := cycle_at(n)) is not None:
+                return found
+        state[k] = 2
+        return None
+
+    for k in sorted(graph):
+        if k not in state and (found := cycle_at(k)) is not None:
+            raise LinkError(f"function `{names.get(found, found)}' has static recursion across the {stage} "
+                            "shader objects")
 
 
 def _unsized_pair(a, b) -> bool:

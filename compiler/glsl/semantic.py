@@ -891,6 +891,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
     tu.unresolved_calls = an.unresolved_calls
+    tu.call_graph = an.call_graph       # caller -> callees: the linker looks for recursion across objects
     if stage == "geometry":
         tu.geometry = an.geometry_layout()
     if stage in TESS_STAGES:

@@ -59,6 +59,10 @@ def test_linking_leaves_the_shader_objects_as_they_were():
      "function `vec4 shade(float)' is defined in more than one fragment shader object"),
     ((MAIN, LIB.replace("uniform float k;", "uniform int k;").replace("k * 0.5", "float(k)")),
      "`k' declared as different types in fragment shaders"),
+    # main -> shade (second object) -> back (first object) -> shade: recursion only the link sees
+    ((MAIN.replace("void main()", "vec4 back(float x) { return shade(x * 0.5); }\nvoid main()"),
+      LIB.replace("vec4 shade(float x) { return", "vec4 back(float x);\nvec4 shade(float x) { if (x < 0.1) return back(x); return")),
+     "function `back' has static recursion across the fragment shader objects"),
 ])
 def test_link_errors(sources, message):
     with pytest.raises(LinkError) as e:
