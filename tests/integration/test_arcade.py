@@ -17,11 +17,12 @@ the C ABI is not built or the reference does not run on llvmpipe."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.integration.app_venv import python_with
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
 
@@ -30,14 +31,7 @@ SCRIPT = Path(__file__).with_name("arcade_scene.py")
 
 @pytest.fixture(scope="module")
 def arcade_python(tmp_path_factory) -> Path:
-    venv = tmp_path_factory.mktemp("arcade") / "venv"
-    base = Path(getattr(sys, "_base_executable", sys.executable))
-    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
-    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "arcade", "numpy"], capture_output=True,
-                         text=True, timeout=1800)
-    if res.returncode != 0:
-        pytest.skip(f"pip install arcade failed (offline?): {res.stderr.strip()[-300:]}")
-    return venv / "bin" / "python"
+    return python_with(tmp_path_factory, "arcade", "arcade", "numpy")
 
 
 @pytest.fixture(scope="module")

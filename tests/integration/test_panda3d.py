@@ -13,12 +13,12 @@ on llvmpipe."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.integration.app_venv import python_with
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -28,14 +28,7 @@ SCRIPT = Path(__file__).with_name("panda3d_scene.py")
 
 @pytest.fixture(scope="module")
 def panda3d_python(tmp_path_factory) -> Path:
-    venv = tmp_path_factory.mktemp("panda3d") / "venv"
-    base = Path(getattr(sys, "_base_executable", sys.executable))
-    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
-    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "panda3d", "numpy"], capture_output=True,
-                         text=True, timeout=1800)
-    if res.returncode != 0:
-        pytest.skip(f"pip install panda3d failed (offline?): {res.stderr.strip()[-300:]}")
-    return venv / "bin" / "python"
+    return python_with(tmp_path_factory, "panda3d", "panda3d", "numpy")
 
 
 def _headless(env: dict) -> dict:

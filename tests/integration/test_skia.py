@@ -11,12 +11,12 @@ reference does not run on llvmpipe."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.integration.app_venv import python_with
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -26,14 +26,7 @@ SCRIPT = Path(__file__).with_name("skia_scene.py")
 
 @pytest.fixture(scope="module")
 def skia_python(tmp_path_factory) -> Path:
-    venv = tmp_path_factory.mktemp("skia") / "venv"
-    base = Path(getattr(sys, "_base_executable", sys.executable))
-    subprocess.run([str(base), "-m", "venv", str(venv)], check=True)
-    res = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "skia-python", "glfw", "PyOpenGL", "numpy"], capture_output=True,
-                         text=True, timeout=1800)
-    if res.returncode != 0:
-        pytest.skip(f"pip install skia-python failed (offline?): {res.stderr.strip()[-300:]}")
-    return venv / "bin" / "python"
+    return python_with(tmp_path_factory, "skia", "skia-python", "glfw", "PyOpenGL", "numpy")
 
 
 def _render(python, env, out) -> tuple[np.ndarray, str]:
