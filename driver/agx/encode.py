@@ -42,7 +42,7 @@ _PRIMS[PipePrim.POLYGON] = P.Primitive.TRIANGLE_FAN
 _INDEX = {1: P.IndexSize.U8, 2: P.IndexSize.U16, 4: P.IndexSize.U32}
 _STENCIL_OPS = [P.StencilOp.KEEP, P.StencilOp.ZERO, P.StencilOp.REPLACE, P.StencilOp.INCR_SAT,
                 P.StencilOp.DECR_SAT, P.StencilOp.INCR_WRAP, P.StencilOp.DECR_WRAP, P.StencilOp.INVERT]
-_WRAPS = {PipeTexWrap.REPEAT: P.Wrap.REPEAT, PipeTexWrap.CLAMP: P.Wrap.CLAMP_TO_EDGE,
+_WRAPS = {PipeTexWrap.REPEAT: P.Wrap.REPEAT, PipeTexWrap.CLAMP: P.Wrap.CLAMP_GL,
           PipeTexWrap.CLAMP_TO_EDGE: P.Wrap.CLAMP_TO_EDGE, PipeTexWrap.CLAMP_TO_BORDER: P.Wrap.CLAMP_TO_BORDER,
           PipeTexWrap.MIRROR_REPEAT: P.Wrap.MIRRORED_REPEAT, PipeTexWrap.MIRROR_CLAMP: P.Wrap.MIRROR_CLAMP_TO_EDGE,
           PipeTexWrap.MIRROR_CLAMP_TO_EDGE: P.Wrap.MIRROR_CLAMP_TO_EDGE,

@@ -157,6 +157,9 @@ class Wrap(IntEnum):
     MIRRORED_REPEAT = 2
     CLAMP_TO_BORDER = 3
     MIRROR_CLAMP_TO_EDGE = 4
+    # GL_CLAMP of the compatibility profile (AGX's "clamp (GL)"): the coordinate is
+    # clamped to [0, 1] first; linear taps beyond the image then take the border colour
+    CLAMP_GL = 5
 
 
 class BorderColour(IntEnum):

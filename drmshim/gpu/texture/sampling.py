@@ -492,7 +492,8 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
     itype = _index_type(view, samp, st_cols, offs, lvl_lo)
     if (FAST_PATHS and lin is True and uniform and nd == 2 and view.layers == 1 and not view.is_cube and offs is None
             and gather_component is None and compare is None and not samp.unnormalized and shift is not None
-            and view.lay.tiling != "twiddled_compressed" and W.CLAMP_TO_BORDER not in samp.wraps[:2]):
+            and view.lay.tiling != "twiddled_compressed" and W.CLAMP_TO_BORDER not in samp.wraps[:2]
+            and W.CLAMP_GL not in samp.wraps[:2]):
         # the common case (a 2D texture, linear filters, one level pair for every
         # lane, no border): the same arithmetic as below without its generality
         scalar_levels = [(int(np.ravel(lv)[0]), w) for lv, w in levels]
@@ -514,7 +515,11 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
             sizes = [view.width_px_l[level], view.height_px_l[level], view.depth_px[level]][:nd]
         parts, wts, bmasks, raw_idx, idxs = [], [], [], [], []
         for a in range(nd):
-            u = st_cols[a] if samp.unnormalized else st_cols[a] * np.asarray(sizes[a], F32)
+            coord = st_cols[a]
+            clamp_gl = samp.wraps[a] == W.CLAMP_GL and not view.is_cube
+            if clamp_gl:           # GL_CLAMP: the coordinate into [0, 1] (texels: [0, size]) first
+                coord = np.clip(coord, F32(0), np.asarray(sizes[a], F32) if samp.unnormalized else F32(1))
+            u = coord if samp.unnormalized else coord * np.asarray(sizes[a], F32)
             if offs is not None and a < offs.shape[1]:
                 u = u + offs[:, a].astype(F32)
             with np.errstate(invalid="ignore"):
@@ -543,7 +548,11 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
                 mode = W.CLAMP_TO_EDGE
             elif samp.unnormalized and mode in (W.REPEAT, W.MIRRORED_REPEAT):
                 mode = W.CLAMP_TO_EDGE
+            elif clamp_gl:         # linear taps beyond the image: the border; nearest ones: the edge
+                mode = W.CLAMP_TO_BORDER if any_linear else W.CLAMP_TO_EDGE
             wrapped = [wrap(i, sizes[a], mode) for i in ends]
+            if clamp_gl and any_linear and lin is not True:   # per-lane filters: nearest lanes clamp
+                wrapped = [(i, b & lin) for i, b in wrapped]
             bmasks.append([b for _, b in wrapped])
             idx = [i for i, _ in wrapped]
             raw_idx.append(ends)

@@ -491,3 +491,24 @@ def test_a_big_call_equals_its_batches():
     for a in range(0, n, tex.BATCH_LANES):
         np.testing.assert_array_equal(got[a:a + tex.BATCH_LANES], tex.sample(mem, DESC_VA, SAMP_VA,
                                                                              st[a:a + tex.BATCH_LANES]))
+
+
+@pytest.mark.parametrize("linear", [False, True])
+def test_clamp_gl_clamps_the_coordinate_then_blends_the_border(linear):
+    """CLAMP_GL (GL_CLAMP of the compatibility profile, GL 4.6 compatibility section
+    8.14.2): s is clamped to [0, 1] first; a linear filter at the edge then mixes the
+    border colour in (half of it at s <= 0 or s >= 1), a nearest one never reads it.
+    Columns of the 2 x 2 image: red, green; border blue. Values by hand."""
+    mem = new_memory()
+    row = [[1, 0, 0, 1], [0, 1, 0, 1]]
+    put_texture(mem, [np.array([[row, row]], np.float32)], fmt="R32G32B32A32_FLOAT")
+    put_sampler(mem, wrap_s="CLAMP_GL", wrap_t="CLAMP_GL", mag_filter=int(linear), min_filter=int(linear),
+                border_colour="CUSTOM", **{f"border_{i}": int(np.float32(v).view(np.uint32))
+                                           for i, v in enumerate((0.0, 0.0, 1.0, 1.0))})
+    st = np.array([[-1.0, 0.5], [2.0, 0.5], [0.5, 0.5]], np.float32)
+    got = tex.sample(mem, DESC_VA, SAMP_VA, st, lod=np.zeros(3, np.float32))
+    if linear:
+        expected = [[0.5, 0, 0.5, 1], [0, 0.5, 0.5, 1], [0.5, 0.5, 0, 1]]
+    else:
+        expected = [[1, 0, 0, 1], [0, 1, 0, 1], [0, 1, 0, 1]]      # s = 0.5: u = 1 -> column 1
+    np.testing.assert_allclose(got, expected, atol=1e-6)
