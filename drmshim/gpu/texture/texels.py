@@ -42,7 +42,9 @@ def value_dtype(fmt: layout.Format) -> np.dtype:
 def border_colour(view: TextureView, samp: SamplerState) -> np.ndarray:
     """The border colour as a decoded texel (4,) of the view's value type: custom
     colours are raw bits (float or integer by format); channels the format lacks
-    read as 0 (colour) and 1 (alpha), as GL converts the border to the format."""
+    read as 0 (colour) and 1 (alpha), as GL converts the border to the format;
+    luminance formats take red as L ((R, R, R, A)), intensity ones as I ((R, R, R, R)),
+    GL 4.6 compatibility section 8.14.2 and table 8.13."""
     dtype = value_dtype(view.fmt)
     bc = samp.border_colour
     if bc == P.BorderColour.CUSTOM:
@@ -58,7 +60,13 @@ def border_colour(view: TextureView, samp: SamplerState) -> np.ndarray:
     if view.fmt.is_depth_or_stencil:
         v[1:3], v[3] = 0, 1
         return v
-    if names & {"L", "I"}:
+    if "I" in names:          # intensity: (R, R, R, R) of the border
+        v[1:4] = v[0]
+        return v
+    if "L" in names:          # luminance (and alpha): (R, R, R, A), alpha 1 without an A channel
+        v[1:3] = v[0]
+        if "A" not in names:
+            v[3] = 1
         return v
     for i, ch in enumerate("RGB"):
         if ch not in names:

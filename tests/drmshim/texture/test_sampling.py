@@ -512,3 +512,16 @@ def test_clamp_gl_clamps_the_coordinate_then_blends_the_border(linear):
     else:
         expected = [[1, 0, 0, 1], [0, 1, 0, 1], [0, 1, 0, 1]]      # s = 0.5: u = 1 -> column 1
     np.testing.assert_allclose(got, expected, atol=1e-6)
+
+
+@pytest.mark.parametrize("fmt, expected", [("L8_UNORM", [0.2, 0.2, 0.2, 1.0]), ("L8A8_UNORM", [0.2, 0.2, 0.2, 0.5]),
+                                           ("I8_UNORM", [0.2, 0.2, 0.2, 0.2]), ("A8_UNORM", [0.0, 0.0, 0.0, 0.5])])
+def test_border_colour_of_luminance_intensity_and_alpha_formats(fmt, expected):
+    """GL converts the border colour to the texture's base format (GL 4.6
+    compatibility table 8.13): luminance takes red as L, intensity red as I."""
+    mem = new_memory()
+    put_texture(mem, [np.zeros((1, 2, 2, 4), np.float32)], fmt=fmt)
+    put_sampler(mem, wrap_s="CLAMP_TO_BORDER", wrap_t="CLAMP_TO_BORDER", border_colour="CUSTOM",
+                **{f"border_{i}": int(np.float32(v).view(np.uint32)) for i, v in enumerate([0.2, 0.3, 0.4, 0.5])})
+    got = tex.sample(mem, DESC_VA, SAMP_VA, np.array([[-1, -1]], np.float32), lod=np.zeros(1))
+    assert got[0].tolist() == pytest.approx(expected)
