@@ -49,7 +49,7 @@ from compiler.ir import Def
 from .interface import Interface
 from .module import Module, SpirvError, parse_module
 from .spec import EXECUTION_MODE, EXECUTION_MODEL, GLSL_STD_450, STORAGE_NAME
-from .types import SpirvTypes, evaluate_constants
+from .types import SpirvTypes, evaluate_constants, null_value
 
 __all__ = ["SpirvShader", "spirv_front_half", "STAGE_MODELS"]
 
@@ -333,7 +333,7 @@ class _Translator:
         if v is None:
             ins = self.m.defs.get(id_)
             if ins is not None and ins.op == "Undef":
-                return self.const(ins.type_id, _zero_like(self.types, ins.type_id))
+                return self.const(ins.type_id, null_value(self.types, ins.type_id))
             raise SpirvError(f"%{id_} is used before it is defined")
         return v
 
@@ -1048,7 +1048,7 @@ class _Translator:
         return self.val(ins.operands[0])
 
     def op_Undef(self, ins):
-        return self.const(ins.type_id, _zero_like(self.types, ins.type_id))
+        return self.const(ins.type_id, null_value(self.types, ins.type_id))
 
     # -- composites --------------------------------------------------------------
     def op_CompositeConstruct(self, ins):
@@ -1524,16 +1524,3 @@ def _mul(b, idx, k: int):
     return b.imul(idx, b.iimm(k))
 
 
-def _zero_like(types: SpirvTypes, tid: int):
-    t = types.info(tid)
-    if t.kind == "bool":
-        return False
-    if t.kind == "int":
-        return 0
-    if t.kind == "float":
-        return 0.0
-    if t.kind in ("vector", "matrix", "array"):
-        return [_zero_like(types, t.element) for _ in range(t.count)]
-    if t.kind == "struct":
-        return [_zero_like(types, m) for m in t.members]
-    raise SpirvError(f"no value of type %{tid}")

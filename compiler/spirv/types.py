@@ -22,7 +22,7 @@ from compiler.glsl import types as GT
 from .module import Module, SpirvError
 from .spec import DIM, STORAGE_NAME
 
-__all__ = ["TypeInfo", "SpirvTypes", "evaluate_constants"]
+__all__ = ["TypeInfo", "SpirvTypes", "evaluate_constants", "null_value"]
 
 
 @dataclass
@@ -223,7 +223,8 @@ def _scalar_from_words(types: SpirvTypes, tid: int, words) -> object:
     raise SpirvError(f"OpConstant of type %{tid} ({t.kind})")
 
 
-def _null(types: SpirvTypes, tid: int):
+def null_value(types: SpirvTypes, tid: int):
+    """The zero of type ``tid`` as a constant value (OpConstantNull, OpUndef)."""
     t = types.info(tid)
     if t.kind == "bool":
         return False
@@ -232,10 +233,10 @@ def _null(types: SpirvTypes, tid: int):
     if t.kind == "float":
         return 0.0
     if t.kind in ("vector", "matrix", "array"):
-        return [_null(types, t.element) for _ in range(t.count)]
+        return [null_value(types, t.element) for _ in range(t.count)]
     if t.kind == "struct":
-        return [_null(types, m) for m in t.members]
-    raise SpirvError(f"OpConstantNull of type %{tid} ({t.kind})")
+        return [null_value(types, m) for m in t.members]
+    raise SpirvError(f"no null value of type %{tid} ({t.kind})")
 
 
 def _wrap_int(types: SpirvTypes, tid: int, v: int) -> int:
@@ -271,7 +272,7 @@ def evaluate_constants(module: Module, types: SpirvTypes, spec: dict[int, int] |
             except KeyError as e:
                 raise SpirvError(f"constant %{ins.result} uses %{e.args[0]}, which is not a constant") from None
         elif op == "ConstantNull":
-            v = _null(types, tid)
+            v = null_value(types, tid)
         elif op == "SpecConstantOp":
             v = _fold(types, tid, o[0], [values.get(x, x) for x in o[1:]], o[1:], values)
         else:
