@@ -1522,5 +1522,3 @@ def _mul(b, idx, k: int):
     if isinstance(idx, int):
         return idx * k
     return b.imul(idx, b.iimm(k))
-
-

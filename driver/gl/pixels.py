@@ -25,26 +25,10 @@ _TYPES = {E.GL_UNSIGNED_BYTE: (8, "UNORM", "UINT"), E.GL_BYTE: (8, "SNORM", "SIN
           E.GL_UNSIGNED_SHORT: (16, "UNORM", "UINT"), E.GL_SHORT: (16, "SNORM", "SINT"),
           E.GL_UNSIGNED_INT: (32, "UNORM", "UINT"), E.GL_INT: (32, "SNORM", "SINT"),
           E.GL_HALF_FLOAT: (16, "FLOAT", None), E.GL_FLOAT: (32, "FLOAT", None)}
-# Packed types: GL names bits from the most significant end; layout (like
-# Gallium) from the least significant one.
-_PACKED = {(E.GL_UNSIGNED_SHORT_5_6_5, E.GL_RGB): "B5G6R5_UNORM",
-           (E.GL_UNSIGNED_SHORT_4_4_4_4, E.GL_RGBA): "A4B4G4R4_UNORM",
-           (E.GL_UNSIGNED_SHORT_5_5_5_1, E.GL_RGBA): "A1B5G5R5_UNORM",
-           (E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_RGBA): "R10G10B10A2_UNORM",
-           (E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_RGBA_INTEGER): "R10G10B10A2_UINT",
-           (E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_BGRA): "B10G10R10A2_UNORM",
-           (E.GL_UNSIGNED_INT_10F_11F_11F_REV, E.GL_RGB): "R11G11B10_FLOAT",
+# Packed types whose components are not plain unsigned fields (the others' layout
+# formats are derived from table 8.8's bit placement: ``_packed_format``).
+_PACKED = {(E.GL_UNSIGNED_INT_10F_11F_11F_REV, E.GL_RGB): "R11G11B10_FLOAT",
            (E.GL_UNSIGNED_INT_5_9_9_9_REV, E.GL_RGB): "R9G9B9E5_FLOAT",
-           (E.GL_UNSIGNED_INT_8_8_8_8_REV, E.GL_RGBA): "R8G8B8A8_UNORM",
-           (E.GL_UNSIGNED_INT_8_8_8_8_REV, E.GL_BGRA): "B8G8R8A8_UNORM",
-           (E.GL_UNSIGNED_INT_8_8_8_8, E.GL_RGBA): "A8B8G8R8_UNORM",
-           (E.GL_UNSIGNED_SHORT_5_6_5_REV, E.GL_RGB): "R5G6B5_UNORM",
-           (E.GL_UNSIGNED_SHORT_4_4_4_4_REV, E.GL_RGBA): "R4G4B4A4_UNORM",
-           (E.GL_UNSIGNED_SHORT_1_5_5_5_REV, E.GL_RGBA): "R5G5B5A1_UNORM",
-           (E.GL_UNSIGNED_SHORT_1_5_5_5_REV, E.GL_BGRA): "B5G5R5A1_UNORM",
-           (E.GL_UNSIGNED_SHORT_4_4_4_4_REV, E.GL_BGRA): "B4G4R4A4_UNORM",
-           (E.GL_UNSIGNED_BYTE_3_3_2, E.GL_RGB): "B2G3R3_UNORM",
-           (E.GL_UNSIGNED_BYTE_2_3_3_REV, E.GL_RGB): "R3G3B2_UNORM",
            (E.GL_UNSIGNED_INT_24_8, E.GL_DEPTH_STENCIL): "S8_UINT_Z24_UNORM",
            (E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV, E.GL_DEPTH_STENCIL): "Z32_FLOAT_S8X24_UINT"}
 _DEPTH = {E.GL_UNSIGNED_SHORT: "Z16_UNORM", E.GL_UNSIGNED_INT: "Z32_UNORM", E.GL_FLOAT: "Z32_FLOAT",
@@ -76,6 +60,10 @@ def client_format(fmt: int, type: int) -> str | None:
         return client_format(_REORDERED[fmt][0], type) if type in _TYPES else None
     if (type, fmt) in _PACKED:
         name = _PACKED[(type, fmt)]
+    elif (packed := _packed_format(fmt, type)) is not None:
+        # layout (like Gallium) names channels from the least significant bits on
+        _bits, fields, integer = packed
+        name = "".join(f"{letter}{size}" for letter, _shift, size in fields) + ("_UINT" if integer else "_UNORM")
     elif fmt == E.GL_DEPTH_COMPONENT:
         name = _DEPTH.get(type)
     elif fmt == E.GL_STENCIL_INDEX:

@@ -52,8 +52,8 @@ def test_tex_image_converts_to_the_resource_format(es3):
 
 
 def _all_client_pairs():
-    from driver.gl.pixels import _CHANNELS, _PACKED, _TYPES
-    pairs = {(f, t) for f in _CHANNELS for t in _TYPES} | {(f, t) for t, f in _PACKED}
+    from driver.gl.pixels import _CHANNELS, _PACKED, _PACKED_FIELDS, _TYPES
+    pairs = {(f, t) for f in _CHANNELS for t in (*_TYPES, *_PACKED_FIELDS)} | {(f, t) for t, f in _PACKED}
     return sorted(p for p in pairs if client_format(*p) is not None)
 
 
