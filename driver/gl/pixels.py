@@ -101,21 +101,21 @@ def _array_format(fmt: int, type: int) -> tuple[str, int, str] | None:
     return None if kind is None else (_CHANNELS[fmt], bits, kind)
 
 
-# Packed types (GL 4.6 table 8.8): (bits per pixel, field sizes from the most
-# significant end, reversed): a plain type gives the format's first component the most
+# Packed types (GL 4.6 table 8.8): (field sizes from the most significant end, reversed;
+# the pixel is their sum): a plain type gives the format's first component the most
 # significant field, a _REV type the least significant one.
-_PACKED_FIELDS = {E.GL_UNSIGNED_BYTE_3_3_2: (8, (3, 3, 2), False),
-                  E.GL_UNSIGNED_BYTE_2_3_3_REV: (8, (2, 3, 3), True),
-                  E.GL_UNSIGNED_SHORT_5_6_5: (16, (5, 6, 5), False),
-                  E.GL_UNSIGNED_SHORT_5_6_5_REV: (16, (5, 6, 5), True),
-                  E.GL_UNSIGNED_SHORT_4_4_4_4: (16, (4, 4, 4, 4), False),
-                  E.GL_UNSIGNED_SHORT_4_4_4_4_REV: (16, (4, 4, 4, 4), True),
-                  E.GL_UNSIGNED_SHORT_5_5_5_1: (16, (5, 5, 5, 1), False),
-                  E.GL_UNSIGNED_SHORT_1_5_5_5_REV: (16, (1, 5, 5, 5), True),
-                  E.GL_UNSIGNED_INT_8_8_8_8: (32, (8, 8, 8, 8), False),
-                  E.GL_UNSIGNED_INT_8_8_8_8_REV: (32, (8, 8, 8, 8), True),
-                  E.GL_UNSIGNED_INT_10_10_10_2: (32, (10, 10, 10, 2), False),
-                  E.GL_UNSIGNED_INT_2_10_10_10_REV: (32, (2, 10, 10, 10), True)}
+_PACKED_FIELDS = {E.GL_UNSIGNED_BYTE_3_3_2: ((3, 3, 2), False),
+                  E.GL_UNSIGNED_BYTE_2_3_3_REV: ((2, 3, 3), True),
+                  E.GL_UNSIGNED_SHORT_5_6_5: ((5, 6, 5), False),
+                  E.GL_UNSIGNED_SHORT_5_6_5_REV: ((5, 6, 5), True),
+                  E.GL_UNSIGNED_SHORT_4_4_4_4: ((4, 4, 4, 4), False),
+                  E.GL_UNSIGNED_SHORT_4_4_4_4_REV: ((4, 4, 4, 4), True),
+                  E.GL_UNSIGNED_SHORT_5_5_5_1: ((5, 5, 5, 1), False),
+                  E.GL_UNSIGNED_SHORT_1_5_5_5_REV: ((1, 5, 5, 5), True),
+                  E.GL_UNSIGNED_INT_8_8_8_8: ((8, 8, 8, 8), False),
+                  E.GL_UNSIGNED_INT_8_8_8_8_REV: ((8, 8, 8, 8), True),
+                  E.GL_UNSIGNED_INT_10_10_10_2: ((10, 10, 10, 2), False),
+                  E.GL_UNSIGNED_INT_2_10_10_10_REV: ((2, 10, 10, 10), True)}
 
 
 def _packed_format(fmt: int, type: int) -> tuple[int, tuple, bool] | None:
@@ -123,7 +123,8 @@ def _packed_format(fmt: int, type: int) -> tuple[int, tuple, bool] | None:
     unsigned (normalised or integer) client format, or None."""
     if type not in _PACKED_FIELDS or fmt not in _CHANNELS:
         return None
-    bpp_bits, sizes, rev = _PACKED_FIELDS[type]
+    sizes, rev = _PACKED_FIELDS[type]
+    bpp_bits = sum(sizes)
     letters = _CHANNELS[fmt]
     if len(letters) != len(sizes) or not set(letters) <= set("RGBA"):
         return None
