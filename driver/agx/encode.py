@@ -237,29 +237,21 @@ def view_descriptor(view) -> bytes:
     return desc
 
 
-def _integer_sampler_slots(sh: AgxShader) -> frozenset:
-    """Compiler texture slots of the shader's integer samplers (isampler*, usampler*)."""
-    slots = sh.info.get("integer_sampler_slots")
-    if slots is None:
+def _sampler_slot_kinds(sh: AgxShader) -> tuple[frozenset, frozenset]:
+    """Compiler texture slots of the shader's integer samplers (isampler*, usampler*)
+    and of its 1D samplers (not 1D arrays: their sample instructions give one
+    coordinate), from the sampler types; kept on the shader."""
+    kinds = sh.info.get("sampler_slot_kinds")
+    if kinds is None:
         info = sh.info.get("shader_info")
         samplers = getattr(info, "samplers", {}) if info is not None else {}
-        slots = sh.info["integer_sampler_slots"] = frozenset(
-            o.slot + k for o in samplers.values() if o.type.startswith(("isampler", "usampler"))
-            for k in range(o.count))
-    return slots
 
-
-def _one_d_sampler_slots(sh: AgxShader) -> frozenset:
-    """Compiler texture slots of the shader's 1D samplers (sampler1D, isampler1D, ...,
-    not the 1D arrays): their sample instructions give one coordinate."""
-    slots = sh.info.get("one_d_sampler_slots")
-    if slots is None:
-        info = sh.info.get("shader_info")
-        samplers = getattr(info, "samplers", {}) if info is not None else {}
-        slots = sh.info["one_d_sampler_slots"] = frozenset(
-            o.slot + k for o in samplers.values() if "1D" in o.type and "1DArray" not in o.type
-            for k in range(o.count))
-    return slots
+        def slots(pred) -> frozenset:
+            return frozenset(o.slot + k for o in samplers.values() if pred(o.type) for k in range(o.count))
+        kinds = sh.info["sampler_slot_kinds"] = (
+            slots(lambda t: t.startswith(("isampler", "usampler"))),
+            slots(lambda t: "1D" in t and "1DArray" not in t))
+    return kinds
 
 
 def _null_texture(batch, integer: bool, one_d: bool = False) -> bytes:
@@ -435,7 +427,8 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
             ctx.read(batch, view.resource)
             texs.append(view_descriptor(view))
         else:
-            texs.append(_null_texture(batch, i in _integer_sampler_slots(sh), i in _one_d_sampler_slots(sh)))
+            integer, one_d = _sampler_slot_kinds(sh)
+            texs.append(_null_texture(batch, i in integer, i in one_d))
         smp = samplers[slot] if slot is not None and slot < len(samplers) else None
         d, extra = sampler_descriptor(smp)
         sampler_entries.append((d, extra))
