@@ -9,3 +9,16 @@ def expect(ctx, code):
     got = ctx.glGetError()
     assert got == code, f"expected {code:#x}, got {got:#x}; log: {ctx.error_log[-1:]}"
     assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+def use_program(ctx, vs: str, fs: str) -> int:
+    """A program of a vertex and a fragment shader, linked and made current."""
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    return prog

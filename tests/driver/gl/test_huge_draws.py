@@ -12,7 +12,7 @@ import pytest
 import driver
 import driver.gl.draws as draws
 from driver.gl import enums as E
-from tests.driver.gl.helpers import expect
+from tests.driver.gl.helpers import expect, use_program
 
 VS = {"gles3": "#version 300 es\n", "compat": "#version 130\n"}
 BODY = ("flat out vec4 c;\nvoid main() {\n"
@@ -28,26 +28,13 @@ INDICES = np.array([3, 1, 2, 0, 5, 4, 7, 6, 9, 8, 11, 10, 12, 14, 13, 16, 15, 18
                     22, 21, 24, 23], np.uint16)
 
 
-def _use_program(g, vs: str, fs: str) -> int:
-    """A program of the two stages, linked and made current."""
-    prog = g.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
-        sh = g.glCreateShader(kind)
-        g.glShaderSource(sh, 1, [src])
-        g.glCompileShader(sh)
-        g.glAttachShader(prog, sh)
-    g.glLinkProgram(prog)
-    g.glUseProgram(prog)
-    return prog
-
-
 def _image(monkeypatch, api, mode, limit, count=len(INDICES), client=False, restart=False):
     monkeypatch.setattr(draws, "MAX_DRAW_PIECE", limit)
     with driver.Context(api, 32, 32) as ctx:
         g = ctx.gl
         if not client:
             g.glBindVertexArray(g.glGenVertexArrays(1)[0])
-        _use_program(g, VS[api] + BODY, FS[api])
+        use_program(g, VS[api] + BODY, FS[api])
         data = INDICES.copy()
         if restart:
             data[10] = 0xFFFF
@@ -101,7 +88,7 @@ def test_an_instanced_draw_above_the_piece_size_keeps_instance_ids(monkeypatch, 
     with driver.Context("gles3", 32, 32) as ctx:
         g = ctx.gl
         g.glBindVertexArray(g.glGenVertexArrays(1)[0])
-        prog = _use_program(g, INSTANCED_VS, FS["gles3"])
+        prog = use_program(g, INSTANCED_VS, FS["gles3"])
         g.glBindBuffer(E.GL_ARRAY_BUFFER, g.glGenBuffers(1)[0])
         g.glBufferData(E.GL_ARRAY_BUFFER, per_instance.nbytes, per_instance.tobytes(), E.GL_STATIC_DRAW)
         loc = g.glGetAttribLocation(prog, "a")

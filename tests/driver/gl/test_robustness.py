@@ -13,7 +13,7 @@ from driver.gl.errors import internal_error
 from driver.gl.objects import MAX_NAMES_PER_CALL
 from driver.gl.pointers import pack_values
 from tests.driver.gl.conftest import make_ctx
-from tests.driver.gl.helpers import expect
+from tests.driver.gl.helpers import expect, use_program
 
 
 def no_internal(c):
@@ -185,14 +185,7 @@ def test_a_huge_draw_in_pieces_draws_the_same_pixels(monkeypatch, mode):
         with driver.Context("gles3", 32, 32) as ctx:
             g = ctx.gl
             g.glBindVertexArray(g.glGenVertexArrays(1)[0])
-            prog = g.glCreateProgram()
-            for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
-                sh = g.glCreateShader(kind)
-                g.glShaderSource(sh, 1, [src])
-                g.glCompileShader(sh)
-                g.glAttachShader(prog, sh)
-            g.glLinkProgram(prog)
-            g.glUseProgram(prog)
+            use_program(g, vs, fs)
             g.glDrawArrays(mode, 1, 25)
             expect(g, E.GL_NO_ERROR)
             return ctx.read_pixels()
