@@ -279,26 +279,10 @@ def arb_front_half(shader: ARBShader, key=None):
     interface's prologue, the translated instructions, the interface's output
     stores and fragment epilogue, then the GLSL path's pass pipeline."""
     from compiler.compile import shader_info
-    from compiler.ir.passes import lower_io, preprocess
-    from compiler.lower import Lowerer
-    from compiler.lower.io import IOLowering
+    from compiler.lower.stage import translated_front_half
 
-    unit = shader.unit
-    io = IOLowering(unit, key)
-    L = Lowerer(unit, io)
-    io.begin(L)
-    for g in unit.globals:
-        if g.storage == "temporary" and g not in L.vars:
-            io.global_symbol(L, g)
-    L.inline_body(unit.main.definition.body, None)
-    _Translator(shader, L).run()
-    io.finish(L)
-    io.fit_uniform_registers()
-    ir = L.shader
-    lower_io(ir)
-    scalarize = bool(key.get("scalarize", False)) if key is not None else False
-    preprocess(ir, scalarize=scalarize)
-    return ir, shader_info(ir, io, unit)
+    ir, io = translated_front_half(shader.unit, key, lambda L: _Translator(shader, L).run())
+    return ir, shader_info(ir, io, shader.unit)
 
 
 class _Translator:

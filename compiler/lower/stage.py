@@ -59,7 +59,8 @@ from .from_ast import Lowerer
 from .interface import InterfaceSymbol
 from .io import NO_KEY, IOLowering
 
-__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "lower_stage", "lower_globals_and_main", "lowered_from"]
+__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "lower_stage", "lower_globals_and_main", "lowered_from",
+           "translated_front_half"]
 
 #: stages lowered to compute kernels shaped by the draw: lowered with their key, in one pass
 KERNEL_STAGES = frozenset({"geometry", "tess_control", "tess_evaluation"})
@@ -96,6 +97,29 @@ def lower_globals_and_main(unit, L, io) -> None:
     if main is None or main.definition is None:
         raise LoweringError("the shader has no main()")
     L.inline_body(main.definition.body, None)
+
+
+def translated_front_half(unit, key, translate) -> tuple[Shader, IOLowering]:
+    """(IR after ``lower_io`` and ``preprocess``, the ``IOLowering``) of a front end
+    that emits its own instructions (ARB assembly, SPIR-V) inside the GLSL lowering of
+    its interface unit ``unit``, for variant ``key``: the interface's prologue and
+    globals, the unit's main, ``translate(L)`` with the ``Lowerer``, then the
+    interface's output stores and fragment epilogue and the GLSL path's first passes."""
+    from compiler.ir.passes import lower_io, preprocess
+    io = IOLowering(unit, key)
+    L = Lowerer(unit, io)
+    io.begin(L)
+    for g in unit.globals:
+        if g.storage == "temporary" and g not in L.vars:
+            io.global_symbol(L, g)
+    L.inline_body(unit.main.definition.body, None)
+    translate(L)
+    io.finish(L)
+    io.fit_uniform_registers()
+    ir = L.shader
+    lower_io(ir)
+    preprocess(ir, scalarize=bool(key.get("scalarize", False)) if key is not None else False)
+    return ir, io
 
 
 def lower_stage(unit, options=None) -> "LoweredStage":

@@ -141,27 +141,14 @@ def spirv_front_half(shader: SpirvShader, key=None):
     """(optimised IR, ShaderInfo) of a SPIR-V entry point for variant ``key``."""
     from compiler.compile import shader_info
     from compiler.glsl.errors import internal_error_text
-    from compiler.ir.passes import lower_io, optimize, preprocess, run_pass
-    from compiler.lower import Lowerer, LoweringError
-    from compiler.lower.io import IOLowering
+    from compiler.ir.passes import optimize, run_pass
+    from compiler.lower import LoweringError
     from compiler.lower.lower64 import lower_64bit
+    from compiler.lower.stage import translated_front_half
 
     unit = shader.unit
     try:
-        io = IOLowering(unit, key)
-        L = Lowerer(unit, io)
-        io.begin(L)
-        for g in unit.globals:
-            if g.storage == "temporary" and g not in L.vars:
-                io.global_symbol(L, g)
-        L.inline_body(unit.main.definition.body, None)
-        _Translator(shader, L).run()
-        io.finish(L)
-        io.fit_uniform_registers()
-        ir = L.shader
-        lower_io(ir)
-        scalarize = bool(key.get("scalarize", False)) if key is not None else False
-        preprocess(ir, scalarize=scalarize)
+        ir, io = translated_front_half(unit, key, lambda L: _Translator(shader, L).run())
         if run_pass(ir, lower_64bit):
             optimize(ir)
         return ir, shader_info(ir, io, unit)
