@@ -27,7 +27,6 @@ built C ABI is missing. Slow: the replay on shimgl takes minutes."""
 
 from __future__ import annotations
 
-import os
 import platform
 import re
 import shutil
@@ -35,6 +34,8 @@ import subprocess
 
 import numpy as np
 import pytest
+
+from tests.xvfb import xvfb_display
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
 
@@ -79,22 +80,7 @@ def _tool(name):
 
 @pytest.fixture(scope="module")
 def display():
-    exe = shutil.which("Xvfb")
-    if exe is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen([exe, "-displayfd", str(write_fd), "-screen", "0", "640x480x24",
-                             "-nolisten", "tcp"], pass_fds=(write_fd,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    with os.fdopen(read_fd) as f:
-        number = f.readline().strip()
-    if not number:
-        proc.kill()
-        pytest.skip("Xvfb did not start")
-    yield f":{number}"
-    proc.terminate()
-    proc.wait(timeout=30)
+    yield from xvfb_display()
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ report shimgl. Skipped with the reason when Xvfb (or the program) is absent."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -14,26 +13,12 @@ import sys
 import pytest
 
 from tests.driver.abi.conftest import PY_DIR, run
+from tests.xvfb import xvfb_display
 
 
 @pytest.fixture(scope="module")
 def xvfb():
-    exe = shutil.which("Xvfb")
-    if exe is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen([exe, "-displayfd", str(write_fd), "-screen", "0", "640x480x24",
-                             "-nolisten", "tcp"], pass_fds=(write_fd,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    with os.fdopen(read_fd) as f:
-        number = f.readline().strip()
-    if not number:
-        proc.kill()
-        pytest.skip("Xvfb did not start")
-    yield f":{number}"
-    proc.terminate()
-    proc.wait(timeout=30)
+    yield from xvfb_display()
 
 
 @pytest.fixture
