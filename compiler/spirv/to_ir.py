@@ -205,6 +205,14 @@ class _Block:
     term: Any = None
 
 
+# one-operand instructions: the IR's ALU op of each (component by component)
+_UNARY = {"FNegate": "fneg", "SNegate": "ineg", "Not": "inot", "LogicalNot": "inot", "BitCount": "bit_count",
+          "BitReverse": "bitfield_reverse", "DPdx": "fddx", "DPdxFine": "fddx", "DPdxCoarse": "fddx",
+          "DPdy": "fddy", "DPdyFine": "fddy", "DPdyCoarse": "fddy"}
+# conversions: the source's kind (float, signed, unsigned); the destination is the result type's
+_CONVERT = {"ConvertFToU": "f", "ConvertFToS": "f", "ConvertSToF": "i", "ConvertUToF": "u", "FConvert": "f",
+            "SConvert": "i", "UConvert": "u"}
+
 _FLOAT_BIN = {"FAdd": "fadd", "FSub": "fsub", "FMul": "fmul", "FDiv": "fdiv"}
 _INT_BIN = {"IAdd": "iadd", "ISub": "isub", "IMul": "imul", "UDiv": "udiv", "SDiv": "idiv", "UMod": "umod",
             "SRem": "irem", "SMod": "imod", "ShiftLeftLogical": "ishl", "ShiftRightLogical": "ushr",
@@ -920,6 +928,10 @@ class _Translator:
         fn = getattr(self, "op_" + op, None)
         if fn is not None:
             r = fn(ins)
+        elif op in _UNARY:
+            r = self._unary(ins, _UNARY[op])
+        elif op in _CONVERT:
+            r = self._convert(ins, _CONVERT[op])
         elif op in _FLOAT_BIN:
             r = self._binary(ins, _FLOAT_BIN[op])
         elif op in _INT_BIN:
@@ -1093,18 +1105,6 @@ class _Translator:
                 for r in range(rows)]
 
     # -- arithmetic ----------------------------------------------------------------
-    def op_FNegate(self, ins):
-        return self._unary(ins, "fneg")
-
-    def op_SNegate(self, ins):
-        return self._unary(ins, "ineg")
-
-    def op_Not(self, ins):
-        return self._unary(ins, "inot")
-
-    def op_LogicalNot(self, ins):
-        return self._unary(ins, "inot")
-
     def op_FMod(self, ins):
         b = self.b
         x, y = self._splat(self.val(ins.operands[0]), self.val(ins.operands[1]))
@@ -1187,38 +1187,11 @@ class _Translator:
         dst = {"float": "f", "double": "f", "int": "i", "uint": "u", "int64": "i", "uint64": "u"}[base]
         return self.b.alu(f"{prefix}2{dst}{bits}", v)
 
-    def op_ConvertFToU(self, ins):
-        return self._convert(ins, "f")
-
-    def op_ConvertFToS(self, ins):
-        return self._convert(ins, "f")
-
-    def op_ConvertSToF(self, ins):
-        return self._convert(ins, "i")
-
-    def op_ConvertUToF(self, ins):
-        return self._convert(ins, "u")
-
-    def op_FConvert(self, ins):
-        return self._convert(ins, "f")
-
-    def op_SConvert(self, ins):
-        return self._convert(ins, "i")
-
-    def op_UConvert(self, ins):
-        return self._convert(ins, "u")
-
     def op_Bitcast(self, ins):
         v = self.val(ins.operands[0])
         return self.b.alu("mov", v)
 
     # -- bits ----------------------------------------------------------------------------
-    def op_BitCount(self, ins):
-        return self._unary(ins, "bit_count")
-
-    def op_BitReverse(self, ins):
-        return self._unary(ins, "bitfield_reverse")
-
     def op_BitFieldInsert(self, ins):
         return self.b.bitfield_insert(*(self.val(x) for x in ins.operands))
 
@@ -1228,16 +1201,7 @@ class _Translator:
     def op_BitFieldUExtract(self, ins):
         return self.b.ubitfield_extract(*(self.val(x) for x in ins.operands))
 
-    # -- derivatives -------------------------------------------------------------------
-    def op_DPdx(self, ins):
-        return self._unary(ins, "fddx")
-
-    def op_DPdy(self, ins):
-        return self._unary(ins, "fddy")
-
-    op_DPdxFine = op_DPdxCoarse = op_DPdx
-    op_DPdyFine = op_DPdyCoarse = op_DPdy
-
+    # -- derivatives (DPdx/DPdy: _UNARY) ---------------------------------------------
     def op_Fwidth(self, ins):
         b = self.b
         v = self.val(ins.operands[0])
