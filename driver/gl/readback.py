@@ -219,12 +219,20 @@ class ReadbackMixin:
             check(self._framebuffer_status(fb) == E.GL_FRAMEBUFFER_COMPLETE,
                   E.GL_INVALID_FRAMEBUFFER_OPERATION, "framebuffer incomplete")
         draw = self._pipe_framebuffer_state()
-        # GL 4.6 section 18.3.1: no multisampled destination; a resolve must
-        # not scale (GLES 3.2 section 16.2.1 and GL alike)
-        check(draw.samples <= 1, E.GL_INVALID_OPERATION, "multisampled draw framebuffer")
-        if self._read_samples() > 1:
+        read_samples, draw_samples = self._read_samples(), draw.samples if draw.samples > 1 else 0
+        if self.api.es:
+            # GLES 3.2 section 16.2.1: no multisampled destination
+            check(draw_samples == 0, E.GL_INVALID_OPERATION, "multisampled draw framebuffer")
+        else:
+            # GL 4.6 section 18.3.1: a single-sampled source is replicated into every
+            # sample of a multisampled destination; two multisampled buffers must have
+            # the same number of samples (copied sample by sample)
+            check(not (read_samples > 1 and draw_samples > 1 and read_samples != draw_samples),
+                  E.GL_INVALID_OPERATION, "read and draw framebuffers of different sample counts")
+        if read_samples > 1 or draw_samples > 1:
+            # a blit from or to a multisampled buffer must not scale (GLES 3.2 16.2.1, GL alike)
             check((abs(srcX1 - srcX0), abs(srcY1 - srcY0)) == (abs(dstX1 - dstX0), abs(dstY1 - dstY0)),
-                  E.GL_INVALID_OPERATION, "a resolve must not scale")
+                  E.GL_INVALID_OPERATION, "a multisample blit must not scale")
         blits = []
         if mask & E.GL_COLOR_BUFFER_BIT:
             src = self._read_surface()
@@ -238,8 +246,12 @@ class ReadbackMixin:
                           "integer and non-integer buffers")
                     check(not info.integer or filter == E.GL_NEAREST, E.GL_INVALID_OPERATION,
                           "LINEAR filter with integer buffers")
-                    blits.append((res, level, layer, cb.resource, cb.level, cb.first_layer,
-                                  PipeMask.RGBA, self._read_view_format(), _view_format(cb)))
+                    # GL 4.6 section 18.3.1: desktop GL decodes an sRGB read buffer and
+                    # encodes an sRGB draw buffer only while FRAMEBUFFER_SRGB is enabled
+                    # (GLES always does); otherwise the stored values are copied
+                    blits.append((res, level, layer, cb.resource, cb.level, cb.first_layer, PipeMask.RGBA,
+                                  self._render_format(self._read_view_format() or res.format),
+                                  self._render_format(_view_format(cb) or cb.resource.format)))
         for bit, pmask, point in ((E.GL_DEPTH_BUFFER_BIT, PipeMask.Z, E.GL_DEPTH_ATTACHMENT),
                                   (E.GL_STENCIL_BUFFER_BIT, PipeMask.S, E.GL_STENCIL_ATTACHMENT)):
             if not mask & bit:
