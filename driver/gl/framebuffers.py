@@ -317,9 +317,13 @@ class FramebufferMixin:
                                                          if p not in DEPTH_ATTACHMENTS}) > 1):
             return E.GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS
         d, s = fb.attachments.get(E.GL_DEPTH_ATTACHMENT), fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
-        if d is not None and s is not None and (d.obj is not s.obj or d.level != s.level):
-            if self.api.es and self.api.version >= (3, 0):
-                return E.GL_FRAMEBUFFER_UNSUPPORTED      # ES 3.0 section 4.4.4.2
+        if d is not None and s is not None and (
+                d.obj is not s.obj or (d.level, d.layer, d.face, d.layered) != (s.level, s.layer, s.face, s.layered)):
+            # the pipe framebuffer has one depth/stencil surface: depth and stencil from
+            # two images is a combination this implementation does not support (GL 4.6
+            # section 9.4.2, ES 3.0 section 4.4.4.2; Mesa's Gallium drivers alike), where
+            # drawing would have dropped the stencil attachment
+            return E.GL_FRAMEBUFFER_UNSUPPORTED
         return E.GL_FRAMEBUFFER_COMPLETE
 
     def glCheckFramebufferStatus(self, target: int) -> int:
