@@ -31,7 +31,7 @@ from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter
 from .io import Attribute, CfBinding, IOLowering, OpaqueSlot, UniformSlot, Varying, link_varyings, order_varyings
-from .stage import KERNEL_STAGES, LoweredStage, lower_globals_and_main, lower_stage
+from .stage import KERNEL_STAGES, LoweredStage, kernel_shape, lower_globals_and_main, lower_stage
 from .vertex_fetch import VertexAttrib
 
 __all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot", "Attribute", "OpaqueSlot",
@@ -62,14 +62,7 @@ def lower_unit(unit: ast.TranslationUnit, key=None):
     lower_globals_and_main(unit, L, io)
     io.finish(L)
     io.fit_uniform_registers()
-    L.shader.info["local_size"] = unit.local_size
-    if unit.stage in ("tess_control", "tess_evaluation"):     # compute kernels (tessellation.py)
-        L.shader.stage = "compute"
-        L.shader.info["local_size"] = io.tess.local_size
-    if unit.stage == "geometry":                # lowered to a compute kernel (geometry.py)
-        from .geometry import LOCAL_SIZE_X
-        L.shader.stage = "compute"
-        L.shader.info["local_size"] = (LOCAL_SIZE_X, 1, 1)
+    kernel_shape(unit, L, io)
     return L.shader, io
 
 

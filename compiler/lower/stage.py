@@ -59,8 +59,8 @@ from .from_ast import Lowerer
 from .interface import InterfaceSymbol
 from .io import NO_KEY, IOLowering
 
-__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "lower_stage", "lower_globals_and_main", "lowered_from",
-           "translated_front_half"]
+__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "kernel_shape", "lower_stage", "lower_globals_and_main",
+           "lowered_from", "translated_front_half"]
 
 #: stages lowered to compute kernels shaped by the draw: lowered with their key, in one pass
 KERNEL_STAGES = frozenset({"geometry", "tess_control", "tess_evaluation"})
@@ -116,10 +116,24 @@ def translated_front_half(unit, key, translate) -> tuple[Shader, IOLowering]:
     translate(L)
     io.finish(L)
     io.fit_uniform_registers()
+    kernel_shape(unit, L, io)
     ir = L.shader
     lower_io(ir)
     preprocess(ir, scalarize=bool(key.get("scalarize", False)) if key is not None else False)
     return ir, io
+
+
+def kernel_shape(unit, L, io) -> None:
+    """The work-group size of the lowered shader; geometry and tessellation stages
+    become compute kernels (geometry.py, tessellation.py)."""
+    L.shader.info["local_size"] = unit.local_size
+    if unit.stage in ("tess_control", "tess_evaluation"):
+        L.shader.stage = "compute"
+        L.shader.info["local_size"] = io.tess.local_size
+    if unit.stage == "geometry":
+        from .geometry import LOCAL_SIZE_X
+        L.shader.stage = "compute"
+        L.shader.info["local_size"] = (LOCAL_SIZE_X, 1, 1)
 
 
 def lower_stage(unit, options=None) -> "LoweredStage":

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from compiler.glsl import types as GT
 
 from .module import Module, SpirvError
-from .spec import BUILTIN_NAME, IMAGE_FORMAT
+from .spec import BUILTIN_NAME, EXECUTION_MODE_NAME, IMAGE_FORMAT
 from .types import SpirvTypes
 
-__all__ = ["Global", "Interface", "BUILTIN_VARIABLES"]
+__all__ = ["Global", "Interface", "BUILTIN_VARIABLES", "stage_layout"]
 
 #: SPIR-V BuiltIn -> (GLSL built-in, stages where it is an input, stages where it is an output)
 BUILTIN_VARIABLES = {
@@ -53,8 +53,58 @@ BUILTIN_VARIABLES = {
     "WorkgroupSize": "gl_WorkGroupSize", "WorkgroupId": "gl_WorkGroupID",
     "LocalInvocationId": "gl_LocalInvocationID", "GlobalInvocationId": "gl_GlobalInvocationID",
     "LocalInvocationIndex": "gl_LocalInvocationIndex", "BaseVertex": "gl_BaseVertex",
-    "BaseInstance": "gl_BaseInstance", "DrawIndex": "gl_DrawID"}
+    "BaseInstance": "gl_BaseInstance", "DrawIndex": "gl_DrawID", "InvocationId": "gl_InvocationID",
+    "TessLevelOuter": "gl_TessLevelOuter", "TessLevelInner": "gl_TessLevelInner", "TessCoord": "gl_TessCoord",
+    "PatchVertices": "gl_PatchVerticesIn"}
 _EXTENSION_BUILTINS = {"gl_BaseVertex", "gl_BaseInstance", "gl_DrawID"}
+#: stages whose inputs (and, for tessellation control, outputs) are arrays with one element per vertex
+PER_VERTEX_STAGES = ("geometry", "tess_control", "tess_evaluation")
+
+# execution modes -> the GLSL layout qualifiers of geometry and tessellation stages
+_GS_INPUT = {"InputPoints": "points", "InputLines": "lines", "InputLinesAdjacency": "lines_adjacency",
+             "Triangles": "triangles", "InputTrianglesAdjacency": "triangles_adjacency"}
+_GS_OUTPUT = {"OutputPoints": "points", "OutputLineStrip": "line_strip", "OutputTriangleStrip": "triangle_strip"}
+_TES_PRIMITIVE = {"Triangles": "triangles", "Quads": "quads", "Isolines": "isolines"}
+_TES_SPACING = {"SpacingEqual": "equal_spacing", "SpacingFractionalEven": "fractional_even_spacing",
+                "SpacingFractionalOdd": "fractional_odd_spacing"}
+_TES_ORDER = {"VertexOrderCw": "cw", "VertexOrderCcw": "ccw"}
+
+
+def stage_layout(stage: str, modes) -> list[str]:
+    """The GLSL layout declarations of a geometry or tessellation entry point's
+    execution modes (``modes``: (mode, operands) pairs). Raises SpirvError when a
+    mode the stage needs is missing."""
+    named = {EXECUTION_MODE_NAME.get(mode, ""): ops for mode, ops in modes}
+
+    def one(table, what):
+        got = [q for n, q in table.items() if n in named]
+        if len(got) > 1:
+            raise SpirvError(f"the {stage} entry point declares {len(got)} {what} execution modes")
+        return got[0] if got else None
+    if stage == "geometry":
+        inp, out = one(_GS_INPUT, "input primitive"), one(_GS_OUTPUT, "output primitive")
+        if inp is None or out is None or "OutputVertices" not in named:
+            raise SpirvError("a geometry entry point needs an input primitive, an output primitive and "
+                             "OutputVertices execution modes")
+        invocations = named.get("Invocations", (1,))[0]
+        return [f"layout({inp}, invocations = {invocations}) in;",
+                f"layout({out}, max_vertices = {named['OutputVertices'][0]}) out;"]
+    if stage == "tess_control":
+        if "OutputVertices" not in named:
+            raise SpirvError("a tessellation control entry point needs an OutputVertices execution mode")
+        if any(n in named for n in list(_TES_PRIMITIVE) + list(_TES_SPACING) + list(_TES_ORDER) + ["PointMode"]):
+            raise SpirvError("tessellation modes on the tessellation control entry point are not supported "
+                             "(declare them on the evaluation entry point)")
+        return [f"layout(vertices = {named['OutputVertices'][0]}) out;"]
+    if stage == "tess_evaluation":
+        quals = [one(_TES_PRIMITIVE, "primitive"), one(_TES_SPACING, "spacing"), one(_TES_ORDER, "vertex order")]
+        if quals[0] is None:
+            raise SpirvError("a tessellation evaluation entry point needs a Triangles, Quads or Isolines "
+                             "execution mode")
+        if "PointMode" in named:
+            quals.append("point_mode")
+        return [f"layout({', '.join(q for q in quals if q)}) in;"]
+    return []
 
 
 @dataclass
@@ -107,7 +157,7 @@ def _decl(t: GT.GLSLType, name: str) -> str:
 
 class Interface:
     def __init__(self, m: Module, types: SpirvTypes, stage: str, entry_fn: int, iface_ids, local_size,
-                 early_fragment_tests: bool, digest_text: str, constants: dict):
+                 early_fragment_tests: bool, digest_text: str, constants: dict, layout: tuple[str, ...] = ()):
         self.m, self.types, self.stage = m, types, stage
         self.constants = constants
         self.used_members = _used_members(m, constants)
@@ -133,7 +183,11 @@ class Interface:
                 decls.append(decl)
             if g.kind == "per_vertex":
                 used = self.used_members.get(vid)
-                body += [f"{n};" for i, n in g.members.items() if used is None or i in used]
+                if g.array_dims:        # gl_in[] / gl_out[]: the members the code reaches (any vertex's)
+                    used = self._per_vertex_used(vid)
+                    body += [f"{g.name}[0].{n};" for i, n in g.members.items() if used is None or i in used]
+                else:
+                    body += [f"{n};" for i, n in g.members.items() if used is None or i in used]
                 exts |= {n for n in g.members.values() if n in _EXTENSION_BUILTINS}
             elif g.kind == "builtin":
                 if g.name != "gl_WorkGroupSize":
@@ -150,6 +204,7 @@ class Interface:
             header.append("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;".format(*local_size))
         if early_fragment_tests:
             header.append("layout(early_fragment_tests) in;")
+        header += list(layout)
         structs = [self._struct_decl(s) for s in self.structs]
         # the binary's digest closes the source: two modules with one interface differ
         tail = [f"// SPIR-V module {hashlib.sha256(digest_text.encode()).hexdigest()}"]
@@ -164,10 +219,19 @@ class Interface:
             name = BUILTIN_VARIABLES.get(BUILTIN_NAME.get(builtin[0], ""))
             if name is None:
                 raise SpirvError(f"built-in {BUILTIN_NAME.get(builtin[0], builtin[0])} is not supported")
+            if name == "gl_PrimitiveID" and storage == "Input" and self.stage == "geometry":
+                name = "gl_PrimitiveIDIn"
             return Global(vid, "builtin", name, tid, storage)
         t = types.info(tid)
+        if storage in ("Input", "Output") and t.kind == "array" and self.stage in PER_VERTEX_STAGES and \
+                types.info(t.element).kind == "struct" and m.has(t.element, "Block") and \
+                m.decoration(t.element, "BuiltIn", 0) is not None:
+            # gl_in[] (gl_out[] of a tessellation control stage): an array of gl_PerVertex blocks
+            members = self._builtin_members(t.element)
+            return Global(vid, "per_vertex", "gl_in" if storage == "Input" else "gl_out", tid, storage, members,
+                          array_dims=(t.count,))
         if storage in ("Input", "Output") and t.kind == "array" and types.info(t.element).kind == "struct" and \
-                m.has(t.element, "Block") and self.stage in ("vertex", "fragment") and \
+                m.has(t.element, "Block") and self.stage in ("vertex", "fragment", "geometry") and \
                 all(m.decoration(t.element, "BuiltIn", i) is None for i in range(len(types.info(t.element).members))):
             # an array of blocks of user variables (a vertex output, a fragment input)
             stid, dims = tid, []
@@ -189,15 +253,7 @@ class Interface:
                 loc = (self.relocated.get(vid, loc[0]),) if loc is not None else None
                 name = f"shimgl_spv_block{loc[0]}" if loc is not None else f"shimgl_spv_block_v{vid}"
                 return Global(vid, kind, name, tid, storage, block_name=name)
-            for i in range(len(t.members)):
-                b = m.decoration(tid, "BuiltIn", i)
-                if b is None:
-                    raise SpirvError("a block mixes built-in and user variables")
-                name = BUILTIN_VARIABLES.get(BUILTIN_NAME.get(b[0], ""))
-                if name is None:
-                    raise SpirvError(f"built-in {BUILTIN_NAME.get(b[0], b[0])} is not supported")
-                members[i] = name
-            return Global(vid, "per_vertex", "", tid, storage, members)
+            return Global(vid, "per_vertex", "", tid, storage, self._builtin_members(tid))
         if storage in ("Input", "Output"):
             if t.kind in ("array", "struct") and self.stage != "vertex" and \
                     t.kind == "array" and types.info(t.element).kind == "struct" and m.has(t.element, "Block"):
@@ -214,6 +270,8 @@ class Interface:
                 return Global(vid, "out", f"shimgl_spv_frag{loc[0]}{'_i1' if index and index[0] else ''}",
                               tid, storage)
             name = f"shimgl_spv_loc{self.relocated.get(vid, loc[0])}{suffix}"
+            if storage == "Input" and self.stage == "geometry":
+                name = f"shimgl_spv_in{loc[0]}{suffix}"       # (its outputs take the _loc names; matched by location)
             return Global(vid, "in" if storage == "Input" else "out", name, tid, storage)
         if storage == "UniformConstant":
             inner = t
@@ -252,6 +310,34 @@ class Interface:
         if storage == "Private":
             return Global(vid, "private", "", tid, storage)
         raise SpirvError(f"variables of storage class {storage} are not supported")
+
+    def _builtin_members(self, tid: int) -> dict[int, str]:
+        """Member index -> GLSL built-in of a gl_PerVertex block type."""
+        members = {}
+        for i in range(len(self.types.info(tid).members)):
+            b = self.m.decoration(tid, "BuiltIn", i)
+            if b is None:
+                raise SpirvError("a block mixes built-in and user variables")
+            name = BUILTIN_VARIABLES.get(BUILTIN_NAME.get(b[0], ""))
+            if name is None:
+                raise SpirvError(f"built-in {BUILTIN_NAME.get(b[0], b[0])} is not supported")
+            members[i] = name
+        return members
+
+    def _per_vertex_used(self, vid: int) -> set[int] | None:
+        """The members of an array of gl_PerVertex blocks the code reaches (access chains
+        whose second index, after the vertex, is a constant; None: all of them)."""
+        used: set[int] = set()
+        for instrs in self.m.functions.values():
+            for ins in instrs:
+                if ins.op in ("AccessChain", "InBoundsAccessChain") and ins.operands[0] == vid:
+                    if len(ins.operands) > 2 and ins.operands[2] in self.constants:
+                        used.add(int(self.constants[ins.operands[2]]))
+                    else:
+                        return None
+                elif ins.op in ("Load", "Store", "CopyMemory", "FunctionCall") and vid in ins.operands:
+                    return None
+        return used
 
     def _glsl_value(self, tid: int, value) -> str:
         """A GLSL constant expression of a SPIR-V constant's value."""
@@ -356,7 +442,8 @@ class Interface:
             self._need_struct(gt, g.type_id)
             loc = self.relocated.get(g.id, m.decoration(g.id, "Location")[0])
             lay = [f"location = {loc}"]
-            for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride"), ("Offset", "xfb_offset")):
+            for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride"), ("Offset", "xfb_offset"),
+                         ("Stream", "stream")):
                 w = m.decoration(g.id, d)
                 if w is not None and g.kind == "out":
                     lay.append(f"{q} = {w[0]}")
@@ -373,7 +460,8 @@ class Interface:
                     quals += q
             base = gt.innermost_element if gt.is_array else gt
             if not quals and base.base in ("int", "uint") and (
-                    (g.kind == "in" and self.stage == "fragment") or (g.kind == "out" and self.stage == "vertex")):
+                    (g.kind == "in" and self.stage == "fragment") or
+                    (g.kind == "out" and self.stage in ("vertex", "geometry", "tess_evaluation"))):
                 quals = "flat "
             return f"layout({', '.join(lay)}) {quals}{g.kind} {_decl(gt, g.name)};"
         if g.kind in ("in_block", "out_block"):
@@ -386,7 +474,7 @@ class Interface:
             shift = self.relocated[g.id] - self._location(g.id) if g.id in self.relocated else 0
             if loc is not None:
                 lay.append(f"location = {loc[0] + shift}")
-            for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride")):
+            for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride"), ("Stream", "stream")):
                 w = m.decoration(g.id, d)
                 if w is not None and g.kind == "out_block":
                     lay.append(f"{q} = {w[0]}")

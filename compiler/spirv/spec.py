@@ -10,7 +10,7 @@ whose opcode is not listed is rejected with an error naming the opcode.
 from __future__ import annotations
 
 __all__ = ["MAGIC", "MAX_VERSION", "OPCODES", "OP", "DECORATION", "BUILTIN", "STORAGE", "EXECUTION_MODEL",
-           "EXECUTION_MODE", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
+           "EXECUTION_MODE", "EXECUTION_MODE_NAME", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
 
 MAGIC = 0x07230203
 MAX_VERSION = 0x00010600            # SPIR-V 1.6
@@ -67,7 +67,9 @@ _OPS = [
     (202, "BitFieldSExtract", 1, 1), (203, "BitFieldUExtract", 1, 1), (204, "BitReverse", 1, 1),
     (205, "BitCount", 1, 1), (207, "DPdx", 1, 1), (208, "DPdy", 1, 1), (209, "Fwidth", 1, 1),
     (210, "DPdxFine", 1, 1), (211, "DPdyFine", 1, 1), (212, "FwidthFine", 1, 1), (213, "DPdxCoarse", 1, 1),
-    (214, "DPdyCoarse", 1, 1), (215, "FwidthCoarse", 1, 1), (224, "ControlBarrier", 0, 0),
+    (214, "DPdyCoarse", 1, 1), (215, "FwidthCoarse", 1, 1), (218, "EmitVertex", 0, 0),
+    (219, "EndPrimitive", 0, 0), (220, "EmitStreamVertex", 0, 0), (221, "EndStreamPrimitive", 0, 0),
+    (224, "ControlBarrier", 0, 0),
     (225, "MemoryBarrier", 0, 0), (227, "AtomicLoad", 1, 1), (228, "AtomicStore", 0, 0),
     (229, "AtomicExchange", 1, 1), (230, "AtomicCompareExchange", 1, 1), (232, "AtomicIIncrement", 1, 1),
     (233, "AtomicIDecrement", 1, 1), (234, "AtomicIAdd", 1, 1), (235, "AtomicISub", 1, 1),
@@ -77,7 +79,8 @@ _OPS = [
     (250, "BranchConditional", 0, 0), (251, "Switch", 0, 0), (252, "Kill", 0, 0), (253, "Return", 0, 0),
     (254, "ReturnValue", 0, 0), (255, "Unreachable", 0, 0), (317, "NoLine", 0, 0),
     (330, "ModuleProcessed", 0, 0), (331, "ExecutionModeId", 0, 0), (332, "DecorateId", 0, 0),
-    (4416, "TerminateInvocation", 0, 0), (5632, "DecorateString", 0, 0), (5633, "MemberDecorateString", 0, 0),
+    (4416, "TerminateInvocation", 0, 0), (4428, "SubgroupAllKHR", 1, 1), (4429, "SubgroupAnyKHR", 1, 1),
+    (4430, "SubgroupAllEqualKHR", 1, 1), (5632, "DecorateString", 0, 0), (5633, "MemberDecorateString", 0, 0),
 ]
 OPCODES: dict[int, tuple[str, bool, bool]] = {code: (name, bool(t), bool(r)) for code, name, t, r in _OPS}
 OP: dict[str, int] = {name: code for code, name, _t, _r in _OPS}
@@ -91,11 +94,13 @@ DECORATION = {"RelaxedPrecision": 0, "SpecId": 1, "Block": 2, "BufferBlock": 3, 
               "NoPerspective": 13, "Flat": 14, "Patch": 15, "Centroid": 16, "Sample": 17, "Invariant": 18,
               "Restrict": 19, "Aliased": 20, "Volatile": 21, "Coherent": 23, "NonWritable": 24,
               "NonReadable": 25, "Location": 30, "Component": 31, "Index": 32, "Binding": 33,
-              "DescriptorSet": 34, "Offset": 35, "XfbBuffer": 36, "XfbStride": 37, "NoContraction": 42}
+              "DescriptorSet": 34, "Offset": 35, "XfbBuffer": 36, "XfbStride": 37, "NoContraction": 42,
+              "Stream": 29}
 DECORATION_NAME = {v: k for k, v in DECORATION.items()}
 
 BUILTIN = {"Position": 0, "PointSize": 1, "ClipDistance": 3, "CullDistance": 4, "VertexId": 5, "InstanceId": 6,
-           "PrimitiveId": 7, "InvocationId": 8, "Layer": 9, "ViewportIndex": 10, "FragCoord": 15,
+           "PrimitiveId": 7, "InvocationId": 8, "Layer": 9, "ViewportIndex": 10, "TessLevelOuter": 11,
+           "TessLevelInner": 12, "TessCoord": 13, "PatchVertices": 14, "FragCoord": 15,
            "PointCoord": 16, "FrontFacing": 17, "SampleId": 18, "SamplePosition": 19, "SampleMask": 20,
            "FragDepth": 22, "HelperInvocation": 23, "NumWorkgroups": 24, "WorkgroupSize": 25,
            "WorkgroupId": 26, "LocalInvocationId": 27, "GlobalInvocationId": 28, "LocalInvocationIndex": 29,
@@ -111,8 +116,14 @@ EXECUTION_MODEL = {"Vertex": 0, "TessellationControl": 1, "TessellationEvaluatio
                    "Fragment": 4, "GLCompute": 5, "Kernel": 6}
 EXECUTION_MODEL_NAME = {v: k for k, v in EXECUTION_MODEL.items()}
 
-EXECUTION_MODE = {"OriginUpperLeft": 7, "OriginLowerLeft": 8, "EarlyFragmentTests": 9, "DepthReplacing": 12,
-                  "DepthGreater": 14, "DepthLess": 15, "DepthUnchanged": 16, "LocalSize": 17}
+EXECUTION_MODE = {"Invocations": 0, "SpacingEqual": 1, "SpacingFractionalEven": 2, "SpacingFractionalOdd": 3,
+                  "VertexOrderCw": 4, "VertexOrderCcw": 5, "OriginUpperLeft": 7, "OriginLowerLeft": 8,
+                  "EarlyFragmentTests": 9, "PointMode": 10, "DepthReplacing": 12, "DepthGreater": 14,
+                  "DepthLess": 15, "DepthUnchanged": 16, "LocalSize": 17, "InputPoints": 19, "InputLines": 20,
+                  "InputLinesAdjacency": 21, "Triangles": 22, "InputTrianglesAdjacency": 23, "Quads": 24,
+                  "Isolines": 25, "OutputVertices": 26, "OutputPoints": 27, "OutputLineStrip": 28,
+                  "OutputTriangleStrip": 29}
+EXECUTION_MODE_NAME = {v: k for k, v in EXECUTION_MODE.items()}
 
 #: OpTypeImage's Dim operand
 DIM = {0: "1D", 1: "2D", 2: "3D", 3: "Cube", 4: "Rect", 5: "Buffer", 6: "SubpassData"}

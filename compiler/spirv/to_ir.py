@@ -46,7 +46,7 @@ from compiler.glsl import GLSLCompileError, parse
 from compiler.glsl import types as GT
 from compiler.ir import Def
 
-from .interface import Interface
+from .interface import Interface, stage_layout
 from .module import Module, SpirvError, parse_module
 from .spec import EXECUTION_MODE, EXECUTION_MODEL, GLSL_STD_450, STORAGE_NAME
 from .types import SpirvTypes, evaluate_constants, null_value
@@ -96,13 +96,19 @@ class SpirvShader:
         if stage == "compute" and local_size is None:
             raise SpirvError("the compute entry point has no LocalSize execution mode")
         digest = hashlib.sha256(self.binary).hexdigest() + f" {stage} {entry} {sorted(self.spec.items())}"
+        layout = stage_layout(stage, m.execution_modes.get(self.entry_fn, []))
         self.interface = Interface(m, self.types, stage, self.entry_fn, self.entry_iface, local_size, early,
-                                   digest, self.constants)
+                                   digest, self.constants, tuple(layout))
         self.source = self.interface.source
         try:
             self.unit = parse(self.source, stage, compat_context=False, require_main=True)
         except GLSLCompileError as e:
             raise SpirvError(f"the module's interface is not supported ({e.info_log.strip()})") from None
+        if stage == "geometry":             # the streams the code emits to (GLSL's come from its calls)
+            import dataclasses
+            streams = {int(self.constants.get(ins.operands[0], 0)) for instrs in m.functions.values()
+                       for ins in instrs if ins.op in ("EmitStreamVertex", "EndStreamPrimitive")}
+            self.unit.geometry = dataclasses.replace(self.unit.geometry, emit_streams=frozenset(streams))
         for g in self.unit.globals:         # every interface variable is active (linked by location/binding)
             g.used = True
         for block in self.unit.interface_blocks:
@@ -134,6 +140,18 @@ class SpirvShader:
         return out
 
     def front_half(self, key=None):
+        """(optimised IR, ShaderInfo) for variant ``key``; a geometry or tessellation
+        entry point without a key is compiled as ``shimgl compile`` compiles such a GLSL
+        stage on its own (a non-indexed draw of its input primitive or patch)."""
+        if key is None and self.stage == "geometry":
+            from compiler.ir import ShaderKey
+            from compiler.lower.geometry import standalone_key
+            key = ShaderKey.make(gs=standalone_key(self.unit))
+        elif key is None and self.stage in ("tess_control", "tess_evaluation"):
+            from compiler.ir import ShaderKey
+            from compiler.lower.tessellation import standalone_tess_key
+            name, tess_key = standalone_tess_key(self.unit)
+            key = ShaderKey.make(**{name: tess_key})
         return spirv_front_half(self, key)
 
 
@@ -827,13 +845,33 @@ class _Translator:
         raise SpirvError(f"store through a {p.kind} pointer")
 
     def _per_vertex_ptr(self, p: Ptr) -> Ptr:
-        if not p.path or not isinstance(p.path[0], int):
-            raise SpirvError("a per-vertex block is accessed without a constant member index")
+        """The var pointer of a gl_PerVertex member: the GLSL built-in itself, or for an
+        array of blocks (gl_in[], gl_out[]) the member of the block at the vertex index."""
         g = p.root
-        name = g.members[p.path[0]]
-        sym = self.symbols[name]
-        q = Ptr("var", 0, root=(lambda s=sym: self.L.var_deref(s)), path=p.path[1:])
-        q.root_tid = self.types.info(g.type_id).members[p.path[0]]
+        path = p.path
+        if g.array_dims:
+            if len(path) < 2:
+                raise SpirvError(f"{g.name} is accessed without indexing it down to a member")
+            vertex, path = path[0], path[1:]
+        if not path or not isinstance(path[0], int):
+            raise SpirvError("a per-vertex block is accessed without a constant member index")
+        name = g.members[path[0]]
+        block_tid = self.types.info(g.type_id).element if g.array_dims else g.type_id
+        if g.array_dims:
+            sym = self.symbols[g.name]
+            block = sym.type.element
+            field = [f.name for f in block.fields].index(name)
+
+            def root(s=sym, v=vertex, f=field, t=block):
+                b = self.b
+                return b.deref_struct(b.deref_array(self.L.var_deref(s), v), self.L._ir_field_index(t, f))
+        else:
+            sym = self.symbols[name]
+
+            def root(s=sym):
+                return self.L.var_deref(s)
+        q = Ptr("var", 0, root=root, path=path[1:])
+        q.root_tid = self.types.info(block_tid).members[path[0]]
         return q
 
     # -- buffers ---------------------------------------------------------------
@@ -1210,6 +1248,24 @@ class _Translator:
     op_FwidthFine = op_FwidthCoarse = op_Fwidth
 
     # -- barriers -------------------------------------------------------------------------
+    # -- geometry stage ------------------------------------------------------------
+    def op_EmitVertex(self, ins):
+        self.L.io.geometry.emit_vertex(self.b)
+
+    def op_EndPrimitive(self, ins):
+        self.L.io.geometry.end_primitive(self.b)
+
+    def _stream(self, ins) -> int:
+        if ins.operands[0] not in self.consts:
+            raise SpirvError("the stream of OpEmitStreamVertex / OpEndStreamPrimitive is not a constant")
+        return int(self.consts[ins.operands[0]])
+
+    def op_EmitStreamVertex(self, ins):
+        self.L.io.geometry.emit_vertex(self.b, self._stream(ins))
+
+    def op_EndStreamPrimitive(self, ins):
+        self.L.io.geometry.end_primitive(self.b, self._stream(ins))
+
     def op_ControlBarrier(self, ins):
         self.b.barrier(execution_scope="workgroup", memory_scope="workgroup")
 

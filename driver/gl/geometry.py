@@ -247,11 +247,15 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
             name = getattr(v.block, "block_name", None)
             if name and not v.type.is_block:
                 outs.setdefault(("block", name), None)
+        located = {(v.layout or {}).get("location"): v for v in vertex["outputs"] if not v.type.is_block}
         for inp in geometry["inputs"]:
             if not inp.type.is_array:
                 continue
             key = link(inp, inp.type.element)
             out = outs.get(key)
+            location = (inp.layout or {}).get("location")
+            if out is None and location is not None and not inp.type.element.is_block:
+                out = located.get(location)        # both located: matched by location (GL 4.6 section 7.4.1)
             if out is None and key in outs:
                 continue                        # an instance-less block: members checked by name
             if out is None:
@@ -454,7 +458,8 @@ def _gs_kernel(ctx, prog, key):
     source = _stage_source(prog, E.GL_GEOMETRY_SHADER)
     linked = ls.stages.get("geometry")
     kernel = _GeometryKernel(source, key, getattr(ls.units["geometry"], "version", None),
-                             linked.unit if linked is not None else None)
+                             linked.unit if linked is not None else None,
+                             getattr(ls, "spirv_stages", {}).get("geometry"))
     info = dict(ctx._pipe_shader_info(ls, "geometry"))
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.COMPUTE, kernel, f"{source}\n// geometry kernel for {key!r}\n", info))
@@ -480,8 +485,8 @@ def _gs_vertex_capture(ctx, prog, names_locs):
                 outputs.append((idx, 0, comps, 0, offset + 4 * slot, slot))
     src = _stage_source(prog, E.GL_VERTEX_SHADER)
     info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k in names_locs))
-    handle = ctx.pipe.create_shader_state(ShaderState(
-        PipeShaderType.VERTEX, ls.units["vertex"], src, info,
+    handle = ctx.pipe.create_shader_state(ShaderState(          # (SPIR-V: the module's own front half)
+        PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
         StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
     ls.pipe_shaders[cache_key] = handle          # released with the program's other shaders
     _meta(ls)[cache_key] = handle, layout, stride
@@ -954,16 +959,19 @@ class _Renamed:
 
 class _GeometryKernel:
     """``ShaderState.ir`` of the geometry kernel: its own front half (the geometry stage
-    lowered to compute for ``key``): from the link's typed AST of the stage (``unit``,
-    made of all its shader objects; the lowering only reads it), else from ``source``."""
+    lowered to compute for ``key``): a SPIR-V module's (``spirv``, compiler.spirv's
+    SpirvShader), else from the link's typed AST of the stage (``unit``, made of all its
+    shader objects; the lowering only reads it), else from ``source``."""
 
-    def __init__(self, source: str, key, version, unit=None):
-        self.source, self.key, self.version, self.unit = source, key, version, unit
+    def __init__(self, source: str, key, version, unit=None, spirv=None):
+        self.source, self.key, self.version, self.unit, self.spirv = source, key, version, unit, spirv
 
     def front_half(self, key):
         from compiler.compile import front_half, front_half_unit
         from compiler.ir import ShaderKey
         full = (key or ShaderKey.make()).replace(gs=self.key)
+        if self.spirv is not None:
+            return self.spirv.front_half(full)
         if self.unit is not None:
             return front_half_unit(self.unit, full)
         return front_half(self.source, "geometry", full)

@@ -1,0 +1,271 @@
+"""SPIR-V geometry and tessellation entry points (ARB_gl_spirv: the Geometry and
+Tessellation capabilities) through the GL entry points on driver.Context("gl46"):
+the modules are SPIR-V assembly assembled with spirv-as; the images are checked
+against hand-computed expectations."""
+
+import numpy as np
+import pytest
+
+from driver.gl import enums as E
+from tests.compiler.spirv.spirv_asm import HEADER, TYPES, assemble, needs_spirv_as
+
+pytestmark = needs_spirv_as
+W = H = 16
+
+
+@pytest.fixture
+def ctx():
+    import driver
+    return driver.Context(api="gl46", width=W, height=H)
+
+
+def spirv_shader(c, kind, text):
+    s = c.glCreateShader(kind)
+    data = assemble(text)
+    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
+    c.glSpecializeShader(s, "main", 0, [], [])
+    assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [1], c.glGetShaderInfoLog(s)
+    return s
+
+
+def program(c, *shaders):
+    p = c.glCreateProgram()
+    for s in shaders:
+        c.glAttachShader(p, s)
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    c.glUseProgram(p)
+    return p
+
+
+def vertex_arrays(c, attributes):
+    """A VAO with one float array per location (``attributes``: location -> n x k)."""
+    vao = c.glGenVertexArrays(1)[0]
+    c.glBindVertexArray(vao)
+    for loc, data in attributes.items():
+        data = np.asarray(data, np.float32)
+        buf = c.glGenBuffers(1)[0]
+        c.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+        c.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+        c.glVertexAttribPointer(loc, data.shape[1], E.GL_FLOAT, False, 0, 0)
+        c.glEnableVertexAttribArray(loc)
+    return vao
+
+
+def clear(c):
+    c.glClearColor(0, 0, 0, 0)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+
+
+def pixels(c):
+    return np.asarray(c.read_pixels()).astype(int)
+
+
+#: position (location 0) to gl_Position, colour (location 1) to output location 0
+COLOUR_VS = HEADER + """OpEntryPoint Vertex %main "main" %pv %pos %col %vcol
+OpMemberDecorate %PerVertex 0 BuiltIn Position
+OpMemberDecorate %PerVertex 1 BuiltIn PointSize
+OpDecorate %PerVertex Block
+OpDecorate %pos Location 0
+OpDecorate %col Location 1
+OpDecorate %vcol Location 0
+""" + TYPES + """%PerVertex = OpTypeStruct %v4float %float
+%p_out_pv = OpTypePointer Output %PerVertex
+%pv = OpVariable %p_out_pv Output
+%p_in_v4 = OpTypePointer Input %v4float
+%pos = OpVariable %p_in_v4 Input
+%col = OpVariable %p_in_v4 Input
+%p_out_v4 = OpTypePointer Output %v4float
+%vcol = OpVariable %p_out_v4 Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v = OpLoad %v4float %pos
+%dst = OpAccessChain %p_out_v4 %pv %int_0
+OpStore %dst %v
+%cv = OpLoad %v4float %col
+OpStore %vcol %cv
+OpReturn
+OpFunctionEnd
+"""
+
+#: output location 0 to the colour
+COLOUR_FS = HEADER + """OpEntryPoint Fragment %main "main" %in %out
+OpExecutionMode %main OriginLowerLeft
+OpDecorate %in Location 0
+OpDecorate %out Location 0
+""" + TYPES + """%p_in_v4 = OpTypePointer Input %v4float
+%in = OpVariable %p_in_v4 Input
+%p_out_v4 = OpTypePointer Output %v4float
+%out = OpVariable %p_out_v4 Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v = OpLoad %v4float %in
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+"""
+
+
+def _emit(n, x, y):
+    """Emit a vertex at the input point's position + (x, y) with the invocation's colour."""
+    return f"""%px{n} = OpFAdd %float %p_x {x}
+%py{n} = OpFAdd %float %p_y {y}
+%pos{n} = OpCompositeConstruct %v4float %px{n} %py{n} %float_0 %float_1
+OpStore %gpos %pos{n}
+OpStore %gcol %colour
+OpEmitVertex
+"""
+
+
+#: points in, 2 invocations; invocation i emits the quad x in [i - 1, i] around the point
+#: (x, y) in [-1, 1] with the vertex colour times 0.5 + 0.5 i
+QUAD_GS = """OpCapability Geometry
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Geometry %main "main" %gl_in %vcol %inv %pv %gcol
+OpExecutionMode %main InputPoints
+OpExecutionMode %main Invocations 2
+OpExecutionMode %main OutputTriangleStrip
+OpExecutionMode %main OutputVertices 4
+OpMemberDecorate %PerVertexIn 0 BuiltIn Position
+OpMemberDecorate %PerVertexIn 1 BuiltIn PointSize
+OpDecorate %PerVertexIn Block
+OpMemberDecorate %PerVertex 0 BuiltIn Position
+OpMemberDecorate %PerVertex 1 BuiltIn PointSize
+OpDecorate %PerVertex Block
+OpDecorate %vcol Location 0
+OpDecorate %gcol Location 0
+OpDecorate %inv BuiltIn InvocationId
+""" + TYPES + """%PerVertexIn = OpTypeStruct %v4float %float
+%arr_pvin = OpTypeArray %PerVertexIn %uint_1
+%p_in_arr = OpTypePointer Input %arr_pvin
+%gl_in = OpVariable %p_in_arr Input
+%arr_v4 = OpTypeArray %v4float %uint_1
+%p_in_v4arr = OpTypePointer Input %arr_v4
+%vcol = OpVariable %p_in_v4arr Input
+%p_in_int = OpTypePointer Input %int
+%inv = OpVariable %p_in_int Input
+%PerVertex = OpTypeStruct %v4float %float
+%p_out_pv = OpTypePointer Output %PerVertex
+%pv = OpVariable %p_out_pv Output
+%p_out_v4 = OpTypePointer Output %v4float
+%gcol = OpVariable %p_out_v4 Output
+%p_in_v4 = OpTypePointer Input %v4float
+%half = OpConstant %float 0.5
+%float_m1 = OpConstant %float -1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %inv
+%fi = OpConvertSToF %float %i
+%pp = OpAccessChain %p_in_v4 %gl_in %int_0 %int_0
+%p = OpLoad %v4float %pp
+%p_x = OpCompositeExtract %float %p 0
+%p_y = OpCompositeExtract %float %p 1
+%cp = OpAccessChain %p_in_v4 %vcol %int_0
+%c = OpLoad %v4float %cp
+%k = OpExtInst %float %std Fma %fi %half %half
+%colour = OpVectorTimesScalar %v4float %c %k
+%x0 = OpFSub %float %fi %float_1
+%gpos = OpAccessChain %p_out_v4 %pv %int_0
+""" + _emit(0, "%x0", "%float_m1") + _emit(1, "%fi", "%float_m1") + _emit(2, "%x0", "%float_1") \
+    + _emit(3, "%fi", "%float_1") + """OpEndPrimitive
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_geometry_entry_point_with_invocations(ctx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, COLOUR_VS), spirv_shader(c, E.GL_GEOMETRY_SHADER, QUAD_GS),
+            spirv_shader(c, E.GL_FRAGMENT_SHADER, COLOUR_FS))
+    vertex_arrays(c, {0: [[0, 0, 0, 1]], 1: [[0.4, 0.8, 1.0, 1.0]]})
+    clear(c)
+    c.glDrawArrays(E.GL_POINTS, 0, 1)
+    assert c.glGetError() == E.GL_NO_ERROR
+    img = pixels(c)
+    left = np.round(np.array([0.4, 0.8, 1.0, 1.0]) * 0.5 * 255)
+    right = np.round(np.array([0.4, 0.8, 1.0, 1.0]) * 255)
+    assert (np.abs(img[:, : W // 2] - left) <= 1).all()
+    assert (np.abs(img[:, W // 2:] - right) <= 1).all()
+
+
+#: triangles in, each passed through by a loop over gl_in[j] (a non-constant vertex index),
+#: coloured (id, 1 - id, 0, 1) by its gl_PrimitiveIDIn
+PRIMITIVE_ID_GS = """OpCapability Geometry
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Geometry %main "main" %gl_in %prim %pv %gcol
+OpExecutionMode %main Triangles
+OpExecutionMode %main OutputTriangleStrip
+OpExecutionMode %main OutputVertices 3
+OpMemberDecorate %PerVertexIn 0 BuiltIn Position
+OpDecorate %PerVertexIn Block
+OpMemberDecorate %PerVertex 0 BuiltIn Position
+OpDecorate %PerVertex Block
+OpDecorate %gcol Location 0
+OpDecorate %prim BuiltIn PrimitiveId
+""" + TYPES + """%uint_3 = OpConstant %uint 3
+%int_3 = OpConstant %int 3
+%PerVertexIn = OpTypeStruct %v4float
+%arr_pvin = OpTypeArray %PerVertexIn %uint_3
+%p_in_arr = OpTypePointer Input %arr_pvin
+%gl_in = OpVariable %p_in_arr Input
+%p_in_int = OpTypePointer Input %int
+%prim = OpVariable %p_in_int Input
+%PerVertex = OpTypeStruct %v4float
+%p_out_pv = OpTypePointer Output %PerVertex
+%pv = OpVariable %p_out_pv Output
+%p_out_v4 = OpTypePointer Output %v4float
+%gcol = OpVariable %p_out_v4 Output
+%p_in_v4 = OpTypePointer Input %v4float
+%p_fn_int = OpTypePointer Function %int
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%j = OpVariable %p_fn_int Function
+OpStore %j %int_0
+%pid = OpLoad %int %prim
+%fpid = OpConvertSToF %float %pid
+%g = OpFSub %float %float_1 %fpid
+%colour = OpCompositeConstruct %v4float %fpid %g %float_0 %float_1
+%gpos = OpAccessChain %p_out_v4 %pv %int_0
+OpBranch %header
+%header = OpLabel
+OpLoopMerge %merge %cont None
+OpBranch %cond
+%cond = OpLabel
+%jv = OpLoad %int %j
+%lt = OpSLessThan %bool %jv %int_3
+OpBranchConditional %lt %body %merge
+%body = OpLabel
+%pp = OpAccessChain %p_in_v4 %gl_in %jv %int_0
+%p = OpLoad %v4float %pp
+OpStore %gpos %p
+OpStore %gcol %colour
+OpEmitVertex
+OpBranch %cont
+%cont = OpLabel
+%jn = OpIAdd %int %jv %int_1
+OpStore %j %jn
+OpBranch %header
+%merge = OpLabel
+OpEndPrimitive
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_geometry_entry_point_reads_gl_in_in_a_loop_and_the_primitive_id(ctx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, COLOUR_VS),
+            spirv_shader(c, E.GL_GEOMETRY_SHADER, PRIMITIVE_ID_GS), spirv_shader(c, E.GL_FRAGMENT_SHADER, COLOUR_FS))
+    # primitive 0: the lower-left half of the window, primitive 1: the upper-right half
+    pos = [[-1, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1], [1, -1, 0, 1], [1, 1, 0, 1], [-1, 1, 0, 1]]
+    vertex_arrays(c, {0: pos, 1: [[1, 1, 1, 1]] * 6})
+    clear(c)
+    c.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    assert c.glGetError() == E.GL_NO_ERROR
+    img = pixels(c)
+    ys, xs = np.mgrid[0:H, 0:W]
+    lower_left, upper_right = xs + ys < W - 1, xs + ys > W - 1      # (pixel centres off the diagonal)
+    assert (img[lower_left] == [0, 255, 0, 255]).all()
+    assert (img[upper_right] == [255, 0, 0, 255]).all()
