@@ -461,8 +461,8 @@ class ExpressionAnalyzer:
             e.type = bt.scalar_type
         if i.const is not None:
             idx = i.const[0]
-            if isinstance(b, A.VariableRef) and b.symbol in self.implicit_arrays:
-                entry = self.implicit_arrays[b.symbol]
+            entry = self.implicit_array_entry(b)
+            if entry is not None:
                 entry[0] = max(entry[0], idx + 1)
             if idx < 0:
                 self.error(e.loc, f"{what} index must be >= 0")
@@ -481,15 +481,24 @@ class ExpressionAnalyzer:
                 else:
                     e.const = (b.const[idx],)
         else:
-            if bt.is_array and bt.length is None and isinstance(b, A.VariableRef) and \
-                    b.symbol in self.implicit_arrays:
+            if bt.is_array and bt.length is None and self.implicit_array_entry(b) is not None:
                 # GLSL 1.20 section 4.1.9: indexed with a non-constant expression, an
                 # array must have been given its size first
-                self.error(e.loc, f"unsized array `{b.name}' index must be constant")
+                self.error(e.loc, f"unsized array `{_array_name(b)}' index must be constant")
                 e.type = None
                 return e
             self.check_dynamic_index(b, e.loc)
         return e
+
+    def implicit_array_entry(self, e: A.Expression) -> list | None:
+        """The [size implied so far, references] of the implicitly sized array `e` names
+        (a global variable, an instance-less block member, or a member of a uniform block
+        instance), or None."""
+        if isinstance(e, A.VariableRef):
+            return self.implicit_arrays.get(e.symbol)
+        if isinstance(e, A.FieldAccess) and e.base.type is not None and e.base.type.is_block:
+            return self.implicit_arrays.get((e.base.type, e.field))
+        return None
 
     def check_dynamic_index(self, base: A.Expression, loc) -> None:
         """Opaque arrays need constant (or, from 4.00, dynamically uniform) indices."""
@@ -521,6 +530,11 @@ class ExpressionAnalyzer:
                 if f.name == e.field:
                     e.field_index = idx
                     e.type = f.type
+                    if bt.is_block and f.type.is_array and f.type.length is None and \
+                            bt.block_kind == "uniform":
+                        # an implicitly sized member of a uniform block instance: sized with
+                        # its block at the end of analysis
+                        self.implicit_arrays.setdefault((bt, f.name), [0, []])[1].append(e)
                     if b.const is not None:
                         e.const = b.const[idx]
                     return e
@@ -582,10 +596,10 @@ class ExpressionAnalyzer:
                 self.error(e.loc, f"length method requires GLSL 1.20 or GLSL ES 3.00")
             if bt.length is not None:
                 node.const = (bt.length,)
-            elif isinstance(b, A.VariableRef) and b.symbol in self.implicit_arrays:
+            elif self.implicit_array_entry(b) is not None:
                 # an implicitly sized array has no size yet (only a storage block's
                 # last member has a run-time length)
-                self.error(e.loc, f"length called on unsized array `{b.name}'")
+                self.error(e.loc, f"length called on unsized array `{_array_name(b)}'")
                 return e
         elif bt.is_vector or bt.is_matrix:
             if not self.version.at_least(420, 300) and \
@@ -876,3 +890,8 @@ def _readonly_member(x: A.Expression) -> bool:
                 return True
         x = x.base
     return False
+
+
+def _array_name(e: A.Expression) -> str:
+    """The name an error gives an array: a variable's or a block member's."""
+    return e.field if isinstance(e, A.FieldAccess) else getattr(e, "name", "")

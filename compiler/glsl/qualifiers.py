@@ -573,7 +573,12 @@ class QualifierRules:
                     # (GLSL ES 3.20 / GLSL 4.60 section 4.3.4: block members are fragment inputs too)
                     self.error(d.loc, "if a fragment input is (or contains) an integer, then it must be "
                                "qualified with 'flat'")
-                if t.is_array and t.length is None and not (kind == "buffer" and count == nmembers):
+                if t.is_array and t.length is None and not (kind == "buffer" and count == nmembers) \
+                        and not (kind == "uniform" and not v.es):
+                    # desktop GLSL (1.50 section 4.1.9, as Mesa): a uniform block member declared
+                    # without size takes the one its largest constant index implies, at the end
+                    # of analysis (Analyzer.size_implicit_block_members); GLSL ES and the other
+                    # block kinds allow only a storage block's last member to be unsized
                     self.error(d.loc, f"unsized array `{d.name}' definition: only last member of a "
                                "shader storage block can be defined as unsized array")
                 if d.name in names:
@@ -594,6 +599,16 @@ class QualifierRules:
                 member_locs.append(d.loc)
         self.place_block_members(kind, block_layout, fields, member_locs)     # enhanced_layouts.py
         self.check_member_locations(kind, b, block_layout, fields, member_locs)
+        if kind in ("in", "out"):
+            # GLSL 4.50 section 4.4.1: the members of a located block take consecutive
+            # locations from the block's (or the last member's own) location
+            next_location = block_layout.get("location")
+            for f in fields:
+                own = f.qualifiers["own_layout"].get("location", next_location)
+                if not isinstance(own, int):
+                    continue
+                f.qualifiers["layout"]["location"] = own
+                next_location = own + T.type_size_slots(f.type)
         self.xfb_block(kind, block_layout, fields, member_locs, b.loc)
         bt = T.block_type(b.block_name, kind, fields)
         b.type = bt

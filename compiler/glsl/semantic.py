@@ -229,14 +229,48 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             if self.local_size == [None, None, None]:
                 self.log.shader_error("compute shader must contain a fixed work group size")
 
+    def size_implicit_block_members(self) -> None:
+        """Uniform block members declared without size (desktop GLSL) get the size their
+        largest constant index implies (1 when never indexed), as global arrays do.
+
+        A block type is complete only now: its fields are replaced in place, so the block's
+        one type object (its identity is the block's: the instance variable, the block-name
+        symbol and every reference hold it) gives the sized members everywhere; the
+        references to the members take the sized type, and explicit offsets are placed again.
+        """
+        for b in self.blocks:
+            bt = b.type
+            if bt is None or bt.block_kind != "uniform" or \
+                    not any(f.type.is_array and f.type.length is None for f in bt.fields):
+                continue
+            members = {v.name: v for v in b.member_variables}
+            fields = []
+            for f in bt.fields:
+                if f.type.is_array and f.type.length is None:
+                    var = members.get(f.name)
+                    if var is not None:      # instance-less: the member variable was sized above
+                        if var.type.length is None:
+                            var.type = T.array_of(f.type.element, 1)
+                        sized, refs = var.type, ()
+                    else:
+                        size, refs = self.implicit_arrays.get((bt, f.name), (0, ()))
+                        sized = T.array_of(f.type.element, max(size, 1))
+                    for ref in refs:
+                        ref.type = sized
+                    f = T.StructField(f.name, sized, f.qualifiers)
+                fields.append(f)
+            object.__setattr__(bt, "fields", tuple(fields))
+            self.place_block_members("uniform", {}, fields, [b.loc] * len(fields))  # (never std430)
+
     def check_whole_shader(self) -> None:
         """Rules Mesa checks at link time, for a shader that is its own program."""
         for var, (size, refs) in self.implicit_arrays.items():
-            if var.type.length is not None:
-                continue  # sized later by a redeclaration
+            if not isinstance(var, Variable) or var.type.length is not None:
+                continue  # a block instance's member (below), or sized later by a redeclaration
             var.type = T.array_of(var.type.element, max(size, 1))
             for ref in refs:
                 ref.type = var.type
+        self.size_implicit_block_members()
         for sig, loc in self.call_sites.items():
             if sig.definition is None:
                 if self.shader_object:

@@ -190,3 +190,43 @@ def test_fma_of_constants_folds_with_one_rounding():
     front_half("#version 430\n" + ok, "fragment")
     with pytest.raises(GLSLCompileError, match="array size"):
         front_half("#version 430\n" + ok.replace("== -5.5", "== 5.5"), "fragment")
+
+
+def test_uniform_block_members_without_size_take_their_largest_constant_index():
+    """Desktop GLSL (1.50 section 4.1.9, as Mesa): `dvec2 c[];` in a uniform block is sized
+    by its largest constant index, for instance-less members and members of an instance;
+    a member after one is placed by the size it took (std140: dvec2 array stride 16)."""
+    src = """#version 430
+layout(local_size_x = 4) in;
+layout(std140, binding = 2) uniform U { double pre; dvec2 c[]; };
+layout(std140, binding = 3) uniform V { dvec2 d[]; float tail; } v;
+layout(std430, binding = 1) buffer Out { double r[]; };
+void main() { uint i = gl_GlobalInvocationID.x;
+              r[i] = i == 0u ? c[0].y : i == 1u ? c[2].x + pre : i == 2u ? v.d[1].y : double(v.tail); }"""
+    shader, info = front_half(src, "compute")
+    ubo_u = np.zeros(16 + 3 * 16, np.uint8)
+    ubo_u[0:8] = np.array([0.25]).view(np.uint8)
+    ubo_u[16:64] = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).view(np.uint8)     # c[0], c[1], c[2]
+    ubo_v = np.zeros(48, np.uint8)
+    ubo_v[0:32] = np.array([7.0, 8.0, 9.0, 10.0]).view(np.uint8)               # d[0], d[1]
+    ubo_v[32:36] = np.array([11.5], np.float32).view(np.uint8)                 # tail after d[2]
+    out = np.zeros(32, np.uint8)
+    LowerInterpreter(lanes=4, ubos={3: ubo_u, 4: ubo_v}, ssbos={1: out}).run(shader)
+    np.testing.assert_array_equal(out.view(np.float64), [2.0, 5.25, 10.0, 11.5])
+
+
+@pytest.mark.parametrize("body, message", [
+    ("uniform U { dvec2 c[]; }; uniform int k; void main() { double x = c[k].x; }",
+     "unsized array `c' index must be constant"),
+    ("uniform U { dvec2 c[]; } u; uniform int k; void main() { double x = u.c[k].x; }",
+     "unsized array `c' index must be constant"),
+    ("uniform U { dvec2 c[]; } u; void main() { int n = u.c.length(); }",
+     "length called on unsized array `c'"),
+])
+def test_implicitly_sized_block_members_are_refused_where_glsl_says(body, message):
+    from compiler.glsl import GLSLCompileError
+    with pytest.raises(GLSLCompileError, match=message):
+        front_half("#version 400\n" + body, "fragment")
+    es = "#version 310 es\nprecision highp float;\nuniform U { vec2 c[]; }; void main() { float x = c[0].x; }"
+    with pytest.raises(GLSLCompileError, match="only last member of a shader storage block"):
+        front_half(es, "fragment")
