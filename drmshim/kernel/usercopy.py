@@ -15,14 +15,19 @@ first, which applies the same bound to ``count * item_size``.
 
 Where the host forbids ``process_vm_readv`` (seccomp), the range is checked
 against ``/proc/self/maps`` instead (the same answer, a little slower).
+
+No C is parsed when this module is imported: the buffers are the UAPI's cffi
+(compiled ahead of time, ``uapi.drm``), an iovec is two 64-bit words of it
+(``{void *iov_base; size_t iov_len;}`` on the 64-bit hosts we run on), and the
+two system calls are called through ctypes (loaded by numpy in every process
+of ours). A cdef of its own here cost ~25 ms of pycparser at every start.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
-
-import cffi
 
 import uapi
 
@@ -38,24 +43,32 @@ ffi = uapi.ffi
 MAX_COPY_B = 1 << 24
 _ADDRESS_LIMIT = 1 << 64
 
-_sys = cffi.FFI()
-_sys.cdef("""
-struct iovec { void *iov_base; size_t iov_len; };
-ssize_t process_vm_readv(int pid, const struct iovec *local, unsigned long liovcnt,
-                         const struct iovec *remote, unsigned long riovcnt, unsigned long flags);
-ssize_t process_vm_writev(int pid, const struct iovec *local, unsigned long liovcnt,
-                          const struct iovec *remote, unsigned long riovcnt, unsigned long flags);
-""")
-_libc = _sys.dlopen(None)
+assert ctypes.sizeof(ctypes.c_void_p) == ctypes.sizeof(ctypes.c_size_t) == 8, "an iovec is two 64-bit words"
+
+
+def _vm_call(name: str):
+    """``ssize_t name(int pid, const struct iovec *local, unsigned long liovcnt,
+    const struct iovec *remote, unsigned long riovcnt, unsigned long flags)``."""
+    fn = getattr(ctypes.CDLL(None, use_errno=True), name)
+    fn.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong)
+    fn.restype = ctypes.c_ssize_t
+    return fn
+
+
+_process_vm_readv = _vm_call("process_vm_readv")
+_process_vm_writev = _vm_call("process_vm_writev")
 _local = threading.local()
 
 
 def _iovecs():
-    """Two iovecs per thread (local, remote), reused by every copy."""
-    pair = getattr(_local, "iov", None)
-    if pair is None:
-        pair = _local.iov = (_sys.new("struct iovec *"), _sys.new("struct iovec *"))
-    return pair
+    """One local and one remote iovec per thread (their addresses, and the two
+    words iov_base, iov_len of each), reused by every copy."""
+    iov = getattr(_local, "iov", None)
+    if iov is None:
+        words = ffi.new("uint64_t[4]")
+        base = int(ffi.cast("uintptr_t", words))
+        iov = _local.iov = (words, base, base + 16)
+    return iov
 
 
 def _check_range(address: int, size_B: int) -> None:
@@ -70,14 +83,14 @@ def _check_range(address: int, size_B: int) -> None:
 def _transfer(writing: bool, local, address: int, size_B: int) -> None:
     """One process_vm_{read,write}v of ``size_B`` bytes between ``local`` (a cffi
     buffer) and user ``address``; EFAULT unless every byte moved."""
-    mine, theirs = _iovecs()
-    mine.iov_base, mine.iov_len = local, size_B
-    theirs.iov_base, theirs.iov_len = _sys.cast("void *", address), size_B
-    call = _libc.process_vm_writev if writing else _libc.process_vm_readv
+    words, mine, theirs = _iovecs()
+    words[0], words[1] = int(ffi.cast("uintptr_t", local)), size_B
+    words[2], words[3] = address, size_B
+    call = _process_vm_writev if writing else _process_vm_readv
     moved = call(_PID[0], mine, 1, theirs, 1, 0)
     if moved == size_B:
         return
-    err = _sys.errno
+    err = ctypes.get_errno()
     if moved < 0 and err in (errno.ENOSYS, errno.EPERM):
         _fallback(writing, local, address, size_B)
         return
@@ -104,9 +117,9 @@ def _fallback(writing: bool, local, address: int, size_B: int) -> None:
     if covered < end:
         raise fail(errno.EFAULT, f"user range 0x{address:x}+{size_B} is not mapped")
     if writing:
-        ffi.memmove(ffi.cast("char *", address), _sys.buffer(local, size_B), size_B)
+        ffi.memmove(ffi.cast("char *", address), ffi.buffer(local, size_B), size_B)
     else:
-        _sys.buffer(local, size_B)[:] = ffi.buffer(ffi.cast("char *", address), size_B)[:]
+        ffi.buffer(local, size_B)[:] = ffi.buffer(ffi.cast("char *", address), size_B)[:]
 
 
 def _pid() -> list[int]:
@@ -135,9 +148,9 @@ def copy_from_user(address: int, size_B: int) -> bytes:
     if size_B == 0:
         return b""
     _check_range(address, size_B)
-    out = _sys.new("char[]", size_B)
+    out = ffi.new("char[]", size_B)
     _transfer(False, out, address, size_B)
-    return _sys.buffer(out)[:]
+    return ffi.buffer(out)[:]
 
 
 def copy_to_user(address: int, data: bytes) -> None:
@@ -148,7 +161,7 @@ def copy_to_user(address: int, data: bytes) -> None:
         return
     size_B = len(data)
     _check_range(address, size_B)
-    src = _sys.from_buffer(data if isinstance(data, (bytes, bytearray)) else bytes(data))
+    src = ffi.from_buffer(data if isinstance(data, (bytes, bytearray)) else bytes(data))
     _transfer(True, src, address, size_B)
 
 
@@ -159,8 +172,7 @@ def copy_struct_from_user(ctype: str, address: int, size_B: int):
     out = ffi.new(f"{ctype} *")
     if size_B:
         _check_range(address, size_B)
-        _transfer(False, _sys.cast("void *", int(ffi.cast("uintptr_t", out))), address,
-                  min(size_B, ffi.sizeof(ctype)))
+        _transfer(False, out, address, min(size_B, ffi.sizeof(ctype)))
     return out
 
 
@@ -168,7 +180,7 @@ def copy_struct_to_user(address: int, cdata, size_B: int) -> None:
     """Write the first ``size_B`` bytes of the struct ``cdata`` at user ``address``."""
     if size_B:
         _check_range(address, size_B)
-        _transfer(True, _sys.cast("void *", int(ffi.cast("uintptr_t", cdata))), address, size_B)
+        _transfer(True, cdata, address, size_B)
 
 
 def address_of(cdata) -> int:
