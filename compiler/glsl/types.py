@@ -449,11 +449,23 @@ def _row_major(f: StructField, default: bool) -> bool:
     return default
 
 
+def block_packing(layout: dict) -> str:
+    """The layout ("std140" or "std430") of a uniform or storage block whose layout
+    qualifiers, the defaults of `layout(...) uniform;` / `buffer;` before it merged
+    in, are ``layout``: std140 when asked for, std430 otherwise. `shared` and
+    `packed` (the default) are the implementation's choice (GLSL 4.60 section
+    4.4.5); shimgl lays them out as std430, as Mesa does on hardware that reads
+    blocks from memory (Asahi and llvmpipe: UseSTD430AsDefaultPacking), so an
+    array of scalars is tightly packed. The compiler and the GL's offset queries
+    both ask this function."""
+    return "std140" if layout.get("std140") else "std430"
+
+
 def block_member_offsets(block: GLSLType) -> list[tuple[str, int]]:
     """(member name, byte offset) of a uniform or storage block's members.
 
-    std430 when the members' layout says so (storage blocks only), std140 otherwise
-    (`shared` and `packed` are laid out as std140, which they are allowed to be).
+    std430 when the members' layout qualifiers say so, std140 otherwise (the
+    layout of a block without either is ``block_packing``'s choice).
     """
     out = []
     offset = 0
@@ -468,7 +480,7 @@ def block_member_offsets(block: GLSLType) -> list[tuple[str, int]]:
 
 
 __all__ = [
-    "std_alignment_size", "std_array_stride", "block_member_offsets",
+    "std_alignment_size", "std_array_stride", "block_member_offsets", "block_packing",
     "GLSLType", "StructField", "lookup", "scalar", "vector", "matrix", "array_of", "struct_type",
     "block_type", "builtin_type_names", "implicit_conversion_allowed", "type_size_slots",
     "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "INT64", "UINT64", "BASES_64", "VEC2", "VEC3", "VEC4", "IVEC2", "IVEC3",

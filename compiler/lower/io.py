@@ -506,7 +506,10 @@ class IOLowering:
         t = block.type
         kind = t.block_kind
         binding = layout.get("binding", 0)
-        packing = "std430" if layout.get("std430") else "std140"
+        # the block's own qualifiers with the defaults before it (`layout(std140) uniform;`)
+        merged = block.variable.layout if block.variable is not None else (
+            block.member_variables[0].layout if block.member_variables else layout)
+        packing = GT.block_packing(merged)
         irt = ir_type(t)
         mode = "ubo" if kind == "uniform" else "ssbo"
         index = binding + 1 if mode == "ubo" else binding

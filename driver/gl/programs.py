@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler import link
+from compiler.glsl.types import block_packing
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
 from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR
@@ -891,9 +892,8 @@ class ProgramMixin:
                     prev = blocks.get(name)
                     if prev is None:
                         binding = layout.get("binding")
-                        # uniform blocks use std140; storage blocks std430 unless
-                        # std140 is asked for (shared/packed: our choice, GL 4.6 7.6.2.1)
-                        std430 = kind == "buffer" and not layout.get("std140")
+                        # std430 unless std140 is asked for (shared/packed: our choice)
+                        std430 = block_packing(layout) == "std430"
                         prev = blocks[name] = UniformBlockInfo(
                             name, (binding if isinstance(binding, int) else 0) + element,
                             std140_size(b.type, std430), is_storage=kind == "buffer",
@@ -906,7 +906,7 @@ class ProgramMixin:
                     elif prev.members != [f.name for f in b.type.fields] or (
                             element == 0 and prev.active != std140_members(
                                 b.type, f"{b.block_name}." if b.instance_name else "",
-                                kind == "buffer" and not layout.get("std140"))):
+                                block_packing(layout) == "std430")):
                         # (the members' offsets too: ARB_enhanced_layouts' offset/align)
                         raise LinkError(f"interface block `{b.block_name}' differs between stages")
                     prev.stages.add(stage)

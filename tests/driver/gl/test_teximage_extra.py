@@ -85,7 +85,7 @@ def test_program_binary_errors(es3):
 def test_block_members_are_active_uniforms():
     c = make_ctx("gles3")
     vs = """#version 300 es
-uniform Blk { vec3 a; float b; mat2 m[2]; } blk;
+layout(std140) uniform Blk { vec3 a; float b; mat2 m[2]; } blk;
 in vec4 p;
 void main() { gl_Position = p + vec4(blk.a, blk.b) + vec4(blk.m[1][0], 0.0, 0.0); }
 """
