@@ -270,7 +270,9 @@ class Interface:
                 return Global(vid, "out", f"shimgl_spv_frag{loc[0]}{'_i1' if index and index[0] else ''}",
                               tid, storage)
             name = f"shimgl_spv_loc{self.relocated.get(vid, loc[0])}{suffix}"
-            if storage == "Input" and self.stage == "geometry":
+            if m.has(vid, "Patch"):
+                name = f"shimgl_spv_patch{loc[0]}{suffix}"
+            elif storage == "Input" and self.stage in PER_VERTEX_STAGES:
                 name = f"shimgl_spv_in{loc[0]}{suffix}"       # (its outputs take the _loc names; matched by location)
             return Global(vid, "in" if storage == "Input" else "out", name, tid, storage)
         if storage == "UniformConstant":
@@ -387,6 +389,8 @@ class Interface:
                 continue
             if t.kind == "struct" and m.has(tid, "Block"):
                 slots = sum(GT.type_size_slots(types.glsl(mt)) for mt in t.members)
+            elif t.kind == "array" and self.stage == "tess_control" and not m.has(ins.result, "Patch"):
+                slots = GT.type_size_slots(types.glsl(t.element))       # (one element per vertex)
             else:
                 slots = GT.type_size_slots(types.glsl(tid))
             xfb = m.decoration(ins.result, "XfbBuffer") is not None
@@ -440,6 +444,10 @@ class Interface:
         if g.kind in ("in", "out"):
             gt = types.glsl(g.type_id)
             self._need_struct(gt, g.type_id)
+            patch = m.has(g.id, "Patch")
+            if gt.is_array and not patch and (self.stage in ("tess_control", "tess_evaluation") and g.kind == "in"
+                                              or self.stage == "tess_control" and g.kind == "out"):
+                gt = GT.array_of(gt.element, None)      # one per vertex of the patch (sized by the stage)
             loc = self.relocated.get(g.id, m.decoration(g.id, "Location")[0])
             lay = [f"location = {loc}"]
             for d, q in (("XfbBuffer", "xfb_buffer"), ("XfbStride", "xfb_stride"), ("Offset", "xfb_offset"),
@@ -463,6 +471,8 @@ class Interface:
                     (g.kind == "in" and self.stage == "fragment") or
                     (g.kind == "out" and self.stage in ("vertex", "geometry", "tess_evaluation"))):
                 quals = "flat "
+            if patch:
+                quals += "patch "
             return f"layout({', '.join(lay)}) {quals}{g.kind} {_decl(gt, g.name)};"
         if g.kind in ("in_block", "out_block"):
             stid = g.type_id

@@ -668,6 +668,9 @@ def _check_patch_interface(patch, tes) -> None:
         t = v.type.element if v.type.is_array and not v.patch else v.type
         name = t.name if t.is_block else v.name
         entry = patch.find(name)
+        location = (v.layout or {}).get("location")
+        if location is not None and not t.is_block:      # both located: matched by location (GL 4.6 7.4.1)
+            entry = patch.find_located(location, bool(v.patch)) or entry
         if entry is None:
             if v.used:
                 raise ValueError(f"tessellation evaluation shader input `{v.name}' has no matching output in "
@@ -735,18 +738,21 @@ def _unsupported(what: str) -> None:
 
 # -- kernels ---------------------------------------------------------------------------
 class _TessKernel:
-    """``ShaderState.ir`` of a tessellation stage lowered to compute for one key: the
-    program's linked stage (``unit``, the typed AST the link made of the stage's shader
-    objects, which the lowering only reads), or the GLSL of a generated stage."""
+    """``ShaderState.ir`` of a tessellation stage lowered to compute for one key: a SPIR-V
+    module's stage (``spirv``), the program's linked stage (``unit``, the typed AST the
+    link made of the stage's shader objects, which the lowering only reads), or the GLSL
+    of a generated stage."""
 
-    def __init__(self, source: str, stage: str, key_name: str, key, version, unit=None):
+    def __init__(self, source: str, stage: str, key_name: str, key, version, unit=None, spirv=None):
         self.source, self.stage, self.key_name, self.key, self.version = source, stage, key_name, key, version
-        self.unit = unit
+        self.unit, self.spirv = unit, spirv
 
     def front_half(self, key):
         from compiler.compile import front_half, front_half_unit
         from compiler.ir import ShaderKey
         full = (key or ShaderKey.make()).replace(**{self.key_name: self.key})
+        if self.spirv is not None:              # a SPIR-V module's stage (compiler.spirv's SpirvShader)
+            return self.spirv.front_half(full)
         if self.unit is not None:
             return front_half_unit(self.unit, full)
         return front_half(self.source, self.stage, full)
@@ -759,7 +765,8 @@ def _kernel(ctx, prog, stage: str, source: str, key_name: str, key, local_size):
     if handle is not None:
         return handle
     linked = ls.stages.get(stage) if not (key_name == "tcs" and stage not in ls.units) else None
-    kernel = _TessKernel(source, stage, key_name, key, None, linked.unit if linked is not None else None)
+    kernel = _TessKernel(source, stage, key_name, key, None, linked.unit if linked is not None else None,
+                         getattr(ls, "spirv_stages", {}).get(stage) if linked is not None else None)
     info = dict(ctx._pipe_shader_info(ls, stage), local_size=local_size)
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.COMPUTE, kernel, f"{source}\n// {stage} kernel for {key!r}\n", info))

@@ -269,3 +269,178 @@ def test_geometry_entry_point_reads_gl_in_in_a_loop_and_the_primitive_id(ctx):
     lower_left, upper_right = xs + ys < W - 1, xs + ys > W - 1      # (pixel centres off the diagonal)
     assert (img[lower_left] == [0, 255, 0, 255]).all()
     assert (img[upper_right] == [255, 0, 0, 255]).all()
+
+
+#: a patch of 3 vertices passed through (gl_out[i] = gl_in[i], per-vertex colour out at
+#: location 0); invocation 0 writes the patch output at location 1 (0.5, 0.5, 0.5, 1) and
+#: the levels (all 1: one triangle per patch)
+PASS_TCS = """OpCapability Tessellation
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint TessellationControl %main "main" %gl_in %gl_out %vcol %tcol %pcol %inv %outer %inner
+OpExecutionMode %main OutputVertices 3
+OpMemberDecorate %PVIn 0 BuiltIn Position
+OpDecorate %PVIn Block
+OpMemberDecorate %PVOut 0 BuiltIn Position
+OpDecorate %PVOut Block
+OpDecorate %vcol Location 0
+OpDecorate %tcol Location 0
+OpDecorate %pcol Location 1
+OpDecorate %pcol Patch
+OpDecorate %inv BuiltIn InvocationId
+OpDecorate %outer BuiltIn TessLevelOuter
+OpDecorate %outer Patch
+OpDecorate %inner BuiltIn TessLevelInner
+OpDecorate %inner Patch
+""" + TYPES + """%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%uint_4 = OpConstant %uint 4
+%uint_32 = OpConstant %uint 32
+%int_2 = OpConstant %int 2
+%int_3 = OpConstant %int 3
+%half = OpConstant %float 0.5
+%factor = OpConstantComposite %v4float %half %half %half %float_1
+%PVIn = OpTypeStruct %v4float
+%arr_in = OpTypeArray %PVIn %uint_32
+%p_in_arr = OpTypePointer Input %arr_in
+%gl_in = OpVariable %p_in_arr Input
+%PVOut = OpTypeStruct %v4float
+%arr_out = OpTypeArray %PVOut %uint_3
+%p_out_arr = OpTypePointer Output %arr_out
+%gl_out = OpVariable %p_out_arr Output
+%arr32_v4 = OpTypeArray %v4float %uint_32
+%p_in_arr32_v4 = OpTypePointer Input %arr32_v4
+%vcol = OpVariable %p_in_arr32_v4 Input
+%arr3_v4 = OpTypeArray %v4float %uint_3
+%p_out_arr3_v4 = OpTypePointer Output %arr3_v4
+%tcol = OpVariable %p_out_arr3_v4 Output
+%p_out_v4 = OpTypePointer Output %v4float
+%pcol = OpVariable %p_out_v4 Output
+%p_in_int = OpTypePointer Input %int
+%inv = OpVariable %p_in_int Input
+%arr4_f = OpTypeArray %float %uint_4
+%p_out_arr4_f = OpTypePointer Output %arr4_f
+%outer = OpVariable %p_out_arr4_f Output
+%arr2_f = OpTypeArray %float %uint_2
+%p_out_arr2_f = OpTypePointer Output %arr2_f
+%inner = OpVariable %p_out_arr2_f Output
+%p_in_v4 = OpTypePointer Input %v4float
+%p_out_f = OpTypePointer Output %float
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %inv
+%pin = OpAccessChain %p_in_v4 %gl_in %i %int_0
+%p = OpLoad %v4float %pin
+%pout = OpAccessChain %p_out_v4 %gl_out %i %int_0
+OpStore %pout %p
+%cin = OpAccessChain %p_in_v4 %vcol %i
+%c = OpLoad %v4float %cin
+%cout = OpAccessChain %p_out_v4 %tcol %i
+OpStore %cout %c
+%is0 = OpIEqual %bool %i %int_0
+OpSelectionMerge %done None
+OpBranchConditional %is0 %first %done
+%first = OpLabel
+OpStore %pcol %factor
+%o0 = OpAccessChain %p_out_f %outer %int_0
+OpStore %o0 %float_1
+%o1 = OpAccessChain %p_out_f %outer %int_1
+OpStore %o1 %float_1
+%o2 = OpAccessChain %p_out_f %outer %int_2
+OpStore %o2 %float_1
+%o3 = OpAccessChain %p_out_f %outer %int_3
+OpStore %o3 %float_1
+%i0 = OpAccessChain %p_out_f %inner %int_0
+OpStore %i0 %float_1
+%i1 = OpAccessChain %p_out_f %inner %int_1
+OpStore %i1 %float_1
+OpBranch %done
+%done = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def _weighted(name, k):
+    return f"""%{name}p{k} = OpAccessChain %p_in_v4 %{"gl_in" if name == "pos" else "tcol"} %int_{k}{" %int_0" if name == "pos" else ""}
+%{name}v{k} = OpLoad %v4float %{name}p{k}
+%{name}w{k} = OpVectorTimesScalar %v4float %{name}v{k} %t{k}
+"""
+
+
+#: triangles: position and colour are the per-vertex values weighted by gl_TessCoord; the
+#: colour times the patch input at location 1
+BARYCENTRIC_TES = """OpCapability Tessellation
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint TessellationEvaluation %main "main" %gl_in %pv %tc %tcol %pcol %ocol
+OpExecutionMode %main Triangles
+OpExecutionMode %main SpacingEqual
+OpExecutionMode %main VertexOrderCcw
+OpMemberDecorate %PVIn 0 BuiltIn Position
+OpDecorate %PVIn Block
+OpMemberDecorate %PV 0 BuiltIn Position
+OpDecorate %PV Block
+OpDecorate %tc BuiltIn TessCoord
+OpDecorate %tcol Location 0
+OpDecorate %pcol Location 1
+OpDecorate %pcol Patch
+OpDecorate %ocol Location 0
+""" + TYPES + """%uint_32 = OpConstant %uint 32
+%int_2 = OpConstant %int 2
+%v3float = OpTypeVector %float 3
+%PVIn = OpTypeStruct %v4float
+%arr_in = OpTypeArray %PVIn %uint_32
+%p_in_arr = OpTypePointer Input %arr_in
+%gl_in = OpVariable %p_in_arr Input
+%arr32_v4 = OpTypeArray %v4float %uint_32
+%p_in_arr32_v4 = OpTypePointer Input %arr32_v4
+%tcol = OpVariable %p_in_arr32_v4 Input
+%p_in_v4 = OpTypePointer Input %v4float
+%pcol = OpVariable %p_in_v4 Input
+%p_in_v3 = OpTypePointer Input %v3float
+%tc = OpVariable %p_in_v3 Input
+%PV = OpTypeStruct %v4float
+%p_out_pv = OpTypePointer Output %PV
+%pv = OpVariable %p_out_pv Output
+%p_out_v4 = OpTypePointer Output %v4float
+%ocol = OpVariable %p_out_v4 Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%t = OpLoad %v3float %tc
+%t0 = OpCompositeExtract %float %t 0
+%t1 = OpCompositeExtract %float %t 1
+%t2 = OpCompositeExtract %float %t 2
+""" + "".join(_weighted(n, k) for n in ("pos", "col") for k in range(3)) + """%pos01 = OpFAdd %v4float %posw0 %posw1
+%pos = OpFAdd %v4float %pos01 %posw2
+%dst = OpAccessChain %p_out_v4 %pv %int_0
+OpStore %dst %pos
+%col01 = OpFAdd %v4float %colw0 %colw1
+%col = OpFAdd %v4float %col01 %colw2
+%f = OpLoad %v4float %pcol
+%out = OpFMul %v4float %col %f
+OpStore %ocol %out
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_tessellation_entry_points(ctx):
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, COLOUR_VS), spirv_shader(c, E.GL_TESS_CONTROL_SHADER, PASS_TCS),
+            spirv_shader(c, E.GL_TESS_EVALUATION_SHADER, BARYCENTRIC_TES),
+            spirv_shader(c, E.GL_FRAGMENT_SHADER, COLOUR_FS))
+    assert c.glGetProgramiv(c.glGetIntegerv(E.GL_CURRENT_PROGRAM)[0], E.GL_TESS_CONTROL_OUTPUT_VERTICES) == [3]
+    # patch 0 (red vertices): the lower-left half of the window; patch 1 (green): the upper-right
+    pos = [[-1, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1], [1, -1, 0, 1], [1, 1, 0, 1], [-1, 1, 0, 1]]
+    col = [[1, 0, 0, 1]] * 3 + [[0, 1, 0, 1]] * 3
+    vertex_arrays(c, {0: pos, 1: col})
+    c.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+    clear(c)
+    c.glDrawArrays(E.GL_PATCHES, 0, 6)
+    assert c.glGetError() == E.GL_NO_ERROR
+    img = pixels(c)
+    ys, xs = np.mgrid[0:H, 0:W]
+    lower_left, upper_right = xs + ys < W - 1, xs + ys > W - 1
+    assert (np.abs(img[lower_left] - [128, 0, 0, 255]) <= 1).all()
+    assert (np.abs(img[upper_right] - [0, 128, 0, 255]) <= 1).all()
