@@ -40,7 +40,7 @@ __all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "StageIR"
            "assign_frag_outputs", "xfb_captures",
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
-           "shader_from_source"]
+           "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER"]
 
 #: separates the shader objects of a stage in the serialised form
 _OBJECT_SEPARATOR = "\n// -- next shader object of the stage --\n"
@@ -505,6 +505,43 @@ def _check_per_vertex(stage: str, units: list, A) -> None:
                             "without the redeclaration another object makes")
 
 
+#: the stages of a program in the order vertices flow through them
+PIPELINE_ORDER = ("vertex", "tess_control", "tess_evaluation", "geometry", "fragment")
+
+
+def _redeclares_per_vertex(units: list, storage: str) -> bool:
+    from compiler.glsl import ast as A
+    return any(isinstance(d, A.InterfaceBlock) and d.block_name == "gl_PerVertex" and d.qualifier.storage == storage
+               for u in units for d in u.declarations)
+
+
+def _uses_per_vertex(units: list, storage: str) -> bool:
+    """Whether a stage's objects use members of its built-in ``storage`` gl_PerVertex
+    block (outputs: gl_Position, ..., or the control stage's gl_out; inputs: gl_in)."""
+    names = _PER_VERTEX_OUT | {"gl_out"} if storage == "out" else {"gl_in"}
+    return any(v.name in names and v.storage == storage and v.used for u in units for v in u.builtin_variables)
+
+
+def separable_per_vertex_error(stage_units: dict) -> str | None:
+    """ARB_separate_shader_objects ("Shader Interface Matching", GL 4.6 section 7.4.1 and
+    GLSL 4.60 section 7.1): a separable program of GLSL 1.50 or later (desktop) whose
+    shaders use members of the built-in gl_PerVertex blocks must redeclare them.
+    As Mesa, the rule is checked at the interfaces inside the program: between each two
+    consecutive stages it links (``stage_units``: stage -> its shader objects' units),
+    the earlier one's outputs and the later one's inputs. The message, or None."""
+    units = [u for us in stage_units.values() for u in us]
+    if any(u.version.es for u in units) or max(u.version.number for u in units) < 150:
+        return None
+    present = [s for s in PIPELINE_ORDER if s in stage_units]
+    for producer, consumer in zip(present, present[1:]):
+        for stage, storage in ((producer, "out"), (consumer, "in")):
+            us = stage_units[stage]
+            if _uses_per_vertex(us, storage) and not _redeclares_per_vertex(us, storage):
+                return (f"the {stage.replace('tess_', 'tessellation ')} shader of a separable program uses "
+                        f"the built-in `{storage} gl_PerVertex' block without redeclaring it")
+    return None
+
+
 def _unique(items) -> list:
     out, seen = [], set()
     for x in items:
@@ -541,7 +578,9 @@ def same_interface_type(a, b) -> bool:
     if a.base == "array":
         return a.length == b.length and same_interface_type(a.element, b.element)
     if a.fields or b.fields:
-        return (a.name == b.name and len(a.fields) == len(b.fields)
+        # a structure's name need not match (GLSL 4.60 section 4.3.4: members in name, type
+        # and order), a block's must
+        return ((a.name == b.name or not (a.is_block or b.is_block)) and len(a.fields) == len(b.fields)
                 and all(f.name == g.name and same_interface_type(f.type, g.type)
                         for f, g in zip(a.fields, b.fields)))
     return False
@@ -555,13 +594,22 @@ def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
     instance name (GLSL 1.50 section 4.3.7: `out Data {...} vs_out;` feeds
     `in Data {...} fs_in;`). Raises ``LinkError``."""
     def link_name(v):
-        return ("block", v.type.name) if v.type.is_block else v.name
+        if v.type.innermost_element.is_block:
+            return "block", v.type.innermost_element.name
+        if getattr(v, "block", None) is not None:       # a member of an unnamed block
+            return "member", v.block.block_name, v.name
+        return v.name
     by_name = {link_name(v): v for v in outputs}
     # (ARB_enhanced_layouts: several variables share a location in different components)
     by_loc = {(v.layout["location"], v.layout.get("component", 0)): v for v in outputs if "location" in v.layout}
     for inp in inputs:
         loc = inp.layout.get("location")
-        out = by_loc.get((loc, inp.layout.get("component", 0))) if loc is not None else by_name.get(link_name(inp))
+        if isinstance(link_name(inp), tuple) or loc is None:
+            # blocks match by block name also when located (ARB_separate_shader_objects: the
+            # location places the members; the values go by location, the check by name)
+            out = by_name.get(link_name(inp))
+        else:
+            out = by_loc.get((loc, inp.layout.get("component", 0)))
         if out is None:
             if not inp.used:
                 continue

@@ -599,6 +599,16 @@ class QualifierRules:
                 member_locs.append(d.loc)
         self.place_block_members(kind, block_layout, fields, member_locs)     # enhanced_layouts.py
         self.check_member_locations(kind, b, block_layout, fields, member_locs)
+        if kind in ("in", "out"):
+            # GLSL 4.50 section 4.4.1: the members of a located block take consecutive
+            # locations from the block's (or the last member's own) location
+            next_location = block_layout.get("location")
+            for f in fields:
+                own = f.qualifiers["own_layout"].get("location", next_location)
+                if not isinstance(own, int):
+                    continue
+                f.qualifiers["layout"]["location"] = own
+                next_location = own + T.type_size_slots(f.type)
         self.xfb_block(kind, block_layout, fields, member_locs, b.loc)
         bt = T.block_type(b.block_name, kind, fields)
         b.type = bt

@@ -527,6 +527,8 @@ class ProgramMixin:
             raise LinkError("a program with geometry or tessellation shaders needs a vertex shader "
                             "unless it is separable")
         stages = {stage: self._link_stage(prog, stage, us) for stage, us in units.items()}
+        if prog.separable and (problem := link.separable_per_vertex_error(units)) is not None:
+            raise LinkError(problem)
         merged = {stage: self._merge_stage(stage, us, stages[stage]) for stage, us in units.items()}
         versions = {u.version.number for us in units.values() for u in us}
         if self.api.es and len(versions) > 1:

@@ -6,7 +6,9 @@ from driver.gl import enums as E
 from tests.driver.gl.conftest import make_ctx
 from tests.driver.gl.helpers import expect
 
-VS = "#version 150\nin vec4 p;\nout vec4 v;\nvoid main() { gl_Position = p; v = p; }\n"
+# (a separable program of GLSL 1.50+ linking two stages redeclares the gl_PerVertex it uses)
+VS = ("#version 150\nin vec4 p;\nout vec4 v;\nout gl_PerVertex { vec4 gl_Position; };\n"
+      "void main() { gl_Position = p; v = p; }\n")
 GS = ("#version 150\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\nin vec4 v[];\nout vec4 v2;\n"
       "void main() { v2 = v[0]; gl_Position = gl_in[0].gl_Position; EmitVertex(); }\n")
 FS = "#version 150\nin vec4 v;\nout vec4 o;\nvoid main() { o = v; }\n"

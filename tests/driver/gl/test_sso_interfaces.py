@@ -1,0 +1,183 @@
+"""Separable programs' interfaces (ARB_separate_shader_objects, GL 4.6 section 7.4.1
+"Shader Interface Matching"): the gl_PerVertex redeclaration rule of GLSL 1.50+
+separable programs, and located blocks and structures matched by location."""
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from tests.driver.gl.helpers import expect
+
+VS_POS = """#version 150
+void main() { gl_Position = vec4(0.0, 1.0, 2.0, 3.0); }
+"""
+VS_POS_REDECLARED = """#version 150
+out gl_PerVertex { vec4 gl_Position; };
+void main() { gl_Position = vec4(0.0, 1.0, 2.0, 3.0); }
+"""
+GS_READS_POS = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+out vec4 g_color;
+void main() { g_color = gl_in[0].gl_Position; EmitVertex(); }
+"""
+GS_READS_POS_REDECLARED = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in gl_PerVertex { vec4 gl_Position; } gl_in[];
+out vec4 g_color;
+void main() { g_color = gl_in[0].gl_Position; EmitVertex(); }
+"""
+GS_NO_BUILTINS = """#version 150
+layout(points) in;
+layout(points, max_vertices = 1) out;
+out vec4 g_color;
+void main() { g_color = vec4(1.0); EmitVertex(); }
+"""
+FS_G = """#version 150
+in vec4 g_color;
+out vec4 color;
+void main() { color = g_color; }
+"""
+
+
+def _link(ctx, stages, separable=True):
+    prog = ctx.glCreateProgram()
+    if separable:
+        ctx.glProgramParameteri(prog, E.GL_PROGRAM_SEPARABLE, 1)
+    for kind, src in stages:
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        assert ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glLinkProgram(prog)
+    return ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+
+
+@pytest.fixture
+def ctx():
+    with driver.Context(api="gl43", width=8, height=8) as c:
+        yield c
+
+
+@pytest.mark.parametrize("vs, gs, separable, links, culprit", [
+    (VS_POS, GS_NO_BUILTINS, True, False, "vertex"),                 # the producer uses gl_Position
+    (VS_POS_REDECLARED, GS_READS_POS, True, False, "geometry"),      # the consumer reads gl_in
+    (VS_POS_REDECLARED, GS_READS_POS_REDECLARED, True, True, None),
+    (VS_POS, GS_READS_POS, False, True, None),                       # not separable: no rule
+    ("#version 150\nvoid main() {}\n", GS_NO_BUILTINS, True, True, None),   # nothing used
+])
+def test_separable_program_must_redeclare_per_vertex(ctx, vs, gs, separable, links, culprit):
+    ok, log = _link(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, FS_G)],
+                    separable)
+    assert ok == links, log
+    if not links:
+        assert log.startswith("error: ") and "gl_PerVertex" in log and f"the {culprit} shader" in log, log
+
+
+def test_per_vertex_rule_covers_tessellation_and_spares_older_glsl(ctx):
+    tcs = """#version 150
+#extension GL_ARB_tessellation_shader: require
+layout(vertices = 3) out;
+void main() {
+  gl_out[gl_InvocationID].gl_PointSize = 1.0;
+  gl_TessLevelOuter = float[4](1.0, 1.0, 1.0, 1.0);
+  gl_TessLevelInner = float[2](1.0, 1.0);
+}
+"""
+    tes = """#version 150
+#extension GL_ARB_tessellation_shader: require
+layout(triangles) in;
+out vec4 g_color;
+void main() { g_color = vec4(1.0); }
+"""
+    ok, log = _link(ctx, [(E.GL_VERTEX_SHADER, "#version 150\nvoid main() {}\n"), (E.GL_TESS_CONTROL_SHADER, tcs),
+                          (E.GL_TESS_EVALUATION_SHADER, tes), (E.GL_FRAGMENT_SHADER, FS_G)])
+    assert not ok and "the tessellation control shader" in log and "`out gl_PerVertex'" in log, log
+    # GLSL 1.40 has no interface blocks: nothing to redeclare (ARB_separate_shader_objects issue 28)
+    vs140 = "#version 140\nvoid main() { gl_PointSize = 256.0; }\n"
+    fs140 = "#version 140\nout vec4 color;\nvoid main() { color = vec4(gl_PointCoord, 0.0, 1.0); }\n"
+    assert _link(ctx, [(E.GL_VERTEX_SHADER, vs140), (E.GL_FRAGMENT_SHADER, fs140)])[0]
+    # a program of one stage has no interface inside it to check
+    p = ctx.glCreateShaderProgramv(E.GL_VERTEX_SHADER, 1, [VS_POS])
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+
+
+LOC_VS = """#version 150
+#extension GL_ARB_separate_shader_objects: require
+in vec4 pos;
+layout(location = 0) out block { vec4 a; } name;
+layout(location = 1) out block2 { vec4 a; } name2;
+layout(location = 2) out struct S { vec4 a; } s;
+layout(location = 3) out struct S2 { vec4 a; } s2;
+layout(location = 4) out members { vec4 m0; vec2 m1[2]; vec4 m2; };
+void main() {
+    name.a = vec4(0.0, 0.0, 1.0, 1.0);
+    name2.a = vec4(0.5, 0.0, 0.0, 1.0);
+    s.a = vec4(0.0, 0.0, 0.0, 1.0);
+    s2.a = vec4(0.0, 0.25, 0.0, 1.0);
+    m0 = vec4(0.0);
+    m1[0] = vec2(0.0);
+    m1[1] = vec2(0.0);
+    m2 = vec4(0.0, 0.0, 0.75, 0.0);
+    gl_Position = pos;
+}
+"""
+# The fragment side swaps the locations of the blocks and of the structures (whose type
+# names differ: structures match by members): the values go by location.
+LOC_FS = """#version 150
+#extension GL_ARB_separate_shader_objects: require
+layout(location = 1) in block { vec4 a; } name;
+layout(location = 0) in block2 { vec4 a; } name2;
+layout(location = 3) in struct T { vec4 a; } s;
+layout(location = 2) in struct T2 { vec4 a; } s2;
+layout(location = 4) in members { vec4 m0; vec2 m1[2]; vec4 m2; };
+out vec4 color;
+void main() { color = name.a + s.a + vec4(0.0, 0.0, m2.z, 0.0); }
+"""
+
+
+def _draw_fullscreen(ctx):
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    tri = np.array([[-1, -1, 0, 1], [3, -1, 0, 1], [-1, 3, 0, 1]], np.float32)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, ctx.glGenBuffers(1)[0])
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, tri.nbytes, tri.tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 16, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    return ctx.read_pixels().astype(int)
+
+
+def test_located_blocks_structs_and_members_match_by_location(ctx):
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, LOC_VS), (E.GL_FRAGMENT_SHADER, LOC_FS)):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        assert ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS) == [1], ctx.glGetShaderInfoLog(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glBindAttribLocation(prog, 0, "pos")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    img = _draw_fullscreen(ctx)
+    # name.a: location 1 = name2.a (0.5, 0, 0, 1); s.a: location 3 = s2.a (0, 0.25, 0, 1);
+    # m2: location 4 + 1 + 2 = 7 (the members count on from the block's location): 0.75
+    want = np.array([0.5, 0.25, 0.75, 2.0]).clip(0, 1) * 255
+    assert np.all(np.abs(img[4, 4] - want) <= 1), img[4, 4]
+
+
+def test_a_block_is_checked_against_the_output_block_of_its_name(ctx):
+    """Located blocks: the values go by location, the type check by block name: an
+    input block whose name no output block has fails to link (when used)."""
+    fs = LOC_FS.replace("in block2 { vec4 a; } name2;", "in block3 { vec4 a; } name2;").replace(
+        "color = name.a", "color = name2.a + name.a")
+    ok, log = _link(ctx, [(E.GL_VERTEX_SHADER, LOC_VS), (E.GL_FRAGMENT_SHADER, fs)], separable=False)
+    assert not ok and "name2" in log, log
+    fs = LOC_FS.replace("in block { vec4 a; } name;", "in block { vec3 a; } name;").replace(
+        "color = name.a", "color = vec4(name.a, 1.0)")
+    ok, log = _link(ctx, [(E.GL_VERTEX_SHADER, LOC_VS), (E.GL_FRAGMENT_SHADER, fs)], separable=False)
+    assert not ok and "`name'" in log, log
