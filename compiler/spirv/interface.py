@@ -52,11 +52,12 @@ BUILTIN_VARIABLES = {
     "HelperInvocation": "gl_HelperInvocation", "NumWorkgroups": "gl_NumWorkGroups",
     "WorkgroupSize": "gl_WorkGroupSize", "WorkgroupId": "gl_WorkGroupID",
     "LocalInvocationId": "gl_LocalInvocationID", "GlobalInvocationId": "gl_GlobalInvocationID",
-    "LocalInvocationIndex": "gl_LocalInvocationIndex", "BaseVertex": "gl_BaseVertex",
-    "BaseInstance": "gl_BaseInstance", "DrawIndex": "gl_DrawID", "InvocationId": "gl_InvocationID",
+    "LocalInvocationIndex": "gl_LocalInvocationIndex", "BaseVertex": "gl_BaseVertexARB",
+    "BaseInstance": "gl_BaseInstanceARB", "DrawIndex": "gl_DrawIDARB", "InvocationId": "gl_InvocationID",
     "TessLevelOuter": "gl_TessLevelOuter", "TessLevelInner": "gl_TessLevelInner", "TessCoord": "gl_TessCoord",
     "PatchVertices": "gl_PatchVerticesIn"}
-_EXTENSION_BUILTINS = {"gl_BaseVertex", "gl_BaseInstance", "gl_DrawID"}
+#: (GLSL 4.50 with ARB_shader_draw_parameters: the interface is GLSL 4.50)
+_EXTENSION_BUILTINS = {"gl_BaseVertexARB", "gl_BaseInstanceARB", "gl_DrawIDARB"}
 #: stages whose inputs (and, for tessellation control, outputs) are arrays with one element per vertex
 PER_VERTEX_STAGES = ("geometry", "tess_control", "tess_evaluation")
 

@@ -10,9 +10,15 @@ whose opcode is not listed is rejected with an error naming the opcode.
 from __future__ import annotations
 
 __all__ = ["MAGIC", "MAX_VERSION", "OPCODES", "OP", "DECORATION", "BUILTIN", "STORAGE", "EXECUTION_MODEL",
-           "EXECUTION_MODE", "EXECUTION_MODE_NAME", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
+           "EXECUTION_MODE", "EXECUTION_MODE_NAME", "EXTENSIONS", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
 
 MAGIC = 0x07230203
+
+#: the SPIR-V extensions (OpExtension) the front end implements: GL's SPIR_V_EXTENSIONS list
+#: (ARB_spirv_extensions); a module using another is rejected. shader_draw_parameters: the
+#: BaseVertex, BaseInstance and DrawIndex built-ins; storage_buffer_storage_class: blocks in
+#: the StorageBuffer class; subgroup_vote: OpSubgroupAnyKHR / AllKHR / AllEqualKHR.
+EXTENSIONS = ("SPV_KHR_shader_draw_parameters", "SPV_KHR_storage_buffer_storage_class", "SPV_KHR_subgroup_vote")
 MAX_VERSION = 0x00010600            # SPIR-V 1.6
 
 # (opcode, name, result type, result id)

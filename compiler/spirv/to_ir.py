@@ -1161,6 +1161,22 @@ class _Translator:
             c = self.b.vec(*[c] * a.num_components)
         return self.b.bcsel(c, a, d)
 
+    # -- SPV_KHR_subgroup_vote (GLSL's anyInvocation, allInvocations, allInvocationsEqual) ----
+    def _vote(self, ins, mode: str):
+        x = self.val(ins.operands[-1])          # (the KHR instructions take no scope operand)
+        if not isinstance(x, Def) or x.bit_size != 1 or x.num_components != 1:
+            raise SpirvError(f"Op{ins.op} of a value that is not a scalar bool")
+        return self.b.intrinsic("vote", x, mode=mode)
+
+    def op_SubgroupAnyKHR(self, ins):
+        return self._vote(ins, "any")
+
+    def op_SubgroupAllKHR(self, ins):
+        return self._vote(ins, "all")
+
+    def op_SubgroupAllEqualKHR(self, ins):
+        return self._vote(ins, "eq")
+
     def op_Any(self, ins):
         v = self.val(ins.operands[0])
         b = self.b

@@ -13,8 +13,10 @@ bindings, generated names) is linked like GLSL; a program may not mix SPIR-V
 and GLSL shader objects, nor have two SPIR-V objects of one stage. The pipe is
 handed the ``SpirvShader`` itself (its ``front_half``), not the interface.
 
-The SPIR-V extensions the front end accepts (``SPIR_V_EXTENSIONS``) are listed
-by ``glGetStringi(GL_SPIR_V_EXTENSIONS, i)``; there are none yet.
+The SPIR-V extensions the front end implements (``compiler.spirv.spec.EXTENSIONS``,
+read when first asked: the compiler is not imported at start-up) are listed by
+``glGetStringi(GL_SPIR_V_EXTENSIONS, i)`` (ARB_spirv_extensions); a module using another
+fails to specialize.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import context_method, entry_point
 
-__all__ = ["SPIR_V_EXTENSIONS", "is_spirv", "spirv_shader_binary", "spirv_link_stages", "spirv_shader_iv"]
+__all__ = ["spirv_extensions", "is_spirv", "spirv_shader_binary", "spirv_link_stages", "spirv_shader_iv"]
 
-#: SPV_* extensions the front end implements (GL_NUM_SPIR_V_EXTENSIONS)
-SPIR_V_EXTENSIONS: tuple[str, ...] = ()
+
+def spirv_extensions() -> tuple[str, ...]:
+    """The SPV_* extensions the front end implements (GL_SPIR_V_EXTENSIONS)."""
+    from compiler.spirv.spec import EXTENSIONS
+    return EXTENSIONS
 
 _EXTENSION = "GL_ARB_gl_spirv"
 
@@ -148,12 +153,13 @@ def spirv_binary_formats(ctx) -> tuple[int, ...]:
 def spirv_extension_count(ctx) -> int:
     """GL_NUM_SPIR_V_EXTENSIONS (INVALID_ENUM where SPIR-V is not available)."""
     check(_enabled(ctx), E.GL_INVALID_ENUM, "SPIR-V is not supported in this context")
-    return len(SPIR_V_EXTENSIONS)
+    return len(spirv_extensions())
 
 
 @context_method
 def spirv_extension_string(ctx, index: int) -> str:
     """glGetStringi(GL_SPIR_V_EXTENSIONS, index)."""
     check(_enabled(ctx), E.GL_INVALID_ENUM, "SPIR-V is not supported in this context")
-    check(0 <= index < len(SPIR_V_EXTENSIONS), E.GL_INVALID_VALUE, "index out of range")
-    return SPIR_V_EXTENSIONS[index]
+    names = spirv_extensions()
+    check(0 <= index < len(names), E.GL_INVALID_VALUE, "index out of range")
+    return names[index]

@@ -328,8 +328,8 @@ def test_queries_of_the_binary_format_and_spirv_extensions():
     c = driver.Context(api="gl46", width=4, height=4)
     assert c.glGetIntegerv(E.GL_NUM_SHADER_BINARY_FORMATS) == [1]
     assert c.glGetIntegerv(E.GL_SHADER_BINARY_FORMATS) == [E.GL_SHADER_BINARY_FORMAT_SPIR_V]
-    assert c.glGetIntegerv(E.GL_NUM_SPIR_V_EXTENSIONS) == [0]        # no SPV_* extension yet
-    c.glGetStringi(E.GL_SPIR_V_EXTENSIONS, 0)
+    assert c.glGetIntegerv(E.GL_NUM_SPIR_V_EXTENSIONS) == [3]        # (test_gl_spirv_extensions.py)
+    c.glGetStringi(E.GL_SPIR_V_EXTENSIONS, 3)
     assert c.glGetError() == E.GL_INVALID_VALUE
     old = driver.Context(api="gl43", width=4, height=4)
     assert old.glGetIntegerv(E.GL_NUM_SHADER_BINARY_FORMATS) == [0]
