@@ -4,9 +4,9 @@ Displays: the surfaceless platform (EGL_MESA_platform_surfaceless; what
 eglGetDisplay(EGL_DEFAULT_DISPLAY) returns unless EGL_PLATFORM names another),
 the device platform (EGL_EXT_platform_device, one software device) and, when
 libX11 can be loaded, X11 (EGL_KHR_platform_x11: window and pixmap surfaces
-presented with MIT-SHM or XPutImage, driver/abi/x11.py). Each display has a few RGBA8
-configs (depth 0/24, stencil 0/8) with pbuffer surfaces (and window and
-pixmap surfaces on X11),
+presented with MIT-SHM or XPutImage, driver/abi/x11.py). Each display has RGBA8
+configs (depth 0/24, stencil 0/8; single-sampled and with 4 samples) with pbuffer
+surfaces (and window and pixmap surfaces on X11),
 contexts for OpenGL (compatibility, core) and OpenGL ES (the newest
 backward-compatible version is what a request gets), surfaceless and
 no-config contexts, fence syncs. Errors follow the EGL 1.5 specification:
@@ -104,17 +104,18 @@ def _attribs(p, wide: bool) -> list[tuple[int, int]]:
 
 # -- objects -------------------------------------------------------------------------
 class Config:
-    def __init__(self, config_id, depth, stencil, window_visual=None):
+    def __init__(self, config_id, depth, stencil, samples=0, window_visual=None):
         """window_visual: (visual id, X visual class) of the X11 display's
-        visual, for configs that can draw to windows; None: pbuffers only."""
-        self.id = config_id
+        visual, for configs that can draw to windows; None: pbuffers only.
+        samples: 0, or the sample count of a multisampled config."""
+        self.id, self.samples = config_id, samples
         surface_type = EGL_PBUFFER_BIT | (EGL_WINDOW_BIT | EGL_PIXMAP_BIT if window_visual else 0)
         visual_id, visual_type = window_visual or (0, EGL_NONE)
         self.attrs = {
             EGL_CONFIG_ID: config_id, EGL_BUFFER_SIZE: 32, EGL_RED_SIZE: 8, EGL_GREEN_SIZE: 8,
             EGL_BLUE_SIZE: 8, EGL_ALPHA_SIZE: 8, EGL_LUMINANCE_SIZE: 0, EGL_ALPHA_MASK_SIZE: 0,
-            EGL_DEPTH_SIZE: depth, EGL_STENCIL_SIZE: stencil, EGL_SAMPLES: 0,
-            EGL_SAMPLE_BUFFERS: 0, EGL_CONFIG_CAVEAT: EGL_NONE, EGL_LEVEL: 0,
+            EGL_DEPTH_SIZE: depth, EGL_STENCIL_SIZE: stencil, EGL_SAMPLES: samples,
+            EGL_SAMPLE_BUFFERS: int(samples > 1), EGL_CONFIG_CAVEAT: EGL_NONE, EGL_LEVEL: 0,
             EGL_COLOR_BUFFER_TYPE: EGL_RGB_BUFFER,
             EGL_MAX_PBUFFER_WIDTH: MAX_PBUFFER_PX, EGL_MAX_PBUFFER_HEIGHT: MAX_PBUFFER_PX,
             EGL_MAX_PBUFFER_PIXELS: MAX_PBUFFER_PX * MAX_PBUFFER_PX,
@@ -129,7 +130,9 @@ class Config:
         }
 
 
-CONFIG_DEPTH_STENCIL = ((1, 0, 0), (2, 24, 8), (3, 24, 0), (4, 0, 8))
+# (id, depth bits, stencil bits, samples); the sample count is one the screen renders
+CONFIGS = ((1, 0, 0, 0), (2, 24, 8, 0), (3, 24, 0, 0), (4, 0, 8, 0),
+           (5, 0, 0, 4), (6, 24, 8, 4), (7, 24, 0, 4), (8, 0, 8, 4))
 # every config renders desktop GL, OpenGL ES 1.x (the fixed-function ES 1.1 context), 2.0 and 3.x
 RENDERABLE_APIS = EGL_OPENGL_BIT | EGL_OPENGL_ES_BIT | EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT
 # attribute -> matching rule of EGL 1.5 table 3.4
@@ -155,7 +158,7 @@ class Display:
         self.x11 = x11                   # driver.abi.x11.Connection of an X11 display
         self.initialized = False
         window_visual = x11.default_visual() if x11 is not None else None
-        self.configs = [Config(i, d, s, window_visual) for i, d, s in CONFIG_DEPTH_STENCIL]
+        self.configs = [Config(i, d, s, n, window_visual) for i, d, s, n in CONFIGS]
         self.config_by_id = {c.id: c for c in self.configs}
 
 
@@ -192,7 +195,7 @@ class Surface:
         self.display = display
         self.config, self.width, self.height, self.attrs = config, width, height, attrs
         self.window = window         # driver.abi.x11.Window, or None for a pbuffer
-        self.fb = DefaultFramebuffer(default_screen(), max(width, 1), max(height, 1))
+        self.fb = DefaultFramebuffer(default_screen(), max(width, 1), max(height, 1), config.samples)
         self.current_in = None       # the Context this surface is bound to
         self.destroyed = False
         self.swap_interval = 1
@@ -205,7 +208,7 @@ class Surface:
         from driver.gl import DefaultFramebuffer
         from driver.agx.face import default_screen
         old = self.fb
-        self.fb = DefaultFramebuffer(default_screen(), width, height)
+        self.fb = DefaultFramebuffer(default_screen(), width, height, self.config.samples)
         self.width, self.height = width, height
         self._free_fb(old)
         return True
@@ -214,8 +217,8 @@ class Surface:
     def _free_fb(fb):
         from driver.agx.face import default_screen
         screen = default_screen()
-        screen.resource_destroy(fb.color)
-        screen.resource_destroy(fb.depth_stencil)
+        for res in fb.resources():
+            screen.resource_destroy(res)
 
     def free(self):
         self._free_fb(self.fb)
@@ -573,9 +576,10 @@ def eglChooseConfig(dpy, attribs, configs, size, num):
                 break
         if ok:
             found.append(c)
-    # EGL 1.5 section 3.4.1.2 sort: smaller buffer, depth, stencil first (colour bits equal)
-    found.sort(key=lambda c: (c.attrs[EGL_BUFFER_SIZE], c.attrs[EGL_DEPTH_SIZE],
-                              c.attrs[EGL_STENCIL_SIZE], c.id))
+    # EGL 1.5 section 3.4.1.2 sort (colour bits equal): smaller buffer, fewer sample
+    # buffers and samples, smaller depth, stencil first
+    found.sort(key=lambda c: (c.attrs[EGL_BUFFER_SIZE], c.attrs[EGL_SAMPLE_BUFFERS], c.attrs[EGL_SAMPLES],
+                              c.attrs[EGL_DEPTH_SIZE], c.attrs[EGL_STENCIL_SIZE], c.id))
     return _write_configs(found, configs, size, num)
 
 
@@ -805,7 +809,7 @@ def present(ctx, surface, target=None) -> None:
     import numpy as np
     ctx.gl.glFinish()
     w, h = surface.width, surface.height
-    tr = ctx.pipe.transfer_map(surface.fb.color, 0, PipeMap.READ, Box(0, 0, 0, w, h, 1))
+    tr = ctx.pipe.transfer_map(surface.fb.resolved(ctx.pipe), 0, PipeMap.READ, Box(0, 0, 0, w, h, 1))
     try:
         rows = np.lib.stride_tricks.as_strided(np.frombuffer(tr.data, np.uint8),
                                                (h, w * 4), (tr.stride_B, 1))

@@ -97,8 +97,9 @@ def _h(p) -> int:
 
 
 class Config:
-    def __init__(self, config_id, double, depth, stencil, visual_id):
+    def __init__(self, config_id, double, depth, stencil, visual_id, samples=0):
         self.id, self.double, self.depth, self.stencil = config_id, double, depth, stencil
+        self.samples = samples
         self.visual_id = visual_id
         self.attrs = {
             GLX_FBCONFIG_ID: config_id, GLX_BUFFER_SIZE: 32, GLX_LEVEL: 0,
@@ -117,7 +118,8 @@ class Config:
             GLX_TRANSPARENT_BLUE_VALUE: 0, GLX_TRANSPARENT_ALPHA_VALUE: 0,
             GLX_MAX_PBUFFER_WIDTH: MAX_PBUFFER_PX, GLX_MAX_PBUFFER_HEIGHT: MAX_PBUFFER_PX,
             GLX_MAX_PBUFFER_PIXELS: MAX_PBUFFER_PX * MAX_PBUFFER_PX,
-            GLX_SAMPLE_BUFFERS: 0, GLX_SAMPLES: 0, GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB: 0,
+            GLX_SAMPLE_BUFFERS: int(samples > 1), GLX_SAMPLES: samples,
+            GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB: 0,
             GLX_USE_GL: 1, GLX_RGBA: 1,
         }
         self.handle = CONFIG_BASE + config_id
@@ -141,10 +143,11 @@ class Screen:
         visual_id = conn.default_visual()[0]
         self.configs = []
         n = 0
-        for double in (True, False):
-            for depth, stencil in ((24, 8), (24, 0), (0, 0), (0, 8)):
-                n += 1
-                self.configs.append(Config(n, double, depth, stencil, visual_id))
+        for samples in (0, 4):                 # 4: the multisampled configs (after the others)
+            for double in (True, False):
+                for depth, stencil in ((24, 8), (24, 0), (0, 0), (0, 8)):
+                    n += 1
+                    self.configs.append(Config(n, double, depth, stencil, visual_id, samples))
         self.by_handle = {c.handle: c for c in self.configs}
         self.by_visual = {}
         for c in self.configs:                 # a visual's config: the first, the richest
@@ -282,8 +285,9 @@ def _matches(c: Config, want: dict[int, int]) -> bool:
 
 def _sorted(configs):
     # GLX 1.4 section 3.3.3: caveat, colour bits (equal), single before double
-    # buffered, fewer aux buffers, smaller depth, smaller stencil, then id
-    return sorted(configs, key=lambda c: (c.double, c.depth, c.stencil, c.id))
+    # buffered, fewer aux buffers, fewer sample buffers and samples, smaller depth,
+    # smaller stencil, then id
+    return sorted(configs, key=lambda c: (c.double, c.samples, c.depth, c.stencil, c.id))
 
 
 def _choose(screen: Screen, attribs: list[tuple[int, int]], defaults: dict[int, int]):
@@ -350,6 +354,9 @@ def glXChooseVisual(dpy, screen, attrib_list):
     found = _choose(d.screen, [p for p in pairs if p[0] not in (GLX_USE_GL, GLX_RGBA)],
                     {GLX_DOUBLEBUFFER: 0, GLX_RENDER_TYPE: GLX_RGBA_BIT, GLX_LEVEL: 0,
                      GLX_STEREO: 0})
+    # a visual stands for its config (by_visual): the others (multisampled ones) are
+    # reached through FBConfigs only, so a visual never promises what it does not have
+    found = [c for c in found if d.screen.by_visual.get(c.visual_id) is c]
     if not found:
         return NULL
     return ffi.cast("XVisualInfo *", d.conn.visual_info(found[0].visual_id))

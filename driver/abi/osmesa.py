@@ -78,8 +78,8 @@ class OSContext:
             old = self.gl.window
             self.gl.window = DefaultFramebuffer(self.screen, width, height)
             if self.made_current:
-                self.screen.resource_destroy(old.color)
-                self.screen.resource_destroy(old.depth_stencil)
+                for res in old.resources():
+                    self.screen.resource_destroy(res)
         self.buffer, self.width, self.height = buffer, width, height
         if not self.made_current:
             self.made_current = True

@@ -11,8 +11,8 @@ returns None, changing no state."""
 from __future__ import annotations
 
 from driver.gallium import (
-    CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat, PipeTextureTarget,
-    ResourceTemplate, UploadManager,
+    BlitImage, BlitInfo, Box, CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat, PipeMask,
+    PipeTextureTarget, ResourceTemplate, UploadManager,
 )
 from driver.gl import enums as E
 from driver.gl.api import Api, get_api
@@ -29,12 +29,16 @@ __all__ = ["ContextBase", "DefaultFramebuffer"]
 class DefaultFramebuffer:
     """The window-system-provided framebuffer (name 0): an RGBA8 colour buffer
     and a 24/8 depth-stencil buffer made through the pipe screen, as an EGL
-    pbuffer surface would be."""
+    pbuffer surface would be. With `samples` > 1 (a multisampled EGL/GLX config)
+    both are multisampled; reads, copies and presentation take them resolved
+    (`resolved`), as GL 4.6 section 18.2.6 allows for the default framebuffer."""
 
     name = 0
 
     def __init__(self, screen, width: int, height: int, samples: int = 0):
+        self.screen = screen
         self.width, self.height, self.samples = width, height, samples
+        self._resolved: dict[bool, object] = {}     # depth? -> single-sample copy
         self.color = screen.resource_create(ResourceTemplate(
             PipeTextureTarget.TEXTURE_2D, PipeFormat.R8G8B8A8_UNORM, width, height,
             nr_samples=samples, bind=PipeBind.RENDER_TARGET | PipeBind.SAMPLER_VIEW))
@@ -44,6 +48,27 @@ class DefaultFramebuffer:
         self.draw_buffers = [E.GL_BACK]
         self.read_buffer = E.GL_BACK
         self.bits = (8, 8, 8, 8, 24, 8)
+
+    def resolved(self, pipe: PipeContext, depth: bool = False):
+        """The colour (or depth/stencil) buffer with one sample per pixel: the
+        buffer itself, or for a multisampled one a single-sample copy resolved
+        now by a blit (colour: the samples' average; depth/stencil: a sample)."""
+        src = self.depth_stencil if depth else self.color
+        if self.samples <= 1:
+            return src
+        dst = self._resolved.get(depth)
+        if dst is None:
+            bind = PipeBind.DEPTH_STENCIL if depth else PipeBind.RENDER_TARGET | PipeBind.SAMPLER_VIEW
+            dst = self._resolved[depth] = self.screen.resource_create(ResourceTemplate(
+                PipeTextureTarget.TEXTURE_2D, src.format, self.width, self.height, bind=bind))
+        box = Box(0, 0, 0, self.width, self.height, 1)
+        pipe.blit(BlitInfo(dst=BlitImage(dst, 0, box, dst.format), src=BlitImage(src, 0, box, src.format),
+                           mask=PipeMask.Z | PipeMask.S if depth else PipeMask.RGBA))
+        return dst
+
+    def resources(self) -> list:
+        """Every pipe resource of the framebuffer (to destroy with it)."""
+        return [self.color, self.depth_stencil, *self._resolved.values()]
 
 
 class ContextBase:

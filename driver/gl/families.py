@@ -90,5 +90,5 @@ class Context(ContextBase):
                 self.pipe.destroy_query(q.pipe_query)
         self.cso.destroy()
         self.uploader.destroy()
-        destroy(self.window.color)
-        destroy(self.window.depth_stencil)
+        for res in self.window.resources():
+            destroy(res)

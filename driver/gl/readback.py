@@ -21,11 +21,14 @@ __all__ = ["ReadbackMixin"]
 
 
 class ReadbackMixin:
-    def _read_surface(self):
-        """(resource, level, layer, internal format info) of the read buffer."""
+    def _read_surface(self, resolved: bool = False):
+        """(resource, level, layer, internal format info) of the read buffer;
+        `resolved`: a multisampled window's colour buffer resolved (for reads
+        and copies; blits resolve themselves)."""
         fb = self.read_framebuffer
         if fb is None:
-            return self.window.color, 0, 0, lookup(E.GL_RGBA8)
+            color = self.window.resolved(self.pipe) if resolved else self.window.color
+            return color, 0, 0, lookup(E.GL_RGBA8)
         a = fb.attachments.get(fb.read_buffer)
         if a is None:
             return None
@@ -88,7 +91,7 @@ class ReadbackMixin:
               "read framebuffer incomplete")
         if format not in (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX, E.GL_DEPTH_STENCIL):
             check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
-            src = self._read_surface()
+            src = self._read_surface(resolved=True)
             check(src is not None, E.GL_INVALID_OPERATION, "no read buffer image")
             res, level, layer, info = src
             check(self._read_format_ok(format, type, info), E.GL_INVALID_OPERATION,
@@ -99,7 +102,7 @@ class ReadbackMixin:
                   "depth/stencil reads need NV_read_depth/stencil/depth_stencil in GLES")
             fb = self.read_framebuffer
             if fb is None:
-                res, level, layer = self.window.depth_stencil, 0, 0
+                res, level, layer = self.window.resolved(self.pipe, depth=True), 0, 0
             else:
                 a = fb.attachments.get(E.GL_DEPTH_ATTACHMENT if format != E.GL_STENCIL_INDEX
                                        else E.GL_STENCIL_ATTACHMENT)
@@ -107,7 +110,10 @@ class ReadbackMixin:
                 surf = self._surface(a)
                 res, level, layer = surf.resource, surf.level, surf.first_layer
             info = None
-        check(self._read_samples() <= 1, E.GL_INVALID_OPERATION, "multisampled read framebuffer")
+        # GL 4.6 section 18.2.6: only a framebuffer object's samples are an error (the
+        # window's are resolved)
+        check(self.read_framebuffer is None or self._read_samples() <= 1, E.GL_INVALID_OPERATION,
+              "multisampled read framebuffer")
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         if pbo is not None:
             check(not pbo.mapped, E.GL_INVALID_OPERATION, "pack buffer mapped")
@@ -277,10 +283,10 @@ class ReadbackMixin:
                 mask=pmask, filter=PipeTexFilter.LINEAR if filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
                 scissor=scissor, render_condition_enable=True))
 
-    def _zs_surface(self, fb, point):
+    def _zs_surface(self, fb, point, resolved: bool = False):
         if fb is None:
             from driver.gallium import Surface
-            ds = self.window.depth_stencil
+            ds = self.window.resolved(self.pipe, depth=True) if resolved else self.window.depth_stencil
             return Surface(ds, ds.format)
         a = fb.attachments.get(point)
         return self._surface(a) if a else None

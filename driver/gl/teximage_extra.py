@@ -228,11 +228,13 @@ class TexImageExtraMixin:
         status = self._framebuffer_status(self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")
-        check(self._read_samples() <= 1, E.GL_INVALID_OPERATION, "multisampled read framebuffer")
+        # GL 4.6 section 8.6: a framebuffer object's samples are an error (the window's resolve)
+        check(self.read_framebuffer is None or self._read_samples() <= 1, E.GL_INVALID_OPERATION,
+              "multisampled read framebuffer")
         if info is not None and info.is_depth_or_stencil:
             check(not self.api.es, E.GL_INVALID_OPERATION, "depth/stencil copies (GLES)")
             point = E.GL_STENCIL_ATTACHMENT if info.kind == "stencil" else E.GL_DEPTH_ATTACHMENT
-            surf = self._zs_surface(self.read_framebuffer, point)
+            surf = self._zs_surface(self.read_framebuffer, point, resolved=True)
             check(surf is not None and surf.resource is not None, E.GL_INVALID_OPERATION,
                   "no depth/stencil buffer to copy from")
             from driver.gl.formats import INTERNAL_FORMATS
@@ -241,7 +243,7 @@ class TexImageExtraMixin:
                   E.GL_INVALID_OPERATION, "the read framebuffer lacks the copied planes")
             return surf.resource, surf.level, surf.first_layer, rinfo
         check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
-        src = self._read_surface()
+        src = self._read_surface(resolved=True)
         check(src is not None, E.GL_INVALID_OPERATION, "no read image")
         if info is not None:
             check(not src[3].is_depth_or_stencil, E.GL_INVALID_OPERATION)

@@ -44,3 +44,14 @@ def test_egl_as_applications_probe_it(platform, shimgl_env):
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.rstrip().endswith("0 failures")
     assert "internal error" not in res.stderr
+
+
+def test_multisampled_egl_config(shimgl_env):
+    """EGL_SAMPLES 4 configs: a pbuffer drawn with 4 samples (GL_SAMPLES), read,
+    copied and blitted resolved (py/egl_multisample.py: coverage against the
+    triangle's area)."""
+    env = dict(shimgl_env, PYOPENGL_PLATFORM="egl")
+    res = run([sys.executable, PY_DIR / "egl_multisample.py"], env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("OK")
+    assert "internal error" not in res.stderr
