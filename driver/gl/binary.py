@@ -2,8 +2,9 @@
 format.
 
 Sole responsibility: serialise what a successful link used (each stage's GLSL text
-as compiled, attribute and fragment-output bindings, transform feedback varyings,
-separability) and read it back, rejecting anything that is not intact or was made
+as compiled, or its SPIR-V module with the entry point and specialization constants
+glSpecializeShader gave, attribute and fragment-output bindings, transform feedback
+varyings, separability) and read it back, rejecting anything that is not intact or was made
 by another driver build or context flavour. Shader variants depend on draw-time
 state, so the binary carries sources and ``glProgramBinary`` compiles and links
 them again; the driver hash makes a binary from another build a link failure, as
@@ -15,6 +16,7 @@ SHA-256), payload length (u32 LE), payload SHA-256 (32 bytes), payload (UTF-8 JS
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import struct
@@ -42,6 +44,8 @@ class ProgramImage:
     tf_varyings: tuple[str, ...]
     tf_buffer_mode: int
     separable: bool
+    #: SPIR-V shader objects: (index in ``shaders``, module, entry point, ((SpecId, value), ...))
+    spirv: tuple[tuple[int, bytes, str, tuple[tuple[int, int], ...]], ...] = ()
 
 
 @lru_cache(maxsize=None)
@@ -66,7 +70,9 @@ def pack(image: ProgramImage, api_name: str) -> bytes:
         "shaders": [[t, src] for t, src in image.shaders],
         "attrib_bindings": image.attrib_bindings, "frag_data_bindings": image.frag_data_bindings,
         "tf_varyings": list(image.tf_varyings), "tf_buffer_mode": image.tf_buffer_mode,
-        "separable": image.separable}, sort_keys=True).encode()
+        "separable": image.separable,
+        "spirv": [[i, base64.b64encode(module).decode(), entry, [list(c) for c in spec]]
+                  for i, module, entry, spec in image.spirv]}, sort_keys=True).encode()
     return _HEADER.pack(MAGIC, VERSION, driver_hash(api_name), len(payload),
                         hashlib.sha256(payload).digest()) + payload
 
@@ -90,6 +96,9 @@ def unpack(data: bytes, api_name: str) -> ProgramImage:
                             {str(k): tuple(v) if isinstance(v, list) else v
                              for k, v in d["frag_data_bindings"].items()},
                             tuple(str(v) for v in d["tf_varyings"]), int(d["tf_buffer_mode"]),
-                            bool(d["separable"]))
+                            bool(d["separable"]),
+                            tuple((int(i), base64.b64decode(module, validate=True), str(entry),
+                                   tuple((int(k), int(v)) for k, v in spec))
+                                  for i, module, entry, spec in d.get("spirv", ())))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise BinaryError(f"program binary is corrupt ({e})") from None

@@ -458,7 +458,7 @@ class ProgramMixin:
         linked.image = ProgramImage(
             tuple((s.type, getattr(s, "compiled_source", None) or s.source or "") for s in source.shaders),
             dict(source.attrib_bindings), dict(source.frag_data_bindings), tuple(source.tf_varyings),
-            source.tf_buffer_mode, bool(source.separable))
+            source.tf_buffer_mode, bool(source.separable), self.spirv_image(source.shaders))
         old = prog.linked_state
         prog.linked, prog.info_log, prog.linked_state = True, "", linked
         if old is not None:
@@ -1160,10 +1160,17 @@ class ProgramMixin:
                              frag_data_bindings=dict(image.frag_data_bindings),
                              separable=image.separable, tf_varyings=list(image.tf_varyings),
                              tf_buffer_mode=image.tf_buffer_mode)
+            spirv = {i: rest for i, *rest in image.spirv}
             for i, (type, text) in enumerate(image.shaders):
                 if type not in STAGES:
                     raise BinaryError("program binary names an unknown shader stage")
                 sh = Shader(-1 - i, type, text)
+                if i in spirv:              # a SPIR-V module: specialized again (features/gl_spirv.py)
+                    why = self.spirv_restore(sh, *spirv[i])
+                    if why is not None:
+                        raise BinaryError(f"program binary does not specialize: {why}")
+                    source.shaders.append(sh)
+                    continue
                 res = compile_glsl(text, STAGES[type], compat_context=self.api.compat,
                                    extensions=self.api.glsl_extensions,
                                    limits=glsl_limits(self.api, self.limits, self.caps))

@@ -22,7 +22,7 @@ fails to specialize.
 from __future__ import annotations
 
 from driver.gl import enums as E
-from driver.gl.errors import GLError, check
+from driver.gl.errors import check
 from driver.gl.features import context_method, entry_point
 
 __all__ = ["spirv_extensions", "is_spirv", "spirv_shader_binary", "spirv_link_stages", "spirv_shader_iv"]
@@ -126,21 +126,45 @@ def glSpecializeShader(ctx, shader: int, pEntryPoint, numSpecializationConstants
     values = list(pConstantValue or [])[:n]
     check(len(indices) == n and len(values) == n, E.GL_INVALID_VALUE, "missing specialization constants")
     spec = {int(i): int(v) & 0xFFFFFFFF for i, v in zip(indices, values)}
+    _specialize(sh, entry, spec)
+
+
+def _specialize(sh, entry: str, spec: dict[int, int]) -> bool:
+    """Check and translate the shader object's module for ``entry`` and ``spec``; the
+    compile status and info log say how it went."""
     from compiler.spirv import SpirvError, SpirvShader
     from driver.gl.programs import STAGES
     from compiler.lower import LoweringError
+    sh.spirv_entry, sh.spirv_spec = entry, dict(spec)
     try:
         spv = SpirvShader(sh.spirv_binary, STAGES[sh.type], entry, spec)
         spv.front_half(None)        # translate once now: what the front end rejects is a compile error
     except (SpirvError, LoweringError) as e:
         sh.compiled, sh.ast, sh.spirv_shader = False, None, None
         sh.info_log = f"error: {e}\n"
-        return
-    except GLError:
-        raise
+        return False
     sh.spirv_shader = spv
     sh.compiled, sh.ast, sh.info_log = True, spv.unit, ""
     sh.compiled_source = spv.source
+    return True
+
+
+@context_method
+def spirv_image(ctx, shaders: list) -> tuple:
+    """``ProgramImage.spirv`` of a link's shader objects: (index, module, entry point,
+    specialization constants) of each SPIR-V one (driver/gl/binary.py)."""
+    return tuple((i, sh.spirv_binary, sh.spirv_entry, tuple(sorted(sh.spirv_spec.items())))
+                 for i, sh in enumerate(shaders) if is_spirv(sh))
+
+
+@context_method
+def spirv_restore(ctx, sh, module: bytes, entry: str, spec: tuple) -> str | None:
+    """A shader object of a program binary made from a SPIR-V module again (glProgramBinary):
+    None, or the reason it does not specialize."""
+    if not _enabled(ctx):
+        return "SPIR-V is not supported in this context"
+    sh.spirv_binary, sh.spirv_shader, sh.source = bytes(module), None, None
+    return None if _specialize(sh, entry, dict(spec)) else sh.info_log.strip()
 
 
 @context_method
