@@ -1063,6 +1063,12 @@ class Selector:
             raise BackendError("textureQueryLod is not supported by the ISA")
         coord = self.vals[t.src("coord")]
         ncoord = _coord_count(dim)
+        if t.op == "txf" and t.src("offset") is not None:
+            # texelFetchOffset: texture_load takes no offset; it is added to the integer
+            # texel coordinates (the spatial ones: an array's layer has no offset)
+            offs = self.vals[t.src("offset")]
+            coord = [self.op("iadd", 32, a=c, b=offs[k]) if k < len(offs) else c
+                     for k, c in enumerate(coord[:ncoord])]
         coords = self.vector([self.reg_operand(c, 32) for c in coord[:ncoord]], 32)
         v = VReg(32, 4)
         if t.op == "txf":
