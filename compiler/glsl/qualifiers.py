@@ -295,8 +295,12 @@ class QualifierRules:
                 if IMAGE_FORMATS[fmt[0]] != inner.sampled_base:
                     self.error(loc, f"format qualifier `{fmt[0]}' does not match the base data type "
                                f"of the image")
-                if self.version.es and fmt[0] not in ES_IMAGE_FORMATS:
-                    self.error(loc, f"format qualifier `{fmt[0]}' is not supported in {self.version}")
+                # NV_image_formats brings the rest of GL's formats to GLSL ES (its 16-bit
+                # normalised ones need EXT_texture_norm16, listed wherever it is)
+                if self.version.es and fmt[0] not in ES_IMAGE_FORMATS \
+                        and "GL_NV_image_formats" not in self.enabled:
+                    self.error(loc, f"format qualifier `{fmt[0]}' is not supported in {self.version} "
+                               "(GL_NV_image_formats adds it)")
             elif "writeonly" not in var.memory:
                 self.error(loc, "image not qualified with `writeonly' must have a format layout "
                            "qualifier")

@@ -410,11 +410,22 @@ COMPRESSED = dict([
 DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc", "latc", "bptc", "bptc_float", "astc"})
 
 
+#: The GLES extension line (driver/gl/extensions.py) that brings a family to GLES
+#: contexts: the family exists in the GLES versions where that line is exposed
+#: (BPTC and RGTC need GLES 3.0, S3TC and ASTC GLES 2.0).
+ES_FAMILY_EXTENSIONS = {
+    "s3tc": "GL_EXT_texture_compression_s3tc", "s3tc_srgb": "GL_EXT_texture_compression_s3tc_srgb",
+    "rgtc": "GL_EXT_texture_compression_rgtc", "bptc": "GL_EXT_texture_compression_bptc",
+    "bptc_float": "GL_EXT_texture_compression_bptc", "astc": "GL_KHR_texture_compression_astc_ldr",
+}
+
+
 def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False) -> dict[int, CompressedFormat]:
     """The block-compressed internal formats a context accepts: the decoded
     families, in the APIs where their extension or core version exists (ETC2/EAC:
     GL 4.3 and GLES 3.0 core; ETC1: GLES only; LATC (luminance): the compatibility
-    profile only; S3TC, RGTC, BPTC, ASTC: the EXT/ARB/KHR extensions of either API)."""
+    profile only; S3TC, RGTC, BPTC, ASTC: the EXT/ARB/KHR extensions of either API,
+    in GLES from the version of ``ES_FAMILY_EXTENSIONS``' line)."""
     def exists(family: str) -> bool:
         if family not in DECODED_FAMILIES:
             return False
@@ -422,6 +433,9 @@ def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False)
             return es
         if es and version < (2, 0):     # ES 1.1 lists ETC1 only (and the paletted formats, gles1.py)
             return False
+        if es and family in ES_FAMILY_EXTENSIONS:
+            from driver.gl.extensions import by_name
+            return by_name()[ES_FAMILY_EXTENSIONS[family]].exposed_in(True, False, version)
         if family == "latc":
             return compat and not es
         if family == "etc2":
