@@ -384,6 +384,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_read_depth", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_read_depth_stencil", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_read_stencil", _N, _N, _N, _ES2, DONE),
+    _x("GL_NV_image_formats", _N, _N, _N, _ES31, DONE, glsl=True),     # test_gles_ext_list.py
     # GLES 3.2's stages under their ES names (the desktop lines' status: lowered by the compiler)
     _x("GL_EXT_geometry_shader", _N, _N, _N, _ES31, STAGE, glsl=True),
     _x("GL_EXT_gpu_shader5", _N, _N, _N, _ES31, STAGE, glsl=True),
