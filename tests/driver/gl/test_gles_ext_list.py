@@ -1,0 +1,267 @@
+"""The GLES extension surface Mesa's llvmpipe exposes: every name is listed from the
+ES version its specification requires (and not before), and the names whose other
+tests live elsewhere are exercised there (ISSUE_LIST says where). The names whose
+own tests are here: NV_image_formats (GLSL ES image formats beyond GLSL ES 3.10's
+table), EXT_color_buffer_float (float colour buffers in GLES 3.0), the compressed
+formats of EXT_texture_compression_bptc and KHR_texture_compression_astc_ldr
+uploaded and sampled in GLES, and EXT_primitive_bounding_box's EXT entry point."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from driver.gl.extensions import advertised
+from tests.driver.gl.helpers import expect
+
+T2 = E.GL_TEXTURE_2D
+
+#: name -> (the lowest GLES version listing it, the test exercising what it specifies)
+ISSUE_LIST = {
+    "GL_OES_texture_float": ((2, 0), "test_gles_ext.py"),
+    "GL_OES_texture_half_float": ((2, 0), "test_gles_ext.py"),
+    "GL_OES_texture_float_linear": ((2, 0), "test_gles_ext.py"),
+    "GL_OES_texture_half_float_linear": ((2, 0), "test_gles_ext.py"),
+    "GL_EXT_color_buffer_float": ((3, 0), "test_gles_ext_list.py"),
+    "GL_EXT_color_buffer_half_float": ((2, 0), "test_gles_ext.py"),
+    "GL_EXT_frag_depth": ((2, 0), "test_gles_ext.py"),
+    "GL_EXT_draw_instanced": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_EXT_base_instance": ((3, 0), "test_gles_ext_commands.py"),
+    "GL_OES_draw_elements_base_vertex": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_EXT_clear_texture": ((3, 1), "test_gles_ext_commands.py"),
+    "GL_EXT_disjoint_timer_query": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_EXT_occlusion_query_boolean": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_EXT_polygon_offset_clamp": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_EXT_render_snorm": ((3, 1), "test_es_render_snorm.py"),
+    "GL_EXT_texture_norm16": ((3, 1), "test_formats_internal.py"),
+    "GL_EXT_texture_format_BGRA8888": ((2, 0), "test_formats_internal.py"),
+    "GL_EXT_texture_compression_bptc": ((3, 0), "test_gles_ext_list.py"),
+    "GL_EXT_texture_compression_rgtc": ((3, 0), "test_online_compression.py"),
+    "GL_EXT_texture_compression_s3tc": ((2, 0), "test_online_compression.py"),
+    "GL_KHR_texture_compression_astc_ldr": ((2, 0), "test_gles_ext_list.py"),
+    "GL_OES_compressed_ETC1_RGB8_texture": ((2, 0), "test_gles1_etc1.py"),
+    "GL_OES_vertex_half_float": ((2, 0), "test_gles_ext.py"),
+    "GL_NV_read_depth": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_NV_read_stencil": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_NV_read_depth_stencil": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_NV_image_formats": ((3, 1), "test_gles_ext_list.py"),
+    "GL_KHR_debug": ((2, 0), "test_gles_ext_commands.py"),
+    "GL_KHR_parallel_shader_compile": ((2, 0), "test_gles_ext.py"),
+    "GL_KHR_blend_equation_advanced": ((2, 0), "test_blend_advanced.py"),
+    "GL_OES_sample_variables": ((3, 0), "test_num_samples.py"),
+    "GL_OES_shader_image_atomic": ((3, 1), "test_gles_ext_glsl.py"),
+    "GL_OES_texture_buffer": ((3, 1), "test_gles_ext_glsl.py"),
+    "GL_OES_texture_cube_map_array": ((3, 1), "test_gles_ext_glsl.py"),
+    "GL_EXT_copy_image": ((3, 0), "test_gles_ext_commands.py"),
+    "GL_EXT_primitive_bounding_box": ((3, 1), "test_gles_ext_list.py"),
+}
+ES_VERSIONS = [(2, 0), (3, 0), (3, 1), (3, 2)]
+#: the ones GLES 1.1 contexts list too (the specification names GLES 1.0)
+ES1_TOO = {"GL_OES_compressed_ETC1_RGB8_texture"}
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE_LIST))
+def test_listed_from_the_version_its_specification_requires(name):
+    lowest, test_file = ISSUE_LIST[name]
+    for version in ES_VERSIONS:
+        assert (name in advertised(True, False, version)) == (version >= lowest), (name, version)
+    assert (name in advertised(True, False, (1, 1))) == (name in ES1_TOO)
+    import pathlib
+    assert name.removeprefix("GL_") in (pathlib.Path(__file__).parent / test_file).read_text()
+
+
+def _compile(ctx, kind, src):
+    s = ctx.glCreateShader(kind)
+    ctx.glShaderSource(s, 1, [src])
+    ctx.glCompileShader(s)
+    return s, bool(ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]), ctx.glGetShaderInfoLog(s)
+
+
+def _texture(ctx, ifmt, fmt, type, data, w=1, h=1):
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexStorage2D(T2, 1, ifmt, w, h)
+    ctx.glTexSubImage2D(T2, 0, 0, 0, w, h, fmt, type, data)
+    return t
+
+
+def _read(ctx, t, fmt, type, dtype, n=4):
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, t, 0)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    return np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, fmt, type), dtype)[:n]
+
+
+def test_nv_image_formats_rg16f_r16_and_r8_images_in_glsl_es():
+    """GLSL ES 3.10 allows 13 image formats; with `#extension GL_NV_image_formats`
+    the others (here rg16f, r16 - EXT_texture_norm16's - and r8) compile, and a
+    compute shader reads and writes them: r8 = rg16f.r + r16.r = 0.25 + 13107/65535
+    (= 0.2) = 0.45 -> 0.45 * 255 = 114.75 -> 115."""
+    ctx = driver.Context(api="gles31", width=1, height=1)
+    body = ("layout(local_size_x = 1) in;\n"
+            "layout(rg16f, binding = 0) uniform readonly highp image2D a;\n"
+            "layout(r16, binding = 1) uniform readonly highp image2D b;\n"
+            "layout(r8, binding = 2) uniform writeonly highp image2D c;\n"
+            "void main() { imageStore(c, ivec2(0), vec4(imageLoad(a, ivec2(0)).r + imageLoad(b, ivec2(0)).r)); }")
+    for version in ("310 es", "320 es"):
+        _, ok, log = _compile(ctx, E.GL_COMPUTE_SHADER, f"#version {version}\n" + body)
+        assert not ok and "rg16f" in log and "GL_NV_image_formats" in log, log
+    a = _texture(ctx, E.GL_RG16F, E.GL_RG, E.GL_FLOAT, np.array([0.25, 0.75], np.float32))
+    b = _texture(ctx, E.GL_R16, E.GL_RED, E.GL_UNSIGNED_SHORT, np.array([13107], np.uint16))
+    c = _texture(ctx, E.GL_R8, E.GL_RED, E.GL_UNSIGNED_BYTE, np.array([0], np.uint8))
+    for unit, (t, fmt, access) in enumerate(((a, E.GL_RG16F, E.GL_READ_ONLY), (b, E.GL_R16, E.GL_READ_ONLY),
+                                             (c, E.GL_R8, E.GL_WRITE_ONLY))):
+        ctx.glBindImageTexture(unit, t, 0, False, 0, access, fmt)
+    src = "#version 310 es\n#extension GL_NV_image_formats : require\n" + body
+    s, ok, log = _compile(ctx, E.GL_COMPUTE_SHADER, src)
+    assert ok, log
+    prog = ctx.glCreateProgram()
+    ctx.glAttachShader(prog, s)
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    ctx.glDispatchCompute(1, 1, 1)
+    ctx.glMemoryBarrier(E.GL_ALL_BARRIER_BITS)
+    expect(ctx, E.GL_NO_ERROR)
+    assert list(_read(ctx, c, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.uint8)) == [115, 0, 0, 255]
+
+
+def test_nv_image_formats_is_not_in_es30():
+    ctx = driver.Context(api="gles3", width=1, height=1)
+    n = ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+    assert "GL_NV_image_formats" not in {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
+
+
+# -- EXT_color_buffer_float -------------------------------------------------------------------
+
+@pytest.mark.parametrize("ifmt, colour, want", [
+    (E.GL_RGBA32F, (2.5, -1.0, 0.25, 100.0), (2.5, -1.0, 0.25, 100.0)),
+    (E.GL_RGBA16F, (2.5, -1.0, 0.25, 100.0), (2.5, -1.0, 0.25, 100.0)),
+    (E.GL_RG32F, (-3.0, 7.5, 9.0, 9.0), (-3.0, 7.5, 0.0, 1.0)),
+    (E.GL_R16F, (1000.0, 9.0, 9.0, 9.0), (1000.0, 0.0, 0.0, 1.0)),
+    # unsigned 11/11/10-bit floats: 0.5, 3.0 and 1024.0 are exact; alpha reads as 1
+    (E.GL_R11F_G11F_B10F, (0.5, 3.0, 1024.0, 9.0), (0.5, 3.0, 1024.0, 1.0)),
+])
+def test_ext_color_buffer_float_renders_and_reads_unclamped_floats(ifmt, colour, want):
+    """GLES 3.0 with EXT_color_buffer_float: the 16/32-bit float and R11F_G11F_B10F
+    formats are colour-renderable; a shader writes values outside [0, 1] and
+    glReadPixels(RGBA, FLOAT) returns them unclamped."""
+    ctx = driver.Context(api="gles3", width=1, height=1)
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexStorage2D(T2, 1, ifmt, 1, 1)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, T2, t, 0)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    fs = ("#version 300 es\nprecision highp float;\nuniform vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n")
+    vs = "#version 300 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        s, ok, log = _compile(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, s)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "c"), *colour)
+    _draw_full(ctx)
+    got = np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_FLOAT), np.float32)
+    expect(ctx, E.GL_NO_ERROR)
+    assert got.tolist() == list(want)
+
+
+def _draw_full(ctx):
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    data = np.array([(-1, -1), (3, -1), (-1, 3)], np.float32)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+
+
+# -- compressed formats in GLES -----------------------------------------------------------------
+
+def _fetch_4x4(ctx, internal_format, block: bytes) -> np.ndarray:
+    """Upload one 4x4 block with glCompressedTexImage2D and draw it texel for texel
+    (texelFetch) into the 4x4 RGBA8 window; the 4x4x4 bytes read back."""
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glCompressedTexImage2D(T2, 0, internal_format, 4, 4, 0, len(block), block)
+    expect(ctx, E.GL_NO_ERROR)
+    vs = "#version 300 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
+    fs = ("#version 300 es\nprecision highp float;\nuniform highp sampler2D t;\nout vec4 o;\n"
+          "void main() { o = texelFetch(t, ivec2(gl_FragCoord.xy), 0); }\n")
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        s, ok, log = _compile(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, s)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    _draw_full(ctx)
+    return np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 4, 4)
+
+
+def _formats(ctx) -> set[int]:
+    n = ctx.glGetIntegerv(E.GL_NUM_COMPRESSED_TEXTURE_FORMATS)[0]
+    return set(ctx.glGetIntegerv(E.GL_COMPRESSED_TEXTURE_FORMATS)[:n]) if n else set()
+
+
+def test_ext_texture_compression_bptc_block_sampled_in_es3():
+    """A BC7 mode 6 block decoded by hand (tests/layout/test_bptc.py mode6_block):
+    texel 0 = endpoint 0 (1, 255, 129, 255), texel 1 = endpoint 1 (255, 1, 129, 255),
+    texel 2 weight 34: (136, 120, 129, 255), rows 1-3 endpoint 0. The formats are
+    GLES 3.0's (the extension requires it): a GLES 2.0 context neither lists nor
+    takes them."""
+    from tests.layout.test_bptc import mode6_block
+    ctx = driver.Context(api="gles3", width=4, height=4)
+    assert E.GL_COMPRESSED_RGBA_BPTC_UNORM in _formats(ctx)
+    got = _fetch_4x4(ctx, E.GL_COMPRESSED_RGBA_BPTC_UNORM, mode6_block().tobytes())
+    assert got[0, :3].tolist() == [[1, 255, 129, 255], [255, 1, 129, 255], [136, 120, 129, 255]]
+    assert (got[1:] == [1, 255, 129, 255]).all()
+    es2 = driver.Context(api="gles2", width=4, height=4)
+    assert E.GL_COMPRESSED_RGBA_BPTC_UNORM not in _formats(es2)
+    (t,) = es2.glGenTextures(1)
+    es2.glBindTexture(T2, t)
+    es2.glCompressedTexImage2D(T2, 0, E.GL_COMPRESSED_RGBA_BPTC_UNORM, 4, 4, 0, 16, bytes(16))
+    expect(es2, E.GL_INVALID_ENUM)
+
+
+def test_khr_texture_compression_astc_ldr_block_sampled_in_es3():
+    """An ASTC 4x4 block of CEM 8 (RGB direct) decoded by hand in
+    tests/layout/test_astc.py: 16-bit texels (2570, 5140, 7710), (51400, 25700, 12850),
+    (18592, 11886, 9397), (35378, 18954, 11163) on row 0, the first of these elsewhere;
+    sampled as unorm16 and written to RGBA8 (x * 255 / 65535 rounded, within one step)."""
+    from tests.layout.test_astc import cem8_block
+    ctx = driver.Context(api="gles3", width=4, height=4)
+    assert E.GL_COMPRESSED_RGBA_ASTC_4x4 in _formats(ctx)
+    got = _fetch_4x4(ctx, E.GL_COMPRESSED_RGBA_ASTC_4x4, cem8_block((10, 200, 20, 100, 30, 50)).tobytes())
+    row0 = np.array([[2570, 5140, 7710, 65535], [51400, 25700, 12850, 65535],
+                     [18592, 11886, 9397, 65535], [35378, 18954, 11163, 65535]]) * 255 / 65535
+    assert np.abs(got[0].astype(float) - row0).max() <= 1.0, got[0]
+    assert (np.abs(got[1:].astype(float) - row0[0]) <= 1.0).all()
+
+
+# -- EXT_primitive_bounding_box -------------------------------------------------------------------
+
+def test_ext_primitive_bounding_box_entry_point_and_query_in_es31():
+    """GLES 3.1's EXT name: glPrimitiveBoundingBoxEXT sets the eight floats
+    PRIMITIVE_BOUNDING_BOX_EXT returns (default (-1, -1, -1, 1, 1, 1, 1, 1))."""
+    ctx = driver.Context(api="gles31", width=1, height=1)
+    GL_PRIMITIVE_BOUNDING_BOX_EXT = 0x92BE
+    assert ctx.glGetFloatv(GL_PRIMITIVE_BOUNDING_BOX_EXT) == [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    ctx.glPrimitiveBoundingBoxEXT(-0.5, -0.25, 0.0, 1.0, 0.5, 0.75, 1.0, 2.0)
+    assert ctx.glGetFloatv(GL_PRIMITIVE_BOUNDING_BOX_EXT) == [-0.5, -0.25, 0.0, 1.0, 0.5, 0.75, 1.0, 2.0]
+    expect(ctx, E.GL_NO_ERROR)
+    es3 = driver.Context(api="gles3", width=1, height=1)
+    es3.glPrimitiveBoundingBoxEXT(0, 0, 0, 1, 1, 1, 1, 1)
+    expect(es3, E.GL_INVALID_OPERATION)
