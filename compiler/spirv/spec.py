@@ -46,7 +46,7 @@ _OPS = [
     (87, "ImageSampleImplicitLod", 1, 1), (88, "ImageSampleExplicitLod", 1, 1),
     (89, "ImageSampleDrefImplicitLod", 1, 1), (90, "ImageSampleDrefExplicitLod", 1, 1),
     (91, "ImageSampleProjImplicitLod", 1, 1), (92, "ImageSampleProjExplicitLod", 1, 1),
-    (95, "ImageFetch", 1, 1), (96, "ImageGather", 1, 1), (98, "ImageRead", 1, 1), (99, "ImageWrite", 0, 0),
+    (95, "ImageFetch", 1, 1), (96, "ImageGather", 1, 1), (97, "ImageDrefGather", 1, 1), (98, "ImageRead", 1, 1), (99, "ImageWrite", 0, 0),
     (100, "Image", 1, 1), (103, "ImageQuerySizeLod", 1, 1), (104, "ImageQuerySize", 1, 1),
     (106, "ImageQueryLevels", 1, 1), (107, "ImageQuerySamples", 1, 1),
     (109, "ConvertFToU", 1, 1), (110, "ConvertFToS", 1, 1), (111, "ConvertSToF", 1, 1),

@@ -263,6 +263,10 @@ _STD = {"Round": "round", "RoundEven": "roundEven", "Trunc": "trunc", "FAbs": "a
         "Distance": "distance", "Cross": "cross", "Normalize": "normalize", "FaceForward": "faceforward",
         "Reflect": "reflect", "Refract": "refract", "FindILsb": "findLSB", "FindSMsb": "findMSB",
         "FindUMsb": "findMSB", "PackDouble2x32": "packDouble2x32", "UnpackDouble2x32": "unpackDouble2x32"}
+#: atomic operation -> the GLSL image atomic that does it on an image texel
+_IMAGE_ATOMIC = {"add": "imageAtomicAdd", "and": "imageAtomicAnd", "or": "imageAtomicOr", "xor": "imageAtomicXor",
+                 "xchg": "imageAtomicExchange", "cmpxchg": "imageAtomicCompSwap", "imin": "imageAtomicMin",
+                 "umin": "imageAtomicMin", "imax": "imageAtomicMax", "umax": "imageAtomicMax"}
 _ATOMICS = {"AtomicIAdd": "add", "AtomicISub": "add", "AtomicSMin": "imin", "AtomicUMin": "umin",
             "AtomicSMax": "imax", "AtomicUMax": "umax", "AtomicAnd": "and", "AtomicOr": "or", "AtomicXor": "xor",
             "AtomicExchange": "xchg", "AtomicCompareExchange": "cmpxchg", "AtomicIIncrement": "add",
@@ -1295,15 +1299,11 @@ class _Translator:
             raise SpirvError(f"extended instruction set {set_name!r} is not supported")
         name = GLSL_STD_450.get(ins.operands[1], str(ins.operands[1]))
         args = [self.val(x) for x in ins.operands[2:]]
+        if name in ("Modf", "Frexp", "ModfStruct", "FrexpStruct"):
+            return self._with_out_value(ins, name, args, self._type_of(ins.operands[2]))
         arg_types = [self._type_of(x) for x in ins.operands[2:]]
-        if name in ("Modf", "Frexp"):
-            raise SpirvError(f"GLSL.std.450 {name} (a pointer operand) is not supported")
-        if name == "ModfStruct":
-            x = args[0]
-            whole = self.b.ftrunc(x)
-            return [self.b.fsub(x, whole), whole]
         if name == "IMix":
-            raise SpirvError("GLSL.std.450 IMix is not supported")
+            raise SpirvError("GLSL.std.450 IMix is reserved (the instruction set gives it no meaning)")
         g = _STD.get(name)
         if g is None:
             raise SpirvError(f"GLSL.std.450 {name} is not supported")
@@ -1319,6 +1319,26 @@ class _Translator:
         e = SimpleNamespace(args=[SimpleNamespace(type=t) for t in arg_types], type=self.gt(ins.type_id),
                             name=g)
         return f(e, *args)
+
+    def _with_out_value(self, ins, name: str, args, x_type):
+        """modf / frexp: the GLSL lowering's, its out parameter a temporary; Modf and Frexp
+        store that to their pointer operand, the Struct forms return (result, it)."""
+        if name.endswith("Struct"):
+            out_type = self.gt(self.types.info(ins.type_id).members[1])
+        else:
+            out_type = self.gt(self.types.info(self.m.defs[ins.operands[3]].type_id).element)
+        tmp = self.L.new_local(f"spv.out{ins.result}", out_type)
+        from compiler.lower.from_ast import LValue
+        lv = LValue(self.b.deref_var(tmp), out_type)
+        fn = self.L.builtins.f_modf if name.startswith("Modf") else self.L.builtins.f_frexp
+        e = SimpleNamespace(args=[SimpleNamespace(type=x_type), SimpleNamespace(type=out_type)], type=x_type,
+                            name=fn.__name__[2:])
+        result = fn(e, args[0], lv)
+        out = self.L.load(self.b.deref_var(tmp), out_type)
+        if name.endswith("Struct"):
+            return [result, out]
+        self.store(args[1], out)
+        return result
 
     def _type_of(self, id_: int) -> GT.GLSLType:
         ins = self.m.defs.get(id_)
@@ -1341,6 +1361,8 @@ class _Translator:
             data = [b.ineg(data[0])]
         aop = _ATOMICS[op]
         swap = aop == "cmpxchg"
+        if p.kind == "texel":
+            return self._image_atomic(ins, p, aop, data)
         if p.kind == "buf":
             if p.mode != "ssbo":
                 raise SpirvError("an atomic operation on a uniform block")
@@ -1360,11 +1382,39 @@ class _Translator:
 
     def op_AtomicLoad(self, ins):
         p = self.val(ins.operands[0])
+        if p.kind == "texel":               # an atomic read of a texel: add 0
+            return self._image_atomic(ins, p, "add", [self.b.iimm(0)])
         return self.load(p, ins.type_id)
 
     def op_AtomicStore(self, ins):
         p = self.val(ins.operands[0])
+        if p.kind == "texel":               # an atomic write of a texel: exchange, the old value unused
+            self._image_atomic(ins, p, "xchg", [self.val(ins.operands[3])])
+            return
         self.store(p, self.val(ins.operands[3]))
+
+    # -- image atomics (OpImageTexelPointer) ------------------------------------------------
+    def op_ImageTexelPointer(self, ins):
+        """A pointer to one texel of an image variable (operands: the image pointer, the
+        coordinate, the sample); only atomic instructions may use it."""
+        img = self.val(ins.operands[0])
+        if img.kind != "opaque":
+            raise SpirvError("OpImageTexelPointer of something that is not an image variable")
+        pointee = self.types.info(ins.type_id).element
+        return Ptr("texel", pointee, opaque=img.opaque, path=(self.val(ins.operands[1]), self.val(ins.operands[2])))
+
+    def _image_atomic(self, ins, p: Ptr, aop: str, data: list):
+        """GLSL's imageAtomic* lowering of an atomic on an OpImageTexelPointer (the image
+        format's signedness picks min/max as in GLSL)."""
+        img = p.opaque
+        coord, sample = p.path
+        name = _IMAGE_ATOMIC.get(aop)
+        if name is None:
+            raise SpirvError(f"Op{ins.op} on an image texel is not supported")
+        args = [img, coord] + ([sample] if img.type.sampler_dim == "2DMS" else []) + list(data)
+        rtype = self.gt(ins.type_id) if ins.type_id else self.gt(p.type_id)
+        e = SimpleNamespace(type=rtype, name=name)
+        return self.L.builtins.image_atomic(name, e, args)
 
     # -- images ------------------------------------------------------------------------
     def op_SampledImage(self, ins):
@@ -1528,6 +1578,20 @@ class _Translator:
             name += "Offset"
             args.insert(1, self.val(ops["offset"][0]))
             types.insert(1, self._type_of(ops["offset"][0]))
+        return self._texture(name, ins, sampler, args, types)
+
+    def op_ImageDrefGather(self, ins):
+        """textureGather(samplerShadow, P, refZ) (and its Offset form)."""
+        sampler = self.val(ins.operands[0])
+        coord_id, dref_id = ins.operands[1], ins.operands[2]
+        args = [self.val(coord_id), self.val(dref_id)]
+        types = [self._type_of(coord_id), GT.FLOAT]
+        ops = self._image_operands(ins, 3)
+        name = "textureGather"
+        if "offset" in ops:
+            name += "Offset"
+            args.append(self.val(ops["offset"][0]))
+            types.append(self._type_of(ops["offset"][0]))
         return self._texture(name, ins, sampler, args, types)
 
 
