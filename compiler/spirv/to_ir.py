@@ -787,7 +787,8 @@ class _Translator:
                 ms = mst[0] if mst else 16
                 tid = t.members[idx]
             elif t.kind in ("array", "runtime_array"):
-                stride = m.decoration(tid, "ArrayStride") or ((4,) if base.opaque == "atomic" else None)
+                stride = m.decoration(tid, "ArrayStride") or \
+                    ((4 * self._counters_in(t.element),) if base.opaque == "atomic" else None)
                 if stride is None:
                     raise SpirvError(f"array type %{tid} in a block has no ArrayStride decoration")
                 offset = _add(b, offset, _mul(b, idx, stride[0]))
@@ -803,6 +804,12 @@ class _Translator:
                 raise SpirvError("an access chain indexes a scalar")
         return Ptr("buf", tid, mode=base.mode, index=index, offset=offset, row_major=rm, mstride=ms, vstride=vs,
                    root=None, opaque=base.opaque)
+
+    def _counters_in(self, tid: int) -> int:
+        """The atomic counters in a value of type ``tid`` (arrays of arrays of counters are
+        consecutive 4-byte counters, innermost index fastest)."""
+        t = self.types.info(tid)
+        return t.count * self._counters_in(t.element) if t.kind == "array" else 1
 
     def load(self, p: Ptr, tid: int):
         b = self.b

@@ -4,6 +4,8 @@ queries (GL 4.6 chapter 7, GLES 3.2 chapter 7)."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -861,13 +863,21 @@ class ProgramMixin:
                 if binding >= self.limits.get("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 0):
                     raise LinkError(f"atomic counter `{v.name}' binding {binding} out of range")
                 offset = v.layout.get("offset", next_offset.get(binding, 0))
-                count = v.type.length if v.type.base == "array" else 1
+                dims, t = [], v.type
+                while t.base == "array":
+                    dims.append(t.length or 1)
+                    t = t.element
+                count = math.prod(dims)
                 buf = buffers.setdefault(binding, AtomicBufferInfo(binding))
                 for other in buf.counters:
                     if other[1] < offset + 4 * count and offset < other[1] + 4 * other[2]:
                         raise LinkError(f"atomic counters `{other[0]}' and `{v.name}' overlap")
-                name = f"{v.name}[0]" if v.type.base == "array" else v.name
-                buf.counters.append((name, offset, count))
+                # an active uniform per innermost array (GL 4.6 section 7.3.1.1: a[i][0] of an
+                # array of arrays), its counters consecutive from ``offset``
+                inner = dims[-1] if dims else 1
+                for k, outer in enumerate(itertools.product(*(range(d) for d in dims[:-1]))):
+                    name = v.name + "".join(f"[{i}]" for i in outer) + ("[0]" if dims else "")
+                    buf.counters.append((name, offset + 4 * inner * k, inner))
                 buf.stages.add(stage)
                 buf.data_size_B = max(buf.data_size_B, offset + 4 * count)
                 next_offset[binding] = offset + 4 * count

@@ -510,3 +510,53 @@ def test_program_binary_of_a_spirv_program(ctx):
     c.glProgramBinary(again, fmt, bad, len(bad))
     assert c.glGetProgramiv(again, E.GL_LINK_STATUS) == [0]
     assert "does not specialize" in c.glGetProgramInfoLog(again)
+
+
+# An array of arrays of atomic counters a[2][3] at binding 0, offset 4: each invocation
+# increments a[1][2] and decrements a[0][1]
+ATOMIC_AOA_COMPUTE = HEADER.replace("OpCapability Shader\n", "OpCapability Shader\nOpCapability AtomicStorage\n") + \
+    """OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %a Offset 4
+OpDecorate %a Binding 0
+""" + TYPES + """%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%int_2 = OpConstant %int 2
+%arr3 = OpTypeArray %uint %uint_3
+%arr23 = OpTypeArray %arr3 %uint_2
+%p_ac_arr = OpTypePointer AtomicCounter %arr23
+%a = OpVariable %p_ac_arr AtomicCounter
+%p_ac_u = OpTypePointer AtomicCounter %uint
+%device = OpConstant %uint 1
+%relaxed = OpConstant %uint 0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%up = OpAccessChain %p_ac_u %a %int_1 %int_2
+%x = OpAtomicIIncrement %uint %up %device %relaxed
+%down = OpAccessChain %p_ac_u %a %int_0 %int_1
+%y = OpAtomicIDecrement %uint %down %device %relaxed
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_array_of_arrays_of_atomic_counters(ctx):
+    """One active uniform per innermost array (a[0][0] and a[1][0], 3 counters each,
+    GL 4.6 section 7.3.1.1); the counters are consecutive from the offset."""
+    c = ctx
+    p = program(c, spirv_shader(c, E.GL_COMPUTE_SHADER, ATOMIC_AOA_COMPUTE))
+    assert c.glGetProgramiv(p, E.GL_ACTIVE_UNIFORMS) == [2]
+    sizes = c.glGetActiveUniformsiv(p, 2, [0, 1], E.GL_UNIFORM_SIZE)
+    offsets = c.glGetActiveUniformsiv(p, 2, [0, 1], E.GL_UNIFORM_OFFSET)
+    assert list(sizes) == [3, 3] and sorted(offsets) == [4, 16]
+    data = np.arange(7, dtype=np.uint32) * 10 + 50        # word 0, then a[0][0] .. a[1][2]
+    b = c.glGenBuffers(1)[0]
+    c.glBindBufferBase(E.GL_ATOMIC_COUNTER_BUFFER, 0, b)
+    c.glBufferData(E.GL_ATOMIC_COUNTER_BUFFER, data.nbytes, data.tobytes(), E.GL_DYNAMIC_COPY)
+    c.glDispatchCompute(1, 1, 1)
+    c.glMemoryBarrier(E.GL_ATOMIC_COUNTER_BARRIER_BIT)
+    out = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_ATOMIC_COUNTER_BUFFER, 0, data.nbytes)), np.uint32)
+    expected = data.copy()
+    expected[1 + 1 * 3 + 2] += 8        # a[1][2]
+    expected[1 + 0 * 3 + 1] -= 8        # a[0][1]
+    assert list(out) == list(expected)
