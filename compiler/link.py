@@ -771,23 +771,23 @@ def assign_frag_outputs(outputs: Sequence, *, bindings: dict, index_bindings: di
 
 # -- block layouts ------------------------------------------------------------------------------
 
-def _align_size(t, std430: bool = False) -> tuple[int, int]:
+def _align_size(t, std430: bool = False, row_major: bool = False) -> tuple[int, int]:
     """(base alignment, size) in bytes of GLSL type ``t`` under std140, or std430
-    when asked (GL 4.6 section 7.6.2.2). The rules are written once, in
-    ``compiler.ir.passes.io.type_layout``, which lays out the blocks the shaders
-    read; applied here to the type's IR form, so the offsets GL reports are the
-    ones the shader uses."""
+    when asked (GL 4.6 section 7.6.2.2), its matrices row-major when asked. The rules
+    are written once, in ``compiler.ir.passes.io.type_layout``, which lays out the
+    blocks the shaders read; applied here to the type's IR form, so the offsets GL
+    reports are the ones the shader uses."""
     from compiler.ir.passes.io import type_layout
     from compiler.lower.from_ast import ir_type
-    size, align = type_layout(ir_type(t), "std430" if std430 else "std140")
+    size, align = type_layout(ir_type(t, row_major), "std430" if std430 else "std140")
     return align, size
 
 
-def _array_stride_B(element, std430: bool) -> int:
+def _array_stride_B(element, std430: bool, row_major: bool = False) -> int:
     """The stride of an array of ``element`` (one element's size, rounded to the
     array's alignment): the size of a one-element array."""
     from compiler.glsl import types as GT
-    return _align_size(GT.array_of(element, 1), std430)[1]
+    return _align_size(GT.array_of(element, 1), std430, row_major)[1]
 
 
 def block_size(t, std430: bool = False) -> int:
@@ -805,41 +805,46 @@ class BlockMember:
     offset_B: int
     array_stride_B: int
     matrix_stride_B: int
+    row_major: bool = False         # a matrix held as its rows (matrix_stride_B apart)
 
 
 def block_members(block_type, prefix: str = "", std430: bool = False) -> list[BlockMember]:
     """A block's active members with their std140 (or std430) offsets, structures
-    and arrays of them flattened (GL 4.6 sections 7.3.1.1 and 7.6.2.2)."""
+    and arrays of them flattened (GL 4.6 sections 7.3.1.1 and 7.6.2.2); row_major
+    matrices (the member's layout, its block's, the default's) as the lowering holds
+    them (compiler.lower.from_ast.field_row_major)."""
+    from compiler.lower.from_ast import field_row_major
     out: list[BlockMember] = []
 
-    def walk(name, t, base):
+    def walk(name, t, base, rm):
         if t.base == "array":
             el = t.element
-            stride = _array_stride_B(el, std430)
+            stride = _array_stride_B(el, std430, rm)
             if el.base in ("struct", "array"):
                 for i in range(t.length or 0):
-                    walk(f"{name}[{i}]", el, base + i * stride)
+                    walk(f"{name}[{i}]", el, base + i * stride, rm)
             else:
-                ms = _align_size(el, std430)[0] if el.columns > 1 else 0
-                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms))
+                ms = _align_size(el, std430, rm)[0] if el.columns > 1 else 0
+                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms, rm and el.columns > 1))
             return
         if t.base == "struct":
             off = base
             for f in t.fields:
-                a, s = _align_size(f.type, std430)
+                a, s = _align_size(f.type, std430, rm)
                 off = -(-off // a) * a
-                walk(f"{name}.{f.name}", f.type, off)
+                walk(f"{name}.{f.name}", f.type, off, rm)
                 off += s
             return
-        ms = _align_size(t, std430)[0] if t.columns > 1 else 0
-        out.append(BlockMember(name, t, 1, base, 0, ms))
+        ms = _align_size(t, std430, rm)[0] if t.columns > 1 else 0
+        out.append(BlockMember(name, t, 1, base, 0, ms, rm and t.columns > 1))
 
     off = 0
     for f in block_type.fields:
-        a, s = _align_size(f.type, std430)
+        rm = field_row_major(block_type, f, False)
+        a, s = _align_size(f.type, std430, rm)
         placed = (f.qualifiers or {}).get("offset_B") if isinstance(f.qualifiers, dict) else None
         off = placed if placed is not None else -(-off // a) * a     # offset/align qualifiers placed it
-        walk(prefix + f.name, f.type, off)
+        walk(prefix + f.name, f.type, off, rm)
         off += s
     return out
 

@@ -449,7 +449,7 @@ class QualifierRules:
             if "std430" in layout and storage == "uniform":
                 self.error(d.loc, "std430 storage block layout qualifier is supported only for shader "
                            "storage blocks")
-            self.default_block_layout[storage].update(layout)
+            _merge_layout(self.default_block_layout[storage], layout)
             return
         if storage == "out" and not layout:
             self.error(d.loc, "syntax error, unexpected ';'")
@@ -507,7 +507,7 @@ class QualifierRules:
             kind = "uniform"
         layout = self.layout_values(q)
         block_layout = dict(self.default_block_layout.get(kind, {}))
-        block_layout.update(layout)
+        _merge_layout(block_layout, layout)
         self.block_stream(kind, block_layout, b.loc)        # geometry.py: vertex streams
         if "std430" in block_layout and kind != "buffer":
             self.error(b.loc, "std430 storage block layout qualifier is supported only for shader "
@@ -593,7 +593,7 @@ class QualifierRules:
                 self.check_precision(t, mq.precision, d.loc)
                 self.member_stream(block_layout, mlayout, d.loc)
                 member_layout = {k: v for k, v in block_layout.items() if k != "xfb_offset"}
-                member_layout.update(mlayout)
+                _merge_layout(member_layout, mlayout)
                 if "component" in mlayout and kind in ("in", "out") and "location" in mlayout:
                     self.check_component_type(t, mlayout["component"], d.loc)
                 fields.append(T.StructField(d.name, t, {
@@ -648,3 +648,13 @@ class QualifierRules:
                                read_only=storage in ("uniform", "in") or "readonly" in info["memory"])
                 b.member_variables.append(var)
                 self.declare_variable(var, b.loc, global_scope=True)
+
+
+def _merge_layout(layout: dict, over: dict) -> None:
+    """``layout`` updated by the qualifiers ``over`` declares nearer the member: a matrix
+    layout there replaces the one inherited (GLSL 4.60 section 4.4.5: a member's
+    row_major/column_major overrides its block's, the block's the default's)."""
+    if MATRIX_LAYOUTS & over.keys():
+        for key in MATRIX_LAYOUTS:
+            layout.pop(key, None)
+    layout.update(over)

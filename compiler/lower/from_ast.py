@@ -39,19 +39,24 @@ _BASE = {"float": ("float", 32), "double": ("float", 64), "int": ("int", 32), "u
          "bool": ("bool", 1), "int64": ("int", 64), "uint64": ("uint", 64)}
 
 
-def ir_type(t: GT.GLSLType):
-    """The IR variable type of a GLSL type (None for opaque types)."""
+def ir_type(t: GT.GLSLType, row_major: bool = False):
+    """The IR variable type of a GLSL type (None for opaque types). A matrix is an array
+    of its column vectors; with ``row_major`` (in a uniform or storage block, GLSL 4.60
+    section 4.4.5) an array of its row vectors, as the buffer holds it (section 7.6.2.2,
+    rule 7), and so are the matrices inside an array or structure of it."""
     if t.base in _BASE:
         base, bits = _BASE[t.base]
+        if t.is_matrix and row_major:
+            return ArrayType(VecType(base, bits, t.columns), t.vector_size)
         vec = VecType(base, bits, t.vector_size)
         return ArrayType(vec, t.columns) if t.is_matrix else vec
     if t.is_array:
-        inner = ir_type(t.element)
+        inner = ir_type(t.element, row_major)
         return None if inner is None else ArrayType(inner, t.length or 1)
     if t.is_struct or t.is_block:
         fields, offsets = [], []
         for f in t.fields:
-            ft = ir_type(f.type)
+            ft = ir_type(f.type, field_row_major(t, f, row_major))
             if ft is not None:
                 fields.append((f.name, ft))
                 offsets.append((f.qualifiers or {}).get("offset_B") if isinstance(f.qualifiers, dict) else None)
@@ -59,6 +64,17 @@ def ir_type(t: GT.GLSLType):
         return StructType(tuple(fields), tuple(offsets) if t.is_block and None not in offsets and offsets
                           else None)
     return None
+
+
+def field_row_major(t: GT.GLSLType, f: GT.StructField, inherited: bool) -> bool:
+    """Whether the matrices of member ``f`` of ``t`` are row-major in memory: a member of
+    a uniform or storage block by its layout (its own qualifier, else its block's, else
+    the default's, merged by the front end; column_major when none), a member of a
+    structure as the structure is."""
+    if t.is_block and t.block_kind in ("uniform", "buffer"):
+        layout = f.qualifiers.get("layout", {}) if isinstance(f.qualifiers, dict) else {}
+        return bool(layout.get("row_major")) and not layout.get("column_major")
+    return inherited
 
 
 def base_of(t: GT.GLSLType) -> str:
@@ -74,6 +90,11 @@ class LValue:
     type: GT.GLSLType
     comps: tuple[int, ...] | None = None
     dyn: Def | None = None
+    # the matrices of the place are row-major in memory (see ir_type)
+    row_major: bool = False
+    # column ``column[0]`` (constant value ``column[1]`` or None) of the row-major matrix
+    # of type ``column[2]`` at ``deref``: its components are one of each row
+    column: tuple | None = None
 
 
 @dataclass
@@ -167,35 +188,49 @@ class Lowerer:
             return [self.b.imm(list(value[c * r:(c + 1) * r]), base, bits) for c in range(t.columns)]
         return self.b.imm(list(value), base, bits)
 
-    def load(self, deref: Def, t: GT.GLSLType) -> Any:
+    def load(self, deref: Def, t: GT.GLSLType, row_major: bool = False) -> Any:
         b = self.b
+        if t.is_matrix and row_major:
+            rows = [b.load_deref(b.deref_array(deref, r)) for r in range(t.vector_size)]
+            return [self._gather(rows, c) for c in range(t.columns)]
         if t.is_array or t.is_matrix:
             n = t.columns if t.is_matrix else (t.length or 1)
             et = t.column_type if t.is_matrix else t.element
-            return [self.load(b.deref_array(deref, i), et) for i in range(n)]
+            return [self.load(b.deref_array(deref, i), et, row_major) for i in range(n)]
         if t.is_struct or t.is_block:
             out, i = [], 0
             for f in t.fields:
                 if ir_type(f.type) is None:
                     out.append(None)
                     continue
-                out.append(self.load(b.deref_struct(deref, i), f.type))
+                out.append(self.load(b.deref_struct(deref, i), f.type, field_row_major(t, f, row_major)))
                 i += 1
             return out
         return b.load_deref(deref)
 
-    def store(self, deref: Def, t: GT.GLSLType, value, write_mask: int | None = None) -> None:
+    def _gather(self, vectors: list[Def], c) -> Def:
+        """The vector of component ``c`` (an int or a Def) of each of ``vectors``: a
+        column of a matrix held as its rows (or a row of one held as its columns)."""
         b = self.b
-        if t.is_array or t.is_matrix:
+        parts = [b.channel(v, c) if isinstance(c, int) else self.dyn_component(v, c) for v in vectors]
+        return b.vec(*parts) if len(parts) > 1 else parts[0]
+
+    def store(self, deref: Def, t: GT.GLSLType, value, write_mask: int | None = None,
+              row_major: bool = False) -> None:
+        b = self.b
+        if t.is_matrix and row_major:
+            for r in range(t.vector_size):
+                b.store_deref(b.deref_array(deref, r), self._gather(value, r))
+        elif t.is_array or t.is_matrix:
             et = t.column_type if t.is_matrix else t.element
             for i, v in enumerate(value):
-                self.store(b.deref_array(deref, i), et, v)
+                self.store(b.deref_array(deref, i), et, v, row_major=row_major)
         elif t.is_struct or t.is_block:
             fields = [f for f in t.fields if ir_type(f.type) is not None]
             values = [v for v in value if v is not None] if len(value) != len(fields) else value
             for i, (f, v) in enumerate(zip(fields, values)):
                 if v is not None:
-                    self.store(b.deref_struct(deref, i), f.type, v)
+                    self.store(b.deref_struct(deref, i), f.type, v, row_major=field_row_major(t, f, row_major))
         else:
             b.store_deref(deref, value, write_mask)
 
@@ -244,22 +279,44 @@ class Lowerer:
     def lvalue(self, e: ast.Expression) -> LValue:
         b = self.b
         if isinstance(e, ast.VariableRef):
-            return LValue(self.var_deref(e.symbol), e.type)
+            return LValue(self.var_deref(e.symbol), e.type, row_major=self._symbol_row_major(e.symbol))
         if isinstance(e, ast.FieldAccess):
             base = self.lvalue(e.base)
             idx = e.field_index if e.field_index >= 0 else [f.name for f in e.base.type.fields].index(e.field)
             if e.base.type.is_block and e.base.type.fields and self._ir_field_index(e.base.type, idx) is None:
                 raise LoweringError(f"opaque member {e.field} used as a value")
-            return LValue(b.deref_struct(base.deref, self._ir_field_index(e.base.type, idx)), e.type)
+            return LValue(b.deref_struct(base.deref, self._ir_field_index(e.base.type, idx)), e.type,
+                          row_major=field_row_major(e.base.type, e.base.type.fields[idx], base.row_major))
         if isinstance(e, ast.Index):
             bt = e.base.type
             element = self._block_array_element(e)
             if element is not None:
                 return LValue(element, e.type)
-            if bt.is_array or bt.is_matrix:
+            if bt.is_matrix:
                 base = self.lvalue(e.base)
-                return LValue(b.deref_array(base.deref, self.expr(e.index)), e.type)
+                index = self.expr(e.index)
+                if base.row_major:          # a column of a matrix held as its rows
+                    const = e.index.const[0] if e.index.const is not None else None
+                    return LValue(base.deref, e.type, column=(index, const, bt))
+                return LValue(b.deref_array(base.deref, index), e.type)
+            if bt.is_array:
+                base = self.lvalue(e.base)
+                return LValue(b.deref_array(base.deref, self.expr(e.index)), e.type, row_major=base.row_major)
             base = self.lvalue(e.base)          # a vector
+            if base.column is not None:
+                # one component of a column of a row-major matrix: that column's component
+                # of one row
+                index, const, mt = base.column
+                if base.comps is not None:
+                    if e.index.const is None:
+                        raise LoweringError("a dynamic index into a swizzle of a row-major matrix column")
+                    row = b.deref_array(base.deref, b.iimm(base.comps[e.index.const[0]]))
+                else:
+                    row = b.deref_array(base.deref, self.expr(e.index))
+                row_t = GT.vector(mt.base, mt.columns)
+                if const is not None:
+                    return LValue(row, row_t, (const,))
+                return LValue(row, row_t, None, index)
             if e.index.const is not None:
                 c = e.index.const[0]
                 comps = (c,) if base.comps is None else (base.comps[c],)
@@ -269,7 +326,7 @@ class Lowerer:
         if isinstance(e, ast.Swizzle):
             base = self.lvalue(e.base)
             comps = tuple(e.components) if base.comps is None else tuple(base.comps[c] for c in e.components)
-            return LValue(base.deref, base.type, comps)
+            return LValue(base.deref, base.type, comps, column=base.column)
         if isinstance(e, ast.Conversion):
             return self.lvalue(e.operand)
         # Not a place (a call result, a constructor...): a temporary holds it.
@@ -282,8 +339,22 @@ class Lowerer:
             return None
         return sum(1 for f in t.fields[:idx] if ir_type(f.type) is not None)
 
+    def _symbol_row_major(self, sym) -> bool:
+        """Whether ``sym``, a member of an instance-less uniform or storage block, holds
+        row-major matrices (an instance's members are decided at their field access)."""
+        blk = getattr(sym, "block", None)
+        if not isinstance(blk, ast.InterfaceBlock) or blk.variable is sym or blk.type is None:
+            return False
+        f = next((f for f in blk.type.fields if f.name == sym.name), None)
+        return f is not None and field_row_major(blk.type, f, False)
+
     def read(self, lv: LValue):
-        v = self.load(lv.deref, lv.type)
+        if lv.column is not None:
+            index, const, mt = lv.column
+            rows = [self.b.load_deref(self.b.deref_array(lv.deref, r)) for r in range(mt.vector_size)]
+            v = self._gather(rows, const if const is not None else index)
+        else:
+            v = self.load(lv.deref, lv.type, lv.row_major)
         if lv.dyn is not None:
             return self.dyn_component(v, lv.dyn)
         if lv.comps is not None:
@@ -299,6 +370,17 @@ class Lowerer:
 
     def write(self, lv: LValue, value) -> None:
         b = self.b
+        if lv.column is not None:
+            # the column's components live one in each row: write each row's component
+            index, const, mt = lv.column
+            rows = lv.comps if lv.comps is not None else tuple(range(mt.vector_size))
+            row_t = GT.vector(mt.base, mt.columns)
+            for j, r in enumerate(rows):
+                part = value if value.num_components == 1 else b.channel(value, j)
+                row = LValue(b.deref_array(lv.deref, b.iimm(r)), row_t,
+                             (const,) if const is not None else None, None if const is not None else index)
+                self.write(row, part)
+            return
         if lv.dyn is not None:
             old = b.load_deref(lv.deref)
             parts = [b.bcsel(b.ieq(lv.dyn, c), value, b.channel(old, c)) for c in range(old.num_components)]
@@ -316,7 +398,7 @@ class Lowerer:
             mask = sum(1 << c for c in lv.comps)
             b.store_deref(lv.deref, full, mask)
         else:
-            self.store(lv.deref, lv.type, value)
+            self.store(lv.deref, lv.type, value, row_major=lv.row_major)
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: ast.Expression):
@@ -336,7 +418,7 @@ class Lowerer:
         sym = e.symbol
         if sym.const_value is not None and sym not in self.vars and not e.type.is_array:
             return self.const(e.type, sym.const_value)
-        return self.load(self.var_deref(sym), e.type)
+        return self.load(self.var_deref(sym), e.type, self._symbol_row_major(sym))
 
     def x_FieldAccess(self, e):
         if e.type.is_opaque:

@@ -72,7 +72,7 @@ class InterfaceQueryMixin:
                         E.GL_TYPE: gl_type_enum(m.type), E.GL_ARRAY_SIZE: m.size,
                         E.GL_OFFSET: m.offset_B, E.GL_BLOCK_INDEX: bi,
                         E.GL_ARRAY_STRIDE: m.array_stride_B, E.GL_MATRIX_STRIDE: m.matrix_stride_B,
-                        E.GL_IS_ROW_MAJOR: 0, E.GL_LOCATION: -1,
+                        E.GL_IS_ROW_MAJOR: int(m.row_major), E.GL_LOCATION: -1,
                         E.GL_ATOMIC_COUNTER_BUFFER_INDEX: -1, **refs(ubs[bi].stages)}))
                 else:
                     out.append(_Res(u.name, {
@@ -105,7 +105,7 @@ class InterfaceQueryMixin:
                         E.GL_TYPE: gl_type_enum(m.type), E.GL_ARRAY_SIZE: m.size,
                         E.GL_OFFSET: m.offset_B, E.GL_BLOCK_INDEX: bi,
                         E.GL_ARRAY_STRIDE: m.array_stride_B, E.GL_MATRIX_STRIDE: m.matrix_stride_B,
-                        E.GL_IS_ROW_MAJOR: 0, E.GL_TOP_LEVEL_ARRAY_SIZE: 1,
+                        E.GL_IS_ROW_MAJOR: int(m.row_major), E.GL_TOP_LEVEL_ARRAY_SIZE: 1,
                         E.GL_TOP_LEVEL_ARRAY_STRIDE: 0, **refs(b.stages)}))
         elif interface == E.GL_PROGRAM_INPUT:
             first = "vertex" if "vertex" in stages else ("compute" if "compute" in stages else "fragment")

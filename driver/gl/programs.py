@@ -1110,7 +1110,7 @@ class ProgramMixin:
                 v = {E.GL_UNIFORM_TYPE: gl_type_enum(m.type), E.GL_UNIFORM_SIZE: m.size,
                      E.GL_UNIFORM_NAME_LENGTH: len(m.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: block,
                      E.GL_UNIFORM_OFFSET: m.offset_B, E.GL_UNIFORM_ARRAY_STRIDE: m.array_stride_B,
-                     E.GL_UNIFORM_MATRIX_STRIDE: m.matrix_stride_B, E.GL_UNIFORM_IS_ROW_MAJOR: 0}
+                     E.GL_UNIFORM_MATRIX_STRIDE: m.matrix_stride_B, E.GL_UNIFORM_IS_ROW_MAJOR: int(m.row_major)}
             else:
                 v = {E.GL_UNIFORM_TYPE: u.gl_type, E.GL_UNIFORM_SIZE: u.size,
                      E.GL_UNIFORM_NAME_LENGTH: len(u.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: -1,

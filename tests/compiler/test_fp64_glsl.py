@@ -230,3 +230,64 @@ def test_implicitly_sized_block_members_are_refused_where_glsl_says(body, messag
     es = "#version 310 es\nprecision highp float;\nuniform U { vec2 c[]; }; void main() { float x = c[0].x; }"
     with pytest.raises(GLSLCompileError, match="only last member of a shader storage block"):
         front_half(es, "fragment")
+
+
+def test_row_major_matrices_in_blocks_are_held_as_their_rows():
+    """GLSL 4.60 sections 4.4.5 and 7.6.2.2: a row_major matrix of a block is stored as
+    its rows (an R-array of C-vectors), its block's qualifier reaching the matrices of a
+    member structure and array, a member's column_major overriding it. Reads of whole
+    matrices, columns (constant and dynamic index, swizzled) and elements, and writes
+    of each, against a buffer laid out by hand."""
+    src = """#version 430
+layout(local_size_x = 1) in;
+struct S { double k; dmat3x2 n; };
+layout(std430, row_major, binding = 0) buffer B {
+    dmat2x3 m;                      // rows: 3 x dvec2 at 0, 16, 32
+    layout(column_major) dmat2 c;   // columns at 48, 64
+    S s;                            // at 96: k at 96, n's 2 rows of dvec3 at 128, 160
+    mat2 f[2];                      // at 192: f[j] rows of vec2 at 192 + 16j, + 8
+    double r[8];                    // at 224
+};
+layout(std140, row_major, binding = 1) uniform U { mat3 q; dmat2x4 d; };   // q rows at 0/16/32, d rows at 48 + 16r
+void main() {
+    int i = int(gl_GlobalInvocationID.x) + 1;
+    r[0] = m[1][2];
+    r[1] = m[i][0];
+    dvec3 col = m[0];
+    r[2] = col.y + double(q[2][0]) + d[1][3];
+    r[3] = c[1][0];
+    r[4] = s.n[2][1];
+    r[5] = double(f[1][0][1]);
+    dmat2x3 whole = m;
+    r[6] = whole[1].x + whole[0].z;
+    r[7] = determinant(c);
+    m[1] = dvec3(7.0, 8.0, 9.0);
+    s.n[i][0] = 5.5;
+    s.n[0].yx = dvec2(1.25, 2.25);
+    f[0] = mat2(1.0, 2.0, 3.0, 4.0);
+}"""
+    shader, _info = front_half(src, "compute")
+    buf = np.zeros(288, np.uint8)
+    d64 = buf.view(np.float64)
+    m = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])         # m[column][row] = m.T: rows as stored
+    for row in range(3):
+        d64[row * 2:row * 2 + 2] = m[row]
+    d64[6:10] = [10.0, 20.0, 30.0, 40.0]                        # c columns (10, 20), (30, 40)
+    d64[12] = 0.5                                               # s.k
+    n_rows = np.array([[11.0, 12.0, 13.0], [14.0, 15.0, 16.0]])  # s.n rows (row r: n[0][r], n[1][r], n[2][r])
+    d64[16:19], d64[20:23] = n_rows
+    f32 = buf.view(np.float32)
+    f32[48:52] = [0.25, 0.5, 0.75, 1.0]                         # f[0] rows (0.25, 0.5), (0.75, 1)
+    f32[52:56] = [2.0, 3.0, 4.0, 5.0]                           # f[1] rows (2, 3), (4, 5)
+    ubo = np.zeros(112, np.uint8)
+    ubo.view(np.float32)[[0, 1, 2]] = [100.0, 200.0, 300.0]     # q row 0
+    ubo.view(np.float64)[6 + 3 * 2 + 1] = 1000.0               # d row 3, component 1: d[1][3]
+    LowerInterpreter(lanes=1, ubos={2: ubo}, ssbos={0: buf}).run(shader)
+    # reads (before the writes)
+    np.testing.assert_array_equal(d64[28:36], [
+        m[2][1], m[0][1], m[1][0] + 300.0 + 1000.0, 30.0, n_rows[1][2], 4.0, m[0][1] + m[2][0],
+        10.0 * 40.0 - 30.0 * 20.0])
+    # writes: column 1 of m is each row's component 1; s.n[1][0] = 5.5; s.n[0] = (2.25, 1.25)
+    np.testing.assert_array_equal(d64[0:6], [1.0, 7.0, 3.0, 8.0, 5.0, 9.0])
+    np.testing.assert_array_equal(np.concatenate([d64[16:19], d64[20:23]]), [2.25, 5.5, 13.0, 1.25, 15.0, 16.0])
+    np.testing.assert_array_equal(f32[48:56], [1.0, 3.0, 2.0, 4.0, 2.0, 3.0, 4.0, 5.0])
