@@ -87,6 +87,7 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxGeometryUniformComponents": 1024,
     "gl_MaxGeometryVaryingComponents": 64,
     "gl_MaxGeometryShaderInvocations": 32,
+    "gl_MaxViewports": 16,
     # transform feedback (GLSL 4.40 / ARB_enhanced_layouts; the pipe's stream-output caps)
     "gl_MaxTransformFeedbackBuffers": 4,
     "gl_MaxTransformFeedbackInterleavedComponents": 64,
@@ -204,6 +205,7 @@ _CONSTANTS = """
 150 - | gl_MaxGeometryUniformComponents
 150 - | gl_MaxGeometryVaryingComponents
 400 - +GL_ARB_gpu_shader5 | gl_MaxGeometryShaderInvocations
+410 - +GL_ARB_viewport_array +GL_OES_viewport_array | gl_MaxViewports
 440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackBuffers
 440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackInterleavedComponents
 400 - +GL_ARB_tessellation_shader | gl_MaxPatchVertices
@@ -275,7 +277,7 @@ _TABLE = """
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | out int gl_SampleMask[1]
 400 320 @f +GL_OES_sample_variables | uniform int gl_NumSamples
 430 - @f +GL_ARB_fragment_layer_viewport | in int gl_Layer
-430 - @f +GL_ARB_fragment_layer_viewport | in int gl_ViewportIndex
+430 - @f +GL_ARB_fragment_layer_viewport +GL_OES_viewport_array | in int gl_ViewportIndex
 110c420 100- @f | out vec4 gl_FragColor
 110c420 100- @f | out vec4 gl_FragData[gl_MaxDrawBuffers]
 110 300 @f | out float gl_FragDepth
@@ -300,7 +302,7 @@ _TABLE = """
 150 - @g | out float gl_ClipDistance[gl_MaxClipDistances]
 150 310 @g | out int gl_PrimitiveID
 150 310 @g | out int gl_Layer
-410 - @g +GL_ARB_viewport_array | out int gl_ViewportIndex
+410 - @g +GL_ARB_viewport_array +GL_OES_viewport_array | out int gl_ViewportIndex
 150c - @g | out vec4 gl_ClipVertex
 150c - @g | out vec4 gl_FrontColor
 150c - @g | out vec4 gl_BackColor

@@ -152,7 +152,8 @@ EXTENSIONS = (
     Extension("GL_OES_texture_buffer", es=310),
     Extension("GL_EXT_texture_buffer", es=310),
     Extension("GL_OES_shader_image_atomic", es=310),
-    Extension("GL_NV_image_formats", es=310),          # GLSL ES image formats beyond table 4.x
+    Extension("GL_NV_image_formats", es=310),
+    Extension("GL_OES_viewport_array", es=310),      # gl_ViewportIndex, gl_MaxViewports          # GLSL ES image formats beyond table 4.x
     Extension("GL_OES_texture_storage_multisample_2d_array", es=310),
     Extension("GL_OES_sample_variables", es=300),
     Extension("GL_KHR_blend_equation_advanced", desktop=110, es=100),   # layout(blend_support_*) out;

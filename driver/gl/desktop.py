@@ -271,8 +271,13 @@ class DesktopMixin:
         return prog.linked_state.frag_output_indices.get(name, 0)
 
     # -- indexed viewports (GL 4.6 sections 13.6.1, 14.9.2; driver/gl/viewports.py) -----------------
+    def _viewport_arrays(self) -> None:
+        """GL 4.1's indexed viewports, or GLES's through OES_viewport_array."""
+        check(self.api.gl(4, 1) or es_has(self.api, "viewport_array"), E.GL_INVALID_OPERATION,
+              "needs GL 4.1 or OES_viewport_array")
+
     def _viewport_index(self, index: int) -> None:
-        self._desktop(4, 1)
+        self._viewport_arrays()
         check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE, "viewport index")
 
     def glViewportIndexedf(self, index, x, y, w, h) -> None:
@@ -295,7 +300,7 @@ class DesktopMixin:
         self.glViewportIndexedf(index, *list(v)[:4])
 
     def glViewportArrayv(self, first, count, v) -> None:
-        self._desktop(4, 1)
+        self._viewport_arrays()
         vals = self._indexed_array(first, count, v, 4)
         check(all(w >= 0 and h >= 0 for w, h in zip(vals[2::4], vals[3::4])), E.GL_INVALID_VALUE,
               "negative viewport size")
@@ -313,7 +318,7 @@ class DesktopMixin:
         self.glScissorIndexed(index, *list(v)[:4])
 
     def glScissorArrayv(self, first, count, v) -> None:
-        self._desktop(4, 1)
+        self._viewport_arrays()
         vals = self._indexed_array(first, count, v, 4)
         check(all(w >= 0 and h >= 0 for w, h in zip(vals[2::4], vals[3::4])), E.GL_INVALID_VALUE,
               "negative scissor size")
@@ -328,7 +333,7 @@ class DesktopMixin:
                            self.caps.max_viewports)
 
     def glDepthRangeArrayv(self, first, count, v) -> None:
-        self._desktop(4, 1)
+        self._viewport_arrays()
         vals = self._indexed_array(first, count, v, 2)
         for i in range(count):
             self.glDepthRangeIndexed(first + i, vals[2 * i], vals[2 * i + 1])
@@ -343,7 +348,7 @@ class DesktopMixin:
         return vals[:per_index * count]
 
     def glGetFloati_v(self, target, index) -> list[float]:
-        self._desktop(4, 1)
+        self._viewport_arrays()
         if target in (E.GL_VIEWPORT, E.GL_DEPTH_RANGE, E.GL_SCISSOR_BOX):
             from driver.gl.viewports import viewport_value
             check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE)

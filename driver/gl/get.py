@@ -401,8 +401,8 @@ class GetMixin:
             src = (self.caps.max_compute_grid_size if target == E.GL_MAX_COMPUTE_WORK_GROUP_COUNT
                    else self.caps.max_compute_block_size)
             return src[index]
-        if self.api.gl(4, 1) and target in (E.GL_VIEWPORT, E.GL_SCISSOR_BOX, E.GL_DEPTH_RANGE,
-                                            E.GL_SCISSOR_TEST):
+        if (self.api.gl(4, 1) or es_has(self.api, "viewport_array")) and target in (
+                E.GL_VIEWPORT, E.GL_SCISSOR_BOX, E.GL_DEPTH_RANGE, E.GL_SCISSOR_TEST):
             # GL 4.6 section 13.8.1 / 14.9.2: per-viewport state (this device has MAX_VIEWPORTS)
             check(0 <= index < self.caps.max_viewports, E.GL_INVALID_VALUE, "viewport index")
             from driver.gl.viewports import viewport_value

@@ -196,7 +196,7 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         from compiler.glsl.subroutines import MAX_SUBROUTINES, MAX_SUBROUTINE_UNIFORM_LOCATIONS
         lim["GL_MAX_SUBROUTINES"] = MAX_SUBROUTINES
         lim["GL_MAX_SUBROUTINE_UNIFORM_LOCATIONS"] = MAX_SUBROUTINE_UNIFORM_LOCATIONS
-    if api.gl(4, 1):
+    if api.gl(4, 1) or api.has_extension("GL_OES_viewport_array"):
         lim.update({"GL_MAX_VIEWPORTS": caps.max_viewports,
                     "GL_VIEWPORT_SUBPIXEL_BITS": 0,
                     "GL_VIEWPORT_BOUNDS_RANGE": (-2.0 * caps.max_viewport_size_px,

@@ -436,9 +436,11 @@ class StateMixin:
 
     # -- indexed enables (GL 4.6 section 17.3.6 / 14.9; GLES 3.2) ------------------
     def _indexed_cap(self, target: int, index: int) -> None:
-        check(self.api.gl(3, 0) or es_has(self.api, "draw_buffers_indexed"), E.GL_INVALID_OPERATION)
+        viewport_arrays = self.api.gl(4, 1) or es_has(self.api, "viewport_array")
+        check(self.api.gl(3, 0) or es_has(self.api, "draw_buffers_indexed") or viewport_arrays,
+              E.GL_INVALID_OPERATION)
         caps = {E.GL_BLEND}
-        if self.api.gl(4, 1):
+        if viewport_arrays:
             caps.add(E.GL_SCISSOR_TEST)
         check_enum(target, caps)
         limit = min(len(self.state.rt), self.caps.max_render_targets) if target == E.GL_BLEND \

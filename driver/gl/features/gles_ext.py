@@ -90,6 +90,7 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "read_stencil": (None, ("GL_NV_read_stencil", "GL_NV_read_depth_stencil")),
     "read_depth_stencil": (None, ("GL_NV_read_depth_stencil",)),
     "primitive_bounding_box": ((3, 2), ("GL_OES_primitive_bounding_box", "GL_EXT_primitive_bounding_box")),
+    "viewport_array": (None, ("GL_OES_viewport_array",)),
 }
 
 
@@ -285,6 +286,18 @@ for _name in ("GenQueries", "DeleteQueries", "IsQuery", "BeginQuery", "EndQuery"
               "GetQueryObjectuiv"):
     forward(f"gl{_name}EXT", f"gl{_name}", guard=_query_ext)
 del _name
+
+
+# -- OES_viewport_array -----------------------------------------------------------------------------
+# The indexed viewport commands are the registry's aliases of GL 4.1's (features/aliases.py) but
+# for the depth ranges, which GLES gives as floats where GL has doubles: the same commands here.
+
+def _viewport_array_ext(ctx, name: str) -> None:
+    check(es_has(ctx.api, "viewport_array"), E.GL_INVALID_OPERATION, f"{name} needs OES_viewport_array")
+
+
+forward("glDepthRangeArrayfvOES", "glDepthRangeArrayv", guard=_viewport_array_ext)
+forward("glDepthRangeIndexedfOES", "glDepthRangeIndexed", guard=_viewport_array_ext)
 
 
 # -- NV_read_depth / NV_read_stencil / NV_read_depth_stencil --------------------------------------
