@@ -4,7 +4,9 @@ tests live elsewhere are exercised there (ISSUE_LIST says where). The names whos
 own tests are here: NV_image_formats (GLSL ES image formats beyond GLSL ES 3.10's
 table), EXT_color_buffer_float (float colour buffers in GLES 3.0), the compressed
 formats of EXT_texture_compression_bptc and KHR_texture_compression_astc_ldr
-uploaded and sampled in GLES, and EXT_primitive_bounding_box's EXT entry point."""
+uploaded and sampled in GLES, EXT_primitive_bounding_box's EXT entry point, and
+OES_viewport_array (GLES 3.2: indexed viewports, scissors and depth ranges,
+gl_ViewportIndex and gl_MaxViewports)."""
 
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ ISSUE_LIST = {
     "GL_OES_texture_cube_map_array": ((3, 1), "test_gles_ext_glsl.py"),
     "GL_EXT_copy_image": ((3, 0), "test_gles_ext_commands.py"),
     "GL_EXT_primitive_bounding_box": ((3, 1), "test_gles_ext_list.py"),
+    "GL_OES_viewport_array": ((3, 2), "test_gles_ext_list.py"),
 }
 ES_VERSIONS = [(2, 0), (3, 0), (3, 1), (3, 2)]
 #: the ones GLES 1.1 contexts list too (the specification names GLES 1.0)
@@ -265,3 +268,64 @@ def test_ext_primitive_bounding_box_entry_point_and_query_in_es31():
     es3 = driver.Context(api="gles3", width=1, height=1)
     es3.glPrimitiveBoundingBoxEXT(0, 0, 0, 1, 1, 1, 1, 1)
     expect(es3, E.GL_INVALID_OPERATION)
+
+
+# -- OES_viewport_array -------------------------------------------------------------------------
+
+def test_oes_viewport_array_two_viewports_a_scissor_and_depth_ranges_in_es32():
+    """GLES 3.2 with OES_viewport_array: a geometry shader sends a full-screen triangle
+    to viewport 0 (left half of an 8x4 window) and viewport 1 (right half, its scissor
+    test enabled on the bottom two rows only); the fragment shader reads
+    gl_ViewportIndex (0 -> red, 1 -> green). Indexed depth ranges, MAX_VIEWPORTS and
+    gl_MaxViewports (= 16) agree; without the #extension the built-ins are unknown."""
+    ctx = driver.Context(api="gles32", width=8, height=4)
+    assert ctx.glGetIntegerv(E.GL_MAX_VIEWPORTS) == [16]
+    vs = "#version 320 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
+    gs = ("#version 320 es\n#extension GL_OES_viewport_array : require\n"
+          "layout(triangles) in;\nlayout(triangle_strip, max_vertices = 6) out;\n"
+          "void main() { for (int v = 0; v < 2; v++) { for (int i = 0; i < 3; i++) {\n"
+          "  gl_Position = gl_in[i].gl_Position; gl_ViewportIndex = v; EmitVertex(); }\n"
+          "  EndPrimitive(); } }\n")
+    fs_body = ("precision highp float;\nout vec4 o;\n"
+               "void main() { o = gl_ViewportIndex == 0 ? vec4(1, 0, 0, 1)"
+               " : vec4(0, float(gl_MaxViewports) / 16.0, 0, 1); }\n")
+    _, ok, log = _compile(ctx, E.GL_FRAGMENT_SHADER, "#version 320 es\n" + fs_body)
+    assert not ok and "gl_ViewportIndex" in log
+    fs = "#version 320 es\n#extension GL_OES_viewport_array : require\n" + fs_body
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)):
+        s, ok, log = _compile(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, s)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    ctx.glViewportArrayvOES(0, 2, [0, 0, 4, 4, 4, 0, 4, 4])
+    ctx.glScissorIndexedOES(1, 4, 0, 4, 2)
+    ctx.glEnableiOES(E.GL_SCISSOR_TEST, 1)
+    assert ctx.glIsEnablediOES(E.GL_SCISSOR_TEST, 1) and not ctx.glIsEnablediOES(E.GL_SCISSOR_TEST, 0)
+    ctx.glDepthRangeIndexedfOES(1, 0.25, 0.75)
+    ctx.glDepthRangeArrayfvOES(2, 1, [0.5, 1.0])
+    assert ctx.glGetFloati_vOES(E.GL_VIEWPORT, 1) == [4.0, 0.0, 4.0, 4.0]
+    assert ctx.glGetFloati_vOES(E.GL_DEPTH_RANGE, 1) == [0.25, 0.75]
+    assert ctx.glGetFloati_vOES(E.GL_DEPTH_RANGE, 2) == [0.5, 1.0]
+    assert ctx.glGetIntegeri_v(E.GL_SCISSOR_BOX, 1) == [4, 0, 4, 2]
+    ctx.glClearColor(0, 0, 0, 1)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    _draw_full(ctx)
+    expect(ctx, E.GL_NO_ERROR)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 8, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 8, 4)
+    assert (px[:, :4] == (255, 0, 0, 255)).all()
+    assert (px[:2, 4:] == (0, 255, 0, 255)).all()
+    assert (px[2:, 4:] == (0, 0, 0, 255)).all()
+
+
+def test_oes_viewport_array_is_refused_in_es31():
+    ctx = driver.Context(api="gles31", width=1, height=1)
+    ctx.glViewportIndexedfOES(1, 0, 0, 1, 1)
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glDepthRangeIndexedfOES(1, 0.0, 1.0)
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glEnablei(E.GL_SCISSOR_TEST, 1)
+    expect(ctx, E.GL_INVALID_ENUM)
