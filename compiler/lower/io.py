@@ -1092,7 +1092,7 @@ class IOLowering:
         self.shader.info["vertex_outputs"] = index
         xfb = self.k("xfb", ()) or ()
         if xfb:
-            from .xfb import emit_xfb
+            from .xfb import XfbPlace, emit_xfb
 
             def value_of(name):
                 if name == "gl_Position":
@@ -1111,8 +1111,10 @@ class IOLowering:
                     if member in names:
                         ft = s.type.fields[names.index(member)].type
                         comps, locs = _vec_shape(ft)
+                        member_deref = b.deref_struct(b.deref_var(var), names.index(member))
                         if locs == 1 and not ft.is_array:
-                            return b.load_deref(b.deref_struct(b.deref_var(var), names.index(member))), comps
+                            return b.load_deref(member_deref), comps
+                        return XfbPlace(member_deref, var.type.fields[names.index(member)][1])  # its locations
                 raise LoweringError(f"transform feedback of {name!r} is not supported")
             emit_xfb(b, xfb, value_of)
 

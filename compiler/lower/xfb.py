@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["XfbOutput", "XFB_BUFFER_BASE", "XFB_PARAMS", "XFB_TABLE_WORD", "emit_xfb", "output_locations"]
+__all__ = ["XfbOutput", "XfbPlace", "XFB_BUFFER_BASE", "XFB_PARAMS", "XFB_TABLE_WORD", "emit_xfb",
+           "output_locations"]
 
 XFB_BUFFER_BASE = 48        # store_ssbo buffer index of stream-output buffer b: 48 + b (b < 4)
 XFB_PARAMS = 52             # the record table above
@@ -53,10 +54,17 @@ class XfbOutput:
             f"bad stream output entry {self}"
 
 
+@dataclass(frozen=True)
+class XfbPlace:
+    """A part of an output variable (a member of a block instance): its deref and IR type."""
+    deref: object
+    type: object
+
+
 def output_locations(b, var) -> list:
     """The per-location values ``[(IR value, components), ...]`` of an output variable
-    of several locations (a matrix is an array of column vectors; arrays nest; a block
-    instance gives its members' locations in declaration order)."""
+    (or an ``XfbPlace``) of several locations (a matrix is an array of column vectors;
+    arrays nest; a block instance gives its members' locations in declaration order)."""
     from compiler.ir.types import ArrayType, StructType
     out = []
 
@@ -69,7 +77,10 @@ def output_locations(b, var) -> list:
                 walk(b.deref_struct(deref, k), ft)
         else:
             out.append((b.load_deref(deref), t.components))
-    walk(b.deref_var(var), var.type)
+    if isinstance(var, XfbPlace):
+        walk(var.deref, var.type)
+    else:
+        walk(b.deref_var(var), var.type)
     return out
 
 
@@ -90,8 +101,8 @@ def _word(b, index):
 
 def emit_xfb(b, entries, value_of) -> None:
     """Emit the stores of ``entries``; ``value_of(name)`` -> (IR value, component count)
-    of a vertex output, or its IR variable when it spans several locations (then
-    ``output_locations`` reads each), or None (then zeros are captured)."""
+    of a vertex output, or its IR variable (``XfbPlace``) when it spans several locations
+    (then ``output_locations`` reads each), or None (then zeros are captured)."""
     if not entries:
         return
     values = {}

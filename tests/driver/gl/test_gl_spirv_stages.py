@@ -444,3 +444,72 @@ def test_tessellation_entry_points(ctx):
     lower_left, upper_right = xs + ys < W - 1, xs + ys > W - 1
     assert (np.abs(img[lower_left] - [128, 0, 0, 255]) <= 1).all()
     assert (np.abs(img[upper_right] - [0, 128, 0, 255]) <= 1).all()
+
+
+#: transform feedback of an output block declared in the module (XfbBuffer 0, stride 28 bytes,
+#: member offsets 0, 4, 20): block { float f; vec4 v; float f2[2]; } = 1, (2, 3, 4, 5), (6, 7)
+XFB_BLOCK_VS = """OpCapability Shader
+OpCapability TransformFeedback
+OpMemoryModel Logical GLSL450
+OpEntryPoint Vertex %main "main" %x %pv
+OpExecutionMode %main Xfb
+OpMemberDecorate %PerVertex 0 BuiltIn Position
+OpDecorate %PerVertex Block
+OpMemberDecorate %Blk 0 Offset 0
+OpMemberDecorate %Blk 1 Offset 4
+OpMemberDecorate %Blk 2 Offset 20
+OpDecorate %Blk Block
+OpDecorate %x Location 0
+OpDecorate %x XfbBuffer 0
+OpDecorate %x XfbStride 28
+""" + TYPES + """%uint_2 = OpConstant %uint 2
+%int_2 = OpConstant %int 2
+%arr2 = OpTypeArray %float %uint_2
+%Blk = OpTypeStruct %float %v4float %arr2
+%p_out_blk = OpTypePointer Output %Blk
+%x = OpVariable %p_out_blk Output
+%PerVertex = OpTypeStruct %v4float
+%p_out_pv = OpTypePointer Output %PerVertex
+%pv = OpVariable %p_out_pv Output
+%p_out_f = OpTypePointer Output %float
+%p_out_v4 = OpTypePointer Output %v4float
+%f2 = OpConstant %float 2
+%f3 = OpConstant %float 3
+%f4 = OpConstant %float 4
+%f5 = OpConstant %float 5
+%f6 = OpConstant %float 6
+%f7 = OpConstant %float 7
+%v = OpConstantComposite %v4float %f2 %f3 %f4 %f5
+%origin = OpConstantComposite %v4float %float_0 %float_0 %float_0 %float_1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pp = OpAccessChain %p_out_v4 %pv %int_0
+OpStore %pp %origin
+%pf = OpAccessChain %p_out_f %x %int_0
+OpStore %pf %float_1
+%pvv = OpAccessChain %p_out_v4 %x %int_1
+OpStore %pvv %v
+%p0 = OpAccessChain %p_out_f %x %int_2 %int_0
+OpStore %p0 %f6
+%p1 = OpAccessChain %p_out_f %x %int_2 %int_1
+OpStore %p1 %f7
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_transform_feedback_of_a_block_with_an_array_member(ctx):
+    c = ctx
+    p = program(c, spirv_shader(c, E.GL_VERTEX_SHADER, XFB_BLOCK_VS))
+    assert c.glGetProgramiv(p, E.GL_TRANSFORM_FEEDBACK_VARYINGS) == [3]      # f, v and f2
+    c.glBindVertexArray(c.glGenVertexArrays(1)[0])
+    buf = c.glGenBuffers(1)[0]
+    c.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf)
+    c.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 64, None, E.GL_DYNAMIC_COPY)
+    c.glEnable(E.GL_RASTERIZER_DISCARD)
+    c.glBeginTransformFeedback(E.GL_POINTS)
+    c.glDrawArrays(E.GL_POINTS, 0, 1)
+    c.glEndTransformFeedback()
+    assert c.glGetError() == E.GL_NO_ERROR
+    got = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 28)), np.float32)
+    assert list(got) == [1, 2, 3, 4, 5, 6, 7]
