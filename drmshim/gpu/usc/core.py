@@ -21,6 +21,7 @@ register and the offset. This is how compiler scheduling bugs surface.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -236,6 +237,28 @@ def auto_batch_lanes(n_regs32: int) -> int:
     return min(MAX_BATCH_LANES, max(MIN_BATCH_LANES, REGISTER_BUDGET_B // (4 * max(n_regs32, 1))))
 
 
+#: The largest register file (bytes) a thread keeps between runs.
+KEPT_REGISTERS_B = 16 << 20
+_HELD = threading.local()
+
+
+def _register_file(rows: int, lanes: int) -> np.ndarray:
+    """An uninitialised uint32 [rows, lanes] register file (``Batch`` clears the
+    rows a program needs cleared). Up to ``KEPT_REGISTERS_B`` it is this thread's
+    one buffer, reused by its next run: fresh pages cost more than the work of a
+    batch of a small program (a 4 MiB register file per layer of a blended pass).
+    A run ends before the thread's next one starts (nothing runs a program from
+    inside one), and nothing keeps the registers after it (``keep_registers``
+    copies them)."""
+    need = rows * lanes
+    if need * 4 > KEPT_REGISTERS_B:
+        return np.empty((rows, lanes), np.uint32)
+    held = getattr(_HELD, "registers", None)
+    if held is None or held.size < need:
+        held = _HELD.registers = np.empty(max(need, 1 << 16), np.uint32)
+    return held[:need].reshape(rows, lanes)
+
+
 class ShaderCore:
     """One shader core bound to a GPU address space.
 
@@ -295,7 +318,7 @@ class ShaderCore:
         if ctx.keep_registers:
             ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
         size = self._batch_size(ctx, n_regs32)
-        storage = np.empty((max(n_regs32, 1), min(size, ctx.lanes)), np.uint32)
+        storage = _register_file(max(n_regs32, 1), min(size, ctx.lanes))
         consts: dict = {}
         with np.errstate(all="ignore"):
             for lane0 in range(0, ctx.lanes, size):
