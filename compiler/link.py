@@ -900,7 +900,15 @@ def xfb_captures(unit) -> tuple[list[XfbCapture], dict[int, int]]:
                    layout.get("stream", 0))
             continue
         bt = v.type.element if v.type.is_array else v.type
-        if block is None or not bt.is_block or v.type.is_array:
+        if block is None or not bt.is_block:
+            continue
+        if v.type.is_array:         # an array of instances: element i captures to xfb_buffer + i
+            for i in range(v.type.length or 0):     # (GLSL 4.60 section 4.4.2.1), Block[i].member
+                for f in bt.fields:
+                    fl = (f.qualifiers or {}).get("layout", {})
+                    if "xfb_offset" in fl:
+                        leaves(f"{bt.name}[{i}].{f.name}", f"{bt.name}[{i}].{f.name}", f.type, 0,
+                               fl.get("xfb_buffer", 0) + i, fl["xfb_offset"], fl.get("stream", 0))
             continue
         for f in bt.fields:         # a named block instance: Block.member
             fl = (f.qualifiers or {}).get("layout", {})

@@ -1106,15 +1106,22 @@ class IOLowering:
                         return b.load_var(outs[name][1]), comps
                     return outs[name][1]        # several locations: emit_xfb reads each
                 block, _, member = name.partition(".")          # Block.member of a block instance
+                element = None
+                if block.endswith("]"):                         # Block[i].member of an array of them
+                    block, _, index = block[:-1].partition("[")
+                    element = int(index)
                 for s, var in outs.values():
-                    names = [f.name for f in s.type.fields] if s.type.is_block and s.type.name == block else []
+                    t = s.type.element if element is not None and s.type.is_array else s.type
+                    names = [f.name for f in t.fields] if t.is_block and t.name == block and                         (element is None) == (not s.type.is_array) else []
                     if member in names:
-                        ft = s.type.fields[names.index(member)].type
+                        ft = t.fields[names.index(member)].type
                         comps, locs = _vec_shape(ft)
-                        member_deref = b.deref_struct(b.deref_var(var), names.index(member))
+                        place = b.deref_var(var) if element is None else b.deref_array(b.deref_var(var), element)
+                        member_deref = b.deref_struct(place, names.index(member))
                         if locs == 1 and not ft.is_array:
                             return b.load_deref(member_deref), comps
-                        return XfbPlace(member_deref, var.type.fields[names.index(member)][1])  # its locations
+                        irt = var.type if element is None else var.type.element
+                        return XfbPlace(member_deref, irt.fields[names.index(member)][1])      # its locations
                 raise LoweringError(f"transform feedback of {name!r} is not supported")
             emit_xfb(b, xfb, value_of)
 

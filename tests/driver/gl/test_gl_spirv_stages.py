@@ -513,3 +513,53 @@ def test_transform_feedback_of_a_block_with_an_array_member(ctx):
     assert c.glGetError() == E.GL_NO_ERROR
     got = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 28)), np.float32)
     assert list(got) == [1, 2, 3, 4, 5, 6, 7]
+
+
+#: an array of 2 output blocks with transform feedback decorations: element i is captured
+#: to buffer i (GLSL 4.60 section 4.4.2.1); x[i] = {10 i + 1, (10 i + 2, .. 10 i + 5), (10 i + 6, 10 i + 7)}
+def _xfb_block_array_vs():
+    head = XFB_BLOCK_VS[:XFB_BLOCK_VS.index("%main = OpFunction")].replace(
+        "%x = OpVariable %p_out_blk Output",
+        "%xarr = OpTypeArray %Blk %uint_2\n%p_out_xarr = OpTypePointer Output %xarr\n%x = OpVariable %p_out_xarr Output")
+    consts = "".join(f"%value{i}_{n} = OpConstant %float {10 * i + n}\n" for i in range(2) for n in range(1, 8))
+    body = ""
+    for i in range(2):
+        body += f"""%pf{i} = OpAccessChain %p_out_f %x %int_{i} %int_0
+OpStore %pf{i} %value{i}_1
+%vv{i} = OpCompositeConstruct %v4float %value{i}_2 %value{i}_3 %value{i}_4 %value{i}_5
+%pv{i} = OpAccessChain %p_out_v4 %x %int_{i} %int_1
+OpStore %pv{i} %vv{i}
+%pa{i} = OpAccessChain %p_out_f %x %int_{i} %int_2 %int_0
+OpStore %pa{i} %value{i}_6
+%pb{i} = OpAccessChain %p_out_f %x %int_{i} %int_2 %int_1
+OpStore %pb{i} %value{i}_7
+"""
+    return head + consts + """%main = OpFunction %void None %fn
+%entry = OpLabel
+%pp = OpAccessChain %p_out_v4 %pv %int_0
+OpStore %pp %origin
+""" + body + "OpReturn\nOpFunctionEnd\n"
+
+
+XFB_BLOCK_ARRAY_VS = _xfb_block_array_vs()
+
+
+def test_transform_feedback_of_an_array_of_blocks():
+    import driver
+    c = driver.Context(api="gl46", width=4, height=4)
+    p = program(c, spirv_shader(c, E.GL_VERTEX_SHADER, XFB_BLOCK_ARRAY_VS))
+    assert c.glGetProgramiv(p, E.GL_TRANSFORM_FEEDBACK_VARYINGS) == [6]      # f, v, f2 of each element
+    c.glBindVertexArray(c.glGenVertexArrays(1)[0])
+    bufs = c.glGenBuffers(2)
+    for i, buf in enumerate(bufs):
+        c.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, i, buf)
+        c.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 64, None, E.GL_DYNAMIC_COPY)
+    c.glEnable(E.GL_RASTERIZER_DISCARD)
+    c.glBeginTransformFeedback(E.GL_POINTS)
+    c.glDrawArrays(E.GL_POINTS, 0, 1)
+    c.glEndTransformFeedback()
+    assert c.glGetError() == E.GL_NO_ERROR
+    for i, buf in enumerate(bufs):
+        c.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+        got = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 28)), np.float32)
+        assert list(got) == [10 * i + n for n in range(1, 8)], i
