@@ -40,7 +40,8 @@ class XfbOutput:
     """One captured location of a varying (a pipe StreamOutputInfo entry with the output's name).
 
     ``slot`` is the location within the output: the column of a matrix, the element of
-    an array (times the columns of its matrices)."""
+    an array (times the columns of its matrices). ``component`` counts 32-bit words of
+    that value: a dvec3/dvec4 column is 6/8 words, captured as two entries of at most 4."""
     name: str               # GLSL name of the vertex output, or gl_Position / gl_PointSize / gl_ClipDistance
     component: int          # first component captured
     components: int
@@ -50,7 +51,7 @@ class XfbOutput:
     slot: int = 0
 
     def __post_init__(self):
-        assert 0 <= self.buffer < 4 and 1 <= self.components <= 4 and self.component + self.components <= 4, \
+        assert 0 <= self.buffer < 4 and 1 <= self.components <= 4 and self.component + self.components <= 8, \
             f"bad stream output entry {self}"
 
 
@@ -85,13 +86,14 @@ def output_locations(b, var) -> list:
 
 
 def _words(b, value) -> tuple:
-    """A 64-bit value as (vector of its 32-bit words, low word first; their count)."""
+    """A 64-bit value as (the list of its 32-bit words, low word first; their count): a
+    dvec3 or dvec4 is 6 or 8 words, more than an IR vector holds."""
     n = value.num_components
     words = []
     for k in range(n):
         c = b.channel(value, k) if n > 1 else value
         words += [b.unpack_64_2x32_split_x(c), b.unpack_64_2x32_split_y(c)]
-    return (b.vec(*words) if len(words) > 1 else words[0]), len(words)
+    return words, len(words)
 
 
 def _word(b, index):
@@ -140,7 +142,7 @@ def emit_xfb(b, entries, value_of) -> None:
                 x = b.iimm(0)
             else:
                 v, n = got
-                x = b.channel(v, kc) if n > 1 else v
+                x = v[kc] if isinstance(v, list) else b.channel(v, kc) if n > 1 else v
             off = b.iadd(base, 4 * (e.offset_dw + c))
             b.store_ssbo(x, b.iimm(XFB_BUFFER_BASE + e.buffer), off, write_mask=1, align=4)
     b.pop_if(fits)

@@ -54,7 +54,7 @@ class ScreenCaps:
     max_viewport_size_px: int = 16384
     max_clip_planes: int = 8
     max_stream_output_buffers: int = 4
-    max_stream_output_separate_components: int = 4
+    max_stream_output_separate_components: int = 64        # as softpipe/llvmpipe (GL minimum 4)
     max_stream_output_interleaved_components: int = 64
     # 32 vec4 varyings: a fragment reads each component from one coefficient register (cf_count is
     # 8 bits, cf0/cf1 are W and Z, gl_PointCoord takes 2 after them) and a vertex writes each as one

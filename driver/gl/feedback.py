@@ -28,6 +28,7 @@ __all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "qualifier_la
 
 _ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\[(\d+)\])?$")
 _SKIP = {f"gl_SkipComponents{n}": n for n in range(1, 5)}
+_WIDE = ("double", "int64", "uint64")      # captured as two 32-bit words a component
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,10 @@ def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
         if t.is_struct or t.is_block or (t.is_array and (t.element.is_struct or t.element.is_array)):
             raise FeedbackError(f"transform feedback of `{name}' (a struct or nested array) is not supported")
         el = t.element if t.is_array else t
-        per_el = el.columns                       # locations per element
-        rows = el.vector_size
+        per_el = el.columns                       # columns per element (one output value each)
+        # captured words per column: a double (int64) is two, and counts as two components
+        # against the limits (GL 4.6 section 11.1.2.1)
+        rows = el.vector_size * (2 if el.base in _WIDE else 1)
         length = (t.length or 1) if t.is_array else 1
         if index is not None:
             if not t.is_array:
@@ -190,8 +193,11 @@ def stream_output_info(layout, stream: int | None = None) -> tuple:
             names.append(v.output)
         dst = v.offset_dw
         for slot, comps in v.slots:
-            outputs.append((names.index(v.output), 0, comps, v.buffer, dst, slot))
-            dst += comps
+            # at most 4 words an entry: a dvec3/dvec4 column (6/8 words) takes two
+            for first in range(0, comps, 4):
+                n = min(4, comps - first)
+                outputs.append((names.index(v.output), first, n, v.buffer, dst, slot))
+                dst += n
     strides = tuple(layout.stride_dw[b] if stream is None or layout.stream_of(b) == stream else 0
                     for b in range(layout.buffers)) + (0,) * (4 - layout.buffers)
     return tuple(names), StreamOutputInfo(tuple(outputs), strides)
@@ -209,10 +215,7 @@ def qualifier_layout(captures, strides_B: dict, *, max_buffers: int, max_interle
         el = t.element if t.is_array else t
         length = (t.length or 1) if t.is_array else 1
         per_el = el.columns
-        rows = el.vector_size * (2 if el.base in ("double", "int64", "uint64") else 1)
-        if rows > 4:
-            raise FeedbackError(f"`{c.name}': capturing a 64-bit vector of more than two components with "
-                                "xfb qualifiers is not supported")
+        rows = el.vector_size * (2 if el.base in _WIDE else 1)
         slots = tuple((c.slot + k * per_el + col, rows) for k in range(length) for col in range(per_el))
         if buffer_streams.setdefault(c.buffer, c.stream) != c.stream:
             raise FeedbackError(f"transform feedback buffer {c.buffer} would capture varyings of vertex streams "

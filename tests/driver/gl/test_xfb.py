@@ -197,9 +197,23 @@ def test_matrix_array_and_builtin_varyings():
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
 
 
+WIDE_VS = """#version 330
+in vec4 p;
+out vec4 wide[17];
+void main() {
+    gl_Position = p;
+    for (int i = 0; i < 17; i++) wide[i] = p;
+}"""
+WIDE_FS = "#version 330
+out vec4 o;
+void main() { o = vec4(1.0); }"
+
+
 def test_separate_mode_matrix_too_wide_is_a_link_error():
     with _ctx() as ctx:
-        p = _program(ctx, ["m"], E.GL_SEPARATE_ATTRIBS, vs=MATRIX_VS, fs=MATRIX_FS, link_ok=False)
+        # 68 components in one separate varying: more than the limit (64)
+        assert ctx.glGetIntegerv(E.GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS)[0] < 68
+        p = _program(ctx, ["wide"], E.GL_SEPARATE_ATTRIBS, vs=WIDE_VS, fs=WIDE_FS, link_ok=False)
         assert "SEPARATE_COMPONENTS" in ctx.glGetProgramInfoLog(p)
         for bad in (["nothere"], ["arr[3]"], ["arr", "arr[1]"], ["m[0]"]):
             p = _program(ctx, bad, vs=MATRIX_VS, fs=MATRIX_FS, link_ok=False)
