@@ -204,9 +204,7 @@ void main() {
     gl_Position = p;
     for (int i = 0; i < 17; i++) wide[i] = p;
 }"""
-WIDE_FS = "#version 330
-out vec4 o;
-void main() { o = vec4(1.0); }"
+WIDE_FS = "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }"
 
 
 def test_separate_mode_matrix_too_wide_is_a_link_error():
