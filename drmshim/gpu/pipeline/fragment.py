@@ -111,7 +111,10 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         st.uses_iter = "iter" in names
         st.uniform = uniform_record(core, st.pipe, max(int(command.cmd.sample_size_B), 4), executor.caches)
         p = st.pipe
-        st.late = p.discards or p.writes_depth or p.writes_sample_mask or "discard" in names \
+        # late tests when the program may change the outcome (discard, depth, sample
+        # mask) or when its USC_FRAGMENT forbids early ones (a program whose memory
+        # writes every fragment must make, those of fragments that then fail too)
+        st.late = p.discards or p.writes_depth or p.writes_sample_mask or not p.early_z or "discard" in names \
             or "zs_emit" in names or "sample_mask" in names
         st.hsr_ok = (not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
                      and st.tile_writes is not None)

@@ -335,3 +335,27 @@ def test_dense_ranks_equal_unique():
         distinct, inverse = np.unique(key, return_inverse=True)
         assert count == len(distinct) and np.array_equal(rank, inverse.reshape(-1))
 
+
+
+def _counting_red(counter_halves: str) -> str:
+    """RED, after adding 1 to the uint32 at ``counter_halves`` (an atomic: a side effect)."""
+    return f"mov_imm r12, 1\natomic.add r13, {counter_halves}, 0, r12, 0, 0\nwait 0\n" + RED
+
+
+@pytest.mark.parametrize("early_z, runs", [(False, W * H), (True, 0)])
+def test_early_z_bit_decides_whether_occluded_fragments_run_their_side_effects(early_z, runs):
+    """A fragment program that writes memory, behind a nearer quad: without early_z
+    (USC_FRAGMENT) depth is tested after the program, so every fragment adds to the
+    counter (and none shows); with it, occluded fragments never run (GL's
+    early_fragment_tests). The image is the green quad's either way."""
+    sp = Space()
+    sc = Scene(sp, W, H)
+    counter = sp.alloc(4)
+    sp.mem.write(counter, np.zeros(4, np.uint8), "test")
+    sc.draw(quad(-0.5), GREEN, primitive="TRIANGLE_STRIP", zs=dict(depth_func="LESS", depth_write=True))
+    sc.draw(quad(0.5), _counting_red("u0_u1"), primitive="TRIANGLE_STRIP",
+            zs=dict(depth_func="LESS", depth_write=True), fragment=dict(early_z=early_z),
+            fs_uniforms=u64_uniforms(counter))
+    img = sc.render()
+    assert (img[..., 1] == 255).all() and (img[..., 0] == 0).all()
+    assert sp.get(counter, 4, np.uint32)[0] == runs
