@@ -627,12 +627,27 @@ class Builtins:
         if isinstance(arg, ast.Index) and arg.base.type is not None and arg.base.type.is_array:
             index, arg = arg.index, arg.base
         sym = getattr(arg, "symbol", None) if isinstance(arg, ast.VariableRef) else None
+        if not self._interpolable(sym, index is not None):
+            return None
+        if index is not None:
+            index = int(index.const[0]) if index.const is not None else self.L.expr(index)
+        return self.interpolated_input(sym, loc, where, index, comps)
+
+    def _interpolable(self, sym, indexed: bool) -> bool:
+        """``sym`` (an element of it when ``indexed``) is a plain float fragment input."""
+        if sym is None or sym.builtin or sym.storage != "in" or self.L.io.stage != "fragment":
+            return False
+        t = sym.type.element if indexed and sym.type.is_array else sym.type
+        return not (t.is_array or t.is_matrix or t.is_struct or t.base != "float")
+
+    def interpolated_input(self, sym, loc: str, where: Def, index=None, comps=None):
+        """The fragment input ``sym`` (its element ``index``: an int or an IR value; its
+        components ``comps``) interpolated at ``loc`` (centroid, at_sample, at_offset with
+        ``where``); None when ``sym`` is not a plain float input of the fragment stage."""
+        if not self._interpolable(sym, index is not None):
+            return None
         io = self.L.io
-        if sym is None or sym.builtin or sym.storage != "in" or io.stage != "fragment":
-            return None
         t = sym.type.element if index is not None else sym.type
-        if t.is_array or t.is_matrix or t.is_struct or t.base != "float":
-            return None
         b = self.b
 
         def load(offset):
@@ -642,11 +657,11 @@ class Builtins:
             return d
         if index is None:
             d = load(b.iimm(0))
-        elif index.const is not None:
-            d = load(b.iimm(int(index.const[0])))
+        elif isinstance(index, int):
+            d = load(b.iimm(index))
         else:
             # iter reads fixed coefficient registers: a dynamic element is a select over all of them
-            i = self.L.expr(index)
+            i = index
             d = load(b.iimm(0))
             for k in range(1, sym.type.length or 1):
                 d = b.bcsel(b.ieq(i, b.iimm(k)), load(b.iimm(k)), d)

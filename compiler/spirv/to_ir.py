@@ -1306,6 +1306,8 @@ class _Translator:
             raise SpirvError(f"extended instruction set {set_name!r} is not supported")
         name = GLSL_STD_450.get(ins.operands[1], str(ins.operands[1]))
         args = [self.val(x) for x in ins.operands[2:]]
+        if name.startswith("InterpolateAt"):
+            return self._interpolate_at(ins, name, args)
         if name in ("Modf", "Frexp", "ModfStruct", "FrexpStruct"):
             return self._with_out_value(ins, name, args, self._type_of(ins.operands[2]))
         arg_types = [self._type_of(x) for x in ins.operands[2:]]
@@ -1326,6 +1328,34 @@ class _Translator:
         e = SimpleNamespace(args=[SimpleNamespace(type=t) for t in arg_types], type=self.gt(ins.type_id),
                             name=g)
         return f(e, *args)
+
+    def _interpolate_at(self, ins, name: str, args):
+        """InterpolateAtCentroid / AtSample / AtOffset of a fragment input (its pointer: the
+        variable, an element of an input array, a component of either) through GLSL's
+        interpolateAt* lowering; another interpolant (a block member) is GLSL's fallback."""
+        b, bi = self.b, self.L.builtins
+        p = args[0]
+        loc, where = {"InterpolateAtCentroid": ("centroid", None), "InterpolateAtSample": ("at_sample", 1),
+                      "InterpolateAtOffset": ("at_offset", 1)}[name]
+        extra = args[1] if where else None
+        at = b.iimm(0) if extra is None else (b.pack_half_2x16(extra) if loc == "at_offset" else extra)
+        sym = self.symbols.get(p.name) if p.kind == "var" and p.name else None
+        index, comps, path = None, None, list(p.path)
+        if sym is not None and sym.type.is_array and path:
+            index = path.pop(0)
+        if path:
+            comps = (path.pop(0),) if isinstance(path[0], int) and len(path) == 1 else None
+            if comps is None:
+                sym = None
+        got = bi.interpolated_input(sym, loc, at, index, comps) if sym is not None else None
+        if got is not None:
+            return got
+        x = self.load(p, self.types.info(self.m.defs[ins.operands[2]].type_id).element)
+        x_type = self.gt(ins.type_id)
+        e = SimpleNamespace(args=[SimpleNamespace(type=x_type)] + ([SimpleNamespace(type=GT.INT)] if extra else []),
+                            type=x_type, name=name)
+        f = getattr(bi, "f_interpolate" + name[len("Interpolate"):])
+        return f(e, x, *([extra] if extra is not None else []))
 
     def _with_out_value(self, ins, name: str, args, x_type):
         """modf / frexp: the GLSL lowering's, its out parameter a temporary; Modf and Frexp

@@ -244,3 +244,72 @@ def test_image_atomics_through_texel_pointers():
     np.testing.assert_array_equal(got, expected)
     for column in range(4):         # the old values of one texel's adds are 0, 1, 2, 3 in some order
         assert sorted(old[column::4]) == [0, 1, 2, 3]
+
+
+# colour = ((InterpolateAtOffset(in.x, (0.5, 0)) - in.x) * 16, InterpolateAtCentroid(in).x - in.x + 0.5,
+#           InterpolateAtSample(in, 0).x - in.x + 0.5, 1) for in.x running 0 -> 1 over 16 columns
+INTERPOLATE_FS = """OpCapability Shader
+OpCapability InterpolationFunction
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %in %out
+OpExecutionMode %main OriginLowerLeft
+OpDecorate %in Location 0
+OpDecorate %out Location 0
+""" + TYPES + """%f16 = OpConstant %float 16
+%half = OpConstant %float 0.5
+%off = OpConstantComposite %v2float %half %float_0
+%p_in_v4 = OpTypePointer Input %v4float
+%p_in_f = OpTypePointer Input %float
+%in = OpVariable %p_in_v4 Input
+%p_out_v4 = OpTypePointer Output %v4float
+%out = OpVariable %p_out_v4 Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v4 = OpLoad %v4float %in
+%v = OpCompositeExtract %float %v4 0
+%pin_x = OpAccessChain %p_in_f %in %int_0
+%o = OpExtInst %float %std InterpolateAtOffset %pin_x %off
+%d = OpFSub %float %o %v
+%r = OpFMul %float %d %f16
+%c4 = OpExtInst %v4float %std InterpolateAtCentroid %in
+%cx = OpCompositeExtract %float %c4 0
+%gd = OpFSub %float %cx %v
+%g = OpFAdd %float %gd %half
+%s4 = OpExtInst %v4float %std InterpolateAtSample %in %int_0
+%sx = OpCompositeExtract %float %s4 0
+%bd = OpFSub %float %sx %v
+%b = OpFAdd %float %bd %half
+%col = OpCompositeConstruct %v4float %r %g %b %float_1
+OpStore %out %col
+OpReturn
+OpFunctionEnd
+"""
+
+# position (location 0) to gl_Position, location 1 to output location 0
+ATTRIBUTE_VS = PASS_VS.replace('%main "main" %pv %pos', '%main "main" %pv %pos %a %va').replace(
+    "OpDecorate %pos Location 0\n", "OpDecorate %pos Location 0\nOpDecorate %a Location 1\nOpDecorate %va Location 0\n"
+).replace("%pos = OpVariable %p_in_v4 Input\n", "%pos = OpVariable %p_in_v4 Input\n%a = OpVariable %p_in_v4 Input\n"
+          "%p_out_v4_ = OpTypePointer Output %v4float\n%va = OpVariable %p_out_v4_ Output\n").replace(
+    "OpStore %dst %v\n", "OpStore %dst %v\n%av = OpLoad %v4float %a\nOpStore %va %av\n")
+
+
+def test_interpolation_functions():
+    c = driver.Context(api="gl46", width=16, height=16)
+    program(c, shader(c, E.GL_VERTEX_SHADER, ATTRIBUTE_VS), shader(c, E.GL_FRAGMENT_SHADER, INTERPOLATE_FS))
+    vao = c.glGenVertexArrays(1)[0]
+    c.glBindVertexArray(vao)
+    pos = np.array([[-1, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1], [1, 1, 0, 1]], np.float32)
+    ramp = np.array([[0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0]], np.float32)   # x: 0 -> 1
+    for loc, data in ((0, pos), (1, ramp)):
+        buf = c.glGenBuffers(1)[0]
+        c.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+        c.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+        c.glVertexAttribPointer(loc, 4, E.GL_FLOAT, False, 0, 0)
+        c.glEnableVertexAttribArray(loc)
+    c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert c.glGetError() == E.GL_NO_ERROR
+    px = np.asarray(c.read_pixels()).astype(int)
+    # half a pixel to the right adds 0.5 / 16 of the ramp; the centroid and sample 0 of a
+    # single-sampled, fully covered pixel are its centre
+    assert (np.abs(px - [128, 128, 128, 255]) <= 1).all(), px[0]
