@@ -40,7 +40,8 @@ __all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "StageIR"
            "assign_frag_outputs", "xfb_captures",
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
-           "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER"]
+           "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER", "unread_outputs",
+           "without_outputs", "components_of", "resource_limit_error"]
 
 #: separates the shader objects of a stage in the serialised form
 _OBJECT_SEPARATOR = "\n// -- next shader object of the stage --\n"
@@ -59,19 +60,23 @@ class LinkedShader:
     sources): the same text gives the same unit, so ``digest`` (its SHA-256) stands
     for the shader in caches. ``extensions`` names what else the parse depended on:
     the GLSL extensions the context offered (they decide ``#extension`` and the
-    predefined macros), as a digest; "" when the parse offered all. Equality and
+    predefined macros), as a digest; "" when the parse offered all.
+    ``private_outputs`` names user outputs the link made private globals (the next
+    stage of the program does not read them: ``without_outputs``). Equality and
     hash go by digest."""
     stage: str
     unit: Any
     sources: tuple[str, ...]
     profile: str = ""
     extensions: str = ""
+    private_outputs: tuple[str, ...] = ()
     text: str = field(init=False, repr=False)
     digest: str = field(init=False)
 
     def __post_init__(self):
         text = f"linked {self.stage} shader, profile {self.profile or 'default'}" + \
-            (f", extensions {self.extensions}" if self.extensions else "") + "\n" + \
+            (f", extensions {self.extensions}" if self.extensions else "") + \
+            (f", private outputs {','.join(self.private_outputs)}" if self.private_outputs else "") + "\n" + \
             _OBJECT_SEPARATOR.join(self.sources)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "digest", hashlib.sha256(text.encode()).hexdigest())
@@ -584,6 +589,103 @@ def same_interface_type(a, b) -> bool:
                 and all(f.name == g.name and same_interface_type(f.type, g.type)
                         for f, g in zip(a.fields, b.fields)))
     return False
+
+
+def unread_outputs(outputs: Sequence, inputs: Sequence) -> list[str]:
+    """The plain user outputs (not blocks nor their members) of a stage that no input
+    of the next stage of the same program reads: none has its name, nor (both located)
+    a location it covers. As Mesa's link, they take no output slots (GL 4.6 section
+    11.1.2.1 counts the active outputs against MAX_*_OUTPUT_COMPONENTS)."""
+    from compiler.glsl.types import type_size_slots
+    names = {v.name for v in inputs}
+    taken: set[int] = set()
+    for v in inputs:
+        loc = v.layout.get("location")
+        if isinstance(loc, int):
+            taken.update(range(loc, loc + type_size_slots(v.type)))
+    out = []
+    for v in outputs:
+        if v.type.innermost_element.is_block or getattr(v, "block", None) is not None or v.name in names:
+            continue
+        loc = v.layout.get("location")
+        if isinstance(loc, int) and taken & set(range(loc, loc + type_size_slots(v.type))):
+            continue
+        out.append(v.name)
+    return out
+
+
+def without_outputs(linked: LinkedShader, names: Collection[str]) -> LinkedShader:
+    """``linked`` with its user outputs ``names`` made private globals (the writes stay,
+    as writes to a variable nobody reads): a copy of the unit, which other programs may
+    link as it is."""
+    unit = _merge(linked.stage, [linked.unit], linked.unit)
+    for g in unit.globals:
+        if g.name in names and g.storage == "out":
+            g.storage = "temporary"
+    return LinkedShader(linked.stage, unit, linked.sources, linked.profile, linked.extensions,
+                        tuple(sorted(set(names) | set(linked.private_outputs))))
+
+
+#: stage -> the GL limits (in components) of its inputs and of its outputs; the geometry
+#: stage's outputs are checked with its output record (driver.gl.geometry)
+_IO_LIMITS = {"vertex": (None, "GL_MAX_VERTEX_OUTPUT_COMPONENTS"),
+              "tess_control": ("GL_MAX_TESS_CONTROL_INPUT_COMPONENTS", "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS"),
+              "tess_evaluation": ("GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS",
+                                  "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS"),
+              "geometry": ("GL_MAX_GEOMETRY_INPUT_COMPONENTS", None),
+              "fragment": ("GL_MAX_FRAGMENT_INPUT_COMPONENTS", None)}
+#: stage -> the GL limit of its default-block uniforms, in components
+_UNIFORM_LIMITS = {"vertex": "GL_MAX_VERTEX_UNIFORM_COMPONENTS",
+                   "tess_control": "GL_MAX_TESS_CONTROL_UNIFORM_COMPONENTS",
+                   "tess_evaluation": "GL_MAX_TESS_EVALUATION_UNIFORM_COMPONENTS",
+                   "geometry": "GL_MAX_GEOMETRY_UNIFORM_COMPONENTS",
+                   "fragment": "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS",
+                   "compute": "GL_MAX_COMPUTE_UNIFORM_COMPONENTS"}
+
+
+def components_of(t) -> int:
+    """The 32-bit components a value of GLSL type ``t`` holds (a double takes two):
+    what an input, output or default-block uniform counts against a component limit."""
+    from compiler.glsl.types import BASES_64
+    if t.is_array:
+        return (t.length or 0) * components_of(t.element)
+    if t.is_struct or t.is_block:
+        return sum(components_of(f.type) for f in t.fields)
+    return t.components * (2 if t.base in BASES_64 else 1)
+
+
+def _per_vertex_components(stage: str, storage: str, v) -> int:
+    """Components of one input/output, the per-vertex array of an arrayed interface
+    (geometry and tessellation inputs, control outputs) stripped; patch variables: 0."""
+    if getattr(v, "patch", False):
+        return 0
+    arrayed = (storage == "in" and stage in ("geometry", "tess_control", "tess_evaluation")) or \
+        (storage == "out" and stage == "tess_control")
+    t = v.type.element if arrayed and v.type.is_array else v.type
+    return components_of(t)
+
+
+def resource_limit_error(stage: str, inputs: Sequence, outputs: Sequence, uniforms: Sequence,
+                         limits: dict) -> str | None:
+    """GL 4.6 sections 7.6 and 11.1.2.1 link errors: a stage whose user inputs or outputs
+    (the ones it keeps: ``unread_outputs`` removed) or whose active default-block
+    uniforms take more components than the context's ``limits`` (GL limit name ->
+    value) allow. The message naming the limit, or None."""
+    in_limit, out_limit = _IO_LIMITS.get(stage, (None, None))
+    label = stage.replace("tess_", "tessellation ")
+    for storage, variables, name in (("in", inputs, in_limit), ("out", outputs, out_limit)):
+        if name is None or name not in limits:
+            continue
+        used = sum(_per_vertex_components(stage, storage, v) for v in variables)
+        if used > limits[name]:
+            return (f"{label} shader uses too many {'input' if storage == 'in' else 'output'} components "
+                    f"({used} > {name} {limits[name]})")
+    name = _UNIFORM_LIMITS.get(stage)
+    if name in limits:
+        used = sum(components_of(v.type) for v in uniforms if v.used and not v.type.contains_opaque)
+        if used > limits[name]:
+            return f"{label} shader uses too many default uniform block components ({used} > {name} {limits[name]})"
+    return None
 
 
 def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:

@@ -561,6 +561,19 @@ class ProgramMixin:
             tf_layout = self._qualifier_feedback_layout(merged.get("geometry") or merged.get("tess_evaluation")
                                                         or merged.get("vertex"))
             tf = [v.name for v in tf_layout.varyings] if tf_layout is not None else []
+        if {"vertex", "fragment"} <= set(merged) and not tf and \
+                not {"geometry", "tess_control", "tess_evaluation"} & set(merged):
+            # the vertex outputs the fragment stage does not read take no output slots
+            unread = link.unread_outputs(merged["vertex"]["outputs"], merged["fragment"]["inputs"])
+            if unread:
+                stages["vertex"] = link.without_outputs(stages["vertex"], unread)
+        else:
+            unread = []
+        for stage, m in merged.items():
+            outputs = [v for v in m["outputs"] if not (stage == "vertex" and v.name in unread)]
+            problem = link.resource_limit_error(stage, m["inputs"], outputs, m["uniforms"], self.limits)
+            if problem is not None:
+                raise LinkError(problem)
         local_size = None
         if "compute" in merged:
             local_size = merged["compute"]["unit"].local_size

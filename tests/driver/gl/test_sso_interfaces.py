@@ -181,3 +181,91 @@ def test_a_block_is_checked_against_the_output_block_of_its_name(ctx):
         "color = name.a", "color = vec4(name.a, 1.0)")
     ok, log = _link(ctx, [(E.GL_VERTEX_SHADER, LOC_VS), (E.GL_FRAGMENT_SHADER, fs)], separable=False)
     assert not ok and "`name'" in log, log
+
+
+def _many_outputs_vs(n: int) -> str:
+    return ("#version 150\nin vec4 pos;\n" + "".join(f"out vec4 v{i};\n" for i in range(n)) +
+            "out gl_PerVertex { vec4 gl_Position; };\nvoid main() {\n    gl_Position = pos;\n" +
+            "".join(f"    v{i} = vec4({i}.0 / 64.0);\n" for i in range(n)) + "}\n")
+
+
+@pytest.mark.parametrize("separable", [True, False])
+def test_outputs_the_fragment_stage_does_not_read_take_no_slots(ctx, separable):
+    """63 vec4 outputs (252 components, beyond GL_MAX_VERTEX_OUTPUT_COMPONENTS = 128) of
+    which the fragment stage of the same program reads one: the link keeps that one only
+    and the draw works (piglit rendezvous_by_name's third case)."""
+    assert ctx.glGetIntegerv(E.GL_MAX_VERTEX_OUTPUT_COMPONENTS) == [128]
+    fs = "#version 150\nin vec4 v40;\nout vec4 o;\nvoid main() { o = v40; }\n"
+    prog = ctx.glCreateProgram()
+    if separable:
+        ctx.glProgramParameteri(prog, E.GL_PROGRAM_SEPARABLE, 1)
+    for kind, src in ((E.GL_VERTEX_SHADER, _many_outputs_vs(63)), (E.GL_FRAGMENT_SHADER, fs)):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glBindAttribLocation(prog, 0, "pos")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    img = _draw_fullscreen(ctx)
+    assert np.all(np.abs(img[4, 4] - 40 / 64 * 255) <= 1), img[4, 4]
+
+
+def _separable_link(ctx, kind, src):
+    p = ctx.glCreateShaderProgramv(kind, 1, [src])
+    return ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p), p
+
+
+def test_interface_component_limits_are_link_errors(ctx):
+    """GL 4.6 section 11.1.2.1: the outputs a program keeps (a separable vertex program
+    alone keeps all: another program may read them) and a stage's inputs count against
+    the stage's component limits at link time, never at a draw."""
+    ok, log, _p = _separable_link(ctx, E.GL_VERTEX_SHADER, _many_outputs_vs(32))      # 128 components
+    assert ok, log
+    ok, log, _p = _separable_link(ctx, E.GL_VERTEX_SHADER, _many_outputs_vs(33))      # 132
+    assert not ok and "GL_MAX_VERTEX_OUTPUT_COMPONENTS" in log and "132" in log, log
+    fs = ("#version 150\n" + "".join(f"in vec4 i{k};\n" for k in range(33)) + "out vec4 o;\nvoid main() { o = " +
+          " + ".join(f"i{k}" for k in range(33)) + "; }\n")
+    ok, log, _p = _separable_link(ctx, E.GL_FRAGMENT_SHADER, fs)
+    assert not ok and "GL_MAX_FRAGMENT_INPUT_COMPONENTS" in log and "(132 >" in log, log
+    # geometry inputs count per vertex: 17 vec4 = 68 > GL_MAX_GEOMETRY_INPUT_COMPONENTS (64)
+    assert ctx.glGetIntegerv(E.GL_MAX_GEOMETRY_INPUT_COMPONENTS) == [64]
+    gs = ("#version 150\nlayout(triangles) in;\nlayout(points, max_vertices = 1) out;\n" +
+          "".join(f"in vec4 g{k}[];\n" for k in range(17)) + "out vec4 o;\nvoid main() { o = " +
+          " + ".join(f"g{k}[0]" for k in range(17)) + "; EmitVertex(); }\n")
+    ok, log, _p = _separable_link(ctx, E.GL_GEOMETRY_SHADER, gs)
+    assert not ok and "GL_MAX_GEOMETRY_INPUT_COMPONENTS" in log and "(68 >" in log, log
+    ok, log, _p = _separable_link(ctx, E.GL_GEOMETRY_SHADER, gs.replace("+ g16[0]", "").replace("in vec4 g16[];\n", ""))
+    assert ok, log
+
+
+def test_default_uniform_block_limit_is_a_link_error(ctx):
+    """Active default-block uniforms beyond GL_MAX_FRAGMENT_UNIFORM_COMPONENTS fail the
+    link; at the limit the program links and draws (the last element read back)."""
+    limit = ctx.glGetIntegerv(E.GL_MAX_FRAGMENT_UNIFORM_COMPONENTS)[0]
+    n = limit // 4
+    fs = (f"#version 150\nuniform vec4 big[{n}];\nuniform int i;\nout vec4 o;\n"
+          "void main() { o = big[i]; }\n")
+    ok, log, _p = _separable_link(ctx, E.GL_FRAGMENT_SHADER, fs)                # 4 n + 1 components
+    assert not ok and "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS" in log and f"({limit + 1} >" in log, log
+    # declared but unused uniforms are not active: they do not count
+    ok, log, _p = _separable_link(ctx, E.GL_FRAGMENT_SHADER, fs.replace("big[i]", "vec4(i)"))
+    assert ok, log
+    at_limit = fs.replace(f"big[{n}]", f"big[{n - 1}]").replace("uniform int i;", "uniform ivec4 iv;").replace(
+        "big[i]", "big[iv.x + iv.y + iv.z + iv.w]")                            # 4 (n - 1) + 4
+    vs = "#version 150\nin vec4 pos;\nvoid main() { gl_Position = pos; }\n"
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, at_limit)):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glBindAttribLocation(prog, 0, "pos")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, f"big[{n - 2}]"), 0.25, 0.5, 0.75, 1.0)
+    ctx.glUniform4i(ctx.glGetUniformLocation(prog, "iv"), n - 2, 0, 0, 0)
+    img = _draw_fullscreen(ctx)
+    assert np.all(np.abs(img[4, 4] - np.array([0.25, 0.5, 0.75, 1.0]) * 255) <= 1), img[4, 4]
