@@ -7,7 +7,8 @@ Every malformed input raises ``SpirvError`` with a message for the info log:
 a length that is not whole words, a wrong magic number, an unsupported version,
 an id bound of 0, an instruction of word count 0 or running past the end, an id
 at or above the bound, an opcode this front end does not know, an id defined
-twice, an OpExtension not in ``spec.EXTENSIONS``. A module in the other byte order (magic read as 0x03022307) is swapped.
+twice, an OpCapability not in ``spec.CAPABILITIES``, an OpExtension not in
+``spec.EXTENSIONS``. A module in the other byte order (magic read as 0x03022307) is swapped.
 
 Invariants: ``Module.instructions`` is in module order; ``Module.functions``
 maps each function id to its instructions from OpFunction to OpFunctionEnd;
@@ -20,7 +21,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from .spec import DECORATION_NAME, EXTENSIONS, MAGIC, MAX_VERSION, OPCODES, STRING_OPERAND
+from .spec import CAPABILITY_NAME, DECORATION_NAME, EXTENSIONS, MAGIC, MAX_VERSION, OPCODES, STRING_OPERAND
 
 __all__ = ["Instruction", "Module", "SpirvError", "parse_module", "decode_string"]
 
@@ -156,6 +157,9 @@ def parse_module(data: bytes) -> Module:
         raise SpirvError("the last function has no OpFunctionEnd")
     if not mod.entry_points:
         raise SpirvError("the module has no OpEntryPoint")
+    for cap in mod.capabilities:
+        if cap not in CAPABILITY_NAME:
+            raise SpirvError(f"the module declares SPIR-V capability {cap}, which is not supported")
     for name in mod.extensions:
         if name not in EXTENSIONS:
             raise SpirvError(f'the module uses the SPIR-V extension "{name}", which is not supported '

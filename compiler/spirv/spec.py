@@ -10,7 +10,7 @@ whose opcode is not listed is rejected with an error naming the opcode.
 from __future__ import annotations
 
 __all__ = ["MAGIC", "MAX_VERSION", "OPCODES", "OP", "DECORATION", "BUILTIN", "STORAGE", "EXECUTION_MODEL",
-           "EXECUTION_MODE", "EXECUTION_MODE_NAME", "EXTENSIONS", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
+           "EXECUTION_MODE", "EXECUTION_MODE_NAME", "EXTENSIONS", "CAPABILITIES", "GLSL_STD_450", "STRING_OPERAND", "DIM", "IMAGE_FORMAT"]
 
 MAGIC = 0x07230203
 
@@ -130,6 +130,22 @@ EXECUTION_MODE = {"Invocations": 0, "SpacingEqual": 1, "SpacingFractionalEven": 
                   "Isolines": 25, "OutputVertices": 26, "OutputPoints": 27, "OutputLineStrip": 28,
                   "OutputTriangleStrip": 29}
 EXECUTION_MODE_NAME = {v: k for k, v in EXECUTION_MODE.items()}
+
+#: OpCapability operands the front end implements (SPIR-V 1.6 section 3.31), those ARB_gl_spirv
+#: requires of a GL 4.6 implementation and the listed extensions'; a module declaring another
+#: (Int8, Float16, the 8/16-bit storage ones, Int64Atomics, SparseResidency, MinLod,
+#: StorageImageReadWithoutFormat, VariablePointers, SubgroupBallotKHR, Kernel, ...) is rejected
+CAPABILITIES = {
+    "Matrix": 0, "Shader": 1, "Geometry": 2, "Tessellation": 3, "Float64": 10, "Int64": 11, "AtomicStorage": 21,
+    "TessellationPointSize": 23, "GeometryPointSize": 24, "ImageGatherExtended": 25, "StorageImageMultisample": 27,
+    "UniformBufferArrayDynamicIndexing": 28, "SampledImageArrayDynamicIndexing": 29,
+    "StorageBufferArrayDynamicIndexing": 30, "StorageImageArrayDynamicIndexing": 31, "ClipDistance": 32,
+    "CullDistance": 33, "ImageCubeArray": 34, "SampleRateShading": 35, "ImageRect": 36, "SampledRect": 37,
+    "Sampled1D": 43, "Image1D": 44, "SampledCubeArray": 45, "SampledBuffer": 46, "ImageBuffer": 47,
+    "ImageMSArray": 48, "StorageImageExtendedFormats": 49, "ImageQuery": 50, "DerivativeControl": 51,
+    "InterpolationFunction": 52, "TransformFeedback": 53, "GeometryStreams": 54,
+    "StorageImageWriteWithoutFormat": 56, "MultiViewport": 57, "DrawParameters": 4427, "SubgroupVoteKHR": 4431}
+CAPABILITY_NAME = {v: k for k, v in CAPABILITIES.items()}
 
 #: OpTypeImage's Dim operand
 DIM = {0: "1D", 1: "2D", 2: "3D", 3: "Cube", 4: "Rect", 5: "Buffer", 6: "SubpassData"}

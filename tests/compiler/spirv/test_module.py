@@ -45,6 +45,8 @@ def entry_point() -> bytes:
     (header() + ins("Capability", 1), "no OpEntryPoint"),
     (header() + entry_point() + ins("TypeVoid", 2) + ins("TypeFunction", 3, 2)
      + ins("Function", 2, 1, 0, 3), "no OpFunctionEnd"),
+    (header() + ins("Capability", 39) + entry_point(), "capability 39, which is not supported"),   # Int8
+    (header() + ins("Capability", 4442) + entry_point(), "capability 4442"),        # VariablePointers
 ])
 def test_malformed_modules_are_rejected(data, message):
     with pytest.raises(SpirvError, match=message.replace("%", "%")):
