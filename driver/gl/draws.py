@@ -536,9 +536,10 @@ class DrawMixin:
             sobj = self.sampler_units[unit]
             params = sobj.params if sobj is not None else tex.params
             seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
-            samplers.append(self._unit_sampler_state(unit, params, target, seamless))
             depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
+            samplers.append(ps.integer_border(self._unit_sampler_state(unit, params, target, seamless),
+                                              views[-1].format))
         return samplers, views
 
     def _sampler_targets(self, ls, active_only: bool = False):

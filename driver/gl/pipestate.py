@@ -6,6 +6,7 @@ they read changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from driver.gallium import (
@@ -290,6 +291,20 @@ def sampler_state(params, target: int, seamless: bool) -> SamplerState:
         seamless_cube_map=seamless,
         lod_bias=params.lod_bias, min_lod=params.min_lod, max_lod=params.max_lod,
         border_color=tuple(params.border_color))
+
+
+def integer_border(samp: SamplerState, view_format) -> SamplerState:
+    """The sampler of a view whose format is pure integer (``*_UINT``/``*_SINT``) takes its
+    border colour as four 32-bit integers (GL 4.6 section 8.14.2): the values
+    glTexParameterIiv/Iuiv stored, and a colour given as floats as its float bits (the
+    colour is one 32-bit word per channel, read by the view's type, as in Mesa). Any
+    other view's sampler is returned unchanged."""
+    if not view_format.name.endswith(("_UINT", "_SINT")):
+        return samp
+    import struct
+    words = tuple(int(c) & 0xFFFFFFFF if isinstance(c, int) else struct.unpack("<I", struct.pack("<f", c))[0]
+                  for c in samp.border_color)
+    return dataclasses.replace(samp, border_color=words, border_color_is_integer=True)
 
 
 # GL 3.2 compatibility section 3.8.15: where a depth value D lands, per DEPTH_TEXTURE_MODE
