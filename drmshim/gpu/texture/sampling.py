@@ -517,11 +517,11 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
         for a in range(nd):
             coord = st_cols[a]
             clamp_gl = samp.wraps[a] == W.CLAMP_GL and not view.is_cube
-            if clamp_gl:           # GL_CLAMP: the coordinate into [0, 1] (texels: [0, size]) first
-                coord = np.clip(coord, F32(0), np.asarray(sizes[a], F32) if samp.unnormalized else F32(1))
             u = coord if samp.unnormalized else coord * np.asarray(sizes[a], F32)
             if offs is not None and a < offs.shape[1]:
                 u = u + offs[:, a].astype(F32)
+            if clamp_gl:           # GL_CLAMP: the texel coordinate, offset included, into [0, size]
+                u = np.clip(u, F32(0), np.asarray(sizes[a], F32))
             with np.errstate(invalid="ignore"):
                 if any_linear:
                     if lin is True:   # u - 0.5, its floor and fraction, in place on fresh arrays
