@@ -41,7 +41,7 @@ __all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "StageIR"
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
            "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER", "unread_outputs",
-           "without_outputs", "components_of", "resource_limit_error"]
+           "without_outputs", "components_of", "rank_matches", "resource_limit_error"]
 
 #: separates the shader objects of a stage in the serialised form
 _OBJECT_SEPARATOR = "\n// -- next shader object of the stage --\n"
@@ -686,6 +686,20 @@ def resource_limit_error(stage: str, inputs: Sequence, outputs: Sequence, unifor
         if used > limits[name]:
             return f"{label} shader uses too many default uniform block components ({used} > {name} {limits[name]})"
     return None
+
+
+def rank_matches(outputs: Sequence, inputs: Sequence) -> dict[str, str]:
+    """Between two separable programs (GL 4.6 section 7.4.1 leaves the value of an input
+    that matches no output by name or location undefined): Mesa gives the user outputs
+    and inputs without a location on a program's boundary consecutive slots in the
+    order of their names, so such an input reads the output of the same rank there.
+    The same pairing for the inputs (plain, not located) no output matches by name:
+    input name -> output name."""
+    def plain(vs):
+        return sorted(v.name for v in vs if "location" not in (v.layout or {}) and not v.type.innermost_element.is_block
+                      and getattr(v, "block", None) is None and not getattr(v, "patch", False))
+    outs, ins = plain(outputs), plain(inputs)
+    return {i: o for i, o in zip(ins, outs) if i not in outs}
 
 
 def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:

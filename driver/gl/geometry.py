@@ -612,6 +612,15 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     vs_outputs = _gs_vs_outputs(vs_prog.linked_state)
     vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
     vs_layout = with_location_aliases(vs_layout, _located_outputs(vs_prog.linked_state, "vertex"))
+    if vs_prog is not prog:
+        # separable programs: an input no output matches by name or location reads the
+        # output of its rank (compiler.link.rank_matches, as Mesa)
+        from compiler.link import rank_matches
+        by_name = {e[0]: e for e in vs_layout}
+        pairs = rank_matches([v for v in vs_prog.linked_state.units["vertex"].globals if v.storage == "out"],
+                             [v for v in ls.units["geometry"].globals if v.storage == "in"])
+        vs_layout = tuple(vs_layout) + tuple((i, by_name[o][1], by_name[o][2]) for i, o in pairs.items()
+                                             if o in by_name)
     key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
     # GL_PRIMITIVES_GENERATED active: what the passes add to the queue's primitive counter
     # is measured (a pipe query around them) and taken out of the GL query's result

@@ -269,3 +269,56 @@ def test_default_uniform_block_limit_is_a_link_error(ctx):
     ctx.glUniform4i(ctx.glGetUniformLocation(prog, "iv"), n - 2, 0, 0, 0)
     img = _draw_fullscreen(ctx)
     assert np.all(np.abs(img[4, 4] - np.array([0.25, 0.5, 0.75, 1.0]) * 255) <= 1), img[4, 4]
+
+
+RANK_VS = """#version 150
+in vec4 pos;
+out vec4 col0;
+out vec4 col1;
+out vec4 col2;
+out gl_PerVertex { vec4 gl_Position; };
+void main() {
+    gl_Position = pos;
+    col0 = vec4(1.0, 0.0, 0.0, 1.0);
+    col1 = vec4(0.0, 1.0, 0.0, 1.0);
+    col2 = vec4(0.0, 0.0, 1.0, 1.0);
+}
+"""
+RANK_GS = """#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in gl_PerVertex { vec4 gl_Position; } gl_in[];
+in vec4 INPUTS;
+out gl_PerVertex { vec4 gl_Position; };
+out vec4 color;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        color = READ;
+        EmitVertex();
+    }
+}
+"""
+RANK_FS = "#version 150\nin vec4 color;\nout vec4 o;\nvoid main() { o = color; }\n"
+
+
+@pytest.mark.parametrize("inputs, read, want", [
+    # no input matches by name: the second input by name order reads the second output (col1)
+    (("color0[]", "color1[]"), "color1[i]", (0, 1, 0)),
+    # a name match wins; the other input pairs by rank: [col2, color1] -> color1 reads col1
+    (("col2[]", "color1[]"), "col2[i] + color1[i]", (0, 1, 1)),
+])
+def test_separable_inputs_matching_no_output_read_the_output_of_their_rank(ctx, inputs, read, want):
+    """GL 4.6 section 7.4.1 leaves them undefined; Mesa gives the plain varyings of a
+    program's boundary slots in name order (piglit execution/vs-gs-linking)."""
+    gs = RANK_GS.replace("in vec4 INPUTS;", "".join(f"in vec4 {n};\n" for n in inputs)).replace("READ", read)
+    pipe = ctx.glGenProgramPipelines(1)[0]
+    for kind, src, bit in ((E.GL_VERTEX_SHADER, RANK_VS, E.GL_VERTEX_SHADER_BIT),
+                           (E.GL_GEOMETRY_SHADER, gs, E.GL_GEOMETRY_SHADER_BIT),
+                           (E.GL_FRAGMENT_SHADER, RANK_FS, E.GL_FRAGMENT_SHADER_BIT)):
+        ok, log, prog = _separable_link(ctx, kind, src)
+        assert ok, log
+        ctx.glUseProgramStages(pipe, bit, prog)
+    ctx.glBindProgramPipeline(pipe)
+    img = _draw_fullscreen(ctx)
+    assert np.all(np.abs(img[4, 4, :3] - np.array(want) * 255) <= 1), img[4, 4]
