@@ -322,3 +322,31 @@ def test_separable_inputs_matching_no_output_read_the_output_of_their_rank(ctx, 
     ctx.glBindProgramPipeline(pipe)
     img = _draw_fullscreen(ctx)
     assert np.all(np.abs(img[4, 4, :3] - np.array(want) * 255) <= 1), img[4, 4]
+
+
+@pytest.mark.parametrize("api, listed", [("gl43", True), ("compat", True), ("gl33", False)])
+def test_the_extension_is_listed_where_its_entry_points_are(api, listed):
+    """GL_ARB_separate_shader_objects is advertised in GL 4.1+ contexts (its entry points
+    are GL 4.1's), and its #extension compiles there, with its macro."""
+    with driver.Context(api=api, width=8, height=8) as c:
+        names = [c.glGetStringi(E.GL_EXTENSIONS, i) for i in range(c.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])]
+        assert ("GL_ARB_separate_shader_objects" in names) == listed
+        if api == "compat":
+            assert ("GL_ARB_separate_shader_objects" in c.glGetString(E.GL_EXTENSIONS).split()) == listed
+        src = ("#version 150\n#extension GL_ARB_separate_shader_objects : require\n"
+               "#if GL_ARB_separate_shader_objects != 1\n#error macro\n#endif\n"
+               "layout(location = 1) out vec4 v;\nvoid main() { v = vec4(1.0); gl_Position = v; }\n")
+        sh = c.glCreateShader(E.GL_VERTEX_SHADER)
+        c.glShaderSource(sh, 1, [src])
+        c.glCompileShader(sh)
+        assert (c.glGetShaderiv(sh, E.GL_COMPILE_STATUS) == [1]) == listed, c.glGetShaderInfoLog(sh)
+        if listed:
+            (pipe,) = c.glGenProgramPipelines(1)
+            expect(c, E.GL_NO_ERROR)
+            p = c.glCreateShaderProgramv(E.GL_VERTEX_SHADER, 1, [src])
+            assert c.glGetProgramiv(p, E.GL_PROGRAM_SEPARABLE) == [1]
+            c.glUseProgramStages(pipe, E.GL_VERTEX_SHADER_BIT, p)
+            assert c.glGetProgramPipelineiv(pipe, E.GL_VERTEX_SHADER) == [p]
+        else:
+            c.glGenProgramPipelines(1)
+            expect(c, E.GL_INVALID_OPERATION)
