@@ -16,6 +16,15 @@ none, and two processes building the same entry both succeed. A corrupt entry
 (unloadable, or whose embedded key is not its name) is ignored and rebuilt.
 Size cap: ``SHIMGL_SHADER_CACHE_MAX_MB`` (default 256); after a build the least
 recently modified entries are removed until the folder fits.
+
+Start-up: a process that only loads cached code neither runs the compiler nor
+parses C. The compiler's identity (``cc --version``) is kept in
+``<root>/native/compilers/`` per compiler executable (its path, inode, size and
+modification time: another compiler installed there is run again), and the
+cffi declarations of a library are kept as cffi's out-of-line module (Python
+that ``_cffi_backend`` loads without pycparser) in ``<root>/native/ffi/``,
+named by a digest of the declarations and cffi's version. Both are written
+atomically and, when unreadable, made again.
 """
 
 from __future__ import annotations
@@ -58,13 +67,47 @@ _compiler_id_cache: dict[str, str] = {}
 
 
 def _compiler_id(cc: str) -> str:
+    """The first line of ``cc --version``, remembered on disk per compiler
+    executable (see the module's docstring)."""
     if cc not in _compiler_id_cache:
+        exe = shutil.which(cc)
+        record = None
+        if exe is not None and not _cache_disabled():
+            try:
+                st = os.stat(exe)
+                ident = f"{exe}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+                record = cache_root() / "native" / "compilers" / hashlib.sha256(ident.encode()).hexdigest()[:32]
+                _compiler_id_cache[cc] = record.read_text().split("\n", 1)[1].rstrip("\n")
+                return _compiler_id_cache[cc]
+            except (OSError, IndexError, UnicodeDecodeError):
+                pass
         try:
             out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
         except (OSError, subprocess.TimeoutExpired) as e:
             raise BuildError(f"C compiler {cc!r} not usable: {e}") from None
         _compiler_id_cache[cc] = out.splitlines()[0] if out else cc
+        if record is not None:
+            _write_atomic(record, f"{exe}\n{_compiler_id_cache[cc]}\n")
     return _compiler_id_cache[cc]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed over it (a
+    reader sees the old or the new whole file); a cache that cannot be written
+    is only slower."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
 
 
 def _cpu_id() -> str:
@@ -144,15 +187,60 @@ def load_or_build(source: str, cdef: str, key: str | None = None, build: bool = 
 
 
 def _ffi_for(cdef: str):
-    """One FFI per declaration text, parsed once per process (cffi parses C with
-    pycparser: tens of ms)."""
+    """One FFI per declaration text per process: cffi's out-of-line module of
+    the declarations from the cache, else parsed here (cffi parses C with
+    pycparser: tens of ms) and its module stored for the next process."""
     ffi = _ffis.get(cdef)
     if ffi is None:
-        import cffi
-        ffi = cffi.FFI()
-        ffi.cdef(cdef + f"\nconst char *{_KEY_SYMBOL}(void);")
+        import _cffi_backend        # (cffi's own version: the modules it writes are for it)
+        text = cdef + f"\nconst char *{_KEY_SYMBOL}(void);"
+        name = "ffi_" + hashlib.sha256(f"{_cffi_backend.__version__}\0{text}".encode()).hexdigest()[:32]
+        path = None if _cache_disabled() else cache_root() / "native" / "ffi" / f"{name}.py"
+        ffi = _load_ffi_module(path, name) if path is not None else None
+        if ffi is None:
+            import cffi
+            ffi = cffi.FFI()
+            ffi.cdef(text)
+            if path is not None:
+                _store_ffi_module(ffi, path, name)
+                ffi = _load_ffi_module(path, name) or ffi     # the same kind of FFI as later processes'
         _ffis[cdef] = ffi
     return ffi
+
+
+def _load_ffi_module(path: Path, name: str):
+    """The ``ffi`` of a stored out-of-line module, or None when absent or damaged."""
+    try:
+        source = path.read_text()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        source = ""
+    try:
+        namespace: dict = {"__name__": name}
+        exec(compile(source, str(path), "exec"), namespace)
+        ffi = namespace["ffi"]
+        ffi.typeof("const char *(*)(void)")        # a usable FFI of _cffi_backend
+        return ffi
+    except Exception:       # noqa: BLE001 - unreadable, torn or foreign: parse again
+        _say(f"ignoring unreadable declarations module {path.name}")
+        return None
+
+
+def _store_ffi_module(ffi, path: Path, name: str) -> None:
+    """Write cffi's out-of-line module of ``ffi`` (its declarations, no C source) to ``path``."""
+    import contextlib
+    import io
+    try:
+        ffi.set_source(name, None)
+        with tempfile.TemporaryDirectory(prefix="shimgl-ffi-") as tmp:
+            generated = Path(tmp) / f"{name}.py"
+            with contextlib.redirect_stdout(io.StringIO()):      # cffi reports "generating ..."
+                ffi.emit_python_code(str(generated))
+            text = generated.read_text()
+    except Exception:       # noqa: BLE001 - only the next process's start is slower
+        return
+    _write_atomic(path, text)
 
 
 def _open(ffi, path: Path, key: str):
