@@ -15,8 +15,6 @@ theirs from it.
 
 from __future__ import annotations
 
-from . import ast as A
-
 __all__ = ["ADVANCED_EQUATIONS", "BLEND_SUPPORT", "EXTENSION", "available", "blend_support_layout",
            "declared_equations"]
 
@@ -55,6 +53,7 @@ def blend_support_layout(an, loc, storage: str, layout: dict) -> bool:
 def declared_equations(unit) -> frozenset[str]:
     """The advanced equations fragment shader `unit` (a compiled TranslationUnit)
     declares support for: the union of its ``layout(blend_support_*) out;``."""
+    from . import ast as A      # not at import: the GL front end reads the names above at start
     found: set[str] = set()
     for d in unit.declarations:
         if isinstance(d, A.QualifierDeclaration) and d.qualifier.storage == "out":
