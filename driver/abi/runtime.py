@@ -166,7 +166,7 @@ def warm_up() -> None:
         top = sys.modules[ep.module.split(".")[0]]
         for m in pkgutil.walk_packages(getattr(top, "__path__", []), top.__name__ + "."):
             importlib.import_module(m.name)
-    x11.available()
+    x11._load()              # its cffi declarations (available() only dlopens)
 
 
 def _locked(fn):

@@ -135,8 +135,20 @@ def malloc_array(c_type: str, values: list[int]):
 
 
 def available() -> bool:
-    """libX11 can be loaded (the X11 platform and GLX are offered)."""
-    return _load()[1] is not None
+    """libX11 can be loaded (the X11 platform and GLX are offered). A plain
+    dlopen answers (EGL's client extension string asks at every start); the
+    declarations above are parsed (pycparser, tens of ms) only when X11 is used."""
+    if "lib" in _state:
+        return _state["lib"] is not None
+    with _lock:
+        if "loadable" not in _state:
+            import ctypes
+            try:
+                ctypes.CDLL("libX11.so.6")
+                _state["loadable"] = True
+            except OSError:
+                _state["loadable"] = False
+        return _state["loadable"]
 
 
 class _Trap:
