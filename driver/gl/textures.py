@@ -20,6 +20,7 @@ from driver.gl.formats import (
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
+                                         required_internalformat_ok,
                                          texture_buffer_state, texture_view_state)
 from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TEXTURE_SRGB_DECODE_EXT, view_offsets
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
@@ -366,6 +367,11 @@ class TextureMixin:
                        self._es_depth_texture_ok(fmt, type)),
                       E.GL_INVALID_OPERATION, "format/type/internalformat combination")
                 return info
+            required = required_internalformat_ok(self.api, internalformat, fmt, type)
+            if required:
+                return info             # OES_required_internalformat's sized formats (GLES 1/2, and LA in 3)
+            check(required is None or self.api.version >= (3, 0), E.GL_INVALID_OPERATION,
+                  "format/type/internalformat combination (OES_required_internalformat table 3.3)")
             check(self.api.version >= (3, 0) and internalformat in INTERNAL_FORMATS,
                   E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
             fmt_ok = fmt == _es_format_for(info)

@@ -38,7 +38,7 @@ __all__ = ["view_offsets", "es_color_renderable", "RENDER_SNORM_8", "RENDER_SNOR
            "read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
            "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
-           "es2_renderbuffer_formats"]
+           "es2_renderbuffer_formats", "required_internalformat_ok"]
 
 #: OES_texture_half_float / OES_vertex_half_float: GLES 2.0's half-float type token,
 #: another value than GL's HALF_FLOAT (which GLES 3.0 adopted).
@@ -232,6 +232,40 @@ def es_color_renderable(api, internalformat: int) -> bool:
     if internalformat in RENDER_SNORM_16:
         return api.has_extension("GL_EXT_render_snorm") and api.has_extension("GL_EXT_texture_norm16")
     return True
+
+
+#: OES_required_internalformat (GLES 1.0 / 2.0): the sized internal formats TexImage takes
+#: with each (format, type) of the unsized table, beside the unsized one (the extension's
+#: table 3.3; its 2_10_10_10_REV rows need EXT_texture_type_2_10_10_10_REV, not listed).
+#: The depth rows need OES_depth_texture as well.
+REQUIRED_INTERNALFORMATS: dict[tuple[int, int], frozenset[int]] = {
+    (E.GL_RGBA, E.GL_UNSIGNED_BYTE): frozenset({E.GL_RGBA8, E.GL_RGB5_A1, E.GL_RGBA4}),
+    (E.GL_RGBA, E.GL_UNSIGNED_SHORT_4_4_4_4): frozenset({E.GL_RGBA4}),
+    (E.GL_RGBA, E.GL_UNSIGNED_SHORT_5_5_5_1): frozenset({E.GL_RGB5_A1}),
+    (E.GL_RGB, E.GL_UNSIGNED_BYTE): frozenset({E.GL_RGB8, E.GL_RGB565}),
+    (E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5): frozenset({E.GL_RGB565}),
+    (E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE): frozenset({E.GL_LUMINANCE8_ALPHA8, E.GL_LUMINANCE4_ALPHA4}),
+    (E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE): frozenset({E.GL_LUMINANCE8}),
+    (E.GL_ALPHA, E.GL_UNSIGNED_BYTE): frozenset({E.GL_ALPHA8}),
+    (E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_SHORT): frozenset({E.GL_DEPTH_COMPONENT16}),
+    (E.GL_DEPTH_COMPONENT, E.GL_UNSIGNED_INT): frozenset({E.GL_DEPTH_COMPONENT16, E.GL_DEPTH_COMPONENT24,
+                                                          E.GL_DEPTH_COMPONENT32}),
+}
+
+
+_REQUIRED_SIZED = frozenset().union(*REQUIRED_INTERNALFORMATS.values())
+
+
+def required_internalformat_ok(api, internalformat: int, fmt: int, type: int) -> bool | None:
+    """Whether a GLES context with OES_required_internalformat takes the sized
+    ``internalformat`` for client data of ``fmt``/``type`` (REQUIRED_INTERNALFORMATS):
+    None when ``internalformat`` is none of the extension's (or the context lacks it),
+    False for one of them given with another format or type."""
+    if not api.has_extension("GL_OES_required_internalformat") or internalformat not in _REQUIRED_SIZED:
+        return None
+    if fmt == E.GL_DEPTH_COMPONENT and not (api.version >= (3, 0) or api.has_extension("GL_OES_depth_texture")):
+        return False
+    return internalformat in REQUIRED_INTERNALFORMATS.get((fmt, type), ())
 
 
 def es2_renderbuffer_formats(api) -> frozenset[int]:
