@@ -327,6 +327,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_point_size_array", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_point_sprite", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_read_format", _ANY, _N, _ANY, _N, DONE),
+    _x("GL_OES_required_internalformat", _N, _N, _ANY, _ES2, DONE),     # test_gles_ext_list.py
     _x("GL_OES_single_precision", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_stencil_wrap", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_texture_mirrored_repeat", _N, _N, _ANY, _N, DONE),
