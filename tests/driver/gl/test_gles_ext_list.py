@@ -6,7 +6,8 @@ table), EXT_color_buffer_float (float colour buffers in GLES 3.0), the compresse
 formats of EXT_texture_compression_bptc and KHR_texture_compression_astc_ldr
 uploaded and sampled in GLES, EXT_primitive_bounding_box's EXT entry point, and
 OES_viewport_array (GLES 3.2: indexed viewports, scissors and depth ranges,
-gl_ViewportIndex and gl_MaxViewports)."""
+gl_ViewportIndex and gl_MaxViewports) and OES_required_internalformat (sized internal
+formats in GLES 1/2)."""
 
 from __future__ import annotations
 
@@ -59,10 +60,11 @@ ISSUE_LIST = {
     "GL_EXT_copy_image": ((3, 0), "test_gles_ext_commands.py"),
     "GL_EXT_primitive_bounding_box": ((3, 1), "test_gles_ext_list.py"),
     "GL_OES_viewport_array": ((3, 2), "test_gles_ext_list.py"),
+    "GL_OES_required_internalformat": ((2, 0), "test_gles_ext_list.py"),
 }
 ES_VERSIONS = [(2, 0), (3, 0), (3, 1), (3, 2)]
 #: the ones GLES 1.1 contexts list too (the specification names GLES 1.0)
-ES1_TOO = {"GL_OES_compressed_ETC1_RGB8_texture"}
+ES1_TOO = {"GL_OES_compressed_ETC1_RGB8_texture", "GL_OES_required_internalformat"}
 
 
 @pytest.mark.parametrize("name", sorted(ISSUE_LIST))
@@ -329,3 +331,77 @@ def test_oes_viewport_array_is_refused_in_es31():
     expect(ctx, E.GL_INVALID_OPERATION)
     ctx.glEnablei(E.GL_SCISSOR_TEST, 1)
     expect(ctx, E.GL_INVALID_ENUM)
+
+
+# -- OES_required_internalformat ---------------------------------------------------------------
+
+def _sample_texel(ctx, internalformat, fmt, type, data) -> np.ndarray:
+    """A 1x1 texture of ``internalformat`` from ``data``, drawn by a GLSL ES 1.00 shader
+    into the 1x1 window; the RGBA8 pixel read back."""
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexParameteri(T2, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glTexImage2D(T2, 0, internalformat, 1, 1, 0, fmt, type, data)
+    expect(ctx, E.GL_NO_ERROR)
+    vs = "attribute vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
+    fs = ("precision mediump float;\nuniform sampler2D t;\n"
+          "void main() { gl_FragColor = texture2D(t, vec2(0.5)); }\n")
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
+        s, ok, log = _compile(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, s)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    tri = np.array([(-1, -1), (3, -1), (-1, 3)], np.float32)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, tri.nbytes, tri.tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    return np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).astype(int)
+
+
+@pytest.mark.parametrize("api", ["gles1", "gles2"])
+def test_oes_required_internalformat_is_listed_in_es1_and_es2(api):
+    ctx = driver.Context(api=api, width=1, height=1)
+    assert "GL_OES_required_internalformat" in ctx.glGetString(E.GL_EXTENSIONS).split()
+
+
+@pytest.mark.parametrize("internalformat, fmt, type, data, want, tolerance", [
+    # exact formats: the texel as given (ALPHA: (0, 0, 0, A); LUMINANCE_ALPHA: (L, L, L, A))
+    (E.GL_RGBA8, E.GL_RGBA, E.GL_UNSIGNED_BYTE, [200, 100, 50, 25], [200, 100, 50, 25], 0),
+    (E.GL_ALPHA8, E.GL_ALPHA, E.GL_UNSIGNED_BYTE, [77], [0, 0, 0, 77], 0),
+    (E.GL_LUMINANCE8, E.GL_LUMINANCE, E.GL_UNSIGNED_BYTE, [91], [91, 91, 91, 255], 0),
+    (E.GL_LUMINANCE8_ALPHA8, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE, [91, 17], [91, 91, 91, 17], 0),
+    # at least 4 / 5-6-5 / 5-5-5-1 bits per channel: within half a step of the narrowest width
+    (E.GL_RGBA4, E.GL_RGBA, E.GL_UNSIGNED_BYTE, [200, 100, 50, 255], [200, 100, 50, 255], 9),
+    (E.GL_RGB565, E.GL_RGB, E.GL_UNSIGNED_BYTE, [200, 100, 50], [200, 100, 50, 255], 5),
+    (E.GL_RGB5_A1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, [200, 100, 50, 255], [200, 100, 50, 255], 5),
+    # packed client data: 5-6-5 (31, 0, 31) and 4-4-4-4 (15, 8, 0, 15) expand exactly
+    (E.GL_RGB565, E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5, [0xF81F], [255, 0, 255, 255], 0),
+    (E.GL_RGBA4, E.GL_RGBA, E.GL_UNSIGNED_SHORT_4_4_4_4, [0xF80F], [255, 136, 0, 255], 0),
+])
+def test_oes_required_internalformat_sized_textures_in_es2(internalformat, fmt, type, data, want, tolerance):
+    """GLES 2.0 takes the extension's sized internal formats with the format/type of
+    its table 3.3 and stores at least their precision."""
+    ctx = driver.Context(api="gles2", width=1, height=1)
+    dtype = np.uint16 if type in (E.GL_UNSIGNED_SHORT_5_6_5, E.GL_UNSIGNED_SHORT_4_4_4_4) else np.uint8
+    got = _sample_texel(ctx, internalformat, fmt, type, np.array(data, dtype))
+    assert np.abs(got - np.array(want)).max() <= tolerance, got
+
+
+def test_oes_required_internalformat_errors_in_es2():
+    """A sized format with another format or type of the table: INVALID_OPERATION; a
+    sized format the extension does not name: INVALID_VALUE."""
+    ctx = driver.Context(api="gles2", width=1, height=1)
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(T2, t)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA8, 1, 1, 0, E.GL_RGB, E.GL_UNSIGNED_BYTE, bytes(3))
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glTexImage2D(T2, 0, E.GL_RGB565, 1, 1, 0, E.GL_RGB, E.GL_UNSIGNED_SHORT_4_4_4_4, bytes(2))
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glTexImage2D(T2, 0, E.GL_RGBA16F, 1, 1, 0, E.GL_RGBA, E.GL_FLOAT, bytes(16))
+    expect(ctx, E.GL_INVALID_VALUE)
