@@ -36,7 +36,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BlockMember", "BuiltinInput", "LinkError", "LinkedShader", "StageIR", "XfbCapture", "stage_ir_of", "assign_attributes",
+__all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedShader", "StageIR", "XfbCapture",
+           "default_block_layout", "program_default_block", "stage_ir_of", "assign_attributes",
            "assign_frag_outputs", "xfb_captures",
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
@@ -97,33 +98,39 @@ class LinkedShader:
     def __hash__(self) -> int:
         return hash(self.digest)
 
-    def stage_ir(self) -> "StageIR":
-        """What crosses the pipe for this stage (``StageIR``); one per LinkedShader."""
-        got = self.__dict__.get("_stage_ir")
+    def stage_ir(self, options: dict | None = None) -> "StageIR":
+        """What crosses the pipe for this stage (``StageIR``), lowered with the compile
+        ``options`` (``DefaultBlock.lowering_options``: where the program's default
+        block puts each uniform); one per LinkedShader and options, whose digest
+        names both."""
+        text = repr(sorted((options or {}).items()))
+        made = self.__dict__.setdefault("_stage_irs", {})
+        got = made.get(text)
         if got is None:
-            got = StageIR(self.stage, "ir of " + self.digest, self.profile, self.source, _Lowering(self))
-            object.__setattr__(self, "_stage_ir", got)
+            digest = "ir of " + self.digest + \
+                (", options " + hashlib.sha256(text.encode()).hexdigest() if options else "")
+            got = made[text] = StageIR(self.stage, digest, self.profile, self.source, _Lowering(self, options))
         return got
 
 
-def stage_ir_of(shader, source: str = "") -> "StageIR":
+def stage_ir_of(shader, source: str = "", options: dict | None = None) -> "StageIR":
     """The ``StageIR`` of what a GL path hands the pipe: a ``StageIR`` itself, a
     ``LinkedShader``'s, or the linked form of one typed unit its caller parsed
-    (internal kernels; ``source`` is the unit's text). A driver passes the object
-    on and never reads it."""
+    (internal kernels; ``source`` is the unit's text), lowered with ``options``
+    (see ``LinkedShader.stage_ir``). A driver passes the object on and never reads it."""
     if isinstance(shader, StageIR):
         return shader
     if not isinstance(shader, LinkedShader):
         shader = linked_shader(shader, source)
-    return shader.stage_ir()
+    return shader.stage_ir(options)
 
 
 class _Lowering:
     """Lowers a LinkedShader once, on first use (a process whose variants all come
     from the on-disk shader cache never lowers): the compiler's, never the driver's."""
 
-    def __init__(self, linked: LinkedShader):
-        self._linked = linked
+    def __init__(self, linked: LinkedShader, options: dict | None = None):
+        self._linked, self._options = linked, options
         self._result = None
         self._lock = threading.Lock()
 
@@ -132,7 +139,7 @@ class _Lowering:
             if self._result is None:
                 from compiler.lower import LoweringError, lower_stage
                 try:
-                    self._result = (lower_stage(self._linked.unit), None)
+                    self._result = (lower_stage(self._linked.unit, self._options), None)
                 except LoweringError as e:
                     self._result = (None, e)
                 self._linked = None         # the AST is not needed any more
@@ -1048,3 +1055,78 @@ def xfb_captures(unit) -> tuple[list[XfbCapture], dict[int, int]]:
                        if x.buffer == c.buffer)
             strides[c.buffer] = -(-end // 8) * 8 if wide else end
     return out, strides
+
+
+@dataclass(frozen=True)
+class DefaultBlock:
+    """The default uniform block of a program as its shaders read it: the one layout
+    of the block, assigned at link (``default_block_layout``). GL's uniform storage
+    is these bytes (``glUniform*`` writes them); every stage's lowering places each
+    uniform it uses at its offset here (``lowering_options``), in uniform registers
+    when it fits below the register budget (register r holds byte r of the storage)
+    and read from the default uniform buffer (UBO 0, the storage itself) otherwise.
+
+    ``offsets``: (variable name, offset_B) in block order, std430 (a matrix is an
+    array of column vectors; the compiler's ``type_layout``); ``size_B`` the block's
+    bytes; ``leaves``: every leaf as GL names it ("m", "s.f", "a[2].f"; an array of a
+    basic type is one leaf) -> (offset_B, stride_B, matrix_stride_B, elements), the
+    stride an array's (elements apart) or else the leaf's size.
+    Hashable; equal layouts compare equal."""
+    offsets: tuple[tuple[str, int], ...] = ()
+    size_B: int = 0
+    leaves: tuple[tuple[str, tuple[int, int, int, int]], ...] = field(default=(), compare=False, repr=False)
+
+    def lowering_options(self) -> dict:
+        """The compile options that make a stage's lowering place its uniforms here."""
+        return {"default_block": self.offsets, "default_block_size_B": self.size_B}
+
+    def leaf(self, name: str) -> tuple[int, int, int, int] | None:
+        """(offset_B, stride_B, matrix_stride_B, elements) of a leaf; "a[0]" and
+        "a" name the same array leaf."""
+        table = self.__dict__.get("_leaf_table")
+        if table is None:
+            table = dict(self.leaves)
+            object.__setattr__(self, "_leaf_table", table)
+        got = table.get(name)
+        if got is None and name.endswith("[0]"):
+            got = table.get(name[:-3])
+        return got
+
+
+def default_block_layout(variables: Sequence[tuple[str, Any]]) -> DefaultBlock:
+    """The default block of a program whose active default-block uniforms are
+    ``variables`` ((name, GLSL type) in block order, each name once; no opaque
+    types, no block members): std430, each variable at the next offset its
+    alignment allows."""
+    from compiler.ir.passes.io import type_layout
+    from compiler.lower.from_ast import ir_type
+    from compiler.lower.io import uniform_leaf_slots
+    offsets, leaves, end = [], [], 0
+    for name, gtype in variables:
+        t = ir_type(gtype)
+        if t is None:
+            continue
+        size, align = type_layout(t, "std430")
+        start = (end + align - 1) // align * align
+        offsets.append((name, start))
+        for s in uniform_leaf_slots(name, gtype, t, "regs", start):
+            leaves.append((s.name, (s.offset_B, s.array_stride_B or s.size_B, s.matrix_stride_B, s.count)))
+        end = start + size
+    return DefaultBlock(tuple(offsets), end, tuple(leaves))
+
+
+def program_default_block(stages: Sequence[Any]) -> DefaultBlock:
+    """The default block of the stages of one program (each a ``LinkedShader`` or a
+    typed unit): every non-opaque default-block uniform they declare, first
+    declaration first; for programs a driver builds itself (blits, pass-through
+    stages)."""
+    seen: dict[str, Any] = {}
+    for stage in stages:
+        unit = stage.unit if isinstance(stage, LinkedShader) else stage
+        for g in unit.globals:
+            inner = g.type.innermost_element
+            if g.storage != "uniform" or g.builtin or getattr(g, "block", None) is not None or \
+                    inner.is_opaque or inner.is_block:
+                continue
+            seen.setdefault(g.name, g.type)
+    return default_block_layout(list(seen.items()))

@@ -30,7 +30,8 @@ from .intrinsics import LOWER_INTRINSICS  # checks the intrinsics the lowering e
 from .blend import DEFAULT_RENDER_TARGETS, Blend, RenderTarget
 from .from_ast import Lowerer, LoweringError
 from .interp import LowerInterpreter
-from .io import Attribute, CfBinding, IOLowering, OpaqueSlot, UniformSlot, Varying, link_varyings, order_varyings
+from .io import (Attribute, CfBinding, IOLowering, OpaqueSlot, UniformSlot, Varying, link_varyings,
+                 options_from_key, order_varyings)
 from .stage import KERNEL_STAGES, LoweredStage, kernel_shape, lower_globals_and_main, lower_stage
 from .vertex_fetch import VertexAttrib
 
@@ -42,11 +43,8 @@ __all__ = ["glsl_to_ir", "lower_unit", "LoweringError", "Varying", "UniformSlot"
 
 def lowering_options(key) -> dict:
     """The compile options (not variant state) a standalone caller may pass in its
-    key: ``uniform_regs_B``, ``atomic_counter_ssbo_base``."""
-    if key is None:
-        return {}
-    return {name: key.get(name) for name in ("uniform_regs_B", "atomic_counter_ssbo_base")
-            if key.get(name) is not None}
+    key (``compiler.lower.io.COMPILE_OPTIONS``)."""
+    return options_from_key(key)
 
 
 def lower_unit(unit: ast.TranslationUnit, key=None):

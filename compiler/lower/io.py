@@ -238,6 +238,49 @@ def _block_layout(block: ast.InterfaceBlock) -> dict:
     return out
 
 
+#: the compile options of a stage (not variant state), which a standalone caller
+#: may pass in its key: the uniform register budget, the SSBO index of atomic counter
+#: buffer 0, the program's default block (``compiler.link.DefaultBlock``)
+COMPILE_OPTIONS = ("uniform_regs_B", "atomic_counter_ssbo_base", "default_block", "default_block_size_B")
+
+
+def options_from_key(key) -> dict:
+    """The ``COMPILE_OPTIONS`` a key carries."""
+    if key is None:
+        return {}
+    return {name: key.get(name) for name in COMPILE_OPTIONS if key.get(name) is not None}
+
+
+def uniform_leaf_slots(name: str, gtype: GT.GLSLType, t, file: str, base_B: int, ubo: int = 0) -> list:
+    """``UniformSlot`` of each leaf of the uniform ``name`` of GLSL type ``gtype`` (IR
+    type ``t``) placed at ``base_B`` (std430): the one rule for the uniform maps of the
+    lowering and the program's default block (``compiler.link.default_block_layout``)."""
+    out = []
+    for leaf, lt, path in _glsl_leaves(name, gtype):
+        it, off = t, base_B
+        for kind, i in path:
+            if kind == "s":
+                off += member_offset_B(it, i, "std430")
+                it = it.fields[i][1]
+            else:
+                size, align = type_layout(it.element, "std430")
+                off += i * ((size + align - 1) // align * align)
+                it = it.element
+        size, _a = type_layout(it, "std430")
+        count, astride, mstride = 1, 0, 0
+        inner, innert = lt, it
+        if lt.is_array:
+            count = lt.length or 1
+            esize, ealign = type_layout(it.element, "std430")
+            astride = (esize + ealign - 1) // ealign * ealign
+            inner, innert = lt.element, it.element
+        if inner.is_matrix:
+            csize, calign = type_layout(innert.element, "std430")
+            mstride = (csize + calign - 1) // calign * calign
+        out.append(UniformSlot(leaf, str(lt), file, off, size, count, astride, mstride, ubo))
+    return out
+
+
 def _glsl_leaves(name: str, t: GT.GLSLType):
     """(leaf name, type, path) for uniform maps; arrays of basic types stay one leaf."""
     if t.is_struct:
@@ -304,10 +347,12 @@ class IOLowering:
         self.interpolate_at: list = []          # (load_interpolated_input, input symbol)
         self._reg_uniforms: list = []          # (IR variable, name, GLSL type) in uniform registers
         self.regs_B = options.get("uniform_regs_B", 1024)
+        # the program's default block (compiler.link.DefaultBlock): variable -> offset_B
+        self.default_block = dict(options.get("default_block") or ())
         # UBO 0 is the default block's memory copy (the same bytes ``load_uniform`` with a
         # dynamic offset reads): registers mirror its first regs_B bytes, uniforms read
-        # from memory follow them, so the two files never overlap.
-        self.ubo0_size_B = self.regs_B
+        # from memory follow them (and the program's block), so the two never overlap.
+        self.ubo0_size_B = max(self.regs_B, -(-options.get("default_block_size_B", 0) // 16) * 16)
 
     def k(self, name, default=None):
         return self.key.get(name, default) if self.key is not None else default
@@ -343,12 +388,45 @@ class IOLowering:
             self.geometry.plan_outputs(self.out_symbols)
 
     # ------------------------------------------------------------ uniforms
+    def _in_program_block(self, s) -> bool:
+        """Whether the program's default block places symbol ``s``."""
+        return s.name in self.default_block and not s.builtin and s.block is None and \
+            not s.type.innermost_element.is_opaque and not s.type.innermost_element.is_block
+
+    def _plan_program_block(self, L, syms) -> int:
+        """The uniforms the program's default block places, at their offsets there: in
+        the uniform registers when they fit below ``regs_B`` (register byte r is byte r
+        of the program's storage), else read from UBO 0 at the same offset. Returns
+        the end of the registers they take."""
+        end = 0
+        for s in syms:
+            if not self._in_program_block(s):
+                continue
+            t = ir_type(s.type)
+            size, _align = type_layout(t, "std430")
+            start = self.default_block[s.name]
+            if start + size <= self.regs_B:
+                var = IRVariable(s.name, t, "uniform", {"offset_B": start})
+                self._reg_uniforms.append((var, s.name, s.type))
+                self._record_uniform(s.name, s.type, t, "regs", start, 0)
+                end = max(end, start + size)
+            else:
+                var = IRVariable(s.name, t, "ubo", {"binding": 0, "packing": "std430", "offset_B": start})
+                self._record_uniform(s.name, s.type, t, "ubo", start, 0)
+            self.shader.variables.append(var)
+            L.bind(s, var)
+        return end
+
     def _plan_uniforms(self, L, syms) -> None:
-        """Uniform registers first, the rest in the default UBO (index 0)."""
-        offset = self.uniform_regs_used_B
+        """Uniform registers first, the rest in the default UBO (index 0). The
+        uniforms of the program's default block sit at its offsets; the others
+        (built-in state) follow them."""
+        offset = max(self.uniform_regs_used_B, self._plan_program_block(L, syms))
         blocks_done = set()
         for s in syms:
             if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
+                continue
+            if self._in_program_block(s):
                 continue
             if s.type.innermost_element.is_block:
                 self._block(L, s.block if isinstance(s.block, ast.InterfaceBlock) else None, s)
@@ -437,9 +515,23 @@ class IOLowering:
         if self.uniform_regs_used_B + reserve_B <= self.regs_B:
             return
         budget_B = self.regs_B - reserve_B
-        pinned = [u for u in self._reg_uniforms if u[1].startswith("shimgl_")]
-        others = [u for u in self._reg_uniforms if not u[1].startswith("shimgl_")]
         offset, kept = 0, []
+        placed = [u for u in self._reg_uniforms if u[1] in self.default_block and not u[1].startswith("gl_")]
+        for var, name, gtype in placed:          # the program's block: registers or UBO 0 at its offset
+            for leaf in [n for n in self.uniforms if n == name or n.startswith((name + ".", name + "["))]:
+                del self.uniforms[leaf]
+            size, _align = type_layout(var.type, "std430")
+            start = var.data["offset_B"]
+            if start + size <= budget_B:
+                self._record_uniform(name, gtype, var.type, "regs", start, 0)
+                kept.append((var, name, gtype))
+                offset = max(offset, start + size)
+                continue
+            var.mode, var.data = "ubo", {"binding": 0, "packing": "std430", "offset_B": start}
+            self._record_uniform(name, gtype, var.type, "ubo", start, 0)
+        rest = [u for u in self._reg_uniforms if all(u[0] is not p[0] for p in placed)]
+        pinned = [u for u in rest if u[1].startswith("shimgl_")]
+        others = [u for u in rest if not u[1].startswith("shimgl_")]
         for var, name, gtype in pinned + others:
             size, align = type_layout(var.type, "std430")
             start = (offset + align - 1) // align * align
@@ -470,28 +562,8 @@ class IOLowering:
         return var
 
     def _record_uniform(self, name, gtype, t, file, base_B, ubo) -> None:
-        for leaf, lt, path in _glsl_leaves(name, gtype):
-            it, off = t, base_B
-            for kind, i in path:
-                if kind == "s":
-                    off += member_offset_B(it, i, "std430")
-                    it = it.fields[i][1]
-                else:
-                    size, align = type_layout(it.element, "std430")
-                    off += i * ((size + align - 1) // align * align)
-                    it = it.element
-            size, _a = type_layout(it, "std430")
-            count, astride, mstride = 1, 0, 0
-            inner, innert = lt, it
-            if lt.is_array:
-                count = lt.length or 1
-                esize, ealign = type_layout(it.element, "std430")
-                astride = (esize + ealign - 1) // ealign * ealign
-                inner, innert = lt.element, it.element
-            if inner.is_matrix:
-                csize, calign = type_layout(innert.element, "std430")
-                mstride = (csize + calign - 1) // calign * calign
-            self.uniforms[leaf] = UniformSlot(leaf, str(lt), file, off, size, count, astride, mstride, ubo)
+        for slot in uniform_leaf_slots(name, gtype, t, file, base_B, ubo):
+            self.uniforms[slot.name] = slot
 
     def _block(self, L, block: ast.InterfaceBlock | None, sym) -> None:
         """A uniform or storage block (instance-less when ``sym`` is None)."""

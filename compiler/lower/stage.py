@@ -57,7 +57,7 @@ from compiler.ir.core import Block, Def, Function, Instr, Shader, Variable, clon
 
 from .from_ast import Lowerer
 from .interface import InterfaceSymbol
-from .io import NO_KEY, IOLowering
+from .io import NO_KEY, IOLowering, options_from_key
 
 __all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "kernel_shape", "lower_stage", "lower_globals_and_main",
            "lowered_from", "translated_front_half"]
@@ -106,7 +106,7 @@ def translated_front_half(unit, key, translate) -> tuple[Shader, IOLowering]:
     globals, the unit's main, ``translate(L)`` with the ``Lowerer``, then the
     interface's output stores and fragment epilogue and the GLSL path's first passes."""
     from compiler.ir.passes import lower_io, preprocess
-    io = IOLowering(unit, key)
+    io = IOLowering(unit, key, options_from_key(key))
     L = Lowerer(unit, io)
     io.begin(L)
     for g in unit.globals:

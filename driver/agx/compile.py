@@ -5,15 +5,17 @@ Sole responsibility: compile one pipe shader CSO for one variant key with
 IR, ``compiler.link.StageIR``: the variant key's passes run on a copy of it; no
 GLSL is parsed and no AST read here) and translate the result into an
 ``AgxShader``: the binary, the uniform registers the driver fills (the default
-block re-laid from the GL front end's layout into the compiler's, buffer and
-attribute addresses), the maps from the compiler's binding slots to pipe slots
-(textures/samplers, UBOs, SSBOs, images), the vertex outputs and the
-coefficient bindings of a fragment shader.
+block, buffer and attribute addresses), the maps from the compiler's binding
+slots to pipe slots (textures/samplers, UBOs, SSBOs, images), the vertex
+outputs and the coefficient bindings of a fragment shader.
 
-The GL front end lays the default block out with one 16-byte slot per element
-or matrix column (``ShaderState.info["uniforms"]``); the compiler lays it out
-std430 in declaration order (``ShaderInfo.uniforms``). ``remap`` lists the
-copies (src_offset_B, dst_offset_B, size_B) between the two."""
+The default uniform block has one layout, the program's (``compiler.link.
+DefaultBlock``, ``ShaderState.info["default_block"]``): the compiler places each
+uniform at its offset there and the GL front end stores the values in it, so
+constant buffer 0 is the block the shader reads, uploaded with one copy. Only the
+compatibility profile's built-in state uniforms are copied from their own table
+(the state constant buffer) into the places the compiler gave them
+(``state_copies``: (src_offset_B, dst_offset_B, size_B, file, ubo))."""
 
 from __future__ import annotations
 
@@ -59,17 +61,24 @@ def _compile_stage(shader, key):
 _STAGE_IRS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def _block_options(state) -> dict:
+    """The compile options placing the uniforms at the program's default block."""
+    block = (state.info or {}).get("default_block")
+    return block.lowering_options() if block is not None else {}
+
+
 def stage_ir(state):
     """The ``compiler.link.StageIR`` of a CSO (IR lowered once for every variant):
     ``state.ir`` itself, or, for the GL paths that still hand over a typed unit they
     parsed (the transform feedback vertex stage, internal compute kernels), what
-    ``compiler.link.stage_ir_of`` makes of it, once per state. The driver reads no AST."""
+    ``compiler.link.stage_ir_of`` makes of it (with the program's default block),
+    once per state. The driver reads no AST."""
     got = _STAGE_IRS.get(state)
     if got is None:
         from compiler.link import StageIR, stage_ir_of
         if isinstance(state.ir, StageIR):
             return state.ir
-        got = _STAGE_IRS[state] = stage_ir_of(state.ir, state.source)
+        got = _STAGE_IRS[state] = stage_ir_of(state.ir, state.source, _block_options(state) or None)
     return got
 
 
@@ -107,11 +116,17 @@ def _front_entry(front: dict, name: str):
     return None
 
 
-def _remap(front: dict, slots: dict) -> tuple[list, int]:
-    """Copies from the front end's default block to the compiler's, and its size."""
-    copies, size = [], 0
+def _block_size(slots: dict) -> int:
+    """Bytes of the default block the compiler's uniform slots reach."""
+    return max([u.offset_B + u.size_B for u in slots.values()] + [0])
+
+
+def _state_copies(front: dict, slots: dict) -> list:
+    """Copies from the state constant buffer (``front``: leaf -> (offset_B, stride_B,
+    elements), one 16-byte slot per element or column) to where the compiler put
+    the built-in state uniforms."""
+    copies = []
     for name, u in slots.items():
-        size = max(size, u.offset_B + u.size_B)
         entry = _front_entry(front, name)
         if entry is None:
             continue
@@ -125,7 +140,7 @@ def _remap(front: dict, slots: dict) -> tuple[list, int]:
                 src = off + e * stride + c * slot_B
                 dst = u.offset_B + e * (u.array_stride_B or 0) + c * (u.matrix_stride_B or 16)
                 copies.append((src, dst, comp_B * rows, u.file, u.ubo))
-    return _merged(copies), size
+    return _merged(copies)
 
 
 def _merged(copies: list) -> list:
@@ -158,6 +173,16 @@ def _with_profile(state, key):
     return key.replace(profile=profile) if hasattr(key, "replace") else {**key, "profile": profile}
 
 
+def _with_options(key, options: dict):
+    """The key plus compile ``options`` (a front half reads them from its key)."""
+    if not options:
+        return key
+    if key is None:
+        from compiler.ir import ShaderKey
+        return ShaderKey.make(**options)
+    return key.replace(**options) if hasattr(key, "replace") else {**key, **options}
+
+
 def _with_frag_outputs(key, info: dict):
     """The key plus the fragment outputs' locations and dual-source indices the
     link decided (layout qualifiers, glBindFragDataLocation[Indexed]), which the
@@ -184,6 +209,7 @@ def compile_variant(state, key) -> AgxShader:
         full_key = _with_frag_outputs(full_key, state.info or {})
     front_half = getattr(state.ir, "front_half", None)   # another front end (compiler.arb's ARBShader)
     if front_half is not None:
+        full_key = _with_options(full_key, _block_options(state))
         c = shader_cache.cached_compile("front_half\n" + state.source, stage, full_key,
                                         lambda: _compile_front_half(front_half, full_key, state.source))
     else:
@@ -200,10 +226,9 @@ def compile_variant(state, key) -> AgxShader:
             push.append(Push(2 * s.index, 2, "const", data=struct.pack("<I", s.binding)))
             continue
         push.append(Push(2 * s.index, 2 * s.words, s.kind, index=s.binding))
-    remap, default_size = _remap(pinfo.get("uniforms", {}), info.uniforms)
     # compatibility built-in state (gl_ModelViewMatrix, gl_LightSource, ...): copied from
     # the state constant buffer
-    state_remap, _ = _remap(pinfo.get("state_uniforms", {}), info.uniforms)
+    state_copies = _state_copies(pinfo.get("state_uniforms", {}), info.uniforms)
     # binding maps: compiler slot -> pipe slot
     texture_map = {}
     for name, o in info.samplers.items():
@@ -231,8 +256,11 @@ def compile_variant(state, key) -> AgxShader:
                        writes_depth=c.writes_depth, writes_sample_mask=c.writes_sample_mask, discards=c.discards,
                        reads_tile=c.reads_tile, shared_B=c.local_memory_B,
                        local_size=tuple(c.local_size) if c.local_size else (1, 1, 1))
-    shader.info.update(compiled=c, shader_info=info, remap=remap, state_remap=state_remap,
-                       state_cb=pinfo.get("state_constant_buffer", 15), default_size_B=max(default_size, 4 * default_words),
+    shader.info.update(compiled=c, shader_info=info, state_copies=state_copies,
+                       program_block=pinfo.get("default_block") is not None,
+                       state_cb=pinfo.get("state_constant_buffer", 15),
+                       default_size_B=max(_block_size(info.uniforms), 4 * default_words),
+                       registers_B=4 * default_words,
                        texture_map=texture_map, image_units=image_units, ubo_map=ubo_map, ssbo_map=ssbo_map,
                        uses_instance_id="instance_id" in c.assembly,
                        blend_color=info.uniforms.get("shimgl_BlendColor"),

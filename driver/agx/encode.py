@@ -312,30 +312,35 @@ def _cb_bytes(ctx, stage, slot) -> bytes:
     return fallbacks.read_bytes(ctx, cb.resource, cb.offset_B, cb.size_B)
 
 
-def _default_block(ctx, sh: AgxShader, stage) -> bytes:
-    """The default uniform block in the compiler's layout."""
+def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
+    """(uniform register bytes, memory bytes: UBO 0) of the default uniform block.
+    Both start as the program's storage (constant buffer 0, already in the layout
+    the shader reads: one copy); the built-in state uniforms are copied from the
+    state constant buffer into their places and the values the driver supplies
+    (blend colour, alpha reference, draw index) written into the registers."""
     size = sh.info.get("default_size_B", 0)
-    block = bytearray(-(-size // 16) * 16)
-    if not block:
-        return b""
-    cb0 = _cb_bytes(ctx, stage, 0)
-    for src, dst, n, _file, _ubo in sh.info.get("remap", ()):
-        if src + n <= len(cb0) and dst + n <= len(block):
-            block[dst:dst + n] = cb0[src:src + n]
-    if sh.info.get("state_remap"):
+    memory = bytearray(-(-size // 16) * 16)
+    if not memory:
+        return b"", b""
+    if sh.info.get("program_block"):
+        cb0 = _cb_bytes(ctx, stage, 0)[:len(memory)]
+        memory[:len(cb0)] = cb0
+    registers = memory[:sh.info.get("registers_B", 0)]
+    if sh.info.get("state_copies"):
         cb = _cb_bytes(ctx, stage, sh.info["state_cb"])
-        for src, dst, n, _file, _ubo in sh.info["state_remap"]:
-            if src + n <= len(cb) and dst + n <= len(block):
-                block[dst:dst + n] = cb[src:src + n]
+        for src, dst, n, file, _ubo in sh.info["state_copies"]:
+            target = registers if file == "regs" else memory
+            if src + n <= len(cb) and dst + n <= len(target):
+                target[dst:dst + n] = cb[src:src + n]
     for name, values in (("blend_color", ctx.blend_color), ("alpha_ref", (ctx.dsa.alpha_ref_value,))):
         u = sh.info.get(name)
         if u is not None:
             raw = np.array(values, np.float32).tobytes()
-            block[u.offset_B:u.offset_B + len(raw)] = raw
+            registers[u.offset_B:u.offset_B + len(raw)] = raw
     u = sh.info.get("draw_id")
     if u is not None:                     # gl_DrawIDARB: this draw's index in its multi-draw
-        block[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()
-    return bytes(block)
+        registers[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()
+    return bytes(registers), bytes(memory)
 
 
 def _buffer_address(ctx, batch, res, offset_B: int, write: bool) -> int:
@@ -350,7 +355,7 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
     """uint16 halves of the uniform registers the shader reads."""
     halves = np.zeros(max(sh.uniform_halves, 2), np.uint16)
     words = halves.view(np.uint32)
-    default = _default_block(ctx, sh, stage) if sh.info.get("default_size_B") else b""
+    registers, memory = _default_block(ctx, sh, stage) if sh.info.get("default_size_B") else (b"", b"")
     default_va = None
 
     def put64(p, value):
@@ -359,7 +364,7 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
     for p in sh.push:
         src = p.source
         if src == "default":
-            raw = np.frombuffer(default.ljust(2 * p.size_halves, b"\0")[:2 * p.size_halves], np.uint16)
+            raw = np.frombuffer(registers.ljust(2 * p.size_halves, b"\0")[:2 * p.size_halves], np.uint16)
             halves[p.start_halves:p.start_halves + p.size_halves] = raw
         elif src == "cb0":
             raw = _cb_bytes(ctx, stage, 0)[p.offset_B:p.offset_B + 2 * p.size_halves]
@@ -368,7 +373,7 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
             halves[p.start_halves:p.start_halves + len(p.data) // 2] = np.frombuffer(p.data, np.uint16)
         elif src in ("uniform_address",) or (src == "ubo_address" and sh.info.get("ubo_map", {}).get(p.index, p.index) is None):
             if default_va is None:
-                default_va = batch.pool.upload(default or bytes(16), 16)
+                default_va = batch.pool.upload(memory or bytes(16), 16)
             put64(p, default_va)
         elif src in ("ubo_address", "ubo"):
             slot = sh.info.get("ubo_map", {}).get(p.index, p.index)

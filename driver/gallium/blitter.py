@@ -72,7 +72,6 @@ def _fs(kind: str, ms: bool) -> str:
         "void main() { o = texture(src, src_pos() * inv_size); }\n"
 
 
-_UNIFORMS = {"box": (0, 16, 1), "size": (16, 16, 1), "bit": (32, 16, 1), "inv_size": (48, 16, 1)}
 _STENCIL_VIEW = {"Z24_UNORM_S8_UINT": PipeFormat.X24S8_UINT, "Z32_FLOAT_S8X24_UINT": PipeFormat.S8X24_UINT,
                  "S8_UINT": PipeFormat.S8_UINT}
 
@@ -94,17 +93,20 @@ class Blitter:
         got = self._shaders.get((kind, ms))
         if got is None:
             # the compiler parses, links and lowers the blitter's GLSL (the pipe is handed its IR)
-            from compiler.link import shader_from_source
-            info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
-                    "uniforms": dict(_UNIFORMS), "uniform_blocks": {}, "storage_blocks": {},
-                    "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
+            # and lays out its default block (constant buffer 0 as the shaders read it)
+            from compiler.link import program_default_block, shader_from_source
             src = _fs(kind, ms)
-            vs_ir = shader_from_source(_VS, "vertex").stage_ir()
-            fs_ir = shader_from_source(src, "fragment").stage_ir()
+            vs_linked, fs_linked = shader_from_source(_VS, "vertex"), shader_from_source(src, "fragment")
+            block = program_default_block([vs_linked, fs_linked])
+            info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
+                    "default_block": block, "uniform_blocks": {}, "storage_blocks": {},
+                    "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
+            vs_ir = vs_linked.stage_ir(block.lowering_options())
+            fs_ir = fs_linked.stage_ir(block.lowering_options())
             vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, vs_ir, _VS,
                                                            dict(info, samplers={})))
             fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, fs_ir, src, info))
-            got = self._shaders[(kind, ms)] = (vs, fs)
+            got = self._shaders[(kind, ms)] = (vs, fs, block)
         return got
 
     def destroy(self) -> None:
@@ -171,7 +173,7 @@ class Blitter:
         p.set_sample_mask(0xFFFFFFFF)
         p.set_min_samples(1)
         p.set_stream_output_targets([], [])
-        vs, fs = self._program(kind, ms)
+        vs, fs, block = self._program(kind, ms)
         p.bind_shader_state(PipeShaderType.VERTEX, vs)
         p.bind_shader_state(PipeShaderType.FRAGMENT, fs)
         view = SamplerView(sres, view_format, PipeTextureTarget.TEXTURE_2D, src.level, src.level,
@@ -189,8 +191,14 @@ class Blitter:
         p.set_vertex_buffers([VertexBuffer(None, 0, quad)])
 
         def draw(bit: int, dsa: DepthStencilAlphaState, ref: int) -> None:
-            cb = struct.pack("<8f", sb.x, sb.y, db.x, db.y, sb.width, sb.height, db.width, db.height) + \
-                struct.pack("<i", bit) + bytes(12) + struct.pack("<2f", 1.0 / sw, 1.0 / sh) + bytes(8)
+            at = dict(block.offsets)
+            cb = bytearray(-(-block.size_B // 16) * 16)
+            struct.pack_into("<4f", cb, at["box"], sb.x, sb.y, db.x, db.y)
+            struct.pack_into("<4f", cb, at["size"], sb.width, sb.height, db.width, db.height)
+            struct.pack_into("<i", cb, at["bit"], bit)
+            if "inv_size" in at:
+                struct.pack_into("<2f", cb, at["inv_size"], 1.0 / sw, 1.0 / sh)
+            cb = bytes(cb)
             for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
                 p.set_constant_buffer(stage, 0, ConstantBuffer(None, 0, len(cb), cb))
             p.bind_depth_stencil_alpha_state(p.create_depth_stencil_alpha_state(dsa))

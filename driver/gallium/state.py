@@ -347,11 +347,10 @@ class ShaderState:
     - "attributes": vertex input name -> location (= vertex element index;
       built-ins such as "gl_Vertex" included in the compatibility profile);
     - "frag_outputs": fragment output name -> colour buffer index;
-    - "uniforms": default-block uniform name (arrays as "a[0]", struct
-      members flattened "s.f") -> (offset_B, element stride_B, elements) in
-      constant buffer 0; one 16-byte slot per matrix column or per
-      scalar/vector element, components as float32/int32/uint32 (bools 0/1);
-      samplers and images hold their unit number as int32;
+    - "default_block": the program's default uniform block
+      (``compiler.link.DefaultBlock``): constant buffer 0 holds it as the
+      shaders read it (std430; the compiler places each uniform at its offset
+      there), then the unit numbers (int32) of samplers and images;
     - "uniform_blocks": block name -> constant buffer slot (1, 2, ...;
       std140 layout);
     - "storage_blocks": block name -> shader buffer slot (std430 unless

@@ -563,9 +563,9 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
     source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
     from compiler.glsl import parse
     unit = parse(source, "vertex")
-    info = {"attributes": attributes, "frag_outputs": {},
-            "uniforms": {"shimgl_layer": (0, 4, 1), "shimgl_nan": (4, 4, 1), "shimgl_viewport": (8, 4, 1)}
-            if tests else {}}
+    from compiler.link import program_default_block
+    # its default block (shimgl_layer, shimgl_nan, shimgl_viewport: 0, 4, 8, as the draw packs them)
+    info = {"attributes": attributes, "frag_outputs": {}, "default_block": program_default_block([unit])}
     if compat:          # gl_ClipVertex is clipped against gl_ClipPlane (state uniforms)
         from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
         info.update(state_uniforms=state_uniform_layout(), state_constant_buffer=STATE_CONSTANT_BUFFER)

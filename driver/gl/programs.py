@@ -45,7 +45,9 @@ PIPE_STAGES = {"vertex": PipeShaderType.VERTEX, "fragment": PipeShaderType.FRAGM
 class UniformInfo:
     """An active uniform of the default block. Element i of it has location
     `location + i` and its data at `offset_B + i * stride_B` in the
-    program's uniform storage (one 16-byte slot per column)."""
+    program's uniform storage, column c of a matrix `matrix_stride_B * c` further
+    (the program's default block, std430: compiler.link.DefaultBlock; samplers and
+    images keep their units after it, one 16-byte slot per element)."""
     name: str
     gl_type: int
     type: object
@@ -58,6 +60,7 @@ class UniformInfo:
     # samplers: the elements the shaders use (GL 4.6 section 11.1.3.11's active
     # samplers), None when every element may be (a non-constant index, a whole array)
     active_elements: tuple | None = None
+    matrix_stride_B: int = 16
 
     @property
     def components(self) -> int:
@@ -170,6 +173,7 @@ class LinkedProgram:
     tessellation: object = None       # driver.gl.tessellation.TessellationLink of tessellation stages
     frag_output_indices: dict = field(default_factory=dict)  # name -> 1: dual-source second colours
     stages: dict = field(default_factory=dict)   # stage -> compiler.link.LinkedShader (what the pipe compiles)
+    default_block: object = None      # compiler.link.DefaultBlock: the layout of uniform_data the shaders read
 
 
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
@@ -475,7 +479,8 @@ class ProgramMixin:
                 continue                # no pipe stage: kernels made per draw (geometry.py, tessellation.py)
             # the pipe is handed the compiler's linked stage as IR (compiler.link.StageIR:
             # lowered once, each variant key's passes run on a copy), never GLSL or the AST
-            ir = getattr(linked, "spirv_stages", {}).get(stage) or shader.stage_ir()   # SPIR-V: its own front half
+            ir = getattr(linked, "spirv_stages", {}).get(stage) or \
+                shader.stage_ir(linked.default_block.lowering_options())   # SPIR-V: its own front half
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
                 PIPE_STAGES[stage], ir, shader.source, self._pipe_shader_info(linked, stage)))
 
@@ -494,7 +499,7 @@ class ProgramMixin:
         return {"attributes": {k: v[0] for k, v in linked.attributes.items()},
                 "frag_outputs": dict(linked.frag_outputs),
                 "frag_output_indices": dict(linked.frag_output_indices),
-                "uniforms": {u.name: (u.offset_B, u.stride_B, u.size) for u in linked.uniforms},
+                "default_block": linked.default_block,
                 "uniform_blocks": {b.name: 1 + i for i, b in enumerate(ubos)},
                 "storage_blocks": {b.name: i for i, b in enumerate(ssbos)},
                 "atomic_counter_buffers": {a.binding: len(ssbos) + i
@@ -546,7 +551,7 @@ class ProgramMixin:
             self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
         attributes = self._assign_attributes(prog, merged.get("vertex"))
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
-        uniforms, locations, data = self._assign_uniforms(merged)
+        uniforms, locations, data, default_block = self._assign_uniforms(merged)
         blocks = self._collect_blocks(merged)
         self.spirv_block_sizes(blocks, spirv)       # SPIR-V: the modules' explicit layouts
         atomics = self._collect_atomic_counters(merged)
@@ -587,6 +592,7 @@ class ProgramMixin:
             linked.geometry, linked.geometry_interface = geometry
         linked.tessellation = tessellation
         linked.stages = stages
+        linked.default_block = default_block
         linked.spirv_stages = spirv
         linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(
             prog, merged.get("fragment")).items() if i == 1}
@@ -747,7 +753,9 @@ class ProgramMixin:
 
     def _assign_uniforms(self, merged: dict):
         """Leaves of every used default-block uniform across stages, with
-        explicit locations first (GL 4.6 section 7.6)."""
+        explicit locations first (GL 4.6 section 7.6), their storage (the program's
+        default block as the shaders read it, ``compiler.link.default_block_layout``;
+        the units of samplers and images after it) and that layout."""
         seen: dict[str, object] = {}
         for stage in merged.values():
             for v in stage["uniforms"]:
@@ -764,7 +772,10 @@ class ProgramMixin:
                 leaves += leaf_uniforms(v.name, v.type, v)
         taken: set[int] = set()
         infos: list[UniformInfo] = []
-        offset = 0
+        block = link.default_block_layout([(v.name, v.type) for v in seen.values()
+                                           if (v.used or v.layout.get("location") is not None)
+                                           and not _base_type(v.type).is_opaque])
+        offset = -(-block.size_B // 16) * 16          # opaque units: after the block
         explicit = [lf for lf in leaves if lf.variable.layout.get("location") is not None]
         implicit = [lf for lf in leaves if lf.variable.layout.get("location") is None]
         var_next: dict[int, int] = {}
@@ -783,12 +794,17 @@ class ProgramMixin:
             taken.update(range(base, base + n))
             t = leaf.type
             kind = {"sampler": "sampler", "image": "image", "atomic_uint": "atomic"}.get(t.base, t.base)
-            stride = column_slot_B(t) * type_slots(t)
+            placed = block.leaf(leaf.name) if kind not in ("sampler", "image") else None
+            if placed is not None:
+                at, stride, matrix_stride, _n = placed
+                stride = stride or column_slot_B(t) * type_slots(t)
+            else:
+                at, stride, matrix_stride = offset, column_slot_B(t) * type_slots(t), column_slot_B(t)
+                offset += stride * n
             infos.append(UniformInfo(leaf.name, gl_type_enum(t), t, n, leaf.is_array, base,
-                                     offset, stride, kind,
+                                     at, stride, kind,
                                      _active_sampler_elements(leaf, leaves, used_elements)
-                                     if kind == "sampler" else None))
-            offset += stride * n
+                                     if kind == "sampler" else None, matrix_stride or column_slot_B(t)))
         infos.sort(key=lambda u: u.location)
         locations = {}
         for u in infos:
@@ -803,7 +819,7 @@ class ProgramMixin:
                 for i in range(u.size):
                     data[u.offset_B + i * u.stride_B:u.offset_B + i * u.stride_B + 4] = \
                         int(binding + i).to_bytes(4, "little", signed=True)
-        return infos, locations, data
+        return infos, locations, data, block
 
     def _apply_initializers(self, merged, locations, infos, data) -> None:
         """GLSL 1.20 section 4.3.5: a uniform's initializer is its value after
@@ -853,7 +869,7 @@ class ProgramMixin:
             for c in range(u.columns):
                 col = comps[c * rows:(c + 1) * rows]
                 col = [int(bool(v)) if u.kind == "bool" else v for v in col]
-                pack_into(data, base + column_slot_B(u.type) * c, letter, col)
+                pack_into(data, base + u.matrix_stride_B * c, letter, col)
 
         for name, (t, value) in inits.items():
             if t is not None:

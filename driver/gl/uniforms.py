@@ -1,11 +1,12 @@
 """glUniform* / glProgramUniform* / glGetUniform* (GL 4.6 section 7.6.1 and
 7.13, GLES 3.2 section 7.6.1).
 
-The default uniform block is stored per program as bytes: element i of a
-uniform is at offset_B + i * stride_B, one 16-byte slot per matrix column
-(or one for a scalar/vector), components as float32/int32/uint32 (bools as
-int32 0/1). This storage is what the draw path hands to the pipe as constant
-buffer 0."""
+The default uniform block is stored per program as bytes in the layout its
+shaders read (the program's ``compiler.link.DefaultBlock``, std430): element i
+of a uniform is at offset_B + i * stride_B, column c of a matrix
+matrix_stride_B * c further, components as float32/int32/uint32 (bools as
+int32 0/1), doubles and 64-bit integers as 8 bytes. This storage is what the
+draw path hands to the pipe as constant buffer 0: the shaders' default block."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from driver.gl import enums as E
 from driver.gl.pointers import pack_values
 from driver.gl.state import to_gl_int
 from driver.gl.errors import check
-from driver.gl.glsl import column_slot_B
 
 __all__ = ["UniformMixin"]
 
@@ -86,7 +86,7 @@ class UniformMixin:
             else:
                 columns = [list(vals)]
             base = u.offset_B + (index + e) * u.stride_B
-            slot_B = column_slot_B(u.type)
+            slot_B = u.matrix_stride_B
             for c, col in enumerate(columns):
                 col = [_convert(v, u.kind) for v in col]
                 # (64-bit integers packed exactly: pack_values goes through numpy, where
@@ -102,7 +102,7 @@ class UniformMixin:
         check(entry is not None, E.GL_INVALID_OPERATION, "invalid location")
         u, index = entry
         base = u.offset_B + index * u.stride_B
-        slot_B, comp_B = column_slot_B(u.type), _COMPONENT_B.get(u.kind, 4)
+        slot_B, comp_B = u.matrix_stride_B, _COMPONENT_B.get(u.kind, 4)
         out = []
         for c in range(u.columns):
             raw = prog.linked_state.uniform_data[base + slot_B * c:base + slot_B * c + comp_B * u.components]

@@ -111,9 +111,9 @@ def test_link_creates_pipe_shaders(es3):
     st = [a[0] for n, a in es3.pipe.calls if n == "create_shader_state"][0]
     assert st.info["attributes"] == {"pos": 3, "uv": 0}
     assert st.info["samplers"] == {"tex": (0, 1)} and st.info["frag_outputs"] == {"color": 0}
-    off, stride, count = st.info["uniforms"]["scale[0]"]
-    assert (stride, count) == (16, 3)
-    assert st.info["uniforms"]["mvp"][1] == 64              # four 16-byte columns
+    block = st.info["default_block"]            # the program's default block, std430
+    assert block.leaf("mvp") == (0, 64, 16, 1)             # four 16-byte columns
+    assert block.leaf("scale[0]") == (64, 4, 0, 3)         # three floats, 4 bytes apart
     es3.glDeleteProgram(p)
     assert es3.pipe.names().count("delete_shader_state") == 2
 
