@@ -91,6 +91,16 @@ def _after_viewport():
 
 
 def install(the_ffi, lib) -> None:
+    """Attach the implementations (see the module's docstring); the start's
+    pause of the garbage collector ends here (driver.abi.resume_gc)."""
+    from driver.abi import resume_gc
+    try:
+        _install(the_ffi, lib)
+    finally:
+        resume_gc()
+
+
+def _install(the_ffi, lib) -> None:
     global _lib, ffi
     _lib, ffi = lib, the_ffi
     from driver.abi import egl, glx, marshal, osmesa
