@@ -246,11 +246,10 @@ def _offset_moves(i: Intrinsic) -> tuple[str, int | None]:
 
 def _chunk(b: Builder, i: Intrinsic, first: int) -> tuple[list[Def], dict]:
     srcs, ix = list(i.srcs), dict(i.indices)
-    if i.name in _VARYING_IO:             # shader inputs/outputs: 32-bit word components
-        n = (i.srcs[0] if i.name == "store_output" else i.dest).num_components
-        if n > 2:                          # a dvec3/dvec4 (column, element) takes two locations
-            k = 1 if i.name != "load_input" else 0
-            srcs[k] = b.imul(srcs[k], b.iimm(2, srcs[k].bit_size))
+    if i.name in _VARYING_IO:
+        # shader inputs/outputs: 32-bit word components; the words of a dvec3/dvec4 run
+        # on into the second of its two locations (component 4 on), which lower_io's
+        # location offsets already count
         ix["component"] = 2 * ix.get("component", 0) + 2 * first
         return srcs, ix
     byte_offset = 8 * first

@@ -77,8 +77,10 @@ def member_offset_B(t: StructType, field: int, packing: str) -> int:
 
 
 def _locations(t: VarType) -> int:
+    """Locations of an interface type: one per vector, two for a 64-bit vector of more
+    than two components (GL 4.6 section 11.1.2.1: a dvec3/dvec4 takes two)."""
     if isinstance(t, VecType):
-        return 1
+        return 2 if t.bit_size == 64 and t.components > 2 else 1
     if isinstance(t, ArrayType):
         return t.length * _locations(t.element)
     return sum(_locations(ft) for _n, ft in t.fields)

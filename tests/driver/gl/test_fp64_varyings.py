@@ -49,3 +49,33 @@ def test_double_matrices_and_arrays_of_dvec3_as_varyings():
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
     assert ctx.glGetError() == 0
     np.testing.assert_allclose(ctx.read_pixels()[4, 4].astype(int), [255, 255, 255, 128], atol=1)
+
+
+def test_structures_of_floats_and_double_matrices_as_varyings():
+    """A structure member after a float takes the locations after the float's: each
+    dvec3/dvec4 column two (a dmat2x4 four, a dmat3x3 six); every double arrives bit
+    for bit (compared with ==), the float too."""
+    decl = "struct S { float f; dmat2x4 m; }; struct T { vec2 v; dmat3x3 n; double d; };"
+    m = [1.0 / 3.0, 2.0, 1e300, -0.0, 5e-310, 6.0, 7.0, 8.0]
+    n = [0.1 * (k + 1) for k in range(9)]
+    lit = lambda x: f"{x!r}lf"
+    vs = f"""#version 430
+    {decl}
+    in vec2 pos; flat out S s; flat out T t;
+    void main() {{ gl_Position = vec4(pos, 0.0, 1.0); s.f = 0.25;
+                  s.m = dmat2x4({", ".join(map(lit, m))});
+                  t.v = vec2(0.5, 0.75); t.n = dmat3x3({", ".join(map(lit, n))}); t.d = -1.0lf / 7.0lf; }}"""
+    fs = f"""#version 430
+    {decl}
+    flat in S s; flat in T t;
+    out vec4 c;
+    void main() {{ c = vec4(s.m == dmat2x4({", ".join(map(lit, m))}) ? 1.0 : 0.0,
+                           t.n == dmat3x3({", ".join(map(lit, n))}) && t.d == -1.0lf / 7.0lf ? 1.0 : 0.0,
+                           t.v == vec2(0.5, 0.75) ? 1.0 : 0.0, s.f); }}"""
+    ctx = context(8, 8, api="gl43")
+    p = program(ctx, vs, fs)
+    vertices(ctx, p, np.array([-1, -1, 3, -1, -1, 3], np.float32), {"pos": (2, 0)}, 2)
+    ctx.glUseProgram(p)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    assert ctx.glGetError() == 0
+    np.testing.assert_allclose(ctx.read_pixels()[4, 4].astype(int), [255, 255, 255, 64], atol=1)
