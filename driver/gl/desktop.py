@@ -12,6 +12,7 @@ import math
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.gl_spirv import names_hidden
 from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
@@ -266,7 +267,7 @@ class DesktopMixin:
         self._desktop(3, 3)
         prog = self._program(program)
         check(prog.linked, E.GL_INVALID_OPERATION)
-        if name not in prog.linked_state.frag_outputs:
+        if name not in prog.linked_state.frag_outputs or names_hidden(prog):
             return -1
         return prog.linked_state.frag_output_indices.get(name, 0)
 
@@ -465,7 +466,7 @@ class DesktopMixin:
         check_enum(programInterface, (E.GL_PROGRAM_OUTPUT,))
         prog = self._program(program)
         check(prog.linked, E.GL_INVALID_OPERATION)
-        if name not in prog.linked_state.frag_outputs:
+        if name not in prog.linked_state.frag_outputs or names_hidden(prog):
             return -1
         return getattr(prog, "frag_data_index", {}).get(name, 0)
 

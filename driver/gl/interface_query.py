@@ -9,6 +9,7 @@ import re
 from driver.gallium import PipeShaderType, ShaderBuffer
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.glsl import gl_type_enum
 
 __all__ = ["InterfaceQueryMixin"]
@@ -181,7 +182,7 @@ class InterfaceQueryMixin:
             return [len(res)]
         if pname == E.GL_MAX_NAME_LENGTH:
             check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_OPERATION)
-            return [max((len(r.name) + 1 for r in res), default=0)]
+            return [max((len(reported_name(prog, r.name)) + 1 for r in res), default=0)]
         check(programInterface in (E.GL_UNIFORM_BLOCK, E.GL_SHADER_STORAGE_BLOCK,
                                    E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_OPERATION)
         return [max((r.props.get(E.GL_NUM_ACTIVE_VARIABLES, 0) for r in res), default=0)]
@@ -189,6 +190,8 @@ class InterfaceQueryMixin:
     def glGetProgramResourceIndex(self, program: int, programInterface: int, name: str) -> int:
         prog = self._pi_program(program, programInterface)
         check(programInterface not in (E.GL_ATOMIC_COUNTER_BUFFER, E.GL_TRANSFORM_FEEDBACK_BUFFER), E.GL_INVALID_ENUM)
+        if names_hidden(prog):          # SPIR-V: no name reflection (features/gl_spirv.py)
+            return E.GL_INVALID_INDEX
         for i, r in enumerate(self._resources(prog, programInterface)):
             if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
                 return i
@@ -201,7 +204,7 @@ class InterfaceQueryMixin:
         res = self._resources(prog, programInterface)
         check(0 <= index < len(res), E.GL_INVALID_VALUE, "index out of range")
         check(bufSize >= 0, E.GL_INVALID_VALUE)
-        return res[index].name[:max(0, bufSize - 1)]
+        return reported_name(prog, res[index].name)[:max(0, bufSize - 1)]
 
     def glGetProgramResourceiv(self, program: int, programInterface: int, index: int,
                                propCount: int, props, bufSize: int) -> list[int]:
@@ -213,7 +216,7 @@ class InterfaceQueryMixin:
         out = []
         for p in list(props)[:propCount]:
             if p == E.GL_NAME_LENGTH:
-                out.append(len(r.name) + 1)
+                out.append(len(reported_name(prog, r.name)) + 1)
                 continue
             # GL 4.6 table 7.2: a property the interface lacks is INVALID_OPERATION
             check(p in r.props, E.GL_INVALID_OPERATION, f"property {p:#x} not of this interface")
@@ -226,7 +229,7 @@ class InterfaceQueryMixin:
         check(programInterface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT),
               E.GL_INVALID_ENUM)
         check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
-        if name is None:                # a NULL name names no resource
+        if name is None or names_hidden(prog):       # a NULL name names no resource
             return -1
         if programInterface == E.GL_UNIFORM:
             return self.glGetUniformLocation(program, name)

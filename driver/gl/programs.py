@@ -13,6 +13,7 @@ from compiler import link
 from compiler.glsl.types import block_packing
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
+from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
@@ -997,6 +998,11 @@ class ProgramMixin:
         from driver.gl.tessellation import tessellation_program_queries
         tess_queries = tessellation_program_queries(self, prog)
         values.update(tess_queries)
+        if names_hidden(prog):          # SPIR-V: no name reflection (features/gl_spirv.py)
+            for q in (E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH, E.GL_ACTIVE_UNIFORM_MAX_LENGTH,
+                      E.GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH, E.GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH):
+                if values.get(q):
+                    values[q] = 1
         check_enum(pname, values)
         if pname in geometry_queries:
             check(geometry_queries[pname] is not None, E.GL_INVALID_OPERATION, "no linked geometry shader")
@@ -1024,14 +1030,18 @@ class ProgramMixin:
             prog.info_log = "error: samplers of different types use the same texture unit\n"
 
     def glGetAttribLocation(self, program: int, name: str) -> int:
-        ls = self._linked(self._program(program))
+        prog = self._program(program)
+        ls = self._linked(prog)
+        if names_hidden(prog):
+            return -1
         entry = ls.attributes.get(name)
         return entry[0] if entry else -1
 
     def glGetFragDataLocation(self, program: int, name: str) -> int:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
-        ls = self._linked(self._program(program))
-        return ls.frag_outputs.get(name, -1)
+        prog = self._program(program)
+        ls = self._linked(prog)
+        return -1 if names_hidden(prog) else ls.frag_outputs.get(name, -1)
 
     def glGetActiveAttrib(self, program: int, index: int):
         """Returns (name, size, type)."""
@@ -1042,7 +1052,7 @@ class ProgramMixin:
         if t is None:                       # a built-in input (compatibility profile)
             return (name, 1, E.GL_FLOAT_VEC3 if name == "gl_Normal" else E.GL_FLOAT_VEC4)
         el = t.element if t.base == "array" else t
-        return (name, t.length if t.base == "array" else 1, gl_type_enum(el))
+        return (reported_name(prog, name), t.length if t.base == "array" else 1, gl_type_enum(el))
 
     @staticmethod
     def _active_uniforms(ls) -> list:
@@ -1091,9 +1101,9 @@ class ProgramMixin:
         if isinstance(u, tuple):
             m = u[0]
             if isinstance(m, _AtomicCounter):
-                return (m.name, m.size, E.GL_UNSIGNED_INT_ATOMIC_COUNTER)
-            return (m.name, m.size, gl_type_enum(m.type))
-        return (u.name, u.size, u.gl_type)
+                return (reported_name(prog, m.name), m.size, E.GL_UNSIGNED_INT_ATOMIC_COUNTER)
+            return (reported_name(prog, m.name), m.size, gl_type_enum(m.type))
+        return (reported_name(prog, u.name), u.size, u.gl_type)
 
     def glGetActiveUniformName(self, program: int, index: int) -> str:
         check(not self.api.es, E.GL_INVALID_OPERATION)
@@ -1105,7 +1115,7 @@ class ProgramMixin:
         check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
         prog = self._program(program)
         check(count >= 0, E.GL_INVALID_VALUE)
-        us = self._active_uniforms(prog.linked_state) if prog.linked else []
+        us = self._active_uniforms(prog.linked_state) if prog.linked and not names_hidden(prog) else []
         index = {}
         for i, u in enumerate(us):
             n = u[0].name if isinstance(u, tuple) else u.name
@@ -1239,8 +1249,9 @@ class ProgramMixin:
 
     def glGetUniformLocation(self, program: int, name: str) -> int:
         """GL 4.6 section 7.3.1.1: "a", "a[0]" and "a[i]" name array elements."""
-        ls = self._linked(self._program(program))
-        if name is None:                # a NULL name names no uniform
+        prog = self._program(program)
+        ls = self._linked(prog)
+        if name is None or names_hidden(prog):       # a NULL name names no uniform
             return -1
         base, index = name, 0
         if name.endswith("]") and "[" in name:
@@ -1259,10 +1270,11 @@ class ProgramMixin:
 
     def glGetUniformBlockIndex(self, program: int, name: str) -> int:
         check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
-        ls = self._linked(self._program(program))
+        prog = self._program(program)
+        ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         for i, b in enumerate(ub):
-            if b.name == name:
+            if b.name == name and not names_hidden(prog):
                 return i
         return E.GL_INVALID_INDEX
 
@@ -1274,12 +1286,13 @@ class ProgramMixin:
         ub[index].binding = binding
 
     def glGetActiveUniformBlockiv(self, program: int, index: int, pname: int) -> list[int]:
-        ls = self._linked(self._program(program))
+        prog = self._program(program)
+        ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
         b = ub[index]
         values = {E.GL_UNIFORM_BLOCK_BINDING: b.binding, E.GL_UNIFORM_BLOCK_DATA_SIZE: b.data_size_B,
-                  E.GL_UNIFORM_BLOCK_NAME_LENGTH: len(b.name) + 1,
+                  E.GL_UNIFORM_BLOCK_NAME_LENGTH: len(reported_name(prog, b.name)) + 1,
                   E.GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: len(b.active),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER: int("vertex" in b.stages),
                   E.GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in b.stages)}
@@ -1298,7 +1311,8 @@ class ProgramMixin:
         return [values[pname]]
 
     def glGetActiveUniformBlockName(self, program: int, index: int) -> str:
-        ls = self._linked(self._program(program))
+        prog = self._program(program)
+        ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE)
-        return ub[index].name
+        return reported_name(prog, ub[index].name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType, StreamOutputTarget
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
+from driver.gl.features.gl_spirv import reported_name
 from driver.gl.features.gles_ext import es_has
 from driver.gallium.defines import PipeStatistic
 from driver.gl.objects import Namespace, Query, Sync
@@ -347,4 +348,4 @@ class QueryMixin:
         entries = ls.tf_layout.varyings if ls is not None and ls.tf_layout is not None else ()
         check(0 <= index < len(entries), E.GL_INVALID_VALUE)
         v = entries[index]
-        return (v.name, v.size, v.type)
+        return (reported_name(prog, v.name), v.size, v.type)

@@ -25,7 +25,8 @@ from driver.gl import enums as E
 from driver.gl.errors import check
 from driver.gl.features import context_method, entry_point
 
-__all__ = ["spirv_extensions", "is_spirv", "spirv_shader_binary", "spirv_link_stages", "spirv_shader_iv"]
+__all__ = ["spirv_extensions", "is_spirv", "names_hidden", "reported_name", "spirv_shader_binary",
+           "spirv_link_stages", "spirv_shader_iv"]
 
 
 def spirv_extensions() -> tuple[str, ...]:
@@ -38,6 +39,21 @@ _EXTENSION = "GL_ARB_gl_spirv"
 
 def _enabled(ctx) -> bool:
     return ctx.api.gl(4, 6) or ctx.api.has_extension(_EXTENSION)
+
+
+def names_hidden(prog) -> bool:
+    """GL 4.6 section 7.3.1 (ARB_gl_spirv): a program linked from SPIR-V shaders has no
+    name reflection information (OpName is not reported): each active resource's name is
+    "" (NAME_LENGTH 1), the *_MAX_LENGTH queries give 1 when there are resources, and
+    every query by name finds nothing (-1, INVALID_INDEX). The link's generated names
+    (``compiler.spirv.interface``) stay internal."""
+    ls = getattr(prog, "linked_state", None)
+    return bool(getattr(ls, "spirv_stages", None))
+
+
+def reported_name(prog, name: str) -> str:
+    """``name`` as the name queries report it for ``prog`` (see ``names_hidden``)."""
+    return "" if names_hidden(prog) else name
 
 
 def is_spirv(sh) -> bool:

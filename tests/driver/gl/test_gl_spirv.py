@@ -560,3 +560,33 @@ def test_array_of_arrays_of_atomic_counters(ctx):
     expected[1 + 1 * 3 + 2] += 8        # a[1][2]
     expected[1 + 0 * 3 + 1] -= 8        # a[0][1]
     assert list(out) == list(expected)
+
+
+def test_resources_of_a_spirv_program_have_no_names(ctx):
+    """GL 4.6 section 7.3.1 (ARB_gl_spirv): without name reflection information every
+    active resource's name is "" (NAME_LENGTH 1, the MAX_LENGTH queries 1) and the queries
+    by name find nothing; the resources themselves are all there."""
+    c = ctx
+    p = program(c, spirv_shader(c, E.GL_VERTEX_SHADER, PASS_VS), spirv_shader(c, E.GL_FRAGMENT_SHADER, UBO_SAMPLER_FS))
+    assert c.glGetProgramiv(p, E.GL_ACTIVE_UNIFORMS) == [3]           # the sampler, the block's two members
+    assert c.glGetProgramiv(p, E.GL_ACTIVE_UNIFORM_BLOCKS) == [1]
+    assert c.glGetProgramiv(p, E.GL_ACTIVE_ATTRIBUTES) == [1]
+    for q in (E.GL_ACTIVE_UNIFORM_MAX_LENGTH, E.GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH,
+              E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH):
+        assert c.glGetProgramiv(p, q) == [1], q
+    assert [c.glGetActiveUniform(p, i)[0] for i in range(3)] == ["", "", ""]
+    assert c.glGetActiveUniformBlockName(p, 0) == ""
+    assert c.glGetActiveUniformBlockiv(p, 0, E.GL_UNIFORM_BLOCK_NAME_LENGTH) == [1]
+    assert c.glGetActiveUniformBlockiv(p, 0, E.GL_UNIFORM_BLOCK_BINDING) == [2]
+    assert c.glGetActiveAttrib(p, 0)[0] == ""
+    assert c.glGetProgramResourceName(p, E.GL_UNIFORM_BLOCK, 0, 64) == ""
+    assert c.glGetProgramResourceiv(p, E.GL_UNIFORM_BLOCK, 0, 1, [E.GL_NAME_LENGTH], 1) == [1]
+    assert c.glGetProgramInterfaceiv(p, E.GL_UNIFORM, E.GL_MAX_NAME_LENGTH) == [1]
+    # the link's internal names are not names of the program
+    assert c.glGetUniformLocation(p, "shimgl_spv_sampler3") == -1
+    assert c.glGetAttribLocation(p, "shimgl_spv_attr0") == -1
+    assert c.glGetUniformBlockIndex(p, "shimgl_spv_ubo2") == E.GL_INVALID_INDEX
+    assert c.glGetProgramResourceIndex(p, E.GL_UNIFORM_BLOCK, "shimgl_spv_ubo2") == E.GL_INVALID_INDEX
+    assert c.glGetProgramResourceLocation(p, E.GL_PROGRAM_OUTPUT, "shimgl_spv_frag0") == -1
+    assert c.glGetUniformIndices(p, 1, ["shimgl_spv_sampler3"]) == [E.GL_INVALID_INDEX]
+    assert c.glGetError() == E.GL_NO_ERROR
