@@ -270,7 +270,7 @@ _TABLE = """
 120 100 @f | in vec2 gl_PointCoord
 130 - @f | in float gl_ClipDistance[gl_MaxClipDistances]
 450 - @f +GL_ARB_cull_distance | in float gl_CullDistance[gl_MaxCullDistances]
-150 - @f +GL_EXT_gpu_shader4 | in int gl_PrimitiveID
+150 320 @f +GL_EXT_gpu_shader4 +GL_OES_geometry_shader | in int gl_PrimitiveID
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in int gl_SampleID
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in vec2 gl_SamplePosition
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables +GL_ARB_gpu_shader5 | in int gl_SampleMaskIn[1]
