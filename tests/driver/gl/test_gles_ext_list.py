@@ -7,7 +7,8 @@ formats of EXT_texture_compression_bptc and KHR_texture_compression_astc_ldr
 uploaded and sampled in GLES, EXT_primitive_bounding_box's EXT entry point, and
 OES_viewport_array (GLES 3.2: indexed viewports, scissors and depth ranges,
 gl_ViewportIndex and gl_MaxViewports) and OES_required_internalformat (sized internal
-formats in GLES 1/2)."""
+formats in GLES 1/2), and the GLES 3.1 names of GLES 3.2's stages (geometry,
+tessellation, gpu_shader5) used by GLSL ES 3.10 shaders in a GLES 3.2 context."""
 
 from __future__ import annotations
 
@@ -405,3 +406,69 @@ def test_oes_required_internalformat_errors_in_es2():
     expect(ctx, E.GL_INVALID_OPERATION)
     ctx.glTexImage2D(T2, 0, E.GL_RGBA16F, 1, 1, 0, E.GL_RGBA, E.GL_FLOAT, bytes(16))
     expect(ctx, E.GL_INVALID_VALUE)
+
+
+# -- GLES 3.2's stages under their GLES 3.1 names ------------------------------------------------
+
+ES31_STAGE_NAMES = ["GL_EXT_geometry_shader", "GL_EXT_gpu_shader5", "GL_EXT_tessellation_shader",
+                    "GL_OES_geometry_shader", "GL_OES_gpu_shader5", "GL_OES_tessellation_shader"]
+
+
+def _program(ctx, stages):
+    prog = ctx.glCreateProgram()
+    for kind, src in stages:
+        s, ok, log = _compile(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, s)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    return prog
+
+
+@pytest.mark.parametrize("name", ES31_STAGE_NAMES)
+def test_es31_stage_names_are_listed_where_es32_made_them_core(name):
+    assert name in advertised(True, False, (3, 2))
+    assert name not in advertised(True, False, (3, 1))
+
+
+def test_glsl_es_310_geometry_and_tessellation_with_the_oes_names_in_es32():
+    """A GLES 3.2 context runs GLSL ES 3.10 stages enabled by the GLES 3.1 names: a
+    geometry shader (#extension GL_OES_geometry_shader) passes a full-screen triangle
+    through with gl_PrimitiveID = 7, which the fragment shader reads (7 / 255 in red);
+    a tessellation control/evaluation pair (#extension GL_EXT_tessellation_shader,
+    glPatchParameteriOES) draws the triangle blue; a vertex shader with
+    #extension GL_OES_gpu_shader5 uses precise and fma (2 * 0.25 + 0 = 0.5 in green)."""
+    ctx = driver.Context(api="gles32", width=2, height=2)
+    vs = "#version 310 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
+    gs = ("#version 310 es\n#extension GL_OES_geometry_shader : require\nlayout(triangles) in;\n"
+          "layout(triangle_strip, max_vertices = 3) out;\n"
+          "void main() { for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position;"
+          " gl_PrimitiveID = 7; EmitVertex(); } EndPrimitive(); }\n")
+    fs = ("#version 310 es\n#extension GL_OES_geometry_shader : require\nprecision highp float;\nout vec4 o;\n"
+          "void main() { o = vec4(float(gl_PrimitiveID) / 255.0, 1.0, 0.0, 1.0); }\n")
+    _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)])
+    _draw_full(ctx)
+    px = lambda: np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).tolist()
+    assert px() == [7, 255, 0, 255]
+    tcs = ("#version 310 es\n#extension GL_EXT_tessellation_shader : require\nlayout(vertices = 3) out;\n"
+           "void main() { gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;\n"
+           "  gl_TessLevelOuter[0] = 1.0; gl_TessLevelOuter[1] = 1.0; gl_TessLevelOuter[2] = 1.0;"
+           " gl_TessLevelInner[0] = 1.0; }\n")
+    tes = ("#version 310 es\n#extension GL_EXT_tessellation_shader : require\nlayout(triangles) in;\n"
+           "void main() { gl_Position = gl_TessCoord.x * gl_in[0].gl_Position"
+           " + gl_TessCoord.y * gl_in[1].gl_Position + gl_TessCoord.z * gl_in[2].gl_Position; }\n")
+    fs2 = "#version 310 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(0.0, 0.0, 1.0, 1.0); }\n"
+    _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_TESS_CONTROL_SHADER, tcs),
+                   (E.GL_TESS_EVALUATION_SHADER, tes), (E.GL_FRAGMENT_SHADER, fs2)])
+    ctx.glPatchParameteriOES(E.GL_PATCH_VERTICES, 3)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    assert px() == [0, 0, 255, 255]
+    vs5 = ("#version 310 es\n#extension GL_OES_gpu_shader5 : require\nin vec2 p;\nout float g;\n"
+           "void main() { precise float x = fma(2.0, 0.25, 0.0); g = x; gl_Position = vec4(p, 0.0, 1.0); }\n")
+    fs5 = "#version 310 es\nprecision highp float;\nin float g;\nout vec4 o;\nvoid main() { o = vec4(0.0, g, 0.0, 1.0); }\n"
+    _program(ctx, [(E.GL_VERTEX_SHADER, vs5), (E.GL_FRAGMENT_SHADER, fs5)])
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert px() in ([0, 127, 0, 255], [0, 128, 0, 255])
+    expect(ctx, E.GL_NO_ERROR)
