@@ -243,10 +243,15 @@ class Builtins:
         return b.fsub(x, b.fmul(y, b.ffloor(b.fdiv(x, y))))
 
     def f_modf(self, e, x, ip):
+        """GLSL 4.60 section 8.3: both parts take the sign of x (x - trunc(x) alone is +0
+        for a negative whole number and for -0)."""
         b = self.b
         i = b.ftrunc(x)
         self.L.write(ip, i)
-        return b.fsub(x, i)
+        bits, n = x.bit_size, x.num_components
+        sign = 1 << (bits - 1)
+        magnitude = b.iand(b.fsub(x, i), b.iimm([sign - 1] * n, bits))
+        return b.ior(magnitude, b.iand(x, b.iimm([sign] * n, bits)))
 
     def _minmax(self, e, x, y, which):
         base = self._base(e)

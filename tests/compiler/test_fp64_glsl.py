@@ -291,3 +291,11 @@ void main() {
     np.testing.assert_array_equal(d64[0:6], [1.0, 7.0, 3.0, 8.0, 5.0, 9.0])
     np.testing.assert_array_equal(np.concatenate([d64[16:19], d64[20:23]]), [2.25, 5.5, 13.0, 1.25, 15.0, 16.0])
     np.testing.assert_array_equal(f32[48:56], [1.0, 3.0, 2.0, 4.0, 2.0, 3.0, 4.0, 5.0])
+
+
+def test_modf_on_doubles_splits_exactly():
+    x = np.array([2.75, -2.75, 1e300, -0.0, 5e-310, 0.5, -7.0, 123456789.125] * 2)
+    decl = "double split(double x, out double i) { return modf(x, i); }"
+    got = run_glsl("split(a, w) * 1000.0lf + w", x, decl=decl + " double w;")[0].view(np.float64)[:LANES]
+    frac, whole = np.modf(x)
+    np.testing.assert_array_equal(bits(got), bits(frac * 1000.0 + whole))

@@ -68,3 +68,25 @@ def test_active_uniform_types_and_type_errors():
     ctx.glUniformMatrix2fv(loc("m"), 1, False, [1.0] * 4)
     assert ctx.glGetError() == ctx.GL_INVALID_OPERATION
     assert ctx.glGetUniformdv(p, loc("k")) == [3.0]
+
+
+def test_program_uniform_doubles_and_transposed_matrices():
+    """glProgramUniform*d (GL 4.1) writes a program that is not current; a transposed
+    glUniformMatrix*dv takes rows; glGetUniformdv reads back every value exactly."""
+    ctx, p, loc = _setup()
+    ctx.glUseProgram(0)
+    ctx.glProgramUniform1d(p, loc("k"), 1 / 3)
+    ctx.glProgramUniform3dv(p, loc("v"), 1, [0.1, 0.2, 1e300])
+    ctx.glProgramUniform1dv(p, loc("arr"), 2, [-0.0, 5e-310])
+    ctx.glProgramUniformMatrix2dv(p, loc("m"), 1, True, [1.0, 2.0, 3.0, 4.0])     # rows (1, 2), (3, 4)
+    ctx.glProgramUniformMatrix3x2dv(p, loc("w"), 1, True, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    assert ctx.glGetError() == 0
+    assert ctx.glGetUniformdv(p, loc("k")) == [1 / 3]
+    assert ctx.glGetUniformdv(p, loc("v")) == [0.1, 0.2, 1e300]
+    got = ctx.glGetUniformdv(p, loc("arr[1]"))
+    assert got == [5e-310] and str(ctx.glGetUniformdv(p, loc("arr"))[0]) == "-0.0"
+    assert ctx.glGetUniformdv(p, loc("m")) == [1.0, 3.0, 2.0, 4.0]                 # stored by columns
+    # 3 columns of 2 rows given as 2 rows of 3: column c = (row0[c], row1[c])
+    assert ctx.glGetUniformdv(p, loc("w")) == [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]
+    ctx.glProgramUniform1d(p, loc("f"), 1.0)          # a float uniform: the double setter is refused
+    assert ctx.glGetError() == ctx.GL_INVALID_OPERATION
