@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedShader", "StageIR", "XfbCapture",
-           "default_block_layout", "program_default_block", "stage_ir_of", "assign_attributes",
+           "default_block_layout", "program_default_block", "stage_ir_of", "state_block", "state_block_ubo",
+           "assign_attributes",
            "assign_frag_outputs", "xfb_captures",
            "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
@@ -1098,21 +1099,32 @@ def default_block_layout(variables: Sequence[tuple[str, Any]]) -> DefaultBlock:
     ``variables`` ((name, GLSL type) in block order, each name once; no opaque
     types, no block members): std430, each variable at the next offset its
     alignment allows."""
-    from compiler.ir.passes.io import type_layout
-    from compiler.lower.from_ast import ir_type
-    from compiler.lower.io import uniform_leaf_slots
-    offsets, leaves, end = [], [], 0
-    for name, gtype in variables:
-        t = ir_type(gtype)
-        if t is None:
-            continue
-        size, align = type_layout(t, "std430")
-        start = (end + align - 1) // align * align
-        offsets.append((name, start))
-        for s in uniform_leaf_slots(name, gtype, t, "regs", start):
-            leaves.append((s.name, (s.offset_B, s.array_stride_B or s.size_B, s.matrix_stride_B, s.count)))
-        end = start + size
-    return DefaultBlock(tuple(offsets), end, tuple(leaves))
+    from compiler.lower.io import std430_block
+    offsets, slots, end = std430_block(variables)
+    leaves = tuple((s.name, (s.offset_B, s.array_stride_B or s.size_B, s.matrix_stride_B, s.count)) for s in slots)
+    return DefaultBlock(tuple(offsets), end, leaves)
+
+
+def state_block() -> DefaultBlock:
+    """The compatibility profile's built-in state block (gl_ModelViewMatrix,
+    gl_LightSource, ...; ``compiler.lower.io.state_block_variables``) as shaders read
+    it: the GL front end writes these bytes, the shaders load from them (UBO
+    ``STATE_BLOCK_UBO``), nothing copies between layouts."""
+    from compiler.lower.io import state_block_variables
+    got = _STATE_BLOCK.get("block")
+    if got is None:
+        got = _STATE_BLOCK["block"] = default_block_layout(state_block_variables())
+    return got
+
+
+_STATE_BLOCK: dict = {}
+
+
+def state_block_ubo() -> tuple[str, int]:
+    """(name in ``ShaderInfo.ubos``, UBO index) of the state block in a compiled
+    shader: a driver binds its state buffer there."""
+    from compiler.lower.io import STATE_BLOCK, STATE_BLOCK_UBO
+    return STATE_BLOCK, STATE_BLOCK_UBO
 
 
 def program_default_block(stages: Sequence[Any]) -> DefaultBlock:

@@ -244,6 +244,70 @@ def _block_layout(block: ast.InterfaceBlock) -> dict:
 COMPILE_OPTIONS = ("uniform_regs_B", "atomic_counter_ssbo_base", "default_block", "default_block_size_B")
 
 
+#: the UBO index of the compatibility profile's built-in state block (``state_block``),
+#: named ``STATE_BLOCK`` in ``ShaderInfo.ubos``; the driver binds the state constant buffer
+STATE_BLOCK_UBO = 4096
+STATE_BLOCK = "gl_State"
+
+
+def std430_block(variables) -> tuple[list, list, int]:
+    """The one std430 placement of a block of uniforms: ``variables`` ((name, GLSL
+    type) in order) -> ([(name, offset_B)], [UniformSlot of every leaf], size_B),
+    each variable at the next offset its alignment allows (opaque types skipped)."""
+    offsets, leaves, end = [], [], 0
+    for name, gtype in variables:
+        t = ir_type(gtype)
+        if t is None:
+            continue
+        size, align = type_layout(t, "std430")
+        start = (end + align - 1) // align * align
+        offsets.append((name, start))
+        leaves += uniform_leaf_slots(name, gtype, t, "regs", start)
+        end = start + size
+    return offsets, leaves, end
+
+
+def state_block_variables() -> list:
+    """The built-in state uniforms of the compatibility profile (GLSL 1.20 section
+    7.5) in the state block's order, with the array sizes of the default limits, and
+    the generated fixed-function stages' own state (the polygon stipple rows)."""
+    from compiler.glsl.builtin_variables import LIMITS, STATE_STRUCTS
+    mat4, vec4 = GT.lookup("mat4"), GT.lookup("vec4")
+    units, lights = LIMITS["gl_MaxTextureCoords"], LIMITS["gl_MaxLights"]
+    out = []
+    for m in ("gl_ModelViewMatrix", "gl_ProjectionMatrix", "gl_ModelViewProjectionMatrix"):
+        out += [(m + sfx, mat4) for sfx in ("", "Inverse", "Transpose", "InverseTranspose")]
+    out += [("gl_TextureMatrix" + sfx, GT.array_of(mat4, units))
+            for sfx in ("", "Inverse", "Transpose", "InverseTranspose")]
+    out += [("gl_NormalMatrix", GT.lookup("mat3")), ("gl_NormalScale", GT.FLOAT),
+            ("gl_ClipPlane", GT.array_of(vec4, LIMITS["gl_MaxClipPlanes"])),
+            ("gl_DepthRange", STATE_STRUCTS["gl_DepthRangeParameters"]),
+            ("gl_Point", STATE_STRUCTS["gl_PointParameters"]),
+            ("gl_FrontMaterial", STATE_STRUCTS["gl_MaterialParameters"]),
+            ("gl_BackMaterial", STATE_STRUCTS["gl_MaterialParameters"]),
+            ("gl_LightSource", GT.array_of(STATE_STRUCTS["gl_LightSourceParameters"], lights)),
+            ("gl_LightModel", STATE_STRUCTS["gl_LightModelParameters"]),
+            ("gl_FrontLightModelProduct", STATE_STRUCTS["gl_LightModelProducts"]),
+            ("gl_BackLightModelProduct", STATE_STRUCTS["gl_LightModelProducts"]),
+            ("gl_FrontLightProduct", GT.array_of(STATE_STRUCTS["gl_LightProducts"], lights)),
+            ("gl_BackLightProduct", GT.array_of(STATE_STRUCTS["gl_LightProducts"], lights)),
+            ("gl_TextureEnvColor", GT.array_of(vec4, LIMITS["gl_MaxTextureUnits"]))]
+    out += [(f"gl_{k}Plane{c}", GT.array_of(vec4, units)) for k in ("Eye", "Object") for c in "STRQ"]
+    out += [("gl_Fog", STATE_STRUCTS["gl_FogParameters"]),
+            ("shimgl_PolygonStipple", GT.array_of(vec4, 32)), ("shimgl_LineStipple", vec4)]
+    return out
+
+
+_STATE_OFFSETS: dict = {}
+
+
+def state_block_offsets() -> dict:
+    """Built-in state uniform -> its offset_B in the state block (``std430_block``)."""
+    if not _STATE_OFFSETS:
+        _STATE_OFFSETS.update(std430_block(state_block_variables())[0])
+    return _STATE_OFFSETS
+
+
 def options_from_key(key) -> dict:
     """The ``COMPILE_OPTIONS`` a key carries."""
     if key is None:
@@ -391,6 +455,7 @@ class IOLowering:
     def _in_program_block(self, s) -> bool:
         """Whether the program's default block places symbol ``s``."""
         return s.name in self.default_block and not s.builtin and s.block is None and \
+            s.name not in state_block_offsets() and \
             not s.type.innermost_element.is_opaque and not s.type.innermost_element.is_block
 
     def _plan_program_block(self, L, syms) -> int:
@@ -457,8 +522,30 @@ class IOLowering:
                 self._record_uniform(s.name, gtype, t, "regs", start, 0)
                 offset = start + size
             else:
-                L.bind(s, self._ubo0_variable(s.name, t, gtype))
+                L.bind(s, self._memory_variable(s.name, t, gtype))
         self.uniform_regs_used_B = offset
+
+    def _memory_variable(self, name: str, t, gtype) -> IRVariable:
+        """A uniform read from memory: built-in state from the state block (UBO
+        ``STATE_BLOCK_UBO``) at its table offset, where the GL front end writes it;
+        anything else from UBO 0 (``_ubo0_variable``)."""
+        at = state_block_offsets().get(name)
+        if at is None:
+            return self._ubo0_variable(name, t, gtype)
+        var = IRVariable(name, t, "ubo", {"binding": STATE_BLOCK_UBO, "packing": "std430", "offset_B": at})
+        self.shader.variables.append(var)
+        self._record_uniform(name, gtype, t, "ubo", at, STATE_BLOCK_UBO)
+        self.ubos[STATE_BLOCK] = STATE_BLOCK_UBO
+        return var
+
+    def state_push_ranges(self) -> tuple:
+        """(register offset_B, state block offset_B, size_B) of each built-in state
+        uniform in the uniform registers: the driver fills those registers from the
+        state block (Mesa's AGX push ranges), one copy each; the layouts agree inside
+        each range (both std430)."""
+        table = state_block_offsets()
+        return tuple((var.data["offset_B"], table[name], type_layout(var.type, "std430")[0])
+                     for var, name, _g in self._reg_uniforms if name in table and var.mode == "uniform")
 
     def _ubo0_variable(self, name: str, t, gtype) -> IRVariable:
         """A default-block uniform read from memory: UBO 0 (the default uniform
@@ -543,7 +630,7 @@ class IOLowering:
                 kept.append((var, name, gtype))
                 offset = start + size
                 continue
-            moved = self._ubo0_variable(name, var.type, gtype)
+            moved = self._memory_variable(name, var.type, gtype)
             self.shader.variables.remove(moved)
             var.mode, var.data = "ubo", moved.data
         self._reg_uniforms = kept

@@ -12,10 +12,12 @@ outputs and the coefficient bindings of a fragment shader.
 The default uniform block has one layout, the program's (``compiler.link.
 DefaultBlock``, ``ShaderState.info["default_block"]``): the compiler places each
 uniform at its offset there and the GL front end stores the values in it, so
-constant buffer 0 is the block the shader reads, uploaded with one copy. Only the
-compatibility profile's built-in state uniforms are copied from their own table
-(the state constant buffer) into the places the compiler gave them
-(``state_copies``: (src_offset_B, dst_offset_B, size_B, file, ubo))."""
+constant buffer 0 is the block the shader reads, uploaded with one copy. The
+compatibility profile's built-in state uniforms have one layout too, the
+compiler's state block (``compiler.link.state_block``), which the GL front end
+writes to the state constant buffer: the compiler lists the ranges of it the
+shader reads from uniform registers (``state_ranges``, one copy each, Mesa's
+push ranges) and the shader reads the rest from that buffer itself."""
 
 from __future__ import annotations
 
@@ -90,25 +92,6 @@ def _compile_front_half(front_half, key, source: str):
 
 
 STAGE_NAMES = {0: "vertex", 4: "fragment", 5: "compute"}
-_COLS = {"mat2": 2, "mat3": 3, "mat4": 4}
-
-
-def _columns(type_name: str) -> tuple[int, int]:
-    """(columns, rows) of a GLSL type name (vectors: (1, n), scalars: (1, 1)); array
-    types ("mat4x4[2]") give their element's."""
-    t = type_name.split("[")[0]
-    if t.startswith(("mat", "dmat")):
-        body = t[t.index("mat") + 3:]
-        if "x" in body:
-            c, r = body.split("x")
-            return int(c), int(r)
-        return int(body), int(body)
-    for p in ("vec", "ivec", "uvec", "bvec", "dvec", "i64vec", "u64vec"):
-        if t.startswith(p):
-            return 1, int(t[len(p):])
-    return 1, 1
-
-
 def _front_entry(front: dict, name: str):
     for cand in (name, name + "[0]", name[:-3] if name.endswith("[0]") else None):
         if cand and cand in front:
@@ -117,44 +100,8 @@ def _front_entry(front: dict, name: str):
 
 
 def _block_size(slots: dict) -> int:
-    """Bytes of the default block the compiler's uniform slots reach."""
-    return max([u.offset_B + u.size_B for u in slots.values()] + [0])
-
-
-def _state_copies(front: dict, slots: dict) -> list:
-    """Copies from the state constant buffer (``front``: leaf -> (offset_B, stride_B,
-    elements), one 16-byte slot per element or column) to where the compiler put
-    the built-in state uniforms."""
-    copies = []
-    for name, u in slots.items():
-        entry = _front_entry(front, name)
-        if entry is None:
-            continue
-        off, stride, elements = entry
-        cols, rows = _columns(u.type)
-        comp_B = 8 if u.type.startswith(("double", "dvec", "dmat", "int64", "uint64", "i64vec", "u64vec")) else 4
-        slot_B = 32 if comp_B == 8 else 16          # the GL front end's column slots (driver.gl.glsl)
-        n = min(u.count, elements) if u.count > 1 else 1
-        for e in range(n):
-            for c in range(cols):
-                src = off + e * stride + c * slot_B
-                dst = u.offset_B + e * (u.array_stride_B or 0) + c * (u.matrix_stride_B or 16)
-                copies.append((src, dst, comp_B * rows, u.file, u.ubo))
-    return _merged(copies)
-
-
-def _merged(copies: list) -> list:
-    """The copies with each run that is contiguous on both sides made one copy (a
-    mat4 or a vec4 array: the front end's 16-byte column slots are std430's too)."""
-    out: list = []
-    for c in sorted(copies, key=lambda c: (c[3], c[4], c[1])):
-        if out:
-            src, dst, n, file, ubo = out[-1]
-            if (file, ubo) == c[3:] and src + n == c[0] and dst + n == c[1]:
-                out[-1] = (src, dst, n + c[2], file, ubo)
-                continue
-        out.append(c)
-    return out
+    """Bytes of the default block (registers and UBO 0) the compiler's uniform slots reach."""
+    return max([u.offset_B + u.size_B for u in slots.values() if u.ubo == 0] + [0])
 
 
 def _with_profile(state, key):
@@ -226,9 +173,6 @@ def compile_variant(state, key) -> AgxShader:
             push.append(Push(2 * s.index, 2, "const", data=struct.pack("<I", s.binding)))
             continue
         push.append(Push(2 * s.index, 2 * s.words, s.kind, index=s.binding))
-    # compatibility built-in state (gl_ModelViewMatrix, gl_LightSource, ...): copied from
-    # the state constant buffer
-    state_copies = _state_copies(pinfo.get("state_uniforms", {}), info.uniforms)
     # binding maps: compiler slot -> pipe slot
     texture_map = {}
     for name, o in info.samplers.items():
@@ -242,8 +186,12 @@ def compile_variant(state, key) -> AgxShader:
         for i in range(o.count):
             image_units[o.slot + i] = (entry[0] + 16 * i) if entry else None
     ubo_map = {0: None}
+    from compiler.link import state_block_ubo
+    state_block, _index = state_block_ubo()
     for name, idx in info.ubos.items():
-        ubo_map[idx] = pinfo.get("uniform_blocks", {}).get(name, idx)
+        # (the built-in state block: the state constant buffer the GL front end fills)
+        ubo_map[idx] = pinfo.get("state_constant_buffer", 15) if name == state_block else \
+            pinfo.get("uniform_blocks", {}).get(name, idx)
     ssbo_map = {}
     for name, idx in info.ssbos.items():
         ssbo_map[idx] = pinfo.get("storage_blocks", {}).get(name, idx)
@@ -256,8 +204,9 @@ def compile_variant(state, key) -> AgxShader:
                        writes_depth=c.writes_depth, writes_sample_mask=c.writes_sample_mask, discards=c.discards,
                        reads_tile=c.reads_tile, shared_B=c.local_memory_B,
                        local_size=tuple(c.local_size) if c.local_size else (1, 1, 1))
-    shader.info.update(compiled=c, shader_info=info, state_copies=state_copies,
+    shader.info.update(compiled=c, shader_info=info,
                        program_block=pinfo.get("default_block") is not None,
+                       state_ranges=tuple(getattr(info, "state_ranges", ())),
                        state_cb=pinfo.get("state_constant_buffer", 15),
                        default_size_B=max(_block_size(info.uniforms), 4 * default_words),
                        registers_B=4 * default_words,

@@ -313,11 +313,11 @@ def _cb_bytes(ctx, stage, slot) -> bytes:
 
 
 def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
-    """(uniform register bytes, memory bytes: UBO 0) of the default uniform block.
-    Both start as the program's storage (constant buffer 0, already in the layout
-    the shader reads: one copy); the built-in state uniforms are copied from the
-    state constant buffer into their places and the values the driver supplies
-    (blend colour, alpha reference, draw index) written into the registers."""
+    """(uniform register bytes, memory bytes: UBO 0) of the default uniform block:
+    the program's storage (constant buffer 0, already in the layout the shader
+    reads: one copy), the registers its first bytes, with the ranges of the state
+    block the compiler listed (one copy each) and the values the driver supplies
+    (blend colour, alpha reference, draw index) written into them."""
     size = sh.info.get("default_size_B", 0)
     memory = bytearray(-(-size // 16) * 16)
     if not memory:
@@ -326,12 +326,10 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
         cb0 = _cb_bytes(ctx, stage, 0)[:len(memory)]
         memory[:len(cb0)] = cb0
     registers = memory[:sh.info.get("registers_B", 0)]
-    if sh.info.get("state_copies"):
-        cb = _cb_bytes(ctx, stage, sh.info["state_cb"])
-        for src, dst, n, file, _ubo in sh.info["state_copies"]:
-            target = registers if file == "regs" else memory
-            if src + n <= len(cb) and dst + n <= len(target):
-                target[dst:dst + n] = cb[src:src + n]
+    if sh.info.get("state_ranges"):
+        state = _cb_bytes(ctx, stage, sh.info["state_cb"])
+        for reg, off, n in sh.info["state_ranges"]:
+            registers[reg:reg + n] = state[off:off + n].ljust(n, b"\0")
     for name, values in (("blend_color", ctx.blend_color), ("alpha_ref", (ctx.dsa.alpha_ref_value,))):
         u = sh.info.get(name)
         if u is not None:

@@ -362,9 +362,9 @@ class ShaderState:
     - "images": image uniform name -> (offset_B of its unit numbers in
       constant buffer 0, count): image slot = the image unit;
     - "local_size": compute workgroup size or None;
-    - "state_uniforms" / "state_constant_buffer": compatibility built-in
-      state (gl_ModelViewMatrix, ...) name -> (offset_B, stride_B) in that
-      constant buffer slot;
+    - "state_constant_buffer": the constant buffer slot holding the
+      compatibility built-in state (gl_ModelViewMatrix, ...) in the
+      compiler's state block layout (``compiler.link.state_block``);
     - "stream_outputs": (vertex stage with ``stream_output``) the captured
       varyings' names: ``stream_output`` register index i is output
       ``stream_outputs[i]``.

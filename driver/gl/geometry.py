@@ -567,8 +567,8 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
     # its default block (shimgl_layer, shimgl_nan, shimgl_viewport: 0, 4, 8, as the draw packs them)
     info = {"attributes": attributes, "frag_outputs": {}, "default_block": program_default_block([unit])}
     if compat:          # gl_ClipVertex is clipped against gl_ClipPlane (state uniforms)
-        from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
-        info.update(state_uniforms=state_uniform_layout(), state_constant_buffer=STATE_CONSTANT_BUFFER)
+        from driver.gl.compat import STATE_CONSTANT_BUFFER
+        info.update(state_constant_buffer=STATE_CONSTANT_BUFFER)
     ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else unit
     so_info = StreamOutputInfo()
     if tf_layout is not None:

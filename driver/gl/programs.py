@@ -21,7 +21,7 @@ from driver.gl.glsl import (
     UniformLeaf, column_slot_B, compile_glsl, gl_type_enum, leaf_uniforms, std140_members, std140_size,
     type_slots,
 )
-from driver.gl.compat import STATE_CONSTANT_BUFFER, state_uniform_layout
+from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.objects import Namespace, Program, Shader
 from driver.gl.limits import glsl_limits
 
@@ -508,7 +508,6 @@ class ProgramMixin:
                 "samplers": samplers,
                 "images": images,
                 "local_size": linked.local_size,
-                "state_uniforms": state_uniform_layout() if self.api.compat else {},
                 "state_constant_buffer": STATE_CONSTANT_BUFFER}
 
     def _link(self, prog: Program) -> LinkedProgram:

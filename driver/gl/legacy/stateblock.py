@@ -3,12 +3,11 @@ section 7.5): one layout, written once, that both the GLSL built-ins
 (gl_ModelViewMatrix, gl_LightSource[i].diffuse, gl_Fog.scale, ...) and the
 generated fixed-function stages read, so the two always agree.
 
-Layout rule (the front end's default-block convention): every leaf -- a
-matrix column, a vector, a scalar, one array element -- takes one 16-byte
-slot. `state_layout()` maps each leaf name as the compiler reports it
-("gl_TextureMatrix", "gl_LightSource[3].position", "gl_Fog.density") to
-(offset_B, element stride_B, elements) in constant buffer 15; the hardware
-driver copies from there into the compiler's layout."""
+The layout is the compiler's (``compiler.link.state_block``: std430, the
+built-in variables in a fixed order): shaders read these bytes where the
+front end writes them, from constant buffer 15. `state_layout()` maps each leaf
+name as the compiler reports it ("gl_TextureMatrix", "gl_LightSource[3].position",
+"gl_Fog.density") to (offset_B, element stride_B, elements)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["STATE_LEAVES", "state_layout", "state_block_bytes", "MAX_LIGHTS", "MAX_UNITS"]
+__all__ = ["state_layout", "state_block_bytes", "MAX_LIGHTS", "MAX_UNITS"]
 
 MAX_LIGHTS = 8
 MAX_UNITS = 8
@@ -31,41 +30,18 @@ _POINT = ("size", "sizeMin", "sizeMax", "fadeThresholdSize", "distanceConstantAt
           "distanceLinearAttenuation", "distanceQuadraticAttenuation")
 
 
-def _leaves() -> tuple[tuple[str, int, int], ...]:
-    """(leaf name, 16-byte slots per element, elements) in block order."""
-    out = [(m + s, 4, 1) for m in _MATS for s in _SFX]
-    out += [("gl_TextureMatrix" + s, 4, MAX_UNITS) for s in _SFX]
-    out += [("gl_NormalMatrix", 3, 1), ("gl_NormalScale", 1, 1), ("gl_ClipPlane", 1, 8)]
-    out += [(f"gl_DepthRange.{f}", 1, 1) for f in ("near", "far", "diff")]
-    out += [(f"gl_Point.{f}", 1, 1) for f in _POINT]
-    out += [(f"gl_{side}Material.{f}", 1, 1) for side in ("Front", "Back") for f in _MATERIAL]
-    out += [(f"gl_LightSource[{i}].{f}", 1, 1) for i in range(MAX_LIGHTS) for f in _LIGHT]
-    out += [("gl_LightModel.ambient", 1, 1), ("gl_FrontLightModelProduct.sceneColor", 1, 1),
-            ("gl_BackLightModelProduct.sceneColor", 1, 1)]
-    out += [(f"gl_{side}LightProduct[{i}].{f}", 1, 1) for side in ("Front", "Back")
-            for i in range(MAX_LIGHTS) for f in ("ambient", "diffuse", "specular")]
-    out += [("gl_TextureEnvColor", 1, MAX_UNITS)]
-    out += [(f"gl_{k}Plane{c}", 1, MAX_UNITS) for k in ("Eye", "Object") for c in "STRQ"]
-    out += [(f"gl_Fog.{f}", 1, 1) for f in ("color", "density", "start", "end", "scale")]
-    # internal state of the generated fixed-function stages
-    out += [("shimgl_PolygonStipple", 1, 32), ("shimgl_LineStipple", 1, 1)]
-    return tuple(out)
-
-
-STATE_LEAVES = _leaves()
-
-
 @lru_cache(maxsize=1)
 def state_layout() -> dict[str, tuple[int, int, int]]:
-    """leaf name -> (offset_B, element stride_B, elements)."""
-    out, off = {}, 0
-    for name, slots, n in STATE_LEAVES:
-        out[name] = (off, 16 * slots, n)
-        off += 16 * slots * n
-    return out
+    """leaf name -> (offset_B, element stride_B, elements) in the compiler's state block."""
+    from compiler.link import state_block
+    return {name: (off, stride, n) for name, (off, stride, _matrix_stride, n) in state_block().leaves}
 
 
-_TOTAL_SLOTS = sum(s * n for _, s, n in STATE_LEAVES)
+def _state_block_B() -> int:
+    from compiler.link import state_block
+    return -(-state_block().size_B // 16) * 16
+
+
 _IDENTITY = np.identity(4)
 
 
@@ -82,12 +58,13 @@ def state_block_bytes(ctx) -> bytes:
     rest from ctx.legacy, a driver.gl.legacy.state.LegacyState)."""
     L = ctx.legacy
     layout = state_layout()
-    flat = np.zeros(_TOTAL_SLOTS * 4, np.float64)
+    flat = np.zeros(_state_block_B() // 4, np.float64)
 
     def put(name, value, element=0):
         off, stride, _ = layout[name]
         start = (off + element * stride) // 4
         v = np.ravel(value) if isinstance(value, np.ndarray) else value
+        v = v[:stride // 4]                 # (a vec3 given as 4 values: the 4th is not its own)
         flat[start:start + len(v)] = v
 
     def put_matrix(base, m, element=0):

@@ -75,7 +75,7 @@ def test_gluniform_writes_the_bytes_the_shaders_read():
     assert np.abs(_pixel(ctx) - np.round(want.clip(0, 1) * 255).astype(int)).max() <= 1
     for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
         (sh,) = ctx.pipe.shaders[stage]._variants.values()
-        assert sh.info["program_block"] and not sh.info["state_copies"]
+        assert sh.info["program_block"]
         block = dict(_linked(ctx, prog).default_block.offsets)
         for name, slot in sh.info["shader_info"].uniforms.items():
             assert slot.offset_B == block[name], name         # the shader reads the storage's offsets
@@ -112,3 +112,46 @@ void main() { o = v + tail; }
     (fs_sh,) = ctx.pipe.shaders[PipeShaderType.FRAGMENT]._variants.values()
     slot = fs_sh.info["shader_info"].uniforms["tail"]
     assert (slot.file, slot.offset_B) == ("ubo", 1120)
+
+
+def test_built_in_state_is_read_from_the_state_block_where_gl_writes_it():
+    """gl_ModelViewProjectionMatrix and gl_LightSource[1].diffuse: the state constant
+    buffer holds them at the compiler's table offsets (compiler.link.state_block); the
+    shader reads them from there or from registers the compiler's ranges fill from it."""
+    from compiler.link import state_block
+    from compiler.lower.io import STATE_BLOCK_UBO
+    vs = """#version 120
+void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex;
+              gl_FrontColor = gl_LightSource[1].diffuse; }
+"""
+    fs = "#version 120\nvoid main() { gl_FragColor = gl_Color; }\n"
+    ctx = glhelp.context(4, 4, api="compat")
+    prog = glhelp.program(ctx, vs, fs)
+    ctx.glMatrixMode(ctx.GL_MODELVIEW)
+    ctx.glLoadIdentity()
+    ctx.glScalef(0.5, 0.5, 1.0)                       # the triangle still covers the 4x4 target
+    ctx.glLightfv(ctx.GL_LIGHT1, ctx.GL_DIFFUSE, [0.25, 0.5, 0.75, 1.0])
+    tri = np.array([[-4, -4, 0], [8, -4, 0], [-4, 8, 0]], np.float32)
+    ctx.glEnableClientState(ctx.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(3, ctx.GL_FLOAT, 0, tri)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 3)
+    want = np.round(np.array([0.25, 0.5, 0.75, 1.0]) * 255).astype(int)
+    assert np.abs(_pixel(ctx) - want).max() <= 1
+    variants = [v for v in ctx.pipe.shaders[PipeShaderType.VERTEX]._variants.values()
+                if "gl_LightSource[1].diffuse" in v.info["shader_info"].uniforms]
+    leaves = dict(state_block().leaves)
+    for name in ("gl_ModelViewProjectionMatrix", "gl_LightSource[1].diffuse"):
+        for sh in variants:
+            slot = sh.info["shader_info"].uniforms[name]
+            if slot.file == "ubo":                # read from the state block itself
+                assert (slot.ubo, slot.offset_B) == (STATE_BLOCK_UBO, leaves[name][0])
+                continue
+            # in registers: a range the driver copies from the state block covers it, and
+            # the leaf sits in the range where it sits in the block
+            (reg, off, _n), = [r for r in sh.info["state_ranges"] if r[0] <= slot.offset_B < r[0] + r[2]]
+            assert off + slot.offset_B - reg == leaves[name][0]
+    assert variants
+    # std430 by hand: 12 mat4 (64 B each) and then 4 mat4[8] come first; gl_LightSource[i] is
+    # 5 vec4, a vec3 and 6 floats, 112 B rounded to 128 B per element
+    assert leaves["gl_ModelViewProjectionMatrix"][0] == 2 * 4 * 64
+    assert leaves["gl_LightSource[1].diffuse"][0] - leaves["gl_LightSource[0].diffuse"][0] == 128
