@@ -111,24 +111,26 @@ def vertex_record_layout(outputs) -> tuple[tuple, int]:
     return tuple(layout), max(offset, 4)
 
 
-def location_alias(location: int) -> str:
-    """The record name under which the vertex output at ``layout(location)`` is also
-    found: a located input of the next stage matches it by location (GL 4.6 section
-    7.4.1), whatever the two variables are called."""
-    return f"@location:{location}"
+def location_alias(location: int, component: int = 0) -> str:
+    """The record name under which the vertex output at ``layout(location, component)``
+    is also found: a located input of the next stage matches it by location and
+    component (GL 4.6 section 7.4.1), whatever the two variables are called."""
+    return f"@location:{location}" + (f".{component}" if component else "")
 
 
 def with_location_aliases(layout: tuple, locations: dict) -> tuple:
     """``vertex_record_layout``'s entries plus, for every output name in ``locations``
-    (name -> its first explicit location), one ``location_alias`` entry per location it
-    covers (an array's element k is at location + k, 4 words further on)."""
+    (name -> its first explicit location, or (location, component)), one ``location_alias``
+    entry per location it covers (an array's element k is at location + k, 4 words
+    further on)."""
     extra = []
     for name, offset_dw, locs in layout:
         first = locations.get(name)
         if first is None:
             continue
+        first, component = first if isinstance(first, tuple) else (first, 0)
         for k in range(locs):
-            extra.append((location_alias(first + k), offset_dw + 4 * k, locs - k))
+            extra.append((location_alias(first + k, component), offset_dw + 4 * k, locs - k))
     return tuple(layout) + tuple(extra)
 
 
@@ -368,8 +370,9 @@ class GeometryLowering:
                 et = s.type.element
                 link = et.name if et.is_block else s.name        # blocks link by block name
                 location = (getattr(s, "layout", None) or {}).get("location")
-                if not et.is_block and location is not None and location_alias(location) in where:
-                    link = location_alias(location)     # both sides located: matched by location
+                component = (getattr(s, "layout", None) or {}).get("component", 0)
+                if not et.is_block and location is not None and location_alias(location, component) in where:
+                    link = location_alias(location, component)     # both sides located: matched by location
                 for j in range(s.type.length):
                     L.store(b.deref_array(b.deref_var(var), j), et, read(et, link, j))
 

@@ -72,6 +72,7 @@ class PatchEntry:
     stride_B: int
     glsl_type: str
     location: int = -1          # its layout(location = N) (a plain variable's), -1 when none
+    component: int = 0          # its layout(component = N) beside the location
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,12 @@ class PatchLayout:
     def find(self, name: str) -> PatchEntry | None:
         return next((e for e in self.entries if e.name == name), None)
 
-    def find_located(self, location: int, patch: bool) -> PatchEntry | None:
-        """The output at ``location`` among the per-vertex (``patch`` False) or per-patch
-        outputs: a located input matches it by location (GL 4.6 section 7.4.1)."""
-        return next((e for e in self.entries if e.location == location and (e.stride_B == 0) == patch),
-                    None)
+    def find_located(self, location: int, patch: bool, component: int = 0) -> PatchEntry | None:
+        """The output at ``location`` (and ``component``) among the per-vertex (``patch``
+        False) or per-patch outputs: a located input matches it by location (GL 4.6
+        section 7.4.1)."""
+        return next((e for e in self.entries if e.location == location and e.component == component
+                     and (e.stride_B == 0) == patch), None)
 
 
 def _link_name(s) -> str:
@@ -149,7 +151,7 @@ def patch_layout(unit, vertices: int | None = None) -> PatchLayout:
         located = -1 if s.builtin or s.type.is_block or (s.type.is_array and s.type.element.is_block) \
             else (s.layout or {}).get("location", -1)
         entries.append(PatchEntry(_link_name(s), offset, stride, s.type.element.name if per_vertex else s.type.name,
-                                  located))
+                                  located, (s.layout or {}).get("component", 0) if located >= 0 else 0))
         offset += size
     return PatchLayout(vertices, tuple(entries), max((offset + 15) // 16 * 16, 32))
 
@@ -343,8 +345,9 @@ class TessControlLowering(_Common):
                 et = s.type.element
                 link = et.name if et.is_block else s.name
                 located = (s.layout or {}).get("location")
-                if not et.is_block and located is not None and location_alias(located) in where:
-                    link = location_alias(located)      # both sides located: matched by location
+                component = (s.layout or {}).get("component", 0)
+                if not et.is_block and located is not None and location_alias(located, component) in where:
+                    link = location_alias(located, component)      # both sides located: matched by location
                 for j in range(pv):
                     L.store(b.deref_array(b.deref_var(var), j), et, read(et, link, j))
 
@@ -427,7 +430,7 @@ class TessEvalLowering(_Common):
             entry = lay.find(name)
             located = None if s.builtin else (s.layout or {}).get("location")
             if located is not None:
-                entry = lay.find_located(located, bool(s.patch)) or entry
+                entry = lay.find_located(located, bool(s.patch), (s.layout or {}).get("component", 0)) or entry
             if entry is None:
                 continue                        # not written by the control stage: undefined
             if entry.stride_B == 0:

@@ -247,7 +247,8 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
             name = getattr(v.block, "block_name", None)
             if name and not v.type.is_block:
                 outs.setdefault(("block", name), None)
-        located = {(v.layout or {}).get("location"): v for v in vertex["outputs"] if not v.type.is_block}
+        located = {((v.layout or {}).get("location"), (v.layout or {}).get("component", 0)): v
+                   for v in vertex["outputs"] if not v.type.is_block}
         for inp in geometry["inputs"]:
             if not inp.type.is_array:
                 continue
@@ -255,7 +256,8 @@ def link_geometry(units: list, vertex: dict | None, geometry: dict, fragment: di
             out = outs.get(key)
             location = (inp.layout or {}).get("location")
             if out is None and location is not None and not inp.type.element.is_block:
-                out = located.get(location)        # both located: matched by location (GL 4.6 section 7.4.1)
+                # both located: matched by location and component (GL 4.6 section 7.4.1)
+                out = located.get((location, (inp.layout or {}).get("component", 0)))
             if out is None and key in outs:
                 continue                        # an instance-less block: members checked by name
             if out is None:
@@ -555,6 +557,8 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
         lines[0] = "#version 150 compatibility"
     if any(o.location >= 0 for o in iface.outputs):
         lines.insert(1, "#extension GL_ARB_separate_shader_objects : require")
+    if any(o.location >= 0 and o.component >= 0 for o in iface.outputs):
+        lines.insert(1, "#extension GL_ARB_enhanced_layouts : require")
     tests = [f"{selectors[name]} != {uniform}" for on, name, uniform in (
         (select[0], "gl_Layer", "shimgl_layer"), (select[1], "gl_ViewportIndex", "shimgl_viewport")) if on]
     if tests:
@@ -916,9 +920,10 @@ _RECORDED_BUILTINS = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance"
 
 
 def _located_outputs(ls, stage: str) -> dict:
-    """Record name -> explicit location of the stage's plain (not block) user outputs."""
+    """Record name -> (explicit location, component) of the stage's plain (not block)
+    user outputs."""
     unit = ls.units[stage]
-    return {v.name: v.layout["location"] for v in unit.globals
+    return {v.name: (v.layout["location"], v.layout.get("component", 0)) for v in unit.globals
             if v.storage == "out" and not v.builtin and not v.type.is_block and getattr(v, "block", None) is None
             and "location" in (v.layout or {})}
 

@@ -670,7 +670,7 @@ def _check_patch_interface(patch, tes) -> None:
         entry = patch.find(name)
         location = (v.layout or {}).get("location")
         if location is not None and not t.is_block:      # both located: matched by location (GL 4.6 7.4.1)
-            entry = patch.find_located(location, bool(v.patch)) or entry
+            entry = patch.find_located(location, bool(v.patch), (v.layout or {}).get("component", 0)) or entry
         if entry is None:
             if v.used:
                 raise ValueError(f"tessellation evaluation shader input `{v.name}' has no matching output in "
@@ -1002,7 +1002,8 @@ def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch
         vpp = {"points": 1, "line_strip": 2, "triangle_strip": 3}[link.output]
         records_layout = tuple((o.name if not o.block else f"{o.block}.{o.member}", o.offset_dw, o.locations)
                                for o in iface.outputs)
-        records_layout = with_location_aliases(records_layout, {o.name: o.location for o in iface.outputs
+        records_layout = with_location_aliases(records_layout, {o.name: (o.location, max(o.component, 0))
+                                                                for o in iface.outputs
                                                                 if not o.block and o.location >= 0})
         key = GeometryKey({1: "points", 2: "lines", 3: "triangles"}[vpp], 4, records_layout, iface.stride_dw)
         geometry_passes(ctx, gs_prog, stages, key, tes_out, total_indices // vpp, total_vertices, 1,
