@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -38,7 +37,10 @@ WINDOW_B = PAGE_SIZE_B  # memory saved on each side of a fault address
 
 
 def dump_dir() -> str:
-    return os.environ.get("SHIMGL_DUMP_DIR") or os.path.join(tempfile.gettempdir(), "shimgl-dumps")
+    if os.environ.get("SHIMGL_DUMP_DIR"):
+        return os.environ["SHIMGL_DUMP_DIR"]
+    import tempfile         # not at import: tempfile brings shutil, random, bz2, lzma into every start
+    return os.path.join(tempfile.gettempdir(), "shimgl-dumps")
 
 
 class CoreDumper:

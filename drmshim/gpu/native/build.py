@@ -32,10 +32,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -70,7 +67,7 @@ def _compiler_id(cc: str) -> str:
     """The first line of ``cc --version``, remembered on disk per compiler
     executable (see the module's docstring)."""
     if cc not in _compiler_id_cache:
-        exe = shutil.which(cc)
+        exe = _which(cc)
         record = None
         if exe is not None and not _cache_disabled():
             try:
@@ -81,6 +78,7 @@ def _compiler_id(cc: str) -> str:
                 return _compiler_id_cache[cc]
             except (OSError, IndexError, UnicodeDecodeError):
                 pass
+        import subprocess
         try:
             out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
         except (OSError, subprocess.TimeoutExpired) as e:
@@ -91,10 +89,22 @@ def _compiler_id(cc: str) -> str:
     return _compiler_id_cache[cc]
 
 
+def _which(cc: str) -> str | None:
+    """The executable ``cc`` names (a path, or looked up in PATH), as a shell finds it."""
+    if os.sep in cc:
+        return cc if os.access(cc, os.X_OK) and not os.path.isdir(cc) else None
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        exe = os.path.join(folder or ".", cc)
+        if os.access(exe, os.X_OK) and not os.path.isdir(exe):
+            return exe
+    return None
+
+
 def _write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file renamed over it (a
     reader sees the old or the new whole file); a cache that cannot be written
     is only slower."""
+    import tempfile
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -143,6 +153,7 @@ def native_cache_dir() -> Path:
     if not _cache_disabled():
         return cache_root() / "native"
     if _private_dir is None:
+        import tempfile
         _private_dir = Path(tempfile.mkdtemp(prefix="shimgl-native-"))
     return _private_dir
 
@@ -231,6 +242,7 @@ def _store_ffi_module(ffi, path: Path, name: str) -> None:
     """Write cffi's out-of-line module of ``ffi`` (its declarations, no C source) to ``path``."""
     import contextlib
     import io
+    import tempfile
     try:
         ffi.set_source(name, None)
         with tempfile.TemporaryDirectory(prefix="shimgl-ffi-") as tmp:
@@ -257,6 +269,9 @@ def _open(ffi, path: Path, key: str):
 
 
 def _compile(source: str, folder: Path, path: Path) -> None:
+    import shutil
+    import subprocess
+    import tempfile
     folder.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
     try:
