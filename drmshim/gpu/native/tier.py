@@ -24,7 +24,7 @@ import os
 import sys
 import threading
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from uapi.debug import debug_enabled
 
 from .build import BuildError, cache_key, load_or_build
 from .codegen import NATIVE_CDEF, Cf, Seg, Step, Unsupported, generate
+
+if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["NativeProgram", "native_for", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_WORK"]
 
@@ -71,6 +74,7 @@ def _executor(n: int) -> ThreadPoolExecutor:
     global _pool, _pool_size, _pool_pid
     with _pool_lock:
         if _pool is None or _pool_size < n or _pool_pid != os.getpid():
+            from concurrent.futures import ThreadPoolExecutor
             _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="shimgl-native")
             _pool_size, _pool_pid = n, os.getpid()
         return _pool
