@@ -792,7 +792,8 @@ def _passthrough_control_source(tes_unit, patch_vertices: int, outer, inner) -> 
     evaluation inputs, read from the vertex outputs of the same names) and writes
     the default levels (glPatchParameterfv)."""
     from driver.gl.geometry import _declare
-    lines = ["#version 400", f"layout(vertices = {patch_vertices}) out;"]
+    located = any(v.storage == "in" and not v.builtin and "location" in (v.layout or {}) for v in tes_unit.globals)
+    lines = ["#version 440" if located else "#version 400", f"layout(vertices = {patch_vertices}) out;"]
     body = ["gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;",
             "gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;"]
     for v in tes_unit.globals:
@@ -801,8 +802,11 @@ def _passthrough_control_source(tes_unit, patch_vertices: int, outer, inner) -> 
         if v.patch or not v.type.is_array or v.type.element.is_block or v.type.element.is_struct:
             _unsupported(f"evaluation input `{v.name}' without a tessellation control shader")
         et = v.type.element.name
-        lines.append(f"in {_declare(et, 'shimgl_in_' + v.name)}[];")
-        lines.append(f"out {_declare(et, v.name)}[];")
+        lay = v.layout or {}          # a located input: matched by location on both sides
+        q = "".join(f", {k} = {lay[k]}" for k in ("component",) if k in lay)
+        q = f"layout(location = {lay['location']}{q}) " if "location" in lay else ""
+        lines.append(f"{q}in {_declare(et, 'shimgl_in_' + v.name)}[];")
+        lines.append(f"{q}out {_declare(et, v.name)}[];")
         body.append(f"{v.name}[gl_InvocationID] = shimgl_in_{v.name}[gl_InvocationID];")
     for i, value in enumerate(outer):
         body.append(f"gl_TessLevelOuter[{i}] = {_float(value)};")
@@ -912,8 +916,12 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
         source = _passthrough_control_source(tes_prog.linked_state.units["tess_evaluation"], pv,
                                              patch_state["outer"], patch_state["inner"])
         patch = patch_layout(parse(source, "tess_control"))
-        key_inputs = tuple((f"shimgl_in_{n}" if not n.startswith("gl_") else n, off, locs)
-                           for n, off, locs in vs_layout)
+        renamed = {n: f"shimgl_in_{n}" if not n.startswith("gl_") else n for n, _off, _locs in vs_layout}
+        from compiler.lower.geometry import with_location_aliases
+        from driver.gl.geometry import _located_outputs
+        key_inputs = with_location_aliases(       # (located inputs of the copy: matched by location)
+            tuple((renamed[n], off, locs) for n, off, locs in vs_layout),
+            {renamed[n]: loc for n, loc in _located_outputs(vs_prog.linked_state, "vertex").items() if n in renamed})
     slots = patches * instances
     C = PipeShaderType.COMPUTE
     tcs_key = TessControlKey(pv, info.index_size, key_inputs, vs_stride, patch.vertices)

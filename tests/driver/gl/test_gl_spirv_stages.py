@@ -563,3 +563,25 @@ def test_transform_feedback_of_an_array_of_blocks():
         c.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
         got = np.frombuffer(bytes(c.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 28)), np.float32)
         assert list(got) == [10 * i + n for n in range(1, 8)], i
+
+
+def test_tessellation_evaluation_without_a_control_stage(ctx):
+    """The driver's pass-through control stage copies the patch (the located per-vertex
+    input by location) and writes the default levels (1): the two halves in the patches'
+    colours."""
+    c = ctx
+    tes = BARYCENTRIC_TES.replace("%out = OpFMul %v4float %col %f", "%out = OpCopyObject %v4float %col")
+    tes = tes.replace(" %pcol %ocol", " %ocol").replace("OpDecorate %pcol Location 1\nOpDecorate %pcol Patch\n", "")
+    tes = tes.replace("%pcol = OpVariable %p_in_v4 Input\n", "").replace("%f = OpLoad %v4float %pcol\n", "")
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, COLOUR_VS), spirv_shader(c, E.GL_TESS_EVALUATION_SHADER, tes),
+            spirv_shader(c, E.GL_FRAGMENT_SHADER, COLOUR_FS))
+    pos = [[-1, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1], [1, -1, 0, 1], [1, 1, 0, 1], [-1, 1, 0, 1]]
+    vertex_arrays(c, {0: pos, 1: [[1, 0, 0, 1]] * 3 + [[0, 1, 0, 1]] * 3})
+    c.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+    clear(c)
+    c.glDrawArrays(E.GL_PATCHES, 0, 6)
+    assert c.glGetError() == E.GL_NO_ERROR
+    img = pixels(c)
+    ys, xs = np.mgrid[0:H, 0:W]
+    assert (img[xs + ys < W - 1] == [255, 0, 0, 255]).all()
+    assert (img[xs + ys > W - 1] == [0, 255, 0, 255]).all()
