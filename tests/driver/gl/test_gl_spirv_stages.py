@@ -585,3 +585,77 @@ def test_tessellation_evaluation_without_a_control_stage(ctx):
     ys, xs = np.mgrid[0:H, 0:W]
     assert (img[xs + ys < W - 1] == [255, 0, 0, 255]).all()
     assert (img[xs + ys > W - 1] == [0, 255, 0, 255]).all()
+
+
+def _layer_vertex(n, x, y):
+    return f"""%lp{n} = OpCompositeConstruct %v4float {x} {y} %float_0 %float_1
+OpStore %gpos %lp{n}
+OpStore %layer %i
+OpStore %gcol %colour
+OpEmitVertex
+"""
+
+
+#: points in, 2 invocations: invocation i writes gl_Layer = i and covers the viewport with
+#: colour ((i + 1) / 4, 0.5, 0, 1)
+LAYER_GS = """OpCapability Geometry
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Geometry %main "main" %inv %pv %gcol %layer
+OpExecutionMode %main InputPoints
+OpExecutionMode %main Invocations 2
+OpExecutionMode %main OutputTriangleStrip
+OpExecutionMode %main OutputVertices 4
+OpMemberDecorate %PerVertex 0 BuiltIn Position
+OpDecorate %PerVertex Block
+OpDecorate %gcol Location 0
+OpDecorate %inv BuiltIn InvocationId
+OpDecorate %layer BuiltIn Layer
+""" + TYPES + """%p_in_int = OpTypePointer Input %int
+%inv = OpVariable %p_in_int Input
+%p_out_int = OpTypePointer Output %int
+%layer = OpVariable %p_out_int Output
+%PerVertex = OpTypeStruct %v4float
+%p_out_pv = OpTypePointer Output %PerVertex
+%pv = OpVariable %p_out_pv Output
+%p_out_v4 = OpTypePointer Output %v4float
+%gcol = OpVariable %p_out_v4 Output
+%half = OpConstant %float 0.5
+%quarter = OpConstant %float 0.25
+%float_m1 = OpConstant %float -1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %inv
+%fi = OpConvertSToF %float %i
+%r = OpExtInst %float %std Fma %fi %quarter %quarter
+%colour = OpCompositeConstruct %v4float %r %half %float_0 %float_1
+%gpos = OpAccessChain %p_out_v4 %pv %int_0
+""" + _layer_vertex(0, "%float_m1", "%float_m1") + _layer_vertex(1, "%float_1", "%float_m1") \
+    + _layer_vertex(2, "%float_m1", "%float_1") + _layer_vertex(3, "%float_1", "%float_1") + """OpEndPrimitive
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_geometry_entry_point_writes_the_layer(ctx):
+    """Layered rendering (GL 4.6 section 9.8) from a SPIR-V geometry stage: each
+    invocation draws into the layer of its gl_Layer."""
+    c = ctx
+    program(c, spirv_shader(c, E.GL_VERTEX_SHADER, COLOUR_VS), spirv_shader(c, E.GL_GEOMETRY_SHADER, LAYER_GS),
+            spirv_shader(c, E.GL_FRAGMENT_SHADER, COLOUR_FS))
+    tex = c.glGenTextures(1)[0]
+    c.glBindTexture(E.GL_TEXTURE_2D_ARRAY, tex)
+    c.glTexImage3D(E.GL_TEXTURE_2D_ARRAY, 0, E.GL_RGBA8, W, H, 3, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                   bytes(W * H * 4 * 3))
+    fbo = c.glGenFramebuffers(1)[0]
+    c.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    c.glFramebufferTexture(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, tex, 0)
+    assert c.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    vertex_arrays(c, {0: [[0, 0, 0, 1]], 1: [[1, 1, 1, 1]]})
+    c.glDrawArrays(E.GL_POINTS, 0, 1)
+    assert c.glGetError() == E.GL_NO_ERROR
+    layers = np.frombuffer(bytes(c.glGetTexImage(E.GL_TEXTURE_2D_ARRAY, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)),
+                           np.uint8).reshape(3, H, W, 4).astype(int)
+    for i, red in ((0, 64), (1, 128)):
+        assert (np.abs(layers[i] - [red, 128, 0, 255]) <= 1).all(), i
+    assert (layers[2] == 0).all()                   # no invocation wrote layer 2
