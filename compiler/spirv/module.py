@@ -8,7 +8,9 @@ a length that is not whole words, a wrong magic number, an unsupported version,
 an id bound of 0, an instruction of word count 0 or running past the end, an id
 at or above the bound, an opcode this front end does not know, an id defined
 twice, an OpCapability not in ``spec.CAPABILITIES``, an OpExtension not in
-``spec.EXTENSIONS``. A module in the other byte order (magic read as 0x03022307) is swapped.
+``spec.EXTENSIONS``, what ARB_gl_spirv refuses of Vulkan's SPIR-V (a DescriptorSet
+other than 0, OpTypeSampler). A module in the other byte order (magic read as
+0x03022307) is swapped.
 
 Invariants: ``Module.instructions`` is in module order; ``Module.functions``
 maps each function id to its instructions from OpFunction to OpFunctionEnd;
@@ -157,6 +159,7 @@ def parse_module(data: bytes) -> Module:
         raise SpirvError("the last function has no OpFunctionEnd")
     if not mod.entry_points:
         raise SpirvError("the module has no OpEntryPoint")
+    _check_gl_rules(mod)
     for cap in mod.capabilities:
         if cap not in CAPABILITY_NAME:
             raise SpirvError(f"the module declares SPIR-V capability {cap}, which is not supported")
@@ -165,6 +168,17 @@ def parse_module(data: bytes) -> Module:
             raise SpirvError(f'the module uses the SPIR-V extension "{name}", which is not supported '
                              f'(supported: {", ".join(EXTENSIONS)})')
     return mod
+
+
+def _check_gl_rules(mod: Module) -> None:
+    """What ARB_gl_spirv does not accept of SPIR-V that Vulkan does: a DescriptorSet other
+    than 0, separate samplers (OpTypeSampler)."""
+    for target, decorations in mod.decorations.items():
+        for name, words in decorations:
+            if name == "DescriptorSet" and words and words[0] != 0:
+                raise SpirvError(f"%{target} is in descriptor set {words[0]}: OpenGL has only set 0")
+    if any(ins.op == "TypeSampler" for ins in mod.globals):
+        raise SpirvError("OpTypeSampler: OpenGL has no separate samplers (use OpTypeSampledImage)")
 
 
 def _record(mod: Module, ins: Instruction) -> None:

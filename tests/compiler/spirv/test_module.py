@@ -47,6 +47,8 @@ def entry_point() -> bytes:
      + ins("Function", 2, 1, 0, 3), "no OpFunctionEnd"),
     (header() + ins("Capability", 39) + entry_point(), "capability 39, which is not supported"),   # Int8
     (header() + ins("Capability", 4442) + entry_point(), "capability 4442"),        # VariablePointers
+    (header() + entry_point() + ins("Decorate", 5, 34, 1), "descriptor set 1"),   # %5 DescriptorSet 1
+    (header() + entry_point() + ins("TypeSampler", 5), "OpTypeSampler"),
 ])
 def test_malformed_modules_are_rejected(data, message):
     with pytest.raises(SpirvError, match=message.replace("%", "%")):
