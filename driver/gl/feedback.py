@@ -2,7 +2,8 @@
 which vertex outputs a program captures, into which buffer, at which offset.
 
 Sole responsibility: turn ``glTransformFeedbackVaryings`` names (whole outputs,
-array elements ``a[2]``, built-ins, and on GL 4.0+ ``gl_NextBuffer`` and
+array elements ``a[2]``, members of structs and arrays of structs ``v[1].b[0]``,
+built-ins, and on GL 4.0+ ``gl_NextBuffer`` and
 ``gl_SkipComponents1..4``) into a ``FeedbackLayout`` at link time, raising
 ``LinkError`` for what the specification makes a link error, and give the pipe's
 stream-output state of a layout (``stream_output_info``). Everything else
@@ -26,7 +27,8 @@ from driver.gl.glsl import gl_type_enum
 __all__ = ["FeedbackLayout", "FeedbackVarying", "feedback_layout", "qualifier_layout", "stage_outputs",
            "stream_output_info"]
 
-_ELEMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?:\[(\d+)\])?$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
+_STEP = re.compile(r"\[(\d+)\]|\.([A-Za-z_][A-Za-z0-9_]*)")
 _SKIP = {f"gl_SkipComponents{n}": n for n in range(1, 5)}
 _WIDE = ("double", "int64", "uint64")      # captured as two 32-bit words a component
 
@@ -127,35 +129,19 @@ def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
             offset += n
             strides[buffer] = offset
             continue
-        m = _ELEMENT.match(name)
-        if m is None or m.group(1) not in outputs:
-            raise FeedbackError(f"transform feedback varying `{name}' is not a vertex output")
-        base, index = m.group(1), m.group(2)
-        t = outputs[base]
-        if t.is_struct or t.is_block or (t.is_array and (t.element.is_struct or t.element.is_array)):
-            raise FeedbackError(f"transform feedback of `{name}' (a struct or nested array) is not supported")
+        base, t, first = _resolve(name, outputs)
         el = t.element if t.is_array else t
         per_el = el.columns                       # columns per element (one output value each)
         # captured words per column: a double (int64) is two, and counts as two components
         # against the limits (GL 4.6 section 11.1.2.1)
         rows = el.vector_size * (2 if el.base in _WIDE else 1)
-        length = (t.length or 1) if t.is_array else 1
-        if index is not None:
-            if not t.is_array:
-                raise FeedbackError(f"`{name}': `{base}' is not an array")
-            k = int(index)
-            if k >= length:
-                raise FeedbackError(f"`{name}': index out of bounds")
-            elements, size = range(k, k + 1), 1
-        else:
-            elements, size = range(length), length
-        for k in elements:
-            key = (base, k)
-            if key in seen:
+        size = (t.length or 1) if t.is_array else 1
+        slots = tuple((first + k * per_el + c, rows) for k in range(size) for c in range(per_el))
+        for slot, _rows in slots:
+            if (base, slot) in seen:
                 raise FeedbackError(f"`{name}' captured twice")
-            seen[key] = True
-        slots = tuple((k * per_el + c, rows) for k in elements for c in range(per_el))
-        comps = rows * per_el * len(elements)
+            seen[(base, slot)] = True
+        comps = rows * len(slots)
         if not interleaved:
             if comps > max_separate:
                 raise FeedbackError(f"`{name}' has {comps} components: more than "
@@ -176,6 +162,61 @@ def feedback_layout(names, interleaved: bool, outputs: dict, *, advanced: bool,
         raise FeedbackError("more separate varyings than MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS")
     return FeedbackLayout(tuple(out), tuple(strides),
                           tuple(buffer_streams.get(b, 0) for b in range(len(strides))))
+
+
+def _entries(t) -> int:
+    """The output values a type is captured from: one per vector, matrix column and
+    array element, struct members in declaration order (``output_locations`` of the
+    lowering walks a vertex output the same way)."""
+    if t.is_array:
+        return (t.length or 1) * _entries(t.element)
+    if t.is_struct or t.is_block:
+        return sum(_entries(f.type) for f in t.fields)
+    return t.columns
+
+
+def _resolve(name: str, outputs: dict) -> tuple:
+    """(output name, type of the named part, its first entry within the output) of a
+    glTransformFeedbackVaryings name: an output (``Block.member`` for a block instance's
+    member) followed by array subscripts and struct member selections, e.g.
+    ``v[2].b[1]`` (GL 4.6 section 11.1.2.1). The named part must be of a basic type or
+    an array of one: a struct, an array of structs or of arrays is a link error (its
+    members are captured by name)."""
+    m = _NAME.match(name)
+    base = m.group(0) if m else None
+    rest = name[m.end():] if m else ""
+    member = _NAME.match(rest[1:]) if rest.startswith(".") else None
+    if member is not None and f"{base}.{member.group(0)}" in outputs:
+        base, rest = f"{base}.{member.group(0)}", rest[1 + member.end():]
+    if base not in outputs:
+        raise FeedbackError(f"transform feedback varying `{name}' is not a vertex output")
+    t, first, pos = outputs[base], 0, 0
+    while pos < len(rest):
+        step = _STEP.match(rest, pos)
+        if step is None:
+            raise FeedbackError(f"transform feedback varying `{name}' is not a vertex output")
+        pos = step.end()
+        if step.group(1) is not None:
+            if not t.is_array:
+                raise FeedbackError(f"`{name}': not an array where it is subscripted")
+            k = int(step.group(1))
+            if k >= (t.length or 1):
+                raise FeedbackError(f"`{name}': index out of bounds")
+            first += k * _entries(t.element)
+            t = t.element
+        else:
+            fields = [f for f in t.fields] if t.is_struct else []
+            names = [f.name for f in fields]
+            if step.group(2) not in names:
+                raise FeedbackError(f"transform feedback varying `{name}' is not a vertex output")
+            k = names.index(step.group(2))
+            first += sum(_entries(f.type) for f in fields[:k])
+            t = fields[k].type
+    el = t.element if t.is_array else t
+    if el.is_struct or el.is_block or el.is_array:
+        raise FeedbackError(f"transform feedback varying `{name}' is a struct or an array of structs or "
+                            "arrays: its members are captured by name")
+    return base, t, first
 
 
 def stream_output_info(layout, stream: int | None = None) -> tuple:
