@@ -25,10 +25,31 @@ from __future__ import annotations
 
 import inspect
 
-__all__ = ["compose", "extends", "init_families"]
+__all__ = ["LazySignature", "compose", "extends", "init_families"]
 
 _SKIPPED = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
             "__firstlineno__", "__static_attributes__", "__init_subclass__"}
+
+
+class LazySignature(inspect.Signature):
+    """The signature of callable ``of``, worked out when first read. An entry
+    point that takes another's parameters (a hook chain, an alias, a forward)
+    carries one as ``__signature__``: the C ABI reads a few of them on first
+    call, and working out ~450 of them when the Context class was built was
+    ~5% of a C host's start. ``inspect.signature`` returns it as is (it is a
+    Signature); its parameters are ``inspect.signature(of)``'s."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self, of):             # (Signature's own fields stay unset until read)
+        self._of = of
+
+    def __getattr__(self, name):
+        if name not in ("_parameters", "_return_annotation"):
+            raise AttributeError(name)
+        real = inspect.signature(self._of)
+        self._parameters, self._return_annotation = real._parameters, real._return_annotation
+        return getattr(real, name)
 
 
 def extends(fn):
@@ -47,7 +68,7 @@ def _chain(hook, core):
     method.__name__, method.__qualname__ = core.__name__, core.__qualname__
     method.__module__ = hook.__module__
     method.__doc__ = hook.__doc__ or core.__doc__
-    method.__signature__ = inspect.signature(core)
+    method.__signature__ = LazySignature(core)
     method.__gl_hook_of__ = (hook, core)
     return method
 

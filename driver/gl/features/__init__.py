@@ -29,6 +29,7 @@ import inspect
 from collections.abc import Callable
 
 from driver.gl import enums as E
+from driver.gl.compose import LazySignature
 from driver.gl.errors import GLError
 
 __all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "forward", "install"]
@@ -92,7 +93,7 @@ def install(cls):
     for name, target in _FORWARDS.items():
         impl = getattr(cls, target, None)
         if impl is not None:
-            _ENTRY_POINTS[name].__signature__ = inspect.signature(inspect.unwrap(impl))
+            _ENTRY_POINTS[name].__signature__ = LazySignature(inspect.unwrap(impl))
     return cls
 
 

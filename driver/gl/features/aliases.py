@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 
 from driver.gl import enums as E
+from driver.gl.compose import LazySignature
 from driver.gl.errors import GLError
 from driver.gl.extensions import by_name
 from driver.gl.features import call
@@ -44,6 +45,6 @@ def install_aliases(cls):
     for name, target in ALIASES.items():
         exts = tuple(e for e in ALIAS_EXTENSIONS.get(name, ()) if e in known)
         if exts and hasattr(cls, target) and not hasattr(cls, name):
-            signature = inspect.signature(inspect.unwrap(getattr(cls, target)))
+            signature = LazySignature(inspect.unwrap(getattr(cls, target)))
             setattr(cls, name, _alias(name, target, exts, signature))
     return cls
