@@ -245,12 +245,19 @@ class FramebufferMixin:
         ok = {E.GL_TEXTURE_2D, *CUBE_FACES}
         if not self.api.es:
             ok |= {E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE}
+        if self.api.gl_or_es((3, 0), (3, 0)):
+            # as Mesa: a 2D array texture attaches its layer 0 (piglit's GLES stand-in for
+            # glGetTexImage reads array textures this way)
+            ok.add(E.GL_TEXTURE_2D_ARRAY)
         check_enum(textarget, ok)
         want = E.GL_TEXTURE_CUBE_MAP if textarget in CUBE_FACES else textarget
         check(tex.target == want, E.GL_INVALID_OPERATION, "texture target mismatch")
         check(level >= 0 and (level == 0 or textarget != E.GL_TEXTURE_RECTANGLE),
               E.GL_INVALID_VALUE, "bad level")
         check(level <= 14, E.GL_INVALID_VALUE, "level too large")
+        if textarget == E.GL_TEXTURE_2D_ARRAY:
+            self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, 0))
+            return
         face = textarget - CUBE_FACES[0] if textarget in CUBE_FACES else 0
         self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, face, face))
 
