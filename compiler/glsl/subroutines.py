@@ -20,10 +20,17 @@ the last compatible function taking every other value. ``summary`` is what GL ne
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from . import ast as A
 from . import types as T
 from .symbols import FunctionSignature, Variable
+
+if TYPE_CHECKING:
+    from . import ast as A
+
+# The AST module (A) is imported in the functions that build or test nodes: the GL
+# driver reads the limits below when it makes a GL 4 context, and loading the AST
+# (48 dataclasses, ~8 ms of CPU) at every start for them is not needed.
 
 __all__ = ["SubroutineInfo", "MAX_SUBROUTINES", "MAX_SUBROUTINE_UNIFORM_LOCATIONS", "external", "uniform_declaration",
            "call", "finish", "summary"]
@@ -64,6 +71,7 @@ def _state(an) -> _State:
 
 def _plain(q: A.TypeQualifier, keep: tuple[str, ...]) -> A.TypeQualifier:
     """``q`` without the subroutine qualifier (and the kinds not in ``keep``)."""
+    from . import ast as A
     return A.TypeQualifier(storage=q.storage if "storage" in keep else None,
                            precision=q.precision if "precision" in keep else None,
                            layout=list(q.layout) if "layout" in keep else [],
@@ -72,6 +80,7 @@ def _plain(q: A.TypeQualifier, keep: tuple[str, ...]) -> A.TypeQualifier:
 
 def external(an, d: A.Node) -> None:
     """A function declaration or definition carrying ``subroutine``."""
+    from . import ast as A
     p = d.prototype
     q = p.return_qualifier
     st = _state(an)
@@ -166,6 +175,7 @@ def is_type(an, name: str) -> bool:
 def call(an, e: A.Call, var: Variable, args: list) -> A.Expression:
     """A call through subroutine uniform ``var`` (``e.selector``: an element of a uniform
     array); its compatible functions are bound by ``finish``."""
+    from . import ast as A
     st = _state(an)
     selector = an.expr(e.selector) if e.selector is not None else an.expr(A.VariableRef(e.name, e.loc))
     if selector.type is None:
