@@ -157,7 +157,7 @@ _CONSTANTS = """
 110c - | gl_MaxTextureCoords
 110 100 | gl_MaxVertexAttribs
 110 - | gl_MaxVertexUniformComponents
-110c - | gl_MaxVaryingFloats
+110c420 - | gl_MaxVaryingFloats
 130 - | gl_MaxVaryingComponents
 110 100 | gl_MaxVertexTextureImageUnits
 110 100 | gl_MaxCombinedTextureImageUnits
@@ -244,6 +244,7 @@ _TABLE = """
 460 - @v | in int gl_DrawID
 140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
 - - @v +GL_EXT_draw_instanced | in int gl_InstanceIDEXT
+- - @v +GL_ARB_draw_instanced | in int gl_InstanceIDARB
 110c - @v | in vec4 gl_Vertex
 110c - @v | in vec3 gl_Normal
 110c - @v | in vec4 gl_Color

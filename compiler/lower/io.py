@@ -71,6 +71,7 @@ SYSVALS = {
     "gl_HelperInvocation": "load_helper_invocation", "gl_PointCoord": "load_point_coord",
     "gl_SampleID": "load_sample_id", "gl_SamplePosition": "load_sample_pos", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
     "gl_InstanceIDEXT": "load_instance_id",
+    "gl_InstanceIDARB": "load_instance_id",
     # ARB_shader_draw_parameters: the preloaded base vertex (first vertex of array draws)
     # and base instance registers
     "gl_BaseVertexARB": "load_base_vertex", "gl_BaseInstanceARB": "load_base_instance",

@@ -84,7 +84,23 @@ def internal_error(ctx, name: str, err: Exception) -> None:
     ctx._record_error(GLError(code, f"internal error in {name}: {text}"))
 
 
+# What an entry point returns when it records an error, where the specification names
+# a value: INVALID_INDEX for the index queries, -1 for the location queries (GL 4.6
+# sections 7.3.1, 7.6 and 11.1.1; ARB_uniform_buffer_object: "or an error occurred,
+# then INVALID_INDEX is returned"). Others return None (0 through the C ABI).
+ERROR_RESULTS = {
+    **dict.fromkeys(("glGetUniformBlockIndex", "glGetProgramResourceIndex", "glGetSubroutineIndex"),
+                    E.GL_INVALID_INDEX),
+    **dict.fromkeys(("glGetUniformLocation", "glGetAttribLocation", "glGetFragDataLocation", "glGetFragDataIndex",
+                     "glGetProgramResourceLocation", "glGetProgramResourceLocationIndex",
+                     "glGetSubroutineUniformLocation", "glGetUniformLocationARB", "glGetAttribLocationARB",
+                     "glGetFragDataLocationEXT"), -1),
+}
+
+
 def _wrap(fn):
+    on_error = ERROR_RESULTS.get(fn.__name__)
+
     @functools.wraps(fn)
     def entry(self, *args, **kwargs):
         lost = getattr(self, "context_lost", None)     # set once a GPU reset lost the context
@@ -94,10 +110,10 @@ def _wrap(fn):
             return fn(self, *args, **kwargs)
         except GLError as err:
             self._record_error(err)
-            return None
+            return on_error
         except Exception as err:        # a driver bug: never out of an entry point
             internal_error(self, fn.__name__, err)
-            return None
+            return on_error
     entry.__gl_entry__ = True
     return entry
 
