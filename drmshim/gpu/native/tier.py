@@ -36,7 +36,7 @@ from .codegen import NATIVE_CDEF, Cf, Seg, Step, Unsupported, generate
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
     from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["NativeProgram", "native_for", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_WORK"]
+__all__ = ["NativeProgram", "native_for", "ordered_ready", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_WORK"]
 
 #: Lanes a program runs (in one process) before auto mode compiles it.
 HOT_LANES = 1 << 18
@@ -107,8 +107,9 @@ class NativeProgram:
     def __init__(self, prog, plan, ffi, lib):
         self.prog, self.plan, self.ffi, self.lib = prog, plan, ffi, lib
         table = lib.shimgl_native_functions()
-        self.fns = {name: ffi.cast("cf_fn" if name.startswith("cf") else "seg_fn", table[k])
+        self.fns = {name: ffi.cast("cf_fn" if name.startswith(("cf", "ord")) else "seg_fn", table[k])
                     for k, name in enumerate(plan.functions)}
+        self.ordered = self.fns[plan.ordered] if plan.ordered else None
         blocks = []
         for kind, items, target, nxt, size in plan.blocks:
             if isinstance(items, list):
@@ -176,6 +177,16 @@ def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
         STATS["compiled"] += 1
         return _ready(prog, st, built)
     return None
+
+
+def ordered_ready(core, prog) -> bool:
+    """True when ``core`` runs ``prog`` from native code that can take a lane-ordered
+    context (``ExecContext.lane_order``: ``codegen._ordered_function``) now; never
+    with the interpreter forced or the scoreboard checked."""
+    if core.debug or core.tier == "interp":
+        return False
+    st = getattr(prog, "native_state", None)
+    return st is not None and st.compiled is not None and st.compiled.ordered is not None
 
 
 def _ready(prog, st: _Native, ffi_lib) -> NativeProgram:
@@ -371,4 +382,22 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
         b.exec = b.const(np.True_) if b.all_active else args.exec_out
         args.exec_arr = None
 
+    if b.ctx.lane_order:
+        _run_ordered(nprog, args, b)
+        return
     walk_blocks(nprog.blocks, b, max_steps, nprog.prog.va, masked, always)
+
+
+def _run_ordered(nprog: NativeProgram, args: _BatchArgs, b) -> None:
+    """A batch of a lane-ordered context: the program's one block of segments, chunk by
+    chunk in lane order on this thread (``codegen._ordered_function``)."""
+    if nprog.ordered is None:
+        raise RuntimeError(f"program at 0x{nprog.prog.va:x}: a lane-ordered run needs its ordered native code")
+    items = nprog.blocks[0][1]
+    args.set_exec(b)
+    for item, _ in items:
+        if item.needs and not args.provide(b, item.needs):
+            raise RuntimeError(f"program at 0x{nprog.prog.va:x}: a lane-ordered run lacks {item.needs}")
+    args.bad[0] = -1
+    if nprog.ordered(args.a, 0, b.n) < 0 or args.bad[0] >= 0:
+        raise RuntimeError(f"program at 0x{nprog.prog.va:x}: a lane-ordered run with a tile access out of range")

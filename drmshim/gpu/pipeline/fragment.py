@@ -549,6 +549,9 @@ class _PassContext:
         return lanes
 
     def in_order(self, layers: R.RankLayers) -> int:
+        ordered = self._ordered_pass(layers)
+        if ordered is not None:
+            return ordered
         lanes = 0
         for k in range(layers.count):
             for d, idx in self._groups(self._layer(layers, k)):
@@ -565,6 +568,31 @@ class _PassContext:
                     lanes += self._shade(st, idx[on], passed[on], late=False)
         return lanes
 
+    def _ordered_pass(self, layers: R.RankLayers) -> int | None:
+        """Every layer in one run, when each would be shaded whole with no test (one
+        draw, no depth/stencil, single-sampled, no quads, early) by a program that
+        reads or writes tile memory and that the native tier runs lane-ordered
+        (``ExecContext.lane_order``): the layers' fragments are consecutive, in layer
+        order, so lane order gives every sample its fragments in primitive order, as
+        the layer loop does. Returns the lanes shaded, or None (then the layer loop runs)."""
+        if not self.one_draw or self.S != 1 or layers.order is not None or layers.count < 2:
+            return None
+        st = self.states[int(self.draw[0])]
+        if st.pipe is None or st.late or not st.ds.trivial or st.quads \
+                or not ({"ld_tile", "st_tile"} & st.names) \
+                or (st.uniform is not None and "ld_tile" not in st.names):
+            return None
+        from ..native import ordered_ready
+        if not ordered_ready(self.core, self.core.load(st.code_va)) or not self.frags.coverage.all():
+            return None
+        n = int(layers.offsets[-1] - layers.offsets[0])
+        if n != len(self.frags):
+            return None
+        idx = _iota(n)
+        self._run = (idx, 0)
+        st.passed += n
+        return self._shade(st, idx, self.frags.coverage, late=False, ordered=True)
+
     def _pick(self, a: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """``a[idx]``; a view when ``idx`` is the current layer's run (``_layer``)."""
         run = self._run
@@ -573,14 +601,17 @@ class _PassContext:
         return a[idx]
 
     # -- fragment shading: one lane per covered sample
-    def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None) -> int:
+    def _shade(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, records=None,
+               ordered: bool = False) -> int:
         """Shade fragments ``idx`` on the samples of ``cover``; ``records``: their tile
-        records when known (single-sampled). Returns the lanes shaded."""
-        n = self._shade_lanes(st, idx, cover, late, records)
+        records when known (single-sampled); ``ordered``: fragments of several layers,
+        shaded lane-ordered (``_ordered_pass``). Returns the lanes shaded."""
+        n = self._shade_lanes(st, idx, cover, late, records, ordered)
         st.shaded += n
         return n
 
-    def _shade_lanes(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, known) -> int:
+    def _shade_lanes(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, known,
+                     ordered: bool = False) -> int:
         S, frags = self.S, self.frags
         if len(idx) == 0:
             return 0
@@ -674,7 +705,7 @@ class _PassContext:
             kw["cf_planes"] = self.tvb.planes
             kw["primitive_index"] = np.asarray(tri).astype(np.int32, copy=False)
         ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
-                          tile_buffer=tile, tile_index=tile_index,
+                          tile_buffer=tile, tile_index=tile_index, lane_order=ordered,
                           **kw, **st.pipe.context_fields())
         run_program(self.core, st.pipe, ctx)
         if direct:

@@ -32,6 +32,11 @@ Inputs
 ``tile_buffer``      uint8[records, record_B] (the caller's tile buffer) and
                      ``tile_index`` int[lanes]: the record (pixel or sample) each lane
                      reads/writes with ``ld_tile``/``st_tile`` at a byte offset.
+``lane_order``       True: lanes may share tile records, and their accesses must take
+                     effect in lane order, as if each lane ran the whole program before
+                     the next (the lanes of several rank layers of a pass in one run).
+                     Only the native tier runs such a context
+                     (``drmshim.gpu.native.ordered_ready``); the core raises otherwise.
 ``texture_heap_va``, ``sampler_heap_va``: descriptor arrays in GPU memory; an
                      instruction's texture index t reads the descriptor at
                      heap + t * ``texture_desc_stride_B`` (samplers likewise).
@@ -86,6 +91,7 @@ class ExecContext:
     sample_offsets_px: np.ndarray | None = None
     tile_buffer: np.ndarray | None = None
     tile_index: np.ndarray | None = None
+    lane_order: bool = False        # lanes sharing a record take effect in lane order (native tier only)
     # textures and stack
     texture_heap_va: int = 0
     sampler_heap_va: int = 0

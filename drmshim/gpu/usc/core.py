@@ -312,6 +312,8 @@ class ShaderCore:
         if not self.debug and self.tier != "interp":
             from ..native import native_for
             native = native_for(prog, ctx.lanes, self.tier)
+        if ctx.lane_order and native is None:
+            raise ShaderError(f"program at 0x{program_va:x}: a lane-ordered context needs its native code")
         ctx.allocate_outputs(varyings=any(ins.op.unit == "st_var" for _, ins in prog.instructions))
         preload = {k: np.broadcast_to(np.asarray(v), (ctx.lanes,)) for k, v in ctx.preload.items()}
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])

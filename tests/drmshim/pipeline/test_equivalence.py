@@ -120,3 +120,34 @@ def test_hsr_is_not_used_when_a_later_shader_writes_less_of_the_record():
                 zs=dict(depth_func="ALWAYS", depth_write=True))
         images.append(sc.render(Executor(hsr=hsr)))
     np.testing.assert_array_equal(images[0], images[1])
+
+
+def test_layers_in_one_lane_ordered_run_give_the_layer_by_layer_image(monkeypatch, tmp_path):
+    """Blended overlapping triangles with no depth test: once the program's native
+    code exists, the pass's rank layers are shaded in one lane-ordered run
+    (``fragment._PassContext._ordered_pass``); the image is the one shading layer by
+    layer gives, and the interpreter's."""
+    from drmshim.gpu import native
+    from drmshim.gpu.pipeline import fragment
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native.tier, "HOT_LANES", 0)
+    runs = []
+    ordered_pass = fragment._PassContext._ordered_pass
+
+    def counting(self, layers):
+        lanes = ordered_pass(self, layers)
+        runs.append(lanes)
+        return lanes
+    monkeypatch.setattr(fragment._PassContext, "_ordered_pass", counting)
+
+    def render(executor):
+        sc = scene(BLEND_FS, n=60, depth=False)
+        sc.render(executor)                  # the first render compiles the program
+        return sc.render(executor)
+    img = render(Executor(sysmem=False))
+    assert any(r is not None for r in runs)
+    monkeypatch.setattr(fragment._PassContext, "_ordered_pass", lambda self, layers: None)
+    np.testing.assert_array_equal(render(Executor(sysmem=False)), img)
+    monkeypatch.setenv("SHIMGL_DEBUG", "interp")
+    np.testing.assert_array_equal(render(Executor(sysmem=False)), img)
+    assert len(np.unique(img.reshape(-1, 4), axis=0)) > 50

@@ -16,7 +16,7 @@ import pytest
 
 from drmshim.gpu import native
 from drmshim.gpu.native import codegen
-from drmshim.gpu.usc import ExecContext, ShaderCore
+from drmshim.gpu.usc import ExecContext, ShaderCore, ShaderError, compile_program
 from drmshim.memory import FlatMemory, GPUFault
 from uapi.isa import BY_NAME, OPS, Imm, Instruction, Reg, assemble
 from uapi.isa.native import c_functions
@@ -578,3 +578,94 @@ def test_quad_derivatives_are_native_and_exact(quads):
     assert_same(a, b, asm)
     if not quads:
         assert not a[0].registers[20].any()
+
+
+# ---------------------------------------------------------------------------
+# Lane-ordered runs (several rank layers of a pass in one run)
+
+BLEND_ASM = "\n".join(["iter.persp.center r4_r5_r6_r7, cf1, cf0", "ld_tile.unorm8 r8_r9_r10_r11, 0",
+                       "fmul r12, r4, 0.5", "fma r12, r8, 0.5, r12", "fmul r13, r5, 0.5", "fma r13, r9, 0.5, r13",
+                       "fmul r14, r6, 0.5", "fma r14, r10, 0.5, r14", "fadd r15, r11, 0.125",
+                       "st_tile.unorm8 r12_r13_r14_r15, 0, 15", "stop"])
+
+
+def _layered_lanes(rng, records: int, layers: int):
+    """Lanes of ``layers`` rank layers over ``records`` tile records, layer after
+    layer: each layer holds distinct records (a random subset, shuffled); a record's
+    lanes are in increasing layers. Returns (records of the lanes, layer offsets)."""
+    parts = [rng.permutation(records)[:int(rng.integers(1, records + 1))] for _ in range(layers)]
+    return np.concatenate(parts).astype(np.int64), np.cumsum([0] + [len(p) for p in parts])
+
+
+def _blend_context(rng, index, prims: int = 9, **kw):
+    lanes = len(index)
+    planes = rng.uniform(-1, 1, (prims, 5, 3)).astype(np.float32)      # cf0: 1/w, cf1..cf4: colour
+    planes[:, 0] = (0.0, 0.0, 1.0)                   # 1/w = 1
+    pos = rng.uniform(0, 64, (2, lanes)).astype(np.float32)
+    prim = np.sort(rng.integers(0, prims, lanes)).astype(np.int32)
+    return dict(lanes=lanes, position_px=pos, cf_planes=planes, primitive_index=prim, tile_index=index, **kw)
+
+
+@pytest.mark.parametrize("records, layers, batch_lanes", [(300, 7, None), (64, 40, 512), (2000, 3, 1024)])
+def test_lane_ordered_run_equals_the_layers_run_one_after_another(records, layers, batch_lanes):
+    """A blending program over lanes of several layers in one lane-ordered run gives
+    the tile memory of running the layers one after another on the interpreter (each
+    record sees its lanes in lane order), and every lane's registers."""
+    rng = np.random.default_rng(records + layers)
+    index, offsets = _layered_lanes(rng, records, layers)
+    kw = _blend_context(rng, index)
+    tile0 = rng.integers(0, 256, (records, 4), dtype=np.uint8)
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble(BLEND_ASM), "test")
+    interp = ShaderCore(mem, debug=False, tier="interp")
+    tile_ref = tile0.copy()
+    regs = []
+    for k in range(layers):
+        part = slice(offsets[k], offsets[k + 1])
+        ctx = ExecContext(lanes=offsets[k + 1] - offsets[k], position_px=np.ascontiguousarray(kw["position_px"][:, part]),
+                          cf_planes=kw["cf_planes"], primitive_index=kw["primitive_index"][part],
+                          tile_buffer=tile_ref, tile_index=index[part], keep_registers=True)
+        interp.run(mem.base, ctx)
+        regs.append(ctx.registers)
+    core = ShaderCore(mem, debug=False, batch_lanes=batch_lanes, tier="native")
+    core.run(mem.base, ExecContext(lanes=len(index), tile_buffer=tile0.copy(), tile_index=index,
+                                   position_px=kw["position_px"], cf_planes=kw["cf_planes"],
+                                   primitive_index=kw["primitive_index"]))    # compiles it
+    prog = core.load(mem.base)
+    assert native.ordered_ready(core, prog) and not native.ordered_ready(interp, prog)
+    tile = tile0.copy()
+    ctx = ExecContext(tile_buffer=tile, keep_registers=True, lane_order=True, **kw)
+    core.run(mem.base, ctx)
+    np.testing.assert_array_equal(tile, tile_ref)
+    np.testing.assert_array_equal(ctx.registers[:16], np.concatenate(regs, axis=1)[:16])
+
+
+def test_lane_ordered_contexts_need_the_native_tier_and_records_in_range():
+    """The interpreter refuses a lane-ordered context, and so does a native run with
+    a record outside the tile buffer (nothing written): the pipeline only asks for
+    one when ``ordered_ready`` says so, with records it made."""
+    rng = np.random.default_rng(3)
+    index, _ = _layered_lanes(rng, 100, 4)
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble(BLEND_ASM), "test")
+    tile = np.zeros((100, 4), np.uint8)
+    with pytest.raises(ShaderError, match="lane-ordered"):
+        ShaderCore(mem, debug=False, tier="interp").run(mem.base, ExecContext(
+            tile_buffer=tile, lane_order=True, **_blend_context(rng, index)))
+    core = ShaderCore(mem, debug=False, tier="native")
+    bad = index.copy()
+    bad[50] = 100
+    with pytest.raises(RuntimeError, match="out of range"):
+        core.run(mem.base, ExecContext(tile_buffer=tile, lane_order=True, **_blend_context(rng, bad)))
+    assert not tile.any()
+
+
+def test_only_straight_tile_programs_have_an_ordered_run():
+    """Control flow, an interpreter step or no tile access: no ordered function."""
+    def plan(asm):
+        return codegen.generate(compile_program(0x1000, assemble(asm + "\nstop\n")))
+    assert plan(BLEND_ASM.replace("\nstop", "")).ordered is not None
+    assert plan("fadd r2, r2, 1.0").ordered is None                                      # no tile memory
+    assert plan("ld_tile.unorm8 r8_r9_r10_r11, 0\nlog2 r8, r8\nst_tile.unorm8 r8_r9_r10_r11, 0, 15").ordered is None
+    assert plan("ld_tile.unorm8 r8_r9_r10_r11, 0\nif_fcmp.lt r8, r9, 1\nfadd r8, r8, 1.0\npop_exec 1\n"
+                "st_tile.unorm8 r8_r9_r10_r11, 0, 15").ordered is None
