@@ -200,6 +200,7 @@ def compile_program(va: int, code: bytes) -> Program:
 
 # Units whose write covers every lane when every lane is active (no per-lane subset).
 _FULL_WRITERS = {"falu", "ialu", "cmpsel", "convert", "mov", "mov_imm", "get_sr", "quad", "iter", "ldcf",
+                 "ld_tile",          # (every lane's record; an access out of range faults the run)
                  "texture_sample", "texture_load"}   # (these two write every component of dst, up to 4)
 
 
