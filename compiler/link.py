@@ -674,11 +674,14 @@ def _per_vertex_components(stage: str, storage: str, v) -> int:
 
 
 def resource_limit_error(stage: str, inputs: Sequence, outputs: Sequence, uniforms: Sequence,
-                         limits: dict) -> str | None:
+                         limits: dict, patch_vertices: int | None = None) -> str | None:
     """GL 4.6 sections 7.6 and 11.1.2.1 link errors: a stage whose user inputs or outputs
     (the ones it keeps: ``unread_outputs`` removed) or whose active default-block
     uniforms take more components than the context's ``limits`` (GL limit name ->
-    value) allow. The message naming the limit, or None."""
+    value) allow; the tessellation stages' patch variables beyond
+    GL_MAX_TESS_PATCH_COMPONENTS, and a control stage's outputs for its
+    ``patch_vertices`` output vertices beyond GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS
+    (section 11.2.1.2). The message naming the limit, or None."""
     in_limit, out_limit = _IO_LIMITS.get(stage, (None, None))
     label = stage.replace("tess_", "tessellation ")
     for storage, variables, name in (("in", inputs, in_limit), ("out", outputs, out_limit)):
@@ -688,6 +691,19 @@ def resource_limit_error(stage: str, inputs: Sequence, outputs: Sequence, unifor
         if used > limits[name]:
             return (f"{label} shader uses too many {'input' if storage == 'in' else 'output'} components "
                     f"({used} > {name} {limits[name]})")
+    if stage in ("tess_control", "tess_evaluation"):
+        storage, variables = ("out", outputs) if stage == "tess_control" else ("in", inputs)
+        patch = sum(components_of(v.type) for v in variables if getattr(v, "patch", False))
+        name = "GL_MAX_TESS_PATCH_COMPONENTS"
+        if name in limits and patch > limits[name]:
+            return (f"{label} shader uses too many patch {'input' if storage == 'in' else 'output'} components "
+                    f"({patch} > {name} {limits[name]})")
+        name = "GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS"
+        if stage == "tess_control" and patch_vertices and name in limits:
+            total = patch + patch_vertices * sum(_per_vertex_components(stage, "out", v) for v in outputs)
+            if total > limits[name]:
+                return (f"{label} shader outputs {total} components for its {patch_vertices} output vertices and "
+                        f"patch (> {name} {limits[name]})")
     name = _UNIFORM_LIMITS.get(stage)
     if name in limits:
         used = sum(components_of(v.type) for v in uniforms if v.used and not v.type.contains_opaque)

@@ -576,7 +576,8 @@ class ProgramMixin:
             unread = []
         for stage, m in merged.items():
             outputs = [v for v in m["outputs"] if not (stage == "vertex" and v.name in unread)]
-            problem = link.resource_limit_error(stage, m["inputs"], outputs, m["uniforms"], self.limits)
+            problem = link.resource_limit_error(stage, m["inputs"], outputs, m["uniforms"], self.limits,
+                                                getattr(getattr(m["unit"], "tessellation", None), "vertices", None))
             if problem is not None:
                 raise LinkError(problem)
         local_size = None

@@ -350,3 +350,29 @@ def test_the_extension_is_listed_where_its_entry_points_are(api, listed):
         else:
             c.glGenProgramPipelines(1)
             expect(c, E.GL_INVALID_OPERATION)
+
+
+def _control(n_patch_vec4: int, vertices: int, n_vertex_vec4: int, patch_float: bool = False) -> str:
+    return ("#version 150\n#extension GL_ARB_tessellation_shader : require\n"
+            f"layout(vertices = {vertices}) out;\n" +
+            "".join(f"patch out vec4 p{i};\n" for i in range(n_patch_vec4)) +
+            ("patch out float pf;\n" if patch_float else "") +
+            "".join(f"out vec4 v{i}[];\n" for i in range(n_vertex_vec4)) + "void main() {\n" +
+            "".join(f"    p{i} = vec4({i});\n" for i in range(n_patch_vec4)) + ("    pf = 1.0;\n" if patch_float else "") +
+            "".join(f"    v{i}[gl_InvocationID] = vec4({i});\n" for i in range(n_vertex_vec4)) +
+            "    gl_TessLevelOuter = float[4](1.0, 1.0, 1.0, 1.0);\n"
+            "    gl_TessLevelInner = float[2](1.0, 1.0);\n}\n")
+
+
+def test_tessellation_control_patch_and_total_output_limits(ctx):
+    """GL 4.6 section 11.2.1.2: patch outputs beyond GL_MAX_TESS_PATCH_COMPONENTS (120) and
+    all outputs of the output vertices beyond GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS
+    (4096) fail the link, the limit named."""
+    assert ctx.glGetIntegerv(E.GL_MAX_TESS_PATCH_COMPONENTS) == [120]
+    assert ctx.glGetIntegerv(E.GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS) == [4096]
+    assert _separable_link(ctx, E.GL_TESS_CONTROL_SHADER, _control(30, 3, 0))[0]
+    ok, log, _p = _separable_link(ctx, E.GL_TESS_CONTROL_SHADER, _control(30, 3, 0, patch_float=True))
+    assert not ok and "GL_MAX_TESS_PATCH_COMPONENTS" in log and "(121 >" in log, log
+    assert _separable_link(ctx, E.GL_TESS_CONTROL_SHADER, _control(0, 32, 32))[0]           # 32 x 128 = 4096
+    ok, log, _p = _separable_link(ctx, E.GL_TESS_CONTROL_SHADER, _control(0, 32, 32, patch_float=True))
+    assert not ok and "GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS" in log and "4097" in log, log
