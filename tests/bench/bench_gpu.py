@@ -69,6 +69,38 @@ def large_blended(n=100, seed=1):
     return sc
 
 
+def overdraw(m=100, seed=1240):
+    """glbench's tris_big_overdraw pattern: m jittered full-screen triangles, blended,
+    no depth test (about 82 fragments a pixel)."""
+    rng = np.random.default_rng(seed)
+    base = np.array([[-1, -1], [3, -1], [-1, 3]], np.float64)
+    jit = rng.uniform(0.0, 1.2, (m, 3, 2))
+    pos = (base[None] + np.where(base[None] > 0, -jit, jit * 0.25)) * (rng.integers(0, 2, (m, 1, 2)) * 2 - 1)
+    colour = np.concatenate([rng.uniform(0, 1, (m, 3, 3)), rng.uniform(0.1, 0.3, (m, 3, 1))], 2)
+    verts = np.concatenate([pos, np.zeros((m, 3, 1)), np.ones((m, 3, 1)), colour], 2).reshape(-1, 8)
+    sc = Scene(_space(), SIZE // 2, SIZE // 2)
+    sc.draw(verts.astype(np.float32), BLEND_FS, varyings=4, cf_bindings=BINDINGS)
+    return sc
+
+
+def _overdraw_rows() -> list[tuple[str, float, str]]:
+    """The overdraw pattern at 512x512 with the pass's layers in one lane-ordered run
+    and layer by layer, interleaved (CPU ms, best of 2 each; the first run compiles)."""
+    from drmshim.gpu.pipeline import fragment
+    ordered = fragment._PassContext._ordered_pass
+    best = {True: float("inf"), False: float("inf")}
+    _best_ms(overdraw, repeat=1)
+    try:
+        for _ in range(2):
+            for mode in (True, False):
+                fragment._PassContext._ordered_pass = ordered if mode else (lambda self, layers: None)
+                best[mode] = min(best[mode], _best_ms(overdraw, repeat=1)[0])
+    finally:
+        fragment._PassContext._ordered_pass = ordered
+    return [("gpu: glbench overdraw pattern 512^2, layers in one ordered run", best[True], "blended, no depth"),
+            ("gpu: glbench overdraw pattern 512^2, layer by layer", best[False], "the same pass, one run per layer")]
+
+
 def run() -> list[tuple[str, float, str]]:
     rows = []
     ms, cmd = _best_ms(fullscreen_quad)
@@ -80,6 +112,7 @@ def run() -> list[tuple[str, float, str]]:
     ms, cmd = _best_ms(large_blended, repeat=1)
     c = cmd.counters.snapshot()
     rows.append(("gpu: 100 large blended triangles", ms, f"target <= 1500 ms; {c['fragments']} fragments"))
+    rows += _overdraw_rows()
     return rows
 
 
