@@ -211,6 +211,9 @@ class TexImageExtraMixin:
         from driver.gl.features.gles1 import PALETTED
         check(not (self.api.es1 and format in PALETTED), E.GL_INVALID_OPERATION,
               "paletted images take no sub-image updates")
+        from driver.gl.formats import GL_ETC1_RGB8_OES
+        check(format != GL_ETC1_RGB8_OES, E.GL_INVALID_OPERATION,
+              "ETC1 images take no sub-image updates (OES_compressed_ETC1_RGB8_texture)")
         self._compressed_sub_image(2, target, level, xoffset, yoffset, 0, width, height, 1, format,
                                    imageSize, data)
 
@@ -256,8 +259,10 @@ class TexImageExtraMixin:
         tex_target, face = self._image_target(target, 2)
         check(level >= 0, E.GL_INVALID_VALUE)
         info = lookup(internalformat)
+        # GLES 1.1/2.0 name CopyTexImage2D's internal formats as enums: another is INVALID_ENUM there
+        bad_value = E.GL_INVALID_ENUM if self.api.es and self.api.version < (3, 0) else E.GL_INVALID_VALUE
         check(info is not None and not info.is_depth_or_stencil or not self.api.es,
-              E.GL_INVALID_VALUE if info is None else E.GL_INVALID_OPERATION, "bad internal format")
+              bad_value if info is None else E.GL_INVALID_OPERATION, "bad internal format")
         maxsz = self._max_size(target)
         check(0 <= width <= maxsz and 0 <= height <= maxsz, E.GL_INVALID_VALUE)
         check(border == 0, E.GL_INVALID_VALUE)

@@ -354,6 +354,10 @@ class TextureMixin:
         return target, 0
 
     def _check_format_type(self, internalformat: int, fmt: int, type: int):
+        if self.api.es and self.api.version < (3, 0):
+            # GLES 1.1/2.0 section 3.7.1: an internalformat outside the table is INVALID_VALUE,
+            # whatever the format and type (a compressed one among them, as Mesa answers)
+            check(lookup(internalformat) is not None, E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
         check_enum(fmt, PIXEL_FORMATS, f"bad pixel format {fmt:#x}")
         check_enum(type, PIXEL_TYPES, f"bad pixel type {type:#x}")
         info = lookup(internalformat)

@@ -34,3 +34,28 @@ def test_es1_lists_and_samples_etc1():
         ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
         got = np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(16, 4)
         assert got.tolist() == [[253, 0, 0, 255]] * 16
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("api", ["gles1", "gles2"])
+def test_etc1_is_no_internal_format_of_teximage_or_copyteximage(api):
+    """GLES 1.1/2.0: glTexImage2D with the ETC1 token as internal format is
+    INVALID_VALUE (an internal format outside table 3.3, checked before the equally
+    invalid format), glCopyTexImage2D with it INVALID_ENUM (the command lists its
+    formats as enums), and the ETC1 image takes no sub-image update (the extension:
+    INVALID_OPERATION), as piglit's oes_compressed_etc1_rgb8_texture-basic checks."""
+    with driver.Context(api=api, width=8, height=8) as ctx:
+        (t,) = ctx.glGenTextures(1)
+        ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+        ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, ETC1, 8, 8, 0, ETC1, E.GL_UNSIGNED_BYTE, bytes(32))
+        assert ctx.glGetError() == E.GL_INVALID_VALUE
+        ctx.glCopyTexImage2D(E.GL_TEXTURE_2D, 0, ETC1, 0, 0, 8, 8, 0)
+        assert ctx.glGetError() == E.GL_INVALID_ENUM
+        ctx.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, ETC1, 8, 8, 0, 32, RED_BLOCK * 4)
+        assert ctx.glGetError() == E.GL_NO_ERROR
+        ctx.glCompressedTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 8, 8, ETC1, 32, RED_BLOCK * 4)
+        assert ctx.glGetError() == E.GL_INVALID_OPERATION
+        ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 8, 8, E.GL_RGB, E.GL_UNSIGNED_BYTE, bytes(192))
+        assert ctx.glGetError() == E.GL_INVALID_OPERATION
