@@ -200,15 +200,19 @@ def blit_program(slot: RTSlot, samples: int, write_mask: int) -> bytes:
     pixel (negative: mirrored), u6/u7 the source position of destination (0, 0),
     u8/u9 1/source size, u10 = 0.5, u11 = 1/samples. Texture 0 (sampler 0) is the
     source, texture 1 the destination (loaded where the rectangle does not cover).
-    ``samples`` > 1: a resolve (texture_load of every sample, averaged, no scaling)."""
+    ``samples`` > 1: a resolve (texture_load of every sample at the source texel,
+    averaged; no scaling)."""
     n = slot.components
     lines = ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r14, 0",
              "texture_load.2d r16_r17_r18_r19, r4_r5, 1, r14, 0", "wait 0",
              "convert.f32.u32 r6, r4", "convert.f32.u32 r7, r5", "fadd r6, r6, u10", "fadd r7, r7, u10"]
     if samples > 1:
+        # a resolve does not scale (u4 = u5 = 1): the source texel of a destination pixel
+        # is its centre moved by (u6, u7), truncated (the source rectangle may lie elsewhere)
+        lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "convert.u32.f32 r12, r12", "convert.u32.f32 r13, r13"]
         lines += ["mov_imm r8, 0", "mov_imm r9, 0", "mov_imm r10, 0", "mov_imm r11, 0"]
         for s in range(samples):
-            lines += [f"mov_imm r15, {s}", "texture_load.2d_ms.ms r24_r25_r26_r27, r4_r5, 2, r14, r15, 0", "wait 0"]
+            lines += [f"mov_imm r15, {s}", "texture_load.2d_ms.ms r24_r25_r26_r27, r12_r13, 2, r14, r15, 0", "wait 0"]
             lines += [f"fadd r{8 + c}, r{8 + c}, r{24 + c}" for c in range(4)]
         lines += [f"fmul r{8 + c}, r{8 + c}, u11" for c in range(4)]
     else:

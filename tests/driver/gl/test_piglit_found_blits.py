@@ -125,3 +125,27 @@ def test_gles_forbids_a_multisampled_draw_framebuffer():
         ss, ms = _fbo(g, E.GL_RGBA8), _fbo(g, E.GL_RGBA8, 4)
         _blit(g, ss, ms)
         assert g.glGetError() == E.GL_INVALID_OPERATION
+
+
+@pytest.mark.parametrize("samples", [2, 4])
+def test_a_resolve_into_another_rectangle_reads_the_source_rectangle(samples):
+    """GL 4.6 section 18.3.1: a resolve must not scale, but the destination rectangle
+    may lie elsewhere (piglit's unaligned-blit moves 49x49 tiles). The resolve program
+    read the source at the destination's pixel positions."""
+    with driver.Context("compat", W, H) as c:
+        g = c.gl
+        ms, ss = _fbo(g, E.GL_RGBA8, samples), _fbo(g, E.GL_RGBA8)
+        _clear(g, ms, 0.0)
+        g.glEnable(E.GL_SCISSOR_TEST)
+        g.glScissor(0, 0, 2, 3)                        # a 2x3 white block at the source's origin
+        _clear(g, ms, 1.0)
+        g.glDisable(E.GL_SCISSOR_TEST)
+        _clear(g, ss, 0.0)
+        g.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, ms)
+        g.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, ss)
+        g.glBlitFramebuffer(0, 0, 4, 4, 5, 3, 9, 7, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
+        got = _read(g, ss)
+        assert g.glGetError() == E.GL_NO_ERROR and g.internal_errors == []
+    want = np.zeros((H, W), np.uint8)
+    want[3:6, 5:7] = 255                               # rows 3..5, columns 5..6
+    assert (got[..., 0] == want).all(), got[..., 0]
