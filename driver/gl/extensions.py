@@ -222,7 +222,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     # built-ins, interpolateAt*, sample, dynamically uniform sampler/block indexing
     # (tests/driver/gl/test_geometry_streams.py, test_gpu_shader5_features.py)
     _x("GL_ARB_gpu_shader5", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_ARB_gpu_shader_fp64", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    # doubles lowered to 32-bit integer code (compiler/lower/fp64.py, lower64.py); uniforms,
+    # blocks (std140/std430, row_major), varyings, transform feedback: test_fp64_*.py
+    _x("GL_ARB_gpu_shader_fp64", _ANY, _GL32, _N, _N, DONE, glsl=True),
     # GLSL part: compiler/lower/int64.py; GL commands: uniforms.py (test_int64_uniforms.py).
     # Needs GL 4.0 and GLSL 4.00 (the compiler takes the #extension from 4.00)
     _x("GL_ARB_gpu_shader_int64", (4, 0), (4, 0), _N, _N, DONE, glsl=True),

@@ -90,3 +90,24 @@ def test_program_uniform_doubles_and_transposed_matrices():
     assert ctx.glGetUniformdv(p, loc("w")) == [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]
     ctx.glProgramUniform1d(p, loc("f"), 1.0)          # a float uniform: the double setter is refused
     assert ctx.glGetError() == ctx.GL_INVALID_OPERATION
+
+
+def test_listed_from_gl32_and_required_in_glsl_150():
+    """GL_ARB_gpu_shader_fp64 is listed in GL 3.2+ contexts (core and compatibility),
+    not in GLES; #extension ... : require brings doubles to GLSL 1.50 with its macro."""
+    import driver
+    from driver.gl import enums as E
+    for api in ("gl33", "compat", "gl46"):
+        ctx = driver.Context(api=api, width=4, height=4)
+        n = ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+        assert "GL_ARB_gpu_shader_fp64" in {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}, api
+        sh = ctx.glCreateShader(E.GL_FRAGMENT_SHADER)
+        ctx.glShaderSource(sh, 1, ["#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+                                   "#if GL_ARB_gpu_shader_fp64 != 1\n#error macro\n#endif\n"
+                                   "uniform dvec2 d; out vec4 c;\n"
+                                   "void main() { c = vec4(float(d.x * d.y + 1.0lf)); }\n"])
+        ctx.glCompileShader(sh)
+        assert ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS)[0] == 1, ctx.glGetShaderInfoLog(sh)
+    es = driver.Context(api="gles3", width=4, height=4)
+    n = es.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+    assert "GL_ARB_gpu_shader_fp64" not in {es.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
