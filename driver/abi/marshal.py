@@ -396,7 +396,53 @@ def glGetSynciv(ctx, sync, pname, count, length, values):
     put(length, "GLsizei", n)
 
 
+def _element_in(p, format, type_):
+    """The one element a clear command reads from client memory (GL 4.6 sections
+    6.2.1 and 8.21: ``data`` holds a single texel or buffer element of ``format`` and
+    ``type``; the unpack state and buffer do not apply). NULL stays None (zeros)."""
+    if p == NULL:
+        return None
+    from driver.gl.state import PixelStore
+    try:
+        n = image_size_B(PixelStore(alignment=1), format, type_, 1, 1, 1)
+    except Exception:       # bad format/type: the front end reports the GL error
+        n = 0
+    return bytes_in(p, n)
+
+
+def glClearTexImage(ctx, texture, level, format, type_, data):
+    ctx.glClearTexImage(texture, level, format, type_, _element_in(data, format, type_))
+
+
+def glClearTexSubImage(ctx, texture, level, x, y, z, width, height, depth, format, type_, data):
+    ctx.glClearTexSubImage(texture, level, x, y, z, width, height, depth, format, type_,
+                           _element_in(data, format, type_))
+
+
+def glClearBufferData(ctx, target, internalformat, format, type_, data):
+    ctx.glClearBufferData(target, internalformat, format, type_, _element_in(data, format, type_))
+
+
+def glClearBufferSubData(ctx, target, internalformat, offset, size, format, type_, data):
+    ctx.glClearBufferSubData(target, internalformat, offset, size, format, type_, _element_in(data, format, type_))
+
+
+def glClearNamedBufferData(ctx, buffer, internalformat, format, type_, data):
+    ctx.glClearNamedBufferData(buffer, internalformat, format, type_, _element_in(data, format, type_))
+
+
+def glClearNamedBufferSubData(ctx, buffer, internalformat, offset, size, format, type_, data):
+    ctx.glClearNamedBufferSubData(buffer, internalformat, offset, size, format, type_,
+                                  _element_in(data, format, type_))
+
+
 OVERRIDES = {
+    "glClearTexImage": glClearTexImage,
+    "glClearTexSubImage": glClearTexSubImage,
+    "glClearBufferData": glClearBufferData,
+    "glClearBufferSubData": glClearBufferSubData,
+    "glClearNamedBufferData": glClearNamedBufferData,
+    "glClearNamedBufferSubData": glClearNamedBufferSubData,
     "glGetActiveUniform": _active("glGetActiveUniform"),
     "glGetActiveAttrib": _active("glGetActiveAttrib"),
     "glGetShaderPrecisionFormat": glGetShaderPrecisionFormat,
