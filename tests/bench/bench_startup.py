@@ -21,6 +21,12 @@ total CPU. ``python tests/bench/bench_startup.py --compile-hashes OUT.json``
 writes each binary's SHA-256: compare two such files before and after a change
 meant to keep the compiler's output (it must be byte-identical).
 
+Before and after a change, in one run: ``SHIMGL_BENCH_STARTUP_REFERENCE=DIR``
+(a byte-compiled export of another commit, e.g. ``git archive REV | tar -x -C DIR``
+plus the ABI's generated files, then ``python -m compileall``) adds a third driver
+to the interleaving, the same library running DIR's Python side (``PYTHONPATH``),
+with its own warm caches; each row then also gives the reference's median.
+
 Rows are skipped with the reason when cc, piglit, llvmpipe or the ABI are missing."""
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = int(os.environ.get("SHIMGL_BENCH_STARTUP_ROUNDS", "5"))
+#: a tree of another commit run beside this one (see the module's docstring), or None
+REFERENCE = os.environ.get("SHIMGL_BENCH_STARTUP_REFERENCE") or None
 SHADER_TEST = "tests/spec/glsl-1.10/execution/fs-bool-less-compare-true.shader_test"
 #: a typical C API test (a few shaders, uniform queries) and one that draws a lot
 C_API_TESTS = (("getuniform-02", "-auto", "-fbo"), ("glsl-routing", "-auto", "-fbo"))
@@ -192,15 +200,23 @@ def run() -> list[tuple[str, float, str]]:
             if argv is None:
                 rows.append((f"start-up CPU: {name}", float("nan"), f"skipped: {why}"))
                 continue
-            _, warm = _cpu_s(argv, shimgl, cwd)           # fills the shader cache; not measured
-            times: dict[str, list[float]] = {"shimgl": [], "llvmpipe": []}
+            drivers = [("llvmpipe", llvmpipe), ("shimgl", shimgl)]
+            if REFERENCE:
+                drivers.append(("reference", {**shimgl, "PYTHONPATH": REFERENCE,
+                                              "SHIMGL_SHADER_CACHE_DIR": str(Path(tmp) / "cache-reference")}))
+            for _, env in drivers[1:]:
+                _cpu_s(argv, env, cwd)                    # fills the shader cache; not measured
+            times: dict[str, list[float]] = {driver: [] for driver, _ in drivers}
             outputs = {}
             for _ in range(ROUNDS):
-                for driver, env in (("llvmpipe", llvmpipe), ("shimgl", shimgl)):
+                for driver, env in drivers:
                     cpu, outputs[driver] = _cpu_s(argv, env, cwd)
                     times[driver].append(cpu)
             s, ll = statistics.median(times["shimgl"]), statistics.median(times["llvmpipe"])
             status = "" if _ok(name, outputs["shimgl"]) else " (shimgl did not pass)"
+            if REFERENCE:
+                r = statistics.median(times["reference"])
+                status += f"; reference {r * 1000:.0f} ms ({r / ll:.1f}x)"
             rows.append((f"start-up CPU: {name}, shimgl", s * 1000,
                          f"llvmpipe {ll * 1000:.0f} ms; ratio {s / ll:.1f}x (target <= 2x){status}"))
     return rows
