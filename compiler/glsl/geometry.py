@@ -152,8 +152,11 @@ class GeometryRules:
             if "invocations" in layout:
                 n = layout["invocations"]
                 limit = limits()["gl_MaxGeometryShaderInvocations"]
-                if not (self.version.at_least(400, 320) or "GL_ARB_gpu_shader5" in self.enabled):
-                    self.error(loc, "invocations layout qualifier requires GLSL 4.00 or GL_ARB_gpu_shader5")
+                # GLSL ES: part of the geometry stage (GLSL ES 3.20, OES/EXT_geometry_shader)
+                if not (self.version.at_least(400, 320) or "GL_ARB_gpu_shader5" in self.enabled
+                        or (self.version.es and "GL_OES_geometry_shader" in self.enabled)):
+                    self.error(loc, "invocations layout qualifier requires GLSL 4.00, GL_ARB_gpu_shader5, "
+                               "GLSL ES 3.20 or GL_OES_geometry_shader")
                 elif not 1 <= n <= limit:
                     self.error(loc, f"invocations ({n}) must be between 1 and {limit}")
                 else:

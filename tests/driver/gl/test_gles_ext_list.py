@@ -472,3 +472,31 @@ def test_glsl_es_310_geometry_and_tessellation_with_the_oes_names_in_es32():
     ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     assert px() in ([0, 127, 0, 255], [0, 128, 0, 255])
     expect(ctx, E.GL_NO_ERROR)
+
+
+def test_glsl_es_310_geometry_invocations_with_the_ext_name_in_es32():
+    """`layout(invocations = N) in;` belongs to the geometry extensions of GLSL ES 3.10
+    (piglit's oes_viewport_array render-viewport-2 uses it): four invocations of one
+    point each emit a point at x = gl_InvocationID of a 4x1 window; without the
+    #extension a GLSL ES 3.10 geometry shader is refused."""
+    ctx = driver.Context(api="gles32", width=4, height=1)
+    body = ("layout(points, invocations = 4) in;\nlayout(points, max_vertices = 1) out;\n"
+            "void main() { gl_Position = vec4(-0.75 + 0.5 * float(gl_InvocationID), 0.0, 0.0, 1.0);"
+            " EmitVertex(); EndPrimitive(); }\n")
+    _, ok, log = _compile(ctx, E.GL_GEOMETRY_SHADER, "#version 310 es\n" + body)
+    assert not ok, log
+    vs = "#version 310 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
+    gs = "#version 310 es\n#extension GL_EXT_geometry_shader : require\n" + body
+    fs = "#version 310 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(1.0, 0.0, 0.0, 1.0); }\n"
+    _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)])
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, 8, np.zeros(2, np.float32).tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+    px = np.frombuffer(ctx.glReadPixels(0, 0, 4, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    assert (px == (255, 0, 0, 255)).all(), px
