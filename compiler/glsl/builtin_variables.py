@@ -301,6 +301,7 @@ _TABLE = """
 150 310 @g | out vec4 gl_Position
 150 310 @g | out float gl_PointSize
 150 - @g | out float gl_ClipDistance[gl_MaxClipDistances]
+450 - @g +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 150 310 @g | out int gl_PrimitiveID
 150 310 @g | out int gl_Layer
 410 - @g +GL_ARB_viewport_array +GL_OES_viewport_array | out int gl_ViewportIndex
@@ -332,6 +333,7 @@ _TABLE = """
 400 - @e +GL_ARB_tessellation_shader | out vec4 gl_Position
 400 - @e +GL_ARB_tessellation_shader | out float gl_PointSize
 400 - @e +GL_ARB_tessellation_shader | out float gl_ClipDistance[gl_MaxClipDistances]
+450 - @e +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_ClipVertex
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_FrontColor
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_BackColor
@@ -422,6 +424,18 @@ COMPAT_PER_VERTEX = T.struct_type("gl_PerVertex", list(STATE_STRUCTS["gl_PerVert
     T.StructField("gl_FogFragCoord", T.FLOAT)])
 
 
+# gl_PerVertex has gl_CullDistance after gl_ClipDistance in GLSL 4.50 and with
+# GL_ARB_cull_distance (gl_in[] and the control stage's gl_out[])
+_CULL_DISTANCE = _parse_availability("450 - +GL_ARB_cull_distance")
+
+
+def _with_cull_distance(per_vertex: T.GLSLType, count: int) -> T.GLSLType:
+    fields = list(per_vertex.fields)
+    at = [f.name for f in fields].index("gl_ClipDistance") + 1
+    fields.insert(at, T.StructField("gl_CullDistance", T.array_of(T.FLOAT, count)))
+    return T.struct_type("gl_PerVertex", fields)
+
+
 # built-in outputs of the tessellation control stage that are per patch, not per vertex
 PATCH_OUTPUTS = frozenset({"gl_BoundingBox", "gl_BoundingBoxOES", "gl_BoundingBoxEXT"})
 
@@ -474,6 +488,8 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset,
         t = STATE_STRUCTS[tname] if tname in STATE_STRUCTS else T.lookup(tname)
         if name == "gl_in" and stage == "geometry" and version.compatibility:
             t = COMPAT_PER_VERTEX
+        if tname == "gl_PerVertex" and _CULL_DISTANCE.available(version, stage, extensions):
+            t = _with_cull_distance(t, values["gl_MaxCullDistances"])
         if size is not None:
             n = None if size == "" else int(size) if size.isdigit() else values[size]
             t = T.array_of(t, n)

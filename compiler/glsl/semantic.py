@@ -445,7 +445,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             return False
         same = old.type == var.type or (
             old.type.is_array and var.type.is_array and old.type.element == var.type.element)
-        allowed = var.name in ("gl_TexCoord", "gl_ClipDistance", "gl_FragDepth", "gl_FragCoord",
+        allowed = var.name in ("gl_TexCoord", "gl_ClipDistance", "gl_CullDistance", "gl_FragDepth", "gl_FragCoord",
                                "gl_Color", "gl_SecondaryColor", "gl_FrontColor", "gl_BackColor",
                                "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_Position",
                                "gl_PointSize")

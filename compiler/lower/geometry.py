@@ -418,7 +418,7 @@ class GeometryLowering:
             else:                       # a member of an output block instance
                 ft = s.type.fields[field].type
                 values = _flatten(b, L.load(b.deref_struct(b.deref_var(var), field), ft), ft)
-            for k, v in enumerate(values):
+            for k, v in enumerate(values[:o.locations]):      # (gl_CullDistance: the elements written)
                 off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
                 b.store_ssbo(v, b.iimm(GS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
         strip = b.iadd(b.load_var(self.v_strip[stream]), 1)
@@ -475,7 +475,9 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
     then the outputs in the order of declaration (user globals, then the built-ins
     the shader uses), 4 words per location. Raises LoweringError for output types
     the records cannot hold."""
+    from compiler.glsl import types as T
     from .from_ast import LoweringError
+    from .interface import const_indices
     layout = layout if layout is not None else unit.geometry
     outs = [GeometryOutput("gl_Position", 0, 4, 1, "float", "noperspective", "vec4")]
     offset = 4
@@ -492,6 +494,11 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
                         f.name, ((f.qualifiers or {}).get("layout") or {}).get("stream", 0), -1, -1)
                        for f in s.type.fields]
         for name, t, interpolation, block, member, stream, location, component in members:
+            if (member or name) == "gl_CullDistance" and t.is_array:
+                # the elements up to the last one written: the rasterisation pass culls with these
+                t = T.array_of(t.element, max(const_indices(unit, s, t.length), default=-1) + 1)
+                if t.length == 0:
+                    continue
             inner = t.innermost_element if t.is_array else t
             if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
                 raise LoweringError(f"geometry shader output `{name}' of type {t.name} is not supported")
@@ -533,9 +540,9 @@ def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int) -> list:
     (position (0, 0, 0, 1), point size 1, everything else 0)."""
     values = []
     for f in block.fields:
-        if f.name == "gl_ClipDistance":        # one word per distance
+        if f.name in ("gl_ClipDistance", "gl_CullDistance"):        # one word per distance
             clip = []
-            entry = where.get("gl_ClipDistance")
+            entry = where.get(f.name)
             for k in range(f.type.length):
                 if entry is None or k >= 4 * entry[1]:
                     clip.append(b.fimm(0.0))

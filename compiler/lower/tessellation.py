@@ -462,7 +462,7 @@ class TessEvalLowering(_Common):
                 values = _flatten(b, L.load(b.deref_struct(b.deref_var(var), field), ft), ft)
             else:
                 values = _flatten(b, L.load(b.deref_var(var), s.type), s.type)
-            for k, v in enumerate(values):
+            for k, v in enumerate(values[:o.locations]):      # (gl_CullDistance: the elements written)
                 off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
                 b.store_ssbo(v, b.iimm(TESS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
         b.pop_if(nif)

@@ -479,7 +479,7 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     layout, stride = vertex_record_layout([(link, locs) for _n, locs, _c, link in names_locs])
     outputs = []
     for idx, ((name, locs, comps, _link), (_l, offset, _locs)) in enumerate(zip(names_locs, layout)):
-        if name == "gl_ClipDistance":
+        if name in ("gl_ClipDistance", "gl_CullDistance"):
             for k in range(comps):
                 outputs.append((idx, 0, 1, 0, offset + k, k))
         else:
@@ -525,8 +525,8 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
                 body.append(f"gl_Position = {a};")
             elif o.name == "gl_PointSize":
                 body.append(f"gl_PointSize = {a};")
-            elif o.name == "gl_ClipDistance":
-                body.append(f"gl_ClipDistance[{k}] = {a};")
+            elif o.name in ("gl_ClipDistance", "gl_CullDistance"):
+                body.append(f"{o.name}[{k}] = {a};")
             elif o.name in _COMPAT_OUTPUTS:      # compatibility profile varyings
                 compat = True
                 body.append(f"{o.name}[{k}] = {a};" if o.locations > 1 else f"{o.name} = {a};")
@@ -559,6 +559,8 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
         lines.insert(1, "#extension GL_ARB_separate_shader_objects : require")
     if any(o.location >= 0 and o.component >= 0 for o in iface.outputs):
         lines.insert(1, "#extension GL_ARB_enhanced_layouts : require")
+    if any(o.name == "gl_CullDistance" for o in iface.outputs):
+        lines.insert(1, "#extension GL_ARB_cull_distance : require")
     tests = [f"{selectors[name]} != {uniform}" for on, name, uniform in (
         (select[0], "gl_Layer", "shimgl_layer"), (select[1], "gl_ViewportIndex", "shimgl_viewport")) if on]
     if tests:
@@ -914,8 +916,8 @@ def _strip_adjacency_positions(starts, lengths) -> np.ndarray:
 
 
 # the built-in vertex outputs gl_in[] carries (compatibility ones included)
-_RECORDED_BUILTINS = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex",
-                                "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
+_RECORDED_BUILTINS = frozenset({"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_CullDistance",
+                                "gl_ClipVertex", "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
                                 "gl_BackSecondaryColor", "gl_TexCoord", "gl_FogFragCoord"})
 
 
@@ -949,7 +951,7 @@ def _gs_vs_outputs(ls) -> tuple:
             out.append((v.name, GT.type_size_slots(v.type), 4, v.type.name))
             continue
         comps, locs = _vec_shape(v.type)
-        if v.name == "gl_ClipDistance":
+        if v.name in ("gl_ClipDistance", "gl_CullDistance"):      # one word per distance
             comps, locs = v.type.length, -(-v.type.length // 4)
         block = getattr(v.block, "block_name", None) if not v.builtin else None
         out.append((v.name, locs, comps, f"{block}.{v.name}" if block else v.name))   # member of a block
