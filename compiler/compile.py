@@ -46,7 +46,9 @@ class ShaderInfo:
       ``varying(slot)`` finds one by slot name. ``vertex_outputs``: total VS words.
     - ``uniforms``: leaf name -> ``UniformSlot`` (file "regs": byte offset from u0;
       "ubo": in UBO 0, the default uniform buffer); ``uniform_regs_B``: bytes of
-      uniform registers used (including ``shimgl_BlendColor``/``shimgl_AlphaRef``);
+      uniform registers used (including ``shimgl_BlendColor``/``shimgl_AlphaRef``), the
+      first ``uniform_regs_B`` bytes of the program's default block from byte
+      ``uniform_regs_base_B`` (the offsets of "regs" uniforms count from there);
       ``state_ranges``: (register offset_B, state block offset_B, size_B) of the
       built-in state uniforms in registers, which the driver fills from the state
       block (``compiler.link.state_block``).
@@ -66,6 +68,7 @@ class ShaderInfo:
     uniforms: dict[str, UniformSlot] = field(default_factory=dict)
     uniform_regs_B: int = 0
     state_ranges: tuple = ()
+    uniform_regs_base_B: int = 0
     attributes: dict[str, Attribute] = field(default_factory=dict)
     outputs: dict = field(default_factory=dict)
     samplers: dict[str, OpaqueSlot] = field(default_factory=dict)
@@ -105,7 +108,7 @@ def shader_info(shader: Shader, io, unit) -> ShaderInfo:
         stage=shader.stage, version=unit.version.number, varyings=list(io.varyings),
         vertex_outputs=shader.info.get("vertex_outputs", 0), uniforms=dict(io.uniforms),
         uniform_regs_B=getattr(io, "uniform_regs_used_B", 0), attributes=dict(io.attributes),
-        state_ranges=io.state_push_ranges(),
+        state_ranges=io.state_push_ranges(), uniform_regs_base_B=io.regs_base_B or 0,
         outputs=dict(io.outputs), samplers=dict(io.samplers), images=dict(io.images),
         atomic_counters=dict(io.atomic_counters), ubos=dict(io.ubos), ssbos=dict(io.ssbos),
         local_size=shader.info.get("local_size", unit.local_size), shared_size_B=shader.info.get("shared_size_B", 0),

@@ -414,6 +414,10 @@ class IOLowering:
         self.regs_B = options.get("uniform_regs_B", 1024)
         # the program's default block (compiler.link.DefaultBlock): variable -> offset_B
         self.default_block = dict(options.get("default_block") or ())
+        # the byte of the program's block uniform register 0 holds (the first one this
+        # stage reads, 32-byte aligned), and the variables placed from the block
+        self.regs_base_B = None
+        self._program_block_vars: list = []
         # UBO 0 is the default block's memory copy (the same bytes ``load_uniform`` with a
         # dynamic offset reads): registers mirror its first regs_B bytes, uniforms read
         # from memory follow them (and the program's block), so the two never overlap.
@@ -461,24 +465,27 @@ class IOLowering:
 
     def _plan_program_block(self, L, syms) -> int:
         """The uniforms the program's default block places, at their offsets there: in
-        the uniform registers when they fit below ``regs_B`` (register byte r is byte r
-        of the program's storage), else read from UBO 0 at the same offset. Returns
-        the end of the registers they take."""
-        end = 0
-        for s in syms:
-            if not self._in_program_block(s):
-                continue
+        the uniform registers when they fit below ``regs_B`` (register byte r is byte
+        ``regs_base_B + r`` of the program's storage: the stage's window starts at the
+        first uniform it reads, as Mesa's AGX pushes the ranges a stage uses), else
+        read from UBO 0 at their offset. Returns the end of the registers they take."""
+        mine = [s for s in syms if self._in_program_block(s)]
+        if mine and self.regs_base_B is None:
+            self.regs_base_B = min(self.default_block[s.name] for s in mine) // 32 * 32
+        base, end = self.regs_base_B or 0, 0
+        for s in mine:
             t = ir_type(s.type)
             size, _align = type_layout(t, "std430")
             start = self.default_block[s.name]
-            if start + size <= self.regs_B:
-                var = IRVariable(s.name, t, "uniform", {"offset_B": start})
+            if start - base + size <= self.regs_B and start >= base:
+                var = IRVariable(s.name, t, "uniform", {"offset_B": start - base})
                 self._reg_uniforms.append((var, s.name, s.type))
-                self._record_uniform(s.name, s.type, t, "regs", start, 0)
-                end = max(end, start + size)
+                self._record_uniform(s.name, s.type, t, "regs", start - base, 0)
+                end = max(end, start - base + size)
             else:
                 var = IRVariable(s.name, t, "ubo", {"binding": 0, "packing": "std430", "offset_B": start})
                 self._record_uniform(s.name, s.type, t, "ubo", start, 0)
+            self._program_block_vars.append(var)
             self.shader.variables.append(var)
             L.bind(s, var)
         return end
@@ -604,7 +611,8 @@ class IOLowering:
             return
         budget_B = self.regs_B - reserve_B
         offset, kept = 0, []
-        placed = [u for u in self._reg_uniforms if u[1] in self.default_block and not u[1].startswith("gl_")]
+        placed = [u for u in self._reg_uniforms if any(u[0] is v for v in self._program_block_vars)]
+        base = self.regs_base_B or 0
         for var, name, gtype in placed:          # the program's block: registers or UBO 0 at its offset
             for leaf in [n for n in self.uniforms if n == name or n.startswith((name + ".", name + "["))]:
                 del self.uniforms[leaf]
@@ -615,8 +623,8 @@ class IOLowering:
                 kept.append((var, name, gtype))
                 offset = max(offset, start + size)
                 continue
-            var.mode, var.data = "ubo", {"binding": 0, "packing": "std430", "offset_B": start}
-            self._record_uniform(name, gtype, var.type, "ubo", start, 0)
+            var.mode, var.data = "ubo", {"binding": 0, "packing": "std430", "offset_B": start + base}
+            self._record_uniform(name, gtype, var.type, "ubo", start + base, 0)
         rest = [u for u in self._reg_uniforms if all(u[0] is not p[0] for p in placed)]
         pinned = [u for u in rest if u[1].startswith("shimgl_")]
         others = [u for u in rest if not u[1].startswith("shimgl_")]

@@ -315,7 +315,8 @@ def _cb_bytes(ctx, stage, slot) -> bytes:
 def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
     """(uniform register bytes, memory bytes: UBO 0) of the default uniform block:
     the program's storage (constant buffer 0, already in the layout the shader
-    reads: one copy), the registers its first bytes, with the ranges of the state
+    reads: one copy), the registers a window of it (from the first uniform the
+    stage reads), with the ranges of the state
     block the compiler listed (one copy each) and the values the driver supplies
     (blend colour, alpha reference, draw index) written into them."""
     size = sh.info.get("default_size_B", 0)
@@ -325,7 +326,8 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
     if sh.info.get("program_block"):
         cb0 = _cb_bytes(ctx, stage, 0)[:len(memory)]
         memory[:len(cb0)] = cb0
-    registers = memory[:sh.info.get("registers_B", 0)]
+    base = sh.info.get("registers_base_B", 0)       # the stage's window of the program's block
+    registers = memory[base:base + sh.info.get("registers_B", 0)]
     if sh.info.get("state_ranges"):
         state = _cb_bytes(ctx, stage, sh.info["state_cb"])
         for reg, off, n in sh.info["state_ranges"]:

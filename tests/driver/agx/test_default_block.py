@@ -78,12 +78,15 @@ def test_gluniform_writes_the_bytes_the_shaders_read():
         assert sh.info["program_block"]
         block = dict(_linked(ctx, prog).default_block.offsets)
         for name, slot in sh.info["shader_info"].uniforms.items():
-            assert slot.offset_B == block[name], name         # the shader reads the storage's offsets
+            # the shader reads the storage's offsets (registers: a window from registers_base_B)
+            at = slot.offset_B + (sh.info["registers_base_B"] if slot.file == "regs" else 0)
+            assert at == block[name], name
 
 
-def test_a_uniform_past_the_registers_is_read_from_the_storage():
-    """The vertex stage's array fills more than the 1 KiB of uniform registers: the
-    fragment stage's uniform after it is read from memory at its offset in the storage."""
+def test_each_stage_pushes_the_part_of_the_block_it_reads():
+    """The vertex stage's array fills more than the 1 KiB of uniform registers; the
+    fragment stage's uniform after it is in that stage's registers all the same: a
+    stage's register window starts at the first uniform it reads."""
     vs = """#version 300 es
 layout(location = 0) in vec4 pos;
 uniform vec4 big[70];
@@ -110,8 +113,12 @@ void main() { o = v + tail; }
     want = np.round(np.array([0.25, 0.25, 0.5, 0.75]) * 255).astype(int)
     assert np.abs(_pixel(ctx) - want).max() <= 1
     (fs_sh,) = ctx.pipe.shaders[PipeShaderType.FRAGMENT]._variants.values()
+    # the fragment stage's register window starts at its first uniform: tail is register 0
     slot = fs_sh.info["shader_info"].uniforms["tail"]
-    assert (slot.file, slot.offset_B) == ("ubo", 1120)
+    assert (slot.file, slot.offset_B, fs_sh.info["registers_base_B"]) == ("regs", 0, 1120)
+    (vs_sh,) = ctx.pipe.shaders[PipeShaderType.VERTEX]._variants.values()
+    slot = vs_sh.info["shader_info"].uniforms["big"]      # 1120 B: more than the registers hold
+    assert (slot.file, slot.offset_B) == ("ubo", 0)       # read from the storage in memory
 
 
 def test_built_in_state_is_read_from_the_state_block_where_gl_writes_it():
