@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import ast as A
 from . import types as T
 from .builtin_functions import builtin_functions
-from .builtin_variables import builtin_variables
+from .builtin_variables import builtin_variables, limits
 from .errors import InfoLog
 from .enhanced_layouts import EnhancedLayoutRules
 from .expressions import ExpressionAnalyzer
@@ -224,6 +224,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             self.external(d)
         subroutines.finish(self)
         self.check_whole_shader()
+        self.check_clip_and_cull_sizes(decls)
         if self.stage == "compute" and None in self.local_size and not self.shader_object:
             # (a GL shader object: another object may give the size; the link requires one, as Mesa)
             if self.local_size == [None, None, None]:
@@ -300,6 +301,39 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             if user_out and written & {"gl_FragColor", "gl_FragData"}:
                 self.log.shader_error("fragment shader writes to both a user-defined output and "
                                       + ("gl_FragColor" if "gl_FragColor" in written else "gl_FragData"))
+
+    def check_clip_and_cull_sizes(self, decls: list[A.Node]) -> None:
+        """GL_ARB_cull_distance (GLSL 4.50 section 7.1): the sizes of gl_ClipDistance and
+        gl_CullDistance together are at most gl_MaxCombinedClipAndCullDistances. A size is
+        the redeclared one, else one more than the largest constant index used (the whole
+        array when it is indexed with a variable or used whole), 0 when unused."""
+        sizes = {}
+        for name in ("gl_ClipDistance", "gl_CullDistance"):
+            var = self.symbols.scopes[0].get(name)
+            if not isinstance(var, Variable) or not var.type.is_array:
+                continue
+            if var.redeclared:
+                sizes[name] = var.type.length or 0
+                continue
+            used, indexed = -1, set()
+            for d in decls:
+                for n in A.walk(d):
+                    if isinstance(n, A.Index) and isinstance(n.base, A.VariableRef) and n.base.symbol is var:
+                        indexed.add(id(n.base))
+                        used = max(used, n.index.const[0] if n.index.const is not None else var.type.length - 1)
+            for d in decls:
+                for n in A.walk(d):
+                    if isinstance(n, A.VariableRef) and n.symbol is var and id(n) not in indexed:
+                        used = var.type.length - 1          # used whole
+            sizes[name] = used + 1
+        if len(sizes) < 2:
+            return
+        combined = limits()["gl_MaxCombinedClipAndCullDistances"]
+        if sum(sizes.values()) > combined:
+            self.log.shader_error(
+                f"gl_ClipDistance (size {sizes['gl_ClipDistance']}) and gl_CullDistance (size "
+                f"{sizes['gl_CullDistance']}) together have more than gl_MaxCombinedClipAndCullDistances "
+                f"({combined}) elements")
 
     def external(self, d: A.Node) -> None:
         if isinstance(d, (A.FunctionDefinition, A.FunctionDeclaration)) and \
@@ -464,6 +498,11 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
                 dict(old.layout) != dict(var.layout):
             # GLSL 1.50 section 4.3.8.1: every redeclaration has the same qualifiers
             self.error(loc, "gl_FragCoord redeclared with different layout qualifiers")
+        limit = {"gl_ClipDistance": "gl_MaxClipDistances", "gl_CullDistance": "gl_MaxCullDistances"}.get(var.name)
+        if limit is not None and (var.type.length or 0) > limits()[limit]:
+            self.error(loc, f"`{var.name}' redeclared with size {var.type.length}, more than {limit} "
+                       f"({limits()[limit]})")
+            return True
         old.redeclared = True
         old.type = var.type
         old.interpolation = var.interpolation or old.interpolation

@@ -277,3 +277,36 @@ def test_declared_in_every_stage_with_the_extension(stage, source):
 def test_refused(stage, source, message):
     with pytest.raises(GLSLCompileError, match=message):
         parse(source, stage)
+
+
+@pytest.mark.parametrize("stage, source, message", [
+    ("vertex", "#version 450\nout float gl_CullDistance[9];\nvoid main() { }\n",
+     r"gl_CullDistance' redeclared with size 9, more than gl_MaxCullDistances \(8\)"),
+    ("vertex", "#version 130\nout float gl_ClipDistance[9];\nvoid main() { }\n",
+     r"gl_ClipDistance' redeclared with size 9, more than gl_MaxClipDistances \(8\)"),
+    # 5 + 5 redeclared, 6 + 3 by the constant indices, 8 (a variable index) + 1
+    ("vertex", "#version 450\nout float gl_ClipDistance[5];\nout float gl_CullDistance[5];\n"
+               "void main() { gl_Position = vec4(0.0); }\n", r"size 5\) and gl_CullDistance \(size 5\)"),
+    ("geometry", GS_HEAD + "void main() { gl_ClipDistance[5] = 0.0; gl_CullDistance[2] = 0.0; EmitVertex(); }\n",
+     r"size 6\) and gl_CullDistance \(size 3\)"),
+    ("tess_evaluation", "#version 450\nlayout(triangles) in;\nuniform int i;\n"
+                        "void main() { gl_ClipDistance[i] = 0.0; gl_CullDistance[0] = 0.0; }\n",
+     r"size 8\) and gl_CullDistance \(size 1\)"),
+    ("fragment", "#version 450\nin float gl_ClipDistance[4];\nin float gl_CullDistance[5];\nout vec4 o;\n"
+                 "void main() { o = vec4(gl_CullDistance[0]); }\n", r"size 4\) and gl_CullDistance \(size 5\)"),
+])
+def test_sizes_beyond_the_limits_are_refused(stage, source, message):
+    """gl_MaxCullDistances, gl_MaxClipDistances and, together,
+    gl_MaxCombinedClipAndCullDistances (8 each here)."""
+    with pytest.raises(GLSLCompileError, match=message):
+        parse(source, stage)
+
+
+@pytest.mark.parametrize("stage, source", [
+    ("vertex", "#version 450\nout float gl_ClipDistance[4];\nout float gl_CullDistance[4];\n"
+               "void main() { gl_Position = vec4(0.0); }\n"),
+    ("geometry", GS_HEAD + "void main() { gl_ClipDistance[4] = 0.0; gl_CullDistance[2] = 0.0; EmitVertex(); }\n"),
+    ("vertex", "#version 450\nuniform int i;\nvoid main() { gl_ClipDistance[i] = 0.0; }\n"),
+])
+def test_sizes_within_the_limits_are_accepted(stage, source):
+    parse(source, stage)
