@@ -344,6 +344,12 @@ class Renderbuffer:
     ever_bound: bool = False
 
 
+# shader object type -> the compiler's stage name
+STAGES = {E.GL_VERTEX_SHADER: "vertex", E.GL_FRAGMENT_SHADER: "fragment",
+          E.GL_COMPUTE_SHADER: "compute", E.GL_GEOMETRY_SHADER: "geometry",
+          E.GL_TESS_CONTROL_SHADER: "tess_control", E.GL_TESS_EVALUATION_SHADER: "tess_evaluation"}
+
+
 @dataclass(eq=False)
 class Shader:
     name: int

@@ -22,14 +22,11 @@ from driver.gl.glsl import (
     type_slots,
 )
 from driver.gl.compat import STATE_CONSTANT_BUFFER
-from driver.gl.objects import Namespace, Program, Shader
+from driver.gl.objects import STAGES, Namespace, Program, Shader
 from driver.gl.limits import glsl_limits
 
 __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
 
-STAGES = {E.GL_VERTEX_SHADER: "vertex", E.GL_FRAGMENT_SHADER: "fragment",
-          E.GL_COMPUTE_SHADER: "compute", E.GL_GEOMETRY_SHADER: "geometry",
-          E.GL_TESS_CONTROL_SHADER: "tess_control", E.GL_TESS_EVALUATION_SHADER: "tess_evaluation"}
 # Stages the claimed desktop versions include but the compiler cannot build yet
 # (tessellation: GL 4.0): shader objects of these types exist, and
 # compiling one fails with an info log saying so.

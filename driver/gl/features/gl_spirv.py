@@ -94,7 +94,7 @@ def spirv_link_stages(ctx, prog) -> dict:
     (compiler.link) for a program that mixes SPIR-V and GLSL objects or has two SPIR-V
     objects of one stage."""
     from compiler.link import LinkError
-    from driver.gl.programs import STAGES
+    from driver.gl.objects import STAGES
     spirv = [sh for sh in prog.shaders if is_spirv(sh)]
     if not spirv:
         return {}
@@ -149,7 +149,7 @@ def _specialize(sh, entry: str, spec: dict[int, int]) -> bool:
     """Check and translate the shader object's module for ``entry`` and ``spec``; the
     compile status and info log say how it went."""
     from compiler.spirv import SpirvError, SpirvShader
-    from driver.gl.programs import STAGES
+    from driver.gl.objects import STAGES
     from compiler.lower import LoweringError
     sh.spirv_entry, sh.spirv_spec = entry, dict(spec)
     try:
