@@ -227,9 +227,15 @@ class QualifierRules:
             elif inner.base in ("int", "uint") and not self.version.at_least(130, 300) \
                     and "GL_EXT_gpu_shader4" not in self.enabled:
                 self.error(loc, f"vertex shader input / attribute cannot have type {t}")
+            elif inner.base == "double" and not self.version.at_least(410) \
+                    and "GL_ARB_vertex_attrib_64bit" not in self.enabled:
+                # ARB_vertex_attrib_64bit (GLSL 4.10) brings double vertex inputs
+                self.error(loc, f"vertex shader input / attribute cannot have type {t} "
+                           "(GLSL 4.10 or GL_ARB_vertex_attrib_64bit)")
             return
         if is_fs_out:
-            if inner.base == "bool" or inner.is_struct or inner.is_matrix or inner.is_opaque:
+            if inner.base == "bool" or inner.is_struct or inner.is_matrix or inner.is_opaque \
+                    or inner.base in T.BASES_64:        # (GLSL 4.60 section 4.3.6: no 64-bit outputs)
                 self.error(loc, f"fragment shader output cannot have type {t}")
             elif t.is_array and t.element.is_array:
                 self.error(loc, "fragment shader output cannot be an array of arrays")
@@ -250,6 +256,11 @@ class QualifierRules:
                 elif self.version.es:
                     self.error(loc, "if a vertex output is (or contains) an integer, then it must be "
                                "qualified with 'flat'")
+        if stage == "fragment" and var.interpolation != "flat" and \
+                (inner.base in T.BASES_64 or t.contains(lambda x: x.base in T.BASES_64)):
+            # GLSL 4.00 section 4.3.4 (ARB_gpu_shader_fp64, ARB_gpu_shader_int64)
+            self.error(loc, "if a fragment input is (or contains) a 64-bit type, then it must be "
+                       "qualified with 'flat'")
         if inner.is_struct and not self.version.at_least(150, 300):
             self.error(loc, f"varying variables cannot be structures in {self.version}")
 
@@ -576,6 +587,10 @@ class QualifierRules:
                         and (t.innermost_element.base in ("int", "uint") or t.contains(lambda x: x.base in ("int", "uint"))):
                     # (GLSL ES 3.20 / GLSL 4.60 section 4.3.4: block members are fragment inputs too)
                     self.error(d.loc, "if a fragment input is (or contains) an integer, then it must be "
+                               "qualified with 'flat'")
+                if kind == "in" and self.stage == "fragment" and (mq.interpolation or q.interpolation) != "flat" \
+                        and (t.innermost_element.base in T.BASES_64 or t.contains(lambda x: x.base in T.BASES_64)):
+                    self.error(d.loc, "if a fragment input is (or contains) a 64-bit type, then it must be "
                                "qualified with 'flat'")
                 if t.is_array and t.length is None and not (kind == "buffer" and count == nmembers) \
                         and not (kind == "uniform" and not v.es):

@@ -299,3 +299,31 @@ def test_modf_on_doubles_splits_exactly():
     got = run_glsl("split(a, w) * 1000.0lf + w", x, decl=decl + " double w;")[0].view(np.float64)[:LANES]
     frac, whole = np.modf(x)
     np.testing.assert_array_equal(bits(got), bits(frac * 1000.0 + whole))
+
+
+@pytest.mark.parametrize("src, stage, message", [
+    ("in double d; out vec4 c; void main() { c = vec4(d); }", "fragment", "64-bit type"),
+    ("noperspective in dvec2 d; out vec4 c; void main() { c = vec4(d, 0, 0); }", "fragment", "64-bit type"),
+    ("struct S { float f; dmat2 m; }; in S s; out vec4 c; void main() { c = vec4(s.f); }", "fragment",
+     "64-bit type"),
+    ("in B { dvec3 v; } b; out vec4 c; void main() { c = vec4(b.v, 1); }", "fragment", "64-bit type"),
+    ("out double o; void main() { o = 1.0lf; }", "fragment", "fragment shader output cannot have type double"),
+])
+def test_double_fragment_inputs_are_flat_and_outputs_are_not_doubles(src, stage, message):
+    """GLSL 4.00 section 4.3.4: fragment inputs that are or contain doubles must be flat
+    (as integers); section 4.3.6: fragment outputs cannot be doubles."""
+    from compiler.glsl import GLSLCompileError
+    with pytest.raises(GLSLCompileError, match=message):
+        front_half("#version 400\n" + src, stage)
+    flat = src.replace("in double", "flat in double").replace("noperspective in", "flat in") \
+        .replace("in S s", "flat in S s").replace("in B {", "flat in B {")
+    if "out double" not in src:
+        front_half("#version 400\n" + flat, stage)
+
+
+def test_double_vertex_inputs_need_glsl_410_or_the_attribute_extension():
+    from compiler.glsl import GLSLCompileError
+    body = "in dvec3 d; void main() { gl_Position = vec4(d, 1.0); }"
+    with pytest.raises(GLSLCompileError, match="GL_ARB_vertex_attrib_64bit"):
+        front_half("#version 400\n" + body, "vertex")
+    front_half("#version 410\n" + body, "vertex")

@@ -8,7 +8,7 @@ from compiler.glsl import GLSLCompileError, parse
 
 BODY = """
 layout(std430, binding = 2) buffer ssbo { double u[6]; };
-in double value;
+uniform double value;     // (a double vertex input needs GL_ARB_vertex_attrib_64bit)
 void main() { gl_Position = vec4(0.0); u[0] = value; }
 """
 HEAD = "#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
