@@ -138,11 +138,14 @@ def with_location_aliases(layout: tuple, locations: dict) -> tuple:
 class GeometryKey:
     """How a draw feeds the geometry kernel: its topology (a ``TOPOLOGY_INPUT`` key),
     the index size in bytes (0: not indexed) and the vertex records' layout
-    (``vertex_record_layout``)."""
+    (``vertex_record_layout``). ``distance_stride_dw``: the words from one clip or
+    cull distance to the next in a record (1 in the vertex stage's records, 4 in the
+    evaluation stage's, one location each)."""
     topology: str
     index_size_B: int
     inputs: tuple
     vs_stride_dw: int
+    distance_stride_dw: int = 1
 
     def __post_init__(self):
         assert self.topology in TOPOLOGY_INPUT, f"unknown topology {self.topology!r}"
@@ -360,7 +363,8 @@ class GeometryLowering:
             elif s.name == "gl_in":
                 for j in range(s.type.length):
                     self.L.store(b.deref_array(b.deref_var(var), j), s.type.element,
-                                 gl_in_vertex(b, s.type.element, j, read, where, rec_base, GS_VS_OUT))
+                                 gl_in_vertex(b, s.type.element, j, read, where, rec_base, GS_VS_OUT,
+                                              self.key.distance_stride_dw))
             elif s.builtin:
                 raise LoweringError(f"geometry shader input {s.name} is not supported")
             else:
@@ -530,13 +534,14 @@ def _locations(t) -> int:
     return 1
 
 
-def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int) -> list:
+def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int, distance_stride_dw: int = 1) -> list:
     """The value of ``gl_in[j]`` (its members in order: position, point size, clip
     distances, and in the compatibility profile the colours, texture coordinates,
     fog coordinate and clip vertex) for a stage that reads the previous stage's
     vertex records from SSBO ``buffer``: ``read`` loads a recorded output, ``where``
     maps output names to (word offset, locations), ``rec_base[j]`` is vertex j's
-    record start. Outputs the previous stage did not write read as GL's defaults
+    record start; the clip and cull distances are ``distance_stride_dw`` words apart.
+    Outputs the previous stage did not write read as GL's defaults
     (position (0, 0, 0, 1), point size 1, everything else 0)."""
     values = []
     for f in block.fields:
@@ -544,10 +549,10 @@ def gl_in_vertex(b, block, j, read, where: dict, rec_base, buffer: int) -> list:
             clip = []
             entry = where.get(f.name)
             for k in range(f.type.length):
-                if entry is None or k >= 4 * entry[1]:
+                if entry is None or k * distance_stride_dw >= 4 * entry[1]:
                     clip.append(b.fimm(0.0))
                     continue
-                off = b.iadd(rec_base[j], entry[0] + k)
+                off = b.iadd(rec_base[j], entry[0] + k * distance_stride_dw)
                 clip.append(b.load_ssbo(b.iimm(buffer), b.imul(off, 4), num_components=1, align=4))
             values.append(clip)
         elif f.name in where:

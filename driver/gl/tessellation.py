@@ -1013,7 +1013,8 @@ def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch
         records_layout = with_location_aliases(records_layout, {o.name: (o.location, max(o.component, 0))
                                                                 for o in iface.outputs
                                                                 if not o.block and o.location >= 0})
-        key = GeometryKey({1: "points", 2: "lines", 3: "triangles"}[vpp], 4, records_layout, iface.stride_dw)
+        key = GeometryKey({1: "points", 2: "lines", 3: "triangles"}[vpp], 4, records_layout, iface.stride_dw,
+                          distance_stride_dw=4)       # (a distance per location in these records)
         geometry_passes(ctx, gs_prog, stages, key, tes_out, total_indices // vpp, total_vertices, 1,
                         index_info=DrawInfo(PipePrim.TRIANGLES, index_size=4, index_resource=indices))
         return

@@ -310,3 +310,46 @@ def test_sizes_beyond_the_limits_are_refused(stage, source, message):
 ])
 def test_sizes_within_the_limits_are_accepted(stage, source):
     parse(source, stage)
+
+
+def test_geometry_stage_reads_the_evaluation_stage_distances():
+    """vertex -> evaluation -> geometry: gl_in[k].gl_CullDistance[i] and gl_ClipDistance[i]
+    of the geometry stage are the evaluation stage's values (its records hold a distance
+    per location), here as a colour: (0.25, 0.75, 0.5, 1.0) -> (64, 191, 128, 255)."""
+    vs = """#version 400
+void main() { gl_Position = vec4(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0, 0.0, 1.0); }
+"""
+    tes = """#version 450
+layout(triangles) in;
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+    gl_CullDistance[0] = 0.25;
+    gl_CullDistance[1] = 0.75;
+    gl_ClipDistance[0] = 0.5;
+    gl_ClipDistance[1] = 1.0;
+}
+"""
+    gs = """#version 450
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+out vec4 gcol;
+void main() {
+    for (int k = 0; k < 3; k++) {
+        gl_Position = gl_in[k].gl_Position;
+        gcol = vec4(gl_in[k].gl_CullDistance[0], gl_in[k].gl_CullDistance[1], gl_in[k].gl_ClipDistance[0],
+                    gl_in[k].gl_ClipDistance[1]);
+        EmitVertex();
+    }
+}
+"""
+    ctx = glhelp.context(W, H, api="compat")
+    glhelp.link(ctx, {E.GL_VERTEX_SHADER: vs, E.GL_TESS_EVALUATION_SHADER: tes, E.GL_GEOMETRY_SHADER: gs,
+                      E.GL_FRAGMENT_SHADER: FS})
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+    _clear(ctx)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    assert _one_colour(ctx) == [64, 191, 128, 255]
