@@ -367,6 +367,24 @@ def fold_builtin(name: str, ret: T.GLSLType, args: list[tuple[T.GLSLType, tuple]
         if name == "transpose":
             mt, mv = args[0]
             return tuple(mv[c * mt.vector_size + r] for r in range(mt.vector_size) for c in range(mt.columns))
+        if name == "outerProduct":          # column i is c * r[i]
+            c, r = vals
+            return tuple(normalize(ret.base, x * y) for y in r for x in c)
+        if name == "reflect":
+            i, n = vals
+            d = sum(x * y for x, y in zip(n, i))
+            return tuple(normalize(ret.base, x - 2.0 * d * y) for x, y in zip(i, n))
+        if name == "refract":
+            i, n, (eta,) = vals[0], vals[1], vals[2][:1]
+            d = sum(x * y for x, y in zip(n, i))
+            k = 1.0 - eta * eta * (1.0 - d * d)
+            if k < 0.0:
+                return tuple(normalize(ret.base, 0.0) for _x in i)
+            return tuple(normalize(ret.base, eta * x - (eta * d + math.sqrt(k)) * y) for x, y in zip(i, n))
+        if name == "faceforward":
+            n, i, nref = vals
+            keep = sum(x * y for x, y in zip(nref, i)) < 0.0
+            return tuple(normalize(ret.base, x if keep else -x) for x in n)
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
     return None

@@ -327,3 +327,23 @@ def test_double_vertex_inputs_need_glsl_410_or_the_attribute_extension():
     with pytest.raises(GLSLCompileError, match="GL_ARB_vertex_attrib_64bit"):
         front_half("#version 400\n" + body, "vertex")
     front_half("#version 410\n" + body, "vertex")
+
+
+def test_outer_product_reflect_refract_faceforward_fold_in_constant_expressions():
+    """The four geometric built-ins fold in a constant expression (an array size) with
+    the values the GLSL 4.60 section 8.5/8.6 formulas give in float64 (numpy)."""
+    c, r = np.array([-1.25, 0.5, 3.0]), np.array([0.75, -2.0])
+    i, n, eta = np.array([0.6, -0.8, 0.0]), np.array([0.0, 1.0, 0.0]), 0.75
+    d = float(n @ i)
+    k = 1.0 - eta * eta * (1.0 - d * d)
+    checks = {
+        "outerProduct(dvec3(-1.25lf, 0.5lf, 3.0lf), dvec2(0.75lf, -2.0lf))[1][2]": np.outer(r, c)[1][2],
+        "reflect(dvec3(0.6lf, -0.8lf, 0.0lf), dvec3(0.0lf, 1.0lf, 0.0lf)).y": (i - 2.0 * d * n)[1],
+        "refract(dvec3(0.6lf, -0.8lf, 0.0lf), dvec3(0.0lf, 1.0lf, 0.0lf), 0.75lf).y":
+            (eta * i - (eta * d + np.sqrt(k)) * n)[1],
+        "refract(dvec3(0.6lf, -0.8lf, 0.0lf), dvec3(0.0lf, 1.0lf, 0.0lf), 2.0lf).x": 0.0,      # k < 0
+        "faceforward(dvec2(1.0lf, 2.0lf), dvec2(0.0lf, 1.0lf), dvec2(0.0lf, 1.0lf)).y": -2.0,
+    }
+    for expr, want in checks.items():
+        src = f"#version 400\nvoid main() {{ float a[{expr} == {float(want)!r}lf ? 1 : -1]; a[0] = 1.0; }}"
+        front_half(src, "fragment")
