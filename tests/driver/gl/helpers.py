@@ -22,3 +22,14 @@ def use_program(ctx, vs: str, fs: str) -> int:
     ctx.glLinkProgram(prog)
     ctx.glUseProgram(prog)
     return prog
+
+
+def link_and_use(ctx, *shaders) -> int:
+    """A program of these shader objects, linked (asserted, with its log) and made current."""
+    prog = ctx.glCreateProgram()
+    for sh in shaders:
+        ctx.glAttachShader(prog, sh)
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    return prog

@@ -11,6 +11,7 @@ import pytest
 
 from driver.gl import enums as E
 from tests.compiler.spirv.spirv_asm import HEADER, PASS_VS, TYPES, assemble, needs_spirv_as
+from tests.driver.gl.helpers import link_and_use as program
 
 pytestmark = needs_spirv_as
 W = H = 16
@@ -32,16 +33,6 @@ def spirv_shader(c, kind, text, entry="main", spec=None):
     c.glSpecializeShader(s, entry, len(spec), list(spec), list(spec.values()))
     assert c.glGetError() == E.GL_NO_ERROR
     return s
-
-
-def program(c, *shaders):
-    p = c.glCreateProgram()
-    for s in shaders:
-        c.glAttachShader(p, s)
-    c.glLinkProgram(p)
-    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
-    c.glUseProgram(p)
-    return p
 
 
 def draw_quad(c):

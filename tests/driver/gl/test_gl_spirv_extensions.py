@@ -9,36 +9,13 @@ import pytest
 
 import driver
 from driver.gl import enums as E
-from tests.compiler.spirv.spirv_asm import TYPES, assemble, needs_spirv_as
+from tests.compiler.spirv.spirv_asm import TYPES, needs_spirv_as
+from tests.driver.gl.helpers import link_and_use as link
+from tests.driver.gl.spirv_helpers import compiled, specialized as specialize
 
 pytestmark = needs_spirv_as
 
 LISTED = ("SPV_KHR_shader_draw_parameters", "SPV_KHR_storage_buffer_storage_class", "SPV_KHR_subgroup_vote")
-
-
-def specialize(c, kind, text):
-    """A shader object of ``text``'s module after glSpecializeShader (status not checked)."""
-    s = c.glCreateShader(kind)
-    data = assemble(text)
-    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
-    c.glSpecializeShader(s, "main", 0, [], [])
-    return s
-
-
-def compiled(c, kind, text):
-    s = specialize(c, kind, text)
-    assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [1], c.glGetShaderInfoLog(s)
-    return s
-
-
-def link(c, *shaders):
-    p = c.glCreateProgram()
-    for s in shaders:
-        c.glAttachShader(p, s)
-    c.glLinkProgram(p)
-    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
-    c.glUseProgram(p)
-    return p
 
 
 def test_the_list_and_its_queries():

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from driver.gl import enums as E
-from tests.compiler.spirv.spirv_asm import HEADER, TYPES, assemble, needs_spirv_as
+from tests.compiler.spirv.spirv_asm import HEADER, TYPES, needs_spirv_as
+from tests.driver.gl.helpers import link_and_use as program
+from tests.driver.gl.spirv_helpers import compiled as spirv_shader
 
 pytestmark = needs_spirv_as
 W = H = 16
@@ -17,25 +19,6 @@ W = H = 16
 def ctx():
     import driver
     return driver.Context(api="gl46", width=W, height=H)
-
-
-def spirv_shader(c, kind, text):
-    s = c.glCreateShader(kind)
-    data = assemble(text)
-    c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
-    c.glSpecializeShader(s, "main", 0, [], [])
-    assert c.glGetShaderiv(s, E.GL_COMPILE_STATUS) == [1], c.glGetShaderInfoLog(s)
-    return s
-
-
-def program(c, *shaders):
-    p = c.glCreateProgram()
-    for s in shaders:
-        c.glAttachShader(p, s)
-    c.glLinkProgram(p)
-    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
-    c.glUseProgram(p)
-    return p
 
 
 def vertex_arrays(c, attributes):
