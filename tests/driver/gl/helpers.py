@@ -33,3 +33,26 @@ def link_and_use(ctx, *shaders) -> int:
     assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(prog)
     ctx.glUseProgram(prog)
     return prog
+
+
+def compile_source(ctx, kind, src: str):
+    """A shader object of GLSL ``src``, compiled: (name, compile status, info log)."""
+    sh = ctx.glCreateShader(kind)
+    ctx.glShaderSource(sh, 1, [src])
+    ctx.glCompileShader(sh)
+    return sh, bool(ctx.glGetShaderiv(sh, E.GL_COMPILE_STATUS)[0]), ctx.glGetShaderInfoLog(sh)
+
+
+def link_sources(ctx, stages) -> int:
+    """A program of (shader kind, GLSL source) pairs, each compiled and the program
+    linked (both asserted, with their logs), attribute ``p`` at location 0, made current."""
+    prog = ctx.glCreateProgram()
+    for kind, src in stages:
+        sh, ok, log = compile_source(ctx, kind, src)
+        assert ok, log
+        ctx.glAttachShader(prog, sh)
+    ctx.glBindAttribLocation(prog, 0, "p")
+    ctx.glLinkProgram(prog)
+    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+    ctx.glUseProgram(prog)
+    return prog

@@ -12,7 +12,7 @@ import driver
 from driver.gl import enums as E
 from driver.gl.features.gles_ext import (GL_COMPLETION_STATUS_KHR, GL_HALF_FLOAT_OES,
                                          GL_MAX_SHADER_COMPILER_THREADS_KHR)
-from tests.driver.gl.helpers import expect
+from tests.driver.gl.helpers import compile_source as _compile, expect, link_sources
 
 A = E.GL_ARRAY_BUFFER
 T2 = E.GL_TEXTURE_2D
@@ -27,24 +27,8 @@ def _ctx(api="gles2"):
     return driver.Context(api=api, width=W, height=H)
 
 
-def _compile(ctx, kind, src):
-    s = ctx.glCreateShader(kind)
-    ctx.glShaderSource(s, 1, [src])
-    ctx.glCompileShader(s)
-    return s, bool(ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]), ctx.glGetShaderInfoLog(s)
-
-
 def _program(ctx, fs, vs=VS):
-    prog = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
-    ctx.glUseProgram(prog)
-    return prog
+    return link_sources(ctx, ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)))
 
 
 def _draw(ctx, corners=FULL, z=0.0, mode=E.GL_TRIANGLES):

@@ -11,31 +11,15 @@ import numpy as np
 
 import driver
 from driver.gl import enums as E
-from tests.driver.gl.helpers import expect
+from tests.driver.gl.helpers import compile_source as _compile, expect, link_sources
 
 T2 = E.GL_TEXTURE_2D
 VS3 = "#version 300 es\nin vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }"
 FULL = [(-1, -1), (1, -1), (-1, 1), (-1, 1), (1, -1), (1, 1)]
 
 
-def _compile(ctx, kind, src):
-    s = ctx.glCreateShader(kind)
-    ctx.glShaderSource(s, 1, [src])
-    ctx.glCompileShader(s)
-    return s, bool(ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]), ctx.glGetShaderInfoLog(s)
-
-
 def _link(ctx, *shaders):
-    prog = ctx.glCreateProgram()
-    for kind, src in shaders:
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
-    ctx.glUseProgram(prog)
-    return prog
+    return link_sources(ctx, shaders)
 
 
 def _draw_full(ctx):

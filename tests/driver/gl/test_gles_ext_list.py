@@ -18,7 +18,8 @@ import pytest
 import driver
 from driver.gl import enums as E
 from driver.gl.extensions import advertised
-from tests.driver.gl.helpers import expect
+from tests.driver.gl.helpers import compile_source as _compile, expect
+from tests.driver.gl.helpers import link_sources as _program
 
 T2 = E.GL_TEXTURE_2D
 
@@ -76,13 +77,6 @@ def test_listed_from_the_version_its_specification_requires(name):
     assert (name in advertised(True, False, (1, 1))) == (name in ES1_TOO)
     import pathlib
     assert name.removeprefix("GL_") in (pathlib.Path(__file__).parent / test_file).read_text()
-
-
-def _compile(ctx, kind, src):
-    s = ctx.glCreateShader(kind)
-    ctx.glShaderSource(s, 1, [src])
-    ctx.glCompileShader(s)
-    return s, bool(ctx.glGetShaderiv(s, E.GL_COMPILE_STATUS)[0]), ctx.glGetShaderInfoLog(s)
 
 
 def _texture(ctx, ifmt, fmt, type, data, w=1, h=1):
@@ -165,14 +159,7 @@ def test_ext_color_buffer_float_renders_and_reads_unclamped_floats(ifmt, colour,
     assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
     fs = ("#version 300 es\nprecision highp float;\nuniform vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n")
     vs = "#version 300 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
-    prog = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    ctx.glUseProgram(prog)
+    prog = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)])
     ctx.glUniform4f(ctx.glGetUniformLocation(prog, "c"), *colour)
     _draw_full(ctx)
     got = np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_FLOAT), np.float32)
@@ -205,14 +192,7 @@ def _fetch_4x4(ctx, internal_format, block: bytes) -> np.ndarray:
     vs = "#version 300 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
     fs = ("#version 300 es\nprecision highp float;\nuniform highp sampler2D t;\nout vec4 o;\n"
           "void main() { o = texelFetch(t, ivec2(gl_FragCoord.xy), 0); }\n")
-    prog = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    ctx.glUseProgram(prog)
+    prog = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)])
     _draw_full(ctx)
     return np.frombuffer(ctx.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 4, 4)
 
@@ -295,15 +275,7 @@ def test_oes_viewport_array_two_viewports_a_scissor_and_depth_ranges_in_es32():
     _, ok, log = _compile(ctx, E.GL_FRAGMENT_SHADER, "#version 320 es\n" + fs_body)
     assert not ok and "gl_ViewportIndex" in log
     fs = "#version 320 es\n#extension GL_OES_viewport_array : require\n" + fs_body
-    prog = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)):
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
-    ctx.glUseProgram(prog)
+    prog = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)])
     ctx.glViewportArrayvOES(0, 2, [0, 0, 4, 4, 4, 0, 4, 4])
     ctx.glScissorIndexedOES(1, 4, 0, 4, 2)
     ctx.glEnableiOES(E.GL_SCISSOR_TEST, 1)
@@ -347,14 +319,7 @@ def _sample_texel(ctx, internalformat, fmt, type, data) -> np.ndarray:
     vs = "attribute vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
     fs = ("precision mediump float;\nuniform sampler2D t;\n"
           "void main() { gl_FragColor = texture2D(t, vec2(0.5)); }\n")
-    prog = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    ctx.glUseProgram(prog)
+    prog = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)])
     (b,) = ctx.glGenBuffers(1)
     ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
     tri = np.array([(-1, -1), (3, -1), (-1, 3)], np.float32)
@@ -412,19 +377,6 @@ def test_oes_required_internalformat_errors_in_es2():
 
 ES31_STAGE_NAMES = ["GL_EXT_geometry_shader", "GL_EXT_gpu_shader5", "GL_EXT_tessellation_shader",
                     "GL_OES_geometry_shader", "GL_OES_gpu_shader5", "GL_OES_tessellation_shader"]
-
-
-def _program(ctx, stages):
-    prog = ctx.glCreateProgram()
-    for kind, src in stages:
-        s, ok, log = _compile(ctx, kind, src)
-        assert ok, log
-        ctx.glAttachShader(prog, s)
-    ctx.glBindAttribLocation(prog, 0, "p")
-    ctx.glLinkProgram(prog)
-    assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
-    ctx.glUseProgram(prog)
-    return prog
 
 
 @pytest.mark.parametrize("name", ES31_STAGE_NAMES)
