@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 
@@ -22,3 +23,18 @@ def python_with(tmp_path_factory, name: str, *packages: str) -> Path:
     if res.returncode != 0:
         pytest.skip(f"pip install {packages[0]} failed (offline?): {res.stderr.strip()[-300:]}")
     return venv / "bin" / "python"
+
+
+def render_scene(python: Path, script: Path, env: dict, out: Path, *args: str,
+                 error_line: str | None = None) -> tuple[np.ndarray, str, str]:
+    """Run a scene script (``python script OUT ARGS...``) that saves its image to OUT
+    (an npz with ``image``) and prints "renderer ...", then "OK" last; ``error_line``,
+    when given, must be printed too (the program's own GL error report). Returns
+    (image, the renderer line, stderr)."""
+    res = subprocess.run([str(python), str(script), str(out), *args], env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert res.returncode == 0 and res.stdout.rstrip().endswith("OK"), res.stdout[-2000:] + res.stderr[-2000:]
+    if error_line is not None:
+        assert error_line in res.stdout, res.stdout
+    renderer = next(line for line in res.stdout.splitlines() if line.startswith("renderer"))
+    return np.load(out)["image"], renderer, res.stderr

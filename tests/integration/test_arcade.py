@@ -16,13 +16,12 @@ the C ABI is not built or the reference does not run on llvmpipe."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with
+from tests.integration.app_venv import python_with, render_scene
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
 
@@ -46,11 +45,8 @@ def environments():
 
 
 def _render(python, env, out) -> tuple[np.ndarray, str]:
-    res = subprocess.run([str(python), str(SCRIPT), str(out)], env=env, capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0 and res.stdout.rstrip().endswith("OK"), res.stdout[-2000:] + res.stderr[-2000:]
-    assert "error None" in res.stdout, res.stdout
-    renderer = next(line for line in res.stdout.splitlines() if line.startswith("renderer"))
-    return np.load(out)["image"], renderer
+    image, renderer, _ = render_scene(python, SCRIPT, env, out, error_line="error None")
+    return image, renderer
 
 
 def test_arcade_headless_matches_llvmpipe(arcade_python, environments, tmp_path):

@@ -14,13 +14,12 @@ reference does not run on llvmpipe."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with
+from tests.integration.app_venv import python_with, render_scene
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -34,11 +33,8 @@ def kivy_python(tmp_path_factory) -> Path:
 
 
 def _render(python, env, out) -> tuple[np.ndarray, str]:
-    res = subprocess.run([str(python), str(SCRIPT), str(out)], env=env, capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0 and res.stdout.rstrip().endswith("OK"), res.stdout[-2000:] + res.stderr[-2000:]
-    assert "error 0" in res.stdout, res.stdout
-    renderer = next(line for line in res.stdout.splitlines() if line.startswith("renderer"))
-    return np.load(out)["image"], renderer
+    image, renderer, _ = render_scene(python, SCRIPT, env, out, error_line="error 0")
+    return image, renderer
 
 
 def test_kivy_window_matches_llvmpipe(kivy_python, environments, tmp_path):  # noqa: F811

@@ -12,13 +12,12 @@ on llvmpipe."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with
+from tests.integration.app_venv import python_with, render_scene
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -42,11 +41,7 @@ def _headless(env: dict) -> dict:
 
 
 def _render(python, pipe, env, out) -> tuple[np.ndarray, str, str]:
-    res = subprocess.run([str(python), str(SCRIPT), str(out), pipe], env=env, capture_output=True, text=True,
-                         timeout=900)
-    assert res.returncode == 0 and res.stdout.rstrip().endswith("OK"), res.stdout[-2000:] + res.stderr[-2000:]
-    renderer = next(line for line in res.stdout.splitlines() if line.startswith("renderer"))
-    return np.load(out)["image"], renderer, res.stderr
+    return render_scene(python, SCRIPT, env, out, pipe)
 
 
 @pytest.mark.parametrize("pipe", ["pandagl", "p3headlessgl"])
