@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from compiler.glsl import GLSLCompileError, parse, recursion_headroom
-from compiler.glsl.errors import internal_error_text
+from compiler.glsl.errors import bugs_as
 from compiler.ir import Shader
 from compiler.ir.passes import optimize, preprocess, run_pass
 from compiler.lower import KERNEL_STAGES, LoweringError, glsl_to_ir, lower_stage, lowering_options
@@ -120,26 +120,16 @@ def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
     """Parse, lower and optimise one shader for variant ``key``. Raises
     ``GLSLCompileError`` for invalid GLSL and ``LoweringError`` for what the
     lowering does not support."""
-    with recursion_headroom():
-        try:
-            return _front_half(source, stage, key)
-        except (GLSLCompileError, LoweringError):
-            raise
-        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
-            raise LoweringError(internal_error_text(e)) from e
+    with recursion_headroom(), bugs_as(LoweringError, GLSLCompileError):
+        return _front_half(source, stage, key)
 
 
 def front_half_unit(unit, key=None) -> tuple[Shader, ShaderInfo]:
     """``front_half`` of an already typed AST (one linked stage, ``compiler.link``):
     lower, optimise and describe it for variant ``key``. ``unit`` is only read (the
     same unit gives every variant). Raises ``LoweringError``."""
-    with recursion_headroom():
-        try:
-            return _front_half_unit(unit, key)
-        except LoweringError:
-            raise
-        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
-            raise LoweringError(internal_error_text(e)) from e
+    with recursion_headroom(), bugs_as(LoweringError):
+        return _front_half_unit(unit, key)
 
 
 def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:
@@ -152,14 +142,9 @@ def front_half_stage(lowered, key=None) -> tuple[Shader, ShaderInfo]:
     """``front_half`` of a stage already lowered for every variant
     (``compiler.lower.LoweredStage``): variant ``key``'s passes on a copy of its IR,
     then the optimisation pipeline. ``lowered`` is only read. Raises ``LoweringError``."""
-    with recursion_headroom():
-        try:
-            shader, io = lowered.variant(key)
-            return _optimise(shader, io, lowered.facts, key)
-        except LoweringError:
-            raise
-        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
-            raise LoweringError(internal_error_text(e)) from e
+    with recursion_headroom(), bugs_as(LoweringError):
+        shader, io = lowered.variant(key)
+        return _optimise(shader, io, lowered.facts, key)
 
 
 def _front_half_unit(unit, key) -> tuple[Shader, ShaderInfo]:

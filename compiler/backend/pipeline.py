@@ -16,7 +16,7 @@ import collections
 import sys
 import time
 
-from compiler.glsl.errors import internal_error_text
+from compiler.glsl.errors import bugs_as
 from compiler.glsl.limits import recursion_headroom
 from compiler.ir.core import Intrinsic, Shader, clone_shader, walk_instrs
 
@@ -117,13 +117,8 @@ def compile_ir(shader: Shader, info=None, *, max_regs: int = 128, source: str | 
     (``promote.py``); ``peephole``: the scalar float peepholes (``peephole.py``);
     ``pressure_schedule``: blocks that would spill are scheduled for register
     pressure (``schedule.py``). The input shader is not modified."""
-    with recursion_headroom():
-        try:
-            return _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole)
-        except BackendError:
-            raise
-        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
-            raise BackendError(internal_error_text(e)) from e
+    with recursion_headroom(), bugs_as(BackendError):
+        return _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole)
 
 
 def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peephole) -> CompiledShader:

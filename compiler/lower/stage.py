@@ -144,16 +144,11 @@ def lower_stage(unit, options=None) -> "LoweredStage":
     recursion headroom deep expressions need."""
     if unit.stage in KERNEL_STAGES:
         raise ValueError(f"a {unit.stage} shader is lowered with its draw's key (compiler.lower.lower_unit)")
-    from compiler.glsl.errors import internal_error_text
+    from compiler.glsl.errors import bugs_as
     from compiler.glsl.limits import recursion_headroom
     from .errors import LoweringError
-    with recursion_headroom():
-        try:
-            return _lower_stage(unit, options)
-        except LoweringError:
-            raise
-        except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
-            raise LoweringError(internal_error_text(e)) from e
+    with recursion_headroom(), bugs_as(LoweringError):
+        return _lower_stage(unit, options)
 
 
 def _lower_stage(unit, options) -> "LoweredStage":

@@ -158,22 +158,18 @@ class SpirvShader:
 def spirv_front_half(shader: SpirvShader, key=None):
     """(optimised IR, ShaderInfo) of a SPIR-V entry point for variant ``key``."""
     from compiler.compile import shader_info
-    from compiler.glsl.errors import internal_error_text
+    from compiler.glsl.errors import bugs_as
     from compiler.ir.passes import optimize, run_pass
     from compiler.lower import LoweringError
     from compiler.lower.lower64 import lower_64bit
     from compiler.lower.stage import translated_front_half
 
     unit = shader.unit
-    try:
+    with bugs_as(LoweringError, SpirvError):
         ir, io = translated_front_half(unit, key, lambda L: _Translator(shader, L).run())
         if run_pass(ir, lower_64bit):
             optimize(ir)
         return ir, shader_info(ir, io, unit)
-    except (SpirvError, LoweringError):
-        raise
-    except Exception as e:  # noqa: BLE001 - a translator bug is still a compile failure
-        raise LoweringError(internal_error_text(e)) from e
 
 
 @dataclass
