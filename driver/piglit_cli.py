@@ -1,7 +1,7 @@
 """`shimgl piglit`: run the system's piglit against shimgl (and llvmpipe), with reports.
 
     shimgl piglit --tier 1 --sample 100 --reference     # sampled tier 1, shimgl vs llvmpipe
-    shimgl piglit --list my.txt --jobs 2 --timeout 60   # a list of root-relative test paths
+    shimgl piglit --list my.txt --jobs 2 --timeout 60   # a list of test paths or profile test names
     shimgl piglit --profile opengl --reference          # piglit's C API tests (installed XML lists)
     shimgl piglit --tier 2 --no-isolation               # many shader tests per shader_runner process
     shimgl piglit --profile gpu --shard 3/8 --out s3    # one machine's eighth of a run (Mesa CI style)
@@ -27,7 +27,9 @@ def register(subparsers) -> None:
         description=__doc__.split("\n\n")[0])
     p.add_argument("--tier", type=int, action="append", choices=(1, 2, 3, 4),
                    help="tier to run (repeatable; default 1 unless --list is given)")
-    p.add_argument("--list", metavar="FILE", help="file of piglit-root-relative test paths")
+    p.add_argument("--list", metavar="FILE",
+                   help="file of tests, one a line: piglit-root-relative test paths or profile test names "
+                        "(spec@arb_foo@bar or spec/arb_foo/bar, as the reports print them)")
     p.add_argument("--profile", action="append", metavar="NAME",
                    help="a piglit profile: an installed list tests/NAME.xml.gz (opengl, quick_gl, shader, "
                         "quick_shader, glslparser, ...) or gpu (quick_gl + quick_shader without compiler "
@@ -108,7 +110,11 @@ def _run(args) -> int:
         return 2
     groups = []
     if args.list:
-        groups.append(("list " + Path(args.list).name, load_list(root, args.list)))
+        try:
+            groups.append(("list " + Path(args.list).name, load_list(root, args.list)))
+        except (OSError, ValueError) as e:
+            print(f"shimgl piglit: {e}", file=sys.stderr)
+            return 2
     for name in args.profile or []:
         try:
             groups.append((f"profile {name}", profile_tests(root, name)))

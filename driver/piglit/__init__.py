@@ -8,7 +8,8 @@ The command is `shimgl piglit` (driver/piglit_cli.py). See README.md."""
 
 from .report import summarise, write_results, write_summary
 from .runner import Outcome, classify, driver_environment, run_tests
-from .tests import TIERS, PiglitTest, find_piglit, load_list, sample, command_for, tier_tests
+from .profiles import load_list
+from .tests import TIERS, PiglitTest, find_piglit, sample, command_for, tier_tests
 
 __all__ = ["TIERS", "Outcome", "PiglitTest", "classify", "driver_environment", "find_piglit", "load_list",
            "run_tests", "sample", "summarise", "command_for", "tier_tests", "write_results", "write_summary"]

@@ -27,7 +27,11 @@ profiles minus the compiler tests (GLSL parser, ARB assembly parser), i.e.
 ``spec@arb_vertex_program`` and ``spec@arb_fragment_program``.
 
 A test's ``path`` is its piglit name with ``@`` written as ``/``, so reports
-group profile tests by directory as they group tier tests."""
+group profile tests by directory as they group tier tests.
+
+A list file (``shimgl piglit --list FILE``, ``load_list``) may name profile tests
+as well as test files: a report's sample of the ``opengl`` profile is rerun by
+one command."""
 
 from __future__ import annotations
 
@@ -36,11 +40,14 @@ import gzip
 from pathlib import Path
 from xml.etree import ElementTree
 
-from .tests import PiglitTest
+from .tests import PiglitTest, list_lines, test_for_path_line
 
-__all__ = ["PLATFORM", "available_profiles", "profile_tests"]
+__all__ = ["NAME_LOOKUP_ORDER", "PLATFORM", "available_profiles", "load_list", "profile_tests",
+           "tests_named"]
 
 PLATFORM = "surfaceless_egl"
+#: where a list file's test names are looked up first (then every other installed list, by name)
+NAME_LOOKUP_ORDER = ("opengl", "shader", "glslparser")
 #: profiles piglit composes in Python rather than installing: name -> (parts, name prefixes left out)
 COMPOSED = {
     "gpu": (("quick_gl", "quick_shader"),
@@ -139,3 +146,65 @@ def profile_tests(root: Path, name: str) -> list[PiglitTest]:
         raise ValueError(f"no piglit profile {name!r} (available: {', '.join(available_profiles(root))})")
     unique = {t.path: t for t in tests}
     return [unique[p] for p in sorted(unique)]
+
+
+def _name_key(name: str) -> str:
+    """A profile test's name as the runner writes it (``@`` as ``/``); piglit's names are lower case."""
+    return name.strip().replace("@", "/").lower()
+
+
+def tests_named(root: Path, names: list[str]) -> tuple[list[PiglitTest], list[str]]:
+    """The profile tests called ``names`` (piglit's ``spec@arb_foo@bar`` or the
+    runner's ``spec/arb_foo/bar``), in the order given, and the names found in no
+    installed list. Lists are read in ``NAME_LOOKUP_ORDER``, then the other
+    installed ones by name, and only until every name is found; a name in two
+    lists takes the first list's command."""
+    wanted = {_name_key(n) for n in names}
+    found: dict[str, PiglitTest] = {}
+    installed = [p for p in available_profiles(root) if p not in COMPOSED]
+    order = [p for p in NAME_LOOKUP_ORDER if p in installed] + \
+            [p for p in installed if p not in NAME_LOOKUP_ORDER]
+    for profile in order:
+        if wanted <= found.keys():
+            break
+        for t in _read(root, profile):
+            key = t.path.lower()
+            if key in wanted and key not in found:
+                found[key] = t
+    tests = [found[_name_key(n)] for n in names if _name_key(n) in found]
+    return tests, [n for n in names if _name_key(n) not in found]
+
+
+def load_list(root: Path, list_file) -> list[PiglitTest]:
+    """The tests of a list file, one a line (``#`` comments): a piglit-root-relative
+    test file (``tests/spec/.../x.shader_test``), ``BINARY PATH`` (forces the
+    binary), or a profile test's name as piglit's lists and this runner's reports
+    write it (``spec@arb_foo@bar`` / ``spec/arb_foo/bar``, spaces included), so a
+    sample from a report is rerun by one command. A line that is none of these is
+    a ValueError naming it (a misspelt name is not dropped silently); a test named
+    twice runs once."""
+    lines = list_lines(list_file)
+    by_line: dict[str, PiglitTest] = {}
+    names = []
+    for line in lines:
+        t = test_for_path_line(root, line)
+        if t is None:
+            names.append(line)
+        else:
+            by_line[line] = t
+    if names:
+        named, unknown = tests_named(root, names)
+        if unknown:
+            shown = "; ".join(repr(n) for n in unknown[:5]) + (f" (and {len(unknown) - 5} more)"
+                                                               if len(unknown) > 5 else "")
+            raise ValueError(f"{Path(list_file).name}: {len(unknown)} line(s) name no test file under {root} "
+                             f"and no test of an installed profile: {shown}")
+        for line, t in zip(names, named):       # every name found, so one test per name, in order
+            by_line[line] = t
+    out, seen = [], set()
+    for line in lines:
+        t = by_line[line]
+        if t.path not in seen:
+            seen.add(t.path)
+            out.append(t)
+    return out

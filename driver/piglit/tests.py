@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["TIERS", "PiglitTest", "command_for", "find_piglit", "load_list", "out_of_scope", "sample", "shard",
-           "tier_tests"]
+__all__ = ["TIERS", "PiglitTest", "command_for", "find_piglit", "list_lines", "out_of_scope", "sample", "shard",
+           "test_for_path_line", "tier_tests"]
 
 PIGLIT_DIRS = ("/usr/lib/x86_64-linux-gnu/piglit", "/usr/lib/piglit", "/usr/local/lib/piglit",
                "/usr/share/piglit")
@@ -193,24 +193,21 @@ def tier_tests(root: Path, tier: int, include_all: bool = False) -> list[PiglitT
     return [t for t in tests if t is not None]
 
 
-def load_list(root: Path, list_file) -> list[PiglitTest]:
-    """A list file: one root-relative path per line (`#` comments); a line
-    `BINARY PATH` forces the binary."""
-    out = []
-    for line in Path(list_file).read_text().splitlines():
-        line = line.split("#")[0].strip()
-        if not line:
-            continue
-        words = line.split()
-        if len(words) == 2 and not words[0].endswith((".shader_test",) + PARSER_SUFFIXES):
-            t = command_for(root, words[1])
-            if t is not None:
-                out.append(PiglitTest(t.path, words[0], t.args))
-            continue
-        t = command_for(root, words[0])
-        if t is not None:
-            out.append(t)
-    return out
+def list_lines(list_file) -> list[str]:
+    """The entries of a list file: one per line, `#` starts a comment, blank lines skipped."""
+    lines = (line.split("#")[0].strip() for line in Path(list_file).read_text().splitlines())
+    return [line for line in lines if line]
+
+
+def test_for_path_line(root: Path, line: str) -> PiglitTest | None:
+    """The test a list line names by file: a root-relative test path, or
+    `BINARY PATH` (forces the binary). None when the line is not a runnable file
+    under the root (it may be a profile test's name: `profiles.load_list`)."""
+    words = line.split()
+    if len(words) == 2 and not words[0].endswith((".shader_test",) + PARSER_SUFFIXES):
+        t = command_for(root, words[1])
+        return None if t is None else PiglitTest(t.path, words[0], t.args)
+    return command_for(root, line)
 
 
 def sample(tests: list[PiglitTest], n: int | None) -> list[PiglitTest]:

@@ -277,3 +277,68 @@ def test_tests_find_their_data_files_through_piglit_source_dir(tmp_path):
         """))
     [o] = run_tests(root, [PiglitTest("spec/x/where", "where", ())], "llvmpipe", jobs=1, progress=False)
     assert o.result == "pass"
+
+
+def test_a_list_names_profile_tests_as_piglit_and_the_reports_write_them(fake_piglit, tmp_path):
+    """A list line that is no test file under the root is a profile test's name:
+    piglit's `spec@api@one`, the reports' `spec/api/one`, names with spaces; files
+    and `BINARY PATH` lines work as before; a test named twice runs once."""
+    from driver.piglit import load_list
+    gl = [_gl("spec@api@one", ["api-test", "x"]), _gl("spec@!opengl 1.0@two words", ["api-test", "2"])]
+    (fake_piglit / "tests" / "quick_gl.xml.gz").write_bytes(gzip.compress(_xml(gl)))
+    lst = tmp_path / "names.txt"
+    lst.write_text("# a sample\nspec@api@one\nspec/!opengl 1.0/two words   # a comment\n\n"
+                   "tests/spec/d/pass0.shader_test\nshader_runner_gles2 tests/spec/d/fail0.shader_test\n"
+                   "spec/api/one\n")
+    tests = load_list(fake_piglit, lst)
+    assert [(t.path, t.binary, t.args[:1]) for t in tests] == [
+        ("spec/api/one", "api-test", ("x",)),
+        ("spec/!opengl 1.0/two words", "api-test", ("2",)),
+        ("tests/spec/d/pass0.shader_test", "shader_runner", (str(fake_piglit / "tests/spec/d/pass0.shader_test"),)),
+        ("tests/spec/d/fail0.shader_test", "shader_runner_gles2",
+         (str(fake_piglit / "tests/spec/d/fail0.shader_test"),))]
+
+
+def test_a_name_in_two_lists_takes_the_opengl_lists_command(fake_piglit, tmp_path):
+    from driver.piglit.profiles import tests_named
+    (fake_piglit / "tests" / "opengl.xml.gz").write_bytes(gzip.compress(_xml([_gl("spec@api@one", ["api-test", "y"])])))
+    tests, unknown = tests_named(fake_piglit, ["SPEC@API@ONE", "spec/d/pass0", "spec/api/none"])
+    assert [(t.path, t.args[0]) for t in tests] == [("spec/api/one", "y"),
+                                                    ("spec/d/pass0", str(fake_piglit / "tests/spec/d/pass0.shader_test"))]
+    assert unknown == ["spec/api/none"]
+
+
+def test_a_list_line_naming_nothing_is_an_error_not_dropped(fake_piglit, tmp_path, capsys):
+    from driver.piglit import load_list
+    from tests.driver.piglit.test_piglit import _cli_main
+    lst = tmp_path / "names.txt"
+    lst.write_text("spec@api@one\nspec@api@onr\ntests/spec/d/none.shader_test\n")
+    with pytest.raises(ValueError, match=r"2 line\(s\) name no test.*'spec@api@onr'; 'tests/spec/d/none.shader_test'"):
+        load_list(fake_piglit, lst)
+    assert _cli_main(["piglit", "--list", str(lst), "--piglit-dir", str(fake_piglit), "--reference-only",
+                      "--no-progress", "--out", str(tmp_path / "o")]) == 2
+    assert "spec@api@onr" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_reruns_a_list_of_profile_test_names(fake_piglit, tmp_path):
+    from tests.driver.piglit.test_piglit import _cli_main
+    lst = tmp_path / "names.txt"
+    lst.write_text("spec/api/one\nspec@api@glx-only\nspec@d@pass0\n")
+    out = tmp_path / "out"
+    assert _cli_main(["piglit", "--list", str(lst), "--piglit-dir", str(fake_piglit), "--reference-only",
+                      "--no-progress", "--jobs", "1", "--out", str(out)]) == 0
+    rows = json.loads((out / "results.json").read_text())
+    assert sorted((r["path"], r["result"]) for r in rows) == [
+        ("spec/api/glx-only", "skip"), ("spec/api/one", "pass"), ("spec/d/pass0", "pass")]
+
+
+@pytest.mark.skipif(REAL is None, reason="Debian's piglit is not installed")
+def test_installed_opengl_names_resolve_to_their_profile_commands(tmp_path):
+    from driver.piglit import load_list
+    names = ["spec@!opengl 1.0@gl-1.0-dlist-bitmap", "spec/arb_direct_state_access/getcompressedtextureimage",
+             "shaders/glsl-max-varyings >max_varying_components"]
+    lst = tmp_path / "names.txt"
+    lst.write_text("\n".join(names) + "\n")
+    by_path = {t.path: t for t in profile_tests(REAL, "opengl")}
+    assert load_list(REAL, lst) == [by_path[n.replace("@", "/")] for n in names]
