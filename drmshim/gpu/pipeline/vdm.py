@@ -15,9 +15,11 @@ are shaded once per instance, all lanes in one shader-core run (a part of the
 instances, from ``first_instance``, when the vertex half splits a draw).
 
 Vertex shader ABI: special registers ``vertex_id`` (index + base vertex) and
-``instance_id`` (0-based, as gl_InstanceID); preloaded r1 = base_instance and
-r2 = base_vertex (so attribute fetch with divisors computes
-``base_instance + instance_id / divisor`` itself, also for indirect draws);
+``instance_id`` (0-based, as gl_InstanceID); preloaded r1 = base_instance (so
+attribute fetch with divisors computes ``base_instance + instance_id / divisor``
+itself, also for indirect draws) and r2 = the base vertex of an indexed draw, 0 for
+a non-indexed one (GL's gl_BaseVertex: ``base_vertex`` is then the first vertex,
+which vertex_id already counts from);
 outputs with ``st_var`` in the notes' order (position x, y, z, w first).
 """
 
@@ -156,7 +158,8 @@ def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatc
         specials={"vertex_id": np.tile(uniq, ni).astype(np.uint32),
                   "instance_id": np.repeat(np.arange(draw.first_instance, draw.first_instance + ni,
                                                      dtype=np.int64).astype(np.uint32), nu)},
-        preload={1: np.uint32(draw.base_instance), 2: np.uint32(np.int64(draw.base_vertex) & 0xFFFFFFFF)},
+        preload={1: np.uint32(draw.base_instance),
+                 2: np.uint32(np.int64(draw.base_vertex if draw.record.indexed else 0) & 0xFFFFFFFF)},
         **pipe.context_fields())
     run_program(core, pipe, ctx)
     # the stream of lanes: instance i uses lanes i*nu + inverse, instances split by restarts
