@@ -53,6 +53,39 @@ MAX_WHOLE_DRAW = 1 << 22
 MAX_VERTEX_INVOCATIONS = MAX_PIECE_DRAWS * MAX_DRAW_PIECE
 
 
+def _state_builtins() -> frozenset:
+    """The names of the built-in uniforms the state block holds (gl_DepthRange, ...)."""
+    global _STATE_BUILTINS
+    if _STATE_BUILTINS is None:
+        from compiler.link import state_block
+        _STATE_BUILTINS = frozenset(leaf[0].split(".")[0].split("[")[0] for leaf in state_block().leaves)
+    return _STATE_BUILTINS
+
+
+_STATE_BUILTINS: frozenset | None = None
+
+
+def _reads_state_block(ls) -> bool:
+    """Whether a stage of the linked program reads a built-in of the state block."""
+    names = _state_builtins()
+    for unit in ls.units.values():
+        for u in unit if isinstance(unit, list) else (unit,):
+            if any(v.name in names for v in getattr(u, "builtin_variables", ())):
+                return True
+    return False
+
+
+def _depth_range_block(near: float, far: float) -> bytes:
+    """A state block of zeros but gl_DepthRange (near, far, far - near)."""
+    from compiler.link import state_block
+    sb = state_block()
+    block = np.zeros(-(-sb.size_B // 16) * 4, np.float32)
+    offsets = {name: off for name, (off, *_rest) in sb.leaves}
+    for field, value in (("near", near), ("far", far), ("diff", far - near)):
+        block[offsets[f"gl_DepthRange.{field}"] // 4] = value
+    return block.tobytes()
+
+
 def _pieces(mode: int, first: int, count: int, limit: int | None = None) -> list[tuple[int, int]]:
     """(first, count) of the pieces drawing `count` vertices from `first` with the
     same primitives in the same order; one piece when the mode cannot be split
@@ -468,7 +501,7 @@ class DrawMixin:
 
     def _emit_program(self, prog, stages) -> None:
         ls = prog.linked_state
-        state_block = self._state_uniform_bytes() if self.api.compat else None
+        state_block = self._state_uniform_bytes() if self.api.compat else self._core_state_block(ls)
         x = self.xfb
         for stage in stages:
             handle = ls.pipe_shaders.get(stage)
@@ -485,6 +518,21 @@ class DrawMixin:
             self._emit_samplers(ls, stage)
             self._emit_images(stage, ls)
             self._emit_shader_buffers(stage, ls)
+
+    _core_state_cache = None             # ((near, far), block bytes) of _core_state_block
+
+    def _core_state_block(self, ls) -> bytes | None:
+        """The built-in state block of a core or ES context for a program that reads
+        gl_DepthRange, the one state built-in core and ES GLSL keep (GLSL 4.60 section
+        7.4: viewport 0's range): zeros but near, far and diff, built again only when
+        the range changed; None when no stage reads the block."""
+        if not _reads_state_block(ls):
+            return None
+        near, far = self.state.depth_range
+        cached = self._core_state_cache
+        if cached is None or cached[0] != (near, far):
+            cached = self._core_state_cache = ((near, far), _depth_range_block(near, far))
+        return cached[1]
 
     def _emit_blocks(self, ls, stage, stage_name: str | None = None) -> None:
         """``stage_name``: the program stage whose blocks to bind when it differs from the
