@@ -40,7 +40,8 @@ __all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedSh
            "default_block_layout", "program_default_block", "stage_ir_of", "state_block", "state_block_ubo",
            "assign_attributes",
            "assign_frag_outputs", "xfb_captures",
-           "attribute_slots", "block_members", "block_size", "extension_set_digest", "frag_output_indices",
+           "attribute_fetch_slots", "attribute_slots", "block_members", "block_size", "extension_set_digest",
+           "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
            "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER", "unread_outputs",
            "without_outputs", "components_of", "rank_matches", "resource_limit_error"]
@@ -782,10 +783,25 @@ class BuiltinInput:
 
 
 def attribute_slots(t) -> int:
-    """Attribute locations an input takes (GL 4.6 section 11.1.1: one per matrix
-    column or array element; a dvec3/dvec4 column takes two)."""
-    from compiler.glsl.types import type_size_slots
-    return type_size_slots(t)
+    """Generic attribute locations a vertex input takes (GLSL 4.60 section 4.4.1:
+    one per matrix column or array element; a dvec3/dvec4 takes one too, and counts
+    twice only against MAX_VERTEX_ATTRIBS, GL 4.6 section 11.1.1)."""
+    from compiler.glsl.types import vertex_input_locations
+    return vertex_input_locations(t)
+
+
+def attribute_fetch_slots(attributes: dict) -> dict[int, int]:
+    """Generic attribute location -> first vertex element (32-bit fetch slot) of the
+    locations ``attributes`` (``assign_attributes``' result) take: a location with a
+    dvec3/dvec4 input (or such a matrix column or array element) takes two
+    (``compiler.glsl.types.vertex_fetch_slots``). The shaders' attribute locations
+    and the draw's vertex elements are these slots; GL's queries give locations."""
+    from compiler.glsl.types import is_dual_slot, vertex_fetch_slots
+    dual: dict[int, bool] = {}
+    for loc, t, n in attributes.values():
+        for s in range(loc, loc + n):
+            dual[s] = dual.get(s, False) or (t is not None and is_dual_slot(t))
+    return vertex_fetch_slots(dual)
 
 
 def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: int, es: bool,
@@ -797,8 +813,10 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
     inputs of the compatibility profile (None elsewhere), which ``unit`` (the
     linked vertex stage) may read: ``gl_Vertex`` (or ``ftransform()``) aliases
     location 0, the others take free slots. Raises ``LinkError``."""
+    from compiler.glsl.types import is_dual_slot
     used: dict[int, str] = {}
     used_comps: dict[int, int] = {}
+    dual: set[int] = set()          # locations of dvec3/dvec4 inputs: they count twice
     out: dict[str, tuple] = {}
     pending = []
     for v in inputs:
@@ -816,12 +834,16 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
             if "component" in v.layout or any(
                 "component" in (w.layout or {}) and w.layout.get("location") == loc for w in inputs) else None
         for s in range(loc, loc + n):
-            # (GLSL 4.60 section 4.4.1: vertex inputs may alias components, too)
-            if s in used and (es or "location" in v.layout) and not (comps is not None and s in used_comps):
+            # GLSL 4.60 section 4.4.1: vertex inputs (not block members) are the one place where
+            # aliasing is allowed, in desktop GL (GL 4.6 section 11.1.1: "aliasing"); GLSL ES
+            # 3.00 section 12.46 forbids it, and component qualifiers may alias in both
+            if s in used and es and not (comps is not None and s in used_comps):
                 raise LinkError(f"attributes `{used[s]}' and `{v.name}' alias location {s}")
             used[s] = v.name
             if comps is not None:
                 used_comps[s] = used_comps.get(s, 0) | _mask(comps)
+        if is_dual_slot(v.type):
+            dual.update(range(loc, loc + n))
         out[v.name] = (loc, v.type, n)
     if legacy_attribs is not None:
         names = {v.name for v in unit.builtin_variables if v.name in legacy_attribs}
@@ -840,7 +862,14 @@ def assign_attributes(inputs: Sequence, unit, *, bindings: dict, max_attribs: in
             raise LinkError(f"too many vertex attributes (`{v.name}')")
         for s in range(loc, loc + n):
             used[s] = v.name
+        if v.type is not None and is_dual_slot(v.type):
+            dual.update(range(loc, loc + n))
         out[v.name] = (loc, v.type, n)
+    if len(used) + len(dual) > max_attribs:
+        # GL 4.6 section 11.1.1: dvec3, dvec4 and the matrices of such columns "may count as
+        # consuming twice as many attributes"; they do here (two fetch slots each)
+        raise LinkError(f"too many vertex attributes: {len(used)} locations, {len(dual)} of them of "
+                        f"dvec3/dvec4 columns counting twice, exceed MAX_VERTEX_ATTRIBS ({max_attribs})")
     return out
 
 

@@ -396,6 +396,41 @@ def type_size_slots(t: GLSLType) -> int:
     return 1
 
 
+def is_dual_slot(t: GLSLType) -> bool:
+    """A dvec3/dvec4 (or a 64-bit integer vector of 3 or 4, or a matrix, or an array
+    of these, whose columns are): 64-bit vectors that need two 32-bit fetch slots
+    (Mesa's "dual slot") though a vertex input of this type takes one location."""
+    while t.is_array:
+        t = t.element
+    return t.base in BASES_64 and t.vector_size > 2
+
+
+def vertex_input_locations(t: GLSLType) -> int:
+    """Generic attribute locations a vertex input takes (GLSL 4.60 section 4.4.1,
+    ARB_vertex_attrib_64bit): one per scalar or vector, dvec3 and dvec4 included,
+    one per matrix column, and that per array element. (Other stages' inputs and
+    outputs count a dvec3/dvec4 twice: `type_size_slots`.)"""
+    if t.is_array:
+        return (t.length or 0) * vertex_input_locations(t.element)
+    return t.columns if t.is_matrix else 1
+
+
+def vertex_fetch_slots(locations: dict[int, bool]) -> dict[int, int]:
+    """Generic attribute location -> first 32-bit fetch slot (vertex element index)
+    of the locations a program's vertex inputs take, ``locations`` mapping each to
+    whether a dual-slot input (`is_dual_slot`) is there. A dual-slot location takes
+    two consecutive fetch slots: every such location below another moves that one
+    a slot further, so location L goes to L + (dual-slot locations below L), the
+    dual-slot mapping Mesa's state tracker makes. Without 64-bit inputs every
+    location is its own slot."""
+    out, shift = {}, 0
+    for loc in sorted(locations):
+        out[loc] = loc + shift
+        if locations[loc]:
+            shift += 1
+    return out
+
+
 def _round_up(x: int, a: int) -> int:
     return (x + a - 1) // a * a
 
@@ -483,6 +518,7 @@ __all__ = [
     "std_alignment_size", "std_array_stride", "block_member_offsets", "block_packing",
     "GLSLType", "StructField", "lookup", "scalar", "vector", "matrix", "array_of", "struct_type",
     "block_type", "builtin_type_names", "implicit_conversion_allowed", "type_size_slots",
+    "is_dual_slot", "vertex_input_locations", "vertex_fetch_slots",
     "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "INT64", "UINT64", "BASES_64", "VEC2", "VEC3", "VEC4", "IVEC2", "IVEC3",
     "IVEC4", "UVEC2", "UVEC3", "UVEC4", "BVEC2", "BVEC3", "BVEC4", "MAT2", "MAT3", "MAT4",
     "ATOMIC_UINT",

@@ -4,8 +4,9 @@ the maps the driver and the backend read (``ShaderInfo`` in compiler/compile.py)
 Conventions (the contract with the backend and the driver):
 
 * **Vertex inputs**: ``load_input`` with ``slot="ATTR<loc>"``, ``base=<loc>``. The
-  location is ``layout(location)``, else ``key["attribute_locations"][name]``,
-  else the next free one in declaration order; the legacy ``gl_Vertex``,
+  location (a fetch slot: a dvec3/dvec4 takes two, ``GT.vertex_fetch_slots``) is
+  ``key["attribute_locations"][name]``, else ``layout(location)`` mapped to fetch
+  slots, else the next free one in declaration order; the legacy ``gl_Vertex``,
   ``gl_Normal``, ``gl_Color``, ... come after the user attributes unless the key
   names them. ``attributes`` maps name -> ``Attribute``.
 * **Vertex outputs** (the AGX hardware order): ``POS`` (gl_Position, outputs 0-3),
@@ -950,13 +951,23 @@ class IOLowering:
 
     def _emit_attributes(self) -> None:
         L, pro = self.L, self.pro
+        # the key's locations are fetch slots (vertex elements) already: a dvec3/dvec4 takes
+        # two (compiler.link.attribute_fetch_slots); a layout location is a generic attribute
+        # location, mapped the same way here when the key does not name the input
         given = dict(self.k("attribute_locations", ()) or ())
+        declared: dict[int, bool] = {}
+        for s, _var in self._input_vars:
+            loc = _layout_int(s.layout, "location")
+            if loc is not None and s.name not in given:
+                for k in range(loc, loc + GT.vertex_input_locations(s.type)):
+                    declared[k] = declared.get(k, False) or GT.is_dual_slot(s.type)
+        declared_slots = GT.vertex_fetch_slots(declared)
         used: set[int] = set()
         plan = []
         for s, var in self._input_vars:
-            loc = _layout_int(s.layout, "location")
-            if loc is None:
-                loc = given.get(s.name)
+            loc = given.get(s.name)
+            if loc is None and _layout_int(s.layout, "location") is not None:
+                loc = declared_slots[_layout_int(s.layout, "location")]
             plan.append([s, var, loc])
             if loc is not None:
                 used.update(range(loc, loc + GT.type_size_slots(s.type)))

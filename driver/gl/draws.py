@@ -672,10 +672,12 @@ class DrawMixin:
 
     def _emit_vertices(self, prog, vertex_range, instances: int = 1) -> None:
         """Vertex elements and buffers for the program's attributes (Mesa's
-        st_atom_array): element i feeds input location i; enabled arrays read
-        buffers (client memory is uploaded), disabled ones and unused
-        locations below the highest one read a constant with stride 0."""
+        st_atom_array): input location i is fed by element ``fetch_slots[i]`` (i
+        itself, or later when a dvec3/dvec4 location below takes two elements);
+        enabled arrays read buffers (client memory is uploaded), disabled ones and
+        unused elements below the highest one read a constant with stride 0."""
         ls = prog.linked_state if prog is not None else None
+        fetch_slots = ls.fetch_slots if ls is not None else {}
         attributes = sorted(ls.attributes.items(), key=lambda kv: kv[1][0]) if ls else []
         by_location: dict[int, VertexElement] = {}
         buffers: list[VertexBuffer] = []
@@ -699,7 +701,7 @@ class DrawMixin:
 
         for name, (loc, gtype, nslots) in attributes:
             if gtype is not None and gtype.innermost_element.base == "double":     # vertexarrays.py
-                self._emit_long_attribute(loc, gtype, buffers, by_location, last_vertex, instances)
+                self._emit_long_attribute(loc, gtype, buffers, by_location, last_vertex, instances, fetch_slots)
                 continue
             for slot in range(loc, loc + nslots):
                 if name.startswith("gl_"):
@@ -708,11 +710,12 @@ class DrawMixin:
                 else:
                     a = self.vao.attribs[slot]
                     b = self.vao.bindings[a.binding] if a.enabled else None
+                element = fetch_slots.get(slot, slot)
                 if a is None or b is None:
                     if name.startswith("gl_"):
-                        by_location[slot] = constant(self._legacy_current(name), "float")
+                        by_location[element] = constant(self._legacy_current(name), "float")
                     else:
-                        by_location[slot] = constant(*self.current_attribs[slot])
+                        by_location[element] = constant(*self.current_attribs[slot])
                     continue
                 fmt = ps.vertex_format(a.size, a.type, a.normalized, a.integer)
                 stride = b.stride
@@ -726,8 +729,8 @@ class DrawMixin:
                     res, off = self.uploader.upload(mem.read(0, nbytes))
                     vb = VertexBuffer(res, off)
                 buffers.append(vb)
-                by_location[slot] = VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
-                                                  b.divisor)
+                by_location[element] = VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
+                                                     b.divisor)
         count = max(by_location, default=-1) + 1
         elements = []
         for loc in range(count):

@@ -170,6 +170,9 @@ class LinkedProgram:
     geometry_interface: object = None  # compiler.lower.geometry.GeometryInterface (its output records)
     tessellation: object = None       # driver.gl.tessellation.TessellationLink of tessellation stages
     frag_output_indices: dict = field(default_factory=dict)  # name -> 1: dual-source second colours
+    # generic attribute location -> vertex element (compiler.link.attribute_fetch_slots: a
+    # dvec3/dvec4 location takes two elements); empty: every location is its own element
+    fetch_slots: dict = field(default_factory=dict)
     stages: dict = field(default_factory=dict)   # stage -> compiler.link.LinkedShader (what the pipe compiles)
     default_block: object = None      # compiler.link.DefaultBlock: the layout of uniform_data the shaders read
 
@@ -494,7 +497,7 @@ class ProgramMixin:
                 images[u.name] = (u.offset_B, u.size)
         ubos = [b for b in linked.blocks if not b.is_storage]
         ssbos = [b for b in linked.blocks if b.is_storage]
-        return {"attributes": {k: v[0] for k, v in linked.attributes.items()},
+        return {"attributes": {k: linked.fetch_slots.get(v[0], v[0]) for k, v in linked.attributes.items()},
                 "frag_outputs": dict(linked.frag_outputs),
                 "frag_output_indices": dict(linked.frag_output_indices),
                 "default_block": linked.default_block,
@@ -591,6 +594,7 @@ class ProgramMixin:
         linked.tessellation = tessellation
         linked.stages = stages
         linked.default_block = default_block
+        linked.fetch_slots = link.attribute_fetch_slots(attributes)
         linked.spirv_stages = spirv
         linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(
             prog, merged.get("fragment")).items() if i == 1}

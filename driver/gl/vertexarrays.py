@@ -186,7 +186,8 @@ class VertexArrayMixin:
         self._attrib_format(attribindex, size, type, False, relativeoffset, True)
 
     # -- 64-bit attributes (GL 4.1 / ARB_vertex_attrib_64bit, GL 4.6 section 10.3.1): the
-    # components stay doubles; a dvec3/dvec4 shader input reads two locations' worth of them
+    # components stay doubles; a dvec3/dvec4 shader input reads two vertex elements' worth of
+    # them from its one location
     def _long_guard(self) -> None:
         check(self.api.gl(4, 1) or self.api.has_extension("GL_ARB_vertex_attrib_64bit"),
               E.GL_INVALID_OPERATION, "64-bit vertex attributes need GL 4.1 or ARB_vertex_attrib_64bit")
@@ -219,23 +220,24 @@ class VertexArrayMixin:
         return [float(v) for v in (self.glGetVertexAttribiv(index, pname) or [])]
 
     def _emit_long_attribute(self, loc: int, gtype, buffers: list, by_location: dict, last_vertex,
-                             instances: int) -> None:
+                             instances: int, fetch_slots: dict) -> None:
         """Vertex elements of a double-precision shader input at location ``loc`` (for
         ``DrawMixin._emit_vertices``). The compiler reads a 64-bit input as 32-bit words,
-        four per location: a double or dvec2 fills one location, a dvec3/dvec4 two, a
-        matrix that per column. Each column's array is the one of its first location (the
-        application specifies dvec3/dvec4 columns at every other index): its bytes are
-        passed as they are, as raw words (R32G32[B32A32]_FLOAT elements at +0 and +16
-        bytes); a disabled array reads the current value as doubles."""
+        four per vertex element: a double or dvec2 fills one element, a dvec3/dvec4 two
+        (``fetch_slots``: location -> its first element), a matrix that per column. Each
+        column (or array element) takes one location (GLSL 4.60 section 4.4.1), whose
+        array's bytes are passed as they are, as raw words (R32G32[B32A32]_FLOAT
+        elements at +0 and +16 bytes); a disabled array reads the current value as
+        doubles."""
         el = gtype.innermost_element
         per = 2 if el.vector_size > 2 else 1
         columns = (gtype.length or 1 if gtype.is_array else 1) * el.columns
         for c in range(columns):
-            first = loc + c * per
-            a = self.vao.attribs[first]
+            first = fetch_slots.get(loc + c, loc + c)
+            a = self.vao.attribs[loc + c]
             b = self.vao.bindings[a.binding] if a.enabled else None
             if b is None:
-                values, kind = self.current_attribs[first]
+                values, kind = self.current_attribs[loc + c]
                 res, off = self.uploader.upload(struct.pack("<4d", *[float(v) for v in values]))
                 for half in range(per):
                     buffers.append(VertexBuffer(res, off + 16 * half))
