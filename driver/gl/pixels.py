@@ -376,10 +376,13 @@ def from_resource_bytes(raw: bytes, pipe_format_name: str, shape) -> np.ndarray:
     arr = np.frombuffer(bytes(raw), np.uint8).reshape(*shape, layout.get_format(name).block_size_B)
     letters = {c.name for c in fmt.channels}
     if letters & {"L", "I"}:
-        # luminance and intensity images read back as (L, 0, 0, 1|A) and (I, 0, 0, I)
-        # (GL 4.6 compatibility section 8.11.4: L and I go to red only)
+        # luminance and intensity images read back as (L, 0, 0, 1|A) and (I, 0, 0, 1)
+        # (GL 4.6 compatibility section 8.11.4: L and I go to red only; a one-component
+        # image's alpha is 1, so an intensity's I is not repeated in alpha)
         rgba = layout.unpack(name, arr)
         rgba[..., 1:3] = 0
+        if "I" in letters:
+            rgba[..., 3] = 1
         return rgba
     # depth stays float64 to the client's format: one rounding from the stored
     # value (a 24-bit depth read as UNSIGNED_INT is exact, not float32's 2^-24)
