@@ -19,6 +19,7 @@ one broadcast addition.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -275,24 +276,50 @@ def _check_fits(buf: np.ndarray, region: _Region, size_B: int) -> None:
         raise ValueError(f"the buffer ({buf.size} B) is too small for the layout")
 
 
-def _read(src: np.ndarray, region: _Region, size_B: int) -> np.ndarray:
+def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The region's elements, uint8 (h_el, w_el, size_B): into ``out`` when given
+    (a C-contiguous uint8 array of that shape), else a new array."""
     _check_fits(src, region, size_B)
     words, word_B = _word_view(src, size_B, region)
     k = size_B // word_B
     shape = region.offsets.shape
+    if out is None:
+        out = np.empty(shape + (size_B,), np.uint8)
+    dst = out.reshape(-1).view(_WORD[word_B]).reshape(shape + (k,))
     if k == 1:
+        dst = dst.reshape(shape)
         plan = region.tile_plan(word_B)
         if plan is not None:
             # whole tiles back to back: reorder within each tile (a small, cache-resident
-            # index), then one transposing copy; the same words as the take below
+            # index, into a reused scratch), then one transposing copy into place; the
+            # same words as the take below
             first, ny, nx, th, tw, order = plan
             tiles = words[first:first + ny * nx * th * tw].reshape(ny, nx, th * tw)
-            got = tiles.take(order, axis=2).reshape(ny, nx, th, tw).transpose(0, 2, 1, 3)
-            return np.ascontiguousarray(got).reshape(shape).view(np.uint8).reshape(shape + (size_B,))
+            got = tiles.take(order, axis=2, out=_scratch((ny, nx, th * tw), words.dtype))
+            np.copyto(dst.reshape(ny, th, nx, tw), got.reshape(ny, nx, th, tw).transpose(0, 2, 1, 3))
+            return out
         # one word per element: a plain take
-        return words.take(region.word_index(word_B)).view(np.uint8).reshape(shape + (size_B,))
+        words.take(region.word_index(word_B), out=dst)
+        return out
     idx = region.word_index(word_B)[..., None] + np.arange(k)
-    return words[idx].reshape(shape + (k,)).view(np.uint8).reshape(shape + (size_B,))
+    dst[...] = words[idx]
+    return out
+
+
+_SCRATCH = threading.local()
+_SCRATCH_MAX_B = 16 << 20
+
+
+def _scratch(shape: tuple, dtype) -> np.ndarray:
+    """A per-thread reused array of ``shape`` (its contents are garbage): fresh
+    pages cost more than the copy through them. Up to 16 MiB is kept."""
+    n_B = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    buf = getattr(_SCRATCH, "buf", None)
+    if buf is None or buf.size < n_B:
+        buf = np.empty(n_B, np.uint8)
+        if n_B <= _SCRATCH_MAX_B:
+            _SCRATCH.buf = buf
+    return buf[:n_B].view(dtype).reshape(shape)
 
 
 def _write(dst: np.ndarray, region: _Region, values: np.ndarray, size_B: int) -> None:

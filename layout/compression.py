@@ -31,13 +31,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from .addressing import offset_B, spread_bits
+from .addressing import _read, _region, _write, offset_B, spread_bits
 from .formats import Format, get_format
 from .miptree import Layout
 
 __all__ = ["SUBTILE_SOLID", "subtile_uncompressed_mode", "tile_mode_uncompressed",
            "metadata_index", "clear_metadata", "tile_modes", "set_tiles_uncompressed",
-           "resolve", "fast_clear", "solid_patches"]
+           "resolve", "fast_clear", "solid_patches", "fill_solid"]
 
 SUBTILE_SOLID = 0x03
 _UNCOMPRESSED = {1: 0x1F, 2: 0x3F, 4: 0x7F, 8: 0xFF, 16: 0xFF}
@@ -161,12 +161,87 @@ def solid_patches(lay: Layout, buf: np.ndarray, level: int, layer: int = 0):
     return px, py, sample, values
 
 
+def _solid_subtiles(lay: Layout, buf: np.ndarray, level: int, layer: int):
+    """The level's solid subtiles as a grid in pixel space, or None when it has none
+    (every mode "uncompressed": the common case, one comparison of the metadata):
+    ``(solid, values, sub_w_px, sub_h_px)`` with ``solid`` bool (rows, cols) and
+    ``values`` uint8 (rows, cols, blocksize_B), subtile (r, c) covering pixels
+    [c * sub_w_px, (c + 1) * sub_w_px) x [r * sub_h_px, ...), every sample of them
+    (an element's samples sit in one subtile: sample space stretches by 1 or 2).
+
+    Raises ValueError on a mode this model does not know."""
+    modes = tile_modes(lay, buf, level, layer)
+    unc = subtile_uncompressed_mode(lay.format)
+    plain = modes == unc
+    if plain.all():
+        return None
+    unknown = ~plain & (modes != SUBTILE_SOLID)
+    if np.any(unknown):
+        ty, tx, k = np.argwhere(unknown)[0]
+        raise ValueError(f"unknown compression mode 0x{modes[ty, tx, k]:02x} at level {level}, "
+                         f"layer {layer}, tile ({tx}, {ty}), subtile {k}")
+    h_tl, w_tl = modes.shape[:2]
+    fx = 2 if lay.sample_count_sa == 4 else 1
+    fy = 2 if lay.sample_count_sa >= 2 else 1
+    # subtile k of a tile is its column k % 2, row k // 2 (each 8 x 4 samples)
+    solid = (~plain).reshape(h_tl, w_tl, 4, 2).transpose(0, 2, 1, 3).reshape(h_tl * 4, w_tl * 2)
+    ty, tx, k = (a.astype(np.int64) for a in np.nonzero(~plain))
+    # copy k of a tile's value: k elements (all samples each) after the tile's first pixel
+    src = offset_B(lay, (tx * 16) // fx, (ty * 16) // fy, layer, level, 0) + k * lay.blocksize_B
+    values = np.zeros((h_tl * 4, w_tl * 2, lay.blocksize_B), np.uint8)
+    values[ty * 4 + k // 2, tx * 2 + k % 2] = buf[src[:, None] + np.arange(lay.blocksize_B)]
+    return solid, values, 8 // fx, 4 // fy
+
+
+def fill_solid(lay: Layout, buf: np.ndarray, level: int, layer: int, x_el: int, y_el: int,
+               out: np.ndarray) -> bool:
+    """Overwrite the pixels of ``out`` (uint8 (h, w, blocksize_B): the level's region
+    at (x_el, y_el) as its body reads) that lie in solid subtiles with their
+    subtile's value, by subtile rather than by sample: each row of subtiles is
+    spread into a scratch box by broadcasting, which is copied (masked when not
+    every subtile is solid) into ``out``; a level with no solid subtile costs one
+    look at its metadata. Returns whether any pixel was solid. ``solid_patches``
+    lists the same values sample by sample."""
+    grid = _solid_subtiles(lay, buf, level, layer)
+    if grid is None:
+        return False
+    solid, values, sw, sh = grid
+    h, w = out.shape[:2]
+    r0, c0 = y_el // sh, x_el // sw
+    r1, c1 = -(-(y_el + h) // sh), -(-(x_el + w) // sw)
+    solid, values = solid[r0:r1, c0:c1], values[r0:r1, c0:c1]
+    if not solid.any():
+        return False
+    nr, nc, size_B = values.shape
+    # each row of subtiles as one pixel row (elements as words when they fit one),
+    # then broadcast down the subtile's rows: inner loops run along whole rows
+    word = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}.get(size_B)
+    rows = np.repeat(values.view(word)[..., 0] if word else values, sw, axis=1)   # (nr, nc * sw[, size_B])
+    mask = None if solid.all() else np.repeat(solid, sw, axis=1)
+    tail = () if word else (size_B,)
+    box = np.empty((nr, sh, nc * sw) + tail, rows.dtype)
+    box[...] = rows[:, None]
+    box = box.reshape((nr * sh, nc * sw) + tail)
+    crop = np.s_[y_el - r0 * sh:y_el - r0 * sh + h, x_el - c0 * sw:x_el - c0 * sw + w]
+    dst = out.reshape(-1).view(word).reshape(h, w) if word else out
+    if mask is None:
+        dst[...] = box[crop]
+    else:
+        full = np.broadcast_to(mask[:, None], (nr, sh, nc * sw)).reshape(nr * sh, nc * sw)[crop]
+        np.copyto(dst, box[crop], where=full if word else full[..., None])
+    return True
+
+
 def resolve(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> None:
     """Rewrite a level's solid subtiles as plain data and mark every tile
     "uncompressed" (what the hardware's in-place decompression does)."""
-    px, py, sample, values = solid_patches(lay, buf, level, layer)
-    dst = offset_B(lay, px, py, layer, level, sample)
-    buf[dst[:, None] + np.arange(lay.bytes_per_block_B)] = values  # values were gathered first
+    if _solid_subtiles(lay, buf, level, layer) is not None:
+        # the whole level as it reads (solid subtiles filled in), written back plainly
+        w_el, h_el = lay.level_width_el(level), lay.level_height_el(level)
+        region = _region(lay, level, layer, 0, 0, w_el, h_el)
+        image = _read(buf, region, lay.blocksize_B)
+        fill_solid(lay, buf, level, layer, 0, 0, image)
+        _write(buf, region, image, lay.blocksize_B)
     buf[_subtile_offsets(lay, level, layer)] = subtile_uncompressed_mode(lay.format)
 
 

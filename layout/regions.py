@@ -15,13 +15,14 @@ import numpy as np
 
 # the region machinery tile and detile share with the addressing tests
 from .addressing import _as_bytes, _read, _region, _region_el, _write
-from .compression import resolve, solid_patches
+from .compression import fill_solid, resolve
 from .miptree import Layout
 
 __all__ = ["detile", "tile"]
 
 
-def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int) -> np.ndarray:
+def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int,
+           out=None) -> np.ndarray:
     """Copy a region of the image out to a linear host array.
 
     ``src_bytes`` is the whole image (a uint8 numpy array or any buffer). The region
@@ -32,20 +33,36 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     ``twiddled_compressed`` images it honours the metadata (plain and solid
     subtiles, see ``compression``; other modes raise ValueError), and ``tile``
     leaves the level's metadata all "uncompressed".
+
+    ``out``: a writable C-contiguous array or buffer of exactly the region's bytes
+    to copy into (a client's memory: no intermediate copy); it is returned, viewed
+    as ``(h_el, w_el, blocksize_B)`` uint8.
     """
     x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
     if not 0 <= layer < lay.depth_px:
         raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
     src = _as_bytes(src_bytes)
-    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B)
+    if out is not None:
+        out = _as_out(out, (h_el, w_el, lay.blocksize_B))
+    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B, out)
     if level < lay.compressed_levels:
-        # Solid subtiles read as their value, whatever the body holds under them.
-        px, py, sample, values = solid_patches(lay, src, level, layer)
-        keep = (px >= x_el) & (px < x_el + w_el) & (py >= y_el) & (py < y_el + h_el)
-        bpp = lay.bytes_per_block_B
-        cols = (sample[keep] * bpp)[:, None] + np.arange(bpp)
-        out[(py[keep] - y_el)[:, None], (px[keep] - x_el)[:, None], cols] = values[keep]
+        # Solid subtiles read as their value, whatever the body holds under them
+        # (a level without any costs one look at its metadata).
+        fill_solid(lay, src, level, layer, x_el, y_el, out)
     return out
+
+
+def _as_out(out, shape: tuple[int, int, int]) -> np.ndarray:
+    """``out`` (an array or writable buffer of exactly the region's bytes, C-ordered)
+    as uint8 of ``shape``, sharing its memory."""
+    arr = np.frombuffer(out, np.uint8) if not isinstance(out, np.ndarray) else out
+    if not arr.flags.c_contiguous or not arr.flags.writeable:
+        raise ValueError("the destination must be a writable, C-contiguous array")
+    arr = arr.reshape(-1).view(np.uint8)
+    if arr.size != shape[0] * shape[1] * shape[2]:
+        raise ValueError(f"the destination holds {arr.size} B, the region is "
+                         f"{shape[0]}x{shape[1]} elements of {shape[2]} B")
+    return arr.reshape(shape)
 
 
 def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int) -> None:
