@@ -963,6 +963,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     if stage == "compute" and None not in an.local_size:
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
+    tu.early_fragment_tests = an.early_fragment_tests
     tu.unresolved_calls = an.unresolved_calls
     tu.call_graph = an.call_graph       # caller -> callees: the linker looks for recursion across objects
     if stage == "geometry":

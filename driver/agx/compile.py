@@ -92,6 +92,24 @@ def _compile_front_half(front_half, key, source: str):
 
 
 STAGE_NAMES = {0: "vertex", 4: "fragment", 5: "compute"}
+
+
+def _memory_writes() -> frozenset:
+    """The ISA operations whose writes other invocations or the API can see: stores
+    and atomics of the ISA table, but those of threadgroup memory and the lane's stack."""
+    from uapi.isa.table import OPS
+    return frozenset(o.name for o in OPS if o.schedule_class in ("store", "atomic")
+                     and not o.name.startswith(("local_", "stack_")))
+
+
+def writes_memory(assembly: str) -> bool:
+    """Whether a compiled program stores to buffers or images or runs atomics on them
+    (a side effect that occluded fragments have too, unless the shader asks for early
+    fragment tests)."""
+    writes = _memory_writes()
+    return any(line.split(None, 1)[0].split(".")[0] in writes for line in assembly.splitlines() if line.strip())
+
+
 def _front_entry(front: dict, name: str):
     for cand in (name, name + "[0]", name[:-3] if name.endswith("[0]") else None):
         if cand and cand in front:
@@ -213,6 +231,8 @@ def compile_variant(state, key) -> AgxShader:
                                           getattr(info, "uniform_regs_base_B", 0) + 4 * default_words),
                        texture_map=texture_map, image_units=image_units, ubo_map=ubo_map, ssbo_map=ssbo_map,
                        uses_instance_id="instance_id" in c.assembly,
+                       writes_memory=writes_memory(c.assembly),
+                       early_fragment_tests=bool(pinfo.get("early_fragment_tests")),
                        blend_color=info.uniforms.get("shimgl_BlendColor"),
                        draw_id=info.uniforms.get("shimgl_DrawID"),
                        alpha_ref=info.uniforms.get("shimgl_AlphaRef"))

@@ -890,7 +890,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     fs_words = None
     if fs is not None:
         fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
-                        discards=fs.discards, early_z=not (fs.writes_depth or fs.discards or fs.writes_sample_mask))
+                        discards=fs.discards, early_z=early_z(fs))
         fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
     occ = [(q.slot, q.type) for q in ctx.queries_active if q.slot is not None]
     state_key = (ctx.fb, ctx.rast, ctx.dsa, ctx.blend, ctx.viewport, ctx.scissor, ctx.stencil_ref, ctx.sample_mask,
@@ -919,6 +919,20 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
     batch.draws += 1
     batch.zs_access |= _zs_access(ctx)
+
+
+def early_z(fs: AgxShader) -> bool:
+    """Whether depth and stencil may be tested before the fragment shader runs (the
+    USC_FRAGMENT ``early_z`` bit). layout(early_fragment_tests) asks for it (GL 4.6
+    section 14.9, early per-fragment tests: the tests run first, so an occluded
+    fragment's image and buffer writes never happen). Otherwise only when the shader
+    cannot change the outcome (no discard, depth or sample-mask output) and has no
+    side effect that a fragment failing the tests must still have (stores and
+    atomics to buffers and images: without the layout the tests run after the
+    shader)."""
+    if fs.info.get("early_fragment_tests"):
+        return True
+    return not (fs.writes_depth or fs.discards or fs.writes_sample_mask or fs.info.get("writes_memory"))
 
 
 def _zs_access(ctx) -> int:

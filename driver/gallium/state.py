@@ -365,6 +365,9 @@ class ShaderState:
     - "state_constant_buffer": the constant buffer slot holding the
       compatibility built-in state (gl_ModelViewMatrix, ...) in the
       compiler's state block layout (``compiler.link.state_block``);
+    - "early_fragment_tests": (fragment stage) the shader declares
+      layout(early_fragment_tests): depth and stencil are tested before it runs
+      even when it writes memory;
     - "stream_outputs": (vertex stage with ``stream_output``) the captured
       varyings' names: ``stream_output`` register index i is output
       ``stream_outputs[i]``.

@@ -508,7 +508,9 @@ class ProgramMixin:
                 "samplers": samplers,
                 "images": images,
                 "local_size": linked.local_size,
-                "state_constant_buffer": STATE_CONSTANT_BUFFER}
+                "state_constant_buffer": STATE_CONSTANT_BUFFER,
+                "early_fragment_tests": stage == "fragment" and bool(getattr(
+                    getattr(linked.stages.get(stage), "unit", None), "early_fragment_tests", False))}
 
     def _link(self, prog: Program) -> LinkedProgram:
         if not prog.shaders and not (self.api.compat and prog.name == 0):
