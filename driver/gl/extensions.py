@@ -273,7 +273,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_cull_distance", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_derivative_control", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, CORE),
+    # the whole DSA entry-point set (driver/gl/features/dsa.py; test_dsa*.py, test_piglit_found_dsa.py)
+    _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, DONE),

@@ -612,6 +612,8 @@ def glCreateQueries(ctx, target, n):
 @entry_point
 def glCreateTransformFeedbacks(ctx, n):
     _dsa(ctx)
+    # transform feedback objects are GL 4.0's (ARB_transform_feedback2), as glGenTransformFeedbacks
+    check(ctx.api.gl_or_es((4, 0), (3, 0)), E.GL_INVALID_OPERATION, "transform feedback objects need GL 4.0")
     return _created(ctx.transform_feedbacks, n)
 
 
