@@ -8,7 +8,8 @@ DESKTOP is the first desktop version ("110"), "-" for never, or "110c" for a
 deprecated function that core profiles lose at 1.40 (compatibility keeps it).
 ES is the first ES version, "-" for never, or "100-" for ES 1.00 only.
 STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), "@g" (geometry), combinable.
-+EXT makes the function available when that extension is enabled.
++EXT makes the function available when that extension is enabled; a word
+"es<300" keeps it (even through an extension) out of GLSL ES 3.00 and later.
 
 Generic parameter types expand in lockstep: genType = float..vec4, genIType,
 genUType, genBType, genDType (sizes 1-4); vec, ivec, uvec, bvec (sizes 2-4);
@@ -439,7 +440,9 @@ class Availability:
             if ok and self.deprecated and version.number >= self.core_from and not version.compatibility:
                 ok = False
         if not ok:
-            ok = any(e in extensions for e in self.extensions)
+            # an extension's built-in may still end with the ES version (``es<300``)
+            ok = any(e in extensions for e in self.extensions) and not (
+                version.es and self.es_until and version.number >= self.es_until)
         return ok
 
 
@@ -448,15 +451,17 @@ def _parse_availability(head: str) -> Availability:
     desktop, es = words[0], words[1]
     stages: set[str] = set()
     exts: list[str] = []
+    es_until = 300 if es.endswith("-") and es != "-" else 0
     for w in words[2:]:
         if w.startswith("@"):
             stages.update(STAGE_LETTERS[c] for c in w[1:])
         elif w.startswith("+"):
             exts.append(w[1:])
+        elif w.startswith("es<"):          # "es<300": in GLSL ES only below 3.00, even by extension
+            es_until = int(w[3:])
     # "110c": deprecated, gone from core profiles from 1.40; "110c420": from 4.20
     first, _c, core_from = desktop.partition("c")
     deprecated = bool(_c)
-    es_until = 300 if es.endswith("-") and es != "-" else 0
     return Availability(
         desktop=0 if desktop == "-" else int(first),
         es=0 if es == "-" else int(es.rstrip("-")),

@@ -88,6 +88,8 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxGeometryVaryingComponents": 64,
     "gl_MaxGeometryShaderInvocations": 32,
     "gl_MaxViewports": 16,
+    # dual-source blending (EXT_blend_func_extended's GLSL ES name of GL_MAX_DUAL_SOURCE_DRAW_BUFFERS)
+    "gl_MaxDualSourceDrawBuffersEXT": 1,
     # transform feedback (GLSL 4.40 / ARB_enhanced_layouts; the pipe's stream-output caps)
     "gl_MaxTransformFeedbackBuffers": 4,
     "gl_MaxTransformFeedbackInterleavedComponents": 64,
@@ -206,6 +208,7 @@ _CONSTANTS = """
 150 - | gl_MaxGeometryVaryingComponents
 400 - +GL_ARB_gpu_shader5 | gl_MaxGeometryShaderInvocations
 410 - +GL_ARB_viewport_array +GL_OES_viewport_array | gl_MaxViewports
+- - +GL_EXT_blend_func_extended | gl_MaxDualSourceDrawBuffersEXT
 440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackBuffers
 440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackInterleavedComponents
 400 - +GL_ARB_tessellation_shader | gl_MaxPatchVertices
@@ -281,6 +284,9 @@ _TABLE = """
 430 - @f +GL_ARB_fragment_layer_viewport +GL_OES_viewport_array | in int gl_ViewportIndex
 110c420 100- @f | out vec4 gl_FragColor
 110c420 100- @f | out vec4 gl_FragData[gl_MaxDrawBuffers]
+# the second colours of dual-source blending (GLSL ES 1.00 only: 3.00 has layout(index))
+- - @f +GL_EXT_blend_func_extended es<300 | out vec4 gl_SecondaryFragColorEXT
+- - @f +GL_EXT_blend_func_extended es<300 | out vec4 gl_SecondaryFragDataEXT[gl_MaxDualSourceDrawBuffersEXT]
 110 300 @f | out float gl_FragDepth
 - - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT
 110c - @f | in vec4 gl_Color

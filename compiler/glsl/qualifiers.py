@@ -376,7 +376,9 @@ class QualifierRules:
                 elif layout["offset"] % 4:
                     self.error(loc, "atomic counter offset must be a multiple of 4")
             elif key == "index":
-                self.need(storage == "out" and stage == "fragment" and not v.es, loc,
+                # GLSL ES: EXT_blend_func_extended (GLSL ES 3.00 outputs; 1.00 has no layouts)
+                self.need(storage == "out" and stage == "fragment" and
+                          (not v.es or "GL_EXT_blend_func_extended" in self.enabled), loc,
                           "the index layout qualifier may only be used on fragment shader outputs")
                 if layout["index"] > 1:
                     self.error(loc, "invalid index value; index must be 0 or 1")

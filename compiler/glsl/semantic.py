@@ -297,6 +297,12 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             written = {v.name for v in self.used_builtins if v.assigned}
             if {"gl_FragColor", "gl_FragData"} <= written:
                 self.log.shader_error("fragment shader writes to both gl_FragColor and gl_FragData")
+            # EXT_blend_func_extended: the second colours follow the first ones' form
+            for colour, data in (("gl_FragColor", "gl_SecondaryFragDataEXT"),
+                                 ("gl_SecondaryFragColorEXT", "gl_FragData"),
+                                 ("gl_SecondaryFragColorEXT", "gl_SecondaryFragDataEXT")):
+                if {colour, data} <= written:
+                    self.log.shader_error(f"fragment shader writes to both {colour} and {data}")
             user_out = [v for v in self.globals if v.storage == "out" and v.assigned]
             if user_out and written & {"gl_FragColor", "gl_FragData"}:
                 self.log.shader_error("fragment shader writes to both a user-defined output and "

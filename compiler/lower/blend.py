@@ -132,6 +132,10 @@ def _output_index(io, s) -> int:
     return index[0] if isinstance(index, tuple) else index
 
 
+#: GLSL ES 1.00's built-in second colours of dual-source blending (EXT_blend_func_extended)
+_SECOND_COLOURS = frozenset({"gl_SecondaryFragColorEXT", "gl_SecondaryFragDataEXT"})
+
+
 def _colour_sources(io, L, index: int = 0) -> dict[int, tuple]:
     """location -> (symbol, local var, element index or None, type) of colour
     outputs of dual-source `index` (0: the colours; 1: the second colours)."""
@@ -142,6 +146,19 @@ def _colour_sources(io, L, index: int = 0) -> dict[int, tuple]:
     for s, var in io.out_symbols:
         if not s.builtin and s.name not in ("gl_FragColor", "gl_FragData") and _output_index(io, s) != index:
             continue
+        if s.builtin and s.name in _SECOND_COLOURS:
+            # GLSL ES 1.00's second colours (EXT_blend_func_extended): index 1 of
+            # location 0 (gl_SecondaryFragColorEXT) or of location i (...DataEXT[i])
+            if index != 1:
+                continue
+            if s.name == "gl_SecondaryFragColorEXT":
+                out[0] = (s, var, None, GT.VEC4)
+            else:
+                for i in const_indices(io.unit, s, s.type.length):
+                    out[i] = (s, var, i, GT.VEC4)
+            continue
+        if s.builtin and index == 1 and s.name == "gl_FragData":
+            continue                    # never a second colour
         if s.name == "gl_FragColor":
             broadcast = (s, var, None, GT.VEC4)
         elif s.name == "gl_FragData":

@@ -76,4 +76,5 @@ class InterfaceSymbol:
 
 
 #: arrays whose constant indices decide which interface slots exist
-_INDEXED_INTERFACE = frozenset({"gl_TexCoord", "gl_FragData", "gl_CullDistance", "gl_ClipPlane"})
+_INDEXED_INTERFACE = frozenset({"gl_TexCoord", "gl_FragData", "gl_CullDistance", "gl_ClipPlane",
+                                "gl_SecondaryFragDataEXT"})

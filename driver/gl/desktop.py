@@ -251,8 +251,13 @@ class DesktopMixin:
         self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, data)
 
     # -- fragment output indices (GL 4.6 section 15.2.3, dual-source blending) ------------------
+    def _dual_source(self, major: int = 3, minor: int = 3, es: tuple = (2, 0)) -> None:
+        """GL `major`.`minor`, or a GLES context of version `es` or later with EXT_blend_func_extended."""
+        check(self.api.gl(major, minor) or (es_has(self.api, "blend_func_extended") and self.api.version >= es),
+              E.GL_INVALID_OPERATION, f"needs GL {major}.{minor} or GL_EXT_blend_func_extended")
+
     def glBindFragDataLocationIndexed(self, program, colorNumber, index, name) -> None:
-        self._desktop(3, 3)
+        self._dual_source()
         check(index in (0, 1), E.GL_INVALID_VALUE, "index must be 0 or 1")
         if index == 1:
             check(colorNumber < self.caps.max_dual_source_render_targets, E.GL_INVALID_VALUE)
@@ -264,7 +269,7 @@ class DesktopMixin:
         prog.frag_data_index[name] = index
 
     def glGetFragDataIndex(self, program: int, name: str) -> int:
-        self._desktop(3, 3)
+        self._dual_source()
         prog = self._program(program)
         check(prog.linked, E.GL_INVALID_OPERATION)
         if name not in prog.linked_state.frag_outputs or names_hidden(prog):
@@ -462,13 +467,14 @@ class DesktopMixin:
     # (driver/gl/features/transform_feedback_streams.py)
 
     def glGetProgramResourceLocationIndex(self, program, programInterface, name) -> int:
-        self._desktop(4, 3)
+        self._dual_source(4, 3, es=(3, 1))      # GLES: glGetProgramResourceLocationIndexEXT, ES 3.1
         check_enum(programInterface, (E.GL_PROGRAM_OUTPUT,))
         prog = self._program(program)
         check(prog.linked, E.GL_INVALID_OPERATION)
         if name not in prog.linked_state.frag_outputs or names_hidden(prog):
             return -1
-        return getattr(prog, "frag_data_index", {}).get(name, 0)
+        # the link's answer: layout(index), else glBindFragDataLocationIndexed's, else 0
+        return prog.linked_state.frag_output_indices.get(name, 0)
 
 
 def _define_attrib_variants():

@@ -94,7 +94,7 @@ ERROR_RESULTS = {
     **dict.fromkeys(("glGetUniformLocation", "glGetAttribLocation", "glGetFragDataLocation", "glGetFragDataIndex",
                      "glGetProgramResourceLocation", "glGetProgramResourceLocationIndex",
                      "glGetSubroutineUniformLocation", "glGetUniformLocationARB", "glGetAttribLocationARB",
-                     "glGetFragDataLocationEXT"), -1),
+                     "glGetFragDataLocationEXT", "glGetFragDataIndexEXT", "glGetProgramResourceLocationIndexEXT"), -1),
 }
 
 

@@ -337,6 +337,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     # -- GLES --------------------------------------------------------------------------
     _x("GL_APPLE_clip_distance", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_blend_minmax", _N, _N, _ANY, _ES2, DONE),
+    # GL_ARB_blend_func_extended in GLES: the SRC1 factors, the EXT commands, GLSL ES 1.00's
+    # gl_SecondaryFrag*EXT and 3.00's layout(index) (tests/driver/gl/test_gles_blend_func_extended.py)
+    _x("GL_EXT_blend_func_extended", _N, _N, _N, _ES2, DONE, glsl=True),
     # blended in the fragment epilogue from the tile buffer (features/blend_advanced.py,
     # compiler/lower/blend_advanced.py; tests/driver/gl/test_blend_advanced.py)
     _x("GL_KHR_blend_equation_advanced", _ANY, _GL32, _N, _ES2, DONE, glsl=True),

@@ -131,7 +131,8 @@ class InterfaceQueryMixin:
                     out.append(_Res(name + "[0]" if el is not t else name, {
                         E.GL_TYPE: gl_type_enum(el) if el is not None else E.GL_FLOAT_VEC4,
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
-                        E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: 0, E.GL_IS_PER_PATCH: 0,
+                        E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: ls.frag_output_indices.get(name, 0),
+                        E.GL_IS_PER_PATCH: 0,
                         **refs({"fragment"}), **components(name)}))
         elif interface == E.GL_ATOMIC_COUNTER_BUFFER:
             for i, a in enumerate(ls.atomic_buffers):

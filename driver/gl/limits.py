@@ -101,6 +101,8 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_INTEGER_SAMPLES": max(caps.sample_counts),
             "GL_MAX_SAMPLE_MASK_WORDS": 1,
         })
+    if api.es and api.has_extension("GL_EXT_blend_func_extended"):
+        lim["GL_MAX_DUAL_SOURCE_DRAW_BUFFERS"] = caps.max_dual_source_render_targets    # ..._EXT, same value
     if api.gl(4, 0) or api.has_extension("GL_OES_shader_multisample_interpolation"):
         # interpolateAtOffset's range (GL 4.6 table 23.68's minimums: -0.5 and +0.5, which
         # ARB_gpu_shader5 requires too; GLES 3.2 asks for 0.5 - ULP only; the interpolator
@@ -281,6 +283,7 @@ _QUERY_OF_CONSTANT = {
     "gl_MaxFragmentInputVectors": ("GL_MAX_FRAGMENT_INPUT_COMPONENTS", 4),
     "gl_MaxAtomicCounterBindings": ("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 1),
     "gl_MaxCombinedImageUnitsAndFragmentOutputs": ("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES", 1),
+    "gl_MaxDualSourceDrawBuffersEXT": ("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS", 1),
 }
 
 

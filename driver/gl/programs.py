@@ -14,7 +14,7 @@ from compiler.glsl.types import block_packing
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
 from driver.gl.features.gl_spirv import names_hidden, reported_name
-from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR
+from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR, es_has
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
@@ -415,7 +415,8 @@ class ProgramMixin:
         prog.attrib_bindings[name] = index
 
     def glBindFragDataLocation(self, program: int, color: int, name: str) -> None:
-        check(not self.api.es, E.GL_INVALID_OPERATION)
+        # GLES: glBindFragDataLocationEXT of EXT_blend_func_extended
+        check(not self.api.es or es_has(self.api, "blend_func_extended"), E.GL_INVALID_OPERATION)
         prog = self._program(program)
         check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         check(0 <= color < self.caps.max_render_targets, E.GL_INVALID_VALUE)
@@ -743,10 +744,16 @@ class ProgramMixin:
         program's glBindFragDataLocation[Indexed] bindings and this context's limits."""
         if fs is None:
             return {}
+        # EXT_blend_func_extended lifts GLSL ES 3.00's rule that several outputs all need
+        # layout locations, in shaders enabling it (glBindFragDataLocation[Indexed]EXT or
+        # the free locations in order place them, as in desktop GL)
+        relaxed = any(getattr(u, "extensions", {}).get("GL_EXT_blend_func_extended") in ("enable", "require", "warn")
+                      for u in [fs["unit"], *fs["units"]])
         return link.assign_frag_outputs(fs["outputs"], bindings=prog.frag_data_bindings,
                                         index_bindings=getattr(prog, "frag_data_index", {}),
                                         max_render_targets=self.caps.max_render_targets,
-                                        max_dual_source=self.caps.max_dual_source_render_targets, es=self.api.es)
+                                        max_dual_source=self.caps.max_dual_source_render_targets,
+                                        es=self.api.es and not relaxed)
 
     @staticmethod
     def _frag_output_indices(prog: Program, fs: dict | None) -> dict:

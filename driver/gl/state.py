@@ -472,8 +472,10 @@ class StateMixin:
 
     # -- blend ------------------------------------------------------------------
     def _check_blend_factor(self, f: int, dst: bool) -> None:
-        ok = f in BLEND_FACTORS or (f in DUAL_SOURCE_FACTORS and self.api.gl(3, 3))
-        if dst and f == E.GL_SRC_ALPHA_SATURATE and self.api.es and self.api.version < (3, 0):
+        dual_source = self.api.gl(3, 3) or es_has(self.api, "blend_func_extended")
+        ok = f in BLEND_FACTORS or (f in DUAL_SOURCE_FACTORS and dual_source)
+        # GLES 2.0 lacks SRC_ALPHA_SATURATE as a destination factor; EXT_blend_func_extended adds it
+        if dst and f == E.GL_SRC_ALPHA_SATURATE and self.api.es and self.api.version < (3, 0) and not dual_source:
             ok = False
         check(ok, E.GL_INVALID_ENUM, f"bad blend factor {f:#x}")
 

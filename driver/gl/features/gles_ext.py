@@ -91,6 +91,7 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "read_depth_stencil": (None, ("GL_NV_read_depth_stencil",)),
     "primitive_bounding_box": ((3, 2), ("GL_OES_primitive_bounding_box", "GL_EXT_primitive_bounding_box")),
     "viewport_array": (None, ("GL_OES_viewport_array",)),
+    "blend_func_extended": (None, ("GL_EXT_blend_func_extended",)),
 }
 
 
@@ -332,6 +333,17 @@ def _viewport_array_ext(ctx, name: str) -> None:
 
 forward("glDepthRangeArrayfvOES", "glDepthRangeArrayv", guard=_viewport_array_ext)
 forward("glDepthRangeIndexedfOES", "glDepthRangeIndexed", guard=_viewport_array_ext)
+
+
+# -- EXT_blend_func_extended -----------------------------------------------------------------------
+# glBindFragDataLocation[Indexed]EXT and glGetFragDataIndexEXT are the registry's aliases
+# (features/aliases.py); the resource query (GLES 3.1) is not marked as one there.
+
+def _blend_func_extended_ext(ctx, name: str) -> None:
+    check(es_has(ctx.api, "blend_func_extended"), E.GL_INVALID_OPERATION, f"{name} needs EXT_blend_func_extended")
+
+
+forward("glGetProgramResourceLocationIndexEXT", "glGetProgramResourceLocationIndex", guard=_blend_func_extended_ext)
 
 
 # -- NV_read_depth / NV_read_stencil / NV_read_depth_stencil --------------------------------------

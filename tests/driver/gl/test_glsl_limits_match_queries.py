@@ -28,6 +28,7 @@ QUERY_OF = {
     "gl_MaxFragmentInputVectors": ("GL_MAX_FRAGMENT_INPUT_COMPONENTS", 4),
     "gl_MaxAtomicCounterBindings": ("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 1),
     "gl_MaxCombinedImageUnitsAndFragmentOutputs": ("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES", 1),
+    "gl_MaxDualSourceDrawBuffersEXT": ("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS", 1),    # EXT_blend_func_extended
 }
 # no GL query in any context this driver creates: GL_MAX_GEOMETRY_VARYING_COMPONENTS was
 # ARB_geometry_shader4's only (not core GL 3.2+), gl_MaxImageSamples's query exists
