@@ -223,12 +223,14 @@ def make_cdef(cmds) -> str:
     out = [TYPEDEFS, """
 void shimgl_set_impl(int index, int on);
 void shimgl_set_ready(void);
+int shimgl_lazy_binding(void);
 const char *shimgl_so_path(void);
 void shimgl_set_failed(void);
 void *shimgl_get_proc_address(const char *name);
 int shimgl_command_count(void);
 extern "Python" void shimgl_py_init(void);
 extern "Python" int shimgl_py_missing(int index);
+extern "Python" void shimgl_py_bind(int index);
 """]
     for c in cmds:
         if c.name in C_ONLY:
@@ -251,11 +253,28 @@ C_PRELUDE = r"""
 
 C_HELPERS = r"""
 static volatile int shimgl_ready;
+/* Per command: 0 not looked up yet, 1 bound (its extern "Python" function has
+   code attached), 2 missing (the Python side has no implementation). */
 static unsigned char shimgl_impl[SHIMGL_NCOMMANDS];
 
-void shimgl_set_impl(int index, int on) { if (index >= 0 && index < SHIMGL_NCOMMANDS) shimgl_impl[index] = (unsigned char)on; }
+void shimgl_set_impl(int index, int on) { if (index >= 0 && index < SHIMGL_NCOMMANDS) __atomic_store_n(&shimgl_impl[index], (unsigned char)on, __ATOMIC_RELEASE); }
 void shimgl_set_ready(void) { __atomic_store_n(&shimgl_ready, 1, __ATOMIC_RELEASE); }
 int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
+/* Tells the Python side (driver/abi/runtime.py) that commands are bound on
+   their first call, through shimgl_py_bind, rather than all at start. */
+int shimgl_lazy_binding(void) { return 1; }
+
+/* 1 when command `index` has an implementation: on its first call the Python
+   side looks it up and attaches it (shimgl_py_bind sets the state). */
+static int shimgl_bound(int index)
+{
+    unsigned char s = __atomic_load_n(&shimgl_impl[index], __ATOMIC_ACQUIRE);
+    if (__builtin_expect(s == 0, 0)) {
+        shimgl_py_bind(index);
+        s = __atomic_load_n(&shimgl_impl[index], __ATOMIC_ACQUIRE);
+    }
+    return s == 1;
+}
 
 /* ---- start-up ------------------------------------------------------------
    The first call of any command starts the Python side, once per process
@@ -518,7 +537,8 @@ def make_source(cmds, site_dirs: list[str]) -> str:
            f"#define SHIMGL_HOST_BOOTSTRAP {_c_string(host_bootstrap_code(site_dirs))}",
            "const char *shimgl_so_path(void);", "void *shimgl_get_proc_address(const char *name);",
            # forward declarations of the extern "Python" functions cffi defines later
-           "static void shimgl_py_init(void);", "static int shimgl_py_missing(int index);"]
+           "static void shimgl_py_init(void);", "static int shimgl_py_missing(int index);",
+           "static void shimgl_py_bind(int index);"]
     for c in cmds:
         if c.name not in C_ONLY:
             out.append(f"static {c.ret} shimgl_py_{c.name}({c.c_params()});")
@@ -536,9 +556,9 @@ def make_source(cmds, site_dirs: list[str]) -> str:
         enter = f"SHIMGL_ENTER_OR({fail});"
         export = "static" if c.family == "glx" else "SHIMGL_EXPORT"
         if c.ret == "void":
-            body = f"{enter} if (shimgl_impl[{i}]) {{ {call}; return; }} shimgl_py_missing({i});"
+            body = f"{enter} if (shimgl_bound({i})) {{ {call}; return; }} shimgl_py_missing({i});"
         else:
-            body = (f"{enter} if (shimgl_impl[{i}]) return {call}; "
+            body = (f"{enter} if (shimgl_bound({i})) return {call}; "
                     f"shimgl_py_missing({i}); return ({c.ret}){_zero(c.ret)};")
         out.append(f"{export} {c.ret} {c.name}({c.c_params()}) {{ {body} }}")
     out.append("static const struct shimgl_proc shimgl_procs[] = {")
@@ -922,17 +942,20 @@ def make_commands_py(cmds, registry_dir: Path) -> str:
               f'({_where(registry_dir)}/gl.xml,\negl.xml) while the package was built. Do not edit.\n\n'
               "NAMES: every exported command, in the index order of the C library.\n"
               "MARSHAL: name -> function(ctx, *c_args) for the GL commands (see build.py,\n"
-              "marshal_function).\n"
+              "marshal_function), each compiled from SOURCES on its first use (a program\n"
+              "calls a few dozen of the 3,295: compiling them all at every start cost more).\n"
               "DESKTOP_ONLY, ES_ONLY: GL commands only desktop OpenGL, or only OpenGL ES,\n"
               'has (a context of the other kind records GL_INVALID_OPERATION)."""\n')
     out = [banner, "# fmt: off", "from driver.abi import marshal as M", "",
            "NAMES = (" + "".join(f"\n    {c.name!r}," for c in cmds) + "\n)", ""]
     gl = [c for c in cmds if c.family == "gl"]
     by_name = {c.name: c for c in gl}
+    out.append("SOURCES = {")
     for c in gl:
-        out.append(marshal_function(_with_core_lengths(c, by_name)))
-        out.append("")
-    out.append("MARSHAL = {" + "".join(f"\n    {c.name!r}: {c.name}," for c in gl) + "\n}")
+        out.append(f"    {c.name!r}: {marshal_function(_with_core_lengths(c, by_name))!r},")
+    out.append("}")
+    out.append("")
+    out.append("MARSHAL = M.CompiledOnFirstUse(SOURCES, __file__)")
     out.append("")
     apis = registry.command_apis(registry_dir)
     for label, api in (("DESKTOP_ONLY", "gl"), ("ES_ONLY", "gles2")):
@@ -1173,9 +1196,10 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
         written.append(p)
     vendor = {"file_format_version": "1.0.0",
               "ICD": {"library_path": str((outdir / EGL_VENDOR).resolve().parent / EGL_VENDOR)}}
-    (outdir / VENDOR_JSON).write_text(json.dumps(vendor, indent=4) + "\n")
-    (outdir / COMMANDS_PY).write_text(make_commands_py(cmds, registry_dir))
-    (outdir / EGL_ENUMS_PY).write_text(make_egl_enums_py(registry_dir))
+    # each file replaced whole (a process starting meanwhile reads the old or the new one)
+    _write_atomic(outdir / VENDOR_JSON, json.dumps(vendor, indent=4) + "\n")
+    _write_atomic(outdir / COMMANDS_PY, make_commands_py(cmds, registry_dir))
+    _write_atomic(outdir / EGL_ENUMS_PY, make_egl_enums_py(registry_dir))
     written += [outdir / VENDOR_JSON, outdir / COMMANDS_PY, outdir / EGL_ENUMS_PY]
     # byte-compile now: _commands.py is large (compiling it costs about 0.5 s at
     # every start of a C host when bytecode cannot be written, PYTHONDONTWRITEBYTECODE)
@@ -1184,6 +1208,12 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
         py_compile.compile(str(outdir / name), doraise=True)
     stamp_file.write_text(stamp)
     return written
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def _inputs_digest(registry_dir, site_dirs, cc, outdir, cffi_version) -> str:

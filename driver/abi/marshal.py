@@ -15,7 +15,7 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError
 from driver.gl.pixels import image_size_B
 
-__all__ = ["OVERRIDES", "bind"]
+__all__ = ["OVERRIDES", "CompiledOnFirstUse", "bind"]
 
 ffi = None
 NULL = None
@@ -27,6 +27,52 @@ def bind(the_ffi) -> None:
     global ffi, NULL
     ffi = the_ffi
     NULL = ffi.NULL
+
+
+class CompiledOnFirstUse:
+    """name -> the function ``sources[name]`` defines (``def name(ctx, *c_args)``),
+    compiled when first asked for: the generated marshalling of every command
+    (driver/abi/_commands.py) is kept as source text, of which a program uses a
+    few dozen. The functions see this module as ``M``. A read-only mapping."""
+
+    def __init__(self, sources: dict[str, str], filename: str):
+        self._sources = sources
+        self._filename = filename
+        self._functions: dict[str, object] = {}
+
+    def get(self, name: str, default=None):
+        fn = self._functions.get(name)
+        if fn is None:
+            source = self._sources.get(name)
+            if source is None:
+                return default
+            namespace = {"M": _this_module()}
+            exec(compile(source, self._filename, "exec"), namespace)
+            fn = self._functions[name] = namespace[name]
+        return fn
+
+    def __getitem__(self, name: str):
+        fn = self.get(name)
+        if fn is None:
+            raise KeyError(name)
+        return fn
+
+    def __contains__(self, name) -> bool:
+        return name in self._sources
+
+    def __iter__(self):
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def keys(self):
+        return self._sources.keys()
+
+
+def _this_module():
+    import sys
+    return sys.modules[__name__]
 
 
 # -- scalars and handles ----------------------------------------------------------

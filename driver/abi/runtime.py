@@ -2,8 +2,13 @@
 
 `install(ffi, lib)` runs once per process, from the library's embedding init
 code (in a C host's freshly started interpreter, or in the Python process that
-loaded the library). For each exported command (index order of the C library,
-driver/abi/_commands.py NAMES) it attaches the implementation:
+loaded the library). Each exported command (index order of the C library,
+driver/abi/_commands.py NAMES) is bound on its first call: the C function asks
+``shimgl_py_bind(index)`` once, which attaches the implementation (a program
+calls a few dozen of the ~3,450 commands; binding them all at start cost ~11 ms
+of CPU, and loading all their marshalling functions ~3-5 ms more). A library built before
+commands were bound lazily (no ``shimgl_lazy_binding``) gets every command bound
+at install, as before. The implementation of a command:
 
 * gl*: the generated marshalling function (or marshal.OVERRIDES) around the
   method of the calling thread's current driver.gl.Context, when the front end
@@ -25,6 +30,7 @@ recorded as GL_INVALID_OPERATION."""
 from __future__ import annotations
 
 import sys
+import threading
 
 from driver.abi.state import LOCK, _debug, _report, _trace, current, set_current
 
@@ -90,6 +96,55 @@ def _after_viewport():
         egl.follow_window(owner.draw)
 
 
+def _implementation(name, names_module, GLContext):
+    """The Python callable behind command ``name``, or None (see the module's docstring)."""
+    from driver.abi import egl, glx, marshal, osmesa
+    if name.startswith("glX"):
+        fn = glx.COMMANDS.get(name)
+    elif name.startswith("gl"):
+        impl = None
+        if getattr(GLContext, name, None) is not None or name in marshal.STANDALONE:
+            impl = marshal.OVERRIDES.get(name) or names_module.MARSHAL.get(name)
+        if impl is None:
+            return None
+        zero = {"p": ffi.NULL, "v": None}.get(names_module.RETURNS[name], 0)
+        after = {"glFinish": _after_flush, "glFlush": _after_flush,
+                 "glViewport": _after_viewport}.get(name)
+        return _gl_entry(name, impl, zero, after, es_ok=name not in names_module.DESKTOP_ONLY,
+                         desktop_ok=name not in names_module.ES_ONLY)
+    elif name.startswith("egl"):
+        fn = egl.COMMANDS.get(name)
+    else:
+        fn = osmesa.COMMANDS.get(name)
+    return None if fn is None else _locked(fn)
+
+
+#: command index -> whether it was bound (written under _BIND_LOCK)
+_bound: dict[int, bool] = {}
+_BIND_LOCK = threading.Lock()
+
+
+def _bind(index: int, lazy: bool) -> bool:
+    """Attach command ``index``'s implementation to its extern "Python"
+    function, once; tell the library (state 1 bound, 2 missing, the latter only
+    for a library that binds lazily: an older one reads any non-zero as bound)."""
+    with _BIND_LOCK:
+        done = _bound.get(index)
+        if done is not None:
+            return done
+        from driver.abi import _commands
+        from driver.gl import Context as GLContext
+        name = _commands.NAMES[index]
+        fn = _implementation(name, _commands, GLContext)
+        if fn is not None:
+            ffi.def_extern(name="shimgl_py_" + name, onerror=_onerror(name))(fn)
+            _lib.shimgl_set_impl(index, 1)
+        elif lazy:
+            _lib.shimgl_set_impl(index, 2)
+        _bound[index] = fn is not None
+        return fn is not None
+
+
 def install(the_ffi, lib) -> None:
     """Attach the implementations (see the module's docstring); the start's
     pause of the garbage collector ends here (driver.abi.resume_gc)."""
@@ -105,7 +160,6 @@ def _install(the_ffi, lib) -> None:
     _lib, ffi = lib, the_ffi
     from driver.abi import egl, glx, marshal, osmesa
     from driver.abi import _commands
-    from driver.gl import Context as GLContext
     from driver.gl.errors import GLError
     from driver.gl import enums as E
 
@@ -115,6 +169,7 @@ def _install(the_ffi, lib) -> None:
     glx.bind(the_ffi)
     names = _commands.NAMES
     assert len(names) == lib.shimgl_command_count(), "generated tables out of step with the library"
+    lazy = hasattr(lib, "shimgl_lazy_binding")
 
     @the_ffi.def_extern(name="shimgl_py_init")
     def _init():
@@ -133,31 +188,17 @@ def _install(the_ffi, lib) -> None:
             current.egl_error = egl.EGL_BAD_PARAMETER
         return 0
 
-    rets = _commands.RETURNS
-    for index, name in enumerate(names):
-        fn = None
-        if name.startswith("glX"):
-            fn = glx.COMMANDS.get(name)
-        elif name.startswith("gl"):
-            impl = None
-            if getattr(GLContext, name, None) is not None or name in marshal.STANDALONE:
-                impl = marshal.OVERRIDES.get(name) or _commands.MARSHAL.get(name)
-            if impl is not None:
-                zero = {"p": the_ffi.NULL, "v": None}.get(rets[name], 0)
-                after = {"glFinish": _after_flush, "glFlush": _after_flush,
-                         "glViewport": _after_viewport}.get(name)
-                fn = _gl_entry(name, impl, zero, after, es_ok=name not in _commands.DESKTOP_ONLY,
-                               desktop_ok=name not in _commands.ES_ONLY)
-        elif name.startswith("egl"):
-            fn = egl.COMMANDS.get(name)
-        else:
-            fn = osmesa.COMMANDS.get(name)
-        if fn is None:
-            continue
-        if not name.startswith("gl") or name.startswith("glX"):
-            fn = _locked(fn)
-        the_ffi.def_extern(name="shimgl_py_" + name, onerror=_onerror(name))(fn)
-        lib.shimgl_set_impl(index, 1)
+    if lazy:
+        @the_ffi.def_extern(name="shimgl_py_bind")
+        def _bind_on_first_call(index):
+            try:
+                _bind(index, True)
+            except Exception as err:    # never let an exception reach C: the command is missing
+                _report(names[index], err)
+                lib.shimgl_set_impl(index, 2)
+    else:
+        for index in range(len(names)):
+            _bind(index, False)
     lib.shimgl_set_ready()
 
 
