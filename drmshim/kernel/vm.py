@@ -319,7 +319,23 @@ class VM:
         self._fault(vas, np.zeros(1, bool), unit, is_read, sink)
         return True
 
+    def _span_phys(self, va: int, nbytes: int, is_read: bool) -> int | None:
+        """The arena offset of ``[va, va + nbytes)`` when the range lies in one
+        permitted run mapped contiguously (the common small read of a descriptor or
+        a record: scalar lookups only), else None: the general path decides."""
+        snap = self._table()
+        run = bisect.bisect_right(snap.starts_list, va) - 1
+        if run <= 0 or va + nbytes > snap.ends_list[run] or snap.single_list[run]:
+            return None
+        if not (snap.readable_list if is_read else snap.writable_list)[run]:
+            return None
+        return va + snap.offset_list[run]
+
     def read(self, va: int, nbytes: int, unit: str, _sink: list | None = None) -> np.ndarray:
+        if nbytes > 0 and va >= 0:
+            at = self._span_phys(va, nbytes, True)
+            if at is not None:
+                return self.arena.bytes[at:at + nbytes].copy()
         out = np.zeros(nbytes, dtype=np.uint8)
         if nbytes == 0 or self._wraps(va, nbytes, unit, True, _sink):
             return out
@@ -341,6 +357,10 @@ class VM:
         else:
             raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
         if raw.size == 0 or self._wraps(va, raw.size, unit, False, _sink):
+            return
+        at = self._span_phys(va, raw.size, False)
+        if at is not None:
+            self.arena.bytes[at:at + raw.size] = raw
             return
         starts, lengths = self._chunks(va, raw.size)
         phys, ok = self._checked(starts, False, unit, _sink)

@@ -308,3 +308,42 @@ def test_long_reads_and_writes_in_one_piece_and_across_pieces(dev):
     dev.bind(vm, c, BASE + 8 * PAGE, 2 * PAGE, flags=READ | SINGLE)
     got = gpu.read(BASE + 8 * PAGE, 2 * PAGE, "TEX")
     assert got[:4].tobytes() == got[PAGE:PAGE + 4].tobytes() == b"\x01\x02\x03\x04"
+
+
+def test_span_fast_path_of_read_and_write_matches_the_general_path(dev, monkeypatch):
+    """read/write of a range inside one run (scalar lookups only) give what the
+    page-by-page path gives: ranges ending at the run's last byte, crossing into
+    the next object, into unmapped memory (a fault), a read-only run written (a
+    fault) and a single-page run (repeats its page)."""
+    vm = dev.vm()
+    a, b, c = dev.gem(2 * PAGE), dev.gem(PAGE), dev.gem(PAGE)
+    dev.bind(vm, a, BASE, 2 * PAGE)
+    dev.bind(vm, b, BASE + 2 * PAGE, PAGE, flags=READ)
+    dev.bind(vm, c, BASE + 8 * PAGE, 2 * PAGE, flags=READ | SINGLE)
+    gpu = _vm(dev, vm)
+    rng = np.random.default_rng(5)
+    dev.map(b, PAGE)[:] = rng.integers(0, 256, PAGE, dtype=np.uint8).tobytes()
+    dev.map(c, PAGE)[:] = rng.integers(0, 256, PAGE, dtype=np.uint8).tobytes()
+    ranges = [(BASE + 5, 60), (BASE + 2 * PAGE - 16, 16), (BASE + 2 * PAGE - 16, 40), (BASE + 3 * PAGE - 8, 8),
+              (BASE + 8 * PAGE + PAGE - 4, 12), (BASE + 100, 2 * PAGE - 100)]
+    results = []
+    for fast in (True, False):
+        if not fast:
+            monkeypatch.setattr(type(gpu), "_span_phys", lambda *a: None)
+        gpu.write(BASE, np.zeros(2 * PAGE, np.uint8), "USC")
+        gpu.write(BASE + 7, np.arange(200, dtype=np.uint8), "USC")
+        gpu.write(BASE + 2 * PAGE - 3, b"\x09\x08\x07", "USC")
+        got = [gpu.read(va, n, "USC").tobytes() for va, n in ranges]
+        faults = []
+        for op in (lambda: gpu.read(BASE + 3 * PAGE - 8, 9, "USC"),          # one byte past b
+                   lambda: gpu.write(BASE + 2 * PAGE, b"\x01", "PBE"),        # b is read-only
+                   lambda: gpu.write(BASE + 2 * PAGE - 1, b"\x01\x02", "PBE")):
+            with pytest.raises(GPUFault) as e:
+                op()
+            faults.append((e.value.info.address, e.value.info.unit, e.value.info.is_read))
+        results.append((got, faults))
+        monkeypatch.undo()
+    assert results[0] == results[1]
+    got = results[0][0]
+    assert got[0][2:12] == bytes(range(10)) and got[1][-3:] == b"\x09\x08\x07"
+    assert got[4] == bytes(dev.map(c, PAGE)[PAGE - 4:]) + bytes(dev.map(c, PAGE)[:8])
