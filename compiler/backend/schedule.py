@@ -127,10 +127,12 @@ def schedule_block_pressure(instrs: list, live_out: set) -> list:
             above[k] |= above[p] | (1 << p)
     size = [a.bit_count() for a in above]
     left = [len(s) for s in succs]
-    # each instruction's distinct operands and results, once (the same iteration order
-    # as a set made per step, so the float sums below are the same)
-    uses = [tuple(set(ins.uses())) for ins in instrs]
-    defs = [tuple(set(ins.defs())) for ins in instrs]
+    # each instruction's distinct operands and results, once, in operand order: the
+    # float sums below add in this order, so it must not depend on hashes (a set of
+    # vregs iterates in memory-address order, and the rounding of the sums then
+    # changed which instruction won a tie: the binary differed from run to run)
+    uses = [tuple(dict.fromkeys(ins.uses())) for ins in instrs]
+    defs = [tuple(dict.fromkeys(ins.defs())) for ins in instrs]
     readers: dict = {}                 # value -> instructions left that read it
     for vs in uses:
         for v in vs:
