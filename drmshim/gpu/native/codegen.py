@@ -33,7 +33,7 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, mi
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 15
+GENERATOR_VERSION = 16
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -348,7 +348,9 @@ def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple
     when the condition holds (e.g. unit strides, so the loop vectorises). A special
     may carry a third item (run key, per-run lines): lanes then go in runs of equal
     key (a C expression of lane ``i``), the per-run lines (of the run's first lane
-    ``i0``) before each run's loop, so values constant over a run leave the loop."""
+    ``i0``) before each run's loop, so values constant over a run leave the loop; and
+    optionally a fourth, (C condition the per-run lines set, body): runs where it
+    holds use that body instead."""
     rows = sorted(regs.read | regs.written)
     loads = [f"uint32_t r{k} = R[{k} * S + i];" for k in rows]
     olds = [f"const uint32_t o{k} = r{k};" for k in sorted(regs.written)]
@@ -370,8 +372,12 @@ def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple
     for cond, special_body, *runs in ([] if special is None else [special] if isinstance(special, tuple) else special):
         lines = both(special_body)
         if runs:
-            key, per_run = runs[0]
+            key, per_run, *alternative = runs[0]
             first = key.replace("[i]", "[i0]")
+            if alternative:       # (C condition set by the per-run lines, body) used instead for such runs
+                alt_cond, alt_body = alternative[0]
+                lines = [f"if ({alt_cond}) {{", *["    " + x for x in both(alt_body)], "} else {",
+                         *["    " + x for x in lines], "}"]
             lines = ["for (long i0 = lo, i1; i0 < hi; i0 = i1) {",
                      f"    for (i1 = i0 + 1; i1 < hi && {key.replace('[i]', '[i1]')} == {first}; i1++) {{ }}",
                      *["    " + x for x in per_run],
@@ -420,15 +426,15 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     regs = _Regs()
     persp = ins["interp"] == "persp"
 
-    def body(unit_strides: bool, per_primitive: bool = False) -> list[str]:
+    def body(unit_strides: bool, per_primitive: bool = False, divide: bool = True) -> list[str]:
         pl, cl = ("", "") if unit_strides else (" * PL", " * CL")
         lines = [f"const float px = P[i{pl}], py = P[PC + i{pl}];"]
         plane = _primitive_plane_expr if per_primitive else _plane_expr
-        if persp:
+        if persp and divide:
             lines.append(f"const float w_ = {plane(ins['cf_w'], cl)};")
         for c in range(dst.count):
             v = plane(cf + c, cl)
-            if persp:
+            if persp and divide:
                 v = f"sem_fdiv({v}, w_)"
             lines += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
         return lines
@@ -441,6 +447,17 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     # constants; positions of unit stride only (the PDM's; else the numpy step runs,
     # see tier._BatchArgs): each variant costs compile time (gcc vectorises each)
     runs = ("PRIM[i]", ["const float *restrict PP = PLN + (long)PRIM[i0] * PPS;"])
+    if persp:
+        # a primitive whose W plane is exactly (0, 0, 1) (every w = 1: a 2D draw) and
+        # whose lanes' positions are finite: w_ is then exactly 1.0f, and the quotient
+        # sem_fdiv(v, 1.0f) is v bit for bit (v is a sum from nan2, so a NaN in it is
+        # already quiet): the run skips W and the divisions
+        w = 3 * ins["cf_w"]
+        w_one = [f"int w_one_ = PP[{w}] == 0.0f && PP[{w + 1}] == 0.0f && PP[{w + 2}] == 1.0f;",
+                 "if (w_one_) {", "    int finite_ = 1;",
+                 "    for (long i = i0; i < i1; i++) finite_ &= __builtin_isfinite(P[i]) & __builtin_isfinite(P[PC + i]);",
+                 "    w_one_ = finite_;", "}"]
+        runs = (runs[0], runs[1] + w_one, ("w_one_", body(True, True, divide=False)))
     special = [("PLN", body(True, True), runs), ("CL == 1 && PL == 1", body(True))]
     read_cf = [cf + c for c in range(dst.count)] + ([ins["cf_w"]] if persp else [])
     return _lane_loop(name, general, regs, pre, special=special), \

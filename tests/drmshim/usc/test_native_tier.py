@@ -368,6 +368,34 @@ def test_iter_from_per_primitive_planes_is_native_exact_and_equal_to_per_lane_co
                 ShaderCore(mem, debug=False, tier=tier).run(mem.base, ctx)
 
 
+def test_iter_runs_whose_w_plane_is_one_skip_the_divide_and_stay_exact():
+    """Primitives whose W plane is exactly (0, 0, 1) (a 2D draw: every w = 1) take
+    the loop without the divisions; it must give the interpreter's bits, also for
+    NaN and infinite planes, -0.0, and lanes whose positions are not finite (such a
+    run takes the dividing loop: 0 * inf makes w NaN). Primitives of w = 1 and
+    perspective ones alternate in runs of varying length."""
+    rng = np.random.default_rng(21)
+    lanes, prims = 4096, 12
+    pos = np.stack([rng.integers(0, 64, lanes) + 0.5, rng.integers(0, 64, lanes) + 0.5]).astype(np.float32)
+    planes = rng.uniform(-3, 3, (prims, 6, 3)).astype(np.float32)
+    planes[:, 0, 2] += 4
+    planes[::2, 0] = (0.0, 0.0, 1.0)                  # even primitives: w = 1
+    planes[4, 0] = (-0.0, 0.0, 1.0)
+    planes[2, 2] = np.array([np.nan, np.inf, -0.0], np.float32)
+    planes[6, 3] = np.array([0.0, 0.0, np.float32(np.nan)], np.float32)
+    planes[8, 4] = np.array([1e38, 1e38, 3e38], np.float32)        # overflows to inf
+    planes[1, 0] = (0.0, 0.0, 2.0)                    # constant, but not 1: divides
+    prim = np.repeat(np.arange(prims, dtype=np.int32), rng.integers(1, 700, prims))[:lanes]
+    prim = np.resize(prim, lanes).astype(np.int32)
+    pos[0, 900] = np.inf                              # in some primitive's run
+    pos[1, 2500] = np.nan
+    asm = "iter.persp.center r2_r3_r4_r5, cf2, cf0\niter.persp.center r6_r7, cf3, cf0\nfmul r8, r2, r3"
+    for i in range(2):
+        a, b = run_both(asm, lanes, rng, ctx_kw={"position_px": pos, "cf_planes": planes, "primitive_index": prim})
+        assert_same(a, b, asm)
+        prim = rng.integers(0, prims, lanes).astype(np.int32)      # then runs of about one lane
+
+
 # ---------------------------------------------------------------------------
 # Threads, policy, fallback, cache
 
