@@ -1224,10 +1224,20 @@ def _surface_name(s: Surface) -> str:
 
 def _clear_words(name: str, color) -> list[int]:
     """Raw 32-bit register values the bg program stores: float bits for float
-    and normalised formats, integers for integer formats."""
+    and normalised formats, integers for integer formats, each clamped to its
+    channel's range (a glClearBufferiv of 0x7FFFFFFF clears an R8I image to 127,
+    as Mesa's format packing does; the tile store keeps only the low bits)."""
     fmt = layout.get_format(name)
     if fmt.is_integer:
-        return [int(c) & 0xFFFFFFFF for c in color]
+        words = []
+        for letter, c in zip("RGBA", color):
+            ch, v = fmt.channel(letter), int(c)
+            if ch is not None and ch.type == "SINT":
+                v = max(-(1 << ch.bits - 1), min((1 << ch.bits - 1) - 1, v))
+            elif ch is not None and ch.type == "UINT":
+                v = max(0, min((1 << ch.bits) - 1, v))
+            words.append(v & 0xFFFFFFFF)
+        return words
     return list(np.array([float(c) for c in color], np.float32).view(np.uint32))
 
 

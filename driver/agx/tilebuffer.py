@@ -48,7 +48,7 @@ class TileLayout:
 
 
 _PACKED = {"R10G10B10A2_UNORM": "rgb10a2", "R10G10B10X2_UNORM": "rgb10a2", "R11G11B10_FLOAT": "rg11b10f",
-           "R9G9B9E5_FLOAT": "rgb9e5"}
+           "R9G9B9E5_FLOAT": "rgb9e5", "R10G10B10A2_UINT": "rgb10a2ui"}
 _CHANNEL_INDEX = {"R": 0, "G": 1, "B": 2, "A": 3, "X": 3}
 #: the channel sets a render target may store (in any order): R, RG, RGB, RGBA/RGBX
 _RENDERABLE_SETS = ({"R"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}, {"R", "G", "B", "X"})
@@ -67,7 +67,7 @@ def tile_format(name: str) -> tuple[str, int, str, tuple[int, ...]] | None:
         return None
     if name in _PACKED:
         n = 4 if "A2" in name or "X2" in name else 3
-        return _PACKED[name], n, "float", IDENTITY[:n]
+        return _PACKED[name], n, "uint" if fmt.is_integer else "float", IDENTITY[:n]
     chans = list(fmt.channels)
     letters = [c.name for c in chans]
     if set(letters) not in _RENDERABLE_SETS or len(set(letters)) != len(letters):

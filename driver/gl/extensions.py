@@ -373,14 +373,14 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_draw_instanced", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_polygon_offset_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_texture_border_clamp", _N, _N, _N, _ES2, DONE),
-    # CORE like GL_ARB_texture_view: the commands work, the names wait for what piglit's
-    # oes_texture_view finds (clears and draws into views, a view's IMMUTABLE_LEVELS)
-    _x("GL_EXT_texture_view", _N, _N, _N, _ES31, CORE),
+    # views drawn and cleared in any format of their class, signed-integer and RGB10_A2UI
+    # ones included (tests/driver/gl/test_gles_texture_view.py)
+    _x("GL_EXT_texture_view", _N, _N, _N, _ES31, DONE),
     _x("GL_OES_copy_image", _N, _N, _N, _ES3, DONE),
     _x("GL_OES_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
     _x("GL_OES_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_border_clamp", _N, _N, _N, _ES2, DONE),
-    _x("GL_OES_texture_view", _N, _N, _N, _ES31, CORE),
+    _x("GL_OES_texture_view", _N, _N, _N, _ES31, DONE),
     # the specification requires GLES 3.2 or a geometry shader extension (STAGE in GLES 3.1)
     _x("GL_OES_viewport_array", _N, _N, _N, _ES32, DONE, glsl=True),     # test_gles_ext_list.py
     _x("GL_APPLE_texture_max_level", _N, _N, _N, _ES2, DONE),

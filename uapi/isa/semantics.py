@@ -518,15 +518,20 @@ def convert(dtype: str, stype: str, raw):
 # Memory formats (device_load/store, local_load/store, ld_tile/st_tile)
 
 MEM_FORMATS = ("i8", "i16", "i32", "f16", "unorm8", "snorm8", "unorm16", "snorm16",
-               "rgb10a2", "srgba8", "rg11b10f", "rgb9e5", "rgb565", "rgba4", "rgb5a1")
+               "rgb10a2", "srgba8", "rg11b10f", "rgb9e5", "rgb565", "rgba4", "rgb5a1", "rgb10a2ui")
 #: 16-bit packed unorm formats: the bit widths of components 0, 1, ... from bit 0 up
 #: (component 0 in the lowest bits, as rgb10a2); a missing alpha reads 1.
 PACKED16_UNORM_BITS = {"rgb565": (5, 6, 5), "rgba4": (4, 4, 4, 4), "rgb5a1": (5, 5, 5, 1)}
-PACKED_FORMATS = ("rgb10a2", "rg11b10f", "rgb9e5") + tuple(PACKED16_UNORM_BITS)  # one word holds the vector
+PACKED_FORMATS = ("rgb10a2", "rg11b10f", "rgb9e5", "rgb10a2ui") + tuple(PACKED16_UNORM_BITS)  # one word holds the vector
 FORMAT_ELEMENT_B = {"i8": 1, "i16": 2, "i32": 4, "f16": 2, "unorm8": 1, "snorm8": 1,
                     "unorm16": 2, "snorm16": 2, "srgba8": 1, "rgb10a2": 4, "rg11b10f": 4, "rgb9e5": 4,
-                    "rgb565": 2, "rgba4": 2, "rgb5a1": 2}   # packed formats: the word's size
-INTEGER_FORMATS = ("i8", "i16", "i32")  # raw bits, zero-extended into the register
+                    "rgb565": 2, "rgba4": 2, "rgb5a1": 2, "rgb10a2ui": 4}   # packed formats: the word's size
+# integer registers: raw bits, zero-extended into the register; rgb10a2ui: the unsigned
+# 10/10/10/2-bit fields of one word (component 0 in the low bits, as rgb10a2), stores keep
+# each value's low bits
+INTEGER_FORMATS = ("i8", "i16", "i32", "rgb10a2ui")
+#: rgb10a2ui's field widths, component 0 first
+RGB10A2_BITS = (10, 10, 10, 2)
 # stores clamp to [0, 1], NaN -> 0 (_to_unorm)
 UNORM_FORMATS = ("unorm8", "unorm16", "srgba8", "rgb10a2") + tuple(PACKED16_UNORM_BITS)
 
@@ -620,6 +625,10 @@ def unpack_format(fmt: str, elements, count: int, out=None):
     formats, float32 for the others. ``out``: an (n, count) float32 array (any
     strides) to receive the values, honoured by unorm8/unorm16 (the others return
     a new array: check ``result is out``)."""
+    if fmt == "rgb10a2ui":
+        w = elements.astype(np.uint32)
+        fields = [(w >> s) & ((1 << n) - 1) for s, n in zip((0, 10, 20, 30), RGB10A2_BITS)]
+        return np.stack(fields, axis=-1)[:, :count].astype(np.uint32)
     if fmt in INTEGER_FORMATS:
         return elements.astype(np.uint32)
     if fmt == "f16":
@@ -659,6 +668,13 @@ def pack_format(fmt: str, values, count: int, out=None):
     formats (uint32; uint16 for the 16-bit ones; components beyond ``count`` are 0). ``out``: an (n, count)
     array of the element type (any strides) to receive the elements, honoured by
     unorm8/unorm16 (the others return a new array: check ``result is out``)."""
+    if fmt == "rgb10a2ui":
+        raw = np.asarray(values).astype(np.uint32)
+        word = np.zeros(raw.shape[0], np.uint32)
+        for c, (s, n) in enumerate(zip((0, 10, 20, 30), RGB10A2_BITS)):
+            if c < count:
+                word |= (raw[:, c] & np.uint32((1 << n) - 1)) << np.uint32(s)
+        return word
     if fmt == "i8": return values.astype(np.uint8)
     if fmt == "i16": return values.astype(np.uint16)
     if fmt == "i32": return values.astype(np.uint32)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from uapi.isa import Instruction, Reg
-from uapi.isa.semantics import FORMAT_ELEMENT_B, pack_format, unpack_format
+from uapi.isa.semantics import FORMAT_ELEMENT_B, INTEGER_FORMATS, pack_format, unpack_format
 
 from .mem import ByteMemory, comps_to_values, load_values, read_vec, store_values, values_to_comps, write_vec
 from .state import float_reader, raw_reader, to_bits
@@ -229,7 +229,7 @@ def compile_st_tile(ins: Instruction):
         idx = np.flatnonzero(b.effect_mask())
         mem = ByteMemory(b.ctx.tile_buffer)
         addr = _tile_addresses(b, offset, idx)
-        vals = comps_to_values(read_vec(b, data, idx), data.size, fmt not in ("i8", "i16", "i32"))
+        vals = comps_to_values(read_vec(b, data, idx), data.size, fmt not in INTEGER_FORMATS)
         if keep_old:
             old = load_values(mem, addr, fmt, k)
             vals[:, keep_old] = old[:, keep_old]  # same kind: both float32 or both uint32

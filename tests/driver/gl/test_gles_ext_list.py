@@ -64,6 +64,7 @@ ISSUE_LIST = {
     "GL_OES_viewport_array": ((3, 2), "test_gles_ext_list.py"),
     "GL_OES_required_internalformat": ((2, 0), "test_gles_ext_list.py"),
     "GL_EXT_blend_func_extended": ((2, 0), "test_gles_blend_func_extended.py"),
+    "GL_OES_texture_view": ((3, 1), "test_gles_texture_view.py"),
 }
 ES_VERSIONS = [(2, 0), (3, 0), (3, 1), (3, 2)]
 #: the ones GLES 1.1 contexts list too (the specification names GLES 1.0)
