@@ -1172,6 +1172,7 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
         tmp = Path(tmp)
         c_file = tmp / "shimgl.c"
         ffi.emit_c_code(str(c_file))
+        _patch_embedding_lock(c_file)
         include = sysconfig.get_paths()["include"]
         lib_tmp = tmp / LIBRARY
         # SONAME libOSMesa.so.8: one object serves as libshimgl.so, the OSMesa
@@ -1208,6 +1209,25 @@ def build(outdir: Path, verbose: bool = False) -> list[Path]:
         py_compile.compile(str(outdir / name), doraise=True)
     stamp_file.write_text(stamp)
     return written
+
+
+# cffi's embedding (for Python < 3.12) borrows PyCapsule_Type.tp_version_tag as the
+# spin lock every cffi-embedded library of a process shares while it starts Python, and
+# asserts that the word holds 0 or its own mark. A running interpreter gives that type a
+# version tag as soon as Python code looks an attribute up on a capsule (pybind11 modules
+# do: Taichi's), and such a process then aborted at its first GL call. A tag means the
+# interpreter runs already, so there is nothing to start: the call goes on at once.
+_CFFI_LOCK_ASSERT = "assert(old_value == locked_value);"
+_CFFI_LOCK_TAGGED = ("if (old_value != locked_value) return 0;  "
+                     "/* a version tag: the interpreter runs already */")
+
+
+def _patch_embedding_lock(c_file: Path) -> None:
+    """Make the embedding's start-up lock accept a version tag (see above); cffi
+    versions whose embedding has no such assertion are left as they are."""
+    text = c_file.read_text()
+    if text.count(_CFFI_LOCK_ASSERT) == 1:
+        c_file.write_text(text.replace(_CFFI_LOCK_ASSERT, _CFFI_LOCK_TAGGED))
 
 
 def _write_atomic(path: Path, text: str) -> None:
