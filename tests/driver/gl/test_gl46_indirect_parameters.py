@@ -1,6 +1,7 @@
 """GL_ARB_indirect_parameters: glMultiDraw{Arrays,Elements}IndirectCount draw
 min(count in the PARAMETER_BUFFER, maxdrawcount) commands, each with its
-gl_DrawIDARB, and the errors of GL 4.6 section 10.4."""
+gl_DrawIDARB, and the errors of GL 4.6 section 10.4. Array commands read
+gl_BaseVertexARB 0 (GL 4.6 section 11.1.3.9), elements commands their basevertex."""
 
 import numpy as np
 
@@ -41,13 +42,13 @@ def test_the_count_comes_from_the_parameter_buffer():
     ctx, par = _setup([7, 3])
     assert ctx.glGetIntegerv(E.GL_PARAMETER_BUFFER_BINDING) == [par]
     ctx.glMultiDrawArraysIndirectCount(E.GL_TRIANGLE_STRIP, 0, 4, 4, 0)
-    assert _columns(ctx) == [(0, 0, 0), (4, 1, 1), (8, 2, 2), WHITE]
+    assert _columns(ctx) == [(0, 0, 0), (0, 1, 1), (0, 2, 2), WHITE]
 
 
 def test_maxdrawcount_bounds_the_count():
     ctx, _ = _setup([7])
     ctx.glMultiDrawArraysIndirectCount(E.GL_TRIANGLE_STRIP, 16, 0, 2, 16)      # from command 1, at most 2
-    assert _columns(ctx) == [WHITE, (4, 1, 0), (8, 2, 1), WHITE]
+    assert _columns(ctx) == [WHITE, (0, 1, 0), (0, 2, 1), WHITE]
 
 
 def test_elements_with_a_zero_count_draw_nothing():
