@@ -37,7 +37,40 @@ def compile_glsl(source: str, stage: str, compat_context: bool | None = None,
     `core` token keeps the deprecated features (None: unknown). `extensions`:
     the context's extensions with a shading-language part (Api.glsl_extensions;
     None for the driver's internal shaders: every one the compiler knows). `limits`: the
-    context's gl_Max* values (driver.gl.limits.glsl_limits; None: the compiler's defaults)."""
+    context's gl_Max* values (driver.gl.limits.glsl_limits; None: the compiler's defaults).
+
+    Through the on-disk shader cache (driver.shader_cache.cached_unit): a source
+    compiled before with the same options (by any process) is read back, AST
+    included, without preprocessing, parsing or type-checking it again."""
+    from driver.shader_cache import cached_unit
+    options = {"compat_context": compat_context,
+               "extensions": None if extensions is None else sorted(extensions), "limits": limits}
+    ok, info_log, unit, version, profile = cached_unit(
+        source, stage, options, lambda: _compile(source, stage, compat_context, extensions, limits),
+        (_builtin_type_name, _builtin_type))
+    return CompileResult(ok, info_log, unit, version, profile)
+
+
+_builtin_type_names: dict[int, str] | None = None
+
+
+def _builtin_type_name(obj) -> str | None:
+    """The name of ``obj`` if it is one of the GLSL front end's built-in types
+    (one object per type per process: they compare by identity), else None."""
+    global _builtin_type_names
+    if _builtin_type_names is None:
+        from compiler.glsl import types as T
+        _builtin_type_names = {id(T.lookup(n)): n for n in T.all_builtin_type_names()}
+    return _builtin_type_names.get(id(obj))
+
+
+def _builtin_type(name: str):
+    from compiler.glsl import types as T
+    return T.lookup(name)
+
+
+def _compile(source: str, stage: str, compat_context, extensions, limits) -> tuple:
+    """(ok, info log, typed AST or None, version number, profile) of compile_glsl."""
     import compiler.glsl as glsl
     from compiler.glsl.builtin_variables import use_limits
     try:
@@ -46,10 +79,9 @@ def compile_glsl(source: str, stage: str, compat_context: bool | None = None,
             unit = glsl.parse(source, stage, compat_context=compat_context, extensions=extensions,
                               shader_object=True)
     except glsl.GLSLCompileError as err:
-        return CompileResult(False, err.info_log)
+        return False, err.info_log, None, 0, ""
     v = unit.version
-    return CompileResult(True, getattr(unit, "info_log", ""), unit, v.number,
-                         "es" if v.es else v.profile)
+    return True, getattr(unit, "info_log", ""), unit, v.number, "es" if v.es else v.profile
 
 
 _VEC = {"float": (E.GL_FLOAT, E.GL_FLOAT_VEC2, E.GL_FLOAT_VEC3, E.GL_FLOAT_VEC4),

@@ -1,4 +1,4 @@
-"""The on-disk shader cache (driver.agx.shader_cache): hits and misses, what
+"""The on-disk shader cache (driver.shader_cache): hits and misses, what
 the key covers, damaged entries, eviction, concurrent processes, and that a
 variant from the cache renders what a freshly compiled one renders."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from driver.agx import shader_cache as sc
+from driver import shader_cache as sc
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -196,7 +196,7 @@ def test_an_unwritable_cache_still_compiles(tmp_path, monkeypatch):
 _WRITER = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from driver.agx import shader_cache as sc
+from driver import shader_cache as sc
 sc._build_id = "one compiler"      # the same for every writer, whatever the sources do meanwhile
 calls = 0
 def compile_fn():
