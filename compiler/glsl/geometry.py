@@ -25,13 +25,14 @@ several shader objects); ``GeometryLayout.complete`` tells whether both are know
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import types as T
 from .builtin_variables import limits
 from .symbols import Variable
 
-__all__ = ["INPUT_PRIMITIVES", "OUTPUT_PRIMITIVES", "MAX_VERTEX_STREAMS", "GeometryLayout", "GeometryRules"]
+__all__ = ["INPUT_PRIMITIVES", "OUTPUT_PRIMITIVES", "MAX_VERTEX_STREAMS", "GeometryLayout", "GeometryRules",
+           "with_redeclared_distances"]
 
 # input primitive -> vertices per primitive (GLSL 1.50 section 4.3.8.1 table)
 INPUT_PRIMITIVES = {"points": 1, "lines": 2, "lines_adjacency": 4, "triangles": 3, "triangles_adjacency": 6}
@@ -59,6 +60,22 @@ class GeometryLayout:
     def complete(self) -> bool:
         return self.input is not None and self.output is not None and self.max_vertices is not None
 
+
+
+def with_redeclared_distances(per_vertex_array: T.GLSLType, redeclared: T.GLSLType) -> T.GLSLType:
+    """An array of gl_PerVertex (gl_in[], gl_out[]) whose gl_ClipDistance and
+    gl_CullDistance have the sizes a redeclaration of the block gave them (GLSL 1.50
+    section 7.1: they may be sized explicitly), so that ``gl_in[i].gl_ClipDistance``
+    has the declared type (a whole-array copy to a float[5] output, say). The other
+    members stay: the records between the stages keep every member."""
+    sizes = {f.name: f.type.length for f in redeclared.fields
+             if f.name in ("gl_ClipDistance", "gl_CullDistance") and f.type.is_array and f.type.length}
+    element = per_vertex_array.element
+    if not sizes or not element.fields:
+        return per_vertex_array
+    fields = [replace(f, type=T.array_of(f.type.element, sizes[f.name])) if f.name in sizes else f
+              for f in element.fields]
+    return T.array_of(T.struct_type(element.name, fields), per_vertex_array.length)
 
 class GeometryRules:
     """Mixin of ``semantic.Analyzer``: see the module docstring."""
@@ -219,7 +236,9 @@ class GeometryRules:
                 self.error(loc, f"`{f.name}' is not a member of the built-in block gl_PerVertex")
         if not var.type.is_array:
             self.error(loc, "gl_in must be redeclared as an array")
-        elif var.type.length is not None and builtin.type.length is not None and \
+            return
+        builtin.type = with_redeclared_distances(builtin.type, inner)
+        if var.type.length is not None and builtin.type.length is not None and \
                 var.type.length != builtin.type.length:
             self.error(loc, f"size of gl_in redeclared as {var.type.length}, but the input primitive "
                        f"{self.gs_input} has {builtin.type.length} vertices")

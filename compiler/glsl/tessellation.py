@@ -221,6 +221,9 @@ class TessellationRules:
                 self.error(loc, f"`{f.name}' is not a member of the built-in block gl_PerVertex")
         if not var.type.is_array:
             self.error(loc, f"{var.name} must be redeclared as an array")
+            return
+        from .geometry import with_redeclared_distances
+        builtin.type = with_redeclared_distances(builtin.type, inner)
 
     # ------------------------------------------------------------ barrier()
     def check_tess_barriers(self, decls) -> None:

@@ -1235,7 +1235,10 @@ class IOLowering:
                 for i in range(n):
                     dists.append(b.fdot4(planes[i], cv) if mask >> i & 1 else None)
             dists = [d if d is not None else b.fimm(1.0) for d in dists]
-            v = Varying("CLIP", "gl_ClipDistance", None, n, 1, "noperspective", 32, index)
+            # up to 4: one vector; more: an array of floats, one word per element (the
+            # store's location offset is strided by the components per location)
+            v = Varying("CLIP", "gl_ClipDistance", None, *((n, 1) if n <= 4 else (1, n)), "noperspective", 32,
+                        index)
             varyings.append(v)
             index += n
             var = IRVariable("gl_ClipDistance", VecType("float", 32, n) if n in (1, 2, 3, 4) else
@@ -1254,7 +1257,8 @@ class IOLowering:
             sym, cd = outs["gl_CullDistance"]
             n = max(const_indices(self.unit, sym, sym.type.length), default=-1) + 1
             if n:
-                v = Varying("CULL", "gl_CullDistance", None, n, 1, "noperspective", 32, index)
+                v = Varying("CULL", "gl_CullDistance", None, *((n, 1) if n <= 4 else (1, n)), "noperspective",
+                            32, index)
                 varyings.append(v)
                 index += n
                 var = IRVariable("gl_CullDistance", VecType("float", 32, n) if n <= 4 else
