@@ -24,8 +24,11 @@ meant to keep the compiler's output (it must be byte-identical).
 Before and after a change, in one run: ``SHIMGL_BENCH_STARTUP_REFERENCE=DIR``
 (a byte-compiled export of another commit, e.g. ``git archive REV | tar -x -C DIR``
 plus the ABI's generated files, then ``python -m compileall``) adds a third driver
-to the interleaving, the same library running DIR's Python side (``PYTHONPATH``),
-with its own warm caches; each row then also gives the reference's median.
+to the interleaving: DIR's own library when DIR holds a built one (its
+``driver/abi/libshimgl.so``: a change of the C stubs is compared too), else this
+tree's library running DIR's Python side; always DIR's Python side
+(``PYTHONPATH``) and its own warm caches. Each row then also gives the
+reference's median.
 
 Rows are skipped with the reason when cc, piglit, llvmpipe or the ABI are missing."""
 
@@ -44,6 +47,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = int(os.environ.get("SHIMGL_BENCH_STARTUP_ROUNDS", "5"))
 #: a tree of another commit run beside this one (see the module's docstring), or None
 REFERENCE = os.environ.get("SHIMGL_BENCH_STARTUP_REFERENCE") or None
+#: SHIMGL_BENCH_STARTUP_COMPILE=0 leaves out the compile-time rows (minutes of CPU)
+COMPILE_ROWS = os.environ.get("SHIMGL_BENCH_STARTUP_COMPILE", "1") != "0"
 SHADER_TEST = "tests/spec/glsl-1.10/execution/fs-bool-less-compare-true.shader_test"
 #: a typical C API test (a few shaders, uniform queries) and one that draws a lot
 C_API_TESTS = (("getuniform-02", "-auto", "-fbo"), ("glsl-routing", "-auto", "-fbo"))
@@ -91,6 +96,17 @@ def _environments(cache_dir: str) -> tuple[dict, dict] | str:
     shimgl.pop("SHIMGL_SHADER_CACHE_DISABLE", None)
     llvmpipe = {**base, "GALLIUM_DRIVER": "llvmpipe"}
     return shimgl, llvmpipe
+
+
+def _reference_environment(shimgl: dict, cache_dir: str) -> dict:
+    """The environment of the reference driver (see the module's docstring)."""
+    env = {**shimgl, "PYTHONPATH": REFERENCE, "SHIMGL_SHADER_CACHE_DIR": cache_dir}
+    if (Path(REFERENCE) / "driver/abi/libshimgl.so").is_file():
+        code = "import json; from driver.abi.paths import environment; print(json.dumps(environment({})))"
+        out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": REFERENCE},
+                             cwd=REFERENCE, capture_output=True, text=True, check=True).stdout
+        env.update(json.loads(out.strip().splitlines()[-1]))
+    return env
 
 
 def _programs(tmp: Path) -> list[tuple[str, list[str] | None, str | None, str]]:
@@ -188,7 +204,8 @@ def run() -> list[tuple[str, float, str]]:
     ms, modules = min((_import_ms() for _ in range(3)), key=lambda r: r[0])
     rows.append(("start-up: python importing the C ABI's Python side", ms,
                  f"CPU, best of 3; {modules} modules loaded"))
-    rows += _compile_rows()
+    if COMPILE_ROWS:
+        rows += _compile_rows()
     with tempfile.TemporaryDirectory(prefix="shimgl-bench-startup-") as tmp:
         envs = _environments(str(Path(tmp) / "cache"))
         if isinstance(envs, str):
@@ -202,8 +219,7 @@ def run() -> list[tuple[str, float, str]]:
                 continue
             drivers = [("llvmpipe", llvmpipe), ("shimgl", shimgl)]
             if REFERENCE:
-                drivers.append(("reference", {**shimgl, "PYTHONPATH": REFERENCE,
-                                              "SHIMGL_SHADER_CACHE_DIR": str(Path(tmp) / "cache-reference")}))
+                drivers.append(("reference", _reference_environment(shimgl, str(Path(tmp) / "cache-reference"))))
             for _, env in drivers[1:]:
                 _cpu_s(argv, env, cwd)                    # fills the shader cache; not measured
             times: dict[str, list[float]] = {driver: [] for driver, _ in drivers}
