@@ -7,13 +7,21 @@ shader_runner tests of one binary and directory run many to a process
 `PIGLIT: {"result": ...}` line of stdout; a process killed by a signal or
 ending with no result line is a `crash`; a process still running at the
 timeout is killed (with its process group) and is a `timeout`; `pass` with a
-non-zero exit status is `warn`."""
+non-zero exit status is `warn`.
+
+Tests run on piglit's surfaceless EGL platform, but for the GLES 1 binaries
+(linked to libpiglitutil_gles1): those abort on that platform before any GL
+call, on Mesa's drivers too, and run on `x11_egl` against an Xvfb server the
+run starts for them and stops at its end (`_Xvfb`; without Xvfb they stay on
+surfaceless)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -269,11 +277,65 @@ def run_batch(root: Path, tests: list[PiglitTest], driver: str, env: dict,
     return outcomes
 
 
+@functools.lru_cache(maxsize=None)
+def needs_x11(binary_path: str) -> bool:
+    """Whether a piglit binary is a GLES 1 test (linked to libpiglitutil_gles1), which
+    must run on x11_egl: piglit's surfaceless platform aborts it before any GL call."""
+    try:
+        with open(binary_path, "rb") as f:
+            return b"libpiglitutil_gles1" in f.read()
+    except OSError:
+        return False
+
+
+class _Xvfb:
+    """An Xvfb server for the run's x11_egl tests (started on first use, stopped by
+    `close`); `display` is ":N", or None when Xvfb is missing or does not start."""
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+        self.display: str | None = None
+        self.tried = False
+
+    def start(self) -> str | None:
+        if self.tried:
+            return self.display
+        self.tried = True
+        exe = shutil.which("Xvfb")
+        if exe is None:
+            return None
+        r, w = os.pipe()
+        try:
+            self.proc = subprocess.Popen([exe, "-displayfd", str(w), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                         pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True)
+        finally:
+            os.close(w)
+        with os.fdopen(r) as f:            # Xvfb writes its display number once it accepts clients
+            number = f.readline().strip()
+        if number.isdigit():
+            self.display = f":{number}"
+        else:
+            self.close()
+        return self.display
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
 def run_tests(root: Path, tests: list[PiglitTest], driver: str, jobs: int = 2, timeout_s: float = 60.0,
               progress: bool = True, env: dict | None = None, isolation: bool = True,
               batch_size: int = 64) -> list[Outcome]:
     """Run every test on `driver`; outcomes come back in the order of `tests`.
-    `isolation=False`: shader_runner tests run up to `batch_size` to a process."""
+    `isolation=False`: shader_runner tests run up to `batch_size` to a process.
+    GLES 1 binaries run on x11_egl under an Xvfb of this run (`needs_x11`)."""
     env = driver_environment(driver) if env is None else env
     # as piglit's own runner: tests find their data files (KTX images, ...) under it
     env = {**env, "PIGLIT_SOURCE_DIR": env.get("PIGLIT_SOURCE_DIR") or str(root)}
@@ -281,11 +343,23 @@ def run_tests(root: Path, tests: list[PiglitTest], driver: str, jobs: int = 2, t
     index = {t.path: i for i, t in enumerate(tests)}
     units = batches(tests, batch_size if not isolation else 1)
     results: dict[int, Outcome] = {}
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futs = [pool.submit(run_batch, root, unit, driver, env, timeout_s) for unit in units]
-        for fut in as_completed(futs):
-            for o in fut.result():
-                results[index[o.path]] = o
-                if bar:
-                    bar.update(o)
+    xvfb = _Xvfb()
+
+    def unit_env(unit):
+        if len(unit) == 1 and not unit[0].skip and needs_x11(str(root / "bin" / unit[0].binary)):
+            display = xvfb.start()
+            if display is not None:
+                return {**env, "PIGLIT_PLATFORM": "x11_egl", "DISPLAY": display}
+        return env
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futs = [pool.submit(run_batch, root, unit, driver, unit_env(unit), timeout_s) for unit in units]
+            for fut in as_completed(futs):
+                for o in fut.result():
+                    results[index[o.path]] = o
+                    if bar:
+                        bar.update(o)
+    finally:
+        xvfb.close()
     return [results[i] for i in range(len(tests))]
