@@ -33,6 +33,7 @@ class CsoContext:
         self._bound: dict[str, Any] = {}
         self._bound_state: dict[str, Any] = {}      # kind -> the state object of the bound handle
         self._bound_samplers: dict[PipeShaderType, tuple] = {}
+        self._bound_sampler_states: dict[PipeShaderType, tuple] = {}   # stage -> the tuple bound last
         self.stats = {"created": 0, "binds_skipped": 0}
 
     def _set(self, kind: str, cache: dict, state, create, bind) -> None:
@@ -72,6 +73,11 @@ class CsoContext:
                   p.bind_vertex_elements_state)
 
     def set_samplers(self, stage: PipeShaderType, states: Sequence[SamplerState | None]) -> None:
+        if type(states) is tuple and self._bound_sampler_states.get(stage) is states:
+            # the very tuple bound last (a front end that derives samplers again only when
+            # their inputs change passes the same one): no hashing
+            self.stats["binds_skipped"] += 1
+            return
         handles = []
         for s in states:
             if s is None:
@@ -83,6 +89,7 @@ class CsoContext:
                 self.stats["created"] += 1
             handles.append(h)
         key = tuple(id(h) if h is not None else None for h in handles)
+        self._bound_sampler_states[stage] = states if type(states) is tuple else None
         if self._bound_samplers.get(stage) == key:
             self.stats["binds_skipped"] += 1
             return
@@ -106,3 +113,4 @@ class CsoContext:
                   self._bound_state):
             d.clear()
         self._bound_samplers.clear()
+        self._bound_sampler_states.clear()

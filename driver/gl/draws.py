@@ -21,6 +21,7 @@ from driver.gl import pipestate as ps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has, srgb_decode_view
+from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, VERTEX_ARRAYS
 from driver.gl.feedback import stream_output_info
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
@@ -35,6 +36,20 @@ _SAMPLER_TARGETS = {"1D": E.GL_TEXTURE_1D, "2D": E.GL_TEXTURE_2D, "3D": E.GL_TEX
 
 
 _VARIANT_FAILURES_REPORTED: set[str] = set()     # messages already printed on stderr
+_I32 = struct.Struct("<i")
+# entries of a context's derived-state cache (_derived_cache) before it is emptied
+_DERIVED_CACHE_ENTRIES = 256
+
+
+def _has_pending(tex) -> bool:
+    """Whether a texture (or the texture whose storage a view shares) has image
+    data queued for its resource, which the next derivation's use of the resource
+    writes (so a draw must not reuse a derivation then)."""
+    while tex is not None:
+        if getattr(tex, "pending", None) or getattr(tex, "pending_compressed", None):
+            return True
+        tex = getattr(tex, "view_parent", None)
+    return False
 
 # glDrawArrays of more vertices than this is sent to the pipe as consecutive draws
 MAX_DRAW_PIECE = 1 << 16
@@ -156,7 +171,7 @@ class DrawMixin:
                   "no vertex array object bound")
         from driver.gl.features.blend_advanced import advanced_blend_validate
         advanced_blend_validate(self, self._stage_programs())
-        status = self._framebuffer_status(self.draw_framebuffer)
+        status = self._draw_framebuffer_status()
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "draw framebuffer incomplete")
         check(not self._mapped_buffers_in_use(), E.GL_INVALID_OPERATION, "a buffer in use is mapped")
@@ -431,9 +446,56 @@ class DrawMixin:
 
     # -- state emission -------------------------------------------------------------
     def _emit_framebuffer(self):
-        fb = self._pipe_framebuffer_state()
+        fb = self._draw_framebuffer_state()
         self.pipe.set_framebuffer_state(fb)
         return fb
+
+    # -- derived state kept while its generations stand (driver.gl.generations) ---------
+    _derived_cache = None        # key -> (the objects it was derived from, inputs, result)
+
+    def _derived(self, key, sources, inputs, derive):
+        """``derive()``, or what it gave before for the same ``sources`` (objects held,
+        compared by identity) and equal ``inputs`` (generations and other values read);
+        ``inputs`` None: derived every time."""
+        cache = self._derived_cache
+        if cache is None:
+            cache = self._derived_cache = {}
+        if inputs is not None:
+            hit = cache.get(key)
+            if hit is not None and hit[1] == inputs and all(a is b for a, b in zip(hit[0], sources)):
+                return hit[2]
+        value = derive()
+        if inputs is not None:
+            if len(cache) >= _DERIVED_CACHE_ENTRIES:
+                cache.clear()
+            cache[key] = (sources, inputs, value)
+        return value
+
+    def _framebuffer_inputs(self, fbo):
+        """What a framebuffer object's pipe state and completeness read, or None (the
+        window framebuffer, or an attached texture with queued uploads, which the
+        derivation writes first)."""
+        if fbo is None:
+            return None
+        for a in fbo.attachments.values():
+            if a.type != E.GL_RENDERBUFFER and _has_pending(a.obj):
+                return None
+        return (FRAMEBUFFERS.generation, TEXTURES.generation)
+
+    def _draw_framebuffer_status(self) -> int:
+        """_framebuffer_status of the draw framebuffer, kept while its objects stand."""
+        fbo = self.draw_framebuffer
+        return self._derived(("fb status", id(fbo)), (fbo,), self._framebuffer_inputs(fbo),
+                             lambda: self._framebuffer_status(fbo))
+
+    def _draw_framebuffer_state(self):
+        """_pipe_framebuffer_state, kept while the framebuffer's objects, the sRGB
+        enable and the layer being rendered stand."""
+        fbo = self.draw_framebuffer
+        inputs = self._framebuffer_inputs(fbo)
+        if inputs is not None:
+            inputs += (E.GL_FRAMEBUFFER_SRGB in self.state.enabled, getattr(self, "_render_layer", None))
+        return self._derived(("fb state", id(fbo)), (fbo,), inputs, self._pipe_framebuffer_state)
 
     def _emit_state(self, fb, vertex_program=None) -> None:
         s = self.state
@@ -526,7 +588,7 @@ class DrawMixin:
         gl_DepthRange, the one state built-in core and ES GLSL keep (GLSL 4.60 section
         7.4: viewport 0's range): zeros but near, far and diff, built again only when
         the range changed; None when no stage reads the block."""
-        if not _reads_state_block(ls):
+        if not self._derived(("reads state", id(ls)), (ls,), (), lambda: _reads_state_block(ls)):
             return None
         near, far = self.state.depth_range
         cached = self._core_state_cache
@@ -558,12 +620,43 @@ class DrawMixin:
         memo = self._draw_samplers
         derived = memo.get(id(ls)) if memo is not None else None
         if derived is None:
-            derived = self._derive_samplers(ls)
+            derived = self._derived(("samplers", id(ls)), (ls,), self._sampler_inputs(ls),
+                                    lambda: self._derive_samplers(ls))
             if memo is not None:
                 memo[id(ls)] = derived
         samplers, views = derived
         self.cso.set_samplers(stage, samplers)
         self.pipe.set_sampler_views(stage, 0, views)
+
+    def _sampler_inputs(self, ls):
+        """What _derive_samplers reads beyond the program: per sampler element its
+        unit, target, bound texture and sampler object (and the compatibility unit's
+        LOD bias), the texture (and, for buffer textures, buffer) generations and the
+        seamless-cube enable; None while a bound texture has queued uploads."""
+        data, units, samplers = ls.uniform_data, self.texture_units, self.sampler_units
+        targets = self.default_textures
+        compat = self.api.compat
+        elements = []
+        buffers = 0
+        for offset_B, target in self._sampler_plan(ls)[0]:
+            unit = _I32.unpack_from(data, offset_B)[0]
+            tex = units[unit].get(target) if target in targets else None
+            if tex is not None and _has_pending(tex):
+                return None
+            if target == E.GL_TEXTURE_BUFFER:
+                buffers = BUFFERS.generation
+            bias = self.legacy.texenv[unit].lod_bias if compat and unit < 8 else 0.0
+            elements.append((unit, target, tex, samplers[unit], bias))      # objects: compared by identity
+        if not elements:
+            return ()
+        return (tuple(elements), TEXTURES.generation, buffers,
+                E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled)
+
+    def _sampler_plan(self, ls) -> tuple[tuple, tuple]:
+        """((offset_B of the unit number, texture target) of every sampler uniform
+        element, the same of the elements the shaders use): fixed for a link."""
+        return self._derived(("sampler plan", id(ls)), (ls,), (),
+                             lambda: (tuple(self._sampler_slots(ls)), tuple(self._sampler_slots(ls, True))))
 
     def _derive_samplers(self, ls) -> tuple[list, list]:
         """(pipe sampler states, sampler views) of the program's sampler uniforms, in
@@ -588,11 +681,18 @@ class DrawMixin:
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
             samplers.append(ps.integer_border(self._unit_sampler_state(unit, params, target, seamless),
                                               views[-1].format))
-        return samplers, views
+        return tuple(samplers), views
 
     def _sampler_targets(self, ls, active_only: bool = False):
         """(texture unit, texture target) of every sampler uniform element (``active_only``:
         of the elements the shaders use, ``UniformInfo.active_elements``)."""
+        data = ls.uniform_data
+        for offset_B, target in self._sampler_plan(ls)[1 if active_only else 0]:
+            yield _I32.unpack_from(data, offset_B)[0], target
+
+    def _sampler_slots(self, ls, active_only: bool = False):
+        """(offset_B of the unit number in the uniform storage, texture target) of every
+        sampler uniform element (``active_only``: as _sampler_targets)."""
         for u in ls.uniforms:
             if u.kind != "sampler":
                 continue
@@ -606,8 +706,7 @@ class DrawMixin:
             for i in range(u.size):
                 if active is not None and i not in active:
                     continue
-                unit = struct.unpack_from("<i", ls.uniform_data, u.offset_B + i * u.stride_B)[0]
-                yield unit, target
+                yield u.offset_B + i * u.stride_B, target
 
     def _buffer_view(self, tex):
         """A texel buffer view (GL 4.6 section 8.9)."""
@@ -675,8 +774,29 @@ class DrawMixin:
         st_atom_array): input location i is fed by element ``fetch_slots[i]`` (i
         itself, or later when a dvec3/dvec4 location below takes two elements);
         enabled arrays read buffers (client memory is uploaded), disabled ones and
-        unused elements below the highest one read a constant with stride 0."""
+        unused elements below the highest one read a constant with stride 0.
+        Kept while the program, the vertex array object and the vertex-array and
+        buffer generations stand, when every element reads a buffer object."""
         ls = prog.linked_state if prog is not None else None
+        sources, inputs = (prog, ls, self.vao), (VERTEX_ARRAYS.generation, BUFFERS.generation)
+        cache = self._derived_cache
+        hit = cache.get("vertices") if cache is not None else None
+        if hit is not None and hit[1] == inputs and all(a is b for a, b in zip(hit[0], sources)):
+            elements, buffers = hit[2]
+        else:
+            elements, buffers, reusable = self._derive_vertices(prog, vertex_range, instances)
+            if reusable:
+                self._derived("vertices", sources, inputs, lambda: (elements, tuple(buffers)))
+        self.cso.set_vertex_elements(elements)
+        self.pipe.set_vertex_buffers(list(buffers))
+
+    def _derive_vertices(self, prog, vertex_range, instances: int) -> tuple[tuple, list, bool]:
+        """(vertex elements, vertex buffers, reusable) of _emit_vertices; reusable when
+        no element is a constant, client memory or a compatibility array (each draw
+        uploads those afresh: their values or memory may change without an object
+        changing)."""
+        ls = prog.linked_state if prog is not None else None
+        reusable = [True]
         fetch_slots = ls.fetch_slots if ls is not None else {}
         attributes = sorted(ls.attributes.items(), key=lambda kv: kv[1][0]) if ls else []
         by_location: dict[int, VertexElement] = {}
@@ -697,14 +817,17 @@ class DrawMixin:
                            "uint": ("I", PipeFormat.R32G32B32A32_UINT)}[kind]
             res, off = self.uploader.upload(pack_values(value, letter))
             buffers.append(VertexBuffer(res, off))
+            reusable[0] = False
             return VertexElement(0, len(buffers) - 1, fmt, 0)
 
         for name, (loc, gtype, nslots) in attributes:
             if gtype is not None and gtype.innermost_element.base == "double":     # vertexarrays.py
+                reusable[0] = False
                 self._emit_long_attribute(loc, gtype, buffers, by_location, last_vertex, instances, fetch_slots)
                 continue
             for slot in range(loc, loc + nslots):
                 if name.startswith("gl_"):
+                    reusable[0] = False
                     src = self._legacy_source(name)
                     a, b = src if src is not None else (None, None)
                 else:
@@ -728,6 +851,7 @@ class DrawMixin:
                     check(mem is not None, E.GL_INVALID_OPERATION, "NULL client array")
                     res, off = self.uploader.upload(mem.read(0, nbytes))
                     vb = VertexBuffer(res, off)
+                    reusable[0] = False
                 buffers.append(vb)
                 by_location[element] = VertexElement(a.relative_offset, len(buffers) - 1, fmt, stride,
                                                      b.divisor)
@@ -735,8 +859,7 @@ class DrawMixin:
         elements = []
         for loc in range(count):
             elements.append(by_location.get(loc) or constant((0.0, 0.0, 0.0, 1.0), "float"))
-        self.cso.set_vertex_elements(tuple(elements))
-        self.pipe.set_vertex_buffers(buffers)
+        return tuple(elements), buffers, reusable[0]
 
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
         stages = self._stage_programs()

@@ -1,4 +1,8 @@
-"""GL objects and their name spaces (GL 4.6 section 2.6 / chapter 5)."""
+"""GL objects and their name spaces (GL 4.6 section 2.6 / chapter 5).
+
+The objects a draw derives pipe state from (buffers, vertex arrays, textures and
+samplers, framebuffers and renderbuffers) move their group's generation on every
+change (driver.gl.generations)."""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driver.gl import enums as E
+from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, VERTEX_ARRAYS, tracked
 
 __all__ = [
     "Buffer", "Framebuffer", "Namespace", "Program", "Query", "Renderbuffer", "Sampler",
@@ -181,6 +186,7 @@ def _bound_objects(ctx):
     yield getattr(ctx, "current_program", None)
 
 
+@tracked(BUFFERS)
 @dataclass(eq=False)
 class Buffer:
     name: int
@@ -196,6 +202,7 @@ class Buffer:
     map_view: Any = None         # the pipe Transfer of the current mapping
 
 
+@tracked(VERTEX_ARRAYS)
 @dataclass(eq=False)
 class VertexAttrib:
     """Generic attribute state (GL 4.6 table 23.4 and 23.5)."""
@@ -211,6 +218,7 @@ class VertexAttrib:
     pointer: Any = 0              # offset into the buffer, or client memory
 
 
+@tracked(VERTEX_ARRAYS)
 @dataclass(eq=False)
 class VertexBinding:
     buffer: Buffer | None = None
@@ -219,6 +227,7 @@ class VertexBinding:
     divisor: int = 0
 
 
+@tracked(VERTEX_ARRAYS)
 @dataclass(eq=False)
 class VertexArray:
     """A vertex array object. Its ``n_attribs`` attributes and bindings are made on
@@ -252,6 +261,7 @@ class VertexArray:
         return self._bindings
 
 
+@tracked(TEXTURES)
 @dataclass
 class SamplerParams:
     """Sampler state (GL 4.6 table 23.18): shared by textures and samplers."""
@@ -270,12 +280,14 @@ class SamplerParams:
     srgb_decode: int = 0x8A49                 # EXT_texture_sRGB_decode: DECODE_EXT / SKIP_DECODE_EXT
 
 
+@tracked(TEXTURES)
 @dataclass(eq=False)
 class Sampler:
     name: int
     params: SamplerParams = field(default_factory=SamplerParams)
 
 
+@tracked(TEXTURES)
 @dataclass
 class TexImage:
     """One level of one face/target: the specified image's properties."""
@@ -288,6 +300,8 @@ class TexImage:
     compressed: bool = False
 
 
+# pending uploads are flushed by the next use of the resource, not state a draw derives
+@tracked(TEXTURES, untracked=frozenset({"pending", "pending_compressed"}))
 @dataclass(eq=False)
 class Texture:
     name: int
@@ -309,6 +323,7 @@ class Texture:
     buffer_size: int = 0
 
 
+@tracked(FRAMEBUFFERS)
 @dataclass
 class Attachment:
     type: int = E.GL_NONE                 # GL_NONE, GL_TEXTURE, GL_RENDERBUFFER
@@ -319,6 +334,7 @@ class Attachment:
     layered: bool = False
 
 
+@tracked(FRAMEBUFFERS)
 @dataclass(eq=False)
 class Framebuffer:
     name: int
@@ -333,6 +349,7 @@ class Framebuffer:
     ever_bound: bool = False
 
 
+@tracked(FRAMEBUFFERS)
 @dataclass(eq=False)
 class Renderbuffer:
     name: int

@@ -1,0 +1,328 @@
+"""Draws keep derived state (sampler states and views, vertex elements and buffers,
+the framebuffer state and its completeness) while the generations of the objects
+it came from stand (driver.gl.generations). Each test draws, changes one kind of
+state between two identical draws, and checks the second image shows the change
+(values by hand), so a kept derivation can never be stale. The same draws with
+nothing changed give the same image, and keep the derivation (the cache is hit)."""
+
+import numpy as np
+import pytest
+
+from driver.gl import enums as E
+from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, VERTEX_ARRAYS
+from driver.gl.objects import Texture, VertexArray
+from tests.driver.agx import glhelp
+from tests.driver.gl.helpers import expect
+
+VS = """#version 330 core
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec4 col;
+out vec4 v;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); v = col; }
+"""
+# the colour times the texel at the texture's centre
+FS = """#version 330 core
+in vec4 v;
+uniform sampler2D tex;
+out vec4 o;
+void main() { o = v * texture(tex, vec2(0.5)); }
+"""
+FS_CONST = """#version 330 core
+out vec4 o;
+void main() { o = vec4(0.0, 0.0, 1.0, 1.0); }
+"""
+WHITE = (255, 255, 255, 255)
+
+
+def _quad(colour):
+    """A strip covering the target: (x, y, r, g, b, a) per vertex."""
+    return np.array([[x, y, *colour] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))], np.float32)
+
+
+def _texture(ctx, texel, unit=0):
+    """A 2x2 texture of one texel value (one level: mipmap filters make it incomplete)."""
+    ctx.glActiveTexture(E.GL_TEXTURE0 + unit)
+    (t,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(texel) * 4)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    ctx.glActiveTexture(E.GL_TEXTURE0)
+    return t
+
+
+def _scene(colour=(1, 1, 1, 1), texel=(255, 255, 255, 255)):
+    """A 4x4 core context drawing a white quad times a 1x1 texture on unit 0."""
+    ctx = glhelp.context(4, 4, api="gl33")
+    prog = glhelp.program(ctx, VS, FS)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    data = _quad(colour)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 24, 0)
+    ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 24, 8)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glEnableVertexAttribArray(1)
+    tex = _texture(ctx, texel)
+    return ctx, prog, vao, vbo, tex
+
+
+def _draw(ctx):
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    return tuple(bytes(ctx.glReadPixels(1, 1, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)))
+
+
+def _twice(ctx, change, before, after):
+    assert _draw(ctx) == before
+    assert _draw(ctx) == before            # nothing changed: the same image
+    change()
+    assert _draw(ctx) == after
+
+
+# -- textures and samplers ------------------------------------------------------------------
+
+def test_tex_sub_image_between_draws():
+    ctx, *_ = _scene()
+    _twice(ctx, lambda: ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                                            bytes((10, 20, 30, 40)) * 4),
+           WHITE, (10, 20, 30, 40))
+
+
+def test_tex_image_redefined_between_draws():
+    ctx, *_ = _scene()
+    _twice(ctx, lambda: ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA,
+                                         E.GL_UNSIGNED_BYTE, bytes((0, 255, 0, 255))),
+           WHITE, (0, 255, 0, 255))
+
+
+def test_texture_made_incomplete_between_draws():
+    """A mipmap filter on a one-level 2x2 texture: incomplete, sampled as (0, 0, 0, 1)."""
+    ctx, *_ = _scene()
+    _twice(ctx, lambda: ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER,
+                                            E.GL_LINEAR_MIPMAP_LINEAR),
+           WHITE, (0, 0, 0, 255))
+
+
+def test_swizzle_between_draws():
+    """One component of the swizzle (an in-place change of the texture's list)."""
+    ctx, *_ = _scene(texel=(200, 100, 50, 255))
+    _twice(ctx, lambda: ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_SWIZZLE_R, E.GL_BLUE),
+           (200, 100, 50, 255), (50, 100, 50, 255))
+
+
+def test_another_texture_bound_between_draws():
+    ctx, *_ = _scene()
+    other = _texture(ctx, (1, 2, 3, 4), unit=1)
+    _twice(ctx, lambda: ctx.glBindTexture(E.GL_TEXTURE_2D, other), WHITE, (1, 2, 3, 4))
+
+
+def test_sampler_uniform_moved_to_another_unit_between_draws():
+    ctx, prog, *_ = _scene()
+    _texture(ctx, (9, 8, 7, 6), unit=3)
+    _twice(ctx, lambda: ctx.glUniform1i(ctx.glGetUniformLocation(prog, "tex"), 3), WHITE, (9, 8, 7, 6))
+
+
+def test_sampler_object_and_its_parameters_between_draws():
+    """A 2x2 texture, black but texel (1, 1) = 200, magnified and sampled at its
+    centre: NEAREST gives texel (1, 1) (200), LINEAR the mean of the four (50).
+    Binding a LINEAR sampler object, then changing that sampler's filter, is seen
+    by the next draw each time."""
+    ctx, *_ = _scene()
+    black, grey = (0, 0, 0, 255), (200, 200, 200, 255)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                     bytes(black * 3 + grey))
+    (s,) = ctx.glGenSamplers(1)
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MAG_FILTER, E.GL_LINEAR)
+    _twice(ctx, lambda: ctx.glBindSampler(0, s), grey, (50, 50, 50, 255))
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    assert _draw(ctx) == grey
+
+
+# -- vertex arrays and buffers --------------------------------------------------------------
+
+def test_buffer_data_reallocated_between_draws():
+    ctx, _p, _vao, vbo, _t = _scene()
+    data = _quad((0, 1, 0, 1))
+    _twice(ctx, lambda: ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW),
+           WHITE, (0, 255, 0, 255))
+
+
+def test_attribute_pointer_to_another_buffer_between_draws():
+    ctx, *_ = _scene()
+    (other,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, other)
+    data = _quad((1, 0, 0, 1))
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    _twice(ctx, lambda: ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 24, 8), WHITE, (255, 0, 0, 255))
+
+
+def test_attribute_disabled_between_draws():
+    """A disabled array reads the current value (glVertexAttrib4f)."""
+    ctx, *_ = _scene()
+    ctx.glVertexAttrib4f(1, 0.0, 0.0, 1.0, 1.0)
+
+    def change():
+        ctx.glDisableVertexAttribArray(1)
+    _twice(ctx, change, WHITE, (0, 0, 255, 255))
+    ctx.glVertexAttrib4f(1, 1.0, 0.0, 1.0, 1.0)         # a constant is read afresh each draw
+    assert _draw(ctx) == (255, 0, 255, 255)
+
+
+def test_another_vertex_array_between_draws():
+    ctx, _prog, vao, _vbo, _tex = _scene()
+    (vao2,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao2)
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    data = _quad((0, 1, 1, 1))
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 24, 0)
+    ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 24, 8)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glEnableVertexAttribArray(1)
+    ctx.glBindVertexArray(vao)
+    _twice(ctx, lambda: ctx.glBindVertexArray(vao2), WHITE, (0, 255, 255, 255))
+
+
+def test_attribute_size_between_draws():
+    """Attribute 1 read as two components instead of four: (r, g) = (1, 1) and the
+    missing ones default to b = 0, a = 1 (GL 4.6 section 10.2)."""
+    ctx, *_ = _scene()
+    ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 24, 8)
+    assert _draw(ctx) == WHITE
+    ctx.glVertexAttribPointer(1, 2, E.GL_FLOAT, False, 24, 8)    # (r, g) only: b = 0, a = 1
+    assert _draw(ctx) == (255, 255, 0, 255)
+
+
+# -- framebuffers -----------------------------------------------------------------------------
+
+def _fbo_texture(ctx, w, h):
+    (t,) = ctx.glGenTextures(1)
+    ctx.glActiveTexture(E.GL_TEXTURE5)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, w, h, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    ctx.glActiveTexture(E.GL_TEXTURE0)
+    return t
+
+
+def test_framebuffer_attachment_changed_between_draws():
+    """Drawing into colour texture A, then B attached in its place (and the sampled
+    texture's data changed, an upload queued before the draw): B gets the blue quad,
+    A keeps the first, white one."""
+    ctx, *_ = _scene()
+    a, b = _fbo_texture(ctx, 4, 4), _fbo_texture(ctx, 4, 4)
+    (fbo,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, a, 0)
+    assert _draw(ctx) == WHITE
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, b, 0)
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                        bytes((0, 0, 255, 255)) * 4)
+    assert _draw(ctx) == (0, 0, 255, 255)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, a, 0)
+    assert tuple(bytes(ctx.glReadPixels(1, 1, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE))) == WHITE
+
+
+def test_framebuffer_made_incomplete_between_draws():
+    """A colour renderbuffer re-specified with zero size: the next draw is
+    GL_INVALID_FRAMEBUFFER_OPERATION; sized again, it draws."""
+    ctx, *_ = _scene()
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 4, 4)
+    (fbo,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    assert _draw(ctx) == WHITE
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 0, 0)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    expect(ctx, E.GL_INVALID_FRAMEBUFFER_OPERATION)
+    ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 4, 4)
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    assert tuple(bytes(ctx.glReadPixels(1, 1, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE))) == WHITE
+
+
+def test_draw_buffers_changed_between_draws():
+    """glDrawBuffers(NONE) between draws: the attachment keeps the clear colour."""
+    ctx, *_ = _scene()
+    t = _fbo_texture(ctx, 4, 4)
+    (fbo,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, t, 0)
+    assert _draw(ctx) == WHITE
+    ctx.glDrawBuffers(1, [E.GL_NONE])
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)                 # clears nothing: no draw buffer
+    ctx.glDrawBuffers(1, [E.GL_COLOR_ATTACHMENT0])
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawBuffers(1, [E.GL_NONE])
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    assert tuple(bytes(ctx.glReadPixels(1, 1, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE))) == (0, 0, 0, 0)
+
+
+# -- programs ---------------------------------------------------------------------------------
+
+def test_another_program_between_draws():
+    ctx, *_ = _scene()
+    prog = ctx.current_program.name
+    other = glhelp.program(ctx, VS, FS_CONST)
+    ctx.glUseProgram(prog)
+    _twice(ctx, lambda: ctx.glUseProgram(other), WHITE, (0, 0, 255, 255))
+
+
+# -- the generations themselves ----------------------------------------------------------------
+
+@pytest.mark.parametrize("group, make, change", [
+    (TEXTURES, lambda: Texture(1), lambda t: t.images.append([])),
+    (TEXTURES, lambda: Texture(1), lambda t: t.swizzle.__setitem__(0, E.GL_BLUE)),
+    (TEXTURES, lambda: Texture(1), lambda t: setattr(t.params, "min_filter", E.GL_NEAREST)),
+    (VERTEX_ARRAYS, lambda: VertexArray(1, 4), lambda v: setattr(v.attribs[2], "enabled", True)),
+    (VERTEX_ARRAYS, lambda: VertexArray(1, 4), lambda v: v.attribs.__setitem__(1, v.attribs[0])),
+    (VERTEX_ARRAYS, lambda: VertexArray(1, 4), lambda v: v.legacy.clear()),
+])
+def test_changes_move_the_group_generation(group, make, change):
+    obj = make()
+    _ = getattr(obj, "attribs", None)
+    before = group.generation
+    change(obj)
+    assert group.generation != before
+
+
+def test_nested_lists_are_tracked():
+    """tex.images[face][level] = img (the list inside the list) moves the generation."""
+    t = Texture(1)
+    t.images.append([])
+    before = TEXTURES.generation
+    t.images[0].append(None)
+    assert TEXTURES.generation != before
+
+
+def test_unchanged_state_reuses_the_derivation():
+    """Two draws with nothing changed in between: the samplers, vertex elements and
+    framebuffer state are the very objects of the first (no generation moved)."""
+    ctx, *_ = _scene()
+    (fbo,) = ctx.glGenFramebuffers(1)
+    t = _fbo_texture(ctx, 4, 4)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, t, 0)
+    _draw(ctx)
+    _draw(ctx)              # (the first draw made the texture's resource: a change)
+    gens = (TEXTURES.generation, BUFFERS.generation, VERTEX_ARRAYS.generation, FRAMEBUFFERS.generation)
+    cache = dict(ctx._derived_cache)
+    _draw(ctx)
+    assert (TEXTURES.generation, BUFFERS.generation, VERTEX_ARRAYS.generation, FRAMEBUFFERS.generation) == gens
+    for key in ("vertices",):
+        assert ctx._derived_cache[key] is cache[key]
+    assert any(k[0] == "samplers" for k in cache if isinstance(k, tuple))
+    for key, entry in cache.items():
+        assert ctx._derived_cache[key] is entry, key
