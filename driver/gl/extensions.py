@@ -260,7 +260,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_transform_feedback2", (4, 0), (4, 0), _N, _N, DONE),
     _x("GL_ARB_transform_feedback3", (4, 0), (4, 0), _N, _N, DONE),
     _x("GL_ARB_transform_feedback_instanced", _ANY, _GL32, _N, _N, CORE),
-    _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, STAGE, glsl=True),
+    # a dvec3/dvec4 input takes one location and two fetch slots (compiler.link.attribute_fetch_slots;
+    # tests/driver/gl/test_attrib_64bit.py, test_va64_spirv_listed.py)
+    _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_vertex_attrib_binding", (4, 3), (4, 3), _N, _N, DONE),
     # 16 viewports (driver/gl/viewports.py) selected by the geometry stage's gl_ViewportIndex;
     # the indexed commands and queries exist from GL 4.1 (where it is core) only
@@ -278,7 +280,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_gl_spirv", _ANY, _GL32, _N, _N, STAGE),
+    # compiler/spirv; it requires GL 3.3 (tests/driver/gl/test_gl_spirv*.py, test_va64_spirv_listed.py)
+    _x("GL_ARB_gl_spirv", (3, 3), (3, 3), _N, _N, DONE),
     _x("GL_ARB_indirect_parameters", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_multi_bind", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_pipeline_statistics_query", _ANY, _GL32, _N, _N, DONE),
@@ -288,7 +291,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_shader_draw_parameters", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_group_vote", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_group_vote.py
     _x("GL_ARB_shader_texture_image_samples", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_ARB_spirv_extensions", _ANY, _GL32, _N, _N, STAGE),
+    _x("GL_ARB_spirv_extensions", (3, 3), (3, 3), _N, _N, DONE),     # test_gl_spirv_extensions.py
     _x("GL_ARB_texture_barrier", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_filter_anisotropic", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_filter_anisotropic", _ANY, _GL32, _N, _ES2, DONE),

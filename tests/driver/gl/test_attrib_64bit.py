@@ -386,7 +386,7 @@ def test_not_in_gles(api):
 
 def test_the_extension_brings_double_inputs_to_glsl_150():
     """GLSL 1.50 with GL_ARB_gpu_shader_fp64 and GL_ARB_vertex_attrib_64bit (piglit's
-    form); the compiler knows the extension (the GL line stays STAGE with fp64)."""
+    form); the compiler knows the extension (the listed GL side: test_va64_spirv_listed)."""
     from compiler.glsl import parse
     unit = parse("#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
                  "#extension GL_ARB_vertex_attrib_64bit : require\n"

@@ -305,13 +305,17 @@ def test_errors_and_info_log(ctx):
     assert "mix SPIR-V and GLSL" in c.glGetProgramInfoLog(p)
 
 
-def test_no_spirv_before_gl46():
+@pytest.mark.parametrize("api, error", [("gl32", E.GL_INVALID_ENUM), ("gles32", E.GL_INVALID_ENUM),
+                                        ("gl43", E.GL_NO_ERROR), ("gl46", E.GL_NO_ERROR)])
+def test_spirv_needs_gl46_or_the_extension(api, error):
+    """SPIR-V binaries come with GL 4.6 or GL_ARB_gl_spirv, listed from GL 3.3 (which it
+    requires): a 3.2 core or GLES context refuses the binary format."""
     import driver
-    c = driver.Context(api="gl43", width=4, height=4)
+    c = driver.Context(api=api, width=4, height=4)
     s = c.glCreateShader(E.GL_VERTEX_SHADER)
     data = assemble(PASS_VS)
     c.glShaderBinary(1, [s], E.GL_SHADER_BINARY_FORMAT_SPIR_V, data, len(data))
-    assert c.glGetError() == E.GL_INVALID_ENUM
+    assert c.glGetError() == error
 
 
 def test_queries_of_the_binary_format_and_spirv_extensions():
@@ -322,7 +326,7 @@ def test_queries_of_the_binary_format_and_spirv_extensions():
     assert c.glGetIntegerv(E.GL_NUM_SPIR_V_EXTENSIONS) == [3]        # (test_gl_spirv_extensions.py)
     c.glGetStringi(E.GL_SPIR_V_EXTENSIONS, 3)
     assert c.glGetError() == E.GL_INVALID_VALUE
-    old = driver.Context(api="gl43", width=4, height=4)
+    old = driver.Context(api="gl32", width=4, height=4)         # (below GL_ARB_gl_spirv's 3.3)
     assert old.glGetIntegerv(E.GL_NUM_SHADER_BINARY_FORMATS) == [0]
     old.glGetIntegerv(E.GL_NUM_SPIR_V_EXTENSIONS)
     assert old.glGetError() == E.GL_INVALID_ENUM
