@@ -669,13 +669,13 @@ class DrawMixin:
                 samplers.append(None)
                 views.append(self._buffer_view(tex))
                 continue
-            res = self._texture_resource(tex) if tex is not None and self._texture_complete(tex) else None
+            sobj = self.sampler_units[unit]
+            params = sobj.params if sobj is not None else (tex.params if tex is not None else None)
+            res = self._texture_resource(tex) if tex is not None and self._texture_complete(tex, params) else None
             if res is None:
                 samplers.append(None)
                 views.append(None)     # incomplete: the driver returns (0, 0, 0, 1)
                 continue
-            sobj = self.sampler_units[unit]
-            params = sobj.params if sobj is not None else tex.params
             seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
             depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
@@ -728,8 +728,10 @@ class DrawMixin:
                 return False
         return True
 
-    def _texture_complete(self, tex) -> bool:
-        """GL 4.6 section 8.17 (mipmap, cube and format completeness)."""
+    def _texture_complete(self, tex, params=None) -> bool:
+        """GL 4.6 section 8.17 (mipmap, cube and format completeness), with the
+        sampler state ``params`` the texture is sampled with (a bound sampler
+        object's; the texture's own when None)."""
         base = self._image(tex, 0, tex.base_level) if tex.images else None
         if base is None or base.width == 0:
             return False
@@ -738,7 +740,7 @@ class DrawMixin:
             # state (its filters are never applied), so its filters cannot make it incomplete
             return True
         info = self._format_info(base.internal_format)
-        p = tex.params
+        p = params if params is not None else tex.params
         if self.api.es and self.api.version < (3, 0) and not self.api.has_extension("GL_OES_texture_npot"):
             # GLES 2.0 section 3.8.2: NPOT textures need CLAMP_TO_EDGE and no mipmaps
             npot = any(x & (x - 1) for x in (base.width, base.height))

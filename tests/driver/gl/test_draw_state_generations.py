@@ -326,3 +326,21 @@ def test_unchanged_state_reuses_the_derivation():
     assert any(k[0] == "samplers" for k in cache if isinstance(k, tuple))
     for key, entry in cache.items():
         assert ctx._derived_cache[key] is entry, key
+
+
+def test_completeness_uses_the_bound_sampler_objects_filter():
+    """GL 4.6 section 8.17 with a sampler object bound (its state replaces the
+    texture's, GL 4.6 section 11.1.3.5): a mipmap minification filter of the
+    sampler makes the one-level 2x2 texture incomplete (sampled as (0, 0, 0, 1)),
+    and a NEAREST sampler makes a texture whose own filter needs mipmaps complete."""
+    ctx, *_ = _scene()
+    (s,) = ctx.glGenSamplers(1)
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST_MIPMAP_NEAREST)
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    ctx.glBindSampler(0, s)
+    assert _draw(ctx) == (0, 0, 0, 255)
+    ctx.glSamplerParameteri(s, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_LINEAR_MIPMAP_LINEAR)
+    assert _draw(ctx) == WHITE
+    ctx.glBindSampler(0, 0)             # the texture's own (mipmap) filter again: incomplete
+    assert _draw(ctx) == (0, 0, 0, 255)
