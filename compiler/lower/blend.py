@@ -261,7 +261,10 @@ def fragment_outputs(io, L) -> None:
         if rt.base_type == "float" and io.k("clamp_fragment_color", False):
             c = b.fsat(c)               # glClampColor(CLAMP_FRAGMENT_COLOR, TRUE): every buffer
         logic = io.k("logic_op", None)
-        if logic and logic != "copy" and rt.format in _LOGIC_BITS:
+        # the logic op combines integer values: integer targets and unorm ones through their
+        # encoding; floating-point targets (their 16/32-bit tile words included) ignore it
+        if logic and logic != "copy" and rt.format in _LOGIC_BITS and \
+                (rt.base_type != "float" or rt.format.startswith("unorm")):
             if rt.swizzle is not None:
                 c = _to_memory_order(b, rt, _pad4(b, c))
             value = _logic_op(b, rt, i, logic, c)

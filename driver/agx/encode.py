@@ -78,9 +78,12 @@ def fragment_key(ctx, batch) -> ShaderKey:
             continue
         rt = b.rt[i] if b.independent_blend_enable else b.rt[0]
         blend = None
-        if rt.blend_enable and slot.base_type == "float" and rt.advanced is not None:
+        # GL 4.6 section 17.3.9: with the logic op enabled blending is disabled, for every buffer
+        # (a floating-point one then takes the colour as it is: the logic op ignores it)
+        blend_enable = rt.blend_enable and not b.logicop_enable
+        if blend_enable and slot.base_type == "float" and rt.advanced is not None:
             blend = Blend(rt.advanced)
-        elif rt.blend_enable and slot.base_type == "float":
+        elif blend_enable and slot.base_type == "float":
             blend = Blend(_FUNCS[rt.rgb_func], _FACTORS.get(rt.rgb_src_factor, "one"),
                           _FACTORS.get(rt.rgb_dst_factor, "zero"), _FUNCS[rt.alpha_func],
                           _FACTORS.get(rt.alpha_src_factor, "one"), _FACTORS.get(rt.alpha_dst_factor, "zero"))
@@ -95,6 +98,7 @@ def fragment_key(ctx, batch) -> ShaderKey:
                           alpha_to_coverage=b.alpha_to_coverage, alpha_to_one=b.alpha_to_one,
                           samples=max(1, ctx.fb.samples or 1), two_side=ctx.rast.light_twoside,
                           flat_shade=ctx.rast.flatshade,
+                          **({"logic_op": b.logicop_func.name.lower()} if b.logicop_enable else {}),
                           **({"clamp_fragment_color": True} if ctx.rast.clamp_fragment_color else {}))
 
 
