@@ -41,6 +41,8 @@ word 4 ``lo``: the vertex id of record 0
 word 5 restart index (indexed, list topologies: a primitive using it is skipped)
 word 6 1 when primitive restart is enabled
 word 7 slots: input primitives x instances x invocations (one stream's region)
+word 14 gl_PrimitiveIDIn of the first input primitive: the primitives of the pieces
+        before this one when the driver draws a large draw in pieces (0 otherwise)
 ====== =============================================================
 """
 
@@ -356,8 +358,8 @@ class GeometryLowering:
             return location(0, t.vector_size)
 
         for s, var in inputs:
-            if s.name == "gl_PrimitiveIDIn":
-                b.store_var(var, p)
+            if s.name == "gl_PrimitiveIDIn":            # counted across the pieces of a draw
+                b.store_var(var, b.iadd(p, self._param(b, 14)))
             elif s.name == "gl_InvocationID":
                 b.store_var(var, inv)
             elif s.name == "gl_in":

@@ -214,7 +214,11 @@ class DrawMixin:
             return
         # instanced draws are never split: a piece drawing one instance would see
         # gl_InstanceID 0 and fetch divisor > 1 attributes of the wrong instance
-        pieces = _pieces(mode, first, count) if instances == 1 else [(first, count)]
+        # (nor one whose fragment stage reads the rasteriser's gl_PrimitiveID, which would
+        # restart in every piece)
+        from driver.gl.geometry import draw_piece, pieces_keep_primitive_ids
+        pieces = _pieces(mode, first, count) if instances == 1 and (
+            count <= MAX_DRAW_PIECE or pieces_keep_primitive_ids(self)) else [(first, count)]
         check(count * instances <= MAX_VERTEX_INVOCATIONS, E.GL_OUT_OF_MEMORY,
               f"{count} vertices x {instances} instances: more than {MAX_VERTEX_INVOCATIONS} vertices")
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
@@ -228,9 +232,10 @@ class DrawMixin:
         # follows the piece, not the request (client arrays are read per piece)
         check(len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
               f"{count} vertices: more than {MAX_PIECE_DRAWS} pieces")
-        for start, n in pieces:
-            self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance, instance_count=1),
-                            [DrawStartCountBias(start, n)], None, (start, start + n - 1))
+        for start, n in pieces:             # gl_PrimitiveID(In) counts on across them
+            with draw_piece(self, mode, start - first):
+                self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance, instance_count=1),
+                                [DrawStartCountBias(start, n)], None, (start, start + n - 1))
 
     def glDrawElements(self, mode, count, type, indices) -> None:
         self._draw_elements(mode, count, type, indices, 1, 0, 0, None)
@@ -346,7 +351,9 @@ class DrawMixin:
         # a huge draw as consecutive smaller ones (primitive order kept), as glDrawArrays;
         # with primitive restart a piece boundary could split a primitive: drawn whole
         # nor an instanced draw (see _draw_arrays)
-        pieces = _pieces(mode, 0, count) if restart is None and instances == 1 else [(0, count)]
+        from driver.gl.geometry import draw_piece, pieces_keep_primitive_ids
+        pieces = _pieces(mode, 0, count) if restart is None and instances == 1 and (
+            count <= MAX_DRAW_PIECE or pieces_keep_primitive_ids(self)) else [(0, count)]
         check(count * instances <= MAX_VERTEX_INVOCATIONS, E.GL_OUT_OF_MEMORY,
               f"{count} indices x {instances} instances: more than {MAX_VERTEX_INVOCATIONS} vertices")
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
@@ -358,10 +365,11 @@ class DrawMixin:
             self._draw_index_piece(mode, type, ebo, offset, data, 0, count, instances, base_instance,
                                    basevertex, range_)
             return
-        for first, n in pieces:
+        for first, n in pieces:             # gl_PrimitiveID(In) counts on across them
             piece = None if ebo is not None else ClientMemory.wrap(indices).read(first * size, n * size)
-            self._draw_index_piece(mode, type, ebo, offset, piece, first, n, 1, base_instance,
-                                   basevertex, range_)
+            with draw_piece(self, mode, first):
+                self._draw_index_piece(mode, type, ebo, offset, piece, first, n, 1, base_instance,
+                                       basevertex, range_)
 
     def _draw_index_piece(self, mode, type, ebo, offset, data, first, count, instances,
                           base_instance, basevertex, range_) -> None:

@@ -70,7 +70,8 @@ from driver.gl import pipestate as ps
 from driver.gl.errors import GLError
 
 __all__ = ["TOPOLOGY_NAMES", "geometry_draw", "geometry_passes", "geometry_validate", "draw_modes_for_input",
-           "link_geometry", "geometry_program_queries", "primitives_generated_counters", "check_output_limits"]
+           "link_geometry", "geometry_program_queries", "primitives_generated_counters", "check_output_limits",
+           "draw_piece", "pieces_keep_primitive_ids"]
 
 TOPOLOGY_NAMES = {
     E.GL_POINTS: "points", E.GL_LINES: "lines", E.GL_LINE_STRIP: "line_strip", E.GL_LINE_LOOP: "line_loop",
@@ -588,6 +589,42 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
 
 
 # -- the draw -----------------------------------------------------------------------
+# vertices of a draw per primitive, in the modes draws.py draws in pieces (strips: one
+# vertex further is one primitive further)
+_VERTICES_PER_PRIMITIVE = {E.GL_POINTS: 1, E.GL_LINES: 2, E.GL_TRIANGLES: 3, E.GL_LINES_ADJACENCY: 4,
+                           E.GL_TRIANGLES_ADJACENCY: 6, E.GL_LINE_STRIP: 1, E.GL_TRIANGLE_STRIP: 1,
+                           E.GL_QUADS: 4, E.GL_QUAD_STRIP: 2}
+
+
+@contextlib.contextmanager
+def draw_piece(ctx, mode: int, offset: int):
+    """While one piece of a large draw is drawn (draws.py: the piece starts ``offset``
+    vertices or indices into the GL draw, a whole number of primitives): its first
+    primitive is primitive ``offset / vertices per primitive`` of the GL draw, and a
+    geometry stage's gl_PrimitiveIDIn counts from there (GL 4.6 section 11.3.4.5: the
+    primitives processed since the draw began), not from 0 in every piece."""
+    ctx._first_primitive = offset // _VERTICES_PER_PRIMITIVE[mode]
+    try:
+        yield
+    finally:
+        ctx._first_primitive = 0
+
+
+def pieces_keep_primitive_ids(ctx) -> bool:
+    """Whether a large draw may be drawn in pieces without changing gl_PrimitiveID:
+    not when a fragment stage without a geometry stage before it reads gl_PrimitiveID,
+    the rasteriser's primitive index, which starts at 0 in every pipe draw (such a draw
+    is drawn whole, up to draws.MAX_WHOLE_DRAW vertices); with a geometry stage the
+    pieces count on (``draw_piece``)."""
+    stages = ctx._stage_programs()
+    if PipeShaderType.GEOMETRY in stages or PipeShaderType.TESS_EVAL in stages:
+        return True
+    fs = stages.get(PipeShaderType.FRAGMENT)
+    units = getattr(getattr(fs, "linked_state", None), "units", None) or {}
+    unit = units.get("fragment") if hasattr(units, "get") else None
+    return not any(v.name == "gl_PrimitiveID" for v in getattr(unit, "builtin_variables", ()))
+
+
 def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
     from compiler.lower.geometry import GeometryKey, primitive_count, with_location_aliases
     prog = stages[PipeShaderType.GEOMETRY]
@@ -657,7 +694,8 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     # the pipe counts the records as captured points: not primitives GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts
     _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
     geometry_passes(ctx, prog, stages, key, vs_out, prims, records, instances, first=d.start,
-                    index_bias=d.index_bias, lo=lo, index_info=info if info.index_size else None)
+                    index_bias=d.index_bias, lo=lo, index_info=info if info.index_size else None,
+                    first_primitive=getattr(ctx, "_first_primitive", 0))
     if measure:
         ctx.pipe.end_query(pass_query)
         _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
@@ -665,13 +703,15 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
 
 
 def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, instances: int, *,
-                    first: int = 0, index_bias: int = 0, lo: int = 0, index_info=None) -> None:
+                    first: int = 0, index_bias: int = 0, lo: int = 0, index_info=None,
+                    first_primitive: int = 0) -> None:
     """Steps 2-5 (kernel, prefix sum, compaction, rasterisation draws) for vertex records
     already in buffer ``vs_out``: record ``instance * records + vertex id - lo``, laid
     out as ``key.inputs`` / ``key.vs_stride_dw`` (``vertex_record_layout``); ``prims``
     input primitives of ``key.topology`` per instance, whose vertices are draw positions
     ``first``.. (through ``index_info``'s index buffer when ``key.index_size_B``, plus
-    ``index_bias``). The entry point for a stage other than the vertex pass feeding the
+    ``index_bias``); gl_PrimitiveIDIn counts from ``first_primitive``. The entry point
+    for a stage other than the vertex pass feeding the
     geometry stage (tessellation evaluation: its vertices as records of a list topology,
     ``key.index_size_B`` 0, ``first`` 0). Runs the program's fragment stage from
     ``stages``; transform feedback, layers and viewports as geometry_draw says."""
@@ -690,9 +730,10 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     restart = index_info is not None and index_info.primitive_restart
 
     def pack(stream: int) -> bytes:
-        return struct.pack("<14I", prims, records, first, index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
+        return struct.pack("<15I", prims, records, first, index_bias & 0xFFFFFFFF, lo & 0xFFFFFFFF,
                            index_info.restart_index & 0xFFFFFFFF if restart else 0, int(restart), slots,
-                           null_record * iface.stride_dw, per_slot, per_prim, null_record, streams, stream)
+                           null_record * iface.stride_dw, per_slot, per_prim, null_record, streams, stream,
+                           first_primitive)
     params = pack(0)
     p_res, p_off = ctx.uploader.upload(params, alignment_B=16)
     gs_out = _gs_buffer(ctx, "gs_out", (null_record + 1) * iface.stride_dw * 4)

@@ -6,6 +6,7 @@ geometry stage, the value that stage wrote. Expected images are computed by hand
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import driver
 from driver.gl import enums as E
@@ -94,3 +95,79 @@ def test_primitive_id_counts_across_primitive_restarts():
 def test_a_geometry_stage_writes_the_primitive_id_the_fragment_stage_reads():
     img = _draw(4, 2, _columns(4), lambda ctx: ctx.glDrawArrays(E.GL_TRIANGLES, 0, 24), gs=GS)
     np.testing.assert_array_equal(img, [[0, 20, 40, 60], [10, 30, 50, 70]])
+
+
+# A draw of more than draws.MAX_DRAW_PIECE vertices is sent to the pipe in pieces (host
+# memory follows the piece); gl_PrimitiveID must count on across them (GL 4.6 section
+# 11.3.4.5 / 15.2.2: the primitives since the draw began). The limit is lowered so that a
+# draw of 8 columns (16 triangles) takes several pieces.
+PIECE = 12
+
+
+def _strip(n):
+    """A triangle strip over n pixel columns: triangle 2c is column c's lower-left half
+    (bottom row), 2c + 1 its upper-right half (top row)."""
+    out = []
+    for c in range(n + 1):
+        x = -1 + 2 * c / n
+        out += [[x, -1], [x, 1]]
+    return out
+
+
+EXPECTED = np.array([[2 * c for c in range(8)], [2 * c + 1 for c in range(8)]])
+
+
+def _pieces_drawn(monkeypatch):
+    """draws.MAX_DRAW_PIECE lowered to PIECE; returns the list the vertex counts of the
+    pieces each draw is sent in are appended to (to check it really was split, or not)."""
+    from driver.gl import draws
+    monkeypatch.setattr(draws, "MAX_DRAW_PIECE", PIECE)
+    counts = []
+    real = draws._pieces
+
+    def pieces(*args, **kw):
+        out = real(*args, **kw)
+        counts.extend(n for _first, n in out)
+        return out
+    monkeypatch.setattr(draws, "_pieces", pieces)
+    return counts
+
+
+def _elements(mode, count):
+    def draw(ctx):
+        idx = np.arange(count, dtype=np.uint16)
+        ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, ctx.glGenBuffers(1)[0])
+        ctx.glBufferData(E.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx.tobytes(), E.GL_STATIC_DRAW)
+        ctx.glDrawElements(mode, count, E.GL_UNSIGNED_SHORT, 0)
+    return draw
+
+
+@pytest.mark.parametrize("mode, pos", [(E.GL_TRIANGLES, _columns(8)), (E.GL_TRIANGLE_STRIP, _strip(8))])
+@pytest.mark.parametrize("indexed", [False, True])
+def test_a_geometry_stage_counts_primitive_ids_across_the_pieces_of_a_draw(monkeypatch, mode, pos, indexed):
+    counts = _pieces_drawn(monkeypatch)
+    draw = _elements(mode, len(pos)) if indexed else (lambda ctx: ctx.glDrawArrays(mode, 0, len(pos)))
+    img = _draw(8, 2, pos, draw, gs=GS)
+    assert len(counts) > 1                        # drawn in pieces
+    np.testing.assert_array_equal(img, 10 * EXPECTED)
+
+
+@pytest.mark.parametrize("mode, pos", [(E.GL_TRIANGLES, _columns(8)), (E.GL_TRIANGLE_STRIP, _strip(8))])
+@pytest.mark.parametrize("indexed", [False, True])
+def test_the_rasteriser_primitive_id_of_a_large_draw_counts_on(monkeypatch, mode, pos, indexed):
+    """Without a geometry stage the fragment stage's gl_PrimitiveID is the rasteriser's
+    index, which restarts in every pipe draw: such a draw is drawn whole."""
+    counts = _pieces_drawn(monkeypatch)
+    draw = _elements(mode, len(pos)) if indexed else (lambda ctx: ctx.glDrawArrays(mode, 0, len(pos)))
+    img = _draw(8, 2, pos, draw)
+    assert counts in ([], [len(pos)])             # not split
+    np.testing.assert_array_equal(img, EXPECTED)
+
+
+def test_a_large_draw_without_primitive_ids_is_still_drawn_in_pieces(monkeypatch):
+    counts = _pieces_drawn(monkeypatch)
+    fs = "#version 150\nout vec4 o;\nvoid main() { o = vec4(1.0, 0.0, 0.0, 1.0); }\n"
+    monkeypatch.setitem(globals(), "FS", fs)
+    img = _draw(8, 2, _columns(8), lambda ctx: ctx.glDrawArrays(E.GL_TRIANGLES, 0, 48))
+    assert counts == [PIECE] * 4
+    assert (img == 255).all()
