@@ -164,7 +164,8 @@ class DesktopMixin:
 
     # -- more attachment forms (GL 4.6 section 9.2.8) -------------------------------------------
     def glFramebufferTexture(self, target, attachment, texture, level) -> None:
-        check(self.api.gl(3, 2) or self.api.es_(3, 2), E.GL_INVALID_OPERATION, "needs GL 3.2 or GLES 3.2")
+        check(self.api.gl(3, 2) or es_has(self.api, "geometry_shader"), E.GL_INVALID_OPERATION,
+              "needs GL 3.2, GLES 3.2 or a geometry shader extension")
         fb = self._check_attachment_target(target, attachment)
         if texture == 0:
             self._attach(fb, attachment, None)

@@ -132,10 +132,10 @@ class DrawMixin:
         modes = set(range(E.GL_POINTS, E.GL_TRIANGLE_FAN + 1))
         if self.api.compat:
             modes |= {E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON}
-        if self.api.gl(3, 2) or self.api.es_(3, 2):
+        if self.api.gl(3, 2) or es_has(self.api, "geometry_shader"):
             modes |= {E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY,
                       E.GL_TRIANGLES_ADJACENCY, E.GL_TRIANGLE_STRIP_ADJACENCY}
-        if self.api.gl(4, 0) or self.api.es_(3, 2):
+        if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):
             modes.add(E.GL_PATCHES)
         return modes
 
@@ -145,7 +145,7 @@ class DrawMixin:
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
         prog = self.current_program
-        if self.api.gl(4, 0) or self.api.es_(3, 2):     # GL 4.6 section 10.1.15: patches iff tessellation
+        if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):     # GL 4.6 section 10.1.15: patches iff tessellation
             from driver.gl.tessellation import tessellation_validate
             tessellation_validate(self, self._stage_programs(), mode)
         if prog is None and self.bound_pipeline is not None:

@@ -398,16 +398,16 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_read_depth_stencil", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_read_stencil", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_image_formats", _N, _N, _N, _ES31, DONE, glsl=True),     # test_gles_ext_list.py
-    # GLES 3.2's stages under their GLES 3.1 names, listed where GLES 3.2 made them core (the
-    # stages work there: geometry as compute passes, tessellation as kernels, as the desktop
-    # GL_ARB_tessellation_shader / GL_ARB_gpu_shader5 lines); a GLES 3.1 context lacks the
-    # entry points' gates for them (test_gles_ext_list.py: GLSL ES 3.10 stages in GLES 3.2)
-    _x("GL_EXT_geometry_shader", _N, _N, _N, _ES32, DONE, glsl=True),
-    _x("GL_EXT_gpu_shader5", _N, _N, _N, _ES32, DONE, glsl=True),
-    _x("GL_EXT_tessellation_shader", _N, _N, _N, _ES32, DONE, glsl=True),
-    _x("GL_OES_geometry_shader", _N, _N, _N, _ES32, DONE, glsl=True),
-    _x("GL_OES_gpu_shader5", _N, _N, _N, _ES32, DONE, glsl=True),
-    _x("GL_OES_tessellation_shader", _N, _N, _N, _ES32, DONE, glsl=True),
+    # GLES 3.2's stages under their GLES 3.1 names (the stages: geometry as compute passes,
+    # tessellation as kernels, as the desktop GL_ARB_tessellation_shader / GL_ARB_gpu_shader5
+    # lines); in GLES 3.1 the extensions admit the stages' entry points, limits and queries
+    # (es_has 'geometry_shader' / 'tessellation_shader'; tests/driver/gl/test_gles31_stages.py)
+    _x("GL_EXT_geometry_shader", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_EXT_gpu_shader5", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_EXT_tessellation_shader", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_OES_geometry_shader", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_OES_gpu_shader5", _N, _N, _N, _ES31, DONE, glsl=True),
+    _x("GL_OES_tessellation_shader", _N, _N, _N, _ES31, DONE, glsl=True),
     # the bounding box is kept and ignored, as the spec allows (features/primitive_bounding_box.py;
     # gl_BoundingBox in the control stage); in/out blocks between ES stages and the
     # sample qualifier / interpolateAt* (compiler/glsl; tests/driver/gl/test_gles32.py)

@@ -10,7 +10,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
-from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, view_offsets
+from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES
@@ -348,7 +348,7 @@ class FramebufferMixin:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
         fb = self._fb_for_target(target)
         names = dict(self._FB_PARAMS)
-        if self.api.es and self.api.version < (3, 2):
+        if self.api.es and not es_has(self.api, "geometry_shader"):      # GLES 3.2 or OES/EXT_geometry_shader
             names.pop(E.GL_FRAMEBUFFER_DEFAULT_LAYERS)
         check_enum(pname, names)
         check(fb is not None, E.GL_INVALID_OPERATION, "default framebuffer bound")

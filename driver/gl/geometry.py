@@ -185,7 +185,8 @@ def draw_modes_for_input(input_primitive: str) -> set[int]:
 def geometry_program_queries(ctx, prog) -> dict:
     """glGetProgramiv's geometry parameters (GL 4.6 section 7.13): pname -> value, None
     when the program has no linked geometry stage (INVALID_OPERATION)."""
-    if not (ctx.api.gl(3, 2) or ctx.api.es_(3, 2)):
+    from driver.gl.features.gles_ext import es_has
+    if not (ctx.api.gl(3, 2) or es_has(ctx.api, "geometry_shader")):
         return {}
     ls = prog.linked_state if prog.linked else None
     lay = getattr(ls, "geometry", None) if ls is not None else None

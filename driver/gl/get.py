@@ -176,7 +176,7 @@ class GetMixin:
                 E.GL_PROGRAM_BINARY_FORMATS: lambda c: (PROGRAM_BINARY_FORMAT,),
                 E.GL_NUM_PROGRAM_BINARY_FORMATS: lambda c: 1,
             })
-        if api.gl(4, 0) or api.es_(3, 2):
+        if api.gl(4, 0) or es_has(api, "tessellation_shader"):
             t.update({
                 E.GL_PATCH_VERTICES: lambda c: c._patch_state()["vertices"],
                 E.GL_PATCH_DEFAULT_OUTER_LEVEL: lambda c: c._patch_state()["outer"],

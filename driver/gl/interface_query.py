@@ -10,6 +10,7 @@ from driver.gallium import PipeShaderType, ShaderBuffer
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gl_spirv import names_hidden, reported_name
+from driver.gl.features.gles_ext import es_has
 from driver.gl.glsl import gl_type_enum
 
 __all__ = ["InterfaceQueryMixin"]
@@ -49,7 +50,7 @@ class InterfaceQueryMixin:
             out = {E.GL_REFERENCED_BY_VERTEX_SHADER: int("vertex" in st),
                    E.GL_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in st),
                    E.GL_REFERENCED_BY_COMPUTE_SHADER: int("compute" in st)}
-            if self.api.gl(4, 0) or self.api.es_(3, 2):     # the tessellation stages (driver/gl/tessellation.py)
+            if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):     # driver/gl/tessellation.py
                 out[E.GL_REFERENCED_BY_TESS_CONTROL_SHADER] = int("tess_control" in st)
                 out[E.GL_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in st)
             return out

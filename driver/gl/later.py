@@ -27,7 +27,9 @@ class LaterStagesMixin:
         return st
 
     def glPatchParameteri(self, pname: int, value: int) -> None:
-        check(self.api.gl(4, 0) or self.api.es_(3, 2), E.GL_INVALID_OPERATION, "tessellation needs GL 4.0 or GLES 3.2")
+        from driver.gl.features.gles_ext import es_has
+        check(self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"), E.GL_INVALID_OPERATION,
+              "tessellation needs GL 4.0, GLES 3.2 or a tessellation shader extension")
         check_enum(pname, (E.GL_PATCH_VERTICES,))
         check(0 < value <= self.MAX_PATCH_VERTICES, E.GL_INVALID_VALUE, "bad patch vertex count")
         self._patch_state()["vertices"] = int(value)

@@ -115,8 +115,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"] = caps.max_texture_gather_offset
         # textureGather selects any of the four components (the sampler's gather mode)
         lim["GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB"] = 4
-    if api.gl(3, 2) or api.es_(3, 2):
-        # GL 3.2+ (and GLES 3.2) define the geometry stage's limits (GL 4.6 table 23.62): the
+    from driver.gl.features.gles_ext import es_has
+    es_gs, es_ts = es_has(api, "geometry_shader"), es_has(api, "tessellation_shader")
+    if api.gl(3, 2) or es_gs:
+        # GL 3.2+ (and GLES 3.2 or 3.1 with OES/EXT_geometry_shader) define the geometry stage's limits (GL 4.6 table 23.62): the
         # compiler's gl_MaxGeometry* constants (driver/gl/geometry.py lowers the stage)
         from compiler.glsl.builtin_variables import LIMITS as GLSL
         blocks = 14 if api.gl(4, 3) else 12
@@ -133,13 +135,15 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         })
         if api.gl(4, 0) or api.es or api.has_extension("GL_ARB_gpu_shader5"):
             lim["GL_MAX_GEOMETRY_SHADER_INVOCATIONS"] = GLSL["gl_MaxGeometryShaderInvocations"]
-        if api.gl_or_es((4, 2), (3, 2)):
+        if api.gl_or_es((4, 2), (3, 1)):
             lim.update({"GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS": 0,
                         "GL_MAX_GEOMETRY_ATOMIC_COUNTERS": 0,
                         "GL_MAX_GEOMETRY_IMAGE_UNIFORMS": 0})
-        if api.gl_or_es((4, 3), (3, 2)):
+        if api.gl_or_es((4, 3), (3, 1)):
             lim["GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"] = 0
-    if api.gl(4, 0) or api.es_(3, 2):
+        if es_gs:       # GLES 3.2 table 21.40 / OES_geometry_shader (desktop: GL 4.1, below)
+            lim["GL_LAYER_PROVOKING_VERTEX"] = E.GL_UNDEFINED_VERTEX
+    if api.gl(4, 0) or es_ts:
         # GL 4.0+ (and GLES 3.2): the tessellation stages' limits (GL 4.6 table 23.61), the shading
         # language's gl_MaxTess* constants (the stages run as compute kernels:
         # driver/gl/tessellation.py)
@@ -168,13 +172,15 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         lim["GL_MAX_COMBINED_UNIFORM_BLOCKS"] = sum(
             lim.get(f"GL_MAX_{stage}_UNIFORM_BLOCKS", 0)
             for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT"))
-        if api.gl_or_es((4, 2), (3, 2)):        # the kernels bind the compute stage's images and buffers
+        if es_ts:
+            lim["GL_MAX_PATCH_VERTICES"] = GLSL["gl_MaxPatchVertices"]     # GLES: OES_tessellation_shader's
+        if api.gl_or_es((4, 2), (3, 1)):        # the kernels bind the compute stage's images and buffers
             lim.update({f"GL_MAX_TESS_{st}_{what}": GLSL[f"gl_MaxTess{st.title()}{name}"]
                         for st in ("CONTROL", "EVALUATION")
                         for what, name in (("ATOMIC_COUNTER_BUFFERS", "AtomicCounterBuffers"),
                                            ("ATOMIC_COUNTERS", "AtomicCounters"),
                                            ("IMAGE_UNIFORMS", "ImageUniforms"))})
-        if api.gl_or_es((4, 3), (3, 2)):
+        if api.gl_or_es((4, 3), (3, 1)):
             lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
             lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
     if api.has_extension("GL_ARB_enhanced_layouts"):

@@ -104,9 +104,10 @@ class PipelineMixin:
     def glUseProgramStages(self, pipeline: int, stages: int, program: int) -> None:
         self._sso()
         bits = dict(_BITS)
-        if self.api.gl(3, 2) or self.api.es_(3, 2):
+        from driver.gl.features.gles_ext import es_has
+        if self.api.gl(3, 2) or es_has(self.api, "geometry_shader"):
             bits[E.GL_GEOMETRY_SHADER_BIT] = "geometry"
-        if self.api.gl(4, 0) or self.api.es_(3, 2):     # driver/gl/tessellation.py
+        if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):     # driver/gl/tessellation.py
             bits[E.GL_TESS_CONTROL_SHADER_BIT] = "tess_control"
             bits[E.GL_TESS_EVALUATION_SHADER_BIT] = "tess_evaluation"
         allowed = 0

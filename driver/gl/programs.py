@@ -236,9 +236,9 @@ class ProgramMixin:
         t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
         if self.api.gl_or_es((4, 3), (3, 1)):
             t.add(E.GL_COMPUTE_SHADER)
-        if self.api.gl(3, 2) or self.api.es_(3, 2):
+        if self.api.gl(3, 2) or es_has(self.api, "geometry_shader"):
             t.add(E.GL_GEOMETRY_SHADER)       # driver/gl/geometry.py: lowered to compute passes
-        if self.api.gl(4, 0) or self.api.es_(3, 2):     # driver/gl/tessellation.py: lowered to compute passes
+        if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):     # driver/gl/tessellation.py
             t |= {E.GL_TESS_CONTROL_SHADER, E.GL_TESS_EVALUATION_SHADER}
         t |= {k for k, (_n, v) in LATER_STAGES.items() if self.api.gl(*v)}
         return t

@@ -53,6 +53,8 @@ class QueryMixin:
             t.add(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE)
         if not self.api.es:
             t |= {E.GL_SAMPLES_PASSED, E.GL_PRIMITIVES_GENERATED, E.GL_TIME_ELAPSED}
+        if es_has(self.api, "geometry_shader"):          # GLES 3.2 / OES_geometry_shader's query
+            t.add(E.GL_PRIMITIVES_GENERATED)
         if es_has(self.api, "occlusion_query_boolean"):       # GLES 2.0 with the extension
             t |= {E.GL_ANY_SAMPLES_PASSED, E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE}
         if es_has(self.api, "timer_query"):

@@ -688,7 +688,8 @@ def _check_patch_interface(patch, tes) -> None:
 def tessellation_program_queries(ctx, prog) -> dict:
     """glGetProgramiv's tessellation parameters (GL 4.6 section 7.13): pname -> value,
     None when the program has no such linked stage (INVALID_OPERATION)."""
-    if not (ctx.api.gl(4, 0) or ctx.api.es_(3, 2)):
+    from driver.gl.features.gles_ext import es_has
+    if not (ctx.api.gl(4, 0) or es_has(ctx.api, "tessellation_shader")):
         return {}
     ls = prog.linked_state if prog.linked else None
     link = getattr(ls, "tessellation", None) if ls is not None else None

@@ -92,6 +92,9 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "primitive_bounding_box": ((3, 2), ("GL_OES_primitive_bounding_box", "GL_EXT_primitive_bounding_box")),
     "viewport_array": (None, ("GL_OES_viewport_array",)),
     "blend_func_extended": (None, ("GL_EXT_blend_func_extended",)),
+    # GLES 3.2's stages in GLES 3.1 contexts (the entry points, limits and queries they bring)
+    "geometry_shader": ((3, 2), ("GL_OES_geometry_shader", "GL_EXT_geometry_shader")),
+    "tessellation_shader": ((3, 2), ("GL_OES_tessellation_shader", "GL_EXT_tessellation_shader")),
 }
 
 

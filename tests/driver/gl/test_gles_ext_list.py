@@ -8,7 +8,8 @@ uploaded and sampled in GLES, EXT_primitive_bounding_box's EXT entry point, and
 OES_viewport_array (GLES 3.2: indexed viewports, scissors and depth ranges,
 gl_ViewportIndex and gl_MaxViewports) and OES_required_internalformat (sized internal
 formats in GLES 1/2), and the GLES 3.1 names of GLES 3.2's stages (geometry,
-tessellation, gpu_shader5) used by GLSL ES 3.10 shaders in a GLES 3.2 context."""
+tessellation, gpu_shader5) used by GLSL ES 3.10 shaders in GLES 3.1 and 3.2 contexts
+(their GLES 3.1 entry points, limits and queries: test_gles31_stages.py)."""
 
 from __future__ import annotations
 
@@ -382,19 +383,21 @@ ES31_STAGE_NAMES = ["GL_EXT_geometry_shader", "GL_EXT_gpu_shader5", "GL_EXT_tess
 
 
 @pytest.mark.parametrize("name", ES31_STAGE_NAMES)
-def test_es31_stage_names_are_listed_where_es32_made_them_core(name):
+def test_es31_stage_names_are_listed_from_es31(name):
     assert name in advertised(True, False, (3, 2))
-    assert name not in advertised(True, False, (3, 1))
+    assert name in advertised(True, False, (3, 1))
+    assert name not in advertised(True, False, (3, 0))
 
 
-def test_glsl_es_310_geometry_and_tessellation_with_the_oes_names_in_es32():
-    """A GLES 3.2 context runs GLSL ES 3.10 stages enabled by the GLES 3.1 names: a
+@pytest.mark.parametrize("api", ["gles31", "gles32"])
+def test_glsl_es_310_geometry_and_tessellation_with_the_oes_names(api):
+    """A GLES 3.1 or 3.2 context runs GLSL ES 3.10 stages enabled by the GLES 3.1 names: a
     geometry shader (#extension GL_OES_geometry_shader) passes a full-screen triangle
     through with gl_PrimitiveID = 7, which the fragment shader reads (7 / 255 in red);
     a tessellation control/evaluation pair (#extension GL_EXT_tessellation_shader,
     glPatchParameteriOES) draws the triangle blue; a vertex shader with
     #extension GL_OES_gpu_shader5 uses precise and fma (2 * 0.25 + 0 = 0.5 in green)."""
-    ctx = driver.Context(api="gles32", width=2, height=2)
+    ctx = driver.Context(api=api, width=2, height=2)
     vs = "#version 310 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
     gs = ("#version 310 es\n#extension GL_OES_geometry_shader : require\nlayout(triangles) in;\n"
           "layout(triangle_strip, max_vertices = 3) out;\n"
@@ -428,12 +431,13 @@ def test_glsl_es_310_geometry_and_tessellation_with_the_oes_names_in_es32():
     expect(ctx, E.GL_NO_ERROR)
 
 
-def test_glsl_es_310_geometry_invocations_with_the_ext_name_in_es32():
+@pytest.mark.parametrize("api", ["gles31", "gles32"])
+def test_glsl_es_310_geometry_invocations_with_the_ext_name(api):
     """`layout(invocations = N) in;` belongs to the geometry extensions of GLSL ES 3.10
     (piglit's oes_viewport_array render-viewport-2 uses it): four invocations of one
     point each emit a point at x = gl_InvocationID of a 4x1 window; without the
     #extension a GLSL ES 3.10 geometry shader is refused."""
-    ctx = driver.Context(api="gles32", width=4, height=1)
+    ctx = driver.Context(api=api, width=4, height=1)
     body = ("layout(points, invocations = 4) in;\nlayout(points, max_vertices = 1) out;\n"
             "void main() { gl_Position = vec4(-0.75 + 0.5 * float(gl_InvocationID), 0.0, 0.0, 1.0);"
             " EmitVertex(); EndPrimitive(); }\n")
