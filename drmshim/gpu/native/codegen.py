@@ -33,7 +33,7 @@ from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, mi
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 16
+GENERATOR_VERSION = 17
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -706,7 +706,9 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
     whole program before the next one started (lanes of several rank layers of one
     pass in one run). Lanes go in chunks of at most ``ORDERED_CHUNK_LANES`` whose
     active lanes have distinct tile records (a chunk ends before a record repeats);
-    within a chunk lanes commute, so each segment runs over the whole chunk.
+    within a chunk lanes commute, so each segment runs over the whole chunk. A chunk
+    is first the active lanes whose records strictly increase (so are distinct: one
+    compare a lane); when that run is short, the records seen go in a bitmap instead.
     Returns 0, or -1 without running anything when an active lane's record is
     outside the tile buffer or a word outside its record."""
     from ..usc.control import MASKED, STOP
@@ -744,15 +746,26 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
         "    if (!seen) return -1;",
         "    for (long start = lo; start < hi; ) {",
         f"        const long lim = hi - start > {ORDERED_CHUNK_LANES} ? start + {ORDERED_CHUNK_LANES} : hi;",
+        # active lanes whose records strictly increase are distinct (the pipeline's
+        # rank layers mostly come so): no bitmap; a short such run takes the bitmap
         "        long end = start;",
+        "        int64_t last = -1;",
         "        for (; end < lim; end++) {",
         "            if (EX && !EX[end]) continue;",
-        "            const uint64_t bit = (uint64_t)1 << (TI[end] & 63);",
-        "            if (seen[TI[end] >> 6] & bit) break;",
-        "            seen[TI[end] >> 6] |= bit;",
+        "            if (TI[end] <= last) break;",
+        "            last = TI[end];",
+        "        }",
+        f"        const int by_bitmap = end < lim && end - start < {ORDERED_CHUNK_LANES // 8};",
+        "        if (by_bitmap) {",
+        "            for (end = start; end < lim; end++) {",
+        "                if (EX && !EX[end]) continue;",
+        "                const uint64_t bit = (uint64_t)1 << (TI[end] & 63);",
+        "                if (seen[TI[end] >> 6] & bit) break;",
+        "                seen[TI[end] >> 6] |= bit;",
+        "            }",
         "        }",
         *calls,
-        "        for (long i = start; i < end; i++) if (!EX || EX[i]) seen[TI[i] >> 6] = 0;",
+        "        if (by_bitmap) for (long i = start; i < end; i++) if (!EX || EX[i]) seen[TI[i] >> 6] = 0;",
         "        start = end;",
         "    }",
         "    free(seen);",

@@ -617,11 +617,14 @@ BLEND_ASM = "\n".join(["iter.persp.center r4_r5_r6_r7, cf1, cf0", "ld_tile.unorm
                        "st_tile.unorm8 r12_r13_r14_r15, 0, 15", "stop"])
 
 
-def _layered_lanes(rng, records: int, layers: int):
+def _layered_lanes(rng, records: int, layers: int, order: str = "shuffled"):
     """Lanes of ``layers`` rank layers over ``records`` tile records, layer after
-    layer: each layer holds distinct records (a random subset, shuffled); a record's
-    lanes are in increasing layers. Returns (records of the lanes, layer offsets)."""
+    layer: each layer holds distinct records (a random subset, shuffled, or sorted as
+    the pipeline's layers mostly come, or each layer either way: ``order``); a
+    record's lanes are in increasing layers. Returns (records of the lanes, layer offsets)."""
     parts = [rng.permutation(records)[:int(rng.integers(1, records + 1))] for _ in range(layers)]
+    if order != "shuffled":
+        parts = [np.sort(p) if order == "sorted" or rng.random() < 0.5 else p for p in parts]
     return np.concatenate(parts).astype(np.int64), np.cumsum([0] + [len(p) for p in parts])
 
 
@@ -634,13 +637,17 @@ def _blend_context(rng, index, prims: int = 9, **kw):
     return dict(lanes=lanes, position_px=pos, cf_planes=planes, primitive_index=prim, tile_index=index, **kw)
 
 
-@pytest.mark.parametrize("records, layers, batch_lanes", [(300, 7, None), (64, 40, 512), (2000, 3, 1024)])
-def test_lane_ordered_run_equals_the_layers_run_one_after_another(records, layers, batch_lanes):
+@pytest.mark.parametrize("records, layers, batch_lanes, order", [
+    (300, 7, None, "shuffled"), (64, 40, 512, "shuffled"), (2000, 3, 1024, "shuffled"),
+    (300, 7, None, "sorted"), (2000, 9, 1024, "sorted"), (700, 12, None, "mixed"), (64, 40, 512, "mixed")])
+def test_lane_ordered_run_equals_the_layers_run_one_after_another(records, layers, batch_lanes, order):
     """A blending program over lanes of several layers in one lane-ordered run gives
     the tile memory of running the layers one after another on the interpreter (each
-    record sees its lanes in lane order), and every lane's registers."""
+    record sees its lanes in lane order), and every lane's registers; layers whose
+    records are sorted (chunks found by increasing records) or shuffled (by the
+    bitmap of records seen)."""
     rng = np.random.default_rng(records + layers)
-    index, offsets = _layered_lanes(rng, records, layers)
+    index, offsets = _layered_lanes(rng, records, layers, order)
     kw = _blend_context(rng, index)
     tile0 = rng.integers(0, 256, (records, 4), dtype=np.uint8)
     mem = FlatMemory(1 << 16)
