@@ -1165,7 +1165,10 @@ class IOLowering:
                 if name in ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"):
                     items.append(dict(name=name, location=None, components=4, locations=1,
                                       interp="flat" if flat_colours else "smooth", bit_size=32))
-                    stores.append((name, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
+                    if self.k("clamp_vertex_color", False):     # glClampColor's vertex colour clamp
+                        stores.append((name, s.type, lambda var=var, s=s: b.fsat(L.load(b.deref_var(var), s.type))))
+                    else:
+                        stores.append((name, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))
                 elif name == "gl_TexCoord":
                     for i in const_indices(self.unit, s, 8):
                         n = f"gl_TexCoord[{i}]"

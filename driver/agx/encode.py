@@ -109,6 +109,8 @@ def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
     info = cso.state.info or {}
     fields = dict(attribute_locations=dict(info.get("attributes", {})),
                   clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
+    if ctx.rast.clamp_vertex_color:
+        fields["clamp_vertex_color"] = True     # glClampColor(CLAMP_VERTEX_COLOR): gl_*Color in [0, 1]
     if capture:
         fields["xfb"] = xfb_outputs(cso)
     if cso.prebuilt is None:

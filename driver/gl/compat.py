@@ -225,10 +225,11 @@ class CompatMixin:
     glMultTransposeMatrixd = glMultTransposeMatrixf
 
     def glAlphaFunc(self, func: int, ref: float) -> None:
-        """GL 4.6 compat section 17.3.5 (ref clamped to [0, 1])."""
+        """GL 4.6 compat section 17.3.5: ref is kept as given (ARB_color_buffer_float), clamped
+        to [0, 1] where it is used (the alpha test) and by its query when fragment colours clamp."""
         check_enum(func, range(E.GL_NEVER, E.GL_ALWAYS + 1))
         self.state.alpha_func = func
-        self.state.alpha_ref = min(1.0, max(0.0, float(ref)))
+        self.state.alpha_ref = float(ref)
 
     def glGetPointerv(self, pname: int):
         """Client array pointers (compat) and the debug callback."""

@@ -18,6 +18,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
+from driver.gl.color_clamp import fragment_clamps, vertex_clamps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has, srgb_decode_view
@@ -518,7 +519,8 @@ class DrawMixin:
         cso.set_rasterizer(derived.rasterizer(s, self.api, fb.samples,
                                               self._clip_plane_mask(vertex_program),
                                               self.caps.point_size_range,
-                                              self.caps.line_width_range))
+                                              self.caps.line_width_range,
+                                              (vertex_clamps(self), fragment_clamps(self))))
         self.pipe.set_viewport_states(0, [derived.viewport(s)])
         self.pipe.set_scissor_states(0, [derived.scissor(s, fb.width_px, fb.height_px)])
         self.pipe.set_blend_color(s.blend_color)

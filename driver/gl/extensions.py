@@ -157,7 +157,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_SGIS_texture_lod", _ANY, _N, _N, _N, DONE),
     # -- desktop GL features core by 3.3 ------------------------------------------------
     _x("GL_ARB_blend_func_extended", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_color_buffer_float", _ANY, _GL32, _N, _N, CORE),
+    # glClampColor's vertex, fragment and read clamps (driver/gl/color_clamp.py; test_piglit_found_color_clamp.py)
+    _x("GL_ARB_color_buffer_float", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_copy_buffer", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_depth_buffer_float", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_depth_clamp", _ANY, _GL32, _N, _N, DONE),

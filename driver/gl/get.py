@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from driver.gl import enums as E
+from driver.gl.color_clamp import QUERY_CLAMPED_PNAMES, clamp_query, mode as clamp_mode
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.formats import general_purpose_compressed
@@ -193,8 +194,7 @@ class GetMixin:
                 E.GL_POINT_FADE_THRESHOLD_SIZE: lambda c: c.state.raster.point_fade_threshold,
                 E.GL_POINT_SPRITE_COORD_ORIGIN: lambda c: c.state.raster.point_sprite_origin,
                 # glClampColor's read clamping (GL 4.6 table 23.36, initially FIXED_ONLY)
-                E.GL_CLAMP_READ_COLOR: lambda c: c.state.color_buffer.clamp_color.get(
-                    E.GL_CLAMP_READ_COLOR, E.GL_FIXED_ONLY),
+                E.GL_CLAMP_READ_COLOR: lambda c: clamp_mode(c.state, E.GL_CLAMP_READ_COLOR),
                 E.GL_PRIMITIVE_RESTART_INDEX: lambda c: c.state.misc.primitive_restart_index,
                 E.GL_DRAW_BUFFER: lambda c: c._draw_buffer_enum(0),
                 E.GL_PACK_IMAGE_HEIGHT: lambda c: c.state.pixel.pack.image_height,
@@ -320,6 +320,8 @@ class GetMixin:
     def _get_raw(self, pname: int):
         table = self._get_table
         if pname in table:
+            if pname in QUERY_CLAMPED_PNAMES:       # glClampColor's fragment clamp (compatibility)
+                return clamp_query(self, table[pname](self))
             return table[pname](self)
         if pname in self._enable_caps():
             return self._is_enabled(pname)

@@ -96,11 +96,11 @@ class DerivedStates:
         return self.get("dsa", key, dsa_state, s, has_depth, stencil_bits, integer_colour)
 
     def rasterizer(self, s, api, fb_samples: int, clip_planes: int, point_range,
-                   line_range) -> RasterizerState:
-        key = (s.raster.gen, s.transform.gen, s.clamp_color.get(E.GL_CLAMP_FRAGMENT_COLOR), s.enabled.gen,
+                   line_range, colour_clamps: tuple[bool, bool] = (False, False)) -> RasterizerState:
+        key = (s.raster.gen, s.transform.gen, colour_clamps, s.enabled.gen,
                api, fb_samples, clip_planes, point_range, line_range)
         return self.get("rasterizer", key, rasterizer_state, s, api, fb_samples, clip_planes,
-                        point_range, line_range)
+                        point_range, line_range, colour_clamps)
 
     def viewport(self, s) -> ViewportState:
         return self.get("viewport", (s.viewports.gen, s.transform.gen), viewport_state, s)
@@ -170,7 +170,7 @@ def dsa_state(s, has_depth: bool, stencil_bits: int, integer_colour: bool = Fals
         stencil=(_stencil(front, stencil, stencil_bits), _stencil(back, stencil, stencil_bits)),
         alpha_enabled=alpha,
         alpha_func=compare_func(s.alpha_func) if alpha else PipeCompareFunc.ALWAYS,
-        alpha_ref_value=s.alpha_ref if alpha else 0.0)
+        alpha_ref_value=min(1.0, max(0.0, s.alpha_ref)) if alpha else 0.0)
 
 
 def _in_range(x: float, bounds) -> float:
@@ -181,8 +181,11 @@ def _in_range(x: float, bounds) -> float:
 
 
 def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
-                     point_range=(0.0, 1e30), line_range=(0.0, 1e30)) -> RasterizerState:
-    """`point_range`, `line_range`: the screen's supported sizes (ScreenCaps)."""
+                     point_range=(0.0, 1e30), line_range=(0.0, 1e30),
+                     colour_clamps: tuple[bool, bool] = (False, False)) -> RasterizerState:
+    """`point_range`, `line_range`: the screen's supported sizes (ScreenCaps);
+    `colour_clamps`: glClampColor's (vertex, fragment) clamps for the framebuffer
+    (driver.gl.color_clamp)."""
     cull = E.GL_CULL_FACE in s.enabled
     fill = _FILL[s.polygon_mode]
     return RasterizerState(
@@ -213,9 +216,9 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
         depth_clip_near=E.GL_DEPTH_CLAMP not in s.enabled,
         depth_clip_far=E.GL_DEPTH_CLAMP not in s.enabled,
         clip_plane_enable=clip_planes,
-        # glClampColor(CLAMP_FRAGMENT_COLOR, TRUE): fragment colours clamp to [0, 1] for every
-        # buffer (FIXED_ONLY, the initial value, clamps fixed-point buffers: the blend lowering's)
-        clamp_fragment_color=getattr(s, "clamp_color", {}).get(E.GL_CLAMP_FRAGMENT_COLOR) == E.GL_TRUE,
+        # glClampColor: vertex colours and fragment colours clamp to [0, 1] (TRUE, or
+        # FIXED_ONLY with fixed-point buffers only: an RGBA8_SNORM buffer loses its negatives)
+        clamp_vertex_color=colour_clamps[0], clamp_fragment_color=colour_clamps[1],
     )
 
 

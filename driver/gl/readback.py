@@ -9,6 +9,7 @@ from driver.gallium import (
     BlitImage, BlitInfo, Box, PipeMap, PipeMask, PipeTexFilter, ScissorState,
 )
 from driver.gl import enums as E
+from driver.gl.color_clamp import read_clamps
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_depth_stencil_read_ok, read_depth_24_8
 from driver.gl.formats import integer_with_float_type
@@ -121,10 +122,10 @@ class ReadbackMixin:
             return b""
         check(transfer_supported(format, type), E.GL_INVALID_OPERATION, "unsupported conversion")
         view_format = self._read_view_format() if info is not None else None
-        # GL 4.6 section 18.2.8: CLAMP_READ_COLOR TRUE clamps floating-point colours to [0, 1]
-        # (FIXED_ONLY, the initial value, clamps fixed-point buffers only: their values are in range)
-        clamp = info is not None and info.kind == "float" and \
-            getattr(self.state, "clamp_color", {}).get(E.GL_CLAMP_READ_COLOR, E.GL_FIXED_ONLY) == E.GL_TRUE
+        # GL 4.6 section 18.2.8: CLAMP_READ_COLOR clamps colours to [0, 1] - TRUE always, FIXED_ONLY
+        # when the framebuffer's colour buffers are all fixed-point (signed normalized ones lose
+        # their negatives); integer colours never
+        clamp = info is not None and info.kind in ("float", "snorm") and read_clamps(self)
         if info is not None and not clamp and passthrough_format((view_format or res.format).name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
             raw = self._read_raw(res, level, layer, x, y, width, height)

@@ -13,6 +13,7 @@ from driver.gallium import (
     Box, PipeBind, PipeMap, PipeTextureTarget as T, ResourceTemplate,
 )
 from driver.gl import enums as E
+from driver.gl.color_clamp import clamp_query
 from driver.gl.errors import GLError, allocating, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
@@ -317,9 +318,9 @@ class TextureMixin:
         return [int(x) for x in v] if isinstance(v, tuple) else [int(v)]
 
     def glGetTexParameterfv(self, target: int, pname: int) -> list:
-        if pname == E.GL_TEXTURE_BORDER_COLOR:
+        if pname == E.GL_TEXTURE_BORDER_COLOR:     # clamped when fragment colours clamp
             check_enum(target, self._texture_targets())
-            return list(self._bound_texture(target).params.border_color)
+            return list(clamp_query(self, tuple(self._bound_texture(target).params.border_color)))
         if pname in (E.GL_TEXTURE_MIN_LOD, E.GL_TEXTURE_MAX_LOD, E.GL_TEXTURE_LOD_BIAS,
                      E.GL_TEXTURE_MAX_ANISOTROPY_EXT):
             check_enum(target, self._texture_targets())

@@ -11,6 +11,7 @@ import dataclasses
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.color_clamp import clamp_query
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
@@ -377,9 +378,8 @@ class FixedFunctionMixin:
             check_enum(pname, (E.GL_TEXTURE_LOD_BIAS,))
             env.lod_bias = _floats(params, 1)[0]
             return
-        if pname == E.GL_TEXTURE_ENV_COLOR:
-            env.color = tuple(min(1.0, max(0.0, c)) for c in (
-                tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)))
+        if pname == E.GL_TEXTURE_ENV_COLOR:        # kept as given (ARB_color_buffer_float)
+            env.color = tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)
             return
         (v,) = _floats(params, 1)
         if pname in self._ENV_ENUMS:
@@ -424,8 +424,8 @@ class FixedFunctionMixin:
         if target == E.GL_TEXTURE_FILTER_CONTROL:
             check_enum(pname, (E.GL_TEXTURE_LOD_BIAS,))
             return [env.lod_bias]
-        if pname == E.GL_TEXTURE_ENV_COLOR:
-            return list(env.color)
+        if pname == E.GL_TEXTURE_ENV_COLOR:        # clamped when fragment colours clamp
+            return list(clamp_query(self, tuple(env.color)))
         if pname in self._ENV_ENUMS:
             return [float(getattr(env, self._ENV_ENUMS[pname][0]))]
         if pname in self._ENV_SOURCES:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.color_clamp import mode as clamp_mode
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
@@ -130,7 +131,8 @@ class GetLegacyMixin:
             E.GL_MAP2_GRID_DOMAIN: lambda c: (*c._grid2[1:3], *c._grid2[4:6]),
             E.GL_MAP2_GRID_SEGMENTS: lambda c: (c._grid2[0], c._grid2[3]),
             E.GL_COLOR_SUM: lambda c: E.GL_COLOR_SUM in c.state.enabled,
-            E.GL_CLAMP_VERTEX_COLOR: lambda c: L(c).clamp_vertex_color,
+            E.GL_CLAMP_VERTEX_COLOR: lambda c: clamp_mode(c.state, E.GL_CLAMP_VERTEX_COLOR),
+            E.GL_CLAMP_FRAGMENT_COLOR: lambda c: clamp_mode(c.state, E.GL_CLAMP_FRAGMENT_COLOR),
             E.GL_SECONDARY_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_SECONDARY_COLOR_ARRAY),
             E.GL_FOG_COORD_ARRAY: lambda c: c._client_enabled(E.GL_FOG_COORD_ARRAY),
             E.GL_EDGE_FLAG_ARRAY: lambda c: c._client_enabled(E.GL_EDGE_FLAG_ARRAY),

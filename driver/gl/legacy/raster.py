@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.color_clamp import fragment_clamps
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
@@ -122,8 +123,9 @@ class RasterMixin:
     glPixelMapuiv = glPixelMapusv = glPixelMapfv
 
     def _transfer(self, rgba: np.ndarray) -> np.ndarray:
-        """Scale and bias (section 3.6.5), the clamp of fixed-point colours,
-        then the colour maps when MAP_COLOR is on."""
+        """Scale and bias (section 3.6.5), the clamp to [0, 1] when fragment colours clamp
+        (glClampColor; always before the colour maps), then the colour maps when MAP_COLOR
+        is on. Unclamped, a floating-point framebuffer receives the values as given."""
         t = self.legacy.pixel_transfer
         scale = np.array([t.get(k, 1.0) for k in (E.GL_RED_SCALE, E.GL_GREEN_SCALE, E.GL_BLUE_SCALE,
                                                   E.GL_ALPHA_SCALE)], np.float32)
@@ -131,7 +133,8 @@ class RasterMixin:
                                                  E.GL_ALPHA_BIAS)], np.float32)
         if (scale != 1).any() or bias.any():
             rgba = rgba * scale + bias
-        rgba = np.clip(rgba, 0.0, 1.0)
+        if t.get(E.GL_MAP_COLOR) or fragment_clamps(self):
+            rgba = np.clip(rgba, 0.0, 1.0)
         if t.get(E.GL_MAP_COLOR):
             # section 3.6.5: each component through its map (initially one entry, 0)
             rgba = rgba.copy()
