@@ -349,6 +349,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_KHR_blend_equation_advanced", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
     _x("GL_KHR_blend_equation_advanced_coherent", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_color_buffer_float", _N, _N, _N, _ES3, DONE),
+    # 32-bit float buffers blend unclamped in the fragment epilogue (test_gles_float_blend.py)
+    _x("GL_EXT_float_blend", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_frag_depth", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_shader_texture_lod", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_OES_depth24", _N, _N, _ANY, _ES2, DONE),
