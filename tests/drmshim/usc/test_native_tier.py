@@ -312,6 +312,26 @@ def test_many_random_programs_equal_the_interpreter(seed):
     assert_same(a, b, asm)
 
 
+def test_ld_tile_reads_every_unorm8_and_unorm16_value_as_the_quotient():
+    """ld_tile's unorm conversion (the native form multiplies by the reciprocal in
+    binary64) gives x / (2^bits - 1) rounded to binary32 for every 8- and 16-bit
+    value, on both tiers, as numpy's float32 division."""
+    rng = np.random.default_rng(13)
+    lanes = 32768
+    tile = np.zeros((lanes, 8), np.uint8)
+    tile[:, 0:4] = (np.arange(lanes * 4) % 256).reshape(lanes, 4)          # RGBA8: every byte value
+    tile[:, 4:8] = np.arange(lanes * 2, dtype=np.uint32).astype(np.uint16).view(np.uint8).reshape(lanes, 4)
+    kw = {"tile_buffer": tile, "tile_index": np.arange(lanes, dtype=np.int64)}
+    asm = "ld_tile.unorm8 r2_r3_r4_r5, 0\nld_tile.unorm16 r6_r7, 4"
+    a, b = run_both(asm, lanes, rng, ctx_kw=kw)
+    assert_same(a, b, asm)
+    got = b[0].registers
+    want8 = (np.arange(lanes * 4) % 256).astype(np.float32) / np.float32(255)
+    want16 = (np.arange(lanes * 2) % 65536).astype(np.float32) / np.float32(65535)
+    assert np.array_equal(got[2:6].T.reshape(-1), want8.view(np.uint32))
+    assert np.array_equal(got[6:8].T.reshape(-1), want16.view(np.uint32))
+
+
 def test_tile_fault_is_the_interpreters():
     """An st_tile whose record lies outside the tile buffer faults with the same
     address on both tiers (the native loop touches nothing and defers to numpy)."""
