@@ -428,33 +428,48 @@ class DesktopMixin:
         check(self.api.gl(4, 3) or es_has(self.api, "copy_image"), E.GL_INVALID_OPERATION)
 
         def image(name, target):
+            """A name never generated is INVALID_VALUE; a generated one without an image
+            (never bound, no storage) is an incomplete image, INVALID_OPERATION (as Mesa)."""
             if target == E.GL_RENDERBUFFER:
                 rb = self.renderbuffers.get(name)
-                check(rb is not None and rb.resource is not None, E.GL_INVALID_VALUE)
+                check(rb is not None or self.renderbuffers.is_generated(name), E.GL_INVALID_VALUE,
+                      "not a renderbuffer name")
+                check(rb is not None and rb.resource is not None, E.GL_INVALID_OPERATION,
+                      "renderbuffer without storage")
                 return rb.resource
             tex = self.textures.get(name)
-            check(tex is not None and tex.target == target, E.GL_INVALID_VALUE if tex is None
-                  else E.GL_INVALID_ENUM)
+            check(tex is not None or self.textures.is_generated(name), E.GL_INVALID_VALUE, "not a texture name")
+            check(tex is not None, E.GL_INVALID_OPERATION, "texture without an image")
+            check(tex.target == target, E.GL_INVALID_ENUM, "target does not match the texture")
             res = self._texture_resource(tex)
             check(res is not None, E.GL_INVALID_OPERATION, "image undefined")
             return res
         src, dst = image(srcName, srcTarget), image(dstName, dstTarget)
         import layout
-        check(layout.get_format(src.format.name).block_size_B ==
-              layout.get_format(dst.format.name).block_size_B, E.GL_INVALID_OPERATION,
-              "incompatible formats")
+        src_fmt, dst_fmt = layout.get_format(src.format.name), layout.get_format(dst.format.name)
         check(min(w, h, d, srcX, srcY, srcZ, dstX, dstY, dstZ) >= 0, E.GL_INVALID_VALUE)
+        # the region in the destination's texels: a compressed block is one texel of an
+        # uncompressed image (GL 4.6 section 18.3.3)
+        dst_w = w // src_fmt.block_width_px * dst_fmt.block_width_px
+        dst_h = h // src_fmt.block_height_px * dst_fmt.block_height_px
 
-        def fits(res, level, x, y, z):
-            """The box inside the level (GL 4.6 section 18.3.3: INVALID_VALUE)."""
+        def fits(res, fmt, level, x, y, z, w, h):
+            """The box inside the level, and on the block grid of a compressed image (offsets
+            multiples of the block size, sizes too unless the box reaches the edge): GL 4.6
+            section 18.3.3's INVALID_VALUE, checked before the formats (as Mesa)."""
             t = res.template
             check(0 <= level <= t.last_level, E.GL_INVALID_VALUE, "level out of range")
             width, height = max(1, t.width_px >> level), max(1, t.height_px >> level)
             layers = max(1, t.depth_px >> level) * t.array_size
+            bw, bh = fmt.block_width_px, fmt.block_height_px
+            check(x % bw == 0 and y % bh == 0, E.GL_INVALID_VALUE, "offset off the compressed block grid")
+            check((w % bw == 0 or x + w == width) and (h % bh == 0 or y + h == height), E.GL_INVALID_VALUE,
+                  "size off the compressed block grid")
             check(x + w <= width and y + h <= height and z + d <= layers, E.GL_INVALID_VALUE,
                   "the box leaves the image")
-        fits(src, srcLevel, srcX, srcY, srcZ)
-        fits(dst, dstLevel, dstX, dstY, dstZ)
+        fits(src, src_fmt, srcLevel, srcX, srcY, srcZ, w, h)
+        fits(dst, dst_fmt, dstLevel, dstX, dstY, dstZ, dst_w, dst_h)
+        check(src_fmt.block_size_B == dst_fmt.block_size_B, E.GL_INVALID_OPERATION, "incompatible formats")
         self.pipe.resource_copy_region(dst, dstLevel, dstX, dstY, dstZ, src, srcLevel,
                                        Box(srcX, srcY, srcZ, w, h, d))
 

@@ -1,0 +1,65 @@
+"""glCopyImageSubData's errors found in the wrong order or kind by piglit's
+arb_copy_image-api_errors (GL 4.6 section 18.3.3; the order is Mesa's, which the
+test follows): a name never generated is INVALID_VALUE, a generated texture or
+renderbuffer without an image is INVALID_OPERATION (it was INVALID_VALUE); offsets
+and sizes off a compressed image's 4 x 4 block grid are INVALID_VALUE, checked
+before the formats' compatibility (INVALID_OPERATION), so a misaligned copy between
+incompatible images reports the misalignment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+
+T2 = E.GL_TEXTURE_2D
+DXT3 = 0x83F2                   # GL_COMPRESSED_RGBA_S3TC_DXT3_EXT: 16-byte 4 x 4 blocks
+
+
+def _storage(g, internal, w, h):
+    t = g.glGenTextures(1)[0]
+    g.glBindTexture(T2, t)
+    g.glTexStorage2D(T2, 1, internal, w, h)
+    return t
+
+
+def _copy(g, src, dst, sx=0, sy=0, w=4, h=4, src_target=T2, dst_target=T2):
+    g.glCopyImageSubData(src, src_target, 0, sx, sy, 0, dst, dst_target, 0, 0, 0, 0, w, h, 1)
+    return g.glGetError()
+
+
+def test_names_without_images_and_names_never_generated():
+    with driver.Context("compat", 4, 4) as c:
+        g = c.gl
+        full = _storage(g, E.GL_RGBA8, 8, 8)
+        (reserved,) = g.glGenTextures(1)
+        assert _copy(g, reserved, full) == E.GL_INVALID_OPERATION          # no image yet
+        assert _copy(g, full, reserved) == E.GL_INVALID_OPERATION
+        assert _copy(g, 4523, full) == E.GL_INVALID_VALUE                  # never generated
+        (rb,) = g.glGenRenderbuffers(1)
+        assert _copy(g, rb, full, src_target=E.GL_RENDERBUFFER) == E.GL_INVALID_OPERATION
+        g.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)                        # an object, no storage
+        assert _copy(g, rb, full, src_target=E.GL_RENDERBUFFER) == E.GL_INVALID_OPERATION
+        assert _copy(g, 4523, full, src_target=E.GL_RENDERBUFFER) == E.GL_INVALID_VALUE
+        g.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 8, 8)
+        assert _copy(g, rb, full, src_target=E.GL_RENDERBUFFER) == E.GL_NO_ERROR
+        assert _copy(g, full, full, src_target=E.GL_TEXTURE_3D) == E.GL_INVALID_ENUM
+
+
+def test_the_compressed_block_grid_before_format_compatibility():
+    with driver.Context("compat", 4, 4) as c:
+        g = c.gl
+        if "GL_EXT_texture_compression_s3tc" not in g.glGetString(E.GL_EXTENSIONS).split():
+            pytest.skip("S3TC not listed")
+        dxt3 = _storage(g, DXT3, 16, 16)
+        rgba16ui = _storage(g, E.GL_RGBA16UI, 8, 8)       # 8-byte texels: not a DXT3 block's 16
+        rgba32ui = _storage(g, E.GL_RGBA32UI, 8, 8)       # 16-byte texels: one per block
+        for sx, sy, w, h in ((0, 0, 5, 4), (0, 0, 4, 6), (2, 0, 4, 4), (0, 1, 4, 4)):
+            assert _copy(g, dxt3, rgba16ui, sx, sy, w, h) == E.GL_INVALID_VALUE, (sx, sy, w, h)
+            assert _copy(g, dxt3, rgba32ui, sx, sy, w, h) == E.GL_INVALID_VALUE, (sx, sy, w, h)
+        assert _copy(g, dxt3, rgba16ui, 4, 4, 8, 8) == E.GL_INVALID_OPERATION      # aligned, incompatible
+        other = _storage(g, DXT3, 16, 16)
+        assert _copy(g, dxt3, other, 4, 4, 8, 8) == E.GL_NO_ERROR                  # on the grid
+        assert _copy(g, dxt3, other, 0, 0, 20, 4) == E.GL_INVALID_VALUE            # past the edge
