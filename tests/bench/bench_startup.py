@@ -8,7 +8,9 @@ Three programs, each a separate process as piglit runs them:
 - piglit C API tests: a typical one (getuniform-02) and one that draws a lot
   (glsl-routing: dozens of programs and draws).
 shimgl's shader cache is warm (one unmeasured run first, cache in a folder of
-this benchmark), as Mesa's would be. CPU time is user + system of the process
+this benchmark), as Mesa's would be; the shader_runner test is also run with
+every cache empty (a new cache folder per run: shader objects, variants, the
+dataclass code and native code), interleaved the same way. CPU time is user + system of the process
 and its threads (``os.wait4``), the median of ``ROUNDS`` runs per driver, the
 drivers alternating. Also the import budget: the CPU time of a Python process
 that only imports what the C ABI loads before a program's first call, and the
@@ -224,10 +226,16 @@ def run() -> list[tuple[str, float, str]]:
                 _cpu_s(argv, env, cwd)                    # fills the shader cache; not measured
             times: dict[str, list[float]] = {driver: [] for driver, _ in drivers}
             outputs = {}
-            for _ in range(ROUNDS):
+            cold = "shader_runner" in name        # the warm/cold comparison of the shader cache
+            if cold:
+                times["cold"] = []
+            for round_ in range(ROUNDS):
                 for driver, env in drivers:
                     cpu, outputs[driver] = _cpu_s(argv, env, cwd)
                     times[driver].append(cpu)
+                if cold:
+                    cpu, _ = _cpu_s(argv, {**shimgl, "SHIMGL_SHADER_CACHE_DIR": str(Path(tmp) / f"cold-{round_}")}, cwd)
+                    times["cold"].append(cpu)
             s, ll = statistics.median(times["shimgl"]), statistics.median(times["llvmpipe"])
             status = "" if _ok(name, outputs["shimgl"]) else " (shimgl did not pass)"
             if REFERENCE:
@@ -235,6 +243,10 @@ def run() -> list[tuple[str, float, str]]:
                 status += f"; reference {r * 1000:.0f} ms ({r / ll:.1f}x)"
             rows.append((f"start-up CPU: {name}, shimgl", s * 1000,
                          f"llvmpipe {ll * 1000:.0f} ms; ratio {s / ll:.1f}x (target <= 2x){status}"))
+            if cold:
+                c = statistics.median(times["cold"])
+                rows.append((f"start-up CPU: {name}, shimgl, every cache empty", c * 1000,
+                             f"warm {s * 1000:.0f} ms; ratio to llvmpipe {c / ll:.1f}x"))
     return rows
 
 
