@@ -95,7 +95,10 @@ def fragment_key(ctx, batch) -> ShaderKey:
     dsa = ctx.dsa
     return ShaderKey.make(render_targets=tuple(rts) or (RenderTarget(write_mask=0),),
                           alpha_func=_ALPHA[int(dsa.alpha_func)] if dsa.alpha_enabled else "always",
-                          alpha_to_coverage=b.alpha_to_coverage, alpha_to_one=b.alpha_to_one,
+                          # GL 4.6 section 17.3.1: both act on multisampled buffers only (no-ops with one
+                          # sample, where alpha to coverage dropped fragments of alpha < 1)
+                          alpha_to_coverage=b.alpha_to_coverage and (ctx.fb.samples or 1) > 1,
+                          alpha_to_one=b.alpha_to_one and (ctx.fb.samples or 1) > 1,
                           samples=max(1, ctx.fb.samples or 1), two_side=ctx.rast.light_twoside,
                           flat_shade=ctx.rast.flatshade,
                           **({"logic_op": b.logicop_func.name.lower()} if b.logicop_enable else {}),
