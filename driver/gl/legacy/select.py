@@ -4,9 +4,11 @@ glSelectBuffer, the name stack, glFeedbackBuffer and glPassThrough.
 In GL_SELECT and GL_FEEDBACK modes nothing is rasterised: every draw
 (glBegin/glEnd, arrays, display lists, glRect, evaluators) is transformed on
 the CPU in bulk with numpy -- the fixed-function vertex transform (projection
-x modelview; a vertex shader is taken to compute ftransform()), lighting of
-the front colour when lighting is on, texture matrix 0 on texture coordinate
-0 -- then assembled into primitives (polygon modes, culling and edge flags as
+x modelview), lighting of the front colour when lighting is on, texture
+matrix 0 on texture coordinate 0; with a GLSL program current, the program's
+own vertex stage instead, run on the GPU over the draw's vertices with
+transform feedback capturing gl_Position (and, for feedback, gl_FrontColor
+and gl_TexCoord[0] when it writes them) -- then assembled into primitives (polygon modes, culling and edge flags as
 in primitives.py), clipped against the view volume and the enabled user clip
 planes (Sutherland-Hodgman over all polygons at once, parametric for lines)
 and mapped to window coordinates. Selection keeps the minimum and maximum
@@ -319,7 +321,12 @@ class SelectFeedbackMixin:
     # -- the vertex transform ----------------------------------------------------------------------
     def _vertex_columns(self, ids: np.ndarray) -> np.ndarray:
         """(N, 20) clip position, eye position, colour, texture coordinate 0 and
-        back colour of vertices ids (fixed-function transform, lighting)."""
+        back colour of vertices ids (fixed-function transform, lighting; a GLSL
+        program's vertex stage when one is current)."""
+        prog = self.current_program
+        units = prog.linked_state.units if prog is not None and prog.linked_state is not None else {}
+        if "vertex" in units and not units.keys() & {"geometry", "tess_control", "tess_evaluation"}:
+            return self._program_vertex_columns(prog, ids)
         obj = self._positions(ids)
         eye = obj @ self.legacy.stacks[0][-1].T
         clip = eye @ self.legacy.stacks[1][-1].T
@@ -338,6 +345,88 @@ class SelectFeedbackMixin:
                                      (0.0, 0.0, 0.0, 1.0))
         out[:, _TEX] = tex @ self.legacy.stacks[2][0][-1].T
         return out
+
+    def _program_vertex_columns(self, prog, ids: np.ndarray) -> np.ndarray:
+        """The columns of vertices ids from the program's vertex stage (GL 2.1
+        sections 5.2 and 5.3 select and feed back the vertices the vertex shader
+        produced): the stage runs on the GPU over the vertices as points, with
+        rasterisation discarded, into a transform feedback buffer of its own
+        (gl_Position; for feedback also gl_FrontColor and gl_TexCoord[0] when the
+        shader writes them, else colour (0, 0, 0, 0) and texture coordinate
+        (0, 0, 0, 1)). The eye position is not known: user clip planes
+        (glClipPlane) do not clip these vertices. (A program with geometry or
+        tessellation stages still takes the fixed-function transform.)"""
+        from driver.gl.objects import Buffer, TransformFeedback
+        names = ["gl_Position"]
+        if self.legacy.render_mode == E.GL_FEEDBACK:
+            written = {v.name for u in _units(prog.linked_state.units["vertex"])
+                       for v in u.builtin_variables if getattr(v, "assigned", False)}
+            names += [n for n, base in (("gl_FrontColor", "gl_FrontColor"), ("gl_TexCoord[0]", "gl_TexCoord"))
+                      if base in written]
+        cap = self._capture_program(prog, tuple(names))
+        data = prog.linked_state.uniform_data
+        cap.linked_state.uniform_data[:len(data)] = data            # the same default block
+        stride_dw = cap.linked_state.tf_layout.stride_dw[0]
+        n = len(ids)
+        out = np.zeros((n, 20))
+        out[:, _TEX.start + 3] = 1.0
+        if not n:
+            return out
+        buf = Buffer(0)
+        self._allocate(buf, 4 * stride_dw * n, None)
+        x = TransformFeedback(0, active=True, primitive_mode=E.GL_POINTS, program=cap)
+        x.buffers = [(buf, 0, 4 * stride_dw * n)] + [(None, 0, 0)] * 3
+        x.first_emit = True
+        saved = (self.xfb, self.current_program, self.legacy.render_mode, self.vao.element_buffer)
+        discard = E.GL_RASTERIZER_DISCARD in self.state.enabled
+        try:
+            self.xfb, self.current_program, self.legacy.render_mode = x, cap, E.GL_RENDER
+            self.vao.element_buffer = None
+            if not discard:
+                self.glEnable(E.GL_RASTERIZER_DISCARD)
+            self.glDrawElements(E.GL_POINTS, n, E.GL_UNSIGNED_INT, np.ascontiguousarray(ids, np.uint32).tobytes())
+            self.pipe.set_stream_output_targets([], [])
+            records = np.frombuffer(self._read_buffer(buf, 0, 4 * stride_dw * n), np.float32).reshape(n, stride_dw)
+        finally:
+            if not discard:
+                self.glDisable(E.GL_RASTERIZER_DISCARD)
+            self.xfb, self.current_program, self.legacy.render_mode, self.vao.element_buffer = saved
+            self.screen.resource_destroy(buf.resource)
+        out[:, _CLIP] = records[:, 0:4]
+        at = 4
+        for name in names[1:]:
+            column = _COL if name == "gl_FrontColor" else _TEX
+            out[:, column] = records[:, at:at + 4]
+            at += 4
+        out[:, _BACK] = out[:, _COL]
+        return out
+
+    def _capture_program(self, prog, names: tuple):
+        """A program of ``prog``'s shaders and bindings capturing ``names`` (linked once
+        per link of ``prog``; not in the program namespace)."""
+        from driver.gl.objects import Program
+        cache = self.__dict__.setdefault("_select_capture", {})
+        hit = cache.get((id(prog.linked_state), names))
+        if hit is not None and hit[0] is prog.linked_state:
+            return hit[1]
+        from compiler.glsl import types as GT
+        from driver.gl.feedback import feedback_layout
+        cap = Program(0, shaders=list(prog.shaders), attrib_bindings=dict(prog.attrib_bindings),
+                      frag_data_bindings=dict(prog.frag_data_bindings))
+        ls = cap.linked_state = self._link(cap)
+        cap.linked = True
+        # the captured built-ins, compatibility colour and texture coordinates included
+        # (what glTransformFeedbackVaryings does not offer yet), one buffer, interleaved
+        vec4 = GT.vector("float", 4)
+        outputs = {"gl_Position": vec4, "gl_FrontColor": vec4, "gl_TexCoord": GT.array_of(vec4, 8)}
+        ls.tf_varyings = list(names)
+        ls.tf_layout = feedback_layout(names, True, outputs, advanced=False, max_buffers=1, max_separate=4,
+                                       max_interleaved=64)
+        self._create_pipe_shaders(cap)
+        if len(cache) > 16:
+            cache.clear()
+        cache[(id(prog.linked_state), names)] = (prog.linked_state, cap)
+        return cap
 
     def _array_or_current(self, key, ids, current, default) -> np.ndarray:
         entry = self.vao.legacy.get(key)
@@ -460,6 +549,11 @@ def _clip_polygons(prims: np.ndarray, counts: np.ndarray, dist: np.ndarray) -> t
     width = max(int(new_counts.max()) if P else 0, 1)
     out = np.take_along_axis(out, order[:, :width, None], 1)
     return out, new_counts
+
+
+def _units(unit) -> list:
+    """The translation units of a linked stage (one, or a stage's objects)."""
+    return unit if isinstance(unit, list) else [unit]
 
 
 def _deliver(dest, values: np.ndarray) -> None:
