@@ -225,12 +225,18 @@ RENDER_SNORM_8 = frozenset({E.GL_R8_SNORM, E.GL_RG8_SNORM, E.GL_RGBA8_SNORM})
 RENDER_SNORM_16 = frozenset({E.GL_R16_SNORM, E.GL_RG16_SNORM, E.GL_RGBA16_SNORM})
 
 
+_RGB_INTEGER = frozenset({E.GL_RGB8UI, E.GL_RGB8I, E.GL_RGB16UI, E.GL_RGB16I, E.GL_RGB32UI, E.GL_RGB32I})
+
+
 def es_color_renderable(api, internalformat: int) -> bool:
     """Whether a GLES context may render to a format the format table marks
     colour-renderable: the SNORM formats only with EXT_render_snorm (16-bit ones
-    also need EXT_texture_norm16). Always True for desktop GL."""
+    also need EXT_texture_norm16), never the three-component integer formats (GLES 3.2
+    table 8.10), which desktop GL renders. Always True for desktop GL."""
     if not api.es:
         return True
+    if internalformat in _RGB_INTEGER:
+        return False
     if internalformat in RENDER_SNORM_8:
         return api.has_extension("GL_EXT_render_snorm")
     if internalformat in RENDER_SNORM_16:
