@@ -75,6 +75,7 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxAtomicCounterBufferSize": 65536,
     "gl_MaxImageUnits": 32,
     "gl_MaxCombinedImageUnitsAndFragmentOutputs": 88,
+    "gl_MaxCombinedShaderOutputResources": 88,
     "gl_MaxImageSamples": 0,
     "gl_MaxVertexImageUniforms": 8,
     "gl_MaxFragmentImageUniforms": 8,
@@ -87,6 +88,10 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxGeometryUniformComponents": 1024,
     "gl_MaxGeometryVaryingComponents": 64,
     "gl_MaxGeometryShaderInvocations": 32,
+    # the geometry passes bind no images, atomic counters (GL_MAX_GEOMETRY_* of driver/gl/limits.py)
+    "gl_MaxGeometryImageUniforms": 0,
+    "gl_MaxGeometryAtomicCounters": 0,
+    "gl_MaxGeometryAtomicCounterBuffers": 0,
     "gl_MaxViewports": 16,
     # dual-source blending (EXT_blend_func_extended's GLSL ES name of GL_MAX_DUAL_SOURCE_DRAW_BUFFERS)
     "gl_MaxDualSourceDrawBuffersEXT": 1,
@@ -195,34 +200,38 @@ _CONSTANTS = """
 420 310 +GL_ARB_shader_atomic_counters | gl_MaxAtomicCounterBufferSize
 420 310 +GL_ARB_shader_image_load_store | gl_MaxImageUnits
 420 310 +GL_ARB_shader_image_load_store | gl_MaxCombinedImageUnitsAndFragmentOutputs
+430 310 | gl_MaxCombinedShaderOutputResources
 420 - +GL_ARB_shader_image_load_store | gl_MaxImageSamples
 420 310 +GL_ARB_shader_image_load_store | gl_MaxVertexImageUniforms
 420 310 +GL_ARB_shader_image_load_store | gl_MaxFragmentImageUniforms
 420 310 +GL_ARB_shader_image_load_store | gl_MaxCombinedImageUniforms
-150 - | gl_MaxGeometryInputComponents
-150 - | gl_MaxGeometryOutputComponents
-150 - | gl_MaxGeometryTextureImageUnits
-150 - | gl_MaxGeometryOutputVertices
-150 - | gl_MaxGeometryTotalOutputComponents
-150 - | gl_MaxGeometryUniformComponents
+150 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryInputComponents
+150 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryOutputComponents
+150 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryTextureImageUnits
+150 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryOutputVertices
+150 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryTotalOutputComponents
+150 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryUniformComponents
+420 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryImageUniforms
+420 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryAtomicCounters
+420 320 +GL_OES_geometry_shader +GL_EXT_geometry_shader | gl_MaxGeometryAtomicCounterBuffers
 150 - | gl_MaxGeometryVaryingComponents
 400 - +GL_ARB_gpu_shader5 | gl_MaxGeometryShaderInvocations
 410 - +GL_ARB_viewport_array +GL_OES_viewport_array | gl_MaxViewports
 - - +GL_EXT_blend_func_extended | gl_MaxDualSourceDrawBuffersEXT
 440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackBuffers
 440 - +GL_ARB_enhanced_layouts | gl_MaxTransformFeedbackInterleavedComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxPatchVertices
-400 - +GL_ARB_tessellation_shader | gl_MaxTessGenLevel
-400 - +GL_ARB_tessellation_shader | gl_MaxTessPatchComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessControlInputComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessControlOutputComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessControlTotalOutputComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessControlTextureImageUnits
-400 - +GL_ARB_tessellation_shader | gl_MaxTessControlUniformComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationInputComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationOutputComponents
-400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationTextureImageUnits
-400 - +GL_ARB_tessellation_shader | gl_MaxTessEvaluationUniformComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxPatchVertices
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessGenLevel
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessPatchComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessControlInputComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessControlOutputComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessControlTotalOutputComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessControlTextureImageUnits
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessControlUniformComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessEvaluationInputComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessEvaluationOutputComponents
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessEvaluationTextureImageUnits
+400 320 +GL_ARB_tessellation_shader +GL_OES_tessellation_shader +GL_EXT_tessellation_shader | gl_MaxTessEvaluationUniformComponents
 420 - +GL_ARB_shader_image_load_store | gl_MaxTessControlImageUniforms
 420 - +GL_ARB_shader_image_load_store | gl_MaxTessEvaluationImageUniforms
 420 - +GL_ARB_shader_atomic_counters | gl_MaxTessControlAtomicCounters

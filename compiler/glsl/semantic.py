@@ -493,7 +493,11 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
             # a redeclaration keeps the built-in's storage (gl_TexCoord stays varying)
             self.error(loc, f"`{var.name}' redeclared with a different storage qualifier")
             return True
-        if not (same and allowed) or self.version.es:
+        # GLSL ES 3.20 / OES_shader_io_blocks: a gl_PerVertex block may be redeclared (members only)
+        es_block = self.version.es and var.block is not None and (
+            self.version.number >= 320 or "GL_OES_shader_io_blocks" in self.enabled
+            or "GL_EXT_shader_io_blocks" in self.enabled)
+        if not (same and allowed) or (self.version.es and not es_block):
             if self.version.es:
                 self.error(loc, f"redeclaration of built-in variable `{var.name}' is not allowed in GLSL ES")
                 return True

@@ -112,3 +112,29 @@ def test_es30_has_none_of_them():
     expect(ctx, E.GL_INVALID_ENUM)
     ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
     expect(ctx, E.GL_INVALID_ENUM)
+
+
+def test_glsl_es_310_stage_constants_and_per_vertex_redeclaration():
+    """With the stage extensions enabled, GLSL ES 3.10 shaders read the stages' gl_Max*
+    constants (here summed into one int the compile folds: 64 input components + 0 image
+    uniforms + 0 atomic counters + gl_MaxTessGenLevel), and gl_MaxCombinedShaderOutputResources
+    is GLSL ES 3.10's own; with OES_shader_io_blocks a vertex shader may redeclare
+    `out gl_PerVertex { vec4 gl_Position; }` (refused without it, GLSL ES 3.10 section 4.3.9)."""
+    from tests.driver.gl.helpers import compile_source
+    ctx = driver.Context(api="gles31", width=1, height=1)
+    fs = ("#version 310 es\n#extension GL_OES_geometry_shader : require\n"
+          "#extension GL_EXT_tessellation_shader : require\nprecision highp float;\nout vec4 o;\n"
+          "const int n = gl_MaxGeometryInputComponents + gl_MaxGeometryImageUniforms"
+          " + gl_MaxGeometryAtomicCounters + gl_MaxGeometryAtomicCounterBuffers + gl_MaxTessGenLevel"
+          " + gl_MaxCombinedShaderOutputResources;\n"
+          "void main() { o = vec4(float(n)); }\n")
+    _, ok, log = compile_source(ctx, E.GL_FRAGMENT_SHADER, fs)
+    assert ok, log
+    _, ok, log = compile_source(ctx, E.GL_FRAGMENT_SHADER, fs.replace("#extension GL_OES_geometry_shader : require\n", ""))
+    assert not ok and "gl_MaxGeometryInputComponents" in log, log
+    vs = ("#version 310 es\n%sin vec4 p;\nout gl_PerVertex { vec4 gl_Position; };\n"
+          "void main() { gl_Position = p; }\n")
+    _, ok, log = compile_source(ctx, E.GL_VERTEX_SHADER, vs % "#extension GL_OES_shader_io_blocks : require\n")
+    assert ok, log
+    _, ok, log = compile_source(ctx, E.GL_VERTEX_SHADER, vs % "")
+    assert not ok and "gl_Position" in log, log
