@@ -10,7 +10,10 @@ blending). For each render target i the epilogue
 2. applies the compatibility alpha test (``key["alpha_func"]``: never, less,
    equal, lequal, greater, notequal, gequal; reference from the uniform
    ``shimgl_AlphaRef``), alpha-to-coverage (``key["alpha_to_coverage"]`` with
-   ``key["samples"]``) and alpha-to-one, on target 0's alpha;
+   ``key["samples"]``) and alpha-to-one, on target 0's alpha; before them, with
+   ``key["line_smooth"]`` (antialiased lines), every floating-point colour's alpha
+   is multiplied by the fragment's coverage, ``clamp(min(u0, u1), 0, 1)`` of the
+   distances the rasteriser gives through ``load_point_coord``;
 3. blends with the tile buffer's current value (``load_tile``): every GL factor
    (zero, one, src/dst colour and alpha and their one_minus forms,
    src_alpha_saturate, constant colour/alpha and one_minus forms, the constant
@@ -230,6 +233,18 @@ def fragment_outputs(io, L) -> None:
         if elem is not None:
             d = b.deref_array(d, elem)
         return b.load_deref(d), t
+
+    if io.k("line_smooth", False):
+        # GL 4.6 section 14.5.1.2: an antialiased line's coverage multiplies the fragment's alpha
+        edges = b.intrinsic("load_point_coord", bit_size=32)
+        coverage = b.fsat(b.fmin(b.channel(edges, 0), b.channel(edges, 1)))
+        plain_colour = colour
+
+        def colour(i, table=None):
+            c, t = plain_colour(i, table)
+            if c is not None and table is None and c.num_components == 4 and getattr(t, "base", "float") == "float":
+                c = b.vec(b.channel(c, 0), b.channel(c, 1), b.channel(c, 2), b.fmul(b.channel(c, 3), coverage))
+            return c, t
 
     info = {}
     # Alpha test, alpha to coverage and alpha to one act on render target 0's colour.

@@ -241,6 +241,7 @@ def compile_variant(state, key) -> AgxShader:
     elif stage == "fragment":
         shader.cf_count = max(c.cf_count, 2)
         shader.info["point_coord_cf"] = getattr(c, "point_coord_cf", None)
+        shader.info["line_smooth"] = bool(full_key.get("line_smooth", False))    # the PPP's line_smooth
     return shader
 
 

@@ -22,8 +22,8 @@ from compiler.lower import VertexAttrib
 from compiler.lower.xfb import XFB_BUFFER_BASE, XFB_PARAMS, XfbOutput
 from driver.gallium import (
     DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeClear, PipeFace, PipePrim,
-    PipeQueryType, PipeShaderType, PipeSwizzle, PipeTexMipFilter, PipeTexWrap, PipeTextureTarget,
-    SamplerState,
+    PipePolygonMode, PipeQueryType, PipeShaderType, PipeSwizzle, PipeTexMipFilter, PipeTexWrap,
+    PipeTextureTarget, SamplerState,
 )
 from uapi import packets as P
 from uapi import topology
@@ -799,6 +799,26 @@ def _encode_one(ctx, info: DrawInfo, d, indirect_record=None) -> None:
         ctx.xfb_draw = None
 
 
+_LINE_PRIMS = (PipePrim.LINES, PipePrim.LINE_LOOP, PipePrim.LINE_STRIP, PipePrim.LINES_ADJACENCY,
+               PipePrim.LINE_STRIP_ADJACENCY)
+_POLYGON_PRIMS = (PipePrim.TRIANGLES, PipePrim.TRIANGLE_STRIP, PipePrim.TRIANGLE_FAN, PipePrim.QUADS,
+                  PipePrim.QUAD_STRIP, PipePrim.POLYGON, PipePrim.TRIANGLES_ADJACENCY,
+                  PipePrim.TRIANGLE_STRIP_ADJACENCY)
+
+
+def _smooth_lines(ctx, mode) -> bool:
+    """GL_LINE_SMOOTH applies (GL 4.6 section 14.5.1.2): single-sample rasterisation
+    (a multisampled framebuffer with GL_MULTISAMPLE on ignores it) of a draw whose
+    every primitive is a line - line modes, or polygons with both polygon modes LINE
+    (a fragment shader variant multiplies alpha by the coverage the PPP gives lines;
+    filled polygons and points must not get it)."""
+    r = ctx.rast
+    if not r.line_smooth or ((ctx.fb.samples or 1) > 1 and r.multisample):
+        return False
+    return mode in _LINE_PRIMS or (mode in _POLYGON_PRIMS and r.fill_front == PipePolygonMode.LINE
+                                   and r.fill_back == PipePolygonMode.LINE)
+
+
 def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_record=None) -> None:
     """One draw; ``indirect_record`` (resource, offset_B): the VDM reads the count,
     instances, first index/vertex, base vertex and base instance there (``d`` is
@@ -810,6 +830,8 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         # the vertex program passes a geometry stage's gl_PrimitiveID on: the fragment stage reads
         # that varying instead of the rasteriser's primitive index
         fkey = fkey.replace(primitive_id_varying=True)
+    if _smooth_lines(ctx, mode):
+        fkey = fkey.replace(line_smooth=True)
     fs = fs_cso.variant(fkey) if fs_cso is not None else None
     # indices (CPU-converted for quads and adjacency into independent primitives)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
@@ -985,7 +1007,8 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
                        rasterizer_discard=rast.rasterizer_discard,
                        depth_bias_enable=bool(rast.offset_tri or rast.offset_line or rast.offset_point),
                        scissor_enable=True, point_size_px=float(rast.point_size),
-                       line_width_px=float(rast.line_width))
+                       line_width_px=float(rast.line_width),
+                       line_smooth=bool(fs is not None and fs.info.get("line_smooth")))
     has_user = bool(vs.smooth_32 or vs.flat_32 or vs.linear_32 or vs.output_count_words > 4)
     m["output_select"] = dict(clip_distances=vs.clip_distances & 0xFFFF, cull_distances=vs.cull_distances,
                               varyings=has_user,

@@ -437,6 +437,10 @@ PPP_RASTER = Packet("PPP_RASTER", 3, [
     boolean("scissor_enable", 15),
     boolean("clip_zero_to_one", 16,
             doc="clip-space z in [0, w] (GL_ZERO_TO_ONE clip control) instead of [-w, w]"),
+    boolean("line_smooth", 17,
+            doc="antialiased lines: each line is rasterised as its antialiasing rectangle (width + 1, "
+                "ends perpendicular to the segment) and its fragments get their distances to the "
+                "rectangle's two long edges through the point-coordinate source"),
     flt("point_size_px", at(1), default=1.0),
     flt("line_width_px", at(2), default=1.0),
 ])

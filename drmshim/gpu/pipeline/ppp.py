@@ -210,7 +210,7 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         clipped = R.clip_lines(position, prims, clip, **opts)
         window, clipped = _representable(_window(clipped.position, vp), clipped)
         setup = R.setup_lines(window, raster.line_width_px, prim=np.arange(len(clipped.prim)), offset=offset,
-                              depth_format=depth_format)
+                              depth_format=depth_format, smooth=bool(raster.line_smooth))
         src_prim = clipped.prim[setup.prim]
         weights = np.einsum("tcl,tlj->tcj", setup.corner_weights, clipped.weights[setup.prim])
     else:
@@ -258,7 +258,7 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
         ends = np.stack((window[line][:, a], window[line][:, b]), axis=2).reshape(-1, 2, 4)
         owner = np.repeat(line, 3)
         st = R.setup_lines(ends, raster.line_width_px, prim=np.arange(len(owner)), offset=offset,
-                           depth_format=depth_format)
+                           depth_format=depth_format, smooth=bool(raster.line_smooth))
         end_w = np.stack((tri_weights[line][:, a], tri_weights[line][:, b]), axis=2).reshape(-1, 2, 3)
         w = np.einsum("tcl,tlj->tcj", st.corner_weights, end_w[st.prim])
         parts.append((st, owner[st.prim], w))

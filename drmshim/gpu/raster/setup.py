@@ -282,7 +282,7 @@ def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
 
 def setup_lines(window: np.ndarray, width_px: float = 1.0, *, prim: np.ndarray | None = None,
                 offset: tuple[float, float, float] | None = None,
-                depth_format: str = "unorm24") -> TriangleSetup:
+                depth_format: str = "unorm24", smooth: bool = False) -> TriangleSetup:
     """Lines as parallelograms (GL's non-antialiased wide-line region).
 
     ``window``: (L, 2, 4) endpoints from ``viewport_transform``. An x-major segment
@@ -293,10 +293,14 @@ def setup_lines(window: np.ndarray, width_px: float = 1.0, *, prim: np.ndarray |
     lines (the endpoint pixels may differ, and the shared endpoint of two strip
     segments may be drawn by both). ``corner_weights`` map corners to the endpoints,
     so barycentrics over the line's two vertices interpolate along it.
+
+    ``smooth`` (GL_LINE_SMOOTH, ``setup_smooth_lines``): the antialiasing rectangle.
     """
     win = np.asarray(window, dtype=np.float64).reshape(-1, 2, 4)
     n = len(win)
     prim = np.arange(n, dtype=np.int64) if prim is None else np.asarray(prim, dtype=np.int64)
+    if smooth:
+        return setup_smooth_lines(win, width_px, prim=prim, offset=offset, depth_format=depth_format)
     p0, p1 = win[:, 0], win[:, 1]
     dx = p1[:, 0] - p0[:, 0]
     dy = p1[:, 1] - p0[:, 1]
@@ -312,6 +316,37 @@ def setup_lines(window: np.ndarray, width_px: float = 1.0, *, prim: np.ndarray |
     cw = np.broadcast_to(np.array([[w0, w0, w1], [w0, w1, w1]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
     return setup_triangles(tris, prim=np.repeat(prim, 2), offset=offset, depth_format=depth_format,
                            corner_weights=cw, always_front=True)
+
+
+def setup_smooth_lines(win: np.ndarray, width_px: float, *, prim: np.ndarray,
+                       offset: tuple[float, float, float] | None, depth_format: str) -> TriangleSetup:
+    """Antialiased lines (GL 4.6 section 14.5.1.2): the rectangle of the segment's
+    length and ``width_px`` around it, grown by half a pixel on both long sides so
+    every pixel it partly covers gets a fragment; the ends are perpendicular to the
+    segment at the endpoints. ``corner_uv`` carries, per fragment, its distances in
+    pixels to the grown rectangle's two long edges (u0 + u1 = width + 1): the
+    fragment stage takes ``clamp(min(u0, u1), 0, 1)`` as its coverage, the part of a
+    pixel-wide box across the line that the width-wide strip covers (exact for
+    axis-aligned lines). Zero-length segments give no fragments."""
+    p0, p1 = win[:, 0], win[:, 1]
+    d = p1[:, :2] - p0[:, :2]
+    length = np.hypot(d[:, 0], d[:, 1])
+    keep = length > 0
+    win, p0, p1, d, length, prim = win[keep], p0[keep], p1[keep], d[keep], length[keep], prim[keep]
+    n = len(win)
+    half = 0.5 * (float(width_px) + 1.0)
+    normal = np.zeros((n, 4))
+    normal[:, 0] = -d[:, 1] / length
+    normal[:, 1] = d[:, 0] / length
+    a, b, c, e = p0 - half * normal, p0 + half * normal, p1 + half * normal, p1 - half * normal
+    tris = np.stack((np.stack((a, b, c), 1), np.stack((a, c, e), 1)), 1).reshape(-1, 3, 4)
+    w0 = np.array([1.0, 0.0])
+    w1 = np.array([0.0, 1.0])
+    cw = np.broadcast_to(np.array([[w0, w0, w1], [w0, w1, w1]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
+    near, far = np.array([0.0, 2 * half]), np.array([2 * half, 0.0])       # (u0, u1) on each long edge
+    uv = np.broadcast_to(np.array([[near, far, far], [near, far, near]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
+    return setup_triangles(tris, prim=np.repeat(prim, 2), offset=offset, depth_format=depth_format,
+                           corner_weights=cw, corner_uv=uv, always_front=True)
 
 
 def setup_points(window: np.ndarray, size_px: np.ndarray | float = 1.0, *,
