@@ -2,8 +2,9 @@
 PyOpenGL) from its own virtual environment, under Xvfb through GLX: a grid, a
 face-coloured shaded sphere, 200 scatter points and a line plot in a 160x120
 GLViewWidget, read back with grabFramebuffer. The grid is drawn without
-GL_LINE_SMOOTH (`antialias=False`): shimgl draws smooth lines aliased
-(docs/programs.md, "Not done"). Nothing of shimgl is imported.
+GL_LINE_SMOOTH (`antialias=False`) so the comparison can be tight: antialiased
+lines differ by the drivers' coverage approximations (docs/programs.md). Nothing of
+shimgl is imported.
 
 Usage: python pyqtgraph_scene.py OUT.npz. Prints "renderer ...", "error ..." and "OK"."""
 import sys
