@@ -810,9 +810,17 @@ class TextureMixin:
             values[type_e] = types[i]
         values[E.GL_TEXTURE_STENCIL_SIZE] = bits[5]
         values[E.GL_TEXTURE_SHARED_SIZE] = 5 if info is not None and info.pipe.name == "R9G9B9E5_FLOAT" else 0
+        lum_intensity = (luminance_intensity_bits(info) if info is not None and not img.compressed else
+                         compressed_luminance_bits(compressed) if compressed is not None else (0, 0))
+        if any(lum_intensity):
+            # luminance and intensity are components of their own (GL 4.6 compatibility table
+            # 23.17, as Mesa): R, G and B read 0, and A too for intensity
+            for size_e, type_e in ((E.GL_TEXTURE_RED_SIZE, E.GL_TEXTURE_RED_TYPE),
+                                   (E.GL_TEXTURE_GREEN_SIZE, E.GL_TEXTURE_GREEN_TYPE),
+                                   (E.GL_TEXTURE_BLUE_SIZE, E.GL_TEXTURE_BLUE_TYPE)) + \
+                    (((E.GL_TEXTURE_ALPHA_SIZE, E.GL_TEXTURE_ALPHA_TYPE),) if lum_intensity[1] else ()):
+                values[size_e], values[type_e] = 0, E.GL_NONE
         if self.api.compat:     # the compatibility profile's luminance and intensity components
-            lum_intensity = (luminance_intensity_bits(info) if info is not None and not img.compressed else
-                             compressed_luminance_bits(compressed) if compressed is not None else (0, 0))
             for size_e, type_e, n in ((E.GL_TEXTURE_LUMINANCE_SIZE, E.GL_TEXTURE_LUMINANCE_TYPE, lum_intensity[0]),
                                       (E.GL_TEXTURE_INTENSITY_SIZE, E.GL_TEXTURE_INTENSITY_TYPE, lum_intensity[1])):
                 values[size_e] = n

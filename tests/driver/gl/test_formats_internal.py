@@ -260,6 +260,10 @@ def test_every_unorm_format_keeps_its_bits(info):
         expect(ctx, E.GL_NO_ERROR)
         sizes = [ctx.glGetTexLevelParameteriv(T2, 0, p)[0] for p in
                  (E.GL_TEXTURE_RED_SIZE, E.GL_TEXTURE_GREEN_SIZE, E.GL_TEXTURE_BLUE_SIZE, E.GL_TEXTURE_ALPHA_SIZE)]
+        if info.base in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY):
+            # L and I have sizes of their own (R, G, B and, for I, A report 0)
+            sizes[0] = max(ctx.glGetTexLevelParameteriv(T2, 0, p)[0]
+                           for p in (E.GL_TEXTURE_LUMINANCE_SIZE, E.GL_TEXTURE_INTENSITY_SIZE))
         assert max(sizes) > 0
         cols = [_grid_values(b, 4) if b else np.zeros(4) for b in sizes]
         if info.base in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY):
