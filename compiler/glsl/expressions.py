@@ -531,7 +531,7 @@ class ExpressionAnalyzer:
                     e.field_index = idx
                     e.type = f.type
                     if bt.is_block and f.type.is_array and f.type.length is None and \
-                            bt.block_kind == "uniform":
+                            bt.block_kind in ("uniform", "in", "out"):
                         # an implicitly sized member of a uniform block instance: sized with
                         # its block at the end of analysis
                         self.implicit_arrays.setdefault((bt, f.name), [0, []])[1].append(e)

@@ -595,7 +595,7 @@ class QualifierRules:
                     self.error(d.loc, "if a fragment input is (or contains) a 64-bit type, then it must be "
                                "qualified with 'flat'")
                 if t.is_array and t.length is None and not (kind == "buffer" and count == nmembers) \
-                        and not (kind == "uniform" and not v.es):
+                        and not (kind in ("uniform", "in", "out") and not v.es):
                     # desktop GLSL (1.50 section 4.1.9, as Mesa): a uniform block member declared
                     # without size takes the one its largest constant index implies, at the end
                     # of analysis (Analyzer.size_implicit_block_members); GLSL ES and the other

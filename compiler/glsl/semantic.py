@@ -241,7 +241,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         """
         for b in self.blocks:
             bt = b.type
-            if bt is None or bt.block_kind != "uniform" or \
+            if bt is None or bt.block_kind not in ("uniform", "in", "out") or \
                     not any(f.type.is_array and f.type.length is None for f in bt.fields):
                 continue
             members = {v.name: v for v in b.member_variables}
@@ -261,7 +261,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
                     f = T.StructField(f.name, sized, f.qualifiers)
                 fields.append(f)
             object.__setattr__(bt, "fields", tuple(fields))
-            self.place_block_members("uniform", {}, fields, [b.loc] * len(fields))  # (never std430)
+            if bt.block_kind == "uniform":
+                self.place_block_members("uniform", {}, fields, [b.loc] * len(fields))  # (never std430)
 
     def check_whole_shader(self) -> None:
         """Rules Mesa checks at link time, for a shader that is its own program."""
