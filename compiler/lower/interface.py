@@ -51,7 +51,7 @@ class InterfaceSymbol:
     variable of a lowered stage: the facts of its declaration, copied from the
     typed AST when the stage is lowered, so the key passes never read the AST.
     ``index_use``: ``const_index_use`` for the arrays whose used elements decide
-    the interface (gl_TexCoord, gl_FragData, gl_CullDistance), else None.
+    the interface (gl_TexCoord, gl_FragData, gl_ClipDistance, gl_CullDistance), else None.
     Compared by identity: one object per variable of the stage."""
     name: str
     type: Any
@@ -76,5 +76,5 @@ class InterfaceSymbol:
 
 
 #: arrays whose constant indices decide which interface slots exist
-_INDEXED_INTERFACE = frozenset({"gl_TexCoord", "gl_FragData", "gl_CullDistance", "gl_ClipPlane",
+_INDEXED_INTERFACE = frozenset({"gl_TexCoord", "gl_FragData", "gl_CullDistance", "gl_ClipDistance", "gl_ClipPlane",
                                 "gl_SecondaryFragDataEXT"})

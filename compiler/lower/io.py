@@ -87,6 +87,11 @@ LEGACY_ATTRIBUTES = ("gl_Vertex", "gl_Normal", "gl_Color", "gl_SecondaryColor", 
     f"gl_MultiTexCoord{i}" for i in range(8))
 _COMPAT_FS_INPUTS = {"gl_Color": "gl_FrontColor", "gl_SecondaryColor": "gl_FrontSecondaryColor",
                      "gl_FogFragCoord": "gl_FogFragCoord"}
+#: the ordinary varyings that carry the distances a vertex-processing stage writes to the
+#: fragment stage (besides the CLIP/CULL words the clipper and the PPP read); the names
+#: cannot be a GLSL identifier
+FS_DISTANCE_VARYINGS = {"gl_ClipDistance": "gl_ClipDistance(fragment)",
+                        "gl_CullDistance": "gl_CullDistance(fragment)"}
 # Canonical order of the compatibility varyings (after the user varyings of a group).
 _COMPAT_ORDER = ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_Color",
                  "gl_SecondaryColor", "gl_TexCoord", "gl_FogFragCoord")
@@ -877,7 +882,12 @@ class IOLowering:
                 elif name == "gl_FogFragCoord":
                     out.append((s, var, [(name, None, s.type, "smooth", None)]))
                 elif name in ("gl_ClipDistance", "gl_CullDistance"):
-                    out.append((s, var, []))          # not readable on AGX: reads give 0
+                    # the elements it reads, from the previous stage's copies (FS_DISTANCE_VARYINGS),
+                    # interpolated as smooth varyings (GLSL 4.60 section 7.1: "linearly
+                    # interpolated"; perspective-correct, as Mesa's)
+                    n = max(const_indices(self.unit, s, s.type.length), default=-1) + 1
+                    out.append((s, var, [(FS_DISTANCE_VARYINGS[name], None, GT.array_of(GT.FLOAT, n), "smooth",
+                                          None)] if n else []))
                 elif name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                     out.append((s, var, [(name, None, s.type, "flat", None)]))
                 else:
@@ -943,8 +953,11 @@ class IOLowering:
                     ivar, _t = ivars[name]
                     pro.store_deref(pro.deref_array(pro.deref_var(var), elem), pro.load_var(ivar))
             elif s.builtin and s.name in ("gl_ClipDistance", "gl_CullDistance"):
-                for i in range(s.type.length):
-                    pro.store_deref(pro.deref_array(pro.deref_var(var), i), pro.fimm(0.0))
+                if parts:
+                    ivar, t = ivars[parts[0][0]]
+                    for i in range(t.length):
+                        pro.store_deref(pro.deref_array(pro.deref_var(var), i),
+                                        pro.load_deref(pro.deref_array(pro.deref_var(ivar), i)))
             elif parts:
                 ivar, t = ivars[parts[0][0]]
                 L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))
@@ -1180,8 +1193,18 @@ class IOLowering:
                     items.append(dict(name=name, location=None, components=1, locations=1, interp="smooth",
                                       bit_size=32))
                     stores.append((name, s.type, lambda var=var: b.load_var(var)))
-                elif name in ("gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex",
-                              "gl_CullDistance"):
+                elif name in ("gl_ClipDistance", "gl_CullDistance"):
+                    # also an ordinary varying of the elements written, which a fragment stage
+                    # reading gl_ClipDistance/gl_CullDistance links to (the CLIP and CULL words
+                    # below are the clipper's and the PPP's, written only when enabled)
+                    n = max(const_indices(self.unit, s, s.type.length), default=-1) + 1
+                    if n:
+                        copy = FS_DISTANCE_VARYINGS[name]
+                        items.append(dict(name=copy, location=None, components=1, locations=n, interp="smooth",
+                                          bit_size=32))
+                        stores.append((copy, GT.array_of(GT.FLOAT, n), lambda var=var, n=n: [
+                            b.load_deref(b.deref_array(b.deref_var(var), i)) for i in range(n)]))
+                elif name in ("gl_Position", "gl_PointSize", "gl_ClipVertex"):
                     pass
                 else:
                     raise LoweringError(f"built-in output {name} is not supported")

@@ -190,11 +190,17 @@ void main() { gl_Position = p; gl_ClipDistance[0] = p.x; gl_ClipDistance[2] = p.
               gl_ClipDistance[3] = 5.0; d = 1.0; }"""
     p = np.random.default_rng(1).uniform(-1, 1, (4, LANES)).astype(np.float32)
     _o, info, it = run_vertex(src, {"p": p}, LANES, key=ShaderKey.make(clip_planes=0b101))
-    assert _vary(info)[-1] == ("CLIP", "gl_ClipDistance", 5, 3, 1, "noperspective", 32)
+    # the elements written (0..3) also go to the fragment stage as a smooth varying, after d
+    fragment_copy = ("gl_ClipDistance(fragment)", 5, 1, 4, "smooth", 32)
+    assert [v[1:] for v in _vary(info)[-2:]] == [fragment_copy,
+                                                 ("gl_ClipDistance", 9, 3, 1, "noperspective", 32)]
+    assert _vary(info)[-1][0] == "CLIP"
     clip = as_f32(it.outputs["CLIP"])
     np.testing.assert_array_equal(clip[:3], [p[0], np.ones(LANES), p[1]])
+    # (its values, per element: tests/driver/gl/test_fragment_distances.py)
     _o, info, it = run_vertex(src, {"p": p}, LANES)
     assert "CLIP" not in [v.slot for v in info.varyings]
+    assert [v[1:] for v in _vary(info)][-1] == fragment_copy           # (not an enable's matter)
 
 
 def test_user_clip_planes_from_clip_vertex():
