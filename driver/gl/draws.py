@@ -140,6 +140,21 @@ class DrawMixin:
             modes.add(E.GL_PATCHES)
         return modes
 
+    def _dual_source_validate(self) -> None:
+        """ARB/EXT_blend_func_extended: a draw (or glBegin) while a blended buffer uses a
+        second-colour factor and more than MAX_DUAL_SOURCE_DRAW_BUFFERS draw buffers are
+        active is INVALID_OPERATION (the second colour exists for those buffers only)."""
+        from driver.gl.state import DUAL_SOURCE_FACTORS
+        rts = self.state.rt
+        if not any(rt.enabled and {rt.src_rgb, rt.dst_rgb, rt.src_alpha, rt.dst_alpha} & DUAL_SOURCE_FACTORS
+                   for rt in rts):
+            return
+        bufs = self.window.draw_buffers if self.draw_framebuffer is None else self.draw_framebuffer.draw_buffers
+        active = sum(1 for b in bufs if b != E.GL_NONE)
+        check(active <= self.caps.max_dual_source_render_targets, E.GL_INVALID_OPERATION,
+              f"dual-source blending with {active} draw buffers (MAX_DUAL_SOURCE_DRAW_BUFFERS is "
+              f"{self.caps.max_dual_source_render_targets})")
+
     def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
         """The checks shared by every draw (Mesa's draw_validate.c order)."""
         check_enum(mode, self._draw_modes(), f"bad primitive mode {mode:#x}")
@@ -172,6 +187,7 @@ class DrawMixin:
                   "no vertex array object bound")
         from driver.gl.features.blend_advanced import advanced_blend_validate
         advanced_blend_validate(self, self._stage_programs())
+        self._dual_source_validate()
         status = self._draw_framebuffer_status()
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "draw framebuffer incomplete")

@@ -60,6 +60,7 @@ class ImmediateMixin:
     def glBegin(self, mode: int) -> None:
         check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
         check_enum(mode, self._draw_modes(), f"bad primitive {mode:#x}")   # adjacency, patches: as glDrawArrays
+        self._dual_source_validate()
         self._im, self._im_mode, self._im_materials = [], mode, None
         self._select_dispatch()
 

@@ -252,3 +252,37 @@ def test_essl300_outputs_without_locations_link_only_with_the_extension(enabled)
         assert ctx.glGetFragDataIndexEXT(prog, "a") == 0
         assert ctx.glGetFragDataIndexEXT(prog, "gl_FragColor") == -1
         expect(ctx, E.GL_NO_ERROR)
+
+
+def test_draw_with_more_draw_buffers_than_dual_source_ones_is_invalid():
+    """With a second-colour factor, a draw to 2 active draw buffers (MAX_DUAL_SOURCE is 1)
+    is INVALID_OPERATION and draws nothing; with one active buffer it blends."""
+    ctx = _ctx("gles3")
+    prog = link_sources(ctx, ((E.GL_VERTEX_SHADER, VS300), (E.GL_FRAGMENT_SHADER, FS300)))
+    texs = ctx.glGenTextures(2)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    for i, t in enumerate(texs):
+        ctx.glBindTexture(E.GL_TEXTURE_2D, t)
+        ctx.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, W, H)
+        ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0 + i, E.GL_TEXTURE_2D, t, 0)
+    ctx.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT0, E.GL_COLOR_ATTACHMENT1])
+    ctx.glClearColor(*(v / 255 for v in DST))
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "c0"), *SRC0)
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "c1"), *SRC1)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, FULL.nbytes, FULL.tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glEnable(E.GL_BLEND)
+    ctx.glBlendFuncSeparate(E.GL_SRC1_COLOR, E.GL_ONE_MINUS_SRC1_COLOR, E.GL_SRC1_ALPHA, E.GL_ONE_MINUS_SRC1_ALPHA)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    expect(ctx, E.GL_INVALID_OPERATION)
+    read = lambda: np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)  # noqa: E731
+    assert read().tolist() == list(DST)
+    ctx.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT0, E.GL_NONE])
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    expect(ctx, E.GL_NO_ERROR)
+    assert np.abs(read().astype(int) - EXPECTED).max() <= 1
