@@ -588,6 +588,10 @@ class AgxContext(PipeContext):
         d, h, w, bpp = data.shape
         return Transfer(resource, level, usage, box, w * bpp, w * bpp * h, memoryview(data.reshape(-1)))
 
+    def texture_read(self, resource, level: int, box: Box, dest) -> None:
+        self._sync_resource(resource, write=False)
+        resource.read_region(level, box.x, box.y, box.z, box.width, box.height, box.depth, out=dest)
+
     def transfer_flush_region(self, transfer: Transfer, box: Box) -> None:
         pass        # mappings are coherent: the BO is the GPU's memory
 

@@ -166,10 +166,28 @@ class AgxResource(PipeResource):
             self.bo = None
 
     # -- CPU region access (the caller synchronises) ----------------------------
-    def read_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int) -> np.ndarray:
-        """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes)."""
+    def read_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int,
+                    out=None) -> np.ndarray:
+        """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes).
+        ``out``: a writable buffer of exactly the box's bytes to fill instead (one
+        layer of a colour image is detiled straight into it); the result views it."""
         name = layout_format(self.template.format)
         mem = self.memory()
+        if out is not None:
+            if d == 1 and "color" in self.planes:
+                pl = self.planes["color"]
+                raw = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, z, x, y, w, h,
+                                    out=out)
+                return raw[np.newaxis]
+            got = self.read_region(level, x, y, z, w, h, d)
+            dst = out if isinstance(out, np.ndarray) else np.frombuffer(out, np.uint8)
+            if not dst.flags.c_contiguous or not dst.flags.writeable:
+                raise ValueError("the destination must be a writable, C-contiguous buffer")
+            dst = dst.view(np.uint8)
+            if dst.size != got.size:
+                raise ValueError(f"the destination holds {dst.size} B, the box is {got.size} B")
+            dst.reshape(-1)[:] = got.reshape(-1)
+            return dst.reshape(got.shape)
         layers = []
         for layer in range(z, z + d):
             if "color" in self.planes:

@@ -227,6 +227,12 @@ class PipeContext(abc.ABC):
         mapped box) visible to the GPU."""
     @abc.abstractmethod
     def transfer_unmap(self, transfer: Transfer) -> None: ...
+    @abc.abstractmethod
+    def texture_read(self, resource: PipeResource, level: int, box: Box, dest) -> None:
+        """Copy a box of texels in the resource's format, rows and layers tightly
+        packed, into ``dest`` (a writable buffer of exactly that many bytes: a
+        client's memory), after the GPU work writing it: one copy, where a map
+        would copy to a staging area first."""
 
     # -- synchronisation ------------------------------------------------------------
     @abc.abstractmethod

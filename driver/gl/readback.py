@@ -128,12 +128,17 @@ class ReadbackMixin:
         clamp = info is not None and info.kind in ("float", "snorm") and read_clamps(self)
         if info is not None and not clamp and passthrough_format((view_format or res.format).name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
-            raw = self._read_raw(res, level, layer, x, y, width, height)
             if dest is not None and pbo is None and tight_pack(self.state.pack, format, type, width, height):
-                # one copy, from the transfer into the client's memory
                 buf = dest(image_size_B(self.state.pack, format, type, width, height, 1))
+                if self._inside(res, level, x, y, width, height):
+                    # one copy: the image detiled straight into the client's memory
+                    self.pipe.texture_read(res, level, Box(x, y, layer, width, height, 1), buf)
+                    return None
+                # one copy, from the transfer into the client's memory
+                raw = self._read_raw(res, level, layer, x, y, width, height)
                 write_client_bytes_into(raw[np.newaxis], self.state.pack, format, type, buf)
                 return None
+            raw = self._read_raw(res, level, layer, x, y, width, height)
             out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
         else:
             rgba = self._read_rgba(res, level, layer, x, y, width, height, view_format)
@@ -162,6 +167,13 @@ class ReadbackMixin:
         a = fb.attachments.get(fb.read_buffer)
         info = self._attachment_info(a) if a else None
         return info[3] if info else 0
+
+    @staticmethod
+    def _inside(res, level: int, x: int, y: int, width: int, height: int) -> bool:
+        """Whether the region lies wholly inside the level."""
+        t = res.template
+        return x >= 0 and y >= 0 and x + width <= max(1, t.width_px >> level) and \
+            y + height <= max(1, t.height_px >> level)
 
     def _read_inside(self, res, level, layer, x, y, width, height):
         """The part of a region inside the image, in the resource's format:

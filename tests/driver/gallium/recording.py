@@ -201,6 +201,16 @@ def _transfer_unmap(self, transfer):
         self.calls.pop()
 
 
+def _texture_read(self, resource, level, box, dest):
+    self._rec("texture_read", resource, level, box)
+    tr = _transfer_map(self, resource, level, 0, box)
+    self.calls.pop()
+    out = memoryview(dest).cast("B")
+    if len(out) != len(tr.data):
+        raise ValueError(f"the destination holds {len(out)} B, the box is {len(tr.data)} B")
+    out[:] = tr.data
+
+
 def _resource_copy_region(self, dst, dst_level, dstx, dsty, dstz, src, src_level, src_box):
     self._rec("resource_copy_region", dst, dst_level, dstx, dsty, dstz, src, src_level, src_box)
     if dst.template.is_buffer:
@@ -233,7 +243,7 @@ def _generate_mipmap(self, *args):
     return True
 
 
-for _f in (_buffer_subdata, _texture_subdata, _transfer_map, _transfer_unmap,
+for _f in (_buffer_subdata, _texture_subdata, _transfer_map, _transfer_unmap, _texture_read,
            _resource_copy_region, _flush, _create_query, _get_query_result, _generate_mipmap):
     setattr(RecordingContext, _f.__name__[1:], _f)
 RecordingContext.__abstractmethods__ = frozenset()
