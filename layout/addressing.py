@@ -289,6 +289,16 @@ def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None 
     if k == 1:
         dst = dst.reshape(shape)
         plan = region.tile_plan(word_B)
+        pairs = _pair_plan(plan, word_B, src)
+        if pairs is not None:
+            # horizontal pairs are adjacent in twiddled order: move them as one word each
+            first, ny, nx, th, tw, order = pairs
+            wide = _WORD[2 * word_B]
+            words2 = src[: src.size // (2 * word_B) * 2 * word_B].view(wide)
+            tiles = words2[first:first + ny * nx * th * tw].reshape(ny, nx, th * tw)
+            got = tiles.take(order, axis=2, out=_scratch((ny, nx, th * tw), wide))
+            np.copyto(dst.reshape(-1).view(wide).reshape(ny, th, nx, tw), got.reshape(ny, nx, th, tw).transpose(0, 2, 1, 3))
+            return out
         if plan is not None:
             # whole tiles back to back: reorder within each tile (a small, cache-resident
             # index, into a reused scratch), then one transposing copy into place; the
@@ -304,6 +314,34 @@ def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None 
     idx = region.word_index(word_B)[..., None] + np.arange(k)
     dst[...] = words[idx]
     return out
+
+
+_PAIRS: dict = {}
+
+
+def _pair_plan(plan, word_B: int, src: np.ndarray):
+    """``plan`` (a tile plan in words of ``word_B``) in words twice as wide, when
+    each element at an even x and its right neighbour are adjacent in twiddled order
+    (x's bit 0 is the order's bit 0) and the buffer and the first word allow the
+    wider view; else None."""
+    if plan is None or word_B > 4 or src.ctypes.data % (2 * word_B):
+        return None
+    first, ny, nx, th, tw, order = plan
+    if tw % 2 or first % 2:
+        return None
+    key = (id(order), word_B)
+    hit = _PAIRS.get(key)
+    if hit is None or hit[0] is not order:
+        grid = order.reshape(th, tw)
+        ok = bool((grid[:, 0::2] % 2 == 0).all() and (grid[:, 1::2] == grid[:, 0::2] + 1).all())
+        half = (grid[:, 0::2] // 2).reshape(-1).astype(np.intp) if ok else None
+        if half is not None:
+            half.flags.writeable = False
+        if len(_PAIRS) > 64:
+            _PAIRS.clear()
+        hit = _PAIRS[key] = (order, half)
+    half = hit[1]
+    return None if half is None else (first // 2, ny, nx, th, tw // 2, half)
 
 
 _SCRATCH = threading.local()

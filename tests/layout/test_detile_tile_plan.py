@@ -58,3 +58,22 @@ def test_tile_plan_rejects_partial_tiles():
     assert A._region(lay, 0, 0, 1, 0, 64, 64).tile_plan(4) is None
     assert A._region(lay, 0, 0, 0, 0, 32, 64).tile_plan(4) is None
     A._REGIONS.clear()
+
+
+@pytest.mark.parametrize("fmt", ["R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM"])
+def test_pairs_of_elements_and_unaligned_buffers_read_the_same(fmt):
+    """Whole tiles of 1, 2 and 4-byte elements move as horizontal pairs (one word of
+    twice the size each); an image in a buffer not aligned for that (or for its own
+    words) takes the other paths; all equal the general gather, also into ``out``."""
+    rng = np.random.default_rng(11)
+    lay = layout.make_miptree(256, 128, 1, levels=1, format=fmt, tiling="twiddled")
+    mem = rng.integers(0, 256, lay.size_B, dtype=np.uint8)
+    want = _general(lay, mem, 0, 0, 0, 0, 256, 128)
+    assert np.array_equal(layout.detile(lay, mem, 0, 0, 0, 0, 256, 128), want)
+    for shift in (1, 2, 4):
+        store = np.zeros(lay.size_B + 8, np.uint8)
+        shifted = store[shift:shift + lay.size_B]
+        shifted[:] = mem
+        out = np.zeros(want.size + 1, np.uint8)[1:]
+        assert np.array_equal(layout.detile(lay, shifted, 0, 0, 0, 0, 256, 128, out=out).reshape(-1),
+                              want.reshape(-1)), shift
