@@ -154,6 +154,10 @@ class GeometryKey:
         assert self.index_size_B in (0, 1, 2, 4)
 
 
+# the 64-bit base types an output may have (two record words a component)
+WIDE_BASES = ("double", "int64", "uint64")
+
+
 @dataclass(frozen=True)
 class GeometryOutput:
     """One output of the geometry stage in a ``GS_OUT`` record: ``locations`` 4-word
@@ -172,6 +176,13 @@ class GeometryOutput:
     stream: int = 0             # the vertex stream it belongs to (layout(stream = N))
     location: int = -1          # its layout(location = N), -1 when it has none
     component: int = -1         # its layout(component = N), -1 when it has none
+
+    @property
+    def locations_per_value(self) -> int:
+        """Record locations of each vector (column, element) of the output: 64-bit ones
+        (``base`` double, int64, uint64) take two words a component, so a vector of three
+        or four takes two locations (8 words); ``locations`` counts them."""
+        return 2 if self.base in WIDE_BASES and self.components > 2 else 1
 
 
 @dataclass(frozen=True)
@@ -346,13 +357,24 @@ class GeometryLowering:
                 for f in t.fields:
                     member = f"{name}.{f.name}"      # a member of an instance-less vertex output block
                     values.append(read(f.type, member, j) if member in where else read(f.type, name, j, loc))
-                    loc += _locations(f.type)
+                    loc += _record_locations(f.type)
                 return values
             if t.is_struct:
                 raise LoweringError(f"geometry shader input `{name}' of type {t.name} is not supported")
             if t.is_array:
-                per = _locations(t.element)
+                per = _record_locations(t.element)
                 return [read(t.element, name, j, first_loc + i * per) for i in range(t.length)]
+            if t.base in WIDE_BASES:     # 64-bit: two words a component (io._vec_shape's record layout)
+                per = 2 if t.vector_size > 2 else 1
+
+                def wide(c):
+                    words = []
+                    for h in range(per):
+                        w = location(c * per + h, 4)
+                        words += [b.channel(w, i) for i in range(4)]
+                    comps = [b.pack_64_2x32_split(words[2 * i], words[2 * i + 1]) for i in range(t.vector_size)]
+                    return b.vec(*comps) if len(comps) > 1 else comps[0]
+                return [wide(c) for c in range(t.columns)] if t.is_matrix else wide(0)
             if t.is_matrix:
                 return [location(c, t.vector_size) for c in range(t.columns)]
             return location(0, t.vector_size)
@@ -424,8 +446,9 @@ class GeometryLowering:
             else:                       # a member of an output block instance
                 ft = s.type.fields[field].type
                 values = _flatten(b, L.load(b.deref_struct(b.deref_var(var), field), ft), ft)
-            for k, v in enumerate(values[:o.locations]):      # (gl_CullDistance: the elements written)
-                off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
+            per = o.locations_per_value
+            for k, v in enumerate(values[:o.locations // per]):     # (gl_CullDistance: the elements written)
+                off = b.imul(b.iadd(base, o.offset_dw + 4 * per * k), 4)
                 b.store_ssbo(v, b.iimm(GS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
         strip = b.iadd(b.load_var(self.v_strip[stream]), 1)
         b.store_var(self.v_strip[stream], strip)
@@ -506,14 +529,15 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
                 if t.length == 0:
                     continue
             inner = t.innermost_element if t.is_array else t
-            if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint"):
+            if inner.is_struct or inner.is_block or inner.base not in ("float", "int", "uint") + WIDE_BASES:
                 raise LoweringError(f"geometry shader output `{name}' of type {t.name} is not supported")
             interp = INTERPOLATION[interpolation]
             if inner.base != "float" or name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                 interp = "flat"
-            outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t), inner.base, interp, t.name,
-                                       block, s.name if block else "", member, stream, location, component))
-            offset += 4 * _locations(t)
+            per = 2 if inner.base in WIDE_BASES and inner.vector_size > 2 else 1
+            outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t) * per, inner.base, interp,
+                                       t.name, block, s.name if block else "", member, stream, location, component))
+            offset += 4 * _locations(t) * per
     return GeometryInterface(layout.input, layout.output, layout.max_vertices, layout.invocations,
                              tuple(outs), offset, _stream_count(unit, layout))
 
@@ -526,6 +550,17 @@ def _stream_count(unit, layout) -> int:
         if s.storage == "out":
             used.add((s.layout or {}).get("stream", 0))
     return 1 + max(used | {0})
+
+
+def _record_locations(t) -> int:
+    """4-word record locations of an input of type ``t`` (a 64-bit vector of three or
+    four components takes two, as the vertex stage's records lay it out)."""
+    if t.is_array:
+        return (t.length or 1) * _record_locations(t.element)
+    if t.is_struct or t.is_block:
+        return sum(_record_locations(f.type) for f in t.fields)
+    per = 2 if t.base in WIDE_BASES and t.vector_size > 2 else 1
+    return (t.columns if t.is_matrix else 1) * per
 
 
 def _locations(t) -> int:

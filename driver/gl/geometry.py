@@ -478,23 +478,62 @@ def _gs_vertex_capture(ctx, prog, names_locs):
     if hit is not None:
         return hit
     from compiler.lower.geometry import vertex_record_layout
-    layout, stride = vertex_record_layout([(link, locs) for _n, locs, _c, link in names_locs])
+    layout, stride = vertex_record_layout([(link, locs) for _n, locs, _c, link, _w in names_locs])
     outputs = []
-    for idx, ((name, locs, comps, _link), (_l, offset, _locs)) in enumerate(zip(names_locs, layout)):
+    for idx, ((name, locs, comps, _link, value_words), (_l, offset, _locs)) in enumerate(zip(names_locs, layout)):
         if name in ("gl_ClipDistance", "gl_CullDistance"):
             for k in range(comps):
                 outputs.append((idx, 0, 1, 0, offset + k, k))
+        elif value_words:
+            # 64-bit: each value (vector, column, element) is its words, 4 to a location (one
+            # location for a double or a dvec2, two for a dvec3/dvec4); an entry of the
+            # stream output takes 4 words at most, ``first`` words into value ``value``
+            per = 2 if value_words > 4 else 1
+            for value in range(locs // per):
+                for first in range(0, value_words, 4):
+                    outputs.append((idx, first, min(4, value_words - first), 0,
+                                    offset + 4 * (value * per + first // 4), value))
         else:
             for slot in range(locs):
                 outputs.append((idx, 0, comps, 0, offset + 4 * slot, slot))
     src = _stage_source(prog, E.GL_VERTEX_SHADER)
-    info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k in names_locs))
+    info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k, _w in names_locs))
     handle = ctx.pipe.create_shader_state(ShaderState(          # (SPIR-V: the module's own front half)
         PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
         StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
     ls.pipe_shaders[cache_key] = handle          # released with the program's other shaders
     _meta(ls)[cache_key] = handle, layout, stride
     return handle, layout, stride
+
+# 64-bit output base type -> (scalar, vector prefix, how two words make one, extension)
+_WIDE = {"double": ("double", "dvec", "packDouble2x32({})", "GL_ARB_gpu_shader_fp64"),
+         "int64": ("int64_t", "i64vec", "packInt2x32(ivec2({}))", "GL_ARB_gpu_shader_int64"),
+         "uint64": ("uint64_t", "u64vec", "packUint2x32({})", "GL_ARB_gpu_shader_int64")}
+
+
+def _wide_passthrough(o, iface, loc: int, lines: list, body: list, attributes: dict, elements: list) -> None:
+    """The pass-through of a 64-bit output (double, int64): each vector of it (column,
+    element) is ``o.locations_per_value`` uvec4 attributes of record words, two words
+    making each component; the output is declared flat as the others are."""
+    scalar, prefix, pack, _ext = _WIDE[o.base]
+    per = o.locations_per_value
+    values = o.locations // per
+    var = f"{o.instance}.{o.member}" if o.block else o.name
+    for k in range(values):
+        words = []
+        for h in range(per):
+            a = f"shimgl_gs_{loc}"
+            lines.append(f"in uvec4 {a};")
+            attributes[a] = loc
+            elements.append(VertexElement(4 * (o.offset_dw + 4 * (k * per + h)), 0, _FORMATS[("uint", 4)],
+                                          4 * iface.stride_dw))
+            words += [f"{a}.xy", f"{a}.zw"]
+            loc += 1
+        parts = [pack.format(w) for w in words[:o.components]]
+        value = parts[0] if o.components == 1 else f"{prefix}{o.components}({', '.join(parts)})"
+        target = f"{var}[{k}]" if values > 1 or o.glsl_type.endswith("]") else var
+        body.append(f"{target} = {value};")
+
 
 def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, False), stream: int = 0):
     """The rasterisation pass's vertex program: GS_OUT records as attributes, copied to
@@ -513,11 +552,16 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
     selectors = {}                  # gl_Layer / gl_ViewportIndex -> its attribute
     compat = False
     loc = 0
+    wide = set()                    # 64-bit outputs: the extensions their types need
     for o in iface.outputs:
-        prefix = {"float": "", "int": "i", "uint": "u"}[o.base]
-        scalar = {"float": "float", "int": "int", "uint": "uint"}[o.base]
+        if o.base in _WIDE:
+            _wide_passthrough(o, iface, loc, lines, body, attributes, elements)
+            wide.add(o.base)
+            loc += o.locations
+        prefix = {"float": "", "int": "i", "uint": "u"}.get(o.base)
+        scalar = {"float": "float", "int": "int", "uint": "uint"}.get(o.base)
         ltype = scalar if o.components == 1 else f"{prefix}vec{o.components}"
-        for k in range(o.locations):
+        for k in range(o.locations if o.base not in _WIDE else 0):
             a = f"shimgl_gs_{loc}"
             lines.append(f"in {ltype} {a};")
             attributes[a] = loc
@@ -563,6 +607,8 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
         lines.insert(1, "#extension GL_ARB_enhanced_layouts : require")
     if any(o.name == "gl_CullDistance" for o in iface.outputs):
         lines.insert(1, "#extension GL_ARB_cull_distance : require")
+    for base in sorted(wide):
+        lines.insert(1, f"#extension {_WIDE[base][3]} : require")
     tests = [f"{selectors[name]} != {uniform}" for on, name, uniform in (
         (select[0], "gl_Layer", "shimgl_layer"), (select[1], "gl_ViewportIndex", "shimgl_viewport")) if on]
     if tests:
@@ -973,9 +1019,10 @@ def _located_outputs(ls, stage: str) -> dict:
 
 
 def _gs_vs_outputs(ls) -> tuple:
-    """(captured name, locations, components per location, record name) of the vertex
-    stage's outputs: a block instance is captured by its instance name and found by the
-    geometry stage by its block name (blocks link by block name)."""
+    """(captured name, locations, components per location, record name, words of each
+    64-bit value or 0) of the vertex stage's outputs: a block instance is captured by its
+    instance name and found by the geometry stage by its block name (blocks link by block
+    name)."""
     from compiler.glsl import types as GT
     from compiler.lower.io import _vec_shape
     unit = ls.units["vertex"]
@@ -990,13 +1037,16 @@ def _gs_vs_outputs(ls) -> tuple:
             continue
         seen.add(v.name)
         if v.type.is_block:
-            out.append((v.name, GT.type_size_slots(v.type), 4, v.type.name))
+            out.append((v.name, GT.type_size_slots(v.type), 4, v.type.name, 0))
             continue
         comps, locs = _vec_shape(v.type)
         if v.name in ("gl_ClipDistance", "gl_CullDistance"):      # one word per distance
             comps, locs = v.type.length, -(-v.type.length // 4)
         block = getattr(v.block, "block_name", None) if not v.builtin else None
-        out.append((v.name, locs, comps, f"{block}.{v.name}" if block else v.name))   # member of a block
+        inner = v.type.innermost_element
+        value_words = 2 * inner.vector_size if inner.base in GT.BASES_64 else 0
+        out.append((v.name, locs, comps, f"{block}.{v.name}" if block else v.name,   # member of a block
+                    value_words))
     return tuple(out)
 
 
