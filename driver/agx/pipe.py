@@ -760,7 +760,13 @@ class AgxContext(PipeContext):
             return
         b = src_box
         data = src.read_region(src_level, b.x, b.y, b.z, b.width, b.height, b.depth)
-        dst.write_region(dst_level, dstx, dsty, dstz, b.width, b.height, b.depth, data)
+        # between a compressed and an uncompressed image of one block size each source element
+        # (texel or block) is one destination element: the destination box in its own pixels
+        sf, df = (layout.get_format(r.lay.format if "color" in r.planes else layout_format(r.format))
+                  for r in (src, dst))
+        w_px = -(-b.width // sf.block_width_px) * df.block_width_px
+        h_px = -(-b.height // sf.block_height_px) * df.block_height_px
+        dst.write_region(dst_level, dstx, dsty, dstz, w_px, h_px, b.depth, data)
 
     def blit(self, info: BlitInfo) -> None:
         if info.render_condition_enable and not self._render_condition_passes():
@@ -845,6 +851,8 @@ class AgxContext(PipeContext):
         from .tilebuffer import copy_program, make_tile_layout
         if "color" not in src.planes or "color" not in dst.planes or src.samples > 1 or dst.samples > 1:
             return False
+        if layout.get_format(src.lay.format).is_compressed or layout.get_format(dst.lay.format).is_compressed:
+            return False        # (a compressed sRGB name has no _UNORM twin to look up below)
         name = dst.lay.format.replace("_SRGB", "_UNORM")
         if layout.get_format(src.lay.format).block_size_B != layout.get_format(name).block_size_B:
             return False

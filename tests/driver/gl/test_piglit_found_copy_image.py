@@ -63,3 +63,41 @@ def test_the_compressed_block_grid_before_format_compatibility():
         other = _storage(g, DXT3, 16, 16)
         assert _copy(g, dxt3, other, 4, 4, 8, 8) == E.GL_NO_ERROR                  # on the grid
         assert _copy(g, dxt3, other, 0, 0, 20, 4) == E.GL_INVALID_VALUE            # past the edge
+
+
+DXT1 = 0x83F1                   # GL_COMPRESSED_RGBA_S3TC_DXT1_EXT: 8-byte 4 x 4 blocks
+DXT1_SRGB = 0x8C4D              # GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT
+
+
+@pytest.mark.parametrize("compressed", [DXT1, DXT1_SRGB])
+def test_copies_between_compressed_blocks_and_uncompressed_texels(compressed):
+    """A texel of an 8-byte format is one DXT1 block: 2 x 2 texels copy into the 8 x 8
+    pixels of 2 x 2 blocks and back, bytes unchanged (piglit arb_copy_image-formats;
+    the copy failed with an internal error, sRGB blocks already looking up their format)."""
+    rng = np.random.default_rng(7)
+    blocks = rng.integers(0, 256, (4, 4, 8), np.uint8)          # a 16 x 16 image: 4 x 4 blocks
+    texels = rng.integers(0, 256, (4, 4, 8), np.uint8)          # RGBA16UI 4 x 4
+    with driver.Context("compat", 4, 4) as c:
+        g = c.gl
+        if "GL_EXT_texture_compression_s3tc" not in g.glGetString(E.GL_EXTENSIONS).split():
+            pytest.skip("S3TC not listed")
+        comp = _storage(g, compressed, 16, 16)
+        g.glCompressedTexSubImage2D(T2, 0, 0, 0, 16, 16, compressed, blocks.nbytes, blocks.tobytes())
+        unc = _storage(g, E.GL_RGBA16UI, 4, 4)
+        g.glTexSubImage2D(T2, 0, 0, 0, 4, 4, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_SHORT, texels.tobytes())
+        # texels (1, 1)-(2, 2) -> the blocks at pixels (8, 4)-(15, 11), i.e. blocks (2, 1)-(3, 2)
+        g.glCopyImageSubData(unc, T2, 0, 1, 1, 0, comp, T2, 0, 8, 4, 0, 2, 2, 1)
+        assert g.glGetError() == E.GL_NO_ERROR
+        g.glBindTexture(T2, comp)
+        got = np.frombuffer(g.glGetCompressedTexImage(T2, 0), np.uint8).reshape(4, 4, 8)
+        want = blocks.copy()
+        want[1:3, 2:4] = texels[1:3, 1:3]
+        np.testing.assert_array_equal(got, want)
+        # and back: blocks at pixels (0, 12)-(7, 15) -> texels (2, 0)-(3, 0)
+        g.glCopyImageSubData(comp, T2, 0, 0, 12, 0, unc, T2, 0, 2, 0, 0, 8, 4, 1)
+        assert g.glGetError() == E.GL_NO_ERROR
+        g.glBindTexture(T2, unc)
+        back = np.frombuffer(g.glGetTexImage(T2, 0, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_SHORT), np.uint8).reshape(4, 4, 8)
+        want_t = texels.copy()
+        want_t[0, 2:4] = want[3, 0:2]
+        np.testing.assert_array_equal(back, want_t)
