@@ -73,8 +73,8 @@ SYSVALS = {
     "gl_SampleID": "load_sample_id", "gl_SamplePosition": "load_sample_pos", "gl_VertexID": "load_vertex_id", "gl_InstanceID": "load_instance_id",
     "gl_InstanceIDEXT": "load_instance_id",
     "gl_InstanceIDARB": "load_instance_id",
-    # ARB_shader_draw_parameters: the preloaded base vertex (first vertex of array draws)
-    # and base instance registers
+    # ARB_shader_draw_parameters: the preloaded base vertex (of indexed draws; 0 for array
+    # draws, GL 4.6 section 11.1.3.9) and base instance registers
     "gl_BaseVertexARB": "load_base_vertex", "gl_BaseInstanceARB": "load_base_instance",
     "gl_BaseVertex": "load_base_vertex", "gl_BaseInstance": "load_base_instance",    # GLSL 4.60 names
     "gl_NumWorkGroups": "load_num_workgroups", "gl_WorkGroupID": "load_workgroup_id",
