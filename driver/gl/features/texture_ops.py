@@ -182,3 +182,30 @@ def glTextureBarrier(ctx):
     later draws' texture fetches."""
     _has(ctx, "GL_ARB_texture_barrier")
     ctx.pipe.texture_barrier()
+
+
+def _image_internal_format(ctx, name: int, target: int, level: int):
+    """The internal format of a texture level or renderbuffer, None when there is none
+    (glCopyImageSubData then reports why)."""
+    if target == E.GL_RENDERBUFFER:
+        rb = ctx.renderbuffers.get(name)
+        return rb.internal_format if rb is not None and rb.width else None
+    tex = ctx.textures.get(name)
+    if tex is None or tex.target != target or level < 0:
+        return None
+    img = ctx._image(tex, 0, level)
+    return None if img is None else img.internal_format
+
+
+@entry_point
+def glCopyImageSubDataNV(ctx, srcName, srcTarget, srcLevel, srcX, srcY, srcZ, dstName, dstTarget, dstLevel,
+                         dstX, dstY, dstZ, width, height, depth):
+    """GL_NV_copy_image: glCopyImageSubData between images of one internal format (the
+    NV command does not reinterpret: different formats are INVALID_OPERATION, as Mesa)."""
+    _has(ctx, "GL_NV_copy_image")
+    src = _image_internal_format(ctx, srcName, srcTarget, srcLevel)
+    dst = _image_internal_format(ctx, dstName, dstTarget, dstLevel)
+    check(src is None or dst is None or src == dst, E.GL_INVALID_OPERATION,
+          "glCopyImageSubDataNV between different internal formats")
+    call(ctx, "glCopyImageSubData", srcName, srcTarget, srcLevel, srcX, srcY, srcZ, dstName, dstTarget,
+         dstLevel, dstX, dstY, dstZ, width, height, depth)

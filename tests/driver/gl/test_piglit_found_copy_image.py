@@ -101,3 +101,40 @@ def test_copies_between_compressed_blocks_and_uncompressed_texels(compressed):
         want_t = texels.copy()
         want_t[0, 2:4] = want[3, 0:2]
         np.testing.assert_array_equal(back, want_t)
+
+
+def test_nv_copy_image_copies_one_internal_format_only():
+    """GL_NV_copy_image (listed from GL 4.3, where glCopyImageSubData is): its command copies
+    between images of the same internal format; two formats of one texel size, which
+    glCopyImageSubData reinterprets, are INVALID_OPERATION and change nothing (piglit
+    nv_copy_image-formats, which llvmpipe passes)."""
+    from driver.gl.api import API_NAMES
+    from driver.gl.limits import extensions_for
+    assert "GL_NV_copy_image" in extensions_for(API_NAMES["compat"])
+    assert "GL_NV_copy_image" in extensions_for(API_NAMES["gl43"])
+    assert "GL_NV_copy_image" not in extensions_for(API_NAMES["gl33"])
+    a = np.arange(16, dtype=np.uint8).reshape(4, 4)
+    b = np.full((4, 4), 200, np.uint8)
+    with driver.Context("compat", 4, 4) as c:
+        g = c.gl
+        src = _storage(g, E.GL_R8UI, 4, 4)
+        g.glTexSubImage2D(T2, 0, 0, 0, 4, 4, E.GL_RED_INTEGER, E.GL_UNSIGNED_BYTE, a.tobytes())
+        same = _storage(g, E.GL_R8UI, 4, 4)
+        g.glTexSubImage2D(T2, 0, 0, 0, 4, 4, E.GL_RED_INTEGER, E.GL_UNSIGNED_BYTE, b.tobytes())
+        other = _storage(g, E.GL_R8I, 4, 4)
+        g.glTexSubImage2D(T2, 0, 0, 0, 4, 4, E.GL_RED_INTEGER, E.GL_BYTE, (b // 2).tobytes())
+        g.glCopyImageSubDataNV(src, T2, 0, 1, 1, 0, same, T2, 0, 0, 2, 0, 2, 2, 1)
+        assert g.glGetError() == E.GL_NO_ERROR
+        g.glCopyImageSubDataNV(src, T2, 0, 1, 1, 0, other, T2, 0, 0, 2, 0, 2, 2, 1)
+        assert g.glGetError() == E.GL_INVALID_OPERATION
+        g.glBindTexture(T2, same)
+        got = np.frombuffer(g.glGetTexImage(T2, 0, E.GL_RED_INTEGER, E.GL_UNSIGNED_BYTE), np.uint8).reshape(4, 4)
+        want = b.copy()
+        want[2:4, 0:2] = a[1:3, 1:3]
+        np.testing.assert_array_equal(got, want)
+        g.glBindTexture(T2, other)
+        untouched = np.frombuffer(g.glGetTexImage(T2, 0, E.GL_RED_INTEGER, E.GL_BYTE), np.uint8).reshape(4, 4)
+        np.testing.assert_array_equal(untouched, b // 2)
+    with driver.Context("gl33", 4, 4) as c:
+        c.gl.glCopyImageSubDataNV(1, T2, 0, 0, 0, 0, 1, T2, 0, 0, 0, 0, 1, 1, 1)
+        assert c.gl.glGetError() == E.GL_INVALID_OPERATION
