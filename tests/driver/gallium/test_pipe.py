@@ -70,6 +70,26 @@ def test_cso_cache_samplers_per_stage():
     assert handles[1] is None and handles[0] is handles[2]
 
 
+def test_cso_samplers_tuple_bound_last_is_skipped_without_hashing():
+    """The very tuple bound last (a front end keeping its derivation) is skipped by
+    identity; another stage's binds in between keep each stage's own; an equal
+    tuple that is another object is still compared by its handles."""
+    screen, pipe = make_pipe()
+    cso = g.CsoContext(pipe)
+    s, t = g.SamplerState(), g.SamplerState(min_img_filter=g.PipeTexFilter.LINEAR)
+    kept = (s, t)
+    cso.set_samplers(g.PipeShaderType.FRAGMENT, kept)
+    cso.set_samplers(g.PipeShaderType.VERTEX, (t,))
+    skipped = cso.stats["binds_skipped"]
+    cso.set_samplers(g.PipeShaderType.FRAGMENT, kept)
+    assert cso.stats["binds_skipped"] == skipped + 1
+    assert pipe.names().count("bind_sampler_states") == 2
+    cso.set_samplers(g.PipeShaderType.FRAGMENT, (t, s))         # another order: bound
+    assert pipe.names().count("bind_sampler_states") == 3
+    cso.set_samplers(g.PipeShaderType.FRAGMENT, kept)           # the old tuple again: bound again
+    assert pipe.names().count("bind_sampler_states") == 4
+
+
 def test_viewport_from_gl_maps_ndc_corners_to_window():
     # GL 4.6 section 13.8.1: xw = (px/2) xd + ox, zw = ((f-n)/2) zd + (n+f)/2
     vp = g.ViewportState.from_gl(10, 20, 100, 50, 0.0, 1.0)
