@@ -728,6 +728,29 @@ def rank_matches(outputs: Sequence, inputs: Sequence) -> dict[str, str]:
     return {i: o for i, o in zip(ins, outs) if i not in outs}
 
 
+@dataclass(frozen=True)
+class _BlockMember:
+    """A member of an output block as the interface matching sees it."""
+    name: str
+    type: Any
+    layout: dict
+    interpolation: str | None = None
+
+
+def _located_block_members(v) -> list:
+    """The members of the plain (not arrayed) user interface block ``v`` when they have
+    locations (the block's or their own; the analysis then gives each member one,
+    GLSL 4.60 section 4.4.1), as ``_BlockMember``s; [] otherwise."""
+    t = v.type
+    if not t.is_block or t.name.startswith("gl_"):
+        return []
+    layouts = [dict((f.qualifiers or {}).get("layout") or {}) for f in t.fields]
+    if not layouts or any("location" not in lay for lay in layouts):
+        return []
+    return [_BlockMember(f.name, f.type, lay, (f.qualifiers or {}).get("interpolation") or v.interpolation)
+            for f, lay in zip(t.fields, layouts)]
+
+
 def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
     """GLSL 4.30 section 4.3.4 / GLSL ES 3.00 section 4.3.10: each used input of
     a stage (``inputs``: its user input variables) needs an output of the previous
@@ -742,8 +765,15 @@ def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
             return "member", v.block.block_name, v.name
         return v.name
     by_name = {link_name(v): v for v in outputs}
-    # (ARB_enhanced_layouts: several variables share a location in different components)
-    by_loc = {(v.layout["location"], v.layout.get("component", 0)): v for v in outputs if "location" in v.layout}
+    # (ARB_enhanced_layouts: several variables share a location in different components;
+    # the members of an output block with locations are at theirs, GLSL 4.60 section 4.4.1,
+    # where plain located inputs find them; an input block still needs the output block
+    # of its name)
+    by_loc = {(v.layout["location"], v.layout.get("component", 0)): v for v in outputs
+              if "location" in v.layout and not _located_block_members(v)}
+    for v in outputs:
+        for m in _located_block_members(v):
+            by_loc.setdefault((m.layout["location"], m.layout.get("component", 0)), m)
     for inp in inputs:
         loc = inp.layout.get("location")
         if isinstance(link_name(inp), tuple) or loc is None:

@@ -231,6 +231,30 @@ def _location_key(layout: dict):
     return loc + comp / 4 if loc is not None and comp else loc
 
 
+def _located_members(s) -> list:
+    """(member index, field, location key) of each member of the plain (not arrayed) user
+    block ``s`` when its members have locations (the block's or their own: the analysis
+    gives every member one then, GLSL 4.60 section 4.4.1); [] otherwise. Such a block's
+    members are varyings of their own, matched by location (GL 4.6 section 7.4.1) with
+    the next stage's, whether that stage declares the same block or plain located
+    variables, as Mesa's varying linker does."""
+    t = s.type
+    if not t.is_block or s.builtin or t.name.startswith("gl_"):
+        return []
+    keys = [_location_key((f.qualifiers or {}).get("layout", {})) for f in t.fields]
+    if any(k is None for k in keys):
+        return []
+    return [(i, f, k) for i, (f, k) in enumerate(zip(t.fields, keys))]
+
+
+def _member_interp(s, f) -> str:
+    """The interpolation of block ``s``'s member ``f``: its own qualifier, else the
+    block's; integer members are flat."""
+    if f.type.is_integer or (f.type.is_array and f.type.innermost_element.is_integer):
+        return "flat"
+    return INTERPOLATION[(f.qualifiers or {}).get("interpolation") or s.interpolation]
+
+
 def _layout_int(layout: dict, name: str):
     v = layout.get(name)
     if isinstance(v, tuple):
@@ -897,6 +921,11 @@ class IOLowering:
                     interp = "flat"
                 link = s.type.name if s.type.is_block else name
                 sampling = "sample" if s.sample else "centroid" if s.centroid else "center"
+                members = _located_members(s)
+                if members:         # one varying per member (``_located_members``)
+                    out.append((s, var, [(f"{link}.{f.name}", key, f.type, _member_interp(s, f), 32, sampling, i)
+                                         for i, f, key in members]))
+                    continue
                 out.append((s, var, [(link, _location_key(s.layout), s.type, interp, bits, sampling)]))
         return out
 
@@ -958,6 +987,10 @@ class IOLowering:
                     for i in range(t.length):
                         pro.store_deref(pro.deref_array(pro.deref_var(var), i),
                                         pro.load_deref(pro.deref_array(pro.deref_var(ivar), i)))
+            elif len(parts) > 1 or (parts and len(parts[0]) > 6):       # a block's located members
+                for p in parts:
+                    ivar, t = ivars[p[0]]
+                    L.store(pro.deref_struct(pro.deref_var(var), p[6]), t, L.load(pro.deref_var(ivar), t))
             elif parts:
                 ivar, t = ivars[parts[0][0]]
                 L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))
@@ -1208,6 +1241,16 @@ class IOLowering:
                     pass
                 else:
                     raise LoweringError(f"built-in output {name} is not supported")
+                continue
+            members = _located_members(s)
+            if members:             # one varying per member (``_located_members``)
+                for i, f, key in members:
+                    comps, locs = _vec_shape(f.type)
+                    link = f"{s.type.name}.{f.name}"
+                    items.append(dict(name=link, location=key, components=comps, locations=locs,
+                                      interp=_member_interp(s, f), bit_size=32))
+                    stores.append((link, f.type, lambda var=var, i=i, f=f: L.load(
+                        b.deref_struct(b.deref_var(var), i), f.type)))
                 continue
             comps, locs = _vec_shape(s.type)
             interp = INTERPOLATION[s.interpolation]
