@@ -44,6 +44,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .geometry import WIDE_BASES, _record_locations     # the vertex records' layout is the geometry stage's
+
 __all__ = ["TESS_PARAMS", "TESS_VS_OUT", "TESS_INDEX", "TESS_PATCHES", "TESS_COORDS", "TESS_OUT",
            "TES_LOCAL_SIZE_X", "OUTER_LEVELS_WORD", "INNER_LEVELS_WORD", "PatchEntry", "PatchLayout",
            "patch_layout", "TessControlKey", "TessEvalKey", "tess_lowering", "standalone_tess_key"]
@@ -222,7 +224,7 @@ def _copy_from_memory(b, dst, irt, buffer: int, off_B):
     from compiler.ir import ArrayType, VecType
     from compiler.ir.passes.io import member_offset_B, type_layout
     if isinstance(irt, VecType):
-        v = b.load_ssbo(b.iimm(buffer), off_B, num_components=irt.components, align=4)
+        v = b.load_ssbo(b.iimm(buffer), off_B, num_components=irt.components, bit_size=irt.bit_size, align=4)
         b.store_deref(dst, v)
         return
     if isinstance(irt, ArrayType):
@@ -313,13 +315,24 @@ class TessControlLowering(_Common):
                 for f in t.fields:
                     member = f"{name}.{f.name}"
                     values.append(read(f.type, member, j) if member in where else read(f.type, name, j, loc))
-                    loc += _locations(f.type)
+                    loc += _record_locations(f.type)
                 return values
             if t.is_struct:
                 raise LoweringError(f"tessellation control input `{name}' of type {t.name} is not supported")
             if t.is_array:
-                per = _locations(t.element)
+                per = _record_locations(t.element)
                 return [read(t.element, name, j, first + i * per) for i in range(t.length)]
+            if t.base in WIDE_BASES:     # 64-bit: two words a component, as the vertex records hold them
+                per = 2 if t.vector_size > 2 else 1
+
+                def wide(c):
+                    words = []
+                    for h in range(per):
+                        w = location(name, j, first + c * per + h, 4)
+                        words += [b.channel(w, i) for i in range(4)]
+                    comps = [b.pack_64_2x32_split(words[2 * i], words[2 * i + 1]) for i in range(t.vector_size)]
+                    return b.vec(*comps) if len(comps) > 1 else comps[0]
+                return [wide(c) for c in range(t.columns)] if t.is_matrix else wide(0)
             if t.is_matrix:
                 return [location(name, j, first + c, t.vector_size) for c in range(t.columns)]
             return location(name, j, first, t.vector_size)
@@ -462,7 +475,8 @@ class TessEvalLowering(_Common):
                 values = _flatten(b, L.load(b.deref_struct(b.deref_var(var), field), ft), ft)
             else:
                 values = _flatten(b, L.load(b.deref_var(var), s.type), s.type)
-            for k, v in enumerate(values[:o.locations]):      # (gl_CullDistance: the elements written)
-                off = b.imul(b.iadd(base, o.offset_dw + 4 * k), 4)
+            per = o.locations_per_value               # (64-bit vectors of 3 or 4: two locations)
+            for k, v in enumerate(values[:o.locations // per]):     # (gl_CullDistance: the elements written)
+                off = b.imul(b.iadd(base, o.offset_dw + 4 * per * k), 4)
                 b.store_ssbo(v, b.iimm(TESS_OUT), off, write_mask=(1 << v.num_components) - 1, align=4)
         b.pop_if(nif)

@@ -199,3 +199,58 @@ void main() {{
     ctx.glDrawArrays(E.GL_PATCHES, 0, 4)
     expect(ctx, E.GL_NO_ERROR)
     assert (_image(ctx) == [0, 255, 0, 255]).all()
+
+
+def test_a_double_matrix_through_the_tessellation_stages():
+    """A dmat2x4 vertex output read by the control stage (two 8-word columns in the
+    vertex records), handed on as a patch output, written by the evaluation stage as a
+    flat dmat2x4 (two locations a column in its records) and read by the fragment stage."""
+    vs = """#version 400
+uniform dmat2x4 m;
+in vec2 pos;
+out dmat2x4 vm;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vm = m; }
+"""
+    tcs = """#version 400
+layout(vertices = 4) out;
+in dmat2x4 vm[];
+patch out dmat2x4 pm;
+void main() {
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    if (gl_InvocationID == 0) pm = vm[3];
+    gl_TessLevelOuter = float[4](1.0, 1.0, 1.0, 1.0);
+    gl_TessLevelInner = float[2](1.0, 1.0);
+}
+"""
+    tes = """#version 400
+layout(quads) in;
+patch in dmat2x4 pm;
+flat out dmat2x4 gm;
+void main() {
+    vec4 bottom = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, gl_TessCoord.x);
+    vec4 top = mix(gl_in[2].gl_Position, gl_in[3].gl_Position, gl_TessCoord.x);
+    gl_Position = mix(bottom, top, gl_TessCoord.y);
+    gm = pm;
+}
+"""
+    values = DOUBLES[2:10]
+    names = [f"unpackDouble2x32(gm[{c}][{r}])" for c in range(2) for r in range(4)]
+    fs = f"""#version 400
+flat in dmat2x4 gm;
+out vec4 colour;
+void main() {{
+    colour = {_check_words(names, [_words(x) for x in values])} ? vec4(0.0, 1.0, 0.0, 1.0)
+                                                                : vec4(1.0, 0.0, 0.0, 1.0);
+}}
+"""
+    ctx = glhelp.context(W, H, api="gl46")
+    prog = glhelp.link(ctx, {E.GL_VERTEX_SHADER: vs, E.GL_TESS_CONTROL_SHADER: tcs,
+                             E.GL_TESS_EVALUATION_SHADER: tes, E.GL_FRAGMENT_SHADER: fs})
+    ctx.glUniformMatrix2x4dv(ctx.glGetUniformLocation(prog, "m"), 1, False, values)
+    glhelp.vertices(ctx, prog, QUAD, {"pos": (2, 0)}, 2)
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 4)
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    assert (_image(ctx) == [0, 255, 0, 255]).all()
