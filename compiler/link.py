@@ -324,15 +324,25 @@ def _merge(stage: str, units: list, main_unit):
     # globals and built-ins of one name are one symbol (the first object's), of one type
     canonical: dict[str, Any] = {}
     used: dict[str, bool] = {}
+    implicit: dict[int, Any] = {}           # id(variable) -> what its object sized by use
+    for u in units:
+        implicit.update(_implicitly_sized(u, A))
+    declared: dict[str, list] = {}          # name -> (type, implicitly sized part) per object
+    merged_types: dict[str, Any] = {}       # name -> the type several objects' sizes give it
     for u in units:
         for g in list(u.globals) + list(u.builtin_variables):
             prev = canonical.get(g.name)
+            if not g.builtin:
+                declared.setdefault(g.name, []).append((g.type, implicit.get(id(g))))
             if prev is None:
                 canonical[g.name] = g
             elif prev is not g and not same_type(prev.type, g.type) and not g.builtin:
-                if not _unsized_pair(prev.type, g.type):
+                merged = _merged_implicit_type(declared[g.name])
+                if merged is not None:
+                    merged_types[g.name] = merged
+                elif not _unsized_pair(prev.type, g.type):
                     raise LinkError(f"`{g.name}' declared as different types in {stage} shaders")
-                if (g.type.length or 0) > (prev.type.length or 0):
+                elif (g.type.length or 0) > (prev.type.length or 0):
                     canonical[g.name] = g       # an array left unsized in one object: the sized one
             used[g.name] = used.get(g.name, False) or bool(getattr(g, "used", False))
     _check_initializers(units, A)
@@ -384,6 +394,12 @@ def _merge(stage: str, units: list, main_unit):
     for name, g in canonical.items():
         if copyable(g):
             memo[id(g)].used = used[name]
+    for name, t in merged_types.items():
+        memo[id(canonical[name])].type = t
+        block = t.element if t.is_array else t
+        for b in blocks.values():
+            if b.variable is canonical[name] and block.is_block:
+                memo[id(b)].type = block
 
     declarations, seen_vars = [], set()
     for u in units:
@@ -443,6 +459,89 @@ def _check_recursion(stage: str, units: list) -> None:
         if k not in state and (found := cycle_at(k)) is not None:
             raise LinkError(f"function `{names.get(found, found)}' has static recursion across the {stage} "
                             "shader objects")
+
+
+def _implicitly_sized(unit, A) -> dict[int, Any]:
+    """The variables of one shader object that it declared without an array size (GLSL
+    1.20 section 4.1.9: sized by their uses, the largest constant index, when the
+    object was compiled): id(variable) -> True for an array, or the names of the members
+    of a block instance declared so."""
+    out: dict[int, Any] = {}
+    for d in unit.declarations:
+        if isinstance(d, A.VariableDeclaration):
+            for x in d.declarators:
+                if x.variable is not None and len(x.array_dims) == 1 and x.array_dims[0] is None:
+                    out[id(x.variable)] = True
+    for b in unit.interface_blocks:
+        names = {x.name for m in b.members for x in m.declarators
+                 if len(x.array_dims) == 1 and x.array_dims[0] is None}
+        if not names:
+            continue
+        if b.variable is not None:
+            out[id(b.variable)] = frozenset(names)
+        for v in b.member_variables:
+            if v.name in names:
+                out[id(v)] = True
+    return out
+
+
+def _merged_array_size(decls: list) -> int | None:
+    """The size of one array several objects declare ((array type, declared without size)
+    each), as Mesa's linker: the one explicit size, which every size implied by use must
+    not exceed, else the largest implied one; None when they disagree."""
+    explicit = {t.length for t, imp in decls if not imp}
+    implied = max((t.length or 0 for t, imp in decls if imp), default=0)
+    if len(explicit) > 1:
+        return None
+    if explicit:
+        n = explicit.pop()
+        return n if implied <= n else None
+    return implied
+
+
+def _merged_implicit_type(decls: list):
+    """The type of a global that several objects of a stage declare, some of them (or
+    some members of its block) without size and sized by their own uses: the arrays at
+    ``_merged_array_size``; None when the declarations differ otherwise (or no object
+    sized any by use)."""
+    if not any(imp for _t, imp in decls):
+        return None
+    first = decls[0][0]
+    if first.is_array and not first.element.is_block:
+        if not all(t.is_array and same_type(t.element, first.element) for t, _i in decls):
+            return None
+        n = _merged_array_size([(t, bool(imp)) for t, imp in decls])
+        return None if n is None else _array_of(first.element, n)
+    outer = first.length if first.is_array else None
+    blocks = [(t.element if t.is_array else t, imp) for t, imp in decls]
+    bt = blocks[0][0]
+    if not bt.is_block or any(t.is_array != first.is_array or (t.length if t.is_array else None) != outer
+                              for t, _i in decls):
+        return None
+    if any(not b.is_block or b.name != bt.name or len(b.fields) != len(bt.fields) for b, _i in blocks):
+        return None
+    from compiler.glsl.types import StructField, block_type
+    fields = []
+    for k, f in enumerate(bt.fields):
+        members = [(b.fields[k].type, isinstance(imp, frozenset) and f.name in imp) for b, imp in blocks]
+        if any(b.fields[k].name != f.name for b, _i in blocks):
+            return None
+        if all(same_type(t, f.type) for t, _i in members):
+            fields.append(f)
+            continue
+        if not all(t.is_array and same_type(t.element, f.type.element) for t, _i in members):
+            return None
+        n = _merged_array_size(members)
+        if n is None:
+            return None
+        fields.append(StructField(f.name, _array_of(f.type.element, n), f.qualifiers))
+    merged = block_type(bt.name, bt.block_kind, fields)
+    return _array_of(merged, outer) if first.is_array else merged
+
+
+def _array_of(element, n):
+    from compiler.glsl.types import array_of
+    return array_of(element, n)
 
 
 def _unsized_pair(a, b) -> bool:
@@ -576,7 +675,8 @@ def same_type(a, b) -> bool:
         return True
     if a.is_array or b.is_array:
         return a.is_array and b.is_array and a.length == b.length and same_type(a.element, b.element)
-    if a.is_struct and b.is_struct:
+    if (a.is_struct and b.is_struct) or (a.is_block and b.is_block and a.block_kind == b.block_kind):
+        # (a block declared by several shader objects of a stage: one block)
         return a.name == b.name and len(a.fields) == len(b.fields) and all(
             fa.name == fb.name and same_type(fa.type, fb.type) for fa, fb in zip(a.fields, b.fields))
     return False
