@@ -47,7 +47,12 @@ class CompiledOnFirstUse:
             if source is None:
                 return default
             namespace = {"M": _this_module()}
-            exec(compile(source, self._filename, "exec"), namespace)
+            # a file name of its own, whose text linecache holds: tracebacks and
+            # inspect.getsource show the generated function
+            import linecache
+            filename = f"{self._filename}:{name}"
+            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+            exec(compile(source, filename, "exec"), namespace)
             fn = self._functions[name] = namespace[name]
         return fn
 
