@@ -293,7 +293,7 @@ def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None 
         if pairs is not None:
             # horizontal pairs are adjacent in twiddled order: move them as one word each
             first, ny, nx, th, tw, order = pairs
-            wide = _WORD[2 * word_B]
+            wide = _WIDE[2 * word_B]
             words2 = src[: src.size // (2 * word_B) * 2 * word_B].view(wide)
             tiles = words2[first:first + ny * nx * th * tw].reshape(ny, nx, th * tw)
             got = tiles.take(order, axis=2, out=_scratch((ny, nx, th * tw), wide))
@@ -317,14 +317,16 @@ def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None 
 
 
 _PAIRS: dict = {}
+#: the word moving a pair of elements (16 bytes: an opaque item numpy copies whole)
+_WIDE = {2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.dtype((np.void, 16))}
 
 
 def _pair_plan(plan, word_B: int, src: np.ndarray):
-    """``plan`` (a tile plan in words of ``word_B``) in words twice as wide, when
+    """``plan`` (a tile plan in words of ``word_B`` <= 8) in words twice as wide, when
     each element at an even x and its right neighbour are adjacent in twiddled order
     (x's bit 0 is the order's bit 0) and the buffer and the first word allow the
     wider view; else None."""
-    if plan is None or word_B > 4 or src.ctypes.data % (2 * word_B):
+    if plan is None or 2 * word_B not in _WIDE or src.ctypes.data % (2 * word_B):
         return None
     first, ny, nx, th, tw, order = plan
     if tw % 2 or first % 2:

@@ -60,17 +60,17 @@ def test_tile_plan_rejects_partial_tiles():
     A._REGIONS.clear()
 
 
-@pytest.mark.parametrize("fmt", ["R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM"])
+@pytest.mark.parametrize("fmt", ["R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT"])
 def test_pairs_of_elements_and_unaligned_buffers_read_the_same(fmt):
-    """Whole tiles of 1, 2 and 4-byte elements move as horizontal pairs (one word of
-    twice the size each); an image in a buffer not aligned for that (or for its own
+    """Whole tiles of 1, 2, 4 and 8-byte elements move as horizontal pairs (one item
+    of twice the size each); an image in a buffer not aligned for that (or for its own
     words) takes the other paths; all equal the general gather, also into ``out``."""
     rng = np.random.default_rng(11)
     lay = layout.make_miptree(256, 128, 1, levels=1, format=fmt, tiling="twiddled")
     mem = rng.integers(0, 256, lay.size_B, dtype=np.uint8)
     want = _general(lay, mem, 0, 0, 0, 0, 256, 128)
     assert np.array_equal(layout.detile(lay, mem, 0, 0, 0, 0, 256, 128), want)
-    for shift in (1, 2, 4):
+    for shift in (1, 2, 4, 8):
         store = np.zeros(lay.size_B + 8, np.uint8)
         shifted = store[shift:shift + lay.size_B]
         shifted[:] = mem
