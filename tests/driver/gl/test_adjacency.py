@@ -344,11 +344,12 @@ ADJ = [E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY, E.GL_TRIANGLES_ADJACENCY
        E.GL_TRIANGLE_STRIP_ADJACENCY]
 
 
-def test_gles31_rejects_adjacency_modes():
-    with _ctx("gles31") as ctx:
+def test_gles30_rejects_adjacency_modes():
+    # (GLES 3.1 contexts list OES/EXT_geometry_shader, which bring the modes)
+    with _ctx("gles3") as ctx:
         p = ctx.glCreateProgram()
-        for kind, src in ((E.GL_VERTEX_SHADER, "#version 310 es\nvoid main() { gl_Position = vec4(0.0); }"),
-                          (E.GL_FRAGMENT_SHADER, "#version 310 es\nprecision mediump float;\nout vec4 o;\n"
+        for kind, src in ((E.GL_VERTEX_SHADER, "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }"),
+                          (E.GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 o;\n"
                                                  "void main() { o = vec4(1.0); }")):
             s = ctx.glCreateShader(kind)
             ctx.glShaderSource(s, 1, [src])
@@ -411,7 +412,7 @@ def test_geometry_and_tessellation_limits_by_version():
         assert _get(ctx, "GL_MAX_GEOMETRY_UNIFORM_BLOCKS") == (E.GL_NO_ERROR, 14)
         assert _get(ctx, "GL_MAX_GEOMETRY_SHADER_INVOCATIONS") == (E.GL_NO_ERROR, 32)
         assert _get(ctx, "GL_MAX_PATCH_VERTICES") == (E.GL_NO_ERROR, 32)
-    with _ctx("gles31") as ctx:
+    with _ctx("gles3") as ctx:         # (GLES 3.1 has them through the OES/EXT stage extensions)
         for name in ("GL_MAX_GEOMETRY_OUTPUT_VERTICES", "GL_MAX_TESS_GEN_LEVEL"):
             assert _get(ctx, name)[0] == E.GL_INVALID_ENUM, name
 
