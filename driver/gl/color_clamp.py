@@ -91,7 +91,10 @@ def vertex_clamps(ctx) -> bool:
 
 
 def read_clamps(ctx) -> bool:
-    """The read clamp of the read framebuffer (glReadPixels)."""
+    """The read clamp of the read framebuffer (glReadPixels; desktop GL only: GLES has no
+    glClampColor and reads signed normalized values as they are)."""
+    if ctx.api.es:
+        return False
     return applies(mode(ctx.state, E.GL_CLAMP_READ_COLOR), all_fixed_point(ctx, ctx.read_framebuffer))
 
 
