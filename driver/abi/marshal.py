@@ -65,6 +65,11 @@ class CompiledOnFirstUse:
     def __contains__(self, name) -> bool:
         return name in self._sources
 
+    def source(self, name: str) -> str:
+        """The generated source text of ``name``'s marshalling (``inspect.getsource``
+        cannot find it: the functions are compiled from these strings)."""
+        return self._sources[name]
+
     def __iter__(self):
         return iter(self._sources)
 

@@ -305,7 +305,7 @@ def make_fake_marshal(fz: Fuzzer, real):
         return [fz.string() for _ in range(cap(count, 64))]
 
     ns = types.SimpleNamespace(
-        NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in, arr_in_or_null=arr_in_or_null,
+        ffi=_NoFFI, NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in, arr_in_or_null=arr_in_or_null,
         bytes_in=bytes_in, str_in=str_in, strs_in=strs_in, pixels_in=pixels_in,
         client_array=lambda ctx, p: client(ctx, p, ctx.buffer_bindings.get(E.GL_ARRAY_BUFFER)
                                            is not None),
@@ -316,6 +316,24 @@ def make_fake_marshal(fz: Fuzzer, real):
         put_many=lambda *a, **k: None, pname_count=real.pname_count,
         guess_count=real.guess_count, call=real.call)
     return ns
+
+
+class _NoFFI:
+    """cffi's calls the hand-written overrides make (map, read-back copies), for a
+    process without the C host: the buffers stay Python objects and nothing is
+    written to raw memory."""
+
+    @staticmethod
+    def from_buffer(b, require_writable=False):
+        return b
+
+    @staticmethod
+    def cast(_ctype, _value):
+        return 0
+
+    @staticmethod
+    def memmove(_dst, _src, _n):
+        return None
 
 
 # -- shaders for the start state ------------------------------------------------------------
@@ -430,6 +448,12 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
     # the marshalling of each command with the pointer helpers replaced (the hand-written
     # overrides call the helpers by their bare names)
     override_globals = {**vars(real_marshal), **vars(fake)}
+    # the module's own helpers that overrides call (_element_in ...) reach the pointer
+    # helpers through the same replaced names
+    for k, v in list(override_globals.items()):
+        if isinstance(v, types.FunctionType) and v.__module__ == real_marshal.__name__ and k not in vars(fake):
+            override_globals[k] = types.FunctionType(v.__code__, override_globals, v.__name__, v.__defaults__,
+                                                     v.__closure__)
     marshal = {}
     for n in names:
         fn = real_marshal.OVERRIDES.get(n) or _commands.MARSHAL[n]
@@ -547,7 +571,8 @@ def _is_pointer(fn, param: str) -> bool:
 _pointer_cache: dict = {}
 
 
-_HELPERS = ("addr", "arr_in", "arr_in_or_null", "ptrs_in", "bytes_in", "str_in", "strs_in", "pixels_in", "client_array",
+_HELPERS = ("addr", "arr_in", "arr_in_or_null", "ptrs_in", "bytes_in", "_element_in", "str_in", "strs_in", "pixels_in",
+            "client_array",
             "client_indices", "handle", "put", "put_many")
 
 
@@ -570,7 +595,11 @@ def _pointer_params(fn) -> set[str]:
         from driver.abi import marshal as real_marshal
         source_fn = real_marshal.OVERRIDES.get(fn.__name__) or _commands.MARSHAL[fn.__name__]
         aliased = _alias_of(source_fn)
-        src = inspect.getsource(aliased[0] if aliased is not None else source_fn)
+        generated = _commands.MARSHAL
+        if aliased is None and fn.__name__ not in real_marshal.OVERRIDES and hasattr(generated, "source"):
+            src = generated.source(fn.__name__)          # compiled on first use from source text
+        else:
+            src = inspect.getsource(aliased[0] if aliased is not None else source_fn)
         got = set()
         for node in ast.walk(ast.parse(textwrap.dedent(src))):
             if not isinstance(node, ast.Call):
