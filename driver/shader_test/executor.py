@@ -458,8 +458,6 @@ class Runner:
     def mode(self, name: str) -> int:
         if name not in _MODES:
             raise _Fail(f'unknown drawing mode "{name}"')
-        if "ADJACENCY" in name:
-            raise _Skip(f"{name} needs geometry/tessellation stages, not supported")
         return self.enum(name)
 
     def draw_arrays_check(self, first: int, count: int) -> None:
