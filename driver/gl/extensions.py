@@ -389,8 +389,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_border_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_texture_view", _N, _N, _N, _ES31, DONE),
-    # the specification requires GLES 3.2 or a geometry shader extension (STAGE in GLES 3.1)
-    _x("GL_OES_viewport_array", _N, _N, _N, _ES32, DONE, glsl=True),     # test_gles_ext_list.py
+    # the specification requires GLES 3.2, or GLES 3.1 with a geometry shader extension (listed there)
+    _x("GL_OES_viewport_array", _N, _N, _N, _ES31, DONE, glsl=True),     # test_gles_ext_list.py
     _x("GL_APPLE_texture_max_level", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_discard_framebuffer", _N, _N, _N, _ES2, DONE),
     _x("GL_OES_fbo_render_mipmap", _N, _N, _N, _ES2, DONE),

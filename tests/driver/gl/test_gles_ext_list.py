@@ -5,7 +5,7 @@ own tests are here: NV_image_formats (GLSL ES image formats beyond GLSL ES 3.10'
 table), EXT_color_buffer_float (float colour buffers in GLES 3.0), the compressed
 formats of EXT_texture_compression_bptc and KHR_texture_compression_astc_ldr
 uploaded and sampled in GLES, EXT_primitive_bounding_box's EXT entry point, and
-OES_viewport_array (GLES 3.2: indexed viewports, scissors and depth ranges,
+OES_viewport_array (GLES 3.1 and 3.2: indexed viewports, scissors and depth ranges,
 gl_ViewportIndex and gl_MaxViewports) and OES_required_internalformat (sized internal
 formats in GLES 1/2), and the GLES 3.1 names of GLES 3.2's stages (geometry,
 tessellation, gpu_shader5) used by GLSL ES 3.10 shaders in GLES 3.1 and 3.2 contexts
@@ -62,7 +62,7 @@ ISSUE_LIST = {
     "GL_OES_texture_cube_map_array": ((3, 1), "test_gles_ext_glsl.py"),
     "GL_EXT_copy_image": ((3, 0), "test_gles_ext_commands.py"),
     "GL_EXT_primitive_bounding_box": ((3, 1), "test_gles_ext_list.py"),
-    "GL_OES_viewport_array": ((3, 2), "test_gles_ext_list.py"),
+    "GL_OES_viewport_array": ((3, 1), "test_gles_ext_list.py"),
     "GL_OES_required_internalformat": ((2, 0), "test_gles_ext_list.py"),
     "GL_EXT_blend_func_extended": ((2, 0), "test_gles_blend_func_extended.py"),
     "GL_OES_texture_view": ((3, 1), "test_gles_texture_view.py"),
@@ -258,16 +258,19 @@ def test_ext_primitive_bounding_box_entry_point_and_query_in_es31():
 
 # -- OES_viewport_array -------------------------------------------------------------------------
 
-def test_oes_viewport_array_two_viewports_a_scissor_and_depth_ranges_in_es32():
-    """GLES 3.2 with OES_viewport_array: a geometry shader sends a full-screen triangle
+@pytest.mark.parametrize("api, version, gs_ext", [
+    ("gles32", "320 es", ""),
+    ("gles31", "310 es", "#extension GL_OES_geometry_shader : require\n")])
+def test_oes_viewport_array_two_viewports_a_scissor_and_depth_ranges(api, version, gs_ext):
+    """GLES 3.2 (or 3.1 with OES_geometry_shader) with OES_viewport_array: a geometry shader sends a full-screen triangle
     to viewport 0 (left half of an 8x4 window) and viewport 1 (right half, its scissor
     test enabled on the bottom two rows only); the fragment shader reads
     gl_ViewportIndex (0 -> red, 1 -> green). Indexed depth ranges, MAX_VIEWPORTS and
     gl_MaxViewports (= 16) agree; without the #extension the built-ins are unknown."""
-    ctx = driver.Context(api="gles32", width=8, height=4)
+    ctx = driver.Context(api=api, width=8, height=4)
     assert ctx.glGetIntegerv(E.GL_MAX_VIEWPORTS) == [16]
-    vs = "#version 320 es\nin vec2 p;\nvoid main() { gl_Position = vec4(p, 0.0, 1.0); }\n"
-    gs = ("#version 320 es\n#extension GL_OES_viewport_array : require\n"
+    vs = f"#version {version}\nin vec2 p;\nvoid main() {{ gl_Position = vec4(p, 0.0, 1.0); }}\n"
+    gs = (f"#version {version}\n{gs_ext}#extension GL_OES_viewport_array : require\n"
           "layout(triangles) in;\nlayout(triangle_strip, max_vertices = 6) out;\n"
           "void main() { for (int v = 0; v < 2; v++) { for (int i = 0; i < 3; i++) {\n"
           "  gl_Position = gl_in[i].gl_Position; gl_ViewportIndex = v; EmitVertex(); }\n"
@@ -275,9 +278,9 @@ def test_oes_viewport_array_two_viewports_a_scissor_and_depth_ranges_in_es32():
     fs_body = ("precision highp float;\nout vec4 o;\n"
                "void main() { o = gl_ViewportIndex == 0 ? vec4(1, 0, 0, 1)"
                " : vec4(0, float(gl_MaxViewports) / 16.0, 0, 1); }\n")
-    _, ok, log = _compile(ctx, E.GL_FRAGMENT_SHADER, "#version 320 es\n" + fs_body)
+    _, ok, log = _compile(ctx, E.GL_FRAGMENT_SHADER, f"#version {version}\n" + fs_body)
     assert not ok and "gl_ViewportIndex" in log
-    fs = "#version 320 es\n#extension GL_OES_viewport_array : require\n" + fs_body
+    fs = f"#version {version}\n#extension GL_OES_viewport_array : require\n" + fs_body
     prog = _program(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_GEOMETRY_SHADER, gs), (E.GL_FRAGMENT_SHADER, fs)])
     ctx.glViewportArrayvOES(0, 2, [0, 0, 4, 4, 4, 0, 4, 4])
     ctx.glScissorIndexedOES(1, 4, 0, 4, 2)
@@ -299,8 +302,8 @@ def test_oes_viewport_array_two_viewports_a_scissor_and_depth_ranges_in_es32():
     assert (px[2:, 4:] == (0, 0, 0, 255)).all()
 
 
-def test_oes_viewport_array_is_refused_in_es31():
-    ctx = driver.Context(api="gles31", width=1, height=1)
+def test_oes_viewport_array_is_refused_in_es30():
+    ctx = driver.Context(api="gles3", width=1, height=1)
     ctx.glViewportIndexedfOES(1, 0, 0, 1, 1)
     expect(ctx, E.GL_INVALID_OPERATION)
     ctx.glDepthRangeIndexedfOES(1, 0.0, 1.0)
