@@ -349,6 +349,9 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
     u = sh.info.get("draw_id")
     if u is not None:                     # gl_DrawIDARB: this draw's index in its multi-draw
         registers[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()
+    # the registers mirror their window of UBO 0 (a uniform read with a dynamic offset reads
+    # the memory): what the driver wrote into them is written there too
+    memory[base:base + len(registers)] = registers
     return bytes(registers), bytes(memory)
 
 
