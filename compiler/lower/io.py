@@ -448,9 +448,10 @@ class IOLowering:
         # stage reads, 32-byte aligned), and the variables placed from the block
         self.regs_base_B = None
         self._program_block_vars: list = []
-        # UBO 0 is the default block's memory copy (the same bytes ``load_uniform`` with a
-        # dynamic offset reads): registers mirror its first regs_B bytes, uniforms read
-        # from memory follow them (and the program's block), so the two never overlap.
+        # UBO 0 is the default block's memory copy: the registers mirror its bytes from
+        # regs_base_B (``load_uniform`` with a dynamic offset reads that window: the driver
+        # gives the window's address), uniforms read from memory follow them (and the
+        # program's block), so the two never overlap.
         self.ubo0_size_B = max(self.regs_B, -(-options.get("default_block_size_B", 0) // 16) * 16)
 
     def k(self, name, default=None):

@@ -386,7 +386,9 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
         elif src in ("uniform_address",) or (src == "ubo_address" and sh.info.get("ubo_map", {}).get(p.index, p.index) is None):
             if default_va is None:
                 default_va = batch.pool.upload(memory or bytes(16), 16)
-            put64(p, default_va)
+            # a register uniform read with a dynamic offset reads its register window, which
+            # starts at byte registers_base_B of the block; UBO 0 reads are block offsets
+            put64(p, default_va + (sh.info.get("registers_base_B", 0) if src == "uniform_address" else 0))
         elif src in ("ubo_address", "ubo"):
             slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
             cb = ctx.constant_buffers[stage].get(slot)
