@@ -38,7 +38,9 @@ void main() { o = vec4(1.0, 0.0, 0.0, 1.0); }
 """
 
 
-def _draw_far_over_near(early: bool):
+def _quad_and_counters():
+    """A 4x4 gl46 context drawing a full-screen strip, a zeroed 68-byte storage buffer
+    at binding 0 (a counter and one word per pixel) and the depth test on."""
     ctx = glhelp.context(4, 4, api="gl46")
     (vao,) = ctx.glGenVertexArrays(1)
     ctx.glBindVertexArray(vao)
@@ -52,6 +54,11 @@ def _draw_far_over_near(early: bool):
     ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, 0, ssbo)
     ctx.glBufferData(E.GL_SHADER_STORAGE_BUFFER, 68, bytes(68), E.GL_DYNAMIC_DRAW)
     ctx.glEnable(E.GL_DEPTH_TEST)
+    return ctx
+
+
+def _draw_far_over_near(early: bool):
+    ctx = _quad_and_counters()
     ctx.glDepthFunc(E.GL_LESS)
     ctx.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
     near = glhelp.program(ctx, VS, PLAIN_FS)
@@ -81,19 +88,7 @@ def test_occluded_fragments_side_effects(early):
 def test_visible_fragments_run_with_the_layout():
     """The layout does not stop fragments that pass: drawn alone, the shader runs
     once per pixel."""
-    ctx = glhelp.context(4, 4, api="gl46")
-    (vao,) = ctx.glGenVertexArrays(1)
-    ctx.glBindVertexArray(vao)
-    (vbo,) = ctx.glGenBuffers(1)
-    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
-    quad = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
-    ctx.glBufferData(E.GL_ARRAY_BUFFER, quad.nbytes, quad, E.GL_STATIC_DRAW)
-    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, 0)
-    ctx.glEnableVertexAttribArray(0)
-    (ssbo,) = ctx.glGenBuffers(1)
-    ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, 0, ssbo)
-    ctx.glBufferData(E.GL_SHADER_STORAGE_BUFFER, 68, bytes(68), E.GL_DYNAMIC_DRAW)
-    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx = _quad_and_counters()
     ctx.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
     prog = glhelp.program(ctx, VS, FS.format(layout="layout(early_fragment_tests) in;"))
     ctx.glUniform1f(ctx.glGetUniformLocation(prog, "z"), 0.5)
