@@ -79,8 +79,11 @@ NEUTRAL_DEBUG_FLAGS = frozenset({"trace", "fw", "sync", "flush", "sysmem", "nohs
                                  "scoreboard", "abi", "calls", "cache", "perf"})
 #: SHIMGL_DEBUG words whose output or checks come from compiling: no cache
 BYPASS_DEBUG_FLAGS = frozenset({"shaders", "shaderdb", "validate"})
-#: the sources the compiled code depends on, relative to the package root
-_BUILD_SOURCES = ("compiler", "uapi/isa")
+#: the sources the compiled code depends on, relative to the package root: the compiler,
+#: the ISA table, and the driver modules whose generated stages (the geometry and
+#: tessellation kernels, their pass-through vertex programs) the compiler lowers against
+#: records those modules lay out: a change there must not meet binaries compiled before it
+_BUILD_SOURCES = ("compiler", "uapi/isa", "driver/gl/geometry.py", "driver/gl/tessellation.py")
 _DEFAULT_MAX_MB = 256
 
 
@@ -178,7 +181,9 @@ def cache_root() -> Path:
 
 
 def _package_root() -> Path:
-    return Path(__file__).resolve().parent.parent.parent
+    """The folder holding the packages (``compiler``, ``uapi``, ``driver``): this
+    module is ``driver/shader_cache.py``."""
+    return Path(__file__).resolve().parent.parent
 
 
 _build_id: str | None = None
@@ -195,6 +200,10 @@ def compiler_build_id(root: Path | None = None) -> str:
     h = hashlib.sha256(f"shimgl shader cache {FORMAT_VERSION}\0".encode())
     for rel in _BUILD_SOURCES:
         top = base / rel
+        if top.is_file():
+            h.update(rel.encode() + b"\0")
+            h.update(top.read_bytes() + b"\0")
+            continue
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(filenames):

@@ -104,9 +104,17 @@ def test_neutral_debug_words_share_entries_and_printing_words_bypass(cache_dir, 
 
 def test_build_id_follows_the_compiler_sources(tmp_path):
     for rel in sc._BUILD_SOURCES:
-        (tmp_path / rel).mkdir(parents=True)
+        if rel.endswith(".py"):
+            (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / rel).write_text("y = 1\n")
+            continue
+        (tmp_path / rel).mkdir(parents=True, exist_ok=True)
         (tmp_path / rel / "a.py").write_text("x = 1\n")
     first = sc.compiler_build_id(tmp_path)
+    # the geometry kernels' driver module counts: a stale binary read a changed record layout
+    (tmp_path / "driver/gl/geometry.py").write_text("y = 2\n")
+    assert sc.compiler_build_id(tmp_path) != first
+    (tmp_path / "driver/gl/geometry.py").write_text("y = 1\n")
     assert sc.compiler_build_id(tmp_path) == first
     (tmp_path / "compiler" / "a.py").write_text("x = 2\n")
     assert sc.compiler_build_id(tmp_path) != first
@@ -282,3 +290,15 @@ def test_a_key_without_exact_text_is_not_cached(cache_dir):
     for _ in range(2):
         sc.cached_compile("s", "vertex", (object(),), compile_fn)
     assert compile_fn.calls == 2 and not cache_dir.exists()
+
+
+def test_build_id_reads_the_installed_compiler():
+    """The build id of the running tree hashes its real compiler sources: the root it
+    walks holds the compiler package (a root one level off hashed nothing, and every
+    compiler version shared one id, so a changed compiler read stale binaries)."""
+    import hashlib
+    import compiler
+    root = sc._package_root()
+    assert (root / "compiler").resolve() == Path(compiler.__file__).resolve().parent
+    empty = hashlib.sha256(f"shimgl shader cache {sc.FORMAT_VERSION}\0".encode()).hexdigest()
+    assert sc.compiler_build_id(root) != empty
