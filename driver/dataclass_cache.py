@@ -55,7 +55,9 @@ def _digest(data: bytes) -> bytes:
 
 
 def cache_path() -> Path | None:
-    """Where the table is for this interpreter, or None when caches are disabled."""
+    """Where the table is for this interpreter, or None when caches are disabled.
+    The root follows ``uapi.caches`` (written out here: this runs while ``driver``
+    is first imported, before the ``uapi`` package, whose own dataclasses it caches)."""
     if os.environ.get("SHIMGL_SHADER_CACHE_DISABLE", "").lower() in ("1", "true", "yes"):
         return None
     root = os.environ.get("SHIMGL_SHADER_CACHE_DIR")

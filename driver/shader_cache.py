@@ -67,6 +67,8 @@ import sys
 import threading
 from pathlib import Path
 
+from uapi.caches import cache_disabled, cache_root
+
 __all__ = ["Record", "ShaderCache", "cache", "cache_root", "cached_compile", "cached_unit",
            "compiler_build_id", "entry_key", "key_text", "to_plain"]
 
@@ -169,15 +171,6 @@ def to_plain(obj, _memo=None):
         raise Uncacheable(f"cannot cache a {type(obj).__qualname__}")
     _memo[id(obj)] = out
     return out
-
-
-def cache_root() -> Path:
-    """The shimgl cache root (shared with the GPU model's native-code cache)."""
-    explicit = os.environ.get("SHIMGL_SHADER_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "shimgl"
 
 
 def _package_root() -> Path:
@@ -399,10 +392,6 @@ class ShaderCache:
             self._say(f"evicted {removed} entries (now {total} B, cap {self.max_B} B)")
 
 
-def _disabled() -> bool:
-    return os.environ.get("SHIMGL_SHADER_CACHE_DISABLE", "").lower() in ("1", "true", "yes")
-
-
 def _max_B() -> int:
     try:
         return int(float(os.environ.get("SHIMGL_SHADER_CACHE_MAX_MB", _DEFAULT_MAX_MB)) * (1 << 20))
@@ -418,7 +407,7 @@ def cache() -> ShaderCache | None:
     """The process's shader cache for the current environment, or None when
     disabled. The environment is read at each call (tests and tools change it);
     one ``ShaderCache`` per (folder, cap, debug)."""
-    if _disabled():
+    if cache_disabled():
         return None
     where = (str(cache_root() / "shaders"), _max_B(), "cache" in _debug_words())
     with _caches_lock:

@@ -336,7 +336,9 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
         cb0 = _cb_bytes(ctx, stage, 0)[:len(memory)]
         memory[:len(cb0)] = cb0
     base = sh.info.get("registers_base_B", 0)       # the stage's window of the program's block
-    registers = memory[base:base + sh.info.get("registers_B", 0)]
+    # a view: what is written into the registers is in the memory copy too (a uniform read
+    # with a dynamic offset reads the registers' window of UBO 0)
+    registers = memoryview(memory)[base:base + sh.info.get("registers_B", 0)]
     if sh.info.get("state_ranges"):
         state = _cb_bytes(ctx, stage, sh.info["state_cb"])
         for reg, off, n in sh.info["state_ranges"]:
@@ -349,9 +351,6 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
     u = sh.info.get("draw_id")
     if u is not None:                     # gl_DrawIDARB: this draw's index in its multi-draw
         registers[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()
-    # the registers mirror their window of UBO 0 (a uniform read with a dynamic offset reads
-    # the memory): what the driver wrote into them is written there too
-    memory[base:base + len(registers)] = registers
     return bytes(registers), bytes(memory)
 
 
@@ -804,24 +803,21 @@ def _encode_one(ctx, info: DrawInfo, d, indirect_record=None) -> None:
         ctx.xfb_draw = None
 
 
-_LINE_PRIMS = (PipePrim.LINES, PipePrim.LINE_LOOP, PipePrim.LINE_STRIP, PipePrim.LINES_ADJACENCY,
-               PipePrim.LINE_STRIP_ADJACENCY)
-_POLYGON_PRIMS = (PipePrim.TRIANGLES, PipePrim.TRIANGLE_STRIP, PipePrim.TRIANGLE_FAN, PipePrim.QUADS,
-                  PipePrim.QUAD_STRIP, PipePrim.POLYGON, PipePrim.TRIANGLES_ADJACENCY,
-                  PipePrim.TRIANGLE_STRIP_ADJACENCY)
-
-
 def _smooth_lines(ctx, mode) -> bool:
     """GL_LINE_SMOOTH applies (GL 4.6 section 14.5.1.2): single-sample rasterisation
     (a multisampled framebuffer with GL_MULTISAMPLE on ignores it) of a draw whose
-    every primitive is a line - line modes, or polygons with both polygon modes LINE
-    (a fragment shader variant multiplies alpha by the coverage the PPP gives lines;
-    filled polygons and points must not get it)."""
+    every primitive is a line - two-vertex primitives of ``uapi.topology``, or polygons
+    with both polygon modes LINE (a fragment shader variant multiplies alpha by the
+    coverage the PPP gives lines; filled polygons and points must not get it)."""
     r = ctx.rast
     if not r.line_smooth or ((ctx.fb.samples or 1) > 1 and r.multisample):
         return False
-    return mode in _LINE_PRIMS or (mode in _POLYGON_PRIMS and r.fill_front == PipePolygonMode.LINE
-                                   and r.fill_back == PipePolygonMode.LINE)
+    t = topology.TOPOLOGIES.get(mode.name.lower())
+    if t is None:
+        return False
+    vertices = topology.TOPOLOGIES[t.base].vertices if t.base else t.vertices   # adjacency: its base
+    return vertices == 2 or (vertices != 1 and r.fill_front == PipePolygonMode.LINE
+                             and r.fill_back == PipePolygonMode.LINE)
 
 
 def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_record=None) -> None:

@@ -47,16 +47,21 @@ class Group:
         return f"<generation {self.generation} of {self.name}>"
 
 
+def _counting(group: Group, container: type, method: str):
+    """``container.method`` that also advances ``group``'s generation."""
+    base = getattr(container, method)
+
+    def changed(self, *args, **kw):
+        out = base(self, *args, **kw)
+        group.generation += 1
+        return out
+    changed.__name__ = method
+    return changed
+
+
 def _tracked_list(group: Group) -> type:
     def changes(method):
-        base = getattr(list, method)
-
-        def changed(self, *args):
-            out = base(self, *args)
-            group.generation += 1
-            return out
-        changed.__name__ = method
-        return changed
+        return _counting(group, list, method)
 
     class TrackedList(list):
         __slots__ = ()
@@ -105,14 +110,7 @@ def _tracked_list(group: Group) -> type:
 
 def _tracked_dict(group: Group) -> type:
     def changes(method):
-        base = getattr(dict, method)
-
-        def changed(self, *args, **kw):
-            out = base(self, *args, **kw)
-            group.generation += 1
-            return out
-        changed.__name__ = method
-        return changed
+        return _counting(group, dict, method)
 
     class TrackedDict(dict):
         __slots__ = ()

@@ -38,3 +38,12 @@ def render_scene(python: Path, script: Path, env: dict, out: Path, *args: str,
         assert error_line in res.stdout, res.stdout
     renderer = next(line for line in res.stdout.splitlines() if line.startswith("renderer"))
     return np.load(out)["image"], renderer, res.stderr
+
+
+def skip_without_qt_platform(python: Path, env: dict) -> None:
+    """Skip (with Qt's own message) when PySide6 in ``python``'s environment cannot
+    load its platform plugin under ``env`` (the X11 libraries of make optional-deps)."""
+    probe = subprocess.run([str(python), "-c", "from PySide6.QtGui import QGuiApplication as A; A([])"],
+                           env=env, capture_output=True, text=True, timeout=300)
+    if probe.returncode != 0:
+        pytest.skip(f"Qt's platform plugin does not load here: {probe.stderr.strip()[-300:]}")

@@ -8,13 +8,12 @@ not run on llvmpipe."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with, render_scene
+from tests.integration.app_venv import python_with, render_scene, skip_without_qt_platform
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -29,10 +28,7 @@ def pyqtgraph_python(tmp_path_factory) -> Path:
 
 def test_pyqtgraph_3d_view_matches_llvmpipe(pyqtgraph_python, environments, tmp_path):  # noqa: F811
     shim_env, mesa_env = environments
-    probe = subprocess.run([str(pyqtgraph_python), "-c", "from PySide6.QtGui import QGuiApplication as A; A([])"],
-                           env=mesa_env, capture_output=True, text=True, timeout=300)
-    if probe.returncode != 0:
-        pytest.skip(f"Qt's platform plugin does not load here: {probe.stderr.strip()[-300:]}")
+    skip_without_qt_platform(pyqtgraph_python, mesa_env)
     ours, renderer, _ = render_scene(pyqtgraph_python, SCRIPT, shim_env, tmp_path / "shimgl.npz", error_line="error 0")
     assert "shimgl" in renderer, renderer
     ref, ref_renderer, _ = render_scene(pyqtgraph_python, SCRIPT, mesa_env, tmp_path / "mesa.npz",

@@ -7,13 +7,12 @@ and friends, `make optional-deps`) or the reference does not run on llvmpipe."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with, render_scene
+from tests.integration.app_venv import python_with, render_scene, skip_without_qt_platform
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -28,10 +27,7 @@ def qt_python(tmp_path_factory) -> Path:
 
 def test_qt_quick_scene_matches_llvmpipe(qt_python, environments, tmp_path):  # noqa: F811
     shim_env, mesa_env = environments
-    probe = subprocess.run([str(qt_python), "-c", "from PySide6.QtGui import QGuiApplication as A; A([])"],
-                           env=mesa_env, capture_output=True, text=True, timeout=300)
-    if probe.returncode != 0:
-        pytest.skip(f"Qt's platform plugin does not load here: {probe.stderr.strip()[-300:]}")
+    skip_without_qt_platform(qt_python, mesa_env)
     ours, renderer, _ = render_scene(qt_python, SCRIPT, shim_env, tmp_path / "shimgl.npz")
     assert "shimgl" in renderer, renderer
     ref, ref_renderer, _ = render_scene(qt_python, SCRIPT, mesa_env, tmp_path / "mesa.npz")

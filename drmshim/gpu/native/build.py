@@ -36,6 +36,7 @@ import sys
 import threading
 from pathlib import Path
 
+from uapi.caches import cache_disabled, cache_root
 from uapi.debug import debug_enabled
 
 __all__ = ["CFLAGS", "BuildError", "cache_root", "native_cache_dir", "cache_key", "load_or_build", "compiler"]
@@ -69,7 +70,7 @@ def _compiler_id(cc: str) -> str:
     if cc not in _compiler_id_cache:
         exe = _which(cc)
         record = None
-        if exe is not None and not _cache_disabled():
+        if exe is not None and not cache_disabled():
             try:
                 st = os.stat(exe)
                 ident = f"{exe}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
@@ -134,23 +135,10 @@ def _cpu_id() -> str:
     return ident
 
 
-def cache_root() -> Path:
-    """The shimgl cache root (shared with the shader cache)."""
-    explicit = os.environ.get("SHIMGL_SHADER_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "shimgl"
-
-
-def _cache_disabled() -> bool:
-    return os.environ.get("SHIMGL_SHADER_CACHE_DISABLE", "").lower() in ("1", "true", "yes")
-
-
 def native_cache_dir() -> Path:
     """Where native code is stored: the cache, or a private folder when it is disabled."""
     global _private_dir
-    if not _cache_disabled():
+    if not cache_disabled():
         return cache_root() / "native"
     if _private_dir is None:
         import tempfile
@@ -206,7 +194,7 @@ def _ffi_for(cdef: str):
         import _cffi_backend        # (cffi's own version: the modules it writes are for it)
         text = cdef + f"\nconst char *{_KEY_SYMBOL}(void);"
         name = "ffi_" + hashlib.sha256(f"{_cffi_backend.__version__}\0{text}".encode()).hexdigest()[:32]
-        path = None if _cache_disabled() else cache_root() / "native" / "ffi" / f"{name}.py"
+        path = None if cache_disabled() else cache_root() / "native" / "ffi" / f"{name}.py"
         ffi = _load_ffi_module(path, name) if path is not None else None
         if ffi is None:
             import cffi

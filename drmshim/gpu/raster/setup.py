@@ -309,13 +309,27 @@ def setup_lines(window: np.ndarray, width_px: float = 1.0, *, prim: np.ndarray |
     off = np.zeros((n, 4))
     off[:, 0] = np.where(xmajor, 0.0, half)
     off[:, 1] = np.where(xmajor, half, 0.0)
+    return _segment_quads(p0, p1, off, prim, offset, depth_format)
+
+
+def _segment_quads(p0: np.ndarray, p1: np.ndarray, off: np.ndarray, prim: np.ndarray, offset,
+                   depth_format: str, edge_uv: np.ndarray | None = None) -> TriangleSetup:
+    """Each segment p0 -> p1 swept by +-``off`` (N, 4) as the parallelogram
+    (p0 - off, p0 + off, p1 + off, p1 - off), two setup triangles whose
+    ``corner_weights`` map corners to the endpoints. ``edge_uv`` (2,): the
+    ``corner_uv`` of the -off and +off sides (the +off side gets it reversed)."""
+    n = len(p0)
     a, b, c, d = p0 - off, p0 + off, p1 + off, p1 - off
     tris = np.stack((np.stack((a, b, c), 1), np.stack((a, c, d), 1)), 1).reshape(-1, 3, 4)
     w0 = np.array([1.0, 0.0])
     w1 = np.array([0.0, 1.0])
     cw = np.broadcast_to(np.array([[w0, w0, w1], [w0, w1, w1]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
+    uv = None
+    if edge_uv is not None:
+        near, far = np.asarray(edge_uv, np.float64), np.asarray(edge_uv, np.float64)[::-1]
+        uv = np.broadcast_to(np.array([[near, far, far], [near, far, near]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
     return setup_triangles(tris, prim=np.repeat(prim, 2), offset=offset, depth_format=depth_format,
-                           corner_weights=cw, always_front=True)
+                           corner_weights=cw, corner_uv=uv, always_front=True)
 
 
 def setup_smooth_lines(win: np.ndarray, width_px: float, *, prim: np.ndarray,
@@ -332,21 +346,13 @@ def setup_smooth_lines(win: np.ndarray, width_px: float, *, prim: np.ndarray,
     d = p1[:, :2] - p0[:, :2]
     length = np.hypot(d[:, 0], d[:, 1])
     keep = length > 0
-    win, p0, p1, d, length, prim = win[keep], p0[keep], p1[keep], d[keep], length[keep], prim[keep]
-    n = len(win)
+    p0, p1, d, length, prim = p0[keep], p1[keep], d[keep], length[keep], prim[keep]
     half = 0.5 * (float(width_px) + 1.0)
-    normal = np.zeros((n, 4))
-    normal[:, 0] = -d[:, 1] / length
-    normal[:, 1] = d[:, 0] / length
-    a, b, c, e = p0 - half * normal, p0 + half * normal, p1 + half * normal, p1 - half * normal
-    tris = np.stack((np.stack((a, b, c), 1), np.stack((a, c, e), 1)), 1).reshape(-1, 3, 4)
-    w0 = np.array([1.0, 0.0])
-    w1 = np.array([0.0, 1.0])
-    cw = np.broadcast_to(np.array([[w0, w0, w1], [w0, w1, w1]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
-    near, far = np.array([0.0, 2 * half]), np.array([2 * half, 0.0])       # (u0, u1) on each long edge
-    uv = np.broadcast_to(np.array([[near, far, far], [near, far, near]]), (n, 2, 3, 2)).reshape(-1, 3, 2)
-    return setup_triangles(tris, prim=np.repeat(prim, 2), offset=offset, depth_format=depth_format,
-                           corner_weights=cw, corner_uv=uv, always_front=True)
+    off = np.zeros((len(p0), 4))
+    off[:, 0] = -half * d[:, 1] / length
+    off[:, 1] = half * d[:, 0] / length
+    # (u0, u1) on the -off edge; the +off edge has them the other way round
+    return _segment_quads(p0, p1, off, prim, offset, depth_format, edge_uv=(0.0, 2 * half))
 
 
 def setup_points(window: np.ndarray, size_px: np.ndarray | float = 1.0, *,
