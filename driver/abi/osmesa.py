@@ -5,9 +5,14 @@ A context renders into its own window framebuffer; the caller's buffer
 context stops being current (Mesa's OSMesa renders into it directly; programs
 read it after glFinish, as its documentation asks). Formats: OSMESA_RGBA,
 BGRA, ARGB, RGB, BGR with GL_UNSIGNED_BYTE. Contexts are desktop GL: the
-compatibility profile (GL 3.3) unless OSMESA_CORE_PROFILE asks for core.
-A context created with a sharelist joins its share group
-(driver.gl.objects.ShareGroup).
+compatibility profile unless OSMESA_CORE_PROFILE asks for core, or, a shimgl
+extension Mesa's OSMesa lacks, OpenGL ES with OSMESA_PROFILE =
+OSMESA_ES_PROFILE_SHIMGL (the token of osmesa_shimgl.h, the header shipped
+beside the library, which is this module's source for its value): ES 1.0/1.1
+give an ES 1.1 context, ES 2.0-3.2 an ES 3.2 one (the version rule of EGL,
+egl.request_api). A request no context satisfies gives NULL and one line on
+stderr. A context created with a sharelist (of the same API, desktop or ES)
+joins its share group (driver.gl.objects.ShareGroup).
 
 OSMesaGetDepthBuffer gives a copy of the window's depth buffer in the
 layout OSMESA_DEPTH_BITS asks for (as Mesa's gallium OSMesa chooses its
@@ -20,7 +25,10 @@ refreshed whenever the colour buffer is (glFinish, glFlush, release)."""
 from __future__ import annotations
 
 import itertools
+import re
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 
@@ -39,6 +47,20 @@ OSMESA_MAX_WIDTH, OSMESA_MAX_HEIGHT = 0x24, 0x25
 OSMESA_DEPTH_BITS, OSMESA_STENCIL_BITS, OSMESA_ACCUM_BITS = 0x30, 0x31, 0x32
 OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_COMPAT_PROFILE = 0x33, 0x34, 0x35
 OSMESA_CONTEXT_MAJOR_VERSION, OSMESA_CONTEXT_MINOR_VERSION = 0x36, 0x37
+HEADER = Path(__file__).resolve().parent / "osmesa_shimgl.h"
+
+
+def _header_token(name: str) -> int:
+    """The value ``#define``d for ``name`` in osmesa_shimgl.h (the header C
+    programs include is the one place the shimgl tokens are written)."""
+    m = re.search(rf"^#define\s+{name}\s+(0x[0-9A-Fa-f]+|\d+)\s*$", HEADER.read_text(), re.M)
+    if m is None:
+        raise ImportError(f"{HEADER} does not define {name}")
+    return int(m.group(1), 0)
+
+
+OSMESA_ES_PROFILE_SHIMGL = _header_token("OSMESA_ES_PROFILE_SHIMGL")
+PROFILES = (OSMESA_CORE_PROFILE, OSMESA_COMPAT_PROFILE, OSMESA_ES_PROFILE_SHIMGL)
 MAX_SIZE_PX = 8192
 # channel order of each format, as indices into RGBA
 CHANNELS = {OSMESA_RGBA: [0, 1, 2, 3], OSMESA_BGRA: [2, 1, 0, 3], OSMESA_ARGB: [3, 0, 1, 2],
@@ -155,28 +177,41 @@ def _h(p) -> int:
     return int(ffi.cast("uintptr_t", p))
 
 
-def _create(fmt, api_name, depth_bits=24, sharelist=None):
+def _refuse(call: str, why: str):
+    """OSMesa has no error query: a refused request is NULL and one line on
+    stderr saying why."""
+    print(f"shimgl: {call}: {why}; returning NULL", file=sys.stderr)
+    return NULL
+
+
+def _create(fmt, api_name, depth_bits=24, sharelist=None, call="OSMesaCreateContext"):
     share = None
     if sharelist is not None and sharelist != NULL:
         share = CONTEXTS.get(_h(sharelist))
         if share is None:
-            return NULL
+            return _refuse(call, f"sharelist {_h(sharelist):#x} is not an OSMesa context")
+        from driver.gl.api import get_api
+        es = (get_api(api_name) if isinstance(api_name, str) else api_name).es
+        if share.gl.api.es != es:
+            return _refuse(call, "the sharelist context is of another API (desktop GL and "
+                                 "OpenGL ES contexts share nothing)")
     if fmt not in CHANNELS:
-        return NULL
+        return _refuse(call, f"format {fmt:#x} is not one of OSMESA_RGBA, BGRA, ARGB, RGB, BGR")
     ctx = OSContext(fmt, api_name, depth_bits, share)
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("OSMesaContext", ctx.handle)
 
 
 def OSMesaCreateContext(fmt, sharelist):
-    return _create(fmt, "compat", 24, sharelist)
+    return _create(fmt, "compat", 24, sharelist, "OSMesaCreateContext")
 
 
 def OSMesaCreateContextExt(fmt, depth_bits, stencil_bits, accum_bits, sharelist):
-    return _create(fmt, "compat", depth_bits, sharelist)
+    return _create(fmt, "compat", depth_bits, sharelist, "OSMesaCreateContextExt")
 
 
 def OSMesaCreateContextAttribs(attribs, sharelist):
+    call = "OSMesaCreateContextAttribs"
     fmt, profile, major, minor, depth_bits = OSMESA_RGBA, OSMESA_COMPAT_PROFILE, 1, 0, 24
     if attribs != NULL:
         arr = ffi.cast("int *", attribs)
@@ -194,11 +229,18 @@ def OSMesaCreateContextAttribs(attribs, sharelist):
             elif k == OSMESA_DEPTH_BITS:
                 depth_bits = v
             elif k not in (OSMESA_STENCIL_BITS, OSMESA_ACCUM_BITS):
-                return NULL
+                return _refuse(call, f"unknown attribute {k:#x}")
             i += 2
-    from driver.abi.egl import request_api       # one rule for EGL, GLX and OSMesa
-    api = request_api(False, major, minor, profile == OSMESA_CORE_PROFILE)
-    return NULL if api is None else _create(fmt, api, depth_bits, sharelist)
+    if profile not in PROFILES:
+        return _refuse(call, f"OSMESA_PROFILE {profile:#x} is not OSMESA_CORE_PROFILE, "
+                             "OSMESA_COMPAT_PROFILE or OSMESA_ES_PROFILE_SHIMGL")
+    es = profile == OSMESA_ES_PROFILE_SHIMGL
+    from driver.gl.api import ContextRequestError, api_for_request   # the rule of EGL and GLX
+    try:
+        api = api_for_request(es, major, minor, profile == OSMESA_CORE_PROFILE)
+    except ContextRequestError as e:
+        return _refuse(call, str(e))
+    return _create(fmt, api, depth_bits, sharelist, call)
 
 
 def OSMesaDestroyContext(ctx):

@@ -180,7 +180,11 @@ def api_for_request(es: bool, major: int, minor: int = 0, core: bool = False, *,
     if es and version in ((1, 0), (1, 1)):
         return make_api(True, (1, 1), False, flags, name="gles1")
     if es:
-        if version not in _ES_GLSL_OF or version > MAX_ES_VERSION:
+        if version not in _ES_GLSL_OF:
+            known = ", ".join(f"{a}.{b}" for a, b in [(1, 0), (1, 1), *sorted(_ES_GLSL_OF)])
+            raise ContextRequestError(f"OpenGL ES {major}.{minor} is not a version of OpenGL ES "
+                                      f"(they are {known})")
+        if version > MAX_ES_VERSION:
             raise ContextRequestError(f"OpenGL ES {major}.{minor} is not supported "
                                       f"(newest: {MAX_ES_VERSION[0]}.{MAX_ES_VERSION[1]})")
         return make_api(True, MAX_ES_VERSION, False, flags,
