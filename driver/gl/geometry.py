@@ -484,6 +484,16 @@ def _gs_vertex_capture(ctx, prog, names_locs):
         if name in ("gl_ClipDistance", "gl_CullDistance"):
             for k in range(comps):
                 outputs.append((idx, 0, 1, 0, offset + k, k))
+        elif isinstance(value_words, tuple):
+            # a block instance: each value (member vector, column, element, in declaration
+            # order, as xfb.output_locations walks it) at its own locations; a 64-bit value is
+            # its words, 4 to a location (a dvec3/dvec4 two locations), a 32-bit one 4 words
+            loc = 0
+            for value, (words, value_locs) in enumerate(value_words):
+                for first in range(0, words or 4, 4):
+                    outputs.append((idx, first, min(4, (words or 4) - first), 0,
+                                    offset + 4 * (loc + first // 4), value))
+                loc += value_locs
         elif value_words:
             # 64-bit: each value (vector, column, element) is its words, 4 to a location (one
             # location for a double or a dvec2, two for a dvec3/dvec4); an entry of the
@@ -1018,11 +1028,27 @@ def _located_outputs(ls, stage: str) -> dict:
             and "location" in (v.layout or {})}
 
 
+def _block_values(t) -> tuple:
+    """(64-bit words or 0 for a 32-bit value, locations) of each value of a block
+    instance's type ``t``, in the order transform feedback's ``output_locations`` walks it
+    (members in declaration order, arrays by element, matrices by column): a dvec3/dvec4
+    is 6/8 words over two locations, a double/dvec2 2/4 words in one, any 32-bit vector one."""
+    from compiler.glsl import types as GT
+    if t.is_array:
+        return _block_values(t.element) * (t.length or 1)
+    if t.is_struct or t.is_block:
+        return tuple(v for f in t.fields for v in _block_values(f.type))
+    if t.base in GT.BASES_64:
+        words = 2 * t.vector_size
+        return ((words, 2 if words > 4 else 1),) * (t.columns if t.is_matrix else 1)
+    return ((0, 1),) * (t.columns if t.is_matrix else 1)
+
+
 def _gs_vs_outputs(ls) -> tuple:
     """(captured name, locations, components per location, record name, words of each
-    64-bit value or 0) of the vertex stage's outputs: a block instance is captured by its
-    instance name and found by the geometry stage by its block name (blocks link by block
-    name)."""
+    64-bit value or 0, or for a block instance its ``_block_values``) of the vertex
+    stage's outputs: a block instance is captured by its instance name and found by the
+    geometry stage by its block name (blocks link by block name)."""
     from compiler.glsl import types as GT
     from compiler.lower.io import _vec_shape
     unit = ls.units["vertex"]
@@ -1037,7 +1063,7 @@ def _gs_vs_outputs(ls) -> tuple:
             continue
         seen.add(v.name)
         if v.type.is_block:
-            out.append((v.name, GT.type_size_slots(v.type), 4, v.type.name, 0))
+            out.append((v.name, GT.type_size_slots(v.type), 4, v.type.name, _block_values(v.type)))
             continue
         comps, locs = _vec_shape(v.type)
         if v.name in ("gl_ClipDistance", "gl_CullDistance"):      # one word per distance

@@ -254,3 +254,121 @@ void main() {{
     ctx.glDrawArrays(E.GL_PATCHES, 0, 4)
     expect(ctx, E.GL_NO_ERROR)
     assert (_image(ctx) == [0, 255, 0, 255]).all()
+
+
+BLOCK_VS = """#version 400
+uniform dvec4 a;
+uniform dmat2x3 m;
+uniform int index;
+in vec2 pos;
+out Block {
+    float f;
+    dvec4 d[2];
+    dmat2x3 dm;
+    vec3 v;
+    double s;
+} blk;
+void main() {
+    gl_Position = vec4(pos, 0.0, 1.0);
+    blk.f = 0.5;
+    blk.d[0] = dvec4(0.25);
+    blk.d[1] = dvec4(0.75);
+    blk.d[index] = a;
+    blk.dm = m;
+    blk.v = vec3(1.0, 2.0, 3.0);
+    blk.s = a.y;
+}
+"""
+
+
+def _block_fs(stage_out: str) -> str:
+    """The fragment stage of the block tests: green when the flat outputs the last
+    stage copied from the block hold the uniforms' bits and the 32-bit members."""
+    names = [f"unpackDouble2x32(gd.{c})" for c in "xyzw"] + \
+            [f"unpackDouble2x32(gm[{c}][{r}])" for c in range(2) for r in range(3)] + \
+            ["unpackDouble2x32(gs)"]
+    values = DOUBLES[:4] + DOUBLES[4:10] + [DOUBLES[1]]
+    return f"""#version 400
+flat in dvec4 gd;
+flat in dmat2x3 gm;
+flat in double gs;
+flat in vec4 gf;
+out vec4 colour;
+void main() {{
+    bool same = {_check_words(names, [_words(x) for x in values])};
+    colour = same && gf == vec4(0.5, 1.0, 2.0, 3.0) ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);
+}}
+"""
+
+
+@pytest.mark.parametrize("index", [0, 1])
+@pytest.mark.parametrize("stage", ["geometry", "tessellation"])
+def test_a_block_with_64_bit_members_reaches_the_next_stage_whole(stage, index):
+    """An output block mixing 32-bit and 64-bit members (a dvec4 array written with a
+    dynamic index, a dmat2x3, a double) is captured value by value: each dvec4 element
+    takes two record locations, the 32-bit members one. The geometry or tessellation
+    control stage reads element ``index`` of the array and every other member back bit
+    for bit (the dvec4 array's elements used to be captured one location apart, so an
+    element's z and w read the next element's x and y)."""
+    copy = """gd = blk{v}.d[index]; gm = blk{v}.dm; gs = blk{v}.s; gf = vec4(blk{v}.f, blk{v}.v);"""
+    block_in = """in Block { float f; dvec4 d[2]; dmat2x3 dm; vec3 v; double s; } blk[];"""
+    outs = """flat out dvec4 gd; flat out dmat2x3 gm; flat out double gs; flat out vec4 gf;"""
+    if stage == "geometry":
+        gs = f"""#version 400
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+uniform int index;
+{block_in}
+{outs}
+void main() {{
+    for (int k = 0; k < 3; k++) {{
+        gl_Position = gl_in[k].gl_Position;
+        {copy.format(v="[k]")}
+        EmitVertex();
+    }}
+}}
+"""
+        shaders = {E.GL_GEOMETRY_SHADER: gs}
+    else:
+        tcs = f"""#version 400
+layout(vertices = 4) out;
+uniform int index;
+{block_in}
+patch out dvec4 pd; patch out dmat2x3 pm; patch out double ps; patch out vec4 pf;
+void main() {{
+    gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+    if (gl_InvocationID == 0) {{
+        pd = blk[1].d[index]; pm = blk[1].dm; ps = blk[1].s; pf = vec4(blk[1].f, blk[1].v);
+    }}
+    gl_TessLevelOuter = float[4](1.0, 1.0, 1.0, 1.0);
+    gl_TessLevelInner = float[2](1.0, 1.0);
+}}
+"""
+        tes = f"""#version 400
+layout(quads) in;
+patch in dvec4 pd; patch in dmat2x3 pm; patch in double ps; patch in vec4 pf;
+{outs}
+void main() {{
+    vec4 bottom = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, gl_TessCoord.x);
+    vec4 top = mix(gl_in[2].gl_Position, gl_in[3].gl_Position, gl_TessCoord.x);
+    gl_Position = mix(bottom, top, gl_TessCoord.y);
+    gd = pd; gm = pm; gs = ps; gf = pf;
+}}
+"""
+        shaders = {E.GL_TESS_CONTROL_SHADER: tcs, E.GL_TESS_EVALUATION_SHADER: tes}
+    ctx = glhelp.context(W, H, api="gl46")
+    prog = glhelp.link(ctx, {E.GL_VERTEX_SHADER: BLOCK_VS, E.GL_FRAGMENT_SHADER: _block_fs(stage), **shaders})
+    ctx.glUseProgram(prog)
+    ctx.glUniform4d(ctx.glGetUniformLocation(prog, "a"), *DOUBLES[:4])
+    ctx.glUniformMatrix2x3dv(ctx.glGetUniformLocation(prog, "m"), 1, False, DOUBLES[4:10])
+    ctx.glUniform1i(ctx.glGetUniformLocation(prog, "index"), index)
+    glhelp.vertices(ctx, prog, QUAD, {"pos": (2, 0)}, 2)
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    if stage == "geometry":
+        ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    else:
+        ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 4)
+        ctx.glDrawArrays(E.GL_PATCHES, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    assert (_image(ctx) == [0, 255, 0, 255]).all()
