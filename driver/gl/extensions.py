@@ -258,11 +258,11 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
     _x("GL_ARB_texture_storage", (4, 3), (4, 3), _N, _N, DONE),
-    _x("GL_ARB_texture_storage_multisample", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_storage_multisample", _ANY, _GL32, _N, _N, DONE),    # test_texture_storage_multisample.py
     _x("GL_ARB_texture_view", _ANY, _GL32, _N, _N, DONE),     # test_texture_view_storage.py
     _x("GL_ARB_transform_feedback2", (4, 0), (4, 0), _N, _N, DONE),
     _x("GL_ARB_transform_feedback3", (4, 0), (4, 0), _N, _N, DONE),
-    _x("GL_ARB_transform_feedback_instanced", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_transform_feedback_instanced", (4, 0), (4, 0), _N, _N, DONE),    # test_xfb_instanced.py
     # a dvec3/dvec4 input takes one location and two fetch slots (compiler.link.attribute_fetch_slots;
     # tests/driver/gl/test_attrib_64bit.py, test_va64_spirv_listed.py)
     _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, DONE, glsl=True),

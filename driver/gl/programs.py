@@ -661,6 +661,12 @@ class ProgramMixin:
                     if v.name == "gl_ClipDistance" and v.type.is_array]
             if clip:
                 outputs["gl_ClipDistance"] = min((v.type for v in clip), key=lambda t: t.length or 99)
+            if vertex["unit"].stage == "vertex":
+                # the compatibility varyings a vertex stage writes (gl_FrontColor, gl_TexCoord[],
+                # ...) are captured as its other outputs (GL 4.6 compatibility section 13.3)
+                from driver.gl.geometry import _COMPAT_OUTPUTS
+                outputs.update({v.name: v.type for u in vertex["units"] for v in u.builtin_variables
+                                if v.name in _COMPAT_OUTPUTS})
         caps = self.caps
         try:
             return feedback_layout(prog.tf_varyings, prog.tf_buffer_mode == E.GL_INTERLEAVED_ATTRIBS,

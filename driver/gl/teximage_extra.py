@@ -26,6 +26,7 @@ __all__ = ["TexImageExtraMixin"]
 
 
 _OES_MS_ARRAY = "GL_OES_texture_storage_multisample_2d_array"
+_ARB_MS_STORAGE = "GL_ARB_texture_storage_multisample"
 
 class TexImageExtraMixin:
     def _compressed_formats(self) -> dict:
@@ -388,12 +389,14 @@ class TexImageExtraMixin:
             self.pipe.transfer_unmap(tr)
 
     # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
-    def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable):
+    def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable, array=False):
         real = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY} if not self.api.es or
                                                 self.api.has_extension(_OES_MS_ARRAY) else set())
         proxies = {E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY} \
             if not self.api.es and not immutable else set()
-        check_enum(target, real | proxies)
+        # the 2D commands take the 2D targets, the 3D ones (``array``) the array targets
+        arrays = {E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY}
+        check_enum(target, {t for t in real | proxies if (t in arrays) == array})
         check(samples >= 1, E.GL_INVALID_VALUE, "samples must be positive")
         info = INTERNAL_FORMATS.get(internalformat)
         if info is None and not immutable:
@@ -423,7 +426,9 @@ class TexImageExtraMixin:
 
     def glTexStorage2DMultisample(self, target, samples, internalformat, width, height,
                                   fixedsamplelocations) -> None:
-        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        # GL 4.3, or ARB_texture_storage_multisample (GL 3.2 contexts); GLES 3.1
+        check(self.api.gl(4, 3) or self.api.has_extension(_ARB_MS_STORAGE) or self.api.es_(3, 1),
+              E.GL_INVALID_OPERATION)
         self._ms_storage(target, samples, internalformat, width, height, 1, fixedsamplelocations, True)
 
     def glTexImage2DMultisample(self, target, samples, internalformat, width, height,
@@ -433,17 +438,19 @@ class TexImageExtraMixin:
 
     def glTexStorage3DMultisample(self, target, samples, internalformat, width, height, depth,
                                   fixedsamplelocations) -> None:
-        # GL 4.3; GLES 3.1 with OES_texture_storage_multisample_2d_array (glTexStorage3DMultisampleOES)
-        check(self.api.gl(4, 3) or self.api.es_(3, 1) and self.api.has_extension(_OES_MS_ARRAY),
+        # GL 4.3 or ARB_texture_storage_multisample; GLES 3.1 with
+        # OES_texture_storage_multisample_2d_array (glTexStorage3DMultisampleOES)
+        check(self.api.gl(4, 3) or not self.api.es and self.api.has_extension(_ARB_MS_STORAGE)
+              or self.api.es_(3, 1) and self.api.has_extension(_OES_MS_ARRAY),
               E.GL_INVALID_OPERATION)
         self._ms_storage(target, samples, internalformat, width, height, depth,
-                         fixedsamplelocations, True)
+                         fixedsamplelocations, True, array=True)
 
     def glTexImage3DMultisample(self, target, samples, internalformat, width, height, depth,
                                 fixedsamplelocations) -> None:
         check(self.api.gl(3, 2), E.GL_INVALID_OPERATION)
         self._ms_storage(target, samples, internalformat, width, height, depth,
-                         fixedsamplelocations, False)
+                         fixedsamplelocations, False, array=True)
 
     def glGetMultisamplefv(self, pname: int, index: int) -> list[float]:
         """Standard sample positions (GL 4.6 section 14.3.1; D3D's patterns)."""

@@ -53,10 +53,15 @@ _INT_MAX = (1 << 31) - 1
 def first_bound(tex, target: int) -> None:
     """A texture object takes its target: rectangle textures start with
     MIN_FILTER LINEAR and CLAMP_TO_EDGE wrapping (GL 4.6 section 8.10: they have
-    no mipmaps and no repeat), every other target with table 23.18's defaults."""
+    no mipmaps and no repeat); multisample textures, whose sampler state cannot be
+    set and is not used, report NEAREST filters and CLAMP_TO_EDGE wrapping (as
+    Mesa); every other target starts with table 23.18's defaults."""
     tex.target = target
     if target == E.GL_TEXTURE_RECTANGLE:
         tex.params.min_filter = E.GL_LINEAR
+        tex.params.wrap_s = tex.params.wrap_t = tex.params.wrap_r = E.GL_CLAMP_TO_EDGE
+    elif target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
+        tex.params.min_filter = tex.params.mag_filter = E.GL_NEAREST
         tex.params.wrap_s = tex.params.wrap_t = tex.params.wrap_r = E.GL_CLAMP_TO_EDGE
 
 
@@ -88,7 +93,9 @@ class TextureMixin:
         n = self.caps.max_combined_texture_units
         self.texture_units = [dict() for _ in range(n)]     # target -> Texture
         self.sampler_units = [None] * n
-        self.default_textures = {t: Texture(0, t) for t in self._texture_targets()}
+        self.default_textures = {t: Texture(0) for t in self._texture_targets()}
+        for t, tex in self.default_textures.items():
+            first_bound(tex, t)
 
     # -- targets ---------------------------------------------------------------
     def _texture_targets(self) -> set[int]:
