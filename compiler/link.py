@@ -1021,10 +1021,12 @@ def frag_output_indices(outputs: Sequence, index_bindings: dict) -> dict:
 
 
 def assign_frag_outputs(outputs: Sequence, *, bindings: dict, index_bindings: dict, max_render_targets: int,
-                        max_dual_source: int, es: bool) -> dict:
+                        max_dual_source: int) -> dict:
     """Fragment output name -> colour location (GL 4.6 section 15.2.3): layout
     locations, then ``bindings`` (glBindFragDataLocation[Indexed]), then the free
-    locations in order (GLSL ES: only for a single output). Two outputs may share
+    locations in declaration order. Also in GLSL ES, whose section 4.3.8.2 wants
+    a location on every output when there are several: Mesa links such shaders
+    this way, and programs written against it rely on that. Two outputs may share
     a location only with different indices; index 1 only below ``max_dual_source``.
     Raises ``LinkError``."""
     res = {}
@@ -1039,8 +1041,6 @@ def assign_frag_outputs(outputs: Sequence, *, bindings: dict, index_bindings: di
                 raise LinkError(f"fragment output `{v.name}' location {loc} out of range")
             res[v.name] = loc
     if unassigned:
-        if es and len(outputs) > 1:
-            raise LinkError("multiple fragment outputs need explicit locations in GLSL ES")
         free = [i for i in range(max_render_targets) if i not in res.values()]
         for v, loc in zip(unassigned, free):
             res[v.name] = loc

@@ -750,16 +750,10 @@ class ProgramMixin:
         program's glBindFragDataLocation[Indexed] bindings and this context's limits."""
         if fs is None:
             return {}
-        # EXT_blend_func_extended lifts GLSL ES 3.00's rule that several outputs all need
-        # layout locations, in shaders enabling it (glBindFragDataLocation[Indexed]EXT or
-        # the free locations in order place them, as in desktop GL)
-        relaxed = any(getattr(u, "extensions", {}).get("GL_EXT_blend_func_extended") in ("enable", "require", "warn")
-                      for u in [fs["unit"], *fs["units"]])
         return link.assign_frag_outputs(fs["outputs"], bindings=prog.frag_data_bindings,
                                         index_bindings=getattr(prog, "frag_data_index", {}),
                                         max_render_targets=self.caps.max_render_targets,
-                                        max_dual_source=self.caps.max_dual_source_render_targets,
-                                        es=self.api.es and not relaxed)
+                                        max_dual_source=self.caps.max_dual_source_render_targets)
 
     @staticmethod
     def _frag_output_indices(prog: Program, fs: dict | None) -> dict:

@@ -151,12 +151,12 @@ out vec4 more;
 void main() { first = second = more = vec4(1.0); }
 """, "fragment", "out")
     got = assign_frag_outputs(outputs, bindings={"more": 2}, index_bindings={}, max_render_targets=8,
-                              max_dual_source=1, es=False)
+                              max_dual_source=1)
     assert got == {"second": 0, "first": 1, "more": 2}      # the lowest location no output has
     assert frag_output_indices(outputs, {}) == {"second": 1, "first": 0, "more": 0}
     with pytest.raises(LinkError, match="two fragment outputs share a location"):
         assign_frag_outputs(outputs, bindings={"more": 0, "first": 0}, index_bindings={}, max_render_targets=8,
-                            max_dual_source=1, es=False)
+                            max_dual_source=1)
 
 
 def test_stage_interfaces_match_by_name_block_name_and_type():
