@@ -316,6 +316,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_compression_s3tc", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_texture_compression_s3tc_srgb", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_texture_format_BGRA8888", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_read_format_bgra", _N, _N, _ANY, _ES2, DONE),     # test_ext_read_format_bgra.py
     _x("GL_EXT_texture_norm16", _N, _N, _N, _ES31, DONE),
     _x("GL_EXT_render_snorm", _N, _N, _N, _ES31, DONE),      # test_es_render_snorm.py
     _x("GL_EXT_texture_sRGB", _ANY, _GL32, _N, _N, DONE),

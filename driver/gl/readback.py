@@ -66,6 +66,9 @@ class ReadbackMixin:
         if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_SHORT) and info.kind == "unorm" and \
                 component_bits(info)[0] == 16:
             return True         # EXT_texture_norm16: 16-bit normalized buffers read as shorts
+        if fmt == E.GL_BGRA and info.kind == "unorm" and self.api.has_extension("GL_EXT_read_format_bgra"):
+            # EXT_read_format_bgra: fixed-point colour buffers read as BGRA in these three types
+            return type in (E.GL_UNSIGNED_BYTE, E.GL_UNSIGNED_SHORT_4_4_4_4_REV, E.GL_UNSIGNED_SHORT_1_5_5_5_REV)
         if info.kind == "snorm" and fmt == E.GL_RGBA and self.api.has_extension("GL_EXT_render_snorm"):
             # EXT_render_snorm: SNORM buffers read as signed bytes (shorts for 16-bit ones)
             return type == (E.GL_SHORT if component_bits(info)[0] == 16 else E.GL_BYTE)
