@@ -368,8 +368,12 @@ class DesktopMixin:
         return self.glGetFloati_v(target, index)
 
     # -- invalidation and clears of buffers/textures (GL 4.6 sections 6.5, 8.23) ------------------
+    def _invalidate_subdata(self) -> None:
+        check(self.api.gl(4, 3) or self.api.has_extension("GL_ARB_invalidate_subdata"),
+              E.GL_INVALID_OPERATION, "GL 4.3 or GL_ARB_invalidate_subdata")
+
     def glInvalidateBufferData(self, buffer: int) -> None:
-        self._desktop(4, 3)
+        self._invalidate_subdata()
         buf = self.buffers.get(buffer)
         check(buf is not None, E.GL_INVALID_VALUE, "not a buffer")
         check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
@@ -377,20 +381,51 @@ class DesktopMixin:
             self.pipe.invalidate_resource(buf.resource)
 
     def glInvalidateBufferSubData(self, buffer: int, offset: int, length: int) -> None:
-        self._desktop(4, 3)
+        self._invalidate_subdata()
         buf = self.buffers.get(buffer)
         check(buf is not None, E.GL_INVALID_VALUE, "not a buffer")
         check(offset >= 0 and length >= 0 and offset + length <= buf.size, E.GL_INVALID_VALUE)
-        check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
+        # only a range that intersects a non-persistent mapping is refused (the whole
+        # buffer for glMapBuffer, whose mapping is the buffer)
+        overlaps = buf.mapped and offset < buf.map_offset + buf.map_length and buf.map_offset < offset + length
+        check(not overlaps or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION,
+              "range intersects the mapped range")
+
+    # Invalidating a texture's contents is a hint the GPU gains nothing from (no
+    # compression state to drop for a partial region): both commands only validate.
+    def _invalidate_tex_level(self, texture: int, level: int):
+        """GL 4.6 section 8.23's errors common to both commands; returns the texture."""
+        self._desktop(4, 3)
+        tex = self.textures.get(texture) if texture else None
+        check(tex is not None, E.GL_INVALID_VALUE, "not a texture")
+        levels = {E.GL_TEXTURE_3D: self.caps.max_texture_3d_levels,
+                  E.GL_TEXTURE_CUBE_MAP: self.caps.max_texture_cube_levels,
+                  E.GL_TEXTURE_CUBE_MAP_ARRAY: self.caps.max_texture_cube_levels,
+                  }.get(tex.target, self.caps.max_texture_2d_size_px.bit_length())
+        check(0 <= level < levels, E.GL_INVALID_VALUE, "level outside the texture's possible levels")
+        single_level = (E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE,
+                        E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+        check(level == 0 or tex.target not in single_level, E.GL_INVALID_VALUE,
+              "level other than 0 of a single-level texture target")
+        return tex
 
     def glInvalidateTexImage(self, texture: int, level: int) -> None:
-        self._desktop(4, 3)
-        tex = self.textures.get(texture)
-        check(tex is not None, E.GL_INVALID_VALUE)
-        check(level >= 0, E.GL_INVALID_VALUE)
+        self._invalidate_tex_level(texture, level)
 
     def glInvalidateTexSubImage(self, texture, level, x, y, z, w, h, d) -> None:
-        self.glInvalidateTexImage(texture, level)
+        """The region must lie within the level's image, border included (the
+        extension's errors, as for TexSubImage*); a level never specified has size 0."""
+        tex = self._invalidate_tex_level(texture, level)
+        check(min(w, h, d) >= 0 and min(x, y, z) >= 0, E.GL_INVALID_VALUE,
+              "negative offset, width, height or depth")
+        if tex.target == E.GL_TEXTURE_BUFFER:
+            return              # its extent is the buffer's, checked when it is used
+        img = tex.images[0][level] if tex.images and level < len(tex.images[0]) else None
+        size = (img.width, img.height, img.depth) if img is not None else (0, 0, 0)
+        if tex.target == E.GL_TEXTURE_CUBE_MAP:
+            size = (size[0], size[1], 6)                 # the faces are the layers
+        for offset, extent, limit in ((x, w, size[0]), (y, h, size[1]), (z, d, size[2])):
+            check(offset + extent <= limit, E.GL_INVALID_VALUE, "region outside the level's image")
 
     def glClearBufferSubData(self, target, internalformat, offset, size, format, type, data):
         """GL 4.6 section 6.3.3: fill a range with one converted value."""

@@ -315,20 +315,16 @@ class ReadbackMixin:
         return lookup(E.GL_RGBA8)
 
     # -- invalidation (GL 4.6 section 17.4.4) ----------------------------------------------
-    def glInvalidateFramebuffer(self, target: int, num: int, attachments) -> None:
-        check(self.api.gl_or_es((4, 3), (3, 0)) or self.api.has_extension("GL_EXT_discard_framebuffer"),
-              E.GL_INVALID_OPERATION)       # glDiscardFramebufferEXT of GLES 2.0 runs it
+    def _invalidated_attachments(self, target: int, num: int, attachments):
+        """GL 4.6 section 17.4.4's errors of both invalidation commands; returns the
+        framebuffer (None: the default one) and its attachments named."""
         fb = self._fb_for_target(target)
         check(num >= 0, E.GL_INVALID_VALUE)
         atts = list(attachments or ())[:num]
         if fb is None:
             for a in atts:
                 check_enum(a, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
-            if E.GL_COLOR in atts:
-                self.pipe.invalidate_resource(self.window.color)
-            if E.GL_DEPTH in atts and E.GL_STENCIL in atts:
-                self.pipe.invalidate_resource(self.window.depth_stencil)
-            return
+            return fb, atts
         for a in atts:
             if E.GL_COLOR_ATTACHMENT0 <= a < E.GL_COLOR_ATTACHMENT0 + 32:
                 check(a < E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets,
@@ -336,6 +332,19 @@ class ReadbackMixin:
             else:
                 check_enum(a, (E.GL_DEPTH_ATTACHMENT, E.GL_STENCIL_ATTACHMENT,
                                E.GL_DEPTH_STENCIL_ATTACHMENT))
+        return fb, atts
+
+    def glInvalidateFramebuffer(self, target: int, num: int, attachments) -> None:
+        check(self.api.gl_or_es((4, 3), (3, 0)) or self.api.has_extension("GL_EXT_discard_framebuffer")
+              or self.api.has_extension("GL_ARB_invalidate_subdata"),
+              E.GL_INVALID_OPERATION)       # glDiscardFramebufferEXT of GLES 2.0 runs it
+        fb, atts = self._invalidated_attachments(target, num, attachments)
+        if fb is None:
+            if E.GL_COLOR in atts:
+                self.pipe.invalidate_resource(self.window.color)
+            if E.GL_DEPTH in atts and E.GL_STENCIL in atts:
+                self.pipe.invalidate_resource(self.window.depth_stencil)
+            return
         # Invalidation is a hint; only whole single-level renderbuffers are dropped.
         for a in atts:
             att = fb.attachments.get(a)
@@ -343,9 +352,10 @@ class ReadbackMixin:
                 self.pipe.invalidate_resource(att.obj.resource)
 
     def glInvalidateSubFramebuffer(self, target, num, attachments, x, y, width, height) -> None:
-        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE)
-        check(self.api.gl_or_es((4, 3), (3, 0)), E.GL_INVALID_OPERATION)
-        self._fb_for_target(target)        # validation only: a sub-region hint is ignored
+        check(self.api.gl_or_es((4, 3), (3, 0)) or self.api.has_extension("GL_ARB_invalidate_subdata"),
+              E.GL_INVALID_OPERATION)
+        self._invalidated_attachments(target, num, attachments)  # validation only: a region hint is ignored
+        check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative width or height")
 
 
 def _view_format(surface):
