@@ -6,7 +6,11 @@ The table `_TABLE` has one line per generic prototype of the specifications:
 
 DESKTOP is the first desktop version ("110"), "-" for never, or "110c" for a
 deprecated function that core profiles lose at 1.40 (compatibility keeps it).
-ES is the first ES version, "-" for never, or "100-" for ES 1.00 only.
+ES is the first ES version, "-" for never, or "100-" for ES 1.00 only. GLSL ES
+3.00 removed GLSL ES 1.00's texture2D, texture2DProj, textureCube and their Lod
+forms; they stay here in every ES version, as in Mesa (whose deprecated texture
+functions exist in all of GLSL ES, the Lod forms in every stage from ES 3.00),
+because programs written against Mesa call them from "#version 300 es" shaders.
 STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), "@g" (geometry), combinable.
 +EXT makes the function available when that extension is enabled; a word
 "es<300" keeps it (even through an extension) out of GLSL ES 3.00 and later.
@@ -357,21 +361,24 @@ _TABLE = """
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture1DProjLod(sampler1D, vec2, float)
 110c - @v | vec4 texture1DProjLod(sampler1D, vec4, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture1DProjLod(sampler1D, vec4, float)
-110c 100- | vec4 texture2D(sampler2D, vec2)
-110c 100- @f | vec4 texture2D(sampler2D, vec2, float)
-110c 100- | vec4 texture2DProj(sampler2D, vec3)
-110c 100- @f | vec4 texture2DProj(sampler2D, vec3, float)
-110c 100- | vec4 texture2DProj(sampler2D, vec4)
-110c 100- @f | vec4 texture2DProj(sampler2D, vec4, float)
+110c 100 | vec4 texture2D(sampler2D, vec2)
+110c 100 @f | vec4 texture2D(sampler2D, vec2, float)
+110c 100 | vec4 texture2DProj(sampler2D, vec3)
+110c 100 @f | vec4 texture2DProj(sampler2D, vec3, float)
+110c 100 | vec4 texture2DProj(sampler2D, vec4)
+110c 100 @f | vec4 texture2DProj(sampler2D, vec4, float)
 110c - @v | vec4 texture2DLod(sampler2D, vec2, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture2DLod(sampler2D, vec2, float)
 110c - @v | vec4 texture2DProjLod(sampler2D, vec3, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture2DProjLod(sampler2D, vec3, float)
 110c - @v | vec4 texture2DProjLod(sampler2D, vec4, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture2DProjLod(sampler2D, vec4, float)
-- 100- @v | vec4 texture2DLod(sampler2D, vec2, float)
-- 100- @v | vec4 texture2DProjLod(sampler2D, vec3, float)
-- 100- @v | vec4 texture2DProjLod(sampler2D, vec4, float)
+- 100 @v | vec4 texture2DLod(sampler2D, vec2, float)
+- 300 @fcgte | vec4 texture2DLod(sampler2D, vec2, float)
+- 100 @v | vec4 texture2DProjLod(sampler2D, vec3, float)
+- 300 @fcgte | vec4 texture2DProjLod(sampler2D, vec3, float)
+- 100 @v | vec4 texture2DProjLod(sampler2D, vec4, float)
+- 300 @fcgte | vec4 texture2DProjLod(sampler2D, vec4, float)
 110c - | vec4 texture3D(sampler3D, vec3)
 110c - @f | vec4 texture3D(sampler3D, vec3, float)
 110c - | vec4 texture3DProj(sampler3D, vec4)
@@ -380,11 +387,12 @@ _TABLE = """
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture3DLod(sampler3D, vec3, float)
 110c - @v | vec4 texture3DProjLod(sampler3D, vec4, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture3DProjLod(sampler3D, vec4, float)
-110c 100- | vec4 textureCube(samplerCube, vec3)
-110c 100- @f | vec4 textureCube(samplerCube, vec3, float)
+110c 100 | vec4 textureCube(samplerCube, vec3)
+110c 100 @f | vec4 textureCube(samplerCube, vec3, float)
 110c - @v | vec4 textureCubeLod(samplerCube, vec3, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 textureCubeLod(samplerCube, vec3, float)
-- 100- @v | vec4 textureCubeLod(samplerCube, vec3, float)
+- 100 @v | vec4 textureCubeLod(samplerCube, vec3, float)
+- 300 @fcgte | vec4 textureCubeLod(samplerCube, vec3, float)
 110c - | vec4 shadow1D(sampler1DShadow, vec3)
 110c - @f | vec4 shadow1D(sampler1DShadow, vec3, float)
 110c - | vec4 shadow2D(sampler2DShadow, vec3)
