@@ -23,12 +23,19 @@ import struct
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["PROGRAM_BINARY_FORMAT", "BinaryError", "ProgramImage", "driver_hash", "pack", "unpack"]
+__all__ = ["PROGRAM_BINARY_FORMAT", "BinaryError", "ProgramImage", "available", "driver_hash", "pack",
+           "unpack"]
 
 PROGRAM_BINARY_FORMAT = 0x875F      # GL_PROGRAM_BINARY_FORMAT_MESA: the registry's driver-defined format
 MAGIC = b"SHIMGLPB"
 VERSION = 1
 _HEADER = struct.Struct("<8sI32sI32s")
+
+
+def available(api) -> bool:
+    """Program binaries exist in a context: GL 4.1, GLES 3.0, or a context listing
+    GL_ARB_get_program_binary (core GL 3.2+ and compatibility contexts)."""
+    return api.gl_or_es((4, 1), (3, 0)) or api.has_extension("GL_ARB_get_program_binary")
 
 
 class BinaryError(Exception):

@@ -220,7 +220,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # gl_Layer / gl_ViewportIndex in the fragment stage (the geometry passes' varyings, 0 without)
     _x("GL_ARB_fragment_layer_viewport", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_framebuffer_no_attachments", _ANY, _GL32, _N, _N, CORE),
-    _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, DONE),
     # geometry streams and invocations, gathers with offsets, precise, fma, bit and bit-cast
     # built-ins, interpolateAt*, sample, dynamically uniform sampler/block indexing
     # (tests/driver/gl/test_geometry_streams.py, test_gpu_shader5_features.py)

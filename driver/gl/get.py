@@ -171,8 +171,8 @@ class GetMixin:
             })
             for i in range(self.caps.max_render_targets):
                 t[E.GL_DRAW_BUFFER0 + i] = (lambda i: lambda c: c._draw_buffer_enum(i))(i)
-        if api.gl_or_es((4, 1), (3, 0)):
-            from driver.gl.binary import PROGRAM_BINARY_FORMAT
+        from driver.gl.binary import PROGRAM_BINARY_FORMAT, available as binary_available
+        if binary_available(api):
             t.update({
                 E.GL_PROGRAM_BINARY_FORMATS: lambda c: (PROGRAM_BINARY_FORMAT,),
                 E.GL_NUM_PROGRAM_BINARY_FORMATS: lambda c: 1,

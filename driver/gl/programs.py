@@ -13,6 +13,7 @@ from compiler import link
 from compiler.glsl.types import block_packing
 from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
+from driver.gl.binary import available as binary_available
 from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR, es_has
 from driver.gl.pointers import pack_into
@@ -995,7 +996,7 @@ class ProgramMixin:
                     max((len(n) + 1 for n in ls.tf_varyings), default=0) if ls else 0,
                 E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT: int(prog.binary_retrievable),
             }
-        if self.api.gl_or_es((4, 1), (3, 0)):
+        if binary_available(self.api):
             values[E.GL_PROGRAM_BINARY_LENGTH] = None
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_COMPUTE_WORK_GROUP_SIZE] = None
@@ -1169,7 +1170,7 @@ class ProgramMixin:
         return out
 
     def glProgramParameteri(self, program: int, pname: int, value: int) -> None:
-        check(self.api.gl_or_es((4, 1), (3, 0)), E.GL_INVALID_OPERATION)
+        check(binary_available(self.api), E.GL_INVALID_OPERATION)
         prog = self._program(program)
         names = {E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT}
         if self.api.gl_or_es((4, 1), (3, 1)):
@@ -1182,8 +1183,8 @@ class ProgramMixin:
             prog.binary_retrievable_pending = bool(value)       # applied by the next link
 
     def _binaries(self) -> None:
-        check(self.api.gl_or_es((4, 1), (3, 0)), E.GL_INVALID_OPERATION,
-              "program binaries need GL 4.1 or GLES 3.0")
+        check(binary_available(self.api), E.GL_INVALID_OPERATION,
+              "program binaries need GL 4.1, GLES 3.0 or GL_ARB_get_program_binary")
 
     def _program_binary(self, prog: Program) -> bytes:
         from driver.gl.binary import pack
@@ -1247,6 +1248,9 @@ class ProgramMixin:
                 prog.linked_state = None
             return
         self._install_link(prog, source, linked)
+        # PROGRAM_SEPARABLE is part of what the binary restores (a separable program
+        # saved and loaded again can be used in a pipeline)
+        prog.separable = image.separable
 
     def glShaderBinary(self, count: int, shaders, binaryformat: int, binary, length: int) -> None:
         check(count >= 0 and length >= 0, E.GL_INVALID_VALUE)
