@@ -11,6 +11,8 @@ ES is the first ES version, "-" for never, or "100-" for ES 1.00 only. GLSL ES
 forms; they stay here in every ES version, as in Mesa (whose deprecated texture
 functions exist in all of GLSL ES, the Lod forms in every stage from ES 3.00),
 because programs written against Mesa call them from "#version 300 es" shaders.
+For the same reason texture3D, texture3DProj and their Lod forms exist from GLSL
+ES 3.00 (Mesa 22.3's llvmpipe compiles them there; shadow2D it refuses, as here).
 STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), "@g" (geometry), combinable.
 +EXT makes the function available when that extension is enabled; a word
 "es<300" keeps it (even through an extension) out of GLSL ES 3.00 and later.
@@ -379,13 +381,15 @@ _TABLE = """
 - 300 @fcgte | vec4 texture2DProjLod(sampler2D, vec3, float)
 - 100 @v | vec4 texture2DProjLod(sampler2D, vec4, float)
 - 300 @fcgte | vec4 texture2DProjLod(sampler2D, vec4, float)
-110c - | vec4 texture3D(sampler3D, vec3)
-110c - @f | vec4 texture3D(sampler3D, vec3, float)
-110c - | vec4 texture3DProj(sampler3D, vec4)
-110c - @f | vec4 texture3DProj(sampler3D, vec4, float)
+110c 300 | vec4 texture3D(sampler3D, vec3)
+110c 300 @f | vec4 texture3D(sampler3D, vec3, float)
+110c 300 | vec4 texture3DProj(sampler3D, vec4)
+110c 300 @f | vec4 texture3DProj(sampler3D, vec4, float)
 110c - @v | vec4 texture3DLod(sampler3D, vec3, float)
+- 300 | vec4 texture3DLod(sampler3D, vec3, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture3DLod(sampler3D, vec3, float)
 110c - @v | vec4 texture3DProjLod(sampler3D, vec4, float)
+- 300 | vec4 texture3DProjLod(sampler3D, vec4, float)
 130c - @fc +GL_ARB_shader_texture_lod | vec4 texture3DProjLod(sampler3D, vec4, float)
 110c 100 | vec4 textureCube(samplerCube, vec3)
 110c 100 @f | vec4 textureCube(samplerCube, vec3, float)

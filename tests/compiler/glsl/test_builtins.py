@@ -27,8 +27,9 @@ def names(version, stages=("vertex", "fragment", "compute"), extensions=()):
 def test_function_name_counts_match_the_specifications():
     # 153 names in GLSL 4.30 minus the 4 geometry-shader functions (no geometry stage yet).
     assert len(names(CORE430)) == 149
-    # GLSL ES 3.10's 128 plus the six GLSL ES 1.00 texture functions kept as Mesa keeps them
-    assert len(names(ES310)) == 128 + 6
+    # GLSL ES 3.10's 128 plus the six GLSL ES 1.00 texture functions and the four
+    # texture3D ones, kept as Mesa keeps them
+    assert len(names(ES310)) == 128 + 6 + 4
     legacy = {n for n in names(GLSLVersion(430, False, "compatibility")) if n not in names(CORE430)}
     assert legacy >= {"texture1D", "texture2D", "texture2DProjLod", "texture3DProj", "textureCube",
                       "shadow2DProjLod", "shadow1DLod", "ftransform"}
@@ -60,7 +61,10 @@ def test_extension_brings_functions():
     ("textureCube", ES310, "compute", True),
     ("texture2DLod", ES300, "fragment", True),
     ("texture2DLod", ES300, "vertex", True),
-    ("texture3D", ES300, "fragment", False),
+    ("texture3D", ES300, "fragment", True),
+    ("texture3DLod", ES300, "fragment", True),
+    ("texture3D", ES100, "fragment", False),
+    ("shadow2D", ES300, "fragment", False),
     ("ftransform", GL110, "vertex", True),
     ("ftransform", GL110, "fragment", False),
     ("dFdx", GLSLVersion(130), "vertex", False),

@@ -1,4 +1,4 @@
-"""GLSL ES 1.00's texture functions in GLSL ES 3.x shaders, as Mesa keeps them:
+"""GLSL ES 1.00's texture functions (and texture3D) in GLSL ES 3.x shaders, as Mesa keeps them:
 texture2D, texture2DProj, textureCube (every stage) and texture2DLod (every stage
 from GLSL ES 3.00; GLSL ES 1.00 has it in vertex shaders only). Each draw samples
 a texture whose texels are worked out by hand and reads the pixels back."""
@@ -74,3 +74,39 @@ def test_texture2DLod_stays_vertex_only_in_essl100():
           "void main() { gl_FragColor = texture2DLod(s, vec2(0.5), 1.0); }\n")
     _sh, ok, log = compile_source(ctx, E.GL_FRAGMENT_SHADER, fs)
     assert not ok and "texture2DLod" in log
+
+
+@pytest.mark.parametrize("version", [300, 320])
+@pytest.mark.parametrize("call", ["texture3D(t, vec3(0.25, 0.75, 0.75))",
+                                  "texture3DProj(t, vec4(0.5, 1.5, 1.5, 2.0))",
+                                  "texture3DLod(t, vec3(0.25, 0.75, 0.75), 0.0)"])
+def test_texture3D_functions_in_essl3(version, call):
+    """A 2x2x2 3D texture whose texel (x, y, z) is (80x, 80y, 80z + 40, 255): the
+    coordinate (0.25, 0.75, 0.75) (also as a projective one) names texel (0, 1, 1)."""
+    ctx = driver.Context(api=API[version], width=W, height=H)
+    fs = (f"#version {version} es\nprecision highp float;\nuniform highp sampler3D t;\nout vec4 o;\n"
+          f"void main() {{ o = {call}; }}\n")
+    link_sources(ctx, [(E.GL_VERTEX_SHADER, VS[version]), (E.GL_FRAGMENT_SHADER, fs)])
+    texels = bytes(v for z in range(2) for y in range(2) for x in range(2)
+                   for v in (80 * x, 80 * y, 80 * z + 40, 255))
+    ctx.glBindTexture(E.GL_TEXTURE_3D, ctx.glGenTextures(1)[0])
+    ctx.glTexImage3D(E.GL_TEXTURE_3D, 0, E.GL_RGBA8, 2, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels)
+    for pname in (E.GL_TEXTURE_MIN_FILTER, E.GL_TEXTURE_MAG_FILTER):
+        ctx.glTexParameteri(E.GL_TEXTURE_3D, pname, E.GL_NEAREST)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, FULL.nbytes, FULL.tobytes(), E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    expect(ctx, E.GL_NO_ERROR)
+    img = np.frombuffer(ctx.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
+    assert (img.reshape(H, W, 4) == (0, 80, 120, 255)).all()
+
+
+def test_shadow2D_stays_out_of_essl3():
+    ctx = driver.Context(api="gles3", width=W, height=H)
+    fs = ("#version 300 es\nprecision highp float; uniform highp sampler2DShadow s; out vec4 o;\n"
+          "void main() { o = shadow2D(s, vec3(0.5)); }\n")
+    _sh, ok, log = compile_source(ctx, E.GL_FRAGMENT_SHADER, fs)
+    assert not ok and "shadow2D" in log
