@@ -59,7 +59,7 @@ optional-deps:
 	    piglit libegl-mesa0 libgl1-mesa-dri libglvnd-dev libosmesa6 xvfb x11-utils mesa-utils \
 	    glmark2-es2-x11 apitrace spirv-tools \
 	    libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
-	    libxcb-render-util0 libxcb-xinerama0 godot3 >/dev/null \
+	    libxcb-render-util0 libxcb-xinerama0 godot3 chromium >/dev/null \
 	  || echo "optional-deps: could not install every optional package; dependent tests will skip"; \
 	else echo "optional-deps: not root or no apt-get; dependent tests will skip"; fi
 
