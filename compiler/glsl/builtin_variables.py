@@ -288,7 +288,7 @@ _TABLE = """
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | in vec2 gl_SamplePosition
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables +GL_ARB_gpu_shader5 | in int gl_SampleMaskIn[1]
 400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | out int gl_SampleMask[1]
-400 320 @f +GL_OES_sample_variables | uniform int gl_NumSamples
+400 320 @f +GL_ARB_sample_shading +GL_OES_sample_variables | uniform int gl_NumSamples
 430 - @f +GL_ARB_fragment_layer_viewport | in int gl_Layer
 430 - @f +GL_ARB_fragment_layer_viewport +GL_OES_viewport_array | in int gl_ViewportIndex
 110c420 100- @f | out vec4 gl_FragColor
