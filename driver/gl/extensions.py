@@ -219,7 +219,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_explicit_uniform_location", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     # gl_Layer / gl_ViewportIndex in the fragment stage (the geometry passes' varyings, 0 without)
     _x("GL_ARB_fragment_layer_viewport", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_ARB_framebuffer_no_attachments", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_framebuffer_no_attachments", _ANY, (4, 3), _N, _N, DONE),    # GL 4.3's commands and limits
     _x("GL_ARB_get_program_binary", _ANY, _GL32, _N, _N, DONE),
     # geometry streams and invocations, gathers with offsets, precise, fma, bit and bit-cast
     # built-ins, interpolateAt*, sample, dynamically uniform sampler/block indexing

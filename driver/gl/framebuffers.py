@@ -484,7 +484,16 @@ class FramebufferMixin:
             info = self._attachment_info(a)
             if info:
                 return info[3]
-        return 0
+        return self._default_samples(fb)
+
+    def _default_samples(self, fb) -> int:
+        """The sample count a framebuffer without attachments rasterises with: its
+        FRAMEBUFFER_DEFAULT_SAMPLES rounded up to a count the GPU has (GL 4.6 section
+        9.2.1 lets the implementation choose; 0 stays single-sampled), as
+        renderbuffer storage rounds its request up."""
+        if not fb.default_samples:
+            return 0
+        return min(s for s in self.caps.sample_counts if s >= fb.default_samples)
 
     def _fb_bits(self, component: int) -> int:
         fb = self.draw_framebuffer
@@ -589,7 +598,7 @@ class FramebufferMixin:
         infos = [i for i in infos if i]
         w = min((i[0] for i in infos), default=fb.default_width)
         h = min((i[1] for i in infos), default=fb.default_height)
-        samples = max((i[3] for i in infos), default=0)
+        samples = max((i[3] for i in infos), default=self._default_samples(fb))
         return FramebufferState(w, h, 1, max(1, samples), tuple(cbufs),
                                 self._surface(zs) if zs else None)
 
