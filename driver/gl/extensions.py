@@ -234,7 +234,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_internalformat_query", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_internalformat_query2", _ANY, _GL32, _N, _N, DONE),     # test_internalformat_query.py
     _x("GL_ARB_invalidate_subdata", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_map_buffer_alignment", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_map_buffer_alignment", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_multi_draw_indirect", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_program_interface_query", (4, 3), (4, 3), _N, _N, DONE),
     _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, CORE),

@@ -187,7 +187,7 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         # its xfb_buffer qualifier reads gl_MaxTransformFeedbackBuffers (ARB_transform_feedback3's
         # query, which GL 4.0 sets below too)
         lim["GL_MAX_TRANSFORM_FEEDBACK_BUFFERS"] = caps.max_stream_output_buffers
-    if api.gl(4, 2):       # ARB_map_buffer_alignment
+    if api.gl(4, 2) or api.has_extension("GL_ARB_map_buffer_alignment"):
         lim["GL_MIN_MAP_BUFFER_ALIGNMENT"] = caps.min_map_buffer_alignment_B
     if api.gl(4, 0):
         from compiler.glsl.geometry import MAX_VERTEX_STREAMS        # the geometry stage's streams
