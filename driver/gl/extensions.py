@@ -203,7 +203,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_conditional_render", _ANY, _GL32, _N, _N, DONE),
     # glCopyImageSubDataNV = glCopyImageSubData (features/texture_ops.py; test_piglit_found_copy_image.py)
     _x("GL_NV_copy_image", (4, 3), (4, 3), _N, _N, DONE),
-    _x("GL_NV_primitive_restart", _ANY, _N, _N, _N, CORE),
+    _x("GL_NV_primitive_restart", _ANY, _N, _N, _N, DONE),
     # -- GL 4.0 - 4.3 ----------------------------------------------------------------
     _x("GL_ARB_ES2_compatibility", _ANY, _GL32, _N, _N, DONE),     # test_packed_render_targets.py
     _x("GL_ARB_ES3_compatibility", _ANY, _GL32, _N, _N, DONE),

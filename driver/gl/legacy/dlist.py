@@ -46,6 +46,8 @@ _EXECUTED_IMMEDIATELY = {
     "glCheckFramebufferStatus", "glBindBufferBase", "glBindBufferRange", "glCopyBufferSubData",
     # ARB_separate_shader_objects and ARB_texture_buffer_object: executed, not compiled
     "glBindProgramPipeline", "glTexBuffer",
+    # NV_primitive_restart: the index is client state, as the enable is
+    "glPrimitiveRestartIndexNV",
 }
 _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap", "glUnmap", "glFlushMapped",
                       "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
@@ -115,8 +117,11 @@ def _checked(name: str, fn, listed: bool, in_begin_end: bool):
             copied = tuple(_copy_arg(a) for a in args)
             if name in _ARRAY_COMMANDS:
                 copied = _client_indices(name, copied)
-                # section 5.4: vertex array data is dereferenced when the list is compiled
-                dl[2].append(("_call_with_arrays", (self._snapshot_arrays(name, copied), name, copied), {}))
+                # section 5.4: vertex array data is dereferenced when the list is compiled,
+                # with the primitive restart state of that moment (NV_primitive_restart's is
+                # client state; Mesa decomposes the draw at compilation, restarts included)
+                dl[2].append(("_call_with_arrays", (self._snapshot_arrays(name, copied), name, copied),
+                              {"restart": self._restart_state()}))
             else:
                 dl[2].append((name, copied, kwargs))
             if dl[1] == E.GL_COMPILE:
@@ -209,8 +214,9 @@ _ARRAY_COMMANDS = {"glDrawArrays", "glDrawElements", "glDrawRangeElements", "glA
 _INDEX_TYPES = {E.GL_UNSIGNED_BYTE: np.uint8, E.GL_UNSIGNED_SHORT: np.uint16, E.GL_UNSIGNED_INT: np.uint32}
 
 
-def _last_vertex(name: str, args: tuple) -> int:
-    """The highest vertex an array command reads (client index arrays only)."""
+def _last_vertex(name: str, args: tuple, restart_index=None) -> int:
+    """The highest vertex an array command reads (client index arrays only; the
+    primitive restart index, when restart is on, names no vertex)."""
     if name == "glArrayElement":
         return int(args[0])
     if name == "glDrawArrays":
@@ -220,6 +226,8 @@ def _last_vertex(name: str, args: tuple) -> int:
         return -1                       # an element buffer: its contents are not known here
     raw = indices.tobytes() if isinstance(indices, np.ndarray) else bytes(indices)
     idx = np.frombuffer(raw, _INDEX_TYPES[type])[:count]
+    if restart_index is not None:
+        idx = idx[idx != restart_index]
     return int(idx.max()) if idx.size else -1
 
 
@@ -375,7 +383,9 @@ class DisplayListMixin:
     def _snapshot_arrays(self, name: str, args: tuple) -> dict:
         """Copies of the legacy client arrays with the bytes the command reads."""
         import copy
-        last = _last_vertex(name, args)
+        size = np.dtype(_INDEX_TYPES[args[-2]]).itemsize if name in ("glDrawElements", "glDrawRangeElements") \
+            and args[-2] in _INDEX_TYPES else 4
+        last = _last_vertex(name, args, self._restart_index(size))
         snap = {}
         for key, (a, b) in self.vao.legacy.items():
             a2, b2 = copy.copy(a), copy.copy(b)
@@ -384,16 +394,36 @@ class DisplayListMixin:
             snap[key] = (a2, b2)
         return snap
 
-    def _call_with_arrays(self, snapshot: dict, name: str, args: tuple) -> None:
+    _RESTART_CAPS = (E.GL_PRIMITIVE_RESTART, E.GL_PRIMITIVE_RESTART_FIXED_INDEX)
+
+    def _restart_state(self) -> tuple:
+        """(enabled restart capabilities, restart index): what an array command
+        compiled into a list restarts on."""
+        s = self.state
+        return frozenset(c for c in self._RESTART_CAPS if c in s.enabled), s.primitive_restart_index
+
+    def _set_restart_state(self, restart: tuple) -> None:
+        caps, index = restart
+        s = self.state
+        for cap in self._RESTART_CAPS:
+            (s.enabled.add if cap in caps else s.enabled.discard)(cap)
+        if s.primitive_restart_index != index:
+            s.primitive_restart_index = index
+
+    def _call_with_arrays(self, snapshot: dict, name: str, args: tuple, restart: tuple | None = None) -> None:
         legacy = self.vao.legacy
         saved = dict(legacy)
+        saved_restart = self._restart_state()
         legacy.clear()
         legacy.update(snapshot)
+        if restart is not None:
+            self._set_restart_state(restart)
         try:
             getattr(self, name)(*args)
         finally:
             legacy.clear()
             legacy.update(saved)
+            self._set_restart_state(saved_restart)
 
     def glCallList(self, list: int) -> None:
         self._execute_list(int(list))
