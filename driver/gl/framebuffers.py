@@ -245,6 +245,8 @@ class FramebufferMixin:
         ok = {E.GL_TEXTURE_2D, *CUBE_FACES}
         if not self.api.es:
             ok |= {E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE}
+        elif self.api.at_least(3, 1):
+            ok.add(E.GL_TEXTURE_2D_MULTISAMPLE)         # GLES 3.1 section 9.2.8
         if self.api.gl_or_es((3, 0), (3, 0)):
             # as Mesa: a 2D array texture attaches its layer 0 (piglit's GLES stand-in for
             # glGetTexImage reads array textures this way)
@@ -252,7 +254,7 @@ class FramebufferMixin:
         check_enum(textarget, ok)
         want = E.GL_TEXTURE_CUBE_MAP if textarget in CUBE_FACES else textarget
         check(tex.target == want, E.GL_INVALID_OPERATION, "texture target mismatch")
-        check(level >= 0 and (level == 0 or textarget != E.GL_TEXTURE_RECTANGLE),
+        check(level >= 0 and (level == 0 or textarget not in (E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE)),
               E.GL_INVALID_VALUE, "bad level")
         check(level <= 14, E.GL_INVALID_VALUE, "level too large")
         if textarget == E.GL_TEXTURE_2D_ARRAY:

@@ -308,14 +308,8 @@ class GetMixin:
         for the current read buffer (the buffer's natural one)."""
         src = self._read_surface() if self._framebuffer_status(
             self.read_framebuffer) == E.GL_FRAMEBUFFER_COMPLETE else None
-        info = src[3] if src else None
-        if info is None or info.kind == "unorm":
-            return E.GL_RGBA, E.GL_UNSIGNED_BYTE
-        if info.kind == "int":
-            return E.GL_RGBA_INTEGER, E.GL_INT
-        if info.kind == "uint":
-            return E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT
-        return E.GL_RGBA, E.GL_FLOAT
+        from driver.gl.readback import implementation_read
+        return implementation_read(src[3] if src else None)
 
     def _get_raw(self, pname: int):
         table = self._get_table

@@ -18,7 +18,27 @@ from driver.gl.formats import pixel_type_matches
 from driver.gl.pixels import (from_resource_bytes, image_size_B, passthrough_format, tight_pack, transfer_supported,
                               write_client_bytes, write_client_bytes_into, write_client_image)
 
-__all__ = ["ReadbackMixin"]
+__all__ = ["ReadbackMixin", "implementation_read"]
+
+#: integer buffers: the type of their channel size (signed, unsigned)
+_INTEGER_READ_TYPES = {8: (E.GL_BYTE, E.GL_UNSIGNED_BYTE), 16: (E.GL_SHORT, E.GL_UNSIGNED_SHORT),
+                       32: (E.GL_INT, E.GL_UNSIGNED_INT)}
+
+
+def implementation_read(info) -> tuple[int, int]:
+    """IMPLEMENTATION_COLOR_READ_FORMAT/TYPE of a read buffer of internal format
+    ``info`` (GLES 3.2 section 16.1.2: the one pair ReadPixels accepts beyond the
+    spec's fixed ones), as Mesa chooses it: RGBA/UNSIGNED_BYTE for normalized
+    buffers, RGBA/FLOAT for float ones, RGBA_INTEGER with the type of the channel
+    size for integer ones (RGBA16UI: UNSIGNED_SHORT; RGB10_A2UI: its packed type)."""
+    if info is None or info.kind == "unorm":
+        return E.GL_RGBA, E.GL_UNSIGNED_BYTE
+    if info.integer:
+        if info.enum == E.GL_RGB10_A2UI:
+            return E.GL_RGBA_INTEGER, E.GL_UNSIGNED_INT_2_10_10_10_REV
+        signed, unsigned = _INTEGER_READ_TYPES[component_bits(info)[0]]
+        return E.GL_RGBA_INTEGER, signed if info.kind == "int" else unsigned
+    return E.GL_RGBA, E.GL_FLOAT
 
 
 class ReadbackMixin:
@@ -56,6 +76,8 @@ class ReadbackMixin:
                 return False
             return pixel_type_matches(fmt, type)
         if (fmt, type) == (E.GL_RGBA, E.GL_UNSIGNED_BYTE) and info.kind == "unorm":
+            return True
+        if (fmt, type) == implementation_read(info):
             return True
         if fmt == E.GL_RGBA_INTEGER and info.integer:
             return type == (E.GL_INT if info.kind == "int" else E.GL_UNSIGNED_INT)

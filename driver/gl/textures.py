@@ -649,7 +649,9 @@ class TextureMixin:
             return None
         info = self._format_info(base.internal_format)
         last = tex.base_level
-        while self._image(tex, 0, last + 1) is not None and last + 1 <= tex.max_level:
+        # an immutable texture's storage has all its levels whatever MAX_LEVEL says (as
+        # Mesa allocates it): a level above MAX_LEVEL may still be cleared, attached, read
+        while self._image(tex, 0, last + 1) is not None and (last + 1 <= tex.max_level or tex.immutable):
             last += 1
         key = (base.width, base.height, base.depth, base.internal_format, tex.base_level, last,
                base.samples)

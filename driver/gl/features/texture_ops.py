@@ -18,6 +18,7 @@ from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
 from driver.gl.features.gles_ext import es_has
 from driver.gl.features.dsa import _texture, _texture_bound
+from driver.gl.formats import lookup
 from driver.gl.pixels import _client_rows, image_size_B
 from driver.gl.pointers import as_bytes
 from driver.gl.state import PixelStore
@@ -44,6 +45,9 @@ def _default_pixel_store(ctx, field: str, buffer_target: int):
             ctx.buffer_bindings[buffer_target] = saved_buf
 
 
+_DEPTH_STENCIL_FORMATS = (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL, E.GL_STENCIL_INDEX)
+
+
 def _level_image(tex, level: int):
     face = 0
     if level < 0 or not tex.images or level >= len(tex.images[face]):
@@ -65,15 +69,31 @@ def _clear(ctx, texture, level, x, y, z, width, height, depth, format, type, dat
     check(tex.target != E.GL_TEXTURE_BUFFER, E.GL_INVALID_OPERATION, "buffer textures cannot be cleared")
     img = _level_image(tex, level)
     check(not img.compressed, E.GL_INVALID_OPERATION, "compressed textures cannot be cleared")
+    # GL 4.6 section 8.21: a depth/stencil image takes only its own format, a colour image none of them
+    info = lookup(img.internal_format)
+    base = info.base if info is not None else None
+    if base in _DEPTH_STENCIL_FORMATS:
+        check(format == base, E.GL_INVALID_OPERATION, f"a {base:#x} image is cleared with that format only")
+    else:
+        check(format not in _DEPTH_STENCIL_FORMATS, E.GL_INVALID_OPERATION,
+              "a colour image cannot be cleared with a depth/stencil format")
     if width == 0 or height == 0 or depth == 0:
         return
     check(width > 0 and height > 0 and depth > 0, E.GL_INVALID_VALUE, "negative size")
     layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else img.depth
     check(x >= 0 and y >= 0 and z >= 0 and x + width <= img.width and y + height <= img.height
-          and z + depth <= layers, E.GL_INVALID_VALUE, "region outside the level")
+          and z + depth <= layers, E.GL_INVALID_OPERATION, "region outside the level")   # GL 4.6 8.21
     element_B = _element_B(format, type)
     texel = bytes(element_B) if data is None else as_bytes(data)[:element_B]
     check(len(texel) == element_B, E.GL_INVALID_VALUE, "data shorter than one element")
+    if ctx.api.es and info is not None and info.es_types:
+        # GLES: the value converts into the image's format (EXT_clear_texture takes any
+        # format/type of its base, as GL does) while GLES's TexSubImage takes only the pairs
+        # of its table 8.2: hand that one an equal value in the image's own format/type
+        format, type, texel = _es_natural_texel(info, format, type, texel)
+    if tex.target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
+        _clear_multisample(ctx, tex, level, (x, y, z, width, height, depth), format, type, texel, base)
+        return
     pixels = np.frombuffer(texel * (width * height * depth), np.uint8)
     dims = {E.GL_TEXTURE_1D: 1, E.GL_TEXTURE_2D: 2, E.GL_TEXTURE_RECTANGLE: 2,
             E.GL_TEXTURE_1D_ARRAY: 2, E.GL_TEXTURE_2D_MULTISAMPLE: 2}.get(tex.target, 3)
@@ -89,6 +109,47 @@ def _clear(ctx, texture, level, x, y, z, width, height, depth, format, type, dat
             call(ctx, "glTexSubImage2D", target, level, x, y, width, height, format, type, pixels)
         else:
             call(ctx, "glTexSubImage3D", target, level, x, y, z, width, height, depth, format, type, pixels)
+
+
+_INTEGER_CLIENT_FORMATS = {E.GL_RGBA: E.GL_RGBA_INTEGER, E.GL_RGB: E.GL_RGB_INTEGER,
+                           E.GL_RG: E.GL_RG_INTEGER, E.GL_RED: E.GL_RED_INTEGER}
+
+
+def _es_natural_texel(info, format, type, texel: bytes) -> tuple[int, int, bytes]:
+    """(format, type, texel) of the same value in the pair GLES 3.2 table 8.2
+    gives ``info`` (FLOAT where it has it, else its first type); the input as
+    it is when it already is such a pair."""
+    from driver.gl.pixels import read_client_image, write_client_image
+    natural = _INTEGER_CLIENT_FORMATS.get(info.base, info.base) if info.integer else info.base
+    if format == natural and type in info.es_types:
+        return format, type, texel
+    new_type = E.GL_FLOAT if E.GL_FLOAT in info.es_types else info.es_types[0]
+    rgba = read_client_image(texel, PixelStore(alignment=1), format, type, 1, 1, 1)
+    return natural, new_type, bytes(write_client_image(rgba, PixelStore(alignment=1), natural, new_type))
+
+
+def _clear_multisample(ctx, tex, level, box, format, type, texel: bytes, base) -> None:
+    """Every sample of the box of a multisample texture (no TexSubImage reaches
+    them): the client value decoded to RGBA (depth in R, stencil in G for
+    DEPTH_STENCIL, R for STENCIL_INDEX) and written by the pipe's clears."""
+    from driver.gallium import PipeClear, Surface
+    from driver.gl.features.gles_ext import view_offsets
+    from driver.gl.pixels import read_client_image
+    x, y, z, width, height, depth = box
+    value = read_client_image(texel, PixelStore(alignment=1), format, type, 1, 1, 1)[0, 0, 0]
+    res = ctx._texture_resource(tex)
+    level0, layer0, view_format = view_offsets(tex)
+    surf = Surface(res, ctx._render_format(view_format or res.format), level0 + level,
+                   layer0 + z, layer0 + z + depth - 1)
+    if base in _DEPTH_STENCIL_FORMATS:
+        flags = {E.GL_DEPTH_COMPONENT: PipeClear.DEPTH, E.GL_STENCIL_INDEX: PipeClear.STENCIL,
+                 E.GL_DEPTH_STENCIL: PipeClear.DEPTHSTENCIL}[base]
+        stencil = value[0] if base == E.GL_STENCIL_INDEX else value[1]
+        ctx.pipe.clear_depth_stencil(surf, flags, float(value[0]), int(stencil), x, y, width, height, False)
+    else:
+        info = lookup(tex.images[0][level].internal_format)
+        color = tuple(int(v) for v in value) if info.integer else tuple(float(v) for v in value)
+        ctx.pipe.clear_render_target(surf, color, x, y, width, height, False)
 
 
 @entry_point
