@@ -801,6 +801,17 @@ def _len_expr(length: str, names: dict[str, str]) -> str | None:
     return expr
 
 
+def _counted_string_length(p, names) -> str | None:
+    """KHR_debug's strings (glObjectLabel's label, glPushDebugGroup's message,
+    glDebugMessageInsert's buf): the registry's len is COMPSIZE(string,length), a
+    count of characters, or a NUL-terminated string when length is negative; the
+    string need not be terminated when the count is given (wgpu's labels are not)."""
+    m = re.fullmatch(r"COMPSIZE\((\w+),\s*(\w+)\)", p.length or "")
+    if m and m.group(1) == p.name and m.group(2) in names:
+        return names[m.group(2)]
+    return None
+
+
 def _compsize_arg(length: str, names) -> str | None:
     m = re.fullmatch(r"COMPSIZE\((\w+)\)", length or "")
     if m and m.group(1) in names:
@@ -837,7 +848,7 @@ def marshal_function(c) -> str:
             target.append(f"M.handle({py})" if base in HANDLE_TYPES else py)
             continue
         if stars == 1 and base in ("GLchar", "GLcharARB", "char"):
-            n = _len_expr(p.length, names)
+            n = _len_expr(p.length, names) or _counted_string_length(p, names)
             ins.append(f"M.str_in({py}, {n})" if n and n != "1" else f"M.str_in({py})")
         elif stars == 2 and base in ("GLchar", "GLcharARB", "char"):
             count = _len_expr(p.length, names) or "1"

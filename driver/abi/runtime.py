@@ -43,6 +43,7 @@ ffi = None
 def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
     from driver.gl.errors import GLError
     from driver.gl import enums as E
+    finalizing = sys.is_finalizing
 
     def failed(ctx, err):
         _report(name, err)
@@ -51,7 +52,10 @@ def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
 
     def entry(*args):
         ctx = current.gl
-        if ctx is None:
+        if ctx is None or finalizing():
+            # no context; or the host's interpreter, which runs the driver too, is
+            # shutting down (its modules are going): a call from a destructor then
+            # (wgpu drops its GL objects so) is ignored, the process's end frees all
             return zero
         with LOCK:
             # (an OpenGL ES 1.1 context's commands are a subset of desktop GL's: the
