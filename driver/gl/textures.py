@@ -550,6 +550,10 @@ class TextureMixin:
         check(info is not None, E.GL_INVALID_OPERATION, "TexSubImage of a compressed image")
         if self.api.es and internalformat in INTERNAL_FORMATS:
             check(fmt == _es_format_for(info) and type in info.es_types, E.GL_INVALID_OPERATION)
+        elif self.api.es and internalformat in UNSIZED:
+            # an unsized image takes the pairs TexImage takes with its internal format (GLES
+            # 3.2 section 8.7, tables 8.2/3.4): BGRA_EXT/FLOAT into a BGRA_EXT image is refused
+            self._check_format_type(internalformat, fmt, type)
         elif not self.api.es:
             check(not integer_with_float_type(fmt, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
             check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION)
