@@ -195,6 +195,9 @@ def _install(the_ffi, lib) -> None:
     if lazy:
         @the_ffi.def_extern(name="shimgl_py_bind")
         def _bind_on_first_call(index):
+            if sys.is_finalizing():     # a first call from a destructor at the host's exit:
+                lib.shimgl_set_impl(index, 2)   # nothing can be imported now; quietly missing
+                return
             try:
                 _bind(index, True)
             except Exception as err:    # never let an exception reach C: the command is missing
