@@ -737,12 +737,12 @@ class DrawMixin:
     def _buffer_view(self, tex):
         """A texel buffer view (GL 4.6 section 8.9)."""
         from driver.gallium import PipeTextureTarget, SamplerView
-        from driver.gl.formats import INTERNAL_FORMATS
+        from driver.gl.formats import lookup
         buf = tex.buffer
         if buf is None or buf.resource is None:
             return None
         size = tex.buffer_size or buf.size - tex.buffer_offset
-        return SamplerView(buf.resource, INTERNAL_FORMATS[tex.buffer_internal_format].texel_buffer_pipe,
+        return SamplerView(buf.resource, lookup(tex.buffer_internal_format).texel_buffer_pipe,
                            PipeTextureTarget.BUFFER, offset_B=tex.buffer_offset, size_B=size)
 
     def _sampler_units_consistent(self, ls) -> bool:

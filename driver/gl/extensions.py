@@ -180,7 +180,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_shader_bit_encoding", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_texture_lod", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_sync", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_texture_buffer_object", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_texture_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_float", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_multisample", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_core_extensions.py
     _x("GL_ARB_texture_rectangle", _ANY, _GL32, _N, _N, DONE, glsl=True),

@@ -329,6 +329,17 @@ LEGACY = {f.enum: f for f in [
 ]}
 
 
+#: The compatibility profile's buffer-texture formats beyond GL 4.6 table 8.18
+#: (ARB_texture_buffer_object's table: alpha, luminance, luminance-alpha and intensity
+#: in 8/16 bits normalized, 16/32-bit float and 8/16/32-bit signed and unsigned integer).
+LEGACY_TEXTURE_BUFFER_FORMATS = frozenset(
+    {E.GL_ALPHA8, E.GL_ALPHA16, GL_ALPHA16F_ARB, GL_ALPHA32F_ARB,
+     E.GL_LUMINANCE8, E.GL_LUMINANCE16, GL_LUMINANCE16F_ARB, GL_LUMINANCE32F_ARB,
+     E.GL_LUMINANCE8_ALPHA8, E.GL_LUMINANCE16_ALPHA16, GL_LUMINANCE_ALPHA16F_ARB, GL_LUMINANCE_ALPHA32F_ARB,
+     E.GL_INTENSITY8, E.GL_INTENSITY16, GL_INTENSITY16F_ARB, GL_INTENSITY32F_ARB}
+    | {enum for enum, _, _, _ in EXT_TEXTURE_INTEGER_LEGACY})
+
+
 # -- block-compressed formats -------------------------------------------------------
 # Enum values of the extension formats the generated enums module (core GL and
 # GLES only) lacks, from the extension specifications.

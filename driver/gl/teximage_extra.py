@@ -16,7 +16,8 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has, texture_view_state, view_offsets
-from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, TEXTURE_BUFFER_FORMATS, UNSIZED,
+from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_TEXTURE_BUFFER_FORMATS,
+                               TEXTURE_BUFFER_FORMATS, UNSIZED,
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import as_bytes
@@ -543,8 +544,9 @@ class TexImageExtraMixin:
 
     def _tex_buffer(self, target, internalformat, buffer, offset, size) -> None:
         check_enum(target, (E.GL_TEXTURE_BUFFER,))
-        check(internalformat in TEXTURE_BUFFER_FORMATS, E.GL_INVALID_ENUM,
-              "not a texture buffer format (GL 4.6 table 8.18)")
+        check(internalformat in TEXTURE_BUFFER_FORMATS
+              or (self.api.compat and internalformat in LEGACY_TEXTURE_BUFFER_FORMATS), E.GL_INVALID_ENUM,
+              "not a texture buffer format (GL 4.6 table 8.18; compatibility: ARB_texture_buffer_object's)")
         buf = None
         if buffer:
             buf = self.buffers.get(buffer)
