@@ -528,6 +528,33 @@ def _tf_varying(ctx, program, index, bufSize, length, size, type_, name):
 
 OVERRIDES["glGetTransformFeedbackVarying"] = _tf_varying
 
+#: a bufSize no label reaches (labels are shorter than MAX_LABEL_LENGTH)
+_WHOLE_LABEL = 1 << 30
+
+
+def _get_label(name: str, pointer: bool):
+    """glGetObjectLabel / glGetObjectPtrLabel (and the KHR and EXT_debug_label
+    aliases): KHR_debug gives the whole label's length in `length` when `label`
+    is NULL (the generic output rule would give the 0 characters written)."""
+    def get(ctx, *args):
+        *ids, bufSize, length, label = args
+        if pointer:
+            ids = [addr(ids[0])]
+        method = getattr(ctx, name)
+        r = call(method, tuple(ids), (bufSize,))
+        if r is None:
+            return
+        if label == NULL:
+            put(length, "GLsizei", len(call(method, tuple(ids), (_WHOLE_LABEL,))))
+        else:
+            put(length, "GLsizei", put(label, "GLchar", r, bufSize))
+    return get
+
+
+OVERRIDES.update({n: _get_label(n, "Ptr" in n) for n in (
+    "glGetObjectLabel", "glGetObjectLabelKHR", "glGetObjectLabelEXT",
+    "glGetObjectPtrLabel", "glGetObjectPtrLabelKHR")})
+
 # Mapping hands out addresses: glMapBuffer, glMapBufferRange, glUnmapBuffer,
 # glGetBufferPointerv and their extension aliases (glMapBufferOES of
 # OES_mapbuffer, glMapBufferARB, glMapBufferRangeEXT, ...), each calling the
