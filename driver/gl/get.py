@@ -46,6 +46,9 @@ def _float_to_int(v: float, normalized: bool) -> int:
 MASK_PNAMES = frozenset({E.GL_STENCIL_VALUE_MASK, E.GL_STENCIL_WRITEMASK,
                          E.GL_STENCIL_BACK_VALUE_MASK, E.GL_STENCIL_BACK_WRITEMASK,
                          E.GL_SAMPLE_MASK_VALUE})
+#: GLuint state GetIntegerv returns as the same 32 bits, as Mesa's TYPE_UINT does
+#: (KHR_parallel_shader_compile: MAX_SHADER_COMPILER_THREADS_KHR's 0xFFFFFFFF reads as -1)
+UINT_BITS_PNAMES = frozenset({0x91B0})
 
 
 def _clamped(values, bounds) -> list[int]:
@@ -334,6 +337,8 @@ class GetMixin:
 
     def glGetIntegerv(self, pname: int) -> list[int]:
         values = self._get_integers(pname)
+        if pname in UINT_BITS_PNAMES:
+            return [v - (1 << 32) if v >= 1 << 31 else v for v in values]
         return values if pname in MASK_PNAMES else _clamped(values, INT32_RANGE)
 
     def glGetInteger64v(self, pname: int) -> list[int]:
