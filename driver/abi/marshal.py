@@ -229,13 +229,17 @@ def _client_memory(p):
     return ClientMemory(lambda at, n: ffi.buffer(ffi.cast("char *", at), n)[:], base)
 
 
+#: GLES 2.0's HALF_FLOAT_OES (OES_texture_half_float) spans as many bytes as GL's HALF_FLOAT
+_SIZED_AS = {0x8D61: E.GL_HALF_FLOAT}
+
+
 def pixels_in(ctx, p, fmt, type_, width, height, depth=1):
     if ctx.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER) is not None:
         return handle(p)
     if p == NULL:
         return None
     try:
-        n = image_size_B(ctx.state.unpack, fmt, type_, width, height, depth)
+        n = image_size_B(ctx.state.unpack, fmt, _SIZED_AS.get(type_, type_), width, height, depth)
     except Exception:       # bad format/type: the front end reports the GL error
         n = 0
     return ffi.buffer(ffi.cast("char *", p), max(n, 0))[:]
@@ -460,7 +464,7 @@ def _element_in(p, format, type_):
         return None
     from driver.gl.state import PixelStore
     try:
-        n = image_size_B(PixelStore(alignment=1), format, type_, 1, 1, 1)
+        n = image_size_B(PixelStore(alignment=1), format, _SIZED_AS.get(type_, type_), 1, 1, 1)
     except Exception:       # bad format/type: the front end reports the GL error
         n = 0
     return bytes_in(p, n)
