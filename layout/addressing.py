@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from .miptree import Layout
+from .native import block_tables, copy_tiles
 
 __all__ = ["offset_B", "spread_bits", "morton_el"]
 
@@ -197,8 +198,45 @@ class _Region:
         plan gathers exactly the words ``word_index`` names."""
         if word_B in self._tiles:
             return self._tiles[word_B]
+        plan = self._tiles[word_B] = self._plan_of(self.word_index(word_B))
+        return plan
+
+    def native_plan(self, size_B: int):
+        """The plan of ``layout.native``'s C copy, in elements of ``size_B``: when
+        every offset is a multiple of ``size_B`` and the region is whole tiles in
+        row-major tile order, a fixed number of tiles from one row of tiles to the
+        next, each tile's elements in one order made of 4 x 4 blocks of horizontal
+        pairs: (first element, (tiles down, tiles across, tile h, tile w, tiles a
+        row), ``native.block_tables``); else None. Checked against every offset
+        once (then remembered), so the C copies exactly the elements the offsets
+        name."""
+        key = ("native", size_B)
+        if key in self._tiles:
+            return self._tiles[key]
         plan = None
-        idx = self.word_index(word_B)
+        if self.tile_el is not None and self.offsets.ndim == 2 and self.offsets.size \
+                and not (self.offsets % size_B).any():
+            idx = self.offsets // size_B
+            tw, th = self.tile_el
+            h, w = idx.shape
+            if tw > 0 and th > 0 and h % th == 0 and w % tw == 0 and tw * th > 1:
+                ny, nx, n = h // th, w // tw, tw * th
+                first = int(idx[0, 0])
+                row_tiles = (int(idx[th, 0]) - first) // n if ny > 1 else nx
+                tiles = idx.reshape(ny, th, nx, tw).transpose(0, 2, 1, 3)
+                order = (tiles[0, 0] - first).reshape(-1)
+                base = first + (np.arange(ny, dtype=np.int64)[:, None] * row_tiles + np.arange(nx)) * n
+                if (row_tiles >= nx and np.array_equal(np.sort(order), np.arange(n))
+                        and np.array_equal(tiles, base[:, :, None, None] + order.reshape(th, tw))):
+                    tables = block_tables(order, th, tw)
+                    if tables is not None:
+                        plan = (first, (ny, nx, th, tw, row_tiles), tables)
+        self._tiles[key] = plan
+        return plan
+
+    def _plan_of(self, idx: np.ndarray):
+        """``tile_plan`` of the region's offsets in some unit (``idx``)."""
+        plan = None
         if self.tile_el is not None and idx.ndim == 2 and idx.size:
             tw, th = self.tile_el
             h, w = idx.shape
@@ -213,7 +251,6 @@ class _Region:
                     order = order.astype(np.intp)
                     order.flags.writeable = False
                     plan = (first, ny, nx, th, tw, order)
-        self._tiles[word_B] = plan
         return plan
 
 
@@ -276,10 +313,21 @@ def _check_fits(buf: np.ndarray, region: _Region, size_B: int) -> None:
         raise ValueError(f"the buffer ({buf.size} B) is too small for the layout")
 
 
-def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None = None) -> np.ndarray:
+def _read(src: np.ndarray, region: _Region, size_B: int, out: np.ndarray | None = None,
+          native=None) -> np.ndarray:
     """The region's elements, uint8 (h_el, w_el, size_B): into ``out`` when given
-    (a C-contiguous uint8 array of that shape), else a new array."""
+    (a C-contiguous uint8 array of that shape), else a new array. ``native``: the
+    built kernels of ``layout.native`` (the same bytes, in C, when the region is
+    whole tiles of a blocked order), or None."""
     _check_fits(src, region, size_B)
+    if native is not None:
+        plan = region.native_plan(size_B)
+        if plan is not None:
+            if out is None:
+                out = np.empty(region.offsets.shape + (size_B,), np.uint8)
+            first, tiles, tables = plan
+            copy_tiles(native, True, size_B, src[first * size_B:], out, tiles, tables)
+            return out
     words, word_B = _word_view(src, size_B, region)
     k = size_B // word_B
     shape = region.offsets.shape
@@ -362,8 +410,15 @@ def _scratch(shape: tuple, dtype) -> np.ndarray:
     return buf[:n_B].view(dtype).reshape(shape)
 
 
-def _write(dst: np.ndarray, region: _Region, values: np.ndarray, size_B: int) -> None:
+def _write(dst: np.ndarray, region: _Region, values: np.ndarray, size_B: int, native=None) -> None:
     _check_fits(dst, region, size_B)
+    if native is not None and dst.flags.writeable:
+        plan = region.native_plan(size_B)
+        if plan is not None:
+            first, tiles, tables = plan
+            linear = np.ascontiguousarray(values).reshape(-1).view(np.uint8)
+            copy_tiles(native, False, size_B, dst[first * size_B:], linear, tiles, tables)
+            return
     words, word_B = _word_view(dst, size_B, region)
     k = size_B // word_B
     values = np.ascontiguousarray(values).view(_WORD[word_B])

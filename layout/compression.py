@@ -103,6 +103,30 @@ def _subtile_offsets(lay: Layout, level: int, layer: int) -> np.ndarray:
     return offs
 
 
+@lru_cache(maxsize=64)
+def _subtile_span_B(lay: Layout, level: int, layer: int) -> tuple[int, int]:
+    """[lo, hi): the bytes from the first to the last subtile mode of a level and
+    layer (the modes themselves when the span has no other byte, as in a
+    power-of-two level)."""
+    offs = _subtile_offsets(lay, level, layer)
+    return int(offs.min()), int(offs.max()) + 1
+
+
+def _all_plain(lay: Layout, buf: np.ndarray, level: int, layer: int, unc: int) -> bool:
+    """Whether every subtile mode of the level and layer is ``unc``: when every byte
+    of their span is (a superset of them: one compare over contiguous bytes), else
+    by the modes themselves."""
+    lo, hi = _subtile_span_B(lay, level, layer)
+    if hi <= buf.size and buf[lo:hi].tobytes() == _repeated(unc, hi - lo):
+        return True
+    return bool((tile_modes(lay, buf, level, layer) == unc).all())
+
+
+@lru_cache(maxsize=16)
+def _repeated(byte: int, n: int) -> bytes:
+    return bytes([byte]) * n
+
+
 def tile_modes(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> np.ndarray:
     """The subtile modes of a level and layer: uint8 (height_tl, width_tl, 8)."""
     _check_compressed_level(lay, level, layer)
@@ -170,11 +194,12 @@ def _solid_subtiles(lay: Layout, buf: np.ndarray, level: int, layer: int):
     (an element's samples sit in one subtile: sample space stretches by 1 or 2).
 
     Raises ValueError on a mode this model does not know."""
-    modes = tile_modes(lay, buf, level, layer)
+    _check_compressed_level(lay, level, layer)
     unc = subtile_uncompressed_mode(lay.format)
-    plain = modes == unc
-    if plain.all():
+    if _all_plain(lay, buf, level, layer, unc):
         return None
+    modes = tile_modes(lay, buf, level, layer)
+    plain = modes == unc
     unknown = ~plain & (modes != SUBTILE_SOLID)
     if np.any(unknown):
         ty, tx, k = np.argwhere(unknown)[0]

@@ -22,7 +22,7 @@ __all__ = ["detile", "tile"]
 
 
 def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int,
-           out=None) -> np.ndarray:
+           out=None, native=None) -> np.ndarray:
     """Copy a region of the image out to a linear host array.
 
     ``src_bytes`` is the whole image (a uint8 numpy array or any buffer). The region
@@ -37,6 +37,9 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     ``out``: a writable C-contiguous array or buffer of exactly the region's bytes
     to copy into (a client's memory: no intermediate copy); it is returned, viewed
     as ``(h_el, w_el, blocksize_B)`` uint8.
+
+    ``native``: the kernels of ``layout.native.SOURCE`` built by the caller (layout
+    compiles nothing), which copy whole twiddled tiles in C; the same bytes.
     """
     x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
     if not 0 <= layer < lay.depth_px:
@@ -44,7 +47,7 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     src = _as_bytes(src_bytes)
     if out is not None:
         out = _as_out(out, (h_el, w_el, lay.blocksize_B))
-    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B, out)
+    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B, out, native)
     if level < lay.compressed_levels:
         # Solid subtiles read as their value, whatever the body holds under them
         # (a level without any costs one look at its metadata).
@@ -65,12 +68,14 @@ def _as_out(out, shape: tuple[int, int, int]) -> np.ndarray:
     return arr.reshape(shape)
 
 
-def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int) -> None:
+def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int,
+         native=None) -> None:
     """Copy a linear host array into a region of the image, in place.
 
     ``dst_bytes`` is the whole image (a writable uint8 numpy array or bytearray);
     ``src_linear`` has shape ``(h_el, w_el, blocksize_B)`` (or any shape with that
     many bytes, e.g. ``(h, w, 4)`` uint8 or ``(h, w)`` uint32 for RGBA8).
+    ``native``: as for ``detile``.
     """
     x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
     if not 0 <= layer < lay.depth_px:
@@ -85,4 +90,4 @@ def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: 
         # solid tiles keep their value; the level is then all "uncompressed".
         resolve(lay, dst, level, layer)
     _write(dst, _region(lay, level, layer, x_el, y_el, w_el, h_el), src.reshape(h_el, w_el, lay.blocksize_B),
-           lay.blocksize_B)
+           lay.blocksize_B, native)

@@ -19,6 +19,14 @@ def debug_flags() -> set[str]:
     return {w.strip() for w in os.environ.get("SHIMGL_DEBUG", "").split(",") if w.strip()}
 
 
+_parsed: tuple[str, frozenset] = ("", frozenset())
+
+
 def debug_enabled(flag: str) -> bool:
-    """Whether ``SHIMGL_DEBUG`` names ``flag``."""
-    return flag in debug_flags()
+    """Whether ``SHIMGL_DEBUG`` names ``flag`` (the words parsed again only when the
+    variable's text changed: hot paths ask)."""
+    global _parsed
+    raw = os.environ.get("SHIMGL_DEBUG", "")
+    if raw != _parsed[0]:
+        _parsed = (raw, frozenset(debug_flags()))
+    return flag in _parsed[1]

@@ -16,10 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 
 import layout
+import layout.native
 from driver.gallium import PipeBind, PipeFormat, PipeResource, PipeTextureTarget, ResourceTemplate
 from uapi import packets as P
+from uapi.native_kernels import Kernels
 
 from .device import BO, Device
+
+#: ``layout``'s tile copies in C (``layout.native``), shared by every resource
+_TILE_COPIES = Kernels(layout.native.SOURCE, layout.native.CDEF)
+_NATIVE_COPY_MIN_PX = 1 << 16
 
 __all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "STENCIL_FORMATS"]
 
@@ -166,6 +172,14 @@ class AgxResource(PipeResource):
             self.bo = None
 
     # -- CPU region access (the caller synchronises) ----------------------------
+    def _copier(self, w: int, h: int):
+        """``layout``'s tile copies in C for a region of w x h pixels (built on first
+        use, through the disk cache), or None: numpy copies the same bytes. Regions
+        under 64K pixels stay on numpy, so small programs (tests) never compile."""
+        if w * h < _NATIVE_COPY_MIN_PX or not _TILE_COPIES.usable():
+            return None
+        return _TILE_COPIES
+
     def read_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int,
                     out=None) -> np.ndarray:
         """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes).
@@ -177,7 +191,7 @@ class AgxResource(PipeResource):
             if d == 1 and "color" in self.planes:
                 pl = self.planes["color"]
                 raw = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, z, x, y, w, h,
-                                    out=out)
+                                    out=out, native=self._copier(w, h))
                 return raw[np.newaxis]
             got = self.read_region(level, x, y, z, w, h, d)
             dst = out if isinstance(out, np.ndarray) else np.frombuffer(out, np.uint8)
@@ -192,7 +206,8 @@ class AgxResource(PipeResource):
         for layer in range(z, z + d):
             if "color" in self.planes:
                 pl = self.planes["color"]
-                raw = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, layer, x, y, w, h)
+                raw = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, layer, x, y, w, h,
+                                    native=self._copier(w, h))
                 layers.append(raw)
                 continue
             depth = stencil = None
@@ -216,7 +231,8 @@ class AgxResource(PipeResource):
             src = data[i]
             if "color" in self.planes:
                 pl = self.planes["color"]
-                layout.tile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], src, level, layer, x, y, w, h)
+                layout.tile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], src, level, layer, x, y, w, h,
+                            native=self._copier(w, h))
                 continue
             depth, stencil = _unpack_zs(name, src, h, w, self.samples)
             for plane, values in (("depth", depth), ("stencil", stencil)):

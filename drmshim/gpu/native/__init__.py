@@ -1,6 +1,6 @@
 """drmshim.gpu.native: the shader core's native tier. ISA programs are translated
 to C over SoA lanes (``codegen``, from the ISA table's C forms in
-``uapi.isa.native``), compiled once and cached on disk (``build``), and run by the
+``uapi.isa.native``), compiled once and cached on disk (``uapi.native_build``), and run by the
 interpreter's block loop with native lane loops in place of numpy steps
 (``tier``). The numpy interpreter (``drmshim.gpu.usc``) stays the specification:
 both give the same registers, memory and faults. See README.md."""

@@ -30,7 +30,7 @@ import numpy as np
 
 from uapi.debug import debug_enabled
 
-from .build import BuildError, cache_key, load_or_build
+from uapi.native_build import BuildError, cache_key, load_or_build
 from .codegen import NATIVE_CDEF, Cf, Seg, Step, Unsupported, generate
 
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)

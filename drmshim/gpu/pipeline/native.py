@@ -8,7 +8,7 @@ the keys (``fragment._dense_ranks``'s table, used under the same condition), one
 pass writing the lanes. The numpy code is the specification and the results are
 the same arrays (values and dtypes); the quads' arrays are views of a per-thread
 scratch, valid until the thread's next call. ``SHIMGL_DEBUG=interp`` or no C compiler runs
-numpy (``drmshim.gpu.native.kernels``).
+numpy (``uapi.native_kernels``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-from ..native.kernels import Kernels
+from uapi.native_kernels import Kernels
 from ..raster import Scratch
 
 __all__ = ["quads_single_sample", "records_at", "lane_array", "KERNELS", "MIN_FRAGMENTS"]

@@ -5,7 +5,7 @@ kernel here computes the same float32 operations in the same order (module doc o
 ``sampling``: taps x fastest, then y, then level; each weight ``wx * wy``, the
 level weight folded into the y weights; ``sum(weight * byte)`` added in order; one
 division by 255), compiled without contraction into FMA and without fast-math
-(the native tier's flags, ``native.build.CFLAGS``), so every result is the same
+(the native tier's flags, ``uapi.native_build.CFLAGS``), so every result is the same
 bits. Texel coordinates are computed in int32, as the numpy path does when
 ``_index_type`` chooses int32: the caller only calls the kernel then (every
 coordinate finite and far from the int32 range), and the kernel refuses (returns
@@ -22,7 +22,7 @@ import numpy as np
 
 from uapi import packets as P
 
-from ..native.kernels import Kernels
+from uapi.native_kernels import Kernels
 
 __all__ = ["unorm8_bilinear_2d", "available", "ENABLED", "MIN_LANES"]
 

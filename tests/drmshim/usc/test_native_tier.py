@@ -475,7 +475,7 @@ def test_unsupported_forms_fall_back_to_the_interpreter_and_are_counted():
 def test_corrupt_cache_entries_are_ignored(tmp_path, monkeypatch):
     """An entry that does not load (a truncated or garbage file) is not used, and
     the next build replaces it."""
-    from drmshim.gpu.native import build
+    from uapi import native_build as build
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
     src, cdef = "long answer(void) { return 42; }\n", "long answer(void);"
     key = build.cache_key(src)
@@ -489,7 +489,7 @@ def test_corrupt_cache_entries_are_ignored(tmp_path, monkeypatch):
 
 def test_concurrent_processes_share_the_cache(tmp_path):
     """Two processes building the same entry at once both load a whole library."""
-    script = ("import sys; from drmshim.gpu.native import build\n"
+    script = ("import sys; from uapi import native_build as build\n"
               "ffi, lib = build.load_or_build('long answer(void) { return 7; }\\n', 'long answer(void);')\n"
               "print(lib.answer())\n")
     env = dict(os.environ, SHIMGL_SHADER_CACHE_DIR=str(tmp_path))
@@ -502,7 +502,7 @@ def test_concurrent_processes_share_the_cache(tmp_path):
 
 
 def test_disabled_cache_writes_nothing(tmp_path, monkeypatch):
-    from drmshim.gpu.native import build
+    from uapi import native_build as build
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DISABLE", "1")
     ffi, lib = build.load_or_build("long answer(void) { return 5; }\n", "long answer(void);")

@@ -1,7 +1,8 @@
-"""Hand-written C kernels of the fixed-function units (texture filtering, quad
-assembly, ...), built and loaded like the native tier's programs (``build``: the
-disk cache, the same compiler flags, so IEEE float32 arithmetic without
-contraction or fast-math).
+"""Hand-written C kernels (the GPU model's texture filtering and quad assembly,
+``layout``'s tile copies run by the driver, ...), built and loaded like the
+native tier's programs (``native_build``: the disk cache, the same compiler
+flags, so IEEE float32 arithmetic without contraction or fast-math). Here, below
+every layer that runs C, so the driver and the GPU model build it one way.
 
 Every kernel has a numpy specification beside its caller and gives the same bits;
 the caller runs numpy when ``usable()`` is False: ``SHIMGL_DEBUG=interp`` (the
@@ -35,7 +36,7 @@ class Kernels:
         if self._lib is None:
             with self._lock:
                 if self._lib is None:
-                    from .build import BuildError, load_or_build
+                    from .native_build import BuildError, load_or_build
                     try:
                         self._lib = load_or_build(self.source, self.cdef)
                     except (BuildError, OSError, ImportError):

@@ -1,4 +1,7 @@
-"""Compile generated C to a shared library, through an on-disk cache.
+"""Compile C to a shared library, through an on-disk cache: the one builder of
+every layer that runs native code (the GPU model's native tier and fixed-function
+kernels, the driver's copies through ``layout``'s C kernels), so it sits in the
+leaf every layer may import, beside ``caches``.
 
 Cache layout (one design with the shader cache): the root is
 ``$SHIMGL_SHADER_CACHE_DIR``, else ``$XDG_CACHE_HOME/shimgl``, else
