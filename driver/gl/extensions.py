@@ -191,7 +191,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_uniform_buffer_object", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_vertex_array_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_vertex_type_2_10_10_10_rev", _N, _GL32, _N, _N, DONE),
-    _x("GL_EXT_framebuffer_sRGB", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_EXT_framebuffer_sRGB", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_gpu_shader4", _ANY, _N, _N, _N, DONE, glsl=True),      # test_gpu_shader4.py
     _x("GL_EXT_packed_float", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_array", _ANY, _GL32, _N, _N, DONE, glsl=True),

@@ -497,6 +497,18 @@ class FramebufferMixin:
             return 0
         return min(s for s in self.caps.sample_counts if s >= fb.default_samples)
 
+    def _draw_fb_srgb_capable(self) -> bool:
+        """FRAMEBUFFER_SRGB_CAPABLE_EXT: the draw framebuffer has a colour buffer of
+        sRGB encoding, which FRAMEBUFFER_SRGB makes blending and writes encode."""
+        fb = self.draw_framebuffer
+        if fb is None:
+            return "SRGB" in self.window.color.format.name
+        for point, a in fb.attachments.items():
+            info = self._attachment_info(a) if E.GL_COLOR_ATTACHMENT0 <= point < E.GL_COLOR_ATTACHMENT0 + 32 else None
+            if info is not None and "SRGB" in lookup(info[2]).pipe.name:
+                return True
+        return False
+
     def _fb_bits(self, component: int) -> int:
         fb = self.draw_framebuffer
         if fb is None:

@@ -37,6 +37,8 @@ EXTENSION_ENUMS = (
     "GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES",
     "GL_TEXTURE_MAX_ANISOTROPY_EXT",
     "GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT",
+    # EXT_framebuffer_sRGB: whether the draw framebuffer can encode sRGB (glGet)
+    "GL_FRAMEBUFFER_SRGB_CAPABLE_EXT",
     # ARB_texture_gather / ARB_gpu_shader5: how many components textureGather can select
     "GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB",
     # GL_ARB_vertex_program / GL_ARB_fragment_program (driver/gl/arbprogram.py)

@@ -247,6 +247,8 @@ class GetMixin:
                 t[_TEXTURE_BUFFER_DATA_STORE_BINDING] = lambda c: _name(c._bound_texture(E.GL_TEXTURE_BUFFER).buffer)
                 t[_TEXTURE_BUFFER_FORMAT] = lambda c: (c._bound_texture(E.GL_TEXTURE_BUFFER).buffer_internal_format
                                                        or (E.GL_LUMINANCE8 if api.compat else E.GL_R8))
+        if api.has_extension("GL_EXT_framebuffer_sRGB"):
+            t[E.GL_FRAMEBUFFER_SRGB_CAPABLE_EXT] = lambda c: c._draw_fb_srgb_capable()
         if api.compat and api.has_extension("GL_NV_primitive_restart"):
             from driver.gl.features import nv_primitive_restart as nv
             t[nv.GL_PRIMITIVE_RESTART_NV] = lambda c: E.GL_PRIMITIVE_RESTART in c.state.enabled
