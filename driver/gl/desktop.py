@@ -43,7 +43,8 @@ class DesktopMixin:
             self._draw_id = 0
 
     def glMultiDrawArrays(self, mode, first, count, drawcount) -> None:
-        self._desktop()
+        check(self.api.gl(1, 0) or es_has(self.api, "multi_draw_arrays"), E.GL_INVALID_OPERATION,
+              "GLES: glMultiDrawArraysEXT needs EXT_multi_draw_arrays")
         check(drawcount >= 0, E.GL_INVALID_VALUE)
         with self._multi_draw() as nth:
             for i in range(drawcount):
@@ -51,7 +52,8 @@ class DesktopMixin:
                 self._draw_arrays(mode, first[i], count[i], 1, 0)
 
     def glMultiDrawElements(self, mode, count, type, indices, drawcount) -> None:
-        self._desktop()
+        check(self.api.gl(1, 0) or es_has(self.api, "multi_draw_arrays"), E.GL_INVALID_OPERATION,
+              "GLES: glMultiDrawElementsEXT needs EXT_multi_draw_arrays")
         check(drawcount >= 0, E.GL_INVALID_VALUE)
         with self._multi_draw() as nth:
             for i in range(drawcount):
@@ -59,7 +61,10 @@ class DesktopMixin:
                 self._draw_elements(mode, count[i], type, indices[i], 1, 0, 0, None)
 
     def glMultiDrawElementsBaseVertex(self, mode, count, type, indices, drawcount, basevertex):
-        self._desktop(3, 2)
+        # GLES: OES/EXT_draw_elements_base_vertex add glMultiDrawElementsBaseVertexEXT when
+        # EXT_multi_draw_arrays is supported
+        check(self.api.gl(3, 2) or (es_has(self.api, "base_vertex") and es_has(self.api, "multi_draw_arrays")),
+              E.GL_INVALID_OPERATION, "GLES: needs a base-vertex extension and EXT_multi_draw_arrays")
         check(drawcount >= 0, E.GL_INVALID_VALUE)
         with self._multi_draw() as nth:
             for i in range(drawcount):

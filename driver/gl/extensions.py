@@ -127,7 +127,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_framebuffer_blit", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_multisample", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_multi_draw_arrays", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_multi_draw_arrays", _ANY, _N, _N, _ES2, DONE),
     _x("GL_EXT_secondary_color", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_stencil_wrap", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_subtexture", _ANY, _N, _N, _N, DONE),
