@@ -865,6 +865,20 @@ def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
             return "member", v.block.block_name, v.name
         return v.name
     by_name = {link_name(v): v for v in outputs}
+    # a block matches by block name with or without an instance name (GLSL 1.50 section
+    # 4.3.7): an output block instance's members stand for an instance-less input block's,
+    # an instance-less output block's members for the block an input instance names
+    for v in outputs:
+        t = v.type
+        if t.is_block and not t.name.startswith("gl_"):
+            for f in t.fields:
+                q = f.qualifiers or {}
+                by_name.setdefault(("member", t.name, f.name), _BlockMember(
+                    f.name, f.type, dict(q.get("layout") or {}), q.get("interpolation") or v.interpolation))
+        block = getattr(v, "block", None)
+        if block is not None and not t.is_block and getattr(block, "type", None) is not None:
+            by_name.setdefault(("block", block.block_name), _BlockMember(block.block_name, block.type, {},
+                                                                         v.interpolation))
     # (ARB_enhanced_layouts: several variables share a location in different components;
     # the members of an output block with locations are at theirs, GLSL 4.60 section 4.4.1,
     # where plain located inputs find them; an input block still needs the output block

@@ -516,7 +516,10 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
             continue
         seen.add(s.name)
         layout_q = s.layout or {}
-        members = [(s.name, s.type, s.interpolation, "", "", layout_q.get("stream", 0),
+        # a member of an instance-less block: its block's name, so the next stage's
+        # varying is ``Block.member`` as for a block instance's member (blocks link by block name)
+        owner = getattr(s.block, "block_name", "") if getattr(s, "block", None) is not None and not s.builtin else ""
+        members = [(s.name, s.type, s.interpolation, owner, s.name if owner else "", layout_q.get("stream", 0),
                     layout_q.get("location", -1), layout_q.get("component", -1))]
         if s.type.is_block:
             members = [(f"{s.type.name}.{f.name}", f.type, (f.qualifiers or {}).get("interpolation"), s.type.name,
@@ -536,7 +539,8 @@ def geometry_interface(unit, layout=None) -> GeometryInterface:
                 interp = "flat"
             per = 2 if inner.base in WIDE_BASES and inner.vector_size > 2 else 1
             outs.append(GeometryOutput(name, offset, inner.vector_size, _locations(t) * per, inner.base, interp,
-                                       t.name, block, s.name if block else "", member, stream, location, component))
+                                       t.name, block, s.name if s.type.is_block else "", member, stream, location,
+                                       component))
             offset += 4 * _locations(t) * per
     return GeometryInterface(layout.input, layout.output, layout.max_vertices, layout.invocations,
                              tuple(outs), offset, _stream_count(unit, layout))

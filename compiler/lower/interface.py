@@ -65,6 +65,7 @@ class InterfaceSymbol:
     used: bool = True
     index_use: tuple | None = None
     block: Any = None
+    block_name: str | None = None       # the block of a member of an instance-less block
 
     @classmethod
     def of(cls, unit, sym) -> "InterfaceSymbol":
@@ -72,7 +73,8 @@ class InterfaceSymbol:
         return cls(sym.name, sym.type, sym.storage, bool(getattr(sym, "builtin", False)),
                    dict(getattr(sym, "layout", None) or {}), getattr(sym, "interpolation", None),
                    getattr(sym, "precision", None), bool(getattr(sym, "sample", False)),
-                   bool(getattr(sym, "centroid", False)), bool(getattr(sym, "used", True)), use)
+                   bool(getattr(sym, "centroid", False)), bool(getattr(sym, "used", True)), use,
+                   block_name=getattr(getattr(sym, "block", None), "block_name", None))
 
 
 #: arrays whose constant indices decide which interface slots exist

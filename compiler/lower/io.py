@@ -231,20 +231,55 @@ def _location_key(layout: dict):
     return loc + comp / 4 if loc is not None and comp else loc
 
 
-def _located_members(s) -> list:
-    """(member index, field, location key) of each member of the plain (not arrayed) user
-    block ``s`` when its members have locations (the block's or their own: the analysis
-    gives every member one then, GLSL 4.60 section 4.4.1); [] otherwise. Such a block's
-    members are varyings of their own, matched by location (GL 4.6 section 7.4.1) with
-    the next stage's, whether that stage declares the same block or plain located
-    variables, as Mesa's varying linker does."""
+def _varying_link(s) -> str:
+    """The name a user varying is linked by: an array of blocks by its block name, a
+    member of an instance-less block as ``Block.member`` (as each member of a block
+    instance, ``_block_members``): blocks match by block name, not instance name, with
+    or without one (GLSL 1.50 section 4.3.7); any other variable by its own name."""
+    t = s.type.innermost_element
+    if t.is_block:
+        return t.name
+    block = getattr(s, "block_name", None) or getattr(getattr(s, "block", None), "block_name", None)
+    return f"{block}.{s.name}" if block and not s.builtin else s.name
+
+
+def _block_members(s) -> list:
+    """(path, field, location key or None, name suffix) of each member of the user block
+    instance ``s``: path (member index,) and suffix ``.member`` for a plain block, (element,
+    member index) and ``[element].member`` for each element of an array of blocks without
+    locations; [] for anything else. Each is a varying of its own, ``Block.member`` or
+    ``Block[k].member``, with the components its type has in each location (a ``float[64]``
+    member 64 vertex output words, as Mesa packs scalar arrays; a block as one varying took
+    4 words a location) and its own interpolation. Members with locations (the block's or
+    their own: the analysis then gives every member one, GLSL 4.60 section 4.4.1) are
+    matched by location (GL 4.6 section 7.4.1) with the next stage's, whether that stage
+    declares the same block or plain located variables, as Mesa's varying linker does."""
     t = s.type
-    if not t.is_block or s.builtin or t.name.startswith("gl_"):
+    if s.builtin or not t.innermost_element.is_block or t.innermost_element.name.startswith("gl_"):
         return []
+    if t.is_array:
+        bt = t.element
+        if bt.is_array or not t.length or _location_key(s.layout or {}) is not None or any(
+                _location_key((f.qualifiers or {}).get("layout", {})) is not None for f in bt.fields):
+            return []
+        return [((k, i), f, None, f"[{k}].{f.name}") for k in range(t.length) for i, f in enumerate(bt.fields)]
     keys = [_location_key((f.qualifiers or {}).get("layout", {})) for f in t.fields]
-    if any(k is None for k in keys):
-        return []
-    return [(i, f, k) for i, (f, k) in enumerate(zip(t.fields, keys))]
+    return [((i,), f, k, f".{f.name}") for i, (f, k) in enumerate(zip(t.fields, keys))]
+
+
+def _member_deref(b, var, path):
+    """The deref of the block member at ``path`` (``_block_members``) of variable ``var``."""
+    d = b.deref_var(var)
+    if len(path) == 2:
+        d = b.deref_array(d, path[0])
+    return b.deref_struct(d, path[-1])
+
+
+def _member_sampling(s, f) -> str:
+    """Where block ``s``'s member ``f`` is sampled: the block's ``sample``/``centroid``, or
+    the member's own ``centroid``."""
+    return "sample" if s.sample else "centroid" if s.centroid or (f.qualifiers or {}).get("centroid") \
+        else "center"
 
 
 def _member_interp(s, f) -> str:
@@ -920,12 +955,12 @@ class IOLowering:
             else:
                 if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
                     interp = "flat"
-                link = s.type.name if s.type.is_block else name
+                link = _varying_link(s)
                 sampling = "sample" if s.sample else "centroid" if s.centroid else "center"
-                members = _located_members(s)
-                if members:         # one varying per member (``_located_members``)
-                    out.append((s, var, [(f"{link}.{f.name}", key, f.type, _member_interp(s, f), 32, sampling, i)
-                                         for i, f, key in members]))
+                members = _block_members(s)
+                if members:         # one varying per member (``_block_members``)
+                    out.append((s, var, [(f"{link}{suffix}", key, f.type, _member_interp(s, f), 32,
+                                          _member_sampling(s, f), path) for path, f, key, suffix in members]))
                     continue
                 out.append((s, var, [(link, _location_key(s.layout), s.type, interp, bits, sampling)]))
         return out
@@ -958,7 +993,7 @@ class IOLowering:
         self.varyings = vs
         by_link = {v.name: v for v in vs}
         for instr, sym in self.interpolate_at:           # interpolateAt* (builtins.py)
-            v = by_link[sym.type.name if sym.type.is_block else sym.name]
+            v = by_link[_varying_link(sym)]
             instr.indices.update(base=v.index, slot=v.slot, interp=v.interp)
         ivars = {}
         by_name = {d["name"]: d for d in flat}
@@ -991,7 +1026,7 @@ class IOLowering:
             elif len(parts) > 1 or (parts and len(parts[0]) > 6):       # a block's located members
                 for p in parts:
                     ivar, t = ivars[p[0]]
-                    L.store(pro.deref_struct(pro.deref_var(var), p[6]), t, L.load(pro.deref_var(ivar), t))
+                    L.store(_member_deref(pro, var, p[6]), t, L.load(pro.deref_var(ivar), t))
             elif parts:
                 ivar, t = ivars[parts[0][0]]
                 L.store(pro.deref_var(var), s.type, L.load(pro.deref_var(ivar), t))
@@ -1243,22 +1278,22 @@ class IOLowering:
                 else:
                     raise LoweringError(f"built-in output {name} is not supported")
                 continue
-            members = _located_members(s)
-            if members:             # one varying per member (``_located_members``)
-                for i, f, key in members:
+            members = _block_members(s)
+            if members:             # one varying per member (``_block_members``)
+                for path, f, key, suffix in members:
                     comps, locs = _vec_shape(f.type)
-                    link = f"{s.type.name}.{f.name}"
+                    link = f"{_varying_link(s)}{suffix}"
                     items.append(dict(name=link, location=key, components=comps, locations=locs,
                                       interp=_member_interp(s, f), bit_size=32))
-                    stores.append((link, f.type, lambda var=var, i=i, f=f: L.load(
-                        b.deref_struct(b.deref_var(var), i), f.type)))
+                    stores.append((link, f.type, lambda var=var, path=path, f=f: L.load(
+                        _member_deref(b, var, path), f.type)))
                 continue
             comps, locs = _vec_shape(s.type)
             interp = INTERPOLATION[s.interpolation]
             if s.type.is_integer or (s.type.is_array and s.type.innermost_element.is_integer):
                 interp = "flat"
             bits = 16 if fp16 and s.precision in ("mediump", "lowp") and s.type.base == "float" else 32
-            link = s.type.name if s.type.is_block else name
+            link = _varying_link(s)
             items.append(dict(name=link, location=_location_key(s.layout), components=comps,
                               locations=locs, interp=interp, bit_size=bits))
             stores.append((link, s.type, lambda var=var, s=s: L.load(b.deref_var(var), s.type)))

@@ -528,7 +528,7 @@ def _wide_passthrough(o, iface, loc: int, lines: list, body: list, attributes: d
     scalar, prefix, pack, _ext = _WIDE[o.base]
     per = o.locations_per_value
     values = o.locations // per
-    var = f"{o.instance}.{o.member}" if o.block else o.name
+    var = f"{o.instance}.{o.member}" if o.instance else o.name
     for k in range(values):
         words = []
         for h in range(per):
@@ -593,7 +593,7 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
                 lines.append(f"flat out {o.glsl_type} shimgl_gs_{o.name};")
                 body.append(f"shimgl_gs_{o.name} = {a};")
             else:
-                var = f"{o.instance}.{o.member}" if o.block else o.name
+                var = f"{o.instance}.{o.member}" if o.instance else o.name
                 target = f"{var}[{k}]" if o.locations > 1 or o.glsl_type.endswith("]") else var
                 body.append(f"{target} = {a};")
             loc += 1
