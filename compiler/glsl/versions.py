@@ -146,6 +146,7 @@ EXTENSIONS = (
     Extension("GL_EXT_frag_depth", es=100),
     Extension("GL_APPLE_clip_distance", es=100),
     Extension("GL_EXT_draw_instanced", es=100),
+    Extension("GL_EXT_draw_buffers", es=100),          # gl_FragData[i > 0] in GLSL ES 1.00
     Extension("GL_EXT_blend_func_extended", es=100),   # gl_SecondaryFrag*EXT (1.00), layout(index) (3.00)
     Extension("GL_EXT_shader_integer_mix", es=300),
     Extension("GL_OES_texture_cube_map_array", es=310),

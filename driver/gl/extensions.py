@@ -377,6 +377,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_clear_texture", _N, _N, _N, _ES31, DONE),
     _x("GL_EXT_buffer_storage", _N, _N, _N, _ES31, DONE),      # test_buffer_storage.py
     _x("GL_EXT_copy_image", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_draw_buffers", _N, _N, _N, _ES2, DONE, glsl=True),     # test_gles_draw_buffers.py
     _x("GL_EXT_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_draw_instanced", _N, _N, _N, _ES2, DONE, glsl=True),

@@ -200,7 +200,8 @@ class FramebufferMixin:
 
     # -- attachments -----------------------------------------------------------------
     def _attachment_points(self):
-        n = self.caps.max_render_targets if self.api.gl_or_es((3, 0), (3, 0)) else 1
+        several = self.api.gl_or_es((3, 0), (3, 0)) or es_has(self.api, "draw_buffers")
+        n = self.caps.max_render_targets if several else 1
         pts = {E.GL_COLOR_ATTACHMENT0 + i for i in range(n)} | set(DEPTH_ATTACHMENTS)
         if self.api.gl_or_es((3, 0), (3, 0)):
             pts.add(E.GL_DEPTH_STENCIL_ATTACHMENT)
@@ -371,7 +372,7 @@ class FramebufferMixin:
 
     # -- draw/read buffers -------------------------------------------------------------
     def glDrawBuffers(self, n: int, bufs) -> None:
-        check(self.api.gl_or_es((2, 0), (3, 0)), E.GL_INVALID_OPERATION)
+        check(self.api.gl_or_es((2, 0), (3, 0)) or es_has(self.api, "draw_buffers"), E.GL_INVALID_OPERATION)
         bufs = list(bufs)[:n]
         check(0 <= n <= self.caps.max_render_targets, E.GL_INVALID_VALUE, "n > MAX_DRAW_BUFFERS")
         fb = self.draw_framebuffer

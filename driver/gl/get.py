@@ -174,6 +174,9 @@ class GetMixin:
             })
             for i in range(self.caps.max_render_targets):
                 t[E.GL_DRAW_BUFFER0 + i] = (lambda i: lambda c: c._draw_buffer_enum(i))(i)
+        elif es_has(api, "draw_buffers"):          # EXT_draw_buffers in GLES 2.0
+            for i in range(self.caps.max_render_targets):
+                t[E.GL_DRAW_BUFFER0 + i] = (lambda i: lambda c: c._draw_buffer_enum(i))(i)
         from driver.gl.binary import PROGRAM_BINARY_FORMAT, available as binary_available
         if binary_available(api):
             t.update({

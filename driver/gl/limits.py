@@ -272,6 +272,10 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES":
                 caps.max_render_targets + caps.max_combined_shader_buffers + caps.max_combined_images,
         })
+    if api.es and api.version < (3, 0) and api.has_extension("GL_EXT_draw_buffers"):
+        # EXT_draw_buffers: GLES 2.0 gets GLES 3.0's draw buffers and colour attachments
+        lim.update({"GL_MAX_DRAW_BUFFERS": caps.max_render_targets,
+                    "GL_MAX_COLOR_ATTACHMENTS": caps.max_render_targets})
     if api.es_(3, 2):
         # GLES 3.2 tables 21.40-21.42: what desktop GL has from 4.0/4.1 (patches, the layer's
         # provoking vertex) and wide lines in multisample framebuffers (the desktop widths)

@@ -76,6 +76,7 @@ ES_FEATURES: dict[str, tuple[tuple[int, int] | None, tuple[str, ...]]] = {
     "base_vertex": ((3, 2), ("GL_OES_draw_elements_base_vertex", "GL_EXT_draw_elements_base_vertex")),
     "base_instance": (None, ("GL_EXT_base_instance",)),
     "multi_draw_arrays": (None, ("GL_EXT_multi_draw_arrays",)),
+    "draw_buffers": ((3, 0), ("GL_EXT_draw_buffers",)),
     "polygon_offset_clamp": (None, ("GL_EXT_polygon_offset_clamp",)),
     "clear_texture": (None, ("GL_EXT_clear_texture",)),
     "copy_image": ((3, 2), ("GL_EXT_copy_image", "GL_OES_copy_image")),
