@@ -226,6 +226,8 @@ def link_stage(stage: str, objects: Sequence[tuple[Any, str]], extensions: str =
             raise LinkError(f"unresolved reference to function `{sig.name}'")
     else:
         _check_io_layouts(stage, units)
+        if stage == "fragment":
+            _check_fragment_redeclarations(units)
         unit = _merge(stage, units, mains[0])
     from compiler.glsl.enhanced_layouts import location_aliasing_error
     err = location_aliasing_error(unit)
@@ -247,6 +249,21 @@ def _check_io_layouts(stage: str, units: list) -> None:
             prev = seen.setdefault((g.storage, g.name), place)
             if prev != place:
                 raise LinkError(f"`{g.name}' has different locations or components in the {stage} shader objects")
+
+
+def _check_fragment_redeclarations(units: list) -> None:
+    """gl_FragDepth (ARB/AMD_conservative_depth; gl_FragCoord: ``_check_frag_coord``): once a
+    fragment shader object that uses it redeclares it, every object using it redeclares
+    it, with the same layout qualifiers."""
+    for name in ("gl_FragDepth",):
+        used = [v for u in units for v in u.builtin_variables if v.name == name]
+        declared = [v for v in used if getattr(v, "redeclared", False)]
+        if not declared:
+            continue
+        if len(declared) != len(used):
+            raise LinkError(f"`{name}' is redeclared in some fragment shader objects using it and not in others")
+        if any(dict(v.layout) != dict(declared[0].layout) for v in declared):
+            raise LinkError(f"`{name}' is redeclared with different layout qualifiers in the fragment shader objects")
 
 
 # -- several objects of one stage ---------------------------------------------------------

@@ -590,9 +590,10 @@ def _texture_functions() -> list[BuiltinFunction]:
     F, I = "float", "int"
 
     def add(name, ret, params, d, e, stages=(), exts=()):
-        if params[0].sampler_dim == "Cube" and params[0].sampler_array and not name.startswith("textureGather"):
+        if params[0].sampler_dim == "Cube" and params[0].sampler_array and \
+                not name.startswith(("textureGather", "textureQuery")):
             # ARB_texture_cube_map_array: its functions in every GLSL version (gathers
-            # come with the gather extensions)
+            # and the LOD/levels queries come with their own extensions)
             exts = tuple(exts) + ("GL_ARB_texture_cube_map_array", "GL_OES_texture_cube_map_array",
                                   "GL_EXT_texture_cube_map_array")
         if params[0].sampler_dim == "Buffer":
@@ -704,6 +705,8 @@ def _texture_functions() -> list[BuiltinFunction]:
         if dim != "Rect":
             qp = T.vector(F, _COORD[dim]) if _COORD[dim] > 1 else T.FLOAT
             add("textureQueryLod", T.VEC2, [s, qp], 400, 0, {"fragment"})
+            # ARB_texture_query_lod's name of it (the extension only; GLSL 4.00 renamed it)
+            add("textureQueryLOD", T.VEC2, [s, qp], 0, 0, {"fragment"}, exts=("GL_ARB_texture_query_lod",))
             add("textureQueryLevels", T.INT, [s], 430, 0)
     return out
 
@@ -732,7 +735,8 @@ def _image_functions() -> list[BuiltinFunction]:
         def add(fname, ret, params, a=avail):
             out.append(BuiltinFunction(fname, ret, tuple(("in", p) for p in params), a))
 
-        add("imageSize", T.vector("int", size_n), [img], Availability(430, es, extensions=buf_exts))
+        add("imageSize", T.vector("int", size_n), [img],
+            Availability(430, es, extensions=buf_exts + ("GL_ARB_shader_image_size",)))
         if dim == "2DMS":
             add("imageSamples", T.INT, [img],
                 Availability(450, 0, extensions=("GL_ARB_shader_texture_image_samples",)))

@@ -74,7 +74,8 @@ _EXTENSION_KEYWORDS = {
                "GL_ARB_separate_shader_objects", "GL_ARB_explicit_uniform_location",
                "GL_ARB_shading_language_420pack", "GL_ARB_compute_shader",
                "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_image_load_store",
-               "GL_ARB_shader_atomic_counters", "GL_ARB_fragment_coord_conventions"),
+               "GL_ARB_shader_atomic_counters", "GL_ARB_fragment_coord_conventions",
+               "GL_ARB_conservative_depth", "GL_AMD_conservative_depth"),
     # memory qualifiers: images and storage blocks both bring them
     **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")
        for w in ("coherent", "volatile", "restrict", "readonly", "writeonly")},

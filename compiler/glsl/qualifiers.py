@@ -44,6 +44,7 @@ VALUED = {"location", "binding", "offset", "index", "local_size_x", "local_size_
 FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | set(GS_PRIMITIVES) | set(TES_IDENTIFIERS) | {
     "early_fragment_tests", "origin_upper_left", "pixel_center_integer", "depth_any",
     "depth_greater", "depth_less", "depth_unchanged"}
+_DEPTH_LAYOUTS = frozenset({"depth_any", "depth_greater", "depth_less", "depth_unchanged"})
 _ORDER_RANK = {"invariant": 0, "precise": 0, "interpolation": 1, "layout": 1, "auxiliary": 2,
                "storage": 2, "precision": 3, "memory": 2}
 
@@ -57,7 +58,8 @@ class QualifierRules:
         """Before GLSL 4.20 qualifiers come as: invariant, interpolation, storage, precision."""
         if self.version.at_least(420, 310) or "GL_ARB_shading_language_420pack" in self.enabled:
             return
-        ranks = [_ORDER_RANK[k] for k in q.order]
+        # memory qualifiers (readonly, coherent, ...) may stand anywhere, as in Mesa
+        ranks = [_ORDER_RANK[k] for k in q.order if k != "memory"]
         if ranks != sorted(ranks):
             if q.invariant and q.order[0] != "invariant":
                 self.error(q.loc, "invariant qualifiers must come first")
@@ -108,6 +110,10 @@ class QualifierRules:
                     self.error(lid.loc, f"{name} layout qualifier is invalid ({value} < 0)")
                     continue
                 out[key] = value    # (420pack: of several layout(...) the last one wins)
+            elif key in _DEPTH_LAYOUTS and not (self.version.at_least(420) or {
+                    "GL_ARB_conservative_depth", "GL_AMD_conservative_depth"} & set(self.enabled)):
+                # GLSL 4.20 section 4.4.2.3 (ARB/AMD_conservative_depth below it)
+                self.error(lid.loc, f"layout qualifier `{name}' needs GLSL 4.20 or GL_ARB_conservative_depth")
             elif key in FLAGS:
                 if lid.value is not None:
                     self.error(lid.loc, f"layout qualifier `{name}' does not take a value")

@@ -139,6 +139,13 @@ EXTENSIONS = (
     Extension("GL_ARB_shader_texture_lod", desktop=110),
     Extension("GL_ARB_draw_instanced", desktop=110),
     Extension("GL_ARB_fragment_coord_conventions", desktop=110),
+    # as in Mesa, from every version: layout(depth_*) on gl_FragDepth, imageSize() (images
+    # need GL_ARB_shader_image_load_store below 4.20), only the macro, textureQueryLOD()
+    Extension("GL_ARB_conservative_depth", desktop=110),
+    Extension("GL_AMD_conservative_depth", desktop=110),   # the same qualifiers, AMD's name
+    Extension("GL_ARB_shader_image_size", desktop=110),
+    Extension("GL_ARB_shader_precision", desktop=110),
+    Extension("GL_ARB_texture_query_lod", desktop=110),
     Extension("GL_EXT_texture_array", desktop=110),
     Extension("GL_EXT_gpu_shader4", desktop=110),
     Extension("GL_OES_standard_derivatives", es=100),

@@ -924,7 +924,7 @@ class _TextureCall:
             return self._tex("query_levels", {}, 1, common, dest_type="int")
         if n == "textureSamples":
             return self._tex("query_samples", {}, 1, {**common, "is_shadow": False}, dest_type="int")
-        if n == "textureQueryLod":
+        if n in ("textureQueryLod", "textureQueryLOD"):     # GLSL 4.00 / ARB_texture_query_lod
             coord = self.args[0]
             if st.sampler_array:            # the IR wants the layer too; it does not affect the LOD
                 chans = [b.channel(coord, i) for i in range(coord.num_components)] + [b.fimm(0.0)]

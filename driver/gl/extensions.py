@@ -212,7 +212,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_clear_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_compressed_texture_pixel_storage", _ANY, _GL32, _N, _N, CORE),
     _x("GL_ARB_compute_shader", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
-    _x("GL_ARB_conservative_depth", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_conservative_depth.py
+    _x("GL_AMD_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # (the same, AMD's name)
     _x("GL_ARB_copy_image", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_buffers_blend", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_indirect", _ANY, _GL32, _N, _N, DONE),
@@ -243,7 +244,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_separate_shader_objects", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_atomic_counters", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_image_load_store", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
-    _x("GL_ARB_shader_image_size", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    # where image load/store is (images need it below GLSL 4.20); test_shader_image_size.py
+    _x("GL_ARB_shader_image_size", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_precision", _ANY, _GL32, _N, _N, CORE, glsl=True),
     _x("GL_ARB_shader_storage_buffer_object", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_subroutine", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_subroutine*.py

@@ -617,11 +617,18 @@ class TexImageExtraMixin:
         if entry is None:
             return None
         tex, level, layered, layer, access, fmt = entry
+        rw = {E.GL_READ_ONLY: PipeMap.READ, E.GL_WRITE_ONLY: PipeMap.WRITE,
+              E.GL_READ_WRITE: PipeMap.READ | PipeMap.WRITE}[access]
+        if tex.target == E.GL_TEXTURE_BUFFER:
+            # a buffer image is the texture's range of its buffer (GL 4.6 section 8.26)
+            buf = tex.buffer
+            if buf is None or buf.resource is None:
+                return None
+            return ImageView(buf.resource, INTERNAL_FORMATS[fmt].pipe, int(rw), offset_B=tex.buffer_offset,
+                             size_B=tex.buffer_size or buf.size - tex.buffer_offset)
         res = self._texture_resource(tex)
         if res is None:
             return None
-        rw = {E.GL_READ_ONLY: PipeMap.READ, E.GL_WRITE_ONLY: PipeMap.WRITE,
-              E.GL_READ_WRITE: PipeMap.READ | PipeMap.WRITE}[access]
         last = res.template.array_size - 1 if layered else layer
         return ImageView(res, INTERNAL_FORMATS[fmt].pipe, int(rw), level,
                          0 if layered else layer, last)
