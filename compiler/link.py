@@ -445,7 +445,29 @@ def _merge(stage: str, units: list, main_unit):
         if getattr(out, name, None) is None:
             out.__dict__[name] = next((cp(getattr(u, name)) for u in units
                                        if getattr(u, name, None) is not None), None)
+    for name in ("geometry", "tessellation"):
+        out.__dict__[name] = _merged_stage_layout([getattr(u, name, None) for u in units])
     return out
+
+
+def _merged_stage_layout(layouts: list):
+    """The geometry or tessellation layout of a stage whose declarations are spread over
+    its shader objects (a geometry shader's primitives in one object, its max_vertices in
+    another; a control stage's ``vertices``): each field from the first object that
+    declares it, the emitted streams of all (the driver's link checks that the objects
+    agree). None when no object has one."""
+    from dataclasses import fields, replace
+    given = [lay for lay in layouts if lay is not None]
+    if not given:
+        return None
+    merged = {}
+    for f in fields(given[0]):
+        values = [getattr(lay, f.name) for lay in given]
+        if isinstance(values[0], frozenset):
+            merged[f.name] = frozenset().union(*values)
+        else:
+            merged[f.name] = next((v for v in values if v is not None and v != f.default), values[0])
+    return replace(given[0], **merged)
 
 
 def _check_recursion(stage: str, units: list) -> None:

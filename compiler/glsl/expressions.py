@@ -481,9 +481,12 @@ class ExpressionAnalyzer:
                 else:
                     e.const = (b.const[idx],)
         else:
-            if bt.is_array and bt.length is None and self.implicit_array_entry(b) is not None:
+            if bt.is_array and bt.length is None and self.implicit_array_entry(b) is not None and not (
+                    self.stage == "tess_control" and getattr(getattr(b, "symbol", None), "storage", None) == "out"):
                 # GLSL 1.20 section 4.1.9: indexed with a non-constant expression, an
-                # array must have been given its size first
+                # array must have been given its size first (not a control stage's per-vertex
+                # output, gl_out[] included: the link sizes it by the stage's layout(vertices),
+                # which another shader object of the stage may declare, GLSL 4.00 section 4.3.8.2)
                 self.error(e.loc, f"unsized array `{_array_name(b)}' index must be constant")
                 e.type = None
                 return e

@@ -269,6 +269,8 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         for var, (size, refs) in self.implicit_arrays.items():
             if not isinstance(var, Variable) or var.type.length is not None:
                 continue  # a block instance's member (below), or sized later by a redeclaration
+            if self.stage == "tess_control" and var.storage == "out" and not var.patch:
+                continue  # a per-vertex output: the link sizes it by layout(vertices) of another object
             var.type = T.array_of(var.type.element, max(size, 1))
             for ref in refs:
                 ref.type = var.type
