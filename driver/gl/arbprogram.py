@@ -22,7 +22,6 @@ into the program's default uniform block before each draw.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -441,7 +440,7 @@ class ARBProgramMixin:
         prog.linked = True
         for u in ls.uniforms:                          # samplers: shimgl_Texture<u> reads unit u
             if u.kind == "sampler" and u.name.startswith("shimgl_Texture"):
-                struct.pack_into("<i", ls.uniform_data, u.offset_B, int(u.name[len("shimgl_Texture"):]))
+                ls.uniform_storage.pack("<i", u.offset_B, int(u.name[len("shimgl_Texture"):]))
         for stage, unit in ls.units.items():
             obj = active.get(stage)
             ir = obj.shader if obj is not None else unit
@@ -477,7 +476,7 @@ class ARBProgramMixin:
                     continue
                 first = int(u.name[len(base) + 1:-1]) if u.name != base else 0
                 for i in range(u.size):
-                    struct.pack_into("<4f", ls.uniform_data, u.offset_B + i * u.stride_B,
+                    ls.uniform_storage.pack("<4f", u.offset_B + i * u.stride_B,
                                      *table.get(first + i, (0.0, 0.0, 0.0, 0.0)))
 
     def _arb_copy_glsl_state(self, prog, glsl) -> None:
@@ -489,7 +488,7 @@ class ARBProgramMixin:
             v = by_name.get(u.name)
             if v is not None and v.stride_B == u.stride_B:    # one layout rule: the same shape
                 size_B = min(u.size, v.size) * u.stride_B
-                dst.uniform_data[u.offset_B:u.offset_B + size_B] = src.uniform_data[v.offset_B:v.offset_B + size_B]
+                dst.uniform_storage.write(u.offset_B, src.uniform_data[v.offset_B:v.offset_B + size_B])
         bindings = {b.name: b.binding for b in src.blocks}
         for b in dst.blocks:
             if b.name in bindings:

@@ -52,7 +52,7 @@ class ClearQuadMixin:
             for u in ls.uniforms:
                 value = int_uniform(u.name)
                 if value is not None:
-                    struct.pack_into("<i", ls.uniform_data, u.offset_B, value)
+                    ls.uniform_storage.pack("<i", u.offset_B, value)
         self._create_pipe_shaders(prog)
         return prog
 

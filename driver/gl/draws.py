@@ -14,7 +14,8 @@ import numpy as np
 import layout
 from driver.gallium import (
     ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
-    PipeClear, PipeFormat, PipePrim, PipeShaderType, ShaderVariantError, VertexBuffer, VertexElement,
+    PipeClear, PipeFormat, PipePrim, PipeShaderType, ShaderVariantError, StreamOutputTarget, VertexBuffer,
+    VertexElement,
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
@@ -22,7 +23,7 @@ from driver.gl.color_clamp import fragment_clamps, vertex_clamps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has, srgb_decode_view
-from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, VERTEX_ARRAYS
+from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, TRANSFORM_FEEDBACK, VERTEX_ARRAYS
 from driver.gl.feedback import stream_output_info
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
@@ -122,6 +123,14 @@ def _pieces(mode: int, first: int, count: int, limit: int | None = None) -> list
     return out
 
 
+def _stream_output_targets(x, ls) -> list:
+    """The pipe's stream output targets of transform feedback object ``x`` for the
+    buffers link ``ls`` captures into (an unbound binding the program captures
+    nothing into, stride 0: no resource)."""
+    return [StreamOutputTarget(buf.resource, off, size or buf.size - off) if buf is not None
+            else StreamOutputTarget(None, 0, 0) for buf, off, size in x.buffers[:ls.tf_layout.buffers]]
+
+
 class DrawMixin:
     def _init_family(self) -> None:
         # while a draw binds its programs: id(linked state) -> the samplers and views
@@ -129,16 +138,27 @@ class DrawMixin:
         self._draw_samplers = None
 
     # -- validation ------------------------------------------------------------
-    def _draw_modes(self) -> set[int]:
-        modes = set(range(E.GL_POINTS, E.GL_TRIANGLE_FAN + 1))
-        if self.api.compat:
-            modes |= {E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON}
-        if self.api.gl(3, 2) or es_has(self.api, "geometry_shader"):
-            modes |= {E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY,
-                      E.GL_TRIANGLES_ADJACENCY, E.GL_TRIANGLE_STRIP_ADJACENCY}
-        if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):
-            modes.add(E.GL_PATCHES)
-        return modes
+    _api_facts = None           # (api, draw modes, has tessellation) of _draw_modes
+
+    def _draw_modes(self) -> frozenset[int]:
+        """The primitive modes of the context's API (fixed for a context: derived once)."""
+        return self._facts_of_api()[1]
+
+    def _facts_of_api(self) -> tuple:
+        facts = self._api_facts
+        if facts is None or facts[0] is not self.api:
+            api = self.api
+            modes = set(range(E.GL_POINTS, E.GL_TRIANGLE_FAN + 1))
+            if api.compat:
+                modes |= {E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON}
+            if api.gl(3, 2) or es_has(api, "geometry_shader"):
+                modes |= {E.GL_LINES_ADJACENCY, E.GL_LINE_STRIP_ADJACENCY,
+                          E.GL_TRIANGLES_ADJACENCY, E.GL_TRIANGLE_STRIP_ADJACENCY}
+            tessellation = api.gl(4, 0) or es_has(api, "tessellation_shader")
+            if tessellation:
+                modes.add(E.GL_PATCHES)
+            facts = self._api_facts = (api, frozenset(modes), tessellation)
+        return facts
 
     def _dual_source_validate(self) -> None:
         """ARB/EXT_blend_func_extended: a draw (or glBegin) while a blended buffer uses a
@@ -161,9 +181,11 @@ class DrawMixin:
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
         prog = self.current_program
-        if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):     # GL 4.6 section 10.1.15: patches iff tessellation
+        stage_programs = None          # self._stage_programs(), asked once
+        if self._facts_of_api()[2]:     # GL 4.6 section 10.1.15: patches iff tessellation
             from driver.gl.tessellation import tessellation_validate
-            tessellation_validate(self, self._stage_programs(), mode)
+            stage_programs = self._stage_programs()
+            tessellation_validate(self, stage_programs, mode)
         if prog is None and self.bound_pipeline is not None:
             problem = self._pipeline_problem(self.bound_pipeline)
             check(problem is None, E.GL_INVALID_OPERATION, problem or "")
@@ -186,7 +208,9 @@ class DrawMixin:
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION,
                   "no vertex array object bound")
         from driver.gl.features.blend_advanced import advanced_blend_validate
-        advanced_blend_validate(self, self._stage_programs())
+        if stage_programs is None:
+            stage_programs = self._stage_programs()
+        advanced_blend_validate(self, stage_programs)
         self._dual_source_validate()
         status = self._draw_framebuffer_status()
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
@@ -200,8 +224,8 @@ class DrawMixin:
                     E.GL_LINE_STRIP_ADJACENCY: E.GL_LINES}.get(mode, E.GL_TRIANGLES)
             if self.api.es and self.api.version < (3, 2):
                 base = mode     # GLES 3.0 section 2.15.2: the modes must be identical
-            gs = self._stage_programs().get(PipeShaderType.GEOMETRY)
-            tes = self._stage_programs().get(PipeShaderType.TESS_EVAL)
+            gs = stage_programs.get(PipeShaderType.GEOMETRY)
+            tes = stage_programs.get(PipeShaderType.TESS_EVAL)
             if gs is not None:  # GL 4.6 section 13.3: the geometry stage's output primitive is recorded
                 from driver.gl.geometry import feedback_primitive
                 base = feedback_primitive(gs)
@@ -589,7 +613,7 @@ class DrawMixin:
 
     def _emit_program(self, prog, stages) -> None:
         ls = prog.linked_state
-        state_block = self._state_uniform_bytes() if self.api.compat else self._core_state_block(ls)
+        state_block = self._compat_state_block() if self.api.compat else self._core_state_block(ls)
         x = self.xfb
         for stage in stages:
             handle = ls.pipe_shaders.get(stage)
@@ -597,19 +621,19 @@ class DrawMixin:
                     and "geometry" not in ls.units:       # with a geometry stage, its passes capture
                 handle = self._xfb_vertex_shader(prog)
             self.pipe.bind_shader_state(stage, handle)
-            self.pipe.set_constant_buffer(stage, 0, ConstantBuffer(
-                None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
+            # the uniform storage's bytes: copied once per generation (driver.gl.uniform_storage)
+            self.pipe.set_constant_buffer(stage, 0, ls.uniform_storage.constant_buffer())
             if state_block is not None:
-                self.pipe.set_constant_buffer(stage, STATE_CONSTANT_BUFFER, ConstantBuffer(
-                    None, 0, len(state_block), state_block))
+                self.pipe.set_constant_buffer(stage, STATE_CONSTANT_BUFFER, state_block)
             self._emit_blocks(ls, stage)
             self._emit_samplers(ls, stage)
             self._emit_images(stage, ls)
             self._emit_shader_buffers(stage, ls)
 
-    _core_state_cache = None             # ((near, far), block bytes) of _core_state_block
+    _core_state_cache = None             # ((near, far), ConstantBuffer) of _core_state_block
+    _compat_state_cache = None           # (block bytes, ConstantBuffer) of _compat_state_block
 
-    def _core_state_block(self, ls) -> bytes | None:
+    def _core_state_block(self, ls) -> ConstantBuffer | None:
         """The built-in state block of a core or ES context for a program that reads
         gl_DepthRange, the one state built-in core and ES GLSL keep (GLSL 4.60 section
         7.4: viewport 0's range): zeros but near, far and diff, built again only when
@@ -619,7 +643,17 @@ class DrawMixin:
         near, far = self.state.depth_range
         cached = self._core_state_cache
         if cached is None or cached[0] != (near, far):
-            cached = self._core_state_cache = ((near, far), _depth_range_block(near, far))
+            block = _depth_range_block(near, far)
+            cached = self._core_state_cache = ((near, far), ConstantBuffer(None, 0, len(block), block))
+        return cached[1]
+
+    def _compat_state_block(self) -> ConstantBuffer:
+        """The compatibility profile's built-in state block (legacy/stateblock.py) as a
+        constant buffer, the same object while its bytes are the same."""
+        block = self._state_uniform_bytes()
+        cached = self._compat_state_cache
+        if cached is None or cached[0] != block:
+            cached = self._compat_state_cache = (block, ConstantBuffer(None, 0, len(block), block))
         return cached[1]
 
     def _emit_blocks(self, ls, stage, stage_name: str | None = None) -> None:
@@ -659,13 +693,12 @@ class DrawMixin:
         unit, target, bound texture and sampler object (and the compatibility unit's
         LOD bias), the texture (and, for buffer textures, buffer) generations and the
         seamless-cube enable; None while a bound texture has queued uploads."""
-        data, units, samplers = ls.uniform_data, self.texture_units, self.sampler_units
+        units, samplers = self.texture_units, self.sampler_units
         targets = self.default_textures
         compat = self.api.compat
         elements = []
         buffers = 0
-        for offset_B, target in self._sampler_plan(ls)[0]:
-            unit = _I32.unpack_from(data, offset_B)[0]
+        for unit, target in self._sampler_targets(ls):
             tex = units[unit].get(target) if target in targets else None
             if tex is not None and _has_pending(tex):
                 return None
@@ -709,12 +742,15 @@ class DrawMixin:
                                               views[-1].format))
         return tuple(samplers), views
 
-    def _sampler_targets(self, ls, active_only: bool = False):
+    def _sampler_targets(self, ls, active_only: bool = False) -> tuple:
         """(texture unit, texture target) of every sampler uniform element (``active_only``:
-        of the elements the shaders use, ``UniformInfo.active_elements``)."""
-        data = ls.uniform_data
-        for offset_B, target in self._sampler_plan(ls)[1 if active_only else 0]:
-            yield _I32.unpack_from(data, offset_B)[0], target
+        of the elements the shaders use, ``UniformInfo.active_elements``), read from the
+        uniform storage again only when its generation moved."""
+        def read():
+            data = ls.uniform_data
+            return tuple((_I32.unpack_from(data, offset_B)[0], target)
+                         for offset_B, target in self._sampler_plan(ls)[1 if active_only else 0])
+        return ls.uniform_storage.memo(("sampler units", active_only), read)
 
     def _sampler_slots(self, ls, active_only: bool = False):
         """(offset_B of the unit number in the uniform storage, texture target) of every
@@ -748,11 +784,13 @@ class DrawMixin:
     def _sampler_units_consistent(self, ls) -> bool:
         """GL 4.6 section 11.1.3.11 / GLES 3.2 section 11.1.3.5: samplers of
         different types may not use the same texture unit."""
-        seen: dict[int, int] = {}
-        for unit, target in self._sampler_targets(ls, active_only=True):
-            if seen.setdefault(unit, target) != target:
-                return False
-        return True
+        def consistent() -> bool:
+            seen: dict[int, int] = {}
+            for unit, target in self._sampler_targets(ls, active_only=True):
+                if seen.setdefault(unit, target) != target:
+                    return False
+            return True
+        return ls.uniform_storage.memo("units consistent", consistent)
 
     def _texture_complete(self, tex, params=None) -> bool:
         """GL 4.6 section 8.17 (mipmap, cube and format completeness), with the
@@ -917,6 +955,22 @@ class DrawMixin:
         with self._variant_errors():
             # drawid_offset: the index of this draw within a glMultiDraw* (gl_DrawIDARB)
             self.pipe.draw_vbo(info, getattr(self, "_draw_id", 0), indirect, draws)
+
+    def _emit_stream_output(self) -> None:
+        """The transform feedback targets of an active, unpaused object: kept while
+        the object, its program's link and the transform feedback and buffer
+        generations stand; the offsets start the buffers afresh on the first draw
+        after glBeginTransformFeedback and append after."""
+        x = self.xfb
+        if not x.active or x.paused:
+            self.pipe.set_stream_output_targets([], [])
+            return
+        ls = x.program.linked_state
+        targets = self._derived("stream output", (x, ls), (TRANSFORM_FEEDBACK.generation, BUFFERS.generation),
+                                lambda: _stream_output_targets(x, ls))
+        offsets = [0 if x.first_emit else -1] * len(targets)
+        x.first_emit = False
+        self.pipe.set_stream_output_targets(targets, offsets)
 
     @contextlib.contextmanager
     def _variant_errors(self):

@@ -2,7 +2,10 @@
 (Mesa's dirty state, as numbers that every change moves).
 
 A group (textures and samplers, buffers, vertex arrays, framebuffers and
-renderbuffers) has one generation number for all its objects, of every context.
+renderbuffers, transform feedback objects) has one generation number for all its
+objects, of every context. (A program's uniform storage has a generation of its
+own: driver.gl.uniform_storage. Query objects have none: a draw derives nothing
+from them, a query's begin and end go to the pipe at once.)
 A class made with ``tracked(group)`` moves the number on every attribute
 assignment, and the lists and dicts it holds are replaced by ones that move it on
 every change of their content (at any depth: ``tex.images[face][level] = img``
@@ -17,7 +20,7 @@ derives again)."""
 
 from __future__ import annotations
 
-__all__ = ["Group", "TEXTURES", "BUFFERS", "VERTEX_ARRAYS", "FRAMEBUFFERS", "tracked"]
+__all__ = ["Group", "TEXTURES", "BUFFERS", "VERTEX_ARRAYS", "FRAMEBUFFERS", "TRANSFORM_FEEDBACK", "tracked"]
 
 
 class Group:
@@ -152,6 +155,7 @@ TEXTURES = Group("textures and samplers")
 BUFFERS = Group("buffers")
 VERTEX_ARRAYS = Group("vertex arrays")
 FRAMEBUFFERS = Group("framebuffers and renderbuffers")
+TRANSFORM_FEEDBACK = Group("transform feedback objects")
 
 
 def tracked(group: Group, untracked: frozenset = frozenset()):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driver.gl import enums as E
-from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, VERTEX_ARRAYS, tracked
+from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, TRANSFORM_FEEDBACK, VERTEX_ARRAYS, tracked
 
 __all__ = [
     "Buffer", "Framebuffer", "Namespace", "Program", "Query", "Renderbuffer", "Sampler",
@@ -416,6 +416,9 @@ class Sync:
     delete_pending: bool = False
 
 
+# the counters a draw moves (the vertices captured, whether the next draw starts the
+# buffers afresh) are not what a draw derives: untracked
+@tracked(TRANSFORM_FEEDBACK, untracked=frozenset({"vertices_written", "first_emit"}))
 @dataclass(eq=False)
 class TransformFeedback:
     name: int

@@ -24,6 +24,7 @@ from driver.gl.glsl import (
 )
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.objects import STAGES, Namespace, Program, Shader
+from driver.gl.uniform_storage import UniformStorage
 from driver.gl.limits import glsl_limits
 
 __all__ = ["ProgramMixin", "LinkedProgram", "UniformInfo", "STAGES"]
@@ -159,7 +160,7 @@ class LinkedProgram:
     frag_outputs: dict                # name -> location
     uniforms: list                    # UniformInfo in location order
     locations: dict                   # location -> (UniformInfo, element index)
-    uniform_data: bytearray
+    uniform_storage: UniformStorage   # the default block's bytes (write through it: its generation moves)
     blocks: list                      # UniformBlockInfo
     local_size: tuple | None = None
     pipe_shaders: dict = field(default_factory=dict)   # PipeShaderType -> handle
@@ -176,6 +177,11 @@ class LinkedProgram:
     fetch_slots: dict = field(default_factory=dict)
     stages: dict = field(default_factory=dict)   # stage -> compiler.link.LinkedShader (what the pipe compiles)
     default_block: object = None      # compiler.link.DefaultBlock: the layout of uniform_data the shaders read
+
+    @property
+    def uniform_data(self) -> memoryview:
+        """The default block's bytes, read-only (write with ``uniform_storage``)."""
+        return self.uniform_storage.view
 
 
 _VERSION_RE = re.compile(r"^[ \t]*#[ \t]*version\b", re.M)
@@ -590,7 +596,7 @@ class ProgramMixin:
             if local_size is None:
                 raise LinkError("compute shader has no local_size layout")
         linked = LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
-                               uniforms, locations, data, blocks, local_size, tf_varyings=tf,
+                               uniforms, locations, UniformStorage(data), blocks, local_size, tf_varyings=tf,
                                tf_layout=tf_layout,
                                atomic_buffers=atomics)
         if geometry is not None:

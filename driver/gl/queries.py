@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType, StreamOutputTarget
+from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gl_spirv import reported_name
@@ -326,22 +326,6 @@ class QueryMixin:
         check(x.active and x.paused, E.GL_INVALID_OPERATION)
         check(self.current_program is x.program, E.GL_INVALID_OPERATION, "program changed")
         x.paused = False
-
-    def _emit_stream_output(self) -> None:
-        x = self.xfb
-        if not x.active or x.paused:
-            self.pipe.set_stream_output_targets([], [])
-            return
-        prog = x.program
-        n = prog.linked_state.tf_layout.buffers
-        targets = []
-        for buf, off, size in x.buffers[:n]:
-            # an unbound binding the program captures nothing into (stride 0): no resource
-            targets.append(StreamOutputTarget(buf.resource, off, size or buf.size - off) if buf is not None
-                           else StreamOutputTarget(None, 0, 0))
-        offsets = [0 if x.first_emit else -1] * n
-        x.first_emit = False
-        self.pipe.set_stream_output_targets(targets, offsets)
 
     def glGetTransformFeedbackVarying(self, program: int, index: int):
         """Returns (name, size, type) of a captured varying (GL 4.6 section 11.1.2.1)."""

@@ -93,7 +93,7 @@ class UniformMixin:
                 # a list mixing values above 2^63 with small ones becomes float64)
                 raw = struct.pack(f"<{len(col)}{_PACK[u.kind]}", *col) if u.kind in ("int64", "uint64") \
                     else pack_values(col, _PACK[u.kind])
-                ls.uniform_data[base + slot_B * c:base + slot_B * c + len(raw)] = raw
+                ls.uniform_storage.write(base + slot_B * c, raw)
 
     def _get_uniform(self, program: int, location: int, as_kind: str) -> list:
         prog = self._program(program)

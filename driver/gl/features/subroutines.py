@@ -208,7 +208,7 @@ def _write(prog, st: SubroutineStage, values: list[int]) -> None:
         if u is None or element >= u.size:
             continue       # (not used by the shader: no storage)
         at = u.offset_B + element * u.stride_B
-        ls.uniform_data[at:at + 4] = int(value).to_bytes(4, "little")
+        ls.uniform_storage.write(at, int(value).to_bytes(4, "little"))
 
 
 def _values(ctx) -> dict:

@@ -23,7 +23,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.color_clamp import fragment_clamps
-from driver.gl.pointers import pack_into
+from driver.gl.pointers import pack_values
 from driver.gl.errors import check, check_enum
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
 from driver.gl.legacy.fixedfunc import PIXEL_UNIT
@@ -212,7 +212,7 @@ class RasterMixin:
         for u in ls.uniforms:
             if u.name in values:
                 v = np.atleast_1d(values[u.name])
-                pack_into(ls.uniform_data, u.offset_B, "f", v)
+                ls.uniform_storage.write(u.offset_B, pack_values(v, "f"))
         s = self.state
         saved = (self.current_program, self.texture_units[PIXEL_UNIT].get(E.GL_TEXTURE_2D), s.polygon_mode,
                  set(s.enabled), self.sampler_units[PIXEL_UNIT], self.legacy.polygon_mode_back)

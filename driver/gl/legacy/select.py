@@ -365,7 +365,7 @@ class SelectFeedbackMixin:
                       if base in written]
         cap = self._capture_program(prog, tuple(names))
         data = prog.linked_state.uniform_data
-        cap.linked_state.uniform_data[:len(data)] = data            # the same default block
+        cap.linked_state.uniform_storage.write(0, data)            # the same default block
         stride_dw = cap.linked_state.tf_layout.stride_dw[0]
         n = len(ids)
         out = np.zeros((n, 20))

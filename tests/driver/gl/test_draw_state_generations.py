@@ -51,9 +51,9 @@ def _texture(ctx, texel, unit=0):
     return t
 
 
-def _scene(colour=(1, 1, 1, 1), texel=(255, 255, 255, 255)):
+def _scene(colour=(1, 1, 1, 1), texel=(255, 255, 255, 255), api="gl33"):
     """A 4x4 core context drawing a white quad times a 1x1 texture on unit 0."""
-    ctx = glhelp.context(4, 4, api="gl33")
+    ctx = glhelp.context(4, 4, api=api)
     prog = glhelp.program(ctx, VS, FS)
     (vao,) = ctx.glGenVertexArrays(1)
     ctx.glBindVertexArray(vao)
@@ -278,6 +278,257 @@ def test_another_program_between_draws():
     other = glhelp.program(ctx, VS, FS_CONST)
     ctx.glUseProgram(prog)
     _twice(ctx, lambda: ctx.glUseProgram(other), WHITE, (0, 0, 255, 255))
+
+
+# -- a program's uniform storage (driver.gl.uniform_storage) -------------------------------------
+
+FS_TINT = """#version 330 core
+in vec4 v;
+uniform vec4 tint;
+out vec4 o;
+void main() { o = v * tint; }
+"""
+
+
+def _tinted(api="gl33", fs=FS_TINT):
+    """The scene with a program multiplying the colour by ``tint`` (set to white)."""
+    ctx, *rest = _scene(api=api)
+    prog = glhelp.program(ctx, VS, fs)
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "tint"), 1.0, 1.0, 1.0, 1.0)
+    return ctx, prog
+
+
+def test_uniform_value_between_draws():
+    ctx, prog = _tinted()
+    _twice(ctx, lambda: ctx.glUniform4f(ctx.glGetUniformLocation(prog, "tint"), 0.0, 1.0, 0.0, 1.0),
+           WHITE, (0, 255, 0, 255))
+
+
+def test_program_uniform_of_the_current_program_between_draws():
+    ctx, prog = _tinted(api="gl46")
+    loc = ctx.glGetUniformLocation(prog, "tint")
+    _twice(ctx, lambda: ctx.glProgramUniform4f(prog, loc, 1.0, 0.0, 0.0, 1.0), WHITE, (255, 0, 0, 255))
+
+
+def test_relink_between_draws():
+    """The current program linked again from another fragment shader (a new storage,
+    its uniform at its initial value 0): the draw uses the new executable."""
+    ctx, prog = _tinted()
+
+    def relink():
+        for s in ctx.glGetAttachedShaders(prog, 8):
+            if ctx.glGetShaderiv(s, E.GL_SHADER_TYPE)[0] == E.GL_FRAGMENT_SHADER:
+                ctx.glDetachShader(prog, s)
+        ctx.glAttachShader(prog, glhelp.compile_shader(ctx, E.GL_FRAGMENT_SHADER, FS_TINT.replace(
+            "v * tint", "v * tint + vec4(0.0, 0.0, 0.5, 1.0)")))
+        ctx.glLinkProgram(prog)
+        assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0]
+    _twice(ctx, relink, WHITE, (0, 0, 128, 255))
+
+
+FS_BLOCK = """#version 330 core
+in vec4 v;
+layout(std140) uniform Tint { vec4 tint; };
+out vec4 o;
+void main() { o = v * tint; }
+"""
+
+
+def _block_buffer(ctx, rgba):
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_UNIFORM_BUFFER, b)
+    data = np.array(rgba, np.float32)
+    ctx.glBufferData(E.GL_UNIFORM_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    return b
+
+
+def test_uniform_block_binding_between_draws():
+    """glUniformBlockBinding moves the block from binding 0 (white) to binding 2 (red)."""
+    ctx, *_ = _scene()
+    prog = glhelp.program(ctx, VS, FS_BLOCK)
+    ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 0, _block_buffer(ctx, (1, 1, 1, 1)))
+    ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 2, _block_buffer(ctx, (1, 0, 0, 1)))
+    index = ctx.glGetUniformBlockIndex(prog, "Tint")
+    _twice(ctx, lambda: ctx.glUniformBlockBinding(prog, index, 2), WHITE, (255, 0, 0, 255))
+
+
+def test_uniform_buffer_rebound_between_draws():
+    ctx, *_ = _scene()
+    glhelp.program(ctx, VS, FS_BLOCK)
+    ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 0, _block_buffer(ctx, (1, 1, 1, 1)))
+    other = _block_buffer(ctx, (0, 0, 1, 1))
+    _twice(ctx, lambda: ctx.glBindBufferBase(E.GL_UNIFORM_BUFFER, 0, other), WHITE, (0, 0, 255, 255))
+
+
+def test_subroutine_uniform_between_draws():
+    """A subroutine uniform's value lives in the storage too (glUniformSubroutinesuiv)."""
+    fs = """#version 400 core
+in vec4 v;
+subroutine vec4 pick(vec4 c);
+subroutine(pick) vec4 keep(vec4 c) { return c; }
+subroutine(pick) vec4 green(vec4 c) { return vec4(0.0, c.g, 0.0, 1.0); }
+subroutine uniform pick chosen;
+out vec4 o;
+void main() { o = chosen(v); }
+"""
+    ctx = glhelp.context(4, 4, api="gl46")
+    prog = glhelp.program(ctx, VS, fs)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    data = _quad((1, 1, 1, 1))
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 24, 0)
+    ctx.glVertexAttribPointer(1, 4, E.GL_FLOAT, False, 24, 8)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glEnableVertexAttribArray(1)
+    keep = ctx.glGetSubroutineIndex(prog, E.GL_FRAGMENT_SHADER, "keep")
+    green = ctx.glGetSubroutineIndex(prog, E.GL_FRAGMENT_SHADER, "green")
+    ctx.glUniformSubroutinesuiv(E.GL_FRAGMENT_SHADER, 1, [keep])
+    _twice(ctx, lambda: ctx.glUniformSubroutinesuiv(E.GL_FRAGMENT_SHADER, 1, [green]), WHITE, (0, 255, 0, 255))
+
+
+def test_unchanged_uniforms_are_not_copied_again():
+    """The pipe gets the very constant buffer of the previous draw while the storage's
+    generation stands; a glUniform* gives a new one holding the new bytes."""
+    from driver.gallium import PipeShaderType
+    ctx, prog = _tinted()
+    bound = ctx.pipe.constant_buffers[PipeShaderType.FRAGMENT]
+    _draw(ctx)
+    first = bound[0]
+    _draw(ctx)
+    assert bound[0] is first
+    ls = ctx.current_program.linked_state
+    ctx.glUniform4f(ctx.glGetUniformLocation(prog, "tint"), 0.25, 0.5, 0.75, 1.0)
+    _draw(ctx)
+    assert bound[0] is not first
+    u = next(u for u in ls.uniforms if u.name == "tint")
+    assert np.frombuffer(bound[0].user_buffer, np.float32, 4, u.offset_B).tolist() == [0.25, 0.5, 0.75, 1.0]
+
+
+def test_uniform_storage_is_written_only_through_it():
+    """The storage's bytes are read-only to everyone else: a write that would not move
+    its generation is an error, not a stale draw."""
+    import struct
+    ctx, prog = _tinted()
+    ls = ctx.current_program.linked_state
+    with pytest.raises(TypeError):
+        struct.pack_into("<f", ls.uniform_data, 0, 1.0)
+    with pytest.raises(TypeError):
+        ls.uniform_data[0:4] = bytes(4)
+    before = ls.uniform_storage.generation
+    ls.uniform_storage.write(0, bytes(4))
+    assert ls.uniform_storage.generation != before
+    with pytest.raises(IndexError):
+        ls.uniform_storage.write(len(ls.uniform_storage) - 2, bytes(4))
+
+
+# -- transform feedback objects (driver.gl.generations.TRANSFORM_FEEDBACK) ------------------------
+
+VS_XFB = """#version 330 core
+layout(location = 0) in vec2 pos;
+out vec4 v;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); v = vec4(pos, float(gl_VertexID), 1.0); }
+"""
+
+
+def _capture_scene():
+    """Points at (1, 2), (3, 4), (5, 6) captured as v = (x, y, gl_VertexID, 1), with
+    rasterisation discarded; two capture buffers of 12 floats each, filled with -7."""
+    ctx = glhelp.context(4, 4, api="gl43")
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, VS_XFB), (E.GL_FRAGMENT_SHADER, FS_CONST)):
+        ctx.glAttachShader(p, glhelp.compile_shader(ctx, kind, src))
+    ctx.glTransformFeedbackVaryings(p, 1, ["v"], E.GL_INTERLEAVED_ATTRIBS)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
+    ctx.glUseProgram(p)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    data = np.array([[1, 2], [3, 4], [5, 6]], np.float32)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, data.nbytes, data, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    bufs = ctx.glGenBuffers(2)
+    for b in bufs:
+        ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, b)
+        ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 48, np.full(12, -7, np.float32), E.GL_STREAM_READ)
+    ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+    return ctx, bufs
+
+
+def _captured(ctx, buf):
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    view = ctx.glMapBufferRange(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 48, E.GL_MAP_READ_BIT)
+    out = np.frombuffer(bytes(view), np.float32).reshape(3, 4).tolist()
+    ctx.glUnmapBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER)
+    return out
+
+
+def _capture(ctx, first):
+    ctx.glBeginTransformFeedback(E.GL_POINTS)
+    ctx.glDrawArrays(E.GL_POINTS, first, 1)
+    ctx.glEndTransformFeedback()
+    expect(ctx, E.GL_NO_ERROR)
+
+
+def test_feedback_buffer_binding_between_captures():
+    """The same draw captured into buffer A, then (rebound between the captures) into
+    B: A keeps the first record, B gets the second."""
+    ctx, (a, b) = _capture_scene()
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, a)
+    _capture(ctx, 0)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, b)
+    _capture(ctx, 1)
+    unwritten = [-7.0] * 4
+    assert _captured(ctx, a) == [[1, 2, 0, 1], unwritten, unwritten]
+    assert _captured(ctx, b) == [[3, 4, 1, 1], unwritten, unwritten]
+
+
+def test_feedback_object_switched_between_captures():
+    """Two transform feedback objects with their own bindings: switching the bound
+    object between captures switches the buffer written."""
+    ctx, (a, b) = _capture_scene()
+    x1, x2 = ctx.glGenTransformFeedbacks(2)
+    ctx.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, x1)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, a)
+    ctx.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, x2)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, b)
+    ctx.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, x1)
+    _capture(ctx, 2)
+    ctx.glBindTransformFeedback(E.GL_TRANSFORM_FEEDBACK, x2)
+    _capture(ctx, 0)
+    unwritten = [-7.0] * 4
+    assert _captured(ctx, a) == [[5, 6, 2, 1], unwritten, unwritten]
+    assert _captured(ctx, b) == [[1, 2, 0, 1], unwritten, unwritten]
+
+
+def test_feedback_buffer_reallocated_between_captures():
+    """glBufferData on the bound capture buffer between captures (a new resource):
+    the second capture writes the new storage."""
+    ctx, (a, _b) = _capture_scene()
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, a)
+    _capture(ctx, 0)
+    ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 48, np.full(12, -5, np.float32), E.GL_STREAM_READ)
+    _capture(ctx, 2)
+    assert _captured(ctx, a) == [[5, 6, 2, 1], [-5.0] * 4, [-5.0] * 4]
+
+
+def test_capture_targets_are_kept_while_nothing_changes():
+    """Two draws of one capture: the second reuses the targets derived for the first
+    (the counters a draw moves are not tracked)."""
+    ctx, (a, _b) = _capture_scene()
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, a)
+    ctx.glBeginTransformFeedback(E.GL_POINTS)
+    ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+    kept = ctx._derived_cache["stream output"]
+    ctx.glDrawArrays(E.GL_POINTS, 1, 1)
+    assert ctx._derived_cache["stream output"] is kept
+    ctx.glEndTransformFeedback()
+    assert _captured(ctx, a) == [[1, 2, 0, 1], [3, 4, 1, 1], [-7.0] * 4]
 
 
 # -- the generations themselves ----------------------------------------------------------------
