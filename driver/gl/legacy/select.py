@@ -32,8 +32,11 @@ _FEEDBACK_TYPES = {E.GL_2D: (2, False, False), E.GL_3D: (3, False, False), E.GL_
                    E.GL_3D_COLOR_TEXTURE: (3, True, True), E.GL_4D_COLOR_TEXTURE: (4, True, True)}
 MAX_NAME_STACK_DEPTH = 64
 # per-vertex columns carried through clipping: clip (4), eye (4), colour (4), texture coordinate (4),
-# and the back colour (4) when two-sided lighting is on
+# the back colour (4) when two-sided lighting is on, and the distance to each enabled user clip plane
+# (8; inside >= 0), which clipping interpolates as the other columns
 _CLIP, _EYE, _COL, _TEX, _BACK = slice(0, 4), slice(4, 8), slice(8, 12), slice(12, 16), slice(16, 20)
+_DIST = 20
+_COLUMNS = _DIST + 8
 
 
 class SelectFeedbackMixin:
@@ -285,13 +288,22 @@ class SelectFeedbackMixin:
 
     # -- clipping ---------------------------------------------------------------------------------
     def _clip_planes_of(self, verts: np.ndarray) -> list:
-        """Signed distances (inside >= 0) of vertices (..., D) to every plane."""
+        """Signed distances (inside >= 0) of vertices (..., D) to every plane: the
+        view volume's six, then each enabled user clip plane's (the _DIST columns)."""
         c = verts[..., _CLIP]
         d = [c[..., 3] + c[..., i] for i in range(3)] + [c[..., 3] - c[..., i] for i in range(3)]
-        for i, plane in enumerate(self.clip_planes):
-            if E.GL_CLIP_DISTANCE0 + i in self.state.enabled:
-                d.append(verts[..., _EYE] @ np.asarray(plane, np.float64))
+        d += [verts[..., _DIST + i] for i in self._user_planes()]
         return d
+
+    def _user_planes(self) -> list[int]:
+        """The enabled user clip planes (GL 4.6 compatibility section 13.7)."""
+        return [i for i in range(len(self.clip_planes)) if E.GL_CLIP_DISTANCE0 + i in self.state.enabled]
+
+    def _plane_distances(self, out: np.ndarray, clip_vertex: np.ndarray) -> None:
+        """The _DIST columns of ``out``: each enabled plane (eye coordinates) dotted
+        with ``clip_vertex`` (N, 4)."""
+        for i in self._user_planes():
+            out[:, _DIST + i] = clip_vertex @ np.asarray(self.clip_planes[i], np.float64)
 
     def _clip(self, prims: np.ndarray, counts: np.ndarray, closed: bool) -> tuple[np.ndarray, np.ndarray]:
         """Clip primitives (P, M, D) of counts vertices: points are kept or
@@ -320,9 +332,9 @@ class SelectFeedbackMixin:
 
     # -- the vertex transform ----------------------------------------------------------------------
     def _vertex_columns(self, ids: np.ndarray) -> np.ndarray:
-        """(N, 20) clip position, eye position, colour, texture coordinate 0 and
-        back colour of vertices ids (fixed-function transform, lighting; a GLSL
-        program's vertex stage when one is current)."""
+        """(N, _COLUMNS) clip position, eye position, colour, texture coordinate 0,
+        back colour and user clip distances of vertices ids (fixed-function
+        transform, lighting; a GLSL program's vertex stage when one is current)."""
         prog = self.current_program
         units = prog.linked_state.units if prog is not None and prog.linked_state is not None else {}
         if "vertex" in units and not units.keys() & {"geometry", "tess_control", "tess_evaluation"}:
@@ -330,8 +342,9 @@ class SelectFeedbackMixin:
         obj = self._positions(ids)
         eye = obj @ self.legacy.stacks[0][-1].T
         clip = eye @ self.legacy.stacks[1][-1].T
-        out = np.zeros((len(ids), 20))
+        out = np.zeros((len(ids), _COLUMNS))
         out[:, _CLIP], out[:, _EYE] = clip, eye
+        self._plane_distances(out, eye)
         if self.legacy.render_mode == E.GL_SELECT:
             return out
         colour = self._array_or_current((E.GL_COLOR_ARRAY, 0), ids, self.legacy.current_color, (0.0, 0.0, 0.0, 1.0))
@@ -353,22 +366,30 @@ class SelectFeedbackMixin:
         rasterisation discarded, into a transform feedback buffer of its own
         (gl_Position; for feedback also gl_FrontColor and gl_TexCoord[0] when the
         shader writes them, else colour (0, 0, 0, 0) and texture coordinate
-        (0, 0, 0, 1)). The eye position is not known: user clip planes
-        (glClipPlane) do not clip these vertices. (A program with geometry or
-        tessellation stages still takes the fixed-function transform.)"""
+        (0, 0, 0, 1)). The enabled user clip planes clip them as a draw's would
+        (GL 4.6 compatibility section 13.7, as the compiler lowers it): by the
+        gl_ClipDistance[i] the shader writes, else by the plane dotted with
+        gl_ClipVertex (gl_Position when the shader writes neither). (A program
+        with geometry or tessellation stages still takes the fixed-function
+        transform.)"""
         from driver.gl.objects import Buffer, TransformFeedback
         names = ["gl_Position"]
+        written = {v.name for u in _units(prog.linked_state.units["vertex"])
+                   for v in u.builtin_variables if getattr(v, "assigned", False)}
         if self.legacy.render_mode == E.GL_FEEDBACK:
-            written = {v.name for u in _units(prog.linked_state.units["vertex"])
-                       for v in u.builtin_variables if getattr(v, "assigned", False)}
             names += [n for n, base in (("gl_FrontColor", "gl_FrontColor"), ("gl_TexCoord[0]", "gl_TexCoord"))
                       if base in written]
+        planes = self._user_planes()
+        if planes and "gl_ClipDistance" in written:
+            names += [f"gl_ClipDistance[{i}]" for i in planes]
+        elif planes and "gl_ClipVertex" in written:
+            names.append("gl_ClipVertex")
         cap = self._capture_program(prog, tuple(names))
         data = prog.linked_state.uniform_data
         cap.linked_state.uniform_storage.write(0, data)            # the same default block
         stride_dw = cap.linked_state.tf_layout.stride_dw[0]
         n = len(ids)
-        out = np.zeros((n, 20))
+        out = np.zeros((n, _COLUMNS))
         out[:, _TEX.start + 3] = 1.0
         if not n:
             return out
@@ -394,10 +415,19 @@ class SelectFeedbackMixin:
             self.screen.resource_destroy(buf.resource)
         out[:, _CLIP] = records[:, 0:4]
         at = 4
+        clip_vertex = out[:, _CLIP]
         for name in names[1:]:
-            column = _COL if name == "gl_FrontColor" else _TEX
-            out[:, column] = records[:, at:at + 4]
+            if name.startswith("gl_ClipDistance["):
+                out[:, _DIST + int(name[len("gl_ClipDistance["):-1])] = records[:, at]
+                at += 1
+                continue
+            if name == "gl_ClipVertex":
+                clip_vertex = records[:, at:at + 4]
+            else:
+                out[:, _COL if name == "gl_FrontColor" else _TEX] = records[:, at:at + 4]
             at += 4
+        if not any(name.startswith("gl_ClipDistance[") for name in names):
+            self._plane_distances(out, clip_vertex)
         out[:, _BACK] = out[:, _COL]
         return out
 
@@ -418,7 +448,8 @@ class SelectFeedbackMixin:
         # the captured built-ins, compatibility colour and texture coordinates included
         # (what glTransformFeedbackVaryings does not offer yet), one buffer, interleaved
         vec4 = GT.vector("float", 4)
-        outputs = {"gl_Position": vec4, "gl_FrontColor": vec4, "gl_TexCoord": GT.array_of(vec4, 8)}
+        outputs = {"gl_Position": vec4, "gl_FrontColor": vec4, "gl_TexCoord": GT.array_of(vec4, 8),
+                   "gl_ClipVertex": vec4, "gl_ClipDistance": GT.array_of(GT.FLOAT, 8)}
         ls.tf_varyings = list(names)
         ls.tf_layout = feedback_layout(names, True, outputs, advanced=False, max_buffers=1, max_separate=4,
                                        max_interleaved=64)

@@ -106,3 +106,81 @@ def test_rendering_after_selection_is_unchanged():
     px = ctx.read_pixels()
     assert tuple(px[N // 2, N // 2][:3]) == (64, 128, 191)
     assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+# -- user clip planes (GL 4.6 compatibility section 13.7) ---------------------------------------
+# glClipPlane(0, (1, 0, 0, 0)) under the identity modelview: the plane keeps x >= 0 of the vertex
+# clipping uses: gl_ClipDistance[0] when the shader writes it, else gl_ClipVertex, else gl_Position.
+
+VS_CLIP_VERTEX = """#version 120
+void main() {
+    gl_Position = vec4(gl_Vertex.xy * 0.5, 0.5, 1.0);
+    gl_ClipVertex = vec4(gl_Vertex.x - 0.5, gl_Vertex.yzw);
+}
+"""
+VS_CLIP_DISTANCE = """#version 130
+void main() {
+    gl_Position = vec4(gl_Vertex.xy * 0.5, 0.5, 1.0);
+    gl_ClipDistance[0] = gl_Vertex.y;
+}
+"""
+
+
+def _fed_back(vs, draw, kind=E.GL_2D):
+    ctx = _context(vs)
+    ctx.glClipPlane(E.GL_CLIP_PLANE0, (1.0, 0.0, 0.0, 0.0))
+    ctx.glEnable(E.GL_CLIP_PLANE0)
+    buf = np.zeros(32, np.float32)
+    ctx.glFeedbackBuffer(32, kind, buf)
+    ctx.glRenderMode(E.GL_FEEDBACK)
+    draw(ctx)
+    n = ctx.glRenderMode(E.GL_RENDER)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    return buf[:n].tolist()
+
+
+def _points(*xy):
+    def draw(ctx):
+        ctx.glBegin(E.GL_POINTS)
+        for x, y in xy:
+            ctx.glVertex2f(x, y)
+        ctx.glEnd()
+    return draw
+
+
+def test_user_clip_plane_clips_by_gl_clipvertex():
+    """gl_ClipVertex x = object x - 0.5: object x 1.5 is kept (window x 28), 0.25 is
+    clipped; a line from object x -1 to 1 is cut where the clip vertex crosses 0
+    (object x 0.5: window x (0.25 + 1) * 16 = 20) and runs on to window x 24."""
+    assert _fed_back(VS_CLIP_VERTEX, _points((1.5, 0.0), (0.25, 0.0))) == [E.GL_POINT_TOKEN, 28, 16]
+
+    def line(ctx):
+        ctx.glBegin(E.GL_LINES)
+        ctx.glVertex2f(-1.0, 0.0)
+        ctx.glVertex2f(1.0, 0.0)
+        ctx.glEnd()
+    assert _fed_back(VS_CLIP_VERTEX, line) == [E.GL_LINE_RESET_TOKEN, 20, 16, 24, 16]
+
+
+def test_user_clip_plane_uses_the_shaders_clip_distance():
+    """gl_ClipDistance[0] = object y replaces the plane: y 0.5 is kept (window
+    (8, 20)), y -0.5 is clipped, whatever x is."""
+    assert _fed_back(VS_CLIP_DISTANCE, _points((-1.0, 0.5), (1.0, -0.5))) == [E.GL_POINT_TOKEN, 8, 20]
+
+
+def test_user_clip_plane_without_a_clip_vertex_uses_the_position():
+    """No gl_ClipVertex nor gl_ClipDistance: the plane is dotted with gl_Position
+    (the compiler's rule for draws): object x -1 (position x -0.5) is clipped,
+    object x 1 (0.5, window x 24) is kept."""
+    assert _fed_back(VS_POSITION_ONLY, _points((-1.0, 0.0), (1.0, 0.0))) == [E.GL_POINT_TOKEN, 24, 16]
+
+
+def test_disabled_plane_clips_nothing():
+    ctx = _context(VS_CLIP_VERTEX)
+    ctx.glClipPlane(E.GL_CLIP_PLANE0, (1.0, 0.0, 0.0, 0.0))
+    buf = np.zeros(16, np.float32)
+    ctx.glFeedbackBuffer(16, E.GL_2D, buf)
+    ctx.glRenderMode(E.GL_FEEDBACK)
+    _points((0.25, 0.0))(ctx)
+    assert ctx.glRenderMode(E.GL_RENDER) == 3
+    assert buf[:3].tolist() == [E.GL_POINT_TOKEN, 18, 16]          # (0.125 + 1) * 16
