@@ -54,7 +54,9 @@ _FRAGMENT_RESERVED = set(FRAGMENT_OPCODES) | {op + "_SAT" for op in FRAGMENT_OPC
 
 _OPTIONS = {"vertex": {"ARB_position_invariant"},
             "fragment": {"ARB_fog_linear", "ARB_fog_exp", "ARB_fog_exp2", "ARB_precision_hint_fastest",
-                         "ARB_precision_hint_nicest", "ARB_draw_buffers", "ARB_fragment_program_shadow"}}
+                         "ARB_precision_hint_nicest", "ARB_draw_buffers", "ARB_fragment_program_shadow",
+                         # ARB_fragment_coord_conventions: fragment.position's origin and centre
+                         "ARB_fragment_coord_origin_upper_left", "ARB_fragment_coord_pixel_center_integer"}}
 _EXCLUSIVE = ({"ARB_fog_linear", "ARB_fog_exp", "ARB_fog_exp2"},
               {"ARB_precision_hint_fastest", "ARB_precision_hint_nicest"})
 

@@ -173,6 +173,12 @@ class _Interface:
         decls, body = ["#version 120"], []
         if any(t in ("RECT", "SHADOWRECT") for t in prog.textures.values()):
             decls.insert(1, "#extension GL_ARB_texture_rectangle : enable")
+        coord = [q for o, q in (("ARB_fragment_coord_origin_upper_left", "origin_upper_left"),
+                                ("ARB_fragment_coord_pixel_center_integer", "pixel_center_integer"))
+                 if o in prog.options]
+        if coord:       # ARB_fragment_coord_conventions' options: gl_FragCoord's layout
+            decls.insert(1, "#extension GL_ARB_fragment_coord_conventions : enable")
+            decls.append(f"layout({', '.join(coord)}) in vec4 gl_FragCoord;")
         # the parameter elements instructions read (a relatively addressed array: all of it)
         used: list[ParamBinding] = []
         for ins in prog.instructions:

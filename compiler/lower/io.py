@@ -833,6 +833,14 @@ class IOLowering:
             L.bind(s, var)
             self._deferred.append(("primitive_id", var, s))
             return
+        if s.builtin and name == "gl_FragCoord" and {"origin_upper_left", "pixel_center_integer"} & set(s.layout):
+            # ARB_fragment_coord_conventions / GLSL 1.50 section 4.3.8.1: y measured from the
+            # framebuffer's top edge (its height is a key input, stored by finish) and/or
+            # pixel centres at integers
+            var = L.new_local(name, s.type)
+            L.bind(s, var)
+            self._deferred.append(("frag_coord", var, s))
+            return
         if s.builtin and name in SYSVALS:
             var = L.new_local(name, s.type)
             v = self.pro.intrinsic(SYSVALS[name], bit_size=1 if s.type.is_boolean else 32)
@@ -896,12 +904,28 @@ class IOLowering:
         return next(v for v in builtin_variables(self.unit.version, self.stage, tuple(self.unit.extensions))
                     if v.name == name)
 
+    def _conventional_frag_coord(self, layout: dict):
+        """gl_FragCoord with its layout qualifiers applied: ``origin_upper_left`` gives
+        y' = height - y (the framebuffer's height: key["frag_coord_height"], which the
+        driver sets for a shader whose info says ``frag_coord_origin_upper_left``), and
+        ``pixel_center_integer`` takes 0.5 from x and y."""
+        b = self.pro
+        fc = b.intrinsic("load_frag_coord", bit_size=32)
+        x, y, z, w = (b.channel(fc, i) for i in range(4))
+        if layout.get("origin_upper_left"):
+            y = b.fsub(b.fimm(float(self.k("frag_coord_height", 0) or 0)), y)
+        if layout.get("pixel_center_integer"):
+            x, y = b.fadd(x, b.fimm(-0.5)), b.fadd(y, b.fimm(-0.5))
+        return b.vec(x, y, z, w)
+
     def apply_deferred(self) -> None:
         """The key inputs the key-independent half left open: gl_NumSamples's value
         and where a fragment shader's gl_PrimitiveID comes from."""
         for what, var, s in self._deferred:
             if what == "samples":
                 self.pro.store_var(var, self.pro.imm(max(1, int(self.k("samples", 1) or 1)), "int"))
+            elif what == "frag_coord":
+                self.pro.store_var(var, self._conventional_frag_coord(s.layout))
             elif self.k("primitive_id_varying", False):
                 self._input_vars.append((s, var))       # written by a geometry stage: a flat varying
             else:

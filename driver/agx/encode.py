@@ -833,6 +833,8 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         fkey = fkey.replace(primitive_id_varying=True)
     if _smooth_lines(ctx, mode):
         fkey = fkey.replace(line_smooth=True)
+    if fs_cso is not None and (fs_cso.state.info or {}).get("frag_coord_origin_upper_left"):
+        fkey = fkey.replace(frag_coord_height=ctx.fb.height_px)     # layout(origin_upper_left) gl_FragCoord
     fs = fs_cso.variant(fkey) if fs_cso is not None else None
     # indices (CPU-converted for quads and adjacency into independent primitives)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start

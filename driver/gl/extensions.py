@@ -165,7 +165,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_draw_elements_base_vertex", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_instanced", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_explicit_attrib_location", _ANY, _GL32, _N, _N, DONE, glsl=True),
-    _x("GL_ARB_fragment_coord_conventions", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_fragment_coord_conventions", _ANY, _GL32, _N, _N, DONE, glsl=True),   # test_fragment_coord_conventions.py
     _x("GL_ARB_framebuffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_framebuffer_sRGB", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_geometry_shader4", _ANY, _GL32, _N, _N, STAGE, glsl=True),

@@ -518,7 +518,11 @@ class ProgramMixin:
                 "local_size": linked.local_size,
                 "state_constant_buffer": STATE_CONSTANT_BUFFER,
                 "early_fragment_tests": stage == "fragment" and bool(getattr(
-                    getattr(linked.stages.get(stage), "unit", None), "early_fragment_tests", False))}
+                    getattr(linked.stages.get(stage), "unit", None), "early_fragment_tests", False)),
+                # gl_FragCoord measured from the top: the variant key needs the framebuffer's height
+                "frag_coord_origin_upper_left": stage == "fragment" and any(
+                    v.name == "gl_FragCoord" and (v.layout or {}).get("origin_upper_left")
+                    for v in getattr(getattr(linked.stages.get(stage), "unit", None), "builtin_variables", ()))}
 
     def _link(self, prog: Program) -> LinkedProgram:
         if not prog.shaders and not (self.api.compat and prog.name == 0):
