@@ -56,6 +56,23 @@ class ShaderPipeline:
                     sampler_desc_stride_B=P.SAMPLER_DESC_B)
 
 
+_DECODED: dict = {}
+_DECODED_MAX = 4096
+
+
+def _decoded(kind, raw: bytes):
+    """``kind.unpack(raw)``, remembered by the bytes (a frame decodes the same
+    pipeline words again and again; records are only read)."""
+    key = (kind.name, raw)
+    rec = _DECODED.get(key)
+    if rec is None:
+        rec = kind.unpack(raw)
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        _DECODED[key] = rec
+    return rec
+
+
 def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> ShaderPipeline:
     """Decode the USC words at ``va``. ``sampler_heap_va``: the command's sampler
     heap, used when the pipeline binds no sampler table of its own."""
@@ -67,7 +84,7 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
         kind = P.USC_STREAM.identify(w0)
         if kind is None:
             raise malformed(unit, at, f"USC words at 0x{va:x}: unknown tag {w0 & 0xFF} at 0x{at:x}")
-        rec = kind.unpack(read_words(memory, at, kind.size_words, unit).tolist())
+        rec = _decoded(kind, memory.read(at, kind.size_B, unit).tobytes())
         at += kind.size_B
         name = rec.name
         if name == "USC_END":
