@@ -152,6 +152,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_cube_map", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_edge_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_NV_blend_square", _ANY, _N, _N, _N, DONE),
+    # EXT_packed_depth_stencil's tokens under NV's names; glCopyPixels of the packed pair as a
+    # colour (driver/gl/legacy/raster.py; test_copy_depth_to_color.py)
+    _x("GL_NV_copy_depth_to_color", _ANY, _N, _N, _N, DONE),
+    _x("GL_NV_packed_depth_stencil", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_generate_mipmap", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_edge_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_lod", _ANY, _N, _N, _N, DONE),

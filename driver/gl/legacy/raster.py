@@ -10,8 +10,11 @@ scissor, alpha/stencil/depth tests, blending and masks apply to the
 fragments as the spec asks; the raster colour is lit when lighting is on.
 DEPTH_COMPONENT rectangles write the depth (the colour is the raster
 colour), STENCIL_INDEX rectangles write the stencil buffer one bit plane
-per pass; glCopyPixels of COLOR, DEPTH and STENCIL read the rectangle back
-and draw it the same way. Not done: colour-index and DEPTH_STENCIL
+per pass; DEPTH_STENCIL rectangles (EXT/NV_packed_depth_stencil) write both
+and leave the colour buffers; glCopyPixels of COLOR, DEPTH, STENCIL and
+DEPTH_STENCIL read the rectangle back and draw it the same way, and
+NV_copy_depth_to_color's DEPTH_STENCIL_TO_RGBA/BGRA_NV copy each packed 24-bit
+depth and 8-bit stencil as the four bytes of a colour. Not done: colour-index
 rectangles, colour tables/convolution/histogram."""
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ from driver.gl.errors import check, check_enum
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
 from driver.gl.legacy.fixedfunc import PIXEL_UNIT
 from driver.gl.objects import TexImage, Texture
+
+# NV_copy_depth_to_color's glCopyPixels types (not in the generated enum list)
+GL_DEPTH_STENCIL_TO_RGBA_NV = 0x886E
+GL_DEPTH_STENCIL_TO_BGRA_NV = 0x886F
 from driver.gl.pixels import read_client_image
 from driver.gl.state import PixelStore
 
@@ -278,6 +285,25 @@ class RasterMixin:
             for rt, m in zip(s.rt, masks):
                 rt.color_mask = m
 
+    def _draw_depth_stencil(self, depth: np.ndarray, index: np.ndarray) -> None:
+        """DEPTH_STENCIL (EXT_packed_depth_stencil): the depths written as by
+        DEPTH_COMPONENT but into the depth buffer whatever the depth test and mask
+        (as Mesa: the pair replaces what is there) and with the colour buffers
+        masked, then the indices as by STENCIL_INDEX."""
+        s = self.state
+        saved = ([rt.color_mask for rt in s.rt], set(s.enabled), s.depth_func, s.depth_mask)
+        for rt in s.rt:
+            rt.color_mask = (False, False, False, False)
+        s.enabled |= {E.GL_DEPTH_TEST}
+        s.depth_func, s.depth_mask = E.GL_ALWAYS, True
+        try:
+            self._draw_depth(depth)
+        finally:
+            masks, s.enabled, s.depth_func, s.depth_mask = saved
+            for rt, m in zip(s.rt, masks):
+                rt.color_mask = m
+        self._draw_stencil(index)
+
     def _index_transfer(self, v: np.ndarray) -> np.ndarray:
         """Section 3.6.5 for indices: shift (left when positive), offset, then
         the S_TO_S map when MAP_STENCIL is on."""
@@ -323,17 +349,19 @@ class RasterMixin:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, set(PIXEL_FORMATS) | {E.GL_COLOR_INDEX}, f"bad format {format:#x}")
         check_enum(type, set(PIXEL_TYPES) | {E.GL_BITMAP}, f"bad type {type:#x}")
-        check(format not in (E.GL_DEPTH_STENCIL, E.GL_COLOR_INDEX) and type != E.GL_BITMAP,
-              E.GL_INVALID_OPERATION,
-              "depth-stencil/colour-index/bitmap DrawPixels are not implemented")
+        check(format != E.GL_COLOR_INDEX and type != E.GL_BITMAP, E.GL_INVALID_OPERATION,
+              "colour-index/bitmap DrawPixels are not implemented")
         check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION, "format/type mismatch")
         # GL 3.0 section 3.7.4: integer formats cannot be drawn (whatever the type)
         check(format not in INTEGER_PIXEL_FORMATS, E.GL_INVALID_OPERATION, "DrawPixels of integer data")
-        if not self._pixels_to_draw(format == E.GL_DEPTH_COMPONENT, format == E.GL_STENCIL_INDEX,
+        ds = format == E.GL_DEPTH_STENCIL
+        if not self._pixels_to_draw(format == E.GL_DEPTH_COMPONENT or ds, format == E.GL_STENCIL_INDEX or ds,
                                     E.GL_DRAW_PIXEL_TOKEN, width, height):
             return
         image = self._unpack_pixels(pixels, format, type, width, height)
-        if format == E.GL_DEPTH_COMPONENT:
+        if ds:                  # (depth, stencil index) per pixel
+            self._draw_depth_stencil(image[..., 0].astype(np.float32), np.rint(image[..., 1]).astype(np.int64))
+        elif format == E.GL_DEPTH_COMPONENT:
             self._draw_depth(image[..., 0].astype(np.float32))
         elif format == E.GL_STENCIL_INDEX:
             self._draw_stencil(np.rint(image[..., 0]).astype(np.int64))
@@ -382,14 +410,21 @@ class RasterMixin:
     def glCopyPixels(self, x, y, width, height, type) -> None:
         """Section 4.3.3: the rectangle is read as by ReadPixels (COLOR as RGBA,
         DEPTH as depth, STENCIL as indices) and drawn as by DrawPixels."""
-        check_enum(type, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL))
+        to_colour = (GL_DEPTH_STENCIL_TO_RGBA_NV, GL_DEPTH_STENCIL_TO_BGRA_NV)
+        check_enum(type, (E.GL_COLOR, E.GL_DEPTH, E.GL_STENCIL, E.GL_DEPTH_STENCIL, *to_colour))
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
-        if not self._pixels_to_draw(type == E.GL_DEPTH, type == E.GL_STENCIL, E.GL_COPY_PIXEL_TOKEN,
+        ds = type in (E.GL_DEPTH_STENCIL, *to_colour)
+        if not self._pixels_to_draw(type == E.GL_DEPTH or ds, type == E.GL_STENCIL or ds, E.GL_COPY_PIXEL_TOKEN,
                                     width, height):
             return
         fmt, ty, dt = {E.GL_COLOR: (E.GL_RGBA, E.GL_FLOAT, np.float32),
                        E.GL_DEPTH: (E.GL_DEPTH_COMPONENT, E.GL_FLOAT, np.float32),
-                       E.GL_STENCIL: (E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, np.uint8)}[type]
+                       E.GL_STENCIL: (E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE, np.uint8),
+                       # (depth, stencil) pairs: a float and a word whose low byte is the index
+                       E.GL_DEPTH_STENCIL: (E.GL_DEPTH_STENCIL, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV, np.uint32),
+                       # 24-bit depth over the 8-bit index in one word
+                       GL_DEPTH_STENCIL_TO_RGBA_NV: (E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8, np.uint32),
+                       GL_DEPTH_STENCIL_TO_BGRA_NV: (E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8, np.uint32)}[type]
         saved = self.state.pack, self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         self.state.pack = PixelStore(alignment=1)
         self.buffer_bindings.pop(E.GL_PIXEL_PACK_BUFFER, None)
@@ -400,7 +435,18 @@ class RasterMixin:
             if saved[1] is not None:
                 self.buffer_bindings[E.GL_PIXEL_PACK_BUFFER] = saved[1]
         data = np.frombuffer(bytes(raw), dt)
-        if type == E.GL_COLOR:
+        if type in to_colour:
+            # NV_copy_depth_to_color: the word's bytes from the top (depth high to low,
+            # then the stencil index) are R, G, B, A (B, G, R, A for BGRA), as colour
+            words = data.reshape(height, width)
+            rgba = np.stack([(words >> s) & 0xFF for s in (24, 16, 8, 0)], axis=-1).astype(np.float32) / 255.0
+            if type == GL_DEPTH_STENCIL_TO_BGRA_NV:
+                rgba = rgba[..., [2, 1, 0, 3]]
+            self._draw_rectangle(self._transfer(rgba), "color")
+        elif type == E.GL_DEPTH_STENCIL:
+            pairs = data.reshape(height, width, 2)
+            self._draw_depth_stencil(pairs[..., 0].copy().view(np.float32), (pairs[..., 1] & 0xFF).astype(np.int64))
+        elif type == E.GL_COLOR:
             self._draw_rectangle(self._transfer(data.reshape(height, width, 4)), "color")
         elif type == E.GL_DEPTH:
             self._draw_depth(data.reshape(height, width))
