@@ -43,6 +43,12 @@ from .tilebuffer import tile_format
 __all__ = ["AgxScreen", "AgxContext", "AgxFence", "MAX_BATCHES"]
 
 MAX_BATCHES = 8
+#: Draws one render command holds at most: the batch is submitted when it reaches
+#: them and the next draws start another (the tiles stored and loaded between), so a
+#: long run of draws without a readback never makes one command long enough to
+#: spend the GPU's job-timeout budget (the firmware's watchdog kills the command and
+#: cancels the queue; 5,292 small textured quads did, piglit tex-miplevel-selection).
+MAX_DRAWS_PER_BATCH = 512
 # uint64 counters in one BO, as many as PPP_OCCLUSION.index can name
 OCCLUSION_SLOTS = 1 << P.PPP_OCCLUSION.by_name["index"].size
 S = PipeShaderType
@@ -983,6 +989,10 @@ class AgxContext(PipeContext):
         self.stats["draws"] += 1
         if "flush" in self.debug:
             self.flush()
+        else:
+            batch = self.batches.get(self.fb)
+            if batch is not None and batch.draws >= MAX_DRAWS_PER_BATCH:
+                self._flush_batch(batch)
 
     def launch_grid(self, info: GridInfo) -> None:
         from .encode import encode_launch

@@ -48,6 +48,8 @@ SWIZZLES = frozenset({E.GL_RED, E.GL_GREEN, E.GL_BLUE, E.GL_ALPHA, E.GL_ZERO, E.
 
 
 _INT_MAX = (1 << 31) - 1
+_ARRAY_TARGETS = (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                  E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
 
 
 def first_bound(tex, target: int) -> None:
@@ -652,18 +654,31 @@ class TextureMixin:
         if base is None:
             return None
         info = self._format_info(base.internal_format)
-        last = tex.base_level
+        b = tex.base_level
+        # level 0 of the resource is what the base level implies (as Mesa's
+        # st_finalize_texture guesses): base extents << base_level
+        is3d = tex.target == E.GL_TEXTURE_3D
+        one_row = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
+        width0 = base.width << b
+        height0 = 1 if one_row else base.height << b
+        depth0 = base.depth << b if is3d else 1
+        last = b
         # an immutable texture's storage has all its levels whatever MAX_LEVEL says (as
-        # Mesa allocates it): a level above MAX_LEVEL may still be cleared, attached, read
-        while self._image(tex, 0, last + 1) is not None and (last + 1 <= tex.max_level or tex.immutable):
+        # Mesa allocates it): a level above MAX_LEVEL may still be cleared, attached, read.
+        # A mutable texture's levels above MAX_LEVEL are stored too while they continue
+        # the chain (the size level 0 implies, the base's format), so that moving
+        # BASE_LEVEL/MAX_LEVEL within a mipmap chain only changes the sampler view's
+        # levels, never the storage (tex-miplevel-selection sets both before each draw)
+        while (img := self._image(tex, 0, last + 1)) is not None and (
+                last + 1 <= tex.max_level or tex.immutable or self._continues_chain(
+                    tex, img, base, last + 1, (width0, height0, depth0))):
             last += 1
-        key = (base.width, base.height, base.depth, base.internal_format, tex.base_level, last,
-               base.samples)
+        key = (width0, height0, depth0, base.internal_format, last, base.samples,
+               base.height if tex.target == E.GL_TEXTURE_1D_ARRAY else 0,
+               base.depth if tex.target in _ARRAY_TARGETS else 0)
         if tex.resource is None or tex.resource_key != key:
             target = PIPE_TARGETS[tex.target]
-            is3d = tex.target == E.GL_TEXTURE_3D
-            arrays = tex.target in (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY,
-                                    E.GL_TEXTURE_CUBE_MAP_ARRAY, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+            arrays = tex.target in _ARRAY_TARGETS
             layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else (base.depth if arrays else 1)
             if tex.target == E.GL_TEXTURE_1D_ARRAY:
                 layers = base.height
@@ -678,14 +693,9 @@ class TextureMixin:
             if (self.api.gl_or_es((4, 2), (3, 1)) and self.screen.is_format_supported(
                     info.pipe, target, base.samples, PipeBind.SHADER_IMAGE)):
                 bind |= PipeBind.SHADER_IMAGE
-            # level 0 of the resource is what the base level implies (as
-            # Mesa's st_finalize_texture guesses): base extents << base_level
-            b = tex.base_level
-            height0 = 1 if tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY) else base.height << b
             with allocating(f"a {base.width}x{base.height} texture"):
                 new = self.screen.resource_create(ResourceTemplate(
-                    target, info.pipe, base.width << b, height0, base.depth << b if is3d else 1,
-                    layers, last, base.samples, bind))
+                    target, info.pipe, width0, height0, depth0, layers, last, base.samples, bind))
             if tex.resource is not None:
                 self._copy_common_levels(tex.resource, new)
                 self.screen.resource_destroy(tex.resource)
@@ -693,6 +703,29 @@ class TextureMixin:
         self._write_pending(tex, tex.resource)
         self._upload_compressed(tex)
         return tex.resource
+
+    def _continues_chain(self, tex: Texture, img, base, level: int, dims0) -> bool:
+        """Whether image ``img`` of ``level`` has the size level 0's extents ``dims0``
+        imply and the base level's format (every face of a cube map alike)."""
+        want = tuple(max(1, d >> level) for d in dims0)
+        faces = range(6) if tex.target == E.GL_TEXTURE_CUBE_MAP else (0,)
+        for face in faces:
+            im = self._image(tex, face, level) if face else img
+            if im is None or im.internal_format != base.internal_format or im.samples != base.samples:
+                return False
+            if tex.target == E.GL_TEXTURE_3D:
+                size = (im.width, im.height, im.depth)
+            elif tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY):
+                size = (im.width, 1, 1)
+                if tex.target == E.GL_TEXTURE_1D_ARRAY and im.height != base.height:
+                    return False
+            else:
+                size = (im.width, im.height, 1)
+                if tex.target in _ARRAY_TARGETS and im.depth != base.depth:
+                    return False
+            if size != want:
+                return False
+        return True
 
     def _write_pending(self, tex: Texture, res) -> None:
         """Write the texture's pending TexSubImage data into ``res``; a texture
