@@ -1008,12 +1008,13 @@ class _TextureCall:
         if self.b.shader.stage != "fragment" and op == "tex":
             op = "txl"                             # no implicit derivatives outside fragment shaders
             srcs["lod"] = b.fimm(0.0)
+        # GLSL 1.10-1.30's shadow functions return a vec4: the comparison's result
+        # expanded by the texture's DEPTH_TEXTURE_MODE (GL 3.2 compatibility section
+        # 3.8.15), which the sampler view's swizzle applies to the sampler's four
+        # components (r, 0, 0, 1); the newer functions take the one component
         legacy_shadow = n.startswith("shadow")
-        comps = 1 if st.sampler_shadow else 4
-        r = self._tex(op, srcs, comps, common)
-        if legacy_shadow:                          # depth texture mode LUMINANCE: (r, r, r, 1)
-            return b.vec(r, r, r, b.fimm(1.0))
-        return r
+        comps = 1 if st.sampler_shadow and not legacy_shadow else 4
+        return self._tex(op, srcs, comps, common)
 
     def _gather(self, common):
         b = self.b

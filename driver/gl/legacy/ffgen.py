@@ -70,6 +70,8 @@ class UnitKey:
     base_format: int                   # GL_RGBA, GL_RGB, GL_ALPHA, GL_LUMINANCE, ...
     mode: int
     combine: tuple = ()                # (rgb fn, alpha fn, src_rgb, op_rgb, src_alpha, op_alpha, scales)
+    shadow: bool = False               # a depth texture with COMPARE_REF_TO_TEXTURE: its texel is the
+                                       # comparison's result (r/q against the depth; section 3.8.16)
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,15 @@ _SAMPLERS = {E.GL_TEXTURE_1D: ("sampler1D", "texture1DProj({s}, {c})"),
              E.GL_TEXTURE_RECTANGLE: ("sampler2DRect", "texture2DRectProj({s}, {c})")}
 
 
+# the same with a depth comparison (GLSL 1.20's shadow functions: a vec4 expanded by
+# DEPTH_TEXTURE_MODE through the sampler view's swizzle)
+_SHADOW_SAMPLERS = {E.GL_TEXTURE_1D: ("sampler1DShadow", "shadow1DProj({s}, {c})"),
+                    E.GL_TEXTURE_2D: ("sampler2DShadow", "shadow2DProj({s}, {c})"),
+                    E.GL_TEXTURE_RECTANGLE: ("sampler2DRectShadow", "shadow2DRectProj({s}, {c})")}
+
+SHADOW_TARGETS = frozenset(_SHADOW_SAMPLERS)
+
+
 def sampler_name(unit: int) -> str:
     return f"shimgl_Texture{unit}"
 
@@ -353,7 +364,7 @@ def fragment_source(key: FragmentKey) -> str:
         decls += ["uniform sampler2D shimgl_Pixels;", "uniform vec4 shimgl_PixelRect;"]
         body = [_PIXEL_FETCH, *_PIXEL_START[key.pixels]]
     for u in key.units:
-        stype, call = _SAMPLERS[u.target]
+        stype, call = (_SHADOW_SAMPLERS if u.shadow else _SAMPLERS)[u.target]
         decls.append(f"uniform {stype} {sampler_name(u.unit)};")
         coord = "vec4(gl_PointCoord, 0.0, 1.0)" if u.unit in key.sprite_units else f"gl_TexCoord[{u.unit}]"
         body.append(f"vec4 tex{u.unit} = " + call.format(s=sampler_name(u.unit), c=coord) + ";")

@@ -14,7 +14,7 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import clamp_query
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
-from driver.gl.legacy.ffgen import (FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
+from driver.gl.legacy.ffgen import (SHADOW_TARGETS, FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
                                     pixel_vertex_source, vertex_source, POINT_SIZE_ATTRIBUTE)
 from driver.gl.features.gles1 import crop_rect
 from driver.gl.legacy.state import LegacyState
@@ -562,7 +562,16 @@ class FixedFunctionMixin:
             if env.mode == E.GL_COMBINE:
                 combine = (env.combine_rgb, env.combine_alpha, tuple(env.src_rgb), tuple(env.op_rgb),
                            tuple(env.src_alpha), tuple(env.op_alpha), (env.rgb_scale, env.alpha_scale))
-            units.append(UnitKey(u, target, fmt, env.mode, combine))
+            sobj = self.sampler_units[u]
+            params = sobj.params if sobj is not None else tex.params
+            shadow = (fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL) and target in SHADOW_TARGETS
+                      and params.compare_mode == E.GL_COMPARE_REF_TO_TEXTURE)
+            if fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL):
+                # GL 3.2 compatibility section 3.8.15: a depth texture (its depth or the
+                # comparison's result) is a luminance, intensity, alpha or red texture to
+                # the texture environment, as DEPTH_TEXTURE_MODE says
+                fmt = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE)
+            units.append(UnitKey(u, target, fmt, env.mode, combine, shadow))
         return tuple(units)
 
     def _ff_keys(self, units: tuple) -> tuple[VertexKey, FragmentKey]:
