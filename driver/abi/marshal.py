@@ -809,4 +809,39 @@ def _alias_overrides() -> dict:
             if core in OVERRIDES and alias not in OVERRIDES}
 
 
+def _compressed_upload(name: str):
+    """glCompressedTex(Sub)Image1D/2D/3D (data last): with a pixel unpack buffer the
+    pointer is an offset into it; with the unpack state's compressed block set
+    (ARB_compressed_texture_pixel_storage) the front end reads the client memory itself,
+    as far as ROW_LENGTH and the skips lay the image out; else imageSize bytes."""
+    def run(ctx, *args):
+        *head, size, p = args
+        if ctx.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER) is not None:
+            data = handle(p)
+        elif p == NULL:
+            data = None
+        elif ctx.state.unpack.compressed_block_size and not ctx.api.es:
+            data = _client_memory(p)
+        else:
+            data = bytes_in(p, size)
+        getattr(ctx, name)(*head, size, data)
+    run.__name__ = name
+    return run
+
+
+def glGetCompressedTexImage(ctx, target, level, img):
+    """Written into the client's memory in place (the pack state may leave gaps between
+    rows), or at offset ``img`` of the pixel pack buffer."""
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glGetCompressedTexImage(target, level, handle(img))
+        return
+    if img == NULL:
+        return
+    ctx.glGetCompressedTexImage(target, level, dest=lambda n: ffi.buffer(ffi.cast("char *", img), n))
+
+
+OVERRIDES.update({name: _compressed_upload(name) for name in (
+    "glCompressedTexImage1D", "glCompressedTexImage2D", "glCompressedTexImage3D",
+    "glCompressedTexSubImage1D", "glCompressedTexSubImage2D", "glCompressedTexSubImage3D")})
+OVERRIDES["glGetCompressedTexImage"] = glGetCompressedTexImage
 OVERRIDES.update(_alias_overrides())

@@ -214,7 +214,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_arrays_of_arrays", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_base_instance", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clear_buffer_object", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_compressed_texture_pixel_storage", _ANY, _GL32, _N, _N, CORE),
+    _x("GL_ARB_compressed_texture_pixel_storage", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_compute_shader", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_conservative_depth.py
     _x("GL_AMD_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # (the same, AMD's name)

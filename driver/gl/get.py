@@ -250,6 +250,12 @@ class GetMixin:
                 t[_TEXTURE_BUFFER_DATA_STORE_BINDING] = lambda c: _name(c._bound_texture(E.GL_TEXTURE_BUFFER).buffer)
                 t[_TEXTURE_BUFFER_FORMAT] = lambda c: (c._bound_texture(E.GL_TEXTURE_BUFFER).buffer_internal_format
                                                        or (E.GL_LUMINANCE8 if api.compat else E.GL_R8))
+        if not api.es and (api.gl(4, 2) or api.has_extension("GL_ARB_compressed_texture_pixel_storage")):
+            for side in ("unpack", "pack"):
+                for dim in ("width", "height", "depth", "size"):
+                    t[getattr(E, f"GL_{side.upper()}_COMPRESSED_BLOCK_{dim.upper()}")] = (
+                        lambda side, field: lambda c: getattr(getattr(c.state.pixel, side), field))(
+                            side, f"compressed_block_{dim}")
         if api.has_extension("GL_EXT_framebuffer_sRGB"):
             t[E.GL_FRAMEBUFFER_SRGB_CAPABLE_EXT] = lambda c: c._draw_fb_srgb_capable()
         if api.compat and api.has_extension("GL_NV_primitive_restart"):

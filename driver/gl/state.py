@@ -149,6 +149,13 @@ class StencilFace(StateGroup):
     zpass: int = E.GL_KEEP
 
 
+#: ARB_compressed_texture_pixel_storage's pixel-store names -> PixelStore fields
+_COMPRESSED_BLOCK_PARAMS = {
+    side: {getattr(E, f"GL_{side.upper()}_COMPRESSED_BLOCK_{dim.upper()}"): f"compressed_block_{dim}"
+           for dim in ("width", "height", "depth", "size")}
+    for side in ("unpack", "pack")}
+
+
 @dataclass(slots=True)
 class PixelStore(StateGroup):
     """Pack or unpack state (GL 4.6 table 8.1 / 18.1)."""
@@ -160,6 +167,12 @@ class PixelStore(StateGroup):
     skip_pixels: int = 0
     skip_images: int = 0
     alignment: int = 4
+    # ARB_compressed_texture_pixel_storage (GL 4.2): the block the application states
+    # for compressed images (0: the pixel store does not apply to them)
+    compressed_block_width: int = 0
+    compressed_block_height: int = 0
+    compressed_block_depth: int = 0
+    compressed_block_size: int = 0
 
 
 @dataclass(slots=True)
@@ -709,6 +722,9 @@ class StateMixin:
             unpack |= {E.GL_UNPACK_SWAP_BYTES: "swap_bytes", E.GL_UNPACK_LSB_FIRST: "lsb_first"}
             pack |= {E.GL_PACK_SWAP_BYTES: "swap_bytes", E.GL_PACK_LSB_FIRST: "lsb_first",
                      E.GL_PACK_IMAGE_HEIGHT: "image_height", E.GL_PACK_SKIP_IMAGES: "skip_images"}
+            if self.api.gl(4, 2) or self.api.has_extension("GL_ARB_compressed_texture_pixel_storage"):
+                unpack |= _COMPRESSED_BLOCK_PARAMS["unpack"]
+                pack |= _COMPRESSED_BLOCK_PARAMS["pack"]
         return unpack, pack
 
     def glPixelStorei(self, pname: int, param: int) -> None:

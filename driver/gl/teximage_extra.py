@@ -20,7 +20,7 @@ from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_
                                TEXTURE_BUFFER_FORMATS, UNSIZED,
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
-from driver.gl.pointers import as_bytes
+from driver.gl.pointers import ClientMemory, as_bytes
 from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
 
 __all__ = ["TexImageExtraMixin"]
@@ -59,7 +59,7 @@ class TexImageExtraMixin:
             check(w == h, E.GL_INVALID_VALUE)
         tex = self._bound_texture(tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        raw = data if encoded else self._compressed_source(size, data)
+        raw = data if encoded else self._compressed_source(size, data, dims, internalformat, w, h, d)
         self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (0, 0, 0, w, h, d), raw))
@@ -109,16 +109,39 @@ class TexImageExtraMixin:
         self._compressed_sub_image(dims, target, level, x, y, z, w, h, d, internalformat,
                                    self._compressed_size(internalformat, w, h, d), raw, encoded=True)
 
-    def _compressed_source(self, size, data):
+    def _compressed_placement(self, store, dims, fmt, w, h, d):
+        """Where a compressed image's blocks are in client memory under ``store``
+        (driver.gl.compressed_store), after ARB_compressed_texture_pixel_storage's
+        errors: a stated block size other than the format's, or skips that are not
+        whole stated blocks, are INVALID_OPERATION (as Mesa)."""
+        from driver.gl.compressed_store import placement
+        info, bw, bh, bb = self._compressed_formats()[fmt]
+        if not self.api.es and store.compressed_block_size:
+            check(store.compressed_block_size == bb, E.GL_INVALID_OPERATION,
+                  "COMPRESSED_BLOCK_SIZE differs from the format's block")
+            for skip, block, used in ((store.skip_pixels, store.compressed_block_width, True),
+                                      (store.skip_rows, store.compressed_block_height, dims > 1),
+                                      (store.skip_images, store.compressed_block_depth, dims > 2)):
+                check(not (used and block and skip % block), E.GL_INVALID_OPERATION,
+                      "pixel-store skip is not a whole number of compressed blocks")
+        return placement(store, dims, (bw, bh, bb), w, h, d)
+
+    def _compressed_source(self, size, data, dims=2, fmt=None, w=0, h=0, d=1):
+        """The image's tight blocks (``size`` bytes) from the client or the pixel
+        unpack buffer, laid out by the unpack state's compressed block (desktop GL)."""
+        from driver.gl.compressed_store import gather
+        where = self._compressed_placement(self.state.unpack, dims, fmt, w, h, d) if fmt is not None else None
+        span = size if where is None or where.tight else where.span_B
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
         if pbo is not None:
-            check(isinstance(data, int) and data + size <= pbo.size, E.GL_INVALID_OPERATION)
-            return self._read_buffer(pbo, data, size)
-        if data is None:
+            check(isinstance(data, int) and data + span <= pbo.size, E.GL_INVALID_OPERATION)
+            raw = self._read_buffer(pbo, data, span)
+        elif data is None:
             return None
-        raw = as_bytes(data)
-        check(len(raw) >= size, E.GL_INVALID_VALUE, "data shorter than imageSize")
-        return raw[:size]
+        else:
+            raw = data.read(0, span) if isinstance(data, ClientMemory) else as_bytes(data)
+            check(len(raw) >= span, E.GL_INVALID_VALUE, "data shorter than imageSize")
+        return gather(raw, where)[:size] if where is not None else raw[:size]
 
     def _generate_compressed_mipmaps(self, tex, first: int, last: int, layer0: int, layers: int) -> None:
         """glGenerateMipmap of a compressed image the GL can encode (desktop GL;
@@ -203,7 +226,7 @@ class TexImageExtraMixin:
         check(x % bw == 0 and y % bh == 0 and (w % bw == 0 or x + w == img.width) and
               (h % bh == 0 or y + h == img.height), E.GL_INVALID_OPERATION, "not block aligned")
         check(size == self._compressed_size(fmt, w, h, d), E.GL_INVALID_VALUE, "bad imageSize")
-        raw = data if encoded else self._compressed_source(size, data)
+        raw = data if encoded else self._compressed_source(size, data, dims, fmt, w, h, d)
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (x, y, z, w, h, d), raw))
         self._auto_mipmap(tex, tex_target, level)
@@ -368,8 +391,11 @@ class TexImageExtraMixin:
         check(False, E.GL_INVALID_ENUM if format not in self._compressed_formats()
               else E.GL_INVALID_OPERATION, "no 1D compressed formats")
 
-    def glGetCompressedTexImage(self, target: int, level: int) -> bytes:
-        """The raw compressed blocks of a level (GL 4.6 section 8.11.4)."""
+    def glGetCompressedTexImage(self, target: int, level: int, pixels=None, dest=None):
+        """The raw compressed blocks of a level (GL 4.6 section 8.11.4), laid out by the
+        pack state's compressed block (the bytes between rows untouched): into the pixel
+        pack buffer at offset ``pixels`` when one is bound, else into ``dest(n)`` (the
+        client's writable memory, the C ABI's) or returned."""
         check(not self.api.es, E.GL_INVALID_OPERATION)
         from driver.gl.textures import CUBE_FACES
         check_enum(target, {E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
@@ -382,12 +408,30 @@ class TexImageExtraMixin:
         res = self._texture_resource(tex)
         info, bw, bh, bb = self._compressed_formats()[img.internal_format]
         size = self._compressed_size(img.internal_format, img.width, img.height, img.depth)
+        dims = 3 if target in (E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY) else 2
+        where = self._compressed_placement(self.state.pack, dims, img.internal_format,
+                                           img.width, img.height, img.depth)
+        pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+        if pbo is not None:
+            check(isinstance(pixels, int) and pixels + where.span_B <= pbo.size, E.GL_INVALID_OPERATION,
+                  "the image does not fit the pixel pack buffer")
         tr = self.pipe.transfer_map(res, level, PipeMap.READ,
                                     Box(0, 0, face, img.width, img.height, img.depth))
         try:
-            return bytes(tr.data[:size])
+            blocks = bytes(tr.data[:size])
         finally:
             self.pipe.transfer_unmap(tr)
+        from driver.gl.compressed_store import scatter
+        if pbo is not None:
+            out = bytearray(self._read_buffer(pbo, pixels, where.span_B))
+            scatter(blocks, where, out)
+            self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, pixels, bytes(out))
+            return None
+        if where.tight and dest is None:
+            return blocks
+        out = dest(where.span_B) if dest is not None else bytearray(where.span_B)
+        scatter(blocks, where, out)
+        return None if dest is not None else bytes(out)
 
     # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
     def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable, array=False):
