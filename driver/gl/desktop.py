@@ -17,6 +17,7 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
 from driver.gl.pointers import as_bytes
+from driver.gl.textures import bound_texture
 
 __all__ = ["DesktopMixin"]
 
@@ -223,8 +224,8 @@ class DesktopMixin:
         check(level >= 0, E.GL_INVALID_VALUE)
         check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION)
         face = target - CUBE_FACES[0] if target in CUBE_FACES else 0
-        tex = self._bound_texture(E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
-        img = self._image(tex, face, level)
+        tex = bound_texture(self, E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
+        img = tex.image(face, level)
         if img is None:
             return b""
         res = self._texture_resource(tex)

@@ -28,6 +28,7 @@ from driver.gl.feedback import stream_output_info
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS
 from driver.gl.vertexarrays import attrib_size_B
+from driver.gl.framebuffers import draw_framebuffer_bits
 
 __all__ = ["DrawMixin"]
 
@@ -549,8 +550,8 @@ class DrawMixin:
     def _emit_state(self, fb, vertex_program=None) -> None:
         s = self.state
         cso = self.cso
-        depth_bits = self._fb_bits(4) if fb.zsbuf is not None else 0
-        stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
+        depth_bits = draw_framebuffer_bits(self, 4) if fb.zsbuf is not None else 0
+        stencil_bits = draw_framebuffer_bits(self, 5) if fb.zsbuf is not None else 0
         derived = self.derived          # each state derived again only when its inputs changed
         cso.set_blend(derived.blend(s, len(fb.cbufs)))
         cb0 = fb.cbufs[0] if fb.cbufs else None
@@ -796,7 +797,7 @@ class DrawMixin:
         """GL 4.6 section 8.17 (mipmap, cube and format completeness), with the
         sampler state ``params`` the texture is sampled with (a bound sampler
         object's; the texture's own when None)."""
-        base = self._image(tex, 0, tex.base_level) if tex.images else None
+        base = tex.image(0, tex.base_level) if tex.images else None
         if base is None or base.width == 0:
             return False
         if tex.target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
@@ -827,7 +828,7 @@ class DrawMixin:
             last = min(last, tex.immutable_levels - 1)
         for face in range(faces):
             for lv in range(tex.base_level, last + 1):
-                img = self._image(tex, face, lv)
+                img = tex.image(face, lv)
                 s = lv - tex.base_level
                 want = (max(1, base.width >> s), base.height if rows_are_layers else max(1, base.height >> s))
                 if img is None or (img.width, img.height) != want or \
@@ -1079,9 +1080,9 @@ class DrawMixin:
             for i, cb in enumerate(fb.cbufs):
                 if cb is not None:
                     buffers |= PipeClear.color(i)
-        if mask & E.GL_DEPTH_BUFFER_BIT and fb.zsbuf is not None and self._fb_bits(4) and s.depth_mask:
+        if mask & E.GL_DEPTH_BUFFER_BIT and fb.zsbuf is not None and draw_framebuffer_bits(self, 4) and s.depth_mask:
             buffers |= PipeClear.DEPTH
-        stencil_bits = self._fb_bits(5) if fb.zsbuf is not None else 0
+        stencil_bits = draw_framebuffer_bits(self, 5) if fb.zsbuf is not None else 0
         full = (1 << stencil_bits) - 1 if stencil_bits else 0
         stencil_mask = s.stencil[0].write_mask & full
         if mask & E.GL_STENCIL_BUFFER_BIT and stencil_mask:
@@ -1142,16 +1143,16 @@ class DrawMixin:
             return
         flags = PipeClear(0)
         depth, stencil = 0.0, 0
-        if buffer in (E.GL_DEPTH, E.GL_DEPTH_STENCIL) and self._fb_bits(4):
+        if buffer in (E.GL_DEPTH, E.GL_DEPTH_STENCIL) and draw_framebuffer_bits(self, 4):
             flags |= PipeClear.DEPTH
             depth = min(1.0, max(0.0, float(value[0])))
-        if buffer in (E.GL_STENCIL, E.GL_DEPTH_STENCIL) and self._fb_bits(5):
+        if buffer in (E.GL_STENCIL, E.GL_DEPTH_STENCIL) and draw_framebuffer_bits(self, 5):
             flags |= PipeClear.STENCIL
             stencil = int(value[1] if buffer == E.GL_DEPTH_STENCIL else value[0])
         if flags:
             scissor = None if E.GL_SCISSOR_TEST not in s.enabled else \
                 ps.scissor_state(s, fb.width_px, fb.height_px)
-            bits = self._fb_bits(5)
+            bits = draw_framebuffer_bits(self, 5)
             full = (1 << bits) - 1 if bits else 0
             masked = flags & PipeClear.STENCIL and s.stencil[0].write_mask & full != full
             if flags & PipeClear.DEPTH and not s.depth_mask:

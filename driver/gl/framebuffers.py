@@ -39,6 +39,20 @@ def _is_color_attachment(b: int) -> bool:
     return E.GL_COLOR_ATTACHMENT0 <= b < E.GL_COLOR_ATTACHMENT0 + 32
 
 
+def draw_framebuffer_bits(ctx, component: int) -> int:
+    """Bits of ``component`` (0-3 red, green, blue, alpha of colour buffer 0; 4 depth;
+    5 stencil) of the draw framebuffer (the window's when none is bound); 0 when
+    the attachment is missing."""
+    fb = ctx.draw_framebuffer
+    if fb is None:
+        return ctx.window.bits[component]
+    point = (E.GL_DEPTH_ATTACHMENT if component == 4 else E.GL_STENCIL_ATTACHMENT
+             if component == 5 else E.GL_COLOR_ATTACHMENT0)
+    a = fb.attachments.get(point)
+    info = ctx._attachment_info(a) if a else None
+    return _component_bits(lookup(info[2]))[component] if info else 0
+
+
 class FramebufferMixin:
     def _init_family(self) -> None:
         self.framebuffers = Namespace(Framebuffer)
@@ -284,7 +298,7 @@ class FramebufferMixin:
         if a.type == E.GL_RENDERBUFFER:
             rb = a.obj
             return (rb.width, rb.height, rb.internal_format, rb.samples) if rb.width else None
-        img = self._image(a.obj, a.face if a.obj.target == E.GL_TEXTURE_CUBE_MAP else 0, a.level)
+        img = a.obj.image(a.face if a.obj.target == E.GL_TEXTURE_CUBE_MAP else 0, a.level)
         if img is None:
             return None
         if a.obj.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY) and a.layer >= img.depth:
@@ -511,14 +525,8 @@ class FramebufferMixin:
         return False
 
     def _fb_bits(self, component: int) -> int:
-        fb = self.draw_framebuffer
-        if fb is None:
-            return self.window.bits[component]
-        point = (E.GL_DEPTH_ATTACHMENT if component == 4 else E.GL_STENCIL_ATTACHMENT
-                 if component == 5 else E.GL_COLOR_ATTACHMENT0)
-        a = fb.attachments.get(point)
-        info = self._attachment_info(a) if a else None
-        return _component_bits(lookup(info[2]))[component] if info else 0
+        """The old name of draw_framebuffer_bits (kept for code written against it)."""
+        return draw_framebuffer_bits(self, component)
 
     # -- the pipe framebuffer state -----------------------------------------------------
     def _surface(self, a: Attachment) -> Surface | None:
@@ -547,7 +555,7 @@ class FramebufferMixin:
         faces of a cube map, the layers of an array (6 per cube of a cube map array)."""
         tex = a.obj
         if tex.target == E.GL_TEXTURE_3D:
-            img = self._image(tex, 0, a.level)
+            img = tex.image(0, a.level)
             return max(img.depth if img is not None else 1, 1)
         if tex.target == E.GL_TEXTURE_CUBE_MAP:
             return 6

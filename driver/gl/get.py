@@ -10,6 +10,8 @@ from driver.gl.color_clamp import QUERY_CLAMPED_PNAMES, clamp_query, mode as cla
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.formats import general_purpose_compressed
+from driver.gl.textures import bound_texture, texture_binding_name
+from driver.gl.framebuffers import draw_framebuffer_bits
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
 
@@ -114,18 +116,18 @@ class GetMixin:
             E.GL_PACK_ALIGNMENT: lambda c: c.state.pixel.pack.alignment,
             E.GL_GENERATE_MIPMAP_HINT: lambda c: c.state.misc.hints.get(E.GL_GENERATE_MIPMAP_HINT, E.GL_DONT_CARE),
             E.GL_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.active_texture,
-            E.GL_TEXTURE_BINDING_2D: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D),
-            E.GL_TEXTURE_BINDING_CUBE_MAP: lambda c: c._texture_binding_name(E.GL_TEXTURE_CUBE_MAP),
+            E.GL_TEXTURE_BINDING_2D: lambda c: texture_binding_name(c, E.GL_TEXTURE_2D),
+            E.GL_TEXTURE_BINDING_CUBE_MAP: lambda c: texture_binding_name(c, E.GL_TEXTURE_CUBE_MAP),
             E.GL_CURRENT_PROGRAM: lambda c: _name(c.current_program),
             E.GL_FRAMEBUFFER_BINDING: lambda c: _name(c.draw_framebuffer),
             E.GL_RENDERBUFFER_BINDING: lambda c: _name(c.renderbuffer_binding),
             E.GL_SUBPIXEL_BITS: lambda c: c.caps.subpixel_bits,
-            E.GL_RED_BITS: lambda c: c._fb_bits(0),
-            E.GL_GREEN_BITS: lambda c: c._fb_bits(1),
-            E.GL_BLUE_BITS: lambda c: c._fb_bits(2),
-            E.GL_ALPHA_BITS: lambda c: c._fb_bits(3),
-            E.GL_DEPTH_BITS: lambda c: c._fb_bits(4),
-            E.GL_STENCIL_BITS: lambda c: c._fb_bits(5),
+            E.GL_RED_BITS: lambda c: draw_framebuffer_bits(c, 0),
+            E.GL_GREEN_BITS: lambda c: draw_framebuffer_bits(c, 1),
+            E.GL_BLUE_BITS: lambda c: draw_framebuffer_bits(c, 2),
+            E.GL_ALPHA_BITS: lambda c: draw_framebuffer_bits(c, 3),
+            E.GL_DEPTH_BITS: lambda c: draw_framebuffer_bits(c, 4),
+            E.GL_STENCIL_BITS: lambda c: draw_framebuffer_bits(c, 5),
             E.GL_IMPLEMENTATION_COLOR_READ_FORMAT: lambda c: c._implementation_read()[0],
             E.GL_IMPLEMENTATION_COLOR_READ_TYPE: lambda c: c._implementation_read()[1],
             E.GL_NUM_COMPRESSED_TEXTURE_FORMATS: lambda c: len(general_purpose_compressed(c.api.es, c.api.version)),
@@ -153,10 +155,10 @@ class GetMixin:
                 E.GL_PIXEL_UNPACK_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)),
                 E.GL_UNIFORM_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_UNIFORM_BUFFER)),
                 E.GL_TRANSFORM_FEEDBACK_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_TRANSFORM_FEEDBACK_BUFFER)),
-                E.GL_TEXTURE_BINDING_3D: lambda c: c._texture_binding_name(E.GL_TEXTURE_3D),
-                E.GL_TEXTURE_BINDING_2D_ARRAY: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_ARRAY),
+                E.GL_TEXTURE_BINDING_3D: lambda c: texture_binding_name(c, E.GL_TEXTURE_3D),
+                E.GL_TEXTURE_BINDING_2D_ARRAY: lambda c: texture_binding_name(c, E.GL_TEXTURE_2D_ARRAY),
                 E.GL_TEXTURE_BINDING_CUBE_MAP_ARRAY:
-                    lambda c: c._texture_binding_name(E.GL_TEXTURE_CUBE_MAP_ARRAY),
+                    lambda c: texture_binding_name(c, E.GL_TEXTURE_CUBE_MAP_ARRAY),
                 E.GL_SAMPLER_BINDING: lambda c: _name(c.sampler_units[c.active_texture]),
                 E.GL_UNPACK_ROW_LENGTH: lambda c: c.state.pixel.unpack.row_length,
                 E.GL_UNPACK_SKIP_ROWS: lambda c: c.state.pixel.unpack.skip_rows,
@@ -209,10 +211,10 @@ class GetMixin:
                 E.GL_UNPACK_LSB_FIRST: lambda c: c.state.pixel.unpack.lsb_first,
                 E.GL_PACK_SWAP_BYTES: lambda c: c.state.pixel.pack.swap_bytes,
                 E.GL_PACK_LSB_FIRST: lambda c: c.state.pixel.pack.lsb_first,
-                E.GL_TEXTURE_BINDING_1D: lambda c: c._texture_binding_name(E.GL_TEXTURE_1D),
-                E.GL_TEXTURE_BINDING_1D_ARRAY: lambda c: c._texture_binding_name(E.GL_TEXTURE_1D_ARRAY),
-                E.GL_TEXTURE_BINDING_RECTANGLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_RECTANGLE),
-                E.GL_TEXTURE_BINDING_BUFFER: lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER),
+                E.GL_TEXTURE_BINDING_1D: lambda c: texture_binding_name(c, E.GL_TEXTURE_1D),
+                E.GL_TEXTURE_BINDING_1D_ARRAY: lambda c: texture_binding_name(c, E.GL_TEXTURE_1D_ARRAY),
+                E.GL_TEXTURE_BINDING_RECTANGLE: lambda c: texture_binding_name(c, E.GL_TEXTURE_RECTANGLE),
+                E.GL_TEXTURE_BINDING_BUFFER: lambda c: texture_binding_name(c, E.GL_TEXTURE_BUFFER),
                 E.GL_CONTEXT_PROFILE_MASK: lambda c: (E.GL_CONTEXT_CORE_PROFILE_BIT if api.core
                                                       else E.GL_CONTEXT_COMPATIBILITY_PROFILE_BIT),
                 E.GL_CONTEXT_FLAGS: lambda c: api.flags,
@@ -242,13 +244,13 @@ class GetMixin:
         if api.gl(3, 1) or es_has(api, "texture_buffer"):
             # the buffer bound to the TEXTURE_BUFFER target (TEXTURE_BUFFER_BINDING, same value)
             t[E.GL_TEXTURE_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_TEXTURE_BUFFER))
-            t[E.GL_TEXTURE_BINDING_BUFFER] = lambda c: c._texture_binding_name(E.GL_TEXTURE_BUFFER)
+            t[E.GL_TEXTURE_BINDING_BUFFER] = lambda c: texture_binding_name(c, E.GL_TEXTURE_BUFFER)
             if not api.es:
                 # ARB_texture_buffer_object's queries of the bound buffer texture (Mesa answers
                 # them in both profiles): its buffer and its format, whose default is
                 # LUMINANCE8 in the compatibility profile (the extension's) and R8 in core
-                t[_TEXTURE_BUFFER_DATA_STORE_BINDING] = lambda c: _name(c._bound_texture(E.GL_TEXTURE_BUFFER).buffer)
-                t[_TEXTURE_BUFFER_FORMAT] = lambda c: (c._bound_texture(E.GL_TEXTURE_BUFFER).buffer_internal_format
+                t[_TEXTURE_BUFFER_DATA_STORE_BINDING] = lambda c: _name(bound_texture(c, E.GL_TEXTURE_BUFFER).buffer)
+                t[_TEXTURE_BUFFER_FORMAT] = lambda c: (bound_texture(c, E.GL_TEXTURE_BUFFER).buffer_internal_format
                                                        or (E.GL_LUMINANCE8 if api.compat else E.GL_R8))
         if not api.es and (api.gl(4, 2) or api.has_extension("GL_ARB_compressed_texture_pixel_storage")):
             for side in ("unpack", "pack"):
@@ -296,13 +298,13 @@ class GetMixin:
                 E.GL_DISPATCH_INDIRECT_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_DISPATCH_INDIRECT_BUFFER)),
                 E.GL_SHADER_STORAGE_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_SHADER_STORAGE_BUFFER)),
                 E.GL_ATOMIC_COUNTER_BUFFER_BINDING: lambda c: _name(c.buffer_bindings.get(E.GL_ATOMIC_COUNTER_BUFFER)),
-                E.GL_TEXTURE_BINDING_2D_MULTISAMPLE: lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE),
+                E.GL_TEXTURE_BINDING_2D_MULTISAMPLE: lambda c: texture_binding_name(c, E.GL_TEXTURE_2D_MULTISAMPLE),
                 E.GL_PROGRAM_PIPELINE_BINDING:
                     lambda c: c.bound_pipeline.name if c.bound_pipeline is not None else 0,
             })
         if api.gl(4, 3) or api.es and api.has_extension("GL_OES_texture_storage_multisample_2d_array"):
             t[E.GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY] = \
-                lambda c: c._texture_binding_name(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+                lambda c: texture_binding_name(c, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
         if api.gl(4, 3):
             t.update({
                 E.GL_DEBUG_GROUP_STACK_DEPTH: lambda c: len(c._debug_state()["groups"]),

@@ -322,6 +322,14 @@ class Texture:
     buffer_offset: int = 0
     buffer_size: int = 0
 
+    def image(self, face: int, level: int) -> TexImage | None:
+        """The image of ``face`` (0 but for cube maps) at ``level``, or None when it is
+        not defined (outside the arrays, or of zero width)."""
+        if 0 <= face < len(self.images) and 0 <= level < len(self.images[face]):
+            img = self.images[face][level]
+            return img if img.width else None
+        return None
+
 
 @tracked(FRAMEBUFFERS)
 @dataclass

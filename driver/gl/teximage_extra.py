@@ -21,6 +21,7 @@ from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import ClientMemory, as_bytes
+from driver.gl.textures import bound_texture
 from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
 
 __all__ = ["TexImageExtraMixin"]
@@ -57,7 +58,7 @@ class TexImageExtraMixin:
               "imageSize does not match the image")
         if tex_target == E.GL_TEXTURE_CUBE_MAP:
             check(w == h, E.GL_INVALID_VALUE)
-        tex = self._bound_texture(tex_target)
+        tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         raw = data if encoded else self._compressed_source(size, data, dims, internalformat, w, h, d)
         self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
@@ -212,9 +213,9 @@ class TexImageExtraMixin:
     def _compressed_sub_image(self, dims, target, level, x, y, z, w, h, d, fmt, size, data,
                               encoded: bool = False):
         tex_target, face = self._image_target(target, dims)
-        tex = self._bound_texture(tex_target)
+        tex = bound_texture(self, tex_target)
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")     # as glTexSubImage*
-        img = self._image(tex, face, level)
+        img = tex.image(face, level)
         check(fmt in self._compressed_formats(), E.GL_INVALID_ENUM, "not a compressed format")
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
         check(img.internal_format == fmt, E.GL_INVALID_OPERATION, "format differs from the image")
@@ -302,7 +303,7 @@ class TexImageExtraMixin:
             check(set(comps.get(info.base, "RGBA")) <= set(have), E.GL_INVALID_OPERATION,
                   "the read buffer lacks components")
             check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
-        tex = self._bound_texture(tex_target)
+        tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         self._set_image(tex, face, level, TexImage(width, height, 1, internalformat))
         if width and height:
@@ -337,8 +338,8 @@ class TexImageExtraMixin:
         tex_target, face = self._image_target(target, dims)
         check(level >= 0, E.GL_INVALID_VALUE)
         check(w >= 0 and h >= 0, E.GL_INVALID_VALUE)
-        tex = self._bound_texture(tex_target)
-        img = self._image(tex, face, level)
+        tex = bound_texture(self, tex_target)
+        img = tex.image(face, level)
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
         check(dx >= 0 and dy >= 0 and dz >= 0 and dx + w <= img.width and dy + h <= img.height
               and dz < img.depth, E.GL_INVALID_VALUE, "region outside the image")
@@ -366,7 +367,7 @@ class TexImageExtraMixin:
         check(0 <= width <= self._max_size(target) and border == 0, E.GL_INVALID_VALUE)
         res, rlevel, rlayer, rinfo = self._copy_source(info)
         check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
-        tex = self._bound_texture(target)
+        tex = bound_texture(self, target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         self._set_image(tex, 0, level, TexImage(width, 1, 1, internalformat))
         if width:
@@ -375,8 +376,8 @@ class TexImageExtraMixin:
     def glCopyTexSubImage1D(self, target, level, xoffset, x, y, width) -> None:
         check(not self.api.es, E.GL_INVALID_OPERATION)
         check_enum(target, (E.GL_TEXTURE_1D,))
-        tex = self._bound_texture(target)
-        img = self._image(tex, 0, level)
+        tex = bound_texture(self, target)
+        img = tex.image(0, level)
         check(level >= 0 and width >= 0, E.GL_INVALID_VALUE)
         check(img is not None, E.GL_INVALID_OPERATION, "level undefined")
         check(xoffset >= 0 and xoffset + width <= img.width, E.GL_INVALID_VALUE)
@@ -401,9 +402,9 @@ class TexImageExtraMixin:
         check_enum(target, {E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
                             *CUBE_FACES})
         face = target - CUBE_FACES[0] if target in CUBE_FACES else 0
-        tex = self._bound_texture(E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
+        tex = bound_texture(self, E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
         check(level >= 0, E.GL_INVALID_VALUE)
-        img = self._image(tex, face, level)
+        img = tex.image(face, level)
         check(img is not None and img.compressed, E.GL_INVALID_OPERATION, "not a compressed image")
         res = self._texture_resource(tex)
         info, bw, bh, bb = self._compressed_formats()[img.internal_format]
@@ -457,7 +458,7 @@ class TexImageExtraMixin:
             check(1 <= d <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE, "bad layer count")
         if target in proxies:
             return       # a proxy only asks whether the image could be made: it could
-        tex = self._bound_texture(target)
+        tex = bound_texture(self, target)
         check(tex.name != 0 or not immutable, E.GL_INVALID_OPERATION)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         actual = min(s for s in self.caps.sample_counts if s >= samples)
@@ -597,7 +598,7 @@ class TexImageExtraMixin:
             check(buf is not None, E.GL_INVALID_OPERATION, "not a buffer object")
             if size:
                 check(offset + size <= buf.size, E.GL_INVALID_VALUE)
-        tex = self._bound_texture(E.GL_TEXTURE_BUFFER)
+        tex = bound_texture(self, E.GL_TEXTURE_BUFFER)
         tex.buffer, tex.buffer_internal_format = buf, internalformat
         tex.buffer_offset, tex.buffer_size = offset, size
 
@@ -606,7 +607,7 @@ class TexImageExtraMixin:
         check(self.api.gl(3, 0) or es_has(self.api, "texture_border_clamp"), E.GL_INVALID_OPERATION)
         if pname == E.GL_TEXTURE_BORDER_COLOR:
             check_enum(target, self._texture_targets())
-            self._bound_texture(target).params.border_color = tuple(int(v) for v in list(params)[:4])
+            bound_texture(self, target).params.border_color = tuple(int(v) for v in list(params)[:4])
             return
         self._tex_parameter(target, pname, [int(v) for v in params])
 
@@ -615,7 +616,7 @@ class TexImageExtraMixin:
     def glGetTexParameterIiv(self, target, pname) -> list:
         if pname == E.GL_TEXTURE_BORDER_COLOR:
             check_enum(target, self._texture_targets())
-            return [int(v) for v in self._bound_texture(target).params.border_color]
+            return [int(v) for v in bound_texture(self, target).params.border_color]
         return self.glGetTexParameteriv(target, pname)
 
     glGetTexParameterIuiv = glGetTexParameterIiv

@@ -87,6 +87,19 @@ MULTISAMPLE_TEXTURE_PNAMES = frozenset({
     E.GL_TEXTURE_SWIZZLE_G, E.GL_TEXTURE_SWIZZLE_B, E.GL_TEXTURE_SWIZZLE_A, E.GL_TEXTURE_SWIZZLE_RGBA})
 
 
+def bound_texture(ctx, target: int) -> Texture:
+    """The texture bound to ``target`` on the active texture unit, or the target's
+    default texture (object 0) when none is."""
+    unit = ctx.texture_units[ctx.active_texture]
+    return unit.get(target) or ctx.default_textures[target]
+
+
+def texture_binding_name(ctx, target: int) -> int:
+    """The name of the texture bound to ``target`` on the active unit (0: none)."""
+    tex = ctx.texture_units[ctx.active_texture].get(target)
+    return tex.name if tex is not None else 0
+
+
 class TextureMixin:
     def _init_family(self) -> None:
         self.textures = Namespace(Texture)
@@ -120,12 +133,8 @@ class TextureMixin:
         return t
 
     def _bound_texture(self, target: int) -> Texture:
-        unit = self.texture_units[self.active_texture]
-        return unit.get(target) or self.default_textures[target]
-
-    def _texture_binding_name(self, target: int) -> int:
-        tex = self.texture_units[self.active_texture].get(target)
-        return tex.name if tex is not None else 0
+        """The old name of bound_texture (kept for code written against it; use the function)."""
+        return bound_texture(self, target)
 
     # -- objects ---------------------------------------------------------------
     def glGenTextures(self, n: int) -> list[int]:
@@ -222,7 +231,7 @@ class TextureMixin:
 
     def _tex_parameter(self, target: int, pname: int, value) -> None:
         check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
-        tex = self._bound_texture(target)
+        tex = bound_texture(self, target)
         v0 = value[0] if isinstance(value, (list, tuple)) else value
         if target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) and \
                 pname not in MULTISAMPLE_TEXTURE_PNAMES:
@@ -287,7 +296,7 @@ class TextureMixin:
 
     def glGetTexParameteriv(self, target: int, pname: int) -> list:
         check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
-        tex = self._bound_texture(target)
+        tex = bound_texture(self, target)
         p = tex.params
         values = {E.GL_TEXTURE_MIN_FILTER: p.min_filter, E.GL_TEXTURE_MAG_FILTER: p.mag_filter,
                   E.GL_TEXTURE_WRAP_S: p.wrap_s, E.GL_TEXTURE_WRAP_T: p.wrap_t}
@@ -329,11 +338,11 @@ class TextureMixin:
     def glGetTexParameterfv(self, target: int, pname: int) -> list:
         if pname == E.GL_TEXTURE_BORDER_COLOR:     # clamped when fragment colours clamp
             check_enum(target, self._texture_targets())
-            return list(clamp_query(self, tuple(self._bound_texture(target).params.border_color)))
+            return list(clamp_query(self, tuple(bound_texture(self, target).params.border_color)))
         if pname in (E.GL_TEXTURE_MIN_LOD, E.GL_TEXTURE_MAX_LOD, E.GL_TEXTURE_LOD_BIAS,
                      E.GL_TEXTURE_MAX_ANISOTROPY_EXT):
             check_enum(target, self._texture_targets())
-            p = self._bound_texture(target).params
+            p = bound_texture(self, target).params
             return [float({E.GL_TEXTURE_MIN_LOD: p.min_lod, E.GL_TEXTURE_MAX_LOD: p.max_lod,
                            E.GL_TEXTURE_LOD_BIAS: p.lod_bias,
                            E.GL_TEXTURE_MAX_ANISOTROPY_EXT: p.max_anisotropy}[pname])]
@@ -452,7 +461,7 @@ class TextureMixin:
                   "more layers than MAX_ARRAY_TEXTURE_LAYERS")
         if info.is_depth_or_stencil:
             check(tex_target in DEPTH_TARGETS, E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
-        tex = self._bound_texture(tex_target)
+        tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
         self._set_image(tex, face, level, TexImage(width, height, depth, internalformat))
@@ -515,8 +524,8 @@ class TextureMixin:
         type = es_pixel_type(self, type)
         check_enum(fmt, PIXEL_FORMATS)
         check_enum(type, PIXEL_TYPES)
-        tex = self._bound_texture(tex_target)
-        img = self._image(tex, face, level)
+        tex = bound_texture(self, tex_target)
+        img = tex.image(face, level)
         check(img is not None, E.GL_INVALID_OPERATION, "level not defined")
         check(width >= 0 and height >= 0 and depth >= 0, E.GL_INVALID_VALUE, "negative size")
         check(x >= 0 and y >= 0 and z >= 0 and x + width <= img.width and
@@ -577,10 +586,8 @@ class TextureMixin:
 
     @staticmethod
     def _image(tex: Texture, face: int, level: int) -> TexImage | None:
-        if 0 <= face < len(tex.images) and 0 <= level < len(tex.images[face]):
-            img = tex.images[face][level]
-            return img if img.width else None
-        return None
+        """The old name of Texture.image (kept for code written against it; use the method)."""
+        return tex.image(face, level)
 
     # -- immutable storage (GL 4.6 section 8.19) -----------------------------------------
     def _tex_storage(self, dims, target, levels, internalformat, width, height, depth) -> None:
@@ -614,7 +621,7 @@ class TextureMixin:
                   E.GL_TEXTURE_CUBE_MAP_ARRAY: depth}.get(target, 1)
         check(layers <= self.caps.max_texture_array_layers, E.GL_INVALID_VALUE,
               "more layers than MAX_ARRAY_TEXTURE_LAYERS")
-        tex = self._bound_texture(target)
+        tex = bound_texture(self, target)
         check(tex.name != 0, E.GL_INVALID_OPERATION, "default texture object")
         check(not tex.immutable, E.GL_INVALID_OPERATION, "already immutable")
         tex.images = []
@@ -650,7 +657,7 @@ class TextureMixin:
             if res is not None:
                 self._write_pending(tex, res)
             return res
-        base = self._image(tex, 0, tex.base_level) if tex.images else None
+        base = tex.image(0, tex.base_level) if tex.images else None
         if base is None:
             return None
         info = self._format_info(base.internal_format)
@@ -669,7 +676,7 @@ class TextureMixin:
         # the chain (the size level 0 implies, the base's format), so that moving
         # BASE_LEVEL/MAX_LEVEL within a mipmap chain only changes the sampler view's
         # levels, never the storage (tex-miplevel-selection sets both before each draw)
-        while (img := self._image(tex, 0, last + 1)) is not None and (
+        while (img := tex.image(0, last + 1)) is not None and (
                 last + 1 <= tex.max_level or tex.immutable or self._continues_chain(
                     tex, img, base, last + 1, (width0, height0, depth0))):
             last += 1
@@ -710,7 +717,7 @@ class TextureMixin:
         want = tuple(max(1, d >> level) for d in dims0)
         faces = range(6) if tex.target == E.GL_TEXTURE_CUBE_MAP else (0,)
         for face in faces:
-            im = self._image(tex, face, level) if face else img
+            im = tex.image(face, level) if face else img
             if im is None or im.internal_format != base.internal_format or im.samples != base.samples:
                 return False
             if tex.target == E.GL_TEXTURE_3D:
@@ -779,11 +786,11 @@ class TextureMixin:
         check_enum(target, {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D,
                             E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
                             E.GL_TEXTURE_CUBE_MAP_ARRAY} & self._texture_targets())
-        tex = self._bound_texture(target)
-        base = self._image(tex, 0, tex.base_level) if tex.images else None
+        tex = bound_texture(self, target)
+        base = tex.image(0, tex.base_level) if tex.images else None
         check(base is not None, E.GL_INVALID_OPERATION, "base level undefined")
         if target == E.GL_TEXTURE_CUBE_MAP:
-            faces = [self._image(tex, f, tex.base_level) for f in range(6)]
+            faces = [tex.image(f, tex.base_level) for f in range(6)]
             check(all(f is not None and (f.width, f.internal_format) ==
                       (base.width, base.internal_format) for f in faces),
                   E.GL_INVALID_OPERATION, "cube map not cube complete")
@@ -821,13 +828,13 @@ class TextureMixin:
     def glGetTexLevelParameteriv(self, target: int, level: int, pname: int) -> list:
         check(self.api.gl_or_es((1, 0), (3, 1)), E.GL_INVALID_OPERATION)
         if target in CUBE_FACES:
-            tex, face = self._bound_texture(E.GL_TEXTURE_CUBE_MAP), target - CUBE_FACES[0]
+            tex, face = bound_texture(self, E.GL_TEXTURE_CUBE_MAP), target - CUBE_FACES[0]
         else:
             check_enum(target, self._texture_targets())
-            tex, face = self._bound_texture(target), 0
+            tex, face = bound_texture(self, target), 0
         check(0 <= level <= int(math.log2(self._max_size(target))), E.GL_INVALID_VALUE)
-        img = self._image(tex, face, level) or TexImage()
-        defined = self._image(tex, face, level) is not None
+        img = tex.image(face, level) or TexImage()
+        defined = tex.image(face, level) is not None
         values = {E.GL_TEXTURE_WIDTH: img.width, E.GL_TEXTURE_HEIGHT: img.height,
                   E.GL_TEXTURE_DEPTH: img.depth,
                   E.GL_TEXTURE_INTERNAL_FORMAT: reported_internal_format(img.internal_format) if defined else E.GL_RGBA,

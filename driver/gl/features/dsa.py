@@ -347,7 +347,7 @@ def glGetTextureImage(ctx, texture, level, format, type, bufSize, pixels=None):
             return _with_buf_size(call(ctx, "glGetTexImage", target, level, format, type, pixels), bufSize)
         # GL 4.6 section 8.11.4: a cube map's six faces in order, as the layers of a
         # 3D image; the level must be cube complete (same size and format on every face)
-        faces = [ctx._image(tex, face, level) for face in range(6)]
+        faces = [tex.image(face, level) for face in range(6)]
         check(all(f is not None for f in faces) and len({(f.width, f.height, f.internal_format)
                                                           for f in faces}) == 1,
               E.GL_INVALID_OPERATION, "the cube map level is not cube complete")

@@ -387,7 +387,7 @@ def _draw_tex(ctx, name: str, x, y, z, width, height) -> None:
     units = tuple(u for u in ctx._ff_texture_units() if u.target == E.GL_TEXTURE_2D)
     for u in units:
         tex = ctx.texture_units[u.unit][E.GL_TEXTURE_2D]
-        base = ctx._image(tex, 0, tex.base_level)
+        base = tex.image(0, tex.base_level)
         cx, cy, cw, ch = crop_rect(tex)
         s = (cx + np.array([0, cw])) / base.width
         t = (cy + np.array([0, ch])) / base.height

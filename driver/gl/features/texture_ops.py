@@ -254,7 +254,7 @@ def _image_internal_format(ctx, name: int, target: int, level: int):
     tex = ctx.textures.get(name)
     if tex is None or tex.target != target or level < 0:
         return None
-    img = ctx._image(tex, 0, level)
+    img = tex.image(0, level)
     return None if img is None else img.internal_format
 
 

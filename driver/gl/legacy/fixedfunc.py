@@ -19,6 +19,7 @@ from driver.gl.legacy.ffgen import (SHADOW_TARGETS, FragmentKey, LightKey, UnitK
 from driver.gl.features.gles1 import crop_rect
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
+from driver.gl.textures import bound_texture
 
 __all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS", "PIXEL_UNIT"]
 
@@ -91,18 +92,18 @@ class FixedFunctionMixin:
             return core(target, pname, value)
         check(isinstance(value, list) and len(value) >= 4, E.GL_INVALID_ENUM,
               "TEXTURE_CROP_RECT_OES takes four values")
-        self._bound_texture(target).crop_rect_oes = tuple(int(v) for v in value[:4])
+        bound_texture(self, target).crop_rect_oes = tuple(int(v) for v in value[:4])
 
     @extends
     def glGetTexParameteriv(self, core, target: int, pname: int) -> list:
         if self._crop_rect_pname(target, pname):
-            return list(crop_rect(self._bound_texture(target)))
+            return list(crop_rect(bound_texture(self, target)))
         return core(target, pname)
 
     @extends
     def glGetTexParameterfv(self, core, target: int, pname: int) -> list:
         if self._crop_rect_pname(target, pname):
-            return [float(v) for v in crop_rect(self._bound_texture(target))]
+            return [float(v) for v in crop_rect(bound_texture(self, target))]
         return core(target, pname)
 
     # -- enables -------------------------------------------------------------------------
@@ -555,7 +556,7 @@ class FixedFunctionMixin:
             tex = self.texture_units[u].get(target)
             if tex is None or not self._texture_complete(tex):
                 continue
-            base = self._image(tex, 0, tex.base_level)
+            base = tex.image(0, tex.base_level)
             fmt = self._format_info(base.internal_format).base
             env = self.legacy.texenv[u]
             combine = ()

@@ -37,6 +37,7 @@ GL_DEPTH_STENCIL_TO_RGBA_NV = 0x886E
 GL_DEPTH_STENCIL_TO_BGRA_NV = 0x886F
 from driver.gl.pixels import read_client_image
 from driver.gl.state import PixelStore
+from driver.gl.framebuffers import draw_framebuffer_bits
 
 __all__ = ["RasterMixin"]
 
@@ -245,7 +246,7 @@ class RasterMixin:
         """Section 3.6.4 DEPTH_COMPONENT: fragments with the raster colour and
         texture coordinates and the given depths (after DEPTH_SCALE/BIAS,
         clamped to [0, 1]); the depth test and masks apply as to any fragment."""
-        check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
+        check(draw_framebuffer_bits(self, 4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
         t = self.legacy.pixel_transfer
         d = np.clip(depth * t.get(E.GL_DEPTH_SCALE, 1.0) + t.get(E.GL_DEPTH_BIAS, 0.0), 0.0, 1.0)
         image = np.zeros((*d.shape, 4), np.float32)
@@ -259,7 +260,7 @@ class RasterMixin:
         and depth are unchanged. One pass clears the written bits, then one pass
         per bit plane in use sets that bit where the index has it (GL's REPLACE
         with reference 0 / all ones), so no per-value loop."""
-        bits = self._fb_bits(5)
+        bits = draw_framebuffer_bits(self, 5)
         check(bits > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
         v = self._index_transfer(index.astype(np.int64)) & ((1 << bits) - 1)
         image = np.zeros((*v.shape, 4), np.float32)
@@ -337,9 +338,9 @@ class RasterMixin:
         needs that buffer; in selection or feedback mode the rectangle is
         recorded instead (`token`). True when there are pixels to draw."""
         if depth:
-            check(self._fb_bits(4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
+            check(draw_framebuffer_bits(self, 4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
         if stencil:
-            check(self._fb_bits(5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
+            check(draw_framebuffer_bits(self, 5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
         if self._records_instead_of_drawing():
             self._record_raster(token)
             return False
