@@ -250,7 +250,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_shader_image_load_store", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     # where image load/store is (images need it below GLSL 4.20); test_shader_image_size.py
     _x("GL_ARB_shader_image_size", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
-    _x("GL_ARB_shader_precision", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    _x("GL_ARB_shader_precision", _ANY, _GL32, _N, _N, DONE, glsl=True),     # test_shader_precision.py
     _x("GL_ARB_shader_storage_buffer_object", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_subroutine", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_subroutine*.py
     _x("GL_ARB_shading_language_420pack", (4, 3), (4, 3), _N, _N, DONE, glsl=True),

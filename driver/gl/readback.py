@@ -177,12 +177,33 @@ class ReadbackMixin:
                     else luminance
             if format == E.GL_STENCIL_INDEX and rgba.shape[-1] and res.format.name.startswith(("Z24", "Z32")):
                 rgba = rgba[..., [1, 1, 1, 1]]
+            if self.api.compat and format in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL, E.GL_STENCIL_INDEX):
+                rgba = self._depth_stencil_read_transfer(rgba, format)
             out = write_client_image(rgba[np.newaxis], self.state.pack, format, type)
         if pbo is not None:
             check(isinstance(pixels, int) and pixels + len(out) <= pbo.size, E.GL_INVALID_OPERATION,
                   "write beyond the pack buffer")
             self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, pixels, out)
             return None
+        return out
+
+    def _depth_stencil_read_transfer(self, rgba, format: int):
+        """GL 4.6 compatibility section 18.2.8 (the transfer of section 8.4.4.1 on the way
+        out): depths read take DEPTH_SCALE and DEPTH_BIAS, clamped to [0, 1]; stencil
+        indices the index shift and offset and, with MAP_STENCIL, the S_TO_S map
+        (``_index_transfer`` of the pixel rectangles). Channel 0 holds the depth (the
+        index for STENCIL_INDEX), channel 1 a DEPTH_STENCIL read's index."""
+        t = self.legacy.pixel_transfer
+        scale, bias = t.get(E.GL_DEPTH_SCALE, 1.0), t.get(E.GL_DEPTH_BIAS, 0.0)
+        index_moves = t.get(E.GL_INDEX_SHIFT, 0) or t.get(E.GL_INDEX_OFFSET, 0) or t.get(E.GL_MAP_STENCIL)
+        out = rgba
+        if format != E.GL_STENCIL_INDEX and (scale, bias) != (1.0, 0.0):
+            out = np.array(out, np.float64)
+            out[..., 0] = np.clip(out[..., 0] * scale + bias, 0.0, 1.0)
+        if format != E.GL_DEPTH_COMPONENT and index_moves:
+            out = np.array(out, np.float64)
+            ch = 1 if format == E.GL_DEPTH_STENCIL else 0
+            out[..., ch] = self._index_transfer(np.rint(out[..., ch]).astype(np.int64))
         return out
 
     def _read_samples(self) -> int:

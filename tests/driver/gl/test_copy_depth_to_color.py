@@ -122,3 +122,32 @@ def test_errors():
                      lambda: ctx.glDrawPixels(W, H, E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8, _words())):
             call()
             expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_read_pixels_applies_the_depth_and_index_transfer():
+    """Compatibility ReadPixels of depth and stencil: DEPTH_SCALE/BIAS (clamped) and the
+    index shift/offset and MAP_STENCIL apply (GL 4.6 compatibility section 18.2.8);
+    by hand: depth d -> 0.5 d + 0.25, index s -> map[(s << 1) + 1 & 3] with map = 7, 9, 11, 13."""
+    words = _words()
+    with _ctx() as ctx:
+        _clear(ctx)
+        ctx.glWindowPos2i(0, 0)
+        ctx.glDrawPixels(W, H, E.GL_DEPTH_STENCIL, E.GL_UNSIGNED_INT_24_8, words)
+        ctx.glPixelTransferf(E.GL_DEPTH_SCALE, 0.5)
+        ctx.glPixelTransferf(E.GL_DEPTH_BIAS, 0.25)
+        ctx.glPixelTransferi(E.GL_INDEX_SHIFT, 1)
+        ctx.glPixelTransferi(E.GL_INDEX_OFFSET, 1)
+        ctx.glPixelMapuiv(E.GL_PIXEL_MAP_S_TO_S, 4, [7, 9, 11, 13])
+        ctx.glPixelTransferi(E.GL_MAP_STENCIL, 1)
+        got = _read_packed(ctx, 0, 0)
+        depth = np.frombuffer(bytes(ctx.glReadPixels(0, 0, W, H, E.GL_DEPTH_COMPONENT, E.GL_FLOAT)),
+                              np.float32).reshape(H, W)
+        index = np.frombuffer(bytes(ctx.glReadPixels(0, 0, W, H, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_BYTE)),
+                              np.uint8).reshape(H, W)
+        assert ctx.glGetError() == E.GL_NO_ERROR
+    d = (words >> 8) / 0xFFFFFF * 0.5 + 0.25
+    s = np.array([7, 9, 11, 13])[((words & 0xFF).astype(np.int64) * 2 + 1) & 3]
+    np.testing.assert_allclose(depth, d, atol=1e-6)
+    np.testing.assert_array_equal(index, s)
+    np.testing.assert_array_equal(got & 0xFF, s)
+    np.testing.assert_allclose((got >> 8) / 0xFFFFFF, d, atol=2.0 ** -23)

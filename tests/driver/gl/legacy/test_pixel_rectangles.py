@@ -105,6 +105,8 @@ def test_depth_drawpixels_writes_depth_and_the_raster_colour():
     ctx.glPixelTransferf(E.GL_DEPTH_BIAS, 0.25)
     ctx.glDrawPixels(10, 5, E.GL_DEPTH_COMPONENT, E.GL_FLOAT, depth)
     assert ctx.glGetError() == E.GL_NO_ERROR
+    ctx.glPixelTransferf(E.GL_DEPTH_SCALE, 1.0)      # (ReadPixels applies the transfer too)
+    ctx.glPixelTransferf(E.GL_DEPTH_BIAS, 0.0)
     got = read_depth(ctx, 3, 4, 10, 5)
     assert np.abs(got - (depth * 0.5 + 0.25)).max() < 2e-7 * 8
     img = ctx.read_pixels().astype(int)
@@ -149,6 +151,8 @@ def test_stencil_index_shift_and_offset():
     ctx.glWindowPos2i(0, 0)
     values = np.array([[0, 1, 5, 70]], np.uint16)
     ctx.glDrawPixels(4, 1, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_SHORT, values)
+    ctx.glPixelTransferi(E.GL_INDEX_SHIFT, 0)           # (ReadPixels applies the transfer too)
+    ctx.glPixelTransferi(E.GL_INDEX_OFFSET, 0)
     assert read_stencil(ctx, 0, 0, 4, 1)[0].tolist() == [3, 7, 23, (70 * 4 + 3) & 0xFF]
 
 
