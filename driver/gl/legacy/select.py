@@ -37,6 +37,7 @@ MAX_NAME_STACK_DEPTH = 64
 _CLIP, _EYE, _COL, _TEX, _BACK = slice(0, 4), slice(4, 8), slice(8, 12), slice(12, 16), slice(16, 20)
 _DIST = 20
 _COLUMNS = _DIST + 8
+_UNWRITTEN = 0xFFFFFFFF          # a NaN no capture writes: the prefill of a capture buffer
 
 
 class SelectFeedbackMixin:
@@ -161,6 +162,11 @@ class SelectFeedbackMixin:
 
     def _record_primitives(self, mode: int, ids: np.ndarray) -> None:
         """Selection hits or feedback tokens of vertices ids drawn as `mode`."""
+        prog = self.current_program
+        units = prog.linked_state.units if prog is not None and prog.linked_state is not None else {}
+        if "vertex" in units and units.keys() & {"geometry", "tess_evaluation"}:
+            self._record_later_stages(prog, mode, ids)
+            return
         if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
             for pmode, local, provoking in self._polygon_outlines(mode, ids):   # filled faces as triangles
                 self._record_local(pmode, ids, local, provoking)
@@ -168,11 +174,14 @@ class SelectFeedbackMixin:
         self._record_local(mode, ids, np.arange(len(ids)))
 
     def _record_local(self, mode: int, ids: np.ndarray, local: np.ndarray,
-                      provoking: np.ndarray | None = None) -> None:
+                      provoking: np.ndarray | None = None, columns: np.ndarray | None = None) -> None:
+        """``columns``: the vertices' columns when they are known (a later stage's
+        output), else those of vertices ids."""
         s = self.state
         if not len(local):
             return
-        columns = self._vertex_columns(ids)
+        if columns is None:
+            columns = self._vertex_columns(ids)
         verts = columns[local]
         if provoking is not None and getattr(s, "flat_shading", False):
             verts[:, _COL] = columns[provoking, _COL]
@@ -364,17 +373,51 @@ class SelectFeedbackMixin:
         sections 5.2 and 5.3 select and feed back the vertices the vertex shader
         produced): the stage runs on the GPU over the vertices as points, with
         rasterisation discarded, into a transform feedback buffer of its own
-        (gl_Position; for feedback also gl_FrontColor and gl_TexCoord[0] when the
-        shader writes them, else colour (0, 0, 0, 0) and texture coordinate
-        (0, 0, 0, 1)). The enabled user clip planes clip them as a draw's would
-        (GL 4.6 compatibility section 13.7, as the compiler lowers it): by the
-        gl_ClipDistance[i] the shader writes, else by the plane dotted with
-        gl_ClipVertex (gl_Position when the shader writes neither). (A program
-        with geometry or tessellation stages still takes the fixed-function
-        transform.)"""
+        (_captured_columns)."""
+        return self._captured_columns(prog, "vertex", E.GL_POINTS, E.GL_POINTS, ids, len(ids))[0]
+
+    def _record_later_stages(self, prog, mode: int, ids: np.ndarray) -> None:
+        """Selection hits or feedback tokens of a draw through a program with a
+        geometry or tessellation stage: the draw runs through all its stages on the
+        GPU, the last one's primitives captured by transform feedback (as independent
+        points, lines or triangles, GL 4.6 section 13.3), which are then clipped,
+        culled and recorded as the fixed-function path's are."""
+        units = prog.linked_state.units
+        if "geometry" in units:
+            from driver.gl.geometry import feedback_primitive
+            last, primitive = "geometry", feedback_primitive(prog)
+            lay = prog.linked_state.geometry
+            # each input vertex may start a primitive; a strip of V vertices records at most 3V
+            capacity = 3 * len(ids) * lay.max_vertices * max(1, getattr(lay, "invocations", 1) or 1)
+        else:
+            last = "tess_evaluation"
+            primitive = {"points": E.GL_POINTS, "line_strip": E.GL_LINES,
+                         "triangle_strip": E.GL_TRIANGLES}[prog.linked_state.tessellation.output]
+            # every level at the maximum: a patch gives at most 2 * level^2 triangles (3 vertices each)
+            level = self.glGetIntegerv(E.GL_MAX_TESS_GEN_LEVEL)[0]
+            patches = len(ids) // max(1, self.glGetIntegerv(E.GL_PATCH_VERTICES)[0])
+            capacity = 6 * level * level * patches
+        columns, n = self._captured_columns(prog, last, mode, primitive, ids, capacity)
+        columns = columns[:n]
+        per = {E.GL_POINTS: 1, E.GL_LINES: 2, E.GL_TRIANGLES: 3}[primitive]
+        n -= n % per
+        if n:
+            self._record_local(primitive, np.arange(n), np.arange(n), columns=columns[:n])
+
+    def _captured_columns(self, prog, last: str, mode: int, primitive: int, ids: np.ndarray,
+                          capacity: int) -> tuple[np.ndarray, int]:
+        """(columns, rows written) of the vertices stage ``last`` of ``prog`` outputs
+        when vertices ids are drawn as ``mode``, captured by transform feedback as
+        ``primitive`` into a buffer of ``capacity`` vertices of its own, with
+        rasterisation discarded: gl_Position; for feedback also gl_FrontColor and
+        gl_TexCoord[0] when the stage writes them, else colour (0, 0, 0, 0) and
+        texture coordinate (0, 0, 0, 1). The enabled user clip planes clip them as
+        a draw's would (GL 4.6 compatibility section 13.7, as the compiler lowers
+        it): by the gl_ClipDistance[i] the stage writes, else by the plane dotted
+        with gl_ClipVertex (gl_Position when the stage writes neither)."""
         from driver.gl.objects import Buffer, TransformFeedback
         names = ["gl_Position"]
-        written = {v.name for u in _units(prog.linked_state.units["vertex"])
+        written = {v.name for u in _units(prog.linked_state.units[last])
                    for v in u.builtin_variables if getattr(v, "assigned", False)}
         if self.legacy.render_mode == E.GL_FEEDBACK:
             names += [n for n, base in (("gl_FrontColor", "gl_FrontColor"), ("gl_TexCoord[0]", "gl_TexCoord"))
@@ -388,15 +431,17 @@ class SelectFeedbackMixin:
         data = prog.linked_state.uniform_data
         cap.linked_state.uniform_storage.write(0, data)            # the same default block
         stride_dw = cap.linked_state.tf_layout.stride_dw[0]
-        n = len(ids)
-        out = np.zeros((n, _COLUMNS))
+        out = np.zeros((capacity, _COLUMNS))
         out[:, _TEX.start + 3] = 1.0
-        if not n:
-            return out
+        if not len(ids) or not capacity:
+            return out, 0
+        size_B = 4 * stride_dw * capacity
         buf = Buffer(0)
-        self._allocate(buf, 4 * stride_dw * n, None)
-        x = TransformFeedback(0, active=True, primitive_mode=E.GL_POINTS, program=cap)
-        x.buffers = [(buf, 0, 4 * stride_dw * n)] + [(None, 0, 0)] * 3
+        # every word starts as one NaN pattern: the rows the stage wrote are the ones before
+        # the first row still holding it (records are written from the start, in order)
+        self._allocate(buf, size_B, np.full(size_B // 4, _UNWRITTEN, np.uint32).tobytes())
+        x = TransformFeedback(0, active=True, primitive_mode=primitive, program=cap)
+        x.buffers = [(buf, 0, size_B)] + [(None, 0, 0)] * 3
         x.first_emit = True
         saved = (self.xfb, self.current_program, self.legacy.render_mode, self.vao.element_buffer)
         discard = E.GL_RASTERIZER_DISCARD in self.state.enabled
@@ -405,14 +450,17 @@ class SelectFeedbackMixin:
             self.vao.element_buffer = None
             if not discard:
                 self.glEnable(E.GL_RASTERIZER_DISCARD)
-            self.glDrawElements(E.GL_POINTS, n, E.GL_UNSIGNED_INT, np.ascontiguousarray(ids, np.uint32).tobytes())
+            self.glDrawElements(mode, len(ids), E.GL_UNSIGNED_INT, np.ascontiguousarray(ids, np.uint32).tobytes())
             self.pipe.set_stream_output_targets([], [])
-            records = np.frombuffer(self._read_buffer(buf, 0, 4 * stride_dw * n), np.float32).reshape(n, stride_dw)
+            raw = np.frombuffer(self._read_buffer(buf, 0, size_B), np.uint32).reshape(capacity, stride_dw)
         finally:
             if not discard:
                 self.glDisable(E.GL_RASTERIZER_DISCARD)
             self.xfb, self.current_program, self.legacy.render_mode, self.vao.element_buffer = saved
             self.screen.resource_destroy(buf.resource)
+        unwritten = np.flatnonzero((raw == _UNWRITTEN).all(1))
+        n = int(unwritten[0]) if len(unwritten) else capacity
+        records = raw.view(np.float32)
         out[:, _CLIP] = records[:, 0:4]
         at = 4
         clip_vertex = out[:, _CLIP]
@@ -429,7 +477,7 @@ class SelectFeedbackMixin:
         if not any(name.startswith("gl_ClipDistance[") for name in names):
             self._plane_distances(out, clip_vertex)
         out[:, _BACK] = out[:, _COL]
-        return out
+        return out, n
 
     def _capture_program(self, prog, names: tuple):
         """A program of ``prog``'s shaders and bindings capturing ``names`` (linked once

@@ -184,3 +184,99 @@ def test_disabled_plane_clips_nothing():
     _points((0.25, 0.0))(ctx)
     assert ctx.glRenderMode(E.GL_RENDER) == 3
     assert buf[:3].tolist() == [E.GL_POINT_TOKEN, 18, 16]          # (0.125 + 1) * 16
+
+
+# -- programs with a geometry stage: its primitives are the ones selected and fed back ----------
+
+VS_PASS = "#version 150 compatibility\nvoid main() { gl_Position = gl_Vertex; }\n"
+GS_TRIANGLE = """#version 150 compatibility
+layout(points) in;
+layout(triangle_strip, max_vertices = 3) out;
+void main() {
+    vec4 p = gl_in[0].gl_Position;
+    gl_Position = p + vec4(-0.5, -0.5, 0.0, 0.0); EmitVertex();
+    gl_Position = p + vec4(0.5, -0.5, 0.0, 0.0); EmitVertex();
+    gl_Position = p + vec4(0.0, 0.5, 0.0, 0.0); EmitVertex();
+}
+"""
+FS_150 = "#version 150 compatibility\nvoid main() { gl_FragColor = vec4(1.0); }\n"
+
+
+def _geometry_context():
+    ctx = driver.Context(api="compat", width=N, height=N)
+    glhelp.link(ctx, {E.GL_VERTEX_SHADER: VS_PASS, E.GL_GEOMETRY_SHADER: GS_TRIANGLE,
+                      E.GL_FRAGMENT_SHADER: FS_150})
+    return ctx
+
+
+def test_feedback_of_a_geometry_stage_gives_its_triangles():
+    """Each point becomes the geometry stage's triangle: for the point at (0, 0),
+    clip (-0.5, -0.5), (0.5, -0.5), (0, 0.5) -> window (8, 8), (24, 8), (16, 24); for
+    (0.25, 0.25) each is 4 to the right and up. Not a point token in sight."""
+    ctx = _geometry_context()
+    buf = np.zeros(32, np.float32)
+    ctx.glFeedbackBuffer(32, E.GL_2D, buf)
+    ctx.glRenderMode(E.GL_FEEDBACK)
+    ctx.glBegin(E.GL_POINTS)
+    ctx.glVertex2f(0.0, 0.0)
+    ctx.glVertex2f(0.25, 0.25)
+    ctx.glEnd()
+    n = ctx.glRenderMode(E.GL_RENDER)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert buf[:n].tolist() == [E.GL_POLYGON_TOKEN, 3, 8, 8, 24, 8, 16, 24,
+                                E.GL_POLYGON_TOKEN, 3, 12, 12, 28, 12, 20, 28]
+
+
+def test_selection_of_a_geometry_stage_hits_what_it_emits():
+    """A point at x = 1.2 is outside the view volume, but the geometry stage's
+    triangle around it reaches back inside (x from 0.7): a hit; one at x = 3 is
+    not. The window z is the point's: 0.5 (z 0)."""
+    ctx = _geometry_context()
+    buf = np.zeros(16, np.uint32)
+    ctx.glSelectBuffer(16, buf)
+    ctx.glRenderMode(E.GL_SELECT)
+    ctx.glInitNames()
+    ctx.glPushName(5)
+    ctx.glBegin(E.GL_POINTS)
+    ctx.glVertex2f(1.2, 0.0)
+    ctx.glEnd()
+    ctx.glLoadName(6)
+    ctx.glBegin(E.GL_POINTS)
+    ctx.glVertex2f(3.0, 0.0)
+    ctx.glEnd()
+    assert ctx.glRenderMode(E.GL_RENDER) == 1
+    z = int(round(0.5 * U32))
+    assert buf[:4].tolist() == [1, z, z, 5]
+    assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+TES_TRIANGLE = """#version 400 compatibility
+layout(triangles, equal_spacing, ccw) in;
+void main() {
+    gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                + gl_TessCoord.z * gl_in[2].gl_Position;
+}
+"""
+
+
+def test_feedback_of_a_tessellation_stage_gives_its_triangles():
+    """A patch of 3 vertices, every level 1: the evaluation stage emits the one
+    triangle of the patch's corners: window (8, 8), (24, 8), (16, 24) in some order
+    (one polygon token of 3 vertices)."""
+    ctx = driver.Context(api="compat", width=N, height=N)
+    glhelp.link(ctx, {E.GL_VERTEX_SHADER: VS_PASS.replace("150", "400"),
+                      E.GL_TESS_EVALUATION_SHADER: TES_TRIANGLE, E.GL_FRAGMENT_SHADER: FS_150})
+    ctx.glPatchParameteri(E.GL_PATCH_VERTICES, 3)
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_OUTER_LEVEL, [1.0, 1.0, 1.0, 1.0])
+    ctx.glPatchParameterfv(E.GL_PATCH_DEFAULT_INNER_LEVEL, [1.0, 1.0])
+    buf = np.zeros(32, np.float32)
+    ctx.glFeedbackBuffer(32, E.GL_2D, buf)
+    ctx.glRenderMode(E.GL_FEEDBACK)
+    data = np.array([[-0.5, -0.5, 0, 1], [0.5, -0.5, 0, 1], [0.0, 0.5, 0, 1]], np.float32)
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(4, E.GL_FLOAT, 0, data.tobytes())
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    n = ctx.glRenderMode(E.GL_RENDER)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert n == 8 and buf[:2].tolist() == [E.GL_POLYGON_TOKEN, 3]
+    assert sorted(map(tuple, buf[2:8].reshape(3, 2).tolist())) == [(8, 8), (16, 24), (24, 8)]
