@@ -30,7 +30,7 @@ from uapi import topology
 
 from . import fallbacks, index_rewrite
 from .compile import link_fragment_bindings
-from .resource import AgxResource, layout_format
+from .resource import FIXED24_DEPTH, AgxResource, layout_format
 from .shader import AgxShader
 
 __all__ = ["encode_draw", "encode_launch", "sampler_descriptor", "view_descriptor"]
@@ -1009,6 +1009,7 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
                        clip_zero_to_one=rast.clip_halfz,
                        rasterizer_discard=rast.rasterizer_discard,
                        depth_bias_enable=bool(rast.offset_tri or rast.offset_line or rast.offset_point),
+                       depth_bias_fixed24=ctx.fb.zsbuf is not None and ctx.fb.zsbuf.format.name in FIXED24_DEPTH,
                        scissor_enable=True, point_size_px=float(rast.point_size),
                        line_width_px=float(rast.line_width),
                        line_smooth=bool(fs is not None and fs.info.get("line_smooth")))

@@ -27,7 +27,7 @@ from .device import BO, Device
 _TILE_COPIES = Kernels(layout.native.SOURCE, layout.native.CDEF)
 _NATIVE_COPY_MIN_PX = 1 << 16
 
-__all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "STENCIL_FORMATS"]
+__all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "FIXED24_DEPTH", "STENCIL_FORMATS"]
 
 
 #: packed depth/stencil format -> (depth plane format or None, has stencil)
@@ -39,6 +39,9 @@ DEPTH_PLANE = {
     "X24S8_UINT": (None, True), "S8X24_UINT": (None, True),
 }
 STENCIL_FORMATS = {k for k, (_, s) in DEPTH_PLANE.items() if s}
+#: 24-bit fixed-point depth formats kept as 32-bit float: glPolygonOffset's units count
+#: in their r, 2^-24 (GL 4.6 section 14.6.5), not float's (PPP_RASTER.depth_bias_fixed24)
+FIXED24_DEPTH = frozenset(k for k, (plane, _) in DEPTH_PLANE.items() if plane == "Z32_FLOAT" and "Z24" in k)
 
 T = PipeTextureTarget
 _TARGETS = {T.TEXTURE_1D: P.TextureTarget.TEXTURE_1D, T.TEXTURE_1D_ARRAY: P.TextureTarget.TEXTURE_1D_ARRAY,
