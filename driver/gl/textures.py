@@ -796,8 +796,12 @@ class TextureMixin:
                   E.GL_INVALID_OPERATION, "cube map not cube complete")
         info = lookup(base.internal_format)
         encoded = base.compressed and not self.api.es and self._encodes(base.internal_format)
+        # desktop GL mipmaps depth-only images too (GL 4.6 section 8.14.4 names no
+        # format; Mesa refuses integer, depth-stencil and stencil ones); GLES only
+        # colour-renderable, filterable ones
+        depth_only = info is not None and info.kind == "depth" and not self.api.es
         check(encoded or (info is not None and not base.compressed and not info.integer
-                          and not info.is_depth_or_stencil), E.GL_INVALID_OPERATION,
+                          and (not info.is_depth_or_stencil or depth_only)), E.GL_INVALID_OPERATION,
               "format cannot be mipmapped")
         top = int(math.log2(max(base.width, base.height,
                                 base.depth if target == E.GL_TEXTURE_3D else 1)))
@@ -821,9 +825,40 @@ class TextureMixin:
             if final > first:
                 self._generate_compressed_mipmaps(tex, first, final, layer0, layers)
             return
+        if depth_only:
+            if final > first:
+                self._generate_depth_mipmaps(res, first, final, layer0, layers)
+            return
         if not self.pipe.generate_mipmap(res, view_format or res.format, first, final, layer0, top_layer):
             from driver.gallium import gen_mipmap_by_blit
             gen_mipmap_by_blit(self.pipe, res, first, final, layer0, top_layer, view_format)
+
+    def _generate_depth_mipmaps(self, res, first: int, last: int, layer0: int, layers: int) -> None:
+        """Levels ``first + 1 .. last`` of a depth texture, each the mean of 2 x 2
+        depth values of the level above (an odd side repeats its edge), as Mesa's
+        software path makes them: a depth blit can only take the nearest value
+        (GL 4.6 section 18.3.1), which shifts every level by half a texel."""
+        import numpy as np
+
+        from driver.gallium.util import minify
+        from driver.gl.pixels import from_resource_bytes, to_resource_bytes
+        fmt = res.format
+        w, h = minify(res.template.width_px, first), minify(res.template.height_px, first)
+        tr = self.pipe.transfer_map(res, first, PipeMap.READ, Box(0, 0, layer0, w, h, layers))
+        try:
+            raw = bytes(tr.data[:tr.layer_stride_B * layers])
+        finally:
+            self.pipe.transfer_unmap(tr)
+        depth = from_resource_bytes(raw, fmt.name, (layers, h, w)).astype(np.float64)
+        bpp = layout.get_format(fmt.name).block_size_B
+        for level in range(first + 1, last + 1):
+            h2, w2 = max(1, h // 2), max(1, w // 2)
+            ys = np.minimum(np.arange(2 * h2), h - 1)
+            xs = np.minimum(np.arange(2 * w2), w - 1)
+            depth = depth[:, ys][:, :, xs].reshape(layers, h2, 2, w2, 2, 4).mean((2, 4))
+            h, w = h2, w2
+            self.pipe.texture_subdata(res, level, PipeMap.WRITE, Box(0, 0, layer0, w, h, layers),
+                                      to_resource_bytes(depth, fmt.name), w * bpp, w * h * bpp)
 
     def glGetTexLevelParameteriv(self, target: int, level: int, pname: int) -> list:
         check(self.api.gl_or_es((1, 0), (3, 1)), E.GL_INVALID_OPERATION)
