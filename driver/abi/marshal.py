@@ -536,28 +536,33 @@ OVERRIDES["glGetTransformFeedbackVarying"] = _tf_varying
 _WHOLE_LABEL = 1 << 30
 
 
-def _get_label(name: str, pointer: bool):
+def _put_label(method, ids: tuple, bufSize, length, label) -> None:
     """glGetObjectLabel / glGetObjectPtrLabel (and the KHR and EXT_debug_label
     aliases): KHR_debug gives the whole label's length in `length` when `label`
     is NULL (the generic output rule would give the 0 characters written)."""
-    def get(ctx, *args):
-        *ids, bufSize, length, label = args
-        if pointer:
-            ids = [addr(ids[0])]
-        method = getattr(ctx, name)
-        r = call(method, tuple(ids), (bufSize,))
-        if r is None:
-            return
-        if label == NULL:
-            put(length, "GLsizei", len(call(method, tuple(ids), (_WHOLE_LABEL,))))
-        else:
-            put(length, "GLsizei", put(label, "GLchar", r, bufSize))
+    r = call(method, ids, (bufSize,))
+    if r is None:
+        return
+    if label == NULL:
+        put(length, "GLsizei", len(call(method, ids, (_WHOLE_LABEL,))))
+    else:
+        put(length, "GLsizei", put(label, "GLchar", r, bufSize))
+
+
+def _get_object_label(name: str):
+    def get(ctx, identifier, object_name, bufSize, length, label):
+        _put_label(getattr(ctx, name), (identifier, object_name), bufSize, length, label)
     return get
 
 
-OVERRIDES.update({n: _get_label(n, "Ptr" in n) for n in (
-    "glGetObjectLabel", "glGetObjectLabelKHR", "glGetObjectLabelEXT",
-    "glGetObjectPtrLabel", "glGetObjectPtrLabelKHR")})
+def _get_object_ptr_label(name: str):
+    def get(ctx, ptr, bufSize, length, label):
+        _put_label(getattr(ctx, name), (addr(ptr),), bufSize, length, label)
+    return get
+
+
+OVERRIDES.update({n: _get_object_label(n) for n in ("glGetObjectLabel", "glGetObjectLabelKHR", "glGetObjectLabelEXT")})
+OVERRIDES.update({n: _get_object_ptr_label(n) for n in ("glGetObjectPtrLabel", "glGetObjectPtrLabelKHR")})
 
 # Mapping hands out addresses: glMapBuffer, glMapBufferRange, glUnmapBuffer,
 # glGetBufferPointerv and their extension aliases (glMapBufferOES of
