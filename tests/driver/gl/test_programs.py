@@ -152,11 +152,15 @@ def test_attribute_aliasing_is_a_link_error_in_es(es3):
     assert "alias" in es3.glGetProgramInfoLog(p)
 
 
-def test_multiple_outputs_need_locations_in_es(es3):
+def test_multiple_outputs_without_locations_link_in_es_as_mesa(es3):
+    """GLSL ES 3.00 section 4.3.8.2 asks for a location on each of several outputs;
+    Mesa links them in declaration order, and so does shimgl
+    (test_gles_frag_output_locations.py draws with them)."""
     fs = FS300.replace("out vec4 color;", "out vec4 color; out vec4 other;").replace(
         "void main() {", "void main() { other = vec4(1.0);")
     p = program(es3, fs=fs)
-    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [0]
+    assert es3.glGetProgramiv(p, E.GL_LINK_STATUS) == [1]
+    assert [es3.glGetFragDataLocation(p, n) for n in ("color", "other")] == [0, 1]
 
 
 def test_delete_current_program_is_deferred(es3):
