@@ -700,7 +700,7 @@ class DrawMixin:
         elements = []
         buffers = 0
         for unit, target in self._sampler_targets(ls):
-            tex = units[unit].get(target) if target in targets else None
+            tex = (units[unit].get(target) or targets[target]) if target in targets else None
             if tex is not None and _has_pending(tex):
                 return None
             if target == E.GL_TEXTURE_BUFFER:
@@ -724,7 +724,8 @@ class DrawMixin:
         samplers, views = [], []
         targets = self.default_textures         # one default texture per target the API has
         for unit, target in self._sampler_targets(ls):
-            tex = self.texture_units[unit].get(target) if target in targets else None
+            # nothing bound: the target's default texture (object 0), which samples too
+            tex = (self.texture_units[unit].get(target) or targets[target]) if target in targets else None
             if tex is not None and target == E.GL_TEXTURE_BUFFER:
                 samplers.append(None)
                 views.append(self._buffer_view(tex))

@@ -553,7 +553,7 @@ class FixedFunctionMixin:
             target = next((t for t in TEXTURE_TARGETS if t in enabled), None)
             if target is None:
                 continue
-            tex = self.texture_units[u].get(target)
+            tex = self.texture_units[u].get(target) or self.default_textures.get(target)
             if tex is None or not self._texture_complete(tex):
                 continue
             base = tex.image(0, tex.base_level)
