@@ -501,7 +501,7 @@ def _cached(version: GLSLVersion, stage: str, extensions: frozenset,
         if not avail.available(version, stage, extensions):
             continue
         t = STATE_STRUCTS[tname] if tname in STATE_STRUCTS else T.lookup(tname)
-        if name == "gl_in" and stage == "geometry" and version.compatibility:
+        if tname == "gl_PerVertex" and version.compatibility:     # gl_in[], the control stage's gl_out[]
             t = COMPAT_PER_VERTEX
         if tname == "gl_PerVertex" and _CULL_DISTANCE.available(version, stage, extensions):
             t = _with_cull_distance(t, values["gl_MaxCullDistances"])

@@ -166,14 +166,17 @@ class QualifierRules:
                 # deprecated, still accepted in desktop core profiles (as Mesa: a warning); piglit's
                 # generated GLSL 1.50 tests declare their fragment inputs this way
                 self.warning(loc, f"`varying' is deprecated in {self.version}; use `in'/`out'")
-            self.need(stage in ("vertex", "fragment"), loc,
+            # a geometry shader of the compatibility profile may declare its outputs so (as
+            # Mesa: piglit glsl-1.50 compatibility/vs-gs-ff-frag)
+            gs_out = stage == "geometry" and self.version.compatibility
+            self.need(stage in ("vertex", "fragment") or gs_out, loc,
                       f"`varying' variables may not be declared in the {stage} shader")
             if q.interpolation and "GL_EXT_gpu_shader4" not in self.enabled:
                 # GLSL 1.30 section 4.3.9: interpolation qualifiers go with in/out only
                 # (EXT_gpu_shader4 puts them on varyings: `flat varying')
                 self.error(loc, f"interpolation qualifier `{q.interpolation}' cannot be applied to the "
                            "deprecated storage qualifier `varying'")
-            var.storage = "out" if stage == "vertex" else "in"
+            var.storage = "out" if stage in ("vertex", "geometry") else "in"
         elif storage in ("in", "out"):
             # before 1.30, shader inputs/outputs declared with in/out come with the
             # extensions that give them layouts (as Mesa)

@@ -214,8 +214,8 @@ class TessellationRules:
         inner = var.type.element if var.type.is_array else var.type
         for f in inner.fields:
             want = known.get(f.name)
-            if f.name in ("gl_ClipDistance", "gl_CullDistance") and f.type.is_array and want is not None and \
-                    f.type.element == want.element and (f.type.length or 0) <= want.length:
+            if f.name in ("gl_ClipDistance", "gl_CullDistance", "gl_TexCoord") and f.type.is_array and \
+                    want is not None and f.type.element == want.element and (f.type.length or 0) <= want.length:
                 continue
             if want != f.type:
                 self.error(loc, f"`{f.name}' is not a member of the built-in block gl_PerVertex")

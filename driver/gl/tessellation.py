@@ -766,7 +766,10 @@ def _kernel(ctx, prog, stage: str, source: str, key_name: str, key, local_size):
     if handle is not None:
         return handle
     linked = ls.stages.get(stage) if not (key_name == "tcs" and stage not in ls.units) else None
-    kernel = _TessKernel(source, stage, key_name, key, None, linked.unit if linked is not None else None,
+    # the linked stage's version: its profile joins the compile key (a compatibility
+    # control stage's gl_out[] carries the deprecated outputs: another patch record)
+    kernel = _TessKernel(source, stage, key_name, key, getattr(linked.unit, "version", None) if linked else None,
+                         linked.unit if linked is not None else None,
                          getattr(ls, "spirv_stages", {}).get(stage) if linked is not None else None)
     info = dict(ctx._pipe_shader_info(ls, stage), local_size=local_size)
     handle = ctx.pipe.create_shader_state(ShaderState(
