@@ -39,8 +39,30 @@ def run() -> list[tuple[str, float, str]]:
         ("detile 1024x1024 RGBA8 level 0", _ms(lambda: layout.detile(lay, buf, 0, 0, 0, 0, 1024, 1024)), ""),
         ("tile 1024x1024 RGBA16F level 0", _ms(lambda: layout.tile(lay16, buf16, img16, 0, 0, 0, 0, 1024, 1024)), ""),
         ("detile 1024x1024 RGBA16F level 0", _ms(lambda: layout.detile(lay16, buf16, 0, 0, 0, 0, 1024, 1024)), ""),
+        *_native_rows(lay, buf, img, lay16, buf16, img16),
         ("pack 1M RGBA8_UNORM", _ms(lambda: layout.pack("R8G8B8A8_UNORM", rgba)), ""),
         ("unpack 1M RGBA8_UNORM", _ms(lambda: layout.unpack("R8G8B8A8_UNORM", packed)), ""),
         ("pack 1M R11G11B10_FLOAT", _ms(lambda: layout.pack("R11G11B10_FLOAT", rgba)), ""),
         ("decompress ETC2_RGB8 1024x1024 (65536 blocks)", _ms(lambda: layout.decompress("ETC2_RGB8", etc), 3), ""),
+    ]
+
+
+def _native_rows(lay, buf, img, lay16, buf16, img16) -> list[tuple[str, float, str]]:
+    """The same copies through ``layout.native``'s C (as the driver runs them), when
+    a C compiler is there."""
+    from layout import native
+    from uapi.native_kernels import Kernels
+    kernels = Kernels(native.SOURCE, native.CDEF)
+    if not kernels.usable():
+        return [("tile/detile in C", float("nan"), "no C compiler")]
+    out = np.empty(1024 * 1024 * 4, np.uint8)
+    return [
+        ("tile 1024x1024 RGBA8 level 0, C", _ms(lambda: layout.tile(lay, buf, img, 0, 0, 0, 0, 1024, 1024,
+                                                                    native=kernels)), ""),
+        ("detile 1024x1024 RGBA8 level 0, C", _ms(lambda: layout.detile(lay, buf, 0, 0, 0, 0, 1024, 1024,
+                                                                        native=kernels)), ""),
+        ("detile 1024x1024 RGBA8 level 0, C, into a reused buffer",
+         _ms(lambda: layout.detile(lay, buf, 0, 0, 0, 0, 1024, 1024, out=out, native=kernels)), "glReadPixels' case"),
+        ("detile 1024x1024 RGBA16F level 0, C", _ms(lambda: layout.detile(lay16, buf16, 0, 0, 0, 0, 1024, 1024,
+                                                                          native=kernels)), ""),
     ]
