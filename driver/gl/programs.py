@@ -209,6 +209,25 @@ def _is_builtin(v) -> bool:
     return getattr(v, "builtin", False) or v.name.startswith("gl_")
 
 
+def _attribute_element(attributes: dict, name: str):
+    """The (location, element type, locations) of ``name`` = ``input[k]``, element k of
+    an array vertex input (GL 4.6 section 7.3.1.1: an array element's name is a resource
+    name, so GetAttribLocation answers it): the array's location plus k times the
+    locations an element takes (two for a mat2 element). None when it is not one."""
+    base, bracket, rest = name.partition("[")
+    if not bracket or not rest.endswith("]") or not rest[:-1].isdigit():
+        return None
+    entry = attributes.get(base)
+    if entry is None or entry[1] is None or entry[1].base != "array":
+        return None
+    loc, t, n = entry
+    k = int(rest[:-1])
+    if k >= (t.length or 0):
+        return None
+    per = n // t.length
+    return loc + k * per, t.element, per
+
+
 
 def _block_element_suffixes(t) -> list[str]:
     """``[0]``, ``[1]``, ... (``[0][0]``, ``[0][1]``, ... for arrays of arrays, row-major) of
@@ -1055,7 +1074,7 @@ class ProgramMixin:
         ls = self._linked(prog)
         if names_hidden(prog):
             return -1
-        entry = ls.attributes.get(name)
+        entry = ls.attributes.get(name) or _attribute_element(ls.attributes, name)
         return entry[0] if entry else -1
 
     def glGetFragDataLocation(self, program: int, name: str) -> int:
