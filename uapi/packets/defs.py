@@ -442,10 +442,11 @@ PPP_RASTER = Packet("PPP_RASTER", 3, [
                 "ends perpendicular to the segment) and its fragments get their distances to the "
                 "rectangle's two long edges through the point-coordinate source"),
     boolean("depth_bias_fixed24", 18,
-            doc="the depth bias's constant counts in 2^-24 whatever the depth buffer's storage: the "
-                "minimum resolvable difference r of a 24-bit fixed-point buffer the driver keeps as "
-                "32-bit float (GL's DEPTH24 formats); clear: r of the ZLS format (2^-16 for Z16, "
-                "2^(e - 23) of each primitive's largest |z| for Z32F)"),
+            doc="the depth bias's constant counts in r = 2^-23 whatever the depth buffer's storage: "
+                "the minimum resolvable difference of a 24-bit fixed-point buffer the driver keeps as "
+                "32-bit float (GL's DEPTH24 formats), two of its steps (a step a z interpolated in "
+                "float32 resolves; Mesa's software rasterisers take the same); clear: r of the ZLS "
+                "format (2^-16 for Z16, 2^(e - 23) of each primitive's largest |z| for Z32F)"),
     flt("point_size_px", at(1), default=1.0),
     flt("line_width_px", at(2), default=1.0),
 ])

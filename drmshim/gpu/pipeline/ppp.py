@@ -189,8 +189,9 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     if raster.depth_bias_enable and ppp.get("depth_bias") is not None:
         db = ppp["depth_bias"]
         offset = (db.slope_scale, db.constant, db.clamp)
-        if raster.depth_bias_fixed24:
-            depth_format = "unorm24"        # r of the 24-bit buffer the float storage stands for
+        if raster.depth_bias_fixed24:       # r of the 24-bit buffer the float storage stands for:
+            depth_format = "unorm24"        # two of its 2^-24 steps (PPP_RASTER's documentation)
+            offset = (db.slope_scale, 2.0 * db.constant, db.clamp)
     if k == 3 and (raster.polygon_mode_front != P.PolygonMode.FILL or
                    raster.polygon_mode_back != P.PolygonMode.FILL):
         clipped = R.clip_triangles(position, prims, clip, **opts)
