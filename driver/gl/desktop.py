@@ -17,7 +17,8 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
 from driver.gl.pointers import as_bytes
-from driver.gl.textures import bound_texture
+from driver.gl.textures import bound_texture, texture_resource
+from driver.gl.programs import program_object
 
 __all__ = ["DesktopMixin"]
 
@@ -228,7 +229,7 @@ class DesktopMixin:
         img = tex.image(face, level)
         if img is None:
             return b""
-        res = self._texture_resource(tex)
+        res = texture_resource(self, tex)
         # a 1D array's rows are the resource's layers (one row each)
         rows_are_layers = tex.target == E.GL_TEXTURE_1D_ARRAY
         layers, rows = (img.height, 1) if rows_are_layers else (img.depth, img.height)
@@ -268,7 +269,7 @@ class DesktopMixin:
         check(index in (0, 1), E.GL_INVALID_VALUE, "index must be 0 or 1")
         if index == 1:
             check(colorNumber < self.caps.max_dual_source_render_targets, E.GL_INVALID_VALUE)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         self.glBindFragDataLocation(program, colorNumber, name)
         if not hasattr(prog, "frag_data_index"):
@@ -277,7 +278,7 @@ class DesktopMixin:
 
     def glGetFragDataIndex(self, program: int, name: str) -> int:
         self._dual_source()
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(prog.linked, E.GL_INVALID_OPERATION)
         if name not in prog.linked_state.frag_outputs or names_hidden(prog):
             return -1
@@ -482,7 +483,7 @@ class DesktopMixin:
             check(tex is not None or self.textures.is_generated(name), E.GL_INVALID_VALUE, "not a texture name")
             check(tex is not None, E.GL_INVALID_OPERATION, "texture without an image")
             check(tex.target == target, E.GL_INVALID_ENUM, "target does not match the texture")
-            res = self._texture_resource(tex)
+            res = texture_resource(self, tex)
             check(res is not None, E.GL_INVALID_OPERATION, "image undefined")
             return res
         src, dst = image(srcName, srcTarget), image(dstName, dstTarget)
@@ -526,7 +527,7 @@ class DesktopMixin:
     def glGetProgramResourceLocationIndex(self, program, programInterface, name) -> int:
         self._dual_source(4, 3, es=(3, 1))      # GLES: glGetProgramResourceLocationIndexEXT, ES 3.1
         check_enum(programInterface, (E.GL_PROGRAM_OUTPUT,))
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(prog.linked, E.GL_INVALID_OPERATION)
         if name not in prog.linked_state.frag_outputs or names_hidden(prog):
             return -1

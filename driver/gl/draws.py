@@ -26,7 +26,7 @@ from driver.gl.features.gles_ext import es_has, srgb_decode_view
 from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, TRANSFORM_FEEDBACK, VERTEX_ARRAYS
 from driver.gl.feedback import stream_output_info
 from driver.gl.pointers import ClientMemory, pack_values
-from driver.gl.textures import PIPE_TARGETS
+from driver.gl.textures import PIPE_TARGETS, texture_resource
 from driver.gl.vertexarrays import attrib_size_B
 from driver.gl.framebuffers import draw_framebuffer_bits
 
@@ -732,7 +732,7 @@ class DrawMixin:
                 continue
             sobj = self.sampler_units[unit]
             params = sobj.params if sobj is not None else (tex.params if tex is not None else None)
-            res = self._texture_resource(tex) if tex is not None and self._texture_complete(tex, params) else None
+            res = texture_resource(self, tex) if tex is not None and self._texture_complete(tex, params) else None
             if res is None:
                 samplers.append(None)
                 views.append(None)     # incomplete: the driver returns (0, 0, 0, 1)

@@ -13,7 +13,7 @@ from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
 from driver.gl.formats import INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
-from driver.gl.textures import CUBE_FACES
+from driver.gl.textures import CUBE_FACES, texture_resource
 
 __all__ = ["FramebufferMixin"]
 
@@ -534,7 +534,7 @@ class FramebufferMixin:
             rb = a.obj
             res = rb.resource
             return Surface(res, self._render_format(res.format)) if res is not None else None
-        res = self._texture_resource(a.obj)
+        res = texture_resource(self, a.obj)
         if res is None:
             return None
         level0, layer0, view_format = view_offsets(a.obj)       # a texture view: its part of the storage
@@ -561,7 +561,7 @@ class FramebufferMixin:
             return 6
         if getattr(tex, "view_parent", None) is not None:
             return tex.view_num_layers          # a texture view: its layers of the shared storage
-        res = self._texture_resource(tex)
+        res = texture_resource(self, tex)
         return res.template.array_size if res is not None else 1
 
     def _framebuffer_layers(self) -> int:

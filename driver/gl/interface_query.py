@@ -12,6 +12,7 @@ from driver.gl.errors import check, check_enum
 from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.features.gles_ext import es_has
 from driver.gl.glsl import gl_type_enum
+from driver.gl.programs import program_object
 
 __all__ = ["InterfaceQueryMixin"]
 
@@ -172,7 +173,7 @@ class InterfaceQueryMixin:
 
     def _pi_program(self, program, interface):
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check_enum(interface, self._interfaces())
         return prog
 
@@ -241,7 +242,7 @@ class InterfaceQueryMixin:
 
     def glShaderStorageBlockBinding(self, program: int, index: int, binding: int) -> None:
         check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(prog.linked, E.GL_INVALID_OPERATION)
         blocks = [b for b in prog.linked_state.blocks if b.is_storage]
         check(0 <= index < len(blocks), E.GL_INVALID_VALUE, "block index out of range")

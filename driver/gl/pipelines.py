@@ -10,6 +10,7 @@ from driver.gallium import PipeShaderType
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import Namespace
+from driver.gl.programs import program_object, shader_object
 
 __all__ = ["PipelineMixin", "ProgramPipeline"]
 
@@ -121,7 +122,7 @@ class PipelineMixin:
         p = self._pipeline(pipeline)
         prog = None
         if program:
-            prog = self._program(program)
+            prog = program_object(self, program)
             check(prog.separable, E.GL_INVALID_OPERATION, "program is not separable")
             check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         for bit, stage in bits.items():
@@ -137,7 +138,7 @@ class PipelineMixin:
         p = self._pipeline(pipeline)
         prog = None
         if program:
-            prog = self._program(program)
+            prog = program_object(self, program)
             check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         p.active_program = prog
         p.ever_bound = True         # the name now has state (as glUseProgramStages)
@@ -153,12 +154,12 @@ class PipelineMixin:
         self.glCompileShader(shader)
         program = self.glCreateProgram()
         self.glProgramParameteri(program, E.GL_PROGRAM_SEPARABLE, 1)
-        sh = self._shader(shader)
+        sh = shader_object(self, shader)
         if sh.compiled:
             self.glAttachShader(program, shader)
             self.glLinkProgram(program)
             self.glDetachShader(program, shader)
-        prog = self._program(program)
+        prog = program_object(self, program)
         prog.info_log = sh.info_log + prog.info_log
         self.glDeleteShader(shader)
         return program

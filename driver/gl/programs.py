@@ -236,6 +236,24 @@ def _block_element_suffixes(t) -> list[str]:
         return [""]
     return [f"[{i}]{rest}" for i in range(t.length or 1) for rest in _block_element_suffixes(t.element)]
 
+# -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names, INVALID_OPERATION
+#    for the other kind of object; shaders and programs share one name space) -----------------
+def shader_object(ctx, name: int) -> Shader:
+    """The shader object ``name`` of the context's share group."""
+    obj = ctx.shader_objects.get(name)
+    check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
+    check(isinstance(obj, Shader), E.GL_INVALID_OPERATION, f"{name} is a program")
+    return obj
+
+
+def program_object(ctx, name: int) -> Program:
+    """The program object ``name`` of the context's share group."""
+    obj = ctx.shader_objects.get(name)
+    check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
+    check(isinstance(obj, Program), E.GL_INVALID_OPERATION, f"{name} is a shader")
+    return obj
+
+
 class ProgramMixin:
     def _init_family(self) -> None:
         # GL 4.6 section 7.1: shaders and programs share one name space
@@ -247,16 +265,12 @@ class ProgramMixin:
     # -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names,
     #    INVALID_OPERATION for the other kind of object) ----------------------------
     def _shader(self, name: int) -> Shader:
-        obj = self.shader_objects.get(name)
-        check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
-        check(isinstance(obj, Shader), E.GL_INVALID_OPERATION, f"{name} is a program")
-        return obj
+        """The old name of shader_object (kept for code written against it)."""
+        return shader_object(self, name)
 
     def _program(self, name: int) -> Program:
-        obj = self.shader_objects.get(name)
-        check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
-        check(isinstance(obj, Program), E.GL_INVALID_OPERATION, f"{name} is a shader")
-        return obj
+        """The old name of program_object (kept for code written against it)."""
+        return program_object(self, name)
 
     def _shader_types(self):
         t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
@@ -279,7 +293,7 @@ class ProgramMixin:
     def glShaderSource(self, shader: int, count: int, strings, lengths=None) -> None:
         """`strings`: a sequence of str/bytes; `lengths` None or per-string
         lengths (negative: up to the string's end), as in C."""
-        sh = self._shader(shader)
+        sh = shader_object(self, shader)
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         sh.spirv_binary = sh.spirv_shader = None      # a GLSL shader again (GL 4.6 section 7.2)
         parts = []
@@ -291,7 +305,7 @@ class ProgramMixin:
         sh.source = "".join(parts)
 
     def glCompileShader(self, shader: int) -> None:
-        sh = self._shader(shader)
+        sh = shader_object(self, shader)
         # a SPIR-V module is specialized, not compiled (features/gl_spirv.py)
         check(getattr(sh, "spirv_binary", None) is None, E.GL_INVALID_OPERATION, "the shader holds SPIR-V")
         source = sh.source or ""
@@ -329,7 +343,7 @@ class ProgramMixin:
     def glDeleteShader(self, shader: int) -> None:
         if shader == 0:
             return
-        sh = self._shader(shader)
+        sh = shader_object(self, shader)
         attached = any(sh in p.shaders for p in self._programs())
         if attached:
             sh.delete_pending = True
@@ -343,7 +357,7 @@ class ProgramMixin:
         return isinstance(self.shader_objects.get(shader), Shader)
 
     def glGetShaderiv(self, shader: int, pname: int) -> list[int]:
-        sh = self._shader(shader)
+        sh = shader_object(self, shader)
         values = {E.GL_SHADER_TYPE: sh.type, E.GL_DELETE_STATUS: int(sh.delete_pending),
                   E.GL_COMPILE_STATUS: int(sh.compiled),
                   E.GL_INFO_LOG_LENGTH: len(sh.info_log.encode()) + 1 if sh.info_log else 0,
@@ -355,10 +369,10 @@ class ProgramMixin:
         return [values[pname]]
 
     def glGetShaderInfoLog(self, shader: int) -> str:
-        return self._shader(shader).info_log
+        return shader_object(self, shader).info_log
 
     def glGetShaderSource(self, shader: int) -> str:
-        return self._shader(shader).source or ""
+        return shader_object(self, shader).source or ""
 
     def glReleaseShaderCompiler(self) -> None:
         pass
@@ -378,7 +392,7 @@ class ProgramMixin:
         return name
 
     def glAttachShader(self, program: int, shader: int) -> None:
-        prog, sh = self._program(program), self._shader(shader)
+        prog, sh = program_object(self, program), shader_object(self, shader)
         check(sh not in prog.shaders, E.GL_INVALID_OPERATION, "already attached")
         if self.api.es:
             # GLES 3.2 section 7.3: one shader object per stage
@@ -387,7 +401,7 @@ class ProgramMixin:
         prog.shaders.append(sh)
 
     def glDetachShader(self, program: int, shader: int) -> None:
-        prog, sh = self._program(program), self._shader(shader)
+        prog, sh = program_object(self, program), shader_object(self, shader)
         check(sh in prog.shaders, E.GL_INVALID_OPERATION, "not attached")
         prog.shaders.remove(sh)
         if sh.delete_pending and not any(sh in p.shaders for p in self._programs()):
@@ -395,12 +409,12 @@ class ProgramMixin:
 
     def glGetAttachedShaders(self, program: int, maxcount: int) -> list[int]:
         check(maxcount >= 0, E.GL_INVALID_VALUE)
-        return [s.name for s in self._program(program).shaders][:maxcount]
+        return [s.name for s in program_object(self, program).shaders][:maxcount]
 
     def glDeleteProgram(self, program: int) -> None:
         if program == 0:
             return
-        prog = self._program(program)
+        prog = program_object(self, program)
         if self.share_group.in_use(prog):       # current in this or a sharing context
             prog.delete_pending = True
             return
@@ -422,7 +436,7 @@ class ProgramMixin:
     def glUseProgram(self, program: int) -> None:
         prog = None
         if program:
-            prog = self._program(program)
+            prog = program_object(self, program)
             check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         check(not (self.xfb.active and not self.xfb.paused), E.GL_INVALID_OPERATION,
               "transform feedback active")
@@ -434,7 +448,7 @@ class ProgramMixin:
             self._destroy_program(old)
 
     def glBindAttribLocation(self, program: int, index: int, name: str) -> None:
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         check(0 <= index < self.caps.max_vertex_attribs, E.GL_INVALID_VALUE)
         check(not name.startswith("gl_"), E.GL_INVALID_OPERATION, "reserved name")
@@ -443,7 +457,7 @@ class ProgramMixin:
     def glBindFragDataLocation(self, program: int, color: int, name: str) -> None:
         # GLES: glBindFragDataLocationEXT of EXT_blend_func_extended
         check(not self.api.es or es_has(self.api, "blend_func_extended"), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(name is not None, E.GL_INVALID_VALUE, "NULL name")
         check(0 <= color < self.caps.max_render_targets, E.GL_INVALID_VALUE)
         check(not name.startswith("gl_"), E.GL_INVALID_OPERATION, "reserved name")
@@ -451,7 +465,7 @@ class ProgramMixin:
 
     def glTransformFeedbackVaryings(self, program: int, count: int, varyings, buffermode: int):
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(count >= 0, E.GL_INVALID_VALUE)
         check_enum(buffermode, (E.GL_INTERLEAVED_ATTRIBS, E.GL_SEPARATE_ATTRIBS))
         if buffermode == E.GL_SEPARATE_ATTRIBS:
@@ -469,7 +483,7 @@ class ProgramMixin:
 
     # -- linking ------------------------------------------------------------------------
     def glLinkProgram(self, program: int) -> None:
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(not (self.xfb.active and prog is self.current_program), E.GL_INVALID_OPERATION)
         prog.link_attempted = True
         # GL 4.6 section 7.5: the retrievable hint set by glProgramParameteri takes effect
@@ -1000,7 +1014,7 @@ class ProgramMixin:
         return prog.linked_state
 
     def glGetProgramiv(self, program: int, pname: int) -> list[int]:
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = prog.linked_state
         ub = [b for b in ls.blocks if not b.is_storage] if ls else []
         values = {
@@ -1058,11 +1072,11 @@ class ProgramMixin:
         return [values[pname]]
 
     def glGetProgramInfoLog(self, program: int) -> str:
-        return self._program(program).info_log
+        return program_object(self, program).info_log
 
     def glValidateProgram(self, program: int) -> None:
         """GL 4.6 section 11.1.3.11: would a draw with this program succeed?"""
-        prog = self._program(program)
+        prog = program_object(self, program)
         prog.validated = prog.linked and self._sampler_units_consistent(prog.linked_state)
         if not prog.linked:
             prog.info_log = prog.info_log or "error: program not linked\n"
@@ -1070,7 +1084,7 @@ class ProgramMixin:
             prog.info_log = "error: samplers of different types use the same texture unit\n"
 
     def glGetAttribLocation(self, program: int, name: str) -> int:
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = self._linked(prog)
         if names_hidden(prog):
             return -1
@@ -1079,13 +1093,13 @@ class ProgramMixin:
 
     def glGetFragDataLocation(self, program: int, name: str) -> int:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = self._linked(prog)
         return -1 if names_hidden(prog) else ls.frag_outputs.get(name, -1)
 
     def glGetActiveAttrib(self, program: int, index: int):
         """Returns (name, size, type)."""
-        prog = self._program(program)
+        prog = program_object(self, program)
         attrs = sorted(prog.linked_state.attributes.items()) if prog.linked_state else []
         check(0 <= index < len(attrs), E.GL_INVALID_VALUE, "index out of range")
         name, (loc, t, n) = attrs[index]
@@ -1112,7 +1126,7 @@ class ProgramMixin:
     def glGetActiveAtomicCounterBufferiv(self, program: int, bufferIndex: int, pname: int) -> list:
         """GL 4.6 section 7.3.1.1 (atomic counter buffers)."""
         check(self.api.gl_or_es((4, 2), (3, 1)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(prog.linked, E.GL_INVALID_OPERATION)
         bufs = prog.linked_state.atomic_buffers
         check(0 <= bufferIndex < len(bufs), E.GL_INVALID_VALUE, "buffer index out of range")
@@ -1134,7 +1148,7 @@ class ProgramMixin:
 
     def glGetActiveUniform(self, program: int, index: int):
         """Returns (name, size, type); array names end in "[0]"."""
-        prog = self._program(program)
+        prog = program_object(self, program)
         us = self._active_uniforms(prog.linked_state)
         check(0 <= index < len(us), E.GL_INVALID_VALUE, "index out of range")
         u = us[index]
@@ -1153,7 +1167,7 @@ class ProgramMixin:
 
     def glGetUniformIndices(self, program: int, count: int, names) -> list[int]:
         check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(count >= 0, E.GL_INVALID_VALUE)
         us = self._active_uniforms(prog.linked_state) if prog.linked and not names_hidden(prog) else []
         index = {}
@@ -1167,7 +1181,7 @@ class ProgramMixin:
     def glGetActiveUniformsiv(self, program: int, count: int, indices, pname: int) -> list[int]:
         """GL 4.6 section 7.3.1.1, table 7.6."""
         check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(count >= 0, E.GL_INVALID_VALUE)
         us = self._active_uniforms(prog.linked_state)
         idx = list(indices)[:count]
@@ -1200,7 +1214,7 @@ class ProgramMixin:
 
     def glProgramParameteri(self, program: int, pname: int, value: int) -> None:
         check(binary_available(self.api), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         names = {E.GL_PROGRAM_BINARY_RETRIEVABLE_HINT}
         if self.api.gl_or_es((4, 1), (3, 1)):
             names.add(E.GL_PROGRAM_SEPARABLE)
@@ -1223,7 +1237,7 @@ class ProgramMixin:
         """(length, format, bytes) of shimgl's binary of the linked program (GL 4.6
         section 7.5): INVALID_OPERATION if it is not linked or bufSize is too small."""
         self._binaries()
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
         check(prog.linked and prog.linked_state is not None, E.GL_INVALID_OPERATION, "program not linked")
         from driver.gl.binary import PROGRAM_BINARY_FORMAT
@@ -1235,7 +1249,7 @@ class ProgramMixin:
         """Relink ``program`` from a binary of glGetProgramBinary; one that this build
         and context flavour cannot load leaves the program unlinked with an info log."""
         self._binaries()
-        prog = self._program(program)
+        prog = program_object(self, program)
         from driver.gl.binary import PROGRAM_BINARY_FORMAT, BinaryError, unpack
         check(binaryFormat == PROGRAM_BINARY_FORMAT, E.GL_INVALID_ENUM, "unknown program binary format")
         check(length >= 0, E.GL_INVALID_VALUE, "negative length")
@@ -1284,7 +1298,7 @@ class ProgramMixin:
     def glShaderBinary(self, count: int, shaders, binaryformat: int, binary, length: int) -> None:
         check(count >= 0 and length >= 0, E.GL_INVALID_VALUE)
         for s in list(shaders)[:count]:
-            self._shader(s)
+            shader_object(self, s)
         if binaryformat == E.GL_SHADER_BINARY_FORMAT_SPIR_V and \
                 self.spirv_shader_binary(list(shaders)[:count], binary, length):
             return
@@ -1292,7 +1306,7 @@ class ProgramMixin:
 
     def glGetUniformLocation(self, program: int, name: str) -> int:
         """GL 4.6 section 7.3.1.1: "a", "a[0]" and "a[i]" name array elements."""
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = self._linked(prog)
         if name is None or names_hidden(prog):       # a NULL name names no uniform
             return -1
@@ -1313,7 +1327,7 @@ class ProgramMixin:
 
     def glGetUniformBlockIndex(self, program: int, name: str) -> int:
         check(self.api.gl_or_es((3, 1), (3, 0)), E.GL_INVALID_OPERATION)
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         for i, b in enumerate(ub):
@@ -1322,14 +1336,14 @@ class ProgramMixin:
         return E.GL_INVALID_INDEX
 
     def glUniformBlockBinding(self, program: int, index: int, binding: int) -> None:
-        ls = self._linked(self._program(program))
+        ls = self._linked(program_object(self, program))
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
         check(0 <= binding < self.limits["GL_MAX_UNIFORM_BUFFER_BINDINGS"], E.GL_INVALID_VALUE)
         ub[index].binding = binding
 
     def glGetActiveUniformBlockiv(self, program: int, index: int, pname: int) -> list[int]:
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE, "block index out of range")
@@ -1354,7 +1368,7 @@ class ProgramMixin:
         return [values[pname]]
 
     def glGetActiveUniformBlockName(self, program: int, index: int) -> str:
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE)

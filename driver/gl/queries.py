@@ -10,6 +10,7 @@ from driver.gl.features.gl_spirv import reported_name
 from driver.gl.features.gles_ext import es_has
 from driver.gallium.defines import PipeStatistic
 from driver.gl.objects import Namespace, Query, Sync
+from driver.gl.programs import program_object
 
 __all__ = ["QueryMixin"]
 
@@ -329,7 +330,7 @@ class QueryMixin:
 
     def glGetTransformFeedbackVarying(self, program: int, index: int):
         """Returns (name, size, type) of a captured varying (GL 4.6 section 11.1.2.1)."""
-        prog = self._program(program)
+        prog = program_object(self, program)
         ls = prog.linked_state
         entries = ls.tf_layout.varyings if ls is not None and ls.tf_layout is not None else ()
         check(0 <= index < len(entries), E.GL_INVALID_VALUE)

@@ -21,7 +21,7 @@ from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import ClientMemory, as_bytes
-from driver.gl.textures import bound_texture
+from driver.gl.textures import bound_texture, texture_resource
 from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
 
 __all__ = ["TexImageExtraMixin"]
@@ -153,7 +153,7 @@ class TexImageExtraMixin:
         layers)."""
         from driver.gallium.util import minify
         from driver.gl.pixels import from_resource_bytes
-        res = self._texture_resource(tex)
+        res = texture_resource(self, tex)
         fmt = res.format
         w, h = minify(res.template.width_px, first), minify(res.template.height_px, first)
         tr = self.pipe.transfer_map(res, first, PipeMap.READ, Box(0, 0, layer0, w, h, layers))
@@ -311,7 +311,7 @@ class TexImageExtraMixin:
         self._auto_mipmap(tex, tex_target, level)
 
     def _blit_from_read(self, tex, face, level, dx, dy, dz, x, y, w, h, res, rlevel, rlayer):
-        dst = self._texture_resource(tex)
+        dst = texture_resource(self, tex)
         if dst is None:
             # No miptree yet (the base level is undefined): keep the pixels
             # as a pending upload, as an image specified with data would be.
@@ -406,7 +406,7 @@ class TexImageExtraMixin:
         check(level >= 0, E.GL_INVALID_VALUE)
         img = tex.image(face, level)
         check(img is not None and img.compressed, E.GL_INVALID_OPERATION, "not a compressed image")
-        res = self._texture_resource(tex)
+        res = texture_resource(self, tex)
         info, bw, bh, bb = self._compressed_formats()[img.internal_format]
         size = self._compressed_size(img.internal_format, img.width, img.height, img.depth)
         dims = 3 if target in (E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY) else 2
@@ -468,7 +468,7 @@ class TexImageExtraMixin:
         if tex.resource is not None:
             self.screen.resource_destroy(tex.resource)
             tex.resource = None
-        self._texture_resource(tex)
+        texture_resource(self, tex)
 
     def glTexStorage2DMultisample(self, target, samples, internalformat, width, height,
                                   fixedsamplelocations) -> None:
@@ -671,7 +671,7 @@ class TexImageExtraMixin:
                 return None
             return ImageView(buf.resource, INTERNAL_FORMATS[fmt].pipe, int(rw), offset_B=tex.buffer_offset,
                              size_B=tex.buffer_size or buf.size - tex.buffer_offset)
-        res = self._texture_resource(tex)
+        res = texture_resource(self, tex)
         if res is None:
             return None
         last = res.template.array_size - 1 if layered else layer

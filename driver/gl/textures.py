@@ -100,6 +100,72 @@ def texture_binding_name(ctx, target: int) -> int:
     return tex.name if tex is not None else 0
 
 
+def texture_resource(ctx, tex: Texture):
+    """Create (or return) the pipe resource holding the texture's levels
+    base..last defined, and upload pending images. Level-0 properties
+    define the template; mismatched levels are the completeness check's
+    business (GL 4.6 section 8.17)."""
+    parent = getattr(tex, "view_parent", None)
+    if parent is not None:
+        res = texture_resource(ctx, parent)     # a view shares its parent's storage
+        if res is not None:
+            ctx._write_pending(tex, res)
+        return res
+    base = tex.image(0, tex.base_level) if tex.images else None
+    if base is None:
+        return None
+    info = ctx._format_info(base.internal_format)
+    b = tex.base_level
+    # level 0 of the resource is what the base level implies (as Mesa's
+    # st_finalize_texture guesses): base extents << base_level
+    is3d = tex.target == E.GL_TEXTURE_3D
+    one_row = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
+    width0 = base.width << b
+    height0 = 1 if one_row else base.height << b
+    depth0 = base.depth << b if is3d else 1
+    last = b
+    # an immutable texture's storage has all its levels whatever MAX_LEVEL says (as
+    # Mesa allocates it): a level above MAX_LEVEL may still be cleared, attached, read.
+    # A mutable texture's levels above MAX_LEVEL are stored too while they continue
+    # the chain (the size level 0 implies, the base's format), so that moving
+    # BASE_LEVEL/MAX_LEVEL within a mipmap chain only changes the sampler view's
+    # levels, never the storage (tex-miplevel-selection sets both before each draw)
+    while (img := tex.image(0, last + 1)) is not None and (
+            last + 1 <= tex.max_level or tex.immutable or ctx._continues_chain(
+                tex, img, base, last + 1, (width0, height0, depth0))):
+        last += 1
+    key = (width0, height0, depth0, base.internal_format, last, base.samples,
+           base.height if tex.target == E.GL_TEXTURE_1D_ARRAY else 0,
+           base.depth if tex.target in _ARRAY_TARGETS else 0)
+    if tex.resource is None or tex.resource_key != key:
+        target = PIPE_TARGETS[tex.target]
+        arrays = tex.target in _ARRAY_TARGETS
+        layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else (base.depth if arrays else 1)
+        if tex.target == E.GL_TEXTURE_1D_ARRAY:
+            layers = base.height
+        bind = PipeBind.SAMPLER_VIEW
+        if info.is_depth_or_stencil:
+            bind |= PipeBind.DEPTH_STENCIL
+        elif info.color_renderable:
+            bind |= PipeBind.RENDER_TARGET
+        # Any texture may later be bound as an image where the API has images, so
+        # ask for SHADER_IMAGE up front (as Mesa's state tracker does): the driver
+        # then gives it a layout image stores can write (not a compressed one).
+        if (ctx.api.gl_or_es((4, 2), (3, 1)) and ctx.screen.is_format_supported(
+                info.pipe, target, base.samples, PipeBind.SHADER_IMAGE)):
+            bind |= PipeBind.SHADER_IMAGE
+        with allocating(f"a {base.width}x{base.height} texture"):
+            new = ctx.screen.resource_create(ResourceTemplate(
+                target, info.pipe, width0, height0, depth0, layers, last, base.samples, bind))
+        if tex.resource is not None:
+            ctx._copy_common_levels(tex.resource, new)
+            ctx.screen.resource_destroy(tex.resource)
+        tex.resource, tex.resource_key = new, key
+    ctx._write_pending(tex, tex.resource)
+    ctx._upload_compressed(tex)
+    return tex.resource
+
+
 class TextureMixin:
     def _init_family(self) -> None:
         self.textures = Namespace(Texture)
@@ -540,7 +606,7 @@ class TextureMixin:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
             if getattr(tex, "view_parent", None) is not None:
-                self._texture_resource(tex)     # into the shared storage now: the parent reads it
+                texture_resource(self, tex)     # into the shared storage now: the parent reads it
         self._auto_mipmap(tex, tex_target, level)
 
     def _auto_mipmap(self, tex: Texture, tex_target: int, level: int) -> None:
@@ -633,7 +699,7 @@ class TextureMixin:
                 d = max(1, depth >> lv) if target == E.GL_TEXTURE_3D else depth
                 self._set_image(tex, face, lv, TexImage(w, h, d, internalformat, compressed=compressed))
         tex.immutable, tex.immutable_levels = True, levels
-        self._texture_resource(tex)
+        texture_resource(self, tex)
 
     def glTexStorage1D(self, target, levels, internalformat, width):
         check(not self.api.es, E.GL_INVALID_OPERATION)
@@ -647,69 +713,8 @@ class TextureMixin:
 
     # -- resources ----------------------------------------------------------------
     def _texture_resource(self, tex: Texture):
-        """Create (or return) the pipe resource holding the texture's levels
-        base..last defined, and upload pending images. Level-0 properties
-        define the template; mismatched levels are the completeness check's
-        business (GL 4.6 section 8.17)."""
-        parent = getattr(tex, "view_parent", None)
-        if parent is not None:
-            res = self._texture_resource(parent)     # a view shares its parent's storage
-            if res is not None:
-                self._write_pending(tex, res)
-            return res
-        base = tex.image(0, tex.base_level) if tex.images else None
-        if base is None:
-            return None
-        info = self._format_info(base.internal_format)
-        b = tex.base_level
-        # level 0 of the resource is what the base level implies (as Mesa's
-        # st_finalize_texture guesses): base extents << base_level
-        is3d = tex.target == E.GL_TEXTURE_3D
-        one_row = tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY)
-        width0 = base.width << b
-        height0 = 1 if one_row else base.height << b
-        depth0 = base.depth << b if is3d else 1
-        last = b
-        # an immutable texture's storage has all its levels whatever MAX_LEVEL says (as
-        # Mesa allocates it): a level above MAX_LEVEL may still be cleared, attached, read.
-        # A mutable texture's levels above MAX_LEVEL are stored too while they continue
-        # the chain (the size level 0 implies, the base's format), so that moving
-        # BASE_LEVEL/MAX_LEVEL within a mipmap chain only changes the sampler view's
-        # levels, never the storage (tex-miplevel-selection sets both before each draw)
-        while (img := tex.image(0, last + 1)) is not None and (
-                last + 1 <= tex.max_level or tex.immutable or self._continues_chain(
-                    tex, img, base, last + 1, (width0, height0, depth0))):
-            last += 1
-        key = (width0, height0, depth0, base.internal_format, last, base.samples,
-               base.height if tex.target == E.GL_TEXTURE_1D_ARRAY else 0,
-               base.depth if tex.target in _ARRAY_TARGETS else 0)
-        if tex.resource is None or tex.resource_key != key:
-            target = PIPE_TARGETS[tex.target]
-            arrays = tex.target in _ARRAY_TARGETS
-            layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else (base.depth if arrays else 1)
-            if tex.target == E.GL_TEXTURE_1D_ARRAY:
-                layers = base.height
-            bind = PipeBind.SAMPLER_VIEW
-            if info.is_depth_or_stencil:
-                bind |= PipeBind.DEPTH_STENCIL
-            elif info.color_renderable:
-                bind |= PipeBind.RENDER_TARGET
-            # Any texture may later be bound as an image where the API has images, so
-            # ask for SHADER_IMAGE up front (as Mesa's state tracker does): the driver
-            # then gives it a layout image stores can write (not a compressed one).
-            if (self.api.gl_or_es((4, 2), (3, 1)) and self.screen.is_format_supported(
-                    info.pipe, target, base.samples, PipeBind.SHADER_IMAGE)):
-                bind |= PipeBind.SHADER_IMAGE
-            with allocating(f"a {base.width}x{base.height} texture"):
-                new = self.screen.resource_create(ResourceTemplate(
-                    target, info.pipe, width0, height0, depth0, layers, last, base.samples, bind))
-            if tex.resource is not None:
-                self._copy_common_levels(tex.resource, new)
-                self.screen.resource_destroy(tex.resource)
-            tex.resource, tex.resource_key = new, key
-        self._write_pending(tex, tex.resource)
-        self._upload_compressed(tex)
-        return tex.resource
+        """The old name of texture_resource (kept for code written against it)."""
+        return texture_resource(self, tex)
 
     def _continues_chain(self, tex: Texture, img, base, level: int, dims0) -> bool:
         """Whether image ``img`` of ``level`` has the size level 0's extents ``dims0``
@@ -816,7 +821,7 @@ class TextureMixin:
                 self._set_image(tex, face, lv, TexImage(max(1, base.width >> s),
                                                         max(1, base.height >> s), d,
                                                         base.internal_format, compressed=base.compressed))
-        res = self._texture_resource(tex)
+        res = texture_resource(self, tex)
         layers = (6 if target == E.GL_TEXTURE_CUBE_MAP else
                   (1 if target == E.GL_TEXTURE_3D else base.depth))
         level0, layer0, view_format = view_offsets(tex)     # a texture view: its part of the storage

@@ -18,6 +18,7 @@ from driver.gl import enums as E
 from driver.gl.pointers import pack_values
 from driver.gl.state import to_gl_int
 from driver.gl.errors import check
+from driver.gl.programs import program_object
 
 __all__ = ["UniformMixin"]
 
@@ -40,7 +41,7 @@ class UniformMixin:
                 prog = self.bound_pipeline.active_program     # GL 4.6 section 7.4.1
             check(prog is not None, E.GL_INVALID_OPERATION, "no current program")
         else:
-            prog = self._program(program)
+            prog = program_object(self, program)
             check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         return prog.linked_state
 
@@ -96,7 +97,7 @@ class UniformMixin:
                 ls.uniform_storage.write(base + slot_B * c, raw)
 
     def _get_uniform(self, program: int, location: int, as_kind: str) -> list:
-        prog = self._program(program)
+        prog = program_object(self, program)
         check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         entry = prog.linked_state.locations.get(location)
         check(entry is not None, E.GL_INVALID_OPERATION, "invalid location")

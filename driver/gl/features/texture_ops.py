@@ -22,6 +22,7 @@ from driver.gl.formats import lookup
 from driver.gl.pixels import _client_rows, image_size_B
 from driver.gl.pointers import as_bytes
 from driver.gl.state import PixelStore
+from driver.gl.textures import texture_resource
 
 __all__: list[str] = []
 
@@ -137,7 +138,7 @@ def _clear_multisample(ctx, tex, level, box, format, type, texel: bytes, base) -
     from driver.gl.pixels import read_client_image
     x, y, z, width, height, depth = box
     value = read_client_image(texel, PixelStore(alignment=1), format, type, 1, 1, 1)[0, 0, 0]
-    res = ctx._texture_resource(tex)
+    res = texture_resource(ctx, tex)
     level0, layer0, view_format = view_offsets(tex)
     surf = Surface(res, ctx._render_format(view_format or res.format), level0 + level,
                    layer0 + z, layer0 + z + depth - 1)
