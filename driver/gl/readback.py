@@ -334,10 +334,20 @@ class ReadbackMixin:
             x, y, w, h = self.state.scissor
             scissor = ScissorState(max(0, x), max(0, y), max(0, x + w), max(0, y + h))
         for sres, slevel, slayer, dres, dlevel, dlayer, pmask, sfmt, dfmt in blits:
+            # GL 4.6 section 18.3.1: destination pixels whose source lies outside the read
+            # buffer are not written. An axis copied 1:1 (every multisample blit; mirrored
+            # or not) is clipped here exactly, in whole pixels
+            t = sres.template
+            axes = [(srcX0, srcX1, dstX0, dstX1, max(1, t.width_px >> slevel)),
+                    (srcY0, srcY1, dstY0, dstY1, max(1, t.height_px >> slevel))]
+            axes = [_clip_unscaled(*a) if abs(a[1] - a[0]) == abs(a[3] - a[2]) else a[:4] for a in axes]
+            if None in axes:
+                continue                # no source pixel inside: nothing is written
+            (sx0, sx1, dx0, dx1), (sy0, sy1, dy0, dy1) = axes
             self.pipe.blit(BlitInfo(
-                dst=BlitImage(dres, dlevel, Box(dstX0, dstY0, dlayer, dstX1 - dstX0, dstY1 - dstY0, 1),
+                dst=BlitImage(dres, dlevel, Box(dx0, dy0, dlayer, dx1 - dx0, dy1 - dy0, 1),
                               dfmt or dres.format),
-                src=BlitImage(sres, slevel, Box(srcX0, srcY0, slayer, srcX1 - srcX0, srcY1 - srcY0, 1),
+                src=BlitImage(sres, slevel, Box(sx0, sy0, slayer, sx1 - sx0, sy1 - sy0, 1),
                               sfmt or sres.format),
                 mask=pmask, filter=PipeTexFilter.LINEAR if filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
                 scissor=scissor, render_condition_enable=True))
@@ -399,6 +409,22 @@ class ReadbackMixin:
               E.GL_INVALID_OPERATION)
         self._invalidated_attachments(target, num, attachments)  # validation only: a region hint is ignored
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative width or height")
+
+
+def _clip_unscaled(s0: int, s1: int, d0: int, d1: int, size: int):
+    """One axis of a 1:1 blit (either side possibly mirrored) with its source kept
+    inside [0, size): the clipped (s0, s1, d0, d1), same directions, or None when no
+    source pixel is inside. Pixel k of the blit reads s0 + k (s0 - 1 - k mirrored) and
+    writes d0 + k (d0 - 1 - k)."""
+    n = abs(s1 - s0)
+    ds, dd = (1 if s1 >= s0 else -1), (1 if d1 >= d0 else -1)
+    # source pixel of step k: first + ds * k, first = s0 (or s0 - 1 mirrored)
+    first = s0 if ds > 0 else s0 - 1
+    lo, hi = (0 - first, size - first) if ds > 0 else (first - size + 1, first + 1)
+    k0, k1 = max(0, lo), min(n, hi)
+    if k1 <= k0:
+        return None
+    return s0 + ds * k0, s0 + ds * k1, d0 + dd * k0, d0 + dd * k1
 
 
 def _view_format(surface):
