@@ -24,6 +24,14 @@ STORAGE_BITS = (E.GL_DYNAMIC_STORAGE_BIT | E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BI
                 | E.GL_MAP_PERSISTENT_BIT | E.GL_MAP_COHERENT_BIT | E.GL_CLIENT_STORAGE_BIT)
 
 
+def read_buffer(ctx, buf: Buffer, offset: int, size: int) -> bytes:
+    """The buffer's bytes as the GPU sees them after all submitted work."""
+    if size == 0:
+        return b""
+    from driver.gallium import buffer_read
+    return buffer_read(ctx.pipe, buf.resource, offset, size)
+
+
 class BufferMixin:
     def _buffer_targets(self) -> set[int]:
         api = self.api
@@ -211,14 +219,11 @@ class BufferMixin:
         check(buf is not None, E.GL_INVALID_OPERATION)
         check(offset + size <= buf.size, E.GL_INVALID_VALUE)
         check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
-        return self._read_buffer(buf, offset, size)
+        return read_buffer(self, buf, offset, size)
 
     def _read_buffer(self, buf: Buffer, offset: int, size: int) -> bytes:
-        """The buffer's bytes as the GPU sees them after all submitted work."""
-        if size == 0:
-            return b""
-        from driver.gallium import buffer_read
-        return buffer_read(self.pipe, buf.resource, offset, size)
+        """The old name of read_buffer (kept for code written against it)."""
+        return read_buffer(self, buf, offset, size)
 
     # -- mapping -------------------------------------------------------------------
     def glMapBufferRange(self, target: int, offset: int, length: int, access: int):

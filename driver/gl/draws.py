@@ -28,7 +28,8 @@ from driver.gl.feedback import stream_output_info
 from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS, texture_resource
 from driver.gl.vertexarrays import attrib_size_B
-from driver.gl.framebuffers import draw_framebuffer_bits
+from driver.gl.framebuffers import draw_framebuffer_bits, framebuffer_status
+from driver.gl.buffers import read_buffer
 
 __all__ = ["DrawMixin"]
 
@@ -432,7 +433,7 @@ class DrawMixin:
             so GPU-written index buffers count."""
             if range_ is not None:
                 return range_[0] + basevertex, range_[1] + basevertex
-            raw = data if ebo is None else self._read_buffer(ebo, offset + first * size, count * size)
+            raw = data if ebo is None else read_buffer(self, ebo, offset + first * size, count * size)
             idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
             live = idx[idx != restart] if restart is not None else idx
             if not live.size:
@@ -536,7 +537,7 @@ class DrawMixin:
         """_framebuffer_status of the draw framebuffer, kept while its objects stand."""
         fbo = self.draw_framebuffer
         return self._derived(("fb status", id(fbo)), (fbo,), self._framebuffer_inputs(fbo),
-                             lambda: self._framebuffer_status(fbo))
+                             lambda: framebuffer_status(self, fbo))
 
     def _draw_framebuffer_state(self):
         """_pipe_framebuffer_state, kept while the framebuffer's objects, the sRGB
@@ -1067,7 +1068,7 @@ class DrawMixin:
         if self.api.compat:
             allowed |= E.GL_ACCUM_BUFFER_BIT
         check(mask & ~allowed == 0, E.GL_INVALID_VALUE, "bad clear bits")
-        status = self._framebuffer_status(self.draw_framebuffer)
+        status = framebuffer_status(self, self.draw_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "draw framebuffer incomplete")
         if E.GL_RASTERIZER_DISCARD in self.state.enabled:
@@ -1129,7 +1130,7 @@ class DrawMixin:
                   "drawbuffer out of range")
         else:
             check(drawbuffer == 0, E.GL_INVALID_VALUE, "drawbuffer must be 0")
-        status = self._framebuffer_status(self.draw_framebuffer)
+        status = framebuffer_status(self, self.draw_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION)
         if self._clear_each_layer(lambda: self._clear_buffer(buffer, drawbuffer, value, kind)):
             return

@@ -53,6 +53,54 @@ def draw_framebuffer_bits(ctx, component: int) -> int:
     return _component_bits(lookup(info[2]))[component] if info else 0
 
 
+def framebuffer_status(ctx, fb) -> int:
+    """The completeness status of framebuffer object ``fb`` (GL 4.6 section 9.4.2;
+    COMPLETE for None, the window)."""
+    if fb is None:
+        return E.GL_FRAMEBUFFER_COMPLETE
+    if not fb.attachments:
+        if fb.default_width and fb.default_height:
+            return E.GL_FRAMEBUFFER_COMPLETE
+        return E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
+    sizes, samples = set(), set()
+    for point, a in fb.attachments.items():
+        info = ctx._attachment_info(a)
+        if info is None:
+            return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+        w, h, ifmt, s = info
+        fmt = lookup(ifmt)
+        if w == 0 or h == 0:
+            return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+        if point == E.GL_DEPTH_ATTACHMENT and fmt.kind not in ("depth", "depthstencil"):
+            return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+        if point == E.GL_STENCIL_ATTACHMENT and fmt.kind not in ("stencil", "depthstencil"):
+            return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+        renderable = fmt.color_renderable and es_color_renderable(ctx.api, fmt.enum)
+        if point not in DEPTH_ATTACHMENTS and not renderable:
+            return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+        sizes.add((w, h))
+        samples.add(s)
+    if len(samples) > 1:
+        return E.GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE
+    # GLES 2.0 requires equal sizes; later versions use the intersection
+    if ctx.api.es and ctx.api.version < (3, 0) and len(sizes) > 1:
+        return E.GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS
+    # GL 4.6 section 9.4.2: layered attachments only with layered ones, colour ones of one target
+    layered = {a.type == E.GL_TEXTURE and a.layered for a in fb.attachments.values()}
+    if True in layered and (False in layered or len({a.obj.target for p, a in fb.attachments.items()
+                                                     if p not in DEPTH_ATTACHMENTS}) > 1):
+        return E.GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS
+    d, s = fb.attachments.get(E.GL_DEPTH_ATTACHMENT), fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
+    if d is not None and s is not None and (
+            d.obj is not s.obj or (d.level, d.layer, d.face, d.layered) != (s.level, s.layer, s.face, s.layered)):
+        # the pipe framebuffer has one depth/stencil surface: depth and stencil from
+        # two images is a combination this implementation does not support (GL 4.6
+        # section 9.4.2, ES 3.0 section 4.4.4.2; Mesa's Gallium drivers alike), where
+        # drawing would have dropped the stencil attachment
+        return E.GL_FRAMEBUFFER_UNSUPPORTED
+    return E.GL_FRAMEBUFFER_COMPLETE
+
+
 class FramebufferMixin:
     def _init_family(self) -> None:
         self.framebuffers = Namespace(Framebuffer)
@@ -306,53 +354,12 @@ class FramebufferMixin:
         return (img.width, img.height, img.internal_format, img.samples)
 
     def _framebuffer_status(self, fb) -> int:
-        if fb is None:
-            return E.GL_FRAMEBUFFER_COMPLETE
-        if not fb.attachments:
-            if fb.default_width and fb.default_height:
-                return E.GL_FRAMEBUFFER_COMPLETE
-            return E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
-        sizes, samples = set(), set()
-        for point, a in fb.attachments.items():
-            info = self._attachment_info(a)
-            if info is None:
-                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
-            w, h, ifmt, s = info
-            fmt = lookup(ifmt)
-            if w == 0 or h == 0:
-                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
-            if point == E.GL_DEPTH_ATTACHMENT and fmt.kind not in ("depth", "depthstencil"):
-                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
-            if point == E.GL_STENCIL_ATTACHMENT and fmt.kind not in ("stencil", "depthstencil"):
-                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
-            renderable = fmt.color_renderable and es_color_renderable(self.api, fmt.enum)
-            if point not in DEPTH_ATTACHMENTS and not renderable:
-                return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
-            sizes.add((w, h))
-            samples.add(s)
-        if len(samples) > 1:
-            return E.GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE
-        # GLES 2.0 requires equal sizes; later versions use the intersection
-        if self.api.es and self.api.version < (3, 0) and len(sizes) > 1:
-            return E.GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS
-        # GL 4.6 section 9.4.2: layered attachments only with layered ones, colour ones of one target
-        layered = {a.type == E.GL_TEXTURE and a.layered for a in fb.attachments.values()}
-        if True in layered and (False in layered or len({a.obj.target for p, a in fb.attachments.items()
-                                                         if p not in DEPTH_ATTACHMENTS}) > 1):
-            return E.GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS
-        d, s = fb.attachments.get(E.GL_DEPTH_ATTACHMENT), fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
-        if d is not None and s is not None and (
-                d.obj is not s.obj or (d.level, d.layer, d.face, d.layered) != (s.level, s.layer, s.face, s.layered)):
-            # the pipe framebuffer has one depth/stencil surface: depth and stencil from
-            # two images is a combination this implementation does not support (GL 4.6
-            # section 9.4.2, ES 3.0 section 4.4.4.2; Mesa's Gallium drivers alike), where
-            # drawing would have dropped the stencil attachment
-            return E.GL_FRAMEBUFFER_UNSUPPORTED
-        return E.GL_FRAMEBUFFER_COMPLETE
+        """The old name of framebuffer_status (kept for code written against it)."""
+        return framebuffer_status(self, fb)
 
     def glCheckFramebufferStatus(self, target: int) -> int:
         fb = self._fb_for_target(target)
-        return self._framebuffer_status(fb)
+        return framebuffer_status(self, fb)
 
     # -- default-framebuffer-less parameters (GL 4.6 section 9.2.1) -----------------
     _FB_PARAMS = {E.GL_FRAMEBUFFER_DEFAULT_WIDTH: "default_width",

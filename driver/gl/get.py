@@ -11,7 +11,7 @@ from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.formats import general_purpose_compressed
 from driver.gl.textures import bound_texture, texture_binding_name
-from driver.gl.framebuffers import draw_framebuffer_bits
+from driver.gl.framebuffers import draw_framebuffer_bits, framebuffer_status
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
 
@@ -322,7 +322,7 @@ class GetMixin:
     def _implementation_read(self) -> tuple[int, int]:
         """GLES 3.2 section 16.1.2: the extra format/type ReadPixels accepts
         for the current read buffer (the buffer's natural one)."""
-        src = self._read_surface() if self._framebuffer_status(
+        src = self._read_surface() if framebuffer_status(self, 
             self.read_framebuffer) == E.GL_FRAMEBUFFER_COMPLETE else None
         from driver.gl.readback import implementation_read
         return implementation_read(src[3] if src else None)

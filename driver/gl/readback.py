@@ -17,6 +17,7 @@ from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES,
 from driver.gl.formats import pixel_type_matches
 from driver.gl.pixels import (from_resource_bytes, image_size_B, passthrough_format, tight_pack, transfer_supported,
                               write_client_bytes, write_client_bytes_into, write_client_image)
+from driver.gl.framebuffers import framebuffer_status
 
 __all__ = ["ReadbackMixin", "implementation_read"]
 
@@ -112,7 +113,7 @@ class ReadbackMixin:
                   "DEPTH_COMPONENT/UNSIGNED_INT_24_8 needs NV_read_depth")
             return read_depth_24_8(self, x, y, width, height, pixels)
         check(not integer_with_float_type(format, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
-        status = self._framebuffer_status(self.read_framebuffer)
+        status = framebuffer_status(self, self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")
         if format not in (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX, E.GL_DEPTH_STENCIL):
@@ -281,7 +282,7 @@ class ReadbackMixin:
         check(filter == E.GL_NEAREST or not mask & (E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT),
               E.GL_INVALID_OPERATION, "LINEAR filter with depth/stencil")
         for fb in (self.read_framebuffer, self.draw_framebuffer):
-            check(self._framebuffer_status(fb) == E.GL_FRAMEBUFFER_COMPLETE,
+            check(framebuffer_status(self, fb) == E.GL_FRAMEBUFFER_COMPLETE,
                   E.GL_INVALID_FRAMEBUFFER_OPERATION, "framebuffer incomplete")
         draw = self._pipe_framebuffer_state()
         read_samples, draw_samples = self._read_samples(), draw.samples if draw.samples > 1 else 0

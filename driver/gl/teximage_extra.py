@@ -22,6 +22,8 @@ from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_
 from driver.gl.objects import TexImage
 from driver.gl.pointers import ClientMemory, as_bytes
 from driver.gl.textures import bound_texture, texture_resource
+from driver.gl.buffers import read_buffer
+from driver.gl.framebuffers import framebuffer_status
 from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
 
 __all__ = ["TexImageExtraMixin"]
@@ -136,7 +138,7 @@ class TexImageExtraMixin:
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
         if pbo is not None:
             check(isinstance(data, int) and data + span <= pbo.size, E.GL_INVALID_OPERATION)
-            raw = self._read_buffer(pbo, data, span)
+            raw = read_buffer(self, pbo, data, span)
         elif data is None:
             return None
         else:
@@ -254,7 +256,7 @@ class TexImageExtraMixin:
         """(resource, level, layer, format info) the copy reads: the read buffer, or for a
         depth/stencil texture format the read framebuffer's depth/stencil image (GL 4.6
         section 8.6: CopyTexImage of a depth format reads depth values)."""
-        status = self._framebuffer_status(self.read_framebuffer)
+        status = framebuffer_status(self, self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")
         # GL 4.6 section 8.6: a framebuffer object's samples are an error (the window's resolve)
@@ -424,7 +426,7 @@ class TexImageExtraMixin:
             self.pipe.transfer_unmap(tr)
         from driver.gl.compressed_store import scatter
         if pbo is not None:
-            out = bytearray(self._read_buffer(pbo, pixels, where.span_B))
+            out = bytearray(read_buffer(self, pbo, pixels, where.span_B))
             scatter(blocks, where, out)
             self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, pixels, bytes(out))
             return None

@@ -27,6 +27,7 @@ from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TE
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
+from driver.gl.buffers import read_buffer
 
 __all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS", "first_bound"]
 
@@ -544,7 +545,7 @@ class TextureMixin:
             check(isinstance(pixels, int), E.GL_INVALID_OPERATION, "offset expected with a PBO")
             check(not pbo.mapped, E.GL_INVALID_OPERATION, "unpack buffer mapped")
             check(pixels + n <= pbo.size, E.GL_INVALID_OPERATION, "read beyond the unpack buffer")
-            return self._read_buffer(pbo, pixels, n)
+            return read_buffer(self, pbo, pixels, n)
         if pixels is None:
             return None
         raw = as_bytes(pixels)

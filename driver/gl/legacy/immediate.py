@@ -20,6 +20,7 @@ from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.ffgen import MATERIAL_FIELDS, material_attribute
 from driver.gl.pointers import ClientMemory
+from driver.gl.buffers import read_buffer
 
 __all__ = ["ImmediateMixin", "allowed_in_begin_end", "PRIMITIVES"]
 
@@ -219,7 +220,7 @@ class ImmediateMixin:
         dt = np.dtype(_TYPES_NP[a.type])
         stride = a.stride or size * dt.itemsize
         if b.buffer is not None:
-            raw = self._read_buffer(b.buffer, b.offset + i * stride, size * dt.itemsize)
+            raw = read_buffer(self, b.buffer, b.offset + i * stride, size * dt.itemsize)
         else:
             raw = a.pointer.read(i * stride, size * dt.itemsize)
         v = np.frombuffer(raw, dt).astype(np.float64)

@@ -31,6 +31,7 @@ from driver.gl.draws import DrawMixin, INDEX_TYPES
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
+from driver.gl.buffers import read_buffer
 from uapi import topology as T
 
 __all__ = ["PrimitiveMixin", "polygons", "flat_triangles", "provoking_column", "topology_name"]
@@ -114,7 +115,7 @@ class PrimitiveMixin:
             return
         ebo, offset, data = self._index_data(count, type, indices)
         size = INDEX_TYPES[type]
-        raw = data if ebo is None else self._read_buffer(ebo, offset, count * size)
+        raw = data if ebo is None else read_buffer(self, ebo, offset, count * size)
         idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
         restart = self._restart_index(size)
         recording = self._records_instead_of_drawing()
@@ -368,7 +369,7 @@ class PrimitiveMixin:
         span_B = (hi - lo) * stride_B + elem_B
         base_B = a.relative_offset + lo * stride_B
         if b.buffer is not None:
-            raw = self._read_buffer(b.buffer, b.offset + base_B, max(0, min(span_B, b.buffer.size - b.offset
+            raw = read_buffer(self, b.buffer, b.offset + base_B, max(0, min(span_B, b.buffer.size - b.offset
                                                                              - base_B)))
         else:
             check(a.pointer is not None and not isinstance(a.pointer, int), E.GL_INVALID_OPERATION,

@@ -38,6 +38,7 @@ GL_DEPTH_STENCIL_TO_BGRA_NV = 0x886F
 from driver.gl.pixels import read_client_image
 from driver.gl.state import PixelStore
 from driver.gl.framebuffers import draw_framebuffer_bits
+from driver.gl.buffers import read_buffer
 
 __all__ = ["RasterMixin"]
 
@@ -402,7 +403,7 @@ class RasterMixin:
     def _unpack_bitmap(self, bitmap, size_B: int) -> bytes:
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
         if pbo is not None:
-            return self._read_buffer(pbo, int(bitmap or 0), size_B)
+            return read_buffer(self, pbo, int(bitmap or 0), size_B)
         check(not isinstance(bitmap, (int, float)), E.GL_INVALID_OPERATION, "offset without an unpack buffer")
         if isinstance(bitmap, np.ndarray):
             return bitmap.tobytes()[:size_B].ljust(size_B, b"\0")

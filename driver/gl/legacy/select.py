@@ -25,6 +25,7 @@ from driver.gl import enums as E
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.primitives import _line_pairs, polygons, provoking_column
+from driver.gl.buffers import read_buffer
 
 __all__ = ["SelectFeedbackMixin", "MAX_NAME_STACK_DEPTH"]
 # feedback type -> (window coordinates per vertex, with colour, with texture coordinate)
@@ -452,7 +453,7 @@ class SelectFeedbackMixin:
                 self.glEnable(E.GL_RASTERIZER_DISCARD)
             self.glDrawElements(mode, len(ids), E.GL_UNSIGNED_INT, np.ascontiguousarray(ids, np.uint32).tobytes())
             self.pipe.set_stream_output_targets([], [])
-            raw = np.frombuffer(self._read_buffer(buf, 0, size_B), np.uint32).reshape(capacity, stride_dw)
+            raw = np.frombuffer(read_buffer(self, buf, 0, size_B), np.uint32).reshape(capacity, stride_dw)
         finally:
             if not discard:
                 self.glDisable(E.GL_RASTERIZER_DISCARD)
