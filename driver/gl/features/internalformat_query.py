@@ -29,7 +29,8 @@ from driver.gl.errors import check, check_enum
 from driver.gl.features import entry_point
 from driver.gl.formats import (ASTC_BLOCKS, COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY,
                                IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY, TEXTURE_BUFFER_FORMATS, VIEW_CLASSES,
-                               CompressedFormat, InternalFormat, component_bits, component_types, lookup)
+                               CompressedFormat, InternalFormat, component_bits, component_types,
+                               compressed_component_bits, lookup)
 
 __all__ = ["PNAMES", "TARGETS"]
 
@@ -235,16 +236,22 @@ def _answer(ctx, res: _Resource, pname: int) -> list[int]:
     sizes = (E.GL_INTERNALFORMAT_RED_SIZE, E.GL_INTERNALFORMAT_GREEN_SIZE, E.GL_INTERNALFORMAT_BLUE_SIZE,
              E.GL_INTERNALFORMAT_ALPHA_SIZE, E.GL_INTERNALFORMAT_DEPTH_SIZE, E.GL_INTERNALFORMAT_STENCIL_SIZE)
     if pname in sizes:
-        if not ok or res.compressed is not None:
+        if not ok:
             return [0]
-        return [component_bits(res.info)[sizes.index(pname)]]
+        # a compressed format: the resolution glGetTexLevelParameter reports for its images
+        bits = compressed_component_bits(res.compressed) if res.compressed is not None else component_bits(res.info)
+        return [bits[sizes.index(pname)]]
     if pname == E.GL_INTERNALFORMAT_SHARED_SIZE:
         return [5 if ok and res.info.pipe.name == "R9G9B9E5_FLOAT" else 0]
     types = (E.GL_INTERNALFORMAT_RED_TYPE, E.GL_INTERNALFORMAT_GREEN_TYPE, E.GL_INTERNALFORMAT_BLUE_TYPE,
              E.GL_INTERNALFORMAT_ALPHA_TYPE, E.GL_INTERNALFORMAT_DEPTH_TYPE)
     if pname in types:
-        if not ok or res.compressed is not None:
+        if not ok:
             return [E.GL_NONE]
+        if res.compressed is not None:          # as glGetTexLevelParameter's TEXTURE_*_TYPE
+            kind = {"unorm": E.GL_UNSIGNED_NORMALIZED, "snorm": E.GL_SIGNED_NORMALIZED,
+                    "float": E.GL_FLOAT}[res.compressed.info.kind]
+            return [kind if compressed_component_bits(res.compressed)[types.index(pname)] else E.GL_NONE]
         return [component_types(res.info)[types.index(pname)]]
     if pname == E.GL_INTERNALFORMAT_STENCIL_TYPE:
         return [E.GL_UNSIGNED_INT if ok and res.compressed is None and component_bits(res.info)[5] else E.GL_NONE]
