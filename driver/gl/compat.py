@@ -78,7 +78,12 @@ class CompatMixin:
         return self.legacy.stacks[2][self.active_texture % 8] if i == 2 else self.legacy.stacks[i]
 
     def _set_top(self, m) -> None:
-        self._stack()[-1] = np.asarray(m, np.float64)
+        # GL's matrices are single precision (section 2.2.1; Mesa keeps GLfloat): the top is
+        # rounded to float32 after each operation, so what glGetFloatv returns is exactly the
+        # matrix draws use. Programs read matrices back and build others from them (MuJoCo's
+        # shadow texgen from glFrustum's product): a float64 top made those differ by the
+        # product's rounding, enough to shadow every fragment of a reverse-Z shadow map
+        self._stack()[-1] = np.asarray(m, np.float64).astype(np.float32).astype(np.float64)
 
     def glMatrixMode(self, mode: int) -> None:
         check_enum(mode, _MODES)

@@ -55,11 +55,15 @@ def test_select_hits_names_and_depth_ranges():
     out = program_records("select_hits")
     hits = hits_of(out[1:], out[0])
     z = lambda v: int(round(window_z(v) * U32))          # noqa: E731
-    assert hits == [(z(3.0), z(1.0), [1]),                # the triangle: z 1..3
-                    (z(6.0), z(-4.0), [2]),               # the clipped quad keeps its whole z range
-                    (z(5.0), z(-5.0), [3, 4]),            # points: the one outside x = 3 is dropped
-                    (z(8.0), z(2.0), [6]),                # the line strip, clipped at x = -1 (z = 2)
-                    (z(-2.0), z(-2.0), [7])]              # the raster position
+    want = [(z(3.0), z(1.0), [1]),                        # the triangle: z 1..3
+            (z(6.0), z(-4.0), [2]),                       # the clipped quad keeps its whole z range
+            (z(5.0), z(-5.0), [3, 4]),                    # points: the one outside x = 3 is dropped
+            (z(8.0), z(2.0), [6]),                        # the line strip, clipped at x = -1 (z = 2)
+            (z(-2.0), z(-2.0), [7])]                      # the raster position
+    assert [names for *_, names in hits] == [names for *_, names in want]
+    # the depths of the matrices' single-precision products: within 2^-22 of the range
+    for (lo, hi, _), (wlo, whi, _) in zip(hits, want):
+        assert abs(lo - wlo) <= U32 >> 22 and abs(hi - whi) <= U32 >> 22, (hits, want)
 
 
 def test_select_draws_nothing_and_returns_minus_one_on_overflow():
