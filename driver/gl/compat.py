@@ -462,7 +462,8 @@ def _define_current_value_variants():
 
 def _define_packed_value_variants():
     """glColorP*, glNormalP3ui, glTexCoordP*, glMultiTexCoordP*,
-    glSecondaryColorP3ui (GL 3.3, ARB_vertex_type_2_10_10_10_rev)."""
+    glSecondaryColorP3ui and glVertexP* (GL 3.3 compatibility profile,
+    ARB_vertex_type_2_10_10_10_rev)."""
     def decode(type, v, normalized):
         comps = [(v >> s) & m for s, m in ((0, 1023), (10, 1023), (20, 1023), (30, 3))]
         bits = (10, 10, 10, 2)
@@ -484,6 +485,8 @@ def _define_packed_value_variants():
             check_enum(type, (E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV))
             v = int(list(value)[0] if vector else value)
             comps = decode(type, v, kind in ("color", "secondary", "normal"))[:n]
+            if kind == "vertex":        # a vertex of glBegin/glEnd: missing z 0, w 1
+                return self.glVertex4f(*comps, *[0.0, 1.0][n - 2:])
             if kind == "color":
                 self.legacy.current_color = tuple(comps + [1.0][: 4 - n])
             elif kind == "secondary":
@@ -498,7 +501,7 @@ def _define_packed_value_variants():
 
     for kind, prefix, sizes in (("color", "glColorP", (3, 4)), ("secondary", "glSecondaryColorP", (3,)),
                                 ("normal", "glNormalP", (3,)), ("texcoord", "glTexCoordP", (1, 2, 3, 4)),
-                                ("multitex", "glMultiTexCoordP", (1, 2, 3, 4))):
+                                ("multitex", "glMultiTexCoordP", (1, 2, 3, 4)), ("vertex", "glVertexP", (2, 3, 4))):
         for n in sizes:
             setattr(CompatMixin, f"{prefix}{n}ui", make(kind, n, False))
             setattr(CompatMixin, f"{prefix}{n}uiv", make(kind, n, True))

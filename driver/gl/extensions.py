@@ -263,7 +263,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
-    _x("GL_ARB_texture_storage", (4, 3), (4, 3), _N, _N, DONE),
+    _x("GL_ARB_texture_storage", _ANY, _GL32, _N, _N, DONE),     # every desktop context, as Mesa
     _x("GL_ARB_texture_storage_multisample", _ANY, _GL32, _N, _N, DONE),    # test_texture_storage_multisample.py
     _x("GL_ARB_texture_view", _ANY, _GL32, _N, _N, DONE),     # test_texture_view_storage.py
     _x("GL_ARB_transform_feedback2", (4, 0), (4, 0), _N, _N, DONE),

@@ -1,24 +1,43 @@
-"""Generate driver/gl/enums.py, driver/gl/registry_commands.py and
-driver/gl/registry_aliases.py from the Khronos XML registry (gl.xml).
+"""Generate driver/gl/enums.py, driver/gl/registry_commands.py,
+driver/gl/registry_aliases.py and driver/gl/registry_extensions.py from the
+Khronos XML registry (gl.xml).
 
-The registry is the single source of GL enum values and of which commands each
-API version has. Run:
+The registry is the single source of GL enum values, of which commands each
+API version has and of which commands each extension adds. Run:
 
-    python -m driver.gl.gen_registry [/usr/share/khronos-api/gl.xml]
+    python -m driver.gl.gen_registry [path/to/gl.xml]
 
-The checked-in outputs carry a banner naming this generator; a test regenerates
-them and compares (it skips when no registry copy is installed)."""
+Without a path the registry is the one the C ABI's build reads (``registry_path``:
+the directory named by SHIMGL_KHRONOS_XML, the glad2 package's copy, or
+/usr/share/khronos-api). The checked-in outputs carry a banner naming this
+generator; a test regenerates them and compares (it skips when no registry copy
+is installed)."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-__all__ = ["DEFAULT_REGISTRY", "generate_aliases", "generate_enums", "generate_commands", "main"]
+__all__ = ["DEFAULT_REGISTRY", "generate_aliases", "generate_enums", "generate_commands",
+           "generate_extension_commands", "main", "registry_path"]
 
 DEFAULT_REGISTRY = Path("/usr/share/khronos-api/gl.xml")
 HERE = Path(__file__).resolve().parent
+
+
+def registry_path() -> Path:
+    """gl.xml where the C ABI's build finds it (driver/abi/registry.py): the directory
+    named by SHIMGL_KHRONOS_XML, the glad2 package's copy, else DEFAULT_REGISTRY
+    (which may not exist: callers check)."""
+    env = os.environ.get("SHIMGL_KHRONOS_XML")
+    candidates = [Path(env) / "gl.xml"] if env else []
+    spec = importlib.util.find_spec("glad")
+    if spec is not None and spec.submodule_search_locations:
+        candidates += [Path(p) / "files" / "gl.xml" for p in spec.submodule_search_locations]
+    return next((c for c in candidates if c.is_file()), DEFAULT_REGISTRY)
 
 # The API versions whose enums and commands we take (GL up to 4.6, GLES 1.1 common
 # profile, GLES up to 3.2).
@@ -158,6 +177,7 @@ def generate_commands(registry: Path = DEFAULT_REGISTRY) -> str:
     root = ET.parse(registry).getroot()
     added: dict[tuple[str, str], list[str]] = {}
     removed_core: set[str] = set()
+    compatibility: set[str] = set()
     for feature in _features(root):
         key = (feature.get("api"), feature.get("number"))
         names = []
@@ -165,12 +185,14 @@ def generate_commands(registry: Path = DEFAULT_REGISTRY) -> str:
             if req.get("profile") not in (None, "core", "compatibility", "common"):
                 continue
             names += [c.get("name") for c in req.findall("command")]
+            if req.get("profile") == "compatibility":
+                compatibility.update(c.get("name") for c in req.findall("command"))
         added[key] = sorted(set(names))
         for rem in feature.findall("remove"):
             if rem.get("profile") == "core":
                 removed_core.update(c.get("name") for c in rem.findall("command"))
     out = [_banner(registry), "# fmt: off",
-           '__all__ = ["ADDED_IN", "CORE_REMOVED"]\n',
+           '__all__ = ["ADDED_IN", "COMPATIBILITY_PROFILE", "CORE_REMOVED"]\n',
            "# (api, version) -> commands first required by that version",
            "ADDED_IN: dict[tuple[str, str], tuple[str, ...]] = {"]
     for key, names in added.items():
@@ -181,6 +203,10 @@ def generate_commands(registry: Path = DEFAULT_REGISTRY) -> str:
     out.append("# commands the GL 3.2+ core profile removes")
     out.append("CORE_REMOVED: frozenset[str] = frozenset({")
     out += [f'    "{n}",' for n in sorted(removed_core)]
+    out.append("})\n")
+    out.append("# commands a GL version requires of the compatibility profile only (never in a core profile)")
+    out.append("COMPATIBILITY_PROFILE: frozenset[str] = frozenset({")
+    out += [f'    "{n}",' for n in sorted(compatibility)]
     out.append("})\n")
     return "\n".join(out)
 
@@ -219,12 +245,50 @@ def generate_aliases(registry: Path = DEFAULT_REGISTRY) -> str:
     return "\n".join(out)
 
 
+def generate_extension_commands(registry: Path = DEFAULT_REGISTRY) -> str:
+    """EXTENSION_COMMANDS[extension] = the commands it adds, one string of words
+    ``command`` or ``command@api`` or ``command@api:profile`` (the registry's
+    <require api=... profile=...>; read with driver.gl.entrypoints). A <require> the
+    registry marks as an interaction with another extension ("A interactions with
+    B") is listed under "A+B": it needs both. Only the extensions of GL, GL core and
+    GLES. (One string per extension: the module is imported when a context's
+    dispatch is built, and a string constant costs nothing to compile.)"""
+    root = ET.parse(registry).getroot()
+    wanted = {"gl", "glcore", "gles1", "gles2"}
+    table: dict[str, list[str]] = {}
+    for ext in root.find("extensions"):
+        if not wanted & set((ext.get("supported") or "").split("|")):
+            continue
+        name = ext.get("name")
+        for req in ext.findall("require"):
+            commands = [c.get("name") for c in req.findall("command")]
+            if not commands:
+                continue
+            key = name
+            comment = req.get("comment") or ""
+            if " interactions with " in comment:
+                other = comment.split(" interactions with ")[1].split()[0]
+                key = f"{name}+GL_{other}"
+            where = req.get("api") or ""
+            if req.get("profile"):
+                where += ":" + req.get("profile")
+            table.setdefault(key, []).extend(f"{c}@{where}" if where else c for c in commands)
+    out = [_banner(registry), "# fmt: off",
+           '__all__ = ["EXTENSION_COMMANDS"]\n',
+           '# extension ("A+B": A with B) -> "command command@api command@api:profile ..." it adds',
+           "EXTENSION_COMMANDS: dict[str, str] = {"]
+    out += [f'    "{key}": "{" ".join(table[key])}",' for key in sorted(table)]
+    out.append("}\n")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    registry = Path(argv[0]) if argv else DEFAULT_REGISTRY
+    registry = Path(argv[0]) if argv else registry_path()
     (HERE / "enums.py").write_text(generate_enums(registry))
     (HERE / "registry_commands.py").write_text(generate_commands(registry))
     (HERE / "registry_aliases.py").write_text(generate_aliases(registry))
+    (HERE / "registry_extensions.py").write_text(generate_extension_commands(registry))
     return 0
 
 

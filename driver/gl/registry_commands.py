@@ -2,7 +2,7 @@
 (gl.xml). Do not edit: rerun the generator."""
 
 # fmt: off
-__all__ = ["ADDED_IN", "CORE_REMOVED"]
+__all__ = ["ADDED_IN", "COMPATIBILITY_PROFILE", "CORE_REMOVED"]
 
 # (api, version) -> commands first required by that version
 ADDED_IN: dict[tuple[str, str], tuple[str, ...]] = {
@@ -1962,4 +1962,50 @@ CORE_REMOVED: frozenset[str] = frozenset({
     "glWindowPos3iv",
     "glWindowPos3s",
     "glWindowPos3sv",
+})
+
+# commands a GL version requires of the compatibility profile only (never in a core profile)
+COMPATIBILITY_PROFILE: frozenset[str] = frozenset({
+    "glColorP3ui",
+    "glColorP3uiv",
+    "glColorP4ui",
+    "glColorP4uiv",
+    "glGetnColorTable",
+    "glGetnConvolutionFilter",
+    "glGetnHistogram",
+    "glGetnMapdv",
+    "glGetnMapfv",
+    "glGetnMapiv",
+    "glGetnMinmax",
+    "glGetnPixelMapfv",
+    "glGetnPixelMapuiv",
+    "glGetnPixelMapusv",
+    "glGetnPolygonStipple",
+    "glGetnSeparableFilter",
+    "glMultiTexCoordP1ui",
+    "glMultiTexCoordP1uiv",
+    "glMultiTexCoordP2ui",
+    "glMultiTexCoordP2uiv",
+    "glMultiTexCoordP3ui",
+    "glMultiTexCoordP3uiv",
+    "glMultiTexCoordP4ui",
+    "glMultiTexCoordP4uiv",
+    "glNormalP3ui",
+    "glNormalP3uiv",
+    "glSecondaryColorP3ui",
+    "glSecondaryColorP3uiv",
+    "glTexCoordP1ui",
+    "glTexCoordP1uiv",
+    "glTexCoordP2ui",
+    "glTexCoordP2uiv",
+    "glTexCoordP3ui",
+    "glTexCoordP3uiv",
+    "glTexCoordP4ui",
+    "glTexCoordP4uiv",
+    "glVertexP2ui",
+    "glVertexP2uiv",
+    "glVertexP3ui",
+    "glVertexP3uiv",
+    "glVertexP4ui",
+    "glVertexP4uiv",
 })

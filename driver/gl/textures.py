@@ -658,7 +658,8 @@ class TextureMixin:
 
     # -- immutable storage (GL 4.6 section 8.19) -----------------------------------------
     def _tex_storage(self, dims, target, levels, internalformat, width, height, depth) -> None:
-        check(self.api.gl_or_es((4, 2), (3, 0)) or self.api.gl(3, 3), E.GL_INVALID_OPERATION)
+        check(self.api.gl_or_es((4, 2), (3, 0)) or self.api.has_extension("GL_ARB_texture_storage"),
+              E.GL_INVALID_OPERATION)
         ok = {1: {E.GL_TEXTURE_1D}, 2: {E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP,
                                         E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_1D_ARRAY},
               3: {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY}}[dims]

@@ -11,7 +11,11 @@ point of a compatibility context goes through:
 - an OpenGL ES 1.1 context has only ES 1.1's commands (and those of its
   extensions), and the ES 1.1-only commands (glColor4x, glOrthof...) exist
   only there: any other call is GL_INVALID_OPERATION, as with Mesa's per-API
-  dispatch tables (driver.gl.features.gles1).
+  dispatch tables (driver.gl.features.gles1);
+- a core-profile or OpenGL ES 2.0+ context has only the commands of its API
+  and version and of the extensions it has (driver.gl.entrypoints, from the
+  registry): a command of a later version, of the other API or of an
+  extension it lacks is GL_INVALID_OPERATION and runs nothing.
 
 Errors of a compiled command are reported when the list is executed, as
 the spec asks. Commands run by glCallList (and commands that entry points
@@ -20,6 +24,7 @@ call internally) bypass the dispatch."""
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy as np
 
@@ -75,16 +80,23 @@ def _copy_arg(a):
     return a
 
 
+def _internal_caller() -> bool:
+    """Whether the entry's caller (two frames up) is the GL front end itself."""
+    return sys._getframe(2).f_globals.get("__name__", "").startswith("driver.gl.")
+
+
 def _not_in_api(name: str, fn):
     """The entry of a command the context's API does not have (the other
     side of the ES 1.1 rule): GL_INVALID_OPERATION, nothing runs; an entry
-    point of the API may still use it internally (``_dispatch_depth``)."""
+    point of the API may still use it internally (``_dispatch_depth``, or a
+    call from a module of the front end)."""
     @functools.wraps(fn)                 # features.call still reaches the implementation
     def entry(self, *args, **kwargs):
-        if self._dispatch_depth:
+        if self._dispatch_depth or _internal_caller():
             return fn(self, *args, **kwargs)
         self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {self.api.name}"))
     entry.__gl_entry__ = True
+    entry.__gl_not_in_api__ = True
     return entry
 
 
@@ -150,10 +162,14 @@ def install_dispatch(cls):
       unless an ES 1.1 entry point uses them internally;
     - ``dispatch_table(cls, "checked")``: the table while a list is compiled
       or between glBegin and glEnd (recording, section 2.6.3's rule);
-    - ``dispatch_table(cls, "core")``: the table of every context but a
-      compatibility-profile or ES 1.1 one: the compatibility-only commands
-      (driver.gl.profiles.COMPATIBILITY_ONLY: glBegin, glLight, ...) and
-      their extension aliases are GL_INVALID_OPERATION and run nothing.
+    - ``dispatch_table(cls, "core", api)``: the table of a context of
+      ``api``, neither compatibility-profile nor ES 1.1: the registry's
+      commands outside ``driver.gl.entrypoints.context_commands(api)`` (the
+      compatibility-only commands, glBegin, glLight, ..., and their extension
+      aliases among them; a later version's; the other API's; an extension's
+      the context lacks) are GL_INVALID_OPERATION and run nothing. (The
+      registry's aliases of core commands, driver.gl.features.aliases, check
+      their extensions themselves.)
 
     A context's class is one of them (``_select_dispatch``); glBegin, glEnd,
     glNewList and glEndList switch it, so the commands of every other moment
@@ -173,22 +189,17 @@ def install_dispatch(cls):
     return cls
 
 
-def dispatch_table(base, kind: str):
+def dispatch_table(base, kind: str, api=None):
     """The subclass of ``base`` (an install_dispatch class) that is the table
-    ``kind``: "es1" or "checked" (see install_dispatch)."""
-    table = base._dispatch_tables.get(kind)
+    ``kind``: "es1", "checked" or "core" (of ``api``; see install_dispatch)."""
+    key = kind if kind != "core" else (kind, api.name)
+    table = base._dispatch_tables.get(key)
     if table is not None:
         return table
     from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
     entries = {}
     if kind == "core":
-        entries = {name: _not_in_api(name, getattr(base, name))
-                   for name in sorted(COMPATIBILITY_ONLY | COMPATIBILITY_ONLY_ALIASES)
-                   if callable(getattr(base, name, None))}
-        for entry in entries.values():
-            # features.call, which unwraps to the implementation, refuses these too: the
-            # implementations do not check the profile again
-            entry.__gl_compatibility_only__ = True
+        entries = _core_entries(base, api)
     for name in dir(base) if kind != "core" else ():
         if not name.startswith("gl") or name == "glGetError":
             continue
@@ -201,13 +212,33 @@ def dispatch_table(base, kind: str):
             entries[name] = _checked(name, fn, compiled_into_lists(name), allowed_in_begin_end(name))
     what = {"es1": "an OpenGL ES 1.1 context's commands",
             "checked": "display-list compilation and glBegin/glEnd",
-            "core": "a context without the compatibility profile's commands"}[kind]
+            "core": f"a {api.name if api else ''} context's commands (no compatibility profile)"}[kind]
     table = type(base.__name__, (base,), {
         "__module__": base.__module__,
         "__doc__": f"{base.__doc__}\n\nThis class: the dispatch of {what} (legacy.dlist.install_dispatch).",
         **entries})
-    table.__qualname__ = f"{base.__qualname__}[{kind}]"
-    return base._dispatch_tables.setdefault(kind, table)      # the first one built, if two threads race
+    table.__qualname__ = f"{base.__qualname__}[{kind}{':' + api.name if api else ''}]"
+    return base._dispatch_tables.setdefault(key, table)      # the first one built, if two threads race
+
+
+def _core_entries(base, api) -> dict:
+    """The refusing entries of a core-profile or ES 2.0+ context's table: every
+    registry command ``base`` implements that ``api``'s context does not have,
+    but the registry's aliases of core commands (which check their extensions)."""
+    from driver.gl.entrypoints import context_commands, registry_command_names
+    from driver.gl.registry_aliases import ALIASES
+    has = context_commands(api)
+    entries = {}
+    for name in sorted(registry_command_names() - has):
+        fn = getattr(base, name, None)
+        if not callable(fn) or (name in ALIASES and name not in COMPATIBILITY_ONLY_ALIASES):
+            continue
+        entries[name] = entry = _not_in_api(name, fn)
+        if name in COMPATIBILITY_ONLY or name in COMPATIBILITY_ONLY_ALIASES:
+            # features.call, which unwraps to the implementation, refuses these too: the
+            # implementations do not check the profile again
+            entry.__gl_compatibility_only__ = True
+    return entries
 
 
 _ARRAY_COMMANDS = {"glDrawArrays", "glDrawElements", "glDrawRangeElements", "glArrayElement"}
@@ -345,7 +376,7 @@ class DisplayListMixin:
         if self.api.es1:
             want = dispatch_table(base, "es1")
         elif not self.api.compat:
-            want = dispatch_table(base, "core")      # no lists, no glBegin: never the checked one
+            want = dispatch_table(base, "core", self.api)      # no lists, no glBegin: never the checked one
         elif self._list_compiling is not None or getattr(self, "_im", None) is not None:
             want = dispatch_table(base, "checked")
         else:

@@ -39,7 +39,7 @@ def test_core_entry_points_follow_the_registry_order():
 @pytest.mark.parametrize("api", ["gles2", "gles3", "gles31", "gl33", "gl43"])
 def test_other_contexts_get_stubs(api):
     c = make_ctx(api)
-    core = dispatch_table(Context, "core")
+    core = dispatch_table(Context, "core", c.api)
     assert type(c) is core and issubclass(core, Context)
     vp = c.glGetIntegerv(E.GL_VIEWPORT)
     c.glBegin(E.GL_TRIANGLES)
