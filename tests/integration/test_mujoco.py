@@ -1,12 +1,12 @@
 """MuJoCo (pip `mujoco`), unchanged, from its own virtual environment: its renderer
 (fixed-function OpenGL in a compatibility context: display lists, lighting, a
-textured floor, reflections through the stencil buffer and a clip plane,
+textured floor, reflections through the stencil buffer and a clip plane, shadows,
 multisampling resolved by glBlitFramebuffer) headless through EGL (MUJOCO_GL=egl).
 mujoco_scene.py's colour and depth images against the same script on Mesa's
 llvmpipe, and the floor's depths against the analytic ray-plane distances. Found
 on the way: fixed-function shadow textures (a18bc6a), polygon offset on 24-bit
-depth (0dfb78a), depth resolves (b246e5b). MuJoCo's shadow maps still show acne
-here, so the scene's light casts none (docs/programs.md). Slow: pip installs
+depth (0dfb78a, e3ea09a), depth resolves (b246e5b), single-precision matrix
+stacks (421752f: the shadows' texgen planes). Slow: pip installs
 mujoco. Skipped with the reason when pip cannot install it, the C ABI is not built
 or the reference does not run on llvmpipe."""
 
