@@ -813,10 +813,17 @@ class ProgramMixin:
         the units of samplers and images after it) and that layout."""
         seen: dict[str, object] = {}
         for stage in merged.values():
+            es100 = stage["unit"].version.number < 300
             for v in stage["uniforms"]:
                 prev = seen.get(v.name)
                 if prev is not None and not link.same_type(prev.type, v.type):
                     raise LinkError(f"uniform `{v.name}' has different types in different stages")
+                # GLSL ES: one uniform, one precision (written or the default in scope) in every
+                # stage; GLSL ES 1.00 only where both stages use it (Mesa: a warning otherwise)
+                if (prev is not None and self.api.es and prev.precision != v.precision
+                        and (not es100 or (prev.used and v.used))):
+                    raise LinkError(f"declarations for uniform `{v.name}' have mismatching precision "
+                                    f"qualifiers ({prev.precision} and {v.precision})")
                 if prev is None or (v.used and not prev.used):
                     seen[v.name] = v
         leaves: list[UniformLeaf] = []
