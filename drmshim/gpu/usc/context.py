@@ -54,6 +54,8 @@ Outputs (allocated by the core when None)
 ``sample_mask``      uint16[lanes]: starts as ``specials['coverage_mask']`` (or all
                      ones), ANDed by ``sample_mask``.
 ``discarded``        bool[lanes]: lanes that executed ``discard``.
+                     (An output the program has no instruction to write is a
+                     read-only array of its initial value.)
 ``registers``        uint32[n_regs32, lanes]: the final register file, kept when
                      ``keep_registers`` is set (tests, debugging, vertex epilogues).
 """
@@ -122,25 +124,34 @@ class ExecContext:
             assert self.lanes % 4 == 0, "quad lanes come in groups of 4"
         assert self.lanes % self.threadgroup_lanes == 0, "lanes must be whole threadgroups"
 
-    def allocate_outputs(self, varyings: bool = True) -> None:
+    def allocate_outputs(self, varyings: bool = True, writes: frozenset | set | None = None) -> None:
         """Create the output arrays the caller did not supply (``varyings``: also the
-        vertex outputs, which only programs with st_var need)."""
+        vertex outputs, which only programs with st_var need). ``writes``: the units
+        of the program's instructions, when known; an output no instruction of them
+        writes (``zs_emit``: depth and stencil, ``sample_mask``, ``discard``) keeps
+        its initial value everywhere and is a read-only array of it that takes no
+        memory (a pass of millions of fragments zeroed ten bytes a lane)."""
         n = self.lanes
+
+        def out(name: str, unit: str, value, dtype):
+            have = getattr(self, name)
+            written = writes is None or unit in writes
+            if have is None:
+                if written:
+                    setattr(self, name, np.broadcast_to(np.asarray(value, dtype), (n,)).copy())
+                else:
+                    setattr(self, name, np.broadcast_to(np.asarray(value, dtype), (n,)))
+            elif written and not have.flags.writeable:
+                setattr(self, name, np.array(have))      # made read-only for a run that wrote none
+
         if self.varyings is None and varyings:
             self.varyings = np.zeros((self.n_varyings, n), np.uint32)
-        if self.depth is None:
-            self.depth = np.zeros(n, np.float32)
-        if self.stencil is None:
-            self.stencil = np.zeros(n, np.uint8)
-        if self.depth_written is None:
-            self.depth_written = np.zeros(n, bool)
-        if self.stencil_written is None:
-            self.stencil_written = np.zeros(n, bool)
-        if self.sample_mask is None:
-            cov = self.specials.get("coverage_mask", 0xFFFF)
-            self.sample_mask = np.broadcast_to(np.asarray(cov, np.uint16), (n,)).copy()
-        if self.discarded is None:
-            self.discarded = np.zeros(n, bool)
+        out("depth", "zs_emit", 0, np.float32)
+        out("stencil", "zs_emit", 0, np.uint8)
+        out("depth_written", "zs_emit", False, bool)
+        out("stencil_written", "zs_emit", False, bool)
+        out("sample_mask", "sample_mask", self.specials.get("coverage_mask", 0xFFFF), np.uint16)
+        out("discarded", "discard", False, bool)
 
     def special(self, name: str, lanes: slice) -> np.ndarray:
         """Per-lane values of special register ``name`` for a slice of lanes (uint32)."""

@@ -63,6 +63,7 @@ class Program:
     n_regs32: int = 1
     zero_rows: tuple = (0,)                            # registers that must start at 0
     blocks: list = field(default_factory=list)         # (kind, fns or fn, target block, next block, size)
+    units: frozenset | None = None                     # the units of its instructions (made on first run)
 
 
 #: Instruction fetch reads ahead to the next multiple of this many bytes (never
@@ -315,7 +316,9 @@ class ShaderCore:
             native = native_for(prog, ctx.lanes, self.tier)
         if ctx.lane_order and native is None:
             raise ShaderError(f"program at 0x{program_va:x}: a lane-ordered context needs its native code")
-        ctx.allocate_outputs(varyings=any(ins.op.unit == "st_var" for _, ins in prog.instructions))
+        if prog.units is None:
+            prog.units = frozenset(ins.op.unit for _, ins in prog.instructions)
+        ctx.allocate_outputs(varyings="st_var" in prog.units, writes=prog.units)
         preload = {k: np.broadcast_to(np.asarray(v), (ctx.lanes,)) for k, v in ctx.preload.items()}
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
         if ctx.keep_registers:

@@ -154,6 +154,31 @@ def test_zs_emit_sample_mask_and_discard_with_helpers():
     assert np.array_equal(f32(out, 4), np.full(8, 0.125, np.float32))  # derivatives still use every quad lane
 
 
+def test_outputs_a_program_cannot_write_keep_their_initial_values():
+    """A program without zs_emit, sample_mask or discard leaves depth/stencil (and
+    their written flags) zero, the sample mask the coverage and nothing discarded,
+    as read-only arrays; the same context run again by a program that writes them
+    gets arrays it can write (and keeps the first run's values where it does not)."""
+    ctx, _, _ = fragment_context(n_quads=2, specials={"coverage_mask": 0xB})
+    out = run("fmul r2, r1, 2.0", ctx=ctx, inputs={1: np.arange(8, dtype=np.float32)})
+    assert np.array_equal(f32(out, 2), 2 * np.arange(8, dtype=np.float32))
+    for name, value in (("depth", 0), ("stencil", 0), ("depth_written", False), ("stencil_written", False),
+                        ("sample_mask", 0xB), ("discarded", False)):
+        got = getattr(out, name)
+        assert got.shape == (8,) and (got == value).all() and not got.flags.writeable, name
+    x = np.arange(8, dtype=np.uint32)
+    out = run("""
+        sample_mask 3
+        mov_imm r0l, 0
+        if_icmp.uge r1, 5, 1
+          discard
+        pop_exec 1
+    """, ctx=ctx, inputs={1: x})
+    assert np.array_equal(out.discarded, x >= 5)
+    assert np.array_equal(out.sample_mask, np.full(8, 0x3))
+    assert not out.depth_written.any() and not out.depth.flags.writeable
+
+
 import pytest  # noqa: E402
 
 
