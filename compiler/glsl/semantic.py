@@ -650,7 +650,10 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
                 if not global_scope:
                     self.error(loc, "`invariant' qualifier may only be used at global scope")
                 ok_out = sym.storage == "out" and (self.stage == "vertex" or self.stage == "fragment")
-                ok_in = sym.storage == "in" and self.stage == "fragment" and not self.version.es
+                # GLSL ES 1.00 section 4.6.1: fragment inputs too (varyings, gl_FragCoord,
+                # gl_PointCoord; not gl_FrontFacing), whose link rule programs.py checks
+                ok_in = sym.storage == "in" and self.stage == "fragment" and (
+                    not self.version.es or (self.version.number < 300 and name != "gl_FrontFacing"))
                 if not (ok_out or ok_in):
                     self.error(loc, f"`{name}' cannot be marked invariant; interfaces between shader "
                                "stages only.")

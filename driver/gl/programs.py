@@ -152,6 +152,18 @@ class AtomicBufferInfo:
     stages: set = field(default_factory=set)
 
 
+def _check_es100_builtin_invariance(vs_unit, fs_unit) -> None:
+    """GLSL ES 1.00 section 4.6.4: gl_FragCoord may be invariant only if gl_Position
+    is, gl_PointCoord only if gl_PointSize is (a link error otherwise)."""
+    def invariant(unit, name, output):
+        v = next((b for b in unit.builtin_variables if b.name == name), None)
+        return bool(v is not None and (v.invariant or (output and unit.invariant_all)))
+    for frag, vert in (("gl_FragCoord", "gl_Position"), ("gl_PointCoord", "gl_PointSize")):
+        if invariant(fs_unit, frag, False) and not invariant(vs_unit, vert, True):
+            raise LinkError(f"`{frag}' is invariant but the vertex shader's `{vert}' is not "
+                            "(GLSL ES 1.00 section 4.6.4)")
+
+
 @dataclass
 class LinkedProgram:
     """Everything a successful link establishes (and draws use)."""
@@ -596,6 +608,8 @@ class ProgramMixin:
             self._match_interfaces(merged["tess_evaluation"], merged["fragment"], self.api.es)
         elif "vertex" in merged and "fragment" in merged:
             self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
+            if self.api.es:
+                _check_es100_builtin_invariance(merged["vertex"]["unit"], merged["fragment"]["unit"])
         attributes = self._assign_attributes(prog, merged.get("vertex"))
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
         uniforms, locations, data, default_block = self._assign_uniforms(merged)
