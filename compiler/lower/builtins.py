@@ -267,6 +267,18 @@ class Builtins:
     def f_clamp(self, e, x, lo, hi):
         return self._minmax(e, self._minmax(e, x, lo, "max"), hi, "min")
 
+    # GL_AMD_shader_trinary_minmax
+    def f_min3(self, e, x, y, z):
+        return self._minmax(e, self._minmax(e, x, y, "min"), z, "min")
+
+    def f_max3(self, e, x, y, z):
+        return self._minmax(e, self._minmax(e, x, y, "max"), z, "max")
+
+    def f_mid3(self, e, x, y, z):
+        """The middle value: max(min(x, y), min(max(x, y), z))."""
+        lo, hi = self._minmax(e, x, y, "min"), self._minmax(e, x, y, "max")
+        return self._minmax(e, lo, self._minmax(e, hi, z, "min"), "max")
+
     def f_mix(self, e, x, y, a):
         b = self.b
         if self.ftype(e, 2).base == "bool":

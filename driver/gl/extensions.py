@@ -218,6 +218,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_compute_shader", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     _x("GL_ARB_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_conservative_depth.py
     _x("GL_AMD_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # (the same, AMD's name)
+    _x("GL_AMD_shader_trinary_minmax", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_trinary_minmax.py
     _x("GL_ARB_copy_image", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_buffers_blend", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_indirect", _ANY, _GL32, _N, _N, DONE),

@@ -381,6 +381,8 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     "atomicCounter",
                     # EXT_gpu_shader4's name for trunc: drawn in tests/driver/gl/test_gpu_shader4.py
                     "truncate",
+                    # AMD_shader_trinary_minmax: tests/driver/gl/test_trinary_minmax.py
+                    "min3", "max3", "mid3",
                     # doubles: tests/compiler/test_fp64_glsl.py; int64: tests/compiler/test_int64_glsl.py
                     "packDouble2x32", "unpackDouble2x32", "doubleBitsToInt64", "doubleBitsToUint64",
                     "int64BitsToDouble", "uint64BitsToDouble", "packInt2x32", "packUint2x32", "unpackInt2x32",
