@@ -295,7 +295,8 @@ class QualifierRules:
                            "and inputs of the fragment shader")
         if q.invariant:
             ok = var.storage == "out" or (
-                var.storage == "in" and self.stage in ("fragment", "geometry") and not self.version.es)
+                var.storage == "in" and self.stage in ("fragment", "geometry") and not self.version.es) or (
+                var.storage == "in" and self.stage == "fragment" and self.version.number < 300)   # GLSL ES 1.00
             if not ok:
                 self.error(loc, "`invariant' can only be applied to shader outputs (or fragment "
                            "inputs)")

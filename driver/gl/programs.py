@@ -152,9 +152,19 @@ class AtomicBufferInfo:
     stages: set = field(default_factory=set)
 
 
-def _check_es100_builtin_invariance(vs_unit, fs_unit) -> None:
+def _check_es100_builtin_invariance(vs_unit, fs_unit, vs_outputs=(), fs_inputs=()) -> None:
     """GLSL ES 1.00 section 4.6.4: gl_FragCoord may be invariant only if gl_Position
-    is, gl_PointCoord only if gl_PointSize is (a link error otherwise)."""
+    is, gl_PointCoord only if gl_PointSize is, and a varying declared in both stages
+    is invariant in both or in neither (a link error otherwise; GLSL ES 3.00 dropped
+    these rules with fragment-input invariance)."""
+    if fs_unit.version.number >= 300:
+        return
+    outs = {v.name: v for v in vs_outputs}
+    for v in fs_inputs:
+        o = outs.get(v.name)
+        if o is not None and bool(o.invariant or vs_unit.invariant_all) != bool(v.invariant):
+            raise LinkError(f"varying `{v.name}' is invariant in one stage and not in the other "
+                            "(GLSL ES 1.00 section 4.6.4)")
     def invariant(unit, name, output):
         v = next((b for b in unit.builtin_variables if b.name == name), None)
         return bool(v is not None and (v.invariant or (output and unit.invariant_all)))
@@ -609,7 +619,8 @@ class ProgramMixin:
         elif "vertex" in merged and "fragment" in merged:
             self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
             if self.api.es:
-                _check_es100_builtin_invariance(merged["vertex"]["unit"], merged["fragment"]["unit"])
+                _check_es100_builtin_invariance(merged["vertex"]["unit"], merged["fragment"]["unit"],
+                                                merged["vertex"]["outputs"], merged["fragment"]["inputs"])
         attributes = self._assign_attributes(prog, merged.get("vertex"))
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
         uniforms, locations, data, default_block = self._assign_uniforms(merged)

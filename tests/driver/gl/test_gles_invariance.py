@@ -53,3 +53,22 @@ def test_essl300_fragment_inputs_cannot_be_invariant():
                                   "#version 300 es\nprecision mediump float;\ninvariant gl_FragCoord;\n"
                                   "out vec4 o; void main() { o = vec4(gl_FragCoord.x); }")
     assert not ok and "invariant" in log
+
+
+@pytest.mark.parametrize("vs_inv, fs_inv", [(True, True), (False, False), (True, False), (False, True)])
+def test_varying_invariance_matches_in_essl100(vs_inv, fs_inv):
+    """A varying declared in both stages is invariant in both or in neither (a fragment
+    shader may now declare `invariant varying'); GLSL ES 3.00 has no such rule."""
+    ctx = driver.Context(api="gles2", width=4, height=4)
+    vs = ("invariant " if vs_inv else "") + "varying vec4 v;\nvoid main() { v = vec4(1.0); gl_Position = vec4(0.0); }"
+    fs = ("precision mediump float;\n" + ("invariant " if fs_inv else "")
+          + "varying vec4 v;\nvoid main() { gl_FragColor = v; }")
+    linked, log = _program(ctx, vs, fs)
+    assert linked == (vs_inv == fs_inv), log
+
+
+def test_essl300_output_invariance_needs_no_matching_input():
+    ctx = driver.Context(api="gles3", width=4, height=4)
+    vs = "#version 300 es\ninvariant out vec4 v;\nvoid main() { v = vec4(1.0); gl_Position = vec4(0.0); }"
+    fs = "#version 300 es\nprecision mediump float;\nin vec4 v; out vec4 o;\nvoid main() { o = v; }"
+    assert _program(ctx, vs, fs)[0]
