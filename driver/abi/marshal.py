@@ -820,16 +820,18 @@ def _compressed_upload(name: str):
     (ARB_compressed_texture_pixel_storage) the front end reads the client memory itself,
     as far as ROW_LENGTH and the skips lay the image out; else imageSize bytes."""
     def run(ctx, *args):
-        *head, size, p = args
+        # named as the C parameters (imageSize, data): the API fuzzer finds the pointer
+        # parameters of an override by the names it hands to the pointer helpers
+        *head, imageSize, data = args
         if ctx.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER) is not None:
-            data = handle(p)
-        elif p == NULL:
-            data = None
+            pixels = handle(data)
+        elif data == NULL:
+            pixels = None
         elif ctx.state.unpack.compressed_block_size and not ctx.api.es:
-            data = _client_memory(p)
+            pixels = _client_memory(data)
         else:
-            data = bytes_in(p, size)
-        getattr(ctx, name)(*head, size, data)
+            pixels = bytes_in(data, imageSize)
+        getattr(ctx, name)(*head, imageSize, pixels)
     run.__name__ = name
     return run
 
