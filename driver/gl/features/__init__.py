@@ -97,12 +97,13 @@ def install(cls):
     return cls
 
 
-def call(ctx, name: str, *args):
+def call(ctx, name: str, *args, **kwargs):
     """Run the implementation of entry point `name` unwrapped (see module doc). A
     command the context's dispatch leaves out (the compatibility profile's, in a
     core-profile or ES 2.0+ context: driver/gl/legacy/dlist.py) is
-    GL_INVALID_OPERATION as when called directly: nothing runs."""
+    GL_INVALID_OPERATION as when called directly: nothing runs. Keyword arguments
+    are the C ABI's (``dest``: client memory to write into) and pass through."""
     entry = getattr(type(ctx), name)
     if getattr(entry, "__gl_compatibility_only__", False):
         raise GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {ctx.api.name}")
-    return inspect.unwrap(entry)(ctx, *args)
+    return inspect.unwrap(entry)(ctx, *args, **kwargs)

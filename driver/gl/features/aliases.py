@@ -26,10 +26,10 @@ __all__ = ["install_aliases"]
 
 
 def _alias(name: str, target: str, extensions: tuple[str, ...], signature):
-    def entry(ctx, *args):
+    def entry(ctx, *args, **kwargs):
         if not any(ctx.api.has_extension(e) for e in extensions):
             raise GLError(E.GL_INVALID_OPERATION, f"{name}: none of {', '.join(extensions)} is supported")
-        return call(ctx, target, *args)
+        return call(ctx, target, *args, **kwargs)       # the C ABI's dest= too (glGetCompressedTexImageARB)
     entry.__name__ = entry.__qualname__ = name
     entry.__doc__ = f"{name}: the alias of {target} ({', '.join(extensions)})."
     # the core command's parameters, so callers that pass optional sizes (the C ABI's

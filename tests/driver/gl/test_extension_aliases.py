@@ -126,3 +126,18 @@ def test_alias_has_the_core_commands_signature():
     ctx = make_ctx("compat")
     assert M.call(ctx.glGetTransformFeedbackVaryingEXT, (12345, 0), (64,)) is None   # no TypeError
     expect(ctx, E.GL_INVALID_VALUE)
+
+
+def test_alias_passes_the_c_abis_keyword_arguments():
+    """glGetCompressedTexImageARB from C writes into the client's memory through the
+    core command's ``dest`` keyword (driver.abi.marshal); the alias passes it on
+    (it raised TypeError: the API fuzzer's long runs found it)."""
+    ctx = glhelp.context(4, 4, api="compat")
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    block = bytes(range(8))                   # one RGTC1 block: 4x4 texels, 8 bytes
+    ctx.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, block)
+    out = bytearray(8)
+    ctx.glGetCompressedTexImageARB(E.GL_TEXTURE_2D, 0, dest=lambda n: memoryview(out)[:n])
+    expect(ctx, E.GL_NO_ERROR)
+    assert bytes(out) == block
