@@ -62,8 +62,10 @@ def _depth_of_flat_quad(ctx, offset_call):
 
 def test_offset_clamp_limits_the_depth_offset():
     """A flat quad at z = 0 (window depth 0.5) with units = 1000: the offset
-    is 1000 * 2^-24 (24-bit depth) unclamped, and the clamp when smaller."""
-    r = 2.0 ** -24
+    is 1000 * r unclamped, r = 2^-23 for the 24-bit window depth buffer (two of its
+    steps, as Mesa's software rasterisers: test_polygon_offset_fixed24), and the
+    clamp when smaller."""
+    r = 2.0 ** -23
     unclamped = _depth_of_flat_quad(c := glhelp.context(4, 4, api="gl43"), lambda: c.glPolygonOffset(0.0, 1000.0))
     assert abs(unclamped - (0.5 + 1000 * r)) < 100 * r
     clamped = _depth_of_flat_quad(c := glhelp.context(4, 4, api="gl43"),
