@@ -67,7 +67,7 @@ import sys
 import threading
 from pathlib import Path
 
-from uapi.caches import cache_disabled, cache_root
+from uapi.caches import cache_disabled, cache_root, write_atomically
 
 __all__ = ["Record", "ShaderCache", "cache", "cache_root", "cached_compile", "cached_unit",
            "compiler_build_id", "entry_key", "key_text", "to_plain"]
@@ -322,20 +322,8 @@ class ShaderCache:
             payload = out.getvalue()
         data = MAGIC + hashlib.sha256(payload).digest() + payload
         path = self.path(key_text)
-        import tempfile         # only when storing (tempfile pulls in shutil, bz2, lzma, random)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            write_atomically(path, data)
         except OSError as e:
             self._say(f"could not store {label} {path.name[:16]}: {e}")
             return False

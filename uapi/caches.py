@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["cache_root", "cache_disabled"]
+__all__ = ["cache_root", "cache_disabled", "write_atomically"]
 
 
 def cache_root() -> Path:
@@ -26,3 +26,24 @@ def cache_root() -> Path:
 def cache_disabled() -> bool:
     """Whether ``SHIMGL_SHADER_CACHE_DISABLE`` turns the caches off."""
     return os.environ.get("SHIMGL_SHADER_CACHE_DISABLE", "").lower() in ("1", "true", "yes")
+
+
+def write_atomically(path: Path, data: bytes | str) -> None:
+    """Write a cache entry through a temporary file in its folder renamed over
+    ``path``: a reader (another process included) sees the old whole file or the
+    new one, never a part. Raises OSError when it cannot be written (a cache that
+    cannot be written is only slower: callers decide what to say)."""
+    import tempfile         # only when storing (tempfile pulls in shutil, bz2, lzma, random)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -105,21 +105,10 @@ def _which(cc: str) -> str | None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed over it (a
-    reader sees the old or the new whole file); a cache that cannot be written
-    is only slower."""
-    import tempfile
+    """``uapi.caches.write_atomically``; a cache that cannot be written is only slower."""
+    from uapi.caches import write_atomically
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_atomically(path, text)
     except OSError:
         pass
 
