@@ -12,9 +12,8 @@ order, input arrays as bytes/numpy/sequences, and returns output arrays
 
 from driver.gl.api import API_NAMES, Api, get_api
 from driver.gl.context import ContextBase, DefaultFramebuffer
-from driver.gl.entrypoints import entry_points, missing_entry_points
 from driver.gl.errors import GLError, finish_context_class
-from driver.gl.families import Context
+from driver.gl.families import Context, entry_points, missing_entry_points
 from driver.gl.pointers import ClientMemory
 
 __all__ = ["API_NAMES", "Api", "ClientMemory", "Context", "ContextBase", "DefaultFramebuffer",

@@ -10,7 +10,8 @@ extensions whose functionality it has (``driver.gl.extensions.available``: the
 table's DONE and CORE lines exposed in it), as the registry lists them for its
 API and profile, and the core command of each extension alias it has (a
 command and its aliases are one entry, as in Mesa's dispatch). Which part of
-the front end implements each command is ``command_owners``."""
+the front end implements each command is ``driver.gl.families.command_owners``
+(this module sits below the Context class: the dispatch reads it)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,7 @@ from driver.gl.profiles import required_after_removal, version_tuple
 from driver.gl.registry_aliases import ALIASES
 from driver.gl.registry_commands import ADDED_IN, COMPATIBILITY_PROFILE, CORE_REMOVED
 
-__all__ = ["command_owners", "context_commands", "entry_points", "missing_entry_points", "registry_api",
-           "registry_command_names"]
+__all__ = ["api_registry_commands", "context_commands", "registry_api", "registry_command_names"]
 
 
 def registry_api(api: Api) -> str:
@@ -30,7 +30,7 @@ def registry_api(api: Api) -> str:
     return ("gles1" if api.version < (2, 0) else "gles2") if api.es else "gl"
 
 
-def _registry_commands(api: Api) -> set[str]:
+def api_registry_commands(api: Api) -> set[str]:
     family = registry_api(api)
     out: set[str] = set()
     for (fam, version), names in ADDED_IN.items():
@@ -64,7 +64,7 @@ def context_commands(api: Api) -> frozenset[str]:
     from driver.gl.extensions import available
     from driver.gl.registry_extensions import EXTENSION_COMMANDS
     has = available(api.es, api.core, api.version)
-    out = _registry_commands(api)
+    out = api_registry_commands(api)
     for key in EXTENSION_COMMANDS:
         if all(part in has for part in key.split("+")):
             out.update(_extension_commands(key, api))
@@ -95,39 +95,3 @@ def registry_command_names() -> frozenset[str]:
     names = {n for names in ADDED_IN.values() for n in names}
     names.update(w.partition("@")[0] for words in EXTENSION_COMMANDS.values() for w in words.split())
     return frozenset(names)
-
-
-def command_owners(cls=None) -> dict[str, str]:
-    """Command name -> what implements it in the Context class ``cls``: a family
-    (``driver.gl.families.FAMILIES``, by class name), a feature module
-    (``driver.gl.features.<module>``) or the registry's aliases
-    (``driver.gl.features.aliases``). One owner per name: the class is built
-    so (driver.gl.compose, features.install)."""
-    if cls is None:
-        from driver.gl.families import Context as cls
-    owners = {name: family.__name__ for name, family in cls._family_owner.items() if name.startswith("gl")}
-    base = getattr(cls, "_dispatch_base", cls)
-    for name in dir(base):
-        if name.startswith("gl") and name not in owners and callable(getattr(base, name)):
-            owners[name] = _module_of(getattr(base, name))
-    return owners
-
-
-def _module_of(fn) -> str:
-    import inspect
-    inner = inspect.unwrap(fn)
-    return getattr(inner, "__module__", None) or type(inner).__module__
-
-
-def entry_points(api: str | Api) -> list[str]:
-    """The registry's commands for `api` that driver.gl.Context implements."""
-    from driver.gl.families import Context
-    a = api if isinstance(api, Api) else get_api(api)
-    return sorted(n for n in _registry_commands(a) if hasattr(Context, n))
-
-
-def missing_entry_points(api: str | Api) -> list[str]:
-    """The registry's commands for `api` that are not implemented (yet)."""
-    from driver.gl.families import Context
-    a = api if isinstance(api, Api) else get_api(api)
-    return sorted(n for n in _registry_commands(a) if not hasattr(Context, n))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from driver.gl.arbprogram import ARBProgramMixin, install_arb_aliases
 from driver.gl.clearquad import ClearQuadMixin
 from driver.gl.compat import CompatMixin
+from driver.gl.api import Api, get_api
 from driver.gl.compose import compose, init_families
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
@@ -13,6 +14,7 @@ from driver.gl.features.aliases import install_aliases
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin
 from driver.gl.desktop import DesktopMixin
+from driver.gl.entrypoints import api_registry_commands
 from driver.gl.draws import DrawMixin
 from driver.gl.framebuffers import FramebufferMixin
 from driver.gl.get import GetMixin
@@ -28,7 +30,7 @@ from driver.gl.state import StateMixin
 from driver.gl.uniforms import UniformMixin
 from driver.gl.vertexarrays import VertexArrayMixin
 
-__all__ = ["Context"]
+__all__ = ["Context", "command_owners", "entry_points", "missing_entry_points"]
 
 
 # The families of the context, outermost first: a family's @extends hooks wrap
@@ -92,3 +94,38 @@ class Context(ContextBase):
         self.uploader.destroy()
         for res in self.window.resources():
             destroy(res)
+
+
+# -- what the Context class implements, against the registry (driver.gl.entrypoints) --
+def command_owners(cls=None) -> dict[str, str]:
+    """Command name -> what implements it in the Context class ``cls``: a family
+    (``driver.gl.families.FAMILIES``, by class name), a feature module
+    (``driver.gl.features.<module>``) or the registry's aliases
+    (``driver.gl.features.aliases``). One owner per name: the class is built
+    so (driver.gl.compose, features.install)."""
+    if cls is None:
+        cls = Context
+    owners = {name: family.__name__ for name, family in cls._family_owner.items() if name.startswith("gl")}
+    base = getattr(cls, "_dispatch_base", cls)
+    for name in dir(base):
+        if name.startswith("gl") and name not in owners and callable(getattr(base, name)):
+            owners[name] = _module_of(getattr(base, name))
+    return owners
+
+
+def _module_of(fn) -> str:
+    import inspect
+    inner = inspect.unwrap(fn)
+    return getattr(inner, "__module__", None) or type(inner).__module__
+
+
+def entry_points(api: str | Api) -> list[str]:
+    """The registry's commands for `api` that driver.gl.Context implements."""
+    a = api if isinstance(api, Api) else get_api(api)
+    return sorted(n for n in api_registry_commands(a) if hasattr(Context, n))
+
+
+def missing_entry_points(api: str | Api) -> list[str]:
+    """The registry's commands for `api` that are not implemented (yet)."""
+    a = api if isinstance(api, Api) else get_api(api)
+    return sorted(n for n in api_registry_commands(a) if not hasattr(Context, n))

@@ -153,23 +153,10 @@ class TexImageExtraMixin:
         side), encoded again into the image's format. Levels ``first + 1 ..
         last`` of the resource, layers ``layer0 ..`` (``layers`` faces or array
         layers)."""
-        from driver.gallium.util import minify
-        from driver.gl.pixels import from_resource_bytes
+        from driver.gl.box_filter import box_filtered_levels
         res = texture_resource(self, tex)
         fmt = res.format
-        w, h = minify(res.template.width_px, first), minify(res.template.height_px, first)
-        tr = self.pipe.transfer_map(res, first, PipeMap.READ, Box(0, 0, layer0, w, h, layers))
-        try:
-            raw = bytes(tr.data[:tr.layer_stride_B * layers])
-        finally:
-            self.pipe.transfer_unmap(tr)
-        rgba = from_resource_bytes(raw, fmt.name, (layers, h, w)).astype(np.float64)
-        for level in range(first + 1, last + 1):
-            h2, w2 = max(1, h // 2), max(1, w // 2)
-            ys = np.minimum(np.arange(2 * h2), h - 1)
-            xs = np.minimum(np.arange(2 * w2), w - 1)
-            rgba = rgba[:, ys][:, :, xs].reshape(layers, h2, 2, w2, 2, 4).mean((2, 4))
-            h, w = h2, w2
+        for level, w, h, rgba in box_filtered_levels(self.pipe, res, first, last, layer0, layers):
             ph, pw = -(-h // 4) * 4, -(-w // 4) * 4
             padded = np.pad(rgba, ((0, 0), (0, ph - h), (0, pw - w), (0, 0)), mode="edge")
             blocks = padded.reshape(layers, ph // 4, 4, pw // 4, 4, 4).transpose(0, 1, 3, 2, 4, 5)

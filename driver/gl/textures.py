@@ -841,29 +841,13 @@ class TextureMixin:
             gen_mipmap_by_blit(self.pipe, res, first, final, layer0, top_layer, view_format)
 
     def _generate_depth_mipmaps(self, res, first: int, last: int, layer0: int, layers: int) -> None:
-        """Levels ``first + 1 .. last`` of a depth texture, each the mean of 2 x 2
-        depth values of the level above (an odd side repeats its edge), as Mesa's
-        software path makes them: a depth blit can only take the nearest value
-        (GL 4.6 section 18.3.1), which shifts every level by half a texel."""
-        import numpy as np
-
-        from driver.gallium.util import minify
-        from driver.gl.pixels import from_resource_bytes, to_resource_bytes
+        """Levels ``first + 1 .. last`` of a depth texture by the box filter of
+        driver.gl.box_filter (a depth blit can only take the nearest value)."""
+        from driver.gl.box_filter import box_filtered_levels
+        from driver.gl.pixels import to_resource_bytes
         fmt = res.format
-        w, h = minify(res.template.width_px, first), minify(res.template.height_px, first)
-        tr = self.pipe.transfer_map(res, first, PipeMap.READ, Box(0, 0, layer0, w, h, layers))
-        try:
-            raw = bytes(tr.data[:tr.layer_stride_B * layers])
-        finally:
-            self.pipe.transfer_unmap(tr)
-        depth = from_resource_bytes(raw, fmt.name, (layers, h, w)).astype(np.float64)
         bpp = layout.get_format(fmt.name).block_size_B
-        for level in range(first + 1, last + 1):
-            h2, w2 = max(1, h // 2), max(1, w // 2)
-            ys = np.minimum(np.arange(2 * h2), h - 1)
-            xs = np.minimum(np.arange(2 * w2), w - 1)
-            depth = depth[:, ys][:, :, xs].reshape(layers, h2, 2, w2, 2, 4).mean((2, 4))
-            h, w = h2, w2
+        for level, w, h, depth in box_filtered_levels(self.pipe, res, first, last, layer0, layers):
             self.pipe.texture_subdata(res, level, PipeMap.WRITE, Box(0, 0, layer0, w, h, layers),
                                       to_resource_bytes(depth, fmt.name), w * bpp, w * h * bpp)
 

@@ -9,7 +9,7 @@ import pytest
 
 from driver.gl import Context
 from driver.gl import enums as E
-from driver.gl.entrypoints import entry_points
+from driver.gl.families import entry_points
 from driver.gl.profiles import COMPATIBILITY_ONLY, COMPATIBILITY_ONLY_ALIASES
 from driver.gl.legacy.dlist import dispatch_table
 from driver.gl.registry_commands import ADDED_IN, CORE_REMOVED

@@ -9,7 +9,8 @@ import pytest
 
 from driver.gl import API_NAMES, Context
 from driver.gl import enums as E
-from driver.gl.entrypoints import command_owners, context_commands, registry_command_names
+from driver.gl.entrypoints import context_commands, registry_command_names
+from driver.gl.families import command_owners
 from driver.gl.families import FAMILIES
 from driver.gl.features import _ENTRY_POINTS
 from driver.gl.legacy.dlist import dispatch_table
