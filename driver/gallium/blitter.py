@@ -14,8 +14,8 @@ Sole responsibility: one ``BlitInfo`` from a 2D image (layers of arrays and cube
 
 The caller saves and restores the bound state the draws change (Gallium's
 util_blitter_save_* contract): every setter the blitter calls is listed in
-``Blitter.STATE``. Multisampled sources are resolved unscaled, as GL requires: depth by the
-mean of the samples, stencil and integer colour by reading sample 0. Returns False for what it does not handle (float
+``Blitter.STATE``. Multisampled sources are resolved by reading sample 0 (depth, stencil, integer;
+unscaled, as GL requires). Returns False for what it does not handle (float
 resolves, which the hardware driver does itself, 1D and 3D sources); array layers
 are blitted one draw each."""
 
@@ -51,21 +51,10 @@ ivec2 src_texel() { return ivec2(floor(src_pos())); }
 """
 
 def _fs(kind: str, ms: bool) -> str:
-    """The fragment program of one blit kind; ``ms``: the source is multisampled (depth
-    takes the samples' mean, stencil and integer colour sample 0: GL leaves the resolve
-    of depth to the implementation and asks for one sample's value for the others)."""
+    """The fragment program of one blit kind; ``ms``: the source is multisampled (its
+    sample 0 is read: GL leaves the choice of sample to the implementation for depth,
+    stencil and integer resolves)."""
     dim = "2DMS" if ms else "2D"
-    if kind == "depth" and ms:
-        # the mean of the pixel's samples: GL resolves depth "in an implementation-dependent
-        # manner"; for a plane the mean of a symmetric pattern is the depth at the pixel's
-        # centre, as single-sampled rendering and Mesa's drivers give (sample 0 lies off it)
-        return _HEAD.replace("#version 330", "#version 450") + "uniform sampler2DMS src;\n" \
-            "void main() {\n" \
-            "    float sum = 0.0;\n" \
-            "    int n = textureSamples(src);\n" \
-            "    for (int i = 0; i < n; i++) sum += texelFetch(src, src_texel(), i).r;\n" \
-            "    gl_FragDepth = sum / float(n);\n" \
-            "}\n"
     if kind == "depth":
         return _HEAD + f"uniform sampler{dim} src;\n" \
             "void main() { gl_FragDepth = texelFetch(src, src_texel(), 0).r; }\n"
