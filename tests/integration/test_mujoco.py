@@ -5,8 +5,8 @@ multisampling resolved by glBlitFramebuffer) headless through EGL (MUJOCO_GL=egl
 mujoco_scene.py's colour and depth images against the same script on Mesa's
 llvmpipe, and the floor's depths against the analytic ray-plane distances. Found
 on the way: fixed-function shadow textures (a18bc6a), polygon offset on 24-bit
-depth (0dfb78a, e3ea09a), depth resolves (b246e5b), single-precision matrix
-stacks (421752f: the shadows' texgen planes). Slow: pip installs
+depth (0dfb78a, e3ea09a), single-precision matrix stacks (421752f: the shadows'
+texgen planes). Slow: pip installs
 mujoco. Skipped with the reason when pip cannot install it, the C ABI is not built
 or the reference does not run on llvmpipe."""
 
@@ -59,9 +59,11 @@ def test_mujoco_renderer_matches_llvmpipe(mujoco_python, tmp_path):
     assert "shimgl" in renderer, renderer
     assert "internal error" not in stderr, stderr[-2000:]
     depth = np.load(tmp_path / "shimgl.npz")["depth"]
-    # the floor's pixels (bottom rows, left and right of the objects) lie on z = 0
+    # the floor's pixels (bottom rows, left and right of the objects) lie on z = 0; the
+    # 4x multisampled depth is resolved from sample 0 (as Mesa's blitter), whose position
+    # lies off the pixel's centre: on this grazing floor about 0.4% of the distance
     rows, cols = np.meshgrid(np.arange(100, 120), np.r_[0:40, 120:160], indexing="ij")
-    np.testing.assert_allclose(depth[rows, cols], _floor_distance(rows, cols), rtol=1e-4)
+    np.testing.assert_allclose(depth[rows, cols], _floor_distance(rows, cols), rtol=0.01)
     ref, ref_renderer, _ = render_scene(mujoco_python, SCRIPT, base, tmp_path / "mesa.npz")
     if "llvmpipe" not in ref_renderer:
         pytest.skip(f"the reference did not run on llvmpipe ({ref_renderer})")
@@ -70,5 +72,5 @@ def test_mujoco_renderer_matches_llvmpipe(mujoco_python, tmp_path):
     diff = np.abs(ours.astype(int) - ref.astype(int)).max(axis=-1)
     assert (diff > 2).mean() <= 0.005, f"{(diff > 2).mean():.2%} of the pixels differ by more than 2/255"
     ref_depth = np.load(tmp_path / "mesa.npz")["depth"]
-    # silhouettes differ: their samples see two surfaces and the resolves differ
-    assert (np.abs(depth - ref_depth) > 1e-3).mean() <= 0.03
+    # within 1% of llvmpipe's distances (sample 0's offset, above) but at a few silhouette pixels
+    assert (np.abs(depth - ref_depth) > 0.01 * ref_depth).mean() <= 0.03
