@@ -209,6 +209,17 @@ def glPopDebugGroup(ctx):
                    E.GL_DEBUG_SEVERITY_NOTIFICATION, group.message)
 
 
+class _DisplayListNames:
+    """The display lists' names as a label space (KHR_debug's DISPLAY_LIST, a
+    compatibility-profile identifier): a list exists while glIsList says so."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def get(self, name):
+        return True if self.ctx.glIsList(name) else None
+
+
 def _label_space(ctx, identifier):
     spaces = {E.GL_BUFFER: ctx.buffers, E.GL_TEXTURE: ctx.textures,
               E.GL_VERTEX_ARRAY: ctx.vertex_arrays, E.GL_FRAMEBUFFER: ctx.framebuffers,
@@ -217,6 +228,8 @@ def _label_space(ctx, identifier):
               E.GL_SHADER: ctx.shader_objects, E.GL_PROGRAM: ctx.shader_objects}
     if hasattr(ctx, "pipelines"):
         spaces[E.GL_PROGRAM_PIPELINE] = ctx.pipelines
+    if ctx.api.compat:
+        spaces[E.GL_DISPLAY_LIST] = _DisplayListNames(ctx)
     if identifier not in spaces:
         raise GLError(E.GL_INVALID_ENUM, f"bad identifier {identifier:#x}")
     return spaces[identifier]

@@ -101,3 +101,22 @@ def test_a_failing_callback_does_not_break_the_gl_call(ctx, capsys):
     ctx.glEnable(0x12345679)
     assert ctx.glGetError() == E.GL_INVALID_ENUM          # the error is still recorded
     assert capsys.readouterr().err.count("KHR_debug callback failed") == 1
+
+
+def test_display_lists_take_labels_in_the_compatibility_profile():
+    """KHR_debug's DISPLAY_LIST identifier (compatibility profile): a list made by
+    glNewList takes a label; an unused name is INVALID_VALUE; core contexts have
+    no such identifier (INVALID_ENUM). piglit khr_debug-object-label_gl labels one."""
+    import driver
+    ctx = driver.Context(api="compat", width=4, height=4)
+    n = ctx.glGenLists(1)
+    ctx.glNewList(n, E.GL_COMPILE)
+    ctx.glEndList()
+    ctx.glObjectLabel(E.GL_DISPLAY_LIST, n, -1, "a list")
+    assert ctx.glGetObjectLabel(E.GL_DISPLAY_LIST, n, 64) == "a list"
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    ctx.glObjectLabel(E.GL_DISPLAY_LIST, n + 100, -1, "none")
+    assert ctx.glGetError() == E.GL_INVALID_VALUE
+    core = driver.Context(api="gl46", width=4, height=4)
+    core.glObjectLabel(E.GL_DISPLAY_LIST, 1, -1, "x")
+    assert core.glGetError() == E.GL_INVALID_ENUM
