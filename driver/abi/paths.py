@@ -62,9 +62,8 @@ def vendor_json() -> Path | None:
             return out
     except OSError:
         pass
-    tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")     # written whole, then renamed
-    tmp.write_text(text)
-    os.replace(tmp, out)
+    from uapi.caches import write_atomically
+    write_atomically(out, text)
     return out
 
 

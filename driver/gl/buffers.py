@@ -221,10 +221,6 @@ class BufferMixin:
         check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
         return read_buffer(self, buf, offset, size)
 
-    def _read_buffer(self, buf: Buffer, offset: int, size: int) -> bytes:
-        """The old name of read_buffer (kept for code written against it)."""
-        return read_buffer(self, buf, offset, size)
-
     # -- mapping -------------------------------------------------------------------
     def glMapBufferRange(self, target: int, offset: int, length: int, access: int):
         """Returns a writable memoryview of `length` bytes (the C ABI hands out

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 __all__ = ["Placement", "placement", "gather", "scatter"]
 
 
@@ -64,23 +66,24 @@ def placement(store, dims: int, block: tuple[int, int, int], w: int, h: int, d: 
     return Placement(skip_B, row_B, row_stride_B, rows, row_stride_B * rows_per_slice, d)
 
 
+def _rows(buf: np.ndarray, where: Placement) -> np.ndarray:
+    """The image's rows of blocks inside ``buf`` as a strided (slices, rows, row_B)
+    view (writable when ``buf`` is), as driver.gl.pixels views a client image."""
+    if where.slices * where.rows * where.row_B == 0:
+        return np.empty((where.slices, where.rows, where.row_B), np.uint8)
+    return np.lib.stride_tricks.as_strided(buf[where.skip_B:], shape=(where.slices, where.rows, where.row_B),
+                                           strides=(where.slice_stride_B, where.row_stride_B, 1))
+
+
 def gather(data: bytes, where: Placement) -> bytes:
     """The tight blocks of the image laid out as ``where`` says in ``data``."""
     if where.tight:
         return bytes(data[:where.row_B * where.rows * where.slices])
-    out = bytearray()
-    for s in range(where.slices):
-        for r in range(where.rows):
-            at = where.skip_B + s * where.slice_stride_B + r * where.row_stride_B
-            out += data[at:at + where.row_B]
-    return bytes(out)
+    return _rows(np.frombuffer(data, np.uint8), where).tobytes()
 
 
 def scatter(blocks: bytes, where: Placement, dest) -> None:
     """Write the tight ``blocks`` into writable ``dest`` (at least ``where.span_B``
     bytes) as ``where`` lays them out; the bytes between rows are left alone."""
-    for s in range(where.slices):
-        for r in range(where.rows):
-            at = where.skip_B + s * where.slice_stride_B + r * where.row_stride_B
-            i = (s * where.rows + r) * where.row_B
-            dest[at:at + where.row_B] = blocks[i:i + where.row_B]
+    rows = _rows(np.frombuffer(dest, np.uint8), where)
+    rows[...] = np.frombuffer(blocks, np.uint8, rows.size).reshape(rows.shape)

@@ -534,7 +534,7 @@ class DrawMixin:
         return (FRAMEBUFFERS.generation, TEXTURES.generation)
 
     def _draw_framebuffer_status(self) -> int:
-        """_framebuffer_status of the draw framebuffer, kept while its objects stand."""
+        """framebuffer_status of the draw framebuffer, kept while its objects stand."""
         fbo = self.draw_framebuffer
         return self._derived(("fb status", id(fbo)), (fbo,), self._framebuffer_inputs(fbo),
                              lambda: framebuffer_status(self, fbo))

@@ -353,10 +353,6 @@ class FramebufferMixin:
             return None
         return (img.width, img.height, img.internal_format, img.samples)
 
-    def _framebuffer_status(self, fb) -> int:
-        """The old name of framebuffer_status (kept for code written against it)."""
-        return framebuffer_status(self, fb)
-
     def glCheckFramebufferStatus(self, target: int) -> int:
         fb = self._fb_for_target(target)
         return framebuffer_status(self, fb)
@@ -530,10 +526,6 @@ class FramebufferMixin:
             if info is not None and "SRGB" in lookup(info[2]).pipe.name:
                 return True
         return False
-
-    def _fb_bits(self, component: int) -> int:
-        """The old name of draw_framebuffer_bits (kept for code written against it)."""
-        return draw_framebuffer_bits(self, component)
 
     # -- the pipe framebuffer state -----------------------------------------------------
     def _surface(self, a: Attachment) -> Surface | None:

@@ -199,10 +199,6 @@ class TextureMixin:
             t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
         return t
 
-    def _bound_texture(self, target: int) -> Texture:
-        """The old name of bound_texture (kept for code written against it; use the function)."""
-        return bound_texture(self, target)
-
     # -- objects ---------------------------------------------------------------
     def glGenTextures(self, n: int) -> list[int]:
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
@@ -651,11 +647,6 @@ class TextureMixin:
         self._tex_sub_image(3, target, level, xoffset, yoffset, zoffset, width, height, depth,
                             format, type, pixels)
 
-    @staticmethod
-    def _image(tex: Texture, face: int, level: int) -> TexImage | None:
-        """The old name of Texture.image (kept for code written against it; use the method)."""
-        return tex.image(face, level)
-
     # -- immutable storage (GL 4.6 section 8.19) -----------------------------------------
     def _tex_storage(self, dims, target, levels, internalformat, width, height, depth) -> None:
         check(self.api.gl_or_es((4, 2), (3, 0)) or self.api.has_extension("GL_ARB_texture_storage"),
@@ -714,10 +705,6 @@ class TextureMixin:
         self._tex_storage(3, target, levels, internalformat, width, height, depth)
 
     # -- resources ----------------------------------------------------------------
-    def _texture_resource(self, tex: Texture):
-        """The old name of texture_resource (kept for code written against it)."""
-        return texture_resource(self, tex)
-
     def _continues_chain(self, tex: Texture, img, base, level: int, dims0) -> bool:
         """Whether image ``img`` of ``level`` has the size level 0's extents ``dims0``
         imply and the base level's format (every face of a cube map alike)."""

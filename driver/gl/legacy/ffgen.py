@@ -240,11 +240,9 @@ _SAMPLERS = {E.GL_TEXTURE_1D: ("sampler1D", "texture1DProj({s}, {c})"),
 
 # the same with a depth comparison (GLSL 1.20's shadow functions: a vec4 expanded by
 # DEPTH_TEXTURE_MODE through the sampler view's swizzle)
-_SHADOW_SAMPLERS = {E.GL_TEXTURE_1D: ("sampler1DShadow", "shadow1DProj({s}, {c})"),
-                    E.GL_TEXTURE_2D: ("sampler2DShadow", "shadow2DProj({s}, {c})"),
-                    E.GL_TEXTURE_RECTANGLE: ("sampler2DRectShadow", "shadow2DRectProj({s}, {c})")}
-
-SHADOW_TARGETS = frozenset(_SHADOW_SAMPLERS)
+SHADOW_TARGETS = frozenset({E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_RECTANGLE})
+_SHADOW_SAMPLERS = {t: (_SAMPLERS[t][0] + "Shadow", _SAMPLERS[t][1].replace("texture", "shadow", 1))
+                    for t in SHADOW_TARGETS}
 
 
 def sampler_name(unit: int) -> str:

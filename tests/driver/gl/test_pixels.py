@@ -3,6 +3,7 @@
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.textures import texture_resource
 from driver.gl.pixels import client_format, image_size_B, read_client_image, write_client_image
 from driver.gl.state import PixelStore
 from tests.driver.gl.test_textures import tex
@@ -46,7 +47,7 @@ def test_tex_image_converts_to_the_resource_format(es3):
     es3.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA16F, 1, 1, 0, E.GL_RGBA, E.GL_FLOAT,
                      np.array([0.5, -2.0, 1.0, 0.25], np.float32))
     es3.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
-    res = es3._texture_resource(es3.textures.get(t))
+    res = texture_resource(es3, es3.textures.get(t))
     half = np.frombuffer(bytes(res.levels[0][3]), np.float16)
     assert list(half) == [0.5, -2.0, 1.0, 0.25]
 

@@ -3,6 +3,7 @@ program-interface-ish queries added for GLES 3.0/3.1."""
 
 from driver.gallium import PipeFormat
 from driver.gl import enums as E
+from driver.gl.textures import texture_resource
 from tests.driver.gl.conftest import make_ctx
 from tests.driver.gl.helpers import expect
 from tests.driver.gl.test_programs import program
@@ -19,7 +20,7 @@ def test_compressed_tex_image(es3):
     expect(es3, E.GL_INVALID_ENUM)
     es3.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, ETC2, 8, 4, 0, 16, bytes(range(16)))
     assert es3.glGetError() == E.GL_NO_ERROR
-    res = es3._texture_resource(es3.textures.get(t))
+    res = texture_resource(es3, es3.textures.get(t))
     assert res.format == PipeFormat.ETC2_RGB8
     name, args = es3.pipe.calls[-1]
     assert name == "texture_subdata" and args[4] == bytes(range(16)) and args[5] == 16
@@ -127,9 +128,9 @@ def test_texture_views(core):
     assert core.glGetError() == E.GL_NO_ERROR
     v = core.textures.get(view)
     assert v.target == E.GL_TEXTURE_2D and v.immutable_levels == 2
-    assert core._texture_resource(v) is core.textures.get(orig).resource
+    assert texture_resource(core, v) is core.textures.get(orig).resource
     from driver.gl import pipestate
-    sv = pipestate.sampler_view(v, core._texture_resource(v), None)
+    sv = pipestate.sampler_view(v, texture_resource(core, v), None)
     assert (sv.first_level, sv.last_level, sv.first_layer, sv.last_layer) == (1, 2, 2, 2)
     assert sv.format == PipeFormat.R32_UINT
     core.glTextureView(other, E.GL_TEXTURE_3D, orig, E.GL_RGBA8, 0, 1, 0, 1)
@@ -152,5 +153,5 @@ def test_copy_into_a_level_without_a_miptree_keeps_the_pixels(core):
     assert core.glGetError() == E.GL_NO_ERROR
     core.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
     core.glTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
-    res = core._texture_resource(core.textures.get(t))
+    res = texture_resource(core, core.textures.get(t))
     assert bytes(res.levels[2][3]) == bytes([255, 0, 0, 255])

@@ -4,6 +4,7 @@ import pytest
 
 from driver.gallium import PipeFormat, PipeTextureTarget
 from driver.gl import enums as E
+from driver.gl.textures import texture_resource
 from tests.driver.gl.conftest import make_ctx
 from tests.driver.gl.helpers import expect
 
@@ -125,7 +126,7 @@ def test_tex_storage_is_immutable_and_uploads(es3):
     es3.glTexStorage2D(T2, 1, E.GL_RGBA8, 8, 4)
     expect(es3, E.GL_INVALID_OPERATION)                   # already immutable
     es3.glTexSubImage2D(T2, 1, 0, 0, 4, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(range(32)))
-    es3._texture_resource(es3.textures.get(t))
+    texture_resource(es3, es3.textures.get(t))
     name, args = es3.pipe.calls[-1]
     assert name == "texture_subdata" and args[1] == 1 and args[4] == bytes(range(32))
 
@@ -216,9 +217,9 @@ def test_respecifying_a_level_keeps_the_others(es3):
     level 0's content is carried over (as Mesa's st_finalize_texture does)."""
     t = tex(es3)
     es3.glTexImage2D(T2, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(range(16)))
-    first = es3._texture_resource(es3.textures.get(t))
+    first = texture_resource(es3, es3.textures.get(t))
     es3.glTexImage2D(T2, 1, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([9] * 4))
-    res = es3._texture_resource(es3.textures.get(t))
+    res = texture_resource(es3, es3.textures.get(t))
     assert res is not first and first in es3.screen.destroyed
     assert res.template.last_level == 1
     assert bytes(res.levels[0][3]) == bytes(range(16)) and bytes(res.levels[1][3]) == bytes([9] * 4)
@@ -228,7 +229,7 @@ def test_base_level_sets_the_miptree_size(es3):
     t = tex(es3)
     es3.glTexImage2D(T2, 2, E.GL_RGBA8, 4, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
     es3.glTexParameteri(T2, E.GL_TEXTURE_BASE_LEVEL, 2)
-    res = es3._texture_resource(es3.textures.get(t))
+    res = texture_resource(es3, es3.textures.get(t))
     assert (res.template.width_px, res.template.height_px) == (16, 8)
 
 
@@ -252,7 +253,7 @@ def test_stencil_texturing():
     c.glTexStorage2D(T2, 1, E.GL_DEPTH24_STENCIL8, 4, 4)
     c.glTexParameteri(T2, E.GL_DEPTH_STENCIL_TEXTURE_MODE, E.GL_STENCIL_INDEX)
     texobj = c.textures.get(t)
-    view = pipestate.sampler_view(texobj, c._texture_resource(texobj), None)
+    view = pipestate.sampler_view(texobj, texture_resource(c, texobj), None)
     assert view.format == PipeFormat.X24S8_UINT
     assert not c._texture_complete(texobj)                 # LINEAR mag filter
     c.glTexParameteri(T2, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
