@@ -130,6 +130,8 @@ class AgxScreen(PipeScreen):
         return res
 
     def resource_destroy(self, resource: PipeResource) -> None:
+        if not self.release_reference(resource):
+            return              # another holder (an EGL image's sibling) still uses it
         # batches hold their own BO references, so the memory lives until they complete
         resource.destroy()
 

@@ -127,7 +127,26 @@ class PipeScreen(abc.ABC):
     @abc.abstractmethod
     def resource_destroy(self, resource: PipeResource) -> None:
         """Release `resource` once all submitted work using it has completed;
-        the caller must not use it afterwards."""
+        the caller must not use it afterwards. A resource with more holders
+        (``resource_reference``) loses one reference and stays until the last
+        holder's call."""
+
+    def resource_reference(self, resource: PipeResource) -> None:
+        """One more holder of `resource` (Mesa's pipe_resource_reference): an
+        EGL image and each texture or renderbuffer specified from it use the
+        one resource (its memory and the hazard tracking of its pending work);
+        every holder calls resource_destroy once."""
+        resource.extra_references = getattr(resource, "extra_references", 0) + 1
+
+    @staticmethod
+    def release_reference(resource: PipeResource) -> bool:
+        """Drop one holder's reference; True when it was the last one (the
+        caller, resource_destroy, then frees the resource)."""
+        extra = getattr(resource, "extra_references", 0)
+        if extra > 0:
+            resource.extra_references = extra - 1
+            return False
+        return True
 
     @abc.abstractmethod
     def fence_finish(self, fence: PipeFence, timeout_ns: int) -> bool:
