@@ -1,0 +1,130 @@
+"""The fixed cost of a tiny draw through the whole stack: what piglit's
+tex-miplevel-selection, texelFetch and map-buffer-range tests pay thousands of
+times (a one-pixel quad, a uniform changed before each draw, a one-pixel
+glReadPixels now and then).
+
+Rows (microseconds per draw, process CPU, so the firmware and GPU threads
+count; wall time in the note):
+- draws only, one glFinish at the end;
+- the same with a one-pixel glReadPixels after every 8th draw (each readback
+  waits for the GPU: the cost of a submission, a render pass and a sync).
+
+``python -m tests.bench.bench_tiny_draws [--draws N]``."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+VS = """#version 300 es
+layout(location = 0) in vec2 pos;
+uniform vec2 offset;
+void main() { gl_Position = vec4(pos + offset, 0.0, 1.0); }
+"""
+FS = """#version 300 es
+precision mediump float;
+uniform vec4 colour;
+out vec4 o;
+void main() { o = colour; }
+"""
+
+SIZE_PX = 32
+
+
+def _setup(ctx):
+    """A program with two uniforms and a VAO of one quad covering pixel (0, 0)."""
+    from driver.gl import enums as E
+    shaders = []
+    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, FS)):
+        s = ctx.glCreateShader(kind)
+        ctx.glShaderSource(s, 1, [src])
+        ctx.glCompileShader(s)
+        shaders.append(s)
+    p = ctx.glCreateProgram()
+    for s in shaders:
+        ctx.glAttachShader(p, s)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    (b,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    px = 2.0 / SIZE_PX                         # one pixel in NDC
+    quad = np.array([[-1, -1], [-1 + px, -1], [-1, -1 + px], [-1 + px, -1 + px]], np.float32)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, quad.nbytes, quad, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 8, 0)
+    ctx.glEnableVertexAttribArray(0)
+    assert ctx.glGetError() == 0
+    return (ctx.glGetUniformLocation(p, "offset"), ctx.glGetUniformLocation(p, "colour"))
+
+
+def _measure(ctx, locations, draws: int, readback_every: int) -> tuple[float, float]:
+    """(process CPU us, wall us) per draw, best of three runs. Draw i moves the quad
+    to pixel (i mod SIZE_PX, i // SIZE_PX mod SIZE_PX) and sets a colour from i."""
+    from driver.gl import enums as E
+    offset, colour = locations
+    px = 2.0 / SIZE_PX
+    best_cpu = best_wall = float("inf")
+    for _ in range(3):
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        ctx.glFinish()
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for i in range(draws):
+            x, y = i % SIZE_PX, (i // SIZE_PX) % SIZE_PX
+            ctx.glUniform2f(offset, x * px, y * px)
+            ctx.glUniform4f(colour, (i & 255) / 255.0, 0.5, 0.25, 1.0)
+            ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+            if readback_every and i % readback_every == readback_every - 1:
+                ctx.glReadPixels(x, y, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+        ctx.glFinish()
+        best_cpu = min(best_cpu, time.process_time() - cpu0)
+        best_wall = min(best_wall, time.perf_counter() - wall0)
+    assert ctx.glGetError() == 0
+    return best_cpu / draws * 1e6, best_wall / draws * 1e6
+
+
+def _check(ctx, locations) -> None:
+    """The last draw's colour is at its pixel (the benchmark measures real work)."""
+    from driver.gl import enums as E
+    offset, colour = locations
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glUniform2f(offset, 3 * 2.0 / SIZE_PX, 5 * 2.0 / SIZE_PX)
+    ctx.glUniform4f(colour, 1.0, 0.5, 0.25, 1.0)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    got = np.frombuffer(bytes(ctx.glReadPixels(3, 5, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)),
+                        np.uint8)
+    assert list(got) == [255, 128, 64, 255], got
+    none = np.frombuffer(bytes(ctx.glReadPixels(4, 5, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)),
+                         np.uint8)
+    assert list(none) == [0, 0, 0, 0], none
+
+
+def run(draws: int = 400) -> list[tuple[str, float, str]]:
+    import driver
+    ctx = driver.Context(api="gles3", width=SIZE_PX, height=SIZE_PX)
+    locations = _setup(ctx)
+    _check(ctx, locations)
+    _measure(ctx, locations, 16, 8)                  # warm: variants, caches
+    rows = []
+    cpu, wall = _measure(ctx, locations, draws, 0)
+    rows.append(("tiny draw + 2 uniforms, one glFinish (us CPU/draw)", cpu,
+                 f"{draws} draws, wall {wall:.0f} us/draw"))
+    cpu, wall = _measure(ctx, locations, draws, 8)
+    rows.append(("tiny draw + 2 uniforms, 1-px glReadPixels each 8 (us CPU/draw)", cpu,
+                 f"{draws} draws, wall {wall:.0f} us/draw"))
+    ctx.destroy()
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    draws = int(argv[argv.index("--draws") + 1]) if "--draws" in argv else 400
+    for what, value, note in run(draws):
+        print(f"{what:<66} {value:>10.1f}  {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
