@@ -568,8 +568,13 @@ class TexImageExtraMixin:
     # -- buffer textures (GL 4.6 section 8.9) --------------------------------------------------
     def glTexBufferRange(self, target, internalformat, buffer, offset, size) -> None:
         check(self.api.gl(4, 3) or es_has(self.api, "texture_buffer"), E.GL_INVALID_OPERATION)
-        check(offset >= 0 and size > 0, E.GL_INVALID_VALUE)
-        check(offset % self.caps.texture_buffer_offset_alignment_B == 0, E.GL_INVALID_VALUE)
+        check_enum(target, (E.GL_TEXTURE_BUFFER,))
+        if not buffer:
+            # GL 4.6 section 8.9: buffer zero detaches; offset and size are ignored and reset to zero
+            offset = size = 0
+        else:
+            check(offset >= 0 and size > 0, E.GL_INVALID_VALUE)
+            check(offset % self.caps.texture_buffer_offset_alignment_B == 0, E.GL_INVALID_VALUE)
         self._tex_buffer(target, internalformat, buffer, offset, size)
 
     def glTexBuffer(self, target, internalformat, buffer) -> None:

@@ -49,8 +49,8 @@ _EXECUTED_IMMEDIATELY = {
     "glReadnPixels", "glBindVertexArray", "glBindFramebuffer", "glBindRenderbuffer",
     "glRenderbufferStorage", "glFramebufferTexture2D", "glFramebufferRenderbuffer",
     "glCheckFramebufferStatus", "glBindBufferBase", "glBindBufferRange", "glCopyBufferSubData",
-    # ARB_separate_shader_objects and ARB_texture_buffer_object: executed, not compiled
-    "glBindProgramPipeline", "glTexBuffer",
+    # ARB_separate_shader_objects, ARB_texture_buffer_object/_range: executed, not compiled
+    "glBindProgramPipeline", "glTexBuffer", "glTexBufferRange",
     # NV_primitive_restart: the index is client state, as the enable is
     "glPrimitiveRestartIndexNV",
 }
