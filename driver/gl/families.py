@@ -10,6 +10,13 @@ from driver.gl.compose import compose, init_families
 from driver.gl.context import ContextBase
 from driver.gl.errors import finish_context_class
 from driver.gl.features import install as install_features
+# The feature modules (one per feature): importing one registers its entry points
+# for install_features.
+from driver.gl.features import (blend_advanced, debug_output, dsa, ext_framebuffer_object,  # noqa: F401
+                                ext_transform_feedback, gl_spirv, gles1, gles_ext, indirect_parameters,
+                                internalformat_query, multibind, nv_primitive_restart, primitive_bounding_box,
+                                query_buffer, rasterizer, robustness, subroutines, texture_integer,
+                                texture_ops, transform_feedback_streams)
 from driver.gl.features.aliases import install_aliases
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin

@@ -28,12 +28,12 @@ HEADER: str = Path(__file__).with_name("shimgl_drm.h").read_text()
 def _load_ffi():
     """(ffi, precompiled): the build's compiled declarations when they match
     HEADER, else a run-time parse of HEADER."""
-    try:
-        from . import _header_ffi as built
+    try:        # names the module (``from . import _header_ffi`` names this package when it is absent)
+        from ._header_ffi import HEADER_SOURCE as built_header, ffi as built_ffi
     except ImportError:
-        built = None
-    if built is not None and getattr(built, "HEADER_SOURCE", None) == HEADER:
-        return built.ffi, True
+        built_header = built_ffi = None
+    if built_header == HEADER:
+        return built_ffi, True
     import cffi
     parsed = cffi.FFI()
     parsed.cdef(HEADER)

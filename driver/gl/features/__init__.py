@@ -8,6 +8,7 @@ named like the C functions and registered with ``@entry_point``::
     @entry_point
     def glClipControl(ctx, origin, depth): ...
 
+The module is imported by driver.gl.families, which builds the Context class.
 ``install(cls)`` makes them methods of the final Context class before its GL
 error wrapping, so they behave as every other entry point: a ``GLError``
 raised inside is recorded and the call returns None. The registry's aliases of
@@ -24,7 +25,6 @@ dispatch entry is.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable
 
@@ -32,14 +32,7 @@ from driver.gl import enums as E
 from driver.gl.compose import LazySignature
 from driver.gl.errors import GLError
 
-__all__ = ["FEATURE_MODULES", "call", "context_method", "entry_point", "forward", "install"]
-
-# The feature modules, imported when the Context class is built.
-FEATURE_MODULES = ("dsa", "multibind", "texture_ops", "robustness", "rasterizer",
-                   "ext_framebuffer_object", "ext_transform_feedback", "debug_output", "gles1",
-                   "query_buffer", "indirect_parameters", "gles_ext", "texture_integer", "subroutines", "nv_primitive_restart",
-                   "internalformat_query", "blend_advanced", "transform_feedback_streams",
-                   "primitive_bounding_box", "gl_spirv")
+__all__ = ["call", "context_method", "entry_point", "forward", "install"]
 
 _ENTRY_POINTS: dict[str, Callable] = {}
 _METHODS: dict[str, Callable] = {}
@@ -83,10 +76,11 @@ def context_method(fn: Callable) -> Callable:
 
 
 def install(cls):
-    """Class decorator: add every feature entry point to `cls` (an entry point
-    the class already has is an error: one implementation per entry point)."""
-    for mod in FEATURE_MODULES:
-        importlib.import_module(f"{__name__}.{mod}")
+    """Class decorator: add every registered feature entry point to `cls` (an
+    entry point the class already has is an error: one implementation per entry
+    point). The feature modules register theirs when they are imported: the
+    module that builds the Context class (driver.gl.families) imports them all
+    first, so this registry imports none of them (they import it)."""
     for name, fn in {**_METHODS, **_ENTRY_POINTS}.items():
         assert not hasattr(cls, name), f"{name} is implemented twice (class and feature module)"
         setattr(cls, name, fn)
