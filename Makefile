@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# The layering of DESIGN.md, machine-checked (contracts in pyproject.toml).
+# The layering of docs/architecture.md, machine-checked (contracts in pyproject.toml).
 lint-imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
@@ -64,7 +64,7 @@ optional-deps:
 	else echo "optional-deps: not root or no apt-get; dependent tests will skip"; fi
 
 # Conformance: the installed piglit (Debian's package) on shimgl next to Mesa's
-# llvmpipe, per tier (issue 10): piglit-results/tierN/{summary.md,results.csv,results.json}.
+# llvmpipe, per tier: piglit-results/tierN/{summary.md,results.csv,results.json}.
 # A reproducible sample of PIGLIT_SAMPLE tests per tier (empty: whole tiers, hours).
 PIGLIT_SAMPLE ?= 100
 PIGLIT_TIERS  ?= 1 2 3 4
