@@ -3,7 +3,7 @@
 Sole responsibility: turn a command buffer plus GPU memory into text (for
 ``shimgl decode`` and ``shimgl crashdec``) and into the list of blocks with the
 addresses each one uses (for crash-location estimates and for finding the memory a
-capture must save). A forgiving walker (STYLE.md item 2): the cmdbuf headers,
+capture must save). A forgiving walker (it decodes what it can): the cmdbuf headers,
 ``cmd_render``/``cmd_compute`` fields by name, the VDM/CDM streams through
 ``uapi.packets`` walkers, PPP state, USC words, texture/sampler descriptors and USC
 programs through ``uapi.isa``. Whatever does not decode is hexdumped with the

@@ -1,6 +1,6 @@
 """Speed of the whole GPU model at 1024x1024: commands built directly (no GL, no
 kernel), vertex half + fragment half of one render command on a flat address
-space, with the issue's three workloads:
+space, with three workloads (the GPU model's speed targets):
 
 - a full-screen quad, trivial fragment shader (constant colour), clear + store;
 - 20,000 small triangles (~10 px each) with a depth test (opaque: HSR);

@@ -1,6 +1,6 @@
 """Speed of the geometry/raster units alone at 1024x1024 (no shading, no memory).
 
-Workloads mirror the issue's GPU-model targets (whole pipeline: full-screen quad
+Workloads mirror the GPU model's speed targets (whole pipeline: full-screen quad
 30 ms, 20k small depth-tested triangles 150 ms, 100 big blended triangles 1.5 s);
 these rows are the raster units' share of them.
 

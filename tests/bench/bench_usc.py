@@ -169,7 +169,7 @@ def _native_rows(what: str, run_once, make_core, interp_ms: float, repeat: int =
 def run_texture() -> list[tuple[str, float, str]]:
     """One texture_sample instruction per lane (implicit LOD from quads, trilinear,
     256^2 RGBA8 mipmapped) over 1M fragment lanes, through the core and the
-    texture unit: the issue's 60 ms target for the whole instruction path."""
+    texture unit: a 60 ms target for the whole instruction path."""
     from drmshim.gpu.usc import ExecContext, ShaderCore
     from tests.bench.bench_texture import BASE, _setup
     from uapi.isa import assemble

@@ -1,7 +1,7 @@
 """The packet table: every GPU command-stream packet and descriptor, described once.
 
 The driver encodes with it, the GPU model decodes with it and the decoder prints with
-it (STYLE.md item 1). Bit layouts are ours, shaped after Mesa's agx genxml
+it (one table, every fact once). Bit layouts are ours, shaped after Mesa's agx genxml
 (``cmdbuf.xml``); ``README.md`` beside this file draws them. Enumerations used by
 other layers (primitive types, compare functions, stencil ops, filters, wraps, ...)
 are defined here and nowhere else.

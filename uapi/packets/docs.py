@@ -1,7 +1,7 @@
 """Generate the field tables of ``README.md`` from the packet table.
 
 ``python -m uapi.packets.docs`` rewrites the part of README.md between the markers;
-a test checks that doing so changes nothing (STYLE.md item 10).
+a test checks that doing so changes nothing.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The packet-table machinery: field and packet descriptors, and the pack / unpack /
-format functions generated from them (STYLE.md item 1, after Mesa's genxml).
+format functions generated from them (after Mesa's genxml).
 
 A packet is a fixed number of little-endian 32-bit words. Bit ``n`` of a packet is
 bit ``n % 32`` of word ``n // 32``; a field may straddle two words. A field is one

@@ -1,4 +1,4 @@
-"""A forgiving walker for VDM and CDM control streams (STYLE.md item 2, after Mesa's
+"""A forgiving walker for VDM and CDM control streams (after Mesa's
 ``agxdecode``): it follows stream links, calls and returns, decodes every block
 through the packet table, follows pointers to PPP state, USC words and
 coefficient-register bindings, hexdumps whatever does not decode and moves on, and

@@ -1,0 +1,82 @@
+"""The repository explains itself: no file refers to a path outside it (a
+design note, a shared folder, a seed corpus, a benchmark script that lives
+elsewhere) nor to the project's issue tracker by number. What a reader needs
+is written in the repository (docs/), in our own words. A specification's own
+issues ("ARB_separate_shader_objects issue 28", "the extension's issue 8") are
+references to public text and stay."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP_DIRS = {".git", ".venv", "build", "__pycache__", ".pytest_cache", ".grimp_cache", ".hypothesis",
+             "shimgl.egg-info", "piglit-results"}
+TEXT_SUFFIXES = {".py", ".md", ".txt", ".toml", ".cfg", ".ini", ".c", ".h", ".sh", ".json", ".html", ".glsl",
+                 ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese", ".shader_test", ".yml", ".yaml", ""}
+
+# (what, pattern): each a reference to something outside the repository
+OUTSIDE = [
+    ("a path above the repository", re.compile(r"\.\./shared\b|\.\./\.\./[A-Za-z]")),
+    ("the machine's work folder", re.compile(r"(?<![\w.])/work/")),
+    ("a seed corpus outside the repository", re.compile(r"(?<![\w/])seeds/")),
+    ("the design notes outside the repository", re.compile(r"\b(?:DESIGN|STYLE)\.md\b")),
+    ("the project's issue tracker", re.compile(r"\bissue #?\d+|(?<![\w&])#1[5-9]\b|(?<![\w&])#2[0-2]\b")),
+]
+# a line naming a specification may cite that specification's issues
+SPEC_ISSUE = re.compile(r"\b(?:GL|GLX|EGL|WGL)?_?(?:ARB|EXT|KHR|OES|NV|AMD|ANGLE|INTEL|MESA|APPLE|ATI)_\w+"
+                        r"|extension's issue|spec(?:ification)?'s issue")
+
+
+def _text_files():
+    """The repository's text files: git's tracked files in a checkout (built and
+    generated files are not the repository's), else every file of the tree."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        listed = None
+    if listed:
+        for name in listed.decode().split("\0"):
+            path = ROOT / name
+            if name and path.is_file() and (path.suffix in TEXT_SUFFIXES or path.name == "Makefile"):
+                yield path
+        return
+    for dirpath, dirnames, filenames in os.walk(ROOT):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for name in filenames:
+            path = Path(dirpath, name)
+            if path.suffix in TEXT_SUFFIXES or name == "Makefile":
+                yield path
+
+
+def references_outside(path: Path) -> list[str]:
+    """The lines of ``path`` that refer outside the repository, as 'path:line: what'."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError):
+        return []
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for what, pattern in OUTSIDE:
+            if pattern.search(line) and not (what == "the project's issue tracker" and SPEC_ISSUE.search(line)):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {what}: {line.strip()[:100]}")
+    return found
+
+
+def test_no_file_refers_outside_the_repository():
+    this = Path(__file__).resolve()
+    found = [ref for path in _text_files() if path.resolve() != this for ref in references_outside(path)]
+    assert found == [], "\n".join(found)
+
+
+def test_each_kind_of_outside_reference_is_caught(tmp_path, monkeypatch):
+    monkeypatch.setattr("tests.test_self_contained.ROOT", tmp_path)
+    lines = ["see ../shared/bench/glbench.py", "open('/work/main/x')", "corpus: seeds/frag",
+             "the rules of DESIGN.md", "fixed for issue 18", "(#18)",
+             "ARB_separate_shader_objects issue 28 says so", "random seeds 300 to 319", "a/work/b"]
+    (tmp_path / "f.md").write_text("\n".join(lines) + "\n")
+    found = references_outside(tmp_path / "f.md")
+    assert [ref.split(":")[1] for ref in found] == ["1", "2", "3", "4", "5", "6"], found
