@@ -65,7 +65,10 @@ X11_CLIENT_EXTENSIONS = "EGL_KHR_platform_x11 EGL_EXT_platform_x11"
 DISPLAY_EXTENSIONS = ("EGL_EXT_create_context_robustness "
                       "EGL_KHR_create_context EGL_KHR_create_context_no_error "
                       "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
-                      "EGL_KHR_no_config_context EGL_KHR_surfaceless_context")
+                      "EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image "
+                      "EGL_KHR_gl_texture_cubemap_image EGL_KHR_image_base "
+                      "EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync "
+                      "EGL_MESA_configless_context")
 MAX_PBUFFER_PX = 8192
 
 
@@ -465,6 +468,9 @@ def eglTerminate(dpy):
     for h, sync in list(SYNCS.items()):
         if sync.display is d:
             del SYNCS[h]
+    for h, image_display in list(IMAGE_DISPLAYS.items()):
+        if image_display is d:
+            _destroy_image(h)
     return 1
 
 
@@ -1137,7 +1143,7 @@ def eglClientWaitSync(dpy, sync, flags, timeout):
     return EGL_CONDITION_SATISFIED if s.wait(timeout_ns) else EGL_TIMEOUT_EXPIRED
 
 
-@command()
+@command(names=("eglWaitSyncKHR",))
 def eglWaitSync(dpy, sync, flags):
     _display(dpy)
     _sync(sync)
@@ -1168,3 +1174,73 @@ def eglGetSyncAttrib(dpy, sync, attribute, value):
 @command()
 def eglGetSyncAttribKHR(dpy, sync, attribute, value):
     return _sync_attrib(dpy, sync, attribute, value, "EGLint")
+
+
+# -- images (EGL 1.5 section 3.9, EGL_KHR_image_base, EGL_KHR_gl_*_image) -------------------------
+IMAGE_DISPLAYS: dict[int, Display] = {}     # image handle -> its display
+IMAGE_ATTRS = {EGL_GL_TEXTURE_LEVEL, EGL_GL_TEXTURE_ZOFFSET, EGL_IMAGE_PRESERVED}
+GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP = 0x0DE1, 0x8513
+CUBE_FACE_TARGETS = range(EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X, EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X + 6)
+
+
+def _create_image(dpy, context, target, buffer, attribs, wide):
+    """An EGLImage of a GL texture level (2D, a cube map face) or a GL
+    renderbuffer of ``context`` (driver.gl.egl_image: it shares the source's
+    memory). 3D textures and native pixmaps are not image sources here
+    (EGL_KHR_gl_texture_3D_image, EGL_KHR_image_pixmap are not listed)."""
+    from driver.gl import egl_image
+    d = _display(dpy)
+    ctx = _context(context) if _h(context) else None
+    _check(ctx is None or ctx.display is d, EGL_BAD_CONTEXT)
+    _check(target == EGL_GL_TEXTURE_2D or target in CUBE_FACE_TARGETS or target == EGL_GL_RENDERBUFFER,
+           EGL_BAD_PARAMETER)
+    # EGL 1.5 section 3.9.1: a GL source needs the context whose objects it names
+    _check(ctx is not None, EGL_BAD_PARAMETER)
+    level = 0
+    for k, v in _attribs(attribs, wide):
+        _check(k in IMAGE_ATTRS, EGL_BAD_PARAMETER)
+        if k == EGL_GL_TEXTURE_LEVEL:
+            level = v
+        elif k == EGL_IMAGE_PRESERVED:
+            _check(v in (0, 1), EGL_BAD_PARAMETER)
+    name = _h(buffer)
+    _check(name >> 32 == 0, EGL_BAD_PARAMETER)
+    try:
+        if target == EGL_GL_RENDERBUFFER:
+            image = egl_image.from_renderbuffer(ctx.gl, name)
+        elif target == EGL_GL_TEXTURE_2D:
+            image = egl_image.from_texture(ctx.gl, name, GL_TEXTURE_2D, 0, level)
+        else:
+            image = egl_image.from_texture(ctx.gl, name, GL_TEXTURE_CUBE_MAP,
+                                           target - EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X, level)
+    except egl_image.ImageError as e:
+        raise EGLFail(e.code) from e
+    IMAGE_DISPLAYS[image.handle] = d
+    return ffi.cast("EGLImage", image.handle)
+
+
+@command(fail=_null)
+def eglCreateImage(dpy, context, target, buffer, attribs):
+    return _create_image(dpy, context, target, buffer, attribs, True)
+
+
+@command(fail=_null)
+def eglCreateImageKHR(dpy, context, target, buffer, attribs):
+    return _create_image(dpy, context, target, buffer, attribs, False)
+
+
+def _destroy_image(handle: int) -> None:
+    from driver.gl import egl_image
+    IMAGE_DISPLAYS.pop(handle, None)
+    image = egl_image.lookup(handle)
+    if image is not None:
+        egl_image.destroy(image)
+
+
+@command(names=("eglDestroyImageKHR",))
+def eglDestroyImage(dpy, image):
+    d = _display(dpy)
+    handle = _h(image)
+    _check(IMAGE_DISPLAYS.get(handle) is d, EGL_BAD_PARAMETER)
+    _destroy_image(handle)
+    return 1

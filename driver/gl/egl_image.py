@@ -72,7 +72,7 @@ class Image:
 
 
 IMAGES: dict[int, Image] = {}
-_handles = itertools.count(1)
+_handles = itertools.count(0x300)
 
 
 def lookup(handle: int) -> Image | None:
@@ -114,7 +114,7 @@ def _complete(tex: Texture) -> bool:
 
 def _new_image(storage, level, layer, img: TexImage, screen, source) -> Image:
     screen.resource_reference(storage.resource)      # the image's own reference
-    image = Image(next(_handles), storage, level, layer, img.width, img.height, img.internal_format,
+    image = Image(next(_handles) * 16, storage, level, layer, img.width, img.height, img.internal_format,
                   img.samples, screen, source)
     IMAGES[image.handle] = image
     _mark_sibling(*source)

@@ -12,7 +12,7 @@ from driver.gl.errors import finish_context_class
 from driver.gl.features import install as install_features
 # The feature modules (one per feature): importing one registers its entry points
 # for install_features.
-from driver.gl.features import (blend_advanced, debug_output, dsa, ext_framebuffer_object,  # noqa: F401
+from driver.gl.features import (blend_advanced, debug_output, dsa, egl_image, ext_framebuffer_object,  # noqa: F401
                                 ext_transform_feedback, gl_spirv, gles1, gles_ext, indirect_parameters,
                                 internalformat_query, multibind, nv_primitive_restart, primitive_bounding_box,
                                 query_buffer, rasterizer, robustness, subroutines, texture_integer,

@@ -562,6 +562,9 @@ class TextureMixin:
         while len(levels) <= level:
             levels.append(TexImage())
         levels[level] = img
+        if getattr(tex, "egl_image", None) is not None:
+            from driver.gl.features.egl_image import orphan
+            orphan(tex)          # OES_EGL_image: a respecified EGLImage target has its own storage
 
     def glTexImage1D(self, target, level, internalformat, width, border, format, type, pixels):
         check(not self.api.es, E.GL_INVALID_OPERATION)

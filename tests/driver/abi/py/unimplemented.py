@@ -117,7 +117,7 @@ still_works("gles")
 from driver.abi import egl  # noqa: E402
 egl_missing = [n for n in _commands.NAMES if n.startswith("egl") and n not in egl.COMMANDS
                and n != "eglGetProcAddress"]          # a C function
-for name in egl_missing[::9] + ["eglCreateImage", "eglDestroyImage"]:
+for name in egl_missing[::9] + ["eglCreateStreamKHR", "eglQueryDmaBufFormatsEXT"]:
     fn = getattr(lib, name)
     fn.restype = ctypes.c_uint64
     ret = fn()
