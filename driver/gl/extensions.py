@@ -103,6 +103,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_fragment_program", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_fragment_program_shadow", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_vertex_program", _ANY, _N, _N, _N, DONE),
+    # GL_ATI_fragment_shader (driver/gl/legacy/atifs.py, compiler/arb/atifs.py;
+    # tests/driver/gl/test_ati_fragment_shader.py)
+    _x("GL_ATI_fragment_shader", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_multisample", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_multitexture", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_occlusion_query", _ANY, _N, _N, _N, DONE),

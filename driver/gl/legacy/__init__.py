@@ -8,6 +8,7 @@ decorates the final class (display-list recording and the Begin/End
 rule); every entry point is a method named like the C function
 (driver/gl/README.md)."""
 
+from driver.gl.legacy.atifs import AtiFragmentShaderMixin
 from driver.gl.legacy.attrib import AttribMixin
 from driver.gl.legacy.dlist import DisplayListMixin, install_dispatch
 from driver.gl.legacy.evaluators import EvaluatorMixin
@@ -21,5 +22,6 @@ from driver.gl.legacy.select import SelectFeedbackMixin
 __all__ = ["LEGACY_FAMILIES", "install_dispatch"]
 
 # The legacy families in hook order (the first is the outermost; driver.gl.compose).
-LEGACY_FAMILIES = (GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin,
-                   RasterMixin, DisplayListMixin, AttribMixin, FixedFunctionMixin)
+# GL_ATI_fragment_shader's draw hook runs inside the ARB programs' (they take precedence).
+LEGACY_FAMILIES = (AtiFragmentShaderMixin, GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin,
+                   EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin, FixedFunctionMixin)

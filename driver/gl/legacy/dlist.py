@@ -53,6 +53,9 @@ _EXECUTED_IMMEDIATELY = {
     "glBindProgramPipeline", "glTexBuffer", "glTexBufferRange",
     # NV_primitive_restart: the index is client state, as the enable is
     "glPrimitiveRestartIndexNV",
+    # ATI_fragment_shader: a shader's definition (section 5.4 as the extension amends it)
+    "glBeginFragmentShaderATI", "glEndFragmentShaderATI", "glPassTexCoordATI", "glSampleMapATI",
+    *(f"gl{kind}FragmentOp{n}ATI" for kind in ("Color", "Alpha") for n in (1, 2, 3)),
 }
 _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap", "glUnmap", "glFlushMapped",
                       "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
