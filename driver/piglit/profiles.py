@@ -16,8 +16,13 @@ run on ``surfaceless_egl``:
 - ``asm_parser`` (ARB assembly parser, in the ``glslparser`` list): ``bin/asmparsertest
   TYPE FILE -auto``, from the test's ``type_`` and ``filename`` options.
 
-A test whose ``require_platforms`` lacks ``surfaceless_egl`` or whose
-``exclude_platforms`` names it is a skip, without running (as piglit does).
+A test whose ``require_platforms`` lacks ``surfaceless_egl`` but names ``glx``
+(piglit's ``glx/`` directory and the GLX tests of other directories) runs on the
+``glx`` platform under the X server of the run (``PiglitTest.platform``; the
+runner starts Xvfb), with ``-auto`` and, as piglit gives it only to the tests it
+runs concurrently, ``-fbo`` only when ``run_concurrent`` says so. A test
+whose platforms are none of these (``wgl``), or whose ``exclude_platforms`` names
+``surfaceless_egl``, is a skip, without running (as piglit does).
 
 Profiles: every installed ``*.xml.gz`` by its name (``opengl``, ``quick_gl``,
 ``shader``, ``quick_shader``, ``glslparser``, ``llvmpipe_gl``, ``sanity``, ...)
@@ -46,6 +51,8 @@ __all__ = ["NAME_LOOKUP_ORDER", "PLATFORM", "available_profiles", "load_list", "
            "tests_named"]
 
 PLATFORM = "surfaceless_egl"
+#: platforms a test that cannot run surfaceless may run on under the run's X server, by preference
+X11_PLATFORMS = ("glx",)
 #: where a list file's test names are looked up first (then every other installed list, by name)
 NAME_LOOKUP_ORDER = ("opengl", "shader", "glslparser")
 #: profiles piglit composes in Python rather than installing: name -> (parts, name prefixes left out)
@@ -81,14 +88,19 @@ def _options(test: ElementTree.Element) -> dict[str, object]:
     return out
 
 
-def _skip_reason(opts: dict) -> str:
+def _platform(opts: dict) -> tuple[str, str]:
+    """(platform, skip reason): "" for the run's surfaceless platform, or an
+    X11 platform the test requires (``X11_PLATFORMS``); a reason when neither."""
     required = opts.get("require_platforms") or ()
     excluded = opts.get("exclude_platforms") or ()
     if required and PLATFORM not in required:
-        return f"needs one of the platforms {', '.join(required)} (this run: {PLATFORM})"
+        for p in X11_PLATFORMS:
+            if p in required and p not in excluded:
+                return p, ""
+        return "", f"needs one of the platforms {', '.join(required)} (this run: {PLATFORM})"
     if PLATFORM in excluded:
-        return f"excluded on {PLATFORM}"
-    return ""
+        return "", f"excluded on {PLATFORM}"
+    return "", ""
 
 
 def _command(root: Path, kind: str, opts: dict) -> tuple[str, tuple[str, ...]] | None:
@@ -129,7 +141,11 @@ def _read(root: Path, name: str) -> list[PiglitTest]:
         cmd = _command(root, kind, opts)
         if cmd is None or not test_name:
             continue
-        tests.append(PiglitTest(test_name.replace("@", "/"), cmd[0], cmd[1], skip=_skip_reason(opts)))
+        platform, skip = _platform(opts)
+        binary, args = cmd
+        if platform and kind == "gl" and not opts.get("run_concurrent"):
+            args = tuple(a for a in args if a != "-fbo")      # a window, as piglit runs it
+        tests.append(PiglitTest(test_name.replace("@", "/"), binary, args, skip=skip, platform=platform))
     return tests
 
 

@@ -288,6 +288,19 @@ def needs_x11(binary_path: str) -> bool:
         return False
 
 
+def x11_environment(env: dict, driver: str, platform: str, display: str) -> dict:
+    """`env` for a test on an X11 platform (``glx``, ``x11_egl``) of X server
+    `display`. GLX: glvnd's libGLX picks the vendor the server names (Xvfb's
+    GLX names Mesa, so llvmpipe runs), unless __GLX_VENDOR_LIBRARY_NAME names
+    one: shimgl's for the shimgl run."""
+    out = {**env, "PIGLIT_PLATFORM": platform, "DISPLAY": display}
+    if driver == "shimgl":
+        out["__GLX_VENDOR_LIBRARY_NAME"] = "shimgl"
+    else:
+        out.pop("__GLX_VENDOR_LIBRARY_NAME", None)
+    return out
+
+
 class _Xvfb:
     """An Xvfb server for the run's x11_egl tests (started on first use, stopped by
     `close`); `display` is ":N", or None when Xvfb is missing or does not start."""
@@ -335,7 +348,8 @@ def run_tests(root: Path, tests: list[PiglitTest], driver: str, jobs: int = 2, t
               batch_size: int = 64) -> list[Outcome]:
     """Run every test on `driver`; outcomes come back in the order of `tests`.
     `isolation=False`: shader_runner tests run up to `batch_size` to a process.
-    GLES 1 binaries run on x11_egl under an Xvfb of this run (`needs_x11`)."""
+    GLES 1 binaries run on x11_egl, and tests of an X11 `platform` (glx) on it,
+    under an Xvfb of this run (`needs_x11`, `x11_environment`)."""
     env = driver_environment(driver) if env is None else env
     # as piglit's own runner: tests find their data files (KTX images, ...) under it
     env = {**env, "PIGLIT_SOURCE_DIR": env.get("PIGLIT_SOURCE_DIR") or str(root)}
@@ -346,10 +360,13 @@ def run_tests(root: Path, tests: list[PiglitTest], driver: str, jobs: int = 2, t
     xvfb = _Xvfb()
 
     def unit_env(unit):
-        if len(unit) == 1 and not unit[0].skip and needs_x11(str(root / "bin" / unit[0].binary)):
+        if len(unit) != 1 or unit[0].skip:
+            return env
+        platform = unit[0].platform or ("x11_egl" if needs_x11(str(root / "bin" / unit[0].binary)) else "")
+        if platform:
             display = xvfb.start()
             if display is not None:
-                return {**env, "PIGLIT_PLATFORM": "x11_egl", "DISPLAY": display}
+                return x11_environment(env, driver, platform, display)
         return env
 
     try:

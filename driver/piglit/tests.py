@@ -54,11 +54,14 @@ PARSER_SUFFIXES = (".vert", ".frag", ".geom", ".tesc", ".tese", ".comp")
 class PiglitTest:
     """One test: `path` relative to the piglit root (profile tests: the piglit
     name with `@` as `/`); `argv` without the root-relative bin prefix; `skip`:
-    why it is a skip without running (a platform it does not run on), or ""."""
+    why it is a skip without running (a platform it does not run on), or "";
+    `platform`: the window-system platform it must run on under the run's X
+    server (``glx``: piglit's GLX tests), or "" for the run's surfaceless one."""
     path: str
     binary: str
     args: tuple[str, ...]
     skip: str = ""
+    platform: str = ""
 
     @property
     def group(self) -> str:
