@@ -15,6 +15,13 @@ Textures and images
 - ``Tex.texture`` t reads texture descriptor t and sampler descriptor
   ``Tex.sampler`` of the context's heaps; image slot i is texture descriptor
   ``IMAGE_DESCRIPTOR_BASE + i``.
+- Buffer textures and buffer images (``buf``) are linear 2D images
+  ``TEXEL_BUFFER_WIDTH_PX`` texels wide (the widest a TEXTURE descriptor describes):
+  element i is texel (i % W, i // W) (``texel_buffers.py``). The driver binds a
+  descriptor of ceil(n / W) rows of the buffer's n elements (one row of n when
+  n < W) and fills the uniform slot ``texel_buffer_elements`` of the descriptor
+  index with n; the shader compares each index with it (textureSize/imageSize
+  answer it).
 
 Vertex shaders
 - Attribute location L (``load_input`` slot ATTR<L>) is fetched as raw 32-bit
@@ -48,10 +55,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["UniformSlot", "UniformLayout", "CompiledShader", "IMAGE_DESCRIPTOR_BASE", "TEMP_REG",
+from uapi import packets as _P
+
+__all__ = ["UniformSlot", "UniformLayout", "CompiledShader", "IMAGE_DESCRIPTOR_BASE", "TEXEL_BUFFER_WIDTH_PX",
+           "TEXEL_BUFFER_MAX_ROWS", "TEMP_REG",
            "RESERVED_REGS32", "BackendError"]
 
 IMAGE_DESCRIPTOR_BASE = 64
+
+
+def _largest(packet, name: str) -> int:
+    """The largest value a uint field of a uapi packet holds (its modifier applied)."""
+    f = packet.by_name[name]
+    return f.decode((1 << f.size) - 1)
+
+
+#: Texels in a row of a buffer texture's 2D image: the TEXTURE descriptor's widest image.
+TEXEL_BUFFER_WIDTH_PX = _largest(_P.TEXTURE, "width_px")
+#: Rows at most: the descriptor's tallest image. A buffer texture holds at most
+#: TEXEL_BUFFER_WIDTH_PX * TEXEL_BUFFER_MAX_ROWS elements.
+TEXEL_BUFFER_MAX_ROWS = _largest(_P.TEXTURE, "height_px")
+assert TEXEL_BUFFER_WIDTH_PX & (TEXEL_BUFFER_WIDTH_PX - 1) == 0, "the lowering divides by a shift"
 TEMP_REG = 1            # r1: never allocated
 RESERVED_REGS32 = 2     # r0 (r0l) and r1
 
@@ -66,6 +90,7 @@ class UniformSlot:
     """``words`` 32-bit uniform registers from u``index`` hold ``kind`` of ``binding``:
     ``ubo_address``/``ssbo_address``/``attribute_address`` (64-bit GPU address),
     ``vbo_address`` (64-bit), ``ssbo_size`` (bytes), ``attribute_stride`` (bytes),
+    ``texel_buffer_elements`` (elements of the buffer texture/image at descriptor ``binding``),
     ``constant`` (the 32-bit value ``binding`` itself: a promoted constant)."""
     index: int
     words: int

@@ -750,6 +750,9 @@ class Selector:
             return self._dynamic_slot("ssbo", i.srcs[0], "ssbo_size", 1)
         return [Reg("u", 2 * self.layout.slot("ssbo_size", b, 1), 32)]
 
+    def in_load_texel_buffer_elements(self, i):
+        return [Reg("u", 2 * self.layout.slot("texel_buffer_elements", i.indices["descriptor"], 1), 32)]
+
     def _atomic(self, i, op_field: str, srcs: list, **f):
         aop = _ATOMIC[i.indices["atomic_op"]]
         v = VReg(32)

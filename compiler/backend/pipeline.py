@@ -30,6 +30,7 @@ from .promote import promote_constants
 from .ra import allocate, lower_copies
 from .schedule import schedule
 from .stats import compute_stats
+from .texel_buffers import lower_texel_buffers
 from .waits import insert_waits
 from uapi.debug import debug_flags  # noqa: F401 (re-exported)
 
@@ -125,6 +126,7 @@ def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peep
     t0 = time.perf_counter()
     ir = clone_shader(shader)
     _lower_discard_if(ir)
+    lower_texel_buffers(ir)
     func, sel = select(ir, {"info": info})
     dce(func)
     if peephole:

@@ -90,6 +90,9 @@ _intr("image_atomic_swap", (0, 1, 1, 1), True, 1, ("image", "dim", "is_array", "
 _intr("image_size", (), True, 0, ("image", "dim", "is_array"), eliminate=True, reorder=True)
 _intr("image_samples", (), True, 1, ("image", "dim", "is_array"), eliminate=True, reorder=True)
 _intr("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True)
+# Elements of the buffer texture or buffer image at texture descriptor ``descriptor``
+# (the backend's lowering of buffer textures to 2D images: compiler/backend/texel_buffers.py).
+_intr("load_texel_buffer_elements", (), True, 1, ("descriptor",), eliminate=True, reorder=True)
 
 # Driver-level lowering (tile buffer for blending in the shader, vertex fetch).
 _intr("load_tile", (), True, 0, ("rt", "format", "offset_B"), eliminate=True)

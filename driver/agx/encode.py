@@ -28,7 +28,7 @@ from driver.gallium import (
 from uapi import packets as P
 from uapi import topology
 
-from . import fallbacks, index_rewrite
+from . import fallbacks, index_rewrite, texel_buffer
 from .compile import link_fragment_bindings
 from .resource import FIXED24_DEPTH, AgxResource, layout_format
 from .shader import AgxShader
@@ -285,12 +285,9 @@ def _null_texture(batch, integer: bool, one_d: bool = False) -> bytes:
 def _view_descriptor(view) -> bytes:
     res: AgxResource = view.resource
     if view.target == PipeTextureTarget.BUFFER or res.template.is_buffer:
-        fmt = layout_format(view.format)
-        bpp = layout.get_format(fmt).block_size_B
-        n = (view.size_B or (res.template.width_px - view.offset_B)) // bpp
-        return P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_BUFFER, tiling=P.Tiling.LINEAR,
-                      format_id=_fid(fmt), width_px=max(1, min(n, 16384)), address=res.va + view.offset_B,
-                      linear_stride_B=-(-n * bpp // 16) * 16 if n * bpp < (1 << 24) else 0)
+        # a 2D image the compiler addresses by (i % W, i // W) (driver/agx/texel_buffer.py)
+        n = texel_buffer.elements(view.format, res.template.width_px, view.offset_B, view.size_B)
+        return texel_buffer.descriptor(view.format, res.va + view.offset_B, n)
     swz = tuple(_SWZ[s] for s in view.swizzle)
     plane = None
     if "color" not in res.planes:
@@ -425,9 +422,37 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
             put64(p, attributes[p.index][0] if attributes and p.index in attributes else 1 << 32)
         elif src == "attribute_stride":
             words[p.start_halves // 2] = attributes[p.index][1] if attributes and p.index in attributes else 0
+        elif src == "texel_buffer_elements":
+            words[p.start_halves // 2] = _texel_buffer_elements(ctx, sh, stage, p.index)
         elif src == "sysval" and p.name == "blend_color":
             words[p.start_halves // 2:p.start_halves // 2 + 4] = np.array(ctx.blend_color, np.float32).view(np.uint32)
     return halves
+
+
+def _image_view(ctx, sh: AgxShader, stage, i: int, cb0: bytes):
+    """The image view bound to the shader's image slot i: its unit is the image
+    uniform's value (glUniform1i), read from constant buffer 0, or i."""
+    off = sh.info.get("image_units", {}).get(i)
+    unit = int(np.frombuffer(cb0[off:off + 4], np.int32)[0]) if off is not None and off + 4 <= len(cb0) else i
+    imgs = ctx.images[stage]
+    return imgs[unit] if 0 <= unit < len(imgs) else None
+
+
+def _texel_buffer_elements(ctx, sh: AgxShader, stage, descriptor: int) -> int:
+    """The element count of the buffer texture or buffer image at texture descriptor
+    ``descriptor`` (the uniform slot texel_buffer_elements); 0 when nothing, or no
+    buffer, is bound there (every access then reads 0 / is dropped)."""
+    from compiler.backend import IMAGE_DESCRIPTOR_BASE
+    if descriptor >= IMAGE_DESCRIPTOR_BASE:
+        view = _image_view(ctx, sh, stage, descriptor - IMAGE_DESCRIPTOR_BASE, _cb_bytes(ctx, stage, 0))
+    else:
+        tmap = sh.info.get("texture_map") or {i: i for i in range(sh.textures)}
+        slot = tmap.get(descriptor)
+        views = ctx.views[stage]
+        view = views[slot] if slot is not None and slot < len(views) else None
+    if view is None or view.resource is None or not view.resource.template.is_buffer:
+        return 0
+    return texel_buffer.elements(view.format, view.resource.template.width_px, view.offset_B, view.size_B)
 
 
 def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
@@ -459,22 +484,15 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
             texs.append(bytes(P.TEXTURE_DESC_B))
         cb0 = _cb_bytes(ctx, stage, 0)
         for i in range(max(images) + 1):
-            off = images.get(i)
-            unit = int(np.frombuffer(cb0[off:off + 4], np.int32)[0]) if off is not None and off + 4 <= len(cb0) else i
-            imgs = ctx.images[stage]
-            iv = imgs[unit] if 0 <= unit < len(imgs) else None
+            iv = _image_view(ctx, sh, stage, i, cb0)
             if iv is None:
                 texs.append(bytes(P.TEXTURE_DESC_B))
                 continue
             ctx.write(batch, iv.resource)
             res = iv.resource
             if res.template.is_buffer:
-                fmt = layout_format(iv.format)
-                bpp = layout.get_format(fmt).block_size_B
-                nel = (iv.size_B or res.template.width_px) // bpp
-                texs.append(P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_BUFFER, tiling=P.Tiling.LINEAR,
-                                   format_id=_fid(fmt), width_px=max(1, min(nel, 16384)),
-                                   address=res.va + iv.offset_B))
+                n = texel_buffer.elements(iv.format, res.template.width_px, iv.offset_B, iv.size_B)
+                texs.append(texel_buffer.descriptor(iv.format, res.va + iv.offset_B, n))
             else:
                 texs.append(res.texture_descriptor(format=layout_format(iv.format), first_level=iv.level,
                                                    last_level=iv.level, first_layer=iv.first_layer))

@@ -79,7 +79,9 @@ class AgxScreen(PipeScreen):
     def __init__(self, path: str = "/dev/dri/renderD128"):
         self.device = Device(path)
         p = self.device.params
-        self._caps = ScreenCaps(name=f"shimgl AGX G{p.gpu_generation}{chr(p.gpu_variant)}", vendor="shimgl")
+        from .texel_buffer import MAX_ELEMENTS
+        self._caps = ScreenCaps(name=f"shimgl AGX G{p.gpu_generation}{chr(p.gpu_variant)}", vendor="shimgl",
+                                max_texel_buffer_elements=MAX_ELEMENTS)
         self.pending: list[Submission] = []
         self.lock = threading.RLock()     # contexts of one screen may live in different threads (EGL)
         self.compile_fn = None       # set by driver.agx.compile when the compiler backend is present
