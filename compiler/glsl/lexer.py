@@ -47,15 +47,20 @@ _RESERVED: dict[str, tuple[int, int]] = {
         "hvec2 hvec3 hvec4 fvec2 fvec3 fvec4 sampler3DRect sizeof cast namespace using").split()
 }
 _RESERVED.update({w: (110, 100) for w in "dvec2 dvec3 dvec4 double dmat2 dmat3 dmat4".split()})
+# Words that later versions make keywords are reserved only where Mesa's lexer reserves them
+# (the specifications' reserved lists of 1.30-3.30 do not name them): `buffer' and `shared'
+# are never reserved before they are keywords, `patch' only in ES, `sample', `subroutine'
+# and `precise' from 4.00 (ES 3.00/3.10), the memory qualifiers from 4.20, `case' and
+# `active' from 1.30. Programs of GLSL 1.30-4.10 use `sample' and `buffer' as names.
 _RESERVED.update({"lowp": (120, 0), "mediump": (120, 0), "highp": (120, 0), "precision": (120, 0),
-                  "switch": (110, 100), "case": (110, 100), "default": (110, 100),
+                  "switch": (110, 100), "case": (130, 300), "default": (110, 100),
                   "flat": (0, 100), "noperspective": (0, 300), "volatile": (110, 100),
-                  "active": (110, 100), "common": (130, 300), "partition": (130, 300),
+                  "active": (130, 300), "common": (130, 300), "partition": (130, 300),
                   "filter": (130, 300), "image1D": (130, 0), "resource": (420, 300),
-                  "coherent": (130, 300), "restrict": (130, 300), "readonly": (130, 300),
-                  "writeonly": (130, 300), "layout": (130, 300), "patch": (130, 300),
-                  "sample": (130, 300), "subroutine": (130, 300), "shared": (130, 300),
-                  "buffer": (130, 0), "precise": (130, 300), "attribute": (0, 300),
+                  "coherent": (420, 300), "restrict": (420, 300), "readonly": (420, 300),
+                  "writeonly": (420, 300), "layout": (0, 300), "patch": (0, 300),
+                  "sample": (400, 300), "subroutine": (400, 300),
+                  "precise": (400, 310), "attribute": (0, 300),
                   "varying": (0, 300)})
 # GLSL 1.30 section 3.6: the image types (type names from 4.20 or with image load/store,
 # which tokenize checks first) and samplerBuffer (a type from 1.40) are reserved.
