@@ -54,8 +54,15 @@ def test_extension_brings_functions():
 
 
 @pytest.mark.parametrize("name, version, stage, present", [
-    ("texture2D", GL140CORE, "fragment", False),
+    # deprecated in 1.30, moved to the compatibility profile by 4.20 (Mesa: core keeps it until then)
+    ("texture2D", GL140CORE, "fragment", True),
+    ("shadow2D", GLSLVersion(410, False, "core"), "vertex", True),
+    ("texture2DLod", GLSLVersion(330, False, "core"), "fragment", True),
+    ("texture2D", GLSLVersion(420, False, "core"), "fragment", False),
+    ("textureCube", GLSLVersion(450, False, "core"), "fragment", False),
+    ("texture2D", GLSLVersion(420, False, "compatibility"), "fragment", True),
     ("texture2D", GLSLVersion(140, False, "compatibility"), "fragment", True),
+    ("ftransform", GL140CORE, "vertex", False),
     # removed by GLSL ES 3.00, kept as in Mesa (programs written against it call them)
     ("texture2D", ES300, "fragment", True),
     ("textureCube", ES310, "compute", True),

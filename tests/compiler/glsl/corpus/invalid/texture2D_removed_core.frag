@@ -1,5 +1,5 @@
 // EXPECT: 0:6(9): error: no function with name 'texture2D'
-#version 150
+#version 420 core
 uniform sampler2D s;
 out vec4 c;
 void main() {
