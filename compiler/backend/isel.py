@@ -855,13 +855,12 @@ class Selector:
         at = {"where": self.src(where, "iter", "where")} if loc in ("at_sample", "at_offset") else {}
         if interp == "flat":
             self.block.instrs.append(MInstr("ldcf", {"dst": v, "cf": cf}))
-        elif interp == "noperspective":
+        elif interp in ("noperspective", "linear"):      # "linear": window-linear planes (gl_FragCoord.zw)
             self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "interp": "linear", "loc": loc, **at}))
         else:
             self.block.instrs.append(MInstr("iter", {"dst": v, "cf": cf, "cf_w": W_CF, "interp": "persp",
                                                      "loc": loc, **at}))
-            if interp != "linear":
-                self.cf_max = max(self.cf_max, W_CF + 1)
+            self.cf_max = max(self.cf_max, W_CF + 1)
         return self._split(v)
 
     def in_load_helper_invocation(self, i):
