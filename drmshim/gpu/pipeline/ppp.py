@@ -145,14 +145,15 @@ def _plane(xw: np.ndarray, yw: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.stack((a, b, c), axis=1)
 
 
-def _bindings(memory, ppp: dict):
+def cf_bindings(memory, ppp: dict):
+    """(CF_BINDING_HEADER, [CF_BINDING...]) of the draw's fragment shader, or (None, [])."""
     fs = ppp.get("fragment_shader")
     if fs is None or not fs.cf_binding_count and not fs.cf_bindings:
         return None, []
-    from .usc_words import read_words
-    words = read_words(memory, fs.cf_bindings, 1 + fs.cf_binding_count, "PPP").tolist()
-    header = P.CF_BINDING_HEADER.unpack(words[:1])
-    return header, [P.CF_BINDING.unpack([w]) for w in words[1:]]
+    from .usc_words import decoded
+    raw = memory.read(fs.cf_bindings, 4 * (1 + fs.cf_binding_count), "PPP").tobytes()
+    header = decoded(P.CF_BINDING_HEADER, raw[:4])
+    return header, [decoded(P.CF_BINDING, raw[i:i + 4]) for i in range(4, len(raw), 4)]
 
 
 def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_px: int,
@@ -293,7 +294,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
             prim_id=None) -> np.ndarray:
     t = len(setup)
     planes = np.zeros((t, n_cf, 3), np.float32)
-    header, bindings = _bindings(memory, ppp)
+    header, bindings = cf_bindings(memory, ppp)
     if not bindings or t == 0:
         return planes
     # attributes through the unsnapped corners; depth through the snapped ones, as

@@ -86,7 +86,7 @@ from .. import raster as R
 from ..usc import ExecContext
 from .fragment import Background, broadcast_record, draw_state, shade_pass, uniform_record
 from .pbe import fill_possible, store_render_target
-from .ppp import DrawGeometry, process_draw
+from .ppp import DrawGeometry, cf_bindings, process_draw
 from .scratch import run_program
 from .usc_words import read_pipeline, read_words
 from .zls import IspMemory, depth_format as zls_depth_format
@@ -147,10 +147,9 @@ def _cf_count(memory, ppp: dict) -> int:
     fs = ppp.get("fragment_shader")
     if fs is None or not fs.cf_binding_count:
         return 1
-    words = read_words(memory, fs.cf_bindings, 1 + fs.cf_binding_count, "PPP").tolist()
-    n = P.CF_BINDING_HEADER.unpack(words[:1]).cf_count
-    for w in words[1:]:
-        b = P.CF_BINDING.unpack([w])
+    header, bindings = cf_bindings(memory, ppp)
+    n = header.cf_count
+    for b in bindings:
         n = max(n, b.base_cf + b.components)
     return max(n, 1)
 

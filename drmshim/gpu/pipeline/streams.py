@@ -18,7 +18,7 @@ from uapi import packets as P
 
 from ...firmware.watchdog import check_budget
 from ...memory import GPUFault, malformed
-from .usc_words import read_words
+from .usc_words import decoded, read_words
 
 __all__ = ["StreamError", "walk"]
 
@@ -44,10 +44,10 @@ def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple
         if kind is None:
             raise StreamError(unit, va, f"unknown block 0x{w0:08x}")
         if isinstance(kind, P.Group):
-            n = kind.size_words_for(kind.header.unpack([w0]))
+            n = kind.size_words_for(decoded(kind.header, w0.to_bytes(4, "little")))
         else:
             n = kind.size_words
-        rec = kind.unpack(read_words(memory, va, n, unit).tolist())
+        rec = decoded(kind, memory.read(va, 4 * n, unit).tobytes())
         yield va, rec
         name = rec.group.name if isinstance(rec, P.GroupRecord) else rec.name
         if name.endswith("_TERMINATE"):

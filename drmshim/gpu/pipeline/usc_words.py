@@ -18,7 +18,7 @@ from uapi import packets as P
 
 from ...memory import malformed
 
-__all__ = ["ShaderPipeline", "read_pipeline", "read_words"]
+__all__ = ["ShaderPipeline", "decoded", "read_pipeline", "read_words"]
 
 MAX_RECORDS = 64
 
@@ -60,9 +60,11 @@ _DECODED: dict = {}
 _DECODED_MAX = 4096
 
 
-def _decoded(kind, raw: bytes):
-    """``kind.unpack(raw)``, remembered by the bytes (a frame decodes the same
-    pipeline words again and again; records are only read)."""
+def decoded(kind, raw: bytes):
+    """``kind.unpack(raw)`` (a packet or a group), remembered by the bytes: a frame
+    decodes the same pipeline words, stream blocks, PPP state and coefficient
+    bindings again and again, draw after draw. The records are shared, so their
+    users only read them. A malformed group (too few words) raises every time."""
     key = (kind.name, raw)
     rec = _DECODED.get(key)
     if rec is None:
@@ -84,7 +86,7 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
         kind = P.USC_STREAM.identify(w0)
         if kind is None:
             raise malformed(unit, at, f"USC words at 0x{va:x}: unknown tag {w0 & 0xFF} at 0x{at:x}")
-        rec = _decoded(kind, memory.read(at, kind.size_B, unit).tobytes())
+        rec = decoded(kind, memory.read(at, kind.size_B, unit).tobytes())
         at += kind.size_B
         name = rec.name
         if name == "USC_END":

@@ -34,7 +34,7 @@ from uapi import packets as P
 from ..usc import ExecContext
 from .streams import walk
 from .scratch import run_program
-from .usc_words import ShaderPipeline, read_pipeline, read_words
+from .usc_words import ShaderPipeline, decoded, read_pipeline, read_words
 
 __all__ = ["Draw", "walk_draws", "shade_vertices", "VertexBatch"]
 
@@ -96,7 +96,7 @@ def walk_draws(memory, stream_va: int) -> list[Draw]:
                 statistics = st.counters
             continue
         if rec.name == "VDM_PPP_STATE_UPDATE":
-            state = P.PPP_STATE.unpack(read_words(memory, rec.state, rec.size_words, "PPP").tolist())
+            state = decoded(P.PPP_STATE, memory.read(rec.state, 4 * rec.size_words, "PPP").tobytes())
             ppp = {**ppp, **state.members}
         elif rec.name == "VDM_INDEX_LIST":
             d = Draw(len(draws), va, rec, vertex_pipeline, outputs, dict(ppp), count=rec.count,
