@@ -423,10 +423,7 @@ class Parser:
         while not self.at("}"):
             mloc = self.tok.loc
             mq = self.type_qualifier()
-            if self.at("struct"):
-                self.log.error(self.tok.loc, "embedded structure declarations are not allowed")
-                raise FatalError("struct in block")
-            spec = self.type_specifier()
+            spec = self.type_specifier()      # a struct definition here: the version decides (semantic)
             decls = [self.member_declarator()]
             while self.accept(","):
                 decls.append(self.member_declarator())

@@ -561,6 +561,10 @@ class QualifierRules:
         count = 0
         for m in b.members:
             mq = m.qualifier
+            if m.type_spec.struct is not None and self.version.at_least(120, 100):
+                # GLSL 1.20 section 4.1.8 ends embedded structure definitions, in blocks as in
+                # structs (GLSL 1.10 with GL_ARB_uniform_buffer_object has them, as in Mesa)
+                self.error(m.type_spec.loc, "embedded structure declarations are not allowed")
             mt = self.resolve_type(m.type_spec, allow_unsized=True)
             if mt is None:
                 continue
