@@ -55,6 +55,8 @@ _FRAGMENT_RESERVED = set(FRAGMENT_OPCODES) | {op + "_SAT" for op in FRAGMENT_OPC
 _OPTIONS = {"vertex": {"ARB_position_invariant"},
             "fragment": {"ARB_fog_linear", "ARB_fog_exp", "ARB_fog_exp2", "ARB_precision_hint_fastest",
                          "ARB_precision_hint_nicest", "ARB_draw_buffers", "ARB_fragment_program_shadow",
+                         # ATI_draw_buffers' name of ARB_draw_buffers' option (the same result.color[n])
+                         "ATI_draw_buffers",
                          # ARB_fragment_coord_conventions: fragment.position's origin and centre
                          "ARB_fragment_coord_origin_upper_left", "ARB_fragment_coord_pixel_center_integer"}}
 _EXCLUSIVE = ({"ARB_fog_linear", "ARB_fog_exp", "ARB_fog_exp2"},
@@ -238,6 +240,8 @@ class _Parser:
             if t.text in group and (self.prog.options & group) - {t.text}:
                 self.error(f"option {t.text} conflicts with an earlier option", t)
         self.prog.options.add(t.text)
+        if t.text == "ATI_draw_buffers":
+            self.prog.options.add("ARB_draw_buffers")
 
     def new_name(self) -> Token:
         t = self.ident("a name")

@@ -15,7 +15,7 @@ from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
-from driver.gl.vertexarrays import attrib_size_B
+from driver.gl.vertexarrays import PACKED, attrib_size_B
 
 __all__ = ["CompatMixin", "STATE_CONSTANT_BUFFER", "LEGACY_ATTRIBS",
            "fixed_function_source", "state_uniform_layout"]
@@ -305,13 +305,19 @@ class CompatMixin:
             entry = self.vao.legacy[key] = (VertexAttrib(), VertexBinding())
         return entry
 
-    def _legacy_pointer(self, array, size, type, stride, pointer, sizes, types, normalized):
+    def _legacy_pointer(self, array, size, type, stride, pointer, sizes, types, normalized, bgra=False):
         self._compat_only()
         if self.api.es1:        # OpenGL ES 1.1 table 2.4: its own sizes and types (GL_FIXED)
             from driver.gl.features.gles1 import ES1_ARRAYS
             sizes, types = ES1_ARRAYS[array]
+        else:                   # GL 3.3 compatibility table 2.5: the packed types, BGRA colours
+            types = (*types, *PACKED)
+            sizes = (*sizes, E.GL_BGRA) if bgra else sizes
         check(size in sizes, E.GL_INVALID_VALUE, "bad size")
         check_enum(type, types)
+        check(type not in PACKED or size in (4, E.GL_BGRA), E.GL_INVALID_OPERATION, "a packed type needs size 4")
+        check(size != E.GL_BGRA or type in (E.GL_UNSIGNED_BYTE, *PACKED), E.GL_INVALID_OPERATION,
+              "BGRA needs UNSIGNED_BYTE or a packed type")
         check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
         a, b = self._legacy(self._legacy_key(array))
         buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
@@ -326,19 +332,20 @@ class CompatMixin:
                              (E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE, E.GL_HALF_FLOAT), False)
 
     def glNormalPointer(self, type, stride, pointer) -> None:
-        self._legacy_pointer(E.GL_NORMAL_ARRAY, 3, type, stride, pointer, (3,),
+        # a packed normal is the x, y, z of a four-component word
+        self._legacy_pointer(E.GL_NORMAL_ARRAY, 4 if type in PACKED else 3, type, stride, pointer, (3, 4),
                              (E.GL_BYTE, E.GL_SHORT, E.GL_INT, E.GL_FLOAT, E.GL_DOUBLE), True)
 
     def glColorPointer(self, size, type, stride, pointer) -> None:
         self._legacy_pointer(E.GL_COLOR_ARRAY, size, type, stride, pointer, (3, 4),
                              (E.GL_BYTE, E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_UNSIGNED_SHORT,
                               E.GL_INT, E.GL_UNSIGNED_INT, E.GL_FLOAT, E.GL_DOUBLE,
-                              E.GL_HALF_FLOAT), True)
+                              E.GL_HALF_FLOAT), True, bgra=True)
 
     def glSecondaryColorPointer(self, size, type, stride, pointer) -> None:
         self._legacy_pointer(E.GL_SECONDARY_COLOR_ARRAY, size, type, stride, pointer, (3,),
                              (E.GL_BYTE, E.GL_UNSIGNED_BYTE, E.GL_SHORT, E.GL_UNSIGNED_SHORT,
-                              E.GL_INT, E.GL_UNSIGNED_INT, E.GL_FLOAT, E.GL_DOUBLE), True)
+                              E.GL_INT, E.GL_UNSIGNED_INT, E.GL_FLOAT, E.GL_DOUBLE), True, bgra=True)
 
     def glTexCoordPointer(self, size, type, stride, pointer) -> None:
         self._legacy_pointer(E.GL_TEXTURE_COORD_ARRAY, size, type, stride, pointer, (1, 2, 3, 4),

@@ -98,6 +98,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     # -- GL 1.x-2.x features under their extension names (compatibility profile): the
     # extension commands are the registry's aliases of the core ones (features/aliases.py)
     _x("GL_ARB_draw_buffers", _ANY, _N, _N, _N, DONE),
+    _x("GL_ATI_draw_buffers", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
+    _x("GL_EXT_vertex_array_bgra", _ANY, _N, _N, _N, DONE),  # test_legacy_small_extensions.py
     # ARB assembly programs (compiler/arb, driver/gl/arbprogram.py; tests/compiler/arb,
     # tests/driver/gl/test_arbprogram*.py)
     _x("GL_ARB_fragment_program", _ANY, _N, _N, _N, DONE),
@@ -197,7 +199,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_timer_query", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_uniform_buffer_object", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_vertex_array_object", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ARB_vertex_type_2_10_10_10_rev", _N, _GL32, _N, _N, DONE),
+    _x("GL_ARB_vertex_type_2_10_10_10_rev", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_framebuffer_sRGB", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_gpu_shader4", _ANY, _N, _N, _N, DONE, glsl=True),      # test_gpu_shader4.py
     _x("GL_EXT_packed_float", _ANY, _GL32, _N, _N, DONE),

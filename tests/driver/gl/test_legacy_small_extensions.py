@@ -1,0 +1,126 @@
+"""Small legacy extensions of compatibility contexts, each tested for what it
+specifies (against hand-computed values): GL_ATI_draw_buffers,
+GL_ARB_vertex_type_2_10_10_10_rev in the compatibility profile."""
+
+import numpy as np
+import pytest
+
+from driver.gl import enums as E
+
+W = H = 8
+
+
+@pytest.fixture
+def ctx():
+    import driver
+    return driver.Context(api="compat", width=W, height=H)
+
+
+def listed(c, name):
+    return name in c.glGetString(E.GL_EXTENSIONS).split()
+
+
+def quad(c):
+    c.glBegin(E.GL_QUADS)
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        c.glVertex2f(x, y)
+    c.glEnd()
+    assert c.glGetError() == E.GL_NO_ERROR, c.error_log[-3:]
+
+
+def two_target_fbo(c):
+    fbo = c.glGenFramebuffers(1)[0]
+    c.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    for k, tex in enumerate(c.glGenTextures(2)):
+        c.glBindTexture(E.GL_TEXTURE_2D, tex)
+        c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, W, H, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        c.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0 + k, E.GL_TEXTURE_2D, tex, 0)
+    assert c.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    return fbo
+
+
+def read(c, attachment):
+    c.glReadBuffer(attachment)
+    data = c.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+    return np.frombuffer(bytes(data), np.uint8).reshape(H, W, 4)
+
+
+# -- GL_ATI_draw_buffers ----------------------------------------------------------------------
+def test_ati_draw_buffers_option_and_entry_point(ctx):
+    c = ctx
+    assert listed(c, "GL_ATI_draw_buffers")
+    assert c.glGetIntegerv(E.GL_MAX_DRAW_BUFFERS)[0] >= 4        # MAX_DRAW_BUFFERS_ATI: the same enum
+    two_target_fbo(c)
+    c.glDrawBuffersATI(2, [E.GL_COLOR_ATTACHMENT0, E.GL_COLOR_ATTACHMENT1])
+    assert c.glGetIntegerv(E.GL_DRAW_BUFFER1) == [E.GL_COLOR_ATTACHMENT1]
+    text = (b"!!ARBfp1.0\nOPTION ATI_draw_buffers;\n"
+            b"MOV result.color[0], {0.25, 0.5, 0.75, 1.0};\nMOV result.color[1], {1.0, 0.75, 0.5, 0.25};\nEND\n")
+    c.glBindProgramARB(E.GL_FRAGMENT_PROGRAM_ARB, 1)
+    c.glProgramStringARB(E.GL_FRAGMENT_PROGRAM_ARB, E.GL_PROGRAM_FORMAT_ASCII_ARB, len(text), text)
+    assert c.glGetError() == E.GL_NO_ERROR, c.glGetString(E.GL_PROGRAM_ERROR_STRING_ARB)
+    c.glEnable(E.GL_FRAGMENT_PROGRAM_ARB)
+    quad(c)
+    assert (read(c, E.GL_COLOR_ATTACHMENT0) == [64, 128, 191, 255]).all()
+    assert (read(c, E.GL_COLOR_ATTACHMENT1) == [255, 191, 128, 64]).all()
+
+
+def test_ati_draw_buffers_option_is_needed_for_an_index(ctx):
+    c = ctx
+    text = b"!!ARBfp1.0\nMOV result.color[1], {1.0, 0.75, 0.5, 0.25};\nEND\n"
+    c.glBindProgramARB(E.GL_FRAGMENT_PROGRAM_ARB, 1)
+    c.glProgramStringARB(E.GL_FRAGMENT_PROGRAM_ARB, E.GL_PROGRAM_FORMAT_ASCII_ARB, len(text), text)
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    assert c.glGetIntegerv(E.GL_PROGRAM_ERROR_POSITION_ARB) == [text.index(b"[")]
+
+
+# -- GL_ARB_vertex_type_2_10_10_10_rev in the compatibility profile ---------------------------
+def _pack(x, y, z, w):
+    """An UNSIGNED_INT_2_10_10_10_REV word: x in bits 0-9, y 10-19, z 20-29, w 30-31."""
+    return x | (y << 10) | (z << 20) | (w << 30)
+
+
+def test_packed_formats_listed_and_drawn_in_the_compatibility_profile(ctx):
+    """A packed colour array (UNSIGNED_INT_2_10_10_10_REV, normalised) and
+    glColorP3ui/glSecondaryColorP3ui through the fixed-function pipeline."""
+    c = ctx
+    assert listed(c, "GL_ARB_vertex_type_2_10_10_10_rev")
+    word = _pack(1023, 512, 0, 3)                 # (1, 512/1023, 0, 1)
+    colours = np.array([word] * 4, np.uint32)
+    positions = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, positions.tobytes())
+    c.glEnableClientState(E.GL_COLOR_ARRAY)
+    c.glColorPointer(4, E.GL_UNSIGNED_INT_2_10_10_10_REV, 0, colours.tobytes())
+    assert c.glGetError() == E.GL_NO_ERROR, c.error_log[-3:]
+    c.glDrawArrays(E.GL_QUADS, 0, 4)
+    px = np.asarray(c.read_pixels())[4, 4]
+    assert abs(int(px[0]) - 255) <= 1 and abs(int(px[1]) - round(512 / 1023 * 255)) <= 1 and px[2] == 0
+    c.glDisableClientState(E.GL_COLOR_ARRAY)
+    c.glColorP3ui(E.GL_UNSIGNED_INT_2_10_10_10_REV, _pack(0, 1023, 256, 0))
+    c.glSecondaryColorP3ui(E.GL_UNSIGNED_INT_2_10_10_10_REV, _pack(512, 0, 0, 0))
+    c.glEnable(E.GL_COLOR_SUM)
+    c.glDrawArrays(E.GL_QUADS, 0, 4)
+    px = np.asarray(c.read_pixels())[4, 4].astype(int)
+    want = np.round(np.clip([512 / 1023, 1.0, 256 / 1023], 0, 1) * 255)
+    assert (abs(px[:3] - want) <= 1).all(), (px, want)
+
+
+def test_packed_bgra_colours_and_their_errors(ctx):
+    c = ctx
+    positions = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, positions.tobytes())
+    c.glEnableClientState(E.GL_COLOR_ARRAY)
+    # BGRA: the word's x is blue, z is red
+    c.glColorPointer(E.GL_BGRA, E.GL_UNSIGNED_INT_2_10_10_10_REV, 0,
+                     np.array([_pack(0, 512, 1023, 3)] * 4, np.uint32).tobytes())
+    c.glDrawArrays(E.GL_QUADS, 0, 4)
+    px = np.asarray(c.read_pixels())[4, 4].astype(int)
+    assert abs(px[0] - 255) <= 1 and abs(px[1] - 128) <= 1 and px[2] == 0, px
+    for size, type, error in ((3, E.GL_UNSIGNED_INT_2_10_10_10_REV, E.GL_INVALID_OPERATION),
+                              (E.GL_BGRA, E.GL_FLOAT, E.GL_INVALID_OPERATION),
+                              (2, E.GL_UNSIGNED_BYTE, E.GL_INVALID_VALUE)):
+        c.glColorPointer(size, type, 0, None)
+        assert c.glGetError() == error
+    assert c.glGetPointerv(E.GL_COLOR_ARRAY_POINTER) is not None
+    assert c.glGetIntegerv(E.GL_COLOR_ARRAY_SIZE) == [E.GL_BGRA]       # unchanged by the errors
