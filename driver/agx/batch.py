@@ -165,7 +165,7 @@ class Batch:
     no_store: set = field(default_factory=set)      # ... after the draws: nothing to store
     zs_access: int = 0                              # PipeClear.DEPTH/STENCIL: planes some draw tests (reads and writes)
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
-    ppp_cache: dict = field(default_factory=dict)   # draw state -> (PPP state address, words)
+    ppp_cache: dict = field(default_factory=dict)   # draw state -> PPP members; ("state", bytes) -> (address, words)
 
     def __post_init__(self):
         dev = self.ctx.device

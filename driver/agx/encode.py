@@ -30,6 +30,7 @@ from uapi import topology
 
 from . import fallbacks, index_rewrite, texel_buffer
 from .compile import link_fragment_bindings
+from .packed import packed
 from .resource import FIXED24_DEPTH, AgxResource, layout_format
 from .shader import AgxShader
 
@@ -210,7 +211,7 @@ def sampler_descriptor(s: SamplerState | None) -> tuple[bytes, bytes | None]:
         else P.BorderColour.CUSTOM
     mip = {PipeTexMipFilter.NONE: P.MipFilter.NONE, PipeTexMipFilter.NEAREST: P.MipFilter.NEAREST,
            PipeTexMipFilter.LINEAR: P.MipFilter.LINEAR}[s.min_mip_filter]
-    desc = P.pack("SAMPLER", min_filter=int(s.min_img_filter), mag_filter=int(s.mag_img_filter), mip_filter=mip,
+    desc = packed("SAMPLER", min_filter=int(s.min_img_filter), mag_filter=int(s.mag_img_filter), mip_filter=mip,
                   wrap_s=_WRAPS[s.wrap_s], wrap_t=_WRAPS[s.wrap_t], wrap_r=_WRAPS[s.wrap_r],
                   compare_enable=s.compare_mode, compare_func=int(s.compare_func), border_colour=bc,
                   seamless_cube=s.seamless_cube_map, unnormalized_coords=s.unnormalized_coords,
@@ -222,7 +223,7 @@ def sampler_descriptor(s: SamplerState | None) -> tuple[bytes, bytes | None]:
     if bc == P.BorderColour.CUSTOM:
         words = [int(c) & 0xFFFFFFFF for c in border] if s.border_color_is_integer else \
             [int(w) for w in np.array(border, np.float32).view(np.uint32)]
-        extra = P.pack("SAMPLER_BORDER", border_0=words[0], border_1=words[1], border_2=words[2], border_3=words[3])
+        extra = packed("SAMPLER_BORDER", border_0=words[0], border_1=words[1], border_2=words[2], border_3=words[3])
     return desc, extra
 
 
@@ -511,31 +512,31 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
         return cached
     code = sh.code_bo(dev)
     batch.keep(code)
-    words = [P.pack("USC_SHADER", register_count=min(sh.register_count, 255),
+    words = [packed("USC_SHADER", register_count=min(sh.register_count, 255),
                     scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=code.va,
                     uniform_count_halves=min(sh.uniform_halves, 1023))]
     if len(halves):
         va = batch.pool.upload(halves.tobytes(), 16)
         for start in range(0, len(halves), 256):
             n = min(256, len(halves) - start)
-            words.append(P.pack("USC_UNIFORM", start_halves=start, size_halves=n, buffer=va + 2 * start))
+            words.append(packed("USC_UNIFORM", start_halves=start, size_halves=n, buffer=va + 2 * start))
     if texs:
-        words.append(P.pack("USC_TEXTURE", start=0, count=len(texs) // P.TEXTURE_DESC_B,
+        words.append(packed("USC_TEXTURE", start=0, count=len(texs) // P.TEXTURE_DESC_B,
                             table=batch.pool.upload(texs, 64)))
     if samps:
         stride = P.SAMPLER_EXTENDED_DESC_B if extended else P.SAMPLER_DESC_B
-        words.append(P.pack("USC_SAMPLER", start=0, count=len(samps) // stride, extended=extended,
+        words.append(packed("USC_SAMPLER", start=0, count=len(samps) // stride, extended=extended,
                             table=batch.pool.upload(samps, 64)))
     if sh.stage == "compute" and sh.shared_B:
         lx, ly, lz = sh.local_size
-        words.append(P.pack("USC_SHARED", local_memory_size_B=-(-sh.shared_B // 16) * 16,
+        words.append(packed("USC_SHARED", local_memory_size_B=-(-sh.shared_B // 16) * 16,
                             threadgroup_size_threads=max(1, lx * ly * lz)))
     if sh.stage == "vertex":
-        words.append(P.pack("USC_VARYINGS", output_count_words=sh.output_count_words))
+        words.append(packed("USC_VARYINGS", output_count_words=sh.output_count_words))
     if sh.stage == "fragment":
-        words.append(P.pack("USC_VARYINGS", cf_count=max(sh.cf_count, 1)))
-        words.append(P.pack("USC_FRAGMENT", **(fragment or {})))
-    words.append(P.pack("USC_END"))
+        words.append(packed("USC_VARYINGS", cf_count=max(sh.cf_count, 1)))
+        words.append(packed("USC_FRAGMENT", **(fragment or {})))
+    words.append(packed("USC_END"))
     va = batch.usc_cache[key] = batch.pool.upload(b"".join(words), 64)
     return va
 
@@ -945,19 +946,22 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
                         discards=fs.discards, early_z=early_z(fs))
         fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
     occ = [(q.slot, q.type) for q in ctx.queries_active if q.slot is not None]
+    # the PPP state's members, packed once per batch and state, but the fragment
+    # shader's pipeline (new words whenever a uniform changes): added per draw
     state_key = (ctx.fb, ctx.rast, ctx.dsa, ctx.blend, ctx.viewport, ctx.scissor, ctx.stencil_ref, ctx.sample_mask,
-                 ctx.min_samples, id(vs), id(fs), fs_words, cf, tuple(occ))
-    ppp = batch.ppp_cache.get(state_key)
-    if ppp is None:
-        ppp = batch.ppp_cache[state_key] = _ppp_state(ctx, batch, vs, fs, cf, fs_words)
+                 ctx.min_samples, id(vs), id(fs), cf, tuple(occ))
+    members = batch.ppp_cache.get(state_key)
+    if members is None:
+        members = batch.ppp_cache[state_key] = _ppp_members(ctx, batch, vs, fs, cf)
+    ppp = _ppp_upload(batch, members, fs_words)
     vs_words = usc_words(ctx, batch, vs, S.VERTEX, attributes)
     state = dict(vertex_shader=dict(pipeline=vs_words), vertex_outputs=dict(output_count_words=vs.output_count_words))
     stats_va = ctx.statistics_va()
     if stats_va != getattr(batch, "statistics_va", 0):   # the VDM keeps it for the following draws
         state["statistics"] = dict(counters=stats_va)
         batch.statistics_va = stats_va
-    batch.vdm += P.pack("VDM_STATE", **state)
-    batch.vdm += P.pack("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
+    batch.vdm += packed("VDM_STATE", **state)
+    batch.vdm += packed("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
     draw = dict(primitive=_PRIMS[mode], instances=info.instance_count, base_vertex=base_vertex,
                 base_instance=info.start_instance, count=count)
     if index_size:
@@ -968,7 +972,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     if indirect_record is not None:
         res, offset_B = indirect_record
         draw.update(indirect=True, indirect_buffer=_buffer_address(ctx, batch, res, offset_B, False))
-    batch.vdm += P.pack("VDM_INDEX_LIST", **draw)
+    batch.vdm += packed("VDM_INDEX_LIST", **draw)
     batch.draws += 1
     batch.zs_access |= _zs_access(ctx)
 
@@ -998,8 +1002,10 @@ def _zs_access(ctx) -> int:
     return (PipeClear.DEPTH if depth else 0) | (PipeClear.STENCIL if stencil else 0)
 
 
-def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) -> tuple[int, int]:
-    """Upload the PPP state of a draw; (address, size in words)."""
+def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
+    """The PPP state of a draw as its packed members (name -> bytes), but the
+    fragment shader's: its fields without ``pipeline`` (a dict; ``_ppp_upload``
+    packs it with the draw's USC words)."""
     fb, rast, dsa = ctx.fb, ctx.rast, ctx.dsa
     vp = ctx.viewport
     (sx, sy, sz), (tx, ty, tz) = vp.scale, vp.translate
@@ -1038,13 +1044,12 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
     m["varying_counts"] = dict(smooth_32=vs.smooth_32, flat_32=vs.flat_32, linear_32=vs.linear_32)
     if fs is not None:
         n_user = vs.smooth_32 + vs.flat_32 + vs.linear_32
-        hdr = P.pack("CF_BINDING_HEADER", slots_32=1 + n_user,
+        hdr = packed("CF_BINDING_HEADER", slots_32=1 + n_user,
                      cf_count=max([b.base_cf + b.components for b in cf] + [fs.cf_count, 1]))
-        body = b"".join(P.pack("CF_BINDING", components=b.components, shade_model=P.ShadeModel[b.shade_model],
+        body = b"".join(packed("CF_BINDING", components=b.components, shade_model=P.ShadeModel[b.shade_model],
                                source=P.CoefficientSource[b.source], base_slot=b.base_slot, base_cf=b.base_cf)
                         for b in cf)
-        m["fragment_shader"] = dict(pipeline=fs_words, cf_bindings=batch.pool.upload(hdr + body, 16),
-                                    cf_binding_count=len(cf))
+        m["fragment_shader"] = dict(cf_bindings=batch.pool.upload(hdr + body, 16), cf_binding_count=len(cf))
     zs = fb.zsbuf
     planes = zs.resource.planes if zs is not None else {}
     depth_on = dsa.depth_enabled and "depth" in planes
@@ -1073,8 +1078,23 @@ def _ppp_state(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf, fs_words) ->
         batch.keep(ctx.occlusion_bo)
     else:
         m["occlusion"] = dict(mode=P.VisibilityMode.NONE)
-    state = P.pack("PPP_STATE", **m)
-    return batch.pool.upload(state, 16), len(state) // 4
+    return {name: fields if name == "fragment_shader" else packed(P.PPP_STATE.members[name], **fields)
+            for name, fields in m.items()}
+
+
+def _ppp_upload(batch, members: dict, fs_words) -> tuple[int, int]:
+    """The PPP state of ``_ppp_members`` with the fragment shader's USC words at
+    ``fs_words``, uploaded once per batch and distinct bytes; (address, size in words)."""
+    fs = members.get("fragment_shader")
+    if fs is not None:
+        members = {**members, "fragment_shader": packed(P.PPP_STATE.members["fragment_shader"],
+                                                        pipeline=fs_words, **fs)}
+    state = packed(P.PPP_STATE, **members)
+    key = ("state", state)
+    hit = batch.ppp_cache.get(key)
+    if hit is None:
+        hit = batch.ppp_cache[key] = (batch.pool.upload(state, 16), len(state) // 4)
+    return hit
 
 
 # ----------------------------------------------------------------------------- dispatches
