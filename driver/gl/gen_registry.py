@@ -171,6 +171,11 @@ EXTENSION_ENUMS = (
     "GL_NUM_INPUT_INTERPOLATOR_COMPONENTS_ATI",
     "GL_NUM_LOOPBACK_COMPONENTS_ATI",
     "GL_COLOR_ALPHA_PAIRING_ATI",
+    # GL_NV_fog_distance (driver/gl/legacy/fixedfunc.py) and GL_MESA_pack_invert
+    "GL_FOG_DISTANCE_MODE_NV",
+    "GL_EYE_RADIAL_NV",
+    "GL_EYE_PLANE_ABSOLUTE_NV",
+    "GL_PACK_INVERT_MESA",
     # GL_ARB_gpu_shader_int64: the uniform types (driver/gl/glsl.py)
     "GL_INT64_ARB",
     "GL_INT64_VEC2_ARB",

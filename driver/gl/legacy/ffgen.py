@@ -58,6 +58,7 @@ class VertexKey:
     rescale: bool = False
     texcoords: tuple = ()              # (unit, (S, T, R, Q) texgen mode or 0[, texture matrix not identity])
     fog_coord: int | None = None       # GL_FRAGMENT_DEPTH / GL_FOG_COORD when fog is on
+    fog_distance: int = E.GL_EYE_PLANE_ABSOLUTE_NV    # NV_fog_distance: the FRAGMENT_DEPTH distance
     point_attenuation: bool = False
     point_size_array: bool = False     # OES_point_size_array: the size is the vertex's POINT_SIZE_ATTRIBUTE
     vertex_materials: tuple = ()       # (side, what) read per vertex (glMaterial inside Begin/End)
@@ -207,9 +208,10 @@ def vertex_source(key: VertexKey) -> str:
             body.append("vec2 sphere = refl.xy / m + 0.5;")
     for unit, ms, *matrix in key.texcoords:
         body += _texgen(unit, ms, *matrix)
-    if key.fog_coord is not None:
-        body.append("gl_FogFragCoord = " + ("gl_FogCoord;" if key.fog_coord == E.GL_FOG_COORD
-                                             else "abs(ecPos.z);"))
+    if key.fog_coord is not None:      # NV_fog_distance: |ze|, ze, or the eye-space distance
+        distance = {E.GL_EYE_PLANE: "ecPos.z", E.GL_EYE_RADIAL_NV: "length(ecPos.xyz)"}.get(key.fog_distance,
+                                                                                           "abs(ecPos.z)")
+        body.append("gl_FogFragCoord = " + ("gl_FogCoord;" if key.fog_coord == E.GL_FOG_COORD else distance + ";"))
     # ES 1.1 section 3.3: the point size array replaces POINT_SIZE, then attenuation and
     # the clamp to [POINT_SIZE_MIN, POINT_SIZE_MAX] apply as to POINT_SIZE
     size = POINT_SIZE_ATTRIBUTE if key.point_size_array else "gl_Point.size"

@@ -332,6 +332,9 @@ class FixedFunctionMixin:
         elif pname == E.GL_FOG_COORD_SRC:
             check_enum(int(v), (E.GL_FOG_COORD, E.GL_FRAGMENT_DEPTH))
             fog.coord_src = int(v)
+        elif pname == E.GL_FOG_DISTANCE_MODE_NV and self.api.has_extension("GL_NV_fog_distance"):
+            check_enum(int(v), (E.GL_EYE_PLANE_ABSOLUTE_NV, E.GL_EYE_PLANE, E.GL_EYE_RADIAL_NV))
+            fog.distance_mode = int(v)
         else:
             check_enum(pname, ())
 
@@ -596,6 +599,7 @@ class FixedFunctionMixin:
             if lighting and E.GL_COLOR_MATERIAL in en else None,
             normalize=E.GL_NORMALIZE in en, rescale=E.GL_RESCALE_NORMAL in en,
             texcoords=tuple(texcoords), fog_coord=L.fog.coord_src if fog else None,
+            fog_distance=L.fog.distance_mode,
             # GL 2.1 section 3.4: the derived size is clamped to [POINT_SIZE_MIN, POINT_SIZE_MAX]
             # whatever the attenuation (the key's stage computes both)
             point_attenuation=L.point.attenuation != (1.0, 0.0, 0.0)

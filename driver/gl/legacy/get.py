@@ -68,6 +68,7 @@ class GetLegacyMixin:
             E.GL_FOG_START: lambda c: L(c).fog.start, E.GL_FOG_END: lambda c: L(c).fog.end,
             E.GL_FOG_INDEX: lambda c: L(c).fog.index, E.GL_FOG_COLOR: lambda c: L(c).fog.color,
             E.GL_FOG_COORD_SRC: lambda c: L(c).fog.coord_src,
+            E.GL_FOG_DISTANCE_MODE_NV: lambda c: L(c).fog.distance_mode,
             # current values (table 6.5)
             E.GL_CURRENT_FOG_COORD: lambda c: L(c).fog_coord,
             E.GL_CURRENT_INDEX: lambda c: L(c).index,

@@ -55,6 +55,7 @@ class Fog:
     index: float = 0.0
     color: tuple = (0.0, 0.0, 0.0, 0.0)
     coord_src: int = E.GL_FRAGMENT_DEPTH
+    distance_mode: int = E.GL_EYE_PLANE_ABSOLUTE_NV     # NV_fog_distance (its initial value: Mesa's)
 
 
 @dataclass

@@ -124,3 +124,43 @@ def test_packed_bgra_colours_and_their_errors(ctx):
         assert c.glGetError() == error
     assert c.glGetPointerv(E.GL_COLOR_ARRAY_POINTER) is not None
     assert c.glGetIntegerv(E.GL_COLOR_ARRAY_SIZE) == [E.GL_BGRA]       # unchanged by the errors
+
+
+# -- GL_NV_fog_distance -----------------------------------------------------------------------
+@pytest.mark.parametrize("mode,z,distance", [
+    (E.GL_EYE_PLANE_ABSOLUTE_NV, -0.5, 0.5),       # |ze|
+    (E.GL_EYE_PLANE, 0.5, 0.5),                    # ze, signed
+    (E.GL_EYE_PLANE, -0.5, -0.5),                  # (f > 1: clamped, no fog)
+    # the eye-space distance, per vertex (the specification allows interpolating it):
+    # every corner of the window-filling quad is sqrt(1 + 1 + 0.25) = 1.5 away
+    (E.GL_EYE_RADIAL_NV, 0.5, 1.5)])
+def test_fog_distance_modes(ctx, mode, z, distance):
+    c = ctx
+    assert listed(c, "GL_NV_fog_distance")
+    assert c.glGetIntegerv(E.GL_FOG_DISTANCE_MODE_NV) == [E.GL_EYE_PLANE_ABSOLUTE_NV]
+    c.glFogi(E.GL_FOG_MODE, E.GL_LINEAR)
+    c.glFogf(E.GL_FOG_START, 0.0)
+    c.glFogf(E.GL_FOG_END, 2.0)
+    c.glFogfv(E.GL_FOG_COLOR, [0.0, 1.0, 0.0, 1.0])
+    c.glFogi(E.GL_FOG_DISTANCE_MODE_NV, mode)
+    assert c.glGetIntegerv(E.GL_FOG_DISTANCE_MODE_NV) == [mode]
+    c.glEnable(E.GL_FOG)
+    c.glColor3f(1.0, 0.0, 0.0)
+    c.glBegin(E.GL_QUADS)
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        c.glVertex3f(x, y, z)
+    c.glEnd()
+    f = min(max((2.0 - distance) / 2.0, 0.0), 1.0)
+    px = np.asarray(c.read_pixels())[4, 4].astype(int)
+    assert abs(px[0] - round(f * 255)) <= 2 and abs(px[1] - round((1 - f) * 255)) <= 2, (px, f)
+
+
+def test_fog_distance_errors_and_attribute_stack(ctx):
+    c = ctx
+    c.glFogi(E.GL_FOG_DISTANCE_MODE_NV, E.GL_EYE_LINEAR)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    c.glPushAttrib(E.GL_FOG_BIT)
+    c.glFogi(E.GL_FOG_DISTANCE_MODE_NV, E.GL_EYE_RADIAL_NV)
+    c.glPopAttrib()
+    assert c.glGetIntegerv(E.GL_FOG_DISTANCE_MODE_NV) == [E.GL_EYE_PLANE_ABSOLUTE_NV]
+    assert c.glGetError() == E.GL_NO_ERROR
