@@ -147,6 +147,9 @@ class CompiledShader:
     writes_depth: bool = False
     writes_sample_mask: bool = False
     discards: bool = False
+    # fragment: reads its sample's index or position or interpolates at it, so it runs
+    # once per covered sample on a multisampled target (else once per pixel)
+    per_sample: bool = False
     info: object = None         # the front end's ShaderInfo, passed through
     ir_text: str = ""
 

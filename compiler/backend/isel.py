@@ -92,7 +92,8 @@ class Selector:
         self.preloaded: dict[int, Ref] = {}
         self.entry = None
         self.attributes: set[int] = set()
-        self.flags = {"reads_tile": False, "writes_depth": False, "writes_sample_mask": False, "discards": False}
+        self.flags = {"reads_tile": False, "writes_depth": False, "writes_sample_mask": False, "discards": False,
+                      "per_sample": False}
         self.cf_max = 0
         io = options.get("info") or info.get("io")     # the front half's ShaderInfo, or the lowering's maps
         self.varying_components = {v.slot: v.components for v in getattr(io, "varyings", [])} if io else {}
@@ -633,6 +634,8 @@ class Selector:
         fn = getattr(self, "in_" + i.name, None)
         if fn is None:
             if i.name in _SYSVAL_SR:
+                if i.name in ("load_sample_id", "load_sample_pos"):
+                    self.flags["per_sample"] = True         # gl_SampleID, gl_SamplePosition
                 self.vals[i.dest] = [self.op("get_sr", 32, sr=sr) for sr in _SYSVAL_SR[i.name]]
                 return
             raise BackendError(f"no instruction selection for intrinsic {i.name}")
@@ -853,6 +856,8 @@ class Selector:
         v = VReg(size, n)
         self.cf_max = max(self.cf_max, cf + n)
         at = {"where": self.src(where, "iter", "where")} if loc in ("at_sample", "at_offset") else {}
+        if loc == "sample" and interp != "flat":
+            self.flags["per_sample"] = True             # a sample-qualified input
         if interp == "flat":
             self.block.instrs.append(MInstr("ldcf", {"dst": v, "cf": cf}))
         elif interp in ("noperspective", "linear"):      # "linear": window-linear planes (gl_FragCoord.zw)

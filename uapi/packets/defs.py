@@ -386,6 +386,9 @@ USC_FRAGMENT = Packet("USC_FRAGMENT", 1, [
     boolean("writes_sample_mask", 9),
     boolean("discards", 10),
     boolean("early_z", 11, doc="depth/stencil may be tested before shading"),
+    boolean("per_sample", 12, doc="on a multisampled target, run once per covered sample (the program reads "
+                                  "its sample's index or position, or interpolates at it); otherwise once "
+                                  "per pixel, its result written to every covered sample"),
 ])
 
 USC_PBE = Packet("USC_PBE", 3, [
@@ -501,7 +504,8 @@ PPP_MSAA = Packet("PPP_MSAA", 2, [
     boolean("coverage_invert", 3),
     boolean("alpha_to_coverage", 4),
     boolean("alpha_to_one", 5),
-    boolean("sample_shading", 6),
+    boolean("sample_shading", 6, doc="shade once per covered sample whatever the program (GL's sample "
+                                     "shading: glMinSampleShading above 1/samples)"),
     uint("sample_mask", 16, 16, default=0xFFFF),
     flt("coverage_value", at(1), default=1.0),
 ])

@@ -5,7 +5,10 @@ per-pixel rank layers) and the draw states, run depth/stencil and the fragment
 programs so that every sample sees its primitives in order: hidden surface
 removal when the pass allows it (resolve visibility, then shade the visible
 samples once), else layer by layer with early or late depth/stencil. One lane
-per covered sample; coefficient registers per lane from the PPP planes;
+per fragment (pixel) on a multisampled target, its result written to every
+covered sample, unless the program or the draw asks for one lane per covered
+sample (``USC_FRAGMENT.per_sample``, ``PPP_MSAA.sample_shading``); coverage and
+depth/stencil stay per sample. Coefficient registers per lane from the PPP planes;
 ``ld_tile``/``st_tile`` on tile memory (in place when tests are early, on a copy
 written back for passing samples when late). Programs whose lanes all compute
 the same thing write one record, broadcast (``uniform_record``).
@@ -53,6 +56,7 @@ class DrawState:
     uses_iter: bool = False
     uniform: tuple | None = None        # uniform_record of the fragment program
     sample_mask: int = 0xFFFF
+    per_sample: bool = False            # one lane per covered sample (else one per pixel)
     occlusion: object = None
     passed: int = 0                     # samples that passed depth/stencil (occlusion)
     shaded: int = 0                     # fragment shader invocations (lanes, helpers excluded)
@@ -99,6 +103,7 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
     msaa = ppp.get("msaa")
     if msaa is not None:
         st.sample_mask = msaa.sample_mask
+        st.per_sample = bool(msaa.sample_shading)
     st.occlusion = ppp.get("occlusion")
     fs = ppp.get("fragment_shader")
     if fs is not None and fs.pipeline:
@@ -114,6 +119,7 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         # late tests when the program may change the outcome (discard, depth, sample
         # mask) or when its USC_FRAGMENT forbids early ones (a program whose memory
         # writes every fragment must make, those of fragments that then fail too)
+        st.per_sample = st.per_sample or bool(p.per_sample)
         st.late = p.discards or p.writes_depth or p.writes_sample_mask or not p.early_z or "discard" in names \
             or "zs_emit" in names or "sample_mask" in names
         st.hsr_ok = (not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
@@ -434,6 +440,12 @@ class _PassContext:
         self._run = None                                         # (indices, first) of a run layer
         self.S = frame.S
         self.spos = R.sample_positions_px(self.S).astype(np.float32)
+        # per coverage mask: the mean position of its samples from the pixel's corner
+        masks = np.arange(1 << self.S)
+        bits = ((masks[:, None] >> np.arange(self.S)) & 1).astype(np.float64)
+        counts = np.maximum(bits.sum(axis=1, keepdims=True), 1)
+        self.centroid_table = ((bits @ self.spos.astype(np.float64)) / counts).astype(np.float32)
+        self.centroid_table[0] = 0.5
 
     @cached_property
     def rec_f(self) -> np.ndarray:
@@ -631,7 +643,20 @@ class _PassContext:
             bits = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
             f_local, s = np.nonzero(bits)
             broadcast_record(self.tile_buffer, self.rec_f[idx[f_local]] * S + s, *st.uniform)
-            return len(f_local)
+            return len(f_local) if st.per_sample else len(idx)      # invocations: samples or pixels
+        if S > 1 and not st.per_sample:
+            return self._shade_pixels(st, idx, cover, late)
+        return self._sample_lanes(st, idx, cover, late, known, ordered)
+
+    def _sample_lanes(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, known,
+                      ordered: bool = False, pixel_inputs: bool = False) -> int:
+        """One lane per covered sample of fragments ``idx`` (single-sampled: per
+        fragment). ``pixel_inputs``: the lanes are a per-pixel invocation's, run per
+        sample because the samples' tile records differ (``_shade_pixels``): each lane
+        sees its fragment's whole coverage and centroid. Returns the lanes shaded
+        (helpers excluded): the invocations."""
+        S, frags = self.S, self.frags
+        direct = not late
         fused = None
         if S == 1:
             f_local = _iota(len(idx))
@@ -664,36 +689,15 @@ class _PassContext:
             rec = self.record_of[np.clip(y - y0, 0, h - 1), np.clip(x - x0, 0, w - 1)]
             rec = np.where((x >= x0) & (x < x0 + w) & (y >= y0) & (y < y0 + h), rec, -1)
         records = rec * S + s if S > 1 else rec
-        specials = {}
-        for name in st.specials:
-            if name == "pixel_x":
-                specials[name] = x.view(np.uint32)
-            elif name == "pixel_y":
-                specials[name] = y.view(np.uint32)
-            elif name == "sample_id":
-                specials[name] = s.view(np.uint32) if S > 1 else 0
-            elif name == "coverage_mask":
-                specials[name] = (1 << s).astype(np.uint32) if S > 1 else 1
-            elif name in ("sample_position_x", "sample_position_y"):
-                axis = 0 if name == "sample_position_x" else 1
-                pos = self.spos[s, axis].astype(np.float32) if S > 1 else np.float32(0.5)
-                specials[name] = np.asarray(pos, np.float32).view(np.uint32)
-            elif name == "front_facing":
-                specials[name] = self.front[f].astype(np.uint32)
-            elif name == "primitive_id":
-                # the primitive's index in its instance: GL's counter restarts with each instance
-                per_instance = _primitives_per_instance(self.tvb)[self.tvb.row_draw[tri]]
-                specials[name] = (self.tvb.setup.prim[tri] % per_instance).astype(np.uint32)
-        kw = {}
-        if st.uses_iter:
-            pos = kw["position_px"] = lane_array("pos", (2, len(x)), np.float32)     # (dead after the call)
-            np.add(x, np.float32(0.5), out=pos[0], dtype=np.float32)   # x converts exactly, then + 0.5
-            np.add(y, np.float32(0.5), out=pos[1], dtype=np.float32)
-            kw["centroid_position_px"] = kw["position_px"]
-            if S > 1:
-                kw["sample_position_px"] = np.stack((x.astype(np.float32) + self.spos[s, 0],
-                                                     y.astype(np.float32) + self.spos[s, 1]))
-                kw["sample_offsets_px"] = self.spos     # iter .at_sample (interpolateAtSample)
+        if S == 1:
+            mask_in = 1
+        elif pixel_inputs:
+            mask_in = frags.coverage[f].astype(np.uint32)
+        else:
+            mask_in = (1 << s).astype(np.uint32)
+        specials = self._specials(st, x, y, tri, f, s if S > 1 else None, mask_in)
+        kw = self._positions(st, x, y, s if S > 1 else None,
+                             self._centroids(frags.coverage[f]) if pixel_inputs else None)
         if direct:
             # only helper lanes lack a record (-1): the others' records are in range
             tile, tile_index = self.tile_buffer, records if helper is None else np.maximum(records, 0)
@@ -732,6 +736,163 @@ class _PassContext:
         w = np.flatnonzero(alive & (records >= 0))
         self.tile_buffer[records[w]] = tile[w]
         return len(f_local)
+
+    # -- inputs of a set of lanes
+    def _specials(self, st: DrawState, x, y, tri, f, s, mask_in) -> dict:
+        """The special registers the program reads, per lane: ``f`` the lanes'
+        fragments, ``s`` their samples (None: single-sampled), ``mask_in`` the
+        coverage a lane reports (``coverage_mask``, gl_SampleMaskIn)."""
+        specials = {}
+        for name in st.specials:
+            if name == "pixel_x":
+                specials[name] = x.view(np.uint32)
+            elif name == "pixel_y":
+                specials[name] = y.view(np.uint32)
+            elif name == "sample_id":
+                specials[name] = s.view(np.uint32) if s is not None else 0
+            elif name == "coverage_mask":
+                specials[name] = mask_in
+            elif name in ("sample_position_x", "sample_position_y"):
+                axis = 0 if name == "sample_position_x" else 1
+                pos = self.spos[s, axis].astype(np.float32) if s is not None else np.float32(0.5)
+                specials[name] = np.asarray(pos, np.float32).view(np.uint32)
+            elif name == "front_facing":
+                specials[name] = self.front[f].astype(np.uint32)
+            elif name == "primitive_id":
+                # the primitive's index in its instance: GL's counter restarts with each instance
+                per_instance = _primitives_per_instance(self.tvb)[self.tvb.row_draw[tri]]
+                specials[name] = (self.tvb.setup.prim[tri] % per_instance).astype(np.uint32)
+        return specials
+
+    def _positions(self, st: DrawState, x, y, s, centroid_offsets) -> dict:
+        """``iter``'s positions: the pixel centre; at ``.sample`` the lane's sample
+        ``s`` (None: single-sampled, the centre); at ``.centroid`` the pixel's
+        ``centroid_offsets`` float32[2, lanes] from its corner (None: the centre)."""
+        kw = {}
+        if not st.uses_iter:
+            return kw
+        pos = kw["position_px"] = lane_array("pos", (2, len(x)), np.float32)     # (dead after the call)
+        np.add(x, np.float32(0.5), out=pos[0], dtype=np.float32)   # x converts exactly, then + 0.5
+        np.add(y, np.float32(0.5), out=pos[1], dtype=np.float32)
+        kw["centroid_position_px"] = kw["position_px"]
+        if centroid_offsets is not None:
+            kw["centroid_position_px"] = np.stack((x.astype(np.float32) + centroid_offsets[0],
+                                                   y.astype(np.float32) + centroid_offsets[1]))
+        if self.S > 1:
+            if s is not None:
+                kw["sample_position_px"] = np.stack((x.astype(np.float32) + self.spos[s, 0],
+                                                     y.astype(np.float32) + self.spos[s, 1]))
+            kw["sample_offsets_px"] = self.spos     # iter .at_sample (interpolateAtSample)
+        return kw
+
+    def _centroids(self, coverage: np.ndarray) -> np.ndarray:
+        """float32[2, n]: where a pixel of rasteriser ``coverage`` evaluates
+        ``.centroid`` inputs, from its corner: the mean of its covered samples'
+        positions (inside the primitive, which is convex, and inside the pixel;
+        the centre when every sample is covered)."""
+        return self.centroid_table[coverage].T
+
+    # -- per-pixel shading on a multisampled target
+    def _shade_pixels(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool) -> int:
+        """Shade fragments ``idx`` once per pixel on the samples of ``cover``: one
+        lane per fragment reads and writes a copy of its lowest covered sample's
+        tile record, written back to every covered sample (that passes, with late
+        tests). Exact when every covered sample's record is the same (what a
+        per-sample lane would read), or when the program reads no tile memory and
+        writes fixed fields whole (only those bytes are written back); pixels whose
+        covered records differ in a program that reads them (blending at an edge
+        drawn before) run one lane per sample with the pixel's inputs, as the
+        per-sample blending of a per-pixel shader does (their side effects then
+        happen per sample, and so they count). Returns the invocations."""
+        S = self.S
+        first = _LOWEST_BIT[cover].astype(np.int64)
+        pixel = self.rec_f[idx]
+        columns = None
+        if "ld_tile" not in st.names and st.tile_writes is not None:
+            same = None                                 # reads nothing: any sample's record will do
+            columns = _record_columns(st.tile_writes, self.tile_buffer.shape[1])
+        else:
+            recs = self.tile_buffer[pixel[:, None] * S + np.arange(S)]            # (n, S, record_B)
+            ref = recs[np.arange(len(idx)), first]
+            equal = (recs == ref[:, None, :]).all(axis=2)
+            covered = ((cover[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
+            same = (equal | ~covered).all(axis=1)
+        invocations = 0
+        if same is not None and not same.all():
+            mixed = ~same
+            invocations += self._sample_lanes(st, idx[mixed], cover[mixed], late, None, pixel_inputs=True)
+            idx, cover, first, pixel = idx[same], cover[same], first[same], pixel[same]
+        if len(idx):
+            invocations += self._pixel_lanes(st, idx, cover, first, pixel, late, columns)
+        return invocations
+
+    def _pixel_lanes(self, st: DrawState, idx, cover, first, pixel, late: bool, columns) -> int:
+        """One lane per fragment ``idx``: see ``_shade_pixels``. ``first``: the
+        sample whose record the lane reads; ``pixel``: the fragments' pixel
+        records; ``columns``: the record bytes to write back (None: all)."""
+        S, frags = self.S, self.frags
+        n_f = len(idx)
+        x, y, tri = frags.x[idx], frags.y[idx], frags.tri[idx]
+        local = _iota(n_f)
+        helper = None
+        lane_of = local                                 # the lane of each fragment
+        if st.quads:
+            x, y, tri, _s, local, helper, lane_of = _quads(x, y, tri, np.zeros(n_f, np.int32), local, 1,
+                                                           self.frame.W, self.frame.H)
+        n = len(x)
+        if helper is None:
+            rec = pixel
+        else:       # helper lanes may lie outside the region (or the frame): no record
+            (x0, y0), (h, w) = self.origin, self.record_of.shape
+            rec = self.record_of[np.clip(y - y0, 0, h - 1), np.clip(x - x0, 0, w - 1)]
+            rec = np.where((x >= x0) & (x < x0 + w) & (y >= y0) & (y < y0 + h), rec, -1)
+        s = first[local].astype(np.int32)
+        records = np.where(rec >= 0, rec * S + s, -1)
+        f = idx[local]
+        coverage = frags.coverage[f]
+        specials = self._specials(st, x, y, tri, f, s, coverage.astype(np.uint32))
+        kw = self._positions(st, x, y, s, self._centroids(coverage))
+        tile = self.tile_buffer[np.maximum(records, 0)]
+        if st.uses_iter or "ldcf" in st.names:
+            kw["cf_planes"] = self.tvb.planes
+            kw["primitive_index"] = np.asarray(tri).astype(np.int32, copy=False)
+        ctx = ExecContext(lanes=n, quads=st.quads, helper=helper, specials=specials,
+                          tile_buffer=tile, tile_index=np.arange(n, dtype=np.int64),
+                          **kw, **st.pipe.context_fields())
+        run_program(self.core, st.pipe, ctx)
+        keep = cover.copy()                             # the samples each fragment's lane writes
+        keep[ctx.discarded[lane_of]] = 0
+        if st.late:
+            keep &= ctx.sample_mask[lane_of].astype(np.uint8)
+        if late:
+            z = frags.z[idx].copy()
+            written = ctx.depth_written[lane_of]
+            if written.any():                           # gl_FragDepth: every sample of the pixel
+                z[written] = ctx.depth[lane_of][written][:, None]
+            keep = self._test(st, idx, coverage=keep, z=z)
+            st.passed += R.samples_passed(keep)
+        bits = ((keep[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
+        f_local, sample = np.nonzero(bits)
+        target = pixel[f_local] * S + sample
+        source = lane_of[f_local]
+        if columns is None:
+            self.tile_buffer[target] = tile[source]
+        else:
+            self.tile_buffer[target[:, None], columns] = tile[source[:, None], columns]
+        return n_f
+
+
+#: The index of the lowest set bit of every 8-bit coverage mask (0 for none).
+_LOWEST_BIT = np.array([(m & -m).bit_length() - 1 if m else 0 for m in range(256)], np.uint8)
+
+
+def _record_columns(writes: frozenset, record_B: int) -> np.ndarray | None:
+    """The record bytes of the tile fields ``writes`` (``_tile_writes``); None
+    when they are the whole record."""
+    covered = np.zeros(record_B, bool)
+    for offset, fmt, count in writes:
+        covered[offset:offset + format_bytes(fmt, count)] = True
+    return None if covered.all() else np.flatnonzero(covered)
 
 
 #: Keys spanning at most this many times their count are ranked with a table, not a sort.
