@@ -91,6 +91,8 @@ class UniformSlot:
     ``ubo_address``/``ssbo_address``/``attribute_address`` (64-bit GPU address),
     ``vbo_address`` (64-bit), ``ssbo_size`` (bytes), ``attribute_stride`` (bytes),
     ``texel_buffer_elements`` (elements of the buffer texture/image at descriptor ``binding``),
+    ``sampler_lod_parameters`` (4 words, float32: min LOD, max LOD, LOD bias, mip filter 0 none /
+    1 nearest / 2 linear, of the sampler at slot ``binding``; textureQueryLod),
     ``constant`` (the 32-bit value ``binding`` itself: a promoted constant)."""
     index: int
     words: int

@@ -756,6 +756,10 @@ class Selector:
     def in_load_texel_buffer_elements(self, i):
         return [Reg("u", 2 * self.layout.slot("texel_buffer_elements", i.indices["descriptor"], 1), 32)]
 
+    def in_load_sampler_lod_parameters(self, i):
+        base = self.layout.slot("sampler_lod_parameters", i.indices["sampler"], 4)
+        return [Reg("u", 2 * (base + k), 32) for k in range(4)]
+
     def _atomic(self, i, op_field: str, srcs: list, **f):
         aop = _ATOMIC[i.indices["atomic_op"]]
         v = VReg(32)

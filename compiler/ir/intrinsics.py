@@ -93,6 +93,9 @@ _intr("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True)
 # Elements of the buffer texture or buffer image at texture descriptor ``descriptor``
 # (the backend's lowering of buffer textures to 2D images: compiler/backend/texel_buffers.py).
 _intr("load_texel_buffer_elements", (), True, 1, ("descriptor",), eliminate=True, reorder=True)
+# The LOD state of the sampler at slot ``sampler`` as float32: (min LOD, max LOD, LOD bias,
+# mip filter 0 none / 1 nearest / 2 linear) (textureQueryLod: compiler/ir/passes/tex.py).
+_intr("load_sampler_lod_parameters", (), True, 4, ("sampler",), eliminate=True, reorder=True)
 
 # Driver-level lowering (tile buffer for blending in the shader, vertex fetch).
 _intr("load_tile", (), True, 0, ("rt", "format", "offset_B"), eliminate=True)

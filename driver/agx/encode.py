@@ -425,6 +425,9 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
             words[p.start_halves // 2] = attributes[p.index][1] if attributes and p.index in attributes else 0
         elif src == "texel_buffer_elements":
             words[p.start_halves // 2] = _texel_buffer_elements(ctx, sh, stage, p.index)
+        elif src == "sampler_lod_parameters":
+            w = p.start_halves // 2
+            words[w:w + 4] = _sampler_lod_parameters(ctx, sh, stage, p.index).view(np.uint32)
         elif src == "sysval" and p.name == "blend_color":
             words[p.start_halves // 2:p.start_halves // 2 + 4] = np.array(ctx.blend_color, np.float32).view(np.uint32)
     return halves
@@ -454,6 +457,24 @@ def _texel_buffer_elements(ctx, sh: AgxShader, stage, descriptor: int) -> int:
     if view is None or view.resource is None or not view.resource.template.is_buffer:
         return 0
     return texel_buffer.elements(view.format, view.resource.template.width_px, view.offset_B, view.size_B)
+
+
+_MIP_FILTER_CODE = {PipeTexMipFilter.NONE: 0.0, PipeTexMipFilter.NEAREST: 1.0, PipeTexMipFilter.LINEAR: 2.0}
+
+
+def _sampler_lod_parameters(ctx, sh: AgxShader, stage, sampler: int) -> np.ndarray:
+    """float32 (min LOD, max LOD, LOD bias, mip filter code) of the sampler at the
+    shader's sampler slot (the uniform slot sampler_lod_parameters, read by
+    textureQueryLod): the bias (texture, sampler and, in compatibility contexts, the
+    unit's) clamped to MAX_TEXTURE_LOD_BIAS as sampling clamps it (GL 4.6 section 8.14.1)."""
+    tmap = sh.info.get("texture_map") or {i: i for i in range(sh.textures)}
+    slot = tmap.get(sampler)
+    samplers = ctx.samplers[stage]
+    s = samplers[slot] if slot is not None and slot < len(samplers) else None
+    s = s if s is not None else SamplerState()
+    limit = ctx.screen.caps.max_texture_lod_bias
+    bias = min(max(s.lod_bias, -limit), limit)
+    return np.array([s.min_lod, s.max_lod, bias, _MIP_FILTER_CODE[s.min_mip_filter]], np.float32)
 
 
 def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:

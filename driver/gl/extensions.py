@@ -269,7 +269,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_cube_map_array", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_cube_map_array.py
     _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
-    _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, CORE, glsl=True),
+    # the sampler's bias, MIN/MAX_LOD, levels and mip filter: test_texture_query_lod_sampler.py
+    _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_storage", _ANY, _GL32, _N, _N, DONE),     # every desktop context, as Mesa
     _x("GL_ARB_texture_storage_multisample", _ANY, _GL32, _N, _N, DONE),    # test_texture_storage_multisample.py
     _x("GL_ARB_texture_view", _ANY, _GL32, _N, _N, DONE),     # test_texture_view_storage.py

@@ -2,18 +2,25 @@
 
 ``lower_tex_lod``: ``textureQueryLod`` (Tex op ``lod``) computed in the shader from
 derivatives, as NIR's ``nir_lower_tex`` does for hardware without a LOD query
-(GLSL 4.00 section 8.9.1, ARB_texture_query_lod; the LOD is the one of the GL 4.6
-spec section 8.14.1 without bias and sampler clamps):
+(GLSL 4.00 section 8.9.1, ARB_texture_query_lod; the LOD of GL 4.6 section 8.14.1).
+The sampler's state comes from ``load_sampler_lod_parameters`` (the driver's values
+of the sampler bound to the unit: min LOD, max LOD, LOD bias with the texture unit's
+bias added and clamped to MAX_TEXTURE_LOD_BIAS, mip filter 0 none / 1 nearest /
+2 linear):
 
-    size   = textureSize(t, 0)                 (texels; 1 for rectangle textures)
-    rho^2  = max(|dP/dx * size|^2, |dP/dy * size|^2)
-    lambda = log2(rho) = 0.5 * log2(rho^2)     (-inf for a constant coordinate)
-    result = vec2(clamp(lambda, 0, levels - 1), lambda)
+    size    = textureSize(t, 0)                 (texels; 1 for rectangle textures)
+    rho^2   = max(|dP/dx * size|^2, |dP/dy * size|^2)
+    lambda  = log2(rho) = 0.5 * log2(rho^2)     (-inf for a constant coordinate)
+    lambda' = lambda + bias                     -> y
+    c       = clamp(lambda', min_lod, max_lod), then clamp(c, 0, levels - 1)
+    x       = 0 (no mip filter), ceil(c + 0.5) - 1 (nearest), c (linear)
 
-``x`` is the level that would be accessed (clamped to the texture's levels), ``y`` the
-computed LOD relative to the base level. Cube maps project the direction on its
-major axis first (face coordinates in [-1, 1], so the face size is ``size / 2`` per
-unit). Array layers are not part of the coordinate.
+``y`` is lambda' relative to the base level, after the bias and before the LOD
+clamps; ``x`` the level(s) a lookup would read (the extension's ComputeAccessedLod;
+``levels`` counts the view's levels from BASE_LEVEL, so MAX_LEVEL and BASE_LEVEL
+bound it). Cube maps project the direction on its major axis first (face
+coordinates in [-1, 1], so the face size is ``size / 2`` per unit). Array layers are
+not part of the coordinate.
 """
 
 from __future__ import annotations
@@ -48,9 +55,16 @@ def _lod(b: Builder, t: Tex) -> Def:
     dot = getattr(b, f"fdot{n}") if n > 1 else b.fmul
     rho2 = b.fmax(dot(dx, dx), dot(dy, dy))
     lam = b.fmul(b.flog2(rho2), b.fimm(0.5))
+    params = b.intrinsic("load_sampler_lod_parameters", sampler=t.sampler)
+    min_lod, max_lod, bias, mip = (b.channel(params, k) for k in range(4))
+    lam_prime = b.fadd(lam, bias)
     levels = b.i2f32(b.tex("query_levels", num_components=1, dest_type="int", **common))
     top = b.fmax(b.fadd(levels, b.fimm(-1.0)), b.fimm(0.0))
-    return b.vec2(b.fmin(b.fmax(lam, b.fimm(0.0)), top), lam)
+    c = b.fmin(b.fmax(lam_prime, min_lod), max_lod)
+    c = b.fmin(b.fmax(c, b.fimm(0.0)), top)
+    nearest = b.fadd(b.fceil(b.fadd(c, b.fimm(0.5))), b.fimm(-1.0))
+    x = b.bcsel(b.flt(mip, b.fimm(0.5)), b.fimm(0.0), b.bcsel(b.flt(mip, b.fimm(1.5)), nearest, c))
+    return b.vec2(x, lam_prime)
 
 
 def lower_tex_lod(shader: Shader) -> bool:

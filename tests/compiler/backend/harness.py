@@ -32,6 +32,10 @@ def fill_uniforms(compiled, values: dict, default=None) -> np.ndarray:
         u[:d.size] = d
     for s in compiled.uniforms:
         v = s.binding if s.kind == "constant" else values[(s.kind, s.binding)]
+        if isinstance(v, (tuple, list, np.ndarray)):       # several words (float32 values as their bits)
+            w = np.asarray(v, np.float32).view(np.uint32) if np.asarray(v).dtype.kind == "f" else np.asarray(v)
+            u[s.index:s.index + s.words] = w[:s.words]
+            continue
         u[s.index] = v & 0xFFFFFFFF
         if s.words == 2:
             u[s.index + 1] = v >> 32

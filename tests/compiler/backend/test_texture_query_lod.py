@@ -3,6 +3,7 @@ on the shader core with the real texture unit's size and level queries, against 
 LOD worked out by hand (log2 of the larger texel footprint, clamped to the levels)."""
 
 import numpy as np
+import pytest
 
 from compiler.backend import compile_glsl
 from compiler.ir import ShaderKey
@@ -23,7 +24,22 @@ class _Compiled(Run):
         self.compiled = compiled
 
 
-def test_texture_query_lod_from_derivatives():
+# the driver's sampler_lod_parameters: (min LOD, max LOD, bias, mip filter 0 none / 1 nearest / 2 linear)
+DEFAULT_SAMPLER = (-1000.0, 1000.0, 0.0, 2.0)
+
+
+def _expected(lam, levels, min_lod, max_lod, bias, mip):
+    """ARB_texture_query_lod by hand: y = lambda + bias; x = the accessed level."""
+    y = lam + bias
+    c = np.clip(np.clip(y, min_lod, max_lod), 0, levels - 1)
+    x = np.zeros_like(c) if mip == 0 else np.ceil(c + 0.5) - 1 if mip == 1 else c
+    return x, y
+
+
+@pytest.mark.parametrize("params", [DEFAULT_SAMPLER, (0.5, 2.5, 1.0, 1.0), (-1000.0, 1000.0, -1.25, 1.0),
+                                    (1.0, 3.0, 0.0, 0.0), (-1000.0, 1000.0, 0.5, 2.0)],
+                         ids=["default", "bias-clamped-nearest", "negative-bias-nearest", "no-mipmap", "bias-linear"])
+def test_texture_query_lod_from_derivatives(params):
     import layout
     from drmshim.gpu import texture
     from uapi import packets as P
@@ -57,8 +73,9 @@ def test_texture_query_lod_from_derivatives():
                                address=heap + 0x1000, layer_stride_B=lay.layer_stride_B), "t")
         mem.write(heap + 0x800, P.pack(P.SAMPLER, min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR"),
                   "t")
-    ctx, _ = _Compiled(c).core(lanes, ctx=ctx, setup=setup)
+    ctx, _ = _Compiled(c).core(lanes, ctx=ctx, setup=setup, extra={("sampler_lod_parameters", 0): params})
     out = ctx.tile_buffer.view(np.float32)
     lam = np.log2(np.maximum(fx, fy))
-    np.testing.assert_allclose(out[:, 1], lam, atol=1e-5)
-    np.testing.assert_allclose(out[:, 0], np.clip(lam, 0, levels - 1), atol=1e-5)
+    x, y = _expected(lam, levels, *params)
+    np.testing.assert_allclose(out[:, 1], y, atol=1e-5)
+    np.testing.assert_allclose(out[:, 0], x, atol=1e-5)

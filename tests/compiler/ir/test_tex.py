@@ -1,4 +1,4 @@
-"""lower_tex_lod: textureQueryLod from derivatives (before/after IR)."""
+"""lower_tex_lod: textureQueryLod from derivatives and the sampler's LOD parameters (before/after IR)."""
 
 from compiler.ir.passes.tex import lower_tex_lod
 
@@ -30,16 +30,36 @@ def test_query_lod_becomes_derivatives_size_and_levels():
           32x1 %lg = flog2 %rho2
           32x1 %half = load_const (0.5)
           32x1 %lambda = fmul %lg, %half
+          32x4 %prm = intrinsic load_sampler_lod_parameters () (sampler=1)
+          32x1 %mn = mov %prm.x
+          32x1 %mx = mov %prm.y
+          32x1 %bias = mov %prm.z
+          32x1 %mip = mov %prm.w
+          32x1 %lp = fadd %lambda, %bias
           32x1 %lv = tex query_levels () (texture=1, sampler=1, dim=2d, dest_type=int)
           32x1 %lvf = i2f32 %lv
           32x1 %m1 = load_const (-1.0)
           32x1 %last = fadd %lvf, %m1
           32x1 %zero = load_const (0)
           32x1 %top = fmax %last, %zero
+          32x1 %c0 = fmax %lp, %mn
+          32x1 %c1 = fmin %c0, %mx
           32x1 %zero2 = load_const (0)
-          32x1 %lo = fmax %lambda, %zero2
-          32x1 %x = fmin %lo, %top
-          32x2 %r = vec2 %x, %lambda
+          32x1 %c2 = fmax %c1, %zero2
+          32x1 %c = fmin %c2, %top
+          32x1 %h5 = load_const (0.5)
+          32x1 %ch = fadd %c, %h5
+          32x1 %cc = fceil %ch
+          32x1 %m1b = load_const (-1.0)
+          32x1 %near = fadd %cc, %m1b
+          32x1 %h5b = load_const (0.5)
+          1x1 %isnone = flt %mip, %h5b
+          32x1 %zero3 = load_const (0)
+          32x1 %h15 = load_const (1.5)
+          1x1 %isnear = flt %mip, %h15
+          32x1 %lin = bcsel %isnear, %near, %c
+          32x1 %x = bcsel %isnone, %zero3, %lin
+          32x2 %r = vec2 %x, %lp
           32x1 %o = load_const (0)
           intrinsic store_output (%r, %o) (base=0, component=0, slot=FRAG_RESULT_DATA0, write_mask=xy)
     """)
@@ -92,16 +112,36 @@ def test_cube_maps_project_on_the_major_axis():
           32x1 %lg = flog2 %rho2
           32x1 %half = load_const (0.5)
           32x1 %lambda = fmul %lg, %half
+          32x4 %prm = intrinsic load_sampler_lod_parameters () (sampler=0)
+          32x1 %mn = mov %prm.x
+          32x1 %mx = mov %prm.y
+          32x1 %bias = mov %prm.z
+          32x1 %mip = mov %prm.w
+          32x1 %lp = fadd %lambda, %bias
           32x1 %lv = tex query_levels () (texture=0, sampler=0, dim=cube, dest_type=int)
           32x1 %lvf = i2f32 %lv
           32x1 %m1 = load_const (-1.0)
           32x1 %last = fadd %lvf, %m1
           32x1 %zero = load_const (0)
           32x1 %top = fmax %last, %zero
+          32x1 %c0 = fmax %lp, %mn
+          32x1 %c1 = fmin %c0, %mx
           32x1 %zero2 = load_const (0)
-          32x1 %lo = fmax %lambda, %zero2
-          32x1 %x = fmin %lo, %top
-          32x2 %r = vec2 %x, %lambda
+          32x1 %c2 = fmax %c1, %zero2
+          32x1 %c = fmin %c2, %top
+          32x1 %h5 = load_const (0.5)
+          32x1 %ch = fadd %c, %h5
+          32x1 %cc = fceil %ch
+          32x1 %m1b = load_const (-1.0)
+          32x1 %near = fadd %cc, %m1b
+          32x1 %h5b = load_const (0.5)
+          1x1 %isnone = flt %mip, %h5b
+          32x1 %zero3 = load_const (0)
+          32x1 %h15 = load_const (1.5)
+          1x1 %isnear = flt %mip, %h15
+          32x1 %lin = bcsel %isnear, %near, %c
+          32x1 %x = bcsel %isnone, %zero3, %lin
+          32x2 %r = vec2 %x, %lp
           32x1 %o = load_const (0)
           intrinsic store_output (%r, %o) (base=0, component=0, slot=FRAG_RESULT_DATA0, write_mask=xy)
     """)
