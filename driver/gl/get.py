@@ -211,6 +211,7 @@ class GetMixin:
                 E.GL_UNPACK_LSB_FIRST: lambda c: c.state.pixel.unpack.lsb_first,
                 E.GL_PACK_SWAP_BYTES: lambda c: c.state.pixel.pack.swap_bytes,
                 E.GL_PACK_LSB_FIRST: lambda c: c.state.pixel.pack.lsb_first,
+                E.GL_PACK_INVERT_MESA: lambda c: c.state.pixel.pack.invert,        # MESA_pack_invert
                 E.GL_TEXTURE_BINDING_1D: lambda c: texture_binding_name(c, E.GL_TEXTURE_1D),
                 E.GL_TEXTURE_BINDING_1D_ARRAY: lambda c: texture_binding_name(c, E.GL_TEXTURE_1D_ARRAY),
                 E.GL_TEXTURE_BINDING_RECTANGLE: lambda c: texture_binding_name(c, E.GL_TEXTURE_RECTANGLE),

@@ -233,8 +233,10 @@ def _client_rows(buf: np.ndarray, store, fmt, type, width, height, depth) -> np.
         raise ValueError(f"client image needs {need_B} bytes, got {buf.size}")
     if need_B == 0:
         return np.empty((depth, height, width * bpp), np.uint8)
-    return np.lib.stride_tricks.as_strided(buf[first_B:], shape=(depth, height, width * bpp),
+    rows = np.lib.stride_tricks.as_strided(buf[first_B:], shape=(depth, height, width * bpp),
                                            strides=(image_B, row_B, 1))
+    # MESA_pack_invert: the image's top row is the first in memory
+    return rows[:, ::-1] if getattr(store, "invert", False) else rows
 
 
 def read_client_image(raw: bytes, store, fmt, type, width, height, depth) -> np.ndarray:
@@ -292,7 +294,8 @@ def write_client_bytes(raw: np.ndarray, store, fmt, type, dest: bytearray | None
     depth, height, width = raw.shape[:3]
     total = image_size_B(store, fmt, type, width, height, depth)
     bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
-    if dest is None and first_B == 0 and row_B == width * bpp and image_B == height * row_B:
+    if (dest is None and first_B == 0 and row_B == width * bpp and image_B == height * row_B
+            and not getattr(store, "invert", False)):
         return np.ascontiguousarray(raw).tobytes()          # tightly packed: the bytes as they are
     out = bytearray(total) if dest is None else dest
     if total:
@@ -303,9 +306,11 @@ def write_client_bytes(raw: np.ndarray, store, fmt, type, dest: bytearray | None
 
 def tight_pack(store, fmt, type, width, height, depth=1) -> bool:
     """Whether the client image under `store` is its pixels back to back: no
-    skips, no row or image padding (so it spans exactly width*height*depth*bpp)."""
+    skips, no row or image padding (so it spans exactly width*height*depth*bpp), rows in
+    the image's order (not MESA_pack_invert's)."""
     bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
-    return first_B == 0 and row_B == width * bpp and (depth == 1 or image_B == height * row_B)
+    return (first_B == 0 and row_B == width * bpp and (depth == 1 or image_B == height * row_B)
+            and not getattr(store, "invert", False))
 
 
 def write_client_bytes_into(raw: np.ndarray, store, fmt, type, buf) -> None:

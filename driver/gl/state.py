@@ -173,6 +173,8 @@ class PixelStore(StateGroup):
     compressed_block_height: int = 0
     compressed_block_depth: int = 0
     compressed_block_size: int = 0
+    # MESA_pack_invert (pack only): images are packed from their top row down
+    invert: bool = False
 
 
 @dataclass(slots=True)
@@ -725,6 +727,8 @@ class StateMixin:
             if self.api.gl(4, 2) or self.api.has_extension("GL_ARB_compressed_texture_pixel_storage"):
                 unpack |= _COMPRESSED_BLOCK_PARAMS["unpack"]
                 pack |= _COMPRESSED_BLOCK_PARAMS["pack"]
+            if self.api.has_extension("GL_MESA_pack_invert"):
+                pack[E.GL_PACK_INVERT_MESA] = "invert"
         return unpack, pack
 
     def glPixelStorei(self, pname: int, param: int) -> None:
@@ -738,7 +742,7 @@ class StateMixin:
         param = int(param)
         if attr == "alignment":
             check(param in (1, 2, 4, 8), E.GL_INVALID_VALUE, "alignment must be 1, 2, 4 or 8")
-        elif attr in ("swap_bytes", "lsb_first"):
+        elif attr in ("swap_bytes", "lsb_first", "invert"):
             param = bool(param)
         else:
             check(param >= 0, E.GL_INVALID_VALUE, "negative pixel store value")

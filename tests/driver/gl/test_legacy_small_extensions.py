@@ -164,3 +164,49 @@ def test_fog_distance_errors_and_attribute_stack(ctx):
     c.glPopAttrib()
     assert c.glGetIntegerv(E.GL_FOG_DISTANCE_MODE_NV) == [E.GL_EYE_PLANE_ABSOLUTE_NV]
     assert c.glGetError() == E.GL_NO_ERROR
+
+
+# -- GL_MESA_pack_invert ----------------------------------------------------------------------
+@pytest.mark.parametrize("api", ["compat", "gl43"])
+def test_pack_invert_reads_images_top_row_first(api):
+    import driver
+    c = driver.Context(api=api, width=W, height=H)
+    assert listed(c, "GL_MESA_pack_invert") if api == "compat" else True
+    assert c.glGetIntegerv(E.GL_PACK_INVERT_MESA) == [0]
+    c.glEnable(E.GL_SCISSOR_TEST)
+    for y in range(H):                              # row y: red = 16 * y
+        c.glScissor(0, y, W, 1)
+        c.glClearColor(16 * y / 255, 0.0, 0.0, 1.0)
+        c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glDisable(E.GL_SCISSOR_TEST)
+    normal = np.frombuffer(bytes(c.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    c.glPixelStorei(E.GL_PACK_INVERT_MESA, 1)
+    assert c.glGetBooleanv(E.GL_PACK_INVERT_MESA) == [True]
+    inverted = np.frombuffer(bytes(c.glReadPixels(0, 0, W, H, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    assert (normal.reshape(H, W, 4)[:, 0, 0] == 16 * np.arange(H)).all()
+    assert (inverted.reshape(H, W, 4) == normal.reshape(H, W, 4)[::-1]).all()
+    # with a row length and an alignment: the rows keep their places, in reverse order
+    c.glPixelStorei(E.GL_PACK_ALIGNMENT, 8)
+    part = np.frombuffer(bytes(c.glReadPixels(1, 2, 3, 4, E.GL_RGB, E.GL_UNSIGNED_BYTE)), np.uint8)
+    assert part.size == 3 * 16 + 9                  # the last row unpadded
+    rows = np.concatenate([part, np.zeros(7, np.uint8)]).reshape(4, 16)[:, :9].reshape(4, 3, 3)
+    assert (rows[:, 0, 0] == 16 * np.array([5, 4, 3, 2])).all()
+    c.glPixelStorei(E.GL_PACK_INVERT_MESA, 0)
+    c.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 4)
+    assert c.glGetError() == E.GL_NO_ERROR
+
+
+def test_pack_invert_applies_to_texture_images_and_the_client_stack(ctx):
+    c = ctx
+    tex = c.glGenTextures(1)[0]
+    c.glBindTexture(E.GL_TEXTURE_2D, tex)
+    texels = np.arange(2 * 3 * 4, dtype=np.uint8).reshape(3, 2, 4)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 3, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels.tobytes())
+    c.glPushClientAttrib(E.GL_CLIENT_PIXEL_STORE_BIT)
+    c.glPixelStorei(E.GL_PACK_INVERT_MESA, 1)
+    got = np.frombuffer(bytes(c.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    assert (got.reshape(3, 2, 4) == texels[::-1]).all()
+    c.glPopClientAttrib()
+    assert c.glGetIntegerv(E.GL_PACK_INVERT_MESA) == [0]
+    c.glPixelStorei(E.GL_UNPACK_INVERT_MESA if hasattr(E, "GL_UNPACK_INVERT_MESA") else 0x8759, 1)
+    assert c.glGetError() == E.GL_INVALID_ENUM                       # pack state only
