@@ -767,7 +767,9 @@ class _PassContext:
     def _positions(self, st: DrawState, x, y, s, centroid_offsets) -> dict:
         """``iter``'s positions: the pixel centre; at ``.sample`` the lane's sample
         ``s`` (None: single-sampled, the centre); at ``.centroid`` the pixel's
-        ``centroid_offsets`` float32[2, lanes] from its corner (None: the centre)."""
+        ``centroid_offsets`` float32[2, lanes] from its corner (None: the lane's
+        sample when shading per sample, as GL's sample shading ignores
+        ``centroid``, else the centre)."""
         kw = {}
         if not st.uses_iter:
             return kw
@@ -782,6 +784,8 @@ class _PassContext:
             if s is not None:
                 kw["sample_position_px"] = np.stack((x.astype(np.float32) + self.spos[s, 0],
                                                      y.astype(np.float32) + self.spos[s, 1]))
+                if centroid_offsets is None:
+                    kw["centroid_position_px"] = kw["sample_position_px"]
             kw["sample_offsets_px"] = self.spos     # iter .at_sample (interpolateAtSample)
         return kw
 

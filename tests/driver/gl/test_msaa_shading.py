@@ -270,3 +270,22 @@ def test_blending_reads_each_samples_own_destination():
     c = cover[0]
     want = np.where(c[..., None], [1.0, 0.5, 0.0, 1.25], [0.0, 0.5, 0.0, 0.25])
     np.testing.assert_array_equal(got, want.astype(np.float32))
+
+
+def test_sample_shading_takes_centroid_inputs_at_each_sample():
+    """With glMinSampleShading(1.0) every covered sample is shaded on its own and a
+    ``centroid`` input is taken at that sample, which is covered (GL_ARB_sample_shading:
+    the centroid qualifier is then ignored)."""
+    ctx = _context()
+    tex = _ms_target(ctx)
+    cover, pos = _coverage(ctx, TRIS[:1])
+    glhelp.program(ctx, _vs(TRIS[:1]).replace("out vec2 win;", "centroid out vec2 win;"),
+                   "#version 430\ncentroid in vec2 win;\nout vec4 o;\nvoid main() { o = vec4(win, 0.0, 1.0); }\n")
+    ctx.glEnable(E.GL_SAMPLE_SHADING)
+    ctx.glMinSampleShading(1.0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    got = _read_samples(ctx, tex)
+    y, x = np.mgrid[0:H, 0:W]
+    want = np.stack((x, y), axis=-1)[:, :, None, :] + pos
+    c = cover[0]
+    np.testing.assert_allclose(got[..., :2][c], want[c], atol=1e-4)
