@@ -8,6 +8,7 @@ decorates the final class (display-list recording and the Begin/End
 rule); every entry point is a method named like the C function
 (driver/gl/README.md)."""
 
+from driver.gl.legacy.apple_vao import AppleVertexArrayMixin
 from driver.gl.legacy.atifs import AtiFragmentShaderMixin
 from driver.gl.legacy.attrib import AttribMixin
 from driver.gl.legacy.dlist import DisplayListMixin, install_dispatch
@@ -23,5 +24,6 @@ __all__ = ["LEGACY_FAMILIES", "install_dispatch"]
 
 # The legacy families in hook order (the first is the outermost; driver.gl.compose).
 # GL_ATI_fragment_shader's draw hook runs inside the ARB programs' (they take precedence).
-LEGACY_FAMILIES = (AtiFragmentShaderMixin, GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin,
-                   EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin, FixedFunctionMixin)
+LEGACY_FAMILIES = (AtiFragmentShaderMixin, AppleVertexArrayMixin, GetLegacyMixin, SelectFeedbackMixin,
+                   PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin, DisplayListMixin, AttribMixin,
+                   FixedFunctionMixin)

@@ -210,3 +210,48 @@ def test_pack_invert_applies_to_texture_images_and_the_client_stack(ctx):
     assert c.glGetIntegerv(E.GL_PACK_INVERT_MESA) == [0]
     c.glPixelStorei(E.GL_UNPACK_INVERT_MESA if hasattr(E, "GL_UNPACK_INVERT_MESA") else 0x8759, 1)
     assert c.glGetError() == E.GL_INVALID_ENUM                       # pack state only
+
+
+# -- GL_APPLE_vertex_array_object -------------------------------------------------------------
+def test_apple_vertex_array_objects_are_made_by_binding(ctx):
+    c = ctx
+    assert listed(c, "GL_APPLE_vertex_array_object")
+    assert not c.glIsVertexArrayAPPLE(5)
+    c.glBindVertexArrayAPPLE(5)                     # no Gen: binding an unused name makes it
+    assert c.glGetError() == E.GL_NO_ERROR and c.glIsVertexArrayAPPLE(5)
+    assert c.glGetIntegerv(E.GL_VERTEX_ARRAY_BINDING) == [5]
+    (name,) = c.glGenVertexArraysAPPLE(1)
+    assert name not in (0, 5) and not c.glIsVertexArrayAPPLE(name)     # reserved, not an object yet
+    # client arrays live in the object: draw from one, switch to the default and back
+    positions = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, positions.tobytes())
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glBindVertexArrayAPPLE(0)
+    assert not c.glIsEnabled(E.GL_VERTEX_ARRAY)
+    c.glBindVertexArrayAPPLE(5)
+    assert c.glIsEnabled(E.GL_VERTEX_ARRAY)
+    c.glColor3f(0.0, 1.0, 0.0)
+    c.glDrawArrays(E.GL_QUADS, 0, 4)
+    assert list(np.asarray(c.read_pixels())[4, 4][:3]) == [0, 255, 0]
+    c.glDeleteVertexArraysAPPLE(1, [5])
+    assert not c.glIsVertexArrayAPPLE(5) and c.glGetIntegerv(E.GL_VERTEX_ARRAY_BINDING) == [0]
+    assert c.glGetError() == E.GL_NO_ERROR
+
+
+def test_apple_binding_is_client_vertex_array_state(ctx):
+    """The binding is in the vertex-array client attribute group: a pop binds the
+    pushed object again, made again if deleted meanwhile, with its arrays."""
+    c = ctx
+    (obj,) = c.glGenVertexArraysAPPLE(1)
+    c.glBindVertexArrayAPPLE(obj)
+    c.glVertexPointer(4, E.GL_FLOAT, 16, 0x1000)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glPushClientAttrib(E.GL_CLIENT_VERTEX_ARRAY_BIT)
+    c.glVertexPointer(4, E.GL_FLOAT, 16, 0x2000)
+    c.glDeleteVertexArraysAPPLE(1, [obj])
+    assert not c.glIsVertexArrayAPPLE(obj)
+    c.glPopClientAttrib()
+    assert c.glGetError() == E.GL_NO_ERROR
+    assert c.glIsVertexArrayAPPLE(obj) and c.glGetIntegerv(E.GL_VERTEX_ARRAY_BINDING) == [obj]
+    assert c.glIsEnabled(E.GL_VERTEX_ARRAY)
+    assert c.glGetPointerv(E.GL_VERTEX_ARRAY_POINTER) == 0x1000
