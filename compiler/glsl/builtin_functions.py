@@ -805,8 +805,13 @@ def _gpu_shader4_texture_functions(core: list[BuiltinFunction],
         elif f.name.startswith("texture") and not f.name.startswith(("textureGather", "textureQuery",
                                                                        "textureSamples")):
             prefix = "shadow" if s.sampler_shadow else "texture"
+            # EXT_texture_array's own lookups: texture1DArray/2DArray, shadow1DArray/2DArray and
+            # their Lod forms, on float array samplers (Mesa: also in the fragment stage of 1.10)
+            exts = only_ext + ("GL_EXT_texture_array",) if (
+                s.sampler_array and s.sampled_base == "float" and f.name in ("texture", "textureLod")) \
+                else only_ext
             add(prefix + suffix + f.name[len("texture"):], T.VEC4 if s.sampler_shadow else ret,
-                f.params, stages)
+                f.params, stages, exts)
             if "Grad" in f.name and "Offset" not in f.name and not s.sampler_array \
                     and s.sampled_base == "float" and s.sampler_dim in ("1D", "2D", "3D", "Cube", "Rect") \
                     and not (s.sampler_dim == "Cube" and s.sampler_shadow):
