@@ -287,6 +287,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # the indexed commands and queries exist from GL 4.1 (where it is core) only
     _x("GL_ARB_viewport_array", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
     _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, DONE),
+    _x("GL_ARB_debug_output", _ANY, _GL32, _N, _N, DONE),   # test_legacy_small_extensions.py
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, DONE),

@@ -154,6 +154,32 @@ def glDebugMessageInsert(ctx, source, type, id, severity, length, buf):
     _debug_message(ctx, source, type, id, severity, msg)
 
 
+# ARB_debug_output: KHR_debug's message control and insertion under ARB names, with
+# the ARB's narrower tables 5.4 and 5.5 (no MARKER/PUSH_GROUP/POP_GROUP types, no
+# NOTIFICATION severity); its callback and log commands are the registry's aliases
+ARB_TYPES = TYPES[:6]
+ARB_SEVERITIES = SEVERITIES[:3]
+
+
+def _has_arb_debug(ctx, type, severity, dont_care: bool) -> None:
+    check(ctx.api.has_extension("GL_ARB_debug_output"), E.GL_INVALID_OPERATION, "no GL_ARB_debug_output")
+    extra = (E.GL_DONT_CARE,) if dont_care else ()
+    check(type in ARB_TYPES + extra, E.GL_INVALID_ENUM, f"bad ARB_debug_output type {type:#x}")
+    check(severity in ARB_SEVERITIES + extra, E.GL_INVALID_ENUM, f"bad ARB_debug_output severity {severity:#x}")
+
+
+@entry_point
+def glDebugMessageControlARB(ctx, source, type, severity, count, ids, enabled):
+    _has_arb_debug(ctx, type, severity, True)
+    glDebugMessageControl(ctx, source, type, severity, count, ids, enabled)
+
+
+@entry_point
+def glDebugMessageInsertARB(ctx, source, type, id, severity, length, buf):
+    _has_arb_debug(ctx, type, severity, False)
+    glDebugMessageInsert(ctx, source, type, id, severity, length, buf)
+
+
 class DebugMessages(tuple):
     """What glGetDebugMessageLog returns: the columns (sources, types, ids,
     severities, lengths incl. the NUL, the messages NUL-separated) of the

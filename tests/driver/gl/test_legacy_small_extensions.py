@@ -255,3 +255,37 @@ def test_apple_binding_is_client_vertex_array_state(ctx):
     assert c.glIsVertexArrayAPPLE(obj) and c.glGetIntegerv(E.GL_VERTEX_ARRAY_BINDING) == [obj]
     assert c.glIsEnabled(E.GL_VERTEX_ARRAY)
     assert c.glGetPointerv(E.GL_VERTEX_ARRAY_POINTER) == 0x1000
+
+
+# -- GL_ARB_debug_output ----------------------------------------------------------------------
+@pytest.mark.parametrize("api", ["compat", "gl43"])
+def test_arb_debug_output_log_callback_and_its_narrower_tables(api):
+    import driver
+    c = driver.Context(api=api, width=W, height=H)
+    n = c.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+    assert "GL_ARB_debug_output" in {c.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
+    c.glEnable(E.GL_DEBUG_OUTPUT)
+    app, marker, notification = E.GL_DEBUG_SOURCE_APPLICATION, E.GL_DEBUG_TYPE_MARKER, E.GL_DEBUG_SEVERITY_NOTIFICATION
+    # KHR_debug's additions are not ARB_debug_output's: INVALID_ENUM, nothing logged
+    c.glDebugMessageInsertARB(app, marker, 1, E.GL_DEBUG_SEVERITY_HIGH, -1, "marker")
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    c.glDebugMessageInsertARB(app, E.GL_DEBUG_TYPE_OTHER, 1, notification, -1, "notification")
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    c.glDebugMessageControlARB(E.GL_DONT_CARE, marker, E.GL_DONT_CARE, 0, [], False)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    errors = c.glGetDebugMessageLogARB(10)          # the three GL errors' messages, none inserted
+    assert errors.count == 3 and errors[0] == [E.GL_DEBUG_SOURCE_API] * 3
+    c.glDebugMessageInsertARB(app, E.GL_DEBUG_TYPE_PORTABILITY, 7, E.GL_DEBUG_SEVERITY_MEDIUM, 5, "hello world")
+    log = c.glGetDebugMessageLogARB(10)
+    assert log.count == 1 and log[:5] == ([app], [E.GL_DEBUG_TYPE_PORTABILITY], [7], [E.GL_DEBUG_SEVERITY_MEDIUM], [6])
+    assert log[5] == b"hello\0"
+    # an API error through the ARB callback; disabled by ARB message control: silent
+    seen = []
+    c.glDebugMessageCallbackARB(lambda *m: seen.append(m[:4]), None)
+    c.glEnable(0xFFFFFFF)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    assert seen and seen[-1][0] == E.GL_DEBUG_SOURCE_API and seen[-1][1] == E.GL_DEBUG_TYPE_ERROR
+    c.glDebugMessageControlARB(E.GL_DEBUG_SOURCE_API, E.GL_DEBUG_TYPE_ERROR, E.GL_DONT_CARE, 0, [], False)
+    before = len(seen)
+    c.glEnable(0xFFFFFFF)
+    assert c.glGetError() == E.GL_INVALID_ENUM and len(seen) == before
