@@ -362,7 +362,8 @@ class DrawMixin:
             check(indices % size == 0 or not self.api.es, E.GL_INVALID_OPERATION,
                   "misaligned index offset")
             return ebo, indices, None
-        check(not self.api.core, E.GL_INVALID_OPERATION, "no element array buffer (core profile)")
+        # client-memory indices in a core context: read as in compatibility, as Mesa does (the
+        # GL 4.6 core spec says INVALID_OPERATION; docs/extensions.md, "where shimgl follows Mesa")
         check(self.vao is self.default_vao or not self.api.es, E.GL_INVALID_OPERATION,
               "client indices with a vertex array object")
         check(indices is not None and not isinstance(indices, int), E.GL_INVALID_OPERATION,

@@ -133,19 +133,23 @@ class VertexArrayMixin:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
         self._set_pointer(index, size, type, False, stride, pointer, integer=True)
 
+    # Enabling, disabling and the divisor edit the bound vertex array, the default one in a
+    # core context without a VAO too: Mesa raises no error there (the GL 4.6 core spec says
+    # INVALID_OPERATION; docs/extensions.md, "where shimgl follows Mesa"); drawing from the
+    # default VAO in core stays INVALID_OPERATION, as in Mesa
     def glEnableVertexAttribArray(self, index: int) -> None:
         self._check_index(index)
-        self._vao_for_edit().attribs[index].enabled = True
+        self.vao.attribs[index].enabled = True
 
     def glDisableVertexAttribArray(self, index: int) -> None:
         self._check_index(index)
-        self._vao_for_edit().attribs[index].enabled = False
+        self.vao.attribs[index].enabled = False
 
     def glVertexAttribDivisor(self, index: int, divisor: int) -> None:
         check(self.api.gl_or_es((3, 3), (3, 0)), E.GL_INVALID_OPERATION)
         self._check_index(index)
         check(divisor >= 0, E.GL_INVALID_VALUE)
-        vao = self._vao_for_edit()
+        vao = self.vao
         vao.attribs[index].binding = index
         vao.bindings[index].divisor = int(divisor)
 

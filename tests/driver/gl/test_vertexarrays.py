@@ -76,9 +76,13 @@ def test_client_pointer_rejected_with_vao(es3):
 
 
 def test_core_profile_needs_a_vao():
+    """Pointers need a VAO in core; enabling an array without one raises nothing, as
+    in Mesa (tests/driver/gl/test_core_follows_mesa.py)."""
     c = make_ctx("gl33")
-    c.glEnableVertexAttribArray(0)
+    c.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, 0)
     expect(c, E.GL_INVALID_OPERATION)
+    c.glEnableVertexAttribArray(0)
+    assert c.glGetError() == E.GL_NO_ERROR
     (v,) = c.glGenVertexArrays(1)
     c.glBindVertexArray(v)
     c.glEnableVertexAttribArray(0)
