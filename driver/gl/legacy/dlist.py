@@ -12,10 +12,11 @@ point of a compatibility context goes through:
   extensions), and the ES 1.1-only commands (glColor4x, glOrthof...) exist
   only there: any other call is GL_INVALID_OPERATION, as with Mesa's per-API
   dispatch tables (driver.gl.features.gles1);
-- a core-profile or OpenGL ES 2.0+ context has only the commands of its API
-  and version and of the extensions it has (driver.gl.entrypoints, from the
-  registry): a command of a later version, of the other API or of an
-  extension it lacks is GL_INVALID_OPERATION and runs nothing.
+- every other context (core profile, compatibility profile, OpenGL ES 2.0+)
+  has only the commands of its API, version and profile and of the
+  extensions it has (driver.gl.entrypoints, from the registry): a command of
+  a later version, of the other API or profile or of an extension it lacks
+  is GL_INVALID_OPERATION and runs nothing.
 
 Errors of a compiled command are reported when the list is executed, as
 the spec asks. Commands run by glCallList (and commands that entry points
@@ -156,67 +157,68 @@ def _checked(name: str, fn, listed: bool, in_begin_end: bool):
 def install_dispatch(cls):
     """Class decorator for the final Context (after the GL error wrapping):
     Mesa's per-API dispatch tables and its exec/save table swap, as classes.
+    ``cls`` itself has every command and is no context's table; a context's
+    class is one of these subclasses (``_select_dispatch``):
 
-    - ``cls`` itself is the table of every context but ES 1.1 outside
-      glBegin/glEnd and glNewList/glEndList: the entry points run directly,
-      the ES 1.1-only commands are GL_INVALID_OPERATION;
+    - ``dispatch_table(cls, "api", api)``: the table of a context of ``api``
+      but ES 1.1 (core profile, compatibility profile, ES 2.0+): the
+      registry's commands outside ``driver.gl.entrypoints.context_commands(api)``
+      are GL_INVALID_OPERATION and run nothing (in a core or ES context the
+      compatibility-only commands, glBegin, glLight, ..., and their extension
+      aliases among them; in every context a later version's, the other API's,
+      ES 1.1's fixed-point commands, an extension's the context lacks). The
+      registry's aliases of core commands (driver.gl.features.aliases) check
+      their extensions themselves. Internal calls (an entry point's, from a
+      module of the front end) still reach the implementation;
+    - ``dispatch_table(cls, "checked", api)``: a compatibility context's table
+      while a list is compiled or between glBegin and glEnd: its "api" table,
+      with each command it has recorded into the list or refused by section
+      2.6.3's rule;
     - ``dispatch_table(cls, "es1")``: an OpenGL ES 1.1 context's table, only
       ES 1.1's commands (and its extensions'), the rest GL_INVALID_OPERATION
-      unless an ES 1.1 entry point uses them internally;
-    - ``dispatch_table(cls, "checked")``: the table while a list is compiled
-      or between glBegin and glEnd (recording, section 2.6.3's rule);
-    - ``dispatch_table(cls, "core", api)``: the table of a context of
-      ``api``, neither compatibility-profile nor ES 1.1: the registry's
-      commands outside ``driver.gl.entrypoints.context_commands(api)`` (the
-      compatibility-only commands, glBegin, glLight, ..., and their extension
-      aliases among them; a later version's; the other API's; an extension's
-      the context lacks) are GL_INVALID_OPERATION and run nothing. (The
-      registry's aliases of core commands, driver.gl.features.aliases, check
-      their extensions themselves.)
+      unless an ES 1.1 entry point uses them internally.
 
-    A context's class is one of them (``_select_dispatch``); glBegin, glEnd,
-    glNewList and glEndList switch it, so the commands of every other moment
-    pay nothing for display lists and Begin/End. The two subclasses are
-    built the first time a context needs them (a process that never compiles
-    a list, calls glBegin or makes an ES 1.1 context never builds them)."""
-    from driver.gl.features.gles1 import ES1_ONLY
-    es1_only = {}
-    for name in ES1_ONLY:
-        fn = getattr(cls, name, None)
-        if fn is not None:
-            es1_only[name] = fn
-            setattr(cls, name, _not_in_api(name, fn))     # no entry point of cls uses them
+    glBegin, glEnd, glNewList and glEndList switch between a compatibility
+    context's two tables, so the commands of every other moment pay nothing
+    for display lists and Begin/End. Each table is built the first time a
+    context needs it."""
     cls._dispatch_base = cls
-    cls._dispatch_es1_only = es1_only
     cls._dispatch_tables = {}
     return cls
 
 
 def dispatch_table(base, kind: str, api=None):
     """The subclass of ``base`` (an install_dispatch class) that is the table
-    ``kind``: "es1", "checked" or "core" (of ``api``; see install_dispatch)."""
-    key = kind if kind != "core" else (kind, api.name)
+    ``kind``: "api" or "checked" (of ``api``; "checked" defaults to the
+    compatibility profile's) or "es1" (see install_dispatch)."""
+    if kind == "checked" and api is None:
+        from driver.gl.api import get_api
+        api = get_api("compat")
+    key = kind if kind == "es1" else (kind, api.name)
     table = base._dispatch_tables.get(key)
     if table is not None:
         return table
-    from driver.gl.features.gles1 import ES1_COMMANDS, ES1_ONLY
-    entries = {}
-    if kind == "core":
-        entries = _core_entries(base, api)
-    for name in dir(base) if kind != "core" else ():
+    from driver.gl.features.gles1 import ES1_COMMANDS
+    parent, entries = base, {}
+    if kind == "api":
+        entries = _api_entries(base, api)
+    elif kind == "checked":
+        assert api.compat, "display lists and glBegin/glEnd are the compatibility profile's"
+        parent = dispatch_table(base, "api", api)
+    for name in dir(base) if kind != "api" else ():
         if not name.startswith("gl") or name == "glGetError":
             continue
-        fn = base._dispatch_es1_only.get(name) or getattr(base, name)
+        fn = getattr(base, name)
         if not callable(fn):
             continue
         if kind == "es1":
             entries[name] = _counted(fn) if name in ES1_COMMANDS else _not_in_api(name, fn)
-        elif name not in ES1_ONLY:
+        elif not getattr(getattr(parent, name), "__gl_not_in_api__", False):
             entries[name] = _checked(name, fn, compiled_into_lists(name), allowed_in_begin_end(name))
     what = {"es1": "an OpenGL ES 1.1 context's commands",
-            "checked": "display-list compilation and glBegin/glEnd",
-            "core": f"a {api.name if api else ''} context's commands (no compatibility profile)"}[kind]
-    table = type(base.__name__, (base,), {
+            "checked": f"a {api.name if api else ''} context's display-list compilation and glBegin/glEnd",
+            "api": f"a {api.name if api else ''} context's commands"}[kind]
+    table = type(base.__name__, (parent,), {
         "__module__": base.__module__,
         "__doc__": f"{base.__doc__}\n\nThis class: the dispatch of {what} (legacy.dlist.install_dispatch).",
         **entries})
@@ -224,10 +226,10 @@ def dispatch_table(base, kind: str, api=None):
     return base._dispatch_tables.setdefault(key, table)      # the first one built, if two threads race
 
 
-def _core_entries(base, api) -> dict:
-    """The refusing entries of a core-profile or ES 2.0+ context's table: every
-    registry command ``base`` implements that ``api``'s context does not have,
-    but the registry's aliases of core commands (which check their extensions)."""
+def _api_entries(base, api) -> dict:
+    """The refusing entries of ``api``'s table (not ES 1.1's): every registry
+    command ``base`` implements that ``api``'s context does not have, but the
+    registry's aliases of core commands (which check their extensions)."""
     from driver.gl.entrypoints import context_commands, registry_command_names
     from driver.gl.registry_aliases import ALIASES
     has = context_commands(api)
@@ -370,20 +372,19 @@ class DisplayListMixin:
 
     def _select_dispatch(self) -> None:
         """Make the context's class the dispatch table of its API and moment
-        (install_dispatch): ES 1.1's; without the compatibility profile, the
-        core one; the checked one while a list is compiled or between glBegin
-        and glEnd; else the direct one."""
+        (install_dispatch): ES 1.1's; a compatibility context's checked one
+        while a list is compiled or between glBegin and glEnd; else the API's."""
         base = getattr(type(self), "_dispatch_base", None)
         if base is None:                     # a class without install_dispatch
             return
         if self.api.es1:
             want = dispatch_table(base, "es1")
         elif not self.api.compat:
-            want = dispatch_table(base, "core", self.api)      # no lists, no glBegin: never the checked one
+            want = dispatch_table(base, "api", self.api)       # no lists, no glBegin: never the checked one
         elif self._list_compiling is not None or getattr(self, "_im", None) is not None:
-            want = dispatch_table(base, "checked")
+            want = dispatch_table(base, "checked", self.api)
         else:
-            want = base
+            want = dispatch_table(base, "api", self.api)
         if type(self) is not want:
             self.__class__ = want
 

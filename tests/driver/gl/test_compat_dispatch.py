@@ -1,5 +1,5 @@
 """The compatibility profile's commands are in the dispatch of compatibility
-contexts only (driver/gl/legacy/dlist.py, the "core" table): in a core-profile
+contexts only (driver/gl/legacy/dlist.py, the "api" tables): in a core-profile
 or OpenGL ES 2.0+ context they are entries that record GL_INVALID_OPERATION
 and run nothing, as Mesa's dispatch gives a command outside the context's API
 its no-op entry; and the registry's command lists per API (driver.gl.entrypoints,
@@ -39,7 +39,7 @@ def test_core_entry_points_follow_the_registry_order():
 @pytest.mark.parametrize("api", ["gles2", "gles3", "gles31", "gl33", "gl43"])
 def test_other_contexts_get_stubs(api):
     c = make_ctx(api)
-    core = dispatch_table(Context, "core", c.api)
+    core = dispatch_table(Context, "api", c.api)
     assert type(c) is core and issubclass(core, Context)
     vp = c.glGetIntegerv(E.GL_VIEWPORT)
     c.glBegin(E.GL_TRIANGLES)
@@ -64,10 +64,61 @@ def test_other_contexts_get_stubs(api):
 
 def test_compatibility_contexts_keep_the_commands():
     c = make_ctx("compat")
-    assert type(c) is Context
+    assert type(c) is dispatch_table(Context, "api", c.api)
     c.glLightfv(E.GL_LIGHT0, E.GL_POSITION, (1.0, 1.0, 1.0, 0.0))
     expect(c, E.GL_NO_ERROR)
     c.glBegin(E.GL_TRIANGLES)
     c.glVertex3f(1.0, 2.0, 3.0)
     c.glEnd()
+    expect(c, E.GL_NO_ERROR)
+
+
+@pytest.mark.parametrize("name, args", [
+    ("glPrimitiveBoundingBox", (-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0)),   # OpenGL ES 3.2 only
+    ("glOrthofOES", (-2.0, 2.0, -2.0, 2.0, -2.0, 2.0)),                        # an ES 1.1 extension's
+    ("glColor4x", (0, 0x10000, 0, 0x10000)),                                   # ES 1.1's fixed point
+    ("glBindFramebufferOES", (E.GL_FRAMEBUFFER, 7)),                           # OES_framebuffer_object
+    ("glGenQueriesEXT", (1,)),                                                 # EXT_occlusion_query_boolean
+])
+def test_a_compatibility_context_refuses_what_its_api_lacks(name, args):
+    """A compatibility context has its API's commands only (the GL 4.6
+    compatibility profile's and its extensions'): an ES command or an unlisted
+    extension's is GL_INVALID_OPERATION and changes nothing, at any moment
+    (outside and inside glBegin/glEnd, while a list is compiled: nothing is
+    recorded)."""
+    c = make_ctx("compat")
+    assert name in Context.__dict__ or callable(getattr(Context, name))
+    projection = c.glGetFloatv(E.GL_PROJECTION_MATRIX)
+    color = c.glGetFloatv(E.GL_CURRENT_COLOR)
+    fb = c.glGetIntegerv(E.GL_DRAW_FRAMEBUFFER_BINDING)
+    assert getattr(c, name)(*args) is None
+    expect(c, E.GL_INVALID_OPERATION)
+    assert c.error_log[-1].endswith(f"{name} is not part of compat")
+    c.glNewList(1, E.GL_COMPILE_AND_EXECUTE)
+    getattr(c, name)(*args)
+    expect(c, E.GL_INVALID_OPERATION)
+    c.glEndList()
+    c.glBegin(E.GL_POINTS)
+    getattr(c, name)(*args)
+    expect(c, E.GL_INVALID_OPERATION)       # refused, not "between glBegin and glEnd"
+    assert c.error_log[-1].endswith(f"{name} is not part of compat")
+    c.glEnd()
+    c.glCallList(1)                          # the list recorded nothing
+    expect(c, E.GL_NO_ERROR)
+    assert c.glGetFloatv(E.GL_PROJECTION_MATRIX) == projection
+    assert c.glGetFloatv(E.GL_CURRENT_COLOR) == color
+    assert c.glGetIntegerv(E.GL_DRAW_FRAMEBUFFER_BINDING) == fb
+    assert c.glGenQueries(1) == [1]          # the core command still runs: no name was taken
+
+
+def test_a_compatibility_context_keeps_its_extensions_and_aliases():
+    c = make_ctx("compat")
+    c.glMatrixMode(E.GL_PROJECTION)
+    c.glLoadIdentity()
+    c.glOrtho(-2.0, 2.0, -2.0, 2.0, -2.0, 2.0)             # GL 1.0: the same matrix glOrthofOES would set
+    expect(c, E.GL_NO_ERROR)
+    assert c.glGetFloatv(E.GL_PROJECTION_MATRIX)[0] == 0.5
+    c.glBindFramebufferEXT(E.GL_FRAMEBUFFER, 0)            # EXT_framebuffer_object: listed in compat
+    c.glGenQueriesARB(1)                                    # ARB_occlusion_query's alias of glGenQueries
+    c.glClientActiveTextureARB(E.GL_TEXTURE1)              # an alias of a compatibility-only command
     expect(c, E.GL_NO_ERROR)

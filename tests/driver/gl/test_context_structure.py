@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import driver
-from driver.gl import Context, enums as E
+from driver.gl import API_NAMES, Context, enums as E
 from driver.gl.compose import compose, extends
 from driver.gl.families import FAMILIES
 from driver.gl.legacy.dlist import dispatch_table
@@ -34,12 +34,13 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
     assert dispatch_table(Context, "checked") is checked                  # built once
     with driver.Context(api="compat", width=4, height=4) as c:
         gl = c.gl
-        assert type(gl) is Context
+        compat = dispatch_table(Context, "api", gl.api)
+        assert type(gl) is compat and issubclass(checked, compat)
         gl.glNewList(1, E.GL_COMPILE)
         assert type(gl) is checked
         gl.glClearColor(1.0, 0.0, 0.0, 1.0)                 # recorded, not run
         gl.glEndList()
-        assert type(gl) is Context
+        assert type(gl) is compat
         assert gl.glGetFloatv(E.GL_COLOR_CLEAR_VALUE) == [0.0, 0.0, 0.0, 0.0]
         gl.glCallList(1)
         assert gl.glGetFloatv(E.GL_COLOR_CLEAR_VALUE) == [1.0, 0.0, 0.0, 1.0]
@@ -48,7 +49,7 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
         gl.glEnable(E.GL_DEPTH_TEST)                        # section 2.6.3: not between Begin and End
         expect(gl, E.GL_INVALID_OPERATION)
         gl.glEnd()
-        assert type(gl) is Context and not gl.glIsEnabled(E.GL_DEPTH_TEST)
+        assert type(gl) is compat and not gl.glIsEnabled(E.GL_DEPTH_TEST)
         gl.glColor4x(1, 1, 1, 1)                             # ES 1.1 only
         expect(gl, E.GL_INVALID_OPERATION)
     with driver.Context(api="gles1", width=4, height=4) as c:
@@ -59,6 +60,19 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
         gl.glBegin(E.GL_TRIANGLES)                           # not an ES 1.1 command
         expect(gl, E.GL_INVALID_OPERATION)
         assert type(gl) is es1
+
+
+@pytest.mark.parametrize("api", sorted(API_NAMES))
+def test_every_contexts_class_is_composed_of_at_most_twelve_classes(api):
+    """Each API's table (and a compatibility context's list-compiling one) is a
+    subclass of the Context class, so each context is made of a handful of classes."""
+    with driver.Context(api=api, width=4, height=4) as c:
+        gl = c.gl
+        assert isinstance(gl, Context) and len(type(gl).__mro__) <= MAX_CLASSES, type(gl).__mro__
+        if gl.api.compat:
+            gl.glNewList(1, E.GL_COMPILE)
+            assert len(type(gl).__mro__) <= MAX_CLASSES, type(gl).__mro__
+            gl.glEndList()
 
 
 def test_every_entry_point_of_the_former_class_still_exists():

@@ -81,6 +81,21 @@ osctx = lib.OSMesaCreateContextExt(0x1908, 24, 8, 0, None)
 buf = (ctypes.c_ubyte * (4 * 8 * 8))()
 assert lib.OSMesaMakeCurrent(ctypes.c_void_p(osctx), buf, 0x1401, 8, 8)
 check_all("compat", sample)
+# commands shimgl implements that the compatibility profile lacks (OpenGL ES's and its
+# extensions'): GL_INVALID_OPERATION as Mesa's no-op dispatch entry, and nothing runs
+ids = (ctypes.c_uint * 1)(0)
+f = ctypes.c_float
+es_only = {"glOrthofOES": (f(-2.0), f(2.0), f(-2.0), f(2.0), f(-2.0), f(2.0)),
+           "glPrimitiveBoundingBox": (f(0.0),) * 8, "glGenQueriesEXT": (1, ids),
+           "glBindFramebufferOES": (0x8D40, 7)}
+for name, args in es_only.items():
+    getattr(lib, name)(*args)
+    err = lib.glGetError()
+    if err != GL_INVALID_OPERATION:
+        failures.append(f"compat {name}: error {err:#x}, expected INVALID_OPERATION")
+    lib.glGetError()
+if ids[0] != 0:
+    failures.append(f"compat glGenQueriesEXT ran: wrote name {ids[0]}")
 still_works("compat")
 lib.OSMesaMakeCurrent(None, None, 0, 0, 0)
 
