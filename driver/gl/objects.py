@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driver.gl import enums as E
+from driver.gl.errors import check
 from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, TRANSFORM_FEEDBACK, VERTEX_ARRAYS, tracked
 
 __all__ = [
     "Buffer", "Framebuffer", "Namespace", "Program", "Query", "Renderbuffer", "Sampler",
     "SamplerParams", "Shader", "ShareGroup", "Sync", "Texture", "TransformFeedback",
-    "VertexArray", "VertexAttrib", "VertexBinding", "Attachment",
+    "VertexArray", "VertexAttrib", "VertexBinding", "Attachment", "program_object", "shader_object",
 ]
 
 
@@ -437,3 +438,22 @@ class TransformFeedback:
     program: Any = None
     ever_bound: bool = False
     vertices_written: int = 0
+
+
+def shader_object(ctx, name: int) -> Shader:
+    """The shader object ``name`` of the context's share group (GL 4.6 section
+    7.1: a name that is no object is GL_INVALID_VALUE, a program's
+    GL_INVALID_OPERATION)."""
+    obj = ctx.shader_objects.get(name)
+    check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
+    check(isinstance(obj, Shader), E.GL_INVALID_OPERATION, f"{name} is a program")
+    return obj
+
+
+def program_object(ctx, name: int) -> Program:
+    """The program object ``name`` of the context's share group (as
+    ``shader_object``, the other way round)."""
+    obj = ctx.shader_objects.get(name)
+    check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
+    check(isinstance(obj, Program), E.GL_INVALID_OPERATION, f"{name} is a shader")
+    return obj

@@ -23,7 +23,7 @@ from driver.gl.glsl import (
     type_slots,
 )
 from driver.gl.compat import STATE_CONSTANT_BUFFER
-from driver.gl.objects import STAGES, Namespace, Program, Shader
+from driver.gl.objects import STAGES, Namespace, Program, Shader, program_object, shader_object  # noqa: F401
 from driver.gl.uniform_storage import UniformStorage
 from driver.gl.limits import glsl_limits
 
@@ -260,22 +260,6 @@ def _block_element_suffixes(t) -> list[str]:
 
 # -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names, INVALID_OPERATION
 #    for the other kind of object; shaders and programs share one name space) -----------------
-def shader_object(ctx, name: int) -> Shader:
-    """The shader object ``name`` of the context's share group."""
-    obj = ctx.shader_objects.get(name)
-    check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
-    check(isinstance(obj, Shader), E.GL_INVALID_OPERATION, f"{name} is a program")
-    return obj
-
-
-def program_object(ctx, name: int) -> Program:
-    """The program object ``name`` of the context's share group."""
-    obj = ctx.shader_objects.get(name)
-    check(obj is not None, E.GL_INVALID_VALUE, f"{name} is not a shader or program")
-    check(isinstance(obj, Program), E.GL_INVALID_OPERATION, f"{name} is a shader")
-    return obj
-
-
 class ProgramMixin:
     def _init_family(self) -> None:
         # GL 4.6 section 7.1: shaders and programs share one name space
@@ -286,14 +270,6 @@ class ProgramMixin:
 
     # -- lookups (GL 4.6 section 7.1: INVALID_VALUE for unknown names,
     #    INVALID_OPERATION for the other kind of object) ----------------------------
-    def _shader(self, name: int) -> Shader:
-        """The old name of shader_object (kept for code written against it)."""
-        return shader_object(self, name)
-
-    def _program(self, name: int) -> Program:
-        """The old name of program_object (kept for code written against it)."""
-        return program_object(self, name)
-
     def _shader_types(self):
         t = {E.GL_VERTEX_SHADER, E.GL_FRAGMENT_SHADER}
         if self.api.gl_or_es((4, 3), (3, 1)):

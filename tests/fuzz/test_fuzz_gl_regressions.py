@@ -10,7 +10,7 @@ import numpy as np
 
 import driver
 from driver.gl import enums as E
-from driver.gl.objects import MAX_NAMES_PER_CALL
+from driver.gl.objects import MAX_NAMES_PER_CALL, program_object
 from tests.driver.gl.helpers import expect
 
 COMPRESSED_RGBA_S3TC_DXT1 = 0x83F1
@@ -121,15 +121,15 @@ def test_null_names_in_program_entry_points():
         g = ctx.gl
         prog = _program(g, _VS_330, _FS_330)
         expect(g, E.GL_NO_ERROR)
-        bindings = dict(ctx.gl._program(prog).attrib_bindings)
+        bindings = dict(program_object(ctx.gl, prog).attrib_bindings)
         g.glBindAttribLocation(prog, 3, None)
         expect(g, E.GL_INVALID_VALUE)
         g.glBindFragDataLocation(prog, 0, None)
         expect(g, E.GL_INVALID_VALUE)
         g.glBindFragDataLocationIndexed(prog, 0, 1, None)
         expect(g, E.GL_INVALID_VALUE)
-        assert ctx.gl._program(prog).attrib_bindings == bindings
-        assert not getattr(ctx.gl._program(prog), "frag_data_index", {})
+        assert program_object(ctx.gl, prog).attrib_bindings == bindings
+        assert not getattr(program_object(ctx.gl, prog), "frag_data_index", {})
         assert g.glGetUniformLocation(prog, None) == -1
         expect(g, E.GL_NO_ERROR)
         for interface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT):

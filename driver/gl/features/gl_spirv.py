@@ -24,6 +24,7 @@ from __future__ import annotations
 from driver.gl import enums as E
 from driver.gl.errors import check
 from driver.gl.features import context_method, entry_point
+from driver.gl.objects import shader_object
 
 __all__ = ["spirv_extensions", "is_spirv", "names_hidden", "reported_name", "spirv_shader_binary",
            "spirv_link_stages", "spirv_shader_iv"]
@@ -68,7 +69,7 @@ def spirv_shader_binary(ctx, shaders: list, binary, length: int) -> bool:
     caller reports the unknown format)."""
     if not _enabled(ctx):
         return False
-    objs = [ctx._shader(s) for s in shaders]
+    objs = [shader_object(ctx, s) for s in shaders]
     types = [sh.type for sh in objs]
     check(len(set(types)) == len(types), E.GL_INVALID_VALUE, "two shaders of one type get one SPIR-V module")
     data = bytes(binary)[:length] if binary is not None else b""
@@ -127,12 +128,12 @@ def spirv_block_sizes(ctx, blocks: list, spirv: dict) -> None:
 def glSpecializeShader(ctx, shader: int, pEntryPoint, numSpecializationConstants: int,
                        pConstantIndex=None, pConstantValue=None) -> None:
     """GL 4.6 section 7.2.1: specialize a SPIR-V shader object. Errors: INVALID_VALUE /
-    INVALID_OPERATION for a bad name (``_shader``), INVALID_OPERATION when the object
+    INVALID_OPERATION for a bad name (``shader_object``), INVALID_OPERATION when the object
     holds no SPIR-V module or is already specialized. A module that does not
     specialize (no such entry point, an unknown specialization constant, a module
     the front end rejects) leaves COMPILE_STATUS FALSE with the reason in the log."""
     check(_enabled(ctx), E.GL_INVALID_OPERATION, "SPIR-V is not supported in this context")
-    sh = ctx._shader(shader)
+    sh = shader_object(ctx, shader)
     check(is_spirv(sh), E.GL_INVALID_OPERATION, "the shader holds no SPIR-V module")
     check(not sh.compiled, E.GL_INVALID_OPERATION, "the shader is already specialized")
     check(numSpecializationConstants >= 0, E.GL_INVALID_VALUE, "negative count")

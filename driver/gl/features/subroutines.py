@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features import context_method, entry_point
+from driver.gl.objects import program_object
 
 __all__ = ["SubroutineStage", "is_subroutine_uniform", "stage_subroutines"]
 
@@ -105,7 +106,7 @@ def _stage_of(ctx, shadertype: int) -> str:
 
 def _linked_stage(ctx, program: int, shadertype: int) -> SubroutineStage:
     stage = _stage_of(ctx, shadertype)
-    prog = ctx._program(program)
+    prog = program_object(ctx, program)
     check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
     return stage_subroutines(prog.linked_state, stage)
 

@@ -10,6 +10,7 @@ import struct
 import numpy as np
 
 from driver.gallium import PipeShaderType
+from driver.gl.objects import program_object
 from tests.driver.agx import glhelp
 
 VS = """#version 300 es
@@ -32,7 +33,7 @@ QUAD = np.array([[-1, -1, 0, 1], [3, -1, 0, 1], [-1, 3, 0, 1]], np.float32)
 
 
 def _linked(ctx, prog):
-    return ctx._program(prog).linked_state
+    return program_object(ctx, prog).linked_state
 
 
 def _pixel(ctx) -> np.ndarray:

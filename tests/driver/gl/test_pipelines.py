@@ -3,6 +3,7 @@ section 7.4)."""
 
 from driver.gallium import PipeShaderType
 from driver.gl import enums as E
+from driver.gl.objects import program_object
 from tests.driver.gl.conftest import make_ctx
 from tests.driver.gl.helpers import expect
 
@@ -48,7 +49,7 @@ def test_pipeline_draw_uses_each_stage_program():
     c.glDrawArrays(E.GL_TRIANGLES, 0, 3)
     assert c.glGetError() == E.GL_NO_ERROR
     bound = {a[0]: a[1] for n, a in c.pipe.calls if n == "bind_shader_state"}
-    ls = lambda p: c._program(p).linked_state                # noqa: E731
+    ls = lambda p: program_object(c, p).linked_state                # noqa: E731
     assert bound[PipeShaderType.VERTEX] is ls(vs).pipe_shaders[PipeShaderType.VERTEX]
     assert bound[PipeShaderType.FRAGMENT] is ls(fs).pipe_shaders[PipeShaderType.FRAGMENT]
     assert c.glGetIntegerv(E.GL_PROGRAM_PIPELINE_BINDING) == [pl]
