@@ -132,6 +132,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_fog_distance", _ANY, _N, _N, _N, DONE),      # test_legacy_small_extensions.py
     _x("GL_MESA_pack_invert", _ANY, _GL32, _N, _N, DONE),  # test_legacy_small_extensions.py
     _x("GL_APPLE_vertex_array_object", _ANY, _N, _N, _N, DONE),   # test_legacy_small_extensions.py
+    _x("GL_EXT_vertex_array", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
     _x("GL_EXT_framebuffer_blit", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_multisample", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),

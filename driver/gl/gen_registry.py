@@ -176,6 +176,13 @@ EXTENSION_ENUMS = (
     "GL_EYE_RADIAL_NV",
     "GL_EYE_PLANE_ABSOLUTE_NV",
     "GL_PACK_INVERT_MESA",
+    # GL_EXT_vertex_array's counts (driver/gl/legacy/ext_vertex_array.py)
+    "GL_VERTEX_ARRAY_COUNT_EXT",
+    "GL_NORMAL_ARRAY_COUNT_EXT",
+    "GL_COLOR_ARRAY_COUNT_EXT",
+    "GL_INDEX_ARRAY_COUNT_EXT",
+    "GL_TEXTURE_COORD_ARRAY_COUNT_EXT",
+    "GL_EDGE_FLAG_ARRAY_COUNT_EXT",
     # GL_ARB_gpu_shader_int64: the uniform types (driver/gl/glsl.py)
     "GL_INT64_ARB",
     "GL_INT64_VEC2_ARB",

@@ -289,3 +289,41 @@ def test_arb_debug_output_log_callback_and_its_narrower_tables(api):
     before = len(seen)
     c.glEnable(0xFFFFFFF)
     assert c.glGetError() == E.GL_INVALID_ENUM and len(seen) == before
+
+
+# -- GL_EXT_vertex_array ----------------------------------------------------------------------
+def test_ext_vertex_array_counted_pointers_draw(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_vertex_array")
+    positions = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    colours = np.array([[0, 0, 255, 255]] * 4, np.uint8)
+    c.glVertexPointerEXT(2, E.GL_FLOAT, 0, 4, positions.tobytes())
+    c.glColorPointerEXT(4, E.GL_UNSIGNED_BYTE, 0, 4, colours.tobytes())
+    c.glClientActiveTexture(E.GL_TEXTURE1)
+    c.glTexCoordPointerEXT(2, E.GL_FLOAT, 8, 3, positions.tobytes())
+    c.glClientActiveTexture(E.GL_TEXTURE0)
+    c.glEdgeFlagPointerEXT(0, 4, bytes([1, 1, 1, 1]))
+    c.glNormalPointerEXT(E.GL_FLOAT, 0, 2, np.zeros(6, np.float32).tobytes())
+    c.glIndexPointerEXT(E.GL_FLOAT, 0, 1, np.zeros(1, np.float32).tobytes())
+    assert c.glGetError() == E.GL_NO_ERROR, c.error_log[-3:]
+    counts = {name: c.glGetIntegerv(name)[0] for name in (
+        E.GL_VERTEX_ARRAY_COUNT_EXT, E.GL_COLOR_ARRAY_COUNT_EXT, E.GL_TEXTURE_COORD_ARRAY_COUNT_EXT,
+        E.GL_EDGE_FLAG_ARRAY_COUNT_EXT, E.GL_NORMAL_ARRAY_COUNT_EXT, E.GL_INDEX_ARRAY_COUNT_EXT)}
+    assert list(counts.values()) == [4, 4, 0, 4, 2, 1]          # texture coordinates: unit 0's
+    c.glClientActiveTexture(E.GL_TEXTURE1)
+    assert c.glGetIntegerv(E.GL_TEXTURE_COORD_ARRAY_COUNT_EXT) == [3]
+    assert c.glGetIntegerv(E.GL_TEXTURE_COORD_ARRAY_STRIDE) == [8]
+    c.glClientActiveTexture(E.GL_TEXTURE0)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glEnableClientState(E.GL_COLOR_ARRAY)
+    c.glDrawArraysEXT(E.GL_QUADS, 0, 4)
+    assert list(np.asarray(c.read_pixels())[4, 4][:3]) == [0, 0, 255]
+    # errors: nothing changes
+    c.glVertexPointerEXT(2, E.GL_FLOAT, 0, -1, positions.tobytes())
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glVertexPointerEXT(5, E.GL_FLOAT, 0, 9, positions.tobytes())
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glColorPointerEXT(4, E.GL_UNSIGNED_BYTE, -4, 9, colours.tobytes())
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    assert c.glGetIntegerv(E.GL_VERTEX_ARRAY_COUNT_EXT) == [4] and c.glGetIntegerv(E.GL_VERTEX_ARRAY_SIZE) == [2]
+    assert c.glGetIntegerv(E.GL_COLOR_ARRAY_COUNT_EXT) == [4]
