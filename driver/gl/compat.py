@@ -69,9 +69,6 @@ class CompatMixin:
         self.clip_planes = [(0.0, 0.0, 0.0, 0.0) for _ in range(self.caps.max_clip_planes)]
         self.state.flat_shading = False
 
-    def _compat_only(self) -> None:
-        check(self.api.compat, E.GL_INVALID_OPERATION, "compatibility profile only")
-
     # -- matrix stacks (GL 4.6 compat section 12.1.1) ------------------------------------
     def _stack(self) -> list:
         i = _MODES[self.legacy.matrix_mode]
@@ -306,7 +303,6 @@ class CompatMixin:
         return entry
 
     def _legacy_pointer(self, array, size, type, stride, pointer, sizes, types, normalized, bgra=False):
-        self._compat_only()
         if self.api.es1:        # OpenGL ES 1.1 table 2.4: its own sizes and types (GL_FIXED)
             from driver.gl.features.gles1 import ES1_ARRAYS
             sizes, types = ES1_ARRAYS[array]
@@ -432,7 +428,6 @@ def _define_current_value_variants():
 
     def make(kind, n, letter, vector):
         def fn(self, *args):
-            self._compat_only()
             if kind == "multitex":
                 target, rest = args[0], args[1:]
             else:
@@ -484,7 +479,6 @@ def _define_packed_value_variants():
 
     def make(kind, n, vector):
         def fn(self, *args):
-            self._compat_only()
             if kind == "multitex":
                 target, type, value = args
             else:

@@ -140,7 +140,6 @@ class FixedFunctionMixin:
 
     # -- lights (GL 2.1 section 2.14.2) --------------------------------------------------------
     def _light(self, light: int):
-        self._compat_only()
         i = light - E.GL_LIGHT0
         check(0 <= i < 8, E.GL_INVALID_ENUM, "bad light")
         return self.legacy.lights[i]
@@ -214,7 +213,6 @@ class FixedFunctionMixin:
         return {E.GL_FRONT: [m[0]], E.GL_BACK: [m[1]], E.GL_FRONT_AND_BACK: m}[face]
 
     def _set_material(self, face, pname, params, as_int) -> None:
-        self._compat_only()
         mats = self._material_faces(face)
         if pname == E.GL_SHININESS:
             (v,) = _floats(params, 1)
@@ -281,7 +279,6 @@ class FixedFunctionMixin:
 
     # -- light model ---------------------------------------------------------------------------
     def _set_light_model(self, pname, params, as_int) -> None:
-        self._compat_only()
         L = self.legacy
         if pname == E.GL_LIGHT_MODEL_AMBIENT:
             L.light_model_ambient = tuple(_int_color(x) for x in list(params)[:4]) if as_int \
@@ -311,7 +308,6 @@ class FixedFunctionMixin:
 
     # -- fog (section 3.10) --------------------------------------------------------------------
     def _set_fog(self, pname, params, as_int) -> None:
-        self._compat_only()
         fog = self.legacy.fog
         if pname == E.GL_FOG_COLOR:
             fog.color = tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)
@@ -371,7 +367,6 @@ class FixedFunctionMixin:
         return self.legacy.texenv[self.active_texture]
 
     def _set_texenv(self, target, pname, params, as_int) -> None:
-        self._compat_only()
         check_enum(target, (E.GL_TEXTURE_ENV, E.GL_TEXTURE_FILTER_CONTROL, E.GL_POINT_SPRITE))
         env = self._env_unit()
         if target == E.GL_POINT_SPRITE:
@@ -448,7 +443,6 @@ class FixedFunctionMixin:
 
     # -- texture coordinate generation (section 2.12.4) ----------------------------------------
     def _set_texgen(self, coord, pname, params) -> None:
-        self._compat_only()
         check_enum(coord, _COORDS)
         check(self.active_texture < 8, E.GL_INVALID_OPERATION)
         g = self.legacy.texgen[self.active_texture][_COORDS[coord]]

@@ -198,7 +198,7 @@ class GetLegacyMixin:
         self.legacy.index_clear = float(c)
 
     def glIndexMask(self, mask) -> None:
-        self._compat_only()
+        """RGBA mode only (no colour-index buffer): nothing to mask."""
 
     def glAccum(self, op, value) -> None:
         """Section 4.2.4: INVALID_OPERATION without an accumulation buffer (there is none)."""

@@ -337,7 +337,6 @@ def _define_vertex_variants():
     """glVertex{2,3,4}{s,i,f,d}[v] (section 2.7): missing z = 0, w = 1."""
     def make(n, vector):
         def fn(self, *args):
-            self._compat_only()
             vals = [float(v) for v in (list(args[0])[:n] if vector else args)]
             check(len(vals) == n, E.GL_INVALID_VALUE, "wrong number of coordinates")
             self._emit_vertex(*(vals + [0.0, 1.0][n - 2:]))
@@ -355,7 +354,6 @@ def _define_index_variants():
     there is no colour-index rendering)."""
     def make(vector):
         def fn(self, c):
-            self._compat_only()
             self.legacy.index = float(_first(c) if vector else c)
         return fn
 

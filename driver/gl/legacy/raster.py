@@ -65,7 +65,6 @@ _OTHER_TRANSFER = (E.GL_MAP_COLOR, E.GL_MAP_STENCIL, E.GL_INDEX_SHIFT, E.GL_INDE
 class RasterMixin:
     # -- raster position (section 2.13) ------------------------------------------------------
     def _raster_pos(self, x, y, z, w) -> None:
-        self._compat_only()
         from driver.gl.legacy.state import RasterPos
         obj = np.array([x, y, z, w], np.float64)
         eye = self.legacy.stacks[0][-1] @ obj
@@ -102,7 +101,6 @@ class RasterMixin:
 
     def _window_pos(self, x, y, z=0.0) -> None:
         """ARB_window_pos / GL 1.4 section 2.13: window coordinates directly."""
-        self._compat_only()
         from driver.gl.legacy.state import RasterPos
         n, f = self.state.depth_range
         z = min(1.0, max(0.0, float(z)))
