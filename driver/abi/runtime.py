@@ -40,10 +40,18 @@ _lib = None
 ffi = None
 
 
+def _host_exiting() -> bool:
+    """Whether the host's interpreter (which runs the driver too) is shutting down:
+    finalizing, or already past clearing its import system (a C++ destructor of
+    the host, VTK's render window, may call in then, when sys.is_finalizing() is
+    not yet or no longer true). Nothing can be imported; the process's end frees all."""
+    return sys.is_finalizing() or sys.meta_path is None
+
+
 def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
     from driver.gl.errors import GLError
     from driver.gl import enums as E
-    finalizing = sys.is_finalizing
+    finalizing = _host_exiting
 
     def failed(ctx, err):
         _report(name, err)
@@ -120,7 +128,13 @@ def _implementation(name, names_module, GLContext):
         fn = egl.COMMANDS.get(name)
     else:
         fn = osmesa.COMMANDS.get(name)
-    return None if fn is None else _locked(fn)
+    if fn is None:
+        return None
+    # at the host's exit, commands that release or unbind succeed and the others
+    # fail (EGL_FALSE, NULL, nothing), all of them quietly: nothing runs
+    releases = any(w in name for w in ("Destroy", "Terminate", "MakeCurrent", "Release"))
+    at_exit = {"v": None, "p": ffi.NULL}.get(names_module.RETURNS.get(name, "n"), int(releases))
+    return _locked(fn, at_exit)
 
 
 #: command index -> whether it was bound (written under _BIND_LOCK)
@@ -195,7 +209,7 @@ def _install(the_ffi, lib) -> None:
     if lazy:
         @the_ffi.def_extern(name="shimgl_py_bind")
         def _bind_on_first_call(index):
-            if sys.is_finalizing():     # a first call from a destructor at the host's exit:
+            if _host_exiting():         # a first call from a destructor at the host's exit:
                 lib.shimgl_set_impl(index, 2)   # nothing can be imported now; quietly missing
                 return
             try:
@@ -227,8 +241,10 @@ def warm_up() -> None:
     x11._load()              # its cffi declarations (available() only dlopens)
 
 
-def _locked(fn):
+def _locked(fn, at_exit):
     def entry(*args):
+        if _host_exiting():
+            return at_exit
         with LOCK:
             return fn(*args)
     return entry

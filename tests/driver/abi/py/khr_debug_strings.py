@@ -7,7 +7,9 @@ function pointers from eglGetProcAddress, as a C or Rust program calls them:
   driver must read `length` characters, not look for a terminator (a read past
   them faults);
 - objects deleted by a destructor while the interpreter shuts down (wgpu drops
-  its GL objects then): the calls are quietly ignored, nothing is printed."""
+  its GL objects then) and a context finished, unbound and destroyed then (VTK's
+  render window): the calls are quietly ignored (the releases succeed), nothing
+  is printed."""
 
 import ctypes
 import mmap
@@ -101,6 +103,20 @@ class Texture:
         self.delete(1, self.name)
 
 
-KEPT = [Texture() for _ in range(3)]       # collected while the interpreter shuts down
+class Context:
+    """Finishes, unbinds and destroys its EGL context when collected, as VTK's
+    render window does from its C++ destructor at the host's exit."""
+
+    def __init__(self):
+        self.finish, self.egl, self.dpy, self.ctx = gl("glFinish"), egl, dpy, ctx
+        egl.eglDestroyContext.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+
+    def __del__(self):
+        self.finish()
+        assert self.egl.eglMakeCurrent(self.dpy, None, None, None) == 1
+        assert self.egl.eglDestroyContext(self.dpy, self.ctx) == 1
+
+
+KEPT = [Texture() for _ in range(3)] + [Context()]     # collected while the interpreter shuts down
 print("OK")
 sys.stdout.flush()
