@@ -331,6 +331,36 @@ class Texture:
             return img if img.width else None
         return None
 
+    def set_image(self, face: int, level: int, img: TexImage) -> None:
+        """Make ``img`` the image of ``face`` (0 but for cube maps) at ``level``
+        (glTexImage*, glTexStorage*, mipmap generation, views...). A texture that
+        was an EGLImage target gets its own storage (OES_EGL_image: respecifying
+        it orphans it): ``release_egl_image``."""
+        faces = 6 if self.target == E.GL_TEXTURE_CUBE_MAP else 1
+        while len(self.images) < faces:
+            self.images.append([])
+        levels = self.images[face]
+        while len(levels) <= level:
+            levels.append(TexImage())
+        levels[level] = img
+        if getattr(self, "egl_image", None) is not None:
+            self.release_egl_image()
+
+    def release_egl_image(self) -> None:
+        """An EGLImage target (driver.gl.features.egl_image) is respecified: it
+        stops sharing the image's storage and releases its reference."""
+        img = getattr(self, "egl_image", None)
+        if img is None:
+            return
+        for attr in ("view_parent", "view_format", "view_min_level", "view_min_layer",
+                     "view_num_levels", "view_num_layers", "view_immutable_levels"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        if self.resource is not None:
+            img.screen.resource_destroy(self.resource)
+        self.resource, self.resource_key = None, None
+        object.__setattr__(self, "egl_image", None)
+
 
 @tracked(FRAMEBUFFERS)
 @dataclass

@@ -63,7 +63,7 @@ class TexImageExtraMixin:
         tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         raw = data if encoded else self._compressed_source(size, data, dims, internalformat, w, h, d)
-        self._set_image(tex, face, level, TexImage(w, h, d, internalformat, compressed=True))
+        tex.set_image(face, level, TexImage(w, h, d, internalformat, compressed=True))
         if raw is not None:
             self._pending_compressed(tex).append((face, level, (0, 0, 0, w, h, d), raw))
         self._auto_mipmap(tex, tex_target, level)       # GL_GENERATE_MIPMAP: regenerate (encoded again)
@@ -294,7 +294,7 @@ class TexImageExtraMixin:
             check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
         tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        self._set_image(tex, face, level, TexImage(width, height, 1, internalformat))
+        tex.set_image(face, level, TexImage(width, height, 1, internalformat))
         if width and height:
             self._blit_from_read(tex, face, level, 0, 0, 0, x, y, width, height, res, rlevel, rlayer)
         self._auto_mipmap(tex, tex_target, level)
@@ -358,7 +358,7 @@ class TexImageExtraMixin:
         check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
         tex = bound_texture(self, target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        self._set_image(tex, 0, level, TexImage(width, 1, 1, internalformat))
+        tex.set_image(0, level, TexImage(width, 1, 1, internalformat))
         if width:
             self._blit_from_read(tex, 0, level, 0, 0, 0, x, y, width, 1, res, rlevel, rlayer)
 
@@ -452,7 +452,7 @@ class TexImageExtraMixin:
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         actual = min(s for s in self.caps.sample_counts if s >= samples)
         tex.images = []
-        self._set_image(tex, 0, 0, TexImage(w, h, d, internalformat, actual, bool(fixed)))
+        tex.set_image(0, 0, TexImage(w, h, d, internalformat, actual, bool(fixed)))
         tex.immutable, tex.immutable_levels = immutable, 1 if immutable else 0
         if tex.resource is not None:
             self.screen.resource_destroy(tex.resource)
@@ -554,7 +554,7 @@ class TexImageExtraMixin:
                 img = orig.images[src_face][minlevel + lv]
                 depth = img.depth if target == E.GL_TEXTURE_3D else (
                     numlayers if target not in (E.GL_TEXTURE_CUBE_MAP,) else 1)
-                self._set_image(view, face, lv, TexImage(img.width, img.height, depth,
+                view.set_image(face, lv, TexImage(img.width, img.height, depth,
                                                          internalformat, img.samples))
         view.view_parent, view.view_format = orig, dst_info.pipe
         # GL 4.6 section 8.18: TEXTURE_IMMUTABLE_LEVELS is origtexture's (the storage's),

@@ -527,7 +527,7 @@ class TextureMixin:
         tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
-        self._set_image(tex, face, level, TexImage(width, height, depth, internalformat))
+        tex.set_image(face, level, TexImage(width, height, depth, internalformat))
         if data is not None:
             self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
@@ -552,19 +552,6 @@ class TextureMixin:
         if not hasattr(tex, "pending"):
             tex.pending = []
         return tex.pending
-
-    @staticmethod
-    def _set_image(tex: Texture, face: int, level: int, img: TexImage) -> None:
-        faces = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else 1
-        while len(tex.images) < faces:
-            tex.images.append([])
-        levels = tex.images[face]
-        while len(levels) <= level:
-            levels.append(TexImage())
-        levels[level] = img
-        if getattr(tex, "egl_image", None) is not None:
-            from driver.gl.features.egl_image import orphan
-            orphan(tex)          # OES_EGL_image: a respecified EGLImage target has its own storage
 
     def glTexImage1D(self, target, level, internalformat, width, border, format, type, pixels):
         check(not self.api.es, E.GL_INVALID_OPERATION)
@@ -693,7 +680,7 @@ class TextureMixin:
                 w = max(1, width >> lv)
                 h = height if target == E.GL_TEXTURE_1D_ARRAY else max(1, height >> lv)
                 d = max(1, depth >> lv) if target == E.GL_TEXTURE_3D else depth
-                self._set_image(tex, face, lv, TexImage(w, h, d, internalformat, compressed=compressed))
+                tex.set_image(face, lv, TexImage(w, h, d, internalformat, compressed=compressed))
         tex.immutable, tex.immutable_levels = True, levels
         texture_resource(self, tex)
 
@@ -810,7 +797,7 @@ class TextureMixin:
             for lv in range(tex.base_level + 1, last + 1):
                 s = lv - tex.base_level
                 d = max(1, base.depth >> s) if target == E.GL_TEXTURE_3D else base.depth
-                self._set_image(tex, face, lv, TexImage(max(1, base.width >> s),
+                tex.set_image(face, lv, TexImage(max(1, base.width >> s),
                                                         max(1, base.height >> s), d,
                                                         base.internal_format, compressed=base.compressed))
         res = texture_resource(self, tex)

@@ -8,7 +8,7 @@ image, sampling, drawing into it and TexSubImage reach the shared memory, and
 it holds a reference to the shared resource in ``resource`` (released as any
 texture's resource is, when it is deleted). Specifying an image of the texture
 again with glTexImage* orphans it (OES_EGL_image: the texture then has its own
-storage; ``orphan`` is called from ``_set_image``). A renderbuffer specified
+storage; ``Texture.set_image`` calls ``Texture.release_egl_image``). A renderbuffer specified
 from an image takes the shared resource (one reference) as its storage;
 glRenderbufferStorage* releases it as any storage.
 
@@ -27,7 +27,7 @@ from driver.gl.errors import check, check_enum
 from driver.gl.features import entry_point
 from driver.gl.objects import TexImage
 
-__all__ = ["orphan"]
+__all__: list[str] = []
 
 _OES = "GL_OES_EGL_image"
 _STORAGE = "GL_EXT_EGL_image_storage"
@@ -39,26 +39,10 @@ def _image(handle) -> egl_image.Image:
     return img
 
 
-def orphan(tex) -> None:
-    """``tex`` (an EGLImage target) is respecified: it stops sharing the
-    image's storage and releases its reference."""
-    img = getattr(tex, "egl_image", None)
-    if img is None:
-        return
-    for attr in ("view_parent", "view_format", "view_min_level", "view_min_layer",
-                 "view_num_levels", "view_num_layers", "view_immutable_levels"):
-        if hasattr(tex, attr):
-            delattr(tex, attr)
-    if tex.resource is not None:
-        img.screen.resource_destroy(tex.resource)
-    tex.resource, tex.resource_key = None, None
-    object.__setattr__(tex, "egl_image", None)
-
-
 def _target_texture(ctx, tex, img: egl_image.Image, immutable: bool) -> None:
     check(not tex.immutable, E.GL_INVALID_OPERATION, "the texture is immutable")
     check(img.samples == 0, E.GL_INVALID_OPERATION, "a multisampled EGLImage cannot specify a texture")
-    orphan(tex)
+    tex.release_egl_image()
     if tex.resource is not None:            # its own storage goes (as glTexImage's respecification)
         ctx.screen.resource_destroy(tex.resource)
         tex.resource = None

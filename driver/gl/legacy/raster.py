@@ -187,7 +187,7 @@ class RasterMixin:
         h, w = image.shape[:2]
         x0, y0 = x0 + c0 * zx, y0 + r0 * zy
         tex = Texture(0, E.GL_TEXTURE_2D)
-        self._set_image(tex, 0, 0, TexImage(w, h, 1, E.GL_RGBA32F))
+        tex.set_image(0, 0, TexImage(w, h, 1, E.GL_RGBA32F))
         self._pending_uploads(tex).append((0, 0, (0, 0, 0, w, h, 1), E.GL_RGBA, E.GL_FLOAT, PixelStore(),
                                            np.ascontiguousarray(image, np.float32).tobytes()))
         tex.params.min_filter = tex.params.mag_filter = E.GL_NEAREST
