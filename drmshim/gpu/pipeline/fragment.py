@@ -552,8 +552,10 @@ class _PassContext:
         visible = np.zeros(len(frags), np.uint8)
         if S == 1:
             visible[o] = 1
-        else:
-            np.bitwise_or.at(visible, o, (1 << (held % S)).astype(np.uint8))
+        else:           # (fragment, sample) pairs are distinct: set the bits, then sum them
+            bits = np.zeros((len(frags), S), np.uint8)
+            bits[o, held % S] = 1
+            visible = (bits << np.arange(S, dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
         shown = np.flatnonzero(visible)
         lanes = 0
         for d, idx in self._groups(shown):
@@ -877,17 +879,41 @@ class _PassContext:
             st.passed += R.samples_passed(keep)
         bits = ((keep[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
         f_local, sample = np.nonzero(bits)
-        target = pixel[f_local] * S + sample
-        source = lane_of[f_local]
-        if columns is None:
-            self.tile_buffer[target] = tile[source]
-        else:
-            self.tile_buffer[target[:, None], columns] = tile[source[:, None], columns]
+        _copy_records(self.tile_buffer, pixel[f_local] * S + sample, tile, lane_of[f_local], columns)
         return n_f
 
 
 #: The index of the lowest set bit of every 8-bit coverage mask (0 for none).
 _LOWEST_BIT = np.array([(m & -m).bit_length() - 1 if m else 0 for m in range(256)], np.uint8)
+
+
+def _copy_records(dst: np.ndarray, dst_rows: np.ndarray, src: np.ndarray, src_rows: np.ndarray,
+                  columns: np.ndarray | None) -> None:
+    """``dst[dst_rows] = src[src_rows]``, only the byte ``columns`` when given, as
+    32-bit words when the records (and columns) are whole words: a row of uint8
+    moves element by element, a word at once."""
+    record_B = dst.shape[1]
+    if record_B % 4 == 0 and dst.flags.c_contiguous and src.flags.c_contiguous:
+        words = None
+        if columns is not None:
+            mask = np.zeros(record_B, bool)
+            mask[columns] = True
+            per_word = mask.reshape(-1, 4)
+            if (per_word.all(axis=1) | ~per_word.any(axis=1)).all():
+                words = np.flatnonzero(per_word.all(axis=1))
+        if columns is None or words is not None:
+            d, s_ = dst.view(np.uint32), src.view(np.uint32)
+            if columns is not None and len(words) < d.shape[1]:
+                d[dst_rows[:, None], words] = s_[src_rows[:, None], words]
+            elif d.shape[1] == 1:
+                d.reshape(-1)[dst_rows] = s_.reshape(-1)[src_rows]
+            else:
+                d[dst_rows] = s_[src_rows]
+            return
+    if columns is None:
+        dst[dst_rows] = src[src_rows]
+    else:
+        dst[dst_rows[:, None], columns] = src[src_rows[:, None], columns]
 
 
 def _record_columns(writes: frozenset, record_B: int) -> np.ndarray | None:
