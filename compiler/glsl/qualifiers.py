@@ -84,8 +84,11 @@ class QualifierRules:
             key = name.lower() if not self.version.es or name.lower() in (
                 "std140", "std430", "shared", "packed", "row_major", "column_major") else name
             if key in VALUED and group_of.get(key) == lid.group and not self.version.at_least(440, 320) \
-                    and "GL_ARB_enhanced_layouts" not in self.enabled:
-                # one layout(...) naming an identifier twice: ARB_enhanced_layouts (4.40)
+                    and "GL_ARB_enhanced_layouts" not in self.enabled \
+                    and key not in ("binding", "offset") and not (key == "stream" and self.stage == "geometry"):
+                # one layout(...) naming an identifier twice: ARB_enhanced_layouts (4.40); binding,
+                # offset (and a geometry shader's stream) may repeat in any version, the last one
+                # winning, as in Mesa (programs of ARB_shader_atomic_counters rely on it)
                 self.error(lid.loc, f"layout qualifier `{name}' given twice in one layout()")
             group_of[key] = lid.group
             if key in VALUED:
@@ -428,6 +431,14 @@ class QualifierRules:
         elif storage != "out" and layout.keys() & {"xfb_buffer", "xfb_offset", "xfb_stride"}:
             self.error(d.loc, "transform feedback layout qualifiers may only be used on outputs")
             return
+        if storage == "uniform" and layout.keys() & {"binding", "offset"} and "align" not in layout and (
+                self.version.at_least(420, 310) or "GL_ARB_shader_atomic_counters" in self.enabled):
+            # `layout(binding = b, offset = o) uniform;' (no type): Mesa accepts it and gives it no
+            # effect: neither the counters declared after it nor the blocks take these values
+            # (a counter's default offset is set by a declaration naming atomic_uint)
+            layout = {k: v for k, v in layout.items() if k not in ("binding", "offset")}
+            if not layout:
+                return
         if layout.keys() & {"offset", "align"}:
             self.error(d.loc, "offset and align layout qualifiers may only be used on blocks and block members")
             return

@@ -940,21 +940,27 @@ class ProgramMixin:
 
     def _collect_atomic_counters(self, merged: dict) -> list:
         """GLSL 4.30 section 4.4.6.2: counters at layout(binding, offset);
-        offsets default to the next free 4-byte slot of their binding."""
-        next_offset: dict[int, int] = {}
+        offsets default to the next free 4-byte slot of their binding in the same shader.
+        A counter declared by several stages must have the same binding and offset in each
+        (GLSL 4.30 section 4.4.6.2, as Mesa's linker checks)."""
         buffers: dict[int, AtomicBufferInfo] = {}
-        seen: dict[str, object] = {}
+        seen: dict[str, tuple] = {}
         for stage, m in merged.items():
+            next_offset: dict[int, int] = {}         # implicit offsets count within one stage
             for v in m["uniforms"]:
                 if _base_type(v.type).base != "atomic_uint":
                     continue
-                if v.name in seen:
-                    buffers[seen[v.name]].stages.add(stage)
-                    continue
                 binding = v.layout.get("binding", 0)
+                offset = v.layout.get("offset", next_offset.get(binding, 0))
+                if v.name in seen:
+                    if seen[v.name][:3] != (binding, offset, v.type):
+                        raise LinkError(f"atomic counter `{v.name}' declared with a different binding, "
+                                        "offset or type in another stage")
+                    buffers[binding].stages.add(stage)
+                    next_offset[binding] = offset + seen[v.name][3]
+                    continue
                 if binding >= self.limits.get("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 0):
                     raise LinkError(f"atomic counter `{v.name}' binding {binding} out of range")
-                offset = v.layout.get("offset", next_offset.get(binding, 0))
                 dims, t = [], v.type
                 while t.base == "array":
                     dims.append(t.length or 1)
@@ -973,7 +979,7 @@ class ProgramMixin:
                 buf.stages.add(stage)
                 buf.data_size_B = max(buf.data_size_B, offset + 4 * count)
                 next_offset[binding] = offset + 4 * count
-                seen[v.name] = binding
+                seen[v.name] = (binding, offset, v.type, 4 * count)
         return [buffers[b] for b in sorted(buffers)]
 
     def _collect_blocks(self, merged: dict) -> list:
@@ -1049,6 +1055,8 @@ class ProgramMixin:
             }
         if binary_available(self.api):
             values[E.GL_PROGRAM_BINARY_LENGTH] = None
+        if self.api.gl_or_es((4, 2), (3, 1)):     # GL 4.6 table 23.26 (ARB_shader_atomic_counters)
+            values[E.GL_ACTIVE_ATOMIC_COUNTER_BUFFERS] = len(ls.atomic_buffers) if ls else 0
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_COMPUTE_WORK_GROUP_SIZE] = None
             values[E.GL_PROGRAM_SEPARABLE] = int(prog.separable)
@@ -1150,6 +1158,12 @@ class ProgramMixin:
                   E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER: int("vertex" in a.stages),
                   E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER: int("fragment" in a.stages),
                   E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_COMPUTE_SHADER: int("compute" in a.stages)}
+        if self.api.gl_or_es((4, 2), (3, 2)):        # the stages GLES 3.1 lacks
+            values |= {
+                E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_CONTROL_SHADER: int("tess_control" in a.stages),
+                E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_EVALUATION_SHADER:
+                    int("tess_evaluation" in a.stages),
+                E.GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_GEOMETRY_SHADER: int("geometry" in a.stages)}
         check_enum(pname, values)
         v = values[pname]
         return list(v) if isinstance(v, tuple) else [v]
@@ -1194,9 +1208,12 @@ class ProgramMixin:
         us = self._active_uniforms(prog.linked_state)
         idx = list(indices)[:count]
         check(all(0 <= i < len(us) for i in idx), E.GL_INVALID_VALUE, "index out of range")
-        check_enum(pname, (E.GL_UNIFORM_TYPE, E.GL_UNIFORM_SIZE, E.GL_UNIFORM_NAME_LENGTH,
-                           E.GL_UNIFORM_BLOCK_INDEX, E.GL_UNIFORM_OFFSET, E.GL_UNIFORM_ARRAY_STRIDE,
-                           E.GL_UNIFORM_MATRIX_STRIDE, E.GL_UNIFORM_IS_ROW_MAJOR))
+        names = {E.GL_UNIFORM_TYPE, E.GL_UNIFORM_SIZE, E.GL_UNIFORM_NAME_LENGTH,
+                 E.GL_UNIFORM_BLOCK_INDEX, E.GL_UNIFORM_OFFSET, E.GL_UNIFORM_ARRAY_STRIDE,
+                 E.GL_UNIFORM_MATRIX_STRIDE, E.GL_UNIFORM_IS_ROW_MAJOR}
+        if self.api.gl_or_es((4, 2), (3, 1)):        # ARB_shader_atomic_counters
+            names.add(E.GL_UNIFORM_ATOMIC_COUNTER_BUFFER_INDEX)
+        check_enum(pname, names)
         out = []
         for i in idx:
             u = us[i]
@@ -1205,7 +1222,8 @@ class ProgramMixin:
                 v = {E.GL_UNIFORM_TYPE: E.GL_UNSIGNED_INT_ATOMIC_COUNTER, E.GL_UNIFORM_SIZE: m.size,
                      E.GL_UNIFORM_NAME_LENGTH: len(m.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: -1,
                      E.GL_UNIFORM_OFFSET: m.offset_B, E.GL_UNIFORM_ARRAY_STRIDE: 4 if m.size > 1 else 0,
-                     E.GL_UNIFORM_MATRIX_STRIDE: 0, E.GL_UNIFORM_IS_ROW_MAJOR: 0}
+                     E.GL_UNIFORM_MATRIX_STRIDE: 0, E.GL_UNIFORM_IS_ROW_MAJOR: 0,
+                     E.GL_UNIFORM_ATOMIC_COUNTER_BUFFER_INDEX: u[2]}
             elif isinstance(u, tuple):
                 m, block = u
                 v = {E.GL_UNIFORM_TYPE: gl_type_enum(m.type), E.GL_UNIFORM_SIZE: m.size,
@@ -1217,7 +1235,7 @@ class ProgramMixin:
                      E.GL_UNIFORM_NAME_LENGTH: len(u.name) + 1, E.GL_UNIFORM_BLOCK_INDEX: -1,
                      E.GL_UNIFORM_OFFSET: -1, E.GL_UNIFORM_ARRAY_STRIDE: -1,
                      E.GL_UNIFORM_MATRIX_STRIDE: -1, E.GL_UNIFORM_IS_ROW_MAJOR: 0}
-            out.append(v[pname])
+            out.append(v.get(pname, -1))        # ATOMIC_COUNTER_BUFFER_INDEX: -1 unless a counter
         return out
 
     def glProgramParameteri(self, program: int, pname: int, value: int) -> None:
