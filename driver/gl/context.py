@@ -146,6 +146,11 @@ class ContextBase:
                  f"GL error {err.code:#06x}: {err.message or 'no details'}")
 
     def glGetError(self) -> int:
+        if getattr(self, "_im", None) is not None:
+            # GL 2.1 section 2.6.3 / the glGetError reference: between Begin and End the call
+            # is INVALID_OPERATION and returns 0 (the recorded error stays for after End)
+            self._record_error(GLError(E.GL_INVALID_OPERATION, "glGetError between glBegin and glEnd"))
+            return E.GL_NO_ERROR
         err, self._error = self._error, E.GL_NO_ERROR
         return err
 
