@@ -348,7 +348,7 @@ class ARBProgramMixin:
         return {_TARGETS[t]: self._arb_bound[t] for t in _TARGETS if t in en and _TARGETS[t] not in glsl}
 
     @extends
-    def _validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
+    def validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
         for stage, obj in self._arb_active().items():
             check(obj.program is not None, E.GL_INVALID_OPERATION,
                   f"GL_{stage.upper()}_PROGRAM_ARB is enabled and the bound program is not valid")

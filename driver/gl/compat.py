@@ -248,7 +248,7 @@ class CompatMixin:
                 return getattr(cb, "c_function", cb)
             return getattr(cb, "c_user", d["user"])
         check(self.api.compat and pname in arrays, E.GL_INVALID_ENUM, "bad pname")
-        entry = self.vao.legacy.get(self._legacy_key(arrays[pname]))
+        entry = self.vao.legacy.get(self.legacy.array_key(arrays[pname]))
         return entry[0].pointer if entry else 0
 
     # -- clip planes (GL 4.6 compat section 13.7) ----------------------------------------------
@@ -276,20 +276,17 @@ class CompatMixin:
                 E.GL_SECONDARY_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY, E.GL_FOG_COORD_ARRAY} | (
             {nv.GL_PRIMITIVE_RESTART_NV} if nv.available(self) else set())
 
-    def _legacy_key(self, array: int):
-        return (array, self.legacy.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
-
     def glEnableClientState(self, array: int) -> None:
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:        # NV_primitive_restart: GL 3.1's switch
             return self._set_enable(E.GL_PRIMITIVE_RESTART, True)
-        self._legacy(self._legacy_key(array))[0].enabled = True
+        self._legacy(self.legacy.array_key(array))[0].enabled = True
 
     def glDisableClientState(self, array: int) -> None:
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:
             return self._set_enable(E.GL_PRIMITIVE_RESTART, False)
-        self._legacy(self._legacy_key(array))[0].enabled = False
+        self._legacy(self.legacy.array_key(array))[0].enabled = False
 
     def glClientActiveTexture(self, texture: int) -> None:
         unit = texture - E.GL_TEXTURE0
@@ -315,7 +312,7 @@ class CompatMixin:
         check(size != E.GL_BGRA or type in (E.GL_UNSIGNED_BYTE, *PACKED), E.GL_INVALID_OPERATION,
               "BGRA needs UNSIGNED_BYTE or a packed type")
         check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
-        a, b = self._legacy(self._legacy_key(array))
+        a, b = self._legacy(self.legacy.array_key(array))
         buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
         if buf is None and pointer is not None and not isinstance(pointer, int):
             pointer = ClientMemory.wrap(pointer)
@@ -392,20 +389,24 @@ class CompatMixin:
             E.GL_ALPHA_TEST_REF: lambda c: c.state.alpha_ref,
             E.GL_CURRENT_SECONDARY_COLOR: lambda c: c.legacy.current_secondary_color,
             E.GL_CLIENT_ACTIVE_TEXTURE: lambda c: E.GL_TEXTURE0 + c.legacy.client_active_texture,
-            E.GL_VERTEX_ARRAY: lambda c: c._client_enabled(E.GL_VERTEX_ARRAY),
-            E.GL_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_COLOR_ARRAY),
-            E.GL_NORMAL_ARRAY: lambda c: c._client_enabled(E.GL_NORMAL_ARRAY),
-            E.GL_TEXTURE_COORD_ARRAY: lambda c: c._client_enabled(E.GL_TEXTURE_COORD_ARRAY),
+            E.GL_VERTEX_ARRAY: lambda c: client_state_enabled(c, E.GL_VERTEX_ARRAY),
+            E.GL_COLOR_ARRAY: lambda c: client_state_enabled(c, E.GL_COLOR_ARRAY),
+            E.GL_NORMAL_ARRAY: lambda c: client_state_enabled(c, E.GL_NORMAL_ARRAY),
+            E.GL_TEXTURE_COORD_ARRAY: lambda c: client_state_enabled(c, E.GL_TEXTURE_COORD_ARRAY),
         }
-
-    def _client_enabled(self, array: int) -> bool:
-        if array == _PRIMITIVE_RESTART_NV:
-            return E.GL_PRIMITIVE_RESTART in self.state.enabled
-        entry = self.vao.legacy.get(self._legacy_key(array))
-        return entry is not None and entry[0].enabled
 
 
 _PRIMITIVE_RESTART_NV = 0x8558      # driver.gl.features.nv_primitive_restart
+
+
+def client_state_enabled(ctx, array: int) -> bool:
+    """glIsEnabled of a client array (glEnableClientState's ``array``) in ``ctx``:
+    the bound vertex array object's legacy array (of the client-active unit for
+    texture coordinates); NV_primitive_restart's client state is GL 3.1's enable."""
+    if array == _PRIMITIVE_RESTART_NV:
+        return E.GL_PRIMITIVE_RESTART in ctx.state.enabled
+    entry = ctx.vao.legacy.get(ctx.legacy.array_key(array))
+    return entry is not None and entry[0].enabled
 
 
 def _normalize(v, letter: str) -> float:

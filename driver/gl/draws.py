@@ -177,8 +177,9 @@ class DrawMixin:
               f"dual-source blending with {active} draw buffers (MAX_DUAL_SOURCE_DRAW_BUFFERS is "
               f"{self.caps.max_dual_source_render_targets})")
 
-    def _validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
-        """The checks shared by every draw (Mesa's draw_validate.c order)."""
+    def validate_draw(self, mode: int, count: int, instances: int = 1) -> None:
+        """The checks shared by every draw (Mesa's draw_validate.c order), for the
+        draw commands of every family and feature module; GLError when one fails."""
         check_enum(mode, self._draw_modes(), f"bad primitive mode {mode:#x}")
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         check(instances >= 0, E.GL_INVALID_VALUE, "negative instance count")
@@ -251,7 +252,7 @@ class DrawMixin:
 
     def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
         check(first >= 0, E.GL_INVALID_VALUE, "negative first")
-        self._validate_draw(mode, count, instances)
+        self.validate_draw(mode, count, instances)
         self._check_feedback_space(mode, count, instances)
         if count == 0 or instances == 0:
             return
@@ -374,7 +375,7 @@ class DrawMixin:
     def _draw_elements(self, mode, count, type, indices, instances, basevertex, base_instance,
                        range_):
         check_enum(type, INDEX_TYPES, "bad index type")
-        self._validate_draw(mode, count, instances)
+        self.validate_draw(mode, count, instances)
         xfb = self.xfb
         if self.api.es and self.api.version < (3, 2):
             # GLES 3.0 section 2.15.2: no DrawElements while feedback is active
@@ -477,7 +478,7 @@ class DrawMixin:
         check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
         indirect = indirect or 0
         buf = self._indirect_buffer(indirect, 16)
-        self._validate_draw(mode, 0)
+        self.validate_draw(mode, 0)
         self._emit_draw(mode, DrawInfo(PipePrim(mode)), [DrawStartCountBias(0, 0)],
                         IndirectInfo(buf.resource, indirect, 16), self._no_client_arrays)
 
@@ -488,7 +489,7 @@ class DrawMixin:
         buf = self._indirect_buffer(indirect, 20)
         ebo = self.vao.element_buffer
         check(ebo is not None, E.GL_INVALID_OPERATION, "no element array buffer")
-        self._validate_draw(mode, 0)
+        self.validate_draw(mode, 0)
         size = INDEX_TYPES[type]
         self._emit_draw(mode, DrawInfo(PipePrim(mode), size, ebo.resource,
                                        primitive_restart=self._restart_index(size) is not None,

@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass, field, fields
 
 from driver.gl import enums as E
+from driver.gl.compat import client_state_enabled
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.viewports import broadcast, set_viewport_value, viewport_value
@@ -440,7 +441,7 @@ class StateMixin:
 
     def glIsEnabled(self, cap: int) -> bool:
         if cap in self._client_state_caps():
-            return self._client_enabled(cap)
+            return client_state_enabled(self, cap)
         check_enum(cap, self._enable_caps())
         return self._is_enabled(cap)
 

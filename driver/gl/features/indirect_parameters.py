@@ -43,7 +43,7 @@ def glMultiDrawArraysIndirectCount(ctx, mode: int, indirect: int, drawcount: int
     indirect = indirect or 0
     count_buf = _count_buffer(ctx, drawcount, maxdrawcount)
     ctx._multi_indirect_offsets(indirect, maxdrawcount, stride, 16)
-    ctx._validate_draw(mode, 0)
+    ctx.validate_draw(mode, 0)
     if maxdrawcount == 0:
         return
     buf = ctx.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER)
@@ -64,7 +64,7 @@ def glMultiDrawElementsIndirectCount(ctx, mode: int, type: int, indirect: int, d
     ctx._multi_indirect_offsets(indirect, maxdrawcount, stride, 20)
     ebo = ctx.vao.element_buffer
     check(ebo is not None, E.GL_INVALID_OPERATION, "no element array buffer")
-    ctx._validate_draw(mode, 0)
+    ctx.validate_draw(mode, 0)
     if maxdrawcount == 0:
         return
     size = INDEX_TYPES[type]

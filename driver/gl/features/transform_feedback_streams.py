@@ -149,7 +149,7 @@ def _draw_xfb(ctx, mode, id, stream, instances) -> None:
     check(obj is not None, E.GL_INVALID_VALUE, "not a transform feedback object")
     check(not obj.active or obj.paused, E.GL_INVALID_OPERATION, "object still active")
     check(getattr(obj, "ended", False), E.GL_INVALID_OPERATION, "EndTransformFeedback never called")
-    ctx._validate_draw(mode, 0, instances)
+    ctx.validate_draw(mode, 0, instances)
     layout = obj.program.linked_state.tf_layout if getattr(obj, "program", None) is not None and \
         obj.program.linked_state is not None else None
     first = 0 if layout is None else next((b for b in range(layout.buffers) if layout.stream_of(b) == stream), None)

@@ -610,7 +610,7 @@ class FixedFunctionMixin:
     _draw_mode = None
 
     @extends
-    def _validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
+    def validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
         self._draw_mode = mode           # polygon stipple applies to polygons only
         core(mode, count, instances)
 

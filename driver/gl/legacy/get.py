@@ -9,6 +9,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.color_clamp import mode as clamp_mode
+from driver.gl.compat import client_state_enabled
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
@@ -38,7 +39,7 @@ def _client_array_state(array, read):
     initial = (VertexAttrib(size=3 if array == E.GL_SECONDARY_COLOR_ARRAY else 4), VertexBinding())
 
     def get(c):
-        a, b = c.vao.legacy.get(c._legacy_key(array)) or initial
+        a, b = c.vao.legacy.get(c.legacy.array_key(array)) or initial
         return read(a, b)
     return get
 
@@ -134,10 +135,10 @@ class GetLegacyMixin:
             E.GL_COLOR_SUM: lambda c: E.GL_COLOR_SUM in c.state.enabled,
             E.GL_CLAMP_VERTEX_COLOR: lambda c: clamp_mode(c.state, E.GL_CLAMP_VERTEX_COLOR),
             E.GL_CLAMP_FRAGMENT_COLOR: lambda c: clamp_mode(c.state, E.GL_CLAMP_FRAGMENT_COLOR),
-            E.GL_SECONDARY_COLOR_ARRAY: lambda c: c._client_enabled(E.GL_SECONDARY_COLOR_ARRAY),
-            E.GL_FOG_COORD_ARRAY: lambda c: c._client_enabled(E.GL_FOG_COORD_ARRAY),
-            E.GL_EDGE_FLAG_ARRAY: lambda c: c._client_enabled(E.GL_EDGE_FLAG_ARRAY),
-            E.GL_INDEX_ARRAY: lambda c: c._client_enabled(E.GL_INDEX_ARRAY),
+            E.GL_SECONDARY_COLOR_ARRAY: lambda c: client_state_enabled(c, E.GL_SECONDARY_COLOR_ARRAY),
+            E.GL_FOG_COORD_ARRAY: lambda c: client_state_enabled(c, E.GL_FOG_COORD_ARRAY),
+            E.GL_EDGE_FLAG_ARRAY: lambda c: client_state_enabled(c, E.GL_EDGE_FLAG_ARRAY),
+            E.GL_INDEX_ARRAY: lambda c: client_state_enabled(c, E.GL_INDEX_ARRAY),
         })
         # client array state (GL 2.1 table 6.6-6.8, ES 1.1 table 6.6-6.7)
         arrays = [(E.GL_VERTEX_ARRAY, "VERTEX"), (E.GL_NORMAL_ARRAY, "NORMAL"),
@@ -157,7 +158,7 @@ class GetLegacyMixin:
                 if pname is not None:
                     t[pname] = _client_array_state(array, read)
         if self.api.es1:
-            t[E.GL_POINT_SIZE_ARRAY_OES] = lambda c: c._client_enabled(E.GL_POINT_SIZE_ARRAY_OES)
+            t[E.GL_POINT_SIZE_ARRAY_OES] = lambda c: client_state_enabled(c, E.GL_POINT_SIZE_ARRAY_OES)
             if self.api.has_extension("GL_OES_matrix_get"):
                 # OES_matrix_get: the current matrices' float32 bit patterns, read as integers
                 t.update({E.GL_MODELVIEW_MATRIX_FLOAT_AS_INT_BITS_OES: _float_bits(lambda c: c.legacy.stacks[0]),

@@ -91,26 +91,26 @@ class PrimitiveMixin:
 
     @extends
     def _draw_arrays(self, core, mode, first, count, instances, base_instance) -> None:
-        if self._records_instead_of_drawing():
+        if self.legacy.records_instead_of_drawing:
             check(first >= 0, E.GL_INVALID_VALUE, "negative first")
-            self._validate_draw(mode, count, instances)
+            self.validate_draw(mode, count, instances)
             if count and instances:
                 self._record_primitives(mode, np.arange(first, first + count, dtype=np.int64))
             return
         if not self._needs_rewrite(mode):
             return core(mode, first, count, instances, base_instance)
         check(first >= 0, E.GL_INVALID_VALUE, "negative first")
-        self._validate_draw(mode, count, instances)
+        self.validate_draw(mode, count, instances)
         if count and instances:
             self._draw_rewritten(mode, np.arange(first, first + count, dtype=np.int64), instances)
 
     @extends
     def _draw_elements(self, core, mode, count, type, indices, instances, basevertex, base_instance, range_):
-        if not self._needs_rewrite(mode) and not self._records_instead_of_drawing():
+        if not self._needs_rewrite(mode) and not self.legacy.records_instead_of_drawing:
             return core(mode, count, type, indices, instances, basevertex,
                                           base_instance, range_)
         check_enum(type, INDEX_TYPES, "bad index type")
-        self._validate_draw(mode, count, instances)
+        self.validate_draw(mode, count, instances)
         if not (count and instances):
             return
         ebo, offset, data = self._index_data(count, type, indices)
@@ -118,7 +118,7 @@ class PrimitiveMixin:
         raw = data if ebo is None else read_buffer(self, ebo, offset, count * size)
         idx = np.frombuffer(raw, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size]).astype(np.int64)
         restart = self._restart_index(size)
-        recording = self._records_instead_of_drawing()
+        recording = self.legacy.records_instead_of_drawing
 
         def draw(ids):
             if recording:

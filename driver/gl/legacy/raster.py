@@ -88,7 +88,7 @@ class RasterMixin:
             color, secondary = self._lit_raster_color(eye)
         self.legacy.raster = RasterPos(tuple(float(v) for v in win), True, color, secondary, tcs,
                                        float(abs(eye[2])))
-        if self._records_instead_of_drawing():
+        if self.legacy.records_instead_of_drawing:
             self._record_raster(None)
 
     def _lit_raster_color(self, eye) -> tuple:
@@ -107,7 +107,7 @@ class RasterMixin:
         self.legacy.raster = RasterPos((float(x), float(y), n + z * (f - n), 1.0), True, self.legacy.current_color,
                                        self.legacy.current_secondary_color, tuple(self.legacy.current_texcoords),
                                        self.legacy.fog_coord)
-        if self._records_instead_of_drawing():
+        if self.legacy.records_instead_of_drawing:
             self._record_raster(None)
 
     # -- pixel transfer and zoom (section 3.6.3) ----------------------------------------------
@@ -340,7 +340,7 @@ class RasterMixin:
             check(draw_framebuffer_bits(self, 4) > 0, E.GL_INVALID_OPERATION, "no depth buffer")
         if stencil:
             check(draw_framebuffer_bits(self, 5) > 0, E.GL_INVALID_OPERATION, "no stencil buffer")
-        if self._records_instead_of_drawing():
+        if self.legacy.records_instead_of_drawing:
             self._record_raster(token)
             return False
         return bool(width and height and self.legacy.raster.valid)
@@ -376,7 +376,7 @@ class RasterMixin:
         r = self.legacy.raster
         if not r.valid:
             return
-        if self._records_instead_of_drawing():
+        if self.legacy.records_instead_of_drawing:
             self._record_raster(E.GL_BITMAP_TOKEN)
         elif width and height and bitmap is not None and math.isfinite(r.window[0] - xorig) \
                 and math.isfinite(r.window[1] - yorig):        # (a NaN origin covers no pixel)

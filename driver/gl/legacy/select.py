@@ -102,7 +102,7 @@ class SelectFeedbackMixin:
     @extends
     def glClear(self, core, mask) -> None:
         """Selection and feedback write no pixels: the checks of glClear only."""
-        if not self._records_instead_of_drawing():
+        if not self.legacy.records_instead_of_drawing:
             return core(mask)
         enabled = self.state.enabled
         added = E.GL_RASTERIZER_DISCARD not in enabled
@@ -158,9 +158,6 @@ class SelectFeedbackMixin:
         self._hit = (lo, hi)
 
     # -- draws in selection / feedback mode ------------------------------------------------------
-    def _records_instead_of_drawing(self) -> bool:
-        return self.api.compat and self.legacy.render_mode != E.GL_RENDER
-
     def _record_primitives(self, mode: int, ids: np.ndarray) -> None:
         """Selection hits or feedback tokens of vertices ids drawn as `mode`."""
         prog = self.current_program

@@ -157,3 +157,16 @@ class LegacyState:
     render_mode: int = E.GL_RENDER
     polygon_mode_back: int = E.GL_FILL       # the front mode is driver.gl's polygon_mode
     perspective_hint: int = E.GL_DONT_CARE
+
+    @property
+    def records_instead_of_drawing(self) -> bool:
+        """Selection or feedback mode (GL 2.1 sections 5.2, 5.3): draws record hits or
+        feedback tokens instead of drawing. Only a compatibility context's
+        glRenderMode leaves GL_RENDER."""
+        return self.render_mode != E.GL_RENDER
+
+    def array_key(self, array: int) -> tuple[int, int]:
+        """The key of a legacy client array in a vertex array object's ``legacy``
+        table: (array, unit) for texture coordinates (the client-active unit,
+        table 6.8), (array, 0) for the others."""
+        return (array, self.client_active_texture) if array == E.GL_TEXTURE_COORD_ARRAY else (array, 0)
