@@ -13,6 +13,7 @@ from driver.gl.legacy.atifs import AtiFragmentShaderMixin
 from driver.gl.legacy.attrib import AttribMixin
 from driver.gl.legacy.dlist import DisplayListMixin, install_dispatch
 from driver.gl.legacy.evaluators import EvaluatorMixin
+from driver.gl.legacy.ext_dsa import ExtDirectStateAccessMixin
 from driver.gl.legacy.ext_vertex_array import ExtVertexArrayMixin
 from driver.gl.legacy.fixedfunc import FixedFunctionMixin
 from driver.gl.legacy.get import GetLegacyMixin
@@ -25,6 +26,6 @@ __all__ = ["LEGACY_FAMILIES", "install_dispatch"]
 
 # The legacy families in hook order (the first is the outermost; driver.gl.compose).
 # GL_ATI_fragment_shader's draw hook runs inside the ARB programs' (they take precedence).
-LEGACY_FAMILIES = (AtiFragmentShaderMixin, AppleVertexArrayMixin, ExtVertexArrayMixin, GetLegacyMixin,
-                   SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin,
+LEGACY_FAMILIES = (AtiFragmentShaderMixin, AppleVertexArrayMixin, ExtVertexArrayMixin,
+                   ExtDirectStateAccessMixin, GetLegacyMixin, SelectFeedbackMixin, PrimitiveMixin, ImmediateMixin, EvaluatorMixin, RasterMixin,
                    DisplayListMixin, AttribMixin, FixedFunctionMixin)
