@@ -445,7 +445,7 @@ class ARBProgramMixin:
             obj = active.get(stage)
             ir = obj.shader if obj is not None else unit
             ls.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
-                PIPE_STAGES[stage], ir, sources[stage], self._pipe_shader_info(ls, stage)))
+                PIPE_STAGES[stage], ir, sources[stage], self.pipe_shader_info(ls, stage)))
         prog.arb_objects = tuple(active.values())
         prog.arb_glsl_state = glsl.linked_state if glsl is not None else None   # keeps the id in the key unique
         return prog

@@ -342,7 +342,7 @@ class DrawMixin:
         src = "".join(getattr(s, "compiled_source", None) or s.source or ""
                       for s in prog.shaders if STAGES[s.type] == "vertex")
         src = src or self._ff_sources.get(id(ls.units["vertex"]), "")
-        info = dict(self._pipe_shader_info(ls, "vertex"), stream_outputs=names)
+        info = dict(self.pipe_shader_info(ls, "vertex"), stream_outputs=names)
         handle = self.pipe.create_shader_state(ShaderState(
             PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
             so_info))           # (a SPIR-V vertex stage: its own front half, features/gl_spirv.py)
@@ -498,7 +498,7 @@ class DrawMixin:
                         self._no_client_arrays)
 
     # -- state emission -------------------------------------------------------------
-    def _emit_framebuffer(self):
+    def emit_framebuffer(self):
         fb = self._draw_framebuffer_state()
         self.pipe.set_framebuffer_state(fb)
         return fb
@@ -631,8 +631,8 @@ class DrawMixin:
                 self.pipe.set_constant_buffer(stage, STATE_CONSTANT_BUFFER, state_block)
             self._emit_blocks(ls, stage)
             self._emit_samplers(ls, stage)
-            self._emit_images(stage, ls)
-            self._emit_shader_buffers(stage, ls)
+            self.emit_images(stage, ls)
+            self.emit_shader_buffers(stage, ls)
 
     _core_state_cache = None             # ((near, far), ConstantBuffer) of _core_state_block
     _compat_state_cache = None           # (block bytes, ConstantBuffer) of _compat_state_block
@@ -654,7 +654,7 @@ class DrawMixin:
     def _compat_state_block(self) -> ConstantBuffer:
         """The compatibility profile's built-in state block (legacy/stateblock.py) as a
         constant buffer, the same object while its bytes are the same."""
-        block = self._state_uniform_bytes()
+        block = self.state_uniform_bytes()
         cached = self._compat_state_cache
         if cached is None or cached[0] != block:
             cached = self._compat_state_cache = (block, ConstantBuffer(None, 0, len(block), block))
@@ -944,7 +944,7 @@ class DrawMixin:
         if PipeShaderType.GEOMETRY in stages:         # lowered to compute passes
             from driver.gl.geometry import geometry_draw
             return geometry_draw(self, mode, info, draws, indirect, vertex_range, stages)
-        fb = self._emit_framebuffer()
+        fb = self.emit_framebuffer()
         self._emit_state(fb, stages.get(PipeShaderType.VERTEX))
         self._draw_samplers = {}        # the stages of one program share their samplers' derivation
         try:
@@ -957,7 +957,7 @@ class DrawMixin:
             self._draw_samplers = None
         self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
         self._emit_stream_output()
-        with self._variant_errors():
+        with self.variant_errors():
             # drawid_offset: the index of this draw within a glMultiDraw* (gl_DrawIDARB)
             self.pipe.draw_vbo(info, getattr(self, "_draw_id", 0), indirect, draws)
 
@@ -978,7 +978,7 @@ class DrawMixin:
         self.pipe.set_stream_output_targets(targets, offsets)
 
     @contextlib.contextmanager
-    def _variant_errors(self):
+    def variant_errors(self):
         """A draw or dispatch the pipe could not run because a shader variant
         failed to compile is never dropped silently: GL_INVALID_OPERATION, a
         KHR_debug message (when debug output is on) and, the first time each
@@ -1014,7 +1014,7 @@ class DrawMixin:
         if x == 0 or y == 0 or z == 0:
             return
         self._emit_program(prog, (PipeShaderType.COMPUTE,))
-        with self._variant_errors():
+        with self.variant_errors():
             self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (x, y, z)))
 
     def glDispatchComputeIndirect(self, indirect: int) -> None:
@@ -1028,7 +1028,7 @@ class DrawMixin:
         check(indirect + 12 <= buf.size, E.GL_INVALID_OPERATION, "beyond the buffer")
         check(not buf.mapped, E.GL_INVALID_OPERATION, "buffer mapped")
         self._emit_program(prog, (PipeShaderType.COMPUTE,))
-        with self._variant_errors():
+        with self.variant_errors():
             self.pipe.launch_grid(GridInfo(prog.linked_state.local_size, (0, 0, 0),
                                            indirect=buf.resource, indirect_offset_B=indirect))
 
@@ -1077,7 +1077,7 @@ class DrawMixin:
             return
         if self._clear_each_layer(lambda: self.glClear(mask)):
             return
-        fb = self._emit_framebuffer()
+        fb = self.emit_framebuffer()
         s = self.state
         buffers = PipeClear(0)
         if mask & E.GL_COLOR_BUFFER_BIT:
@@ -1136,7 +1136,7 @@ class DrawMixin:
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION)
         if self._clear_each_layer(lambda: self._clear_buffer(buffer, drawbuffer, value, kind)):
             return
-        fb = self._emit_framebuffer()
+        fb = self.emit_framebuffer()
         s = self.state
         if buffer == E.GL_COLOR:
             if drawbuffer >= len(fb.cbufs) or fb.cbufs[drawbuffer] is None:

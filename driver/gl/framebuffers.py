@@ -593,7 +593,7 @@ class FramebufferMixin:
         for layer in range(layers):
             with self._rendering_layer(layer):
                 clear()
-        self._emit_framebuffer()                # the whole attachments again
+        self.emit_framebuffer()                # the whole attachments again
         return True
 
     def _render_format(self, fmt):

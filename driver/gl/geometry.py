@@ -464,7 +464,7 @@ def _gs_kernel(ctx, prog, key):
     kernel = _GeometryKernel(source, key, getattr(ls.units["geometry"], "version", None),
                              linked.unit if linked is not None else None,
                              getattr(ls, "spirv_stages", {}).get("geometry"))
-    info = dict(ctx._pipe_shader_info(ls, "geometry"))
+    info = dict(ctx.pipe_shader_info(ls, "geometry"))
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.COMPUTE, kernel, f"{source}\n// geometry kernel for {key!r}\n", info))
     ls.pipe_shaders[cache_key] = handle
@@ -507,7 +507,7 @@ def _gs_vertex_capture(ctx, prog, names_locs):
             for slot in range(locs):
                 outputs.append((idx, 0, comps, 0, offset + 4 * slot, slot))
     src = _stage_source(prog, E.GL_VERTEX_SHADER)
-    info = dict(ctx._pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k, _w in names_locs))
+    info = dict(ctx.pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k, _w in names_locs))
     handle = ctx.pipe.create_shader_state(ShaderState(          # (SPIR-V: the module's own front half)
         PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
         StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
@@ -731,7 +731,7 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
             pass_query = _ctx_cache(ctx)["pass_query"] = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
         ctx.pipe.begin_query(pass_query)
     # 1. the vertex pass
-    fb = ctx._emit_framebuffer()
+    fb = ctx.emit_framebuffer()
     ctx._emit_state(fb, vs_prog)
     s = ctx.state
     ctx.cso.set_rasterizer(replace(
@@ -743,7 +743,7 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     ctx._emit_vertices(vs_prog, (lo, hi), instances)
     vs_out = _gs_buffer(ctx, "vs_out", records * instances * vs_stride * 4)
     ctx.pipe.set_stream_output_targets([StreamOutputTarget(vs_out, 0, vs_out.template.width_px)], [0])
-    with ctx._variant_errors():
+    with ctx.variant_errors():
         ctx.pipe.draw_vbo(DrawInfo(PipePrim.POINTS, start_instance=info.start_instance,
                                     instance_count=instances),
                            0, None, [DrawStartCountBias(lo, records)])
@@ -812,17 +812,17 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
     if ctx.api.compat:
         from driver.gl.compat import STATE_CONSTANT_BUFFER
-        block = ctx._state_uniform_bytes()
+        block = ctx.state_uniform_bytes()
         ctx.pipe.set_constant_buffer(C, STATE_CONSTANT_BUFFER, ConstantBuffer(None, 0, len(block), block))
     ctx._emit_blocks(ls, C, "geometry")
     ctx._emit_samplers(ls, C)
-    ctx._emit_images(C, ls)
-    ctx._emit_shader_buffers(C, ls, "geometry")
+    ctx.emit_images(C, ls)
+    ctx.emit_shader_buffers(C, ls, "geometry")
     # slots 56..61: params, vertex records, index buffer, output records, counts, lists
     ctx.pipe.set_shader_buffers(C, 56, [pbuf, whole(vs_out), index_buf, whole(gs_out), whole(counts),
                                          whole(plist)], 0b111000)
     from compiler.lower.geometry import LOCAL_SIZE_X
-    with ctx._variant_errors():
+    with ctx.variant_errors():
         ctx.pipe.launch_grid(GridInfo((LOCAL_SIZE_X, 1, 1), (-(-prims // LOCAL_SIZE_X), instances, inv)))
     cache = _ctx_cache(ctx)             # the statistics the passes change (primitives_generated_counters)
     cache["invocations"] = cache.get("invocations", 0) + slots
@@ -867,7 +867,7 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
             _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, vp,
                          cap, discard)
     if layers:
-        ctx._emit_framebuffer()             # the whole attachments again
+        ctx.emit_framebuffer()             # the whole attachments again
     for st in capture_streams:
         stream_capture(ctx, prog, stages, iface, gs_out, stream_indices[st], null_record, slots * per_slot, st)
 
@@ -885,7 +885,7 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
     select = (layer is not None, viewport is not None)
     pt_handle, elements = _gs_passthrough(ctx, prog, iface, ctx.xfb.program.linked_state.tf_layout
                                           if capture else None, select, stream)
-    fb = ctx._emit_framebuffer()
+    fb = ctx.emit_framebuffer()
     ctx._emit_state(fb, None)
     if viewport is not None:
         ctx.pipe.set_viewport_states(0, [ps.viewport_state(s)])
@@ -908,7 +908,7 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
     ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, 0, ConstantBuffer(None, 0, len(consts), consts))
     if ctx.api.compat:
         from driver.gl.compat import STATE_CONSTANT_BUFFER
-        block = ctx._state_uniform_bytes()
+        block = ctx.state_uniform_bytes()
         ctx.pipe.set_constant_buffer(PipeShaderType.VERTEX, STATE_CONSTANT_BUFFER,
                                      ConstantBuffer(None, 0, len(block), block))
     ctx.cso.set_vertex_elements(elements)
@@ -922,7 +922,7 @@ def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, in
         ctx.pipe.set_stream_output_targets([], [])
     out = DrawInfo(_OUTPUT_PRIM[iface.output], 4, indices, None, 0, 1, capture, null_record if capture else 0,
                    True, 0, null_record)
-    with ctx._variant_errors():
+    with ctx.variant_errors():
         ctx.pipe.draw_vbo(out, 0, indirect, [] if indirect is not None else [DrawStartCountBias(0, index_count)])
 
 

@@ -249,7 +249,7 @@ class InterfaceQueryMixin:
         check(0 <= binding < self.limits["GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS"], E.GL_INVALID_VALUE)
         blocks[index].binding = binding
 
-    def _emit_shader_buffers(self, stage: PipeShaderType, ls, stage_name: str | None = None) -> None:
+    def emit_shader_buffers(self, stage: PipeShaderType, ls, stage_name: str | None = None) -> None:
         """Storage blocks of the program, in block order, bound from the
         indexed SHADER_STORAGE_BUFFER bindings their binding points name
         (``stage_name``: the program stage, when the pipe stage differs)."""

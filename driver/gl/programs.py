@@ -522,9 +522,9 @@ class ProgramMixin:
             ir = getattr(linked, "spirv_stages", {}).get(stage) or \
                 shader.stage_ir(linked.default_block.lowering_options())   # SPIR-V: its own front half
             linked.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
-                PIPE_STAGES[stage], ir, shader.source, self._pipe_shader_info(linked, stage)))
+                PIPE_STAGES[stage], ir, shader.source, self.pipe_shader_info(linked, stage)))
 
-    def _pipe_shader_info(self, linked: LinkedProgram, stage: str) -> dict:
+    def pipe_shader_info(self, linked: LinkedProgram, stage: str) -> dict:
         """The binding model a hardware driver needs to compile one stage;
         see ShaderState in driver.gallium.state for the keys."""
         samplers, images, slot = {}, {}, 0

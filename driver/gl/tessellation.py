@@ -771,7 +771,7 @@ def _kernel(ctx, prog, stage: str, source: str, key_name: str, key, local_size):
     kernel = _TessKernel(source, stage, key_name, key, getattr(linked.unit, "version", None) if linked else None,
                          linked.unit if linked is not None else None,
                          getattr(ls, "spirv_stages", {}).get(stage) if linked is not None else None)
-    info = dict(ctx._pipe_shader_info(ls, stage), local_size=local_size)
+    info = dict(ctx.pipe_shader_info(ls, stage), local_size=local_size)
     handle = ctx.pipe.create_shader_state(ShaderState(
         PipeShaderType.COMPUTE, kernel, f"{source}\n// {stage} kernel for {key!r}\n", info))
     ls.pipe_shaders[cache_key] = handle
@@ -887,7 +887,7 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
     # 1. the vertex pass
     vs_outputs = _gs_vs_outputs(vs_prog.linked_state)
     vs_handle, vs_layout, vs_stride = _gs_vertex_capture(ctx, vs_prog, vs_outputs)
-    fb = ctx._emit_framebuffer()
+    fb = ctx.emit_framebuffer()
     ctx._emit_state(fb, vs_prog)
     s = ctx.state
     ctx.cso.set_rasterizer(replace(
@@ -899,7 +899,7 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
     ctx._emit_vertices(vs_prog, (lo, hi), instances)
     vs_out = _gs_buffer(ctx, "tess_vs_out", records * instances * vs_stride * 4)
     ctx.pipe.set_stream_output_targets([StreamOutputTarget(vs_out, 0, vs_out.template.width_px)], [0])
-    with ctx._variant_errors():
+    with ctx.variant_errors():
         ctx.pipe.draw_vbo(DrawInfo(PipePrim.POINTS, start_instance=info.start_instance, instance_count=instances),
                           0, None, [DrawStartCountBias(lo, records)])
     ctx.pipe.set_stream_output_targets([], [])
@@ -946,7 +946,7 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
     _bind_program(ctx, tcs_owner, "tess_control" if tcs_prog is not None else None)
     ctx.pipe.bind_shader_state(C, tcs_handle)
     ctx.pipe.set_shader_buffers(C, 72, [pbuf, whole(vs_out), index_buf, whole(patches_buf)], 0b1000)
-    with ctx._variant_errors():
+    with ctx.variant_errors():
         ctx.pipe.launch_grid(GridInfo((patch.vertices, 1, 1), (patches, instances, 1)))
     cache = _ctx_cache(ctx)             # statistics (geometry.primitives_generated_counters)
     cache["tess_patches"] = cache.get("tess_patches", 0) + slots
@@ -999,7 +999,7 @@ def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch
     ctx.pipe.bind_shader_state(C, tes_handle)
     ctx.pipe.set_shader_buffers(C, 72, [ShaderBuffer(launch, LAUNCH_EVAL_PARAMS_B, 32), None, None,
                                         whole(patches_buf), whole(coords), whole(tes_out)], 0b100000)
-    with ctx._variant_errors():
+    with ctx.variant_errors():
         ctx.pipe.launch_grid(GridInfo((TES_LOCAL_SIZE_X, 1, 1), (0, 0, 0), indirect=launch,
                                       indirect_offset_B=LAUNCH_DISPATCH_B))
     gs_prog = stages.get(PipeShaderType.GEOMETRY)
@@ -1116,11 +1116,11 @@ def _bind_program(ctx, prog, stage_name: str | None) -> None:
     ctx.pipe.set_constant_buffer(C, 0, ConstantBuffer(None, 0, len(ls.uniform_data), bytes(ls.uniform_data)))
     if ctx.api.compat:
         from driver.gl.compat import STATE_CONSTANT_BUFFER
-        block = ctx._state_uniform_bytes()
+        block = ctx.state_uniform_bytes()
         ctx.pipe.set_constant_buffer(C, STATE_CONSTANT_BUFFER, ConstantBuffer(None, 0, len(block), block))
     if stage_name is None:
         return
     ctx._emit_blocks(ls, C, stage_name)
     ctx._emit_samplers(ls, C)
-    ctx._emit_images(C, ls)
-    ctx._emit_shader_buffers(C, ls, stage_name)
+    ctx.emit_images(C, ls)
+    ctx.emit_shader_buffers(C, ls, stage_name)

@@ -672,7 +672,7 @@ class TexImageExtraMixin:
         return ImageView(res, INTERNAL_FORMATS[fmt].pipe, int(rw), level,
                          0 if layered else layer, last)
 
-    def _emit_images(self, stage: PipeShaderType, ls) -> None:
+    def emit_images(self, stage: PipeShaderType, ls) -> None:
         units = []
         for u in ls.uniforms:
             if u.kind != "image":

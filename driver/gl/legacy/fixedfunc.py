@@ -666,7 +666,7 @@ class FixedFunctionMixin:
 
     _state_block_cache = None
 
-    def _state_uniform_bytes(self) -> bytes:
+    def state_uniform_bytes(self) -> bytes:
         """The state block, built once per draw (both stages read it)."""
         block = self._state_block_cache
         if block is None:
