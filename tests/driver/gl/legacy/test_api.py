@@ -71,17 +71,22 @@ def test_begin_end_errors(gl):
     assert err(gl) == E.GL_INVALID_ENUM
     gl.glEnd()
     assert err(gl) == E.GL_INVALID_OPERATION
+    # errors between Begin and End are read after End: glGetError there returns 0 (and is
+    # itself INVALID_OPERATION)
+    for refused in (lambda: gl.glBegin(E.GL_POINTS),
+                    lambda: gl.glEnable(E.GL_LIGHTING),          # not allowed between Begin and End
+                    lambda: gl.glIsEnabled(E.GL_LIGHTING),       # so is glIsEnabled
+                    lambda: gl.glGetError()):
+        gl.glBegin(E.GL_POINTS)
+        assert refused() in (None, E.GL_NO_ERROR)
+        gl.glEnd()
+        assert err(gl) == E.GL_INVALID_OPERATION and err(gl) == E.GL_NO_ERROR
     gl.glBegin(E.GL_POINTS)
-    gl.glBegin(E.GL_POINTS)
-    assert err(gl) == E.GL_INVALID_OPERATION
-    gl.glEnable(E.GL_LIGHTING)                     # not allowed between Begin and End
-    assert err(gl) == E.GL_INVALID_OPERATION
-    assert gl.glIsEnabled(E.GL_LIGHTING) is None and err(gl) == E.GL_INVALID_OPERATION   # so is glIsEnabled
     gl.glColor3f(1, 0, 0)                           # allowed
     gl.glNormal3f(0, 1, 0)
     gl.glMaterialf(E.GL_FRONT, E.GL_SHININESS, 5.0)
-    assert err(gl) == E.GL_NO_ERROR
     gl.glEnd()
+    assert err(gl) == E.GL_NO_ERROR
     assert not gl.glIsEnabled(E.GL_LIGHTING)
     assert gl.glGetFloatv(E.GL_CURRENT_COLOR) == [1, 0, 0, 1]
 

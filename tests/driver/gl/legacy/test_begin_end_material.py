@@ -128,8 +128,8 @@ def test_state_commands_inside_begin_end_are_invalid_and_change_nothing(call):
               ctx.glGetIntegerv(E.GL_SHADE_MODEL))
     ctx.glBegin(E.GL_TRIANGLES)
     call(ctx)
+    ctx.glEnd()                     # (glGetError between Begin and End would itself be an error)
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
-    ctx.glEnd()
     assert ctx.glGetError() == E.GL_NO_ERROR
     after = (ctx.glGetIntegerv(E.GL_COLOR_MATERIAL_PARAMETER), ctx.glGetLightfv(E.GL_LIGHT0, E.GL_DIFFUSE),
              ctx.glGetIntegerv(E.GL_SHADE_MODEL))

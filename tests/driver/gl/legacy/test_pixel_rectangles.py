@@ -198,8 +198,8 @@ def test_drawpixels_inside_begin_end_is_invalid():
     ctx.glWindowPos2i(0, 0)
     ctx.glBegin(E.GL_POINTS)
     ctx.glDrawPixels(1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([255] * 4))
+    ctx.glEnd()                     # (glGetError between Begin and End would itself be an error)
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
-    ctx.glEnd()
     assert (ctx.read_pixels()[..., :3] == 0).all()
 
 

@@ -129,8 +129,8 @@ def test_name_stack_errors_change_nothing():
     assert ctx.glGetError() == E.GL_INVALID_OPERATION    # not while selecting
     ctx.glBegin(E.GL_POINTS)
     ctx.glRenderMode(E.GL_RENDER)
+    ctx.glEnd()                     # (glGetError between Begin and End would itself be an error)
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
-    ctx.glEnd()
     assert ctx.glRenderMode(E.GL_RENDER) == 0
 
 
