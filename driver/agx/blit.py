@@ -80,15 +80,19 @@ def cpu_blit(info: BlitInfo) -> None:
         region[:, mask] = out[:, mask]
         dres.write_region(dst.level, dx0 + x_lo, dy0 + y_lo, db.z, x_hi - x_lo, y_hi - y_lo, depth, region)
         return
-    # colour: unpack (resolving samples), filter, pack
+    # colour: unpack (resolving samples), filter, pack; between equal sample counts every
+    # sample is copied to the same sample (GL 4.6 section 18.3.1; such blits do not scale)
     bpp = sfmt.block_size_B
+    per_sample = s_samples > 1 and s_samples == d_samples
     raw = src_all.reshape(src_all.shape[:3] + (s_samples, bpp))
     rgba = layout.unpack(sname, raw)
-    if s_samples > 1:
+    if per_sample:
+        pass
+    elif s_samples > 1:
         rgba = rgba.astype(np.float64).mean(axis=3) if not sfmt.is_integer else rgba[:, :, :, 0]
     else:
         rgba = rgba[:, :, :, 0]
-    if info.filter == PipeTexFilter.LINEAR and (sw != dw or sh != dh) and not sfmt.is_integer:
+    if info.filter == PipeTexFilter.LINEAR and (sw != dw or sh != dh) and not sfmt.is_integer and not per_sample:
         fx, fy = u - 0.5, v - 0.5
         x0 = np.floor(fx).astype(np.int64)
         y0 = np.floor(fy).astype(np.int64)
@@ -109,12 +113,15 @@ def cpu_blit(info: BlitInfo) -> None:
         val = np.asarray(val).astype(np.int64)
     else:
         val = np.asarray(val, np.float64).astype(np.float32)
-    old = layout.unpack(dname, region.reshape(region.shape[:3] + (d_samples, dfmt.block_size_B)))[:, :, :, 0]
+    old = layout.unpack(dname, region.reshape(region.shape[:3] + (d_samples, dfmt.block_size_B)))
+    old = old if per_sample else old[:, :, :, 0]
     m = int(info.mask & PipeMask.RGBA)
     chan = np.array([(m >> c) & 1 for c in range(4)], bool)
     val = np.where(chan, val, old)
-    packed = layout.pack(dname, val)                                 # (d, h, w, bytes)
-    packed = np.repeat(packed[:, :, :, None, :], d_samples, 3).reshape(region.shape)
+    packed = layout.pack(dname, val)                                 # (d, h, w[, samples], bytes)
+    if not per_sample:
+        packed = np.repeat(packed[:, :, :, None, :], d_samples, 3)
+    packed = packed.reshape(region.shape)
     mask = ky[:, None] & kx[None, :]
     region[:, mask] = packed[:, mask]
     dres.write_region(dst.level, dx0 + x_lo, dy0 + y_lo, db.z, x_hi - x_lo, y_hi - y_lo, depth, region)

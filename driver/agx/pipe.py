@@ -805,6 +805,8 @@ class AgxContext(PipeContext):
             integer = "int" if any(c.type == "SINT" for c in fmt.channels) else "uint"
         if ("color" not in dres.planes and info.mask & PipeMask.RGBA) or info.src.resource is dres:
             return False
+        if info.mask & PipeMask.RGBA and dres.samples > 1 and info.src.resource.samples == dres.samples:
+            return False        # samples copied one for one: the CPU path (the blitter reads sample 0)
         blitter = self.__dict__.get("blitter")
         if blitter is None:
             blitter = self.blitter = Blitter(self)

@@ -289,3 +289,62 @@ def test_sample_shading_takes_centroid_inputs_at_each_sample():
     want = np.stack((x, y), axis=-1)[:, :, None, :] + pos
     c = cover[0]
     np.testing.assert_allclose(got[..., :2][c], want[c], atol=1e-4)
+
+
+@pytest.mark.parametrize("fmt, fs_out, cast", [
+    (E.GL_RGBA32F, "out vec4 o;", "vec4"),
+    (E.GL_RGBA8UI, "out uvec4 o;", "uvec4"),
+])
+def test_blits_between_equal_sample_counts_copy_every_sample(fmt, fs_out, cast):
+    """glBlitFramebuffer between multisampled buffers of one sample count copies the
+    samples unchanged (GL 4.6 section 18.3.1), for float and integer formats."""
+    ctx = _context()
+    (rb,) = ctx.glGenRenderbuffers(1)
+    ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    ctx.glRenderbufferStorageMultisample(E.GL_RENDERBUFFER, S, fmt, W, H)
+    (src,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, src)
+    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    ctx.glViewport(0, 0, W, H)
+    quad = np.array([[[0, 0], [W, 0], [0, H]], [[W, 0], [W, H], [0, H]]], np.float64)
+    glhelp.program(ctx, _vs(quad), f"#version 430\nin vec2 win;\n{fs_out}\n"
+                                   f"void main() {{ o = {cast}(gl_SampleID + 1, int(win.x), int(win.y), 7); }}\n")
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, tex)
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, S, fmt, W, H, True)
+    (dst,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, dst)
+    ctx.glFramebufferTexture2D(E.GL_DRAW_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D_MULTISAMPLE, tex, 0)
+    ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, src)
+    ctx.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    if fmt == E.GL_RGBA8UI:     # fetch the integer samples as floats into the RGBA32F reader
+        got = _read_int_samples(ctx, tex)
+    else:
+        got = _read_samples(ctx, tex)
+    y, x = np.mgrid[0:H, 0:W]
+    want = np.stack(np.broadcast_arrays(np.arange(1, S + 1)[None, None, :], x[..., None], y[..., None],
+                                        np.full((H, W, S), 7)), axis=-1)
+    np.testing.assert_array_equal(got, want.astype(np.float32))
+
+
+def _read_int_samples(ctx, tex):
+    """float32[H, W, S, 4]: every sample of an RGBA8UI multisample texture."""
+    (t2,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, t2)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA32F, W * S, H, 0, E.GL_RGBA, E.GL_FLOAT, None)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, t2, 0)
+    ctx.glViewport(0, 0, W * S, H)
+    ctx.glActiveTexture(E.GL_TEXTURE0)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, tex)
+    glhelp.program(ctx, "#version 430\nvoid main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1);"
+                        " gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0); }\n",
+                   "#version 430\nlayout(binding = 0) uniform usampler2DMS t;\nout vec4 o;\n"
+                   "void main() { ivec2 p = ivec2(gl_FragCoord.xy);"
+                   f" o = vec4(texelFetch(t, ivec2(p.x / {S}, p.y), p.x % {S})); }}\n")
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    got = np.frombuffer(ctx.glReadPixels(0, 0, W * S, H, E.GL_RGBA, E.GL_FLOAT), np.float32)
+    return got.reshape(H, W, S, 4)
