@@ -29,6 +29,7 @@ from driver.gallium import FramebufferState, PipeClear
 from uapi import packets as P
 
 from .device import BO, Command, Device
+from .packed import packed
 from .pool import Pool
 from .tilebuffer import TileLayout, clear_program, load_program, make_tile_layout, tile_size_px
 
@@ -256,7 +257,7 @@ class Batch:
         if self.clear:
             fields["flags"] = uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES     # every tile runs bg/eot
         if self.vdm:
-            fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + P.pack("VDM_TERMINATE"), 64)
+            fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + packed("VDM_TERMINATE"), 64)
         zs = fb.zsbuf
         if zs is not None:
             # As Mesa's agx: a plane is loaded only when some draw tests it (and it was not
@@ -282,7 +283,7 @@ class Batch:
                            stencil_tiling=_TILING[pl.lay.tiling])
                 fields["stencil"] = {"base": res.va + pl.offset_B + pl.lay.layer_level_B(zs.first_layer, zs.level),
                                      "stride": pl.lay.linear_stride_B if pl.lay.tiling == "linear" else 0}
-            fields["zls_ctrl"] = int.from_bytes(P.pack("ZLS_CONTROL", **zls), "little")
+            fields["zls_ctrl"] = int.from_bytes(packed("ZLS_CONTROL", **zls), "little")
         return fields
 
     def _pipeline(self, program: bytes | None, uniforms, textures: bytes, pbe=(), samplers: bytes = b"") -> int:
@@ -290,20 +291,20 @@ class Batch:
         words = []
         if program is not None:
             code = self.usc_pool.upload(program, 64)
-            words.append(P.pack("USC_SHADER", register_count=16, code=code))
+            words.append(packed("USC_SHADER", register_count=16, code=code))
         if uniforms is not None:
             u = np.ascontiguousarray(uniforms, np.uint32)
-            words.append(P.pack("USC_UNIFORM", start_halves=0, size_halves=2 * len(u),
+            words.append(packed("USC_UNIFORM", start_halves=0, size_halves=2 * len(u),
                                 buffer=self.pool.upload(u.tobytes(), 16)))
         if textures:
-            words.append(P.pack("USC_TEXTURE", start=0, count=len(textures) // P.TEXTURE_DESC_B,
+            words.append(packed("USC_TEXTURE", start=0, count=len(textures) // P.TEXTURE_DESC_B,
                                 table=self.pool.upload(textures, 64)))
         if samplers:
-            words.append(P.pack("USC_SAMPLER", start=0, count=len(samplers) // P.SAMPLER_DESC_B,
+            words.append(packed("USC_SAMPLER", start=0, count=len(samplers) // P.SAMPLER_DESC_B,
                                 table=self.pool.upload(samplers, 64)))
         for offset_B, desc in pbe:
-            words.append(P.pack("USC_PBE", tile_offset_B=offset_B, descriptor=self.pool.upload(desc, 64)))
-        words.append(P.pack("USC_END"))
+            words.append(packed("USC_PBE", tile_offset_B=offset_B, descriptor=self.pool.upload(desc, 64)))
+        words.append(packed("USC_END"))
         va = self.usc_pool.upload(b"".join(words), 64)
         return va - self.ctx.device.usc_base
 
@@ -319,7 +320,7 @@ class Batch:
         self.feedback_slots = []
         compute = bool(self.cdm)
         if compute:
-            stream = self.pool.upload(bytes(self.cdm) + P.pack("CDM_TERMINATE"), 64)
+            stream = self.pool.upload(bytes(self.cdm) + packed("CDM_TERMINATE"), 64)
             cmds.append(Command.compute({"cdm_ctrl_stream_base": stream,
                                          "cdm_ctrl_stream_end": stream + len(self.cdm) + 4,
                                          **self._feedback("compute")}, 0, 0))

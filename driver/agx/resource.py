@@ -22,6 +22,7 @@ from uapi import packets as P
 from uapi.native_kernels import Kernels
 
 from .device import BO, Device
+from .packed import packed
 
 #: ``layout``'s tile copies in C (``layout.native``), shared by every resource
 _TILE_COPIES = Kernels(layout.native.SOURCE, layout.native.CDEF)
@@ -265,7 +266,7 @@ class AgxResource(PipeResource):
             hw_target = P.TextureTarget.TEXTURE_2D_MS_ARRAY if t.array_size > 1 else P.TextureTarget.TEXTURE_2D_MS
         depth = lay.depth_px - first_layer if layers is None else min(layers, lay.depth_px - first_layer)
         last = lay.levels - 1 if last_level is None else last_level
-        return P.pack("TEXTURE", target=hw_target, tiling=_TILING[lay.tiling], format_id=format_id(fmt),
+        return packed("TEXTURE", target=hw_target, tiling=_TILING[lay.tiling], format_id=format_id(fmt),
                       srgb=layout.get_format(fmt).is_srgb,
                       swizzle_r=swizzle[0], swizzle_g=swizzle[1], swizzle_b=swizzle[2], swizzle_a=swizzle[3],
                       width_px=lay.width_px, height_px=lay.height_px, sample_count=lay.sample_count_sa,
@@ -279,7 +280,7 @@ class AgxResource(PipeResource):
         pl = self.planes[plane]
         lay = pl.lay
         fmt = format or lay.format
-        return P.pack("PBE", target=P.TextureTarget.TEXTURE_2D, tiling=_TILING[lay.tiling],
+        return packed("PBE", target=P.TextureTarget.TEXTURE_2D, tiling=_TILING[lay.tiling],
                       format_id=format_id(fmt), srgb=layout.get_format(fmt).is_srgb,
                       sample_count=lay.sample_count_sa, width_px=lay.width_px, height_px=lay.height_px,
                       level=level, levels=lay.levels, layer=layer, address=self.va + pl.offset_B,

@@ -221,7 +221,8 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
         tvb.setup = _concat_setups([g.setup for g in live])
         tvb.row_draw = np.concatenate([np.full(len(g.setup), g.draw.index, np.int64) for g in live])
         n_cf = max(g.planes.shape[1] for g in live)
-        tvb.planes = np.concatenate([np.pad(g.planes, ((0, 0), (0, n_cf - g.planes.shape[1]), (0, 0)))
+        tvb.planes = np.concatenate([g.planes if g.planes.shape[1] == n_cf else
+                                     np.pad(g.planes, ((0, 0), (0, n_cf - g.planes.shape[1]), (0, 0)))
                                      for g in live])
         # the rows live in tvb.setup and tvb.planes now: the draws keep only their state
         tvb.draws = [replace(g, setup=None, planes=g.planes[:0]) for g in geoms]

@@ -72,6 +72,18 @@ from uapi.isa import SPECIAL_REGS
 __all__ = ["ExecContext", "ComputeGrid", "COMPUTE_SPECIALS"]
 
 
+def _repeated(value, dtype, n: int) -> np.ndarray:
+    """A read-only array of ``n`` copies of ``value`` that holds one element (stride
+    0; what ``np.broadcast_to`` gives, built without its Python-level checks, which
+    cost more than a small batch's whole set-up). ``value``: a scalar or ``n`` values."""
+    if np.ndim(value):
+        return np.broadcast_to(np.asarray(value, dtype), (n,))
+    one = np.array([value], dtype)
+    out = np.ndarray((n,), one.dtype, one, 0, (0,))
+    out.flags.writeable = False
+    return out
+
+
 @dataclass
 class ExecContext:
     lanes: int
@@ -138,9 +150,9 @@ class ExecContext:
             written = writes is None or unit in writes
             if have is None:
                 if written:
-                    setattr(self, name, np.broadcast_to(np.asarray(value, dtype), (n,)).copy())
+                    setattr(self, name, np.full(n, value, dtype))
                 else:
-                    setattr(self, name, np.broadcast_to(np.asarray(value, dtype), (n,)))
+                    setattr(self, name, _repeated(value, dtype, n))
             elif written and not have.flags.writeable:
                 setattr(self, name, np.array(have))      # made read-only for a run that wrote none
 
