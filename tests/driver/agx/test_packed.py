@@ -1,0 +1,72 @@
+"""driver.agx.packed: packed words remembered by their values give exactly what
+uapi.packets.pack gives, for values that compare equal but pack differently too."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+from driver.agx import packed as packed_module
+from driver.agx.packed import packed
+from uapi import packets as P
+
+
+@pytest.fixture(autouse=True)
+def _empty_memo():
+    packed_module._PACKED.clear()
+    yield
+    packed_module._PACKED.clear()
+
+
+def _word(raw: bytes, i: int) -> int:
+    return struct.unpack_from("<I", raw, 4 * i)[0]
+
+
+def test_equal_floats_of_different_bits_pack_apart():
+    plus = packed("PPP_VIEWPORT", translate_x=0.0)
+    minus = packed("PPP_VIEWPORT", translate_x=-0.0)
+    assert _word(plus, 0) == 0x00000000
+    assert _word(minus, 0) == 0x80000000          # IEEE 754 negative zero
+    assert packed("PPP_VIEWPORT", translate_x=0.0) == plus
+    assert packed("PPP_VIEWPORT", translate_x=np.float32(-0.0)) == minus
+
+
+def test_ints_bools_and_floats_of_equal_value_are_separate_entries():
+    one_int = packed("PPP_VIEWPORT", scale_x=1)
+    one_float = packed("PPP_VIEWPORT", scale_x=1.0)
+    assert one_int == one_float == P.pack("PPP_VIEWPORT", scale_x=1.0)
+    assert _word(one_float, 1) == 0x3F800000
+    assert len(packed_module._PACKED) == 2        # 1 and 1.0 hash alike: the key holds the type
+
+
+def test_matches_pack_for_enums_ints_and_groups():
+    fields = dict(primitive=P.Primitive.TRIANGLES, instances=3, base_vertex=-2, base_instance=1, count=6)
+    assert packed("VDM_INDEX_LIST", **fields) == P.pack("VDM_INDEX_LIST", **fields)
+    assert packed("VDM_INDEX_LIST", **fields) == P.pack("VDM_INDEX_LIST", **fields)   # from the memo
+    state = dict(vertex_shader=dict(pipeline=0x1000), vertex_outputs=dict(output_count_words=8))
+    assert packed("VDM_STATE", **state) == P.pack("VDM_STATE", **state)
+    other = dict(vertex_shader=dict(pipeline=0x2000), vertex_outputs=dict(output_count_words=8))
+    assert packed("VDM_STATE", **other) == P.pack("VDM_STATE", **other) != P.pack("VDM_STATE", **state)
+
+
+def test_nan_payloads_are_kept():
+    quiet = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000001))[0]
+    other = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000002))[0]
+    for value in (quiet, other):
+        assert packed("PPP_VIEWPORT", translate_x=value) == P.pack("PPP_VIEWPORT", translate_x=value)
+
+
+def test_unhashable_values_are_packed_every_time():
+    value = np.array(5, np.uint32)                # a 0-d array: not a key
+    assert packed("VDM_INDEX_LIST", count=value) == P.pack("VDM_INDEX_LIST", count=5)
+    assert not packed_module._PACKED
+
+
+def test_bad_values_raise_and_are_not_kept():
+    with pytest.raises(ValueError):
+        packed("VDM_INDEX_LIST", no_such_field=1)
+    with pytest.raises(ValueError):
+        packed("VDM_INDEX_LIST", no_such_field=1)
+    assert not packed_module._PACKED
