@@ -81,7 +81,10 @@ _TABLE = [
     _f(E.GL_RGBA16_SNORM, E.GL_RGBA, F.R16G16B16A16_SNORM, "snorm", True, (_S8,)),
     _f(E.GL_R16F, E.GL_RED, F.R16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_RG16F, E.GL_RG, F.R16G16_FLOAT, "float", True, (_HF, _FL)),
-    _f(E.GL_RGB16F, E.GL_RGB, F.R16G16B16X16_FLOAT, "float", False, (_HF, _FL)),
+    # RGB16F renders in desktop GL (as in Mesa: VTK's PBR renders its irradiance cube
+    # maps to RGB16F faces); GLES: gles_ext.es_color_renderable. RGB32F does not (GL
+    # allows it): 16 bytes a pixel per target make six-target tiles smaller than 16x16
+    _f(E.GL_RGB16F, E.GL_RGB, F.R16G16B16X16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_RGBA16F, E.GL_RGBA, F.R16G16B16A16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_R32F, E.GL_RED, F.R32_FLOAT, "float", True, (_FL,), False),
     _f(E.GL_RG32F, E.GL_RG, F.R32G32_FLOAT, "float", True, (_FL,), False),

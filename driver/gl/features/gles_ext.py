@@ -233,12 +233,15 @@ _RGB_INTEGER = frozenset({E.GL_RGB8UI, E.GL_RGB8I, E.GL_RGB16UI, E.GL_RGB16I, E.
 def es_color_renderable(api, internalformat: int) -> bool:
     """Whether a GLES context may render to a format the format table marks
     colour-renderable: the SNORM formats only with EXT_render_snorm (16-bit ones
-    also need EXT_texture_norm16), never the three-component integer formats (GLES 3.2
-    table 8.10), which desktop GL renders. Always True for desktop GL."""
+    also need EXT_texture_norm16), RGB16F only with EXT_color_buffer_half_float, never
+    RGB32F or the three-component integer formats (GLES 3.2 table 8.10), which desktop
+    GL renders. Always True for desktop GL."""
     if not api.es:
         return True
-    if internalformat in _RGB_INTEGER:
+    if internalformat in _RGB_INTEGER or internalformat == E.GL_RGB32F:
         return False
+    if internalformat == E.GL_RGB16F:          # not with EXT_color_buffer_float alone
+        return api.has_extension("GL_EXT_color_buffer_half_float")
     if internalformat in RENDER_SNORM_8:
         return api.has_extension("GL_EXT_render_snorm")
     if internalformat in RENDER_SNORM_16:
