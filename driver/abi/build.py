@@ -172,12 +172,20 @@ GLX_COMMANDS = [
     ("int", "glXSwapIntervalMESA", "unsigned int interval"),
     ("int", "glXGetSwapIntervalMESA", "void"),
     ("int", "glXSwapIntervalSGI", "int interval"),
+    ("Bool", "glXQueryRendererIntegerMESA",
+     "Display *dpy, int screen, int renderer, int attribute, unsigned int *value"),
+    ("Bool", "glXQueryCurrentRendererIntegerMESA", "int attribute, unsigned int *value"),
+    ("const char *", "glXQueryRendererStringMESA", "Display *dpy, int screen, int renderer, int attribute"),
+    ("const char *", "glXQueryCurrentRendererStringMESA", "int attribute"),
 ]
 # GLX extension functions glvnd dispatches through the vendor's stubs, and how
-# a stub finds the vendor: by the drawable (then the current context) or the
-# current context.
+# a stub finds the vendor: by the drawable (then the current context), by the
+# display's screen, or the current context.
 GLX_DISPATCHED = {"glXSwapIntervalEXT": "drawable", "glXSwapIntervalMESA": "current",
-                  "glXGetSwapIntervalMESA": "current", "glXSwapIntervalSGI": "current"}
+                  "glXGetSwapIntervalMESA": "current", "glXSwapIntervalSGI": "current",
+                  "glXQueryRendererIntegerMESA": "screen", "glXQueryRendererStringMESA": "screen",
+                  "glXQueryCurrentRendererIntegerMESA": "current",
+                  "glXQueryCurrentRendererStringMESA": "current"}
 
 # Implemented in C (never call Python): the lookups must work before Python starts.
 C_ONLY = {"eglGetProcAddress", "OSMesaGetProcAddress"}
@@ -708,8 +716,8 @@ def make_glx_vendor() -> str:
         args = ", ".join(re.match(r".*?(\w+)\s*$", d).group(1) for d in params.split(",")) \
             if params != "void" else ""
         how = GLX_DISPATCHED[name]
-        lookup = ("shimgl_glvnd_glx->vendorFromDrawable(dpy, drawable)" if how == "drawable"
-                  else "NULL")
+        lookup = {"drawable": "shimgl_glvnd_glx->vendorFromDrawable(dpy, drawable)",
+                  "screen": "shimgl_glvnd_glx->getDynDispatch(dpy, screen)"}.get(how, "NULL")
         zero = "" if ret == "void" else f"({ret})0"
         out.append(f"static int shimgl_glx_index_{name} = -1;")
         out.append(

@@ -199,6 +199,7 @@ class Surface:
         self.config, self.width, self.height, self.attrs = config, width, height, attrs
         self.window = window         # driver.abi.x11.Window, or None for a pbuffer
         self.fb = DefaultFramebuffer(default_screen(), max(width, 1), max(height, 1), config.samples)
+        self.fit_config_bits()
         self.current_in = None       # the Context this surface is bound to
         self.destroyed = False
         self.swap_interval = 1
@@ -212,9 +213,21 @@ class Surface:
         from driver.agx.face import default_screen
         old = self.fb
         self.fb = DefaultFramebuffer(default_screen(), width, height, self.config.samples)
+        self.fit_config_bits()
         self.width, self.height = width, height
         self._free_fb(old)
         return True
+
+    def fit_config_bits(self) -> None:
+        """The framebuffer's depth and stencil bits are the config's (EGL or GLX):
+        the GL then tests depth and stencil only where the config has them (a
+        config without a depth buffer passes every depth test, as GL 4.6 section
+        17.3.4 says), and GL_DEPTH_BITS/GL_STENCIL_BITS read them."""
+        if hasattr(self.config, "stencil"):           # a GLX config
+            depth, stencil = self.config.depth, self.config.stencil
+        else:
+            depth, stencil = self.config.attrs[EGL_DEPTH_SIZE], self.config.attrs[EGL_STENCIL_SIZE]
+        self.fb.bits = self.fb.bits[:4] + (depth, stencil)
 
     @staticmethod
     def _free_fb(fb):
@@ -253,7 +266,15 @@ class Context:
     def bind_surface(self, draw):
         if draw is not None and draw.window is not None:
             draw.resize(*draw.window.size())
-        self.gl.window = draw.fb if draw is not None else self.own_window
+        if draw is not None:
+            draw.fit_config_bits()         # (a GLX window's config is set after its surface)
+        old, new = self.gl.window, draw.fb if draw is not None else self.own_window
+        if draw is not None and self.made_current and new is not old:
+            # framebuffer 0's DRAW_BUFFER and READ_BUFFER are the context's state: the
+            # drawable made current takes them (as Mesa's make-current re-applies its
+            # ctx->Color.DrawBuffer), so glDrawBuffer(GL_FRONT) survives a switch of windows
+            new.draw_buffers, new.read_buffer = list(old.draw_buffers), old.read_buffer
+        self.gl.window = new
         if draw is not None and not self.made_current:
             self.made_current = True
             self.gl.glViewport(0, 0, draw.width, draw.height)

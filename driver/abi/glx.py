@@ -11,9 +11,10 @@ glXQueryVersion/glXQueryExtension (libGLX asks it) but renders nothing.
 FBConfigs, per screen: RGBA8 with depth 24 (stencil 8 or 0) or none (stencil 8
 or 0), double- and single-buffered (single-buffered windows and pixmaps are
 presented at glFlush/glFinish, the front buffer being the drawable), all on
-the screen's default TrueColor visual; windows and pbuffers for every config,
-pixmaps for the single-buffered ones (GLX pixmaps are named by their X
-pixmap's id; a pbuffer's id is reserved with a 1x1 X pixmap). Contexts come from the rule EGL
+the screen's default TrueColor visual; windows, pixmaps and pbuffers for every
+config, as Mesa's (a pixmap is single-buffered whatever its config; the ids of
+GLX pixmaps and pbuffers are the client's, each reserved with a 1x1 X pixmap,
+so several GLX pixmaps may name one X pixmap). Contexts come from the rule EGL
 and OSMesa use (egl.request_api): GLX_ARB_create_context(_profile) and
 GLX_EXT_create_context_es2_profile for OpenGL ES. Swap intervals are recorded
 (GLX_EXT/MESA/SGI_swap_control); presentation does not wait for vertical blank.
@@ -43,7 +44,7 @@ GLX_TRANSPARENT_INDEX_VALUE, GLX_TRANSPARENT_RED_VALUE, GLX_TRANSPARENT_GREEN_VA
 GLX_TRANSPARENT_BLUE_VALUE, GLX_TRANSPARENT_ALPHA_VALUE = 0x27, 0x28
 GLX_NONE, GLX_TRUE_COLOR, GLX_DONT_CARE = 0x8000, 0x8002, 0xFFFFFFFF
 GLX_VISUAL_ID, GLX_SCREEN, GLX_DRAWABLE_TYPE, GLX_RENDER_TYPE = 0x800B, 0x800C, 0x8010, 0x8011
-GLX_X_RENDERABLE, GLX_FBCONFIG_ID, GLX_RGBA_TYPE = 0x8012, 0x8013, 0x8014
+GLX_X_RENDERABLE, GLX_FBCONFIG_ID, GLX_RGBA_TYPE, GLX_COLOR_INDEX_TYPE = 0x8012, 0x8013, 0x8014, 0x8015
 GLX_MAX_PBUFFER_WIDTH, GLX_MAX_PBUFFER_HEIGHT, GLX_MAX_PBUFFER_PIXELS = 0x8016, 0x8017, 0x8018
 GLX_PRESERVED_CONTENTS, GLX_LARGEST_PBUFFER, GLX_WIDTH, GLX_HEIGHT = 0x801B, 0x801C, 0x801D, 0x801E
 GLX_EVENT_MASK = 0x801F
@@ -82,7 +83,7 @@ X_GLX_GET_DRAWABLE_ATTRIBUTES, X_GLX_DESTROY_WINDOW = 29, 32
 EXTENSIONS = ("GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_create_context_robustness "
               "GLX_ARB_get_proc_address "
               "GLX_EXT_create_context_es2_profile GLX_EXT_create_context_es_profile "
-              "GLX_EXT_swap_control GLX_MESA_swap_control GLX_SGI_swap_control")
+              "GLX_EXT_swap_control GLX_MESA_query_renderer GLX_MESA_swap_control GLX_SGI_swap_control")
 CONFIG_BASE = 0x53470000        # GLXFBConfig handles: CONFIG_BASE + GLX_FBCONFIG_ID
 MAX_WINDOW_PX = 16384
 
@@ -108,9 +109,9 @@ class Config:
             GLX_DEPTH_SIZE: depth, GLX_STENCIL_SIZE: stencil,
             GLX_ACCUM_RED_SIZE: 0, GLX_ACCUM_GREEN_SIZE: 0, GLX_ACCUM_BLUE_SIZE: 0,
             GLX_ACCUM_ALPHA_SIZE: 0, GLX_RENDER_TYPE: GLX_RGBA_BIT,
-            # pixmaps are single-buffered (the pixmap is the front buffer)
-            GLX_DRAWABLE_TYPE: (GLX_WINDOW_BIT | GLX_PBUFFER_BIT
-                                | (0 if double else GLX_PIXMAP_BIT)),
+            # every config draws to pixmaps too, as Mesa's: a pixmap is single-buffered
+            # whatever the config (the pixmap is the front buffer, presented at flush)
+            GLX_DRAWABLE_TYPE: GLX_WINDOW_BIT | GLX_PBUFFER_BIT | GLX_PIXMAP_BIT,
             GLX_X_RENDERABLE: 1, GLX_VISUAL_ID: visual_id,
             GLX_X_VISUAL_TYPE: GLX_TRUE_COLOR, GLX_CONFIG_CAVEAT: GLX_NONE,
             GLX_TRANSPARENT_TYPE: GLX_NONE, GLX_TRANSPARENT_INDEX_VALUE: 0,
@@ -140,14 +141,18 @@ class Screen:
     """The configs of one (display, screen)."""
 
     def __init__(self, conn: x11.Connection):
-        visual_id = conn.default_visual()[0]
-        self.configs = []
-        n = 0
-        for samples in (0, 4):                 # 4: the multisampled configs (after the others)
-            for double in (True, False):
-                for depth, stencil in ((24, 8), (24, 0), (0, 0), (0, 8)):
-                    n += 1
-                    self.configs.append(Config(n, double, depth, stencil, visual_id, samples))
+        kinds = [(double, depth, stencil, samples)
+                 for samples in (0, 4)         # 4: the multisampled configs (after the others)
+                 for double in (True, False)
+                 for depth, stencil in ((24, 8), (24, 0), (0, 0), (0, 8))]
+        # one TrueColor visual per config when the server has enough (as Mesa's GLX
+        # visuals: glXChooseVisual/glXGetConfig then tell single- from double-buffered
+        # visuals); else every config shares the default visual, the first one standing for it
+        visuals = conn.true_color_visuals()
+        if len(visuals) < len(kinds):
+            visuals = [visuals[0]] * len(kinds)
+        self.configs = [Config(n, double, depth, stencil, visuals[n - 1], samples)
+                        for n, (double, depth, stencil, samples) in enumerate(kinds, start=1)]
         self.by_handle = {c.handle: c for c in self.configs}
         self.by_visual = {}
         for c in self.configs:                 # a visual's config: the first, the richest
@@ -188,7 +193,7 @@ class Context(egl.Context):
 
     def after_flush(self):
         d = self.draw
-        if d is not None and d.window is not None and not d.config.double:
+        if d is not None and d.window is not None and (not d.config.double or d.attrs.get("glx_pixmap")):
             egl.present(self, d)
 
 
@@ -444,12 +449,18 @@ def glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list):
         elif k == GLX_CONTEXT_PROFILE_MASK_ARB:
             profile = v
         elif k == GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_ARB:
+            # the robustness extension names no error: BadMatch, as for an invalid
+            # version (and NVIDIA's driver; piglit checks it)
             if v not in (GLX_NO_RESET_NOTIFICATION_ARB, GLX_LOSE_CONTEXT_ON_RESET_ARB):
-                raise GLXFail(BAD_VALUE, minor, glx=False)
+                raise GLXFail(BAD_MATCH, minor, glx=False)
             reset = v
         elif k == GLX_RENDER_TYPE:
-            if v != GLX_RGBA_TYPE:
+            # GLX_ARB_create_context: a render type that is not one is BadValue; colour
+            # index, one the configs do not support, BadMatch
+            if v == GLX_COLOR_INDEX_TYPE:
                 raise GLXFail(BAD_MATCH, minor, glx=False)
+            if v != GLX_RGBA_TYPE:
+                raise GLXFail(BAD_VALUE, minor, glx=False)
         elif k != GLX_SCREEN:
             raise GLXFail(BAD_VALUE, minor, glx=False)
     if flags & ~0x7:
@@ -457,6 +468,9 @@ def glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list):
     es = profile == GLX_CONTEXT_ES2_PROFILE_BIT_EXT
     if profile not in (GLX_CONTEXT_CORE_PROFILE_BIT_ARB, GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB,
                        GLX_CONTEXT_ES2_PROFILE_BIT_EXT):
+        raise GLXFail(GLX_BAD_PROFILE_ARB, minor)
+    # GLX_EXT_create_context_es2_profile: a version OpenGL ES does not have is GLXBadProfileARB
+    if es and (major_v, minor_v) not in ((1, 0), (1, 1), (2, 0), (3, 0), (3, 1), (3, 2)):
         raise GLXFail(GLX_BAD_PROFILE_ARB, minor)
     core = not es and profile == GLX_CONTEXT_CORE_PROFILE_BIT_ARB
     api = egl.request_api(es, major_v, minor_v, core,
@@ -519,8 +533,7 @@ def _drawable(d: Display, native: int, xid: int, cfg: Config | None, minor) -> e
 def glXCreateWindow(dpy, config, win, attrib_list):
     d = _display(dpy)
     cfg = _config(d, config, X_GLX_CREATE_WINDOW)
-    if _attrib_pairs(attrib_list):
-        raise GLXFail(BAD_VALUE, X_GLX_CREATE_WINDOW, glx=False)
+    _attrib_pairs(attrib_list)      # GLX 1.4 section 3.3.4: no attribute is used (the X server ignores them)
     key = (_h(dpy), int(win))
     if key in DRAWABLES and key in GLX_WINDOWS:
         raise GLXFail(BAD_ALLOC, X_GLX_CREATE_WINDOW, glx=False)
@@ -542,57 +555,62 @@ def _forget(key):
 
 @command(fail=None)
 def glXDestroyWindow(dpy, win):
+    d = _display(dpy)
     key = (_h(dpy), int(win))
     if GLX_WINDOWS.pop(key, None) is None:
         raise GLXFail(GLX_BAD_WINDOW, X_GLX_DESTROY_WINDOW, resource=int(win))
     _forget(key)
+    # GLX 1.4 section 3.3.4: destroying the X window destroyed the GLXWindow with it
+    if d.conn.geometry(int(win)) is None:
+        raise GLXFail(GLX_BAD_WINDOW, X_GLX_DESTROY_WINDOW, resource=int(win))
 
 
-PIXMAPS: dict[tuple[int, int], int] = {}     # GLXPixmap -> its X pixmap (the same id)
+PIXMAPS: dict[tuple[int, int], int] = {}     # GLXPixmap -> its X pixmap
 PBUFFERS: dict[tuple[int, int], int] = {}    # GLXPbuffer -> the X pixmap reserving its id
 
 
 def _pixmap(dpy, cfg: Config, pixmap: int, minor) -> int:
     """A GLX pixmap: rendering lands in the X pixmap at glFlush/glFinish
-    (XPutImage, as to a single-buffered window); named by the pixmap's id."""
+    (XPutImage, as to a single-buffered window). Its id is one of the
+    client's, reserved as a pbuffer's: several GLX pixmaps may name one X
+    pixmap (the protocol allows it, as Mesa does)."""
     d = _display(dpy)
     if not cfg.attrs[GLX_DRAWABLE_TYPE] & GLX_PIXMAP_BIT:
         raise GLXFail(BAD_MATCH, minor, glx=False)
-    key = (_h(dpy), int(pixmap))
-    if key in PIXMAPS:
-        raise GLXFail(BAD_ALLOC, minor, glx=False)
-    s = _drawable(d, _h(dpy), int(pixmap), cfg, minor)
-    s.config = cfg
-    PIXMAPS[key] = int(pixmap)
-    return int(pixmap)
+    window = d.conn.window(int(pixmap))
+    if window is None:
+        raise GLXFail(GLX_BAD_DRAWABLE, minor, resource=int(pixmap))
+    w, h = window.size()
+    xid = d.conn.reserve_id()
+    DRAWABLES[(_h(dpy), xid)] = egl.Surface(d, cfg, w, h, {"glx_pixmap": True}, window)
+    PIXMAPS[(_h(dpy), xid)] = int(pixmap)
+    return xid
 
 
 @command(fail=0)
 def glXCreatePixmap(dpy, config, pixmap, attrib_list):
     cfg = _config(_display(dpy), config, X_GLX_CREATE_PIXMAP)
-    if _attrib_pairs(attrib_list):
-        raise GLXFail(BAD_VALUE, X_GLX_CREATE_PIXMAP, glx=False)
+    _attrib_pairs(attrib_list)      # GLX 1.4 section 3.3.5: no attribute is used (the X server ignores them)
     return _pixmap(dpy, cfg, pixmap, X_GLX_CREATE_PIXMAP)
 
 
 @command(fail=0)
 def glXCreateGLXPixmap(dpy, visual, pixmap):
     d = _display(dpy)
-    cfg = _visual_config(d, visual)
-    single = next((c for c in d.screen.configs if cfg is not None and not c.double
-                   and c.visual_id == cfg.visual_id and c.depth == cfg.depth
-                   and c.stencil == cfg.stencil), None)
-    if single is None:
+    cfg = _visual_config(d, visual)          # a pixmap is single-buffered whatever the config
+    if cfg is None:
         raise GLXFail(BAD_MATCH, X_GLX_CREATE_GLX_PIXMAP, glx=False)
-    return _pixmap(dpy, single, pixmap, X_GLX_CREATE_GLX_PIXMAP)
+    return _pixmap(dpy, cfg, pixmap, X_GLX_CREATE_GLX_PIXMAP)
 
 
 @command(fail=None)
 def glXDestroyPixmap(dpy, pixmap):
+    d = _display(dpy)
     key = (_h(dpy), int(pixmap))
     if PIXMAPS.pop(key, None) is None:
         raise GLXFail(GLX_BAD_PIXMAP, X_GLX_DESTROY_GLX_PIXMAP, resource=int(pixmap))
     _forget(key)
+    d.conn.release_id(int(pixmap))
 
 
 COMMANDS["glXDestroyGLXPixmap"] = COMMANDS["glXDestroyPixmap"]
@@ -670,10 +688,13 @@ def _make_current(dpy, draw, read, ctx_handle, minor) -> int:
     ctx = CONTEXTS.get(ctx_handle)
     if ctx is None:
         raise GLXFail(GLX_BAD_CONTEXT, minor)
-    if not draw or not read:
+    if not draw and not read and ctx.gl.api.version >= (3, 0):
+        dsurf = rsurf = None      # GLX_ARB_create_context: GL 3.0+ current without a default framebuffer
+    elif not draw or not read:
         raise GLXFail(BAD_MATCH, minor, glx=False)
-    dsurf = _drawable(d, _h(dpy), int(draw), ctx.config, minor)
-    rsurf = dsurf if read == draw else _drawable(d, _h(dpy), int(read), ctx.config, minor)
+    else:
+        dsurf = _drawable(d, _h(dpy), int(draw), ctx.config, minor)
+        rsurf = dsurf if read == draw else _drawable(d, _h(dpy), int(read), ctx.config, minor)
     me = threading.get_ident()
     if ctx.thread not in (None, me):
         raise GLXFail(BAD_ACCESS, minor, glx=False)
@@ -684,7 +705,8 @@ def _make_current(dpy, draw, read, ctx_handle, minor) -> int:
         if s is not None and s not in (dsurf, rsurf):
             s.current_in = None
     ctx.draw, ctx.read = dsurf, rsurf
-    dsurf.current_in = rsurf.current_in = ctx
+    for s in {dsurf, rsurf} - {None}:
+        s.current_in = ctx
     ctx.bind_surface(dsurf)
     state.set_current(ctx, ctx.gl)
     return 1
@@ -810,3 +832,88 @@ def glXSwapIntervalSGI(interval):
         return RET_BAD_CONTEXT
     s.swap_interval = min(int(interval), 1)
     return 0
+
+
+# -- GLX_MESA_query_renderer -------------------------------------------------------------------
+GLX_RENDERER_VENDOR_ID_MESA, GLX_RENDERER_DEVICE_ID_MESA, GLX_RENDERER_VERSION_MESA = 0x8183, 0x8184, 0x8185
+GLX_RENDERER_ACCELERATED_MESA, GLX_RENDERER_VIDEO_MEMORY_MESA = 0x8186, 0x8187
+GLX_RENDERER_UNIFIED_MEMORY_ARCHITECTURE_MESA, GLX_RENDERER_PREFERRED_PROFILE_MESA = 0x8188, 0x8189
+GLX_RENDERER_OPENGL_CORE_PROFILE_VERSION_MESA = 0x818A
+GLX_RENDERER_OPENGL_COMPATIBILITY_PROFILE_VERSION_MESA = 0x818B
+GLX_RENDERER_OPENGL_ES_PROFILE_VERSION_MESA, GLX_RENDERER_OPENGL_ES2_PROFILE_VERSION_MESA = 0x818C, 0x818D
+NO_PCI_ID = 0xFFFFFFFF          # no PCI device: what Mesa's software renderers report
+
+
+def _package_version() -> list[int]:
+    from importlib import metadata
+    try:
+        parts = metadata.version("shimgl").split(".")
+    except metadata.PackageNotFoundError:
+        return [0, 0, 0]
+    nums = [int(p) if p.isdigit() else 0 for p in parts[:3]]
+    return nums + [0] * (3 - len(nums))
+
+
+def _renderer_integers() -> dict[int, list[int]]:
+    """The renderer's properties (GLX_MESA_query_renderer): no PCI ids and not
+    accelerated (the GPU is modelled and renders on the CPU, as EGL's
+    EGL_MESA_device_software says), memory shared with the host (the system's,
+    in MiB), the newest versions the context requests get (driver.gl.api)."""
+    from driver.gl.api import MAX_ES_VERSION, MAX_GL_VERSION
+    import os
+    memory_mib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+    return {GLX_RENDERER_VENDOR_ID_MESA: [NO_PCI_ID], GLX_RENDERER_DEVICE_ID_MESA: [NO_PCI_ID],
+            GLX_RENDERER_VERSION_MESA: _package_version(), GLX_RENDERER_ACCELERATED_MESA: [0],
+            GLX_RENDERER_VIDEO_MEMORY_MESA: [memory_mib], GLX_RENDERER_UNIFIED_MEMORY_ARCHITECTURE_MESA: [1],
+            GLX_RENDERER_PREFERRED_PROFILE_MESA: [GLX_CONTEXT_CORE_PROFILE_BIT_ARB],
+            GLX_RENDERER_OPENGL_CORE_PROFILE_VERSION_MESA: list(MAX_GL_VERSION),
+            GLX_RENDERER_OPENGL_COMPATIBILITY_PROFILE_VERSION_MESA: list(MAX_GL_VERSION),
+            GLX_RENDERER_OPENGL_ES_PROFILE_VERSION_MESA: [1, 1],
+            GLX_RENDERER_OPENGL_ES2_PROFILE_VERSION_MESA: list(MAX_ES_VERSION)}
+
+
+def _renderer_strings() -> dict[int, str]:
+    from driver.agx.face import default_screen
+    caps = default_screen().caps
+    return {GLX_RENDERER_VENDOR_ID_MESA: caps.vendor, GLX_RENDERER_DEVICE_ID_MESA: caps.name}
+
+
+def _put_renderer_integer(attribute, value) -> int:
+    values = _renderer_integers().get(attribute)
+    if values is None or value == NULL:
+        return 0
+    for i, v in enumerate(values):
+        value[i] = v
+    return 1
+
+
+@command(fail=0)
+def glXQueryRendererIntegerMESA(dpy, screen, renderer, attribute, value):
+    d = _display(dpy)
+    if renderer != 0 or not 0 <= screen < d.conn.lib.XScreenCount(d.conn.dpy):
+        return 0
+    return _put_renderer_integer(attribute, value)
+
+
+@command(fail=0)
+def glXQueryCurrentRendererIntegerMESA(attribute, value):
+    if not isinstance(state.current.owner, Context):
+        return 0
+    return _put_renderer_integer(attribute, value)
+
+
+@command(fail=_null)
+def glXQueryRendererStringMESA(dpy, screen, renderer, attribute):
+    d = _display(dpy)
+    if renderer != 0 or not 0 <= screen < d.conn.lib.XScreenCount(d.conn.dpy):
+        return NULL
+    text = _renderer_strings().get(attribute)
+    return _cstring(text) if text is not None else NULL
+
+
+@command(fail=_null)
+def glXQueryCurrentRendererStringMESA(attribute):
+    if not isinstance(state.current.owner, Context):
+        return NULL
+    text = _renderer_strings().get(attribute)
+    return _cstring(text) if text is not None else NULL

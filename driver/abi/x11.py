@@ -267,6 +267,25 @@ class Connection:
             return None
         return Window(self, xid, g[2], *info)
 
+    def true_color_visuals(self) -> list[int]:
+        """The ids of the screen's TrueColor visuals of the default visual's
+        depth, the default visual first (an X server with a GLX extension has
+        one per GLX config: Xvfb's and Xorg's have hundreds)."""
+        ffi, lib = self.ffi, self.lib
+        default = self.default_visual()[0]
+        templ = ffi.new("XVisualInfo *")
+        templ.screen, templ.depth = self.screen, lib.XDefaultDepth(self.dpy, self.screen)
+        setattr(templ, "class", TRUE_COLOR)
+        n = ffi.new("int *")
+        infos = lib.XGetVisualInfo(self.dpy, VISUAL_SCREEN_MASK | VISUAL_DEPTH_MASK | VISUAL_CLASS_MASK, templ, n)
+        if infos == ffi.NULL:
+            return [default]
+        try:
+            ids = [int(infos[i].visualid) for i in range(n[0])]
+        finally:
+            lib.XFree(infos)
+        return [default] + [v for v in ids if v != default]
+
     def visual_info(self, visual_id: int) -> int:
         """An XVisualInfo* (Xlib's allocation: the program frees it with XFree)
         of the visual, as an address; 0 when there is none."""

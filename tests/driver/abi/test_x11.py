@@ -45,6 +45,18 @@ def test_window_drawn_and_presented(api, x_env):
     assert "internal error" not in res.stderr
 
 
+def test_glx_behaviours_piglit_checks(build_host, x_env):
+    """c/glx_platform.c: pixmaps of every FBConfig (two GLX pixmaps of one X
+    pixmap, rendering landing in it), single- and double-buffered visuals,
+    GL_FRONT kept across windows, a GL 3.0 context current without drawables,
+    GLXWindow lifetimes, glXCreateContextAttribsARB's errors, GLX_MESA_query_renderer."""
+    exe = build_host("glx_platform", "-lGL", "-lX11")
+    res = run([exe], x_env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.rstrip().endswith("0 failures")
+    assert "internal error" not in res.stderr
+
+
 def test_multisampled_glx_window(x_env):
     """GLX_SAMPLES 4 FBConfigs (no visual promises samples); a window of one is
     presented resolved (py/x11_multisample.py: coverage against the area)."""

@@ -1,7 +1,8 @@
 """A multisampled GLX window (ctypes, through the system's glvnd libGL):
 glXChooseFBConfig with GLX_SAMPLES 4 gives 4-sample configs (single-sampled
-ones first when none are asked for); glXChooseVisual offers only visuals whose
-config it describes, so a request for samples finds none. A window of a
+ones first when none are asked for); each config has a visual of its own (the
+X server has enough TrueColor visuals), so glXChooseVisual with GLX_SAMPLES 4
+gives the visual of a 4-sample config (glXGetConfig says 4). A window of a
 4-sample config draws the lower-left half-triangle white on black; after
 glXSwapBuffers the X server holds the resolved image: partly covered pixels
 along the diagonal and a total coverage equal to the triangle's area
@@ -24,6 +25,7 @@ glx = ctypes.CDLL("libGL.so.1")
 for name, res, args in (("glXChooseFBConfig", vp, [vp, i32, vp, vp]),
                         ("glXGetFBConfigAttrib", i32, [vp, vp, i32, vp]),
                         ("glXChooseVisual", vp, [vp, i32, vp]),
+                        ("glXGetConfig", i32, [vp, vp, i32, vp]),
                         ("glXCreateNewContext", vp, [vp, vp, i32, vp, i32]),
                         ("glXMakeCurrent", i32, [vp, ul, vp]), ("glXSwapBuffers", None, [vp, ul]),
                         ("glXGetProcAddress", vp, [ctypes.c_char_p])):
@@ -68,8 +70,11 @@ check("4-sample configs", ms and all(attrib(c, GLX_SAMPLES) == 4 and attrib(c, G
                                      for c in ms), len(ms))
 check("no 16-sample config", not configs(GLX_SAMPLES, 16))
 check("glXChooseVisual: a plain visual", bool(glx.glXChooseVisual(dpy, screen, (i32 * 3)(GLX_RGBA, GLX_DOUBLEBUFFER, 0))))
-check("glXChooseVisual: no visual promises samples",
-      not glx.glXChooseVisual(dpy, screen, (i32 * 4)(GLX_RGBA, GLX_SAMPLES, 4, 0)))
+ms_visual = glx.glXChooseVisual(dpy, screen, (i32 * 5)(GLX_RGBA, GLX_DOUBLEBUFFER, GLX_SAMPLES, 4, 0))
+visual_samples = ctypes.c_int(-1)
+if ms_visual:
+    glx.glXGetConfig(dpy, ms_visual, GLX_SAMPLES, ctypes.byref(visual_samples))
+check("glXChooseVisual: the visual of a 4-sample config", visual_samples.value == 4, visual_samples.value)
 
 W, H = 64, 48
 win = X.XCreateSimpleWindow(dpy, X.XRootWindow(dpy, screen), 0, 0, W, H, 0,
