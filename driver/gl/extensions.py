@@ -342,6 +342,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_sRGB", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_sRGB_decode", _ANY, _GL32, _N, _ES3, DONE),     # features/gles_ext.py
     _x("GL_KHR_texture_compression_astc_ldr", _ANY, _GL32, _N, _ES2, DONE),
+    # 2D ASTC blocks in 3D textures, slice by slice (tests/driver/gl/test_astc_sliced_3d.py)
+    _x("GL_KHR_texture_compression_astc_sliced_3d", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_OES_compressed_ETC1_RGB8_texture", _N, _N, _ANY, _ES2, DONE),
     _x("GL_OES_compressed_paletted_texture", _N, _N, _ANY, _N, DONE),
     _x("GL_OES_depth32", _N, _N, _N, _ES2, DONE),

@@ -12,7 +12,7 @@ from driver.gallium import PipeFormat as F
 from driver.gl import enums as E
 
 __all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "GENERIC_STORED_AS",
-           "ES_ONLY", "component_bits", "reported_internal_format",
+           "ES_ONLY", "component_bits", "compressed_targets", "reported_internal_format",
            "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches", "VIEW_CLASSES",
            "view_compatible"]
@@ -691,3 +691,14 @@ DEPTH_TARGETS = frozenset({E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_
 #: TexStorage2D/3D): shimgl decodes no 1D or 3D blocks and rectangles take none.
 COMPRESSED_TARGETS = frozenset({E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
                                 E.GL_TEXTURE_CUBE_MAP_ARRAY})
+
+
+def compressed_targets(internalformat: int, sliced_3d: bool) -> frozenset[int]:
+    """The targets a compressed format's images exist in: COMPRESSED_TARGETS, and
+    TEXTURE_3D for the (2D-block) ASTC formats where the context has
+    KHR_texture_compression_astc_sliced_3d (`sliced_3d`): a 3D image of them is a
+    stack of 2D-block slices, each decoded as a 2D image."""
+    cf = COMPRESSED.get(internalformat)
+    if sliced_3d and cf is not None and cf.family == "astc":
+        return COMPRESSED_TARGETS | {E.GL_TEXTURE_3D}
+    return COMPRESSED_TARGETS

@@ -16,7 +16,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has, texture_view_state, view_offsets
-from driver.gl.formats import (ES_ONLY, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_TEXTURE_BUFFER_FORMATS,
+from driver.gl.formats import (ES_ONLY, compressed_targets, IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY_TEXTURE_BUFFER_FORMATS,
                                TEXTURE_BUFFER_FORMATS, UNSIZED,
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
@@ -51,8 +51,9 @@ class TexImageExtraMixin:
         check(level >= 0, E.GL_INVALID_VALUE, "negative level")
         fmts = self._compressed_formats()
         check(internalformat in fmts, E.GL_INVALID_ENUM, "not a compressed format")
-        check(tex_target not in (E.GL_TEXTURE_3D, E.GL_TEXTURE_RECTANGLE), E.GL_INVALID_OPERATION,
-              "target does not take this compressed format")
+        check(tex_target != E.GL_TEXTURE_RECTANGLE and (tex_target != E.GL_TEXTURE_3D or E.GL_TEXTURE_3D in
+              compressed_targets(internalformat, self.api.has_extension("GL_KHR_texture_compression_astc_sliced_3d"))),
+              E.GL_INVALID_OPERATION, "target does not take this compressed format")
         maxsz = self._max_size(target)
         check(0 <= w <= maxsz and 0 <= h <= maxsz and 0 <= d <= maxsz, E.GL_INVALID_VALUE, "bad size")
         check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
@@ -389,7 +390,7 @@ class TexImageExtraMixin:
         check(not self.api.es, E.GL_INVALID_OPERATION)
         from driver.gl.textures import CUBE_FACES
         check_enum(target, {E.GL_TEXTURE_2D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
-                            *CUBE_FACES})
+                            E.GL_TEXTURE_3D, *CUBE_FACES})      # 3D: sliced ASTC images
         face = target - CUBE_FACES[0] if target in CUBE_FACES else 0
         tex = bound_texture(self, E.GL_TEXTURE_CUBE_MAP if target in CUBE_FACES else target)
         check(level >= 0, E.GL_INVALID_VALUE)
@@ -398,7 +399,7 @@ class TexImageExtraMixin:
         res = texture_resource(self, tex)
         info, bw, bh, bb = self._compressed_formats()[img.internal_format]
         size = self._compressed_size(img.internal_format, img.width, img.height, img.depth)
-        dims = 3 if target in (E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY) else 2
+        dims = 3 if target in (E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY, E.GL_TEXTURE_3D) else 2
         where = self._compressed_placement(self.state.pack, dims, img.internal_format,
                                            img.width, img.height, img.depth)
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)

@@ -17,7 +17,7 @@ from driver.gl.color_clamp import clamp_query
 from driver.gl.errors import GLError, allocating, check, check_enum
 from driver.gl.formats import (
     ES_ONLY, INTEGER_PIXEL_FORMATS, INTERNAL_FORMATS, LEGACY, PIXEL_FORMATS, PIXEL_TYPES, UNSIZED, component_bits,
-    COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, component_types, compressed_component_bits, compressed_luminance_bits, luminance_intensity_bits,
+    COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, compressed_targets, component_types, compressed_component_bits, compressed_luminance_bits, luminance_intensity_bits,
     UNSIZED_ES2_COMBINATIONS, integer_with_float_type, lookup, pixel_type_matches, reported_internal_format,
 )
 from driver.gl.features.gles_ext import (es_effective_format, es_has, es_pixel_type, es_unsized_combinations,
@@ -648,7 +648,9 @@ class TextureMixin:
         compressed = internalformat in self._compressed_formats()
         check(internalformat in INTERNAL_FORMATS or compressed, E.GL_INVALID_ENUM, "unsized internal format")
         # GL 4.6 section 8.19: TexImage's format/target errors apply
-        check(not compressed or target in COMPRESSED_TARGETS, E.GL_INVALID_OPERATION,
+        check(not compressed or target in compressed_targets(
+                  internalformat, self.api.has_extension("GL_KHR_texture_compression_astc_sliced_3d")),
+              E.GL_INVALID_OPERATION,
               "no compressed images of this target")
         check(compressed or not INTERNAL_FORMATS[internalformat].is_depth_or_stencil or target in DEPTH_TARGETS,
               E.GL_INVALID_OPERATION, "depth/stencil formats need a 1D/2D/cube/array/rectangle target")
