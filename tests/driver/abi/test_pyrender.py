@@ -35,7 +35,7 @@ def pyrender_python(tmp_path_factory) -> Path:
 
 
 #: pyrender's shadow maps are 2048x2048 depth passes: on a loaded 2-core machine one
-#: can take more GPU time than the watchdog's default 10 s per command
+#: can take more GPU time than the watchdog's default 60 s per command
 PATIENT_GPU = {"SHIMGL_GPU_TIMEOUT_MS": "300000"}
 
 
