@@ -14,7 +14,8 @@ Key fields read (``compiler.ir.ShaderKey`` or None): vertex — ``clip_planes``,
 ``fp16_varyings``, ``flat_shade``; fragment —
 ``render_targets`` (tuple of ``compiler.lower.RenderTarget``), ``frag_output_locations``, ``logic_op``, ``alpha_func``,
 ``alpha_to_coverage``, ``alpha_to_one``, ``samples``, ``two_side``,
-``flat_shade``; all — ``uniform_regs_B``, ``atomic_counter_ssbo_base``,
+``flat_shade``, ``sample_shading`` (glMinSampleShading asks for more than one sample:
+every input is interpolated at the sample, which makes the program per sample); all — ``uniform_regs_B``, ``atomic_counter_ssbo_base``,
 ``scalarize``, ``profile`` (the GLSL profile the GL front end compiled the
 source with: "core" or "compatibility"; a ``#version`` profile token still
 wins. Absent: 1.40 compatibility, 1.50+ core, as ``compiler.glsl.parse`` with

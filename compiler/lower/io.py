@@ -1008,6 +1008,8 @@ class IOLowering:
             for p in parts:
                 name, loc, t, interp, extra = p[:5]
                 sampling = p[5] if len(p) > 5 else "center"
+                if self.k("sample_shading", False) and interp != "flat":
+                    sampling = "sample"     # GL's sample shading: each input at the shaded sample
                 bits = extra if isinstance(extra, int) and extra in (16, 32) and not name.startswith("gl_") else 32
                 irt = ir_type(t)
                 comps, locs = _vec_shape(t)

@@ -103,7 +103,9 @@ def fragment_key(ctx, batch) -> ShaderKey:
                           samples=max(1, ctx.fb.samples or 1), two_side=ctx.rast.light_twoside,
                           flat_shade=ctx.rast.flatshade,
                           **({"logic_op": b.logicop_func.name.lower()} if b.logicop_enable else {}),
-                          **({"clamp_fragment_color": True} if ctx.rast.clamp_fragment_color else {}))
+                          **({"clamp_fragment_color": True} if ctx.rast.clamp_fragment_color else {}),
+                          # sample shading: inputs at the sample, as Mesa's drivers interpolate then
+                          **({"sample_shading": True} if ctx.min_samples > 1 else {}))
 
 
 def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:

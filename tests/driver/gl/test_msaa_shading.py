@@ -348,3 +348,21 @@ def _read_int_samples(ctx, tex):
     ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
     got = np.frombuffer(ctx.glReadPixels(0, 0, W * S, H, E.GL_RGBA, E.GL_FLOAT), np.float32)
     return got.reshape(H, W, S, 4)
+
+
+def test_sample_shading_takes_every_input_at_its_sample():
+    """glMinSampleShading(1.0): an unqualified input is interpolated at each shaded
+    sample (as Mesa's drivers do; piglit's interpolate-at-sample-position)."""
+    ctx = _context()
+    tex = _ms_target(ctx)
+    cover, pos = _coverage(ctx, TRIS[:1])
+    glhelp.program(ctx, _vs(TRIS[:1]), "#version 430\nin vec2 win;\nout vec4 o;\n"
+                                       "void main() { o = vec4(win, 0.0, 1.0); }\n")
+    ctx.glEnable(E.GL_SAMPLE_SHADING)
+    ctx.glMinSampleShading(1.0)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    got = _read_samples(ctx, tex)
+    y, x = np.mgrid[0:H, 0:W]
+    want = np.stack((x, y), axis=-1)[:, :, None, :] + pos
+    c = cover[0]
+    np.testing.assert_allclose(got[..., :2][c], want[c], atol=1e-4)
