@@ -47,8 +47,8 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
         gl.glBegin(E.GL_TRIANGLES)
         assert type(gl) is checked
         gl.glEnable(E.GL_DEPTH_TEST)                        # section 2.6.3: not between Begin and End
-        expect(gl, E.GL_INVALID_OPERATION)
         gl.glEnd()
+        expect(gl, E.GL_INVALID_OPERATION)                  # (read after End: glGetError is refused too)
         assert type(gl) is compat and not gl.glIsEnabled(E.GL_DEPTH_TEST)
         gl.glColor4x(1, 1, 1, 1)                             # ES 1.1 only
         expect(gl, E.GL_INVALID_OPERATION)
