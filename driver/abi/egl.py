@@ -68,7 +68,7 @@ DISPLAY_EXTENSIONS = ("EGL_EXT_create_context_robustness "
                       "EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image "
                       "EGL_KHR_gl_texture_cubemap_image EGL_KHR_image_base "
                       "EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync "
-                      "EGL_MESA_configless_context")
+                      "EGL_MESA_configless_context EGL_MESA_query_driver")
 MAX_PBUFFER_PX = 8192
 
 
@@ -1265,3 +1265,29 @@ def eglDestroyImage(dpy, image):
     _check(IMAGE_DISPLAYS.get(handle) is d, EGL_BAD_PARAMETER)
     _destroy_image(handle)
     return 1
+
+
+# -- EGL_MESA_query_driver ------------------------------------------------------------------------
+DRIVER_NAME = "shimgl"
+# the driver's configuration options in driconf's XML: shimgl has none
+DRIVER_CONFIG = '<?xml version="1.0" standalone="yes"?>\n<driinfo>\n</driinfo>\n'
+
+
+@command(fail=_null)
+def eglGetDisplayDriverName(dpy):
+    _display(dpy)
+    return _cstring(DRIVER_NAME)
+
+
+@command(fail=_null)
+def eglGetDisplayDriverConfig(dpy):
+    """A copy in malloc'ed memory: the program frees it."""
+    import ctypes
+    _display(dpy)
+    data = DRIVER_CONFIG.encode() + b"\0"
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+    mem = libc.malloc(len(data))
+    _check(mem is not None, EGL_BAD_ALLOC)
+    ctypes.memmove(mem, data, len(data))
+    return ffi.cast("char *", mem)
