@@ -60,6 +60,20 @@ _FACTORS = {PipeBlendFactor.ONE: "one", PipeBlendFactor.SRC_COLOR: "src_color",
             PipeBlendFactor.SRC1_COLOR: "src1_color", PipeBlendFactor.SRC1_ALPHA: "src1_alpha",
             PipeBlendFactor.INV_SRC1_COLOR: "one_minus_src1_color",
             PipeBlendFactor.INV_SRC1_ALPHA: "one_minus_src1_alpha"}
+#: The factors for a colour buffer without alpha, whose destination alpha is 1: DST_ALPHA
+#: is ONE, its inverse ZERO, and SRC_ALPHA_SATURATE's min(As, 1 - Ad) is ZERO (as Mesa's
+#: state tracker rewrites them for RGBX formats).
+_FACTORS_NO_DST_ALPHA = {**_FACTORS, PipeBlendFactor.DST_ALPHA: "one", PipeBlendFactor.INV_DST_ALPHA: "zero",
+                         PipeBlendFactor.SRC_ALPHA_SATURATE: "zero"}
+
+
+@lru_cache(maxsize=None)
+def _has_alpha(fmt) -> bool:
+    """Whether a colour surface format stores alpha (intensity is also alpha; RGBX padding
+    is not)."""
+    return any(c.name in ("A", "I") for c in layout.get_format(layout_format(fmt)).channels)
+
+
 _FUNCS = {PipeBlendFunc.ADD: "add", PipeBlendFunc.SUBTRACT: "subtract",
           PipeBlendFunc.REVERSE_SUBTRACT: "reverse_subtract", PipeBlendFunc.MIN: "min", PipeBlendFunc.MAX: "max"}
 _ALPHA = ["never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always"]
@@ -85,9 +99,10 @@ def fragment_key(ctx, batch) -> ShaderKey:
         if blend_enable and slot.base_type == "float" and rt.advanced is not None:
             blend = Blend(rt.advanced)
         elif blend_enable and slot.base_type == "float":
-            blend = Blend(_FUNCS[rt.rgb_func], _FACTORS.get(rt.rgb_src_factor, "one"),
-                          _FACTORS.get(rt.rgb_dst_factor, "zero"), _FUNCS[rt.alpha_func],
-                          _FACTORS.get(rt.alpha_src_factor, "one"), _FACTORS.get(rt.alpha_dst_factor, "zero"))
+            f = _FACTORS if _has_alpha(s.format) else _FACTORS_NO_DST_ALPHA
+            blend = Blend(_FUNCS[rt.rgb_func], f.get(rt.rgb_src_factor, "one"),
+                          f.get(rt.rgb_dst_factor, "zero"), _FUNCS[rt.alpha_func],
+                          f.get(rt.alpha_src_factor, "one"), f.get(rt.alpha_dst_factor, "zero"))
         # the colour mask names RGBA channels; the key's mask names memory components
         mask = sum((rt.colormask >> ch & 1) << j for j, ch in enumerate(slot.swizzle[:slot.components]))
         rts.append(RenderTarget(format=slot.mem_format, base_type=slot.base_type, components=slot.components,
