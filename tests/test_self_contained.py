@@ -7,6 +7,7 @@ references to public text and stay."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import subprocess
@@ -44,12 +45,32 @@ def _text_files():
             if name and path.is_file() and (path.suffix in TEXT_SUFFIXES or path.name == "Makefile"):
                 yield path
         return
+    ignored = []            # (folder, pattern) of every .gitignore: generated files are not the repository's
     for dirpath, dirnames, filenames in os.walk(ROOT):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        if ".gitignore" in filenames:
+            for line in Path(dirpath, ".gitignore").read_text().splitlines():
+                if line.strip() and not line.startswith("#"):
+                    ignored.append((Path(dirpath), line.strip().rstrip("/")))
         for name in filenames:
             path = Path(dirpath, name)
-            if path.suffix in TEXT_SUFFIXES or name == "Makefile":
+            if (path.suffix in TEXT_SUFFIXES or name == "Makefile") and not _ignored(path, ignored):
                 yield path
+
+
+def _ignored(path: Path, ignored) -> bool:
+    """Whether a .gitignore line matches ``path`` (git's simple forms: a name or
+    glob anywhere below the file's folder, or '/name' anchored to it)."""
+    for folder, pattern in ignored:
+        if folder not in path.parents:
+            continue
+        rel = path.relative_to(folder).as_posix()
+        if pattern.startswith("/"):
+            if fnmatch.fnmatch(rel, pattern[1:]) or rel.startswith(pattern[1:] + "/"):
+                return True
+        elif any(fnmatch.fnmatch(part, pattern) for part in rel.split("/")):
+            return True
+    return False
 
 
 def references_outside(path: Path) -> list[str]:
@@ -70,6 +91,18 @@ def test_no_file_refers_outside_the_repository():
     this = Path(__file__).resolve()
     found = [ref for path in _text_files() if path.resolve() != this for ref in references_outside(path)]
     assert found == [], "\n".join(found)
+
+
+def test_generated_files_are_not_read_outside_a_checkout(tmp_path, monkeypatch):
+    """In an exported tree (no git), what a .gitignore names (the C ABI's vendor
+    file with its absolute library path) is a build product, not the repository's."""
+    monkeypatch.setattr("tests.test_self_contained.ROOT", tmp_path)
+    (tmp_path / "abi").mkdir()
+    (tmp_path / "abi" / ".gitignore").write_text("/vendor.json\n*.so\n")
+    (tmp_path / "abi" / "vendor.json").write_text('{"library_path": "/work/main/abi/lib.so"}\n')
+    (tmp_path / "abi" / "notes.md").write_text("see /work/main\n")
+    files = {p.relative_to(tmp_path).as_posix() for p in _text_files()}
+    assert "abi/vendor.json" not in files and "abi/notes.md" in files
 
 
 def test_each_kind_of_outside_reference_is_caught(tmp_path, monkeypatch):
