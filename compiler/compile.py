@@ -161,5 +161,9 @@ def _optimise(shader, io, facts, key) -> tuple[Shader, ShaderInfo]:
     preprocess(shader, scalarize=scalarize)
     if run_pass(shader, lower_64bit):          # no fp64 in the GPU: doubles become 32-bit integer code
         optimize(shader)
+    if key is not None and key.get("robust_buffer_access"):     # a robust context's variant
+        from compiler.lower.robust_access import lower_robust_buffer_access
+        run_pass(shader, lower_robust_buffer_access)
+        shader.info["robust_buffer_access"] = True       # the backend bounds vertex fetches too
     info = shader_info(shader, io, facts)
     return shader, info

@@ -89,7 +89,10 @@ class BackendError(Exception):
 class UniformSlot:
     """``words`` 32-bit uniform registers from u``index`` hold ``kind`` of ``binding``:
     ``ubo_address``/``ssbo_address``/``attribute_address`` (64-bit GPU address),
-    ``vbo_address`` (64-bit), ``ssbo_size`` (bytes), ``attribute_stride`` (bytes),
+    ``vbo_address`` (64-bit), ``ssbo_size`` / ``ubo_size`` (bytes of the bound range; 0 unbound),
+    ``attribute_limit`` (robust variants: bytes the attribute's buffer holds from its address),
+    ``uniform_size`` (robust variants: bytes readable from ``uniform_address``),
+    ``attribute_stride`` (bytes),
     ``texel_buffer_elements`` (elements of the buffer texture/image at descriptor ``binding``),
     ``sampler_lod_parameters`` (4 words, float32: min LOD, max LOD, LOD bias, mip filter 0 none /
     1 nearest / 2 linear, of the sampler at slot ``binding``; textureQueryLod),

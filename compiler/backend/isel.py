@@ -21,7 +21,7 @@ import numpy as np
 from compiler.ir.core import (Alu, AluSrc, Block, Def, If, Intrinsic, Jump, LoadConst, Loop, Phi, Shader, Tex,
                               Undef)
 from uapi.isa import Imm, Reg
-from uapi.isa.semantics import minifloat_encode
+from uapi.isa.semantics import format_bytes, minifloat_encode
 
 from .abi import IMAGE_DESCRIPTOR_BASE, TEMP_REG, BackendError, UniformLayout
 from .mir import Const, MBlock, MFunction, MIf, MInstr, MLoop, MPhi, Ref, VReg, field_kind
@@ -743,15 +743,39 @@ class Selector:
                     {"base": self._buffer("ssbo", index), "shift": 0}, "index")
 
     def in_load_vbo(self, i):
-        base = Reg("u", 2 * self.layout.slot("vbo_address", i.indices.get("buffer", 0), 2), 64)
-        return self._load("device_load", i.dest, fmt=i.indices.get("format", "i32"), base=base,
-                          index=self._address_index(self.vals[i.srcs[0]][0]), shift=0)
+        buffer, fmt = i.indices.get("buffer", 0), i.indices.get("format", "i32")
+        base = Reg("u", 2 * self.layout.slot("vbo_address", buffer, 2), 64)
+        index = self._robust_attribute_index(buffer, self._address_index(self.vals[i.srcs[0]][0]),
+                                             format_bytes(fmt, i.dest.num_components))
+        return self._load("device_load", i.dest, fmt=fmt, base=base, index=index, shift=0)
+
+    def _robust_attribute_index(self, loc: int, index, size_B: int):
+        """A robust context's vertex fetch (key robust_buffer_access): an element whose
+        ``size_B`` bytes from ``index`` reach past the ``attribute_limit`` bytes the
+        driver says the attribute's buffer holds reads the first element instead (a
+        value from within the buffer, as ARB_robust_buffer_access_behavior allows)."""
+        if not self.shader.info.get("robust_buffer_access"):
+            return index
+        limit = Reg("u", 2 * self.layout.slot("attribute_limit", loc, 1), 32)
+        zero = Const(0, 32)
+        first = self.op("icmpsel", 32, a=index, b=limit, t=index, f=zero, cond="ult")
+        end = self.op("iadd", 32, a=first, b=Const(size_B, 32))
+        return self.op("icmpsel", 32, a=end, b=limit, t=first, f=zero, cond="ule")
 
     def in_get_ssbo_size(self, i):
         b = self._const_src(i.srcs[0])
         if b is None:
             return self._dynamic_slot("ssbo", i.srcs[0], "ssbo_size", 1)
         return [Reg("u", 2 * self.layout.slot("ssbo_size", b, 1), 32)]
+
+    def in_get_uniform_size(self, i):
+        return [Reg("u", 2 * self.layout.slot("uniform_size", 0, 1), 32)]
+
+    def in_get_ubo_size(self, i):
+        b = self._const_src(i.srcs[0])
+        if b is None:
+            return self._dynamic_slot("ubo", i.srcs[0], "ubo_size", 1)
+        return [Reg("u", 2 * self.layout.slot("ubo_size", b, 1), 32)]
 
     def in_load_texel_buffer_elements(self, i):
         return [Reg("u", 2 * self.layout.slot("texel_buffer_elements", i.indices["descriptor"], 1), 32)]
@@ -936,6 +960,7 @@ class Selector:
         index = self.op("imul", 32, a=vid, b=stride)
         if comp:
             index = self.op("iadd", 32, a=index, b=Const(4 * comp, 32))
+        index = self._robust_attribute_index(loc, index, n * size // 8)
         return self._load("device_load", i.dest, base=addr, index=index, shift=0)
 
     def in_store_output(self, i):

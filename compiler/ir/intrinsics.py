@@ -90,6 +90,10 @@ _intr("image_atomic_swap", (0, 1, 1, 1), True, 1, ("image", "dim", "is_array", "
 _intr("image_size", (), True, 0, ("image", "dim", "is_array"), eliminate=True, reorder=True)
 _intr("image_samples", (), True, 1, ("image", "dim", "is_array"), eliminate=True, reorder=True)
 _intr("get_ssbo_size", (1,), True, 1, (), eliminate=True, reorder=True)
+# Bytes of the range bound to uniform block ``index`` (robust buffer access: compiler/lower/robust_access.py).
+_intr("get_ubo_size", (1,), True, 1, (), eliminate=True, reorder=True)
+# Bytes of the default uniform block a dynamic ``load_uniform`` may read (robust buffer access).
+_intr("get_uniform_size", (), True, 1, (), eliminate=True, reorder=True)
 # Elements of the buffer texture or buffer image at texture descriptor ``descriptor``
 # (the backend's lowering of buffer textures to 2D images: compiler/backend/texel_buffers.py).
 _intr("load_texel_buffer_elements", (), True, 1, ("descriptor",), eliminate=True, reorder=True)

@@ -123,6 +123,12 @@ def fragment_key(ctx, batch) -> ShaderKey:
                           **({"sample_shading": True} if ctx.min_samples > 1 else {}))
 
 
+def _robust(ctx, key: ShaderKey) -> ShaderKey:
+    """The key of a robust context's variant: buffer accesses bounds-checked
+    (compiler/lower/robust_access.py; ARB_robust_buffer_access_behavior)."""
+    return key.replace(robust_buffer_access=True) if ctx.robust_buffer_access else key
+
+
 def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
     """Clip planes, flat shading, the attributes the shader fetches itself
     (``fetched_attribs``, decided on the shader's attribute types, which every
@@ -440,8 +446,19 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
             put64(p, attributes[p.index][0] if attributes and p.index in attributes else 1 << 32)
         elif src == "attribute_stride":
             words[p.start_halves // 2] = attributes[p.index][1] if attributes and p.index in attributes else 0
+        elif src == "uniform_size":         # robust variants: the default block's bytes from uniform_address
+            words[p.start_halves // 2] = max(0, len(memory) - sh.info.get("registers_base_B", 0))
+        elif src == "attribute_limit":      # robust variants (16: the zero page an unbound one reads)
+            words[p.start_halves // 2] = attributes[p.index][2] if attributes and p.index in attributes else 16
         elif src == "texel_buffer_elements":
             words[p.start_halves // 2] = _texel_buffer_elements(ctx, sh, stage, p.index)
+        elif src == "ubo_size":          # robust buffer access: the bound range's bytes
+            slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
+            if slot is None:             # the default block (or its register window), uploaded whole
+                words[p.start_halves // 2] = sh.info.get("default_size_B", 0)
+            else:
+                cb = ctx.constant_buffers[stage].get(slot)
+                words[p.start_halves // 2] = 0 if cb is None else cb.size_B
         elif src == "sampler_lod_parameters":
             w = p.start_halves // 2
             words[w:w + 4] = _sampler_lod_parameters(ctx, sh, stage, p.index).view(np.uint32)
@@ -692,7 +709,9 @@ def _element_address(ctx, batch, el, vb) -> int:
 
 
 def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
-    """{location: (address, stride_B)} for the compiled VS's attributes: raw 32-bit
+    """{location: (address, stride_B, limit_B)} for the compiled VS's attributes (limit_B:
+    the bytes readable from the address, which a robust context's variant checks each
+    fetch against; the uniform slot attribute_limit): raw 32-bit
     attributes (``load_input``) and fetched ones (``load_vbo``: the element's first
     byte, the shader adds index * stride) read the bound buffers in place; unbound
     ones a (0, 0, 0, 1) default. Only a driver-built shader that cannot fetch (no
@@ -711,9 +730,11 @@ def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
         vb = _bound_buffer(ctx, el)
         if vb is None:
             default = np.array([0, 0, 0, 1], np.uint32 if _wants_int(a) else np.float32).view(np.uint32)
-            out[loc] = (batch.pool.upload(default.tobytes(), 16), 0)
+            out[loc] = (batch.pool.upload(default.tobytes(), 16), 0, 16)
         elif loc in fetched or _raw_words(el, a):
-            out[loc] = (_element_address(ctx, batch, el, vb), el.src_stride_B)
+            first_B = vb.offset_B + el.src_offset_B
+            held_B = vb.resource.template.width_px if vb.resource is not None else len(bytes(vb.user_buffer))
+            out[loc] = (_element_address(ctx, batch, el, vb), el.src_stride_B, max(0, held_B - first_B))
         else:
             if el.instance_divisor:
                 raise NotImplementedError("per-instance attributes of a shader that cannot fetch them")
@@ -721,7 +742,8 @@ def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
             lo, hi = vertex_range()
             data = fallbacks.attribute_rows(ctx, layout_format(el.src_format), el, vb, range(lo, hi), comps,
                                             _wants_int(a))
-            out[loc] = (batch.pool.upload(data.tobytes() or bytes(16), 16) - lo * 4 * comps, 4 * comps)
+            out[loc] = (batch.pool.upload(data.tobytes() or bytes(16), 16) - lo * 4 * comps, 4 * comps,
+                        hi * 4 * comps)
     return out
 
 
@@ -882,7 +904,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     instances, first index/vertex, base vertex and base instance there (``d`` is
     then zero)."""
     mode = info.mode
-    vs = vs_cso.variant(vertex_key(ctx, vs_cso, capture=capture))
+    vs = vs_cso.variant(_robust(ctx, vertex_key(ctx, vs_cso, capture=capture)))
     fkey = fragment_key(ctx, batch)
     if "gl_PrimitiveID" in vs.info.get("varyings", {}):
         # the vertex program passes a geometry stage's gl_PrimitiveID on: the fragment stage reads
@@ -892,7 +914,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         fkey = fkey.replace(line_smooth=True)
     if fs_cso is not None and (fs_cso.state.info or {}).get("frag_coord_origin_upper_left"):
         fkey = fkey.replace(frag_coord_height=ctx.fb.height_px)     # layout(origin_upper_left) gl_FragCoord
-    fs = fs_cso.variant(fkey) if fs_cso is not None else None
+    fs = fs_cso.variant(_robust(ctx, fkey)) if fs_cso is not None else None
     # indices (CPU-converted for quads and adjacency into independent primitives)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
     indices = None
@@ -1140,7 +1162,7 @@ def _ppp_upload(batch, members: dict, fs_words) -> tuple[int, int]:
 def encode_launch(ctx, info: GridInfo) -> None:
     cso = ctx.shaders[S.COMPUTE]
     assert cso is not None, "no compute shader bound"
-    sh = cso.variant(ShaderKey.make())
+    sh = cso.variant(_robust(ctx, ShaderKey.make()))
     batch = ctx._batch_for(None)
     words = usc_words(ctx, batch, sh, S.COMPUTE)
     bx, by, bz = info.block

@@ -68,6 +68,9 @@ class PipeContext(abc.ABC):
     """A rendering context. Not thread-safe; one GL context owns one."""
 
     screen: PipeScreen
+    #: a robust context's (PIPE_CONTEXT_ROBUST_BUFFER_ACCESS): shader accesses past a bound
+    #: buffer range read zero and write nothing (set by the GL front end before drawing)
+    robust_buffer_access: bool = False
 
     # -- constant state objects ------------------------------------------------
     @abc.abstractmethod

@@ -81,6 +81,8 @@ class ContextBase:
         (driver.gl.objects.ShareGroup); None starts a new group."""
         self.api = api if isinstance(api, Api) else get_api(api)
         self.pipe = pipe
+        # ARB_robust_buffer_access_behavior: a robust context's shaders bound their buffer accesses
+        pipe.robust_buffer_access = bool(self.api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
         self.screen = pipe.screen
         self.caps = self.screen.caps
         self.cso = CsoContext(pipe)

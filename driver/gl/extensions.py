@@ -254,7 +254,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_map_buffer_alignment", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_multi_draw_indirect", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_program_interface_query", (4, 3), (4, 3), _N, _N, DONE),
-    _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, CORE),
+    # robust contexts' variants bound buffer and vertex accesses: test_robust_buffer_access.py
+    _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_sample_shading", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_sample_shading.py
     # where its entry points are (GL 4.1+): tests/driver/gl/test_sso_interfaces.py, test_pipelines.py
     _x("GL_ARB_separate_shader_objects", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
