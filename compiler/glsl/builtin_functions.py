@@ -216,16 +216,16 @@ _TABLE = """
 - - +GL_ARB_gpu_shader_int64 | bvec notEqual(i64vec, i64vec)
 - - +GL_ARB_gpu_shader_int64 | bvec notEqual(u64vec, u64vec)
 # 8.4 floating-point pack and unpack
-400 300 +GL_ARB_gpu_shader5 | uint packUnorm2x16(vec2)
-420 300 | uint packSnorm2x16(vec2)
-400 310 +GL_ARB_gpu_shader5 | uint packUnorm4x8(vec4)
-400 310 +GL_ARB_gpu_shader5 | uint packSnorm4x8(vec4)
-400 300 +GL_ARB_gpu_shader5 | vec2 unpackUnorm2x16(uint)
-420 300 | vec2 unpackSnorm2x16(uint)
-400 310 +GL_ARB_gpu_shader5 | vec4 unpackUnorm4x8(uint)
-400 310 +GL_ARB_gpu_shader5 | vec4 unpackSnorm4x8(uint)
-420 300 | uint packHalf2x16(vec2)
-420 300 | vec2 unpackHalf2x16(uint)
+400 300 +GL_ARB_gpu_shader5 +GL_ARB_shading_language_packing | uint packUnorm2x16(vec2)
+420 300 +GL_ARB_shading_language_packing | uint packSnorm2x16(vec2)
+400 310 +GL_ARB_gpu_shader5 +GL_ARB_shading_language_packing | uint packUnorm4x8(vec4)
+400 310 +GL_ARB_gpu_shader5 +GL_ARB_shading_language_packing | uint packSnorm4x8(vec4)
+400 300 +GL_ARB_gpu_shader5 +GL_ARB_shading_language_packing | vec2 unpackUnorm2x16(uint)
+420 300 +GL_ARB_shading_language_packing | vec2 unpackSnorm2x16(uint)
+400 310 +GL_ARB_gpu_shader5 +GL_ARB_shading_language_packing | vec4 unpackUnorm4x8(uint)
+400 310 +GL_ARB_gpu_shader5 +GL_ARB_shading_language_packing | vec4 unpackSnorm4x8(uint)
+420 300 +GL_ARB_shading_language_packing | uint packHalf2x16(vec2)
+420 300 +GL_ARB_shading_language_packing | vec2 unpackHalf2x16(uint)
 400 - +GL_ARB_gpu_shader_fp64 | double packDouble2x32(uvec2)
 400 - +GL_ARB_gpu_shader_fp64 | uvec2 unpackDouble2x32(double)
 # 8.5 geometric
@@ -720,7 +720,7 @@ def _texture_functions() -> list[BuiltinFunction]:
             add("textureQueryLod", T.VEC2, [s, qp], 400, 0, {"fragment"})
             # ARB_texture_query_lod's name of it (the extension only; GLSL 4.00 renamed it)
             add("textureQueryLOD", T.VEC2, [s, qp], 0, 0, {"fragment"}, exts=("GL_ARB_texture_query_lod",))
-            add("textureQueryLevels", T.INT, [s], 430, 0)
+            add("textureQueryLevels", T.INT, [s], 430, 0, exts=("GL_ARB_texture_query_levels",))
     return out
 
 

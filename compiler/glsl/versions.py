@@ -103,7 +103,7 @@ class Extension:
 
 EXTENSIONS = (
     Extension("GL_ARB_compute_shader", desktop=140),
-    Extension("GL_ARB_shader_storage_buffer_object", desktop=140),
+    Extension("GL_ARB_shader_storage_buffer_object", desktop=110),
     Extension("GL_ARB_explicit_attrib_location", desktop=110),
     Extension("GL_ARB_explicit_uniform_location", desktop=130),
     Extension("GL_ARB_separate_shader_objects", desktop=110),
@@ -124,18 +124,18 @@ EXTENSIONS = (
     Extension("GL_ARB_shader_atomic_counter_ops", desktop=140),
     Extension("GL_ARB_gpu_shader_fp64", desktop=150),
     Extension("GL_ARB_gpu_shader_int64", desktop=150),
-    Extension("GL_ARB_tessellation_shader", desktop=150),
+    Extension("GL_ARB_tessellation_shader", desktop=140),
     Extension("GL_ARB_cull_distance", desktop=130),
-    Extension("GL_ARB_shader_texture_image_samples", desktop=150),
+    Extension("GL_ARB_shader_texture_image_samples", desktop=110),
     Extension("GL_ARB_shader_group_vote", desktop=110),
     Extension("GL_ARB_shader_subroutine", desktop=150),
-    Extension("GL_ARB_viewport_array", desktop=150),           # gl_ViewportIndex in the geometry stage
+    Extension("GL_ARB_viewport_array", desktop=110),           # gl_ViewportIndex in the geometry stage
     Extension("GL_ARB_fragment_layer_viewport", desktop=150),  # gl_Layer / gl_ViewportIndex in the fragment stage
     Extension("GL_ARB_vertex_attrib_64bit", desktop=150),
     Extension("GL_ARB_enhanced_layouts", desktop=140),
     # core in GLSL 4.20 / 4.30: the #extension line only names what the version has
-    Extension("GL_ARB_shading_language_packing", desktop=420),
-    Extension("GL_ARB_texture_query_levels", desktop=430),
+    Extension("GL_ARB_shading_language_packing", desktop=110),
+    Extension("GL_ARB_texture_query_levels", desktop=110),
     Extension("GL_ARB_shader_texture_lod", desktop=110),
     Extension("GL_ARB_draw_instanced", desktop=110),
     Extension("GL_ARB_fragment_coord_conventions", desktop=110),

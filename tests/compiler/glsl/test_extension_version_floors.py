@@ -1,0 +1,60 @@
+"""The GLSL versions where ``#extension`` accepts a name (and defines its macro). Mesa's
+front end has no version floor; programs (and piglit's enabled-compat tests, which Mesa
+passes) enable these names in GLSL 1.10 shaders of a compatibility context, and
+GL_ARB_tessellation_shader in 1.40 core shaders. The functions an extension brings exist
+where their types do (packing needs uint: GLSL 1.30)."""
+
+import pytest
+
+from compiler.glsl import GLSLCompileError, parse
+from compiler.glsl.builtin_functions import builtin_functions
+from compiler.glsl.versions import GLSLVersion
+
+NAMES_110 = ["GL_ARB_shader_storage_buffer_object", "GL_ARB_shading_language_packing",
+             "GL_ARB_texture_query_levels", "GL_ARB_viewport_array",
+             "GL_ARB_shader_texture_image_samples"]
+
+
+@pytest.mark.parametrize("name", NAMES_110)
+def test_enabled_in_110_with_its_macro(name):
+    src = (f"#version 110\n#extension {name} : require\n"
+           f"#if !defined {name} || {name} != 1\n#error macro\n#endif\n"
+           "void main() { gl_FragColor = vec4(1.0); }\n")
+    parse(src, "fragment", extensions=(name,))
+
+
+def test_tessellation_in_140():
+    src = ("#version 140\n#extension GL_ARB_tessellation_shader : require\n"
+           "#ifndef GL_ARB_tessellation_shader\n#error macro\n#endif\n"
+           "layout(vertices = 3) out;\nvoid main() { gl_TessLevelOuter[0] = 1.0; }\n")
+    parse(src, "tess_control", extensions=("GL_ARB_tessellation_shader",))
+
+
+def test_tessellation_not_in_130():
+    with pytest.raises(GLSLCompileError) as e:
+        parse("#version 130\n#extension GL_ARB_tessellation_shader : require\nvoid main() {}\n",
+              "vertex", extensions=("GL_ARB_tessellation_shader",))
+    assert "GL_ARB_tessellation_shader" in e.value.info_log
+
+
+def test_storage_block_in_a_130_shader():
+    src = ("#version 130\n#extension GL_ARB_shader_storage_buffer_object : enable\n"
+           "layout(std140) buffer ssbo { vec4 v[4]; };\nuniform int i;\n"
+           "void main() { gl_FragColor = v[i]; }\n")
+    u = parse(src, "fragment", extensions=("GL_ARB_shader_storage_buffer_object",))
+    assert [(b.block_name, b.qualifier.storage) for b in u.interface_blocks] == [("ssbo", "buffer")]
+
+
+@pytest.mark.parametrize("fn", ["packSnorm2x16", "unpackSnorm2x16", "packUnorm2x16", "unpackUnorm2x16",
+                                "packHalf2x16", "unpackHalf2x16", "packUnorm4x8", "packSnorm4x8",
+                                "unpackUnorm4x8", "unpackSnorm4x8"])
+def test_packing_functions_come_with_the_extension_from_130(fn):
+    v130 = GLSLVersion(130, False, "compatibility")
+    assert fn in builtin_functions(v130, "fragment", ("GL_ARB_shading_language_packing",))
+    assert fn not in builtin_functions(v130, "fragment", ())
+
+
+def test_texture_query_levels_comes_with_its_extension():
+    v130 = GLSLVersion(130, False, "compatibility")
+    assert "textureQueryLevels" in builtin_functions(v130, "vertex", ("GL_ARB_texture_query_levels",))
+    assert "textureQueryLevels" not in builtin_functions(v130, "vertex", ())
