@@ -20,7 +20,9 @@ A test whose ``require_platforms`` lacks ``surfaceless_egl`` but names ``glx``
 (piglit's ``glx/`` directory and the GLX tests of other directories) runs on the
 ``glx`` platform under the X server of the run (``PiglitTest.platform``; the
 runner starts Xvfb), with ``-auto`` and, as piglit gives it only to the tests it
-runs concurrently, ``-fbo`` only when ``run_concurrent`` says so. A test
+runs concurrently, ``-fbo`` only when ``run_concurrent`` says so; so does an
+EGL test whose binary opens the X display itself (``opens_x_display``), on
+``x11_egl``. A test
 whose platforms are none of these (``wgl``), or whose ``exclude_platforms`` names
 ``surfaceless_egl``, is a skip, without running (as piglit does).
 
@@ -41,6 +43,7 @@ one command."""
 from __future__ import annotations
 
 import ast
+import functools
 import gzip
 from pathlib import Path
 from xml.etree import ElementTree
@@ -103,6 +106,20 @@ def _platform(opts: dict) -> tuple[str, str]:
     return "", ""
 
 
+@functools.lru_cache(maxsize=None)
+def opens_x_display(binary: Path) -> bool:
+    """Whether an EGL test binary (named egl*) calls XOpenDisplay itself: piglit's
+    EGL tests built on its egl-util open the X display and a window whatever the
+    platform (on a surfaceless run they say "couldn't open display"), and take
+    no -fbo. Only egl* binaries are read (GLX tests have their platform)."""
+    if not binary.name.startswith("egl"):
+        return False
+    try:
+        return b"XOpenDisplay" in binary.read_bytes()
+    except OSError:
+        return False
+
+
 def _command(root: Path, kind: str, opts: dict) -> tuple[str, tuple[str, ...]] | None:
     if kind == "asm_parser":
         # ARB assembly parser tests name a program type and a file instead of a command
@@ -143,6 +160,8 @@ def _read(root: Path, name: str) -> list[PiglitTest]:
             continue
         platform, skip = _platform(opts)
         binary, args = cmd
+        if not platform and not skip and kind == "gl" and opens_x_display(root / "bin" / binary):
+            platform = "x11_egl"      # an EGL test that opens the X display itself (egl-util tests)
         if platform and kind == "gl" and not opts.get("run_concurrent"):
             args = tuple(a for a in args if a != "-fbo")      # a window, as piglit runs it
         tests.append(PiglitTest(test_name.replace("@", "/"), binary, args, skip=skip, platform=platform))

@@ -20,7 +20,7 @@ from driver.piglit.profiles import profile_tests
 from driver.piglit.runner import run_tests, x11_environment
 
 PROFILE = """<?xml version='1.0' encoding='utf-8'?>
-<PiglitTestList count="4" name="fake">
+<PiglitTestList count="6" name="fake">
 <Test type="gl" name="glx@glx-window"><option name="command" value="['glx-window', '-auto']" />
 <option name="run_concurrent" value="False" />
 <option name="require_platforms" value="['glx', 'mixed_glx_egl']" /></Test>
@@ -31,6 +31,10 @@ PROFILE = """<?xml version='1.0' encoding='utf-8'?>
 <option name="require_platforms" value="['wgl']" /></Test>
 <Test type="gl" name="spec@a@plain"><option name="command" value="['plain']" />
 <option name="run_concurrent" value="True" /></Test>
+<Test type="gl" name="spec@egl 1.4@egl-window"><option name="command" value="['egl-window']" />
+<option name="run_concurrent" value="False" /></Test>
+<Test type="gl" name="spec@egl 1.4@egl-surfaceless"><option name="command" value="['egl-surfaceless']" />
+<option name="run_concurrent" value="False" /></Test>
 </PiglitTestList>
 """
 
@@ -50,9 +54,11 @@ def _root(tmp_path: Path) -> Path:
     (root / "tests").mkdir()
     with gzip.open(root / "tests" / "fake.xml.gz", "wt") as f:
         f.write(PROFILE)
-    for name in ("glx-window", "glx-strings", "wgl-only", "plain"):
+    for name in ("glx-window", "glx-strings", "wgl-only", "plain", "egl-window", "egl-surfaceless"):
         exe = root / "bin" / name
-        exe.write_text(PROBE.format(python=sys.executable))
+        # an EGL test built on piglit's egl-util calls XOpenDisplay itself
+        marker = "# XOpenDisplay\n" if name == "egl-window" else ""
+        exe.write_text(PROBE.format(python=sys.executable) + marker)
         exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
     return root
 
@@ -64,6 +70,10 @@ def test_glx_tests_get_the_glx_platform_and_piglits_fbo_rule(tmp_path):
     assert tests["glx/glx-strings"].args == ("-auto", "-fbo")          # concurrent: -fbo, as piglit
     assert tests["wgl/wgl-only"].skip and tests["wgl/wgl-only"].platform == ""
     assert tests["spec/a/plain"].platform == "" and not tests["spec/a/plain"].skip
+    # EGL tests that open the X display themselves: x11_egl, no -fbo when serial (as piglit)
+    assert (tests["spec/egl 1.4/egl-window"].platform, tests["spec/egl 1.4/egl-window"].args) == \
+        ("x11_egl", ("-auto",))
+    assert tests["spec/egl 1.4/egl-surfaceless"].platform == ""
 
 
 def test_the_glx_vendor_is_shimgls_only_for_the_shimgl_run():
@@ -84,3 +94,4 @@ def test_glx_tests_run_under_the_runs_xvfb(tmp_path):
     assert (platform, vendor, args) == ("glx", "-", "-auto") and display.startswith(":")
     assert outcomes["spec/a/plain"].message.split()[:2] == ["surfaceless_egl", "-"]
     assert outcomes["wgl/wgl-only"].result == "skip"
+    assert outcomes["spec/egl 1.4/egl-window"].message.split()[0] == "x11_egl"

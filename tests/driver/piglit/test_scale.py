@@ -241,9 +241,10 @@ def test_the_installed_c_api_profiles_are_read():
                                                                                     "built-in-constants_gles2",
                                                                                     "built-in-constants_gles3")
                and not t.platform)
-    glx = [t for t in opengl if t.platform]              # the GLX tests: on glx, -fbo as piglit gives it
-    assert len(glx) > 100 and all(t.platform == "glx" and t.path.startswith("glx/") and "-auto" in t.args
-                                  for t in glx)
+    glx = [t for t in opengl if t.platform == "glx"]     # the GLX tests: on glx, -fbo as piglit gives it
+    assert len(glx) > 100 and all(t.path.startswith("glx/") and "-auto" in t.args for t in glx)
+    x11_egl = [t for t in opengl if t.platform == "x11_egl"]    # EGL tests opening the X display
+    assert x11_egl and all(t.binary.startswith("egl") for t in x11_egl)
 
 
 def test_asm_parser_tests_run_asmparsertest_with_their_type_and_file(tmp_path):
