@@ -4,8 +4,8 @@ x is the level a lookup would use, y the computed level of detail (lambda'). Wit
 default sampler state (no bias, no LOD clamp, LINEAR_MIPMAP_LINEAR) x is lambda clamped
 to the texture's levels. Expected values by hand: a 16x16 texture drawn over a 16x16
 window with coordinates spanning ``scale`` texture widths/heights gives lambda =
-log2(larger span). (The sampler's bias, MIN/MAX_LOD and NEAREST mip filter are not
-applied to the query yet, so the extension stays unlisted.)"""
+log2(larger span). The sampler's bias, MIN/MAX_LOD, levels and mip filter are tested in
+test_texture_query_lod_sampler.py."""
 
 from __future__ import annotations
 
