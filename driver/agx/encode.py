@@ -1144,7 +1144,18 @@ def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
 
 def _ppp_upload(batch, members: dict, fs_words) -> tuple[int, int]:
     """The PPP state of ``_ppp_members`` with the fragment shader's USC words at
-    ``fs_words``, uploaded once per batch and distinct bytes; (address, size in words)."""
+    ``fs_words``, uploaded once per batch and distinct bytes; (address, size in words).
+    ``members`` is the batch's own entry (kept while the batch lives), so a draw that
+    changed nothing finds its upload by the entry's identity and ``fs_words``."""
+    again = ("upload", id(members), fs_words)
+    hit = batch.ppp_cache.get(again)
+    if hit is not None:
+        return hit
+    hit = batch.ppp_cache[again] = _ppp_pack_upload(batch, members, fs_words)
+    return hit
+
+
+def _ppp_pack_upload(batch, members: dict, fs_words) -> tuple[int, int]:
     fs = members.get("fragment_shader")
     if fs is not None:
         members = {**members, "fragment_shader": packed(P.PPP_STATE.members["fragment_shader"],
