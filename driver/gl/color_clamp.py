@@ -69,7 +69,7 @@ def all_fixed_point(ctx, fb) -> bool:
     for point, a in fb.attachments.items():
         if not E.GL_COLOR_ATTACHMENT0 <= point < E.GL_COLOR_ATTACHMENT0 + 32:
             continue
-        info = ctx._attachment_info(a)
+        info = a.image_info()
         fmt = lookup(info[2]) if info else None
         if fmt is not None and not _pipe_format_fixed_point(fmt.pipe.name):
             return False

@@ -17,7 +17,7 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Attachment
 from driver.gl.pixels import write_client_image, from_resource_bytes
 from driver.gl.pointers import as_bytes
-from driver.gl.textures import bound_texture, texture_resource
+from driver.gl.textures import bound_texture, texture_resource, texture_targets
 from driver.gl.programs import program_object
 
 __all__ = ["DesktopMixin"]
@@ -217,7 +217,7 @@ class DesktopMixin:
         from driver.gl.textures import CUBE_FACES
         ok = {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D, E.GL_TEXTURE_1D_ARRAY,
               E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_RECTANGLE, *CUBE_FACES}
-        ok |= {E.GL_TEXTURE_CUBE_MAP_ARRAY} & self._texture_targets()
+        ok |= {E.GL_TEXTURE_CUBE_MAP_ARRAY} & texture_targets(self.api)
         check_enum(target, ok)
         from driver.gl.formats import PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
         check_enum(format, PIXEL_FORMATS)

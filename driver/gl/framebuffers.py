@@ -49,7 +49,7 @@ def draw_framebuffer_bits(ctx, component: int) -> int:
     point = (E.GL_DEPTH_ATTACHMENT if component == 4 else E.GL_STENCIL_ATTACHMENT
              if component == 5 else E.GL_COLOR_ATTACHMENT0)
     a = fb.attachments.get(point)
-    info = ctx._attachment_info(a) if a else None
+    info = a.image_info() if a else None
     return _component_bits(lookup(info[2]))[component] if info else 0
 
 
@@ -64,7 +64,7 @@ def framebuffer_status(ctx, fb) -> int:
         return E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
     sizes, samples = set(), set()
     for point, a in fb.attachments.items():
-        info = ctx._attachment_info(a)
+        info = a.image_info()
         if info is None:
             return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
         w, h, ifmt, s = info
@@ -341,18 +341,6 @@ class FramebufferMixin:
         self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, layer))
 
     # -- completeness (GL 4.6 section 9.4.2) ------------------------------------------------
-    def _attachment_info(self, a: Attachment):
-        """(width, height, internal format, samples) of an attached image or None."""
-        if a.type == E.GL_RENDERBUFFER:
-            rb = a.obj
-            return (rb.width, rb.height, rb.internal_format, rb.samples) if rb.width else None
-        img = a.obj.image(a.face if a.obj.target == E.GL_TEXTURE_CUBE_MAP else 0, a.level)
-        if img is None:
-            return None
-        if a.obj.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY) and a.layer >= img.depth:
-            return None
-        return (img.width, img.height, img.internal_format, img.samples)
-
     def glCheckFramebufferStatus(self, target: int) -> int:
         fb = self._fb_for_target(target)
         return framebuffer_status(self, fb)
@@ -501,7 +489,7 @@ class FramebufferMixin:
         if fb is None:
             return self.window.samples
         for a in fb.attachments.values():
-            info = self._attachment_info(a)
+            info = a.image_info()
             if info:
                 return info[3]
         return self._default_samples(fb)
@@ -522,7 +510,7 @@ class FramebufferMixin:
         if fb is None:
             return "SRGB" in self.window.color.format.name
         for point, a in fb.attachments.items():
-            info = self._attachment_info(a) if E.GL_COLOR_ATTACHMENT0 <= point < E.GL_COLOR_ATTACHMENT0 + 32 else None
+            info = a.image_info() if E.GL_COLOR_ATTACHMENT0 <= point < E.GL_COLOR_ATTACHMENT0 + 32 else None
             if info is not None and "SRGB" in lookup(info[2]).pipe.name:
                 return True
         return False
@@ -616,7 +604,7 @@ class FramebufferMixin:
             a = fb.attachments.get(b) if b != E.GL_NONE else None
             cbufs.append(self._surface(a) if a else None)
         zs = fb.attachments.get(E.GL_DEPTH_ATTACHMENT) or fb.attachments.get(E.GL_STENCIL_ATTACHMENT)
-        infos = [self._attachment_info(a) for a in fb.attachments.values()]
+        infos = [a.image_info() for a in fb.attachments.values()]
         infos = [i for i in infos if i]
         w = min((i[0] for i in infos), default=fb.default_width)
         h = min((i[1] for i in infos), default=fb.default_height)
@@ -674,7 +662,7 @@ class FramebufferMixin:
                     E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + a.face
             if self.api.gl_or_es((3, 0), (3, 0)):
                 values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER] = a.layer
-        info = self._attachment_info(a)
+        info = a.image_info()
         if info and self.api.gl_or_es((3, 0), (3, 0)):
             fmt = lookup(info[2])
             bits = _component_bits(fmt)

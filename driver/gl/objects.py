@@ -372,6 +372,19 @@ class Attachment:
     face: int = 0
     layered: bool = False
 
+    def image_info(self):
+        """(width, height, internal format, samples) of the attached image, or None
+        when there is none (GL 4.6 section 9.4.2's attachment completeness reads it)."""
+        if self.type == E.GL_RENDERBUFFER:
+            rb = self.obj
+            return (rb.width, rb.height, rb.internal_format, rb.samples) if rb.width else None
+        img = self.obj.image(self.face if self.obj.target == E.GL_TEXTURE_CUBE_MAP else 0, self.level)
+        if img is None:
+            return None
+        if self.obj.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY) and self.layer >= img.depth:
+            return None
+        return (img.width, img.height, img.internal_format, img.samples)
+
 
 @tracked(FRAMEBUFFERS)
 @dataclass(eq=False)

@@ -55,7 +55,7 @@ class ReadbackMixin:
         if a is None:
             return None
         surf = self._surface(a)
-        info = self._attachment_info(a)
+        info = a.image_info()
         return surf.resource, surf.level, surf.first_layer, lookup(info[2])
 
     def _read_view_format(self):
@@ -212,7 +212,7 @@ class ReadbackMixin:
         if fb is None:
             return self.window.samples
         a = fb.attachments.get(fb.read_buffer)
-        info = self._attachment_info(a) if a else None
+        info = a.image_info() if a else None
         return info[3] if info else 0
 
     @staticmethod

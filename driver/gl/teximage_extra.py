@@ -21,7 +21,7 @@ from driver.gl.formats import (ES_ONLY, compressed_targets, IMAGE_FORMATS, INTER
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import ClientMemory, as_bytes
-from driver.gl.textures import bound_texture, texture_resource
+from driver.gl.textures import bound_texture, texture_resource, texture_targets
 from driver.gl.buffers import read_buffer
 from driver.gl.framebuffers import framebuffer_status
 from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
@@ -601,7 +601,7 @@ class TexImageExtraMixin:
     def glTexParameterIiv(self, target, pname, params) -> None:
         check(self.api.gl(3, 0) or es_has(self.api, "texture_border_clamp"), E.GL_INVALID_OPERATION)
         if pname == E.GL_TEXTURE_BORDER_COLOR:
-            check_enum(target, self._texture_targets())
+            check_enum(target, texture_targets(self.api))
             bound_texture(self, target).params.border_color = tuple(int(v) for v in list(params)[:4])
             return
         self._tex_parameter(target, pname, [int(v) for v in params])
@@ -610,7 +610,7 @@ class TexImageExtraMixin:
 
     def glGetTexParameterIiv(self, target, pname) -> list:
         if pname == E.GL_TEXTURE_BORDER_COLOR:
-            check_enum(target, self._texture_targets())
+            check_enum(target, texture_targets(self.api))
             return [int(v) for v in bound_texture(self, target).params.border_color]
         return self.glGetTexParameteriv(target, pname)
 

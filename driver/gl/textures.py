@@ -29,7 +29,7 @@ from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
 from driver.gl.buffers import read_buffer
 
-__all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS", "first_bound"]
+__all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS", "first_bound", "texture_targets"]
 
 CUBE_FACES = tuple(range(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X, E.GL_TEXTURE_CUBE_MAP_NEGATIVE_Z + 1))
 PIPE_TARGETS = {E.GL_TEXTURE_1D: T.TEXTURE_1D, E.GL_TEXTURE_2D: T.TEXTURE_2D,
@@ -167,6 +167,27 @@ def texture_resource(ctx, tex: Texture):
     return tex.resource
 
 
+def texture_targets(api) -> set[int]:
+    """The texture targets a context of ``api`` has (its versions' and listed
+    extensions'): what glBindTexture and the texture commands accept."""
+    t = {E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP}
+    if api.gl_or_es((3, 0), (3, 0)):
+        t |= {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY}
+    if not api.es:
+        t |= {E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
+              E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE,
+              E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
+    if api.es_(3, 1):
+        t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
+        if api.has_extension("GL_OES_texture_storage_multisample_2d_array"):
+            t.add(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+    if es_has(api, "texture_buffer"):
+        t.add(E.GL_TEXTURE_BUFFER)
+    if api.has_extension("GL_ARB_texture_cube_map_array") or es_has(api, "texture_cube_map_array"):
+        t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
+    return t
+
+
 class TextureMixin:
     def _init_family(self) -> None:
         self.textures = Namespace(Texture)
@@ -175,29 +196,11 @@ class TextureMixin:
         n = self.caps.max_combined_texture_units
         self.texture_units = [dict() for _ in range(n)]     # target -> Texture
         self.sampler_units = [None] * n
-        self.default_textures = {t: Texture(0) for t in self._texture_targets()}
+        self.default_textures = {t: Texture(0) for t in texture_targets(self.api)}
         for t, tex in self.default_textures.items():
             first_bound(tex, t)
 
-    # -- targets ---------------------------------------------------------------
-    def _texture_targets(self) -> set[int]:
-        api = self.api
-        t = {E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP}
-        if api.gl_or_es((3, 0), (3, 0)):
-            t |= {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY}
-        if not api.es:
-            t |= {E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_RECTANGLE,
-                  E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE,
-                  E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
-        if api.es_(3, 1):
-            t.add(E.GL_TEXTURE_2D_MULTISAMPLE)
-            if api.has_extension("GL_OES_texture_storage_multisample_2d_array"):
-                t.add(E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
-        if es_has(api, "texture_buffer"):
-            t.add(E.GL_TEXTURE_BUFFER)
-        if api.has_extension("GL_ARB_texture_cube_map_array") or es_has(api, "texture_cube_map_array"):
-            t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
-        return t
+    # -- targets: texture_targets(api), a function of the module ---------------
 
     # -- objects ---------------------------------------------------------------
     def glGenTextures(self, n: int) -> list[int]:
@@ -205,7 +208,7 @@ class TextureMixin:
         return self.textures.gen(n)
 
     def glBindTexture(self, target: int, texture: int) -> None:
-        check_enum(target, self._texture_targets(), f"bad texture target {target:#x}")
+        check_enum(target, texture_targets(self.api), f"bad texture target {target:#x}")
         unit = self.texture_units[self.active_texture]
         if texture == 0:
             unit.pop(target, None)
@@ -293,7 +296,7 @@ class TextureMixin:
         return True
 
     def _tex_parameter(self, target: int, pname: int, value) -> None:
-        check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
+        check_enum(target, texture_targets(self.api) - {E.GL_TEXTURE_BUFFER})
         tex = bound_texture(self, target)
         v0 = value[0] if isinstance(value, (list, tuple)) else value
         if target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) and \
@@ -358,7 +361,7 @@ class TextureMixin:
         self._tex_parameter(target, pname, [float(x) for x in params])
 
     def glGetTexParameteriv(self, target: int, pname: int) -> list:
-        check_enum(target, self._texture_targets() - {E.GL_TEXTURE_BUFFER})
+        check_enum(target, texture_targets(self.api) - {E.GL_TEXTURE_BUFFER})
         tex = bound_texture(self, target)
         p = tex.params
         values = {E.GL_TEXTURE_MIN_FILTER: p.min_filter, E.GL_TEXTURE_MAG_FILTER: p.mag_filter,
@@ -400,11 +403,11 @@ class TextureMixin:
 
     def glGetTexParameterfv(self, target: int, pname: int) -> list:
         if pname == E.GL_TEXTURE_BORDER_COLOR:     # clamped when fragment colours clamp
-            check_enum(target, self._texture_targets())
+            check_enum(target, texture_targets(self.api))
             return list(clamp_query(self, tuple(bound_texture(self, target).params.border_color)))
         if pname in (E.GL_TEXTURE_MIN_LOD, E.GL_TEXTURE_MAX_LOD, E.GL_TEXTURE_LOD_BIAS,
                      E.GL_TEXTURE_MAX_ANISOTROPY_EXT):
-            check_enum(target, self._texture_targets())
+            check_enum(target, texture_targets(self.api))
             p = bound_texture(self, target).params
             return [float({E.GL_TEXTURE_MIN_LOD: p.min_lod, E.GL_TEXTURE_MAX_LOD: p.max_lod,
                            E.GL_TEXTURE_LOD_BIAS: p.lod_bias,
@@ -422,7 +425,7 @@ class TextureMixin:
 
     def _image_target(self, target: int, dims: int) -> tuple[int, int]:
         """(texture object target, face index) for a TexImage target."""
-        valid = self._texture_targets()
+        valid = texture_targets(self.api)
         if dims == 1:
             ok = {E.GL_TEXTURE_1D} & valid
         elif dims == 2:
@@ -644,7 +647,7 @@ class TextureMixin:
         ok = {1: {E.GL_TEXTURE_1D}, 2: {E.GL_TEXTURE_2D, E.GL_TEXTURE_CUBE_MAP,
                                         E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_1D_ARRAY},
               3: {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY}}[dims]
-        check_enum(target, ok & self._texture_targets())
+        check_enum(target, ok & texture_targets(self.api))
         compressed = internalformat in self._compressed_formats()
         check(internalformat in INTERNAL_FORMATS or compressed, E.GL_INVALID_ENUM, "unsized internal format")
         # GL 4.6 section 8.19: TexImage's format/target errors apply
@@ -771,7 +774,7 @@ class TextureMixin:
     def glGenerateMipmap(self, target: int) -> None:
         check_enum(target, {E.GL_TEXTURE_1D, E.GL_TEXTURE_2D, E.GL_TEXTURE_3D,
                             E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
-                            E.GL_TEXTURE_CUBE_MAP_ARRAY} & self._texture_targets())
+                            E.GL_TEXTURE_CUBE_MAP_ARRAY} & texture_targets(self.api))
         tex = bound_texture(self, target)
         base = tex.image(0, tex.base_level) if tex.images else None
         check(base is not None, E.GL_INVALID_OPERATION, "base level undefined")
@@ -835,7 +838,7 @@ class TextureMixin:
         if target in CUBE_FACES:
             tex, face = bound_texture(self, E.GL_TEXTURE_CUBE_MAP), target - CUBE_FACES[0]
         else:
-            check_enum(target, self._texture_targets())
+            check_enum(target, texture_targets(self.api))
             tex, face = bound_texture(self, target), 0
         check(0 <= level <= int(math.log2(self._max_size(target))), E.GL_INVALID_VALUE)
         img = tex.image(face, level) or TexImage()

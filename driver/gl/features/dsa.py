@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
-from driver.gl.textures import MULTISAMPLE_TEXTURE_PNAMES
+from driver.gl.textures import MULTISAMPLE_TEXTURE_PNAMES, texture_targets
 
 # -- finding objects --------------------------------------------------------------
 
@@ -376,7 +376,7 @@ def glGetCompressedTextureImage(ctx, texture, level, bufSize):
 @entry_point
 def glCreateTextures(ctx, target, n):
     _dsa(ctx)
-    targets = call(ctx, "_texture_targets")
+    targets = texture_targets(ctx.api)
     if target not in targets:
         raise GLError(E.GL_INVALID_ENUM, f"bad texture target {target:#x}")
 

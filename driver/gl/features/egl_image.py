@@ -100,8 +100,8 @@ def _tex_storage(ctx, tex, target, image, attrib_list) -> None:
 def glEGLImageTargetTexStorageEXT(ctx, target, image, attrib_list=None):
     """EXT_EGL_image_storage: immutable storage from the image."""
     check(ctx.api.has_extension(_STORAGE), E.GL_INVALID_OPERATION, "needs GL_EXT_EGL_image_storage")
-    from driver.gl.textures import bound_texture
-    check(target in ctx._texture_targets(), E.GL_INVALID_ENUM, f"bad texture target {target:#x}")
+    from driver.gl.textures import bound_texture, texture_targets
+    check(target in texture_targets(ctx.api), E.GL_INVALID_ENUM, f"bad texture target {target:#x}")
     _tex_storage(ctx, bound_texture(ctx, target), target, image, attrib_list)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features import entry_point
+from driver.gl.textures import texture_targets
 from driver.gl.formats import (ASTC_BLOCKS, COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY,
                                IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY, TEXTURE_BUFFER_FORMATS, VIEW_CLASSES,
                                CompressedFormat, InternalFormat, component_bits, component_types,
@@ -89,7 +90,7 @@ class _Resource:
         ctx, t, info = self.ctx, self.target, self.info
         if t == E.GL_RENDERBUFFER:
             return self.ifmt in ctx._renderbuffer_formats()
-        if t not in ctx._texture_targets():
+        if t not in texture_targets(ctx.api):
             return False
         if t == E.GL_TEXTURE_BUFFER:
             return self.ifmt in TEXTURE_BUFFER_FORMATS

@@ -43,7 +43,7 @@ def rgba_integer_mode(ctx) -> bool:
         a = fb.attachments.get(buf)
         if a is None:
             continue
-        info = ctx._attachment_info(a)
+        info = a.image_info()
         fmt = lookup(info[2]) if info else None
         return fmt is not None and fmt.integer
     return False
