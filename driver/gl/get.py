@@ -424,6 +424,10 @@ class GetMixin:
             return viewport_value(self.state, {E.GL_VIEWPORT: "viewport", E.GL_SCISSOR_BOX: "scissor",
                                                E.GL_DEPTH_RANGE: "depth_range",
                                                E.GL_SCISSOR_TEST: "scissor_test"}[target], index)
+        if target == E.GL_SAMPLE_MASK_VALUE and self.api.gl_or_es((3, 2), (3, 1)):
+            # GL 4.6 table 23.19: SAMPLE_MASK_VALUE is indexed by the mask word
+            check(0 <= index < self.limits["GL_MAX_SAMPLE_MASK_WORDS"], E.GL_INVALID_VALUE, "mask word")
+            return self.state.multisample.sample_mask_value
         binding_fields = {E.GL_VERTEX_BINDING_BUFFER: "buffer", E.GL_VERTEX_BINDING_OFFSET: "offset",
                           E.GL_VERTEX_BINDING_STRIDE: "stride", E.GL_VERTEX_BINDING_DIVISOR: "divisor"}
         if target in binding_fields and self.api.gl_or_es((4, 3), (3, 1)):
