@@ -181,6 +181,8 @@ class BufferMixin:
             self._unmap(buf)       # GL 4.6 section 6.2: respecifying unmaps
         self._allocate(buf, int(size), data)
         buf.usage = usage
+        # GL 4.6 table 6.3: BufferData's storage may be mapped either way and updated
+        buf.storage_flags = E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT | E.GL_DYNAMIC_STORAGE_BIT
 
     def glBufferStorage(self, target: int, size: int, data, flags: int) -> None:
         check(self.api.has_extension("GL_ARB_buffer_storage") or self.api.has_extension("GL_EXT_buffer_storage"),

@@ -372,12 +372,18 @@ class CompatMixin:
         if not self.api.compat:
             return core()
 
-        def mat(i):
-            return lambda c: tuple(c.legacy.stacks[i][-1].T.ravel())
+        def mat(i, transpose=False):      # GL returns column-major; TRANSPOSE_*: row-major (GL 1.3)
+            return lambda c: tuple((c.legacy.stacks[i][-1] if transpose else c.legacy.stacks[i][-1].T).ravel())
+
+        def texture_matrix(transpose=False):
+            return lambda c: tuple((lambda m: m if transpose else m.T)(
+                c.legacy.stacks[2][c.active_texture % 8][-1]).ravel())
         return {
             E.GL_MATRIX_MODE: lambda c: c.legacy.matrix_mode,
             E.GL_MODELVIEW_MATRIX: mat(0), E.GL_PROJECTION_MATRIX: mat(1),
-            E.GL_TEXTURE_MATRIX: lambda c: tuple(c.legacy.stacks[2][c.active_texture % 8][-1].T.ravel()),
+            E.GL_TEXTURE_MATRIX: texture_matrix(),
+            E.GL_TRANSPOSE_MODELVIEW_MATRIX: mat(0, True), E.GL_TRANSPOSE_PROJECTION_MATRIX: mat(1, True),
+            E.GL_TRANSPOSE_TEXTURE_MATRIX: texture_matrix(True),
             E.GL_MODELVIEW_STACK_DEPTH: lambda c: len(c.legacy.stacks[0]),
             E.GL_PROJECTION_STACK_DEPTH: lambda c: len(c.legacy.stacks[1]),
             E.GL_TEXTURE_STACK_DEPTH: lambda c: len(c.legacy.stacks[2][c.active_texture % 8]),
