@@ -1102,7 +1102,9 @@ class ProgramMixin:
     def glGetAttribLocation(self, program: int, name: str) -> int:
         prog = program_object(self, program)
         ls = self._linked(prog)
-        if names_hidden(prog):
+        if names_hidden(prog) or name.startswith("gl_"):
+            # GL 4.6 section 11.1.1: a name with the reserved prefix gl_ (a built-in input such as
+            # gl_Vertex, active though it is) has no location
             return -1
         entry = ls.attributes.get(name) or _attribute_element(ls.attributes, name)
         return entry[0] if entry else -1
