@@ -63,6 +63,16 @@ def _identity():
     return np.identity(4)
 
 
+
+def coord_unit(ctx) -> int:
+    """The active texture unit for a query of texture coordinate state (current and raster
+    coordinates, the texture matrix and its stack): GL 4.6 compatibility section 22.1
+    (GL 2.1 section 6.1.2) makes a unit at or past MAX_TEXTURE_COORDS INVALID_OPERATION
+    (the active unit may go up to MAX_COMBINED_TEXTURE_IMAGE_UNITS)."""
+    check(ctx.active_texture < ctx.limits["GL_MAX_TEXTURE_COORDS"], E.GL_INVALID_OPERATION,
+          "texture coordinate state of a unit past MAX_TEXTURE_COORDS")
+    return ctx.active_texture
+
 class CompatMixin:
     def _init_family(self) -> None:
         # matrix stacks, current values, client active texture, shade model: ctx.legacy
@@ -368,7 +378,7 @@ class CompatMixin:
         return self.current_attribs[0][0]
 
     @extends
-    def _legacy_get_entries(self, core) -> dict:
+    def _legacy_get_entries(self, core) -> dict:     # (texture coordinate state: see coord_unit)
         if not self.api.compat:
             return core()
 
@@ -377,7 +387,7 @@ class CompatMixin:
 
         def texture_matrix(transpose=False):
             return lambda c: tuple((lambda m: m if transpose else m.T)(
-                c.legacy.stacks[2][c.active_texture % 8][-1]).ravel())
+                c.legacy.stacks[2][coord_unit(c)][-1]).ravel())
         return {
             E.GL_MATRIX_MODE: lambda c: c.legacy.matrix_mode,
             E.GL_MODELVIEW_MATRIX: mat(0), E.GL_PROJECTION_MATRIX: mat(1),
@@ -386,10 +396,10 @@ class CompatMixin:
             E.GL_TRANSPOSE_TEXTURE_MATRIX: texture_matrix(True),
             E.GL_MODELVIEW_STACK_DEPTH: lambda c: len(c.legacy.stacks[0]),
             E.GL_PROJECTION_STACK_DEPTH: lambda c: len(c.legacy.stacks[1]),
-            E.GL_TEXTURE_STACK_DEPTH: lambda c: len(c.legacy.stacks[2][c.active_texture % 8]),
+            E.GL_TEXTURE_STACK_DEPTH: lambda c: len(c.legacy.stacks[2][coord_unit(c)]),
             E.GL_CURRENT_COLOR: lambda c: c.legacy.current_color,
             E.GL_CURRENT_NORMAL: lambda c: c.legacy.current_normal,
-            E.GL_CURRENT_TEXTURE_COORDS: lambda c: c.legacy.current_texcoords[c.active_texture % 8],
+            E.GL_CURRENT_TEXTURE_COORDS: lambda c: c.legacy.current_texcoords[coord_unit(c)],
             E.GL_SHADE_MODEL: lambda c: c.legacy.shade_model,
             E.GL_ALPHA_TEST_FUNC: lambda c: c.state.alpha_func,
             E.GL_ALPHA_TEST_REF: lambda c: c.state.alpha_ref,

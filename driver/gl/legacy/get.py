@@ -9,7 +9,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.color_clamp import mode as clamp_mode
-from driver.gl.compat import client_state_enabled
+from driver.gl.compat import client_state_enabled, coord_unit
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
@@ -78,7 +78,7 @@ class GetLegacyMixin:
             E.GL_CURRENT_RASTER_POSITION_VALID: lambda c: L(c).raster.valid,
             E.GL_CURRENT_RASTER_COLOR: lambda c: L(c).raster.color,
             E.GL_CURRENT_RASTER_SECONDARY_COLOR: lambda c: L(c).raster.secondary_color,
-            E.GL_CURRENT_RASTER_TEXTURE_COORDS: lambda c: L(c).raster.texcoords[c.active_texture % 8],
+            E.GL_CURRENT_RASTER_TEXTURE_COORDS: lambda c: L(c).raster.texcoords[coord_unit(c)],
             E.GL_CURRENT_RASTER_DISTANCE: lambda c: L(c).raster.distance,
             E.GL_CURRENT_RASTER_INDEX: lambda c: 1,
             # points, lines, polygons (tables 6.12-6.14)
