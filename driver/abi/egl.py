@@ -942,10 +942,13 @@ def eglCreateContext(dpy, config, share, attribs):
             minor = v
         elif k == EGL_CONTEXT_OPENGL_PROFILE_MASK:
             _check(not es, EGL_BAD_ATTRIBUTE)
-            _check(v & ~(EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
-                         | EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) == 0, EGL_BAD_ATTRIBUTE)
-            profile = v
+            profile = v           # checked below: only GL 3.2 and later have profiles
         elif k == EGL_CONTEXT_FLAGS_KHR:
+            # EGL_KHR_create_context: the forward-compatible and robust-access flag bits are
+            # OpenGL's (for an OpenGL ES context EGL_BAD_ATTRIBUTE, as Mesa; ES asks for
+            # robustness with EGL_EXT_create_context_robustness's attribute); debug serves both
+            _check(not (es and v & (EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR
+                                    | EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR)), EGL_BAD_ATTRIBUTE)
             flags = v
         elif k == EGL_CONTEXT_OPENGL_DEBUG:
             debug = _bool_attr(v)
@@ -969,8 +972,10 @@ def eglCreateContext(dpy, config, share, attribs):
         es_bits = EGL_OPENGL_ES_BIT if major == 1 else EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT
         _check(cfg is None or cfg.attrs[EGL_RENDERABLE_TYPE] & es_bits, EGL_BAD_CONFIG)
     elif (major, minor) >= (3, 2):
-        _check(profile & (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
-                          | EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT), EGL_BAD_MATCH)
+        # EGL_KHR_create_context: no bit, another bit, or both bits set is EGL_BAD_MATCH
+        # (below 3.2 the mask is ignored, whatever it holds)
+        _check(profile in (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                           EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT), EGL_BAD_MATCH)
     core = not es and bool(profile & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT)
     api = request_api(es, major, minor, core, forward_compatible=forward, debug=debug,
                       robust=robust, no_error=no_error)
