@@ -662,6 +662,10 @@ class FramebufferMixin:
                     E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + a.face
             if self.api.gl_or_es((3, 0), (3, 0)):
                 values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER] = a.layer
+            if self.api.gl_or_es((3, 2), (3, 2)):
+                # GL 4.6 section 9.2.3 (table 23.25): a whole 3D, cube or array texture attached
+                # by glFramebufferTexture is layered
+                values[E.GL_FRAMEBUFFER_ATTACHMENT_LAYERED] = int(a.layered)
         info = a.image_info()
         if info and self.api.gl_or_es((3, 0), (3, 0)):
             fmt = lookup(info[2])
