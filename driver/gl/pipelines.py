@@ -120,6 +120,10 @@ class PipelineMixin:
         check(stages == E.GL_ALL_SHADER_BITS or stages & ~allowed == 0, E.GL_INVALID_VALUE,
               "unknown stage bits")
         p = self._pipeline(pipeline)
+        # GL 4.6 section 7.4: not on the bound pipeline while transform feedback is active and
+        # not paused (as glUseProgram and glBindProgramPipeline)
+        check(not (p is self.bound_pipeline and self.xfb.active and not self.xfb.paused),
+              E.GL_INVALID_OPERATION, "transform feedback is active")
         prog = None
         if program:
             prog = program_object(self, program)
