@@ -128,9 +128,12 @@ def _pieces(mode: int, first: int, count: int, limit: int | None = None) -> list
 def _stream_output_targets(x, ls) -> list:
     """The pipe's stream output targets of transform feedback object ``x`` for the
     buffers link ``ls`` captures into (an unbound binding the program captures
-    nothing into, stride 0: no resource)."""
-    return [StreamOutputTarget(buf.resource, off, size or buf.size - off) if buf is not None
-            else StreamOutputTarget(None, 0, 0) for buf, off, size in x.buffers[:ls.tf_layout.buffers]]
+    nothing into, stride 0: no resource). A range ends at the buffer's current end: GL 4.6
+    section 6.1.1, the GL never writes past the end of a bound buffer (glBufferData may have
+    shrunk it since glBindBufferRange)."""
+    return [StreamOutputTarget(buf.resource, off, max(0, min(size or buf.size, buf.size - off)))
+            if buf is not None else StreamOutputTarget(None, 0, 0)
+            for buf, off, size in x.buffers[:ls.tf_layout.buffers]]
 
 
 class DrawMixin:
