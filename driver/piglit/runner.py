@@ -89,6 +89,9 @@ def driver_environment(driver: str, base: dict | None = None) -> dict:
     """The environment that points piglit at `driver` ("shimgl" or "llvmpipe")."""
     env = dict(os.environ if base is None else base)
     env["PIGLIT_PLATFORM"] = "surfaceless_egl"
+    # tests that call eglGetDisplay(EGL_DEFAULT_DISPLAY) get the surfaceless platform on
+    # both drivers (shimgl's default; Mesa's follows EGL_PLATFORM, else looks for X11)
+    env["EGL_PLATFORM"] = "surfaceless"
     if driver == "shimgl":
         from driver.abi.paths import environment, missing_reason
         extra = environment(env)
@@ -294,6 +297,7 @@ def x11_environment(env: dict, driver: str, platform: str, display: str) -> dict
     GLX names Mesa, so llvmpipe runs), unless __GLX_VENDOR_LIBRARY_NAME names
     one: shimgl's for the shimgl run."""
     out = {**env, "PIGLIT_PLATFORM": platform, "DISPLAY": display}
+    out.pop("EGL_PLATFORM", None)          # the default display is the X server's again
     if driver == "shimgl":
         out["__GLX_VENDOR_LIBRARY_NAME"] = "shimgl"
     else:

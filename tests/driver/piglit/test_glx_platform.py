@@ -76,6 +76,12 @@ def test_glx_tests_get_the_glx_platform_and_piglits_fbo_rule(tmp_path):
     assert tests["spec/egl 1.4/egl-surfaceless"].platform == ""
 
 
+def test_the_default_egl_display_is_surfaceless_for_both_drivers_off_x11():
+    from driver.piglit.runner import driver_environment
+    assert driver_environment("llvmpipe", {})["EGL_PLATFORM"] == "surfaceless"
+    assert "EGL_PLATFORM" not in x11_environment({"EGL_PLATFORM": "surfaceless"}, "llvmpipe", "x11_egl", ":7")
+
+
 def test_the_glx_vendor_is_shimgls_only_for_the_shimgl_run():
     base = {"PIGLIT_PLATFORM": "surfaceless_egl", "__GLX_VENDOR_LIBRARY_NAME": "stale"}
     shimgl = x11_environment(base, "shimgl", "glx", ":7")
