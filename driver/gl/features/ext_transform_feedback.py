@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
-from driver.gl.features import call, entry_point
+from driver.gl.features import entry_point
 
 __all__: list[str] = []
 
@@ -21,4 +21,6 @@ def glBindBufferOffsetEXT(ctx, target, index, buffer, offset):
     buf = ctx.buffers.get(buffer) if buffer else None
     check(buf is not None, E.GL_INVALID_OPERATION, f"{buffer} is not a buffer")
     check(offset < buf.size, E.GL_INVALID_VALUE, "offset beyond the buffer")
-    call(ctx, "glBindBufferRange", target, index, buffer, offset, buf.size - offset)
+    # from `offset` to the buffer's end at the time the binding is used (as glBindBufferBase:
+    # a later glBufferData that grows or shrinks the buffer moves the end)
+    ctx._bind_indexed(target, index, buffer, offset, 0, ranged=False)
