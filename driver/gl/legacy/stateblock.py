@@ -52,94 +52,149 @@ def _inv(m: np.ndarray) -> np.ndarray:
         return np.zeros_like(m)
 
 
+class _Plan:
+    """Where each group of the block's values goes, as flat float indices
+    (offset_B // 4) in the order the per-draw code lists the group's values.
+
+    Derived once from `state_layout()` and the field tuples above; a field
+    shorter than its stride (a vec3 in a 16-byte slot) contributes only its
+    own components, so the order of a group's values is: for each element
+    (light, side, unit, row) in turn, each field's components in turn."""
+
+    def __init__(self):
+        layout = state_layout()
+        self.size_floats = _state_block_B() // 4
+
+        def idx(name, element=0):
+            off, stride, _ = layout[name]
+            start = (off + element * stride) // 4
+            return list(range(start, start + stride // 4))
+
+        def group(names_per_element):
+            return np.array([i for names in names_per_element for name, element in names
+                             for i in idx(name, element)], np.intp)
+
+        # the matrix-derived part: every leaf before the clip planes, contiguous from 0
+        self.matrix_floats = layout["gl_ClipPlane"][0] // 4
+        self.matrices = group([[(m + sfx, 0)] for m in _MATS for sfx in _SFX])
+        self.texture_matrices = group([[("gl_TextureMatrix" + sfx, u)] for sfx in _SFX
+                                       for u in range(MAX_UNITS)])
+        self.normal_matrix = group([[("gl_NormalMatrix", 0)]])
+        self.normal_scale = group([[("gl_NormalScale", 0)]])
+        self.clip_plane = [group([[("gl_ClipPlane", i)] for i in range(n)]) for n in range(9)]
+        self.scalars = group([[("gl_DepthRange." + f, 0) for f in ("near", "far", "diff")]
+                              + [("gl_Point." + f, 0) for f in _POINT]])
+        self.materials = group([[(f"gl_{side}Material.{f}", 0) for f in _MATERIAL]
+                                for side in ("Front", "Back")])
+        self.lights = group([[(f"gl_LightSource[{i}].{f}", 0) for f in _LIGHT]
+                             for i in range(MAX_LIGHTS)])
+        self.light_model = group([[("gl_LightModel.ambient", 0)]]
+                                 + [[(f"gl_{side}LightModelProduct.sceneColor", 0)]
+                                    for side in ("Front", "Back")])
+        self.light_products = group([[(f"gl_{side}LightProduct[{i}].{f}", 0)
+                                      for f in ("ambient", "diffuse", "specular")]
+                                     for side in ("Front", "Back") for i in range(MAX_LIGHTS)])
+        self.texenv = group([[("gl_TextureEnvColor", u)] for u in range(MAX_UNITS)])
+        self.texgen = group([[(f"gl_{kind}Plane{c}", u) for c in "STRQ" for kind in ("Eye", "Object")]
+                             for u in range(MAX_UNITS)])
+        self.fog = group([[("gl_Fog." + f, 0) for f in ("color", "density", "start", "end", "scale")]])
+        self.polygon_stipple = group([[("shimgl_PolygonStipple", r)] for r in range(32)])
+        self.line_stipple = group([[("shimgl_LineStipple", 0)]])
+
+
+@lru_cache(maxsize=1)
+def _plan() -> _Plan:
+    return _Plan()
+
+
+def _matrix_set(m: np.ndarray) -> np.ndarray:
+    """(4, 16): m, its inverse, transpose and inverse transpose, each column-major
+    (column c in slot c); an identity matrix skips the inversion, a singular
+    one has a zero inverse."""
+    if m is _IDENTITY or np.array_equal(m, _IDENTITY):
+        return np.broadcast_to(_IDENTITY.ravel(), (4, 16))
+    inv = _inv(m)
+    return np.stack([x.T.ravel() for x in (m, inv, m.T, inv.T)])
+
+
+@lru_cache(maxsize=16)
+def _matrix_part(key: bytes) -> np.ndarray:
+    """The block's floats [0, matrix_floats) (the matrices, their inverses and
+    transposes, gl_NormalMatrix, gl_NormalScale) for the modelview, projection
+    and eight texture matrices packed in `key` (float64, that order); cached
+    by those bytes, since most draws change no matrix."""
+    plan = _plan()
+    ms = np.frombuffer(key, np.float64).reshape(2 + MAX_UNITS, 4, 4)
+    mv, p = ms[0], ms[1]
+    out = np.zeros(plan.matrix_floats, np.float64)
+    out[plan.matrices] = np.concatenate([_matrix_set(m).ravel() for m in (mv, p, p @ mv)])
+    out[plan.texture_matrices] = np.stack([_matrix_set(m) for m in ms[2:]], axis=1).ravel()
+    inv3 = _inv(mv[:3, :3])
+    nm = inv3.T
+    out[plan.normal_matrix] = np.concatenate([np.append(nm[:, c], 0.0) for c in range(3)])
+    # GL 2.1 section 2.11.3: rescale factor 1 / |third row of the inverse|
+    row = inv3[2]
+    n = float(np.sqrt(row @ row))
+    out[plan.normal_scale] = 1.0 / n if n else 1.0
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _half_vector(position: tuple) -> tuple:
+    """Light.half_vector, which depends on the position only."""
+    from driver.gl.legacy.state import Light
+    return Light(position=position).half_vector()
+
+
 def state_block_bytes(ctx) -> bytes:
     """The block for the current state of a compatibility context `ctx`
     (matrix stacks, clip planes and depth range from driver.gl.compat; the
-    rest from ctx.legacy, a driver.gl.legacy.state.LegacyState)."""
+    rest from ctx.legacy, a driver.gl.legacy.state.LegacyState). The same
+    state gives the same bytes; the values go where `_plan()` says, a few
+    vectorised stores per group of fields."""
     L = ctx.legacy
-    layout = state_layout()
-    flat = np.zeros(_state_block_B() // 4, np.float64)
+    plan = _plan()
+    flat = np.zeros(plan.size_floats, np.float64)
 
-    def put(name, value, element=0):
-        off, stride, _ = layout[name]
-        start = (off + element * stride) // 4
-        v = np.ravel(value) if isinstance(value, np.ndarray) else value
-        v = v[:stride // 4]                 # (a vec3 given as 4 values: the 4th is not its own)
-        flat[start:start + len(v)] = v
+    stacks = L.stacks
+    key = b"".join(np.asarray(m, np.float64).tobytes()
+                   for m in (stacks[0][-1], stacks[1][-1], *(s[-1] for s in stacks[2][:MAX_UNITS])))
+    flat[:plan.matrix_floats] = _matrix_part(key)
 
-    def put_matrix(base, m, element=0):
-        if m is _IDENTITY or np.array_equal(m, _IDENTITY):
-            for sfx in _SFX:
-                put(base + sfx, _IDENTITY, element)
-            return
-        inv = _inv(m)
-        for sfx, x in zip(_SFX, (m, inv, m.T, inv.T)):
-            put(base + sfx, x.T, element)          # column-major: column c in slot c
-
-    mv, p = ctx.legacy.stacks[0][-1], ctx.legacy.stacks[1][-1]
-    put_matrix("gl_ModelViewMatrix", mv)
-    put_matrix("gl_ProjectionMatrix", p)
-    put_matrix("gl_ModelViewProjectionMatrix", p @ mv)
-    for u in range(MAX_UNITS):
-        put_matrix("gl_TextureMatrix", ctx.legacy.stacks[2][u][-1], u)
-    nm = _inv(mv[:3, :3]).T
-    put("gl_NormalMatrix", np.concatenate([np.append(nm[:, c], 0.0) for c in range(3)]))
-    # GL 2.1 section 2.11.3: rescale factor 1 / |third row of the inverse|
-    row = _inv(mv[:3, :3])[2]
-    n = float(np.sqrt(row @ row))
-    put("gl_NormalScale", [1.0 / n if n else 1.0])
     planes = list(ctx.clip_planes)[:8]
-    for i, pl in enumerate(planes):
-        put("gl_ClipPlane", pl, i)
+    if planes:
+        flat[plan.clip_plane[len(planes)]] = np.ravel(np.asarray(planes, np.float64)[:, :4])
     near, far = ctx.state.depth_range
-    put("gl_DepthRange.near", [near])
-    put("gl_DepthRange.far", [far])
-    put("gl_DepthRange.diff", [far - near])
     pt = L.point
-    for f, v in zip(_POINT, (ctx.state.point_size, pt.size_min, pt.size_max, pt.fade_threshold,
-                             *pt.attenuation)):
-        put(f"gl_Point.{f}", [v])
-    for side, m in zip(("Front", "Back"), L.materials):
-        for f in _MATERIAL:
-            put(f"gl_{side}Material.{f}", getattr(m, f) if f != "shininess" else [m.shininess])
-    for i, li in enumerate(L.lights):
-        put(f"gl_LightSource[{i}].ambient", li.ambient)
-        put(f"gl_LightSource[{i}].diffuse", li.diffuse)
-        put(f"gl_LightSource[{i}].specular", li.specular)
-        put(f"gl_LightSource[{i}].position", li.position)
-        put(f"gl_LightSource[{i}].halfVector", li.half_vector())
-        put(f"gl_LightSource[{i}].spotDirection", li.spot_direction)
-        put(f"gl_LightSource[{i}].spotExponent", [li.spot_exponent])
-        put(f"gl_LightSource[{i}].spotCutoff", [li.spot_cutoff])
-        put(f"gl_LightSource[{i}].spotCosCutoff", [np.cos(np.radians(li.spot_cutoff))])
-        put(f"gl_LightSource[{i}].constantAttenuation", [li.attenuation[0]])
-        put(f"gl_LightSource[{i}].linearAttenuation", [li.attenuation[1]])
-        put(f"gl_LightSource[{i}].quadraticAttenuation", [li.attenuation[2]])
-    put("gl_LightModel.ambient", L.light_model_ambient)
-    for side, m in zip(("Front", "Back"), L.materials):
-        scene = np.asarray(m.emission) + np.asarray(m.ambient) * np.asarray(L.light_model_ambient)
-        scene[3] = m.diffuse[3]
-        put(f"gl_{side}LightModelProduct.sceneColor", scene)
-        for i, li in enumerate(L.lights):
-            for f in ("ambient", "diffuse", "specular"):
-                put(f"gl_{side}LightProduct[{i}].{f}", np.asarray(getattr(m, f)) * np.asarray(getattr(li, f)))
-    for u, env in enumerate(L.texenv):
-        put("gl_TextureEnvColor", env.color, u)
-    for u, g in enumerate(L.texgen):
-        for c, coord in zip("STRQ", g):
-            put(f"gl_EyePlane{c}", coord.eye_plane, u)
-            put(f"gl_ObjectPlane{c}", coord.object_plane, u)
+    flat[plan.scalars] = (near, far, far - near, ctx.state.point_size, pt.size_min, pt.size_max,
+                          pt.fade_threshold, *pt.attenuation)
+    mats = L.materials
+    flat[plan.materials] = [x for m in mats for x in (*m.emission, *m.ambient, *m.diffuse,
+                                                        *m.specular, m.shininess)]
+    lights = L.lights
+    cutoffs = np.array([li.spot_cutoff for li in lights], np.float64)
+    cos_cutoffs = np.cos(np.radians(cutoffs))
+    flat[plan.lights] = [x for li, cc in zip(lights, cos_cutoffs)
+                         for x in (*li.ambient, *li.diffuse, *li.specular, *li.position,
+                                   *_half_vector(tuple(li.position)), *li.spot_direction[:3],
+                                   li.spot_exponent, li.spot_cutoff, cc, *li.attenuation)]
+    # (side, ambient/diffuse/specular, 4) and (light, ambient/diffuse/specular, 4)
+    mat_colors = np.array([(m.ambient, m.diffuse, m.specular) for m in mats], np.float64)
+    light_colors = np.array([(li.ambient, li.diffuse, li.specular) for li in lights], np.float64)
+    model_ambient = np.asarray(L.light_model_ambient, np.float64)
+    scene = np.array([m.emission for m in mats], np.float64) + mat_colors[:, 0] * model_ambient
+    scene[:, 3] = mat_colors[:, 1, 3]
+    flat[plan.light_model] = np.concatenate([model_ambient, scene.ravel()])
+    flat[plan.light_products] = (mat_colors[:, None] * light_colors[None]).ravel()
+    flat[plan.texenv] = [x for env in L.texenv for x in env.color]
+    flat[plan.texgen] = [x for g in L.texgen for coord in g
+                         for x in (*coord.eye_plane, *coord.object_plane)]
     fog = L.fog
-    put("gl_Fog.color", fog.color)
-    put("gl_Fog.density", [fog.density])
-    put("gl_Fog.start", [fog.start])
-    put("gl_Fog.end", [fog.end])
-    put("gl_Fog.scale", [1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0])
-    bits = np.unpackbits(np.frombuffer(L.polygon_stipple, np.uint8)).reshape(32, 32)
-    # each row as 4 bytes (floats hold 8 bits exactly): the shader extracts bit x
-    rows = np.packbits(bits, axis=1).astype(np.float64)
-    for r in range(32):
-        put("shimgl_PolygonStipple", rows[r], r)
-    put("shimgl_LineStipple", [L.line_stipple[0], L.line_stipple[1], 0, 0])
+    flat[plan.fog] = (*fog.color, fog.density, fog.start, fog.end,
+                      1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0)
+    # each row as its 4 bytes (floats hold 8 bits exactly): the shader extracts bit x
+    flat[plan.polygon_stipple] = np.frombuffer(L.polygon_stipple, np.uint8, 128)
+    flat[plan.line_stipple] = (L.line_stipple[0], L.line_stipple[1], 0, 0)
     with np.errstate(over="ignore"):          # beyond float's range: an infinity, as a C cast
         return flat.astype(np.float32).tobytes()
