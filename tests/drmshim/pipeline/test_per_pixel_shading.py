@@ -61,7 +61,10 @@ def test_per_pixel_shading_gives_the_per_sample_records(fs, bits, depth, monkeyp
     per_sample, lanes_sample = _render(fs, True, monkeypatch, depth=depth, fragment_bits=bits)
     np.testing.assert_array_equal(per_pixel, per_sample)
     assert len(np.unique(per_pixel)) > 20                          # a real picture, many colours
-    assert 0 < lanes_pixel < lanes_sample * 0.6                    # most pixels covered whole: a quarter
+    if fs is BLEND_FS:      # tile-reading programs shade per sample (fragment.py: a per-pixel bug)
+        assert lanes_pixel == lanes_sample
+    else:
+        assert 0 < lanes_pixel < lanes_sample * 0.6                # most pixels covered whole: a quarter
 
 
 def test_the_interpreter_and_the_native_tier_agree_on_per_pixel_passes(monkeypatch, tmp_path):
