@@ -33,11 +33,11 @@ void main() { o = v * texture(tex, vec2(0.5)); }
 """
 
 
-def _setup(ctx):
-    """A program with a texture, one VAO of two arrays, blending and depth on."""
+def use_program(ctx, vs: str, fs: str) -> int:
+    """Compile, link and use a program of ``vs`` and ``fs`` (the benchmarks' own)."""
     from driver.gl import enums as E
     shaders = []
-    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, FS)):
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
         s = ctx.glCreateShader(kind)
         ctx.glShaderSource(s, 1, [src])
         ctx.glCompileShader(s)
@@ -48,6 +48,13 @@ def _setup(ctx):
     ctx.glLinkProgram(p)
     assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
     ctx.glUseProgram(p)
+    return p
+
+
+def _setup(ctx):
+    """A program with a texture, one VAO of two arrays, blending and depth on."""
+    from driver.gl import enums as E
+    p = use_program(ctx, VS, FS)
     (vao,) = ctx.glGenVertexArrays(1)
     ctx.glBindVertexArray(vao)
     (b,) = ctx.glGenBuffers(1)

@@ -36,18 +36,8 @@ SIZE_PX = 32
 def _setup(ctx):
     """A program with two uniforms and a VAO of one quad covering pixel (0, 0)."""
     from driver.gl import enums as E
-    shaders = []
-    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, FS)):
-        s = ctx.glCreateShader(kind)
-        ctx.glShaderSource(s, 1, [src])
-        ctx.glCompileShader(s)
-        shaders.append(s)
-    p = ctx.glCreateProgram()
-    for s in shaders:
-        ctx.glAttachShader(p, s)
-    ctx.glLinkProgram(p)
-    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
-    ctx.glUseProgram(p)
+    from tests.bench.bench_draw_state import use_program
+    p = use_program(ctx, VS, FS)
     (vao,) = ctx.glGenVertexArrays(1)
     ctx.glBindVertexArray(vao)
     (b,) = ctx.glGenBuffers(1)
