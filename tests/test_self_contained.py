@@ -11,6 +11,7 @@ import fnmatch
 import os
 import re
 import subprocess
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,10 +20,10 @@ SKIP_DIRS = {".git", ".venv", "build", "__pycache__", ".pytest_cache", ".grimp_c
 TEXT_SUFFIXES = {".py", ".md", ".txt", ".toml", ".cfg", ".ini", ".c", ".h", ".sh", ".json", ".html", ".glsl",
                  ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese", ".shader_test", ".yml", ".yaml", ""}
 
-# (what, pattern): each a reference to something outside the repository
+# (what, pattern): each a reference to something outside the repository, wherever it
+# is checked out (those that depend on where: _beside)
 OUTSIDE = [
-    ("a path above the repository", re.compile(r"\.\./shared\b|\.\./\.\./[A-Za-z]")),
-    ("the machine's work folder", re.compile(r"(?<![\w.])/work/")),
+    ("a path above the repository", re.compile(r"\.\./\.\./[A-Za-z]")),
     ("a seed corpus outside the repository", re.compile(r"(?<![\w/])seeds/")),
     ("the design notes outside the repository", re.compile(r"\b(?:DESIGN|STYLE)\.md\b")),
     ("the project's issue tracker", re.compile(r"\bissue #?\d+|(?<![\w&])#1[5-9]\b|(?<![\w&])#2[0-2]\b")),
@@ -30,6 +31,30 @@ OUTSIDE = [
 # a line naming a specification may cite that specification's issues
 SPEC_ISSUE = re.compile(r"\b(?:GL|GLX|EGL|WGL)?_?(?:ARB|EXT|KHR|OES|NV|AMD|ANGLE|INTEL|MESA|APPLE|ATI)_\w+"
                         r"|extension's issue|spec(?:ification)?'s issue")
+
+
+@lru_cache(maxsize=None)
+def _beside(root: Path) -> tuple:
+    """The references that depend on where the repository is checked out, derived
+    from it: a folder next to the checkout (``../NAME``, or its absolute path) and the
+    checkout's own absolute path. Folders next to a checkout at the file system's
+    top are the system's and named freely; so are hidden ones as absolute paths
+    (``/tmp/.X11-unix`` beside a clone in /tmp)."""
+    parent = root.parent
+    try:
+        siblings = sorted(p.name for p in parent.iterdir() if p.is_dir() and p != root)
+    except OSError:
+        siblings = []
+    found = []
+    if siblings:
+        names = "|".join(re.escape(name) for name in siblings)
+        found.append(("a folder next to the repository", re.compile(rf"\.\./(?:{names})(?![\w.-])")))
+    absolute = [re.escape(str(root))]
+    if parent != Path(parent.anchor):
+        absolute += [re.escape(str(parent / name)) for name in siblings if not name.startswith(".")]
+    found.append(("an absolute path of the checkout or beside it",
+                  re.compile(rf"(?<![\w.])(?:{'|'.join(absolute)})(?![\w.-])")))
+    return tuple(found)
 
 
 def _text_files():
@@ -81,7 +106,7 @@ def references_outside(path: Path) -> list[str]:
         return []
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        for what, pattern in OUTSIDE:
+        for what, pattern in (*OUTSIDE, *_beside(ROOT)):
             if pattern.search(line) and not (what == "the project's issue tracker" and SPEC_ISSUE.search(line)):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {what}: {line.strip()[:100]}")
     return found
@@ -99,17 +124,20 @@ def test_generated_files_are_not_read_outside_a_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr("tests.test_self_contained.ROOT", tmp_path)
     (tmp_path / "abi").mkdir()
     (tmp_path / "abi" / ".gitignore").write_text("/vendor.json\n*.so\n")
-    (tmp_path / "abi" / "vendor.json").write_text('{"library_path": "/work/main/abi/lib.so"}\n')
-    (tmp_path / "abi" / "notes.md").write_text("see /work/main\n")
+    (tmp_path / "abi" / "vendor.json").write_text(f'{{"library_path": "{tmp_path}/abi/lib.so"}}\n')
+    (tmp_path / "abi" / "notes.md").write_text(f"see {tmp_path}\n")
     files = {p.relative_to(tmp_path).as_posix() for p in _text_files()}
     assert "abi/vendor.json" not in files and "abi/notes.md" in files
 
 
 def test_each_kind_of_outside_reference_is_caught(tmp_path, monkeypatch):
-    monkeypatch.setattr("tests.test_self_contained.ROOT", tmp_path)
-    lines = ["see ../shared/bench/glbench.py", "open('/work/main/x')", "corpus: seeds/frag",
+    root, beside = tmp_path / "repo", tmp_path / "notes-beside"      # a checkout and a folder next to it
+    root.mkdir()
+    beside.mkdir()
+    monkeypatch.setattr("tests.test_self_contained.ROOT", root)
+    lines = ["see ../notes-beside/bench/glbench.py", f"open('{beside}/x')", "corpus: seeds/frag",
              "the rules of DESIGN.md", "fixed for issue 18", "(#18)",
-             "ARB_separate_shader_objects issue 28 says so", "random seeds 300 to 319", "a/work/b"]
-    (tmp_path / "f.md").write_text("\n".join(lines) + "\n")
-    found = references_outside(tmp_path / "f.md")
+             "ARB_separate_shader_objects issue 28 says so", "random seeds 300 to 319", f"a{beside}/b"]
+    (root / "f.md").write_text("\n".join(lines) + "\n")
+    found = references_outside(root / "f.md")
     assert [ref.split(":")[1] for ref in found] == ["1", "2", "3", "4", "5", "6"], found
