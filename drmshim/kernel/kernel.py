@@ -89,7 +89,8 @@ class Kernel:
     ``drmshim.gpu.executor_factory`` if the GPU model defines it, else no-ops).
     ``soft_faults`` overrides the configuration's SOFT_FAULTS feature.
     ``gpu_timeout_ms``: the watchdog budget of each command half, in ms of GPU
-    time (default ``SHIMGL_GPU_TIMEOUT_MS``, else 60 s; 0: no watchdog).
+    time (default ``SHIMGL_GPU_TIMEOUT_MS``, else ``firmware.watchdog.DEFAULT_TIMEOUT_MS``;
+    0: no watchdog).
     """
 
     def __init__(self, config: str | GPUConfig | None = None, gpu=None, *, soft_faults: bool | None = None,

@@ -25,6 +25,17 @@ def python_with(tmp_path_factory, name: str, *packages: str) -> Path:
     return venv / "bin" / "python"
 
 
+def headless(env: dict) -> dict:
+    """The environment without the X display (EGL picks its device platform); for
+    shimgl's, as `shimgl env` prints it without DISPLAY."""
+    from driver.abi import paths
+    out = {k: v for k, v in env.items() if k != "DISPLAY"}
+    if "__EGL_VENDOR_LIBRARY_FILENAMES" in env:
+        out.pop("__GLX_VENDOR_LIBRARY_NAME", None)
+        out.update(paths.environment({}))
+    return out
+
+
 def render_scene(python: Path, script: Path, env: dict, out: Path, *args: str,
                  error_line: str | None = None) -> tuple[np.ndarray, str, str]:
     """Run a scene script (``python script OUT ARGS...``) that saves its image to OUT

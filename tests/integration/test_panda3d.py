@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with, render_scene
+from tests.integration.app_venv import headless, python_with, render_scene
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
@@ -30,16 +30,6 @@ def panda3d_python(tmp_path_factory) -> Path:
     return python_with(tmp_path_factory, "panda3d", "panda3d", "numpy")
 
 
-def _headless(env: dict) -> dict:
-    """The environment without the X display (EGL picks its device platform)."""
-    from driver.abi import paths
-    out = {k: v for k, v in env.items() if k != "DISPLAY"}
-    if "__EGL_VENDOR_LIBRARY_FILENAMES" in env:            # shimgl's: as `shimgl env` prints it without DISPLAY
-        out.pop("__GLX_VENDOR_LIBRARY_NAME", None)
-        out.update(paths.environment({}))
-    return out
-
-
 def _render(python, pipe, env, out) -> tuple[np.ndarray, str, str]:
     return render_scene(python, SCRIPT, env, out, pipe)
 
@@ -48,7 +38,7 @@ def _render(python, pipe, env, out) -> tuple[np.ndarray, str, str]:
 def test_panda3d_offscreen_matches_mesa(pipe, panda3d_python, environments, tmp_path):  # noqa: F811
     shim_env, mesa_env = environments
     if pipe == "p3headlessgl":
-        shim_env, mesa_env = _headless(shim_env), _headless(mesa_env)
+        shim_env, mesa_env = headless(shim_env), headless(mesa_env)
     ours, renderer, log = _render(panda3d_python, pipe, shim_env, tmp_path / "shimgl.npz")
     assert "shimgl" in renderer, renderer
     assert "GL error" not in log and "invalid" not in log, log[-2000:]

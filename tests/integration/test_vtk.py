@@ -22,9 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.integration.app_venv import python_with, render_scene
+from tests.integration.app_venv import headless, python_with, render_scene
 from tests.integration.test_glmark2_llvmpipe import display, environments  # noqa: F401  (fixtures)
-from tests.integration.test_panda3d import _headless
 
 pytestmark = [pytest.mark.slow, pytest.mark.mesa]
 
@@ -39,7 +38,7 @@ def vtk_python(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("mode", ["surface", "shadows", "volume", "peeling", "text", "pbr"])
 def test_vtk_offscreen_matches_mesa(mode, vtk_python, environments, tmp_path):  # noqa: F811
-    shim_env, mesa_env = (dict(_headless(env), **VTK_EGL) for env in environments)
+    shim_env, mesa_env = (dict(headless(env), **VTK_EGL) for env in environments)
     ours, renderer, log = render_scene(vtk_python, SCRIPT, shim_env, tmp_path / "shimgl.npz", mode)
     assert "shimgl" in renderer, renderer
     assert "internal error" not in log, log[-3000:]
