@@ -366,6 +366,19 @@ class CompatMixin:
             return self.vao.attribs[0], self.vao.bindings[self.vao.attribs[0].binding]
         return None
 
+    @extends
+    def _generic_source(self, core, slot: int) -> tuple:
+        """Generic attribute 0 aliases the conventional vertex position (GL 4.6
+        compatibility section 10.2): a program input bound to location 0 reads
+        glVertexPointer's array when the generic array 0 is disabled (the
+        reverse of _legacy_source's gl_Vertex reading generic array 0)."""
+        a, b = core(slot)
+        if b is None and slot == 0 and self.api.compat:
+            entry = self.vao.legacy.get((E.GL_VERTEX_ARRAY, 0))
+            if entry is not None and entry[0].enabled:
+                return entry
+        return a, b
+
     def _legacy_current(self, name: str) -> tuple:
         if name == "gl_Color":
             return self.legacy.current_color

@@ -905,8 +905,7 @@ class DrawMixin:
                     src = self._legacy_source(name)
                     a, b = src if src is not None else (None, None)
                 else:
-                    a = self.vao.attribs[slot]
-                    b = self.vao.bindings[a.binding] if a.enabled else None
+                    a, b = self._generic_source(slot)
                 element = fetch_slots.get(slot, slot)
                 if a is None or b is None:
                     if name.startswith("gl_"):
@@ -934,6 +933,14 @@ class DrawMixin:
         for loc in range(count):
             elements.append(by_location.get(loc) or constant((0.0, 0.0, 0.0, 1.0), "float"))
         return tuple(elements), buffers, reusable[0]
+
+    def _generic_source(self, slot: int) -> tuple:
+        """(VertexAttrib, VertexBinding or None) of generic attribute `slot`:
+        the binding is None when its array is disabled (the current value is
+        read). The compatibility profile hooks this (generic 0 aliases the
+        conventional vertex array)."""
+        a = self.vao.attribs[slot]
+        return a, (self.vao.bindings[a.binding] if a.enabled else None)
 
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
         stages = self._stage_programs()
