@@ -279,9 +279,11 @@ class TexImageExtraMixin:
         bad_value = E.GL_INVALID_ENUM if self.api.es and self.api.version < (3, 0) else E.GL_INVALID_VALUE
         check(info is not None and not info.is_depth_or_stencil or not self.api.es,
               bad_value if info is None else E.GL_INVALID_OPERATION, "bad internal format")
+        if border:      # not stored (TextureMixin._strip_border): the copy skips the border's pixels
+            width, height, _, _ = self._strip_border(tex_target, 2, border, width, height, 1)
+            x, y = x + 1, y + (tex_target != E.GL_TEXTURE_1D_ARRAY)     # a 1D array's rows are layers
         maxsz = self._max_size(target)
         check(0 <= width <= maxsz and 0 <= height <= maxsz, E.GL_INVALID_VALUE)
-        check(border == 0, E.GL_INVALID_VALUE)
         if tex_target == E.GL_TEXTURE_CUBE_MAP:
             check(width == height, E.GL_INVALID_VALUE)
         res, rlevel, rlayer, rinfo = self._copy_source(info)
@@ -354,7 +356,10 @@ class TexImageExtraMixin:
         check(level >= 0, E.GL_INVALID_VALUE)
         info = lookup(internalformat)
         check(info is not None, E.GL_INVALID_VALUE, "bad internal format")
-        check(0 <= width <= self._max_size(target) and border == 0, E.GL_INVALID_VALUE)
+        if border:
+            width, _, _, _ = self._strip_border(target, 1, border, width, 1, 1)
+            x += 1
+        check(0 <= width <= self._max_size(target), E.GL_INVALID_VALUE)
         res, rlevel, rlayer, rinfo = self._copy_source(info)
         check(info.integer == rinfo.integer, E.GL_INVALID_OPERATION)
         tex = bound_texture(self, target)

@@ -508,11 +508,13 @@ class TextureMixin:
         if self.api.es:
             internalformat = es_effective_format(internalformat, fmt, type)
             info = lookup(internalformat)
+        unpack = None
+        if border:
+            width, height, depth, unpack = self._strip_border(tex_target, dims, border, width, height, depth)
         maxsz = self._max_size(target)
         check(level <= int(math.log2(maxsz)), E.GL_INVALID_VALUE, "level too large")
         check(0 <= width <= maxsz and 0 <= height <= maxsz and 0 <= depth <= maxsz,
               E.GL_INVALID_VALUE, "bad size")
-        check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
         if tex_target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
             check(width == height, E.GL_INVALID_VALUE, "cube map faces must be square")
         if tex_target == E.GL_TEXTURE_CUBE_MAP_ARRAY:
@@ -529,17 +531,44 @@ class TextureMixin:
             check(tex_target in DEPTH_TARGETS, E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
         tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        data = self._unpack_source(pixels, fmt, type, width, height, depth)
+        unpack = unpack or self.state.unpack
+        data = self._unpack_source(pixels, fmt, type, width, height, depth, unpack)
         tex.set_image(face, level, TexImage(width, height, depth, internalformat))
         if data is not None:
             self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
-                                               fmt, type, copy.copy(self.state.unpack), data))
+                                               fmt, type, copy.copy(unpack), data))
         self._auto_mipmap(tex, tex_target, level)
 
-    def _unpack_source(self, pixels, fmt, type, width, height, depth):
-        """The client (or PIXEL_UNPACK buffer) bytes of an image, or None."""
+    def _strip_border(self, target, dims, border, width, height, depth):
+        """A texture border (GL 4.6 compatibility section 8.5: 0 or 1 in the
+        compatibility profile, 0 in core, GLES and for rectangle textures, else
+        INVALID_VALUE; ES 1.x: 0) is not stored: the image is its inner part, as on Mesa's
+        drivers (no hardware samples border texels; GL_CLAMP then samples the
+        border colour). Returns the inner (width, height, depth) and the unpack
+        state that skips the border texels of the client image. The border
+        wraps the image's `dims` dimensions but the layers of array textures."""
+        legacy = self.api.compat and not self.api.es
+        check(border == 1 and legacy and target != E.GL_TEXTURE_RECTANGLE,
+              E.GL_INVALID_VALUE, "border must be 0 or 1" if legacy else "border must be 0")
+        bordered = {E.GL_TEXTURE_1D_ARRAY: 1, E.GL_TEXTURE_2D_ARRAY: 2,
+                    E.GL_TEXTURE_CUBE_MAP_ARRAY: 2}.get(target, dims)
+        sizes = [width, height, depth]
+        check(all(n >= 2 for n in sizes[:bordered]), E.GL_INVALID_VALUE,
+              "an image with a border is at least 2 texels wide in each bordered dimension")
+        unpack = copy.copy(self.state.unpack)
+        unpack.row_length = unpack.row_length or width
+        unpack.image_height = unpack.image_height or height
+        unpack.skip_pixels += 1
+        unpack.skip_rows += bordered >= 2
+        unpack.skip_images += bordered >= 3
+        inner = [n - 2 if i < bordered else n for i, n in enumerate(sizes)]
+        return (*inner, unpack)
+
+    def _unpack_source(self, pixels, fmt, type, width, height, depth, unpack=None):
+        """The client (or PIXEL_UNPACK buffer) bytes of an image, or None
+        (`unpack`: the pixel store to read it with, the context's by default)."""
         pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
-        n = image_size_B(self.state.unpack, fmt, type, width, height, depth)
+        n = image_size_B(unpack or self.state.unpack, fmt, type, width, height, depth)
         if pbo is not None:
             check(isinstance(pixels, int), E.GL_INVALID_OPERATION, "offset expected with a PBO")
             check(not pbo.mapped, E.GL_INVALID_OPERATION, "unpack buffer mapped")
