@@ -586,7 +586,33 @@ _OFFSET = {"1D": 1, "2D": 2, "3D": 3, "Rect": 2, "2DMS": 2}
 
 
 def _samplers() -> list[T.GLSLType]:
-    return [T.lookup(n) for n in sorted(T.all_builtin_type_names()) if T.lookup(n).is_sampler]
+    """The sampler types whose lookups follow from their shape (samplerExternalOES has
+    its own short list: _external_texture_functions)."""
+    return [T.lookup(n) for n in sorted(T.all_builtin_type_names())
+            if T.lookup(n).is_sampler and not T.lookup(n).sampler_external]
+
+
+def _external_texture_functions() -> list[BuiltinFunction]:
+    """OES_EGL_image_external: texture2D and texture2DProj (vec3, vec4) of a
+    samplerExternalOES (GLSL ES 1.00); OES_EGL_image_external_essl3 (GLSL ES 3.00
+    and later): texture, textureProj (vec3, vec4), textureSize(s, lod) and
+    texelFetch(s, ivec2, lod). No bias, LOD, gradient, offset or gather form."""
+    s, ext1, ext3 = T.SAMPLER_EXTERNAL, ("GL_OES_EGL_image_external",), ("GL_OES_EGL_image_external_essl3",)
+    out = []
+
+    def add(name, ret, params, exts):
+        out.append(BuiltinFunction(name, ret, tuple(("in", p) for p in (s, *params)),
+                                   Availability(0, 0, extensions=exts)))
+
+    # in GLSL ES 3.x too when GL_OES_EGL_image_external is enabled, as Mesa keeps them
+    for name, n in (("texture2D", 2), ("texture2DProj", 3), ("texture2DProj", 4)):
+        add(name, T.VEC4, [T.vector("float", n)], ext1)
+    add("texture", T.VEC4, [T.VEC2], ext3)
+    add("textureProj", T.VEC4, [T.VEC3], ext3)
+    add("textureProj", T.VEC4, [T.VEC4], ext3)
+    add("textureSize", T.IVEC2, [T.INT], ext3)
+    add("texelFetch", T.VEC4, [T.IVEC2, T.INT], ext3)
+    return out
 
 
 def _coord_size(s: T.GLSLType) -> int:
@@ -825,7 +851,7 @@ def all_builtin_functions() -> tuple[BuiltinFunction, ...]:
     """Every overload of every version and stage (about 2,000)."""
     texture = _texture_functions()
     functions = _table_functions() + _matrix_shape_functions() + texture + _image_functions()
-    return tuple(functions + _gpu_shader4_texture_functions(texture, functions))
+    return tuple(functions + _gpu_shader4_texture_functions(texture, functions) + _external_texture_functions())
 
 
 def _types_available(f: BuiltinFunction, version: GLSLVersion, extensions) -> bool:

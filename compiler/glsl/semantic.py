@@ -30,6 +30,9 @@ _ES_DEFAULT_PRECISION = {
     "compute": {"float": "highp", "int": "highp", "sampler2D": "lowp", "samplerCube": "lowp",
                 "atomic_uint": "highp"},
 }
+# OES_EGL_image_external: samplerExternalOES is predeclared lowp in every stage
+for _defaults in _ES_DEFAULT_PRECISION.values():
+    _defaults["samplerExternalOES"] = "lowp"
 # GLSL ES 3.20 section 4.7.4: the geometry and tessellation stages have the vertex stage's defaults
 _ES_DEFAULT_PRECISION.update({s: _ES_DEFAULT_PRECISION["vertex"]
                               for s in ("geometry", "tess_control", "tess_evaluation")})

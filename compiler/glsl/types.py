@@ -11,7 +11,9 @@ Kinds (`GLSLType.base`):
   int64_t, uint64_t, i64vecN, u64vecN): scalars, vectors (`vector_size` 2-4)
   and, for float/double, matrices (`columns` x `vector_size` rows)
 - "sampler": `sampler_dim` ("1D", "2D", "3D", "Cube", "Rect", "Buffer", "2DMS"),
-  `sampler_shadow`, `sampler_array`, `sampled_base` ("float", "int", "uint")
+  `sampler_shadow`, `sampler_array`, `sampled_base` ("float", "int", "uint");
+  `sampler_external`: OES_EGL_image_external's samplerExternalOES, a 2D float
+  sampler of its own type (the driver binds it to TEXTURE_EXTERNAL_OES)
 - "image": as samplers, without shadow
 - "atomic_uint"
 - "struct": `fields` (tuple of `StructField`)
@@ -53,6 +55,7 @@ class GLSLType:
     sampler_array: bool = False
     sampled_base: str = ""
     block_kind: str = ""
+    sampler_external: bool = False
 
     # -- equality: arrays structural, everything else by identity -----------
 
@@ -259,10 +262,16 @@ for _suffix, _dim, _arr, _e in _IMAGES:
         _add(GLSLType(f"{_p}image{_suffix}", "image", sampler_dim=_dim, sampler_array=_arr,
                       sampled_base=_b), 420, _e)
 
+# OES_EGL_image_external (GLSL ES 1.00) and its _essl3 form: a type of no core version
+SAMPLER_EXTERNAL = _add(GLSLType("samplerExternalOES", "sampler", sampler_dim="2D", sampled_base="float",
+                                 sampler_external=True), 0, 0)
+
 # Extensions that make type names available earlier than their core version.
 _EXTENSION_TYPES = {
     "GL_ARB_texture_rectangle": ("sampler2DRect", "sampler2DRectShadow"),
     "GL_ARB_shader_atomic_counters": ("atomic_uint",),
+    "GL_OES_EGL_image_external": ("samplerExternalOES",),
+    "GL_OES_EGL_image_external_essl3": ("samplerExternalOES",),
     "GL_ARB_shader_image_load_store": tuple(n for n, t in _BY_NAME.items() if t.base == "image"),
     "GL_EXT_texture_array": ("sampler1DArray", "sampler2DArray", "sampler1DArrayShadow",
                              "sampler2DArrayShadow"),

@@ -157,6 +157,10 @@ EXTENSIONS = (
     Extension("GL_EXT_draw_buffers", es=100),          # gl_FragData[i > 0] in GLSL ES 1.00
     Extension("GL_EXT_blend_func_extended", es=100),   # gl_SecondaryFrag*EXT (1.00), layout(index) (3.00)
     Extension("GL_EXT_shader_integer_mix", es=300),
+    # samplerExternalOES with texture2D/texture2DProj (1.00), and with texture, textureProj,
+    # textureSize and texelFetch from GLSL ES 3.00 (_essl3)
+    Extension("GL_OES_EGL_image_external", es=100),
+    Extension("GL_OES_EGL_image_external_essl3", es=300),
     Extension("GL_OES_texture_cube_map_array", es=310),
     Extension("GL_EXT_texture_cube_map_array", es=310),
     Extension("GL_OES_texture_buffer", es=310),

@@ -1204,7 +1204,9 @@ def eglGetSyncAttribKHR(dpy, sync, attribute, value):
 
 # -- images (EGL 1.5 section 3.9, EGL_KHR_image_base, EGL_KHR_gl_*_image) -------------------------
 IMAGE_DISPLAYS: dict[int, Display] = {}     # image handle -> its display
-IMAGE_ATTRS = {EGL_GL_TEXTURE_LEVEL, EGL_GL_TEXTURE_ZOFFSET, EGL_IMAGE_PRESERVED}
+# EGL_WIDTH and EGL_HEIGHT (EGL_MESA_drm_image's) are taken and ignored for every
+# source, as Mesa's attribute parser does (piglit's oes_egl_image_external_essl3 passes them)
+IMAGE_ATTRS = {EGL_GL_TEXTURE_LEVEL, EGL_GL_TEXTURE_ZOFFSET, EGL_IMAGE_PRESERVED, EGL_WIDTH, EGL_HEIGHT}
 GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP = 0x0DE1, 0x8513
 CUBE_FACE_TARGETS = range(EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X, EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X + 6)
 

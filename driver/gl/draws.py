@@ -767,6 +767,8 @@ class DrawMixin:
             if u.kind != "sampler":
                 continue
             target = _SAMPLER_TARGETS[u.type.sampler_dim]
+            if u.type.sampler_external:          # OES_EGL_image_external's samplerExternalOES
+                target = E.GL_TEXTURE_EXTERNAL_OES
             if u.type.sampler_array:
                 target = {E.GL_TEXTURE_1D: E.GL_TEXTURE_1D_ARRAY,
                           E.GL_TEXTURE_2D: E.GL_TEXTURE_2D_ARRAY,

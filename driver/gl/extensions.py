@@ -417,6 +417,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     # EGLImage targets (driver/gl/features/egl_image.py; tests/driver/abi/test_egl_image.py)
     _x("GL_OES_EGL_image", _ANY, _GL31, _ANY, _ES2, DONE),
     _x("GL_EXT_EGL_image_storage", (4, 2), (4, 2), _N, _ES3, DONE),
+    # TEXTURE_EXTERNAL_OES and samplerExternalOES (tests/driver/gl/test_egl_image_external.py)
+    _x("GL_OES_EGL_image_external", _N, _N, _N, _ES2, DONE, glsl=True),
+    _x("GL_OES_EGL_image_external_essl3", _N, _N, _N, _ES3, DONE, glsl=True),
     # the specification requires GLES 3.2, or GLES 3.1 with a geometry shader extension (listed there)
     _x("GL_OES_viewport_array", _N, _N, _N, _ES31, DONE, glsl=True),     # test_gles_ext_list.py
     _x("GL_APPLE_texture_max_level", _N, _N, _N, _ES2, DONE),

@@ -234,6 +234,8 @@ class GetMixin:
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
             from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
             t[GL_CONTEXT_ROBUST_ACCESS] = lambda c: bool(api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
+        if api.has_extension("GL_OES_EGL_image_external"):
+            t[E.GL_TEXTURE_BINDING_EXTERNAL_OES] = lambda c: texture_binding_name(c, E.GL_TEXTURE_EXTERNAL_OES)
         if api.has_extension("GL_ARB_query_buffer_object"):
             t[E.GL_QUERY_BUFFER_BINDING] = lambda c: _name(c.buffer_bindings.get(E.GL_QUERY_BUFFER))
         if api.has_extension("GL_ARB_indirect_parameters"):

@@ -105,6 +105,8 @@ def gl_type_enum(t) -> int:
             name = _MAT_NAME_SUFFIX[(t.columns, t.vector_size)]
             return getattr(E, f"GL_{'DOUBLE' if t.base == 'double' else 'FLOAT'}_MAT{name}")
         return _VEC[t.base][t.vector_size - 1]
+    if t.base == "sampler" and t.sampler_external:
+        return E.GL_SAMPLER_EXTERNAL_OES
     if t.base in ("sampler", "image"):
         prefix = {"float": "", "int": "INT_", "uint": "UNSIGNED_INT_"}[t.sampled_base or "float"]
         kind = "SAMPLER" if t.base == "sampler" else "IMAGE"

@@ -654,7 +654,10 @@ class TexImageExtraMixin:
         tex = self.textures.get(texture)
         check(tex is not None, E.GL_INVALID_VALUE, "not a texture")
         if self.api.es:
-            check(tex.immutable, E.GL_INVALID_OPERATION, "GLES: images need immutable textures")
+            # GLES 3.1 section 8.22; OES_EGL_image_external_essl3 (issue 10): an external
+            # texture, never immutable, is taken too
+            check(tex.immutable or tex.target == E.GL_TEXTURE_EXTERNAL_OES, E.GL_INVALID_OPERATION,
+                  "GLES: images need immutable textures")
         self.image_units[unit] = (tex, level, bool(layered), layer, access, format)
 
     def _image_view(self, unit):

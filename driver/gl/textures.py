@@ -38,7 +38,9 @@ PIPE_TARGETS = {E.GL_TEXTURE_1D: T.TEXTURE_1D, E.GL_TEXTURE_2D: T.TEXTURE_2D,
                 E.GL_TEXTURE_2D_ARRAY: T.TEXTURE_2D_ARRAY, E.GL_TEXTURE_BUFFER: T.BUFFER,
                 E.GL_TEXTURE_2D_MULTISAMPLE: T.TEXTURE_2D,
                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY: T.TEXTURE_2D_ARRAY,
-                E.GL_TEXTURE_CUBE_MAP_ARRAY: T.TEXTURE_CUBE_ARRAY}
+                E.GL_TEXTURE_CUBE_MAP_ARRAY: T.TEXTURE_CUBE_ARRAY,
+                # OES_EGL_image_external: one 2D level, always an EGLImage's (egl_image.py)
+                E.GL_TEXTURE_EXTERNAL_OES: T.TEXTURE_2D}
 
 MIN_FILTERS = frozenset({E.GL_NEAREST, E.GL_LINEAR, E.GL_NEAREST_MIPMAP_NEAREST,
                          E.GL_LINEAR_MIPMAP_NEAREST, E.GL_NEAREST_MIPMAP_LINEAR,
@@ -54,13 +56,13 @@ _ARRAY_TARGETS = (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUB
 
 
 def first_bound(tex, target: int) -> None:
-    """A texture object takes its target: rectangle textures start with
-    MIN_FILTER LINEAR and CLAMP_TO_EDGE wrapping (GL 4.6 section 8.10: they have
-    no mipmaps and no repeat); multisample textures, whose sampler state cannot be
+    """A texture object takes its target: rectangle and external textures start
+    with MIN_FILTER LINEAR and CLAMP_TO_EDGE wrapping (GL 4.6 section 8.10,
+    OES_EGL_image_external: they have no mipmaps and no repeat); multisample textures, whose sampler state cannot be
     set and is not used, report NEAREST filters and CLAMP_TO_EDGE wrapping (as
     Mesa); every other target starts with table 23.18's defaults."""
     tex.target = target
-    if target == E.GL_TEXTURE_RECTANGLE:
+    if target in (E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_EXTERNAL_OES):
         tex.params.min_filter = E.GL_LINEAR
         tex.params.wrap_s = tex.params.wrap_t = tex.params.wrap_r = E.GL_CLAMP_TO_EDGE
     elif target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
@@ -185,6 +187,8 @@ def texture_targets(api) -> set[int]:
         t.add(E.GL_TEXTURE_BUFFER)
     if api.has_extension("GL_ARB_texture_cube_map_array") or es_has(api, "texture_cube_map_array"):
         t.add(E.GL_TEXTURE_CUBE_MAP_ARRAY)
+    if api.has_extension("GL_OES_EGL_image_external"):
+        t.add(E.GL_TEXTURE_EXTERNAL_OES)
     return t
 
 
@@ -308,12 +312,19 @@ class TextureMixin:
                 check_enum(int(v0), MAG_FILTERS)
             if pname in (E.GL_TEXTURE_WRAP_S, E.GL_TEXTURE_WRAP_T, E.GL_TEXTURE_WRAP_R):
                 check_enum(int(v0), (E.GL_CLAMP_TO_EDGE, E.GL_CLAMP_TO_BORDER, E.GL_CLAMP))
+        if target == E.GL_TEXTURE_EXTERNAL_OES:
+            # OES_EGL_image_external: no mipmap filter, CLAMP_TO_EDGE only (INVALID_ENUM)
+            if pname == E.GL_TEXTURE_MIN_FILTER:
+                check_enum(int(v0), MAG_FILTERS)
+            if pname in (E.GL_TEXTURE_WRAP_S, E.GL_TEXTURE_WRAP_T, E.GL_TEXTURE_WRAP_R):
+                check_enum(int(v0), (E.GL_CLAMP_TO_EDGE,))
         es3 = self.api.gl_or_es((1, 2), (3, 0))
         if pname == E.GL_TEXTURE_BASE_LEVEL and es3:
             check(int(v0) >= 0, E.GL_INVALID_VALUE, "negative base level")
             # GL 4.6 section 8.10: rectangle and multisample textures have level 0 only
             check(target not in (E.GL_TEXTURE_RECTANGLE, E.GL_TEXTURE_2D_MULTISAMPLE,
-                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY) or int(v0) == 0, E.GL_INVALID_OPERATION,
+                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, E.GL_TEXTURE_EXTERNAL_OES)
+                  or int(v0) == 0, E.GL_INVALID_OPERATION,
                   "this target's base level must be 0")
             # an immutable texture's levels are clamped to the ones it has (GL 4.6
             # section 8.17); kept clamped, as Mesa does, so the queries read them so
@@ -395,6 +406,8 @@ class TextureMixin:
             values[E.GL_IMAGE_FORMAT_COMPATIBILITY_TYPE] = E.GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE
         if self.api.gl(4, 3) or es_has(self.api, "texture_view"):
             values |= texture_view_state(tex)
+        if target == E.GL_TEXTURE_EXTERNAL_OES:     # OES_EGL_image_external: one unit suffices
+            values[E.GL_REQUIRED_TEXTURE_IMAGE_UNITS_OES] = 1
         check_enum(pname, values)
         v = values[pname]
         if pname == E.GL_TEXTURE_BORDER_COLOR:

@@ -1,6 +1,18 @@
 """EGLImage targets: GL_OES_EGL_image (glEGLImageTargetTexture2DOES,
-glEGLImageTargetRenderbufferStorageOES) and GL_EXT_EGL_image_storage
+glEGLImageTargetRenderbufferStorageOES), GL_OES_EGL_image_external (the same
+command on TEXTURE_EXTERNAL_OES) and GL_EXT_EGL_image_storage
 (glEGLImageTargetTexStorageEXT, glEGLImageTargetTextureStorageEXT).
+
+An external texture (OES_EGL_image_external) is a 2D texture whose one level
+can only come from an image: the texture commands do not take its target
+(glTexImage2D, glTexStorage2D, glGenerateMipmap, ...: INVALID_ENUM, from their
+own target lists in driver/gl/textures.py), its minification filter is NEAREST
+or LINEAR and its wrap modes CLAMP_TO_EDGE (INVALID_ENUM otherwise, the
+defaults being LINEAR and CLAMP_TO_EDGE), its base level 0
+(INVALID_OPERATION); shaders sample it through samplerExternalOES
+(compiler/glsl/types.py), which draws bind to the unit's TEXTURE_EXTERNAL_OES
+texture. The image's RGBA texels are sampled as they are: no YUV image exists
+here to convert.
 
 A texture specified from an image becomes a view of the image's storage
 (driver/gl/egl_image.py) at the image's level and face: its level 0 is the
@@ -31,6 +43,7 @@ __all__: list[str] = []
 
 _OES = "GL_OES_EGL_image"
 _STORAGE = "GL_EXT_EGL_image_storage"
+_EXTERNAL = "GL_OES_EGL_image_external"
 
 
 def _image(handle) -> egl_image.Image:
@@ -61,13 +74,16 @@ def _target_texture(ctx, tex, img: egl_image.Image, immutable: bool) -> None:
 
 
 def _texture_2d_target(ctx, target) -> int:
-    check_enum(target, (E.GL_TEXTURE_2D,), f"bad EGLImage texture target {target:#x}")
+    targets = (E.GL_TEXTURE_2D, E.GL_TEXTURE_EXTERNAL_OES) if ctx.api.has_extension(_EXTERNAL) \
+        else (E.GL_TEXTURE_2D,)
+    check_enum(target, targets, f"bad EGLImage texture target {target:#x}")
     return target
 
 
 @entry_point
 def glEGLImageTargetTexture2DOES(ctx, target, image):
-    """OES_EGL_image: the bound TEXTURE_2D texture's level 0 becomes the image."""
+    """OES_EGL_image: the bound TEXTURE_2D (or, OES_EGL_image_external,
+    TEXTURE_EXTERNAL_OES) texture's level 0 becomes the image."""
     check(ctx.api.has_extension(_OES), E.GL_INVALID_OPERATION, "needs GL_OES_EGL_image")
     from driver.gl.textures import bound_texture
     _texture_2d_target(ctx, target)
