@@ -286,6 +286,16 @@ class CompatMixin:
                 E.GL_SECONDARY_COLOR_ARRAY, E.GL_TEXTURE_COORD_ARRAY, E.GL_FOG_COORD_ARRAY} | (
             {nv.GL_PRIMITIVE_RESTART_NV} if nv.available(self) else set())
 
+    @extends
+    def _set_enable(self, core, cap: int, on: bool) -> None:
+        """glEnable/glDisable of a client array in the compatibility profile switch
+        the array, as glEnableClientState does: the GL specification names only
+        glEnableClientState, Mesa (and with it piglit's gl-1.1-color-material-array)
+        accepts both."""
+        if cap in self._client_state_caps() and cap != _PRIMITIVE_RESTART_NV:
+            return (self.glEnableClientState if on else self.glDisableClientState)(cap)
+        core(cap, on)
+
     def glEnableClientState(self, array: int) -> None:
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:        # NV_primitive_restart: GL 3.1's switch
