@@ -439,12 +439,14 @@ class DesktopMixin:
         self._desktop(4, 3)
         buf = self._bound_buffer(target)
         check(buf is not None, E.GL_INVALID_OPERATION, "no buffer bound")
-        from driver.gl.formats import INTERNAL_FORMATS
-        info = INTERNAL_FORMATS.get(internalformat)
-        check(info is not None and info.base in (E.GL_RED, E.GL_RG, E.GL_RGB, E.GL_RGBA)
-              and info.kind in ("unorm", "float", "int", "uint"), E.GL_INVALID_ENUM)
+        from driver.gl.formats import INTERNAL_FORMATS, TEXTURE_BUFFER_FORMATS
+        # the formats of buffer textures (table 8.18), laid out as they are: RGB32F
+        # elements are 12 bytes (the image format of RGB32F pads to 16)
+        check(internalformat in TEXTURE_BUFFER_FORMATS, E.GL_INVALID_ENUM, "not a table 8.18 format")
+        info = INTERNAL_FORMATS[internalformat]
         import layout
-        el = layout.get_format(info.pipe.name).block_size_B
+        pipe_name = info.texel_buffer_pipe.name
+        el = layout.get_format(pipe_name).block_size_B
         check(offset >= 0 and size >= 0 and offset % el == 0 and size % el == 0, E.GL_INVALID_VALUE)
         check(offset + size <= buf.size, E.GL_INVALID_VALUE)
         check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
@@ -454,7 +456,7 @@ class DesktopMixin:
             from driver.gl.pixels import read_client_image, to_resource_bytes
             from driver.gl.state import PixelStore
             rgba = read_client_image(as_bytes(data), PixelStore(alignment=1), format, type, 1, 1, 1)
-            value = to_resource_bytes(rgba, info.pipe.name)
+            value = to_resource_bytes(rgba, pipe_name)
         fill = value * (size // el)
         if size:
             self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, offset, fill)
