@@ -119,11 +119,7 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         # late tests when the program may change the outcome (discard, depth, sample
         # mask) or when its USC_FRAGMENT forbids early ones (a program whose memory
         # writes every fragment must make, those of fragments that then fail too)
-        # programs that read the tile (blending, logic ops, framebuffer fetch) shade per
-        # sample: MuJoCo's stencilled, blended reflections came out with bright pixels on
-        # alternate rows when they were shaded per pixel (the per-pixel path's handling of
-        # pixels whose samples differ; not found yet), against llvmpipe and per-sample
-        st.per_sample = st.per_sample or bool(p.per_sample) or "ld_tile" in names
+        st.per_sample = st.per_sample or bool(p.per_sample)
         st.late = p.discards or p.writes_depth or p.writes_sample_mask or not p.early_z or "discard" in names \
             or "zs_emit" in names or "sample_mask" in names
         st.hsr_ok = (not st.late and "ld_tile" not in names and not (names & SIDE_EFFECTS)
@@ -968,6 +964,7 @@ def _quads(x, y, tri, s, f, S, W, H):
     TRI = np.repeat(tri[first], 4)
     SS = np.repeat(s[first], 4)
     FF = np.repeat(f[first], 4)
+    FF[real] = f            # a real lane's own fragment (helpers: one of their quad's)
     helper = np.ones(n, bool)
     helper[real] = False
     return X, Y, TRI, SS, FF, helper, real
