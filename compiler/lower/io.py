@@ -297,6 +297,25 @@ def _layout_int(layout: dict, name: str):
     return v
 
 
+def atomic_counter_offsets(symbols) -> dict:
+    """name -> (binding, byte offset) of each atomic counter among a stage's
+    global ``symbols``, in declaration order (GLSL 4.60 section 4.4.6.2): the
+    layout's offset where given, else the next 4-byte slot after the previous
+    counter of the same binding (an array takes 4 bytes an element). The
+    lowering and the GL's program queries (driver.gl.programs) both read it."""
+    nxt: dict[int, int] = {}
+    out = {}
+    for s in symbols:
+        if s.storage != "uniform" or s.type.innermost_element.base != "atomic_uint":
+            continue
+        binding = _layout_int(s.layout, "binding") or 0
+        offset = _layout_int(s.layout, "offset")
+        offset = nxt.get(binding, 0) if offset is None else offset
+        out[s.name] = (binding, offset)
+        nxt[binding] = offset + 4 * _count(s.type)
+    return out
+
+
 def _block_layout(block: ast.InterfaceBlock) -> dict:
     out = {}
     for lid in block.qualifier.layout:
@@ -504,6 +523,7 @@ class IOLowering:
         for v in self.unit.builtin_variables:
             if v not in symbols:
                 symbols.append(v)
+        self._atomic_offsets = atomic_counter_offsets(self.unit.globals)
         for s in symbols:            # samplers and images: slots in declaration order
             inner = s.type.innermost_element
             if s.storage == "uniform" and (inner.is_sampler or inner.is_image):
@@ -1180,8 +1200,8 @@ class IOLowering:
             slot = table[s.name]
             o = Opaque("sampler" if inner.is_sampler else "image", inner, slot.slot, s.name, None, count)
         else:
-            binding = _layout_int(s.layout, "binding") or 0
-            offset = _layout_int(s.layout, "offset") or 0
+            binding, offset = self._atomic_offsets.get(
+                s.name, (_layout_int(s.layout, "binding") or 0, _layout_int(s.layout, "offset") or 0))
             self.atomic_counters[s.name] = OpaqueSlot(s.name, str(t), 0, count, binding, offset)
             o = Opaque("atomic", inner, 0, s.name, None, count, binding, offset)
         L.opaque[s] = o

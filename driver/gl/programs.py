@@ -943,21 +943,20 @@ class ProgramMixin:
         offsets default to the next free 4-byte slot of their binding in the same shader.
         A counter declared by several stages must have the same binding and offset in each
         (GLSL 4.30 section 4.4.6.2, as Mesa's linker checks)."""
+        from compiler.lower.io import atomic_counter_offsets
         buffers: dict[int, AtomicBufferInfo] = {}
         seen: dict[str, tuple] = {}
         for stage, m in merged.items():
-            next_offset: dict[int, int] = {}         # implicit offsets count within one stage
+            placed = atomic_counter_offsets(m["uniforms"])       # implicit offsets count within one stage
             for v in m["uniforms"]:
-                if _base_type(v.type).base != "atomic_uint":
+                if v.name not in placed:
                     continue
-                binding = v.layout.get("binding", 0)
-                offset = v.layout.get("offset", next_offset.get(binding, 0))
+                binding, offset = placed[v.name]
                 if v.name in seen:
                     if seen[v.name][:3] != (binding, offset, v.type):
                         raise LinkError(f"atomic counter `{v.name}' declared with a different binding, "
                                         "offset or type in another stage")
                     buffers[binding].stages.add(stage)
-                    next_offset[binding] = offset + seen[v.name][3]
                     continue
                 if binding >= self.limits.get("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 0):
                     raise LinkError(f"atomic counter `{v.name}' binding {binding} out of range")
@@ -978,7 +977,6 @@ class ProgramMixin:
                     buf.counters.append((name, offset + 4 * inner * k, inner))
                 buf.stages.add(stage)
                 buf.data_size_B = max(buf.data_size_B, offset + 4 * count)
-                next_offset[binding] = offset + 4 * count
                 seen[v.name] = (binding, offset, v.type, 4 * count)
         return [buffers[b] for b in sorted(buffers)]
 
