@@ -360,6 +360,18 @@ def glGetTextureImage(ctx, texture, level, format_, type_, bufSize, pixels):
         ffi.memmove(ffi.cast("char *", pixels), r, len(r))
 
 
+def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth, format_,
+                         type_, bufSize, pixels):
+    # the box is written into the client's memory in place: the bytes the pack state
+    # skips (row length, image height, skips) keep what the program put there
+    dest = None
+    if pixels != NULL:
+        def dest(n):
+            return ffi.buffer(ffi.cast("char *", pixels), n)
+    ctx.glGetTextureSubImage(texture, level, xoffset, yoffset, zoffset, width, height, depth, format_, type_,
+                             bufSize, dest=dest)
+
+
 def glReadnPixels(ctx, x, y, width, height, format_, type_, bufSize, data):
     r = ctx.glReadPixels(x, y, width, height, format_, type_)
     if r is not None and data != NULL:
@@ -510,6 +522,7 @@ OVERRIDES = {
     "glGetTexImage": glGetTexImage,
     "glGetTextureImage": glGetTextureImage,
     "glReadnPixels": glReadnPixels,
+    "glGetTextureSubImage": glGetTextureSubImage,
     "glGetPointerv": glGetPointerv,
     "glGetVertexAttribPointerv": glGetVertexAttribPointerv,
     "glDebugMessageCallback": glDebugMessageCallback,

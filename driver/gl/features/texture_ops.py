@@ -195,7 +195,10 @@ def _sub_image(ctx, texture, level, x, y, z, width, height, depth, read_level) -
 
 @entry_point
 def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
-                         format, type, bufSize):
+                         format, type, bufSize, dest=None):
+    """The packed box (bytes), or with ``dest`` (the C ABI: ``dest(n)`` is the
+    client's memory of n bytes) written there in place, leaving the bytes the pack
+    state skips as they were (GL 4.6 section 8.4.4.1), and None."""
     _has(ctx, "GL_ARB_get_texture_sub_image")
     data, layers, img, z0 = _sub_image(
         ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
@@ -204,10 +207,11 @@ def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, 
     whole = np.frombuffer(data, np.uint8).reshape(layers, img.height, img.width * bpp)
     box = whole[z0:z0 + depth, yoffset:yoffset + height, xoffset * bpp:(xoffset + width) * bpp]
     pack = ctx.state.pack
-    out = np.zeros(image_size_B(pack, format, type, width, height, depth), np.uint8)
-    check(out.size <= bufSize, E.GL_INVALID_OPERATION, f"the image needs {out.size} bytes, bufSize is {bufSize}")
+    n = image_size_B(pack, format, type, width, height, depth)
+    check(n <= bufSize, E.GL_INVALID_OPERATION, f"the image needs {n} bytes, bufSize is {bufSize}")
+    out = np.zeros(n, np.uint8) if dest is None else np.frombuffer(dest(n), np.uint8)
     _client_rows(out, pack, format, type, width, height, depth)[...] = box
-    return out.tobytes()
+    return out.tobytes() if dest is None else None
 
 
 @entry_point
