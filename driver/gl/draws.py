@@ -460,6 +460,18 @@ class DrawMixin:
             return s.primitive_restart_index
         return None
 
+    def _reads_client_arrays(self) -> bool:
+        """Whether an enabled vertex array of the bound vertex array object reads
+        client memory (compatibility profile). An indirect draw then reads its
+        command back and draws it directly, as Mesa does: the vertices to upload
+        follow from the command (GL 4.6 compatibility section 10.4 allows client
+        arrays with indirect draws; GLES 3.1 and core contexts have none)."""
+        vao = self.vao
+        if self.api.es or vao.n_attribs == 0:
+            return False
+        return any(a.enabled and vao.bindings[a.binding].buffer is None for a in vao.attribs) or \
+            any(a.enabled and b.buffer is None for a, b in vao.legacy.values())
+
     def _no_client_arrays(self):
         raise GLError(E.GL_INVALID_OPERATION, "client arrays with an indirect draw")
 
@@ -481,6 +493,10 @@ class DrawMixin:
         check(self.api.gl_or_es((4, 0), (3, 1)), E.GL_INVALID_OPERATION)
         indirect = indirect or 0
         buf = self._indirect_buffer(indirect, 16)
+        if self._reads_client_arrays():
+            count, instances, first, base_instance = (
+                int(v) for v in np.frombuffer(read_buffer(self, buf, indirect, 16), np.uint32))
+            return self._draw_arrays(mode, first, count, instances, base_instance)
         self.validate_draw(mode, 0)
         self._emit_draw(mode, DrawInfo(PipePrim(mode)), [DrawStartCountBias(0, 0)],
                         IndirectInfo(buf.resource, indirect, 16), self._no_client_arrays)
@@ -492,6 +508,12 @@ class DrawMixin:
         buf = self._indirect_buffer(indirect, 20)
         ebo = self.vao.element_buffer
         check(ebo is not None, E.GL_INVALID_OPERATION, "no element array buffer")
+        if self._reads_client_arrays():
+            count, instances, first, basevertex, base_instance = (
+                int(v) for v in np.frombuffer(read_buffer(self, buf, indirect, 20), np.uint32))
+            basevertex -= (basevertex >> 31) << 32          # a GLint
+            return self._draw_elements(mode, count, type, first * INDEX_TYPES[type], instances,
+                                       basevertex, base_instance, None)
         self.validate_draw(mode, 0)
         size = INDEX_TYPES[type]
         self._emit_draw(mode, DrawInfo(PipePrim(mode), size, ebo.resource,
