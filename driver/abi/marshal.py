@@ -385,7 +385,7 @@ def _map(name):
         if r is None:
             return NULL
         c = ffi.from_buffer(r, require_writable=False)
-        _mapped[(id(ctx), target)] = (c, r)
+        _mapped[_mapping_key(ctx, target)] = (c, r)
         return ffi.cast("void *", c)
     return map_buffer
 
@@ -393,7 +393,7 @@ def _map(name):
 def _unmap(name):
     def unmap_buffer(ctx, target):
         r = getattr(ctx, name)(target)
-        _mapped.pop((id(ctx), target), None)
+        _mapped.pop(_mapping_key(ctx, target), None)
         return boolean(r)
     return unmap_buffer
 
@@ -406,6 +406,24 @@ def glGetPointerv(ctx, pname, params):
 def glGetVertexAttribPointerv(ctx, index, pname, pointer):
     r = ctx.glGetVertexAttribPointerv(index, pname)
     put(pointer, "void *", _pointer_value(r))
+
+
+# GL_EXT_direct_state_access's pointer queries (not commands of its table: each has its
+# own shape), answered as glGetPointerv is
+def glGetPointerIndexedvEXT(ctx, target, index, data):
+    put(data, "void *", _pointer_value(ctx.glGetPointerIndexedvEXT(target, index)))
+
+
+def glGetPointeri_vEXT(ctx, pname, index, params):
+    put(params, "void *", _pointer_value(ctx.glGetPointeri_vEXT(pname, index)))
+
+
+def glGetVertexArrayPointervEXT(ctx, vaobj, pname, param):
+    put(param, "void *", _pointer_value(ctx.glGetVertexArrayPointervEXT(vaobj, pname)))
+
+
+def glGetVertexArrayPointeri_vEXT(ctx, vaobj, index, pname, param):
+    put(param, "void *", _pointer_value(ctx.glGetVertexArrayPointeri_vEXT(vaobj, index, pname)))
 
 
 def _pointer_value(r) -> int:
@@ -525,6 +543,10 @@ OVERRIDES = {
     "glGetTextureSubImage": glGetTextureSubImage,
     "glGetPointerv": glGetPointerv,
     "glGetVertexAttribPointerv": glGetVertexAttribPointerv,
+    "glGetPointerIndexedvEXT": glGetPointerIndexedvEXT,
+    "glGetPointeri_vEXT": glGetPointeri_vEXT,
+    "glGetVertexArrayPointervEXT": glGetVertexArrayPointervEXT,
+    "glGetVertexArrayPointeri_vEXT": glGetVertexArrayPointeri_vEXT,
     "glDebugMessageCallback": glDebugMessageCallback,
     "glGetDebugMessageLog": glGetDebugMessageLog,
     "glGetUniformIndices": glGetUniformIndices,
@@ -763,7 +785,8 @@ _arity: dict[object, int] = {}
 def call(method, args, extra):
     """Call a front-end method with `args`, plus `extra` (output sizes such as
     bufSize) when the method takes them."""
-    fn = getattr(method, "__func__", method)
+    probe = getattr(method, "arity_of", method)      # an EXT DSA command: its core method's
+    fn = getattr(probe, "__func__", probe)
     n = _arity.get(fn)
     if n is None:
         import inspect
@@ -865,3 +888,71 @@ OVERRIDES.update({name: _compressed_upload(name) for name in (
     "glCompressedTexSubImage1D", "glCompressedTexSubImage2D", "glCompressedTexSubImage3D")})
 OVERRIDES["glGetCompressedTexImage"] = glGetCompressedTexImage
 OVERRIDES.update(_alias_overrides())
+
+
+# -- GL_EXT_direct_state_access: each command of the front end's table
+# (driver.gl.legacy.ext_dsa.EXT_DSA_MARSHAL: name -> (core command, leading selector
+# arguments)) is marshalled as its core command, whose pointers the registry sizes
+# (most of the EXT's have no len). The leading arguments (texture, texunit, matrix mode,
+# ARB program, vertex array object, a framebuffer without target) are held aside; with
+# none, the object name stands in the core's target's place (buffers, framebuffers,
+# renderbuffers). The core's marshalling then runs on a context whose core command is
+# the EXT command with the leading arguments in front.
+class _Selected:
+    """The EXT command as the core command's marshalling calls it. ``arity_of``: the
+    core method, whose parameters tell `call` whether it takes the output sizes."""
+
+    __slots__ = ("_ext", "_leading", "arity_of")
+
+    def __init__(self, ext, leading: tuple, core):
+        self._ext, self._leading, self.arity_of = ext, leading, core
+
+    def __call__(self, *args, **kwargs):
+        return self._ext(*self._leading, *args, **kwargs)
+
+
+class _SelectorContext:
+    """The context a core command's marshalling sees when it runs for an EXT DSA
+    command: its core command is the EXT command; every other attribute (the unpack
+    state, the bound pixel buffers) is the context's own."""
+
+    __slots__ = ("_ctx", "_core", "_ext", "_leading")
+
+    def __init__(self, ctx, core: str, ext: str, leading: tuple):
+        self._ctx, self._core, self._ext, self._leading = ctx, core, ext, leading
+
+    def __getattr__(self, name):
+        if name != self._core:
+            return getattr(self._ctx, name)
+        return _Selected(getattr(self._ctx, self._ext), self._leading, getattr(self._ctx, name))
+
+
+def _mapping_key(ctx, target) -> tuple:
+    """What keeps a mapping's memory alive is filed under: the context and the target
+    (glMapBuffer), or the buffer (glMapNamedBufferEXT through its core command's
+    marshalling)."""
+    if isinstance(ctx, _SelectorContext):
+        return id(ctx._ctx), "named", target
+    return id(ctx), target
+
+
+def _ext_dsa(ext: str, core: str, leading: int):
+    def run(ctx, *args):
+        from driver.abi import _commands
+        from driver.gl.legacy.ext_dsa import selector_error
+        if ctx.api.has_extension("GL_EXT_direct_state_access"):
+            err = selector_error(ctx, ext, args)     # before any client memory is read
+            if err is not None:
+                raise err
+        impl = OVERRIDES.get(core) or _commands.MARSHAL[core]
+        return impl(_SelectorContext(ctx, core, ext, args[:leading]), *args[leading:])
+    run.__name__ = ext
+    return run
+
+
+def _ext_dsa_overrides() -> dict:
+    from driver.gl.legacy.ext_dsa import EXT_DSA_MARSHAL
+    return {ext: _ext_dsa(ext, core, leading) for ext, (core, leading) in EXT_DSA_MARSHAL.items()}
+
+
+OVERRIDES.update(_ext_dsa_overrides())

@@ -124,12 +124,16 @@ class ARBProgramMixin:
     def _arb_limits(self, target: int) -> Limits:
         """ARB_LIMITS with the context's texture units, coordinate sets and
         vertex attributes (the GL limits the rest of the context reports)."""
-        import dataclasses
-        lim = self.limits
-        return dataclasses.replace(ARB_LIMITS[_TARGETS[target]],
-                                   texture_image_units=lim["GL_MAX_TEXTURE_IMAGE_UNITS"],
-                                   texture_coords=lim["GL_MAX_TEXTURE_COORDS"],
-                                   attribs=lim["GL_MAX_VERTEX_ATTRIBS"])
+        cache = self.__dict__.setdefault("_arb_limits_cache", {})     # a context's limits never change
+        limits = cache.get(target)
+        if limits is None:
+            import dataclasses
+            lim = self.limits
+            limits = cache[target] = dataclasses.replace(ARB_LIMITS[_TARGETS[target]],
+                                                         texture_image_units=lim["GL_MAX_TEXTURE_IMAGE_UNITS"],
+                                                         texture_coords=lim["GL_MAX_TEXTURE_COORDS"],
+                                                         attribs=lim["GL_MAX_VERTEX_ATTRIBS"])
+        return limits
 
     @extends
     def _enable_caps(self, core) -> set[int]:
@@ -287,6 +291,10 @@ class ARBProgramMixin:
                            E.GL_MAX_PROGRAM_ADDRESS_REGISTERS_ARB: lim.address_registers,
                            E.GL_MAX_PROGRAM_NATIVE_ADDRESS_REGISTERS_ARB: lim.address_registers})
         else:
+            # a fragment program has no address registers; the queries answer 0 (as Mesa's)
+            values.update(dict.fromkeys((E.GL_PROGRAM_ADDRESS_REGISTERS_ARB, E.GL_PROGRAM_NATIVE_ADDRESS_REGISTERS_ARB,
+                                         E.GL_MAX_PROGRAM_ADDRESS_REGISTERS_ARB,
+                                         E.GL_MAX_PROGRAM_NATIVE_ADDRESS_REGISTERS_ARB), 0))
             alu = p.num_alu_instructions if p else 0
             tex = p.num_tex_instructions if p else 0
             ind = _tex_indirections(p) if p else 0

@@ -133,8 +133,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_MESA_pack_invert", _ANY, _GL32, _N, _N, DONE),  # test_legacy_small_extensions.py
     _x("GL_APPLE_vertex_array_object", _ANY, _N, _N, _N, DONE),   # test_legacy_small_extensions.py
     _x("GL_EXT_vertex_array", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
-    # driver/gl/legacy/ext_dsa.py; tests/driver/gl/test_ext_direct_state_access.py
-    _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, MISSING),
+    # driver/gl/legacy/ext_dsa.py, its C marshalling driver/abi/marshal.py (the core commands');
+    # tests/driver/gl/test_ext_direct_state_access.py, tests/driver/abi/c/ext_dsa.c
+    _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_blit", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_multisample", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),

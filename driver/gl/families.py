@@ -30,6 +30,7 @@ from driver.gl.interface_query import InterfaceQueryMixin
 from driver.gl.later import LaterStagesMixin
 from driver.gl.legacy import LEGACY_FAMILIES, install_dispatch
 from driver.gl.pipelines import PipelineMixin
+from driver.gl.proxy_textures import ProxyTextureMixin
 from driver.gl.programs import ProgramMixin
 from driver.gl.queries import QueryMixin
 from driver.gl.readback import ReadbackMixin
@@ -44,9 +45,9 @@ __all__ = ["Context", "command_owners", "entry_points", "missing_entry_points"]
 # the methods of the families after it (driver.gl.compose). The legacy layer
 # (ARB programs and driver.gl.legacy) comes first: it hooks into the core.
 FAMILIES = (ARBProgramMixin, *LEGACY_FAMILIES, PipelineMixin, ClearQuadMixin, CompatMixin, DesktopMixin,
-            LaterStagesMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, TexImageExtraMixin,
-            TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin, StateMixin, BufferMixin, VertexArrayMixin,
-            GetMixin)
+            LaterStagesMixin, DrawMixin, InterfaceQueryMixin, QueryMixin, ReadbackMixin, ProxyTextureMixin,
+            TexImageExtraMixin, TextureMixin, FramebufferMixin, ProgramMixin, UniformMixin, StateMixin, BufferMixin,
+            VertexArrayMixin, GetMixin)
 
 
 def _compose_families(cls):

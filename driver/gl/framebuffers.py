@@ -463,8 +463,9 @@ class FramebufferMixin:
                   E.GL_COLOR_ATTACHMENT0 + self.caps.max_render_targets, E.GL_INVALID_OPERATION)
             fb.read_buffer = src
             return
-        # GL 4.6 section 18.2.1: a constant of table 17.4 (one buffer to read) or 17.5
-        check(src in _DEFAULT_BUFFER_ENUMS or src in (E.GL_FRONT, E.GL_LEFT, E.GL_RIGHT) or
+        # GL 4.6 section 18.2.1: a constant of table 17.4 (FRONT_AND_BACK too: the
+        # window's one image, as Mesa reads its front left buffer) or 17.5
+        check(src in _DEFAULT_BUFFER_ENUMS or src in _MULTIPLE_BUFFERS or
               _is_color_attachment(src), E.GL_INVALID_ENUM, f"bad read buffer {src:#x}")
         if fb is None:
             check(src == E.GL_NONE or _WINDOW_BUFFERS & _BUFFERS_NAMED.get(src, {src}), E.GL_INVALID_OPERATION,

@@ -190,7 +190,8 @@ class Fuzzer:
                 "face", "light", "coord", "map", "plane", "func", "cap", "stride", "order",
                 "uorder", "vorder", "ustride", "vstride", "un", "vn", "i1", "i2", "j1", "j2",
                 "unit", "transpose", "texture", "first", "width", "height", "format", "level",
-                "sampler", "attribindex", "bufferIndex", "drawbuffer", "buffer")):
+                "sampler", "attribindex", "bufferIndex", "drawbuffer", "buffer", "texunit", "vaobj",
+                "framebuffer", "renderbuffer", "array")):
             return self.float()
         if param in _WIDE_PARAMS or (command, param) in _WIDE_COMMANDS_PARAMS:
             return self.wide()
@@ -454,20 +455,29 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
         if isinstance(v, types.FunctionType) and v.__module__ == real_marshal.__name__ and k not in vars(fake):
             override_globals[k] = types.FunctionType(v.__code__, override_globals, v.__name__, v.__defaults__,
                                                      v.__closure__)
-    marshal = {}
-    for n in names:
+    def faked(n):
         fn = real_marshal.OVERRIDES.get(n) or _commands.MARSHAL[n]
         aliased = _alias_of(fn)
         if aliased is not None:         # an alias of an override: the override, for the alias
             impl, core, alias = aliased
             impl = types.FunctionType(impl.__code__, override_globals, impl.__name__, impl.__defaults__,
                                       impl.__closure__)
-            marshal[n] = (lambda impl, core, alias: lambda ctx, *args: impl(
+            run = (lambda impl, core, alias: lambda ctx, *args: impl(
                 real_marshal._AliasContext(ctx, core, alias), *args))(impl, core, alias)
-            marshal[n].__name__ = n
-            continue
+            run.__name__ = n
+            return run
+        selected = _ext_dsa_of(fn)
+        if selected is not None:        # an EXT DSA command: its core command's marshalling
+            ext, core, leading = selected
+            core_fn = faked(core)
+            run = (lambda core_fn, core, ext, leading: lambda ctx, *args: core_fn(
+                real_marshal._SelectorContext(ctx, core, ext, args[:leading]), *args[leading:]))(
+                core_fn, core, ext, leading)
+            run.__name__ = n
+            return run
         glb = override_globals if n in real_marshal.OVERRIDES else {**fn.__globals__, "M": fake}
-        marshal[n] = types.FunctionType(fn.__code__, glb, n, fn.__defaults__, fn.__closure__)
+        return types.FunctionType(fn.__code__, glb, n, fn.__defaults__, fn.__closure__)
+    marshal = {n: faked(n) for n in names}
     t0 = time.perf_counter()
     try:
         _setup(c, fz)
@@ -585,6 +595,22 @@ def _alias_of(fn):
     return None
 
 
+def _ext_dsa_of(fn):
+    """(EXT command, core command, leading selector arguments) when `fn` runs a core
+    command's marshalling for a GL_EXT_direct_state_access command (driver.abi.marshal's
+    _ext_dsa runners), else None."""
+    cells = dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+    if {"ext", "core", "leading"} <= cells.keys():
+        return cells["ext"], cells["core"], cells["leading"]
+    return None
+
+
+def _c_params(name: str) -> tuple[str, ...]:
+    from driver.abi import _commands
+    code = _commands.MARSHAL[name].__code__
+    return code.co_varnames[1:code.co_argcount]
+
+
 def _pointer_params(fn) -> set[str]:
     """The C parameters the marshalling hands to a pointer helper."""
     got = _pointer_cache.get(fn.__name__)
@@ -594,6 +620,14 @@ def _pointer_params(fn) -> set[str]:
         from driver.abi import _commands
         from driver.abi import marshal as real_marshal
         source_fn = real_marshal.OVERRIDES.get(fn.__name__) or _commands.MARSHAL[fn.__name__]
+        selected = _ext_dsa_of(source_fn)
+        if selected is not None:        # the core's pointers, at the EXT's positions
+            ext, core, leading = selected
+            core_params, ext_params = _c_params(core), _c_params(ext)
+            core_pointers = _pointer_params(types.SimpleNamespace(__name__=core))
+            got = {ext_params[i + leading] for i, p in enumerate(core_params) if p in core_pointers}
+            _pointer_cache[fn.__name__] = got
+            return got
         aliased = _alias_of(source_fn)
         generated = _commands.MARSHAL
         if aliased is None and fn.__name__ not in real_marshal.OVERRIDES and hasattr(generated, "source"):

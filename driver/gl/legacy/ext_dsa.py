@@ -33,7 +33,7 @@ from driver.gl.compose import extends
 from driver.gl.errors import GLError, check
 from driver.gl.features import call
 
-__all__ = ["ExtDirectStateAccessMixin", "EXT_DSA_COMMANDS", "EXT_DSA_MARSHAL"]
+__all__ = ["ExtDirectStateAccessMixin", "EXT_DSA_COMMANDS", "EXT_DSA_MARSHAL", "selector_error"]
 
 _CUBE_FACES = range(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X, E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + 6)
 _TEXTURE_BINDINGS = {
@@ -45,9 +45,9 @@ _TEXTURE_BINDINGS = {
     E.GL_TEXTURE_2D_MULTISAMPLE: E.GL_TEXTURE_BINDING_2D_MULTISAMPLE,
     E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY: E.GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY,
     E.GL_PROXY_TEXTURE_1D: None, E.GL_PROXY_TEXTURE_2D: None, E.GL_PROXY_TEXTURE_3D: None,
-    E.GL_PROXY_TEXTURE_CUBE_MAP: None, E.GL_PROXY_TEXTURE_RECTANGLE: None,
+    E.GL_PROXY_TEXTURE_CUBE_MAP: None, E.GL_PROXY_TEXTURE_RECTANGLE: None, E.GL_PROXY_TEXTURE_1D_ARRAY: None,
+    E.GL_PROXY_TEXTURE_2D_ARRAY: None, E.GL_PROXY_TEXTURE_CUBE_MAP_ARRAY: None,
 }
-_TEXUNITS = 32          # GL_TEXTURE0 .. GL_TEXTURE31 as selectors
 _SCRATCH_BUFFER = E.GL_COPY_WRITE_BUFFER      # the binding a named buffer is made current on
 
 
@@ -55,9 +55,14 @@ def _get(ctx, pname: int) -> int:
     return call(ctx, "glGetIntegerv", pname)[0]
 
 
+def _units(ctx) -> int:
+    """How many texture units a selector may name (GL_TEXTUREi): glActiveTexture's."""
+    return ctx.limits["GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"]
+
+
 @contextlib.contextmanager
 def _unit(ctx, texunit: int):
-    check(E.GL_TEXTURE0 <= texunit < E.GL_TEXTURE0 + _TEXUNITS, E.GL_INVALID_ENUM, f"bad texunit {texunit:#x}")
+    check(E.GL_TEXTURE0 <= texunit < E.GL_TEXTURE0 + _units(ctx), E.GL_INVALID_ENUM, f"bad texunit {texunit:#x}")
     saved = _get(ctx, E.GL_ACTIVE_TEXTURE)
     call(ctx, "glActiveTexture", texunit)
     try:
@@ -68,7 +73,8 @@ def _unit(ctx, texunit: int):
 
 @contextlib.contextmanager
 def _client_unit(ctx, texunit: int):
-    check(E.GL_TEXTURE0 <= texunit < E.GL_TEXTURE0 + _TEXUNITS, E.GL_INVALID_ENUM, f"bad texunit {texunit:#x}")
+    check(E.GL_TEXTURE0 <= texunit < E.GL_TEXTURE0 + ctx.limits["GL_MAX_TEXTURE_COORDS"], E.GL_INVALID_ENUM,
+          f"bad client texunit {texunit:#x}")
     saved = _get(ctx, E.GL_CLIENT_ACTIVE_TEXTURE)
     call(ctx, "glClientActiveTexture", texunit)
     try:
@@ -81,7 +87,7 @@ def _client_unit(ctx, texunit: int):
 def _matrix(ctx, mode: int):
     saved = _get(ctx, E.GL_MATRIX_MODE)
     with contextlib.ExitStack() as stack:
-        if E.GL_TEXTURE0 <= mode < E.GL_TEXTURE0 + _TEXUNITS:      # GL_TEXTUREi: unit i's texture matrix
+        if E.GL_TEXTURE0 <= mode < E.GL_TEXTURE0 + _units(ctx):      # GL_TEXTUREi: unit i's texture matrix
             stack.enter_context(_unit(ctx, mode))
             mode = E.GL_TEXTURE
         call(ctx, "glMatrixMode", mode)
@@ -96,7 +102,8 @@ def _texture(ctx, texture: int, target: int):
     bind_target = E.GL_TEXTURE_CUBE_MAP if target in _CUBE_FACES else target
     check(bind_target in _TEXTURE_BINDINGS, E.GL_INVALID_ENUM, f"bad texture target {target:#x}")
     binding = _TEXTURE_BINDINGS[bind_target]
-    if binding is None:           # a proxy target names no object
+    if binding is None:           # a proxy target names no object: texture 0 only (as Mesa)
+        check(texture == 0, E.GL_INVALID_OPERATION, "a proxy target takes texture 0")
         yield
         return
     saved = _get(ctx, binding)
@@ -135,7 +142,7 @@ def _renderbuffer(ctx, renderbuffer: int):
 def _program(ctx, program: int, target: int):
     check(target in (E.GL_VERTEX_PROGRAM_ARB, E.GL_FRAGMENT_PROGRAM_ARB), E.GL_INVALID_ENUM,
           f"bad program target {target:#x}")
-    saved = call(ctx, "glGetProgramivARB", target, E.GL_PROGRAM_BINDING_ARB)[0]
+    saved = ctx._arb_bound[target].name        # PROGRAM_BINDING_ARB (its query builds every answer)
     call(ctx, "glBindProgramARB", target, program)
     try:
         yield
@@ -184,6 +191,16 @@ def _by_framebuffer_no_target(ctx, framebuffer, *rest):
     return _framebuffer(ctx, framebuffer), rest
 
 
+@contextlib.contextmanager
+def _framebuffer_bound(ctx, framebuffer: int):
+    with _framebuffer(ctx, framebuffer, E.GL_READ_FRAMEBUFFER), _framebuffer(ctx, framebuffer):
+        yield
+
+
+def _by_framebuffer_bound(ctx, framebuffer, *rest):
+    return _framebuffer_bound(ctx, framebuffer), rest
+
+
 def _by_read_framebuffer(ctx, framebuffer, *rest):
     return _framebuffer(ctx, framebuffer, E.GL_READ_FRAMEBUFFER), rest
 
@@ -194,6 +211,12 @@ def _by_renderbuffer(ctx, renderbuffer, *rest):
 
 def _by_program(ctx, program, target, *rest):
     return _program(ctx, program, target), (target, *rest)
+
+
+def _by_program_query(ctx, program, target, pname):
+    # PROGRAM_BINDING_ARB is the context's binding, not a property of the named program
+    scope = contextlib.nullcontext() if pname == E.GL_PROGRAM_BINDING_ARB else _program(ctx, program, target)
+    return scope, (target, pname)
 
 
 def _by_vao(ctx, vaobj, *rest):
@@ -259,6 +282,9 @@ for _ext, _core in {"glNamedFramebufferTexture1DEXT": "glFramebufferTexture1D",
                     "glNamedFramebufferParameteriEXT": "glFramebufferParameteri",
                     "glGetNamedFramebufferParameterivEXT": "glGetFramebufferParameteriv"}.items():
     _COMMANDS[_ext] = (_by_framebuffer, _core)
+# "the same value GetIntegerv would return [...] as if the framebuffer had been bound with
+# BindFramebuffer": draw and read
+_COMMANDS["glGetFramebufferParameterivEXT"] = (_by_framebuffer_bound, "glGetIntegerv")
 _COMMANDS["glFramebufferDrawBufferEXT"] = (_by_framebuffer_no_target, "glDrawBuffer")
 _COMMANDS["glFramebufferDrawBuffersEXT"] = (_by_framebuffer_no_target, "glDrawBuffers")
 _COMMANDS["glFramebufferReadBufferEXT"] = (_by_read_framebuffer, "glReadBuffer")
@@ -273,9 +299,9 @@ for _ext, _core in {"glNamedProgramStringEXT": "glProgramStringARB",
                     "glNamedProgramLocalParameter4dvEXT": "glProgramLocalParameter4dvARB",
                     "glGetNamedProgramLocalParameterfvEXT": "glGetProgramLocalParameterfvARB",
                     "glGetNamedProgramLocalParameterdvEXT": "glGetProgramLocalParameterdvARB",
-                    "glGetNamedProgramivEXT": "glGetProgramivARB",
                     "glGetNamedProgramStringEXT": "glGetProgramStringARB"}.items():
     _COMMANDS[_ext] = (_by_program, _core)
+_COMMANDS["glGetNamedProgramivEXT"] = (_by_program_query, "glGetProgramivARB")
 for _ext, _core in {"glEnableVertexArrayAttribEXT": "glEnableVertexAttribArray",
                     "glDisableVertexArrayAttribEXT": "glDisableVertexAttribArray",
                     "glVertexArrayVertexAttribFormatEXT": "glVertexAttribFormat",
@@ -290,18 +316,49 @@ EXT_DSA_COMMANDS = tuple(sorted(_COMMANDS))
 # the C ABI's marshalling of a table command is its core command's, with this many
 # leading selector arguments in front (0: the object name takes the core's target's place)
 _LEADING = {_by_texture: 1, _by_unit: 1, _by_client_unit: 1, _by_matrix: 1, _by_buffer: 0, _by_framebuffer: 0,
-            _by_framebuffer_no_target: 1, _by_read_framebuffer: 1, _by_renderbuffer: 0, _by_program: 1,
-            _by_vao: 1}
+            _by_framebuffer_no_target: 1, _by_framebuffer_bound: 1, _by_read_framebuffer: 1, _by_renderbuffer: 0,
+            _by_program: 1, _by_program_query: 1, _by_vao: 1}
 EXT_DSA_MARSHAL = {name: (core, _LEADING[selector]) for name, (selector, core) in _COMMANDS.items()}
 
 
+def selector_error(ctx, name: str, args) -> GLError | None:
+    """The error EXT command ``name`` of the table gives on its selector arguments
+    (``args``: the command's own) before its core command runs: a target or texture
+    unit out of range, a texture of another target, buffer 0. Found without binding
+    anything, so that the C ABI need not read a failing call's client memory (a C
+    driver validates first; piglit's textures test hands a freed image to a
+    glTextureImage2DEXT that fails on its target). None: the selector is fine, or the
+    command is compiled into a display list (which checks nothing now)."""
+    if ctx._list_compiling is not None and ctx._list_compiling[1] == E.GL_COMPILE:
+        return None
+    selector = _COMMANDS[name][0]
+    try:
+        if selector is _by_texture:
+            texture, target = args[0], args[1]
+            bind_target = E.GL_TEXTURE_CUBE_MAP if target in _CUBE_FACES else target
+            check(bind_target in _TEXTURE_BINDINGS, E.GL_INVALID_ENUM, f"bad texture target {target:#x}")
+            check(texture == 0 or _TEXTURE_BINDINGS[bind_target] is not None, E.GL_INVALID_OPERATION,
+                  "a proxy target takes texture 0")
+            tex = ctx.textures.get(texture) if texture else None
+            check(tex is None or tex.target in (0, bind_target), E.GL_INVALID_OPERATION,
+                  "texture target mismatch")
+        elif selector in (_by_unit, _by_client_unit):
+            n = _units(ctx) if selector is _by_unit else ctx.limits["GL_MAX_TEXTURE_COORDS"]
+            check(E.GL_TEXTURE0 <= args[0] < E.GL_TEXTURE0 + n, E.GL_INVALID_ENUM, f"bad texunit {args[0]:#x}")
+        elif selector is _by_buffer:
+            check(args[0] != 0, E.GL_INVALID_OPERATION, "buffer 0 names no buffer object")
+    except GLError as err:
+        return err
+    return None
+
+
 def _make(name: str, selector, core: str):
-    def command(self, *args):
+    def command(self, *args, **kwargs):         # kwargs: the C ABI's (dest=, as the core's)
         check(self.api.has_extension("GL_EXT_direct_state_access"), E.GL_INVALID_OPERATION,
               "no GL_EXT_direct_state_access")
         scope, core_args = selector(self, *args)
         with scope:
-            return call(self, core, *core_args)
+            return call(self, core, *core_args, **kwargs)
     command.__name__ = command.__qualname__ = name
     command.__doc__ = f"GL_EXT_direct_state_access: {core} on the named object or selector."
     return command
@@ -360,7 +417,7 @@ class ExtDirectStateAccessMixin:
         check(self.api.has_extension("GL_EXT_direct_state_access"), E.GL_INVALID_OPERATION,
               "no GL_EXT_direct_state_access")
         with _vao(self, vaobj):
-            if E.GL_TEXTURE0 <= array < E.GL_TEXTURE0 + _TEXUNITS:     # GL_TEXTUREi: unit i's coordinates
+            if E.GL_TEXTURE0 <= array < E.GL_TEXTURE0 + self.limits["GL_MAX_TEXTURE_COORDS"]:  # unit i's coordinates
                 with _client_unit(self, array):
                     call(self, "glEnableClientState" if enable else "glDisableClientState", E.GL_TEXTURE_COORD_ARRAY)
             else:
@@ -376,6 +433,10 @@ class ExtDirectStateAccessMixin:
         check(self.api.has_extension("GL_EXT_direct_state_access"), E.GL_INVALID_OPERATION,
               "no GL_EXT_direct_state_access")
         with _vao(self, vaobj):
+            if pname in _ARRAY_POINTERS:    # a pointer as an integer (the address's low 32 bits, as Mesa's)
+                r = call(self, "glGetPointerv", pname)
+                address = r if isinstance(r, int) else int(getattr(r, "base", 0) or 0)
+                return [(address + (1 << 31)) % (1 << 32) - (1 << 31)]
             return call(self, "glGetIntegerv", pname)
 
     def glGetVertexArrayPointervEXT(self, vaobj, pname):
@@ -555,6 +616,9 @@ _CLIENT_UNIT_STATE = frozenset((E.GL_TEXTURE_COORD_ARRAY, E.GL_TEXTURE_COORD_ARR
                                 E.GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, E.GL_TEXTURE_COORD_ARRAY_COUNT_EXT))
 _CLIENT_UNIT_QUERIES = (E.GL_TEXTURE_COORD_ARRAY, E.GL_TEXTURE_COORD_ARRAY_SIZE, E.GL_TEXTURE_COORD_ARRAY_TYPE,
                         E.GL_TEXTURE_COORD_ARRAY_STRIDE, E.GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING)
+_ARRAY_POINTERS = frozenset((E.GL_VERTEX_ARRAY_POINTER, E.GL_NORMAL_ARRAY_POINTER, E.GL_COLOR_ARRAY_POINTER,
+                             E.GL_INDEX_ARRAY_POINTER, E.GL_TEXTURE_COORD_ARRAY_POINTER, E.GL_EDGE_FLAG_ARRAY_POINTER,
+                             E.GL_FOG_COORD_ARRAY_POINTER, E.GL_SECONDARY_COLOR_ARRAY_POINTER))
 _CLIENT_ARRAYS = (E.GL_VERTEX_ARRAY, E.GL_NORMAL_ARRAY, E.GL_COLOR_ARRAY, E.GL_INDEX_ARRAY, E.GL_EDGE_FLAG_ARRAY,
                   E.GL_FOG_COORD_ARRAY, E.GL_SECONDARY_COLOR_ARRAY)
 _PIXEL_STORE_DEFAULTS = tuple((getattr(E, f"GL_{d}_{p}"), v) for d in ("PACK", "UNPACK")

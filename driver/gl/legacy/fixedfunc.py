@@ -19,7 +19,7 @@ from driver.gl.legacy.ffgen import (SHADOW_TARGETS, FragmentKey, LightKey, UnitK
 from driver.gl.features.gles1 import crop_rect
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
-from driver.gl.textures import bound_texture
+from driver.gl.textures import bound_texture, texture_targets
 
 __all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS", "PIXEL_UNIT"]
 
@@ -88,22 +88,45 @@ class FixedFunctionMixin:
 
     @extends
     def _tex_parameter(self, core, target: int, pname: int, value) -> None:
+        if pname == E.GL_TEXTURE_PRIORITY and self.api.compat:
+            # GL 2.1 section 3.8.12: a priority in [0, 1] (clamped); an integer maps as a
+            # colour does (table 2.9), as Mesa's glTexParameteri
+            check_enum(target, texture_targets(self.api) - {E.GL_TEXTURE_BUFFER})
+            v0 = value[0] if isinstance(value, (list, tuple)) else value
+            p = _int_color(v0) if isinstance(v0, int) else float(v0)
+            bound_texture(self, target).priority = min(1.0, max(0.0, p))
+            return None
         if not self._crop_rect_pname(target, pname):
             return core(target, pname, value)
         check(isinstance(value, list) and len(value) >= 4, E.GL_INVALID_ENUM,
               "TEXTURE_CROP_RECT_OES takes four values")
         bound_texture(self, target).crop_rect_oes = tuple(int(v) for v in value[:4])
 
+    def _priority_query(self, target: int, pname: int) -> float | None:
+        """TEXTURE_PRIORITY (default 1) and TEXTURE_RESIDENT (always true: every
+        texture is in GPU-visible memory) of a compatibility context, else None."""
+        if pname not in (E.GL_TEXTURE_PRIORITY, E.GL_TEXTURE_RESIDENT) or not self.api.compat:
+            return None
+        check_enum(target, texture_targets(self.api) - {E.GL_TEXTURE_BUFFER})
+        tex = bound_texture(self, target)
+        return getattr(tex, "priority", 1.0) if pname == E.GL_TEXTURE_PRIORITY else 1.0
+
     @extends
     def glGetTexParameteriv(self, core, target: int, pname: int) -> list:
         if self._crop_rect_pname(target, pname):
             return list(crop_rect(bound_texture(self, target)))
+        v = self._priority_query(target, pname)
+        if v is not None:       # as a colour (GL 2.1 section 6.1.2), truncated as Mesa's
+            return [int(v * 2147483647.0) if pname == E.GL_TEXTURE_PRIORITY else int(v)]
         return core(target, pname)
 
     @extends
     def glGetTexParameterfv(self, core, target: int, pname: int) -> list:
         if self._crop_rect_pname(target, pname):
             return [float(v) for v in crop_rect(bound_texture(self, target))]
+        v = self._priority_query(target, pname)
+        if v is not None:
+            return [v]
         return core(target, pname)
 
     # -- enables -------------------------------------------------------------------------

@@ -48,6 +48,10 @@ def _texgen_enabled(cap):
     return lambda c: cap in c.legacy.texgen_enabled[c.active_texture % 8]
 
 
+# the compatibility arrays whose pointers the core glGetPointerv does not answer
+_LEGACY_POINTERS = {E.GL_EDGE_FLAG_ARRAY_POINTER: E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY_POINTER: E.GL_INDEX_ARRAY,
+                    E.GL_FOG_COORD_ARRAY_POINTER: E.GL_FOG_COORD_ARRAY}
+
 class GetLegacyMixin:
     @extends
     def _legacy_get_entries(self, core) -> dict:
@@ -178,6 +182,9 @@ class GetLegacyMixin:
     def glGetPointerv(self, core, pname: int):
         if pname == E.GL_POINT_SIZE_ARRAY_POINTER_OES and self.api.es1:
             entry = self.vao.legacy.get((E.GL_POINT_SIZE_ARRAY_OES, 0))
+            return entry[0].pointer if entry else 0
+        if pname in _LEGACY_POINTERS and self.api.compat:      # GL 2.1 table 6.11
+            entry = self.vao.legacy.get(self.legacy.array_key(_LEGACY_POINTERS[pname]))
             return entry[0].pointer if entry else 0
         return core(pname)
 

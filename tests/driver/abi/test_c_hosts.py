@@ -161,3 +161,16 @@ def test_debug_output_from_c(build_host, abi_dir):
     res = run([exe], clean_env())
     assert res.returncode == 0, res.stdout + res.stderr
     assert "0 failures" in res.stdout
+
+
+def test_ext_direct_state_access_from_c(build_host, abi_dir):
+    """GL_EXT_direct_state_access from a C program in a compatibility context (OSMesa):
+    each EXT command's pointers are marshalled as its core command's (pixels under the
+    unpack state, read-backs, mapped buffers, matrices, program strings, draw buffer
+    arrays, client array pointers), and a command failing on its texture, unit or
+    buffer reads none of its client memory (an unreadable address: no crash)."""
+    exe = build_host("ext_dsa", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout
+    assert "internal error" not in res.stderr

@@ -1,7 +1,7 @@
 """GL_EXT_direct_state_access's commands through driver.Context(api="compat"):
 each acts on the named object or selector, creates an unused name's object,
-and leaves every binding and selector as it was (the extension is not listed
-yet: MESA_EXTENSION_OVERRIDE exposes it here)."""
+and leaves every binding and selector as it was. Listed in compatibility
+contexts only (tests/driver/abi/c/ext_dsa.c drives the commands from C)."""
 
 import numpy as np
 import pytest
@@ -9,42 +9,22 @@ import pytest
 from driver.gl import enums as E
 
 
-def _reset_caches():
-    """Forget what was derived from the extension list: the override, the lists and
-    the dispatch tables' command sets (a table built before the override refuses the
-    EXT commands as not part of the context's API)."""
-    from driver.gl import extensions as X
-    from driver.gl.entrypoints import context_commands
-    from driver.gl.families import Context
-    X.extension_override.cache_clear()
-    X.available.cache_clear()
-    X.glsl_extensions.cache_clear()
-    context_commands.cache_clear()
-    Context._dispatch_tables.clear()
-
-
 @pytest.fixture
-def ctx(monkeypatch):
-    monkeypatch.setenv("MESA_EXTENSION_OVERRIDE", "+GL_EXT_direct_state_access")
-    _reset_caches()
+def ctx():
     import driver
     c = driver.Context(api="compat", width=8, height=8)
     assert "GL_EXT_direct_state_access" in c.glGetString(E.GL_EXTENSIONS).split()
-    yield c
-    monkeypatch.delenv("MESA_EXTENSION_OVERRIDE")
-    _reset_caches()          # the next test's contexts do not see the override
+    return c
 
 
-def test_not_available_without_the_extension(ctx):
+def test_listed_in_compatibility_contexts_only():
     import driver
-    _reset_caches()
-    import os
-    del os.environ["MESA_EXTENSION_OVERRIDE"]
-    _reset_caches()
-    c = driver.Context(api="compat", width=4, height=4)
-    c.glMatrixLoadIdentityEXT(E.GL_PROJECTION)
-    assert c.glGetError() == E.GL_INVALID_OPERATION
-    os.environ["MESA_EXTENSION_OVERRIDE"] = "+GL_EXT_direct_state_access"
+    for api in ("gl33", "gl46"):
+        c = driver.Context(api=api, width=4, height=4)
+        names = [c.glGetStringi(E.GL_EXTENSIONS, i) for i in range(c.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])]
+        assert "GL_EXT_direct_state_access" not in names
+        c.glMatrixLoadIdentityEXT(E.GL_PROJECTION)
+        assert c.glGetError() == E.GL_INVALID_OPERATION
 
 
 def ok(c):
@@ -190,3 +170,96 @@ def test_indexed_client_state_and_client_attribute_defaults(ctx):
     c.glEnableClientStateIndexedEXT(E.GL_VERTEX_ARRAY, 0)
     assert c.glGetError() == E.GL_INVALID_ENUM
 
+
+
+def test_proxy_targets_take_texture_zero_only(ctx):
+    c = ctx
+    c.glTextureImage2DEXT(0, E.GL_PROXY_TEXTURE_2D, 0, E.GL_RGBA8, 32, 16, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    ok(c)
+    assert c.glGetTextureLevelParameterivEXT(0, E.GL_PROXY_TEXTURE_2D, 0, E.GL_TEXTURE_HEIGHT) == [16]
+    tex = c.glGenTextures(1)[0]
+    c.glTextureImage2DEXT(tex, E.GL_PROXY_TEXTURE_2D, 0, E.GL_RGBA8, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    assert not c.glIsTexture(tex)
+
+
+def test_framebuffer_parameters_are_the_bound_framebuffers_state(ctx):
+    """glGetFramebufferParameterivEXT answers what glGetIntegerv would with the
+    framebuffer bound (draw and read buffers), not ARB_framebuffer_no_attachments'."""
+    c = ctx
+    fb = c.glGenFramebuffers(1)[0]
+    c.glFramebufferDrawBuffersEXT(fb, 2, [E.GL_COLOR_ATTACHMENT2, E.GL_NONE])
+    c.glFramebufferReadBufferEXT(fb, E.GL_COLOR_ATTACHMENT3)
+    ok(c)
+    assert c.glGetFramebufferParameterivEXT(fb, E.GL_DRAW_BUFFER0) == [E.GL_COLOR_ATTACHMENT2]
+    assert c.glGetFramebufferParameterivEXT(fb, E.GL_DRAW_BUFFER1) == [E.GL_NONE]
+    assert c.glGetFramebufferParameterivEXT(fb, E.GL_READ_BUFFER) == [E.GL_COLOR_ATTACHMENT3]
+    assert c.glGetIntegerv(E.GL_DRAW_FRAMEBUFFER_BINDING) == [0]
+    assert c.glGetIntegerv(E.GL_READ_FRAMEBUFFER_BINDING) == [0]
+    c.glFramebufferReadBufferEXT(0, E.GL_FRONT_AND_BACK)        # the window's one image (GL 4.6 table 17.4)
+    ok(c)
+    assert c.glGetIntegerv(E.GL_READ_BUFFER) == [E.GL_FRONT_AND_BACK]
+
+
+def test_program_binding_query_and_fragment_address_registers(ctx):
+    c = ctx
+    vp = b"!!ARBvp1.0\nADDRESS a;\nARL a.x, vertex.position.x;\nMOV result.position, vertex.position;\nEND\n"
+    c.glNamedProgramStringEXT(4, E.GL_VERTEX_PROGRAM_ARB, E.GL_PROGRAM_FORMAT_ASCII_ARB, len(vp), vp)
+    c.glBindProgramARB(E.GL_VERTEX_PROGRAM_ARB, 0)
+    ok(c)
+    # PROGRAM_BINDING_ARB: the context's binding (0), not the named program (4)
+    assert c.glGetNamedProgramivEXT(4, E.GL_VERTEX_PROGRAM_ARB, E.GL_PROGRAM_BINDING_ARB) == [0]
+    assert c.glGetNamedProgramivEXT(4, E.GL_VERTEX_PROGRAM_ARB, E.GL_PROGRAM_ADDRESS_REGISTERS_ARB) == [1]
+    # a fragment program has no address registers: 0, no error (as Mesa)
+    assert c.glGetProgramivARB(E.GL_FRAGMENT_PROGRAM_ARB, E.GL_MAX_PROGRAM_ADDRESS_REGISTERS_ARB) == [0]
+    ok(c)
+
+
+def test_legacy_array_pointers(ctx):
+    """glGetPointerv answers the edge flag, colour index and fog coordinate arrays too
+    (GL 2.1 table 6.11); glGetVertexArrayIntegervEXT gives a pointer as an integer."""
+    c = ctx
+    vao = c.glGenVertexArrays(1)[0]
+    buf = c.glGenBuffers(1)[0]
+    c.glVertexArrayEdgeFlagOffsetEXT(vao, buf, 0, 12)
+    c.glVertexArrayFogCoordOffsetEXT(vao, buf, E.GL_FLOAT, 0, 20)
+    c.glVertexArrayIndexOffsetEXT(vao, buf, E.GL_FLOAT, 0, 28)
+    ok(c)
+    assert c.glGetVertexArrayIntegervEXT(vao, E.GL_EDGE_FLAG_ARRAY_POINTER) == [12]
+    c.glBindVertexArray(vao)
+    assert c.glGetPointerv(E.GL_EDGE_FLAG_ARRAY_POINTER) == 12
+    assert c.glGetPointerv(E.GL_FOG_COORD_ARRAY_POINTER) == 20
+    assert c.glGetPointerv(E.GL_INDEX_ARRAY_POINTER) == 28
+    ok(c)
+
+
+def test_texture_priority(ctx):
+    """GL 2.1 section 3.8.12: TEXTURE_PRIORITY, clamped to [0, 1], an integer mapped as
+    a colour component; every texture is resident."""
+    c = ctx
+    c.glTextureParameterfEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY, 0.25)
+    ok(c)
+    assert c.glGetTextureParameterfvEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY) == [0.25]
+    assert c.glGetTextureParameterivEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY) == [int(0.25 * 2147483647)]
+    c.glTextureParameterfEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY, 7.0)
+    assert c.glGetTextureParameterfvEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY) == [1.0]
+    c.glTextureParameteriEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY, 2 ** 30)
+    assert abs(c.glGetTextureParameterfvEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_PRIORITY)[0] - 0.5) < 1e-6
+    assert c.glGetTextureParameterivEXT(30, E.GL_TEXTURE_1D, E.GL_TEXTURE_RESIDENT) == [1]
+    ok(c)
+    core = __import__("driver").Context(api="gl33", width=4, height=4)
+    core.glBindTexture(E.GL_TEXTURE_2D, core.glGenTextures(1)[0])
+    core.glTexParameterf(E.GL_TEXTURE_2D, E.GL_TEXTURE_PRIORITY, 0.5)
+    assert core.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_units_past_the_fixed_function_ones(ctx):
+    """A texunit selector reaches every combined texture image unit (as glActiveTexture)."""
+    c = ctx
+    units = c.glGetIntegerv(E.GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS)[0]
+    assert units > 32
+    c.glBindMultiTextureEXT(E.GL_TEXTURE0 + units - 1, E.GL_TEXTURE_2D, 12)
+    ok(c)
+    assert c.glGetIntegerIndexedvEXT(E.GL_TEXTURE_BINDING_2D, units - 1) == [12]
+    c.glBindMultiTextureEXT(E.GL_TEXTURE0 + units, E.GL_TEXTURE_2D, 12)
+    assert c.glGetError() == E.GL_INVALID_ENUM
