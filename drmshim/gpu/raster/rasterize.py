@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constants import SUBPIXEL_BITS, SUBPIXEL_ONE, sample_positions_fx
+from .native import block_pairs as block_pairs_c
+from .native import span_fragments as span_fragments_c
 from .setup import TriangleSetup
 
 
@@ -106,6 +108,13 @@ def _group_ranks(group: np.ndarray) -> np.ndarray:
 
 
 def _span_fragments(a, b, cb, px0, py0, pw, ph, pos):
+    """``_span_fragments_numpy`` (the specification) in C when the kernel is usable
+    (``native.span_fragments``: the same arrays)."""
+    got = span_fragments_c(a, b, cb, px0, py0, pw, ph, pos)
+    return got if got is not None else _span_fragments_numpy(a, b, cb, px0, py0, pw, ph, pos)
+
+
+def _span_fragments_numpy(a, b, cb, px0, py0, pw, ph, pos):
     """Covered pixels of P partial pairs, found per pixel row as exact spans.
 
     ``a``, ``b``, ``cb`` (P, 3) int64: edge coefficients (fill-rule bias folded into
@@ -185,6 +194,9 @@ def _block_pairs(setup: TriangleSetup, rect, pos, rows, block_px):
         block_px = 16 if mean_area > 1024 else 8
     B = int(block_px)
     grid_w = max((rx1 - rx0 + B - 1) // B, 1)
+    got = block_pairs_c(setup, rows, bx0, by0, bx1, by1, rx0, ry0, B, pos)
+    if got is not None:
+        return (B, grid_w, *got)
     gx0 = (bx0 - rx0) // B
     gy0 = (by0 - ry0) // B
     ngx = (bx1 - 1 - rx0) // B - gx0 + 1
