@@ -64,7 +64,7 @@ CLIENT_EXTENSIONS_BASE = ("EGL_EXT_client_extensions EGL_EXT_platform_base "
 X11_CLIENT_EXTENSIONS = "EGL_KHR_platform_x11 EGL_EXT_platform_x11"
 DISPLAY_EXTENSIONS = ("EGL_EXT_create_context_robustness "
                       "EGL_KHR_create_context EGL_KHR_create_context_no_error "
-                      "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+                      "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_colorspace "
                       "EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image "
                       "EGL_KHR_gl_texture_cubemap_image EGL_KHR_image_base "
                       "EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync "
@@ -126,8 +126,10 @@ class Config:
             EGL_NATIVE_VISUAL_TYPE: visual_type,
             EGL_SURFACE_TYPE: surface_type, EGL_TRANSPARENT_TYPE: EGL_NONE,
             EGL_TRANSPARENT_RED_VALUE: 0, EGL_TRANSPARENT_GREEN_VALUE: 0,
-            EGL_TRANSPARENT_BLUE_VALUE: 0, EGL_BIND_TO_TEXTURE_RGB: 0,
-            EGL_BIND_TO_TEXTURE_RGBA: 0, EGL_MIN_SWAP_INTERVAL: 0, EGL_MAX_SWAP_INTERVAL: 1,
+            EGL_TRANSPARENT_BLUE_VALUE: 0,
+            # eglBindTexImage: a pbuffer of a single-sampled config as an RGB or RGBA texture
+            EGL_BIND_TO_TEXTURE_RGB: int(samples == 0), EGL_BIND_TO_TEXTURE_RGBA: int(samples == 0),
+            EGL_MIN_SWAP_INTERVAL: 0, EGL_MAX_SWAP_INTERVAL: 1,
             EGL_RENDERABLE_TYPE: RENDERABLE_APIS,
             EGL_CONFORMANT: RENDERABLE_APIS,
         }
@@ -198,11 +200,15 @@ class Surface:
         self.display = display
         self.config, self.width, self.height, self.attrs = config, width, height, attrs
         self.window = window         # driver.abi.x11.Window, or None for a pbuffer
-        self.fb = DefaultFramebuffer(default_screen(), max(width, 1), max(height, 1), config.samples)
+        # EGL_KHR_gl_colorspace: an sRGB surface's colour buffer is sRGB-encoded
+        self.srgb = attrs.get(EGL_GL_COLORSPACE) == EGL_GL_COLORSPACE_SRGB
+        self.fb = DefaultFramebuffer(default_screen(), max(width, 1), max(height, 1), config.samples,
+                                     srgb=self.srgb)
         self.fit_config_bits()
         self.current_in = None       # the Context this surface is bound to
         self.destroyed = False
         self.swap_interval = 1
+        self.texture_binding = None  # eglBindTexImage's SurfaceBinding (driver.gl.features.egl_image)
 
     def resize(self, width, height) -> bool:
         """Follow the window's size (checked at make-current and swap, as
@@ -212,7 +218,7 @@ class Surface:
         from driver.gl import DefaultFramebuffer
         from driver.agx.face import default_screen
         old = self.fb
-        self.fb = DefaultFramebuffer(default_screen(), width, height, self.config.samples)
+        self.fb = DefaultFramebuffer(default_screen(), width, height, self.config.samples, srgb=self.srgb)
         self.fit_config_bits()
         self.width, self.height = width, height
         self._free_fb(old)
@@ -236,7 +242,18 @@ class Surface:
         for res in fb.resources():
             screen.resource_destroy(res)
 
+    def bound_to_texture(self) -> bool:
+        return self.texture_binding is not None and self.texture_binding.bound
+
+    def release_texture(self) -> None:
+        """eglReleaseTexImage, and eglDestroySurface of a bound pbuffer (EGL 1.5
+        section 3.6.1): the texture loses the colour buffer."""
+        if self.texture_binding is not None:
+            self.texture_binding.release()
+            self.texture_binding = None
+
     def free(self):
+        self.release_texture()
         self._free_fb(self.fb)
         if self.window is not None:
             self.window.close()
@@ -629,13 +646,21 @@ def eglCreatePbufferSurface(dpy, config, attribs):
     d = _display(dpy)
     c = _config(d, config)
     attrs = {EGL_WIDTH: 0, EGL_HEIGHT: 0, EGL_TEXTURE_FORMAT: EGL_NO_TEXTURE,
-             EGL_TEXTURE_TARGET: EGL_NO_TEXTURE, EGL_LARGEST_PBUFFER: 0, EGL_MIPMAP_TEXTURE: 0}
+             EGL_TEXTURE_TARGET: EGL_NO_TEXTURE, EGL_LARGEST_PBUFFER: 0, EGL_MIPMAP_TEXTURE: 0,
+             EGL_GL_COLORSPACE: EGL_GL_COLORSPACE_LINEAR}
     for k, v in _attribs(attribs, False):
         _check(k in PBUFFER_ATTRS, EGL_BAD_ATTRIBUTE)
         attrs[k] = v
+    _check_colorspace(attrs)
     w, h = attrs[EGL_WIDTH], attrs[EGL_HEIGHT]
     _check(w >= 0 and h >= 0, EGL_BAD_PARAMETER)
-    _check(attrs[EGL_TEXTURE_FORMAT] == EGL_NO_TEXTURE, EGL_BAD_MATCH)   # no bind-to-texture
+    # EGL 1.5 section 3.5.2: a texture format the config can bind, a 2D target, both or neither
+    fmt, target = attrs[EGL_TEXTURE_FORMAT], attrs[EGL_TEXTURE_TARGET]
+    _check(fmt in (EGL_NO_TEXTURE, EGL_TEXTURE_RGB, EGL_TEXTURE_RGBA), EGL_BAD_ATTRIBUTE)
+    _check(target in (EGL_NO_TEXTURE, EGL_TEXTURE_2D), EGL_BAD_ATTRIBUTE)
+    _check(fmt != EGL_TEXTURE_RGB or c.attrs[EGL_BIND_TO_TEXTURE_RGB], EGL_BAD_ATTRIBUTE)
+    _check(fmt != EGL_TEXTURE_RGBA or c.attrs[EGL_BIND_TO_TEXTURE_RGBA], EGL_BAD_ATTRIBUTE)
+    _check((fmt == EGL_NO_TEXTURE) == (target == EGL_NO_TEXTURE), EGL_BAD_MATCH)
     if w > MAX_PBUFFER_PX or h > MAX_PBUFFER_PX:
         _check(attrs[EGL_LARGEST_PBUFFER], EGL_BAD_MATCH)
         w, h = min(w, MAX_PBUFFER_PX), min(h, MAX_PBUFFER_PX)
@@ -645,6 +670,11 @@ def eglCreatePbufferSurface(dpy, config, attribs):
 
 
 WINDOW_ATTRS = {EGL_RENDER_BUFFER, EGL_GL_COLORSPACE, EGL_VG_ALPHA_FORMAT, EGL_VG_COLORSPACE}
+
+
+def _check_colorspace(attrs) -> None:
+    """EGL_KHR_gl_colorspace (EGL 1.5 section 3.5.1): LINEAR or SRGB, else EGL_BAD_ATTRIBUTE."""
+    _check(attrs[EGL_GL_COLORSPACE] in (EGL_GL_COLORSPACE_LINEAR, EGL_GL_COLORSPACE_SRGB), EGL_BAD_ATTRIBUTE)
 
 
 def _window_surface(dpy, config, xid, attribs, wide):
@@ -657,7 +687,7 @@ def _window_surface(dpy, config, xid, attribs, wide):
     for k, v in _attribs(attribs, wide):
         _check(k in WINDOW_ATTRS, EGL_BAD_ATTRIBUTE)
         attrs[k] = v
-    _check(attrs[EGL_GL_COLORSPACE] == EGL_GL_COLORSPACE_LINEAR, EGL_BAD_MATCH)
+    _check_colorspace(attrs)
     _check(not any(s.window is not None and s.window.xid == xid and s.display is d
                    and not s.destroyed for s in SURFACES.values()), EGL_BAD_ALLOC)
     window = d.x11.window(xid)
@@ -706,7 +736,7 @@ def _pixmap_surface(dpy, config, xid, attribs, wide):
     for k, v in _attribs(attribs, wide):
         _check(k in PIXMAP_ATTRS, EGL_BAD_ATTRIBUTE)
         attrs[k] = v
-    _check(attrs[EGL_GL_COLORSPACE] == EGL_GL_COLORSPACE_LINEAR, EGL_BAD_MATCH)
+    _check_colorspace(attrs)
     _check(not any(s.window is not None and s.window.xid == xid and s.display is d
                    and not s.destroyed for s in SURFACES.values()), EGL_BAD_ALLOC)
     pixmap = d.x11.window(xid)
@@ -752,6 +782,7 @@ def eglDestroySurface(dpy, surface):
     _display(dpy)
     s = _surface(surface)
     s.destroyed = True
+    s.release_texture()
     if s.current_in is None:
         del SURFACES[s.handle]
         s.free()
@@ -767,12 +798,14 @@ def eglQuerySurface(dpy, surface, attribute, value):
               EGL_LARGEST_PBUFFER: s.attrs[EGL_LARGEST_PBUFFER],
               EGL_TEXTURE_FORMAT: s.attrs[EGL_TEXTURE_FORMAT],
               EGL_TEXTURE_TARGET: s.attrs[EGL_TEXTURE_TARGET],
-              EGL_MIPMAP_TEXTURE: s.attrs[EGL_MIPMAP_TEXTURE], EGL_MIPMAP_LEVEL: 0,
+              EGL_MIPMAP_TEXTURE: s.attrs[EGL_MIPMAP_TEXTURE],
+              EGL_MIPMAP_LEVEL: s.attrs.get(EGL_MIPMAP_LEVEL, 0),
               EGL_RENDER_BUFFER: s.attrs.get(EGL_RENDER_BUFFER, EGL_BACK_BUFFER),
               EGL_SWAP_BEHAVIOR: EGL_BUFFER_DESTROYED,
               EGL_MULTISAMPLE_RESOLVE: EGL_MULTISAMPLE_RESOLVE_DEFAULT,
               EGL_HORIZONTAL_RESOLUTION: EGL_UNKNOWN, EGL_VERTICAL_RESOLUTION: EGL_UNKNOWN,
-              EGL_PIXEL_ASPECT_RATIO: EGL_UNKNOWN, EGL_GL_COLORSPACE: EGL_GL_COLORSPACE_LINEAR,
+              EGL_PIXEL_ASPECT_RATIO: EGL_UNKNOWN,
+              EGL_GL_COLORSPACE: EGL_GL_COLORSPACE_SRGB if s.srgb else EGL_GL_COLORSPACE_LINEAR,
               EGL_VG_ALPHA_FORMAT: EGL_VG_ALPHA_FORMAT_NONPRE, EGL_VG_COLORSPACE: EGL_VG_COLORSPACE_sRGB}
     _check(attribute in values, EGL_BAD_ATTRIBUTE)
     _put(value, "EGLint", values[attribute])
@@ -782,23 +815,58 @@ def eglQuerySurface(dpy, surface, attribute, value):
 @command()
 def eglSurfaceAttrib(dpy, surface, attribute, value):
     _display(dpy)
-    _surface(surface)
+    s = _surface(surface)
     _check(attribute in (EGL_MIPMAP_LEVEL, EGL_SWAP_BEHAVIOR, EGL_MULTISAMPLE_RESOLVE),
            EGL_BAD_ATTRIBUTE)
+    if attribute == EGL_MIPMAP_LEVEL:
+        # recorded and answered; the surface has one level, which binding gives
+        s.attrs[EGL_MIPMAP_LEVEL] = int(value)
     _check(attribute != EGL_SWAP_BEHAVIOR or value in (EGL_BUFFER_DESTROYED,), EGL_BAD_MATCH)
     _check(attribute != EGL_MULTISAMPLE_RESOLVE or value == EGL_MULTISAMPLE_RESOLVE_DEFAULT,
            EGL_BAD_MATCH)
     return 1
 
 
+def _texture_surface(dpy, surface, buffer) -> Surface:
+    """The pbuffer of eglBindTexImage/eglReleaseTexImage (EGL 1.5 section 3.6.1,
+    in Mesa's order of checks)."""
+    _display(dpy)
+    s = _surface(surface)
+    _check(s.window is None, EGL_BAD_SURFACE)                       # a pbuffer only
+    _check(s.attrs[EGL_TEXTURE_FORMAT] != EGL_NO_TEXTURE, EGL_BAD_MATCH)
+    _check(buffer == EGL_BACK_BUFFER, EGL_BAD_PARAMETER)
+    return s
+
+
 @command()
 def eglBindTexImage(dpy, surface, buffer):
-    _display(dpy)
-    _surface(surface)
-    raise EGLFail(EGL_BAD_MATCH)      # EGL_TEXTURE_FORMAT is always EGL_NO_TEXTURE
+    """The pbuffer's colour buffer becomes level 0 of the texture bound to
+    TEXTURE_2D in the current context (sharing its memory: what was drawn
+    into the pbuffer is sampled); no current context: nothing happens."""
+    from driver.gl.errors import GLError
+    from driver.gl.features.egl_image import bind_surface_texture
+    s = _texture_surface(dpy, surface, buffer)
+    _check(not s.bound_to_texture(), EGL_BAD_ACCESS)
+    cur = state.current.owner
+    if not isinstance(cur, Context):
+        return 1
+    if s.current_in is not None:
+        s.current_in.gl.glFlush()                 # what was drawn into it comes first
+    try:
+        s.texture_binding = bind_surface_texture(cur.gl, s.fb.color, s.width, s.height,
+                                                 s.attrs[EGL_TEXTURE_FORMAT] == EGL_TEXTURE_RGBA)
+    except GLError as e:                          # an immutable texture cannot take it
+        raise EGLFail(EGL_BAD_MATCH) from e
+    return 1
 
 
-COMMANDS["eglReleaseTexImage"] = COMMANDS["eglBindTexImage"]
+@command()
+def eglReleaseTexImage(dpy, surface, buffer):
+    """The texture loses the colour buffer (it has no level 0 after); a surface
+    whose texture was deleted or respecified since is released silently."""
+    s = _texture_surface(dpy, surface, buffer)
+    s.release_texture()
+    return 1
 
 
 @command()

@@ -31,16 +31,19 @@ class DefaultFramebuffer:
     and a 24/8 depth-stencil buffer made through the pipe screen, as an EGL
     pbuffer surface would be. With `samples` > 1 (a multisampled EGL/GLX config)
     both are multisampled; reads, copies and presentation take them resolved
-    (`resolved`), as GL 4.6 section 18.2.6 allows for the default framebuffer."""
+    (`resolved`), as GL 4.6 section 18.2.6 allows for the default framebuffer.
+    `srgb` (EGL_KHR_gl_colorspace's EGL_GL_COLORSPACE_SRGB): the colour buffer
+    is sRGB-encoded (GLES writes encode; desktop GL's when FRAMEBUFFER_SRGB is on)."""
 
     name = 0
 
-    def __init__(self, screen, width: int, height: int, samples: int = 0):
+    def __init__(self, screen, width: int, height: int, samples: int = 0, srgb: bool = False):
         self.screen = screen
         self.width, self.height, self.samples = width, height, samples
         self._resolved: dict[bool, object] = {}     # depth? -> single-sample copy
         self.color = screen.resource_create(ResourceTemplate(
-            PipeTextureTarget.TEXTURE_2D, PipeFormat.R8G8B8A8_UNORM, width, height,
+            PipeTextureTarget.TEXTURE_2D, PipeFormat.R8G8B8A8_SRGB if srgb else PipeFormat.R8G8B8A8_UNORM,
+            width, height,
             nr_samples=samples, bind=PipeBind.RENDER_TARGET | PipeBind.SAMPLER_VIEW))
         self.depth_stencil = screen.resource_create(ResourceTemplate(
             PipeTextureTarget.TEXTURE_2D, PipeFormat.Z24_UNORM_S8_UINT, width, height,

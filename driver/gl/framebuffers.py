@@ -597,7 +597,8 @@ class FramebufferMixin:
         fb = self.draw_framebuffer
         if fb is None:
             w = self.window
-            cb = Surface(w.color, w.color.format) if WINDOW_COLOR_SELECTORS & set(w.draw_buffers) else None
+            cb = Surface(w.color, self._render_format(w.color.format)) \
+                if WINDOW_COLOR_SELECTORS & set(w.draw_buffers) else None
             return FramebufferState(w.width, w.height, 1, max(1, w.samples), (cb,),
                                     Surface(w.depth_stencil, w.depth_stencil.format))
         cbufs = []
@@ -626,7 +627,9 @@ class FramebufferMixin:
         values = dict(zip(names, bits))
         values[E.GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE] = (
             E.GL_UNSIGNED_INT if attachment == E.GL_STENCIL else E.GL_UNSIGNED_NORMALIZED)
-        values[E.GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING] = E.GL_LINEAR
+        # an sRGB window surface (EGL_KHR_gl_colorspace) encodes its colour buffer
+        srgb = attachment not in (E.GL_DEPTH, E.GL_STENCIL) and "SRGB" in self.window.color.format.name
+        values[E.GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING] = E.GL_SRGB if srgb else E.GL_LINEAR
         return values
 
     def glGetFramebufferAttachmentParameteriv(self, target, attachment, pname) -> list:

@@ -149,3 +149,49 @@ def glEGLImageTargetRenderbufferStorageOES(ctx, target, image):
         ctx.screen.resource_destroy(rb.resource)
     rb.resource = res
     rb.width, rb.height, rb.internal_format, rb.samples = img.width, img.height, img.internal_format, 0
+
+
+# -- eglBindTexImage (EGL 1.5 section 3.6.1): a pbuffer's colour buffer as a 2D texture -----
+class SurfaceBinding:
+    """A pbuffer's colour buffer bound to ``texture`` (eglBindTexImage): the
+    texture is an EGLImage target of ``image``, an image of no handle whose
+    storage is the pbuffer's colour resource. ``released`` once eglReleaseTexImage
+    (or the surface's destruction) ended it, or the texture was respecified or
+    deleted (then release has nothing left to do, as the specification says)."""
+
+    def __init__(self, texture, image: egl_image.Image):
+        self.texture, self.image = texture, image
+
+    @property
+    def bound(self) -> bool:
+        return getattr(self.texture, "egl_image", None) is self.image and self.texture.resource is not None
+
+    def release(self) -> None:
+        """The texture loses its level 0 (it has no image: incomplete, as in Mesa)
+        and its reference to the colour buffer; a no-op once it no longer holds it."""
+        if self.bound:
+            self.texture.release_egl_image()
+            self.texture.images = []
+
+
+def bind_surface_texture(ctx, resource, width: int, height: int, rgba: bool) -> SurfaceBinding:
+    """The texture bound to TEXTURE_2D on the active unit of ``ctx`` takes the
+    single-sampled RGBA8 colour ``resource`` of a pbuffer as its level 0 (its
+    other levels go). ``rgba`` False (EGL_TEXTURE_RGB): the texture is RGB8, its
+    alpha read as 1. Raises GLError when the texture cannot take it (immutable)."""
+    from driver.gallium import PipeFormat
+    from driver.gl.objects import Texture
+    from driver.gl.textures import bound_texture
+    storage = Texture(0)
+    storage.target = E.GL_TEXTURE_2D
+    storage.images = [[TexImage(width, height, 1, E.GL_RGBA8, 0)]]
+    storage.resource = resource
+    # the key texture_resource derives for one 2D level (driver.gl.textures)
+    storage.resource_key = (width, height, 1, E.GL_RGBA8, 0, 0, 0, 0)
+    image = egl_image.Image(0, storage, 0, 0, width, height, E.GL_RGBA8 if rgba else E.GL_RGB8, 0,
+                            ctx.screen, (storage, (0, 0)))
+    tex = bound_texture(ctx, E.GL_TEXTURE_2D)
+    _target_texture(ctx, tex, image, immutable=False)
+    if not rgba:
+        tex.view_format = PipeFormat.R8G8B8X8_UNORM
+    return SurfaceBinding(tex, image)
