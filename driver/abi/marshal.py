@@ -362,6 +362,10 @@ def glGetTextureImage(ctx, texture, level, format_, type_, bufSize, pixels):
 
 def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth, format_,
                          type_, bufSize, pixels):
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glGetTextureSubImage(texture, level, xoffset, yoffset, zoffset, width, height, depth, format_, type_,
+                                 bufSize, handle(pixels))          # an offset into it
+        return
     # the box is written into the client's memory in place: the bytes the pack state
     # skips (row length, image height, skips) keep what the program put there
     dest = None

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from driver.gl import enums as E
+from driver.gl.buffers import read_buffer
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
 from driver.gl.features.gles_ext import es_has
@@ -195,10 +196,12 @@ def _sub_image(ctx, texture, level, x, y, z, width, height, depth, read_level) -
 
 @entry_point
 def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
-                         format, type, bufSize, dest=None):
+                         format, type, bufSize, pixels=None, dest=None):
     """The packed box (bytes), or with ``dest`` (the C ABI: ``dest(n)`` is the
     client's memory of n bytes) written there in place, leaving the bytes the pack
-    state skips as they were (GL 4.6 section 8.4.4.1), and None."""
+    state skips as they were (GL 4.6 section 8.4.4.1), and None. With a
+    PIXEL_PACK_BUFFER bound the box goes into it at byte offset ``pixels`` (its
+    size bounds the write, not ``bufSize``; GL 4.6 section 8.11.4)."""
     _has(ctx, "GL_ARB_get_texture_sub_image")
     data, layers, img, z0 = _sub_image(
         ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
@@ -208,6 +211,16 @@ def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, 
     box = whole[z0:z0 + depth, yoffset:yoffset + height, xoffset * bpp:(xoffset + width) * bpp]
     pack = ctx.state.pack
     n = image_size_B(pack, format, type, width, height, depth)
+    pbo = ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+    if pbo is not None:
+        offset = int(pixels or 0)
+        check(offset >= 0 and offset + n <= pbo.size, E.GL_INVALID_OPERATION,
+              "the image does not fit in the pack buffer")
+        check(not pbo.mapped, E.GL_INVALID_OPERATION, "the pack buffer is mapped")
+        out = np.frombuffer(bytearray(read_buffer(ctx, pbo, offset, n)), np.uint8)   # the skipped bytes kept
+        _client_rows(out, pack, format, type, width, height, depth)[...] = box
+        ctx._write_pack_buffer(pbo, offset, out.tobytes())
+        return None
     check(n <= bufSize, E.GL_INVALID_OPERATION, f"the image needs {n} bytes, bufSize is {bufSize}")
     out = np.zeros(n, np.uint8) if dest is None else np.frombuffer(dest(n), np.uint8)
     _client_rows(out, pack, format, type, width, height, depth)[...] = box

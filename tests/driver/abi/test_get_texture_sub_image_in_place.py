@@ -56,3 +56,28 @@ def test_quadrants_gathered_into_one_buffer(ffi):
         get_sub_image(g, tex, 0, 0, 0, 0, 4, 4, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 16, small)
         assert g.glGetError() == E.GL_INVALID_OPERATION
         assert list(small) == [7, 7, 7, 7]
+
+
+def test_into_a_pixel_pack_buffer_at_the_pointer_offset(ffi):
+    """With a PIXEL_PACK_BUFFER bound the pointer is an offset into it (piglit
+    pbo-getteximage: the box went nowhere); the bytes the pack state skips keep
+    the buffer's contents, its size bounds the write (INVALID_OPERATION beyond)."""
+    get_sub_image = M.OVERRIDES.get("glGetTextureSubImage") or _commands.MARSHAL["glGetTextureSubImage"]
+    texels = (np.arange(2 * 2, dtype=np.uint32) + 1) * 0x01010101
+    with driver.Context("compat", 4, 4) as c:
+        g = c.gl
+        tex = g.glGenTextures(1)[0]
+        g.glBindTexture(E.GL_TEXTURE_2D, tex)
+        g.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, texels.tobytes())
+        pbo = g.glGenBuffers(1)[0]
+        g.glBindBuffer(E.GL_PIXEL_PACK_BUFFER, pbo)
+        g.glBufferData(E.GL_PIXEL_PACK_BUFFER, 32, np.full(8, 0xEEEEEEEE, np.uint32), E.GL_STATIC_READ)
+        g.glPixelStorei(E.GL_PACK_ROW_LENGTH, 2)
+        g.glPixelStorei(E.GL_PACK_SKIP_PIXELS, 1)
+        get_sub_image(g, tex, 0, 1, 0, 0, 1, 2, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 0, ffi.cast("void *", 8))
+        assert g.glGetError() == E.GL_NO_ERROR
+        got = np.frombuffer(bytes(g.glGetBufferSubData(E.GL_PIXEL_PACK_BUFFER, 0, 32)), np.uint32)
+        e = 0xEEEEEEEE
+        assert list(got) == [e, e, e, texels[1], e, texels[3], e, e]      # words 3 and 5: column 1
+        get_sub_image(g, tex, 0, 0, 0, 0, 2, 2, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, 0, ffi.cast("void *", 20))
+        assert g.glGetError() == E.GL_INVALID_OPERATION                  # 20 + 16 > 32
