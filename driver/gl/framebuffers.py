@@ -333,11 +333,16 @@ class FramebufferMixin:
             self._attach(fb, attachment, None)
             return
         tex = self.textures.get(texture)
-        check(tex is not None and tex.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY,
-                                                 E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
-                                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY),
-              E.GL_INVALID_OPERATION, "not a layered texture")
+        layered = {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
+        if self.api.gl(4, 5):           # GL 4.5 (ARB_direct_state_access): a cube map's layers are its faces
+            layered.add(E.GL_TEXTURE_CUBE_MAP)
+        check(tex is not None and tex.target in layered, E.GL_INVALID_OPERATION, "not a layered texture")
         check(level >= 0 and layer >= 0, E.GL_INVALID_VALUE)
+        if tex.target == E.GL_TEXTURE_CUBE_MAP:
+            check(layer < 6, E.GL_INVALID_VALUE, "a cube map has 6 faces")
+            self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, layer, layer))
+            return
         self._attach(fb, attachment, Attachment(E.GL_TEXTURE, tex, level, layer))
 
     # -- completeness (GL 4.6 section 9.4.2) ------------------------------------------------
