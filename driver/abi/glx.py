@@ -733,6 +733,9 @@ def glXSwapBuffers(dpy, drawable):
     ctx = s.current_in
     if ctx is None or not s.config.double:
         return
+    if s.window is None:                  # a pbuffer: no window to show; the swap flushes
+        ctx.gl.glFlush()
+        return
     egl.present(ctx, s)
     if s.resize(*s.window.size()) and ctx.draw is s:
         ctx.gl.window = s.fb
