@@ -1005,7 +1005,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
                         discards=fs.discards, early_z=early_z(fs), per_sample=fs.per_sample)
         fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
-    occ = [(q.slot, q.type) for q in ctx.queries_active if q.slot is not None]
+    occ = [(q.slot, q.type) for q in ctx.counting_queries if q.slot is not None]
     # the PPP state's members, packed once per batch and state, but the fragment
     # shader's pipeline (new words whenever a uniform changes): added per draw
     state_key = (ctx.fb, ctx.rast, ctx.dsa, ctx.blend, ctx.viewport, ctx.scissor, ctx.stencil_ref, ctx.sample_mask,
@@ -1128,7 +1128,7 @@ def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
     m["msaa"] = dict(sample_count=samples, sample_mask=ctx.sample_mask & 0xFFFF,
                      alpha_to_coverage=ctx.blend.alpha_to_coverage, alpha_to_one=ctx.blend.alpha_to_one,
                      sample_shading=ctx.min_samples > 1)
-    occ = [q for q in ctx.queries_active if q.slot is not None]
+    occ = [q for q in ctx.counting_queries if q.slot is not None]
     if occ:
         q = occ[0]
         mode = P.VisibilityMode.COUNTING if q.type == PipeQueryType.OCCLUSION_COUNTER else P.VisibilityMode.BOOLEAN

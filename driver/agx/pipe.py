@@ -232,6 +232,7 @@ class AgxContext(PipeContext):
         self.clip = ClipState()
         self.render_cond = None
         self.queries_active: list[AgxQuery] = []
+        self.queries_paused = False         # set_active_query_state(False): draws count into none
         self.occlusion_bo = None
         self.occlusion_free = list(range(OCCLUSION_SLOTS))[::-1]
         self.occlusion_released: list = []      # (slot, batches that may add to it, last submission)
@@ -1074,6 +1075,14 @@ class AgxContext(PipeContext):
                     sub.wait()
                 self.occlusion_free.append(slot)
         query.slot = self.occlusion_free.pop()
+
+    def set_active_query_state(self, enable: bool) -> None:
+        self.queries_paused = not enable
+
+    @property
+    def counting_queries(self) -> list:
+        """The active queries a draw counts into: none while paused."""
+        return [] if self.queries_paused else self.queries_active
 
     def begin_query(self, query) -> bool:
         t = query.type

@@ -269,6 +269,12 @@ class PipeContext(abc.ABC):
         ``query`` may be an int: a value the state tracker knows, written in order."""
         raise NotImplementedError("this driver cannot write query results into buffers")
 
+    def set_active_query_state(self, enable: bool) -> None:
+        """Whether draws count into the active queries (Mesa's set_active_query_state):
+        the state tracker turns it off around its own draws that the GL does not
+        count (a clear drawn as a quad, GL 4.6 section 17.4.3: clears bypass the
+        fragment operations). A pipe without queries ignores it."""
+
     @abc.abstractmethod
     def render_condition(self, query: PipeQuery | None, condition: bool, wait: bool) -> None:
         """Skip later draws/clears/blits when query's result == condition

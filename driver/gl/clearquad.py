@@ -105,5 +105,9 @@ class ClearQuadMixin:
         self.cso.set_vertex_elements((VertexElement(0, 0, PipeFormat.R32G32_FLOAT, 8),))
         self.pipe.set_vertex_buffers([VertexBuffer(res, off)])
         self.pipe.set_stream_output_targets([], [])
-        self.pipe.draw_vbo(DrawInfo(PipePrim.TRIANGLE_STRIP), 0, None, [DrawStartCountBias(0, 4)])
+        self.pipe.set_active_query_state(False)         # a clear passes no samples (GL 4.6 section 17.4.3)
+        try:
+            self.pipe.draw_vbo(DrawInfo(PipePrim.TRIANGLE_STRIP), 0, None, [DrawStartCountBias(0, 4)])
+        finally:
+            self.pipe.set_active_query_state(True)
 
