@@ -63,11 +63,13 @@ CLIENT_EXTENSIONS_BASE = ("EGL_EXT_client_extensions EGL_EXT_platform_base "
                           "EGL_MESA_platform_surfaceless")
 X11_CLIENT_EXTENSIONS = "EGL_KHR_platform_x11 EGL_EXT_platform_x11"
 DISPLAY_EXTENSIONS = ("EGL_EXT_create_context_robustness "
+                      "EGL_KHR_config_attribs EGL_KHR_context_flush_control "
                       "EGL_KHR_create_context EGL_KHR_create_context_no_error "
                       "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_colorspace "
                       "EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image "
                       "EGL_KHR_gl_texture_cubemap_image EGL_KHR_image_base "
-                      "EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync "
+                      "EGL_KHR_no_config_context EGL_KHR_reusable_sync EGL_KHR_surfaceless_context "
+                      "EGL_KHR_wait_sync EGL_EXT_pixel_format_float "
                       "EGL_MESA_configless_context EGL_MESA_query_driver")
 MAX_PBUFFER_PX = 8192
 
@@ -132,6 +134,8 @@ class Config:
             EGL_MIN_SWAP_INTERVAL: 0, EGL_MAX_SWAP_INTERVAL: 1,
             EGL_RENDERABLE_TYPE: RENDERABLE_APIS,
             EGL_CONFORMANT: RENDERABLE_APIS,
+            # EGL_EXT_pixel_format_float: every config is fixed-point
+            EGL_COLOR_COMPONENT_TYPE_EXT: EGL_COLOR_COMPONENT_TYPE_FIXED_EXT,
         }
 
 
@@ -149,7 +153,7 @@ EXACT = {EGL_CONFIG_ID, EGL_LEVEL, EGL_NATIVE_RENDERABLE, EGL_NATIVE_VISUAL_TYPE
          EGL_TRANSPARENT_TYPE, EGL_BIND_TO_TEXTURE_RGB, EGL_BIND_TO_TEXTURE_RGBA,
          EGL_COLOR_BUFFER_TYPE, EGL_CONFIG_CAVEAT, EGL_MAX_SWAP_INTERVAL,
          EGL_MIN_SWAP_INTERVAL, EGL_TRANSPARENT_RED_VALUE, EGL_TRANSPARENT_GREEN_VALUE,
-         EGL_TRANSPARENT_BLUE_VALUE, EGL_MATCH_NATIVE_PIXMAP}
+         EGL_TRANSPARENT_BLUE_VALUE, EGL_MATCH_NATIVE_PIXMAP, EGL_COLOR_COMPONENT_TYPE_EXT}
 IGNORED_IN_CHOOSE = {EGL_MAX_PBUFFER_WIDTH, EGL_MAX_PBUFFER_HEIGHT, EGL_MAX_PBUFFER_PIXELS,
                      EGL_NATIVE_VISUAL_ID}
 
@@ -279,6 +283,7 @@ class Context:
         self.draw = self.read = None
         self.made_current = False
         self.destroyed = False
+        self.release_flush = True        # EGL_KHR_context_flush_control
 
     def bind_surface(self, draw):
         if draw is not None and draw.window is not None:
@@ -315,18 +320,43 @@ class Context:
 
 
 class Sync:
-    def __init__(self, ctx, sync_type):
-        from driver.gallium import PipeFlush
+    """A fence sync (EGL 1.5 section 3.8.1: the GPU work submitted before it) or
+    a reusable sync (EGL_KHR_reusable_sync: signalled and unsignalled by
+    eglSignalSyncKHR). Waiting on a reusable sync waits on a condition of the
+    ABI's lock (driver.abi.state.LOCK), which the wait releases: another thread's
+    eglSignalSyncKHR can then run."""
+
+    def __init__(self, display, ctx, sync_type):
         self.handle = next(_handles) * 16
+        self.display = display
         self.type = sync_type
-        self.screen = ctx.screen
-        self.fence = ctx.pipe.flush(PipeFlush.NONE)
         self.signaled = False
+        if sync_type == EGL_SYNC_REUSABLE_KHR:
+            self.changed = threading.Condition(state.LOCK)
+        else:
+            from driver.gallium import PipeFlush
+            self.screen = ctx.screen
+            self.fence = ctx.pipe.flush(PipeFlush.NONE)
 
     def wait(self, timeout_ns: int) -> bool:
+        """Whether the sync is signalled, after waiting up to timeout_ns for it
+        (PIPE_TIMEOUT_INFINITE: without a deadline)."""
+        if self.type == EGL_SYNC_REUSABLE_KHR:
+            from driver.gallium.defines import PIPE_TIMEOUT_INFINITE
+            if not self.signaled and timeout_ns:
+                limit = None if timeout_ns == PIPE_TIMEOUT_INFINITE else timeout_ns / 1e9
+                with self.changed:
+                    self.changed.wait_for(lambda: self.signaled, limit)
+            return self.signaled
         if not self.signaled:
             self.signaled = bool(self.screen.fence_finish(self.fence, timeout_ns))
         return self.signaled
+
+    def signal(self, signaled: bool) -> None:
+        with self.changed:
+            self.signaled = signaled
+            if signaled:
+                self.changed.notify_all()
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -594,7 +624,8 @@ def eglGetConfigs(dpy, configs, size, num):
 @command()
 def eglChooseConfig(dpy, attribs, configs, size, num):
     d = _display(dpy)
-    want = dict(_attribs(attribs, False))
+    # EGL_EXT_pixel_format_float: unless asked, only fixed-point configs match
+    want = {EGL_COLOR_COMPONENT_TYPE_EXT: EGL_COLOR_COMPONENT_TYPE_FIXED_EXT, **dict(_attribs(attribs, False))}
     for k in want:
         _check(k in AT_LEAST or k in MASK or k in EXACT or k in IGNORED_IN_CHOOSE,
                EGL_BAD_ATTRIBUTE)
@@ -963,7 +994,8 @@ CONTEXT_ATTRS = {EGL_CONTEXT_MAJOR_VERSION, EGL_CONTEXT_MINOR_VERSION,
                  EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE, EGL_CONTEXT_OPENGL_ROBUST_ACCESS,
                  EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_CONTEXT_FLAGS_KHR,
                  EGL_CONTEXT_PRIORITY_LEVEL_IMG, EGL_CONTEXT_OPENGL_NO_ERROR_KHR,
-                 EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT}
+                 EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                 EGL_CONTEXT_RELEASE_BEHAVIOR_KHR}
 # EGL 1.5 / EGL_EXT_create_context_robustness: reset notification -> GL_RESET_NOTIFICATION_STRATEGY
 RESET_STRATEGIES = {EGL_NO_RESET_NOTIFICATION: 0x8261, EGL_LOSE_CONTEXT_ON_RESET: 0x8252}
 
@@ -1002,6 +1034,7 @@ def eglCreateContext(dpy, config, share, attribs):
     flags = 0
     debug = forward = robust = no_error = False
     reset = EGL_NO_RESET_NOTIFICATION
+    release_flush = True        # EGL_KHR_context_flush_control: FLUSH by default
     for k, v in _attribs(attribs, False):
         _check(k in CONTEXT_ATTRS, EGL_BAD_ATTRIBUTE)
         if k == EGL_CONTEXT_MAJOR_VERSION:
@@ -1030,6 +1063,10 @@ def eglCreateContext(dpy, config, share, attribs):
                    EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT):
             _check(v in RESET_STRATEGIES, EGL_BAD_ATTRIBUTE)
             reset = v
+        elif k == EGL_CONTEXT_RELEASE_BEHAVIOR_KHR:
+            _check(v in (EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR, EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR),
+                   EGL_BAD_ATTRIBUTE)
+            release_flush = v == EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR
     _check(not flags & ~0x7, EGL_BAD_ATTRIBUTE)
     debug |= bool(flags & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR)
     forward |= bool(flags & EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR)
@@ -1051,6 +1088,9 @@ def eglCreateContext(dpy, config, share, attribs):
     # EGL 1.5 section 3.7.1.5: a share context with another reset strategy is EGL_BAD_MATCH
     _check(share_ctx is None or share_ctx.reset_strategy == reset, EGL_BAD_MATCH)
     ctx = Context(d, cfg, api, client_api, (major, minor), share_ctx, reset_strategy=reset)
+    ctx.release_flush = release_flush
+    # GL_CONTEXT_RELEASE_BEHAVIOR (driver.gl.get): FLUSH (0x82FC) or NONE (0)
+    ctx.gl.release_behavior = 0x82FC if release_flush else 0
     CONTEXTS[ctx.handle] = ctx
     return ffi.cast("EGLContext", ctx.handle)
 
@@ -1069,7 +1109,8 @@ def eglDestroyContext(dpy, context):
 def _release_current():
     cur = state.current.owner
     if isinstance(cur, Context):
-        cur.gl.glFlush()
+        if cur.release_flush:            # EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR: no implicit flush
+            cur.gl.glFlush()
         cur.thread = None
         for s in (cur.draw, cur.read):
             if s is not None:
@@ -1191,12 +1232,16 @@ def eglReleaseThread():
 
 # -- fence syncs (EGL 1.5 section 3.8.1, EGL_KHR_fence_sync) ------------------------------------
 def _create_sync(dpy, sync_type, attribs, wide):
-    _display(dpy)
-    _check(sync_type == EGL_SYNC_FENCE, EGL_BAD_PARAMETER)
+    """A fence sync needs a current context (of this display, EGL 1.5 section
+    3.8.1); a reusable one (EGL_KHR_reusable_sync, as Mesa also through
+    eglCreateSync) none: it starts unsignalled."""
+    d = _display(dpy)
+    _check(sync_type in (EGL_SYNC_FENCE, EGL_SYNC_REUSABLE_KHR), EGL_BAD_PARAMETER)
     _check(not _attribs(attribs, wide), EGL_BAD_ATTRIBUTE)
     cur = state.current.owner
-    _check(isinstance(cur, Context), EGL_BAD_MATCH)
-    s = Sync(cur, sync_type)
+    if sync_type == EGL_SYNC_FENCE:
+        _check(isinstance(cur, Context) and cur.display is d, EGL_BAD_MATCH)
+    s = Sync(d, cur, sync_type)
     SYNCS[s.handle] = s
     return ffi.cast("EGLSync", s.handle)
 
@@ -1239,10 +1284,27 @@ def eglClientWaitSync(dpy, sync, flags, timeout):
 
 @command(names=("eglWaitSyncKHR",))
 def eglWaitSync(dpy, sync, flags):
+    """A server wait (EGL_KHR_wait_sync): a current context is needed
+    (EGL_BAD_MATCH, as Mesa). A fence's wait is already satisfied: one GPU queue
+    runs in order. A reusable sync has no server wait (EGL_BAD_MATCH, as ANGLE)."""
     _display(dpy)
-    _sync(sync)
+    s = _sync(sync)
+    _check(isinstance(state.current.owner, Context), EGL_BAD_MATCH)
     _check(flags == 0, EGL_BAD_PARAMETER)
-    return 1          # one GPU queue in order: a server wait is already satisfied
+    _check(s.type != EGL_SYNC_REUSABLE_KHR, EGL_BAD_MATCH)
+    return 1
+
+
+@command()
+def eglSignalSyncKHR(dpy, sync, mode):
+    """EGL_KHR_reusable_sync: signal (waiters return) or unsignal a reusable
+    sync; a fence sync is EGL_BAD_MATCH, another mode EGL_BAD_PARAMETER."""
+    _display(dpy)
+    s = _sync(sync)
+    _check(s.type == EGL_SYNC_REUSABLE_KHR, EGL_BAD_MATCH)
+    _check(mode in (EGL_SIGNALED, EGL_UNSIGNALED), EGL_BAD_PARAMETER)
+    s.signal(mode == EGL_SIGNALED)
+    return 1
 
 
 def _sync_attrib(dpy, sync, attribute, value, c_type):
@@ -1252,7 +1314,7 @@ def _sync_attrib(dpy, sync, attribute, value, c_type):
         v = EGL_SIGNALED if s.wait(0) else EGL_UNSIGNALED
     elif attribute == EGL_SYNC_TYPE:
         v = s.type
-    elif attribute == EGL_SYNC_CONDITION:
+    elif attribute == EGL_SYNC_CONDITION and s.type == EGL_SYNC_FENCE:    # a fence's only
         v = EGL_SYNC_PRIOR_COMMANDS_COMPLETE
     else:
         raise EGLFail(EGL_BAD_ATTRIBUTE)

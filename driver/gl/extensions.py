@@ -421,6 +421,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     # TEXTURE_EXTERNAL_OES and samplerExternalOES (tests/driver/gl/test_egl_image_external.py)
     _x("GL_OES_EGL_image_external", _N, _N, _N, _ES2, DONE, glsl=True),
     _x("GL_OES_EGL_image_external_essl3", _N, _N, _N, _ES3, DONE, glsl=True),
+    # GL_CONTEXT_RELEASE_BEHAVIOR; EGL_KHR_context_flush_control chooses it (test_egl_sync_config.py)
+    _x("GL_KHR_context_flush_control", _ANY, _GL31, _N, _ES2, DONE),
     # the specification requires GLES 3.2, or GLES 3.1 with a geometry shader extension (listed there)
     _x("GL_OES_viewport_array", _N, _N, _N, _ES31, DONE, glsl=True),     # test_gles_ext_list.py
     _x("GL_APPLE_texture_max_level", _N, _N, _N, _ES2, DONE),

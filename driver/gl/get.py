@@ -234,6 +234,11 @@ class GetMixin:
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
             from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
             t[GL_CONTEXT_ROBUST_ACCESS] = lambda c: bool(api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
+        if api.gl(4, 5) or api.has_extension("GL_KHR_context_flush_control"):
+            # what releasing the context does: FLUSH, or NONE when EGL's
+            # EGL_CONTEXT_RELEASE_BEHAVIOR_KHR asked for it (driver.abi.egl)
+            t[E.GL_CONTEXT_RELEASE_BEHAVIOR] = lambda c: getattr(c, "release_behavior",
+                                                                 E.GL_CONTEXT_RELEASE_BEHAVIOR_FLUSH)
         if api.has_extension("GL_OES_EGL_image_external"):
             t[E.GL_TEXTURE_BINDING_EXTERNAL_OES] = lambda c: texture_binding_name(c, E.GL_TEXTURE_EXTERNAL_OES)
         if api.has_extension("GL_ARB_query_buffer_object"):
