@@ -298,6 +298,8 @@ _TABLE = """
 - - @f +GL_EXT_blend_func_extended es<300 | out vec4 gl_SecondaryFragDataEXT[gl_MaxDualSourceDrawBuffersEXT]
 110 300 @f | out float gl_FragDepth
 - - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT
+# the fragment's stencil reference (the stencil test's, and REPLACE's value)
+- - @f +GL_ARB_shader_stencil_export | out int gl_FragStencilRefARB
 110c - @f | in vec4 gl_Color
 110c - @f | in vec4 gl_SecondaryColor
 110c - @f | in vec4 gl_TexCoord[gl_MaxTextureCoords]

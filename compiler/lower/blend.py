@@ -26,7 +26,8 @@ blending). For each render target i the epilogue
 4. converts to the tile-buffer format (clamps for unorm/snorm and integer formats;
    16-bit floats for f16) and ``store_tile``s with the colour write mask.
 
-``gl_FragDepth`` becomes ``store_output`` slot ``DEPTH``; ``gl_SampleMask`` and
+``gl_FragDepth`` becomes ``store_output`` slot ``DEPTH``, ``gl_FragStencilRefARB``
+(ARB_shader_stencil_export) slot ``STENCIL``; ``gl_SampleMask`` and
 alpha-to-coverage ``store_output`` slot ``SAMPLE_MASK`` (an int mask).
 """
 
@@ -307,6 +308,13 @@ def fragment_outputs(io, L) -> None:
         io.shader.variables.append(var)
         b.store_var(var, b.load_var(depth[1]))
         info["DEPTH"] = "gl_FragDepth"
+    stencil = outs.get("gl_FragStencilRefARB")      # ARB_shader_stencil_export: the ISP's reference
+    if stencil is not None:
+        var = IRVariable("gl_FragStencilRefARB", VecType("int", 32, 1), "shader_out",
+                         {"slot": "STENCIL", "driver_location": 0})
+        io.shader.variables.append(var)
+        b.store_var(var, b.load_var(stencil[1]))
+        info["STENCIL"] = "gl_FragStencilRefARB"
     if sample_mask is not None:
         var = IRVariable("gl_SampleMask", VecType("int", 32, 1), "shader_out",
                          {"slot": "SAMPLE_MASK", "driver_location": 0})

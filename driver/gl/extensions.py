@@ -231,6 +231,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_conservative_depth.py
     _x("GL_AMD_conservative_depth", _ANY, _GL32, _N, _N, DONE, glsl=True),    # (the same, AMD's name)
     _x("GL_AMD_shader_trinary_minmax", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_trinary_minmax.py
+    # gl_FragStencilRefARB -> zs_emit's stencil -> the ISP's reference per fragment
+    # (tests/driver/gl/test_shader_stencil_export.py)
+    _x("GL_ARB_shader_stencil_export", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_copy_image", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_buffers_blend", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_indirect", _ANY, _GL32, _N, _N, DONE),

@@ -460,7 +460,7 @@ class _PassContext:
         return self.tvb.setup.front_facing[self.frags.tri]
 
     # -- depth/stencil of a set of fragments with distinct pixels
-    def _test(self, st: DrawState, idx: np.ndarray, coverage=None, z=None) -> np.ndarray:
+    def _test(self, st: DrawState, idx: np.ndarray, coverage=None, z=None, ref=None) -> np.ndarray:
         if st.ds.trivial:
             return (self.frags.coverage[idx] if coverage is None else np.asarray(coverage, np.uint8)).copy()
         n = len(idx)
@@ -472,7 +472,7 @@ class _PassContext:
             sel = idx
             sub = self.frags.take(idx)
         return R.depth_stencil(sub, st.ds, self.frame.depth, self.frame.stencil, front_facing=self.front[sel],
-                               layers=_single_layer(n), coverage=coverage, z=z)
+                               layers=_single_layer(n), coverage=coverage, z=z, ref=ref)
 
     def _layer(self, layers: R.RankLayers, k: int) -> np.ndarray:
         """Fragment indices of layer k; when layers are runs of fragments, the run is
@@ -730,7 +730,7 @@ class _PassContext:
             z = frags.z[idx].copy()
             dw = ctx.depth_written[pair]
             z[f_local[dw], s_pair[dw]] = ctx.depth[pair][dw]
-            passed = self._test(st, idx, coverage=cov2, z=z)
+            passed = self._test(st, idx, coverage=cov2, z=z, ref=_exported_refs(ctx, pair, f_local, len(idx)))
             st.passed += R.samples_passed(passed)
             alive_pairs = ((passed[f_local] >> s_pair) & 1).astype(bool)
             alive = np.zeros(n, bool)
@@ -875,12 +875,24 @@ class _PassContext:
             written = ctx.depth_written[lane_of]
             if written.any():                           # gl_FragDepth: every sample of the pixel
                 z[written] = ctx.depth[lane_of][written][:, None]
-            keep = self._test(st, idx, coverage=keep, z=z)
+            keep = self._test(st, idx, coverage=keep, z=z, ref=_exported_refs(ctx, lane_of, np.arange(n_f), n_f))
             st.passed += R.samples_passed(keep)
         bits = ((keep[:, None] >> np.arange(S, dtype=np.uint8)) & 1).astype(bool)
         f_local, sample = np.nonzero(bits)
         _copy_records(self.tile_buffer, pixel[f_local] * S + sample, tile, lane_of[f_local], columns)
         return n_f
+
+
+def _exported_refs(ctx, lanes: np.ndarray, frag: np.ndarray, n: int) -> np.ndarray | None:
+    """The stencil reference each of ``n`` fragments exported (``zs_emit`` with ``s``;
+    lane ``lanes[i]`` shades fragment ``frag[i]``), -1 where none did; None when no lane
+    wrote one."""
+    written = ctx.stencil_written[lanes]
+    if not written.any():
+        return None
+    ref = np.full(n, -1, np.int64)
+    ref[frag[written]] = ctx.stencil[lanes][written]
+    return ref
 
 
 #: The index of the lowest set bit of every 8-bit coverage mask (0 for none).

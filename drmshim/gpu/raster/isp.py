@@ -188,18 +188,21 @@ def _face_select(front_facing: np.ndarray | None, fv, bv):
 
 
 def _stencil_update(state: DepthStencilState, face: StencilFace, stored: np.ndarray,
-                    spass: np.ndarray, dpass: np.ndarray) -> np.ndarray:
+                    spass: np.ndarray, dpass: np.ndarray, ref=None) -> np.ndarray:
+    """``ref``: the reference REPLACE writes (the face's when None; per fragment when
+    the shader exports one)."""
     bits = state.stencil_bits
+    ref = face.ref if ref is None else ref
     fail = enum_value(face.fail_op, StencilOp, "stencil op")
     zfail = enum_value(face.zfail_op, StencilOp, "stencil op")
     zpass = enum_value(face.zpass_op, StencilOp, "stencil op")
     new = stored
     if zpass != KEEP:
-        new = np.where(spass & dpass, stencil_op(zpass, stored, face.ref, bits), new)
+        new = np.where(spass & dpass, stencil_op(zpass, stored, ref, bits), new)
     if zfail != KEEP:
-        new = np.where(spass & ~dpass, stencil_op(zfail, stored, face.ref, bits), new)
+        new = np.where(spass & ~dpass, stencil_op(zfail, stored, ref, bits), new)
     if fail != KEEP:
-        new = np.where(~spass, stencil_op(fail, stored, face.ref, bits), new)
+        new = np.where(~spass, stencil_op(fail, stored, ref, bits), new)
     top = (1 << bits) - 1
     wm = face.write_mask & top
     keep_bits = top & ~wm
@@ -210,14 +213,17 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
                   stencil: np.ndarray | None, *, front_facing: np.ndarray | None = None,
                   layers: RankLayers | None = None, coverage: np.ndarray | None = None,
                   z: np.ndarray | None = None, origin: tuple[int, int] = (0, 0),
-                  owner: np.ndarray | None = None) -> np.ndarray:
+                  owner: np.ndarray | None = None, ref: np.ndarray | None = None) -> np.ndarray:
     """Run the depth and stencil tests of ``frags`` in primitive order, updating
     ``depth`` (H, W, S) float32 and ``stencil`` (H, W, S) uint8 in place.
 
     ``front_facing`` (F,) bool selects the stencil face (None: all front).
     ``coverage`` (F,) uint8 replaces ``frags.coverage`` (late tests: the shader's
     discard / sample mask applied); ``z`` (F, S) replaces ``frags.z`` (shader-written
-    depth). ``layers``: ``layers_of(frags)`` when not given.
+    depth). ``layers``: ``layers_of(frags)`` when not given. ``ref`` (F,) int, optional:
+    the stencil reference each fragment's shader exported (its stencil output, as AGX's
+    ``zs_emit`` gives the ISP), -1 where it exported none (the face's reference then);
+    it is both the value tested and the value REPLACE writes.
     ``owner`` (H, W, S) int64, optional: set to the fragment index wherever a
     fragment passes (the last writer of each sample; see ``resolve_visibility``).
     Buffers must be C-contiguous; ``origin`` is the pixel of their element [0, 0]
@@ -264,6 +270,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
         pick = slice(lo, hi) if identity else layers.order[lo:hi]
         lbase, lcov, lz = base[pick], cov[pick], zs[pick]
         lface = front_facing[pick] if two_sided else None
+        lref = ref[pick] if ref is not None else None
         lpassed = np.zeros(hi - lo, np.uint8)
         for smp in range(frags.samples):
             m = None if all_covered else np.flatnonzero((lcov >> smp) & 1)
@@ -284,16 +291,22 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
                 dpass = np.ones(n, bool)
             if state.stencil_test:
                 st = sflat[fi]
-                ref = _face_select(face_sel, fr.ref, bk.ref)
+                sref = _face_select(face_sel, fr.ref, bk.ref)
+                fref = bref = None
+                if lref is not None:         # exported references replace the faces'
+                    exported = lref if m is None else lref[m]
+                    sref = np.where(exported >= 0, exported, sref)
+                    fref = np.where(exported >= 0, exported, fr.ref)
+                    bref = np.where(exported >= 0, exported, bk.ref)
                 vmask = _face_select(face_sel, fr.value_mask, bk.value_mask)
-                ref_m = np.asarray(ref & vmask, dtype=np.int64)
+                ref_m = np.asarray(sref & vmask, dtype=np.int64)
                 st_m = st.astype(np.int64) & vmask
                 sp_front = compare(fr.func, ref_m, st_m)
                 spass = sp_front if face_sel is None else np.where(
                     face_sel, sp_front, compare(bk.func, ref_m, st_m))
-                new_st = _stencil_update(state, fr, st, spass, dpass)
+                new_st = _stencil_update(state, fr, st, spass, dpass, fref)
                 if face_sel is not None:
-                    new_st = np.where(face_sel, new_st, _stencil_update(state, bk, st, spass, dpass))
+                    new_st = np.where(face_sel, new_st, _stencil_update(state, bk, st, spass, dpass, bref))
                 sflat[fi] = new_st
                 ok = spass & dpass
             else:
