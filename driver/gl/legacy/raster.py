@@ -192,7 +192,10 @@ class RasterMixin:
                                            np.ascontiguousarray(image, np.float32).tobytes()))
         tex.params.min_filter = tex.params.mag_filter = E.GL_NEAREST
         tex.params.wrap_s = tex.params.wrap_t = E.GL_CLAMP_TO_EDGE
-        vx, vy, vw, vh = self.state.viewport
+        # pixel rectangles are placed in window coordinates, never clipped by the
+        # viewport (GL 4.6 compatibility section 18.1): the quad is drawn through a
+        # viewport covering the framebuffer
+        vx, vy, vw, vh = 0, 0, fb.width_px, fb.height_px
         n, f = self.state.depth_range
         xs = np.array([x0, x0 + zx * w])
         ys = np.array([y0, y0 + zy * h])
@@ -222,7 +225,8 @@ class RasterMixin:
                 ls.uniform_storage.write(u.offset_B, pack_values(v, "f"))
         s = self.state
         saved = (self.current_program, self.texture_units[PIXEL_UNIT].get(E.GL_TEXTURE_2D), s.polygon_mode,
-                 set(s.enabled), self.sampler_units[PIXEL_UNIT], self.legacy.polygon_mode_back)
+                 set(s.enabled), self.sampler_units[PIXEL_UNIT], self.legacy.polygon_mode_back, s.viewport)
+        s.viewport = (vx, vy, vw, vh)
         self.current_program = prog
         self.texture_units[PIXEL_UNIT][E.GL_TEXTURE_2D] = tex
         self.sampler_units[PIXEL_UNIT] = None
@@ -233,7 +237,7 @@ class RasterMixin:
             self._draw_temporary_arrays(E.GL_TRIANGLE_FAN, arrays, 4)
         finally:
             (self.current_program, bound, s.polygon_mode, s.enabled, self.sampler_units[PIXEL_UNIT],
-             self.legacy.polygon_mode_back) = saved
+             self.legacy.polygon_mode_back, s.viewport) = saved
             if bound is None:
                 self.texture_units[PIXEL_UNIT].pop(E.GL_TEXTURE_2D, None)
             else:
