@@ -1153,6 +1153,10 @@ def eglMakeCurrent(dpy, draw, read, context):
         _check(s is None or ctx.config is None or s.config is ctx.config
                or s.config.attrs[EGL_RENDERABLE_TYPE] & ctx.config.attrs[EGL_RENDERABLE_TYPE],
                EGL_BAD_MATCH)
+    # EGL_MESA_configless_context / EGL_KHR_no_config_context: a context of no config
+    # takes draw and read surfaces of one config only (Mesa binds others: piglit's
+    # egl_mesa_configless_context basic fails on llvmpipe)
+    _check(ctx.config is not None or d is None or r is None or d.config is r.config, EGL_BAD_MATCH)
     if state.current.owner is not ctx:
         _release_current()
     ctx.thread = me

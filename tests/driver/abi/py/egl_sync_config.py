@@ -1,9 +1,10 @@
 """EGL_KHR_reusable_sync, EGL_KHR_context_flush_control, EGL_EXT_pixel_format_float
 and EGL_KHR_config_attribs through glvnd's libEGL (ctypes alone, surfaceless).
-The same script runs on Mesa's llvmpipe (Mesa 22.3), the independent check: two
+The same script runs on Mesa's llvmpipe (Mesa 22.3), the independent check: three
 checks differ there, Mesa takes another eglSignalSyncKHR mode than SIGNALED or
-UNSIGNALED (EGL_BAD_PARAMETER here), and llvmpipe has floating-point configs
-(shimgl has none: FLOAT chooses nothing here).
+UNSIGNALED (EGL_BAD_PARAMETER here), llvmpipe has floating-point configs (shimgl
+has none: FLOAT chooses nothing here), and Mesa binds surfaces of two configs to a
+configless context (piglit's egl_mesa_configless_context basic fails there).
 
 - A reusable sync starts unsignalled (no context needed), a zero-timeout wait
   expires, a wait without deadline returns when another thread signals it (the
@@ -15,6 +16,9 @@ UNSIGNALED (EGL_BAD_PARAMETER here), and llvmpipe has floating-point configs
 - EGL_COLOR_COMPONENT_TYPE_EXT: every config answers FIXED; asking for FLOAT
   chooses none, FIXED (the default) as many as no attribute; EGL_CONFORMANT
   with the ES 2 bit chooses configs.
+- A context of no config (EGL_KHR_no_config_context, EGL_MESA_configless_context)
+  binds draw and read pbuffers of one config, and EGL_BAD_MATCH for two configs
+  (one with a depth buffer, one without).
 - eglTerminate with a live sync succeeds.
 
 Prints FAIL lines and "OK"."""
@@ -160,6 +164,24 @@ every = count()
 check(every > 0 and count(EGL_COLOR_COMPONENT_TYPE_EXT, FIXED) == every, "FIXED does not choose every config")
 check(count(EGL_COLOR_COMPONENT_TYPE_EXT, FLOAT) == 0, "FLOAT chooses configs")
 check(count(EGL_CONFORMANT, EGL_OPENGL_ES2_BIT) > 0, "EGL_CONFORMANT with the ES 2 bit chooses none")
+
+# -- a context of no config: draw and read of one config -------------------------------------------
+egl.eglCreatePbufferSurface.restype, egl.eglCreatePbufferSurface.argtypes = vp, [vp, vp, vp]
+pbuffers = []
+for depth in (0, 24):
+    c, n = vp(), ci()
+    egl.eglChooseConfig(dpy, ints(*PBUFFERS, 0x3025, depth, 0x3031, 0), ctypes.byref(c), 1, ctypes.byref(n))
+    value = ci()
+    egl.eglGetConfigAttrib(dpy, c, 0x3025, ctypes.byref(value))     # EGL_DEPTH_SIZE
+    pbuffers.append((value.value, egl.eglCreatePbufferSurface(dpy, c, ints(0x3057, 4, 0x3056, 4))))
+(depth_a, plain), (depth_b, deep) = pbuffers
+ctx = egl.eglCreateContext(dpy, None, None, ints(EGL_CONTEXT_CLIENT_VERSION, 3))
+check(depth_a != depth_b, f"two configs of depth {depth_a} and {depth_b}")
+check(egl.eglMakeCurrent(dpy, plain, plain, ctx), "a configless context on one pbuffer")
+check(not egl.eglMakeCurrent(dpy, plain, deep, ctx) and egl.eglGetError() == EGL_BAD_MATCH,
+      "draw and read of two configs are not EGL_BAD_MATCH for a configless context")
+egl.eglMakeCurrent(dpy, None, None, None)
+egl.eglDestroyContext(dpy, ctx)
 
 check(egl.eglTerminate(dpy) and egl.eglGetError() == EGL_SUCCESS, "eglTerminate with a live sync")
 for f in failures:
