@@ -324,7 +324,9 @@ class TexImageExtraMixin:
             dst=BlitImage(dst, level0 + level, Box(dx, dy, layer0 + dz + face, w, h, 1), view_format or dst.format),
             src=BlitImage(res, rlevel, Box(x, y, rlayer, w, h, 1), read_view or res.format),
             mask=PipeMask.ZS if zs else PipeMask.RGBA, filter=PipeTexFilter.NEAREST,
-            render_condition_enable=True))
+            # GL 4.6 section 10.9: conditional rendering discards draws, clears and
+            # blits, never texture copies
+            render_condition_enable=False))
 
     def _copy_sub(self, dims, target, level, dx, dy, dz, x, y, w, h) -> None:
         tex_target, face = self._image_target(target, dims)
