@@ -4,7 +4,8 @@ Sole responsibility: hold a user queue's jobs in submission order and release
 each to the firmware once all its in-fences have signalled. An unsignalled
 in-fence holds back the later jobs of its queue (jobs are released in order)
 and no other queue. SUBMIT returns as soon as the job is queued; the scheduler
-thread waits on the kernel's sync condition variable, without spinning.
+thread sleeps on a waiter of its own registered on its first job's in-fences (so
+only those fences' signals and its own submissions wake it), without spinning.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ class UserQueue:
         self.firmware = firmware
         self.counters = Counters()
         self.sync = sync
+        self._waiter = sync.waiter()                          # the scheduler thread's
+        self._drained = threading.Condition(sync.lock)         # shutdown waits on it
         self._pending: deque[Job] = deque()
         self._closing = False
         self._thread = threading.Thread(target=self._loop, daemon=True, name=f"shimgl-sched-{firmware.name}")
@@ -59,20 +62,29 @@ class UserQueue:
 
     def push(self, job: Job) -> None:
         job.firmware_job.on_complete = job.complete
-        with self.sync.cv:
+        with self.sync.lock:
             self._pending.append(job)
-            self.sync.cv.notify_all()
+            if len(self._pending) == 1:
+                self._waiter.wake()
 
     def _ready(self) -> bool:
         return self._closing or (bool(self._pending) and all(f.signaled for f in self._pending[0].in_fences))
 
     def _loop(self) -> None:
+        waiter = self._waiter
         while True:
-            with self.sync.cv:
-                self.sync.cv.wait_for(self._ready)
+            with self.sync.lock:
+                while not self._ready():
+                    if self._pending:          # woken by the first job's in-fences only
+                        for fence in self._pending[0].in_fences:
+                            waiter.watch(fence)
+                    waiter.wait()
+                waiter.release()
                 if self._closing:
                     return
                 job = self._pending.popleft()
+                if not self._pending:
+                    self._drained.notify_all()
             self.firmware.submit(job.firmware_job)
 
     @property
@@ -89,12 +101,12 @@ class UserQueue:
         in the background (a runaway job until its watchdog stops it); the queue's
         VM reference is dropped once the firmware threads have ended."""
         deadline = time.monotonic() + self.FLUSH_TIMEOUT_S
-        with self.sync.cv:
-            self.sync.cv.wait_for(lambda: not self._pending, self.FLUSH_TIMEOUT_S)
+        with self.sync.lock:
+            self._drained.wait_for(lambda: not self._pending, self.FLUSH_TIMEOUT_S)
             self._closing = True
             cancelled = list(self._pending)
             self._pending.clear()
-            self.sync.cv.notify_all()
+            self._waiter.wake()
         if self._thread is not threading.current_thread():
             self._thread.join()
         for job in cancelled:

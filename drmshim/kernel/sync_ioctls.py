@@ -61,7 +61,7 @@ def handle_to_fd(kernel, file, arg) -> None:
     syncobj = file.syncobjs.items.get(arg.handle)
     check(syncobj is not None, errno.EINVAL, f"no sync object {arg.handle}")
     if arg.flags & uapi.DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE:
-        with kernel.sync.cv:
+        with kernel.sync.lock:
             fence = syncobj.fence_for(0)
         check(fence is not None, errno.EINVAL, "exporting a sync file from a sync object with no fence")
         arg.fd = fds.install(fds.ExportedSyncFile(fence))
@@ -137,7 +137,7 @@ def query(kernel, file, arg) -> None:
     check(arg.count_handles > 0, errno.EINVAL, "no sync objects")
     syncobjs = _lookup_all(file, _u32s(arg.handles, arg.count_handles))
     last = bool(arg.flags & uapi.DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED)
-    with kernel.sync.cv:
+    with kernel.sync.lock:
         points = [s.query(last) for s in syncobjs]
     copy_to_user(arg.points, ffi.buffer(ffi.new("__u64[]", points))[:])
 
@@ -154,7 +154,7 @@ def transfer(kernel, file, arg) -> None:
             if error.errno == errno.ETIME:
                 raise fail(errno.ETIME, "no fence appeared on the source point") from None
             raise
-    with kernel.sync.cv:
+    with kernel.sync.lock:
         fence = src.fence_for(arg.src_point)
     check(fence is not None, errno.EINVAL, "the source point has no fence")
     if arg.dst_point:

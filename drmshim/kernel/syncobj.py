@@ -8,9 +8,12 @@ earlier link have signalled (``dma_fence_chain``); signalled links are folded
 into the chain's base as new points are added, so the chain stays short. Point 0 means the whole
 current fence, as for a binary sync object.
 
-All fences and sync objects of one kernel share one condition variable: every
-signal and every fence replacement notifies it, and waiters re-check their
-predicate. Waits block on it; nothing spins.
+All fences and sync objects of one kernel share one lock. A thread that blocks
+registers a :class:`Waiter` (a condition on that lock) on exactly the fences and
+sync objects it waits for, as a ``dma_fence`` callback: a signal wakes the waiters
+of that fence only, and a fence replacement or a new timeline point the waiters of
+that sync object only. Waits block; nothing spins, and a signal costs nothing for
+the other waiters of the kernel (a GPU's hundreds of queue threads included).
 """
 
 from __future__ import annotations
@@ -21,16 +24,61 @@ import time
 
 from .errors import errno, fail
 
-__all__ = ["SyncState", "Fence", "Syncobj", "wait_many"]
+__all__ = ["SyncState", "Waiter", "Fence", "Syncobj", "wait_many"]
 
 _fence_ids = itertools.count(1)
 
 
 class SyncState:
-    """The lock and condition variable shared by one kernel's fences and sync objects."""
+    """The lock shared by one kernel's fences and sync objects (``lock``), and their
+    waiters. ``wakeups`` counts every wake-up delivered to a waiter (a test hook:
+    a signal must wake only the waiters of what it signals)."""
 
     def __init__(self):
-        self.cv = threading.Condition(threading.Lock())
+        self.lock = threading.Lock()
+        self.wakeups = 0
+
+    def waiter(self) -> "Waiter":
+        return Waiter(self)
+
+
+class Waiter:
+    """One blocked thread: a condition on the kernel's sync lock, registered on the
+    fences and sync objects it waits for (``watch``), which wake it when they signal
+    or change. Used under ``state.lock``; ``release`` unregisters it everywhere.
+    ``wakeups`` counts the times it was woken."""
+
+    def __init__(self, state: SyncState):
+        self.state = state
+        self.cond = threading.Condition(state.lock)
+        self.wakeups = 0
+        self._watched: list = []
+
+    def watch(self, obj) -> None:
+        """Be woken by ``obj`` (a Fence: when it signals, nothing if it has; a Syncobj:
+        when its fence or chain changes)."""
+        for target in obj.wake_sources():
+            if self not in target.waiters:
+                target.waiters.add(self)
+                self._watched.append(target)
+
+    def wake(self) -> None:
+        self.wakeups += 1
+        self.state.wakeups += 1
+        self.cond.notify()
+
+    def wait(self, timeout_s: float | None = None) -> None:
+        self.cond.wait(timeout_s)
+
+    def release(self) -> None:
+        for target in self._watched:
+            target.waiters.discard(self)
+        self._watched = []
+
+
+def _wake_all(waiters: set) -> None:
+    for waiter in list(waiters):
+        waiter.wake()
 
 
 class Fence:
@@ -43,6 +91,11 @@ class Fence:
         self.signaled = False
         self.error = 0
         self.timestamp_ns = 0
+        self.waiters: set[Waiter] = set()
+
+    def wake_sources(self) -> list["Fence"]:
+        """The fences whose signal can change this one's state (itself, unless signalled)."""
+        return [] if self.signaled else [self]
 
     @classmethod
     def stub(cls, state: SyncState) -> "Fence":
@@ -53,46 +106,65 @@ class Fence:
         return fence
 
     def signal(self, error: int = 0) -> None:
-        with self.state.cv:
+        """Signal once (later calls do nothing) and wake this fence's waiters only."""
+        with self.state.lock:
             if self.signaled:
                 return
             self.error = error
             self.signaled = True
             self.timestamp_ns = time.monotonic_ns()
-            self.state.cv.notify_all()
+            waiters, self.waiters = self.waiters, set()   # one-shot: nobody registers again
+            _wake_all(waiters)
 
     def wait(self, timeout_s: float | None = None) -> bool:
-        with self.state.cv:
-            return self.state.cv.wait_for(lambda: self.signaled, timeout_s)
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        with self.state.lock:
+            waiter = self.state.waiter()
+            try:
+                while not self.signaled:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        return False
+                    waiter.watch(self)
+                    waiter.wait(remaining)
+                return True
+            finally:
+                waiter.release()
 
     def __repr__(self) -> str:
         return f"Fence({self.name or self.id}, signaled={self.signaled}, error={self.error})"
 
 
 class Syncobj:
-    """A DRM sync object. ``links`` is guarded by the shared condition's lock."""
+    """A DRM sync object. ``links`` and ``waiters`` are guarded by the state's lock;
+    ``waiters`` are woken when the links change (a WAIT_FOR_SUBMIT wait for a fence
+    to appear)."""
 
     def __init__(self, state: SyncState, signaled: bool = False):
         self.state = state
         self.links: list[tuple[int, Fence]] = []
+        self.waiters: set[Waiter] = set()
         if signaled:
             self.links = [(0, Fence.stub(state))]
 
-    # The callers below hold state.cv unless noted.
+    def wake_sources(self) -> list["Syncobj"]:
+        return [self]
+
+    # The callers below hold state.lock unless noted.
     def replace(self, fence: Fence | None) -> None:
         """Binary semantics: point at ``fence`` (None: reset). Takes the lock."""
-        with self.state.cv:
+        with self.state.lock:
             self.links = [] if fence is None else [(0, fence)]
-            self.state.cv.notify_all()
+            _wake_all(self.waiters)
 
     def add_point(self, point: int, fence: Fence) -> None:
         """Timeline semantics: append ``fence`` as chain link ``point`` (0: replace). Takes the lock."""
         if point == 0:
             self.replace(fence)
             return
-        with self.state.cv:
+        with self.state.lock:
             self.links = _collapsed(self.state, self.links) + [(point, fence)]
-            self.state.cv.notify_all()
+            _wake_all(self.waiters)
 
     def resolve(self, point: int) -> list[Fence] | None:
         """The fences that must signal for ``point``; None when the point has no fence yet."""
@@ -156,6 +228,9 @@ class _ChainFence(Fence):
         super().__init__(state, "chain")
         self.fences = fences
 
+    def wake_sources(self) -> list[Fence]:
+        return [leaf for fence in self.fences for leaf in fence.wake_sources()]
+
     @property
     def signaled(self) -> bool:  # type: ignore[override]
         return all(f.signaled for f in self.fences)
@@ -189,10 +264,11 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
     the past polls once. A fence found for an entry stays the one waited on, even if the
     sync object is replaced later (as the kernel takes a reference at the start).
     """
-    with state.cv:
+    with state.lock:
         resolved: list[list[Fence] | None] = [sync.resolve(point) for sync, point in entries]
         if not for_submit and any(r is None for r in resolved):
             raise fail(errno.EINVAL, "a sync object point has no fence (and no WAIT_FOR_SUBMIT)")
+        waiter = state.waiter()
 
         def done(i: int) -> bool:
             if resolved[i] is None:
@@ -200,11 +276,26 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
             fences = resolved[i]
             return fences is not None and (available or all(f.signaled for f in fences))
 
-        while True:
-            states = [done(i) for i in range(len(entries))]
-            if all(states) or (not wait_all and any(states)):
-                return states.index(True)
-            remaining = _remaining_s(deadline_ns)
-            if remaining <= 0:
-                raise fail(errno.ETIME, "sync object wait timed out")
-            state.cv.wait(remaining)
+        def watch(i: int) -> None:
+            """Be woken by what entry i still waits for: its sync object while the point
+            has no fence, then the fences (their own signals only)."""
+            if resolved[i] is None:
+                waiter.watch(entries[i][0])
+            else:
+                for fence in resolved[i]:
+                    waiter.watch(fence)
+
+        try:
+            while True:
+                states = [done(i) for i in range(len(entries))]
+                if all(states) or (not wait_all and any(states)):
+                    return states.index(True)
+                remaining = _remaining_s(deadline_ns)
+                if remaining <= 0:
+                    raise fail(errno.ETIME, "sync object wait timed out")
+                for i, ready in enumerate(states):
+                    if not ready:
+                        watch(i)
+                waiter.wait(remaining)
+        finally:
+            waiter.release()
