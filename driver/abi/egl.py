@@ -1131,7 +1131,9 @@ def eglMakeCurrent(dpy, draw, read, context):
     if _h(context) == 0 and _h(draw) == 0 and _h(read) == 0 and _h(dpy) == 0:
         _release_current()       # EGL 1.5: releasing with EGL_NO_DISPLAY is allowed
         return 1
-    _display(dpy)
+    # EGL 1.5 section 3.2: after eglTerminate, eglMakeCurrent may still release the
+    # context (which is destroyed then): only a release skips the initialized check
+    _display(dpy, initialized=_h(context) != 0)
     if _h(context) == 0:
         _check(_h(draw) == 0 and _h(read) == 0, EGL_BAD_MATCH)
         _release_current()

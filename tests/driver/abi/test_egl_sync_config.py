@@ -1,7 +1,8 @@
 """EGL_KHR_reusable_sync (a wait released by another thread's signal),
 EGL_KHR_context_flush_control (GL_CONTEXT_RELEASE_BEHAVIOR),
 EGL_EXT_pixel_format_float, EGL_KHR_config_attribs and a configless context's
-draw and read surfaces of one config (py/egl_sync_config.py, through glvnd's libEGL)."""
+draw and read surfaces of one config, releasing a context after eglTerminate
+(py/egl_sync_config.py, through glvnd's libEGL)."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ checks differ there, Mesa takes another eglSignalSyncKHR mode than SIGNALED or
 UNSIGNALED (EGL_BAD_PARAMETER here), llvmpipe has floating-point configs (shimgl
 has none: FLOAT chooses nothing here), and Mesa binds surfaces of two configs to a
 configless context (piglit's egl_mesa_configless_context basic fails there).
+The release after eglTerminate passes there too.
 
 - A reusable sync starts unsignalled (no context needed), a zero-timeout wait
   expires, a wait without deadline returns when another thread signals it (the
@@ -19,7 +20,9 @@ configless context (piglit's egl_mesa_configless_context basic fails there).
 - A context of no config (EGL_KHR_no_config_context, EGL_MESA_configless_context)
   binds draw and read pbuffers of one config, and EGL_BAD_MATCH for two configs
   (one with a depth buffer, one without).
-- eglTerminate with a live sync succeeds.
+- eglTerminate with a live sync and a current context succeeds, and releasing
+  the context after it (eglMakeCurrent with EGL_NO_CONTEXT on the terminated
+  display) succeeds too (EGL 1.5 section 3.2).
 
 Prints FAIL lines and "OK"."""
 
@@ -183,7 +186,11 @@ check(not egl.eglMakeCurrent(dpy, plain, deep, ctx) and egl.eglGetError() == EGL
 egl.eglMakeCurrent(dpy, None, None, None)
 egl.eglDestroyContext(dpy, ctx)
 
+ctx = egl.eglCreateContext(dpy, None, None, ints(EGL_CONTEXT_CLIENT_VERSION, 3))
+check(egl.eglMakeCurrent(dpy, None, None, ctx), "a surfaceless current context")
 check(egl.eglTerminate(dpy) and egl.eglGetError() == EGL_SUCCESS, "eglTerminate with a live sync")
+check(egl.eglMakeCurrent(dpy, None, None, None) and egl.eglGetError() == EGL_SUCCESS,
+      "releasing the context of a terminated display")
 for f in failures:
     print("FAIL", f)
 print("OK" if not failures else f"{len(failures)} failures")
