@@ -228,12 +228,28 @@ class InterfaceQueryMixin:
         return out[:bufSize]
 
     def glGetProgramResourceLocation(self, program: int, programInterface: int, name: str) -> int:
-        prog = self._pi_program(program, programInterface)
-        check(programInterface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT),
+        # the subroutine uniforms' locations are their stage's (GL 4.6 section 7.9; the
+        # other resource queries do not list these interfaces yet)
+        subroutine_stage = {E.GL_VERTEX_SUBROUTINE_UNIFORM: E.GL_VERTEX_SHADER,
+                            E.GL_TESS_CONTROL_SUBROUTINE_UNIFORM: E.GL_TESS_CONTROL_SHADER,
+                            E.GL_TESS_EVALUATION_SUBROUTINE_UNIFORM: E.GL_TESS_EVALUATION_SHADER,
+                            E.GL_GEOMETRY_SUBROUTINE_UNIFORM: E.GL_GEOMETRY_SHADER,
+                            E.GL_FRAGMENT_SUBROUTINE_UNIFORM: E.GL_FRAGMENT_SHADER,
+                            E.GL_COMPUTE_SUBROUTINE_UNIFORM: E.GL_COMPUTE_SHADER}
+        if not (self.api.gl(4, 0) or self.api.has_extension("GL_ARB_shader_subroutine")):
+            subroutine_stage = {}
+        if programInterface in subroutine_stage:
+            check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+            prog = program_object(self, program)
+        else:
+            prog = self._pi_program(program, programInterface)
+        check(programInterface in (E.GL_UNIFORM, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT, *subroutine_stage),
               E.GL_INVALID_ENUM)
         check(prog.linked, E.GL_INVALID_OPERATION, "program not linked")
         if name is None or names_hidden(prog):       # a NULL name names no resource
             return -1
+        if programInterface in subroutine_stage:
+            return self.glGetSubroutineUniformLocation(program, subroutine_stage[programInterface], name)
         if programInterface == E.GL_UNIFORM:
             return self.glGetUniformLocation(program, name)
         if programInterface == E.GL_PROGRAM_INPUT:

@@ -827,26 +827,34 @@ class ProgramMixin:
                                     f"qualifiers ({prev.precision} and {v.precision})")
                 if prev is None or (v.used and not prev.used):
                     seen[v.name] = v
+        # a subroutine uniform's layout(location) is in its stage's subroutine location
+        # space (GL 4.6 section 7.9; features/subroutines.py), not the uniforms': its
+        # default-block slot takes an implicit uniform location
+        subroutine = {u[0] for stage in merged.values()
+                      for u in getattr(getattr(stage["unit"], "subroutines", None), "uniforms", ())}
+
+        def location(v):
+            return None if v.name in subroutine else v.layout.get("location")
         leaves: list[UniformLeaf] = []
         for v in seen.values():
             if _base_type(v.type).base == "atomic_uint":
                 continue                      # atomic counters live in buffers
-            if v.used or v.layout.get("location") is not None:
+            if v.used or location(v) is not None:
                 leaves += leaf_uniforms(v.name, v.type, v)
         taken: set[int] = set()
         infos: list[UniformInfo] = []
         block = link.default_block_layout([(v.name, v.type) for v in seen.values()
-                                           if (v.used or v.layout.get("location") is not None)
+                                           if (v.used or location(v) is not None)
                                            and not _base_type(v.type).is_opaque])
         offset = -(-block.size_B // 16) * 16          # opaque units: after the block
-        explicit = [lf for lf in leaves if lf.variable.layout.get("location") is not None]
-        implicit = [lf for lf in leaves if lf.variable.layout.get("location") is None]
+        explicit = [lf for lf in leaves if location(lf.variable) is not None]
+        implicit = [lf for lf in leaves if location(lf.variable) is None]
         var_next: dict[int, int] = {}
         used_elements = _sampler_elements_used(merged)
         for leaf in explicit + implicit:
             n = max(1, leaf.size)
-            if leaf.variable.layout.get("location") is not None:
-                base = var_next.get(id(leaf.variable), leaf.variable.layout["location"])
+            if location(leaf.variable) is not None:
+                base = var_next.get(id(leaf.variable), location(leaf.variable))
                 if any(x in taken for x in range(base, base + n)):
                     raise LinkError(f"uniform `{leaf.name}' location {base} overlaps another")
             else:
