@@ -300,6 +300,7 @@ _TABLE = """
 - - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT
 # the fragment's stencil reference (the stencil test's, and REPLACE's value)
 - - @f +GL_ARB_shader_stencil_export | out int gl_FragStencilRefARB
+- - @f +GL_AMD_shader_stencil_export | out int gl_FragStencilRefAMD
 110c - @f | in vec4 gl_Color
 110c - @f | in vec4 gl_SecondaryColor
 110c - @f | in vec4 gl_TexCoord[gl_MaxTextureCoords]

@@ -145,6 +145,7 @@ EXTENSIONS = (
     Extension("GL_AMD_conservative_depth", desktop=110),   # the same qualifiers, AMD's name
     Extension("GL_AMD_shader_trinary_minmax", desktop=110),   # min3, max3, mid3 (as Mesa, every version)
     Extension("GL_ARB_shader_stencil_export", desktop=110),   # gl_FragStencilRefARB
+    Extension("GL_AMD_shader_stencil_export", desktop=110),   # gl_FragStencilRefAMD (the same output)
     Extension("GL_ARB_shader_image_size", desktop=110),
     Extension("GL_ARB_shader_precision", desktop=110),
     Extension("GL_ARB_texture_query_lod", desktop=110),

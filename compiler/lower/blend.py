@@ -27,7 +27,7 @@ blending). For each render target i the epilogue
    16-bit floats for f16) and ``store_tile``s with the colour write mask.
 
 ``gl_FragDepth`` becomes ``store_output`` slot ``DEPTH``, ``gl_FragStencilRefARB``
-(ARB_shader_stencil_export) slot ``STENCIL``; ``gl_SampleMask`` and
+(ARB_shader_stencil_export; ``gl_FragStencilRefAMD``, AMD's name) slot ``STENCIL``; ``gl_SampleMask`` and
 alpha-to-coverage ``store_output`` slot ``SAMPLE_MASK`` (an int mask).
 """
 
@@ -308,7 +308,8 @@ def fragment_outputs(io, L) -> None:
         io.shader.variables.append(var)
         b.store_var(var, b.load_var(depth[1]))
         info["DEPTH"] = "gl_FragDepth"
-    stencil = outs.get("gl_FragStencilRefARB")      # ARB_shader_stencil_export: the ISP's reference
+    # ARB_shader_stencil_export (or AMD's name for it): the ISP's reference
+    stencil = outs.get("gl_FragStencilRefARB") or outs.get("gl_FragStencilRefAMD")
     if stencil is not None:
         var = IRVariable("gl_FragStencilRefARB", VecType("int", 32, 1), "shader_out",
                          {"slot": "STENCIL", "driver_location": 0})

@@ -234,6 +234,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # gl_FragStencilRefARB -> zs_emit's stencil -> the ISP's reference per fragment
     # (tests/driver/gl/test_shader_stencil_export.py)
     _x("GL_ARB_shader_stencil_export", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_AMD_shader_stencil_export", _ANY, _GL32, _N, _N, DONE, glsl=True),   # (AMD's name: gl_FragStencilRefAMD)
     _x("GL_ARB_copy_image", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_buffers_blend", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_draw_indirect", _ANY, _GL32, _N, _N, DONE),

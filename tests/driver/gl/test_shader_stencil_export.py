@@ -140,3 +140,28 @@ def test_glsl_side():
                                               "void main() { gl_FragStencilRefARB = 1.5; }\n")
     assert compiles(E.GL_VERTEX_SHADER, "#version 130\n#ifndef GL_ARB_shader_stencil_export\n#error no\n#endif\n"
                                         "void main() { gl_Position = vec4(0); }\n")
+
+
+def test_amd_name():
+    """GL_AMD_shader_stencil_export: the same output as gl_FragStencilRefAMD (listed
+    with the ARB extension, as Mesa); each name needs its own #extension."""
+    c = driver.Context(api="compat", width=W, height=H)
+    names = c.glGetString(E.GL_EXTENSIONS).split()
+    assert "GL_AMD_shader_stencil_export" in names and "GL_ARB_shader_stencil_export" in names
+    fs = FS.replace("GL_ARB_shader_stencil_export", "GL_AMD_shader_stencil_export").replace(
+        "gl_FragStencilRefARB", "gl_FragStencilRefAMD")
+    prog = _program(c, fs)
+    _quad(c)
+    c.glUniform1i(c.glGetUniformLocation(prog, "base"), 50)
+    c.glClearStencil(0)
+    c.glClear(E.GL_STENCIL_BUFFER_BIT)
+    c.glEnable(E.GL_STENCIL_TEST)
+    c.glStencilFunc(E.GL_ALWAYS, 0, 0xFF)
+    c.glStencilOp(E.GL_KEEP, E.GL_KEEP, E.GL_REPLACE)
+    c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    assert (_stencil(c) == np.broadcast_to(50 + np.arange(W, dtype=np.uint8), (H, W))).all(), _stencil(c)
+    sh = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(sh, 1, ["#version 130\n#extension GL_AMD_shader_stencil_export : require\n"
+                             "void main() { gl_FragStencilRefARB = 1; }\n"])
+    c.glCompileShader(sh)
+    assert c.glGetShaderiv(sh, E.GL_COMPILE_STATUS) == [0]
