@@ -1347,8 +1347,8 @@ class ProgramMixin:
         base, index = name, 0
         if name.endswith("]") and "[" in name:
             head, _, idx = name[:-1].rpartition("[")
-            if not idx.isdigit():
-                return -1
+            if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
+                return -1               # a decimal index without sign, spaces or leading zeros
             base, index = head, int(idx)
         from driver.gl.features.subroutines import is_subroutine_uniform
         for u in ls.uniforms:
