@@ -51,3 +51,19 @@ def test_fuzzer_sees_an_exception_through_the_guard():
     finally:
         fam.Context.glFlush = original
     assert report.guarded[("glFlush", "ZeroDivisionError")] == 20
+
+
+def test_ext_direct_state_access_commands():
+    """The EXT DSA commands (listed in compatibility contexts) through their derived C
+    marshalling (each table command runs its core command's, driver.abi.marshal._ext_dsa):
+    a short run of them alone, among a few commands that make objects to name."""
+    from driver.abi import _commands
+    from driver.gl.legacy.ext_dsa import ExtDirectStateAccessMixin
+    ext = sorted(n for n in dir(ExtDirectStateAccessMixin)
+                 if n.startswith("gl") and n.endswith("EXT") and n in _commands.MARSHAL)
+    assert len(ext) > 150
+    report = gl_fuzzer.run("compat", seed=5, calls=200, cheap=True,
+                           commands=ext + ["glGenTextures", "glGenBuffers", "glGenFramebuffers",
+                                           "glGenVertexArrays", "glGenProgramsARB"])
+    assert report.calls >= 160
+    _assert_clean(report)
