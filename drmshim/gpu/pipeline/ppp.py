@@ -33,7 +33,7 @@ from uapi import packets as P
 from .. import raster as R
 from .vdm import Draw, VertexBatch
 
-__all__ = ["DrawGeometry", "process_draw", "TOPOLOGY", "viewport_rect"]
+__all__ = ["DrawGeometry", "group_key", "process_draw", "process_draws", "TOPOLOGY", "viewport_rect"]
 
 TOPOLOGY = {P.Primitive.POINTS: "points", P.Primitive.LINES: "lines", P.Primitive.LINE_STRIP: "line_strip",
             P.Primitive.LINE_LOOP: "line_loop", P.Primitive.TRIANGLES: "triangles",
@@ -159,7 +159,7 @@ def cf_bindings(memory, ppp: dict):
 def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_px: int,
                  depth_format: str, n_cf: int) -> DrawGeometry:
     ppp = draw.ppp
-    raster = ppp.get("raster") or P.PPP_RASTER.unpack(P.pack("PPP_RASTER"))
+    raster = _raster(ppp)
     vp = ppp.get("viewport")
     topo = TOPOLOGY.get(draw.record.primitive)
     if topo is None:
@@ -236,6 +236,129 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
                      provoking=(k - 1) if provoking_last else 0, prim_id=prim_id)
     setup = _strip(setup, prim_id)
     return DrawGeometry(draw, setup, planes, empty.primitives, rect)
+
+
+#: Draws with at most this many vertex lanes each may be set up together (``process_draws``).
+GROUP_LANES = 256
+_DEFAULT_RASTER: list = []
+
+
+def _raster(ppp: dict):
+    """The draw's PPP_RASTER, or the packet's defaults (decoded once)."""
+    raster = ppp.get("raster")
+    if raster is None:
+        if not _DEFAULT_RASTER:
+            _DEFAULT_RASTER.append(P.PPP_RASTER.unpack(P.pack("PPP_RASTER")))
+        raster = _DEFAULT_RASTER[0]
+    return raster
+
+
+def group_key(memory, draw: Draw, batch: VertexBatch):
+    """What ``process_draws`` needs equal across a group of draws: their PPP state
+    but the fragment shader's words (its coefficient bindings count, by their
+    contents), the topology and the vertex outputs' rows; None for a draw that is set up alone: a
+    big one, or one whose set-up depends on more than its triangles (polygon modes,
+    cull distances, rasterizer discard, lines and points)."""
+    if batch.lanes == 0 or batch.lanes > GROUP_LANES:
+        return None
+    topo = TOPOLOGY.get(draw.record.primitive)
+    if topo is None or VERTS[topo] != 3:
+        return None
+    ppp = draw.ppp
+    raster = _raster(ppp)
+    if raster.rasterizer_discard or raster.polygon_mode_front != P.PolygonMode.FILL \
+            or raster.polygon_mode_back != P.PolygonMode.FILL or _cull_words(ppp):
+        return None
+    state = tuple(sorted(((k, v) for k, v in ppp.items() if k != "fragment_shader"), key=lambda kv: kv[0]))
+    header, bindings = cf_bindings(memory, ppp)
+    return _Key((topo, (header, *bindings), batch.outputs.shape[0], state))
+
+
+class _Key:
+    """A group key compared by value (the PPP records compare by their fields)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Key) and _same_state(self.value, other.value)
+
+
+def _same_state(a, b) -> bool:
+    (ta, ca, na, sa), (tb, cb, nb, sb) = a, b
+    return ta == tb and len(ca) == len(cb) and all(x is y or x == y for x, y in zip(ca, cb)) and na == nb \
+        and len(sa) == len(sb) and all(
+        ka == kb and (va is vb or va == vb) for (ka, va), (kb, vb) in zip(sa, sb))
+
+
+def process_draws(memory, items: list, width_px: int, height_px: int, depth_format: str,
+                  n_cf: int) -> list[DrawGeometry]:
+    """``[process_draw(memory, d, batch, ...) for d, batch in items]`` for draws of one
+    ``group_key``, with the same results: the draws' streams are assembled as one
+    (a restart marker ends each draw's runs, so each run is its own, as alone), and
+    clipping, the viewport, set-up and the coefficient planes, all per primitive, run
+    once over every draw's triangles, which are then split by draw in order. A group
+    in which some triangle is clipped or dropped as unrepresentable is set up draw by
+    draw (there the weights and corner values take the general path)."""
+    if len(items) == 1:
+        d, batch = items[0]
+        return [process_draw(memory, d, batch, width_px, height_px, depth_format, n_cf)]
+    d0 = items[0][0]
+    ppp = d0.ppp
+    raster = _raster(ppp)
+    vp = ppp.get("viewport")
+    topo = TOPOLOGY[d0.record.primitive]
+    provoking_last = raster.provoking_vertex == P.ProvokingVertex.LAST
+    lanes = np.array([b.lanes for _, b in items], np.int64)
+    lane0 = np.concatenate(([0], np.cumsum(lanes)[:-1]))
+    streams = [np.where(b.stream >= 0, b.stream + off, -1) for (_, b), off in zip(items, lane0)]
+    prims = R.assemble(topo, indices=np.concatenate(streams), restart_index=-1, provoking_last=provoking_last)
+    owner = np.searchsorted(lane0, prims[:, 0], side="right") - 1          # each primitive's draw
+    counts = np.bincount(owner, minlength=len(items))
+    out = np.concatenate([b.outputs for _, b in items], axis=1)
+    position = _f32(out[0:4].T)
+    first_user, n_user, psize_word, clip_words = _layout(ppp)
+    clip = _f32(out[clip_words].T) if clip_words else None
+    opts = dict(clip_z=bool(raster.depth_clip) and not raster.depth_clamp,
+                zero_to_one_depth=bool(raster.clip_zero_to_one))
+    offset, fmt = None, depth_format
+    if raster.depth_bias_enable and ppp.get("depth_bias") is not None:
+        db = ppp["depth_bias"]
+        offset = (db.slope_scale, db.constant, db.clamp)
+        if raster.depth_bias_fixed24:       # (as process_draw)
+            fmt = "unorm24"
+            offset = (db.slope_scale, 2.0 * db.constant, db.clamp)
+    clipped = R.clip_triangles(position, prims, clip, **opts)
+    window, clipped = _representable(_window(clipped.position, vp), clipped)
+    if clipped.weights.strides[0] != 0:          # something clipped or dropped: draw by draw
+        return [process_draw(memory, d, b, width_px, height_px, depth_format, n_cf) for d, b in items]
+    setup = R.setup_triangles(window, prim=np.arange(len(clipped.prim)),
+                              front_face="ccw" if raster.front_ccw else "cw",
+                              cull=("front_and_back" if raster.cull_front and raster.cull_back else
+                                    "front" if raster.cull_front else "back" if raster.cull_back else "none"),
+                              offset=offset, depth_format=fmt)
+    src_prim = clipped.prim[setup.prim]                    # the group's primitive of each row
+    first_prim = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    row_owner = owner[src_prim]
+    first_primitive = np.array([d.first_primitive for d, _ in items], np.int64)
+    prim_id = src_prim - first_prim[row_owner] + first_primitive[row_owner]
+    planes = _planes(memory, ppp, out, prims, src_prim, None, setup, first_user, n_cf,
+                     provoking=2 if provoking_last else 0, prim_id=prim_id)
+    setup = _strip(setup, prim_id)
+    rect = viewport_rect(ppp, width_px, height_px)
+    cuts = np.searchsorted(row_owner, np.arange(len(items) + 1), side="left")
+    arrays = {f: getattr(setup, f) for f in R.TriangleSetup.__dataclass_fields__}
+    result = []
+    for i, (d, _) in enumerate(items):
+        if counts[i] == 0:
+            result.append(DrawGeometry(d, None, np.zeros((0, n_cf, 3), np.float32), 0, (0, 0, 0, 0)))
+            continue
+        r0, r1 = int(cuts[i]), int(cuts[i + 1])
+        part = R.TriangleSetup(**{f: (v[r0:r1] if isinstance(v, np.ndarray) else v) for f, v in arrays.items()})
+        result.append(DrawGeometry(d, part, planes[r0:r1], int(counts[i]), rect))
+    return result
 
 
 def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, depth_format: str):

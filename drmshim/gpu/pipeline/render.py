@@ -86,11 +86,11 @@ from .. import raster as R
 from ..usc import ExecContext
 from .fragment import Background, broadcast_record, draw_state, shade_pass, uniform_record
 from .pbe import fill_possible, store_render_target
-from .ppp import DrawGeometry, cf_bindings, process_draw
+from .ppp import GROUP_LANES, DrawGeometry, cf_bindings, group_key, process_draws
 from .scratch import run_program
 from .usc_words import read_pipeline, read_words
 from .zls import IspMemory, depth_format as zls_depth_format
-from .vdm import shade_vertices, walk_draws
+from .vdm import Draw, shade_vertices, walk_draws
 
 __all__ = ["TiledVertexBuffer", "run_vertex_half", "run_fragment_half"]
 
@@ -120,13 +120,15 @@ class TiledVertexBuffer:
     passes: list[Pass] = field(default_factory=list)
     # the vertex work not done yet (draws of later segments) and what it needs
     pending: list = field(default_factory=list)
+    # draws of the next segment already vertex-shaded (a group cut by the segment's end)
+    shaded: list = field(default_factory=list)
     core: object = None
     depth_format: object = None
 
     @property
     def final(self) -> bool:
         """The passes are the command's last (no vertex work left)."""
-        return not self.pending
+        return not self.pending and not self.shaded
 
     @property
     def tiles_x(self) -> int:
@@ -190,31 +192,57 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
     tvb.setup, tvb.passes = None, []            # the previous segment's rows are rendered: free them
     tvb.row_draw = np.zeros(0, np.int64)
     tvb.planes = np.zeros((0, 1, 3), np.float32)
-    while tvb.pending and kept_B <= VERTEX_KEPT_B:
+    shaded = tvb.shaded                 # draws shaded ahead, in order
+
+    def shade_next():
+        """The next draw, shaded: (draw, batch, n_cf, later instances or None)."""
+        nonlocal vertices
+        if shaded:
+            return shaded.pop(0)
         d = tvb.pending.pop()
         check_budget("VDM", d.va)
         part = max(VERTEX_PART_LANES // max(d.count, 1), 1)       # instances shaded at once
         rest = None
         if d.instances > part:
-            d, rest = replace(d, instances=part), d
+            d, rest = replace(d, instances=part), (d, part)
         batch = shade_vertices(core, memory, d, cmd.sampler_heap)
-        lanes = batch.lanes
-        vertices += lanes
-        g = process_draw(memory, d, batch, W, H, tvb.depth_format, _cf_count(memory, d.ppp))
-        del batch
-        if rest is not None:        # the later instances: a part of their own, next
-            per_instance = g.primitives // part
-            tvb.pending.append(replace(rest, instances=rest.instances - part,
-                                       first_instance=rest.first_instance + part,
-                                       first_primitive=rest.first_primitive + part * per_instance))
-        primitives += g.primitives
-        if g.setup is not None:
-            kept_B += _setup_bytes(g.setup) + g.planes.nbytes
-        geoms.append(g)
-        if d.statistics_va:
-            rows = 0 if g.setup is None else len(np.unique(g.setup.prim))
-            add_statistics(memory, d.statistics_va, [d.count * d.instances, g.primitives, lanes,
-                                                     g.primitives, rows, 0])
+        vertices += batch.lanes
+        return d, batch, _cf_count(memory, d.ppp), rest
+
+    while (shaded or tvb.pending) and kept_B <= VERTEX_KEPT_B:
+        group = [shade_next()]
+        key = group_key(memory, group[0][0], group[0][1]) if group[0][3] is None else None
+        # small draws of one state go on together (process_draws): the next pending
+        # draw joins when it may (its stream is small), shaded here, ahead of its turn
+        while key is not None and len(group) < GROUP_DRAWS and (shaded or tvb.pending) \
+                and (shaded or _may_join(tvb.pending[-1], group[0][0])):
+            nxt = shade_next()
+            if nxt[3] is not None or nxt[2] != group[0][2] or group_key(memory, nxt[0], nxt[1]) != key:
+                shaded.insert(0, nxt)
+                break
+            group.append(nxt)
+        geoms_of = process_draws(memory, [(d, batch) for d, batch, _, _ in group], W, H, tvb.depth_format,
+                                 group[0][2])
+        for j, ((d, batch, _, rest), g) in enumerate(zip(group, geoms_of)):
+            if rest is not None:        # the later instances: a part of their own, next
+                whole, part = rest
+                per_instance = g.primitives // part
+                tvb.pending.append(replace(whole, instances=whole.instances - part,
+                                           first_instance=whole.first_instance + part,
+                                           first_primitive=whole.first_primitive + part * per_instance))
+            primitives += g.primitives
+            if g.setup is not None:
+                kept_B += _setup_bytes(g.setup) + g.planes.nbytes
+            geoms.append(g)
+            if d.statistics_va:
+                rows = 0 if g.setup is None else len(np.unique(g.setup.prim))
+                add_statistics(memory, d.statistics_va, [d.count * d.instances, g.primitives, batch.lanes,
+                                                         g.primitives, rows, 0])
+            if kept_B > VERTEX_KEPT_B and j + 1 < len(group):
+                # the segment ends here: the group's later draws, already shaded, start the next
+                shaded[:0] = [(d2, b2, n2, None) for d2, b2, n2, _ in group[j + 1:]]
+                break
+        del group, geoms_of
     tvb.draws = geoms
     live = [g for g in geoms if g.setup is not None and len(g.setup)]
     if live:
@@ -234,6 +262,18 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
     fb.tvb_overflows += len(tvb.passes) - (1 if tvb.final else 0)
     fb.partial_renders = fb.tvb_overflows
     command.counters.add(vertices=vertices, primitives=primitives)
+
+
+def _may_join(d: Draw, first: Draw) -> bool:
+    """Whether pending draw ``d`` may be shaded ahead to join ``first``'s group: a
+    small stream (lanes known before shading: count x instances bounds them) of
+    the same topology and PPP state words (``group_key`` decides after shading)."""
+    return d.count * max(d.instances, 1) <= GROUP_LANES and d.record.primitive == first.record.primitive \
+        and d.ppp.keys() == first.ppp.keys()
+
+
+#: The most draws set up together (``process_draws``).
+GROUP_DRAWS = 64
 
 
 def _setup_bytes(setup: R.TriangleSetup) -> int:

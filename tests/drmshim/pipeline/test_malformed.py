@@ -133,7 +133,7 @@ def test_internal_error_of_a_unit_is_that_unit_s_fault(monkeypatch):
     def broken(*args, **kwargs):
         raise KeyError("something the model did not expect")
 
-    monkeypatch.setattr("drmshim.gpu.pipeline.render.process_draw", broken)
+    monkeypatch.setattr("drmshim.gpu.pipeline.render.process_draws", broken)
     fault = _fault(lambda: sc.render())
     assert fault.info.unit == "VDM" and "KeyError" in fault.info.reason
 
