@@ -311,12 +311,15 @@ class Context:
             present(self, d)
 
     def free(self):
+        """Release the GL context's objects, then the pipe context and its queue (the
+        kernel's threads behind it): the queue goes even when the first part fails."""
         self.gl.window = self.own_window
         try:
             self.gl.destroy()
-            self.pipe.destroy()
-        except Exception:     # pragma: no cover - best effort on teardown
-            pass
+        except Exception as error:      # destroy never fails: say what was lost, free the rest
+            print(f"shimgl: destroying context {self.handle:#x}: {error!r}; its objects may stay allocated",
+                  file=sys.stderr)
+        self.pipe.destroy()
 
 
 class Sync:

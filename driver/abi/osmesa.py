@@ -166,11 +166,12 @@ class OSContext:
         self.thread = None
 
     def free(self):
+        """As egl.Context.free: the GL objects, then the pipe context and its queue."""
         try:
             self.gl.destroy()
-            self.pipe.destroy()
-        except Exception:     # pragma: no cover - best effort
-            pass
+        except Exception as error:      # destroy never fails: say what was lost, free the rest
+            print(f"shimgl: OSMesaDestroyContext: {error!r}; its objects may stay allocated", file=sys.stderr)
+        self.pipe.destroy()
 
 
 def _h(p) -> int:

@@ -22,8 +22,11 @@ Never imports drmshim: the kernel is reached only through ``uapi.open/ioctl/mmap
 from __future__ import annotations
 
 import errno
+import gc
 import threading
 import time
+import warnings
+from collections import deque
 from dataclasses import dataclass, field
 
 import layout
@@ -31,7 +34,7 @@ import uapi
 
 from .heap import VAHeap
 
-__all__ = ["BO", "BOCache", "Device", "Command", "debug_flags", "ffi"]
+__all__ = ["BO", "BOCache", "Device", "Command", "debug_flags", "ffi", "release_when_safe", "release_deferred"]
 
 ffi = uapi.ffi
 PAGE_B = layout.PAGE_B
@@ -52,6 +55,55 @@ def debug_flags() -> set[str]:
 
 def _ptr(cdata) -> int:
     return int(ffi.cast("uintptr_t", cdata))
+
+
+# ---------------------------------------------------------------- collected objects
+# A context the program drops without destroying it is released by a finalizer
+# (weakref.finalize). When its last reference goes (a ``del``, a function's end) the
+# finalizer runs there and then, in the program's thread between two statements, and
+# releases everything at once. The cyclic garbage collector, though, may run inside
+# any allocation of any thread - a firmware thread holding the GPU, or the driver in
+# the middle of updating a BO cache or a handle table: a release from there could
+# deadlock or corrupt them. So during a collection releases are queued, and run at
+# the next safe point: the next queue creation (a new context) or release_deferred().
+_collecting = 0
+_deferred: deque = deque()
+
+
+def _gc_phase(phase: str, info: dict) -> None:
+    global _collecting
+    _collecting = _collecting + 1 if phase == "start" else max(0, _collecting - 1)
+
+
+gc.callbacks.append(_gc_phase)
+
+
+def release_when_safe(release, *args) -> None:
+    """Run ``release(*args)`` now, or at the next safe point when the cyclic garbage
+    collector is running (see above). For finalizers of driver objects."""
+    if _collecting:
+        _deferred.append((release, args))
+    else:
+        _release(release, args)
+
+
+def release_deferred() -> int:
+    """Run the releases queued during garbage collections; how many ran."""
+    count = 0
+    while True:
+        try:
+            release, args = _deferred.popleft()
+        except IndexError:
+            return count
+        _release(release, args)
+        count += 1
+
+
+def _release(release, args) -> None:
+    try:
+        release(*args)
+    except Exception as error:      # a finalizer has no caller to raise to: say what was lost
+        warnings.warn(f"shimgl: releasing a collected object failed ({error!r})", RuntimeWarning, stacklevel=2)
 
 
 def _page_align(size_B: int) -> int:
@@ -417,8 +469,20 @@ class Device:
 
     # ------------------------------------------------------------------ queues and submits
     def queue_create(self, priority: int = uapi.DRM_ASAHI_PRIORITY_MEDIUM) -> int:
+        """A new UAPI queue (a context's). First releases the contexts the garbage
+        collector found unreachable since the last call (``release_deferred``)."""
+        release_deferred()
         return self.ioctl("ASAHI_QUEUE_CREATE", flags=0, vm_id=self.vm_id, priority=priority,
                           usc_exec_base=self.usc_base).queue_id
+
+    def queue_destroy(self, queue_id: int) -> None:
+        """QUEUE_DESTROY: the kernel ends the queue's threads once its submitted work is
+        done (waiting at most a bounded time, never for runaway work). Nothing when the
+        device is already closed (closing it destroyed every queue)."""
+        with self.lock:
+            fd = self.fd
+        if fd is not None:
+            self.ioctl("ASAHI_QUEUE_DESTROY", queue_id=queue_id)
 
     def submit(self, commands: list[Command], in_syncs=(), out_syncs=(), queue_id: int | None = None) -> None:
         """One SUBMIT ioctl. Syncs are binary handles or (handle, point) pairs.

@@ -8,15 +8,28 @@
 Every GL entry point of the front end (driver.gl.Context) is callable on it
 with the front end's Python calling convention, and GL enums are attributes
 (``ctx.GL_TRIANGLES``). The whole stack runs: GL front end -> pipe interface
--> driver.agx -> uapi seam -> the kernel and GPU behind /dev/dri/renderD128."""
+-> driver.agx -> uapi seam -> the kernel and GPU behind /dev/dri/renderD128.
+
+Lifetime: ``ctx.destroy()`` (also ``close()``, or leaving a ``with`` block) releases
+the context's objects and its queue at once. A context the program merely drops is
+released all the same when it is collected (a finalizer; see
+``driver.agx.device.release_when_safe`` for when a collection defers it): the
+entry points it hands out keep it alive, but its ``gl`` attribute (the front end's
+context) is borrowed, valid while the Context object lives. The screen
+(the device: its VM, USC heap with the uploaded shaders, BO cache) stays for the
+process, shared by its contexts."""
 
 from __future__ import annotations
+
+import functools
+import weakref
 
 import numpy as np
 
 from driver.gl import Context as GLContext
 from driver.gl import enums as E
 
+from .device import release_when_safe
 from .pipe import AgxScreen
 
 __all__ = ["Context", "default_screen"]
@@ -25,7 +38,11 @@ _screens: dict[str, AgxScreen] = {}
 
 
 def default_screen(path: str = "/dev/dri/renderD128") -> AgxScreen:
-    """One screen per device path, shared by the contexts of the process (as EGL displays are)."""
+    """One screen per device path, shared by the contexts of the process (as EGL displays
+    are), kept when its last context goes: a new device would start with an empty VM,
+    USC heap and BO cache, and a context's first draw on it re-uploads every shader
+    (docs/architecture.md, object lifetime). Without contexts it costs the kernel no
+    thread."""
     s = _screens.get(path)
     if s is None:
         s = _screens[path] = AgxScreen(path)
@@ -41,13 +58,19 @@ class Context:
         self.pipe = self.screen.context_create()
         self.gl = GLContext(self.pipe, api, width, height)
         self.width, self.height = width, height
+        # released when collected; holds the GL and pipe contexts, never this object
+        self._finalizer = weakref.finalize(self, release_when_safe, _destroy, self.gl, self.pipe)
+        self._finalizer.atexit = False       # the process's end closes the device anyway
 
     def __getattr__(self, name):
         if name.startswith("GL_"):
             return getattr(E, name)
-        if name == "gl":
+        if name in ("gl", "_finalizer"):
             raise AttributeError(name)
-        return getattr(self.gl, name)
+        attr = getattr(self.gl, name)
+        if callable(attr):      # an entry point keeps this context alive while it is held:
+            return functools.partial(_call, self, attr)   # Context().glGetString(...) is safe
+        return attr
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | {n for n in dir(self.gl) if n.startswith("gl")})
@@ -80,5 +103,16 @@ class Context:
         if self.gl is None:
             return
         gl, self.gl = self.gl, None
-        gl.destroy()
-        self.pipe.destroy()
+        self._finalizer.detach()
+        _destroy(gl, self.pipe)
+
+    close = destroy
+
+
+def _call(owner: Context, function, *args, **kwargs):
+    return function(*args, **kwargs)
+
+
+def _destroy(gl: GLContext, pipe) -> None:
+    gl.destroy()
+    pipe.destroy()

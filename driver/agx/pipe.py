@@ -17,6 +17,7 @@ import errno
 import itertools
 import threading
 import warnings
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,7 +36,7 @@ from driver.gallium import (
 from uapi import packets as P
 
 from .batch import Batch, Submission, hold_all
-from .device import Device
+from .device import Device, release_when_safe
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
 from .tilebuffer import tile_format
@@ -192,6 +193,12 @@ class AgxContext(PipeContext):
         self.device = screen.device
         self.debug = self.device.debug
         self.queue_id = self.device.queue_create()      # one UAPI queue per context, as Mesa
+        # a context collected without destroy() still gives its queue (and the kernel's
+        # threads behind it) back; the finalizer holds the device and the id, not us
+        self._owned_queues = [self.queue_id]
+        self._finalizer = weakref.finalize(self, release_when_safe, _destroy_queues, self.device,
+                                           self._owned_queues)
+        self._finalizer.atexit = False       # the process's end closes every queue anyway
         # a GPU reset of this context's queue (the watchdog stopped its work): sticky;
         # the queue is then replaced (a guilty queue refuses submissions) before the next SUBMIT
         self.reset = PipeResetStatus.NO_RESET
@@ -532,8 +539,9 @@ class AgxContext(PipeContext):
 
     def _replace_queue(self) -> None:
         old, self.queue_id = self.queue_id, self.device.queue_create()
+        self._owned_queues[:] = [self.queue_id]
         self._queue_guilty = False
-        self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=old)   # never waits on runaway work
+        self.device.queue_destroy(old)    # never waits on runaway work
 
     def get_device_reset_status(self) -> PipeResetStatus:
         """GUILTY once the watchdog stopped work of this context (seen in a command's
@@ -1245,8 +1253,17 @@ class AgxContext(PipeContext):
             self.occlusion_bo.release()
             self.occlusion_bo = None
         if self.queue_id is not None:
-            self.device.ioctl("ASAHI_QUEUE_DESTROY", queue_id=self.queue_id)
+            self._finalizer.detach()
+            self._owned_queues.clear()
+            self.device.queue_destroy(self.queue_id)
             self.queue_id = None
+
+
+def _destroy_queues(device: Device, queue_ids: list[int]) -> None:
+    """The finalizer of a pipe context collected without destroy(): its queue goes."""
+    for queue_id in queue_ids:
+        device.queue_destroy(queue_id)
+    queue_ids.clear()
 
 
 # ----------------------------------------------------------------------------- helpers
