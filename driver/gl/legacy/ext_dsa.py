@@ -629,3 +629,23 @@ _PIXEL_STORE_DEFAULTS = tuple((getattr(E, f"GL_{d}_{p}"), v) for d in ("PACK", "
 for _name, (_selector, _core) in _COMMANDS.items():
     assert not hasattr(ExtDirectStateAccessMixin, _name), _name
     setattr(ExtDirectStateAccessMixin, _name, _make(_name, _selector, _core))
+
+
+# The ARB_gpu_shader_fp64 interaction: glProgramUniform*dEXT, the double glProgramUniform*
+# (not the registry's aliases of them, unlike the float ones); their C marshalling is
+# the registry's own (sized by count)
+def _fp64_uniform(name: str, core: str):
+    def command(self, *args):
+        check(self.api.has_extension("GL_EXT_direct_state_access") and
+              self.api.has_extension("GL_ARB_gpu_shader_fp64"), E.GL_INVALID_OPERATION,
+              "needs GL_EXT_direct_state_access and GL_ARB_gpu_shader_fp64")
+        return call(self, core, *args)
+    command.__name__ = command.__qualname__ = name
+    command.__doc__ = f"GL_EXT_direct_state_access with GL_ARB_gpu_shader_fp64: {core}."
+    return command
+
+
+for _suffix in ("1d 2d 3d 4d 1dv 2dv 3dv 4dv Matrix2dv Matrix3dv Matrix4dv Matrix2x3dv Matrix2x4dv Matrix3x2dv "
+                "Matrix3x4dv Matrix4x2dv Matrix4x3dv").split():
+    setattr(ExtDirectStateAccessMixin, f"glProgramUniform{_suffix}EXT",
+            _fp64_uniform(f"glProgramUniform{_suffix}EXT", f"glProgramUniform{_suffix}"))

@@ -263,3 +263,27 @@ def test_units_past_the_fixed_function_ones(ctx):
     assert c.glGetIntegerIndexedvEXT(E.GL_TEXTURE_BINDING_2D, units - 1) == [12]
     c.glBindMultiTextureEXT(E.GL_TEXTURE0 + units, E.GL_TEXTURE_2D, 12)
     assert c.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_double_program_uniforms(ctx):
+    """The ARB_gpu_shader_fp64 interaction: glProgramUniform*dEXT set a double uniform
+    of a program that is not current."""
+    c = ctx
+    vs = ("#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\nuniform double d;\nuniform dvec3 v;\n"
+          "uniform dmat2x3 m;\nvoid main() { gl_Position = vec4(float(d) + float(v.x) + float(m[1][2])); }\n")
+    prog = c.glCreateProgram()
+    sh = c.glCreateShader(E.GL_VERTEX_SHADER)
+    c.glShaderSource(sh, 1, [vs])
+    c.glCompileShader(sh)
+    assert c.glGetShaderiv(sh, E.GL_COMPILE_STATUS) == [1], c.glGetShaderInfoLog(sh)
+    c.glAttachShader(prog, sh)
+    c.glLinkProgram(prog)
+    assert c.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(prog)
+    c.glProgramUniform1dEXT(prog, c.glGetUniformLocation(prog, "d"), 0.1)
+    c.glProgramUniform3dvEXT(prog, c.glGetUniformLocation(prog, "v"), 1, [1.5, 2.5, 1e300])
+    c.glProgramUniformMatrix2x3dvEXT(prog, c.glGetUniformLocation(prog, "m"), 1, 0, [1, 2, 3, 4, 5, 6.25])
+    ok(c)
+    assert c.glGetIntegerv(E.GL_CURRENT_PROGRAM) == [0]
+    assert c.glGetUniformdv(prog, c.glGetUniformLocation(prog, "d")) == [0.1]      # a double, not a float
+    assert c.glGetUniformdv(prog, c.glGetUniformLocation(prog, "v")) == [1.5, 2.5, 1e300]
+    assert c.glGetUniformdv(prog, c.glGetUniformLocation(prog, "m")) == [1, 2, 3, 4, 5, 6.25]
