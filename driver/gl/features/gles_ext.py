@@ -153,8 +153,17 @@ def texture_buffer_state(ctx, tex) -> dict[int, int]:
         return {E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING: 0, E.GL_TEXTURE_BUFFER_OFFSET: 0,
                 E.GL_TEXTURE_BUFFER_SIZE: 0}
     offset = tex.buffer_offset
+    size = tex.buffer_size or max(buf.size - offset, 0)
+    # the image a buffer texture is: one row of the range's texels in the buffer's
+    # format (as Mesa answers; the elements of table 8.18, RGB32F's 12 bytes included)
+    from driver.gl.formats import INTERNAL_FORMATS
+    import layout
+    info = INTERNAL_FORMATS.get(tex.buffer_internal_format)
+    texel_B = layout.get_format(info.texel_buffer_pipe.name).block_size_B if info is not None else 0
+    width = min(size // texel_B, ctx.caps.max_texel_buffer_elements) if texel_B else 0
     return {E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING: buf.name, E.GL_TEXTURE_BUFFER_OFFSET: offset,
-            E.GL_TEXTURE_BUFFER_SIZE: tex.buffer_size or max(buf.size - offset, 0)}
+            E.GL_TEXTURE_BUFFER_SIZE: size, E.GL_TEXTURE_WIDTH: width, E.GL_TEXTURE_HEIGHT: 1,
+            E.GL_TEXTURE_DEPTH: 1, E.GL_TEXTURE_INTERNAL_FORMAT: tex.buffer_internal_format}
 
 
 def _half_float(ctx, type: int, extension: str) -> int:

@@ -48,3 +48,25 @@ def test_display_lists_execute_tex_buffer_and_bind_program_pipeline():
     assert ctx.glGetIntegerv(DATA_STORE_BINDING)[0] == 0
     assert ctx.glGetIntegerv(E.GL_PROGRAM_PIPELINE_BINDING)[0] == 0
     assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+def test_level_parameters_describe_the_buffer_range():
+    """glGetTexLevelParameteriv of a buffer texture (GL 4.6 section 8.11.3): the
+    internal format given to glTexBuffer and one row of the range's texels, counted
+    in the format's element size (RGB32F: 12 bytes); Blender's EEVEE attaches its
+    buffers with glTextureBuffer and apitrace's state dump reads these."""
+    ctx = glhelp.context(1, 1, api="gl45")
+    tex, bo = _buffer_texture(ctx)                         # a 64-byte buffer
+
+    def level(pname):
+        return ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_BUFFER, 0, pname)[0]
+    ctx.glTextureBuffer(tex, E.GL_RGBA32F, bo)
+    assert (level(E.GL_TEXTURE_INTERNAL_FORMAT), level(E.GL_TEXTURE_WIDTH), level(E.GL_TEXTURE_HEIGHT),
+            level(E.GL_TEXTURE_DEPTH)) == (E.GL_RGBA32F, 64 // 16, 1, 1)
+    ctx.glTexBuffer(E.GL_TEXTURE_BUFFER, E.GL_RGB32F, bo)
+    assert (level(E.GL_TEXTURE_INTERNAL_FORMAT), level(E.GL_TEXTURE_WIDTH)) == (E.GL_RGB32F, 64 // 12)
+    ctx.glTexBufferRange(E.GL_TEXTURE_BUFFER, E.GL_R16UI, bo, 16, 32)
+    assert (level(E.GL_TEXTURE_WIDTH), level(E.GL_TEXTURE_BUFFER_OFFSET), level(E.GL_TEXTURE_BUFFER_SIZE)) \
+        == (32 // 2, 16, 32)
+    assert level(E.GL_TEXTURE_RED_SIZE) == 16 and level(E.GL_TEXTURE_GREEN_SIZE) == 0
+    assert ctx.glGetError() == E.GL_NO_ERROR
