@@ -23,6 +23,7 @@ from driver.gl.formats import lookup
 from driver.gl.pixels import _client_rows, image_size_B
 from driver.gl.pointers import as_bytes
 from driver.gl.state import PixelStore
+from driver.gl.objects import TexImage
 from driver.gl.textures import texture_resource
 
 __all__: list[str] = []
@@ -176,13 +177,28 @@ def glClearTexSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, he
 def _sub_image(ctx, texture, level, x, y, z, width, height, depth, read_level) -> tuple:
     """(level bytes as (layers, height, width * bpp) uint8, the cropped box)."""
     tex = _texture(ctx, texture)
-    img = _level_image(tex, level)
+    # GL 4.6 section 8.11.4: a level outside those the target can have is INVALID_VALUE;
+    # a level never specified is an image of size 0, as one specified empty (only an empty
+    # box at offset 0 lies in it: INVALID_VALUE otherwise, as Mesa)
+    levels = {E.GL_TEXTURE_3D: ctx.caps.max_texture_3d_levels,
+              E.GL_TEXTURE_CUBE_MAP: ctx.caps.max_texture_cube_levels,
+              E.GL_TEXTURE_CUBE_MAP_ARRAY: ctx.caps.max_texture_cube_levels,
+              }.get(tex.target, ctx.caps.max_texture_2d_size_px.bit_length())
+    check(0 <= level < levels, E.GL_INVALID_VALUE, "level outside the target's possible levels")
+    img = tex.images[0][level] if tex.images and level < len(tex.images[0]) else None
+    img = img if img is not None else TexImage(0, 0, 0, 0)
     layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else img.depth
     check(min(x, y, z) >= 0 and min(width, height, depth) >= 0, E.GL_INVALID_VALUE, "negative offset or size")
     check(x + width <= img.width and y + height <= img.height and z + depth <= layers,
           E.GL_INVALID_VALUE, "region outside the level")
     if tex.target in (E.GL_TEXTURE_1D, E.GL_TEXTURE_1D_ARRAY):
         check(tex.target != E.GL_TEXTURE_1D or (y == 0 and height == 1), E.GL_INVALID_VALUE, "1D: y must be 0")
+    if tex.target == E.GL_TEXTURE_CUBE_MAP:
+        # the level must be cube complete: six faces of one size and format (as Mesa)
+        faces = [tex.image(f, level) for f in range(6)]
+        check(all(f is not None and (f.width, f.height, f.internal_format) ==
+                  (faces[0].width, faces[0].height, faces[0].internal_format) for f in faces),
+              E.GL_INVALID_OPERATION, "the cube map's level is not cube complete")
     with _texture_bound(ctx, tex) as target, _default_pixel_store(ctx, "pack", E.GL_PIXEL_PACK_BUFFER):
         if tex.target == E.GL_TEXTURE_CUBE_MAP:
             faces = [read_level(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + f) for f in range(z, z + depth)]
