@@ -295,7 +295,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     # 16 viewports (driver/gl/viewports.py) selected by the geometry stage's gl_ViewportIndex;
     # the indexed commands and queries exist from GL 4.1 (where it is core) only
     _x("GL_ARB_viewport_array", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
-    _x("GL_KHR_debug", _ANY, _GL32, _N, _ES2, DONE),
+    # ES 1.1 too, as Mesa: its KHR-named commands (features/gles1.py; test_gles1_khr_debug.py)
+    _x("GL_KHR_debug", _ANY, _GL32, _ANY, _ES2, DONE),
     _x("GL_ARB_debug_output", _ANY, _GL32, _N, _N, DONE),   # test_legacy_small_extensions.py
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py

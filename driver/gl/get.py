@@ -313,14 +313,15 @@ class GetMixin:
         if api.gl(4, 3) or api.es and api.has_extension("GL_OES_texture_storage_multisample_2d_array"):
             t[E.GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY] = \
                 lambda c: texture_binding_name(c, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
-        if api.gl(4, 3):
+        if api.gl(4, 3) or api.has_extension("GL_KHR_debug"):     # KHR_debug's state, GLES too
             t.update({
                 E.GL_DEBUG_GROUP_STACK_DEPTH: lambda c: len(c._debug_state()["groups"]),
                 E.GL_DEBUG_LOGGED_MESSAGES: lambda c: len(c._debug_state()["log"]),
                 E.GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH: lambda c: (
                     len(c._debug_state()["log"][0][4].encode()) + 1 if c._debug_state()["log"] else 0),
-                E.GL_MIN_SAMPLE_SHADING_VALUE: lambda c: c.state.multisample.min_sample_shading,
             })
+        if api.gl(4, 3):
+            t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: c.state.multisample.min_sample_shading
         t.update(self._legacy_get_entries())
         return t
 

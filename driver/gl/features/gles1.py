@@ -50,6 +50,11 @@ ES1_EXTENSION_COMMANDS: dict[str, tuple[str, ...]] = {
         "glGenFramebuffersOES", "glCheckFramebufferStatusOES", "glFramebufferRenderbufferOES",
         "glFramebufferTexture2DOES", "glGetFramebufferAttachmentParameterivOES",
         "glGenerateMipmapOES"),
+    # GLES: the KHR-suffixed names only (the registry's aliases of GL 4.3's commands)
+    "GL_KHR_debug": ("glDebugMessageControlKHR", "glDebugMessageInsertKHR", "glDebugMessageCallbackKHR",
+                     "glGetDebugMessageLogKHR", "glPushDebugGroupKHR", "glPopDebugGroupKHR",
+                     "glObjectLabelKHR", "glGetObjectLabelKHR", "glObjectPtrLabelKHR",
+                     "glGetObjectPtrLabelKHR", "glGetPointervKHR"),
     "GL_OES_mapbuffer": ("glMapBufferOES", "glUnmapBufferOES", "glGetBufferPointervOES"),
     "GL_OES_point_size_array": ("glPointSizePointerOES",),
     "GL_OES_single_precision": ("glClearDepthfOES", "glClipPlanefOES", "glDepthRangefOES",
