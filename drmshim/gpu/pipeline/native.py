@@ -174,6 +174,7 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
                    p(first, i64), p(X, i32), p(Y, i32), p(TRI, i32), p(FF, i64), k.ffi.cast("uint8_t *",
                    helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1], w, h, p(rec, i64),
                    _tile_major(record_of, origin))
+    FF[real] = f            # a real lane's own fragment (helpers: one of their quad's), as _quads
     SS = scratch.empty("SS", (m,), np.int32)
     SS.fill(0)
     return X, Y, TRI, SS, FF, helper, real, rec
