@@ -8,10 +8,13 @@ one and `drmshim.default_kernel()` is the kernel it uses.
 
 Prints "egl THREADS QUEUES ..." and "osmesa THREADS QUEUES ..." (after every 50
 rounds), "deferred QUEUES_BEFORE AFTER_DESTROY AFTER_RELEASE" (eglDestroyContext of
-the current context waits until it is released, EGL 1.5 section 3.7.2) and "OK";
+the current context waits until it is released, EGL 1.5 section 3.7.2); with an X
+display (DISPLAY), the same for GLX on a window ("glx ...", "glx-deferred ...",
+glXDestroyContext of a current context waits too, GLX 1.4 section 3.3.7); then "OK";
 "FAIL ..." and exit 1 otherwise."""
 
 import ctypes
+import os
 import sys
 import threading
 
@@ -111,4 +114,54 @@ for r in range(rounds):
     if r % 50 == 49:
         line += [threading.active_count(), queues()]
 print(*line)
+
+if os.environ.get("DISPLAY"):                 # GLX (glvnd's libGL) on the X server, when there is one
+    X = ctypes.CDLL("libX11.so.6")
+    ul = ctypes.c_ulong
+    for name, res, args in (("XOpenDisplay", vp, [ctypes.c_char_p]), ("XDefaultScreen", c_int, [vp]),
+                            ("XRootWindow", ul, [vp, c_int]),
+                            ("XCreateSimpleWindow", ul, [vp, ul, c_int, c_int, uint, uint, uint, ul, ul]),
+                            ("XMapWindow", c_int, [vp, ul]), ("XSync", c_int, [vp, c_int])):
+        f = getattr(X, name)
+        f.restype, f.argtypes = res, args
+    glx = ctypes.CDLL("libGL.so.1")
+    for name, res, args in (("glXChooseFBConfig", vp, [vp, c_int, vp, vp]),
+                            ("glXCreateNewContext", vp, [vp, vp, c_int, vp, c_int]),
+                            ("glXMakeCurrent", c_int, [vp, ul, vp]), ("glXDestroyContext", None, [vp, vp]),
+                            ("glXGetCurrentContext", vp, []), ("glXGetProcAddress", vp, [ctypes.c_char_p])):
+        f = getattr(glx, name)
+        f.restype, f.argtypes = res, args
+    xdpy = X.XOpenDisplay(None)
+    check(xdpy, "XOpenDisplay")
+    screen = X.XDefaultScreen(xdpy)
+    win = X.XCreateSimpleWindow(xdpy, X.XRootWindow(xdpy, screen), 0, 0, 8, 8, 0, 0, 0)
+    X.XMapWindow(xdpy, win)
+    X.XSync(xdpy, 0)
+    count = c_int()
+    configs = glx.glXChooseFBConfig(xdpy, screen, (c_int * 5)(0x8010, 1, 5, 1, 0), ctypes.byref(count))
+    check(configs and count.value >= 1, "glXChooseFBConfig")
+    glx_cfg = ctypes.cast(configs, ctypes.POINTER(vp))[0]
+    clear = ctypes.CFUNCTYPE(None, uint)(glx.glXGetProcAddress(b"glClear"))
+    finish = ctypes.CFUNCTYPE(None)(glx.glXGetProcAddress(b"glFinish"))
+    line = ["glx"]
+    for r in range(rounds):
+        ctx = glx.glXCreateNewContext(xdpy, glx_cfg, 0x8014, None, 1)      # GLX_RGBA_TYPE
+        check(ctx and glx.glXMakeCurrent(xdpy, win, ctx), "GLX context")
+        clear(0x4000)
+        finish()
+        check(glx.glXMakeCurrent(xdpy, 0, None), "GLX release")
+        glx.glXDestroyContext(xdpy, ctx)
+        if r % 50 == 49:
+            line += [threading.active_count(), queues()]
+    print(*line)
+    ctx = glx.glXCreateNewContext(xdpy, glx_cfg, 0x8014, None, 1)
+    check(ctx and glx.glXMakeCurrent(xdpy, win, ctx), "GLX context")
+    before = queues()
+    glx.glXDestroyContext(xdpy, ctx)               # current: destroyed when released
+    check(glx.glXGetCurrentContext() == ctx, "still current after glXDestroyContext")
+    clear(0x4000)
+    finish()
+    after_destroy = queues()
+    check(glx.glXMakeCurrent(xdpy, 0, None), "GLX release")
+    print("glx-deferred", before, after_destroy, queues())
 print("OK")
