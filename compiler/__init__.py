@@ -24,14 +24,16 @@ _LAZY = {
     "preprocess_glsl": ("compiler.glsl", "preprocess"),
     # SSA IR (compiler/ir): builder, validator, printer/parser, interpreter; passes in compiler.ir.passes.
     "ir": ("compiler.ir", None),
-    # GLSL -> IR lowering (compiler/lower) and the front half of the pipeline (compiler/compile.py).
+    # GLSL -> IR lowering (compiler/lower); GLSL text -> IR -> binary (compiler/compile.py).
     "lower": ("compiler.lower", None),
-    "ShaderInfo": ("compiler.compile", "ShaderInfo"),
     "front_half": ("compiler.compile", "front_half"),
-    # Backend (compiler/backend): IR -> ISA binary; compile_glsl runs the whole compiler.
+    "compile_glsl": ("compiler.compile", "compile_glsl"),
+    # A linked stage's variants, what a driver calls (compiler/variant.py): no GLSL front end.
+    "ShaderInfo": ("compiler.variant", "ShaderInfo"),
+    "compile_stage": ("compiler.variant", "compile_stage"),
+    # Backend (compiler/backend): IR -> ISA binary.
     "backend": ("compiler.backend", None),
     "CompiledShader": ("compiler.backend", "CompiledShader"),
-    "compile_glsl": ("compiler.backend", "compile_glsl"),
     "compile_ir": ("compiler.backend", "compile_ir"),
 }
 

@@ -1,6 +1,7 @@
-"""The front half of the compiler: GLSL source -> optimised IR + ShaderInfo.
+"""The compiler from GLSL text: source -> optimised IR + ShaderInfo -> binary.
 
     shader, info = front_half(source, stage, key)
+    compiled = compile_glsl(source, stage, key)        # front_half, then the backend
 
 runs ``compiler.glsl.parse`` -> ``compiler.lower.glsl_to_ir`` (which lowers the
 shader interface to I/O intrinsics) -> ``compiler.ir.passes.preprocess``
@@ -24,97 +25,16 @@ no context).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from compiler.glsl import GLSLCompileError, parse, recursion_headroom
-from compiler.glsl.errors import bugs_as
+from compiler.backend import CompiledShader, compile_ir
+from compiler.glsl import GLSLCompileError, parse
 from compiler.ir import Shader
-from compiler.ir.passes import optimize, preprocess, run_pass
 from compiler.lower import KERNEL_STAGES, LoweringError, glsl_to_ir, lower_stage, lowering_options
-from compiler.lower.lower64 import lower_64bit
-from compiler.lower.io import Attribute, OpaqueSlot, UniformSlot, Varying
+from compiler.scope import bugs_as, recursion_headroom
+from compiler.variant import ShaderInfo, compile_stage, optimise
 
-__all__ = ["ShaderInfo", "front_half", "front_half_stage", "front_half_unit", "shader_info"]
-
-
-@dataclass
-class ShaderInfo:
-    """What the driver and the backend need to know about a compiled shader.
-
-    - ``varyings``: vertex outputs (VS: ``index`` = first st_var output index, in
-      the AGX order POS, 32-bit smooth/flat/linear, 16-bit ..., PSIZ, CLIP) or
-      fragment inputs (FS: ``index`` = first coefficient register; cf0 = W, cf1 = Z);
-      ``varying(slot)`` finds one by slot name. ``vertex_outputs``: total VS words.
-    - ``uniforms``: leaf name -> ``UniformSlot`` (file "regs": byte offset from u0;
-      "ubo": in UBO 0, the default uniform buffer); ``uniform_regs_B``: bytes of
-      uniform registers used (including ``shimgl_BlendColor``/``shimgl_AlphaRef``), the
-      first ``uniform_regs_B`` bytes of the program's default block from byte
-      ``uniform_regs_base_B`` (the offsets of "regs" uniforms count from there);
-      ``state_ranges``: (register offset_B, state block offset_B, size_B) of the
-      built-in state uniforms in registers, which the driver fills from the state
-      block (``compiler.link.state_block``).
-    - ``attributes``: VS input name -> ``Attribute`` (location, type, components).
-    - ``outputs``: FS: render target index -> output name, "DEPTH", "SAMPLE_MASK".
-    - ``samplers``/``images``/``atomic_counters``: name -> ``OpaqueSlot``.
-    - ``ubos``/``ssbos``: block name -> UBO index (binding + 1) / SSBO index (binding).
-    - ``local_size``: compute work-group size; ``shared_size_B``, ``scratch_size_B``.
-    - ``discards``: the shader may discard (it has discard/discard_if).
-    - ``system_values``: the system-value intrinsics the optimised IR reads
-      (``load_sample_id`` means per-sample shading, ``load_frag_coord``, ...).
-    """
-    stage: str
-    version: int
-    varyings: list[Varying] = field(default_factory=list)
-    vertex_outputs: int = 0
-    uniforms: dict[str, UniformSlot] = field(default_factory=dict)
-    uniform_regs_B: int = 0
-    state_ranges: tuple = ()
-    uniform_regs_base_B: int = 0
-    attributes: dict[str, Attribute] = field(default_factory=dict)
-    outputs: dict = field(default_factory=dict)
-    samplers: dict[str, OpaqueSlot] = field(default_factory=dict)
-    images: dict[str, OpaqueSlot] = field(default_factory=dict)
-    atomic_counters: dict[str, OpaqueSlot] = field(default_factory=dict)
-    ubos: dict[str, int] = field(default_factory=dict)
-    ssbos: dict[str, int] = field(default_factory=dict)
-    local_size: tuple[int, int, int] | None = None
-    shared_size_B: int = 0
-    scratch_size_B: int = 0
-    discards: bool = False
-    system_values: frozenset = frozenset()
-    info_log: str = ""
-    geometry: object = None     # a geometry shader's kernel: compiler.lower.geometry.GeometryInterface
-
-    def varying(self, slot: str) -> Varying:
-        for v in self.varyings:
-            if v.slot == slot:
-                return v
-        raise KeyError(slot)
-
+__all__ = ["compile_glsl", "compile_linked", "front_half", "front_half_unit"]
 
 _COMPAT_CONTEXT = {"compatibility": True, "core": False}
-
-
-def shader_info(shader: Shader, io, unit) -> ShaderInfo:
-    """The ShaderInfo of an optimised shader from its interface lowering ``io``
-    (``compiler.lower.IOLowering``) and ``unit``: the typed AST the interface came
-    from, or its ``compiler.lower.StageFacts`` (version, local_size, info_log; front
-    ends other than GLSL's, e.g. compiler.arb, share it)."""
-    from compiler.ir import INTRINSICS, Intrinsic, walk_instrs
-    used = {i.name for f in shader.functions for i in walk_instrs(f.body) if isinstance(i, Intrinsic)}
-    discards = bool(used & {"discard", "discard_if"})
-    sysvals = frozenset(n for n in used if n.startswith("load_") and not INTRINSICS[n].src_components
-                        and INTRINSICS[n].can_reorder)
-    return ShaderInfo(
-        stage=shader.stage, version=unit.version.number, varyings=list(io.varyings),
-        vertex_outputs=shader.info.get("vertex_outputs", 0), uniforms=dict(io.uniforms),
-        uniform_regs_B=getattr(io, "uniform_regs_used_B", 0), attributes=dict(io.attributes),
-        state_ranges=io.state_push_ranges(), uniform_regs_base_B=io.regs_base_B or 0,
-        outputs=dict(io.outputs), samplers=dict(io.samplers), images=dict(io.images),
-        atomic_counters=dict(io.atomic_counters), ubos=dict(io.ubos), ssbos=dict(io.ssbos),
-        local_size=shader.info.get("local_size", unit.local_size), shared_size_B=shader.info.get("shared_size_B", 0),
-        scratch_size_B=shader.info.get("scratch_size_B", 0), discards=discards, system_values=sysvals,
-        info_log=unit.info_log, geometry=shader.info.get("geometry"))
 
 
 def front_half(source: str, stage: str, key=None) -> tuple[Shader, ShaderInfo]:
@@ -139,31 +59,26 @@ def _front_half(source: str, stage: str, key) -> tuple[Shader, ShaderInfo]:
     return _front_half_unit(unit, key)
 
 
-def front_half_stage(lowered, key=None) -> tuple[Shader, ShaderInfo]:
-    """``front_half`` of a stage already lowered for every variant
-    (``compiler.lower.LoweredStage``): variant ``key``'s passes on a copy of its IR,
-    then the optimisation pipeline. ``lowered`` is only read. Raises ``LoweringError``."""
-    with recursion_headroom(), bugs_as(LoweringError):
-        shader, io = lowered.variant(key)
-        return _optimise(shader, io, lowered.facts, key)
-
-
 def _front_half_unit(unit, key) -> tuple[Shader, ShaderInfo]:
     if unit.stage in KERNEL_STAGES:           # kernels shaped by the draw: lowered with the key
         shader = glsl_to_ir(unit, key)
-        return _optimise(shader, shader.info.pop("io"), unit, key)
+        return optimise(shader, shader.info.pop("io"), unit, key)
     shader, io = lower_stage(unit, lowering_options(key)).variant(key)
-    return _optimise(shader, io, unit, key)
+    return optimise(shader, io, unit, key)
 
 
-def _optimise(shader, io, facts, key) -> tuple[Shader, ShaderInfo]:
-    scalarize = bool(key.get("scalarize", False)) if key is not None else False
-    preprocess(shader, scalarize=scalarize)
-    if run_pass(shader, lower_64bit):          # no fp64 in the GPU: doubles become 32-bit integer code
-        optimize(shader)
-    if key is not None and key.get("robust_buffer_access"):     # a robust context's variant
-        from compiler.lower.robust_access import lower_robust_buffer_access
-        run_pass(shader, lower_robust_buffer_access)
-        shader.info["robust_buffer_access"] = True       # the backend bounds vertex fetches too
-    info = shader_info(shader, io, facts)
-    return shader, info
+def compile_linked(shader, key=None, **kw) -> CompiledShader:
+    """One linked stage (``compiler.link.LinkedShader``) -> CompiledShader for variant
+    ``key``: ``compiler.variant.compile_stage`` of its ``stage_ir()``; geometry and
+    tessellation stages, lowered with their draw's key, through :func:`front_half_unit`."""
+    if shader.stage not in KERNEL_STAGES:
+        return compile_stage(shader.stage_ir(), key, **kw)
+    ir, info = front_half_unit(shader.unit, key)
+    return compile_ir(ir, info, source=shader.source, **kw)
+
+
+def compile_glsl(source: str, stage: str, key=None, **kw) -> CompiledShader:
+    """GLSL source -> CompiledShader: :func:`front_half` then
+    ``compiler.backend.compile_ir``. Raises ``GLSLCompileError`` on invalid source."""
+    shader, info = front_half(source, stage, key)
+    return compile_ir(shader, info, source=source, **kw)

@@ -16,7 +16,8 @@ STAGES = {".vert": "vertex", ".vs": "vertex", ".frag": "fragment", ".fs": "fragm
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from compiler.backend import BackendError, compile_glsl
+    from compiler.backend import BackendError
+    from compiler.compile import compile_glsl
     from compiler.glsl import GLSLCompileError
 
     ext = os.path.splitext(args.file)[1].lower()

@@ -17,10 +17,11 @@ module puts the objects of one stage together:
 
 and returns a ``LinkedShader``: the stage's typed AST (one unit; a copy when the
 stage has several objects, so the objects, which other programs may link too,
-stay as they were) with its serialised form and digest. It is what crosses the
-pipe to a hardware driver: the driver compiles variants from it
-(``compiler.backend.compile_linked``) and never sees GLSL text; its ``digest``
-keys the shader caches.
+stay as they were) with its serialised form and digest. What crosses the pipe to a
+hardware driver is its ``stage_ir()`` (a ``compiler.variant.StageIR``, which this
+module hands the lowering of the unit to run on first use): the driver compiles
+variants from it (``compiler.variant.compile_stage``) and never sees GLSL text nor
+imports this module; the ``digest`` keys the shader caches.
 
 Invariants: a ``LinkedShader`` is frozen and hashable (by digest); its ``unit``
 is only read after the link (every variant is lowered from the same unit, see
@@ -36,8 +37,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedShader", "StageIR", "XfbCapture",
-           "default_block_layout", "program_default_block", "stage_ir_of", "state_block", "state_block_ubo",
+from compiler.variant import StageIR
+
+__all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedShader", "XfbCapture",
+           "default_block_layout", "program_default_block", "stage_ir_of", "state_block",
            "assign_attributes",
            "assign_frag_outputs", "xfb_captures",
            "attribute_fetch_slots", "attribute_slots", "block_members", "block_size", "extension_set_digest",
@@ -115,16 +118,18 @@ class LinkedShader:
         return got
 
 
-def stage_ir_of(shader, source: str = "", options: dict | None = None) -> "StageIR":
-    """The ``StageIR`` of what a GL path hands the pipe: a ``StageIR`` itself, a
-    ``LinkedShader``'s, or the linked form of one typed unit its caller parsed
-    (internal kernels; ``source`` is the unit's text), lowered with ``options``
-    (see ``LinkedShader.stage_ir``). A driver passes the object on and never reads it."""
+def stage_ir_of(shader, source: str = "", block: "DefaultBlock | None" = None) -> StageIR:
+    """The ``StageIR`` a GL path hands the pipe for a stage: a ``LinkedShader``'s, or
+    the linked form of one typed unit its caller parsed or built (internal kernels,
+    the transform feedback vertex stage, pass-through stages; ``source`` is the
+    unit's text), lowered with ``block``'s placement of the default uniforms (the
+    program's ``DefaultBlock``; None: the compiler's own). A driver passes the
+    object on and never reads it."""
     if isinstance(shader, StageIR):
         return shader
     if not isinstance(shader, LinkedShader):
         shader = linked_shader(shader, source)
-    return shader.stage_ir(options)
+    return shader.stage_ir(block.lowering_options() if block is not None else None)
 
 
 class _Lowering:
@@ -149,37 +154,6 @@ class _Lowering:
         if error is not None:
             raise error
         return lowered
-
-
-@dataclass(frozen=True, eq=False)
-class StageIR:
-    """One linked vertex, fragment or compute stage as the pipe carries it: IR
-    lowered once for every variant (``lowered``: a ``compiler.lower.LoweredStage``,
-    the IR and the interface description the variant passes read) and ``digest``,
-    which stands for that IR in caches (the IR is made from the link's serialised
-    form by the compiler of one build id, so the form's digest names it).
-    ``source`` is the GLSL, for messages only; ``profile`` the GLSL profile.
-
-    ``lowered`` is made on its first use (``lower``: a callable returning the
-    ``LoweredStage``) and raises ``compiler.lower.LoweringError`` (every time) when
-    the stage cannot be lowered. Equality and hash go by digest. Another front end
-    hands the pipe the same type with its own ``LoweredStage``
-    (``compiler.lower.stage.lowered_from``) and a digest of its own input."""
-    stage: str
-    digest: str
-    profile: str
-    source: str = field(repr=False, default="")
-    lower: Any = field(repr=False, default=None)
-
-    @property
-    def lowered(self):
-        return self.lower()
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, StageIR) and other.digest == self.digest
-
-    def __hash__(self) -> int:
-        return hash(self.digest)
 
 
 def _profile(unit) -> str:
@@ -1347,13 +1321,6 @@ def state_block() -> DefaultBlock:
 
 
 _STATE_BLOCK: dict = {}
-
-
-def state_block_ubo() -> tuple[str, int]:
-    """(name in ``ShaderInfo.ubos``, UBO index) of the state block in a compiled
-    shader: a driver binds its state buffer there."""
-    from compiler.lower.io import STATE_BLOCK, STATE_BLOCK_UBO
-    return STATE_BLOCK, STATE_BLOCK_UBO
 
 
 def program_default_block(stages: Sequence[Any]) -> DefaultBlock:

@@ -24,7 +24,7 @@ Layout (one design with the GPU model's native-code cache): the root is
 where ``h`` is the SHA-256 of the entry's key.
 
 The key covers everything the compiled code depends on: the shader's IR (a
-``compiler.link.StageIR``'s ``digest``: the digest of the link's serialised
+``compiler.variant.StageIR``'s ``digest``: the digest of the link's serialised
 form, its profile, the context's GLSL extension set and the GLSL of its shader
 objects, from which the compiler of one build id makes the same IR; another
 front end's source), the

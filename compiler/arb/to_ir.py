@@ -284,7 +284,7 @@ def arb_front_half(shader: ARBShader, key=None):
     """(optimised IR, ShaderInfo) of an ARB program for variant ``key``: the
     interface's prologue, the translated instructions, the interface's output
     stores and fragment epilogue, then the GLSL path's pass pipeline."""
-    from compiler.compile import shader_info
+    from compiler.variant import shader_info
     from compiler.lower.stage import translated_front_half
 
     ir, io = translated_front_half(shader.unit, key, lambda L: _Translator(shader, L).run())

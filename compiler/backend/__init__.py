@@ -11,8 +11,8 @@ May import: uapi and compiler.ir. Must never import driver or drmshim.
 """
 
 from .abi import IMAGE_DESCRIPTOR_BASE, TEXEL_BUFFER_MAX_ROWS, TEXEL_BUFFER_WIDTH_PX, BackendError, CompiledShader, UniformSlot
-from .pipeline import compile_glsl, compile_ir, compile_linked, compile_stage
+from .pipeline import compile_ir
 from .stats import Stats
 
-__all__ = ["compile_ir", "compile_glsl", "compile_linked", "compile_stage", "CompiledShader", "UniformSlot", "BackendError", "Stats",
+__all__ = ["compile_ir", "CompiledShader", "UniformSlot", "BackendError", "Stats",
            "IMAGE_DESCRIPTOR_BASE", "TEXEL_BUFFER_WIDTH_PX", "TEXEL_BUFFER_MAX_ROWS"]

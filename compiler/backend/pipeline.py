@@ -1,10 +1,11 @@
-"""The backend pipeline and the whole compiler's entry points.
+"""The backend pipeline: optimised IR -> ISA binary.
 
 ``compile_ir(shader)``: instruction selection -> dead-code elimination -> float peepholes ->
 constant promotion -> scheduling -> register allocation (with spilling) -> phi/copy lowering ->
 control-flow lowering -> scoreboard waits -> encoding -> statistics.
-``compile_glsl(source, stage, key)``: the front half (``compiler.compile``) then
-``compile_ir``. ``SHIMGL_DEBUG=shaderdb`` prints one shader-db line per
+The whole compiler's entry points are above the backend: ``compiler.variant.compile_stage``
+(a linked stage's variant, what a driver calls) and ``compiler.compile.compile_glsl``
+(GLSL text). ``SHIMGL_DEBUG=shaderdb`` prints one shader-db line per
 compiled variant; ``SHIMGL_DEBUG=shaders`` prints the GLSL, the optimised IR and
 the assembly (both to stderr).
 """
@@ -16,9 +17,8 @@ import collections
 import sys
 import time
 
-from compiler.glsl.errors import bugs_as
-from compiler.glsl.limits import recursion_headroom
 from compiler.ir.core import Intrinsic, Shader, clone_shader, walk_instrs
+from compiler.scope import bugs_as, recursion_headroom
 
 from .abi import RESERVED_REGS32, BackendError, CompiledShader
 from .cflow import linearise
@@ -34,7 +34,7 @@ from .texel_buffers import lower_texel_buffers
 from .waits import insert_waits
 from uapi.debug import debug_flags  # noqa: F401 (re-exported)
 
-__all__ = ["compile_ir", "compile_glsl", "compile_linked", "compile_stage", "debug_flags", "dce"]
+__all__ = ["compile_ir", "debug_flags", "dce"]
 
 
 
@@ -164,37 +164,3 @@ def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peep
     if "shaderdb" in flags:
         print(stats.shaderdb(shader.stage), file=sys.stderr)
     return result
-
-
-def compile_stage(shader, key=None, **kw) -> CompiledShader:
-    """One stage as the pipe carries it (``compiler.link.StageIR``: IR lowered once
-    for every variant) -> CompiledShader for variant ``key``: the key's passes on a
-    copy of the IR and the optimisation pipeline (``compiler.compile.front_half_stage``),
-    then :func:`compile_ir`. What a driver calls: no GLSL is parsed, no AST read.
-    Raises ``compiler.lower.LoweringError`` or ``BackendError``."""
-    from compiler.compile import front_half_stage
-    ir, info = front_half_stage(shader.lowered, key)
-    return compile_ir(ir, info, source=shader.source, **kw)
-
-
-def compile_linked(shader, key=None, **kw) -> CompiledShader:
-    """One linked stage (``compiler.link.LinkedShader``) -> CompiledShader for variant
-    ``key``: :func:`compile_stage` of its ``stage_ir()``; geometry and tessellation
-    stages, lowered with their draw's key, through ``compiler.compile.front_half_unit``."""
-    from compiler.lower import KERNEL_STAGES
-    if shader.stage not in KERNEL_STAGES:
-        return compile_stage(shader.stage_ir(), key, **kw)
-    from compiler.compile import front_half_unit
-    ir, info = front_half_unit(shader.unit, key)
-    return compile_ir(ir, info, source=shader.source, **kw)
-
-
-def compile_glsl(source: str, stage: str, key=None, **kw) -> CompiledShader:
-    """GLSL source -> CompiledShader: ``compiler.compile.front_half`` then
-    :func:`compile_ir`. Raises the front end's compile error on invalid source."""
-    try:
-        from compiler.compile import front_half
-    except ImportError as e:  # the front half is not there yet
-        raise BackendError(f"compile_glsl needs compiler.compile.front_half: {e}") from None
-    shader, info = front_half(source, stage, key)
-    return compile_ir(shader, info, source=source, **kw)

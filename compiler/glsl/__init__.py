@@ -14,8 +14,9 @@ import importlib
 from collections.abc import Collection
 from typing import NamedTuple
 
+from compiler.scope import MAX_NESTING_DEPTH, recursion_headroom
+
 from .errors import FatalError, GLSLCompileError, InfoLog, Message, SourceLoc, internal_error_log
-from .limits import MAX_NESTING_DEPTH, recursion_headroom
 from .versions import GLSLVersion
 
 # Re-exported names of the heavier modules, imported on first use: a program that

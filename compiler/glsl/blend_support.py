@@ -8,21 +8,19 @@ on a variable declaration nor in another stage (compile errors). A draw with an
 advanced equation the fragment shader does not name is GL_INVALID_OPERATION
 (the GL front end asks `declared_equations`).
 
-`ADVANCED_EQUATIONS` is the one list of the equations' names: the lowering
+The equations' names are one list, ``compiler.keys.ADVANCED_EQUATIONS`` (a
+variant key names them too): the qualifiers here, the lowering
 (compiler/lower/blend_advanced.py), the pipe state and the GL tokens derive
 theirs from it.
 """
 
 from __future__ import annotations
 
+from compiler.keys import ADVANCED_EQUATIONS
+
 __all__ = ["ADVANCED_EQUATIONS", "BLEND_SUPPORT", "EXTENSION", "available", "blend_support_layout",
            "declared_equations"]
 
-# In the order of the specification's tables 15.1 and 15.2 (and of the GL tokens
-# MULTIPLY .. HSL_LUMINOSITY).
-ADVANCED_EQUATIONS = ("multiply", "screen", "overlay", "darken", "lighten", "colordodge", "colorburn",
-                      "hardlight", "softlight", "difference", "exclusion", "hsl_hue", "hsl_saturation",
-                      "hsl_color", "hsl_luminosity")
 EXTENSION = "GL_KHR_blend_equation_advanced"
 _ALL = "blend_support_all_equations"
 #: layout identifier -> the equations it allows

@@ -14,10 +14,10 @@ when any error was recorded.
 
 from __future__ import annotations
 
-import contextlib
-
 from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from compiler.scope import internal_error_text
 
 
 class SourceLoc(NamedTuple):
@@ -90,25 +90,6 @@ class GLSLCompileError(Exception):
 
 class FatalError(Exception):
     """Internal: stop parsing after an unrecoverable error (already logged)."""
-
-
-def internal_error_text(e: BaseException) -> str:
-    """The message for a bug in the compiler itself (an exception that is not one of
-    the documented errors): the caller still gets an error, never a traceback."""
-    return f"internal compiler error: {type(e).__name__}: {e}"
-
-
-@contextlib.contextmanager
-def bugs_as(error_type: type[Exception], *documented: type[Exception]):
-    """Inside: an exception other than ``error_type`` and the ``documented`` errors (a
-    bug in the compiler itself) is raised again as ``error_type`` with
-    ``internal_error_text``, chained to it: a compiler bug is still a compile failure."""
-    try:
-        yield
-    except (error_type, *documented):
-        raise
-    except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
-        raise error_type(internal_error_text(e)) from e
 
 
 def internal_error_log(e: BaseException) -> str:

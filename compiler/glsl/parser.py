@@ -14,10 +14,11 @@ The parser reports the first syntax error in the bison style of Mesa
 
 from __future__ import annotations
 
+from compiler.scope import MAX_LOOP_DEPTH, MAX_NESTING_DEPTH
+
 from . import ast as A
 from .errors import FatalError, InfoLog, SourceLoc
 from .lexer import Token
-from .limits import MAX_LOOP_DEPTH, MAX_NESTING_DEPTH
 from .types import DOUBLE, FLOAT, INT, INT64, UINT, UINT64, BOOL
 
 STORAGE = {"const", "in", "out", "inout", "attribute", "varying", "uniform", "buffer", "shared"}

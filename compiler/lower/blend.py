@@ -33,26 +33,18 @@ alpha-to-coverage ``store_output`` slot ``SAMPLE_MASK`` (an int mask).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from compiler.glsl import types as GT
 from compiler.ir import VecType
 from compiler.ir.core import Variable as IRVariable
+from compiler.keys import DEFAULT_RENDER_TARGETS, RenderTarget
 from uapi.isa.semantics import PACKED_FORMATS, UNORM_FORMATS
 
-from .blend_advanced import ADVANCED_EQUATIONS, advanced_blend
+from .blend_advanced import advanced_blend
 from .interface import const_indices
 
-__all__ = ["RenderTarget", "Blend", "FACTORS", "EQUATIONS", "LOGIC_OPS", "fragment_outputs",
-           "DEFAULT_RENDER_TARGETS"]
+# (the key's records, RenderTarget and Blend, are compiler.keys')
+__all__ = ["LOGIC_OPS", "fragment_outputs"]
 
-FACTORS = ("zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
-           "src_alpha", "one_minus_src_alpha", "dst_alpha", "one_minus_dst_alpha", "src_alpha_saturate",
-           "constant_color", "one_minus_constant_color", "constant_alpha", "one_minus_constant_alpha",
-           # dual-source blending (GL 3.3 / ARB_blend_func_extended): the fragment's second
-           # colour, the output of index 1 at the same location
-           "src1_color", "one_minus_src1_color", "src1_alpha", "one_minus_src1_alpha")
-EQUATIONS = ("add", "subtract", "reverse_subtract", "min", "max")
 # glLogicOp: name -> f(s, d, mask) on integers (GL 4.6 table 17.3).
 LOGIC_OPS = {
     "clear": lambda b, s, d, m: b.iand(s, 0), "and": lambda b, s, d, m: b.iand(s, d),
@@ -71,60 +63,6 @@ _INT_RANGE = {("i8", "int"): (-128, 127), ("i8", "uint"): (0, 255), ("i16", "int
               ("i16", "uint"): (0, 65535)}
 
 
-@dataclass(frozen=True)
-class Blend:
-    rgb_func: str = "add"
-    rgb_src: str = "one"
-    rgb_dst: str = "zero"
-    alpha_func: str = "add"
-    alpha_src: str = "one"
-    alpha_dst: str = "zero"
-
-    def __post_init__(self):
-        for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst):
-            assert f in FACTORS, f"unknown blend factor {f!r}"
-        assert self.rgb_func in EQUATIONS + ADVANCED_EQUATIONS and self.alpha_func in EQUATIONS, \
-            "unknown blend equation"
-
-    @property
-    def advanced(self) -> bool:
-        """An advanced equation (blend_advanced.py): one equation for colour and alpha,
-        the factors unused."""
-        return self.rgb_func in ADVANCED_EQUATIONS
-
-    @property
-    def uses_src1(self) -> bool:
-        return any("src1" in f for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
-
-    @property
-    def uses_constant(self) -> bool:
-        return any("constant" in f for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
-
-
-@dataclass(frozen=True)
-class RenderTarget:
-    """One colour attachment: tile-buffer ``format`` (uapi.isa memory format name),
-    the shader-side ``base_type`` (float/int/uint), ``components`` stored,
-    ``offset_B`` in the tile record, ``write_mask`` (bit j = memory component j),
-    the ``blend`` state (None = no blending) and ``swizzle``: the RGBA channel
-    (0-3) stored as memory component j (None: component j is channel j; BGRA
-    formats are (2, 1, 0, 3))."""
-    format: str = "unorm8"
-    base_type: str = "float"
-    components: int = 4
-    offset_B: int = 0
-    write_mask: int = 0xF
-    blend: Blend | None = None
-    swizzle: tuple[int, ...] | None = None
-
-    def __post_init__(self):
-        if self.swizzle is not None and tuple(self.swizzle) == tuple(range(self.components)):
-            object.__setattr__(self, "swizzle", None)      # one key per target, however the identity is spelt
-        assert self.swizzle is None or (len(self.swizzle) == self.components and self.base_type == "float"), \
-            "a swizzle names one RGBA channel per stored component (float targets only)"
-
-
-DEFAULT_RENDER_TARGETS = (RenderTarget(),)
 
 
 def _output_index(io, s) -> int:

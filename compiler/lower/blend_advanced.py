@@ -24,7 +24,7 @@ four HSL equations, built from lum/sat/ClipColor/SetLum/SetLumSat).
 
 from __future__ import annotations
 
-from compiler.glsl.blend_support import ADVANCED_EQUATIONS
+from compiler.keys import ADVANCED_EQUATIONS
 
 __all__ = ["ADVANCED_EQUATIONS", "advanced_blend"]
 

@@ -32,6 +32,7 @@ from compiler.ir.core import Variable as IRVariable
 
 from .builtins import Builtins
 from .errors import LoweringError
+from .intrinsics import LOWER_INTRINSICS  # noqa: F401 (checks the IR's table has the intrinsics the lowering emits)
 
 __all__ = ["Lowerer", "ir_type", "LoweringError"]
 

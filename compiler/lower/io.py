@@ -1,5 +1,5 @@
 """Shader interface lowering: what every global and built-in variable becomes, and
-the maps the driver and the backend read (``ShaderInfo`` in compiler/compile.py).
+the maps the driver and the backend read (``ShaderInfo`` in compiler/variant.py).
 
 Conventions (the contract with the backend and the driver):
 
@@ -59,6 +59,7 @@ from compiler.glsl import types as GT
 from compiler.ir import ArrayType, Builder, StructType, VecType
 from compiler.ir.core import Deref, Variable as IRVariable, first_block
 from compiler.ir.passes.io import _locations, _offset as deref_offset, buffer_address, member_offset_B, type_layout
+from compiler.keys import STATE_BLOCK, STATE_BLOCK_UBO
 
 from .from_ast import LoweringError, Opaque, ir_type
 from .interface import INTERPOLATION, const_indices
@@ -329,10 +330,6 @@ def _block_layout(block: ast.InterfaceBlock) -> dict:
 COMPILE_OPTIONS = ("uniform_regs_B", "atomic_counter_ssbo_base", "default_block", "default_block_size_B")
 
 
-#: the UBO index of the compatibility profile's built-in state block (``state_block``),
-#: named ``STATE_BLOCK`` in ``ShaderInfo.ubos``; the driver binds the state constant buffer
-STATE_BLOCK_UBO = 4096
-STATE_BLOCK = "gl_State"
 
 
 def std430_block(variables) -> tuple[list, list, int]:

@@ -25,7 +25,7 @@ from compiler.ir.core import Alu, AluSrc, Def, Intrinsic, Shader, replace_uses, 
 from compiler.ir.passes.scalar import lower_alu_to_scalar
 
 from . import fp64, int64
-from .from_ast import LoweringError
+from .errors import LoweringError
 from .words import Words
 
 __all__ = ["lower_64bit", "LOWERED_FLOAT_OPS"]

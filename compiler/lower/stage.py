@@ -59,8 +59,8 @@ from .from_ast import Lowerer
 from .interface import InterfaceSymbol
 from .io import NO_KEY, IOLowering, options_from_key
 
-__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "kernel_shape", "lower_stage", "lower_globals_and_main",
-           "lowered_from", "translated_front_half"]
+__all__ = ["KERNEL_STAGES", "LoweredStage", "StageFacts", "glsl_to_ir", "kernel_shape", "lower_stage",
+           "lower_globals_and_main", "lower_unit", "lowered_from", "lowering_options", "translated_front_half"]
 
 #: stages lowered to compute kernels shaped by the draw: lowered with their key, in one pass
 KERNEL_STAGES = frozenset({"geometry", "tess_control", "tess_evaluation"})
@@ -68,7 +68,7 @@ KERNEL_STAGES = frozenset({"geometry", "tess_control", "tess_evaluation"})
 
 @dataclass(frozen=True)
 class StageFacts:
-    """What the pipeline reads of the typed AST after lowering (``compiler.compile.shader_info``)."""
+    """What the pipeline reads of the typed AST after lowering (``compiler.variant.shader_info``)."""
     stage: str
     version: Any            # compiler.glsl.GLSLVersion
     local_size: tuple | None
@@ -97,6 +97,40 @@ def lower_globals_and_main(unit, L, io) -> None:
     if main is None or main.definition is None:
         raise LoweringError("the shader has no main()")
     L.inline_body(main.definition.body, None)
+
+
+def lowering_options(key) -> dict:
+    """The compile options (not variant state) a standalone caller may pass in its
+    key (``compiler.lower.io.COMPILE_OPTIONS``)."""
+    return options_from_key(key)
+
+
+def lower_unit(unit, key=None):
+    """Translate ``unit`` for variant ``key`` in one pass; returns ``(shader, io)``
+    where ``io`` (an ``IOLowering``) holds the maps (attributes, varyings, uniforms,
+    samplers, images, atomic counters, ubos, ssbos, outputs). The IR still has
+    variables (run ``compiler.ir.passes.lower_io`` and ``preprocess``;
+    ``compiler.compile.front_half`` does all of it). Vertex, fragment and compute
+    stages give the IR ``lower_stage(unit).variant(key)`` gives (stage.py)."""
+    io = IOLowering(unit, key, lowering_options(key))
+    L = Lowerer(unit, io)
+    io.begin(L)
+    lower_globals_and_main(unit, L, io)
+    io.finish(L)
+    io.fit_uniform_registers()
+    kernel_shape(unit, L, io)
+    return L.shader, io
+
+
+def glsl_to_ir(unit, key=None):
+    """The IR of ``unit`` for variant ``key`` (a ``compiler.ir.ShaderKey`` or None),
+    with interface variables already lowered to I/O intrinsics (``lower_io``) but
+    not optimised. ``shader.info["io"]`` holds the ``IOLowering`` with the maps."""
+    from compiler.ir.passes import lower_io
+    shader, io = lower_unit(unit, key)
+    lower_io(shader)
+    shader.info["io"] = io
+    return shader
 
 
 def translated_front_half(unit, key, translate) -> tuple[Shader, IOLowering]:
@@ -144,8 +178,7 @@ def lower_stage(unit, options=None) -> "LoweredStage":
     recursion headroom deep expressions need."""
     if unit.stage in KERNEL_STAGES:
         raise ValueError(f"a {unit.stage} shader is lowered with its draw's key (compiler.lower.lower_unit)")
-    from compiler.glsl.errors import bugs_as
-    from compiler.glsl.limits import recursion_headroom
+    from compiler.scope import bugs_as, recursion_headroom
     from .errors import LoweringError
     with recursion_headroom(), bugs_as(LoweringError):
         return _lower_stage(unit, options)
@@ -164,7 +197,7 @@ def lowered_from(unit, L, io) -> "LoweredStage":
     ``L`` (a ``Lowerer``) and ``io`` (an ``IOLowering`` made with ``NO_KEY``), up to
     the end of main but not ``io.finish``: what another front end (SPIR-V: its
     interface unit, then its own instructions through ``L``) hands on, to be
-    wrapped in a ``compiler.link.StageIR``. ``unit`` is not kept."""
+    wrapped in a ``compiler.variant.StageIR``. ``unit`` is not kept."""
     return LoweredStage(L.shader, io, L, StageFacts(unit.stage, unit.version, unit.local_size, unit.info_log),
                         _builtin_symbols(unit, io, L))
 

@@ -157,8 +157,8 @@ class SpirvShader:
 
 def spirv_front_half(shader: SpirvShader, key=None):
     """(optimised IR, ShaderInfo) of a SPIR-V entry point for variant ``key``."""
-    from compiler.compile import shader_info
-    from compiler.glsl.errors import bugs_as
+    from compiler.variant import shader_info
+    from compiler.scope import bugs_as
     from compiler.ir.passes import optimize, run_pass
     from compiler.lower import LoweringError
     from compiler.lower.lower64 import lower_64bit

@@ -1,9 +1,11 @@
 """Shader variants through the compiler (Mesa's agx_compile_variant).
 
 Sole responsibility: compile one pipe shader CSO for one variant key with
-``compiler.backend.compile_stage`` (the CSO holds the compiler's linked stage as
-IR, ``compiler.link.StageIR``: the variant key's passes run on a copy of it; no
-GLSL is parsed and no AST read here) and translate the result into an
+``compiler.variant.compile_stage`` (the CSO holds the compiler's linked stage as
+IR, ``compiler.variant.StageIR``: the variant key's passes run on a copy of it; no
+GLSL is parsed and no AST read here, and nothing imported reaches the GLSL front
+end) or the CSO's own front half (``front_half(key)``: ARB programs, SPIR-V,
+geometry and tessellation kernels) and translate the result into an
 ``AgxShader``: the binary, the uniform registers the driver fills (the default
 block, buffer and attribute addresses), the maps from the compiler's binding
 slots to pipe slots (textures/samplers, UBOs, SSBOs, images), the vertex
@@ -14,8 +16,9 @@ DefaultBlock``, ``ShaderState.info["default_block"]``): the compiler places each
 uniform at its offset there and the GL front end stores the values in it, so
 constant buffer 0 is the block the shader reads, uploaded with one copy. The
 compatibility profile's built-in state uniforms have one layout too, the
-compiler's state block (``compiler.link.state_block``), which the GL front end
-writes to the state constant buffer: the compiler lists the ranges of it the
+compiler's state block (``compiler.link.state_block``, bound at
+``compiler.keys.STATE_BLOCK_UBO``), which the GL front end writes to the state
+constant buffer: the compiler lists the ranges of it the
 shader reads from uniform registers (``state_ranges``, one copy each, Mesa's
 push ranges) and the shader reads the rest from that buffer itself."""
 
@@ -23,7 +26,6 @@ from __future__ import annotations
 
 import importlib.util
 import struct
-import weakref
 
 from . import shader_cache
 from .shader import AgxShader, CFBinding, Push
@@ -39,7 +41,7 @@ def _compile_errors() -> tuple:
     if not available:
         return (NotImplementedError,)
     from compiler.backend import BackendError
-    from compiler.lower import LoweringError
+    from compiler.lower.errors import LoweringError
     return (BackendError, LoweringError, NotImplementedError)
 
 
@@ -55,33 +57,14 @@ def __getattr__(name):
 
 
 def _compile_stage(shader, key):
-    from compiler.backend import compile_stage
+    from compiler.variant import compile_stage
     return compile_stage(shader, key)
-
-
-#: ShaderState -> its StageIR, for the states whose ``ir`` is not one (one lowering for all variants)
-_STAGE_IRS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _block_options(state) -> dict:
     """The compile options placing the uniforms at the program's default block."""
     block = (state.info or {}).get("default_block")
     return block.lowering_options() if block is not None else {}
-
-
-def stage_ir(state):
-    """The ``compiler.link.StageIR`` of a CSO (IR lowered once for every variant):
-    ``state.ir`` itself, or, for the GL paths that still hand over a typed unit they
-    parsed (the transform feedback vertex stage, internal compute kernels), what
-    ``compiler.link.stage_ir_of`` makes of it (with the program's default block),
-    once per state. The driver reads no AST."""
-    got = _STAGE_IRS.get(state)
-    if got is None:
-        from compiler.link import StageIR, stage_ir_of
-        if isinstance(state.ir, StageIR):
-            return state.ir
-        got = _STAGE_IRS[state] = stage_ir_of(state.ir, state.source, _block_options(state) or None)
-    return got
 
 
 def _compile_front_half(front_half, key, source: str):
@@ -178,7 +161,11 @@ def compile_variant(state, key) -> AgxShader:
         c = shader_cache.cached_compile("front_half\n" + state.source, stage, full_key,
                                         lambda: _compile_front_half(front_half, full_key, state.source))
     else:
-        sir = stage_ir(state)
+        from compiler.variant import StageIR
+        sir = state.ir
+        if not isinstance(sir, StageIR):
+            raise TypeError(f"a pipe shader's ir is a compiler.variant.StageIR or has its own front half, "
+                            f"not {type(sir).__name__}")
         c = shader_cache.cached_compile(sir.digest, stage, full_key, lambda: _compile_stage(sir, full_key))
     info = c.info
     pinfo = state.info or {}
@@ -204,8 +191,7 @@ def compile_variant(state, key) -> AgxShader:
         for i in range(o.count):
             image_units[o.slot + i] = (entry[0] + 16 * i) if entry else None
     ubo_map = {0: None}
-    from compiler.link import state_block_ubo
-    state_block, _index = state_block_ubo()
+    from compiler.keys import STATE_BLOCK as state_block
     for name, idx in info.ubos.items():
         # (the built-in state block: the state constant buffer the GL front end fills)
         ubo_map[idx] = pinfo.get("state_constant_buffer", 15) if name == state_block else \

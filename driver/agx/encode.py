@@ -18,7 +18,7 @@ import numpy as np
 
 import layout
 from compiler.ir import ShaderKey
-from compiler.lower import VertexAttrib
+from compiler.lower.vertex_fetch import VertexAttrib
 from compiler.lower.xfb import XFB_BUFFER_BASE, XFB_PARAMS, XfbOutput
 from driver.gallium import (
     DrawInfo, DrawStartCountBias, GridInfo, PipeBlendFactor, PipeBlendFunc, PipeClear, PipeFace, PipePrim,
@@ -83,7 +83,7 @@ _ALPHA = ["never", "less", "equal", "lequal", "greater", "notequal", "gequal", "
 
 def fragment_key(ctx, batch) -> ShaderKey:
     """Render targets (tile format, offset, write mask, blend), alpha test, MSAA."""
-    from compiler.lower import Blend, RenderTarget
+    from compiler.keys import Blend, RenderTarget
     rts = []
     b = ctx.blend
     for i, s in enumerate(ctx.fb.cbufs):

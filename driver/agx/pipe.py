@@ -816,9 +816,11 @@ class AgxContext(PipeContext):
             return False
         if info.mask & PipeMask.RGBA and dres.samples > 1 and info.src.resource.samples == dres.samples:
             return False        # samples copied one for one: the CPU path (the blitter reads sample 0)
+        if self.blit_programs is None:
+            return False        # no programs from the layer above: the CPU path
         blitter = self.__dict__.get("blitter")
         if blitter is None:
-            blitter = self.blitter = Blitter(self)
+            blitter = self.blitter = Blitter(self, self.blit_programs)
         saved = {k: getattr(self, k) for k in self._SAVED}
         shaders = dict(self.shaders)
         per_stage = {k: {st: (list(v) if isinstance(v, list) else dict(v)) for st, v in getattr(self, k).items()}

@@ -4,7 +4,7 @@ Sole responsibility: describe one compiled shader variant in the terms the
 encoders need (``AgxShader``: code, registers, what the uniform registers must
 hold, vertex outputs, coefficient bindings, fragment flags, compute workgroup),
 and make variants per state key (``ShaderCSO``). A pipe shader CSO is either
-the compiler's linked stage as IR (``ShaderState.ir``: a ``compiler.link.StageIR``
+the compiler's linked stage as IR (``ShaderState.ir``: a ``compiler.variant.StageIR``
 from the GL front end's link, compiled by ``compile.compile_variant`` once per
 key; no GLSL text is parsed and no AST read here), another front end's shader with its own
 front half (ARB programs, geometry and tessellation kernels), or a prebuilt

@@ -17,7 +17,23 @@ util_blitter_save_* contract): every setter the blitter calls is listed in
 ``Blitter.STATE``. Multisampled sources are resolved by reading sample 0 (depth, stencil, integer;
 unscaled, as GL requires). Returns False for what it does not handle (float
 resolves, which the hardware driver does itself, 1D and 3D sources); array layers
-are blitted one draw each."""
+are blitted one draw each.
+
+The programs come from the layer above (``programs(kind, ms)``, given to the
+pipe as ``PipeContext.blit_programs``; the GL front end's are
+``driver.gl.blit_programs``), as IR the compiler made (``.vertex`` and
+``.fragment``: ``compiler.variant.StageIR``), with the layout of their default
+uniform block (``.block``, ``compiler.link.DefaultBlock``); the pipe never
+parses GLSL. What the blitter feeds them: the attribute ``pos`` at location 0
+(the quad's corners in clip space), the sampler ``src`` on unit 0 (the source
+level and layer: a 2D view, multisampled when the source is), and the uniforms
+``box`` (source x, y, destination x, y), ``size`` (source width, height,
+destination width, height; negative sizes flip), ``bit`` (the stencil bit a
+pass sets, -1 for the others) and, for float blits, ``inv_size`` (1 / the source
+level's width and height); colour programs write ``o`` at location 0, depth ones
+gl_FragDepth, the stencil ones discard where the source lacks ``bit``. Kinds:
+"depth", "stencil", "int", "uint", "float" (a float source is never
+multisampled here)."""
 
 from __future__ import annotations
 
@@ -35,43 +51,6 @@ from .state import (
 
 __all__ = ["Blitter"]
 
-_VS = """#version 330
-layout(location = 0) in vec2 pos;
-void main() { gl_Position = vec4(pos, 0.0, 1.0); }
-"""
-
-# source position of a destination pixel centre: box.xy + (centre - box.zw) * size.xy / size.zw
-# (signed sizes flip); written so that positions on texel edges come out exact
-_HEAD = """#version 330
-uniform vec4 box;
-uniform vec4 size;
-uniform int bit;
-vec2 src_pos() { return box.xy + (gl_FragCoord.xy - box.zw) * size.xy / size.zw; }
-ivec2 src_texel() { return ivec2(floor(src_pos())); }
-"""
-
-def _fs(kind: str, ms: bool) -> str:
-    """The fragment program of one blit kind; ``ms``: the source is multisampled (its
-    sample 0 is read: GL leaves the choice of sample to the implementation for depth,
-    stencil and integer resolves)."""
-    dim = "2DMS" if ms else "2D"
-    if kind == "depth":
-        return _HEAD + f"uniform sampler{dim} src;\n" \
-            "void main() { gl_FragDepth = texelFetch(src, src_texel(), 0).r; }\n"
-    if kind == "stencil":
-        return _HEAD + f"uniform usampler{dim} src;\n" \
-            "void main() {\n" \
-            "    if (bit >= 0 && ((texelFetch(src, src_texel(), 0).r >> uint(bit)) & 1u) == 0u) discard;\n" \
-            "}\n"
-    if kind in ("int", "uint"):
-        p = kind[0]
-        return _HEAD + f"uniform {p}sampler{dim} src;\nlayout(location = 0) out {p}vec4 o;\n" \
-            "void main() { o = texelFetch(src, src_texel(), 0); }\n"
-    assert kind == "float" and not ms, "float resolves are the hardware driver's"
-    return _HEAD + "uniform sampler2D src;\nuniform vec2 inv_size;\nlayout(location = 0) out vec4 o;\n" \
-        "void main() { o = texture(src, src_pos() * inv_size); }\n"
-
-
 _STENCIL_VIEW = {"Z24_UNORM_S8_UINT": PipeFormat.X24S8_UINT, "Z32_FLOAT_S8X24_UINT": PipeFormat.S8X24_UINT,
                  "S8_UINT": PipeFormat.S8_UINT}
 
@@ -84,33 +63,28 @@ class Blitter:
              "shaders", "constant_buffer 0", "sampler_states 0", "sampler_views 0", "framebuffer",
              "viewport", "scissor", "stencil_ref", "sample_mask", "min_samples", "stream_output_targets")
 
-    def __init__(self, pipe):
-        self.pipe = pipe
+    def __init__(self, pipe, programs):
+        self.pipe, self.programs = pipe, programs
         self._shaders: dict[str, tuple] = {}
 
     # -- programs ---------------------------------------------------------------------------
     def _program(self, kind: str, ms: bool):
         got = self._shaders.get((kind, ms))
         if got is None:
-            # the compiler parses, links and lowers the blitter's GLSL (the pipe is handed its IR)
-            # and lays out its default block (constant buffer 0 as the shaders read it)
-            from compiler.link import program_default_block, shader_from_source
-            src = _fs(kind, ms)
-            vs_linked, fs_linked = shader_from_source(_VS, "vertex"), shader_from_source(src, "fragment")
-            block = program_default_block([vs_linked, fs_linked])
+            # the layer above built the programs (IR, never GLSL here); the blitter makes their CSOs
+            p = self.programs(kind, ms)
             info = {"attributes": {"pos": 0}, "frag_outputs": {"o": 0} if kind in ("int", "uint", "float") else {},
-                    "default_block": block, "uniform_blocks": {}, "storage_blocks": {},
+                    "default_block": p.block, "uniform_blocks": {}, "storage_blocks": {},
                     "atomic_counter_buffers": {}, "samplers": {"src": (0, 1)}, "images": {}, "local_size": None}
-            vs_ir = vs_linked.stage_ir(block.lowering_options())
-            fs_ir = fs_linked.stage_ir(block.lowering_options())
-            vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, vs_ir, _VS,
+            vs = self.pipe.create_shader_state(ShaderState(PipeShaderType.VERTEX, p.vertex, p.vertex.source,
                                                            dict(info, samplers={})))
-            fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, fs_ir, src, info))
-            got = self._shaders[(kind, ms)] = (vs, fs, block)
+            fs = self.pipe.create_shader_state(ShaderState(PipeShaderType.FRAGMENT, p.fragment, p.fragment.source,
+                                                           info))
+            got = self._shaders[(kind, ms)] = (vs, fs, p.block)
         return got
 
     def destroy(self) -> None:
-        for vs, fs in self._shaders.values():
+        for vs, fs, _block in self._shaders.values():
             self.pipe.delete_shader_state(vs)
             self.pipe.delete_shader_state(fs)
         self._shaders.clear()

@@ -71,6 +71,10 @@ class PipeContext(abc.ABC):
     #: a robust context's (PIPE_CONTEXT_ROBUST_BUFFER_ACCESS): shader accesses past a bound
     #: buffer range read zero and write nothing (set by the GL front end before drawing)
     robust_buffer_access: bool = False
+    #: ``programs(kind, ms)`` giving the blitter (driver.gallium.blitter) its programs as
+    #: the compiler's IR, or None (the pipe then blits without it): set by the layer
+    #: above, which owns GLSL (the GL front end's driver.gl.blit_programs.programs)
+    blit_programs = None
 
     # -- constant state objects ------------------------------------------------
     @abc.abstractmethod

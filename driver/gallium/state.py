@@ -338,7 +338,7 @@ class ShaderState:
     """A shader to make a CSO from (pipe_shader_state / pipe_compute_state).
 
     `ir` is the compiler's representation of one linked stage (a
-    `compiler.link.StageIR`: the stage's IR, lowered once for every variant, and
+    `compiler.variant.StageIR`: the stage's IR, lowered once for every variant, and
     the digest that keys the disk cache; or another front end's object with a
     `front_half(key)`), `source` the GLSL text it came from (for messages and
     debugging: the pipe never parses it), and `info` the linker's binding

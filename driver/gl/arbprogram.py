@@ -449,11 +449,14 @@ class ARBProgramMixin:
         for u in ls.uniforms:                          # samplers: shimgl_Texture<u> reads unit u
             if u.kind == "sampler" and u.name.startswith("shimgl_Texture"):
                 ls.uniform_storage.pack("<i", u.offset_B, int(u.name[len("shimgl_Texture"):]))
+        from compiler.link import stage_ir_of
         for stage, unit in ls.units.items():
             obj = active.get(stage)
-            ir = obj.shader if obj is not None else unit
+            info = self.pipe_shader_info(ls, stage)
+            # an ARB stage has its own front half; the pipe gets a GLSL stage as IR, never the AST
+            ir = obj.shader if obj is not None else stage_ir_of(unit, sources[stage], info.get("default_block"))
             ls.pipe_shaders[PIPE_STAGES[stage]] = self.pipe.create_shader_state(ShaderState(
-                PIPE_STAGES[stage], ir, sources[stage], self.pipe_shader_info(ls, stage)))
+                PIPE_STAGES[stage], ir, sources[stage], info))
         prog.arb_objects = tuple(active.values())
         prog.arb_glsl_state = glsl.linked_state if glsl is not None else None   # keeps the id in the key unique
         return prog

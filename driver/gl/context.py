@@ -14,6 +14,7 @@ from driver.gallium import (
     BlitImage, BlitInfo, Box, CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat, PipeMask,
     PipeTextureTarget, ResourceTemplate, UploadManager,
 )
+from driver.gl import blit_programs
 from driver.gl import enums as E
 from driver.gl.api import Api, get_api
 from driver.gl.buffers import INDEXED_TARGETS
@@ -86,6 +87,7 @@ class ContextBase:
         self.pipe = pipe
         # ARB_robust_buffer_access_behavior: a robust context's shaders bound their buffer accesses
         pipe.robust_buffer_access = bool(self.api.flags & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT)
+        pipe.blit_programs = blit_programs.programs     # the pipe's blitter draws with the GL side's programs
         self.screen = pipe.screen
         self.caps = self.screen.caps
         self.cso = CsoContext(pipe)

@@ -346,9 +346,11 @@ class DrawMixin:
                       for s in prog.shaders if STAGES[s.type] == "vertex")
         src = src or self._ff_sources.get(id(ls.units["vertex"]), "")
         info = dict(self.pipe_shader_info(ls, "vertex"), stream_outputs=names)
+        from compiler.link import stage_ir_of
+        ir = getattr(ls, "spirv_stages", {}).get("vertex") or \
+            stage_ir_of(ls.units["vertex"], src, info.get("default_block"))    # the pipe gets IR, never the AST
         handle = self.pipe.create_shader_state(ShaderState(
-            PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
-            so_info))           # (a SPIR-V vertex stage: its own front half, features/gl_spirv.py)
+            PipeShaderType.VERTEX, ir, src, info, so_info))     # (SPIR-V: its own front half, features/gl_spirv.py)
         ls.pipe_shaders[key] = handle
         return handle
 

@@ -448,7 +448,9 @@ def _gs_internal(ctx, name: str, source: str, local_size):
         info = {"storage_blocks": {}, "uniforms": {}, "local_size": local_size}
         for i, bname in enumerate(blocks):
             info["storage_blocks"][bname] = 64 + i       # internal slots, after the kernel's
-        handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.COMPUTE, unit, source, info))
+        from compiler.link import stage_ir_of
+        handle = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.COMPUTE, stage_ir_of(unit, source), source,
+                                                          info))
         cache[name] = handle
     return handle
 
@@ -508,9 +510,11 @@ def _gs_vertex_capture(ctx, prog, names_locs):
                 outputs.append((idx, 0, comps, 0, offset + 4 * slot, slot))
     src = _stage_source(prog, E.GL_VERTEX_SHADER)
     info = dict(ctx.pipe_shader_info(ls, "vertex"), stream_outputs=tuple(n for n, _l, _c, _k, _w in names_locs))
-    handle = ctx.pipe.create_shader_state(ShaderState(          # (SPIR-V: the module's own front half)
-        PipeShaderType.VERTEX, getattr(ls, "spirv_stages", {}).get("vertex") or ls.units["vertex"], src, info,
-        StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
+    from compiler.link import stage_ir_of
+    ir = getattr(ls, "spirv_stages", {}).get("vertex") or \
+        stage_ir_of(ls.units["vertex"], src, info.get("default_block"))     # (SPIR-V: the module's own front half)
+    handle = ctx.pipe.create_shader_state(ShaderState(
+        PipeShaderType.VERTEX, ir, src, info, StreamOutputInfo(tuple(outputs), (stride, 0, 0, 0))))
     ls.pipe_shaders[cache_key] = handle          # released with the program's other shaders
     _meta(ls)[cache_key] = handle, layout, stride
     return handle, layout, stride
@@ -627,13 +631,14 @@ def _gs_passthrough(ctx, prog, iface, tf_layout=None, select: tuple = (False, Fa
     source = "\n".join(lines + ["void main() {"] + ["    " + s for s in body] + ["}", ""])
     from compiler.glsl import parse
     unit = parse(source, "vertex")
-    from compiler.link import program_default_block
+    from compiler.link import program_default_block, stage_ir_of
     # its default block (shimgl_layer, shimgl_nan, shimgl_viewport: 0, 4, 8, as the draw packs them)
     info = {"attributes": attributes, "frag_outputs": {}, "default_block": program_default_block([unit])}
     if compat:          # gl_ClipVertex is clipped against gl_ClipPlane (state uniforms)
         from driver.gl.compat import STATE_CONSTANT_BUFFER
         info.update(state_constant_buffer=STATE_CONSTANT_BUFFER)
-    ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else unit
+    ir = _Renamed(source, unit, tuple(sorted(renames.items()))) if renames else \
+        stage_ir_of(unit, source, info["default_block"])
     so_info = StreamOutputInfo()
     if tf_layout is not None:
         from driver.gl.feedback import stream_output_info

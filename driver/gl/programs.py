@@ -517,7 +517,7 @@ class ProgramMixin:
         for stage, shader in linked.stages.items():
             if stage in ("geometry", "tess_control", "tess_evaluation"):
                 continue                # no pipe stage: kernels made per draw (geometry.py, tessellation.py)
-            # the pipe is handed the compiler's linked stage as IR (compiler.link.StageIR:
+            # the pipe is handed the compiler's linked stage as IR (compiler.variant.StageIR:
             # lowered once, each variant key's passes run on a copy), never GLSL or the AST
             ir = getattr(linked, "spirv_stages", {}).get(stage) or \
                 shader.stage_ir(linked.default_block.lowering_options())   # SPIR-V: its own front half

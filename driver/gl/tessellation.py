@@ -787,7 +787,9 @@ def _internal(ctx, name: str, source: str, local_size):
         unit = parse(source, "compute")
         info = {"storage_blocks": {b.block_name: _INTERNAL_SLOT + i for i, b in enumerate(unit.interface_blocks)},
                 "uniforms": {}, "local_size": local_size}
-        handle = cache[name] = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.COMPUTE, unit, source, info))
+        from compiler.link import stage_ir_of
+        handle = cache[name] = ctx.pipe.create_shader_state(ShaderState(PipeShaderType.COMPUTE,
+                                                                        stage_ir_of(unit, source), source, info))
     return handle
 
 

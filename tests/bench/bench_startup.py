@@ -159,7 +159,7 @@ def compile_corpus(piglit: Path) -> dict:
     import hashlib
     import time
 
-    from compiler.backend import compile_glsl
+    from compiler.compile import compile_glsl
     from driver.shader_test.parser import parse_file
     shaders, first_ms, start = [], None, time.process_time()
     for rel in COMPILE_CORPUS:

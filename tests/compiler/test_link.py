@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.backend import compile_glsl, compile_linked
+from compiler.compile import compile_glsl, compile_linked
 from compiler.glsl import parse
 from compiler.link import LinkedShader, LinkError, link_stage, shader_from_source
 

@@ -7,7 +7,7 @@ mutations: delete, duplicate, swap or replace tokens, truncate the text, or nest
 (parentheses, unary operators, calls, ternaries, blocks, ifs, loops, long operator chains,
 an infinite loop at the end of ``main``).
 
-The rule checked: the whole compiler (``compiler.backend.compile_glsl``: preprocess,
+The rule checked: the whole compiler (``compiler.compile.compile_glsl``: preprocess,
 parse, check, lower, optimise, select, allocate, encode) ends every input in one of
 
 - a binary,
@@ -39,7 +39,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.backend import BackendError, compile_glsl
+from compiler.backend import BackendError
+from compiler.compile import compile_glsl
 from compiler.glsl import GLSLCompileError
 from compiler.lower import LoweringError
 

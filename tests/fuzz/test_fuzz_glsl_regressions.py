@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.glsl import MAX_NESTING_DEPTH, GLSLCompileError, parse
-from compiler.glsl.limits import MAX_LOOP_DEPTH
+from compiler.scope import MAX_LOOP_DEPTH
 
 from tests.compiler.lower.harness import as_f32, run_vertex
 

@@ -6,7 +6,7 @@ shader core against numpy."""
 import numpy as np
 import pytest
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.glsl import GLSLCompileError, parse
 from drmshim.gpu.usc import ExecContext
 

@@ -4,7 +4,7 @@ element at a lane-varying index, the fragment side reads one; on the shader core
 
 import numpy as np
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.ir import ShaderKey
 from compiler.lower import RenderTarget
 from drmshim.gpu.usc import ExecContext, ShaderCore

@@ -8,7 +8,7 @@ definitions allow)."""
 import numpy as np
 import pytest
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from drmshim.gpu.usc import ExecContext
 
 from .harness import Run

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.ir import ShaderKey
 from compiler.lower import RenderTarget
 from drmshim.gpu.usc import ExecContext

@@ -3,7 +3,7 @@ for derivatives; read from the shader core's helper_invocation register."""
 
 import numpy as np
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.glsl import GLSLCompileError, parse
 from compiler.ir import ShaderKey
 from compiler.lower import RenderTarget

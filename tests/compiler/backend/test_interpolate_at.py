@@ -4,7 +4,7 @@ analytically at those positions (numpy)."""
 
 import numpy as np
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.ir import ShaderKey
 from compiler.lower import RenderTarget
 from drmshim.gpu.usc import ExecContext

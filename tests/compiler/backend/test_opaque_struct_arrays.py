@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import driver
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.compile import front_half
 from tests.driver.agx import glhelp
 

@@ -4,7 +4,8 @@ buffer dimension reaches the ISA; fetches and image accesses become 2D accesses 
 (one uniform slot per descriptor); textureSize/imageSize read that slot. The values
 these accesses give are checked against numpy in tests/driver/gl/test_texel_buffer_large.py."""
 
-from compiler.backend import IMAGE_DESCRIPTOR_BASE, TEXEL_BUFFER_MAX_ROWS, TEXEL_BUFFER_WIDTH_PX, compile_glsl
+from compiler.backend import IMAGE_DESCRIPTOR_BASE, TEXEL_BUFFER_MAX_ROWS, TEXEL_BUFFER_WIDTH_PX
+from compiler.compile import compile_glsl
 from compiler.backend.texel_buffers import OUT_OF_RANGE_INDEX
 from uapi import packets as P
 

@@ -5,7 +5,7 @@ LOD worked out by hand (log2 of the larger texel footprint, clamped to the level
 import numpy as np
 import pytest
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 from compiler.ir import ShaderKey
 from compiler.lower import RenderTarget
 from drmshim.gpu.usc import ExecContext

@@ -5,7 +5,7 @@ core against numpy."""
 
 import numpy as np
 
-from compiler.backend import compile_glsl
+from compiler.compile import compile_glsl
 
 from .harness import CODE_VA, Run
 

@@ -10,7 +10,7 @@ import pytest
 from compiler.compile import front_half
 from compiler.ir import Intrinsic, ShaderKey, walk_instrs
 from compiler.lower import Blend, RenderTarget
-from compiler.lower.blend import EQUATIONS, FACTORS
+from compiler.keys import EQUATIONS, FACTORS
 from tests.compiler.lower.harness import as_f32, f32, run_fragment
 
 LANES = 16

@@ -41,7 +41,7 @@ def test_arrays_of_arrays_of_blocks_one_buffer_per_element():
 
 
 def test_piglit_style_maxbounds_block_compiles_to_a_binary():
-    from compiler.backend import compile_glsl
+    from compiler.compile import compile_glsl
     src = """#version 150
 #extension GL_ARB_arrays_of_arrays : enable
 uniform Blk { vec4 a; } i[4][5];

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.backend import compile_ir, compile_stage
-from compiler.compile import front_half, front_half_stage
+from compiler.backend import compile_ir
+from compiler.compile import front_half
 from compiler.glsl import ast, parse
 from compiler.glsl.symbols import Variable as Symbol
 from compiler.ir import ShaderKey, print_shader
 from compiler.link import shader_from_source
 from compiler.lower import Blend, LoweringError, RenderTarget, VertexAttrib, glsl_to_ir, lower_stage
 from compiler.lower.xfb import XfbOutput
+from compiler.variant import compile_stage, front_half_stage
 
 VS = """#version 150 compatibility
 in vec4 pos;
@@ -92,7 +93,7 @@ def test_each_variant_of_one_lowered_stage_is_the_one_pass_lowering(stage, sourc
                                               ("fragment", FS, FS_KEYS["blend and alpha"])])
 def test_a_variant_binary_is_the_binary_of_the_source(stage, source, key):
     linked = shader_from_source(source, stage)
-    from compiler.backend import compile_glsl
+    from compiler.compile import compile_glsl
     assert compile_stage(linked.stage_ir(), key).binary == compile_glsl(source, stage, key).binary
 
 
@@ -174,7 +175,7 @@ def test_compile_options_are_not_variant_state():
 def test_another_front_end_hands_on_the_same_lowered_stage():
     """lowered_from: a front end that drives the Lowerer and the IOLowering itself
     (as SPIR-V's does) makes a LoweredStage whose variants are lower_stage's."""
-    from compiler.link import StageIR
+    from compiler.variant import StageIR
     from compiler.lower import Lowerer
     from compiler.lower.io import NO_KEY, IOLowering
     from compiler.lower.stage import lower_globals_and_main, lowered_from

@@ -6,6 +6,7 @@ import pytest
 from compiler.compile import front_half
 from compiler.glsl import GLSLCompileError, parse
 from compiler.ir import ShaderKey
+from compiler.link import stage_ir_of
 from driver.agx.compile import compile_variant
 from driver.gallium.state import PipeShaderType, ShaderState
 
@@ -28,5 +29,12 @@ def test_the_profile_in_the_key_decides_a_bare_version_150():
 def test_compile_variant_passes_the_profile_of_the_ast():
     unit = parse(SRC, "vertex", compat_context=True)
     assert unit.version.profile == "compatibility"
-    shader = compile_variant(ShaderState(PipeShaderType.VERTEX, unit, SRC, {}), ShaderKey.make())
+    stage = stage_ir_of(unit, SRC)          # what the GL front end hands the pipe: IR, never the AST
+    shader = compile_variant(ShaderState(PipeShaderType.VERTEX, stage, SRC, {}), ShaderKey.make())
     assert "gl_ModelViewProjectionMatrix" in shader.info["shader_info"].uniforms
+
+
+def test_compile_variant_refuses_a_typed_ast():
+    unit = parse(SRC, "vertex", compat_context=True)
+    with pytest.raises(TypeError, match="StageIR"):
+        compile_variant(ShaderState(PipeShaderType.VERTEX, unit, SRC, {}), ShaderKey.make())

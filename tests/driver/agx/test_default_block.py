@@ -127,7 +127,7 @@ def test_built_in_state_is_read_from_the_state_block_where_gl_writes_it():
     buffer holds them at the compiler's table offsets (compiler.link.state_block); the
     shader reads them from there or from registers the compiler's ranges fill from it."""
     from compiler.link import state_block
-    from compiler.lower.io import STATE_BLOCK_UBO
+    from compiler.keys import STATE_BLOCK_UBO
     vs = """#version 120
 void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex;
               gl_FrontColor = gl_LightSource[1].diffuse; }

@@ -1,8 +1,9 @@
 """What the GL front end hands the pipe for a linked program: the compiler's linked
-stages as IR (compiler.link.StageIR), never GLSL text to parse again nor the AST."""
+stages as IR (compiler.variant.StageIR), never GLSL text to parse again nor the AST."""
 
-from compiler.backend import compile_glsl, compile_stage
-from compiler.link import StageIR
+from compiler.compile import compile_glsl
+from compiler.variant import compile_stage
+from compiler.variant import StageIR
 from compiler.lower import LoweredStage
 from driver.gallium import PipeShaderType
 from driver.gl import enums as E

@@ -533,6 +533,6 @@ def test_generated_sources_compile(vkey, fkey):
 
 
 def test_generated_vertex_stage_with_every_feature_compiles_in_the_backend():
-    from compiler.backend import compile_glsl as backend_compile
+    from compiler.compile import compile_glsl as backend_compile
     vkey, _ = list(_all_keys())[1]
     backend_compile(vertex_source(vkey), "vertex", {})

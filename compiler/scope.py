@@ -1,4 +1,8 @@
-"""The compiler's nesting limit and the recursion budget it implies.
+"""The scope every entry point of the compiler runs in: the nesting limit and the
+recursion budget it implies, the garbage collector eased, and a bug reported as
+the entry point's own error (``bugs_as``). Below every part of the compiler (the
+GLSL front end, the lowering, the variant passes and the backend all enter it),
+so that a part that never parses GLSL does not import the front end for it.
 
 The parser, the checker, the lowering and the IR passes recurse over nested
 constructs (parentheses, unary operators, calls, ``?:``, assignments, blocks,
@@ -28,12 +32,14 @@ come back when the last compile leaves.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import threading
 from contextlib import contextmanager
 
-__all__ = ["MAX_LOOP_DEPTH", "MAX_NESTING_DEPTH", "RECURSION_HEADROOM", "recursion_headroom"]
+__all__ = ["MAX_LOOP_DEPTH", "MAX_NESTING_DEPTH", "RECURSION_HEADROOM", "bugs_as", "internal_error_text",
+           "recursion_headroom"]
 
 # Nested expressions and statements the parser accepts (each '(' group, unary
 # operator, call, index, '?:' operand, assignment, block or control statement
@@ -90,3 +96,22 @@ def recursion_headroom(frames: int = RECURSION_HEADROOM):
             if _users == 0:
                 sys.setrecursionlimit(_saved_limit)
                 gc.set_threshold(*_saved_gc)
+
+
+def internal_error_text(e: BaseException) -> str:
+    """The message for a bug in the compiler itself (an exception that is not one of
+    the documented errors): the caller still gets an error, never a traceback."""
+    return f"internal compiler error: {type(e).__name__}: {e}"
+
+
+@contextlib.contextmanager
+def bugs_as(error_type: type[Exception], *documented: type[Exception]):
+    """Inside: an exception other than ``error_type`` and the ``documented`` errors (a
+    bug in the compiler itself) is raised again as ``error_type`` with
+    ``internal_error_text``, chained to it: a compiler bug is still a compile failure."""
+    try:
+        yield
+    except (error_type, *documented):
+        raise
+    except Exception as e:  # noqa: BLE001 - a compiler bug is still a compile failure
+        raise error_type(internal_error_text(e)) from e
