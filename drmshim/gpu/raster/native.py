@@ -11,8 +11,6 @@ the numpy code, which stays the specification.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from uapi.native_kernels import Kernels
@@ -163,27 +161,17 @@ long block_pairs(long T, const int64_t *rows, const int64_t *bx0, const int64_t 
 """ % {"bits": SUBPIXEL_BITS}
 
 KERNELS = Kernels(_SOURCE, _CDEF)
-#: The most bytes of kernel outputs a thread keeps for its next call: the outputs
-#: are dead once ``rasterize`` has gathered from them, and fresh pages cost more
-#: than the kernels' work (the OS zeroes each page on first touch).
-SCRATCH_MAX_B = 64 << 20
-_THREAD = threading.local()
 
 
 def _empty(name: str, shape: tuple, dtype) -> np.ndarray:
-    """An uninitialised array from this thread's scratch, valid until the thread's
-    next request of ``name``."""
-    held = getattr(_THREAD, "scratch", None)
-    if held is None:
-        from .rasterize import Scratch
-        held = _THREAD.scratch = Scratch(SCRATCH_MAX_B)
-    return held.empty(name, shape, dtype)
+    """A fresh output array. (A per-thread scratch kept between calls measured no
+    faster and raised the vertex segments' peak memory, which the segments bound.)"""
+    return np.empty(shape, dtype)
 
 
 def span_fragments(a, b, cb, px0, py0, pw, ph, pos):
     """``rasterize._span_fragments`` in C: (pair, dx, dy, coverage), or None when the
-    kernel does not take the call (then numpy runs). pair, dx and dy are views of
-    this thread's scratch (see ``_empty``)."""
+    kernel does not take the call (then numpy runs)."""
     P = len(px0)
     samples = len(pos)
     if samples > 8 or not KERNELS.usable():
@@ -198,14 +186,13 @@ def span_fragments(a, b, cb, px0, py0, pw, ph, pos):
     n = KERNELS.lib.span_fragments(P, p(a, i64), p(b, i64), p(cb, i64), p(px0, i64), p(py0, i64), p(pw, i64),
                                    p(ph, i64), samples, p(pos, i64), p(pair, i32), p(dx, i32), p(dy, i32),
                                    p(cov, "uint8_t *"))
-    return pair[:n], dx[:n], dy[:n], cov[:n].copy()        # (rasterize may return the coverage itself)
+    return pair[:n], dx[:n], dy[:n], cov[:n].copy()        # (rasterize may return it: no view of the bound)
 
 
 def block_pairs(setup, rows, bx0, by0, bx1, by1, rx0: int, ry0: int, B: int, pos):
     """The pairs of ``rasterize._block_pairs`` after its bounding boxes (rows with a
     live box; ``bx0 .. by1`` int64): (ptri, gx, gy, px0, py0, pw, ph, full, a, b,
-    cb) as numpy builds them (views of this thread's scratch, see ``_empty``), or
-    None when the kernel does not take the call."""
+    cb) as numpy builds them, or None when the kernel does not take the call."""
     if not KERNELS.usable():
         return None
     ngx = (bx1 - 1 - rx0) // B - (bx0 - rx0) // B + 1

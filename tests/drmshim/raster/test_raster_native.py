@@ -78,9 +78,8 @@ def test_rasterize_is_the_numpy_specification(numpy_only, samples):
 
 
 def test_a_later_call_leaves_earlier_fragments_alone():
-    """The kernels' outputs live in a per-thread scratch: what a call returns must
-    not change when the thread rasterises again (every block partial: the
-    coverage array comes straight from the span kernel)."""
+    """What a call returns must not change when the thread rasterises again
+    (every block partial: the coverage array comes straight from the span kernel)."""
     a = setup_triangles(np.array([[[0.3, 0.2, 0.5, 1], [7.6, 0.4, 0.5, 1], [0.2, 6.7, 0.5, 1]]]), cull="none")
     b = setup_triangles(np.array([[[1.3, 1.2, 0.5, 1], [5.6, 1.4, 0.5, 1], [1.2, 5.7, 0.5, 1]]]), cull="none")
     first = rasterize(a, (0, 0, 8, 8), 4)
