@@ -223,25 +223,30 @@ class PrimitiveMixin:
             s.enabled.clear()
             s.enabled.update(saved_enabled)
 
-    def _polygon_outlines(self, mode: int, ids: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    def _polygon_outlines(self, mode: int, ids: np.ndarray,
+                          front: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
         """Section 3.5.4: the polygons that survive culling in the mode of
         their face -- boundary edges (GL_LINE), vertices (GL_POINT), an edge
         flag of false dropping the edge or vertex it starts, or triangles
         ending on the provoking vertex (GL_FILL) -- as [(mode, positions into
-        ids, each one's provoking vertex for edges and points)]."""
+        ids, each one's provoking vertex for edges and points)]. ``front``:
+        whether each of ``polygons(mode, len(ids))`` faces the front, when the
+        caller has the vertices vertex processing produced (selection and
+        feedback capture them); else from the fixed-function transform."""
         s = self.state
         polys = polygons(mode, len(ids))
         if not len(polys):
             return []
         front_mode, back_mode = self._polygon_modes()
         cull = E.GL_CULL_FACE in s.enabled
-        front = np.ones(len(polys), bool)
-        if cull or front_mode != back_mode:
+        if front is None and (cull or front_mode != back_mode):
             win, _ = self._window_xy(self._positions(ids))
             p = win[polys]
             x, y = p[..., 0], p[..., 1]
             area = np.sum(x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y, 1)
             front = (area > 0) == (s.front_face == E.GL_CCW)
+        elif front is None:
+            front = np.ones(len(polys), bool)
         keep = np.ones(len(polys), bool)
         if cull:
             keep = {E.GL_FRONT_AND_BACK: ~keep, E.GL_FRONT: ~front, E.GL_BACK: front}[s.cull_face]

@@ -8,10 +8,15 @@ x modelview), lighting of the front colour when lighting is on, texture
 matrix 0 on texture coordinate 0; with a GLSL program current, the program's
 own vertex stage instead, run on the GPU over the draw's vertices with
 transform feedback capturing gl_Position (and, for feedback, gl_FrontColor
-and gl_TexCoord[0] when it writes them) -- then assembled into primitives (polygon modes, culling and edge flags as
-in primitives.py), clipped against the view volume and the enabled user clip
-planes (Sutherland-Hodgman over all polygons at once, parametric for lines)
-and mapped to window coordinates. Selection keeps the minimum and maximum
+and gl_TexCoord[0] when it writes them) -- then assembled into primitives by
+the topology table (polygon modes, culling and edge flags as in primitives.py,
+a polygon's side taken from those vertices), clipped against the view volume
+and the enabled user clip planes (Sutherland-Hodgman over all polygons at
+once, parametric for lines) and mapped to window coordinates. What follows
+vertex processing is the CPU's, as in Mesa's feedback stage of its software
+draw module: the GPU's transform feedback captures vertices before clipping,
+culling and polygon modes, and feedback returns the clipped primitives in
+window coordinates, in order, with their tokens. Selection keeps the minimum and maximum
 window z of the surviving primitives for the pending hit record; feedback
 writes the tokens of table 5.2. Hit records and feedback values are
 delivered into the caller's buffer when glRenderMode leaves the mode (the C
@@ -166,8 +171,13 @@ class SelectFeedbackMixin:
             self._record_later_stages(prog, mode, ids)
             return
         if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
-            for pmode, local, provoking in self._polygon_outlines(mode, ids):   # filled faces as triangles
-                self._record_local(pmode, ids, local, provoking)
+            # each face in its mode (filled faces as triangles), facing decided by the
+            # vertices vertex processing produced (the program's stage, or the fixed
+            # function's transform), as for filled polygons
+            columns = self._vertex_columns(ids)
+            front = self._front_facing(columns[polygons(mode, len(ids))])
+            for pmode, local, provoking in self._polygon_outlines(mode, ids, front):
+                self._record_local(pmode, ids, local, provoking, columns=columns)
             return
         self._record_local(mode, ids, np.arange(len(ids)))
 

@@ -280,3 +280,53 @@ def test_feedback_of_a_tessellation_stage_gives_its_triangles():
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert n == 8 and buf[:2].tolist() == [E.GL_POLYGON_TOKEN, 3]
     assert sorted(map(tuple, buf[2:8].reshape(3, 2).tolist())) == [(8, 8), (16, 24), (24, 8)]
+
+
+# -- polygon modes: a face's side is the one the vertex stage's output has ----------------------
+# The shader mirrors x, so the counter-clockwise triangle of the object coordinates is clockwise
+# (a back face) in clip coordinates; ftransform() would keep it a front face.
+
+VS_MIRROR = "#version 120\nvoid main() { gl_Position = vec4(-gl_Vertex.x * 0.5, gl_Vertex.y * 0.5, 0.5, 1.0); }\n"
+
+
+def _mirrored_triangle(ctx):
+    ctx.glBegin(E.GL_TRIANGLES)
+    for x, y in ((-1, -1), (1, -1), (0, 1)):
+        ctx.glVertex2f(x, y)
+    ctx.glEnd()
+
+
+def test_feedback_gives_a_mirrored_triangle_the_back_faces_polygon_mode():
+    """Front faces as lines, back faces as points: the triangle is fed back as
+    its three vertices, window x = (-x / 2 + 1) * 16: (24, 8), (8, 8), (16, 24)."""
+    ctx = _context(VS_MIRROR)
+    ctx.glPolygonMode(E.GL_FRONT, E.GL_LINE)
+    ctx.glPolygonMode(E.GL_BACK, E.GL_POINT)
+    buf = np.zeros(32, np.float32)
+    ctx.glFeedbackBuffer(32, E.GL_2D, buf)
+    ctx.glRenderMode(E.GL_FEEDBACK)
+    _mirrored_triangle(ctx)
+    n = ctx.glRenderMode(E.GL_RENDER)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert n == 9
+    np.testing.assert_allclose(buf[:9], [E.GL_POINT_TOKEN, 24, 8, E.GL_POINT_TOKEN, 8, 8,
+                                         E.GL_POINT_TOKEN, 16, 24], atol=1e-4)
+
+
+def test_selection_culls_a_mirrored_triangle_drawn_as_lines():
+    """Back faces culled, both faces as lines: the mirrored triangle is a back
+    face, so no hit; the same triangle unmirrored (the fixed-function transform,
+    no program) is a hit."""
+    for program in (True, False):
+        ctx = _context(VS_MIRROR) if program else driver.Context(api="compat", width=N, height=N)
+        ctx.glEnable(E.GL_CULL_FACE)
+        ctx.glCullFace(E.GL_BACK)
+        ctx.glPolygonMode(E.GL_FRONT_AND_BACK, E.GL_LINE)
+        buf = np.zeros(16, np.uint32)
+        ctx.glSelectBuffer(16, buf)
+        ctx.glRenderMode(E.GL_SELECT)
+        ctx.glInitNames()
+        ctx.glPushName(3)
+        _mirrored_triangle(ctx)
+        assert ctx.glRenderMode(E.GL_RENDER) == (0 if program else 1)
+        assert ctx.glGetError() == E.GL_NO_ERROR
