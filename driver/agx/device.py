@@ -65,7 +65,8 @@ def _ptr(cdata) -> int:
 # any allocation of any thread - a firmware thread holding the GPU, or the driver in
 # the middle of updating a BO cache or a handle table: a release from there could
 # deadlock or corrupt them. So during a collection releases are queued, and run at
-# the next safe point: the next queue creation (a new context) or release_deferred().
+# the next safe point: the next context's creation (AgxContext.__init__, which holds
+# no driver lock then) or release_deferred().
 _collecting = 0
 _deferred: deque = deque()
 
@@ -469,9 +470,7 @@ class Device:
 
     # ------------------------------------------------------------------ queues and submits
     def queue_create(self, priority: int = uapi.DRM_ASAHI_PRIORITY_MEDIUM) -> int:
-        """A new UAPI queue (a context's). First releases the contexts the garbage
-        collector found unreachable since the last call (``release_deferred``)."""
-        release_deferred()
+        """A new UAPI queue (a context's)."""
         return self.ioctl("ASAHI_QUEUE_CREATE", flags=0, vm_id=self.vm_id, priority=priority,
                           usc_exec_base=self.usc_base).queue_id
 

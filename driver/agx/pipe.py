@@ -36,7 +36,7 @@ from driver.gallium import (
 from uapi import packets as P
 
 from .batch import Batch, Submission, hold_all
-from .device import Device, release_when_safe
+from .device import Device, release_deferred, release_when_safe
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
 from .tilebuffer import tile_format
@@ -192,6 +192,7 @@ class AgxContext(PipeContext):
         self.screen = screen
         self.device = screen.device
         self.debug = self.device.debug
+        release_deferred()      # a safe point: what the garbage collector found goes first
         self.queue_id = self.device.queue_create()      # one UAPI queue per context, as Mesa
         # a context collected without destroy() still gives its queue (and the kernel's
         # threads behind it) back; the finalizer holds the device and the id, not us
