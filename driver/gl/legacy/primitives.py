@@ -34,7 +34,7 @@ from driver.gl.pointers import ClientMemory
 from driver.gl.buffers import read_buffer
 from uapi import topology as T
 
-__all__ = ["PrimitiveMixin", "polygons", "flat_triangles", "provoking_column", "topology_name"]
+__all__ = ["PrimitiveMixin", "polygon_modes", "polygons", "flat_triangles", "provoking_column", "topology_name"]
 
 _TYPES_NP = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.int16,
              E.GL_UNSIGNED_SHORT: np.uint16, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
@@ -48,6 +48,12 @@ def topology_name(mode: int) -> str:
     """The ``uapi.topology`` name of a GL primitive mode (GL_POINTS..GL_POLYGON,
     numbered as the pipe's primitives)."""
     return PipePrim(mode).name.lower()
+
+
+def polygon_modes(ctx) -> tuple[int, int]:
+    """(front, back) polygon modes of a compatibility context (GL 2.1 section 3.5.4:
+    each face has its own; the front one is the rasterizer state's)."""
+    return ctx.state.polygon_mode, ctx.legacy.polygon_mode_back
 
 
 def provoking_column(mode: int) -> int:
@@ -83,7 +89,7 @@ class PrimitiveMixin:
         if not self.api.compat or self._rewriting:
             return False
         s = self.state
-        if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+        if polygon_modes(self) != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
             return True
         if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
             return True
@@ -141,7 +147,7 @@ class PrimitiveMixin:
     def _draw_rewritten(self, mode: int, ids: np.ndarray, instances: int) -> None:
         """Draw vertices `ids` as primitive `mode` with the rules above."""
         s = self.state
-        if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+        if polygon_modes(self) != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
             for pmode, local, provoking in self._polygon_outlines(mode, ids):
                 self._draw_local(pmode, ids, local, instances, culled=True, provoking=provoking)
             return
@@ -193,15 +199,13 @@ class PrimitiveMixin:
             return
         self._draw_indexed(mode, ids[local], instances)
 
-    def _polygon_modes(self) -> tuple[int, int]:
-        return self.state.polygon_mode, self.legacy.polygon_mode_back
 
     @extends
     def glPolygonMode(self, core, face, mode) -> None:
         """GL 2.1 section 3.5.4: front and back faces have their own mode."""
         if not self.api.compat:
             return core(face, mode)
-        front, back = self._polygon_modes()
+        front, back = polygon_modes(self)
         core(face, mode)
         self.state.polygon_mode = mode if face in (E.GL_FRONT, E.GL_FRONT_AND_BACK) else front
         self.legacy.polygon_mode_back = mode if face in (E.GL_BACK, E.GL_FRONT_AND_BACK) else back
@@ -237,7 +241,7 @@ class PrimitiveMixin:
         polys = polygons(mode, len(ids))
         if not len(polys):
             return []
-        front_mode, back_mode = self._polygon_modes()
+        front_mode, back_mode = polygon_modes(self)
         cull = E.GL_CULL_FACE in s.enabled
         if front is None and (cull or front_mode != back_mode):
             win, _ = self._window_xy(self._positions(ids))

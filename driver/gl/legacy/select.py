@@ -29,7 +29,7 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
-from driver.gl.legacy.primitives import _line_pairs, polygons, provoking_column
+from driver.gl.legacy.primitives import _line_pairs, polygon_modes, polygons, provoking_column
 from driver.gl.buffers import read_buffer
 
 __all__ = ["SelectFeedbackMixin", "MAX_NAME_STACK_DEPTH"]
@@ -170,7 +170,7 @@ class SelectFeedbackMixin:
         if "vertex" in units and units.keys() & {"geometry", "tess_evaluation"}:
             self._record_later_stages(prog, mode, ids)
             return
-        if self._polygon_modes() != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+        if polygon_modes(self) != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
             # each face in its mode (filled faces as triangles), facing decided by the
             # vertices vertex processing produced (the program's stage, or the fixed
             # function's transform), as for filled polygons
