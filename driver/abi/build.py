@@ -423,7 +423,11 @@ static int shimgl_start(void)
         PyGILState_Release(gil);
     return __atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE) && !shimgl_broken;
 }
-#define SHIMGL_ENTER_OR(fail) do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0) && !shimgl_start()) { fail; } } while (0)
+/* Every command: start the Python side on the first call; once it has started,
+   a host that embeds Python itself may have finalized its interpreter (Blender
+   deletes shaders and contexts after Py_FinalizeEx): then the command fails at
+   once instead of entering a Python that is gone. */
+#define SHIMGL_ENTER_OR(fail) do { if (__builtin_expect(!__atomic_load_n(&shimgl_ready, __ATOMIC_ACQUIRE), 0)) { if (!shimgl_start()) { fail; } } else if (__builtin_expect(!Py_IsInitialized(), 0)) { fail; } } while (0)
 
 /* A host that dlopens us RTLD_LOCAL (waffle does, for libEGL) leaves libpython's
    symbols local; Python extension modules (_cffi_backend, numpy) need them global. */
@@ -1090,6 +1094,12 @@ def _shimgl_prepare(so_path, sites):
         for n in list(sys.modules):
             if n in ("_cffi_backend", "cffi") or n.startswith("cffi."):
                 set_aside[n] = sys.modules.pop(n)
+    if "cffi" not in sys.modules and "cffi" not in set_aside:
+        # shimgl's cffi package now, while its directories come first: a host that
+        # has its own cffi package installed but not imported (a Python embedded in
+        # a C program) would hand shimgl's later imports (the native tier's FFIs)
+        # that package beside shimgl's backend: "Version mismatch"
+        import cffi  # noqa: F401
     def version(text):
         return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
     for dist in importlib.metadata.distributions(path=ours):

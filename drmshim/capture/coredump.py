@@ -64,6 +64,9 @@ class CoreDumper:
         what = (f"GPU fault: {'read' if first.feedback.fault.is_read else 'write'} of 0x{first.feedback.fault.address:x}"
                 f" by {first.feedback.fault.unit} in {first.name} ({first.kind} command {first.index}) of submit {seq}"
                 f" on {file.name} queue {queue.queue_id}")
+        reason = getattr(first.feedback.fault, "reason", "")
+        if reason:      # a unit that stopped on what it could not execute says why
+            what += f" ({reason})"
         if n > MAX_DUMPS:
             print(f"shimgl: {what}; {MAX_DUMPS} core dumps already written, not dumping", file=sys.stderr, flush=True)
             return None

@@ -174,3 +174,21 @@ def test_ext_direct_state_access_from_c(build_host, abi_dir):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "0 failures" in res.stdout
     assert "internal error" not in res.stderr
+
+
+def test_a_host_that_finalizes_its_own_python_first(build_host, abi_dir):
+    """A C host embedding Python (as Blender does) runs shimgl in its interpreter,
+    then finalizes it before its last GL/EGL calls: they return without entering
+    Python (Blender 3.4 crashed in PyGILState_Ensure from glDeleteShader at exit)."""
+    import sysconfig
+    libdir = sysconfig.get_config_var("LIBDIR")
+    if not sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        pytest.skip("this Python has no shared libpython to embed")
+    ver = sysconfig.get_config_var("LDVERSION") or sysconfig.get_python_version()
+    exe = build_host("python_host_exit", f"-I{sysconfig.get_paths()['include']}", f"-L{abi_dir}",
+                     "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}", f"-L{libdir}", f"-lpython{ver}",
+                     f"-Wl,-rpath,{libdir}")
+    res = run([exe], clean_env(PYTHONHOME=sys.base_prefix))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout, res.stdout
+    assert "internal error" not in res.stderr
