@@ -377,7 +377,11 @@ def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, 
 
 
 def glReadnPixels(ctx, x, y, width, height, format_, type_, bufSize, data):
-    r = ctx.glReadPixels(x, y, width, height, format_, type_)
+    # the front end's glReadnPixels (robustness) refuses a bufSize the image does not fit
+    # (INVALID_OPERATION, nothing written); contexts without it read as glReadPixels
+    read_n = getattr(ctx, "glReadnPixels", None)
+    r = read_n(x, y, width, height, format_, type_, bufSize) if read_n is not None else \
+        ctx.glReadPixels(x, y, width, height, format_, type_)
     if r is not None and data != NULL:
         raw = bytes(r)[:max(bufSize, 0)]
         ffi.memmove(ffi.cast("char *", data), raw, len(raw))
