@@ -374,7 +374,10 @@ class BufferMixin:
 
     def _mapped_buffers_in_use(self) -> bool:
         """GL 4.6 section 6.3.2: drawing from a non-persistently mapped buffer is
-        INVALID_OPERATION."""
+        INVALID_OPERATION: the vertex arrays' and the element buffer here; the
+        DRAW_INDIRECT_BUFFER only for the draws that read it (draws._indirect_buffer:
+        a plain draw with a mapped indirect buffer bound is legal; Blender's EEVEE
+        keeps its indirect buffer mapped while it draws)."""
         def bad(b):
             return b is not None and b.mapped and not b.map_access & E.GL_MAP_PERSISTENT_BIT
         if bad(self.vao.element_buffer):
@@ -382,4 +385,4 @@ class BufferMixin:
         for a in self.vao.attribs:
             if a.enabled and bad(self.vao.bindings[a.binding].buffer):
                 return True
-        return any(bad(b) for b in (self.buffer_bindings.get(E.GL_DRAW_INDIRECT_BUFFER),))
+        return False

@@ -483,6 +483,8 @@ class DrawMixin:
         check(buf is not None, E.GL_INVALID_OPERATION, "no DRAW_INDIRECT_BUFFER bound")
         check(offset >= 0 and offset % 4 == 0, E.GL_INVALID_VALUE, "misaligned indirect offset")
         check(offset + size <= buf.size, E.GL_INVALID_OPERATION, "indirect command beyond the buffer")
+        check(not buf.mapped or bool(buf.map_access & E.GL_MAP_PERSISTENT_BIT), E.GL_INVALID_OPERATION,
+              "the indirect buffer is mapped")
         if self.api.es:
             # GLES 3.1 section 10.5: no default VAO, no client arrays
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION, "default VAO")

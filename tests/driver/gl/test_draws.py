@@ -122,6 +122,28 @@ def test_mapped_buffer_blocks_draws(ready):
     expect(ready, E.GL_INVALID_OPERATION)
 
 
+def test_a_mapped_indirect_buffer_blocks_only_indirect_draws():
+    """GL 4.6 section 6.3.2 names the buffers a command reads: a plain draw with a
+    (non-persistently) mapped DRAW_INDIRECT_BUFFER bound is legal, as Blender's
+    EEVEE draws while it fills its mapped indirect buffer; an indirect draw from it
+    is INVALID_OPERATION, and draws again once it is unmapped."""
+    ctx = make_ctx("gl43")
+    ctx.glUseProgram(program(ctx, "#version 430\nvoid main() { gl_Position = vec4(0.0); }",
+                             "#version 430\nout vec4 c; void main() { c = vec4(1.0); }"))
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    (ind,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, ind)
+    ctx.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, 16, np.array([3, 1, 0, 0], np.uint32), E.GL_DYNAMIC_DRAW)
+    ctx.glMapBufferRange(E.GL_DRAW_INDIRECT_BUFFER, 0, 16, E.GL_MAP_WRITE_BIT | E.GL_MAP_UNSYNCHRONIZED_BIT)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    expect(ctx, E.GL_NO_ERROR)
+    ctx.glDrawArraysIndirect(E.GL_TRIANGLES, None)
+    expect(ctx, E.GL_INVALID_OPERATION)
+    ctx.glUnmapBuffer(E.GL_DRAW_INDIRECT_BUFFER)
+    ctx.glDrawArraysIndirect(E.GL_TRIANGLES, None)
+    expect(ctx, E.GL_NO_ERROR)
+
+
 def test_zero_count_draws_nothing(ready):
     ready.glDrawArrays(E.GL_TRIANGLES, 0, 0)
     assert ready.glGetError() == E.GL_NO_ERROR and "draw_vbo" not in ready.pipe.names()
