@@ -87,6 +87,10 @@ class ExpressionAnalyzer:
         e.symbol = sym
         e.type = sym.type
         sym.used = True
+        if sym.scope == "global" and sym.storage == "uniform":
+            # which function reads it (None: a global initializer): a uniform read only by
+            # functions main never calls is not active (semantic._prune_unreachable_uniforms)
+            self.uniform_refs.setdefault(self.function, set()).add(sym)
         if sym.builtin and e.name == "gl_WorkGroupSize" and self.local_size == [None, None, None]:
             # ARB_compute_shader / GLSL 4.30 section 7.1: its value comes from the layout
             self.error(e.loc, "gl_WorkGroupSize cannot be used before the local size layout is declared")

@@ -65,6 +65,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         self.default_block_layout: dict[str, dict] = {"uniform": {}, "buffer": {}}
         self.found_return = False
         self.call_graph: dict[FunctionSignature, set[FunctionSignature]] = {}
+        self.uniform_refs: dict[FunctionSignature | None, set[Variable]] = {}
         self.call_sites: dict[FunctionSignature, object] = {}
         self.shader_object = False      # calls without a body are the link's (see parse)
         self.unresolved_calls: list = []
@@ -979,6 +980,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
     tu.subroutines = subroutines.summary(an)
     mains = [s for s in an.user_functions.get("main", []) if s.definition is not None]
     tu.main = mains[0] if mains else None
+    _prune_unreachable_uniforms(an, tu)
     if stage == "compute" and None not in an.local_size:
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
@@ -1009,3 +1011,26 @@ def _unsized_inner_dimension(t: T.GLSLType) -> bool:
             return True
         e = e.element
     return False
+
+
+def _prune_unreachable_uniforms(an, tu) -> None:
+    """Uniforms read only inside functions that ``main`` never calls are not used
+    (GL 4.6 section 7.3.1: active means the compiler found the variable may be
+    accessed when the program runs; Mesa drops such functions before it counts
+    them): Blender's EEVEE declares many samplers its world shader never reads, all
+    on unit 0, which made every draw INVALID_OPERATION as samplers of different
+    types on one unit. Only for a whole shader: one with ``main``, no call into
+    another shader object and no subroutine (whose functions no call names)."""
+    if tu.main is None or an.unresolved_calls or tu.subroutines is not None:
+        return
+    reachable: set = set()
+    todo = [tu.main]
+    while todo:
+        f = todo.pop()
+        if f not in reachable:
+            reachable.add(f)
+            todo.extend(an.call_graph.get(f, ()))
+    keep = set().union(*(syms for f, syms in an.uniform_refs.items() if f is None or f in reachable))
+    for syms in an.uniform_refs.values():
+        for sym in syms - keep:
+            sym.used = False
