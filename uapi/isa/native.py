@@ -192,7 +192,8 @@ static inline uint16_t sem_cf_push(uint16_t v, int n) { return sem_cf_if(v, 1, n
 static inline uint32_t sem_to_unorm(float v, int bits) {   /* clamp to [0, 1] (NaN -> 0), scale, round to even */
     float t = v > 0.0f ? v : 0.0f;
     t = t < 1.0f ? t : 1.0f;
-    return (uint32_t)__builtin_rintf(t * (float)((1u << bits) - 1));
+    /* bits <= 16: the value fits int32, whose conversion vectorises (uint32's does not on AVX2) */
+    return (uint32_t)(int32_t)__builtin_rintf(t * (float)((1u << bits) - 1));
 }
 static inline float sem_from_unorm(uint32_t x, int bits) { return (float)x / (float)((1u << bits) - 1); }
 """

@@ -30,14 +30,19 @@ from uapi.isa import Imm, Instruction, Reg
 from uapi.isa.native import C_PRELUDE, c_functions
 from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, minifloat_decode
 
-__all__ = ["Unsupported", "Seg", "Cf", "Step", "Plan", "generate", "ARGS_CDEF", "NATIVE_CDEF", "GENERATOR_VERSION"]
+__all__ = ["Unsupported", "Seg", "Cf", "Step", "Grp", "Plan", "flat", "generate", "ARGS_CDEF", "NATIVE_CDEF",
+           "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 18
+GENERATOR_VERSION = 23
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
 ORDERED_CHUNK_LANES = 512
+#: Lanes a fused group (``Grp``) takes through all its segments at a time, and the
+#: buffers of a numpy-loop segment (``_ufunc_function``): their registers stay in
+#: the first-level caches between segments. A multiple of 4 (whole quads).
+GROUP_CHUNK_LANES = 256
 
 #: Units whose instructions are lane-local (registers of the lane only, no memory).
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
@@ -70,6 +75,8 @@ typedef struct {
     long group_span;          /* vote: SIMD groups restart every group_span lanes (a threadgroup) */
     long tile_checked;        /* set only by ord<k> (on its own copy): every active lane's tile
                                  access is in range and aligned, the segments need not look */
+    void *uf[4];              /* numpy's binary32 loops of log2, exp2, sin, cos (ufuncs.py) */
+    void *ufd[4];             /* and their data pointers */
 } args_t;
 """
 
@@ -113,6 +120,28 @@ class Step:
     """Instruction ``index`` run by the interpreter's step (its numpy implementation)."""
 
     index: int
+
+
+@dataclass
+class Grp:
+    """Consecutive lane-local segments of one block fused into one C function
+    (``name``) that takes lanes ``GROUP_CHUNK_LANES`` at a time through every
+    member in order: one call (and one split over threads) instead of one per
+    segment, the registers in cache between segments. ``needs``: every member's."""
+
+    name: str
+    members: list
+    first: int
+    count: int
+    needs: tuple = ()
+
+
+def flat(items) -> list:
+    """A block's items with every ``Grp`` replaced by its members."""
+    out = []
+    for it in items:
+        out += it.members if isinstance(it, Grp) else [it]
+    return out
 
 
 @dataclass
@@ -343,6 +372,37 @@ def lane_local(ins: Instruction) -> bool:
 # ---------------------------------------------------------------------------
 # Functions
 
+#: The NaN-free forms of the binary32 functions whose only NaN handling is ``nan2``
+#: (``uapi.isa.native``): ``nan2(r, a, b)`` is ``r`` whenever ``r`` is not a NaN, so
+#: a lane none of whose such results is a NaN gets the same bits from the plain
+#: operations. A lane loop runs these first over a piece of lanes into a buffer,
+#: noting whether any result was a NaN (``bad_``, a reduction that vectorises); only
+#: a piece with a NaN runs the exact loop instead. The NaN selects cost about 2.6x
+#: the arithmetic (glbench fill_alu's 27 ALU instructions: 24.7 against 9.5 ms per
+#: million lanes).
+_FAST = {"sem_fadd(": "FAST_FADD(", "sem_fmul(": "FAST_FMUL(", "sem_fdiv(": "FAST_FDIV(",
+         "sem_rcp(": "FAST_RCP(", "sem_rsqrt(": "FAST_RSQRT("}
+FAST_PRELUDE = """
+#define FAST_R(expr) ({ const float r__ = (expr); bad_ |= r__ != r__; r__; })
+#define FAST_FADD(a, b) FAST_R((a) + (b))
+#define FAST_FMUL(a, b) FAST_R((a) * (b))
+#define FAST_FDIV(a, b) FAST_R((a) / (b))
+#define FAST_RCP(a) FAST_R(1.0f / (a))
+#define FAST_RSQRT(a) FAST_R(1.0f / __builtin_sqrtf(a))
+"""
+#: Segments writing more rows than this run the exact loop only (the buffer is on the stack).
+FAST_MAX_ROWS = 32
+
+
+def _fast_body(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        for exact, fast in _FAST.items():
+            line = line.replace(exact, fast)
+        out.append(line)
+    return out
+
+
 def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple | list | None = None) -> str:
     """``void name(args, lo, hi)``: for every lane in [lo, hi) load the rows the body
     touches, run the body, store the written rows where the lane is active.
@@ -364,13 +424,49 @@ def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple
         lines += ["    " + x for x in loads + (olds if with_olds else []) + lines_body + stores]
         return lines + ["}"]
 
-    def both(lines_body):
+    def exact(lines_body):
         out = ["if (EX) {"] + ["    " + x for x in loop(lines_body, stores_masked, True)] + ["} else {"]
         return out + ["    " + x for x in loop(lines_body, stores_all, False)] + ["}"]
+
+    written = sorted(regs.written)
+    # ALU runs only: iter's loops (several variants) would double their compile time
+    fast_ok = special is None and 0 < len(written) <= FAST_MAX_ROWS
+
+    def both(lines_body):
+        fast_body = _fast_body(lines_body)
+        if not fast_ok or fast_body == lines_body:
+            return exact(lines_body)
+        # NaN-free first (see _FAST): results into T_, kept only when no result was NaN
+        ch = GROUP_CHUNK_LANES
+        keep = [f"T_[{j}][i - c_] = r{k};" for j, k in enumerate(written)]
+        put_masked = [f"R[{k} * S + i] = EX[i] ? T_[{j}][i - c_] : R[{k} * S + i];" for j, k in enumerate(written)]
+        put_all = [f"R[{k} * S + i] = T_[{j}][i - c_];" for j, k in enumerate(written)]
+        return [f"for (long c_ = lo; c_ < hi; c_ += {ch}) {{",
+                f"    const long e_ = hi - c_ > {ch} ? c_ + {ch} : hi;",
+                "    int bad_ = 0;",
+                '    _Pragma("GCC ivdep")',
+                "    for (long i = c_; i < e_; i++) {",
+                *["        " + x for x in loads + fast_body + keep],
+                "    }",
+                "    if (!bad_) {",
+                "        if (EX) {",
+                '            _Pragma("GCC ivdep")',
+                "            for (long i = c_; i < e_; i++) {", *["                " + x for x in put_masked], "            }",
+                "        } else {",
+                '            _Pragma("GCC ivdep")',
+                "            for (long i = c_; i < e_; i++) {", *["                " + x for x in put_all], "            }",
+                "        }",
+                "    } else {",
+                "        const long lo = c_, hi = e_;",
+                *["        " + x for x in exact(lines_body)],
+                "    }",
+                "}"]
     out = [f"void {name}(const args_t *A, long lo, long hi) {{",
            "    uint32_t *restrict R = A->r; const long S = A->S;",
            "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u;",
            "    (void)U; (void)EX;", *["    " + p for p in pre]]
+    if fast_ok:
+        out.append(f"    uint32_t T_[{len(written)}][{GROUP_CHUNK_LANES}];")
     for cond, special_body, *runs in ([] if special is None else [special] if isinstance(special, tuple) else special):
         lines = both(special_body)
         if runs:
@@ -502,18 +598,23 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     store = ins.op.name == "st_tile"
     live = "(!EX || EX[i]) && !DEAD[i]" if store else "(!EX || EX[i])"
     bad_if = f"(({live}) && (a_ < 0 || a_ + {word_B} > TB || (a_ & {word_B - 1})))"
-    # reductions (vectorise); the first bad lane only if any. Under ord<k>, which
-    # checked every active lane's access for the whole run, only the live count.
-    check = ["    long nbad = 0, nlive = 0;",
-             "    if (A->tile_checked) {",
-             *([f"        for (long i = lo; i < hi; i++) nlive += {live};"] if store else []),
-             "    } else {",
-             "        for (long i = lo; i < hi; i++) {",
-             f"            const int64_t a_ = TI[i] * RB + {offset};",
-             f"            nbad += {bad_if};",
-             f"            nlive += {live};",
-             "        }",
-             "    }",
+    # reductions (vectorise: bitwise operators, a loop with the exec mask and one
+    # without); the first bad lane only if any. Under ord<k>, which checked every
+    # active lane's access for the whole run, only the live count.
+    def counts(ex: bool) -> list[str]:
+        lv = ("(long)(EX[i] & (DEAD[i] ^ 1))" if ex else "(long)(DEAD[i] ^ 1)") if store else \
+            ("(long)EX[i]" if ex else "1L")
+        return ["        if (A->tile_checked) {",
+                *([f"            for (long i = lo; i < hi; i++) nlive += {lv};"] if store else []),
+                "        } else {",
+                "            for (long i = lo; i < hi; i++) {",
+                f"                const int64_t a_ = TI[i] * RB + {offset};",
+                f"                const long l_ = {lv};",
+                f"                nbad += l_ & ((a_ < 0) | (a_ + {word_B} > TB) | ((a_ & {word_B - 1}) != 0));",
+                "                nlive += l_;",
+                "            }",
+                "        }"]
+    check = ["    long nbad = 0, nlive = 0;", "    if (EX) {", *counts(True), "    } else {", *counts(False), "    }",
              "    (void)nlive;",
              "    if (nbad) {",
              "        for (long i = lo; i < hi; i++) {",
@@ -521,39 +622,48 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
              f"            if {bad_if} {{ *A->bad_lane = i; return; }}",
              "        }",
              "    }"]
-    body = [f"const int64_t a_ = TI[i] * RB + {offset};"]
+    # In pieces of GROUP_CHUNK_LANES lanes: the unorm conversions in a loop of their
+    # own, which vectorises (the gather or scatter of the words does not), and the
+    # words of the piece through a buffer W_.
+    ch = GROUP_CHUNK_LANES
+    head = [f"    {wt} W_[{ch}];",
+            f"    for (long c_ = lo; c_ < hi; c_ += {ch}) {{",
+            f"        const long e_ = hi - c_ > {ch} ? c_ + {ch} : hi;"]
     if store:
         comps = [f"({wt})sem_to_unorm(fb({regs.row(r.half // 2 + c)}), {bits}) << {bits * c}" for c in range(k)]
-        body += [f"{wt} w_ = " + " | ".join(comps) + ";", f"memcpy(T + a_, &w_, {word_B});"]
-        loop_guard = f"if (!({live})) continue;"
-    else:
-        body += [f"{wt} w_; memcpy(&w_, T + a_, {word_B});"]
-        for c in range(k):
-            body += _write_float(Reg("r", r.half + 2 * c, 32), f"sem_from_unorm(({et})(w_ >> {bits * c}), {bits})",
-                                 False, regs)
-        loop_guard = ""
-    rows = sorted(regs.read | regs.written)
-    loads = [f"uint32_t r{j} = R[{j} * S + i];" for j in rows]
-    every = []
-    if store:   # every lane live (the common case): the same loop without the test
-        every = ["    if (nlive == hi - lo) {", '        _Pragma("GCC ivdep")', "        for (long i = lo; i < hi; i++) {",
-                 *["            " + x for x in loads + body], "        }", "        return;", "    }"]
-    if store:
-        inner = [loop_guard, *loads, *body]
-        stores = []
+        loads = [f"uint32_t r{j} = R[{j} * S + i];" for j in sorted(regs.read)]
+        pack = ['        _Pragma("GCC ivdep")', "        for (long i = c_; i < e_; i++) {",
+                *["            " + x for x in loads], f"            W_[i - c_] = " + " | ".join(comps) + ";", "        }"]
+        put = f"{{ const int64_t a_ = TI[i] * RB + {offset}; memcpy(T + a_, &W_[i - c_], {word_B}); }}"
+        # every lane live (the common case): the same loop without the test; stores in lane order
+        scatter = ["        if (nlive == hi - lo) {",
+                   f"            for (long i = c_; i < e_; i++) {put}",
+                   "        } else {",
+                   f"            for (long i = c_; i < e_; i++) if ({live}) {put}",
+                   "        }"]
+        loop = [*head, *pack, *scatter, "    }"]
     else:
         # every lane loads (an inactive lane the word at 0, in range since an active
         # lane's was: the block runs only with one); only active lanes keep the result
-        body[0] = f"const int64_t a_ = (!EX || EX[i]) ? TI[i] * RB + {offset} : 0;"
-        inner = [*loads, *[f"const uint32_t o{j} = r{j};" for j in sorted(regs.written)], *body]
-        stores = [f"R[{j} * S + i] = (!EX || EX[i]) ? r{j} : o{j};" for j in sorted(regs.written)]
+        gather = ["        for (long i = c_; i < e_; i++) {",
+                  f"            const int64_t a_ = (!EX || EX[i]) ? TI[i] * RB + {offset} : 0;",
+                  f"            memcpy(&W_[i - c_], T + a_, {word_B});", "        }"]
+        body = [f"const {wt} w_ = W_[i - c_];"]
+        for c in range(k):
+            body += _write_float(Reg("r", r.half + 2 * c, 32), f"sem_from_unorm(({et})(w_ >> {bits * c}), {bits})",
+                                 False, regs)
+        rows = sorted(regs.read | regs.written)
+        inner = [*[f"uint32_t r{j} = R[{j} * S + i];" for j in rows],
+                 *[f"const uint32_t o{j} = r{j};" for j in sorted(regs.written)], *body,
+                 *[f"R[{j} * S + i] = (!EX || EX[i]) ? r{j} : o{j};" for j in sorted(regs.written)]]
+        loop = [*head, *gather, '        _Pragma("GCC ivdep")', "        for (long i = c_; i < e_; i++) {",
+                *["            " + x for x in inner], "        }", "    }"]
     text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
                       "    uint32_t *restrict R = A->r; const long S = A->S;",
                       "    const uint8_t *restrict EX = A->exec; const uint8_t *restrict DEAD = A->dead; (void)DEAD;",
                       "    uint8_t *restrict T = A->tile; const long TB = A->tile_B, RB = A->record_B;",
                       "    const int64_t *restrict TI = A->tile_index;",
-                      *check, *every, '    _Pragma("GCC ivdep")', "    for (long i = lo; i < hi; i++) {",
-                      *["        " + x for x in inner + stores], "    }", "}"])
+                      *check, *loop, "}"])
     return text, ("tile",)
 
 
@@ -627,6 +737,74 @@ def _vote_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     return text, ("simd_groups",)
 
 
+def _ufunc_function(name: str, ins: Instruction) -> tuple[str, tuple]:
+    """``log2``/``exp2``/``sin``/``cos`` through numpy's own binary32 loop (``ufuncs``:
+    the interpreter's implementation, called from C on a buffer): per piece of
+    ``GROUP_CHUNK_LANES`` lanes the sources are read into a buffer (abs, neg and
+    binary16 widening as ``float_reader``), the loop runs over every lane of the piece
+    (as the numpy step runs over every lane of the batch), and the results are written
+    where the lane is active (saturated, rounded to a 16-bit destination, as
+    ``float_writer``)."""
+    from .ufuncs import UFUNC_OPS
+    k = UFUNC_OPS.index(ins.op.name)
+    src = _Regs()
+    a = _float(ins["a"], ins.values.get("a_abs", False), ins.values.get("a_neg", False), src)
+    dst = _Regs()
+    stmts = _write_float(ins["dst"], "out_[i - c]", ins.values.get("sat", False), dst)
+    reads = [f"uint32_t r{j} = R[{j} * S + i];" for j in sorted(src.read)]
+    loads = [f"uint32_t r{j} = R[{j} * S + i];" for j in sorted(dst.read | dst.written)]
+    olds = [f"const uint32_t o{j} = r{j};" for j in sorted(dst.written)]
+    masked = [f"R[{j} * S + i] = EX[i] ? r{j} : o{j};" for j in sorted(dst.written)]
+    every = [f"R[{j} * S + i] = r{j};" for j in sorted(dst.written)]
+    ch = GROUP_CHUNK_LANES
+    text = "\n".join([
+        f"void {name}(const args_t *A, long lo, long hi) {{",
+        "    uint32_t *restrict R = A->r; const long S = A->S;",
+        "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
+        f"    void (*const f_)(char **, const long *, const long *, void *) = "
+        f"(void (*)(char **, const long *, const long *, void *))A->uf[{k}];",
+        f"    void *const d_ = A->ufd[{k}];",
+        f"    float in_[{ch}], out_[{ch}];",
+        "    const long steps_[2] = {4, 4};",
+        f"    for (long c = lo; c < hi; c += {ch}) {{",
+        f"        const long e = hi - c > {ch} ? c + {ch} : hi, n_ = e - c;",
+        '        _Pragma("GCC ivdep")',
+        "        for (long i = c; i < e; i++) {",
+        *["            " + x for x in reads], f"            in_[i - c] = {a};", "        }",
+        "        char *args_[2] = {(char *)in_, (char *)out_};",
+        "        f_(args_, &n_, steps_, d_);",
+        "        if (EX) {",
+        '            _Pragma("GCC ivdep")',
+        "            for (long i = c; i < e; i++) {",
+        *["                " + x for x in loads + olds + stmts + masked], "            }",
+        "        } else {",
+        '            _Pragma("GCC ivdep")',
+        "            for (long i = c; i < e; i++) {",
+        *["                " + x for x in loads + stmts + every], "            }",
+        "        }",
+        "    }",
+        "}"])
+    return text, ("ufuncs",)
+
+
+def _ufunc_op(ins: Instruction) -> bool:
+    from .ufuncs import UFUNC_OPS
+    return ins.op.unit == "falu" and ins.op.native is None and ins.op.name in UFUNC_OPS
+
+
+def _group_function(name: str, members: list) -> str:
+    """``void name(args, lo, hi)``: lanes lo..hi through every member, a piece of
+    ``GROUP_CHUNK_LANES`` lanes at a time (each member lane-local: the order of
+    pieces cannot change a result; pieces start at lo + a multiple of 4, so quads
+    stay whole when lo is a quad's first lane)."""
+    ch = GROUP_CHUNK_LANES
+    return "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
+                      f"    for (long c = lo; c < hi; c += {ch}) {{",
+                      f"        const long e = hi - c > {ch} ? c + {ch} : hi;",
+                      *[f"        {m.name}(A, c, e);" for m in members],
+                      "    }", "}"])
+
+
 _OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function,
              "quad": _quad_function, "vote": _vote_function}
 
@@ -645,7 +823,7 @@ def generate(prog) -> Plan:
         nat = ins.op.native
         if nat is not None and ins.op.unit in ("falu", "ialu", "cf") and nat not in known:
             raise Unsupported(f"{ins.op.name}: no C function sem_{nat}")
-    parts = [C_PRELUDE, ARGS_CDEF]
+    parts = [C_PRELUDE, FAST_PRELUDE, ARGS_CDEF]
     plan = Plan("")
     steps = prog.steps
     blocks = _blocks(steps)
@@ -671,10 +849,11 @@ def generate(prog) -> Plan:
                     run.append(j)
                     continue
                 flush()
-                if ins.op.unit in _OWN_LOOP and ins.op.native is not None:
+                ufunc = _ufunc_op(ins)
+                if ufunc or (ins.op.unit in _OWN_LOOP and ins.op.native is not None):
                     name = f"seg{len(plan.functions)}"
                     try:
-                        text, needs = _OWN_LOOP[ins.op.unit](name, ins)
+                        text, needs = (_ufunc_function if ufunc else _OWN_LOOP[ins.op.unit])(name, ins)
                     except Unsupported:
                         items.append(Step(j))
                         plan.step_count += 1
@@ -687,7 +866,7 @@ def generate(prog) -> Plan:
                     items.append(Step(j))
                     plan.step_count += 1
             flush()
-            plan.blocks.append((MASKED, items, target, nxt, size))
+            plan.blocks.append((MASKED, _fuse(items, plan, parts), target, nxt, size))
         elif kind == ALWAYS and prog.instructions[start][1].op.unit == "cf":
             name = f"cf{len(plan.functions)}"
             parts.append(_cf_function(name, prog.instructions[start][1]))
@@ -707,6 +886,30 @@ def generate(prog) -> Plan:
     return plan
 
 
+def _fuse(items: list, plan: Plan, parts: list) -> list:
+    """Runs of two or more consecutive lane-local segments (not shared) -> one ``Grp``."""
+    out, run = [], []
+
+    def close():
+        if len(run) >= 2:
+            name = f"grp{len(plan.functions)}"
+            parts.append(_group_function(name, run))
+            plan.functions.append(name)
+            needs = tuple(dict.fromkeys(n for m in run for n in m.needs))
+            out.append(Grp(name, list(run), run[0].first, sum(m.count for m in run), needs))
+        else:
+            out.extend(run)
+        run.clear()
+    for it in items:
+        if isinstance(it, Seg) and not it.shared:
+            run.append(it)
+            continue
+        close()
+        out.append(it)
+    close()
+    return out
+
+
 def _ordered_function(prog, plan: Plan, parts: list) -> None:
     """For a program that is one straight block of native segments (no interpreter
     step, no control flow, no quad or vote unit) that touches tile memory, the C
@@ -723,7 +926,7 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
     from ..usc.control import MASKED, STOP
     if len(plan.blocks) != 2 or plan.blocks[0][0] != MASKED or plan.blocks[1][0] != STOP:
         return
-    items = plan.blocks[0][1]
+    items = flat(plan.blocks[0][1])
     if not items or not all(isinstance(it, Seg) for it in items):
         return
     units = [prog.instructions[it.first][1].op.unit for it in items]

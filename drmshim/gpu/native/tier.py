@@ -31,7 +31,7 @@ import numpy as np
 from uapi.debug import debug_enabled
 
 from uapi.native_build import BuildError, cache_key, load_or_build
-from .codegen import NATIVE_CDEF, Cf, Seg, Step, Unsupported, generate
+from .codegen import NATIVE_CDEF, Cf, Grp, Seg, Step, Unsupported, flat, generate
 
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
     from concurrent.futures import ThreadPoolExecutor
@@ -113,14 +113,23 @@ class NativeProgram:
         blocks = []
         for kind, items, target, nxt, size in plan.blocks:
             if isinstance(items, list):
-                items = [(it, self.fns[it.name]) if isinstance(it, Seg) else (it, prog.steps[it.index][1])
-                         for it in items]
+                items = [self._item(it) for it in items]
             elif isinstance(items, Cf):
                 items = (items, self.fns[items.name])
             elif isinstance(items, Step):
                 items = (items, prog.steps[items.index][1])
             blocks.append((kind, items, target, nxt, size))
         self.blocks = blocks
+
+    def _item(self, it):
+        """(item, what runs it): a segment's C function; a group's C function and its
+        members' items (run one by one when the context lacks what the group needs);
+        a step's numpy function."""
+        if isinstance(it, Grp):
+            return it, (self.fns[it.name], [self._item(m) for m in it.members])
+        if isinstance(it, Seg):
+            return it, self.fns[it.name]
+        return it, self.prog.steps[it.index][1]
 
 
 class _Native:
@@ -186,7 +195,12 @@ def ordered_ready(core, prog) -> bool:
     if core.debug or core.tier == "interp":
         return False
     st = getattr(prog, "native_state", None)
-    return st is not None and st.compiled is not None and st.compiled.ordered is not None
+    if st is None or st.compiled is None or st.compiled.ordered is None:
+        return False
+    if any("ufuncs" in it.needs for it in flat(st.plan.blocks[0][1])):   # numpy's loops, when usable
+        from .ufuncs import loops
+        return all(lp is not None for lp in loops())
+    return True
 
 
 def _ready(prog, st: _Native, ffi_lib) -> NativeProgram:
@@ -285,6 +299,15 @@ class _BatchArgs:
             a.pos = _ptr(ffi, "float *", view)
             a.pos_c, a.pos_lane = (s // 4 for s in view.strides)
             return True
+        if need == "ufuncs":  # numpy's own loops of the transcendentals (else the numpy steps)
+            from .ufuncs import loops
+            found = loops()
+            if any(lp is None for lp in found):
+                return False
+            for k, (fn, data) in enumerate(found):
+                a.uf[k] = ffi.cast("void *", fn)
+                a.ufd[k] = ffi.cast("void *", data)
+            return True
         if need == "quads":   # lanes come in whole 2x2 quads (else the numpy step writes zeros)
             return bool(ctx.quads) and b.n % 4 == 0
         if need == "simd_groups":   # the batch starts at a group boundary (ShaderCore._batch_size)
@@ -354,6 +377,15 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
                 fn(b)
                 continue
             args.set_exec(b)
+            if isinstance(item, Grp):
+                group_fn, members = fn
+                if not args.provide(b, item.needs):
+                    masked(members, b)
+                elif pool is None or n * item.count < PARALLEL_MIN_WORK:
+                    group_fn(a, 0, n)
+                else:
+                    _split(pool, group_fn, a, chunks)
+                continue
             if item.needs and not args.provide(b, item.needs):
                 for j in range(item.first, item.first + item.count):
                     nprog.prog.steps[j][1](b)
@@ -393,9 +425,9 @@ def _run_ordered(nprog: NativeProgram, args: _BatchArgs, b) -> None:
     chunk in lane order on this thread (``codegen._ordered_function``)."""
     if nprog.ordered is None:
         raise RuntimeError(f"program at 0x{nprog.prog.va:x}: a lane-ordered run needs its ordered native code")
-    items = nprog.blocks[0][1]
+    items = flat(nprog.plan.blocks[0][1])
     args.set_exec(b)
-    for item, _ in items:
+    for item in items:
         if item.needs and not args.provide(b, item.needs):
             raise RuntimeError(f"program at 0x{nprog.prog.va:x}: a lane-ordered run lacks {item.needs}")
     args.bad[0] = -1

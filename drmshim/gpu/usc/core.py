@@ -230,12 +230,22 @@ MIN_BATCH_LANES = 1 << 13
 REGISTER_BUDGET_B = 4 << 20
 
 
-def auto_batch_lanes(n_regs32: int) -> int:
+#: Automatic batches of a program whose native code has no numpy step: its loops
+#: take 256 lanes at a time through every segment (``native.codegen``), so big
+#: batches cost no cache misses and fewer Python hand-offs (glbench fill_alu at
+#: 1024: 57.5-58.4 ms a run at 64K lanes, 52.1-52.3 at 256K, two threads).
+NATIVE_MAX_BATCH_LANES = 1 << 18
+NATIVE_REGISTER_BUDGET_B = 12 << 20
+
+
+def auto_batch_lanes(n_regs32: int, all_native: bool = False) -> int:
     """Lanes per batch for a program with ``n_regs32`` 32-bit registers. Every
     instruction pays a fixed Python cost per batch, so big batches win for programs
     with few registers (blended triangles, bench_gpu: 859 ms at 16K lanes, 621 ms
     at 64K); past a few MB of registers cache misses win (the 33-register ALU
     program of bench_usc: 35 ms at 32K lanes, 45 ms at 64K)."""
+    if all_native:
+        return min(NATIVE_MAX_BATCH_LANES, max(MIN_BATCH_LANES, NATIVE_REGISTER_BUDGET_B // (4 * max(n_regs32, 1))))
     return min(MAX_BATCH_LANES, max(MIN_BATCH_LANES, REGISTER_BUDGET_B // (4 * max(n_regs32, 1))))
 
 
@@ -300,12 +310,12 @@ class ShaderCore:
         self._cache[program_va] = prog
         return prog
 
-    def _batch_size(self, ctx: ExecContext, n_regs32: int) -> int:
+    def _batch_size(self, ctx: ExecContext, n_regs32: int, all_native: bool = False) -> int:
         # whole quads, whole threadgroups, and (outside compute) whole SIMD groups
         unit = np.lcm(4 if ctx.quads else 1, ctx.threadgroup_lanes)
         if ctx.threadgroup_lanes <= 1:
             unit = np.lcm(unit, SIMD_GROUP_LANES)
-        lanes = self.batch_lanes if self.batch_lanes is not None else auto_batch_lanes(n_regs32)
+        lanes = self.batch_lanes if self.batch_lanes is not None else auto_batch_lanes(n_regs32, all_native)
         return int(max(unit, lanes // unit * unit))
 
     def run(self, program_va: int, ctx: ExecContext) -> ExecContext:
@@ -323,7 +333,7 @@ class ShaderCore:
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
         if ctx.keep_registers:
             ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
-        size = self._batch_size(ctx, n_regs32)
+        size = self._batch_size(ctx, n_regs32, native is not None and native.plan.step_count == 0)
         storage = _register_file(max(n_regs32, 1), min(size, ctx.lanes))
         consts: dict = {}
         with np.errstate(all="ignore"):

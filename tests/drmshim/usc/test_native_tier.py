@@ -721,6 +721,6 @@ def test_only_straight_tile_programs_have_an_ordered_run():
         return codegen.generate(compile_program(0x1000, assemble(asm + "\nstop\n")))
     assert plan(BLEND_ASM.replace("\nstop", "")).ordered is not None
     assert plan("fadd r2, r2, 1.0").ordered is None                                      # no tile memory
-    assert plan("ld_tile.unorm8 r8_r9_r10_r11, 0\nlog2 r8, r8\nst_tile.unorm8 r8_r9_r10_r11, 0, 15").ordered is None
+    assert plan("ld_tile.unorm8 r8_r9_r10_r11, 0\nget_sr r8, lane_id\nst_tile.unorm8 r8_r9_r10_r11, 0, 15").ordered is None
     assert plan("ld_tile.unorm8 r8_r9_r10_r11, 0\nif_fcmp.lt r8, r9, 1\nfadd r8, r8, 1.0\npop_exec 1\n"
                 "st_tile.unorm8 r8_r9_r10_r11, 0, 15").ordered is None
