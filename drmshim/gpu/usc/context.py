@@ -237,6 +237,12 @@ class ComputeGrid:
             return self.grid_total[a]
         # the lane count of one run fits uint32 (cdm bounds runs to 2^20 lanes)
         lane = np.arange(lanes.start, lanes.stop, dtype=np.uint64 if self.lanes >= 1 << 32 else np.uint32)
+        if what == "thread_position_in_grid" and a == 0 and self.threadgroup[1:] == (1, 1) \
+                and self.groups[1:] == (1, 1) and lane.dtype == np.uint32:
+            # a row of 1D groups: lane L is thread L % tx of group L // tx, so its x is
+            # (L // tx + offset) * tx + L % tx = L + offset * tx (mod 2^32, as below)
+            lane += np.uint32(self.group_offset[0] * self.threadgroup[0] & 0xFFFFFFFF)
+            return lane
         if what == "thread_index_in_threadgroup":
             return _mod(lane, self.per_group)
         if what == "threadgroup_position_in_grid":

@@ -56,3 +56,16 @@ def test_a_slice_of_the_grid_numbers_its_groups_from_its_offset():
 def test_explicit_specials_override_the_grid():
     ctx = ExecContext.for_compute((2, 1, 1), (4, 1, 1), specials={"thread_index_in_threadgroup": 7})
     assert ctx.special("thread_index_in_threadgroup", slice(0, 8)).tolist() == [7] * 8
+
+
+def test_a_row_of_1d_groups_from_an_x_offset():
+    """thread_position_in_grid.x of a run of 1D groups starting at group 5 of 10 (the
+    CDM's slices of a wide grid), over batch slices starting inside a group."""
+    tg, total = (64, 1, 1), (10, 1, 1)
+    ctx = ExecContext.for_compute((3, 1, 1), tg, group_offset=(5, 0, 0), grid_total=total)
+    ref = reference((3, 1, 1), tg, offset=(5, 0, 0), total=total)
+    for start, stop in [(0, 192), (37, 150), (191, 192)]:
+        got = ctx.special("thread_position_in_grid.x", slice(start, stop))
+        assert got.dtype == np.uint32
+        np.testing.assert_array_equal(got, ref["thread_position_in_grid.x"][start:stop])
+        np.testing.assert_array_equal(got, np.arange(start, stop) + 5 * 64)
