@@ -239,27 +239,23 @@ def fragment_outputs(io, L) -> None:
     if "gl_SampleMask" in outs:
         m = b.load_deref(b.deref_array(b.deref_var(outs["gl_SampleMask"][1]), 0))
         sample_mask = m if sample_mask is None else b.iand(sample_mask, m)
+
+    def system_output(name: str, base: str, slot: str, value) -> None:
+        """One of the fragment's outputs to the ISP (not tile memory), in its slot."""
+        var = IRVariable(name, VecType(base, 32, 1), "shader_out", {"slot": slot, "driver_location": 0})
+        io.shader.variables.append(var)
+        b.store_var(var, value)
+        info[slot] = name
+
     depth = outs.get("gl_FragDepth") or outs.get("gl_FragDepthEXT")      # (EXT: GL_EXT_frag_depth, ES 1.00)
     if depth is not None:
-        var = IRVariable("gl_FragDepth", VecType("float", 32, 1), "shader_out",
-                         {"slot": "DEPTH", "driver_location": 0})
-        io.shader.variables.append(var)
-        b.store_var(var, b.load_var(depth[1]))
-        info["DEPTH"] = "gl_FragDepth"
+        system_output("gl_FragDepth", "float", "DEPTH", b.load_var(depth[1]))
     # ARB_shader_stencil_export (or AMD's name for it): the ISP's reference
     stencil = outs.get("gl_FragStencilRefARB") or outs.get("gl_FragStencilRefAMD")
     if stencil is not None:
-        var = IRVariable("gl_FragStencilRefARB", VecType("int", 32, 1), "shader_out",
-                         {"slot": "STENCIL", "driver_location": 0})
-        io.shader.variables.append(var)
-        b.store_var(var, b.load_var(stencil[1]))
-        info["STENCIL"] = "gl_FragStencilRefARB"
+        system_output("gl_FragStencilRefARB", "int", "STENCIL", b.load_var(stencil[1]))
     if sample_mask is not None:
-        var = IRVariable("gl_SampleMask", VecType("int", 32, 1), "shader_out",
-                         {"slot": "SAMPLE_MASK", "driver_location": 0})
-        io.shader.variables.append(var)
-        b.store_var(var, sample_mask)
-        info["SAMPLE_MASK"] = "gl_SampleMask"
+        system_output("gl_SampleMask", "int", "SAMPLE_MASK", sample_mask)
     io.outputs = info
 
 
