@@ -145,7 +145,8 @@ def _seamless(view, col, face, layer, level, i, j, size, shift):
     nj = np.clip(np.floor(t.astype(np.float64) * n), 0, n - 1).astype(np.int64)
     lv = np.broadcast_to(level, off.shape)[off]
     col = col.copy()
-    col[off] = columns(view, ni, nj, layer[off] - f + nf, lv) - shift
+    moved = columns(view, ni, nj, layer[off] - f + nf, lv)
+    col[off] = moved - shift if shift else moved        # (None: gathered, columns from the image start)
     return col
 
 
