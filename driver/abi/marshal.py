@@ -9,6 +9,8 @@ Every helper accepts cffi cdata for pointers; NULL reads as None."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from driver.gl import enums as E
@@ -946,13 +948,14 @@ def _mapping_key(ctx, target) -> tuple:
 
 def _ext_dsa(ext: str, core: str, leading: int):
     def run(ctx, *args):
-        from driver.abi import _commands
         from driver.gl.legacy.ext_dsa import selector_error
         if ctx.api.has_extension("GL_EXT_direct_state_access"):
             err = selector_error(ctx, ext, args)     # before any client memory is read
             if err is not None:
                 raise err
-        impl = OVERRIDES.get(core) or _commands.MARSHAL[core]
+        # the core command's marshalling from the generated table that called this one
+        # (it imports this module: looked up, not imported, so the two make no cycle)
+        impl = OVERRIDES.get(core) or sys.modules["driver.abi._commands"].MARSHAL[core]
         return impl(_SelectorContext(ctx, core, ext, args[:leading]), *args[leading:])
     run.__name__ = ext
     return run

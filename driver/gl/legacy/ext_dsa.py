@@ -649,3 +649,27 @@ for _suffix in ("1d 2d 3d 4d 1dv 2dv 3dv 4dv Matrix2dv Matrix3dv Matrix4dv Matri
                 "Matrix3x4dv Matrix4x2dv Matrix4x3dv").split():
     setattr(ExtDirectStateAccessMixin, f"glProgramUniform{_suffix}EXT",
             _fp64_uniform(f"glProgramUniform{_suffix}EXT", f"glProgramUniform{_suffix}"))
+
+
+# Interactions with extensions no context lists: the registry lists these commands with
+# GL_EXT_direct_state_access itself, so the context has them, and each refuses with
+# INVALID_OPERATION (what Mesa's dispatch answers for a command of an extension it lacks)
+def _without(name: str, extension: str):
+    def command(self, *args):
+        check(False, E.GL_INVALID_OPERATION, f"{name} needs {extension}, which this context does not have")
+    command.__name__ = command.__qualname__ = name
+    command.__doc__ = f"GL_EXT_direct_state_access with {extension} (not listed): INVALID_OPERATION."
+    return command
+
+
+for _extension, _names in (
+        ("GL_NV_gpu_program4", "glGetNamedProgramLocalParameterIivEXT glGetNamedProgramLocalParameterIuivEXT "
+                               "glNamedProgramLocalParameterI4iEXT glNamedProgramLocalParameterI4ivEXT "
+                               "glNamedProgramLocalParameterI4uiEXT glNamedProgramLocalParameterI4uivEXT "
+                               "glNamedProgramLocalParametersI4ivEXT glNamedProgramLocalParametersI4uivEXT"),
+        ("GL_EXT_gpu_program_parameters", "glNamedProgramLocalParameters4fvEXT"),
+        ("GL_NV_framebuffer_multisample_coverage", "glNamedRenderbufferStorageMultisampleCoverageEXT"),
+        ("GL_ARB_sparse_texture", "glTexturePageCommitmentEXT")):
+    for _name in _names.split():
+        assert not hasattr(ExtDirectStateAccessMixin, _name), _name
+        setattr(ExtDirectStateAccessMixin, _name, _without(_name, _extension))

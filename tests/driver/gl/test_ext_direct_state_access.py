@@ -287,3 +287,14 @@ def test_double_program_uniforms(ctx):
     assert c.glGetUniformdv(prog, c.glGetUniformLocation(prog, "d")) == [0.1]      # a double, not a float
     assert c.glGetUniformdv(prog, c.glGetUniformLocation(prog, "v")) == [1.5, 2.5, 1e300]
     assert c.glGetUniformdv(prog, c.glGetUniformLocation(prog, "m")) == [1, 2, 3, 4, 5, 6.25]
+
+
+def test_commands_of_unlisted_extensions_refuse(ctx):
+    """The registry lists glNamedProgramLocalParameterI4iEXT (NV_gpu_program4),
+    glTexturePageCommitmentEXT (ARB_sparse_texture), ... with the extension: the
+    context has them, and without their other extension they are INVALID_OPERATION."""
+    ctx.glNamedProgramLocalParameterI4iEXT(1, E.GL_VERTEX_PROGRAM_ARB, 0, 1, 2, 3, 4)
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    ctx.glTexturePageCommitmentEXT(1, 0, 0, 0, 0, 1, 1, 1, True)
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    assert ctx.glGetError() == E.GL_NO_ERROR
