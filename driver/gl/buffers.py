@@ -10,7 +10,7 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Buffer
 from driver.gl.pointers import as_bytes
 
-__all__ = ["BufferMixin", "INDEXED_TARGETS"]
+__all__ = ["BufferMixin", "INDEXED_TARGETS", "mapped_not_persistent"]
 
 USAGES = frozenset({E.GL_STREAM_DRAW, E.GL_STREAM_READ, E.GL_STREAM_COPY, E.GL_STATIC_DRAW,
                     E.GL_STATIC_READ, E.GL_STATIC_COPY, E.GL_DYNAMIC_DRAW, E.GL_DYNAMIC_READ,
@@ -31,6 +31,12 @@ def read_buffer(ctx, buf: Buffer, offset: int, size: int) -> bytes:
     from driver.gallium import buffer_read
     return buffer_read(ctx.pipe, buf.resource, offset, size)
 
+
+
+def mapped_not_persistent(buf) -> bool:
+    """Whether ``buf`` is mapped without MAP_PERSISTENT_BIT: what the commands that
+    read or write a buffer's store refuse (GL 4.6 sections 6.3.2, 6.6)."""
+    return buf.mapped and not buf.map_access & E.GL_MAP_PERSISTENT_BIT
 
 class BufferMixin:
     def _buffer_targets(self) -> set[int]:
@@ -335,7 +341,7 @@ class BufferMixin:
         if src is dst:
             check(abs(read_offset - write_offset) >= size, E.GL_INVALID_VALUE, "overlapping ranges")
         # GL 4.6 section 6.6: a buffer mapped without MAP_PERSISTENT_BIT cannot be copied
-        check(not self._mapped_not_persistent(src) and not self._mapped_not_persistent(dst),
+        check(not mapped_not_persistent(src) and not mapped_not_persistent(dst),
               E.GL_INVALID_OPERATION, "buffer mapped")
         if size:
             self.pipe.resource_copy_region(dst.resource, 0, write_offset, 0, 0, src.resource, 0,
@@ -368,10 +374,6 @@ class BufferMixin:
         check(self.api.gl_or_es((3, 2), (3, 0)), E.GL_INVALID_OPERATION)
         return self.glGetBufferParameteriv(target, pname)
 
-    @staticmethod
-    def _mapped_not_persistent(buf) -> bool:
-        return buf.mapped and not buf.map_access & E.GL_MAP_PERSISTENT_BIT
-
     def _mapped_buffers_in_use(self) -> bool:
         """GL 4.6 section 6.3.2: drawing from a non-persistently mapped buffer is
         INVALID_OPERATION: the vertex arrays' and the element buffer here; the
@@ -379,7 +381,7 @@ class BufferMixin:
         a plain draw with a mapped indirect buffer bound is legal; Blender's EEVEE
         keeps its indirect buffer mapped while it draws)."""
         def bad(b):
-            return b is not None and b.mapped and not b.map_access & E.GL_MAP_PERSISTENT_BIT
+            return b is not None and mapped_not_persistent(b)
         if bad(self.vao.element_buffer):
             return True
         for a in self.vao.attribs:

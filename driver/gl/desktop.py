@@ -11,6 +11,7 @@ import math
 
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
+from driver.gl.buffers import mapped_not_persistent
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gl_spirv import names_hidden
 from driver.gl.features.gles_ext import es_has
@@ -444,19 +445,17 @@ class DesktopMixin:
         # elements are 12 bytes (the image format of RGB32F pads to 16)
         check(internalformat in TEXTURE_BUFFER_FORMATS, E.GL_INVALID_ENUM, "not a table 8.18 format")
         info = INTERNAL_FORMATS[internalformat]
-        import layout
-        pipe_name = info.texel_buffer_pipe.name
-        el = layout.get_format(pipe_name).block_size_B
+        el = info.texel_buffer_B
         check(offset >= 0 and size >= 0 and offset % el == 0 and size % el == 0, E.GL_INVALID_VALUE)
         check(offset + size <= buf.size, E.GL_INVALID_VALUE)
-        check(not buf.mapped or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION)
+        check(not mapped_not_persistent(buf), E.GL_INVALID_OPERATION)
         if data is None:
             value = bytes(el)
         else:
             from driver.gl.pixels import read_client_image, to_resource_bytes
             from driver.gl.state import PixelStore
             rgba = read_client_image(as_bytes(data), PixelStore(alignment=1), format, type, 1, 1, 1)
-            value = to_resource_bytes(rgba, pipe_name)
+            value = to_resource_bytes(rgba, info.texel_buffer_pipe.name)
         fill = value * (size // el)
         if size:
             self.pipe.buffer_subdata(buf.resource, PipeMap.WRITE, offset, fill)

@@ -29,7 +29,7 @@ from driver.gl.pointers import ClientMemory, pack_values
 from driver.gl.textures import PIPE_TARGETS, texture_resource
 from driver.gl.vertexarrays import attrib_size_B
 from driver.gl.framebuffers import draw_framebuffer_bits, framebuffer_status
-from driver.gl.buffers import read_buffer
+from driver.gl.buffers import mapped_not_persistent, read_buffer
 
 __all__ = ["DrawMixin"]
 
@@ -483,8 +483,7 @@ class DrawMixin:
         check(buf is not None, E.GL_INVALID_OPERATION, "no DRAW_INDIRECT_BUFFER bound")
         check(offset >= 0 and offset % 4 == 0, E.GL_INVALID_VALUE, "misaligned indirect offset")
         check(offset + size <= buf.size, E.GL_INVALID_OPERATION, "indirect command beyond the buffer")
-        check(not buf.mapped or bool(buf.map_access & E.GL_MAP_PERSISTENT_BIT), E.GL_INVALID_OPERATION,
-              "the indirect buffer is mapped")
+        check(not mapped_not_persistent(buf), E.GL_INVALID_OPERATION, "the indirect buffer is mapped")
         if self.api.es:
             # GLES 3.1 section 10.5: no default VAO, no client arrays
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION, "default VAO")

@@ -36,6 +36,11 @@ class InternalFormat:
         return self.buffer_pipe or self.pipe
 
     @property
+    def texel_buffer_B(self) -> int:
+        """Bytes of one buffer-texture element (RGB32F: 12), from layout's table."""
+        return layout.get_format(self.texel_buffer_pipe.name).block_size_B
+
+    @property
     def integer(self) -> bool:
         return self.kind in ("int", "uint")
 

@@ -27,7 +27,7 @@ from typing import Callable
 from . import semantics as S
 from .fields import Cf, Dst, Enum, Flag, Kind, SInt, Src, UInt, Vec
 
-__all__ = ["Field", "Op", "OPS", "BY_NAME", "BY_OPCODE", "SPECIAL_REGS", "TEX_DIMS", "SLOTS"]
+__all__ = ["Field", "Op", "OPS", "BY_NAME", "BY_OPCODE", "SPECIAL_REGS", "TEX_DIMS", "SLOTS", "NUMPY_REFERENCE_OPS"]
 
 
 @dataclass(frozen=True)
@@ -149,14 +149,16 @@ for _name, _opc, _fn in (("fadd", 0x01, S.fadd), ("fmul", 0x02, S.fmul), ("fmin"
                          ("fmax", 0x04, S.fmax)):
     _op(_name, _opc, _falu(2), "falu", impl=_fn, types=("f", "f", "f"), native=_name, **_ALU)
 _op("fma", 0x05, _falu(3), "falu", impl=S.fma, types=("f", "f", "f", "f"), native="fma", **_ALU)
+#: Instructions whose reference results are numpy's float32 ufunc of the same name
+#: (its SIMD routines; C's libm differs in the last bit): native code runs them
+#: through numpy's own loops (drmshim.gpu.native.ufuncs), in this order
+NUMPY_REFERENCE_OPS = ("log2", "exp2", "sin", "cos")
 for _name, _opc, _fn in (("floor", 0x06, S.floor), ("ceil", 0x07, S.ceil), ("trunc", 0x08, S.trunc),
                          ("roundeven", 0x09, S.roundeven), ("fract", 0x0A, S.fract), ("rcp", 0x0B, S.rcp),
                          ("rsqrt", 0x0C, S.rsqrt), ("sqrt", 0x0D, S.sqrt), ("log2", 0x0E, S.log2),
                          ("exp2", 0x0F, S.exp2), ("sin", 0x10, S.sin), ("cos", 0x11, S.cos)):
-    # log2, exp2, sin, cos: numpy's SIMD routines are the reference and C's libm differs from
-    # them in the last bit, so native code calls the numpy step for these
     _op(_name, _opc, _falu(1), "falu", impl=_fn, types=("f", "f"),
-        native=None if _name in ("log2", "exp2", "sin", "cos") else _name, **_ALU)
+        native=None if _name in NUMPY_REFERENCE_OPS else _name, **_ALU)
 _op("dfdx", 0x12, _falu(1), "quad", impl=S.quad_dfdx, types=("f", "f"), schedule_class="alu", native="dfdx",
     doc="fine x derivative in the 2x2 quad (0 outside fragment shaders)")
 _op("dfdy", 0x13, _falu(1), "quad", impl=S.quad_dfdy, types=("f", "f"), schedule_class="alu", native="dfdy",

@@ -157,9 +157,8 @@ def texture_buffer_state(ctx, tex) -> dict[int, int]:
     # the image a buffer texture is: one row of the range's texels in the buffer's
     # format (as Mesa answers; the elements of table 8.18, RGB32F's 12 bytes included)
     from driver.gl.formats import INTERNAL_FORMATS
-    import layout
     info = INTERNAL_FORMATS.get(tex.buffer_internal_format)
-    texel_B = layout.get_format(info.texel_buffer_pipe.name).block_size_B if info is not None else 0
+    texel_B = info.texel_buffer_B if info is not None else 0
     width = min(size // texel_B, ctx.caps.max_texel_buffer_elements) if texel_B else 0
     return {E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING: buf.name, E.GL_TEXTURE_BUFFER_OFFSET: offset,
             E.GL_TEXTURE_BUFFER_SIZE: size, E.GL_TEXTURE_WIDTH: width, E.GL_TEXTURE_HEIGHT: 1,

@@ -25,11 +25,13 @@ import threading
 
 import numpy as np
 
+from uapi.isa.table import NUMPY_REFERENCE_OPS
+
 __all__ = ["UFUNC_OPS", "loops"]
 
-#: ISA instructions computed by a numpy ufunc of the same name, in the order of the
-#: native code's ``uf`` table (``codegen.ARGS_CDEF``).
-UFUNC_OPS = ("log2", "exp2", "sin", "cos")
+#: ISA instructions computed by a numpy ufunc of the same name (the ISA table's), in
+#: the order of the native code's ``uf`` table (``codegen.ARGS_CDEF``).
+UFUNC_OPS = NUMPY_REFERENCE_OPS
 
 _NPY_FLOAT = np.dtype(np.float32).num
 
