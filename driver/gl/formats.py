@@ -12,7 +12,7 @@ from driver.gallium import PipeFormat as F
 from driver.gl import enums as E
 
 __all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS", "GENERIC", "GENERIC_STORED_AS",
-           "ES_ONLY", "component_bits", "compressed_targets", "reported_internal_format",
+           "ES_ONLY", "ATTACHABLE_UNRENDERED", "component_bits", "compressed_targets", "reported_internal_format",
            "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches", "VIEW_CLASSES",
            "view_compatible"]
@@ -68,32 +68,33 @@ _TABLE = [
     _f(E.GL_RG8, E.GL_RG, F.R8G8_UNORM, "unorm", True, (_UB,)),
     _f(E.GL_RGB8, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm", True, (_UB,)),
     _f(E.GL_RGBA8, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm", True, (_UB,)),
-    _f(E.GL_SRGB8, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False, (_UB,)),
+    _f(E.GL_SRGB8, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", True, (_UB,)),
     _f(E.GL_SRGB8_ALPHA8, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", True, (_UB,)),
-    # the one- two- and four-channel SNORM formats render (snorm8/snorm16 tile formats);
-    # GLES only with EXT_render_snorm (gles_ext.es_color_renderable)
+    # the SNORM formats render (snorm8/snorm16 tile formats; the three-channel ones
+    # too in desktop GL, as in Mesa, although table 8.12 does not require it); GLES
+    # only the one- two- and four-channel ones with EXT_render_snorm
+    # (gles_ext.es_color_renderable)
     _f(E.GL_R8_SNORM, E.GL_RED, F.R8_SNORM, "snorm", True, (_B,)),
     _f(E.GL_RG8_SNORM, E.GL_RG, F.R8G8_SNORM, "snorm", True, (_B,)),
-    _f(E.GL_RGB8_SNORM, E.GL_RGB, F.R8G8B8X8_SNORM, "snorm", False, (_B,)),
+    _f(E.GL_RGB8_SNORM, E.GL_RGB, F.R8G8B8X8_SNORM, "snorm", True, (_B,)),
     _f(E.GL_RGBA8_SNORM, E.GL_RGBA, F.R8G8B8A8_SNORM, "snorm", True, (_B,)),
     _f(E.GL_R16, E.GL_RED, F.R16_UNORM, "unorm", True, (_US8,)),
     _f(E.GL_RG16, E.GL_RG, F.R16G16_UNORM, "unorm", True, (_US8,)),
-    _f(E.GL_RGB16, E.GL_RGB, F.R16G16B16X16_UNORM, "unorm", False, (_US8,)),
+    _f(E.GL_RGB16, E.GL_RGB, F.R16G16B16X16_UNORM, "unorm", True, (_US8,)),
     _f(E.GL_RGBA16, E.GL_RGBA, F.R16G16B16A16_UNORM, "unorm", True, (_US8,)),
     _f(E.GL_R16_SNORM, E.GL_RED, F.R16_SNORM, "snorm", True, (_S8,)),
     _f(E.GL_RG16_SNORM, E.GL_RG, F.R16G16_SNORM, "snorm", True, (_S8,)),
-    _f(E.GL_RGB16_SNORM, E.GL_RGB, F.R16G16B16X16_SNORM, "snorm", False, (_S8,)),
+    _f(E.GL_RGB16_SNORM, E.GL_RGB, F.R16G16B16X16_SNORM, "snorm", True, (_S8,)),
     _f(E.GL_RGBA16_SNORM, E.GL_RGBA, F.R16G16B16A16_SNORM, "snorm", True, (_S8,)),
     _f(E.GL_R16F, E.GL_RED, F.R16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_RG16F, E.GL_RG, F.R16G16_FLOAT, "float", True, (_HF, _FL)),
-    # RGB16F renders in desktop GL (as in Mesa: VTK's PBR renders its irradiance cube
-    # maps to RGB16F faces); GLES: gles_ext.es_color_renderable. RGB32F does not (GL
-    # allows it): 16 bytes a pixel per target make six-target tiles smaller than 16x16
+    # RGB16F and RGB32F render in desktop GL (table 8.12; VTK's PBR renders its
+    # irradiance cube maps to RGB16F faces); GLES: gles_ext.es_color_renderable
     _f(E.GL_RGB16F, E.GL_RGB, F.R16G16B16X16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_RGBA16F, E.GL_RGBA, F.R16G16B16A16_FLOAT, "float", True, (_HF, _FL)),
     _f(E.GL_R32F, E.GL_RED, F.R32_FLOAT, "float", True, (_FL,), False),
     _f(E.GL_RG32F, E.GL_RG, F.R32G32_FLOAT, "float", True, (_FL,), False),
-    _f(E.GL_RGB32F, E.GL_RGB, F.R32G32B32X32_FLOAT, "float", False, (_FL,), False, F.R32G32B32_FLOAT),
+    _f(E.GL_RGB32F, E.GL_RGB, F.R32G32B32X32_FLOAT, "float", True, (_FL,), False, F.R32G32B32_FLOAT),
     _f(E.GL_RGBA32F, E.GL_RGBA, F.R32G32B32A32_FLOAT, "float", True, (_FL,), False),
     _f(E.GL_R11F_G11F_B10F, E.GL_RGB, F.R11G11B10_FLOAT, "float", True,
        (E.GL_UNSIGNED_INT_10F_11F_11F_REV, _HF, _FL)),
@@ -107,14 +108,16 @@ _TABLE = [
        (E.GL_UNSIGNED_INT_2_10_10_10_REV,)),
     _f(E.GL_RGB10_A2UI, E.GL_RGBA, F.R10G10B10A2_UINT, "uint", True,
        (E.GL_UNSIGNED_INT_2_10_10_10_REV,)),
-    # desktop-only sized formats of table 8.12 (GL may store more bits than named)
-    _f(E.GL_R3_G3_B2, E.GL_RGB, F.B2G3R3_UNORM, "unorm", False),
-    _f(E.GL_RGB4, E.GL_RGB, F.B5G6R5_UNORM, "unorm", False),
-    _f(E.GL_RGB5, E.GL_RGB, F.B5G6R5_UNORM, "unorm", False),
-    _f(E.GL_RGB10, E.GL_RGB, F.R10G10B10X2_UNORM, "unorm", False),
-    _f(E.GL_RGB12, E.GL_RGB, F.R16G16B16X16_UNORM, "unorm", False),
-    _f(E.GL_RGBA2, E.GL_RGBA, F.A4B4G4R4_UNORM, "unorm", False),
-    _f(E.GL_RGBA12, E.GL_RGBA, F.R16G16B16A16_UNORM, "unorm", False),
+    # desktop-only sized formats of table 8.12, all colour-renderable (GL may store
+    # more bits than named: R3_G3_B2 as 5/6/5, the tile buffer has no 3/3/2 format,
+    # as Mesa's Asahi driver picks B5G6R5 for it)
+    _f(E.GL_R3_G3_B2, E.GL_RGB, F.B5G6R5_UNORM, "unorm"),
+    _f(E.GL_RGB4, E.GL_RGB, F.B5G6R5_UNORM, "unorm"),
+    _f(E.GL_RGB5, E.GL_RGB, F.B5G6R5_UNORM, "unorm"),
+    _f(E.GL_RGB10, E.GL_RGB, F.R10G10B10X2_UNORM, "unorm"),
+    _f(E.GL_RGB12, E.GL_RGB, F.R16G16B16X16_UNORM, "unorm"),
+    _f(E.GL_RGBA2, E.GL_RGBA, F.A4B4G4R4_UNORM, "unorm"),
+    _f(E.GL_RGBA12, E.GL_RGBA, F.R16G16B16A16_UNORM, "unorm"),
     _f(E.GL_R8UI, E.GL_RED, F.R8_UINT, "uint", True, (_UB,)),
     _f(E.GL_R8I, E.GL_RED, F.R8_SINT, "int", True, (_B,)),
     _f(E.GL_R16UI, E.GL_RED, F.R16_UINT, "uint", True, (_US,)),
@@ -188,6 +191,12 @@ UNSIZED_SNORM = {
 }
 #: Unsized formats only GLES accepts (desktop GL: INVALID_VALUE).
 ES_ONLY = frozenset({E.GL_BGRA})
+#: desktop formats not colour-renderable (table 8.12) that Mesa still takes where an
+#: attachment's format is asked for (it has a base framebuffer format for them:
+#: EXT_texture_shared_exponent), leaving the refusal to the driver, which cannot
+#: render them (Asahi's and llvmpipe alike): multisample images and renderbuffers
+#: are made, and a framebuffer with one attached is FRAMEBUFFER_UNSUPPORTED
+ATTACHABLE_UNRENDERED = frozenset({E.GL_RGB9_E5})
 GENERIC = {
     E.GL_SRGB: _f(E.GL_SRGB, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", False),
     E.GL_SRGB_ALPHA: _f(E.GL_SRGB_ALPHA, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", False),

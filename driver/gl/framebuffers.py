@@ -11,7 +11,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
-from driver.gl.formats import INTERNAL_FORMATS, lookup
+from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES, texture_resource
 
@@ -62,7 +62,7 @@ def framebuffer_status(ctx, fb) -> int:
         if fb.default_width and fb.default_height:
             return E.GL_FRAMEBUFFER_COMPLETE
         return E.GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
-    sizes, samples = set(), set()
+    sizes, samples, unsupported = set(), set(), False
     for point, a in fb.attachments.items():
         info = a.image_info()
         if info is None:
@@ -76,7 +76,9 @@ def framebuffer_status(ctx, fb) -> int:
         if point == E.GL_STENCIL_ATTACHMENT and fmt.kind not in ("stencil", "depthstencil"):
             return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
         renderable = fmt.color_renderable and es_color_renderable(ctx.api, fmt.enum)
-        if point not in DEPTH_ATTACHMENTS and not renderable:
+        if point not in DEPTH_ATTACHMENTS and not ctx.api.es and fmt.enum in ATTACHABLE_UNRENDERED:
+            unsupported = True
+        elif point not in DEPTH_ATTACHMENTS and not renderable:
             return E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
         sizes.add((w, h))
         samples.add(s)
@@ -97,6 +99,8 @@ def framebuffer_status(ctx, fb) -> int:
         # two images is a combination this implementation does not support (GL 4.6
         # section 9.4.2, ES 3.0 section 4.4.4.2; Mesa's Gallium drivers alike), where
         # drawing would have dropped the stencil attachment
+        return E.GL_FRAMEBUFFER_UNSUPPORTED
+    if unsupported:
         return E.GL_FRAMEBUFFER_UNSUPPORTED
     return E.GL_FRAMEBUFFER_COMPLETE
 
@@ -205,6 +209,7 @@ class FramebufferMixin:
               if info.color_renderable and es_color_renderable(self.api, f) or info.is_depth_or_stencil}
         if not self.api.es:
             ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL}
+            ok |= ATTACHABLE_UNRENDERED
         return ok
 
     def glRenderbufferStorageMultisample(self, target, samples, internalformat, width, height):

@@ -235,18 +235,23 @@ RENDER_SNORM_8 = frozenset({E.GL_R8_SNORM, E.GL_RG8_SNORM, E.GL_RGBA8_SNORM})
 RENDER_SNORM_16 = frozenset({E.GL_R16_SNORM, E.GL_RG16_SNORM, E.GL_RGBA16_SNORM})
 
 
-_RGB_INTEGER = frozenset({E.GL_RGB8UI, E.GL_RGB8I, E.GL_RGB16UI, E.GL_RGB16I, E.GL_RGB32UI, E.GL_RGB32I})
+#: formats desktop GL renders (table 8.12, or as Mesa) and GLES never does (GLES 3.2
+#: table 8.10, EXT_texture_norm16, EXT_render_snorm: no three-component ones but RGB8,
+#: RGB565, R11F_G11F_B10F and, with an extension, RGB16F)
+_DESKTOP_ONLY_RENDERABLE = frozenset({
+    E.GL_RGB8UI, E.GL_RGB8I, E.GL_RGB16UI, E.GL_RGB16I, E.GL_RGB32UI, E.GL_RGB32I, E.GL_RGB32F,
+    E.GL_RGB16, E.GL_SRGB8, E.GL_RGB8_SNORM, E.GL_RGB16_SNORM, E.GL_RGB9_E5})
 
 
 def es_color_renderable(api, internalformat: int) -> bool:
     """Whether a GLES context may render to a format the format table marks
     colour-renderable: the SNORM formats only with EXT_render_snorm (16-bit ones
     also need EXT_texture_norm16), RGB16F only with EXT_color_buffer_half_float, never
-    RGB32F or the three-component integer formats (GLES 3.2 table 8.10), which desktop
-    GL renders. Always True for desktop GL."""
+    the three-component formats desktop GL renders besides (RGB32F, RGB16, SRGB8,
+    the SNORM and integer ones, RGB9_E5). Always True for desktop GL."""
     if not api.es:
         return True
-    if internalformat in _RGB_INTEGER or internalformat == E.GL_RGB32F:
+    if internalformat in _DESKTOP_ONLY_RENDERABLE:
         return False
     if internalformat == E.GL_RGB16F:          # not with EXT_color_buffer_float alone
         return api.has_extension("GL_EXT_color_buffer_half_float")
