@@ -133,6 +133,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_MESA_pack_invert", _ANY, _GL32, _N, _N, DONE),  # test_legacy_small_extensions.py
     _x("GL_APPLE_vertex_array_object", _ANY, _N, _N, _N, DONE),   # test_legacy_small_extensions.py
     _x("GL_EXT_vertex_array", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
+    # -- old names of features shimgl has under their core names (session 13): each name's own
+    # commands (the registry's aliases), tokens and errors in tests/driver/gl/test_old_extension_names.py
+    _x("GL_EXT_draw_buffers2", _ANY, _GL32, _N, _N, DONE),
     # driver/gl/legacy/ext_dsa.py, its C marshalling driver/abi/marshal.py (the core commands');
     # tests/driver/gl/test_ext_direct_state_access.py, tests/driver/abi/c/ext_dsa.c
     _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, DONE),
