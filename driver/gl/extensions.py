@@ -136,6 +136,32 @@ EXTENSIONS: tuple[Extension, ...] = (
     # -- old names of features shimgl has under their core names (session 13): each name's own
     # commands (the registry's aliases), tokens and errors in tests/driver/gl/test_old_extension_names.py
     _x("GL_EXT_draw_buffers2", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_AMD_draw_buffers_blend", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_AMD_multi_draw_indirect", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_AMD_query_buffer_object", _ANY, _GL32, _N, _N, DONE),       # ARB_query_buffer_object's tokens
+    _x("GL_APPLE_packed_pixels", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_point_sprite", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_vertex_array_bgra", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ATI_blend_equation_separate", _ANY, _N, _N, _N, DONE),     # features/old_names.py
+    _x("GL_ATI_separate_stencil", _ANY, _N, _N, _N, DONE),            # features/old_names.py
+    _x("GL_EXT_compiled_vertex_array", _ANY, _N, _N, _N, DONE),       # features/old_names.py
+    _x("GL_EXT_point_parameters", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_rescale_normal", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_separate_specular_color", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture_lod_bias", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture_object", _ANY, _N, _N, _N, DONE),              # features/old_names.py
+    _x("GL_EXT_texture_rectangle", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_timer_query", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_IBM_texture_mirrored_repeat", _ANY, _N, _N, _N, DONE),
+    _x("GL_INGR_blend_func_separate", _ANY, _N, _N, _N, DONE),
+    _x("GL_MESA_window_pos", _ANY, _N, _N, _N, DONE),                 # features/old_names.py
+    _x("GL_NV_depth_clamp", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_NV_light_max_exponent", _ANY, _N, _N, _N, DONE),           # legacy/get.py
+    _x("GL_NV_texgen_reflection", _ANY, _N, _N, _N, DONE),
+    _x("GL_NV_texture_barrier", _ANY, _GL32, _N, _N, DONE),           # features/old_names.py
+    _x("GL_NV_texture_rectangle", _ANY, _N, _N, _N, DONE),
+    _x("GL_SGIS_texture_border_clamp", _ANY, _N, _N, _N, DONE),
+    _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
     # driver/gl/legacy/ext_dsa.py, its C marshalling driver/abi/marshal.py (the core commands');
     # tests/driver/gl/test_ext_direct_state_access.py, tests/driver/abi/c/ext_dsa.c
     _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, DONE),
@@ -375,7 +401,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_OES_texture_mirrored_repeat", _N, _N, _ANY, _N, DONE),
     # -- GLES --------------------------------------------------------------------------
     _x("GL_APPLE_clip_distance", _N, _N, _N, _ES2, DONE, glsl=True),
-    _x("GL_EXT_blend_minmax", _N, _N, _ANY, _ES2, DONE),
+    _x("GL_EXT_blend_minmax", _ANY, _N, _ANY, _ES2, DONE),     # (compatibility: test_old_extension_names.py)
     # GL_ARB_blend_func_extended in GLES: the SRC1 factors, the EXT commands, GLSL ES 1.00's
     # gl_SecondaryFrag*EXT and 3.00's layout(index) (tests/driver/gl/test_gles_blend_func_extended.py)
     _x("GL_EXT_blend_func_extended", _N, _N, _N, _ES2, DONE, glsl=True),

@@ -21,10 +21,13 @@ from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
 from driver.gl.textures import bound_texture, texture_targets
 
-__all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS", "PIXEL_UNIT"]
+__all__ = ["FixedFunctionMixin", "TEXTURE_TARGETS", "TEXGEN_CAPS", "PIXEL_UNIT", "MAX_SHININESS", "MAX_SPOT_EXPONENT"]
 
 # the texture unit holding a pixel rectangle's image (above the 8 fixed-function units)
 PIXEL_UNIT = 8
+# the largest material shininess and spot exponent (GL 2.1 section 2.14.2: 128; Mesa's too),
+# answered by GL_NV_light_max_exponent's MAX_SHININESS_NV / MAX_SPOT_EXPONENT_NV
+MAX_SHININESS = MAX_SPOT_EXPONENT = 128
 
 
 def _sampler_unit(name: str) -> int | None:
@@ -181,7 +184,7 @@ class FixedFunctionMixin:
             li.spot_direction = tuple(float(x) for x in self.legacy.stacks[0][-1][:3, :3] @ d)
         elif pname == E.GL_SPOT_EXPONENT:
             (v,) = _floats(params, 1)
-            check(0 <= v <= 128, E.GL_INVALID_VALUE, "spot exponent out of [0, 128]")
+            check(0 <= v <= MAX_SPOT_EXPONENT, E.GL_INVALID_VALUE, "spot exponent out of [0, 128]")
             li.spot_exponent = v
         elif pname == E.GL_SPOT_CUTOFF:
             (v,) = _floats(params, 1)
@@ -239,7 +242,7 @@ class FixedFunctionMixin:
         mats = self._material_faces(face)
         if pname == E.GL_SHININESS:
             (v,) = _floats(params, 1)
-            check(0 <= v <= 128, E.GL_INVALID_VALUE, "shininess out of [0, 128]")
+            check(0 <= v <= MAX_SHININESS, E.GL_INVALID_VALUE, "shininess out of [0, 128]")
             for m in mats:
                 m.shininess = v
             return

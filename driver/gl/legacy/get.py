@@ -11,10 +11,12 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import mode as clamp_mode
 from driver.gl.compat import client_state_enabled, coord_unit
 from driver.gl.compose import extends
+from driver.gl.features.old_names import GL_ARRAY_ELEMENT_LOCK_COUNT_EXT, GL_ARRAY_ELEMENT_LOCK_FIRST_EXT
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
 from driver.gl.legacy.dlist import MAX_LIST_NESTING
+from driver.gl.legacy.fixedfunc import MAX_SHININESS, MAX_SPOT_EXPONENT
 from driver.gl.legacy.select import MAX_NAME_STACK_DEPTH
 
 __all__ = ["GetLegacyMixin"]
@@ -51,6 +53,9 @@ def _texgen_enabled(cap):
 # the compatibility arrays whose pointers the core glGetPointerv does not answer
 _LEGACY_POINTERS = {E.GL_EDGE_FLAG_ARRAY_POINTER: E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY_POINTER: E.GL_INDEX_ARRAY,
                     E.GL_FOG_COORD_ARRAY_POINTER: E.GL_FOG_COORD_ARRAY}
+
+_MAX_SHININESS_NV, _MAX_SPOT_EXPONENT_NV = 0x8504, 0x8505      # GL_NV_light_max_exponent
+
 
 class GetLegacyMixin:
     @extends
@@ -144,6 +149,11 @@ class GetLegacyMixin:
             E.GL_EDGE_FLAG_ARRAY: lambda c: client_state_enabled(c, E.GL_EDGE_FLAG_ARRAY),
             E.GL_INDEX_ARRAY: lambda c: client_state_enabled(c, E.GL_INDEX_ARRAY),
         })
+        if self.api.has_extension("GL_NV_light_max_exponent"):
+            t.update({_MAX_SHININESS_NV: lambda c: MAX_SHININESS, _MAX_SPOT_EXPONENT_NV: lambda c: MAX_SPOT_EXPONENT})
+        if self.api.has_extension("GL_EXT_compiled_vertex_array"):
+            t.update({GL_ARRAY_ELEMENT_LOCK_FIRST_EXT: lambda c: (c.legacy.array_lock or (0, 0))[0],
+                      GL_ARRAY_ELEMENT_LOCK_COUNT_EXT: lambda c: (c.legacy.array_lock or (0, 0))[1]})
         # client array state (GL 2.1 table 6.6-6.8, ES 1.1 table 6.6-6.7)
         arrays = [(E.GL_VERTEX_ARRAY, "VERTEX"), (E.GL_NORMAL_ARRAY, "NORMAL"),
                   (E.GL_COLOR_ARRAY, "COLOR"), (E.GL_TEXTURE_COORD_ARRAY, "TEXTURE_COORD")]
@@ -222,7 +232,13 @@ class GetLegacyMixin:
         return [True] * n
 
     def glPrioritizeTextures(self, n, textures, priorities) -> None:
+        """GL 2.1 section 3.8.12: each named texture's TEXTURE_PRIORITY, clamped to [0, 1];
+        zero and names that are not textures are ignored."""
         check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+        for name, p in zip(list(textures)[:n], list(priorities)[:n]):
+            tex = self.textures.get(name) if name else None
+            if tex is not None:
+                tex.priority = min(1.0, max(0.0, float(p)))
 
     # -- pixel maps (section 6.1.3) -------------------------------------------------------------
     def glGetPixelMapfv(self, map) -> list[float]:

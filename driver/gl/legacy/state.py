@@ -144,6 +144,8 @@ class LegacyState:
     line_stipple: tuple = (1, 0xFFFF)               # factor, pattern
     polygon_stipple: bytes = b"\xff" * 128
     raster: RasterPos = field(default_factory=RasterPos)
+    # EXT_compiled_vertex_array: (first, count) of glLockArraysEXT, None when unlocked
+    array_lock: tuple | None = None
     fog_coord: float = 0.0
     edge_flag: bool = True
     index: float = 1.0

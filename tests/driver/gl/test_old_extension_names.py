@@ -95,3 +95,499 @@ def test_ext_draw_buffers2_errors(ctx):
     c.glEnableIndexedEXT(E.GL_DEPTH_TEST, 0)          # not an indexed capability
     assert c.glGetError() == E.GL_INVALID_ENUM
     assert not c.glIsEnabled(E.GL_DEPTH_TEST)
+
+
+def rgba_texture(c, target, w, h, texels, level=0):
+    c.glTexImage2D(target, level, E.GL_RGBA8, w, h, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                   np.asarray(texels, np.uint8).tobytes())
+    for p in (E.GL_TEXTURE_MIN_FILTER, E.GL_TEXTURE_MAG_FILTER):
+        c.glTexParameteri(target, p, E.GL_NEAREST)
+
+
+RED, GREEN, BLUE, WHITE = (255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255), (255, 255, 255, 255)
+
+
+def textured_quad(c, coords):
+    """A window-filling quad with texture coordinates `coords` at its corners (bottom-left,
+    bottom-right, top-right, top-left)."""
+    c.glBegin(E.GL_QUADS)
+    for (x, y), st in zip(((-1, -1), (1, -1), (1, 1), (-1, 1)), coords):
+        c.glTexCoord2f(*st)
+        c.glVertex2f(x, y)
+    c.glEnd()
+    no_error(c)
+
+
+# -- GL_EXT_timer_query ---------------------------------------------------------------------------
+def test_ext_timer_query_64bit_results(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_timer_query")
+    assert c.glGetQueryiv(E.GL_TIME_ELAPSED, E.GL_QUERY_COUNTER_BITS)[0] >= 30   # the spec's minimum
+    q = c.glGenQueries(1)[0]
+    c.glBeginQuery(E.GL_TIME_ELAPSED, q)
+    quad(c)
+    c.glEndQuery(E.GL_TIME_ELAPSED)
+    ns = c.glGetQueryObjectui64vEXT(q, E.GL_QUERY_RESULT)
+    ns = ns[0] if isinstance(ns, (list, tuple)) else ns
+    assert ns > 0
+    signed = c.glGetQueryObjecti64vEXT(q, E.GL_QUERY_RESULT)
+    assert (signed[0] if isinstance(signed, (list, tuple)) else signed) == ns
+    no_error(c)
+
+
+# -- GL_ARB_point_sprite --------------------------------------------------------------------------
+def test_arb_point_sprite_replaces_texture_coordinates(ctx):
+    c = ctx
+    assert listed(c, "GL_ARB_point_sprite")
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    rgba_texture(c, E.GL_TEXTURE_2D, 2, 2, [RED, GREEN, BLUE, WHITE])   # rows t=0 then t=1
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_REPLACE)
+    c.glPointSize(8)
+    c.glTexCoord2f(0.0, 0.0)
+
+    def point():
+        c.glClear(E.GL_COLOR_BUFFER_BIT)
+        c.glBegin(E.GL_POINTS)
+        c.glVertex2f(0, 0)
+        c.glEnd()
+        no_error(c)
+        return read(c)
+    assert (point() == RED).all()                     # no sprite: the current coordinate (0, 0)
+    c.glEnable(E.GL_POINT_SPRITE_ARB if hasattr(E, "GL_POINT_SPRITE_ARB") else E.GL_POINT_SPRITE)
+    c.glTexEnvi(E.GL_POINT_SPRITE, E.GL_COORD_REPLACE, E.GL_TRUE)
+    assert c.glGetTexEnviv(E.GL_POINT_SPRITE, E.GL_COORD_REPLACE) == [E.GL_TRUE]
+    img = point()                                     # rows bottom-up; the origin is the upper left
+    assert (img[H - 1, 0] == RED).all() and (img[H - 1, W - 1] == GREEN).all()
+    assert (img[0, 0] == BLUE).all() and (img[0, W - 1] == WHITE).all()
+
+
+# -- GL_ARB_vertex_array_bgra ---------------------------------------------------------------------
+def test_arb_vertex_array_bgra_generic_attribute(ctx):
+    c = ctx
+    assert listed(c, "GL_ARB_vertex_array_bgra")
+    vs = c.glCreateShader(E.GL_VERTEX_SHADER)
+    c.glShaderSource(vs, 1, ["attribute vec4 pos; attribute vec4 col; varying vec4 v;\n"
+                             "void main() { v = col; gl_Position = pos; }\n"])
+    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(fs, 1, ["varying vec4 v; void main() { gl_FragColor = v; }\n"])
+    prog = c.glCreateProgram()
+    for s in (vs, fs):
+        c.glCompileShader(s)
+        c.glAttachShader(prog, s)
+    c.glBindAttribLocation(prog, 0, "pos")
+    c.glBindAttribLocation(prog, 1, "col")
+    c.glLinkProgram(prog)
+    assert c.glGetProgramiv(prog, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(prog)
+    c.glUseProgram(prog)
+    pos = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    bgra = np.array([[10, 20, 30, 255]] * 4, np.uint8)        # blue, green, red, alpha in memory
+    buf = c.glGenBuffers(2)
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, buf[0])
+    c.glBufferData(E.GL_ARRAY_BUFFER, pos.nbytes, pos.tobytes(), E.GL_STATIC_DRAW)
+    c.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, 0)
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, buf[1])
+    c.glBufferData(E.GL_ARRAY_BUFFER, bgra.nbytes, bgra.tobytes(), E.GL_STATIC_DRAW)
+    c.glVertexAttribPointer(1, E.GL_BGRA, E.GL_UNSIGNED_BYTE, True, 0, 0)
+    assert c.glGetVertexAttribiv(1, E.GL_VERTEX_ATTRIB_ARRAY_SIZE) == [E.GL_BGRA]
+    for i in (0, 1):
+        c.glEnableVertexAttribArray(i)
+    c.glDrawArrays(E.GL_TRIANGLE_FAN, 0, 4)
+    no_error(c)
+    assert (read(c) == [30, 20, 10, 255]).all()
+    # BGRA needs normalized unsigned bytes (or the packed 2_10_10_10 types): INVALID_OPERATION
+    c.glVertexAttribPointer(1, E.GL_BGRA, E.GL_FLOAT, True, 0, 0)
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glVertexAttribPointer(1, E.GL_BGRA, E.GL_UNSIGNED_BYTE, False, 0, 0)
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    assert c.glGetVertexAttribiv(1, E.GL_VERTEX_ATTRIB_ARRAY_NORMALIZED) == [1]
+
+
+# -- GL_EXT_blend_minmax, GL_ATI_blend_equation_separate, GL_INGR_blend_func_separate -------------
+def test_blend_names_min_max_and_separate(ctx):
+    c = ctx
+    for name in ("GL_EXT_blend_minmax", "GL_ATI_blend_equation_separate", "GL_INGR_blend_func_separate"):
+        assert listed(c, name)
+    c.glClearColor(0.5, 0.5, 0.5, 0.5)
+    c.glEnable(E.GL_BLEND)
+    c.glColor4f(0.25, 0.75, 0.25, 0.75)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glBlendEquationEXT(E.GL_MIN)
+    quad(c)
+    assert (read(c) == [64, 128, 64, 128]).all()
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glBlendEquationSeparateATI(E.GL_MAX, E.GL_MIN)       # colour MAX, alpha MIN
+    assert c.glGetIntegerv(E.GL_BLEND_EQUATION_RGB) == [E.GL_MAX]
+    assert c.glGetIntegerv(E.GL_BLEND_EQUATION_ALPHA) == [E.GL_MIN]
+    quad(c)
+    assert (read(c) == [128, 191, 128, 128]).all()
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glBlendEquation(E.GL_FUNC_ADD)
+    c.glBlendFuncSeparateINGR(E.GL_ZERO, E.GL_ONE, E.GL_ONE, E.GL_ZERO)   # keep colour, alpha = source
+    assert c.glGetIntegerv(E.GL_BLEND_SRC_ALPHA) == [E.GL_ONE]
+    quad(c)
+    assert (read(c) == [128, 128, 128, 191]).all()
+
+
+# -- GL_ATI_separate_stencil ----------------------------------------------------------------------
+def test_ati_separate_stencil(ctx):
+    c = ctx
+    assert listed(c, "GL_ATI_separate_stencil")
+    c.glStencilFuncSeparateATI(E.GL_LESS, E.GL_GREATER, 5, 0x0F)
+    assert c.glGetIntegerv(E.GL_STENCIL_FUNC) == [E.GL_LESS]
+    assert c.glGetIntegerv(E.GL_STENCIL_BACK_FUNC) == [E.GL_GREATER]
+    for pname in (E.GL_STENCIL_REF, E.GL_STENCIL_BACK_REF):
+        assert c.glGetIntegerv(pname) == [5]
+    for pname in (E.GL_STENCIL_VALUE_MASK, E.GL_STENCIL_BACK_VALUE_MASK):
+        assert c.glGetIntegerv(pname) == [0x0F]
+    c.glStencilOpSeparateATI(E.GL_BACK, E.GL_INCR, E.GL_DECR, E.GL_INVERT)
+    assert c.glGetIntegerv(E.GL_STENCIL_BACK_PASS_DEPTH_PASS) == [E.GL_INVERT]
+    assert c.glGetIntegerv(E.GL_STENCIL_PASS_DEPTH_PASS) == [E.GL_KEEP]
+    # a bad back function changes neither face
+    c.glStencilFuncSeparateATI(E.GL_ALWAYS, E.GL_ZERO, 1, 1)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    assert c.glGetIntegerv(E.GL_STENCIL_FUNC) == [E.GL_LESS] and c.glGetIntegerv(E.GL_STENCIL_REF) == [5]
+    # the back function tests back faces: front passes (LESS: 5 < 0xFF&0x0F), back fails (GREATER)
+    c.glClearStencil(0xFF)
+    c.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT)
+    c.glEnable(E.GL_STENCIL_TEST)
+    c.glColor4f(1, 1, 1, 1)
+    quad(c)
+    assert (read(c) == WHITE).all()
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glFrontFace(E.GL_CW)                            # the same quad is now back-facing
+    quad(c)
+    assert (read(c) == [0, 0, 0, 0]).all()
+
+
+# -- GL_EXT_compiled_vertex_array -----------------------------------------------------------------
+def test_ext_compiled_vertex_array_lock_state(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_compiled_vertex_array")
+    first, count = 0x81A8, 0x81A9
+    assert c.glGetIntegerv(first) == [0] and c.glGetIntegerv(count) == [0]
+    c.glLockArraysEXT(-1, 4)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glLockArraysEXT(0, 0)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glUnlockArraysEXT()
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glLockArraysEXT(2, 6)
+    assert c.glGetIntegerv(first) == [2] and c.glGetIntegerv(count) == [6]
+    c.glLockArraysEXT(0, 1)
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    assert c.glGetIntegerv(first) == [2]
+    # drawing from locked arrays reads the arrays as they are
+    verts = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]] * 3, np.float32)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, verts.tobytes())
+    c.glColor4f(0, 1, 0, 1)
+    c.glDrawArrays(E.GL_QUADS, 4, 4)
+    no_error(c)
+    assert (read(c) == GREEN).all()
+    c.glUnlockArraysEXT()
+    assert c.glGetIntegerv(count) == [0]
+    no_error(c)
+
+
+# -- GL_EXT_point_parameters ----------------------------------------------------------------------
+def test_ext_point_parameters_minimum_size(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_point_parameters")
+    c.glPointParameterfEXT(E.GL_POINT_SIZE_MIN, 4.0)
+    c.glPointParameterfvEXT(E.GL_POINT_DISTANCE_ATTENUATION, [1.0, 0.0, 0.0])
+    assert c.glGetFloatv(E.GL_POINT_SIZE_MIN) == [4.0]
+    c.glPointSize(1.0)
+    c.glBegin(E.GL_POINTS)
+    c.glVertex2f(0, 0)
+    c.glEnd()
+    img = read(c)
+    lit = np.argwhere(img[..., 0] > 0)
+    # a point of size 1 clamped to 4: the 4x4 pixels around the window centre (4, 4)
+    assert len(lit) == 16 and lit.min(0).tolist() == [2, 2] and lit.max(0).tolist() == [5, 5]
+
+
+# -- GL_EXT_rescale_normal ------------------------------------------------------------------------
+def test_ext_rescale_normal_undoes_a_uniform_scale(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_rescale_normal")
+    c.glEnable(E.GL_LIGHTING)
+    c.glEnable(E.GL_LIGHT0)
+    c.glLightfv(E.GL_LIGHT0, E.GL_POSITION, [0, 0, 1, 0])
+    c.glLightfv(E.GL_LIGHT0, E.GL_DIFFUSE, [0.25, 0.25, 0.25, 1])
+    c.glLightModelfv(E.GL_LIGHT_MODEL_AMBIENT, [0, 0, 0, 1])
+    c.glMaterialfv(E.GL_FRONT, E.GL_DIFFUSE, [1, 1, 1, 1])
+    c.glMaterialfv(E.GL_FRONT, E.GL_AMBIENT, [0, 0, 0, 1])
+    c.glScalef(0.5, 0.5, 0.5)              # normals grow to length 2 (inverse transpose)
+    c.glNormal3f(0, 0, 1)
+
+    def lit():
+        c.glClear(E.GL_COLOR_BUFFER_BIT)
+        quad(c)        # the quad is scaled to half the window: read its centre
+        return read(c)[H // 2, W // 2, :3].tolist()
+    assert lit() == [128, 128, 128]          # 0.25 x |n| = 0.5
+    c.glEnable(E.GL_RESCALE_NORMAL)
+    assert c.glIsEnabled(E.GL_RESCALE_NORMAL)
+    assert lit() == [64, 64, 64]             # rescaled to length 1: 0.25
+
+
+# -- GL_EXT_separate_specular_color ---------------------------------------------------------------
+def test_ext_separate_specular_color_adds_after_texturing(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_separate_specular_color")
+    c.glEnable(E.GL_LIGHTING)
+    c.glEnable(E.GL_LIGHT0)
+    c.glLightfv(E.GL_LIGHT0, E.GL_POSITION, [0, 0, 1, 0])
+    c.glLightfv(E.GL_LIGHT0, E.GL_SPECULAR, [0.5, 0.5, 0.5, 1])
+    c.glMaterialfv(E.GL_FRONT, E.GL_SPECULAR, [1, 1, 1, 1])
+    c.glMaterialf(E.GL_FRONT, E.GL_SHININESS, 1.0)
+    c.glNormal3f(0, 0, 1)
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    rgba_texture(c, E.GL_TEXTURE_2D, 1, 1, [(0, 0, 0, 255)])
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_MODULATE)
+    quad(c)
+    assert (read(c)[..., :3] == 0).all()               # single colour: specular modulated to black
+    c.glLightModeli(E.GL_LIGHT_MODEL_COLOR_CONTROL, E.GL_SEPARATE_SPECULAR_COLOR)
+    assert c.glGetIntegerv(E.GL_LIGHT_MODEL_COLOR_CONTROL) == [E.GL_SEPARATE_SPECULAR_COLOR]
+    quad(c)
+    # the half vector of a directional light straight at a viewer at infinity is (0, 0, 1): n.h = 1
+    assert (read(c)[..., :3] == 128).all()
+
+
+# -- GL_EXT_texture_lod_bias ----------------------------------------------------------------------
+def test_ext_texture_lod_bias_selects_a_smaller_level(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_texture_lod_bias")
+    assert c.glGetFloatv(E.GL_MAX_TEXTURE_LOD_BIAS)[0] >= 2.0     # the spec's minimum
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    for level, (size, color) in enumerate(((8, RED), (4, GREEN), (2, BLUE), (1, WHITE))):
+        rgba_texture(c, E.GL_TEXTURE_2D, size, size, [color] * size * size, level)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST_MIPMAP_NEAREST)
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_REPLACE)
+    corners = ((0, 0), (1, 0), (1, 1), (0, 1))
+    textured_quad(c, corners)
+    assert (read(c) == RED).all()                       # 8 texels on 8 pixels: level 0
+    c.glTexEnvf(E.GL_TEXTURE_FILTER_CONTROL, E.GL_TEXTURE_LOD_BIAS, 2.0)
+    assert c.glGetTexEnvfv(E.GL_TEXTURE_FILTER_CONTROL, E.GL_TEXTURE_LOD_BIAS) == [2.0]
+    textured_quad(c, corners)
+    assert (read(c) == BLUE).all()                      # lambda 0 + 2: level 2
+
+
+# -- GL_EXT_texture_object ------------------------------------------------------------------------
+def test_ext_texture_object_commands(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_texture_object")
+    a, b = c.glGenTexturesEXT(2)
+    assert a != b and not c.glIsTextureEXT(a)           # a name becomes a texture when bound
+    c.glBindTextureEXT(E.GL_TEXTURE_2D, a)
+    assert c.glIsTextureEXT(a) and c.glGetIntegerv(E.GL_TEXTURE_BINDING_2D) == [a]
+    c.glPrioritizeTexturesEXT(3, [a, 0, 999], [0.25, 0.5, 0.5])       # zero and non-textures ignored
+    assert c.glGetTexParameterfv(E.GL_TEXTURE_2D, E.GL_TEXTURE_PRIORITY) == [0.25]
+    c.glPrioritizeTexturesEXT(1, [a], [7.0])
+    assert c.glGetTexParameterfv(E.GL_TEXTURE_2D, E.GL_TEXTURE_PRIORITY) == [1.0]  # clamped
+    assert c.glAreTexturesResidentEXT(1, [a]) in (True, 1, [True], (True, [True]))
+    c.glDeleteTexturesEXT(1, [a])
+    assert not c.glIsTextureEXT(a) and c.glGetIntegerv(E.GL_TEXTURE_BINDING_2D) == [0]
+    no_error(c)
+
+
+# -- GL_EXT_texture_rectangle / GL_NV_texture_rectangle -------------------------------------------
+def test_texture_rectangle_names_unnormalized_coordinates(ctx):
+    c = ctx
+    for name in ("GL_EXT_texture_rectangle", "GL_NV_texture_rectangle"):
+        assert listed(c, name)
+    assert c.glGetIntegerv(E.GL_MAX_RECTANGLE_TEXTURE_SIZE)[0] >= 1024
+    c.glBindTexture(E.GL_TEXTURE_RECTANGLE, 1)
+    rgba_texture(c, E.GL_TEXTURE_RECTANGLE, 2, 2, [RED, GREEN, BLUE, WHITE])
+    c.glEnable(E.GL_TEXTURE_RECTANGLE)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_REPLACE)
+    textured_quad(c, ((0, 0), (2, 0), (2, 2), (0, 2)))     # texel coordinates, not [0, 1]
+    img = read(c)
+    assert (img[:4, :4] == RED).all() and (img[:4, 4:] == GREEN).all()
+    assert (img[4:, :4] == BLUE).all() and (img[4:, 4:] == WHITE).all()
+
+
+# -- GL_IBM_texture_mirrored_repeat, GL_SGIS_texture_border_clamp ----------------------------------
+def test_wrap_mode_names(ctx):
+    c = ctx
+    for name in ("GL_IBM_texture_mirrored_repeat", "GL_SGIS_texture_border_clamp"):
+        assert listed(c, name)
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    rgba_texture(c, E.GL_TEXTURE_2D, 2, 1, [RED, GREEN])
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_REPLACE)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, 0x8370)    # MIRRORED_REPEAT_IBM
+    textured_quad(c, ((0, 0.5), (2, 0.5), (2, 0.5), (0, 0.5)))         # s in [0, 2]: R G | G R
+    row = read(c)[4]
+    assert [tuple(p) for p in row[::2]] == [RED, GREEN, GREEN, RED]
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, 0x812D)    # CLAMP_TO_BORDER_SGIS
+    c.glTexParameterfv(E.GL_TEXTURE_2D, E.GL_TEXTURE_BORDER_COLOR, [0, 0, 1, 1])
+    textured_quad(c, ((0, 0.5), (2, 0.5), (2, 0.5), (0, 0.5)))         # s past 1: the border
+    row = read(c)[4]
+    assert [tuple(p) for p in row[::2]] == [RED, GREEN, BLUE, BLUE]
+    no_error(c)
+
+
+# -- GL_MESA_window_pos ---------------------------------------------------------------------------
+def test_mesa_window_pos_sets_w(ctx):
+    c = ctx
+    assert listed(c, "GL_MESA_window_pos")
+    c.glWindowPos4fMESA(3, 2, 0.5, 4.0)
+    assert c.glGetFloatv(E.GL_CURRENT_RASTER_POSITION) == [3.0, 2.0, 0.5, 4.0]
+    assert c.glGetBooleanv(E.GL_CURRENT_RASTER_POSITION_VALID) == [True]
+    c.glWindowPos4ivMESA([1, 5, 1, 2])
+    assert c.glGetFloatv(E.GL_CURRENT_RASTER_POSITION) == [1.0, 5.0, 1.0, 2.0]
+    c.glWindowPos2iMESA(6, 7)                            # the alias of glWindowPos2i: w = 1
+    assert c.glGetFloatv(E.GL_CURRENT_RASTER_POSITION) == [6.0, 7.0, 0.0, 1.0]
+    c.glDrawPixels(1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(GREEN))
+    assert (read(c)[7, 6] == GREEN).all() and (read(c)[6, 6] == 0).all()
+    no_error(c)
+
+
+# -- GL_NV_depth_clamp ----------------------------------------------------------------------------
+def test_nv_depth_clamp(ctx):
+    c = ctx
+    assert listed(c, "GL_NV_depth_clamp")
+    c.glColor4f(1, 1, 1, 1)
+    quad(c, z=-2.0)                                     # in front of the near plane: clipped
+    assert (read(c) == 0).all()
+    c.glEnable(0x864F)                                  # DEPTH_CLAMP_NV
+    assert c.glIsEnabled(0x864F)
+    quad(c, z=-2.0)
+    assert (read(c) == WHITE).all()
+
+
+# -- GL_NV_light_max_exponent ---------------------------------------------------------------------
+def test_nv_light_max_exponent_limits(ctx):
+    c = ctx
+    assert listed(c, "GL_NV_light_max_exponent")
+    max_shininess, max_spot = c.glGetFloatv(0x8504)[0], c.glGetFloatv(0x8505)[0]
+    assert max_shininess >= 128 and max_spot >= 128
+    c.glMaterialf(E.GL_FRONT, E.GL_SHININESS, max_shininess)
+    c.glLightf(E.GL_LIGHT0, E.GL_SPOT_EXPONENT, max_spot)
+    no_error(c)
+    c.glMaterialf(E.GL_FRONT, E.GL_SHININESS, max_shininess + 1)
+    c.glLightf(E.GL_LIGHT0, E.GL_SPOT_EXPONENT, max_spot + 1)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    assert c.glGetLightfv(E.GL_LIGHT0, E.GL_SPOT_EXPONENT) == [max_spot]
+
+
+# -- GL_NV_texgen_reflection ----------------------------------------------------------------------
+def test_nv_texgen_reflection_normal_map(ctx):
+    c = ctx
+    assert listed(c, "GL_NV_texgen_reflection")
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    rgba_texture(c, E.GL_TEXTURE_2D, 2, 2, [RED, GREEN, BLUE, WHITE])
+    for p in (E.GL_TEXTURE_WRAP_S, E.GL_TEXTURE_WRAP_T):
+        c.glTexParameteri(E.GL_TEXTURE_2D, p, E.GL_CLAMP_TO_EDGE)
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_REPLACE)
+    for coord, cap in ((E.GL_S, E.GL_TEXTURE_GEN_S), (E.GL_T, E.GL_TEXTURE_GEN_T)):
+        c.glTexGeni(coord, E.GL_TEXTURE_GEN_MODE, 0x8511)   # NORMAL_MAP_NV: (s, t) = eye normal
+        c.glEnable(cap)
+    assert c.glGetTexGeniv(E.GL_S, E.GL_TEXTURE_GEN_MODE) == [0x8511]
+    for normal, color in (((1, 0, 0), GREEN), ((0, 1, 0), BLUE), ((1, 1, 0), WHITE)):
+        c.glNormal3f(*normal)
+        quad(c)
+        assert (read(c) == color).all(), normal
+
+
+# -- GL_NV_texture_barrier ------------------------------------------------------------------------
+def test_nv_texture_barrier_feedback(ctx):
+    c = ctx
+    assert listed(c, "GL_NV_texture_barrier")
+    fbo = fbo_with(c, 1)
+    tex = c.glGetFramebufferAttachmentParameteriv(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0,
+                                                  E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME)
+    tex = tex[0] if isinstance(tex, (list, tuple)) else tex
+    assert fbo
+    c.glClearColor(0.25, 0.25, 0.25, 0.25)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glBindTexture(E.GL_TEXTURE_2D, tex)
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_ADD)    # colour + the texel below it
+    c.glColor4f(0.25, 0.25, 0.25, 0.25)
+    c.glTextureBarrierNV()                               # the clear is a write too
+    textured_quad(c, ((0, 0), (1, 0), (1, 1), (0, 1)))
+    c.glTextureBarrierNV()
+    textured_quad(c, ((0, 0), (1, 0), (1, 1), (0, 1)))   # reads what the first draw wrote
+    # ADD adds the colours and multiplies the alphas: 64 -> 128 -> 192; 0.25 x 0.25 -> 16,
+    # then 0.25 x 16/255 -> 4
+    assert (read(c, E.GL_COLOR_ATTACHMENT0) == [192, 192, 192, 4]).all()
+
+
+# -- GL_SUN_multi_draw_arrays, GL_AMD_multi_draw_indirect ------------------------------------------
+def test_multi_draw_names(ctx):
+    c = ctx
+    for name in ("GL_SUN_multi_draw_arrays", "GL_AMD_multi_draw_indirect"):
+        assert listed(c, name)
+    # two quads: the left and the right half of the window
+    verts = np.array([[-1, -1], [0, -1], [0, 1], [-1, 1], [0, -1], [1, -1], [1, 1], [0, 1]], np.float32)
+    c.glEnableClientState(E.GL_VERTEX_ARRAY)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, verts.tobytes())
+    c.glColor4f(0, 1, 0, 1)
+    c.glMultiDrawArraysEXT(E.GL_TRIANGLE_FAN, [4], [4], 1)         # the right half only
+    img = read(c)
+    assert (img[:, 4:] == GREEN).all() and (img[:, :4] == 0).all()
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    vbo, ibo = c.glGenBuffers(2)
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, vbo)
+    c.glBufferData(E.GL_ARRAY_BUFFER, verts.nbytes, verts.tobytes(), E.GL_STATIC_DRAW)
+    c.glVertexPointer(2, E.GL_FLOAT, 0, 0)
+    cmds = np.array([[4, 1, 0, 0], [4, 1, 4, 0]], np.uint32)        # count, instances, first, base
+    c.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, ibo)
+    c.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, cmds.nbytes, cmds.tobytes(), E.GL_STATIC_DRAW)
+    c.glMultiDrawArraysIndirectAMD(E.GL_TRIANGLE_FAN, 0, 2, 0)
+    no_error(c)
+    assert (read(c) == GREEN).all()
+
+
+# -- GL_AMD_draw_buffers_blend --------------------------------------------------------------------
+def test_amd_draw_buffers_blend(ctx):
+    c = ctx
+    assert listed(c, "GL_AMD_draw_buffers_blend")
+    fbo_with(c, 2)
+    c.glClearColor(0.5, 0.5, 0.5, 0.5)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glEnable(E.GL_BLEND)
+    c.glBlendFuncIndexedAMD(0, E.GL_ONE, E.GL_ONE)
+    c.glBlendFuncIndexedAMD(1, E.GL_ZERO, E.GL_ONE)
+    c.glBlendEquationIndexedAMD(1, E.GL_MIN)
+    assert c.glGetIntegeri_v(E.GL_BLEND_EQUATION_RGB, 1) == [E.GL_MIN]
+    assert c.glGetIntegeri_v(E.GL_BLEND_SRC_RGB, 0) == [E.GL_ONE]
+    c.glColor4f(0.25, 0.25, 0.25, 0.25)
+    quad(c)
+    assert (read(c, E.GL_COLOR_ATTACHMENT0) == 192).all()     # 128 + 64
+    assert (read(c, E.GL_COLOR_ATTACHMENT1) == 64).all()      # min(128, 64): factors do not apply
+
+
+# -- GL_AMD_query_buffer_object -------------------------------------------------------------------
+def test_amd_query_buffer_object(ctx):
+    c = ctx
+    assert listed(c, "GL_AMD_query_buffer_object")
+    q = c.glGenQueries(1)[0]
+    c.glBeginQuery(E.GL_SAMPLES_PASSED, q)
+    quad(c)
+    c.glEndQuery(E.GL_SAMPLES_PASSED)
+    buf = c.glGenBuffers(1)[0]
+    c.glBindBuffer(0x9192, buf)                                # QUERY_BUFFER_AMD
+    c.glBufferData(0x9192, 8, bytes(8), E.GL_STATIC_DRAW)
+    assert c.glGetIntegerv(0x9193) == [buf]                    # QUERY_BUFFER_BINDING_AMD
+    c.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT, 4)            # into the buffer at offset 4
+    data = np.frombuffer(bytes(c.glGetBufferSubData(0x9192, 0, 8)), np.uint32)
+    assert data.tolist() == [0, W * H]
+    no_error(c)
+
+
+# -- GL_APPLE_packed_pixels -----------------------------------------------------------------------
+def test_apple_packed_pixels(ctx):
+    c = ctx
+    assert listed(c, "GL_APPLE_packed_pixels")
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    texel = np.array([(31 << 11) | (0 << 5) | 16], np.uint16)     # 5_6_5: red full, blue half
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGB8, 1, 1, 0, E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5, texel.tobytes())
+    out = c.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
+    assert list(bytes(out)) == [255, 0, round(16 * 255 / 31), 255]
