@@ -50,6 +50,13 @@ MAX_BATCHES = 8
 #: spend the GPU's job-timeout budget (the firmware's watchdog kills the command and
 #: cancels the queue; 5,292 small textured quads did, piglit tex-miplevel-selection).
 MAX_DRAWS_PER_BATCH = 512
+#: A sub-range write into a buffer that unsubmitted or running work still reads gives
+#: the buffer fresh memory holding the old bytes and the new ones (Mesa's agx_shadow)
+#: when the buffer is at most this big; larger ones are staged and copied on the GPU.
+MAX_SHADOW_B = 4 << 20
+#: ... and when the buffer was shadowed less than this since the GPU last left it idle
+#: (a buffer rewritten while in use again and again falls back to GPU copies).
+MAX_TOTAL_SHADOW_B = 32 << 20
 # uint64 counters in one BO, as many as PPP_OCCLUSION.index can name
 OCCLUSION_SLOTS = 1 << P.PPP_OCCLUSION.by_name["index"].size
 S = PipeShaderType
@@ -245,7 +252,7 @@ class AgxContext(PipeContext):
         self.occlusion_free = list(range(OCCLUSION_SLOTS))[::-1]
         self.occlusion_released: list = []      # (slot, batches that may add to it, last submission)
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
-                      "faults": 0, "staged_uploads": 0, "implicit_syncs": 0, "skipped": 0}
+                      "faults": 0, "staged_uploads": 0, "shadowed_uploads": 0, "implicit_syncs": 0, "skipped": 0}
         self.faults: list = []
         self.warned: set[str] = set()           # one-time warnings already given
         self.timer_queries: list[AgxQuery] = []  # active TIME_ELAPSED queries (collect submissions)
@@ -594,11 +601,14 @@ class AgxContext(PipeContext):
     # ------------------------------------------------------------------ transfers
     def transfer_map(self, resource, level: int, usage: PipeMap, box: Box) -> Transfer:
         if not usage & PipeMap.UNSYNCHRONIZED:
-            if usage & PipeMap.DISCARD_WHOLE_RESOURCE and resource.template.is_buffer and self._busy(resource):
+            if usage & PipeMap.DISCARD_WHOLE_RESOURCE and resource.template.is_buffer and \
+                    not resource.persistent_maps and self._busy(resource):
                 self._rename(resource)
             else:
                 self._sync_resource(resource, write=bool(usage & PipeMap.WRITE))
         if resource.template.is_buffer:
+            if usage & PipeMap.PERSISTENT:
+                resource.persistent_maps += 1       # its memory must stay where it is mapped
             view = resource.bo.map[box.x:box.x + box.width]
             return Transfer(resource, level, usage, box, box.width, box.width, view)
         if usage & PipeMap.DISCARD_RANGE and not usage & PipeMap.READ:
@@ -617,6 +627,8 @@ class AgxContext(PipeContext):
 
     def transfer_unmap(self, transfer: Transfer) -> None:
         res = transfer.resource
+        if res.template.is_buffer and transfer.usage & PipeMap.PERSISTENT:
+            res.persistent_maps -= 1
         if res.template.is_buffer or not transfer.usage & PipeMap.WRITE:
             return
         b = transfer.box
@@ -636,10 +648,41 @@ class AgxContext(PipeContext):
         resource.writer, resource.readers = None, set()
         resource.write_sync, resource.read_syncs = None, set()
 
+    def _shadow(self, resource, offset_B: int, raw: bytes) -> bool:
+        """A write of ``raw`` at ``offset_B`` into a buffer that work not yet complete
+        reads, without waiting or a GPU copy (Mesa's agx_shadow with its copy): the
+        buffer gets fresh memory holding its current bytes with ``raw`` over them;
+        the work recorded or running keeps the old BO (each batch holds a reference)
+        and its addresses, later draws encode the new one. Only when nothing still
+        writes the buffer (its bytes are final on the CPU), it is not shared with
+        another process nor mapped persistently (the client holds the old memory),
+        and it is small enough (``MAX_SHADOW_B``, ``MAX_TOTAL_SHADOW_B``). False:
+        nothing done."""
+        old = resource.bo
+        if (resource.writer is not None or (resource.write_sync is not None and not resource.write_sync.poll())
+                or old.shared or resource.persistent_maps or resource.alloc_B > MAX_SHADOW_B
+                or resource.shadowed_B >= MAX_TOTAL_SHADOW_B):
+            return False
+        new = self.device.bo_create(old.size_B, label=old.label)
+        n = resource.alloc_B
+        new.map[:n] = old.map[:n]
+        new.map[offset_B:offset_B + len(raw)] = raw
+        resource.bo = new
+        old.release()
+        resource.readers, resource.read_syncs = set(), set()
+        resource.shadowed_B += n
+        self.stats["shadowed_uploads"] += 1
+        return True
+
     def buffer_subdata(self, resource, usage, offset_B, data) -> None:
         raw = bytes(data) if not isinstance(data, (bytes, bytearray)) else data
         whole = offset_B == 0 and len(raw) == resource.size_B
-        if not whole and not usage & PipeMap.UNSYNCHRONIZED and raw and self._busy(resource):
+        busy = not usage & PipeMap.UNSYNCHRONIZED and raw and self._busy(resource)
+        if not busy:
+            resource.shadowed_B = 0
+        if not whole and busy:
+            if self._shadow(resource, offset_B, raw):
+                return
             # the GPU still uses the buffer: stage the bytes and copy them in order on the GPU
             # (Mesa's staging upload) instead of stalling
             staging = AgxResource(self.device, ResourceTemplate(PipeTextureTarget.BUFFER, PipeFormat.R8_UINT,

@@ -91,6 +91,8 @@ class AgxResource(PipeResource):
         self.readers: set = set()
         self.write_sync: int | None = None
         self.read_syncs: set[int] = set()
+        self.persistent_maps = 0        # live MAP_PERSISTENT transfers of a buffer (never shadowed then)
+        self.shadowed_B = 0             # bytes copied by shadowing since the GPU last left it idle
         self.planes: dict[str, Plane] = {}
         self.samples = max(1, t.nr_samples)
         shared = bool(t.bind & (PipeBind.SHARED | PipeBind.SCANOUT))

@@ -7,7 +7,9 @@ Rows (microseconds per draw, process CPU, so the firmware and GPU threads
 count; wall time in the note):
 - draws only, one glFinish at the end;
 - the same with a one-pixel glReadPixels after every 8th draw (each readback
-  waits for the GPU: the cost of a submission, a render pass and a sync).
+  waits for the GPU: the cost of a submission, a render pass and a sync);
+- draws that each follow a glBufferSubData of the vertex buffer they read, the
+  previous draw still unsubmitted (piglit's vbo-subdata-many: 40,000 of them).
 
 ``python -m tests.bench.bench_tiny_draws [--draws N]``."""
 
@@ -51,12 +53,15 @@ def _setup(ctx):
     return (ctx.glGetUniformLocation(p, "offset"), ctx.glGetUniformLocation(p, "colour"))
 
 
-def _measure(ctx, locations, draws: int, readback_every: int) -> tuple[float, float]:
+def _measure(ctx, locations, draws: int, readback_every: int, subdata: bool = False) -> tuple[float, float]:
     """(process CPU us, wall us) per draw, best of three runs. Draw i moves the quad
-    to pixel (i mod SIZE_PX, i // SIZE_PX mod SIZE_PX) and sets a colour from i."""
+    to pixel (i mod SIZE_PX, i // SIZE_PX mod SIZE_PX) and sets a colour from i;
+    ``subdata``: before each draw, glBufferSubData rewrites the quad's first vertex
+    (the same bytes: the image does not change)."""
     from driver.gl import enums as E
     offset, colour = locations
     px = 2.0 / SIZE_PX
+    first = np.array([-1, -1], np.float32)
     best_cpu = best_wall = float("inf")
     for _ in range(3):
         ctx.glClear(E.GL_COLOR_BUFFER_BIT)
@@ -66,6 +71,8 @@ def _measure(ctx, locations, draws: int, readback_every: int) -> tuple[float, fl
             x, y = i % SIZE_PX, (i // SIZE_PX) % SIZE_PX
             ctx.glUniform2f(offset, x * px, y * px)
             ctx.glUniform4f(colour, (i & 255) / 255.0, 0.5, 0.25, 1.0)
+            if subdata:
+                ctx.glBufferSubData(E.GL_ARRAY_BUFFER, 0, first.nbytes, first)
             ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
             if readback_every and i % readback_every == readback_every - 1:
                 ctx.glReadPixels(x, y, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
@@ -104,6 +111,9 @@ def run(draws: int = 400) -> list[tuple[str, float, str]]:
                  f"{draws} draws, wall {wall:.0f} us/draw"))
     cpu, wall = _measure(ctx, locations, draws, 8)
     rows.append(("tiny draw + 2 uniforms, 1-px glReadPixels each 8 (us CPU/draw)", cpu,
+                 f"{draws} draws, wall {wall:.0f} us/draw"))
+    cpu, wall = _measure(ctx, locations, draws, 0, subdata=True)
+    rows.append(("tiny draw + 2 uniforms after glBufferSubData of its VBO (us CPU/draw)", cpu,
                  f"{draws} draws, wall {wall:.0f} us/draw"))
     ctx.destroy()
     return rows

@@ -235,7 +235,9 @@ def test_invalidate_skips_depth_store_and_colour_load():
     assert (z == round(0.5 * 0xFFFFFF)).all()
 
 
-def test_buffer_subdata_on_a_busy_buffer_is_staged_and_ordered():
+def test_buffer_subdata_on_a_busy_buffer_is_shadowed_and_ordered():
+    """The draw recorded before the write reads the old bytes, the one after it the
+    new ones, in one render pass: the buffer got fresh memory (no flush, no GPU copy)."""
     ctx = context(16, 16)
     p = program(ctx, VS_POS, """#version 300 es
     precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
@@ -243,11 +245,66 @@ def test_buffer_subdata_on_a_busy_buffer_is_staged_and_ordered():
     vertices(ctx, p, np.vstack([left, left]), {"pos": (2, 0)}, 2)
     ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)                    # reads the buffer (batch not submitted)
+    submits = ctx.pipe.stats["submits"]
     right = left + np.array([1, 0], np.float32)
     ctx.glBufferSubData(ctx.GL_ARRAY_BUFFER, 0, right.nbytes, right)
-    assert ctx.pipe.stats["staged_uploads"] == 1
+    assert (ctx.pipe.stats["shadowed_uploads"], ctx.pipe.stats["staged_uploads"]) == (1, 0)
+    assert ctx.pipe.stats["submits"] == submits                 # the render batch was not flushed
     ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
     assert (ctx.read_pixels() == 255).all()                     # both halves: old data, then new
+    assert ctx.pipe.stats["submits"] == submits + 1             # one render pass for both draws
+
+
+def test_buffer_subdata_on_a_buffer_the_gpu_writes_is_staged_and_ordered():
+    """A buffer an unsubmitted copy writes is not shadowed (its bytes are not final on
+    the CPU): the write is staged and copied on the GPU after the copy."""
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    left = np.array([[-1, -1], [0, -1], [-1, 1], [0, -1], [0, 1], [-1, 1]], np.float32)
+    right = left + np.array([1, 0], np.float32)
+    vertices(ctx, p, np.vstack([left, left]), {"pos": (2, 0)}, 2)
+    (vbo,) = ctx.glGetIntegerv(ctx.GL_ARRAY_BUFFER_BINDING)
+    (src,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(ctx.GL_COPY_READ_BUFFER, src)
+    ctx.glBufferData(ctx.GL_COPY_READ_BUFFER, right.nbytes * 2, np.vstack([right, right]), ctx.GL_STATIC_DRAW)
+    ctx.glBindBuffer(ctx.GL_COPY_WRITE_BUFFER, vbo)
+    ctx.glCopyBufferSubData(ctx.GL_COPY_READ_BUFFER, ctx.GL_COPY_WRITE_BUFFER, 0, 0, right.nbytes * 2)
+    ctx.glBufferSubData(ctx.GL_ARRAY_BUFFER, 0, left.nbytes, left)    # after the copy: wins
+    assert (ctx.pipe.stats["shadowed_uploads"], ctx.pipe.stats["staged_uploads"]) == (0, 1)
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    got = ctx.read_pixels()
+    assert (got[:, :8] == 255).all() and (got[:, 8:] == 0).all()
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_buffer_subdata_on_a_persistently_mapped_busy_buffer_is_seen_through_the_map(whole):
+    """A buffer mapped with MAP_PERSISTENT_BIT keeps its memory (the client's pointer):
+    a write while a draw reads it is staged (or waits, when it replaces every byte),
+    and the map shows the new bytes."""
+    ctx = context(16, 16, api="gles31")
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    left = np.array([[-1, -1], [0, -1], [-1, 1], [0, -1], [0, 1], [-1, 1]], np.float32)
+    vertices(ctx, p, left, {"pos": (2, 0)}, 2)
+    flags = ctx.GL_MAP_READ_BIT | ctx.GL_MAP_WRITE_BIT | ctx.GL_MAP_PERSISTENT_BIT | ctx.GL_DYNAMIC_STORAGE_BIT
+    (vbo,) = ctx.glGenBuffers(1)
+    ctx.glBindBuffer(ctx.GL_ARRAY_BUFFER, vbo)
+    ctx.glBufferStorageEXT(ctx.GL_ARRAY_BUFFER, left.nbytes + (0 if whole else 4), None, flags)
+    ctx.glBufferSubData(ctx.GL_ARRAY_BUFFER, 0, left.nbytes, left)
+    ctx.glVertexAttribPointer(0, 2, ctx.GL_FLOAT, False, 8, 0)
+    view = ctx.glMapBufferRange(ctx.GL_ARRAY_BUFFER, 0, left.nbytes, flags & ~ctx.GL_DYNAMIC_STORAGE_BIT)
+    ctx.glFinish()
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)                    # reads the buffer (batch not submitted)
+    right = left + np.array([1, 0], np.float32)
+    ctx.glBufferSubData(ctx.GL_ARRAY_BUFFER, 0, right.nbytes, right)
+    assert (ctx.pipe.stats["shadowed_uploads"], ctx.pipe.stats["staged_uploads"]) == (0, 0 if whole else 1)
+    ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    assert (ctx.read_pixels() == 255).all()                     # old data, then new
+    assert ctx.glGetError() == ctx.GL_NO_ERROR
+    np.testing.assert_array_equal(np.frombuffer(view, np.float32).reshape(-1, 2), right)
 
 
 def test_fence_sync_objects_and_timestamps():
