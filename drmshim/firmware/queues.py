@@ -88,6 +88,8 @@ class _Ring:
     ops: deque = field(default_factory=deque)
     waited: dict = field(default_factory=lambda: {"render": -1, "compute": -1})
     thread: threading.Thread | None = None
+    cv: threading.Condition | None = None     # on the firmware's lock: this queue's thread waits on it
+    waiting: bool = False                     # its thread waits for a counter (a WAIT op)
 
 
 class Firmware:
@@ -110,10 +112,14 @@ class Firmware:
         self.executor = executor
         self.gpu_lock = None if getattr(executor, "concurrent", False) else gpu_lock
         self.listeners = listeners
-        self.cv = threading.Condition()
+        # one lock; each queue's thread sleeps on a condition of its own, so an event
+        # wakes only the threads it concerns (new ops: that queue; a counter: the
+        # queues waiting on one), and ``cv`` wakes the rest (drain, stop)
+        lock = threading.RLock()
+        self.cv = threading.Condition(lock)
         self.done = {"vertex": 0, "render": 0, "compute": 0}
         self.assigned = {"vertex": 0, "render": 0, "compute": 0}
-        self.rings = {n: _Ring(n) for n in QUEUE_NAMES}
+        self.rings = {n: _Ring(n, cv=threading.Condition(lock)) for n in QUEUE_NAMES}
         self.in_flight: list[FirmwareJob] = []
         self._jobs = 0
         self._stopping = False
@@ -135,6 +141,7 @@ class Firmware:
         """Queue every command of ``job`` on the firmware queues (returns at once)."""
         vertex, fragment, compute = self.rings["Vertex"], self.rings["Fragment"], self.rings["Compute"]
         with self.cv:
+            queued = {name: len(ring.ops) for name, ring in self.rings.items()}
             self._jobs += 1
             job.seq = self._jobs
             job.remaining = len(job.commands)
@@ -167,6 +174,9 @@ class Firmware:
                     compute.ops.append(_Op("RUN", command.name, job, half="compute", command=command,
                                            bumps=("compute",)))
             self._start_threads()
+            for name, ring in self.rings.items():
+                if len(ring.ops) != queued[name]:
+                    ring.cv.notify()
             self.cv.notify_all()
 
     # ----------------------------------------------------------- execution
@@ -197,20 +207,25 @@ class Firmware:
 
     def _loop(self, ring: _Ring) -> None:
         while True:
-            with self.cv:
-                self.cv.wait_for(lambda: ring.ops or self._stopping)
+            with ring.cv:
+                ring.cv.wait_for(lambda: ring.ops or self._stopping)
                 if not ring.ops:
                     return
                 op = ring.ops.popleft()
             self._emit(ring, op)
             if op.op == "WAIT":
-                with self.cv:
-                    self.cv.wait_for(lambda: self.done[op.counter] >= op.target)
+                with ring.cv:
+                    ring.waiting = True
+                    ring.cv.wait_for(lambda: self.done[op.counter] >= op.target)
+                    ring.waiting = False
                 continue
             self._run(op)
             with self.cv:
                 for counter in op.bumps:
                     self.done[counter] += 1
+                for other in self.rings.values():
+                    if other.waiting:
+                        other.cv.notify()
                 self.cv.notify_all()
             if op.half != "vertex":
                 self._command_done(op.job, op.command)
@@ -318,12 +333,18 @@ class Firmware:
         with self.cv:
             return self.cv.wait_for(lambda: not self.in_flight, timeout_s)
 
+    def _wake_all(self) -> None:
+        """(Under the lock.) Every thread re-checks what it waits for."""
+        for ring in self.rings.values():
+            ring.cv.notify()
+        self.cv.notify_all()
+
     def stop(self) -> None:
         """Drain, then end the firmware threads (waits for everything submitted)."""
         self.drain()
         with self.cv:
             self._stopping = True
-            self.cv.notify_all()
+            self._wake_all()
         for ring in self.rings.values():
             if ring.thread is not None and ring.thread is not threading.current_thread():
                 ring.thread.join()
@@ -338,7 +359,7 @@ class Firmware:
         drained = self.drain(timeout_s)
         with self.cv:
             self._stopping = True
-            self.cv.notify_all()
+            self._wake_all()
             run_now = self._live_threads == 0
             if not run_now:
                 self._idle_callbacks.append(on_idle)
