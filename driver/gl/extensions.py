@@ -162,6 +162,11 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_texture_rectangle", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_border_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
+    # GLSL before GL 2.0: handles are GL 2.0 names (features/shader_objects.py)
+    _x("GL_ARB_fragment_shader", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_shader_objects", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_shading_language_100", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_vertex_shader", _ANY, _N, _N, _N, DONE),
     # driver/gl/legacy/ext_dsa.py, its C marshalling driver/abi/marshal.py (the core commands');
     # tests/driver/gl/test_ext_direct_state_access.py, tests/driver/abi/c/ext_dsa.c
     _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, DONE),

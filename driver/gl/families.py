@@ -14,9 +14,9 @@ from driver.gl.features import install as install_features
 # for install_features.
 from driver.gl.features import (blend_advanced, debug_output, dsa, egl_image, ext_framebuffer_object,  # noqa: F401
                                 ext_transform_feedback, gl_spirv, gles1, gles_ext, indirect_parameters,
-                                internalformat_query, multibind, nv_primitive_restart, old_names, primitive_bounding_box,
-                                query_buffer, rasterizer, robustness, subroutines, texture_integer,
-                                texture_ops, transform_feedback_streams)
+                                internalformat_query, multibind, nv_primitive_restart, old_names,
+                                primitive_bounding_box, query_buffer, rasterizer, robustness, shader_objects,
+                                subroutines, texture_integer, texture_ops, transform_feedback_streams)
 from driver.gl.features.aliases import install_aliases
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin

@@ -591,3 +591,82 @@ def test_apple_packed_pixels(ctx):
     c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGB8, 1, 1, 0, E.GL_RGB, E.GL_UNSIGNED_SHORT_5_6_5, texel.tobytes())
     out = c.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)
     assert list(bytes(out)) == [255, 0, round(16 * 255 / 31), 255]
+
+
+# -- GL_ARB_shader_objects, GL_ARB_vertex_shader, GL_ARB_fragment_shader ---------------------------
+PROGRAM_OBJECT_ARB, SHADER_OBJECT_ARB, OBJECT_TYPE_ARB, OBJECT_SUBTYPE_ARB = 0x8B40, 0x8B48, 0x8B4E, 0x8B4F
+
+
+def test_arb_shader_objects_handles_draw(ctx):
+    c = ctx
+    for name in ("GL_ARB_shader_objects", "GL_ARB_vertex_shader", "GL_ARB_fragment_shader",
+                 "GL_ARB_shading_language_100"):
+        assert listed(c, name)
+    vs = c.glCreateShaderObjectARB(E.GL_VERTEX_SHADER)
+    fs = c.glCreateShaderObjectARB(E.GL_FRAGMENT_SHADER)
+    c.glShaderSourceARB(vs, 1, ["attribute vec4 pos; void main() { gl_Position = pos; }\n"], None)
+    c.glShaderSourceARB(fs, 1, ["uniform vec4 color; void main() { gl_FragColor = color; }\n"], None)
+    for s in (vs, fs):
+        c.glCompileShaderARB(s)
+        assert c.glGetObjectParameterivARB(s, E.GL_COMPILE_STATUS) == [1], c.glGetInfoLogARB(s)
+    assert c.glGetObjectParameterivARB(vs, OBJECT_TYPE_ARB) == [SHADER_OBJECT_ARB]
+    assert c.glGetObjectParameterivARB(fs, OBJECT_SUBTYPE_ARB) == [E.GL_FRAGMENT_SHADER]
+    assert c.glGetObjectParameterfvARB(fs, OBJECT_SUBTYPE_ARB) == [float(E.GL_FRAGMENT_SHADER)]
+    prog = c.glCreateProgramObjectARB()
+    assert c.glGetObjectParameterivARB(prog, OBJECT_TYPE_ARB) == [PROGRAM_OBJECT_ARB]
+    c.glAttachObjectARB(prog, vs)
+    c.glAttachObjectARB(prog, fs)
+    assert sorted(c.glGetAttachedObjectsARB(prog, 8)) == sorted([vs, fs])
+    assert c.glGetAttachedObjectsARB(prog, 1) in ([vs], [fs])
+    c.glBindAttribLocationARB(prog, 0, "pos")
+    c.glLinkProgramARB(prog)
+    assert c.glGetObjectParameterivARB(prog, E.GL_LINK_STATUS) == [1], c.glGetInfoLogARB(prog)
+    assert c.glGetObjectParameterivARB(prog, E.GL_ATTACHED_SHADERS) == [2]
+    assert c.glGetHandleARB(PROGRAM_OBJECT_ARB) == 0
+    c.glUseProgramObjectARB(prog)
+    assert c.glGetHandleARB(PROGRAM_OBJECT_ARB) == prog
+    loc = c.glGetUniformLocationARB(prog, "color")
+    c.glUniform4fARB(loc, 0.0, 1.0, 0.0, 1.0)
+    assert c.glGetUniformfvARB(prog, loc)[:4] == [0.0, 1.0, 0.0, 1.0]
+    pos = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    c.glVertexAttribPointerARB(0, 2, E.GL_FLOAT, False, 0, pos.tobytes())
+    c.glEnableVertexAttribArrayARB(0)
+    c.glDrawArrays(E.GL_TRIANGLE_FAN, 0, 4)
+    no_error(c)
+    assert (read(c) == GREEN).all()
+    # deleting either kind through the one command; a program in use is deleted when unused
+    c.glDeleteObjectARB(vs)
+    assert c.glGetObjectParameterivARB(vs, E.GL_DELETE_STATUS) == [1]       # still attached
+    c.glDeleteObjectARB(prog)
+    assert c.glGetObjectParameterivARB(prog, E.GL_DELETE_STATUS) == [1]     # still in use
+    c.glUseProgramObjectARB(0)
+    assert not c.glIsProgram(prog) and not c.glIsShader(vs)                 # both gone now
+    c.glDeleteObjectARB(0)
+    c.glDeleteObjectARB(12345)                                              # ignored, no error
+    no_error(c)
+
+
+def test_arb_shader_objects_errors(ctx):
+    c = ctx
+    sh = c.glCreateShaderObjectARB(E.GL_VERTEX_SHADER)
+    c.glShaderSourceARB(sh, 1, ["void main() { gl_Position = vec4(0.0) }\n"], None)   # no ';'
+    c.glCompileShaderARB(sh)
+    assert c.glGetObjectParameterivARB(sh, E.GL_COMPILE_STATUS) == [0]
+    log = c.glGetInfoLogARB(sh)
+    assert "error" in log and c.glGetObjectParameterivARB(sh, E.GL_INFO_LOG_LENGTH) == [len(log) + 1]
+    no_error(c)
+    c.glGetObjectParameterivARB(999, OBJECT_TYPE_ARB)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glGetInfoLogARB(999)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glGetHandleARB(E.GL_CURRENT_PROGRAM)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    c.glGetObjectParameterivARB(sh, E.GL_LINK_STATUS)           # a program's name on a shader
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    prog = c.glCreateProgramObjectARB()
+    c.glGetObjectParameterivARB(prog, OBJECT_SUBTYPE_ARB)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    c.glGetAttachedObjectsARB(sh, 4)                           # a shader is no container
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    assert c.glGetIntegerv(E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT) == [E.GL_DONT_CARE]
+    assert c.glGetString(E.GL_SHADING_LANGUAGE_VERSION)
