@@ -32,6 +32,13 @@ __all__ = ["TexImageExtraMixin"]
 _OES_MS_ARRAY = "GL_OES_texture_storage_multisample_2d_array"
 _ARB_MS_STORAGE = "GL_ARB_texture_storage_multisample"
 
+
+def _check_copy_internal_format(internalformat: int) -> None:
+    """GL 4.6 compatibility section 8.6: CopyTexImage takes TexImage's internal
+    formats except the legacy component counts 1, 2, 3 and 4 (INVALID_ENUM, as Mesa)."""
+    check(internalformat not in (1, 2, 3, 4), E.GL_INVALID_ENUM, "a component count is no copy format")
+
+
 class TexImageExtraMixin:
     def _compressed_formats(self) -> dict:
         """internal format -> (format info, block width px, block height px, bytes per block)."""
@@ -274,6 +281,7 @@ class TexImageExtraMixin:
     def glCopyTexImage2D(self, target, level, internalformat, x, y, width, height, border) -> None:
         tex_target, face = self._image_target(target, 2)
         check(level >= 0, E.GL_INVALID_VALUE)
+        _check_copy_internal_format(internalformat)
         info = lookup(internalformat)
         # GLES 1.1/2.0 name CopyTexImage2D's internal formats as enums: another is INVALID_ENUM there
         bad_value = E.GL_INVALID_ENUM if self.api.es and self.api.version < (3, 0) else E.GL_INVALID_VALUE
@@ -356,6 +364,7 @@ class TexImageExtraMixin:
         check(not self.api.es, E.GL_INVALID_OPERATION)
         check_enum(target, (E.GL_TEXTURE_1D,))
         check(level >= 0, E.GL_INVALID_VALUE)
+        _check_copy_internal_format(internalformat)
         info = lookup(internalformat)
         check(info is not None, E.GL_INVALID_VALUE, "bad internal format")
         if border:

@@ -155,3 +155,21 @@ def test_copy_into_a_level_without_a_miptree_keeps_the_pixels(core):
     core.glTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
     res = texture_resource(core, core.textures.get(t))
     assert bytes(res.levels[2][3]) == bytes([255, 0, 0, 255])
+
+
+def test_copy_tex_image_refuses_component_counts(compat):
+    """glTexImage2D takes the legacy internal formats 1-4 (component counts) in the
+    compatibility profile; glCopyTexImage1D/2D do not (GL 4.6 compatibility section
+    8.6; INVALID_ENUM as Mesa, piglit copyteximage): no image is defined."""
+    (t,) = compat.glGenTextures(1)
+    compat.glBindTexture(E.GL_TEXTURE_2D, t)
+    compat.glTexImage2D(E.GL_TEXTURE_2D, 0, 4, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    expect(compat, E.GL_NO_ERROR)
+    for n in (1, 2, 3, 4):
+        compat.glCopyTexImage2D(E.GL_TEXTURE_2D, 1, n, 0, 0, 1, 1, 0)
+        expect(compat, E.GL_INVALID_ENUM)
+        compat.glCopyTexImage1D(E.GL_TEXTURE_1D, 0, n, 0, 0, 4, 0)
+        expect(compat, E.GL_INVALID_ENUM)
+    assert compat.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 1, E.GL_TEXTURE_WIDTH) == [0]
+    compat.glCopyTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA, 0, 0, 1, 1, 0)
+    expect(compat, E.GL_NO_ERROR)
