@@ -162,6 +162,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_texture_rectangle", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_border_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
+    # LATC2's blocks under ATI's name (formats.py; compatibility contexts, as LATC)
+    _x("GL_ATI_texture_compression_3dc", _ANY, _N, _N, _N, DONE),
+    # ARB_texture_buffer_object's API; its GLSL side is EXT_gpu_shader4's texelFetchBuffer
+    _x("GL_EXT_texture_buffer_object", _ANY, _N, _N, _N, DONE),
     # GLSL before GL 2.0: handles are GL 2.0 names (features/shader_objects.py)
     _x("GL_ARB_fragment_shader", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_shader_objects", _ANY, _N, _N, _N, DONE),

@@ -670,3 +670,55 @@ def test_arb_shader_objects_errors(ctx):
     assert c.glGetError() == E.GL_INVALID_OPERATION
     assert c.glGetIntegerv(E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT) == [E.GL_DONT_CARE]
     assert c.glGetString(E.GL_SHADING_LANGUAGE_VERSION)
+
+
+# -- GL_ATI_texture_compression_3dc ---------------------------------------------------------------
+def test_ati_texture_compression_3dc_blocks(ctx):
+    c = ctx
+    assert listed(c, "GL_ATI_texture_compression_3dc")
+    fmt = 0x8837                                       # COMPRESSED_LUMINANCE_ALPHA_3DC_ATI
+    # two BC4 blocks: luminance (endpoints 255, 0; every index 0 -> 255), then alpha
+    # (endpoints 10, 99; every 3-bit index 1 -> the second endpoint, 99)
+    block = bytes([255, 0, 0, 0, 0, 0, 0, 0]) + bytes([10, 99, 0x49, 0x92, 0x24, 0x49, 0x92, 0x24])
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    c.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 4, 4, 0, len(block), block)
+    no_error(c)
+    assert c.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_COMPRESSED_IMAGE_SIZE) == [16]
+    assert c.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_INTERNAL_FORMAT) == [fmt]
+    la = np.frombuffer(bytes(c.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE)),
+                       np.uint8).reshape(16, 2)
+    assert (la == [255, 99]).all()
+    assert bytes(c.glGetCompressedTexImage(E.GL_TEXTURE_2D, 0)) == block
+    # uncompressed data is compressed on upload: two flat halves survive exactly
+    img = np.zeros((8, 8, 4), np.uint8)
+    img[..., 0], img[..., 3], img[:, 4:, 0] = 200, 50, 20
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 8, 8, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, img.tobytes())
+    la = np.frombuffer(bytes(c.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_LUMINANCE_ALPHA, E.GL_UNSIGNED_BYTE)),
+                       np.uint8).reshape(8, 8, 2)
+    assert (la[:, :4] == [200, 50]).all() and (la[:, 4:] == [20, 50]).all()
+    no_error(c)
+
+
+# -- GL_EXT_texture_buffer_object -----------------------------------------------------------------
+def test_ext_texture_buffer_object_with_gpu_shader4(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_texture_buffer_object")
+    data = np.array([[0, 0, 0, 0], [10, 200, 30, 255]], np.uint8)
+    buf, tex = c.glGenBuffers(1)[0], c.glGenTextures(1)[0]
+    c.glBindBuffer(E.GL_TEXTURE_BUFFER, buf)
+    c.glBufferData(E.GL_TEXTURE_BUFFER, data.nbytes, data.tobytes(), E.GL_STATIC_DRAW)
+    c.glBindTexture(E.GL_TEXTURE_BUFFER, tex)
+    c.glTexBufferEXT(E.GL_TEXTURE_BUFFER, E.GL_RGBA8, buf)
+    assert c.glGetIntegerv(E.GL_TEXTURE_BUFFER_DATA_STORE_BINDING) == [buf]
+    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(fs, 1, ["#version 120\n#extension GL_EXT_gpu_shader4 : require\n"
+                             "uniform samplerBuffer s;\n"
+                             "void main() { gl_FragColor = texelFetchBuffer(s, 1); }\n"], None)
+    c.glCompileShader(fs)
+    assert c.glGetShaderiv(fs, E.GL_COMPILE_STATUS) == [1], c.glGetShaderInfoLog(fs)
+    prog = c.glCreateProgram()
+    c.glAttachShader(prog, fs)
+    c.glLinkProgram(prog)
+    c.glUseProgram(prog)
+    quad(c)
+    assert (read(c) == [10, 200, 30, 255]).all()
