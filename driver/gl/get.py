@@ -193,7 +193,7 @@ class GetMixin:
             })
         if not api.es:
             t.update({
-                E.GL_POLYGON_MODE: lambda c: (c.state.raster.polygon_mode, c.state.raster.polygon_mode),
+                E.GL_POLYGON_MODE: lambda c: (c.state.raster.polygon_mode, c.state.raster.polygon_mode_back),
                 E.GL_POINT_SIZE: lambda c: c.state.raster.point_size,
                 E.GL_LOGIC_OP_MODE: lambda c: c.state.color_buffer.logic_op,
                 E.GL_PROVOKING_VERTEX: lambda c: c.state.raster.provoking_vertex,

@@ -187,7 +187,6 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
     `colour_clamps`: glClampColor's (vertex, fragment) clamps for the framebuffer
     (driver.gl.color_clamp)."""
     cull = E.GL_CULL_FACE in s.enabled
-    fill = _FILL[s.polygon_mode]
     return RasterizerState(
         flatshade=getattr(s, "flat_shading", False),
         flatshade_first=s.provoking_vertex == E.GL_FIRST_VERTEX_CONVENTION,
@@ -197,7 +196,7 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
         front_ccw=(s.front_face == E.GL_CCW) != (s.clip_origin == E.GL_UPPER_LEFT),
         clip_halfz=s.clip_depth_mode == E.GL_ZERO_TO_ONE,
         cull_face=_FACES[s.cull_face] if cull else PipeFace.NONE,
-        fill_front=fill, fill_back=fill,
+        fill_front=_FILL[s.polygon_mode], fill_back=_FILL[s.polygon_mode_back],
         offset_tri=E.GL_POLYGON_OFFSET_FILL in s.enabled,
         offset_line=E.GL_POLYGON_OFFSET_LINE in s.enabled,
         offset_point=E.GL_POLYGON_OFFSET_POINT in s.enabled,

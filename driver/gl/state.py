@@ -258,7 +258,8 @@ class RasterState(StateGroup):
     two-sided colour and point size, set before each compatibility draw)."""
     cull_face: int = E.GL_BACK
     front_face: int = E.GL_CCW
-    polygon_mode: int = E.GL_FILL
+    polygon_mode: int = E.GL_FILL         # the front faces' (GL 2.1 section 3.5.4: each face has its own)
+    polygon_mode_back: int = E.GL_FILL
     polygon_offset_factor: float = 0.0
     polygon_offset_units: float = 0.0
     polygon_offset_clamp: float = 0.0     # ARB_polygon_offset_clamp (0: no clamp)
@@ -641,7 +642,10 @@ class StateMixin:
         # GL 4.6 section 14.6.4: face must be FRONT_AND_BACK in the core profile
         check_enum(face, {E.GL_FRONT_AND_BACK} if self.api.core else FACES)
         check_enum(mode, (E.GL_POINT, E.GL_LINE, E.GL_FILL))
-        self.state.polygon_mode = mode
+        if face != E.GL_BACK:
+            self.state.polygon_mode = mode
+        if face != E.GL_FRONT:
+            self.state.polygon_mode_back = mode
 
     def glLineWidth(self, width: float) -> None:
         check(width > 0, E.GL_INVALID_VALUE, "line width must be positive")

@@ -66,7 +66,6 @@ class GetLegacyMixin:
         L = lambda c: c.legacy    # noqa: E731
         t.update({
             # lighting (table 6.11-6.13)
-            E.GL_POLYGON_MODE: lambda c: (c.state.polygon_mode, L(c).polygon_mode_back),
             E.GL_LIGHT_MODEL_AMBIENT: lambda c: L(c).light_model_ambient,
             E.GL_LIGHT_MODEL_LOCAL_VIEWER: lambda c: L(c).local_viewer,
             E.GL_LIGHT_MODEL_TWO_SIDE: lambda c: L(c).two_side,

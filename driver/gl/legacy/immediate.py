@@ -104,8 +104,11 @@ class ImmediateMixin:
         pos, col, sec, nrm, tcs, fog, edge = zip(*verts)
         arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos), (E.GL_COLOR_ARRAY, 0): _column(col),
                   (E.GL_SECONDARY_COLOR_ARRAY, 0): _column(sec)[:, :3], (E.GL_NORMAL_ARRAY, 0): _column(nrm),
-                  (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1),
-                  (E.GL_EDGE_FLAG_ARRAY, 0): np.asarray(edge, np.float32).reshape(-1, 1)}
+                  (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1)}
+        # edge flags only when one is false (or the current one is, which a draw
+        # without the array would take): all true is what the GPU's rasterizer draws
+        if not all(edge) or not self.legacy.edge_flag:
+            arrays[(E.GL_EDGE_FLAG_ARRAY, 0)] = np.asarray(edge, np.float32).reshape(-1, 1)
         # generic attribute 0 aliases the vertex position (GL 4.6 compatibility section
         # 10.2): a program's attribute bound at location 0 reads glVertex's values
         arrays[("generic", 0)] = arrays[(E.GL_VERTEX_ARRAY, 0)]

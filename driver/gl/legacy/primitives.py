@@ -53,7 +53,7 @@ def topology_name(mode: int) -> str:
 def polygon_modes(ctx) -> tuple[int, int]:
     """(front, back) polygon modes of a compatibility context (GL 2.1 section 3.5.4:
     each face has its own; the front one is the rasterizer state's)."""
-    return ctx.state.polygon_mode, ctx.legacy.polygon_mode_back
+    return ctx.state.polygon_mode, ctx.state.polygon_mode_back
 
 
 def provoking_column(mode: int) -> int:
@@ -89,11 +89,43 @@ class PrimitiveMixin:
         if not self.api.compat or self._rewriting:
             return False
         s = self.state
-        if polygon_modes(self) != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+        if E.GL_TRIANGLES <= mode <= E.GL_POLYGON and self._outlines_here(mode):
             return True
         if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
             return True
         return E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES
+
+    def _outlines_here(self, mode: int) -> bool:
+        """Whether polygon modes must be applied here rather than by the GPU's
+        rasterizer, which decides each triangle's face from the positions the
+        program's stages produced and draws the face's mode (its three edges or
+        corners): here for what a triangle does not carry -- the outline of a
+        quad or polygon without its diagonals, edge flags, stippled edges, a
+        polygon stipple that must skip the lines of the other face, and
+        corners drawn as point sprites or with a size per vertex (the
+        rasterizer gives a polygon's corners the point size of its state)."""
+        modes = polygon_modes(self)
+        if modes == (E.GL_FILL, E.GL_FILL):
+            return False
+        if mode in _POLYGONAL or (mode == E.GL_TRIANGLES and self._edge_flags_set()):
+            return True
+        enabled = self.state.enabled
+        return (E.GL_LINE_STIPPLE in enabled and E.GL_LINE in modes) or \
+            (E.GL_POLYGON_STIPPLE in enabled and E.GL_FILL in modes) or \
+            (E.GL_POINT in modes and self._points_sized_per_vertex())
+
+    def _points_sized_per_vertex(self) -> bool:
+        """Point sprites, a program's point size or the fixed-function point
+        attenuation."""
+        p, enabled = self.legacy.point, self.state.enabled
+        return E.GL_POINT_SPRITE in enabled or E.GL_PROGRAM_POINT_SIZE in enabled or \
+            p.attenuation != (1.0, 0.0, 0.0) or not p.size_min <= self.state.point_size <= p.size_max
+
+    def _edge_flags_set(self) -> bool:
+        """Whether an edge flag may be false: the edge flag array enabled, or
+        the current edge flag false."""
+        entry = self.vao.legacy.get((E.GL_EDGE_FLAG_ARRAY, 0))
+        return (entry is not None and entry[0].enabled) or not self.legacy.edge_flag
 
     @extends
     def _draw_arrays(self, core, mode, first, count, instances, base_instance) -> None:
@@ -147,7 +179,7 @@ class PrimitiveMixin:
     def _draw_rewritten(self, mode: int, ids: np.ndarray, instances: int) -> None:
         """Draw vertices `ids` as primitive `mode` with the rules above."""
         s = self.state
-        if polygon_modes(self) != (E.GL_FILL, E.GL_FILL) and E.GL_TRIANGLES <= mode <= E.GL_POLYGON:
+        if E.GL_TRIANGLES <= mode <= E.GL_POLYGON and self._outlines_here(mode):
             for pmode, local, provoking in self._polygon_outlines(mode, ids):
                 self._draw_local(pmode, ids, local, instances, culled=True, provoking=provoking)
             return
@@ -187,28 +219,18 @@ class PrimitiveMixin:
             return
         if culled and mode == E.GL_TRIANGLES:
             s = self.state
-            saved = s.polygon_mode, set(s.enabled)
-            s.polygon_mode = E.GL_FILL
+            saved = s.polygon_mode, s.polygon_mode_back, set(s.enabled)
+            s.polygon_mode = s.polygon_mode_back = E.GL_FILL
             s.enabled.discard(E.GL_CULL_FACE)
             try:
                 self._draw_indexed(mode, ids[local], instances)
             finally:
-                s.polygon_mode = saved[0]
+                s.polygon_mode, s.polygon_mode_back = saved[:2]
                 s.enabled.clear()
-                s.enabled.update(saved[1])
+                s.enabled.update(saved[2])
             return
         self._draw_indexed(mode, ids[local], instances)
 
-
-    @extends
-    def glPolygonMode(self, core, face, mode) -> None:
-        """GL 2.1 section 3.5.4: front and back faces have their own mode."""
-        if not self.api.compat:
-            return core(face, mode)
-        front, back = polygon_modes(self)
-        core(face, mode)
-        self.state.polygon_mode = mode if face in (E.GL_FRONT, E.GL_FRONT_AND_BACK) else front
-        self.legacy.polygon_mode_back = mode if face in (E.GL_BACK, E.GL_FRONT_AND_BACK) else back
 
     def _draw_indexed(self, mode: int, ids: np.ndarray, instances: int) -> None:
         """The pipe's indexed draw of `ids` (client uint32 indices; the element

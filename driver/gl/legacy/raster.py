@@ -225,19 +225,19 @@ class RasterMixin:
                 ls.uniform_storage.write(u.offset_B, pack_values(v, "f"))
         s = self.state
         saved = (self.current_program, self.texture_units[PIXEL_UNIT].get(E.GL_TEXTURE_2D), s.polygon_mode,
-                 set(s.enabled), self.sampler_units[PIXEL_UNIT], self.legacy.polygon_mode_back, s.viewport)
+                 set(s.enabled), self.sampler_units[PIXEL_UNIT], s.polygon_mode_back, s.viewport)
         s.viewport = (vx, vy, vw, vh)
         self.current_program = prog
         self.texture_units[PIXEL_UNIT][E.GL_TEXTURE_2D] = tex
         self.sampler_units[PIXEL_UNIT] = None
-        s.polygon_mode = self.legacy.polygon_mode_back = E.GL_FILL
+        s.polygon_mode = s.polygon_mode_back = E.GL_FILL
         s.enabled -= {E.GL_CULL_FACE, E.GL_POLYGON_STIPPLE, E.GL_POLYGON_OFFSET_FILL,
                       *(E.GL_CLIP_DISTANCE0 + i for i in range(8))}
         try:
             self._draw_temporary_arrays(E.GL_TRIANGLE_FAN, arrays, 4)
         finally:
             (self.current_program, bound, s.polygon_mode, s.enabled, self.sampler_units[PIXEL_UNIT],
-             self.legacy.polygon_mode_back, s.viewport) = saved
+             s.polygon_mode_back, s.viewport) = saved
             if bound is None:
                 self.texture_units[PIXEL_UNIT].pop(E.GL_TEXTURE_2D, None)
             else:

@@ -157,7 +157,6 @@ class LegacyState:
     accum_clear: tuple = (0.0, 0.0, 0.0, 0.0)
     index_clear: float = 0.0
     render_mode: int = E.GL_RENDER
-    polygon_mode_back: int = E.GL_FILL       # the front mode is driver.gl's polygon_mode
     perspective_hint: int = E.GL_DONT_CARE
 
     @property

@@ -1,0 +1,114 @@
+"""Polygon modes and culling in a compatibility context with a GLSL program that
+does not compute ftransform(): the side a polygon faces is the side of the
+positions the program's stages produced (GL 2.1 section 3.5.1: the area of the
+polygon in window coordinates), not of the fixed-function transform of the
+vertex arrays.
+
+The vertex shader mirrors x (clip x = -object x), so a triangle counter-clockwise
+in object coordinates is clockwise in the window. Window 32 x 32, identity
+matrices: NDC x maps to column (x + 1) * 16, y to row (y + 1) * 16.
+
+- triangle A, object (0.1, -0.8) (0.9, -0.8) (0.9, 0.8), counter-clockwise:
+  in the window (-0.1, -0.8) (-0.9, -0.8) (-0.9, 0.8), columns 1.6..14.4, clockwise,
+  a back face;
+- triangle B, object (-0.9, -0.8) (-0.9, 0.8) (-0.1, -0.8), clockwise: in the
+  window (0.9, -0.8) (0.9, 0.8) (0.1, -0.8), columns 17.6..30.4, counter-clockwise,
+  a front face.
+
+Under the fixed-function transform A would be the front face and B the back
+face, so every expectation below is the other way round there."""
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+from tests.driver.agx import glhelp
+
+N = 32
+VS = """#version 120
+void main() {
+    gl_Position = vec4(-gl_Vertex.x, gl_Vertex.y, 0.0, 1.0);
+    gl_FrontColor = vec4(1.0);
+    gl_BackColor = vec4(1.0);
+}
+"""
+FS = "#version 120\nvoid main() { gl_FragColor = gl_Color; }\n"
+A = [(0.1, -0.8), (0.9, -0.8), (0.9, 0.8)]
+B = [(-0.9, -0.8), (-0.9, 0.8), (-0.1, -0.8)]
+
+
+def _draw(ctx, how: str, vertices) -> None:
+    v = np.asarray(vertices, np.float32)
+    if how == "begin":
+        ctx.glBegin(E.GL_TRIANGLES)
+        for p in v:
+            ctx.glVertex2f(*p)
+        ctx.glEnd()
+        return
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, E.GL_FLOAT, 0, v)
+    if how == "arrays":
+        ctx.glDrawArrays(E.GL_TRIANGLES, 0, len(v))
+    else:
+        ctx.glDrawElements(E.GL_TRIANGLES, len(v), E.GL_UNSIGNED_BYTE, np.arange(len(v), dtype=np.uint8))
+    ctx.glDisableClientState(E.GL_VERTEX_ARRAY)
+
+
+def _image(setup, how: str = "arrays") -> np.ndarray:
+    ctx = driver.Context(api="compat", width=N, height=N)
+    glhelp.program(ctx, VS, FS)
+    setup(ctx)
+    _draw(ctx, how, A + B)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    return (ctx.read_pixels()[..., :3] > 0).any(-1)
+
+
+def _interior(lit, cx, cy):
+    """Whether the 3 x 3 pixels around NDC (cx, cy) are all lit / any lit."""
+    c, r = int((cx + 1) * N / 2), int((cy + 1) * N / 2)
+    block = lit[r - 1:r + 2, c - 1:c + 2]
+    return block.all(), block.any()
+
+
+@pytest.mark.parametrize("how", ["begin", "arrays", "elements"])
+def test_front_line_back_fill_follow_the_programs_mirror(how):
+    """FRONT LINE / BACK FILL: A (a back face in the window) is filled, B (a front
+    face) is its three edges with an empty inside."""
+    def setup(ctx):
+        ctx.glPolygonMode(E.GL_FRONT, E.GL_LINE)
+        ctx.glPolygonMode(E.GL_BACK, E.GL_FILL)
+
+    lit = _image(setup, how)
+    assert _interior(lit, -0.65, -0.3)[0]                  # A's inside (centroid -0.63, -0.27)
+    assert not _interior(lit, 0.63, -0.27)[1]              # B's inside empty
+    col_b = int(0.9 * 16 + 16)                             # B's vertical edge at x = 0.9: column 30
+    assert lit[4:28, col_b].sum() >= 20
+    row_b = int(-0.8 * 16 + 16)                            # both bottom edges at y = -0.8: row 3
+    assert lit[row_b, 19:30].sum() >= 9
+
+
+def test_culling_the_back_faces_keeps_the_mirrored_front():
+    """Back faces culled, both modes LINE: only B's outline (A is the culled back
+    face); its inside stays empty."""
+    def setup(ctx):
+        ctx.glPolygonMode(E.GL_FRONT_AND_BACK, E.GL_LINE)
+        ctx.glEnable(E.GL_CULL_FACE)
+
+    lit = _image(setup)
+    assert not lit[:, :16].any()                           # A culled
+    assert lit[4:28, 30].sum() >= 20 and not _interior(lit, 0.63, -0.27)[1]
+
+
+def test_front_point_back_line_after_the_mirror():
+    """FRONT POINT / BACK LINE: B's three corners only (columns 17 and 30), A
+    outlined (its vertical edge at x = -0.9, column 1)."""
+    def setup(ctx):
+        ctx.glPolygonMode(E.GL_FRONT, E.GL_POINT)
+        ctx.glPolygonMode(E.GL_BACK, E.GL_LINE)
+
+    lit = _image(setup)
+    right = np.argwhere(lit[:, 16:])
+    assert 1 <= len(right) <= 3
+    assert set((right[:, 1] + 16).tolist()) <= {17, 30}
+    assert lit[4:28, 1].sum() >= 20 and not _interior(lit, -0.65, -0.3)[1]
