@@ -41,7 +41,9 @@ Fragment shaders
   inputs (the varying's ``sampling``).
 - gl_FragCoord.xy = pixel_x/pixel_y + 0.5; .z = cf1, .w = cf0 (both linear).
 - gl_PointCoord: ``iter.linear`` of the two cf registers from ``point_coord_cf``
-  (after every varying), which the driver binds to the POINT_COORD source.
+  (after every varying), which the driver binds to the POINT_COORD source; the
+  line stipple counter (``load_line_stipple``) likewise from ``line_stipple_cf``,
+  bound to LINE_STIPPLE.
 - Colour outputs are ``st_tile`` as the lowering chose (``store_tile``); depth
   is ``zs_emit``, the sample mask ``sample_mask``; ``discard`` kills lanes.
 
@@ -146,6 +148,7 @@ class CompiledShader:
     local_size: tuple | None = None
     cf_count: int = 0           # fragment: coefficient registers read
     point_coord_cf: int | None = None   # fragment: first of the two cf registers of gl_PointCoord (source POINT_COORD)
+    line_stipple_cf: int | None = None  # fragment: the cf register of the line stipple counter (source LINE_STIPPLE)
     vertex_outputs: int = 0     # vertex: st_var words
     attributes: list = field(default_factory=list)      # vertex: attribute locations fetched
     reads_tile: bool = False

@@ -101,6 +101,7 @@ class Selector:
         self.varyings = list(getattr(io, "varyings", [])) if io else []
         self.varying_sampling = {v.slot: getattr(v, "sampling", "center") for v in self.varyings}
         self.point_coord_cf = None
+        self.line_stipple_cf = None
 
     # ------------------------------------------------------------ helpers
     def _count_uses(self) -> dict:
@@ -906,15 +907,32 @@ class Selector:
         """gl_PointCoord: a linear plane pair after every varying's registers
         (``CompiledShader.point_coord_cf``; the driver binds source POINT_COORD there)."""
         if self.point_coord_cf is None:
-            top = Z_CF + 1
-            for v in self.varyings:
-                top = max(top, v.index + v.components * v.locations)
-            from compiler.ir.core import walk_instrs
-            for ins in walk_instrs(self.shader.main.body):
-                if isinstance(ins, Intrinsic) and ins.name == "load_input":
-                    top = max(top, ins.indices.get("base", 0) + 4)
-            self.point_coord_cf = top
+            self.point_coord_cf = self._cf_after_varyings()
         return self._iter(self.point_coord_cf, 2, 32, "noperspective")
+
+    def in_load_line_stipple(self, i):
+        """A line's stipple counter: a linear plane after every varying's registers
+        and gl_PointCoord's (``CompiledShader.line_stipple_cf``; the driver binds
+        source LINE_STIPPLE there)."""
+        if self.line_stipple_cf is None:
+            self.line_stipple_cf = self._cf_after_varyings()
+        return self._iter(self.line_stipple_cf, 1, 32, "noperspective")
+
+    def _cf_after_varyings(self) -> int:
+        """The first coefficient register after every varying's and the sources
+        already placed there (gl_PointCoord's pair, the stipple counter)."""
+        top = Z_CF + 1
+        for v in self.varyings:
+            top = max(top, v.index + v.components * v.locations)
+        from compiler.ir.core import walk_instrs
+        for ins in walk_instrs(self.shader.main.body):
+            if isinstance(ins, Intrinsic) and ins.name == "load_input":
+                top = max(top, ins.indices.get("base", 0) + 4)
+        if self.point_coord_cf is not None:
+            top = max(top, self.point_coord_cf + 2)
+        if self.line_stipple_cf is not None:
+            top = max(top, self.line_stipple_cf + 1)
+        return top
 
     def in_load_base_vertex(self, i):
         return [self.preloaded["load_base_vertex"]]

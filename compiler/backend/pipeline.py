@@ -151,6 +151,7 @@ def _compile_ir(shader, info, max_regs, source, promote, pressure_schedule, peep
         uniform_words=uniform_words, uniforms=sorted(sel.layout.slots.values(), key=lambda s: s.index),
         scratch_B=scratch, local_memory_B=int(sinfo.get("shared_size_B", 0)),
         local_size=tuple(local) if local else None, cf_count=sel.cf_max, point_coord_cf=sel.point_coord_cf,
+        line_stipple_cf=sel.line_stipple_cf,
         vertex_outputs=int(sinfo.get("vertex_outputs", 0)), attributes=sorted(sel.attributes), info=info,
         **sel.flags)
     result.compile_time_s = time.perf_counter() - t0

@@ -120,6 +120,7 @@ _sysval("load_frag_coord", 4, 32)
 _sysval("load_front_face", 1, 1)
 _sysval("load_helper_invocation", 1, 1)
 _sysval("load_point_coord", 2, 32)
+_sysval("load_line_stipple", 1, 32)        # a line's stipple counter (source LINE_STIPPLE); -1 off lines
 _sysval("load_sample_id", 1, 32)
 _sysval("load_sample_pos", 2, 32)
 _sysval("load_sample_mask_in", 1, 32)

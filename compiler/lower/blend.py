@@ -13,7 +13,10 @@ blending). For each render target i the epilogue
    ``key["samples"]``) and alpha-to-one, on target 0's alpha; before them, with
    ``key["line_smooth"]`` (antialiased lines), every floating-point colour's alpha
    is multiplied by the fragment's coverage, ``clamp(min(u0, u1), 0, 1)`` of the
-   distances the rasteriser gives through ``load_point_coord``;
+   distances the rasteriser gives through ``load_point_coord``; with
+   ``key["line_stipple"]`` = (factor, pattern), the fragments of a line whose
+   pattern bit is clear are discarded (the counter is the rasteriser's,
+   ``load_line_stipple``);
 3. blends with the tile buffer's current value (``load_tile``): every GL factor
    (zero, one, src/dst colour and alpha and their one_minus forms,
    src_alpha_saturate, constant colour/alpha and one_minus forms, the constant
@@ -172,6 +175,16 @@ def fragment_outputs(io, L) -> None:
         if elem is not None:
             d = b.deref_array(d, elem)
         return b.load_deref(d), t
+
+    stipple = io.k("line_stipple", None)
+    if stipple:
+        # GL 2.1 section 3.5.2: the fragment with stipple counter s is drawn when bit
+        # (s / factor) mod 16 of the pattern is set (the counter comes from the rasteriser)
+        factor, pattern = stipple
+        s = b.intrinsic("load_line_stipple", bit_size=32)
+        step = b.udiv(b.f2u32(b.fmax(s, b.fimm(0.0))), b.iimm(int(factor)))
+        bit = b.iand(b.ushr(b.iimm(int(pattern)), b.iand(step, b.iimm(15))), b.iimm(1))
+        b.discard_if(b.bcsel(b.fge(s, b.fimm(0.0)), b.ieq(bit, b.iimm(0)), b.bimm(False)))
 
     if io.k("line_smooth", False):
         # GL 4.6 section 14.5.1.2: an antialiased line's coverage multiplies the fragment's alpha

@@ -228,6 +228,7 @@ def compile_variant(state, key) -> AgxShader:
     elif stage == "fragment":
         shader.cf_count = max(c.cf_count, 2)
         shader.info["point_coord_cf"] = getattr(c, "point_coord_cf", None)
+        shader.info["line_stipple_cf"] = getattr(c, "line_stipple_cf", None)
         shader.info["line_smooth"] = bool(full_key.get("line_smooth", False))    # the PPP's line_smooth
     return shader
 
@@ -279,6 +280,9 @@ def link_fragment_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool = Fals
     pc = fs.info.get("point_coord_cf")
     if pc is not None:
         out.append(CFBinding(0, pc, 2, "LINEAR", "POINT_COORD"))
+    stipple = fs.info.get("line_stipple_cf")
+    if stipple is not None:
+        out.append(CFBinding(0, stipple, 1, "LINEAR", "LINE_STIPPLE"))
     if fsi is None:
         return tuple(out)
     for v in fsi.varyings:

@@ -891,12 +891,24 @@ def _smooth_lines(ctx, mode) -> bool:
     r = ctx.rast
     if not r.line_smooth or ((ctx.fb.samples or 1) > 1 and r.multisample):
         return False
+    vertices = _vertices(mode)
+    return vertices == 2 or (vertices not in (None, 1) and r.fill_front == PipePolygonMode.LINE
+                             and r.fill_back == PipePolygonMode.LINE)
+
+
+def _vertices(mode) -> int | None:
+    """Vertices of each primitive of a pipe topology (adjacency: its base's), from
+    ``uapi.topology``; None for a mode it lacks."""
     t = topology.TOPOLOGIES.get(mode.name.lower())
     if t is None:
-        return False
-    vertices = topology.TOPOLOGIES[t.base].vertices if t.base else t.vertices   # adjacency: its base
-    return vertices == 2 or (vertices != 1 and r.fill_front == PipePolygonMode.LINE
-                             and r.fill_back == PipePolygonMode.LINE)
+        return None
+    return topology.TOPOLOGIES[t.base].vertices if t.base else t.vertices
+
+
+def _line_topology(mode) -> bool:
+    """Every primitive of the draw is a line segment (lists, strips, loops and their
+    adjacency forms)."""
+    return _vertices(mode) == 2
 
 
 def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_record=None) -> None:
@@ -912,6 +924,10 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         fkey = fkey.replace(primitive_id_varying=True)
     if _smooth_lines(ctx, mode):
         fkey = fkey.replace(line_smooth=True)
+    if ctx.rast.line_stipple_enable and _line_topology(mode):
+        # GL 2.1 section 3.5.2: the fragment stage drops what the pattern leaves out, by the
+        # counter the PPP gives each line (CoefficientSource.LINE_STIPPLE)
+        fkey = fkey.replace(line_stipple=(ctx.rast.line_stipple_factor + 1, ctx.rast.line_stipple_pattern))
     if fs_cso is not None and (fs_cso.state.info or {}).get("frag_coord_origin_upper_left"):
         fkey = fkey.replace(frag_coord_height=ctx.fb.height_px)     # layout(origin_upper_left) gl_FragCoord
     fs = fs_cso.variant(_robust(ctx, fkey)) if fs_cso is not None else None

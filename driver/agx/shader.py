@@ -46,7 +46,7 @@ class CFBinding:
     base_cf: int
     components: int = 1
     shade_model: str = "PERSPECTIVE"    # FLAT, LINEAR, PERSPECTIVE
-    source: str = "VARYING"             # VARYING, FRAGCOORD_Z, POINT_COORD, PRIMITIVE_ID
+    source: str = "VARYING"             # a uapi.packets.CoefficientSource name
 
 
 @dataclass

@@ -276,6 +276,9 @@ class RasterizerState:
     point_quad_rasterization: bool = False
     line_width: float = 1.0
     line_smooth: bool = False
+    line_stipple_enable: bool = False
+    line_stipple_factor: int = 0       # GL's repeat factor - 1, as Gallium's
+    line_stipple_pattern: int = 0xFFFF
     multisample: bool = True
     half_pixel_center: bool = True
     bottom_edge_rule: bool = False

@@ -264,6 +264,7 @@ class RasterState(StateGroup):
     polygon_offset_units: float = 0.0
     polygon_offset_clamp: float = 0.0     # ARB_polygon_offset_clamp (0: no clamp)
     line_width: float = 1.0
+    line_stipple: tuple = (1, 0xFFFF)     # glLineStipple's factor, pattern (compatibility)
     point_size: float = 1.0
     point_fade_threshold: float = 1.0
     point_sprite_origin: int = E.GL_UPPER_LEFT

@@ -209,6 +209,7 @@ class CoefficientSource(IntEnum):
     FRAGCOORD_Z = 1
     POINT_COORD = 2
     PRIMITIVE_ID = 3
+    LINE_STIPPLE = 4    # a line's stipple counter (PPP: drmshim/gpu/pipeline/ppp.py); -1 off lines
 
 
 class VisibilityMode(IntEnum):

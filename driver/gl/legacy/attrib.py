@@ -25,7 +25,7 @@ ATTRIB_GROUPS = {
     E.GL_CURRENT_BIT: ((), ("raster", "edge_flag", "fog_coord", "index", "current_color",
                             "current_secondary_color", "current_normal", "current_texcoords"), (), ()),
     E.GL_POINT_BIT: (("point_size",), ("point",), (), (E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE)),
-    E.GL_LINE_BIT: (("line_width",), ("line_stipple",), (), (E.GL_LINE_SMOOTH, E.GL_LINE_STIPPLE)),
+    E.GL_LINE_BIT: (("line_width", "line_stipple"), (), (), (E.GL_LINE_SMOOTH, E.GL_LINE_STIPPLE)),
     E.GL_POLYGON_BIT: (("cull_face", "front_face", "polygon_mode", "polygon_mode_back", "polygon_offset_factor",
                         "polygon_offset_units", "polygon_offset_clamp"), (), (),
                        (E.GL_CULL_FACE, E.GL_POLYGON_SMOOTH, E.GL_POLYGON_STIPPLE,

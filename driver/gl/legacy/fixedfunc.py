@@ -551,7 +551,7 @@ class FixedFunctionMixin:
         self.glPointParameterfv(pname, params)
 
     def glLineStipple(self, factor, pattern) -> None:
-        self.legacy.line_stipple = (max(1, min(256, int(factor))), int(pattern) & 0xFFFF)
+        self.state.line_stipple = (max(1, min(256, int(factor))), int(pattern) & 0xFFFF)
 
     def glPolygonStipple(self, pixels) -> None:
         """32 x 32 bits, unpacked as a GL_COLOR_INDEX/GL_BITMAP image (rows of

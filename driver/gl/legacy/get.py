@@ -95,8 +95,8 @@ class GetLegacyMixin:
             E.GL_POINT_FADE_THRESHOLD_SIZE: lambda c: L(c).point.fade_threshold,
             E.GL_POINT_DISTANCE_ATTENUATION: lambda c: L(c).point.attenuation,
             E.GL_POINT_SPRITE_COORD_ORIGIN: lambda c: L(c).point.sprite_coord_origin,
-            E.GL_LINE_STIPPLE_PATTERN: lambda c: L(c).line_stipple[1],
-            E.GL_LINE_STIPPLE_REPEAT: lambda c: L(c).line_stipple[0],
+            E.GL_LINE_STIPPLE_PATTERN: lambda c: c.state.line_stipple[1],
+            E.GL_LINE_STIPPLE_REPEAT: lambda c: c.state.line_stipple[0],
             # texturing (per active unit)
             E.GL_TEXTURE_1D: _unit_enabled(E.GL_TEXTURE_1D), E.GL_TEXTURE_2D: _unit_enabled(E.GL_TEXTURE_2D),
             E.GL_TEXTURE_3D: _unit_enabled(E.GL_TEXTURE_3D),

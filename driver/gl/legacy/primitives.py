@@ -5,20 +5,24 @@ glDrawArrays, glDrawElements and display lists alike:
 - flat shading of quads, quad strips and polygons (table 2.12: the provoking
   vertex is the 4th of a quad, vertex 2i+4 of a strip quad, the 1st of a
   polygon): the primitive is re-split into triangles that each end on it;
-- polygon modes GL_LINE / GL_POINT (section 3.5.4): after culling, each
-  polygon becomes its boundary edges / vertices, an edge flag of false
-  dropping the edge (or vertex) it starts (independent triangles, quads and
-  polygons only);
-- line stipple (section 3.5.2): each line is cut into the dashes of the
-  pattern, the counter running over the fragments of the major axis (reset
-  per independent line, kept along a strip or loop).
+- polygon modes GL_LINE / GL_POINT (section 3.5.4) where a triangle does not
+  carry what GL asks (``_outlines_here``): after culling, each polygon becomes
+  its boundary edges / vertices, an edge flag of false dropping the edge (or
+  vertex) it starts (independent triangles, quads and polygons only).
 
-Everything is index arithmetic in numpy over whole draws. Culling and the
-stipple counter need window positions: they are computed on the CPU from
-the position array with the fixed-function transform (projection x
-modelview), which is also what a vertex shader computing ftransform()
-gives. Only stipple makes new vertices (the dash ends): every enabled
-array is then gathered and interpolated perspective-correctly."""
+What the GPU does itself, from the positions the program's own stages
+produce: the polygon modes of triangles, strips and fans (the PPP decides
+each triangle's face after vertex processing and draws the face's mode) and
+line stipple (the PPP gives each fragment of a line its stipple counter and
+a fragment-stage variant discards what the pattern leaves out; the edges
+drawn here are independent lines, so the counter restarts at each).
+
+Everything here is index arithmetic in numpy over whole draws. The culling
+and the face of the polygons rewritten here need window positions: they are
+computed on the CPU from the position array with the fixed-function
+transform (projection x modelview), which is what a vertex shader computing
+ftransform() gives (a program that transforms otherwise gets them wrong
+here; selection and feedback take them from the captured vertices)."""
 
 from __future__ import annotations
 
@@ -40,7 +44,6 @@ _TYPES_NP = {E.GL_BYTE: np.int8, E.GL_UNSIGNED_BYTE: np.uint8, E.GL_SHORT: np.in
              E.GL_UNSIGNED_SHORT: np.uint16, E.GL_INT: np.int32, E.GL_UNSIGNED_INT: np.uint32,
              E.GL_FLOAT: np.float32, E.GL_DOUBLE: np.float64, E.GL_HALF_FLOAT: np.float16}
 _POLYGONAL = (E.GL_QUADS, E.GL_QUAD_STRIP, E.GL_POLYGON)
-_LINE_MODES = (E.GL_LINES, E.GL_LINE_STRIP, E.GL_LINE_LOOP)
 _FLAT_ARRAYS = (E.GL_COLOR_ARRAY, E.GL_SECONDARY_COLOR_ARRAY)
 
 
@@ -91,9 +94,7 @@ class PrimitiveMixin:
         s = self.state
         if E.GL_TRIANGLES <= mode <= E.GL_POLYGON and self._outlines_here(mode):
             return True
-        if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
-            return True
-        return E.GL_LINE_STIPPLE in s.enabled and mode in _LINE_MODES
+        return getattr(s, "flat_shading", False) and mode in _POLYGONAL
 
     def _outlines_here(self, mode: int) -> bool:
         """Whether polygon modes must be applied here rather than by the GPU's
@@ -197,25 +198,16 @@ class PrimitiveMixin:
 
     def _draw_local(self, mode: int, ids: np.ndarray, local: np.ndarray, instances: int,
                     culled: bool = False, provoking: np.ndarray | None = None) -> None:
-        """Draw vertices ids[local] as `mode` (lines stippled when enabled);
-        `culled`: triangles of polygons already culled here, filled by the
+        """Draw vertices ids[local] as `mode`; `culled`: triangles of polygons already culled here, filled by the
         pipe; `provoking`: for each of them the vertex whose colours flat
         shading gives the polygon's edges and points."""
         if not len(local):
             return
-        flat_outline = provoking is not None and mode != E.GL_TRIANGLES and \
-            getattr(self.state, "flat_shading", False)
-        if flat_outline or (E.GL_LINE_STIPPLE in self.state.enabled and mode in _LINE_MODES):
+        if provoking is not None and mode != E.GL_TRIANGLES and getattr(self.state, "flat_shading", False):
             arrays = self._gather_arrays(ids[local])
-            if flat_outline:
-                colours = self._gather_arrays(ids[provoking])
-                arrays.update({k: v for k, v in colours.items() if k[0] in _FLAT_ARRAYS})
-            if mode not in _LINE_MODES or E.GL_LINE_STIPPLE not in self.state.enabled:
-                self._draw_temporary_arrays(mode, arrays, len(local), instances, rules=False)
-                return
-            arrays, count = self._stippled_lines(mode, arrays)
-            if count:
-                self._draw_temporary_arrays(E.GL_LINES, arrays, count, instances, rules=False)
+            colours = self._gather_arrays(ids[provoking])
+            arrays.update({k: v for k, v in colours.items() if k[0] in _FLAT_ARRAYS})
+            self._draw_temporary_arrays(mode, arrays, len(local), instances, rules=False)
             return
         if culled and mode == E.GL_TRIANGLES:
             s = self.state
@@ -266,7 +258,7 @@ class PrimitiveMixin:
         front_mode, back_mode = polygon_modes(self)
         cull = E.GL_CULL_FACE in s.enabled
         if front is None and (cull or front_mode != back_mode):
-            win, _ = self._window_xy(self._positions(ids))
+            win = self._window_xy(self._positions(ids))
             p = win[polys]
             x, y = p[..., 0], p[..., 1]
             area = np.sum(x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y, 1)
@@ -300,57 +292,13 @@ class PrimitiveMixin:
                 out.append((E.GL_TRIANGLES, self._provoking_last(tri.reshape(-1)), None))
         return out
 
-    def _stippled_lines(self, mode: int, arrays: dict) -> tuple[dict, int]:
-        """Section 3.5.2: the dashes of the stipple pattern as independent
-        lines. n = the rounded major-axis length of a line in fragments;
-        fragment k of a line has counter s = (start of the line) + k, and is
-        drawn when bit (s / factor) mod 16 of the pattern is set. Dash ends are
-        interpolated perspective-correctly (clip-space parameter
-        u = (t / wb) / ((1 - t) / wa + t / wb)); with flat shading both ends
-        of a dash take the colours of the line's last vertex."""
-        factor, pattern = self.legacy.line_stipple
-        n_v = len(next(iter(arrays.values())))
-        pairs = _line_pairs(mode, n_v)
-        if not len(pairs):
-            return {}, 0
-        win, w = self._window_xy(arrays[self._position_key()])
-        a, b = pairs[:, 0], pairs[:, 1]
-        n = np.rint(np.max(np.abs(win[b] - win[a]), 1)).astype(np.int64)
-        start = np.zeros_like(n) if mode == E.GL_LINES else np.concatenate([[0], np.cumsum(n)[:-1]])
-        total = int(n.sum())
-        if total == 0:
-            return {}, 0
-        line = np.repeat(np.arange(len(n)), n)
-        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
-        on = ((pattern >> (((start[line] + k) // factor) % 16)) & 1).astype(bool)
-        first = k == 0
-        last = k == n[line] - 1
-        prev_on = np.concatenate([[False], on[:-1]]) & ~first
-        next_on = np.concatenate([on[1:], [False]]) & ~last
-        k0, line0 = k[on & ~prev_on], line[on & ~prev_on]
-        k1 = k[on & ~next_on] + 1
-        t = np.stack([k0 / n[line0], k1 / n[line0]], 1).reshape(-1)     # (2 D,)
-        la, lb = np.repeat(a[line0], 2), np.repeat(b[line0], 2)
-        wa, wb = w[la], w[lb]
-        u = ((t / wb) / ((1 - t) / wa + t / wb))[:, None]
-        flat = getattr(self.state, "flat_shading", False)
-        out = {}
-        for key, v in arrays.items():
-            if flat and key[0] in _FLAT_ARRAYS:
-                out[key] = v[lb]
-            elif key[0] == E.GL_EDGE_FLAG_ARRAY:
-                out[key] = v[la]
-            else:
-                out[key] = v[la] + (v[lb] - v[la]) * u
-        return out, len(t)
-
     # -- positions and arrays -----------------------------------------------------------------
-    def _window_xy(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Window x, y (viewport origin dropped) and clip w of object positions (N, 4)."""
+    def _window_xy(self, pos: np.ndarray) -> np.ndarray:
+        """Window x, y (viewport origin dropped) of object positions (N, 4)."""
         clip = pos.astype(np.float64) @ (self.legacy.stacks[1][-1] @ self.legacy.stacks[0][-1]).T
         w = np.where(np.abs(clip[:, 3]) > 1e-12, clip[:, 3], 1e-12)
         _, _, vw, vh = self.state.viewport
-        return clip[:, :2] / w[:, None] * (vw / 2, vh / 2), w
+        return clip[:, :2] / w[:, None] * (vw / 2, vh / 2)
 
     def _position_key(self):
         a = self.vao.legacy.get((E.GL_VERTEX_ARRAY, 0))

@@ -141,7 +141,6 @@ class LegacyState:
     tex_enabled: list = field(default_factory=lambda: [set() for _ in range(8)])
     texgen_enabled: list = field(default_factory=lambda: [set() for _ in range(8)])
     point: PointParams = field(default_factory=PointParams)
-    line_stipple: tuple = (1, 0xFFFF)               # factor, pattern
     polygon_stipple: bytes = b"\xff" * 128
     raster: RasterPos = field(default_factory=RasterPos)
     # EXT_compiled_vertex_array: (first, count) of glLockArraysEXT, None when unlocked

@@ -195,6 +195,6 @@ def state_block_bytes(ctx) -> bytes:
                       1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0)
     # each row as its 4 bytes (floats hold 8 bits exactly): the shader extracts bit x
     flat[plan.polygon_stipple] = np.frombuffer(L.polygon_stipple, np.uint8, 128)
-    flat[plan.line_stipple] = (L.line_stipple[0], L.line_stipple[1], 0, 0)
+    flat[plan.line_stipple] = (*ctx.state.line_stipple, 0, 0)
     with np.errstate(over="ignore"):          # beyond float's range: an infinity, as a C cast
         return flat.astype(np.float32).tobytes()

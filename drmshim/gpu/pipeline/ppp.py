@@ -18,8 +18,16 @@ screen-linear plane of the value. Perspective: the plane of value/w; the
 fragment shader divides by the W slot's plane (``iter.persp cfN, cfW``). On
 16-bit slots component i is half (i % 2) of slot base_slot + i // 2. Sources
 FRAGCOORD_Z (the depth plane, polygon offset included), POINT_COORD (s, t of
-point sprites) and PRIMITIVE_ID (flat, the draw's primitive number) ignore the
-slots.
+point sprites), PRIMITIVE_ID (flat, the draw's primitive number) and
+LINE_STIPPLE ignore the slots.
+
+LINE_STIPPLE is GL's line stipple counter (GL 2.1 section 3.5.2) as a plane, for
+a fragment stage that discards the fragments the pattern leaves out: on a line,
+``start + d``, d the distance in pixels along the line's major axis from its
+first vertex (the unclipped one: clipping does not move the pattern) and start
+the sum of the rounded major-axis lengths of the segments before it in its
+strip or loop (0 for independent lines and at each restart); -1 on triangles
+and points (polygon-mode edges included: they have no counter here).
 """
 
 from __future__ import annotations
@@ -217,6 +225,9 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
                               depth_format=depth_format, smooth=bool(raster.line_smooth))
         src_prim = clipped.prim[setup.prim]
         weights = np.einsum("tcl,tlj->tcj", setup.corner_weights, clipped.weights[setup.prim])
+        def stipple(prims=prims):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return _stipple_counters(_window(position, vp), prims, independent=topo == "lines")
     else:
         keep = np.flatnonzero(R.cull_points(position[prims[:, 0]], None if clip is None else clip[prims[:, 0]],
                                             **opts))
@@ -233,7 +244,8 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     rect = viewport_rect(ppp, width_px, height_px)
     prim_id = (src_prim if kept is None else kept[src_prim]) + draw.first_primitive    # (parts of a draw)
     planes = _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
-                     provoking=(k - 1) if provoking_last else 0, prim_id=prim_id)
+                     provoking=(k - 1) if provoking_last else 0, prim_id=prim_id,
+                     stipple=stipple if k == 2 else None)
     setup = _strip(setup, prim_id)
     return DrawGeometry(draw, setup, planes, empty.primitives, rect)
 
@@ -413,8 +425,28 @@ def _strip(setup: R.TriangleSetup, src_prim: np.ndarray) -> R.TriangleSetup:
     return replace(setup, prim=np.asarray(src_prim, np.int64), corner_weights=None, corner_uv=None)
 
 
+def _stipple_counters(window: np.ndarray, prims: np.ndarray, independent: bool) -> tuple:
+    """Per line primitive (rows of ``prims``): its first vertex's window x, y, the
+    major axis (0: x, 1: y), the direction along it (+-1) and the counter at the
+    first vertex (LINE_STIPPLE above). A strip or loop goes on while a segment
+    starts where the last one ended (a restart breaks that)."""
+    a, b = window[prims[:, 0], :2].astype(np.float64), window[prims[:, 1], :2].astype(np.float64)
+    d = b - a
+    axis = (np.abs(d[:, 1]) > np.abs(d[:, 0])).astype(np.int64)
+    rows = np.arange(len(prims))
+    along = d[rows, axis]
+    length = np.rint(np.abs(along))
+    start = np.zeros(len(prims))
+    if not independent and len(prims) > 1:
+        goes_on = np.concatenate(([False], prims[1:, 0] == prims[:-1, 1]))
+        total = np.cumsum(length) - length                     # lengths before each segment
+        run0 = np.maximum.accumulate(np.where(goes_on, 0, rows))  # first segment of each one's run
+        start = total - total[run0]
+    return a, axis, np.where(along < 0, -1.0, 1.0), start
+
+
 def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf, provoking,
-            prim_id=None) -> np.ndarray:
+            prim_id=None, stipple=None) -> np.ndarray:
     t = len(setup)
     planes = np.zeros((t, n_cf, 3), np.float32)
     header, bindings = cf_bindings(memory, ppp)
@@ -453,6 +485,14 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                 continue
             if b.source == P.CoefficientSource.PRIMITIVE_ID:
                 planes[:, cf, 2] = src_prim if prim_id is None else prim_id
+                continue
+            if b.source == P.CoefficientSource.LINE_STIPPLE:
+                if stipple is None or i:
+                    planes[:, cf, 2] = -1.0
+                    continue
+                a, axis, sign, start = (v[src_prim] for v in stipple())
+                corner = np.where(axis[:, None] == 0, xw, yw) - a[np.arange(len(a)), axis][:, None]
+                planes[:, cf] = _plane(xw, yw, start[:, None] + sign[:, None] * corner)
                 continue
             if b.base_slot < slots_32:
                 slot, half = b.base_slot + i, None

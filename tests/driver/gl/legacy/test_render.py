@@ -190,8 +190,9 @@ def test_feature_matches_llvmpipe(feature):
     normal rescaling: each a small program, against llvmpipe at 48 x 48."""
     # evaluators: a non-planar quad may be split along either diagonal (GL 2.1 section
     # 2.6.1), so the curved patch differs from llvmpipe's split on a few pixels;
-    # line_stipple: the dashes are cut on the CPU by the rounded major-axis length, so a
-    # dash may start one fragment earlier or later than llvmpipe's per-fragment counter
+    # line_stipple: the counter is the distance along the major axis from the (fractional)
+    # first vertex, so a dash may start one fragment earlier or later than llvmpipe's count
+    # of fragments
     bad = 0.01 if feature in ("evaluators", "line_stipple", "array_primitives") else 0.002
     assert_images_match(render(feature, 48, 48), reference(feature, w=48, h=48), max_bad_fraction=bad)
 

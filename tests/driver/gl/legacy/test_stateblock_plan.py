@@ -106,7 +106,7 @@ def _reference_bytes(ctx) -> bytes:
     stipple = np.frombuffer(L.polygon_stipple, np.uint8)
     for r in range(32):
         put("shimgl_PolygonStipple", stipple[4 * r:4 * r + 4], r)   # each row's 4 bytes as floats
-    put("shimgl_LineStipple", [L.line_stipple[0], L.line_stipple[1], 0, 0])
+    put("shimgl_LineStipple", [*ctx.state.line_stipple, 0, 0])
     with np.errstate(over="ignore"):
         return flat.astype(np.float32).tobytes()
 
@@ -157,7 +157,7 @@ def _randomise(ctx, rng):
     ctx.state.depth_range = tuple(float(x) for x in rng.uniform(0, 1, 2))
     ctx.clip_planes = [_vec(rng) for _ in ctx.clip_planes]
     L.polygon_stipple = rng.integers(0, 256, 128, dtype=np.uint8).tobytes()
-    L.line_stipple = (int(rng.integers(1, 257)), int(rng.integers(0, 0x10000)))
+    ctx.state.line_stipple = (int(rng.integers(1, 257)), int(rng.integers(0, 0x10000)))
 
 
 @pytest.mark.parametrize("seed", range(12))
