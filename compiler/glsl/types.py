@@ -382,8 +382,8 @@ def implicit_conversion_allowed(src: GLSLType, dst: GLSLType, version: GLSLVersi
     pairs = {("int", "float"), ("uint", "float")}
     if version.at_least(400):
         pairs |= {("int", "uint"), ("int", "double"), ("uint", "double"), ("float", "double")}
-    elif "GL_ARB_gpu_shader5" in extensions:
-        pairs.add(("int", "uint"))       # ARB_gpu_shader5 section 4.1.10
+    elif "GL_ARB_gpu_shader5" in extensions or "GL_MESA_shader_integer_functions" in extensions:
+        pairs.add(("int", "uint"))       # ARB_gpu_shader5 / MESA_shader_integer_functions 4.1.10
     if "GL_ARB_gpu_shader_fp64" in extensions:
         pairs |= {("int", "double"), ("uint", "double"), ("float", "double")}
     if "GL_ARB_gpu_shader_int64" in extensions:          # its section 4.1.10

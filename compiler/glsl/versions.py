@@ -158,7 +158,9 @@ EXTENSIONS = (
     Extension("GL_EXT_draw_instanced", es=100),
     Extension("GL_EXT_draw_buffers", es=100),          # gl_FragData[i > 0] in GLSL ES 1.00
     Extension("GL_EXT_blend_func_extended", es=100),   # gl_SecondaryFrag*EXT (1.00), layout(index) (3.00)
-    Extension("GL_EXT_shader_integer_mix", es=300),
+    Extension("GL_EXT_shader_integer_mix", desktop=130, es=300),
+    # ARB_gpu_shader5's integer functions, frexp/ldexp and int->uint conversions
+    Extension("GL_MESA_shader_integer_functions", desktop=130, es=300),
     # samplerExternalOES with texture2D/texture2DProj (1.00), and with texture, textureProj,
     # textureSize and texelFetch from GLSL ES 3.00 (_essl3)
     Extension("GL_OES_EGL_image_external", es=100),

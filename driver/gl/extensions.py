@@ -88,6 +88,7 @@ _ES2 = (2, 0)
 _ES3 = (3, 0)
 _ES31 = (3, 1)
 _ES32 = (3, 2)
+_GL30 = (3, 0)
 _GL31 = (3, 1)
 _GL32 = (3, 2)
 _N = None
@@ -299,6 +300,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_program_interface_query", (4, 3), (4, 3), _N, _N, DONE),
     # robust contexts' variants bound buffer and vertex accesses: test_robust_buffer_access.py
     _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_KHR_robust_buffer_access_behavior", _ANY, _GL32, _N, _ES2, DONE),   # (the same; GLES too)
     _x("GL_ARB_sample_shading", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_sample_shading.py
     # where its entry points are (GL 4.1+): tests/driver/gl/test_sso_interfaces.py, test_pipelines.py
     _x("GL_ARB_separate_shader_objects", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
@@ -372,6 +374,16 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_KHR_robustness", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_ARB_robustness", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_robustness", _N, _N, _N, _ES2, DONE),
+    # -- shader/GPU-side extensions llvmpipe lists (GLSL 1.30 / ES 3.00 and later) -------
+    # mix() of integers and booleans by a boolean vector (tests/driver/gl/test_integer_functions.py)
+    _x("GL_EXT_shader_integer_mix", _GL30, _GL32, _N, _ES3, DONE, glsl=True),
+    # ARB_gpu_shader5's integer built-ins, frexp/ldexp, int->uint conversions and the best-match
+    # overload rules, nothing else of it (tests/driver/gl/test_integer_functions.py)
+    _x("GL_MESA_shader_integer_functions", _GL30, _GL32, _N, _ES3, DONE, glsl=True),
+    # the KHR extension's command, tokens and answers under the ARB name (test_gles_ext.py)
+    _x("GL_ARB_parallel_shader_compile", _ANY, _GL32, _N, _N, DONE),
+    # glPolygonOffsetClampEXT = glPolygonOffsetClamp in desktop contexts too (test_robustness_and_offset_clamp.py)
+    _x("GL_EXT_polygon_offset_clamp", _ANY, _GL32, _N, _ES2, DONE),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),
@@ -448,7 +460,6 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_draw_instanced", _N, _N, _N, _ES2, DONE, glsl=True),
-    _x("GL_EXT_polygon_offset_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_texture_border_clamp", _N, _N, _N, _ES2, DONE),
     # views drawn and cleared in any format of their class, signed-integer and RGB10_A2UI
     # ones included (tests/driver/gl/test_gles_texture_view.py)
@@ -475,7 +486,6 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_unpack_subimage", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_pack_subimage", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_occlusion_query_boolean", _N, _N, _N, _ES2, DONE),
-    _x("GL_EXT_shader_integer_mix", _N, _N, _N, _ES3, DONE, glsl=True),
     _x("GL_NV_read_depth", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_read_depth_stencil", _N, _N, _N, _ES2, DONE),
     _x("GL_NV_read_stencil", _N, _N, _N, _ES2, DONE),

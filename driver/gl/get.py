@@ -8,7 +8,7 @@ import math
 from driver.gl import enums as E
 from driver.gl.color_clamp import QUERY_CLAMPED_PNAMES, clamp_query, mode as clamp_mode
 from driver.gl.errors import GLError, check, check_enum
-from driver.gl.features.gles_ext import es_has
+from driver.gl.features.gles_ext import es_has, parallel_compile
 from driver.gl.formats import general_purpose_compressed
 from driver.gl.textures import bound_texture, texture_binding_name
 from driver.gl.framebuffers import draw_framebuffer_bits, framebuffer_status
@@ -288,7 +288,7 @@ class GetMixin:
         if api.es and api.has_extension("GL_OES_standard_derivatives"):     # in GLES 2.0 too
             t[E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT] = lambda c: c.state.misc.hints.get(
                 E.GL_FRAGMENT_SHADER_DERIVATIVE_HINT, E.GL_DONT_CARE)
-        if api.has_extension("GL_KHR_parallel_shader_compile"):
+        if parallel_compile(api):
             from driver.gl.features.gles_ext import GL_MAX_SHADER_COMPILER_THREADS_KHR, compiler_threads
             t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
         if api.gl_or_es((3, 2), (3, 1)):

@@ -15,7 +15,7 @@ from driver.gallium import PipeShaderType, ShaderState
 from driver.gl import enums as E
 from driver.gl.binary import available as binary_available
 from driver.gl.features.gl_spirv import names_hidden, reported_name
-from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR, es_has
+from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR, es_has, parallel_compile
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
@@ -360,7 +360,7 @@ class ProgramMixin:
                   E.GL_COMPILE_STATUS: int(sh.compiled),
                   E.GL_INFO_LOG_LENGTH: len(sh.info_log.encode()) + 1 if sh.info_log else 0,
                   E.GL_SHADER_SOURCE_LENGTH: len(sh.source.encode()) + 1 if sh.source else 0}
-        if self.api.has_extension("GL_KHR_parallel_shader_compile"):
+        if parallel_compile(self.api):
             values[GL_COMPLETION_STATUS_KHR] = 1      # compiled inside glCompileShader
         self.spirv_shader_iv(sh, values)
         check_enum(pname, values)
@@ -1066,7 +1066,7 @@ class ProgramMixin:
         if self.api.gl_or_es((4, 3), (3, 1)):
             values[E.GL_COMPUTE_WORK_GROUP_SIZE] = None
             values[E.GL_PROGRAM_SEPARABLE] = int(prog.separable)
-        if self.api.has_extension("GL_KHR_parallel_shader_compile"):
+        if parallel_compile(self.api):
             values[GL_COMPLETION_STATUS_KHR] = 1      # linked inside glLinkProgram
         from driver.gl.geometry import geometry_program_queries
         geometry_queries = geometry_program_queries(self, prog)

@@ -12,8 +12,9 @@ top lives here:
   "effective internal format" of GLES 3.2 table 8.2's unsized rows);
 - the ES-only token ``HALF_FLOAT_OES`` (0x8D61, not GL's HALF_FLOAT 0x140B) of
   OES_texture_half_float, OES_vertex_half_float and EXT_color_buffer_half_float;
-- KHR_parallel_shader_compile: compiles and links finish inside the call, so
-  ``COMPLETION_STATUS_KHR`` is always TRUE and the thread count is only stored.
+- KHR_parallel_shader_compile (and ARB_parallel_shader_compile, its desktop name):
+  compiles and links finish inside the call, so ``COMPLETION_STATUS_KHR`` is always
+  TRUE and the thread count is only stored.
 
 Invariant: a function here changes nothing unless the context has the
 extension (``ctx.api.has_extension``), so contexts without it keep the core
@@ -36,7 +37,7 @@ from driver.gl.formats import (GL_ALPHA16F_ARB, GL_ALPHA32F_ARB, GL_LUMINANCE16F
 
 __all__ = ["view_offsets", "es_color_renderable", "RENDER_SNORM_8", "RENDER_SNORM_16",
            "read_depth_24_8", "srgb_decode_view", "GL_TEXTURE_SRGB_DECODE_EXT", "GL_DECODE_EXT", "GL_SKIP_DECODE_EXT",
-           "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR",
+           "texture_buffer_state", "es_depth_stencil_read_ok", "GL_GPU_DISJOINT_EXT", "ES_FEATURES", "es_has", "texture_view_state", "GL_HALF_FLOAT_OES", "GL_COMPLETION_STATUS_KHR", "GL_MAX_SHADER_COMPILER_THREADS_KHR", "parallel_compile",
            "es_pixel_type", "es_unsized_combinations", "es_effective_format",
            "es2_renderbuffer_formats", "required_internalformat_ok"]
 
@@ -315,6 +316,13 @@ def es2_renderbuffer_formats(api) -> frozenset[int]:
 # -- KHR_parallel_shader_compile -----------------------------------------------------------
 
 
+def parallel_compile(api) -> bool:
+    """KHR_parallel_shader_compile or its desktop twin ARB_parallel_shader_compile (the same
+    command, tokens and values under another name)."""
+    return (api.has_extension("GL_KHR_parallel_shader_compile")
+            or api.has_extension("GL_ARB_parallel_shader_compile"))
+
+
 @entry_point
 def glMaxShaderCompilerThreadsKHR(ctx, count):
     """KHR_parallel_shader_compile: the number of threads the implementation
@@ -323,6 +331,14 @@ def glMaxShaderCompilerThreadsKHR(ctx, count):
     for MAX_SHADER_COMPILER_THREADS_KHR."""
     check(ctx.api.has_extension("GL_KHR_parallel_shader_compile"), E.GL_INVALID_OPERATION,
           "needs KHR_parallel_shader_compile")
+    ctx.state.max_shader_compiler_threads = int(count) & 0xFFFFFFFF
+
+
+@entry_point
+def glMaxShaderCompilerThreadsARB(ctx, count):
+    """ARB_parallel_shader_compile's name of glMaxShaderCompilerThreadsKHR."""
+    check(ctx.api.has_extension("GL_ARB_parallel_shader_compile"), E.GL_INVALID_OPERATION,
+          "needs ARB_parallel_shader_compile")
     ctx.state.max_shader_compiler_threads = int(count) & 0xFFFFFFFF
 
 

@@ -339,6 +339,28 @@ def test_khr_parallel_shader_compile_completion_and_thread_count(api):
     assert ctx.glGetProgramiv(prog, GL_COMPLETION_STATUS_KHR) == [1]
 
 
+def test_arb_parallel_shader_compile_is_the_khr_extension_under_its_name():
+    """Desktop contexts list ARB_parallel_shader_compile: glMaxShaderCompilerThreadsARB sets
+    what MAX_SHADER_COMPILER_THREADS_ARB (the KHR token) reads back, COMPLETION_STATUS_ARB is
+    TRUE; GLES contexts have neither the name nor the ARB command."""
+    ctx = _ctx("compat")
+    core = _ctx("gl32")
+    assert _listed("compat", "GL_ARB_parallel_shader_compile") and "GL_ARB_parallel_shader_compile" in {
+        core.glGetStringi(E.GL_EXTENSIONS, i) for i in range(core.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])}
+    assert not _listed("gles32", "GL_ARB_parallel_shader_compile")
+    ctx.glMaxShaderCompilerThreadsARB(5)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR) == [5]
+    ctx.glMaxShaderCompilerThreadsARB(0xFFFFFFFF)
+    assert ctx.glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR) == [-1]
+    sh, ok, _ = _compile(ctx, E.GL_VERTEX_SHADER, "void main() { gl_Position = vec4(0.0); }")
+    assert ok and ctx.glGetShaderiv(sh, GL_COMPLETION_STATUS_KHR) == [1]
+    es = _ctx("gles32")
+    es.glMaxShaderCompilerThreadsARB(2)
+    expect(es, E.GL_INVALID_OPERATION)
+    assert es.glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR) == [-1]
+
+
 # -- GLES 3.2 readiness ---------------------------------------------------------------------------
 
 

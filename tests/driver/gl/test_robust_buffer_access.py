@@ -1,4 +1,5 @@
-"""ARB_robust_buffer_access_behavior in robust contexts (GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT,
+"""ARB_robust_buffer_access_behavior (and KHR_robust_buffer_access_behavior, also in
+GLES) in robust contexts (GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT,
 as EGL_CONTEXT_OPENGL_ROBUST_ACCESS asks for): shader reads past a bound uniform or
 storage buffer range return zero (or values from inside the range), writes and atomics
 past it change nothing and never reach the bytes after the range, and nothing faults
@@ -9,6 +10,7 @@ access the far index faults the GPU and the near ones write into the marked byte
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from driver.agx.face import default_screen
 from driver.gl import Context as GLContext
@@ -41,8 +43,8 @@ WORDS = 16                  # each storage range: 16 words (64 bytes)
 GUARD_WORDS = 64            # marked words before and after each range
 
 
-def _context(robust: bool):
-    api = api_for_request(False, 4, 3, True, robust=robust)
+def _context(robust: bool, es: bool = False):
+    api = api_for_request(es, 3 if es else 4, 2 if es else 3, not es, robust=robust)
     return GLContext(default_screen("/dev/dri/renderD128").context_create(), api, 4, 4)
 
 
@@ -68,8 +70,8 @@ def _guarded(values):
     return data
 
 
-def _run(ctx, indices):
-    sh, ok, log = compile_source(ctx, E.GL_COMPUTE_SHADER, CS)
+def _run(ctx, indices, cs=CS):
+    sh, ok, log = compile_source(ctx, E.GL_COMPUTE_SHADER, cs)
     assert ok, log
     prog = ctx.glCreateProgram()
     ctx.glAttachShader(prog, sh)
@@ -97,14 +99,20 @@ def _run(ctx, indices):
     return out, dst, after_dst, atom, after_atom
 
 
-def test_out_of_range_accesses_read_zero_and_write_nothing():
+@pytest.mark.parametrize("es", [False, True])
+def test_out_of_range_accesses_read_zero_and_write_nothing(es):
     """Reads outside a range give 0; writes and atomics outside leave every byte of the
     buffer as it was (the marked words around the range too) and atomics return 0;
     inside, each access does what it says. The far indices (+-100000 words) faulted
-    the GPU before, the near ones wrote into the marked words."""
-    ctx = _context(robust=True)
+    the GPU before, the near ones wrote into the marked words. The same in a robust
+    GLES 3.2 context (KHR_robust_buffer_access_behavior, the extension's GLES name)."""
+    ctx = _context(robust=True, es=es)
     assert ctx.glGetIntegerv(E.GL_CONTEXT_FLAGS)[0] & E.GL_CONTEXT_FLAG_ROBUST_ACCESS_BIT
-    out, dst, after_dst, atom, after_atom = _run(ctx, INDICES)
+    names = {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])}
+    assert "GL_KHR_robust_buffer_access_behavior" in names
+    assert ("GL_ARB_robust_buffer_access_behavior" in names) is not es
+    out, dst, after_dst, atom, after_atom = _run(ctx, INDICES, CS.replace("#version 430", "#version 310 es")
+                                                 if es else CS)
     assert ctx.glGetGraphicsResetStatus() == E.GL_NO_ERROR
     want_read, want_ubo, want_old = [], [], []
     want_dst, want_atom = dst.copy(), atom.copy()

@@ -75,3 +75,21 @@ def test_offset_clamp_limits_the_depth_offset():
     negative = _depth_of_flat_quad(c := glhelp.context(4, 4, api="gl43"),
                                    lambda: c.glPolygonOffsetClamp(0.0, -1000.0, -2e-5))
     assert abs(negative - (0.5 - 2e-5)) < 100 * r
+
+
+
+@pytest.mark.parametrize("api", ["compat", "gl46"])
+def test_ext_polygon_offset_clamp_in_desktop_contexts(api):
+    """EXT_polygon_offset_clamp is listed in desktop contexts (every compatibility version,
+    core from 3.2, as Mesa): glPolygonOffsetClampEXT is glPolygonOffsetClamp, the same clamp
+    of the same draw (window depth 0.5 + 2e-5 instead of 0.5 + 1000 r), read back through
+    GL_POLYGON_OFFSET_CLAMP_EXT (the same token)."""
+    for listed_in in (api, "gl32"):
+        c = glhelp.context(4, 4, api=listed_in)
+        n = c.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0]
+        assert "GL_EXT_polygon_offset_clamp" in {c.glGetStringi(E.GL_EXTENSIONS, i) for i in range(n)}
+    c = glhelp.context(4, 4, api=api)
+    r = 2.0 ** -23
+    z = _depth_of_flat_quad(c, lambda: c.glPolygonOffsetClampEXT(0.0, 1000.0, 2e-5))
+    assert abs(z - (0.5 + 2e-5)) < 100 * r
+    assert c.glGetFloatv(E.GL_POLYGON_OFFSET_CLAMP) == [pytest.approx(2e-5)]
