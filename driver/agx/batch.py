@@ -56,8 +56,11 @@ class Submission:
     signalled, and there is nothing left to wait for."""
 
     def __init__(self, device: Device, handle: int, pools: list[Pool], bos: list[BO], label: str,
-                 feedback_slots=(), on_retire=None):
+                 feedback_slots=(), on_retire=None, reuse_syncobj: bool = False):
+        """``reuse_syncobj``: the handle came from ``Device.syncobj_take`` and goes back
+        there once retired and released by every holder (else it is destroyed)."""
         self.device, self.handle, self.pools, self.bos, self.label = device, handle, pools, bos, label
+        self.reuse_syncobj = reuse_syncobj
         self.feedback_slots = list(feedback_slots)      # (kind, bo, offset_B)
         self.feedback: list[dict] = []
         self.on_retire = on_retire
@@ -84,7 +87,13 @@ class Submission:
                     destroy = self.done and self._holders == 0 and not self._destroyed
                     self._destroyed |= destroy
                 if destroy:
-                    self.device.syncobj_destroy(self.handle)
+                    self._release_syncobj()
+
+    def _release_syncobj(self) -> None:
+        if self.reuse_syncobj:
+            self.device.syncobj_give_back(self.handle)
+        else:
+            self.device.syncobj_destroy(self.handle)
 
     def poll(self) -> bool:
         return self.wait(0)
@@ -125,7 +134,7 @@ class Submission:
                 bo.release()
             self.pools, self.bos = [], []
         if destroy:
-            self.device.syncobj_destroy(self.handle)
+            self._release_syncobj()
 
     def __repr__(self):
         return f"<Submission {self.label} {'done' if self.done else 'pending'}>"

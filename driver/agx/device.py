@@ -278,6 +278,7 @@ class Device:
         self.vm_id = self.ioctl("ASAHI_VM_CREATE", kernel_start=self.kernel_start,
                                 kernel_end=self.kernel_end).vm_id
         self.cache = BOCache()
+        self._spare_syncobjs: list[int] = []     # signalled out-syncs of retired submissions
         self.bos: dict[int, BO] = {}
         self.bo_allocs = 0
         self._zero_page()
@@ -413,6 +414,27 @@ class Device:
 
     def syncobj_destroy(self, handle: int) -> None:
         self.ioctl("SYNCOBJ_DESTROY", handle=handle)
+
+    #: Retired out-syncs kept for reuse at most (the rest are destroyed).
+    SPARE_SYNCOBJS = 8
+
+    def syncobj_take(self) -> int:
+        """A binary syncobj for a SUBMIT's out-sync: one a retired submission gave back
+        (SUBMIT replaces its signalled fence, as the kernel's out-syncs do) or a new one.
+        Saves a SYNCOBJ_CREATE and a SYNCOBJ_DESTROY per submission."""
+        with self.lock:
+            if self._spare_syncobjs:
+                return self._spare_syncobjs.pop()
+        return self.syncobj_create()
+
+    def syncobj_give_back(self, handle: int) -> None:
+        """The out-sync of a retired submission nobody holds any more: kept for
+        ``syncobj_take`` (up to SPARE_SYNCOBJS), else destroyed."""
+        with self.lock:
+            if self.fd is not None and len(self._spare_syncobjs) < self.SPARE_SYNCOBJS:
+                self._spare_syncobjs.append(handle)
+                return
+        self.syncobj_destroy(handle)
 
     def syncobj_wait(self, handles, timeout_ns: int = INFINITE, wait_all: bool = True,
                      points=None) -> bool:

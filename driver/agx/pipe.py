@@ -44,6 +44,10 @@ from .tilebuffer import tile_format
 __all__ = ["AgxScreen", "AgxContext", "AgxFence", "MAX_BATCHES"]
 
 MAX_BATCHES = 8
+#: A submission polls the earlier ones for completion (to release their memory) only
+#: when more than this many are pending: polling the one just submitted, which has
+#: not run yet, cost a SYNCOBJ_WAIT per submission. Waits retire what they see done.
+RETIRE_PENDING = 4
 #: Draws one render command holds at most: the batch is submitted when it reaches
 #: them and the next draws start another (the tiles stored and loaded between), so a
 #: long run of draws without a readback never makes one command long enough to
@@ -480,9 +484,10 @@ class AgxContext(PipeContext):
                     import uapi
                     uapi.close(fd)
         cmds = batch.commands()
-        handle = dev.syncobj_create()
+        handle = dev.syncobj_take()
         sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label,
-                         batch.feedback_slots, self._retired)
+                         batch.feedback_slots, self._retired,
+                         reuse_syncobj=not any(r.bo is not None and r.bo.shared for r in batch.writes))
         # Any thread may retire (and destroy the syncobj of) an in-sync at any moment
         # (screen.retire, fence waits of other contexts): hold each until SUBMIT has read it.
         with contextlib.ExitStack() as held:
@@ -515,7 +520,8 @@ class AgxContext(PipeContext):
         if "sync" in self.debug:
             if not sub.wait(10_000_000_000):
                 raise TimeoutError(f"{batch.label} did not complete (SHIMGL_DEBUG=sync)")
-        self.screen.retire()
+        if len(self.screen.pending) > RETIRE_PENDING:
+            self.screen.retire()
 
     def _submit_or_reset(self, cmds, waits: list[int], out_handle: int) -> bool:
         """SUBMIT on this context's queue. A queue reset by the GPU watchdog refuses work

@@ -3,8 +3,8 @@
 Sole responsibility: the glue. ``install(kernel)`` (from ``Kernel.__init__``)
 returns the kernel's :class:`KernelHooks` and, with ``SHIMGL_DEBUG=trace``,
 routes the kernel's ``ioctl`` and ``mmap`` through the tracer.
-``hooks.on_submit(file, arg, queue, job)`` (from the SUBMIT ioctl, after
-validation, before the job is queued)
+``hooks.on_submit(file, arg, queue, job, copied)`` (from the SUBMIT ioctl, after
+validation, before the job is queued, with the bytes SUBMIT copied)
 captures the submission when ``SHIMGL_CAPTURE`` says so, and arranges for a core
 dump when one of its commands faults. Nothing here may make a SUBMIT fail: an
 error is logged and the submission goes on.
@@ -39,14 +39,15 @@ class KernelHooks:
         self._last_done = weakref.WeakKeyDictionary()  # queue -> the done fence of its latest job
         self._lock = threading.Lock()
 
-    def on_submit(self, file, arg, queue, job) -> None:
+    def on_submit(self, file, arg, queue, job, copied: tuple[bytes, bytes]) -> None:
+        """``copied``: the sync array's and the command buffer's bytes SUBMIT copied."""
         try:
-            self._on_submit(file, arg, queue, job)
+            self._on_submit(file, arg, queue, job, copied)
         except Exception:  # noqa: BLE001 - capture must never break SUBMIT
             print("shimgl capture: internal error (the submission goes on):", file=sys.stderr)
             traceback.print_exc()
 
-    def _on_submit(self, file, arg, queue, job) -> None:
+    def _on_submit(self, file, arg, queue, job, user_bytes: tuple[bytes, bytes]) -> None:
         with self._lock:
             seq = next(self._seq)
             previous = self._last_done.get(queue)
@@ -54,7 +55,7 @@ class KernelHooks:
         wanted = self.capture.wanted()
         if wanted is None and not self.dumps_enabled:
             return
-        copied = copy_submit(arg)
+        copied = copy_submit(arg, *user_bytes)
         if wanted is not None:
             self.capture.capture(*wanted, file, queue, job, copied, previous, seq)
         if self.dumps_enabled:

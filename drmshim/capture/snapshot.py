@@ -43,15 +43,12 @@ class SubmitSnapshot:
     gems: dict = field(default_factory=dict)  # gem id -> GEMObject (live; for object contents)
 
 
-def copy_submit(arg) -> tuple[dict, list[dict], bytes]:
-    """Copy what userspace passed to SUBMIT (its fields, syncs and command buffer)
-    while the user pointers are still valid."""
-    from ..kernel.usercopy import copy_from_user
-
+def copy_submit(arg, raw: bytes, cmdbuf: bytes) -> tuple[dict, list[dict], bytes]:
+    """What userspace passed to SUBMIT: its fields, its syncs (``raw``: the bytes of
+    the sync array) and command buffer (``cmdbuf``), as SUBMIT copied them."""
     syncs = []
     count = arg.in_sync_count + arg.out_sync_count
     size_B = ffi.sizeof("struct drm_asahi_sync")
-    raw = copy_from_user(arg.syncs, count * size_B) if count else b""
     for i in range(count):
         s = ffi.new("struct drm_asahi_sync *")
         ffi.memmove(s, raw[i * size_B:(i + 1) * size_B], size_B)
@@ -59,7 +56,7 @@ def copy_submit(arg) -> tuple[dict, list[dict], bytes]:
                       "handle": s.handle, "timeline_value": s.timeline_value})
     submit = {name: getattr(arg, name) for name in ("flags", "queue_id", "in_sync_count", "out_sync_count",
                                                     "cmdbuf_size")}
-    return submit, syncs, copy_from_user(arg.cmdbuf, arg.cmdbuf_size)
+    return submit, syncs, cmdbuf
 
 
 def take_snapshot(file, queue, submit: dict, syncs: list[dict], cmdbuf: bytes, seq: int) -> SubmitSnapshot:

@@ -350,8 +350,8 @@ class Kernel:
         queue.shutdown()
 
     def _submit(self, file, arg) -> None:
-        queue, job, outs = build_job(self, file, arg)
-        self.hooks.on_submit(file, arg, queue, job)
+        queue, job, outs, copied = build_job(self, file, arg)
+        self.hooks.on_submit(file, arg, queue, job, copied)
         for syncobj, sync_type, point in outs:
             if sync_type == uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ and point:
                 syncobj.add_point(point, job.done)

@@ -61,8 +61,9 @@ _ATTACHMENT_KINDS = {
 }
 
 
-def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]]]:
-    """Validate the sync array: the in-fences to wait for, and (syncobj, type, point) outs."""
+def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]], bytes]:
+    """Validate the sync array: the in-fences to wait for, (syncobj, type, point) outs,
+    and the array's bytes as copied."""
     count = args.in_sync_count + args.out_sync_count
     raw = copy_from_user(args.syncs, array_size(count, SYNC_SIZE_B))
     in_fences: list[Fence] = []
@@ -80,7 +81,7 @@ def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]]]:
             in_fences.extend(fences)
         else:
             outs.append((syncobj, sync.sync_type, sync.timeline_value))
-    return in_fences, outs
+    return in_fences, outs, raw
 
 
 def _check_barrier(value: int, seen: int, what: str, index: int) -> None:
@@ -144,7 +145,9 @@ def _attachments(payload: bytes, header, index: int, max_attachments: int) -> li
 
 
 def build_job(kernel, file, args):
-    """Validate ``args`` (a ``struct drm_asahi_submit``) and return (queue, job, outs)."""
+    """Validate ``args`` (a ``struct drm_asahi_submit``) and return (queue, job, outs,
+    copied): ``copied`` is the bytes of the sync array and of the command buffer as
+    they were copied from userspace (once: the capture hooks read them too)."""
     from .scheduler import Job
 
     check(args.flags == 0, errno.EINVAL, "submit flags must be zero")
@@ -152,7 +155,7 @@ def build_job(kernel, file, args):
     queue = file.queue(args.queue_id)
     check(not queue.guilty, errno.ECANCELED,
           f"queue {args.queue_id} was reset after a GPU timeout (guilty): create a new queue")
-    in_fences, outs = _syncs(file, args)
+    in_fences, outs, raw_syncs = _syncs(file, args)
     check(args.cmdbuf_size > 0, errno.EINVAL, "empty command buffer")
     buf = copy_from_user(args.cmdbuf, args.cmdbuf_size)
     config = kernel.config
@@ -208,4 +211,4 @@ def build_job(kernel, file, args):
         raise
     done = Fence(kernel.sync, f"{file.name} queue {queue.queue_id}")
     job = Job(FirmwareJob(commands, on_complete=lambda error: None), in_fences, done, references)
-    return queue, job, outs
+    return queue, job, outs, (raw_syncs, buf)
