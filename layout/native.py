@@ -88,10 +88,59 @@ BOTH(8, 8)
 BOTH(16, 16)
 BOTH(any, el_B)
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* 4-byte elements in the twiddled order, 16 bytes at a time: a 4x4 block is four
+   2x2 quads of 16 bytes (PAIRS_MORTON), so rows 0 and 1 of the block are the low and
+   the high halves of quads 0 and 1, rows 2 and 3 those of quads 2 and 3. The same
+   bytes as detile_morton_4 / tile_morton_4 in half the moves. */
+static void copy_morton_4_sse2(int to_linear, uint8_t *tiled, uint8_t *linear, int64_t ny, int64_t nx,
+                               int64_t th, int64_t tw, int64_t rs, const int32_t *block_el, int64_t row_B) {
+    const int64_t tile_B = th * tw * 4, bw = tw / 4, bh = th / 4;
+    for (int64_t ty = 0; ty < ny; ty++)
+        for (int64_t by = 0; by < bh; by++) {
+            uint8_t *lrow = linear + (ty * th + by * 4) * row_B;
+            const int32_t *blocks = block_el + by * bw;
+            for (int64_t tx = 0; tx < nx; tx++) {
+                uint8_t *tile = tiled + (ty * rs + tx) * tile_B;
+                uint8_t *l = lrow + tx * tw * 4;
+                for (int64_t bx = 0; bx < bw; bx++, l += 16) {
+                    uint8_t *b = tile + (int64_t)blocks[bx] * 4;
+                    if (to_linear) {
+                        __m128i q0 = _mm_loadu_si128((const __m128i *)b);
+                        __m128i q1 = _mm_loadu_si128((const __m128i *)(b + 16));
+                        __m128i q2 = _mm_loadu_si128((const __m128i *)(b + 32));
+                        __m128i q3 = _mm_loadu_si128((const __m128i *)(b + 48));
+                        _mm_storeu_si128((__m128i *)l, _mm_unpacklo_epi64(q0, q1));
+                        _mm_storeu_si128((__m128i *)(l + row_B), _mm_unpackhi_epi64(q0, q1));
+                        _mm_storeu_si128((__m128i *)(l + 2 * row_B), _mm_unpacklo_epi64(q2, q3));
+                        _mm_storeu_si128((__m128i *)(l + 3 * row_B), _mm_unpackhi_epi64(q2, q3));
+                    } else {
+                        __m128i r0 = _mm_loadu_si128((const __m128i *)l);
+                        __m128i r1 = _mm_loadu_si128((const __m128i *)(l + row_B));
+                        __m128i r2 = _mm_loadu_si128((const __m128i *)(l + 2 * row_B));
+                        __m128i r3 = _mm_loadu_si128((const __m128i *)(l + 3 * row_B));
+                        _mm_storeu_si128((__m128i *)b, _mm_unpacklo_epi64(r0, r1));
+                        _mm_storeu_si128((__m128i *)(b + 16), _mm_unpackhi_epi64(r0, r1));
+                        _mm_storeu_si128((__m128i *)(b + 32), _mm_unpacklo_epi64(r2, r3));
+                        _mm_storeu_si128((__m128i *)(b + 48), _mm_unpackhi_epi64(r2, r3));
+                    }
+                }
+            }
+        }
+}
+#endif
+
 void shimgl_layout_copy_tiles(int to_linear, int64_t el_B, uint8_t *tiled, uint8_t *linear,
                               int64_t ny, int64_t nx, int64_t th, int64_t tw, int64_t rs,
                               const int32_t *block_el, const int32_t *pair_el, int64_t row_B) {
     const int morton = !memcmp(pair_el, MORTON_PAIRS, sizeof MORTON_PAIRS);
+#if defined(__SSE2__)
+    if (morton && el_B == 4) {
+        copy_morton_4_sse2(to_linear, tiled, linear, ny, nx, th, tw, rs, block_el, row_B);
+        return;
+    }
+#endif
 #define CASE(E_NAME)                                                                                          \
     if (morton) {                                                                                             \
         if (to_linear) detile_morton_##E_NAME(el_B, tiled, linear, ny, nx, th, tw, rs, block_el, pair_el, row_B); \
