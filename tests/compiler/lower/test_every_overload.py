@@ -40,12 +40,17 @@ def shader_for(f) -> tuple[str, str]:
     elif a.es:
         head = "#version 100\n" if a.es_until else f"#version {max(a.es, 310)} es\nprecision highp float;\n" \
             "precision highp int;\n"
-    else:       # an extension-only function: GLSL 1.00, or 4.30 for a desktop-only extension
-        head = "#version 430\n" if not _COMPILER_EXTENSIONS[a.extensions[0]].es else "#version 100\n"
+    else:       # an extension-only function: 4.30 for a desktop-only extension, else the
+        # lowest GLSL ES version where the extension may be enabled
+        es_from = _COMPILER_EXTENSIONS[a.extensions[0]].es
+        head = "#version 430\n" if not es_from else "#version 100\n" if es_from == 100 else \
+            f"#version {es_from} es\n"
     for ext in a.extensions[:1] if not (a.desktop or a.es) else ():
         head += f"#extension {ext} : enable\n"
     if head.startswith("#version 100"):
         head += "precision highp float;\n"
+    elif "precision" not in head and " es\n" in head:     # after the #extension lines
+        head += "precision highp float;\nprecision highp int;\n"
     stage = sorted(a.stages)[0] if a.stages else ("compute" if f.name in ("barrier",) else "fragment")
     if stage == "tess_control" and f.name == "barrier":    # the same lowering as compute's, with no draw key
         stage = "compute"
@@ -55,7 +60,8 @@ def shader_for(f) -> tuple[str, str]:
     es = "es" in head or "100" in head
     if es and "#version 100" not in head:
         decls.append("precision highp sampler2DArray; precision highp sampler3D; precision highp samplerCube;"
-                     " precision highp sampler2DShadow; precision highp image2D;")
+                     " precision highp sampler2DShadow;"
+                     + ("" if head.startswith("#version 300") else " precision highp image2D;"))  # images: 3.10
     for i, (direction, t) in enumerate(f.params):
         if t.is_sampler:
             decls.append(f"uniform {t.name} u{i};")
