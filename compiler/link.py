@@ -47,7 +47,7 @@ __all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedSh
            "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
            "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER", "unread_outputs",
-           "without_outputs", "components_of", "rank_matches", "resource_limit_error"]
+           "without_outputs", "components_of", "rank_matches", "resource_limit_error", "block_limit_error"]
 
 #: separates the shader objects of a stage in the serialised form
 _OBJECT_SEPARATOR = "\n// -- next shader object of the stage --\n"
@@ -824,6 +824,30 @@ def resource_limit_error(stage: str, inputs: Sequence, outputs: Sequence, unifor
         used = sum(components_of(v.type) for v in uniforms if v.used and not v.type.contains_opaque)
         if used > limits[name]:
             return f"{label} shader uses too many default uniform block components ({used} > {name} {limits[name]})"
+    return None
+
+
+def block_limit_error(uses: dict, limits: dict) -> str | None:
+    """GL 4.6 sections 7.6.2 and 7.8 link errors: a stage using more uniform (or
+    shader storage) blocks than GL_MAX_<STAGE>_UNIFORM_BLOCKS (_SHADER_STORAGE_BLOCKS)
+    allow, or the stages together more than GL_MAX_COMBINED_UNIFORM_BLOCKS
+    (_SHADER_STORAGE_BLOCKS; a block every stage uses counts once per stage).
+    ``uses``: (stage, "uniform" or "buffer") -> blocks (array elements counted one
+    by one); ``limits``: GL limit name -> value. The message naming the limit, or None."""
+    kinds = {"uniform": ("UNIFORM_BLOCKS", "uniform"), "buffer": ("SHADER_STORAGE_BLOCKS", "shader storage")}
+    total = {}
+    for (stage, kind), n in sorted(uses.items()):
+        suffix, what = kinds[kind]
+        name = f"GL_MAX_{stage.upper()}_{suffix}"
+        if name in limits and n > limits[name]:
+            label = stage.replace("tess_", "tessellation ")
+            return f"{label} shader uses too many {what} blocks ({n} > {name} {limits[name]})"
+        total[kind] = total.get(kind, 0) + n
+    for kind, n in sorted(total.items()):
+        suffix, what = kinds[kind]
+        name = f"GL_MAX_COMBINED_{suffix}"
+        if name in limits and n > limits[name]:
+            return f"the program uses too many {what} blocks ({n} > {name} {limits[name]})"
     return None
 
 

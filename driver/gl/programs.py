@@ -601,6 +601,14 @@ class ProgramMixin:
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
         uniforms, locations, data, default_block = self._assign_uniforms(merged)
         blocks = self._collect_blocks(merged)
+        uses: dict = {}
+        for blk in blocks:
+            for stage in blk.stages:
+                key = (stage, "buffer" if blk.is_storage else "uniform")
+                uses[key] = uses.get(key, 0) + 1
+        problem = link.block_limit_error(uses, self.limits)
+        if problem is not None:
+            raise LinkError(problem)
         self.spirv_block_sizes(blocks, spirv)       # SPIR-V: the modules' explicit layouts
         atomics = self._collect_atomic_counters(merged)
         tf, tf_layout = [], None
