@@ -150,6 +150,29 @@ def _ctx_cache(ctx) -> dict:
     return cache
 
 
+@contextlib.contextmanager
+def primitives_not_generated(ctx, measure: bool = True):
+    """Draws made inside add nothing to GL_PRIMITIVES_GENERATED (a driver's passes,
+    not the application's primitives): while that query is active (and ``measure``),
+    what they add to the queue's primitive counter is measured with a pipe query
+    around them, read back (a wait) and taken out of the GL query's result
+    (``primitives_generated_counters``)."""
+    if not measure or ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is None:
+        yield
+        return
+    cache = _ctx_cache(ctx)
+    pass_query = cache.get("pass_query")
+    if pass_query is None:
+        pass_query = cache["pass_query"] = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
+    ctx.pipe.begin_query(pass_query)
+    try:
+        yield
+    finally:
+        ctx.pipe.end_query(pass_query)
+        cache["pass_primitives"] = cache.get("pass_primitives", 0) + \
+            int(ctx.pipe.get_query_result(pass_query, True) or 0)
+
+
 def _stage_source(prog, kind: int) -> str:
     """The GLSL text one stage of the linked executable was built from (the link's image:
     a separable program made by glCreateShaderProgramv has no shader attached any more)."""
@@ -727,14 +750,16 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
         vs_layout = tuple(vs_layout) + tuple((i, by_name[o][1], by_name[o][2]) for i, o in pairs.items()
                                              if o in by_name)
     key = GeometryKey(topology, info.index_size, vs_layout, vs_stride)
-    # GL_PRIMITIVES_GENERATED active: what the passes add to the queue's primitive counter
-    # is measured (a pipe query around them) and taken out of the GL query's result
-    measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None
-    if measure:
-        pass_query = _ctx_cache(ctx).get("pass_query")
-        if pass_query is None:
-            pass_query = _ctx_cache(ctx)["pass_query"] = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
-        ctx.pipe.begin_query(pass_query)
+    # what the passes draw is not GL_PRIMITIVES_GENERATED's (the geometry stage's emitted are)
+    with primitives_not_generated(ctx):
+        _vertex_and_geometry_passes(ctx, prog, stages, key, info, d, vs_prog, vs_handle, (lo, hi), records,
+                                    instances, vs_stride, prims)
+
+
+def _vertex_and_geometry_passes(ctx, prog, stages, key, info, d, vs_prog, vs_handle, vertex_range, records,
+                                instances, vs_stride, prims) -> None:
+    """Steps 1-5 of ``geometry_draw`` for its draw ``d`` (vertices ``vertex_range``)."""
+    lo, hi = vertex_range
     # 1. the vertex pass
     fb = ctx.emit_framebuffer()
     ctx._emit_state(fb, vs_prog)
@@ -758,10 +783,6 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     geometry_passes(ctx, prog, stages, key, vs_out, prims, records, instances, first=d.start,
                     index_bias=d.index_bias, lo=lo, index_info=info if info.index_size else None,
                     first_primitive=getattr(ctx, "_first_primitive", 0))
-    if measure:
-        ctx.pipe.end_query(pass_query)
-        _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
-            int(ctx.pipe.get_query_result(pass_query, True) or 0)
 
 
 def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, instances: int, *,

@@ -832,8 +832,7 @@ def _float(value: float) -> str:
 # -- the draw ----------------------------------------------------------------------------
 def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> None:
     """One GL_PATCHES draw (``_emit_draw``'s arguments): the passes of the module docstring."""
-    from driver.gallium import PipeQueryType
-    from driver.gl.geometry import _ctx_cache
+    from driver.gl.geometry import primitives_not_generated
     if indirect is not None:            # the draws' parameters read back, as the geometry passes do
         from driver.gl.geometry import _resolve_indirect
         for info_k, draw_k, range_k in _resolve_indirect(ctx, info, indirect):
@@ -852,20 +851,8 @@ def tessellation_draw(ctx, mode, info, draws, indirect, vertex_range, stages) ->
     # section 13.3): the rasterisation draw's own, so only the vertex pass's points are
     # taken out (known here: no wait). With a geometry stage, what its passes draw is
     # measured and taken out (the geometry passes add the primitives it emitted).
-    measure = ctx.active_queries.get(E.GL_PRIMITIVES_GENERATED) is not None and \
-        PipeShaderType.GEOMETRY in stages
-    if measure:
-        pass_query = _ctx_cache(ctx).get("pass_query")
-        if pass_query is None:
-            pass_query = _ctx_cache(ctx)["pass_query"] = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
-        ctx.pipe.begin_query(pass_query)
-    try:
+    with primitives_not_generated(ctx, measure=PipeShaderType.GEOMETRY in stages):
         _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_prog, tcs_prog)
-    finally:
-        if measure:
-            ctx.pipe.end_query(pass_query)
-            _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + \
-                int(ctx.pipe.get_query_result(pass_query, True) or 0)
 
 
 def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_prog, tcs_prog) -> None:

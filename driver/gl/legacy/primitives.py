@@ -8,7 +8,10 @@ glDrawArrays, glDrawElements and display lists alike:
 - polygon modes GL_LINE / GL_POINT (section 3.5.4) where a triangle does not
   carry what GL asks (``_outlines_here``): after culling, each polygon becomes
   its boundary edges / vertices, an edge flag of false dropping the edge (or
-  vertex) it starts (independent triangles, quads and polygons only).
+  vertex) it starts (independent triangles, quads and polygons only). With
+  transform feedback on, the polygons are first drawn filled with nothing
+  rasterised, so the capture (and GL_PRIMITIVES_GENERATED) sees their
+  triangles once; the edges and corners drawn after are neither.
 
 What the GPU does itself, from the positions the program's own stages
 produce: the polygon modes of triangles, strips and fans (the PPP decides
@@ -33,6 +36,7 @@ from driver.gl import enums as E
 from driver.gl.compose import extends
 from driver.gl.draws import DrawMixin, INDEX_TYPES
 from driver.gl.errors import check, check_enum
+from driver.gl.geometry import primitives_not_generated
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
 from driver.gl.buffers import read_buffer
@@ -181,13 +185,40 @@ class PrimitiveMixin:
         """Draw vertices `ids` as primitive `mode` with the rules above."""
         s = self.state
         if E.GL_TRIANGLES <= mode <= E.GL_POLYGON and self._outlines_here(mode):
-            for pmode, local, provoking in self._polygon_outlines(mode, ids):
-                self._draw_local(pmode, ids, local, instances, culled=True, provoking=provoking)
+            xfb = self.xfb
+            capturing = xfb.active and not xfb.paused
+            if capturing:
+                self._capture_polygons(mode, ids, instances)
+                xfb.paused = True
+            try:
+                with primitives_not_generated(self, measure=capturing):
+                    for pmode, local, provoking in self._polygon_outlines(mode, ids):
+                        self._draw_local(pmode, ids, local, instances, culled=True, provoking=provoking)
+            finally:
+                if capturing:
+                    xfb.paused = False
             return
         local = np.arange(len(ids))                        # positions into ids
         if getattr(s, "flat_shading", False) and mode in _POLYGONAL:
             local, mode = self._provoking_last(flat_triangles(mode, len(ids))), E.GL_TRIANGLES
         self._draw_local(mode, ids, local, instances)
+
+    def _capture_polygons(self, mode: int, ids: np.ndarray, instances: int) -> None:
+        """Transform feedback of polygons drawn in a polygon mode here: capture comes
+        before culling and polygon modes (GL 4.6 sections 13.3 and 14.6), so the
+        polygons are drawn once by the pipe, filled and with nothing rasterised, and
+        captured as its triangles (counted as generated once); the edges and corners
+        drawn after them are neither captured nor counted."""
+        s = self.state
+        saved = s.polygon_mode, s.polygon_mode_back, set(s.enabled)
+        s.polygon_mode = s.polygon_mode_back = E.GL_FILL
+        s.enabled.add(E.GL_RASTERIZER_DISCARD)
+        try:
+            self._draw_indexed(mode, ids, instances)
+        finally:
+            s.polygon_mode, s.polygon_mode_back = saved[:2]
+            s.enabled.clear()
+            s.enabled.update(saved[2])
 
     def _provoking_last(self, tri: np.ndarray) -> np.ndarray:
         """Triangles (flat) ending on their provoking vertex, rotated for the

@@ -112,3 +112,59 @@ def test_front_point_back_line_after_the_mirror():
     assert 1 <= len(right) <= 3
     assert set((right[:, 1] + 16).tolist()) <= {17, 30}
     assert lit[4:28, 1].sum() >= 20 and not _interior(lit, -0.65, -0.3)[1]
+
+
+XFB_VS = """#version 130
+in vec2 pos;
+out float id;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); id = float(gl_VertexID); }
+"""
+
+
+@pytest.mark.parametrize("mode,count,ids", [
+    (E.GL_QUADS, 4, [0, 1, 2, 0, 2, 3]),                  # one quad: two triangles
+    (E.GL_POLYGON, 5, [0, 1, 2, 0, 2, 3, 0, 3, 4]),       # a pentagon: a fan of three
+])
+def test_feedback_captures_triangles_while_outlines_are_drawn(mode, count, ids):
+    """Transform feedback begun with GL_TRIANGLES and GL_LINE polygon mode: the
+    capture holds the polygon's triangles (gl_VertexID in the pipe's order), each
+    counted once by PRIMITIVES_GENERATED and TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN,
+    while the framebuffer gets the outline only (no diagonal through the inside)."""
+    ctx = driver.Context(api="compat", width=N, height=N)
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, XFB_VS),
+                      (E.GL_FRAGMENT_SHADER, "#version 130\nvoid main() { gl_FragColor = vec4(1.0); }\n")):
+        s = ctx.glCreateShader(kind)
+        ctx.glShaderSource(s, 1, [src])
+        ctx.glCompileShader(s)
+        ctx.glAttachShader(p, s)
+    ctx.glBindAttribLocation(p, 0, "pos")
+    ctx.glTransformFeedbackVaryings(p, 1, ["id"], E.GL_INTERLEAVED_ATTRIBS)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    angle = np.pi / 2 + 2 * np.pi * np.arange(count) / count
+    v = np.stack([0.8 * np.cos(angle), 0.8 * np.sin(angle)], 1).astype(np.float32)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, v)
+    ctx.glEnableVertexAttribArray(0)
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 16 * 4, np.full(16, -7, np.float32), E.GL_STREAM_READ)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf)
+    generated, written = ctx.glGenQueries(2)
+    ctx.glPolygonMode(E.GL_FRONT_AND_BACK, E.GL_LINE)
+    ctx.glBeginQuery(E.GL_PRIMITIVES_GENERATED, generated)
+    ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, written)
+    ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+    ctx.glDrawArrays(mode, 0, count)
+    ctx.glEndTransformFeedback()
+    ctx.glEndQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+    ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 16 * 4)), np.float32)
+    assert got[:len(ids)].tolist() == ids and (got[len(ids):] == -7).all()
+    triangles = len(ids) // 3
+    assert ctx.glGetQueryObjectuiv(generated, E.GL_QUERY_RESULT) in (triangles, [triangles])
+    assert ctx.glGetQueryObjectuiv(written, E.GL_QUERY_RESULT) in (triangles, [triangles])
+    lit = (ctx.read_pixels()[..., :3] > 0).any(-1)
+    assert lit.sum() > 30 and not lit[14:18, 14:18].any()          # edges drawn, centre empty
