@@ -768,7 +768,8 @@ class DrawMixin:
                 samplers.append(None)
                 views.append(None)     # incomplete: the driver returns (0, 0, 0, 1)
                 continue
-            seamless = self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
+            seamless = (self.api.es or E.GL_TEXTURE_CUBE_MAP_SEAMLESS in self.state.enabled
+                        or params.cube_map_seamless)       # ARB/AMD_seamless_cubemap_per_texture
             depth_mode = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE) if self.api.compat else E.GL_RED
             views.append(srgb_decode_view(ps.sampler_view(tex, res, PIPE_TARGETS[target], depth_mode), params))
             samplers.append(ps.integer_border(self._unit_sampler_state(unit, params, target, seamless),

@@ -163,6 +163,12 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_texture_rectangle", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_border_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
+    # texture environments (legacy/ffgen.py, legacy/fixedfunc.py): EXT_texture's formats,
+    # proxies and REPLACE_EXT; EXT dot3 (no scale); ATI's three functions; NV's four arguments
+    _x("GL_ATI_texture_env_combine3", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_texture_env_dot3", _ANY, _N, _N, _N, DONE),
+    _x("GL_NV_texture_env_combine4", _ANY, _N, _N, _N, DONE),
     # LATC2's blocks under ATI's name (formats.py; compatibility contexts, as LATC)
     _x("GL_ATI_texture_compression_3dc", _ANY, _N, _N, _N, DONE),
     # ARB_texture_buffer_object's API; its GLSL side is EXT_gpu_shader4's texelFetchBuffer
@@ -232,6 +238,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_provoking_vertex", _ANY, _N, _N, _N, DONE),        # test_provoking_vertex.py
     _x("GL_ARB_sampler_objects", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_seamless_cube_map", _ANY, _GL32, _N, _N, DONE),
+    # TEXTURE_CUBE_MAP_SEAMLESS per texture (and, ARB, per sampler): textures.py, draws.py
+    _x("GL_AMD_seamless_cubemap_per_texture", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_seamless_cubemap_per_texture", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_shader_bit_encoding", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_texture_lod", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_sync", _ANY, _GL32, _N, _N, DONE),

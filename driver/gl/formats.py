@@ -305,8 +305,9 @@ def _legacy(enum, base, pipe):
 # 1-4 of GL 1.0. Sizes above 8 bits are stored in 16; intensity is stored as I
 # (one value read into all four channels).
 _A, _L, _LA, _IN = E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY
+GL_RGB2_EXT = 0x804E       # EXT_texture's 2-bit RGB (not kept by GL 1.1): stored as RGB4 is
 LEGACY = {f.enum: f for f in [
-    _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM),
+    _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM), _legacy(GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),
     _legacy(E.GL_ALPHA4, _A, F.A8_UNORM), _legacy(E.GL_ALPHA8, _A, F.A8_UNORM),
     _legacy(E.GL_ALPHA12, _A, F.A16_UNORM), _legacy(E.GL_ALPHA16, _A, F.A16_UNORM),
     _legacy(E.GL_LUMINANCE4, _L, F.L8_UNORM), _legacy(E.GL_LUMINANCE8, _L, F.L8_UNORM),

@@ -279,6 +279,7 @@ class SamplerParams:
     border_color: tuple = (0.0, 0.0, 0.0, 0.0)
     max_anisotropy: float = 1.0
     srgb_decode: int = 0x8A49                 # EXT_texture_sRGB_decode: DECODE_EXT / SKIP_DECODE_EXT
+    cube_map_seamless: bool = False           # ARB/AMD_seamless_cubemap_per_texture
 
 
 @tracked(TEXTURES)

@@ -295,9 +295,18 @@ class TextureMixin:
         elif pname == GL_TEXTURE_SRGB_DECODE_EXT and self.api.has_extension("GL_EXT_texture_sRGB_decode"):
             check_enum(int(v0), (GL_DECODE_EXT, GL_SKIP_DECODE_EXT))
             params.srgb_decode = int(v0)
+        elif pname == E.GL_TEXTURE_CUBE_MAP_SEAMLESS and self._seamless_per_texture(for_sampler):
+            check_enum(int(v0), (E.GL_FALSE, E.GL_TRUE))
+            params.cube_map_seamless = bool(v0)
         else:
             return False
         return True
+
+    def _seamless_per_texture(self, for_sampler: bool) -> bool:
+        """TEXTURE_CUBE_MAP_SEAMLESS as a texture parameter (ARB_ and AMD_seamless_cubemap_per_texture)
+        or a sampler parameter (the ARB extension only)."""
+        return self.api.has_extension("GL_ARB_seamless_cubemap_per_texture") or (
+            not for_sampler and self.api.has_extension("GL_AMD_seamless_cubemap_per_texture"))
 
     def _tex_parameter(self, target: int, pname: int, value) -> None:
         check_enum(target, texture_targets(self.api) - {E.GL_TEXTURE_BUFFER})
@@ -393,6 +402,8 @@ class TextureMixin:
             values |= {E.GL_TEXTURE_LOD_BIAS: p.lod_bias, E.GL_TEXTURE_BORDER_COLOR: p.border_color,
                        E.GL_TEXTURE_SWIZZLE_RGBA: tuple(tex.swizzle)}
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
+        if self._seamless_per_texture(False):
+            values[E.GL_TEXTURE_CUBE_MAP_SEAMLESS] = int(p.cube_map_seamless)
         if self.api.has_extension("GL_APPLE_texture_max_level"):      # GLES 2.0: TEXTURE_MAX_LEVEL_APPLE
             values[E.GL_TEXTURE_MAX_LEVEL] = tex.max_level
         if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
@@ -547,6 +558,9 @@ class TextureMixin:
         unpack = unpack or self.state.unpack
         data = self._unpack_source(pixels, fmt, type, width, height, depth, unpack)
         tex.set_image(face, level, TexImage(width, height, depth, internalformat))
+        # the new image replaces the old one whole: uploads to the old one not yet written
+        # are dropped (they may not fit the new size: a 2x2 image then 1x1 before a draw)
+        tex.pending = [p for p in self._pending_uploads(tex) if (p[0], p[1]) != (face, level)]
         if data is not None:
             self._pending_uploads(tex).append((face, level, (0, 0, 0, width, height, depth),
                                                fmt, type, copy.copy(unpack), data))
@@ -998,6 +1012,8 @@ class TextureMixin:
                   E.GL_TEXTURE_COMPARE_FUNC: p.compare_func}
         if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
             values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
+        if self._seamless_per_texture(True):
+            values[E.GL_TEXTURE_CUBE_MAP_SEAMLESS] = int(p.cube_map_seamless)
         if self.api.has_extension("GL_ARB_texture_filter_anisotropic") or \
                 self.api.has_extension("GL_EXT_texture_filter_anisotropic"):
             values[E.GL_TEXTURE_MAX_ANISOTROPY] = p.max_anisotropy

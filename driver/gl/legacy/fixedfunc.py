@@ -14,7 +14,9 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import clamp_query
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
-from driver.gl.legacy.ffgen import (SHADOW_TARGETS, FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
+from driver.gl.legacy.ffgen import (COMBINE3_ATI, GL_COMBINE4_NV, GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT, GL_OPERAND3_ALPHA_NV,
+                                    GL_OPERAND3_RGB_NV, GL_REPLACE_EXT, GL_SOURCE3_ALPHA_NV, GL_SOURCE3_RGB_NV,
+                                    SHADOW_TARGETS, FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
                                     pixel_vertex_source, vertex_source, POINT_SIZE_ATTRIBUTE)
 from driver.gl.features.gles1 import crop_rect
 from driver.gl.legacy.state import LegacyState
@@ -381,12 +383,34 @@ class FixedFunctionMixin:
         E.GL_COMBINE_ALPHA: ("combine_alpha", (E.GL_REPLACE, E.GL_MODULATE, E.GL_ADD, E.GL_ADD_SIGNED,
                                                E.GL_INTERPOLATE, E.GL_SUBTRACT)),
     }
+    # what the old texture-environment extensions add to those lists, where they are listed
+    _ENV_ENUMS_EXT = {
+        "GL_EXT_texture": {E.GL_TEXTURE_ENV_MODE: (GL_REPLACE_EXT,)},
+        "GL_NV_texture_env_combine4": {E.GL_TEXTURE_ENV_MODE: (GL_COMBINE4_NV,)},
+        "GL_EXT_texture_env_dot3": {E.GL_COMBINE_RGB: (GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT)},
+        "GL_ATI_texture_env_combine3": {E.GL_COMBINE_RGB: COMBINE3_ATI, E.GL_COMBINE_ALPHA: COMBINE3_ATI},
+    }
     _ENV_SOURCES = {E.GL_SRC0_RGB: ("src_rgb", 0), E.GL_SRC1_RGB: ("src_rgb", 1), E.GL_SRC2_RGB: ("src_rgb", 2),
                     E.GL_SRC0_ALPHA: ("src_alpha", 0), E.GL_SRC1_ALPHA: ("src_alpha", 1),
                     E.GL_SRC2_ALPHA: ("src_alpha", 2), E.GL_OPERAND0_RGB: ("op_rgb", 0),
                     E.GL_OPERAND1_RGB: ("op_rgb", 1), E.GL_OPERAND2_RGB: ("op_rgb", 2),
                     E.GL_OPERAND0_ALPHA: ("op_alpha", 0), E.GL_OPERAND1_ALPHA: ("op_alpha", 1),
                     E.GL_OPERAND2_ALPHA: ("op_alpha", 2)}
+    # NV_texture_env_combine4's fourth argument
+    _ENV_SOURCES_NV = {GL_SOURCE3_RGB_NV: ("src_rgb", 3), GL_SOURCE3_ALPHA_NV: ("src_alpha", 3),
+                       GL_OPERAND3_RGB_NV: ("op_rgb", 3), GL_OPERAND3_ALPHA_NV: ("op_alpha", 3)}
+
+    def _env_enums(self, pname: int):
+        attr, allowed = self._ENV_ENUMS[pname]
+        for ext, more in self._ENV_ENUMS_EXT.items():
+            if pname in more and self.api.has_extension(ext):
+                allowed = allowed + tuple(more[pname])
+        return attr, allowed
+
+    def _env_sources(self) -> dict:
+        if self.api.has_extension("GL_NV_texture_env_combine4"):
+            return {**self._ENV_SOURCES, **self._ENV_SOURCES_NV}
+        return self._ENV_SOURCES
 
     def _env_unit(self):
         check(self.active_texture < 8, E.GL_INVALID_OPERATION, "no fixed-function texture unit")
@@ -407,15 +431,21 @@ class FixedFunctionMixin:
             env.color = tuple(_int_color(x) for x in list(params)[:4]) if as_int else _floats(params, 4)
             return
         (v,) = _floats(params, 1)
+        sources = self._env_sources()
         if pname in self._ENV_ENUMS:
-            attr, allowed = self._ENV_ENUMS[pname]
+            attr, allowed = self._env_enums(pname)
             check_enum(int(v), allowed)
-            setattr(env, attr, int(v))
-        elif pname in self._ENV_SOURCES:
-            attr, k = self._ENV_SOURCES[pname]
+            # EXT_texture's REPLACE_EXT is REPLACE (Mesa keeps GL_REPLACE too)
+            setattr(env, attr, E.GL_REPLACE if int(v) == GL_REPLACE_EXT else int(v))
+        elif pname in sources:
+            attr, k = sources[pname]
             if attr.startswith("src"):
+                # ZERO: ATI_texture_env_combine3 and NV_texture_env_combine4; ONE: ATI's
+                extra = {E.GL_ZERO} if self.api.has_extension("GL_NV_texture_env_combine4") else set()
+                if self.api.has_extension("GL_ATI_texture_env_combine3"):
+                    extra |= {E.GL_ZERO, E.GL_ONE}
                 ok = int(v) in (E.GL_TEXTURE, E.GL_CONSTANT, E.GL_PRIMARY_COLOR, E.GL_PREVIOUS) or \
-                    0 <= int(v) - E.GL_TEXTURE0 < 8
+                    0 <= int(v) - E.GL_TEXTURE0 < 8 or int(v) in extra
             elif attr == "op_rgb":
                 ok = int(v) in (E.GL_SRC_COLOR, E.GL_ONE_MINUS_SRC_COLOR, E.GL_SRC_ALPHA,
                                 E.GL_ONE_MINUS_SRC_ALPHA)
@@ -453,8 +483,9 @@ class FixedFunctionMixin:
             return list(clamp_query(self, tuple(env.color)))
         if pname in self._ENV_ENUMS:
             return [float(getattr(env, self._ENV_ENUMS[pname][0]))]
-        if pname in self._ENV_SOURCES:
-            attr, k = self._ENV_SOURCES[pname]
+        sources = self._env_sources()
+        if pname in sources:
+            attr, k = sources[pname]
             return [float(getattr(env, attr)[k])]
         check_enum(pname, (E.GL_RGB_SCALE, E.GL_ALPHA_SCALE))
         return [env.rgb_scale if pname == E.GL_RGB_SCALE else env.alpha_scale]
@@ -583,9 +614,10 @@ class FixedFunctionMixin:
             fmt = self._format_info(base.internal_format).base
             env = self.legacy.texenv[u]
             combine = ()
-            if env.mode == E.GL_COMBINE:
-                combine = (env.combine_rgb, env.combine_alpha, tuple(env.src_rgb), tuple(env.op_rgb),
-                           tuple(env.src_alpha), tuple(env.op_alpha), (env.rgb_scale, env.alpha_scale))
+            if env.mode in (E.GL_COMBINE, GL_COMBINE4_NV):
+                n = 4 if env.mode == GL_COMBINE4_NV else 3          # the arguments the mode reads
+                combine = (env.combine_rgb, env.combine_alpha, tuple(env.src_rgb[:n]), tuple(env.op_rgb[:n]),
+                           tuple(env.src_alpha[:n]), tuple(env.op_alpha[:n]), (env.rgb_scale, env.alpha_scale))
             sobj = self.sampler_units[u]
             params = sobj.params if sobj is not None else tex.params
             shadow = (fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL) and target in SHADOW_TARGETS

@@ -64,10 +64,13 @@ class TexEnv:
     color: tuple = (0.0, 0.0, 0.0, 0.0)
     combine_rgb: int = E.GL_MODULATE
     combine_alpha: int = E.GL_MODULATE
-    src_rgb: list = field(default_factory=lambda: [E.GL_TEXTURE, E.GL_PREVIOUS, E.GL_CONSTANT])
-    src_alpha: list = field(default_factory=lambda: [E.GL_TEXTURE, E.GL_PREVIOUS, E.GL_CONSTANT])
-    op_rgb: list = field(default_factory=lambda: [E.GL_SRC_COLOR, E.GL_SRC_COLOR, E.GL_SRC_ALPHA])
-    op_alpha: list = field(default_factory=lambda: [E.GL_SRC_ALPHA] * 3)
+    # arguments 0-2 of COMBINE, and NV_texture_env_combine4's fourth (SOURCE3_*_NV ZERO,
+    # OPERAND3_*_NV the complement: 1, as the extension's state table gives)
+    src_rgb: list = field(default_factory=lambda: [E.GL_TEXTURE, E.GL_PREVIOUS, E.GL_CONSTANT, E.GL_ZERO])
+    src_alpha: list = field(default_factory=lambda: [E.GL_TEXTURE, E.GL_PREVIOUS, E.GL_CONSTANT, E.GL_ZERO])
+    op_rgb: list = field(default_factory=lambda: [E.GL_SRC_COLOR, E.GL_SRC_COLOR, E.GL_SRC_ALPHA,
+                                                  E.GL_ONE_MINUS_SRC_COLOR])
+    op_alpha: list = field(default_factory=lambda: [E.GL_SRC_ALPHA] * 3 + [E.GL_ONE_MINUS_SRC_ALPHA])
     rgb_scale: float = 1.0
     alpha_scale: float = 1.0
     lod_bias: float = 0.0

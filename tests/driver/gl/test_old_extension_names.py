@@ -722,3 +722,162 @@ def test_ext_texture_buffer_object_with_gpu_shader4(ctx):
     c.glUseProgram(prog)
     quad(c)
     assert (read(c) == [10, 200, 30, 255]).all()
+
+
+# -- texture environments: GL_EXT_texture, GL_EXT_texture_env_dot3, GL_ATI_texture_env_combine3,
+# -- GL_NV_texture_env_combine4 --------------------------------------------------------------------
+def _env_draw(c, texel, color=(1.0, 1.0, 1.0, 1.0), env_color=None):
+    """A quad textured with one texel under the current unit-0 environment: its pixel."""
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    rgba_texture(c, E.GL_TEXTURE_2D, 1, 1, [texel])
+    c.glEnable(E.GL_TEXTURE_2D)
+    if env_color is not None:
+        c.glTexEnvfv(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_COLOR, list(env_color))
+    c.glColor4f(*color)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    textured_quad(c, ((0, 0), (1, 0), (1, 1), (0, 1)))
+    return read(c)[4, 4].tolist()
+
+
+def test_ext_texture_formats_proxy_and_replace(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_texture")
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    for fmt in (0x804E, E.GL_ALPHA4, E.GL_LUMINANCE12_ALPHA4, E.GL_INTENSITY16, E.GL_RGB5_A1):   # RGB2_EXT first
+        c.glTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(16))
+        no_error(c)
+        assert c.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_INTERNAL_FORMAT) == [fmt]
+    assert c.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_ALPHA_SIZE)[0] >= 1
+    big = c.glGetIntegerv(E.GL_MAX_TEXTURE_SIZE)[0] * 2
+    c.glTexImage2D(E.GL_PROXY_TEXTURE_2D, 0, E.GL_ALPHA4, big, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    assert c.glGetTexLevelParameteriv(E.GL_PROXY_TEXTURE_2D, 0, E.GL_TEXTURE_WIDTH) == [0]    # too large
+    no_error(c)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, 0x8062)             # REPLACE_EXT
+    assert c.glGetTexEnviv(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE) == [E.GL_REPLACE]
+    assert _env_draw(c, (10, 20, 30, 40), color=(1, 0, 0, 1)) == [10, 20, 30, 40]
+
+
+def test_ext_texture_env_dot3_ignores_the_scale(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_texture_env_dot3")
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_COMBINE)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_RGB, 0x8740)                  # DOT3_RGB_EXT
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_SOURCE1_RGB, E.GL_CONSTANT)
+    c.glTexEnvf(E.GL_TEXTURE_ENV, E.GL_RGB_SCALE, 2.0)
+    # 4 ((t - 0.5) . (k - 0.5)) with t = (0.75, 0.5, 0.5) and k = (0.625, 0.5, 0.5): 4 x 0.25 x 0.125
+    # = 0.125 (32 of 255); the ARB function would double it (64)
+    t, k = (191, 128, 128, 255), (0.625, 0.5, 0.5, 1.0)
+    ext = _env_draw(c, t, env_color=k)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_RGB, E.GL_DOT3_RGB)
+    arb = _env_draw(c, t, env_color=k)
+    assert ext[:3] == [32, 32, 32] and arb[:3] == [64, 64, 64], (ext, arb)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_ALPHA, 0x8740)               # not an alpha function
+    assert c.glGetError() == E.GL_INVALID_ENUM
+
+
+def test_ati_texture_env_combine3_functions(ctx):
+    c = ctx
+    assert listed(c, "GL_ATI_texture_env_combine3")
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, E.GL_COMBINE)
+    # arguments: texture (0.5), primary colour (0.25), constant (0.5)
+    for pname, src in ((E.GL_SOURCE0_RGB, E.GL_TEXTURE), (E.GL_SOURCE1_RGB, E.GL_PRIMARY_COLOR),
+                       (E.GL_SOURCE2_RGB, E.GL_CONSTANT), (E.GL_SOURCE0_ALPHA, E.GL_TEXTURE),
+                       (E.GL_SOURCE1_ALPHA, E.GL_ONE), (E.GL_SOURCE2_ALPHA, E.GL_ZERO)):
+        c.glTexEnvi(E.GL_TEXTURE_ENV, pname, src)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_OPERAND2_RGB, E.GL_SRC_COLOR)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_OPERAND1_ALPHA, E.GL_SRC_ALPHA)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_OPERAND2_ALPHA, E.GL_ONE_MINUS_SRC_ALPHA)
+    t, col, k = (128, 128, 128, 64), (0.25, 0.25, 0.25, 1.0), (0.5, 0.5, 0.5, 1.0)
+    expect = {0x8744: 0.5 * 0.5 + 0.25, 0x8745: 0.5 * 0.5 + 0.25 - 0.5 + 0.5, 0x8746: 0.5 * 0.5 - 0.25}
+    for fn, rgb in ((0x8744, 128), (0x8745, 0), (0x8746, 0)):
+        c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_RGB, fn)
+        c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_ALPHA, 0x8744)     # a0 a2 + a1 = t.a x 1 + 1: 1
+        px = _env_draw(c, t, color=col, env_color=k)
+        assert abs(px[0] - rgb) <= 1 and px[3] == 255, (hex(fn), px, expect[fn])
+
+
+def test_nv_texture_env_combine4_sums_two_products(ctx):
+    c = ctx
+    assert listed(c, "GL_NV_texture_env_combine4")
+    assert c.glGetTexEnviv(E.GL_TEXTURE_ENV, 0x8583) == [E.GL_ZERO]                # SOURCE3_RGB_NV
+    assert c.glGetTexEnviv(E.GL_TEXTURE_ENV, 0x8593) == [E.GL_ONE_MINUS_SRC_COLOR]  # OPERAND3_RGB_NV
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_TEXTURE_ENV_MODE, 0x8503)                    # COMBINE4_NV
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_RGB, E.GL_ADD)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_ALPHA, E.GL_ADD)
+    # texture x primary + constant x (1 - ZERO): 0.5 x 0.5 + 0.25 = 0.5
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_SOURCE0_RGB, E.GL_TEXTURE)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_SOURCE1_RGB, E.GL_PRIMARY_COLOR)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_SOURCE2_RGB, E.GL_CONSTANT)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_OPERAND2_RGB, E.GL_SRC_COLOR)
+    px = _env_draw(c, (128, 128, 128, 255), color=(0.5, 0.5, 0.5, 1.0), env_color=(0.25, 0.25, 0.25, 1.0))
+    assert abs(px[0] - 128) <= 1, px
+    c.glTexEnvi(E.GL_TEXTURE_ENV, 0x8583, E.GL_TEXTURE)          # the fourth argument: the texture (0.5)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, 0x8593, E.GL_SRC_COLOR)
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_RGB, E.GL_ADD_SIGNED)   # 0.25 + 0.125 - 0.5 < 0: 0
+    px = _env_draw(c, (128, 128, 128, 255), color=(0.5, 0.5, 0.5, 1.0), env_color=(0.25, 0.25, 0.25, 1.0))
+    assert px[0] == 0, px
+    c.glTexEnvi(E.GL_TEXTURE_ENV, E.GL_COMBINE_RGB, E.GL_ADD)           # 0.25 + 0.125 = 0.375
+    px = _env_draw(c, (128, 128, 128, 255), color=(0.5, 0.5, 0.5, 1.0), env_color=(0.25, 0.25, 0.25, 1.0))
+    assert abs(px[0] - 96) <= 1, px
+    c.glTexEnvi(E.GL_TEXTURE_ENV, 0x8583, E.GL_ONE)              # ONE is ATI's source, ZERO both's
+    assert c.glGetError() == E.GL_NO_ERROR                        # (ATI_texture_env_combine3 is listed)
+
+
+def test_respecified_image_drops_unwritten_uploads(ctx):
+    """A level defined again (smaller, another format) before it is sampled: the first
+    image's upload, not yet written, is dropped rather than written into the new 1x1
+    image (the draw failed with an internal error 'region 0,0 2x2 is outside level 0
+    (1x1)' before: driver/gl/textures.py)."""
+    c = ctx
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGB5_A1, 2, 2, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(16))
+    assert _env_draw(c, (10, 20, 30, 255)) == [10, 20, 30, 255]
+
+
+# -- GL_AMD_seamless_cubemap_per_texture, GL_ARB_seamless_cubemap_per_texture ---------------------
+def _cube_edge_sample(c, setup):
+    """A cube map whose +X face is red and other faces blue, filtered linearly, read at a
+    direction just inside +X next to its edge with +Z: the pixel."""
+    c.glBindTexture(E.GL_TEXTURE_CUBE_MAP, 1)
+    for face in range(6):
+        color = RED if face == 0 else BLUE
+        c.glTexImage2D(E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, E.GL_RGBA8, 2, 2, 0, E.GL_RGBA,
+                       E.GL_UNSIGNED_BYTE, bytes(color) * 4)
+    for p, v in ((E.GL_TEXTURE_MIN_FILTER, E.GL_LINEAR), (E.GL_TEXTURE_MAG_FILTER, E.GL_LINEAR),
+                 (E.GL_TEXTURE_WRAP_S, E.GL_CLAMP_TO_EDGE), (E.GL_TEXTURE_WRAP_T, E.GL_CLAMP_TO_EDGE)):
+        c.glTexParameteri(E.GL_TEXTURE_CUBE_MAP, p, v)
+    setup()
+    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(fs, 1, ["uniform samplerCube s;\n"
+                             "void main() { gl_FragColor = textureCube(s, vec3(1.0, 0.0, 0.98)); }\n"], None)
+    c.glCompileShader(fs)
+    prog = c.glCreateProgram()
+    c.glAttachShader(prog, fs)
+    c.glLinkProgram(prog)
+    c.glUseProgram(prog)
+    quad(c)
+    return read(c)[4, 4].tolist()
+
+
+def test_seamless_cubemap_per_texture(ctx):
+    c = ctx
+    for name in ("GL_AMD_seamless_cubemap_per_texture", "GL_ARB_seamless_cubemap_per_texture"):
+        assert listed(c, name)
+    assert _cube_edge_sample(c, lambda: None) == list(RED)          # clamped inside +X
+    assert c.glGetTexParameteriv(E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_SEAMLESS) == [0]
+    on = _cube_edge_sample(c, lambda: c.glTexParameteri(E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_SEAMLESS,
+                                                        E.GL_TRUE))
+    # s = 0.01 on +X: the filter's left column is the +Z face's, weight 0.49 (blue)
+    assert abs(on[0] - 255 * 0.51) <= 3 and abs(on[2] - 255 * 0.49) <= 3, on
+    assert not c.glIsEnabled(E.GL_TEXTURE_CUBE_MAP_SEAMLESS)          # the global switch stays off
+    c.glTexParameteri(E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_SEAMLESS, 7)
+    assert c.glGetError() == E.GL_INVALID_ENUM
+    # ARB: the sampler parameter too (a sampler's state replaces the texture's)
+    s = c.glGenSamplers(1)[0]
+    assert c.glGetSamplerParameteriv(s, E.GL_TEXTURE_CUBE_MAP_SEAMLESS) == [0]
+    c.glSamplerParameteri(s, E.GL_TEXTURE_MIN_FILTER, E.GL_LINEAR)
+    c.glBindSampler(0, s)
+    assert _cube_edge_sample(c, lambda: None) == list(RED)
+    c.glSamplerParameteri(s, E.GL_TEXTURE_CUBE_MAP_SEAMLESS, E.GL_TRUE)
+    assert c.glGetSamplerParameteriv(s, E.GL_TEXTURE_CUBE_MAP_SEAMLESS) == [1]
+    assert _cube_edge_sample(c, lambda: None) == on
