@@ -163,6 +163,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_texture_rectangle", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_border_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
+    _x("GL_MESA_texture_signed_rgba", _ANY, _N, _N, _N, DONE),        # EXT_texture_snorm's RGBA formats
     # texture environments (legacy/ffgen.py, legacy/fixedfunc.py): EXT_texture's formats,
     # proxies and REPLACE_EXT; EXT dot3 (no scale); ATI's three functions; NV's four arguments
     _x("GL_ATI_texture_env_combine3", _ANY, _N, _N, _N, DONE),
@@ -400,6 +401,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_compression_latc", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_compression_rgtc", _ANY, _GL32, _N, _ES3, DONE),
     _x("GL_EXT_texture_compression_s3tc", _ANY, _GL32, _N, _ES2, DONE),
+    # subsets of S3TC's formats under their own names, where S3TC is (test_old_extension_names.py)
+    _x("GL_ANGLE_texture_compression_dxt3", _ANY, _GL32, _N, _ES2, DONE),
+    _x("GL_ANGLE_texture_compression_dxt5", _ANY, _GL32, _N, _ES2, DONE),
+    _x("GL_EXT_texture_compression_dxt1", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_texture_compression_s3tc_srgb", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_texture_format_BGRA8888", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_read_format_bgra", _N, _N, _ANY, _ES2, DONE),     # test_ext_read_format_bgra.py

@@ -881,3 +881,48 @@ def test_seamless_cubemap_per_texture(ctx):
     c.glSamplerParameteri(s, E.GL_TEXTURE_CUBE_MAP_SEAMLESS, E.GL_TRUE)
     assert c.glGetSamplerParameteriv(s, E.GL_TEXTURE_CUBE_MAP_SEAMLESS) == [1]
     assert _cube_edge_sample(c, lambda: None) == on
+
+
+# -- GL_EXT_texture_compression_dxt1, GL_ANGLE_texture_compression_dxt3/dxt5 -----------------------
+def test_dxt_names_decode_hand_built_blocks(ctx):
+    c = ctx
+    for name in ("GL_EXT_texture_compression_dxt1", "GL_ANGLE_texture_compression_dxt3",
+                 "GL_ANGLE_texture_compression_dxt5"):
+        assert listed(c, name)
+    red565, blue565 = 0xF800, 0x001F
+    colour = red565.to_bytes(2, "little") + blue565.to_bytes(2, "little") + bytes(4)   # every index 0: red
+    blocks = {0x83F0: colour,                                     # COMPRESSED_RGB_S3TC_DXT1_EXT
+              0x83F1: colour,                                     # COMPRESSED_RGBA_S3TC_DXT1_EXT
+              0x83F2: bytes([0x77] * 8) + colour,                 # DXT3_ANGLE: explicit 4-bit alpha 7 -> 119
+              0x83F3: bytes([136, 0]) + bytes(6) + colour}        # DXT5_ANGLE: alpha endpoint 0 (136) everywhere
+    alpha = {0x83F0: 255, 0x83F1: 255, 0x83F2: 119, 0x83F3: 136}
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    for fmt, block in blocks.items():
+        c.glCompressedTexImage2D(E.GL_TEXTURE_2D, 0, fmt, 4, 4, 0, len(block), block)
+        no_error(c)
+        px = np.frombuffer(bytes(c.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+        assert (px.reshape(16, 4) == [255, 0, 0, alpha[fmt]]).all(), hex(fmt)
+
+
+# -- GL_MESA_texture_signed_rgba ------------------------------------------------------------------
+def test_mesa_texture_signed_rgba(ctx):
+    c = ctx
+    assert listed(c, "GL_MESA_texture_signed_rgba")
+    c.glBindTexture(E.GL_TEXTURE_2D, 1)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8_SNORM, 1, 1, 0, E.GL_RGBA, E.GL_BYTE, bytes([127, 0x81, 64, 0]))
+    assert c.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 0, E.GL_TEXTURE_RED_TYPE) == [E.GL_SIGNED_NORMALIZED]
+    for p in (E.GL_TEXTURE_MIN_FILTER, E.GL_TEXTURE_MAG_FILTER):
+        c.glTexParameteri(E.GL_TEXTURE_2D, p, E.GL_NEAREST)
+    fs = c.glCreateShader(E.GL_FRAGMENT_SHADER)
+    c.glShaderSource(fs, 1, ["uniform sampler2D s;\n"
+                             "void main() { gl_FragColor = texture2D(s, vec2(0.5)) * 0.5 + 0.5; }\n"], None)
+    c.glCompileShader(fs)
+    prog = c.glCreateProgram()
+    c.glAttachShader(prog, fs)
+    c.glLinkProgram(prog)
+    c.glUseProgram(prog)
+    quad(c)
+    # 127 -> 1.0, -127 -> -1.0, 64 -> 64/127, 0: remapped to [0, 1]
+    assert (abs(read(c)[4, 4].astype(int) - [255, 0, round(255 * (0.5 + 32 / 127)), 128]) <= 1).all()
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, 0x8F93, 1, 1, 0, E.GL_RGBA, E.GL_BYTE, bytes(4))   # RGBA_SNORM
+    no_error(c)
