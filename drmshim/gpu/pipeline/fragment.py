@@ -210,6 +210,10 @@ def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tupl
     done = native_records_at(record_of, x, y, origin, out)    # the same in one C pass (pipeline/native.py)
     if done is not None:
         return done
+    return _records_numpy(record_of, x, y, origin)
+
+
+def _records_numpy(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
     x0, y0 = origin
     flat = y.astype(np.intp)
     if y0:
@@ -500,27 +504,10 @@ class _PassContext:
         for part in np.split(order, cuts):
             yield int(d[part[0]]), idx[part]
 
-    def hidden_surface_removal(self, layers: R.RankLayers, background: Background, whole: bool) -> int:
-        """Resolve visibility of the whole pass first, then shade only the last
-        passing fragment of every sample (one lane per visible sample). The
-        background runs before shading unless every sample is shaded and the
-        programs write whole records (``whole``)."""
-        frags, S = self.frags, self.S
-        rec = self.rec_f
-        if self.one_draw and S == 1:
-            st = self.states[int(self.draw[0])]
-            if st.ds.trivial and st.uniform is not None and not st.quads:
-                # every fragment passes and writes the same bytes: which one is last does not matter
-                st.passed += len(frags)
-                covered = np.zeros(self.tile_buffer.shape[0], bool)
-                covered[rec] = True
-                background.hidden(whole and bool(st.uniform[0].all()) and bool(covered.all()))
-                n = int(np.count_nonzero(covered))          # one invocation per visible sample
-                st.shaded += n
-                # every record covered (a full-screen draw): one contiguous fill, no scatter
-                broadcast_record(self.tile_buffer, None if n == len(covered) else rec, *st.uniform)
-                return n
-        owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
+    def _owners(self, layers: R.RankLayers, owner: np.ndarray) -> None:
+        """HSR's layer loop: each sample's last passing fragment into ``owner`` (per
+        record times S), the draws' passed counts updated."""
+        frags, S, rec = self.frags, self.S, self.rec_f
         contiguous = frags.layer_offsets is not None            # layers are runs of fragments
         for k in range(layers.count):
             for d, idx in self._groups(self._layer(layers, k)):
@@ -543,6 +530,38 @@ class _PassContext:
                 for s in range(S):
                     on = idx[((passed >> s) & 1) != 0]
                     owner[rec[on] * S + s] = on
+
+    def hidden_surface_removal(self, layers: R.RankLayers, background: Background, whole: bool) -> int:
+        """Resolve visibility of the whole pass first, then shade only the last
+        passing fragment of every sample (one lane per visible sample). The
+        background runs before shading unless every sample is shaded and the
+        programs write whole records (``whole``)."""
+        frags, S = self.frags, self.S
+        rec = self.rec_f
+        if self.one_draw and S == 1:
+            st = self.states[int(self.draw[0])]
+            if st.ds.trivial and st.uniform is not None and not st.quads:
+                # every fragment passes and writes the same bytes: which one is last does not matter
+                st.passed += len(frags)
+                covered = np.zeros(self.tile_buffer.shape[0], bool)
+                covered[rec] = True
+                background.hidden(whole and bool(st.uniform[0].all()) and bool(covered.all()))
+                n = int(np.count_nonzero(covered))          # one invocation per visible sample
+                st.shaded += n
+                # every record covered (a full-screen draw): one contiguous fill, no scatter
+                broadcast_record(self.tile_buffer, None if n == len(covered) else rec, *st.uniform)
+                return n
+        owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
+        one = self.states[int(self.draw[0])] if self.one_draw else None
+        if one is not None and not one.ds.trivial:
+            # one draw: the ISP tests every layer in one call (the C kernel when it takes
+            # it), noting each sample's last passing fragment, as the layer loop does
+            passed = R.depth_stencil(frags, one.ds, self.frame.depth, self.frame.stencil,
+                                     front_facing=self.front if one.ds.stencil_test else None, layers=layers,
+                                     owner=owner, owner_index=rec * S if S > 1 else rec)
+            one.passed += R.samples_passed(passed)
+        else:
+            self._owners(layers, owner)
         held = np.flatnonzero(owner >= 0)
         background.hidden(whole and len(held) == len(owner))
         o = owner[held]
@@ -677,6 +696,7 @@ class _PassContext:
             x, y, tri = frags.x[f], frags.y[f], frags.tri[f]
         helper = None
         lane_of = None                                  # lane of each (f_local, s) pair
+        centres = None                                  # iter's positions, when made with the records
         if fused is not None:
             x, y, tri, s, f, helper, lane_of, rec = fused
         elif st.quads:
@@ -685,7 +705,12 @@ class _PassContext:
         if fused is not None:
             pass                                        # (the records came with the quads)
         elif helper is None:        # = rec_f[f], into this thread's lane scratch (dead after the call)
-            rec = records_at(self.record_of, x, y, self.origin, out=lane_array("rec", (len(x),), np.int64))
+            # single-sampled: iter's positions (the pixel centres) come from the same C pass
+            centres = lane_array("pos", (2, len(x)), np.float32) if S == 1 and st.uses_iter else None
+            rec = native_records_at(self.record_of, x, y, self.origin, lane_array("rec", (len(x),), np.int64),
+                                    centres=centres)
+            if rec is None:
+                rec, centres = _records_numpy(self.record_of, x, y, self.origin), None
         else:       # helper lanes may lie outside the region (or the frame): no record
             (x0, y0), (h, w) = self.origin, self.record_of.shape
             rec = self.record_of[np.clip(y - y0, 0, h - 1), np.clip(x - x0, 0, w - 1)]
@@ -699,7 +724,7 @@ class _PassContext:
             mask_in = (1 << s).astype(np.uint32)
         specials = self._specials(st, x, y, tri, f, s if S > 1 else None, mask_in)
         kw = self._positions(st, x, y, s if S > 1 else None,
-                             self._centroids(frags.coverage[f]) if pixel_inputs else None)
+                             self._centroids(frags.coverage[f]) if pixel_inputs else None, centres)
         if direct:
             # only helper lanes lack a record (-1): the others' records are in range
             tile, tile_index = self.tile_buffer, records if helper is None else np.maximum(records, 0)
@@ -766,18 +791,22 @@ class _PassContext:
                 specials[name] = (self.tvb.setup.prim[tri] % per_instance).astype(np.uint32)
         return specials
 
-    def _positions(self, st: DrawState, x, y, s, centroid_offsets) -> dict:
+    def _positions(self, st: DrawState, x, y, s, centroid_offsets, centres=None) -> dict:
         """``iter``'s positions: the pixel centre; at ``.sample`` the lane's sample
         ``s`` (None: single-sampled, the centre); at ``.centroid`` the pixel's
         ``centroid_offsets`` float32[2, lanes] from its corner (None: the lane's
         sample when shading per sample, as GL's sample shading ignores
-        ``centroid``, else the centre)."""
+        ``centroid``, else the centre). ``centres``: the pixel centres when the
+        records' C pass made them (the same values)."""
         kw = {}
         if not st.uses_iter:
             return kw
-        pos = kw["position_px"] = lane_array("pos", (2, len(x)), np.float32)     # (dead after the call)
-        np.add(x, np.float32(0.5), out=pos[0], dtype=np.float32)   # x converts exactly, then + 0.5
-        np.add(y, np.float32(0.5), out=pos[1], dtype=np.float32)
+        if centres is not None:         # (the records' C pass computed them, as below)
+            kw["position_px"] = centres
+        else:
+            pos = kw["position_px"] = lane_array("pos", (2, len(x)), np.float32)     # (dead after the call)
+            np.add(x, np.float32(0.5), out=pos[0], dtype=np.float32)   # x converts exactly, then + 0.5
+            np.add(y, np.float32(0.5), out=pos[1], dtype=np.float32)
         kw["centroid_position_px"] = kw["position_px"]
         if centroid_offsets is not None:
             kw["centroid_position_px"] = np.stack((x.astype(np.float32) + centroid_offsets[0],

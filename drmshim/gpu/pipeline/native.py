@@ -1,6 +1,7 @@
 """C kernels of the fragment pipeline's per-fragment bookkeeping.
 
-``records_at``: ``fragment.records_at`` (each fragment's tile record) in one pass.
+``records_at``: ``fragment.records_at`` (each fragment's tile record) in one pass,
+with the lanes' pixel centres (``iter``'s positions) in the same pass when asked.
 ``quads_single_sample``: ``fragment._quads`` for single-sampled fragments picked
 from the rasteriser's arrays, fused with the pick and the lanes' record lookup
 (``_shade_lanes``): one pass to key each fragment's quad, a presence table ranking
@@ -34,8 +35,9 @@ void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftr
                 int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
                 const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift);
 void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
-                long y0, long w, int64_t *out);
-void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out);
+                long y0, long w, int64_t *out, float *pos);
+void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out,
+                        float *pos);
 """
 
 _SOURCE = r"""
@@ -99,22 +101,36 @@ void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftr
     for (long i = 0; i < n; i++) helper[real[i]] = 0;
 }
 
-/* record_of[(y - y0) * w + x - x0], the flat index clipped to the table (numpy's take, mode="clip") */
-void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
-                long y0, long w, int64_t *out) {
+/* the pixel centres (x + 0.5, y + 0.5) as float32 into pos[0][i], pos[1][i] (rows n apart):
+   x converts to float32 (rounding to nearest), then 0.5 is added, as numpy's float32 add */
+#define CENTRE(i) do { if (pos) { pos[i] = (float)x[i] + 0.5f; pos[n + (i)] = (float)y[i] + 0.5f; } } while (0)
+
+/* record_of[(y - y0) * w + x - x0], the flat index clipped to the table (numpy's take, mode="clip");
+   pos (NULL: none): the pixel centres too */
+void records_at(long n, const int32_t *restrict x, const int32_t *restrict y, const int64_t *restrict record_of,
+                long size, long x0, long y0, long w, int64_t *restrict out, float *restrict pos) {
     for (long i = 0; i < n; i++) {
         long k = ((long)y[i] - y0) * w + (long)x[i] - x0;
         k = k < 0 ? 0 : (k >= size ? size - 1 : k);
         out[i] = record_of[k];
+        CENTRE(i);
     }
 }
 
 /* the record of pixel (x, y) when records are whole 2^shift-pixel tiles in tile order, each in row order */
-void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out) {
+void tile_major_records(long n, const int32_t *restrict x, const int32_t *restrict y, int shift, long tiles_x,
+                        int64_t *restrict out, float *restrict pos) {
     const int64_t mask = ((int64_t)1 << shift) - 1;
-    for (long i = 0; i < n; i++) {
-        int64_t tile = ((int64_t)(y[i] >> shift)) * tiles_x + (x[i] >> shift);
-        out[i] = (tile << (2 * shift)) + (((int64_t)y[i] & mask) << shift) + ((int64_t)x[i] & mask);
+#define TILE_RECORD(i) (((((int64_t)(y[i] >> shift)) * tiles_x + (x[i] >> shift)) << (2 * shift)) \
+                        + (((int64_t)y[i] & mask) << shift) + ((int64_t)x[i] & mask))
+    if (!pos) {
+        for (long i = 0; i < n; i++) out[i] = TILE_RECORD(i);
+        return;
+    }
+    for (long i = 0; i < n; i++) {      /* (restrict pointers: the loop vectorises) */
+        out[i] = TILE_RECORD(i);
+        pos[i] = (float)x[i] + 0.5f;
+        pos[n + i] = (float)y[i] + 0.5f;
     }
 }
 """
@@ -186,23 +202,30 @@ def lane_array(name: str, shape: tuple, dtype) -> np.ndarray:
     return _scratch().empty("lane_" + name, shape, dtype)
 
 
-def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int], out=None):
+def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tuple[int, int], out=None,
+               centres=None):
     """``fragment.records_at`` in one pass (int64 records, into ``out`` when given),
-    or None when the kernel does not take the call."""
+    or None when the kernel does not take the call. ``centres``: a C-contiguous
+    float32 (2, n) array the same pass fills with the pixel centres (``iter``'s
+    positions, as ``fragment._PassContext._positions`` computes them)."""
     n = len(x)
     if n < MIN_FRAGMENTS or x.dtype != np.int32 or y.dtype != np.int32 or record_of.dtype != np.int64 \
             or not record_of.flags.c_contiguous or record_of.size == 0 or not KERNELS.usable():
         return None
+    if centres is not None and (centres.dtype != np.float32 or centres.shape != (2, n)
+                                or not centres.flags.c_contiguous):
+        return None
     x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
     out = np.empty(n, np.int64) if out is None else out
     p = KERNELS.ptr
+    pos = KERNELS.ffi.NULL if centres is None else p(centres, "float *")
     shift = _tile_major(record_of, origin)
     if shift:       # the records are arithmetic in (x, y): no table lookups
         KERNELS.lib.tile_major_records(n, p(x, "int32_t *"), p(y, "int32_t *"), shift,
-                                       record_of.shape[1] >> shift, p(out, "int64_t *"))
+                                       record_of.shape[1] >> shift, p(out, "int64_t *"), pos)
         return out
     KERNELS.lib.records_at(n, p(x, "int32_t *"), p(y, "int32_t *"), p(record_of, "int64_t *"), record_of.size,
-                           origin[0], origin[1], record_of.shape[1], p(out, "int64_t *"))
+                           origin[0], origin[1], record_of.shape[1], p(out, "int64_t *"), pos)
     return out
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from .constants import (ALWAYS, CompareFunc, StencilOp, DECR, DECR_WRAP, EQUAL, GEQUAL, GREATER, INCR,
                         INCR_WRAP, INVERT, KEEP, LEQUAL, LESS, NEVER, NOTEQUAL, REPLACE,
                         ZERO, enum_value)
+from .native import depth_test as depth_test_c
 from .rasterize import Fragments
 
 
@@ -213,7 +214,8 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
                   stencil: np.ndarray | None, *, front_facing: np.ndarray | None = None,
                   layers: RankLayers | None = None, coverage: np.ndarray | None = None,
                   z: np.ndarray | None = None, origin: tuple[int, int] = (0, 0),
-                  owner: np.ndarray | None = None, ref: np.ndarray | None = None) -> np.ndarray:
+                  owner: np.ndarray | None = None, ref: np.ndarray | None = None,
+                  owner_index: np.ndarray | None = None) -> np.ndarray:
     """Run the depth and stencil tests of ``frags`` in primitive order, updating
     ``depth`` (H, W, S) float32 and ``stencil`` (H, W, S) uint8 in place.
 
@@ -226,6 +228,9 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     it is both the value tested and the value REPLACE writes.
     ``owner`` (H, W, S) int64, optional: set to the fragment index wherever a
     fragment passes (the last writer of each sample; see ``resolve_visibility``).
+    ``owner_index`` (F,) int64, optional: ``owner`` is then a flat array of any
+    layout, fragment f's sample s being ``owner[owner_index[f] + s]`` (e.g. the
+    fragment's tile record times S).
     Buffers must be C-contiguous; ``origin`` is the pixel of their element [0, 0]
     (a tile's corner), and every fragment must lie inside them.
 
@@ -239,7 +244,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     zs = frags.z if z is None else np.asarray(z, dtype=np.float32)
     if layers is None:
         layers = layers_of(frags)
-    bufs = [b for b in (depth, stencil, owner) if b is not None]
+    bufs = [b for b in (depth, stencil, owner if owner_index is None else None) if b is not None]
     h, w, nsamples = bufs[0].shape
     for b in bufs:
         assert b.shape == (h, w, nsamples) and b.flags.c_contiguous, \
@@ -247,6 +252,8 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     dflat = depth.reshape(-1) if depth is not None else None
     sflat = stencil.reshape(-1) if stencil is not None else None
     oflat = owner.reshape(-1) if owner is not None else None
+    if owner is not None and owner_index is not None:
+        assert owner.ndim == 1 and owner.flags.c_contiguous, "an owner with owner_index is a flat array"
     ox, oy = origin
     # flat index of every fragment's sample 0 in the (H, W, S) buffers
     if h * w * nsamples < 2 ** 31:
@@ -261,6 +268,11 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
         base *= nsamples
     passed = np.zeros(len(frags), dtype=np.uint8)
     dfunc = enum_value(state.depth_func, CompareFunc, "depth function")
+    obase = base if owner_index is None else owner_index
+    if state.depth_test and not state.stencil_test and \
+            depth_test_c(layers, frags.samples, base, cov, zs, dfunc, state.depth_write, dflat, passed,
+                         oflat, obase if oflat is not None else None):
+        return passed       # (the C kernel: the loop below is its specification)
     fr, bk = state.front, state.back
     two_sided = state.stencil_test and front_facing is not None and fr != bk
     identity = layers.identity
@@ -324,7 +336,8 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
             if oflat is not None:
                 wsel = np.flatnonzero(ok)
                 frag = (np.arange(lo, hi) if identity else layers.order[lo:hi])
-                oflat[fi[wsel]] = frag[wsel] if m is None else frag[m[wsel]]
+                oi = obase[pick] if m is None else obase[pick][m]
+                oflat[oi[wsel] + smp] = frag[wsel] if m is None else frag[m[wsel]]
         passed[pick] = lpassed
     return passed
 

@@ -7,6 +7,17 @@ through the disk cache; ``SHIMGL_DEBUG=interp``, no C compiler or
 and pixel row, three integer floor divisions a sample instead of a dozen numpy
 operations over every row of every pair. Same arrays (values, dtypes, order) as
 the numpy code, which stays the specification.
+
+``emit_fragments``: ``rasterize``'s last step, the fragments of every layer (its
+whole full blocks broadcast, then its partial pairs' span fragments) written
+into the output arrays in one pass instead of a few numpy passes and copies per
+layer.
+
+``depth_test``: ``isp.depth_stencil`` with a depth test and no stencil test, over
+all rank layers in one pass: the fragments go one by one in layer order, which
+gives every sample its fragments in primitive order, as the layer loop does
+(inside a layer the samples are distinct, so the loop's vectorised layer equals
+the fragments one after another). Same depth buffer, owners and sample masks.
 """
 
 from __future__ import annotations
@@ -17,7 +28,7 @@ from uapi.native_kernels import Kernels
 
 from .constants import SUBPIXEL_BITS
 
-__all__ = ["KERNELS", "block_pairs", "span_fragments"]
+__all__ = ["KERNELS", "block_pairs", "depth_test", "emit_fragments", "span_fragments"]
 
 _CDEF = """
 long span_fragments(long P, const int64_t *a, const int64_t *b, const int64_t *cb, const int64_t *px0,
@@ -28,10 +39,20 @@ long block_pairs(long T, const int64_t *rows, const int64_t *bx0, const int64_t 
                  const int64_t *ec, const int64_t *bias, int64_t sxmin, int64_t sxmax, int64_t symin,
                  int64_t symax, int64_t *ptri, int64_t *gx, int64_t *gy, int64_t *px0, int64_t *py0, int64_t *pw,
                  int64_t *ph, uint8_t *full, int64_t *a, int64_t *b, int64_t *cb);
+void emit_fragments(long L, const int64_t *w_pairs, const int64_t *r_off, const int64_t *offsets, long B,
+                    int S, int all_bits, const int32_t *w_tri, const int32_t *w_x, const int32_t *w_y,
+                    const int32_t *r_pair, const int32_t *r_dx, const int32_t *r_dy, const uint8_t *r_cov,
+                    long n_whole, const int32_t *p_tri, const int32_t *p_x, const int32_t *p_y, const float *zp,
+                    const float *dzdx, const float *dzdy, int32_t *tri, int32_t *x, int32_t *y, uint8_t *cov,
+                    float *z);
+long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int64_t *base, const uint8_t *cov,
+                const float *z, int func, int write, float *depth, long depth_n, int64_t *owner, long owner_n,
+                const int64_t *obase, uint8_t *passed);
 """
 
 _SOURCE = r"""
 #include <stdint.h>
+#include <string.h>
 
 /* shimgl rasteriser: covered spans of partial (triangle, block) pairs (raster/native.py) */
 
@@ -158,6 +179,109 @@ long block_pairs(long T, const int64_t *rows, const int64_t *bx0, const int64_t 
     }
     return n;
 }
+
+/* rasterize's step 3: the fragments of layer k at offsets[k]: first its whole full
+   blocks (pairs w_pairs[k] .. w_pairs[k+1], B*B pixels each in row order), then its
+   partial pairs' span fragments r_off[k] .. r_off[k+1] (pair r_pair of the pairs
+   after the n_whole whole ones). Pair arrays p_tri/p_x/p_y and zp (pairs, S),
+   dzdx, dzdy cover every pair (whole ones first); zp NULL: no depth. Depth as
+   numpy computes it: float32 for whole blocks (dz = dzdx lx + dzdy ly, then z0 +
+   dz), binary64 rounded once to float32 for span fragments (int32 x float32). */
+void emit_fragments(long L, const int64_t *w_pairs, const int64_t *r_off, const int64_t *offsets, long B,
+                    int S, int all_bits, const int32_t *w_tri, const int32_t *w_x, const int32_t *w_y,
+                    const int32_t *r_pair, const int32_t *r_dx, const int32_t *r_dy, const uint8_t *r_cov,
+                    long n_whole, const int32_t *p_tri, const int32_t *p_x, const int32_t *p_y, const float *zp,
+                    const float *dzdx, const float *dzdy, int32_t *tri, int32_t *x, int32_t *y, uint8_t *cov,
+                    float *z) {
+    const long nb = B * B;
+    for (long k = 0; k < L; k++) {
+        long dst = offsets[k];
+        for (long p = w_pairs[k]; p < w_pairs[k + 1]; p++) {
+            const int32_t t = w_tri[p], x0 = w_x[p], y0 = w_y[p];
+            for (long j = 0; j < nb; j++) tri[dst + j] = t;
+            memset(cov + dst, all_bits, (size_t)nb);
+            for (long ly = 0; ly < B; ly++) {
+                int32_t *restrict xr = x + dst + ly * B, *restrict yr = y + dst + ly * B;
+                for (long lx = 0; lx < B; lx++) {
+                    xr[lx] = x0 + (int32_t)lx;
+                    yr[lx] = y0 + (int32_t)ly;
+                }
+            }
+            if (zp) {
+                const float gx = dzdx[p], gy = dzdy[p];
+                for (long ly = 0; ly < B; ly++)
+                    for (long lx = 0; lx < B; lx++) {
+                        const float dz = gx * (float)lx + gy * (float)ly;
+                        float *zz = z + (dst + ly * B + lx) * S;
+                        for (int s = 0; s < S; s++) zz[s] = zp[p * S + s] + dz;
+                    }
+            }
+            dst += nb;
+        }
+        for (long i = r_off[k]; i < r_off[k + 1]; i++, dst++) {
+            const long q = n_whole + r_pair[i];
+            tri[dst] = p_tri[q];
+            x[dst] = p_x[q] + r_dx[i];
+            y[dst] = p_y[q] + r_dy[i];
+            cov[dst] = r_cov[i];
+            if (zp) {
+                const double dz = (double)dzdx[q] * (double)r_dx[i] + (double)dzdy[q] * (double)r_dy[i];
+                for (int s = 0; s < S; s++) z[dst * S + s] = (float)((double)zp[q * S + s] + dz);
+            }
+        }
+    }
+}
+
+/* GL's compare functions in CompareFunc's order (GL_NEVER + n): a FUNC b, as numpy's
+   float32 comparisons (a NaN compares unequal, and false otherwise) */
+static inline int compare_f(int func, float a, float b) {
+    switch (func) {
+    case 0: return 0;
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a != b;
+    case 6: return a >= b;
+    default: return 1;
+    }
+}
+
+/* The depth test of fragments order[lo..hi) (order NULL: lo..hi), one after another:
+   fragment f's sample s (covered: bit s of cov[f]) compares z[f * S + s] with
+   depth[base[f] + s], writes it there when it passes and write is set, and sets
+   owner[obase[f] + s] = f when it passes (owner NULL: none); passed[f] gets the bits
+   of the samples that passed. Returns -1, touching nothing, when a fragment index,
+   depth element or owner element would lie outside its array (F fragments,
+   depth_n, owner_n elements): numpy then runs and raises. */
+long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int64_t *base, const uint8_t *cov,
+                const float *z, int func, int write, float *depth, long depth_n, int64_t *owner, long owner_n,
+                const int64_t *obase, uint8_t *passed) {
+    long bad = 0;
+    for (long j = lo; j < hi; j++) {
+        const int64_t f = order ? order[j] : j;
+        if (f < 0 || f >= F) return -1;
+        bad |= (base[f] < 0) | (base[f] + S > depth_n);
+        if (owner) bad |= (obase[f] < 0) | (obase[f] + S > owner_n);
+    }
+    if (bad) return -1;
+    for (long j = lo; j < hi; j++) {
+        const long f = order ? (long)order[j] : j;
+        const uint8_t c = cov[f];
+        uint8_t p = 0;
+        for (int s = 0; s < S; s++) {
+            if (!((c >> s) & 1)) continue;
+            const float zf = z[(long)f * S + s];
+            float *d = depth + base[f] + s;
+            if (!compare_f(func, zf, *d)) continue;
+            if (write) *d = zf;
+            if (owner) owner[obase[f] + s] = f;
+            p |= (uint8_t)(1u << s);
+        }
+        passed[f] = p;
+    }
+    return 0;
+}
 """ % {"bits": SUBPIXEL_BITS}
 
 KERNELS = Kernels(_SOURCE, _CDEF)
@@ -212,3 +336,63 @@ def block_pairs(setup, rows, bx0, by0, bx1, by1, rx0: int, ry0: int, B: int, pos
                                 *(p(v, i64) for v in ints), p(full, "uint8_t *"), *(p(v, i64) for v in abc))
     ptri, gx, gy, px0, py0, pw, ph = (v[:n] for v in ints)
     return (ptri, gx, gy, px0, py0, pw, ph, full[:n], *(v[:n] for v in abc))
+
+
+def depth_test(layers, samples: int, base: np.ndarray, cov: np.ndarray, z: np.ndarray, func: int, write: bool,
+               depth: np.ndarray, passed: np.ndarray, owner: np.ndarray | None = None,
+               obase: np.ndarray | None = None) -> bool:
+    """The depth test of ``isp.depth_stencil`` (no stencil test) over every layer of
+    ``layers`` in C, in place: ``depth`` (flat float32), ``passed`` (F,) uint8,
+    ``owner`` (flat int64; fragment f's sample s is ``owner[obase[f] + s]``).
+    ``base``: each fragment's sample 0 in ``depth``. False (nothing done) when the
+    kernel does not take the call; then numpy runs."""
+    if not KERNELS.usable() or samples > 8 or depth is None:
+        return False
+    arrays = [depth, passed] + ([owner] if owner is not None else [])
+    if any(not a.flags.c_contiguous or not a.flags.writeable for a in arrays) or depth.dtype != np.float32 \
+            or passed.dtype != np.uint8 or (owner is not None and owner.dtype != np.int64):
+        return False
+    base = np.ascontiguousarray(base, np.int64)
+    cov = np.ascontiguousarray(cov, np.uint8)
+    z = np.ascontiguousarray(z, np.float32)
+    order = None if layers.identity or layers.order is None else np.ascontiguousarray(layers.order, np.int64)
+    if owner is not None:
+        obase = np.ascontiguousarray(obase, np.int64)
+    p, ffi = KERNELS.ptr, KERNELS.ffi
+    i64 = "int64_t *"
+    F = len(passed)
+    if len(base) != F or len(cov) != F or z.shape != (F, samples) or (owner is not None and len(obase) != F):
+        return False
+    got = KERNELS.lib.depth_test(int(layers.offsets[0]), int(layers.offsets[-1]),
+                                 ffi.NULL if order is None else p(order, i64), F, samples, p(base, i64),
+                                 p(cov, "uint8_t *"), p(z, "float *"), int(func), int(bool(write)),
+                                 p(depth, "float *"), depth.size, ffi.NULL if owner is None else p(owner, i64),
+                                 0 if owner is None else owner.size, ffi.NULL if owner is None else p(obase, i64),
+                                 p(passed, "uint8_t *"))
+    return got == 0
+
+
+def emit_fragments(w_pairs, r_off, offsets, B: int, samples: int, all_bits: int, w_tri, w_x, w_y,
+                   pair, dx, dy, r_cov, n_whole: int, ptri, px0, py0, zp, dzdx, dzdy, tri, x, y, coverage, z) -> bool:
+    """``rasterize``'s layer loop of step 3 in C, writing ``tri``, ``x``, ``y``,
+    ``coverage`` and ``z`` (None: no depth) in place. False (nothing written) when
+    the kernel does not take the call; then numpy runs."""
+    if not KERNELS.usable():
+        return False
+    outs = [tri, x, y, coverage] + ([z] if z is not None else [])
+    if any(not a.flags.c_contiguous for a in outs):
+        return False
+    i32, i64 = "int32_t *", "int64_t *"
+    ints = [np.ascontiguousarray(v, np.int32) for v in (w_tri, w_x, w_y, pair, dx, dy, ptri, px0, py0)]
+    if any(len(v) and (int(v.min()) < -(1 << 30) or int(v.max()) >= 1 << 30) for v in ints[6:]):
+        return False                    # (numpy's int32 sums could wrap; the kernel's would be undefined)
+    offs = [np.ascontiguousarray(v, np.int64) for v in (w_pairs, r_off, offsets)]
+    r_cov = np.ascontiguousarray(r_cov, np.uint8)
+    p, ffi = KERNELS.ptr, KERNELS.ffi
+    planes = None if z is None else [np.ascontiguousarray(v, np.float32) for v in (zp, dzdx, dzdy)]
+    fl = [ffi.NULL] * 3 if planes is None else [p(v, "float *") for v in planes]
+    KERNELS.lib.emit_fragments(len(offsets) - 1, *(p(v, i64) for v in offs), B, samples, all_bits,
+                               *(p(v, i32) for v in ints[:6]), p(r_cov, "uint8_t *"), n_whole,
+                               *(p(v, i32) for v in ints[6:]), *fl, p(tri, i32), p(x, i32), p(y, i32),
+                               p(coverage, "uint8_t *"), ffi.NULL if z is None else p(z, "float *"))
+    return True

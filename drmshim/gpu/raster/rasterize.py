@@ -29,6 +29,7 @@ import numpy as np
 
 from .constants import SUBPIXEL_BITS, SUBPIXEL_ONE, sample_positions_fx
 from .native import block_pairs as block_pairs_c
+from .native import emit_fragments as emit_fragments_c
 from .native import span_fragments as span_fragments_c
 from .setup import TriangleSetup
 
@@ -330,10 +331,13 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     pair, dx, dy, r_cov = _span_fragments(a[rest], b[rest], cb[rest], px0[rest], py0[rest],
                                           pw[rest], ph[rest], pos)
     r_layer_counts = np.bincount(layer[rest][pair], minlength=nlayers)
-    r_tri = ptri[rest].astype(np.int32)[pair]
-    r_x = px0[rest].astype(np.int32)[pair] + dx
-    r_y = py0[rest].astype(np.int32)[pair] + dy
-    r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None] if depth else None
+
+    def partial_stream():
+        r_tri = ptri[rest].astype(np.int32)[pair]
+        r_x = px0[rest].astype(np.int32)[pair] + dx
+        r_y = py0[rest].astype(np.int32)[pair] + dy
+        r_z = zp[rest][pair] + (dzdx[rest][pair] * dx + dzdy[rest][pair] * dy)[:, None] if depth else None
+        return r_tri, r_x, r_y, r_z
 
     # --- 3b. whole full blocks, broadcast straight into the output, layer by layer --
     nb = B * B
@@ -341,8 +345,9 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     offsets = np.zeros(nlayers + 1, np.int64)
     np.cumsum(w_layer_counts + r_layer_counts, out=offsets[1:])
     if n_whole == 0:
-        tri, x, y, coverage, z = r_tri, r_x, r_y, r_cov, r_z
-        total = len(r_tri)
+        tri, x, y, z = partial_stream()
+        coverage = r_cov
+        total = len(tri)
     else:
         total = int(offsets[-1])
         tri = _fresh("tri", (total,), np.int32, scratch)
@@ -350,42 +355,13 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
         y = _fresh("y", (total,), np.int32, scratch)
         coverage = _fresh("coverage", (total,), np.uint8, scratch)
         z = _fresh("z", (total, samples), np.float32, scratch) if depth else None
-        ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
-        lxf, lyf = lx.astype(np.float32), ly.astype(np.float32)
-        w_tri, w_x, w_y = (v[:n_whole].astype(np.int32) for v in (ptri, px0, py0))
-
-        def whole(dst: int, p0: int, p1: int) -> None:
-            n = p1 - p0
-            end = dst + n * nb
-            tri[dst:end].reshape(n, nb)[:] = w_tri[p0:p1, None]
-            np.add(w_x[p0:p1, None], lx, out=x[dst:end].reshape(n, nb))
-            np.add(w_y[p0:p1, None], ly, out=y[dst:end].reshape(n, nb))
-            coverage[dst:end] = all_bits
-            if not depth:
-                return
-            dz = dzdx[p0:p1, None] * lxf
-            dz += dzdy[p0:p1, None] * lyf
-            np.add(zp[p0:p1, None, :], dz[:, :, None], out=z[dst:end].reshape(n, nb, samples))
-
-        if len(r_tri) == 0:
-            whole(0, 0, n_whole)
-        else:
-            w_pairs = np.concatenate(([0], np.cumsum(w_layer_counts // nb)))
-            r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
-            for k in range(nlayers):
-                dst = int(offsets[k])
-                if w_pairs[k + 1] > w_pairs[k]:
-                    whole(dst, int(w_pairs[k]), int(w_pairs[k + 1]))
-                    dst += int(w_layer_counts[k])
-                r0, r1 = int(r_off[k]), int(r_off[k + 1])
-                if r1 > r0:
-                    end = dst + r1 - r0
-                    tri[dst:end] = r_tri[r0:r1]
-                    x[dst:end] = r_x[r0:r1]
-                    y[dst:end] = r_y[r0:r1]
-                    coverage[dst:end] = r_cov[r0:r1]
-                    if depth:
-                        z[dst:end] = r_z[r0:r1]
+        w_pairs = np.concatenate(([0], np.cumsum(w_layer_counts // nb)))
+        r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
+        if not emit_fragments_c(w_pairs, r_off, offsets, B, samples, all_bits, ptri[:n_whole], px0[:n_whole],
+                                py0[:n_whole], pair, dx, dy, r_cov, n_whole, ptri, px0, py0, zp, dzdx, dzdy,
+                                tri, x, y, coverage, z):
+            _emit_numpy(w_pairs, r_off, offsets, B, samples, all_bits, n_whole, ptri, px0, py0, zp, dzdx, dzdy,
+                        r_cov, partial_stream(), tri, x, y, coverage, z)
     if depth:
         lo, hi = depth_clamp
         np.maximum(z, np.float32(lo), out=z)
@@ -395,6 +371,51 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     offsets = np.unique(offsets)          # drop layers left empty by zero-coverage pairs
     return Fragments(tri.astype(np.int32, copy=False), x.astype(np.int32, copy=False),
                      y.astype(np.int32, copy=False), coverage, z, samples, offsets)
+
+
+def _emit_numpy(w_pairs, r_off, offsets, B, samples, all_bits, n_whole, ptri, px0, py0, zp, dzdx, dzdy, r_cov,
+                partial, tri, x, y, coverage, z) -> None:
+    """``rasterize``'s step 3 (the specification of ``native.emit_fragments``): layer
+    k's whole full blocks (pairs ``w_pairs[k]:w_pairs[k+1]``) broadcast, then its
+    partial pairs' span fragments (``r_off[k]:r_off[k+1]`` of ``partial`` = (tri, x,
+    y, z)), written at ``offsets[k]``; ``z`` None: no depth."""
+    r_tri, r_x, r_y, r_z = partial
+    nb = B * B
+    nlayers = len(offsets) - 1
+    ly, lx = np.divmod(np.arange(nb, dtype=np.int32), B)
+    lxf, lyf = lx.astype(np.float32), ly.astype(np.float32)
+    w_tri, w_x, w_y = (v[:n_whole].astype(np.int32) for v in (ptri, px0, py0))
+
+    def whole(dst: int, p0: int, p1: int) -> None:
+        n = p1 - p0
+        end = dst + n * nb
+        tri[dst:end].reshape(n, nb)[:] = w_tri[p0:p1, None]
+        np.add(w_x[p0:p1, None], lx, out=x[dst:end].reshape(n, nb))
+        np.add(w_y[p0:p1, None], ly, out=y[dst:end].reshape(n, nb))
+        coverage[dst:end] = all_bits
+        if z is None:
+            return
+        dz = dzdx[p0:p1, None] * lxf
+        dz += dzdy[p0:p1, None] * lyf
+        np.add(zp[p0:p1, None, :], dz[:, :, None], out=z[dst:end].reshape(n, nb, samples))
+
+    if len(r_tri) == 0:
+        whole(0, 0, n_whole)
+        return
+    for k in range(nlayers):
+        dst = int(offsets[k])
+        if w_pairs[k + 1] > w_pairs[k]:
+            whole(dst, int(w_pairs[k]), int(w_pairs[k + 1]))
+            dst += int(w_pairs[k + 1] - w_pairs[k]) * nb
+        r0, r1 = int(r_off[k]), int(r_off[k + 1])
+        if r1 > r0:
+            end = dst + r1 - r0
+            tri[dst:end] = r_tri[r0:r1]
+            x[dst:end] = r_x[r0:r1]
+            y[dst:end] = r_y[r0:r1]
+            coverage[dst:end] = r_cov[r0:r1]
+            if z is not None:
+                z[dst:end] = r_z[r0:r1]
 
 
 def barycentrics(setup: TriangleSetup, frags: Fragments, *, sample: int | None = None,

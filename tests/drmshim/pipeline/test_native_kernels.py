@@ -1,6 +1,7 @@
 """The fragment pipeline's C kernels (drmshim/gpu/pipeline/native.py) give the
 arrays of their numpy specification: ``_quads`` of picked single-sampled
-fragments and each lane's tile record (-1 outside the region)."""
+fragments and each lane's tile record (-1 outside the region), with the lanes'
+pixel centres when asked."""
 
 from __future__ import annotations
 
@@ -72,10 +73,34 @@ def test_records_at_equals_numpy(monkeypatch, origin):
     x = (origin[0] + rng.integers(0, 80, n)).astype(np.int32)
     y = (origin[1] + rng.integers(0, 48, n)).astype(np.int32)
     got = native.records_at(record_of, x, y, origin)
+    centres = np.full((2, n), np.nan, np.float32)
+    np.testing.assert_array_equal(native.records_at(record_of, x, y, origin, centres=centres), got)
+    _same_centres(centres, x, y)
     monkeypatch.setattr(native.KERNELS, "enabled", False)
     want = fragment.records_at(record_of, x, y, origin)
     assert got.dtype == want.dtype == np.int64
     np.testing.assert_array_equal(got, want)
+
+
+def _same_centres(centres, x, y):
+    """The pixel centres as the fragment pipeline's numpy computes iter's positions."""
+    for row, v in zip(centres, (x, y)):
+        want = np.add(v, np.float32(0.5), dtype=np.float32)
+        np.testing.assert_array_equal(row.view(np.uint32), want.view(np.uint32))
+
+
+def test_centres_round_as_numpy(monkeypatch):
+    """Coordinates past 2^24 round on conversion to float32 before the + 0.5 (the
+    kernel must round the same way); wrong shapes or dtypes are declined."""
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    record_of = np.arange(64, dtype=np.int64).reshape(8, 8)
+    x = np.array([0, 7, (1 << 24) + 1, (1 << 25) + 3, -((1 << 24) + 3)] * 4, np.int32)
+    y = np.array([1, 2, 3, 4, 5] * 4, np.int32)
+    centres = np.zeros((2, len(x)), np.float32)
+    assert native.records_at(record_of, x, y, (0, 0), centres=centres) is not None
+    _same_centres(centres, x, y)
+    assert native.records_at(record_of, x, y, (0, 0), centres=np.zeros((2, len(x)), np.float64)) is None
+    assert native.records_at(record_of, x, y, (0, 0), centres=np.zeros((len(x), 2), np.float32).T) is None
 
 
 @pytest.mark.parametrize("tile", [8, 32])
@@ -95,6 +120,9 @@ def test_tile_major_records_equal_the_table(monkeypatch, tile):
         y = rng.integers(0, H, 3000).astype(np.int32)
         got = native.records_at(record_of, x, y, (0, 0))
         np.testing.assert_array_equal(got, record_of[y, x])
+        centres = np.full((2, len(x)), np.nan, np.float32)
+        np.testing.assert_array_equal(native.records_at(record_of, x, y, (0, 0), centres=centres), got)
+        _same_centres(centres, x, y)
         monkeypatch.setattr(native.KERNELS, "enabled", False)
         np.testing.assert_array_equal(fragment.records_at(record_of, x, y, (0, 0)), got)
         monkeypatch.setattr(native.KERNELS, "enabled", True)

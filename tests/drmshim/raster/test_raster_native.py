@@ -2,7 +2,8 @@
 specification: ``rasterize`` and ``covered_pixels`` give the same arrays (values,
 dtypes, layering) with the kernels on and off, for random triangles of every size,
 snapped to pixel edges or not, 1, 2 and 4 samples, rows subsets, rectangles cut by
-the viewport and both block sizes. The other rasteriser tests check the default
+the viewport and both block sizes; the ISP's depth test (``depth_stencil`` without
+stencil) gives the same buffer, masks and owners. The other rasteriser tests check the default
 path (the kernels when a C compiler is there) against independent references."""
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import importlib
 import numpy as np
 import pytest
 
-from drmshim.gpu.raster import covered_pixels, rasterize, setup_triangles
+from drmshim.gpu.raster import DepthStencilState, Fragments, covered_pixels, depth_stencil, rasterize, setup_triangles
+from drmshim.gpu.raster.constants import COMPARE_FUNCS
 
 native = importlib.import_module("drmshim.gpu.raster.native")
 
@@ -87,3 +89,62 @@ def test_a_later_call_leaves_earlier_fragments_alone():
     rasterize(b, (0, 0, 8, 8), 4)
     for k, v in kept.items():
         np.testing.assert_array_equal(getattr(first, k), v)
+
+
+# -- the ISP's depth test over all layers in one pass (native.depth_test)
+
+Z_VALUES = np.array([0.0, -0.0, 0.25, 0.5, 0.75, 1.0, np.nan], np.float32)
+
+
+@pytest.mark.parametrize("samples", [1, 2, 4])
+@pytest.mark.parametrize("func", COMPARE_FUNCS)
+def test_depth_test_is_the_numpy_specification(numpy_only, samples, func):
+    """Depth buffer, sample masks and owners (both layouts) the same with the kernel
+    on and off: rasteriser layers (runs) and sorted rank layers (an order array),
+    partial coverage, NaN and signed-zero depths."""
+    rng = np.random.default_rng(7 + samples + 10 * COMPARE_FUNCS.index(func))
+    size = 24
+    seen = 0
+    for trial in range(6):
+        n = int(rng.integers(50, 400))
+        centre = rng.uniform(0, size, (n, 1, 2))
+        xy = centre + rng.uniform(-6, 6, (n, 3, 2))
+        win = np.concatenate([xy, rng.uniform(0, 1, (n, 3, 1)), np.ones((n, 3, 1))], 2)
+        frags = rasterize(setup_triangles(win, cull="none"), (0, 0, size, size), samples)
+        z = rng.choice(Z_VALUES, size=frags.z.shape)
+        if trial % 2:       # no rasteriser layering: sorted rank layers with an order array
+            frags = frags.take(rng.permutation(len(frags))[: len(frags) // 2])
+        for write in (True, False):
+            state = DepthStencilState(depth_test=True, depth_func=func, depth_write=write)
+            depth0 = rng.choice(Z_VALUES, size=(size, size, samples))
+            records = rng.permutation(size * size).astype(np.int64)      # any record layout
+            index = records[frags.y.astype(np.int64) * size + frags.x] * samples
+            results = []
+            for off in (True, False):
+                d = depth0.copy()
+                owner = np.full((size, size, samples), -1, np.int64)
+                flat_owner = np.full(size * size * samples, -1, np.int64)
+                if off:
+                    with numpy_only:
+                        p1 = depth_stencil(frags, state, d, None, z=z, owner=owner)
+                        d2 = depth0.copy()
+                        p2 = depth_stencil(frags, state, d2, None, z=z, owner=flat_owner, owner_index=index)
+                else:
+                    p1 = depth_stencil(frags, state, d, None, z=z, owner=owner)
+                    d2 = depth0.copy()
+                    p2 = depth_stencil(frags, state, d2, None, z=z, owner=flat_owner, owner_index=index)
+                results.append((p1, d, owner, p2, d2, flat_owner))
+            for want, got in zip(*results):
+                assert want.dtype == got.dtype
+                np.testing.assert_array_equal(want.view(np.uint8), got.view(np.uint8))    # bits (NaN, -0.0)
+            seen += len(frags)
+    assert seen > 2_000
+
+
+def test_depth_test_outside_the_buffer_raises_as_numpy():
+    """A fragment outside the depth buffer: the kernel touches nothing and numpy raises."""
+    frags = Fragments(np.array([0, 0], np.int32), np.array([1, 9], np.int32), np.array([1, 9], np.int32),
+                      np.array([1, 1], np.uint8), np.array([[0.5], [0.5]], np.float32), 1)
+    depth = np.ones((4, 4, 1), np.float32)
+    with pytest.raises(IndexError):
+        depth_stencil(frags, DepthStencilState(depth_test=True, depth_func="less"), depth, None)
