@@ -70,6 +70,9 @@ def _int_color(v) -> float:
 class FixedFunctionMixin:
     def _init_family(self) -> None:
         self.legacy = LegacyState()
+        # GL 2.1 table 6.12 (ARB_point_parameters): POINT_SIZE_MAX starts at the largest
+        # point size the implementation has (it was 64, which clamped larger points)
+        self.legacy.point.size_max = float(self.caps.point_size_range[1])
         self._ff_programs: dict = {}
 
     @extends

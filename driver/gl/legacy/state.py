@@ -95,7 +95,7 @@ def _texgen_unit() -> list:
 @dataclass
 class PointParams:
     size_min: float = 0.0
-    size_max: float = 64.0
+    size_max: float = 64.0                  # set to the implementation's largest size (FixedFunctionMixin)
     fade_threshold: float = 1.0
     attenuation: tuple = (1.0, 0.0, 0.0)
     sprite_coord_origin: int = E.GL_UPPER_LEFT

@@ -926,3 +926,22 @@ def test_mesa_texture_signed_rgba(ctx):
     assert (abs(read(c)[4, 4].astype(int) - [255, 0, round(255 * (0.5 + 32 / 127)), 128]) <= 1).all()
     c.glTexImage2D(E.GL_TEXTURE_2D, 0, 0x8F93, 1, 1, 0, E.GL_RGBA, E.GL_BYTE, bytes(4))   # RGBA_SNORM
     no_error(c)
+
+
+def test_point_size_max_starts_at_the_largest_point_size(ctx):
+    """GL 2.1 table 6.12: POINT_SIZE_MAX's initial value is the largest point size, so a
+    point of size 70 is 70 pixels wide (POINT_SIZE_MAX was 64 and clamped it; piglit's
+    arb_point_sprite-mipmap draws sprites up to 80 pixels)."""
+    import driver
+    c = driver.Context(api="compat", width=160, height=160)
+    top = c.glGetFloatv(E.GL_ALIASED_POINT_SIZE_RANGE)[1]
+    assert c.glGetFloatv(E.GL_POINT_SIZE_MAX) == [top] and top >= 70
+    c.glMatrixMode(E.GL_PROJECTION)
+    c.glOrtho(0, 160, 0, 160, -1, 1)
+    c.glPointSize(70)
+    c.glBegin(E.GL_POINTS)
+    c.glVertex2i(40, 40)
+    c.glEnd()
+    img = np.frombuffer(bytes(c.glReadPixels(0, 0, 160, 160, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    ys, xs = np.nonzero(img.reshape(160, 160, 4)[..., 0])
+    assert (xs.min(), xs.max(), ys.min(), ys.max()) == (5, 74, 5, 74)      # 40 - 35 .. 40 + 35 - 1

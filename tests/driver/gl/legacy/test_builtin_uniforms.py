@@ -92,7 +92,8 @@ def test_builtin_state_values():
               ("gl_EyePlaneT[1] + vec4(0.0, 0.0, 0.0, 0.5)", (0.0, 0.5, 0.0, 0.75)),   # set before glScalef
               ("vec4(gl_NormalScale / 4.0, gl_DepthRange.near, gl_DepthRange.far, gl_DepthRange.diff)",
                (0.5, 0.25, 0.75, 0.5)),
-              ("vec4(gl_Point.size / 8.0, gl_Point.sizeMin, gl_Point.sizeMax / 128.0, 1.0)", (0.5, 0.0, 0.5, 1.0)),
+              # POINT_SIZE_MAX starts at the largest point size, 511.95 (GL 2.1 table 6.12)
+              ("vec4(gl_Point.size / 8.0, gl_Point.sizeMin, gl_Point.sizeMax / 1023.9, 1.0)", (0.5, 0.0, 0.5, 1.0)),
               ("gl_LightSource[0].diffuse * 0.5", (0.5, 0.5, 0.5, 0.5)),
               ("gl_FrontMaterial.diffuse", (0.8, 0.8, 0.8, 1.0))]
     for expr, want in checks:
