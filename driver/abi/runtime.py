@@ -55,7 +55,7 @@ def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
 
     def failed(ctx, err):
         _report(name, err)
-        ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"internal error in {name}"))
+        ctx.record_error(GLError(E.GL_INVALID_OPERATION, f"internal error in {name}"))
         return zero
 
     def entry(*args):
@@ -69,7 +69,7 @@ def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
             # (an OpenGL ES 1.1 context's commands are a subset of desktop GL's: the
             # front end's dispatch checks them, driver.gl.features.gles1)
             if not (desktop_ok if not ctx.api.es else es_ok or ctx.api.es1):
-                ctx._record_error(GLError(E.GL_INVALID_OPERATION,
+                ctx.record_error(GLError(E.GL_INVALID_OPERATION,
                                           f"{name} is not part of {ctx.api.name}"))
                 return zero
             try:
@@ -78,7 +78,7 @@ def _gl_entry(name, fn, zero, after, es_ok=True, desktop_ok=True):
                     after()
                 return r
             except GLError as err:      # the marshalling's own (a NULL array: driver.abi.marshal)
-                ctx._record_error(err)
+                ctx.record_error(err)
                 return zero
             except Exception as err:    # never let an exception reach C
                 return failed(ctx, err)
@@ -201,7 +201,7 @@ def _install(the_ffi, lib) -> None:
         if name.startswith("gl") and not name.startswith("glX"):
             ctx = current.gl
             if ctx is not None:
-                ctx._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not implemented"))
+                ctx.record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not implemented"))
         elif name.startswith("egl"):
             current.egl_error = egl.EGL_BAD_PARAMETER
         return 0

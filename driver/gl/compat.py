@@ -13,7 +13,6 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
-from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.pointers import ClientMemory
 from driver.gl.vertexarrays import PACKED, attrib_size_B
 
@@ -300,24 +299,18 @@ class CompatMixin:
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:        # NV_primitive_restart: GL 3.1's switch
             return self._set_enable(E.GL_PRIMITIVE_RESTART, True)
-        self._legacy(self.legacy.array_key(array))[0].enabled = True
+        self.vao.legacy_array(self.legacy.array_key(array))[0].enabled = True
 
     def glDisableClientState(self, array: int) -> None:
         check_enum(array, self._client_state_caps())
         if array == _PRIMITIVE_RESTART_NV:
             return self._set_enable(E.GL_PRIMITIVE_RESTART, False)
-        self._legacy(self.legacy.array_key(array))[0].enabled = False
+        self.vao.legacy_array(self.legacy.array_key(array))[0].enabled = False
 
     def glClientActiveTexture(self, texture: int) -> None:
         unit = texture - E.GL_TEXTURE0
         check(0 <= unit < 8, E.GL_INVALID_ENUM)
         self.legacy.client_active_texture = unit
-
-    def _legacy(self, key):
-        entry = self.vao.legacy.get(key)
-        if entry is None:
-            entry = self.vao.legacy[key] = (VertexAttrib(), VertexBinding())
-        return entry
 
     def _legacy_pointer(self, array, size, type, stride, pointer, sizes, types, normalized, bgra=False):
         if self.api.es1:        # OpenGL ES 1.1 table 2.4: its own sizes and types (GL_FIXED)
@@ -332,7 +325,7 @@ class CompatMixin:
         check(size != E.GL_BGRA or type in (E.GL_UNSIGNED_BYTE, *PACKED), E.GL_INVALID_OPERATION,
               "BGRA needs UNSIGNED_BYTE or a packed type")
         check(stride >= 0, E.GL_INVALID_VALUE, "negative stride")
-        a, b = self._legacy(self.legacy.array_key(array))
+        a, b = self.vao.legacy_array(self.legacy.array_key(array))
         buf = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
         if buf is None and pointer is not None and not isinstance(pointer, int):
             pointer = ClientMemory.wrap(pointer)

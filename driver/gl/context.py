@@ -138,7 +138,10 @@ class ContextBase:
         """Hook for the mixins of driver.gl.Context to set up their state."""
 
     # -- errors ------------------------------------------------------------------
-    def _record_error(self, err: GLError) -> None:
+    def record_error(self, err: GLError) -> None:
+        """Record ``err``: the error flag takes its code when no error is pending
+        (glGetError returns it), the error log and, with GL_DEBUG_OUTPUT, a debug
+        message get it. For errors raised outside an entry point's own checks."""
         self.error_log.append(f"{err.code:#06x} {err.message}")
         if self.api.flags & E.GL_CONTEXT_FLAG_NO_ERROR_BIT and err.code != E.GL_OUT_OF_MEMORY:
             # KHR_no_error: what would be an error is undefined behaviour; shimgl still
@@ -156,7 +159,7 @@ class ContextBase:
         if getattr(self, "_im", None) is not None:
             # GL 2.1 section 2.6.3 / the glGetError reference: between Begin and End the call
             # is INVALID_OPERATION and returns 0 (the recorded error stays for after End)
-            self._record_error(GLError(E.GL_INVALID_OPERATION, "glGetError between glBegin and glEnd"))
+            self.record_error(GLError(E.GL_INVALID_OPERATION, "glGetError between glBegin and glEnd"))
             return E.GL_NO_ERROR
         err, self._error = self._error, E.GL_NO_ERROR
         return err

@@ -81,7 +81,7 @@ def internal_error(ctx, name: str, err: Exception) -> None:
         _reported.add((name, kind))
         shown = "GL_OUT_OF_MEMORY" if code == E.GL_OUT_OF_MEMORY else "GL_INVALID_OPERATION"
         print(f"shimgl: internal error in {name}: {text} (reported as {shown})", file=sys.stderr)
-    ctx._record_error(GLError(code, f"internal error in {name}: {text}"))
+    ctx.record_error(GLError(code, f"internal error in {name}: {text}"))
 
 
 # What an entry point returns when it records an error, where the specification names
@@ -109,7 +109,7 @@ def _wrap(fn):
         try:
             return fn(self, *args, **kwargs)
         except GLError as err:
-            self._record_error(err)
+            self.record_error(err)
             return on_error
         except Exception as err:        # a driver bug: never out of an entry point
             internal_error(self, fn.__name__, err)

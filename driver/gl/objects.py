@@ -261,6 +261,14 @@ class VertexArray:
             self._bindings = [VertexBinding() for _ in range(self.n_attribs)]
         return self._bindings
 
+    def legacy_array(self, key) -> tuple:
+        """(VertexAttrib, VertexBinding) of the fixed-function array ``key``
+        (``LegacyState.array_key``), made disabled on first use."""
+        entry = self.legacy.get(key)
+        if entry is None:
+            entry = self.legacy[key] = (VertexAttrib(), VertexBinding())
+        return entry
+
 
 @tracked(TEXTURES)
 @dataclass

@@ -504,7 +504,7 @@ def run(api: str, seed: int, calls: int, *, commands: list[str] | None = None,
                 report.skipped += 1
                 continue
             except GLError as err:      # the marshalling's own error: recorded as the C entry does
-                g._record_error(err)
+                g.record_error(err)
                 r = None
             except Exception as err:
                 if not _through_entry_point(err):       # the harness's own failure

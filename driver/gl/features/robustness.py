@@ -192,7 +192,7 @@ def _lost_call(ctx, name: str, args: tuple):
     for core in _WORKS_WHEN_LOST:
         if name.startswith(core):
             return call(ctx, core)
-    ctx._record_error(GLError(E.GL_CONTEXT_LOST, f"{name}: the context was lost to a GPU reset"))
+    ctx.record_error(GLError(E.GL_CONTEXT_LOST, f"{name}: the context was lost to a GPU reset"))
     for core, (pname, answer) in _COMPLETE_WHEN_LOST.items():
         if name.startswith(core) and len(args) >= 2 and args[1] == pname:
             return list(answer)

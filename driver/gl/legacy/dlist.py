@@ -98,7 +98,7 @@ def _not_in_api(name: str, fn):
     def entry(self, *args, **kwargs):
         if self._dispatch_depth or _internal_caller():
             return fn(self, *args, **kwargs)
-        self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {self.api.name}"))
+        self.record_error(GLError(E.GL_INVALID_OPERATION, f"{name} is not part of {self.api.name}"))
     entry.__gl_entry__ = True
     entry.__gl_not_in_api__ = True
     return entry
@@ -143,7 +143,7 @@ def _checked(name: str, fn, listed: bool, in_begin_end: bool):
             if dl[1] == E.GL_COMPILE:
                 return None
         if self._im is not None and not in_begin_end:
-            self._record_error(GLError(E.GL_INVALID_OPERATION, f"{name} between glBegin and glEnd"))
+            self.record_error(GLError(E.GL_INVALID_OPERATION, f"{name} between glBegin and glEnd"))
             return None
         self._dispatch_depth += 1
         try:

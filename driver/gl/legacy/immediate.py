@@ -302,21 +302,21 @@ class ImmediateMixin:
                 return (pointer or 0) + off
         for cap in (E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY, E.GL_FOG_COORD_ARRAY,
                     E.GL_SECONDARY_COLOR_ARRAY):
-            self._legacy(self.legacy.array_key(cap))[0].enabled = False
-        tex = self._legacy(self.legacy.array_key(E.GL_TEXTURE_COORD_ARRAY))[0]
+            self.vao.legacy_array(self.legacy.array_key(cap))[0].enabled = False
+        tex = self.vao.legacy_array(self.legacy.array_key(E.GL_TEXTURE_COORD_ARRAY))[0]
         tex.enabled = bool(st)
         if st:
             self.glTexCoordPointer(st, E.GL_FLOAT, s, at(0))
-        col = self._legacy(self.legacy.array_key(E.GL_COLOR_ARRAY))[0]
+        col = self.vao.legacy_array(self.legacy.array_key(E.GL_COLOR_ARRAY))[0]
         col.enabled = bool(sc)
         if sc:
             self.glColorPointer(sc, tc, s, at(pc))
-        nrm = self._legacy(self.legacy.array_key(E.GL_NORMAL_ARRAY))[0]
+        nrm = self.vao.legacy_array(self.legacy.array_key(E.GL_NORMAL_ARRAY))[0]
         nrm.enabled = en
         if en:
             self.glNormalPointer(E.GL_FLOAT, s, at(pn))
         self.glVertexPointer(sv, E.GL_FLOAT, s, at(pv))
-        self._legacy(self.legacy.array_key(E.GL_VERTEX_ARRAY))[0].enabled = True
+        self.vao.legacy_array(self.legacy.array_key(E.GL_VERTEX_ARRAY))[0].enabled = True
 
 
 def _column(values) -> np.ndarray:
