@@ -9,6 +9,10 @@ from __future__ import annotations
 import contextlib
 import math
 
+import numpy as np
+
+import layout
+
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
 from driver.gl.buffers import mapped_not_persistent
@@ -571,8 +575,17 @@ def _define_attrib_variants():
     def packed(n, vector):
         def fn(self, index, type, normalized_, value):
             self._desktop(3, 3)
-            check_enum(type, (E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV))
+            types = [E.GL_INT_2_10_10_10_REV, E.GL_UNSIGNED_INT_2_10_10_10_REV]
+            if n < 4 and self.api.has_extension("GL_ARB_vertex_type_10f_11f_11f_rev"):
+                types.append(E.GL_UNSIGNED_INT_10F_11F_11F_REV)      # never P4 (INVALID_ENUM)
+            check_enum(type, types)
             v = int(list(value)[0] if vector else value)
+            if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:
+                # unsigned 11/11/10-bit floats (layout's R11G11B10_FLOAT); normalized is ignored
+                rgb = layout.unpack("R11G11B10_FLOAT", np.frombuffer((v & 0xFFFFFFFF).to_bytes(4, "little"),
+                                                                     np.uint8))
+                self._set_current(index, tuple(float(c) for c in rgb[:n]), "float")
+                return
             comps = [(v >> s) & m for s, m in ((0, 1023), (10, 1023), (20, 1023), (30, 3))]
             if type == E.GL_INT_2_10_10_10_REV:
                 comps = [c - (1 << b) if c >> (b - 1) else c for c, b in zip(comps, (10, 10, 10, 2))]

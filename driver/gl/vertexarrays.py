@@ -86,6 +86,19 @@ class VertexArrayMixin:
             t.add(E.GL_UNSIGNED_INT_10F_11F_11F_REV)
         return t
 
+    @staticmethod
+    def _check_size_for_type(size, type, normalized) -> None:
+        """GL 4.6 section 10.3.2 (table 10.3): the packed types take size 4 or BGRA,
+        UNSIGNED_INT_10F_11F_11F_REV size 3, BGRA only normalized unsigned bytes or a
+        packed type (INVALID_OPERATION otherwise)."""
+        if type in PACKED:
+            check(size in (4, E.GL_BGRA), E.GL_INVALID_OPERATION, "packed type needs size 4")
+        if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:
+            check(size == 3, E.GL_INVALID_OPERATION, "10F_11F_11F_REV needs size 3")
+        if size == E.GL_BGRA:
+            check(type in (E.GL_UNSIGNED_BYTE, *PACKED), E.GL_INVALID_OPERATION)
+            check(normalized, E.GL_INVALID_OPERATION, "BGRA must be normalized")
+
     def _set_pointer(self, index, size, type, normalized, stride, pointer, integer):
         self._check_index(index)
         vao = self._vao_for_edit()
@@ -96,13 +109,7 @@ class VertexArrayMixin:
         if self.api.gl_or_es((4, 4), (3, 1)):
             check(stride <= self.caps.max_vertex_attrib_stride_B, E.GL_INVALID_VALUE,
                   "stride > MAX_VERTEX_ATTRIB_STRIDE")
-        if type in PACKED:
-            check(size in (4, E.GL_BGRA), E.GL_INVALID_OPERATION, "packed type needs size 4")
-        if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:
-            check(size == 3, E.GL_INVALID_OPERATION)
-        if size == E.GL_BGRA:
-            check(type in (E.GL_UNSIGNED_BYTE, *PACKED), E.GL_INVALID_OPERATION)
-            check(normalized, E.GL_INVALID_OPERATION, "BGRA must be normalized")
+        self._check_size_for_type(size, type, normalized)
         array_buffer = self.buffer_bindings.get(E.GL_ARRAY_BUFFER)
         client = array_buffer is None
         if client:
@@ -171,13 +178,11 @@ class VertexArrayMixin:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
         vao = self._vao_for_edit()
         self._check_index(attribindex)
-        check(1 <= size <= 4, E.GL_INVALID_VALUE)
+        # BGRA as glVertexAttribPointer takes it (GL 4.6 section 10.3.2, table 10.3)
+        check(1 <= size <= 4 or (size == E.GL_BGRA and not self.api.es and not integer), E.GL_INVALID_VALUE)
         check(0 <= relativeoffset <= 2047, E.GL_INVALID_VALUE, "relative offset too large")
         check_enum(type, self._pointer_types(integer))
-        if type in PACKED:
-            check(size == 4, E.GL_INVALID_OPERATION)
-        if type == E.GL_UNSIGNED_INT_10F_11F_11F_REV:        # GL 4.6 section 10.3.2
-            check(size == 3, E.GL_INVALID_OPERATION, "10F_11F_11F_REV needs size 3")
+        self._check_size_for_type(size, type, normalized)
         a = vao.attribs[attribindex]
         a.size, a.type, a.normalized, a.integer = size, type, bool(normalized), integer
         a.long = False

@@ -77,3 +77,30 @@ def test_vertex_attribute_of_packed_small_floats():
     assert np.allclose(img, [1.0, 0.5, 0.25, 1.0], atol=1 / 255)
     ctx.glVertexArrayAttribFormat(vao, 0, 4, E.GL_UNSIGNED_INT_10F_11F_11F_REV, False, 0)   # size must be 3
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
+
+
+def test_10f_11f_11f_rev_current_attribute_and_format_errors():
+    """glVertexAttribP1ui..P3ui[v] take UNSIGNED_INT_10F_11F_11F_REV (P4 does not:
+    INVALID_ENUM); glVertexAttribFormat takes the size BGRA as glVertexAttribPointer
+    does, and refuses it with 10F_11F_11F_REV (INVALID_OPERATION, not INVALID_VALUE):
+    piglit arb_vertex_type_10f_11f_11f_rev-api-errors."""
+    ctx = glhelp.context(2, 2, api="compat")
+    # R = 1.0 (11-bit: exponent 15), G = 2.0 (exponent 16), B = 0.5 (10-bit: exponent 14)
+    word = (15 << 6) | (16 << 6) << 11 | (14 << 5) << 22
+    ctx.glVertexAttribP3ui(1, E.GL_UNSIGNED_INT_10F_11F_11F_REV, False, word)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert ctx.glGetVertexAttribfv(1, E.GL_CURRENT_VERTEX_ATTRIB) == [1.0, 2.0, 0.5, 1.0]
+    ctx.glVertexAttribP2uiv(2, E.GL_UNSIGNED_INT_10F_11F_11F_REV, True, [word])
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert ctx.glGetVertexAttribfv(2, E.GL_CURRENT_VERTEX_ATTRIB) == [1.0, 2.0, 0.0, 1.0]
+    ctx.glVertexAttribP4ui(1, E.GL_UNSIGNED_INT_10F_11F_11F_REV, False, word)
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
+    (vao,) = ctx.glGenVertexArrays(1)
+    ctx.glBindVertexArray(vao)
+    ctx.glVertexAttribFormat(0, E.GL_BGRA, E.GL_UNSIGNED_INT_10F_11F_11F_REV, False, 0)
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    ctx.glVertexAttribFormat(0, E.GL_BGRA, E.GL_UNSIGNED_BYTE, False, 0)       # BGRA must be normalized
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    ctx.glVertexAttribFormat(0, E.GL_BGRA, E.GL_UNSIGNED_BYTE, True, 0)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert ctx.glGetVertexAttribiv(0, E.GL_VERTEX_ATTRIB_ARRAY_SIZE) == [E.GL_BGRA]
