@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ADVANCED_EQUATIONS", "DEFAULT_RENDER_TARGETS", "EQUATIONS", "FACTORS", "STATE_BLOCK", "STATE_BLOCK_UBO",
+__all__ = ["ADVANCED_EQUATIONS", "DEFAULT_RENDER_TARGETS", "EQUATIONS", "FACTORS", "SPILLED_RT_IMAGE_BASE", "STATE_BLOCK",
+           "STATE_BLOCK_UBO",
            "Blend", "RenderTarget"]
 
 FACTORS = ("zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
@@ -78,7 +79,10 @@ class RenderTarget:
     ``offset_B`` in the tile record, ``write_mask`` (bit j = memory component j),
     the ``blend`` state (None = no blending) and ``swizzle``: the RGBA channel
     (0-3) stored as memory component j (None: component j is channel j; BGRA
-    formats are (2, 1, 0, 3))."""
+    formats are (2, 1, 0, 3)). ``spilled``: the target is not in tile memory but
+    in its image, the shader's image slot ``SPILLED_RT_IMAGE_BASE`` + its index
+    (past every image unit a shader may use): read and written with image loads
+    and writes."""
     format: str = "unorm8"
     base_type: str = "float"
     components: int = 4
@@ -86,6 +90,7 @@ class RenderTarget:
     write_mask: int = 0xF
     blend: Blend | None = None
     swizzle: tuple[int, ...] | None = None
+    spilled: bool = False
 
     def __post_init__(self):
         if self.swizzle is not None and tuple(self.swizzle) == tuple(range(self.components)):
@@ -95,3 +100,5 @@ class RenderTarget:
 
 
 DEFAULT_RENDER_TARGETS = (RenderTarget(),)
+#: image slot of spilled render target i: SPILLED_RT_IMAGE_BASE + i
+SPILLED_RT_IMAGE_BASE = 64

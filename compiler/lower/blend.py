@@ -29,6 +29,10 @@ blending). For each render target i the epilogue
 4. converts to the tile-buffer format (clamps for unorm/snorm and integer formats;
    16-bit floats for f16) and ``store_tile``s with the colour write mask.
 
+A target the key marks ``spilled`` is not in tile memory (the driver's tile record
+had no room): its loads and stores are ``image_load``/``image_store`` of its image at
+the fragment's pixel, image slot ``SPILLED_RT_IMAGE_BASE`` + its index.
+
 ``gl_FragDepth`` becomes ``store_output`` slot ``DEPTH``, ``gl_FragStencilRefARB``
 (ARB_shader_stencil_export; ``gl_FragStencilRefAMD``, AMD's name) slot ``STENCIL``; ``gl_SampleMask`` and
 alpha-to-coverage ``store_output`` slot ``SAMPLE_MASK`` (an int mask).
@@ -39,7 +43,7 @@ from __future__ import annotations
 from compiler.glsl import types as GT
 from compiler.ir import VecType
 from compiler.ir.core import Variable as IRVariable
-from compiler.keys import DEFAULT_RENDER_TARGETS, RenderTarget
+from compiler.keys import DEFAULT_RENDER_TARGETS, SPILLED_RT_IMAGE_BASE, RenderTarget
 from uapi.isa.semantics import PACKED_FORMATS, UNORM_FORMATS
 
 from .blend_advanced import advanced_blend
@@ -236,7 +240,7 @@ def fragment_outputs(io, L) -> None:
                 c = _to_memory_order(b, rt, _pad4(b, c))
             value = _logic_op(b, rt, i, logic, c)
             mask = rt.write_mask & ((1 << rt.components) - 1)
-            b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
+            _store_tile(b, rt, i, value, mask)
             continue
         if rt.blend is not None and rt.base_type == "float":
             if rt.blend.uses_constant and blend_colour is None:
@@ -248,7 +252,7 @@ def fragment_outputs(io, L) -> None:
             c = _blend(b, rt, i, _pad4(b, c), blend_colour, src1)
         value = _convert(b, rt, _to_memory_order(b, rt, _pad4(b, c)) if rt.base_type == "float" else c)
         value, mask = _whole_word(b, rt, i, value, rt.write_mask & ((1 << rt.components) - 1))
-        b.intrinsic("store_tile", value, rt=i, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
+        _store_tile(b, rt, i, value, mask)
     if "gl_SampleMask" in outs:
         m = b.load_deref(b.deref_array(b.deref_var(outs["gl_SampleMask"][1]), 0))
         sample_mask = m if sample_mask is None else b.iand(sample_mask, m)
@@ -272,6 +276,50 @@ def fragment_outputs(io, L) -> None:
     io.outputs = info
 
 
+def _spilled_pixel(b):
+    """The fragment's pixel (uvec2) in a spilled target's image."""
+    fc = b.intrinsic("load_frag_coord", bit_size=32)
+    return b.vec(b.f2u32(b.channel(fc, 0)), b.f2u32(b.channel(fc, 1)))
+
+
+def _spilled_access(b, rt: RenderTarget, index: int) -> dict:
+    return {"image": SPILLED_RT_IMAGE_BASE + index, "dim": "2d", "is_array": False}
+
+
+def _load_tile(b, rt: RenderTarget, index: int, n: int):
+    """The target's current value, its first ``n`` memory components: ``load_tile``,
+    or for a spilled target an image load at the pixel (RGBA, decoded by the
+    view's format) put in memory order."""
+    if not rt.spilled:
+        return b.intrinsic("load_tile", num_components=n, rt=index, format=rt.format, offset_B=rt.offset_B)
+    rgba = b.intrinsic("image_load", _spilled_pixel(b), b.iimm(0), num_components=4, **_spilled_access(b, rt, index))
+    order = rt.swizzle or tuple(range(rt.components))
+    chans = [b.channel(rgba, order[j]) for j in range(n)]
+    return chans[0] if n == 1 else b.vec(*chans)
+
+
+def _store_tile(b, rt: RenderTarget, index: int, value, mask: int) -> None:
+    """``store_tile`` of ``value`` (memory components) under ``mask``; for a spilled
+    target an image write at the pixel, of the RGBA value (components ``mask``
+    leaves out read back first: an image write has no mask), as Mesa's
+    agx_nir_lower_tilebuffer does for spilled targets."""
+    if not rt.spilled:
+        b.intrinsic("store_tile", value, rt=index, format=rt.format, offset_B=rt.offset_B, write_mask=mask)
+        return
+    n = rt.components
+    comps = [b.channel(value, j) if value.num_components > 1 else value for j in range(n)]
+    if value.bit_size == 16:                    # f16 targets: the image write takes 32-bit floats
+        comps = [b.f2f32(c) for c in comps]
+    if mask != (1 << n) - 1:
+        old = _load_tile(b, rt, index, n)
+        comps = [comps[j] if mask >> j & 1 else (b.channel(old, j) if n > 1 else old) for j in range(n)]
+    zero = b.fimm(0.0) if rt.base_type == "float" else b.iimm(0)
+    rgba = [zero, zero, zero, b.fimm(1.0) if rt.base_type == "float" else b.iimm(1)]
+    for j, ch in enumerate(rt.swizzle or tuple(range(n))):
+        rgba[ch] = comps[j]
+    b.intrinsic("image_store", _spilled_pixel(b), b.iimm(0), b.vec(*rgba), **_spilled_access(b, rt, index))
+
+
 def _pad4(b, c):
     if c.num_components == 4:
         return c
@@ -289,7 +337,7 @@ def _whole_word(b, rt: RenderTarget, index: int, value, mask: int):
     full = (1 << rt.components) - 1
     if rt.format not in PACKED_FORMATS or mask == full:
         return value, mask
-    dst = b.intrinsic("load_tile", num_components=rt.components, rt=index, format=rt.format, offset_B=rt.offset_B)
+    dst = _load_tile(b, rt, index, rt.components)
     return b.vec(*[b.channel(value if mask >> j & 1 else dst, j) for j in range(rt.components)]), full
 
 
@@ -359,9 +407,7 @@ def _clamp(b, rt, v):
 def _blend(b, rt: RenderTarget, index: int, src, const, src1=None):
     bl = rt.blend
     src = _clamp(b, rt, src)
-    dst = b.intrinsic("load_tile", num_components=rt.components, rt=index, format=rt.format,
-                      offset_B=rt.offset_B)
-    dst = _from_memory_order(b, rt, dst)
+    dst = _from_memory_order(b, rt, _load_tile(b, rt, index, rt.components))
     if const is not None:
         const = _clamp(b, rt, const)
     if src1 is not None:
@@ -399,8 +445,7 @@ def _logic_op(b, rt: RenderTarget, index: int, op: str, c):
     bits = _LOGIC_BITS[rt.format]
     n = rt.components
     c = c if c.num_components <= n else b.swizzle(c, tuple(range(n)))
-    dst = b.intrinsic("load_tile", num_components=c.num_components, rt=index, format=rt.format,
-                      offset_B=rt.offset_B)
+    dst = _load_tile(b, rt, index, c.num_components)
     mask = (1 << bits) - 1 if bits < 32 else 0xFFFFFFFF
     if rt.base_type == "float":
         scale = float(mask)

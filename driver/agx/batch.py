@@ -33,7 +33,7 @@ from .packed import packed
 from .pool import Pool
 from .tilebuffer import TileLayout, clear_program, load_program, make_tile_layout, tile_size_px
 
-__all__ = ["Batch", "Submission", "hold_all"]
+__all__ = ["Batch", "Submission", "framebuffer_tile_layout", "hold_all"]
 
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 _retire_lock = threading.Lock()
@@ -146,6 +146,12 @@ def hold_all(stack: contextlib.ExitStack, submissions) -> list[int]:
     return [h for h in handles if h is not None]
 
 
+def framebuffer_tile_layout(fb: FramebufferState) -> TileLayout:
+    """The tile record of a framebuffer's colour surfaces (spilled ones included)."""
+    return make_tile_layout(tuple(None if s is None else _surface_format(s) for s in fb.cbufs),
+                            max(1, fb.samples or 1))
+
+
 @dataclass(eq=False)
 class Batch:
     """Unsubmitted work. ``fb`` is None for a compute batch."""
@@ -182,7 +188,7 @@ class Batch:
         self.pool = Pool(dev, label="batch")
         self.usc_pool = Pool(dev, usc=True, label="batch usc")
         if self.fb is not None:
-            self.tile = make_tile_layout(tuple(None if s is None else _surface_format(s) for s in self.fb.cbufs))
+            self.tile = framebuffer_tile_layout(self.fb)
         self.label = f"batch{self.serial}"
 
     @property
@@ -221,6 +227,13 @@ class Batch:
             if s is not None:
                 yield i, s
 
+    @staticmethod
+    def surface_view(s) -> bytes:
+        """TEXTURE descriptor of a framebuffer surface: its level and layer, as the tile
+        programs load it and spilled targets are read and written."""
+        return s.resource.texture_descriptor(format=_surface_format(s), first_level=s.level,
+                                             last_level=s.level, first_layer=s.first_layer)
+
     def render_fields(self) -> dict:
         fb = self.fb
         samples = self._samples()
@@ -228,7 +241,9 @@ class Batch:
         tile_px = tile_size_px(tl.record_B, samples)
         color_clear = (self.clear >> 2) & 0xFF
         color_present = sum(1 << i for i, _ in self._attachments())
-        load_mask = color_present & ~color_clear & ~sum(
+        # spilled targets live in their images: never loaded into or stored from tile memory
+        spilled = sum(1 << i for i, slot in enumerate(tl.slots) if slot is not None and slot.spilled)
+        load_mask = color_present & ~color_clear & ~spilled & ~sum(
             1 << i for i, s in self._attachments() if id(s.resource) in self.no_load)
         uniforms = np.zeros(40, np.uint32)
         for i, words in self.clear_color.items():
@@ -237,21 +252,20 @@ class Batch:
         if rect:
             uniforms[32:37] = np.array(list(self.clear_rect) + [0.5], np.float32).view(np.uint32)
         # background: clear or load each render target
-        def view(s):
-            return s.resource.texture_descriptor(format=_surface_format(s), first_level=s.level,
-                                                 last_level=s.level, first_layer=s.first_layer)
-        loads = b"".join(view(s) if s is not None and (load_mask >> i & 1 or rect) else bytes(P.TEXTURE_DESC_B)
-                         for i, s in enumerate(fb.cbufs))
+        view = self.surface_view
+        written = color_clear & color_present & spilled      # cleared in their images by the bg program
+        loads = b"".join(view(s) if s is not None and ((load_mask | written) >> i & 1 or rect)
+                         else bytes(P.TEXTURE_DESC_B) for i, s in enumerate(fb.cbufs))
         everything = b"".join(view(s) if s is not None else bytes(P.TEXTURE_DESC_B) for s in fb.cbufs)
         if self.blit is not None:
             program, blit_uniforms, blit_textures, blit_samplers = self.blit
             bg = self._pipeline(program, blit_uniforms, blit_textures, samplers=blit_samplers)
         else:
             bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples, rect), uniforms,
-                                loads if load_mask or rect else b"")
+                                loads if load_mask or written or rect else b"")
         partial_bg = self._pipeline(load_program(tl, samples), None, everything) if color_present else 0
         pbe = [(tl.slots[i].offset_B, s.resource.pbe_descriptor(s.level, s.first_layer, _surface_format(s)))
-               for i, s in self._attachments() if id(s.resource) not in self.no_store]
+               for i, s in self._attachments() if id(s.resource) not in self.no_store and not spilled >> i & 1]
         eot = self._pipeline(None, None, b"", pbe=pbe)
         fields = {
             "width_px": fb.width_px, "height_px": fb.height_px, "layers": 1, "samples": samples,

@@ -107,7 +107,7 @@ def fragment_key(ctx, batch) -> ShaderKey:
         mask = sum((rt.colormask >> ch & 1) << j for j, ch in enumerate(slot.swizzle[:slot.components]))
         rts.append(RenderTarget(format=slot.mem_format, base_type=slot.base_type, components=slot.components,
                                 offset_B=slot.offset_B, write_mask=mask, blend=blend,
-                                swizzle=slot.swizzle[:slot.components]))
+                                swizzle=slot.swizzle[:slot.components], spilled=slot.spilled))
     dsa = ctx.dsa
     return ShaderKey.make(render_targets=tuple(rts) or (RenderTarget(write_mask=0),),
                           alpha_func=_ALPHA[int(dsa.alpha_func)] if dsa.alpha_enabled else "always",
@@ -552,7 +552,24 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
             else:
                 texs.append(res.texture_descriptor(format=layout_format(iv.format), first_level=iv.level,
                                                    last_level=iv.level, first_layer=iv.first_layer))
+    if stage == PipeShaderType.FRAGMENT and batch.fb is not None:
+        _spilled_render_targets(batch, texs)
     return b"".join(texs), b"".join(samps), extended
+
+
+def _spilled_render_targets(batch, texs: list) -> None:
+    """The image views of the batch's spilled render targets (tilebuffer.RTSlot.spilled)
+    at the fragment shader's image slots SPILLED_RT_IMAGE_BASE + i, where the
+    blend lowering reads and writes them."""
+    from compiler.backend import IMAGE_DESCRIPTOR_BASE
+    from compiler.keys import SPILLED_RT_IMAGE_BASE
+    for i, (slot, s) in enumerate(zip(batch.tile.slots, batch.fb.cbufs)):
+        if slot is None or not slot.spilled:
+            continue
+        at = IMAGE_DESCRIPTOR_BASE + SPILLED_RT_IMAGE_BASE + i
+        while len(texs) <= at:
+            texs.append(bytes(P.TEXTURE_DESC_B))
+        texs[at] = batch.surface_view(s)
 
 
 def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict | None = None) -> int:

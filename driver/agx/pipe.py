@@ -35,7 +35,7 @@ from driver.gallium import (
 
 from uapi import packets as P
 
-from .batch import Batch, Submission, hold_all
+from .batch import Batch, Submission, framebuffer_tile_layout, hold_all
 from .device import Device, release_deferred, release_when_safe
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
@@ -256,7 +256,8 @@ class AgxContext(PipeContext):
         self.occlusion_free = list(range(OCCLUSION_SLOTS))[::-1]
         self.occlusion_released: list = []      # (slot, batches that may add to it, last submission)
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
-                      "faults": 0, "staged_uploads": 0, "shadowed_uploads": 0, "implicit_syncs": 0, "skipped": 0}
+                      "faults": 0, "staged_uploads": 0, "shadowed_uploads": 0, "implicit_syncs": 0, "skipped": 0,
+                      "decompressions": 0}
         self.faults: list = []
         self.warned: set[str] = set()           # one-time warnings already given
         self.timer_queries: list[AgxQuery] = []  # active TIME_ELAPSED queries (collect submissions)
@@ -404,6 +405,16 @@ class AgxContext(PipeContext):
             self.stats["flushes_for_hazards"] += 1
             w.ctx._flush_batch(w)          # possibly another context's batch (shared resources)
 
+    def _decompress_spilled(self, fb: FramebufferState) -> None:
+        """Render targets the tile layout spills are read and written as images, which
+        cannot be compressed: decompress them first (Mesa's agx_decompress, once per
+        resource; its pending work is finished first)."""
+        for slot, s in zip(framebuffer_tile_layout(fb).slots, fb.cbufs):
+            if slot is not None and slot.spilled and s.resource.lay.tiling == "twiddled_compressed":
+                self._sync_resource(s.resource, write=True)
+                if s.resource.decompress():
+                    self.stats["decompressions"] += 1
+
     def _flush_readers(self, resource, keep: Batch | None = None) -> None:
         for r in list(resource.readers):
             if r is not keep:
@@ -416,6 +427,8 @@ class AgxContext(PipeContext):
             return batch
         if len(self.batches) >= MAX_BATCHES:
             self._flush_batch(next(iter(self.batches.values())))
+        if fb is not None:
+            self._decompress_spilled(fb)
         batch = Batch(self, fb, next(self._serial))
         if fb is not None:
             for s in list(fb.cbufs) + [fb.zsbuf]:

@@ -177,6 +177,32 @@ class AgxResource(PipeResource):
         if self.writer is None and not self.readers:
             self.bo = None
 
+    def decompress(self) -> bool:
+        """Mesa's agx_decompress: the colour plane of a compressed render target gets
+        the uncompressed twiddled layout of the same image (a target shaders reach as
+        an image, a spilled one: images never use compressed layouts), in a new BO
+        holding the same texels; batches recorded with the old BO keep it. The caller
+        synchronises (no work may still use the old contents). False: nothing to do."""
+        pl = self.planes.get("color")
+        if pl is None or pl.lay.tiling != "twiddled_compressed" or len(self.planes) != 1:
+            return False
+        old_lay = pl.lay
+        boxes = [(level, self.level_size_px(level)) for level in range(old_lay.levels)
+                 if level <= self.template.last_level]
+        texels = [(level, w, h, d, self.read_region(level, 0, 0, 0, w, h, d).copy()) for level, (w, h, d) in boxes]
+        lay = layout.make_miptree(old_lay.width_px, old_lay.height_px, old_lay.depth_px, levels=old_lay.levels,
+                                  format=old_lay.format, sample_count_sa=old_lay.sample_count_sa, tiling="twiddled",
+                                  mipmapped_z=old_lay.mipmapped_z, renderable=old_lay.renderable)
+        old = self.bo
+        size = -(-lay.size_B // layout.PAGE_B) * layout.PAGE_B
+        self.bo = self.device.bo_create(size, shared=old.shared, label=old.label)
+        self.planes["color"] = Plane(lay, 0)
+        self.alloc_B = size
+        for level, w, h, d, data in texels:
+            self.write_region(level, 0, 0, 0, w, h, d, data)
+        old.release()
+        return True
+
     # -- CPU region access (the caller synchronises) ----------------------------
     def _copier(self, w: int, h: int):
         """``layout``'s tile copies in C for a region of w x h pixels (built on first

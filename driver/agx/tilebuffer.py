@@ -32,13 +32,17 @@ IDENTITY = (0, 1, 2, 3)
 class RTSlot:
     """One render target in the tile record: ``mem_format`` (ISA memory format),
     ``components`` stored, ``base_type`` float/int/uint, ``offset_B`` in the record;
-    ``swizzle[j]`` is the RGBA channel (0-3) stored as memory component j."""
+    ``swizzle[j]`` is the RGBA channel (0-3) stored as memory component j.
+    ``spilled``: the target did not fit in tile memory and lives in its image
+    only (no offset in the record; shaders and tile programs reach it with image
+    loads and writes, as Mesa's agx_tilebuffer spills)."""
     mem_format: str
     components: int
     base_type: str
     offset_B: int
     size_B: int
     swizzle: tuple[int, ...] = IDENTITY
+    spilled: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,10 +105,20 @@ def tile_format(name: str) -> tuple[str, int, str, tuple[int, ...]] | None:
     return mem, n, base, swizzle
 
 
-def make_tile_layout(formats: tuple[str | None, ...]) -> TileLayout:
+#: tile memory of one tile (32x32 pixels of 16 bytes)
+TILE_MEMORY_B = 16 << 10
+#: the smallest tile the kernel takes (16x16): a record may use TILE_MEMORY_B over its pixels
+SMALLEST_TILE_PX = 16
+
+
+def make_tile_layout(formats: tuple[str | None, ...], samples: int = 1) -> TileLayout:
     """Render targets in order, each aligned to its element size; records are
-    a multiple of 4 bytes."""
+    a multiple of 4 bytes. A single-sampled target that would make the record
+    larger than a 16x16 tile holds (64 bytes a pixel) is spilled: it keeps no
+    place in the record (agx_build_tilebuffer_layout). Multisampled targets are
+    never spilled (their shaders would have to write every covered sample)."""
     slots, offset = [], 0
+    limit_B = TILE_MEMORY_B // (SMALLEST_TILE_PX * SMALLEST_TILE_PX)
     for name in formats:
         if name is None:
             slots.append(None)
@@ -113,7 +127,11 @@ def make_tile_layout(formats: tuple[str | None, ...]) -> TileLayout:
         assert tf is not None, f"{name} is not renderable"
         size = layout.get_format(name).block_size_B
         align = min(size, 4) if size & (size - 1) == 0 else 1
-        offset = -(-offset // align) * align
+        start = -(-offset // align) * align
+        if samples == 1 and -(-(start + size) // 4) * 4 > limit_B:
+            slots.append(RTSlot(tf[0], tf[1], tf[2], 0, size, tf[3], spilled=True))
+            continue
+        offset = start
         slots.append(RTSlot(tf[0], tf[1], tf[2], offset, size, tf[3]))
         offset += size
     return TileLayout(tuple(slots), max(4, -(-offset // 4) * 4))
@@ -121,10 +139,11 @@ def make_tile_layout(formats: tuple[str | None, ...]) -> TileLayout:
 
 def tile_size_px(record_B: int, samples: int) -> int:
     """Square tile size: tile memory holds 16 KiB per tile (32x32 of 16 B), so
-    larger records or more samples give smaller tiles (agx_select_tile_size)."""
+    larger records or more samples give smaller tiles (agx_select_tile_size;
+    single-sampled records fit 16x16 tiles, make_tile_layout spills)."""
     per_px = record_B * samples
     for size in (32, 16, 8):
-        if size * size * per_px <= 16 << 10:
+        if size * size * per_px <= TILE_MEMORY_B:
             return size
     return 8
 
@@ -153,8 +172,11 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int,
     y1; u36 = 0.5) only; cleared targets are loaded outside it."""
     if rect:
         load_mask |= clear_mask
+    # a spilled target is in its image already: nothing to load, a clear is written there
+    spilled = sum(1 << i for i, slot in enumerate(tl.slots) if slot is not None and slot.spilled)
+    load_mask &= ~spilled | (clear_mask if rect else 0)
     lines = []
-    if load_mask:
+    if load_mask or clear_mask & spilled:
         lines += ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r6, 0"]
         if samples > 1:
             lines.append("get_sr r7, sample_id")
@@ -163,8 +185,10 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int,
             continue
         n = slot.components
         mask = (1 << n) - 1
+        if slot.spilled and not clear_mask >> i & 1:
+            continue
         if clear_mask >> i & 1 and not rect:
-            lines += [f"mov r{8 + c}, u{4 * i + c}" for c in range(n)]
+            lines += [f"mov r{8 + c}, u{4 * i + c}" for c in range(4 if slot.spilled else n)]
         elif load_mask >> i & 1:
             if samples > 1:
                 lines.append(f"texture_load.2d_ms.ms {_regs(8, 4)}, r4_r5, {i}, r6, r7, 0")
@@ -180,14 +204,19 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int,
                               f"fcmpsel.ge r22, r21, u33, r22, {d}", f"fcmpsel.lt {d}, r21, u35, r22, {d}"]
         else:
             continue
+        if slot.spilled:
+            # the image view of texture i, written at the pixel (RGBA, converted by its format)
+            lines.append(f"image_write.2d {_regs(8, 4)}, r4_r5, {i}, 0")
+            continue
         lines += _store(slot, 8, mask)
     lines.append("stop")
     return assemble("\n".join(lines))
 
 
 def load_program(tl: TileLayout, samples: int) -> bytes:
-    """Partial-render background program: every render target is loaded back."""
-    mask = sum(1 << i for i, s in enumerate(tl.slots) if s is not None)
+    """Partial-render background program: every render target in tile memory is
+    loaded back (spilled ones stay in their images)."""
+    mask = sum(1 << i for i, s in enumerate(tl.slots) if s is not None and not s.spilled)
     return clear_program(tl, 0, mask, samples)
 
 

@@ -611,8 +611,10 @@ class _PassContext:
         if not self.one_draw or self.S != 1 or layers.order is not None or layers.count < 2:
             return None
         st = self.states[int(self.draw[0])]
+        # (a program that reads and writes an image, as a spilled render target's blend
+        # does, needs the layers one after another: its reads see the earlier layers' writes)
         if st.pipe is None or st.late or not st.ds.trivial or st.quads \
-                or not ({"ld_tile", "st_tile"} & st.names) \
+                or not ({"ld_tile", "st_tile"} & st.names) or {"image_load", "image_write"} <= st.names \
                 or (st.uniform is not None and "ld_tile" not in st.names):
             return None
         from ..native import ordered_ready
