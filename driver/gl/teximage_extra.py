@@ -325,6 +325,11 @@ class TexImageExtraMixin:
             self._pending_uploads(tex).append((face, level, (dx, dy, dz, w, h, 1), fmt, type,
                                                _copy.copy(PixelStore(alignment=1)), data))
             return
+        if tex.target == E.GL_TEXTURE_1D_ARRAY and (h > 1 or dy):
+            # a 1D array's rows are its layers: row y + i of the read buffer goes to layer dy + i
+            for i in range(h):
+                self._blit_from_read(tex, face, level, dx, 0, dz + dy + i, x, y + i, w, 1, res, rlevel, rlayer)
+            return
         zs = dst.format.value.startswith(("Z", "S8"))
         level0, layer0, view_format = view_offsets(tex)         # into a texture view: its part of the storage
         read_view = None if zs else self._read_view_format()

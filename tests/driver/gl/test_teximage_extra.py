@@ -173,3 +173,36 @@ def test_copy_tex_image_refuses_component_counts(compat):
     assert compat.glGetTexLevelParameteriv(E.GL_TEXTURE_2D, 1, E.GL_TEXTURE_WIDTH) == [0]
     compat.glCopyTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA, 0, 0, 1, 1, 0)
     expect(compat, E.GL_NO_ERROR)
+
+
+def test_copies_into_a_1d_array_take_rows_as_layers():
+    """glCopyTexSubImage2D / glCopyTexImage2D on GL_TEXTURE_1D_ARRAY: row y + i of the
+    read buffer becomes layer yoffset + i (GL 4.6 section 8.6; piglit copyteximage
+    1D_ARRAY). Rows of the read buffer cleared to distinct colours by hand."""
+    import driver
+    core = driver.Context(api="gl43", width=4, height=4)
+    (src,) = core.glGenTextures(1)
+    core.glBindTexture(E.GL_TEXTURE_2D, src)
+    core.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    (fb,) = core.glGenFramebuffers(1)
+    core.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    core.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, src, 0)
+    core.glEnable(E.GL_SCISSOR_TEST)
+    for row in range(4):
+        core.glScissor(0, row, 4, 1)
+        core.glClearColor(row / 4, 1.0 - row / 4, 0.0, 1.0)   # 0, 64/255..: red = 64 * row (rounded)
+        core.glClear(E.GL_COLOR_BUFFER_BIT)
+    core.glDisable(E.GL_SCISSOR_TEST)
+    (t,) = core.glGenTextures(1)
+    core.glBindTexture(E.GL_TEXTURE_1D_ARRAY, t)
+    core.glTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA8, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(64))
+    core.glCopyTexSubImage2D(E.GL_TEXTURE_1D_ARRAY, 0, 0, 1, 0, 2, 4, 2)      # rows 2, 3 -> layers 1, 2
+    expect(core, E.GL_NO_ERROR)
+    got = bytes(core.glGetTexImage(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE))
+    layers = [got[16 * k:16 * k + 4] for k in range(4)]
+    assert layers == [bytes(4), bytes([128, 128, 0, 255]), bytes([191, 64, 0, 255]), bytes(4)]
+    core.glCopyTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA8, 0, 1, 4, 3, 0)   # rows 1..3 -> layers 0..2
+    expect(core, E.GL_NO_ERROR)
+    got = bytes(core.glGetTexImage(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE))
+    assert [got[16 * k:16 * k + 4] for k in range(3)] == [bytes([64, 191, 0, 255]), bytes([128, 128, 0, 255]),
+                                                         bytes([191, 64, 0, 255])]
