@@ -947,10 +947,20 @@ def _py_ret(ret: str, expr: str) -> str:
     return f"M.number({expr})"
 
 
+# Pointer lengths the registry gets wrong: glVertexAttribs{1-4}hvNV's ``v`` holds ``n``
+# attributes of 1-4 halves each (len="n" in gl.xml; the fv/dv/sv forms say count*size)
+_LENGTH_FIXES = {f"glVertexAttribs{k}hvNV": {"v": f"n*{k}"} for k in (1, 2, 3, 4)}
+
+
 def _with_core_lengths(c, by_name: dict):
     """A vendor-suffixed command whose registry entry leaves out a pointer's ``len``
     (glDebugMessageControlKHR's ``ids``: an array of ``count``, NULL when count is
-    0) takes it from the same parameter of the core command."""
+    0) takes it from the same parameter of the core command; the lengths of
+    ``_LENGTH_FIXES`` replace the registry's."""
+    fixes = _LENGTH_FIXES.get(c.name)
+    if fixes:
+        return dataclasses.replace(c, params=tuple(dataclasses.replace(p, length=fixes[p.name])
+                                                   if p.name in fixes else p for p in c.params))
     core = by_name.get(_VENDOR_SUFFIX.sub("", c.name))
     if core is None or core is c:
         return c

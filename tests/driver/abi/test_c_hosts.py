@@ -176,6 +176,17 @@ def test_ext_direct_state_access_from_c(build_host, abi_dir):
     assert "internal error" not in res.stderr
 
 
+def test_old_extension_names_from_c(build_host, abi_dir):
+    """GL_NV_half_float and GL_ARB_shader_objects from a C program (OSMesa): the registry's
+    length of glVertexAttribs{1-4}hvNV's array (n, not n x size) is corrected in the
+    generated marshalling, half floats reach the context as floats, and the ARB object
+    queries write into the caller's arrays with their counts."""
+    exe = build_host("old_names", f"-L{abi_dir}", "-l:libshimgl.so", f"-Wl,-rpath,{abi_dir}")
+    res = run([exe], clean_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 failures" in res.stdout
+
+
 def test_a_host_that_finalizes_its_own_python_first(build_host, abi_dir):
     """A C host embedding Python (as Blender does) runs shimgl in its interpreter,
     then finalizes it before its last GL/EGL calls: they return without entering

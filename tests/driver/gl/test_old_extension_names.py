@@ -945,3 +945,40 @@ def test_point_size_max_starts_at_the_largest_point_size(ctx):
     img = np.frombuffer(bytes(c.glReadPixels(0, 0, 160, 160, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
     ys, xs = np.nonzero(img.reshape(160, 160, 4)[..., 0])
     assert (xs.min(), xs.max(), ys.min(), ys.max()) == (5, 74, 5, 74)      # 40 - 35 .. 40 + 35 - 1
+
+
+# -- GL_NV_half_float -----------------------------------------------------------------------------
+def _half(*values):
+    return [int(h) for h in np.asarray(values, np.float16).view(np.uint16)]
+
+
+def test_nv_half_float_immediate_commands(ctx):
+    c = ctx
+    assert listed(c, "GL_NV_half_float")
+    c.glColor4hNV(*_half(0.25, 0.5, 0.75, 1.0))
+    assert c.glGetFloatv(E.GL_CURRENT_COLOR) == [0.25, 0.5, 0.75, 1.0]
+    c.glNormal3hvNV(_half(0.0, -1.0, 0.5))
+    assert c.glGetFloatv(E.GL_CURRENT_NORMAL) == [0.0, -1.0, 0.5]
+    c.glMultiTexCoord2hNV(E.GL_TEXTURE1, *_half(2.0, -3.0))
+    c.glActiveTexture(E.GL_TEXTURE1)
+    assert c.glGetFloatv(E.GL_CURRENT_TEXTURE_COORDS) == [2.0, -3.0, 0.0, 1.0]
+    c.glActiveTexture(E.GL_TEXTURE0)
+    c.glFogCoordhNV(_half(0.125)[0])
+    assert c.glGetFloatv(E.GL_CURRENT_FOG_COORD) == [0.125]
+    c.glVertexAttrib3hNV(3, *_half(1.5, 2.5, 65504.0))               # the largest half
+    assert c.glGetVertexAttribfv(3, E.GL_CURRENT_VERTEX_ATTRIB) == [1.5, 2.5, 65504.0, 1.0]
+    # n attributes of `size` halves each from one array
+    c.glVertexAttribs2hvNV(5, 2, _half(1.0, 2.0, 3.0, 4.0))
+    assert c.glGetVertexAttribfv(5, E.GL_CURRENT_VERTEX_ATTRIB) == [1.0, 2.0, 0.0, 1.0]
+    assert c.glGetVertexAttribfv(6, E.GL_CURRENT_VERTEX_ATTRIB) == [3.0, 4.0, 0.0, 1.0]
+    no_error(c)
+    # a quad of half-float vertices, coloured by a half-float colour
+    c.glColor3hNV(*_half(0.0, 1.0, 0.0))
+    c.glBegin(E.GL_QUADS)
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        c.glVertex2hNV(*_half(x, y))
+    c.glEnd()
+    no_error(c)
+    assert (read(c) == GREEN).all()
+    c.glVertexWeighthNV(_half(0.5)[0])                       # needs EXT_vertex_weighting
+    assert c.glGetError() == E.GL_INVALID_OPERATION
