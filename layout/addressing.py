@@ -256,19 +256,29 @@ class _Region:
 
 _REGIONS: dict = {}
 _REGIONS_MAX_EL = 4 << 20    # elements remembered in all (16 B each: offsets and an index)
+_REGIONS_MAX = 4096          # regions remembered (a small one costs far more than its elements)
+_regions_el = 0              # the elements of the regions in _REGIONS
 
 
 def _region(lay: Layout, level: int, layer: int, x_el: int, y_el: int, w_el: int, h_el: int) -> _Region:
+    global _regions_el
     key = (lay, level, layer, x_el, y_el, w_el, h_el)
     hit = _REGIONS.get(key)
     if hit is None:
+        if not _REGIONS:
+            _regions_el = 0
         hit = _Region(_region_offsets_B(lay, level, layer, x_el, y_el, w_el, h_el))
         if lay.tiling != "linear" and level < len(lay.tilesize_el):
             hit.tile_el = tuple(lay.tilesize_el[level])
-        if sum(r.offsets.size for r in list(_REGIONS.values())) + hit.offsets.size > _REGIONS_MAX_EL:
+        n = hit.offsets.size
+        # (a running count: summing the remembered regions at every new one made
+        # thousands of one-pixel reads quadratic)
+        if _regions_el + n > _REGIONS_MAX_EL or len(_REGIONS) >= _REGIONS_MAX:
             _REGIONS.clear()
-        if hit.offsets.size <= _REGIONS_MAX_EL:
+            _regions_el = 0
+        if n <= _REGIONS_MAX_EL:
             _REGIONS[key] = hit
+            _regions_el += n
     return hit
 
 

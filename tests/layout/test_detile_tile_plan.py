@@ -77,3 +77,19 @@ def test_pairs_of_elements_and_unaligned_buffers_read_the_same(fmt):
         out = np.zeros(want.size + 1, np.uint8)[1:]
         assert np.array_equal(layout.detile(lay, shifted, 0, 0, 0, 0, 256, 128, out=out).reshape(-1),
                               want.reshape(-1)), shift
+
+
+def test_many_small_regions_are_remembered_within_bounds():
+    """Thousands of distinct one-pixel reads (piglit's probes) keep at most
+    _REGIONS_MAX regions, each read still gives its pixel, and a region read again
+    after the cache was emptied is computed afresh."""
+    lay = layout.make_miptree(128, 128, 1, levels=1, format="R8G8B8A8_UNORM", tiling="twiddled")
+    mem = np.random.default_rng(3).integers(0, 256, lay.size_B, dtype=np.uint8)
+    whole = layout.detile(lay, mem, 0, 0, 0, 0, 128, 128)
+    A._REGIONS.clear()
+    for i in range(A._REGIONS_MAX + 100):
+        x, y = i % 128, (i // 128) % 128
+        assert np.array_equal(layout.detile(lay, mem, 0, 0, x, y, 1, 1)[0, 0], whole[y, x])
+        assert len(A._REGIONS) <= A._REGIONS_MAX
+    assert A._regions_el == sum(r.offsets.size for r in A._REGIONS.values())
+    A._REGIONS.clear()
