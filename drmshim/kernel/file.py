@@ -39,6 +39,35 @@ class _Table:
         return handle
 
 
+class _GemTable(_Table):
+    """The GEM handles, with two indexes kept beside them: each object's handle and
+    the object at each mmap offset (``mmap`` and PRIME imports walked every handle,
+    so each new BO cost time in the number of live ones). Change it only through
+    ``add``, ``remove`` and ``clear``."""
+
+    def __init__(self):
+        super().__init__()
+        self.by_offset: dict[int, object] = {}
+        self.handle_of: dict[int, int] = {}      # id(object) -> its handle
+
+    def add(self, gem) -> int:
+        handle = super().add(gem)
+        self.by_offset[gem.mmap_offset] = gem
+        self.handle_of[id(gem)] = handle
+        return handle
+
+    def remove(self, handle: int):
+        gem = self.items.pop(handle)
+        self.by_offset.pop(gem.mmap_offset, None)
+        self.handle_of.pop(id(gem), None)
+        return gem
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.by_offset.clear()
+        self.handle_of.clear()
+
+
 class DRMFile:
     """One open of the device. ``lock`` serialises the file's ioctls that change tables."""
 
@@ -47,7 +76,7 @@ class DRMFile:
         self.id = next(_file_ids)
         self.name = f"file{self.id}"
         self.lock = threading.RLock()
-        self.gems = _Table()
+        self.gems = _GemTable()
         self.vms = _Table()
         self.queues = _Table()
         self.syncobjs = _Table()
@@ -61,7 +90,7 @@ class DRMFile:
             raise fail(missing, f"no GEM handle {handle}") from None
 
     def gem_handle_of(self, gem) -> int | None:
-        return next((h for h, g in self.gems.items.items() if g is gem), None)
+        return self.gems.handle_of.get(id(gem))
 
     def vm(self, vm_id: int):
         try:

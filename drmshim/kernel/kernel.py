@@ -161,7 +161,7 @@ class Kernel:
 
     def mmap(self, file: DRMFile, offset: int, length: int) -> memoryview:
         with file.lock:
-            gem = next((g for g in file.gems.items.values() if g.mmap_offset == offset), None)
+            gem = file.gems.by_offset.get(offset)
         check(gem is not None, errno.EINVAL, f"no object at mmap offset 0x{offset:x}")
         check(0 < length <= gem.size_B, errno.EINVAL, f"mapping {length} bytes of a {gem.size_B}-byte object")
         return self.arena.view(gem.phys, length)
@@ -182,7 +182,7 @@ class Kernel:
             for obj in file.bind_objects.items.values():
                 obj.gem.put()
             file.vms.items.clear()
-            file.gems.items.clear()
+            file.gems.clear()
             file.bind_objects.items.clear()
             file.syncobjs.items.clear()
         with self._lock:
@@ -210,7 +210,7 @@ class Kernel:
     def _gem_close(self, file, arg) -> None:
         check(arg.pad == 0, errno.EINVAL, "pad must be zero")
         gem = file.gem(arg.handle, errno.EINVAL)
-        del file.gems.items[arg.handle]
+        file.gems.remove(arg.handle)
         gem.put()
 
     def _prime_handle_to_fd(self, file, arg) -> None:
