@@ -151,7 +151,7 @@ for _name, _opc, _fn in (("fadd", 0x01, S.fadd), ("fmul", 0x02, S.fmul), ("fmin"
 _op("fma", 0x05, _falu(3), "falu", impl=S.fma, types=("f", "f", "f", "f"), native="fma", **_ALU)
 #: Instructions whose reference results are numpy's float32 ufunc of the same name
 #: (its SIMD routines; C's libm differs in the last bit): native code runs them
-#: through numpy's own loops (drmshim.gpu.native.ufuncs), in this order
+#: through numpy's own loops (uapi.native_ufuncs), in this order
 NUMPY_REFERENCE_OPS = ("log2", "exp2", "sin", "cos")
 for _name, _opc, _fn in (("floor", 0x06, S.floor), ("ceil", 0x07, S.ceil), ("trunc", 0x08, S.trunc),
                          ("roundeven", 0x09, S.roundeven), ("fract", 0x0A, S.fract), ("rcp", 0x0B, S.rcp),

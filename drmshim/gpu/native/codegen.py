@@ -75,7 +75,7 @@ typedef struct {
     long group_span;          /* vote: SIMD groups restart every group_span lanes (a threadgroup) */
     long tile_checked;        /* set only by ord<k> (on its own copy): every active lane's tile
                                  access is in range and aligned, the segments need not look */
-    void *uf[4];              /* numpy's binary32 loops of log2, exp2, sin, cos (ufuncs.py) */
+    void *uf[4];              /* numpy's binary32 loops of log2, exp2, sin, cos (uapi/native_ufuncs.py) */
     void *ufd[4];             /* and their data pointers */
 } args_t;
 """
@@ -745,7 +745,7 @@ def _ufunc_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     (as the numpy step runs over every lane of the batch), and the results are written
     where the lane is active (saturated, rounded to a 16-bit destination, as
     ``float_writer``)."""
-    from .ufuncs import UFUNC_OPS
+    from uapi.native_ufuncs import UFUNC_OPS
     k = UFUNC_OPS.index(ins.op.name)
     src = _Regs()
     a = _float(ins["a"], ins.values.get("a_abs", False), ins.values.get("a_neg", False), src)
@@ -788,7 +788,7 @@ def _ufunc_function(name: str, ins: Instruction) -> tuple[str, tuple]:
 
 
 def _ufunc_op(ins: Instruction) -> bool:
-    from .ufuncs import UFUNC_OPS
+    from uapi.native_ufuncs import UFUNC_OPS
     return ins.op.unit == "falu" and ins.op.native is None and ins.op.name in UFUNC_OPS
 
 

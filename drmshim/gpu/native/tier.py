@@ -198,7 +198,7 @@ def ordered_ready(core, prog) -> bool:
     if st is None or st.compiled is None or st.compiled.ordered is None:
         return False
     if any("ufuncs" in it.needs for it in flat(st.plan.blocks[0][1])):   # numpy's loops, when usable
-        from .ufuncs import loops
+        from uapi.native_ufuncs import loops
         return all(lp is not None for lp in loops())
     return True
 
@@ -300,7 +300,7 @@ class _BatchArgs:
             a.pos_c, a.pos_lane = (s // 4 for s in view.strides)
             return True
         if need == "ufuncs":  # numpy's own loops of the transcendentals (else the numpy steps)
-            from .ufuncs import loops
+            from uapi.native_ufuncs import loops
             found = loops()
             if any(lp is None for lp in found):
                 return False

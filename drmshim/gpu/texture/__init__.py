@@ -24,14 +24,14 @@ import numpy as np
 from .descriptors import (FORMAT_NAMES, InvalidDescriptor, SamplerState, TextureView, format_by_id, format_id,
                           read_sampler, read_texture)
 from .images import ATOMIC_OPS, image_atomic_view, image_load_view, image_store_view
-from .sampling import QUAD_LANES, SampleCache, _swizzle, load_view, sample_view, size_view
+from .sampling import QUAD_LANES, SampleCache, _swizzle, load_view, sample_rows_2d, sample_view, size_view
 from .texels import DecodeCache, fetch_level
 
 #: Big calls run in batches of this many lanes (a multiple of 4: whole quads), so
 #: every temporary stays in cache; the decoded texels are shared by the batches.
 BATCH_LANES = 1 << 15
 
-__all__ = ["BATCH_LANES", "sample", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
+__all__ = ["BATCH_LANES", "sample", "sample_rows", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
            "read_texture", "read_sampler", "TextureView", "SamplerState", "InvalidDescriptor",
            "format_id", "format_by_id", "FORMAT_NAMES", "ATOMIC_OPS", "QUAD_LANES"]
 
@@ -110,6 +110,18 @@ def sample(mem, tex_desc_va, samp_desc_va, coords, *, lod=None, bias=None, ddx=N
                 res = part
         return res
     return _per_group(n, groups, run).T
+
+
+def sample_rows(mem, tex_desc_va: int, samp_desc_va: int, s: np.ndarray, t: np.ndarray, outs, *, quads: bool,
+                lod=None, bias=None) -> bool:
+    """``sample`` of a 2D texture with one descriptor pair, straight from and into
+    register rows, when the texture unit's C path takes it (``sampling.sample_rows_2d``:
+    RGBA8-like formats, linear filters): ``s``, ``t`` float32 rows, ``outs`` four
+    float32 rows or None; the LOD from quads (``quads``) or ``lod``, plus ``bias``.
+    The same results as ``sample``; returns False, having written nothing, when it
+    does not take the call."""
+    view, samp = read_texture(mem, tex_desc_va), read_sampler(mem, samp_desc_va)
+    return sample_rows_2d(mem, view, samp, s, t, outs, quads=quads, lod=lod, bias=bias, batch=BATCH_LANES)
 
 
 def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:

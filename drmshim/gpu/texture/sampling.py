@@ -20,6 +20,8 @@ direct 2D path gathers each tap once as a packed 32-bit word (``_bilinear_2d_uno
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from uapi import packets as P
@@ -29,7 +31,7 @@ from .descriptors import UNIT, SamplerState, TextureView
 from .texels import (DecodeCache, border_colour, column_span, columns, fetch, fetch_plan, solid_redirect,
                      value_dtype)
 
-__all__ = ["sample_view", "load_view", "size_view", "cube_face", "wrap", "unorm8_bytes", "SampleCache",
+__all__ = ["sample_view", "sample_rows_2d", "load_view", "size_view", "cube_face", "wrap", "unorm8_bytes", "SampleCache",
            "QUAD_LANES", "UNORM8_CHUNK_LANES"]
 
 QUAD_LANES = 4  # implicit derivatives: lanes 4q+0..3 are pixels (0,0), (1,0), (0,1), (1,1) of quad q
@@ -342,6 +344,64 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
         return res
     out[...] = res
     return out
+
+
+def sample_rows_2d(mem, view: TextureView, samp: SamplerState, s: np.ndarray, t: np.ndarray, outs, *, quads: bool,
+                   lod=None, bias=None, batch: int) -> bool:
+    """``sample_view`` of the common case in C (``native.lod_levels_2d`` and
+    ``native.filter_levels_2d``): a 2D four-channel unorm8 texture of one level
+    range, linear minification and magnification (any mip filter), no border, no
+    comparison, offsets, gather or anisotropy; the LOD from 2x2 quads (``quads``)
+    or ``lod`` (scalar or per lane), plus ``bias``. ``s``, ``t``: contiguous
+    float32 coordinates; ``outs``: four float32 rows (or None: not written), the
+    channels of the result. Each lane's level and weights are the ones
+    ``_sample_view`` chooses (numpy's log2 loop included), its taps and sums those of
+    ``_bilinear_2d_unorm8``/the general path: the same bits. Memory is read as the
+    numpy path reads it, batch by batch of ``batch`` lanes (the same ranges), all
+    before anything is written. Returns False, having written nothing, when the call
+    is not of that kind (the caller runs ``sample_view``)."""
+    n = s.shape[0]
+    if not FAST_PATHS or n < native.MIN_LANES or (quads and n % 4) or not native.available():
+        return False
+    lo, hi = F32(samp.lod_min), F32(samp.lod_max)
+    if (view.spatial_dims != 2 or view.is_cube or view.is_array or view.layers != 1 or view.lay.sample_count_sa != 1
+            or view.ppb != 1 or not view.aligned or view.lay.tiling == "twiddled_compressed" or samp.unnormalized
+            or samp.max_anisotropy > 1 or samp.min_filter != P.Filter.LINEAR or samp.mag_filter != P.Filter.LINEAR
+            or any(w not in native._WRAP_CODE for w in samp.wraps[:2]) or not (lo <= hi)
+            or not (abs(float(lo)) < 1 << 24 and abs(float(hi)) < 1 << 24)):
+        return False
+    byte_of = unorm8_bytes(view)
+    if byte_of is None or s.dtype != F32 or t.dtype != F32 or not (s.flags.c_contiguous and t.flags.c_contiguous):
+        return False
+    base, top = view.first_level, view.last_level
+    scale = (F32(view.lay.width_px >> base or 1), F32(view.lay.height_px >> base or 1))
+    chosen = native.lod_levels_2d(s, t, quads, lod, bias, scale, F32(samp.lod_bias), lo, hi, samp.mip_filter,
+                                  base, top, batch)
+    if chosen is None:
+        return False
+    level, frac, summary = chosen
+    cache = SampleCache()
+    plans = []
+    for g, start in enumerate(range(0, n, batch)):
+        l_lo, l_hi, two = (int(v) for v in summary[g])
+        m = min(batch, n - start)
+        lvl_hi = min(l_hi + 1, top) if two else l_hi
+        span = column_span(view, l_lo, lvl_hi, 0, 0)
+        shift = fetch_plan(view, span, m * (2 if two else 1) * 4, "auto", cache)
+        if shift is None:       # gathered taps: numpy
+            return False
+        plans.append((l_lo, lvl_hi, shift, span[1]))
+    words = {}          # every level the lanes take, read batch by batch as the numpy path reads them
+    for l_lo, lvl_hi, shift, end in plans:
+        for lv in range(l_lo, lvl_hi + 1):
+            words[lv] = _level_words(mem, view, lv, shift, end, cache)
+    lvl_lo, lvl_hi = min(words), max(words)
+    levels = range(lvl_lo, lvl_hi + 1)
+    filled = [words.get(lv, words[lvl_lo]) for lv in levels]      # (levels between that no lane takes)
+    sizes = [(int(view.width_px_l[lv]), int(view.height_px_l[lv])) for lv in levels]
+    sel = [byte_of[c] if c < 4 else (-1 if c == P.Swizzle.ZERO else -2) for c in view.swizzle]
+    native.filter_levels_2d(s, t, chosen, filled, sizes, lvl_lo, batch, samp.wraps[0], samp.wraps[1], sel, outs)
+    return True
 
 
 def _sample_anisotropic(mem, view: TextureView, samp: SamplerState, coords, *, bias, ddx, ddy, compare, offset,
@@ -769,12 +829,34 @@ def _level_words(mem, view: TextureView, level: int, shift: int, span_end: int, 
         raw = mem.read(view.address + shift * view.unit_B, (span_end - shift) * view.unit_B, UNIT)
         packed = np.ascontiguousarray(raw, np.uint8).view("<u4")
         memo.append((view, (shift, span_end), packed))
-    w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
-    xb, yb = int(view.x_base[level]), int(view.y_base[level])
-    cols = (view.y_col[yb:yb + h] - shift)[:, None] + view.x_col[xb:xb + w][None, :]
-    words = packed.take(cols.reshape(-1)).astype(np.uint32, copy=False)
+    key = (id(view), shift, span_end)
+    with _ACROSS_LOCK:
+        kept = _ACROSS.get(key)
+    if kept is not None and kept[0] is view and (kept[1] is packed or np.array_equal(kept[1], packed)):
+        by_level = kept[2]
+        kept[1] = packed        # (the same bytes: later levels of this call compare by identity)
+    else:
+        by_level = {}
+        with _ACROSS_LOCK:
+            if len(_ACROSS) >= _ACROSS_MAX:
+                _ACROSS.pop(next(iter(_ACROSS)))
+            _ACROSS[key] = [view, packed, by_level]
+    words = by_level.get(level)
+    if words is None:
+        w, h = int(view.width_px_l[level]), int(view.height_px_l[level])
+        xb, yb = int(view.x_base[level]), int(view.y_base[level])
+        cols = (view.y_col[yb:yb + h] - shift)[:, None] + view.x_col[xb:xb + w][None, :]
+        words = by_level[level] = packed.take(cols.reshape(-1)).astype(np.uint32, copy=False)
     memo.append((view, level, words))
     return words
+
+
+#: ``_level_words`` across calls: (view id, shift, span end) -> [view, the span's words
+#: as read, {level: raster-order words}], reused while a call reads the same bytes
+#: (each call still reads the span: faults and writes are always seen)
+_ACROSS: dict = {}
+_ACROSS_MAX = 16
+_ACROSS_LOCK = threading.Lock()
 
 
 def _weighted_sum(table: np.ndarray, cols, weights, n: int) -> np.ndarray:

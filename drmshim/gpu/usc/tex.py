@@ -8,6 +8,10 @@ offsets, descriptor addresses) and calls the texture unit
     sample(mem, tex_desc_va, samp_desc_va, coords float32 (n, k), *, lod=None,
            bias=None, ddx=None, ddy=None, compare=None, offset=None,
            gather_component=None) -> (n, 4)
+    sample_rows(mem, tex_desc_va int, samp_desc_va int, s float32 (n,), t float32 (n,),
+                outs [4 float32 (n,) or None], *, quads, lod=None, bias=None) -> bool
+        # optional: a 2D sample of every lane straight into the destination rows,
+        # the same values as ``sample``; False when the unit does not take the call
     load(mem, tex_desc_va, coords int32 (n, k), lod int32 (n,), sample=None) -> (n, 4)
     size(mem, tex_desc_va, lod int32 (n,)) -> int32 (n, 3)
     levels(mem, tex_desc_va, n) / samples(mem, tex_desc_va, n) -> int32 (n,)
@@ -117,8 +121,25 @@ def compile_texture_sample(ins: Instruction):
     offs = raw_reader(ins["offs"], 32) if ins["offset"] else None
     comp = ins["component"] if ins["gather"] else None
     ns = SPATIAL_COORDS[dim]
+    rows_form = (dim == "2d" and coords.size == 32 and dst.size == 32 and mode in ("auto", "bias", "lod")
+                 and ref is None and offs is None and comp is None)
+
+    def sample_rows(b) -> bool:
+        """Every lane active, one descriptor pair: the unit's row form, if it takes the call."""
+        fn = getattr(texture_unit(), "sample_rows", None)
+        tva, sva = tex(b, None), samp(b, None)
+        if fn is None or not isinstance(tva, int) or not isinstance(sva, int):
+            return False
+        s_row, t_row = (c.view(np.float32) for c in read_vec(b, coords, None)[:2])
+        quads = mode != "lod" and bool(b.ctx.quads)
+        lod_v = _scalar(lod, b, None, np.float32) if mode == "lod" else (None if quads else np.float32(0))
+        bias_v = _scalar(lod, b, None, np.float32) if mode == "bias" else None
+        outs = [b.rows_f32[dst.half // 2 + c] if c < dst.count else None for c in range(4)]
+        return fn(b.mem, tva, sva, s_row, t_row, outs, quads=quads, lod=lod_v, bias=bias_v)
 
     def step(b):
+        if rows_form and b.all_active and sample_rows(b):
+            return
         idx = _active(b)
         xyz = _floats(b, coords, None)
         kw = {}

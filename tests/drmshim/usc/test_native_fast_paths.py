@@ -1,5 +1,5 @@
 """The native tier's faster forms against the interpreter, bit for bit:
-transcendentals through numpy's own loops (``native.ufuncs``), segments fused
+transcendentals through numpy's own loops (``uapi.native_ufuncs``), segments fused
 into groups, the NaN-free first pass of float segments (exact pass for pieces
 with a NaN), and tile stores through a packed buffer."""
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from drmshim.gpu import native
-from drmshim.gpu.native import codegen, ufuncs
+from drmshim.gpu.native import codegen
+from uapi import native_ufuncs as ufuncs
 from drmshim.gpu.usc import compile_program
 from uapi.isa import BY_NAME, assemble
 

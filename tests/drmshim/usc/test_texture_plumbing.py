@@ -252,3 +252,46 @@ def test_with_the_real_texture_unit():
     for c in range(4):
         np.testing.assert_allclose(f32(out, 4 + c), expected[:, c], atol=1e-6)
         np.testing.assert_allclose(f32(out, 8 + c), expected[:, c], atol=1e-6)
+
+
+@pytest.mark.parametrize("form", ["auto", "bias", "lod", "auto_no_quads", "two_components"])
+def test_row_form_of_the_real_unit_equals_the_sample_call(monkeypatch, form):
+    """With every lane active the core hands the real unit's C path the coordinate and
+    destination rows (``texture.sample_rows``); the registers are the ones the
+    ``sample`` call gives, bit for bit, and the row form was taken."""
+    from drmshim.gpu import texture
+    from drmshim.gpu.texture import native
+    from tests.drmshim.texture.texenv import BASE, mip_chain, new_memory, put_sampler, put_texture
+    if not native.available():
+        pytest.skip("no C compiler: the texture unit's kernels cannot be built")
+    DESC_VA, SAMP_VA = BASE + 0x4000, BASE + 0x4100
+    rng = np.random.default_rng(5)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 64, 64), pack_values=False, desc_va=DESC_VA)
+    put_sampler(mem, va=SAMP_VA, mip_filter="LINEAR", min_filter="LINEAR", mag_filter="LINEAR", wrap_s="REPEAT",
+                wrap_t="MIRRORED_REPEAT")
+    n_quads = 1024
+    corner = np.repeat(rng.uniform(-2, 3, (n_quads, 2)), 4, axis=0)
+    step = np.repeat(rng.uniform(0.002, 0.2, (n_quads, 1)), 4, axis=0) * np.tile([[0, 0], [1, 0], [0, 1], [1, 1]],
+                                                                                (n_quads, 1))
+    st = (corner + step).astype(np.float32)
+    lod = rng.uniform(-1, 5, 4 * n_quads).astype(np.float32)
+    asm = {"auto": "texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 0, 0, 0",
+           "auto_no_quads": "texture_sample.2d.auto r4_r5_r6_r7, r0_r1, 0, 0, 0",
+           "bias": "texture_sample.2d.bias r4_r5_r6_r7, r0_r1, 0, 0, r2, 0",
+           "lod": "texture_sample.2d.lod r4_r5_r6_r7, r0_r1, 0, 0, r2, 0",
+           "two_components": "texture_sample.2d.auto r4_r5, r0_r1, 0, 0, 0"}[form] + "\nwait 0"
+    monkeypatch.setattr(native, "MIN_LANES", 1)
+    taken = []
+    real = texture.sample_rows
+    monkeypatch.setattr(texture, "sample_rows", lambda *a, **k: taken.append(real(*a, **k)) or taken[-1])
+
+    def registers():
+        ctx = ExecContext(lanes=4 * n_quads, quads=form != "auto_no_quads", texture_heap_va=DESC_VA,
+                          sampler_heap_va=SAMP_VA)
+        out = run(asm, ctx=ctx, mem=mem, inputs={0: st[:, 0], 1: st[:, 1], 2: lod})
+        return np.stack([f32(out, 4 + c) for c in range(2 if form == "two_components" else 4)], -1)
+    rows = registers()
+    assert taken and all(taken)
+    monkeypatch.delattr(texture, "sample_rows")
+    np.testing.assert_array_equal(rows.view(np.uint32), registers().view(np.uint32))
