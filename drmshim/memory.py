@@ -70,6 +70,11 @@ class GPUMemory(Protocol):
     def scatter(self, vas: np.ndarray, values: np.ndarray, unit: str) -> None:
         """Store ``values[i]`` at ``vas[i]``; on duplicate addresses the last index wins."""
 
+    # Optional: ``window(va, nbytes, is_read) -> np.ndarray | None``, the bytes of
+    # ``[va, va + nbytes)`` as a writable view when every byte of it may be accessed
+    # so (one permitted, contiguous mapping), else None; it never faults. A unit uses
+    # it for bulk access in native code and falls back to gather/scatter on None.
+
 
 class FlatMemory:
     """One contiguous, fully mapped read/write range ``[base, base + size)``."""
@@ -103,6 +108,12 @@ class FlatMemory:
         start, ok = self._offsets(np.array([va]), raw.size, unit, False)
         if ok[0]:
             self.bytes[start[0]:start[0] + raw.size] = raw
+
+    def window(self, va: int, nbytes: int, is_read: bool) -> np.ndarray | None:
+        start = va - self.base
+        if nbytes <= 0 or start < 0 or start + nbytes > self.bytes.size:
+            return None
+        return self.bytes[start:start + nbytes]
 
     def gather(self, vas: np.ndarray, dtype: np.dtype, unit: str) -> np.ndarray:
         dtype = np.dtype(dtype)

@@ -331,6 +331,17 @@ class VM:
             return None
         return va + snap.offset_list[run]
 
+    def window(self, va: int, nbytes: int, is_read: bool) -> np.ndarray | None:
+        """The arena bytes of ``[va, va + nbytes)`` as a view (reads and writes through
+        it are that range's memory) when the whole range lies in one run that permits
+        the access and is mapped contiguously (a buffer bound in one piece), else None:
+        the caller then takes ``gather``/``scatter``, which fault as ever. Never faults;
+        valid until the next bind (a unit uses it within one access)."""
+        if nbytes <= 0 or va < 0 or va + nbytes > _ADDRESS_LIMIT:
+            return None
+        at = self._span_phys(va, nbytes, is_read)
+        return None if at is None else self.arena.bytes[at:at + nbytes]
+
     def read(self, va: int, nbytes: int, unit: str, _sink: list | None = None) -> np.ndarray:
         if nbytes > 0 and va >= 0:
             at = self._span_phys(va, nbytes, True)
@@ -412,6 +423,9 @@ class VMView:
 
     def write(self, va: int, data, unit: str) -> None:
         self.vm.write(va, data, unit, self.faults)
+
+    def window(self, va: int, nbytes: int, is_read: bool) -> np.ndarray | None:
+        return self.vm.window(va, nbytes, is_read)
 
     def gather(self, vas: np.ndarray, dtype, unit: str) -> np.ndarray:
         return self.vm.gather(vas, dtype, unit, self.faults)

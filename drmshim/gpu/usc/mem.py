@@ -20,6 +20,7 @@ from drmshim.memory import FaultInfo, GPUFault
 from uapi.isa import Instruction, Reg
 from uapi.isa.semantics import FORMAT_ELEMENT_B, INTEGER_FORMATS, PACKED_FORMATS, pack_format, unpack_format
 
+from . import device_native
 from .state import raw_reader, to_bits
 
 __all__ = ["COMPILERS", "ByteMemory", "sequential_atomic", "read_vec", "write_vec", "load_values", "store_values"]
@@ -272,8 +273,49 @@ def _local_memory(b):
     return b.local
 
 
-compile_device_load = _compile_load(_device_address, _device_memory)
-compile_device_store = _compile_store(_device_address, _device_memory)
+def _word_form(ins: Instruction, reg: Reg):
+    """(index row, shift, base uniform, first register row, words per lane) of a
+    device access that ``device_native`` takes: a uniform 64-bit base, a 32-bit
+    register index, ``i32`` words in 32-bit registers; else None."""
+    base, index = ins["base"], ins["index"]
+    if not (isinstance(base, Reg) and base.file == "u" and base.size == 64 and isinstance(index, Reg)
+            and index.file == "r" and index.size == 32 and ins["fmt"] == "i32" and reg.file == "r"
+            and reg.size == 32):
+        return None
+    return index.half // 2, int(ins["shift"]), base.half // 2, reg.half // 2, reg.count
+
+
+def _mask_array(m: np.ndarray) -> np.ndarray:
+    return m if m.dtype == np.bool_ and m.flags.c_contiguous else np.ascontiguousarray(m, np.bool_)
+
+
+def _device_words(numpy_compile, reg_field: str, is_read: bool):
+    """A device load (``is_read``) or store compiler: the word form through
+    ``device_native`` when the instruction has it and the memory gives a window,
+    else (and for other forms) the numpy step of ``numpy_compile``."""
+    def compile_(ins: Instruction):
+        numpy_step = numpy_compile(ins)
+        form = _word_form(ins, ins[reg_field])
+        if form is None:
+            return numpy_step
+        row, sh, u, first, k = form
+
+        def step(b):
+            if is_read:     # loads: every executing lane; stores: lanes with effects
+                mask = None if b.all_active else _mask_array(b.exec)
+            else:
+                m = b.effect_mask()
+                mask = None if m.all() else _mask_array(m)
+            base = int(b.uni32[u]) | int(b.uni32[u + 1]) << 32
+            if not device_native.move_words(b.mem, b.r32[row].view(np.int32), mask, sh, base,
+                                            b.r32[first:first + k], is_read):
+                numpy_step(b)
+        return step
+    return compile_
+
+
+compile_device_load = _device_words(_compile_load(_device_address, _device_memory), "dst", True)
+compile_device_store = _device_words(_compile_store(_device_address, _device_memory), "data", False)
 compile_local_load = _compile_load(_local_address, _local_memory)
 compile_local_store = _compile_store(_local_address, _local_memory)
 compile_stack_load = _compile_load(_stack_address, _device_memory, _stack_fmt("dst"))
