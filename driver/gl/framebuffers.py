@@ -671,9 +671,10 @@ class FramebufferMixin:
                   E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME: a.obj.name}
         if a.type == E.GL_TEXTURE:
             values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL] = a.level
-            if a.obj.target == E.GL_TEXTURE_CUBE_MAP:
-                values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE] = \
-                    E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + a.face
+            # the face of a cube map, zero for any other texture (GL 4.6 section 9.2.3, ES 2.0
+            # section 4.4.5): a question every texture attachment answers
+            values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE] = \
+                E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + a.face if a.obj.target == E.GL_TEXTURE_CUBE_MAP else 0
             if self.api.gl_or_es((3, 0), (3, 0)):
                 values[E.GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER] = a.layer
             if self.api.gl_or_es((3, 2), (3, 2)):
