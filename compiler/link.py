@@ -888,13 +888,15 @@ def _located_block_members(v) -> list:
             for f, lay in zip(t.fields, layouts)]
 
 
-def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
+def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool, fixed_function: bool = False) -> None:
     """GLSL 4.30 section 4.3.4 / GLSL ES 3.00 section 4.3.10: each used input of
     a stage (``inputs``: its user input variables) needs an output of the previous
     stage (``outputs``) of the same name (or location) and type; GLSL ES also
     requires matching interpolation. Interface blocks match by block name, not
     instance name (GLSL 1.50 section 4.3.7: `out Data {...} vs_out;` feeds
-    `in Data {...} fs_in;`). Raises ``LinkError``."""
+    `in Data {...} fs_in;`). ``fixed_function``: the previous stage is the
+    compatibility profile's fixed-function one, which writes no user outputs: an
+    input it does not feed is undefined, no error (as Mesa links it). Raises ``LinkError``."""
     def link_name(v):
         if v.type.innermost_element.is_block:
             return "block", v.type.innermost_element.name
@@ -934,7 +936,7 @@ def match_interfaces(outputs: Sequence, inputs: Sequence, es: bool) -> None:
         else:
             out = by_loc.get((loc, inp.layout.get("component", 0)))
         if out is None:
-            if not inp.used:
+            if not inp.used or fixed_function:
                 continue
             raise LinkError(f"fragment shader input `{inp.name}' has no matching output "
                             f"in the previous stage")

@@ -564,9 +564,10 @@ class ProgramMixin:
             if not sh.compiled:
                 raise LinkError(f"{stage_label(sh.type)} shader {sh.name} is not compiled")
             units.setdefault(STAGES[sh.type], []).append(sh.ast)
+        fixed_function = set()
         if self.api.compat and "compute" not in units and not prog.separable:
             # (a separable program's missing stages come from the pipeline's other programs)
-            self._add_fixed_function_stages(units)
+            fixed_function = self._add_fixed_function_stages(units)
         if "compute" in units and len(units) > 1:
             raise LinkError("compute shaders may not be linked with other stages")
         if self.api.es and "compute" not in units and not {"vertex", "fragment"} <= set(units) \
@@ -593,7 +594,7 @@ class ProgramMixin:
         elif "tess_evaluation" in merged and "fragment" in merged:
             self._match_interfaces(merged["tess_evaluation"], merged["fragment"], self.api.es)
         elif "vertex" in merged and "fragment" in merged:
-            self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es)
+            self._match_interfaces(merged["vertex"], merged["fragment"], self.api.es, "vertex" in fixed_function)
             if self.api.es:
                 _check_es100_builtin_invariance(merged["vertex"]["unit"], merged["fragment"]["unit"],
                                                 merged["vertex"]["outputs"], merged["fragment"]["inputs"])
@@ -686,12 +687,13 @@ class ProgramMixin:
             self._match_interfaces(merged["geometry"], merged["fragment"], self.api.es)
         return layout, iface
 
-    def _add_fixed_function_stages(self, units: dict) -> None:
+    def _add_fixed_function_stages(self, units: dict) -> set:
         """Compatibility profile: a missing vertex or fragment stage is the
-        fixed-function one (GL 4.6 compat section 7.3)."""
+        fixed-function one (GL 4.6 compat section 7.3). Returns the stages added."""
         from driver.gl.compat import fixed_function_source
         reads_texcoords = any(v.name == "gl_TexCoord" for u in units.get("fragment", [])
                               for v in u.builtin_variables)
+        added = set()
         for stage in ("vertex", "fragment"):
             if stage not in units:
                 src = fixed_function_source(stage, 8 if reads_texcoords else 0)
@@ -701,6 +703,8 @@ class ProgramMixin:
                     assert res.ok, f"fixed-function {stage} shader: {res.info_log}"
                     self._ff_sources[id(res.unit)] = src
                 units[stage] = [res.unit]
+                added.add(stage)
+        return added
 
     def _feedback_layout(self, prog, vertex: dict | None):
         """The transform feedback layout (driver.gl.feedback) of the varyings named with
@@ -770,10 +774,11 @@ class ProgramMixin:
                 "blocks": list(unit.interface_blocks)}
 
     @staticmethod
-    def _match_interfaces(vs: dict, fs: dict, es: bool) -> None:
+    def _match_interfaces(vs: dict, fs: dict, es: bool, fixed_function: bool = False) -> None:
         """The previous stage's outputs feed the fragment stage's inputs
-        (``compiler.link.match_interfaces``; LinkError otherwise)."""
-        link.match_interfaces(vs["outputs"], fs["inputs"], es)
+        (``compiler.link.match_interfaces``; LinkError otherwise; ``fixed_function``:
+        the previous stage is the fixed-function vertex stage)."""
+        link.match_interfaces(vs["outputs"], fs["inputs"], es, fixed_function)
         version = getattr(fs.get("unit"), "version", None)      # (a pipeline's stages: none given)
         if not es and version is not None and version.number < 440:
             # ARB_gpu_shader5 / GLSL 4.00-4.30 section 4.5: the `sample' qualifier matches
