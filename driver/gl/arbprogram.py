@@ -247,6 +247,28 @@ class ARBProgramMixin:
     def glProgramLocalParameter4dvARB(self, target, index, params) -> None:
         self._arb_set(target, index, params, True)
 
+    # EXT_gpu_program_parameters: count consecutive parameters from one array, all
+    # checked (target, count, the last index) before any is set
+    def _arb_set_many(self, name: str, target, index, count, params, local: bool) -> None:
+        check(self.api.has_extension("GL_EXT_gpu_program_parameters"), E.GL_INVALID_OPERATION,
+              f"{name} needs GL_EXT_gpu_program_parameters")
+        self._arb_target(target)
+        check(count >= 0, E.GL_INVALID_VALUE, "negative count")
+        if count == 0:
+            return
+        self._arb_param_index(target, index, local)
+        self._arb_param_index(target, index + count - 1, local)
+        values = [float(x) for x in list(params)[:4 * count]]
+        check(len(values) == 4 * count, E.GL_INVALID_VALUE, f"{count} parameters need {4 * count} values")
+        for k in range(count):
+            self._arb_set(target, index + k, values[4 * k:4 * k + 4], local)
+
+    def glProgramEnvParameters4fvEXT(self, target, index, count, params) -> None:
+        self._arb_set_many("glProgramEnvParameters4fvEXT", target, index, count, params, False)
+
+    def glProgramLocalParameters4fvEXT(self, target, index, count, params) -> None:
+        self._arb_set_many("glProgramLocalParameters4fvEXT", target, index, count, params, True)
+
     def glGetProgramEnvParameterfvARB(self, target, index) -> list[float]:
         return self._arb_get(target, index, False)
 

@@ -165,6 +165,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
     _x("GL_MESA_texture_signed_rgba", _ANY, _N, _N, _N, DONE),        # EXT_texture_snorm's RGBA formats
     _x("GL_NV_half_float", _ANY, _N, _N, _N, DONE),                   # features/half_float.py
+    _x("GL_EXT_gpu_program_parameters", _ANY, _N, _N, _N, DONE),     # arbprogram.py
     # texture environments (legacy/ffgen.py, legacy/fixedfunc.py): EXT_texture's formats,
     # proxies and REPLACE_EXT; EXT dot3 (no scale); ATI's three functions; NV's four arguments
     _x("GL_ATI_texture_env_combine3", _ANY, _N, _N, _N, DONE),

@@ -22,8 +22,9 @@ _EXT = "GL_NV_half_float"
 
 
 def halves(values) -> list[float]:
-    """binary16 bit patterns -> floats."""
-    return [float(v) for v in np.asarray(list(values), np.uint16).view(np.float16)]
+    """binary16 bit patterns -> floats; a value past 16 bits keeps its low 16, as a
+    GLhalfNV (unsigned short) argument of C would."""
+    return [float(v) for v in np.asarray([int(v) & 0xFFFF for v in values], np.uint16).view(np.float16)]
 
 
 def _needs(ctx, name):

@@ -295,6 +295,7 @@ for _ext, _core in {"glNamedRenderbufferStorageEXT": "glRenderbufferStorage",
 for _ext, _core in {"glNamedProgramStringEXT": "glProgramStringARB",
                     "glNamedProgramLocalParameter4fEXT": "glProgramLocalParameter4fARB",
                     "glNamedProgramLocalParameter4fvEXT": "glProgramLocalParameter4fvARB",
+                    "glNamedProgramLocalParameters4fvEXT": "glProgramLocalParameters4fvEXT",
                     "glNamedProgramLocalParameter4dEXT": "glProgramLocalParameter4dARB",
                     "glNamedProgramLocalParameter4dvEXT": "glProgramLocalParameter4dvARB",
                     "glGetNamedProgramLocalParameterfvEXT": "glGetProgramLocalParameterfvARB",
@@ -667,7 +668,6 @@ for _extension, _names in (
                                "glNamedProgramLocalParameterI4iEXT glNamedProgramLocalParameterI4ivEXT "
                                "glNamedProgramLocalParameterI4uiEXT glNamedProgramLocalParameterI4uivEXT "
                                "glNamedProgramLocalParametersI4ivEXT glNamedProgramLocalParametersI4uivEXT"),
-        ("GL_EXT_gpu_program_parameters", "glNamedProgramLocalParameters4fvEXT"),
         ("GL_NV_framebuffer_multisample_coverage", "glNamedRenderbufferStorageMultisampleCoverageEXT"),
         ("GL_ARB_sparse_texture", "glTexturePageCommitmentEXT")):
     for _name in _names.split():

@@ -982,3 +982,34 @@ def test_nv_half_float_immediate_commands(ctx):
     assert (read(c) == GREEN).all()
     c.glVertexWeighthNV(_half(0.5)[0])                       # needs EXT_vertex_weighting
     assert c.glGetError() == E.GL_INVALID_OPERATION
+
+
+# -- GL_EXT_gpu_program_parameters ----------------------------------------------------------------
+def test_ext_gpu_program_parameters(ctx):
+    c = ctx
+    assert listed(c, "GL_EXT_gpu_program_parameters")
+    fp = E.GL_FRAGMENT_PROGRAM_ARB
+    c.glBindProgramARB(fp, 1)
+    text = b"!!ARBfp1.0\nADD result.color, program.env[3], program.local[6];\nEND\n"
+    c.glProgramStringARB(fp, E.GL_PROGRAM_FORMAT_ASCII_ARB, len(text), text)
+    no_error(c)
+    c.glProgramEnvParameters4fvEXT(fp, 2, 2, [9, 9, 9, 9, 0.25, 0.0, 0.5, 0.25])     # env 2 and 3
+    c.glProgramLocalParameters4fvEXT(fp, 5, 2, [9, 9, 9, 9, 0.0, 0.5, 0.25, 0.5])    # local 5 and 6
+    assert c.glGetProgramEnvParameterfvARB(fp, 3) == [0.25, 0.0, 0.5, 0.25]
+    assert c.glGetProgramLocalParameterfvARB(fp, 5) == [9.0] * 4
+    c.glEnable(fp)
+    quad(c)
+    assert (abs(read(c)[4, 4].astype(int) - [64, 128, 191, 191]) <= 1).all()
+    # the range is checked before anything is set
+    n = c.glGetProgramivARB(fp, E.GL_MAX_PROGRAM_ENV_PARAMETERS_ARB)
+    n = n[0] if isinstance(n, (list, tuple)) else n
+    c.glProgramEnvParameters4fvEXT(fp, n - 1, 2, [1.0] * 8)
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    assert c.glGetProgramEnvParameterfvARB(fp, n - 1) == [0.0] * 4
+    c.glProgramLocalParameters4fvEXT(fp, 0, -1, [])
+    assert c.glGetError() == E.GL_INVALID_VALUE
+    # EXT_direct_state_access's form, on a program not bound
+    c.glNamedProgramLocalParameters4fvEXT(2, fp, 0, 1, [1.0, 2.0, 3.0, 4.0])
+    c.glBindProgramARB(fp, 2)
+    assert c.glGetProgramLocalParameterfvARB(fp, 0) == [1.0, 2.0, 3.0, 4.0]
+    no_error(c)
