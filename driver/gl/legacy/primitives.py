@@ -21,11 +21,13 @@ a fragment-stage variant discards what the pattern leaves out; the edges
 drawn here are independent lines, so the counter restarts at each).
 
 Everything here is index arithmetic in numpy over whole draws. The culling
-and the face of the polygons rewritten here need window positions: they are
-computed on the CPU from the position array with the fixed-function
-transform (projection x modelview), which is what a vertex shader computing
-ftransform() gives (a program that transforms otherwise gets them wrong
-here; selection and feedback take them from the captured vertices)."""
+and the face of the polygons rewritten here need window positions: with a
+GLSL program's vertex stage current they are the positions that stage
+produces, run on the GPU over the draw's vertices and captured by transform
+feedback (as selection and feedback do; the draw waits for that capture, a
+cost only these draws pay); without one, they are computed on the CPU from
+the position array with the fixed-function transform (projection x
+modelview), which is the fixed-function vertex stage."""
 
 from __future__ import annotations
 
@@ -281,13 +283,17 @@ class PrimitiveMixin:
         ids, each one's provoking vertex for edges and points)]. ``front``:
         whether each of ``polygons(mode, len(ids))`` faces the front, when the
         caller has the vertices vertex processing produced (selection and
-        feedback capture them); else from the fixed-function transform."""
+        feedback capture them); else from the positions the current program's
+        vertex stage produces (captured on the GPU), or with no program from the
+        fixed-function transform."""
         s = self.state
         polys = polygons(mode, len(ids))
         if not len(polys):
             return []
         front_mode, back_mode = polygon_modes(self)
         cull = E.GL_CULL_FACE in s.enabled
+        if front is None and (cull or front_mode != back_mode):
+            front = self.program_front_facing(mode, ids)
         if front is None and (cull or front_mode != back_mode):
             win = self._window_xy(self._positions(ids))
             p = win[polys]

@@ -376,6 +376,19 @@ class SelectFeedbackMixin:
         out[:, _TEX] = tex @ self.legacy.stacks[2][0][-1].T
         return out
 
+    def program_front_facing(self, mode: int, ids: np.ndarray) -> np.ndarray | None:
+        """Whether each of ``polygons(mode, len(ids))`` faces the front, from the
+        clip positions the current program's vertex stage produces for vertices ids
+        (GL 2.1 section 3.5.1: the sign of the polygon's area in window coordinates),
+        or None when no program's vertex stage alone is current (the fixed-function
+        transform is then the vertex stage; a geometry or tessellation stage never
+        outputs polygons of more than three vertices)."""
+        prog = self.current_program
+        units = prog.linked_state.units if prog is not None and prog.linked_state is not None else {}
+        if "vertex" not in units or units.keys() & {"geometry", "tess_control", "tess_evaluation"}:
+            return None
+        return self._front_facing(self._program_vertex_columns(prog, ids)[polygons(mode, len(ids))])
+
     def _program_vertex_columns(self, prog, ids: np.ndarray) -> np.ndarray:
         """The columns of vertices ids from the program's vertex stage (GL 2.1
         sections 5.2 and 5.3 select and feed back the vertices the vertex shader

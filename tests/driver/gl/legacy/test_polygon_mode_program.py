@@ -168,3 +168,51 @@ def test_feedback_captures_triangles_while_outlines_are_drawn(mode, count, ids):
     assert ctx.glGetQueryObjectuiv(written, E.GL_QUERY_RESULT) in (triangles, [triangles])
     lit = (ctx.read_pixels()[..., :3] > 0).any(-1)
     assert lit.sum() > 30 and not lit[14:18, 14:18].any()          # edges drawn, centre empty
+
+
+# quads, drawn through the outlines the compatibility layer makes (a quad's outline has
+# no diagonal): QA counter-clockwise in object coordinates on the right, mirrored to the
+# left half of the window and clockwise there (a back face); QB clockwise on the left,
+# mirrored to the right half, counter-clockwise (a front face)
+QA = [(0.1, -0.8), (0.9, -0.8), (0.9, 0.8), (0.1, 0.8)]
+QB = [(-0.9, -0.8), (-0.9, 0.8), (-0.1, 0.8), (-0.1, -0.8)]
+
+
+@pytest.mark.parametrize("how", ["begin", "arrays"])
+def test_quads_front_line_back_fill_follow_the_programs_mirror(how):
+    """FRONT LINE / BACK FILL with quads: QA (a back face in the window) filled,
+    QB (a front face) its four edges with an empty inside and no diagonal."""
+    ctx = driver.Context(api="compat", width=N, height=N)
+    glhelp.program(ctx, VS, FS)
+    ctx.glPolygonMode(E.GL_FRONT, E.GL_LINE)
+    ctx.glPolygonMode(E.GL_BACK, E.GL_FILL)
+    v = np.asarray(QA + QB, np.float32)
+    if how == "begin":
+        ctx.glBegin(E.GL_QUADS)
+        for p in v:
+            ctx.glVertex2f(*p)
+        ctx.glEnd()
+    else:
+        ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+        ctx.glVertexPointer(2, E.GL_FLOAT, 0, v)
+        ctx.glDrawArrays(E.GL_QUADS, 0, 8)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    lit = (ctx.read_pixels()[..., :3] > 0).any(-1)
+    assert lit[6:26, 3:13].all()                           # QA's inside (columns 1.6..14.4) filled
+    assert not lit[6:26, 20:28].any()                      # QB's inside (columns 17.6..30.4) empty
+    assert lit[4:28, 30].sum() >= 20 and lit[4:28, 17].sum() >= 20     # QB's vertical edges
+
+
+def test_quads_culling_the_back_faces_keeps_the_mirrored_front():
+    """Back faces culled, both modes LINE: only QB's outline on the right."""
+    ctx = driver.Context(api="compat", width=N, height=N)
+    glhelp.program(ctx, VS, FS)
+    ctx.glPolygonMode(E.GL_FRONT_AND_BACK, E.GL_LINE)
+    ctx.glEnable(E.GL_CULL_FACE)
+    ctx.glEnableClientState(E.GL_VERTEX_ARRAY)
+    ctx.glVertexPointer(2, E.GL_FLOAT, 0, np.asarray(QA + QB, np.float32))
+    ctx.glDrawArrays(E.GL_QUADS, 0, 8)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    lit = (ctx.read_pixels()[..., :3] > 0).any(-1)
+    assert not lit[:, :16].any()                           # QA culled
+    assert lit[4:28, 30].sum() >= 20 and not lit[6:26, 20:28].any()
