@@ -40,7 +40,8 @@ _CMP = {"flt": ("fcmp", "lt"), "fge": ("fcmp", "ge"), "feq": ("fcmp", "eq"), "fn
         "ilt": ("icmp", "slt"), "ige": ("icmp", "sge"), "ieq": ("icmp", "eq"), "ine": ("icmp", "ne"),
         "ult": ("icmp", "ult"), "uge": ("icmp", "uge")}
 _ATOMIC = {"add": "add", "imin": "smin", "umin": "umin", "imax": "smax", "umax": "umax", "and": "and",
-           "or": "or", "xor": "xor", "xchg": "xchg", "cmpxchg": "cmpxchg"}
+           "or": "or", "xor": "xor", "xchg": "xchg", "cmpxchg": "cmpxchg",
+           "fadd": "fadd", "fmin": "fmin", "fmax": "fmax", "fcmpxchg": "fcmpxchg"}
 _SYSVAL_SR = {
     "load_vertex_id": ["vertex_id"], "load_instance_id": ["instance_id"], "load_sample_id": ["sample_id"],
     "load_sample_pos": ["sample_position_x", "sample_position_y"], "load_sample_mask_in": ["coverage_mask"],
@@ -790,7 +791,7 @@ class Selector:
         v = VReg(32)
         data = srcs[-1]
         fields = {"dst": v, "op": aop, "value": self.src(self.vals[data][0], "atomic", "value")}
-        if aop == "cmpxchg":
+        if aop in ("cmpxchg", "fcmpxchg"):
             fields["cmp"] = self.src(self.vals[srcs[0]][0], "atomic", "cmp")
         fields.update(f)
         self.block.instrs.append(MInstr(op_field, fields))
@@ -863,6 +864,10 @@ class Selector:
             self.emit("memory_barrier", scope=scope)
         if i.indices.get("execution_scope", "none") == "workgroup":
             self.emit("threadgroup_barrier")
+
+    def in_shader_clock(self, i):
+        """ARB_shader_clock: the low word (latching the high one), then the high word."""
+        return [self.op("clock", 32, hi=0), self.op("clock", 32, hi=1)]
 
     def in_vote(self, i):
         return [self.op("vote", 16, a=self.vals[i.srcs[0]][0], mode=i.indices["mode"])]

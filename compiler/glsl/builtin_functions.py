@@ -15,8 +15,9 @@ because programs written against Mesa call them from "#version 300 es" shaders.
 For the same reason texture3D, texture3DProj and their Lod forms exist from GLSL
 ES 3.00 (Mesa 22.3's llvmpipe compiles them there; shadow2D it refuses, as here).
 STAGES restricts to "@v" (vertex), "@f" (fragment), "@c" (compute), "@g" (geometry), combinable.
-+EXT makes the function available when that extension is enabled; a word
-"es<300" keeps it (even through an extension) out of GLSL ES 3.00 and later.
++EXT makes the function available when that extension is enabled, &EXT only
+while that one is enabled too; a word "es<300" keeps it (even through an
+extension) out of GLSL ES 3.00 and later.
 
 Generic parameter types expand in lockstep: genType = float..vec4, genIType,
 genUType, genBType, genDType (sizes 1-4); vec, ivec, uvec, bvec (sizes 2-4);
@@ -201,6 +202,9 @@ _TABLE = """
 - - +GL_ARB_gpu_shader_int64 | genDType uint64BitsToDouble(genU64Type)
 - - +GL_ARB_gpu_shader_int64 | int64_t packInt2x32(ivec2)
 - - +GL_ARB_gpu_shader_int64 | uint64_t packUint2x32(uvec2)
+# ARB_shader_clock (clockARB also needs the 64-bit types: ARB_gpu_shader_int64)
+- - +GL_ARB_shader_clock | uvec2 clock2x32ARB()
+- - +GL_ARB_shader_clock &GL_ARB_gpu_shader_int64 | uint64_t clockARB()
 - - +GL_ARB_gpu_shader_int64 | ivec2 unpackInt2x32(int64_t)
 - - +GL_ARB_gpu_shader_int64 | uvec2 unpackUint2x32(uint64_t)
 - - +GL_ARB_gpu_shader_int64 | bvec lessThan(i64vec, i64vec)
@@ -322,6 +326,13 @@ _TABLE = """
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | int atomicExchange(inout int, int)
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | uint atomicCompSwap(inout uint, uint, uint)
 430 310 +GL_ARB_shader_storage_buffer_object +GL_ARB_compute_shader | int atomicCompSwap(inout int, int, int)
+# on float buffer and shared variables (NV_shader_atomic_float: add, exchange;
+# INTEL_shader_atomic_float_minmax: min, max, compare-exchange, exchange)
+- - +GL_NV_shader_atomic_float | float atomicAdd(inout float, float)
+- - +GL_NV_shader_atomic_float +GL_INTEL_shader_atomic_float_minmax | float atomicExchange(inout float, float)
+- - +GL_INTEL_shader_atomic_float_minmax | float atomicMin(inout float, float)
+- - +GL_INTEL_shader_atomic_float_minmax | float atomicMax(inout float, float)
+- - +GL_INTEL_shader_atomic_float_minmax | float atomicCompSwap(inout float, float, float)
 # 8.13 fragment processing (derivatives, interpolation)
 110 300 @f +GL_OES_standard_derivatives | genType dFdx(genType)
 110 300 @f +GL_OES_standard_derivatives | genType dFdy(genType)
@@ -453,6 +464,7 @@ class Availability:
     core_from: int = 140  # deprecated: the first desktop version whose core profile lacks it
     stages: frozenset[str] = frozenset()  # empty = every stage
     extensions: tuple[str, ...] = ()  # enabling any of these makes it available
+    requires: tuple[str, ...] = ()  # and these must all be enabled too ("&EXT")
 
     def available(self, version: GLSLVersion, stage: str, extensions=()) -> bool:
         if self.stages and stage not in self.stages:
@@ -468,7 +480,7 @@ class Availability:
             # an extension's built-in may still end with the ES version (``es<300``)
             ok = any(e in extensions for e in self.extensions) and not (
                 version.es and self.es_until and version.number >= self.es_until)
-        return ok
+        return ok and all(e in extensions for e in self.requires)
 
 
 def _parse_availability(head: str) -> Availability:
@@ -476,12 +488,15 @@ def _parse_availability(head: str) -> Availability:
     desktop, es = words[0], words[1]
     stages: set[str] = set()
     exts: list[str] = []
+    needs: list[str] = []
     es_until = 300 if es.endswith("-") and es != "-" else 0
     for w in words[2:]:
         if w.startswith("@"):
             stages.update(STAGE_LETTERS[c] for c in w[1:])
         elif w.startswith("+"):
             exts.append(w[1:])
+        elif w.startswith("&"):
+            needs.append(w[1:])
         elif w.startswith("es<"):          # "es<300": in GLSL ES only below 3.00, even by extension
             es_until = int(w[3:])
     # "110c": deprecated, gone from core profiles from 1.40; "110c420": from 4.20
@@ -491,7 +506,7 @@ def _parse_availability(head: str) -> Availability:
         desktop=0 if desktop == "-" else int(first),
         es=0 if es == "-" else int(es.rstrip("-")),
         deprecated=deprecated, es_until=es_until, stages=frozenset(stages), extensions=tuple(exts),
-        core_from=int(core_from) if core_from else 140)
+        core_from=int(core_from) if core_from else 140, requires=tuple(needs))
 
 
 _GENERIC_BASES = {"genType": "float", "genIType": "int", "genUType": "uint", "genBType": "bool",
@@ -788,9 +803,12 @@ def _image_functions() -> list[BuiltinFunction]:
                 add(f"imageAtomic{op}", data, [img, P] + ms + [data], a)
             add("imageAtomicCompSwap", data, [img, P] + ms + [data, data], a)
         elif img.sampled_base == "float":
-            # GLSL 4.50 (ARB_ES3_1_compatibility; ES only from 3.20): exchange on r32f images
+            # GLSL 4.50 (ARB_ES3_1_compatibility; ES only from 3.20): exchange on r32f images;
+            # NV_shader_atomic_float: exchange and add wherever images are
             add("imageAtomicExchange", T.FLOAT, [img, P] + ms + [T.FLOAT],
-                Availability(450, 0, extensions=("GL_OES_shader_image_atomic",)))
+                Availability(450, 0, extensions=("GL_OES_shader_image_atomic", "GL_NV_shader_atomic_float")))
+            add("imageAtomicAdd", T.FLOAT, [img, P] + ms + [T.FLOAT],
+                Availability(0, 0, extensions=("GL_NV_shader_atomic_float",)))
     return out
 
 

@@ -161,6 +161,10 @@ EXTENSIONS = (
     Extension("GL_EXT_shader_integer_mix", desktop=130, es=300),
     # ARB_gpu_shader5's integer functions, frexp/ldexp and int->uint conversions
     Extension("GL_MESA_shader_integer_functions", desktop=130, es=300),
+    Extension("GL_ARB_shader_clock", desktop=110),     # clock2x32ARB(), clockARB() (the ISA's clock)
+    # atomics on float buffer/shared variables and r32f images (the ISA's f-ops)
+    Extension("GL_NV_shader_atomic_float", desktop=110),
+    Extension("GL_INTEL_shader_atomic_float_minmax", desktop=110),
     # samplerExternalOES with texture2D/texture2DProj (1.00), and with texture, textureProj,
     # textureSize and texelFetch from GLSL ES 3.00 (_essl3)
     Extension("GL_OES_EGL_image_external", es=100),

@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from uapi.isa.semantics import simd_group_starts, vote
+from uapi.isa.semantics import FLOAT_ATOMIC_OPS, atomic_combine, simd_group_starts, vote
 
 from .core import (
     Alu, Block, Call, Def, Deref, Function, If, Intrinsic, Jump, LoadConst, Loop, Phi,
@@ -396,7 +396,8 @@ class Interpreter:
                 "xchg": data, "umin": min(old, data), "umax": max(old, data),
                 "imin": int(np.uint32(min(so, sd))), "imax": int(np.uint32(max(so, sd))),
                 "cmpxchg": data if len(rest) > 1 and old == int(rest[0][0, lane]) else old,
-            }[op]
+            }[op] if op not in FLOAT_ATOMIC_OPS else int(atomic_combine(
+                op, old, data, int(rest[0][0, lane]) if len(rest) > 1 else None))
             buf[o:o + 4] = np.frombuffer(np.uint32(new).tobytes(), np.uint8)
             result[lane] = old
         self._set(instr.dest, result[None])

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 __all__ = ["IntrinsicInfo", "INTRINSICS", "INTERP_MODES", "ATOMIC_OPS", "SCOPES"]
 
 INTERP_MODES = ("smooth", "flat", "noperspective")
-ATOMIC_OPS = ("add", "imin", "umin", "imax", "umax", "and", "or", "xor", "xchg", "cmpxchg")
+# the f-ops treat memory as float32 (NV_shader_atomic_float, INTEL_shader_atomic_float_minmax)
+ATOMIC_OPS = ("add", "imin", "umin", "imax", "umax", "and", "or", "xor", "xchg", "cmpxchg",
+              "fadd", "fmin", "fmax", "fcmpxchg")
 SCOPES = ("none", "subgroup", "workgroup", "device")
 
 
@@ -110,6 +112,10 @@ _intr("load_vbo", (1,), True, 0, ("buffer", "format"), eliminate=True, reorder=T
 # ``mode`` any/all/eq of a boolean. Its result depends on which invocations are active, so it
 # never moves across control flow (not reorderable), but an unused one may go.
 _intr("vote", (1,), True, 1, ("mode",), eliminate=True, dest_bits=1)
+
+# The GPU's cycle counter (ARB_shader_clock), low and high words: never moved or merged,
+# so two reads in a row see it advance; an unused one may go.
+_intr("shader_clock", (), True, 2, (), eliminate=True, reorder=False, dest_bits=32)
 
 # Fragment control.
 _intr("discard", (), False)

@@ -347,7 +347,10 @@ class Builtins:
             return b.fmul(b.fmul(b.fmul(x, self._pow2_64(third)), self._pow2_64(third)), self._pow2_64(last))
         half = b.ishr(n, 1)
         rest = b.isub(n, half)
-        return b.fmul(b.fmul(x, b.fexp2(b.i2f32(half))), b.fexp2(b.i2f32(rest)))
+        r = b.fmul(b.fmul(x, b.fexp2(b.i2f32(half))), b.fexp2(b.i2f32(rest)))
+        # a result below the normal range is a zero of x's sign (denormals flushed, as the
+        # GPU's float unit does and Mesa's ldexp lowering)
+        return b.bcsel(b.flt(b.fabs(r), 1.1754943508222875e-38), b.iand(r, 0x80000000), r)
 
     # ------------------------------------------------------------ 8.4 packing
     def _pack(self, v: Def, n: int, bits: int, signed: bool) -> Def:
@@ -396,6 +399,14 @@ class Builtins:
 
     def f_unpackSnorm4x8(self, e, u):
         return self._unpack(u, 4, 8, True)
+
+    # ARB_shader_clock: the cycle counter as two words (low, high) or one 64-bit value
+    def f_clock2x32ARB(self, e):
+        return self.b.intrinsic("shader_clock")
+
+    def f_clockARB(self, e):
+        t = self.b.intrinsic("shader_clock")
+        return self.b.pack_64_2x32_split(self.b.channel(t, 0), self.b.channel(t, 1))
 
     def f_packInt2x32(self, e, v):
         return self.b.pack_64_2x32_split(self.b.channel(v, 0), self.b.channel(v, 1))
@@ -759,8 +770,10 @@ class Builtins:
         base = e.args[0].type.base
         op = _ATOMIC_OPS.get(name) or (("imin" if base == "int" else "umin") if name == "atomicMin"
                                        else ("imax" if base == "int" else "umax"))
+        if base == "float":         # NV_shader_atomic_float, INTEL_shader_atomic_float_minmax
+            op = {"add": "fadd", "umin": "fmin", "umax": "fmax", "cmpxchg": "fcmpxchg"}.get(op, op)
         mode, index, offset, base_B = self.L.io.memory_address(self.L, lv.deref)
-        swap = op == "cmpxchg"
+        swap = op in ("cmpxchg", "fcmpxchg")
         if mode == "ssbo":
             return b.intrinsic("ssbo_atomic_swap" if swap else "ssbo_atomic", index, offset, *data,
                                atomic_op=op)

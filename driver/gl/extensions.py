@@ -396,6 +396,13 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_parallel_shader_compile", _ANY, _GL32, _N, _N, DONE),
     # glPolygonOffsetClampEXT = glPolygonOffsetClamp in desktop contexts too (test_robustness_and_offset_clamp.py)
     _x("GL_EXT_polygon_offset_clamp", _ANY, _GL32, _N, _ES2, DONE),
+    # float atomics on buffer and shared variables (the ISA's fadd/fmin/fmax/fcmpxchg) and r32f
+    # images (the texture unit's float add); where storage buffers are (test_atomic_float.py)
+    _x("GL_NV_shader_atomic_float", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    # clock2x32ARB / clockARB read the ISA's clock instruction, the core's cycle counter
+    # (tests/driver/gl/test_shader_clock.py)
+    _x("GL_ARB_shader_clock", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_INTEL_shader_atomic_float_minmax", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),

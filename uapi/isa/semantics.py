@@ -712,12 +712,50 @@ def pack_format(fmt: str, values, count: int, out=None):
 # ---------------------------------------------------------------------------
 # Atomics: the combining function (the core applies it in lane order)
 
-ATOMIC_OPS = ("add", "sub", "xchg", "cmpxchg", "umin", "umax", "smin", "smax", "and", "or", "xor")
+# The f-prefixed ops read memory and operands as float32 (NV_shader_atomic_float,
+# INTEL_shader_atomic_float_minmax): fadd rounds each addition in lane order (a NaN sum
+# is the default quiet NaN, CANONICAL_NAN); fmin/fmax
+# are IEEE 754-2008 minNum/maxNum (a quiet NaN loses to a number, a signalling NaN
+# wins and is stored as it is; -0 < +0; of two NaNs of one kind, fmin keeps the lower
+# bit pattern as an unsigned word, fmax the higher); fcmpxchg compares as floats
+# (-0 == +0, a NaN equals nothing) and stores the new value's bits.
+ATOMIC_OPS = ("add", "sub", "xchg", "cmpxchg", "umin", "umax", "smin", "smax", "and", "or", "xor",
+              "fadd", "fmin", "fmax", "fcmpxchg")
+FLOAT_ATOMIC_OPS = ("fadd", "fmin", "fmax", "fcmpxchg")
+COMPARE_ATOMIC_OPS = ("cmpxchg", "fcmpxchg")      # the ops with a compare operand
+
+
+def float_min_max(op: str, a, b):
+    """fmin / fmax of float32 bit patterns (uint32 arrays) ``a`` and ``b``: minNum/maxNum,
+    signalling NaNs winning, -0 below +0, ties of NaNs of one kind by the bit pattern."""
+    a, b = np.asarray(a, np.uint32), np.asarray(b, np.uint32)
+    nan_a, nan_b = np.isnan(a.view(np.float32)), np.isnan(b.view(np.float32))
+    snan_a = nan_a & ((a & np.uint32(0x00400000)) == 0)
+    snan_b = nan_b & ((b & np.uint32(0x00400000)) == 0)
+    # numbers ordered as integers: negative patterns flipped, so -0 < +0 and float order holds
+    ka = np.where(a >> 31 == 1, ~a, a | np.uint32(0x80000000))
+    kb = np.where(b >> 31 == 1, ~b, b | np.uint32(0x80000000))
+    ka, kb = np.where(nan_a, a, ka), np.where(nan_b, b, kb)
+    smaller = op == "fmin"
+    out = np.where((kb < ka) if smaller else (kb > ka), b, a)      # both numbers, or one kind of NaN
+    out = np.where(nan_a & ~nan_b, b, out)                         # a quiet NaN loses to a number
+    out = np.where(nan_b & ~nan_a, a, out)
+    out = np.where(nan_a & nan_b & (snan_a != snan_b), np.where(snan_a, a, b), out)   # sNaN over qNaN
+    out = np.where(snan_a & ~nan_b, a, out)                        # a signalling NaN wins
+    return np.where(snan_b & ~nan_a, b, out).astype(np.uint32)
 
 
 def atomic_combine(op: str, old, value, compare=None):
     """New memory value after one atomic ``op`` on uint32 ``old`` with ``value``."""
     old, value = np.asarray(old, np.uint32), np.asarray(value, np.uint32)
+    if op == "fadd":
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = np.asarray(old.view(np.float32) + value.view(np.float32), np.float32)
+        return np.where(np.isnan(total), CANONICAL_NAN.view(np.uint32), total.view(np.uint32)).astype(np.uint32)
+    if op in ("fmin", "fmax"):
+        return float_min_max(op, old, value)
+    if op == "fcmpxchg":
+        return np.where(old.view(np.float32) == np.asarray(compare, np.uint32).view(np.float32), value, old)
     if op == "add": return old + value
     if op == "sub": return old - value
     if op == "xchg": return value + 0 * old

@@ -205,6 +205,12 @@ _op("mov_imm", 0x3C, (Field("dst", 8, Dst()), Field("imm", 18, UInt(32))), "mov_
     doc="dst = imm (low 16 bits for a 16-bit destination)", native="mov_imm", **_ALU)
 _op("get_sr", 0x3D, (Field("dst", 8, Dst()), Field("sr", 18, Enum(8, SPECIAL_REGS))), "get_sr",
     sizes=(16, 32), schedule_class="coverage", can_reorder=True)
+# The core's 64-bit cycle counter (ARB_shader_clock): ``hi`` 0 reads its low word and latches
+# the high word, which ``hi`` 1 then reads (one coherent value from two reads). Never moved
+# or merged: two reads in a row see the counter advance.
+_op("clock", 0x3E, (Field("dst", 8, Dst()), Field("hi", 18, UInt(1))), "clock", sizes=(32,),
+    schedule_class="coverage", can_reorder=False, can_eliminate=True,
+    doc="dst = the cycle counter's low word (hi 0, latching the high word) or the latched high word (hi 1)")
 
 # Cross-lane vote over the active lanes of the lane's SIMD group (semantics.SIMD_GROUP_LANES):
 # it reads other lanes and the execution mask, so it never moves across control flow
@@ -265,7 +271,7 @@ _op("image_write", 0x54, (Field("dim", 45, Enum(3, TEX_DIMS), "suffix"), Field("
     "image_write", **_STORE)
 _op("image_atomic", 0x55, (Field("op", 69, ATOM, "suffix"), Field("dim", 73, Enum(3, TEX_DIMS), "suffix"),
                            Field("dst", 8, Dst()), Field("coords", 18, Vec()), Field("tex", 30, Src()),
-                           Field("value", 43, Src()), Field("cmp", 56, Src(), when=_has("op", "cmpxchg")),
+                           Field("value", 43, Src()), Field("cmp", 56, Src(), when=_has("op", *S.COMPARE_ATOMIC_OPS)),
                            Field("slot", 76, SLOT)), "image_atomic", **_ATOMIC)
 
 # ---------------------------------------------------------------------------
@@ -277,14 +283,14 @@ _op("device_load", 0x60, (Field("dst", 8, Vec()),) + _MEM, "device_load", **_ASY
 _op("device_store", 0x61, (Field("data", 8, Vec()),) + _MEM, "device_store", **_STORE)
 _op("atomic", 0x62, (Field("op", 70, ATOM, "suffix"), Field("dst", 8, Dst()), Field("base", 18, Src()),
                      Field("index", 31, Src()), Field("value", 44, Src()),
-                     Field("cmp", 57, Src(), when=_has("op", "cmpxchg")), Field("shift", 74, UInt(3)),
+                     Field("cmp", 57, Src(), when=_has("op", *S.COMPARE_ATOMIC_OPS)), Field("shift", 74, UInt(3)),
                      Field("slot", 77, SLOT)), "atomic", doc="dst = old 32-bit value", **_ATOMIC)
 _LOCAL = (Field("fmt", 33, FMT, "suffix"), Field("addr", 20, Src()), Field("slot", 37, SLOT))
 _op("local_load", 0x63, (Field("dst", 8, Vec()),) + _LOCAL, "local_load", **_ASYNC_LOAD,
     doc="threadgroup memory; addr in bytes")
 _op("local_store", 0x64, (Field("data", 8, Vec()),) + _LOCAL, "local_store", **_STORE)
 _op("local_atomic", 0x65, (Field("op", 57, ATOM, "suffix"), Field("dst", 8, Dst()), Field("addr", 18, Src()),
-                           Field("value", 31, Src()), Field("cmp", 44, Src(), when=_has("op", "cmpxchg")),
+                           Field("value", 31, Src()), Field("cmp", 44, Src(), when=_has("op", *S.COMPARE_ATOMIC_OPS)),
                            Field("slot", 61, SLOT)), "local_atomic", **_ATOMIC)
 _op("stack_load", 0x66, (Field("dst", 8, Vec()), Field("offset", 20, Src()), Field("slot", 33, SLOT)),
     "stack_load", **_ASYNC_LOAD, doc="per-lane spill memory; offset in bytes")

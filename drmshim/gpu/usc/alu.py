@@ -7,6 +7,7 @@ over all lanes of the batch, through the table entry's ``impl``.
 from __future__ import annotations
 
 import inspect
+import time
 
 import numpy as np
 
@@ -174,6 +175,24 @@ def compile_get_sr(ins: Instruction):
     return lambda b: write(b, b.ctx.special(name, b.lanes).astype(ut))
 
 
+def compile_clock(ins: Instruction):
+    """The cycle counter: the host's monotonic nanoseconds (a 1 GHz counter) read once per
+    batch step, so every lane of the batch sees the same value and a later read a later one;
+    the low read latches the high word for the high read (``b.memo``)."""
+    dst: Reg = ins["dst"]
+    _check_size(ins, dst.size)
+    write, hi = raw_writer(dst), ins["hi"]
+
+    def step(b):
+        if hi:
+            write(b, np.uint32(b.memo.get("clock_hi", 0)))
+            return
+        now = time.monotonic_ns()
+        b.memo["clock_hi"] = (now >> 32) & 0xFFFFFFFF
+        write(b, np.uint32(now & 0xFFFFFFFF))
+    return step
+
+
 def compile_vote(ins: Instruction):
     """A cross-lane vote (``semantics.vote``) over the SIMD groups of the batch: a batch
     starts at a group boundary (``ShaderCore._batch_size``), and in compute groups
@@ -194,4 +213,5 @@ def compile_vote(ins: Instruction):
 
 
 COMPILERS = {"falu": compile_falu, "vote": compile_vote, "quad": compile_quad, "ialu": compile_ialu, "cmpsel": compile_cmpsel,
-             "convert": compile_convert, "mov": compile_mov, "mov_imm": compile_mov_imm, "get_sr": compile_get_sr}
+             "convert": compile_convert, "mov": compile_mov, "mov_imm": compile_mov_imm, "get_sr": compile_get_sr,
+             "clock": compile_clock}

@@ -18,7 +18,8 @@ import numpy as np
 
 from drmshim.memory import FaultInfo, GPUFault
 from uapi.isa import Instruction, Reg
-from uapi.isa.semantics import FORMAT_ELEMENT_B, INTEGER_FORMATS, PACKED_FORMATS, pack_format, unpack_format
+from uapi.isa.semantics import (CANONICAL_NAN, COMPARE_ATOMIC_OPS, FORMAT_ELEMENT_B, INTEGER_FORMATS,
+                                PACKED_FORMATS, pack_format, unpack_format)
 
 from . import device_native
 from .state import raw_reader, to_bits
@@ -358,6 +359,28 @@ def _segmented_scan(op: str, ext: np.ndarray, gid: np.ndarray, starts: np.ndarra
     raise ValueError(op)
 
 
+def _float_order_key(op: str, bits: np.ndarray) -> np.ndarray:
+    """34-bit keys of float32 patterns ordered as fmin (smallest wins) or fmax (largest
+    wins) combine them: class (winning signalling NaNs, numbers, losing quiet NaNs) in
+    bits 32-33, then the pattern (numbers: flipped so that integer order is float order)."""
+    b = bits.astype(np.uint32)
+    nan = np.isnan(b.view(np.float32))
+    snan = nan & ((b & np.uint32(0x00400000)) == 0)
+    order = np.where(b >> 31 == 1, ~b, b | np.uint32(0x80000000)).astype(np.uint64)
+    low = np.where(nan, b.astype(np.uint64), order)
+    first, last = (0, 2) if op == "fmin" else (2, 0)           # the class of sNaN, of qNaN
+    cls = np.where(snan, first, np.where(nan, last, 1)).astype(np.uint64)
+    return (cls << np.uint64(32)) | low
+
+
+def _float_from_order_key(op: str, key: np.ndarray) -> np.ndarray:
+    """The float32 patterns of `_float_order_key`'s keys."""
+    low = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    number = (key >> np.uint64(32)) == 1
+    unflipped = np.where(low >> 31 == 1, low & np.uint32(0x7FFFFFFF), ~low)
+    return np.where(number, unflipped, low).astype(np.uint32)
+
+
 def sequential_atomic(op: str, keys: np.ndarray, initial: np.ndarray, inverse: np.ndarray,
                       values: np.ndarray, compares: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Apply atomics in index order. ``keys``/``inverse``: lane i targets location
@@ -375,13 +398,14 @@ def sequential_atomic(op: str, keys: np.ndarray, initial: np.ndarray, inverse: n
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     rank = np.arange(n) - starts[gid]
     olds_sorted = np.empty(n, np.uint32)
-    if op == "cmpxchg":
+    if op in ("cmpxchg", "fcmpxchg"):
         cs = compares.astype(np.uint32)[order]
         cur = initial.astype(np.uint32).copy()
         ptr = np.zeros(groups, np.int64)                 # first unprocessed rank per group
         live = counts > 0
         while live.any():
-            cand = (cs == cur[gid]) & (rank >= ptr[gid]) & live[gid]
+            equal = (cs.view(np.float32) == cur[gid].view(np.float32)) if op == "fcmpxchg" else (cs == cur[gid])
+            cand = equal & (rank >= ptr[gid]) & live[gid]
             first = np.full(groups, np.iinfo(np.int64).max)
             np.minimum.at(first, gid[cand], rank[cand])
             hit = first < np.iinfo(np.int64).max
@@ -393,6 +417,36 @@ def sequential_atomic(op: str, keys: np.ndarray, initial: np.ndarray, inverse: n
             ptr = upto + 1
             live = live & hit & (ptr < counts)
         finals = cur
+    elif op == "fadd":
+        # each group's additions in lane order, rounded to float32 one by one: rows of
+        # [initial, v1, v2, ...] (padded with zeros) accumulated along the row
+        width = int(counts.max()) + 1
+        rows = np.zeros((groups, width), np.float32)
+        rows[:, 0] = initial.astype(np.uint32).view(np.float32)
+        rows[gid, rank + 1] = vs.view(np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            acc = np.add.accumulate(rows, axis=1, dtype=np.float32).view(np.uint32)
+        sums = acc[:, 1:]
+        sums[np.isnan(sums.view(np.float32))] = CANONICAL_NAN.view(np.uint32)      # a NaN sum: the default NaN
+        olds_sorted = acc[gid, rank]
+        finals = acc[np.arange(groups), counts]
+    elif op in ("fmin", "fmax"):
+        # minNum / maxNum (uapi.isa.semantics.float_min_max) as an order on 34-bit keys:
+        # signalling NaNs win, numbers in float order (-0 below +0), quiet NaNs lose
+        ext_starts = starts + np.arange(groups)
+        ext = np.empty(n + groups, np.uint32)
+        ext[ext_starts] = initial
+        pos = np.arange(n) + gid + 1
+        ext[pos] = vs
+        ext_gid = np.repeat(np.arange(groups), counts + 1).astype(np.uint64)
+        key = _float_order_key(op, ext)
+        if op == "fmin":
+            acc = np.minimum.accumulate(((np.uint64(groups - 1) - ext_gid) << np.uint64(34)) | key)
+        else:
+            acc = np.maximum.accumulate((ext_gid << np.uint64(34)) | key)
+        scan = _float_from_order_key(op, acc & np.uint64((1 << 34) - 1))
+        olds_sorted = scan[pos - 1]
+        finals = scan[ext_starts + counts]
     else:
         # Extended sequence per group: [initial, v1, v2, ...]; old of v_j = scan at the element before it.
         ext_starts = starts + np.arange(groups)
@@ -429,7 +483,7 @@ def compile_atomic(ins: Instruction):
     addr = _device_address(ins)
     op, dst = ins["op"], ins["dst"]
     value = raw_reader(ins["value"], 32)
-    cmp = raw_reader(ins["cmp"], 32) if op == "cmpxchg" else None
+    cmp = raw_reader(ins["cmp"], 32) if op in COMPARE_ATOMIC_OPS else None
 
     def step(b):
         m = b.effect_mask()
@@ -442,7 +496,7 @@ def compile_local_atomic(ins: Instruction):
     addr = _local_address(ins)
     op, dst = ins["op"], ins["dst"]
     value = raw_reader(ins["value"], 32)
-    cmp = raw_reader(ins["cmp"], 32) if op == "cmpxchg" else None
+    cmp = raw_reader(ins["cmp"], 32) if op in COMPARE_ATOMIC_OPS else None
 
     def step(b):
         m = b.effect_mask()

@@ -383,6 +383,8 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     "truncate",
                     # AMD_shader_trinary_minmax: tests/driver/gl/test_trinary_minmax.py
                     "min3", "max3", "mid3",
+                    # ARB_shader_clock: tests/driver/gl/test_shader_clock.py (a counter, no fixed value)
+                    "clock2x32ARB", "clockARB",
                     # doubles: tests/compiler/test_fp64_glsl.py; int64: tests/compiler/test_int64_glsl.py
                     "packDouble2x32", "unpackDouble2x32", "doubleBitsToInt64", "doubleBitsToUint64",
                     "int64BitsToDouble", "uint64BitsToDouble", "packInt2x32", "packUint2x32", "unpackInt2x32",

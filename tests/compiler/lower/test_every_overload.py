@@ -45,7 +45,7 @@ def shader_for(f) -> tuple[str, str]:
         es_from = _COMPILER_EXTENSIONS[a.extensions[0]].es
         head = "#version 430\n" if not es_from else "#version 100\n" if es_from == 100 else \
             f"#version {es_from} es\n"
-    for ext in a.extensions[:1] if not (a.desktop or a.es) else ():
+    for ext in (a.extensions[:1] if not (a.desktop or a.es) else ()) + a.requires:
         head += f"#extension {ext} : enable\n"
     if head.startswith("#version 100"):
         head += "precision highp float;\n"

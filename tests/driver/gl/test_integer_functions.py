@@ -208,3 +208,29 @@ def test_listed_from_gl30_and_gles3():
     assert not compile_source(ctx, E.GL_VERTEX_SHADER, "#version 100\n"
                               "#extension GL_MESA_shader_integer_functions : require\n"
                               "void main() { gl_Position = vec4(0.0); }\n")[1]
+
+
+def test_ldexp_flushes_results_below_the_normal_range_to_a_signed_zero():
+    """ldexp whose result is below 2^-126 gives a zero of x's sign (the GPU's float unit
+    keeps no denormals; piglit's ldexp tests expect it); the normal range is exact."""
+    ctx = glhelp.context(4, 4, api="gl46")
+    x = np.array([0.5, -0.5, 1.0, -1.0, 0.75, 1.1754944e-38, 0.999999940, 3.0], np.float32)
+    e = np.array([-127, -127, -126, -130, 125, 125, 128, -200], np.int32)
+    src = """#version 430
+layout(local_size_x = 8) in;
+layout(std430, binding = 0) buffer B { float x[8]; int e[8]; float r[8]; };
+void main() { uint i = gl_LocalInvocationIndex; r[i] = ldexp(x[i], e[i]); }
+"""
+    prog = glhelp.compute_program(ctx, src)
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_SHADER_STORAGE_BUFFER, buf)
+    data = x.tobytes() + e.tobytes() + bytes(32)
+    ctx.glBufferData(E.GL_SHADER_STORAGE_BUFFER, len(data), data, E.GL_STATIC_DRAW)
+    ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, 0, buf)
+    ctx.glUseProgram(prog)
+    ctx.glDispatchCompute(1, 1, 1)
+    ctx.glMemoryBarrier(E.GL_ALL_BARRIER_BITS)
+    got = np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_SHADER_STORAGE_BUFFER, 64, 32)), np.float32)
+    want = np.ldexp(x.astype(np.float64), e)
+    want = np.where(np.abs(want) < 2.0 ** -126, np.copysign(0.0, x), want).astype(np.float32)
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()

@@ -114,3 +114,24 @@ def test_debug_mode_from_the_environment(monkeypatch):
     assert ShaderCore(new_memory()).debug
     monkeypatch.setenv("SHIMGL_DEBUG", "trace")
     assert not ShaderCore(new_memory()).debug
+
+
+def test_clock_reads_the_cycle_counter_in_two_latched_words():
+    """``clock`` (ARB_shader_clock): the low read latches the high word; the 64-bit value
+    lies between the host's monotonic nanoseconds before and after the run (the model's
+    1 GHz counter), every lane of a batch reads the same value and a later read is later."""
+    import time
+    before = time.monotonic_ns()
+    ctx = run("""
+        clock r1, 0
+        clock r2, 1
+        imul r5, r1, r1
+        clock r3, 0
+        clock r4, 1
+    """, lanes=64)
+    after = time.monotonic_ns()
+    regs = ctx.registers
+    first = regs[1].astype(np.uint64) | (regs[2].astype(np.uint64) << np.uint64(32))
+    second = regs[3].astype(np.uint64) | (regs[4].astype(np.uint64) << np.uint64(32))
+    assert (first == first[0]).all() and (second == second[0]).all()
+    assert before <= int(first[0]) < int(second[0]) <= after

@@ -1,6 +1,9 @@
 """Device, threadgroup and stack memory; atomics with exact sequential semantics;
 faults."""
 
+import math
+import struct
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -160,6 +163,39 @@ def test_masked_and_helper_lanes_do_not_store():
     assert list(mem.read(va, 32, "t").view(np.uint32)) == [100, 0, 102, 103, 104, 0, 0, 0]
 
 
+def _as_float(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _reference_float_atomic(op: str, old: int, v: int, compare) -> int:
+    """NV_shader_atomic_float / INTEL_shader_atomic_float_minmax on one word, from the
+    rules (IEEE minNum/maxNum with signalling NaNs winning; ties of two NaNs of one kind:
+    the lower word for fmin, the higher for fmax), in Python floats."""
+    a, b = _as_float(old), _as_float(v)
+    if op == "fadd":
+        pair = np.array([old, v], np.uint32).view(np.float32)       # (NaN payloads kept)
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = np.float32(pair[0] + pair[1])
+        return 0x7FC00000 if math.isnan(total) else int(np.array([total], np.float32).view(np.uint32)[0])
+    if op == "fcmpxchg":
+        return v if a == _as_float(compare) else old          # Python: nan != nan, -0.0 == 0.0
+    nan_a, nan_b = math.isnan(a), math.isnan(b)
+    s_a, s_b = nan_a and not old & 0x00400000, nan_b and not v & 0x00400000
+    if nan_a and nan_b:
+        if s_a != s_b:
+            return old if s_a else v
+        return min(old, v) if op == "fmin" else max(old, v)
+    if s_a or s_b:
+        return old if s_a else v
+    if nan_a or nan_b:
+        return v if nan_a else old
+    if a == b:                               # equal numbers: only the zeros' signs differ
+        neg_first = math.copysign(1.0, a) < 0
+        pick_a = neg_first if op == "fmin" else not neg_first
+        return old if pick_a else v
+    return old if (a < b) == (op == "fmin") else v
+
+
 def reference_atomics(op, initial: dict, addrs, values, compares=None):
     """One lane after another, in lane order."""
     mem = dict(initial)
@@ -169,9 +205,12 @@ def reference_atomics(op, initial: dict, addrs, values, compares=None):
         olds.append(old)
         v = int(v)
         s = lambda x: x - (1 << 32) if x >> 31 else x
-        new = {"add": old + v, "sub": old - v, "xchg": v, "umin": min(old, v), "umax": max(old, v),
-               "smin": min(s(old), s(v)), "smax": max(s(old), s(v)), "and": old & v, "or": old | v,
-               "xor": old ^ v, "cmpxchg": v if compares is not None and old == int(compares[i]) else old}[op]
+        if op in ("fadd", "fmin", "fmax", "fcmpxchg"):
+            new = _reference_float_atomic(op, old, v, None if compares is None else int(compares[i]))
+        else:
+            new = {"add": old + v, "sub": old - v, "xchg": v, "umin": min(old, v), "umax": max(old, v),
+                   "smin": min(s(old), s(v)), "smax": max(s(old), s(v)), "and": old & v, "or": old | v,
+                   "xor": old ^ v, "cmpxchg": v if compares is not None and old == int(compares[i]) else old}[op]
         mem[a] = new & 0xFFFFFFFF
     return olds, mem
 
@@ -186,11 +225,11 @@ def test_device_atomics_are_sequential_in_lane_order(op):
     if op in ("and", "or", "xor"):
         values = values | np.uint32(1) << RNG.integers(0, 32, n).astype(np.uint32)
     compares = RNG.integers(0, 3, n).astype(np.uint32)
-    if op == "cmpxchg":
+    if op in ("cmpxchg", "fcmpxchg"):
         values = RNG.integers(0, 3, n).astype(np.uint32)          # small values so swaps chain
     init = np.array([0, 1, 2, 0xFFFFFFFF, 0x80000000], np.uint32)
     mem.write(va, init, "t")
-    cmp_operand = ", r42" if op == "cmpxchg" else ""
+    cmp_operand = ", r42" if op in ("cmpxchg", "fcmpxchg") else ""
     ctx = run(f"atomic.{op} r1, u0_u1, r40, r41{cmp_operand}, 2, 0\nwait 0", lanes=n, mem=mem,
               inputs={40: slots, 41: values, 42: compares}, uniforms=uniforms_with(va))
     olds, final = reference_atomics(op, {i: int(x) for i, x in enumerate(init)}, [int(s) for s in slots], values,
