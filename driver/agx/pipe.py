@@ -58,8 +58,10 @@ MAX_DRAWS_PER_BATCH = 512
 #: the buffer fresh memory holding the old bytes and the new ones (Mesa's agx_shadow)
 #: when the buffer is at most this big; larger ones are staged and copied on the GPU.
 MAX_SHADOW_B = 4 << 20
-#: ... and when the buffer was shadowed less than this since the GPU last left it idle
-#: (a buffer rewritten while in use again and again falls back to GPU copies).
+#: ... and when the buffer was shadowed less than this since the GPU last left it idle:
+#: the old copies stay alive until the work reading them completes, so a buffer rewritten
+#: while in use again and again then waits for that work once (Mesa's flush and sync),
+#: which returns them, and is shadowed again after.
 MAX_TOTAL_SHADOW_B = 32 << 20
 # uint64 counters in one BO, as many as PPP_OCCLUSION.index can name
 OCCLUSION_SLOTS = 1 << P.PPP_OCCLUSION.by_name["index"].size
@@ -256,8 +258,8 @@ class AgxContext(PipeContext):
         self.occlusion_free = list(range(OCCLUSION_SLOTS))[::-1]
         self.occlusion_released: list = []      # (slot, batches that may add to it, last submission)
         self.stats = {"submits": 0, "draws": 0, "flushes_for_hazards": 0, "launches": 0, "partial_renders": 0,
-                      "faults": 0, "staged_uploads": 0, "shadowed_uploads": 0, "implicit_syncs": 0, "skipped": 0,
-                      "decompressions": 0}
+                      "faults": 0, "staged_uploads": 0, "shadowed_uploads": 0, "shadow_waits": 0,
+                      "implicit_syncs": 0, "skipped": 0, "decompressions": 0}
         self.faults: list = []
         self.warned: set[str] = set()           # one-time warnings already given
         self.timer_queries: list[AgxQuery] = []  # active TIME_ELAPSED queries (collect submissions)
@@ -667,6 +669,14 @@ class AgxContext(PipeContext):
         resource.writer, resource.readers = None, set()
         resource.write_sync, resource.read_syncs = None, set()
 
+    @staticmethod
+    def _shadowable(resource) -> bool:
+        """Whether a busy buffer may get fresh memory with its bytes (``_shadow``),
+        the shadow budget aside."""
+        return not (resource.writer is not None
+                    or (resource.write_sync is not None and not resource.write_sync.poll())
+                    or resource.bo.shared or resource.persistent_maps or resource.alloc_B > MAX_SHADOW_B)
+
     def _shadow(self, resource, offset_B: int, raw: bytes) -> bool:
         """A write of ``raw`` at ``offset_B`` into a buffer that work not yet complete
         reads, without waiting or a GPU copy (Mesa's agx_shadow with its copy): the
@@ -678,9 +688,7 @@ class AgxContext(PipeContext):
         and it is small enough (``MAX_SHADOW_B``, ``MAX_TOTAL_SHADOW_B``). False:
         nothing done."""
         old = resource.bo
-        if (resource.writer is not None or (resource.write_sync is not None and not resource.write_sync.poll())
-                or old.shared or resource.persistent_maps or resource.alloc_B > MAX_SHADOW_B
-                or resource.shadowed_B >= MAX_TOTAL_SHADOW_B):
+        if not self._shadowable(resource) or resource.shadowed_B >= MAX_TOTAL_SHADOW_B:
             return False
         new = self.device.bo_create(old.size_B, label=old.label)
         n = resource.alloc_B
@@ -699,9 +707,14 @@ class AgxContext(PipeContext):
         busy = not usage & PipeMap.UNSYNCHRONIZED and raw and self._busy(resource)
         if not busy:
             resource.shadowed_B = 0
-        if not whole and busy:
+        if not whole and busy and self._shadowable(resource):
             if self._shadow(resource, offset_B, raw):
                 return
+            # the shadow budget is spent: wait once for the work holding the old copies
+            # (the synchronized write below), then shadow again from nothing
+            self.stats["shadow_waits"] += 1
+            resource.shadowed_B = 0
+        elif not whole and busy:
             # the GPU still uses the buffer: stage the bytes and copy them in order on the GPU
             # (Mesa's staging upload) instead of stalling
             staging = AgxResource(self.device, ResourceTemplate(PipeTextureTarget.BUFFER, PipeFormat.R8_UINT,

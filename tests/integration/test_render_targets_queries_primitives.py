@@ -255,6 +255,32 @@ def test_buffer_subdata_on_a_busy_buffer_is_shadowed_and_ordered():
     assert ctx.pipe.stats["submits"] == submits + 1             # one render pass for both draws
 
 
+def test_a_buffer_rewritten_in_use_past_the_shadow_budget_waits_once_and_shadows_again(monkeypatch):
+    """piglit vbo-subdata-many's pattern (a draw after each glBufferSubData of the
+    buffer it reads) past the shadow budget: the write waits once for the work holding
+    the old copies and shadowing starts again; no write falls back to a staged GPU
+    copy (a flush and two submissions each) and every draw reads its own bytes."""
+    import driver.agx.pipe as agx_pipe
+    ctx = context(16, 16)
+    p = program(ctx, VS_POS, """#version 300 es
+    precision highp float; out vec4 color; void main(){ color = vec4(1.0); }""")
+    quad = np.array([[-1, -1], [1, -1], [-1, 1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    columns = [(quad * [1 / 8, 1] + [(2 * i + 1) / 8 - 1, 0]).astype(np.float32)   # 8 columns of 2 px
+               for i in range(8)]
+    vertices(ctx, p, np.vstack([columns[0], quad]), {"pos": (2, 0)}, 2)     # 96 bytes: 2 x 48
+    monkeypatch.setattr(agx_pipe, "MAX_TOTAL_SHADOW_B", 3 * 96)           # three shadows, then a wait
+    ctx.glClear(ctx.GL_COLOR_BUFFER_BIT)
+    for i in range(8):
+        if i:
+            ctx.glBufferSubData(ctx.GL_ARRAY_BUFFER, 0, 48, columns[i])
+        ctx.glDrawArrays(ctx.GL_TRIANGLES, 0, 6)
+    stats = ctx.pipe.stats
+    # writes 1-3 shadowed (96 bytes each, budget 288), write 4 waits, writes 5-7 shadowed again
+    assert (stats["shadowed_uploads"], stats["shadow_waits"], stats["staged_uploads"]) == (6, 1, 0)
+    img = ctx.read_pixels()
+    assert (img == 255).all()                                     # all eight columns drawn
+
+
 def test_buffer_subdata_on_a_buffer_the_gpu_writes_is_staged_and_ordered():
     """A buffer an unsubmitted copy writes is not shadowed (its bytes are not final on
     the CPU): the write is staged and copied on the GPU after the copy."""
