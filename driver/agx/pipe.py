@@ -656,9 +656,14 @@ class AgxContext(PipeContext):
         data = np.frombuffer(transfer.data, np.uint8).reshape(b.depth, -1)
         res.write_region(transfer.level, b.x, b.y, b.z, b.width, b.height, b.depth, data.reshape(b.depth, -1))
 
+    @staticmethod
+    def _gpu_writes(resource) -> bool:
+        """Whether recorded or running work still writes the resource."""
+        return resource.writer is not None or \
+            (resource.write_sync is not None and not resource.write_sync.poll())
+
     def _busy(self, resource) -> bool:
-        return resource.writer is not None or bool(resource.readers) or \
-            (resource.write_sync is not None and not resource.write_sync.poll()) or \
+        return self._gpu_writes(resource) or bool(resource.readers) or \
             any(not s.poll() for s in resource.read_syncs)
 
     def _rename(self, resource) -> None:
@@ -669,13 +674,11 @@ class AgxContext(PipeContext):
         resource.writer, resource.readers = None, set()
         resource.write_sync, resource.read_syncs = None, set()
 
-    @staticmethod
-    def _shadowable(resource) -> bool:
+    def _shadowable(self, resource) -> bool:
         """Whether a busy buffer may get fresh memory with its bytes (``_shadow``),
         the shadow budget aside."""
-        return not (resource.writer is not None
-                    or (resource.write_sync is not None and not resource.write_sync.poll())
-                    or resource.bo.shared or resource.persistent_maps or resource.alloc_B > MAX_SHADOW_B)
+        return not (self._gpu_writes(resource) or resource.bo.shared or resource.persistent_maps
+                    or resource.alloc_B > MAX_SHADOW_B)
 
     def _shadow(self, resource, offset_B: int, raw: bytes) -> bool:
         """A write of ``raw`` at ``offset_B`` into a buffer that work not yet complete

@@ -305,9 +305,9 @@ def _legacy(enum, base, pipe):
 # 1-4 of GL 1.0. Sizes above 8 bits are stored in 16; intensity is stored as I
 # (one value read into all four channels).
 _A, _L, _LA, _IN = E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY
-GL_RGB2_EXT = 0x804E       # EXT_texture's 2-bit RGB (not kept by GL 1.1): stored as RGB4 is
+# GL_RGB2_EXT: EXT_texture's 2-bit RGB (not kept by GL 1.1), stored as RGB4 is
 LEGACY = {f.enum: f for f in [
-    _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM), _legacy(GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),
+    _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM), _legacy(E.GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),
     _legacy(E.GL_ALPHA4, _A, F.A8_UNORM), _legacy(E.GL_ALPHA8, _A, F.A8_UNORM),
     _legacy(E.GL_ALPHA12, _A, F.A16_UNORM), _legacy(E.GL_ALPHA16, _A, F.A16_UNORM),
     _legacy(E.GL_LUMINANCE4, _L, F.L8_UNORM), _legacy(E.GL_LUMINANCE8, _L, F.L8_UNORM),
@@ -374,8 +374,6 @@ GL_COMPRESSED_LUMINANCE_LATC1_EXT = 0x8C70
 GL_COMPRESSED_SIGNED_LUMINANCE_LATC1_EXT = 0x8C71
 GL_COMPRESSED_LUMINANCE_ALPHA_LATC2_EXT = 0x8C72
 GL_COMPRESSED_SIGNED_LUMINANCE_ALPHA_LATC2_EXT = 0x8C73
-# GL_ATI_texture_compression_3dc: ATI's two-channel block format, LATC2's layout (Mesa's mapping)
-GL_COMPRESSED_LUMINANCE_ALPHA_3DC_ATI = 0x8837
 ASTC_BLOCKS = layout.formats.ASTC_BLOCKS
 #: KHR_texture_compression_astc_ldr: COMPRESSED_RGBA_ASTC_WxH_KHR = 0x93B0 + i,
 #: COMPRESSED_SRGB8_ALPHA8_ASTC_WxH_KHR = 0x93D0 + i, i the block size's place above
@@ -430,7 +428,8 @@ COMPRESSED = dict([
     _cf(GL_COMPRESSED_SIGNED_LUMINANCE_LATC1_EXT, F.LATC1_SNORM, E.GL_LUMINANCE, "latc", "snorm"),
     _cf(GL_COMPRESSED_LUMINANCE_ALPHA_LATC2_EXT, F.LATC2_UNORM, E.GL_LUMINANCE_ALPHA, "latc"),
     _cf(GL_COMPRESSED_SIGNED_LUMINANCE_ALPHA_LATC2_EXT, F.LATC2_SNORM, E.GL_LUMINANCE_ALPHA, "latc", "snorm"),
-    _cf(GL_COMPRESSED_LUMINANCE_ALPHA_3DC_ATI, F.LATC2_UNORM, E.GL_LUMINANCE_ALPHA, "latc"),
+    # GL_ATI_texture_compression_3dc: ATI's two-channel block format, LATC2's layout (Mesa's mapping)
+    _cf(E.GL_COMPRESSED_LUMINANCE_ALPHA_3DC_ATI, F.LATC2_UNORM, E.GL_LUMINANCE_ALPHA, "latc"),
     _cf(E.GL_COMPRESSED_RGBA_BPTC_UNORM, F.BPTC_RGBA_UNORM, E.GL_RGBA, "bptc"),
     _cf(E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, F.BPTC_SRGBA, E.GL_RGBA, "bptc"),
     _cf(E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, F.BPTC_RGB_FLOAT, E.GL_RGB, "bptc_float", "float"),

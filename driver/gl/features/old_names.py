@@ -27,9 +27,8 @@ from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features import call, entry_point, forward
 from driver.gl.state import COMPARE_FUNCS
 
-__all__ = ["GL_ARRAY_ELEMENT_LOCK_FIRST_EXT", "GL_ARRAY_ELEMENT_LOCK_COUNT_EXT"]
+__all__: list[str] = []
 
-GL_ARRAY_ELEMENT_LOCK_FIRST_EXT, GL_ARRAY_ELEMENT_LOCK_COUNT_EXT = 0x81A8, 0x81A9
 
 
 def _needs(extension: str):

@@ -27,10 +27,8 @@ from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
 
-__all__ = ["GL_OBJECT_TYPE_ARB", "GL_OBJECT_SUBTYPE_ARB", "GL_PROGRAM_OBJECT_ARB", "GL_SHADER_OBJECT_ARB"]
+__all__ = ["E.GL_OBJECT_TYPE_ARB", "E.GL_OBJECT_SUBTYPE_ARB", "E.GL_PROGRAM_OBJECT_ARB", "E.GL_SHADER_OBJECT_ARB"]
 
-GL_PROGRAM_OBJECT_ARB, GL_SHADER_OBJECT_ARB = 0x8B40, 0x8B48
-GL_OBJECT_TYPE_ARB, GL_OBJECT_SUBTYPE_ARB = 0x8B4E, 0x8B4F
 _EXT = "GL_ARB_shader_objects"
 
 
@@ -58,7 +56,7 @@ def glDeleteObjectARB(ctx, obj):
 @entry_point
 def glGetHandleARB(ctx, pname):
     _needs(ctx, "glGetHandleARB")
-    check(pname == GL_PROGRAM_OBJECT_ARB, E.GL_INVALID_ENUM, "glGetHandleARB takes GL_PROGRAM_OBJECT_ARB")
+    check(pname == E.GL_PROGRAM_OBJECT_ARB, E.GL_INVALID_ENUM, "glGetHandleARB takes E.GL_PROGRAM_OBJECT_ARB")
     return call(ctx, "glGetIntegerv", E.GL_CURRENT_PROGRAM)[0]
 
 
@@ -67,10 +65,10 @@ def glGetObjectParameterivARB(ctx, obj, pname):
     _needs(ctx, "glGetObjectParameterivARB")
     kind = _kind(ctx, obj)
     check(kind is not None, E.GL_INVALID_VALUE, f"{obj} is neither a shader nor a program")
-    if pname == GL_OBJECT_TYPE_ARB:
-        return [GL_PROGRAM_OBJECT_ARB if kind == "program" else GL_SHADER_OBJECT_ARB]
+    if pname == E.GL_OBJECT_TYPE_ARB:
+        return [E.GL_PROGRAM_OBJECT_ARB if kind == "program" else E.GL_SHADER_OBJECT_ARB]
     if kind == "program":
-        check(pname != GL_OBJECT_SUBTYPE_ARB, E.GL_INVALID_ENUM, "a program has no subtype")
+        check(pname != E.GL_OBJECT_SUBTYPE_ARB, E.GL_INVALID_ENUM, "a program has no subtype")
         return call(ctx, "glGetProgramiv", obj, pname)
     return call(ctx, "glGetShaderiv", obj, pname)      # OBJECT_SUBTYPE_ARB is GL_SHADER_TYPE
 

@@ -23,21 +23,16 @@ from driver.gl import enums as E
 
 __all__ = ["LightKey", "UnitKey", "VertexKey", "FragmentKey", "vertex_source", "fragment_source",
            "pixel_vertex_source",
-           "material_attribute", "MATERIAL_FIELDS", "POINT_SIZE_ATTRIBUTE", "COMBINE3_ATI", "GL_COMBINE4_NV",
-           "GL_DOT3_RGB_EXT", "GL_DOT3_RGBA_EXT", "GL_OPERAND3_ALPHA_NV", "GL_OPERAND3_RGB_NV", "GL_REPLACE_EXT",
-           "GL_SOURCE3_ALPHA_NV", "GL_SOURCE3_RGB_NV"]
+           "material_attribute", "MATERIAL_FIELDS", "POINT_SIZE_ATTRIBUTE", "COMBINE3_ATI", "E.GL_COMBINE4_NV",
+           "E.GL_DOT3_RGB_EXT", "E.GL_DOT3_RGBA_EXT", "E.GL_OPERAND3_ALPHA_NV", "E.GL_OPERAND3_RGB_NV", "E.GL_REPLACE_EXT",
+           "E.GL_SOURCE3_ALPHA_NV", "E.GL_SOURCE3_RGB_NV"]
 
 # The old texture-environment extensions' tokens (compatibility contexts):
 # EXT_texture's REPLACE_EXT; EXT_texture_env_dot3's DOT3 functions (ARB_texture_env_dot3's
 # operation without RGB_SCALE/ALPHA_SCALE: "the scale is ignored", as Mesa does);
 # ATI_texture_env_combine3's three functions of three arguments; NV_texture_env_combine4's
 # mode, whose ADD and ADD_SIGNED add two products of four arguments.
-GL_REPLACE_EXT = 0x8062
-GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT = 0x8740, 0x8741
-GL_MODULATE_ADD_ATI, GL_MODULATE_SIGNED_ADD_ATI, GL_MODULATE_SUBTRACT_ATI = 0x8744, 0x8745, 0x8746
-COMBINE3_ATI = (GL_MODULATE_ADD_ATI, GL_MODULATE_SIGNED_ADD_ATI, GL_MODULATE_SUBTRACT_ATI)
-GL_COMBINE4_NV = 0x8503
-GL_SOURCE3_RGB_NV, GL_SOURCE3_ALPHA_NV, GL_OPERAND3_RGB_NV, GL_OPERAND3_ALPHA_NV = 0x8583, 0x858B, 0x8593, 0x859B
+COMBINE3_ATI = (E.GL_MODULATE_ADD_ATI, E.GL_MODULATE_SIGNED_ADD_ATI, E.GL_MODULATE_SUBTRACT_ATI)
 
 MATERIAL_FIELDS = ("ambient", "diffuse", "specular", "emission", "shininess")
 
@@ -272,7 +267,7 @@ def _texenv(u: UnitKey) -> list[str]:
     base, mode = u.base_format, u.mode
     alpha_only = base == E.GL_ALPHA
     has_alpha = base in (E.GL_ALPHA, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY, E.GL_RGBA)
-    if mode in (E.GL_COMBINE, GL_COMBINE4_NV):
+    if mode in (E.GL_COMBINE, E.GL_COMBINE4_NV):
         return _combine(u)
     if mode == E.GL_REPLACE:
         rgb = f"{f}.rgb" if alpha_only else f"{t}.rgb"
@@ -334,14 +329,14 @@ def _combine_fn(fn: int, a: list[str], alpha: bool) -> str:
         return f"mix({a[1]}, {a[0]}, {a[2]})"
     if fn == E.GL_SUBTRACT:
         return f"{a[0]} - {a[1]}"
-    if fn in (E.GL_DOT3_RGB, E.GL_DOT3_RGBA, GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT):
+    if fn in (E.GL_DOT3_RGB, E.GL_DOT3_RGBA, E.GL_DOT3_RGB_EXT, E.GL_DOT3_RGBA_EXT):
         d = f"4.0 * dot({a[0]} - vec3(0.5), {a[1]} - vec3(0.5))"
         return d if alpha else f"vec3({d})"
-    if fn == GL_MODULATE_ADD_ATI:
+    if fn == E.GL_MODULATE_ADD_ATI:
         return f"{a[0]} * {a[2]} + {a[1]}"
-    if fn == GL_MODULATE_SIGNED_ADD_ATI:
+    if fn == E.GL_MODULATE_SIGNED_ADD_ATI:
         return f"{a[0]} * {a[2]} + {a[1]} - {half}"
-    if fn == GL_MODULATE_SUBTRACT_ATI:
+    if fn == E.GL_MODULATE_SUBTRACT_ATI:
         return f"{a[0]} * {a[2]} - {a[1]}"
     raise ValueError(f"combiner function {fn:#x}")
 
@@ -362,11 +357,11 @@ def _combine(u: UnitKey) -> list[str]:
     i = u.unit
     rgb_args = [_combine_arg(u, s, o, False) for s, o in zip(src_rgb, op_rgb)]
     a_args = [_combine_arg(u, s, o, True) for s, o in zip(src_a, op_a)]
-    fn = _combine4_fn if u.mode == GL_COMBINE4_NV else _combine_fn
-    if fn_rgb in (GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT):      # EXT_texture_env_dot3 ignores the scales
+    fn = _combine4_fn if u.mode == E.GL_COMBINE4_NV else _combine_fn
+    if fn_rgb in (E.GL_DOT3_RGB_EXT, E.GL_DOT3_RGBA_EXT):      # EXT_texture_env_dot3 ignores the scales
         rgb_scale = alpha_scale = 1.0
     out = [f"vec3 crgb{i} = {fn(fn_rgb, rgb_args, False)};"]
-    if fn_rgb in (E.GL_DOT3_RGBA, GL_DOT3_RGBA_EXT):     # the alpha is the dot product too
+    if fn_rgb in (E.GL_DOT3_RGBA, E.GL_DOT3_RGBA_EXT):     # the alpha is the dot product too
         out.append(f"prev = clamp(vec4(crgb{i} * {rgb_scale:.1f}, crgb{i}.r * {rgb_scale:.1f}), 0.0, 1.0);")
         return out
     out.append(f"float ca{i} = {fn(fn_a, a_args, True)};")

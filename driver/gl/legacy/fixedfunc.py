@@ -14,10 +14,8 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import clamp_query
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
-from driver.gl.legacy.ffgen import (COMBINE3_ATI, GL_COMBINE4_NV, GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT, GL_OPERAND3_ALPHA_NV,
-                                    GL_OPERAND3_RGB_NV, GL_REPLACE_EXT, GL_SOURCE3_ALPHA_NV, GL_SOURCE3_RGB_NV,
-                                    SHADOW_TARGETS, FragmentKey, LightKey, UnitKey, VertexKey, fragment_source,
-                                    pixel_vertex_source, vertex_source, POINT_SIZE_ATTRIBUTE)
+from driver.gl.legacy.ffgen import (COMBINE3_ATI, SHADOW_TARGETS, FragmentKey, LightKey, UnitKey, VertexKey,
+                                    fragment_source, pixel_vertex_source, vertex_source, POINT_SIZE_ATTRIBUTE)
 from driver.gl.features.gles1 import crop_rect
 from driver.gl.legacy.state import LegacyState
 from driver.gl.legacy.stateblock import state_block_bytes
@@ -388,9 +386,9 @@ class FixedFunctionMixin:
     }
     # what the old texture-environment extensions add to those lists, where they are listed
     _ENV_ENUMS_EXT = {
-        "GL_EXT_texture": {E.GL_TEXTURE_ENV_MODE: (GL_REPLACE_EXT,)},
-        "GL_NV_texture_env_combine4": {E.GL_TEXTURE_ENV_MODE: (GL_COMBINE4_NV,)},
-        "GL_EXT_texture_env_dot3": {E.GL_COMBINE_RGB: (GL_DOT3_RGB_EXT, GL_DOT3_RGBA_EXT)},
+        "GL_EXT_texture": {E.GL_TEXTURE_ENV_MODE: (E.GL_REPLACE_EXT,)},
+        "GL_NV_texture_env_combine4": {E.GL_TEXTURE_ENV_MODE: (E.GL_COMBINE4_NV,)},
+        "GL_EXT_texture_env_dot3": {E.GL_COMBINE_RGB: (E.GL_DOT3_RGB_EXT, E.GL_DOT3_RGBA_EXT)},
         "GL_ATI_texture_env_combine3": {E.GL_COMBINE_RGB: COMBINE3_ATI, E.GL_COMBINE_ALPHA: COMBINE3_ATI},
     }
     _ENV_SOURCES = {E.GL_SRC0_RGB: ("src_rgb", 0), E.GL_SRC1_RGB: ("src_rgb", 1), E.GL_SRC2_RGB: ("src_rgb", 2),
@@ -400,8 +398,8 @@ class FixedFunctionMixin:
                     E.GL_OPERAND0_ALPHA: ("op_alpha", 0), E.GL_OPERAND1_ALPHA: ("op_alpha", 1),
                     E.GL_OPERAND2_ALPHA: ("op_alpha", 2)}
     # NV_texture_env_combine4's fourth argument
-    _ENV_SOURCES_NV = {GL_SOURCE3_RGB_NV: ("src_rgb", 3), GL_SOURCE3_ALPHA_NV: ("src_alpha", 3),
-                       GL_OPERAND3_RGB_NV: ("op_rgb", 3), GL_OPERAND3_ALPHA_NV: ("op_alpha", 3)}
+    _ENV_SOURCES_NV = {E.GL_SOURCE3_RGB_NV: ("src_rgb", 3), E.GL_SOURCE3_ALPHA_NV: ("src_alpha", 3),
+                       E.GL_OPERAND3_RGB_NV: ("op_rgb", 3), E.GL_OPERAND3_ALPHA_NV: ("op_alpha", 3)}
 
     def _env_enums(self, pname: int):
         attr, allowed = self._ENV_ENUMS[pname]
@@ -439,7 +437,7 @@ class FixedFunctionMixin:
             attr, allowed = self._env_enums(pname)
             check_enum(int(v), allowed)
             # EXT_texture's REPLACE_EXT is REPLACE (Mesa keeps GL_REPLACE too)
-            setattr(env, attr, E.GL_REPLACE if int(v) == GL_REPLACE_EXT else int(v))
+            setattr(env, attr, E.GL_REPLACE if int(v) == E.GL_REPLACE_EXT else int(v))
         elif pname in sources:
             attr, k = sources[pname]
             if attr.startswith("src"):
@@ -617,8 +615,8 @@ class FixedFunctionMixin:
             fmt = self._format_info(base.internal_format).base
             env = self.legacy.texenv[u]
             combine = ()
-            if env.mode in (E.GL_COMBINE, GL_COMBINE4_NV):
-                n = 4 if env.mode == GL_COMBINE4_NV else 3          # the arguments the mode reads
+            if env.mode in (E.GL_COMBINE, E.GL_COMBINE4_NV):
+                n = 4 if env.mode == E.GL_COMBINE4_NV else 3          # the arguments the mode reads
                 combine = (env.combine_rgb, env.combine_alpha, tuple(env.src_rgb[:n]), tuple(env.op_rgb[:n]),
                            tuple(env.src_alpha[:n]), tuple(env.op_alpha[:n]), (env.rgb_scale, env.alpha_scale))
             sobj = self.sampler_units[u]

@@ -11,7 +11,6 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import mode as clamp_mode
 from driver.gl.compat import client_state_enabled, coord_unit
 from driver.gl.compose import extends
-from driver.gl.features.old_names import GL_ARRAY_ELEMENT_LOCK_COUNT_EXT, GL_ARRAY_ELEMENT_LOCK_FIRST_EXT
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
@@ -54,7 +53,6 @@ def _texgen_enabled(cap):
 _LEGACY_POINTERS = {E.GL_EDGE_FLAG_ARRAY_POINTER: E.GL_EDGE_FLAG_ARRAY, E.GL_INDEX_ARRAY_POINTER: E.GL_INDEX_ARRAY,
                     E.GL_FOG_COORD_ARRAY_POINTER: E.GL_FOG_COORD_ARRAY}
 
-_MAX_SHININESS_NV, _MAX_SPOT_EXPONENT_NV = 0x8504, 0x8505      # GL_NV_light_max_exponent
 
 
 class GetLegacyMixin:
@@ -149,10 +147,11 @@ class GetLegacyMixin:
             E.GL_INDEX_ARRAY: lambda c: client_state_enabled(c, E.GL_INDEX_ARRAY),
         })
         if self.api.has_extension("GL_NV_light_max_exponent"):
-            t.update({_MAX_SHININESS_NV: lambda c: MAX_SHININESS, _MAX_SPOT_EXPONENT_NV: lambda c: MAX_SPOT_EXPONENT})
+            t.update({E.GL_MAX_SHININESS_NV: lambda c: MAX_SHININESS,
+                      E.GL_MAX_SPOT_EXPONENT_NV: lambda c: MAX_SPOT_EXPONENT})
         if self.api.has_extension("GL_EXT_compiled_vertex_array"):
-            t.update({GL_ARRAY_ELEMENT_LOCK_FIRST_EXT: lambda c: (c.legacy.array_lock or (0, 0))[0],
-                      GL_ARRAY_ELEMENT_LOCK_COUNT_EXT: lambda c: (c.legacy.array_lock or (0, 0))[1]})
+            t.update({E.GL_ARRAY_ELEMENT_LOCK_FIRST_EXT: lambda c: (c.legacy.array_lock or (0, 0))[0],
+                      E.GL_ARRAY_ELEMENT_LOCK_COUNT_EXT: lambda c: (c.legacy.array_lock or (0, 0))[1]})
         # client array state (GL 2.1 table 6.6-6.8, ES 1.1 table 6.6-6.7)
         arrays = [(E.GL_VERTEX_ARRAY, "VERTEX"), (E.GL_NORMAL_ARRAY, "NORMAL"),
                   (E.GL_COLOR_ARRAY, "COLOR"), (E.GL_TEXTURE_COORD_ARRAY, "TEXTURE_COORD")]
