@@ -16,7 +16,9 @@ blending). For each render target i the epilogue
    distances the rasteriser gives through ``load_point_coord``; with
    ``key["line_stipple"]`` = (factor, pattern), the fragments of a line whose
    pattern bit is clear are discarded (the counter is the rasteriser's,
-   ``load_line_stipple``);
+   ``load_line_stipple``); with ``key["polygon_stipple"]``, the fragments whose bit
+   of the 32x32 pattern (the uniform ``shimgl_PolygonStippleRows``: 32 words, row
+   y mod 32 of the window, bit 31 - x mod 32) is clear are discarded;
 3. blends with the tile buffer's current value (``load_tile``): every GL factor
    (zero, one, src/dst colour and alpha and their one_minus forms,
    src_alpha_saturate, constant colour/alpha and one_minus forms, the constant
@@ -189,6 +191,17 @@ def fragment_outputs(io, L) -> None:
         step = b.udiv(b.f2u32(b.fmax(s, b.fimm(0.0))), b.iimm(int(factor)))
         bit = b.iand(b.ushr(b.iimm(int(pattern)), b.iand(step, b.iimm(15))), b.iimm(1))
         b.discard_if(b.bcsel(b.fge(s, b.fimm(0.0)), b.ieq(bit, b.iimm(0)), b.bimm(False)))
+
+    if io.k("polygon_stipple", False):
+        # GL 4.6 compatibility section 14.6.2 (Mesa's pstipple lowering reads the pattern
+        # the same way): window position (x, y) takes bit 31 - x mod 32 of row y mod 32
+        rows = io.add_uniform("shimgl_PolygonStippleRows", GT.array_of(GT.UINT, 32))
+        fc = b.intrinsic("load_frag_coord", bit_size=32)
+        x = b.iand(b.f2u32(b.channel(fc, 0)), b.iimm(31))
+        y = b.iand(b.f2u32(b.channel(fc, 1)), b.iimm(31))
+        row = b.load_deref(b.deref_array(b.deref_var(rows), y))
+        bit = b.iand(b.ushr(row, b.isub(b.iimm(31), x)), b.iimm(1))
+        b.discard_if(b.ieq(bit, b.iimm(0)))
 
     if io.k("line_smooth", False):
         # GL 4.6 section 14.5.1.2: an antialiased line's coverage multiplies the fragment's alpha

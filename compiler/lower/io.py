@@ -351,8 +351,7 @@ def std430_block(variables) -> tuple[list, list, int]:
 
 def state_block_variables() -> list:
     """The built-in state uniforms of the compatibility profile (GLSL 1.20 section
-    7.5) in the state block's order, with the array sizes of the default limits, and
-    the generated fixed-function stages' own state (the polygon stipple rows)."""
+    7.5) in the state block's order, with the array sizes of the default limits."""
     from compiler.glsl.builtin_variables import LIMITS, STATE_STRUCTS
     mat4, vec4 = GT.lookup("mat4"), GT.lookup("vec4")
     units, lights = LIMITS["gl_MaxTextureCoords"], LIMITS["gl_MaxLights"]
@@ -375,8 +374,7 @@ def state_block_variables() -> list:
             ("gl_BackLightProduct", GT.array_of(STATE_STRUCTS["gl_LightProducts"], lights)),
             ("gl_TextureEnvColor", GT.array_of(vec4, LIMITS["gl_MaxTextureUnits"]))]
     out += [(f"gl_{k}Plane{c}", GT.array_of(vec4, units)) for k in ("Eye", "Object") for c in "STRQ"]
-    out += [("gl_Fog", STATE_STRUCTS["gl_FogParameters"]),
-            ("shimgl_PolygonStipple", GT.array_of(vec4, 32)), ("shimgl_LineStipple", vec4)]
+    out += [("gl_Fog", STATE_STRUCTS["gl_FogParameters"])]
     return out
 
 

@@ -222,7 +222,8 @@ def compile_variant(state, key) -> AgxShader:
                        early_fragment_tests=bool(pinfo.get("early_fragment_tests")),
                        blend_color=info.uniforms.get("shimgl_BlendColor"),
                        draw_id=info.uniforms.get("shimgl_DrawID"),
-                       alpha_ref=info.uniforms.get("shimgl_AlphaRef"))
+                       alpha_ref=info.uniforms.get("shimgl_AlphaRef"),
+                       poly_stipple=info.uniforms.get("shimgl_PolygonStippleRows"))
     if stage == "vertex":
         _vertex_outputs(shader, c, info)
     elif stage == "fragment":

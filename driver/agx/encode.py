@@ -369,6 +369,10 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
         if u is not None:
             raw = np.array(values, np.float32).tobytes()
             registers[u.offset_B:u.offset_B + len(raw)] = raw
+    u = sh.info.get("poly_stipple")
+    if u is not None:                     # the polygon stipple's 32 rows (set_polygon_stipple)
+        raw = np.array(ctx.poly_stipple, np.uint32).tobytes()
+        registers[u.offset_B:u.offset_B + len(raw)] = raw
     u = sh.info.get("draw_id")
     if u is not None:                     # gl_DrawIDARB: this draw's index in its multi-draw
         registers[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()
@@ -945,6 +949,11 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         # GL 2.1 section 3.5.2: the fragment stage drops what the pattern leaves out, by the
         # counter the PPP gives each line (CoefficientSource.LINE_STIPPLE)
         fkey = fkey.replace(line_stipple=(ctx.rast.line_stipple_factor + 1, ctx.rast.line_stipple_pattern))
+    if ctx.rast.poly_stipple_enable and (_vertices(mode) or 3) >= 3 and \
+            PipePolygonMode.FILL in (ctx.rast.fill_front, ctx.rast.fill_back):
+        # GL 4.6 compatibility section 14.6.2: a filled polygon's fragment is drawn where
+        # the pattern's bit at the window position (x mod 32, y mod 32) is set
+        fkey = fkey.replace(polygon_stipple=True)
     if fs_cso is not None and (fs_cso.state.info or {}).get("frag_coord_origin_upper_left"):
         fkey = fkey.replace(frag_coord_height=ctx.fb.height_px)     # layout(origin_upper_left) gl_FragCoord
     fs = fs_cso.variant(_robust(ctx, fkey)) if fs_cso is not None else None

@@ -247,6 +247,7 @@ class AgxContext(PipeContext):
         self.viewport = ViewportState((1.0, 1.0, 0.5), (0.0, 0.0, 0.5))
         self.scissor = ScissorState(0, 0, 0, 0)
         self.blend_color = (0.0, 0.0, 0.0, 0.0)
+        self.poly_stipple = (0xFFFFFFFF,) * 32
         self.stencil_ref = (0, 0)
         self.sample_mask = 0xFFFF
         self.min_samples = 1
@@ -330,6 +331,11 @@ class AgxContext(PipeContext):
     # ------------------------------------------------------------------ parameters
     def set_blend_color(self, rgba) -> None:
         self.blend_color = tuple(rgba)
+
+    def set_polygon_stipple(self, rows) -> None:
+        """Gallium's pipe_poly_stipple: 32 rows of 32 bits, row 0 the window's bottom
+        row, bit 31 of a row its leftmost pixel (x mod 32 = 0)."""
+        self.poly_stipple = tuple(int(r) & 0xFFFFFFFF for r in rows)
 
     def set_stencil_ref(self, front: int, back: int) -> None:
         self.stencil_ref = (front, back)

@@ -128,6 +128,10 @@ class PipeContext(abc.ABC):
     @abc.abstractmethod
     def set_blend_color(self, rgba: tuple[float, float, float, float]) -> None: ...
     @abc.abstractmethod
+    def set_polygon_stipple(self, rows) -> None:
+        """32 rows of 32 bits (row 0 the window's bottom row, bit 31 of a row the
+        pixel at x mod 32 = 0) for the rasterizer's ``poly_stipple_enable``."""
+    @abc.abstractmethod
     def set_stencil_ref(self, front: int, back: int) -> None: ...
     @abc.abstractmethod
     def set_sample_mask(self, mask: int) -> None:

@@ -279,6 +279,7 @@ class RasterizerState:
     line_stipple_enable: bool = False
     line_stipple_factor: int = 0       # GL's repeat factor - 1, as Gallium's
     line_stipple_pattern: int = 0xFFFF
+    poly_stipple_enable: bool = False  # filled polygons drop what the pattern (set_polygon_stipple) leaves out
     multisample: bool = True
     half_pixel_center: bool = True
     bottom_edge_rule: bool = False

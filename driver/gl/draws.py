@@ -602,6 +602,9 @@ class DrawMixin:
         mask = s.sample_mask_value if E.GL_SAMPLE_MASK in s.enabled else 0xFFFFFFFF
         self.pipe.set_sample_mask(mask)
         if self.api.compat:
+            if E.GL_POLYGON_STIPPLE in s.enabled:
+                # glPolygonStipple's 128 bytes: a row's 4 bytes, most significant bit leftmost
+                self.pipe.set_polygon_stipple(np.frombuffer(self.legacy.polygon_stipple, ">u4", 32))
             # user clip planes in eye space (GL 4.6 compat section 13.7)
             from driver.gallium import ClipState
             self.pipe.set_clip_state(ClipState(tuple(tuple(p) for p in self.clip_planes)))

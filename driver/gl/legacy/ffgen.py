@@ -89,7 +89,6 @@ class FragmentKey:
     units: tuple = ()                  # UnitKey of the enabled units
     color_sum: bool = False
     fog_mode: int | None = None
-    polygon_stipple: bool = False
     pixels: str | None = None          # DrawPixels/Bitmap fragments: "color", "bitmap" or "depth"
     sprite_units: tuple = ()           # units whose coordinates are replaced by gl_PointCoord (point sprites)
 
@@ -409,14 +408,6 @@ def fragment_source(key: FragmentKey) -> str:
              E.GL_EXP2: f"exp(-(gl_Fog.density * {c}) * (gl_Fog.density * {c}))"}[key.fog_mode]
         body.append(f"float fog = clamp({f}, 0.0, 1.0);")
         body.append("prev.rgb = mix(gl_Fog.color.rgb, prev.rgb, fog);")
-    if key.polygon_stipple:
-        decls.append("uniform vec4 shimgl_PolygonStipple[32];")
-        body += ["vec2 sp = mod(floor(gl_FragCoord.xy), 32.0);",
-                 "vec4 row = shimgl_PolygonStipple[int(sp.y)];",
-                 "float bx = floor(sp.x / 8.0);",
-                 "float byte = bx < 1.0 ? row.x : (bx < 2.0 ? row.y : (bx < 3.0 ? row.z : row.w));",
-                 "float bit = mod(floor(byte / exp2(7.0 - mod(sp.x, 8.0))), 2.0);",
-                 "if (bit < 0.5) discard;"]
     body.append("gl_FragColor = prev;")
     return ("#version 120\n" + "".join(d + "\n" for d in decls) + "void main() {\n    "
             + "\n    ".join(body) + "\n}\n")

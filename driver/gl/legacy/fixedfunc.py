@@ -661,7 +661,6 @@ class FixedFunctionMixin:
             vertex_materials=self._vertex_materials if lighting else ())
         fkey = FragmentKey(units=units, color_sum=separate or (E.GL_COLOR_SUM in en and not lighting),
                            fog_mode=L.fog.mode if fog else None,
-                           polygon_stipple=E.GL_POLYGON_STIPPLE in en and self._drawing_polygons,
                            sprite_units=tuple(u.unit for u in units if L.texenv[u.unit].coord_replace)
                            if E.GL_POINT_SPRITE in en and self._draw_mode == E.GL_POINTS else ())
         return vkey, fkey
@@ -670,13 +669,8 @@ class FixedFunctionMixin:
 
     @extends
     def validate_draw(self, core, mode: int, count: int, instances: int = 1) -> None:
-        self._draw_mode = mode           # polygon stipple applies to polygons only
+        self._draw_mode = mode           # point sprites apply to points only
         core(mode, count, instances)
-
-    @property
-    def _drawing_polygons(self) -> bool:
-        return self._draw_mode is not None and self._draw_mode >= E.GL_TRIANGLES and \
-            self.state.polygon_mode == E.GL_FILL
 
     def _ff_program_for(self, vkey: VertexKey | None, fkey: FragmentKey):
         """The program of a key; vkey None: the pixel-rectangle vertex stage."""

@@ -209,7 +209,7 @@ class RasterMixin:
             prog = self._pixel_program(kind)
         else:
             units = self._ff_texture_units()
-            fkey = replace(self._ff_keys(units)[1], pixels=kind, polygon_stipple=False)
+            fkey = replace(self._ff_keys(units)[1], pixels=kind)
             prog = self._ff_program_for(None, fkey)
             arrays[(E.GL_COLOR_ARRAY, 0)] = np.tile(np.asarray(r.color, np.float32), (4, 1))
             arrays[(E.GL_SECONDARY_COLOR_ARRAY, 0)] = np.tile(np.asarray(r.secondary_color[:3], np.float32), (4, 1))

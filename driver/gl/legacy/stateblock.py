@@ -98,8 +98,6 @@ class _Plan:
         self.texgen = group([[(f"gl_{kind}Plane{c}", u) for c in "STRQ" for kind in ("Eye", "Object")]
                              for u in range(MAX_UNITS)])
         self.fog = group([[("gl_Fog." + f, 0) for f in ("color", "density", "start", "end", "scale")]])
-        self.polygon_stipple = group([[("shimgl_PolygonStipple", r)] for r in range(32)])
-        self.line_stipple = group([[("shimgl_LineStipple", 0)]])
 
 
 @lru_cache(maxsize=1)
@@ -193,8 +191,5 @@ def state_block_bytes(ctx) -> bytes:
     fog = L.fog
     flat[plan.fog] = (*fog.color, fog.density, fog.start, fog.end,
                       1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0)
-    # each row as its 4 bytes (floats hold 8 bits exactly): the shader extracts bit x
-    flat[plan.polygon_stipple] = np.frombuffer(L.polygon_stipple, np.uint8, 128)
-    flat[plan.line_stipple] = (*ctx.state.line_stipple, 0, 0)
     with np.errstate(over="ignore"):          # beyond float's range: an infinity, as a C cast
         return flat.astype(np.float32).tobytes()

@@ -521,7 +521,7 @@ def _all_keys():
                                        (E.GL_SRC_COLOR,) * 3, (E.GL_TEXTURE,) * 3, (E.GL_SRC_ALPHA,) * 3,
                                        (2.0, 4.0))),
                               UnitKey(2, E.GL_TEXTURE_3D, E.GL_ALPHA, E.GL_ADD)),
-                       color_sum=True, fog_mode=E.GL_EXP2, polygon_stipple=True))
+                       color_sum=True, fog_mode=E.GL_EXP2))
     yield VertexKey(lighting=True), FragmentKey(units=(UnitKey(0, E.GL_TEXTURE_1D, E.GL_LUMINANCE_ALPHA, E.GL_DECAL),))
 
 

@@ -103,10 +103,6 @@ def _reference_bytes(ctx) -> bytes:
     put("gl_Fog.start", fog.start)
     put("gl_Fog.end", fog.end)
     put("gl_Fog.scale", 1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0)
-    stipple = np.frombuffer(L.polygon_stipple, np.uint8)
-    for r in range(32):
-        put("shimgl_PolygonStipple", stipple[4 * r:4 * r + 4], r)   # each row's 4 bytes as floats
-    put("shimgl_LineStipple", [*ctx.state.line_stipple, 0, 0])
     with np.errstate(over="ignore"):
         return flat.astype(np.float32).tobytes()
 
