@@ -192,8 +192,10 @@ def test_feature_matches_llvmpipe(feature):
     # 2.6.1), so the curved patch differs from llvmpipe's split on a few pixels;
     # line_stipple: the counter is the distance along the major axis from the (fractional)
     # first vertex, so a dash may start one fragment earlier or later than llvmpipe's count
-    # of fragments
-    bad = 0.01 if feature in ("evaluators", "line_stipple", "array_primitives") else 0.002
+    # of fragments; texture_targets: the cube-mapped fan's spokes at 45 degrees interpolate
+    # normals whose |x| and |y| are equal, and GL 4.6 section 8.13 leaves the face of such a
+    # tie to the implementation (the 10 pixels that differ lie on those spokes, either way)
+    bad = 0.01 if feature in ("evaluators", "line_stipple", "array_primitives", "texture_targets") else 0.002
     assert_images_match(render(feature, 48, 48), reference(feature, w=48, h=48), max_bad_fraction=bad)
 
 
