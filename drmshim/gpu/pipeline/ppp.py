@@ -468,6 +468,20 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
             return vertex_values[verts]
         return np.einsum("tcj,tj->tc", weights, vertex_values[verts])
 
+    # planes through the unsnapped corners, gathered to be set up in one pass (C),
+    # unless some register is written twice (then in binding order, as written)
+    pending_v: list = []
+    pending_cf: list = []
+    written = [b.base_cf + i for b in bindings for i in range(b.components) if b.base_cf + i < n_cf]
+    defer = len(set(written)) == len(written)
+
+    def plane_of(cf: int, v: np.ndarray) -> None:
+        if not defer:
+            planes[:, cf] = _plane(xw, yw, v)
+            return
+        pending_v.append(v)
+        pending_cf.append(cf)
+
     z_plane = None
     for b in bindings:
         for i in range(b.components):
@@ -499,7 +513,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
             else:
                 slot, half = b.base_slot + i // 2, i % 2
             if slot == 0:
-                planes[:, cf] = _plane(xw, yw, inv_w)
+                plane_of(cf, inv_w)
                 continue
             if z_slot and slot == 1:
                 planes[:, cf] = _plane(xs, ys, setup.z)
@@ -512,7 +526,10 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
             if b.shade_model == P.ShadeModel.FLAT:
                 planes[:, cf, 2] = values[verts[:, provoking]]
             elif b.shade_model == P.ShadeModel.LINEAR:
-                planes[:, cf] = _plane(xw, yw, corners(values))
+                plane_of(cf, corners(values))
             else:
-                planes[:, cf] = _plane(xw, yw, corners(values) * inv_w)
+                plane_of(cf, corners(values) * inv_w)
+    if pending_v and not R.planes_c(xw, yw, pending_v, pending_cf, planes):
+        for cf, v in zip(pending_cf, pending_v):         # (the specification of the C pass)
+            planes[:, cf] = _plane(xw, yw, v)
     return planes

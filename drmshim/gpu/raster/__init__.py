@@ -21,6 +21,7 @@ from .assembly import assemble, provoking_column
 from .clip import ClippedPrims, blend, clip_lines, clip_planes, clip_triangles, cull_points, vertex_distances
 from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, MAX_WINDOW_COORD_PX, SAMPLE_POSITIONS_16THS,
                         STENCIL_OPS, SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
+from .native_geometry import planes as planes_c
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op)
 from .rasterize import Fragments, Scratch, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
@@ -42,4 +43,5 @@ __all__ = [
     "polygon_vertices", "setup_lines", "setup_points",
     "setup_triangles", "signed_area2_fx", "snap_fx", "viewport_transform",
     "TileLists", "bin_triangles",
+    "planes_c",
 ]

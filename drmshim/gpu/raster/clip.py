@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .assembly import _expand
+from .native_geometry import clip_codes as clip_codes_c
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,16 @@ def outcodes(dist: np.ndarray) -> np.ndarray:
     """(V,) int64: bit p set where vertex distance to plane p is negative."""
     bits = (dist < 0).astype(np.int64) << np.arange(dist.shape[1], dtype=np.int64)
     return np.bitwise_or.reduce(bits, axis=1)
+
+
+def _codes(pos: np.ndarray, clip_distance, *, guard_band_ndc: float = 8.0, clip_z: bool = True,
+           zero_to_one_depth: bool = False) -> np.ndarray:
+    """``outcodes(vertex_distances(...))``: in C when the kernel takes it."""
+    got = clip_codes_c(pos, clip_distance, guard_band_ndc, clip_z, zero_to_one_depth)
+    if got is not None:
+        return got
+    return outcodes(vertex_distances(pos, clip_distance, guard_band_ndc=guard_band_ndc, clip_z=clip_z,
+                                     zero_to_one_depth=zero_to_one_depth))
 
 
 def _blend3(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -166,13 +177,13 @@ def clip_triangles(position: np.ndarray, triangles: np.ndarray,
     """
     pos = np.asarray(position, dtype=np.float64).reshape(-1, 4)
     tris = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
-    dist = vertex_distances(pos, clip_distance, **plane_options)
-    code = outcodes(dist)
+    code = _codes(pos, clip_distance, **plane_options)
     c0, c1, c2 = code[tris[:, 0]], code[tris[:, 1]], code[tris[:, 2]]
     accept = (c0 | c1 | c2) == 0
     reject = (c0 & c1 & c2) != 0
     if accept.all():
         return ClippedPrims(np.arange(len(tris)), np.broadcast_to(np.eye(3), (len(tris), 3, 3)), pos[tris])
+    dist = vertex_distances(pos, clip_distance, **plane_options)
     partial = np.flatnonzero(~accept & ~reject)
     acc = np.flatnonzero(accept)
     prim = [acc]

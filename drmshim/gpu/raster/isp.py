@@ -241,7 +241,7 @@ def depth_stencil(frags: Fragments, state: DepthStencilState, depth: np.ndarray 
     cov = frags.coverage if coverage is None else np.asarray(coverage, dtype=np.uint8)
     if state.trivial and owner is None:
         return cov.copy()
-    zs = frags.z if z is None else np.asarray(z, dtype=np.float32)
+    zs = np.asarray(frags.z if z is None else z, dtype=np.float32)        # the ISP compares float32
     if layers is None:
         layers = layers_of(frags)
     bufs = [b for b in (depth, stencil, owner if owner_index is None else None) if b is not None]

@@ -31,6 +31,7 @@ from .constants import SUBPIXEL_BITS, SUBPIXEL_ONE, sample_positions_fx
 from .native import block_pairs as block_pairs_c
 from .native import emit_fragments as emit_fragments_c
 from .native import span_fragments as span_fragments_c
+from .native_geometry import block_layers as block_layers_c
 from .setup import TriangleSetup
 
 
@@ -306,11 +307,17 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb = _block_pairs(setup, rect, pos, rows, block_px)
 
     # --- 2. layers: rank of each pair within its block, triangle order ----------------
-    layer = _group_ranks(gy * grid_w + gx)
-    nlayers = int(layer.max()) + 1 if len(layer) else 0
     whole = full & (pw == B) & (ph == B)
-    # two streams, each in layer order: whole-block full pairs, then all the others
-    order = np.argsort(np.where(whole, 0, nlayers) + layer, kind="stable")
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    grid_h = max((ry1 - ry0 + B - 1) // B, 1)
+    got = block_layers_c(gx, gy, grid_w, grid_w * grid_h, whole)
+    if got is not None:
+        layer, nlayers, order = got
+    else:
+        layer = _group_ranks(gy * grid_w + gx)
+        nlayers = int(layer.max()) + 1 if len(layer) else 0
+        # two streams, each in layer order: whole-block full pairs, then all the others
+        order = np.argsort(np.where(whole, 0, nlayers) + layer, kind="stable")
     ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb = (
         v[order] for v in (ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb))
     n_whole = int(whole.sum())
@@ -344,24 +351,21 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     w_layer_counts = np.bincount(layer[:n_whole], minlength=nlayers) * nb
     offsets = np.zeros(nlayers + 1, np.int64)
     np.cumsum(w_layer_counts + r_layer_counts, out=offsets[1:])
-    if n_whole == 0:
-        tri, x, y, z = partial_stream()
-        coverage = r_cov
-        total = len(tri)
-    else:
-        total = int(offsets[-1])
-        tri = _fresh("tri", (total,), np.int32, scratch)
-        x = _fresh("x", (total,), np.int32, scratch)
-        y = _fresh("y", (total,), np.int32, scratch)
-        coverage = _fresh("coverage", (total,), np.uint8, scratch)
-        z = _fresh("z", (total, samples), np.float32, scratch) if depth else None
-        w_pairs = np.concatenate(([0], np.cumsum(w_layer_counts // nb)))
-        r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
-        if not emit_fragments_c(w_pairs, r_off, offsets, B, samples, all_bits, ptri[:n_whole], px0[:n_whole],
-                                py0[:n_whole], pair, dx, dy, r_cov, n_whole, ptri, px0, py0, zp, dzdx, dzdy,
-                                tri, x, y, coverage, z):
-            _emit_numpy(w_pairs, r_off, offsets, B, samples, all_bits, n_whole, ptri, px0, py0, zp, dzdx, dzdy,
-                        r_cov, partial_stream(), tri, x, y, coverage, z)
+    # (with or without whole blocks, every fragment's depth is float32: the span
+    # fragments' binary64 depth is rounded once when it is stored)
+    total = int(offsets[-1])
+    tri = _fresh("tri", (total,), np.int32, scratch)
+    x = _fresh("x", (total,), np.int32, scratch)
+    y = _fresh("y", (total,), np.int32, scratch)
+    coverage = _fresh("coverage", (total,), np.uint8, scratch)
+    z = _fresh("z", (total, samples), np.float32, scratch) if depth else None
+    w_pairs = np.concatenate(([0], np.cumsum(w_layer_counts // nb)))
+    r_off = np.concatenate(([0], np.cumsum(r_layer_counts)))
+    if not emit_fragments_c(w_pairs, r_off, offsets, B, samples, all_bits, ptri[:n_whole], px0[:n_whole],
+                            py0[:n_whole], pair, dx, dy, r_cov, n_whole, ptri, px0, py0, zp, dzdx, dzdy,
+                            tri, x, y, coverage, z):
+        _emit_numpy(w_pairs, r_off, offsets, B, samples, all_bits, n_whole, ptri, px0, py0, zp, dzdx, dzdy,
+                    r_cov, partial_stream(), tri, x, y, coverage, z)
     if depth:
         lo, hi = depth_clamp
         np.maximum(z, np.float32(lo), out=z)
@@ -401,6 +405,11 @@ def _emit_numpy(w_pairs, r_off, offsets, B, samples, all_bits, n_whole, ptri, px
 
     if len(r_tri) == 0:
         whole(0, 0, n_whole)
+        return
+    if n_whole == 0:                    # the span fragments are already in layer order
+        tri[:], x[:], y[:], coverage[:] = r_tri, r_x, r_y, r_cov
+        if z is not None:
+            z[:] = r_z                  # (binary64 rounded once to float32)
         return
     for k in range(nlayers):
         dst = int(offsets[k])

@@ -34,6 +34,7 @@ import numpy as np
 
 from .constants import (CCW, CULL_BACK, CULL_FRONT, CULL_FRONT_AND_BACK, MAX_WINDOW_COORD_PX,
                         SUBPIXEL_ONE, CullMode, FrontFace, enum_value)
+from .native_geometry import setup_triangles_c
 
 
 def viewport_transform(position: np.ndarray, viewport_px: tuple[float, float, float, float],
@@ -226,6 +227,34 @@ def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
     win = np.asarray(window, dtype=np.float64).reshape(-1, 3, 4)
     n = len(win)
     prim = np.arange(n, dtype=np.int64) if prim is None else np.asarray(prim, dtype=np.int64)
+    front_ccw = enum_value(front_face, FrontFace, "front face") == CCW
+    got = setup_triangles_c(win, front_ccw, enum_value(cull, CullMode, "cull mode"), always_front)
+    if got is not None:               # the C kernel: the same arrays as the numpy code below
+        sel = got.pop("sel")
+        if corner_weights is not None:
+            corner_weights = np.asarray(corner_weights, dtype=np.float64)[sel]
+        if corner_uv is not None:
+            corner_uv = np.asarray(corner_uv, dtype=np.float64)[sel]
+        return TriangleSetup(prim=prim[sel], **got, z_offset=_z_offset(got["z"], got["dzdx"], got["dzdy"], offset,
+                                                                       depth_format),
+                             corner_weights=corner_weights, corner_uv=corner_uv)
+    return _setup_triangles_numpy(win, prim, front_face, cull, offset, depth_format, corner_weights, corner_uv,
+                                  always_front)
+
+
+def _z_offset(z: np.ndarray, dzdx: np.ndarray, dzdy: np.ndarray, offset, depth_format: str) -> np.ndarray:
+    """Each kept triangle's polygon offset (zeros without ``offset``)."""
+    if offset is None:
+        return np.zeros(len(dzdx))
+    factor, units, clamp = offset
+    r = min_resolvable_depth(depth_format, np.abs(z).max(axis=1))
+    return polygon_offset(dzdx, dzdy, factor, units, clamp, r)
+
+
+def _setup_triangles_numpy(win, prim, front_face, cull, offset, depth_format, corner_weights, corner_uv,
+                           always_front) -> TriangleSetup:
+    """``setup_triangles`` in numpy: the specification of ``native_geometry.setup_tris``."""
+    n = len(win)
     x_fx = snap_fx(win[..., 0])
     y_fx = snap_fx(win[..., 1])
     area2 = signed_area2_fx(x_fx, y_fx)
@@ -261,12 +290,7 @@ def setup_triangles(window: np.ndarray, *, prim: np.ndarray | None = None,
     with np.errstate(divide="ignore", invalid="ignore"):
         dzdx = np.where(det != 0, (dz1 * dy2 - dz2 * dy1) / det, 0.0)
         dzdy = np.where(det != 0, (dx1 * dz2 - dx2 * dz1) / det, 0.0)
-    if offset is None:
-        z_offset = np.zeros(len(sel))
-    else:
-        factor, units, clamp = offset
-        r = min_resolvable_depth(depth_format, np.abs(z).max(axis=1))
-        z_offset = polygon_offset(dzdx, dzdy, factor, units, clamp, r)
+    z_offset = _z_offset(z, dzdx, dzdy, offset, depth_format)
 
     x0 = x_fx.min(axis=1) >> 8
     y0 = y_fx.min(axis=1) >> 8

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constants import SUBPIXEL_BITS
+from .native_geometry import bin_triangles_c
 from .rasterize import _expand_counts
 from .setup import TriangleSetup
 
@@ -88,6 +89,12 @@ def bin_triangles(setup: TriangleSetup, width_px: int, height_px: int, *, tile_s
     tiles_x = (int(width_px) + s - 1) // s
     tiles_y = (int(height_px) + s - 1) // s
     n = len(setup)
+    got = bin_triangles_c(setup, width_px, height_px, s, capacity_entries, int(first_row), exact)
+    if got is not None:               # the C kernel: the same lists as the numpy code below
+        offsets, rows, rows_end, overflow = got
+        return TileLists(tile_size_px=s, tiles_x=tiles_x, tiles_y=tiles_y, width_px=int(width_px),
+                         height_px=int(height_px), offsets=offsets, rows=rows, rows_begin=int(first_row),
+                         rows_end=int(rows_end), overflow=overflow)
     rows_all = np.arange(first_row, n, dtype=np.int64)
     bb = setup.bbox_px[rows_all]
     tx0 = np.clip(bb[:, 0], 0, width_px) // s

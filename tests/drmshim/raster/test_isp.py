@@ -139,6 +139,27 @@ def test_late_coverage_and_z_override_and_origin():
     assert passed.tolist() == [1, 0] and depth[2, 2, 0] == 0.5
 
 
+
+@pytest.mark.parametrize("kernels", [False, True])
+def test_depth_compares_in_float32(kernels):
+    """The ISP tests float32 depth: a fragment depth given in binary64 that rounds to
+    the stored float32 value is equal to it (LESS fails, LEQUAL passes), whichever
+    path (the C kernel or numpy's layer loop) runs."""
+    from drmshim.gpu.raster import native
+    stored = np.float32(0.3)
+    below = float(stored) - 2.0 ** -40            # < stored in binary64, == stored in float32
+    assert below < float(stored) and np.float32(below) == stored
+    frags = Fragments(np.array([0], np.int32), np.array([1], np.int32), np.array([1], np.int32),
+                      np.array([1], np.uint8), np.array([[below]], np.float64), 1)
+    native.KERNELS.enabled = kernels
+    try:
+        for func, want in (("less", 0), ("lequal", 1), ("equal", 1), ("notequal", 0)):
+            depth = np.full((2, 2, 1), stored, np.float32)
+            passed = depth_stencil(frags, DepthStencilState(depth_test=True, depth_func=func), depth, None)
+            assert passed.tolist() == [want], func
+    finally:
+        native.KERNELS.enabled = True
+
 def test_rank_layers():
     x = np.array([1, 2, 1, 1, 3, 2], np.int32)
     y = np.array([0, 0, 0, 0, 5, 0], np.int32)

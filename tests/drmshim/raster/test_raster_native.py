@@ -17,6 +17,7 @@ from drmshim.gpu.raster import DepthStencilState, Fragments, covered_pixels, dep
 from drmshim.gpu.raster.constants import COMPARE_FUNCS
 
 native = importlib.import_module("drmshim.gpu.raster.native")
+geometry = importlib.import_module("drmshim.gpu.raster.native_geometry")
 
 pytestmark = pytest.mark.skipif(not native.KERNELS.usable(), reason="no C compiler: numpy runs alone")
 
@@ -26,12 +27,12 @@ def numpy_only():
     """Run a block with the kernels off, then on again."""
     class Switch:
         def __enter__(self):
-            native.KERNELS.enabled = False
+            native.KERNELS.enabled = geometry.KERNELS.enabled = False
 
         def __exit__(self, *exc):
-            native.KERNELS.enabled = True
+            native.KERNELS.enabled = geometry.KERNELS.enabled = True
     yield Switch()
-    native.KERNELS.enabled = True
+    native.KERNELS.enabled = geometry.KERNELS.enabled = True
 
 
 def _random_setup(rng, trial: int):

@@ -322,3 +322,32 @@ def test_without_depth_only_z_is_left_out(samples, block_px):
         for name in ("tri", "x", "y", "coverage", "layer_offsets"):
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
         assert b.z.shape == a.z.shape and not b.z.any()
+
+
+@pytest.mark.parametrize("samples", [1, 4])
+def test_depth_is_float32_with_or_without_whole_blocks(samples):
+    """A fragment's depth does not depend on the other triangles of its pass: a
+    small triangle alone (no whole 8x8 block in the pass) and beside a big unrelated
+    one (whole blocks) gives the same float32 depths, the plane's value rounded once."""
+    small = [(3.3, 2.1), (9.7, 3.9), (4.2, 8.6)]
+    big = [(40.0, 0.0), (200.0, 0.0), (40.0, 200.0)]
+    win_small = window_tris([small])
+    win_small[0, :, 2] = (0.1, 0.7, 0.3)                 # a sloped depth plane
+    win = np.concatenate([win_small, window_tris([big], z=0.5)])
+    alone = rasterize(setup_triangles(win_small), (0, 0, 256, 256), samples, block_px=8)
+    mixed = rasterize(setup_triangles(win), (0, 0, 256, 256), samples, block_px=8)
+    assert alone.z.dtype == np.float32 and mixed.z.dtype == np.float32
+    mine = mixed.tri == 0
+    order = np.lexsort((mixed.x[mine], mixed.y[mine]))
+    order_alone = np.lexsort((alone.x, alone.y))
+    assert np.array_equal(alone.x[order_alone], mixed.x[mine][order])
+    np.testing.assert_array_equal(alone.z[order_alone], mixed.z[mine][order])
+    # the plane's value at each sample, from the corners in float64, rounded to float32
+    pos = np.array(SAMPLE_POSITIONS_16THS[samples], np.float64) / 16.0
+    X = alone.x[:, None] + pos[None, :, 0]
+    Y = alone.y[:, None] + pos[None, :, 1]
+    xs, ys = np.array(small).T
+    A = np.array([[xs[1] - xs[0], ys[1] - ys[0]], [xs[2] - xs[0], ys[2] - ys[0]]])
+    g = np.linalg.solve(A, np.array([0.6, 0.2]))
+    want = 0.1 + g[0] * (X - xs[0]) + g[1] * (Y - ys[0])
+    np.testing.assert_allclose(alone.z, want, atol=2e-3)  # (corners snapped to 1/256 px)
