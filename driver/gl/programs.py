@@ -221,6 +221,31 @@ class _AtomicCounter:
     size: int
 
 
+def _texcoords_read(units: list) -> int:
+    """How many of gl_TexCoord[] fragment shader ``units`` can read: one past the highest
+    constant index, or the whole declared array when it is indexed by a variable or used
+    whole. (The fixed-function vertex stage computes only these: each is a texture
+    matrix product per vertex, and Mesa's fixed-function vertex program likewise
+    writes only the outputs the fragment stage reads.)"""
+    from compiler.glsl.ast import Index, VariableRef, walk
+    count = 0
+    for unit in units:
+        declared = next((v.type.length or 8 for v in unit.builtin_variables if v.name == "gl_TexCoord"), 0)
+        if not declared:
+            continue
+        constant_bases = set()
+        nodes = list(walk(unit))
+        for node in nodes:
+            if isinstance(node, Index) and isinstance(node.base, VariableRef) and node.base.name == "gl_TexCoord" \
+                    and node.index.const is not None:
+                constant_bases.add(id(node.base))
+                count = max(count, int(node.index.const[0]) + 1)
+        if any(isinstance(n, VariableRef) and n.name == "gl_TexCoord" and id(n) not in constant_bases
+               for n in nodes):
+            count = max(count, declared)
+    return min(count, 8)
+
+
 def _base_type(t):
     while t.base == "array":
         t = t.element
@@ -567,7 +592,7 @@ class ProgramMixin:
         fixed_function = set()
         if self.api.compat and "compute" not in units and not prog.separable:
             # (a separable program's missing stages come from the pipeline's other programs)
-            fixed_function = self._add_fixed_function_stages(units)
+            fixed_function = self._add_fixed_function_stages(units, bool(prog.tf_varyings))
         if "compute" in units and len(units) > 1:
             raise LinkError("compute shaders may not be linked with other stages")
         if self.api.es and "compute" not in units and not {"vertex", "fragment"} <= set(units) \
@@ -687,16 +712,17 @@ class ProgramMixin:
             self._match_interfaces(merged["geometry"], merged["fragment"], self.api.es)
         return layout, iface
 
-    def _add_fixed_function_stages(self, units: dict) -> set:
+    def _add_fixed_function_stages(self, units: dict, captures: bool = False) -> set:
         """Compatibility profile: a missing vertex or fragment stage is the
-        fixed-function one (GL 4.6 compat section 7.3). Returns the stages added."""
+        fixed-function one (GL 4.6 compat section 7.3). Returns the stages added.
+        The vertex stage writes the texture coordinates the fragment stage can read
+        (all eight when ``captures``: transform feedback may name any of them)."""
         from driver.gl.compat import fixed_function_source
-        reads_texcoords = any(v.name == "gl_TexCoord" for u in units.get("fragment", [])
-                              for v in u.builtin_variables)
+        texcoords = 8 if captures else _texcoords_read(units.get("fragment", []))
         added = set()
         for stage in ("vertex", "fragment"):
             if stage not in units:
-                src = fixed_function_source(stage, 8 if reads_texcoords else 0)
+                src = fixed_function_source(stage, texcoords)
                 res = self._ff_cache.get(src)
                 if res is None:
                     res = self._ff_cache[src] = compile_glsl(src, stage)
