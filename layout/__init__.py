@@ -9,7 +9,8 @@ GPU model. See README.md.
 
 - formats: ``FORMATS``, ``get_format(name) -> Format``
 - pack: ``pack(format, rgba) -> bytes``, ``unpack(format, bytes) -> rgba``
-- etc, bc, bptc, astc: ``decompress(format, blocks) -> (nblocks, bh, bw, 4)`` for ETC1/ETC2/EAC, BC1-BC7 and ASTC LDR
+- etc, bc, bptc, astc, fxt1: ``decompress(format, blocks) -> (nblocks, bh, bw, 4)`` for ETC1/ETC2/EAC,
+  BC1-BC7, ASTC LDR and FXT1; ``compress(format, texels)`` for the formats the GL encodes (``ENCODABLE``)
 - miptree: ``make_miptree(...) -> Layout``
 - addressing: ``offset_B(lay, x, y, layer, level, sample)``
 - regions: ``tile``, ``detile`` (region copies, honouring compression)
@@ -28,7 +29,7 @@ from .compression import (
     tile_mode_uncompressed,
     tile_modes,
 )
-from .etc import decompress, decompress_image
+from .etc import ENCODABLE, compress, decompress, decompress_image
 from .formats import FORMAT_NAMES, FORMATS, Channel, Format, format_by_id, format_id, get_format
 from .miptree import (
     CACHELINE_B,
@@ -46,7 +47,7 @@ from .regions import detile, tile
 __all__ = [
     "FORMATS", "Channel", "Format", "get_format", "FORMAT_NAMES", "format_id", "format_by_id",
     "pack", "unpack", "unpack_dtype", "srgb_to_linear", "linear_to_srgb",
-    "decompress", "decompress_image",
+    "decompress", "decompress_image", "compress", "ENCODABLE",
     "Layout", "make_miptree", "can_compress", "max_tile_size_el",
     "TILINGS", "CACHELINE_B", "PAGE_B", "MAX_LEVELS",
     "offset_B", "tile", "detile", "morton_el",

@@ -18,8 +18,10 @@ A 64-bit ETC/EAC block is a big-endian integer (byte 0 holds bits 63..56). Pixel
   signed) for R11/RG11.
 
 The same entry point decodes BC1-BC5 (``DXT1/3/5``, ``RGTC1/2``, see ``bc.py``) and
-BPTC (BC7 and BC6H, see ``bptc.py``) and ASTC LDR 2D blocks (``astc.py``; the result is
-``(nblocks, block_height_px, block_width_px, 4)``).
+BPTC (BC7 and BC6H, see ``bptc.py``), ASTC LDR 2D blocks (``astc.py``) and FXT1
+(``fxt1.py``); the result is ``(nblocks, block_height_px, block_width_px, 4)``.
+``compress(format, texels)`` is the inverse for the formats the GL itself encodes
+(``ENCODABLE``: S3TC, RGTC, LATC, BPTC in ``bc.py``/``bptc.py``, FXT1).
 """
 
 from __future__ import annotations
@@ -27,15 +29,19 @@ from __future__ import annotations
 import numpy as np
 
 from .astc import decompress_astc
-from .bc import decompress_bc
+from .bc import ENCODABLE as _BC_ENCODABLE, compress_bc, decompress_bc
 from .bptc import decompress_bptc
 from .formats import Format, get_format
+from .fxt1 import FXT1_FORMATS, compress_fxt1, decompress_fxt1
 from .pack import srgb_to_linear
 
 #: The BPTC formats ``decompress`` decodes (BC7 and BC6H).
 DECODED_BPTC = frozenset({"BPTC_RGBA_UNORM", "BPTC_SRGBA", "BPTC_RGB_UFLOAT", "BPTC_RGB_FLOAT"})
 
-__all__ = ["decompress", "decompress_image", "DECODED_BPTC", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
+#: The block formats ``compress`` encodes (glTexImage* into a specific compressed format).
+ENCODABLE = frozenset(_BC_ENCODABLE) | frozenset(FXT1_FORMATS)
+
+__all__ = ["decompress", "decompress_image", "compress", "ENCODABLE", "DECODED_BPTC", "ETC_MODIFIERS", "ETC_DISTANCES", "EAC_MODIFIERS"]
 
 # Intensity modifiers by table codeword, indexed by the 2-bit pixel index
 # (msb, lsb): 0 -> +a, 1 -> +b, 2 -> -a, 3 -> -b.
@@ -219,15 +225,19 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     transfers read them), not linear ones."""
     fmt = get_format(format)
     srgb = fmt.is_srgb and decode_srgb
-    supported = fmt.family in ("etc", "astc") or fmt.name.startswith(("DXT", "RGTC", "LATC")) or fmt.name in DECODED_BPTC
+    supported = (fmt.family in ("etc", "astc", "fxt1") or fmt.name.startswith(("DXT", "RGTC", "LATC"))
+                 or fmt.name in DECODED_BPTC)
     if not supported:
-        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC), BPTC and ASTC, not {fmt.name}")
+        raise ValueError(f"decompress supports ETC1/ETC2/EAC, BC1-BC5 (DXT, RGTC), BPTC, ASTC and FXT1, "
+                         f"not {fmt.name}")
     blocks = np.asarray(blocks, dtype=np.uint8)
     if blocks.ndim != 2 or blocks.shape[1] != fmt.block_size_B:
         raise ValueError(f"{fmt.name}: blocks must have shape (n, {fmt.block_size_B}), got {blocks.shape}")
     if fmt.family == "astc":
         return decompress_astc(fmt.block_width_px, fmt.block_height_px, blocks, fmt.is_srgb,
                                srgb_to_linear if decode_srgb else None, raw)
+    if fmt.family == "fxt1":
+        return decompress_fxt1(fmt.name, blocks, raw)
     if fmt.name in DECODED_BPTC:
         return decompress_bptc(fmt.name, blocks, raw, srgb, srgb_to_linear)
     if fmt.family == "bc":
@@ -258,6 +268,22 @@ def decompress(format: str | Format, blocks, raw: bool = False, decode_srgb: boo
     if srgb:
         result[..., :3] = srgb_to_linear(result[..., :3])
     return result
+
+
+def compress(format: str | Format, texels) -> np.ndarray:
+    """Encode RGBA texels ``(nblocks, block_height_px, block_width_px, 4)`` (normalised,
+    as ``decompress`` returns them) into blocks ``(nblocks, block_size_B)`` uint8 of an
+    ``ENCODABLE`` format."""
+    fmt = get_format(format)
+    if fmt.name not in ENCODABLE:
+        raise ValueError(f"{fmt.name} has no encoder")
+    texels = np.asarray(texels)
+    if texels.shape[1:] != (fmt.block_height_px, fmt.block_width_px, 4):
+        raise ValueError(f"{fmt.name}: texels must have shape (n, {fmt.block_height_px}, "
+                         f"{fmt.block_width_px}, 4), got {texels.shape}")
+    if fmt.family == "fxt1":
+        return compress_fxt1(fmt.name, texels)
+    return compress_bc(fmt.name, texels)
 
 
 def decompress_image(format: str | Format, blocks, width_px: int | None = None,

@@ -65,7 +65,7 @@ class Format:
     is_depth: bool
     is_stencil: bool
     is_compressed: bool
-    family: str = ""  # "etc", "bc", "astc" for block-compressed formats, else ""
+    family: str = ""  # "etc", "bc", "astc", "fxt1" for block-compressed formats, else ""
 
     @property
     def bytes_per_block(self) -> int:
@@ -212,6 +212,9 @@ _COMPRESSED_ADDED = [
     ("LATC1_SNORM", "bc", 4, 4, 8, "L", False),
     ("LATC2_UNORM", "bc", 4, 4, 16, "LA", False),
     ("LATC2_SNORM", "bc", 4, 4, 16, "LA", False),
+    # FXT1 (3DFX_texture_compression_FXT1): 128-bit blocks of 8 x 4 texels (fxt1.py)
+    ("FXT1_RGB", "fxt1", 8, 4, 16, "RGB", False),
+    ("FXT1_RGBA", "fxt1", 8, 4, 16, "RGBA", False),
 ]
 
 

@@ -415,6 +415,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ANGLE_texture_compression_dxt5", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_texture_compression_dxt1", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_EXT_texture_compression_s3tc_srgb", _N, _N, _N, _ES2, DONE),
+    # FXT1's 8 x 4 blocks (layout/fxt1.py) and S3's names for S3TC blocks (test_fxt1_s3_s3tc.py)
+    _x("GL_3DFX_texture_compression_FXT1", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_S3_s3tc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_format_BGRA8888", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_read_format_bgra", _N, _N, _ANY, _ES2, DONE),     # test_ext_read_format_bgra.py
     _x("GL_EXT_texture_norm16", _N, _N, _N, _ES31, DONE),

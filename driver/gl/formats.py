@@ -387,7 +387,7 @@ class CompressedFormat:
     layout format, whose table gives the block size) and the family that
     decides where it exists (``compressed_formats``)."""
     info: InternalFormat
-    family: str          # etc1 etc2 s3tc s3tc_srgb rgtc latc bptc bptc_float astc
+    family: str          # etc1 etc2 s3tc s3tc_srgb s3_s3tc rgtc latc bptc bptc_float astc fxt1
 
     @property
     def block(self) -> tuple[int, int, int]:
@@ -434,13 +434,24 @@ COMPRESSED = dict([
     _cf(E.GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, F.BPTC_SRGBA, E.GL_RGBA, "bptc"),
     _cf(E.GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, F.BPTC_RGB_FLOAT, E.GL_RGB, "bptc_float", "float"),
     _cf(E.GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, F.BPTC_RGB_UFLOAT, E.GL_RGB, "bptc_float", "float"),
+    # GL_3DFX_texture_compression_FXT1: 8 x 4 blocks (layout/fxt1.py)
+    _cf(E.GL_COMPRESSED_RGB_FXT1_3DFX, F.FXT1_RGB, E.GL_RGB, "fxt1"),
+    _cf(E.GL_COMPRESSED_RGBA_FXT1_3DFX, F.FXT1_RGBA, E.GL_RGBA, "fxt1"),
+    # GL_S3_s3tc: S3's own names for S3TC blocks, as Mesa maps them (RGB4_S3TC is Mesa's
+    # RGBA DXT1 of base format RGB, which reads as DXT1 RGB does: transparent black as
+    # opaque black)
+    _cf(E.GL_RGB_S3TC, F.DXT1_RGB, E.GL_RGB, "s3_s3tc"),
+    _cf(E.GL_RGB4_S3TC, F.DXT1_RGB, E.GL_RGB, "s3_s3tc"),
+    _cf(E.GL_RGBA_S3TC, F.DXT3_RGBA, E.GL_RGBA, "s3_s3tc"),
+    _cf(E.GL_RGBA4_S3TC, F.DXT5_RGBA, E.GL_RGBA, "s3_s3tc"),
     *[_cf(GL_COMPRESSED_RGBA_ASTC[wh], F[f"ASTC_{wh[0]}x{wh[1]}"], E.GL_RGBA, "astc") for wh in ASTC_BLOCKS],
     *[_cf(GL_COMPRESSED_SRGB8_ALPHA8_ASTC[wh], F[f"ASTC_{wh[0]}x{wh[1]}_SRGB"], E.GL_RGBA, "astc")
       for wh in ASTC_BLOCKS],
 ])
 
 #: The families ``layout`` decodes (so textures of them can be sampled and read).
-DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "rgtc", "latc", "bptc", "bptc_float", "astc"})
+DECODED_FAMILIES = frozenset({"etc1", "etc2", "s3tc", "s3tc_srgb", "s3_s3tc", "rgtc", "latc", "bptc",
+                              "bptc_float", "astc", "fxt1"})
 
 
 #: The GLES extension line (driver/gl/extensions.py) that brings a family to GLES
@@ -457,8 +468,9 @@ def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False)
     """The block-compressed internal formats a context accepts: the decoded
     families, in the APIs where their extension or core version exists (ETC2/EAC:
     GL 4.3 and GLES 3.0 core; ETC1: GLES only; LATC (luminance): the compatibility
-    profile only; S3TC, RGTC, BPTC, ASTC: the EXT/ARB/KHR extensions of either API,
-    in GLES from the version of ``ES_FAMILY_EXTENSIONS``' line)."""
+    profile only; FXT1 and S3_s3tc's names: desktop GL only; S3TC, RGTC, BPTC, ASTC:
+    the EXT/ARB/KHR extensions of either API, in GLES from the version of
+    ``ES_FAMILY_EXTENSIONS``' line)."""
     def exists(family: str) -> bool:
         if family not in DECODED_FAMILIES:
             return False
@@ -471,6 +483,8 @@ def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False)
             return by_name()[ES_FAMILY_EXTENSIONS[family]].exposed_in(True, False, version)
         if family == "latc":
             return compat and not es
+        if family in ("fxt1", "s3_s3tc"):
+            return not es
         if family == "etc2":
             return version >= (3, 0) if es else True
         return True
@@ -480,11 +494,12 @@ def compressed_formats(es: bool, version: tuple[int, int], compat: bool = False)
 def general_purpose_compressed(es: bool, version: tuple[int, int]) -> tuple[int, ...]:
     """COMPRESSED_TEXTURE_FORMATS: of the compressed formats a context accepts, the
     ones "suitable for general-purpose usage" (GL 4.6 section 8.7): linear RGB and
-    RGBA - S3TC without DXT1's one-bit alpha, ETC2/EAC, BPTC and, in GLES, ETC1 and
-    ASTC. RGTC (one or two channels), sRGB S3TC and DXT1 RGBA are accepted but not
-    listed, as every compression extension reads the rule."""
+    RGBA - S3TC without DXT1's one-bit alpha, ETC2/EAC, BPTC, FXT1 and, in GLES, ETC1
+    and ASTC. RGTC (one or two channels), sRGB S3TC, DXT1 RGBA and S3_s3tc's names
+    are accepted but not listed, as every compression extension reads the rule (and
+    as Mesa lists them)."""
     def listed(enum: int, cf: CompressedFormat) -> bool:
-        if cf.family in ("rgtc", "latc", "s3tc_srgb") or enum == GL_COMPRESSED_RGBA_S3TC_DXT1_EXT:
+        if cf.family in ("rgtc", "latc", "s3tc_srgb", "s3_s3tc") or enum == GL_COMPRESSED_RGBA_S3TC_DXT1_EXT:
             return False
         return cf.family != "astc" or es
     paletted = ()
@@ -661,9 +676,10 @@ TEXTURE_BUFFER_FORMATS = frozenset(
 #: Resolution (bits) TEXTURE_*_SIZE reports for a channel of a compressed image, by
 #: family (GL 4.6 section 8.11.3 reports the GL's internal resolution; these are
 #: Mesa's approximations): S3TC colours 4 bits, its alpha 4 (DXT1's punch-through
-#: alpha 1), RGTC, BPTC, ETC1/ETC2 and ASTC 8, EAC 11, BPTC float 16.
-COMPRESSED_CHANNEL_BITS = {"s3tc": 4, "s3tc_srgb": 4, "rgtc": 8, "latc": 8, "bptc": 8, "etc1": 8, "etc2": 8,
-                           "astc": 8, "bptc_float": 16}
+#: alpha 1), FXT1 colours 4 bits and alpha 1, RGTC, BPTC, ETC1/ETC2 and ASTC 8, EAC 11,
+#: BPTC float 16.
+COMPRESSED_CHANNEL_BITS = {"s3tc": 4, "s3tc_srgb": 4, "s3_s3tc": 4, "fxt1": 4, "rgtc": 8, "latc": 8, "bptc": 8,
+                           "etc1": 8, "etc2": 8, "astc": 8, "bptc_float": 16}
 
 
 def compressed_component_bits(cf: CompressedFormat) -> tuple[int, int, int, int, int, int]:
@@ -676,7 +692,7 @@ def compressed_component_bits(cf: CompressedFormat) -> tuple[int, int, int, int,
     out = dict.fromkeys("RGBAZS", 0)
     for channel in fmt.channels:
         out[channel.name] = bits
-    if out["A"] and (fmt.name.startswith("DXT1") or "A1" in fmt.name):     # one-bit punch-through alpha
+    if out["A"] and (fmt.name.startswith(("DXT1", "FXT1")) or "A1" in fmt.name):     # one-bit alpha (Mesa's)
         out["A"] = 1
     return out["R"], out["G"], out["B"], out["A"], 0, 0
 

@@ -220,6 +220,29 @@ EXTENSION_ENUMS = (
     "GL_OPERAND3_ALPHA_NV",
     "GL_MAX_SHININESS_NV",
     "GL_MAX_SPOT_EXPONENT_NV",
+    # session 14's extension names llvmpipe lists: 3DFX_texture_compression_FXT1 and
+    # S3_s3tc (formats.py), AMD_pinned_memory (buffers), ARB/EXT_texture_filter_minmax,
+    # EXT_texture_sRGB_R8/RG8, EXT_texture_mirror_clamp, ATI_texture_mirror_once,
+    # MESA_ycbcr_texture, ARB_shading_language_include
+    "GL_COMPRESSED_RGB_FXT1_3DFX",
+    "GL_COMPRESSED_RGBA_FXT1_3DFX",
+    "GL_RGB_S3TC",
+    "GL_RGB4_S3TC",
+    "GL_RGBA_S3TC",
+    "GL_RGBA4_S3TC",
+    "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD",
+    "GL_TEXTURE_REDUCTION_MODE_ARB",
+    "GL_WEIGHTED_AVERAGE_ARB",
+    "GL_SR8_EXT",
+    "GL_SRG8_EXT",
+    "GL_MIRROR_CLAMP_EXT",
+    "GL_MIRROR_CLAMP_TO_BORDER_EXT",
+    "GL_YCBCR_MESA",
+    "GL_UNSIGNED_SHORT_8_8_MESA",
+    "GL_UNSIGNED_SHORT_8_8_REV_MESA",
+    "GL_SHADER_INCLUDE_ARB",
+    "GL_NAMED_STRING_LENGTH_ARB",
+    "GL_NAMED_STRING_TYPE_ARB",
 )
 
 

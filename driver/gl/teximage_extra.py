@@ -24,7 +24,7 @@ from driver.gl.pointers import ClientMemory, as_bytes
 from driver.gl.textures import bound_texture, texture_resource, texture_targets
 from driver.gl.buffers import read_buffer
 from driver.gl.framebuffers import framebuffer_status
-from layout.bc import ENCODABLE as ENCODABLE_BLOCKS, compress_bc
+import layout
 
 __all__ = ["TexImageExtraMixin"]
 
@@ -37,6 +37,17 @@ def _check_copy_internal_format(internalformat: int) -> None:
     """GL 4.6 compatibility section 8.6: CopyTexImage takes TexImage's internal
     formats except the legacy component counts 1, 2, 3 and 4 (INVALID_ENUM, as Mesa)."""
     check(internalformat not in (1, 2, 3, 4), E.GL_INVALID_ENUM, "a component count is no copy format")
+
+
+def _encode_image(name: str, rgba: np.ndarray, bw: int, bh: int) -> bytes:
+    """Texels (layers, h, w, 4) encoded into the blocks of compressed format ``name``
+    (bw x bh texels each), layer by layer, rows of blocks in order; a partial block
+    repeats the image's last column and row (as the extensions ask of encoders)."""
+    d, h, w, _ = rgba.shape
+    ph, pw = -(-h // bh) * bh, -(-w // bw) * bw
+    rgba = np.pad(rgba, ((0, 0), (0, ph - h), (0, pw - w), (0, 0)), mode="edge")
+    blocks = rgba.reshape(d, ph // bh, bh, pw // bw, bw, 4).transpose(0, 1, 3, 2, 4, 5).reshape(-1, bh, bw, 4)
+    return layout.compress(name, blocks).tobytes()
 
 
 class TexImageExtraMixin:
@@ -84,7 +95,7 @@ class TexImageExtraMixin:
         name glTexImage2D in GLES too; GLES 3's core ETC2 formats never take client
         data)."""
         cf = self._compressed_formats().get(internalformat)
-        return cf is not None and cf[0].pipe.name in ENCODABLE_BLOCKS
+        return cf is not None and cf[0].pipe.name in layout.ENCODABLE
 
     def _encoded_blocks(self, internalformat, fmt, type, pixels, w, h, d) -> bytes | None:
         """The client image (or PIXEL_UNPACK buffer data) in ``fmt``/``type``, encoded
@@ -101,11 +112,8 @@ class TexImageExtraMixin:
         if data is None:
             return None
         rgba = read_client_image(data, self.state.unpack, fmt, type, w, h, d)     # (d, h, w, 4)
-        ph, pw = -(-h // 4) * 4, -(-w // 4) * 4
-        rgba = np.pad(rgba, ((0, 0), (0, ph - h), (0, pw - w), (0, 0)), mode="edge")
-        blocks = rgba.reshape(d, ph // 4, 4, pw // 4, 4, 4).transpose(0, 1, 3, 2, 4, 5).reshape(-1, 4, 4, 4)
-        info = self._compressed_formats()[internalformat][0]
-        return compress_bc(info.pipe.name, blocks).tobytes()
+        info, bw, bh, _ = self._compressed_formats()[internalformat]
+        return _encode_image(info.pipe.name, rgba, bw, bh)
 
     def _tex_image_encoded(self, dims, target, level, internalformat, w, h, d, border, fmt, type, pixels):
         check(dims >= 2, E.GL_INVALID_ENUM, "no 1D compressed formats are supported")
@@ -164,14 +172,13 @@ class TexImageExtraMixin:
         from driver.gl.box_filter import box_filtered_levels
         res = texture_resource(self, tex)
         fmt = res.format
+        lay = layout.get_format(fmt.name)
+        bw, bh = lay.block_width_px, lay.block_height_px
         for level, w, h, rgba in box_filtered_levels(self.pipe, res, first, last, layer0, layers):
-            ph, pw = -(-h // 4) * 4, -(-w // 4) * 4
-            padded = np.pad(rgba, ((0, 0), (0, ph - h), (0, pw - w), (0, 0)), mode="edge")
-            blocks = padded.reshape(layers, ph // 4, 4, pw // 4, 4, 4).transpose(0, 1, 3, 2, 4, 5)
-            encoded = compress_bc(fmt.name, blocks.reshape(-1, 4, 4, 4)).tobytes()
-            row = (pw // 4) * (len(encoded) // (layers * (ph // 4) * (pw // 4)))
+            encoded = _encode_image(fmt.name, rgba, bw, bh)
+            row = -(-w // bw) * lay.block_size_B
             self.pipe.texture_subdata(res, level, PipeMap.WRITE, Box(0, 0, layer0, w, h, layers),
-                                      encoded, row, row * (ph // 4))
+                                      encoded, row, row * -(-h // bh))
 
     def _pending_compressed(self, tex):
         if not hasattr(tex, "pending_compressed"):

@@ -10,7 +10,10 @@ from layout.bc import compress_bc
 
 def test_latc_formats_are_appended_and_keep_earlier_ids():
     names = layout.FORMAT_NAMES
-    assert names[-4:] == ("LATC1_UNORM", "LATC1_SNORM", "LATC2_UNORM", "LATC2_SNORM")
+    latc = names.index("LATC1_UNORM")
+    assert names[latc:latc + 4] == ("LATC1_UNORM", "LATC1_SNORM", "LATC2_UNORM", "LATC2_SNORM")
+    assert names[latc - 1] == "I16_SNORM"                       # after every earlier format
+    assert set(names[latc + 4:]) == {"FXT1_RGB", "FXT1_RGBA"}   # only later additions follow
     assert layout.get_format("LATC2_UNORM").block_size_B == 16
     assert [c.name for c in layout.get_format("LATC2_SNORM").channels] == ["L", "A"]
 
