@@ -3,10 +3,11 @@ through the disk cache; ``SHIMGL_DEBUG=interp``, no C compiler or
 ``KERNELS.enabled = False`` run the numpy specification instead).
 
 ``span_fragments``: ``rasterize._span_fragments``, the covered pixels of partial
-(triangle, block) pairs found row by row as exact spans, in one pass: per pair
-and pixel row, three integer floor divisions a sample instead of a dozen numpy
+(triangle, block) pairs in one pass: each pixel of a pair (at most a block wide)
+tested with its three edge values stepped by additions (single-sampled: without a
+branch, every pixel written and the covered ones kept), instead of a dozen numpy
 operations over every row of every pair. Same arrays (values, dtypes, order) as
-the numpy code, which stays the specification.
+the numpy code (exact spans per row), which stays the specification.
 
 ``emit_fragments``: ``rasterize``'s last step, the fragments of every layer (its
 whole full blocks broadcast, then its partial pairs' span fragments) written
@@ -65,6 +66,10 @@ static inline int64_t floor_div(int64_t n, int64_t d) {       /* numpy's // on i
     return q;
 }
 
+/* The covered pixels of P partial pairs, pair-major and row-major: a pixel is
+   kept when one of its samples has all three edge values >= 0 (the numpy code finds
+   the same set as exact spans per row; here each pixel of a row is tested, its edge
+   values stepped by additions, as the pairs are at most a block wide). */
 long span_fragments(long P, const int64_t *a, const int64_t *b, const int64_t *cb, const int64_t *px0,
                     const int64_t *py0, const int64_t *pw, const int64_t *ph, int S, const int64_t *pos,
                     int32_t *pair, int32_t *dx, int32_t *dy, uint8_t *cov) {
@@ -79,37 +84,34 @@ long span_fragments(long P, const int64_t *a, const int64_t *b, const int64_t *c
                            + b[3 * p + i] * ((py0[p] << SUBPIXEL_BITS) + pos[2 * s + 1]);
         }
         const int64_t w = pw[p];
-        for (int64_t row = 0; row < ph[p]; row++) {
-            int64_t los[MAX_SAMPLES], his[MAX_SAMPLES], lo = 0, hi = 0;
-            for (int s = 0; s < S; s++) {
-                int64_t l = 0, h = w - 1;
-                for (int i = 0; i < 3; i++) {
-                    int64_t thr = -(e0[s][i] + Bs[i] * row);          /* need A * dx >= thr */
-                    if (A[i] == 0) {
-                        if (thr > 0) h = -1;                          /* all or nothing */
-                        continue;
-                    }
-                    int64_t q = floor_div(thr, A[i]);
-                    if (A[i] > 0) {
-                        int64_t c = q + (q * A[i] != thr);            /* ceil */
-                        l = c > l ? c : l;
-                    } else {
-                        h = q < h ? q : h;
-                    }
+        if (S == 1) {           /* branch-free: every pixel written, the covered ones kept */
+            for (int64_t row = 0; row < ph[p]; row++) {
+                int64_t e_0 = e0[0][0] + Bs[0] * row, e_1 = e0[0][1] + Bs[1] * row, e_2 = e0[0][2] + Bs[2] * row;
+                for (int64_t x = 0; x < w; x++) {
+                    const int in = (e_0 >= 0) & (e_1 >= 0) & (e_2 >= 0);
+                    pair[n] = (int32_t)p;
+                    dx[n] = (int32_t)x;
+                    dy[n] = (int32_t)row;
+                    cov[n] = 1;
+                    n += in;
+                    e_0 += A[0];
+                    e_1 += A[1];
+                    e_2 += A[2];
                 }
-                los[s] = l;
-                his[s] = h;
-                lo = s == 0 || l < lo ? l : lo;
-                hi = s == 0 || h > hi ? h : hi;
             }
-            for (int64_t x = lo; x <= hi; x++) {
-                uint8_t bits = 1;
-                if (S > 1) {
-                    bits = 0;
-                    for (int s = 0; s < S; s++)
-                        bits |= (uint8_t)((x >= los[s] && x <= his[s]) << s);
-                    if (!bits) continue;
+            continue;
+        }
+        for (int64_t row = 0; row < ph[p]; row++) {
+            int64_t er[MAX_SAMPLES][3];
+            for (int s = 0; s < S; s++)
+                for (int i = 0; i < 3; i++) er[s][i] = e0[s][i] + Bs[i] * row;
+            for (int64_t x = 0; x < w; x++) {
+                uint8_t bits = 0;
+                for (int s = 0; s < S; s++) {
+                    const int64_t *e = er[s];
+                    bits |= (uint8_t)((e[0] + A[0] * x >= 0) & (e[1] + A[1] * x >= 0) & (e[2] + A[2] * x >= 0)) << s;
                 }
+                if (!bits) continue;
                 pair[n] = (int32_t)p;
                 dx[n] = (int32_t)x;
                 dy[n] = (int32_t)row;

@@ -182,11 +182,14 @@ def _block_pairs(setup: TriangleSetup, rect, pos, rows, block_px):
     rows = np.arange(len(setup), dtype=np.int64) if rows is None else np.asarray(rows, np.int64)
     rx0, ry0, rx1, ry1 = (int(v) for v in rect)
     # pixels with a sample inside the triangle's fx bounding box
-    xf, yf = setup.x_fx[rows], setup.y_fx[rows]
-    bx0 = np.maximum(-((pos[:, 0].max() - xf.min(axis=1)) >> SUBPIXEL_BITS), rx0)
-    by0 = np.maximum(-((pos[:, 1].max() - yf.min(axis=1)) >> SUBPIXEL_BITS), ry0)
-    bx1 = np.minimum(((xf.max(axis=1) - pos[:, 0].min()) >> SUBPIXEL_BITS) + 1, rx1)
-    by1 = np.minimum(((yf.max(axis=1) - pos[:, 1].min()) >> SUBPIXEL_BITS) + 1, ry1)
+    xf, yf = setup.x_fx.take(rows, axis=0), setup.y_fx.take(rows, axis=0)
+    # (per-corner minimum/maximum: numpy's axis=1 reductions are slow over 3 columns)
+    x_lo, x_hi = np.minimum(np.minimum(xf[:, 0], xf[:, 1]), xf[:, 2]), np.maximum(np.maximum(xf[:, 0], xf[:, 1]), xf[:, 2])
+    y_lo, y_hi = np.minimum(np.minimum(yf[:, 0], yf[:, 1]), yf[:, 2]), np.maximum(np.maximum(yf[:, 0], yf[:, 1]), yf[:, 2])
+    bx0 = np.maximum(-((int(pos[:, 0].max()) - x_lo) >> SUBPIXEL_BITS), rx0)
+    by0 = np.maximum(-((int(pos[:, 1].max()) - y_lo) >> SUBPIXEL_BITS), ry0)
+    bx1 = np.minimum(((x_hi - int(pos[:, 0].min())) >> SUBPIXEL_BITS) + 1, rx1)
+    by1 = np.minimum(((y_hi - int(pos[:, 1].min())) >> SUBPIXEL_BITS) + 1, ry1)
     live = (bx1 > bx0) & (by1 > by0)
     rows, bx0, by0, bx1, by1 = rows[live], bx0[live], by0[live], bx1[live], by1[live]
 
@@ -319,7 +322,7 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
         # two streams, each in layer order: whole-block full pairs, then all the others
         order = np.argsort(np.where(whole, 0, nlayers) + layer, kind="stable")
     ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb = (
-        v[order] for v in (ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb))
+        v.take(order, axis=0) for v in (ptri, px0, py0, pw, ph, full, whole, layer, a, b, cb))
     n_whole = int(whole.sum())
 
     # per-pair depth plane: z at sample s of pixel (px0, py0), and slopes per pixel
@@ -337,7 +340,10 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     rest = slice(n_whole, None)
     pair, dx, dy, r_cov = _span_fragments(a[rest], b[rest], cb[rest], px0[rest], py0[rest],
                                           pw[rest], ph[rest], pos)
-    r_layer_counts = np.bincount(layer[rest][pair], minlength=nlayers)
+    # the partial pairs are in layer order and their fragments pair-major: a layer's
+    # fragments are those of its run of pairs
+    runs = np.searchsorted(layer[rest], np.arange(nlayers + 1))
+    r_layer_counts = np.diff(np.searchsorted(pair, runs))
 
     def partial_stream():
         r_tri = ptri[rest].astype(np.int32)[pair]
