@@ -222,9 +222,15 @@ def read_texture(mem, va: int) -> TextureView:
         raise InvalidDescriptor(error.why, int(va)) from None
 
 
+@lru_cache(maxsize=512)
+def _custom_border(raw: bytes) -> bool:
+    """Whether a packed SAMPLER's border colour is CUSTOM (its SAMPLER_BORDER follows)."""
+    return P.SAMPLER.unpack(raw).border_colour == P.BorderColour.CUSTOM
+
+
 def read_sampler(mem, va: int) -> SamplerState:
     raw = bytes(np.asarray(mem.read(int(va), P.SAMPLER_DESC_B, UNIT), dtype=np.uint8))
-    if P.SAMPLER.unpack(raw).border_colour == P.BorderColour.CUSTOM:
+    if _custom_border(raw):
         raw += bytes(np.asarray(mem.read(int(va) + P.SAMPLER_DESC_B, P.SAMPLER_BORDER.size_B, UNIT), np.uint8))
     try:
         return sampler_state(raw)

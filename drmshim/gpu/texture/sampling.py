@@ -825,13 +825,22 @@ def _level_words(mem, view: TextureView, level: int, shift: int, span_end: int, 
         if v is view and lv == level:
             return words
     packed = next((words for v, lv, words in memo if v is view and lv == (shift, span_end)), None)
+    key = (id(view), shift, span_end)
+    with _ACROSS_LOCK:
+        kept = _ACROSS.get(key)
+    if packed is None and kept is not None and kept[0] is view:
+        # the kept words while the memory holds the same bytes: compared in place
+        # (a window onto the memory, no copy), read as below when they differ
+        window = getattr(mem, "window", None)
+        at = None if window is None else window(view.address + shift * view.unit_B,
+                                                (span_end - shift) * view.unit_B, True)
+        if at is not None and at.size == kept[1].nbytes and np.array_equal(at.view("<u4"), kept[1]):
+            packed = kept[1]
+            memo.append((view, (shift, span_end), packed))
     if packed is None:
         raw = mem.read(view.address + shift * view.unit_B, (span_end - shift) * view.unit_B, UNIT)
         packed = np.ascontiguousarray(raw, np.uint8).view("<u4")
         memo.append((view, (shift, span_end), packed))
-    key = (id(view), shift, span_end)
-    with _ACROSS_LOCK:
-        kept = _ACROSS.get(key)
     if kept is not None and kept[0] is view and (kept[1] is packed or np.array_equal(kept[1], packed)):
         by_level = kept[2]
         kept[1] = packed        # (the same bytes: later levels of this call compare by identity)
