@@ -32,6 +32,7 @@ Two ways of stopping, both cheap:
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import threading
 import time
@@ -42,6 +43,11 @@ __all__ = ["DEFAULT_TIMEOUT_MS", "JobTimeout", "Budget", "timeout_from_env", "ch
 DEFAULT_TIMEOUT_MS = 60_000
 #: How often the watchdog thread looks at the CPU clocks of armed budgets at most.
 _POLL_S = 0.05
+#: With no budget armed, the watchdog thread looks again after this long before it
+#: sleeps until one is: arming a budget wakes it only when the budget could be spent
+#: before its next look, so a stream of short RUNs (a submission per tiny draw or
+#: readback) does not wake it twice each.
+_IDLE_S = 1.0
 
 
 def timeout_from_env() -> int:
@@ -115,6 +121,7 @@ class _Watchdog:
         self.wake = threading.Condition(self.lock)
         self.budgets: set[Budget] = set()
         self.thread: threading.Thread | None = None
+        self.wake_at = math.inf     # monotonic time of the thread's next look (inf: until notified)
 
     def arm(self, budget: Budget) -> None:
         with self.lock:
@@ -123,7 +130,10 @@ class _Watchdog:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._loop, daemon=True, name="shimgl-gpu-watchdog")
                 self.thread.start()
-            self.wake.notify()
+            # CPU time cannot run faster than the wall clock: a budget that cannot be
+            # spent before the thread's next look needs no wake-up
+            if time.monotonic() + budget.timeout_ns / 1e9 < self.wake_at:
+                self.wake.notify()
 
     def disarm(self, budget: Budget) -> None:
         with self.lock:
@@ -134,10 +144,19 @@ class _Watchdog:
 
     def _loop(self) -> None:
         with self.lock:
+            idle = False
             while True:
                 if not self.budgets:
-                    self.wake.wait()
+                    if idle:            # none armed for a whole _IDLE_S: sleep until one is
+                        self.wake_at = math.inf
+                        self.wake.wait()
+                        idle = False
+                    else:
+                        idle = True
+                        self.wake_at = time.monotonic() + _IDLE_S
+                        self.wake.wait(_IDLE_S)
                     continue
+                idle = False
                 soonest_s = _POLL_S
                 for budget in list(self.budgets):
                     try:
@@ -150,7 +169,9 @@ class _Watchdog:
                         _set_async_exc(budget.thread_id, JobTimeout)
                     elif left_ns > 0:       # CPU time cannot run faster than the wall clock
                         soonest_s = min(soonest_s, left_ns / 1e9)
-                self.wake.wait(max(soonest_s, 0.001))
+                wait_s = max(soonest_s, 0.001)
+                self.wake_at = time.monotonic() + wait_s
+                self.wake.wait(wait_s)
 
 
 def _set_async_exc(thread_id: int, exc_type) -> None:

@@ -207,6 +207,27 @@ def test_no_timeout_is_delivered_after_run_budgeted_returns():
     assert outcomes <= {"NoneType", "JobTimeout"}
 
 
+def test_short_runs_do_not_wake_the_watchdog_each(monkeypatch):
+    """A stream of short RUNs under the default budget (a submission per tiny draw)
+    arms a budget each: the watchdog thread, which looks at least every second while
+    work flows, is woken only for a budget it could otherwise see spent too late (one
+    shorter than its next look), not twice per RUN. A short budget still wakes it."""
+    watchdog.run_budgeted(watchdog.DEFAULT_TIMEOUT_MS, lambda: None)    # the thread runs
+    time.sleep(0.05)
+    wakes = []
+    real = watchdog._watchdog.wake.notify
+    monkeypatch.setattr(watchdog._watchdog.wake, "notify", lambda *a: (wakes.append(1), real(*a)))
+    for _ in range(50):
+        assert watchdog.run_budgeted(watchdog.DEFAULT_TIMEOUT_MS, lambda: None)[0] is None
+    assert len(wakes) <= 2
+    wakes.clear()
+    def spin():
+        while True:
+            pass
+    error, _ = watchdog.run_budgeted(50, spin)         # stopped between any checks
+    assert isinstance(error, watchdog.JobTimeout) and wakes
+
+
 @pytest.mark.parametrize("raw, value", [("", watchdog.DEFAULT_TIMEOUT_MS), ("250", 250), ("0", 0), ("-5", 0)])
 def test_timeout_from_env(monkeypatch, raw, value):
     monkeypatch.setenv("SHIMGL_GPU_TIMEOUT_MS", raw)
