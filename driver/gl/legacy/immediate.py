@@ -102,9 +102,21 @@ class ImmediateMixin:
         `materials`: the material snapshots of glMaterial calls inside the
         batch, fed per vertex to the fixed-function lighting."""
         pos, col, sec, nrm, tcs, fog, edge = zip(*verts)
-        arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos), (E.GL_COLOR_ARRAY, 0): _column(col),
-                  (E.GL_SECONDARY_COLOR_ARRAY, 0): _column(sec)[:, :3], (E.GL_NORMAL_ARRAY, 0): _column(nrm),
-                  (E.GL_FOG_COORD_ARRAY, 0): np.asarray(fog, np.float32).reshape(-1, 1)}
+        L = self.legacy
+        arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos)}
+        # a value every vertex shares that is also the current one (and no enabled array of
+        # that kind to hide) is read as the current value without a temporary array: the
+        # same values, without building and uploading an array for each (most batches set
+        # only positions and one texture coordinate)
+        if not self._shared_current(col, L.current_color, (E.GL_COLOR_ARRAY, 0)):
+            arrays[(E.GL_COLOR_ARRAY, 0)] = _column(col)
+        if not (L.current_secondary_color[3:] == (1.0,)
+                and self._shared_current(sec, L.current_secondary_color, (E.GL_SECONDARY_COLOR_ARRAY, 0))):
+            arrays[(E.GL_SECONDARY_COLOR_ARRAY, 0)] = _column(sec)[:, :3]
+        if not self._shared_current(nrm, L.current_normal, (E.GL_NORMAL_ARRAY, 0)):
+            arrays[(E.GL_NORMAL_ARRAY, 0)] = _column(nrm)
+        if not self._shared_current(fog, L.fog_coord, (E.GL_FOG_COORD_ARRAY, 0)):
+            arrays[(E.GL_FOG_COORD_ARRAY, 0)] = np.asarray(fog, np.float32).reshape(-1, 1)
         # edge flags only when one is false (or the current one is, which a draw
         # without the array would take): all true is what the GPU's rasterizer draws
         if not all(edge) or not self.legacy.edge_flag:
@@ -114,14 +126,23 @@ class ImmediateMixin:
         arrays[("generic", 0)] = arrays[(E.GL_VERTEX_ARRAY, 0)]
         constant = tcs.count(tcs[0]) == len(tcs)
         for u in range(8):
-            arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column((tcs[0][u],) * len(tcs) if constant
-                                                            else [t[u] for t in tcs])
+            column = (tcs[0][u],) * len(tcs) if constant else [t[u] for t in tcs]
+            if not self._shared_current(column, L.current_texcoords[u], (E.GL_TEXTURE_COORD_ARRAY, u)):
+                arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column(column)
         try:
             if materials is not None:
                 self._material_arrays(materials, len(verts), arrays)
             self._draw_temporary_arrays(mode, arrays, len(verts))
         finally:
             self._vertex_materials = ()
+
+    def _shared_current(self, values, current, key) -> bool:
+        """Every vertex's value is ``current``, the current value a draw reads where no
+        array of ``key`` is enabled, and none is."""
+        if values.count(current) != len(values):
+            return False
+        entry = self.vao.legacy.get(key)
+        return entry is None or not entry[0].enabled
 
     def _material_arrays(self, materials: list, n: int, arrays: dict) -> None:
         """Add the per-vertex arrays of the material parameters that change
