@@ -513,3 +513,34 @@ class BlitInfo:
     filter: PipeTexFilter = PipeTexFilter.NEAREST
     scissor: ScissorState | None = None
     render_condition_enable: bool = False
+
+
+# --------------------------------------------------------------------------
+# Hashing
+
+def _hash_once(cls: type) -> None:
+    """Give a frozen dataclass a hash computed once per object: state objects are
+    keys of the CSO caches and of the driver's per-draw memos, hashed draw after
+    draw, and the generated hash walks every field (a RasterizerState's 38, a
+    BlendState's eight RtBlendStates) each time, tens of microseconds. Their fields
+    never change after construction, so neither does the hash."""
+    field_hash = cls.__hash__
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = field_hash(self)
+            object.__setattr__(self, "_hash", h)
+        return h
+    def __getstate__(self) -> dict:       # a pickled copy hashes afresh (str hashes are per process)
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    cls.__hash__ = __hash__
+    cls.__getstate__ = __getstate__
+
+
+for _cls in list(globals().values()):
+    _params = getattr(_cls, "__dataclass_params__", None)
+    if isinstance(_cls, type) and _params is not None and _params.frozen and _params.eq \
+            and _cls.__module__ == __name__:
+        _hash_once(_cls)
+del _cls, _params
