@@ -1039,8 +1039,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         ctx.xfb_draw = _xfb_setup(ctx, batch, mode, ids, info.instance_count, vs_cso)
     attributes = vertex_attributes(ctx, batch, vs, vertex_range)
     cf = fs.cf_bindings if fs is not None and fs.cf_bindings else (
-        link_fragment_bindings(vs, fs, ctx.rast.flatshade,
-                               ctx.rast.sprite_coord_enable if mode == PipePrim.POINTS else 0)
+        _linked_bindings(vs, fs, ctx.rast.flatshade, ctx.rast.sprite_coord_enable if mode == PipePrim.POINTS else 0)
         if fs is not None else ())
     fs_words = None
     if fs is not None:
@@ -1077,6 +1076,17 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     batch.vdm += packed("VDM_INDEX_LIST", **draw)
     batch.draws += 1
     batch.zs_access |= _zs_access(ctx)
+
+
+def _linked_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool, sprite_coords: int) -> tuple:
+    """``link_fragment_bindings`` of a variant pair, once per pair and arguments (kept on
+    the fragment variant; draw after draw links the same pair)."""
+    memo = fs.__dict__.setdefault("_linked_bindings", {})
+    key = (id(vs), flat_shade, sprite_coords)
+    hit = memo.get(key)
+    if hit is None or hit[0] is not vs:
+        hit = memo[key] = (vs, link_fragment_bindings(vs, fs, flat_shade, sprite_coords))
+    return hit[1]
 
 
 def early_z(fs: AgxShader) -> bool:

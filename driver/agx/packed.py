@@ -12,6 +12,13 @@ bits (``0.0 == -0.0`` and ``1 == 1.0 == True`` pack differently in places),
 nested dicts (a group's members) and sequences by their items. A value that
 cannot be part of a key (an array) is packed every time; values that do not
 pack raise as ``pack`` does, and nothing is kept.
+
+A packet whose integer fields change draw after draw (an address: each draw's
+uniforms, tables and PPP state are uploaded afresh) misses that memo every time.
+Its bytes are then its template's (the bytes of the same non-integer values,
+packed once, with the integer fields cleared) with each integer field encoded by
+its own ``Field.encode`` (range checks and modifiers included): the same bytes as
+a full ``pack``, without walking every field of the packet.
 """
 
 from __future__ import annotations
@@ -55,8 +62,42 @@ def packed(what, **fields) -> bytes:
     except TypeError:                    # a value that cannot be a key
         return P.pack(what, **fields)
     if hit is None:
-        hit = P.pack(what, **fields)
+        hit = _pack_from_template(what, fields)
         if len(_PACKED) >= MAX_ENTRIES:
             _PACKED.clear()
         _PACKED[key] = hit
     return hit
+
+
+_TEMPLATES: dict = {}
+
+
+def _pack_from_template(what, fields: dict) -> bytes:
+    """``P.pack(what, **fields)``: a packet with integer fields from its template (the
+    bytes for the same other values with those fields cleared, and their Fields)."""
+    packet = P.lookup(what)
+    if isinstance(packet, P.Group):      # its members' records, each packed as a packet is here
+        return packet.pack(**{m: packed(packet.members[m], **v) if type(v) is dict else v
+                              for m, v in fields.items() if m in packet.members} |
+                           {m: v for m, v in fields.items() if m not in packet.members})
+    ints = [k for k, v in fields.items() if type(v) is int]
+    if not ints:
+        return packet.pack(**fields)
+    tkey = (packet.name, tuple((k, None if type(v) is int else _key(v)) for k, v in fields.items()))
+    template = _TEMPLATES.get(tkey)
+    if template is None:
+        raw = packet.pack(**fields)      # checks every name and value
+        encoded = [packet.by_name[k] for k in ints]
+        if any(f.exact is not None for f in encoded):
+            return raw
+        mask = 0
+        for f in encoded:
+            mask |= f.mask
+        if len(_TEMPLATES) >= MAX_ENTRIES:
+            _TEMPLATES.clear()
+        _TEMPLATES[tkey] = (int.from_bytes(raw, "little") & ~mask, encoded)
+        return raw
+    bits, encoded = template
+    for f in encoded:
+        bits |= f.encode(fields[f.name], packet.name) << f.start
+    return bits.to_bytes(packet.size_B, "little")

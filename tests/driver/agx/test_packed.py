@@ -16,8 +16,10 @@ from uapi import packets as P
 @pytest.fixture(autouse=True)
 def _empty_memo():
     packed_module._PACKED.clear()
+    packed_module._TEMPLATES.clear()
     yield
     packed_module._PACKED.clear()
+    packed_module._TEMPLATES.clear()
 
 
 def _word(raw: bytes, i: int) -> int:
@@ -70,3 +72,48 @@ def test_bad_values_raise_and_are_not_kept():
     with pytest.raises(ValueError):
         packed("VDM_INDEX_LIST", no_such_field=1)
     assert not packed_module._PACKED
+
+
+def _int_fields(packet):
+    return [f for f in packet.fields if f.exact is None and f.type in ("uint", "int", "address")]
+
+
+@pytest.mark.parametrize("name", ["VDM_INDEX_LIST", "USC_UNIFORM", "USC_SHADER", "USC_TEXTURE", "USC_SAMPLER",
+                                  "PPP_SCISSOR", "CF_BINDING", "VDM_PPP_STATE_UPDATE"])
+def test_changing_integer_fields_pack_as_pack_does(name):
+    """A packet packed again with other integer values (addresses, counts) comes from its
+    template: bit for bit what pack gives, modifiers (shr, minus, log2) and signed
+    fields included, over random values of every integer field's range."""
+    packet = P.lookup(name)
+    rng = np.random.default_rng(7)
+    fixed = {f.name: f.default for f in packet.fields if f.exact is None and f.name not in
+             {g.name for g in _int_fields(packet)}}
+    seen = 0
+    for _ in range(40):
+        values = dict(fixed)
+        for f in _int_fields(packet):
+            for _ in range(20):                # a logical value its modifier and width accept
+                v = int(rng.integers(-(1 << min(f.size, 40)), 1 << min(f.size + 4, 44)))
+                try:
+                    f.encode(v)
+                except ValueError:
+                    continue
+                values[f.name] = v
+                break
+        try:
+            expected = P.pack(name, **values)
+        except ValueError:
+            continue
+        assert packed(name, **values) == expected, values
+        seen += 1
+    assert seen >= 20 and packed_module._TEMPLATES
+
+
+def test_a_bad_integer_raises_from_the_template_too():
+    assert packed("USC_UNIFORM", start_halves=0, size_halves=4, buffer=0x1000) == \
+        P.pack("USC_UNIFORM", start_halves=0, size_halves=4, buffer=0x1000)
+    assert packed_module._TEMPLATES                # the next values come from the template
+    with pytest.raises(ValueError):
+        packed("USC_UNIFORM", start_halves=0, size_halves=4, buffer=1 << 60)
+    with pytest.raises(ValueError):
+        packed("USC_UNIFORM", start_halves=-1, size_halves=4, buffer=0x2000)
