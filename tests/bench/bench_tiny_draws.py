@@ -9,7 +9,12 @@ count; wall time in the note):
 - the same with a one-pixel glReadPixels after every 8th draw (each readback
   waits for the GPU: the cost of a submission, a render pass and a sync);
 - draws that each follow a glBufferSubData of the vertex buffer they read, the
-  previous draw still unsubmitted (piglit's vbo-subdata-many: 40,000 of them).
+  previous draw still unsubmitted (piglit's vbo-subdata-many: 40,000 of them);
+- a compatibility context's glBegin/glEnd quad (positions and one texture
+  coordinate) through a fragment-only GLSL program sampling a mipmapped texture
+  with textureGrad, the texture's base/max level, four sampler parameters and
+  two uniforms changed before each (piglit's tex-miplevel-selection: thousands
+  of them, its fixed-function vertex stage included).
 
 ``python -m tests.bench.bench_tiny_draws [--draws N]``."""
 
@@ -116,7 +121,91 @@ def run(draws: int = 400) -> list[tuple[str, float, str]]:
     rows.append(("tiny draw + 2 uniforms after glBufferSubData of its VBO (us CPU/draw)", cpu,
                  f"{draws} draws, wall {wall:.0f} us/draw"))
     ctx.destroy()
+    cpu, wall = _measure_immediate(draws)
+    rows.append(("compat glBegin/glEnd quad, texture + sampler params (us CPU/draw)", cpu,
+                 f"{draws} draws, wall {wall:.0f} us/draw"))
     return rows
+
+
+MIP_FS = """#version 130
+uniform sampler2D tex;
+uniform vec3 dx, dy;
+void main() { gl_FragColor = textureGrad(tex, gl_TexCoord[0].xy, dx.yz, dy.yz); }
+"""
+MIP_SIZE_PX = 96
+
+
+def _measure_immediate(draws: int) -> tuple[float, float]:
+    """The fourth row: (process CPU us, wall us) per draw, best of three runs. Level
+    ``l`` of a 32x32 texture is cleared to grey ``40 * l``; draw ``i`` samples with
+    base level ``i % 6`` (max level 5) at a gradient of one texel of level 0, so it
+    shows the base level's grey: checked at the last draw's quad."""
+    import driver
+    from driver.gl import enums as E
+    ctx = driver.Context(api="compat", width=MIP_SIZE_PX, height=MIP_SIZE_PX)
+    sh = ctx.glCreateShader(E.GL_FRAGMENT_SHADER)
+    ctx.glShaderSource(sh, 1, [MIP_FS])
+    ctx.glCompileShader(sh)
+    p = ctx.glCreateProgram()
+    ctx.glAttachShader(p, sh)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    ctx.glUniform1i(ctx.glGetUniformLocation(p, "tex"), 0)
+    ldx, ldy = ctx.glGetUniformLocation(p, "dx"), ctx.glGetUniformLocation(p, "dy")
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    ctx.glTexStorage2D(E.GL_TEXTURE_2D, 6, E.GL_RGBA8, 32, 32)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    for level in range(6):
+        ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, tex, level)
+        ctx.glClearColor(40 * level / 255, 40 * level / 255, 40 * level / 255, 1.0)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, 0)
+    ctx.glDeleteFramebuffers(1, [fb])
+    ctx.glMatrixMode(E.GL_PROJECTION)
+    ctx.glOrtho(0, MIP_SIZE_PX, 0, MIP_SIZE_PX, -1, 1)
+    ctx.glMatrixMode(E.GL_MODELVIEW)
+    (samp,) = ctx.glGenSamplers(1)
+    ctx.glBindSampler(0, samp)
+    ctx.glSamplerParameteri(samp, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+    per_row = MIP_SIZE_PX // 3
+
+    def draw(i: int) -> None:
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_BASE_LEVEL, i % 6)
+        ctx.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAX_LEVEL, 5)
+        ctx.glSamplerParameterf(samp, E.GL_TEXTURE_MIN_LOD, -1000.0)
+        ctx.glSamplerParameterf(samp, E.GL_TEXTURE_MAX_LOD, 1000.0)
+        ctx.glSamplerParameterf(samp, E.GL_TEXTURE_LOD_BIAS, 0.0)
+        ctx.glSamplerParameteri(samp, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST_MIPMAP_NEAREST)
+        ctx.glUniform3f(ldx, 0.0, 1 / 32, 0.0)
+        ctx.glUniform3f(ldy, 0.0, 1 / 32, 0.0)
+        x, y = (i % per_row) * 3, (i // per_row % per_row) * 3
+        ctx.glBegin(E.GL_QUADS)
+        for vx, vy in ((x, y), (x + 3, y), (x + 3, y + 3), (x, y + 3)):
+            ctx.glTexCoord2f(0.5, 0.5)
+            ctx.glVertex2f(vx, vy)
+        ctx.glEnd()
+
+    for i in range(6):                               # warm: variants, caches
+        draw(i)
+    ctx.glFinish()
+    best_cpu = best_wall = float("inf")
+    for _ in range(3):
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for i in range(draws):
+            draw(i)
+        ctx.glFinish()
+        best_cpu = min(best_cpu, time.process_time() - cpu0)
+        best_wall = min(best_wall, time.perf_counter() - wall0)
+    i = draws - 1
+    x, y = (i % per_row) * 3, (i // per_row % per_row) * 3
+    got = np.frombuffer(bytes(ctx.glReadPixels(x + 1, y + 1, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    assert list(got[:3]) == [40 * (i % 6)] * 3, got
+    assert ctx.glGetError() == 0
+    ctx.destroy()
+    return best_cpu / draws * 1e6, best_wall / draws * 1e6
 
 
 def main(argv: list[str]) -> int:
