@@ -16,6 +16,7 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.errors import GLError
 from driver.gl.pixels import image_size_B
+from driver.gl.pointers import ClientBytes
 
 __all__ = ["OVERRIDES", "CompiledOnFirstUse", "bind"]
 
@@ -148,9 +149,12 @@ def strs_in(p, count, lengths) -> list[str]:
 
 
 def bytes_in(p, size) -> bytes | None:
+    """The ``size`` bytes at ``p``, copied, knowing their address (``ClientBytes``)."""
     if p == NULL:
         return None
-    return ffi.buffer(ffi.cast("char *", p), max(int(size), 0))[:]
+    out = ClientBytes(ffi.buffer(ffi.cast("char *", p), max(int(size), 0))[:])
+    out.address = int(ffi.cast("uintptr_t", p))
+    return out
 
 
 def null_array(n) -> GLError:

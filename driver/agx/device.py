@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import mmap
 import threading
 import time
 import warnings
@@ -390,6 +391,23 @@ class Device:
             self.ioctl("ASAHI_GEM_SHARE", handle=bo.handle, flags=0)
             bo.shared = True
         return self.ioctl("PRIME_HANDLE_TO_FD", handle=bo.handle, flags=0).fd
+
+    def bo_from_user_memory(self, address: int, size_B: int, label: str = "user memory") -> BO:
+        """A BO whose pages are the process's memory at ``address`` (GEM_USERPTR):
+        the host pages from ``address`` (page-aligned) covering ``size_B`` bytes, as
+        amdgpu's winsys rounds a userptr up. Shared, so never cached, shadowed or
+        renamed. OSError from the kernel when the range is not page-aligned writable
+        memory."""
+        pinned_B = -(-max(size_B, 1) // mmap.PAGESIZE) * mmap.PAGESIZE
+        with self.lock:
+            handle = self.ioctl("ASAHI_GEM_USERPTR", pointer=address, size=pinned_B, flags=0).handle
+            size = _page_align(size_B)
+            va = self.user_heap.alloc(size + GUARD_B)
+            self.bind(handle, va, size)
+            offset = self.ioctl("ASAHI_GEM_MMAP_OFFSET", handle=handle).offset
+            bo = BO(self, handle, size, va, uapi.mmap(self.fd, offset, size), "user", True, label)
+            self.bos[handle] = bo
+            return bo
 
     def bo_import(self, fd: int, size_B: int, label: str = "imported") -> BO:
         """The BO of a dma-buf (PRIME), mapped and bound in this VM; an object this file

@@ -145,6 +145,15 @@ class AgxScreen(PipeScreen):
             link(exporter.bo, res.bo)
         return res
 
+    def resource_from_user_memory(self, template: ResourceTemplate, address: int) -> PipeResource | None:
+        """A buffer over the client's pages (GEM_USERPTR); None when the kernel refuses them."""
+        if not template.is_buffer:
+            return None
+        try:
+            return AgxResource(self.device, template, user_address=address)
+        except OSError:
+            return None
+
     def resource_destroy(self, resource: PipeResource) -> None:
         if not self.release_reference(resource):
             return              # another holder (an EGL image's sibling) still uses it
@@ -629,7 +638,7 @@ class AgxContext(PipeContext):
     def transfer_map(self, resource, level: int, usage: PipeMap, box: Box) -> Transfer:
         if not usage & PipeMap.UNSYNCHRONIZED:
             if usage & PipeMap.DISCARD_WHOLE_RESOURCE and resource.template.is_buffer and \
-                    not resource.persistent_maps and self._busy(resource):
+                    not resource.persistent_maps and not resource.bo.shared and self._busy(resource):
                 self._rename(resource)
             else:
                 self._sync_resource(resource, write=bool(usage & PipeMap.WRITE))
@@ -673,7 +682,9 @@ class AgxContext(PipeContext):
             any(not s.poll() for s in resource.read_syncs)
 
     def _rename(self, resource) -> None:
-        """DISCARD_WHOLE_RESOURCE on a busy buffer: give it fresh memory (batches keep the old BO)."""
+        """DISCARD_WHOLE_RESOURCE on a busy buffer: give it fresh memory (batches keep the old BO).
+        Never a shared BO's (exported, or the client's own pages): the other side keeps
+        seeing the old memory."""
         old = resource.bo
         resource.bo = self.device.bo_create(old.size_B, shared=old.shared, label=old.label)
         old.release()

@@ -82,8 +82,10 @@ class AgxResource(PipeResource):
     writing it, ``readers`` the unsubmitted batches reading it, ``write_sync`` /
     ``read_syncs`` the syncobjs of submitted work that wrote / read it."""
 
-    def __init__(self, device: Device, template: ResourceTemplate, import_fd: int | None = None):
-        """``import_fd``: use the memory of a dma-buf (laid out by the same rules) instead of a new BO."""
+    def __init__(self, device: Device, template: ResourceTemplate, import_fd: int | None = None,
+                 user_address: int | None = None):
+        """``import_fd``: use the memory of a dma-buf (laid out by the same rules) instead of a new BO;
+        ``user_address``: a buffer over the process's memory there (``Device.bo_from_user_memory``)."""
         super().__init__(template)
         self.device = device
         t = template
@@ -98,8 +100,11 @@ class AgxResource(PipeResource):
         shared = bool(t.bind & (PipeBind.SHARED | PipeBind.SCANOUT))
         if t.is_buffer:
             self.alloc_B = max(t.width_px, 1)
-            self.bo: BO = device.bo_create(max(t.width_px, 1), shared=shared, label="buffer") if import_fd is None \
-                else device.bo_import(import_fd, self.alloc_B)
+            if user_address is not None:
+                self.bo: BO = device.bo_from_user_memory(user_address, t.width_px)
+            else:
+                self.bo = device.bo_create(max(t.width_px, 1), shared=shared, label="buffer") if import_fd is None \
+                    else device.bo_import(import_fd, self.alloc_B)
             return
         name = layout_format(t.format)
         layers = t.array_size

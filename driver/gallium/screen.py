@@ -124,6 +124,14 @@ class PipeScreen(abc.ABC):
         """Allocate a buffer or texture. Contents are undefined (buffers:
         zero-filled on a real kernel). Raises MemoryError when out of memory."""
 
+    def resource_from_user_memory(self, template: ResourceTemplate, address: int) -> PipeResource | None:
+        """A buffer whose memory is the client's ``template.width_px`` bytes at
+        ``address`` in this process (Mesa's resource_from_user_memory, behind
+        AMD_pinned_memory): CPU and GPU accesses reach the same pages from then on.
+        None when the memory cannot be used (not page-aligned, not mapped
+        writable) or the device cannot do it."""
+        return None
+
     @abc.abstractmethod
     def resource_destroy(self, resource: PipeResource) -> None:
         """Release `resource` once all submitted work using it has completed;

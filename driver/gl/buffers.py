@@ -8,7 +8,7 @@ from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Buffer
-from driver.gl.pointers import as_bytes
+from driver.gl.pointers import ClientBytes, as_bytes, client_address
 
 __all__ = ["BufferMixin", "INDEXED_TARGETS", "mapped_not_persistent"]
 
@@ -38,6 +38,11 @@ def mapped_not_persistent(buf) -> bool:
     read or write a buffer's store refuse (GL 4.6 sections 6.3.2, 6.6)."""
     return buf.mapped and not buf.map_access & E.GL_MAP_PERSISTENT_BIT
 
+#: How a GL buffer's resource may be bound (a buffer object may serve every target).
+_BUFFER_BINDS = (PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER | PipeBind.SHADER_BUFFER
+                 | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER | PipeBind.SAMPLER_VIEW)
+
+
 class BufferMixin:
     def _buffer_targets(self) -> set[int]:
         api = self.api
@@ -54,6 +59,8 @@ class BufferMixin:
             t.add(E.GL_QUERY_BUFFER)
         if api.has_extension("GL_ARB_indirect_parameters"):
             t.add(E.GL_PARAMETER_BUFFER)
+        if api.has_extension("GL_AMD_pinned_memory"):
+            t.add(E.GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD)
         return t
 
     # -- the binding of a target -----------------------------------------------------
@@ -156,6 +163,24 @@ class BufferMixin:
             self._unmap(obj)
 
     # -- data store ------------------------------------------------------------------
+    def _allocate_pinned(self, buf: Buffer, size: int, data) -> None:
+        """AMD_pinned_memory: the data store is the client's memory at ``data`` itself
+        (no copy), through the screen's ``resource_from_user_memory`` (a GEM object
+        over those pages). INVALID_OPERATION when it cannot be mapped to the GPU (no
+        pointer, not whole pages, not writable memory), the buffer unchanged."""
+        if size == 0:
+            return self._allocate(buf, 0, None)
+        address = client_address(data)
+        check(address is not None and (isinstance(data, ClientBytes) or memoryview(data).nbytes >= size),
+              E.GL_INVALID_OPERATION, "no client memory to use as the buffer's store")
+        new = self.screen.resource_from_user_memory(ResourceTemplate(
+            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size, bind=_BUFFER_BINDS), address)
+        check(new is not None, E.GL_INVALID_OPERATION,
+              "the client memory cannot be mapped to the GPU (whole pages of writable memory)")
+        if buf.resource is not None:
+            self.screen.resource_destroy(buf.resource)
+        buf.resource, buf.size = new, size
+
     def _allocate(self, buf: Buffer, size: int, data) -> None:
         payload = None
         if data is not None:
@@ -166,10 +191,7 @@ class BufferMixin:
         if size:                    # allocated first: out of memory changes nothing
             with allocating(f"a {size}-byte buffer"):
                 new = self.screen.resource_create(ResourceTemplate(
-                    PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size,
-                    bind=PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER
-                    | PipeBind.SHADER_BUFFER | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER
-                    | PipeBind.SAMPLER_VIEW))
+                    PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size, bind=_BUFFER_BINDS))
         if buf.resource is not None:
             self.screen.resource_destroy(buf.resource)
         buf.resource = new
@@ -185,7 +207,10 @@ class BufferMixin:
         check(not buf.immutable, E.GL_INVALID_OPERATION, "immutable buffer")
         if buf.mapped:
             self._unmap(buf)       # GL 4.6 section 6.2: respecifying unmaps
-        self._allocate(buf, int(size), data)
+        if target == E.GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD:
+            self._allocate_pinned(buf, int(size), data)
+        else:
+            self._allocate(buf, int(size), data)
         buf.usage = usage
         # GL 4.6 table 6.3: BufferData's storage may be mapped either way and updated
         buf.storage_flags = E.GL_MAP_READ_BIT | E.GL_MAP_WRITE_BIT | E.GL_DYNAMIC_STORAGE_BIT
@@ -203,7 +228,10 @@ class BufferMixin:
               E.GL_INVALID_VALUE, "MAP_COHERENT_BIT without MAP_PERSISTENT_BIT")
         check(buf is not None, E.GL_INVALID_OPERATION)
         check(not buf.immutable, E.GL_INVALID_OPERATION)
-        self._allocate(buf, int(size), data)
+        if target == E.GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD:     # the client's memory, as BufferData (Mesa)
+            self._allocate_pinned(buf, int(size), data)
+        else:
+            self._allocate(buf, int(size), data)
         buf.immutable, buf.storage_flags = True, flags
 
     def glBufferSubData(self, target: int, offset: int, size: int, data) -> None:

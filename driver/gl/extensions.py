@@ -352,6 +352,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_debug_output", _ANY, _GL32, _N, _N, DONE),   # test_legacy_small_extensions.py
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py
+    # buffers over the client's pages: the kernel's GEM_USERPTR (test_pinned_memory.py)
+    _x("GL_AMD_pinned_memory", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, DONE),

@@ -17,7 +17,33 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["ClientMemory", "as_bytes", "pack_into", "pack_values"]
+__all__ = ["ClientBytes", "ClientMemory", "as_bytes", "client_address", "pack_into", "pack_values"]
+
+
+class ClientBytes(bytes):
+    """The bytes the C ABI copied from a client pointer, with that pointer's
+    ``address`` (glBufferData with AMD_pinned_memory's target uses the memory
+    itself, not the copy)."""
+
+    address: int = 0
+
+
+def client_address(data) -> int | None:
+    """The address of the client memory behind an input pointer argument: the C
+    ABI's pointer (``ClientBytes``), or a writable buffer of this process (a numpy
+    array, a bytearray, an mmap); None for immutable data (bytes, sequences)."""
+    if isinstance(data, ClientBytes):
+        return data.address
+    if isinstance(data, np.ndarray):
+        return data.ctypes.data if data.flags.c_contiguous and data.flags.writeable else None
+    try:
+        view = memoryview(data)
+    except TypeError:
+        return None
+    if view.readonly or not view.c_contiguous:
+        return None
+    import ctypes
+    return ctypes.addressof(ctypes.c_char.from_buffer(view.cast("B")))
 
 
 class ClientMemory:

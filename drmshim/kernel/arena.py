@@ -74,6 +74,11 @@ class Arena:
                 self._free_starts.pop(i)
             self.used_B -= size_B
 
+    @property
+    def address(self) -> int:
+        """The arena's address in this process (GEM_USERPTR remaps ranges of it)."""
+        return self.bytes.ctypes.data
+
     def view(self, start: int, size_B: int) -> memoryview:
         """A writable memoryview of ``[start, start + size_B)`` sharing the arena's memory."""
         return self._view[start:start + size_B]

@@ -38,6 +38,8 @@ class GEMObject:
         self.phys = arena.alloc(size_B)
         self._refs = 1
         self._lock = threading.Lock()
+        #: GEM_USERPTR: the process's pages this object shares (``userptr.UserPages``)
+        self.user_pages = None
 
     @property
     def mmap_offset(self) -> int:
@@ -60,6 +62,8 @@ class GEMObject:
             self._refs -= 1
             last = self._refs == 0
         if last:
+            if self.user_pages is not None:     # the user range keeps the final bytes in its own pages
+                self.user_pages.release()
             self.arena.free(self.phys, self.size_B)
 
     @property

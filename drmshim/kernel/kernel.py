@@ -30,8 +30,9 @@ from .scheduler import UserQueue
 from .submit import build_job
 from .syncobj import SyncState
 from .sync_ioctls import BLOCKING, SYNC_IOCTLS
-from .usercopy import (address_of, array_size, copy_from_user, copy_struct_from_user, copy_struct_to_user,
-                       copy_to_user, struct_from_bytes)
+from .usercopy import (address_of, array_size, check_user_range, copy_from_user, copy_struct_from_user,
+                       copy_struct_to_user, copy_to_user, struct_from_bytes)
+from .userptr import HOST_PAGE_B, UserPages
 from .vm import VM
 
 __all__ = ["Kernel", "set_gpu_factory", "DEVICE_PATH"]
@@ -366,6 +367,25 @@ class Kernel:
         gem.private_vm = None
         gem.flags &= ~uapi.DRM_ASAHI_GEM_VM_PRIVATE
 
+    def _gem_userptr(self, file, arg) -> None:
+        """A shared object whose pages are the caller's memory (``userptr.UserPages``)."""
+        check(arg.flags == 0, errno.EINVAL, "GEM_USERPTR flags must be zero")
+        check(arg.size > 0, errno.EINVAL, "zero-sized object")
+        check(arg.pointer % HOST_PAGE_B == 0 and arg.size % HOST_PAGE_B == 0, errno.EINVAL,
+              "GEM_USERPTR pointer and size must be whole host pages")
+        check_user_range(arg.pointer, arg.size, writing=True)
+        base = self.arena.address
+        check(arg.pointer + arg.size <= base or arg.pointer >= base + self.arena.size_B, errno.EFAULT,
+              "GEM_USERPTR of GPU memory (a mapping of GEM objects)")
+        gem = GEMObject(self.arena, page_align(arg.size), 0)
+        try:
+            gem.user_pages = UserPages(arg.pointer, arg.size, self.arena.address + gem.phys, gem.size_B,
+                                       f"shimgl-userptr-{gem.id}")
+        except BaseException:
+            gem.put()
+            raise
+        arg.handle = file.gems.add(gem)
+
     def _queue_counters(self, file, arg) -> None:
         check(arg.flags == 0, errno.EINVAL, "QUEUE_COUNTERS flags must be zero")
         queue = file.queue(arg.queue_id)
@@ -384,7 +404,7 @@ class Kernel:
             "ASAHI_GEM_MMAP_OFFSET": self._gem_mmap_offset, "ASAHI_GEM_BIND_OBJECT": self._gem_bind_object,
             "ASAHI_QUEUE_CREATE": self._queue_create, "ASAHI_QUEUE_DESTROY": self._queue_destroy,
             "ASAHI_SUBMIT": self._submit, "ASAHI_GEM_SHARE": self._gem_share,
-            "ASAHI_QUEUE_COUNTERS": self._queue_counters,
+            "ASAHI_QUEUE_COUNTERS": self._queue_counters, "ASAHI_GEM_USERPTR": self._gem_userptr,
         }
         return {f"DRM_IOCTL_{name}": (lambda method: lambda kernel, file, arg: method(file, arg))(method)
                 for name, method in table.items()}

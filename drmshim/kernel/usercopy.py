@@ -34,7 +34,7 @@ import uapi
 from .errors import errno, fail
 
 __all__ = ["copy_from_user", "copy_to_user", "copy_struct_from_user", "copy_struct_to_user", "struct_from_bytes",
-           "array_size", "address_of", "MAX_COPY_B"]
+           "array_size", "address_of", "check_user_range", "mapped_from", "MAX_COPY_B"]
 
 ffi = uapi.ffi
 
@@ -98,23 +98,51 @@ def _transfer(writing: bool, local, address: int, size_B: int) -> None:
     raise fail(errno.EFAULT, f"{kind} unmapped user memory at 0x{address:x}+{size_B}")
 
 
-def _fallback(writing: bool, local, address: int, size_B: int) -> None:
-    """The same check through /proc/self/maps, then a plain copy."""
+def _covered(address: int, size_B: int, keep, attempts: int = 1) -> bool:
+    """Whether the mappings of /proc/self/maps whose line ``keep(perms, line)``
+    accepts cover ``[address, address + size_B)``. The file is not read atomically:
+    while another thread maps or unmaps memory a line may be missed, so a range
+    found uncovered is looked at again, up to ``attempts`` reads."""
+    return any(_covered_once(address, size_B, keep) for _ in range(attempts))
+
+
+def _covered_once(address: int, size_B: int, keep) -> bool:
     end = address + size_B
-    need = "w" if writing else "r"
     with open("/proc/self/maps") as maps:
         runs = []
         for line in maps:
             span, perms = line.split()[:2]
             lo, hi = (int(x, 16) for x in span.split("-"))
-            if hi > address and lo < end and need in perms:
+            if hi > address and lo < end and keep(perms, line):
                 runs.append((lo, hi))
     covered = address
     for lo, hi in sorted(runs):
         if lo > covered:
             break
         covered = max(covered, hi)
-    if covered < end:
+    return covered >= end
+
+
+def check_user_range(address: int, size_B: int, writing: bool) -> None:
+    """EFAULT unless every byte of the user range is mapped readable (writable when
+    ``writing``); no size bound, nothing copied (GEM_USERPTR)."""
+    if address <= 0 or address + size_B > _ADDRESS_LIMIT:
+        raise fail(errno.EFAULT, f"user range 0x{address:x}+{size_B} is outside the address space")
+    need = "w" if writing else "r"
+    if not _covered(address, size_B, lambda perms, line: need in perms, attempts=3):
+        raise fail(errno.EFAULT, f"user range 0x{address:x}+{size_B} is not mapped")
+
+
+def mapped_from(address: int, size_B: int, tag: str) -> bool:
+    """Whether the range is mapped wholly by mappings whose maps line contains ``tag``
+    (a line is read with a space after it, so a tag may end in one)."""
+    return _covered(address, size_B, lambda perms, line: tag in line.rstrip("\n") + " ", attempts=3)
+
+
+def _fallback(writing: bool, local, address: int, size_B: int) -> None:
+    """The same check through /proc/self/maps, then a plain copy."""
+    need = "w" if writing else "r"
+    if not _covered(address, size_B, lambda perms, line: need in perms):
         raise fail(errno.EFAULT, f"user range 0x{address:x}+{size_B} is not mapped")
     if writing:
         ffi.memmove(ffi.cast("char *", address), ffi.buffer(local, size_B), size_B)

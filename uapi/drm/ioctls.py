@@ -97,6 +97,7 @@ IOCTLS: tuple[IoctlSpec, ...] = (
     # shimgl extensions
     _asahi("GEM_SHARE", "W", "drm_asahi_gem_share"),
     _asahi("QUEUE_COUNTERS", "W", "drm_asahi_get_queue_counters"),
+    _asahi("GEM_USERPTR", "WR", "drm_asahi_gem_userptr"),
 )
 
 BY_REQUEST: dict[int, IoctlSpec] = {spec.request: spec for spec in IOCTLS}

@@ -156,6 +156,7 @@ enum drm_asahi_ioctl_id {
 	/* shimgl extensions (Part 3) */
 	DRM_ASAHI_GEM_SHARE = 11,
 	DRM_ASAHI_QUEUE_COUNTERS = 12,
+	DRM_ASAHI_GEM_USERPTR = 13,
 };
 
 #define DRM_ASAHI_MAX_CLUSTERS 64
@@ -511,4 +512,18 @@ struct drm_asahi_get_queue_counters {
 	__u32 flags;
 	__u64 pointer;
 	__u64 size;
+};
+
+/* DRM_IOCTL_ASAHI_GEM_USERPTR: a shared GEM object whose pages are the
+ * process's memory [pointer, pointer + size) (i915's userptr): the CPU's
+ * accesses to that range and the GPU's to the object reach the same pages.
+ * pointer and size are multiples of the host page, size > 0, and the range must
+ * be mapped writable (else EFAULT). The object's size is size rounded up to the
+ * GPU page; handle is returned. When its last reference goes, the range keeps
+ * the object's final bytes in ordinary private memory. flags MBZ. */
+struct drm_asahi_gem_userptr {
+	__u64 pointer;
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
 };

@@ -68,6 +68,7 @@ def test_ioc_packs_direction_type_number_and_size():
 def test_extension_ioctls_are_appended_after_submit():
     assert drm.ioc_nr(uapi.DRM_IOCTL_ASAHI_GEM_SHARE) == 0x40 + 11
     assert drm.ioc_nr(uapi.DRM_IOCTL_ASAHI_QUEUE_COUNTERS) == 0x40 + 12
+    assert drm.ioc_nr(uapi.DRM_IOCTL_ASAHI_GEM_USERPTR) == 0x40 + 13
     assert len({spec.request for spec in drm.IOCTLS}) == len(drm.IOCTLS)
 
 
