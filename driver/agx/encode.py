@@ -241,7 +241,8 @@ def sampler_descriptor(s: SamplerState | None) -> tuple[bytes, bytes | None]:
                   lod_min=max(min(s.min_lod, 1000.0), -1000.0), lod_max=max(min(s.max_lod, 1000.0), -1000.0),
                   lod_bias=s.lod_bias,
                   # as Mesa's asahi: the next power of two of GL's TEXTURE_MAX_ANISOTROPY, at most 16
-                  max_anisotropy_log2=min(4, max(0, math.ceil(math.log2(max(1.0, s.max_anisotropy))))))
+                  max_anisotropy_log2=min(4, max(0, math.ceil(math.log2(max(1.0, s.max_anisotropy))))),
+                  reduction=P.Reduction(int(s.reduction_mode)))
     extra = None
     if bc == P.BorderColour.CUSTOM:
         words = [int(c) & 0xFFFFFFFF for c in border] if s.border_color_is_integer else \

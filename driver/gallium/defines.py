@@ -14,7 +14,7 @@ __all__ = [
     "PipeCompareFunc", "PipeFace", "PipeFlush", "PipeFormat", "PipeLogicOp",
     "PipeMap", "PipeMask", "PipePolygonMode", "PipePrim", "PipeQueryType", "PipeResetStatus",
     "PipeShaderType", "PipeStencilOp", "PipeSwizzle", "PipeTexFilter",
-    "PipeTexMipFilter", "PipeTexWrap", "PipeTextureTarget", "PipeUsage",
+    "PipeTexMipFilter", "PipeTexReductionMode", "PipeTexWrap", "PipeTextureTarget", "PipeUsage",
     "PIPE_TIMEOUT_INFINITE", "PIPE_MAX_COLOR_BUFS", "PIPE_MAX_ATTRIBS",
     "PIPE_MAX_VIEWPORTS", "PIPE_MAX_CLIP_PLANES",
 ]
@@ -172,6 +172,13 @@ class PipeTexMipFilter(enum.IntEnum):
     NEAREST = 0
     LINEAR = 1
     NONE = 2
+
+
+class PipeTexReductionMode(enum.IntEnum):
+    """pipe_tex_reduction_mode: how a filter combines its texels."""
+    WEIGHTED_AVERAGE = 0
+    MIN = 1
+    MAX = 2
 
 
 class PipeSwizzle(enum.IntEnum):

@@ -19,7 +19,7 @@ from driver.gallium.defines import (
     PipeBind, PipeBlendFactor, PipeBlendFunc, PipeCompareFunc, PipeFace,
     PipeFormat, PipeLogicOp, PipeMask, PipePolygonMode, PipePrim,
     PipeShaderType, PipeStencilOp, PipeSwizzle, PipeTexFilter,
-    PipeTexMipFilter, PipeTexWrap, PipeTextureTarget, PipeUsage,
+    PipeTexMipFilter, PipeTexReductionMode, PipeTexWrap, PipeTextureTarget, PipeUsage,
     PIPE_MAX_COLOR_BUFS,
 )
 
@@ -311,6 +311,7 @@ class SamplerState:
     max_lod: float = 1000.0
     border_color: tuple = (0.0, 0.0, 0.0, 0.0)
     border_color_is_integer: bool = False
+    reduction_mode: PipeTexReductionMode = PipeTexReductionMode.WEIGHTED_AVERAGE
 
 
 @dataclass(frozen=True)

@@ -853,9 +853,11 @@ class DrawMixin:
         mip = p.min_filter not in (E.GL_NEAREST, E.GL_LINEAR)
         stencil = info.kind == "stencil" or (info.kind == "depthstencil" and
                                              tex.depth_stencil_mode == E.GL_STENCIL_INDEX)
-        if (info.integer or stencil) and (p.mag_filter != E.GL_NEAREST or p.min_filter not in
-                                          (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):
-            return False            # GL 4.6 section 8.17: integer and stencil need NEAREST
+        if (info.integer or stencil) and p.reduction_mode == E.GL_WEIGHTED_AVERAGE_ARB and \
+                (p.mag_filter != E.GL_NEAREST or p.min_filter not in (E.GL_NEAREST, E.GL_NEAREST_MIPMAP_NEAREST)):
+            # GL 4.6 section 8.17: integer and stencil need NEAREST (ARB_texture_filter_minmax:
+            # unless MIN or MAX reduces them, which the texture unit does for every format)
+            return False
         faces = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else 1
         rows_are_layers = tex.target == E.GL_TEXTURE_1D_ARRAY      # its height counts layers
         top = max(base.width, 1 if rows_are_layers else base.height,

@@ -354,6 +354,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py
     # buffers over the client's pages: the kernel's GEM_USERPTR (test_pinned_memory.py)
     _x("GL_AMD_pinned_memory", _ANY, _GL32, _N, _N, DONE),
+    # TEXTURE_REDUCTION_MODE: the sampler descriptor's reduction (test_filter_minmax.py)
+    _x("GL_ARB_texture_filter_minmax", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_texture_filter_minmax", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, DONE),

@@ -288,6 +288,7 @@ class SamplerParams:
     max_anisotropy: float = 1.0
     srgb_decode: int = 0x8A49                 # EXT_texture_sRGB_decode: DECODE_EXT / SKIP_DECODE_EXT
     cube_map_seamless: bool = False           # ARB/AMD_seamless_cubemap_per_texture
+    reduction_mode: int = E.GL_WEIGHTED_AVERAGE_ARB     # ARB/EXT_texture_filter_minmax: or MIN, MAX
 
 
 @tracked(TEXTURES)

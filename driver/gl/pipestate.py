@@ -12,8 +12,8 @@ import functools
 from driver.gallium import (
     PIPE_MAX_COLOR_BUFS, BlendState, DepthStencilAlphaState, PipeBlendFactor as BF,
     PipeBlendFunc, PipeCompareFunc, PipeFace, PipeFormat, PipeLogicOp, PipePolygonMode,
-    PipeStencilOp, PipeSwizzle, PipeTexFilter, PipeTexMipFilter, PipeTexWrap, RasterizerState,
-    RtBlendState, SamplerState, SamplerView, ScissorState, StencilState, ViewportState,
+    PipeStencilOp, PipeSwizzle, PipeTexFilter, PipeTexMipFilter, PipeTexReductionMode, PipeTexWrap,
+    RasterizerState, RtBlendState, SamplerState, SamplerView, ScissorState, StencilState, ViewportState,
 )
 from driver.gl import enums as E
 from driver.gl.features.blend_advanced import advanced_equation_name
@@ -295,7 +295,12 @@ def sampler_state(params, target: int, seamless: bool) -> SamplerState:
         max_anisotropy=params.max_anisotropy,
         seamless_cube_map=seamless,
         lod_bias=params.lod_bias, min_lod=params.min_lod, max_lod=params.max_lod,
-        border_color=tuple(params.border_color))
+        border_color=tuple(params.border_color), reduction_mode=_REDUCTIONS[params.reduction_mode])
+
+
+#: TEXTURE_REDUCTION_MODE_ARB -> the pipe's reduction mode.
+_REDUCTIONS = {E.GL_WEIGHTED_AVERAGE_ARB: PipeTexReductionMode.WEIGHTED_AVERAGE, E.GL_MIN: PipeTexReductionMode.MIN,
+               E.GL_MAX: PipeTexReductionMode.MAX}
 
 
 def integer_border(samp: SamplerState, view_format) -> SamplerState:

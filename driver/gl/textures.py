@@ -298,9 +298,17 @@ class TextureMixin:
         elif pname == E.GL_TEXTURE_CUBE_MAP_SEAMLESS and self._seamless_per_texture(for_sampler):
             check_enum(int(v0), (E.GL_FALSE, E.GL_TRUE))
             params.cube_map_seamless = bool(v0)
+        elif pname == E.GL_TEXTURE_REDUCTION_MODE_ARB and self._filter_minmax():
+            check_enum(int(v0), (E.GL_WEIGHTED_AVERAGE_ARB, E.GL_MIN, E.GL_MAX))
+            params.reduction_mode = int(v0)
         else:
             return False
         return True
+
+    def _filter_minmax(self) -> bool:
+        """TEXTURE_REDUCTION_MODE_ARB/_EXT (one token) is a texture and sampler parameter."""
+        return self.api.has_extension("GL_ARB_texture_filter_minmax") or \
+            self.api.has_extension("GL_EXT_texture_filter_minmax")
 
     def _seamless_per_texture(self, for_sampler: bool) -> bool:
         """TEXTURE_CUBE_MAP_SEAMLESS as a texture parameter (ARB_ and AMD_seamless_cubemap_per_texture)
@@ -404,6 +412,8 @@ class TextureMixin:
         values[E.GL_TEXTURE_MAX_ANISOTROPY_EXT] = p.max_anisotropy
         if self._seamless_per_texture(False):
             values[E.GL_TEXTURE_CUBE_MAP_SEAMLESS] = int(p.cube_map_seamless)
+        if self._filter_minmax():
+            values[E.GL_TEXTURE_REDUCTION_MODE_ARB] = p.reduction_mode
         if self.api.has_extension("GL_APPLE_texture_max_level"):      # GLES 2.0: TEXTURE_MAX_LEVEL_APPLE
             values[E.GL_TEXTURE_MAX_LEVEL] = tex.max_level
         if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
@@ -1014,6 +1024,8 @@ class TextureMixin:
             values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
         if self._seamless_per_texture(True):
             values[E.GL_TEXTURE_CUBE_MAP_SEAMLESS] = int(p.cube_map_seamless)
+        if self._filter_minmax():
+            values[E.GL_TEXTURE_REDUCTION_MODE_ARB] = p.reduction_mode
         if self.api.has_extension("GL_ARB_texture_filter_anisotropic") or \
                 self.api.has_extension("GL_EXT_texture_filter_anisotropic"):
             values[E.GL_TEXTURE_MAX_ANISOTROPY] = p.max_anisotropy

@@ -22,7 +22,7 @@ __all__ = [
     # enumerations
     "VDMBlock", "CDMBlock", "CDMMode", "USCTag", "Primitive", "IndexSize", "CompareFunc",
     "StencilOp", "ProvokingVertex", "PolygonMode", "Filter", "MipFilter", "Wrap",
-    "BorderColour", "TextureTarget", "Tiling", "Swizzle", "ShadeModel",
+    "BorderColour", "Reduction", "TextureTarget", "Tiling", "Swizzle", "ShadeModel",
     "CoefficientSource", "VisibilityMode", "ZFormat",
     # packets and groups
     "VDM_PPP_STATE_UPDATE", "VDM_BARRIER", "VDM_STATE_UPDATE", "VDM_STATE_VERTEX_SHADER",
@@ -160,6 +160,13 @@ class Wrap(IntEnum):
     # GL_CLAMP of the compatibility profile (AGX's "clamp (GL)"): the coordinate is
     # clamped to [0, 1] first; linear taps beyond the image then take the border colour
     CLAMP_GL = 5
+
+
+class Reduction(IntEnum):
+    """How a filter combines its texels (ARB/EXT_texture_filter_minmax)."""
+    WEIGHTED_AVERAGE = 0
+    MIN = 1     # the component-wise minimum of the texels with non-zero weights
+    MAX = 2
 
 
 class BorderColour(IntEnum):
@@ -580,6 +587,8 @@ SAMPLER = Packet("SAMPLER", 4, [
     boolean("unnormalized_coords", 20, doc="coordinates in texels (rectangle textures)"),
     uint("max_anisotropy_log2", 21, 3, doc="anisotropic minification: up to 2**n bilinear/trilinear "
          "samples along the footprint's major axis (0: isotropic)"),
+    enumf("reduction", 24, 2, Reduction, doc="MIN/MAX: the component-wise minimum/maximum of the texels "
+          "the filter gives non-zero weights (integer formats filter too), instead of their weighted sum"),
     flt("lod_min", at(1), default=-1000.0),
     flt("lod_max", at(2), default=1000.0),
     flt("lod_bias", at(3)),

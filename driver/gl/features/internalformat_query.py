@@ -331,6 +331,10 @@ def _answer(ctx, res: _Resource, pname: int) -> list[int]:
         has = need is None or (ctx.api.version >= (3, 2) if need == "GL_ARB_geometry_shader4"
                                else _feature(ctx, need))
         return [_support(plain_texture and has)]
+    if pname == E.GL_TEXTURE_REDUCTION_MODE_ARB:
+        # ARB_texture_filter_minmax: MIN/MAX filter every sampled format (GL_TRUE/GL_FALSE, as Mesa)
+        return [int(plain_texture and t not in (E.GL_TEXTURE_BUFFER, E.GL_TEXTURE_2D_MULTISAMPLE,
+                                                E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY))]
     if pname == E.GL_TEXTURE_SHADOW:
         return [_support(plain_texture and res.depth and t in _SHADOW)]
     if pname == E.GL_TEXTURE_GATHER:
@@ -376,7 +380,8 @@ def _answer(ctx, res: _Resource, pname: int) -> list[int]:
     raise AssertionError(pname)        # PNAMES and this function name the same set
 
 
-#: Every pname of query2 (GL 4.6 table 22.5), SRGB_DECODE_ARB only with sRGB decode.
+#: Every pname of query2 (GL 4.6 table 22.5), SRGB_DECODE_ARB only with sRGB decode,
+#: TEXTURE_REDUCTION_MODE_ARB only with ARB_texture_filter_minmax.
 PNAMES = frozenset({
     E.GL_SAMPLES, E.GL_NUM_SAMPLE_COUNTS, E.GL_INTERNALFORMAT_SUPPORTED, E.GL_INTERNALFORMAT_PREFERRED,
     E.GL_INTERNALFORMAT_RED_SIZE, E.GL_INTERNALFORMAT_GREEN_SIZE, E.GL_INTERNALFORMAT_BLUE_SIZE,
@@ -399,6 +404,7 @@ PNAMES = frozenset({
     E.GL_SIMULTANEOUS_TEXTURE_AND_STENCIL_WRITE, E.GL_TEXTURE_COMPRESSED,
     E.GL_TEXTURE_COMPRESSED_BLOCK_WIDTH, E.GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT,
     E.GL_TEXTURE_COMPRESSED_BLOCK_SIZE, E.GL_CLEAR_BUFFER, E.GL_TEXTURE_VIEW, E.GL_VIEW_COMPATIBILITY_CLASS,
+    E.GL_TEXTURE_REDUCTION_MODE_ARB,
 })
 
 
@@ -408,6 +414,8 @@ def _query(ctx, target: int, internalformat: int, pname: int, bufSize: int, wide
         check_enum(target, TARGETS, f"bad target {target:#x}")
         names = PNAMES if (_feature(ctx, "GL_ARB_texture_sRGB_decode")
                            or _feature(ctx, "GL_EXT_texture_sRGB_decode")) else PNAMES - {_SRGB_DECODE_ARB}
+        if not _feature(ctx, "GL_ARB_texture_filter_minmax"):
+            names = names - {E.GL_TEXTURE_REDUCTION_MODE_ARB}
         check_enum(pname, names, f"bad pname {pname:#x}")
         check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
         out = _answer(ctx, _Resource(ctx, target, internalformat), pname)

@@ -128,6 +128,7 @@ class SamplerState:
     lod_max: float
     lod_bias: float
     max_anisotropy: int = 1     # samples along the footprint's major axis, at most (a power of two)
+    reduction: P.Reduction = P.Reduction.WEIGHTED_AVERAGE    # or the texels' MIN / MAX
 
 
 def _address_tables(lay: layout.Layout, fmt: layout.Format) -> dict:
@@ -211,7 +212,7 @@ def sampler_state(raw: bytes) -> SamplerState:
         enum_or(rec.border_colour, P.BorderColour.TRANSPARENT_BLACK),
         border_bits, rec.seamless_cube,
         rec.unnormalized_coords, float(rec.lod_min), float(rec.lod_max), float(rec.lod_bias),
-        1 << int(rec.max_anisotropy_log2))
+        1 << int(rec.max_anisotropy_log2), enum_or(rec.reduction, P.Reduction.WEIGHTED_AVERAGE))
 
 
 def read_texture(mem, va: int) -> TextureView:

@@ -8,8 +8,12 @@ quads), bias and clamps, mipmap selection, wrap modes, nearest/linear filtering
 from ``texels.fetch``; no Python loop runs per lane or per texel.
 
 Float computations use float32 like the hardware; integer formats are never
-filtered (linear filters act as nearest for them, as GL calls such textures
-incomplete).
+averaged (linear filters act as nearest for them, as GL calls such textures
+incomplete), but a sampler whose ``reduction`` is MIN or MAX (ARB_texture_filter_minmax)
+filters every format: the result is the component-wise minimum or maximum of the
+taps the filter gives a non-zero weight (both levels' taps for a linear mip filter,
+every sample's for anisotropic filtering, the comparison results for a shadow
+sampler), in the texels' own type.
 
 Formats of four 8-bit UNORM channels (RGBA8, BGRA8, ABGR8; not sRGB, which decodes
 before filtering) are filtered in the byte domain, as hardware filters unorm8 in
@@ -367,6 +371,7 @@ def sample_rows_2d(mem, view: TextureView, samp: SamplerState, s: np.ndarray, t:
     if (view.spatial_dims != 2 or view.is_cube or view.is_array or view.layers != 1 or view.lay.sample_count_sa != 1
             or view.ppb != 1 or not view.aligned or view.lay.tiling == "twiddled_compressed" or samp.unnormalized
             or samp.max_anisotropy > 1 or samp.min_filter != P.Filter.LINEAR or samp.mag_filter != P.Filter.LINEAR
+            or samp.reduction != P.Reduction.WEIGHTED_AVERAGE
             or any(w not in native._WRAP_CODE for w in samp.wraps[:2]) or not (lo <= hi)
             or not (abs(float(lo)) < 1 << 24 and abs(float(hi)) < 1 << 24)):
         return False
@@ -435,6 +440,7 @@ def _sample_anisotropic(mem, view: TextureView, samp: SamplerState, coords, *, b
         lam = np.log2(pmax / count).astype(F32)
     major = np.where((px >= py)[:, None], gx, gy).astype(np.float64)
     total = None
+    reduce = _REDUCE.get(samp.reduction)
     for k in range(int(count.max())):
         live = k < count
         t = np.where(live, (k + 0.5) / count - 0.5, 0.0)
@@ -443,6 +449,9 @@ def _sample_anisotropic(mem, view: TextureView, samp: SamplerState, coords, *, b
         part = _sample_view(mem, view, samp, moved.astype(F32), lod=lam, bias=bias, ddx=None, ddy=None,
                             compare=compare, offset=offset, gather_component=None, strategy=strategy,
                             cache=cache, out=None).astype(np.float64)
+        if reduce is not None:          # MIN/MAX: over the live samples (each already reduced)
+            total = part if total is None else np.where(live, reduce(total, part), total)
+            continue
         weighted = part * np.where(live, 1.0 / count, 0.0)
         total = weighted if total is None else total + weighted
     return total.astype(F32)
@@ -477,8 +486,10 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
     lam = _lod(view, samp, st, lod, bias, ddx, ddy, cube_info, dirs, n, st_cols)
     base, top = view.first_level, view.last_level
     mip = samp.mip_filter
-    mag_linear = samp.mag_filter == P.Filter.LINEAR and not is_int
-    min_linear = samp.min_filter == P.Filter.LINEAR and not is_int
+    reduce = None if gather_component is not None else _REDUCE.get(samp.reduction)
+    filters = not is_int or reduce is not None      # integer texels are reduced, never averaged
+    mag_linear = samp.mag_filter == P.Filter.LINEAR and filters
+    min_linear = samp.min_filter == P.Filter.LINEAR and filters
     c = F32(0.5) if (mag_linear and not min_linear and mip != P.MipFilter.NONE) else F32(0)
     lam_lo, lam_hi = lam.min(), lam.max()   # NaN if any lane is NaN
     mag = None if lam_lo > c else lam <= c  # None: no lane is magnified
@@ -495,9 +506,9 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
     frac = None
     if gather_component is None and not samp.unnormalized and mip != P.MipFilter.NONE:
         if mag is None:
-            mag = np.zeros(n, bool) if (mip == P.MipFilter.NEAREST or is_int) or \
+            mag = np.zeros(n, bool) if (mip == P.MipFilter.NEAREST or not filters) or \
                 not (np.floor(lam_lo) == np.floor(lam_hi) and np.isfinite(lam_hi)) else None
-        if mip == P.MipFilter.NEAREST or is_int:
+        if mip == P.MipFilter.NEAREST or not filters:
             d = base + np.ceil(lam + F32(0.5)).astype(np.intp) - 1
             level1 = np.where(mag | (lam <= 0.5), base, np.minimum(d, top))
         elif mag is None:
@@ -552,7 +563,8 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
 
     itype = _index_type(view, samp, st_cols, offs, lvl_lo)
     if (FAST_PATHS and lin is True and uniform and nd == 2 and view.layers == 1 and not view.is_cube and offs is None
-            and gather_component is None and compare is None and not samp.unnormalized and shift is not None
+            and gather_component is None and compare is None and reduce is None and not samp.unnormalized
+            and shift is not None
             and view.lay.tiling != "twiddled_compressed" and W.CLAMP_TO_BORDER not in samp.wraps[:2]
             and W.CLAMP_GL not in samp.wraps[:2]):
         # the common case (a 2D texture, linear filters, one level pair for every
@@ -672,6 +684,12 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
         return res
     if compare is not None and samp.compare_enable:
         ref = _ref(view, compare)
+        if reduce is not None:      # MIN/MAX of the comparison results (0 or 1), not of the depths
+            res = np.zeros((4, n), F32)
+            res[0] = _reduce_taps(reduce, [_compare(samp.compare_func, ref, table[0].take(col))[None]
+                                           for col in cols], weights, F32)[0]
+            res[3] = 1
+            return _swizzle(view, res)
         r = np.zeros(n, F32)
         for col, wt in zip(cols, weights):
             v = _compare(samp.compare_func, ref, table[0].take(col))
@@ -679,6 +697,8 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
         res = np.zeros((4, n), F32)
         res[0], res[3] = r, 1
         return _swizzle(view, res)
+    if reduce is not None:
+        return _swizzle(view, _reduce_taps(reduce, [table[:, col] for col in cols], weights, dtype))
     if dtype != np.float32 or all(w is None for w in weights):
         res = table[:, cols[0]]
         return _swizzle(view, res)
@@ -687,6 +707,27 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
     res = _weighted_sum(_byte_table(table, cache), cols, weights, n)   # the byte domain (see the module doc)
     res /= F32(255)
     return _swizzle(view, res)
+
+
+#: The reductions of ARB_texture_filter_minmax (None: the weighted average).
+_REDUCE = {P.Reduction.MIN: np.minimum, P.Reduction.MAX: np.maximum}
+
+
+def _reduce_taps(reduce, taps: list[np.ndarray], weights: list, dtype) -> np.ndarray:
+    """The component-wise ``reduce`` (np.minimum or np.maximum) of each lane's (4, n)
+    taps whose weight is not zero (a None weight: the tap counts). The filters give
+    every lane such a tap (a lane's weights sum to one)."""
+    out = have = None
+    for tap, wt in zip(taps, weights):
+        tap = tap.astype(dtype, copy=False)
+        n = tap.shape[1]
+        live = np.ones(n, bool) if wt is None else np.broadcast_to(np.asarray(wt) != 0, (n,))
+        if out is None:
+            out, have = tap.copy(), live.copy()
+            continue
+        out = np.where(live, np.where(have, reduce(out, tap), tap), out)   # a lane's first live tap: itself
+        have |= live
+    return out
 
 
 def _bilinear_2d(mem, view, samp, st_cols, levels, itype, shift, span_end, cache) -> np.ndarray:
