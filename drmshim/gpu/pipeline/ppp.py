@@ -93,6 +93,21 @@ def _window(position: np.ndarray, vp) -> np.ndarray:
     return out
 
 
+def _clip_window(out: np.ndarray, position, prims: np.ndarray, clip, vp, opts: dict):
+    """(window corners, ClippedPrims) of triangles: clipping, the viewport transform and
+    ``_representable``, in one C pass when no triangle is clipped or dropped (no user
+    clip distances). ``position``: the (V, 4) float64 positions, or a function giving
+    them (the general path needs them)."""
+    if clip is None:
+        fast = R.unclipped_window(out[0:4], prims, vp, R.MAX_WINDOW_COORD_PX, **opts)
+        if fast is not None:
+            clipped, window = fast
+            return window, clipped
+    position = position() if callable(position) else position
+    clipped = R.clip_triangles(position, prims, clip, **opts)
+    return _representable(_window(clipped.position, vp), clipped)
+
+
 def _representable(window: np.ndarray, clipped=None):
     """Drop the primitives a corner of which lands outside the rasteriser's
     fixed-point range (or on NaN): a viewport so large, or so broken, that the
@@ -188,12 +203,15 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         prims = prims[kept]
         if len(prims) == 0:
             return empty
-    position = _f32(out[0:4].T)
+    k = VERTS[topo]
+    filled = k == 3 and raster.polygon_mode_front == P.PolygonMode.FILL \
+        and raster.polygon_mode_back == P.PolygonMode.FILL
+    # (filled triangles read the positions only when some triangle is clipped)
+    position = (lambda: _f32(out[0:4].T)) if filled else _f32(out[0:4].T)
     first_user, n_user, psize_word, clip_words = _layout(ppp)
     clip = _f32(out[clip_words].T) if clip_words else None
     opts = dict(clip_z=bool(raster.depth_clip) and not raster.depth_clamp,
                 zero_to_one_depth=bool(raster.clip_zero_to_one))
-    k = VERTS[topo]
     offset = None
     if raster.depth_bias_enable and ppp.get("depth_bias") is not None:
         db = ppp["depth_bias"]
@@ -208,8 +226,7 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         setup, sub_tri, weights = _polygon_modes(window, clipped.weights, raster, offset, depth_format)
         src_prim = clipped.prim[sub_tri]
     elif k == 3:
-        clipped = R.clip_triangles(position, prims, clip, **opts)
-        window, clipped = _representable(_window(clipped.position, vp), clipped)
+        window, clipped = _clip_window(out, position, prims, clip, vp, opts)
         setup = R.setup_triangles(window, prim=np.arange(len(clipped.prim)),
                                   front_face="ccw" if raster.front_ccw else "cw",
                                   cull=("front_and_back" if raster.cull_front and raster.cull_back else
@@ -330,7 +347,7 @@ def process_draws(memory, items: list, width_px: int, height_px: int, depth_form
     owner = np.searchsorted(lane0, prims[:, 0], side="right") - 1          # each primitive's draw
     counts = np.bincount(owner, minlength=len(items))
     out = np.concatenate([b.outputs for _, b in items], axis=1)
-    position = _f32(out[0:4].T)
+    position = lambda: _f32(out[0:4].T)                 # (read only when some triangle is clipped)
     first_user, n_user, psize_word, clip_words = _layout(ppp)
     clip = _f32(out[clip_words].T) if clip_words else None
     opts = dict(clip_z=bool(raster.depth_clip) and not raster.depth_clamp,
@@ -342,8 +359,7 @@ def process_draws(memory, items: list, width_px: int, height_px: int, depth_form
         if raster.depth_bias_fixed24:       # (as process_draw)
             fmt = "unorm24"
             offset = (db.slope_scale, 2.0 * db.constant, db.clamp)
-    clipped = R.clip_triangles(position, prims, clip, **opts)
-    window, clipped = _representable(_window(clipped.position, vp), clipped)
+    window, clipped = _clip_window(out, position, prims, clip, vp, opts)
     if clipped.weights.strides[0] != 0:          # something clipped or dropped: draw by draw
         return [process_draw(memory, d, b, width_px, height_px, depth_format, n_cf) for d, b in items]
     setup = R.setup_triangles(window, prim=np.arange(len(clipped.prim)),
@@ -463,7 +479,9 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
     user0 = 2 if z_slot else 1
     slots_32 = header.slots_32
 
-    def corners(vertex_values: np.ndarray) -> np.ndarray:            # (lanes,) -> (T, 3)
+    def corners(vertex_values) -> np.ndarray:                        # (lanes,) -> (T, 3)
+        if isinstance(vertex_values, _Lazy):
+            vertex_values = vertex_values.get()
         if weights is None:
             return vertex_values[verts]
         return np.einsum("tcj,tj->tc", weights, vertex_values[verts])
@@ -477,7 +495,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
 
     def plane_of(cf: int, v: np.ndarray) -> None:
         if not defer:
-            planes[:, cf] = _plane(xw, yw, v)
+            planes[:, cf] = _plane(xw, yw, v.values() if isinstance(v, _Corners) else v)
             return
         pending_v.append(v)
         pending_cf.append(cf)
@@ -520,16 +538,43 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                 continue
             word = out[first_user + slot - user0] if first_user + slot - user0 < len(out) else np.zeros(out.shape[1], np.uint32)
             if half is None:
-                values = word.view(np.float32).astype(np.float64)
+                values = _Lazy(word) if b.shade_model != P.ShadeModel.FLAT else word.view(np.float32).astype(np.float64)
             else:
                 values = ((word >> (16 * half)) & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float64)
             if b.shade_model == P.ShadeModel.FLAT:
                 planes[:, cf, 2] = values[verts[:, provoking]]
             elif b.shade_model == P.ShadeModel.LINEAR:
-                plane_of(cf, corners(values))
+                plane_of(cf, _Corners(corners, values, None, word if half is None and weights is None else None))
             else:
-                plane_of(cf, corners(values) * inv_w)
-    if pending_v and not R.planes_c(xw, yw, pending_v, pending_cf, planes):
+                plane_of(cf, _Corners(corners, values, inv_w, word if half is None and weights is None else None))
+    if pending_v and not R.planes_c(xw, yw, pending_v, pending_cf, planes, verts=verts, inv_w=inv_w):
         for cf, v in zip(pending_cf, pending_v):         # (the specification of the C pass)
-            planes[:, cf] = _plane(xw, yw, v)
+            planes[:, cf] = _plane(xw, yw, v.values() if isinstance(v, _Corners) else v)
     return planes
+
+
+class _Lazy:
+    """A row of float32 vertex output words as float64 values, converted when asked."""
+
+    __slots__ = ("word",)
+
+    def __init__(self, word):
+        self.word = word
+
+    def get(self) -> np.ndarray:
+        return self.word.view(np.float32).astype(np.float64)
+
+
+class _Corners:
+    """A component's corner values, ``corners(values)`` (times ``inv_w`` when
+    perspective), made when asked (``values()``); ``word``: the vertex outputs' row of
+    its float32 bits, when the corners are the vertices' own (the C pass reads it)."""
+
+    __slots__ = ("corners", "vertex_values", "inv_w", "word")
+
+    def __init__(self, corners, vertex_values, inv_w, word):
+        self.corners, self.vertex_values, self.inv_w, self.word = corners, vertex_values, inv_w, word
+
+    def values(self) -> np.ndarray:
+        v = self.corners(self.vertex_values)
+        return v if self.inv_w is None else v * self.inv_w

@@ -18,7 +18,8 @@ Enumerations are ints or lower-case names (``constants``).
 """
 
 from .assembly import assemble, provoking_column
-from .clip import ClippedPrims, blend, clip_lines, clip_planes, clip_triangles, cull_points, vertex_distances
+from .clip import (ClippedPrims, blend, clip_lines, clip_planes, clip_triangles, cull_points, unclipped_window,
+                   vertex_distances)
 from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, MAX_WINDOW_COORD_PX, SAMPLE_POSITIONS_16THS,
                         STENCIL_OPS, SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
 from .native_geometry import planes as planes_c
@@ -33,7 +34,7 @@ from .tiler import TileLists, bin_triangles
 __all__ = [
     "assemble", "provoking_column",
     "ClippedPrims", "blend", "clip_lines", "clip_planes", "clip_triangles", "cull_points",
-    "vertex_distances",
+    "unclipped_window", "vertex_distances",
     "COMPARE_FUNCS", "CULL_MODES", "FRONT_FACES", "MAX_WINDOW_COORD_PX", "SAMPLE_POSITIONS_16THS", "STENCIL_OPS",
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",

@@ -54,9 +54,40 @@ def assemble(topology_: int | str, count: int | None = None, *, indices: np.ndar
     else:
         stream = np.asarray(indices).astype(np.int64, copy=False).ravel()
         restart_mask = None if restart_index is None else stream == restart_index
+        if restart_mask is not None:
+            markers = int(np.count_nonzero(restart_mask))
+            if markers and restart_mask[len(stream) - markers:].all():
+                stream = stream[:len(stream) - markers]          # trailing markers end only empty runs
+                markers = 0
+            if not markers:
+                restart_mask = None
+    name = Primitive(topo).name.lower()
+    if restart_mask is None and _in_stream_order(name, provoking_last):
+        # one run of a list topology whose primitives are consecutive stream entries
+        k = VERTS_PER_PRIM[topo]
+        return np.ascontiguousarray(stream[:len(stream) - len(stream) % k].reshape(-1, k), dtype=np.int64)
     starts, lengths = topology.run_bounds(len(stream), restart_mask)
-    pos = topology.assemble(Primitive(topo).name.lower(), starts, lengths, provoking_last)
+    pos = topology.assemble(name, starts, lengths, provoking_last)
     return np.ascontiguousarray(stream[pos], dtype=np.int64)
+
+
+_STREAM_ORDER: dict = {}
+
+
+def _in_stream_order(name: str, provoking_last: bool) -> bool:
+    """Whether ``topology.assemble`` makes primitive i of one run the stream entries
+    k*i .. k*i + k-1 in order (points, lines, triangles, either provoking vertex):
+    checked once on two primitives' worth of stream."""
+    key = (name, provoking_last)
+    if key not in _STREAM_ORDER:
+        k = topology.TOPOLOGIES[name].vertices
+        ok = k > 0
+        if ok:
+            for n in (2 * k, 2 * k + 1):
+                pos = topology.assemble(name, np.array([0]), np.array([n]), provoking_last)
+                ok &= pos.shape == (2, k) and np.array_equal(pos, np.arange(2 * k).reshape(2, k))
+        _STREAM_ORDER[key] = bool(ok)
+    return _STREAM_ORDER[key]
 
 
 def provoking_column(provoking_last: bool, verts_per_prim: int) -> int:

@@ -37,6 +37,10 @@ import numpy as np
 
 from .assembly import _expand
 from .native_geometry import clip_codes as clip_codes_c
+from .native_geometry import window_triangles as window_triangles_c
+
+#: The guard band's default half-width in NDC (module doc).
+GUARD_BAND_NDC = 8.0
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class ClippedPrims:
         return len(self.prim)
 
 
-def clip_planes(*, guard_band_ndc: float = 8.0, clip_z: bool = True,
+def clip_planes(*, guard_band_ndc: float = GUARD_BAND_NDC, clip_z: bool = True,
                 zero_to_one_depth: bool = False) -> np.ndarray:
     """(P, 4) float64 plane vectors: distance of clip position p is ``p @ plane``."""
     g = float(guard_band_ndc)
@@ -73,7 +77,7 @@ def clip_planes(*, guard_band_ndc: float = 8.0, clip_z: bool = True,
 
 
 def vertex_distances(position: np.ndarray, clip_distance: np.ndarray | None = None, *,
-                     guard_band_ndc: float = 8.0, clip_z: bool = True,
+                     guard_band_ndc: float = GUARD_BAND_NDC, clip_z: bool = True,
                      zero_to_one_depth: bool = False) -> np.ndarray:
     """(V, P + D) float64 signed distances of every vertex to every clip plane, in
     the order of ``clip_planes`` (same options), then the user clip distances.
@@ -100,7 +104,7 @@ def outcodes(dist: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(bits, axis=1)
 
 
-def _codes(pos: np.ndarray, clip_distance, *, guard_band_ndc: float = 8.0, clip_z: bool = True,
+def _codes(pos: np.ndarray, clip_distance, *, guard_band_ndc: float = GUARD_BAND_NDC, clip_z: bool = True,
            zero_to_one_depth: bool = False) -> np.ndarray:
     """``outcodes(vertex_distances(...))``: in C when the kernel takes it."""
     got = clip_codes_c(pos, clip_distance, guard_band_ndc, clip_z, zero_to_one_depth)
@@ -268,3 +272,21 @@ def blend(values: np.ndarray, prim_vertices: np.ndarray, clipped: ClippedPrims) 
     for j in range(1, k):
         out = out + w[:, :, j] * src[:, None, j]
     return out
+
+
+def unclipped_window(position_words: np.ndarray, triangles: np.ndarray, viewport, max_coord_px: float, *,
+                     guard_band_ndc: float = GUARD_BAND_NDC, clip_z: bool = True,
+                     zero_to_one_depth: bool = False) -> tuple[ClippedPrims, np.ndarray] | None:
+    """``clip_triangles`` and the viewport transform in one C pass when nothing is
+    clipped: ``position_words`` (4, V) uint32 float32 bits of the clip positions,
+    ``triangles`` (T, 3). Returns (the identity ``ClippedPrims`` clip_triangles
+    gives then, without positions; the (T, 3, 4) window corners), or None when some
+    corner needs clipping or lies beyond ``max_coord_px`` (or the kernel does not
+    take the call): the caller runs the general path. ``viewport``: a record with
+    translate_x/y/z and scale_x/y/z, or None (NDC is the window)."""
+    win = window_triangles_c(position_words, triangles, viewport, guard_band_ndc, clip_z, zero_to_one_depth,
+                             max_coord_px)
+    if win is None:
+        return None
+    t = len(win)
+    return ClippedPrims(np.arange(t), np.broadcast_to(np.eye(3), (t, 3, 3)), None), win

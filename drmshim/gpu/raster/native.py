@@ -59,6 +59,7 @@ _SOURCE = r"""
 
 #define SUBPIXEL_BITS %(bits)d
 #define MAX_SAMPLES 16
+#define PREFETCH 16
 
 static inline int64_t floor_div(int64_t n, int64_t d) {       /* numpy's // on int64 */
     int64_t q = n / d;
@@ -123,6 +124,11 @@ long span_fragments(long P, const int64_t *a, const int64_t *b, const int64_t *c
     return n;
 }
 
+static inline int64_t block_div(int64_t v, long B) {    /* floor(v / B); a shift for powers of two */
+    if ((B & (B - 1)) == 0) return v >> __builtin_ctzl((unsigned long)B);
+    return floor_div(v, B);
+}
+
 /* (triangle, block) pairs of setup rows rows[t] whose pixel bounding boxes are
    bx0..bx1 x by0..by1 (exclusive ends), on the B-pixel grid from (rx0, ry0), in
    triangle order then row-major blocks; rejected pairs left out. ea/eb/ec/bias:
@@ -142,8 +148,8 @@ long block_pairs(long T, const int64_t *rows, const int64_t *bx0, const int64_t 
             tb[i] = eb[3 * r + i];
             tc[i] = ec[3 * r + i] - bias[3 * r + i];
         }
-        const int64_t gx0 = floor_div(bx0[t] - rx0, B), gy0 = floor_div(by0[t] - ry0, B);
-        const int64_t gx1 = floor_div(bx1[t] - 1 - rx0, B), gy1 = floor_div(by1[t] - 1 - ry0, B);
+        const int64_t gx0 = block_div(bx0[t] - rx0, B), gy0 = block_div(by0[t] - ry0, B);
+        const int64_t gx1 = block_div(bx1[t] - 1 - rx0, B), gy1 = block_div(by1[t] - 1 - ry0, B);
         for (int64_t j = gy0; j <= gy1; j++) {
             int64_t y0 = ry0 + j * B, y1 = y0 + B;
             y0 = y0 > by0[t] ? y0 : by0[t];
@@ -269,6 +275,11 @@ long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int
     if (bad) return -1;
     for (long j = lo; j < hi; j++) {
         const long f = order ? (long)order[j] : j;
+        if (j + PREFETCH < hi) {        /* the samples a later fragment touches: scattered over the buffers */
+            const long g = order ? (long)order[j + PREFETCH] : j + PREFETCH;
+            __builtin_prefetch(depth + base[g], 1);
+            if (owner) __builtin_prefetch(owner + obase[g], 1);
+        }
         const uint8_t c = cov[f];
         uint8_t p = 0;
         for (int s = 0; s < S; s++) {

@@ -35,7 +35,8 @@ from uapi.native_kernels import Kernels
 
 from .constants import MAX_WINDOW_COORD_PX, SUBPIXEL_BITS
 
-__all__ = ["KERNELS", "bin_triangles_c", "block_layers", "clip_codes", "planes", "setup_triangles_c"]
+__all__ = ["KERNELS", "bin_triangles_c", "block_layers", "clip_codes", "planes", "setup_triangles_c",
+           "window_triangles"]
 
 _CDEF = """
 long clip_codes(long V, const double *pos, double g, int clip_z, int zero_to_one, long D, const double *cd,
@@ -44,14 +45,17 @@ long setup_tris(long T, const double *win, double maxc, int front_ccw, int cull,
                 int64_t *sel, int64_t *xfx, int64_t *yfx, int64_t *ea, int64_t *eb, int64_t *ec, int64_t *bias,
                 int64_t *area2, uint8_t *front, double *z, double *invw, double *dzdx, double *dzdy, int64_t *bbox,
                 double *xy);
-void planes(long T, const double *xw, const double *yw, long C, const double *vals, const int64_t *cf, long ncf,
-            float *out);
+void planes(long T, const double *xw, const double *yw, long C, const int32_t *kind, const uint32_t **words,
+            const int64_t *verts, const double *invw, const double *vals, const int64_t *cf, long ncf, float *out);
 long bin_count(long first, long n, const int64_t *bbox, const int64_t *ea, const int64_t *eb, const int64_t *ec,
                long W, long H, long s, int exact, int64_t *per_row);
 void bin_fill(long first, long end, const int64_t *bbox, const int64_t *ea, const int64_t *eb, const int64_t *ec,
               long W, long H, long s, int exact, long tiles_x, long ntiles, int64_t *offsets, int64_t *rows);
 long block_layers(long P, const int64_t *gx, const int64_t *gy, long grid_w, long nblk, const uint8_t *whole,
                   int64_t *count, int64_t *layer, int64_t *order);
+long window_triangles(long T, const uint32_t *words, long stride, long V, const int64_t *tris, double g, int clip_z,
+                      int zero_to_one, int has_vp, double tx, double ty, double tz, double sx, double sy, double sz,
+                      double maxc, double *win);
 """
 
 _SOURCE = r"""
@@ -173,16 +177,30 @@ long setup_tris(long T, const double *win, double maxc, int front_ccw, int cull,
 }
 
 /* ppp._plane for C components: out[t, cf[i], :] = (a, b, c) of the plane through
-   (xw[t, k], yw[t, k], vals[i, t, k]), k = 0..2, rounded to float32. */
-void planes(long T, const double *xw, const double *yw, long C, const double *vals, const int64_t *cf, long ncf,
-            float *out) {
+   (xw[t, k], yw[t, k], v[k]), k = 0..2, rounded to float32, where v is component
+   i's corner values: kind 2 (or any other): vals[(j * T + t) * 3 + k], j its rank
+   among those; kind 0: the float32 words[i][verts[t, k]] times invw[t, k]; kind 1:
+   the words alone (ppp: a perspective or linear varying's corners). */
+void planes(long T, const double *xw, const double *yw, long C, const int32_t *kind, const uint32_t **words,
+            const int64_t *verts, const double *invw, const double *vals, const int64_t *cf, long ncf, float *out) {
     for (long t = 0; t < T; t++) {
         const double x0 = xw[3 * t], y0 = yw[3 * t];
         const double dx1 = xw[3 * t + 1] - x0, dx2 = xw[3 * t + 2] - x0;
         const double dy1 = yw[3 * t + 1] - y0, dy2 = yw[3 * t + 2] - y0;
         const double det = dx1 * dy2 - dx2 * dy1;
+        long j = 0;
         for (long i = 0; i < C; i++) {
-            const double *v = vals + (i * T + t) * 3;
+            double v[3];
+            if (kind[i] == 0 || kind[i] == 1) {
+                for (int k = 0; k < 3; k++) {
+                    float f;
+                    memcpy(&f, &words[i][verts[3 * t + k]], 4);
+                    v[k] = kind[i] == 0 ? (double)f * invw[3 * t + k] : (double)f;
+                }
+            } else {
+                const double *src = vals + (j++ * T + t) * 3;
+                v[0] = src[0]; v[1] = src[1]; v[2] = src[2];
+            }
             const double dv1 = v[1] - v[0], dv2 = v[2] - v[0];
             const double a = det != 0 ? (dv1 * dy2 - dv2 * dy1) / det : 0.0;
             const double b = det != 0 ? (dx1 * dv2 - dx2 * dv1) / det : 0.0;
@@ -197,11 +215,16 @@ void planes(long T, const double *xw, const double *yw, long C, const double *va
 
 /* The tile range of row r's bounding box and, with exact, whether tile (tx, ty)
    is not wholly outside one of its edges (tiler.bin_triangles). */
+static inline int64_t tile_div(int64_t v, long s) {     /* floor(v / s); a shift for powers of two */
+    if ((s & (s - 1)) == 0) return v >> __builtin_ctzl((unsigned long)s);
+    return floor_div(v, s);
+}
+
 static inline void tile_range(const int64_t *bb, long W, long H, long s, int64_t *tx0, int64_t *ty0, int64_t *ntx,
                               int64_t *nty) {
-    *tx0 = floor_div(clip64(bb[0], 0, W), s);
-    *ty0 = floor_div(clip64(bb[1], 0, H), s);
-    const int64_t tx1 = floor_div(clip64(bb[2], 0, W) + s - 1, s), ty1 = floor_div(clip64(bb[3], 0, H) + s - 1, s);
+    *tx0 = tile_div(clip64(bb[0], 0, W), s);
+    *ty0 = tile_div(clip64(bb[1], 0, H), s);
+    const int64_t tx1 = tile_div(clip64(bb[2], 0, W) + s - 1, s), ty1 = tile_div(clip64(bb[3], 0, H) + s - 1, s);
     *ntx = tx1 - *tx0 > 0 ? tx1 - *tx0 : 0;
     *nty = ty1 - *ty0 > 0 ? ty1 - *ty0 : 0;
 }
@@ -284,6 +307,44 @@ long block_layers(long P, const int64_t *gx, const int64_t *gy, long grid_w, lon
     free(start);
     return nlayers;
 }
+
+static inline double f32_of(uint32_t bits) { float f; memcpy(&f, &bits, 4); return (double)f; }
+
+/* The PPP's triangles when nothing is clipped: vertex v's clip position is the
+   float32 words words[v], words[stride + v], words[2 stride + v], words[3 stride + v];
+   triangle t's corners are tris[3t..3t+2]. Writes win (T, 3, 4): x_px, y_px, z,
+   1/w as ppp._window computes them (viewport or not), and returns 0, when every
+   corner's clip code is 0 (clip_codes' planes, no user distances) and its window x,
+   y are within +-maxc; else returns 1 (the caller runs the general path). */
+long window_triangles(long T, const uint32_t *words, long stride, long V, const int64_t *tris, double g, int clip_z,
+                      int zero_to_one, int has_vp, double tx, double ty, double tz, double sx, double sy, double sz,
+                      double maxc, double *win) {
+    for (long i = 0; i < 3 * T; i++) {
+        const int64_t v = tris[i];
+        if (v < 0 || v >= V) return 1;
+        const double x = f32_of(words[v]), y = f32_of(words[stride + v]);
+        const double z = f32_of(words[2 * stride + v]), w = f32_of(words[3 * stride + v]);
+        const double gw = g * w;
+        double d[6] = {gw + x, gw - x, gw + y, gw - y, zero_to_one ? z : z + w, w - z};
+        const int np = clip_z ? 6 : 4;
+        for (int p = 0; p < np; p++)
+            if (d[p] < 0 || d[p] != d[p]) return 1;
+        const double inv_w = 1.0 / w;
+        double *o = win + 4 * i;
+        if (has_vp) {
+            o[0] = tx + sx * x * inv_w;
+            o[1] = ty + sy * y * inv_w;
+            o[2] = tz + sz * z * inv_w;
+        } else {
+            o[0] = x * inv_w;
+            o[1] = y * inv_w;
+            o[2] = z * inv_w;
+        }
+        o[3] = inv_w;
+        if (!(fabs(o[0]) < maxc) || !(fabs(o[1]) < maxc)) return 1;
+    }
+    return 0;
+}
 """ % {"bits": SUBPIXEL_BITS}
 
 KERNELS = Kernels(_SOURCE, _CDEF)
@@ -338,20 +399,53 @@ def setup_triangles_c(win: np.ndarray, front_ccw: bool, cull: int, always_front:
     return {k: v[:n] for k, v in out.items()}
 
 
-def planes(xw: np.ndarray, yw: np.ndarray, values: list, cfs: list, out: np.ndarray) -> bool:
+def planes(xw: np.ndarray, yw: np.ndarray, values: list, cfs: list, out: np.ndarray, *, verts=None,
+           inv_w=None) -> bool:
     """``out[:, cf] = _plane(xw, yw, v)`` for every (v, cf) of ``values``/``cfs`` in
-    one C pass (``out`` (T, n_cf, 3) float32, C-contiguous). False: nothing done."""
+    one C pass (``out`` (T, n_cf, 3) float32, C-contiguous). A value is a (T, 3)
+    array of corner values, or an object with ``values()`` giving them and
+    ``word``, ``inv_w``: when ``word`` (the (V,) uint32 float32 bits of every vertex)
+    is not None the pass reads the corners ``word[verts]`` itself, times ``inv_w``
+    ((T, 3), the object's) unless that is None. False: nothing done."""
     if not KERNELS.usable() or not out.flags.c_contiguous or out.dtype != np.float32 or not values:
         return False
     T = out.shape[0]
     xw, yw = _c(xw, np.float64), _c(yw, np.float64)
-    vals = np.empty((len(values), T, 3))
-    for i, v in enumerate(values):
+    kinds, words, arrays = [], [], []
+    keep = []
+    for v in values:
+        word = getattr(v, "word", None)
+        if word is not None and verts is not None and word.dtype == np.uint32 and word.ndim == 1 \
+                and (v.inv_w is None or v.inv_w is inv_w):
+            word = _c(word, np.uint32)
+            keep.append(word)
+            kinds.append(1 if v.inv_w is None else 0)
+            words.append(word)
+        else:
+            kinds.append(2)
+            words.append(None)
+            arrays.append(v.values() if hasattr(v, "values") else v)
+    ffi, p = KERNELS.ffi, KERNELS.ptr
+    vi = None
+    if any(k != 2 for k in kinds):
+        vi = _c(verts, np.int64)
+        if vi.shape != (T, 3) or (T and (int(vi.min()) < 0 or int(vi.max()) >= min(len(w) for w in keep))):
+            return False
+        if any(k == 0 for k in kinds):
+            inv_w = _c(inv_w, np.float64)
+            if inv_w.shape != (T, 3):
+                return False
+    vals = np.empty((len(arrays), T, 3))
+    for i, v in enumerate(arrays):
         vals[i] = v
     cf = np.asarray(cfs, np.int64)
-    p = KERNELS.ptr
-    KERNELS.lib.planes(T, p(xw, _F64), p(yw, _F64), len(values), p(vals, _F64), p(cf, _I64), out.shape[1],
-                       p(out, "float *"))
+    kind = np.asarray(kinds, np.int32)
+    wptrs = ffi.new("const uint32_t *[]", [ffi.NULL if w is None else p(w, "uint32_t *") for w in words])
+    KERNELS.lib.planes(T, p(xw, _F64), p(yw, _F64), len(values), p(kind, "int32_t *"), wptrs,
+                       ffi.NULL if vi is None else p(vi, _I64),
+                       ffi.NULL if not any(k == 0 for k in kinds) else p(inv_w, _F64), p(vals, _F64), p(cf, _I64),
+                       out.shape[1], p(out, "float *"))
+    del keep
     return True
 
 
@@ -396,3 +490,25 @@ def block_layers(gx: np.ndarray, gy: np.ndarray, grid_w: int, nblk: int, whole: 
     if nl < 0:
         return None
     return layer, int(nl), order
+
+
+def window_triangles(words: np.ndarray, tris: np.ndarray, vp, guard_band_ndc: float, clip_z: bool,
+                     zero_to_one_depth: bool, max_coord: float) -> np.ndarray | None:
+    """The window corners (T, 3, 4) float64 of triangles ``tris`` (T, 3) whose vertex
+    positions are the float32 bits ``words`` (4, V) uint32, when no corner needs
+    clipping (guard band and z planes) or lies outside +-``max_coord`` px; None
+    otherwise (or when the kernel does not take the call): the general path runs.
+    ``vp``: the viewport record (translate_*, scale_*) or None."""
+    if not KERNELS.usable() or words.dtype != np.uint32 or words.ndim != 2 or words.shape[0] < 4 \
+            or words.strides[1] != 4 or words.strides[0] % 4:
+        return None
+    tris = _c(tris, np.int64)
+    T, V = len(tris), words.shape[1]
+    win = np.empty((T, 3, 4))
+    t = (0.0,) * 6 if vp is None else (vp.translate_x, vp.translate_y, vp.translate_z, vp.scale_x, vp.scale_y,
+                                       vp.scale_z)
+    p = KERNELS.ptr
+    rc = KERNELS.lib.window_triangles(T, p(words, "uint32_t *"), words.strides[0] // 4, V, p(tris, _I64),
+                                      float(guard_band_ndc), int(bool(clip_z)), int(bool(zero_to_one_depth)),
+                                      int(vp is not None), *(float(v) for v in t), float(max_coord), p(win, _F64))
+    return None if rc else win

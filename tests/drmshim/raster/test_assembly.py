@@ -79,3 +79,20 @@ def test_enum_by_int_and_errors():
         assemble("quads", 4)
     with pytest.raises(ValueError):
         assemble("points")
+
+
+@pytest.mark.parametrize("topo", ["points", "lines", "triangles", "line_strip", "triangle_strip", "triangle_fan"])
+@pytest.mark.parametrize("last", [False, True])
+def test_one_run_equals_the_general_assembly(topo, last):
+    """A stream of one run, with or without trailing restart markers (lists take a
+    reshape), gives the primitives of uapi.topology's run machinery."""
+    from uapi import topology
+    rng = np.random.default_rng(4)
+    for n in (0, 1, 2, 3, 7, 300, 301):
+        stream = rng.integers(0, 1000, n)
+        pos = topology.assemble(topo, np.array([0]), np.array([n]), last)
+        want = stream[pos] if n else np.zeros((0, assemble(topo, 0).shape[1]), np.int64)
+        for tail in (0, 1, 2):
+            got = assemble(topo, indices=np.append(stream, [-1] * tail), restart_index=-1, provoking_last=last)
+            assert got.dtype == np.int64 and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)

@@ -162,3 +162,76 @@ def test_rasterize_layers_are_the_numpy_specification(samples):
         want, got = _both(lambda: rasterize(setup, rect, samples, block_px=block))
         _same_arrays(want, got, ("tri", "x", "y", "coverage", "z", "layer_offsets"))
         assert len(got) > 1000 and len(got.layer_offsets) > 3
+
+
+class _Viewport:
+    translate_x, translate_y, translate_z = 512.25, 300.5, 0.5
+    scale_x, scale_y, scale_z = 512.25, -300.5, 0.5
+
+
+@pytest.mark.parametrize("vp", [None, _Viewport()])
+@pytest.mark.parametrize("options", [dict(), dict(clip_z=False), dict(zero_to_one_depth=True)])
+def test_unclipped_window_is_clipping_and_the_viewport(vp, options):
+    """The one-pass window of unclipped triangles (``unclipped_window``) equals the
+    general path (clip_triangles, ppp._window, ppp._representable) bit for bit, and
+    refuses exactly the calls where some triangle is clipped, dropped or cut."""
+    from drmshim.gpu.raster import MAX_WINDOW_COORD_PX, unclipped_window
+    rng = np.random.default_rng(21)
+    taken = refused = 0
+    for trial in range(40):
+        V = 300
+        pos = np.empty((V, 4), np.float32)
+        pos[:, :2] = rng.uniform(-1, 1, (V, 2))
+        pos[:, 2] = rng.uniform(0, 0.4, V)                     # inside every z plane (|z| < w)
+        pos[:, 3] = rng.uniform(0.5, 2, V)
+        if trial % 4 == 1:
+            pos[rng.integers(0, V), rng.integers(0, 4)] = (np.nan, 3.0, -9.0, 1e-30)[trial % 3]
+        if trial % 4 == 2:
+            pos[rng.integers(0, V), 2] = 1.7                    # beyond the far plane
+        if trial % 8 == 3:
+            pos[rng.integers(0, V), 0] = 5e3 if vp is not None else 1.5e5   # off the fixed-point range
+        words = np.ascontiguousarray(pos.T).view(np.uint32)       # (4, V), as the vertex outputs' rows
+        tris = rng.integers(0, V, (200, 3))
+        got = unclipped_window(words, tris, vp, MAX_WINDOW_COORD_PX, **options)
+        general = clip_triangles(pos.astype(np.float64), tris, None, **options)
+        window, clipped = ppp._representable(ppp._window(general.position, vp), general)
+        simple = clipped.weights.strides[0] == 0 and len(clipped.prim) == len(tris)
+        if got is None:
+            refused += 1
+            assert not simple or geometry.KERNELS.enabled is False
+            continue
+        taken += 1
+        assert simple
+        c, win = got
+        np.testing.assert_array_equal(c.prim, clipped.prim)
+        assert win.dtype == window.dtype and win.shape == window.shape
+        np.testing.assert_array_equal(win, window)
+    assert taken > 10 and refused > 5
+
+
+def test_planes_read_vertex_words_as_the_pipeline_does():
+    """Components given as the vertex outputs' float32 words (ppp's varyings: the C
+    pass gathers word[verts], times 1/w when perspective) give ppp's numpy planes."""
+    rng = np.random.default_rng(8)
+    T, V, n_cf = 500, 900, 5
+    xw, yw = rng.uniform(-10, 300, (2, T, 3))
+    inv_w = rng.uniform(0.2, 3, (T, 3))
+    verts = rng.integers(0, V, (T, 3))
+    words = [rng.uniform(-4, 4, V).astype(np.float32).view(np.uint32) for _ in range(2)]
+    words[1][::7] = np.float32(np.inf).view(np.uint32)
+
+    def corners(values):
+        return (values.get() if isinstance(values, ppp._Lazy) else values)[verts]
+    comps = [ppp._Corners(corners, ppp._Lazy(words[0]), inv_w, words[0]),
+             ppp._Corners(corners, ppp._Lazy(words[1]), None, words[1]),
+             inv_w,
+             ppp._Corners(corners, ppp._Lazy(words[1]), inv_w, None)]          # (no word: values())
+    cfs = [4, 0, 2, 1]
+    want = np.zeros((T, n_cf, 3), np.float32)
+    with np.errstate(invalid="ignore"):
+        for cf, v in zip(cfs, comps):
+            want[:, cf] = ppp._plane(xw, yw, v.values() if isinstance(v, ppp._Corners) else v)
+    got = np.zeros((T, n_cf, 3), np.float32)
+    assert geometry.planes(xw, yw, comps, cfs, got, verts=verts, inv_w=inv_w)
+    np.testing.assert_array_equal(got, want)
+    assert np.isnan(got[:, 0]).any() and not got[:, 3].any()
