@@ -249,6 +249,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_sync", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_float", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ATI_texture_float", _ANY, _GL32, _N, _N, DONE),      # ARB_texture_float's values (test_ati_texture_float.py)
     _x("GL_ARB_texture_multisample", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_core_extensions.py
     _x("GL_ARB_texture_rectangle", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_rg", _ANY, _GL32, _N, _N, DONE),
@@ -428,6 +429,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_norm16", _N, _N, _N, _ES31, DONE),
     _x("GL_EXT_render_snorm", _N, _N, _N, _ES31, DONE),      # test_es_render_snorm.py
     _x("GL_EXT_texture_sRGB", _ANY, _GL32, _N, _N, DONE),
+    # SR8_EXT / SRG8_EXT (formats.py; test_srgb_r8_rg8.py)
+    _x("GL_EXT_texture_sRGB_R8", _ANY, _GL32, _N, _ES3, DONE),
+    _x("GL_EXT_texture_sRGB_RG8", _ANY, _GL32, _N, _ES3, DONE),
     _x("GL_EXT_texture_sRGB_decode", _ANY, _GL32, _N, _ES3, DONE),     # features/gles_ext.py
     _x("GL_KHR_texture_compression_astc_ldr", _ANY, _GL32, _N, _ES2, DONE),
     # 2D ASTC blocks in 3D textures, slice by slice (tests/driver/gl/test_astc_sliced_3d.py)

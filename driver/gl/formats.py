@@ -70,6 +70,9 @@ _TABLE = [
     _f(E.GL_RGBA8, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm", True, (_UB,)),
     _f(E.GL_SRGB8, E.GL_RGB, F.R8G8B8X8_SRGB, "unorm", True, (_UB,)),
     _f(E.GL_SRGB8_ALPHA8, E.GL_RGBA, F.R8G8B8A8_SRGB, "unorm", True, (_UB,)),
+    # EXT_texture_sRGB_R8 / EXT_texture_sRGB_RG8: one and two sRGB channels, textures only
+    _f(E.GL_SR8_EXT, E.GL_RED, F.R8_SRGB, "unorm", False, (_UB,)),
+    _f(E.GL_SRG8_EXT, E.GL_RG, F.R8G8_SRGB, "unorm", False, (_UB,)),
     # the SNORM formats render (snorm8/snorm16 tile formats; the three-channel ones
     # too in desktop GL, as in Mesa, although table 8.12 does not require it); GLES
     # only the one- two- and four-channel ones with EXT_render_snorm
