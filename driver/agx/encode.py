@@ -45,9 +45,9 @@ _STENCIL_OPS = [P.StencilOp.KEEP, P.StencilOp.ZERO, P.StencilOp.REPLACE, P.Stenc
                 P.StencilOp.DECR_SAT, P.StencilOp.INCR_WRAP, P.StencilOp.DECR_WRAP, P.StencilOp.INVERT]
 _WRAPS = {PipeTexWrap.REPEAT: P.Wrap.REPEAT, PipeTexWrap.CLAMP: P.Wrap.CLAMP_GL,
           PipeTexWrap.CLAMP_TO_EDGE: P.Wrap.CLAMP_TO_EDGE, PipeTexWrap.CLAMP_TO_BORDER: P.Wrap.CLAMP_TO_BORDER,
-          PipeTexWrap.MIRROR_REPEAT: P.Wrap.MIRRORED_REPEAT, PipeTexWrap.MIRROR_CLAMP: P.Wrap.MIRROR_CLAMP_TO_EDGE,
+          PipeTexWrap.MIRROR_REPEAT: P.Wrap.MIRRORED_REPEAT, PipeTexWrap.MIRROR_CLAMP: P.Wrap.MIRROR_CLAMP_GL,
           PipeTexWrap.MIRROR_CLAMP_TO_EDGE: P.Wrap.MIRROR_CLAMP_TO_EDGE,
-          PipeTexWrap.MIRROR_CLAMP_TO_BORDER: P.Wrap.MIRROR_CLAMP_TO_EDGE}
+          PipeTexWrap.MIRROR_CLAMP_TO_BORDER: P.Wrap.MIRROR_CLAMP_TO_BORDER}
 _FACTORS = {PipeBlendFactor.ONE: "one", PipeBlendFactor.SRC_COLOR: "src_color",
             PipeBlendFactor.SRC_ALPHA: "src_alpha", PipeBlendFactor.DST_ALPHA: "dst_alpha",
             PipeBlendFactor.DST_COLOR: "dst_color", PipeBlendFactor.SRC_ALPHA_SATURATE: "src_alpha_saturate",

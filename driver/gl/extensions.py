@@ -384,6 +384,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_filter_anisotropic", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_filter_anisotropic", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_ARB_texture_mirror_clamp_to_edge", _ANY, _GL32, _N, _N, DONE),
+    # mirrored once then clamped: the sampler's MIRROR_CLAMP_GL / MIRROR_CLAMP_TO_BORDER wraps
+    # (test_mirror_clamp.py)
+    _x("GL_EXT_texture_mirror_clamp", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ATI_texture_mirror_once", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_stencil8", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_transform_feedback_overflow_query", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_vertex_type_10f_11f_11f_rev", _ANY, _GL32, _N, _N, DONE),

@@ -47,7 +47,8 @@ _FILL = {E.GL_FILL: PipePolygonMode.FILL, E.GL_LINE: PipePolygonMode.LINE,
 _WRAPS = {E.GL_REPEAT: PipeTexWrap.REPEAT, E.GL_CLAMP_TO_EDGE: PipeTexWrap.CLAMP_TO_EDGE,
           E.GL_CLAMP_TO_BORDER: PipeTexWrap.CLAMP_TO_BORDER, E.GL_CLAMP: PipeTexWrap.CLAMP,
           E.GL_MIRRORED_REPEAT: PipeTexWrap.MIRROR_REPEAT,
-          E.GL_MIRROR_CLAMP_TO_EDGE: PipeTexWrap.MIRROR_CLAMP_TO_EDGE}
+          E.GL_MIRROR_CLAMP_TO_EDGE: PipeTexWrap.MIRROR_CLAMP_TO_EDGE,
+          E.GL_MIRROR_CLAMP_EXT: PipeTexWrap.MIRROR_CLAMP, E.GL_MIRROR_CLAMP_TO_BORDER_EXT: PipeTexWrap.MIRROR_CLAMP_TO_BORDER}
 _SWIZZLES = {E.GL_RED: PipeSwizzle.X, E.GL_GREEN: PipeSwizzle.Y, E.GL_BLUE: PipeSwizzle.Z,
              E.GL_ALPHA: PipeSwizzle.W, E.GL_ZERO: PipeSwizzle.ZERO, E.GL_ONE: PipeSwizzle.ONE}
 

@@ -263,6 +263,10 @@ class TextureMixin:
                 wraps.add(E.GL_CLAMP)
             if self.api.has_extension("GL_ARB_texture_mirror_clamp_to_edge"):
                 wraps.add(E.GL_MIRROR_CLAMP_TO_EDGE)
+            if self.api.has_extension("GL_ATI_texture_mirror_once"):     # MIRROR_CLAMP_ATI, .._TO_EDGE_ATI
+                wraps |= {E.GL_MIRROR_CLAMP_EXT, E.GL_MIRROR_CLAMP_TO_EDGE}
+            if self.api.has_extension("GL_EXT_texture_mirror_clamp"):
+                wraps |= {E.GL_MIRROR_CLAMP_EXT, E.GL_MIRROR_CLAMP_TO_EDGE, E.GL_MIRROR_CLAMP_TO_BORDER_EXT}
             check_enum(int(v0), wraps)
             attr = {E.GL_TEXTURE_WRAP_S: "wrap_s", E.GL_TEXTURE_WRAP_T: "wrap_t",
                     E.GL_TEXTURE_WRAP_R: "wrap_r"}[pname]

@@ -160,6 +160,10 @@ class Wrap(IntEnum):
     # GL_CLAMP of the compatibility profile (AGX's "clamp (GL)"): the coordinate is
     # clamped to [0, 1] first; linear taps beyond the image then take the border colour
     CLAMP_GL = 5
+    # EXT_texture_mirror_clamp / ATI_texture_mirror_once: the coordinate mirrored once
+    # (|s|), then clamped as CLAMP_GL, or as CLAMP_TO_BORDER
+    MIRROR_CLAMP_GL = 6
+    MIRROR_CLAMP_TO_BORDER = 7
 
 
 class Reduction(IntEnum):

@@ -87,6 +87,9 @@ def wrap(i: np.ndarray, size: np.ndarray, mode: P.Wrap) -> tuple[np.ndarray, np.
         return np.where(m < size, m, 2 * size - 1 - m), None
     if mode == W.MIRROR_CLAMP_TO_EDGE:
         return np.minimum(np.where(i >= 0, i, -1 - i), size - 1), None
+    if mode == W.MIRROR_CLAMP_TO_BORDER:
+        m = np.where(i >= 0, i, -1 - i)
+        return np.minimum(m, size - 1), m >= size
     clamped = np.clip(i, 0, size - 1)
     if mode == W.CLAMP_TO_BORDER:
         return clamped, (i < 0) | (i >= size)
@@ -565,8 +568,8 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
     if (FAST_PATHS and lin is True and uniform and nd == 2 and view.layers == 1 and not view.is_cube and offs is None
             and gather_component is None and compare is None and reduce is None and not samp.unnormalized
             and shift is not None
-            and view.lay.tiling != "twiddled_compressed" and W.CLAMP_TO_BORDER not in samp.wraps[:2]
-            and W.CLAMP_GL not in samp.wraps[:2]):
+            and view.lay.tiling != "twiddled_compressed"
+            and not {W.CLAMP_TO_BORDER, W.CLAMP_GL, W.MIRROR_CLAMP_GL, W.MIRROR_CLAMP_TO_BORDER} & set(samp.wraps[:2])):
         # the common case (a 2D texture, linear filters, one level pair for every
         # lane, no border): the same arithmetic as below without its generality
         scalar_levels = [(int(np.ravel(lv)[0]), w) for lv, w in levels]
@@ -589,11 +592,14 @@ def _sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod, bia
         parts, wts, bmasks, raw_idx, idxs = [], [], [], [], []
         for a in range(nd):
             coord = st_cols[a]
-            clamp_gl = samp.wraps[a] == W.CLAMP_GL and not view.is_cube
+            mirror_gl = samp.wraps[a] == W.MIRROR_CLAMP_GL and not view.is_cube and not samp.unnormalized
+            clamp_gl = (samp.wraps[a] == W.CLAMP_GL and not view.is_cube) or mirror_gl
             u = coord if samp.unnormalized else coord * np.asarray(sizes[a], F32)
             if offs is not None and a < offs.shape[1]:
                 u = u + offs[:, a].astype(F32)
-            if clamp_gl:           # GL_CLAMP: the texel coordinate, offset included, into [0, size]
+            if mirror_gl:          # EXT_texture_mirror_clamp: min(1, max(1/2N, |s|)), in texels
+                u = np.clip(np.abs(u), F32(0.5), np.asarray(sizes[a], F32))
+            elif clamp_gl:         # GL_CLAMP: the texel coordinate, offset included, into [0, size]
                 u = np.clip(u, F32(0), np.asarray(sizes[a], F32))
             with np.errstate(invalid="ignore"):
                 if any_linear:
