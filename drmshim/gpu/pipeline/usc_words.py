@@ -69,10 +69,27 @@ def decoded(kind, raw: bytes):
     key = (kind.name, raw)
     rec = _DECODED.get(key)
     if rec is None:
-        rec = kind.unpack(raw)
+        rec = _group_unpack(kind, raw) if isinstance(kind, P.Group) else kind.unpack(raw)
         if len(_DECODED) >= _DECODED_MAX:
             _DECODED.clear()
         _DECODED[key] = rec
+    return rec
+
+
+def _group_unpack(group, raw: bytes):
+    """``group.unpack(raw)`` with its header and each member record decoded (and
+    remembered) by their own bytes: a draw's PPP state or VDM state differs from the
+    last draw's in one member (the fragment or vertex shader's pipeline address: its
+    uniforms were uploaded afresh), so the other members are the same records."""
+    header = decoded(group.header, raw[:group.header.size_B])
+    rec = P.GroupRecord(group, header, {}, group.size_words_for(header))
+    if len(raw) < 4 * rec.size_words:
+        return group.unpack(raw)            # raises as unpack does
+    off = group.header.size_B
+    for m, packet in group.members.items():
+        if header[m]:
+            rec.members[m] = decoded(packet, raw[off:off + packet.size_B])
+            off += packet.size_B
     return rec
 
 
