@@ -182,6 +182,7 @@ class Batch:
     zs_access: int = 0                              # PipeClear.DEPTH/STENCIL: planes some draw tests (reads and writes)
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
     ppp_cache: dict = field(default_factory=dict)   # draw state -> PPP members; ("state", bytes) -> (address, words)
+    index_cache: dict = field(default_factory=dict)  # a non-indexed quad/adjacency range -> its triangle list's upload
 
     def __post_init__(self):
         dev = self.ctx.device

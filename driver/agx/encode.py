@@ -991,19 +991,27 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         indices = np.arange(d.start, d.start + d.count, dtype=np.int64)
         base_vertex = 0
     if indices is not None:
-        marks = None
-        if info.index_size and info.primitive_restart:
-            marks = indices == (info.restart_index & ((1 << (8 * info.index_size)) - 1))
-        if mode in _ADJACENCY:
-            mode, tri = _drop_adjacency(mode, indices, marks, last=not ctx.rast.flatshade_first)
+        # a non-indexed range converts to the same list whatever the buffers hold: once per batch
+        generated = ("converted", mode, d.start, d.count, ctx.rast.flatshade_first) if not info.index_size else None
+        hit = batch.index_cache.get(generated) if generated else None
+        if hit is not None:
+            mode, tri, index_va, index_bytes, index_size = hit
         else:
-            tri = _quads_to_triangles(mode, indices, marks)
-            mode = PipePrim.TRIANGLES
+            marks = None
+            if info.index_size and info.primitive_restart:
+                marks = indices == (info.restart_index & ((1 << (8 * info.index_size)) - 1))
+            if mode in _ADJACENCY:
+                mode, tri = _drop_adjacency(mode, indices, marks, last=not ctx.rast.flatshade_first)
+            else:
+                tri = _quads_to_triangles(mode, indices, marks)
+                mode = PipePrim.TRIANGLES
+            if len(tri) == 0:
+                return
+            words = tri.astype(np.uint32)
+            index_va, index_bytes, index_size = batch.pool.upload(words.tobytes(), 16), words.nbytes, 4
+            if generated:
+                batch.index_cache[generated] = (mode, tri, index_va, index_bytes, index_size)
         count = len(tri)
-        if count == 0:
-            return
-        words = tri.astype(np.uint32)
-        index_va, index_bytes, index_size = batch.pool.upload(words.tobytes(), 16), words.nbytes, 4
 
     def vertex_range() -> tuple[int, int]:
         """[lo, hi) of the vertex ids the draw shades (only a CPU fallback asks)."""
